@@ -1,0 +1,80 @@
+"""Hashes and canonical bytes: the identities that every clone agrees on.
+
+Stores: nothing.
+Refuses: bodies that cannot be encoded as UTF-8 (lone surrogates) with a
+``ForestError``; NaN/Infinity in canonical JSON.
+Returns: lowercase hex SHA-256 strings and canonical JSON bytes.
+Test: tests/test_hashing.py
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from forest_files.errors import ForestError
+
+CONTENT_ID_VERSION = 1
+
+
+def hash_body(body: str) -> str:
+    """Lowercase hex SHA-256 of ``body`` encoded as UTF-8 (Forest 0.4's rule)."""
+    try:
+        data = body.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise ForestError(
+            f"body is not valid Unicode text (unpaired surrogate at index {exc.start}); "
+            "pass text that encodes as UTF-8"
+        ) from None
+    return hashlib.sha256(data).hexdigest()
+
+
+def canonical_json(obj: Any) -> str:
+    """The one canonical encoding: sorted keys, compact, UTF-8, no NaN."""
+    try:
+        return json.dumps(
+            obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
+        )
+    except ValueError as exc:
+        raise ForestError(f"value cannot be encoded canonically: {exc}") from None
+
+
+def sha256_text(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def entry_content_id(
+    *,
+    scope: str,
+    created_at: str,
+    jurisdiction: str,
+    bucket: str,
+    source: str | None,
+    signature: str,
+    body_hash: str,
+    meta: Mapping[str, Any],
+    nonce: str,
+    origins: Sequence[tuple[str, str]],
+) -> str:
+    """Content id of an entry: SHA-256 of the canonical JSON of its immutable fields.
+
+    The body enters only through its hash, so a later audited erasure of the
+    body keeps the id. ``origins`` are the (content id, edge kind) pairs
+    written with the entry; they are sorted, so their order never matters.
+    """
+    record = {
+        "v": CONTENT_ID_VERSION,
+        "scope": scope,
+        "created_at": created_at,
+        "jurisdiction": jurisdiction,
+        "bucket": bucket,
+        "source": source,
+        "signature": signature,
+        "body_hash": body_hash,
+        "meta": dict(meta),
+        "nonce": nonce,
+        "origins": sorted([list(o) for o in origins]),
+    }
+    return sha256_text(canonical_json(record))

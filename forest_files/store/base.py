@@ -1,0 +1,204 @@
+"""The store's foundation: the connection, derived status, and the one insert.
+
+Stores: one entries row plus its creation edges per ``_insert_entry`` call,
+with a content id computed from the immutable fields.
+Refuses: ceremony buckets outside a ceremony ("is written only by a
+ceremony"), unknown buckets and edge kinds (never silently dropped), unknown
+origin ids, unsigned inserts, empty bodies, invalid jurisdictions.
+Returns: entry ids; status booleans derived from the trail, never stored.
+Test: tests/test_store_hostile.py, tests/test_store_props.py
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import sqlite3
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from forest_files.errors import ForestError
+from forest_files.hashing import entry_content_id, hash_body
+from forest_files.store import connection, queries
+from forest_files.vocab import BUCKETS, CEREMONY_BUCKETS, EDGE_KINDS, JURISDICTIONS
+
+Origins = Sequence[tuple[int, str]]
+
+
+def utc_now() -> str:
+    """UTC with milliseconds and a Z, Forest's timestamp format."""
+    now = datetime.now(UTC)
+    return now.strftime("%Y-%m-%dT%H:%M:%S.") + f"{now.microsecond // 1000:03d}Z"
+
+
+def check_kinds(origins: Origins, *, allow_ceremony: bool) -> list[tuple[int, str]]:
+    """Validate the shape and vocabulary of origin pairs."""
+    from forest_files.vocab import CEREMONY_EDGE_KINDS
+
+    checked: list[tuple[int, str]] = []
+    for item in origins:
+        if not isinstance(item, (tuple, list)) or len(item) != 2:
+            raise ForestError(f"origins must be (entry_id, edge_kind) pairs; got {item!r}")
+        target, kind = item
+        if not isinstance(target, int) or isinstance(target, bool):
+            raise ForestError(f"origin id must be an int; got {target!r}")
+        if kind in CEREMONY_EDGE_KINDS and not allow_ceremony:
+            raise ForestError(
+                f"edge kind '{kind}' is a ceremony act; use root_to_ground/supersede/seal/unseal"
+            )
+        if kind not in EDGE_KINDS:
+            raise ForestError(
+                f"unknown edge kind {kind!r}; use one of: {', '.join(sorted(EDGE_KINDS))}"
+            )
+        checked.append((target, str(kind)))
+    return checked
+
+
+class StoreBase:
+    """Connection, status and the single insert path shared by every op."""
+
+    conn: sqlite3.Connection
+    path: Path
+    scope: str
+
+    # -- transactions -------------------------------------------------------
+    @contextmanager
+    def atomic(self) -> Iterator[None]:
+        """Group store ops into one transaction (savepoints when nested)."""
+        with connection.atomic(self.conn):
+            yield
+
+    # -- lookups ------------------------------------------------------------
+    def get(self, entry_id: int) -> sqlite3.Row | None:
+        row: sqlite3.Row | None = self.conn.execute(queries.GET_ENTRY, (entry_id,)).fetchone()
+        return row
+
+    def _require(self, entry_id: int, what: str) -> sqlite3.Row:
+        row = self.get(entry_id) if isinstance(entry_id, int) else None
+        if row is None:
+            raise ForestError(f"{what}: unknown entry {entry_id}")
+        return row
+
+    def content_id(self, entry_id: int) -> str:
+        """The entry's content id (identical on every clone)."""
+        row = self.conn.execute(
+            "SELECT content_id FROM entries WHERE id = ?", (entry_id,)
+        ).fetchone()
+        if row is None:
+            raise ForestError(f"content_id: unknown entry {entry_id}")
+        return str(row[0]) if row[0] is not None else f"local:{entry_id}"
+
+    def id_for_content(self, content_id: str) -> int | None:
+        row = self.conn.execute(queries.ID_FOR_CONTENT, (content_id,)).fetchone()
+        return None if row is None else int(row[0])
+
+    # -- derived status -----------------------------------------------------
+    def is_sealed(self, entry_id: int) -> bool:
+        row = self.conn.execute(queries.LATEST_SEAL_KIND, (entry_id,)).fetchone()
+        return row is not None and row[0] == "seals"
+
+    def _is_superseded(self, entry_id: int) -> bool:
+        return self.conn.execute(queries.IS_SUPERSEDED, (entry_id,)).fetchone() is not None
+
+    def _is_adopted(self, entry_id: int) -> bool:
+        return self.conn.execute(queries.IS_ADOPTED, (entry_id,)).fetchone() is not None
+
+    def _is_live_head(self, entry_id: int) -> bool:
+        return (
+            self._is_adopted(entry_id)
+            and not self._is_superseded(entry_id)
+            and not self.is_sealed(entry_id)
+        )
+
+    def is_contested(self, entry_id: int) -> bool:
+        """A live head that shares its supersession chain with another live head."""
+        if not self._is_live_head(entry_id):
+            return False
+        row = self.conn.execute(queries.CHAIN_OF, (entry_id,)).fetchone()
+        chain = int(row[0])
+        members = self.conn.execute(queries.CHAIN_MEMBERS, (chain, chain)).fetchall()
+        return any(m[0] != entry_id and self._is_live_head(m[0]) for m in members)
+
+    def is_ground(self, entry_id: int) -> bool:
+        return self._is_live_head(entry_id) and not self.is_contested(entry_id)
+
+    # -- the one insert -----------------------------------------------------
+    def _insert_entry(
+        self,
+        *,
+        body: str,
+        jurisdiction: str,
+        bucket: str,
+        signature: str,
+        source: str | None = None,
+        meta: Mapping[str, Any] | None = None,
+        origins: Origins = (),
+        ceremony: bool = False,
+        chain_root: int | None = None,
+        created_at: str | None = None,
+        nonce: str | None = None,
+        scope_of: str | None = None,
+    ) -> int:
+        """Validate and insert one entry with its creation edges. Call inside ``atomic``."""
+        if bucket in CEREMONY_BUCKETS and not ceremony:
+            raise ForestError(
+                f"bucket '{bucket}' is written only by a ceremony; "
+                "use root_to_ground/supersede/seal/unseal"
+            )
+        if not isinstance(signature, str) or not signature.strip():
+            raise ForestError("unsigned insert refused: give a non-blank signature")
+        if not isinstance(body, str) or not body.strip():
+            raise ForestError("empty body refused: a body needs visible text")
+        if jurisdiction not in JURISDICTIONS:
+            raise ForestError(f"invalid jurisdiction {jurisdiction!r}; use 'home' or 'wild'")
+        if bucket not in BUCKETS:
+            raise ForestError(f"unknown bucket {bucket!r}; use one of: {', '.join(sorted(BUCKETS))}")
+        if source is not None and not isinstance(source, str):
+            raise ForestError(f"source must be a string or None; got {type(source).__name__}")
+        edges = check_kinds(origins, allow_ceremony=ceremony)
+        targets = self._origin_content_ids(edges)
+        meta_obj = dict(meta or {})
+        try:
+            meta_json = json.dumps(meta_obj, sort_keys=True)
+        except (TypeError, ValueError) as exc:
+            raise ForestError(f"meta must be JSON-serialisable: {exc}") from None
+        body_hash = hash_body(body)
+        stamp = created_at or utc_now()
+        salt = secrets.token_hex(8) if nonce is None else nonce
+        scope = scope_of or self.scope
+        cid = entry_content_id(
+            scope=scope,
+            created_at=stamp,
+            jurisdiction=jurisdiction,
+            bucket=bucket,
+            source=source,
+            signature=signature,
+            body_hash=body_hash,
+            meta=json.loads(meta_json),
+            nonce=salt,
+            origins=[(targets[t], k) for t, k in edges],
+        )
+        cur = self.conn.execute(
+            queries.INSERT_ENTRY,
+            (stamp, jurisdiction, bucket, source, signature, body, body_hash, meta_json, cid,
+             scope, salt, chain_root),
+        )
+        new_id = int(cur.lastrowid or 0)
+        for target, kind in edges:
+            self.conn.execute(queries.INSERT_EDGE, (new_id, target, kind, stamp))
+        return new_id
+
+    def _origin_content_ids(self, edges: list[tuple[int, str]]) -> dict[int, str]:
+        ids = sorted({t for t, _ in edges})
+        if not ids:
+            return {}
+        marks = ",".join("?" * len(ids))
+        rows = self.conn.execute(queries.CONTENT_IDS.format(marks=marks), ids).fetchall()
+        found = {int(r[0]): (r[1] or f"local:{r[0]}") for r in rows}
+        missing = [i for i in ids if i not in found]
+        if missing:
+            raise ForestError(f"unknown entry {missing[0]} in origins; link to an existing entry")
+        return found

@@ -1,0 +1,136 @@
+"""Opening a SQLite connection the store's way, transactions, error mapping.
+
+Stores: nothing itself; sets WAL, foreign keys and a 5 s busy timeout.
+Refuses: nothing; it translates. A busy/locked database becomes ``StoreBusy``
+(retryable), a damaged or non-SQLite file ``StoreCorruption``, a schema law
+``StoreConstraint``, a use after ``close()`` a ``ForestError``.
+Returns: connections, the ``atomic`` context manager, the ``guarded`` decorator.
+Test: tests/test_store_hostile.py, tests/test_errors.py
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import sqlite3
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import ParamSpec, TypeVar
+
+from forest_files.errors import (
+    ForestError,
+    StoreBusy,
+    StoreConstraint,
+    StoreCorruption,
+)
+
+BUSY_TIMEOUT_MS = 5000
+# SQLite primary result codes (the low byte of an extended code).
+_SQLITE_BUSY = 5
+_SQLITE_LOCKED = 6
+_SQLITE_CORRUPT = 11
+_SQLITE_NOTADB = 26
+
+P = ParamSpec("P")
+R = TypeVar("R")
+_savepoints = itertools.count(1)
+
+
+def connect(path: str | Path) -> sqlite3.Connection:
+    """Open ``path`` in autocommit mode; transactions are explicit (``atomic``)."""
+    try:
+        conn = sqlite3.connect(str(path), isolation_level=None)
+    except sqlite3.Error as exc:
+        raise translate(exc, f"cannot open store {path}") from exc
+    conn.row_factory = sqlite3.Row
+    try:
+        conn.execute("PRAGMA foreign_keys = ON")
+        conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+    except sqlite3.Error as exc:
+        conn.close()
+        raise translate(exc, f"cannot open store {path}") from exc
+    return conn
+
+
+def enable_wal(conn: sqlite3.Connection) -> None:
+    conn.execute("PRAGMA journal_mode = WAL")
+
+
+def translate(exc: sqlite3.Error, context: str = "store") -> ForestError:
+    """Map a raw sqlite3 error onto the typed family, keeping SQLite's words."""
+    if isinstance(exc, ForestError):
+        return exc
+    code = getattr(exc, "sqlite_errorcode", None)
+    base = code & 0xFF if isinstance(code, int) else None
+    text = str(exc)
+    if base in (_SQLITE_BUSY, _SQLITE_LOCKED) or "locked" in text or "busy" in text:
+        return StoreBusy(
+            f"{context}: database is locked by another writer ({text}); retry shortly"
+        )
+    if base in (_SQLITE_CORRUPT, _SQLITE_NOTADB) or "not a database" in text:
+        return StoreCorruption(
+            f"{context}: the file is damaged or is not a SQLite database ({text}); "
+            "restore it from a backup or point at the right file"
+        )
+    if isinstance(exc, sqlite3.IntegrityError):
+        return StoreConstraint(f"{context}: the schema refused the write: {text}")
+    if isinstance(exc, sqlite3.ProgrammingError) and "closed" in text:
+        return ForestError(f"{context}: the store is closed; open a new ForestStore")
+    if "no such table" in text or "no such column" in text:
+        return ForestError(
+            f"{context}: the store has no (or an incomplete) schema ({text}); "
+            "call init_schema() on a fresh file"
+        )
+    return ForestError(f"{context}: {text}")
+
+
+def guarded(fn: Callable[P, R]) -> Callable[P, R]:
+    """Let no raw sqlite3 error escape a public store call."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return fn(*args, **kwargs)
+        except ForestError:
+            raise
+        except sqlite3.Error as exc:
+            raise translate(exc, fn.__name__.lstrip("_")) from exc
+
+    return wrapper
+
+
+@contextmanager
+def atomic(conn: sqlite3.Connection) -> Iterator[None]:
+    """One transaction: BEGIN IMMEDIATE at the outside, a savepoint when nested.
+
+    IMMEDIATE takes the write lock before any check runs, so every
+    check-then-write inside is race-free against other connections.
+    """
+    if conn.in_transaction:
+        name = f"forest_sp_{next(_savepoints)}"
+        conn.execute(f"SAVEPOINT {name}")
+        try:
+            yield
+        except BaseException:
+            conn.execute(f"ROLLBACK TO {name}")
+            conn.execute(f"RELEASE {name}")
+            raise
+        conn.execute(f"RELEASE {name}")
+        return
+    try:
+        conn.execute("BEGIN IMMEDIATE")
+    except sqlite3.Error as exc:
+        raise translate(exc, "begin") from exc
+    try:
+        yield
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
+    try:
+        conn.execute("COMMIT")
+    except sqlite3.Error as exc:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise translate(exc, "commit") from exc

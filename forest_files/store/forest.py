@@ -1,0 +1,80 @@
+"""``ForestStore``: the Forest 0.4 ops contract over one SQLite file.
+
+Stores: see forest_files/schema.sql; per instance, walk tickets and pending
+wild cites (process-local, cleared by ``close``).
+Refuses: files the version gate refuses (forest_files/store/gate.py); every
+op's own refusals live in the mixin modules.
+Returns: the store; ``conn`` is a sqlite3 connection whose rows are
+addressable by column name, for raw-SQL readers and audits.
+Test: tests/test_store_hostile.py
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from importlib import resources
+from pathlib import Path
+from types import TracebackType
+
+from forest_files.errors import ForestError
+from forest_files.store import connection, gate
+from forest_files.store.audit import AuditMixin
+from forest_files.store.ceremonies import CeremonyMixin
+from forest_files.store.recall import RecallMixin
+from forest_files.store.walk import TicketState, WalkMixin
+from forest_files.store.writing import WriteMixin
+
+
+def load_schema_sql() -> str:
+    return (resources.files("forest_files") / "schema.sql").read_text(encoding="utf-8")
+
+
+class ForestStore(WriteMixin, RecallMixin, WalkMixin, CeremonyMixin, AuditMixin):
+    """Append-only custody store. Use as a context manager."""
+
+    def __init__(self, path: str | Path, *, scope: str = "default") -> None:
+        if not isinstance(scope, str) or not scope.strip():
+            raise ForestError("scope must be a non-blank string")
+        self.path = Path(path)
+        self.scope = scope
+        self._tickets: dict[str, TicketState] = {}
+        self._pending_wild_access: set[int] = set()
+        self.conn = connection.connect(self.path)
+        try:
+            gate.check_store(self.conn, self.path)
+            connection.enable_wal(self.conn)
+        except BaseException as exc:
+            self.conn.close()
+            if isinstance(exc, sqlite3.Error) and not isinstance(exc, ForestError):
+                raise connection.translate(exc, f"open {self.path}") from exc
+            raise
+
+    def init_schema(self, schema_path: str | Path | None = None) -> None:
+        """Create the schema (idempotent). ``schema_path`` runs another SQL file."""
+        sql = (
+            load_schema_sql()
+            if schema_path is None
+            else Path(schema_path).read_text(encoding="utf-8")
+        )
+        try:
+            if self.conn.in_transaction:
+                self.conn.execute("COMMIT")
+            self.conn.executescript(sql)
+        except sqlite3.Error as exc:
+            raise connection.translate(exc, "init_schema") from exc
+
+    def close(self) -> None:
+        self._tickets.clear()
+        self._pending_wild_access.clear()
+        self.conn.close()
+
+    def __enter__(self) -> ForestStore:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()

@@ -1,0 +1,84 @@
+"""The version gate: which SQLite files the store agrees to open.
+
+Stores: nothing.
+Refuses: a foreign non-empty SQLite file (never annexed), a pre-0.4 Forest
+store, a store without ``forest_meta``, a Forest contract level other than
+0.4.0, a genuine Forest 0.4 store (convert it with ``migrate_to_latest``), and
+a forest-files schema newer than this code.
+Returns: None when the file may be opened (fresh or ours).
+Test: tests/test_store_hostile.py
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+from forest_files.errors import ForeignStore, ForestError, StoreCorruption
+
+FOREST_CONTRACT_VERSION = "0.4.0"
+FOREST_FILES_SCHEMA = "1"
+SUPPORTED_SCHEMAS = frozenset({FOREST_FILES_SCHEMA})
+
+
+def _tables(conn: sqlite3.Connection) -> list[str]:
+    rows = conn.execute(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' "
+        "ORDER BY name"
+    ).fetchall()
+    return [r[0] for r in rows]
+
+
+def _meta(conn: sqlite3.Connection, key: str) -> str | None:
+    row = conn.execute("SELECT value FROM forest_meta WHERE key = ?", (key,)).fetchone()
+    return None if row is None else str(row[0])
+
+
+def check_store(conn: sqlite3.Connection, path: Path) -> None:
+    """Raise unless ``conn`` is fresh (no tables) or a store this code reads."""
+    try:
+        tables = _tables(conn)
+    except sqlite3.DatabaseError as exc:
+        raise StoreCorruption(
+            f"{path} is not a SQLite database ({exc}); point ForestStore at a store file "
+            "or at a new path"
+        ) from exc
+    if not tables:
+        return
+    if "entries" not in tables:
+        if tables == ["forest_meta"]:
+            return  # a half-initialised store of ours; init_schema completes it
+        shown = ", ".join(tables[:8])
+        raise ForeignStore(
+            f"{path} is not a Forest store (it holds tables: {shown}); refusing to annex it "
+            "— give ForestStore a new path"
+        )
+    columns = {r[1] for r in conn.execute("PRAGMA table_info(entries)")}
+    if "jurisdiction" not in columns:
+        raise ForestError(
+            f"{path} is a pre-0.4 Forest store (missing jurisdiction); 0.4 was a hard cut — "
+            "convert it with forest_files.migrate_to_latest(old_path, new_path)"
+        )
+    if "forest_meta" not in tables:
+        raise ForestError(
+            f"{path} has an entries table but no forest_meta; unknown or partial schema — "
+            "it cannot be opened safely"
+        )
+    version = _meta(conn, "schema_version")
+    if version != FOREST_CONTRACT_VERSION:
+        shown_version = "(missing)" if version is None else repr(version)
+        raise ForestError(
+            f"{path}: forest_meta schema_version={shown_version}; "
+            f"expected {FOREST_CONTRACT_VERSION!r}"
+        )
+    ours = _meta(conn, "forest_files_schema")
+    if ours is None:
+        raise ForeignStore(
+            f"{path} is a Forest 0.4 store, not a forest-files store; convert it with "
+            "forest_files.migrate_to_latest(old_path, new_path) (the original is never written)"
+        )
+    if ours not in SUPPORTED_SCHEMAS:
+        raise StoreCorruption(
+            f"{path} has forest_files_schema={ours!r}, written by a newer forest-files; "
+            f"this version reads schema {FOREST_FILES_SCHEMA!r} — upgrade forest-files"
+        )

@@ -1,0 +1,98 @@
+"""Every SQL statement the store runs, in one place.
+
+Stores: nothing (statements only).
+Refuses: nothing.
+Returns: SQL text. Status questions are targeted per id (index lookups), so
+the cost of a root or a supersede never grows with the size of the store; the
+views in schema.sql give the same answers for raw-SQL readers
+(tests/test_store_props.py checks they agree).
+Test: tests/test_store_props.py
+"""
+
+from __future__ import annotations
+
+INSERT_ENTRY = """
+INSERT INTO entries (created_at, jurisdiction, bucket, source, signature, body, body_hash,
+                     meta_json, content_id, scope, nonce, chain_root)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+"""
+
+INSERT_EDGE = """
+INSERT INTO edges (from_id, to_id, kind, created_at) VALUES (?, ?, ?, ?)
+ON CONFLICT (from_id, to_id, kind) DO NOTHING
+"""
+
+GET_ENTRY = "SELECT * FROM entries WHERE id = ?"
+ENTRY_EXISTS = "SELECT 1 FROM entries WHERE id = ?"
+CONTENT_IDS = "SELECT id, content_id FROM entries WHERE id IN ({marks})"
+ID_FOR_CONTENT = "SELECT id FROM entries WHERE content_id = ?"
+
+IS_ADOPTED = """
+SELECT 1 FROM edges a JOIN entries r ON r.id = a.from_id
+WHERE a.to_id = ? AND a.kind = 'adopts' AND r.bucket = 'adoption_record' LIMIT 1
+"""
+IS_SUPERSEDED = "SELECT 1 FROM edges WHERE to_id = ? AND kind = 'supersedes' LIMIT 1"
+LATEST_SEAL_KIND = """
+SELECT kind FROM edges WHERE to_id = ? AND kind IN ('seals', 'unseals')
+ORDER BY id DESC LIMIT 1
+"""
+CHAIN_OF = "SELECT COALESCE(chain_root, id) FROM entries WHERE id = ?"
+CHAIN_MEMBERS = "SELECT id FROM entries WHERE id = ? OR chain_root = ?"
+LATEST_ADOPTION = """
+SELECT r.* FROM edges a JOIN entries r ON r.id = a.from_id
+WHERE a.to_id = ? AND a.kind = 'adopts' AND r.bucket = 'adoption_record'
+ORDER BY a.id DESC LIMIT 1
+"""
+OUTGOING_EDGES = """
+SELECT e.kind AS edge_kind, n.* FROM edges e JOIN entries n ON n.id = e.to_id
+WHERE e.from_id = ? ORDER BY e.id
+"""
+EDGES_TOUCHING = """
+SELECT from_id, to_id, kind FROM edges
+WHERE (from_id = ? OR to_id = ?) AND kind NOT IN ('adopts', 'supersedes', 'seals', 'unseals')
+"""
+EDGE_BETWEEN = """
+SELECT 1 FROM edges
+WHERE ((from_id = ? AND to_id = ?) OR (from_id = ? AND to_id = ?))
+  AND kind NOT IN ('adopts', 'supersedes', 'seals', 'unseals')
+LIMIT 1
+"""
+PARENT_VIA = """
+SELECT to_id FROM edges WHERE from_id = ? AND kind = ? ORDER BY id LIMIT 1
+"""
+EXISTING_NEST = """
+SELECT e.id FROM edges n JOIN entries e ON e.id = n.from_id
+WHERE n.to_id = ? AND n.kind = 'nests' AND e.body = ?
+  AND json_extract(e.meta_json, '$.start') = ? AND json_extract(e.meta_json, '$.end') = ?
+ORDER BY e.id LIMIT 1
+"""
+
+RECALL = """
+SELECT e.id, e.jurisdiction, e.body, e.bucket, e.signature
+FROM entries_fts f JOIN entries e ON e.id = f.rowid
+WHERE entries_fts MATCH ?
+  AND COALESCE((SELECT s.kind FROM edges s
+                WHERE s.to_id = e.id AND s.kind IN ('seals', 'unseals')
+                ORDER BY s.id DESC LIMIT 1), '') != 'seals'
+  {scope_clause} {bucket_clause}
+ORDER BY f.rank
+LIMIT ?
+"""
+LOG_RETRIEVAL = """
+INSERT INTO retrieval_log (created_at, query, open_buckets_json, result_ids_json, note)
+VALUES (?, ?, ?, ?, ?)
+"""
+
+QUESTIONS_NEAR = """
+SELECT DISTINCT q.id FROM edges x JOIN entries q ON q.id = x.{question_side}
+WHERE x.kind = ? AND x.{near_side} IN ({marks}) AND q.bucket = 'question'
+"""
+RIPENESS = "SELECT COUNT(*) FROM edges WHERE to_id = ? AND kind = 'feeds'"
+NEXT_TO = """
+SELECT to_id AS near FROM edges WHERE from_id = ? AND kind = 'asks_about'
+UNION SELECT from_id AS near FROM edges WHERE to_id = ? AND kind = 'feeds'
+"""
+LATEST_ANSWER_KIND = """
+SELECT kind FROM edges WHERE to_id = ? AND kind IN ('answers', 'reopens')
+ORDER BY id DESC LIMIT 1
+"""

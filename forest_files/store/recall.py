@@ -1,0 +1,147 @@
+"""Recall: full-text leads as bounded previews, and labelling of outside scraps.
+
+Stores: one ``retrieval_log`` row per ``recall_similar`` (every recall is
+recorded; that is part of the contract).
+Refuses: queries with no word tokens ("empty query"), an unknown scope,
+unbounded ``excerpt_len``, scraps carrying a full body ("full body refused"),
+unlabeled scraps ("unlabeled"), unknown ids, sealed ids (their text never
+leaves the store through recall).
+Returns: lists of scrap dicts, jurisdiction first.
+Test: tests/test_store_hostile.py
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from forest_files.errors import ForestError
+from forest_files.store import queries
+from forest_files.store.base import StoreBase, utc_now
+from forest_files.store.connection import guarded
+from forest_files.store.packets import DEFAULT_EXCERPT, check_excerpt_len, excerpt, scrap
+from forest_files.vocab import JURISDICTIONS
+
+_WORD = re.compile(r"[^\W_]+")
+# Scripts written without spaces: a token is matched as a prefix of a run.
+_UNSPACED = re.compile(
+    "[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af\U00020000-\U0003ffff]"
+)
+_SCOPES = ("home", "wild", "both")
+
+
+def _plain_language_fts_query(query: str) -> str:
+    """Turn free text into a safe FTS5 expression: quoted tokens, implicit AND."""
+    if not isinstance(query, str):
+        raise ForestError(f"recall: query must be a string; got {type(query).__name__}")
+    tokens = [t.replace('"', "") for t in _WORD.findall(query)]
+    tokens = [t for t in tokens if t]
+    if not tokens:
+        raise ForestError(f"recall: empty query (no word tokens) — got {query!r}")
+    parts = [f'"{t}"*' if _UNSPACED.search(t) else f'"{t}"' for t in tokens]
+    return " ".join(parts)
+
+
+class RecallMixin(StoreBase):
+    @guarded
+    def recall_similar(
+        self,
+        query: str,
+        *,
+        scope: str = "home",
+        open_buckets: Sequence[str] | None = None,
+        excerpt_len: int = DEFAULT_EXCERPT,
+        limit: int | None = 20,
+    ) -> list[dict[str, Any]]:
+        """Leads for ``query`` as previews. Similarity retrieves; it never promotes."""
+        check_excerpt_len(excerpt_len)
+        if scope not in _SCOPES:
+            raise ForestError(f"invalid recall scope {scope!r}; use home, wild or both")
+        expression = _plain_language_fts_query(query)
+        buckets = [str(b) for b in (open_buckets or [])]
+        params: list[Any] = [expression]
+        scope_clause = ""
+        if scope != "both":
+            scope_clause = "AND e.jurisdiction = ?"
+            params.append(scope)
+        bucket_clause = ""
+        if buckets:
+            bucket_clause = f"AND e.bucket IN ({','.join('?' * len(buckets))})"
+            params.extend(buckets)
+        params.append(-1 if limit is None else int(limit))
+        sql = queries.RECALL.format(scope_clause=scope_clause, bucket_clause=bucket_clause)
+        try:
+            rows = self.conn.execute(sql, params).fetchall()
+        except sqlite3.OperationalError as exc:
+            if "locked" in str(exc) or "busy" in str(exc):
+                raise
+            raise ForestError(f"recall: FTS query failed — {exc}") from exc
+        scraps = [scrap(r, excerpt_len) for r in rows]
+        with self.atomic():
+            self.conn.execute(
+                queries.LOG_RETRIEVAL,
+                (
+                    utc_now(),
+                    query,
+                    json.dumps(buckets),
+                    json.dumps([s["id"] for s in scraps]),
+                    json.dumps({"scope": scope}),
+                ),
+            )
+        return scraps
+
+    @guarded
+    def recall_side(
+        self, scraps: Sequence[Mapping[str, Any]], *, excerpt_len: int = DEFAULT_EXCERPT
+    ) -> list[dict[str, Any]]:
+        """Label scraps ranked elsewhere (a host's vector search) as store previews."""
+        check_excerpt_len(excerpt_len)
+        out: list[dict[str, Any]] = []
+        for item in scraps:
+            if not isinstance(item, Mapping):
+                raise ForestError("recall.side: each scrap must be a mapping with an id")
+            if "body" in item and "excerpt" not in item:
+                raise ForestError(
+                    "recall.side: full body refused; provide excerpt or id for preview"
+                )
+            if "jurisdiction" not in item and "id" in item:
+                out.append(self._side_from_store(item["id"], excerpt_len))
+            else:
+                out.append(self._side_prelabelled(item, excerpt_len))
+        return out
+
+    def _side_from_store(self, entry_id: Any, excerpt_len: int) -> dict[str, Any]:
+        row = self.get(entry_id) if isinstance(entry_id, int) else None
+        if row is None:
+            raise ForestError(f"recall.side: unknown entry {entry_id}")
+        if self.is_sealed(row["id"]):
+            raise ForestError(f"recall.side: entry {entry_id} is sealed; its text is withheld")
+        return scrap(row, excerpt_len)
+
+    def _side_prelabelled(self, item: Mapping[str, Any], excerpt_len: int) -> dict[str, Any]:
+        label = item.get("jurisdiction")
+        if label not in JURISDICTIONS:
+            raise ForestError("unlabeled recall scrap refused (jurisdiction required)")
+        if "id" not in item:
+            raise ForestError("recall.side scrap needs id")
+        entry_id = item["id"]
+        row = self.get(entry_id) if isinstance(entry_id, int) else None
+        if row is not None and self.is_sealed(row["id"]):
+            raise ForestError(f"recall.side: entry {entry_id} is sealed; its text is withheld")
+        text = item.get("excerpt")
+        if text is None:
+            if row is None:
+                raise ForestError("recall.side scrap needs excerpt")
+            text = row["body"]
+        result: dict[str, Any] = {
+            "jurisdiction": label,
+            "id": entry_id,
+            "excerpt": excerpt(str(text), excerpt_len),
+        }
+        for key, value in item.items():
+            if key not in result and key != "body":
+                result[key] = value
+        return result

@@ -1,0 +1,145 @@
+"""The write path: entries, conversation pairs and plain edges.
+
+Stores: entries (scrubbed by default), pairs with their scroll pointer and
+pending wild cites, non-ceremony edges.
+Refuses: ceremony buckets and edge kinds ("ceremony"), unknown buckets and
+edge kinds, unknown ids, orphans ("orphan insert refused"), pairs without a
+``scroll_ptr`` by any path, negative or non-integer scroll offsets, a
+``previous_pair_id`` that is not a pair.
+Returns: entry ids.
+Test: tests/test_store_hostile.py
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from forest_files.errors import ForestError
+from forest_files.scrub import ScrubFn, default_scrub
+from forest_files.store import queries
+from forest_files.store.base import Origins, StoreBase, check_kinds, utc_now
+from forest_files.store.connection import guarded
+from forest_files.vocab import BUCKETS, RESERVED_BUCKETS, ROOT_BUCKET
+
+
+def normalise_scroll_ptr(ptr: object, who: str) -> dict[str, Any]:
+    """Validate a scroll pointer: a mapping with ``path`` and a non-negative ``offset``."""
+    if not isinstance(ptr, Mapping):
+        raise ForestError(f"{who}: scroll_ptr required (path + offset)")
+    if "path" not in ptr or "offset" not in ptr:
+        raise ForestError(f"{who}: scroll_ptr needs path and offset")
+    offset = ptr["offset"]
+    if isinstance(offset, bool) or not isinstance(offset, (int, str)):
+        raise ForestError(f"{who}: scroll_ptr offset must be an integer byte offset")
+    try:
+        offset_int = int(offset)
+    except ValueError:
+        raise ForestError(f"{who}: scroll_ptr offset must be an integer byte offset") from None
+    if offset_int < 0:
+        raise ForestError(f"{who}: scroll_ptr offset must be >= 0; got {offset_int}")
+    clean: dict[str, Any] = {"path": str(ptr["path"]), "offset": offset_int}
+    if ptr.get("hash") is not None:
+        clean["hash"] = str(ptr["hash"])
+    return clean
+
+
+class WriteMixin(StoreBase):
+    _pending_wild_access: set[int]
+
+    @guarded
+    def write(
+        self,
+        *,
+        body: str,
+        bucket: str,
+        signature: str,
+        jurisdiction: str = "home",
+        source: str | None = None,
+        origins: Origins | None = None,
+        meta: dict[str, Any] | None = None,
+        scrub: ScrubFn | None = default_scrub,
+        scroll_ptr: Mapping[str, Any] | None = None,
+    ) -> int:
+        """Write one entry. Arrival never promotes: nothing written here is ground."""
+        if bucket in RESERVED_BUCKETS:
+            raise ForestError(
+                f"bucket '{bucket}' is written only by a ceremony; "
+                "use root_to_ground/supersede/seal/unseal"
+            )
+        checked = check_kinds(origins or (), allow_ceremony=False)
+        if bucket not in BUCKETS:
+            raise ForestError(f"unknown bucket {bucket!r}; use one of: {', '.join(sorted(BUCKETS))}")
+        meta_obj = dict(meta or {})
+        if bucket == ROOT_BUCKET:
+            ptr = scroll_ptr if scroll_ptr is not None else meta_obj.get("scroll_ptr")
+            if ptr is None:
+                raise ForestError(
+                    "write: a pair needs scroll_ptr (path + offset) as evidence; "
+                    "use commit_turn or write_pair"
+                )
+            meta_obj["scroll_ptr"] = normalise_scroll_ptr(ptr, "write")
+        elif not checked:
+            raise ForestError(
+                "orphan insert refused: every entry but a pair needs an origin, "
+                "e.g. origins=[(source_id, 'derived_from')]"
+            )
+        if not isinstance(body, str):
+            raise ForestError(f"body must be a string; got {type(body).__name__}")
+        text = scrub(body) if scrub is not None else body
+        with self.atomic():
+            return self._insert_entry(
+                body=text,
+                jurisdiction=jurisdiction,
+                bucket=bucket,
+                signature=signature,
+                source=source,
+                meta=meta_obj,
+                origins=checked,
+            )
+
+    @guarded
+    def write_pair(
+        self,
+        user_text: str,
+        assistant_text: str = "",
+        *,
+        scroll_ptr: dict[str, Any],
+        previous_pair_id: int | None = None,
+        scrub: ScrubFn | None = default_scrub,
+    ) -> int:
+        """Write a conversation pair with its scroll evidence and pending wild cites."""
+        ptr = normalise_scroll_ptr(scroll_ptr, "write_pair")
+        body = f"USER:\n{user_text}\n\nASSISTANT:\n{assistant_text}".strip()
+        if scrub is not None:
+            body = scrub(body)
+        cites = sorted(self._pending_wild_access)
+        with self.atomic():
+            origins: list[tuple[int, str]] = [(c, "cites") for c in cites]
+            if previous_pair_id is not None:
+                prev = self._require(previous_pair_id, "write_pair: previous_pair_id")
+                if prev["bucket"] != ROOT_BUCKET:
+                    raise ForestError(
+                        f"write_pair: previous_pair_id {previous_pair_id} is not a pair"
+                    )
+                origins.append((previous_pair_id, "responds_to"))
+            pair_id = self._insert_entry(
+                body=body,
+                jurisdiction="home",
+                bucket=ROOT_BUCKET,
+                signature="conversation",
+                meta={"scroll_ptr": ptr},
+                origins=origins,
+            )
+        # Cleared only once the pair is committed, so a failed write loses no cite.
+        self._pending_wild_access.difference_update(cites)
+        return pair_id
+
+    @guarded
+    def add_edge(self, from_id: int, to_id: int, kind: str) -> None:
+        """Add one non-ceremony edge (idempotent for an identical edge)."""
+        check_kinds([(to_id, kind)], allow_ceremony=False)
+        with self.atomic():
+            self._require(from_id, "add_edge")
+            self._require(to_id, "add_edge")
+            self.conn.execute(queries.INSERT_EDGE, (from_id, to_id, kind, utc_now()))

@@ -1,0 +1,46 @@
+"""Shared fixtures: a fresh custody store on disk, a real scroll, a pair maker."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from helpers.store import make_pair
+
+from forest_files import ForestStore, Scroll
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    return tmp_path / "woods.db"
+
+
+@pytest.fixture
+def store(db_path: Path) -> Iterator[ForestStore]:
+    s = ForestStore(db_path)
+    s.init_schema()
+    try:
+        yield s
+    finally:
+        s.close()
+
+
+@pytest.fixture
+def scroll(tmp_path: Path) -> Scroll:
+    return Scroll(tmp_path / "session.scroll")
+
+
+@pytest.fixture
+def pair(store: ForestStore, scroll: Scroll) -> Callable[..., int]:
+    """``pair(user, assistant, previous=None)`` commits one turn and returns the pair id."""
+
+    def _pair(
+        user: str = "what do bees eat",
+        assistant: str = "nectar and pollen",
+        *,
+        previous: int | None = None,
+    ) -> int:
+        return make_pair(store, scroll, user, assistant, previous=previous)
+
+    return _pair

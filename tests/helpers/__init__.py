@@ -1,0 +1,1 @@
+"""Reusable builders for the forest-files test suite (store, later files and ledger)."""
