@@ -249,8 +249,9 @@ def main(argv: list[str] | None = None) -> int:
     print("'<=' marks a loop cut at --cap: throughput at most that, time for all n at least")
     print("n / that (JSON time_s).")
     if args.json:
-        meta = {"python": platform.python_version(), "sqlite": sqlite3.sqlite_version}
-        meta |= {"platform": platform.platform(), "repeat": args.repeat, "cap_s": args.cap}
+        meta: dict[str, Any] = {"python": platform.python_version(), "repeat": args.repeat}
+        meta |= {"sqlite": sqlite3.sqlite_version, "platform": platform.platform()}
+        meta |= {"sizes": sizes, "big": big, "queries": QUERIES, "cap_s": args.cap}
         doc = {"meta": meta, "results": results, "table": rows}
         args.json.write_text(json.dumps(doc, indent=2, sort_keys=True) + "\n", encoding="utf-8")
     return 0

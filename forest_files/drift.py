@@ -55,15 +55,13 @@ def read_text_file(path: Path) -> str:
     nul = data.find(b"\x00")
     if nul >= 0:
         raise ForestError(
-            f"{path} looks binary (NUL byte at offset {nul}); "
-            "only UTF-8 text files can be checked"
+            f"{path} looks binary (NUL byte at offset {nul}); only UTF-8 text files can be checked"
         )
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise ForestError(
-            f"{path} is not UTF-8 text (invalid byte at offset {exc.start}); "
-            "re-encode it as UTF-8"
+            f"{path} is not UTF-8 text (invalid byte at offset {exc.start}); re-encode it as UTF-8"
         ) from None
 
 

@@ -23,7 +23,7 @@ import tempfile
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 from urllib.parse import quote
 
 from forest_files.errors import ForeignStore, ForestError
@@ -38,7 +38,10 @@ MIGRATION_SCOPE = "default"
 _BUCKETS_03 = {"session_pair": Bucket.PAIR.value, "canon": Bucket.NOTE.value}
 # A migrated entry may use any bucket Forest had, never forest-files' reserved anchor.
 _TARGET_BUCKETS = BUCKETS - {Bucket.ANCHOR.value}
-_ENTRY_COLUMNS = "id, created_at, {j} AS jurisdiction, bucket, {s} AS source, signature, body, body_hash, meta_json"
+_ENTRY_COLUMNS = (
+    "id, created_at, {j} AS jurisdiction, bucket, {s} AS source, signature, body, body_hash, "
+    "meta_json"
+)
 _SELECT_ENTRIES = {
     "0.4": f"SELECT {_ENTRY_COLUMNS.format(j='jurisdiction', s='source')} FROM entries ORDER BY id",
     "0.3": f"SELECT {_ENTRY_COLUMNS.format(j='forest', s='NULL')} FROM entries ORDER BY id",
@@ -76,11 +79,17 @@ class _Tally:
     entries: int = 0
     tampered: list[int] = field(default_factory=list)
     bad_meta: list[int] = field(default_factory=list)
+    bad_bucket: list[int] = field(default_factory=list)
     canon: list[int] = field(default_factory=list)
     pairs_03: list[int] = field(default_factory=list)
 
+    def refused(self) -> bool:
+        return bool(self.tampered or self.bad_meta or self.bad_bucket)
 
-def migrate_to_latest(old_path: str | os.PathLike[str], new_path: str | os.PathLike[str]) -> MigrationReport:
+
+def migrate_to_latest(
+    old_path: str | os.PathLike[str], new_path: str | os.PathLike[str]
+) -> MigrationReport:
     """Copy the Forest store at ``old_path`` into a new forest-files store at ``new_path``."""
     old, new = Path(old_path), Path(new_path)
     _refuse_existing_target(new)
@@ -105,16 +114,43 @@ def migrate_to_latest(old_path: str | os.PathLike[str], new_path: str | os.PathL
 def _open_source(path: Path) -> sqlite3.Connection:
     if not path.is_file():
         raise ForestError(f"source store not found: {path}")
-    uri = f"file:{quote(path.resolve().as_posix())}?mode=ro"
     try:
-        conn = sqlite3.connect(uri, uri=True, isolation_level=None)
-        conn.execute("PRAGMA busy_timeout = 5000")
-        # One read transaction: every pass below sees the same snapshot even if
-        # another process writes to the source meanwhile.
-        conn.execute("BEGIN")
+        try:
+            return _connect_read_only(path, immutable=False)
+        except sqlite3.OperationalError as exc:
+            if not _wal_reader_blocked(exc, path):
+                raise
+            return _connect_read_only(path, immutable=True)
     except sqlite3.Error as exc:
         raise translate(exc, f"cannot read source {path}") from exc
+
+
+def _connect_read_only(path: Path, *, immutable: bool) -> sqlite3.Connection:
+    flags = "mode=ro&immutable=1" if immutable else "mode=ro"
+    conn = sqlite3.connect(f"file:{quote(path.resolve().as_posix())}?{flags}", uri=True)
+    try:
+        conn.isolation_level = None
+        conn.execute("PRAGMA busy_timeout = 5000")
+        # One read transaction, opened by the first read: every pass below sees
+        # the same snapshot even if another process writes to the source.
+        conn.execute("BEGIN")
+        conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
+    except BaseException:
+        conn.close()
+        raise
     return conn
+
+
+def _wal_reader_blocked(exc: sqlite3.OperationalError, path: Path) -> bool:
+    """A closed WAL store in a read-only directory: ``mode=ro`` cannot create its -shm.
+
+    Without a -wal file every committed page is in the main file, and no writer
+    can start (a WAL writer must create the -wal in that same directory), so
+    reading the file as immutable is safe there and nowhere else.
+    """
+    name = getattr(exc, "sqlite_errorname", "")
+    blocked = name in ("SQLITE_READONLY_DIRECTORY", "SQLITE_CANTOPEN")
+    return blocked and not Path(f"{path}-wal").exists()
 
 
 def _detect_version(conn: sqlite3.Connection, path: Path) -> SourceVersion:
@@ -122,7 +158,9 @@ def _detect_version(conn: sqlite3.Connection, path: Path) -> SourceVersion:
     tables = {str(r[0]) for r in rows}
     if "entries" not in tables:
         shown = ", ".join(sorted(tables)[:8]) or "none"
-        raise ForeignStore(f"{path} is not a Forest store: it has no entries table (tables: {shown})")
+        raise ForeignStore(
+            f"{path} is not a Forest store: it has no entries table (tables: {shown})"
+        )
     columns = {str(r[1]) for r in conn.execute("PRAGMA table_info(entries)")}
     meta = _forest_meta(conn) if "forest_meta" in tables else {}
     if "forest_files_schema" in meta or "content_id" in columns:
@@ -154,7 +192,9 @@ def _check_03(conn: sqlite3.Connection, path: Path, columns: set[str]) -> Source
     older = "convert it to 0.3 with forest-memory 0.3.1's migrate_to_latest first"
     if columns & {"authority", "visibility"}:
         raise ForestError(f"{path} is a Forest v0.1 store (mutable status columns); {older}")
-    row = conn.execute("SELECT sql FROM sqlite_master WHERE type='table' AND name='edges'").fetchone()
+    row = conn.execute(
+        "SELECT sql FROM sqlite_master WHERE type='table' AND name='edges'"
+    ).fetchone()
     if "asks_about" not in str(row[0] if row else ""):
         raise ForestError(f"{path} is a Forest v0.2 store (edges predate mycelium); {older}")
     return "0.3"
@@ -173,7 +213,7 @@ def _build(src: sqlite3.Connection, tmp: Path, version: SourceVersion) -> Migrat
             tally = _copy_entries(src, dst, version, roots)
             _refuse_bad_entries(tally)
             edges = _copy_edges(src, dst)
-            log = _copy_rows(src, dst, _SELECT_LOG, _INSERT_LOG)
+            log = _copy_log(src, dst)
             _refuse_dangling(dst)
         notes += _translation_notes(version, tally)
         notes += _compare_views(src, dst)
@@ -224,30 +264,50 @@ def _copy_entries(
 ) -> _Tally:
     tally = _Tally()
     for row in src.execute(_SELECT_ENTRIES[version]):
-        old_id, created_at, jurisdiction, bucket, source, signature, body, body_hash, meta_json = row
         tally.entries += 1
-        if not _hash_matches(body, body_hash):
-            tally.tampered.append(old_id)
-        meta = _meta_object(meta_json)
-        if meta is None:
-            tally.bad_meta.append(old_id)
-        if tally.tampered or tally.bad_meta:
-            continue  # keep verifying so the refusal names every bad entry
-        if version == "0.3" and bucket in _BUCKETS_03:
-            (tally.canon if bucket == "canon" else tally.pairs_03).append(old_id)
-            bucket = _BUCKETS_03[bucket]
-        if bucket not in _TARGET_BUCKETS:
-            raise ForestError(f"entry {old_id} has bucket {bucket!r}, which forest-files lacks")
-        nonce = f"migrated:{old_id}"
-        cid = entry_content_id(
-            scope=MIGRATION_SCOPE, created_at=created_at, jurisdiction=jurisdiction,
-            bucket=bucket, source=source, signature=signature, body_hash=body_hash,
-            meta=meta, nonce=nonce, origins=[],
-        )  # fmt: skip
-        values = (old_id, created_at, jurisdiction, bucket, source, signature, body,
-                  body_hash, meta_json, cid, MIGRATION_SCOPE, nonce, roots.get(old_id))  # fmt: skip
-        _insert(dst, _INSERT_ENTRY, values, f"entry {old_id}")
+        values = _target_values(tuple(row), version, tally, roots)
+        # After the first bad entry nothing is inserted, but every entry is
+        # still verified so that the refusal names all of them.
+        if values is not None and not tally.refused():
+            _insert(dst, _INSERT_ENTRY, values, f"entry {row[0]}")
     return tally
+
+
+def _target_values(
+    row: tuple[Any, ...], version: SourceVersion, tally: _Tally, roots: dict[int, int]
+) -> tuple[Any, ...] | None:
+    """The target row for one source entry, or None (recorded in ``tally``) if it is bad."""
+    old_id, created_at, jurisdiction, bucket, source, signature, body, body_hash, meta_json = row
+    if not _hash_matches(body, body_hash):
+        tally.tampered.append(old_id)
+        return None
+    meta = _meta_object(meta_json)
+    if meta is None:
+        tally.bad_meta.append(old_id)
+        return None
+    if version == "0.3" and bucket in _BUCKETS_03:
+        (tally.canon if bucket == "canon" else tally.pairs_03).append(old_id)
+        bucket = _BUCKETS_03[bucket]
+    if bucket not in _TARGET_BUCKETS:
+        tally.bad_bucket.append(old_id)
+        return None
+    nonce = f"migrated:{old_id}"
+    cid = entry_content_id(
+        scope=MIGRATION_SCOPE,
+        created_at=created_at,
+        jurisdiction=jurisdiction,
+        bucket=bucket,
+        source=source,
+        signature=signature,
+        body_hash=body_hash,
+        meta=meta,
+        nonce=nonce,
+        origins=[],
+    )
+    return (
+        *(old_id, created_at, jurisdiction, bucket, source, signature, body, body_hash),
+        *(meta_json, cid, MIGRATION_SCOPE, nonce, roots.get(old_id)),
+    )
 
 
 def _hash_matches(body: object, body_hash: object) -> bool:
@@ -259,7 +319,7 @@ def _hash_matches(body: object, body_hash: object) -> bool:
         return False
 
 
-def _meta_object(meta_json: object) -> dict[str, object] | None:
+def _meta_object(meta_json: object) -> dict[str, Any] | None:
     """The parsed meta when it is a JSON object that hashes canonically, else None."""
     try:
         meta = json.loads(str(meta_json))
@@ -282,6 +342,11 @@ def _refuse_bad_entries(tally: _Tally) -> None:
             f"meta_json is not a JSON object for entries {_ids(tally.bad_meta)}; "
             "nothing was migrated"
         )
+    if tally.bad_bucket:
+        raise ForestError(
+            f"entries {_ids(tally.bad_bucket)} use a bucket that neither Forest nor "
+            "forest-files knows; nothing was migrated"
+        )
 
 
 def _copy_edges(src: sqlite3.Connection, dst: sqlite3.Connection) -> int:
@@ -293,10 +358,10 @@ def _copy_edges(src: sqlite3.Connection, dst: sqlite3.Connection) -> int:
     return copied
 
 
-def _copy_rows(src: sqlite3.Connection, dst: sqlite3.Connection, select: str, insert: str) -> int:
+def _copy_log(src: sqlite3.Connection, dst: sqlite3.Connection) -> int:
     copied = 0
-    for row in src.execute(select):
-        _insert(dst, insert, tuple(row), f"retrieval_log row {row[0]}")
+    for row in src.execute(_SELECT_LOG):
+        _insert(dst, _INSERT_LOG, tuple(row), f"retrieval_log row {row[0]}")
         copied += 1
     return copied
 

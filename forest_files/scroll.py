@@ -147,8 +147,6 @@ class Scroll:
             self.path.touch()
             _fsync_dir(self.path.parent)
 
-    # -- writing ---------------------------------------------------------------
-
     def append(self, head: str) -> int:
         """Append ``head`` as one record and return the byte offset where it starts."""
         with self.reserve() as reservation:
@@ -159,8 +157,8 @@ class Scroll:
         """Hold the scroll's lock for one record and undo it if the block raises.
 
         ``commit_turn`` appends through the reservation, then writes the pair.
-        If anything raises after the append, the file is truncated back to
-        ``reservation.offset`` and fsynced before the lock is released, so no
+        If anything raises after the append, the file is truncated back to its
+        size before the append and fsynced before the lock is released, so no
         orphan record survives. Keep the DB commit the last act in the block:
         an error raised after it would truncate a record the DB points at.
         """
@@ -194,8 +192,6 @@ class Scroll:
                 _HELD.keys.discard(key)
         finally:
             os.close(fd)  # closing the descriptor releases the flock
-
-    # -- reading ---------------------------------------------------------------
 
     def size(self) -> int:
         return self.path.stat().st_size
@@ -246,8 +242,6 @@ class Scroll:
         raise ScrollError(
             "dumping the whole scroll into context is refused; use tail() or a bounded read_slice()"
         )
-
-    # -- pointers --------------------------------------------------------------
 
     def record_at(self, offset: int) -> dict[str, Any]:
         """The record starting at ``offset`` (an offset ``append`` returned)."""

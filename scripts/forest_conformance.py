@@ -76,7 +76,7 @@ def linked_pair(store, tmp_path, text, **kwargs):
 
 
 def pytest_report_header(config):
-    mod = sys.modules["forest_memory"]
+    mod = importlib.import_module("forest_memory")
     where = getattr(mod, "__file__", None) or list(getattr(mod, "__path__", []))
     missing = f"; missing: {{', '.join(MISSING)}}" if MISSING else ""
     return f"conformance target: forest_memory -> {{mod.__name__}} ({{where}}){{missing}}"

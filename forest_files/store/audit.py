@@ -32,7 +32,9 @@ class AuditMixin(StoreBase):
     def _preview(self, row: sqlite3.Row, excerpt_len: int) -> dict[str, Any]:
         return scrap(row, excerpt_len, sealed=self.is_sealed(int(row["id"])))
 
-    def _authority_packet(self, row: sqlite3.Row, signature: str, excerpt_len: int) -> dict[str, Any]:
+    def _authority_packet(
+        self, row: sqlite3.Row, signature: str, excerpt_len: int
+    ) -> dict[str, Any]:
         entry_id = int(row["id"])
         adoption_row = self.conn.execute(queries.LATEST_ADOPTION, (entry_id,)).fetchone()
         origins = []

@@ -155,7 +155,9 @@ class StoreBase:
         if jurisdiction not in JURISDICTIONS:
             raise ForestError(f"invalid jurisdiction {jurisdiction!r}; use 'home' or 'wild'")
         if bucket not in BUCKETS:
-            raise ForestError(f"unknown bucket {bucket!r}; use one of: {', '.join(sorted(BUCKETS))}")
+            raise ForestError(
+                f"unknown bucket {bucket!r}; use one of: {', '.join(sorted(BUCKETS))}"
+            )
         if source is not None and not isinstance(source, str):
             raise ForestError(f"source must be a string or None; got {type(source).__name__}")
         edges = check_kinds(origins, allow_ceremony=ceremony)
@@ -183,8 +185,20 @@ class StoreBase:
         )
         cur = self.conn.execute(
             queries.INSERT_ENTRY,
-            (stamp, jurisdiction, bucket, source, signature, body, body_hash, meta_json, cid,
-             scope, salt, chain_root),
+            (
+                stamp,
+                jurisdiction,
+                bucket,
+                source,
+                signature,
+                body,
+                body_hash,
+                meta_json,
+                cid,
+                scope,
+                salt,
+                chain_root,
+            ),
         )
         new_id = int(cur.lastrowid or 0)
         for target, kind in edges:

@@ -65,9 +65,7 @@ def translate(exc: sqlite3.Error, context: str = "store") -> ForestError:
     base = code & 0xFF if isinstance(code, int) else None
     text = str(exc)
     if base in (_SQLITE_BUSY, _SQLITE_LOCKED) or "locked" in text or "busy" in text:
-        return StoreBusy(
-            f"{context}: database is locked by another writer ({text}); retry shortly"
-        )
+        return StoreBusy(f"{context}: database is locked by another writer ({text}); retry shortly")
     if base in (_SQLITE_CORRUPT, _SQLITE_NOTADB) or "not a database" in text:
         return StoreCorruption(
             f"{context}: the file is damaged or is not a SQLite database ({text}); "

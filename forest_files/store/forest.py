@@ -18,6 +18,7 @@ from types import TracebackType
 
 from forest_files.errors import ForestError
 from forest_files.store import connection, gate
+from forest_files.store.anchor import AnchorMixin
 from forest_files.store.audit import AuditMixin
 from forest_files.store.ceremonies import CeremonyMixin
 from forest_files.store.recall import RecallMixin
@@ -29,7 +30,7 @@ def load_schema_sql() -> str:
     return (resources.files("forest_files") / "schema.sql").read_text(encoding="utf-8")
 
 
-class ForestStore(WriteMixin, RecallMixin, WalkMixin, CeremonyMixin, AuditMixin):
+class ForestStore(WriteMixin, RecallMixin, WalkMixin, CeremonyMixin, AuditMixin, AnchorMixin):
     """Append-only custody store. Use as a context manager."""
 
     def __init__(self, path: str | Path, *, scope: str = "default") -> None:

@@ -104,9 +104,7 @@ class WalkMixin(StoreBase):
             if row is None or self.is_sealed(other):
                 continue
             item = scrap(row, excerpt_len)
-            item["routes"] = [
-                {"direction": d, "relation": k} for k, d in sorted(routes[other])
-            ]
+            item["routes"] = [{"direction": d, "relation": k} for k, d in sorted(routes[other])]
             for _, direction in routes[other]:
                 state.disclosed.add((other, direction))
             out.append(item)

@@ -69,7 +69,9 @@ class WriteMixin(StoreBase):
             )
         checked = check_kinds(origins or (), allow_ceremony=False)
         if bucket not in BUCKETS:
-            raise ForestError(f"unknown bucket {bucket!r}; use one of: {', '.join(sorted(BUCKETS))}")
+            raise ForestError(
+                f"unknown bucket {bucket!r}; use one of: {', '.join(sorted(BUCKETS))}"
+            )
         meta_obj = dict(meta or {})
         if bucket == ROOT_BUCKET:
             ptr = scroll_ptr if scroll_ptr is not None else meta_obj.get("scroll_ptr")

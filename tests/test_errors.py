@@ -1,0 +1,51 @@
+"""The error family: one root, Forest-era handlers still catch what they caught."""
+
+from __future__ import annotations
+
+import sqlite3
+
+from forest_files import (
+    CeremonyRefusal,
+    ForeignStore,
+    ForestError,
+    ScrollError,
+    StoreBusy,
+    StoreConstraint,
+    StoreCorruption,
+)
+from forest_files.store.connection import translate
+
+
+def test_every_refusal_is_a_forest_error_accepted() -> None:
+    for cls in (
+        CeremonyRefusal,
+        ScrollError,
+        StoreBusy,
+        StoreConstraint,
+        StoreCorruption,
+        ForeignStore,
+    ):
+        assert issubclass(cls, ForestError)
+
+
+def test_typed_errors_keep_sqlite_bases_accepted() -> None:
+    assert issubclass(StoreBusy, sqlite3.OperationalError)
+    assert issubclass(StoreConstraint, sqlite3.IntegrityError)
+    assert issubclass(StoreCorruption, sqlite3.DatabaseError)
+
+
+def test_translate_locked_becomes_store_busy_detected() -> None:
+    err = translate(sqlite3.OperationalError("database is locked"), "write")
+    assert isinstance(err, StoreBusy)
+    assert "retry" in str(err)
+
+
+def test_translate_not_a_database_becomes_corruption_detected() -> None:
+    err = translate(sqlite3.DatabaseError("file is not a database"), "open")
+    assert isinstance(err, StoreCorruption)
+
+
+def test_translate_integrity_becomes_constraint_detected() -> None:
+    err = translate(sqlite3.IntegrityError("CHECK constraint failed: bucket"), "write")
+    assert isinstance(err, StoreConstraint)
+    assert "CHECK constraint failed" in str(err)
