@@ -29,7 +29,7 @@ def test_fruits_near_returns_preview_not_row_accepted(store: ForestStore) -> Non
     node = _node(store)
     q = plant_question(store, body="Why did Elias leave? " + "x" * 400, about_ids=[node])
     (fruit,) = fruits_near(store, [node])
-    assert list(fruit["question"])[0] == "jurisdiction"
+    assert next(iter(fruit["question"])) == "jurisdiction"
     assert "body" not in fruit["question"]
     assert fruit["question"]["id"] == q
     assert len(fruit["question"]["excerpt"]) <= 161

@@ -8,6 +8,7 @@ was left open.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sqlite3
 from collections.abc import Callable
@@ -54,6 +55,8 @@ SENTINEL = "SENTINEL-SEALED-7731"
 SECRET_BODY = f"the hive key is {SENTINEL} and must stay hidden"
 SECRET_QUERY = "SENTINEL SEALED 7731"
 MAX_EXCERPT = 4096
+# What an audit packet shows for a sealed entry or origin (ff-api.md: excerpt "").
+SEALED_EXCERPT = "[sealed]"  # forest_files.store.packets.SEALED_MARK
 LONG_BODY = "bees gather nectar " * 300  # 5,700 characters, longer than any excerpt
 
 
@@ -184,7 +187,9 @@ def test_write_pair_status_parameter_refused(store, scroll):
     offset = scroll.append("USER: hi\nASSISTANT: hello")
     ptr = {"path": str(scroll.path), "offset": offset}
     assert_refused(
-        store, lambda: store.write_pair("hi", "hello", scroll_ptr=ptr, status="ground"), exc=TypeError
+        store,
+        lambda: store.write_pair("hi", "hello", scroll_ptr=ptr, status="ground"),
+        exc=TypeError,
     )
 
 
@@ -665,10 +670,8 @@ def test_supersede_pair_without_scroll_ptr_refused(store, scroll):
     p = make_pair(store, scroll)
     root(store, p)
     before_pairs = {r[0] for r in store.conn.execute("SELECT id FROM entries WHERE bucket='pair'")}
-    try:
+    with contextlib.suppress(ForestError):
         supersede(store, p, "USER:\ncorrected question\n\nASSISTANT:\ncorrected answer")
-    except ForestError:
-        pass
     for row in store.conn.execute("SELECT id, meta_json FROM entries WHERE bucket = 'pair'"):
         if row[0] in before_pairs:
             continue
@@ -806,16 +809,14 @@ def test_walk_back_sealed_origin_refused(store, pair):
     _seal(store, secret)
     packet = store.walk_back(child, adopting_signature="auditor")
     (origin,) = [o for o in packet["origins"] if o["id"] == secret]
-    assert origin["excerpt"] == ""
+    assert origin["excerpt"] == SEALED_EXCERPT
     assert SENTINEL not in str(packet)
 
 
 def test_authority_report_sealed_entry_refused(store, pair):
     _p, secret = _sealed_secret(store, pair)
-    packet = store.authority_report(
-        secret, adopting_signature="auditor", excerpt_len=MAX_EXCERPT
-    )
-    assert packet["entry"]["excerpt"] == ""
+    packet = store.authority_report(secret, adopting_signature="auditor", excerpt_len=MAX_EXCERPT)
+    assert packet["entry"]["excerpt"] == SEALED_EXCERPT
     assert packet["status"]["is_sealed"] is True
     assert SENTINEL not in str(packet)
 
@@ -827,7 +828,7 @@ def test_authority_report_sealed_origin_refused(store, pair):
     _seal(store, secret)
     packet = store.authority_report(child, adopting_signature="auditor", excerpt_len=MAX_EXCERPT)
     (origin,) = [o for o in packet["origins"] if o["id"] == secret]
-    assert origin["excerpt"] == ""
+    assert origin["excerpt"] == SEALED_EXCERPT
     assert SENTINEL not in str(packet)
 
 
@@ -852,7 +853,7 @@ def test_fruits_near_question_full_body_refused(store, pair):
     assert isinstance(question, dict)
     assert question["id"] == q
     assert "body" not in question
-    assert list(question)[0] == "jurisdiction"
+    assert next(iter(question)) == "jurisdiction"
     assert SENTINEL not in str(fruit)
 
 
@@ -868,7 +869,7 @@ def test_feed_sealed_question_refused(store, pair):
 
 def test_refusal_messages_sealed_body_refused(store, pair):
     """Errors about a sealed entry never echo its text."""
-    p, secret = _sealed_secret(store, pair)
+    _p, secret = _sealed_secret(store, pair)
     calls = [
         _root_call(store, secret),
         _root_call(store, secret, expected_body_hash="0" * 64),
@@ -924,9 +925,7 @@ def test_excerpt_len_max_accepted(store, pair, op):
 def test_excerpt_len_over_max_refused(store, pair, op, excerpt_len):
     p = pair()
     n = make_entry(store, p, LONG_BODY)
-    assert_refused(
-        store, lambda: _excerpt_ops()[op](store, n, p, excerpt_len), match="excerpt_len"
-    )
+    assert_refused(store, lambda: _excerpt_ops()[op](store, n, p, excerpt_len), match="excerpt_len")
 
 
 @pytest.mark.parametrize("op", EXCERPT_OPS)
@@ -934,9 +933,7 @@ def test_excerpt_len_over_max_refused(store, pair, op, excerpt_len):
 def test_excerpt_len_not_positive_int_refused(store, pair, op, excerpt_len):
     p = pair()
     n = make_entry(store, p, LONG_BODY)
-    assert_refused(
-        store, lambda: _excerpt_ops()[op](store, n, p, excerpt_len), match="excerpt_len"
-    )
+    assert_refused(store, lambda: _excerpt_ops()[op](store, n, p, excerpt_len), match="excerpt_len")
 
 
 def test_recall_similar_long_body_truncated_accepted(store, pair):
@@ -971,7 +968,7 @@ def test_recall_side_prelabelled_jurisdiction_not_first_refused(store, pair):
         (out,) = store.recall_side([scrap])
     except ForestError:
         return
-    assert list(out)[0] == "jurisdiction"
+    assert next(iter(out)) == "jurisdiction"
     assert "body" not in out
 
 
@@ -1192,7 +1189,9 @@ def test_write_pair_bucket_with_scroll_ptr_accepted(store, scroll):
     "ptr", [None, "s.scroll:0", {}, {"path": "s.scroll"}, {"offset": 0}], ids=repr
 )
 def test_write_pair_bad_scroll_ptr_refused(store, ptr):
-    assert_refused(store, lambda: store.write_pair("hi", "hello", scroll_ptr=ptr), match="scroll_ptr")
+    assert_refused(
+        store, lambda: store.write_pair("hi", "hello", scroll_ptr=ptr), match="scroll_ptr"
+    )
 
 
 def test_write_pair_missing_scroll_ptr_refused(store):
@@ -1224,7 +1223,7 @@ def test_scroll_whole_file_slice_refused(tmp_path):
 def test_scroll_slice_over_max_refused(tmp_path):
     scroll = _big_scroll(tmp_path)
     assert len(scroll.read_slice(0, MAX_SLICE)) == MAX_SLICE
-    with pytest.raises(ScrollError, match="too large|MAX_SLICE"):
+    with pytest.raises(ScrollError, match=r"too large|MAX_SLICE"):
         scroll.read_slice(0, MAX_SLICE + 1)
 
 
@@ -1271,7 +1270,7 @@ def _sidecars(path: Path) -> set[str]:
     return {p.name for p in path.parent.iterdir() if p.name.startswith(path.name + "-")}
 
 
-def _assert_open_refused(path: Path, exc: type[Exception], match: str) -> Exception:
+def _assert_open_refused(path: Path, exc: type[Exception], match: str | None) -> Exception:
     before = path.read_bytes()
     with pytest.raises(exc, match=match) as info:
         ForestStore(path)
@@ -1350,7 +1349,7 @@ def test_open_entries_without_forest_meta_refused(tmp_path):
 def test_open_non_sqlite_file_refused(tmp_path):
     path = tmp_path / "notes.db"
     path.write_bytes(b"these are my notes, not a database\n" * 100)
-    _assert_open_refused(path, StoreCorruption, "")
+    _assert_open_refused(path, StoreCorruption, None)
 
 
 def test_open_empty_file_accepted(tmp_path):

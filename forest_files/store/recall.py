@@ -37,6 +37,12 @@ def _plain_language_fts_query(query: str) -> str:
     """Turn free text into a safe FTS5 expression: quoted tokens, implicit AND."""
     if not isinstance(query, str):
         raise ForestError(f"recall: query must be a string; got {type(query).__name__}")
+    try:
+        query.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise ForestError(
+            f"recall: query is not valid Unicode text (unpaired surrogate at index {exc.start})"
+        ) from None
     tokens = [t.replace('"', "") for t in _WORD.findall(query)]
     tokens = [t for t in tokens if t]
     if not tokens:

@@ -1,0 +1,275 @@
+"""forest.toml: the committed project id, policies and authority map.
+
+Stores: nothing (``render_config`` returns text; ``forest init`` writes it).
+Refuses: a missing file, bad TOML, unknown tables or keys, wrong types,
+values out of bounds, malformed globs or holders — each as ConfigError naming
+the file, the key and the fix.
+Returns: ForestConfig; holders of a path; whether a signature may act on it.
+Test: tests/test_config.py
+
+Kept free of pydantic on purpose: every command, the pre-commit hook
+included, reads this file, and the hook must start fast.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from forest_files.errors import ForestError
+
+CONFIG_NAME = "forest.toml"
+DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024
+MAX_BODY_BYTES_LIMIT = 1024 * 1024 * 1024
+MAX_CONFIG_BYTES = 1024 * 1024
+MAX_PROJECT_ID_CHARS = 128
+
+_TABLES: dict[str, frozenset[str] | None] = {
+    "project": frozenset({"id"}),
+    "policy": frozenset({"max_body_bytes"}),
+    "authority": None,  # keys are globs
+}
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+_EMAIL_TAIL = re.compile(r"<([^<>]+)>\s*$")
+
+
+class ConfigError(ForestError):
+    """forest.toml is missing or invalid; the message says where and how to fix it."""
+
+
+@dataclass(frozen=True)
+class AuthorityRule:
+    """One line of ``[authority]``: a path glob and who holds authority over it."""
+
+    glob: str
+    holders: tuple[str, ...]
+    pattern: re.Pattern[str] = field(compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class ForestConfig:
+    project_id: str
+    max_body_bytes: int = DEFAULT_MAX_BODY_BYTES
+    authority: tuple[AuthorityRule, ...] = ()
+
+
+# --- globs -------------------------------------------------------------------
+
+
+def compile_glob(glob: str) -> re.Pattern[str]:
+    """Anchored at the repository root. ``*`` and ``?`` stay within one path
+    segment; a whole segment ``**`` spans zero or more directories (at the end:
+    everything below). Any other character is literal. Raises ValueError."""
+    if not glob or glob.startswith("/") or glob.endswith("/"):
+        raise ValueError("must be a repository-relative path without a leading or trailing '/'")
+    segments = glob.split("/")
+    if any(s in ("", ".", "..") for s in segments) or "\\" in glob:
+        raise ValueError("must not contain empty, '.' or '..' segments or backslashes")
+    out: list[str] = []
+    last = len(segments) - 1
+    for i, seg in enumerate(segments):
+        if seg == "**":
+            out.append(".+" if i == last else "(?:[^/]+/)*")
+            continue
+        if "**" in seg:
+            raise ValueError("'**' must be a whole path segment (e.g. 'docs/**/x.md')")
+        part = "".join(
+            "[^/]*" if ch == "*" else "[^/]" if ch == "?" else re.escape(ch) for ch in seg
+        )
+        out.append(part if i == last else part + "/")
+    return re.compile("".join(out))
+
+
+def _norm(repo_path: str) -> str:
+    path = posixpath.normpath(repo_path.replace("\\", "/"))
+    return path.lstrip("/")
+
+
+def holders_for(cfg: ForestConfig, repo_path: str) -> tuple[str, ...] | None:
+    """Holders of the LAST rule whose glob matches; None if no rule does."""
+    path = _norm(repo_path)
+    for rule in reversed(cfg.authority):
+        if rule.pattern.fullmatch(path):
+            return rule.holders
+    return None
+
+
+def _is_email_only(holder: str) -> bool:
+    return holder.startswith("<") and holder.endswith(">") and "<" not in holder[1:]
+
+
+def may_act(cfg: ForestConfig, repo_path: str, signature: str) -> bool:
+    """Ungoverned paths: anyone. Governed: the signature equals a holder, or a
+    holder written as ``<email>`` equals the signature's ``<email>``."""
+    holders = holders_for(cfg, repo_path)
+    if holders is None:
+        return True
+    sig = signature.strip()
+    tail = _EMAIL_TAIL.search(sig)
+    sig_email = tail.group(1).strip() if tail else None
+    for holder in holders:
+        if sig == holder:
+            return True
+        if _is_email_only(holder) and holder[1:-1].strip() == sig_email:
+            return True
+    return False
+
+
+# --- reading -------------------------------------------------------------------
+
+
+def load_config(path: Path | str) -> ForestConfig:
+    """Read ``forest.toml`` (or ``<dir>/forest.toml``)."""
+    file = Path(path)
+    if file.is_dir():
+        file = file / CONFIG_NAME
+    try:
+        raw = file.read_bytes()
+    except FileNotFoundError:
+        raise ConfigError(f"{file}: not a forest-files repository: run `forest init`") from None
+    except OSError as exc:
+        raise ConfigError(f"{file}: cannot be read ({exc.strerror})") from None
+    if len(raw) > MAX_CONFIG_BYTES:
+        raise ConfigError(f"{file}: {len(raw)} bytes, over the {MAX_CONFIG_BYTES}-byte limit")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ConfigError(f"{file}: not UTF-8; save it as UTF-8") from None
+    return parse_config_text(text, str(file))
+
+
+def parse_config_text(text: str, source_name: str) -> ForestConfig:
+    """Validate forest.toml text; ``source_name`` names it in errors (a path,
+    or e.g. ``"forest.toml at <merge-base>"`` for a blob)."""
+    if len(text.encode("utf-8", "surrogatepass")) > MAX_CONFIG_BYTES:
+        raise ConfigError(f"{source_name}: over the {MAX_CONFIG_BYTES}-byte limit")
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{source_name}: not valid TOML: {exc}") from None
+    return _Validator(source_name).config(data)
+
+
+class _Validator:
+    def __init__(self, source: str) -> None:
+        self.source = source
+
+    def fail(self, key: str, problem: str, fix: str) -> ConfigError:
+        return ConfigError(f"{self.source}: {key}: {problem}; {fix}")
+
+    def table(self, data: dict[str, Any], name: str, required: bool) -> dict[str, Any]:
+        value = data.get(name)
+        if value is None:
+            if required:
+                raise self.fail(f"[{name}]", "missing", f"add a [{name}] table")
+            return {}
+        if not isinstance(value, dict):
+            raise self.fail(name, "must be a table", f"write it as [{name}]")
+        allowed = _TABLES[name]
+        for key in value:
+            if allowed is not None and key not in allowed:
+                known = ", ".join(sorted(allowed))
+                raise self.fail(f"[{name}] {key}", "unknown key", f"known keys: {known}")
+        return value
+
+    def config(self, data: dict[str, Any]) -> ForestConfig:
+        for name in data:
+            if name not in _TABLES:
+                known = ", ".join(f"[{t}]" for t in _TABLES)
+                raise self.fail(name, "unknown table or key", f"known tables: {known}")
+        project = self.table(data, "project", required=True)
+        policy = self.table(data, "policy", required=False)
+        authority = self.table(data, "authority", required=False)
+        return ForestConfig(
+            project_id=self.project_id(project),
+            max_body_bytes=self.max_body_bytes(policy),
+            authority=tuple(self.rule(g, h) for g, h in authority.items()),
+        )
+
+    def project_id(self, project: dict[str, Any]) -> str:
+        key = "[project] id"
+        value = project.get("id")
+        fix = "set it to the id `forest init` generated (a uuid4 hex string)"
+        if value is None:
+            raise self.fail(key, "missing", fix)
+        if not isinstance(value, str) or not value.strip():
+            raise self.fail(key, "must be a non-empty string", fix)
+        if value != value.strip() or _CONTROL.search(value) or " " in value:
+            raise self.fail(key, "must not contain spaces or control characters", fix)
+        if len(value) > MAX_PROJECT_ID_CHARS:
+            raise self.fail(key, f"longer than {MAX_PROJECT_ID_CHARS} characters", fix)
+        return value
+
+    def max_body_bytes(self, policy: dict[str, Any]) -> int:
+        value = policy.get("max_body_bytes", DEFAULT_MAX_BODY_BYTES)
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise self.fail(
+                "[policy] max_body_bytes", "must be an integer", "e.g. max_body_bytes = 8388608"
+            )
+        if not 1 <= value <= MAX_BODY_BYTES_LIMIT:
+            raise self.fail(
+                "[policy] max_body_bytes",
+                f"{value} is out of range",
+                f"use 1 to {MAX_BODY_BYTES_LIMIT}",
+            )
+        return value
+
+    def rule(self, glob: str, holders: Any) -> AuthorityRule:
+        key = f'[authority] "{glob}"'
+        try:
+            pattern = compile_glob(glob)
+        except ValueError as exc:
+            raise self.fail(key, f"bad path glob: {exc}", 'e.g. "docs/adr/**"') from None
+        fix = 'give a list of holders, e.g. ["Ada Lovelace <ada@example.org>"]'
+        if not isinstance(holders, list) or not holders:
+            raise self.fail(key, "must be a non-empty list of holders", fix)
+        for holder in holders:
+            if not isinstance(holder, str) or not holder.strip():
+                raise self.fail(key, f"holder {holder!r} is not a non-empty string", fix)
+            if _CONTROL.search(holder):
+                raise self.fail(key, f"holder {holder!r} contains control characters", fix)
+        return AuthorityRule(glob, tuple(h.strip() for h in holders), pattern)
+
+
+# --- writing -----------------------------------------------------------------
+
+
+def _toml_str(value: str) -> str:
+    out = ['"']
+    for ch in value:
+        if ch in ('"', "\\"):
+            out.append("\\" + ch)
+        elif _CONTROL.match(ch):
+            out.append(f"\\u{ord(ch):04x}")
+        else:
+            out.append(ch)
+    out.append('"')
+    return "".join(out)
+
+
+def render_config(cfg: ForestConfig) -> str:
+    """forest.toml text for ``cfg``, in a stable order; ``parse_config_text``
+    of the result equals ``cfg``."""
+    lines = [
+        "[project]",
+        f"id = {_toml_str(cfg.project_id)}",
+        "",
+        "[policy]",
+        f"max_body_bytes = {cfg.max_body_bytes}",
+    ]
+    if cfg.authority:
+        lines += ["", "# Last matching glob wins. '*' stays in one directory; '**' spans many."]
+        lines.append("[authority]")
+        for rule in cfg.authority:
+            holders = ", ".join(_toml_str(h) for h in rule.holders)
+            lines.append(f"{_toml_str(rule.glob)} = [{holders}]")
+    return "\n".join(lines) + "\n"
+
+
+def new_config(project_id: str) -> ForestConfig:
+    """A fresh config (``forest init`` passes ``uuid.uuid4().hex``)."""
+    return _Validator("new config").config({"project": {"id": project_id}})

@@ -1,0 +1,77 @@
+"""gitio: the only part of forest-files that talks to git.
+
+Plumbing through ``subprocess`` with argument lists: raw paths
+(``core.quotepath=off``, ``-z``), no pager, no colour, no external diff, and
+inherited repository variables cleaned. No GitPython on this path: the hook
+must start fast and the watcher must not leak git children.
+
+Stores: nothing. Refuses: NotARepo, BareRepo, ShallowClone, UnknownRef,
+GitFailed (all ForestError). Returns: paths, ids, TreeEntry, Change, bytes.
+Test: tests/test_gitio.py
+"""
+
+from forest_files.gitio._run import (
+    BareRepo,
+    GitFailed,
+    NotARepo,
+    ShallowClone,
+    UnknownRef,
+    clean_env,
+    run_git,
+)
+from forest_files.gitio.content import (
+    SUBMODULE_MODE,
+    Change,
+    TreeEntry,
+    cat_blobs,
+    check_attr,
+    diff_names,
+    ls_files_stage,
+    ls_tree,
+    staged_changes,
+    submodule_paths,
+)
+from forest_files.gitio.repo import (
+    config_get,
+    git_dir,
+    head_commit,
+    hooks_dir,
+    is_index_locked,
+    is_shallow,
+    merge_base,
+    resolve_commit,
+    rev_list,
+    toplevel,
+    user_identity,
+)
+
+__all__ = [
+    "SUBMODULE_MODE",
+    "BareRepo",
+    "Change",
+    "GitFailed",
+    "NotARepo",
+    "ShallowClone",
+    "TreeEntry",
+    "UnknownRef",
+    "cat_blobs",
+    "check_attr",
+    "clean_env",
+    "config_get",
+    "diff_names",
+    "git_dir",
+    "head_commit",
+    "hooks_dir",
+    "is_index_locked",
+    "is_shallow",
+    "ls_files_stage",
+    "ls_tree",
+    "merge_base",
+    "resolve_commit",
+    "rev_list",
+    "run_git",
+    "staged_changes",
+    "submodule_paths",
+    "toplevel",
+    "user_identity",
+]

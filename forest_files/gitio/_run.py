@@ -1,0 +1,158 @@
+"""Running git: one argument-list runner, a clean environment, typed errors.
+
+Stores: nothing.
+Refuses: nothing itself; maps git's failures to NotARepo / GitFailed.
+Returns: decoded stdout (bytes or str), NUL-split records.
+Test: tests/test_gitio.py
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from forest_files.errors import ForestError
+
+# Variables that tie a git process to one particular repository. Inherited
+# from a hook or another git command they would misdirect us when we drive a
+# repository by path (``cwd``), so they are dropped. Config variables
+# (GIT_CONFIG_PARAMETERS, GIT_CONFIG_COUNT/KEY_n/VALUE_n) are user intent, kept.
+_REPO_LOCAL_VARS = frozenset(
+    {
+        "GIT_ALTERNATE_OBJECT_DIRECTORIES",
+        "GIT_COMMON_DIR",
+        "GIT_CONFIG",
+        "GIT_DIR",
+        "GIT_GRAFT_FILE",
+        "GIT_IMPLICIT_WORK_TREE",
+        "GIT_INDEX_FILE",
+        "GIT_INTERNAL_SUPER_PREFIX",
+        "GIT_NO_REPLACE_OBJECTS",
+        "GIT_OBJECT_DIRECTORY",
+        "GIT_PREFIX",
+        "GIT_REPLACE_REF_BASE",
+        "GIT_SHALLOW_FILE",
+        "GIT_WORK_TREE",
+    }
+)
+
+# Global options for every call: raw (unquoted) paths, no pager, no colour,
+# and pathspecs taken literally so a file named "*.md" means only itself.
+_BASE = (
+    "git",
+    "--no-pager",
+    "--literal-pathspecs",
+    "-c",
+    "core.quotepath=off",
+    "-c",
+    "color.ui=false",
+)
+
+
+class GitFailed(ForestError):
+    """git exited non-zero. ``stderr`` holds what git said."""
+
+    def __init__(self, message: str, *, stderr: str = "", returncode: int | None = None) -> None:
+        detail = f"{message}: {stderr.strip()}" if stderr.strip() else message
+        super().__init__(detail)
+        self.stderr = stderr
+        self.returncode = returncode
+
+
+class NotARepo(ForestError):
+    """The path is not inside a git working tree."""
+
+
+class BareRepo(ForestError):
+    """The repository has no working tree; forest-files needs one."""
+
+
+class ShallowClone(ForestError):
+    """History needed for the check is missing because the clone is shallow."""
+
+
+class UnknownRef(ForestError):
+    """A revision, ref or object id does not resolve."""
+
+
+def clean_env(
+    extra: Mapping[str, str] | None = None, *, keep_index_file: bool = False
+) -> dict[str, str]:
+    """The environment for a git child process.
+
+    Repository-locating variables are dropped. ``keep_index_file=True`` keeps
+    ``GIT_INDEX_FILE`` (made absolute against our cwd) for a hook that must
+    judge the index git handed it: ``commit -a`` and ``commit <paths>`` run the
+    hook against a temporary index named only by that variable.
+    """
+    env = {k: v for k, v in os.environ.items() if k not in _REPO_LOCAL_VARS}
+    index_file = os.environ.get("GIT_INDEX_FILE")
+    if keep_index_file and index_file:
+        env["GIT_INDEX_FILE"] = os.path.abspath(index_file)
+    # Messages in English so the few we classify are stable; never take
+    # optional locks (a background check must not fight the user's git).
+    env["LC_ALL"] = "C"
+    env.pop("LANGUAGE", None)
+    env["GIT_OPTIONAL_LOCKS"] = "0"
+    env["GIT_TERMINAL_PROMPT"] = "0"
+    if extra:
+        env.update(extra)
+    return env
+
+
+def run_git(
+    repo: Path | str,
+    args: Sequence[str],
+    *,
+    keep_index_file: bool = False,
+    stdin: bytes | None = None,
+    ok_codes: Sequence[int] = (0,),
+) -> subprocess.CompletedProcess[bytes]:
+    """Run ``git <args>`` in ``repo``; raise on an exit code outside ``ok_codes``."""
+    try:
+        proc = subprocess.run(
+            [*_BASE, *args],
+            cwd=repo,
+            env=clean_env(keep_index_file=keep_index_file),
+            input=stdin,
+            capture_output=True,
+            check=False,
+        )
+    except FileNotFoundError as exc:
+        if not Path(repo).is_dir():
+            raise NotARepo(f"{repo}: no such directory") from exc
+        raise GitFailed("git is not installed or not on PATH") from exc
+    if proc.returncode not in ok_codes:
+        err = decode(proc.stderr)
+        if "not a git repository" in err:
+            raise NotARepo(f"{repo}: not inside a git repository (run `git init` first)")
+        raise GitFailed(f"git {args[0]} failed", stderr=err, returncode=proc.returncode)
+    return proc
+
+
+def git_out(repo: Path | str, args: Sequence[str], *, keep_index_file: bool = False) -> str:
+    """stdout of a successful git call, decoded, trailing newline removed."""
+    return decode(run_git(repo, args, keep_index_file=keep_index_file).stdout).rstrip("\n")
+
+
+def decode(raw: bytes) -> str:
+    # surrogateescape: a non-UTF-8 file name survives and re-encodes exactly.
+    return raw.decode("utf-8", "surrogateescape")
+
+
+def split_z(raw: bytes) -> list[str]:
+    """Fields of ``-z`` output (the final NUL terminates, it does not separate)."""
+    if not raw:
+        return []
+    parts = decode(raw).split("\0")
+    if parts[-1] == "":
+        parts.pop()
+    return parts
+
+
+def refuse_option(value: str, what: str) -> None:
+    """A revision or range that starts with '-' would be read as an option."""
+    if not value or value.startswith("-") or "\0" in value or "\n" in value:
+        raise UnknownRef(f"{what} {value!r} is not a valid revision")

@@ -1,0 +1,210 @@
+"""What a commit, the git index or a diff holds: paths, blob ids, bytes.
+
+``repo`` is always the working-tree root (``toplevel()``): git reads
+pathspecs and limits ``ls-files`` relative to the directory it runs in.
+
+Stores: nothing.
+Refuses: unknown revisions and missing objects (UnknownRef).
+Returns: TreeEntry / Change records (NUL-split, paths unquoted) and blob bytes.
+Test: tests/test_gitio.py
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from forest_files.gitio._run import (
+    GitFailed,
+    UnknownRef,
+    decode,
+    refuse_option,
+    run_git,
+    split_z,
+)
+from forest_files.gitio.repo import head_commit
+
+SUBMODULE_MODE = "160000"
+_OBJECT_ID = re.compile(r"[0-9a-f]{40}([0-9a-f]{24})?")
+
+
+@dataclass(frozen=True)
+class TreeEntry:
+    """One path of a tree or of the git index. ``stage`` is 0 unless conflicted."""
+
+    mode: str
+    type: str
+    blob: str
+    path: str
+    stage: int = 0
+
+
+@dataclass(frozen=True)
+class Change:
+    """One path of a diff: status letter (A, M, D, T, R, C, …), path, and the
+    source path for renames and copies."""
+
+    status: str
+    path: str
+    old_path: str | None = None
+
+
+def ls_tree(repo: Path | str, rev: str, path_prefix: str = "") -> list[TreeEntry]:
+    """Every entry under ``path_prefix`` in ``rev``'s tree, recursively."""
+    refuse_option(rev, "revision")
+    args = ["ls-tree", "-r", "-z", "--full-tree", "--end-of-options", rev]
+    if path_prefix:
+        args += ["--", path_prefix]
+    try:
+        proc = run_git(repo, args)
+    except GitFailed as exc:
+        raise UnknownRef(f"{repo}: {rev!r} does not name a tree: {exc.stderr.strip()}") from None
+    entries = []
+    for record in split_z(proc.stdout):
+        meta, _, path = record.partition("\t")
+        mode, kind, blob = meta.split(" ")
+        entries.append(TreeEntry(mode, kind, blob, path))
+    return entries
+
+
+def ls_files_stage(
+    repo: Path | str, prefix: str = "", *, keep_index_file: bool = False
+) -> list[TreeEntry]:
+    """Entries of the git index under ``prefix`` (pass ``keep_index_file=True``
+    from a hook so a temporary index named by GIT_INDEX_FILE is the one read)."""
+    args = ["ls-files", "-s", "-z", "--full-name"]
+    if prefix:
+        args += ["--", prefix]
+    proc = run_git(repo, args, keep_index_file=keep_index_file)
+    entries = []
+    for record in split_z(proc.stdout):
+        meta, _, path = record.partition("\t")
+        mode, blob, stage = meta.split(" ")
+        kind = "commit" if mode == SUBMODULE_MODE else "blob"
+        entries.append(TreeEntry(mode, kind, blob, path, int(stage)))
+    return entries
+
+
+def submodule_paths(repo: Path | str, *, keep_index_file: bool = False) -> list[str]:
+    """Paths of submodules (gitlinks, mode 160000) in the git index."""
+    entries = ls_files_stage(repo, keep_index_file=keep_index_file)
+    return [e.path for e in entries if e.mode == SUBMODULE_MODE]
+
+
+def _parse_name_status(raw: bytes) -> list[Change]:
+    fields = split_z(raw)
+    changes: list[Change] = []
+    i = 0
+    while i < len(fields):
+        status = fields[i]
+        letter = status[:1]
+        if letter in ("R", "C"):
+            changes.append(Change(letter, fields[i + 2], fields[i + 1]))
+            i += 3
+        else:
+            changes.append(Change(letter, fields[i + 1]))
+            i += 2
+    return changes
+
+
+def _diff_opts(filters: str | None, renames: bool) -> list[str]:
+    opts = ["-z", "--name-status", "--no-ext-diff", "--no-textconv"]
+    opts.append("-M" if renames else "--no-renames")
+    if filters:
+        opts.append(f"--diff-filter={filters}")
+    return opts
+
+
+def diff_names(
+    repo: Path | str,
+    a: str,
+    b: str,
+    *,
+    filters: str | None = "MD",
+    paths: Sequence[str] = (),
+    renames: bool = False,
+) -> list[Change]:
+    """Paths that differ between commits ``a`` and ``b`` (``filters`` as for
+    ``--diff-filter``; None for all). Renames are split into D + A unless
+    ``renames=True``."""
+    refuse_option(a, "revision")
+    refuse_option(b, "revision")
+    args = ["diff-tree", "-r", *_diff_opts(filters, renames), a, b, "--", *paths]
+    try:
+        proc = run_git(repo, args)
+    except GitFailed as exc:
+        raise UnknownRef(f"{repo}: cannot diff {a!r}..{b!r}: {exc.stderr.strip()}") from None
+    return _parse_name_status(proc.stdout)
+
+
+def _empty_tree(repo: Path | str) -> str:
+    # Computed rather than hard-coded so SHA-256 repositories work too.
+    proc = run_git(repo, ["hash-object", "-t", "tree", "--stdin"], stdin=b"")
+    return decode(proc.stdout).strip()
+
+
+def staged_changes(
+    repo: Path | str,
+    *,
+    keep_index_file: bool = False,
+    renames: bool = False,
+    paths: Sequence[str] = (),
+) -> list[Change]:
+    """What the next commit would change: the git index against HEAD (against
+    the empty tree on an unborn branch). Compares content, not stat data."""
+    base = head_commit(repo) or _empty_tree(repo)
+    args = ["diff-index", "--cached", *_diff_opts(None, renames), base, "--", *paths]
+    proc = run_git(repo, args, keep_index_file=keep_index_file)
+    return _parse_name_status(proc.stdout)
+
+
+def cat_blobs(repo: Path | str, blob_ids: Iterable[str]) -> dict[str, bytes]:
+    """The bytes of many blobs through one ``git cat-file --batch`` process."""
+    wanted = list(dict.fromkeys(blob_ids))
+    for oid in wanted:
+        if not _OBJECT_ID.fullmatch(oid):
+            raise UnknownRef(f"{oid!r} is not a full object id")
+    if not wanted:
+        return {}
+    request = "".join(f"{oid}\n" for oid in wanted).encode()
+    proc = run_git(repo, ["cat-file", "--batch"], stdin=request)
+    return _parse_batch(proc.stdout, wanted)
+
+
+def _parse_batch(out: bytes, wanted: list[str]) -> dict[str, bytes]:
+    blobs: dict[str, bytes] = {}
+    pos = 0
+    for oid in wanted:
+        end = out.index(b"\n", pos)
+        header = out[pos:end].decode("ascii").split(" ")
+        pos = end + 1
+        if header[-1] == "missing":
+            raise UnknownRef(f"object {oid} is missing from the repository")
+        if header[1] != "blob":
+            raise UnknownRef(f"object {oid} is a {header[1]}, not a blob")
+        size = int(header[2])
+        blobs[oid] = out[pos : pos + size]
+        pos += size + 1  # content is followed by one LF
+    return blobs
+
+
+def check_attr(
+    repo: Path | str,
+    attr: str,
+    paths: Sequence[str],
+    *,
+    cached: bool = False,
+    keep_index_file: bool = False,
+) -> dict[str, str]:
+    """``attr``'s value for each path: "unspecified", "set", "unset" or the value.
+    ``cached=True`` reads .gitattributes from the git index only."""
+    refuse_option(attr, "attribute")
+    if not paths:
+        return {}
+    args = ["check-attr", "-z", "--stdin", *(["--cached"] if cached else []), attr]
+    stdin = b"".join(p.encode("utf-8", "surrogateescape") + b"\0" for p in paths)
+    proc = run_git(repo, args, stdin=stdin, keep_index_file=keep_index_file)
+    fields = split_z(proc.stdout)
+    return {fields[i]: fields[i + 2] for i in range(0, len(fields), 3)}

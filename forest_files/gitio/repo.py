@@ -1,0 +1,145 @@
+"""Where a repository is and what state its history is in.
+
+Stores: nothing.
+Refuses: paths outside a working tree (NotARepo), bare repositories
+(BareRepo), revisions that do not resolve (UnknownRef), a merge-base cut off
+by a shallow clone (ShallowClone, with the CI fix).
+Returns: absolute paths, commit ids, commit lists, config values.
+Test: tests/test_gitio.py
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from forest_files.gitio._run import (
+    BareRepo,
+    GitFailed,
+    NotARepo,
+    ShallowClone,
+    UnknownRef,
+    decode,
+    git_out,
+    refuse_option,
+    run_git,
+    split_z,
+)
+
+_SHALLOW_FIX = (
+    "the clone is shallow, so the merge-base is not in it; fetch full history "
+    "(GitHub Actions: actions/checkout with `fetch-depth: 0`; elsewhere: "
+    "`git fetch --unshallow`)"
+)
+
+
+def toplevel(path: Path | str) -> Path:
+    """The root of the working tree containing ``path`` (a file or directory)."""
+    start = Path(path)
+    if start.is_file():
+        start = start.parent
+    try:
+        return Path(git_out(start, ["rev-parse", "--show-toplevel"]))
+    except GitFailed:
+        # Rare path: find out why, so the message says how to fix it.
+        if git_out(start, ["rev-parse", "--is-bare-repository"]) == "true":
+            raise BareRepo(
+                f"{start}: bare repository; forest-files needs a working tree "
+                "(clone it, or use `git worktree add`)"
+            ) from None
+        raise NotARepo(f"{start}: not inside a git working tree (inside .git?)") from None
+
+
+def git_dir(repo: Path | str) -> Path:
+    """Absolute git directory (a linked worktree's own one, not the common dir)."""
+    return Path(git_out(repo, ["rev-parse", "--absolute-git-dir"]))
+
+
+def hooks_dir(repo: Path | str) -> Path:
+    """Where git looks for hooks: respects ``core.hooksPath`` and worktrees."""
+    return Path(git_out(repo, ["rev-parse", "--path-format=absolute", "--git-path", "hooks"]))
+
+
+def head_commit(repo: Path | str) -> str | None:
+    """HEAD's commit id, detached or not; None on an unborn branch."""
+    proc = run_git(repo, ["rev-parse", "-q", "--verify", "HEAD^{commit}"], ok_codes=(0, 1))
+    out = decode(proc.stdout).strip()
+    return out or None
+
+
+def is_shallow(repo: Path | str) -> bool:
+    return git_out(repo, ["rev-parse", "--is-shallow-repository"]) == "true"
+
+
+def resolve_commit(repo: Path | str, rev: str) -> str:
+    """The commit id ``rev`` names; UnknownRef if it names none."""
+    refuse_option(rev, "revision")
+    proc = run_git(
+        repo,
+        ["rev-parse", "-q", "--verify", "--end-of-options", f"{rev}^{{commit}}"],
+        ok_codes=(0, 1),
+    )
+    out = decode(proc.stdout).strip()
+    if not out:
+        hint = f"; {_SHALLOW_FIX}" if is_shallow(repo) else " (fetch it first?)"
+        raise UnknownRef(f"{repo}: revision {rev!r} does not name a commit{hint}")
+    return out
+
+
+def merge_base(repo: Path | str, a: str, b: str) -> str:
+    """The best common ancestor of ``a`` and ``b``."""
+    ids = [resolve_commit(repo, a), resolve_commit(repo, b)]
+    proc = run_git(repo, ["merge-base", *ids], ok_codes=(0, 1))
+    out = decode(proc.stdout).strip()
+    if out:
+        return out
+    if is_shallow(repo):
+        raise ShallowClone(f"{repo}: no merge-base of {a!r} and {b!r}: {_SHALLOW_FIX}")
+    raise GitFailed(f"{repo}: {a!r} and {b!r} share no history (unrelated branches)")
+
+
+def rev_list(repo: Path | str, rev_range: str, *, first_parent: bool = False) -> list[str]:
+    """Commits of ``rev_range`` (e.g. ``"base..HEAD"``), oldest first, merges included."""
+    refuse_option(rev_range, "range")
+    args = ["rev-list", "--reverse"]
+    if first_parent:
+        args.append("--first-parent")
+    try:
+        out = git_out(repo, [*args, "--end-of-options", rev_range, "--"])
+    except GitFailed as exc:
+        raise UnknownRef(
+            f"{repo}: range {rev_range!r} does not resolve: {exc.stderr.strip()}"
+        ) from None
+    return out.split() if out else []
+
+
+def config_get(repo: Path | str, key: str) -> str | None:
+    """The effective value of ``key`` (last one wins), or None if unset."""
+    proc = run_git(repo, ["config", "--get", "--end-of-options", key], ok_codes=(0, 1))
+    if proc.returncode == 1:
+        if proc.stderr.strip():
+            raise GitFailed(f"config key {key!r} is invalid", stderr=decode(proc.stderr))
+        return None
+    return decode(proc.stdout).rstrip("\n")
+
+
+def user_identity(repo: Path | str) -> str | None:
+    """``"Name <email>"`` from user.name and user.email, or None if either is unset."""
+    proc = run_git(repo, ["config", "-z", "--get-regexp", r"^user\.(name|email)$"], ok_codes=(0, 1))
+    values: dict[str, str] = {}
+    for record in split_z(proc.stdout):
+        key, _, value = record.partition("\n")
+        values[key] = value.strip()
+    name, email = values.get("user.name"), values.get("user.email")
+    if not name or not email:
+        return None
+    return f"{name} <{email}>"
+
+
+def is_index_locked(repo: Path | str, *, keep_index_file: bool = False) -> bool:
+    """True while another git process holds the (possibly temporary) index lock."""
+    index = git_out(
+        repo,
+        ["rev-parse", "--path-format=absolute", "--git-path", "index"],
+        keep_index_file=keep_index_file,
+    )
+    return Path(index + ".lock").exists()

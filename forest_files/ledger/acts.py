@@ -1,0 +1,247 @@
+"""Ledger acts: one canonical JSON object per line, named by its own hash.
+
+Stores: nothing (pure codec).
+Refuses: with ``LedgerError`` naming segment and line, never the text: lines that
+are not UTF-8, not JSON, not an object, not byte-for-byte canonical, whose "id"
+is missing or does not match, whose "v" is missing or newer than this reader,
+whose kind is unknown, or whose deps are not a sorted list of 64-hex ids.
+``topo_order`` refuses a missing dependency or a cycle, naming the act.
+Returns: frozen ``Act`` values; encoded lines; acts in dependency order.
+Test: tests/test_ledger_codec.py
+"""
+
+from __future__ import annotations
+
+import heapq
+import json
+import re
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from itertools import pairwise
+from types import MappingProxyType
+from typing import Any
+
+from forest_files.errors import ForestError, StoreCorruption
+from forest_files.hashing import canonical_json, sha256_text
+
+FORMAT_VERSION = 1
+KINDS = frozenset(
+    {
+        "write",
+        "root",
+        "supersede",
+        "seal",
+        "unseal",
+        "resolve",
+        "bind",
+        "rebind",
+        "retire",
+        "erase",
+    }
+)
+RESERVED_KEYS = frozenset({"v", "kind", "deps", "id"})
+_HEX64 = re.compile(r"[0-9a-f]{64}")
+
+
+def is_hex64(value: object) -> bool:
+    """True for a lowercase 64-digit hex string (an act id or a body hash)."""
+    return isinstance(value, str) and _HEX64.fullmatch(value) is not None
+
+
+class LedgerError(StoreCorruption):
+    """A ledger file is damaged, forged or from a newer format. Fail closed.
+
+    ``code`` is one of the fault codes of ``forest_files.ledger.verify``.
+    """
+
+    def __init__(
+        self,
+        reason: str,
+        *,
+        segment: str | None = None,
+        line: int | None = None,
+        act_id: str | None = None,
+        code: str = "malformed",
+    ) -> None:
+        where = []
+        if segment is not None:
+            where.append(f"segment {segment}")
+        if line is not None:
+            where.append(f"line {line}")
+        message = f"ledger {' '.join(where)}: {reason}" if where else f"ledger: {reason}"
+        super().__init__(message)
+        self.reason = reason
+        self.segment = segment
+        self.line = line
+        self.act_id = act_id
+        self.code = code
+
+
+@dataclass(frozen=True)
+class Act:
+    """One decoded act. ``fields`` holds every key except v, kind, deps and id."""
+
+    kind: str
+    deps: tuple[str, ...]
+    fields: Mapping[str, Any] = field(compare=False, hash=False)
+    id: str
+    version: int = FORMAT_VERSION
+
+    def to_object(self) -> dict[str, Any]:
+        """The JSON object of the act, including its id."""
+        return {**self._body(), "id": self.id}
+
+    def _body(self) -> dict[str, Any]:
+        return {**self.fields, "v": self.version, "kind": self.kind, "deps": list(self.deps)}
+
+
+def make_act(kind: str, deps: Iterable[str], fields: Mapping[str, Any]) -> Act:
+    """Build a new act of the current format; deps are deduplicated and sorted."""
+    if kind not in KINDS:
+        raise ForestError(f"unknown act kind {kind!r}; use one of {sorted(KINDS)}")
+    dep_list = sorted(set(deps))
+    bad = [d for d in dep_list if not is_hex64(d)]
+    if bad:
+        raise ForestError("act deps must be 64-digit lowercase hex act ids")
+    clash = RESERVED_KEYS.intersection(fields)
+    if clash:
+        raise ForestError(f"act fields may not use reserved keys {sorted(clash)}")
+    try:
+        body_text = canonical_json({**fields, "v": FORMAT_VERSION, "kind": kind, "deps": dep_list})
+        act_id = sha256_text(body_text)
+    except (TypeError, UnicodeEncodeError) as exc:
+        raise ForestError(f"act fields must be JSON values of valid Unicode text: {exc}") from None
+    # Round-trip through JSON so the stored fields are exactly what a reader
+    # decodes (tuples become lists) and later mutation of the input is harmless.
+    obj = json.loads(body_text)
+    return _from_object(obj, act_id)
+
+
+def encode_act(act: Act) -> str:
+    """The act's canonical line, without the trailing newline."""
+    return canonical_json(act.to_object())
+
+
+def _from_object(obj: dict[str, Any], act_id: str) -> Act:
+    rest = {k: v for k, v in obj.items() if k not in RESERVED_KEYS}
+    return Act(
+        kind=obj["kind"],
+        deps=tuple(obj["deps"]),
+        fields=MappingProxyType(rest),
+        id=act_id,
+        version=obj["v"],
+    )
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not allowed")
+
+
+def decode_line(line: bytes, *, segment: str, lineno: int) -> Act:
+    """Parse one line (without its LF) and check every rule of format 1."""
+
+    def fail(reason: str, code: str = "malformed", act_id: str | None = None) -> LedgerError:
+        return LedgerError(reason, segment=segment, line=lineno, act_id=act_id, code=code)
+
+    try:
+        text = line.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise fail(f"not UTF-8 (byte {exc.start})") from None
+    try:
+        obj = json.loads(text, parse_constant=_reject_constant)
+    except (ValueError, RecursionError):
+        raise fail("not a JSON value") from None
+    if not isinstance(obj, dict):
+        raise fail("not a JSON object")
+    _check_version(obj.get("v"), fail)
+    try:
+        canonical = canonical_json(obj).encode("utf-8")
+    except (ForestError, UnicodeEncodeError):
+        canonical = b""
+    if canonical != line:
+        raise fail(
+            "not canonical JSON (hand-edited? re-encoding changes the bytes)", "noncanonical"
+        )
+    claimed = obj.pop("id", None)
+    if not isinstance(claimed, str):
+        raise fail('"id" missing or not a string')
+    actual = sha256_text(canonical_json(obj))
+    if claimed != actual:
+        raise fail(
+            f"act id {claimed} does not match its content (hashes to {actual})",
+            "id-mismatch",
+            act_id=claimed,
+        )
+    kind = obj.get("kind")
+    if not isinstance(kind, str) or kind not in KINDS:
+        raise fail("unknown act kind in ledger format 1", act_id=claimed)
+    deps = obj.get("deps")
+    if not isinstance(deps, list) or not all(is_hex64(d) for d in deps):
+        raise fail('"deps" is not a list of 64-hex act ids', act_id=claimed)
+    if any(a >= b for a, b in pairwise(deps)):
+        raise fail('"deps" is not strictly sorted', act_id=claimed)
+    return _from_object(obj, claimed)
+
+
+def _check_version(version: object, fail: Callable[[str, str], LedgerError]) -> None:
+    if isinstance(version, bool) or not isinstance(version, int):
+        raise fail('"v" (ledger format version) missing or not an integer', "bad-version")
+    if version > FORMAT_VERSION:
+        raise fail(
+            f"written by a newer forest-files: needs ledger format {version}; upgrade forest-files",
+            "bad-version",
+        )
+    if version < 1:
+        raise fail(f"unknown ledger format {version}", "bad-version")
+
+
+def body_hashes(act: Act) -> frozenset[str]:
+    """Every value of a key named "body_hash", at any depth of the act's fields."""
+    return frozenset(v for v in iter_body_hash_values(act.fields) if isinstance(v, str))
+
+
+def iter_body_hash_values(value: Any) -> Iterator[Any]:
+    """Raw values of every "body_hash" key under ``value`` (verify checks their type)."""
+    if isinstance(value, Mapping):
+        for key, item in value.items():
+            if key == "body_hash":
+                yield item
+            else:
+                yield from iter_body_hash_values(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from iter_body_hash_values(item)
+
+
+def topo_order(acts: Iterable[Act]) -> list[Act]:
+    """Dependency order; among acts that are ready at once, the smallest id first.
+
+    The result depends only on the set of acts, never on file or segment order.
+    """
+    by_id = {a.id: a for a in acts}
+    waiting: dict[str, int] = {}
+    dependents: dict[str, list[str]] = {}
+    for act in sorted(by_id.values(), key=lambda a: a.id):
+        for dep in sorted(set(act.deps)):
+            if dep not in by_id:
+                raise LedgerError(
+                    f"act {act.id} depends on {dep}, which is not in the ledger",
+                    act_id=act.id,
+                    code="dangling-dep",
+                )
+            dependents.setdefault(dep, []).append(act.id)
+        waiting[act.id] = len(set(act.deps))
+    ready = [i for i, n in waiting.items() if n == 0]
+    heapq.heapify(ready)
+    order: list[Act] = []
+    while ready:
+        current = heapq.heappop(ready)
+        order.append(by_id[current])
+        for child in dependents.get(current, ()):
+            waiting[child] -= 1
+            if waiting[child] == 0:
+                heapq.heappush(ready, child)
+    if len(order) != len(by_id):
+        stuck = min(i for i, n in waiting.items() if n > 0)
+        raise LedgerError(f"act {stuck} is part of a dependency cycle", act_id=stuck, code="cycle")
+    return order
