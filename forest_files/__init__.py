@@ -41,7 +41,31 @@ _EXPORTS: dict[str, str] = {
     "root_to_ground": "forest_files.ceremony",
 }
 
-__all__ = sorted(_EXPORTS)
+__all__ = [
+    "MAX_SLICE",
+    "CeremonyRefusal",
+    "ForeignStore",
+    "ForestError",
+    "ForestStore",
+    "Scroll",
+    "ScrollError",
+    "StoreBusy",
+    "StoreConstraint",
+    "StoreCorruption",
+    "Trail",
+    "answer_question",
+    "check_file_drift",
+    "commit_turn",
+    "default_scrub",
+    "feed_question",
+    "fruits_near",
+    "hash_body",
+    "is_open",
+    "migrate_to_latest",
+    "plant_question",
+    "reopen_question",
+    "root_to_ground",
+]
 
 
 def __getattr__(name: str) -> Any:
