@@ -9,6 +9,7 @@ hash mismatches; supersessions of what is not current ground, into a
 ceremony bucket or a pair, or of a body other than the one shown
 (``expected_body_hash``); sealing twice; unsealing what is not sealed.
 Returns: record ids (root, seal, unseal) or the new entry id (supersede).
+Replay passes ``stamp`` (created_at, nonce) so re-applied acts keep their ids.
 Test: tests/test_store_hostile.py, tests/test_store_races.py
 """
 
@@ -21,6 +22,9 @@ from forest_files.store.base import StoreBase
 from forest_files.store.connection import guarded
 from forest_files.vocab import RESERVED_BUCKETS, ROOT_BUCKET
 
+# (created_at, nonce): a replayed act's own stamp, so its content ids come out the same.
+Stamp = tuple[str, str]
+
 
 def _blank(value: object) -> bool:
     return not isinstance(value, str) or not value.strip()
@@ -29,7 +33,13 @@ def _blank(value: object) -> bool:
 class CeremonyMixin(StoreBase):
     @guarded
     def _root(
-        self, *, entry_id: int, quote: str, adopting_signature: str, expected_body_hash: str
+        self,
+        *,
+        entry_id: int,
+        quote: str,
+        adopting_signature: str,
+        expected_body_hash: str,
+        stamp: Stamp | None = None,
     ) -> int:
         """Root an entry in place: one adoption record that ``adopts`` it."""
         if _blank(expected_body_hash):
@@ -58,6 +68,8 @@ class CeremonyMixin(StoreBase):
                 signature=adopting_signature.strip(),
                 origins=[(entry_id, "adopts")],
                 ceremony=True,
+                created_at=None if stamp is None else stamp[0],
+                nonce=None if stamp is None else stamp[1],
                 scope_of=row["scope"],
             )
             if not self.is_ground(entry_id):
@@ -86,6 +98,7 @@ class CeremonyMixin(StoreBase):
         bucket: str | None = None,
         scrub: ScrubFn | None = default_scrub,
         expected_body_hash: str | None = None,
+        stamp: Stamp | None = None,
     ) -> int:
         """Correct ground: new entry + ``supersedes`` + adoption, in one transaction."""
         if _blank(adopting_words):
@@ -112,6 +125,8 @@ class CeremonyMixin(StoreBase):
                 source=old["source"],
                 origins=[(old_id, "supersedes"), (old_id, "derived_from")],
                 ceremony=True,
+                created_at=None if stamp is None else stamp[0],
+                nonce=None if stamp is None else stamp[1],
                 chain_root=old["chain_root"] or old_id,
                 scope_of=old["scope"],
             )
@@ -122,6 +137,8 @@ class CeremonyMixin(StoreBase):
                 signature=adopting_signature.strip(),
                 origins=[(new_id, "adopts")],
                 ceremony=True,
+                created_at=None if stamp is None else stamp[0],
+                nonce=None if stamp is None else stamp[1],
                 scope_of=old["scope"],
             )
             if self.is_ground(old_id) or not self.is_ground(new_id):
@@ -160,7 +177,9 @@ class CeremonyMixin(StoreBase):
             )
 
     @guarded
-    def seal(self, *, entry_id: int, quote: str, signature: str = "author") -> int:
+    def seal(
+        self, *, entry_id: int, quote: str, signature: str = "author", stamp: Stamp | None = None
+    ) -> int:
         """Seal an entry: its body leaves every retrieval path until unsealed."""
         with self.atomic():
             row = self._require(entry_id, "seal")
@@ -173,11 +192,15 @@ class CeremonyMixin(StoreBase):
                 signature=signature,
                 origins=[(entry_id, "seals")],
                 ceremony=True,
+                created_at=None if stamp is None else stamp[0],
+                nonce=None if stamp is None else stamp[1],
                 scope_of=row["scope"],
             )
 
     @guarded
-    def unseal(self, *, entry_id: int, quote: str, signature: str = "author") -> int:
+    def unseal(
+        self, *, entry_id: int, quote: str, signature: str = "author", stamp: Stamp | None = None
+    ) -> int:
         with self.atomic():
             row = self._require(entry_id, "unseal")
             if not self.is_sealed(entry_id):
@@ -189,5 +212,7 @@ class CeremonyMixin(StoreBase):
                 signature=signature,
                 origins=[(entry_id, "unseals")],
                 ceremony=True,
+                created_at=None if stamp is None else stamp[0],
+                nonce=None if stamp is None else stamp[1],
                 scope_of=row["scope"],
             )

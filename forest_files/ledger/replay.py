@@ -1,0 +1,348 @@
+"""Replay: apply ledger acts to the local index through the store's own gates.
+
+Stores: the entries and edges each act makes, plus two local index tables
+(``ledger_applied``: act id → content ids it produced, in apply order;
+``ledger_entry_acts``: content id → the act that produced it).
+Refuses (``LedgerError`` naming the act): a body missing or not hashing to
+its ``body_hash``; an act whose declared content ids differ from what the
+store produces (forged or edited fields); a write of a ceremony, anchor or
+pair entry, or without an origin; everything the live gates refuse (a root
+of something already ground, praise-only words, …); a supersession of an
+entry that was not ground at the act's declared dependencies; a seal of what
+was sealed (an unseal of what was not sealed) at its dependencies.
+Returns: the number of acts applied; ``deps_for`` gives a new act's deps.
+Test: tests/test_repository.py
+
+Judging at the dependencies: status is read from the status-changing edges
+whose producing act lies in the act's dependency closure. So two branches
+that superseded (or sealed) the same entry both replay after a merge; the
+second supersession is inserted beside the first and both successors are
+*contested*. Known limit: "contested at the dependencies" is not computed;
+an entry counts as ground there if adopted, not superseded and not sealed.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from forest_files.errors import ForestError, StoreBusy, StoreCorruption
+from forest_files.hashing import hash_body
+from forest_files.ledger.acts import Act, LedgerError
+from forest_files.ledger.record import (
+    EntryRecord,
+    local_origins,
+    parse_record,
+    require_entry,
+)
+from forest_files.praise import refuse_praise
+from forest_files.store.base import check_kinds
+from forest_files.store.forest import ForestStore
+from forest_files.vocab import RESERVED_BUCKETS, ROOT_BUCKET
+
+BodyReader = Callable[[str], str | None]
+STATUS_EDGES = ("adopts", "supersedes", "seals", "unseals")
+
+_TABLES = (
+    "CREATE TABLE IF NOT EXISTS ledger_applied (act_id TEXT PRIMARY KEY, entry_ids TEXT)",
+    "CREATE TABLE IF NOT EXISTS ledger_entry_acts "
+    "(content_id TEXT PRIMARY KEY, act_id TEXT NOT NULL)",
+)
+
+
+def ensure_tables(store: ForestStore) -> None:
+    for sql in _TABLES:
+        store.conn.execute(sql)
+
+
+def applied_ids(store: ForestStore) -> list[str]:
+    """Act ids applied to this index, in the order they were applied."""
+    ensure_tables(store)
+    rows = store.conn.execute("SELECT act_id FROM ledger_applied ORDER BY rowid").fetchall()
+    return [str(r[0]) for r in rows]
+
+
+def creator_act(store: ForestStore, content_id: str) -> str | None:
+    row = store.conn.execute(
+        "SELECT act_id FROM ledger_entry_acts WHERE content_id = ?", (content_id,)
+    ).fetchone()
+    return None if row is None else str(row[0])
+
+
+def mark_applied(store: ForestStore, act_id: str, content_ids: Sequence[str]) -> None:
+    store.conn.execute(
+        "INSERT INTO ledger_applied (act_id, entry_ids) VALUES (?, ?)",
+        (act_id, json.dumps(list(content_ids))),
+    )
+    store.conn.executemany(
+        "INSERT INTO ledger_entry_acts (content_id, act_id) VALUES (?, ?)",
+        [(cid, act_id) for cid in content_ids],
+    )
+
+
+def _status_edges(store: ForestStore, entry_id: int) -> list[tuple[str, str | None]]:
+    """(edge kind, producing act) of every status change of the entry, oldest first."""
+    rows = store.conn.execute(
+        "SELECT g.kind, f.content_id FROM edges g JOIN entries f ON f.id = g.from_id "
+        f"WHERE g.to_id = ? AND g.kind IN ({','.join('?' * len(STATUS_EDGES))}) ORDER BY g.id",
+        (entry_id, *STATUS_EDGES),
+    ).fetchall()
+    return [(str(kind), creator_act(store, str(cid))) for kind, cid in rows]
+
+
+def deps_for(store: ForestStore, *, refs: Iterable[int], status_of: Iterable[int] = ()) -> set[str]:
+    """Deps of a new act: the producers of ``refs`` and the latest status change of each
+    of ``status_of`` (entries the index holds without an act, like the anchor, add none)."""
+    deps: set[str] = set()
+    for entry_id in refs:
+        act = creator_act(store, store.content_id(entry_id))
+        if act is not None:
+            deps.add(act)
+    for entry_id in status_of:
+        changes = [a for _, a in _status_edges(store, entry_id) if a is not None]
+        if changes:
+            deps.add(changes[-1])
+    return deps
+
+
+@dataclass(frozen=True)
+class _Status:
+    adopted: bool
+    superseded: bool
+    sealed: bool
+
+    @property
+    def ground(self) -> bool:
+        return self.adopted and not self.superseded and not self.sealed
+
+
+def _closure(act: Act, known: Mapping[str, Act]) -> set[str]:
+    seen: set[str] = set()
+    todo = list(act.deps)
+    while todo:
+        current = todo.pop()
+        if current in seen:
+            continue
+        seen.add(current)
+        dep = known.get(current)
+        if dep is None:
+            raise LedgerError(f"act {act.id} depends on unknown act {current}", act_id=act.id)
+        todo.extend(dep.deps)
+    return seen
+
+
+def _status_at_deps(store: ForestStore, entry_id: int, closure: set[str]) -> _Status:
+    adopted = superseded = sealed = False
+    for kind, producer in _status_edges(store, entry_id):
+        if producer is None or producer not in closure:
+            continue
+        if kind == "adopts":
+            adopted = True
+        elif kind == "supersedes":
+            superseded = True
+        else:
+            sealed = kind == "seals"
+    return _Status(adopted, superseded, sealed)
+
+
+class _Replayer:
+    def __init__(self, store: ForestStore, read: BodyReader, known: Mapping[str, Act]) -> None:
+        self.store = store
+        self.read = read
+        self.known = known
+
+    def fail(self, act: Act, reason: str, code: str = "refused") -> LedgerError:
+        return LedgerError(f"act {act.id} ({act.kind}): {reason}", act_id=act.id, code=code)
+
+    def body(self, act: Act, record: EntryRecord) -> str:
+        text = self.read(record.body_hash)
+        if text is None:
+            raise self.fail(act, f"body {record.body_hash} is missing", "body-missing")
+        if hash_body(text) != record.body_hash:
+            raise self.fail(act, f"body {record.body_hash} does not hash to it", "body-hash")
+        return text
+
+    def check(self, act: Act, local_id: int, record: EntryRecord) -> str:
+        produced = self.store.content_id(local_id)
+        if produced != record.content_id:
+            raise self.fail(
+                act,
+                f"declares entry {record.content_id} but replay produced {produced} "
+                "(forged or edited act)",
+                "id-mismatch",
+            )
+        return produced
+
+    def apply(self, act: Act) -> list[str]:
+        handler = {
+            "write": self.write,
+            "root": self.root,
+            "supersede": self.supersede,
+            "seal": self.seal,
+            "unseal": self.seal,
+        }.get(act.kind)
+        if handler is None:
+            raise self.fail(act, "this version of forest-files cannot replay it; upgrade")
+        return handler(act)
+
+    def write(self, act: Act) -> list[str]:
+        rec = parse_record(act.fields.get("entry"), act_id=act.id, key="entry")
+        if rec.bucket in RESERVED_BUCKETS or rec.bucket == ROOT_BUCKET:
+            raise self.fail(act, f"bucket {rec.bucket!r} is never written by a write act")
+        origins = check_kinds(local_origins(self.store, rec, act_id=act.id), allow_ceremony=False)
+        if not origins:
+            raise self.fail(act, "orphan write: every entry needs an origin")
+        new_id = self.store._insert_entry(
+            body=self.body(act, rec),
+            jurisdiction=rec.jurisdiction,
+            bucket=rec.bucket,
+            signature=rec.signature,
+            source=rec.source,
+            meta=rec.meta,
+            origins=origins,
+            created_at=rec.created_at,
+            nonce=rec.nonce,
+            scope_of=rec.scope,
+        )
+        return [self.check(act, new_id, rec)]
+
+    def root(self, act: Act) -> list[str]:
+        target = require_entry(self.store, act.fields.get("target"), act_id=act.id, key="target")
+        rec = parse_record(act.fields.get("record"), act_id=act.id, key="record")
+        words = self.body(act, rec)
+        refuse_praise(words)
+        row = self.store._require(target, "root")
+        record_id = self.store._root(
+            entry_id=target,
+            quote=words,
+            adopting_signature=rec.signature,
+            expected_body_hash=str(row["body_hash"]),
+            stamp=rec.stamp,
+        )
+        return [self.check(act, record_id, rec)]
+
+    def supersede(self, act: Act) -> list[str]:
+        store = self.store
+        old = require_entry(store, act.fields.get("old"), act_id=act.id, key="old")
+        entry = parse_record(act.fields.get("entry"), act_id=act.id, key="entry")
+        record = parse_record(act.fields.get("record"), act_id=act.id, key="record")
+        if entry.stamp != record.stamp:
+            raise self.fail(act, "entry and record of one supersession must share a stamp")
+        body, words = self.body(act, entry), self.body(act, record)
+        if not _status_at_deps(store, old, _closure(act, self.known)).ground:
+            raise self.fail(act, "supersedes an entry that was not ground at its dependencies")
+        if store.is_ground(old):
+            new_id = store.supersede(
+                old_id=old,
+                new_body=body,
+                adopting_words=words,
+                adopting_signature=record.signature,
+                signature=entry.signature,
+                bucket=entry.bucket,
+                scrub=None,
+                expected_body_hash=entry.body_hash,
+                stamp=entry.stamp,
+            )
+        else:
+            new_id = self._sibling_supersede(old, entry, record, body, words)
+        adoption = store.conn.execute(
+            "SELECT from_id FROM edges WHERE to_id = ? AND kind = 'adopts' ORDER BY id", (new_id,)
+        ).fetchone()
+        return [self.check(act, new_id, entry), self.check(act, int(adoption[0]), record)]
+
+    def _sibling_supersede(
+        self, old: int, entry: EntryRecord, record: EntryRecord, body: str, words: str
+    ) -> int:
+        """A second successor of one ground (a merged branch): same inserts as
+        ``supersede``, without its live 'is ground now' check; the result is contested."""
+        store = self.store
+        refuse_praise(words)
+        row = store._require(old, "supersede")
+        new_id = store._insert_entry(
+            body=body,
+            jurisdiction=row["jurisdiction"],
+            bucket=store._successor_bucket(row["bucket"], entry.bucket),
+            signature=entry.signature,
+            source=row["source"],
+            origins=[(old, "supersedes"), (old, "derived_from")],
+            ceremony=True,
+            chain_root=row["chain_root"] or old,
+            created_at=entry.created_at,
+            nonce=entry.nonce,
+            scope_of=row["scope"],
+        )
+        store._insert_entry(
+            body=words,
+            jurisdiction="home",
+            bucket="adoption_record",
+            signature=record.signature,
+            origins=[(new_id, "adopts")],
+            ceremony=True,
+            created_at=record.created_at,
+            nonce=record.nonce,
+            scope_of=row["scope"],
+        )
+        return new_id
+
+    def seal(self, act: Act) -> list[str]:
+        store = self.store
+        target = require_entry(store, act.fields.get("target"), act_id=act.id, key="target")
+        rec = parse_record(act.fields.get("record"), act_id=act.id, key="record")
+        quote = self.body(act, rec)
+        sealing = act.kind == "seal"
+        at_deps = _status_at_deps(store, target, _closure(act, self.known)).sealed
+        if at_deps == sealing:
+            state = "already sealed" if sealing else "not sealed"
+            raise self.fail(act, f"target was {state} at its dependencies")
+        if store.is_sealed(target) != sealing:
+            ceremony = store.seal if sealing else store.unseal
+            record_id = ceremony(
+                entry_id=target, quote=quote, signature=rec.signature, stamp=rec.stamp
+            )
+        else:  # a merged branch made the same change: record it beside the other one
+            record_id = store._insert_entry(
+                body=quote,
+                jurisdiction="home",
+                bucket="sealing_record" if sealing else "unsealing_record",
+                signature=rec.signature,
+                origins=[(target, "seals" if sealing else "unseals")],
+                ceremony=True,
+                created_at=rec.created_at,
+                nonce=rec.nonce,
+                scope_of=str(store._require(target, act.kind)["scope"]),
+            )
+        return [self.check(act, record_id, rec)]
+
+
+def replay(
+    store: ForestStore,
+    acts: Sequence[Act],
+    body_reader: BodyReader,
+    *,
+    known: Mapping[str, Act] | None = None,
+) -> int:
+    """Apply ``acts`` (in dependency order) not yet applied, in one transaction.
+
+    ``known`` maps every act of the ledger by id (to judge dependency
+    closures when only the missing acts are replayed); default: ``acts``.
+    """
+    table = dict(known or {})
+    table.update((a.id, a) for a in acts)
+    replayer = _Replayer(store, body_reader, table)
+    count = 0
+    with store.atomic():
+        done = set(applied_ids(store))
+        for act in acts:
+            if act.id in done:
+                continue
+            try:
+                with store.atomic():
+                    mark_applied(store, act.id, replayer.apply(act))
+            except (LedgerError, StoreBusy, StoreCorruption):
+                raise
+            except ForestError as exc:
+                raise replayer.fail(act, f"refused on replay: {exc}") from None
+            done.add(act.id)
+            count += 1
+    return count
