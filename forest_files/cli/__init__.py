@@ -1,0 +1,10 @@
+"""The ``forest`` command line (typer). Only this package imports typer.
+
+Stores: nothing itself. Refuses: nothing itself (see ``errors``).
+Returns: ``main``, the console-script entry point.
+Test: tests/test_cli.py
+"""
+
+from forest_files.cli.app import app, main
+
+__all__ = ["app", "main"]

@@ -1,0 +1,413 @@
+"""A git repository under forest-files custody: forest.toml, the ledger, the index.
+
+Stores: ``forest.toml``, ``.forest/ledger/`` (segments and bodies, committed),
+``.forest/.gitignore``, a ``.gitattributes`` line, and ``.forest/woods.db``
+(the local index, a cache of the working tree's ledger).
+Refuses: paths outside a git working tree; ``init`` where forest.toml exists;
+any command before ``forest init`` (ConfigError naming it); acts by a
+signature without authority over a given path; everything the store's gates
+and replay refuse.
+Returns: content ids of what it records; ground, contested and log listings
+by content id (never local row ids).
+Test: tests/test_repository.py
+
+Every public method syncs first: if the acts applied to the index are a subset
+of the ledger's, the missing ones are replayed; otherwise (branch switch,
+reset) the index is deleted and rebuilt from the ledger.
+
+Recording writes the new segment while holding the index's write lock, then
+commits the transaction; if anything fails before the commit the segment is
+deleted again (it cannot be in git yet). Crash window: a process killed
+between the segment's rename and the commit leaves a segment whose acts the
+index lacks; the next sync replays them, so nothing is lost or doubled.
+"""
+
+from __future__ import annotations
+
+import secrets
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+from forest_files.ceremony import root_to_ground
+from forest_files.config import (
+    CONFIG_NAME,
+    ConfigError,
+    ForestConfig,
+    load_config,
+    may_act,
+    new_config,
+    render_config,
+)
+from forest_files.errors import ForestError
+from forest_files.gitio import NotARepo, toplevel
+from forest_files.ledger.acts import Act, make_act
+from forest_files.ledger.record import describe
+from forest_files.ledger.replay import applied_ids, deps_for, mark_applied, replay
+from forest_files.ledger.segments import LedgerSnapshot, read_body, read_ledger, write_segment
+from forest_files.store.anchor import anchor_body
+from forest_files.store.base import utc_now
+from forest_files.store.forest import ForestStore
+
+FOREST_DIR = ".forest"
+LEDGER_DIR = ".forest/ledger"
+INDEX_NAME = "woods.db"
+GITIGNORE_LINES = ("woods.db*", "cache/")
+GITATTRIBUTES_LINE = ".forest/ledger/** -text"
+
+Recorded = tuple[list[Act], dict[str, str]]
+
+
+@dataclass(frozen=True)
+class GroundEntry:
+    content_id: str
+    body_hash: str
+    signature: str
+    adopted_by: str
+    words: str
+    created_at: str
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    """One custody act: ``subject`` is the entry it is about, ``result`` what it made."""
+
+    act_id: str
+    kind: str
+    subject: str
+    result: str
+    by: str
+    created_at: str
+
+
+@dataclass(frozen=True)
+class SyncReport:
+    applied: int
+    rebuilt: bool
+
+
+def find_root(path: Path | str) -> Path:
+    try:
+        return toplevel(path)
+    except NotARepo:
+        raise ForestError(
+            f"{Path(path).absolute()}: not inside a git working tree; "
+            "run forest inside a git repository (or `git init` first)"
+        ) from None
+
+
+class Repository:
+    """Open with ``Repository(path)`` (any path inside the working tree)."""
+
+    def __init__(self, path: Path | str = ".") -> None:
+        self.root = find_root(path)
+        self.config: ForestConfig = load_config(self.root / CONFIG_NAME)
+        self.ledger_dir = self.root / LEDGER_DIR
+        self.index_path = self.root / FOREST_DIR / INDEX_NAME
+        self._store: ForestStore | None = None
+        self._snapshot: LedgerSnapshot | None = None
+
+    # -- setup -------------------------------------------------------------
+    @classmethod
+    def init(cls, path: Path | str = ".", *, project_id: str | None = None) -> Repository:
+        """Create forest.toml, the ledger directory, ignore/attribute lines and the index."""
+        root = find_root(path)
+        config_path = root / CONFIG_NAME
+        if config_path.exists():
+            raise ConfigError(
+                f"{config_path} exists: this repository is already initialised; "
+                "use `forest sync` (or `forest rebuild`)"
+            )
+        cfg = new_config(project_id or uuid.uuid4().hex)
+        (root / LEDGER_DIR).mkdir(parents=True, exist_ok=True)
+        (root / FOREST_DIR / ".gitignore").write_text(
+            "".join(f"{line}\n" for line in GITIGNORE_LINES), encoding="utf-8"
+        )
+        _append_line(root / ".gitattributes", GITATTRIBUTES_LINE)
+        config_path.write_text(render_config(cfg), encoding="utf-8")
+        repo = cls(root)
+        repo.sync()
+        return repo
+
+    def close(self) -> None:
+        if self._store is not None:
+            self._store.close()
+            self._store = None
+
+    def __enter__(self) -> Repository:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    # -- the index -----------------------------------------------------------
+    def _open(self) -> ForestStore:
+        if self._store is None:
+            self.index_path.parent.mkdir(parents=True, exist_ok=True)
+            store = ForestStore(self.index_path)
+            store.init_schema()
+            foreign = store.conn.execute(
+                "SELECT COUNT(*) FROM entries WHERE bucket = 'anchor' AND body != ?",
+                (anchor_body(self.config.project_id),),
+            ).fetchone()[0]
+            if foreign:  # forest.toml names another project now: start over
+                store.close()
+                self._delete_index()
+                return self._open()
+            store.ensure_anchor(self.config.project_id)
+            self._store = store
+        return self._store
+
+    def _delete_index(self) -> None:
+        self.close()
+        for suffix in ("", "-wal", "-shm"):
+            Path(f"{self.index_path}{suffix}").unlink(missing_ok=True)
+
+    def _read_body(self, body_hash: str) -> str | None:
+        return read_body(self.ledger_dir, body_hash)
+
+    def sync(self) -> SyncReport:
+        """Bring the index in step with the working tree's ledger."""
+        store = self._open()
+        snapshot = read_ledger(self.ledger_dir)
+        self._snapshot = snapshot
+        with store.atomic():
+            applied = set(applied_ids(store))
+            if applied <= snapshot.acts.keys():
+                missing = [a for a in snapshot.ordered() if a.id not in applied]
+                count = replay(store, missing, self._read_body, known=snapshot.acts)
+                return SyncReport(applied=count, rebuilt=False)
+        return self.rebuild()
+
+    def rebuild(self) -> SyncReport:
+        """Delete the index and replay the whole ledger into a fresh one."""
+        self._delete_index()
+        store = self._open()
+        snapshot = read_ledger(self.ledger_dir)
+        self._snapshot = snapshot
+        count = replay(store, snapshot.ordered(), self._read_body, known=snapshot.acts)
+        return SyncReport(applied=count, rebuilt=True)
+
+    def _synced(self) -> ForestStore:
+        self.sync()
+        return self._open()
+
+    # -- recording -----------------------------------------------------------
+    def _authorize(self, path: str | None, by: str) -> None:
+        if path is not None and not may_act(self.config, path, by):
+            raise ForestError(
+                f"{by!r} holds no authority over {path} ([authority] in forest.toml); "
+                "ask a listed holder to record this"
+            )
+
+    def _record(self, build: Callable[[ForestStore], Recorded]) -> list[Act]:
+        """Apply ``build`` live and write its acts as one segment, in one transaction."""
+        store = self._synced()
+        written: Path | None = None
+        try:
+            with store.atomic():
+                acts, bodies = build(store)
+                written = write_segment(self.ledger_dir, acts, bodies).path
+        except BaseException:
+            if written is not None:  # not committed to git yet: nobody can hold it
+                written.unlink(missing_ok=True)
+            raise
+        return acts
+
+    def adopt_text(self, body: str, *, words: str, by: str, path: str | None = None) -> str:
+        """Import ``body`` (origin: the anchor) and root it; returns its content id."""
+        self._authorize(path, by)
+
+        def build(store: ForestStore) -> Recorded:
+            anchor = store.ensure_anchor(self.config.project_id)
+            entry_id = store.write(
+                body=body, bucket="import", signature=by, origins=[(anchor, "derived_from")]
+            )
+            write = _act(store, "write", deps_for(store, refs=[anchor]), {"entry": entry_id})
+            row = store._require(entry_id, "adopt")
+            root_to_ground(
+                store,
+                entry_id=entry_id,
+                adopting_words=words,
+                adopting_signature=by,
+                expected_body_hash=str(row["body_hash"]),
+            )
+            record_id = _latest_record(store, entry_id, "adopts")
+            deps = deps_for(store, refs=[entry_id])
+            root = _act(store, "root", deps, {"target": entry_id, "record": record_id})
+            return [write, root], _bodies(store, [entry_id, record_id])
+
+        acts = self._record(build)
+        return str(acts[0].fields["entry"]["content_id"])
+
+    def supersede(
+        self,
+        content_id: str,
+        new_body: str,
+        *,
+        words: str,
+        by: str,
+        expected_body_hash: str,
+        path: str | None = None,
+    ) -> str:
+        """Replace ground ``content_id`` with ``new_body``; returns the new content id."""
+        self._authorize(path, by)
+
+        def build(store: ForestStore) -> Recorded:
+            old = _local(store, content_id)
+            deps = deps_for(store, refs=[old], status_of=[old])
+            new_id = store.supersede(
+                old_id=old,
+                new_body=new_body,
+                adopting_words=words,
+                adopting_signature=by,
+                signature=by,
+                expected_body_hash=expected_body_hash,
+                stamp=(utc_now(), secrets.token_hex(8)),
+            )
+            record_id = _latest_record(store, new_id, "adopts")
+            fields = {"old": old, "entry": new_id, "record": record_id}
+            act = _act(store, "supersede", deps, fields)
+            return [act], _bodies(store, [new_id, record_id])
+
+        acts = self._record(build)
+        return str(acts[0].fields["entry"]["content_id"])
+
+    def seal(self, content_id: str, *, words: str, by: str, path: str | None = None) -> str:
+        """Seal an entry; returns the sealing record's content id."""
+        return self._seal_like("seal", content_id, words=words, by=by, path=path)
+
+    def unseal(self, content_id: str, *, words: str, by: str, path: str | None = None) -> str:
+        """Unseal an entry; returns the unsealing record's content id."""
+        return self._seal_like("unseal", content_id, words=words, by=by, path=path)
+
+    def _seal_like(
+        self, kind: str, content_id: str, *, words: str, by: str, path: str | None
+    ) -> str:
+        self._authorize(path, by)
+
+        def build(store: ForestStore) -> Recorded:
+            target = _local(store, content_id)
+            deps = deps_for(store, refs=[target], status_of=[target])
+            ceremony = store.seal if kind == "seal" else store.unseal
+            record_id = ceremony(entry_id=target, quote=words, signature=by)
+            act = _act(store, kind, deps, {"target": target, "record": record_id})
+            return [act], _bodies(store, [record_id])
+
+        acts = self._record(build)
+        return str(acts[0].fields["record"]["content_id"])
+
+    # -- reading -----------------------------------------------------------
+    def ground(self) -> list[GroundEntry]:
+        """Current ground (not the anchor), by content id."""
+        return self._listing("current_ground")
+
+    def contested(self) -> list[GroundEntry]:
+        """Live heads that share a supersession chain (merged sibling supersessions)."""
+        return self._listing("contested_entries")
+
+    def _listing(self, view: str) -> list[GroundEntry]:
+        store = self._synced()
+        rows = store.conn.execute(
+            f"SELECT id, content_id, body_hash, signature, created_at FROM {view} "
+            "WHERE bucket != 'anchor' ORDER BY content_id"
+        ).fetchall()
+        out: list[GroundEntry] = []
+        for row in rows:
+            record = store._require(_latest_record(store, int(row["id"]), "adopts"), "ground")
+            out.append(
+                GroundEntry(
+                    content_id=str(row["content_id"]),
+                    body_hash=str(row["body_hash"]),
+                    signature=str(row["signature"]),
+                    adopted_by=str(record["signature"]),
+                    words=str(record["body"]),
+                    created_at=str(row["created_at"]),
+                )
+            )
+        return out
+
+    def log(self) -> list[LogEntry]:
+        """Custody acts in the order this index applied them (bodies never included)."""
+        store = self._synced()
+        snapshot = self._snapshot or read_ledger(self.ledger_dir)
+        out: list[LogEntry] = []
+        for act_id in applied_ids(store):
+            act = snapshot.acts.get(act_id)
+            if act is not None:
+                out.append(_log_entry(act))
+        return out
+
+
+def _append_line(path: Path, line: str) -> None:
+    text = path.read_text(encoding="utf-8") if path.exists() else ""
+    if line in text.splitlines():
+        return
+    if text and not text.endswith("\n"):
+        text += "\n"
+    path.write_text(text + line + "\n", encoding="utf-8")
+
+
+def _local(store: ForestStore, content_id: str) -> int:
+    local = store.id_for_content(content_id)
+    if local is None:
+        raise ForestError(f"unknown entry {content_id}; list ground with `forest log`")
+    return local
+
+
+def _latest_record(store: ForestStore, entry_id: int, kind: str) -> int:
+    row = store.conn.execute(
+        "SELECT from_id FROM edges WHERE to_id = ? AND kind = ? ORDER BY id DESC LIMIT 1",
+        (entry_id, kind),
+    ).fetchone()
+    if row is None:
+        raise ForestError(f"entry {store.content_id(entry_id)} has no {kind} record")
+    return int(row[0])
+
+
+def _act(store: ForestStore, kind: str, deps: set[str], refs: dict[str, int]) -> Act:
+    """An act naming ``refs`` (key → entry); the entry made by the act is described in full,
+    the one it acts on (``target``/``old``) by content id. Marks it applied."""
+    fields: dict[str, Any] = {}
+    produced: list[str] = []
+    for key, entry_id in refs.items():
+        if key in ("target", "old"):
+            fields[key] = store.content_id(entry_id)
+        else:
+            record = describe(store, entry_id)
+            fields[key] = record.to_fields()
+            produced.append(record.content_id)
+    act = make_act(kind, deps, fields)
+    mark_applied(store, act.id, produced)
+    return act
+
+
+def _bodies(store: ForestStore, entry_ids: list[int]) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for entry_id in entry_ids:
+        row = store._require(entry_id, "ledger")
+        out[str(row["body_hash"])] = str(row["body"])
+    return out
+
+
+def _log_entry(act: Act) -> LogEntry:
+    fields = act.fields
+    made = fields.get("entry") or fields.get("record") or {}
+    subject = fields.get("target") or fields.get("old") or made.get("content_id", "")
+    by = (fields.get("record") or made).get("signature", "")
+    return LogEntry(
+        act_id=act.id,
+        kind=act.kind,
+        subject=str(subject),
+        result=str(made.get("content_id", "")),
+        by=str(by),
+        created_at=str(made.get("created_at", "")),
+    )
