@@ -10,6 +10,7 @@ the same code path as between connections of one process. After every race,
 from __future__ import annotations
 
 import multiprocessing
+import queue as queue_module
 import sqlite3
 import threading
 from collections.abc import Callable
@@ -111,8 +112,14 @@ def _race_processes(db_path: Path, act: str, target: int, contenders: int = 2) -
     ]
     for p in procs:
         p.start()
+    results: list[tuple] = []
     try:
-        results = [queue.get(timeout=JOIN_TIMEOUT) for _ in procs]
+        for _ in procs:
+            try:
+                results.append(queue.get(timeout=JOIN_TIMEOUT))
+            except queue_module.Empty:
+                codes = [p.exitcode for p in procs]
+                pytest.fail(f"a contender died before reporting (exit codes {codes}): {results}")
     finally:
         for p in procs:
             p.join(timeout=JOIN_TIMEOUT)
