@@ -23,7 +23,13 @@ from typing import Any
 from forest_files.errors import ForestError
 from forest_files.hashing import entry_content_id, hash_body
 from forest_files.store import connection, queries
-from forest_files.vocab import BUCKETS, CEREMONY_BUCKETS, EDGE_KINDS, JURISDICTIONS
+from forest_files.vocab import (
+    BUCKETS,
+    CEREMONY_BUCKETS,
+    CEREMONY_EDGE_KINDS,
+    EDGE_KINDS,
+    JURISDICTIONS,
+)
 
 Origins = Sequence[tuple[int, str]]
 
@@ -36,8 +42,6 @@ def utc_now() -> str:
 
 def check_kinds(origins: Origins, *, allow_ceremony: bool) -> list[tuple[int, str]]:
     """Validate the shape and vocabulary of origin pairs."""
-    from forest_files.vocab import CEREMONY_EDGE_KINDS
-
     checked: list[tuple[int, str]] = []
     for item in origins:
         if not isinstance(item, (tuple, list)) or len(item) != 2:
