@@ -48,6 +48,7 @@ from forest_files.ledger.acts import Act, make_act
 from forest_files.ledger.record import describe
 from forest_files.ledger.replay import applied_ids, deps_for, mark_applied, replay
 from forest_files.ledger.segments import LedgerSnapshot, read_body, read_ledger, write_segment
+from forest_files.ledger.views import GroundEntry, list_view
 from forest_files.store.anchor import anchor_body
 from forest_files.store.base import utc_now
 from forest_files.store.forest import ForestStore
@@ -59,16 +60,6 @@ GITIGNORE_LINES = ("woods.db*", "cache/")
 GITATTRIBUTES_LINE = ".forest/ledger/** -text"
 
 Recorded = tuple[list[Act], dict[str, str]]
-
-
-@dataclass(frozen=True)
-class GroundEntry:
-    content_id: str
-    body_hash: str
-    signature: str
-    adopted_by: str
-    words: str
-    created_at: str
 
 
 @dataclass(frozen=True)
@@ -242,7 +233,8 @@ class Repository:
             )
             record_id = _latest_record(store, entry_id, "adopts")
             deps = deps_for(store, refs=[entry_id])
-            root = _act(store, "root", deps, {"target": entry_id, "record": record_id})
+            refs = {"target": entry_id, "record": record_id}
+            root = _act(store, "root", deps, refs, _path_field(path))
             return [write, root], _bodies(store, [entry_id, record_id])
 
         acts = self._record(build)
@@ -275,7 +267,7 @@ class Repository:
             )
             record_id = _latest_record(store, new_id, "adopts")
             fields = {"old": old, "entry": new_id, "record": record_id}
-            act = _act(store, "supersede", deps, fields)
+            act = _act(store, "supersede", deps, fields, _path_field(path))
             return [act], _bodies(store, [new_id, record_id])
 
         acts = self._record(build)
@@ -299,11 +291,46 @@ class Repository:
             deps = deps_for(store, refs=[target], status_of=[target])
             ceremony = store.seal if kind == "seal" else store.unseal
             record_id = ceremony(entry_id=target, quote=words, signature=by)
-            act = _act(store, kind, deps, {"target": target, "record": record_id})
+            refs = {"target": target, "record": record_id}
+            act = _act(store, kind, deps, refs, _path_field(path))
             return [act], _bodies(store, [record_id])
 
         acts = self._record(build)
         return str(acts[0].fields["record"]["content_id"])
+
+    def resolve(
+        self, content_id: str, *, pick: str, words: str, by: str, path: str | None = None
+    ) -> str:
+        """End a contest: every live head of ``content_id``'s chain is superseded by a new
+        entry carrying ``pick``'s text. Returns the new ground's content id."""
+        self._authorize(path, by)
+
+        def build(store: ForestStore) -> Recorded:
+            contested = _local(store, content_id)
+            picked = _local(store, pick)
+            if not store.is_contested(contested):
+                raise ForestError(
+                    f"{content_id} is not contested; `forest log` lists contested ground"
+                )
+            heads = store.contest_heads(contested)
+            deps = deps_for(store, refs=heads, status_of=heads)
+            new_id = store.resolve(
+                contested_id=contested,
+                pick_id=picked,
+                adopting_words=words,
+                adopting_signature=by,
+                stamp=(utc_now(), secrets.token_hex(8)),
+            )
+            record_id = _latest_record(store, new_id, "adopts")
+            fields: dict[str, Any] = {
+                "heads": sorted(store.content_id(h) for h in heads),
+                "pick": store.content_id(picked),
+            }
+            act = _act(store, "resolve", deps, {"entry": new_id, "record": record_id}, fields)
+            return [act], _bodies(store, [new_id, record_id])
+
+        acts = self._record(build)
+        return str(acts[0].fields["entry"]["content_id"])
 
     # -- reading -----------------------------------------------------------
     def ground(self) -> list[GroundEntry]:
@@ -315,25 +342,7 @@ class Repository:
         return self._listing("contested_entries")
 
     def _listing(self, view: str) -> list[GroundEntry]:
-        store = self._synced()
-        rows = store.conn.execute(
-            f"SELECT id, content_id, body_hash, signature, created_at FROM {view} "
-            "WHERE bucket != 'anchor' ORDER BY content_id"
-        ).fetchall()
-        out: list[GroundEntry] = []
-        for row in rows:
-            record = store._require(_latest_record(store, int(row["id"]), "adopts"), "ground")
-            out.append(
-                GroundEntry(
-                    content_id=str(row["content_id"]),
-                    body_hash=str(row["body_hash"]),
-                    signature=str(row["signature"]),
-                    adopted_by=str(record["signature"]),
-                    words=str(record["body"]),
-                    created_at=str(row["created_at"]),
-                )
-            )
-        return out
+        return list_view(self._synced(), view)
 
     def log(self) -> list[LogEntry]:
         """Custody acts in the order this index applied them (bodies never included)."""
@@ -373,10 +382,17 @@ def _latest_record(store: ForestStore, entry_id: int, kind: str) -> int:
     return int(row[0])
 
 
-def _act(store: ForestStore, kind: str, deps: set[str], refs: dict[str, int]) -> Act:
+def _act(
+    store: ForestStore,
+    kind: str,
+    deps: set[str],
+    refs: dict[str, int],
+    extra: dict[str, Any] | None = None,
+) -> Act:
     """An act naming ``refs`` (key → entry); the entry made by the act is described in full,
-    the one it acts on (``target``/``old``) by content id. Marks it applied."""
-    fields: dict[str, Any] = {}
+    the one it acts on (``target``/``old``) by content id; ``extra`` fields are copied as
+    they are. Marks it applied."""
+    fields: dict[str, Any] = dict(extra or {})
     produced: list[str] = []
     for key, entry_id in refs.items():
         if key in ("target", "old"):
@@ -388,6 +404,11 @@ def _act(store: ForestStore, kind: str, deps: set[str], refs: dict[str, int]) ->
     act = make_act(kind, deps, fields)
     mark_applied(store, act.id, produced)
     return act
+
+
+def _path_field(path: str | None) -> dict[str, Any] | None:
+    """The act's ``path`` (what ``verify --base`` judges authority over), when given."""
+    return None if path is None else {"path": path}
 
 
 def _bodies(store: ForestStore, entry_ids: list[int]) -> dict[str, str]:

@@ -77,7 +77,7 @@ def test_sync_rebuild_log(repo: Path) -> None:
     code, out, _ = forest("rebuild", "--repo", str(repo))
     assert code == 0 and "2 act(s) replayed" in out
     code, out, _ = forest("log", "--repo", str(repo), "--json")
-    assert code == 0 and [e["kind"] for e in json.loads(out)] == ["write", "root"]
+    assert code == 0 and [e["kind"] for e in json.loads(out)["acts"]] == ["write", "root"]
     assert "Some ground" not in out
 
 

@@ -322,7 +322,9 @@ def test_cat_blobs_missing_or_malformed_refused(repo: Path) -> None:
         gitio.cat_blobs(repo, [tree])
 
 
-def test_config_get_and_user_identity(repo: Path) -> None:
+def test_config_get_and_user_identity(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("GIT_AUTHOR_NAME", raising=False)
+    monkeypatch.delenv("GIT_AUTHOR_EMAIL", raising=False)
     assert gitio.config_get(repo, "forest.nothing") is None
     assert gitio.user_identity(repo) is None
     git(repo, "config", "user.name", "Ada Lovelace")
@@ -359,3 +361,13 @@ def test_submodule_paths_listed(repo: Path, tmp_path: Path) -> None:
     assert gitio.submodule_paths(repo) == ["vendor/the sub"]
     gitlink = gitio.ls_files_stage(repo, "vendor")[0]
     assert (gitlink.mode, gitlink.type) == ("160000", "commit")
+
+
+def test_user_identity_author_env_overrides_config_accepted(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    git(repo, "config", "user.name", "Ada Lovelace")
+    git(repo, "config", "user.email", "ada@example.org")
+    monkeypatch.setenv("GIT_AUTHOR_NAME", "Grace Hopper")
+    monkeypatch.setenv("GIT_AUTHOR_EMAIL", "grace@example.org")
+    assert gitio.user_identity(repo) == "Grace Hopper <grace@example.org>"

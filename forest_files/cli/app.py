@@ -90,22 +90,46 @@ def rebuild(repo: RepoOpt = Path("."), as_json: JsonOpt = False) -> None:
 
 @app.command()
 @boundary
-def verify(repo: RepoOpt = Path("."), as_json: JsonOpt = False) -> None:
+def verify(
+    repo: RepoOpt = Path("."),
+    as_json: JsonOpt = False,
+    base: Annotated[
+        str | None,
+        typer.Option(
+            "--base",
+            metavar="REF",
+            help="Also judge merge-base(REF, HEAD)..HEAD: no ledger file modified or "
+            "deleted, every new act's path authorised by forest.toml at the merge-base.",
+        ),
+    ] = None,
+) -> None:
     """Check every ledger file (canonical lines, ids, deps, bodies); exit 3 on any fault.
 
-    Reports ids and hashes only, never body text. Example: forest verify --json
+    Reports ids and hashes only, never body text. Example: forest verify --base origin/main
     """
+    from forest_files.ledger.range import check_range
+
     with Repository(repo) as r:
         report = verify_ledger(r.ledger_dir)
-    faults = [asdict(f) for f in report.faults]
+        ranged = None if base is None else check_range(r.root, base)
+    all_faults = [*report.faults, *(ranged.faults if ranged is not None else ())]
+    ok = not all_faults
+    faults = [asdict(f) for f in all_faults]
     lines = [
-        f"{f.code}: segment {f.segment or '-'} line {f.line or '-'}: {f.detail}"
-        for f in report.faults
+        f"{f.code}: segment {f.segment or '-'} line {f.line or '-'}: {f.detail}" for f in all_faults
     ]
     summary = f"{report.acts} act(s) in {report.segments} segment(s)"
-    obj = {"ok": report.ok, "acts": report.acts, "segments": report.segments, "faults": faults}
-    _emit(as_json, obj, "\n".join([*lines, f"ledger {'ok' if report.ok else 'FAULTY'}: {summary}"]))
-    if not report.ok:
+    obj: dict[str, object] = {
+        "ok": ok,
+        "acts": report.acts,
+        "segments": report.segments,
+        "faults": faults,
+    }
+    if ranged is not None:
+        obj["merge_base"] = ranged.merge_base
+        summary += f", range since merge-base {ranged.merge_base[:12]} checked"
+    _emit(as_json, obj, "\n".join([*lines, f"ledger {'ok' if ok else 'FAULTY'}: {summary}"]))
+    if not ok:
         raise LedgerFaults(f"ledger has {len(faults)} fault(s); see above, then restore from git")
 
 
@@ -118,8 +142,49 @@ def log(repo: RepoOpt = Path("."), as_json: JsonOpt = False) -> None:
     """
     with Repository(repo) as r:
         entries = r.log()
+        contested = r.contested()
     lines = [f"{e.created_at} {e.kind} {e.subject} -> {e.result} by {e.by}" for e in entries]
-    _emit(as_json, [asdict(e) for e in entries], "\n".join(lines) or "no custody acts yet")
+    lines += [
+        f"CONTESTED {c.content_id} (adopted by {c.adopted_by}); "
+        f"fix: forest resolve {c.content_id} --pick ID --words ..."
+        for c in contested
+    ]
+    obj = {"acts": [asdict(e) for e in entries], "contested": [c.content_id for c in contested]}
+    _emit(as_json, obj, "\n".join(lines) or "no custody acts yet")
+
+
+def _identity(repo: Path, given: str | None) -> str:
+    """``--as`` or the git identity; the claimed signature, not an authenticated one."""
+    if given and given.strip():
+        return given.strip()
+    from forest_files.gitio import user_identity
+    from forest_files.repository import find_root
+
+    found = user_identity(find_root(repo))
+    if not found:
+        raise typer.BadParameter("no --as given and no git user.name/user.email configured")
+    return found
+
+
+@app.command()
+@boundary
+def resolve(
+    content_id: Annotated[str, typer.Argument(help="A contested entry's content id.")],
+    pick: Annotated[str, typer.Option("--pick", help="Content id of the head whose text wins.")],
+    words: Annotated[str, typer.Option("--words", help="Your adopting words (required).")],
+    as_: Annotated[
+        str | None, typer.Option("--as", help="Signature (default: git user.name <email>).")
+    ] = None,
+    repo: RepoOpt = Path("."),
+    as_json: JsonOpt = False,
+) -> None:
+    """End a contest: supersede every contested head with the picked head's text.
+
+    Example: forest resolve 3f2a… --pick 9c1d… --words "C's wording is canon" --as "Ada <ada@x>"
+    """
+    with Repository(repo) as r:
+        new = r.resolve(content_id, pick=pick, words=words, by=_identity(repo, as_))
+    _emit(as_json, {"ground": new}, f"resolved: {new} is ground; commit .forest/ledger")
 
 
 def main() -> None:

@@ -60,8 +60,8 @@ def boundary(fn: Callable[P, R]) -> Callable[P, R]:
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
         try:
             return fn(*args, **kwargs)
-        except (typer.Exit, typer.Abort):
-            raise
+        except (typer.Exit, typer.Abort, typer.BadParameter):
+            raise  # typer renders usage errors itself, exit 2
         except (Exception, KeyboardInterrupt) as exc:
             print(f"forest: {_one_line(exc)}", file=sys.stderr)
             raise typer.Exit(exit_code(exc)) from None

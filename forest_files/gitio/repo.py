@@ -10,6 +10,7 @@ Test: tests/test_gitio.py
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from forest_files.gitio._run import (
@@ -123,13 +124,15 @@ def config_get(repo: Path | str, key: str) -> str | None:
 
 
 def user_identity(repo: Path | str) -> str | None:
-    """``"Name <email>"`` from user.name and user.email, or None if either is unset."""
+    """``"Name <email>"`` as git would sign a commit: GIT_AUTHOR_NAME/GIT_AUTHOR_EMAIL
+    override user.name/user.email (git's own precedence); None if either is unset."""
     proc = run_git(repo, ["config", "-z", "--get-regexp", r"^user\.(name|email)$"], ok_codes=(0, 1))
     values: dict[str, str] = {}
     for record in split_z(proc.stdout):
         key, _, value = record.partition("\n")
         values[key] = value.strip()
-    name, email = values.get("user.name"), values.get("user.email")
+    name = os.environ.get("GIT_AUTHOR_NAME", "").strip() or values.get("user.name")
+    email = os.environ.get("GIT_AUTHOR_EMAIL", "").strip() or values.get("user.email")
     if not name or not email:
         return None
     return f"{name} <{email}>"

@@ -181,6 +181,7 @@ class _Replayer:
             "supersede": self.supersede,
             "seal": self.seal,
             "unseal": self.seal,
+            "resolve": self.resolve,
         }.get(act.kind)
         if handler is None:
             raise self.fail(act, "this version of forest-files cannot replay it; upgrade")
@@ -284,6 +285,35 @@ class _Replayer:
             scope_of=row["scope"],
         )
         return new_id
+
+    def resolve(self, act: Act) -> list[str]:
+        store = self.store
+        raw_heads = act.fields.get("heads")
+        if not isinstance(raw_heads, list) or len(raw_heads) < 2:
+            raise self.fail(act, "a resolve names two or more contested heads")
+        heads = [require_entry(store, h, act_id=act.id, key="heads") for h in raw_heads]
+        pick = require_entry(store, act.fields.get("pick"), act_id=act.id, key="pick")
+        entry = parse_record(act.fields.get("entry"), act_id=act.id, key="entry")
+        record = parse_record(act.fields.get("record"), act_id=act.id, key="record")
+        if entry.stamp != record.stamp:
+            raise self.fail(act, "entry and record of one resolve must share a stamp")
+        closure = _closure(act, self.known)
+        if not all(_status_at_deps(store, h, closure).ground for h in heads):
+            raise self.fail(act, "resolves a head that was not live at its dependencies")
+        if hash_body(self.body(act, entry)) != store._require(pick, "resolve")["body_hash"]:
+            raise self.fail(act, "the resolved text is not the picked head's text")
+        new_id = store.resolve(
+            contested_id=heads[0],
+            pick_id=pick,
+            adopting_words=self.body(act, record),
+            adopting_signature=record.signature,
+            stamp=entry.stamp,
+            heads=sorted(heads),
+        )
+        adoption = store.conn.execute(
+            "SELECT from_id FROM edges WHERE to_id = ? AND kind = 'adopts' ORDER BY id", (new_id,)
+        ).fetchone()
+        return [self.check(act, new_id, entry), self.check(act, int(adoption[0]), record)]
 
     def seal(self, act: Act) -> list[str]:
         store = self.store

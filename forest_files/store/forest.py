@@ -22,6 +22,7 @@ from forest_files.store.anchor import AnchorMixin
 from forest_files.store.audit import AuditMixin
 from forest_files.store.ceremonies import CeremonyMixin
 from forest_files.store.recall import RecallMixin
+from forest_files.store.resolve import ResolveMixin
 from forest_files.store.walk import TicketState, WalkMixin
 from forest_files.store.writing import WriteMixin
 
@@ -30,7 +31,9 @@ def load_schema_sql() -> str:
     return (resources.files("forest_files") / "schema.sql").read_text(encoding="utf-8")
 
 
-class ForestStore(WriteMixin, RecallMixin, WalkMixin, CeremonyMixin, AuditMixin, AnchorMixin):
+class ForestStore(
+    WriteMixin, RecallMixin, WalkMixin, CeremonyMixin, ResolveMixin, AuditMixin, AnchorMixin
+):
     """Append-only custody store. Use as a context manager."""
 
     def __init__(self, path: str | Path, *, scope: str = "default") -> None:

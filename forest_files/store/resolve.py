@@ -1,0 +1,95 @@
+"""Resolve: the authority act that ends a contest between two live heads.
+
+Stores: one new entry carrying the picked head's text, with a ``supersedes``
+edge to every live head of the contested chain and a ``derived_from`` edge to
+the pick, and one adoption record that ``adopts`` it — in one transaction.
+Refuses: an entry that is not contested ("is not contested"), a pick that is
+not a live head of the same chain, blank or praise-only words, a blank
+signature.
+Returns: the new ground entry's id.
+Test: tests/test_resolve.py
+"""
+
+from __future__ import annotations
+
+from forest_files.errors import ForestError
+from forest_files.praise import refuse_praise
+from forest_files.store import queries
+from forest_files.store.base import StoreBase
+from forest_files.store.connection import guarded
+
+Stamp = tuple[str, str]
+
+
+class ResolveMixin(StoreBase):
+    def contest_heads(self, entry_id: int) -> list[int]:
+        """The live heads of the chain ``entry_id`` belongs to (two or more when contested)."""
+        row = self.conn.execute(queries.CHAIN_OF, (entry_id,)).fetchone()
+        if row is None:
+            raise ForestError(f"resolve: unknown entry {entry_id}")
+        chain = int(row[0])
+        members = self.conn.execute(queries.CHAIN_MEMBERS, (chain, chain)).fetchall()
+        return sorted(int(m[0]) for m in members if self._is_live_head(int(m[0])))
+
+    @guarded
+    def resolve(
+        self,
+        *,
+        contested_id: int,
+        pick_id: int,
+        adopting_words: str,
+        adopting_signature: str,
+        stamp: Stamp | None = None,
+        heads: list[int] | None = None,
+    ) -> int:
+        """Supersede every live head of a contested chain with the picked head's text.
+
+        ``heads`` is given by replay (the heads the act names); live callers
+        leave it out and the store takes the chain's live heads now.
+        """
+        if not isinstance(adopting_words, str) or not adopting_words.strip():
+            raise ForestError("resolve without adopting words refused")
+        refuse_praise(adopting_words)
+        if not isinstance(adopting_signature, str) or not adopting_signature.strip():
+            raise ForestError("resolve without a speaker signature refused")
+        with self.atomic():
+            if heads is None:
+                if not self.is_contested(contested_id):
+                    raise ForestError(
+                        f"entry {contested_id} is not contested; use supersede to change ground"
+                    )
+                heads = self.contest_heads(contested_id)
+            if pick_id not in heads:
+                raise ForestError(
+                    f"resolve: pick {pick_id} is not a live head of the contest (heads: {heads})"
+                )
+            pick = self._require(pick_id, "resolve")
+            chain = pick["chain_root"] or pick_id
+            origins = [(h, "supersedes") for h in heads] + [(pick_id, "derived_from")]
+            new_id = self._insert_entry(
+                body=pick["body"],
+                jurisdiction=pick["jurisdiction"],
+                bucket=pick["bucket"],
+                signature=adopting_signature.strip(),
+                source=pick["source"],
+                origins=origins,
+                ceremony=True,
+                chain_root=chain,
+                created_at=None if stamp is None else stamp[0],
+                nonce=None if stamp is None else stamp[1],
+                scope_of=pick["scope"],
+            )
+            self._insert_entry(
+                body=adopting_words.strip(),
+                jurisdiction="home",
+                bucket="adoption_record",
+                signature=adopting_signature.strip(),
+                origins=[(new_id, "adopts")],
+                ceremony=True,
+                created_at=None if stamp is None else stamp[0],
+                nonce=None if stamp is None else stamp[1],
+                scope_of=pick["scope"],
+            )
+            if not self.is_ground(new_id):
+                raise ForestError(f"resolve postcondition failed: {new_id} is not ground")
+        return new_id

@@ -1,0 +1,117 @@
+"""Resolve: contested ground (merged sibling supersessions) ends only by an authority act."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from helpers.git import commit_all, git, isolate, make_repo
+
+from forest_files.errors import ForestError
+from forest_files.hashing import hash_body
+from forest_files.repository import Repository
+
+ADA = "Ada Lovelace <ada@example.org>"
+WORDS = "I adopt this text as written"
+
+
+@pytest.fixture(autouse=True)
+def _isolated_git(monkeypatch: pytest.MonkeyPatch) -> None:
+    isolate(monkeypatch)
+
+
+def _supersede(repo: Path, old: str, text: str) -> str:
+    with Repository(repo) as r:
+        return r.supersede(old, text, words=WORDS, by=ADA, expected_body_hash=hash_body(text))
+
+
+@pytest.fixture
+def contest(tmp_path: Path) -> tuple[Path, Path, str, str, str]:
+    """A repo ``b`` holding a merged contest: x superseded by y (branch b) and z (branch c)."""
+    origin = make_repo(tmp_path, "origin")
+    Repository.init(origin).close()
+    with Repository(origin) as r:
+        x = r.adopt_text("The shared ground.", words=WORDS, by=ADA)
+    commit_all(origin, "ground")
+    b, c = tmp_path / "b", tmp_path / "c"
+    git(tmp_path, "clone", "-q", str(origin), str(b))
+    git(tmp_path, "clone", "-q", str(origin), str(c))
+    y = _supersede(b, x, "B's version.")
+    commit_all(b, "b")
+    z = _supersede(c, x, "C's version.")
+    commit_all(c, "c")
+    git(b, "pull", "-q", "--no-rebase", "--no-edit", str(c), "main")
+    return b, c, x, y, z
+
+
+def test_resolve_contest_picks_one_text_accepted(contest: tuple[Path, Path, str, str, str]) -> None:
+    b, _, _, y, z = contest
+    with Repository(b) as r:
+        new = r.resolve(y, pick=z, words="C's wording is canon", by=ADA)
+        (ground,) = r.ground()
+        assert ground.content_id == new
+        assert ground.body_hash == hash_body("C's version.")
+        assert r.contested() == []
+        r.rebuild()
+        assert [g.content_id for g in r.ground()] == [new]
+
+
+def test_resolve_travels_to_other_clone_rebuilt(contest: tuple[Path, Path, str, str, str]) -> None:
+    b, c, _, y, z = contest
+    with Repository(b) as r:
+        new = r.resolve(z, pick=y, words="B's wording is canon", by=ADA)
+    commit_all(b, "resolve")
+    git(c, "pull", "-q", "--no-rebase", "--no-edit", str(b), "main")
+    with Repository(c) as r:
+        assert [g.content_id for g in r.ground()] == [new]
+        assert r.contested() == []
+
+
+def test_resolve_uncontested_refused(contest: tuple[Path, Path, str, str, str]) -> None:
+    _, c, _, _, z = contest
+    with Repository(c) as r, pytest.raises(ForestError, match="not contested"):
+        r.resolve(z, pick=z, words="just pick it", by=ADA)
+
+
+def test_resolve_pick_outside_contest_refused(contest: tuple[Path, Path, str, str, str]) -> None:
+    b, _, x, y, _ = contest
+    with Repository(b) as r, pytest.raises(ForestError, match="not a live head"):
+        r.resolve(y, pick=x, words="the old text again", by=ADA)
+    with Repository(b) as r:
+        assert len(r.contested()) == 2
+
+
+def test_resolve_praise_only_words_refused(contest: tuple[Path, Path, str, str, str]) -> None:
+    b, _, _, y, z = contest
+    with Repository(b) as r, pytest.raises(ForestError, match="enthusiasm"):
+        r.resolve(y, pick=z, words="lovely!", by=ADA)
+
+
+def test_cli_log_names_contested_and_resolve_clears_it_detected(
+    contest: tuple[Path, Path, str, str, str],
+) -> None:
+    import json
+
+    from typer.testing import CliRunner
+
+    from forest_files.cli import app
+
+    b, _, _, y, z = contest
+    runner = CliRunner()
+    out = runner.invoke(app, ["log", "--repo", str(b), "--json"])
+    assert out.exit_code == 0
+    assert sorted(json.loads(out.stdout)["contested"]) == sorted([y, z])
+    text = runner.invoke(app, ["log", "--repo", str(b)]).stdout
+    assert f"forest resolve {y}" in text
+    done = runner.invoke(
+        app, ["resolve", y, "--pick", z, "--words", "C is canon", "--repo", str(b), "--json"]
+    )
+    assert done.exit_code == 0, done.stderr
+    new = json.loads(done.stdout)["ground"]
+    after = json.loads(runner.invoke(app, ["log", "--repo", str(b), "--json"]).stdout)
+    assert after["contested"] == []
+    assert after["acts"][-1]["kind"] == "resolve"
+    with Repository(b) as r:
+        (ground,) = r.ground()
+        assert ground.content_id == new
+        assert ground.adopted_by == "Test Author <author@example.org>"  # git identity
