@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import secrets
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
@@ -48,6 +48,7 @@ from forest_files.ledger.acts import Act, make_act
 from forest_files.ledger.record import describe
 from forest_files.ledger.replay import applied_ids, deps_for, mark_applied, replay
 from forest_files.ledger.segments import LedgerSnapshot, read_body, read_ledger, write_segment
+from forest_files.ledger.sync import mark_segments, sync_index
 from forest_files.ledger.views import GroundEntry, list_view
 from forest_files.store.anchor import anchor_body
 from forest_files.store.base import utc_now
@@ -167,16 +168,10 @@ class Repository:
 
     def sync(self) -> SyncReport:
         """Bring the index in step with the working tree's ledger."""
-        store = self._open()
-        snapshot = read_ledger(self.ledger_dir)
-        self._snapshot = snapshot
-        with store.atomic():
-            applied = set(applied_ids(store))
-            if applied <= snapshot.acts.keys():
-                missing = [a for a in snapshot.ordered() if a.id not in applied]
-                count = replay(store, missing, self._read_body, known=snapshot.acts)
-                return SyncReport(applied=count, rebuilt=False)
-        return self.rebuild()
+        count = sync_index(self._open(), self.ledger_dir, self._read_body)
+        if count is None:
+            return self.rebuild()
+        return SyncReport(applied=count, rebuilt=False)
 
     def rebuild(self) -> SyncReport:
         """Delete the index and replay the whole ledger into a fresh one."""
@@ -184,7 +179,9 @@ class Repository:
         store = self._open()
         snapshot = read_ledger(self.ledger_dir)
         self._snapshot = snapshot
-        count = replay(store, snapshot.ordered(), self._read_body, known=snapshot.acts)
+        with store.atomic():
+            count = replay(store, snapshot.ordered(), self._read_body)
+            mark_segments(store, self.ledger_dir, snapshot.segments)
         return SyncReport(applied=count, rebuilt=True)
 
     def _synced(self) -> ForestStore:
@@ -206,7 +203,9 @@ class Repository:
         try:
             with store.atomic():
                 acts, bodies = build(store)
-                written = write_segment(self.ledger_dir, acts, bodies).path
+                segment = write_segment(self.ledger_dir, acts, bodies)
+                written = segment.path
+                mark_segments(store, self.ledger_dir, [segment.name])
         except BaseException:
             if written is not None:  # not committed to git yet: nobody can hold it
                 written.unlink(missing_ok=True)
@@ -239,6 +238,43 @@ class Repository:
 
         acts = self._record(build)
         return str(acts[0].fields["entry"]["content_id"])
+
+    def adopt_many(
+        self, bodies: Sequence[str], *, words: str, by: str, path: str | None = None
+    ) -> list[str]:
+        """Import and root every body in one transaction and one segment (2 acts each);
+        returns their content ids in order. Nothing is recorded if any is refused."""
+        self._authorize(path, by)
+        if not bodies:
+            return []
+
+        def build(store: ForestStore) -> Recorded:
+            anchor = store.ensure_anchor(self.config.project_id)
+            write_deps = deps_for(store, refs=[anchor])
+            acts: list[Act] = []
+            made: list[int] = []
+            for body in bodies:
+                entry_id = store.write(
+                    body=body, bucket="import", signature=by, origins=[(anchor, "derived_from")]
+                )
+                acts.append(_act(store, "write", write_deps, {"entry": entry_id}))
+                row = store._require(entry_id, "adopt")
+                root_to_ground(
+                    store,
+                    entry_id=entry_id,
+                    adopting_words=words,
+                    adopting_signature=by,
+                    expected_body_hash=str(row["body_hash"]),
+                )
+                record_id = _latest_record(store, entry_id, "adopts")
+                deps = {acts[-1].id}
+                refs = {"target": entry_id, "record": record_id}
+                acts.append(_act(store, "root", deps, refs, _path_field(path)))
+                made += [entry_id, record_id]
+            return acts, _bodies(store, made)
+
+        acts = self._record(build)
+        return [str(a.fields["entry"]["content_id"]) for a in acts if a.kind == "write"]
 
     def supersede(
         self,
@@ -347,7 +383,7 @@ class Repository:
     def log(self) -> list[LogEntry]:
         """Custody acts in the order this index applied them (bodies never included)."""
         store = self._synced()
-        snapshot = self._snapshot or read_ledger(self.ledger_dir)
+        snapshot = read_ledger(self.ledger_dir)
         out: list[LogEntry] = []
         for act_id in applied_ids(store):
             act = snapshot.acts.get(act_id)
@@ -402,7 +438,7 @@ def _act(
             fields[key] = record.to_fields()
             produced.append(record.content_id)
     act = make_act(kind, deps, fields)
-    mark_applied(store, act.id, produced)
+    mark_applied(store, act.id, produced, deps=act.deps)
     return act
 
 

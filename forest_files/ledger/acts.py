@@ -15,7 +15,7 @@ from __future__ import annotations
 import heapq
 import json
 import re
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Container, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from itertools import pairwise
 from types import MappingProxyType
@@ -213,16 +213,19 @@ def iter_body_hash_values(value: Any) -> Iterator[Any]:
             yield from iter_body_hash_values(item)
 
 
-def topo_order(acts: Iterable[Act]) -> list[Act]:
+def topo_order(acts: Iterable[Act], *, satisfied: Container[str] = ()) -> list[Act]:
     """Dependency order; among acts that are ready at once, the smallest id first.
 
     The result depends only on the set of acts, never on file or segment order.
+    A dep outside ``acts`` is refused unless it is in ``satisfied`` (acts applied
+    before, when only new acts are ordered).
     """
     by_id = {a.id: a for a in acts}
     waiting: dict[str, int] = {}
     dependents: dict[str, list[str]] = {}
     for act in sorted(by_id.values(), key=lambda a: a.id):
-        for dep in sorted(set(act.deps)):
+        inside = sorted(d for d in set(act.deps) if d not in satisfied or d in by_id)
+        for dep in inside:
             if dep not in by_id:
                 raise LedgerError(
                     f"act {act.id} depends on {dep}, which is not in the ledger",
@@ -230,7 +233,7 @@ def topo_order(acts: Iterable[Act]) -> list[Act]:
                     code="dangling-dep",
                 )
             dependents.setdefault(dep, []).append(act.id)
-        waiting[act.id] = len(set(act.deps))
+        waiting[act.id] = len(inside)
     ready = [i for i, n in waiting.items() if n == 0]
     heapq.heapify(ready)
     order: list[Act] = []

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 
 from forest_files.errors import ForestError, StoreBusy, StoreCorruption
 from forest_files.hashing import hash_body
+from forest_files.ledger import bindings
 from forest_files.ledger.acts import Act, LedgerError
 from forest_files.ledger.record import (
     EntryRecord,
@@ -44,16 +45,54 @@ from forest_files.vocab import RESERVED_BUCKETS, ROOT_BUCKET
 BodyReader = Callable[[str], str | None]
 STATUS_EDGES = ("adopts", "supersedes", "seals", "unseals")
 
+# ``deps``: the act's deps, space-separated; ``depth``: 1 + the largest depth of its
+# deps (0 without deps), so an ancestor search can stop below the depth it looks for.
 _TABLES = (
-    "CREATE TABLE IF NOT EXISTS ledger_applied (act_id TEXT PRIMARY KEY, entry_ids TEXT)",
+    "CREATE TABLE IF NOT EXISTS ledger_applied (act_id TEXT PRIMARY KEY, entry_ids TEXT, "
+    "deps TEXT NOT NULL, depth INTEGER NOT NULL)",
     "CREATE TABLE IF NOT EXISTS ledger_entry_acts "
     "(content_id TEXT PRIMARY KEY, act_id TEXT NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS ledger_segments (name TEXT PRIMARY KEY, size INTEGER NOT NULL, "
+    "mtime_ns INTEGER NOT NULL, checked_ns INTEGER NOT NULL)",
 )
 
 
 def ensure_tables(store: ForestStore) -> None:
     for sql in _TABLES:
         store.conn.execute(sql)
+
+
+def tables_current(store: ForestStore) -> bool:
+    """False for an index whose ledger tables an older forest-files made (rebuild it)."""
+    ensure_tables(store)
+    applied = {str(r[1]) for r in store.conn.execute("PRAGMA table_info(ledger_applied)")}
+    segments = {str(r[1]) for r in store.conn.execute("PRAGMA table_info(ledger_segments)")}
+    return {"deps", "depth"} <= applied and "checked_ns" in segments
+
+
+def is_applied(store: ForestStore, act_id: str) -> bool:
+    row = store.conn.execute("SELECT 1 FROM ledger_applied WHERE act_id = ?", (act_id,))
+    return row.fetchone() is not None
+
+
+def _applied_deps(store: ForestStore, act_id: str) -> tuple[tuple[str, ...], int] | None:
+    """(deps, depth) of an applied act, or None when this index never applied it."""
+    row = store.conn.execute(
+        "SELECT deps, depth FROM ledger_applied WHERE act_id = ?", (act_id,)
+    ).fetchone()
+    return None if row is None else (tuple(str(row[0]).split()), int(row[1]))
+
+
+def _depth(store: ForestStore, act_id: str, deps: Sequence[str]) -> int:
+    """The act's depth; refuses a dep this index has not applied (replay's order puts
+    every dep first, and a live act names only applied acts)."""
+    depth = 0
+    for dep in deps:
+        found = _applied_deps(store, dep)
+        if found is None:
+            raise LedgerError(f"act {act_id} depends on unknown act {dep}", act_id=act_id)
+        depth = max(depth, found[1] + 1)
+    return depth
 
 
 def applied_ids(store: ForestStore) -> list[str]:
@@ -70,10 +109,12 @@ def creator_act(store: ForestStore, content_id: str) -> str | None:
     return None if row is None else str(row[0])
 
 
-def mark_applied(store: ForestStore, act_id: str, content_ids: Sequence[str]) -> None:
+def mark_applied(
+    store: ForestStore, act_id: str, content_ids: Sequence[str], *, deps: Sequence[str]
+) -> None:
     store.conn.execute(
-        "INSERT INTO ledger_applied (act_id, entry_ids) VALUES (?, ?)",
-        (act_id, json.dumps(list(content_ids))),
+        "INSERT INTO ledger_applied (act_id, entry_ids, deps, depth) VALUES (?, ?, ?, ?)",
+        (act_id, json.dumps(list(content_ids)), " ".join(deps), _depth(store, act_id, deps)),
     )
     store.conn.executemany(
         "INSERT INTO ledger_entry_acts (content_id, act_id) VALUES (?, ?)",
@@ -83,12 +124,15 @@ def mark_applied(store: ForestStore, act_id: str, content_ids: Sequence[str]) ->
 
 def _status_edges(store: ForestStore, entry_id: int) -> list[tuple[str, str | None]]:
     """(edge kind, producing act) of every status change of the entry, oldest first."""
-    rows = store.conn.execute(
-        "SELECT g.kind, f.content_id FROM edges g JOIN entries f ON f.id = g.from_id "
-        f"WHERE g.to_id = ? AND g.kind IN ({','.join('?' * len(STATUS_EDGES))}) ORDER BY g.id",
-        (entry_id, *STATUS_EDGES),
-    ).fetchall()
-    return [(str(kind), creator_act(store, str(cid))) for kind, cid in rows]
+    rows = store.conn.execute(_STATUS_EDGES_SQL, (entry_id, *STATUS_EDGES)).fetchall()
+    return [(str(kind), None if act is None else str(act)) for kind, act in rows]
+
+
+_STATUS_EDGES_SQL = (
+    "SELECT g.kind, a.act_id FROM edges g JOIN entries f ON f.id = g.from_id "
+    "LEFT JOIN ledger_entry_acts a ON a.content_id = f.content_id "
+    f"WHERE g.to_id = ? AND g.kind IN ({','.join('?' * len(STATUS_EDGES))}) ORDER BY g.id"
+)
 
 
 def deps_for(store: ForestStore, *, refs: Iterable[int], status_of: Iterable[int] = ()) -> set[str]:
@@ -117,24 +161,46 @@ class _Status:
         return self.adopted and not self.superseded and not self.sealed
 
 
-def _closure(act: Act, known: Mapping[str, Act]) -> set[str]:
+def _ancestors_among(store: ForestStore, act: Act, wanted: set[str]) -> set[str]:
+    """The acts of ``wanted`` that lie in ``act``'s dependency closure.
+
+    Walks back from the act's deps through the index, never below the smallest
+    depth still wanted (a dep is always shallower than its dependent), so the
+    cost is the part of the history between the act and what it looks for.
+    """
+    depth: dict[str, int] = {}
+    for want in wanted:
+        found = _applied_deps(store, want)
+        if found is not None:
+            depth[want] = found[1]
+    remaining = set(depth)
+    hits: set[str] = set()
     seen: set[str] = set()
     todo = list(act.deps)
-    while todo:
+    while todo and remaining:
         current = todo.pop()
         if current in seen:
             continue
         seen.add(current)
-        dep = known.get(current)
-        if dep is None:
+        found = _applied_deps(store, current)
+        if found is None:
             raise LedgerError(f"act {act.id} depends on unknown act {current}", act_id=act.id)
-        todo.extend(dep.deps)
-    return seen
+        if current in remaining:
+            remaining.discard(current)
+            hits.add(current)
+            if not remaining:
+                break
+        deps, current_depth = found
+        if current_depth > min(depth[r] for r in remaining):
+            todo.extend(deps)
+    return hits
 
 
-def _status_at_deps(store: ForestStore, entry_id: int, closure: set[str]) -> _Status:
+def _status_at_deps(store: ForestStore, entry_id: int, act: Act) -> _Status:
+    edges = _status_edges(store, entry_id)
+    closure = _ancestors_among(store, act, {p for _, p in edges if p is not None})
     adopted = superseded = sealed = False
-    for kind, producer in _status_edges(store, entry_id):
+    for kind, producer in edges:
         if producer is None or producer not in closure:
             continue
         if kind == "adopts":
@@ -147,10 +213,9 @@ def _status_at_deps(store: ForestStore, entry_id: int, closure: set[str]) -> _St
 
 
 class _Replayer:
-    def __init__(self, store: ForestStore, read: BodyReader, known: Mapping[str, Act]) -> None:
+    def __init__(self, store: ForestStore, read: BodyReader) -> None:
         self.store = store
         self.read = read
-        self.known = known
 
     def fail(self, act: Act, reason: str, code: str = "refused") -> LedgerError:
         return LedgerError(f"act {act.id} ({act.kind}): {reason}", act_id=act.id, code=code)
@@ -182,6 +247,9 @@ class _Replayer:
             "seal": self.seal,
             "unseal": self.seal,
             "resolve": self.resolve,
+            "bind": self.bind,
+            "rebind": self.rebind,
+            "retire": self.retire,
         }.get(act.kind)
         if handler is None:
             raise self.fail(act, "this version of forest-files cannot replay it; upgrade")
@@ -231,7 +299,7 @@ class _Replayer:
         if entry.stamp != record.stamp:
             raise self.fail(act, "entry and record of one supersession must share a stamp")
         body, words = self.body(act, entry), self.body(act, record)
-        if not _status_at_deps(store, old, _closure(act, self.known)).ground:
+        if not _status_at_deps(store, old, act).ground:
             raise self.fail(act, "supersedes an entry that was not ground at its dependencies")
         if store.is_ground(old):
             new_id = store.supersede(
@@ -286,6 +354,21 @@ class _Replayer:
         )
         return new_id
 
+    def bind(self, act: Act) -> list[str]:
+        entry = require_entry(self.store, act.fields.get("entry"), act_id=act.id, key="entry")
+        if not self.store._is_adopted(entry):
+            raise self.fail(act, "binds an entry that was never adopted (not ground)")
+        bindings.apply_bind(self.store, act, entry)
+        return []
+
+    def rebind(self, act: Act) -> list[str]:
+        bindings.apply_rebind(self.store, act)
+        return []
+
+    def retire(self, act: Act) -> list[str]:
+        bindings.apply_retire(self.store, act)
+        return []
+
     def resolve(self, act: Act) -> list[str]:
         store = self.store
         raw_heads = act.fields.get("heads")
@@ -297,8 +380,7 @@ class _Replayer:
         record = parse_record(act.fields.get("record"), act_id=act.id, key="record")
         if entry.stamp != record.stamp:
             raise self.fail(act, "entry and record of one resolve must share a stamp")
-        closure = _closure(act, self.known)
-        if not all(_status_at_deps(store, h, closure).ground for h in heads):
+        if not all(_status_at_deps(store, h, act).ground for h in heads):
             raise self.fail(act, "resolves a head that was not live at its dependencies")
         if hash_body(self.body(act, entry)) != store._require(pick, "resolve")["body_hash"]:
             raise self.fail(act, "the resolved text is not the picked head's text")
@@ -321,7 +403,7 @@ class _Replayer:
         rec = parse_record(act.fields.get("record"), act_id=act.id, key="record")
         quote = self.body(act, rec)
         sealing = act.kind == "seal"
-        at_deps = _status_at_deps(store, target, _closure(act, self.known)).sealed
+        at_deps = _status_at_deps(store, target, act).sealed
         if at_deps == sealing:
             state = "already sealed" if sealing else "not sealed"
             raise self.fail(act, f"target was {state} at its dependencies")
@@ -354,25 +436,25 @@ def replay(
 ) -> int:
     """Apply ``acts`` (in dependency order) not yet applied, in one transaction.
 
-    ``known`` maps every act of the ledger by id (to judge dependency
-    closures when only the missing acts are replayed); default: ``acts``.
+    Every dep of an act must be applied before it (earlier in ``acts`` or
+    already in the index): closures are judged from the index's own record
+    of deps (``ledger_applied``). ``known`` is accepted for older callers and
+    not needed. A refused act rolls the whole call back, so acts need no
+    savepoint of their own.
     """
-    table = dict(known or {})
-    table.update((a.id, a) for a in acts)
-    replayer = _Replayer(store, body_reader, table)
+    del known
+    replayer = _Replayer(store, body_reader)
     count = 0
     with store.atomic():
-        done = set(applied_ids(store))
+        ensure_tables(store)
         for act in acts:
-            if act.id in done:
+            if is_applied(store, act.id):
                 continue
             try:
-                with store.atomic():
-                    mark_applied(store, act.id, replayer.apply(act))
+                mark_applied(store, act.id, replayer.apply(act), deps=act.deps)
             except (LedgerError, StoreBusy, StoreCorruption):
                 raise
             except ForestError as exc:
                 raise replayer.fail(act, f"refused on replay: {exc}") from None
-            done.add(act.id)
             count += 1
     return count

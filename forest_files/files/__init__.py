@@ -1,0 +1,1 @@
+"""Selectors, section resolution, exclusions and normalisation of bound files."""

@@ -1,0 +1,155 @@
+"""Markdown heading outline and heading-path resolution (markdown-it-py, CommonMark).
+
+Section boundaries (exact): a heading's section starts at the heading's first
+source line (for a setext heading, its first text line) and ends at the line
+before the next heading of the same or a higher level (fewer ``#``), or at the
+end of the file. Trailing blank lines before that next heading belong to the
+section; a heading with no body is a valid (one-line) section. Headings are
+top-level ATX or setext headings as the CommonMark block parser sees them:
+lines in fenced or indented code, HTML blocks, block quotes and list items
+are not headings. A leading YAML front-matter block (``---`` on line 1 up to
+the next ``---`` or ``...`` line) is not Markdown, so it is masked before
+parsing. A heading is named by its source text: ATX closing ``#``s and
+surrounding spaces dropped, a multi-line setext heading joined with single
+spaces; inline markup is kept as written. A heading's full path is the chain
+of enclosing headings (each the nearest earlier heading of a lower level).
+
+A selector's heading path matches every heading whose full path ends with it
+(a unique tail such as ``#Elias`` suffices); ``[n]`` picks the n-th match.
+
+Stores: nothing. Imports markdown-it-py only when a file is actually parsed.
+Refuses: ``SectionNotFound`` (listing nearby headings) and
+``AmbiguousSelector`` (listing each candidate's full path with ``[n]``).
+Returns: ``Heading`` outlines and the resolved heading with its canonical
+full-path selector.
+Test: tests/test_selectors.py, tests/test_extract.py
+"""
+
+from __future__ import annotations
+
+import difflib
+import functools
+import re
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
+
+from forest_files.files.normalise import LineIndex
+from forest_files.files.selector import (
+    SectionNotFound,
+    Selector,
+    pick,
+    render,
+    render_heading_path,
+)
+
+if TYPE_CHECKING:
+    from markdown_it import MarkdownIt
+
+_SETEXT_JOIN = re.compile(r"[ \t]*\n[ \t]*")
+_FENCE_CLOSE = ("---", "...")
+
+
+@dataclass(frozen=True)
+class Heading:
+    """One heading and its section (1-based inclusive lines)."""
+
+    level: int
+    text: str
+    path: tuple[str, ...]
+    start_line: int
+    end_line: int
+
+
+@functools.cache
+def _parser() -> MarkdownIt:
+    from markdown_it import MarkdownIt
+
+    md = MarkdownIt("commonmark").enable("table")
+    # Headings need only the block structure; skipping inline parsing makes
+    # the outline several times faster on large files.
+    md.disable(["inline", "text_join"])
+    return md
+
+
+def front_matter_end(lines: LineIndex) -> int:
+    """Last line of a leading YAML front-matter block, or 0 when there is none."""
+    if lines.count < 2 or lines.line(1).rstrip() != "---":
+        return 0
+    text = lines.text
+    for m in re.finditer(r"^(?:---|\.\.\.)[ \t]*$", text[lines.offset(2) :], re.M):
+        return lines.line_of(lines.offset(2) + m.start())
+    return 0
+
+
+def outline(text: str, lines: LineIndex | None = None) -> list[Heading]:
+    """Every top-level heading of normalised ``text`` in document order."""
+    lines = lines or LineIndex(text)
+    fm_end = front_matter_end(lines)
+    masked = "\n" * fm_end + text[lines.offset(fm_end + 1) :] if fm_end else text
+    tokens = _parser().parse(masked)
+    found: list[tuple[int, str, int]] = []
+    for i, tok in enumerate(tokens):
+        if tok.type == "heading_open" and tok.level == 0 and tok.map is not None:
+            name = _SETEXT_JOIN.sub(" ", tokens[i + 1].content.strip())
+            found.append((int(tok.tag[1:]), name, tok.map[0] + 1))
+    return _sections(found, lines.count)
+
+
+def _sections(found: list[tuple[int, str, int]], last_line: int) -> list[Heading]:
+    ends = [last_line] * len(found)
+    open_: list[int] = []  # positions of headings whose section is still open
+    paths: list[tuple[str, ...]] = []
+    for pos, (level, name, start) in enumerate(found):
+        while open_ and found[open_[-1]][0] >= level:
+            ends[open_.pop()] = start - 1
+        parent = paths[open_[-1]] if open_ else ()
+        paths.append((*parent, name))
+        open_.append(pos)
+    return [
+        Heading(level, name, paths[pos], start, ends[pos])
+        for pos, (level, name, start) in enumerate(found)
+    ]
+
+
+def matching(headings: list[Heading], parts: tuple[str, ...]) -> list[int]:
+    """Positions of headings whose full path ends with ``parts``."""
+    k = len(parts)
+    last = parts[-1]
+    return [
+        pos
+        for pos, h in enumerate(headings)
+        if h.text == last and len(h.path) >= k and h.path[-k:] == parts
+    ]
+
+
+def resolve_heading(
+    text: str, sel: Selector, headings: list[Heading] | None = None
+) -> tuple[Heading, Selector]:
+    """The heading ``sel`` names and the canonical full-path selector for it."""
+    headings = outline(text) if headings is None else headings
+    full_paths = [h.path for h in headings]
+    found = pick(
+        full_paths,
+        matching(headings, sel.parts),
+        sel.index,
+        lambda parts, n: render(replace(sel, parts=parts, index=n)),
+        f"heading selector {render(sel)!r}",
+    )
+    if found is None:
+        raise SectionNotFound(_not_found(sel, headings))
+    pos, index = found
+    return headings[pos], replace(sel, parts=headings[pos].path, index=index)
+
+
+def _not_found(sel: Selector, headings: list[Heading]) -> str:
+    head = f"{render(sel)}: no heading matches"
+    hits = len(matching(headings, sel.parts))
+    if hits:
+        head = f"{render(sel)}: only {hits} heading(s) match, so [{sel.index}] does not exist"
+    if not headings:
+        return f"{head}; the file has no Markdown headings"
+    names = sorted({h.text for h in headings})
+    near = set(difflib.get_close_matches(sel.parts[-1], names, n=5, cutoff=0.5))
+    shown = [h for h in headings if h.text in near][:5] or headings[:5]
+    listed = ", ".join("#" + render_heading_path(h.path, None) for h in shown)
+    return f"{head}; nearby headings: {listed}"

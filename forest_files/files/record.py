@@ -1,0 +1,282 @@
+"""File custody acts: adopt sections, supersede them, rebind and retire bindings.
+
+Stores (through ``Repository._record``: one transaction, one ledger segment
+per call): for each adopted section an ``import`` entry (origin: the
+repository anchor, stored exactly as selected, never scrubbed), its root, and a
+``bind`` act recording path, full selector, exclusions, normalisation, hash
+algorithm, section hash and the whole-file hash it was verified against.
+Refuses: a signature without authority over a path; a supersede whose
+binding is retired or whose section text is unchanged; everything the store
+gates refuse.
+Returns: ``BoundSection`` values (content ids, never local row ids).
+Test: tests/test_file_custody.py
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from forest_files.ceremony import root_to_ground
+from forest_files.errors import ForestError
+from forest_files.hashing import hash_body
+from forest_files.ledger.acts import Act, make_act
+from forest_files.ledger.bindings import Binding, all_bindings, apply_bind, apply_rebind
+from forest_files.ledger.record import describe
+from forest_files.ledger.replay import deps_for, mark_applied
+from forest_files.store.base import utc_now
+
+if TYPE_CHECKING:
+    from forest_files.repository import Repository
+    from forest_files.store.forest import ForestStore
+
+
+@dataclass(frozen=True)
+class SectionText:
+    """A section as read from a file, ready to be recorded."""
+
+    path: str
+    selector: str
+    excludes: tuple[str, ...]
+    text: str
+    file_hash: str
+    normalisation: str
+    hash_algo: str = "sha256"
+
+
+@dataclass(frozen=True)
+class BoundSection:
+    path: str
+    selector: str
+    content_id: str
+    binding: str
+
+
+def _bind_act(
+    store: ForestStore, section: SectionText, entry_id: int, by: str, kind: str, **extra: Any
+) -> Act:
+    fields: dict[str, Any] = {
+        "path": section.path,
+        "selector": section.selector,
+        "section_hash": hash_body(section.text),
+        "file_hash": section.file_hash,
+        "by": by,
+        "at": utc_now(),
+        **extra,
+    }
+    if kind == "bind":
+        fields.update(
+            entry=store.content_id(entry_id),
+            excludes=list(section.excludes),
+            normalisation=section.normalisation,
+            hash_algo=section.hash_algo,
+        )
+    deps = deps_for(store, refs=[entry_id])
+    if "binding" in extra:
+        deps.add(str(extra["binding"]))
+    act = make_act(kind, deps, fields)
+    if kind == "bind":
+        apply_bind(store, act, entry_id)
+    else:
+        apply_rebind(store, act)
+    mark_applied(store, act.id, [], deps=act.deps)
+    return act
+
+
+def _entry_act(
+    store: ForestStore, kind: str, deps: set[str], extra: dict[str, Any] | None = None, **refs: int
+) -> Act:
+    """An act naming entries: ``target``/``old`` by content id, made entries in full."""
+    fields: dict[str, Any] = dict(extra or {})
+    produced: list[str] = []
+    for key, entry_id in refs.items():
+        if key in ("target", "old"):
+            fields[key] = store.content_id(entry_id)
+        else:
+            record = describe(store, entry_id)
+            fields[key] = record.to_fields()
+            produced.append(record.content_id)
+    act = make_act(kind, deps, fields)
+    mark_applied(store, act.id, produced, deps=act.deps)
+    return act
+
+
+def _latest_adoption(store: ForestStore, entry_id: int) -> int:
+    row = store.conn.execute(
+        "SELECT from_id FROM edges WHERE to_id = ? AND kind = 'adopts' ORDER BY id DESC LIMIT 1",
+        (entry_id,),
+    ).fetchone()
+    return int(row[0])
+
+
+def adopt_sections(
+    repo: Repository, sections: Sequence[SectionText], *, words: str, by: str
+) -> list[BoundSection]:
+    """Import, root and bind every section in one transaction and one segment."""
+    for section in sections:
+        repo._authorize(section.path, by)
+    out: list[BoundSection] = []
+
+    def build(store: ForestStore) -> tuple[list[Act], dict[str, str]]:
+        anchor = store.ensure_anchor(repo.config.project_id)
+        live = {(b.path, b.selector) for b in all_bindings(store)}
+        acts: list[Act] = []
+        bodies: dict[str, str] = {}
+        for section in sections:
+            if (section.path, section.selector) in live:
+                raise ForestError(
+                    f"{section.path}{section.selector} is already bound; change it with "
+                    f"`forest supersede {section.path}{section.selector} --words …`"
+                )
+            entry = store.write(
+                body=section.text,
+                bucket="import",
+                signature=by,
+                origins=[(anchor, "derived_from")],
+                scrub=None,
+                meta={"path": section.path, "selector": section.selector},
+            )
+            acts.append(_entry_act(store, "write", deps_for(store, refs=[anchor]), entry=entry))
+            root_to_ground(
+                store,
+                entry_id=entry,
+                adopting_words=words,
+                adopting_signature=by,
+                expected_body_hash=hash_body(section.text),
+            )
+            record = _latest_adoption(store, entry)
+            acts.append(
+                _entry_act(
+                    store, "root", deps_for(store, refs=[entry]), target=entry, record=record
+                )
+            )
+            bind = _bind_act(store, section, entry, by, "bind")
+            acts.append(bind)
+            bodies[hash_body(section.text)] = section.text
+            bodies[str(store._require(record, "adopt")["body_hash"])] = words.strip()
+            out.append(
+                BoundSection(section.path, section.selector, store.content_id(entry), bind.id)
+            )
+        return acts, bodies
+
+    repo._record(build)
+    return out
+
+
+def supersede_section(
+    repo: Repository,
+    binding: Binding,
+    section: SectionText,
+    *,
+    words: str,
+    by: str,
+    expected_body_hash: str,
+) -> str:
+    """Adopt the text the file holds now as the binding's new ground; one segment."""
+    repo._authorize(binding.path, by)
+    new_cid: list[str] = []
+
+    def build(store: ForestStore) -> tuple[list[Act], dict[str, str]]:
+        head = _ground_of(store, binding)
+        deps = deps_for(store, refs=[head], status_of=[head])
+        new_id = store.supersede(
+            old_id=head,
+            new_body=section.text,
+            adopting_words=words,
+            adopting_signature=by,
+            signature=by,
+            scrub=None,
+            expected_body_hash=expected_body_hash,
+            stamp=(utc_now(), secrets.token_hex(8)),
+        )
+        record = _latest_adoption(store, new_id)
+        act = _entry_act(
+            store,
+            "supersede",
+            deps,
+            {"path": binding.path},
+            old=head,
+            entry=new_id,
+            record=record,
+        )
+        rebind = _bind_act(store, section, new_id, by, "rebind", binding=binding.bind_act)
+        new_cid.append(store.content_id(new_id))
+        bodies = {hash_body(section.text): section.text}
+        bodies[str(store._require(record, "supersede")["body_hash"])] = words.strip()
+        return [act, rebind], bodies
+
+    repo._record(build)
+    return new_cid[0]
+
+
+def _ground_of(store: ForestStore, binding: Binding) -> int:
+    """The live head of the binding's chain, or a refusal naming the problem."""
+    heads = store.contest_heads(binding.entry_id)
+    if len(heads) > 1:
+        raise ForestError(
+            f"{binding.path}{binding.selector} is contested; resolve it first "
+            f"(`forest resolve {store.content_id(heads[0])} --pick … --words …`)"
+        )
+    if not heads or not store.is_ground(heads[0]):
+        raise ForestError(f"{binding.path}{binding.selector} has no current ground (sealed?)")
+    return heads[0]
+
+
+def ground_body(store: ForestStore, binding: Binding) -> tuple[int | None, str]:
+    """(entry id, status) of the binding's ground: status is ground|contested|none."""
+    heads = store.contest_heads(binding.entry_id)
+    if len(heads) > 1:
+        return None, "contested"
+    if not heads:
+        return None, "none"
+    return heads[0], "ground"
+
+
+def rebind_section(repo: Repository, binding: Binding, section: SectionText, *, by: str) -> str:
+    """Point a binding at a new path/selector holding the same text (a moved section)."""
+    repo._authorize(binding.path, by)
+    repo._authorize(section.path, by)
+    if hash_body(section.text) != binding.section_hash:
+        raise ForestError(
+            f"{section.path}{section.selector} does not hold the bound text; rebind only moves "
+            "unchanged text — use `forest supersede` to adopt new words"
+        )
+    made: list[str] = []
+
+    def build(store: ForestStore) -> tuple[list[Act], dict[str, str]]:
+        head = _ground_of(store, binding)
+        act = _bind_act(store, section, head, by, "rebind", binding=binding.bind_act)
+        made.append(act.id)
+        return [act], {}
+
+    repo._record(build)
+    return made[0]
+
+
+def retire_binding(repo: Repository, binding: Binding, *, words: str, by: str) -> str:
+    """End a binding by a recorded act (a deleted or deprecated file section)."""
+    from forest_files.ledger.bindings import apply_retire
+
+    repo._authorize(binding.path, by)
+    if not words.strip():
+        raise ForestError("retire without words refused: say why the binding ends")
+    made: list[str] = []
+
+    def build(store: ForestStore) -> tuple[list[Act], dict[str, str]]:
+        fields = {
+            "binding": binding.bind_act,
+            "path": binding.path,
+            "words": words.strip(),
+            "by": by,
+            "at": utc_now(),
+        }
+        act = make_act("retire", {binding.bind_act}, fields)
+        apply_retire(store, act)
+        mark_applied(store, act.id, [], deps=act.deps)
+        made.append(act.id)
+        return [act], {}
+
+    repo._record(build)
+    return made[0]

@@ -1,0 +1,141 @@
+"""What a range of commits did to the ledger: ``forest verify --base REF``, the CI gate.
+
+The range is merge-base(REF, HEAD)..HEAD. Two rules:
+
+* The ledger only grows: a ledger file modified (``ledger-rewritten``) or
+  deleted (``ledger-deleted``) since the merge-base is a fault — this is what
+  catches a deleted newest act — except a body file deleted whose hash an
+  "erase" act of HEAD's ledger names in its top-level ``body_hash``. A file
+  whose type changed (e.g. into a symlink) counts as rewritten.
+* Authority at the merge-base: every act HEAD's ledger adds (by act id) that
+  carries a top-level ``path`` is judged with ``may_act`` against forest.toml
+  **as it stood at the merge-base**, for the signature of its ``record`` (of
+  its ``entry`` when it has no record). So a range that adds its own author as
+  a holder and acts cannot pass. Without a forest.toml at the merge-base no
+  path is governed. Acts without a ``path`` are not judged here (known limit).
+
+Stores: nothing.
+Refuses: a base that does not resolve (``UnknownRef``); a merge-base cut off
+by a shallow clone (``ShallowClone``, naming ``fetch-depth: 0``); an invalid
+forest.toml at the merge-base (``ConfigError``).
+Returns: ``RangeReport`` (faults carry paths, ids and signatures, never bodies).
+Test: tests/test_ledger_range.py
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+from forest_files import gitio
+from forest_files.config import CONFIG_NAME, ForestConfig, may_act, parse_config_text
+from forest_files.ledger.acts import Act
+from forest_files.ledger.segments import BODIES_DIR, BODY_SUFFIX, LedgerSnapshot
+from forest_files.ledger.sources import (
+    LEDGER_PREFIX,
+    config_text_from,
+    ledger_blobs,
+    snapshot_of,
+)
+from forest_files.ledger.verify import Fault
+
+RANGE_FAULT_CODES = frozenset({"ledger-rewritten", "ledger-deleted", "authority"})
+_NO_MAP = ForestConfig(project_id="-")
+
+
+@dataclass(frozen=True)
+class RangeReport:
+    merge_base: str
+    faults: tuple[Fault, ...]
+
+    @property
+    def ok(self) -> bool:
+        return not self.faults
+
+
+def _acts_at(root: Path, commit: str) -> LedgerSnapshot:
+    """The acts of every line that decodes in ``commit``'s ledger (faults are
+    ``verify``'s to report, not this check's)."""
+    where = ledger_blobs(root, commit)
+    data = gitio.cat_blobs(root, where.segments.values())
+    return snapshot_of({name: data[blob] for name, blob in where.segments.items()}, strict=False)
+
+
+def _erased(snapshot: LedgerSnapshot) -> set[str]:
+    hashes = (a.fields.get("body_hash") for a in snapshot.acts.values() if a.kind == "erase")
+    return {h for h in hashes if isinstance(h, str)}
+
+
+def _body_hash_of(path: str) -> str | None:
+    rel = PurePosixPath(path).relative_to(LEDGER_PREFIX.rstrip("/"))
+    if len(rel.parts) == 3 and rel.parts[0] == BODIES_DIR and rel.name.endswith(BODY_SUFFIX):
+        return rel.name.removesuffix(BODY_SUFFIX)
+    return None
+
+
+def _file_faults(root: Path, base: str, head: str, erased: set[str]) -> list[Fault]:
+    faults: list[Fault] = []
+    changes = gitio.diff_names(root, base, head, filters="MDT", paths=[LEDGER_PREFIX.rstrip("/")])
+    for change in changes:
+        name = PurePosixPath(change.path).name
+        if change.status == "D":
+            if _body_hash_of(change.path) in erased:
+                continue  # removed by a recorded erasure
+            detail = f"{change.path} was deleted since the merge-base (the ledger only grows)"
+            faults.append(Fault("ledger-deleted", name, None, None, detail))
+        else:
+            detail = f"{change.path} was modified since the merge-base (ledger files are immutable)"
+            faults.append(Fault("ledger-rewritten", name, None, None, detail))
+    return faults
+
+
+def _signature(fields: Mapping[str, Any]) -> str | None:
+    for key in ("record", "entry"):
+        value = fields.get(key)
+        if isinstance(value, Mapping) and isinstance(value.get("signature"), str):
+            return str(value["signature"])
+    return None
+
+
+def _authority_faults(
+    new_acts: list[Act], cfg: ForestConfig, snapshot: LedgerSnapshot, base: str
+) -> list[Fault]:
+    faults: list[Fault] = []
+    for act in new_acts:
+        if "path" not in act.fields:
+            continue
+        path, by = act.fields["path"], _signature(act.fields)
+        segment = snapshot.origin(act.id)
+        if not isinstance(path, str) or not path or by is None:
+            detail = f"act {act.id} names a path but its path or signature cannot be judged"
+            faults.append(Fault("authority", segment, None, act.id, detail))
+        elif not may_act(cfg, path, by):
+            detail = f"{by} holds no authority over {path} at merge-base {base[:12]}"
+            faults.append(Fault("authority", segment, None, act.id, detail))
+    return faults
+
+
+def _config_at(root: Path, commit: str) -> ForestConfig:
+    text = config_text_from(root, commit)
+    if text is None:
+        return _NO_MAP
+    return parse_config_text(text, f"{CONFIG_NAME} at merge-base {commit[:12]}")
+
+
+def check_range(repo_root: Path | str, base_ref: str) -> RangeReport:
+    """Faults of merge-base(``base_ref``, HEAD)..HEAD: rewritten or deleted ledger
+    files, and acts by a signature without authority at the merge-base."""
+    root = gitio.toplevel(repo_root)
+    head = gitio.resolve_commit(root, "HEAD")
+    base = gitio.merge_base(root, base_ref, head)
+    at_head = _acts_at(root, head)
+    faults = _file_faults(root, base, head, _erased(at_head))
+    at_base = _acts_at(root, base)
+    new_acts = sorted(
+        (a for a in at_head.acts.values() if a.id not in at_base.acts), key=lambda a: a.id
+    )
+    faults += _authority_faults(new_acts, _config_at(root, base), at_head, base)
+    faults.sort(key=lambda f: (f.code, f.segment or "", f.act_id or "", f.detail))
+    return RangeReport(merge_base=base, faults=tuple(faults))

@@ -1,0 +1,83 @@
+"""Normalisation policy utf8-nobom-lf: decoding, refusals, line arithmetic."""
+
+from __future__ import annotations
+
+import pytest
+
+from forest_files.errors import ForestError
+from forest_files.files.extract import NORMALISATION, section_hash
+from forest_files.files.normalise import LineIndex, SourceRefused, decode_bytes, normalise_text
+
+
+def test_normalisation_name_is_declared() -> None:
+    assert NORMALISATION == "utf8-nobom-lf"
+
+
+def test_crlf_cr_and_bom_normalised_to_same_hash_accepted() -> None:
+    lf = b"# Title\n\nBody line\nlast"
+    crlf = b"\xef\xbb\xbf# Title\r\n\r\nBody line\r\nlast"
+    cr = b"# Title\r\rBody line\rlast"
+    texts = {decode_bytes(raw, "a.md") for raw in (lf, crlf, cr)}
+    assert texts == {"# Title\n\nBody line\nlast"}
+    assert len({section_hash(t) for t in texts}) == 1
+
+
+def test_normalise_text_idempotent_accepted() -> None:
+    once = normalise_text("\ufeffa\r\nb\rc\n")
+    assert once == "a\nb\nc\n"
+    assert normalise_text(once) == once
+
+
+def test_inner_bom_and_other_separators_kept_accepted() -> None:
+    # Only a leading BOM goes; form feed and U+2028 are content, not line breaks.
+    text = decode_bytes("a\ufeffb\x0cc\u2028d\n".encode(), "a.md")
+    assert text == "a\ufeffb\x0cc\u2028d\n"
+    assert LineIndex(text).count == 1
+
+
+def test_invalid_utf8_refused_naming_byte_offset() -> None:
+    with pytest.raises(SourceRefused, match=r"docs/a\.md: invalid UTF-8 at byte offset 6") as info:
+        decode_bytes(b"hello \xff world", "docs/a.md")
+    assert info.value.offset == 6
+    assert isinstance(info.value, ForestError)
+
+
+def test_truncated_utf8_at_end_refused_naming_byte_offset() -> None:
+    with pytest.raises(SourceRefused, match="byte offset 3"):
+        decode_bytes(b"abc\xe2\x82", "a.md")
+
+
+def test_binary_nul_refused_naming_byte_offset() -> None:
+    with pytest.raises(SourceRefused, match=r"img\.png: binary content .* byte offset 4"):
+        decode_bytes(b"\x89PNG\x00\x00rest", "img.png")
+
+
+def test_utf16_refused_with_hint() -> None:
+    with pytest.raises(SourceRefused, match="UTF-16"):
+        decode_bytes("hi".encode("utf-16"), "a.txt")
+
+
+def test_refusal_never_echoes_content() -> None:
+    secret = b"SENTINEL-SECRET-9431"
+    with pytest.raises(SourceRefused) as info:
+        decode_bytes(secret + b"\xff", "s.md")
+    assert "SENTINEL" not in str(info.value)
+
+
+@pytest.mark.parametrize(
+    ("text", "count"),
+    [("", 0), ("a", 1), ("a\n", 1), ("a\nb", 2), ("a\n\n", 2), ("\n", 1)],
+)
+def test_line_index_counts_lines_accepted(text: str, count: int) -> None:
+    assert LineIndex(text).count == count
+
+
+def test_line_index_sections_and_offsets_accepted() -> None:
+    idx = LineIndex("one\ntwo\nthree")
+    sec = idx.section(2, 3)
+    assert (sec.start_offset, sec.end_offset) == (4, 13)
+    assert idx.text[sec.start_offset : sec.end_offset] == "two\nthree"
+    empty = idx.section(2, 1)
+    assert empty.start_offset == empty.end_offset == 4
+    assert idx.line(3) == "three"
+    assert idx.line_of(5) == 2
