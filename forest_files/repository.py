@@ -362,7 +362,8 @@ class Repository:
                 "heads": sorted(store.content_id(h) for h in heads),
                 "pick": store.content_id(picked),
             }
-            act = _act(store, "resolve", deps, {"entry": new_id, "record": record_id}, fields)
+            refs = {"entry": new_id, "record": record_id}
+            act = _act(store, "resolve", deps, refs, {**fields, **(_path_field(path) or {})})
             return [act], _bodies(store, [new_id, record_id])
 
         acts = self._record(build)

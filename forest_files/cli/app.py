@@ -135,11 +135,22 @@ def verify(
 
 @app.command()
 @boundary
-def log(repo: RepoOpt = Path("."), as_json: JsonOpt = False) -> None:
-    """The custody acts of the checked-out ledger, by content id (no bodies).
+def log(
+    target: Annotated[
+        str | None, typer.Argument(help="A bound PATH[#SEL]: show its custody chain.")
+    ] = None,
+    repo: RepoOpt = Path("."),
+    as_json: JsonOpt = False,
+) -> None:
+    """The custody acts of the checked-out ledger, or one binding's chain, by content id.
 
-    Example: forest log --json
+    Example: forest log --json;  forest log 'canon/characters.md#Elias'
     """
+    if target is not None:
+        from forest_files.cli.custody_cmds import print_chain
+
+        print_chain(target, repo, as_json)
+        return
     with Repository(repo) as r:
         entries = r.log()
         contested = r.contested()

@@ -127,8 +127,8 @@ def adopt_sections(
         for section in sections:
             if (section.path, section.selector) in live:
                 raise ForestError(
-                    f"{section.path}{section.selector} is already bound; change it with "
-                    f"`forest supersede {section.path}{section.selector} --words …`"
+                    f"{section.selector} is already bound; change it with "
+                    f"`forest supersede {section.selector} --words …`"
                 )
             entry = store.write(
                 body=section.text,
@@ -216,11 +216,11 @@ def _ground_of(store: ForestStore, binding: Binding) -> int:
     heads = store.contest_heads(binding.entry_id)
     if len(heads) > 1:
         raise ForestError(
-            f"{binding.path}{binding.selector} is contested; resolve it first "
+            f"{binding.selector} is contested; resolve it first "
             f"(`forest resolve {store.content_id(heads[0])} --pick … --words …`)"
         )
     if not heads or not store.is_ground(heads[0]):
-        raise ForestError(f"{binding.path}{binding.selector} has no current ground (sealed?)")
+        raise ForestError(f"{binding.selector} has no current ground (sealed?)")
     return heads[0]
 
 
@@ -240,7 +240,7 @@ def rebind_section(repo: Repository, binding: Binding, section: SectionText, *, 
     repo._authorize(section.path, by)
     if hash_body(section.text) != binding.section_hash:
         raise ForestError(
-            f"{section.path}{section.selector} does not hold the bound text; rebind only moves "
+            f"{section.selector} does not hold the bound text; rebind only moves "
             "unchanged text — use `forest supersede` to adopt new words"
         )
     made: list[str] = []

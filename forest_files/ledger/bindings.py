@@ -124,10 +124,19 @@ def apply_bind(store: ForestStore, act: Act, entry_id: int) -> None:
     store.conn.execute(
         _INSERT,
         (
-            act.id, act.id, "bind", _path(fields, act), _text(fields, "selector", act),
-            json.dumps(excludes), _text(fields, "normalisation", act),
-            _text(fields, "hash_algo", act), section, _hex(fields, "file_hash", act),
-            entry_id, _text(fields, "by", act), _text(fields, "at", act),
+            act.id,
+            act.id,
+            "bind",
+            _path(fields, act),
+            _text(fields, "selector", act),
+            json.dumps(excludes),
+            _text(fields, "normalisation", act),
+            _text(fields, "hash_algo", act),
+            section,
+            _hex(fields, "file_hash", act),
+            entry_id,
+            _text(fields, "by", act),
+            _text(fields, "at", act),
         ),
     )
 
@@ -139,10 +148,18 @@ def apply_rebind(store: ForestStore, act: Act) -> None:
     store.conn.execute(
         _INSERT,
         (
-            act.id, current.bind_act, "rebind", _path(fields, act),
-            _text(fields, "selector", act), json.dumps(list(current.excludes)),
-            current.normalisation, current.hash_algo, _hex(fields, "section_hash", act),
-            _hex(fields, "file_hash", act), current.entry_id, _text(fields, "by", act),
+            act.id,
+            current.bind_act,
+            "rebind",
+            _path(fields, act),
+            _text(fields, "selector", act),
+            json.dumps(list(current.excludes)),
+            current.normalisation,
+            current.hash_algo,
+            _hex(fields, "section_hash", act),
+            _hex(fields, "file_hash", act),
+            current.entry_id,
+            _text(fields, "by", act),
             _text(fields, "at", act),
         ),
     )
@@ -156,8 +173,19 @@ def apply_retire(store: ForestStore, act: Act) -> None:
     store.conn.execute(
         _INSERT,
         (
-            act.id, current.bind_act, "retire", None, None, None, None, None, None, None,
-            current.entry_id, _text(fields, "by", act), _text(fields, "at", act),
+            act.id,
+            current.bind_act,
+            "retire",
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            current.entry_id,
+            _text(fields, "by", act),
+            _text(fields, "at", act),
         ),
     )
 

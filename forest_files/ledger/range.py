@@ -96,7 +96,8 @@ def _signature(fields: Mapping[str, Any]) -> str | None:
         value = fields.get(key)
         if isinstance(value, Mapping) and isinstance(value.get("signature"), str):
             return str(value["signature"])
-    return None
+    by = fields.get("by")  # bind, rebind and retire acts sign at the top level
+    return by if isinstance(by, str) else None
 
 
 def _authority_faults(

@@ -84,9 +84,13 @@ def body_path(ledger_dir: Path, body_hash: str) -> Path:
 
 def read_body(ledger_dir: Path, body_hash: str) -> str | None:
     """The body text, or None when the file is absent (erased or never written)."""
-    path = body_path(ledger_dir, body_hash)
+    if not is_hex64(body_hash):
+        raise LedgerError("body hash is not 64 lowercase hex digits", code="malformed")
+    # Plain strings, not pathlib: replay reads one body per entry.
+    path = os.path.join(ledger_dir, BODIES_DIR, body_hash[:2], body_hash + BODY_SUFFIX)
     try:
-        data = path.read_bytes()
+        with open(path, "rb") as handle:
+            data = handle.read()
     except FileNotFoundError:
         return None
     if hashlib.sha256(data).hexdigest() != body_hash:

@@ -29,7 +29,6 @@ from forest_files.ledger.replay import BodyReader, is_applied, replay, tables_cu
 from forest_files.ledger.segments import SEGMENT_SUFFIX, SEGMENTS_DIR, read_segment
 from forest_files.store.forest import ForestStore
 
-
 # A segment whose mtime is this close to (or after) the moment its stat was recorded
 # is re-read next time: an edit in the same timestamp tick would keep its stat.
 _RACY_NS = 100_000_000

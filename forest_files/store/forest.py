@@ -63,8 +63,12 @@ class ForestStore(
         try:
             if self.conn.in_transaction:
                 self.conn.execute("COMMIT")
-            self.conn.executescript(sql)
+            # One IMMEDIATE transaction: a second process opening the same new file
+            # sees either no schema or all of it, never half (its gate would refuse).
+            self.conn.executescript(f"BEGIN IMMEDIATE;\n{sql}\nCOMMIT;")
         except sqlite3.Error as exc:
+            if self.conn.in_transaction:
+                self.conn.execute("ROLLBACK")
             raise connection.translate(exc, "init_schema") from exc
 
     def close(self) -> None:

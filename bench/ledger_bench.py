@@ -1,0 +1,224 @@
+"""Ledger rebuild and sync against a raw SQLite load of the same files.
+
+Run: .venv/bin/python bench/ledger_bench.py [--sizes 10000,100000] [--quick] [--repeat R]
+     [--json PATH]
+
+For each size N (acts), in a temp git work tree: build a ledger of N acts with
+``Repository.adopt_many`` (chunks of 1,000 adoptions = one segment of 2,000
+acts each), then measure, side by side in this run:
+
+* ``rebuild``: ``Repository.rebuild()`` (drop the index, read and check every
+  segment, replay every act through the store's gates).
+* ``raw``: read the same segment files, ``json.loads`` each line for its id,
+  ``executemany`` into ``acts(id TEXT PRIMARY KEY, line TEXT)`` plus every body
+  file into ``bodies(hash TEXT PRIMARY KEY, body TEXT)``, one transaction, in a
+  fresh SQLite file. ``rebuild / raw`` is the ratio the goal (≤ 3×) is about.
+* ``sync0``: open the repository and sync with nothing new (a command's fixed cost).
+* ``sync100``: the same with one new segment of 100 acts (50 adoptions made by a
+  copy of the repository) copied in; the index is restored between repeats.
+
+Small figures are repeated (default 3×) and the median printed. The last line
+compares ``sync100`` at the largest size with the smallest: ~1 means sync costs
+what the new acts cost, not what the ledger holds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from forest_files.repository import Repository  # noqa: E402
+
+BY = "Bench <bench@example.org>"
+WORDS = "I adopt this text as written"
+CHUNK = 1000  # adoptions per adopt_many call: one segment of 2,000 acts
+WORDLIST = (
+    "river stone ledger forest root branch leaf spring flood field law custody "
+    "ground seal record body segment act witness text north clay"
+).split()
+
+
+def git_env() -> dict[str, str]:
+    env = dict(os.environ)
+    env.update(
+        GIT_CONFIG_GLOBAL=os.devnull,
+        GIT_CONFIG_SYSTEM=os.devnull,
+        GIT_CONFIG_NOSYSTEM="1",
+        GIT_AUTHOR_NAME="Bench",
+        GIT_AUTHOR_EMAIL="bench@example.org",
+        GIT_COMMITTER_NAME="Bench",
+        GIT_COMMITTER_EMAIL="bench@example.org",
+        LC_ALL="C",
+    )
+    return env
+
+
+def bodies(start: int, count: int) -> list[str]:
+    n = len(WORDLIST)
+    return [
+        " ".join(WORDLIST[(i * k + k) % n] for k in range(1, 13)) + f" #{i}."
+        for i in range(start, start + count)
+    ]
+
+
+def timed(fn: Callable[[], Any]) -> float:
+    start = time.perf_counter()
+    fn()
+    return time.perf_counter() - start
+
+
+def median_of(repeat: int, fn: Callable[[], float]) -> float:
+    return statistics.median(fn() for _ in range(repeat))
+
+
+def build(root: Path, acts: int) -> Path:
+    repo = root / "repo"
+    repo.mkdir()
+    subprocess.run(["git", "init", "-q", str(repo)], check=True, env=git_env())
+    os.environ.update({k: v for k, v in git_env().items() if k.startswith("GIT_")})
+    Repository.init(repo, project_id="ledger-bench").close()
+    adoptions = acts // 2
+    with Repository(repo) as r:
+        for start in range(0, adoptions, CHUNK):
+            r.adopt_many(bodies(start, min(CHUNK, adoptions - start)), words=WORDS, by=BY)
+    return repo
+
+
+def raw_load(repo: Path, db_path: Path) -> float:
+    ledger = repo / ".forest" / "ledger"
+
+    def run() -> None:
+        for suffix in ("", "-wal", "-shm", "-journal"):
+            Path(f"{db_path}{suffix}").unlink(missing_ok=True)
+        conn = sqlite3.connect(db_path, isolation_level=None)
+        conn.execute("CREATE TABLE acts (id TEXT PRIMARY KEY, line TEXT)")
+        conn.execute("CREATE TABLE bodies (hash TEXT PRIMARY KEY, body TEXT)")
+        conn.execute("BEGIN")
+        rows = []
+        for path in sorted((ledger / "segments").iterdir()):
+            for line in path.read_bytes().decode("utf-8").splitlines():
+                rows.append((json.loads(line)["id"], line))
+        conn.executemany("INSERT OR IGNORE INTO acts VALUES (?, ?)", rows)
+        texts = [
+            (p.stem, p.read_text(encoding="utf-8"))
+            for d in sorted((ledger / "bodies").iterdir())
+            for p in d.iterdir()
+        ]
+        conn.executemany("INSERT OR IGNORE INTO bodies VALUES (?, ?)", texts)
+        conn.execute("COMMIT")
+        conn.close()
+
+    return timed(run)
+
+
+def rebuild(repo: Path) -> float:
+    with Repository(repo) as r:
+        return timed(r.rebuild)
+
+
+def sync_once(repo: Path) -> float:
+    def run() -> None:
+        with Repository(repo) as r:
+            r.sync()
+
+    return timed(run)
+
+
+def prepare_new_segment(root: Path, repo: Path, acts: int) -> tuple[Path, Path]:
+    """A copy of ``repo`` records ``acts`` new acts; returns (segment file, bodies dir)."""
+    copy = root / "copy"
+    shutil.copytree(repo, copy)
+    before = {p.name for p in (copy / ".forest/ledger/segments").iterdir()}
+    with Repository(copy) as r:
+        r.adopt_many(bodies(10**9, acts // 2), words=WORDS, by=BY)
+    [new] = [p for p in (copy / ".forest/ledger/segments").iterdir() if p.name not in before]
+    return new, copy / ".forest/ledger/bodies"
+
+
+def measure(size: int, repeat: int) -> dict[str, float]:
+    with tempfile.TemporaryDirectory(prefix="ledger-bench-") as tmp:
+        root = Path(tmp)
+        t0 = time.perf_counter()
+        repo = build(root, size)
+        built = time.perf_counter() - t0
+        print(f"  N={size:,}: built in {built:.1f}s", file=sys.stderr, flush=True)
+        # One rebuild first so the page cache holds the files for both contenders.
+        rebuild(repo)
+        raw = median_of(repeat, lambda: raw_load(repo, root / "raw.db"))
+        rebuilt = median_of(repeat, lambda: rebuild(repo))
+        index = repo / ".forest" / "woods.db"
+        saved = root / "woods.saved"
+        shutil.copy(index, saved)
+        sync0 = median_of(repeat, lambda: sync_once(repo))
+        segment, new_bodies = prepare_new_segment(root, repo, 100)
+        shutil.copytree(new_bodies, repo / ".forest/ledger/bodies", dirs_exist_ok=True)
+        target = repo / ".forest/ledger/segments" / segment.name
+
+        def sync_new() -> float:
+            for suffix in ("-wal", "-shm"):
+                Path(f"{index}{suffix}").unlink(missing_ok=True)
+            shutil.copy(saved, index)
+            shutil.copy(segment, target)
+            return sync_once(repo)
+
+        sync100 = median_of(repeat, sync_new)
+        return {
+            "acts": size,
+            "build_s": built,
+            "rebuild_s": rebuilt,
+            "raw_s": raw,
+            "rebuild_over_raw": rebuilt / raw,
+            "rebuild_us_per_act": rebuilt / size * 1e6,
+            "sync0_ms": sync0 * 1e3,
+            "sync100_ms": sync100 * 1e3,
+        }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sizes", default="10000,100000", help="ledger sizes in acts")
+    parser.add_argument("--quick", action="store_true", help="sizes 2,000 and 10,000")
+    parser.add_argument("--repeat", type=int, default=3, help="runs per figure (median)")
+    parser.add_argument("--json", dest="json_path", help="write the figures here")
+    args = parser.parse_args(argv)
+    sizes = [2000, 10000] if args.quick else [int(s) for s in args.sizes.split(",")]
+    rows = [measure(size, args.repeat) for size in sizes]
+    print(
+        f"{'acts':>8} {'rebuild s':>10} {'raw s':>8} {'ratio':>6} {'µs/act':>7} "
+        f"{'sync0 ms':>9} {'sync100 ms':>11}"
+    )
+    for row in rows:
+        print(
+            f"{row['acts']:>8,} {row['rebuild_s']:>10.2f} {row['raw_s']:>8.3f} "
+            f"{row['rebuild_over_raw']:>5.1f}× {row['rebuild_us_per_act']:>7.0f} "
+            f"{row['sync0_ms']:>9.1f} {row['sync100_ms']:>11.1f}"
+        )
+    summary: dict[str, Any] = {"repeat": args.repeat, "sizes": rows}
+    if len(rows) > 1:
+        small, big = rows[0], rows[-1]
+        ratio = big["sync100_ms"] / small["sync100_ms"]
+        summary["sync100_big_over_small"] = ratio
+        print(
+            f"sync of 100 new acts: {big['acts']:,} acts / {small['acts']:,} acts = {ratio:.2f}× "
+            f"(ledger {big['acts'] / small['acts']:.0f}× larger)"
+        )
+    if args.json_path:
+        Path(args.json_path).write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

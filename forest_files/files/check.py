@@ -1,0 +1,184 @@
+"""The check engine: bindings + ground + a content source -> findings. Never writes.
+
+Stores: nothing.
+Refuses: nothing; every problem is a finding. Kinds (DESIGN.md "Drift"):
+``clean`` (the section hashes to current ground), ``drifted`` (it does not),
+``missing`` (the bound file is gone), ``unresolved`` (the selector matches
+nothing, or the file is no longer UTF-8 text), ``moved`` (the file is gone and
+the unchanged section is found at exactly one other path, by section hash),
+``contested`` (two live successors of the ground, or two bindings of one
+path + selector). Every kind but ``clean`` fails a check.
+Returns: ``Finding`` values carrying paths, line ranges and hashes — never
+section text.
+Test: tests/test_check.py
+
+Fast path: a binding records the whole-file hash it was verified against; a
+file whose normalised hash still equals it, while ground still has the bound
+section's hash, is clean without being parsed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import PurePosixPath
+
+from forest_files.errors import ForestError
+from forest_files.files.content import ContentSource
+from forest_files.files.extract import extract
+from forest_files.files.normalise import decode_bytes, normalise_text
+from forest_files.files.selector import Selector, parse_selector
+from forest_files.hashing import hash_body
+from forest_files.ledger.bindings import Binding
+from forest_files.store.forest import ForestStore
+
+FINDING_KINDS = ("clean", "drifted", "missing", "unresolved", "moved", "contested")
+
+
+@dataclass(frozen=True)
+class Finding:
+    kind: str
+    path: str
+    selector: str
+    binding: str
+    ground: str | None
+    expected_hash: str | None
+    actual_hash: str | None = None
+    start_line: int | None = None
+    end_line: int | None = None
+    detail: str = ""
+    moved_to: str | None = None
+    candidates: tuple[str, ...] = ()
+
+    @property
+    def failed(self) -> bool:
+        return self.kind != "clean"
+
+
+def with_path(selector: str, old_path: str, new_path: str) -> str:
+    """``selector`` re-rooted at ``new_path`` (same section spec)."""
+    from dataclasses import replace
+
+    from forest_files.files.selector import render
+
+    del old_path  # the selector carries its own path
+    return render(replace(parse_selector(selector), path=new_path))
+
+
+def _ground(store: ForestStore, binding: Binding) -> tuple[str | None, str | None, tuple[str, ...]]:
+    """(ground content id, ground body hash, contest candidates)."""
+    heads = store.contest_heads(binding.entry_id)
+    if len(heads) > 1:
+        return None, None, tuple(store.content_id(h) for h in heads)
+    if not heads:
+        return None, None, ()
+    row = store._require(heads[0], "check")
+    return store.content_id(heads[0]), str(row["body_hash"]), ()
+
+
+def _section(data: bytes, binding: Binding, selector: str) -> tuple[str, int, int] | str:
+    """(hash, start, end) of the bound section in ``data``, or why it cannot be found."""
+    try:
+        text = normalise_text(decode_bytes(data, binding.path))
+        got = extract(text, parse_selector(selector), binding.excludes)
+    except ForestError as exc:
+        return str(exc)
+    return hash_body(got.text), got.start_line, got.end_line
+
+
+def check_binding(
+    store: ForestStore, binding: Binding, source: ContentSource, *, all_paths: list[str] | None
+) -> Finding:
+    ground, expected, heads = _ground(store, binding)
+    base = Finding(
+        kind="clean",
+        path=binding.path,
+        selector=binding.selector,
+        binding=binding.bind_act,
+        ground=ground,
+        expected_hash=expected,
+    )
+    if binding.contested or heads:
+        why = "two bindings of this section" if binding.contested else "two live successors"
+        return _replace(base, kind="contested", candidates=heads, detail=why)
+    if expected is None:
+        return _replace(base, kind="unresolved", detail="its ground is sealed; unseal or retire")
+    data = source.read(binding.path)
+    if data is None:
+        return _missing_or_moved(base, binding, expected, source, all_paths)
+    if binding.section_hash == expected and _file_hash(data) == binding.file_hash:
+        return base
+    found = _section(data, binding, binding.selector)
+    if isinstance(found, str):
+        return _replace(base, kind="unresolved", detail=found)
+    actual, start, end = found
+    kind = "clean" if actual == expected else "drifted"
+    return _replace(base, kind=kind, actual_hash=actual, start_line=start, end_line=end)
+
+
+def _file_hash(data: bytes) -> str | None:
+    try:
+        return hash_body(normalise_text(data.decode("utf-8")))
+    except UnicodeDecodeError:
+        return None
+
+
+def _missing_or_moved(
+    base: Finding,
+    binding: Binding,
+    expected: str,
+    source: ContentSource,
+    all_paths: list[str] | None,
+) -> Finding:
+    suffix = PurePosixPath(binding.path).suffix
+    hits: list[str] = []
+    for path in all_paths if all_paths is not None else source.paths():
+        if path == binding.path or PurePosixPath(path).suffix != suffix:
+            continue
+        data = source.read(path)
+        if data is None:
+            continue
+        found = _section(data, binding, with_path(binding.selector, binding.path, path))
+        if not isinstance(found, str) and found[0] == expected:
+            hits.append(path)
+    if len(hits) == 1:
+        return _replace(
+            base,
+            kind="moved",
+            moved_to=hits[0],
+            detail=f"fix: forest rebind {binding.selector} "
+            f"{with_path(binding.selector, binding.path, hits[0])}",
+        )
+    return _replace(base, kind="missing", detail="the bound file is gone")
+
+
+def _replace(base: Finding, **changes: object) -> Finding:
+    from dataclasses import replace
+
+    return replace(base, **changes)  # type: ignore[arg-type]
+
+
+def check_all(
+    store: ForestStore,
+    bindings: list[Binding],
+    source: ContentSource,
+    *,
+    paths: tuple[str, ...] = (),
+) -> list[Finding]:
+    """Findings for every live binding (or those under ``paths``), in binding order."""
+    chosen = [b for b in bindings if not paths or any(_under(b.path, p) for p in paths)]
+    all_paths: list[str] | None = None
+    findings: list[Finding] = []
+    for binding in chosen:
+        if all_paths is None and source.read(binding.path) is None:
+            all_paths = source.paths()
+        findings.append(check_binding(store, binding, source, all_paths=all_paths))
+    return findings
+
+
+def _under(path: str, prefix: str) -> bool:
+    prefix = prefix.rstrip("/")
+    return path == prefix or path.startswith(prefix + "/") or prefix in ("", ".")
+
+
+def parse_target(spec: str) -> Selector:
+    return parse_selector(spec)

@@ -1,0 +1,104 @@
+"""Finding a binding from what a user typed, and its custody chain.
+
+Stores: nothing.
+Refuses: a target that names no binding (listing the bindings of that path),
+or that matches several (listing them).
+Returns: the ``Binding``; the chain of entries that were its ground, oldest
+first, as ``ChainLink`` values (content ids, signatures, words, hashes —
+never body text).
+Test: tests/test_file_custody.py
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from forest_files.errors import ForestError
+from forest_files.files.selector import parse_selector, render
+from forest_files.ledger.bindings import Binding
+from forest_files.store.forest import ForestStore
+
+
+class NoSuchBinding(ForestError):
+    """The target names no live binding."""
+
+
+def _tail_of(bound: str, wanted_kind: str, wanted: tuple[str, ...], index: int | None) -> bool:
+    sel = parse_selector(bound)
+    if sel.kind != wanted_kind:
+        return False
+    if index is not None and sel.index != index:
+        return False
+    return sel.parts[len(sel.parts) - len(wanted) :] == wanted
+
+
+def find_binding(bindings: list[Binding], target: str) -> Binding:
+    """The binding ``target`` names: its full selector, or a unique heading-path tail."""
+    sel = parse_selector(target)
+    full = render(sel)
+    same_path = [b for b in bindings if b.path == sel.path]
+    found = [b for b in same_path if b.selector == full]
+    if not found:
+        found = [
+            b for b in same_path if _tail_of(b.selector, sel.kind, tuple(sel.parts), sel.index)
+        ]
+    if len(found) == 1:
+        return found[0]
+    if not found:
+        known = ", ".join(b.selector for b in same_path) or "none"
+        raise NoSuchBinding(
+            f"{target}: no binding (bindings of {sel.path}: {known}); "
+            "list them with `forest status`"
+        )
+    raise NoSuchBinding(
+        f"{target} matches several bindings: {', '.join(b.selector for b in found)}; "
+        "give the full selector"
+    )
+
+
+@dataclass(frozen=True)
+class ChainLink:
+    content_id: str
+    body_hash: str
+    adopted_by: str
+    words: str
+    created_at: str
+    status: str
+
+
+def chain(store: ForestStore, binding: Binding) -> list[ChainLink]:
+    """Every entry of the binding's supersession chain, oldest first."""
+    root = store.conn.execute(
+        "SELECT COALESCE(chain_root, id) FROM entries WHERE id = ?", (binding.entry_id,)
+    ).fetchone()[0]
+    rows = store.conn.execute(
+        "SELECT * FROM entries WHERE id = ? OR chain_root = ? ORDER BY created_at, id",
+        (root, root),
+    ).fetchall()
+    links: list[ChainLink] = []
+    for row in rows:
+        entry_id = int(row["id"])
+        record = store.conn.execute(
+            "SELECT r.signature, r.body FROM edges a JOIN entries r ON r.id = a.from_id "
+            "WHERE a.to_id = ? AND a.kind = 'adopts' ORDER BY a.id DESC LIMIT 1",
+            (entry_id,),
+        ).fetchone()
+        if store.is_ground(entry_id):
+            status = "ground"
+        elif store.is_contested(entry_id):
+            status = "contested"
+        elif store.is_sealed(entry_id):
+            status = "sealed"
+        else:
+            status = "superseded"
+        links.append(
+            ChainLink(
+                content_id=store.content_id(entry_id),
+                body_hash=str(row["body_hash"]),
+                adopted_by="" if record is None else str(record["signature"]),
+                words="" if record is None else str(record["body"]),
+                created_at=str(row["created_at"]),
+                status=status,
+            )
+        )
+    return links

@@ -1,0 +1,87 @@
+"""Restore: write ground back into exactly one section, after capturing what was there.
+
+Stores: the divergent section text as a local capture under
+``.forest/cache/captures/`` (ignored by git: it may hold text nobody adopted),
+then the file with only the section's lines replaced.
+Refuses: a binding with exclusions (the excluded parts are not in ground, so
+a faithful restore cannot be assembled — edit by hand, `forest diff` shows
+ground); a section that cannot be found (restore needs its lines).
+Returns: the capture path. Every byte outside the section's lines — other
+lines, their line endings, a BOM — is left exactly as it was; the restored
+lines use the line ending the section used (CRLF or LF).
+Test: tests/test_restore.py
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+from forest_files.errors import ForestError
+from forest_files.files.extract import extract
+from forest_files.files.normalise import decode_bytes, normalise_text
+from forest_files.files.selector import parse_selector
+from forest_files.hashing import hash_body
+from forest_files.store.base import utc_now
+
+_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")
+
+
+def split_lines(text: str) -> list[str]:
+    """Lines with their own terminators, one per normalised line."""
+    return _LINE.findall(text)
+
+
+def splice(
+    original: bytes, selector: str, excludes: tuple[str, ...], ground: str, path: str
+) -> tuple[bytes, str]:
+    """(new file bytes, the text the section held) — only the section's lines change."""
+    if excludes:
+        raise ForestError(
+            f"{selector}: restore of a binding with exclusions is not supported; "
+            "edit by hand (`forest diff` shows ground)"
+        )
+    raw = decode_bytes(original, path)
+    bom = "\ufeff" if raw.startswith("\ufeff") else ""
+    body = raw[len(bom) :]
+    got = extract(normalise_text(body), parse_selector(selector), excludes)
+    lines = split_lines(body)
+    lo, hi = got.start_line - 1, got.end_line  # 0-based slice of the section's lines
+    section = lines[lo:hi]
+    eol = "\r\n" if any(x.endswith("\r\n") for x in section) else "\n"
+    replacement = ground.replace("\n", eol)
+    if (
+        hi == len(lines)
+        and section
+        and not re.search(r"[\r\n]$", section[-1])
+        and (replacement.endswith(eol))
+    ):
+        replacement = replacement[: -len(eol)]  # the file had no final newline
+    if hi < len(lines) and replacement and not replacement.endswith(eol):
+        replacement += eol  # keep the following line on its own line
+    new = bom + "".join(lines[:lo]) + replacement + "".join(lines[hi:])
+    return new.encode("utf-8"), got.text
+
+
+def capture(root: Path, selector: str, text: str) -> Path:
+    """Keep divergent text locally (never committed) before it is overwritten."""
+    folder = root / ".forest" / "cache" / "captures"
+    folder.mkdir(parents=True, exist_ok=True)
+    stamp = utc_now().replace(":", "").replace(".", "")
+    path = folder / f"{stamp}-{hash_body(text)[:12]}.txt"
+    path.write_text(f"# captured before `forest restore {selector}`\n{text}", encoding="utf-8")
+    return path
+
+
+def restore_file(
+    root: Path, path: str, selector: str, excludes: tuple[str, ...], ground: str
+) -> Path:
+    """Restore ground into the section; returns where the old text was captured."""
+    full = root / path
+    new, old_text = splice(full.read_bytes(), selector, excludes, ground, path)
+    kept = capture(root, selector, old_text)
+    tmp = full.with_name(f".{full.name}.forest-restore")
+    tmp.write_bytes(new)
+    os.replace(tmp, full)
+    return kept

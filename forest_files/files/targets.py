@@ -1,0 +1,94 @@
+"""Reading adoption targets from the working tree, with the refusals of DESIGN.md.
+
+Stores: nothing.
+Refuses (``TargetRefused``, saying what to do): paths with ``..``, absolute
+paths, NUL/control characters (the selector grammar); a file that is missing;
+a symlink leading outside the repository; a path inside a submodule; a file
+under a git filter (LFS, git-crypt); a file over the body size bound
+(``[policy] max_body_bytes``, default 8 MiB); content that is not UTF-8 text
+(naming the byte offset); a glob that matches nothing.
+Returns: ``SectionText`` values carrying the exact selected text (normalised,
+exclusions removed, never scrubbed), the full selector and the file hash.
+Test: tests/test_file_custody.py
+"""
+
+from __future__ import annotations
+
+import glob
+from collections.abc import Sequence
+from pathlib import Path
+
+from forest_files import gitio
+from forest_files.errors import ForestError
+from forest_files.files.content import escapes
+from forest_files.files.extract import HASH_ALGO, extract
+from forest_files.files.normalise import NORMALISATION, decode_bytes, normalise_text
+from forest_files.files.record import SectionText
+from forest_files.files.selector import parse_selector, render
+from forest_files.hashing import hash_body
+
+
+class TargetRefused(ForestError):
+    """A file or section that cannot be taken into custody."""
+
+
+def expand(root: Path, specs: Sequence[str]) -> list[str]:
+    """Expand glob patterns in the path part of each target (``docs/adr/*.md``)."""
+    out: list[str] = []
+    for spec in specs:
+        sel = parse_selector(spec)
+        if not any(ch in sel.path for ch in "*?["):
+            out.append(spec)
+            continue
+        matches = sorted(
+            Path(p).relative_to(root).as_posix()
+            for p in glob.glob(str(root / sel.path), recursive=True)
+            if Path(p).is_file()
+        )
+        if not matches:
+            raise TargetRefused(f"{sel.path}: the pattern matches no file; check the glob")
+        out.extend(spec.replace(sel.path, m, 1) for m in matches)
+    return out
+
+
+def check_file(root: Path, path: str, max_bytes: int) -> bytes:
+    """The bytes of ``path`` if it may be taken into custody."""
+    full = root / path
+    if full.is_symlink() and escapes(root, path):
+        raise TargetRefused(f"{path}: a symlink leading outside the repository; bind its target")
+    if not full.is_file():
+        raise TargetRefused(f"{path}: no such file in the working tree")
+    for sub in gitio.submodule_paths(root):
+        if path.startswith(sub + "/"):
+            raise TargetRefused(f"{path}: inside submodule {sub}; adopt it in that repository")
+    filt = gitio.check_attr(root, "filter", [path]).get(path, "unspecified")
+    if filt not in ("unspecified", "unset", ""):
+        raise TargetRefused(
+            f"{path}: stored through the git filter {filt!r} (LFS, git-crypt…); its committed "
+            "bytes are not its text — keep custody text out of filters"
+        )
+    size = full.stat().st_size
+    if size > max_bytes:
+        raise TargetRefused(
+            f"{path}: {size} bytes is over the bound of {max_bytes} ([policy] max_body_bytes "
+            "in forest.toml)"
+        )
+    return full.read_bytes()
+
+
+def read_section(
+    root: Path, spec: str, excludes: tuple[str, ...], *, max_bytes: int
+) -> SectionText:
+    """The section ``spec`` names, as it stands in the working tree."""
+    sel = parse_selector(spec)
+    text = normalise_text(decode_bytes(check_file(root, sel.path, max_bytes), sel.path))
+    got = extract(text, sel, excludes)
+    return SectionText(
+        path=sel.path,
+        selector=render(got.selector),
+        excludes=excludes,
+        text=got.text,
+        file_hash=hash_body(text),
+        normalisation=NORMALISATION,
+        hash_algo=HASH_ALGO,
+    )

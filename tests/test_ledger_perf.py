@@ -1,0 +1,158 @@
+"""Bulk adoption and incremental sync: one segment per command, sync reads only new segments."""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+from contextlib import closing
+from pathlib import Path
+
+import pytest
+from helpers.git import commit_all, git, isolate, make_repo
+
+import forest_files.ledger.sync as sync_module
+from forest_files.errors import ForestError
+from forest_files.hashing import hash_body
+from forest_files.ledger import LedgerError, read_ledger
+from forest_files.ledger.segments import segment_paths
+from forest_files.repository import Repository
+
+ADA = "Ada Lovelace <ada@example.org>"
+WORDS = "I adopt this text as written"
+
+
+@pytest.fixture(autouse=True)
+def _isolated_git(monkeypatch: pytest.MonkeyPatch) -> None:
+    isolate(monkeypatch)
+
+
+@pytest.fixture
+def origin(tmp_path: Path) -> Path:
+    repo = make_repo(tmp_path, "origin")
+    Repository.init(repo).close()
+    commit_all(repo, "forest init")
+    return repo
+
+
+def ledger(repo: Path) -> Path:
+    return repo / ".forest" / "ledger"
+
+
+def test_adopt_many_one_segment_and_rebuild_identical(origin: Path) -> None:
+    bodies = [f"Bulk text number {i}." for i in range(25)]
+    with Repository(origin) as r:
+        ids = r.adopt_many(bodies, words=WORDS, by=ADA)
+        ground = r.ground()
+        assert len(ids) == len(set(ids)) == 25
+        assert sorted(g.content_id for g in ground) == sorted(ids)
+        assert {g.body_hash for g in ground} == {hash_body(b) for b in bodies}
+        assert [e.kind for e in r.log()] == ["write", "root"] * 25
+        report = r.rebuild()
+        assert (report.applied, report.rebuilt) == (50, True)
+        assert r.ground() == ground
+    [segment] = segment_paths(ledger(origin))
+    assert len(segment.read_bytes().splitlines()) == 50
+    assert r.adopt_many([], words=WORDS, by=ADA) == []
+    assert len(segment_paths(ledger(origin))) == 1
+
+
+def test_adopt_many_refused_records_nothing(origin: Path) -> None:
+    with Repository(origin) as r:
+        with pytest.raises(ForestError):
+            r.adopt_many(["Fine text.", "   "], words=WORDS, by=ADA)
+        assert r.ground() == []
+    assert segment_paths(ledger(origin)) == []
+
+
+def test_sync_reads_only_new_segments(
+    origin: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with Repository(origin) as r:
+        old = r.adopt_many(["Old one.", "Old two."], words=WORDS, by=ADA)
+    commit_all(origin, "old")
+    other = tmp_path / "other"
+    git(origin.parent, "clone", "-q", str(origin), str(other))
+    with Repository(other) as r:
+        new = r.supersede(
+            old[0], "New one.", words=WORDS, by=ADA, expected_body_hash=hash_body("New one.")
+        )
+    commit_all(other, "new")
+    git(origin, "pull", "-q", "--no-rebase", str(other), "main")
+    read: list[str] = []
+    real = sync_module.read_segment
+
+    def spy(path: Path) -> object:
+        read.append(Path(path).name)
+        return real(path)
+
+    monkeypatch.setattr(sync_module, "_RACY_NS", 0)
+    monkeypatch.setattr(sync_module, "read_segment", spy)
+    with Repository(origin) as r:
+        report = r.sync()
+        assert (report.applied, report.rebuilt) == (1, False)
+        assert len(read) == 1
+        assert sorted(g.content_id for g in r.ground()) == sorted([new, old[1]])
+        assert r.sync().applied == 0 and len(read) == 1
+
+
+def test_sync_rebuilds_when_a_segment_is_gone(origin: Path) -> None:
+    with Repository(origin) as r:
+        r.adopt_many(["Kept."], words=WORDS, by=ADA)
+        r.adopt_many(["Gone."], words=WORDS, by=ADA)
+    newest = max(segment_paths(ledger(origin)), key=lambda p: p.stat().st_mtime_ns)
+    stash = newest.read_bytes()
+    newest.unlink()
+    with Repository(origin) as r:
+        assert r.sync().rebuilt
+        assert len(r.ground()) == 1
+    newest.write_bytes(stash)
+    with Repository(origin) as r:
+        assert (r.sync().applied, len(r.ground())) == (2, 2)
+
+
+def test_segment_edited_in_place_refused_by_sync(origin: Path) -> None:
+    with Repository(origin) as r:
+        r.adopt_many(["Honest."], words=WORDS, by=ADA)
+    [segment] = segment_paths(ledger(origin))
+    data = bytearray(segment.read_bytes())
+    data[20] = ord("X") if data[20] != ord("X") else ord("Y")
+    segment.write_bytes(bytes(data))
+    with Repository(origin) as r, pytest.raises(LedgerError):
+        r.sync()
+
+
+def test_old_index_tables_rebuilt(origin: Path) -> None:
+    with Repository(origin) as r:
+        r.adopt_many(["Text."], words=WORDS, by=ADA)
+    index = origin / ".forest" / "woods.db"
+    with closing(sqlite3.connect(index)) as db:
+        db.executescript(
+            "DROP TABLE ledger_applied; DROP TABLE ledger_segments;"
+            "CREATE TABLE ledger_applied (act_id TEXT PRIMARY KEY, entry_ids TEXT);"
+        )
+    with Repository(origin) as r:
+        report = r.sync()
+        assert (report.applied, report.rebuilt) == (2, True)
+
+
+def test_new_act_depending_on_deep_history_judged(origin: Path, tmp_path: Path) -> None:
+    """A seal synced alone is judged against old acts read from the index, not the disk."""
+    with Repository(origin) as r:
+        [cid] = r.adopt_many(["Deep."], words=WORDS, by=ADA)
+        for i in range(3):
+            cid = r.supersede(
+                cid, f"Deep {i}.", words=WORDS, by=ADA, expected_body_hash=hash_body(f"Deep {i}.")
+            )
+    commit_all(origin, "chain")
+    copy = tmp_path / "copy"
+    shutil.copytree(origin, copy)
+    with Repository(copy) as r:
+        r.seal(cid, words="seal it", by=ADA)
+    before = {p.name for p in segment_paths(ledger(origin))}
+    [added] = [p for p in segment_paths(ledger(copy)) if p.name not in before]
+    shutil.copytree(ledger(copy) / "bodies", ledger(origin) / "bodies", dirs_exist_ok=True)
+    shutil.copy(added, ledger(origin) / "segments" / added.name)
+    with Repository(origin) as r:
+        assert r.sync().applied == 1
+        assert r.ground() == []
+    assert len(read_ledger(ledger(origin)).acts) == 2 + 3 + 1

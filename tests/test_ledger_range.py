@@ -1,0 +1,176 @@
+"""``verify --base``: the ledger only grows in a range, and the acts a range adds
+are judged by the authority map as it stood at the merge-base."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from helpers.git import commit_all, git, isolate, make_repo, write
+from typer.testing import CliRunner
+
+from forest_files.cli import app
+from forest_files.gitio import ShallowClone, UnknownRef
+from forest_files.hashing import hash_body
+from forest_files.ledger import make_act, read_ledger, write_segment
+from forest_files.ledger.range import check_range
+from forest_files.ledger.segments import body_path, segment_paths
+from forest_files.ledger.sources import ground_from
+from forest_files.repository import Repository
+
+ADA = "Ada Lovelace <ada@example.org>"
+MALLORY = "Mallory <mallory@example.org>"
+WORDS = "I adopt this text as written"
+runner = CliRunner()
+
+
+@pytest.fixture(autouse=True)
+def _isolated_git(monkeypatch: pytest.MonkeyPatch) -> None:
+    isolate(monkeypatch)
+
+
+def forest(*args: str) -> tuple[int, str, str]:
+    result = runner.invoke(app, list(args))
+    return result.exit_code, result.stdout, result.stderr
+
+
+def config_text(*holders: str) -> str:
+    listed = ", ".join(f'"{h}"' for h in holders)
+    return f'[project]\nid = "p-range"\n\n[authority]\n"docs/**" = [{listed}]\n'
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    """main: forest.toml governing docs/** by Ada, one adopted text; HEAD on ``feature``."""
+    path = make_repo(tmp_path)
+    Repository.init(path, project_id="p-range").close()
+    write(path, "forest.toml", config_text(ADA))
+    with Repository(path) as r:
+        r.adopt_text("Base ground.", words=WORDS, by=ADA, path="docs/base.md")
+    commit_all(path, "base")
+    git(path, "checkout", "-q", "-b", "feature")
+    return path
+
+
+def adopt(repo: Path, body: str, by: str = ADA, path: str | None = None) -> str:
+    with Repository(repo) as r:
+        return r.adopt_text(body, words=WORDS, by=by, path=path)
+
+
+def codes(repo: Path) -> list[str]:
+    return [f.code for f in check_range(repo, "main").faults]
+
+
+def test_clean_range_ok(repo: Path) -> None:
+    adopt(repo, "Feature ground.", path="docs/feature.md")
+    commit_all(repo, "feature")
+    report = check_range(repo, "main")
+    assert report.ok and report.faults == ()
+    assert report.merge_base == git(repo, "rev-parse", "main")
+    code, out, _ = forest("verify", "--repo", str(repo), "--base", "main", "--json")
+    assert code == 0, out
+    obj = json.loads(out)
+    assert obj["ok"] is True and obj["merge_base"] == report.merge_base
+
+
+def test_path_field_recorded_and_replayed(repo: Path) -> None:
+    acts = read_ledger(repo / ".forest" / "ledger").ordered()
+    assert [a.fields.get("path") for a in acts] == [None, "docs/base.md"]
+    with Repository(repo) as r:
+        assert r.rebuild().applied == 2
+        assert len(r.ground()) == 1
+    assert len(ground_from(repo, "HEAD").ground) == 1
+
+
+def test_deleted_segment_is_a_fault(repo: Path) -> None:
+    [segment] = segment_paths(repo / ".forest" / "ledger")
+    git(repo, "rm", "-q", str(segment.relative_to(repo)))
+    commit_all(repo, "drop the newest act")
+    report = check_range(repo, "main")
+    assert [f.code for f in report.faults] == ["ledger-deleted"]
+    assert report.faults[0].segment == segment.name
+    code, out, _ = forest("verify", "--repo", str(repo), "--base", "main")
+    assert code == 3
+    assert "ledger-deleted" in out and segment.name in out and "Base ground" not in out
+
+
+def test_rewritten_segment_is_a_fault(repo: Path) -> None:
+    [segment] = segment_paths(repo / ".forest" / "ledger")
+    lines = segment.read_bytes().splitlines(keepends=True)
+    segment.write_bytes(lines[0])  # the root act is gone from a file that keeps its name
+    commit_all(repo, "rewrite")
+    assert codes(repo) == ["ledger-rewritten"]
+    code, out, _ = forest("verify", "--repo", str(repo), "--base", "main", "--json")
+    assert code == 3
+    assert "ledger-rewritten" in {f["code"] for f in json.loads(out)["faults"]}
+
+
+def test_erased_body_is_not_a_fault(repo: Path) -> None:
+    ledger = repo / ".forest" / "ledger"
+    body_hash = hash_body("Base ground.")
+    last = max(read_ledger(ledger).acts)
+    erase = make_act("erase", [last], {"body_hash": body_hash})
+    write_segment(ledger, [erase], {})
+    body_path(ledger, body_hash).unlink()
+    commit_all(repo, "erase")
+    assert check_range(repo, "main").faults == ()
+    code, out, _ = forest("verify", "--repo", str(repo), "--base", "main")
+    assert code == 0, out
+
+
+def test_deleted_body_without_erasure_is_a_fault(repo: Path) -> None:
+    body_path(repo / ".forest" / "ledger", hash_body("Base ground.")).unlink()
+    commit_all(repo, "lose a body")
+    assert codes(repo) == ["ledger-deleted"]
+
+
+def test_new_holder_cannot_act_in_same_range(repo: Path) -> None:
+    write(repo, "forest.toml", config_text(ADA, MALLORY))
+    adopt(repo, "Mallory's text.", by=MALLORY, path="docs/x.md")  # allowed live: today's map
+    commit_all(repo, "add myself and act")
+    report = check_range(repo, "main")
+    [fault] = report.faults
+    assert fault.code == "authority" and fault.act_id is not None
+    assert fault.detail == (
+        f"{MALLORY} holds no authority over docs/x.md at merge-base {report.merge_base[:12]}"
+    )
+    code, out, _ = forest("verify", "--repo", str(repo), "--base", "main")
+    assert code == 3 and "authority" in out and "Mallory's text" not in out
+
+
+def test_holder_at_merge_base_may_act(repo: Path) -> None:
+    write(repo, "forest.toml", config_text(ADA, MALLORY))
+    adopt(repo, "Ada's text.", by=ADA, path="docs/x.md")
+    adopt(repo, "Ungoverned.", by=MALLORY, path="notes/y.md")
+    commit_all(repo, "ada acts")
+    assert check_range(repo, "main").faults == ()
+
+
+def test_acts_already_at_merge_base_not_rejudged(repo: Path) -> None:
+    """Removing Ada later does not fault the act she recorded before the range."""
+    write(repo, "forest.toml", config_text(MALLORY))
+    commit_all(repo, "hand over")
+    assert check_range(repo, "main").faults == ()
+
+
+def test_unknown_base_refused(repo: Path) -> None:
+    with pytest.raises(UnknownRef, match="no-such-branch"):
+        check_range(repo, "no-such-branch")
+    code, _, err = forest("verify", "--repo", str(repo), "--base", "no-such-branch")
+    assert code == 1 and "no-such-branch" in err
+
+
+def test_shallow_clone_names_the_fix(repo: Path, tmp_path: Path) -> None:
+    adopt(repo, "On the feature branch.")
+    commit_all(repo, "feature work")
+    git(repo, "checkout", "-q", "main")
+    adopt(repo, "Later on main.")
+    commit_all(repo, "main moves on")
+    copy = tmp_path / "shallow"
+    git(tmp_path, "clone", "-q", "--depth", "1", "--no-single-branch", f"file://{repo}", str(copy))
+    git(copy, "checkout", "-q", "feature")
+    with pytest.raises(ShallowClone, match="fetch-depth: 0"):
+        check_range(copy, "origin/main")
+    code, _, err = forest("verify", "--repo", str(copy), "--base", "origin/main")
+    assert code != 0 and "fetch-depth: 0" in err
