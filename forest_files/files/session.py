@@ -1,7 +1,11 @@
 """The custody a check judges against: the ledger of the same content source.
 
-Stores: nothing in the working tree's index for ``index``/commit sources: their
-ledger is replayed into a throwaway store in a temporary directory.
+Stores: for ``index``/commit sources, the replayed custody view in
+``.forest/cache/views/<fingerprint>.db`` (local, git-ignored; the fingerprint
+covers every ledger blob id and forest.toml), so a hook or CI run whose
+ledger did not change reuses it instead of replaying; at most
+``MAX_VIEWS`` are kept. The working tree's own index is never touched by
+those sources.
 Refuses: whatever replay refuses (a forged or damaged ledger at that source).
 Returns: a context manager yielding (store, live bindings, content source).
 Test: tests/test_check.py
@@ -9,16 +13,58 @@ Test: tests/test_check.py
 
 from __future__ import annotations
 
+import hashlib
+import os
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from forest_files import gitio
 from forest_files.files.content import ContentSource, GitTreeSource, WorktreeSource
 from forest_files.ledger.bindings import Binding, all_bindings
 from forest_files.ledger.replay import replay
 from forest_files.ledger.sources import config_from, read_ledger_from
 from forest_files.store.forest import ForestStore
+
+LEDGER_PREFIX = ".forest/ledger/"
+MAX_VIEWS = 6
+
+
+def ledger_fingerprint(root: Path, source: str, *, keep_index_file: bool = False) -> str:
+    """A hash of every ledger blob id and of forest.toml at ``source`` (index or commit)."""
+    if source == "index":
+        entries = gitio.ls_files_stage(root, keep_index_file=keep_index_file)
+    else:
+        entries = gitio.ls_tree(root, source)
+    digest = hashlib.sha256(b"forest-view-v1\0")
+    for e in entries:
+        if e.path.startswith(LEDGER_PREFIX) or e.path == "forest.toml":
+            digest.update(f"{e.path}\0{e.blob}\0{e.stage}\n".encode())
+    return digest.hexdigest()
+
+
+def _build_view(root: Path, source: str, keep_index_file: bool, target: Path) -> None:
+    cfg = config_from(root, source, keep_index_file=keep_index_file)
+    snapshot, reader = read_ledger_from(root, source, keep_index_file=keep_index_file)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp_name = tempfile.mkstemp(prefix=".view-", suffix=".db", dir=target.parent)
+    os.close(fd)
+    tmp = Path(tmp_name)
+    tmp.unlink()
+    store = ForestStore(tmp)
+    try:
+        store.init_schema()
+        store.ensure_anchor(cfg.project_id)
+        replay(store, snapshot.ordered(), reader, known=snapshot.acts)
+        store.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        store.conn.execute("PRAGMA journal_mode=DELETE")
+    finally:
+        store.close()
+    os.replace(tmp, target)
+    views = sorted(target.parent.glob("*.db"), key=lambda p: p.stat().st_mtime)
+    for old in views[:-MAX_VIEWS]:
+        old.unlink(missing_ok=True)
 
 
 @contextmanager
@@ -33,17 +79,22 @@ def custody_at(
             store = repo._synced()
             yield store, all_bindings(store), WorktreeSource(repo.root)
         return
-    cfg = config_from(root, source, keep_index_file=keep_index_file)
-    snapshot, reader = read_ledger_from(root, source, keep_index_file=keep_index_file)
+    if source != "index":
+        source = gitio.resolve_commit(root, source)
+    view = (
+        root
+        / ".forest"
+        / "cache"
+        / "views"
+        / (ledger_fingerprint(root, source, keep_index_file=keep_index_file) + ".db")
+    )
+    if not view.exists():
+        _build_view(root, source, keep_index_file, view)
     content: ContentSource = GitTreeSource(
         root, rev=None if source == "index" else source, keep_index_file=keep_index_file
     )
-    with tempfile.TemporaryDirectory(prefix="forest-check-") as tmp:
-        store = ForestStore(Path(tmp) / "check.db")
-        try:
-            store.init_schema()
-            store.ensure_anchor(cfg.project_id)
-            replay(store, snapshot.ordered(), reader, known=snapshot.acts)
-            yield store, all_bindings(store), content
-        finally:
-            store.close()
+    store = ForestStore(view)
+    try:
+        yield store, all_bindings(store), content
+    finally:
+        store.close()

@@ -1,0 +1,138 @@
+"""What the installed git hooks run. Fast path: no typer, pydantic, GitPython.
+
+Stores: nothing on pre-commit / pre-merge-commit (the working tree and the
+git index are never modified or stashed); post-merge, post-checkout and
+post-rewrite bring the local index in step with the checked-out ledger.
+Refuses: a commit whose staged content diverges from the staged ledger's
+ground (drifted, missing, unresolved, moved, contested) — exit 1, naming the
+binding, who adopted its ground and with which words, a diff ground → staged
+on a terminal, and the exact restore / supersede commands.
+Returns: the hook's exit code.
+Test: tests/test_hooks.py
+
+The check honours ``GIT_INDEX_FILE`` (``git commit -a`` and ``git commit
+PATH`` use a temporary index). Its cost grows with the staged change: when no
+ledger file is staged, only bindings of staged paths are judged, against a
+custody view cached per ledger fingerprint.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+CHECK_HOOKS = ("pre-commit", "pre-merge-commit")
+SYNC_HOOKS = ("post-merge", "post-checkout", "post-rewrite")
+
+
+def _say(text: str) -> None:
+    sys.stderr.write(text + "\n")
+
+
+def _adoption(store: object, ground: str | None) -> str:
+    from forest_files.store.forest import ForestStore
+
+    assert isinstance(store, ForestStore)
+    local = None if ground is None else store.id_for_content(ground)
+    if local is None:
+        return ""
+    row = store.conn.execute(
+        "SELECT r.signature, r.body FROM edges a JOIN entries r ON r.id = a.from_id "
+        "WHERE a.to_id = ? AND a.kind = 'adopts' ORDER BY a.id DESC LIMIT 1",
+        (local,),
+    ).fetchone()
+    return "" if row is None else f"adopted by {row[0]}: \u201c{row[1]}\u201d"
+
+
+def check_staged(root: Path) -> int:
+    """The pre-commit verdict for what is staged, against the staged ledger."""
+    from forest_files import gitio
+    from forest_files.files.check import check_all
+    from forest_files.files.diff import section_diff
+    from forest_files.files.session import LEDGER_PREFIX, custody_at
+
+    if not gitio.ls_files_stage(root, "forest.toml", keep_index_file=True):
+        return 0  # the tree being committed holds no custody (yet)
+    changes = gitio.staged_changes(root, keep_index_file=True)
+    touched = {c.path for c in changes} | {c.old_path for c in changes if c.old_path}
+    ledger_staged = any(p.startswith(LEDGER_PREFIX) or p == "forest.toml" for p in touched)
+    with custody_at(root, "index", keep_index_file=True) as (store, bindings, content):
+        if not ledger_staged:
+            bindings = [b for b in bindings if b.path in touched]
+            if not bindings:
+                return 0
+        findings = check_all(store, bindings, content)
+        failed = [f for f in findings if f.failed]
+        if not failed:
+            return 0
+        excludes = {b.bind_act: b.excludes for b in bindings}
+        _say(f"forest-files: commit refused — {len(failed)} bound section(s) diverge from ground")
+        for f in failed:
+            where = f" (lines {f.start_line}-{f.end_line})" if f.start_line else ""
+            _say(f"\n{f.kind}: {f.selector}{where} {f.detail}".rstrip())
+            who = _adoption(store, f.ground)
+            if who:
+                _say(f"  ground {f.ground[:12] if f.ground else '-'} {who}")
+            if f.kind == "contested":
+                _say(
+                    f"  candidates: {', '.join(f.candidates) or 'two bindings'}; "
+                    f'fix: forest resolve ID --pick ID --words "…"'
+                )
+            if f.kind == "drifted" and sys.stderr.isatty():
+                _say(section_diff(store, f, content, excludes.get(f.binding, ())))
+            if f.kind in ("drifted", "unresolved", "missing"):
+                _say(f"  restore ground:   forest restore '{f.selector}'")
+                _say(
+                    f"  adopt the change: forest supersede '{f.selector}' --words \"…\"  "
+                    "(then stage .forest/ledger with the file)"
+                )
+            if f.kind == "moved":
+                _say(f"  {f.detail}")
+        return 1
+
+
+def sync_index(root: Path) -> int:
+    from forest_files.errors import ForestError
+    from forest_files.repository import Repository
+
+    try:
+        with Repository(root) as repo:
+            repo.sync()
+    except ForestError as exc:
+        _say(f"forest-files: index not in step with the ledger ({exc}); run `forest sync`")
+    return 0
+
+
+def main(argv: list[str]) -> int:
+    """``forest-hook HOOK [git's hook arguments]``."""
+    from forest_files import gitio
+    from forest_files.errors import ForestError
+
+    if not argv:
+        _say("usage: forest-hook pre-commit|pre-merge-commit|post-merge|post-checkout|post-rewrite")
+        return 2
+    hook = argv[0]
+    try:
+        root = gitio.toplevel(Path.cwd())
+        if not (root / "forest.toml").exists():
+            return 0  # not under custody (yet): nothing to guard
+        if hook in CHECK_HOOKS:
+            return check_staged(root)
+        if hook in SYNC_HOOKS:
+            return sync_index(root)
+        _say(f"forest-files hook: unknown hook {hook!r}")
+        return 2
+    except ForestError as exc:
+        _say(f"forest-files: {' '.join(str(exc).split())}")
+        return 1 if hook in CHECK_HOOKS else 0
+
+
+def console() -> None:
+    """Console-script entry (``forest-hook``), used by the pre-commit framework."""
+    sys.exit(main(sys.argv[1:]))
+
+
+if __name__ == "__main__":
+    os.environ.setdefault("PYTHONDONTWRITEBYTECODE", "1")
+    console()
