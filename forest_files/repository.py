@@ -11,9 +11,11 @@ Returns: content ids of what it records; ground, contested and log listings
 by content id (never local row ids).
 Test: tests/test_repository.py
 
-Every public method syncs first: if the acts applied to the index are a subset
-of the ledger's, the missing ones are replayed; otherwise (branch switch,
-reset) the index is deleted and rebuilt from the ledger.
+Every public method syncs first (``ledger.sync``): if every segment the index
+applied is still on disk, only the new segments are read and their acts
+replayed; otherwise (branch switch, reset) the index is deleted and rebuilt
+from the ledger. Each command that records writes one segment and applies its
+acts in one transaction (``adopt_many``: any number of adoptions at once).
 
 Recording writes the new segment while holding the index's write lock, then
 commits the transaction; if anything fails before the commit the segment is
@@ -458,9 +460,22 @@ def _bodies(store: ForestStore, entry_ids: list[int]) -> dict[str, str]:
 
 def _log_entry(act: Act) -> LogEntry:
     fields = act.fields
+    if act.kind in ("bind", "rebind", "retire", "erase"):
+        # File-custody acts name their section and sign at the top level.
+        subject = fields.get("selector") or fields.get("binding") or fields.get("body_hash")
+        return LogEntry(
+            act_id=act.id,
+            kind=act.kind,
+            subject=str(subject or ""),
+            result=str(fields.get("entry") or fields.get("binding") or act.id),
+            by=str(fields.get("by", "")),
+            created_at=str(fields.get("at", "")),
+        )
     made = fields.get("entry") or fields.get("record") or {}
+    made = made if isinstance(made, dict) else {}
     subject = fields.get("target") or fields.get("old") or made.get("content_id", "")
-    by = (fields.get("record") or made).get("signature", "")
+    record = fields.get("record")
+    by = (record if isinstance(record, dict) else made).get("signature", "")
     return LogEntry(
         act_id=act.id,
         kind=act.kind,

@@ -13,7 +13,14 @@ from helpers.git import commit_all, git, isolate, make_repo
 import forest_files.ledger.sync as sync_module
 from forest_files.errors import ForestError
 from forest_files.hashing import hash_body
-from forest_files.ledger import LedgerError, read_ledger
+from forest_files.ledger import (
+    LedgerError,
+    decode_line,
+    encode_act,
+    make_act,
+    read_ledger,
+    write_segment,
+)
 from forest_files.ledger.segments import segment_paths
 from forest_files.repository import Repository
 
@@ -156,3 +163,32 @@ def test_new_act_depending_on_deep_history_judged(origin: Path, tmp_path: Path) 
         assert r.sync().applied == 1
         assert r.ground() == []
     assert len(read_ledger(ledger(origin)).acts) == 2 + 3 + 1
+
+
+def test_forged_act_refused_by_incremental_sync(origin: Path, tmp_path: Path) -> None:
+    """A supersession whose deps leave out the root is refused on sync as on rebuild."""
+    with Repository(origin) as r:
+        [old] = r.adopt_many(["First."], words=WORDS, by=ADA)
+    copy = tmp_path / "copy"
+    shutil.copytree(origin, copy)
+    with Repository(copy) as r:
+        r.supersede(old, "Second.", words=WORDS, by=ADA, expected_body_hash=hash_body("Second."))
+    write_act, _root, sup = read_ledger(ledger(copy)).ordered()
+    forged = make_act("supersede", [write_act.id], dict(sup.fields))
+    shutil.copytree(ledger(copy) / "bodies", ledger(origin) / "bodies", dirs_exist_ok=True)
+    write_segment(ledger(origin), [forged], {})
+    with Repository(origin) as r, pytest.raises(LedgerError, match="not ground at its dep"):
+        r.sync()
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [{}, {"a": 1, "x": {"id": "nested"}}, {"note": '"id":"quoted"'}, {"z": ["id", {"id": 1}]}],
+)
+def test_decode_cuts_the_id_member_exactly(fields: dict[str, object]) -> None:
+    act = make_act("write", [], fields)
+    line = encode_act(act).encode("utf-8")
+    assert decode_line(line, segment="s", lineno=1) == act
+    forged = line.replace(act.id.encode(), ("0" * 64).encode())
+    with pytest.raises(LedgerError, match="does not match"):
+        decode_line(forged, segment="s", lineno=1)

@@ -103,6 +103,9 @@ def test_cli_log_names_contested_and_resolve_clears_it_detected(
     assert sorted(json.loads(out.stdout)["contested"]) == sorted([y, z])
     text = runner.invoke(app, ["log", "--repo", str(b)]).stdout
     assert f"forest resolve {y}" in text
+    verified = runner.invoke(app, ["verify", "--repo", str(b), "--json"])
+    assert verified.exit_code == 1  # a finding, not corruption
+    assert sorted(json.loads(verified.stdout)["contested"]) == sorted([y, z])
     done = runner.invoke(
         app, ["resolve", y, "--pick", z, "--words", "C is canon", "--repo", str(b), "--json"]
     )

@@ -17,7 +17,7 @@ from typing import Annotated
 import typer
 
 from forest_files.cli.errors import boundary
-from forest_files.errors import StoreCorruption
+from forest_files.errors import ForestError, StoreCorruption
 from forest_files.ledger.verify import verify_ledger
 from forest_files.repository import Repository
 
@@ -34,6 +34,10 @@ RepoOpt = Annotated[
     typer.Option("--repo", "-C", help="Any path inside the repository (default: here)."),
 ]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Machine-readable output.")]
+
+
+class ContestedGround(ForestError):
+    """``forest verify`` found contested ground (exit 1)."""
 
 
 class LedgerFaults(StoreCorruption):
@@ -112,6 +116,8 @@ def verify(
     with Repository(repo) as r:
         report = verify_ledger(r.ledger_dir)
         ranged = None if base is None else check_range(r.root, base)
+        # Replay judges what bytes cannot: a forged act refuses here (exit 3).
+        contested = r.contested() if report.ok else []
     all_faults = [*report.faults, *(ranged.faults if ranged is not None else ())]
     ok = not all_faults
     faults = [asdict(f) for f in all_faults]
@@ -128,9 +134,17 @@ def verify(
     if ranged is not None:
         obj["merge_base"] = ranged.merge_base
         summary += f", range since merge-base {ranged.merge_base[:12]} checked"
+    obj["contested"] = [c.content_id for c in contested]
+    lines += [
+        f"contested: {c.content_id} (adopted by {c.adopted_by}); "
+        f"fix: forest resolve {c.content_id} --pick ID --words ..."
+        for c in contested
+    ]
     _emit(as_json, obj, "\n".join([*lines, f"ledger {'ok' if ok else 'FAULTY'}: {summary}"]))
     if not ok:
         raise LedgerFaults(f"ledger has {len(faults)} fault(s); see above, then restore from git")
+    if contested:
+        raise ContestedGround(f"{len(contested)} contested ground entries; resolve them")
 
 
 @app.command()

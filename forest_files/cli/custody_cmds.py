@@ -24,14 +24,20 @@ from forest_files.errors import ForestError
 TargetArg = Annotated[str, typer.Argument(help="PATH, PATH#Heading/Sub, PATH::Sym or PATH@region.")]
 
 
-def _open_binding(repo: Path, target: str):  # type: ignore[no-untyped-def]
+BindingOpt = Annotated[
+    str | None,
+    typer.Option("--binding", help="Bind act id (or prefix) when a section has two bindings."),
+]
+
+
+def _open_binding(repo: Path, target: str, binding_id: str | None = None):  # type: ignore[no-untyped-def]
     from forest_files.files.lookup import find_binding
     from forest_files.ledger.bindings import all_bindings
     from forest_files.repository import Repository
 
     r = Repository(repo)
     store = r._synced()
-    return r, store, find_binding(all_bindings(store), target)
+    return r, store, find_binding(all_bindings(store), target, binding_id)
 
 
 @app.command()
@@ -136,7 +142,11 @@ def rebind(
 @app.command()
 @boundary
 def retire(
-    target: TargetArg, words: WordsOpt, as_: AsOpt = None, repo: RepoOpt = Path(".")
+    target: TargetArg,
+    words: WordsOpt,
+    as_: AsOpt = None,
+    binding: BindingOpt = None,
+    repo: RepoOpt = Path("."),
 ) -> None:
     """End a binding by a recorded act (a deleted or deprecated section).
 
@@ -144,10 +154,10 @@ def retire(
     """
     from forest_files.files.record import retire_binding
 
-    r, _, binding = _open_binding(repo, target)
+    r, _, found = _open_binding(repo, target, binding)
     with r:
-        retire_binding(r, binding, words=words, by=_identity(repo, as_))
-    typer.echo(f"retired {binding.selector}")
+        retire_binding(r, found, words=words, by=_identity(repo, as_))
+    typer.echo(f"retired {found.selector} (binding {found.bind_act[:12]})")
 
 
 def print_chain(target: str, repo: Path, as_json: bool) -> None:

@@ -14,19 +14,24 @@ Test: tests/test_check.py
 
 Fast path: a binding records the whole-file hash it was verified against; a
 file whose normalised hash still equals it, while ground still has the bound
-section's hash, is clean without being parsed.
+section's hash, is clean without being parsed. In the working tree the file
+hash comes from the stat cache when the file's stat is unchanged (no read at
+all); a file that must be located is looked up in the parse cache by content
+hash first (statcache.py). Those caches in ``.forest/cache`` are the only
+thing a check writes.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import PurePosixPath
+from pathlib import Path, PurePosixPath
 
 from forest_files.errors import ForestError
-from forest_files.files.content import ContentSource
+from forest_files.files.content import ContentSource, WorktreeSource
 from forest_files.files.extract import extract
 from forest_files.files.normalise import decode_bytes, normalise_text
 from forest_files.files.selector import Selector, parse_selector
+from forest_files.files.statcache import ParseCache
 from forest_files.hashing import hash_body
 from forest_files.ledger.bindings import Binding
 from forest_files.store.forest import ForestStore
@@ -86,7 +91,13 @@ def _section(data: bytes, binding: Binding, selector: str) -> tuple[str, int, in
 
 
 def check_binding(
-    store: ForestStore, binding: Binding, source: ContentSource, *, all_paths: list[str] | None
+    store: ForestStore,
+    binding: Binding,
+    source: ContentSource,
+    *,
+    all_paths: list[str] | None,
+    parsed: ParseCache | None = None,
+    peers: tuple[str, ...] = (),
 ) -> Finding:
     ground, expected, heads = _ground(store, binding)
     base = Finding(
@@ -98,21 +109,44 @@ def check_binding(
         expected_hash=expected,
     )
     if binding.contested or heads:
-        why = "two bindings of this section" if binding.contested else "two live successors"
-        return _replace(base, kind="contested", candidates=heads, detail=why)
+        if binding.contested:
+            why = "two bindings of this section: keep one with `forest retire TARGET --binding ID`"
+            return _replace(base, kind="contested", candidates=peers, detail=why)
+        return _replace(base, kind="contested", candidates=heads, detail="two live successors")
     if expected is None:
         return _replace(base, kind="unresolved", detail="its ground is sealed; unseal or retire")
-    data = source.read(binding.path)
-    if data is None:
-        return _missing_or_moved(base, binding, expected, source, all_paths)
-    if binding.section_hash == expected and _file_hash(data) == binding.file_hash:
+    worktree = source if isinstance(source, WorktreeSource) else None
+    known = worktree.known_hash(binding.path) if worktree is not None else None
+    if known is not None and known == binding.file_hash and binding.section_hash == expected:
         return base
-    found = _section(data, binding, binding.selector)
+    found: tuple[str, int, int] | str | None = _cached(parsed, known, binding)
+    if found is None:
+        data = source.read(binding.path)
+        if data is None:
+            return _missing_or_moved(base, binding, expected, source, all_paths)
+        file_hash = _file_hash(data)
+        if worktree is not None:
+            worktree.remember(binding.path, file_hash)
+        if binding.section_hash == expected and file_hash == binding.file_hash:
+            return base
+        found = _cached(parsed, file_hash, binding)
+        if found is None:
+            found = _section(data, binding, binding.selector)
+            if parsed is not None and file_hash is not None and not isinstance(found, str):
+                parsed.put(file_hash, binding.selector, binding.excludes, found)
     if isinstance(found, str):
         return _replace(base, kind="unresolved", detail=found)
     actual, start, end = found
     kind = "clean" if actual == expected else "drifted"
     return _replace(base, kind=kind, actual_hash=actual, start_line=start, end_line=end)
+
+
+def _cached(
+    parsed: ParseCache | None, file_hash: str | None, binding: Binding
+) -> tuple[str, int, int] | None:
+    if parsed is None or file_hash is None:
+        return None
+    return parsed.get(file_hash, binding.selector, binding.excludes)
 
 
 def _file_hash(data: bytes) -> str | None:
@@ -167,11 +201,29 @@ def check_all(
     """Findings for every live binding (or those under ``paths``), in binding order."""
     chosen = [b for b in bindings if not paths or any(_under(b.path, p) for p in paths)]
     all_paths: list[str] | None = None
+    root = getattr(source, "root", None)
+    parsed = ParseCache(root) if isinstance(root, Path) else None
+    worktree = source if isinstance(source, WorktreeSource) else None
     findings: list[Finding] = []
+    peers: dict[tuple[str, str], list[str]] = {}
+    for b in bindings:
+        peers.setdefault((b.path, b.selector), []).append(b.bind_act)
     for binding in chosen:
-        if all_paths is None and source.read(binding.path) is None:
-            all_paths = source.paths()
-        findings.append(check_binding(store, binding, source, all_paths=all_paths))
+        found = check_binding(
+            store,
+            binding,
+            source,
+            all_paths=all_paths,
+            parsed=parsed,
+            peers=tuple(sorted(peers[(binding.path, binding.selector)])),
+        )
+        if all_paths is None and found.kind in ("missing", "moved"):
+            all_paths = source.paths()  # listed once, by the first that needed it
+        findings.append(found)
+    if worktree is not None:
+        worktree.save_cache()
+    if parsed is not None:
+        parsed.save()
     return findings
 
 

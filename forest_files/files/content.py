@@ -10,11 +10,13 @@ Test: tests/test_check.py
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
 from forest_files import gitio
+from forest_files.files.statcache import StatCache
 
 
 class ContentSource(Protocol):
@@ -33,17 +35,62 @@ def escapes(root: Path, path: str) -> bool:
 
 @dataclass
 class WorktreeSource:
+    """The working tree; with ``use_stat_cache`` a check learns file hashes from
+    ``.forest/cache/stat.json`` (statcache.py) instead of reading unchanged files."""
+
     root: Path
     name: str = "working tree"
+    use_stat_cache: bool = True
+    _stats: StatCache | None = None
+    _read_stat: dict[str, os.stat_result] = field(default_factory=dict)
+    _dirs_inside: dict[str, bool] = field(default_factory=dict)
+
+    def _cache(self) -> StatCache:
+        if self._stats is None:
+            self._stats = StatCache(self.root)
+        return self._stats
 
     def read(self, path: str) -> bytes | None:
         full = self.root / path
         if escapes(self.root, path) or not full.is_file():
             return None
-        return full.read_bytes()
+        if not self.use_stat_cache:
+            return full.read_bytes()
+        self._cache().stamp()  # the racy-clean stamp precedes the stat and the read
+        st = os.lstat(full)
+        data = full.read_bytes()
+        self._read_stat[path] = st
+        return data
+
+    def known_hash(self, path: str) -> str | None:
+        """The normalised file hash of ``path`` when its stat is cached and trusted."""
+        if not self.use_stat_cache:
+            return None
+        parent = os.path.dirname(path)
+        inside = self._dirs_inside.get(parent)
+        if inside is None:  # a regular file inside a directory inside root: no escape
+            inside = self._dirs_inside[parent] = not escapes(self.root, parent or ".")
+        return self._cache().hash_of(path) if inside else None
+
+    def remember(self, path: str, file_hash: str | None) -> None:
+        """Record ``file_hash`` for the bytes ``read(path)`` last returned."""
+        st = self._read_stat.pop(path, None)
+        if st is not None:
+            cache = self._cache()
+            cache.record(path, st, file_hash, cache.stamp())
+
+    def save_cache(self) -> None:
+        if self._stats is not None:
+            self._stats.save()
 
     def paths(self) -> list[str]:
-        return [e.path for e in gitio.ls_files_stage(self.root) if e.stage == 0]
+        """Tracked and untracked (not ignored) files: a plain ``mv`` is still found."""
+        from forest_files.gitio._run import split_z
+
+        proc = gitio.run_git(
+            self.root, ["ls-files", "-z", "--cached", "--others", "--exclude-standard"]
+        )
+        return sorted(set(split_z(proc.stdout)))
 
 
 @dataclass

@@ -32,8 +32,12 @@ def _tail_of(bound: str, wanted_kind: str, wanted: tuple[str, ...], index: int |
     return sel.parts[len(sel.parts) - len(wanted) :] == wanted
 
 
-def find_binding(bindings: list[Binding], target: str) -> Binding:
-    """The binding ``target`` names: its full selector, or a unique heading-path tail."""
+def find_binding(bindings: list[Binding], target: str, binding_id: str | None = None) -> Binding:
+    """The binding ``target`` names: its full selector, or a unique heading-path tail.
+    ``binding_id`` (a bind act id or a unique prefix) picks one of several bindings of
+    one section (two branches bound it, then merged)."""
+    if binding_id:
+        bindings = [b for b in bindings if b.bind_act.startswith(binding_id)]
     sel = parse_selector(target)
     full = render(sel)
     same_path = [b for b in bindings if b.path == sel.path]
@@ -51,8 +55,9 @@ def find_binding(bindings: list[Binding], target: str) -> Binding:
             "list them with `forest status`"
         )
     raise NoSuchBinding(
-        f"{target} matches several bindings: {', '.join(b.selector for b in found)}; "
-        "give the full selector"
+        f"{target} matches several bindings: "
+        f"{', '.join(f'{b.selector} (--binding {b.bind_act[:12]})' for b in found)}; "
+        "give the full selector or --binding ID"
     )
 
 

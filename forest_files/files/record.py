@@ -73,7 +73,9 @@ def _bind_act(
             normalisation=section.normalisation,
             hash_algo=section.hash_algo,
         )
-    deps = deps_for(store, refs=[entry_id])
+    # The bind depends on the act that made the entry ground (its root or
+    # supersession), so replay can never meet a bind before its adoption.
+    deps = deps_for(store, refs=[entry_id], status_of=[entry_id])
     if "binding" in extra:
         deps.add(str(extra["binding"]))
     act = make_act(kind, deps, fields)
@@ -180,6 +182,10 @@ def supersede_section(
 
     def build(store: ForestStore) -> tuple[list[Act], dict[str, str]]:
         head = _ground_of(store, binding)
+        if store._require(head, "supersede")["body_hash"] == hash_body(section.text):
+            raise ForestError(
+                f"{binding.selector} already holds its ground text; nothing to supersede"
+            )
         deps = deps_for(store, refs=[head], status_of=[head])
         new_id = store.supersede(
             old_id=head,

@@ -14,6 +14,7 @@ Test: tests/test_restore.py
 
 from __future__ import annotations
 
+import difflib
 import os
 import re
 from pathlib import Path
@@ -42,26 +43,43 @@ def splice(
             f"{selector}: restore of a binding with exclusions is not supported; "
             "edit by hand (`forest diff` shows ground)"
         )
-    raw = decode_bytes(original, path)
+    decode_bytes(original, path)  # refuses binary / invalid UTF-8, naming the offset
+    raw = original.decode("utf-8")  # as stored: BOM and line endings kept
     bom = "\ufeff" if raw.startswith("\ufeff") else ""
     body = raw[len(bom) :]
     got = extract(normalise_text(body), parse_selector(selector), excludes)
     lines = split_lines(body)
     lo, hi = got.start_line - 1, got.end_line  # 0-based slice of the section's lines
     section = lines[lo:hi]
-    eol = "\r\n" if any(x.endswith("\r\n") for x in section) else "\n"
-    replacement = ground.replace("\n", eol)
-    if (
-        hi == len(lines)
-        and section
-        and not re.search(r"[\r\n]$", section[-1])
-        and (replacement.endswith(eol))
-    ):
-        replacement = replacement[: -len(eol)]  # the file had no final newline
-    if hi < len(lines) and replacement and not replacement.endswith(eol):
+    crlf = sum(x.endswith("\r\n") for x in section or lines)
+    lf = sum(x.endswith("\n") and not x.endswith("\r\n") for x in section or lines)
+    eol = "\r\n" if crlf > lf else "\n"
+    replacement = _merge_lines(section, ground, eol)
+    if hi < len(lines) and replacement and not replacement.endswith(("\n", "\r")):
         replacement += eol  # keep the following line on its own line
     new = bom + "".join(lines[:lo]) + replacement + "".join(lines[hi:])
     return new.encode("utf-8"), got.text
+
+
+def _key(line: str) -> tuple[str, bool]:
+    body = line.rstrip("\r\n")
+    return body, len(body) != len(line)
+
+
+def _merge_lines(section: list[str], ground: str, eol: str) -> str:
+    """Ground's lines, reusing each unchanged original line byte for byte (its own
+    line ending included); new or changed lines take the section's line ending."""
+    wanted = re.findall(r"[^\n]*\n|[^\n]+$", ground)
+    have = [_key(x) for x in section]
+    want = [_key(x) for x in wanted]
+    out: list[str] = []
+    matcher = difflib.SequenceMatcher(a=have, b=want, autojunk=False)
+    for tag, a0, a1, b0, b1 in matcher.get_opcodes():
+        if tag == "equal":
+            out.extend(section[a0:a1])
+        else:
+            out.extend(body + (eol if ended else "") for body, ended in want[b0:b1])
+    return "".join(out)
 
 
 def capture(root: Path, selector: str, text: str) -> Path:

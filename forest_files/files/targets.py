@@ -54,8 +54,10 @@ def expand(root: Path, specs: Sequence[str]) -> list[str]:
 def check_file(root: Path, path: str, max_bytes: int) -> bytes:
     """The bytes of ``path`` if it may be taken into custody."""
     full = root / path
-    if full.is_symlink() and escapes(root, path):
-        raise TargetRefused(f"{path}: a symlink leading outside the repository; bind its target")
+    if escapes(root, path):
+        raise TargetRefused(
+            f"{path}: leads outside the repository through a symlink; bind the real file"
+        )
     if not full.is_file():
         raise TargetRefused(f"{path}: no such file in the working tree")
     for sub in gitio.submodule_paths(root):

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 CHECK_HOOKS = ("pre-commit", "pre-merge-commit")
@@ -64,8 +65,14 @@ def check_staged(root: Path) -> int:
                 return 0
         findings = check_all(store, bindings, content)
         failed = [f for f in findings if f.failed]
+        contested = _contested_unbound(store, findings) if ledger_staged else []
+        for cid in contested:
+            _say(
+                f"forest-files: commit refused — ground {cid} is contested (two successors "
+                f'merged); fix: forest resolve {cid} --pick ID --words "…"'
+            )
         if not failed:
-            return 0
+            return 1 if contested else 0
         excludes = {b.bind_act: b.excludes for b in bindings}
         _say(f"forest-files: commit refused — {len(failed)} bound section(s) diverge from ground")
         for f in failed:
@@ -90,6 +97,18 @@ def check_staged(root: Path) -> int:
             if f.kind == "moved":
                 _say(f"  {f.detail}")
         return 1
+
+
+def _contested_unbound(store: object, findings: Sequence[object]) -> list[str]:
+    """Contested ground that no file binding reports (ground adopted as text only)."""
+    from forest_files.ledger.views import list_view
+    from forest_files.store.forest import ForestStore
+
+    assert isinstance(store, ForestStore)
+    reported = {c for f in findings for c in getattr(f, "candidates", ())}
+    return [
+        g.content_id for g in list_view(store, "contested_entries") if g.content_id not in reported
+    ]
 
 
 def sync_index(root: Path) -> int:

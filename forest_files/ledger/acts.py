@@ -165,7 +165,8 @@ def decode_line(line: bytes, *, segment: str, lineno: int) -> Act:
     claimed = obj.pop("id", None)
     if not isinstance(claimed, str):
         raise fail('"id" missing or not a string')
-    actual = sha256_text(canonical_json(obj))
+    without = _without_id(text, claimed)
+    actual = sha256_text(canonical_json(obj) if without is None else without)
     if claimed != actual:
         raise fail(
             f"act id {claimed} does not match its content (hashes to {actual})",
@@ -181,6 +182,24 @@ def decode_line(line: bytes, *, segment: str, lineno: int) -> Act:
     if any(a >= b for a, b in pairwise(deps)):
         raise fail('"deps" is not strictly sorted', act_id=claimed)
     return _from_object(obj, claimed)
+
+
+def _without_id(text: str, claimed: str) -> str | None:
+    """The canonical ``text`` of an act minus its top-level ``"id"`` member, cut out
+    instead of encoded again; None when the id is not 64 hex digits or its member
+    text occurs more than once (the caller then re-encodes)."""
+    if not is_hex64(claimed):
+        return None
+    member = f'"id":"{claimed}"'
+    at = text.find(member)
+    if at < 0 or text.find(member, at + 1) >= 0:
+        return None
+    end = at + len(member)
+    if text[at - 1] == ",":
+        return text[: at - 1] + text[end:]
+    if text[end] == ",":
+        return text[:at] + text[end + 1 :]
+    return text[:at] + text[end:]
 
 
 def _check_version(version: object, fail: Callable[[str, str], LedgerError]) -> None:

@@ -14,7 +14,11 @@ Returns: the number of acts applied; ``deps_for`` gives a new act's deps.
 Test: tests/test_repository.py
 
 Judging at the dependencies: status is read from the status-changing edges
-whose producing act lies in the act's dependency closure. So two branches
+whose producing act lies in the act's dependency closure. Closures are not
+materialised: for each producer of a status edge of the entry, a backward walk
+over the deps the index recorded (``ledger_applied.deps``) asks whether it is
+an ancestor, pruned below the producer's depth, so replaying a few new acts
+never needs the rest of the ledger in memory. So two branches
 that superseded (or sealed) the same entry both replay after a merge; the
 second supersession is inserted beside the first and both successors are
 *contested*. Known limit: "contested at the dependencies" is not computed;
@@ -213,9 +217,11 @@ def _status_at_deps(store: ForestStore, entry_id: int, act: Act) -> _Status:
 
 
 class _Replayer:
-    def __init__(self, store: ForestStore, read: BodyReader) -> None:
+    def __init__(self, store: ForestStore, read: BodyReader, erased: set[str]) -> None:
         self.store = store
         self.read = read
+        # Body hashes a recorded erase act removed: their bodies may be absent.
+        self.erased = erased
 
     def fail(self, act: Act, reason: str, code: str = "refused") -> LedgerError:
         return LedgerError(f"act {act.id} ({act.kind}): {reason}", act_id=act.id, code=code)
@@ -247,6 +253,7 @@ class _Replayer:
             "seal": self.seal,
             "unseal": self.seal,
             "resolve": self.resolve,
+            "erase": self.erase,
             "bind": self.bind,
             "rebind": self.rebind,
             "retire": self.retire,
@@ -262,8 +269,10 @@ class _Replayer:
         origins = check_kinds(local_origins(self.store, rec, act_id=act.id), allow_ceremony=False)
         if not origins:
             raise self.fail(act, "orphan write: every entry needs an origin")
+        erased = self.read(rec.body_hash) is None and rec.body_hash in self.erased
         new_id = self.store._insert_entry(
-            body=self.body(act, rec),
+            body="[erased]" if erased else self.body(act, rec),
+            erased_body_hash=rec.body_hash if erased else None,
             jurisdiction=rec.jurisdiction,
             bucket=rec.bucket,
             signature=rec.signature,
@@ -354,6 +363,24 @@ class _Replayer:
         )
         return new_id
 
+    def erase(self, act: Act) -> list[str]:
+        """Apply a recorded erasure to every entry holding that body (store._erase)."""
+        body_hash = act.fields.get("body_hash")
+        if not isinstance(body_hash, str) or len(body_hash) != 64:
+            raise self.fail(act, "an erase act names the body_hash it erases")
+        by = act.fields.get("by")
+        reason = act.fields.get("reason")
+        rows = self.store.conn.execute(
+            "SELECT id FROM entries WHERE body_hash = ?", (body_hash,)
+        ).fetchall()
+        for row in rows:
+            self.store._erase(
+                int(row[0]),
+                signature=by if isinstance(by, str) and by.strip() else "ledger",
+                reason=reason if isinstance(reason, str) and reason.strip() else "erase act",
+            )
+        return []
+
     def bind(self, act: Act) -> list[str]:
         entry = require_entry(self.store, act.fields.get("entry"), act_id=act.id, key="entry")
         if not self.store._is_adopted(entry):
@@ -443,7 +470,8 @@ def replay(
     savepoint of their own.
     """
     del known
-    replayer = _Replayer(store, body_reader)
+    erased = {str(a.fields.get("body_hash")) for a in acts if a.kind == "erase"}
+    replayer = _Replayer(store, body_reader, erased)
     count = 0
     with store.atomic():
         ensure_tables(store)

@@ -145,6 +145,7 @@ class StoreBase:
         created_at: str | None = None,
         nonce: str | None = None,
         scope_of: str | None = None,
+        erased_body_hash: str | None = None,
     ) -> int:
         """Validate and insert one entry with its creation edges. Call inside ``atomic``."""
         if bucket in CEREMONY_BUCKETS and not ceremony:
@@ -172,6 +173,11 @@ class StoreBase:
         except (TypeError, ValueError) as exc:
             raise ForestError(f"meta must be JSON-serialisable: {exc}") from None
         body_hash = hash_body(body)
+        if erased_body_hash is not None:
+            # Replay of an entry whose body a recorded erasure removed: keep its hash.
+            if body != "[erased]":
+                raise ForestError("an erased entry's body must be the marker [erased]")
+            body_hash = erased_body_hash
         stamp = created_at or utc_now()
         salt = secrets.token_hex(8) if nonce is None else nonce
         scope = scope_of or self.scope

@@ -21,6 +21,7 @@ from forest_files.store import connection, gate
 from forest_files.store.anchor import AnchorMixin
 from forest_files.store.audit import AuditMixin
 from forest_files.store.ceremonies import CeremonyMixin
+from forest_files.store.erasure import ErasureMixin
 from forest_files.store.recall import RecallMixin
 from forest_files.store.resolve import ResolveMixin
 from forest_files.store.walk import TicketState, WalkMixin
@@ -32,7 +33,14 @@ def load_schema_sql() -> str:
 
 
 class ForestStore(
-    WriteMixin, RecallMixin, WalkMixin, CeremonyMixin, ResolveMixin, AuditMixin, AnchorMixin
+    WriteMixin,
+    RecallMixin,
+    WalkMixin,
+    CeremonyMixin,
+    ResolveMixin,
+    AuditMixin,
+    AnchorMixin,
+    ErasureMixin,
 ):
     """Append-only custody store. Use as a context manager."""
 

@@ -1,0 +1,289 @@
+"""The CI gate: verify the ledger, check HEAD, judge every commit of the range.
+
+``run_gate(root, base)``:
+
+1. verify HEAD's committed ledger (``verify_ledger`` on a temporary copy of
+   its files) — faults are ``ledger-fault`` findings;
+2. with a base: ``check_range`` (ledger files rewritten or deleted since the
+   merge-base, every new act judged by forest.toml *as it stood at the
+   merge-base*) — ``ledger-rewritten``, ``ledger-deleted``, ``authority``;
+3. check every binding of HEAD against the ground rebuilt from HEAD's own
+   ledger (``custody_at(root, HEAD)``);
+4. with a base: every commit C of ``merge-base..HEAD`` but HEAD itself,
+   oldest first, merges included, that changed a bound path or the ledger
+   (against each parent) is checked against the ground rebuilt from C's own
+   ledger — only the bindings whose file changed, all of them when the
+   ledger changed. A finding there is a *history* finding naming C, even when
+   a later commit reverted the edit (no silent edit anywhere in history). One
+   (binding, kind, hash) is reported once, at the first commit that shows it.
+
+Steps 3 and 4 are skipped when step 1 finds faults: a damaged ledger cannot be
+replayed into a trustworthy ground.
+
+Stores: nothing (throwaway stores in temporary directories).
+Refuses: a base that does not resolve (``UnknownRef``); a shallow clone
+without the merge-base (``ShallowClone``, naming ``fetch-depth: 0``).
+Returns: ``GateReport`` — paths, selectors, line ranges, hashes and commit
+ids, never section or body text.
+Test: tests/test_ci_gate.py
+"""
+
+from __future__ import annotations
+
+import hashlib
+import tempfile
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+
+from forest_files import gitio
+from forest_files.files.check import Finding, check_all
+from forest_files.files.session import custody_at
+from forest_files.ledger.sources import LEDGER_PREFIX
+from forest_files.ledger.verify import Fault, verify_ledger
+
+RULES: dict[str, str] = {
+    "drifted": "A bound section differs from its ground",
+    "missing": "A bound file is gone",
+    "unresolved": "A bound selector no longer matches, or its ground is sealed",
+    "moved": "A bound section, unchanged, now lives at another path",
+    "contested": "A binding has two successors of one ground",
+    "ledger-rewritten": "A ledger file was modified since the merge-base",
+    "ledger-deleted": "A ledger file was deleted since the merge-base",
+    "authority": "An act by a signature without authority at the merge-base",
+    "ledger-fault": "The committed ledger is damaged",
+}
+CORRUPTION_RULES = frozenset({"ledger-fault", "ledger-rewritten", "ledger-deleted"})
+_LEDGER_DIR = LEDGER_PREFIX.rstrip("/")
+
+
+@dataclass(frozen=True)
+class GateFinding:
+    rule: str
+    path: str
+    selector: str
+    binding: str
+    commit: str | None
+    start_line: int | None
+    end_line: int | None
+    message: str
+    fingerprint: str
+
+    @property
+    def history(self) -> bool:
+        return self.commit is not None
+
+
+@dataclass(frozen=True)
+class BoundRef:
+    """A binding live at HEAD (one JUnit testcase each)."""
+
+    path: str
+    selector: str
+    binding: str
+
+
+@dataclass(frozen=True)
+class GateReport:
+    head: str
+    base: str | None
+    merge_base: str | None
+    commits: tuple[str, ...]  # the range, oldest first (empty without a base)
+    judged: tuple[str, ...]  # the commits whose bindings were checked
+    bindings: tuple[BoundRef, ...]
+    findings: tuple[GateFinding, ...]
+
+    @property
+    def ok(self) -> bool:
+        return not self.findings
+
+    @property
+    def exit_code(self) -> int:
+        if any(f.rule in CORRUPTION_RULES for f in self.findings):
+            return 3
+        return 1 if self.findings else 0
+
+
+def fingerprint(rule: str, key: str, selector: str, commit: str | None) -> str:
+    raw = "\0".join(("forest-ci/v1", rule, key, selector, commit or ""))
+    return hashlib.sha256(raw.encode("utf-8", "surrogateescape")).hexdigest()
+
+
+def _make(
+    rule: str,
+    path: str,
+    selector: str,
+    binding: str,
+    commit: str | None,
+    message: str,
+    lines: tuple[int | None, int | None] = (None, None),
+) -> GateFinding:
+    return GateFinding(
+        rule=rule,
+        path=path,
+        selector=selector,
+        binding=binding,
+        commit=commit,
+        start_line=lines[0],
+        end_line=lines[1],
+        message=message,
+        fingerprint=fingerprint(rule, binding or path, selector, commit),
+    )
+
+
+def _describe(f: Finding) -> str:
+    """One body-free sentence for a check finding."""
+    sel = f.selector
+    if f.kind == "drifted":
+        got = (f.actual_hash or "?")[:12]
+        want = (f.expected_hash or "?")[:12]
+        return (
+            f"{sel} drifted: section hash {got} is not ground {want}; restore it "
+            f"(forest restore '{sel}') or adopt the change (forest supersede '{sel}' --words …)"
+        )
+    if f.kind == "missing":
+        return f"{sel} is missing: {f.path} is gone; bring it back or forest retire '{sel}'"
+    if f.kind == "moved":
+        return f"{sel} moved to {f.moved_to}; {f.detail}"
+    if f.kind == "contested":
+        return f"{sel} is contested ({f.detail}); forest resolve it"
+    return f"{sel} is unresolved: {f.detail}"
+
+
+def _from_finding(f: Finding, commit: str | None) -> GateFinding:
+    message = _describe(f)
+    if commit is not None:
+        message = (
+            f"commit {commit[:12]} changed {f.selector} without recording its supersession "
+            f"in the same commit: {message}"
+        )
+    return _make(f.kind, f.path, f.selector, f.binding, commit, message, (f.start_line, f.end_line))
+
+
+def _from_fault(fault: Fault, rule: str) -> GateFinding:
+    where = fault.segment or ""
+    path = f"{LEDGER_PREFIX}{where}" if where else _LEDGER_DIR
+    rule_name = rule if rule != "ledger-fault" else f"ledger-fault ({fault.code})"
+    line = f" line {fault.line}" if fault.line else ""
+    message = f"{rule_name}: {where or _LEDGER_DIR}{line}: {fault.detail}"
+    return _make(rule, path, where, fault.act_id or "", None, message, (fault.line, fault.line))
+
+
+def _materialise_ledger(root: Path, commit: str, into: Path) -> list[GateFinding]:
+    """Write ``commit``'s ledger files under ``into``; symlinks there are faults."""
+    entries = gitio.ls_tree(root, commit, LEDGER_PREFIX)
+    faults: list[GateFinding] = []
+    blobs = [e for e in entries if e.type == "blob" and e.mode != "120000"]
+    for e in entries:
+        if e not in blobs:
+            fault = Fault("malformed", None, None, None, f"{e.path} is not a regular file")
+            faults.append(_from_fault(fault, "ledger-fault"))
+    data = gitio.cat_blobs(root, [e.blob for e in blobs])
+    for e in blobs:
+        rel = PurePosixPath(e.path).relative_to(_LEDGER_DIR)
+        if any(part in ("", ".", "..") for part in rel.parts):
+            continue
+        target = into.joinpath(*rel.parts)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(data[e.blob])
+    return faults
+
+
+def _verify_head(root: Path, head: str) -> list[GateFinding]:
+    with tempfile.TemporaryDirectory(prefix="forest-ci-") as tmp:
+        ledger = Path(tmp) / "ledger"
+        ledger.mkdir()
+        found = _materialise_ledger(root, head, ledger)
+        report = verify_ledger(ledger)
+    return found + [_from_fault(f, "ledger-fault") for f in report.faults]
+
+
+def _parents(root: Path, commit: str) -> list[str]:
+    line = gitio.run_git(root, ["rev-list", "--parents", "-n", "1", commit, "--"])
+    return line.stdout.decode().split()[1:]
+
+
+def _changed(root: Path, commit: str) -> set[str] | None:
+    """Paths ``commit`` changed against any parent; None for a root commit (all)."""
+    parents = _parents(root, commit)
+    if not parents:
+        return None
+    paths: set[str] = set()
+    for parent in parents:
+        for change in gitio.diff_names(root, parent, commit, filters=None):
+            paths.add(change.path)
+            if change.old_path:
+                paths.add(change.old_path)
+    return paths
+
+
+def _touches_ledger(paths: Iterable[str]) -> bool:
+    return any(p.startswith(LEDGER_PREFIX) for p in paths)
+
+
+def _check_at(root: Path, commit: str, changed: set[str] | None) -> list[Finding] | None:
+    """Failed findings of the affected bindings at ``commit``; None if none affected."""
+    with custody_at(root, commit) as (store, bindings, content):
+        if changed is not None and not _touches_ledger(changed):
+            bindings = [b for b in bindings if b.path in changed]
+            if not bindings:
+                return None
+        return [f for f in check_all(store, bindings, content) if f.failed]
+
+
+def _history(root: Path, commits: Iterable[str], head: str) -> tuple[list[GateFinding], list[str]]:
+    seen: set[tuple[str, str, str | None]] = set()
+    out: list[GateFinding] = []
+    judged: list[str] = []
+    for commit in commits:
+        if commit == head:
+            continue  # HEAD is judged by the HEAD check
+        changed = _changed(root, commit)
+        if changed is not None and not changed:
+            continue
+        found = _check_at(root, commit, changed)
+        if found is None:
+            continue
+        judged.append(commit)
+        for f in found:
+            key = (f.binding, f.kind, f.actual_hash)
+            if key not in seen:
+                seen.add(key)
+                out.append(_from_finding(f, commit))
+    return out, judged
+
+
+def run_gate(root: Path | str, base: str | None) -> GateReport:
+    """Everything the CI gate finds for HEAD (and merge-base(``base``, HEAD)..HEAD)."""
+    from forest_files.ledger.range import check_range
+
+    top = gitio.toplevel(root)
+    head = gitio.resolve_commit(top, "HEAD")
+    merge_base = None if base is None else gitio.merge_base(top, base, head)
+    findings = _verify_head(top, head)
+    commits: list[str] = []
+    if base is not None and merge_base is not None:
+        ranged = check_range(top, base)
+        findings += [_from_fault(f, f.code) for f in ranged.faults]
+        commits = gitio.rev_list(top, f"{merge_base}..{head}")
+    bindings: list[BoundRef] = []
+    judged: list[str] = []
+    if not any(f.rule == "ledger-fault" for f in findings):
+        with custody_at(top, head) as (store, live, content):
+            bindings = [BoundRef(b.path, b.selector, b.bind_act) for b in live]
+            findings += [
+                _from_finding(f, None) for f in check_all(store, live, content) if f.failed
+            ]
+        judged.append(head)
+        history, judged_before = _history(top, commits, head)
+        findings += history
+        judged = [*judged_before, *judged]
+    return GateReport(
+        head=head,
+        base=base,
+        merge_base=merge_base,
+        commits=tuple(commits),
+        judged=tuple(judged),
+        bindings=tuple(bindings),
+        findings=tuple(findings),
+    )

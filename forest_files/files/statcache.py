@@ -1,0 +1,170 @@
+"""Local caches that spare a check from re-reading and re-parsing unchanged files.
+
+Stores (``.forest/cache/``, git-ignored, never committed):
+``stat.json`` — repository path -> (size, mtime_ns, ino, ctime_ns, normalised
+file hash, recorded_ns); ``parse.json`` — (file hash, selector, exclusions) ->
+(section hash, start line, end line). Both are written whole to a temporary
+file and renamed into place.
+Refuses: nothing. A missing, unreadable, corrupt or foreign-version cache file
+is treated as empty and rebuilt by the next save.
+Returns: the normalised file hash of a path whose stat still matches, or None
+(unknown: read the file); the cached section of a known content, or None.
+Test: tests/test_statcache.py
+
+Racy-clean rule (git's): a stat entry is trusted only when all four stat
+fields match AND the file's mtime is strictly earlier than ``recorded_ns``, a
+filesystem timestamp taken (by touching a stamp file in the cache directory)
+BEFORE the file was stat'ed and read. A later write lands in a tick at or after
+that stamp, so it changes the mtime; a write in the same tick as the recorded
+mtime could keep every stat field, and such an entry is never trusted — the
+file is re-hashed until its mtime falls behind a stamp. Only regular files
+(``lstat``) are cached, so a symlink is always read through its resolution.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import stat as stat_mod
+from pathlib import Path
+
+CACHE_DIR = ".forest/cache"
+STAT_NAME = "stat.json"
+PARSE_NAME = "parse.json"
+_STAMP = ".stamp"
+VERSION = 1
+
+StatKey = tuple[int, int, int, int]
+Located = tuple[str, int, int]
+
+
+def stat_key(st: os.stat_result) -> StatKey:
+    return (st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns)
+
+
+def _load(path: Path) -> dict[str, list[object]]:
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(doc, dict) or doc.get("version") != VERSION:
+        return {}
+    entries = doc.get("entries")
+    return entries if isinstance(entries, dict) else {}
+
+
+def _save(path: Path, entries: dict[str, list[object]]) -> None:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+        tmp.write_text(
+            json.dumps({"version": VERSION, "entries": entries}, separators=(",", ":")),
+            encoding="utf-8",
+        )
+        os.replace(tmp, path)
+    except OSError:
+        pass  # a cache that cannot be written is only a slower next check
+
+
+class StatCache:
+    """Working-tree stat cache of one repository (``root``)."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = Path(root)
+        self.dir = self.root / CACHE_DIR
+        self.path = self.dir / STAT_NAME
+        self._entries = _load(self.path)
+        self._stamp: int | None = None
+        self._dirty = False
+
+    def stamp(self) -> int:
+        """A filesystem timestamp taken now (once per run): the stamp file's mtime."""
+        if self._stamp is None:
+            probe = self.dir / _STAMP
+            try:
+                self.dir.mkdir(parents=True, exist_ok=True)
+                with open(probe, "w", encoding="utf-8") as fh:
+                    fh.write(str(os.getpid()))
+                self._stamp = os.stat(probe).st_mtime_ns
+            except OSError:
+                self._stamp = 0  # no stamp: nothing recorded now can be trusted
+        return self._stamp
+
+    def lookup(self, path: str, st: os.stat_result) -> str | None:
+        """The recorded file hash if ``st`` matches and the entry is not racily clean."""
+        got = self._entries.get(path)
+        if not isinstance(got, list) or len(got) != 6:
+            return None
+        size, mtime, ino, ctime, file_hash, recorded = got
+        if (size, mtime, ino, ctime) != stat_key(st) or not isinstance(recorded, int):
+            return None
+        if mtime >= recorded:  # type: ignore[operator]
+            return None
+        return file_hash if isinstance(file_hash, str) else None
+
+    def hash_of(self, path: str) -> str | None:
+        """``lookup`` with a fresh ``lstat`` of ``path`` (None for non-regular files)."""
+        if path not in self._entries:
+            return None
+        try:
+            st = os.lstat(self.root / path)
+        except OSError:
+            return None
+        if not stat_mod.S_ISREG(st.st_mode):
+            return None
+        return self.lookup(path, st)
+
+    def record(self, path: str, st: os.stat_result, file_hash: str | None, stamp: int) -> None:
+        """Remember ``file_hash`` for the content read after ``st`` (``stamp`` taken first)."""
+        if file_hash is None or not stat_mod.S_ISREG(st.st_mode):
+            self.forget(path)
+            return
+        entry: list[object] = [*stat_key(st), file_hash, stamp]
+        if self._entries.get(path) != entry:
+            self._entries[path] = entry
+            self._dirty = True
+
+    def forget(self, path: str) -> None:
+        if self._entries.pop(path, None) is not None:
+            self._dirty = True
+
+    def save(self) -> None:
+        if self._dirty:
+            _save(self.path, self._entries)
+            self._dirty = False
+
+
+class ParseCache:
+    """(file hash, selector, exclusions) -> where the section is and what it hashes to."""
+
+    def __init__(self, root: Path) -> None:
+        self.path = Path(root) / CACHE_DIR / PARSE_NAME
+        self._entries: dict[str, list[object]] | None = None
+        self._dirty = False
+
+    @staticmethod
+    def key(file_hash: str, selector: str, excludes: tuple[str, ...]) -> str:
+        return json.dumps([file_hash, selector, list(excludes)], separators=(",", ":"))
+
+    def _all(self) -> dict[str, list[object]]:
+        if self._entries is None:
+            self._entries = _load(self.path)
+        return self._entries
+
+    def get(self, file_hash: str, selector: str, excludes: tuple[str, ...]) -> Located | None:
+        got = self._all().get(self.key(file_hash, selector, excludes))
+        if not isinstance(got, list) or len(got) != 3:
+            return None
+        section, start, end = got
+        if isinstance(section, str) and isinstance(start, int) and isinstance(end, int):
+            return section, start, end
+        return None
+
+    def put(self, file_hash: str, selector: str, excludes: tuple[str, ...], found: Located) -> None:
+        self._all()[self.key(file_hash, selector, excludes)] = list(found)
+        self._dirty = True
+
+    def save(self) -> None:
+        if self._dirty and self._entries is not None:
+            _save(self.path, self._entries)
+            self._dirty = False

@@ -1,0 +1,44 @@
+"""Audited erasure of a body: the one update the append-only law permits.
+
+Stores: in one transaction, a one-shot ``erasure_permits`` row, a body-free
+tombstone in ``erasures`` (who, when, why), and the body replaced by the
+marker ``[erased]``; the permit is removed again. ``body_hash`` and
+``content_id`` stay, so ancestry and the ledger still verify; a trigger takes
+the old text out of the full-text index.
+Refuses: an unknown entry, a blank signature or reason; erasing twice is a
+no-op that returns the existing tombstone.
+Returns: None.
+Test: tests/test_erasure.py
+
+This is the store half of the governance feature (the recorded ``erase``
+act replays through it). The public ``forget`` ceremony, with its scope and
+retention rules, comes with the governance release.
+"""
+
+from __future__ import annotations
+
+from forest_files.errors import ForestError
+from forest_files.store.base import StoreBase, utc_now
+
+ERASED_MARK = "[erased]"
+
+
+class ErasureMixin(StoreBase):
+    def _erase(self, entry_id: int, *, signature: str, reason: str) -> None:
+        if not signature.strip() or not reason.strip():
+            raise ForestError("erase: signature and reason are required (body-free tombstone)")
+        with self.atomic():
+            self._require(entry_id, "erase")
+            done = self.conn.execute(
+                "SELECT 1 FROM erasures WHERE entry_id = ?", (entry_id,)
+            ).fetchone()
+            if done is not None:
+                return
+            self.conn.execute("INSERT INTO erasure_permits (entry_id) VALUES (?)", (entry_id,))
+            self.conn.execute(
+                "INSERT INTO erasures (entry_id, created_at, signature, reason) "
+                "VALUES (?, ?, ?, ?)",
+                (entry_id, utc_now(), signature.strip(), reason.strip()),
+            )
+            self.conn.execute("UPDATE entries SET body = ? WHERE id = ?", (ERASED_MARK, entry_id))
+            self.conn.execute("DELETE FROM erasure_permits WHERE entry_id = ?", (entry_id,))

@@ -1,0 +1,142 @@
+"""The file-custody commands as a user meets them: no section text in machine output,
+one line and a non-zero exit outside a repository or before ``forest init``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from helpers.git import commit_all, isolate, make_repo, write
+from typer.testing import CliRunner, Result
+
+import forest_files.cli  # noqa: F401  (registers every command)
+from forest_files.cli import app
+
+runner = CliRunner()
+
+SENTINEL = "ZEBRA-SENTINEL-7731"
+WORDS = "I adopt these words as written"
+CANON = f"# Canon\n\nIntro.\n\n## Secret\n\nThe code is {SENTINEL}.\nKeep it.\n\n## Other\n\nx\n"
+
+
+@pytest.fixture(autouse=True)
+def _isolated_git(monkeypatch: pytest.MonkeyPatch) -> None:
+    isolate(monkeypatch)
+
+
+def forest(repo: Path, *args: str) -> Result:
+    return runner.invoke(app, [*args, "--repo", str(repo)])
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    path = make_repo(tmp_path)
+    assert forest(path, "init").exit_code == 0
+    write(path, "canon.md", CANON)
+    commit_all(path, "init")
+    return path
+
+
+def no_sentinel(result: Result, *, exit_code: int = 0) -> Result:
+    assert result.exit_code == exit_code, (result.stdout, result.stderr)
+    assert SENTINEL not in result.output
+    assert SENTINEL not in result.stderr
+    return result
+
+
+def test_machine_output_and_piped_check_carry_no_section_text(repo: Path) -> None:
+    adopted = no_sentinel(forest(repo, "adopt", "canon.md#Secret", "--words", WORDS, "--json"))
+    (bound,) = json.loads(adopted.stdout)
+    no_sentinel(forest(repo, "check", "--json"))
+    path = repo / "canon.md"
+    path.write_text(path.read_text().replace("Keep it.", "Drop it."))
+    for args in (
+        ("check", "--json"),
+        ("check",),  # stdout is not a terminal here: no diff without --show-diff
+        ("status", "--json"),
+        ("status",),
+    ):
+        no_sentinel(forest(repo, *args), exit_code=1 if args[0] == "check" else 0)
+    no_sentinel(forest(repo, "check", "--staged", "--json"))  # nothing staged: no binding
+    no_sentinel(forest(repo, "log", "canon.md#Secret", "--json"))
+    no_sentinel(forest(repo, "show", bound["content_id"], "--json"))
+    superseded = no_sentinel(
+        forest(repo, "supersede", "canon.md#Secret", "--words", "ok", "--json")
+    )
+    ground = json.loads(superseded.stdout)["ground"]
+    no_sentinel(forest(repo, "show", ground, "--json"))
+    no_sentinel(forest(repo, "log", "canon.md#Secret", "--json"))
+
+
+def test_log_of_all_acts_with_a_binding(repo: Path) -> None:
+    assert forest(repo, "adopt", "canon.md#Secret", "--words", WORDS).exit_code == 0
+    result = no_sentinel(forest(repo, "log", "--json"))
+    assert json.loads(result.stdout)["acts"]
+
+
+def test_show_diff_and_diff_do_show_the_text(repo: Path) -> None:
+    assert forest(repo, "adopt", "canon.md#Secret", "--words", WORDS).exit_code == 0
+    path = repo / "canon.md"
+    path.write_text(path.read_text().replace(f"is {SENTINEL}", "is gone"))
+    shown = forest(repo, "check", "--show-diff")
+    assert shown.exit_code == 1
+    assert f"-The code is {SENTINEL}." in shown.stdout and "+The code is gone." in shown.stdout
+    diff = forest(repo, "diff", "canon.md#Secret")
+    assert diff.exit_code == 0 and diff.stdout.startswith("drifted canon.md#Canon/Secret")
+    assert SENTINEL in diff.stdout
+
+
+def test_check_text_names_both_routes(repo: Path) -> None:
+    assert forest(repo, "adopt", "canon.md#Secret", "--words", WORDS).exit_code == 0
+    path = repo / "canon.md"
+    path.write_text(path.read_text().replace("Keep it.", "Drop it."))
+    out = forest(repo, "check").stdout
+    assert "drifted canon.md#Canon/Secret lines 5-9" in out
+    assert "forest restore 'canon.md#Canon/Secret'" in out
+    assert "forest supersede 'canon.md#Canon/Secret' --words" in out
+
+
+COMMANDS: list[tuple[str, ...]] = [
+    ("adopt", "canon.md", "--words", WORDS),
+    ("check",),
+    ("check", "--staged"),
+    ("check", "--rev", "HEAD"),
+    ("check", "--json"),
+    ("status",),
+    ("status", "--json"),
+    ("diff", "canon.md"),
+    ("supersede", "canon.md", "--words", WORDS),
+    ("restore", "canon.md"),
+    ("rebind", "canon.md", "other.md"),
+    ("retire", "canon.md", "--words", WORDS),
+    ("log", "canon.md"),
+    ("log", "canon.md", "--json"),
+    ("show", "0" * 64),
+    ("show", "0" * 64, "--json"),
+]
+
+
+def one_line_failure(result: Result) -> None:
+    assert result.exit_code not in (0, 2), (result.stdout, result.stderr)
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("forest: "), result.stderr
+    assert "Traceback" not in result.output
+    assert "internal error" not in result.stderr, result.stderr
+
+
+@pytest.mark.parametrize("args", COMMANDS, ids=lambda a: " ".join(a)[:30])
+def test_outside_a_repository_one_line(tmp_path: Path, args: tuple[str, ...]) -> None:
+    bare = tmp_path / "plain"
+    bare.mkdir()
+    write(bare, "canon.md", CANON)
+    one_line_failure(forest(bare, *args))
+
+
+@pytest.mark.parametrize("args", COMMANDS, ids=lambda a: " ".join(a)[:30])
+def test_before_init_one_line(tmp_path: Path, args: tuple[str, ...]) -> None:
+    path = make_repo(tmp_path)
+    write(path, "canon.md", CANON)
+    commit_all(path, "no forest yet")
+    one_line_failure(forest(path, *args))
+    assert not (path / ".forest").exists()

@@ -1,0 +1,62 @@
+"""Erasure: a recorded erase act removes a body, leaves a tombstone, and rebuilds."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from helpers.git import commit_all, isolate, make_repo
+
+from forest_files import ForestError, ForestStore
+from forest_files.hashing import hash_body
+from forest_files.ledger import make_act, read_ledger, write_segment
+from forest_files.ledger.segments import body_path
+from forest_files.repository import Repository
+
+ADA = "Ada <ada@example.org>"
+SECRET = "SENTINEL-PASTED-SECRET-4411"
+
+
+@pytest.fixture(autouse=True)
+def _isolated_git(monkeypatch: pytest.MonkeyPatch) -> None:
+    isolate(monkeypatch)
+
+
+def test_store_erase_leaves_tombstone_and_hash_accepted(store: ForestStore) -> None:
+    p = store.write_pair("seed", scroll_ptr={"path": "s", "offset": 0})
+    e = store.write(body=SECRET, bucket="note", signature="m", origins=[(p, "derived_from")])
+    cid = store.content_id(e)
+    store._erase(e, signature="Ada", reason="pasted secret")
+    row = store.get(e)
+    assert row["body"] == "[erased]" and row["body_hash"] == hash_body(SECRET)
+    assert store.content_id(e) == cid
+    assert store.recall_similar("SENTINEL") == []
+    (tomb,) = store.conn.execute("SELECT * FROM erased_entries").fetchall()
+    assert SECRET not in str(tuple(tomb))
+    with pytest.raises(Exception, match="append-only"):
+        store.conn.execute("UPDATE entries SET body = 'x' WHERE id = ?", (e,))
+
+
+def test_store_erase_blank_reason_refused(store: ForestStore) -> None:
+    p = store.write_pair("seed", scroll_ptr={"path": "s", "offset": 0})
+    with pytest.raises(ForestError, match="reason"):
+        store._erase(p, signature="Ada", reason=" ")
+
+
+def test_ledger_erase_act_rebuilds_without_body_recovers(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path)
+    Repository.init(repo).close()
+    with Repository(repo) as r:
+        cid = r.adopt_text(SECRET, words="adopted by mistake", by=ADA)
+    ledger = repo / ".forest" / "ledger"
+    last = max(read_ledger(ledger).acts)
+    fields = {"body_hash": hash_body(SECRET), "by": ADA, "reason": "a pasted secret"}
+    write_segment(ledger, [make_act("erase", [last], fields)], {})
+    body_path(ledger, hash_body(SECRET)).unlink()
+    commit_all(repo, "erase")
+    with Repository(repo) as r:
+        r.sync()
+        r.rebuild()
+        (ground,) = r.ground()
+        assert ground.content_id == cid and ground.body_hash == hash_body(SECRET)
+    assert SECRET not in (repo / ".forest" / "woods.db").read_bytes().decode("latin-1")

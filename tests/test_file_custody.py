@@ -1,0 +1,220 @@
+"""Taking file sections into custody: refusals (nothing recorded), log, show, retire, rebind."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+from helpers.git import commit_all, git, isolate, make_repo, write
+from typer.testing import CliRunner, Result
+
+import forest_files.cli  # noqa: F401  (registers every command)
+from forest_files.cli import app
+
+runner = CliRunner()
+
+ADA = "Ada Lovelace <ada@example.org>"
+WORDS = "I adopt these words as written"
+CANON = "# Canon\n\nIntro.\n\n## Rules\n\nThe first rule stands.\n\n## Elsewhere\n\nOther.\n"
+
+
+@pytest.fixture(autouse=True)
+def _isolated_git(monkeypatch: pytest.MonkeyPatch) -> None:
+    isolate(monkeypatch)
+
+
+def forest(repo: Path, *args: str) -> Result:
+    return runner.invoke(app, [*args, "--repo", str(repo)])
+
+
+def ok(repo: Path, *args: str) -> Result:
+    result = forest(repo, *args)
+    assert result.exit_code == 0, (args, result.stdout, result.stderr)
+    return result
+
+
+def ledger_files(repo: Path) -> list[str]:
+    root = repo / ".forest" / "ledger"
+    return sorted(str(p.relative_to(root)) for p in root.rglob("*") if p.is_file())
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    path = make_repo(tmp_path)
+    ok(path, "init")
+    write(path, "canon.md", CANON)
+    commit_all(path, "init")
+    return path
+
+
+def refused(repo: Path, *targets: str, match: str) -> str:
+    """Adoption of ``targets`` exits 1 with one stderr line matching ``match``; nothing recorded."""
+    before = ledger_files(repo)
+    result = forest(repo, "adopt", *targets, "--words", WORDS)
+    assert result.exit_code == 1, (result.stdout, result.stderr)
+    line = result.stderr.strip()
+    assert len(line.splitlines()) == 1 and line.startswith("forest: ")
+    assert match in line, line
+    assert ledger_files(repo) == before
+    assert "Traceback" not in result.output
+    return line
+
+
+def test_invalid_utf8_refused_with_byte_offset(repo: Path) -> None:
+    write(repo, "bad.md", b"# Ok\n\nfine\xff\xfe then\n")
+    refused(repo, "bad.md", match="byte offset 10")
+
+
+def test_binary_refused_with_byte_offset(repo: Path) -> None:
+    write(repo, "blob.md", b"PNG\x89\x00\x01\x02")
+    line = refused(repo, "blob.md", match="byte offset")
+    assert "offset 3" in line or "offset 4" in line
+
+
+def test_one_bad_file_in_a_glob_records_nothing(repo: Path) -> None:
+    write(repo, "docs/a.md", "# A\n\nfine\n")
+    write(repo, "docs/b.md", b"# B\n\n\xc3\x28\n")
+    refused(repo, "docs/*.md", match="docs/b.md")
+
+
+def test_symlink_escaping_repo_refused(repo: Path, tmp_path: Path) -> None:
+    outside = tmp_path / "outside.md"
+    outside.write_text("# Secret\n\nnot ours\n")
+    os.symlink(outside, repo / "escape.md")
+    refused(repo, "escape.md", match="outside the repository")
+
+
+def test_path_through_symlinked_directory_escaping_refused(repo: Path, tmp_path: Path) -> None:
+    (tmp_path / "elsewhere").mkdir()
+    (tmp_path / "elsewhere" / "lore.md").write_text("# Lore\n\nnot ours\n")
+    os.symlink(tmp_path / "elsewhere", repo / "linked")
+    refused(repo, "linked/lore.md", match="outside the repository")
+
+
+def test_symlink_inside_repo_accepted(repo: Path) -> None:
+    os.symlink("canon.md", repo / "alias.md")
+    ok(repo, "adopt", "alias.md#Rules", "--words", WORDS)
+
+
+def test_dotdot_refused(repo: Path) -> None:
+    refused(repo, "../x", match="'..'")
+    refused(repo, "docs/../canon.md", match="'..'")
+
+
+def test_absolute_path_refused(repo: Path) -> None:
+    refused(repo, str(repo / "canon.md"), match="absolute")
+
+
+def test_control_character_refused(repo: Path) -> None:
+    refused(repo, "can\x01on.md", match="control")
+
+
+def test_path_inside_submodule_refused(repo: Path, tmp_path: Path) -> None:
+    sub = make_repo(tmp_path, "sub")
+    write(sub, "inner.md", "# Inner\n\ntext\n")
+    commit_all(sub, "sub")
+    git(repo, "-c", "protocol.file.allow=always", "submodule", "add", "-q", str(sub), "vendor")
+    commit_all(repo, "submodule")
+    assert (repo / "vendor" / "inner.md").is_file()
+    refused(repo, "vendor/inner.md", match="submodule vendor")
+
+
+def test_file_under_git_filter_refused(repo: Path) -> None:
+    write(repo, ".gitattributes", (repo / ".gitattributes").read_text() + "secret.md filter=lfs\n")
+    write(repo, "secret.md", "# Secret\n\ntext\n")
+    refused(repo, "secret.md", match="filter 'lfs'")
+
+
+def test_file_over_max_body_bytes_refused(repo: Path) -> None:
+    toml = repo / "forest.toml"
+    text = toml.read_text()
+    if "[policy]" in text:  # init writes the default bound
+        lines = [ln for ln in text.splitlines() if not ln.startswith("max_body_bytes")]
+        text = "\n".join(lines).replace("[policy]", "[policy]\nmax_body_bytes = 100") + "\n"
+    else:
+        text += "\n[policy]\nmax_body_bytes = 100\n"
+    toml.write_text(text)
+    write(repo, "long.md", "# Long\n\n" + "x" * 200 + "\n")
+    refused(repo, "long.md", match="max_body_bytes")
+    write(repo, "short.md", "# Short\n\nfits\n")
+    ok(repo, "adopt", "short.md", "--words", WORDS)
+
+
+def test_heading_inside_code_fence_is_not_a_heading(repo: Path) -> None:
+    write(repo, "fence.md", "# Real\n\n```\n# Fake\n```\n\n## Also real\n\ntext\n")
+    refused(repo, "fence.md#Fake", match="no heading matches")
+    ok(repo, "adopt", "fence.md#Also real", "--words", WORDS)
+
+
+def test_missing_file_and_empty_glob_refused(repo: Path) -> None:
+    refused(repo, "nowhere.md", match="no such file")
+    refused(repo, "docs/*.md", match="matches no file")
+
+
+def test_adopting_a_bound_section_again_refused(repo: Path) -> None:
+    ok(repo, "adopt", "canon.md#Rules", "--words", WORDS)
+    refused(repo, "canon.md#Canon/Rules", match="already bound")
+
+
+def test_log_shows_chain_superseded_then_ground(repo: Path) -> None:
+    first = json.loads(ok(repo, "adopt", "canon.md#Rules", "--words", WORDS, "--json").stdout)
+    text = (repo / "canon.md").read_text().replace("first rule", "only rule")
+    (repo / "canon.md").write_text(text)
+    second = json.loads(
+        ok(repo, "supersede", "canon.md#Rules", "--words", "Amended", "--as", ADA, "--json").stdout
+    )
+    doc = json.loads(ok(repo, "log", "canon.md#Rules", "--json").stdout)
+    assert doc["selector"] == "canon.md#Canon/Rules"
+    chain = [(x["content_id"], x["status"], x["adopted_by"], x["words"]) for x in doc["chain"]]
+    assert chain == [
+        (first[0]["content_id"], "superseded", "Test Author <author@example.org>", WORDS),
+        (second["ground"], "ground", ADA, "Amended"),
+    ]
+
+
+def test_show_json_metadata(repo: Path) -> None:
+    (bound,) = json.loads(ok(repo, "adopt", "canon.md#Rules", "--words", WORDS, "--json").stdout)
+    meta = json.loads(ok(repo, "show", bound["content_id"], "--json").stdout)
+    assert meta["content_id"] == bound["content_id"]
+    assert meta["bucket"] == "import"
+    assert meta["ground"] is True and meta["sealed"] is False
+    assert len(meta["body_hash"]) == 64
+    assert "first rule" not in json.dumps(meta)
+    result = forest(repo, "show", "0" * 64, "--json")
+    assert result.exit_code == 1 and "unknown entry" in result.stderr
+
+
+def test_retire_then_status_no_longer_lists(repo: Path) -> None:
+    ok(repo, "adopt", "canon.md#Rules", "canon.md#Elsewhere", "--words", WORDS)
+    assert len(json.loads(ok(repo, "status", "--json").stdout)) == 2
+    result = forest(repo, "retire", "canon.md#Rules", "--words", "   ")
+    assert result.exit_code == 1 and "words" in result.stderr
+    ok(repo, "retire", "canon.md#Rules", "--words", "This rule is gone")
+    rows = json.loads(ok(repo, "status", "--json").stdout)
+    assert [r["selector"] for r in rows] == ["canon.md#Canon/Elsewhere"]
+    (repo / "canon.md").write_text("nothing left\n")
+    kinds = [f["kind"] for f in json.loads(forest(repo, "check", "--json").stdout)["findings"]]
+    assert kinds == ["unresolved"]  # only the live binding is judged
+    result = forest(repo, "retire", "canon.md#Rules", "--words", "again")
+    assert result.exit_code == 1 and "no binding" in result.stderr
+
+
+def test_rebind_only_moves_unchanged_text(repo: Path) -> None:
+    ok(repo, "adopt", "canon.md#Rules", "--words", WORDS)
+    write(repo, "copy.md", "# Canon\n\n## Rules\n\nThe first rule bends.\n\n")
+    result = forest(repo, "rebind", "canon.md#Rules", "copy.md#Rules")
+    assert result.exit_code == 1 and "does not hold the bound text" in result.stderr
+    write(repo, "copy.md", "# Canon\n\n## Rules\n\nThe first rule stands.\n\n")
+    ok(repo, "rebind", "canon.md#Rules", "copy.md#Rules")
+    rows = json.loads(ok(repo, "status", "--json").stdout)
+    assert [(r["selector"], r["finding"]) for r in rows] == [("copy.md#Canon/Rules", "clean")]
+
+
+def test_supersede_unchanged_text_refused(repo: Path) -> None:
+    ok(repo, "adopt", "canon.md#Rules", "--words", WORDS)
+    before = ledger_files(repo)
+    result = forest(repo, "supersede", "canon.md#Rules", "--words", "same")
+    assert result.exit_code == 1, result.stdout
+    assert ledger_files(repo) == before

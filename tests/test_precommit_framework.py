@@ -1,0 +1,112 @@
+"""forest-files as a hook of the real pre-commit framework, end to end.
+
+A clone of this repository at its HEAD is the hook repository (so uncommitted
+work never leaks in; a file the hook needs that is not committed shows up as a
+failure here). pre-commit builds its own virtualenv for it (pip, from PyPI),
+then real ``git commit`` runs the ``forest-check`` hook.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from helpers.git import commit_all, git, isolate, make_repo, write
+from typer.testing import CliRunner
+
+import forest_files.cli  # noqa: F401  (registers every command)
+from forest_files.cli import app
+
+SOURCE = Path(__file__).resolve().parent.parent
+PRE_COMMIT = Path(sys.executable).parent / "pre-commit"
+WORDS = "I adopt these words as written"
+CANON = "# Canon\n\nIntro.\n\n## Rules\n\nThe first rule stands.\n\n## Elsewhere\n\nOther.\n"
+
+
+@pytest.fixture(autouse=True)
+def _isolated_git(monkeypatch: pytest.MonkeyPatch) -> None:
+    isolate(monkeypatch)
+
+
+def run(cwd: Path, *cmd: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        list(cmd), cwd=cwd, env=env, capture_output=True, text=True, check=False, timeout=600
+    )
+
+
+def _bind_before_root(repo: Path) -> bool:
+    """See tests/test_hooks.py::test_adopt_bind_act_depends_on_its_root_act (a bug)."""
+    import json
+
+    acts = [
+        json.loads(line)
+        for seg in (repo / ".forest" / "ledger" / "segments").glob("*.jsonl")
+        for line in seg.read_text(encoding="utf-8").splitlines()
+    ]
+    roots = {tuple(a["deps"]): a["id"] for a in acts if a.get("kind") == "root"}
+    return any(
+        a["id"] < roots[tuple(a["deps"])]
+        for a in acts
+        if a.get("kind") == "bind" and tuple(a["deps"]) in roots
+    )
+
+
+@pytest.mark.slow
+def test_precommit_framework_forest_check(tmp_path: Path) -> None:
+    from forest_files.repository import Repository
+
+    head = git(SOURCE, "rev-parse", "HEAD")
+    hook_repo = tmp_path / "forest-files"
+    git(tmp_path, "clone", "-q", "--no-hardlinks", str(SOURCE), str(hook_repo))
+    git(hook_repo, "checkout", "-q", head)
+
+    canon = make_repo(tmp_path, "canon")
+    runner = CliRunner()
+    assert runner.invoke(app, ["init", "--repo", str(canon)]).exit_code == 0
+    write(canon, "canon.md", CANON)
+    commit_all(canon, "file")
+    for _ in range(64):  # redo an adoption replay cannot order (the bug above)
+        done = runner.invoke(
+            app, ["adopt", "canon.md#Rules", "--words", WORDS, "--repo", str(canon)]
+        )
+        assert done.exit_code == 0, done.stderr
+        if not _bind_before_root(canon):
+            break
+        git(canon, "clean", "-fdq", "--", ".forest/ledger")
+        with Repository(canon) as r:
+            r.rebuild()
+    write(
+        canon,
+        ".pre-commit-config.yaml",
+        f"repos:\n- repo: {hook_repo}\n  rev: {head}\n  hooks:\n  - id: forest-check\n",
+    )
+    commit_all(canon, "adopt")
+
+    env = dict(os.environ)
+    env["PRE_COMMIT_HOME"] = str(tmp_path / "pre-commit-home")
+    installed = run(canon, str(PRE_COMMIT), "install", "--hook-type", "pre-commit", env=env)
+    assert installed.returncode == 0, installed.stdout + installed.stderr
+
+    # Clean: a change outside the bound section (the first run builds the hook env).
+    write(canon, "canon.md", CANON + "\nAn appendix.\n")
+    git(canon, "add", "canon.md")
+    clean = run(canon, "git", "commit", "-m", "appendix", env=env)
+    out = clean.stdout + clean.stderr
+    assert clean.returncode == 0, out
+    assert "forest-files custody check" in out and "Passed" in out
+
+    # Drifted: the bound section changed, staged without a supersession.
+    before = git(canon, "rev-parse", "HEAD")
+    write(canon, "canon.md", CANON.replace("stands", "bends"))
+    git(canon, "add", "canon.md")
+    staged = git(canon, "diff", "--cached")
+    drifted = run(canon, "git", "commit", "-m", "drift", env=env)
+    out = drifted.stdout + drifted.stderr
+    assert drifted.returncode != 0, out
+    assert "Failed" in out and "- hook id: forest-check" in out
+    assert "drifted: canon.md#Canon/Rules" in out
+    assert git(canon, "rev-parse", "HEAD") == before
+    assert git(canon, "diff", "--cached") == staged

@@ -1,0 +1,205 @@
+"""``forest restore``: ground written back into exactly the section, nothing else touched."""
+
+from __future__ import annotations
+
+import json
+import tempfile
+from pathlib import Path
+
+import pytest
+from helpers.git import commit_all, git, isolate, make_repo, write
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
+from typer.testing import CliRunner, Result
+
+import forest_files.cli  # noqa: F401  (registers every command)
+from forest_files.cli import app
+
+runner = CliRunner()
+
+WORDS = "I adopt these words as written"
+CANON = (
+    "# Canon\n\nIntro.\n\n## Rules\n\nThe first rule stands.\nThe second rule stands.\n\n"
+    "## Else\n\nx\n"
+)
+
+
+@pytest.fixture(autouse=True)
+def _isolated_git(monkeypatch: pytest.MonkeyPatch) -> None:
+    isolate(monkeypatch)
+
+
+def forest(repo: Path, *args: str) -> Result:
+    return runner.invoke(app, [*args, "--repo", str(repo)])
+
+
+def ok(repo: Path, *args: str) -> Result:
+    result = forest(repo, *args)
+    assert result.exit_code == 0, (args, result.stdout, result.stderr)
+    return result
+
+
+def kinds(repo: Path) -> list[str]:
+    return [f["kind"] for f in json.loads(forest(repo, "check", "--json").stdout)["findings"]]
+
+
+def captures(repo: Path) -> list[Path]:
+    folder = repo / ".forest" / "cache" / "captures"
+    return sorted(folder.iterdir()) if folder.is_dir() else []
+
+
+def new_repo(parent: Path, files: dict[str, bytes | str]) -> Path:
+    repo = make_repo(parent)
+    ok(repo, "init")
+    for name, content in files.items():
+        write(repo, name, content)
+    commit_all(repo, "init")
+    return repo
+
+
+def test_restore_writes_ground_into_exactly_the_section(tmp_path: Path) -> None:
+    repo = new_repo(tmp_path, {"canon.md": CANON})
+    ok(repo, "adopt", "canon.md#Rules", "--words", WORDS)
+    commit_all(repo, "adopt")
+    path = repo / "canon.md"
+    edited = CANON.replace("Intro.", "Intro, edited.").replace("second rule", "SECRET rule")
+    path.write_text(edited.replace("\nx\n", "\ny\n"))
+    assert kinds(repo) == ["drifted"]
+    out = ok(repo, "restore", "canon.md#Rules").stdout
+    assert kinds(repo) == ["clean"]
+    expected = CANON.replace("Intro.", "Intro, edited.").replace("\nx\n", "\ny\n")
+    assert path.read_text() == expected  # the edits outside the section stay
+
+    (kept,) = captures(repo)
+    assert str(kept.name) in out
+    assert "SECRET rule" in kept.read_text(encoding="utf-8")
+    porcelain = git(repo, "status", "--porcelain", "--untracked-files=all", "--ignored=no")
+    assert ".forest/cache" not in porcelain
+    assert porcelain.split() == ["M", "canon.md"]
+    assert git(repo, "check-ignore", str(kept.relative_to(repo))) == str(kept.relative_to(repo))
+
+
+def test_restore_keeps_crlf_and_bom(tmp_path: Path) -> None:
+    raw = b"\xef\xbb\xbf" + CANON.replace("\n", "\r\n").encode()
+    repo = new_repo(tmp_path, {"canon.md": raw})
+    ok(repo, "adopt", "canon.md#Rules", "--words", WORDS)
+    path = repo / "canon.md"
+    path.write_bytes(raw.replace(b"first rule", b"last rule"))
+    ok(repo, "restore", "canon.md#Rules")
+    assert path.read_bytes() == raw
+
+
+def test_restore_last_section_after_final_newline_removed(tmp_path: Path) -> None:
+    repo = new_repo(tmp_path, {"canon.md": CANON})
+    ok(repo, "adopt", "canon.md#Else", "--words", WORDS)
+    (repo / "canon.md").write_text(CANON + "\nan added last line")
+    ok(repo, "restore", "canon.md#Else")
+    assert kinds(repo) == ["clean"]
+    assert (repo / "canon.md").read_text() == CANON
+
+
+def test_restore_of_a_binding_with_exclusions_refused(tmp_path: Path) -> None:
+    text = "# Doc\n\n## Status\n\nopen\n\n## Decision\n\nYes.\n"
+    repo = new_repo(tmp_path, {"adr.md": text})
+    ok(repo, "adopt", "adr.md", "--exclude", "#Status", "--words", WORDS)
+    (repo / "adr.md").write_text(text.replace("Yes.", "No."))
+    result = forest(repo, "restore", "adr.md")
+    assert result.exit_code == 1 and "exclusions" in result.stderr
+    assert (repo / "adr.md").read_text() == text.replace("Yes.", "No.")
+    assert captures(repo) == []
+
+
+def test_restore_of_a_missing_section_refused(tmp_path: Path) -> None:
+    repo = new_repo(tmp_path, {"canon.md": CANON})
+    ok(repo, "adopt", "canon.md#Rules", "--words", WORDS)
+    (repo / "canon.md").write_text(CANON.replace("## Rules", "## Laws"))
+    result = forest(repo, "restore", "canon.md#Rules")
+    assert result.exit_code == 1
+    assert len(result.stderr.strip().splitlines()) == 1
+
+
+# -- the property ------------------------------------------------------------------------
+
+WORD = st.text(alphabet="abcdefghijklmnopqrstuvwxyz", min_size=1, max_size=8)
+BODY_LINE = st.one_of(st.just(""), st.lists(WORD, min_size=1, max_size=5).map(" ".join))
+
+
+@st.composite
+def documents(draw: st.DrawFn, eols: tuple[str, ...]) -> tuple[list[str], list[int], int]:
+    """Lines with their endings, heading levels by heading index (-1 for body), target."""
+    eol = st.sampled_from(eols)
+    lines: list[str] = []
+    levels: list[int] = []
+    count = draw(st.integers(1, 6))
+    for i in range(count):
+        level = draw(st.integers(1, 3))
+        lines.append(f"{'#' * level} Head{i}" + draw(eol))
+        levels.append(level)
+        for body in draw(st.lists(BODY_LINE, max_size=4)):
+            lines.append(body + draw(eol))
+            levels.append(-1)
+    if draw(st.booleans()) and lines[-1].rstrip("\r\n"):  # no final newline
+        lines[-1] = lines[-1].rstrip("\r\n")
+    return lines, levels, draw(st.integers(0, count - 1))
+
+
+def _property(
+    doc: tuple[list[str], list[int], int], bom: bool, data: st.DataObject, eols: tuple[str, ...]
+) -> None:
+    lines, levels, target = doc
+    heads = [i for i, lv in enumerate(levels) if lv > 0]
+    lo = heads[target]
+    hi = next((i for i in heads[target + 1 :] if levels[i] <= levels[lo]), len(lines))
+    before = ("\ufeff" if bom else "") + "".join(lines[: lo + 1])  # through the heading line
+    after = "".join(lines[hi:])
+    original = (before + "".join(lines[lo + 1 : hi]) + after).encode()
+
+    eol = st.sampled_from(eols)
+    body = [data.draw(BODY_LINE) + data.draw(eol) for _ in range(data.draw(st.integers(0, 4)))]
+    head_line = before
+    if body and not head_line.endswith("\n"):  # the heading was the last, unterminated line
+        head_line += data.draw(eol)
+    unterminated = not original.endswith(b"\n")
+    if body and hi == len(lines) and unterminated and body[-1].rstrip("\r\n"):
+        body[-1] = body[-1].rstrip("\r\n")
+    mutated = (head_line + "".join(body) + after).encode()
+
+    with tempfile.TemporaryDirectory(prefix="forest-restore-") as tmp:
+        repo = new_repo(Path(tmp), {"doc.md": original})
+        ok(repo, "adopt", f"doc.md#Head{target}", "--words", WORDS)
+        path = repo / "doc.md"
+        path.write_bytes(mutated)
+        ok(repo, "restore", f"doc.md#Head{target}")
+        assert kinds(repo) == ["clean"]
+        restored = path.read_bytes()
+        assert restored.startswith(before.encode())
+        assert restored.endswith(after.encode())
+        assert len(restored) >= len(before.encode()) + len(after.encode())
+        (kept,) = captures(repo)
+        assert kept.read_text(encoding="utf-8").startswith("# captured before")
+        porcelain = git(repo, "status", "--porcelain", "--untracked-files=all")
+        assert ".forest/cache" not in porcelain
+
+
+PROPERTY = settings(
+    max_examples=40,
+    deadline=None,
+    phases=(Phase.explicit, Phase.reuse, Phase.generate),
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+
+
+@PROPERTY
+@given(doc=documents(("\n",)), data=st.data())
+def test_restore_property_lf_only_the_section_changes(
+    doc: tuple[list[str], list[int], int], data: st.DataObject
+) -> None:
+    _property(doc, False, data, ("\n",))
+
+
+@PROPERTY
+@given(doc=documents(("\n", "\r\n")), bom=st.booleans(), data=st.data())
+def test_restore_property_crlf_mix_and_bom_only_the_section_changes(
+    doc: tuple[list[str], list[int], int], bom: bool, data: st.DataObject
+) -> None:
+    _property(doc, bom, data, ("\n", "\r\n"))
