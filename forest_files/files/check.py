@@ -69,7 +69,45 @@ def with_path(selector: str, old_path: str, new_path: str) -> str:
     return render(replace(parse_selector(selector), path=new_path))
 
 
-def _ground(store: ForestStore, binding: Binding) -> tuple[str | None, str | None, tuple[str, ...]]:
+Ground = tuple[str | None, str | None, tuple[str, ...]]
+
+# Every live head (adopted, not superseded, not sealed) with its chain, in one
+# pass: the per-binding status lookups cost ~7 queries each otherwise.
+_LIVE_HEADS = """
+SELECT h.chain AS chain, e.content_id AS content_id, e.body_hash AS body_hash
+FROM live_heads h JOIN entries e ON e.id = h.id
+"""
+
+
+def ground_map(store: ForestStore, bindings: list[Binding]) -> dict[int, Ground]:
+    """Ground of every binding's chain, keyed by the binding's entry id."""
+    heads: dict[int, list[tuple[str, str]]] = {}
+    for row in store.conn.execute(_LIVE_HEADS):
+        heads.setdefault(int(row["chain"]), []).append(
+            (str(row["content_id"]), str(row["body_hash"]))
+        )
+    ids = sorted({b.entry_id for b in bindings})
+    chains: dict[int, int] = {}
+    for start in range(0, len(ids), 500):
+        chunk = ids[start : start + 500]
+        marks = ",".join("?" * len(chunk))
+        for row in store.conn.execute(
+            f"SELECT id, COALESCE(chain_root, id) FROM entries WHERE id IN ({marks})", chunk
+        ):
+            chains[int(row[0])] = int(row[1])
+    out: dict[int, Ground] = {}
+    for entry_id in ids:
+        live = sorted(heads.get(chains.get(entry_id, entry_id), []))
+        if len(live) > 1:
+            out[entry_id] = (None, None, tuple(cid for cid, _ in live))
+        elif live:
+            out[entry_id] = (live[0][0], live[0][1], ())
+        else:
+            out[entry_id] = (None, None, ())
+    return out
+
+
+def _ground(store: ForestStore, binding: Binding) -> Ground:
     """(ground content id, ground body hash, contest candidates)."""
     heads = store.contest_heads(binding.entry_id)
     if len(heads) > 1:
@@ -98,8 +136,12 @@ def check_binding(
     all_paths: list[str] | None,
     parsed: ParseCache | None = None,
     peers: tuple[str, ...] = (),
+    grounds: dict[int, Ground] | None = None,
 ) -> Finding:
-    ground, expected, heads = _ground(store, binding)
+    if grounds is not None and binding.entry_id in grounds:
+        ground, expected, heads = grounds[binding.entry_id]
+    else:
+        ground, expected, heads = _ground(store, binding)
     base = Finding(
         kind="clean",
         path=binding.path,
@@ -205,6 +247,7 @@ def check_all(
     parsed = ParseCache(root) if isinstance(root, Path) else None
     worktree = source if isinstance(source, WorktreeSource) else None
     findings: list[Finding] = []
+    grounds = ground_map(store, chosen)
     peers: dict[tuple[str, str], list[str]] = {}
     for b in bindings:
         peers.setdefault((b.path, b.selector), []).append(b.bind_act)
@@ -216,6 +259,7 @@ def check_all(
             all_paths=all_paths,
             parsed=parsed,
             peers=tuple(sorted(peers[(binding.path, binding.selector)])),
+            grounds=grounds,
         )
         if all_paths is None and found.kind in ("missing", "moved"):
             all_paths = source.paths()  # listed once, by the first that needed it

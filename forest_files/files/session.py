@@ -13,7 +13,6 @@ Test: tests/test_check.py
 
 from __future__ import annotations
 
-import hashlib
 import os
 import tempfile
 from collections.abc import Iterator
@@ -22,26 +21,17 @@ from pathlib import Path
 
 from forest_files import gitio
 from forest_files.files.content import ContentSource, GitTreeSource, WorktreeSource
+from forest_files.files.viewkey import (
+    bound_paths,
+    ledger_fingerprint,
+    write_bound_paths,
+)
 from forest_files.ledger.bindings import Binding, all_bindings
 from forest_files.ledger.replay import replay
 from forest_files.ledger.sources import config_from, read_ledger_from
 from forest_files.store.forest import ForestStore
 
-LEDGER_PREFIX = ".forest/ledger/"
 MAX_VIEWS = 6
-
-
-def ledger_fingerprint(root: Path, source: str, *, keep_index_file: bool = False) -> str:
-    """A hash of every ledger blob id and of forest.toml at ``source`` (index or commit)."""
-    if source == "index":
-        entries = gitio.ls_files_stage(root, keep_index_file=keep_index_file)
-    else:
-        entries = gitio.ls_tree(root, source)
-    digest = hashlib.sha256(b"forest-view-v1\0")
-    for e in entries:
-        if e.path.startswith(LEDGER_PREFIX) or e.path == "forest.toml":
-            digest.update(f"{e.path}\0{e.blob}\0{e.stage}\n".encode())
-    return digest.hexdigest()
 
 
 def _build_view(root: Path, source: str, keep_index_file: bool, target: Path) -> None:
@@ -95,6 +85,9 @@ def custody_at(
     )
     store = ForestStore(view)
     try:
-        yield store, all_bindings(store), content
+        bindings = all_bindings(store)
+        if bound_paths(view) is None:
+            write_bound_paths(view, {b.path for b in bindings})
+        yield store, bindings, content
     finally:
         store.close()

@@ -49,15 +49,30 @@ def _adoption(store: object, ground: str | None) -> str:
 def check_staged(root: Path) -> int:
     """The pre-commit verdict for what is staged, against the staged ledger."""
     from forest_files import gitio
-    from forest_files.files.check import check_all
-    from forest_files.files.diff import section_diff
-    from forest_files.files.session import LEDGER_PREFIX, custody_at
+    from forest_files.files.viewkey import (
+        LEDGER_PREFIX,
+        bound_paths,
+        ledger_fingerprint,
+        view_path,
+    )
 
     if not gitio.ls_files_stage(root, "forest.toml", keep_index_file=True):
         return 0  # the tree being committed holds no custody (yet)
     changes = gitio.staged_changes(root, keep_index_file=True)
     touched = {c.path for c in changes} | {c.old_path for c in changes if c.old_path}
     ledger_staged = any(p.startswith(LEDGER_PREFIX) or p == "forest.toml" for p in touched)
+    if not ledger_staged:
+        # Fast path: the staged ledger's view is cached with its bound paths; a commit
+        # touching none of them needs no store, no parse, no replay.
+        known = bound_paths(
+            view_path(root, ledger_fingerprint(root, "index", keep_index_file=True))
+        )
+        if known is not None and not (known & touched):
+            return 0
+    from forest_files.files.check import check_all
+    from forest_files.files.diff import section_diff
+    from forest_files.files.session import custody_at
+
     with custody_at(root, "index", keep_index_file=True) as (store, bindings, content):
         if not ledger_staged:
             bindings = [b for b in bindings if b.path in touched]
