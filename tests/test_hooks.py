@@ -19,7 +19,7 @@ from helpers.git import commit_all, git, isolate, make_repo, write
 from typer.testing import CliRunner, Result
 
 import forest_files.cli  # noqa: F401  (registers every command)
-from forest_files import githooks
+from forest_files import githooks, gitio
 from forest_files.cli import app
 
 runner = CliRunner()
@@ -113,7 +113,7 @@ def edit_outside(repo: Path, path: str = "canon.md") -> None:
 
 
 def hook_script(repo: Path, name: str = "pre-commit") -> Path:
-    return githooks.gitio.hooks_dir(repo) / name
+    return gitio.hooks_dir(repo) / name
 
 
 def adopt(repo: Path, *targets: str) -> None:

@@ -23,5 +23,5 @@ _INSTALL_NAMES = {
 
 def __getattr__(name: str) -> Any:
     if name in _INSTALL_NAMES:
-        return getattr(importlib.import_module("forest_files.githooks.install"), name)
+        return getattr(importlib.import_module("forest_files.githooks.installer"), name)
     raise AttributeError(f"module 'forest_files.githooks' has no attribute {name!r}")
