@@ -176,12 +176,17 @@ class Repository:
         return SyncReport(applied=count, rebuilt=False)
 
     def rebuild(self) -> SyncReport:
-        """Delete the index and replay the whole ledger into a fresh one."""
-        self._delete_index()
+        """Replay the whole ledger into an emptied index, in one transaction.
+
+        The index file is reset in place (never deleted), so another process that
+        has it open sees the old custody or the new one, never a missing file.
+        """
         store = self._open()
-        snapshot = read_ledger(self.ledger_dir)
-        self._snapshot = snapshot
         with store.atomic():
+            store._reset_in_transaction()
+            store.ensure_anchor(self.config.project_id)
+            snapshot = read_ledger(self.ledger_dir)
+            self._snapshot = snapshot
             count = replay(store, snapshot.ordered(), self._read_body)
             mark_segments(store, self.ledger_dir, snapshot.segments)
         return SyncReport(applied=count, rebuilt=True)

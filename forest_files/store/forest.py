@@ -79,6 +79,36 @@ class ForestStore(
                 self.conn.execute("ROLLBACK")
             raise connection.translate(exc, "init_schema") from exc
 
+    def _reset_in_transaction(self) -> None:
+        """Drop every object and recreate the schema, inside the caller's transaction.
+
+        For a rebuildable index only (repository mode): other processes with the
+        file open see the old contents or the new, never a deleted file.
+        """
+        if not self.conn.in_transaction:
+            raise ForestError("reset must run inside store.atomic()")
+        # Drop order would trip the foreign keys one by one; they are checked at commit,
+        # when every referencing table is gone too.
+        self.conn.execute("PRAGMA defer_foreign_keys = ON")
+        objects = self.conn.execute(
+            "SELECT type, name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' "
+            "AND type IN ('table', 'view') AND name NOT LIKE 'entries_fts_%'"
+        ).fetchall()
+        for kind, name in objects:
+            if kind == "view":
+                self.conn.execute(f'DROP VIEW IF EXISTS "{name}"')
+        for kind, name in objects:
+            if kind == "table":
+                self.conn.execute(f'DROP TABLE IF EXISTS "{name}"')
+        statement = ""
+        for line in load_schema_sql().splitlines(keepends=True):
+            statement += line
+            if sqlite3.complete_statement(statement):
+                self.conn.execute(statement)
+                statement = ""
+        self._tickets.clear()
+        self._pending_wild_access.clear()
+
     def close(self) -> None:
         self._tickets.clear()
         self._pending_wild_access.clear()
