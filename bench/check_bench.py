@@ -162,13 +162,13 @@ def git(root: Path, *args: str) -> str:
 # -- workers (each runs as its own process) --------------------------------------------
 def worker_adopt(root: Path) -> None:
     from forest_files.files.record import adopt_sections
-    from forest_files.files.targets import read_section
+    from forest_files.files.targets import read_sections
     from forest_files.repository import Repository
 
     targets = json.loads((root.parent / "targets.json").read_text(encoding="utf-8"))
     with Repository(root) as repo:
         limit = repo.config.max_body_bytes
-        sections = [read_section(repo.root, t, (), max_bytes=limit) for t in targets]
+        sections = read_sections(repo.root, targets, (), max_bytes=limit)
         adopt_sections(repo, sections, words="bench bulk adoption", by="bench <b@example.org>")
 
 

@@ -109,7 +109,7 @@ def _patch_bind_deps() -> None:
 def build(root: Path, n: int, seed: int = 7) -> float:
     """Repository of ``n`` bound documents at ``root``; returns the build seconds."""
     from forest_files.files.record import adopt_sections
-    from forest_files.files.targets import read_section
+    from forest_files.files.targets import read_sections
     from forest_files.repository import Repository
 
     os.environ.update(GIT_ENV)
@@ -127,9 +127,8 @@ def build(root: Path, n: int, seed: int = 7) -> float:
     git(root, "commit", "-q", "-m", "documents")
     with Repository(root) as r:
         limit = r.config.max_body_bytes
-        sections = [
-            read_section(root, f"docs/d{i:05d}.md#Bound", (), max_bytes=limit) for i in range(n)
-        ]
+        targets = [f"docs/d{i:05d}.md#Bound" for i in range(n)]
+        sections = read_sections(root, targets, (), max_bytes=limit)
         adopt_sections(r, sections, words=WORDS, by=BY)
     git(root, "add", "-A")
     git(root, "commit", "-q", "-m", "adopt")

@@ -100,7 +100,8 @@ def adopt(
     Example: forest adopt 'docs/adr/*.md' --exclude meta:status --words "Accepted ADRs"
     """
     from forest_files.files.record import adopt_sections
-    from forest_files.files.targets import expand, read_section
+    from forest_files.files.selector import parse_selector
+    from forest_files.files.targets import RepoFacts, expand, read_section
     from forest_files.repository import Repository
 
     with Repository(repo) as r:
@@ -112,10 +113,15 @@ def adopt(
             file=sys.stderr,
             hidden=len(specs) < 50 or not sys.stderr.isatty(),
         ) as bar:
+            facts = RepoFacts.gather(r.root, [parse_selector(x).path for x in specs])
             for spec in bar:
                 sections.append(
                     read_section(
-                        r.root, spec, tuple(exclude or ()), max_bytes=r.config.max_body_bytes
+                        r.root,
+                        spec,
+                        tuple(exclude or ()),
+                        max_bytes=r.config.max_body_bytes,
+                        facts=facts,
                     )
                 )
         bound = adopt_sections(r, sections, words=words, by=_identity(repo, as_))

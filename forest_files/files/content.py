@@ -101,18 +101,31 @@ class GitTreeSource:
     rev: str | None = None
     keep_index_file: bool = False
     name: str = "git index"
+    # A few paths a hook judges: list just those; the whole tree only if asked (moved).
+    only: tuple[str, ...] = ()
     _blobs: dict[str, str] = field(default_factory=dict)
     _cache: dict[str, bytes] = field(default_factory=dict)
+    _complete: bool = False
 
     def __post_init__(self) -> None:
-        if self.rev is None:
-            entries = gitio.ls_files_stage(self.root, keep_index_file=self.keep_index_file)
-        else:
+        if self.rev is not None:
             self.name = f"commit {self.rev}"
-            entries = gitio.ls_tree(self.root, self.rev)
-        self._blobs = {
-            e.path: e.blob for e in entries if e.mode != gitio.SUBMODULE_MODE and e.stage == 0
-        }
+        if self.only and len(self.only) <= 20:
+            for path in self.only:
+                self._take(self._list(path))
+        else:
+            self._take(self._list(""))
+            self._complete = True
+
+    def _list(self, prefix: str) -> list[gitio.TreeEntry]:
+        if self.rev is None:
+            return gitio.ls_files_stage(self.root, prefix, keep_index_file=self.keep_index_file)
+        return gitio.ls_tree(self.root, self.rev, prefix)
+
+    def _take(self, entries: list[gitio.TreeEntry]) -> None:
+        self._blobs.update(
+            (e.path, e.blob) for e in entries if e.mode != gitio.SUBMODULE_MODE and e.stage == 0
+        )
 
     def read(self, path: str) -> bytes | None:
         blob = self._blobs.get(path)
@@ -129,4 +142,7 @@ class GitTreeSource:
             self._cache.update(gitio.cat_blobs(self.root, missing))
 
     def paths(self) -> list[str]:
+        if not self._complete:
+            self._take(self._list(""))
+            self._complete = True
         return sorted(self._blobs)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import os
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -59,9 +59,14 @@ def _build_view(root: Path, source: str, keep_index_file: bool, target: Path) ->
 
 @contextmanager
 def custody_at(
-    root: Path, source: str, *, keep_index_file: bool = False
+    root: Path,
+    source: str,
+    *,
+    keep_index_file: bool = False,
+    paths: Iterable[str] | None = None,
 ) -> Iterator[tuple[ForestStore, list[Binding], ContentSource]]:
-    """``source``: "worktree", "index" (the staged ledger and staged files) or a commit."""
+    """``source``: "worktree", "index" (the staged ledger and staged files) or a commit.
+    ``paths`` limits the bindings (and listed files) to those paths (a hook's staged set)."""
     if source == "worktree":
         from forest_files.repository import Repository
 
@@ -80,14 +85,21 @@ def custody_at(
     )
     if not view.exists():
         _build_view(root, source, keep_index_file, view)
+    only = tuple(sorted(set(paths))) if paths is not None else ()
     content: ContentSource = GitTreeSource(
-        root, rev=None if source == "index" else source, keep_index_file=keep_index_file
+        root,
+        rev=None if source == "index" else source,
+        keep_index_file=keep_index_file,
+        only=only,
     )
     store = ForestStore(view)
     try:
-        bindings = all_bindings(store)
+        bindings = all_bindings(store, paths=paths)
         if bound_paths(view) is None:
-            write_bound_paths(view, {b.path for b in bindings})
+            every = store.conn.execute(
+                "SELECT DISTINCT path FROM binding_events WHERE path IS NOT NULL"
+            ).fetchall()
+            write_bound_paths(view, {str(r[0]) for r in every})
         yield store, bindings, content
     finally:
         store.close()

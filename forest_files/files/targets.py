@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import glob
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from forest_files import gitio
@@ -51,7 +52,22 @@ def expand(root: Path, specs: Sequence[str]) -> list[str]:
     return out
 
 
-def check_file(root: Path, path: str, max_bytes: int) -> bytes:
+@dataclass(frozen=True)
+class RepoFacts:
+    """What every target is checked against, read from git once per command."""
+
+    submodules: tuple[str, ...]
+    filters: dict[str, str]
+
+    @classmethod
+    def gather(cls, root: Path, paths: Sequence[str]) -> RepoFacts:
+        return cls(
+            submodules=tuple(gitio.submodule_paths(root)),
+            filters=gitio.check_attr(root, "filter", list(paths)) if paths else {},
+        )
+
+
+def check_file(root: Path, path: str, max_bytes: int, facts: RepoFacts | None = None) -> bytes:
     """The bytes of ``path`` if it may be taken into custody."""
     full = root / path
     if escapes(root, path):
@@ -60,10 +76,11 @@ def check_file(root: Path, path: str, max_bytes: int) -> bytes:
         )
     if not full.is_file():
         raise TargetRefused(f"{path}: no such file in the working tree")
-    for sub in gitio.submodule_paths(root):
+    facts = facts or RepoFacts.gather(root, [path])
+    for sub in facts.submodules:
         if path.startswith(sub + "/"):
             raise TargetRefused(f"{path}: inside submodule {sub}; adopt it in that repository")
-    filt = gitio.check_attr(root, "filter", [path]).get(path, "unspecified")
+    filt = facts.filters.get(path, "unspecified")
     if filt not in ("unspecified", "unset", ""):
         raise TargetRefused(
             f"{path}: stored through the git filter {filt!r} (LFS, git-crypt…); its committed "
@@ -79,11 +96,17 @@ def check_file(root: Path, path: str, max_bytes: int) -> bytes:
 
 
 def read_section(
-    root: Path, spec: str, excludes: tuple[str, ...], *, max_bytes: int
+    root: Path,
+    spec: str,
+    excludes: tuple[str, ...],
+    *,
+    max_bytes: int,
+    facts: RepoFacts | None = None,
 ) -> SectionText:
     """The section ``spec`` names, as it stands in the working tree."""
     sel = parse_selector(spec)
-    text = normalise_text(decode_bytes(check_file(root, sel.path, max_bytes), sel.path))
+    data = check_file(root, sel.path, max_bytes, facts)
+    text = normalise_text(decode_bytes(data, sel.path))
     got = extract(text, sel, excludes)
     return SectionText(
         path=sel.path,
@@ -94,3 +117,11 @@ def read_section(
         normalisation=NORMALISATION,
         hash_algo=HASH_ALGO,
     )
+
+
+def read_sections(
+    root: Path, specs: Sequence[str], excludes: tuple[str, ...], *, max_bytes: int
+) -> list[SectionText]:
+    """Many targets with one git call for submodules and one for filters (bulk adoption)."""
+    facts = RepoFacts.gather(root, [parse_selector(s).path for s in specs])
+    return [read_section(root, s, excludes, max_bytes=max_bytes, facts=facts) for s in specs]

@@ -22,10 +22,14 @@ LEDGER_PREFIX = ".forest/ledger/"
 
 def ledger_fingerprint(root: Path, source: str, *, keep_index_file: bool = False) -> str:
     """A hash of every ledger blob id and of forest.toml at ``source`` (index or commit)."""
+    # Only the ledger and forest.toml are listed: cost follows the ledger, not the tree.
     if source == "index":
-        entries = gitio.ls_files_stage(root, keep_index_file=keep_index_file)
+        entries = gitio.ls_files_stage(root, LEDGER_PREFIX, keep_index_file=keep_index_file)
+        entries += gitio.ls_files_stage(root, "forest.toml", keep_index_file=keep_index_file)
     else:
-        entries = gitio.ls_tree(root, source)
+        entries = gitio.ls_tree(root, source, LEDGER_PREFIX) + gitio.ls_tree(
+            root, source, "forest.toml"
+        )
     digest = hashlib.sha256(b"forest-view-v1\0")
     for e in entries:
         if e.path.startswith(LEDGER_PREFIX) or e.path == "forest.toml":

@@ -73,7 +73,12 @@ def check_staged(root: Path) -> int:
     from forest_files.files.diff import section_diff
     from forest_files.files.session import custody_at
 
-    with custody_at(root, "index", keep_index_file=True) as (store, bindings, content):
+    only = None if ledger_staged else touched
+    with custody_at(root, "index", keep_index_file=True, paths=only) as (
+        store,
+        bindings,
+        content,
+    ):
         if not ledger_staged:
             bindings = [b for b in bindings if b.path in touched]
             if not bindings:

@@ -19,7 +19,7 @@ binding to the new entry without any act on the binding itself.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -44,6 +44,7 @@ CREATE TABLE IF NOT EXISTS binding_events (
     at             TEXT NOT NULL
 )
 """
+_INDEX = "CREATE INDEX IF NOT EXISTS idx_binding_events_path ON binding_events(path)"
 _INSERT = """
 INSERT INTO binding_events (act_id, bind_act, kind, path, selector, excludes_json,
     normalisation, hash_algo, section_hash, file_hash, entry_id, by_sig, at)
@@ -71,6 +72,7 @@ class Binding:
 
 def ensure_table(store: ForestStore) -> None:
     store.conn.execute(_TABLE)
+    store.conn.execute(_INDEX)
 
 
 def check_repo_path(path: object) -> str:
@@ -200,11 +202,28 @@ def _live(store: ForestStore, act: Act) -> Binding:
     return found
 
 
-def all_bindings(store: ForestStore, *, include_retired: bool = False) -> list[Binding]:
-    """Every binding's current state, ordered by path then selector."""
+def all_bindings(
+    store: ForestStore, *, include_retired: bool = False, paths: Iterable[str] | None = None
+) -> list[Binding]:
+    """Every binding's current state, ordered by path then selector. With ``paths``,
+    only bindings that ever named one of them (a hook judging a few staged files)."""
     ensure_table(store)
     state: dict[str, dict[str, Any]] = {}
-    for row in store.conn.execute("SELECT * FROM binding_events ORDER BY seq"):
+    if paths is None:
+        rows = store.conn.execute("SELECT * FROM binding_events ORDER BY seq").fetchall()
+    else:
+        wanted = sorted(set(paths))
+        rows = []
+        for start in range(0, len(wanted), 500):
+            chunk = wanted[start : start + 500]
+            marks = ",".join("?" * len(chunk))
+            rows += store.conn.execute(
+                "SELECT * FROM binding_events WHERE bind_act IN "
+                f"(SELECT bind_act FROM binding_events WHERE path IN ({marks}))",
+                chunk,
+            ).fetchall()
+        rows.sort(key=lambda r: int(r["seq"]))
+    for row in rows:
         key = str(row["bind_act"])
         if row["kind"] == "retire":
             state[key]["retired"] = True
