@@ -74,8 +74,16 @@ Ground = tuple[str | None, str | None, tuple[str, ...]]
 # Every live head (adopted, not superseded, not sealed) with its chain, in one
 # pass: the per-binding status lookups cost ~7 queries each otherwise.
 _LIVE_HEADS = """
-SELECT h.chain AS chain, e.content_id AS content_id, e.body_hash AS body_hash
-FROM live_heads h JOIN entries e ON e.id = h.id
+SELECT DISTINCT COALESCE(e.chain_root, e.id) AS chain, e.content_id AS content_id,
+       e.body_hash AS body_hash
+FROM edges a
+JOIN entries r ON r.id = a.from_id AND r.bucket = 'adoption_record'
+JOIN entries e ON e.id = a.to_id
+WHERE a.kind = 'adopts'
+  AND NOT EXISTS (SELECT 1 FROM edges s WHERE s.to_id = e.id AND s.kind = 'supersedes')
+  AND COALESCE((SELECT z.kind FROM edges z
+                WHERE z.to_id = e.id AND z.kind IN ('seals', 'unseals')
+                ORDER BY z.id DESC LIMIT 1), '') != 'seals'
 """
 
 

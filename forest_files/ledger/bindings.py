@@ -228,28 +228,29 @@ def all_bindings(
         if row["kind"] == "retire":
             state[key]["retired"] = True
             continue
-        previous = state.get(key, {})
+        previous = state.get(key)
+        raw_excludes = row["excludes_json"]
         state[key] = {
             "bind_act": key,
             "path": row["path"],
             "selector": row["selector"],
-            "excludes": tuple(json.loads(row["excludes_json"] or "[]")),
+            "excludes": () if raw_excludes in (None, "[]") else tuple(json.loads(raw_excludes)),
             "normalisation": row["normalisation"],
             "hash_algo": row["hash_algo"],
             "section_hash": row["section_hash"],
             "file_hash": row["file_hash"],
             "entry_id": int(row["entry_id"]),
-            "bound_by": previous.get("bound_by", row["by_sig"]),
+            "bound_by": previous["bound_by"] if previous else row["by_sig"],
             "retired": False,
         }
-    live = [Binding(**v) for v in state.values()]
     counts: dict[tuple[str, str], int] = {}
-    for b in live:
-        if not b.retired:
-            counts[(b.path, b.selector)] = counts.get((b.path, b.selector), 0) + 1
+    for v in state.values():
+        if not v["retired"]:
+            where = (v["path"], v["selector"])
+            counts[where] = counts.get(where, 0) + 1
     out = [
-        Binding(**{**b.__dict__, "contested": counts.get((b.path, b.selector), 0) > 1})
-        for b in live
-        if include_retired or not b.retired
+        Binding(**v, contested=counts.get((v["path"], v["selector"]), 0) > 1)
+        for v in state.values()
+        if include_retired or not v["retired"]
     ]
     return sorted(out, key=lambda b: (b.path, b.selector, b.bind_act))
