@@ -24,7 +24,6 @@ from forest_files.errors import ForestError
 from forest_files.hashing import hash_body
 from forest_files.ledger.acts import Act, make_act
 from forest_files.ledger.bindings import Binding, all_bindings, apply_bind, apply_rebind
-from forest_files.ledger.record import describe
 from forest_files.ledger.replay import deps_for, mark_applied
 from forest_files.store.base import utc_now
 
@@ -90,19 +89,10 @@ def _bind_act(
 def _entry_act(
     store: ForestStore, kind: str, deps: set[str], extra: dict[str, Any] | None = None, **refs: int
 ) -> Act:
-    """An act naming entries: ``target``/``old`` by content id, made entries in full."""
-    fields: dict[str, Any] = dict(extra or {})
-    produced: list[str] = []
-    for key, entry_id in refs.items():
-        if key in ("target", "old"):
-            fields[key] = store.content_id(entry_id)
-        else:
-            record = describe(store, entry_id)
-            fields[key] = record.to_fields()
-            produced.append(record.content_id)
-    act = make_act(kind, deps, fields)
-    mark_applied(store, act.id, produced, deps=act.deps)
-    return act
+    """An act naming entries (the repository's one act builder, keyword form)."""
+    from forest_files.repository import _act
+
+    return _act(store, kind, deps, dict(refs), extra)
 
 
 def _latest_adoption(store: ForestStore, entry_id: int) -> int:
