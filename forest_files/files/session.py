@@ -24,6 +24,7 @@ from forest_files.files.content import ContentSource, GitTreeSource, WorktreeSou
 from forest_files.files.viewkey import (
     bound_paths,
     ledger_fingerprint,
+    view_path,
     write_bound_paths,
 )
 from forest_files.ledger.bindings import Binding, all_bindings
@@ -64,6 +65,7 @@ def custody_at(
     *,
     keep_index_file: bool = False,
     paths: Iterable[str] | None = None,
+    fingerprint: str | None = None,
 ) -> Iterator[tuple[ForestStore, list[Binding], ContentSource]]:
     """``source``: "worktree", "index" (the staged ledger and staged files) or a commit.
     ``paths`` limits the bindings (and listed files) to those paths (a hook's staged set)."""
@@ -76,13 +78,8 @@ def custody_at(
         return
     if source != "index":
         source = gitio.resolve_commit(root, source)
-    view = (
-        root
-        / ".forest"
-        / "cache"
-        / "views"
-        / (ledger_fingerprint(root, source, keep_index_file=keep_index_file) + ".db")
-    )
+    key = fingerprint or ledger_fingerprint(root, source, keep_index_file=keep_index_file)
+    view = view_path(root, key)
     if not view.exists():
         _build_view(root, source, keep_index_file, view)
     only = tuple(sorted(set(paths))) if paths is not None else ()

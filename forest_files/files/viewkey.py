@@ -16,25 +16,25 @@ import json
 from pathlib import Path
 
 from forest_files import gitio
+from forest_files.gitio._run import refuse_option
 
 LEDGER_PREFIX = ".forest/ledger/"
 
 
 def ledger_fingerprint(root: Path, source: str, *, keep_index_file: bool = False) -> str:
-    """A hash of every ledger blob id and of forest.toml at ``source`` (index or commit)."""
-    # Only the ledger and forest.toml are listed: cost follows the ledger, not the tree.
+    """A hash of every ledger blob id and of forest.toml at ``source`` (index or commit).
+
+    Hashes git's raw listing (only the ledger and forest.toml are listed), without
+    parsing it: its cost follows the ledger's size in bytes, not the tree's.
+    """
+    spec = ["--", LEDGER_PREFIX, "forest.toml"]
     if source == "index":
-        entries = gitio.ls_files_stage(root, LEDGER_PREFIX, keep_index_file=keep_index_file)
-        entries += gitio.ls_files_stage(root, "forest.toml", keep_index_file=keep_index_file)
+        args = ["ls-files", "-s", "-z", "--full-name", *spec]
     else:
-        entries = gitio.ls_tree(root, source, LEDGER_PREFIX) + gitio.ls_tree(
-            root, source, "forest.toml"
-        )
-    digest = hashlib.sha256(b"forest-view-v1\0")
-    for e in entries:
-        if e.path.startswith(LEDGER_PREFIX) or e.path == "forest.toml":
-            digest.update(f"{e.path}\0{e.blob}\0{e.stage}\n".encode())
-    return digest.hexdigest()
+        refuse_option(source, "revision")
+        args = ["ls-tree", "-r", "-z", "--full-tree", source, *spec]
+    raw = gitio.run_git(root, args, keep_index_file=keep_index_file).stdout
+    return hashlib.sha256(b"forest-view-v2\0" + raw).hexdigest()
 
 
 def view_path(root: Path, fingerprint: str) -> Path:

@@ -61,12 +61,11 @@ def check_staged(root: Path) -> int:
     changes = gitio.staged_changes(root, keep_index_file=True)
     touched = {c.path for c in changes} | {c.old_path for c in changes if c.old_path}
     ledger_staged = any(p.startswith(LEDGER_PREFIX) or p == "forest.toml" for p in touched)
+    fingerprint = ledger_fingerprint(root, "index", keep_index_file=True)
     if not ledger_staged:
         # Fast path: the staged ledger's view is cached with its bound paths; a commit
         # touching none of them needs no store, no parse, no replay.
-        known = bound_paths(
-            view_path(root, ledger_fingerprint(root, "index", keep_index_file=True))
-        )
+        known = bound_paths(view_path(root, fingerprint))
         if known is not None and not (known & touched):
             return 0
     from forest_files.files.check import check_all
@@ -74,7 +73,7 @@ def check_staged(root: Path) -> int:
     from forest_files.files.session import custody_at
 
     only = None if ledger_staged else touched
-    with custody_at(root, "index", keep_index_file=True, paths=only) as (
+    with custody_at(root, "index", keep_index_file=True, paths=only, fingerprint=fingerprint) as (
         store,
         bindings,
         content,
