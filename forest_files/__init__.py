@@ -11,7 +11,10 @@ git hook's fast path does not pay for the store, the CLI or their imports.
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, Any
+
+TYPE_CHECKING = False  # typing itself is not imported: the hook's start-up pays for every module
+if TYPE_CHECKING:
+    from typing import Any
 
 __version__ = "0.1.0"
 

@@ -5,8 +5,9 @@ git index with ``--staged``: the pre-commit hook's check), without the CLI: no
 typer, pydantic, GitPython — and no markdown-it unless a file must be parsed.
 No colour, no diffs (``forest check --show-diff`` has them).
 
-Stores: only the local caches in ``.forest/cache`` (statcache.py) and the
-index sync every command does.
+Stores: only the local caches in ``.forest/cache`` (statcache.py, and the
+remembered clean verdict of verdict.py that answers an unchanged tree without
+opening the store) and the index sync every command does.
 Refuses: anything but ``--staged``, ``--repo PATH`` and paths (exit 2).
 Returns: exit 0 when every binding is clean, 1 on any other finding or a
 refusal, 3 on an unexpected error, 75 when the index is busy.
@@ -47,6 +48,12 @@ def run(argv: list[str]) -> int:
         else:
             paths.append(arg)
 
+    if not staged and not paths:
+        count = _remembered(repo)
+        if count is not None:
+            sys.stdout.write(_summary(count, 0, "working tree") + "\n")
+            return 0
+
     from forest_files.errors import ForestError, StoreBusy, StoreCorruption
 
     try:
@@ -65,13 +72,27 @@ def run(argv: list[str]) -> int:
         return 1
 
 
+def _summary(count: int, failed: int, where: str) -> str:
+    return f"{count} binding(s) checked against the {where}: {failed} not clean"
+
+
+def _remembered(repo: str) -> int | None:
+    """The binding count of a clean verdict whose inputs are all unchanged (verdict.py)."""
+    from forest_files.files import verdict
+
+    near = verdict.quick_root(repo)
+    return verdict.recall(near) if near is not None else None
+
+
 def _check(repo: str, staged: bool, paths: tuple[str, ...]) -> int:
+    whole_tree = not staged and not paths
     from forest_files.files.check import check_all
-    from forest_files.files.session import custody_at
+    from forest_files.files.session import custody_at, remember_verdict, verdict_inputs
     from forest_files.repository import find_root
 
     root = find_root(repo)
     source = "index" if staged else "worktree"
+    before = verdict_inputs(root) if whole_tree else None
     with custody_at(root, source, keep_index_file=staged) as (store, bindings, content):
         findings = check_all(store, bindings, content, paths=paths)
     out: list[str] = []
@@ -83,7 +104,9 @@ def _check(repo: str, staged: bool, paths: tuple[str, ...]) -> int:
         if f.kind == "contested":
             out.append(f"  candidates: {', '.join(f.candidates) or '(two bindings)'}")
     failed = sum(1 for f in findings if f.failed)
-    out.append(f"{len(findings)} binding(s) checked against the {content.name}: {failed} not clean")
+    if before is not None:
+        remember_verdict(root, before, content, bindings, bool(failed))
+    out.append(_summary(len(findings), failed, content.name))
     sys.stdout.write("\n".join(out) + "\n")
     if failed:
         print(

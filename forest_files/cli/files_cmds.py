@@ -153,19 +153,22 @@ def check(
     Example: forest check --staged   (what the pre-commit hook runs)
     """
     from forest_files.files.check import check_all
-    from forest_files.files.session import custody_at
+    from forest_files.files.session import custody_at, remember_verdict, verdict_inputs
     from forest_files.repository import find_root
 
     if staged and rev:
         raise typer.BadParameter("give --staged or --rev, not both")
     root = find_root(repo)
     source = "index" if staged else (rev or "worktree")
+    before = verdict_inputs(root) if source == "worktree" and not paths else None
     with custody_at(root, source, keep_index_file=staged) as (store, bindings, content):
         findings = check_all(store, bindings, content, paths=tuple(paths or ()))
         diffs = (
             _diffs(store, findings, bindings, content) if show_diff or sys.stdout.isatty() else {}
         )
     failed = [f for f in findings if f.failed]
+    if before is not None:
+        remember_verdict(root, before, content, bindings, bool(failed))
     if as_json:
         typer.echo(
             json.dumps(

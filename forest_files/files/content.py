@@ -79,6 +79,19 @@ class WorktreeSource:
             cache = self._cache()
             cache.record(path, st, file_hash, cache.stamp())
 
+    def trusted_keys(self, paths: set[str]) -> dict[str, tuple[int, int, int, int]] | None:
+        """Trusted stat keys of every path in ``paths`` (None if one has none)."""
+        if not self.use_stat_cache:
+            return None
+        cache = self._cache()
+        out = {}
+        for path in paths:
+            key = cache.trusted_key(path)
+            if key is None:
+                return None
+            out[path] = key
+        return out
+
     def save_cache(self) -> None:
         if self._stats is not None:
             self._stats.save()

@@ -21,6 +21,7 @@ from pathlib import Path
 
 from forest_files import gitio
 from forest_files.files.content import ContentSource, GitTreeSource, WorktreeSource
+from forest_files.files.verdict import LedgerKey
 from forest_files.files.viewkey import (
     bound_paths,
     ledger_fingerprint,
@@ -33,6 +34,36 @@ from forest_files.ledger.sources import config_from, read_ledger_from
 from forest_files.store.forest import ForestStore
 
 MAX_VIEWS = 6
+
+VerdictInputs = tuple[LedgerKey | None, int]
+
+
+def verdict_inputs(root: Path) -> VerdictInputs:
+    """What a working-tree verdict depends on, taken before the check starts."""
+    from forest_files.files import verdict
+
+    stamp = verdict.stamp(str(root))
+    return verdict.ledger_key(str(root)), stamp
+
+
+def remember_verdict(
+    root: Path,
+    before: VerdictInputs,
+    content: ContentSource,
+    bindings: list[Binding],
+    failed: bool,
+) -> None:
+    """After a whole working-tree check: remember a clean verdict, or drop the old one."""
+    from forest_files.files import verdict
+
+    keys = None
+    if not failed and isinstance(content, WorktreeSource):
+        keys = content.trusted_keys({b.path for b in bindings})
+    if keys is None:
+        verdict.forget(str(root))
+        return
+    ledger, stamp = before
+    verdict.remember(str(root), ledger, stamp, keys, len(bindings))
 
 
 def _build_view(root: Path, source: str, keep_index_file: bool, target: Path) -> None:

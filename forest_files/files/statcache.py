@@ -102,6 +102,19 @@ class StatCache:
             return None
         return file_hash if isinstance(file_hash, str) else None
 
+    def trusted_key(self, path: str) -> StatKey | None:
+        """The stat key of ``path``'s entry when ``lookup`` would trust a file with it."""
+        got = self._entries.get(path)
+        if not isinstance(got, list) or len(got) != 6:
+            return None
+        size, mtime, ino, ctime, file_hash, recorded = got
+        key = (size, mtime, ino, ctime)
+        if not all(isinstance(v, int) for v in (*key, recorded)) or not isinstance(file_hash, str):
+            return None
+        if mtime >= recorded:  # type: ignore[operator]
+            return None
+        return key  # type: ignore[return-value]
+
     def hash_of(self, path: str) -> str | None:
         """``lookup`` with a fresh ``lstat`` of ``path`` (None for non-regular files)."""
         if path not in self._entries:
