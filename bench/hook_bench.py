@@ -1,16 +1,18 @@
-"""Hook benchmark: whole-process wall time of ``forest-hook pre-commit`` against git.
+"""Hook benchmark: whole-process wall time of the installed pre-commit hook against git.
 
 For each N in --sizes (default 100 and 10,000) it builds a git repository of N
 Markdown files, binds the ``## Bound`` section of each in ONE ``adopt_sections``
 call, and commits. Every file is ~2 KiB except ``docs/d00000.md``, ~20 KiB (the
-one the commits change; small files keep the 10k build fast). Then, for three
-staged changes, it times as whole processes (cwd = the repository), --repeat
-times each, medians:
+one the commits change; small files keep the 10k build fast). forest-files is
+installed as a user gets it (a wheel of this checkout in a temp venv; see
+``user_install``; ``--editable`` measures the development venv instead) and
+``forest hooks install`` puts the hook in place. Then, for three staged changes,
+it times as whole processes (cwd = the repository), --repeat times each, medians:
 
-  python -c pass              the interpreter's floor
+  python -c pass              the interpreter's floor (the same venv's python)
   git status --porcelain      the yardstick the goals are stated against
   git diff --cached --quiet   git's own cheapest staged question
-  hook                        ``forest-hook pre-commit`` (what git runs)
+  hook                        ``.git/hooks/pre-commit``: exactly what git runs
 
   (a)  an unbound new file staged                      hook exits 0
   (b)  the bound section of the 20 KiB file edited     hook exits 1
@@ -20,13 +22,8 @@ The first hook run of each size, with ``.forest/cache/views`` emptied (the
 custody view is built from the staged ledger), is reported apart as "cold".
 Goals at 10,000 bindings: (a) <= 2x git status --porcelain; (b) <= 4x.
 
-The repositories are built with adopt_sections patched in THIS process so a
-bind act also depends on its root act (see tests/test_hooks.py::
-test_adopt_bind_act_depends_on_its_root_act: unpatched, a large adoption cannot
-be replayed from the ledger and every hook run fails). Package code is untouched.
-
 Run:  .venv/bin/python bench/hook_bench.py [--sizes 100,10000] [--repeat 7]
-      [--json out.json] [--keep DIR]
+      [--json out.json] [--keep DIR] [--editable]
 """
 
 from __future__ import annotations
@@ -45,7 +42,7 @@ from pathlib import Path
 from typing import Any
 
 PY = sys.executable
-HOOK = str(Path(sys.executable).parent / "forest-hook")
+REPO = Path(__file__).resolve().parent.parent
 WORDS = "I adopt these documents as written"
 BY = "Bench <bench@example.org>"
 _VOCAB_TEXT = (
@@ -93,17 +90,39 @@ def document(i: int, rng: random.Random, size: int) -> str:
     return f"# Doc {i}\n\n## Bound\n\n{_text(rng, half)}## Free\n\n{_text(rng, half)}"
 
 
-def _patch_bind_deps() -> None:
-    """A bind act depends on its root act too (the bug the tests pin), in this process."""
-    from forest_files.files import record
+def user_install(base: Path) -> Path:
+    """A venv holding forest-files installed from a wheel of this checkout, as a user
+    installs it. Returns its python. The development venv's editable install adds
+    a start-up import hook (~20 ms a process) that no user pays. The wheel is
+    installed without dependencies; a ``.pth`` line lends it this venv's
+    site-packages (markdown-it, ...), so no download beyond the build backend."""
+    import sysconfig
 
-    original = record.deps_for
-
-    def deps_for(store: Any, *, refs: Any, status_of: Any = ()) -> set[str]:
-        refs = list(refs)
-        return original(store, refs=refs, status_of=list(status_of) or refs)
-
-    record.deps_for = deps_for  # type: ignore[assignment]
+    wheels = base / "wheel"
+    subprocess.run(
+        [PY, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(wheels), str(REPO)],
+        check=True,
+        capture_output=True,
+    )
+    venv = base / "user-venv"
+    subprocess.run([PY, "-m", "venv", "--without-pip", str(venv)], check=True)
+    user_py = venv / "bin" / "python"
+    wheel = next(wheels.glob("forest_files-*.whl"))
+    subprocess.run(
+        [PY, "-m", "pip", "--python", str(user_py), "install", "-q", "--no-deps", str(wheel)],
+        check=True,
+        capture_output=True,
+    )
+    site = subprocess.run(
+        [str(user_py), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
+    Path(site, "zz-forest-bench-deps.pth").write_text(
+        sysconfig.get_paths()["purelib"] + "\n", encoding="utf-8"
+    )
+    return user_py
 
 
 def build(root: Path, n: int, seed: int = 7) -> float:
@@ -141,7 +160,9 @@ def _run(cmd: list[str], cwd: Path) -> tuple[float, int]:
     return time.perf_counter() - start, proc.returncode
 
 
-def _stage(root: Path, case: str) -> None:
+def _stage(root: Path, case: str, run: int = 0) -> None:
+    """Stage ``case``'s change; ``run`` makes each edit's text new, so no cache keyed by
+    content (the parse cache) answers a repeated run."""
     git(root, "reset", "-q", "--hard")
     git(root, "clean", "-fdq")  # untracked only: .forest/cache and the index stay
     big = root / "docs" / "d00000.md"
@@ -150,10 +171,12 @@ def _stage(root: Path, case: str) -> None:
         git(root, "add", "unbound.txt")
     elif case == "b":
         text = big.read_text(encoding="utf-8")
-        big.write_text(text.replace("## Bound\n\n", "## Bound\n\nAn edit.\n\n", 1), "utf-8")
+        edit = f"## Bound\n\nAn edit, number {run}.\n\n"
+        big.write_text(text.replace("## Bound\n\n", edit, 1), "utf-8")
         git(root, "add", "docs/d00000.md")
     else:
-        big.write_text(big.read_text(encoding="utf-8") + "\nAn appendix.\n", "utf-8")
+        appendix = f"\nAn appendix, number {run}.\n"
+        big.write_text(big.read_text(encoding="utf-8") + appendix, "utf-8")
         git(root, "add", "docs/d00000.md")
 
 
@@ -162,26 +185,39 @@ CASES = {
     "b": ("bound section of the 20 KiB file edited", 1),
     "b'": ("20 KiB file edited outside its section", 0),
 }
-BASELINES = {
-    "python -c pass": [PY, "-c", "pass"],
-    "git status --porcelain": ["git", "status", "--porcelain"],
-    "git diff --cached --quiet": ["git", "diff", "--cached", "--quiet"],
-}
 
 
-def measure(root: Path, repeat: int) -> dict[str, Any]:
+def baselines(py: str) -> dict[str, list[str]]:
+    return {
+        "python -c pass": [py, "-c", "pass"],
+        "git status --porcelain": ["git", "status", "--porcelain"],
+        "git diff --cached --quiet": ["git", "diff", "--cached", "--quiet"],
+    }
+
+
+def install_hooks(root: Path, py: str) -> list[str]:
+    """``forest hooks install`` with ``py``; returns the command git runs on commit."""
+    code = "from forest_files.cli import main; main()"
+    subprocess.run([py, "-c", code, "hooks", "install"], cwd=root, env=_env(), check=True)
+    return [str(root / ".git" / "hooks" / "pre-commit")]
+
+
+def measure(root: Path, repeat: int, py: str) -> dict[str, Any]:
     out: dict[str, Any] = {}
+    hook = install_hooks(root, py)
     views = root / ".forest" / "cache" / "views"
     for case, (label, want) in CASES.items():
         _stage(root, case)
         shutil.rmtree(views, ignore_errors=True)
-        cold, code = _run([HOOK, "pre-commit"], root)
+        cold, code = _run(hook, root)
         if code != want:
             raise SystemExit(f"case {case}: hook exited {code}, expected {want}")
         row: dict[str, Any] = {"label": label, "hook_exit": code, "hook_cold": cold}
-        for name, cmd in {**BASELINES, "hook": [HOOK, "pre-commit"]}.items():
+        for name, cmd in {**baselines(py), "hook": hook}.items():
             times = []
-            for _ in range(repeat):
+            for run in range(repeat):
+                if name == "hook" and case != "a":
+                    _stage(root, case, run + 1)  # outside the timing
                 seconds, code = _run(cmd, root)
                 if name == "hook" and code != want:
                     raise SystemExit(f"case {case}: hook exited {code}, expected {want}")
@@ -200,19 +236,25 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--repeat", type=int, default=7)
     ap.add_argument("--json", dest="json_out", help="also write the results here ('-': stdout)")
     ap.add_argument("--keep", help="build the repositories under this directory and keep them")
+    ap.add_argument(
+        "--editable",
+        action="store_true",
+        help="measure this venv's editable install instead of a wheel installed in a temp venv",
+    )
     args = ap.parse_args(argv)
-    _patch_bind_deps()
     sizes = [int(s) for s in args.sizes.split(",")]
     base = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="hook-bench-"))
     results: dict[str, Any] = {"repeat": args.repeat, "sizes": {}}
     try:
+        py = PY if args.editable else str(user_install(base))
+        results["install"] = "editable (development venv)" if args.editable else "wheel"
         for n in sizes:
             root = base / f"repo-{n}"
             if root.exists():
                 shutil.rmtree(root)
             built = build(root, n)
             print(f"built {n} bindings in {built:.1f}s", file=sys.stderr)
-            results["sizes"][str(n)] = {"build_s": built, "cases": measure(root, args.repeat)}
+            results["sizes"][str(n)] = {"build_s": built, "cases": measure(root, args.repeat, py)}
     finally:
         if not args.keep:
             shutil.rmtree(base, ignore_errors=True)

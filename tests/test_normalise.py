@@ -3,10 +3,19 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from forest_files.errors import ForestError
 from forest_files.files.extract import NORMALISATION, section_hash
-from forest_files.files.normalise import LineIndex, SourceRefused, decode_bytes, normalise_text
+from forest_files.files.normalise import (
+    LineIndex,
+    SourceRefused,
+    decode_bytes,
+    normalise_text,
+    normalised_hash,
+)
+from forest_files.hashing import hash_body
 
 
 def test_normalisation_name_is_declared() -> None:
@@ -81,3 +90,24 @@ def test_line_index_sections_and_offsets_accepted() -> None:
     assert empty.start_offset == empty.end_offset == 4
     assert idx.line(3) == "three"
     assert idx.line_of(5) == 2
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    text=st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=60),
+    endings=st.lists(st.sampled_from(["\n", "\r\n", "\r"]), min_size=1, max_size=4),
+    bom=st.booleans(),
+)
+def test_normalised_hash_equals_hash_of_decoded_text(
+    text: str, endings: list[str], bom: bool
+) -> None:
+    """The bytes fast path (no CR, no BOM: hash the bytes as they are) and the slow
+    path agree with hash_body(normalise(decode)) on every input."""
+    raw_text = "".join(part + endings[i % len(endings)] for i, part in enumerate(text.split("\n")))
+    data = ("\ufeff" if bom else "").encode() + raw_text.encode("utf-8")
+    assert normalised_hash(data) == hash_body(normalise_text(data.decode("utf-8")))
+
+
+@pytest.mark.parametrize("raw", [b"ok\xff", b"\xef\xbb\xbfok\r\n\xc3", b"\xed\xa0\x80"])
+def test_normalised_hash_of_invalid_utf8_is_none(raw: bytes) -> None:
+    assert normalised_hash(raw) is None

@@ -29,7 +29,7 @@ from pathlib import Path, PurePosixPath
 from forest_files.errors import ForestError
 from forest_files.files.content import ContentSource, WorktreeSource
 from forest_files.files.extract import extract
-from forest_files.files.normalise import decode_bytes, normalise_text
+from forest_files.files.normalise import decode_bytes, normalise_text, normalised_hash
 from forest_files.files.selector import Selector, parse_selector
 from forest_files.files.statcache import ParseCache
 from forest_files.hashing import hash_body
@@ -73,7 +73,7 @@ Ground = tuple[str | None, str | None, tuple[str, ...]]
 
 # Every live head (adopted, not superseded, not sealed) with its chain, in one
 # pass: the per-binding status lookups cost ~7 queries each otherwise.
-_LIVE_HEADS = """
+_HEAD_COLUMNS = """
 SELECT DISTINCT COALESCE(e.chain_root, e.id) AS chain, e.content_id AS content_id,
        e.body_hash AS body_hash
 FROM edges a
@@ -85,15 +85,14 @@ WHERE a.kind = 'adopts'
                 WHERE z.to_id = e.id AND z.kind IN ('seals', 'unseals')
                 ORDER BY z.id DESC LIMIT 1), '') != 'seals'
 """
+_LIVE_HEADS = _HEAD_COLUMNS
+# The same for a few chains (a hook judging one staged file): by the chain index.
+_LIVE_HEADS_OF = _HEAD_COLUMNS + "  AND (e.chain_root IN ({marks}) OR e.id IN ({marks}))"
+_FEW_CHAINS = 100
 
 
 def ground_map(store: ForestStore, bindings: list[Binding]) -> dict[int, Ground]:
     """Ground of every binding's chain, keyed by the binding's entry id."""
-    heads: dict[int, list[tuple[str, str]]] = {}
-    for row in store.conn.execute(_LIVE_HEADS):
-        heads.setdefault(int(row["chain"]), []).append(
-            (str(row["content_id"]), str(row["body_hash"]))
-        )
     ids = sorted({b.entry_id for b in bindings})
     chains: dict[int, int] = {}
     for start in range(0, len(ids), 500):
@@ -103,6 +102,17 @@ def ground_map(store: ForestStore, bindings: list[Binding]) -> dict[int, Ground]
             f"SELECT id, COALESCE(chain_root, id) FROM entries WHERE id IN ({marks})", chunk
         ):
             chains[int(row[0])] = int(row[1])
+    wanted = sorted(set(chains.values()))
+    if len(wanted) <= _FEW_CHAINS:
+        marks = ",".join("?" * len(wanted))
+        rows = store.conn.execute(_LIVE_HEADS_OF.format(marks=marks), [*wanted, *wanted])
+    else:
+        rows = store.conn.execute(_LIVE_HEADS)
+    heads: dict[int, list[tuple[str, str]]] = {}
+    for row in rows:
+        heads.setdefault(int(row["chain"]), []).append(
+            (str(row["content_id"]), str(row["body_hash"]))
+        )
     out: dict[int, Ground] = {}
     for entry_id in ids:
         live = sorted(heads.get(chains.get(entry_id, entry_id), []))
@@ -174,7 +184,7 @@ def check_binding(
         data = source.read(binding.path)
         if data is None:
             return _missing_or_moved(base, binding, expected, source, all_paths)
-        file_hash = _file_hash(data)
+        file_hash = normalised_hash(data)
         if worktree is not None:
             worktree.remember(binding.path, file_hash)
         if binding.section_hash == expected and file_hash == binding.file_hash:
@@ -197,13 +207,6 @@ def _cached(
     if parsed is None or file_hash is None:
         return None
     return parsed.get(file_hash, binding.selector, binding.excludes)
-
-
-def _file_hash(data: bytes) -> str | None:
-    try:
-        return hash_body(normalise_text(data.decode("utf-8")))
-    except UnicodeDecodeError:
-        return None
 
 
 def _missing_or_moved(
@@ -256,6 +259,8 @@ def check_all(
     worktree = source if isinstance(source, WorktreeSource) else None
     findings: list[Finding] = []
     grounds = ground_map(store, chosen)
+    if worktree is not None:
+        worktree.prefetch_hashes([b.path for b in chosen])
     peers: dict[tuple[str, str], list[str]] = {}
     for b in bindings:
         peers.setdefault((b.path, b.selector), []).append(b.bind_act)

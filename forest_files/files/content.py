@@ -11,12 +11,15 @@ Test: tests/test_check.py
 from __future__ import annotations
 
 import os
+import stat as stat_mod
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
 from forest_files import gitio
 from forest_files.files.statcache import StatCache
+
+_PREFETCH_MIN = 64  # below this many unknown files, threads cost more than they save
 
 
 class ContentSource(Protocol):
@@ -44,6 +47,7 @@ class WorktreeSource:
     _stats: StatCache | None = None
     _read_stat: dict[str, os.stat_result] = field(default_factory=dict)
     _dirs_inside: dict[str, bool] = field(default_factory=dict)
+    _prefetched: dict[str, str] = field(default_factory=dict)
 
     def _cache(self) -> StatCache:
         if self._stats is None:
@@ -51,26 +55,83 @@ class WorktreeSource:
         return self._stats
 
     def read(self, path: str) -> bytes | None:
-        full = self.root / path
-        if escapes(self.root, path) or not full.is_file():
+        if self.use_stat_cache:
+            self._cache().stamp()  # the racy-clean stamp precedes the stat and the read
+        got = self._open(path)
+        if got is None:
             return None
-        if not self.use_stat_cache:
-            return full.read_bytes()
-        self._cache().stamp()  # the racy-clean stamp precedes the stat and the read
-        st = os.lstat(full)
-        data = full.read_bytes()
-        self._read_stat[path] = st
+        st, data = got
+        if self.use_stat_cache:
+            self._read_stat[path] = st
         return data
+
+    def _open(self, path: str) -> tuple[os.stat_result, bytes] | None:
+        """(lstat, bytes) of a file inside the tree; None when absent or outside."""
+        full = os.path.join(self.root, path)
+        try:
+            st = os.lstat(full)
+        except OSError:
+            return None
+        if stat_mod.S_ISLNK(st.st_mode):
+            # A symlink is followed only to a file inside the tree; never stat-cached.
+            if escapes(self.root, path) or not os.path.isfile(full):
+                return None
+        elif not stat_mod.S_ISREG(st.st_mode) or not self._dir_inside(os.path.dirname(path)):
+            return None
+        try:
+            with open(full, "rb") as fh:
+                return st, fh.read()
+        except OSError:
+            return None
+
+    def prefetch_hashes(self, paths: list[str]) -> None:
+        """Learn the file hash of every path the stat cache cannot answer yet, reading
+        and hashing in a few threads (file reads and SHA-256 release the GIL), so the
+        checks that follow find them in the stat cache. Worth it only for many files."""
+        if not self.use_stat_cache:
+            return
+        todo = [p for p in dict.fromkeys(paths) if self.known_hash(p) is None]
+        if len(todo) < _PREFETCH_MIN:
+            return
+        from concurrent.futures import ThreadPoolExecutor
+
+        from forest_files.files.normalise import normalised_hash
+
+        cache = self._cache()
+        stamp = cache.stamp()  # before any of these stats and reads
+
+        def hashed(paths: list[str]) -> list[tuple[os.stat_result, str | None] | None]:
+            out: list[tuple[os.stat_result, str | None] | None] = []
+            for path in paths:
+                got = self._open(path)
+                out.append(None if got is None else (got[0], normalised_hash(got[1])))
+            return out
+
+        workers = min(4, os.cpu_count() or 1)
+        batches = [todo[i::workers] for i in range(workers)]  # one task per thread
+        with ThreadPoolExecutor(max_workers=workers) as pool:
+            for batch, results in zip(batches, pool.map(hashed, batches), strict=True):
+                for path, got in zip(batch, results, strict=True):
+                    if got is not None:
+                        cache.record(path, got[0], got[1], stamp)
+                        if got[1] is not None and got[0].st_mtime_ns < stamp:
+                            self._prefetched[path] = got[1]  # trusted: no second lstat
+
+    def _dir_inside(self, parent: str) -> bool:
+        """``parent`` (repository-relative) resolves inside the root: memoised per run,
+        so a regular file in it costs one ``lstat``, not a walk of every component."""
+        inside = self._dirs_inside.get(parent)
+        if inside is None:
+            inside = self._dirs_inside[parent] = not escapes(self.root, parent or ".")
+        return inside
 
     def known_hash(self, path: str) -> str | None:
         """The normalised file hash of ``path`` when its stat is cached and trusted."""
         if not self.use_stat_cache:
             return None
-        parent = os.path.dirname(path)
-        inside = self._dirs_inside.get(parent)
-        if inside is None:  # a regular file inside a directory inside root: no escape
-            inside = self._dirs_inside[parent] = not escapes(self.root, parent or ".")
-        return self._cache().hash_of(path) if inside else None
+        if path in self._prefetched:  # read and hashed by this run's prefetch
+            return self._prefetched[path]
+        return self._cache().hash_of(path) if self._dir_inside(os.path.dirname(path)) else None
 
     def remember(self, path: str, file_hash: str | None) -> None:
         """Record ``file_hash`` for the bytes ``read(path)`` last returned."""

@@ -22,6 +22,7 @@ from forest_files.errors import ForestError
 
 NORMALISATION = "utf8-nobom-lf"
 _BOM = "\ufeff"
+_BOM_BYTES = _BOM.encode("utf-8")
 _UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
 
 
@@ -40,6 +41,25 @@ class SourceRefused(ForestError):
 def normalise_text(text: str) -> str:
     """Apply the line-ending and BOM policy to already-decoded text (idempotent)."""
     return text.removeprefix(_BOM).replace("\r\n", "\n").replace("\r", "\n")
+
+
+def normalised_hash(data: bytes) -> str | None:
+    """``hash_body(decode_bytes(data))`` without the refusal: None when ``data`` is not
+    UTF-8 text. Bytes with no CR and no BOM are their own normalised encoding, so
+    they are only validated and hashed as they are (no str round trip)."""
+    import hashlib
+
+    if b"\r" not in data and not data.startswith(_BOM_BYTES):
+        try:
+            data.decode("utf-8")  # validity only
+        except UnicodeDecodeError:
+            return None
+        return hashlib.sha256(data).hexdigest()
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    return hashlib.sha256(normalise_text(text).encode("utf-8")).hexdigest()
 
 
 def decode_bytes(data: bytes, path: str) -> str:

@@ -42,8 +42,10 @@ def verdict_inputs(root: Path) -> VerdictInputs:
     """What a working-tree verdict depends on, taken before the check starts."""
     from forest_files.files import verdict
 
-    stamp = verdict.stamp(str(root))
-    return verdict.ledger_key(str(root)), stamp
+    ledger = verdict.ledger_key(str(root))
+    if ledger is None:  # no custody here (yet): nothing to remember, nothing created
+        return None, 0
+    return ledger, verdict.stamp(str(root))
 
 
 def remember_verdict(
@@ -86,6 +88,10 @@ def _build_view(root: Path, source: str, keep_index_file: bool, target: Path) ->
     os.replace(tmp, target)
     views = sorted(target.parent.glob("*.db"), key=lambda p: p.stat().st_mtime)
     for old in views[:-MAX_VIEWS]:
+        old.unlink(missing_ok=True)
+        old.with_suffix(".bound").unlink(missing_ok=True)
+    aliases = sorted(target.parent.glob("*.alias"), key=lambda p: p.stat().st_mtime)
+    for old in aliases[: -MAX_VIEWS * 8]:  # an alias of a pruned view only costs a rebuild
         old.unlink(missing_ok=True)
 
 

@@ -71,6 +71,7 @@ class StatCache:
 
     def __init__(self, root: Path) -> None:
         self.root = Path(root)
+        self._root = str(root)
         self.dir = self.root / CACHE_DIR
         self.path = self.dir / STAT_NAME
         self._entries = _load(self.path)
@@ -108,19 +109,18 @@ class StatCache:
         if not isinstance(got, list) or len(got) != 6:
             return None
         size, mtime, ino, ctime, file_hash, recorded = got
-        key = (size, mtime, ino, ctime)
-        if not all(isinstance(v, int) for v in (*key, recorded)) or not isinstance(file_hash, str):
+        if type(size) is not int or type(mtime) is not int or type(ino) is not int:
             return None
-        if mtime >= recorded:  # type: ignore[operator]
+        if type(ctime) is not int or type(recorded) is not int or type(file_hash) is not str:
             return None
-        return key  # type: ignore[return-value]
+        return (size, mtime, ino, ctime) if mtime < recorded else None
 
     def hash_of(self, path: str) -> str | None:
         """``lookup`` with a fresh ``lstat`` of ``path`` (None for non-regular files)."""
         if path not in self._entries:
             return None
         try:
-            st = os.lstat(self.root / path)
+            st = os.lstat(os.path.join(self._root, path))
         except OSError:
             return None
         if not stat_mod.S_ISREG(st.st_mode):

@@ -2,8 +2,10 @@
 paths file beside each view. Light: standard library and gitio only, so the hook
 can answer "does this commit touch anything bound?" without loading the store.
 
-Stores: ``.forest/cache/views/<fingerprint>.paths`` (JSON list of bound paths),
-written next to the view it describes.
+Stores: ``.forest/cache/views/<fingerprint>.bound`` (the bound paths, NUL-separated),
+written next to the view it describes; ``<head key>.alias``, the fingerprint of
+a ledger known by its HEAD tree id (a hook whose commit stages no ledger file
+finds its view without listing the ledger).
 Refuses: nothing.
 Returns: fingerprints, view paths, bound path sets (None when not cached).
 Test: tests/test_hooks.py
@@ -11,8 +13,6 @@ Test: tests/test_hooks.py
 
 from __future__ import annotations
 
-import hashlib
-import json
 from pathlib import Path
 
 from forest_files import gitio
@@ -34,22 +34,72 @@ def ledger_fingerprint(root: Path, source: str, *, keep_index_file: bool = False
         refuse_option(source, "revision")
         args = ["ls-tree", "-r", "-z", "--full-tree", source, *spec]
     raw = gitio.run_git(root, args, keep_index_file=keep_index_file).stdout
+    import hashlib
+
     return hashlib.sha256(b"forest-view-v2\0" + raw).hexdigest()
+
+
+def head_custody(root: Path) -> tuple[str, str] | None:
+    """(HEAD's commit id, a key of HEAD's ledger tree and forest.toml) in one git call.
+
+    None on an unborn branch or when HEAD holds no ledger directory or no
+    forest.toml (the caller falls back to ``ledger_fingerprint``). Tree and blob
+    ids name content, so the key is as exact as the listing's hash.
+    """
+    proc = gitio.run_git(
+        root,
+        ["rev-parse", "HEAD^{commit}", f"HEAD:{LEDGER_PREFIX.rstrip('/')}", "HEAD:forest.toml"],
+        ok_codes=(0, 128),
+    )
+    lines = proc.stdout.decode("ascii", "replace").split()
+    if proc.returncode != 0 or len(lines) != 3:
+        return None
+    commit, tree, config = lines
+    return commit, f"tree-{tree}-{config}"
+
+
+def alias_path(root: Path, head_key: str) -> Path:
+    return root / ".forest" / "cache" / "views" / f"{head_key}.alias"
+
+
+def read_alias(root: Path, head_key: str) -> str | None:
+    """The listing fingerprint remembered for a ledger tree key (None if unknown)."""
+    try:
+        got = alias_path(root, head_key).read_text(encoding="ascii").strip()
+    except (OSError, UnicodeDecodeError):
+        return None
+    return got if len(got) == 64 and all(c in "0123456789abcdef" for c in got) else None
+
+
+def write_alias(root: Path, head_key: str, fingerprint: str) -> None:
+    target = alias_path(root, head_key)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        tmp = target.with_name(target.name + ".tmp")
+        tmp.write_text(fingerprint, encoding="ascii")
+        tmp.replace(target)
+    except OSError:
+        pass  # only a slower next hook
 
 
 def view_path(root: Path, fingerprint: str) -> Path:
     return root / ".forest" / "cache" / "views" / f"{fingerprint}.db"
 
 
+_BOUND_SUFFIX = ".bound"  # NUL-separated paths (a path may hold a newline; never a NUL)
+
+
 def write_bound_paths(view: Path, paths: set[str]) -> None:
-    target = view.with_suffix(".paths")
+    target = view.with_suffix(_BOUND_SUFFIX)
     tmp = target.with_name(target.name + ".tmp")
-    tmp.write_text(json.dumps(sorted(paths)), encoding="utf-8")
+    tmp.write_bytes("\0".join(["bound-v1", *sorted(paths)]).encode("utf-8", "surrogateescape"))
     tmp.replace(target)
 
 
 def bound_paths(view: Path) -> set[str] | None:
     try:
-        return set(json.loads(view.with_suffix(".paths").read_text(encoding="utf-8")))
-    except (OSError, ValueError):
+        raw = view.with_suffix(_BOUND_SUFFIX).read_bytes()
+    except OSError:
         return None
+    head, *paths = raw.decode("utf-8", "surrogateescape").split("\0")
+    return set(paths) if head == "bound-v1" else None

@@ -7,7 +7,10 @@ for the installer's imports.
 from __future__ import annotations
 
 import importlib
-from typing import Any
+
+TYPE_CHECKING = False  # typing is not imported at run time: the hook pays for every module
+if TYPE_CHECKING:
+    from typing import Any
 
 _INSTALL_NAMES = {
     "CHAINED",

@@ -52,16 +52,30 @@ def check_staged(root: Path) -> int:
     from forest_files.files.viewkey import (
         LEDGER_PREFIX,
         bound_paths,
+        head_custody,
         ledger_fingerprint,
+        read_alias,
         view_path,
+        write_alias,
     )
 
-    if not gitio.ls_files_stage(root, "forest.toml", keep_index_file=True):
-        return 0  # the tree being committed holds no custody (yet)
-    changes = gitio.staged_changes(root, keep_index_file=True)
+    head = head_custody(root)
+    changes = gitio.staged_changes(
+        root, keep_index_file=True, head=head[0] if head is not None else None
+    )
     touched = {c.path for c in changes} | {c.old_path for c in changes if c.old_path}
     ledger_staged = any(p.startswith(LEDGER_PREFIX) or p == "forest.toml" for p in touched)
-    fingerprint = ledger_fingerprint(root, "index", keep_index_file=True)
+    custody_uncertain = head is None or "forest.toml" in touched
+    if custody_uncertain and not gitio.ls_files_stage(root, "forest.toml", keep_index_file=True):
+        return 0  # the tree being committed holds no custody (yet, or any more)
+    # No ledger file staged: the staged ledger is HEAD's, known by its tree id, and
+    # the view of it by the alias an earlier hook wrote (no listing of the ledger).
+    same_as_head = head is not None and not ledger_staged
+    fingerprint = read_alias(root, head[1]) if same_as_head and head is not None else None
+    if fingerprint is None:
+        fingerprint = ledger_fingerprint(root, "index", keep_index_file=True)
+        if same_as_head and head is not None:
+            write_alias(root, head[1], fingerprint)
     if not ledger_staged:
         # Fast path: the staged ledger's view is cached with its bound paths; a commit
         # touching none of them needs no store, no parse, no replay.

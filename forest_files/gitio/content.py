@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from forest_files.gitio._run import (
     GitFailed,
@@ -30,9 +30,9 @@ SUBMODULE_MODE = "160000"
 _OBJECT_ID = re.compile(r"[0-9a-f]{40}([0-9a-f]{24})?")
 
 
-@dataclass(frozen=True)
-class TreeEntry:
-    """One path of a tree or of the git index. ``stage`` is 0 unless conflicted."""
+class TreeEntry(NamedTuple):
+    """One path of a tree or of the git index. ``stage`` is 0 unless conflicted.
+    (A NamedTuple, not a dataclass: the hook's start-up skips ``dataclasses``.)"""
 
     mode: str
     type: str
@@ -41,8 +41,7 @@ class TreeEntry:
     stage: int = 0
 
 
-@dataclass(frozen=True)
-class Change:
+class Change(NamedTuple):
     """One path of a diff: status letter (A, M, D, T, R, C, …), path, and the
     source path for renames and copies."""
 
@@ -151,10 +150,12 @@ def staged_changes(
     keep_index_file: bool = False,
     renames: bool = False,
     paths: Sequence[str] = (),
+    head: str | None = None,
 ) -> list[Change]:
     """What the next commit would change: the git index against HEAD (against
-    the empty tree on an unborn branch). Compares content, not stat data."""
-    base = head_commit(repo) or _empty_tree(repo)
+    the empty tree on an unborn branch). Compares content, not stat data.
+    ``head``: HEAD's commit id when the caller already knows it."""
+    base = head or head_commit(repo) or _empty_tree(repo)
     args = ["diff-index", "--cached", *_diff_opts(None, renames), base, "--", *paths]
     proc = run_git(repo, args, keep_index_file=keep_index_file)
     return _parse_name_status(proc.stdout)
