@@ -87,14 +87,20 @@ def _remembered(repo: str) -> int | None:
 def _check(repo: str, staged: bool, paths: tuple[str, ...]) -> int:
     whole_tree = not staged and not paths
     from forest_files.files.check import check_all
-    from forest_files.files.session import custody_at, remember_verdict, verdict_inputs
+    from forest_files.files.content import ContentSource
+    from forest_files.files.session import custody_at, remember_verdict, worktree_custody
     from forest_files.repository import find_root
 
     root = find_root(repo)
-    source = "index" if staged else "worktree"
-    before = verdict_inputs(root) if whole_tree else None
-    with custody_at(root, source, keep_index_file=staged) as (store, bindings, content):
-        findings = check_all(store, bindings, content, paths=paths)
+    content: ContentSource
+    before = None
+    if staged:
+        with custody_at(root, "index", keep_index_file=True) as (store, bindings, content):
+            findings = check_all(store, bindings, content, paths=paths)
+    else:
+        bmap, content, before = worktree_custody(root)
+        bindings = bmap.bindings
+        findings = check_all(None, bindings, content, paths=paths, grounds=bmap.grounds)
     out: list[str] = []
     for f in findings:
         if f.kind == "clean":
@@ -104,7 +110,7 @@ def _check(repo: str, staged: bool, paths: tuple[str, ...]) -> int:
         if f.kind == "contested":
             out.append(f"  candidates: {', '.join(f.candidates) or '(two bindings)'}")
     failed = sum(1 for f in findings if f.failed)
-    if before is not None:
+    if whole_tree and before is not None:
         remember_verdict(root, before, content, bindings, bool(failed))
     out.append(_summary(len(findings), failed, content.name))
     sys.stdout.write("\n".join(out) + "\n")

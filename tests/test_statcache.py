@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import marshal
 import os
 import random
 from pathlib import Path
@@ -11,7 +12,7 @@ import pytest
 from forest_files.files.check import check_all
 from forest_files.files.content import WorktreeSource
 from forest_files.files.record import adopt_sections
-from forest_files.files.statcache import StatCache
+from forest_files.files.statcache import PARSE_NAME, STAT_NAME, StatCache
 from forest_files.files.targets import read_section
 from forest_files.ledger.bindings import all_bindings
 from forest_files.repository import Repository
@@ -112,13 +113,23 @@ def test_size_and_inode_change_invalidate(tmp_path: Path) -> None:
     assert cache.hash_of("f") is None
 
 
-@pytest.mark.parametrize("junk", [b"", b"{not json", b'{"version": 1, "entries": 7}', b"[1,2]"])
+@pytest.mark.parametrize(
+    "junk",
+    [
+        b"",
+        b"{not marshal",
+        marshal.dumps((1, {})),  # another cache version
+        marshal.dumps((2, 7)),
+        marshal.dumps([1, 2]),
+        marshal.dumps((2, {"d0.md": [1, 2]})),  # a malformed entry
+    ],
+)
 def test_corrupt_cache_is_ignored_and_rebuilt(tmp_path: Path, junk: bytes) -> None:
     repo = _bound(tmp_path)
-    cache_file = repo.root / ".forest" / "cache" / "stat.json"
+    cache_file = repo.root / ".forest" / "cache" / STAT_NAME
     cache_file.parent.mkdir(parents=True, exist_ok=True)
     cache_file.write_bytes(junk)
-    (repo.root / ".forest" / "cache" / "parse.json").write_bytes(junk)
+    (repo.root / ".forest" / "cache" / PARSE_NAME).write_bytes(junk)
     assert _kinds(repo) == ["clean"]
     assert "d0.md" in StatCache(repo.root)._entries
 

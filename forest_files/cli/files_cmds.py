@@ -153,22 +153,32 @@ def check(
     Example: forest check --staged   (what the pre-commit hook runs)
     """
     from forest_files.files.check import check_all
-    from forest_files.files.session import custody_at, remember_verdict, verdict_inputs
-    from forest_files.repository import find_root
+    from forest_files.files.session import custody_at, remember_verdict, worktree_custody
+    from forest_files.repository import Repository, find_root
 
     if staged and rev:
         raise typer.BadParameter("give --staged or --rev, not both")
     root = find_root(repo)
     source = "index" if staged else (rev or "worktree")
-    before = verdict_inputs(root) if source == "worktree" and not paths else None
-    with custody_at(root, source, keep_index_file=staged) as (store, bindings, content):
-        findings = check_all(store, bindings, content, paths=tuple(paths or ()))
-        diffs = (
-            _diffs(store, findings, bindings, content) if show_diff or sys.stdout.isatty() else {}
+    want_diffs = show_diff or sys.stdout.isatty()
+    content: ContentSource
+    if source == "worktree":
+        bmap, content, before = worktree_custody(root)
+        bindings = bmap.bindings
+        findings = check_all(
+            None, bindings, content, paths=tuple(paths or ()), grounds=bmap.grounds
         )
+        diffs = {}
+        if want_diffs and any(f.failed for f in findings):  # ground text: from the store
+            with Repository(root) as opened:
+                diffs = _diffs(opened._synced(), findings, bindings, content)
+        if not paths:
+            remember_verdict(root, before, content, bindings, any(f.failed for f in findings))
+    else:
+        with custody_at(root, source, keep_index_file=staged) as (store, bindings, content):
+            findings = check_all(store, bindings, content, paths=tuple(paths or ()))
+            diffs = _diffs(store, findings, bindings, content) if want_diffs else {}
     failed = [f for f in findings if f.failed]
-    if before is not None:
-        remember_verdict(root, before, content, bindings, bool(failed))
     if as_json:
         typer.echo(
             json.dumps(

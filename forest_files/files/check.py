@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
+from typing import TYPE_CHECKING
 
 from forest_files.errors import ForestError
 from forest_files.files.content import ContentSource, WorktreeSource
@@ -34,7 +35,9 @@ from forest_files.files.selector import Selector, parse_selector
 from forest_files.files.statcache import ParseCache
 from forest_files.hashing import hash_body
 from forest_files.ledger.bindings import Binding
-from forest_files.store.forest import ForestStore
+
+if TYPE_CHECKING:  # annotations only: checks from a binding map never open a store
+    from forest_files.store.forest import ForestStore
 
 FINDING_KINDS = ("clean", "drifted", "missing", "unresolved", "moved", "contested")
 
@@ -147,7 +150,7 @@ def _section(data: bytes, binding: Binding, selector: str) -> tuple[str, int, in
 
 
 def check_binding(
-    store: ForestStore,
+    store: ForestStore | None,
     binding: Binding,
     source: ContentSource,
     *,
@@ -158,8 +161,10 @@ def check_binding(
 ) -> Finding:
     if grounds is not None and binding.entry_id in grounds:
         ground, expected, heads = grounds[binding.entry_id]
-    else:
+    elif store is not None:
         ground, expected, heads = _ground(store, binding)
+    else:
+        raise ForestError(f"no ground known for {binding.selector}; run `forest sync`")
     base = Finding(
         kind="clean",
         path=binding.path,
@@ -245,20 +250,26 @@ def _replace(base: Finding, **changes: object) -> Finding:
 
 
 def check_all(
-    store: ForestStore,
+    store: ForestStore | None,
     bindings: list[Binding],
     source: ContentSource,
     *,
     paths: tuple[str, ...] = (),
+    grounds: dict[int, Ground] | None = None,
 ) -> list[Finding]:
-    """Findings for every live binding (or those under ``paths``), in binding order."""
+    """Findings for every live binding (or those under ``paths``), in binding order.
+    ``grounds`` (from a binding map, bindmap.py) spares the store; without it the
+    store answers."""
     chosen = [b for b in bindings if not paths or any(_under(b.path, p) for p in paths)]
     all_paths: list[str] | None = None
     root = getattr(source, "root", None)
     parsed = ParseCache(root) if isinstance(root, Path) else None
     worktree = source if isinstance(source, WorktreeSource) else None
     findings: list[Finding] = []
-    grounds = ground_map(store, chosen)
+    if grounds is None:
+        if store is None:
+            raise ForestError("a check needs the store or the ground of every binding")
+        grounds = ground_map(store, chosen)
     if worktree is not None:
         worktree.prefetch_hashes([b.path for b in chosen])
     peers: dict[tuple[str, str], list[str]] = {}

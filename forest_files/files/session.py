@@ -20,6 +20,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from forest_files import gitio
+from forest_files.files.bindmap import BindMap
 from forest_files.files.content import ContentSource, GitTreeSource, WorktreeSource
 from forest_files.files.verdict import LedgerKey
 from forest_files.files.viewkey import (
@@ -46,6 +47,25 @@ def verdict_inputs(root: Path) -> VerdictInputs:
     if ledger is None:  # no custody here (yet): nothing to remember, nothing created
         return None, 0
     return ledger, verdict.stamp(str(root))
+
+
+def worktree_custody(root: Path) -> tuple[BindMap, WorktreeSource, VerdictInputs]:
+    """The working tree's live bindings and their grounds, with the content source and
+    the verdict inputs: from the binding map (bindmap.py) while the ledger is
+    unchanged since the map was saved, else from the synced index (saving the map)."""
+    from forest_files.files import bindmap, verdict
+    from forest_files.files.check import ground_map
+
+    before = verdict_inputs(root)
+    ledger, stamp = before
+    record = bindmap.worktree_record(str(root))
+    found = bindmap.load(record, ledger) if ledger is not None else None
+    if found is None:
+        with custody_at(root, "worktree") as (store, bindings, _content):
+            found = BindMap(bindings, ground_map(store, bindings))
+        if ledger is not None and verdict.ledger_trusted(ledger, stamp):
+            bindmap.save(record, ledger, found)
+    return found, WorktreeSource(root), before
 
 
 def remember_verdict(

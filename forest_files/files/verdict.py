@@ -71,6 +71,14 @@ def ledger_key(root: str) -> LedgerKey | None:
     return (tuple(items), _key(st))
 
 
+def ledger_trusted(ledger: LedgerKey | None, stamp: int) -> bool:
+    """Every ledger input's mtime is earlier than ``stamp`` (none racily clean)."""
+    if ledger is None or stamp <= 0:
+        return False
+    segments, config = ledger
+    return all(k[1] < stamp for k in [*(k for _, k in segments), config])
+
+
 def stamp(root: str) -> int:
     """A filesystem timestamp taken now: the mtime of a stamp file just written (0: none)."""
     probe = os.path.join(root, _CACHE, ".verdict-stamp")
@@ -121,11 +129,7 @@ def remember(
     unless every ledger input's mtime is earlier than ``stamp``.
     """
     path = record_path(root)
-    trusted = False
-    if ledger is not None and stamp > 0:
-        segments, config = ledger
-        trusted = all(k[1] < stamp for k in [*(k for _, k in segments), config])
-    if not trusted:
+    if not ledger_trusted(ledger, stamp):
         forget(root)
         return False
     names = sorted(files)

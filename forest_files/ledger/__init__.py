@@ -6,34 +6,41 @@ Returns: acts, snapshots, dependency order, verify reports.
 Test: tests/test_ledger_codec.py
 
 Imports only the standard library and ``forest_files.hashing``/``errors``: the
-git hook reads the ledger on its fast path.
+git hook reads the ledger on its fast path. Names load lazily (PEP 562), so
+``forest_files.ledger.bindings`` alone does not load segments and verify.
 """
 
 from __future__ import annotations
 
-from forest_files.ledger.acts import (
-    FORMAT_VERSION,
-    KINDS,
-    Act,
-    LedgerError,
-    body_hashes,
-    decode_line,
-    encode_act,
-    is_hex64,
-    make_act,
-    topo_order,
-)
-from forest_files.ledger.segments import (
-    LedgerSnapshot,
-    SegmentRef,
-    body_path,
-    read_body,
-    read_ledger,
-    read_segment,
-    read_segment_bytes,
-    write_segment,
-)
-from forest_files.ledger.verify import Fault, VerifyReport, verify_ledger
+import importlib
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+_EXPORTS: dict[str, str] = {
+    "Act": "forest_files.ledger.acts",
+    "FORMAT_VERSION": "forest_files.ledger.acts",
+    "Fault": "forest_files.ledger.verify",
+    "KINDS": "forest_files.ledger.acts",
+    "LedgerError": "forest_files.ledger.acts",
+    "LedgerSnapshot": "forest_files.ledger.segments",
+    "SegmentRef": "forest_files.ledger.segments",
+    "VerifyReport": "forest_files.ledger.verify",
+    "body_hashes": "forest_files.ledger.acts",
+    "body_path": "forest_files.ledger.segments",
+    "decode_line": "forest_files.ledger.acts",
+    "encode_act": "forest_files.ledger.acts",
+    "is_hex64": "forest_files.ledger.acts",
+    "make_act": "forest_files.ledger.acts",
+    "read_body": "forest_files.ledger.segments",
+    "read_ledger": "forest_files.ledger.segments",
+    "read_segment": "forest_files.ledger.segments",
+    "read_segment_bytes": "forest_files.ledger.segments",
+    "topo_order": "forest_files.ledger.acts",
+    "verify_ledger": "forest_files.ledger.verify",
+    "write_segment": "forest_files.ledger.segments",
+}
 
 __all__ = [
     "FORMAT_VERSION",
@@ -58,3 +65,42 @@ __all__ = [
     "verify_ledger",
     "write_segment",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'forest_files.ledger' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_EXPORTS])
+
+
+if TYPE_CHECKING:
+    from forest_files.ledger.acts import (
+        FORMAT_VERSION,
+        KINDS,
+        Act,
+        LedgerError,
+        body_hashes,
+        decode_line,
+        encode_act,
+        is_hex64,
+        make_act,
+        topo_order,
+    )
+    from forest_files.ledger.segments import (
+        LedgerSnapshot,
+        SegmentRef,
+        body_path,
+        read_body,
+        read_ledger,
+        read_segment,
+        read_segment_bytes,
+        write_segment,
+    )
+    from forest_files.ledger.verify import Fault, VerifyReport, verify_ledger

@@ -21,10 +21,12 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from forest_files.ledger.acts import Act, LedgerError, is_hex64
-from forest_files.store.forest import ForestStore
+
+if TYPE_CHECKING:  # annotations only: a check reading a binding map never opens a store
+    from forest_files.store.forest import ForestStore
 
 _TABLE = """
 CREATE TABLE IF NOT EXISTS binding_events (

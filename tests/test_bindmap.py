@@ -1,0 +1,130 @@
+"""The binding map (files/bindmap.py): bindings and grounds kept beside the index,
+answering exactly what the index answers, and never outliving a ledger change."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from forest_files.files import bindmap, verdict
+from forest_files.files.check import check_all
+from forest_files.files.lookup import find_binding
+from forest_files.files.record import adopt_sections, retire_binding, supersede_section
+from forest_files.files.session import worktree_custody
+from forest_files.files.targets import read_section
+from forest_files.hashing import hash_body
+from forest_files.ledger.bindings import all_bindings
+from forest_files.repository import Repository
+from tests.helpers.git import commit_all, isolate, make_repo, write
+
+DOC = "# Title\n\n## Keep\n\nkept words\n\n## Other\n\nother words\n"
+BY = "t <t@example.org>"
+
+
+@pytest.fixture(autouse=True)
+def _isolated(monkeypatch: pytest.MonkeyPatch) -> None:
+    isolate(monkeypatch)
+
+
+def _age(root: Path, seconds: int = 30) -> None:
+    for dirpath, dirnames, filenames in os.walk(root):
+        if ".git" in dirnames:
+            dirnames.remove(".git")
+        for name in filenames:
+            full = os.path.join(dirpath, name)
+            st = os.lstat(full)
+            os.utime(full, ns=(st.st_atime_ns, st.st_mtime_ns - seconds * 10**9))
+
+
+def _repo(tmp_path: Path) -> Path:
+    root = make_repo(tmp_path)
+    write(root, "a.md", DOC)
+    write(root, "b.md", DOC.replace("kept", "second"))
+    with Repository.init(root, project_id="p") as repo:
+        sections = [
+            read_section(root, t, (), max_bytes=1 << 20) for t in ("a.md#Keep", "b.md#Keep")
+        ]
+        adopt_sections(repo, sections, words="adopt", by=BY)
+    commit_all(root, "adopt")
+    _age(root)
+    return root
+
+
+def _kinds(root: Path) -> dict[str, str]:
+    bmap, content, _ = worktree_custody(root)
+    found = check_all(None, bmap.bindings, content, grounds=bmap.grounds)
+    return {f.selector: f.kind for f in found}
+
+
+def _record(root: Path) -> str:
+    return bindmap.worktree_record(str(root))
+
+
+def test_saved_map_equals_what_the_index_derives(tmp_path: Path) -> None:
+    root = _repo(tmp_path)
+    first, _, _ = worktree_custody(root)
+    assert Path(_record(root)).exists()
+    ledger = verdict.ledger_key(str(root))
+    assert ledger is not None
+    loaded = bindmap.load(_record(root), ledger)
+    with Repository(root) as repo:
+        derived = bindmap.derive(repo._synced())
+    assert loaded == derived == first
+    assert len(derived.bindings) == 2
+
+
+def test_supersede_makes_the_map_stale_and_the_check_judges_new_ground(tmp_path: Path) -> None:
+    root = _repo(tmp_path)
+    assert set(_kinds(root).values()) == {"clean"}
+    write(root, "a.md", DOC.replace("kept words", "amended words"))
+    assert _kinds(root)["a.md#Title/Keep"] == "drifted"
+    with Repository(root) as repo:
+        binding = find_binding(all_bindings(repo._synced()), "a.md#Keep")
+        section = read_section(root, "a.md#Keep", (), max_bytes=1 << 20)
+        supersede_section(
+            repo,
+            binding,
+            section,
+            words="amend",
+            by=BY,
+            expected_body_hash=hash_body(section.text),
+        )
+    _age(root)
+    assert _kinds(root) == {"a.md#Title/Keep": "clean", "b.md#Title/Keep": "clean"}
+    # and the old text is now the drift
+    write(root, "a.md", DOC)
+    assert _kinds(root)["a.md#Title/Keep"] == "drifted"
+
+
+def test_retire_makes_the_map_stale(tmp_path: Path) -> None:
+    root = _repo(tmp_path)
+    assert len(_kinds(root)) == 2
+    with Repository(root) as repo:
+        binding = find_binding(all_bindings(repo._synced()), "b.md#Keep")
+        retire_binding(repo, binding, words="gone", by=BY)
+    assert list(_kinds(root)) == ["a.md#Title/Keep"]
+
+
+@pytest.mark.parametrize("junk", [b"", b"\x00\x01junk", b"not marshal"])
+def test_corrupt_map_is_a_miss_and_rewritten(tmp_path: Path, junk: bytes) -> None:
+    root = _repo(tmp_path)
+    worktree_custody(root)
+    Path(_record(root)).write_bytes(junk)
+    ledger = verdict.ledger_key(str(root))
+    assert ledger is not None
+    assert bindmap.load(_record(root), ledger) is None
+    assert set(_kinds(root).values()) == {"clean"}
+    assert bindmap.load(_record(root), ledger) is not None
+
+
+def test_map_is_not_saved_while_a_segment_is_racily_clean(tmp_path: Path) -> None:
+    root = _repo(tmp_path)
+    segments = root / ".forest" / "ledger" / "segments"
+    future = 10**9 * 3600  # an mtime at or after any stamp taken now
+    for seg in segments.iterdir():
+        st = seg.stat()
+        os.utime(seg, ns=(st.st_atime_ns, st.st_mtime_ns + future))
+    assert set(_kinds(root).values()) == {"clean"}
+    assert not Path(_record(root)).exists()
