@@ -10,7 +10,6 @@ Test: tests/test_hashing.py
 from __future__ import annotations
 
 import hashlib
-import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -33,6 +32,8 @@ def hash_body(body: str) -> str:
 
 def canonical_json(obj: Any) -> str:
     """The one canonical encoding: sorted keys, compact, UTF-8, no NaN."""
+    import json  # lazily: a check that only hashes file bytes never needs it
+
     try:
         return json.dumps(
             obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False

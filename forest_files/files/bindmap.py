@@ -25,7 +25,8 @@ import contextlib
 import marshal
 import os
 import sys
-from typing import NamedTuple
+from collections.abc import Iterable
+from typing import Any, NamedTuple
 
 from forest_files.files.check import Ground, ground_map
 from forest_files.files.verdict import LedgerKey
@@ -81,9 +82,16 @@ def _version() -> str:
 
 
 def save(record: str, key: LedgerKey | str, bmap: BindMap) -> None:
-    rows = tuple(tuple(getattr(b, f) for f in _FIELDS) for b in bmap.bindings)
-    grounds = tuple((k, *v) for k, v in sorted(bmap.grounds.items()))
-    doc = (FORMAT, _version(), key, _FIELDS, rows, grounds)
+    """Each path's bindings (with their grounds) marshalled apart, so a hook judging
+    one staged file unpacks one entry, not ten thousand."""
+    by_path: dict[str, list[Any]] = {}  # rows of str, int, bool, tuple and None
+    for b in bmap.bindings:
+        ground = bmap.grounds.get(b.entry_id)
+        row = (*(getattr(b, f) for f in _FIELDS), ground)
+        by_path.setdefault(b.path, []).append(row)
+    packed = {path: marshal.dumps(tuple(rows)) for path, rows in by_path.items()}
+    order = tuple(b.path for b in bmap.bindings)
+    doc = (FORMAT, _version(), key, _FIELDS, tuple(dict.fromkeys(order)), packed)
     tmp = f"{record}.{os.getpid()}.tmp"
     try:
         with open(tmp, "wb") as fh:
@@ -98,21 +106,30 @@ def forget(record: str) -> None:
         os.unlink(record)
 
 
-def load(record: str, key: LedgerKey | str) -> BindMap | None:
-    """The map saved under ``key`` at ``record``, or None."""
+def load(record: str, key: LedgerKey | str, paths: Iterable[str] | None = None) -> BindMap | None:
+    """The map saved under ``key`` at ``record`` (only ``paths``' bindings if given)."""
     try:
         with open(record, "rb") as fh:
-            doc = marshal.loads(fh.read())
+            doc = marshal.loads(fh.read())  # load(fh) reads in small pieces: far slower
     except (OSError, EOFError, ValueError, TypeError):
         return None
     if not isinstance(doc, tuple) or len(doc) != 6 or doc[0] != FORMAT:
         return None
-    _, version, saved_key, fields, rows, grounds = doc
+    _, version, saved_key, fields, order, packed = doc
     if version != _version() or fields != _FIELDS or saved_key != key:
         return None
-    try:
-        bindings = [Binding(*row) for row in rows]
-        ground_of: dict[int, Ground] = {g[0]: (g[1], g[2], g[3]) for g in grounds}
-    except (TypeError, IndexError):
+    if not isinstance(order, tuple) or not isinstance(packed, dict):
         return None
-    return BindMap(bindings, ground_of)
+    wanted = order if paths is None else [p for p in dict.fromkeys(paths) if p in packed]
+    bindings: list[Binding] = []
+    grounds: dict[int, Ground] = {}
+    try:
+        for path in wanted:
+            for row in marshal.loads(packed[path]):
+                binding = Binding(*row[:-1])
+                bindings.append(binding)
+                if row[-1] is not None:
+                    grounds[binding.entry_id] = row[-1]
+    except (KeyError, TypeError, ValueError, EOFError, IndexError):
+        return None
+    return BindMap(bindings, grounds)

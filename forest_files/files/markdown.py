@@ -27,7 +27,6 @@ Test: tests/test_selectors.py, tests/test_extract.py
 
 from __future__ import annotations
 
-import difflib
 import functools
 import re
 from dataclasses import dataclass, replace
@@ -149,6 +148,8 @@ def _not_found(sel: Selector, headings: list[Heading]) -> str:
     if not headings:
         return f"{head}; the file has no Markdown headings"
     names = sorted({h.text for h in headings})
+    import difflib  # only when a selector misses: suggestions
+
     near = set(difflib.get_close_matches(sel.parts[-1], names, n=5, cutoff=0.5))
     shown = [h for h in headings if h.text in near][:5] or headings[:5]
     listed = ", ".join("#" + render_heading_path(h.path, None) for h in shown)

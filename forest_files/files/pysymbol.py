@@ -22,7 +22,6 @@ Test: tests/test_selectors.py
 from __future__ import annotations
 
 import ast
-import difflib
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
@@ -104,6 +103,8 @@ def resolve_symbol(text: str, sel: Selector) -> tuple[Symbol, Selector]:
     )
     if chosen is None:
         names = sorted({".".join(p) for p in full_paths})
+        import difflib  # only when a selector misses: suggestions
+
         near = difflib.get_close_matches(".".join(sel.parts), names, n=5, cutoff=0.5)
         what = f"only {len(hits)} match, so [{sel.index}] does not exist" if hits else "no match"
         listed = ", ".join(near or names[:5]) or "(no classes or functions)"

@@ -20,6 +20,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from forest_files import gitio
+from forest_files.files import bindmap
 from forest_files.files.bindmap import BindMap
 from forest_files.files.content import ContentSource, GitTreeSource, WorktreeSource
 from forest_files.files.verdict import LedgerKey
@@ -53,7 +54,7 @@ def worktree_custody(root: Path) -> tuple[BindMap, WorktreeSource, VerdictInputs
     """The working tree's live bindings and their grounds, with the content source and
     the verdict inputs: from the binding map (bindmap.py) while the ledger is
     unchanged since the map was saved, else from the synced index (saving the map)."""
-    from forest_files.files import bindmap, verdict
+    from forest_files.files import verdict
     from forest_files.files.check import ground_map
 
     before = verdict_inputs(root)
@@ -110,6 +111,7 @@ def _build_view(root: Path, source: str, keep_index_file: bool, target: Path) ->
     for old in views[:-MAX_VIEWS]:
         old.unlink(missing_ok=True)
         old.with_suffix(".bound").unlink(missing_ok=True)
+        Path(bindmap.view_record(str(old))).unlink(missing_ok=True)
     aliases = sorted(target.parent.glob("*.alias"), key=lambda p: p.stat().st_mtime)
     for old in aliases[: -MAX_VIEWS * 8]:  # an alias of a pruned view only costs a rebuild
         old.unlink(missing_ok=True)

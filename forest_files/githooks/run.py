@@ -23,6 +23,13 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from forest_files.files.check import Finding, Ground
+    from forest_files.files.content import ContentSource
+    from forest_files.ledger.bindings import Binding
+    from forest_files.store.forest import ForestStore
+
 CHECK_HOOKS = ("pre-commit", "pre-merge-commit")
 SYNC_HOOKS = ("post-merge", "post-checkout", "post-rewrite")
 
@@ -31,10 +38,7 @@ def _say(text: str) -> None:
     sys.stderr.write(text + "\n")
 
 
-def _adoption(store: object, ground: str | None) -> str:
-    from forest_files.store.forest import ForestStore
-
-    assert isinstance(store, ForestStore)
+def _adoption(store: ForestStore, ground: str | None) -> str:
     local = None if ground is None else store.id_for_content(ground)
     if local is None:
         return ""
@@ -83,22 +87,33 @@ def check_staged(root: Path) -> int:
         if known is not None and not (known & touched):
             return 0
     from forest_files.files.check import check_all
-    from forest_files.files.diff import section_diff
+
+    if not ledger_staged:
+        bindings, grounds, content = _touched_from_map(root, view_path(root, fingerprint), touched)
+        if not bindings:
+            return 0
+        failed = [f for f in check_all(None, bindings, content, grounds=grounds) if f.failed]
+        if not failed:
+            return 0  # judged without opening the store
+        from forest_files.store.forest import ForestStore
+
+        store = ForestStore(view_path(root, fingerprint))
+        try:
+            _refuse(store, failed, bindings, content)
+        finally:
+            store.close()
+        return 1
+
     from forest_files.files.session import custody_at
 
-    only = None if ledger_staged else touched
-    with custody_at(root, "index", keep_index_file=True, paths=only, fingerprint=fingerprint) as (
+    with custody_at(root, "index", keep_index_file=True, fingerprint=fingerprint) as (
         store,
         bindings,
         content,
     ):
-        if not ledger_staged:
-            bindings = [b for b in bindings if b.path in touched]
-            if not bindings:
-                return 0
         findings = check_all(store, bindings, content)
         failed = [f for f in findings if f.failed]
-        contested = _contested_unbound(store, findings) if ledger_staged else []
+        contested = _contested_unbound(store, findings)
         for cid in contested:
             _say(
                 f"forest-files: commit refused — ground {cid} is contested (two successors "
@@ -106,30 +121,64 @@ def check_staged(root: Path) -> int:
             )
         if not failed:
             return 1 if contested else 0
-        excludes = {b.bind_act: b.excludes for b in bindings}
-        _say(f"forest-files: commit refused — {len(failed)} bound section(s) diverge from ground")
-        for f in failed:
-            where = f" (lines {f.start_line}-{f.end_line})" if f.start_line else ""
-            _say(f"\n{f.kind}: {f.selector}{where} {f.detail}".rstrip())
-            who = _adoption(store, f.ground)
-            if who:
-                _say(f"  ground {f.ground[:12] if f.ground else '-'} {who}")
-            if f.kind == "contested":
-                _say(
-                    f"  candidates: {', '.join(f.candidates) or 'two bindings'}; "
-                    f'fix: forest resolve ID --pick ID --words "…"'
-                )
-            if f.kind == "drifted" and sys.stderr.isatty():
-                _say(section_diff(store, f, content, excludes.get(f.binding, ())))
-            if f.kind in ("drifted", "unresolved", "missing"):
-                _say(f"  restore ground:   forest restore '{f.selector}'")
-                _say(
-                    f"  adopt the change: forest supersede '{f.selector}' --words \"…\"  "
-                    "(then stage .forest/ledger with the file)"
-                )
-            if f.kind == "moved":
-                _say(f"  {f.detail}")
+        _refuse(store, failed, bindings, content)
         return 1
+
+
+def _touched_from_map(
+    root: Path, view: Path, touched: set[str]
+) -> tuple[list[Binding], dict[int, Ground], ContentSource]:
+    """Bindings of the staged paths, every ground, and the staged content: from the
+    view's binding map (bindmap.py), derived and saved once per view."""
+    from forest_files.files import bindmap
+    from forest_files.files.content import GitTreeSource
+
+    fingerprint = view.stem
+    record = bindmap.view_record(str(view))
+    found = bindmap.load(record, fingerprint, touched) if view.exists() else None
+    if found is None:
+        from forest_files.files.session import custody_at
+
+        with custody_at(
+            root, "index", keep_index_file=True, paths=touched, fingerprint=fingerprint
+        ) as (store, _bindings, _content):
+            found = bindmap.derive(store)
+        bindmap.save(record, fingerprint, found)
+    bindings = [b for b in found.bindings if b.path in touched]
+    content = GitTreeSource(root, None, keep_index_file=True, only=tuple(sorted(touched)))
+    return bindings, found.grounds, content
+
+
+def _refuse(
+    store: ForestStore, failed: list[Finding], bindings: list[Binding], content: ContentSource
+) -> None:
+    """Why the commit is refused: each binding, who adopted its ground with which
+    words, a diff ground -> staged on a terminal, and the two routes."""
+    from forest_files.files.diff import section_diff
+
+    excludes = {b.bind_act: b.excludes for b in bindings}
+    _say(f"forest-files: commit refused — {len(failed)} bound section(s) diverge from ground")
+    for f in failed:
+        where = f" (lines {f.start_line}-{f.end_line})" if f.start_line else ""
+        _say(f"\n{f.kind}: {f.selector}{where} {f.detail}".rstrip())
+        who = _adoption(store, f.ground)
+        if who:
+            _say(f"  ground {f.ground[:12] if f.ground else '-'} {who}")
+        if f.kind == "contested":
+            _say(
+                f"  candidates: {', '.join(f.candidates) or 'two bindings'}; "
+                f'fix: forest resolve ID --pick ID --words "…"'
+            )
+        if f.kind == "drifted" and sys.stderr.isatty():
+            _say(section_diff(store, f, content, excludes.get(f.binding, ())))
+        if f.kind in ("drifted", "unresolved", "missing"):
+            _say(f"  restore ground:   forest restore '{f.selector}'")
+            _say(
+                f"  adopt the change: forest supersede '{f.selector}' --words \"…\"  "
+                "(then stage .forest/ledger with the file)"
+            )
+        if f.kind == "moved":
+            _say(f"  {f.detail}")
 
 
 def _contested_unbound(store: object, findings: Sequence[object]) -> list[str]:
