@@ -14,6 +14,10 @@ from typer.testing import CliRunner, Result
 
 import forest_files.cli  # noqa: F401  (registers every command)
 from forest_files.cli import app
+from forest_files.errors import ForestError
+from forest_files.files.extract import extract
+from forest_files.files.restore import splice
+from forest_files.files.selector import parse_selector
 
 runner = CliRunner()
 
@@ -98,15 +102,80 @@ def test_restore_last_section_after_final_newline_removed(tmp_path: Path) -> Non
     assert (repo / "canon.md").read_text() == CANON
 
 
-def test_restore_of_a_binding_with_exclusions_refused(tmp_path: Path) -> None:
-    text = "# Doc\n\n## Status\n\nopen\n\n## Decision\n\nYes.\n"
+def test_restore_with_exclusions_keeps_the_excluded_parts_as_they_are_now(
+    tmp_path: Path,
+) -> None:
+    text = (
+        "---\nstatus: proposed\ntitle: T\n---\n# Doc\n\nContext.\n\n"
+        "## Status\n\nopen\n\n## Decision\n\nYes.\nAlways.\n"
+    )
+    repo = new_repo(tmp_path, {"adr.md": text})
+    ok(repo, "adopt", "adr.md", "--exclude", "#Status", "--exclude", "meta:status", "--words", WORDS)
+    now = (
+        text.replace("status: proposed", "status: accepted")
+        .replace("open\n", "closed by the board\n")
+        .replace("Yes.", "No.")
+        .replace("Context.", "Context, edited.")
+    )
+    (repo / "adr.md").write_text(now)
+    assert kinds(repo) == ["drifted"]
+    ok(repo, "restore", "adr.md")
+    assert kinds(repo) == ["clean"]
+    # ground is back; the excluded parts keep today's text
+    assert (repo / "adr.md").read_text() == text.replace(
+        "status: proposed", "status: accepted"
+    ).replace("open\n", "closed by the board\n")
+    assert len(captures(repo)) == 1
+
+
+def test_restore_with_exclusions_refused_when_it_would_change_the_section(
+    tmp_path: Path,
+) -> None:
+    text = "# Doc\n\nIntro.\n"
     repo = new_repo(tmp_path, {"adr.md": text})
     ok(repo, "adopt", "adr.md", "--exclude", "#Status", "--words", WORDS)
-    (repo / "adr.md").write_text(text.replace("Yes.", "No."))
+    # A Status part added since, and the line after it replaced: put back, ground's
+    # "Intro." would land under the excluded Status heading and vanish from the hash.
+    now = "# Doc\n\n### Status\n\nopen\n\n## Later\n"
+    (repo / "adr.md").write_text(now)
     result = forest(repo, "restore", "adr.md")
-    assert result.exit_code == 1 and "exclusions" in result.stderr
-    assert (repo / "adr.md").read_text() == text.replace("Yes.", "No.")
+    assert result.exit_code == 1 and "nothing was written" in result.stderr
+    assert (repo / "adr.md").read_text() == now
     assert captures(repo) == []
+
+
+_PIECES = (
+    "# Doc\n",
+    "\n",
+    "## Status\n",
+    "### Status\n",
+    "open\n",
+    "## Decision\n",
+    "Yes.\n",
+    "No.\n",
+    "---\n",
+    "status: a\n",
+    "## Other\n",
+    "text\r\n",
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    adopted=st.lists(st.sampled_from(_PIECES), min_size=1, max_size=9),
+    now=st.lists(st.sampled_from(_PIECES), min_size=1, max_size=9),
+)
+def test_restore_with_exclusions_is_exact_or_refused(adopted: list[str], now: list[str]) -> None:
+    """Whatever the file became, a restore with exclusions either yields a section that
+    hashes to ground exactly, or refuses (and then nothing is written)."""
+    excludes = ("#Status", "meta:status")
+    sel = parse_selector("a.md")
+    try:
+        ground = extract("".join(adopted), sel, excludes).text
+        new, _old = splice("".join(now).encode(), "a.md", excludes, ground, "a.md")
+    except ForestError:
+        return  # refused (ambiguous exclusion, or the verified merge failed)
+    assert extract(new.decode("utf-8"), sel, excludes).text == ground
 
 
 def test_restore_of_a_missing_section_refused(tmp_path: Path) -> None:

@@ -223,8 +223,15 @@ def _touches_ledger(paths: Iterable[str]) -> bool:
 
 def _check_at(root: Path, commit: str, changed: set[str] | None) -> list[Finding] | None:
     """Failed findings of the affected bindings at ``commit``; None if none affected."""
-    with custody_at(root, commit) as (store, bindings, content):
-        if changed is not None and not _touches_ledger(changed):
+    # Ledger untouched: only the changed paths' bindings can have moved off ground, so
+    # only those are loaded and only those blobs listed (cost follows the commit).
+    narrow = changed is not None and not _touches_ledger(changed)
+    with custody_at(root, commit, paths=changed if narrow else None) as (
+        store,
+        bindings,
+        content,
+    ):
+        if narrow and changed is not None:
             bindings = [b for b in bindings if b.path in changed]
             if not bindings:
                 return None

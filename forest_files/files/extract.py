@@ -53,6 +53,7 @@ class Extracted:
     end_line: int
     excludes_matched: tuple[str, ...]
     selector: Selector
+    cuts: tuple[tuple[int, int], ...] = ()  # excluded inclusive line ranges (restore)
 
 
 def section_hash(text: str) -> str:
@@ -85,7 +86,8 @@ def extract(text: str, selector: Selector, excludes: tuple[str, ...] = ()) -> Ex
     else:
         lo, hi = resolve_region(lines, selector)
     cuts, matched = _exclusion_cuts(parsed, text, lines, headings, lo, hi, owner)
-    return Extracted(_assemble(lines, lo, hi, cuts), lo, hi, matched, canonical)
+    text_out = _assemble(lines, lo, hi, cuts)
+    return Extracted(text_out, lo, hi, matched, canonical, tuple(sorted(cuts)))
 
 
 def _exclusion_cuts(

@@ -3,9 +3,11 @@
 Stores: the divergent section text as a local capture under
 ``.forest/cache/captures/`` (ignored by git: it may hold text nobody adopted),
 then the file with only the section's lines replaced.
-Refuses: a binding with exclusions (the excluded parts are not in ground, so
-a faithful restore cannot be assembled — edit by hand, `forest diff` shows
-ground); a section that cannot be found (restore needs its lines).
+Refuses: a section that cannot be found (restore needs its lines); with
+exclusions, a result whose section would not hash to ground (an excluded
+heading placed where it would swallow ground lines) — nothing is written.
+Exclusions: the excluded parts are not in ground, so they are kept as they are
+now, each placed where it stood relative to the surrounding kept lines.
 Returns: the capture path. Every byte outside the section's lines — other
 lines, their line endings, a BOM — is left exactly as it was; the restored
 lines use the line ending the section used (CRLF or LF).
@@ -38,27 +40,46 @@ def splice(
     original: bytes, selector: str, excludes: tuple[str, ...], ground: str, path: str
 ) -> tuple[bytes, str]:
     """(new file bytes, the text the section held) — only the section's lines change."""
-    if excludes:
-        raise ForestError(
-            f"{selector}: restore of a binding with exclusions is not supported; "
-            "edit by hand (`forest diff` shows ground)"
-        )
     decode_bytes(original, path)  # refuses binary / invalid UTF-8, naming the offset
     raw = original.decode("utf-8")  # as stored: BOM and line endings kept
     bom = "\ufeff" if raw.startswith("\ufeff") else ""
     body = raw[len(bom) :]
-    got = extract(normalise_text(body), parse_selector(selector), excludes)
+    sel = parse_selector(selector)
+    got = extract(normalise_text(body), sel, excludes)
     lines = split_lines(body)
     lo, hi = got.start_line - 1, got.end_line  # 0-based slice of the section's lines
     section = lines[lo:hi]
     crlf = sum(x.endswith("\r\n") for x in section or lines)
     lf = sum(x.endswith("\n") and not x.endswith("\r\n") for x in section or lines)
     eol = "\r\n" if crlf > lf else "\n"
-    replacement = _merge_lines(section, ground, eol)
+    kept, inserts = _split_excluded(section, got.start_line, got.cuts)
+    replacement = _merge_lines(kept, ground, eol, inserts)
     if hi < len(lines) and replacement and not replacement.endswith(("\n", "\r")):
         replacement += eol  # keep the following line on its own line
     new = bom + "".join(lines[:lo]) + replacement + "".join(lines[hi:])
+    if extract(normalise_text(new[len(bom) :]), sel, excludes).text != ground:
+        raise ForestError(
+            f"{selector}: ground cannot be restored around the excluded parts as they "
+            "stand now (they would change the section); nothing was written — edit by "
+            "hand (`forest diff` shows ground)"
+        )
     return new.encode("utf-8"), got.text
+
+
+def _split_excluded(
+    section: list[str], first_line: int, cuts: tuple[tuple[int, int], ...]
+) -> tuple[list[str], dict[int, list[str]]]:
+    """The section's kept lines, and each excluded line keyed by how many kept lines
+    precede it (where it goes back among ground's lines)."""
+    excluded = {n for start, end in cuts for n in range(start, end + 1)}
+    kept: list[str] = []
+    inserts: dict[int, list[str]] = {}
+    for offset, line in enumerate(section):
+        if first_line + offset in excluded:
+            inserts.setdefault(len(kept), []).append(line)
+        else:
+            kept.append(line)
+    return kept, inserts
 
 
 def _key(line: str) -> tuple[str, bool]:
@@ -66,9 +87,13 @@ def _key(line: str) -> tuple[str, bool]:
     return body, len(body) != len(line)
 
 
-def _merge_lines(section: list[str], ground: str, eol: str) -> str:
+def _merge_lines(
+    section: list[str], ground: str, eol: str, inserts: dict[int, list[str]] | None = None
+) -> str:
     """Ground's lines, reusing each unchanged original line byte for byte (its own
-    line ending included); new or changed lines take the section's line ending."""
+    line ending included); new or changed lines take the section's line ending.
+    ``inserts[k]`` (excluded lines) go back before what original line ``k`` became."""
+    inserts = inserts or {}
     wanted = re.findall(r"[^\n]*\n|[^\n]+$", ground)
     have = [_key(x) for x in section]
     want = [_key(x) for x in wanted]
@@ -76,9 +101,14 @@ def _merge_lines(section: list[str], ground: str, eol: str) -> str:
     matcher = difflib.SequenceMatcher(a=have, b=want, autojunk=False)
     for tag, a0, a1, b0, b1 in matcher.get_opcodes():
         if tag == "equal":
-            out.extend(section[a0:a1])
+            for k in range(a0, a1):
+                out.extend(inserts.get(k, ()))
+                out.append(section[k])
         else:
+            for k in range(a0, a1):
+                out.extend(inserts.get(k, ()))
             out.extend(body + (eol if ended else "") for body, ended in want[b0:b1])
+    out.extend(inserts.get(len(section), ()))
     return "".join(out)
 
 

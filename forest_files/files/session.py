@@ -26,6 +26,7 @@ from forest_files.files.content import ContentSource, GitTreeSource, WorktreeSou
 from forest_files.files.verdict import LedgerKey
 from forest_files.files.viewkey import (
     bound_paths,
+    commit_fingerprint,
     ledger_fingerprint,
     view_path,
     write_bound_paths,
@@ -137,7 +138,12 @@ def custody_at(
         return
     if source != "index":
         source = gitio.resolve_commit(root, source)
-    key = fingerprint or ledger_fingerprint(root, source, keep_index_file=keep_index_file)
+    if fingerprint is not None:
+        key = fingerprint
+    elif source == "index":
+        key = ledger_fingerprint(root, source, keep_index_file=keep_index_file)
+    else:
+        key = commit_fingerprint(root, source)
     view = view_path(root, key)
     if not view.exists():
         _build_view(root, source, keep_index_file, view)

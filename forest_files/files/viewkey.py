@@ -39,16 +39,22 @@ def ledger_fingerprint(root: Path, source: str, *, keep_index_file: bool = False
     return hashlib.sha256(b"forest-view-v2\0" + raw).hexdigest()
 
 
-def head_custody(root: Path) -> tuple[str, str] | None:
-    """(HEAD's commit id, a key of HEAD's ledger tree and forest.toml) in one git call.
+def head_custody(root: Path, rev: str = "HEAD") -> tuple[str, str] | None:
+    """(``rev``'s commit id, a key of its ledger tree and forest.toml) in one git call.
 
-    None on an unborn branch or when HEAD holds no ledger directory or no
+    None on an unborn branch or when the commit holds no ledger directory or no
     forest.toml (the caller falls back to ``ledger_fingerprint``). Tree and blob
     ids name content, so the key is as exact as the listing's hash.
     """
+    refuse_option(rev, "revision")
     proc = gitio.run_git(
         root,
-        ["rev-parse", "HEAD^{commit}", f"HEAD:{LEDGER_PREFIX.rstrip('/')}", "HEAD:forest.toml"],
+        [
+            "rev-parse",
+            f"{rev}^{{commit}}",
+            f"{rev}:{LEDGER_PREFIX.rstrip('/')}",
+            f"{rev}:forest.toml",
+        ],
         ok_codes=(0, 128),
     )
     lines = proc.stdout.decode("ascii", "replace").split()
@@ -56,6 +62,18 @@ def head_custody(root: Path) -> tuple[str, str] | None:
         return None
     commit, tree, config = lines
     return commit, f"tree-{tree}-{config}"
+
+
+def commit_fingerprint(root: Path, rev: str) -> str:
+    """``ledger_fingerprint`` of a commit, through the alias of its ledger tree when an
+    earlier run listed that ledger (one ``rev-parse`` instead of a full listing)."""
+    known = head_custody(root, rev)
+    found = read_alias(root, known[1]) if known is not None else None
+    if found is None:
+        found = ledger_fingerprint(root, rev)
+        if known is not None:
+            write_alias(root, known[1], found)
+    return found
 
 
 def alias_path(root: Path, head_key: str) -> Path:

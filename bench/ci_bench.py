@@ -1,0 +1,138 @@
+"""CI gate benchmark: ``forest ci`` on a fresh clone, beside ``sha256sum -c``.
+
+Builds (with hook_bench.build) a repository of N Markdown files, each with its
+``## Bound`` section bound in one adoption, on branch ``main``; then a branch
+``pr`` of --commits commits (default 50): even commits append a line to a bound
+file OUTSIDE its section (a bound path changed, still clean), odd commits add an
+unbound note. Every figure is a whole process, median of --repeat runs:
+
+  sha256sum -c       coreutils over the N bound files of the clone (yardstick)
+  ci fresh           ``forest ci --base origin/main --format json`` in a fresh
+                     ``git clone`` of the repository (no index, no cached views:
+                     what a CI job runs), clone time excluded
+  ci again           the same command again in that clone (views cached in
+                     ``.forest/cache``, as on a CI runner that keeps it)
+
+The gate must exit 0 (nothing in the range diverges); the JSON report's judged
+commit count is printed beside the times.
+
+Run:  .venv/bin/python bench/ci_bench.py [--n 10000] [--commits 50] [--repeat 3]
+      [--json out.json] [--keep DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+import hook_bench  # noqa: E402  (the same seeded corpus and build)
+
+FOREST = str(Path(sys.executable).parent / "forest")
+
+
+def make_range(root: Path, n: int, commits: int) -> None:
+    hook_bench.git(root, "checkout", "-q", "-b", "pr")
+    notes = root / "notes"
+    notes.mkdir(exist_ok=True)
+    for i in range(commits):
+        if i % 2 == 0:
+            doc = root / "docs" / f"d{(i * 37) % n:05d}.md"
+            with open(doc, "a", encoding="utf-8") as fh:
+                fh.write(f"\nAppendix line {i}, outside the bound section.\n")
+            hook_bench.git(root, "add", str(doc.relative_to(root)))
+        else:
+            (notes / f"n{i:03d}.txt").write_text(f"note {i}\n", encoding="utf-8")
+            hook_bench.git(root, "add", f"notes/n{i:03d}.txt")
+        hook_bench.git(root, "commit", "-q", "--no-verify", "-m", f"pr commit {i}")
+    hook_bench.git(root, "checkout", "-q", "main")
+
+
+def fresh_clone(origin: Path, into: Path) -> Path:
+    if into.exists():
+        shutil.rmtree(into)
+    clone = ["git", "clone", "-q", str(origin), str(into)]
+    subprocess.run(clone, check=True, env=hook_bench._env())
+    hook_bench.git(into, "checkout", "-q", "pr")
+    return into
+
+
+def timed(cmd: list[str], cwd: Path) -> tuple[float, subprocess.CompletedProcess[bytes]]:
+    start = time.perf_counter()
+    proc = subprocess.run(cmd, cwd=cwd, env=hook_bench._env(), capture_output=True, check=False)
+    return time.perf_counter() - start, proc
+
+
+def measure(origin: Path, work: Path, n: int, repeat: int) -> dict[str, Any]:
+    files = [f"docs/d{i:05d}.md" for i in range(n)]
+    gate = [FOREST, "ci", "--base", "origin/main", "--format", "json"]
+    fresh: list[float] = []
+    again: list[float] = []
+    sums: list[float] = []
+    judged = 0
+    for k in range(repeat):
+        clone = fresh_clone(origin, work / f"clone-{k}")
+        listing = clone / "SUMS"
+        with open(listing, "w", encoding="utf-8") as fh:
+            subprocess.run(["sha256sum", *files], cwd=clone, stdout=fh, check=True)
+        seconds, _ = timed(["sha256sum", "-c", "--quiet", str(listing)], clone)
+        sums.append(seconds)
+        for bucket in (fresh, again):
+            seconds, proc = timed(gate, clone)
+            if proc.returncode != 0:
+                sys.stderr.write(proc.stdout.decode()[-2000:] + proc.stderr.decode()[-2000:])
+                raise SystemExit(f"forest ci exited {proc.returncode}")
+            bucket.append(seconds)
+            judged = len(json.loads(proc.stdout)["judged"])
+        shutil.rmtree(clone)
+    return {
+        "n": n,
+        "sha256sum -c": statistics.median(sums),
+        "ci fresh": statistics.median(fresh),
+        "ci again": statistics.median(again),
+        "judged commits": judged,
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--n", type=int, default=10000)
+    ap.add_argument("--commits", type=int, default=50)
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--json", dest="json_out")
+    ap.add_argument("--keep", help="build under this directory and keep it")
+    args = ap.parse_args(argv)
+    base = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="ci-bench-"))
+    try:
+        origin = base / f"origin-{args.n}"
+        if origin.exists():
+            shutil.rmtree(origin)
+        built = hook_bench.build(origin, args.n)
+        make_range(origin, args.n, args.commits)
+        print(f"built {args.n} bindings + {args.commits} commits in {built:.1f}s", file=sys.stderr)
+        res = measure(origin, base, args.n, args.repeat)
+        res["commits"] = args.commits
+    finally:
+        if not args.keep:
+            shutil.rmtree(base, ignore_errors=True)
+    sha = res["sha256sum -c"]
+    print(f"N={res['n']} bindings, {res['commits']}-commit range, {res['judged commits']} judged")
+    for name in ("sha256sum -c", "ci fresh", "ci again"):
+        print(f"  {name:<14} {res[name] * 1000:>9.0f} ms  {res[name] / sha:>6.1f}x sha256sum -c")
+    if args.json_out:
+        Path(args.json_out).write_text(json.dumps(res, indent=2), encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
