@@ -110,7 +110,8 @@ def test_restore_with_exclusions_keeps_the_excluded_parts_as_they_are_now(
         "## Status\n\nopen\n\n## Decision\n\nYes.\nAlways.\n"
     )
     repo = new_repo(tmp_path, {"adr.md": text})
-    ok(repo, "adopt", "adr.md", "--exclude", "#Status", "--exclude", "meta:status", "--words", WORDS)
+    excluded = ["--exclude", "#Status", "--exclude", "meta:status"]
+    ok(repo, "adopt", "adr.md", *excluded, "--words", WORDS)
     now = (
         text.replace("status: proposed", "status: accepted")
         .replace("open\n", "closed by the board\n")
