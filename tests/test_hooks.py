@@ -165,6 +165,40 @@ def test_staged_drift_clean_worktree_refused(bound: Path) -> None:
     err = refused(bound, "commit", "-m", "drift")
     assert f"drifted: {RULES}" in err
     assert "commit refused" in err
+    assert f"\u201c{WORDS}\u201d" in err and "adopted by " in err  # who, with which words
+    assert f"forest restore '{RULES}'" in err and f"forest supersede '{RULES}'" in err
+
+
+def test_refusal_on_a_terminal_shows_the_diff_ground_to_staged(bound: Path) -> None:
+    import pty
+
+    drift(bound)
+    git(bound, "add", "canon.md")
+    leader, follower = pty.openpty()
+    try:
+        proc = subprocess.run(
+            ["git", "commit", "-m", "drift"],
+            cwd=bound,
+            env=dict(os.environ),
+            stdout=subprocess.DEVNULL,
+            stderr=follower,
+            timeout=120,
+        )
+        os.close(follower)
+        chunks = []
+        while True:
+            try:
+                chunk = os.read(leader, 65536)
+            except OSError:  # EIO: the terminal's other end is closed
+                break
+            if not chunk:
+                break
+            chunks.append(chunk)
+    finally:
+        os.close(leader)
+    err = b"".join(chunks).decode("utf-8", "replace")
+    assert proc.returncode != 0
+    assert "-The first rule stands." in err and "+The first rule bends." in err
 
 
 def test_unstaged_drift_beside_clean_index_accepted(bound: Path) -> None:

@@ -25,6 +25,8 @@ from pathlib import Path
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import sqlite3
+
     from forest_files.files.check import Finding, Ground
     from forest_files.files.content import ContentSource
     from forest_files.ledger.bindings import Binding
@@ -38,15 +40,16 @@ def _say(text: str) -> None:
     sys.stderr.write(text + "\n")
 
 
-def _adoption(store: ForestStore, ground: str | None) -> str:
-    local = None if ground is None else store.id_for_content(ground)
-    if local is None:
-        return ""
-    row = store.conn.execute(
-        "SELECT r.signature, r.body FROM edges a JOIN entries r ON r.id = a.from_id "
-        "WHERE a.to_id = ? AND a.kind = 'adopts' ORDER BY a.id DESC LIMIT 1",
-        (local,),
-    ).fetchone()
+_ADOPTION = """
+SELECT r.signature, r.body FROM entries e
+JOIN edges a ON a.to_id = e.id AND a.kind = 'adopts'
+JOIN entries r ON r.id = a.from_id
+WHERE e.content_id = ? ORDER BY a.id DESC LIMIT 1
+"""
+
+
+def _adoption(conn: sqlite3.Connection, ground: str | None) -> str:
+    row = None if ground is None else conn.execute(_ADOPTION, (ground,)).fetchone()
     return "" if row is None else f"adopted by {row[0]}: \u201c{row[1]}\u201d"
 
 
@@ -95,13 +98,14 @@ def check_staged(root: Path) -> int:
         failed = [f for f in check_all(None, bindings, content, grounds=grounds) if f.failed]
         if not failed:
             return 0  # judged without opening the store
-        from forest_files.store.forest import ForestStore
+        import sqlite3
 
-        store = ForestStore(view_path(root, fingerprint))
+        view = view_path(root, fingerprint)
+        conn = sqlite3.connect(f"{view.as_uri()}?mode=ro", uri=True)  # words, no store
         try:
-            _refuse(store, failed, bindings, content)
+            _refuse(conn, failed, bindings, content, view)
         finally:
-            store.close()
+            conn.close()
         return 1
 
     from forest_files.files.session import custody_at
@@ -121,7 +125,7 @@ def check_staged(root: Path) -> int:
             )
         if not failed:
             return 1 if contested else 0
-        _refuse(store, failed, bindings, content)
+        _refuse(store.conn, failed, bindings, content, store)
         return 1
 
 
@@ -150,18 +154,22 @@ def _touched_from_map(
 
 
 def _refuse(
-    store: ForestStore, failed: list[Finding], bindings: list[Binding], content: ContentSource
+    conn: sqlite3.Connection,
+    failed: list[Finding],
+    bindings: list[Binding],
+    content: ContentSource,
+    custody: ForestStore | Path,
 ) -> None:
     """Why the commit is refused: each binding, who adopted its ground with which
-    words, a diff ground -> staged on a terminal, and the two routes."""
-    from forest_files.files.diff import section_diff
+    words, a diff ground -> staged on a terminal (``custody``: the store, or the view
+    to open only then), and the two routes."""
 
     excludes = {b.bind_act: b.excludes for b in bindings}
     _say(f"forest-files: commit refused — {len(failed)} bound section(s) diverge from ground")
     for f in failed:
         where = f" (lines {f.start_line}-{f.end_line})" if f.start_line else ""
         _say(f"\n{f.kind}: {f.selector}{where} {f.detail}".rstrip())
-        who = _adoption(store, f.ground)
+        who = _adoption(conn, f.ground)
         if who:
             _say(f"  ground {f.ground[:12] if f.ground else '-'} {who}")
         if f.kind == "contested":
@@ -170,7 +178,7 @@ def _refuse(
                 f'fix: forest resolve ID --pick ID --words "…"'
             )
         if f.kind == "drifted" and sys.stderr.isatty():
-            _say(section_diff(store, f, content, excludes.get(f.binding, ())))
+            _say(_diff(custody, f, content, excludes.get(f.binding, ())))
         if f.kind in ("drifted", "unresolved", "missing"):
             _say(f"  restore ground:   forest restore '{f.selector}'")
             _say(
@@ -179,6 +187,21 @@ def _refuse(
             )
         if f.kind == "moved":
             _say(f"  {f.detail}")
+
+
+def _diff(
+    custody: ForestStore | Path, f: Finding, content: ContentSource, excludes: tuple[str, ...]
+) -> str:
+    from forest_files.files.diff import section_diff
+    from forest_files.store.forest import ForestStore
+
+    if isinstance(custody, ForestStore):
+        return section_diff(custody, f, content, excludes)
+    store = ForestStore(custody)
+    try:
+        return section_diff(store, f, content, excludes)
+    finally:
+        store.close()
 
 
 def _contested_unbound(store: object, findings: Sequence[object]) -> list[str]:
