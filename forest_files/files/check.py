@@ -92,6 +92,7 @@ _LIVE_HEADS = _HEAD_COLUMNS
 # The same for a few chains (a hook judging one staged file): by the chain index.
 _LIVE_HEADS_OF = _HEAD_COLUMNS + "  AND (e.chain_root IN ({marks}) OR e.id IN ({marks}))"
 _FEW_CHAINS = 100
+_BLOB_BATCH = 1000  # blobs read per ``git cat-file --batch`` (and held at once)
 
 
 def ground_map(store: ForestStore, bindings: list[Binding]) -> dict[int, Ground]:
@@ -275,7 +276,10 @@ def check_all(
     peers: dict[tuple[str, str], list[str]] = {}
     for b in bindings:
         peers.setdefault((b.path, b.selector), []).append(b.bind_act)
-    for binding in chosen:
+    prefetch = getattr(source, "prefetch", None)  # a git source: blobs in batches
+    for index, binding in enumerate(chosen):
+        if prefetch is not None and index % _BLOB_BATCH == 0:
+            prefetch([b.path for b in chosen[index : index + _BLOB_BATCH]])
         found = check_binding(
             store,
             binding,

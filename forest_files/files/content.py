@@ -200,8 +200,12 @@ class GitTreeSource:
         return self._cache[blob]
 
     def prefetch(self, paths: list[str]) -> None:
+        """Read these paths' blobs in one ``git cat-file --batch``; blobs read by an
+        earlier prefetch are let go (a check holds one batch at a time)."""
         wanted = [self._blobs[p] for p in paths if p in self._blobs]
-        missing = [b for b in wanted if b not in self._cache]
+        keep = {b: self._cache[b] for b in wanted if b in self._cache}
+        missing = [b for b in wanted if b not in keep]
+        self._cache = keep
         if missing:
             self._cache.update(gitio.cat_blobs(self.root, missing))
 

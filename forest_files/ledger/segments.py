@@ -178,6 +178,14 @@ def write_segment(ledger_dir: Path, acts: Iterable[Act], bodies: Mapping[str, st
     return SegmentRef(name=name, path=path, acts=len(lines))
 
 
+# Segments decoded in this process, by name: a name is the SHA-256 of the bytes,
+# checked above before the memo is consulted, so equal names mean equal bytes and
+# equal acts. (``forest ci`` reads one ledger at HEAD, at the merge-base and for
+# its view: each segment is decoded and its act ids re-hashed once, not thrice.)
+_DECODED: dict[str, tuple[tuple[int, Act], ...]] = {}
+_DECODED_MAX = 4096
+
+
 def parse_segment(data: bytes, name: str) -> tuple[list[tuple[int, Act]], list[LedgerError]]:
     """Decode every line it can; collect every fault instead of stopping at one.
 
@@ -210,12 +218,18 @@ def parse_segment(data: bytes, name: str) -> tuple[list[tuple[int, Act]], list[L
                 code="segment-name",
             )
         )
+    if not errors and stem in _DECODED:  # the same verified bytes, decoded before
+        return list(_DECODED[stem]), errors
     acts: list[tuple[int, Act]] = []
     for lineno, line in enumerate(lines[:-1], start=1):
         try:
             acts.append((lineno, decode_line(line, segment=stem, lineno=lineno)))
         except LedgerError as exc:
             errors.append(exc)
+    if not errors:
+        if len(_DECODED) >= _DECODED_MAX:
+            _DECODED.pop(next(iter(_DECODED)))
+        _DECODED[stem] = tuple(acts)
     return acts, errors
 
 
