@@ -30,17 +30,18 @@ Test: tests/test_ci_gate.py
 
 from __future__ import annotations
 
+import functools
 import hashlib
-import tempfile
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
 from forest_files import gitio
 from forest_files.files.check import Finding, check_all
 from forest_files.files.session import custody_at
+from forest_files.ledger.segments import BODIES_DIR, SEGMENT_SUFFIX, SEGMENTS_DIR
 from forest_files.ledger.sources import LEDGER_PREFIX
-from forest_files.ledger.verify import Fault, verify_ledger
+from forest_files.ledger.verify import Fault, verify_contents
 
 RULES: dict[str, str] = {
     "drifted": "A bound section differs from its ground",
@@ -169,33 +170,32 @@ def _from_fault(fault: Fault, rule: str) -> GateFinding:
     return _make(rule, path, where, fault.act_id or "", None, message, (fault.line, fault.line))
 
 
-def _materialise_ledger(root: Path, commit: str, into: Path) -> list[GateFinding]:
-    """Write ``commit``'s ledger files under ``into``; symlinks there are faults."""
-    entries = gitio.ls_tree(root, commit, LEDGER_PREFIX)
+def _verify_head(root: Path, head: str) -> list[GateFinding]:
+    """Verify ``head``'s ledger from its git tree, in memory (no files written).
+    Symlinks and other non-regular entries there are faults."""
+    entries = gitio.ls_tree(root, head, LEDGER_PREFIX)
     faults: list[GateFinding] = []
-    blobs = [e for e in entries if e.type == "blob" and e.mode != "120000"]
+    blobs = []
     for e in entries:
-        if e not in blobs:
+        if e.type == "blob" and e.mode != "120000":
+            blobs.append(e)
+        else:
             fault = Fault("malformed", None, None, None, f"{e.path} is not a regular file")
             faults.append(_from_fault(fault, "ledger-fault"))
     data = gitio.cat_blobs(root, [e.blob for e in blobs])
-    for e in blobs:
-        rel = PurePosixPath(e.path).relative_to(_LEDGER_DIR)
-        if any(part in ("", ".", "..") for part in rel.parts):
-            continue
-        target = into.joinpath(*rel.parts)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(data[e.blob])
-    return faults
-
-
-def _verify_head(root: Path, head: str) -> list[GateFinding]:
-    with tempfile.TemporaryDirectory(prefix="forest-ci-") as tmp:
-        ledger = Path(tmp) / "ledger"
-        ledger.mkdir()
-        found = _materialise_ledger(root, head, ledger)
-        report = verify_ledger(ledger)
-    return found + [_from_fault(f, "ledger-fault") for f in report.faults]
+    segments: list[tuple[str, bytes]] = []
+    bodies: dict[str, Callable[[], bytes]] = {}
+    segment_dir = f"{_LEDGER_DIR}/{SEGMENTS_DIR}/"
+    body_dir = f"{_LEDGER_DIR}/{BODIES_DIR}/"
+    for e in sorted(blobs, key=lambda entry: entry.path):
+        if e.path.startswith(segment_dir):
+            name = e.path.removeprefix(segment_dir)
+            if "/" not in name and name.endswith(SEGMENT_SUFFIX):
+                segments.append((name, data[e.blob]))
+        elif e.path.startswith(body_dir):
+            bodies[e.path.removeprefix(body_dir)] = functools.partial(data.__getitem__, e.blob)
+    report = verify_contents(segments, bodies)
+    return faults + [_from_fault(f, "ledger-fault") for f in report.faults]
 
 
 def _parents(root: Path, commit: str) -> list[str]:

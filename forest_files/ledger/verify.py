@@ -1,4 +1,4 @@
-"""Check a whole ledger directory and report every fault, not just the first.
+"""Check a whole ledger (a directory, or a git tree's files) and report every fault.
 
 Stores: nothing (read-only).
 Refuses: nothing; faults are returned. Codes: noncanonical, id-mismatch,
@@ -12,6 +12,7 @@ Test: tests/test_ledger_codec.py
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -20,7 +21,6 @@ from forest_files.ledger.segments import (
     BODIES_DIR,
     BODY_SUFFIX,
     SEGMENT_SUFFIX,
-    body_path,
     parse_segment,
     segment_paths,
 )
@@ -75,16 +75,20 @@ class _Found:
     line: int
 
 
-def _read_segments(ledger_dir: Path, faults: list[Fault]) -> tuple[dict[str, _Found], int]:
+BodyFiles = Mapping[str, Callable[[], bytes]]  # "ab/<hash>.txt" -> its bytes, read on demand
+
+
+def _read_segments(
+    segments: Sequence[tuple[str, bytes]], faults: list[Fault]
+) -> tuple[dict[str, _Found], int]:
     found: dict[str, _Found] = {}
-    paths = segment_paths(ledger_dir)
-    for path in paths:
-        name = path.name.removesuffix(SEGMENT_SUFFIX)
-        acts, errors = parse_segment(path.read_bytes(), path.name)
+    for file_name, data in segments:
+        name = file_name.removesuffix(SEGMENT_SUFFIX)
+        acts, errors = parse_segment(data, file_name)
         faults.extend(_from_error(e) for e in errors)
         for lineno, act in acts:
             found.setdefault(act.id, _Found(act, name, lineno))
-    return found, len(paths)
+    return found, len(segments)
 
 
 def _check_deps(found: dict[str, _Found], faults: list[Fault]) -> None:
@@ -95,7 +99,11 @@ def _check_deps(found: dict[str, _Found], faults: list[Fault]) -> None:
                 faults.append(Fault("dangling-dep", where.segment, where.line, act_id, detail))
 
 
-def _check_body_refs(ledger_dir: Path, found: dict[str, _Found], faults: list[Fault]) -> None:
+def _body_rel(body_hash: str) -> str:
+    return f"{body_hash[:2]}/{body_hash}{BODY_SUFFIX}"
+
+
+def _check_body_refs(bodies: BodyFiles, found: dict[str, _Found], faults: list[Fault]) -> None:
     erase_targets = [w.act.fields.get("body_hash") for w in found.values() if w.act.kind == "erase"]
     erased = {h for h in erase_targets if isinstance(h, str)}
     for act_id, where in found.items():
@@ -106,36 +114,43 @@ def _check_body_refs(ledger_dir: Path, found: dict[str, _Found], faults: list[Fa
             detail = f"act {act_id} has a body_hash that is not 64 lowercase hex digits"
             faults.append(Fault("malformed", where.segment, where.line, act_id, detail))
         for ref in good:
-            if ref not in erased and not body_path(ledger_dir, ref).is_file():
+            if ref not in erased and _body_rel(ref) not in bodies:
                 detail = f"body {ref} of act {act_id} is missing and no erase act records it"
                 faults.append(Fault("body-missing", where.segment, where.line, act_id, detail))
 
 
-def _check_body_files(ledger_dir: Path, faults: list[Fault]) -> None:
-    root = Path(ledger_dir) / BODIES_DIR
-    if not root.is_dir():
-        return
-    for path in sorted(root.rglob("*")):
-        if not path.is_file() or path.name.startswith(".tmp-"):
-            continue  # directories, or the temp file of an interrupted write
-        rel = path.relative_to(root).as_posix()
-        stem = path.name.removesuffix(BODY_SUFFIX)
-        if not (
-            path.name.endswith(BODY_SUFFIX) and is_hex64(stem) and rel == f"{stem[:2]}/{path.name}"
-        ):
+def _check_body_files(bodies: BodyFiles, faults: list[Fault]) -> None:
+    for rel in sorted(bodies):
+        name = rel.rpartition("/")[2]
+        stem = name.removesuffix(BODY_SUFFIX)
+        if not (name.endswith(BODY_SUFFIX) and is_hex64(stem) and rel == _body_rel(stem)):
             faults.append(Fault("malformed", None, None, None, f"stray file bodies/{rel}"))
-        elif hashlib.sha256(path.read_bytes()).hexdigest() != stem:
+        elif hashlib.sha256(bodies[rel]()).hexdigest() != stem:
             detail = f"body file {stem} does not hash to its name (edited?)"
             faults.append(Fault("body-hash", None, None, None, detail))
+
+
+def verify_contents(segments: Sequence[tuple[str, bytes]], bodies: BodyFiles) -> VerifyReport:
+    """Every fault of a ledger given as its segment files (name, bytes) and its body
+    files (path under ``bodies/`` -> reader): from a directory or a git tree alike."""
+    faults: list[Fault] = []
+    found, segment_count = _read_segments(segments, faults)
+    _check_deps(found, faults)
+    _check_body_refs(bodies, found, faults)
+    _check_body_files(bodies, faults)
+    faults.sort(key=lambda f: (f.segment or "", f.line or 0, f.code, f.act_id or "", f.detail))
+    return VerifyReport(faults=tuple(faults), segments=segment_count, acts=len(found))
 
 
 def verify_ledger(ledger_dir: Path) -> VerifyReport:
     """Every fault of the ledger at ``ledger_dir``, in a stable order."""
     ledger_dir = Path(ledger_dir)
-    faults: list[Fault] = []
-    found, segment_count = _read_segments(ledger_dir, faults)
-    _check_deps(found, faults)
-    _check_body_refs(ledger_dir, found, faults)
-    _check_body_files(ledger_dir, faults)
-    faults.sort(key=lambda f: (f.segment or "", f.line or 0, f.code, f.act_id or "", f.detail))
-    return VerifyReport(faults=tuple(faults), segments=segment_count, acts=len(found))
+    segments = [(p.name, p.read_bytes()) for p in segment_paths(ledger_dir)]
+    bodies: dict[str, Callable[[], bytes]] = {}
+    root = ledger_dir / BODIES_DIR
+    if root.is_dir():
+        for path in sorted(root.rglob("*")):
+            if not path.is_file() or path.name.startswith(".tmp-"):
+                continue  # directories, or the temp file of an interrupted write
+            bodies[path.relative_to(root).as_posix()] = path.read_bytes
+    return verify_contents(segments, bodies)
