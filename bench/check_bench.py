@@ -283,18 +283,29 @@ def measure(n: int, args: argparse.Namespace, base: Path) -> dict[str, Any]:
 
     r = args.repeat
     sums = str(work / "SUMS")
-    res["sha256sum -c"] = median_of(["sha256sum", "-c", "--quiet", sums], root, r)
-    run_once(["git", "status", "--porcelain"], root)
-    res["git status"] = median_of(["git", "status", "--porcelain"], root, r)
-    res["hashlib"] = median_of([*me, "--worker", "hashlib", str(root)], root, r)
-
     fast = [PY, "-m", "forest_files.fastcheck"]
     cli = [str(Path(PY).parent / "forest"), "check"]
+    run_once(["git", "status", "--porcelain"], root)
     run_once(fast, root)  # brings the index in step once (index present from here on)
-    res["cold fast"] = median_of(fast, root, r, before=lambda: clear_cache(root))
-    res["cold cli"] = median_of(cli, root, r, before=lambda: clear_cache(root))
-    res["warm fast"] = median_of(fast, root, r)
-    res["warm cli"] = median_of(cli, root, r)
+    # Interleaved rounds: each runs every figure once (cold ones right after the
+    # cache is emptied, warm ones right after a cold run left it), so a load change
+    # on a shared machine weighs on our figures and their yardsticks alike.
+    rounds: dict[str, list[float]] = {}
+    for _ in range(r):
+        for name, cmd, cold in (
+            ("sha256sum -c", ["sha256sum", "-c", "--quiet", sums], False),
+            ("git status", ["git", "status", "--porcelain"], False),
+            ("hashlib", [*me, "--worker", "hashlib", str(root)], False),
+            ("cold fast", fast, True),
+            ("warm fast", fast, False),
+            ("cold cli", cli, True),
+            ("warm cli", cli, False),
+        ):
+            if cold:
+                clear_cache(root)
+            rounds.setdefault(name, []).append(run_once(cmd, root))
+    for name, times in rounds.items():
+        res[name] = statistics.median(times)
 
     edited = sorted(random.Random(args.seed + 1).sample(files, max(1, n // 10)))
     edit_outside(root, edited)

@@ -213,16 +213,20 @@ def measure(root: Path, repeat: int, py: str) -> dict[str, Any]:
         if code != want:
             raise SystemExit(f"case {case}: hook exited {code}, expected {want}")
         row: dict[str, Any] = {"label": label, "hook_exit": code, "hook_cold": cold}
-        for name, cmd in {**baselines(py), "hook": hook}.items():
-            times = []
-            for run in range(repeat):
-                if name == "hook" and case != "a":
-                    _stage(root, case, run + 1)  # outside the timing
+        commands = {**baselines(py), "hook": hook}
+        times: dict[str, list[float]] = {name: [] for name in commands}
+        # Interleaved: each round runs every command once, so a load change on a
+        # shared machine weighs on the hook and its yardsticks alike.
+        for run in range(repeat):
+            if case != "a":
+                _stage(root, case, run + 1)  # a new edit each round, outside the timing
+            for name, cmd in commands.items():
                 seconds, code = _run(cmd, root)
                 if name == "hook" and code != want:
                     raise SystemExit(f"case {case}: hook exited {code}, expected {want}")
-                times.append(seconds)
-            row[name] = statistics.median(times)
+                times[name].append(seconds)
+        for name, values in times.items():
+            row[name] = statistics.median(values)
         row["ratio_vs_status"] = row["hook"] / row["git status --porcelain"]
         out[case] = row
     git(root, "reset", "-q", "--hard")
