@@ -12,8 +12,10 @@ Test: tests/test_hooks.py
 
 The check honours ``GIT_INDEX_FILE`` (``git commit -a`` and ``git commit
 PATH`` use a temporary index). Its cost grows with the staged change: when no
-ledger file is staged, only bindings of staged paths are judged, against a
-custody view cached per ledger fingerprint.
+ledger file is staged, the staged ledger is HEAD's (its view found through the
+alias of HEAD's ledger tree id, viewkey.py), and only the staged paths'
+bindings are judged, from the view's binding map (bindmap.py): SQLite is
+opened only to explain a refusal.
 """
 
 from __future__ import annotations
