@@ -3,9 +3,9 @@
 Stores: for ``index``/commit sources, the replayed custody view in
 ``.forest/cache/views/<fingerprint>.db`` (local, git-ignored; the fingerprint
 covers every ledger blob id and forest.toml), so a hook or CI run whose
-ledger did not change reuses it instead of replaying; at most
-``MAX_VIEWS`` are kept. The working tree's own index is never touched by
-those sources.
+ledger did not change reuses it instead of replaying, and a new one starts
+from the nearest earlier view (viewbuild.py). The working tree's own index is
+never touched by those sources.
 Refuses: whatever replay refuses (a forged or damaged ledger at that source).
 Returns: a context manager yielding (store, live bindings, content source).
 Test: tests/test_check.py
@@ -13,8 +13,6 @@ Test: tests/test_check.py
 
 from __future__ import annotations
 
-import os
-import tempfile
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -24,6 +22,7 @@ from forest_files.files import bindmap
 from forest_files.files.bindmap import BindMap
 from forest_files.files.content import ContentSource, GitTreeSource, WorktreeSource
 from forest_files.files.verdict import LedgerKey
+from forest_files.files.viewbuild import build_view
 from forest_files.files.viewkey import (
     bound_paths,
     commit_fingerprint,
@@ -32,11 +31,7 @@ from forest_files.files.viewkey import (
     write_bound_paths,
 )
 from forest_files.ledger.bindings import Binding, all_bindings
-from forest_files.ledger.replay import replay
-from forest_files.ledger.sources import config_from, read_ledger_from
 from forest_files.store.forest import ForestStore
-
-MAX_VIEWS = 6
 
 VerdictInputs = tuple[LedgerKey | None, int]
 
@@ -90,34 +85,6 @@ def remember_verdict(
     verdict.remember(str(root), ledger, stamp, keys, len(bindings))
 
 
-def _build_view(root: Path, source: str, keep_index_file: bool, target: Path) -> None:
-    cfg = config_from(root, source, keep_index_file=keep_index_file)
-    snapshot, reader = read_ledger_from(root, source, keep_index_file=keep_index_file)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp_name = tempfile.mkstemp(prefix=".view-", suffix=".db", dir=target.parent)
-    os.close(fd)
-    tmp = Path(tmp_name)
-    tmp.unlink()
-    store = ForestStore(tmp)
-    try:
-        store.init_schema()
-        store.ensure_anchor(cfg.project_id)
-        replay(store, snapshot.ordered(), reader, known=snapshot.acts)
-        store.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        store.conn.execute("PRAGMA journal_mode=DELETE")
-    finally:
-        store.close()
-    os.replace(tmp, target)
-    views = sorted(target.parent.glob("*.db"), key=lambda p: p.stat().st_mtime)
-    for old in views[:-MAX_VIEWS]:
-        old.unlink(missing_ok=True)
-        old.with_suffix(".bound").unlink(missing_ok=True)
-        Path(bindmap.view_record(str(old))).unlink(missing_ok=True)
-    aliases = sorted(target.parent.glob("*.alias"), key=lambda p: p.stat().st_mtime)
-    for old in aliases[: -MAX_VIEWS * 8]:  # an alias of a pruned view only costs a rebuild
-        old.unlink(missing_ok=True)
-
-
 @contextmanager
 def custody_at(
     root: Path,
@@ -146,7 +113,7 @@ def custody_at(
         key = commit_fingerprint(root, source)
     view = view_path(root, key)
     if not view.exists():
-        _build_view(root, source, keep_index_file, view)
+        build_view(root, source, keep_index_file, view)
     only = tuple(sorted(set(paths))) if paths is not None else ()
     content: ContentSource = GitTreeSource(
         root,
