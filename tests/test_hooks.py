@@ -252,6 +252,38 @@ def test_amend_adding_drift_refused(bound: Path) -> None:
     assert f"drifted: {RULES}" in err
 
 
+# --- a commit staging ledger files: only what it can move is judged -----
+
+
+def _views(repo: Path) -> list[Path]:
+    return sorted((repo / ".forest" / "cache" / "views").glob("*.db"))
+
+
+def test_ledger_staged_after_a_hook_judged_head_catches_what_it_moves(bound: Path) -> None:
+    edit_outside(bound)
+    git(bound, "add", "canon.md")
+    accepted(bound, "commit", "-m", "appendix")  # the hook built the view HEAD now has
+    assert _views(bound)
+    # A supersession staged without its file change: its ground moved, its file did not.
+    drift(bound)
+    forest(bound, "supersede", RULES, "--words", "The rule bends now")
+    git(bound, "add", ".forest")
+    err = refused(bound, "commit", "-m", "segment alone")
+    assert f"drifted: {RULES}" in err
+    git(bound, "add", "canon.md")
+    accepted(bound, "commit", "-m", "supersession with its file")
+    # A new adoption (ledger staged) beside staged drift of another bound file.
+    write(bound, "third.md", "# Third\n\n## Part\n\nThird words.\n")
+    git(bound, "add", "third.md")
+    accepted(bound, "commit", "-m", "third file")
+    adopt(bound, "third.md#Part")
+    (bound / "other.md").write_text(OTHER.replace("A note.", "A changed note."))
+    git(bound, "add", "-A")
+    err = refused(bound, "commit", "-m", "adoption beside drift")
+    assert f"drifted: {NOTES}" in err
+    assert "third.md" not in err  # the new binding itself is clean
+
+
 # --- supersession and its segment ----------------------------------------
 
 

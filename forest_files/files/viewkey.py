@@ -24,8 +24,10 @@ LEDGER_PREFIX = ".forest/ledger/"
 def ledger_fingerprint(root: Path, source: str, *, keep_index_file: bool = False) -> str:
     """A hash of every ledger blob id and of forest.toml at ``source`` (index or commit).
 
-    Hashes git's raw listing (only the ledger and forest.toml are listed), without
-    parsing it: its cost follows the ledger's size in bytes, not the tree's.
+    Only the ledger and forest.toml are listed. Both listings are brought to one
+    form (mode, blob id, stage, path), so the git index and a commit holding the
+    same ledger share a fingerprint, and so a view: the view a pre-commit hook
+    built from the staged ledger is the view of the commit it became.
     """
     spec = ["--", LEDGER_PREFIX, "forest.toml"]
     if source == "index":
@@ -34,9 +36,20 @@ def ledger_fingerprint(root: Path, source: str, *, keep_index_file: bool = False
         refuse_option(source, "revision")
         args = ["ls-tree", "-r", "-z", "--full-tree", source, *spec]
     raw = gitio.run_git(root, args, keep_index_file=keep_index_file).stdout
+    lines = []
+    for record in raw.split(b"\0"):
+        if not record:
+            continue
+        meta, _, path = record.partition(b"\t")
+        fields = meta.split(b" ")
+        if source == "index":  # <mode> <blob> <stage>
+            mode, blob, stage = fields
+        else:  # <mode> <type> <blob>
+            mode, blob, stage = fields[0], fields[2], b"0"
+        lines.append(b"%s %s %s\t%s" % (mode, blob, stage, path))
     import hashlib
 
-    return hashlib.sha256(b"forest-view-v2\0" + raw).hexdigest()
+    return hashlib.sha256(b"forest-view-v3\0" + b"\0".join(lines)).hexdigest()
 
 
 def head_custody(root: Path, rev: str = "HEAD") -> tuple[str, str] | None:

@@ -29,6 +29,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     import sqlite3
 
+    from forest_files.files.bindmap import BindMap
     from forest_files.files.check import Finding, Ground
     from forest_files.files.content import ContentSource
     from forest_files.ledger.bindings import Binding
@@ -61,6 +62,7 @@ def check_staged(root: Path) -> int:
     from forest_files.files.viewkey import (
         LEDGER_PREFIX,
         bound_paths,
+        commit_fingerprint,
         head_custody,
         ledger_fingerprint,
         read_alias,
@@ -94,10 +96,10 @@ def check_staged(root: Path) -> int:
     from forest_files.files.check import check_all
 
     if not ledger_staged:
-        bindings, grounds, content = _touched_from_map(root, view_path(root, fingerprint), touched)
+        bindings, of_map, content = _touched_from_map(root, view_path(root, fingerprint), touched)
         if not bindings:
             return 0
-        failed = [f for f in check_all(None, bindings, content, grounds=grounds) if f.failed]
+        failed = [f for f in check_all(None, bindings, content, grounds=of_map) if f.failed]
         if not failed:
             return 0  # judged without opening the store
         import sqlite3
@@ -112,12 +114,21 @@ def check_staged(root: Path) -> int:
 
     from forest_files.files.session import custody_at
 
+    # HEAD's view (the one the previous commit's hook built, under the same
+    # fingerprint) tells which bindings this ledger change can have moved.
+    previous = _map_of(root, commit_fingerprint(root, head[0])) if head is not None else None
     with custody_at(root, "index", keep_index_file=True, fingerprint=fingerprint) as (
         store,
         bindings,
         content,
     ):
-        findings = check_all(store, bindings, content)
+        grounds: dict[int, Ground] | None = None
+        if previous is not None:  # judge only what the staged change can have moved
+            from forest_files.files.bindmap import derive
+
+            staged = derive(store)
+            bindings, grounds = _affected(staged, previous, touched), staged.grounds
+        findings = check_all(store, bindings, content, grounds=grounds)
         failed = [f for f in findings if f.failed]
         contested = _contested_unbound(store, findings)
         for cid in contested:
@@ -129,6 +140,48 @@ def check_staged(root: Path) -> int:
             return 1 if contested else 0
         _refuse(store.conn, failed, bindings, content, store)
         return 1
+
+
+def _map_of(root: Path, fingerprint: str | None) -> BindMap | None:
+    """The binding map of a cached view, derived and saved if only the view is there
+    (None when the view is not cached)."""
+    if fingerprint is None:
+        return None
+    from forest_files.files import bindmap
+    from forest_files.files.viewkey import view_path
+
+    view = view_path(root, fingerprint)
+    record = bindmap.view_record(str(view))
+    found = bindmap.load(record, fingerprint)
+    if found is None and view.exists():
+        from forest_files.store.forest import ForestStore
+
+        store = ForestStore(view)
+        try:
+            found = bindmap.derive(store)
+        finally:
+            store.close()
+        bindmap.save(record, fingerprint, found)
+    return found
+
+
+def _affected(staged: BindMap, previous: BindMap, touched: set[str]) -> list[Binding]:
+    """Bindings a commit staging ledger files can have moved off ground: those of
+    staged paths, and those whose binding or ground differs from HEAD's (compared by
+    content, not by local ids); with every other binding of the same section, so a
+    contest names all its candidates."""
+
+    def key(b: Binding, ground: Ground | None) -> tuple[object, ...]:
+        fields = (b.path, b.selector, b.excludes, b.section_hash, b.file_hash)
+        return (*fields, b.normalisation, b.hash_algo, b.retired, b.contested, ground)
+
+    before = {b.bind_act: key(b, previous.grounds.get(b.entry_id)) for b in previous.bindings}
+    moved = {
+        (b.path, b.selector)
+        for b in staged.bindings
+        if b.path in touched or before.get(b.bind_act) != key(b, staged.grounds.get(b.entry_id))
+    }
+    return [b for b in staged.bindings if (b.path, b.selector) in moved]
 
 
 def _touched_from_map(
