@@ -17,6 +17,9 @@ it times as whole processes (cwd = the repository), --repeat times each, medians
   (a)  an unbound new file staged                      hook exits 0
   (b)  the bound section of the 20 KiB file edited     hook exits 1
   (b') the 20 KiB file edited outside its section      hook exits 0
+  (c)  the bound section edited and superseded (``forest supersede``), its ledger
+       segment staged with it: hook exits 0. A new ledger each round, so each run
+       builds a view (from HEAD's cached one) and judges what the change can move
 
 The first hook run of each size, with ``.forest/cache/views`` emptied (the
 custody view is built from the staged ledger), is reported apart as "cold".
@@ -160,9 +163,12 @@ def _run(cmd: list[str], cwd: Path) -> tuple[float, int]:
     return time.perf_counter() - start, proc.returncode
 
 
+_PY = {"python": sys.executable}  # the interpreter whose forest-files records (c)
+
+
 def _stage(root: Path, case: str, run: int = 0) -> None:
     """Stage ``case``'s change; ``run`` makes each edit's text new, so no cache keyed by
-    content (the parse cache) answers a repeated run."""
+    content (the parse cache, a cached view) answers a repeated run."""
     git(root, "reset", "-q", "--hard")
     git(root, "clean", "-fdq")  # untracked only: .forest/cache and the index stay
     big = root / "docs" / "d00000.md"
@@ -174,16 +180,31 @@ def _stage(root: Path, case: str, run: int = 0) -> None:
         edit = f"## Bound\n\nAn edit, number {run}.\n\n"
         big.write_text(text.replace("## Bound\n\n", edit, 1), "utf-8")
         git(root, "add", "docs/d00000.md")
-    else:
+    elif case == "b'":
         appendix = f"\nAn appendix, number {run}.\n"
         big.write_text(big.read_text(encoding="utf-8") + appendix, "utf-8")
         git(root, "add", "docs/d00000.md")
+    else:  # (c): the bound section edited AND superseded; segment and file staged
+        text = big.read_text(encoding="utf-8")
+        edit = f"## Bound\n\nA superseding edit, number {run}.\n\n"
+        big.write_text(text.replace("## Bound\n\n", edit, 1), "utf-8")
+        cli = "from forest_files.cli import main; main()"
+        words = ["--words", f"Amended, number {run}", "--as", BY]
+        subprocess.run(
+            [_PY["python"], "-c", cli, "supersede", "docs/d00000.md#Bound", *words],
+            cwd=root,
+            env=_env(),
+            check=True,
+            capture_output=True,
+        )
+        git(root, "add", "-A")
 
 
 CASES = {
     "a": ("unbound new file staged", 0),
     "b": ("bound section of the 20 KiB file edited", 1),
     "b'": ("20 KiB file edited outside its section", 0),
+    "c": ("bound section edited and superseded, segment staged with it", 0),
 }
 
 
@@ -205,6 +226,7 @@ def install_hooks(root: Path, py: str) -> list[str]:
 def measure(root: Path, repeat: int, py: str) -> dict[str, Any]:
     out: dict[str, Any] = {}
     hook = install_hooks(root, py)
+    _PY["python"] = py
     views = root / ".forest" / "cache" / "views"
     for case, (label, want) in CASES.items():
         _stage(root, case)
@@ -212,6 +234,9 @@ def measure(root: Path, repeat: int, py: str) -> dict[str, Any]:
         cold, code = _run(hook, root)
         if code != want:
             raise SystemExit(f"case {case}: hook exited {code}, expected {want}")
+        if case == "c":  # HEAD's view again (the cold run replaced the cache): what a
+            _stage(root, "a")  # hook after an ordinary commit leaves behind
+            _run(hook, root)
         row: dict[str, Any] = {"label": label, "hook_exit": code, "hook_cold": cold}
         commands = {**baselines(py), "hook": hook}
         times: dict[str, list[float]] = {name: [] for name in commands}
