@@ -5,14 +5,15 @@ A view (session.py) is the ledger of one source (the git index, a commit)
 replayed into a throwaway store. Consecutive ledgers mostly share their acts:
 the staged ledger of a commit that records a supersession is HEAD's plus one
 segment. So a new view starts, when it can, as a copy of a cached view whose
-applied acts are all in the new ledger and that was built under the same
-``forest.toml``; only the missing acts are replayed, exactly as ``forest sync``
-brings the working tree's index in step. Anything unexpected on that path
+segments are all in the new ledger and that was built under the same
+``forest.toml``; only the acts of the new segments are replayed, exactly as
+``forest sync`` brings the working tree's index in step. Anything unexpected on that path
 falls back to the full replay, so the result never depends on which path ran.
 
-Stores: ``.forest/cache/views/<fingerprint>.db`` and ``<fingerprint>.cfg`` (the
-SHA-256 of the forest.toml text it was built under); at most ``MAX_VIEWS``
-views are kept, with their side files.
+Stores: ``.forest/cache/views/<fingerprint>.db``, ``<fingerprint>.cfg`` (the
+SHA-256 of the forest.toml text it was built under) and ``<fingerprint>.segments``
+(the segment files it holds, so only the new ones are read and decoded); at most
+``MAX_VIEWS`` views are kept, with their side files.
 Refuses: whatever replay refuses (a forged or damaged ledger at that source).
 Returns: how the view was built ("incremental" or "full"); it is in place then.
 Test: tests/test_viewbuild.py
@@ -24,18 +25,28 @@ import hashlib
 import os
 import sqlite3
 import tempfile
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from pathlib import Path
 
+from forest_files import gitio
 from forest_files.errors import ForestError
 from forest_files.files import bindmap
-from forest_files.ledger.acts import Act, topo_order
-from forest_files.ledger.replay import BodyReader, replay
-from forest_files.ledger.sources import config_from, config_text_from, read_ledger_from
+from forest_files.ledger.acts import body_hashes, topo_order
+from forest_files.ledger.replay import replay
+from forest_files.ledger.sources import (
+    LedgerBlobs,
+    body_reader,
+    config_from,
+    config_text_from,
+    ledger_blobs,
+    read_ledger_from,
+    snapshot_of,
+)
 from forest_files.store.forest import ForestStore
 
 MAX_VIEWS = 6
 _CFG = ".cfg"
+_SEGMENTS = ".segments"
 
 
 def build_view(root: Path, source: str, keep_index_file: bool, target: Path) -> str:
@@ -45,16 +56,17 @@ def build_view(root: Path, source: str, keep_index_file: bool, target: Path) -> 
     cfg_key = hashlib.sha256(
         (config_text_from(root, source, keep_index_file=keep_index_file) or "").encode()
     ).hexdigest()
-    snapshot, reader = read_ledger_from(root, source, keep_index_file=keep_index_file)
+    where = ledger_blobs(root, source, keep_index_file=keep_index_file)
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp_name = tempfile.mkstemp(prefix=".view-", suffix=".db", dir=target.parent)
     os.close(fd)
     tmp = Path(tmp_name)
     tmp.unlink()
     try:
-        built = _from_nearest(target.parent, cfg_key, snapshot.acts, reader, tmp)
+        built = _from_nearest(root, target.parent, cfg_key, where, tmp)
         if not built:
             _discard(tmp)
+            snapshot, reader = read_ledger_from(root, source, keep_index_file=keep_index_file)
             store = ForestStore(tmp)
             try:
                 store.init_schema()
@@ -67,32 +79,41 @@ def build_view(root: Path, source: str, keep_index_file: bool, target: Path) -> 
     finally:
         _discard(tmp)
     target.with_suffix(_CFG).write_text(cfg_key, encoding="ascii")
+    target.with_suffix(_SEGMENTS).write_text("\n".join(sorted(where.segments)), "ascii")
     _prune(target.parent)
     return "incremental" if built else "full"
 
 
-def _from_nearest(
-    folder: Path, cfg_key: str, acts: Mapping[str, Act], reader: BodyReader, tmp: Path
-) -> bool:
-    """Copy the newest usable view to ``tmp`` and replay the acts it lacks; False if
-    no view is usable or the incremental path meets anything unexpected."""
+def _from_nearest(root: Path, folder: Path, cfg_key: str, where: LedgerBlobs, tmp: Path) -> bool:
+    """Copy the newest usable view to ``tmp`` and replay only the acts of the segments
+    it lacks (those alone are read and decoded); False if no view is usable or the
+    incremental path meets anything unexpected."""
+    names = set(where.segments)
     for view in _newest_first(folder.glob("*.db")):
         try:
             if view.with_suffix(_CFG).read_text(encoding="ascii") != cfg_key:
                 continue
-            applied = _applied(view)
-        except (OSError, UnicodeDecodeError, sqlite3.Error):
+            held = set(view.with_suffix(_SEGMENTS).read_text(encoding="ascii").split())
+        except (OSError, UnicodeDecodeError):
             continue
-        if not applied <= acts.keys():
-            continue  # it holds acts this ledger lacks (another branch)
+        if not held <= names:
+            continue  # it holds segments this ledger lacks (another branch)
         try:
+            new = sorted(names - held)
+            data = gitio.cat_blobs(root, [where.segments[n] for n in new])
+            acts = snapshot_of({n: data[where.segments[n]] for n in new}).acts
+            applied = _applied(view, {d for a in acts.values() for d in a.deps} | set(acts))
+            fresh = {i: a for i, a in acts.items() if i not in applied}
+            outside = {d for a in fresh.values() for d in a.deps if d not in fresh}
+            if not outside <= applied:
+                return False  # a dependency the view does not hold: the full replay decides
+            wanted = {h for a in fresh.values() for h in body_hashes(a) if h in where.bodies}
+            bodies = gitio.cat_blobs(root, [where.bodies[h] for h in wanted])
+            reader = body_reader({h: bodies[where.bodies[h]] for h in wanted})
             _copy(view, tmp)
             store = ForestStore(tmp)
             try:
-                fresh = {i: a for i, a in acts.items() if i not in applied}
-                outside = {d for a in fresh.values() for d in a.deps if d not in fresh}
-                order = topo_order(fresh.values(), satisfied={d for d in outside if d in applied})
-                replay(store, order, reader)
+                replay(store, topo_order(fresh.values(), satisfied=outside), reader)
                 _settle(store)
             finally:
                 store.close()
@@ -103,10 +124,18 @@ def _from_nearest(
     return False
 
 
-def _applied(view: Path) -> set[str]:
+def _applied(view: Path, ids: set[str]) -> set[str]:
+    """Which of ``ids`` the view has applied."""
     conn = sqlite3.connect(f"{view.as_uri()}?mode=ro", uri=True)
     try:
-        return {str(r[0]) for r in conn.execute("SELECT act_id FROM ledger_applied")}
+        wanted = sorted(ids)
+        found: set[str] = set()
+        for start in range(0, len(wanted), 500):
+            chunk = wanted[start : start + 500]
+            marks = ",".join("?" * len(chunk))
+            query = f"SELECT act_id FROM ledger_applied WHERE act_id IN ({marks})"
+            found.update(str(r[0]) for r in conn.execute(query, chunk))
+        return found
     finally:
         conn.close()
 
@@ -145,7 +174,7 @@ def _newest_first(paths: Iterable[Path]) -> list[Path]:
 def _prune(folder: Path) -> None:
     for old in _newest_first(folder.glob("*.db"))[MAX_VIEWS:]:
         old.unlink(missing_ok=True)
-        for side in (".bound", _CFG):
+        for side in (".bound", _CFG, _SEGMENTS):
             old.with_suffix(side).unlink(missing_ok=True)
         Path(bindmap.view_record(str(old))).unlink(missing_ok=True)
     for old in _newest_first(folder.glob("*.alias"))[MAX_VIEWS * 8 :]:

@@ -147,6 +147,11 @@ def snapshot_of(segments: Mapping[str, bytes], *, strict: bool = True) -> Ledger
     )
 
 
+def body_reader(blobs: Mapping[str, bytes]) -> BodyReader:
+    """A reader of body bytes already read (by body hash), checking each hash."""
+    return _body_reader(blobs)
+
+
 def _body_reader(blobs: Mapping[str, bytes]) -> BodyReader:
     def read(body_hash: str) -> str | None:
         data = blobs.get(body_hash)
