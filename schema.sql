@@ -230,11 +230,13 @@ WHERE EXISTS (
 
 -- Two live heads of one chain (two branches superseded the same ground and
 -- were merged): both are contested and neither is ground until resolved.
+-- (Chains counted once with GROUP BY: a count per head made this, and so
+-- current_ground, quadratic in the number of entries.)
 CREATE VIEW IF NOT EXISTS contested_entries AS
 SELECT e.* FROM entries e
 WHERE e.id IN (
     SELECT h.id FROM live_heads h
-    WHERE (SELECT COUNT(*) FROM live_heads o WHERE o.chain = h.chain) > 1
+    WHERE h.chain IN (SELECT chain FROM live_heads GROUP BY chain HAVING COUNT(*) > 1)
 );
 
 CREATE VIEW IF NOT EXISTS current_ground AS
