@@ -10,12 +10,9 @@ git hook's fast path does not pay for the store, the CLI or their imports.
 
 from __future__ import annotations
 
-import importlib
+from forest_files._lazy import lazy_exports
 
 TYPE_CHECKING = False  # typing itself is not imported: the hook's start-up pays for every module
-if TYPE_CHECKING:
-    from typing import Any
-
 __version__ = "0.1.0"
 
 _EXPORTS: dict[str, str] = {
@@ -71,18 +68,7 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'forest_files' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted([*globals(), *_EXPORTS])
-
+__getattr__, __dir__ = lazy_exports(globals(), _EXPORTS)
 
 if TYPE_CHECKING:
     from forest_files.ceremony import root_to_ground

@@ -10,17 +10,12 @@ import pytest
 
 from forest_files.files import bindmap, verdict
 from forest_files.files.check import check_all
-from forest_files.files.lookup import find_binding
-from forest_files.files.record import adopt_sections, retire_binding, supersede_section
 from forest_files.files.session import worktree_custody
-from forest_files.files.targets import read_section
-from forest_files.hashing import hash_body
-from forest_files.ledger.bindings import all_bindings
 from forest_files.repository import Repository
+from tests.helpers.custody import age_files, init_and_adopt, retire, supersede_as_it_stands
 from tests.helpers.git import commit_all, isolate, make_repo, write
 
 DOC = "# Title\n\n## Keep\n\nkept words\n\n## Other\n\nother words\n"
-BY = "t <t@example.org>"
 
 
 @pytest.fixture(autouse=True)
@@ -28,27 +23,13 @@ def _isolated(monkeypatch: pytest.MonkeyPatch) -> None:
     isolate(monkeypatch)
 
 
-def _age(root: Path, seconds: int = 30) -> None:
-    for dirpath, dirnames, filenames in os.walk(root):
-        if ".git" in dirnames:
-            dirnames.remove(".git")
-        for name in filenames:
-            full = os.path.join(dirpath, name)
-            st = os.lstat(full)
-            os.utime(full, ns=(st.st_atime_ns, st.st_mtime_ns - seconds * 10**9))
-
-
 def _repo(tmp_path: Path) -> Path:
     root = make_repo(tmp_path)
     write(root, "a.md", DOC)
     write(root, "b.md", DOC.replace("kept", "second"))
-    with Repository.init(root, project_id="p") as repo:
-        sections = [
-            read_section(root, t, (), max_bytes=1 << 20) for t in ("a.md#Keep", "b.md#Keep")
-        ]
-        adopt_sections(repo, sections, words="adopt", by=BY)
+    init_and_adopt(root, ["a.md#Keep", "b.md#Keep"])
     commit_all(root, "adopt")
-    _age(root)
+    age_files(root)
     return root
 
 
@@ -80,18 +61,8 @@ def test_supersede_makes_the_map_stale_and_the_check_judges_new_ground(tmp_path:
     assert set(_kinds(root).values()) == {"clean"}
     write(root, "a.md", DOC.replace("kept words", "amended words"))
     assert _kinds(root)["a.md#Title/Keep"] == "drifted"
-    with Repository(root) as repo:
-        binding = find_binding(all_bindings(repo._synced()), "a.md#Keep")
-        section = read_section(root, "a.md#Keep", (), max_bytes=1 << 20)
-        supersede_section(
-            repo,
-            binding,
-            section,
-            words="amend",
-            by=BY,
-            expected_body_hash=hash_body(section.text),
-        )
-    _age(root)
+    supersede_as_it_stands(root, "a.md#Keep")
+    age_files(root)
     assert _kinds(root) == {"a.md#Title/Keep": "clean", "b.md#Title/Keep": "clean"}
     # and the old text is now the drift
     write(root, "a.md", DOC)
@@ -101,9 +72,7 @@ def test_supersede_makes_the_map_stale_and_the_check_judges_new_ground(tmp_path:
 def test_retire_makes_the_map_stale(tmp_path: Path) -> None:
     root = _repo(tmp_path)
     assert len(_kinds(root)) == 2
-    with Repository(root) as repo:
-        binding = find_binding(all_bindings(repo._synced()), "b.md#Keep")
-        retire_binding(repo, binding, words="gone", by=BY)
+    retire(root, "b.md#Keep")
     assert list(_kinds(root)) == ["a.md#Title/Keep"]
 
 

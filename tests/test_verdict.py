@@ -11,11 +11,7 @@ from pathlib import Path
 import pytest
 
 from forest_files.files import verdict
-from forest_files.files.lookup import find_binding
-from forest_files.files.record import adopt_sections, retire_binding
-from forest_files.files.targets import read_section
-from forest_files.ledger.bindings import all_bindings
-from forest_files.repository import Repository
+from tests.helpers.custody import age_files, init_and_adopt, retire
 from tests.helpers.git import commit_all, git_env, isolate, make_repo, write
 
 DOC = "# Title\n\n## Keep\n\nkept words\n\n## Other\n\nother words\n"
@@ -26,30 +22,13 @@ def _isolated(monkeypatch: pytest.MonkeyPatch) -> None:
     isolate(monkeypatch)
 
 
-def _age(root: Path, seconds: int = 30) -> None:
-    """Move every mtime into the past, so no input is racily clean."""
-    for dirpath, dirnames, filenames in os.walk(root):
-        if ".git" in dirnames:
-            dirnames.remove(".git")
-        for name in filenames:
-            full = os.path.join(dirpath, name)
-            st = os.lstat(full)
-            os.utime(full, ns=(st.st_atime_ns, st.st_mtime_ns - seconds * 10**9))
-
-
 def _repo(tmp_path: Path) -> Path:
     root = make_repo(tmp_path)
     write(root, "a.md", DOC)
     write(root, "b.md", DOC.replace("kept", "second"))
-    repo = Repository.init(root, project_id="p")
-    sections = [
-        read_section(root, "a.md#Keep", (), max_bytes=1 << 20),
-        read_section(root, "b.md#Keep", (), max_bytes=1 << 20),
-    ]
-    adopt_sections(repo, sections, words="adopt", by="t <t@example.org>")
-    repo.close()
+    init_and_adopt(root, ["a.md#Keep", "b.md#Keep"])
     commit_all(root, "adopt")
-    _age(root)
+    age_files(root)
     return root
 
 
@@ -103,11 +82,9 @@ def test_new_ledger_segment_invalidates(tmp_path: Path) -> None:
     root = _repo(tmp_path)
     assert _fast(root).returncode == 0 and _recorded(root)
     before = verdict.ledger_key(str(root))
-    with Repository(root) as repo:  # a retire is a new segment: one binding fewer
-        bindings = all_bindings(repo._synced())
-        retire_binding(repo, find_binding(bindings, "b.md#Keep"), words="gone", by="t")
+    retire(root, "b.md#Keep")  # a retire is a new segment: one binding fewer
     assert verdict.ledger_key(str(root)) != before
-    _age(root)
+    age_files(root)
     proc = _fast(root)
     assert proc.returncode == 0
     assert not _answered_from_record(proc)

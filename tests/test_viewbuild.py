@@ -9,19 +9,13 @@ from pathlib import Path
 import pytest
 
 from forest_files.files import bindmap
-from forest_files.files.lookup import find_binding
-from forest_files.files.record import adopt_sections, supersede_section
-from forest_files.files.targets import read_section
 from forest_files.files.viewbuild import build_view
 from forest_files.files.viewkey import ledger_fingerprint, view_path
-from forest_files.hashing import hash_body
-from forest_files.ledger.bindings import all_bindings
-from forest_files.repository import Repository
 from forest_files.store.forest import ForestStore
+from tests.helpers.custody import init_and_adopt, supersede_as_it_stands
 from tests.helpers.git import commit_all, git, isolate, make_repo, write
 
 DOC = "# Title\n\n## Keep\n\nkept words\n\n## Other\n\nother words\n"
-BY = "t <t@example.org>"
 
 
 @pytest.fixture(autouse=True)
@@ -33,10 +27,7 @@ def _repo(tmp_path: Path) -> Path:
     root = make_repo(tmp_path)
     for name in ("a.md", "b.md", "c.md"):
         write(root, name, DOC.replace("kept", name))
-    with Repository.init(root, project_id="p") as repo:
-        targets = ("a.md#Keep", "b.md#Keep", "c.md#Keep")
-        sections = [read_section(root, t, (), max_bytes=1 << 20) for t in targets]
-        adopt_sections(repo, sections, words="adopt", by=BY)
+    init_and_adopt(root, ["a.md#Keep", "b.md#Keep", "c.md#Keep"])
     commit_all(root, "adopt")
     return root
 
@@ -49,17 +40,7 @@ def _build_staged(root: Path) -> tuple[str, Path]:
 
 def _supersede_a(root: Path) -> None:
     write(root, "a.md", DOC.replace("kept", "amended"))
-    with Repository(root) as repo:
-        binding = find_binding(all_bindings(repo._synced()), "a.md#Keep")
-        section = read_section(root, "a.md#Keep", (), max_bytes=1 << 20)
-        supersede_section(
-            repo,
-            binding,
-            section,
-            words="amend",
-            by=BY,
-            expected_body_hash=hash_body(section.text),
-        )
+    supersede_as_it_stands(root, "a.md#Keep")
     git(root, "add", "-A")
 
 

@@ -18,8 +18,9 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from forest_files import gitio
-from forest_files.files import bindmap
+from forest_files.files import bindmap, verdict
 from forest_files.files.bindmap import BindMap
+from forest_files.files.check import ground_map
 from forest_files.files.content import ContentSource, GitTreeSource, WorktreeSource
 from forest_files.files.verdict import LedgerKey
 from forest_files.files.viewbuild import build_view
@@ -38,8 +39,6 @@ VerdictInputs = tuple[LedgerKey | None, int]
 
 def verdict_inputs(root: Path) -> VerdictInputs:
     """What a working-tree verdict depends on, taken before the check starts."""
-    from forest_files.files import verdict
-
     ledger = verdict.ledger_key(str(root))
     if ledger is None:  # no custody here (yet): nothing to remember, nothing created
         return None, 0
@@ -50,9 +49,6 @@ def worktree_custody(root: Path) -> tuple[BindMap, WorktreeSource, VerdictInputs
     """The working tree's live bindings and their grounds, with the content source and
     the verdict inputs: from the binding map (bindmap.py) while the ledger is
     unchanged since the map was saved, else from the synced index (saving the map)."""
-    from forest_files.files import verdict
-    from forest_files.files.check import ground_map
-
     before = verdict_inputs(root)
     ledger, stamp = before
     record = bindmap.worktree_record(str(root))
@@ -73,8 +69,6 @@ def remember_verdict(
     failed: bool,
 ) -> None:
     """After a whole working-tree check: remember a clean verdict, or drop the old one."""
-    from forest_files.files import verdict
-
     keys = None
     if not failed and isinstance(content, WorktreeSource):
         keys = content.trusted_keys({b.path for b in bindings})

@@ -6,11 +6,7 @@ for the installer's imports.
 
 from __future__ import annotations
 
-import importlib
-
-TYPE_CHECKING = False  # typing is not imported at run time: the hook pays for every module
-if TYPE_CHECKING:
-    from typing import Any
+from forest_files._lazy import lazy_exports
 
 _INSTALL_NAMES = {
     "CHAINED",
@@ -24,7 +20,6 @@ _INSTALL_NAMES = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    if name in _INSTALL_NAMES:
-        return getattr(importlib.import_module("forest_files.githooks.installer"), name)
-    raise AttributeError(f"module 'forest_files.githooks' has no attribute {name!r}")
+__getattr__, __dir__ = lazy_exports(
+    globals(), dict.fromkeys(_INSTALL_NAMES, "forest_files.githooks.installer")
+)

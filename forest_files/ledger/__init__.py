@@ -12,12 +12,9 @@ git hook reads the ledger on its fast path. Names load lazily (PEP 562), so
 
 from __future__ import annotations
 
-import importlib
+from forest_files._lazy import lazy_exports
 
 TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any
-
 _EXPORTS: dict[str, str] = {
     "Act": "forest_files.ledger.acts",
     "FORMAT_VERSION": "forest_files.ledger.acts",
@@ -67,18 +64,7 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'forest_files.ledger' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted([*globals(), *_EXPORTS])
-
+__getattr__, __dir__ = lazy_exports(globals(), _EXPORTS)
 
 if TYPE_CHECKING:
     from forest_files.ledger.acts import (

@@ -1,0 +1,57 @@
+"""Builders for file-custody tests through the library: adopt, supersede, retire
+sections of a real repository, and age its files past the racy-clean window."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from pathlib import Path
+
+from forest_files.files.lookup import find_binding
+from forest_files.files.record import adopt_sections, retire_binding, supersede_section
+from forest_files.files.targets import read_section
+from forest_files.hashing import hash_body
+from forest_files.ledger.bindings import all_bindings
+from forest_files.repository import Repository
+
+BY = "t <t@example.org>"
+MAX = 1 << 20
+
+
+def age_files(root: Path, seconds: int = 30) -> None:
+    """Move every mtime outside ``.git`` into the past, so no input is racily clean."""
+    for dirpath, dirnames, filenames in os.walk(root):
+        if ".git" in dirnames:
+            dirnames.remove(".git")
+        for name in filenames:
+            full = os.path.join(dirpath, name)
+            st = os.lstat(full)
+            os.utime(full, ns=(st.st_atime_ns, st.st_mtime_ns - seconds * 10**9))
+
+
+def init_and_adopt(root: Path, targets: Sequence[str], *, words: str = "adopt") -> None:
+    """``forest init`` (project id "p") and one adoption of every target."""
+    with Repository.init(root, project_id="p") as repo:
+        sections = [read_section(root, t, (), max_bytes=MAX) for t in targets]
+        adopt_sections(repo, sections, words=words, by=BY)
+
+
+def supersede_as_it_stands(root: Path, target: str, *, words: str = "amend") -> None:
+    """Adopt the text ``target`` holds now as its binding's new ground."""
+    with Repository(root) as repo:
+        binding = find_binding(all_bindings(repo._synced()), target)
+        section = read_section(root, target, (), max_bytes=MAX)
+        supersede_section(
+            repo,
+            binding,
+            section,
+            words=words,
+            by=BY,
+            expected_body_hash=hash_body(section.text),
+        )
+
+
+def retire(root: Path, target: str, *, words: str = "gone") -> None:
+    with Repository(root) as repo:
+        binding = find_binding(all_bindings(repo._synced()), target)
+        retire_binding(repo, binding, words=words, by=BY)
