@@ -12,25 +12,19 @@ from forest_files.files import bindmap, verdict
 from forest_files.files.check import check_all
 from forest_files.files.session import worktree_custody
 from forest_files.repository import Repository
-from tests.helpers.custody import age_files, init_and_adopt, retire, supersede_as_it_stands
-from tests.helpers.git import commit_all, isolate, make_repo, write
-
-DOC = "# Title\n\n## Keep\n\nkept words\n\n## Other\n\nother words\n"
+from tests.helpers.custody import (
+    DOC,
+    age_files,
+    retire,
+    supersede_as_it_stands,
+    two_bound_files,
+)
+from tests.helpers.git import isolate, write
 
 
 @pytest.fixture(autouse=True)
 def _isolated(monkeypatch: pytest.MonkeyPatch) -> None:
     isolate(monkeypatch)
-
-
-def _repo(tmp_path: Path) -> Path:
-    root = make_repo(tmp_path)
-    write(root, "a.md", DOC)
-    write(root, "b.md", DOC.replace("kept", "second"))
-    init_and_adopt(root, ["a.md#Keep", "b.md#Keep"])
-    commit_all(root, "adopt")
-    age_files(root)
-    return root
 
 
 def _kinds(root: Path) -> dict[str, str]:
@@ -44,7 +38,7 @@ def _record(root: Path) -> str:
 
 
 def test_saved_map_equals_what_the_index_derives(tmp_path: Path) -> None:
-    root = _repo(tmp_path)
+    root = two_bound_files(tmp_path)
     first, _, _ = worktree_custody(root)
     assert Path(_record(root)).exists()
     ledger = verdict.ledger_key(str(root))
@@ -57,7 +51,7 @@ def test_saved_map_equals_what_the_index_derives(tmp_path: Path) -> None:
 
 
 def test_supersede_makes_the_map_stale_and_the_check_judges_new_ground(tmp_path: Path) -> None:
-    root = _repo(tmp_path)
+    root = two_bound_files(tmp_path)
     assert set(_kinds(root).values()) == {"clean"}
     write(root, "a.md", DOC.replace("kept words", "amended words"))
     assert _kinds(root)["a.md#Title/Keep"] == "drifted"
@@ -70,7 +64,7 @@ def test_supersede_makes_the_map_stale_and_the_check_judges_new_ground(tmp_path:
 
 
 def test_retire_makes_the_map_stale(tmp_path: Path) -> None:
-    root = _repo(tmp_path)
+    root = two_bound_files(tmp_path)
     assert len(_kinds(root)) == 2
     retire(root, "b.md#Keep")
     assert list(_kinds(root)) == ["a.md#Title/Keep"]
@@ -78,7 +72,7 @@ def test_retire_makes_the_map_stale(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("junk", [b"", b"\x00\x01junk", b"not marshal"])
 def test_corrupt_map_is_a_miss_and_rewritten(tmp_path: Path, junk: bytes) -> None:
-    root = _repo(tmp_path)
+    root = two_bound_files(tmp_path)
     worktree_custody(root)
     Path(_record(root)).write_bytes(junk)
     ledger = verdict.ledger_key(str(root))
@@ -89,7 +83,7 @@ def test_corrupt_map_is_a_miss_and_rewritten(tmp_path: Path, junk: bytes) -> Non
 
 
 def test_map_is_not_saved_while_a_segment_is_racily_clean(tmp_path: Path) -> None:
-    root = _repo(tmp_path)
+    root = two_bound_files(tmp_path)
     segments = root / ".forest" / "ledger" / "segments"
     future = 10**9 * 3600  # an mtime at or after any stamp taken now
     for seg in segments.iterdir():

@@ -11,25 +11,13 @@ from pathlib import Path
 import pytest
 
 from forest_files.files import verdict
-from tests.helpers.custody import age_files, init_and_adopt, retire
-from tests.helpers.git import commit_all, git_env, isolate, make_repo, write
-
-DOC = "# Title\n\n## Keep\n\nkept words\n\n## Other\n\nother words\n"
+from tests.helpers.custody import DOC, age_files, retire, two_bound_files
+from tests.helpers.git import git_env, isolate
 
 
 @pytest.fixture(autouse=True)
 def _isolated(monkeypatch: pytest.MonkeyPatch) -> None:
     isolate(monkeypatch)
-
-
-def _repo(tmp_path: Path) -> Path:
-    root = make_repo(tmp_path)
-    write(root, "a.md", DOC)
-    write(root, "b.md", DOC.replace("kept", "second"))
-    init_and_adopt(root, ["a.md#Keep", "b.md#Keep"])
-    commit_all(root, "adopt")
-    age_files(root)
-    return root
 
 
 def _fast(root: Path) -> subprocess.CompletedProcess[str]:
@@ -54,7 +42,7 @@ def _recorded(root: Path) -> bool:
 
 
 def test_clean_check_is_remembered_and_repeated_without_the_store(tmp_path: Path) -> None:
-    root = _repo(tmp_path)
+    root = two_bound_files(tmp_path)
     first = _fast(root)
     assert first.returncode == 0, first.stderr
     assert _recorded(root)
@@ -66,7 +54,7 @@ def test_clean_check_is_remembered_and_repeated_without_the_store(tmp_path: Path
 
 
 def test_edit_keeping_size_and_mtime_is_not_answered_from_the_record(tmp_path: Path) -> None:
-    root = _repo(tmp_path)
+    root = two_bound_files(tmp_path)
     assert _fast(root).returncode == 0 and _recorded(root)
     target = root / "a.md"
     st = target.stat()
@@ -79,7 +67,7 @@ def test_edit_keeping_size_and_mtime_is_not_answered_from_the_record(tmp_path: P
 
 
 def test_new_ledger_segment_invalidates(tmp_path: Path) -> None:
-    root = _repo(tmp_path)
+    root = two_bound_files(tmp_path)
     assert _fast(root).returncode == 0 and _recorded(root)
     before = verdict.ledger_key(str(root))
     retire(root, "b.md#Keep")  # a retire is a new segment: one binding fewer
@@ -92,7 +80,7 @@ def test_new_ledger_segment_invalidates(tmp_path: Path) -> None:
 
 
 def test_forest_toml_change_invalidates(tmp_path: Path) -> None:
-    root = _repo(tmp_path)
+    root = two_bound_files(tmp_path)
     assert _fast(root).returncode == 0 and _recorded(root)
     with open(root / "forest.toml", "a", encoding="utf-8") as fh:
         fh.write("\n")
@@ -100,7 +88,7 @@ def test_forest_toml_change_invalidates(tmp_path: Path) -> None:
 
 
 def test_file_swapped_for_a_symlink_is_a_miss(tmp_path: Path) -> None:
-    root = _repo(tmp_path)
+    root = two_bound_files(tmp_path)
     assert _fast(root).returncode == 0 and _recorded(root)
     (root / "copy.md").write_text(DOC, encoding="utf-8")
     (root / "a.md").unlink()
@@ -109,7 +97,7 @@ def test_file_swapped_for_a_symlink_is_a_miss(tmp_path: Path) -> None:
 
 
 def test_deleted_bound_file_is_a_miss(tmp_path: Path) -> None:
-    root = _repo(tmp_path)
+    root = two_bound_files(tmp_path)
     assert _fast(root).returncode == 0 and _recorded(root)
     (root / "b.md").unlink()
     proc = _fast(root)
@@ -118,7 +106,7 @@ def test_deleted_bound_file_is_a_miss(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("junk", [b"", b"\x00garbage", b"not marshal at all"])
 def test_corrupt_record_is_a_miss(tmp_path: Path, junk: bytes) -> None:
-    root = _repo(tmp_path)
+    root = two_bound_files(tmp_path)
     assert _fast(root).returncode == 0
     Path(verdict.record_path(str(root))).write_bytes(junk)
     assert verdict.recall(str(root)) is None
@@ -127,7 +115,7 @@ def test_corrupt_record_is_a_miss(tmp_path: Path, junk: bytes) -> None:
 
 
 def test_racily_clean_ledger_is_not_remembered(tmp_path: Path) -> None:
-    root = _repo(tmp_path)
+    root = two_bound_files(tmp_path)
     ledger = verdict.ledger_key(str(root))
     assert ledger is not None
     segments, _config = ledger
@@ -138,7 +126,7 @@ def test_racily_clean_ledger_is_not_remembered(tmp_path: Path) -> None:
 
 
 def test_record_of_another_version_is_a_miss(tmp_path: Path) -> None:
-    root = _repo(tmp_path)
+    root = two_bound_files(tmp_path)
     assert _fast(root).returncode == 0 and _recorded(root)
     import marshal
 
@@ -152,7 +140,7 @@ def test_record_of_another_version_is_a_miss(tmp_path: Path) -> None:
 
 
 def test_cli_check_writes_the_record_fastcheck_reads(tmp_path: Path) -> None:
-    root = _repo(tmp_path)
+    root = two_bound_files(tmp_path)
     env = {**os.environ, **git_env()}
     cli = subprocess.run(
         [sys.executable, "-c", "from forest_files.cli import main; main()", "check"],
@@ -171,7 +159,7 @@ def test_cli_check_writes_the_record_fastcheck_reads(tmp_path: Path) -> None:
 def test_git_dir_redirect_skips_the_quick_root(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    root = _repo(tmp_path)
+    root = two_bound_files(tmp_path)
     assert verdict.quick_root(str(root / "sub")) == str(root)
     monkeypatch.setenv("GIT_DIR", str(root / ".git"))
     assert verdict.quick_root(str(root)) is None

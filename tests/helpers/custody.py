@@ -13,6 +13,7 @@ from forest_files.files.targets import read_section
 from forest_files.hashing import hash_body
 from forest_files.ledger.bindings import all_bindings
 from forest_files.repository import Repository
+from tests.helpers.git import commit_all, make_repo, write
 
 BY = "t <t@example.org>"
 MAX = 1 << 20
@@ -55,3 +56,18 @@ def retire(root: Path, target: str, *, words: str = "gone") -> None:
     with Repository(root) as repo:
         binding = find_binding(all_bindings(repo._synced()), target)
         retire_binding(repo, binding, words=words, by=BY)
+
+
+DOC = "# Title\n\n## Keep\n\nkept words\n\n## Other\n\nother words\n"
+
+
+def two_bound_files(tmp_path: Path) -> Path:
+    """A committed repository binding ``a.md#Keep`` and ``b.md#Keep`` (both ``DOC``
+    shaped), every file aged past the racy-clean window."""
+    root = make_repo(tmp_path)
+    write(root, "a.md", DOC)
+    write(root, "b.md", DOC.replace("kept", "second"))
+    init_and_adopt(root, ["a.md#Keep", "b.md#Keep"])
+    commit_all(root, "adopt")
+    age_files(root)
+    return root
