@@ -14,6 +14,9 @@ figure), commits, and then times each command as a whole process (subprocess),
                       at --cap seconds: then the loop covers the files built, a bound)
   adopt               read_section of every target + one adopt_sections (repeated on a
                       reset ``.forest``)
+  adopt floor         the work any bulk adoption must do, nothing recorded: read and
+                      normalise every file, parse it (pulldown-cmark / ast), write one
+                      body file per section (temp + rename), one FTS5 batch
   cold / cold+10%     ``python -m forest_files.fastcheck`` and ``forest check`` with
                       ``.forest/cache`` emptied before each run (index present); +10%:
                       a tenth of the files edited outside their bound section
@@ -172,6 +175,69 @@ def worker_adopt(root: Path) -> None:
         adopt_sections(repo, sections, words="bench bulk adoption", by="bench <b@example.org>")
 
 
+def worker_adopt_floor(root: Path) -> None:
+    """The work any bulk adoption of these sections must do, with nothing recorded.
+
+    Prints JSON phase times (s): read (bytes -> normalised text, file hash),
+    parse (an outline of every Markdown file, ``ast.parse`` of every Python file),
+    bodies (one body file per section, temp file + rename, one sync), fts (one
+    FTS5 batch over the section texts). The parser and the body layout are those
+    forest-files uses; the section texts are whole files cut to the bench's
+    section length, so no selector logic is counted.
+    """
+    import ast
+    import hashlib
+    import sqlite3
+
+    from forest_files.files.markdown import outline
+    from forest_files.files.normalise import decode_bytes, normalise_text
+
+    files = json.loads((root.parent / "files.json").read_text(encoding="utf-8"))
+    phases: dict[str, float] = {}
+    start = time.perf_counter()
+    texts = []
+    for rel in files:
+        with open(root / rel, "rb") as fh:
+            text = normalise_text(decode_bytes(fh.read(), rel))
+        hashlib.sha256(text.encode("utf-8")).hexdigest()
+        texts.append((rel, text))
+    phases["read"] = time.perf_counter() - start
+    start = time.perf_counter()
+    for rel, text in texts:
+        if rel.endswith(".md"):
+            outline(text)
+        else:
+            ast.parse(text, filename=rel)
+    phases["parse"] = time.perf_counter() - start
+    sections = [text[:2000] for _, text in texts]
+    scratch = Path(tempfile.mkdtemp(prefix="floor-", dir=root.parent))
+    start = time.perf_counter()
+    for body in sections:
+        data = body.encode("utf-8")
+        name = hashlib.sha256(data).hexdigest()
+        folder = scratch / name[:2]
+        folder.mkdir(exist_ok=True)
+        tmp = folder / f".tmp-{name}.part"
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+        os.write(fd, data)
+        os.close(fd)
+        os.replace(tmp, folder / f"{name}.txt")
+    os.sync()
+    phases["bodies"] = time.perf_counter() - start
+    conn = sqlite3.connect(scratch / "fts.db", isolation_level=None)
+    conn.execute("CREATE TABLE e (id INTEGER PRIMARY KEY, body TEXT)")
+    conn.execute("CREATE VIRTUAL TABLE f USING fts5(body, content='e', content_rowid='id')")
+    start = time.perf_counter()
+    conn.execute("BEGIN")
+    conn.executemany("INSERT INTO e (body) VALUES (?)", [(b,) for b in sections])
+    conn.execute("INSERT INTO f (rowid, body) SELECT id, body FROM e")
+    conn.execute("COMMIT")
+    phases["fts"] = time.perf_counter() - start
+    conn.close()
+    shutil.rmtree(scratch)
+    print(json.dumps(phases))
+
+
 def worker_forest04_build(root: Path, db: Path, cap: float) -> None:
     """Forest 0.4's store: write + root_to_ground of each whole file, cut at ``cap`` s."""
     import forest_memory as fm
@@ -278,6 +344,15 @@ def measure(n: int, args: argparse.Namespace, base: Path) -> dict[str, Any]:
         if i < reps - 1:
             reset_forest()
     res["adopt"] = statistics.median(adopt_times)
+    floors = []
+    for _ in range(reps):
+        start = time.perf_counter()
+        out = subprocess.run(
+            [*me, "--worker", "adopt-floor", str(root)], check=True, capture_output=True, text=True
+        ).stdout
+        floors.append((time.perf_counter() - start, json.loads(out)))
+    floors.sort(key=lambda f: f[0])
+    res["adopt floor"], res["adopt floor phases"] = floors[len(floors) // 2]
     git(root, "add", "-A")
     git(root, "commit", "-qm", "adopt")
 
@@ -329,6 +404,7 @@ FIGURES = (
     "hashlib",
     "forest 0.4 drift",
     "adopt",
+    "adopt floor",
     "cold fast",
     "cold cli",
     "cold+10% fast",
@@ -360,6 +436,9 @@ def report(results: list[dict[str, Any]]) -> None:
                 f"note: N={r['n']}: Forest 0.4's store build was cut at {r['forest04 files']} "
                 "files (--cap); its drift figure covers only those, a lower bound for all N"
             )
+    for r in results:
+        parts = ", ".join(f"{k} {v * 1000:.0f}" for k, v in r["adopt floor phases"].items())
+        print(f"adopt floor N={r['n']} (ms, the rest is start-up): {parts}")
     if len(results) > 1:
         a, b = results[0], results[-1]
         print(
@@ -384,6 +463,8 @@ def main() -> None:
         kind, *rest = args.worker
         if kind == "adopt":
             worker_adopt(Path(rest[0]))
+        elif kind == "adopt-floor":
+            worker_adopt_floor(Path(rest[0]))
         elif kind == "hashlib":
             worker_hashlib(Path(rest[0]))
         elif kind == "forest04-build":

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import secrets
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
@@ -47,6 +47,7 @@ from forest_files.config import (
 from forest_files.errors import ForestError
 from forest_files.gitio import NotARepo, toplevel
 from forest_files.ledger.acts import Act, make_act
+from forest_files.ledger.early_bodies import EarlyBodies
 from forest_files.ledger.record import describe
 from forest_files.ledger.replay import applied_ids, deps_for, mark_applied, replay
 from forest_files.ledger.segments import LedgerSnapshot, read_body, read_ledger, write_segment
@@ -203,19 +204,37 @@ class Repository:
                 "ask a listed holder to record this"
             )
 
-    def _record(self, build: Callable[[ForestStore], Recorded]) -> list[Act]:
-        """Apply ``build`` live and write its acts as one segment, in one transaction."""
+    def _record(
+        self,
+        build: Callable[[ForestStore], Recorded],
+        *,
+        bodies_first: Mapping[str, str] | None = None,
+    ) -> list[Act]:
+        """Apply ``build`` live and write its acts as one segment, in one transaction.
+
+        ``bodies_first``: bodies known before ``build`` runs (a bulk adoption's
+        texts), written on a thread meanwhile; removed again if the act fails.
+        """
         store = self._synced()
         written: Path | None = None
+        early: EarlyBodies | None = None
         try:
             with store.atomic():
+                # Started under the write lock: another recorder cannot be placing
+                # (or discarding) the same body files meanwhile.
+                if bodies_first:
+                    early = EarlyBodies(self.ledger_dir, bodies_first)
                 acts, bodies = build(store)
-                segment = write_segment(self.ledger_dir, acts, bodies)
+                done = early.finish() if early is not None else frozenset()
+                rest = {h: text for h, text in bodies.items() if h not in done}
+                segment = write_segment(self.ledger_dir, acts, rest)
                 written = segment.path
                 mark_segments(store, self.ledger_dir, [segment.name])
         except BaseException:
             if written is not None:  # not committed to git yet: nobody can hold it
                 written.unlink(missing_ok=True)
+            if early is not None:
+                early.discard()
             raise
         return acts
 
@@ -260,24 +279,25 @@ class Repository:
             write_deps = deps_for(store, refs=[anchor])
             acts: list[Act] = []
             made: list[int] = []
-            for body in bodies:
-                entry_id = store.write(
-                    body=body, bucket="import", signature=by, origins=[(anchor, "derived_from")]
-                )
-                acts.append(_act(store, "write", write_deps, {"entry": entry_id}))
-                row = store._require(entry_id, "adopt")
-                root_to_ground(
-                    store,
-                    entry_id=entry_id,
-                    adopting_words=words,
-                    adopting_signature=by,
-                    expected_body_hash=str(row["body_hash"]),
-                )
-                record_id = _latest_record(store, entry_id, "adopts")
-                deps = {acts[-1].id}
-                refs = {"target": entry_id, "record": record_id}
-                acts.append(_act(store, "root", deps, refs, _path_field(path)))
-                made += [entry_id, record_id]
+            with store.deferred_text_index():  # one full-text batch, not a trigger per body
+                for body in bodies:
+                    entry_id = store.write(
+                        body=body, bucket="import", signature=by, origins=[(anchor, "derived_from")]
+                    )
+                    acts.append(_act(store, "write", write_deps, {"entry": entry_id}))
+                    row = store._require(entry_id, "adopt")
+                    root_to_ground(
+                        store,
+                        entry_id=entry_id,
+                        adopting_words=words,
+                        adopting_signature=by,
+                        expected_body_hash=str(row["body_hash"]),
+                    )
+                    record_id = _latest_record(store, entry_id, "adopts")
+                    deps = {acts[-1].id}
+                    refs = {"target": entry_id, "record": record_id}
+                    acts.append(_act(store, "root", deps, refs, _path_field(path)))
+                    made += [entry_id, record_id]
             return acts, _bodies(store, made)
 
         acts = self._record(build)

@@ -304,7 +304,7 @@ def test_whole_file_path_does_not_import_markdown_parser_accepted() -> None:
         "from forest_files.files.extract import extract\n"
         "from forest_files.files.selector import Selector\n"
         "extract('---\\nstatus: x\\n---\\nbody\\n', Selector('a.md'), ('meta:status',))\n"
-        "assert 'markdown_it' not in sys.modules\n"
+        "assert 'pyromark' not in sys.modules\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
 

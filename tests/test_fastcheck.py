@@ -14,7 +14,7 @@ from forest_files.files.targets import read_section
 from forest_files.repository import Repository
 from tests.helpers.git import commit_all, git_env, isolate, make_repo, write
 
-HEAVY = {"typer", "pydantic", "git", "markdown_it", "click", "rich"}
+HEAVY = {"typer", "pydantic", "git", "pyromark", "markdown_it", "click", "rich"}
 DOC = "# Title\n\n## Keep\n\nkept words\n\n## Other\n\nother words\n"
 PY_SRC = "def f(x):\n    return x\n\n\ndef g(x):\n    return 2 * x\n"
 

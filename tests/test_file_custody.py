@@ -158,6 +158,17 @@ def test_adopting_a_bound_section_again_refused(repo: Path) -> None:
     refused(repo, "canon.md#Canon/Rules", match="already bound")
 
 
+def test_bulk_refused_at_last_target_leaves_no_body_file(repo: Path) -> None:
+    """Bodies are written on a thread while the acts are recorded (EarlyBodies):
+    a refusal at the last target removes the new body files and keeps the ones
+    the ledger already held (the adopting words, the bound section)."""
+    ok(repo, "adopt", "canon.md#Rules", "--words", WORDS)
+    held = ledger_files(repo)
+    refused(repo, "canon.md#Elsewhere", "canon.md#Canon", "canon.md#Rules", match="already bound")
+    assert ledger_files(repo) == held
+    ok(repo, "verify")
+
+
 def test_log_shows_chain_superseded_then_ground(repo: Path) -> None:
     first = json.loads(ok(repo, "adopt", "canon.md#Rules", "--words", WORDS, "--json").stdout)
     text = (repo / "canon.md").read_text().replace("first rule", "only rule")

@@ -339,6 +339,55 @@ def test_symbol_nested_function_and_conditional_accepted() -> None:
     assert "def conditional" in extract(PY, parse_selector("pay.py::conditional"), ()).text
 
 
+def test_symbol_defs_in_every_compound_statement_accepted() -> None:
+    src = textwrap.dedent(
+        """\
+        x = 1
+        if x:
+            def in_if(): pass
+        else:
+            def in_else(): pass
+        for _ in ():
+            def in_for(): pass
+        else:
+            def in_for_else(): pass
+        while False:
+            def in_while(): pass
+        with open(__file__) as fh:
+            def in_with(): pass
+        try:
+            def in_try(): pass
+        except* ValueError:
+            def in_except_star(): pass
+        try:
+            pass
+        except OSError:
+            def in_except(): pass
+        else:
+            def in_try_else(): pass
+        finally:
+            def in_finally(): pass
+        match x:
+            case 1:
+                def in_case(): pass
+        async def outer():
+            async for _ in y:
+                def in_async_for(): pass
+            async with y:
+                def in_async_with(): pass
+        value = [lambda: 1 for _ in ()]
+        """
+    )
+    from forest_files.files.pysymbol import symbols
+
+    names = [".".join(s.path) for s in symbols(src, "m.py")]
+    assert names == [
+        "in_if", "in_else", "in_for", "in_for_else", "in_while", "in_with", "in_try",
+        "in_except_star", "in_except", "in_try_else", "in_finally", "in_case", "outer",
+        "outer.in_async_for", "outer.in_async_with",
+    ]  # fmt: skip
+
+
 def test_symbol_missing_refused_with_nearby() -> None:
     with pytest.raises(SectionNotFound, match=r"nearby symbols: .*Invoice\.total"):
         resolve_symbol(PY, parse_selector("pay.py::Invoice.totl"))

@@ -54,7 +54,14 @@ class BoundSection:
 
 
 def _bind_act(
-    store: ForestStore, section: SectionText, entry_id: int, by: str, kind: str, **extra: Any
+    store: ForestStore,
+    section: SectionText,
+    entry_id: int,
+    by: str,
+    kind: str,
+    *,
+    deps: set[str] | None = None,
+    **extra: Any,
 ) -> Act:
     fields: dict[str, Any] = {
         "path": section.path,
@@ -74,7 +81,8 @@ def _bind_act(
         )
     # The bind depends on the act that made the entry ground (its root or
     # supersession), so replay can never meet a bind before its adoption.
-    deps = deps_for(store, refs=[entry_id], status_of=[entry_id])
+    if deps is None:
+        deps = deps_for(store, refs=[entry_id], status_of=[entry_id])
     if "binding" in extra:
         deps.add(str(extra["binding"]))
     act = make_act(kind, deps, fields)
@@ -114,46 +122,53 @@ def adopt_sections(
     def build(store: ForestStore) -> tuple[list[Act], dict[str, str]]:
         anchor = store.ensure_anchor(repo.config.project_id)
         live = {(b.path, b.selector) for b in all_bindings(store)}
+        write_deps = deps_for(store, refs=[anchor])
         acts: list[Act] = []
         bodies: dict[str, str] = {}
-        for section in sections:
-            if (section.path, section.selector) in live:
-                raise ForestError(
-                    f"{section.selector} is already bound; change it with "
-                    f"`forest supersede {section.selector} --words …`"
+        # Thousands of sections: their bodies reach the full-text index in one batch.
+        with store.deferred_text_index():
+            for section in sections:
+                if (section.path, section.selector) in live:
+                    raise ForestError(
+                        f"{section.selector} is already bound; change it with "
+                        f"`forest supersede {section.selector} --words …`"
+                    )
+                body_hash = hash_body(section.text)
+                entry = store.write(
+                    body=section.text,
+                    bucket="import",
+                    signature=by,
+                    origins=[(anchor, "derived_from")],
+                    scrub=None,
+                    meta={"path": section.path, "selector": section.selector},
                 )
-            entry = store.write(
-                body=section.text,
-                bucket="import",
-                signature=by,
-                origins=[(anchor, "derived_from")],
-                scrub=None,
-                meta={"path": section.path, "selector": section.selector},
-            )
-            acts.append(_entry_act(store, "write", deps_for(store, refs=[anchor]), entry=entry))
-            root_to_ground(
-                store,
-                entry_id=entry,
-                adopting_words=words,
-                adopting_signature=by,
-                expected_body_hash=hash_body(section.text),
-            )
-            record = _latest_adoption(store, entry)
-            acts.append(
-                _entry_act(
-                    store, "root", deps_for(store, refs=[entry]), target=entry, record=record
+                write = _entry_act(store, "write", write_deps, entry=entry)
+                root_to_ground(
+                    store,
+                    entry_id=entry,
+                    adopting_words=words,
+                    adopting_signature=by,
+                    expected_body_hash=body_hash,
                 )
-            )
-            bind = _bind_act(store, section, entry, by, "bind")
-            acts.append(bind)
-            bodies[hash_body(section.text)] = section.text
-            bodies[str(store._require(record, "adopt")["body_hash"])] = words.strip()
-            out.append(
-                BoundSection(section.path, section.selector, store.content_id(entry), bind.id)
-            )
+                record = _latest_adoption(store, entry)
+                root = _entry_act(store, "root", {write.id}, target=entry, record=record)
+                # Known without a query: the write made the entry, the root made it ground.
+                bind = _bind_act(store, section, entry, by, "bind", deps={write.id, root.id})
+                acts += [write, root, bind]
+                bodies[body_hash] = section.text
+                out.append(
+                    BoundSection(section.path, section.selector, store.content_id(entry), bind.id)
+                )
+            if sections:
+                words_body = str(store._require(record, "adopt")["body"])
+                bodies[hash_body(words_body)] = words_body
         return acts, bodies
 
-    repo._record(build)
+    # Every body is known now: the section texts and the adopting words.
+    first = {hash_body(s.text): s.text for s in sections}
+    if sections:
+        first[hash_body(words.strip())] = words.strip()
+    repo._record(build, bodies_first=first)
     return out
 
 

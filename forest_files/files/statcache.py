@@ -35,7 +35,7 @@ CACHE_DIR = ".forest/cache"
 STAT_NAME = f"stat-{sys.implementation.cache_tag}.bin"
 PARSE_NAME = f"parse-{sys.implementation.cache_tag}.bin"
 _STAMP = ".stamp"
-VERSION = 2
+VERSION = 3  # 3: outlines from pulldown-cmark
 
 StatKey = tuple[int, int, int, int]
 Located = tuple[str, int, int]

@@ -15,8 +15,10 @@ Test: tests/test_file_custody.py
 from __future__ import annotations
 
 import glob
+import os
+import stat as stat_mod
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from forest_files import gitio
@@ -25,7 +27,7 @@ from forest_files.files.content import escapes
 from forest_files.files.extract import HASH_ALGO, extract
 from forest_files.files.normalise import NORMALISATION, decode_bytes, normalise_text
 from forest_files.files.record import SectionText
-from forest_files.files.selector import parse_selector, render
+from forest_files.files.selector import Selector, parse_selector, render
 from forest_files.hashing import hash_body
 
 
@@ -58,6 +60,9 @@ class RepoFacts:
 
     submodules: tuple[str, ...]
     filters: dict[str, str]
+    # Directory -> resolves inside the root; memoised so a bulk adoption resolves
+    # each directory once, not each file's every path component.
+    dirs_inside: dict[str, bool] = field(default_factory=dict)
 
     @classmethod
     def gather(cls, root: Path, paths: Sequence[str]) -> RepoFacts:
@@ -66,17 +71,32 @@ class RepoFacts:
             filters=gitio.check_attr(root, "filter", list(paths)) if paths else {},
         )
 
+    def escapes(self, root: Path, path: str) -> bool:
+        """``escapes(root, path)``; a regular file costs one ``lstat`` once its
+        directory is known to resolve inside the root."""
+        try:
+            st = os.lstat(root / path)
+        except OSError:
+            return escapes(root, path)
+        if not stat_mod.S_ISREG(st.st_mode):
+            return escapes(root, path)
+        parent = path.rpartition("/")[0]
+        inside = self.dirs_inside.get(parent)
+        if inside is None:
+            inside = self.dirs_inside[parent] = not escapes(root, parent or ".")
+        return not inside
+
 
 def check_file(root: Path, path: str, max_bytes: int, facts: RepoFacts | None = None) -> bytes:
     """The bytes of ``path`` if it may be taken into custody."""
     full = root / path
-    if escapes(root, path):
+    facts = facts or RepoFacts.gather(root, [path])
+    if facts.escapes(root, path):
         raise TargetRefused(
             f"{path}: leads outside the repository through a symlink; bind the real file"
         )
     if not full.is_file():
         raise TargetRefused(f"{path}: no such file in the working tree")
-    facts = facts or RepoFacts.gather(root, [path])
     for sub in facts.submodules:
         if path.startswith(sub + "/"):
             raise TargetRefused(f"{path}: inside submodule {sub}; adopt it in that repository")
@@ -97,14 +117,14 @@ def check_file(root: Path, path: str, max_bytes: int, facts: RepoFacts | None = 
 
 def read_section(
     root: Path,
-    spec: str,
+    spec: str | Selector,
     excludes: tuple[str, ...],
     *,
     max_bytes: int,
     facts: RepoFacts | None = None,
 ) -> SectionText:
     """The section ``spec`` names, as it stands in the working tree."""
-    sel = parse_selector(spec)
+    sel = parse_selector(spec) if isinstance(spec, str) else spec
     data = check_file(root, sel.path, max_bytes, facts)
     text = normalise_text(decode_bytes(data, sel.path))
     got = extract(text, sel, excludes)
@@ -123,5 +143,8 @@ def read_sections(
     root: Path, specs: Sequence[str], excludes: tuple[str, ...], *, max_bytes: int
 ) -> list[SectionText]:
     """Many targets with one git call for submodules and one for filters (bulk adoption)."""
-    facts = RepoFacts.gather(root, [parse_selector(s).path for s in specs])
-    return [read_section(root, s, excludes, max_bytes=max_bytes, facts=facts) for s in specs]
+    selectors = [parse_selector(s) for s in specs]
+    facts = RepoFacts.gather(root, [sel.path for sel in selectors])
+    return [
+        read_section(root, sel, excludes, max_bytes=max_bytes, facts=facts) for sel in selectors
+    ]

@@ -18,7 +18,6 @@ from __future__ import annotations
 import hashlib
 import os
 import re
-import tempfile
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -112,15 +111,29 @@ def _fsync_dir(path: Path) -> None:
 
 
 def _place(directory: Path, name: str, data: bytes, *, fsync: bool) -> None:
-    """Write ``data`` to ``directory/name`` atomically (temp file + rename)."""
-    fd, tmp = tempfile.mkstemp(dir=directory, prefix=".tmp-", suffix=".part")
+    """Write ``data`` to ``directory/name`` atomically (temp file + rename).
+
+    The temporary name is the target's plus this process's id, created with
+    O_EXCL: a leftover from a crashed run is replaced, never written through.
+    """
+    final = os.path.join(directory, name)
+    tmp = os.path.join(directory, f".tmp-{name}.{os.getpid()}.part")
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
     try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
+        fd = os.open(tmp, flags, 0o644)
+    except FileExistsError:  # left by a crashed earlier run that had our pid
+        os.unlink(tmp)
+        fd = os.open(tmp, flags, 0o644)
+    try:
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view) :]
             if fsync:
-                os.fsync(handle.fileno())
-        os.replace(tmp, directory / name)
+                os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(tmp, final)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
@@ -133,7 +146,8 @@ def _body_is_intact(path: Path, body_hash: str) -> bool:
         return False
 
 
-def _write_bodies(ledger_dir: Path, bodies: Mapping[str, str]) -> None:
+def write_bodies(ledger_dir: Path, bodies: Mapping[str, str]) -> list[Path]:
+    """Place every body not already on disk intact; returns the files it wrote."""
     pending: list[tuple[Path, bytes, str]] = []
     for body_hash, text in sorted(bodies.items()):
         if hash_body(text) != body_hash:
@@ -144,15 +158,17 @@ def _write_bodies(ledger_dir: Path, bodies: Mapping[str, str]) -> None:
     each = len(pending) <= _FSYNC_EACH_LIMIT
     touched: set[Path] = set()
     for path, data, _ in pending:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        if path.parent not in touched:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            touched.add(path.parent)
         _place(path.parent, path.name, data, fsync=each)
-        touched.add(path.parent)
     if pending and not each:
         os.sync()
     for directory in sorted(touched):
         _fsync_dir(directory)
     if touched:
         _fsync_dir(Path(ledger_dir) / BODIES_DIR)
+    return [path for path, _, _ in pending]
 
 
 def write_segment(ledger_dir: Path, acts: Iterable[Act], bodies: Mapping[str, str]) -> SegmentRef:
@@ -166,7 +182,7 @@ def write_segment(ledger_dir: Path, acts: Iterable[Act], bodies: Mapping[str, st
             lines.append(encode_act(act))
     if not lines:
         raise ForestError("a segment needs at least one act")
-    _write_bodies(ledger_dir, bodies)
+    write_bodies(ledger_dir, bodies)
     data = ("\n".join(lines) + "\n").encode("utf-8")
     name = hashlib.sha256(data).hexdigest()
     directory = ledger_dir / SEGMENTS_DIR

@@ -111,11 +111,8 @@ class StoreBase:
         return self.conn.execute(queries.IS_ADOPTED, (entry_id,)).fetchone() is not None
 
     def _is_live_head(self, entry_id: int) -> bool:
-        return (
-            self._is_adopted(entry_id)
-            and not self._is_superseded(entry_id)
-            and not self.is_sealed(entry_id)
-        )
+        """Adopted, not superseded, not sealed (one query)."""
+        return bool(self.conn.execute(queries.IS_LIVE_HEAD, (entry_id,)).fetchone()[0])
 
     def is_contested(self, entry_id: int) -> bool:
         """A live head that shares its supersession chain with another live head."""

@@ -36,6 +36,19 @@ LATEST_SEAL_KIND = """
 SELECT kind FROM edges WHERE to_id = ? AND kind IN ('seals', 'unseals')
 ORDER BY id DESC LIMIT 1
 """
+# Adopted, not superseded, and not sealed now: IS_ADOPTED, IS_SUPERSEDED and
+# LATEST_SEAL_KIND in one statement (status checks run it for every chain member).
+IS_LIVE_HEAD = """
+SELECT EXISTS (
+    SELECT 1 FROM edges a JOIN entries r ON r.id = a.from_id
+    WHERE a.to_id = ?1 AND a.kind = 'adopts' AND r.bucket = 'adoption_record'
+) AND NOT EXISTS (
+    SELECT 1 FROM edges WHERE to_id = ?1 AND kind = 'supersedes'
+) AND COALESCE((
+    SELECT kind FROM edges WHERE to_id = ?1 AND kind IN ('seals', 'unseals')
+    ORDER BY id DESC LIMIT 1
+), '') != 'seals'
+"""
 CHAIN_OF = "SELECT COALESCE(chain_root, id) FROM entries WHERE id = ?"
 CHAIN_MEMBERS = "SELECT id FROM entries WHERE id = ? OR chain_root = ?"
 LATEST_ADOPTION = """
@@ -95,4 +108,21 @@ UNION SELECT from_id AS near FROM edges WHERE to_id = ? AND kind = 'feeds'
 LATEST_ANSWER_KIND = """
 SELECT kind FROM edges WHERE to_id = ? AND kind IN ('answers', 'reopens')
 ORDER BY id DESC LIMIT 1
+"""
+
+# Deferred full-text indexing (``WriteMixin.deferred_text_index``): one FTS5
+# insert for a batch of new entries instead of one trigger run per entry.
+FTS_INSERT_TRIGGER = "entries_fts_ai"
+TRIGGER_SQL = "SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = ?"
+DROP_FTS_INSERT_TRIGGER = f"DROP TRIGGER {FTS_INSERT_TRIGGER}"
+MAX_ENTRY_ID = "SELECT COALESCE(MAX(id), 0) FROM entries"
+MAX_EDGE_ID = "SELECT COALESCE(MAX(id), 0) FROM edges"
+NEW_ENTRY_STATUS_CHANGED = """
+SELECT 1 FROM edges WHERE id > ?1 AND kind IN ('seals', 'unseals') AND to_id > ?2
+UNION ALL
+SELECT 1 FROM entries WHERE id > ?2 AND body = '[erased]'
+LIMIT 1
+"""
+INDEX_ENTRIES_SINCE = """
+INSERT INTO entries_fts (rowid, body) SELECT id, body FROM entries WHERE id > ?
 """
