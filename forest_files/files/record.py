@@ -19,12 +19,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from forest_files.ceremony import root_to_ground
 from forest_files.errors import ForestError
 from forest_files.hashing import hash_body
 from forest_files.ledger.acts import Act, make_act
-from forest_files.ledger.bindings import Binding, all_bindings, apply_bind, apply_rebind
-from forest_files.ledger.replay import deps_for, mark_applied
+from forest_files.ledger.bindings import Binding, all_bindings, apply_binds, apply_rebind
+from forest_files.ledger.record import EntryRecord
+from forest_files.ledger.replay import deps_for, mark_applied, mark_applied_many
 from forest_files.store.base import utc_now
 
 if TYPE_CHECKING:
@@ -53,17 +53,9 @@ class BoundSection:
     binding: str
 
 
-def _bind_act(
-    store: ForestStore,
-    section: SectionText,
-    entry_id: int,
-    by: str,
-    kind: str,
-    *,
-    deps: set[str] | None = None,
-    **extra: Any,
-) -> Act:
-    fields: dict[str, Any] = {
+def _section_fields(section: SectionText, by: str, **extra: Any) -> dict[str, Any]:
+    """The fields every bind and rebind act carries about its section."""
+    return {
         "path": section.path,
         "selector": section.selector,
         "section_hash": hash_body(section.text),
@@ -72,24 +64,16 @@ def _bind_act(
         "at": utc_now(),
         **extra,
     }
-    if kind == "bind":
-        fields.update(
-            entry=store.content_id(entry_id),
-            excludes=list(section.excludes),
-            normalisation=section.normalisation,
-            hash_algo=section.hash_algo,
-        )
-    # The bind depends on the act that made the entry ground (its root or
-    # supersession), so replay can never meet a bind before its adoption.
-    if deps is None:
-        deps = deps_for(store, refs=[entry_id], status_of=[entry_id])
-    if "binding" in extra:
-        deps.add(str(extra["binding"]))
-    act = make_act(kind, deps, fields)
-    if kind == "bind":
-        apply_bind(store, act, entry_id)
-    else:
-        apply_rebind(store, act)
+
+
+def _rebind_act(
+    store: ForestStore, section: SectionText, entry_id: int, by: str, *, binding: str
+) -> Act:
+    # A rebind depends on the act that made the entry ground (its root or
+    # supersession) and on the binding it moves, so replay meets them first.
+    deps = deps_for(store, refs=[entry_id], status_of=[entry_id]) | {binding}
+    act = make_act("rebind", deps, _section_fields(section, by, binding=binding))
+    apply_rebind(store, act)
     mark_applied(store, act.id, [], deps=act.deps)
     return act
 
@@ -114,59 +98,66 @@ def _latest_adoption(store: ForestStore, entry_id: int) -> int:
 def adopt_sections(
     repo: Repository, sections: Sequence[SectionText], *, words: str, by: str
 ) -> list[BoundSection]:
-    """Import, root and bind every section in one transaction and one segment."""
+    """Import, root and bind every section in one transaction and one segment.
+
+    A section named twice (a glob and an explicit path) is adopted once. The
+    entries are written and rooted in one store batch (``import_and_root``);
+    each section's acts are ``write`` → ``root`` → ``bind``, as replay applies them.
+    """
+    named: dict[tuple[str, str], SectionText] = {}
     for section in sections:
+        named.setdefault((section.path, section.selector), section)
+    unique = list(named.values())
+    for section in unique:
         repo._authorize(section.path, by)
     out: list[BoundSection] = []
 
     def build(store: ForestStore) -> tuple[list[Act], dict[str, str]]:
         anchor = store.ensure_anchor(repo.config.project_id)
         live = {(b.path, b.selector) for b in all_bindings(store)}
+        for section in unique:
+            if (section.path, section.selector) in live:
+                raise ForestError(
+                    f"{section.selector} is already bound; change it with "
+                    f"`forest supersede {section.selector} --words …`"
+                )
+        adopted = store.import_and_root(
+            [(s.text, {"path": s.path, "selector": s.selector}) for s in unique],
+            origin=anchor,
+            signature=by,
+            adopting_words=words,
+            adopting_signature=by,
+        )
         write_deps = deps_for(store, refs=[anchor])
-        acts: list[Act] = []
-        bodies: dict[str, str] = {}
-        # Thousands of sections: their bodies reach the full-text index in one batch.
-        with store.deferred_text_index():
-            for section in sections:
-                if (section.path, section.selector) in live:
-                    raise ForestError(
-                        f"{section.selector} is already bound; change it with "
-                        f"`forest supersede {section.selector} --words …`"
-                    )
-                body_hash = hash_body(section.text)
-                entry = store.write(
-                    body=section.text,
-                    bucket="import",
-                    signature=by,
-                    origins=[(anchor, "derived_from")],
-                    scrub=None,
-                    meta={"path": section.path, "selector": section.selector},
-                )
-                write = _entry_act(store, "write", write_deps, entry=entry)
-                root_to_ground(
-                    store,
-                    entry_id=entry,
-                    adopting_words=words,
-                    adopting_signature=by,
-                    expected_body_hash=body_hash,
-                )
-                record = _latest_adoption(store, entry)
-                root = _entry_act(store, "root", {write.id}, target=entry, record=record)
-                # Known without a query: the write made the entry, the root made it ground.
-                bind = _bind_act(store, section, entry, by, "bind", deps={write.id, root.id})
-                acts += [write, root, bind]
-                bodies[body_hash] = section.text
-                out.append(
-                    BoundSection(section.path, section.selector, store.content_id(entry), bind.id)
-                )
-            if sections:
-                words_body = str(store._require(record, "adopt")["body"])
-                bodies[hash_body(words_body)] = words_body
-        return acts, bodies
+        made: list[tuple[Act, list[str]]] = []
+        binds: list[tuple[Act, int, str]] = []
+        for section, new in zip(unique, adopted, strict=True):
+            entry = EntryRecord.from_row(new.entry)
+            write = make_act("write", write_deps, {"entry": entry.to_fields()})
+            record = EntryRecord.from_row(new.record).to_fields()
+            root = make_act("root", {write.id}, {"target": entry.content_id, "record": record})
+            fields = _section_fields(
+                section,
+                by,
+                entry=entry.content_id,
+                excludes=list(section.excludes),
+                normalisation=section.normalisation,
+                hash_algo=section.hash_algo,
+            )
+            # Known without a query: the write made the entry, the root made it ground.
+            bind = make_act("bind", {write.id, root.id}, fields)
+            made += [(write, [entry.content_id]), (root, [new.record.content_id]), (bind, [])]
+            binds.append((bind, new.entry_id, new.entry.body_hash))
+            out.append(BoundSection(section.path, section.selector, entry.content_id, bind.id))
+        mark_applied_many(store, made)
+        apply_binds(store, binds)
+        bodies = {new.entry.body_hash: new.entry.body for new in adopted}
+        bodies.update({new.record.body_hash: new.record.body for new in adopted[:1]})
+        return [act for act, _ in made], bodies
 
     # Every body is known now: the section texts and the adopting words.
-    first = {hash_body(s.text): s.text for s in sections}
-    if sections:
+    first = {hash_body(s.text): s.text for s in unique}
+    if unique:
         first[hash_body(words.strip())] = words.strip()
     repo._record(build, bodies_first=first)
     return out
@@ -212,7 +203,7 @@ def supersede_section(
             entry=new_id,
             record=record,
         )
-        rebind = _bind_act(store, section, new_id, by, "rebind", binding=binding.bind_act)
+        rebind = _rebind_act(store, section, new_id, by, binding=binding.bind_act)
         new_cid.append(store.content_id(new_id))
         bodies = {hash_body(section.text): section.text}
         bodies[str(store._require(record, "supersede")["body_hash"])] = words.strip()
@@ -258,7 +249,7 @@ def rebind_section(repo: Repository, binding: Binding, section: SectionText, *, 
 
     def build(store: ForestStore) -> tuple[list[Act], dict[str, str]]:
         head = _ground_of(store, binding)
-        act = _bind_act(store, section, head, by, "rebind", binding=binding.bind_act)
+        act = _rebind_act(store, section, head, by, binding=binding.bind_act)
         made.append(act.id)
         return [act], {}
 

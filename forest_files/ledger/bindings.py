@@ -19,7 +19,7 @@ binding to the new entry without any act on the binding itself.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -114,10 +114,21 @@ def _path(fields: Mapping[str, Any], act: Act) -> str:
 def apply_bind(store: ForestStore, act: Act, entry_id: int) -> None:
     """Record a bind act (the caller resolved and checked ``entry_id``)."""
     ensure_table(store)
+    row = store._require(entry_id, "bind")
+    store.conn.execute(_INSERT, _bind_row(act, entry_id, str(row["body_hash"])))
+
+
+def apply_binds(store: ForestStore, binds: Sequence[tuple[Act, int, str]]) -> None:
+    """``apply_bind`` for a batch of (act, entry id, the entry's body hash) whose
+    entries the caller has just written (so their body hashes are known)."""
+    ensure_table(store)
+    store.conn.executemany(_INSERT, [_bind_row(act, e, h) for act, e, h in binds])
+
+
+def _bind_row(act: Act, entry_id: int, entry_body_hash: str) -> tuple[object, ...]:
     fields = act.fields
     section = _hex(fields, "section_hash", act)
-    row = store._require(entry_id, "bind")
-    if row["body_hash"] != section:
+    if entry_body_hash != section:
         raise LedgerError(
             f"act {act.id} (bind): section_hash {section} is not the bound entry's body hash",
             act_id=act.id,
@@ -125,23 +136,20 @@ def apply_bind(store: ForestStore, act: Act, entry_id: int) -> None:
     excludes = fields.get("excludes", [])
     if not isinstance(excludes, list) or not all(isinstance(e, str) for e in excludes):
         raise LedgerError(f"act {act.id} (bind): excludes must be a list of strings")
-    store.conn.execute(
-        _INSERT,
-        (
-            act.id,
-            act.id,
-            "bind",
-            _path(fields, act),
-            _text(fields, "selector", act),
-            json.dumps(excludes),
-            _text(fields, "normalisation", act),
-            _text(fields, "hash_algo", act),
-            section,
-            _hex(fields, "file_hash", act),
-            entry_id,
-            _text(fields, "by", act),
-            _text(fields, "at", act),
-        ),
+    return (
+        act.id,
+        act.id,
+        "bind",
+        _path(fields, act),
+        _text(fields, "selector", act),
+        json.dumps(excludes),
+        _text(fields, "normalisation", act),
+        _text(fields, "hash_algo", act),
+        section,
+        _hex(fields, "file_hash", act),
+        entry_id,
+        _text(fields, "by", act),
+        _text(fields, "at", act),
     )
 
 

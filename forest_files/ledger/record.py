@@ -20,7 +20,7 @@ from typing import Any
 
 from forest_files.hashing import entry_content_id
 from forest_files.ledger.acts import LedgerError, is_hex64
-from forest_files.store.base import StoreBase
+from forest_files.store.base import EntryRow, StoreBase
 
 _TEXT_FIELDS = ("content_id", "scope", "created_at", "jurisdiction", "bucket", "signature")
 
@@ -40,6 +40,23 @@ class EntryRecord:
     meta: Mapping[str, Any]
     nonce: str
     origins: tuple[tuple[str, str], ...]
+
+    @classmethod
+    def from_row(cls, row: EntryRow) -> EntryRecord:
+        """The record of an entry from the row the store computed for it (no read-back)."""
+        return cls(
+            content_id=row.content_id,
+            scope=row.scope,
+            created_at=row.created_at,
+            jurisdiction=row.jurisdiction,
+            bucket=row.bucket,
+            source=row.source,
+            signature=row.signature,
+            body_hash=row.body_hash,
+            meta=row.meta,
+            nonce=row.nonce,
+            origins=row.origins,
+        )
 
     @property
     def stamp(self) -> tuple[str, str]:

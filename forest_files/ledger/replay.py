@@ -113,17 +113,41 @@ def creator_act(store: ForestStore, content_id: str) -> str | None:
     return None if row is None else str(row[0])
 
 
+_INSERT_APPLIED = "INSERT INTO ledger_applied (act_id, entry_ids, deps, depth) VALUES (?, ?, ?, ?)"
+_INSERT_ENTRY_ACT = "INSERT INTO ledger_entry_acts (content_id, act_id) VALUES (?, ?)"
+
+
 def mark_applied(
     store: ForestStore, act_id: str, content_ids: Sequence[str], *, deps: Sequence[str]
 ) -> None:
     store.conn.execute(
-        "INSERT INTO ledger_applied (act_id, entry_ids, deps, depth) VALUES (?, ?, ?, ?)",
+        _INSERT_APPLIED,
         (act_id, json.dumps(list(content_ids)), " ".join(deps), _depth(store, act_id, deps)),
     )
-    store.conn.executemany(
-        "INSERT INTO ledger_entry_acts (content_id, act_id) VALUES (?, ?)",
-        [(cid, act_id) for cid in content_ids],
-    )
+    store.conn.executemany(_INSERT_ENTRY_ACT, [(cid, act_id) for cid in content_ids])
+
+
+def mark_applied_many(store: ForestStore, made: Sequence[tuple[Act, Sequence[str]]]) -> None:
+    """``mark_applied`` for a batch of new acts in dependency order (a dep is either
+    earlier in the batch or already applied); two ``executemany`` in all."""
+    depths: dict[str, int] = {}
+    applied: list[tuple[str, str, str, int]] = []
+    produced: list[tuple[str, str]] = []
+    for act, content_ids in made:
+        depth = 0
+        for dep in act.deps:
+            known = depths.get(dep)
+            if known is None:
+                found = _applied_deps(store, dep)
+                if found is None:
+                    raise LedgerError(f"act {act.id} depends on unknown act {dep}", act_id=act.id)
+                known = depths[dep] = found[1]
+            depth = max(depth, known + 1)
+        depths[act.id] = depth
+        applied.append((act.id, json.dumps(list(content_ids)), " ".join(act.deps), depth))
+        produced += [(cid, act.id) for cid in content_ids]
+    store.conn.executemany(_INSERT_APPLIED, applied)
+    store.conn.executemany(_INSERT_ENTRY_ACT, produced)
 
 
 def _status_edges(store: ForestStore, entry_id: int) -> list[tuple[str, str | None]]:

@@ -18,7 +18,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from forest_files.errors import ForestError
 from forest_files.hashing import entry_content_id, hash_body
@@ -32,6 +32,30 @@ from forest_files.vocab import (
 )
 
 Origins = Sequence[tuple[int, str]]
+
+
+class EntryRow(NamedTuple):
+    """One entry as it is inserted: the row's columns, then the parsed meta and the
+    origins by content id (what an act describing the entry carries)."""
+
+    created_at: str
+    jurisdiction: str
+    bucket: str
+    source: str | None
+    signature: str
+    body: str
+    body_hash: str
+    meta_json: str
+    content_id: str
+    scope: str
+    nonce: str
+    chain_root: int | None
+    meta: dict[str, Any]
+    origins: tuple[tuple[str, str], ...]
+
+    def values(self) -> tuple[object, ...]:
+        """The INSERT_ENTRY parameters."""
+        return self[:12]
 
 
 def utc_now() -> str:
@@ -145,6 +169,50 @@ class StoreBase:
         erased_body_hash: str | None = None,
     ) -> int:
         """Validate and insert one entry with its creation edges. Call inside ``atomic``."""
+        row, edges = self._entry_row(
+            body=body,
+            jurisdiction=jurisdiction,
+            bucket=bucket,
+            signature=signature,
+            source=source,
+            meta=meta,
+            origins=origins,
+            ceremony=ceremony,
+            chain_root=chain_root,
+            created_at=created_at,
+            nonce=nonce,
+            scope_of=scope_of,
+            erased_body_hash=erased_body_hash,
+        )
+        cur = self.conn.execute(queries.INSERT_ENTRY, row.values())
+        new_id = int(cur.lastrowid or 0)
+        for target, kind in edges:
+            self.conn.execute(queries.INSERT_EDGE, (new_id, target, kind, row.created_at))
+        return new_id
+
+    def _entry_row(
+        self,
+        *,
+        body: str,
+        jurisdiction: str,
+        bucket: str,
+        signature: str,
+        source: str | None,
+        meta: Mapping[str, Any] | None,
+        origins: Origins,
+        ceremony: bool,
+        chain_root: int | None = None,
+        created_at: str | None = None,
+        nonce: str | None = None,
+        scope_of: str | None = None,
+        erased_body_hash: str | None = None,
+        known: Mapping[int, str] | None = None,
+    ) -> tuple[EntryRow, list[tuple[int, str]]]:
+        """Every check of an insert: the row it writes and its checked origin edges.
+
+        ``known``: content ids of origin ids not inserted yet (a batch names
+        entries it is about to insert).
+        """
         if bucket in CEREMONY_BUCKETS and not ceremony:
             raise ForestError(
                 f"bucket '{bucket}' is written only by a ceremony; "
@@ -163,7 +231,8 @@ class StoreBase:
         if source is not None and not isinstance(source, str):
             raise ForestError(f"source must be a string or None; got {type(source).__name__}")
         edges = check_kinds(origins, allow_ceremony=ceremony)
-        targets = self._origin_content_ids(edges)
+        targets = dict(known or {})
+        targets.update(self._origin_content_ids([e for e in edges if e[0] not in targets]))
         meta_obj = dict(meta or {})
         try:
             meta_json = json.dumps(meta_obj, sort_keys=True)
@@ -178,6 +247,7 @@ class StoreBase:
         stamp = created_at or utc_now()
         salt = secrets.token_hex(8) if nonce is None else nonce
         scope = scope_of or self.scope
+        meta_read = json.loads(meta_json)
         cid = entry_content_id(
             scope=scope,
             created_at=stamp,
@@ -186,31 +256,15 @@ class StoreBase:
             source=source,
             signature=signature,
             body_hash=body_hash,
-            meta=json.loads(meta_json),
+            meta=meta_read,
             nonce=salt,
             origins=[(targets[t], k) for t, k in edges],
         )
-        cur = self.conn.execute(
-            queries.INSERT_ENTRY,
-            (
-                stamp,
-                jurisdiction,
-                bucket,
-                source,
-                signature,
-                body,
-                body_hash,
-                meta_json,
-                cid,
-                scope,
-                salt,
-                chain_root,
-            ),
-        )
-        new_id = int(cur.lastrowid or 0)
-        for target, kind in edges:
-            self.conn.execute(queries.INSERT_EDGE, (new_id, target, kind, stamp))
-        return new_id
+        by_content = tuple(sorted((targets[t], k) for t, k in edges))
+        return EntryRow(
+            stamp, jurisdiction, bucket, source, signature, body, body_hash, meta_json,
+            cid, scope, salt, chain_root, meta_read, by_content,
+        ), edges  # fmt: skip
 
     def _origin_content_ids(self, edges: list[tuple[int, str]]) -> dict[int, str]:
         ids = sorted({t for t, _ in edges})

@@ -20,6 +20,7 @@ from forest_files.errors import ForestError
 from forest_files.store import connection, gate
 from forest_files.store.anchor import AnchorMixin
 from forest_files.store.audit import AuditMixin
+from forest_files.store.bulk import BulkMixin
 from forest_files.store.ceremonies import CeremonyMixin
 from forest_files.store.erasure import ErasureMixin
 from forest_files.store.recall import RecallMixin
@@ -33,6 +34,7 @@ def load_schema_sql() -> str:
 
 
 class ForestStore(
+    BulkMixin,
     WriteMixin,
     RecallMixin,
     WalkMixin,

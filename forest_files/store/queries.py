@@ -126,3 +126,19 @@ LIMIT 1
 INDEX_ENTRIES_SINCE = """
 INSERT INTO entries_fts (rowid, body) SELECT id, body FROM entries WHERE id > ?
 """
+
+# Bulk import-and-root (bulk.py): explicit ids, taken under the write lock.
+INSERT_ENTRY_WITH_ID = """
+INSERT INTO entries (id, created_at, jurisdiction, bucket, source, signature, body, body_hash,
+                     meta_json, content_id, scope, nonce, chain_root)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+"""
+ROOTED_IMPORTS_FROM = """
+SELECT COUNT(*) FROM entries e
+WHERE e.id >= ? AND e.bucket = 'import'
+  AND EXISTS (
+      SELECT 1 FROM edges a JOIN entries r ON r.id = a.from_id
+      WHERE a.to_id = e.id AND a.kind = 'adopts' AND r.bucket = 'adoption_record')
+  AND NOT EXISTS (
+      SELECT 1 FROM edges s WHERE s.to_id = e.id AND s.kind IN ('supersedes', 'seals'))
+"""
