@@ -40,7 +40,8 @@ class SourceRefused(ForestError):
 
 def normalise_text(text: str) -> str:
     """Apply the line-ending and BOM policy to already-decoded text (idempotent)."""
-    return text.removeprefix(_BOM).replace("\r\n", "\n").replace("\r", "\n")
+    text = text.removeprefix(_BOM)
+    return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
 
 
 def normalised_hash(data: bytes) -> str | None:
