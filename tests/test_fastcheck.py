@@ -101,6 +101,19 @@ def test_verdict_matches_forest_check(tmp_path: Path) -> None:
     assert "missing" in fast.stdout
 
 
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs named pipes")
+def test_bound_file_swapped_for_a_fifo_refused_without_hanging(tmp_path: Path) -> None:
+    """A FIFO where a bound file was is not its text: missing, at once (reading it
+    would block until some writer opened the pipe)."""
+    root = _repo(tmp_path)
+    (root / "m.py").unlink()
+    os.mkfifo(root / "m.py")
+    fast = _run(root, "forest_files.fastcheck")  # _run's timeout fails a hang
+    cli = _forest(root, "check")
+    assert (fast.returncode, cli.returncode) == (1, 1)
+    assert "missing" in fast.stdout and "missing" in cli.stdout
+
+
 def test_bad_usage_exits_2(tmp_path: Path) -> None:
     root = _repo(tmp_path)
     assert _run(root, "forest_files.fastcheck", "--nope").returncode == 2

@@ -19,6 +19,14 @@ from typing import Protocol
 from forest_files import gitio
 from forest_files.files.statcache import StatCache
 
+# Open for reading without following a final symlink (refused with ELOOP, then
+# handled by ``_open_slow``). Without O_NOFOLLOW (Windows) every path takes the
+# lstat-first ``_open_slow``. O_NONBLOCK: a FIFO put where a bound file was must
+# not block the open (its fstat then says it is not a regular file); it changes
+# nothing for a regular file.
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+_READ_NOFOLLOW = os.O_RDONLY | _NOFOLLOW | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+
 
 class ContentSource(Protocol):
     name: str
@@ -64,14 +72,43 @@ class WorktreeSource:
         return data
 
     def _open(self, path: str) -> tuple[os.stat_result, bytes] | None:
-        """(lstat, bytes) of a file inside the tree; None when absent or outside."""
+        """(lstat, bytes) of a file inside the tree; None when absent or outside.
+
+        A regular file is opened without following a final symlink and stat'ed
+        through its descriptor: one path lookup, and the stat is of the bytes read.
+        Anything else (a symlink, a missing path) takes ``_open_slow``.
+        """
         full = os.path.join(self.root, path)
+        if not _NOFOLLOW:
+            return self._open_slow(path, full)
+        try:
+            fd = os.open(full, _READ_NOFOLLOW)
+        except OSError:
+            return self._open_slow(path, full)
+        try:
+            st = os.fstat(fd)
+            if not stat_mod.S_ISREG(st.st_mode) or not self._dir_inside(path.rpartition("/")[0]):
+                return None
+            data = os.read(fd, st.st_size + 1)
+            if len(data) != st.st_size:  # changed since the stat, or a short read
+                parts = [data]
+                while chunk := os.read(fd, 1 << 20):
+                    parts.append(chunk)
+                data = b"".join(parts)
+            return st, data
+        except OSError:
+            return None
+        finally:
+            os.close(fd)
+
+    def _open_slow(self, path: str, full: str) -> tuple[os.stat_result, bytes] | None:
+        """``_open`` by ``lstat`` first: a symlink is followed only to a file inside
+        the tree (and never stat-cached)."""
         try:
             st = os.lstat(full)
         except OSError:
             return None
         if stat_mod.S_ISLNK(st.st_mode):
-            # A symlink is followed only to a file inside the tree; never stat-cached.
             if escapes(self.root, path) or not os.path.isfile(full):
                 return None
         elif not stat_mod.S_ISREG(st.st_mode) or not self._dir_inside(path.rpartition("/")[0]):

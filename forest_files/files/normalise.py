@@ -51,10 +51,11 @@ def normalised_hash(data: bytes) -> str | None:
     import hashlib
 
     if b"\r" not in data and not data.startswith(_BOM_BYTES):
-        try:
-            data.decode("utf-8")  # validity only
-        except UnicodeDecodeError:
-            return None
+        if not data.isascii():  # ASCII is UTF-8; only other bytes need the decoder
+            try:
+                data.decode("utf-8")  # validity only
+            except UnicodeDecodeError:
+                return None
         return hashlib.sha256(data).hexdigest()
     try:
         text = data.decode("utf-8")
