@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import os
 import sys
+from pathlib import Path
 
 
 def _usage() -> int:
@@ -86,12 +87,18 @@ def _remembered(repo: str) -> int | None:
 
 def _check(repo: str, staged: bool, paths: tuple[str, ...]) -> int:
     whole_tree = not staged and not paths
+    from forest_files.files import verdict
     from forest_files.files.check import check_all
     from forest_files.files.content import ContentSource
     from forest_files.files.session import custody_at, remember_verdict, worktree_custody
-    from forest_files.repository import find_root
 
-    root = find_root(repo)
+    near = verdict.quick_root(repo)  # the same root the remembered verdict is found by
+    if near is not None:
+        root = Path(near)
+    else:  # GIT_DIR / GIT_WORK_TREE: only git knows
+        from forest_files.repository import find_root
+
+        root = find_root(repo)
     content: ContentSource
     before = None
     if staged:

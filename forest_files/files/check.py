@@ -29,7 +29,6 @@ from typing import TYPE_CHECKING
 
 from forest_files.errors import ForestError
 from forest_files.files.content import ContentSource, WorktreeSource
-from forest_files.files.extract import extract
 from forest_files.files.normalise import decode_bytes, normalise_text, normalised_hash
 from forest_files.files.selector import Selector, parse_selector
 from forest_files.files.statcache import ParseCache
@@ -144,6 +143,8 @@ def _section(data: bytes, binding: Binding, selector: str) -> tuple[str, int, in
     """(hash, start, end) of the bound section in ``data``, or why it cannot be found."""
     try:
         text = normalise_text(decode_bytes(data, binding.path))
+        from forest_files.files.extract import extract  # only for a changed file
+
         got = extract(text, parse_selector(selector), binding.excludes)
     except ForestError as exc:
         return str(exc)

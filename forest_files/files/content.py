@@ -14,10 +14,12 @@ import os
 import stat as stat_mod
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
-from forest_files import gitio
 from forest_files.files.statcache import StatCache
+
+if TYPE_CHECKING:
+    from forest_files import gitio
 
 # Open for reading without following a final symlink (refused with ELOOP, then
 # handled by ``_open_slow``). Without O_NOFOLLOW (Windows) every path takes the
@@ -186,6 +188,7 @@ class WorktreeSource:
 
     def paths(self) -> list[str]:
         """Tracked and untracked (not ignored) files: a plain ``mv`` is still found."""
+        from forest_files import gitio  # git only for the moved-file search
         from forest_files.gitio._run import split_z
 
         proc = gitio.run_git(
@@ -219,13 +222,17 @@ class GitTreeSource:
             self._complete = True
 
     def _list(self, prefix: str) -> list[gitio.TreeEntry]:
+        from forest_files import gitio  # imported by use: a working-tree check needs no git
+
         if self.rev is None:
             return gitio.ls_files_stage(self.root, prefix, keep_index_file=self.keep_index_file)
         return gitio.ls_tree(self.root, self.rev, prefix)
 
     def _take(self, entries: list[gitio.TreeEntry]) -> None:
+        from forest_files.gitio import SUBMODULE_MODE
+
         self._blobs.update(
-            (e.path, e.blob) for e in entries if e.mode != gitio.SUBMODULE_MODE and e.stage == 0
+            (e.path, e.blob) for e in entries if e.mode != SUBMODULE_MODE and e.stage == 0
         )
 
     def read(self, path: str) -> bytes | None:
@@ -233,7 +240,9 @@ class GitTreeSource:
         if blob is None:
             return None
         if blob not in self._cache:
-            self._cache.update(gitio.cat_blobs(self.root, [blob]))
+            from forest_files.gitio import cat_blobs
+
+            self._cache.update(cat_blobs(self.root, [blob]))
         return self._cache[blob]
 
     def prefetch(self, paths: list[str]) -> None:
@@ -244,7 +253,9 @@ class GitTreeSource:
         missing = [b for b in wanted if b not in keep]
         self._cache = keep
         if missing:
-            self._cache.update(gitio.cat_blobs(self.root, missing))
+            from forest_files.gitio import cat_blobs
+
+            self._cache.update(cat_blobs(self.root, missing))
 
     def paths(self) -> list[str]:
         if not self._complete:

@@ -16,23 +16,17 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from forest_files import gitio
 from forest_files.files import bindmap, verdict
 from forest_files.files.bindmap import BindMap
 from forest_files.files.check import ground_map
 from forest_files.files.content import ContentSource, GitTreeSource, WorktreeSource
 from forest_files.files.verdict import LedgerKey
-from forest_files.files.viewbuild import build_view
-from forest_files.files.viewkey import (
-    bound_paths,
-    commit_fingerprint,
-    ledger_fingerprint,
-    view_path,
-    write_bound_paths,
-)
 from forest_files.ledger.bindings import Binding, all_bindings
-from forest_files.store.forest import ForestStore
+
+if TYPE_CHECKING:
+    from forest_files.store.forest import ForestStore
 
 VerdictInputs = tuple[LedgerKey | None, int]
 
@@ -97,6 +91,19 @@ def custody_at(
             store = repo._synced()
             yield store, all_bindings(store), WorktreeSource(repo.root)
         return
+    # Imported here: a working-tree check (the common case) needs neither git nor a
+    # view, and its start-up is part of its cost.
+    from forest_files import gitio
+    from forest_files.files.viewbuild import build_view
+    from forest_files.files.viewkey import (
+        bound_paths,
+        commit_fingerprint,
+        ledger_fingerprint,
+        view_path,
+        write_bound_paths,
+    )
+    from forest_files.store.forest import ForestStore
+
     if source != "index":
         source = gitio.resolve_commit(root, source)
     if fingerprint is not None:
