@@ -9,12 +9,15 @@ the block is refused or fails.
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
+from helpers.git import isolate, make_repo
 from helpers.store import assert_refused
 
 from forest_files import ForestError, ForestStore, root_to_ground
 from forest_files.hashing import hash_body
+from forest_files.repository import Repository
 
 WORDS = "I have read this and adopt it as true"
 
@@ -135,3 +138,37 @@ def test_nested_savepoints_roll_back_only_inner_accepted(store: ForestStore) -> 
     assert (
         store.conn.execute("SELECT COUNT(*) FROM entries WHERE bucket = 'note'").fetchone()[0] == 3
     )
+
+
+@pytest.mark.parametrize("seal_one", [False, True])
+def test_rebuild_indexes_every_live_body_once_accepted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, seal_one: bool
+) -> None:
+    """A rebuild of more than 64 acts: batched when no act seals (``replay``), through
+    the triggers otherwise. Either way each live body is found by its own token,
+    a sealed one is not, and the index passes FTS5's integrity check."""
+    isolate(monkeypatch)
+    deferred: list[bool] = []
+    original = ForestStore.deferred_text_index
+
+    def observed(self: ForestStore):  # type: ignore[no-untyped-def]
+        deferred.append(True)
+        return original(self)
+
+    root = make_repo(tmp_path)
+    with Repository.init(root, project_id="p") as repo:
+        ids = repo.adopt_many([f"harbor token{i} stays" for i in range(40)], words=WORDS, by="a")
+        if seal_one:
+            repo.seal(ids[0], words="sealed for the test", by="a")
+        monkeypatch.setattr(ForestStore, "deferred_text_index", observed)
+        report = repo.rebuild()  # 80 acts, or 81 with the seal
+        assert report.applied == 80 + int(seal_one)
+        assert deferred == ([] if seal_one else [True])
+        store = repo._open()
+        _integrity(store)
+        assert _trigger_sql(store) is not None
+        for i in range(40):
+            hits = store.conn.execute(
+                "SELECT COUNT(*) FROM entries_fts WHERE entries_fts MATCH ?", (f"token{i}",)
+            ).fetchone()[0]
+            assert hits == (0 if seal_one and i == 0 else 1), i

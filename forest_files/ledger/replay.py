@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass
 
 from forest_files.errors import ForestError, StoreBusy, StoreCorruption
@@ -478,6 +479,12 @@ class _Replayer:
         return [self.check(act, record_id, rec)]
 
 
+# Act kinds that only add entries and edges other than seals: replaying only
+# these may defer the full-text index (WriteMixin.deferred_text_index).
+_INDEX_SAFE = frozenset({"write", "root", "supersede", "bind", "rebind", "retire"})
+_BATCH_INDEX_AT = 64
+
+
 def replay(
     store: ForestStore,
     acts: Sequence[Act],
@@ -497,7 +504,10 @@ def replay(
     erased = {str(a.fields.get("body_hash")) for a in acts if a.kind == "erase"}
     replayer = _Replayer(store, body_reader, erased)
     count = 0
-    with store.atomic():
+    # Many acts that never seal, unseal or erase (a rebuild, a view, a big pull):
+    # their bodies reach the full-text index in one batch at the end.
+    batch = len(acts) >= _BATCH_INDEX_AT and all(a.kind in _INDEX_SAFE for a in acts)
+    with store.atomic(), store.deferred_text_index() if batch else nullcontext():
         ensure_tables(store)
         for act in acts:
             if is_applied(store, act.id):
