@@ -169,6 +169,16 @@ def test_bulk_refused_at_last_target_leaves_no_body_file(repo: Path) -> None:
     ok(repo, "verify")
 
 
+def test_praise_as_adopting_words_refused_leaving_no_body(repo: Path) -> None:
+    """The words are judged inside the store batch, after the section bodies were
+    handed to the body writer: the refusal must take those files back too."""
+    before = ledger_files(repo)
+    result = forest(repo, "adopt", "canon.md#Rules", "canon.md#Elsewhere", "--words", "love it!")
+    assert result.exit_code == 1, (result.stdout, result.stderr)
+    assert "enthusiasm is not root" in result.stderr
+    assert ledger_files(repo) == before
+
+
 def test_log_shows_chain_superseded_then_ground(repo: Path) -> None:
     first = json.loads(ok(repo, "adopt", "canon.md#Rules", "--words", WORDS, "--json").stdout)
     text = (repo / "canon.md").read_text().replace("first rule", "only rule")
