@@ -34,7 +34,6 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from forest_files.ceremony import root_to_ground
 from forest_files.config import (
     CONFIG_NAME,
     ConfigError,
@@ -48,11 +47,18 @@ from forest_files.errors import ForestError
 from forest_files.gitio import NotARepo, toplevel
 from forest_files.ledger.acts import Act, make_act
 from forest_files.ledger.early_bodies import EarlyBodies
-from forest_files.ledger.record import describe
-from forest_files.ledger.replay import applied_ids, deps_for, mark_applied, replay
+from forest_files.ledger.record import adopted_bodies, adoption_acts, describe
+from forest_files.ledger.replay import (
+    applied_ids,
+    deps_for,
+    mark_applied,
+    mark_applied_many,
+    replay,
+)
 from forest_files.ledger.segments import LedgerSnapshot, read_body, read_ledger, write_segment
 from forest_files.ledger.sync import mark_segments, sync_index
 from forest_files.ledger.views import GroundEntry, list_view
+from forest_files.scrub import default_scrub
 from forest_files.store.anchor import anchor_body
 from forest_files.store.base import utc_now
 from forest_files.store.forest import ForestStore
@@ -240,65 +246,37 @@ class Repository:
 
     def adopt_text(self, body: str, *, words: str, by: str, path: str | None = None) -> str:
         """Import ``body`` (origin: the anchor) and root it; returns its content id."""
-        self._authorize(path, by)
-
-        def build(store: ForestStore) -> Recorded:
-            anchor = store.ensure_anchor(self.config.project_id)
-            entry_id = store.write(
-                body=body, bucket="import", signature=by, origins=[(anchor, "derived_from")]
-            )
-            write = _act(store, "write", deps_for(store, refs=[anchor]), {"entry": entry_id})
-            row = store._require(entry_id, "adopt")
-            root_to_ground(
-                store,
-                entry_id=entry_id,
-                adopting_words=words,
-                adopting_signature=by,
-                expected_body_hash=str(row["body_hash"]),
-            )
-            record_id = _latest_record(store, entry_id, "adopts")
-            deps = deps_for(store, refs=[entry_id])
-            refs = {"target": entry_id, "record": record_id}
-            root = _act(store, "root", deps, refs, _path_field(path))
-            return [write, root], _bodies(store, [entry_id, record_id])
-
-        acts = self._record(build)
-        return str(acts[0].fields["entry"]["content_id"])
+        return self.adopt_many([body], words=words, by=by, path=path)[0]
 
     def adopt_many(
         self, bodies: Sequence[str], *, words: str, by: str, path: str | None = None
     ) -> list[str]:
         """Import and root every body in one transaction and one segment (2 acts each);
-        returns their content ids in order. Nothing is recorded if any is refused."""
+        returns their content ids in order. Nothing is recorded if any is refused.
+        Bodies go through the default scrub, as ``ForestStore.write`` does."""
         self._authorize(path, by)
         if not bodies:
             return []
+        for body in bodies:
+            if not isinstance(body, str):
+                raise ForestError(f"body must be a string; got {type(body).__name__}")
+        scrubbed = [default_scrub(body) for body in bodies]
 
         def build(store: ForestStore) -> Recorded:
             anchor = store.ensure_anchor(self.config.project_id)
+            adopted = store.import_and_root(
+                [(body, {}) for body in scrubbed],
+                origin=anchor,
+                signature=by,
+                adopting_words=words,
+                adopting_signature=by,
+            )
             write_deps = deps_for(store, refs=[anchor])
-            acts: list[Act] = []
-            made: list[int] = []
-            with store.deferred_text_index():  # one full-text batch, not a trigger per body
-                for body in bodies:
-                    entry_id = store.write(
-                        body=body, bucket="import", signature=by, origins=[(anchor, "derived_from")]
-                    )
-                    acts.append(_act(store, "write", write_deps, {"entry": entry_id}))
-                    row = store._require(entry_id, "adopt")
-                    root_to_ground(
-                        store,
-                        entry_id=entry_id,
-                        adopting_words=words,
-                        adopting_signature=by,
-                        expected_body_hash=str(row["body_hash"]),
-                    )
-                    record_id = _latest_record(store, entry_id, "adopts")
-                    deps = {acts[-1].id}
-                    refs = {"target": entry_id, "record": record_id}
-                    acts.append(_act(store, "root", deps, refs, _path_field(path)))
-                    made += [entry_id, record_id]
-            return acts, _bodies(store, made)
+            made: list[tuple[Act, list[str]]] = []
+            for new in adopted:
+                made += adoption_acts(new, write_deps, _path_field(path))
+            mark_applied_many(store, made)
+            return [act for act, _ in made], adopted_bodies(adopted)
 
         acts = self._record(build)
         return [str(a.fields["entry"]["content_id"]) for a in acts if a.kind == "write"]

@@ -23,7 +23,7 @@ from forest_files.errors import ForestError
 from forest_files.hashing import hash_body
 from forest_files.ledger.acts import Act, make_act
 from forest_files.ledger.bindings import Binding, all_bindings, apply_binds, apply_rebind
-from forest_files.ledger.record import EntryRecord
+from forest_files.ledger.record import adopted_bodies, adoption_acts
 from forest_files.ledger.replay import deps_for, mark_applied, mark_applied_many
 from forest_files.store.base import utc_now
 
@@ -132,28 +132,23 @@ def adopt_sections(
         made: list[tuple[Act, list[str]]] = []
         binds: list[tuple[Act, int, str]] = []
         for section, new in zip(unique, adopted, strict=True):
-            entry = EntryRecord.from_row(new.entry)
-            write = make_act("write", write_deps, {"entry": entry.to_fields()})
-            record = EntryRecord.from_row(new.record).to_fields()
-            root = make_act("root", {write.id}, {"target": entry.content_id, "record": record})
+            (write, _), (root, _) = pair = adoption_acts(new, write_deps)
             fields = _section_fields(
                 section,
                 by,
-                entry=entry.content_id,
+                entry=new.entry.content_id,
                 excludes=list(section.excludes),
                 normalisation=section.normalisation,
                 hash_algo=section.hash_algo,
             )
             # Known without a query: the write made the entry, the root made it ground.
             bind = make_act("bind", {write.id, root.id}, fields)
-            made += [(write, [entry.content_id]), (root, [new.record.content_id]), (bind, [])]
+            made += [*pair, (bind, [])]
             binds.append((bind, new.entry_id, new.entry.body_hash))
-            out.append(BoundSection(section.path, section.selector, entry.content_id, bind.id))
+            out.append(BoundSection(section.path, section.selector, new.entry.content_id, bind.id))
         mark_applied_many(store, made)
         apply_binds(store, binds)
-        bodies = {new.entry.body_hash: new.entry.body for new in adopted}
-        bodies.update({new.record.body_hash: new.record.body for new in adopted[:1]})
-        return [act for act, _ in made], bodies
+        return [act for act, _ in made], adopted_bodies(adopted)
 
     # Every body is known now: the section texts and the adopting words.
     first = {hash_body(s.text): s.text for s in unique}

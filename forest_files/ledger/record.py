@@ -4,8 +4,9 @@ Stores: nothing.
 Refuses: (``LedgerError`` naming the act) entry fields of the wrong shape or
 type, origins that are not ``[content_id, kind]`` pairs, origins naming an
 entry the index does not hold.
-Returns: ``EntryRecord`` values; their act fields; local origin pairs.
-Test: tests/test_repository.py
+Returns: ``EntryRecord`` values; their act fields; local origin pairs; the
+``write`` and ``root`` acts of entries a store batch imported and rooted.
+Test: tests/test_repository.py, tests/test_bulk_adopt.py
 
 An entry is referred to by content id only; its body travels beside the
 segments, addressed by ``body_hash``.
@@ -14,13 +15,16 @@ segments, addressed by ``body_hash``.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from forest_files.hashing import entry_content_id
-from forest_files.ledger.acts import LedgerError, is_hex64
+from forest_files.ledger.acts import Act, LedgerError, is_hex64, make_act
 from forest_files.store.base import EntryRow, StoreBase
+
+if TYPE_CHECKING:
+    from forest_files.store.bulk import Adopted
 
 _TEXT_FIELDS = ("content_id", "scope", "created_at", "jurisdiction", "bucket", "signature")
 
@@ -186,3 +190,27 @@ def require_entry(store: StoreBase, content_id: object, *, act_id: str, key: str
             act_id=act_id,
         )
     return local
+
+
+def adoption_acts(
+    new: Adopted, write_deps: set[str], root_extra: dict[str, Any] | None = None
+) -> list[tuple[Act, list[str]]]:
+    """The ``write`` and ``root`` acts of one entry ``import_and_root`` made, each with
+    the content id it produced (for ``mark_applied_many``), described from the rows
+    the store inserted."""
+    entry = EntryRecord.from_row(new.entry)
+    write = make_act("write", write_deps, {"entry": entry.to_fields()})
+    root_fields = {
+        **(root_extra or {}),
+        "target": entry.content_id,
+        "record": EntryRecord.from_row(new.record).to_fields(),
+    }
+    root = make_act("root", {write.id}, root_fields)
+    return [(write, [entry.content_id]), (root, [new.record.content_id])]
+
+
+def adopted_bodies(adopted: Sequence[Adopted]) -> dict[str, str]:
+    """The bodies a batch's segment carries: every entry's and the (shared) words."""
+    out = {new.entry.body_hash: new.entry.body for new in adopted}
+    out.update({new.record.body_hash: new.record.body for new in adopted})
+    return out
