@@ -61,6 +61,7 @@ from forest_files.ledger.views import GroundEntry, list_view
 from forest_files.scrub import default_scrub
 from forest_files.store.anchor import anchor_body
 from forest_files.store.base import utc_now
+from forest_files.store.bulk import Adopted
 from forest_files.store.forest import ForestStore
 
 FOREST_DIR = ".forest"
@@ -263,18 +264,8 @@ class Repository:
         scrubbed = [default_scrub(body) for body in bodies]
 
         def build(store: ForestStore) -> Recorded:
-            anchor = store.ensure_anchor(self.config.project_id)
-            adopted = store.import_and_root(
-                [(body, {}) for body in scrubbed],
-                origin=anchor,
-                signature=by,
-                adopting_words=words,
-                adopting_signature=by,
-            )
-            write_deps = deps_for(store, refs=[anchor])
-            made: list[tuple[Act, list[str]]] = []
-            for new in adopted:
-                made += adoption_acts(new, write_deps, _path_field(path))
+            items: list[tuple[str, Mapping[str, Any]]] = [(body, {}) for body in scrubbed]
+            adopted, made = import_batch(store, self, items, words=words, by=by, path=path)
             mark_applied_many(store, made)
             return [act for act, _ in made], adopted_bodies(adopted)
 
@@ -446,6 +437,29 @@ def _act(
     act = make_act(kind, deps, fields)
     mark_applied(store, act.id, produced, deps=act.deps)
     return act
+
+
+def import_batch(
+    store: ForestStore,
+    repo: Repository,
+    items: Sequence[tuple[str, Mapping[str, Any]]],
+    *,
+    words: str,
+    by: str,
+    path: str | None = None,
+) -> tuple[list[Adopted], list[tuple[Act, list[str]]]]:
+    """Import (origin: the repository anchor) and root ``items`` in one store batch;
+    the rows, and each entry's ``write`` and ``root`` acts with what they produced.
+    The caller marks the acts applied (after adding its own, such as binds)."""
+    anchor = store.ensure_anchor(repo.config.project_id)
+    adopted = store.import_and_root(
+        items, origin=anchor, signature=by, adopting_words=words, adopting_signature=by
+    )
+    write_deps = deps_for(store, refs=[anchor])
+    made: list[tuple[Act, list[str]]] = []
+    for new in adopted:
+        made += adoption_acts(new, write_deps, _path_field(path))
+    return adopted, made
 
 
 def _path_field(path: str | None) -> dict[str, Any] | None:

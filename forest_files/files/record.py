@@ -23,7 +23,7 @@ from forest_files.errors import ForestError
 from forest_files.hashing import hash_body
 from forest_files.ledger.acts import Act, make_act
 from forest_files.ledger.bindings import Binding, all_bindings, apply_binds, apply_rebind
-from forest_files.ledger.record import adopted_bodies, adoption_acts
+from forest_files.ledger.record import adopted_bodies
 from forest_files.ledger.replay import deps_for, mark_applied, mark_applied_many
 from forest_files.store.base import utc_now
 
@@ -113,7 +113,8 @@ def adopt_sections(
     out: list[BoundSection] = []
 
     def build(store: ForestStore) -> tuple[list[Act], dict[str, str]]:
-        anchor = store.ensure_anchor(repo.config.project_id)
+        from forest_files.repository import import_batch
+
         live = {(b.path, b.selector) for b in all_bindings(store)}
         for section in unique:
             if (section.path, section.selector) in live:
@@ -121,18 +122,13 @@ def adopt_sections(
                     f"{section.selector} is already bound; change it with "
                     f"`forest supersede {section.selector} --words …`"
                 )
-        adopted = store.import_and_root(
-            [(s.text, {"path": s.path, "selector": s.selector}) for s in unique],
-            origin=anchor,
-            signature=by,
-            adopting_words=words,
-            adopting_signature=by,
-        )
-        write_deps = deps_for(store, refs=[anchor])
+        items = [(s.text, {"path": s.path, "selector": s.selector}) for s in unique]
+        adopted, pairs = import_batch(store, repo, items, words=words, by=by)
         made: list[tuple[Act, list[str]]] = []
         binds: list[tuple[Act, int, str]] = []
-        for section, new in zip(unique, adopted, strict=True):
-            (write, _), (root, _) = pair = adoption_acts(new, write_deps)
+        for pos, (section, new) in enumerate(zip(unique, adopted, strict=True)):
+            pair = pairs[2 * pos : 2 * pos + 2]  # (write, produced), (root, produced)
+            write, root = pair[0][0], pair[1][0]
             fields = _section_fields(
                 section,
                 by,
