@@ -426,3 +426,22 @@ def test_ledger_missing_directory_empty_accepted(tmp_path: Path) -> None:
 def test_act_make_bad_fields_refused(fields: dict[str, Any]) -> None:
     with pytest.raises(ForestError):
         make_act("write", (), fields)
+
+
+def test_write_bodies_reports_only_files_it_created_accepted(tmp_path: Path) -> None:
+    """A damaged body file is rewritten but not reported as created, so a caller
+    taking back a failed adoption's files (EarlyBodies.discard) never removes it."""
+    from forest_files.hashing import hash_body
+    from forest_files.ledger.segments import body_path, write_bodies
+
+    fresh, damaged, intact = "a fresh body", "a damaged body", "an intact body"
+    write_bodies(tmp_path, {hash_body(intact): intact, hash_body(damaged): damaged})
+    body_path(tmp_path, hash_body(damaged)).write_bytes(b"truncat")
+    created: list[Path] = []
+    write_bodies(
+        tmp_path,
+        {hash_body(t): t for t in (fresh, damaged, intact)},
+        created,
+    )
+    assert created == [body_path(tmp_path, hash_body(fresh))]
+    assert body_path(tmp_path, hash_body(damaged)).read_text(encoding="utf-8") == damaged

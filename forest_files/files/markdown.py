@@ -9,11 +9,11 @@ top-level ATX or setext headings as a CommonMark parser (pulldown-cmark,
 through pyromark, with GFM tables) sees them: lines in fenced or indented
 code, HTML blocks, block quotes, list items and tables are not headings. A
 leading YAML front-matter block (``---`` on line 1 up to the next ``---`` or
-``...`` line) is not Markdown, so it is masked before parsing. A heading
-is named by its source text: ATX closing ``#``s and surrounding spaces
-dropped, a multi-line setext heading joined with single spaces; inline markup
-is kept as written. A heading's full path is the chain
-of enclosing headings (each the nearest earlier heading of a lower level).
+``...`` line) is not Markdown, so it is masked before parsing. A heading is
+named by its source text: ATX closing ``#``s and surrounding spaces dropped, a
+multi-line setext heading joined with single spaces; inline markup is kept as
+written. A heading's full path is the chain of enclosing headings (each the
+nearest earlier heading of a lower level).
 
 A selector's heading path matches every heading whose full path ends with it
 (a unique tail such as ``#Elias`` suffices); ``[n]`` picks the n-th match.

@@ -9,8 +9,9 @@ Stores: ``<ledger>/bodies/…`` through ``segments.write_bodies`` (temp file,
 rename; bodies before the segment that cites them, as always).
 Refuses: nothing itself; an error on the thread is raised again by ``finish``.
 Returns: the hashes written, so the segment write skips them. ``discard``
-removes the files this writer created, so a refused adoption leaves no body
-behind (files that were already there are never touched).
+removes the files this writer created, so a refused adoption (or a write that
+failed halfway) leaves no body behind; files that were already there, intact
+or repaired, are never removed.
 Test: tests/test_file_custody.py
 """
 
@@ -37,7 +38,7 @@ class EarlyBodies:
 
     def _run(self, ledger_dir: Path, bodies: dict[str, str]) -> None:
         try:
-            self._created = write_bodies(ledger_dir, bodies)
+            write_bodies(ledger_dir, bodies, self._created)  # filled as files land
         except BaseException as exc:  # handed to the recording thread by finish()
             self._error = exc
 

@@ -139,36 +139,46 @@ def _place(directory: Path, name: str, data: bytes, *, fsync: bool) -> None:
         raise
 
 
-def _body_is_intact(path: Path, body_hash: str) -> bool:
+def _body_state(path: Path, body_hash: str) -> str:
+    """ "intact", "absent", or "damaged" (present but not hashing to its name)."""
     try:
-        return hashlib.sha256(path.read_bytes()).hexdigest() == body_hash
+        data = path.read_bytes()
     except FileNotFoundError:
-        return False
+        return "absent"
+    return "intact" if hashlib.sha256(data).hexdigest() == body_hash else "damaged"
 
 
-def write_bodies(ledger_dir: Path, bodies: Mapping[str, str]) -> list[Path]:
-    """Place every body not already on disk intact; returns the files it wrote."""
-    pending: list[tuple[Path, bytes, str]] = []
+def write_bodies(
+    ledger_dir: Path, bodies: Mapping[str, str], created: list[Path] | None = None
+) -> None:
+    """Place every body not already on disk intact (a damaged file is rewritten).
+
+    ``created`` collects, as they land, the files that did not exist before, so
+    a caller can take back exactly those (and never a file it only repaired).
+    """
+    pending: list[tuple[Path, bytes, bool]] = []
     for body_hash, text in sorted(bodies.items()):
         if hash_body(text) != body_hash:
             raise ForestError(f"body given under hash {body_hash} does not hash to it")
         path = body_path(ledger_dir, body_hash)
-        if not _body_is_intact(path, body_hash):
-            pending.append((path, text.encode("utf-8"), body_hash))
+        state = _body_state(path, body_hash)
+        if state != "intact":
+            pending.append((path, text.encode("utf-8"), state == "absent"))
     each = len(pending) <= _FSYNC_EACH_LIMIT
     touched: set[Path] = set()
-    for path, data, _ in pending:
+    for path, data, new in pending:
         if path.parent not in touched:
             path.parent.mkdir(parents=True, exist_ok=True)
             touched.add(path.parent)
         _place(path.parent, path.name, data, fsync=each)
+        if new and created is not None:
+            created.append(path)
     if pending and not each:
         os.sync()
     for directory in sorted(touched):
         _fsync_dir(directory)
     if touched:
         _fsync_dir(Path(ledger_dir) / BODIES_DIR)
-    return [path for path, _, _ in pending]
 
 
 def write_segment(ledger_dir: Path, acts: Iterable[Act], bodies: Mapping[str, str]) -> SegmentRef:

@@ -25,10 +25,6 @@ from forest_files.errors import (
 )
 
 BUSY_TIMEOUT_MS = 5000
-# Page cache bound (negative: KiB), grown only as pages are used. SQLite's 2 MiB
-# default makes a bulk transaction spill dirty pages into the WAL again and
-# again; 64 MiB holds a 10,000-section adoption.
-CACHE_KIB = -65536
 # SQLite primary result codes (the low byte of an extended code).
 _SQLITE_BUSY = 5
 _SQLITE_LOCKED = 6
@@ -49,7 +45,6 @@ def connect(path: str | Path) -> sqlite3.Connection:
     try:
         conn.execute("PRAGMA foreign_keys = ON")
         conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-        conn.execute(f"PRAGMA cache_size = {CACHE_KIB}")
     except sqlite3.Error as exc:
         conn.close()
         raise translate(exc, f"cannot open store {path}") from exc
