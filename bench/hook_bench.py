@@ -98,7 +98,7 @@ def user_install(base: Path) -> Path:
     installs it. Returns its python. The development venv's editable install adds
     a start-up import hook (~20 ms a process) that no user pays. The wheel is
     installed without dependencies; a ``.pth`` line lends it this venv's
-    site-packages (markdown-it, ...), so no download beyond the build backend."""
+    site-packages (pyromark, ...), so no download beyond the build backend."""
     import sysconfig
 
     wheels = base / "wheel"
