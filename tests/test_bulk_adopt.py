@@ -13,6 +13,7 @@ import sqlite3
 from collections.abc import Callable
 from contextlib import closing
 from pathlib import Path
+from typing import Any
 
 import pytest
 from helpers.git import commit_all, isolate, make_repo, write
@@ -96,7 +97,7 @@ def _corpus(tmp_path: Path) -> tuple[Path, list[str]]:
     return root, targets
 
 
-def _index_dump(db: Path) -> dict[str, list[tuple[object, ...]]]:
+def _index_dump(db: Path) -> dict[str, list[Any]]:
     """Every custody table by content (local ids translated to content ids)."""
     with closing(sqlite3.connect(db)) as conn:
         cid = dict(conn.execute("SELECT id, content_id FROM entries"))
@@ -130,7 +131,7 @@ def _index_dump(db: Path) -> dict[str, list[tuple[object, ...]]]:
         "binds": binds,
         "applied": applied,
         "produced": produced,
-        "fts": fts,  # type: ignore[dict-item]
+        "fts": fts,
     }
 
 

@@ -9,13 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from forest_files.files.record import adopt_sections
-from forest_files.files.targets import read_section
-from forest_files.repository import Repository
+from tests.helpers.custody import DOC, init_and_adopt
 from tests.helpers.git import commit_all, git_env, isolate, make_repo, write
 
 HEAVY = {"typer", "pydantic", "git", "pyromark", "markdown_it", "click", "rich"}
-DOC = "# Title\n\n## Keep\n\nkept words\n\n## Other\n\nother words\n"
 PY_SRC = "def f(x):\n    return x\n\n\ndef g(x):\n    return 2 * x\n"
 
 
@@ -28,13 +25,7 @@ def _repo(tmp_path: Path) -> Path:
     root = make_repo(tmp_path)
     write(root, "a.md", DOC)
     write(root, "m.py", PY_SRC)
-    repo = Repository.init(root, project_id="p")
-    sections = [
-        read_section(root, "a.md#Keep", (), max_bytes=1 << 20),
-        read_section(root, "m.py::g", (), max_bytes=1 << 20),
-    ]
-    adopt_sections(repo, sections, words="adopt", by="t <t@example.org>")
-    repo.close()
+    init_and_adopt(root, ["a.md#Keep", "m.py::g"])
     commit_all(root, "adopt")
     return root
 

@@ -12,10 +12,8 @@ from forest_files.files import bindmap
 from forest_files.files.viewbuild import build_view
 from forest_files.files.viewkey import ledger_fingerprint, view_path
 from forest_files.store.forest import ForestStore
-from tests.helpers.custody import init_and_adopt, supersede_as_it_stands
+from tests.helpers.custody import DOC, init_and_adopt, supersede_as_it_stands
 from tests.helpers.git import commit_all, git, isolate, make_repo, write
-
-DOC = "# Title\n\n## Keep\n\nkept words\n\n## Other\n\nother words\n"
 
 
 @pytest.fixture(autouse=True)

@@ -44,6 +44,15 @@ def escapes(root: Path, path: str) -> bool:
     return not target.is_relative_to(root.resolve())
 
 
+def dir_inside(root: Path, parent: str, memo: dict[str, bool]) -> bool:
+    """``parent`` (repository-relative) resolves inside ``root``; memoised in ``memo``
+    so a regular file in it costs one ``lstat``, not a walk of every component."""
+    inside = memo.get(parent)
+    if inside is None:
+        inside = memo[parent] = not escapes(root, parent or ".")
+    return inside
+
+
 @dataclass
 class WorktreeSource:
     """The working tree; with ``use_stat_cache`` a check learns file hashes from
@@ -146,12 +155,7 @@ class WorktreeSource:
                 prefetched[path] = file_hash  # trusted: no second lstat
 
     def _dir_inside(self, parent: str) -> bool:
-        """``parent`` (repository-relative) resolves inside the root: memoised per run,
-        so a regular file in it costs one ``lstat``, not a walk of every component."""
-        inside = self._dirs_inside.get(parent)
-        if inside is None:
-            inside = self._dirs_inside[parent] = not escapes(self.root, parent or ".")
-        return inside
+        return dir_inside(self.root, parent, self._dirs_inside)
 
     def known_hash(self, path: str) -> str | None:
         """The normalised file hash of ``path`` when its stat is cached and trusted."""

@@ -23,7 +23,7 @@ from pathlib import Path
 
 from forest_files import gitio
 from forest_files.errors import ForestError
-from forest_files.files.content import escapes
+from forest_files.files.content import dir_inside, escapes
 from forest_files.files.extract import HASH_ALGO, extract
 from forest_files.files.normalise import NORMALISATION, decode_bytes, normalise_text
 from forest_files.files.record import SectionText
@@ -80,11 +80,7 @@ class RepoFacts:
             return escapes(root, path)
         if not stat_mod.S_ISREG(st.st_mode):
             return escapes(root, path)
-        parent = path.rpartition("/")[0]
-        inside = self.dirs_inside.get(parent)
-        if inside is None:
-            inside = self.dirs_inside[parent] = not escapes(root, parent or ".")
-        return not inside
+        return not dir_inside(root, path.rpartition("/")[0], self.dirs_inside)
 
 
 def check_file(root: Path, path: str, max_bytes: int, facts: RepoFacts | None = None) -> bytes:
