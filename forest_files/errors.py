@@ -50,3 +50,7 @@ class StoreConstraint(ForestError, sqlite3.IntegrityError):
 
 class ForeignStore(ForestError):
     """The file is a SQLite database of some other application, or an old Forest."""
+
+
+class AuthorityRefused(ForestError):
+    """A signature without authority over a path an act touches (exit 1, live and in CI)."""

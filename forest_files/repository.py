@@ -26,7 +26,6 @@ index lacks; the next sync replays them, so nothing is lost or doubled.
 
 from __future__ import annotations
 
-import secrets
 import uuid
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -43,25 +42,31 @@ from forest_files.config import (
     new_config,
     render_config,
 )
-from forest_files.errors import ForestError
+from forest_files.errors import AuthorityRefused, ForestError
 from forest_files.gitio import NotARepo, toplevel
-from forest_files.ledger.acts import Act, make_act
+from forest_files.hashing import hash_body
+from forest_files.ledger.acts import Act, build_act
+from forest_files.ledger.applied import chain_deps
+from forest_files.ledger.apply import Applied, Applier
 from forest_files.ledger.early_bodies import EarlyBodies
-from forest_files.ledger.record import adopted_bodies, adoption_acts, describe
-from forest_files.ledger.replay import (
-    applied_ids,
-    deps_for,
-    mark_applied,
-    mark_applied_many,
-    replay,
+from forest_files.ledger.kinds import (
+    AdoptAct,
+    BindSpec,
+    EraseAct,
+    Payload,
+    RebindAct,
+    ResolveAct,
+    RetireAct,
+    SealAct,
+    SupersedeAct,
 )
+from forest_files.ledger.plan import plan_adoptions, plan_resolve, plan_seal, plan_supersede
+from forest_files.ledger.replay import applied_ids, deps_for, replay
 from forest_files.ledger.segments import LedgerSnapshot, read_body, read_ledger, write_segment
 from forest_files.ledger.sync import mark_segments, sync_index
 from forest_files.ledger.views import GroundEntry, list_view
 from forest_files.scrub import default_scrub
 from forest_files.store.anchor import anchor_body
-from forest_files.store.base import utc_now
-from forest_files.store.bulk import Adopted
 from forest_files.store.forest import ForestStore
 
 FOREST_DIR = ".forest"
@@ -206,21 +211,28 @@ class Repository:
     # -- recording -----------------------------------------------------------
     def _authorize(self, path: str | None, by: str) -> None:
         if path is not None and not may_act(self.config, path, by):
-            raise ForestError(
+            raise AuthorityRefused(
                 f"{by!r} holds no authority over {path} ([authority] in forest.toml); "
                 "ask a listed holder to record this"
             )
+
+    def act(self, payload: Payload, deps: set[str]) -> Act:
+        """The act of a planned payload, in this project's scope."""
+        return build_act(payload, deps, scope=self.config.project_id)
 
     def _record(
         self,
         build: Callable[[ForestStore], Recorded],
         *,
         bodies_first: Mapping[str, str] | None = None,
-    ) -> list[Act]:
-        """Apply ``build`` live and write its acts as one segment, in one transaction.
+        also_judge: str | None = None,
+    ) -> list[Applied]:
+        """Apply the acts ``build`` plans through the one applier, judge authority over
+        every path they touched, and write them as one segment, in one transaction.
 
         ``bodies_first``: bodies known before ``build`` runs (a bulk adoption's
         texts), written on a thread meanwhile; removed again if the act fails.
+        ``also_judge``: a path the caller names for authority besides the derived ones.
         """
         store = self._synced()
         written: Path | None = None
@@ -232,6 +244,17 @@ class Repository:
                 if bodies_first:
                     early = EarlyBodies(self.ledger_dir, bodies_first)
                 acts, bodies = build(store)
+                self._within_policy(bodies)
+
+                def read(body_hash: str) -> str | None:
+                    text = bodies.get(body_hash)
+                    return text if text is not None else self._read_body(body_hash)
+
+                results = Applier(store, read, live=True).apply_many(acts)
+                for result in results:
+                    paths = set(result.paths) | ({also_judge} if also_judge else set())
+                    for path in sorted(paths):
+                        self._authorize(path, result.act.payload.signer)
                 done = early.finish() if early is not None else frozenset()
                 rest = {h: text for h, text in bodies.items() if h not in done}
                 segment = write_segment(self.ledger_dir, acts, rest)
@@ -243,7 +266,17 @@ class Repository:
             if early is not None:
                 early.discard()
             raise
-        return acts
+        return results
+
+    def _within_policy(self, bodies: Mapping[str, str]) -> None:
+        limit = self.config.max_body_bytes
+        for text in bodies.values():
+            size = len(text.encode("utf-8"))
+            if size > limit:
+                raise ForestError(
+                    f"a body of {size} bytes is over [policy] max_body_bytes = {limit} "
+                    "in forest.toml; bind a smaller section or raise the limit"
+                )
 
     def adopt_text(self, body: str, *, words: str, by: str, path: str | None = None) -> str:
         """Import ``body`` (origin: the anchor) and root it; returns its content id."""
@@ -252,9 +285,10 @@ class Repository:
     def adopt_many(
         self, bodies: Sequence[str], *, words: str, by: str, path: str | None = None
     ) -> list[str]:
-        """Import and root every body in one transaction and one segment (2 acts each);
-        returns their content ids in order. Nothing is recorded if any is refused.
-        Bodies go through the default scrub, as ``ForestStore.write`` does."""
+        """Import and root every body in one transaction and one segment (one adopt
+        act each); returns their content ids in order. Nothing is recorded if any is
+        refused. Bodies go through the default scrub, as ``ForestStore.write`` does.
+        ``path``, when given, is judged for authority too (the entries bind nothing)."""
         self._authorize(path, by)
         if not bodies:
             return []
@@ -264,13 +298,31 @@ class Repository:
         scrubbed = [default_scrub(body) for body in bodies]
 
         def build(store: ForestStore) -> Recorded:
-            items: list[tuple[str, Mapping[str, Any]]] = [(body, {}) for body in scrubbed]
-            adopted, made = import_batch(store, self, items, words=words, by=by, path=path)
-            mark_applied_many(store, made)
-            return [act for act, _ in made], adopted_bodies(adopted)
+            items: list[tuple[str, Mapping[str, Any], BindSpec | None]] = [
+                (body, {}, None) for body in scrubbed
+            ]
+            return self.adoptions(store, items, words=words, by=by)
 
-        acts = self._record(build)
-        return [str(a.fields["entry"]["content_id"]) for a in acts if a.kind == "write"]
+        results = self._record(build, also_judge=path)
+        return [r.produced[0] for r in results]
+
+    def adoptions(
+        self,
+        store: ForestStore,
+        items: Sequence[tuple[str, Mapping[str, Any], BindSpec | None]],
+        *,
+        words: str,
+        by: str,
+    ) -> Recorded:
+        """The adopt acts of ``items`` (origin: the repository anchor) and their bodies."""
+        anchor = store.ensure_anchor(self.config.project_id)
+        deps = deps_for(store, refs=[anchor])
+        planned = plan_adoptions(store, anchor, items, words=words, by=by)
+        acts = [self.act(p, deps) for p in planned]
+        bodies = {p.entry.body_hash: body for p, (body, _, _) in zip(planned, items, strict=True)}
+        if planned:
+            bodies[planned[0].record.body_hash] = words.strip()
+        return acts, bodies
 
     def supersede(
         self,
@@ -284,57 +336,51 @@ class Repository:
     ) -> str:
         """Replace ground ``content_id`` with ``new_body``; returns the new content id."""
         self._authorize(path, by)
+        body = default_scrub(new_body) if isinstance(new_body, str) else new_body
+        if not isinstance(body, str):
+            raise ForestError(f"supersede: new_body must be a string; got {type(new_body)}")
+        if hash_body(body) != expected_body_hash:
+            raise ForestError(
+                f"supersede: body_hash mismatch for the new body (expected {expected_body_hash}, "
+                f"stored {hash_body(body)}); re-read what was shown and supersede exactly that "
+                "(note: scrub runs first)"
+            )
 
         def build(store: ForestStore) -> Recorded:
             old = _local(store, content_id)
-            deps = deps_for(store, refs=[old], status_of=[old])
-            new_id = store.supersede(
-                old_id=old,
-                new_body=new_body,
-                adopting_words=words,
-                adopting_signature=by,
-                signature=by,
-                expected_body_hash=expected_body_hash,
-                stamp=(utc_now(), secrets.token_hex(8)),
-            )
-            record_id = _latest_record(store, new_id, "adopts")
-            fields = {"old": old, "entry": new_id, "record": record_id}
-            act = _act(store, "supersede", deps, fields, _path_field(path))
-            return [act], _bodies(store, [new_id, record_id])
+            planned = plan_supersede(store, old, body, words=words, by=by)
+            act = self.act(planned, chain_deps(store, old))
+            return [act], {planned.entry.body_hash: body, planned.record.body_hash: words.strip()}
 
-        acts = self._record(build)
-        return str(acts[0].fields["entry"]["content_id"])
+        return self._record(build, also_judge=path)[0].produced[0]
 
     def seal(self, content_id: str, *, words: str, by: str, path: str | None = None) -> str:
         """Seal an entry; returns the sealing record's content id."""
-        return self._seal_like("seal", content_id, words=words, by=by, path=path)
+        return self._seal_like(True, content_id, words=words, by=by, path=path)
 
     def unseal(self, content_id: str, *, words: str, by: str, path: str | None = None) -> str:
         """Unseal an entry; returns the unsealing record's content id."""
-        return self._seal_like("unseal", content_id, words=words, by=by, path=path)
+        return self._seal_like(False, content_id, words=words, by=by, path=path)
 
     def _seal_like(
-        self, kind: str, content_id: str, *, words: str, by: str, path: str | None
+        self, sealing: bool, content_id: str, *, words: str, by: str, path: str | None
     ) -> str:
         self._authorize(path, by)
 
         def build(store: ForestStore) -> Recorded:
             target = _local(store, content_id)
-            deps = deps_for(store, refs=[target], status_of=[target])
-            ceremony = store.seal if kind == "seal" else store.unseal
-            record_id = ceremony(entry_id=target, quote=words, signature=by)
-            refs = {"target": target, "record": record_id}
-            act = _act(store, kind, deps, refs, _path_field(path))
-            return [act], _bodies(store, [record_id])
+            planned = plan_seal(store, target, words=words, by=by, sealing=sealing)
+            act = self.act(planned, chain_deps(store, target))
+            return [act], {planned.record.body_hash: words}
 
-        acts = self._record(build)
-        return str(acts[0].fields["record"]["content_id"])
+        return self._record(build, also_judge=path)[0].produced[0]
 
     def resolve(
         self, content_id: str, *, pick: str, words: str, by: str, path: str | None = None
     ) -> str:
         """End a contest: every live head of ``content_id``'s chain is superseded by a new
-        entry carrying ``pick``'s text. Returns the new ground's content id."""
+        entry carrying ``pick``'s text. Returns the new ground's content id. The signer
+        must hold every path bound to the chain."""
         self._authorize(path, by)
 
         def build(store: ForestStore) -> Recorded:
@@ -345,25 +391,17 @@ class Repository:
                     f"{content_id} is not contested; `forest log` lists contested ground"
                 )
             heads = store.contest_heads(contested)
-            deps = deps_for(store, refs=heads, status_of=heads)
-            new_id = store.resolve(
-                contested_id=contested,
-                pick_id=picked,
-                adopting_words=words,
-                adopting_signature=by,
-                stamp=(utc_now(), secrets.token_hex(8)),
-            )
-            record_id = _latest_record(store, new_id, "adopts")
-            fields: dict[str, Any] = {
-                "heads": sorted(store.content_id(h) for h in heads),
-                "pick": store.content_id(picked),
-            }
-            refs = {"entry": new_id, "record": record_id}
-            act = _act(store, "resolve", deps, refs, {**fields, **(_path_field(path) or {})})
-            return [act], _bodies(store, [new_id, record_id])
+            if picked not in heads:
+                raise ForestError(
+                    f"{pick} is not a live head of the contest; pick one of "
+                    + ", ".join(store.content_id(h) for h in heads)
+                )
+            planned = plan_resolve(store, heads, picked, words=words, by=by)
+            act = self.act(planned, deps_for(store, refs=heads, status_of=heads))
+            body = str(store._require(picked, "resolve")["body"])
+            return [act], {planned.entry.body_hash: body, planned.record.body_hash: words.strip()}
 
-        acts = self._record(build)
-        return str(acts[0].fields["entry"]["content_id"])
+        return self._record(build, also_judge=path)[0].produced[0]
 
     # -- reading -----------------------------------------------------------
     def ground(self) -> list[GroundEntry]:
@@ -405,99 +443,25 @@ def _local(store: ForestStore, content_id: str) -> int:
     return local
 
 
-def _latest_record(store: ForestStore, entry_id: int, kind: str) -> int:
-    row = store.conn.execute(
-        "SELECT from_id FROM edges WHERE to_id = ? AND kind = ? ORDER BY id DESC LIMIT 1",
-        (entry_id, kind),
-    ).fetchone()
-    if row is None:
-        raise ForestError(f"entry {store.content_id(entry_id)} has no {kind} record")
-    return int(row[0])
-
-
-def _act(
-    store: ForestStore,
-    kind: str,
-    deps: set[str],
-    refs: dict[str, int],
-    extra: dict[str, Any] | None = None,
-) -> Act:
-    """An act naming ``refs`` (key → entry); the entry made by the act is described in full,
-    the one it acts on (``target``/``old``) by content id; ``extra`` fields are copied as
-    they are. Marks it applied."""
-    fields: dict[str, Any] = dict(extra or {})
-    produced: list[str] = []
-    for key, entry_id in refs.items():
-        if key in ("target", "old"):
-            fields[key] = store.content_id(entry_id)
-        else:
-            record = describe(store, entry_id)
-            fields[key] = record.to_fields()
-            produced.append(record.content_id)
-    act = make_act(kind, deps, fields)
-    mark_applied(store, act.id, produced, deps=act.deps)
-    return act
-
-
-def import_batch(
-    store: ForestStore,
-    repo: Repository,
-    items: Sequence[tuple[str, Mapping[str, Any]]],
-    *,
-    words: str,
-    by: str,
-    path: str | None = None,
-) -> tuple[list[Adopted], list[tuple[Act, list[str]]]]:
-    """Import (origin: the repository anchor) and root ``items`` in one store batch;
-    the rows, and each entry's ``write`` and ``root`` acts with what they produced.
-    The caller marks the acts applied (after adding its own, such as binds)."""
-    anchor = store.ensure_anchor(repo.config.project_id)
-    adopted = store.import_and_root(
-        items, origin=anchor, signature=by, adopting_words=words, adopting_signature=by
-    )
-    write_deps = deps_for(store, refs=[anchor])
-    made: list[tuple[Act, list[str]]] = []
-    for new in adopted:
-        made += adoption_acts(new, write_deps, _path_field(path))
-    return adopted, made
-
-
-def _path_field(path: str | None) -> dict[str, Any] | None:
-    """The act's ``path`` (what ``verify --base`` judges authority over), when given."""
-    return None if path is None else {"path": path}
-
-
-def _bodies(store: ForestStore, entry_ids: list[int]) -> dict[str, str]:
-    out: dict[str, str] = {}
-    for entry_id in entry_ids:
-        row = store._require(entry_id, "ledger")
-        out[str(row["body_hash"])] = str(row["body"])
-    return out
-
-
 def _log_entry(act: Act) -> LogEntry:
-    fields = act.fields
-    if act.kind in ("bind", "rebind", "retire", "erase"):
-        # File-custody acts name their section and sign at the top level.
-        subject = fields.get("selector") or fields.get("binding") or fields.get("body_hash")
-        return LogEntry(
-            act_id=act.id,
-            kind=act.kind,
-            subject=str(subject or ""),
-            result=str(fields.get("entry") or fields.get("binding") or act.id),
-            by=str(fields.get("by", "")),
-            created_at=str(fields.get("at", "")),
-        )
-    made = fields.get("entry") or fields.get("record") or {}
-    made = made if isinstance(made, dict) else {}
-    subject = fields.get("target") or fields.get("old") or made.get("content_id", "")
-    record = fields.get("record")
-    by = (record if isinstance(record, dict) else made).get("signature", "")
-    return LogEntry(
-        act_id=act.id,
-        kind=act.kind,
-        subject=str(subject),
-        result=str(made.get("content_id", "")),
-        by=str(by),
-        created_at=str(made.get("created_at", "")),
-    )
+    """What ``forest log`` shows of one act: ids, signer and time, never a body."""
+    p = act.payload
+    if isinstance(p, RebindAct):
+        return LogEntry(act.id, act.kind, p.selector, p.binding, p.by, p.at)
+    if isinstance(p, RetireAct):
+        return LogEntry(act.id, act.kind, p.binding, p.binding, p.by, p.at)
+    if isinstance(p, EraseAct):
+        return LogEntry(act.id, act.kind, p.body_hash, act.id, p.by, p.at)
+    if isinstance(p, SealAct):
+        record = p.record
+        return LogEntry(act.id, act.kind, p.target, record.content_id, p.signer, record.created_at)
+    entry = p.entry
+    if isinstance(p, AdoptAct):
+        subject = p.binding.selector if p.binding is not None else entry.content_id
+    elif isinstance(p, SupersedeAct):
+        subject = p.old
+    elif isinstance(p, ResolveAct):
+        subject = p.pick
+    else:
+        subject = entry.content_id
+    return LogEntry(act.id, act.kind, subject, entry.content_id, p.signer, entry.created_at)

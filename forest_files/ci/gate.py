@@ -6,7 +6,9 @@
    its files) — faults are ``ledger-fault`` findings;
 2. with a base: ``check_range`` (ledger files rewritten or deleted since the
    merge-base, every new act judged by forest.toml *as it stood at the
-   merge-base*) — ``ledger-rewritten``, ``ledger-deleted``, ``authority``;
+   merge-base, over the bound paths each act touched as replay derived them
+   from HEAD's own view) — ``ledger-rewritten``, ``ledger-deleted``,
+   ``authority``, ``policy``, ``config-governance``;
 3. check every binding of HEAD against the ground rebuilt from HEAD's own
    ledger (``custody_at(root, HEAD)``);
 4. with a base: every commit C of ``merge-base..HEAD`` but HEAD itself,
@@ -52,6 +54,8 @@ RULES: dict[str, str] = {
     "ledger-rewritten": "A ledger file was modified since the merge-base",
     "ledger-deleted": "A ledger file was deleted since the merge-base",
     "authority": "An act by a signature without authority at the merge-base",
+    "policy": "An act carries a body over the merge-base's [policy] max_body_bytes",
+    "config-governance": "forest.toml's authority or policy changed by someone not holding '**'",
     "ledger-fault": "The committed ledger is damaged",
 }
 CORRUPTION_RULES = frozenset({"ledger-fault", "ledger-rewritten", "ledger-deleted"})
@@ -262,6 +266,7 @@ def _history(root: Path, commits: Iterable[str], head: str) -> tuple[list[GateFi
 
 def run_gate(root: Path | str, base: str | None) -> GateReport:
     """Everything the CI gate finds for HEAD (and merge-base(``base``, HEAD)..HEAD)."""
+    from forest_files.ledger.applied import act_paths
     from forest_files.ledger.range import check_range
 
     top = gitio.toplevel(root)
@@ -269,14 +274,17 @@ def run_gate(root: Path | str, base: str | None) -> GateReport:
     merge_base = None if base is None else gitio.merge_base(top, base, head)
     findings = _verify_head(top, head)
     commits: list[str] = []
-    if base is not None and merge_base is not None:
-        ranged = check_range(top, base)
-        findings += [_from_fault(f, f.code) for f in ranged.faults]
-        commits = gitio.rev_list(top, f"{merge_base}..{head}")
     bindings: list[BoundRef] = []
     judged: list[str] = []
-    if not any(f.rule == "ledger-fault" for f in findings):
+    if any(f.rule == "ledger-fault" for f in findings):
+        if base is not None:
+            findings += [_from_fault(f, f.code) for f in check_range(top, base).faults]
+    else:
         with custody_at(top, head) as (store, live, content):
+            if base is not None and merge_base is not None:
+                ranged = check_range(top, base, paths_of=functools.partial(act_paths, store))
+                findings += [_from_fault(f, f.code) for f in ranged.faults]
+                commits = gitio.rev_list(top, f"{merge_base}..{head}")
             bindings = [BoundRef(b.path, b.selector, b.bind_act) for b in live]
             findings += [
                 _from_finding(f, None) for f in check_all(store, live, content) if f.failed

@@ -111,7 +111,8 @@ def verify(
 
     Reports ids and hashes only, never body text. Example: forest verify --base origin/main
     """
-    from forest_files.ledger.range import check_range
+    from forest_files.errors import AuthorityRefused
+    from forest_files.ledger.range import REFUSAL_CODES, check_range
 
     with Repository(repo) as r:
         report = verify_ledger(r.ledger_dir)
@@ -141,8 +142,13 @@ def verify(
         for c in contested
     ]
     _emit(as_json, obj, "\n".join([*lines, f"ledger {'ok' if ok else 'FAULTY'}: {summary}"]))
-    if not ok:
+    if any(f.code not in REFUSAL_CODES for f in all_faults):
         raise LedgerFaults(f"ledger has {len(faults)} fault(s); see above, then restore from git")
+    if not ok:
+        raise AuthorityRefused(
+            f"the range has {len(faults)} act(s) or change(s) without authority or over "
+            "policy at the merge-base; see above"
+        )
     if contested:
         raise ContestedGround(f"{len(contested)} contested ground entries; resolve them")
 

@@ -36,7 +36,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from forest_files.store.forest import ForestStore
 
-FORMAT = 1
+FORMAT = 2
 _SUFFIX = f".bindmap-{sys.implementation.cache_tag}"
 _FIELDS = (
     "bind_act",
@@ -46,7 +46,6 @@ _FIELDS = (
     "normalisation",
     "hash_algo",
     "section_hash",
-    "file_hash",
     "entry_id",
     "bound_by",
     "retired",

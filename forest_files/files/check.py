@@ -184,8 +184,6 @@ def check_binding(
         return _replace(base, kind="unresolved", detail="its ground is sealed; unseal or retire")
     worktree = source if isinstance(source, WorktreeSource) else None
     known = worktree.known_hash(binding.path) if worktree is not None else None
-    if known is not None and known == binding.file_hash and binding.section_hash == expected:
-        return base
     found: tuple[str, int, int] | str | None = _cached(parsed, known, binding)
     if found is None:
         data = source.read(binding.path)
@@ -194,8 +192,6 @@ def check_binding(
         file_hash = normalised_hash(data)
         if worktree is not None:
             worktree.remember(binding.path, file_hash)
-        if binding.section_hash == expected and file_hash == binding.file_hash:
-            return base
         found = _cached(parsed, file_hash, binding)
         if found is None:
             found = _section(data, binding, binding.selector)

@@ -32,6 +32,7 @@ from forest_files.gitio.content import (
     submodule_paths,
 )
 from forest_files.gitio.repo import (
+    commits_with_authors,
     config_get,
     git_dir,
     head_commit,
@@ -57,6 +58,7 @@ __all__ = [
     "cat_blobs",
     "check_attr",
     "clean_env",
+    "commits_with_authors",
     "config_get",
     "diff_names",
     "git_dir",

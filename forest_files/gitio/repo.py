@@ -113,6 +113,37 @@ def rev_list(repo: Path | str, rev_range: str, *, first_parent: bool = False) ->
     return out.split() if out else []
 
 
+def commits_with_authors(
+    repo: Path | str, rev_range: str
+) -> list[tuple[str, tuple[str, ...], str]]:
+    """(commit, parents, ``"Name <email>"`` of its author) for each commit of
+    ``rev_range``, oldest first, merges included."""
+    refuse_option(rev_range, "range")
+    try:
+        out = git_out(
+            repo,
+            [
+                "log",
+                "--reverse",
+                "-z",
+                "--format=%H %P%x00%an <%ae>",
+                "--end-of-options",
+                rev_range,
+                "--",
+            ],
+        )
+    except GitFailed as exc:
+        raise UnknownRef(
+            f"{repo}: range {rev_range!r} does not resolve: {exc.stderr.strip()}"
+        ) from None
+    fields = out.split("\0")
+    result: list[tuple[str, tuple[str, ...], str]] = []
+    for ids, author in zip(fields[0::2], fields[1::2], strict=False):
+        commit, *parents = ids.strip().split()
+        result.append((commit, tuple(parents), author.strip()))
+    return result
+
+
 def config_get(repo: Path | str, key: str) -> str | None:
     """The effective value of ``key`` (last one wins), or None if unset."""
     proc = run_git(repo, ["config", "--get", "--end-of-options", key], ok_codes=(0, 1))

@@ -3,10 +3,14 @@
 Stores: nothing (pure codec).
 Refuses: with ``LedgerError`` naming segment and line, never the text: lines that
 are not UTF-8, not JSON, not an object, not byte-for-byte canonical, whose "id"
-is missing or does not match, whose "v" is missing or newer than this reader,
-whose kind is unknown, or whose deps are not a sorted list of 64-hex ids.
+is missing or does not match, whose "v" is not format 2 (format 1 is refused
+with one line saying so; a newer format asks for an upgrade), whose "scope"
+(the project id) is missing, whose kind is unknown, whose deps are not a
+sorted list of 64-hex ids, or whose fields do not parse as their kind's typed
+payload (``kinds``: an unknown field is refused, never skipped).
 ``topo_order`` refuses a missing dependency or a cycle, naming the act.
-Returns: frozen ``Act`` values; encoded lines; acts in dependency order.
+Returns: frozen ``Act`` values (envelope plus typed ``payload``); encoded lines;
+acts in dependency order.
 Test: tests/test_ledger_codec.py
 """
 
@@ -24,22 +28,13 @@ from typing import Any
 from forest_files.errors import ForestError, StoreCorruption
 from forest_files.hashing import canonical_json, sha256_text
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
+# The kinds of ``forest_files.ledger.kinds`` (a test checks the two lists match).
 KINDS = frozenset(
-    {
-        "write",
-        "root",
-        "supersede",
-        "seal",
-        "unseal",
-        "resolve",
-        "bind",
-        "rebind",
-        "retire",
-        "erase",
-    }
+    {"write", "adopt", "supersede", "seal", "unseal", "resolve", "rebind", "retire", "erase"}
 )
-RESERVED_KEYS = frozenset({"v", "kind", "deps", "id"})
+RESERVED_KEYS = frozenset({"v", "kind", "deps", "id", "scope"})
+MAX_SCOPE = 256
 _HEX64 = re.compile(r"[0-9a-f]{64}")
 
 
@@ -79,26 +74,45 @@ class LedgerError(StoreCorruption):
 
 @dataclass(frozen=True)
 class Act:
-    """One decoded act. ``fields`` holds every key except v, kind, deps and id."""
+    """One decoded act. ``fields`` holds every key except v, kind, deps, scope and id;
+    ``payload`` is the same fields as the kind's typed value (``kinds.Payload``)."""
 
     kind: str
     deps: tuple[str, ...]
     fields: Mapping[str, Any] = field(compare=False, hash=False)
     id: str
+    scope: str = ""
     version: int = FORMAT_VERSION
+    payload: Any = field(default=None, compare=False, hash=False, repr=False)
 
     def to_object(self) -> dict[str, Any]:
         """The JSON object of the act, including its id."""
         return {**self._body(), "id": self.id}
 
     def _body(self) -> dict[str, Any]:
-        return {**self.fields, "v": self.version, "kind": self.kind, "deps": list(self.deps)}
+        return {
+            **self.fields,
+            "v": self.version,
+            "kind": self.kind,
+            "deps": list(self.deps),
+            "scope": self.scope,
+        }
 
 
-def make_act(kind: str, deps: Iterable[str], fields: Mapping[str, Any]) -> Act:
-    """Build a new act of the current format; deps are deduplicated and sorted."""
+def build_act(payload: Any, deps: Iterable[str], *, scope: str) -> Act:
+    """The act of a typed payload (``kinds``), of the current format."""
+    from forest_files.ledger.kinds import kind_of
+
+    return make_act(kind_of(payload), deps, payload.to_fields(), scope=scope)
+
+
+def make_act(kind: str, deps: Iterable[str], fields: Mapping[str, Any], *, scope: str) -> Act:
+    """Build a new act of the current format; deps are deduplicated and sorted; the
+    fields must parse as the kind's typed payload."""
     if kind not in KINDS:
         raise ForestError(f"unknown act kind {kind!r}; use one of {sorted(KINDS)}")
+    if not isinstance(scope, str) or not scope.strip() or len(scope) > MAX_SCOPE:
+        raise ForestError("an act needs its scope: the project id of forest.toml")
     dep_list = sorted(set(deps))
     bad = [d for d in dep_list if not is_hex64(d)]
     if bad:
@@ -107,14 +121,18 @@ def make_act(kind: str, deps: Iterable[str], fields: Mapping[str, Any]) -> Act:
     if clash:
         raise ForestError(f"act fields may not use reserved keys {sorted(clash)}")
     try:
-        body_text = canonical_json({**fields, "v": FORMAT_VERSION, "kind": kind, "deps": dep_list})
+        envelope = {"v": FORMAT_VERSION, "kind": kind, "deps": dep_list, "scope": scope}
+        body_text = canonical_json({**fields, **envelope})
         act_id = sha256_text(body_text)
     except (TypeError, UnicodeEncodeError) as exc:
         raise ForestError(f"act fields must be JSON values of valid Unicode text: {exc}") from None
     # Round-trip through JSON so the stored fields are exactly what a reader
     # decodes (tuples become lists) and later mutation of the input is harmless.
     obj = json.loads(body_text)
-    return _from_object(obj, act_id)
+    try:
+        return _from_object(obj, act_id)
+    except LedgerError as exc:
+        raise ForestError(f"cannot build a {kind} act: {exc.reason}") from None
 
 
 def encode_act(act: Act) -> str:
@@ -123,13 +141,17 @@ def encode_act(act: Act) -> str:
 
 
 def _from_object(obj: dict[str, Any], act_id: str) -> Act:
+    from forest_files.ledger.kinds import parse_payload
+
     rest = {k: v for k, v in obj.items() if k not in RESERVED_KEYS}
     return Act(
         kind=obj["kind"],
         deps=tuple(obj["deps"]),
         fields=MappingProxyType(rest),
         id=act_id,
+        scope=obj["scope"],
         version=obj["v"],
+        payload=parse_payload(obj["kind"], rest, act_id=act_id),
     )
 
 
@@ -138,7 +160,7 @@ def _reject_constant(name: str) -> Any:
 
 
 def decode_line(line: bytes, *, segment: str, lineno: int) -> Act:
-    """Parse one line (without its LF) and check every rule of format 1."""
+    """Parse one line (without its LF) and check every rule of format 2."""
 
     def fail(reason: str, code: str = "malformed", act_id: str | None = None) -> LedgerError:
         return LedgerError(reason, segment=segment, line=lineno, act_id=act_id, code=code)
@@ -175,13 +197,21 @@ def decode_line(line: bytes, *, segment: str, lineno: int) -> Act:
         )
     kind = obj.get("kind")
     if not isinstance(kind, str) or kind not in KINDS:
-        raise fail("unknown act kind in ledger format 1", act_id=claimed)
+        raise fail(f"unknown act kind in ledger format {FORMAT_VERSION}", act_id=claimed)
     deps = obj.get("deps")
     if not isinstance(deps, list) or not all(is_hex64(d) for d in deps):
         raise fail('"deps" is not a list of 64-hex act ids', act_id=claimed)
     if any(a >= b for a, b in pairwise(deps)):
         raise fail('"deps" is not strictly sorted', act_id=claimed)
-    return _from_object(obj, claimed)
+    scope = obj.get("scope")
+    if not isinstance(scope, str) or not scope.strip() or len(scope) > MAX_SCOPE:
+        raise fail('"scope" (the project id) missing or not a short string', act_id=claimed)
+    try:
+        return _from_object(obj, claimed)
+    except LedgerError as exc:
+        raise LedgerError(
+            exc.reason, segment=segment, line=lineno, act_id=claimed, code=exc.code
+        ) from None
 
 
 def _without_id(text: str, claimed: str) -> str | None:
@@ -208,6 +238,12 @@ def _check_version(version: object, fail: Callable[[str, str], LedgerError]) -> 
     if version > FORMAT_VERSION:
         raise fail(
             f"written by a newer forest-files: needs ledger format {version}; upgrade forest-files",
+            "bad-version",
+        )
+    if version == 1:
+        raise fail(
+            "ledger format 1 (forest-files before 0.2) is not read any more and there is "
+            "no converter; start custody afresh in a new ledger (format 2)",
             "bad-version",
         )
     if version < 1:

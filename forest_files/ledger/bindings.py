@@ -1,32 +1,42 @@
 """Bindings in the index: which ground lives in which file section.
 
 Stores: ``binding_events`` (a local cache table, rebuilt from the ledger):
-one row per bind, rebind or retire act, in apply order. A binding's current
-state is derived (latest event wins; any retire ends it), never updated.
-Refuses (``LedgerError`` naming the act): a bind of an entry that was never
-adopted, a section hash that is not the bound entry's body hash, a
-path that is not repository-relative, a rebind or retire of an unknown or
-already retired binding.
+one row per binding made by an ``adopt`` act, per ``rebind`` and per
+``retire``, in apply order. A binding's current state is derived (latest
+event wins; any retire ends it, and a later rebind never revives it), never
+updated.
+Refuses (``LedgerError`` naming the act): a binding whose section hash is not
+the adopted entry's body hash, a path that is not repository-relative or is a
+special path (``.git/``, ``.forest/``, ``forest.toml``), a rebind or retire of
+an unknown binding.
 Returns: ``Binding`` values; ``contested`` marks two live bindings of one
-path + selector (two branches bound it, then merged).
-Test: tests/test_bindings.py
+path + selector (two branches bound it, then merged); the bound paths of a
+supersession chain (what an act on that chain has authority over).
+Test: tests/test_file_custody.py, tests/test_authority_derived.py
 
 A binding names the entry it was made for; its ground is the current live
 head of that entry's supersession chain, so a supersession carries the
-binding to the new entry without any act on the binding itself.
+binding to the new entry without any act on the binding itself. No hash a
+binding records is evidence about a file: checks hash what they read.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from forest_files.ledger.acts import Act, LedgerError, is_hex64
+from forest_files.ledger.acts import LedgerError
+
+if TYPE_CHECKING:
+    from forest_files.ledger.kinds import BindSpec, RebindAct, RetireAct
 
 if TYPE_CHECKING:  # annotations only: a check reading a binding map never opens a store
     from forest_files.store.forest import ForestStore
+
+SPECIAL_DIRS = (".git", ".forest")
+CONFIG_FILE = "forest.toml"
 
 _TABLE = """
 CREATE TABLE IF NOT EXISTS binding_events (
@@ -40,17 +50,26 @@ CREATE TABLE IF NOT EXISTS binding_events (
     normalisation  TEXT,
     hash_algo      TEXT,
     section_hash   TEXT,
-    file_hash      TEXT,
     entry_id       INTEGER,
     by_sig         TEXT NOT NULL,
     at             TEXT NOT NULL
 )
 """
-_INDEX = "CREATE INDEX IF NOT EXISTS idx_binding_events_path ON binding_events(path)"
+_INDEXES = (
+    "CREATE INDEX IF NOT EXISTS idx_binding_events_path ON binding_events(path)",
+    "CREATE INDEX IF NOT EXISTS idx_binding_events_entry ON binding_events(entry_id)",
+    "CREATE INDEX IF NOT EXISTS idx_binding_events_bind ON binding_events(bind_act)",
+)
 _INSERT = """
 INSERT INTO binding_events (act_id, bind_act, kind, path, selector, excludes_json,
-    normalisation, hash_algo, section_hash, file_hash, entry_id, by_sig, at)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+    normalisation, hash_algo, section_hash, entry_id, by_sig, at)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+"""
+# Every event of the bindings made for members of one supersession chain.
+_CHAIN_EVENTS = """
+SELECT bind_act, kind, path, act_id FROM binding_events
+WHERE entry_id IN (SELECT id FROM entries WHERE id = ? OR chain_root = ?)
+ORDER BY seq
 """
 
 
@@ -65,7 +84,6 @@ class Binding:
     normalisation: str
     hash_algo: str
     section_hash: str
-    file_hash: str
     entry_id: int
     bound_by: str
     retired: bool
@@ -74,7 +92,15 @@ class Binding:
 
 def ensure_table(store: ForestStore) -> None:
     store.conn.execute(_TABLE)
-    store.conn.execute(_INDEX)
+    for sql in _INDEXES:
+        store.conn.execute(sql)
+
+
+def table_current(store: ForestStore) -> bool:
+    """False for an index whose binding table an older forest-files made."""
+    ensure_table(store)
+    columns = {str(r[1]) for r in store.conn.execute("PRAGMA table_info(binding_events)")}
+    return "file_hash" not in columns
 
 
 def check_repo_path(path: object) -> str:
@@ -85,131 +111,140 @@ def check_repo_path(path: object) -> str:
         raise ValueError("path holds a NUL or control character")
     if path.startswith("/") or "\\" in path or (len(path) > 1 and path[1] == ":"):
         raise ValueError("path must be relative to the repository root, with / separators")
-    if any(part in ("", ".", "..") for part in path.split("/")):
+    parts = path.split("/")
+    if any(part in ("", ".", "..") for part in parts):
         raise ValueError("path must not contain '..', '.' or empty segments")
+    if parts[0] in SPECIAL_DIRS or path == CONFIG_FILE:
+        raise ValueError(
+            f"{path} is forest-files' or git's own file, never a bound path; "
+            "bind the text it governs instead"
+        )
     return path
 
 
-def _text(fields: Mapping[str, Any], key: str, act: Act) -> str:
-    value = fields.get(key)
-    if not isinstance(value, str) or not value:
-        raise LedgerError(f"act {act.id} ({act.kind}): field {key!r} must be a non-empty string")
-    return value
+def apply_bind(
+    store: ForestStore, act_id: str, spec: BindSpec, entry_id: int, *, by: str, at: str
+) -> None:
+    """Record the binding an adopt act makes (the caller checked the entry and spec)."""
+    apply_binds(store, [(act_id, spec, entry_id, by, at)])
 
 
-def _hex(fields: Mapping[str, Any], key: str, act: Act) -> str:
-    value = fields.get(key)
-    if not is_hex64(value):
-        raise LedgerError(f"act {act.id} ({act.kind}): field {key!r} must be 64 hex digits")
-    return str(value)
-
-
-def _path(fields: Mapping[str, Any], act: Act) -> str:
-    try:
-        return check_repo_path(fields.get("path"))
-    except ValueError as exc:
-        raise LedgerError(f"act {act.id} ({act.kind}): {exc}", act_id=act.id) from None
-
-
-def apply_bind(store: ForestStore, act: Act, entry_id: int) -> None:
-    """Record a bind act (the caller resolved and checked ``entry_id``)."""
+def apply_binds(store: ForestStore, binds: Sequence[tuple[str, BindSpec, int, str, str]]) -> None:
+    """``apply_bind`` for a batch of (act id, spec, entry id, by, at)."""
     ensure_table(store)
-    row = store._require(entry_id, "bind")
-    store.conn.execute(_INSERT, _bind_row(act, entry_id, str(row["body_hash"])))
-
-
-def apply_binds(store: ForestStore, binds: Sequence[tuple[Act, int, str]]) -> None:
-    """``apply_bind`` for a batch of (act, entry id, the entry's body hash) whose
-    entries the caller has just written (so their body hashes are known)."""
-    ensure_table(store)
-    store.conn.executemany(_INSERT, [_bind_row(act, e, h) for act, e, h in binds])
-
-
-def _bind_row(act: Act, entry_id: int, entry_body_hash: str) -> tuple[object, ...]:
-    fields = act.fields
-    section = _hex(fields, "section_hash", act)
-    if entry_body_hash != section:
-        raise LedgerError(
-            f"act {act.id} (bind): section_hash {section} is not the bound entry's body hash",
-            act_id=act.id,
+    rows = [
+        (
+            act_id,
+            act_id,
+            "bind",
+            spec.path,
+            spec.selector,
+            json.dumps(list(spec.excludes)),
+            spec.normalisation,
+            spec.hash_algo,
+            spec.section_hash,
+            entry_id,
+            by,
+            at,
         )
-    excludes = fields.get("excludes", [])
-    if not isinstance(excludes, list) or not all(isinstance(e, str) for e in excludes):
-        raise LedgerError(f"act {act.id} (bind): excludes must be a list of strings")
-    return (
-        act.id,
-        act.id,
-        "bind",
-        _path(fields, act),
-        _text(fields, "selector", act),
-        json.dumps(excludes),
-        _text(fields, "normalisation", act),
-        _text(fields, "hash_algo", act),
-        section,
-        _hex(fields, "file_hash", act),
-        entry_id,
-        _text(fields, "by", act),
-        _text(fields, "at", act),
-    )
+        for act_id, spec, entry_id, by, at in binds
+    ]
+    store.conn.executemany(_INSERT, rows)
 
 
-def apply_rebind(store: ForestStore, act: Act) -> None:
+def binding_of(store: ForestStore, bind_act: str, *, act_id: str) -> Binding:
+    """The current state of the binding made by ``bind_act`` (retired ones too)."""
     ensure_table(store)
-    fields = act.fields
-    current = _live(store, act)
+    rows = store.conn.execute(
+        "SELECT * FROM binding_events WHERE bind_act = ? ORDER BY seq", (bind_act,)
+    ).fetchall()
+    state = _fold(rows)
+    if bind_act not in state:
+        raise LedgerError(f"act {act_id}: unknown binding {bind_act}", act_id=act_id)
+    return _as_binding(state[bind_act], contested=False)
+
+
+def event_acts(store: ForestStore, bind_act: str) -> list[str]:
+    """The acts of every event of one binding, oldest first (a new act's deps)."""
+    rows = store.conn.execute(
+        "SELECT act_id FROM binding_events WHERE bind_act = ? ORDER BY seq", (bind_act,)
+    ).fetchall()
+    return [str(r[0]) for r in rows]
+
+
+def apply_rebind(store: ForestStore, act_id: str, act: RebindAct, current: Binding) -> None:
     store.conn.execute(
         _INSERT,
         (
-            act.id,
+            act_id,
             current.bind_act,
             "rebind",
-            _path(fields, act),
-            _text(fields, "selector", act),
+            act.path,
+            act.selector,
             json.dumps(list(current.excludes)),
             current.normalisation,
             current.hash_algo,
-            _hex(fields, "section_hash", act),
-            _hex(fields, "file_hash", act),
+            act.section_hash,
             current.entry_id,
-            _text(fields, "by", act),
-            _text(fields, "at", act),
+            act.by,
+            act.at,
         ),
     )
 
 
-def apply_retire(store: ForestStore, act: Act) -> None:
-    ensure_table(store)
-    fields = act.fields
-    current = _live(store, act)
-    _text(fields, "words", act)
+def apply_retire(store: ForestStore, act_id: str, act: RetireAct, current: Binding) -> None:
     store.conn.execute(
         _INSERT,
         (
-            act.id,
-            current.bind_act,
-            "retire",
-            None,
-            None,
-            None,
-            None,
-            None,
-            None,
-            None,
-            current.entry_id,
-            _text(fields, "by", act),
-            _text(fields, "at", act),
+            act_id, current.bind_act, "retire", None, None, None, None, None, None,
+            current.entry_id, act.by, act.at,
         ),
-    )
+    )  # fmt: skip
 
 
-def _live(store: ForestStore, act: Act) -> Binding:
-    target = act.fields.get("binding")
-    found = {b.bind_act: b for b in all_bindings(store, include_retired=True)}.get(str(target))
-    if found is None:
-        raise LedgerError(f"act {act.id} ({act.kind}): unknown binding {target}", act_id=act.id)
-    if found.retired:
-        raise LedgerError(f"act {act.id} ({act.kind}): binding {target} is retired", act_id=act.id)
-    return found
+def chain_paths(store: ForestStore, chain: int) -> frozenset[str]:
+    """Every path a live binding of the supersession chain ``chain`` names."""
+    ensure_table(store)
+    live: dict[str, str | None] = {}
+    for bind_act, kind, path, _ in store.conn.execute(_CHAIN_EVENTS, (chain, chain)):
+        if kind == "retire":
+            live[str(bind_act)] = None
+        elif kind == "bind" or live.get(str(bind_act)) is not None:
+            live[str(bind_act)] = str(path)
+    return frozenset(p for p in live.values() if p is not None)
+
+
+def _fold(rows: Iterable[Any]) -> dict[str, dict[str, Any]]:
+    """Binding states from their events, in seq order: the latest location wins;
+    a retire ends a binding and nothing after it revives it."""
+    state: dict[str, dict[str, Any]] = {}
+    for row in rows:
+        key = str(row["bind_act"])
+        previous = state.get(key)
+        if row["kind"] == "retire":
+            if previous is not None:
+                previous["retired"] = True
+            continue
+        if previous is None and row["kind"] != "bind":
+            continue  # an orphan event: replay never writes one
+        raw_excludes = row["excludes_json"]
+        state[key] = {
+            "bind_act": key,
+            "path": row["path"],
+            "selector": row["selector"],
+            "excludes": () if raw_excludes in (None, "[]") else tuple(json.loads(raw_excludes)),
+            "normalisation": row["normalisation"],
+            "hash_algo": row["hash_algo"],
+            "section_hash": row["section_hash"],
+            "entry_id": int(row["entry_id"]),
+            "bound_by": previous["bound_by"] if previous else row["by_sig"],
+            "retired": bool(previous and previous["retired"]),
+        }
+    return state
+
+
+def _as_binding(value: dict[str, Any], *, contested: bool) -> Binding:
+    return Binding(**value, contested=contested)
 
 
 def all_bindings(
@@ -218,7 +253,6 @@ def all_bindings(
     """Every binding's current state, ordered by path then selector. With ``paths``,
     only bindings that ever named one of them (a hook judging a few staged files)."""
     ensure_table(store)
-    state: dict[str, dict[str, Any]] = {}
     if paths is None:
         rows = store.conn.execute("SELECT * FROM binding_events ORDER BY seq").fetchall()
     else:
@@ -233,33 +267,14 @@ def all_bindings(
                 chunk,
             ).fetchall()
         rows.sort(key=lambda r: int(r["seq"]))
-    for row in rows:
-        key = str(row["bind_act"])
-        if row["kind"] == "retire":
-            state[key]["retired"] = True
-            continue
-        previous = state.get(key)
-        raw_excludes = row["excludes_json"]
-        state[key] = {
-            "bind_act": key,
-            "path": row["path"],
-            "selector": row["selector"],
-            "excludes": () if raw_excludes in (None, "[]") else tuple(json.loads(raw_excludes)),
-            "normalisation": row["normalisation"],
-            "hash_algo": row["hash_algo"],
-            "section_hash": row["section_hash"],
-            "file_hash": row["file_hash"],
-            "entry_id": int(row["entry_id"]),
-            "bound_by": previous["bound_by"] if previous else row["by_sig"],
-            "retired": False,
-        }
+    state = _fold(rows)
     counts: dict[tuple[str, str], int] = {}
     for v in state.values():
         if not v["retired"]:
             where = (v["path"], v["selector"])
             counts[where] = counts.get(where, 0) + 1
     out = [
-        Binding(**v, contested=counts.get((v["path"], v["selector"]), 0) > 1)
+        _as_binding(v, contested=counts.get((v["path"], v["selector"]), 0) > 1)
         for v in state.values()
         if include_retired or not v["retired"]
     ]

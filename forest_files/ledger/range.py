@@ -1,47 +1,69 @@
 """What a range of commits did to the ledger: ``forest verify --base REF``, the CI gate.
 
-The range is merge-base(REF, HEAD)..HEAD. Two rules:
+The range is merge-base(REF, HEAD)..HEAD. The rules:
 
 * The ledger only grows: a ledger file modified (``ledger-rewritten``) or
-  deleted (``ledger-deleted``) since the merge-base is a fault — this is what
-  catches a deleted newest act — except a body file deleted whose hash an
-  "erase" act of HEAD's ledger names in its top-level ``body_hash``. A file
-  whose type changed (e.g. into a symlink) counts as rewritten.
-* Authority at the merge-base: every act HEAD's ledger adds (by act id) that
-  carries a top-level ``path`` is judged with ``may_act`` against forest.toml
-  **as it stood at the merge-base**, for the signature of its ``record`` (of
-  its ``entry`` when it has no record). So a range that adds its own author as
-  a holder and acts cannot pass. Without a forest.toml at the merge-base no
-  path is governed. Acts without a ``path`` are not judged here (known limit).
+  deleted (``ledger-deleted``) is a fault — except a body file deleted whose
+  hash a recorded erase act names. A file whose type changed counts as
+  rewritten.
+* Authority at the merge-base, derived from state: every act HEAD's ledger
+  adds (by act id) is judged for its signer over **every bound path the act
+  touched** as its applier derived them on replay (a supersede, resolve,
+  retire, seal, unseal or erase: every path bound to the chain; a rebind: the
+  old and the new path; an adopt: its path), against forest.toml **as it
+  stood at the merge-base** (``authority``). No field an act declares about
+  itself is trusted, so dropping a path from a hand-written act hides nothing.
+* Policy at the merge-base: a body a new act carries over the merge-base's
+  ``[policy] max_body_bytes`` is a fault (``policy``). Replay never judges
+  policy, so tightening it never breaks a rebuild.
+* forest.toml is governed: a commit of the range that changes its
+  ``[authority]`` or ``[policy]`` tables is a fault (``config-governance``)
+  unless its author holds ``**`` at the merge-base (a holder listed for the
+  glob ``**``; a merge-base without an authority map governs nothing); a
+  project id that changes once acts exist is always a fault.
 
-Stores: nothing.
+Authority, policy and governance faults are refusals (exit 1); the others
+are a damaged or rewritten ledger (exit 3) — in ``verify --base`` and the gate
+alike.
+
+Stores: nothing (HEAD's ledger is replayed into a throwaway index, unless the
+caller hands in a store that already holds it).
 Refuses: a base that does not resolve (``UnknownRef``); a merge-base cut off
 by a shallow clone (``ShallowClone``, naming ``fetch-depth: 0``); an invalid
 forest.toml at the merge-base (``ConfigError``).
 Returns: ``RangeReport`` (faults carry paths, ids and signatures, never bodies).
-Test: tests/test_ledger_range.py
+Test: tests/test_ledger_range.py, tests/test_authority_derived.py
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
-from typing import Any
 
 from forest_files import gitio
-from forest_files.config import CONFIG_NAME, ForestConfig, may_act, parse_config_text
-from forest_files.ledger.acts import Act
+from forest_files.config import (
+    CONFIG_NAME,
+    ConfigError,
+    ForestConfig,
+    may_act,
+    parse_config_text,
+)
+from forest_files.ledger.acts import Act, LedgerError, body_hashes
+from forest_files.ledger.applied import BodyReader
 from forest_files.ledger.segments import BODIES_DIR, BODY_SUFFIX, LedgerSnapshot
 from forest_files.ledger.sources import (
     LEDGER_PREFIX,
+    config_from,
     config_text_from,
     ledger_blobs,
+    read_ledger_from,
     snapshot_of,
 )
 from forest_files.ledger.verify import Fault
 
-RANGE_FAULT_CODES = frozenset({"ledger-rewritten", "ledger-deleted", "authority"})
+REFUSAL_CODES = frozenset({"authority", "policy", "config-governance"})
+RANGE_FAULT_CODES = frozenset({"ledger-rewritten", "ledger-deleted"}) | REFUSAL_CODES
 _NO_MAP = ForestConfig(project_id="-")
 
 
@@ -64,8 +86,7 @@ def _acts_at(root: Path, commit: str) -> LedgerSnapshot:
 
 
 def _erased(snapshot: LedgerSnapshot) -> set[str]:
-    hashes = (a.fields.get("body_hash") for a in snapshot.acts.values() if a.kind == "erase")
-    return {h for h in hashes if isinstance(h, str)}
+    return {str(a.fields["body_hash"]) for a in snapshot.acts.values() if a.kind == "erase"}
 
 
 def _body_hash_of(path: str) -> str | None:
@@ -91,31 +112,122 @@ def _file_faults(root: Path, base: str, head: str, erased: set[str]) -> list[Fau
     return faults
 
 
-def _signature(fields: Mapping[str, Any]) -> str | None:
-    for key in ("record", "entry"):
-        value = fields.get(key)
-        if isinstance(value, Mapping) and isinstance(value.get("signature"), str):
-            return str(value["signature"])
-    by = fields.get("by")  # bind, rebind and retire acts sign at the top level
-    return by if isinstance(by, str) else None
-
-
 def _authority_faults(
-    new_acts: list[Act], cfg: ForestConfig, snapshot: LedgerSnapshot, base: str
+    new_acts: list[Act],
+    paths: Mapping[str, frozenset[str]],
+    cfg: ForestConfig,
+    snapshot: LedgerSnapshot,
+    base: str,
 ) -> list[Fault]:
     faults: list[Fault] = []
     for act in new_acts:
-        if "path" not in act.fields:
-            continue
-        path, by = act.fields["path"], _signature(act.fields)
-        segment = snapshot.origin(act.id)
-        if not isinstance(path, str) or not path or by is None:
-            detail = f"act {act.id} names a path but its path or signature cannot be judged"
-            faults.append(Fault("authority", segment, None, act.id, detail))
-        elif not may_act(cfg, path, by):
-            detail = f"{by} holds no authority over {path} at merge-base {base[:12]}"
-            faults.append(Fault("authority", segment, None, act.id, detail))
+        by = act.payload.signer
+        for path in sorted(paths.get(act.id, frozenset())):
+            if not may_act(cfg, path, by):
+                detail = (
+                    f"{by} holds no authority over {path} at merge-base {base[:12]} "
+                    f"({act.kind} act)"
+                )
+                faults.append(Fault("authority", snapshot.origin(act.id), None, act.id, detail))
     return faults
+
+
+def _policy_faults(
+    new_acts: list[Act], read: BodyReader, cfg: ForestConfig, snapshot: LedgerSnapshot, base: str
+) -> list[Fault]:
+    faults: list[Fault] = []
+    limit = cfg.max_body_bytes
+    for act in new_acts:
+        for body_hash in sorted(body_hashes(act)):
+            text = read(body_hash)
+            size = 0 if text is None else len(text.encode("utf-8"))
+            if size > limit:
+                detail = (
+                    f"body {body_hash} of act {act.id} is {size} bytes, over max_body_bytes "
+                    f"= {limit} at merge-base {base[:12]}"
+                )
+                faults.append(Fault("policy", snapshot.origin(act.id), None, act.id, detail))
+    return faults
+
+
+def _holds_everything(cfg: ForestConfig, who: str) -> bool:
+    """``who`` is listed for the glob ``**`` (or nothing is governed at all)."""
+    if not cfg.authority:
+        return True
+    rule = next((r for r in reversed(cfg.authority) if r.glob == "**"), None)
+    if rule is None:
+        return False
+    return may_act(ForestConfig(project_id="-", authority=(rule,)), "**", who)
+
+
+def _governance_faults(root: Path, base: str, head: str, base_cfg: ForestConfig) -> list[Fault]:
+    faults: list[Fault] = []
+    texts: dict[str, str | None] = {}
+
+    def config_text(commit: str) -> str | None:
+        if commit not in texts:
+            texts[commit] = config_text_from(root, commit)
+        return texts[commit]
+
+    for commit, parents, author in gitio.commits_with_authors(root, f"{base}..{head}"):
+        mine = config_text(commit)
+        for parent in parents:
+            theirs = config_text(parent)
+            if mine == theirs or theirs is None:
+                continue
+            fault = _config_change(commit, parent, mine, theirs, author, base_cfg, root)
+            if fault is not None:
+                faults.append(fault)
+    return faults
+
+
+def _config_change(
+    commit: str,
+    parent: str,
+    mine: str | None,
+    theirs: str,
+    author: str,
+    base_cfg: ForestConfig,
+    root: Path,
+) -> Fault | None:
+    name = f"{CONFIG_NAME} in commit {commit[:12]}"
+    before = parse_config_text(theirs, f"{CONFIG_NAME} at {parent[:12]}")
+    if mine is None:
+        return Fault("config-governance", None, None, None, f"{name} deleted (by {author})")
+    after = parse_config_text(mine, name)
+    if after.project_id != before.project_id and _acts_at(root, parent).acts:
+        detail = f"{name} changes the project id, which never changes once acts exist"
+        return Fault("config-governance", None, None, None, detail)
+    governed = (before.authority, before.max_body_bytes) != (after.authority, after.max_body_bytes)
+    if governed and not _holds_everything(base_cfg, author):
+        detail = (
+            f"{name} changes [authority] or [policy], but its author {author} does not "
+            "hold '**' at the merge-base; ask a holder of '**' to make that change"
+        )
+        return Fault("config-governance", None, None, None, detail)
+    return None
+
+
+def head_paths(root: Path, head: str, act_ids: list[str]) -> dict[str, frozenset[str]]:
+    """The bound paths each act of HEAD's ledger touched, replayed into a throwaway
+    index (what ``check_range`` uses when the caller has no view of HEAD)."""
+    import tempfile
+
+    from forest_files.ledger.applied import act_paths
+    from forest_files.ledger.replay import replay
+    from forest_files.store.forest import ForestStore
+
+    cfg = config_from(root, head)
+    snapshot, reader = read_ledger_from(root, head)
+    with tempfile.TemporaryDirectory(prefix="forest-range-") as tmp:
+        store = ForestStore(Path(tmp) / "range.db")
+        try:
+            store.init_schema()
+            store.ensure_anchor(cfg.project_id)
+            replay(store, snapshot.ordered(), reader)
+            return act_paths(store, act_ids)
+        finally:
+            store.close()
 
 
 def _config_at(root: Path, commit: str) -> ForestConfig:
@@ -125,9 +237,24 @@ def _config_at(root: Path, commit: str) -> ForestConfig:
     return parse_config_text(text, f"{CONFIG_NAME} at merge-base {commit[:12]}")
 
 
-def check_range(repo_root: Path | str, base_ref: str) -> RangeReport:
-    """Faults of merge-base(``base_ref``, HEAD)..HEAD: rewritten or deleted ledger
-    files, and acts by a signature without authority at the merge-base."""
+def _absent(body_hash: str) -> str | None:
+    del body_hash
+    return None
+
+
+PathsOf = Callable[[list[str]], Mapping[str, frozenset[str]]]
+
+
+def check_range(
+    repo_root: Path | str, base_ref: str, *, paths_of: PathsOf | None = None
+) -> RangeReport:
+    """Faults of merge-base(``base_ref``, HEAD)..HEAD (see the module docstring).
+
+    ``paths_of``: the bound paths of HEAD's acts from a store that already holds
+    HEAD's ledger (the gate's view); by default HEAD's ledger is replayed here. A
+    ledger that does not replay is ``verify``'s fault to report; its acts are then
+    judged over no paths here.
+    """
     root = gitio.toplevel(repo_root)
     head = gitio.resolve_commit(root, "HEAD")
     base = gitio.merge_base(root, base_ref, head)
@@ -137,6 +264,18 @@ def check_range(repo_root: Path | str, base_ref: str) -> RangeReport:
     new_acts = sorted(
         (a for a in at_head.acts.values() if a.id not in at_base.acts), key=lambda a: a.id
     )
-    faults += _authority_faults(new_acts, _config_at(root, base), at_head, base)
+    base_cfg = _config_at(root, base)
+    ids = [a.id for a in new_acts]
+    try:
+        paths = paths_of(ids) if paths_of is not None else head_paths(root, head, ids)
+    except (LedgerError, ConfigError):
+        paths = {}
+    faults += _authority_faults(new_acts, paths, base_cfg, at_head, base)
+    try:
+        _, reader = read_ledger_from(root, head)
+    except LedgerError:
+        reader = _absent
+    faults += _policy_faults(new_acts, reader, base_cfg, at_head, base)
+    faults += _governance_faults(root, base, head, base_cfg)
     faults.sort(key=lambda f: (f.code, f.segment or "", f.act_id or "", f.detail))
     return RangeReport(merge_base=base, faults=tuple(faults))

@@ -39,6 +39,19 @@ class Adopted(NamedTuple):
     record: EntryRow
 
 
+class Adoption(NamedTuple):
+    """One import and its adoption record, with the stamps an act declares for them."""
+
+    body: str
+    meta: Mapping[str, Any]
+    origin: int
+    signature: str
+    words: str
+    speaker: str
+    entry_stamp: tuple[str, str]
+    record_stamp: tuple[str, str]
+
+
 class BulkMixin(WriteMixin):
     @guarded
     def import_and_root(
@@ -52,47 +65,70 @@ class BulkMixin(WriteMixin):
     ) -> list[Adopted]:
         """Write each (body, meta) as an ``import`` entry derived from ``origin`` and
         root it with ``adopting_words``; all or nothing."""
-        if not isinstance(adopting_signature, str) or not adopting_signature.strip():
-            raise CeremonyRefusal("root without a speaker signature refused")
-        if not isinstance(adopting_words, str) or not adopting_words.strip():
-            raise CeremonyRefusal("missing adopting words: say what is adopted, and sign it")
-        refuse_praise(adopting_words)
-        quote, speaker = adopting_words.strip(), adopting_signature.strip()
         # One creation time for the batch (it is one act of adoption) and one read
         # of the system's randomness for every nonce.
         stamp = utc_now()
         salts = secrets.token_bytes(16 * len(items)).hex()
+        plans = [
+            Adoption(
+                body=body,
+                meta=meta,
+                origin=origin,
+                signature=signature,
+                words=adopting_words,
+                speaker=adopting_signature,
+                entry_stamp=(stamp, salts[32 * pos : 32 * pos + 16]),
+                record_stamp=(stamp, salts[32 * pos + 16 : 32 * pos + 32]),
+            )
+            for pos, (body, meta) in enumerate(items)
+        ]
+        return self.insert_adoptions(plans)
+
+    @guarded
+    def insert_adoptions(self, plans: Sequence[Adoption]) -> list[Adopted]:
+        """Insert every planned import with its adoption record; all or nothing.
+
+        The words are judged once per distinct text (blank, praise), every row is
+        validated before any is written, one FTS5 batch indexes the bodies.
+        """
+        for words in {p.words for p in plans}:
+            if not isinstance(words, str) or not words.strip():
+                raise CeremonyRefusal("missing adopting words: say what is adopted, and sign it")
+            refuse_praise(words)
+        for plan in plans:
+            if not isinstance(plan.speaker, str) or not plan.speaker.strip():
+                raise CeremonyRefusal("root without a speaker signature refused")
         with self.atomic(), self.deferred_text_index():
-            known = self._origin_content_ids([(origin, "derived_from")])
+            known = self._origin_content_ids(sorted({(p.origin, "derived_from") for p in plans}))
             first = int(self.conn.execute(queries.MAX_ENTRY_ID).fetchone()[0]) + 1
             made: list[Adopted] = []
-            for pos, (body, meta) in enumerate(items):
+            for pos, plan in enumerate(plans):
                 entry_id, record_id = first + 2 * pos, first + 2 * pos + 1
                 entry, _ = self._entry_row(
-                    body=body,
+                    body=plan.body,
                     jurisdiction="home",
                     bucket="import",
-                    signature=signature,
+                    signature=plan.signature,
                     source=None,
-                    meta=meta,
-                    origins=[(origin, "derived_from")],
+                    meta=plan.meta,
+                    origins=[(plan.origin, "derived_from")],
                     ceremony=False,
-                    created_at=stamp,
-                    nonce=salts[32 * pos : 32 * pos + 16],
+                    created_at=plan.entry_stamp[0],
+                    nonce=plan.entry_stamp[1],
                     known=known,
                 )
                 record, _ = self._entry_row(
-                    body=quote,
+                    body=plan.words.strip(),
                     jurisdiction="home",
                     bucket="adoption_record",
-                    signature=speaker,
+                    signature=plan.speaker.strip(),
                     source=None,
                     meta=None,
                     origins=[(entry_id, "adopts")],
                     ceremony=True,
                     scope_of=entry.scope,
-                    created_at=stamp,
-                    nonce=salts[32 * pos + 16 : 32 * pos + 32],
+                    created_at=plan.record_stamp[0],
+                    nonce=plan.record_stamp[1],
                     known={entry_id: entry.content_id},
                 )
                 made.append(Adopted(entry_id, entry, record_id, record))
@@ -100,7 +136,10 @@ class BulkMixin(WriteMixin):
             rows += [(a.record_id, *a.record.values()) for a in made]
             rows.sort()
             self.conn.executemany(queries.INSERT_ENTRY_WITH_ID, rows)
-            edges = [(a.entry_id, origin, "derived_from", a.entry.created_at) for a in made]
+            edges = [
+                (a.entry_id, p.origin, "derived_from", a.entry.created_at)
+                for a, p in zip(made, plans, strict=True)
+            ]
             edges += [(a.record_id, a.entry_id, "adopts", a.record.created_at) for a in made]
             edges.sort()
             self.conn.executemany(queries.INSERT_EDGE, edges)

@@ -1,0 +1,593 @@
+"""One applier per act kind: the only code that turns an act into index rows.
+
+A live command builds its act (``plan``), applies it here inside its
+transaction and then writes the segment; replay applies the acts of a ledger
+here too. There is no second implementation of any act, so a hand-written
+act is refused exactly where the live command would be refused.
+
+Stores: the entries, edges and binding events each act makes, the act's
+bookkeeping (``applied``) and the bound paths it touched.
+Refuses (``LedgerError`` naming the act, never a body): an act of another
+project (its ``scope`` is not the anchor's project id); a body missing or not
+hashing to its ``body_hash``; declared content ids other than the ones the
+store produces (forged or edited fields); entries of a shape the kind never
+makes (an adopt of anything but a fresh import from one origin, a ceremony
+bucket in a write, a record whose origins are not its entry); praise-only or
+blank words and blank signatures; a supersession, resolve, seal or unseal of
+an entry whose status at the act's dependencies does not allow it; a binding
+whose section hash is not its entry's body hash or whose selector does not
+name its path; a rebind to text that was not ground at its dependencies; a
+rebind or retire of a binding retired at its dependencies; an erase of a body
+that live ground holds at its dependencies.
+Returns: ``Applied`` (the content ids made and the bound paths touched: what
+authority is judged over, derived from state, never from the act's own words).
+Test: tests/test_ledger_kinds.py, tests/test_authority_derived.py,
+tests/test_ledger_equivalence.py
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from forest_files.errors import ForestError, StoreBusy, StoreCorruption
+from forest_files.hashing import hash_body
+from forest_files.ledger import applied as book
+from forest_files.ledger import bindings
+from forest_files.ledger.acts import Act, LedgerError
+from forest_files.ledger.kinds import (
+    AdoptAct,
+    BindSpec,
+    EntryRecord,
+    EraseAct,
+    RebindAct,
+    ResolveAct,
+    RetireAct,
+    SealAct,
+    SupersedeAct,
+    WriteAct,
+)
+from forest_files.praise import refuse_praise
+from forest_files.store.base import check_kinds
+from forest_files.store.bulk import Adoption
+from forest_files.store.forest import ForestStore
+from forest_files.vocab import RESERVED_BUCKETS, ROOT_BUCKET
+
+BodyReader = Callable[[str], str | None]
+ERASED_MARK = "[erased]"
+
+
+@dataclass(frozen=True)
+class Applied:
+    act: Act
+    produced: tuple[str, ...]
+    paths: frozenset[str]
+
+
+def project_of(store: ForestStore) -> str | None:
+    """The project id of the index's anchor (None for a store without one)."""
+    row = store.conn.execute(
+        "SELECT meta_json FROM entries WHERE bucket = 'anchor' ORDER BY id LIMIT 1"
+    ).fetchone()
+    if row is None:
+        return None
+    project = json.loads(row[0] or "{}").get("project_id")
+    return project if isinstance(project, str) else None
+
+
+def chain_of(store: ForestStore, entry_id: int) -> int:
+    row = store._require(entry_id, "chain")
+    return int(row["chain_root"] or entry_id)
+
+
+class Applier:
+    """Applies acts to one store; ``erased``: body hashes a recorded erase removed."""
+
+    def __init__(
+        self,
+        store: ForestStore,
+        read: BodyReader,
+        erased: frozenset[str] = frozenset(),
+        *,
+        live: bool = False,
+    ) -> None:
+        self.store = store
+        self.read = read
+        self.erased = erased
+        self.project = project_of(store)
+        # A live command's act is refused as a refusal (exit 1), a ledger's as a fault.
+        self.live = live
+
+    # -- shared rules ---------------------------------------------------------------
+    def fail(self, act: Act, reason: str, code: str = "refused") -> ForestError:
+        if self.live:
+            return ForestError(f"{act.kind} refused: {reason}")
+        return LedgerError(f"act {act.id} ({act.kind}): {reason}", act_id=act.id, code=code)
+
+    def body(self, act: Act, record: EntryRecord) -> str | None:
+        """The record's body, or None when a recorded erasure removed it."""
+        text = self.read(record.body_hash)
+        if text is None:
+            if record.body_hash in self.erased:
+                return None
+            raise self.fail(act, f"body {record.body_hash} is missing", "body-missing")
+        if hash_body(text) != record.body_hash:
+            raise self.fail(act, f"body {record.body_hash} does not hash to it", "body-hash")
+        return text
+
+    def present(self, act: Act, record: EntryRecord) -> str:
+        text = self.body(act, record)
+        if text is None:
+            raise self.fail(act, f"body {record.body_hash} was erased; this act needs it")
+        return text
+
+    def check_id(self, act: Act, local_id: int, record: EntryRecord) -> str:
+        produced = self.store.content_id(local_id)
+        if produced != record.content_id:
+            raise self.fail(
+                act,
+                f"declares entry {record.content_id} but the store produced {produced} "
+                "(forged or edited act)",
+                "id-mismatch",
+            )
+        return produced
+
+    def local(self, act: Act, content_id: str, key: str) -> int:
+        found = self.store.id_for_content(content_id)
+        if found is None:
+            raise self.fail(act, f"{key} {content_id} is not in the index (missing dependency?)")
+        return found
+
+    def _scope(self, act: Act) -> None:
+        if self.project is None or act.scope != self.project:
+            raise self.fail(
+                act,
+                f"belongs to project {act.scope!r}, not this repository's "
+                f"{self.project!r} (forest.toml [project] id)",
+                "scope",
+            )
+
+    def _record_of(self, act: Act, record: EntryRecord, entry_cid: str, kind: str) -> None:
+        """An adoption (or sealing) record names exactly its entry and nothing else."""
+        if record.origins != ((entry_cid, kind),) or record.jurisdiction != "home":
+            raise self.fail(act, f"its record must name exactly {entry_cid} ({kind})")
+        if record.source is not None or record.meta:
+            raise self.fail(act, "its record carries no source and no meta")
+
+    def _paths_of_entry(self, entry_id: int) -> frozenset[str]:
+        return bindings.chain_paths(self.store, chain_of(self.store, entry_id))
+
+    # -- entry points ---------------------------------------------------------------
+    def apply(self, act: Act) -> Applied:
+        """Apply one act and its bookkeeping (call inside a transaction)."""
+        return self.apply_many([act])[0]
+
+    def apply_many(self, acts: Sequence[Act]) -> list[Applied]:
+        """Apply acts in the given (dependency) order; consecutive adopts in one batch."""
+        out: list[Applied] = []
+        run: list[Act] = []
+        made_in_run: set[str] = set()
+        for act in acts:
+            if act.kind == "adopt":
+                origins = act.payload.entry.origins
+                if origins and origins[0][0] in made_in_run:  # needs the run inserted
+                    out += self._adopts(run)
+                    run, made_in_run = [], set()
+                run.append(act)
+                made_in_run.add(act.payload.entry.content_id)
+                continue
+            if run:
+                out += self._adopts(run)
+                run, made_in_run = [], set()
+            out.append(self._one(act))
+        if run:
+            out += self._adopts(run)
+        return out
+
+    def _one(self, act: Act) -> Applied:
+        self._scope(act)
+        try:
+            produced, paths = self._dispatch(act)
+        except (StoreBusy, StoreCorruption):
+            raise
+        except ForestError as exc:
+            if self.live or isinstance(exc, LedgerError):
+                raise
+            raise self.fail(act, f"refused: {exc}") from None
+        book.mark_applied(self.store, act.id, produced, deps=act.deps)
+        book.record_paths(self.store, [(act.id, paths)])
+        return Applied(act, tuple(produced), paths)
+
+    def _dispatch(self, act: Act) -> tuple[list[str], frozenset[str]]:
+        p = act.payload
+        if isinstance(p, WriteAct):
+            return self._write(act, p), frozenset()
+        if isinstance(p, SupersedeAct):
+            return self._supersede(act, p)
+        if isinstance(p, ResolveAct):
+            return self._resolve(act, p)
+        if isinstance(p, SealAct):
+            return self._seal(act, p)
+        if isinstance(p, RebindAct):
+            return [], self._rebind(act, p)
+        if isinstance(p, RetireAct):
+            return [], self._retire(act, p)
+        if isinstance(p, EraseAct):
+            return [], self._erase(act, p)
+        if isinstance(p, AdoptAct):
+            raise self.fail(act, "adopts are applied in batches")
+        raise self.fail(act, "this version of forest-files cannot apply it; upgrade")
+
+    # -- adopt ------------------------------------------------------------------------
+    def _adopts(self, acts: Sequence[Act]) -> list[Applied]:
+        plans: list[Adoption] = []
+        checked: list[tuple[Act, AdoptAct]] = []
+        for act in acts:
+            self._scope(act)
+            p: AdoptAct = act.payload
+            try:
+                plan = self._adopt_plan(act, p)
+            except (LedgerError, StoreBusy, StoreCorruption):
+                raise
+            except ForestError as exc:
+                if self.live:
+                    raise
+                raise self.fail(act, f"refused: {exc}") from None
+            if plan is None:  # an erased body: the one-entry path keeps the marker
+                continue
+            plans.append(plan)
+            checked.append((act, p))
+        try:
+            made = self.store.insert_adoptions(plans) if plans else []
+        except (StoreBusy, StoreCorruption):
+            raise
+        except ForestError as exc:
+            if self.live:
+                raise
+            raise self.fail(acts[0], f"refused: {exc}") from None
+        results: dict[str, Applied] = {}
+        binds: list[tuple[str, BindSpec, int, str, str]] = []
+        marks: list[tuple[Act, list[str]]] = []
+        for (act, p), new in zip(checked, made, strict=True):
+            produced = [self.check_id(act, new.entry_id, p.entry)]
+            produced.append(self.check_id(act, new.record_id, p.record))
+            if p.binding is not None:
+                binds.append(
+                    (act.id, p.binding, new.entry_id, p.record.signature, p.record.created_at)
+                )
+            paths = frozenset() if p.binding is None else frozenset({p.binding.path})
+            results[act.id] = Applied(act, tuple(produced), paths)
+            marks.append((act, produced))
+        bindings.apply_binds(self.store, binds)
+        book.mark_applied_many(self.store, marks)
+        book.record_paths(
+            self.store, [(a.id, r.paths) for a, r in ((a, results[a.id]) for a, _ in marks)]
+        )
+        for act in acts:
+            if act.id not in results:
+                results[act.id] = self._adopt_erased(act, act.payload)
+        return [results[act.id] for act in acts]
+
+    def _adopt_plan(self, act: Act, p: AdoptAct) -> Adoption | None:
+        entry, record = p.entry, p.record
+        if entry.bucket != "import" or entry.jurisdiction != "home" or entry.source is not None:
+            raise self.fail(act, "an adopt imports a fresh 'import' entry (home, no source)")
+        if len(entry.origins) != 1 or entry.origins[0][1] != "derived_from":
+            raise self.fail(act, "an adopted import has exactly one derived_from origin")
+        if record.bucket != "adoption_record":
+            raise self.fail(act, "an adopt's record is an adoption_record")
+        self._record_of(act, record, entry.content_id, "adopts")
+        origin = self.local(act, entry.origins[0][0], "origin")
+        if p.binding is not None:
+            self._check_spec(act, p.binding, entry.body_hash)
+        body, words = self.body(act, entry), self.body(act, record)
+        if body is None or words is None:
+            return None
+        return Adoption(
+            body=body,
+            meta=entry.meta,
+            origin=origin,
+            signature=entry.signature,
+            words=words,
+            speaker=record.signature,
+            entry_stamp=entry.stamp,
+            record_stamp=record.stamp,
+        )
+
+    def _check_spec(self, act: Act, spec: BindSpec, body_hash: str) -> None:
+        from forest_files.files.selector import SelectorError, parse_selector
+
+        if spec.section_hash != body_hash:
+            raise self.fail(act, "the binding's section_hash is not the adopted body's hash")
+        try:
+            named = parse_selector(spec.selector).path
+        except (SelectorError, ValueError) as exc:
+            raise self.fail(act, f"the binding's selector is not valid: {exc}") from None
+        if named != spec.path:
+            raise self.fail(act, f"the binding's selector names {named}, not its path")
+
+    def _adopt_erased(self, act: Act, p: AdoptAct) -> Applied:
+        """An adopt whose body or words a recorded erasure removed: one entry at a time."""
+        store = self.store
+        origin = self.local(act, p.entry.origins[0][0], "origin")
+        body = self.body(act, p.entry)
+        entry_id = store._insert_entry(
+            body=ERASED_MARK if body is None else body,
+            erased_body_hash=p.entry.body_hash if body is None else None,
+            jurisdiction="home",
+            bucket="import",
+            signature=p.entry.signature,
+            meta=p.entry.meta,
+            origins=[(origin, "derived_from")],
+            created_at=p.entry.created_at,
+            nonce=p.entry.nonce,
+        )
+        words = self.body(act, p.record)
+        record_id = store._insert_entry(
+            body=ERASED_MARK if words is None else words,
+            erased_body_hash=p.record.body_hash if words is None else None,
+            jurisdiction="home",
+            bucket="adoption_record",
+            signature=p.record.signature,
+            origins=[(entry_id, "adopts")],
+            ceremony=True,
+            created_at=p.record.created_at,
+            nonce=p.record.nonce,
+        )
+        produced = [self.check_id(act, entry_id, p.entry), self.check_id(act, record_id, p.record)]
+        paths: frozenset[str] = frozenset()
+        if p.binding is not None:
+            bindings.apply_bind(
+                store, act.id, p.binding, entry_id, by=p.record.signature, at=p.record.created_at
+            )
+            paths = frozenset({p.binding.path})
+        book.mark_applied(store, act.id, produced, deps=act.deps)
+        book.record_paths(store, [(act.id, paths)])
+        return Applied(act, tuple(produced), paths)
+
+    # -- write ------------------------------------------------------------------------
+    def _write(self, act: Act, p: WriteAct) -> list[str]:
+        rec = p.entry
+        if rec.bucket in RESERVED_BUCKETS or rec.bucket in (ROOT_BUCKET, "anchor"):
+            raise self.fail(act, f"bucket {rec.bucket!r} is never written by a write act")
+        origins = check_kinds(
+            [(self.local(act, cid, "origin"), kind) for cid, kind in rec.origins],
+            allow_ceremony=False,
+        )
+        if not origins:
+            raise self.fail(act, "orphan write: every entry needs an origin")
+        body = self.body(act, rec)
+        new_id = self.store._insert_entry(
+            body=ERASED_MARK if body is None else body,
+            erased_body_hash=rec.body_hash if body is None else None,
+            jurisdiction=rec.jurisdiction,
+            bucket=rec.bucket,
+            signature=rec.signature,
+            source=rec.source,
+            meta=rec.meta,
+            origins=origins,
+            created_at=rec.created_at,
+            nonce=rec.nonce,
+            scope_of=rec.scope,
+        )
+        return [self.check_id(act, new_id, rec)]
+
+    # -- supersede and resolve --------------------------------------------------------
+    def _successor_shape(self, act: Act, entry: EntryRecord, record: EntryRecord) -> None:
+        if entry.stamp != record.stamp:
+            raise self.fail(act, "entry and record of one act must share a stamp")
+        if record.bucket != "adoption_record":
+            raise self.fail(act, "its record is an adoption_record")
+        self._record_of(act, record, entry.content_id, "adopts")
+
+    def _adoption_of(self, act: Act, entry_id: int, record: EntryRecord) -> str:
+        row = self.store.conn.execute(
+            "SELECT from_id FROM edges WHERE to_id = ? AND kind = 'adopts' ORDER BY id DESC",
+            (entry_id,),
+        ).fetchone()
+        return self.check_id(act, int(row[0]), record)
+
+    def _supersede(self, act: Act, p: SupersedeAct) -> tuple[list[str], frozenset[str]]:
+        store = self.store
+        old = self.local(act, p.old, "old")
+        self._successor_shape(act, p.entry, p.record)
+        body, words = self.present(act, p.entry), self.present(act, p.record)
+        if not book.status_at_deps(store, old, act).ground:
+            raise self.fail(act, "supersedes an entry that was not ground at its dependencies")
+        if self._rivals_at_deps(act, old):
+            raise self.fail(
+                act,
+                "supersedes an entry that is not current ground: it is contested; resolve the contest first",
+            )
+        paths = self._paths_of_entry(old)
+        if store.is_ground(old):
+            new_id = store.supersede(
+                old_id=old,
+                new_body=body,
+                adopting_words=words,
+                adopting_signature=p.record.signature,
+                signature=p.entry.signature,
+                bucket=p.entry.bucket,
+                scrub=None,
+                expected_body_hash=p.entry.body_hash,
+                stamp=p.entry.stamp,
+            )
+        else:
+            new_id = self._sibling_supersede(old, p.entry, p.record, body, words)
+        produced = [self.check_id(act, new_id, p.entry), self._adoption_of(act, new_id, p.record)]
+        return produced, paths
+
+    def _sibling_supersede(
+        self, old: int, entry: EntryRecord, record: EntryRecord, body: str, words: str
+    ) -> int:
+        """A second successor of one ground (a merged branch): the inserts of
+        ``supersede`` without its live 'is ground now' check; the result is contested."""
+        store = self.store
+        refuse_praise(words)
+        row = store._require(old, "supersede")
+        new_id = store._insert_entry(
+            body=body,
+            jurisdiction=row["jurisdiction"],
+            bucket=store._successor_bucket(row["bucket"], entry.bucket),
+            signature=entry.signature,
+            source=row["source"],
+            origins=[(old, "supersedes"), (old, "derived_from")],
+            ceremony=True,
+            chain_root=row["chain_root"] or old,
+            created_at=entry.created_at,
+            nonce=entry.nonce,
+            scope_of=row["scope"],
+        )
+        store._insert_entry(
+            body=words.strip(),
+            jurisdiction="home",
+            bucket="adoption_record",
+            signature=record.signature.strip(),
+            origins=[(new_id, "adopts")],
+            ceremony=True,
+            created_at=record.created_at,
+            nonce=record.nonce,
+            scope_of=row["scope"],
+        )
+        return new_id
+
+    def _rivals_at_deps(self, act: Act, entry_id: int) -> list[int]:
+        """Other live heads of the entry's chain, as seen from the act's dependencies."""
+        chain = chain_of(self.store, entry_id)
+        rows = self.store.conn.execute(
+            "SELECT id FROM entries WHERE (id = ? OR chain_root = ?) AND id != ? "
+            "AND bucket NOT IN ('adoption_record', 'sealing_record', 'unsealing_record')",
+            (chain, chain, entry_id),
+        ).fetchall()
+        return [int(r[0]) for r in rows if book.status_at_deps(self.store, int(r[0]), act).ground]
+
+    def _resolve(self, act: Act, p: ResolveAct) -> tuple[list[str], frozenset[str]]:
+        store = self.store
+        heads = [self.local(act, h, "head") for h in p.heads]
+        pick = self.local(act, p.pick, "pick")
+        self._successor_shape(act, p.entry, p.record)
+        if pick not in heads:
+            raise self.fail(act, "the pick is not one of the heads it resolves")
+        if len({chain_of(store, h) for h in heads}) != 1:
+            raise self.fail(act, "the heads it resolves are not of one supersession chain")
+        if not all(book.status_at_deps(store, h, act).ground for h in heads):
+            raise self.fail(act, "resolves a head that was not live at its dependencies")
+        if self.present(act, p.entry) != str(store._require(pick, "resolve")["body"]):
+            raise self.fail(act, "the resolved text is not the picked head's text")
+        paths = self._paths_of_entry(pick)
+        new_id = store.resolve(
+            contested_id=heads[0],
+            pick_id=pick,
+            adopting_words=self.present(act, p.record),
+            adopting_signature=p.record.signature,
+            stamp=p.entry.stamp,
+            heads=sorted(heads),
+        )
+        produced = [self.check_id(act, new_id, p.entry), self._adoption_of(act, new_id, p.record)]
+        return produced, paths
+
+    # -- seal and unseal --------------------------------------------------------------
+    def _seal(self, act: Act, p: SealAct) -> tuple[list[str], frozenset[str]]:
+        store = self.store
+        target = self.local(act, p.target, "target")
+        bucket = "sealing_record" if p.sealing else "unsealing_record"
+        if p.record.bucket != bucket:
+            raise self.fail(act, f"its record is a {bucket}")
+        self._record_of(act, p.record, p.target, "seals" if p.sealing else "unseals")
+        quote = self.present(act, p.record)
+        if book.status_at_deps(store, target, act).sealed == p.sealing:
+            state = "already sealed" if p.sealing else "not sealed"
+            raise self.fail(act, f"target was {state} at its dependencies")
+        if store.is_sealed(target) != p.sealing:
+            ceremony = store.seal if p.sealing else store.unseal
+            record_id = ceremony(
+                entry_id=target, quote=quote, signature=p.record.signature, stamp=p.record.stamp
+            )
+        else:  # a merged branch made the same change: record it beside the other one
+            record_id = store._insert_entry(
+                body=quote,
+                jurisdiction="home",
+                bucket=bucket,
+                signature=p.record.signature,
+                origins=[(target, "seals" if p.sealing else "unseals")],
+                ceremony=True,
+                created_at=p.record.created_at,
+                nonce=p.record.nonce,
+                scope_of=str(store._require(target, act.kind)["scope"]),
+            )
+        return [self.check_id(act, record_id, p.record)], self._paths_of_entry(target)
+
+    # -- bindings ---------------------------------------------------------------------
+    def _binding(self, act: Act, bind_act: str) -> bindings.Binding:
+        current = bindings.binding_of(self.store, bind_act, act_id=act.id)
+        # Retired by a merged branch this act never saw: recorded beside it (the
+        # binding stays retired); retired within its own history: refused.
+        if current.retired and book.ancestors_among(self.store, act, self._retire_acts(bind_act)):
+            raise self.fail(act, f"binding {bind_act} was retired at its dependencies")
+        return current
+
+    def _retire_acts(self, bind_act: str) -> set[str]:
+        rows = self.store.conn.execute(
+            "SELECT act_id FROM binding_events WHERE bind_act = ? AND kind = 'retire'",
+            (bind_act,),
+        ).fetchall()
+        return {str(r[0]) for r in rows}
+
+    def _rebind(self, act: Act, p: RebindAct) -> frozenset[str]:
+        from forest_files.files.selector import SelectorError, parse_selector
+
+        current = self._binding(act, p.binding)
+        try:
+            named = parse_selector(p.selector).path
+        except (SelectorError, ValueError) as exc:
+            raise self.fail(act, f"its selector is not valid: {exc}") from None
+        if named != p.path:
+            raise self.fail(act, f"its selector names {named}, not its path")
+        if not self._ground_text_at_deps(act, current.entry_id, p.section_hash):
+            raise self.fail(
+                act,
+                "its section_hash is not the binding's ground text at its dependencies "
+                "(a rebind moves ground; it never changes it)",
+            )
+        bindings.apply_rebind(self.store, act.id, p, current)
+        return frozenset({current.path, p.path})
+
+    def _ground_text_at_deps(self, act: Act, entry_id: int, body_hash: str) -> bool:
+        chain = chain_of(self.store, entry_id)
+        rows = self.store.conn.execute(
+            "SELECT id FROM entries WHERE (id = ? OR chain_root = ?) AND body_hash = ?",
+            (chain, chain, body_hash),
+        ).fetchall()
+        return any(book.status_at_deps(self.store, int(r[0]), act).ground for r in rows)
+
+    def _retire(self, act: Act, p: RetireAct) -> frozenset[str]:
+        current = self._binding(act, p.binding)
+        paths = self._paths_of_entry(current.entry_id) | {current.path}
+        bindings.apply_retire(self.store, act.id, p, current)
+        return paths
+
+    # -- erase ------------------------------------------------------------------------
+    def _erase(self, act: Act, p: EraseAct) -> frozenset[str]:
+        store = self.store
+        rows = store.conn.execute(
+            "SELECT id FROM entries WHERE body_hash = ?", (p.body_hash,)
+        ).fetchall()
+        paths: set[str] = set()
+        for row in rows:
+            entry_id = int(row[0])
+            if book.status_at_deps(store, entry_id, act).ground:
+                raise self.fail(
+                    act,
+                    f"erases the body of live ground {store.content_id(entry_id)}; "
+                    "supersede or seal it first",
+                )
+            paths |= self._paths_of_entry(entry_id)
+        for row in rows:
+            store._erase(int(row[0]), signature=p.by, reason=p.reason)
+        return frozenset(paths)
+
+
+def replay_erased(acts: Sequence[Act]) -> frozenset[str]:
+    """Body hashes the erase acts among ``acts`` remove (their bodies may be absent)."""
+    return frozenset(a.payload.body_hash for a in acts if isinstance(a.payload, EraseAct))

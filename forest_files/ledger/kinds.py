@@ -1,0 +1,485 @@
+"""Typed acts of ledger format 2: one frozen type per kind, its fields and its codec.
+
+Stores: nothing (pure types).
+Refuses (``LedgerError`` naming the act, never a body): a field this reader
+does not know in a kind it knows (fail closed: a skipped tombstone or policy
+would fail open), a missing field, a value of the wrong type, a hash or id
+that is not 64 lowercase hex digits, a repository path that is not relative
+and clean, and anything over the format's fixed bounds (``MAX_TEXT``,
+``MAX_EXCLUDES``, ``MAX_HEADS``, ``MAX_META_CHARS``).
+Returns: ``Payload`` values (``EntryRecord``, ``BindSpec`` and one class per
+act kind); ``parse_payload`` turns decoded fields into one, ``to_fields``
+back.
+Test: tests/test_ledger_kinds.py, tests/test_ledger_codec.py
+
+The kinds (docs/ledger-format.md has the full field tables):
+
+* ``adopt`` — one user adoption: the imported entry, its adoption record and,
+  for a file section, its binding, together;
+* ``write`` — an entry ground depends on without being adopted in the same act;
+* ``supersede``, ``resolve`` — a new ground entry and its adoption record;
+* ``seal``, ``unseal`` — a sealing or unsealing record of a target;
+* ``rebind``, ``retire`` — where a binding's ground lives now, or its end;
+* ``erase`` — the body with a given hash is removed (its entries stay).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from forest_files.ledger.acts import LedgerError, is_hex64
+
+MAX_TEXT = 4096  # characters of a path, selector, signature, timestamp, name
+MAX_EXCLUDES = 64
+MAX_HEADS = 64
+MAX_META_CHARS = 16384  # canonical JSON characters of an entry's meta
+
+
+class _Reader:
+    """Field access for one object of one act, with refusals that name both."""
+
+    def __init__(self, value: object, *, act_id: str, where: str, keys: frozenset[str]) -> None:
+        self.act_id, self.where = act_id, where
+        if not isinstance(value, Mapping):
+            raise self.fail("is not an object")
+        unknown = sorted(set(value) - keys)
+        if unknown:
+            raise self.fail(
+                f"has field {unknown[0]!r}, which this forest-files does not know; "
+                "upgrade forest-files (an unknown field is never skipped)",
+                code="unknown-field",
+            )
+        missing = sorted(keys - set(value))
+        if missing:
+            raise self.fail(f"lacks field {missing[0]!r}")
+        self.value: Mapping[str, Any] = value
+
+    def fail(self, problem: str, *, code: str = "malformed") -> LedgerError:
+        return LedgerError(
+            f"act {self.act_id}: {self.where} {problem}", act_id=self.act_id, code=code
+        )
+
+    def text(self, key: str, *, blank: bool = False) -> str:
+        value = self.value[key]
+        if not isinstance(value, str) or (not blank and not value.strip()):
+            raise self.fail(f"field {key!r} must be a non-blank string")
+        if len(value) > MAX_TEXT:
+            raise self.fail(f"field {key!r} is longer than {MAX_TEXT} characters")
+        return value
+
+    def optional_text(self, key: str) -> str | None:
+        return None if self.value[key] is None else self.text(key, blank=True)
+
+    def hex64(self, key: str) -> str:
+        value = self.value[key]
+        if not is_hex64(value):
+            raise self.fail(f"field {key!r} must be 64 lowercase hex digits")
+        return str(value)
+
+    def texts(self, key: str, *, limit: int) -> tuple[str, ...]:
+        value = self.value[key]
+        if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
+            raise self.fail(f"field {key!r} must be a list of non-empty strings")
+        if len(value) > limit:
+            raise self.fail(f"field {key!r} holds more than {limit} items")
+        if any(len(v) > MAX_TEXT for v in value):
+            raise self.fail(f"field {key!r} holds an item longer than {MAX_TEXT} characters")
+        return tuple(value)
+
+
+def _check_path(reader: _Reader, key: str) -> str:
+    from forest_files.ledger.bindings import check_repo_path
+
+    try:
+        return check_repo_path(reader.text(key))
+    except ValueError as exc:
+        raise reader.fail(f"field {key!r}: {exc}") from None
+
+
+# --- entries ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class EntryRecord:
+    """The immutable fields of one entry, as an act declares them."""
+
+    content_id: str
+    scope: str
+    created_at: str
+    jurisdiction: str
+    bucket: str
+    source: str | None
+    signature: str
+    body_hash: str
+    meta: Mapping[str, Any]
+    nonce: str
+    origins: tuple[tuple[str, str], ...]
+
+    KEYS: ClassVar[frozenset[str]] = frozenset(
+        {
+            "content_id",
+            "scope",
+            "created_at",
+            "jurisdiction",
+            "bucket",
+            "source",
+            "signature",
+            "body_hash",
+            "meta",
+            "nonce",
+            "origins",
+        }
+    )
+
+    @property
+    def stamp(self) -> tuple[str, str]:
+        return (self.created_at, self.nonce)
+
+    def to_fields(self) -> dict[str, Any]:
+        return {
+            "content_id": self.content_id,
+            "scope": self.scope,
+            "created_at": self.created_at,
+            "jurisdiction": self.jurisdiction,
+            "bucket": self.bucket,
+            "source": self.source,
+            "signature": self.signature,
+            "body_hash": self.body_hash,
+            "meta": dict(self.meta),
+            "nonce": self.nonce,
+            "origins": [list(o) for o in self.origins],
+        }
+
+    @classmethod
+    def parse(cls, value: object, *, act_id: str, key: str) -> EntryRecord:
+        r = _Reader(value, act_id=act_id, where=key, keys=cls.KEYS)
+        meta = r.value["meta"]
+        if not isinstance(meta, Mapping):
+            raise r.fail("field 'meta' must be an object")
+        if len(json.dumps(meta, sort_keys=True)) > MAX_META_CHARS:
+            raise r.fail(f"field 'meta' is longer than {MAX_META_CHARS} characters")
+        origins = r.value["origins"]
+        if not isinstance(origins, list) or not all(
+            isinstance(o, list) and len(o) == 2 and is_hex64(o[0]) and isinstance(o[1], str)
+            for o in origins
+        ):
+            raise r.fail("field 'origins' must be a list of [content_id, kind] pairs")
+        if len(origins) > MAX_HEADS + 1:
+            raise r.fail(f"field 'origins' holds more than {MAX_HEADS + 1} pairs")
+        return cls(
+            content_id=r.hex64("content_id"),
+            scope=r.text("scope"),
+            created_at=r.text("created_at"),
+            jurisdiction=r.text("jurisdiction"),
+            bucket=r.text("bucket"),
+            source=r.optional_text("source"),
+            signature=r.text("signature"),
+            body_hash=r.hex64("body_hash"),
+            meta=dict(meta),
+            nonce=r.text("nonce", blank=True),
+            origins=tuple((str(c), str(k)) for c, k in origins),
+        )
+
+
+@dataclass(frozen=True)
+class BindSpec:
+    """Where an adopted section lives: path, full selector, exclusions, hash rules."""
+
+    path: str
+    selector: str
+    excludes: tuple[str, ...]
+    normalisation: str
+    hash_algo: str
+    section_hash: str
+
+    KEYS: ClassVar[frozenset[str]] = frozenset(
+        {"path", "selector", "excludes", "normalisation", "hash_algo", "section_hash"}
+    )
+
+    def to_fields(self) -> dict[str, Any]:
+        return {
+            "path": self.path,
+            "selector": self.selector,
+            "excludes": list(self.excludes),
+            "normalisation": self.normalisation,
+            "hash_algo": self.hash_algo,
+            "section_hash": self.section_hash,
+        }
+
+    @classmethod
+    def parse(cls, value: object, *, act_id: str) -> BindSpec:
+        r = _Reader(value, act_id=act_id, where="binding", keys=cls.KEYS)
+        return cls(
+            path=_check_path(r, "path"),
+            selector=r.text("selector"),
+            excludes=r.texts("excludes", limit=MAX_EXCLUDES),
+            normalisation=r.text("normalisation"),
+            hash_algo=r.text("hash_algo"),
+            section_hash=r.hex64("section_hash"),
+        )
+
+
+# --- the kinds ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class WriteAct:
+    entry: EntryRecord
+    KIND: ClassVar[str] = "write"
+    KEYS: ClassVar[frozenset[str]] = frozenset({"entry"})
+
+    @property
+    def signer(self) -> str:
+        return self.entry.signature
+
+    def to_fields(self) -> dict[str, Any]:
+        return {"entry": self.entry.to_fields()}
+
+    @classmethod
+    def parse(cls, r: _Reader) -> WriteAct:
+        return cls(EntryRecord.parse(r.value["entry"], act_id=r.act_id, key="entry"))
+
+
+@dataclass(frozen=True)
+class AdoptAct:
+    entry: EntryRecord
+    record: EntryRecord
+    binding: BindSpec | None
+    KIND: ClassVar[str] = "adopt"
+    KEYS: ClassVar[frozenset[str]] = frozenset({"entry", "record", "binding"})
+
+    @property
+    def signer(self) -> str:
+        return self.record.signature
+
+    def to_fields(self) -> dict[str, Any]:
+        return {
+            "entry": self.entry.to_fields(),
+            "record": self.record.to_fields(),
+            "binding": None if self.binding is None else self.binding.to_fields(),
+        }
+
+    @classmethod
+    def parse(cls, r: _Reader) -> AdoptAct:
+        raw = r.value["binding"]
+        return cls(
+            entry=EntryRecord.parse(r.value["entry"], act_id=r.act_id, key="entry"),
+            record=EntryRecord.parse(r.value["record"], act_id=r.act_id, key="record"),
+            binding=None if raw is None else BindSpec.parse(raw, act_id=r.act_id),
+        )
+
+
+@dataclass(frozen=True)
+class SupersedeAct:
+    old: str
+    entry: EntryRecord
+    record: EntryRecord
+    KIND: ClassVar[str] = "supersede"
+    KEYS: ClassVar[frozenset[str]] = frozenset({"old", "entry", "record"})
+
+    @property
+    def signer(self) -> str:
+        return self.record.signature
+
+    def to_fields(self) -> dict[str, Any]:
+        return {"old": self.old, "entry": self.entry.to_fields(), "record": self.record.to_fields()}
+
+    @classmethod
+    def parse(cls, r: _Reader) -> SupersedeAct:
+        return cls(
+            old=r.hex64("old"),
+            entry=EntryRecord.parse(r.value["entry"], act_id=r.act_id, key="entry"),
+            record=EntryRecord.parse(r.value["record"], act_id=r.act_id, key="record"),
+        )
+
+
+@dataclass(frozen=True)
+class ResolveAct:
+    heads: tuple[str, ...]
+    pick: str
+    entry: EntryRecord
+    record: EntryRecord
+    KIND: ClassVar[str] = "resolve"
+    KEYS: ClassVar[frozenset[str]] = frozenset({"heads", "pick", "entry", "record"})
+
+    @property
+    def signer(self) -> str:
+        return self.record.signature
+
+    def to_fields(self) -> dict[str, Any]:
+        return {
+            "heads": list(self.heads),
+            "pick": self.pick,
+            "entry": self.entry.to_fields(),
+            "record": self.record.to_fields(),
+        }
+
+    @classmethod
+    def parse(cls, r: _Reader) -> ResolveAct:
+        heads = r.texts("heads", limit=MAX_HEADS)
+        if (
+            len(heads) < 2
+            or not all(is_hex64(h) for h in heads)
+            or list(heads) != sorted(set(heads))
+        ):
+            raise r.fail("field 'heads' must name two or more distinct content ids, sorted")
+        return cls(
+            heads=heads,
+            pick=r.hex64("pick"),
+            entry=EntryRecord.parse(r.value["entry"], act_id=r.act_id, key="entry"),
+            record=EntryRecord.parse(r.value["record"], act_id=r.act_id, key="record"),
+        )
+
+
+@dataclass(frozen=True)
+class SealAct:
+    """A seal or an unseal (``sealing``) of ``target``."""
+
+    target: str
+    record: EntryRecord
+    sealing: bool
+    KIND: ClassVar[str] = "seal"
+    KEYS: ClassVar[frozenset[str]] = frozenset({"target", "record"})
+
+    @property
+    def kind(self) -> str:
+        return "seal" if self.sealing else "unseal"
+
+    @property
+    def signer(self) -> str:
+        return self.record.signature
+
+    def to_fields(self) -> dict[str, Any]:
+        return {"target": self.target, "record": self.record.to_fields()}
+
+    @classmethod
+    def parse_kind(cls, r: _Reader, sealing: bool) -> SealAct:
+        return cls(
+            target=r.hex64("target"),
+            record=EntryRecord.parse(r.value["record"], act_id=r.act_id, key="record"),
+            sealing=sealing,
+        )
+
+
+@dataclass(frozen=True)
+class RebindAct:
+    """The binding made by act ``binding`` lives at ``path``/``selector`` now."""
+
+    binding: str
+    path: str
+    selector: str
+    section_hash: str
+    by: str
+    at: str
+    KIND: ClassVar[str] = "rebind"
+    KEYS: ClassVar[frozenset[str]] = frozenset(
+        {"binding", "path", "selector", "section_hash", "by", "at"}
+    )
+
+    @property
+    def signer(self) -> str:
+        return self.by
+
+    def to_fields(self) -> dict[str, Any]:
+        return {
+            "binding": self.binding,
+            "path": self.path,
+            "selector": self.selector,
+            "section_hash": self.section_hash,
+            "by": self.by,
+            "at": self.at,
+        }
+
+    @classmethod
+    def parse(cls, r: _Reader) -> RebindAct:
+        return cls(
+            binding=r.hex64("binding"),
+            path=_check_path(r, "path"),
+            selector=r.text("selector"),
+            section_hash=r.hex64("section_hash"),
+            by=r.text("by"),
+            at=r.text("at"),
+        )
+
+
+@dataclass(frozen=True)
+class RetireAct:
+    binding: str
+    words: str
+    by: str
+    at: str
+    KIND: ClassVar[str] = "retire"
+    KEYS: ClassVar[frozenset[str]] = frozenset({"binding", "words", "by", "at"})
+
+    @property
+    def signer(self) -> str:
+        return self.by
+
+    def to_fields(self) -> dict[str, Any]:
+        return {"binding": self.binding, "words": self.words, "by": self.by, "at": self.at}
+
+    @classmethod
+    def parse(cls, r: _Reader) -> RetireAct:
+        return cls(
+            binding=r.hex64("binding"), words=r.text("words"), by=r.text("by"), at=r.text("at")
+        )
+
+
+@dataclass(frozen=True)
+class EraseAct:
+    body_hash: str
+    by: str
+    reason: str
+    at: str
+    KIND: ClassVar[str] = "erase"
+    KEYS: ClassVar[frozenset[str]] = frozenset({"body_hash", "by", "reason", "at"})
+
+    @property
+    def signer(self) -> str:
+        return self.by
+
+    def to_fields(self) -> dict[str, Any]:
+        return {"body_hash": self.body_hash, "by": self.by, "reason": self.reason, "at": self.at}
+
+    @classmethod
+    def parse(cls, r: _Reader) -> EraseAct:
+        return cls(
+            body_hash=r.hex64("body_hash"),
+            by=r.text("by"),
+            reason=r.text("reason"),
+            at=r.text("at"),
+        )
+
+
+Payload = (
+    WriteAct | AdoptAct | SupersedeAct | ResolveAct | SealAct | RebindAct | RetireAct | EraseAct
+)
+
+_PARSERS: dict[str, tuple[frozenset[str], Callable[[_Reader], Payload]]] = {
+    "write": (WriteAct.KEYS, WriteAct.parse),
+    "adopt": (AdoptAct.KEYS, AdoptAct.parse),
+    "supersede": (SupersedeAct.KEYS, SupersedeAct.parse),
+    "resolve": (ResolveAct.KEYS, ResolveAct.parse),
+    "seal": (SealAct.KEYS, lambda r: SealAct.parse_kind(r, True)),
+    "unseal": (SealAct.KEYS, lambda r: SealAct.parse_kind(r, False)),
+    "rebind": (RebindAct.KEYS, RebindAct.parse),
+    "retire": (RetireAct.KEYS, RetireAct.parse),
+    "erase": (EraseAct.KEYS, EraseAct.parse),
+}
+KINDS = frozenset(_PARSERS)
+
+
+def parse_payload(kind: str, fields: Mapping[str, Any], *, act_id: str) -> Payload:
+    """The typed payload of an act's fields; refuses unknown kinds and fields."""
+    known = _PARSERS.get(kind)
+    if known is None:
+        raise LedgerError(f"act {act_id}: unknown act kind {kind!r}", act_id=act_id)
+    keys, parse = known
+    return parse(_Reader(fields, act_id=act_id, where=kind, keys=keys))
+
+
+def kind_of(payload: Payload) -> str:
+    return payload.kind if isinstance(payload, SealAct) else payload.KIND
