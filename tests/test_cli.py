@@ -53,7 +53,7 @@ def test_init_creates_layout_and_twice_refused(tmp_path: Path) -> None:
 
 def test_verify_clean_accepted(repo: Path) -> None:
     code, out, _ = forest("verify", "--repo", str(repo))
-    assert code == 0 and "ledger ok: 2 act(s) in 1 segment(s)" in out
+    assert code == 0 and "ledger ok: 1 act(s) in 1 segment(s)" in out
     code, out, _ = forest("verify", "--repo", str(repo), "--json")
     assert code == 0 and json.loads(out)["ok"] is True
 
@@ -75,9 +75,9 @@ def test_sync_rebuild_log(repo: Path) -> None:
     code, out, _ = forest("sync", "--repo", str(repo), "--json")
     assert code == 0 and json.loads(out) == {"applied": 0, "rebuilt": False}
     code, out, _ = forest("rebuild", "--repo", str(repo))
-    assert code == 0 and "2 act(s) replayed" in out
+    assert code == 0 and "1 act(s) replayed" in out
     code, out, _ = forest("log", "--repo", str(repo), "--json")
-    assert code == 0 and [e["kind"] for e in json.loads(out)["acts"]] == ["write", "root"]
+    assert code == 0 and [e["kind"] for e in json.loads(out)["acts"]] == ["adopt"]
     assert "Some ground" not in out
 
 

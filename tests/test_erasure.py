@@ -48,15 +48,22 @@ def test_ledger_erase_act_rebuilds_without_body_recovers(tmp_path: Path) -> None
     Repository.init(repo).close()
     with Repository(repo) as r:
         cid = r.adopt_text(SECRET, words="adopted by mistake", by=ADA)
+        clean = r.supersede(
+            cid, "Clean text.", words="replace the paste", by=ADA,
+            expected_body_hash=hash_body("Clean text."),
+        )  # fmt: skip
+        scope = r.config.project_id
     ledger = repo / ".forest" / "ledger"
-    last = max(read_ledger(ledger).acts)
-    fields = {"body_hash": hash_body(SECRET), "by": ADA, "reason": "a pasted secret"}
-    write_segment(ledger, [make_act("erase", [last], fields)], {})
+    last = next(a.id for a in read_ledger(ledger).acts.values() if a.kind == "supersede")
+    fields = {"body_hash": hash_body(SECRET), "by": ADA, "reason": "a pasted secret", "at": "x"}
+    write_segment(ledger, [make_act("erase", [last], fields, scope=scope)], {})
     body_path(ledger, hash_body(SECRET)).unlink()
     commit_all(repo, "erase")
     with Repository(repo) as r:
         r.sync()
         r.rebuild()
         (ground,) = r.ground()
-        assert ground.content_id == cid and ground.body_hash == hash_body(SECRET)
+        assert ground.content_id == clean
+        old = r._open().id_for_content(cid)
+        assert old is not None and r._open().get(old)["body_hash"] == hash_body(SECRET)
     assert SECRET not in (repo / ".forest" / "woods.db").read_bytes().decode("latin-1")

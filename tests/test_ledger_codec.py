@@ -1,4 +1,4 @@
-"""Ledger format 1: act codec, segment files, bodies, dependency order, verify."""
+"""Ledger format 2: act codec, segment files, bodies, dependency order, verify."""
 
 from __future__ import annotations
 
@@ -12,12 +12,24 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers.acts import (
+    SAMPLE_BODIES,
+    SCOPE,
+    act_object,
+    body_act,
+    entry_record,
+    envelope,
+    raw_line,
+    sample_act,
+    sample_payload,
+)
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from forest_files.errors import ForestError, StoreCorruption
 from forest_files.hashing import canonical_json, hash_body, sha256_text
 from forest_files.ledger import (
+    KINDS,
     Act,
     LedgerError,
     decode_line,
@@ -35,14 +47,8 @@ from forest_files.ledger import (
 SECRET = "SENTINEL-secret-body-never-echo"
 
 
-def _act(n: int, deps: tuple[str, ...] = (), kind: str = "write", **extra: Any) -> Act:
-    return make_act(kind, deps, {"n": n, **extra})
-
-
-def _raw_line(obj: dict[str, Any]) -> bytes:
-    """A canonical line for ``obj`` with a correct id (for hand-built acts)."""
-    body = {k: v for k, v in obj.items() if k != "id"}
-    return canonical_json({**body, "id": sha256_text(canonical_json(body))}).encode()
+def _act(n: int, deps: tuple[str, ...] = (), kind: str = "write") -> Act:
+    return sample_act(kind, deps, n=n)
 
 
 def _put_segment(ledger: Path, data: bytes) -> Path:
@@ -54,29 +60,33 @@ def _put_segment(ledger: Path, data: bytes) -> Path:
     return path
 
 
-def _body_act(body: str, kind: str = "write") -> tuple[Act, dict[str, str]]:
-    h = hash_body(body)
-    return make_act(kind, (), {"entry": {"body_hash": h}}), {h: body}
+def _body_file(ledger: Path, h: str) -> Path:
+    return ledger / "bodies" / h[:2] / f"{h}.txt"
 
 
 # --- codec -----------------------------------------------------------------
 
 
 def test_act_round_trip_accepted(tmp_path: Path) -> None:
-    first = _act(1, meta={"tags": ["a", "b"]}, note="é ☃")
-    second = _act(2, (first.id,), kind="root")
+    meta = {"tags": ["a", "b"], "note": "é ☃"}
+    first = sample_act("write", entry=entry_record(meta=meta, signature="Zoë ☃ <z@example.org>"))
+    second = _act(2, (first.id,), kind="adopt")
     ref = write_segment(tmp_path, [first, second], {})
     back = read_segment(ref.path)
     assert back == [first, second]
     assert [encode_act(a) for a in back] == [encode_act(first), encode_act(second)]
-    assert back[0].fields == {"n": 1, "meta": {"tags": ["a", "b"]}, "note": "é ☃"}
+    assert back[0].payload == first.payload
+    assert back[0].payload.entry.meta == meta
+    assert back[0].fields["entry"]["signature"] == "Zoë ☃ <z@example.org>"
+    assert (back[0].scope, back[0].version) == (SCOPE, 2)
     assert ref.name == hashlib.sha256(ref.path.read_bytes()).hexdigest()
     assert read_segment_bytes(ref.path.read_bytes(), ref.name) == back
 
 
 def test_act_id_key_order_stable_accepted() -> None:
-    a = make_act("bind", (), {"path": "x.md", "sel": {"from": 1, "to": 2}, "z": 0})
-    b = make_act("bind", (), {"z": 0, "sel": {"to": 2, "from": 1}, "path": "x.md"})
+    fields = sample_payload("rebind").to_fields()
+    a = make_act("rebind", (), fields, scope=SCOPE)
+    b = make_act("rebind", (), dict(reversed(list(fields.items()))), scope=SCOPE)
     assert a.id == b.id
     assert encode_act(a) == encode_act(b)
     assert a.id == sha256_text(
@@ -84,21 +94,37 @@ def test_act_id_key_order_stable_accepted() -> None:
     )
 
 
+def test_act_build_and_make_same_act_accepted() -> None:
+    payload = sample_payload("adopt")
+    built = sample_act("adopt")
+    assert make_act("adopt", (), payload.to_fields(), scope=SCOPE) == built
+    assert built.payload == payload
+
+
 def test_act_deps_given_unsorted_sorted_accepted() -> None:
     x, y = _act(1), _act(2)
-    assert make_act("root", (y.id, x.id, y.id), {}).deps == tuple(sorted({x.id, y.id}))
+    act = sample_act("retire", (y.id, x.id, y.id))
+    assert act.deps == tuple(sorted({x.id, y.id}))
 
 
 def test_act_hand_edited_field_detected(tmp_path: Path) -> None:
-    act = _act(1, note="original")
+    act = sample_act("retire", words="original")
     obj = json.loads(encode_act(act))
-    obj["note"] = "forged"  # the id is kept: a hand edit in a pull request
+    obj["words"] = "forged"  # the id is kept: a hand edit in a pull request
     line = canonical_json(obj).encode()
     with pytest.raises(LedgerError, match="does not match its content") as info:
         decode_line(line, segment="s", lineno=3)
     assert (info.value.segment, info.value.line, info.value.code) == ("s", 3, "id-mismatch")
     _put_segment(tmp_path, line + b"\n")
     assert verify_ledger(tmp_path).codes() == {"id-mismatch"}
+
+
+def test_act_scope_edited_detected() -> None:
+    obj = json.loads(encode_act(_act(1)))
+    obj["scope"] = "another-project"
+    with pytest.raises(LedgerError, match="does not match its content") as info:
+        decode_line(canonical_json(obj).encode(), segment="s", lineno=1)
+    assert info.value.code == "id-mismatch"
 
 
 def test_act_whitespace_changed_detected(tmp_path: Path) -> None:
@@ -117,7 +143,7 @@ def test_act_whitespace_changed_detected(tmp_path: Path) -> None:
         (b"{not json", "not a JSON value"),
         (b"[1,2]", "not a JSON object"),
         (b'{"v":NaN}', "not a JSON value"),
-        (b'{"deps":[],"kind":"write","v":1}', '"id" missing'),
+        (canonical_json(envelope()).encode(), '"id" missing'),
     ],
 )
 def test_act_malformed_line_refused(line: bytes, reason: str) -> None:
@@ -128,24 +154,45 @@ def test_act_malformed_line_refused(line: bytes, reason: str) -> None:
 
 
 def test_act_newer_version_refused() -> None:
-    line = _raw_line({"v": 2, "kind": "teleport", "deps": []})
+    line = raw_line(envelope("teleport", v=3))
     with pytest.raises(LedgerError) as info:
         decode_line(line, segment="s", lineno=1)
-    assert "written by a newer forest-files: needs ledger format 2; upgrade forest-files" in str(
+    assert "written by a newer forest-files: needs ledger format 3; upgrade forest-files" in str(
         info.value
     )
     assert info.value.code == "bad-version"
 
 
-def test_act_missing_version_refused() -> None:
-    with pytest.raises(LedgerError, match='"v"') as info:
-        decode_line(_raw_line({"kind": "write", "deps": []}), segment="s", lineno=1)
+def test_act_format_1_refused() -> None:
+    """A format-1 line (no scope, a kind format 2 dropped) is refused in one line."""
+    line = raw_line({"v": 1, "kind": "root", "deps": [], "entry": {"body_hash": "0" * 64}})
+    with pytest.raises(LedgerError, match="ledger format 1") as info:
+        decode_line(line, segment="s", lineno=4)
+    assert info.value.code == "bad-version"
+    assert "\n" not in str(info.value)
+    assert "segment s line 4" in str(info.value)
+
+
+@pytest.mark.parametrize("v", [0, -1, "2", 2.0, True, None])
+def test_act_bad_version_value_refused(v: Any) -> None:
+    with pytest.raises(LedgerError) as info:
+        decode_line(raw_line(envelope(v=v)), segment="s", lineno=1)
     assert info.value.code == "bad-version"
 
 
-def test_act_unknown_kind_refused() -> None:
+def test_act_missing_version_refused() -> None:
+    obj = act_object(_act(1))
+    del obj["v"]
+    with pytest.raises(LedgerError, match='"v"') as info:
+        decode_line(raw_line(obj), segment="s", lineno=1)
+    assert info.value.code == "bad-version"
+
+
+@pytest.mark.parametrize("kind", ["teleport", "root", "bind", 7])
+def test_act_unknown_kind_refused(kind: Any) -> None:
+    """ "root" and "bind" were format-1 kinds; format 2 knows neither."""
     with pytest.raises(LedgerError, match="unknown act kind"):
-        decode_line(_raw_line({"v": 1, "kind": "teleport", "deps": []}), segment="s", lineno=1)
+        decode_line(raw_line(envelope(kind)), segment="s", lineno=1)
 
 
 @pytest.mark.parametrize(
@@ -153,25 +200,54 @@ def test_act_unknown_kind_refused() -> None:
     [["b" * 64, "a" * 64], ["a" * 64, "a" * 64], ["A" * 64], ["a" * 63], "a" * 64],
 )
 def test_act_bad_deps_refused(deps: Any) -> None:
+    obj = act_object(_act(1))
+    obj["deps"] = deps
     with pytest.raises(LedgerError, match='"deps"'):
-        decode_line(_raw_line({"v": 1, "kind": "write", "deps": deps}), segment="s", lineno=1)
+        decode_line(raw_line(obj), segment="s", lineno=1)
 
 
-def test_act_unknown_extra_field_kept_accepted() -> None:
-    line = _raw_line({"v": 1, "kind": "seal", "deps": [], "future_hint": {"x": [1, 2]}})
-    act = decode_line(line, segment="s", lineno=1)
-    assert act.fields["future_hint"] == {"x": [1, 2]}
-    assert encode_act(act).encode() == line
-    assert make_act("seal", (), {"future_hint": {"x": [1, 2]}}).id == act.id
+@pytest.mark.parametrize("scope", [None, "", "   ", 7, ["p"], "p" * 257])
+def test_act_bad_scope_refused(scope: Any) -> None:
+    obj = act_object(_act(1))
+    if scope is None:
+        del obj["scope"]
+    else:
+        obj["scope"] = scope
+    with pytest.raises(LedgerError, match='"scope"'):
+        decode_line(raw_line(obj), segment="s", lineno=1)
+
+
+def test_act_unknown_extra_field_refused(tmp_path: Path) -> None:
+    """Fail closed: a field this reader does not know is refused, never skipped."""
+    obj = act_object(sample_act("seal"))
+    obj["future_hint"] = {"x": [1, 2]}
+    line = raw_line(obj)
+    with pytest.raises(LedgerError, match="'future_hint'") as info:
+        decode_line(line, segment="s", lineno=1)
+    assert info.value.code == "unknown-field"
+    assert info.value.act_id == json.loads(line)["id"]
+    fields = {**sample_payload("seal").to_fields(), "future_hint": {"x": [1, 2]}}
+    with pytest.raises(ForestError, match="future_hint"):
+        make_act("seal", (), fields, scope=SCOPE)
+    _put_segment(tmp_path, line + b"\n")
+    assert not verify_ledger(tmp_path).ok
 
 
 def test_act_error_never_echoes_body_accepted() -> None:
-    obj = json.loads(encode_act(_act(1, text=SECRET)))
-    obj["text"] = SECRET + "!"
+    act = sample_act("retire", words=SECRET)
+    obj = json.loads(encode_act(act))
+    obj["words"] = SECRET + "!"
+    unknown = act_object(act)
+    unknown[SECRET[:8]] = SECRET
+    long_words = act_object(act)
+    long_words["words"] = SECRET * 1000
     bad_lines = [
         canonical_json(obj).encode(),
         json.dumps(obj).encode(),
         b'{"x":"' + SECRET.encode(),
+        raw_line({**unknown}),
+        raw_line(long_words),
+        raw_line({**act_object(act), "by": [SECRET]}),
     ]
     for line in bad_lines:
         with pytest.raises(LedgerError) as info:
@@ -179,11 +255,20 @@ def test_act_error_never_echoes_body_accepted() -> None:
         assert SECRET not in str(info.value)
 
 
+def test_act_fields_not_of_the_kind_refused() -> None:
+    """A write's fields under an erase's kind parse as neither."""
+    obj = act_object(_act(1))
+    obj["kind"] = "erase"
+    with pytest.raises(LedgerError) as info:
+        decode_line(raw_line(obj), segment="s", lineno=1)
+    assert info.value.code == "unknown-field"
+
+
 # --- segments ----------------------------------------------------------------
 
 
 def test_segment_truncated_detected(tmp_path: Path) -> None:
-    ref = write_segment(tmp_path, [_act(1), _act(2)], {})
+    ref = write_segment(tmp_path, [_act(1), _act(2)], SAMPLE_BODIES)
     data = ref.path.read_bytes()[:-5]
     ref.path.unlink()
     path = _put_segment(tmp_path, data)
@@ -194,7 +279,7 @@ def test_segment_truncated_detected(tmp_path: Path) -> None:
 
 
 def test_segment_renamed_detected(tmp_path: Path) -> None:
-    ref = write_segment(tmp_path, [_act(1)], {})
+    ref = write_segment(tmp_path, [_act(1)], SAMPLE_BODIES)
     moved = ref.path.with_name("0" * 64 + ".jsonl")
     ref.path.rename(moved)
     with pytest.raises(LedgerError, match="not the SHA-256 of its bytes"):
@@ -233,8 +318,9 @@ def test_ledger_duplicate_act_across_segments_counted_once(tmp_path: Path) -> No
 
 
 def test_ledger_bulk_write_10000_acts_fast(tmp_path: Path) -> None:
-    acts = [_act(i, body_hash=hash_body(f"body {i}")) for i in range(10_000)]
-    bodies = {hash_body(f"body {i}"): f"body {i}" for i in range(10_000)}
+    pairs = [body_act(f"body {i}", n=i) for i in range(10_000)]
+    acts = [act for act, _ in pairs]
+    bodies = {h: text for _, b in pairs for h, text in b.items()}
     started = time.perf_counter()
     ref = write_segment(tmp_path, acts, bodies)
     elapsed = time.perf_counter() - started
@@ -248,9 +334,10 @@ def test_ledger_bulk_write_10000_acts_fast(tmp_path: Path) -> None:
 
 def _random_dag(rng: random.Random, size: int) -> list[Act]:
     acts: list[Act] = []
+    kinds = sorted(KINDS)
     for i in range(size):
         deps = rng.sample([a.id for a in acts], k=min(len(acts), rng.randint(0, 3)))
-        acts.append(make_act(rng.choice(["write", "root", "bind"]), deps, {"i": i}))
+        acts.append(sample_act(rng.choice(kinds), deps, n=i))
     return acts
 
 
@@ -275,21 +362,21 @@ def test_topo_order_any_segment_split_same_order_accepted(seed: int, size: int, 
 
 
 def test_topo_order_ties_broken_by_id_accepted() -> None:
-    acts = [_act(i) for i in range(10)]
+    acts = [_act(i, kind=sorted(KINDS)[i % len(KINDS)]) for i in range(10)]
     assert [a.id for a in topo_order(reversed(acts))] == sorted(a.id for a in acts)
 
 
 def test_topo_order_cycle_refused() -> None:
-    a = Act(kind="write", deps=("b" * 64,), fields={}, id="a" * 64)
-    b = Act(kind="write", deps=("a" * 64,), fields={}, id="b" * 64)
+    a = Act(kind="write", deps=("b" * 64,), fields={}, id="a" * 64, scope=SCOPE)
+    b = Act(kind="write", deps=("a" * 64,), fields={}, id="b" * 64, scope=SCOPE)
     with pytest.raises(LedgerError, match=f"act {'a' * 64} is part of a dependency cycle"):
         topo_order([a, b])
 
 
 def test_ledger_dangling_dep_detected(tmp_path: Path) -> None:
     missing = _act(1)
-    orphan = _act(2, (missing.id,))
-    write_segment(tmp_path, [orphan], {})
+    orphan = _act(2, (missing.id,), kind="supersede")
+    write_segment(tmp_path, [orphan], SAMPLE_BODIES)
     with pytest.raises(LedgerError, match=f"act {orphan.id} depends on {missing.id}"):
         topo_order(read_ledger(tmp_path).acts.values())
     report = verify_ledger(tmp_path)
@@ -301,29 +388,42 @@ def test_ledger_dangling_dep_detected(tmp_path: Path) -> None:
 
 def test_body_round_trip_exact_text_accepted(tmp_path: Path) -> None:
     text = "line one\r\nline two\nno trailing newline ☃"
-    act, bodies = _body_act(text)
+    act, bodies = body_act(text)
     write_segment(tmp_path, [act], bodies)
     h = hash_body(text)
-    assert (tmp_path / "bodies" / h[:2] / f"{h}.txt").read_bytes() == text.encode()
+    assert _body_file(tmp_path, h).read_bytes() == text.encode()
     assert read_body(tmp_path, h) == text
     assert verify_ledger(tmp_path).ok
 
 
 def test_body_deleted_detected(tmp_path: Path) -> None:
-    act, bodies = _body_act(SECRET)
+    act, bodies = body_act(SECRET)
     write_segment(tmp_path, [act], bodies)
     h = next(iter(bodies))
-    (tmp_path / "bodies" / h[:2] / f"{h}.txt").unlink()
+    _body_file(tmp_path, h).unlink()
     report = verify_ledger(tmp_path)
     assert [(f.code, f.act_id) for f in report.faults] == [("body-missing", act.id)]
     assert read_body(tmp_path, h) is None
 
 
+def test_body_of_adopt_record_deleted_detected(tmp_path: Path) -> None:
+    """Nested records count: an adopt names its entry's body and its words' body."""
+    act = sample_act("adopt")
+    entry_hash, record_hash = act.payload.entry.body_hash, act.payload.record.body_hash
+    bodies = {entry_hash: "a body", record_hash: "I adopt this text"}
+    write_segment(tmp_path, [act], bodies)
+    assert verify_ledger(tmp_path).ok
+    _body_file(tmp_path, record_hash).unlink()
+    report = verify_ledger(tmp_path)
+    assert [(f.code, f.act_id) for f in report.faults] == [("body-missing", act.id)]
+    assert record_hash in report.faults[0].detail
+
+
 def test_body_lying_detected(tmp_path: Path) -> None:
-    act, bodies = _body_act("the adopted text")
+    act, bodies = body_act("the adopted text")
     write_segment(tmp_path, [act], bodies)
     h = next(iter(bodies))
-    (tmp_path / "bodies" / h[:2] / f"{h}.txt").write_text(SECRET, encoding="utf-8")
+    _body_file(tmp_path, h).write_text(SECRET, encoding="utf-8")
     report = verify_ledger(tmp_path)
     assert report.codes() == {"body-hash"}
     assert all(SECRET not in f.detail for f in report.faults)
@@ -332,33 +432,46 @@ def test_body_lying_detected(tmp_path: Path) -> None:
 
 
 def test_body_lying_rewritten_by_next_write_recovers(tmp_path: Path) -> None:
-    act, bodies = _body_act("text")
+    act, bodies = body_act("text")
     write_segment(tmp_path, [act], bodies)
     h = next(iter(bodies))
-    (tmp_path / "bodies" / h[:2] / f"{h}.txt").write_text("tampered", encoding="utf-8")
-    write_segment(tmp_path, [_act(9, body_hash=h)], bodies)
+    _body_file(tmp_path, h).write_text("tampered", encoding="utf-8")
+    again, _ = body_act("text", n=9)
+    write_segment(tmp_path, [again], bodies)
     assert verify_ledger(tmp_path).ok
 
 
 def test_body_erased_accepted(tmp_path: Path) -> None:
-    act, bodies = _body_act(SECRET)
+    act, bodies = body_act(SECRET)
     write_segment(tmp_path, [act], bodies)
     h = next(iter(bodies))
-    write_segment(tmp_path, [make_act("erase", (act.id,), {"body_hash": h})], {})
-    (tmp_path / "bodies" / h[:2] / f"{h}.txt").unlink()
+    write_segment(tmp_path, [sample_act("erase", (act.id,), body_hash=h)], {})
+    _body_file(tmp_path, h).unlink()
     assert verify_ledger(tmp_path).ok
 
 
+def test_body_erased_other_hash_missing_detected(tmp_path: Path) -> None:
+    """An erase excuses the body it names and no other."""
+    act, bodies = body_act(SECRET)
+    write_segment(tmp_path, [act, sample_act("erase", (act.id,), body_hash="e" * 64)], bodies)
+    _body_file(tmp_path, next(iter(bodies))).unlink()
+    assert verify_ledger(tmp_path).codes() == {"body-missing"}
+
+
 def test_body_hash_path_traversal_detected(tmp_path: Path) -> None:
-    write_segment(tmp_path, [_act(1, body_hash="../../etc/passwd")], {})
+    obj = act_object(_act(1))
+    obj["entry"]["body_hash"] = "../../etc/passwd"
+    with pytest.raises(ForestError):
+        make_act("write", (), {"entry": obj["entry"]}, scope=SCOPE)
+    _put_segment(tmp_path, raw_line(obj) + b"\n")
     assert verify_ledger(tmp_path).codes() == {"malformed"}
 
 
 def test_verify_many_faults_all_reported_detected(tmp_path: Path) -> None:
-    act, bodies = _body_act("gone")
-    write_segment(tmp_path, [act, _act(2, ("f" * 64,))], bodies)
+    act, bodies = body_act("gone")
+    write_segment(tmp_path, [act, _act(2, ("f" * 64,))], {**bodies, **SAMPLE_BODIES})
     h = next(iter(bodies))
-    (tmp_path / "bodies" / h[:2] / f"{h}.txt").unlink()
+    _body_file(tmp_path, h).unlink()
     good = encode_act(_act(3)).encode()
     _put_segment(tmp_path, b"garbage\n" + good.replace(b":", b": ", 1) + b"\n" + good)
     codes = sorted(f.code for f in verify_ledger(tmp_path).faults)
@@ -372,7 +485,8 @@ def _writer(ledger: str, tag: str, barrier: Any, count: int) -> None:
     barrier.wait(timeout=30)
     shared_body = "a body both writers carry"
     for i in range(count):
-        act = make_act("write", (), {"tag": tag, "i": i, "body_hash": hash_body(shared_body)})
+        entry = entry_record(body=shared_body, signature=tag, nonce=str(i))
+        act = sample_act("write", entry=entry)
         write_segment(Path(ledger), [act], {hash_body(shared_body): shared_body})
 
 
@@ -388,19 +502,23 @@ def test_segment_two_processes_writing_at_once_both_land_accepted(tmp_path: Path
         assert p.exitcode == 0
     snap = read_ledger(tmp_path)
     assert len(snap.acts) == 80
-    assert {a.fields["tag"] for a in snap.acts.values()} == {"a", "b"}
+    assert {a.payload.entry.signature for a in snap.acts.values()} == {"a", "b"}
     assert verify_ledger(tmp_path).ok
     leftovers = list(tmp_path.rglob(".tmp-*"))
     assert leftovers == []
 
 
 def test_body_erase_with_non_string_hash_detected(tmp_path: Path) -> None:
-    write_segment(tmp_path, [make_act("erase", (), {"body_hash": ["x"]})], {})
+    obj = act_object(sample_act("erase"))
+    obj["body_hash"] = ["x"]
+    with pytest.raises(ForestError):
+        make_act("erase", (), {k: obj[k] for k in ("body_hash", "by", "reason", "at")}, scope=SCOPE)
+    _put_segment(tmp_path, raw_line(obj) + b"\n")
     assert verify_ledger(tmp_path).codes() == {"malformed"}
 
 
 def test_body_stray_file_detected(tmp_path: Path) -> None:
-    act, bodies = _body_act("text")
+    act, bodies = body_act("text")
     write_segment(tmp_path, [act], bodies)
     (tmp_path / "bodies" / "notes.txt").write_text("hi", encoding="utf-8")
     assert verify_ledger(tmp_path).codes() == {"malformed"}
@@ -408,7 +526,7 @@ def test_body_stray_file_detected(tmp_path: Path) -> None:
 
 def test_ledger_snapshot_ordered_accepted(tmp_path: Path) -> None:
     first = _act(1)
-    second = _act(2, (first.id,))
+    second = _act(2, (first.id,), kind="seal")
     write_segment(tmp_path, [second], {})
     write_segment(tmp_path, [first], {})
     assert read_ledger(tmp_path).ordered() == [first, second]
@@ -420,18 +538,43 @@ def test_ledger_missing_directory_empty_accepted(tmp_path: Path) -> None:
     assert verify_ledger(tmp_path / "nowhere").ok
 
 
+def _write_fields(**meta: Any) -> dict[str, Any]:
+    entry = sample_payload("write").to_fields()["entry"]
+    return {"entry": {**entry, "meta": meta}}
+
+
 @pytest.mark.parametrize(
-    "fields", [{"x": {1, 2}}, {"x": "\ud800"}, {"id": "a"}, {"x": float("nan")}]
+    "fields",
+    [
+        _write_fields(x={1, 2}),
+        _write_fields(x="\ud800"),
+        _write_fields(x=float("nan")),
+        {**_write_fields(), "id": "a"},
+        {**_write_fields(), "scope": SCOPE},
+        {},
+        {"entry": {}},
+        {**_write_fields(), "extra": 1},
+    ],
 )
 def test_act_make_bad_fields_refused(fields: dict[str, Any]) -> None:
     with pytest.raises(ForestError):
-        make_act("write", (), fields)
+        make_act("write", (), fields, scope=SCOPE)
+
+
+@pytest.mark.parametrize("scope", ["", "  ", None, "p" * 257])
+def test_act_make_without_scope_refused(scope: Any) -> None:
+    with pytest.raises(ForestError, match="scope"):
+        make_act("write", (), _write_fields(), scope=scope)
+
+
+def test_act_make_unknown_kind_refused() -> None:
+    with pytest.raises(ForestError, match="unknown act kind"):
+        make_act("root", (), {}, scope=SCOPE)
 
 
 def test_write_bodies_reports_only_files_it_created_accepted(tmp_path: Path) -> None:
     """A damaged body file is rewritten but not reported as created, so a caller
     taking back a failed adoption's files (EarlyBodies.discard) never removes it."""
-    from forest_files.hashing import hash_body
     from forest_files.ledger.segments import body_path, write_bodies
 
     fresh, damaged, intact = "a fresh body", "a damaged body", "an intact body"

@@ -4,6 +4,7 @@ the CLI's messages when there is no repository to speak of."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import multiprocessing
 import os
@@ -207,15 +208,19 @@ def test_cherry_pick_same_act_twice_is_one_act(work: Path, second_copy: str) -> 
     cid = adopt(work, "Picked onto two branches.")
     pick = commit_all(work, "the act")
     [seg] = segment_paths(work / LEDGER)
-    write_act, root_act = read_ledger(work / LEDGER).ordered()
+    seg_data = seg.read_bytes()
+    [adopt_act] = read_ledger(work / LEDGER).ordered()
     for branch in ("b1", "b2"):
         git(work, "checkout", "-q", "-b", branch, "main")
         write(work, f"{branch}.txt", f"something only {branch} has")
         commit_all(work, f"{branch} diverges")  # so the two picks are distinct commits
         if branch == "b2" and second_copy == "reordered-segment":
-            # The same two acts in another segment (other bytes, other name).
-            other = write_segment(work / LEDGER, [root_act, write_act], {})
-            assert other.name != seg.stem
+            # The same act in another segment (other bytes, other name): twice over.
+            data = seg_data * 2
+            other = seg.with_name(f"{hashlib.sha256(data).hexdigest()}.jsonl")
+            other.parent.mkdir(parents=True, exist_ok=True)
+            other.write_bytes(data)
+            assert other.stem != seg.stem
             git(work, "checkout", "source", "--", str(LEDGER / "bodies"))
             commit_all(work, "same acts, another segment")
         else:
@@ -224,15 +229,15 @@ def test_cherry_pick_same_act_twice_is_one_act(work: Path, second_copy: str) -> 
     git(work, "merge", "-q", "--no-edit", "b1")
     assert len(git(work, "rev-list", "--parents", "-1", "HEAD").split()) == 3  # a real merge
     snapshot = read_ledger(work / LEDGER)
-    assert set(snapshot.acts) == {write_act.id, root_act.id}
+    assert set(snapshot.acts) == {adopt_act.id}
     ground, contested, applied = views(work)
     assert ids(ground) == [cid] and contested == []
-    assert applied == sorted([write_act.id, root_act.id])
+    assert applied == [adopt_act.id]
     assert verify_ledger(work / LEDGER).ok
     code, _, err = forest("verify", "--repo", str(work))
     assert code == 0, err
     with Repository(work) as r:
-        assert [e.kind for e in r.log()] == ["write", "root"]
+        assert [e.kind for e in r.log()] == ["adopt"]
     assert views(work, rebuild=True) == (ground, contested, applied)
 
 
@@ -315,14 +320,14 @@ def test_forged_root_with_valid_id_refused_on_pull(work: Path, tmp_path: Path) -
     adopt(forger, "Text the forger wants as ground.")
     ledger = forger / LEDGER
     new_seg = next(p for p in segment_paths(ledger) if p.name not in _names(work))
-    write_act, root_act = _ordered(read_ledger(ledger), new_seg.stem)
+    [adopt_act] = _ordered(read_ledger(ledger), new_seg.stem)
     other = "I adopt some other words entirely"
-    fields = dict(root_act.fields)
+    fields = dict(adopt_act.fields)
     fields["record"] = {**fields["record"], "body_hash": hash_body(other)}
-    forged = make_act("root", root_act.deps, fields)
-    assert forged.id != root_act.id
+    forged = make_act("adopt", adopt_act.deps, fields, scope=adopt_act.scope)
+    assert forged.id != adopt_act.id
     new_seg.unlink()
-    write_segment(ledger, [write_act, forged], {hash_body(other): other})
+    write_segment(ledger, [forged], {hash_body(other): other})
     commit_all(forger, "forged root")
     assert verify_ledger(ledger).ok  # well-formed: only replay can tell
     git(work, "pull", "-q", "--no-rebase", "--no-edit", str(forger), "main")
@@ -347,17 +352,17 @@ def _ordered(snapshot: Any, segment: str) -> list[Any]:
 
 def test_newer_format_segment_refused_with_upgrade_hint(work: Path) -> None:
     adopt(work, "Ground before the newer segment arrived.")
-    obj: dict[str, Any] = {"v": 2, "kind": "write", "deps": [], "entry": {"novel": True}}
+    obj: dict[str, Any] = {"v": 3, "kind": "write", "deps": [], "entry": {"novel": True}}
     line = canonical_json({**obj, "id": sha256_text(canonical_json(obj))}) + "\n"
     name = sha256_text(line)
     write(work, str(LEDGER / "segments" / f"{name}.jsonl"), line)
     report = verify_ledger(work / LEDGER)
     assert report.codes() == {"bad-version"}
     [fault] = report.faults
-    assert fault.segment == name and "ledger format 2" in fault.detail
+    assert fault.segment == name and "ledger format 3" in fault.detail
     code, out, _ = forest("verify", "--repo", str(work))
     assert code == 3 and "upgrade forest-files" in out
-    with Repository(work) as r, pytest.raises(LedgerError, match="format 2; upgrade forest-files"):
+    with Repository(work) as r, pytest.raises(LedgerError, match="format 3; upgrade forest-files"):
         r.sync()
     code, _, err = forest("sync", "--repo", str(work))
     assert code == 3 and "upgrade forest-files" in err and name in err
@@ -437,7 +442,7 @@ def test_two_processes_record_at_once(work: Path) -> None:
     ground, contested, applied = views(work)
     assert ids(ground) == sorted(made) and contested == []
     snapshot = read_ledger(work / LEDGER)
-    assert len(snapshot.acts) == 4 * count and set(applied) == set(snapshot.acts)
+    assert len(snapshot.acts) == 2 * count and set(applied) == set(snapshot.acts)
     assert all(len(v) == 1 for v in snapshot.found_in.values())
     assert verify_ledger(work / LEDGER).ok
     assert views(work, rebuild=True) == (ground, contested, applied)
@@ -480,7 +485,7 @@ def test_kill_9_mid_bulk_recording_recovers(work: Path, after: int) -> None:
         ground = r.ground()
     assert verify_ledger(work / LEDGER).ok
     snapshot = read_ledger(work / LEDGER)
-    adopt_segments = [p for p in on_disk if len(p.read_bytes().splitlines()) == 2]
+    adopt_segments = [p for p in on_disk if len(p.read_bytes().splitlines()) == 1]
     assert len(ground) == len(adopt_segments) == len(on_disk)
     assert set(applied_in_index(work)) == set(snapshot.acts)
     assert views(work, rebuild=True)[0] == ground
@@ -517,7 +522,7 @@ def test_clone_with_forest_toml_needs_no_init(work: Path, tmp_path: Path) -> Non
     assert not (fresh / ".forest" / "woods.db").exists()
     code, out, err = forest("log", "--repo", str(fresh), "--json")
     assert code == 0, err
-    assert [e["kind"] for e in json.loads(out)["acts"]] == ["write", "root"]
+    assert [e["kind"] for e in json.loads(out)["acts"]] == ["adopt"]
     assert (fresh / ".forest" / "woods.db").is_file()
     assert git(fresh, "status", "--porcelain", "--untracked-files=all") == ""
     assert ids(views(fresh)[0]) == [cid]

@@ -8,6 +8,7 @@ from contextlib import closing
 from pathlib import Path
 
 import pytest
+from helpers.acts import entry_record, sample_act
 from helpers.git import commit_all, git, isolate, make_repo
 
 import forest_files.ledger.sync as sync_module
@@ -17,10 +18,10 @@ from forest_files.ledger import (
     LedgerError,
     decode_line,
     encode_act,
-    make_act,
     read_ledger,
     write_segment,
 )
+from forest_files.ledger.acts import build_act
 from forest_files.ledger.segments import segment_paths
 from forest_files.repository import Repository
 
@@ -53,12 +54,12 @@ def test_adopt_many_one_segment_and_rebuild_identical(origin: Path) -> None:
         assert len(ids) == len(set(ids)) == 25
         assert sorted(g.content_id for g in ground) == sorted(ids)
         assert {g.body_hash for g in ground} == {hash_body(b) for b in bodies}
-        assert [e.kind for e in r.log()] == ["write", "root"] * 25
+        assert [e.kind for e in r.log()] == ["adopt"] * 25
         report = r.rebuild()
-        assert (report.applied, report.rebuilt) == (50, True)
+        assert (report.applied, report.rebuilt) == (25, True)
         assert r.ground() == ground
     [segment] = segment_paths(ledger(origin))
-    assert len(segment.read_bytes().splitlines()) == 50
+    assert len(segment.read_bytes().splitlines()) == 25
     assert r.adopt_many([], words=WORDS, by=ADA) == []
     assert len(segment_paths(ledger(origin))) == 1
 
@@ -114,7 +115,7 @@ def test_sync_rebuilds_when_a_segment_is_gone(origin: Path) -> None:
         assert len(r.ground()) == 1
     newest.write_bytes(stash)
     with Repository(origin) as r:
-        assert (r.sync().applied, len(r.ground())) == (2, 2)
+        assert (r.sync().applied, len(r.ground())) == (1, 2)
 
 
 def test_segment_edited_in_place_refused_by_sync(origin: Path) -> None:
@@ -139,7 +140,7 @@ def test_old_index_tables_rebuilt(origin: Path) -> None:
         )
     with Repository(origin) as r:
         report = r.sync()
-        assert (report.applied, report.rebuilt) == (2, True)
+        assert (report.applied, report.rebuilt) == (1, True)
 
 
 def test_new_act_depending_on_deep_history_judged(origin: Path, tmp_path: Path) -> None:
@@ -162,19 +163,23 @@ def test_new_act_depending_on_deep_history_judged(origin: Path, tmp_path: Path) 
     with Repository(origin) as r:
         assert r.sync().applied == 1
         assert r.ground() == []
-    assert len(read_ledger(ledger(origin)).acts) == 2 + 3 + 1
+    assert len(read_ledger(ledger(origin)).acts) == 1 + 3 + 1
 
 
 def test_forged_act_refused_by_incremental_sync(origin: Path, tmp_path: Path) -> None:
-    """A supersession whose deps leave out the root is refused on sync as on rebuild."""
+    """A supersession whose deps leave out the adopt of the text it supersedes is
+    refused on sync as on rebuild: it is judged at its deps, where that text was
+    never ground. Its id is valid and its scope is the repository's."""
     with Repository(origin) as r:
         [old] = r.adopt_many(["First."], words=WORDS, by=ADA)
+        scope = r.config.project_id
     copy = tmp_path / "copy"
     shutil.copytree(origin, copy)
     with Repository(copy) as r:
         r.supersede(old, "Second.", words=WORDS, by=ADA, expected_body_hash=hash_body("Second."))
-    write_act, _root, sup = read_ledger(ledger(copy)).ordered()
-    forged = make_act("supersede", [write_act.id], dict(sup.fields))
+    adopt, sup = read_ledger(ledger(copy)).ordered()
+    assert sup.deps == (adopt.id,)
+    forged = build_act(sup.payload, [], scope=scope)
     shutil.copytree(ledger(copy) / "bodies", ledger(origin) / "bodies", dirs_exist_ok=True)
     write_segment(ledger(origin), [forged], {})
     with Repository(origin) as r, pytest.raises(LedgerError, match="not ground at its dep"):
@@ -182,13 +187,31 @@ def test_forged_act_refused_by_incremental_sync(origin: Path, tmp_path: Path) ->
 
 
 @pytest.mark.parametrize(
-    "fields",
+    "meta",
     [{}, {"a": 1, "x": {"id": "nested"}}, {"note": '"id":"quoted"'}, {"z": ["id", {"id": 1}]}],
 )
-def test_decode_cuts_the_id_member_exactly(fields: dict[str, object]) -> None:
-    act = make_act("write", [], fields)
+def test_decode_cuts_the_id_member_exactly(meta: dict[str, object]) -> None:
+    act = sample_act("write", entry=entry_record(meta=meta, signature='"id":"quoted"'))
     line = encode_act(act).encode("utf-8")
     assert decode_line(line, segment="s", lineno=1) == act
     forged = line.replace(act.id.encode(), ("0" * 64).encode())
     with pytest.raises(LedgerError, match="does not match"):
         decode_line(forged, segment="s", lineno=1)
+
+
+def test_forged_act_of_another_project_refused_by_sync(origin: Path, tmp_path: Path) -> None:
+    """A well-formed act with a valid id, copied in from another project, is refused
+    by the applier for its scope."""
+    with Repository(origin) as r:
+        [old] = r.adopt_many(["First."], words=WORDS, by=ADA)
+    copy = tmp_path / "copy"
+    shutil.copytree(origin, copy)
+    with Repository(copy) as r:
+        r.supersede(old, "Second.", words=WORDS, by=ADA, expected_body_hash=hash_body("Second."))
+    _adopt, sup = read_ledger(ledger(copy)).ordered()
+    forged = build_act(sup.payload, sup.deps, scope="some-other-project")
+    shutil.copytree(ledger(copy) / "bodies", ledger(origin) / "bodies", dirs_exist_ok=True)
+    write_segment(ledger(origin), [forged], {})
+    with Repository(origin) as r, pytest.raises(LedgerError, match="belongs to project") as info:
+        r.sync()
+    assert info.value.code == "scope"

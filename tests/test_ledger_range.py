@@ -11,9 +11,12 @@ from helpers.git import commit_all, git, isolate, make_repo, write
 from typer.testing import CliRunner
 
 from forest_files.cli import app
+from forest_files.files.record import adopt_sections
+from forest_files.files.targets import read_section
 from forest_files.gitio import ShallowClone, UnknownRef
 from forest_files.hashing import hash_body
 from forest_files.ledger import make_act, read_ledger, write_segment
+from forest_files.ledger.applied import act_paths
 from forest_files.ledger.range import check_range
 from forest_files.ledger.segments import body_path, segment_paths
 from forest_files.ledger.sources import ground_from
@@ -21,6 +24,7 @@ from forest_files.repository import Repository
 
 ADA = "Ada Lovelace <ada@example.org>"
 MALLORY = "Mallory <mallory@example.org>"
+AUTHOR = "Test Author <author@example.org>"  # who commits in these repositories
 WORDS = "I adopt this text as written"
 runner = CliRunner()
 
@@ -35,27 +39,35 @@ def forest(*args: str) -> tuple[int, str, str]:
     return result.exit_code, result.stdout, result.stderr
 
 
-def config_text(*holders: str) -> str:
+def config_text(*holders: str, everything: str = AUTHOR) -> str:
     listed = ", ".join(f'"{h}"' for h in holders)
-    return f'[project]\nid = "p-range"\n\n[authority]\n"docs/**" = [{listed}]\n'
+    return (
+        f'[project]\nid = "p-range"\n\n[authority]\n"**" = ["{everything}"]\n'
+        f'"docs/**" = [{listed}]\n'
+    )
 
 
 @pytest.fixture
 def repo(tmp_path: Path) -> Path:
-    """main: forest.toml governing docs/** by Ada, one adopted text; HEAD on ``feature``."""
+    """main: forest.toml governing docs/** by Ada (and ``**`` by the committer), one
+    adopted file; HEAD on ``feature``."""
     path = make_repo(tmp_path)
     Repository.init(path, project_id="p-range").close()
     write(path, "forest.toml", config_text(ADA))
-    with Repository(path) as r:
-        r.adopt_text("Base ground.", words=WORDS, by=ADA, path="docs/base.md")
+    adopt(path, "Base ground.", path="docs/base.md")
     commit_all(path, "base")
     git(path, "checkout", "-q", "-b", "feature")
     return path
 
 
 def adopt(repo: Path, body: str, by: str = ADA, path: str | None = None) -> str:
+    """Adopt ``body``: bound as the whole file ``path`` when given, else unbound."""
     with Repository(repo) as r:
-        return r.adopt_text(body, words=WORDS, by=by, path=path)
+        if path is None:
+            return r.adopt_text(body, words=WORDS, by=by)
+        write(repo, path, body + "\n")
+        section = read_section(repo, path, (), max_bytes=1 << 20)
+        return adopt_sections(r, [section], words=WORDS, by=by)[0].content_id
 
 
 def codes(repo: Path) -> list[str]:
@@ -74,12 +86,13 @@ def test_clean_range_ok(repo: Path) -> None:
     assert obj["ok"] is True and obj["merge_base"] == report.merge_base
 
 
-def test_path_field_recorded_and_replayed(repo: Path) -> None:
-    acts = read_ledger(repo / ".forest" / "ledger").ordered()
-    assert [a.fields.get("path") for a in acts] == [None, "docs/base.md"]
+def test_paths_derived_on_replay_not_declared(repo: Path) -> None:
+    [act] = read_ledger(repo / ".forest" / "ledger").ordered()
+    assert "path" not in act.fields  # the act declares no path about itself
     with Repository(repo) as r:
-        assert r.rebuild().applied == 2
+        assert r.rebuild().applied == 1
         assert len(r.ground()) == 1
+        assert act_paths(r._open(), [act.id]) == {act.id: frozenset({"docs/base.md"})}
     assert len(ground_from(repo, "HEAD").ground) == 1
 
 
@@ -97,8 +110,7 @@ def test_deleted_segment_is_a_fault(repo: Path) -> None:
 
 def test_rewritten_segment_is_a_fault(repo: Path) -> None:
     [segment] = segment_paths(repo / ".forest" / "ledger")
-    lines = segment.read_bytes().splitlines(keepends=True)
-    segment.write_bytes(lines[0])  # the root act is gone from a file that keeps its name
+    segment.write_bytes(segment.read_bytes() * 2)  # new bytes in a file that keeps its name
     commit_all(repo, "rewrite")
     assert codes(repo) == ["ledger-rewritten"]
     code, out, _ = forest("verify", "--repo", str(repo), "--base", "main", "--json")
@@ -108,9 +120,13 @@ def test_rewritten_segment_is_a_fault(repo: Path) -> None:
 
 def test_erased_body_is_not_a_fault(repo: Path) -> None:
     ledger = repo / ".forest" / "ledger"
-    body_hash = hash_body("Base ground.")
-    last = max(read_ledger(ledger).acts)
-    erase = make_act("erase", [last], {"body_hash": body_hash})
+    body_hash = hash_body("Base ground.\n")
+    with Repository(repo) as r:
+        [ground] = r.ground()
+        r.seal(ground.content_id, words="sealed before its erasure", by=ADA)
+    sealed = next(a.id for a in read_ledger(ledger).acts.values() if a.kind == "seal")
+    fields = {"body_hash": body_hash, "by": ADA, "reason": "pasted by mistake", "at": "2026"}
+    erase = make_act("erase", [sealed], fields, scope="p-range")
     write_segment(ledger, [erase], {})
     body_path(ledger, body_hash).unlink()
     commit_all(repo, "erase")
@@ -120,7 +136,7 @@ def test_erased_body_is_not_a_fault(repo: Path) -> None:
 
 
 def test_deleted_body_without_erasure_is_a_fault(repo: Path) -> None:
-    body_path(repo / ".forest" / "ledger", hash_body("Base ground.")).unlink()
+    body_path(repo / ".forest" / "ledger", hash_body("Base ground.\n")).unlink()
     commit_all(repo, "lose a body")
     assert codes(repo) == ["ledger-deleted"]
 
@@ -133,16 +149,39 @@ def test_new_holder_cannot_act_in_same_range(repo: Path) -> None:
     [fault] = report.faults
     assert fault.code == "authority" and fault.act_id is not None
     assert fault.detail == (
-        f"{MALLORY} holds no authority over docs/x.md at merge-base {report.merge_base[:12]}"
+        f"{MALLORY} holds no authority over docs/x.md at merge-base {report.merge_base[:12]} "
+        "(adopt act)"
     )
     code, out, _ = forest("verify", "--repo", str(repo), "--base", "main")
-    assert code == 3 and "authority" in out and "Mallory's text" not in out
+    assert code == 1 and "authority" in out and "Mallory's text" not in out
+
+
+def test_config_change_by_non_holder_of_everything_refused(repo: Path) -> None:
+    """forest.toml is governed: a committer who does not hold '**' at the merge-base
+    cannot change the authority map, even without recording any act."""
+    write(repo, "forest.toml", config_text(ADA, everything=ADA))
+    commit_all(repo, "take over")
+    git(repo, "checkout", "-q", "main")
+    write(repo, "forest.toml", config_text(ADA, everything=ADA))
+    commit_all(repo, "hand ** to Ada")
+    git(repo, "checkout", "-q", "-b", "later")
+    write(repo, "forest.toml", config_text(ADA, MALLORY, everything=ADA))
+    commit_all(repo, "add Mallory")
+    [fault] = check_range(repo, "main").faults
+    assert fault.code == "config-governance" and AUTHOR in fault.detail
+    code, out, _ = forest("verify", "--repo", str(repo), "--base", "main")
+    assert code == 1 and "config-governance" in out
+
+
+def test_project_id_change_refused(repo: Path) -> None:
+    write(repo, "forest.toml", config_text(ADA).replace("p-range", "p-other"))
+    commit_all(repo, "new id")
+    assert "config-governance" in codes(repo)
 
 
 def test_holder_at_merge_base_may_act(repo: Path) -> None:
-    write(repo, "forest.toml", config_text(ADA, MALLORY))
     adopt(repo, "Ada's text.", by=ADA, path="docs/x.md")
-    adopt(repo, "Ungoverned.", by=MALLORY, path="notes/y.md")
+    adopt(repo, "Unbound text touches no governed path.", by=MALLORY)
     commit_all(repo, "ada acts")
     assert check_range(repo, "main").faults == ()
 

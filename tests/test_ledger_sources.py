@@ -85,7 +85,7 @@ def test_snapshots_agree_with_read_ledger(three: tuple[Path, list[str]]) -> None
     staged, read_staged = read_ledger_from(repo, "index")
     committed, _ = read_ledger_from(repo, "HEAD")
     assert worktree.acts.keys() == on_disk.acts.keys()
-    assert len(committed.acts) == 2 < len(staged.acts) == 3 < len(worktree.acts) == 4
+    assert len(committed.acts) == 1 < len(staged.acts) == 2 < len(worktree.acts) == 3
     assert set(committed.segments) < set(staged.segments) < set(worktree.segments)
     assert read_staged(hash_body("Version two.")) == "Version two."
     assert read_staged(hash_body("Version three.")) is None  # not staged

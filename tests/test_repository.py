@@ -97,7 +97,7 @@ def test_adopt_text_is_ground_and_one_segment(origin: Path) -> None:
         assert entry.content_id == cid
         assert entry.body_hash == hash_body("The river floods in spring.")
         assert (entry.adopted_by, entry.words) == (ADA, WORDS)
-        assert [e.kind for e in r.log()] == ["write", "root"]
+        assert [e.kind for e in r.log()] == ["adopt"]
     assert len(segment_paths(origin / ".forest" / "ledger")) == 1
 
 
@@ -131,7 +131,7 @@ def test_supersede_seal_unseal_rebuilt_identical(origin: Path) -> None:
         before = r.ground()
         assert [g.content_id for g in before] == [new]
         report = r.rebuild()
-        assert report.rebuilt and report.applied == 5
+        assert report.rebuilt and report.applied == 4
         assert r.ground() == before
 
 
@@ -154,7 +154,7 @@ def test_two_clones_merge_sync_identical(origin: Path, tmp_path: Path) -> None:
     git(c, "pull", "-q", "--no-rebase", "--no-edit", str(b), "main")
     with Repository(b) as r:
         report = r.sync()
-        assert (report.applied, report.rebuilt) == (2, False)
+        assert (report.applied, report.rebuilt) == (1, False)
     assert ground_ids(b) == ground_ids(c) == sorted([x, y])
 
 
@@ -169,7 +169,7 @@ def test_branch_switch_rebuilt(origin: Path) -> None:
     git(origin, "checkout", "-q", "feature")
     with Repository(origin) as r:
         report = r.sync()
-        assert (report.applied, report.rebuilt) == (2, False)
+        assert (report.applied, report.rebuilt) == (1, False)
     assert ground_ids(origin) == [x]
 
 
@@ -183,18 +183,18 @@ def _replace_ledger(repo: Path, acts: list[Any], bodies: dict[str, str]) -> None
 def _forged(act: Any, **record_changes: Any) -> Any:
     fields = dict(act.fields)
     fields["record"] = {**fields["record"], **record_changes}
-    return make_act(act.kind, act.deps, fields)
+    return make_act(act.kind, act.deps, fields, scope=act.scope)
 
 
 @pytest.mark.parametrize("lie", ["content_id", "body_hash"])
 def test_forged_root_refused(origin: Path, lie: str) -> None:
     adopt(origin, "Honest text.")
     ledger = origin / ".forest" / "ledger"
-    write_act, root_act = read_ledger(ledger).ordered()
+    [adopt_act] = read_ledger(ledger).ordered()
     other = "I adopt some other words"
     change = {"content_id": "0" * 64} if lie == "content_id" else {"body_hash": hash_body(other)}
-    forged = _forged(root_act, **change)
-    _replace_ledger(origin, [write_act, forged], {hash_body(other): other})
+    forged = _forged(adopt_act, **change)
+    _replace_ledger(origin, [forged], {hash_body(other): other})
     with Repository(origin) as r, pytest.raises(LedgerError, match=forged.id):
         r.rebuild()
 
@@ -204,9 +204,11 @@ def test_supersede_of_unadopted_entry_refused(origin: Path) -> None:
     with Repository(origin) as r:
         r.supersede(old, "Second.", words=WORDS, by=ADA, expected_body_hash=hash_body("Second."))
     ledger = origin / ".forest" / "ledger"
-    write_act, _root, sup = read_ledger(ledger).ordered()
-    # Drop the root: a supersession of something that was never ground.
-    forged = make_act("supersede", [write_act.id], dict(sup.fields))
+    adopt_act, sup = read_ledger(ledger).ordered()
+    # A write of the same entry (never adopted) in place of the adopt: the
+    # supersession then supersedes something that was never ground.
+    write_act = make_act("write", [], {"entry": adopt_act.fields["entry"]}, scope=adopt_act.scope)
+    forged = make_act("supersede", [write_act.id], dict(sup.fields), scope=sup.scope)
     _replace_ledger(origin, [write_act, forged], {})
     with Repository(origin) as r, pytest.raises(LedgerError, match="not ground at its dep"):
         r.rebuild()
@@ -214,9 +216,9 @@ def test_supersede_of_unadopted_entry_refused(origin: Path) -> None:
 
 def test_write_of_ceremony_bucket_refused(origin: Path) -> None:
     adopt(origin, "Text.")
-    write_act, _root = read_ledger(origin / ".forest" / "ledger").ordered()
-    entry = {**write_act.fields["entry"], "bucket": "adoption_record"}
-    forged = make_act("write", [], {"entry": entry})
+    [adopt_act] = read_ledger(origin / ".forest" / "ledger").ordered()
+    entry = {**adopt_act.fields["entry"], "bucket": "adoption_record"}
+    forged = make_act("write", [], {"entry": entry}, scope=adopt_act.scope)
     _replace_ledger(origin, [forged], {})
     with Repository(origin) as r, pytest.raises(LedgerError, match="never written by a write"):
         r.rebuild()
@@ -283,5 +285,5 @@ def test_failed_commit_segment_removed_and_crash_recovers(
     # A crash (no chance to delete) leaves the segment; the next sync replays it.
     (ledger / "segments" / kept[0].name).write_bytes(kept[0].read_bytes())
     with Repository(origin) as r:
-        assert r.sync().applied == 2
+        assert r.sync().applied == 1
         assert [g.body_hash for g in r.ground()] == [hash_body("Lost or kept?")]

@@ -3,7 +3,7 @@
 Stores: nothing (read-only).
 Refuses: nothing; faults are returned. Codes: noncanonical, id-mismatch,
 bad-version, truncated, segment-name, dangling-dep, body-missing, body-hash,
-malformed. A referenced body may be absent only if an "erase" act names it in
+malformed, unknown-field (a field this reader does not know), scope. A referenced body may be absent only if an "erase" act names it in
 its top-level "body_hash". Details carry ids and hashes only, never text.
 Returns: a ``VerifyReport``.
 Test: tests/test_ledger_codec.py
@@ -36,6 +36,8 @@ FAULT_CODES = frozenset(
         "body-missing",
         "body-hash",
         "malformed",
+        "unknown-field",
+        "scope",
     }
 )
 
