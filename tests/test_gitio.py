@@ -289,6 +289,28 @@ def test_diff_names_filters_and_paths(repo: Path) -> None:
     assert len(everything) == 4
 
 
+def test_diff_each_parent_aligned_merges_and_moves_detected(repo: Path) -> None:
+    write(repo, "led/a.txt", "a")
+    write(repo, "led/b.txt", "b")
+    base = commit_all(repo, "base")
+    git(repo, "checkout", "-q", "-b", "side")
+    git(repo, "mv", "led", "moved")  # a rename: reported as deletions, never as R
+    side = commit_all(repo, "move the folder")
+    git(repo, "checkout", "-q", "main")
+    write(repo, "other.txt", "o")
+    main = commit_all(repo, "unrelated")
+    git(repo, "merge", "-q", "--no-edit", "side")
+    merge = git(repo, "rev-parse", "HEAD")
+    commits = gitio.range_parents(repo, f"{base}..{merge}")
+    assert commits[-1] == (merge, (main, side)) and {c for c, _ in commits} == {side, main, merge}
+    pairs = [(merge, main), (merge, side), (main, base), (side, base)]
+    gone = [Change("D", "led/a.txt"), Change("D", "led/b.txt")]
+    assert gitio.diff_each_parent(repo, pairs, "led") == [gone, [], [], gone]
+    assert gitio.diff_each_parent(repo, [], "led") == []
+    assert gitio.trees_exist(repo, [base, merge], "led") == {base: True, merge: False}
+    assert gitio.trees_exist(repo, [merge], "moved/a.txt") == {merge: False}  # a blob
+
+
 # --- blobs, config, attributes, submodules ---------------------------------
 
 

@@ -21,6 +21,8 @@ from typer.testing import CliRunner, Result
 import forest_files.cli  # noqa: F401  (registers every command)
 from forest_files import githooks, gitio
 from forest_files.cli import app
+from forest_files.files.viewbuild import built_from
+from forest_files.files.viewkey import commit_fingerprint, view_path
 
 runner = CliRunner()
 
@@ -282,6 +284,64 @@ def test_ledger_staged_after_a_hook_judged_head_catches_what_it_moves(bound: Pat
     err = refused(bound, "commit", "-m", "adoption beside drift")
     assert f"drifted: {NOTES}" in err
     assert "third.md" not in err  # the new binding itself is clean
+
+
+# --- a cached view is a starting point only for the same content ---------
+
+
+def _cache_heads_view(repo: Path) -> str:
+    """A clean hook run that builds the view of HEAD's ledger; its fingerprint."""
+    edit_outside(repo)
+    git(repo, "add", "canon.md")
+    accepted(repo, "commit", "-m", "appendix")
+    fingerprint = commit_fingerprint(repo, "HEAD")
+    assert view_path(repo, fingerprint).exists()
+    return fingerprint
+
+
+@pytest.mark.parametrize("damage", ["reordered", "appended", "truncated"])
+def test_segment_damaged_in_place_with_a_cached_view_refused(bound: Path, damage: str) -> None:
+    _cache_heads_view(bound)
+    [segment] = (bound / ".forest" / "ledger" / "segments").glob("*.jsonl")
+    lines = segment.read_bytes().splitlines(keepends=True)
+    assert len(lines) > 1
+    if damage == "reordered":
+        segment.write_bytes(b"".join(reversed(lines)))
+    elif damage == "appended":
+        segment.write_bytes(b"".join([*lines, lines[0]]))
+    else:
+        segment.write_bytes(b"".join(lines[:-1]))
+    git(bound, "add", ".forest/ledger")
+    for _ in range(2):  # every time, not only the first
+        err = refused(bound, "commit", "-m", f"segment {damage} in place")
+        assert segment.stem[:12] in err and "SHA-256" in err
+
+
+def test_segment_staged_without_its_bodies_refused_every_time(bound: Path) -> None:
+    _cache_heads_view(bound)
+    drift(bound)
+    forest(bound, "supersede", RULES, "--words", "The rule bends now")
+    git(bound, "add", "-A")
+    accepted(bound, "commit", "-m", "supersession")  # the hook saw the bodies once
+    git(bound, "reset", "-q", "--soft", "HEAD~1")
+    added = git(bound, "diff", "--cached", "--name-only", "--diff-filter=A", "HEAD")
+    bodies = [p for p in added.splitlines() if p.startswith(".forest/ledger/bodies/")]
+    assert bodies
+    git(bound, "rm", "-q", "--cached", *bodies)
+    for _ in range(2):
+        err = refused(bound, "commit", "-m", "segment without its bodies")
+        assert "missing" in err
+
+
+def test_new_segment_after_a_cached_view_takes_the_incremental_path(bound: Path) -> None:
+    before = _cache_heads_view(bound)
+    drift(bound)
+    forest(bound, "supersede", RULES, "--words", "The rule bends now")
+    git(bound, "add", "-A")
+    accepted(bound, "commit", "-m", "supersession with its file")
+    view = view_path(bound, commit_fingerprint(bound, "HEAD"))
+    assert built_from(view) == before  # extended from HEAD~1's view, not replayed
+    assert run(bound, FOREST, "check", "--rev", "HEAD").returncode == 0
 
 
 # --- supersession and its segment ----------------------------------------

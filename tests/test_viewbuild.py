@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 
 from forest_files.files import bindmap
-from forest_files.files.viewbuild import build_view
+from forest_files.files.viewbuild import build_view, built_from
 from forest_files.files.viewkey import ledger_fingerprint, view_path
+from forest_files.ledger.acts import LedgerError
 from forest_files.store.forest import ForestStore
 from tests.helpers.custody import DOC, init_and_adopt, supersede_as_it_stands
 from tests.helpers.git import commit_all, git, isolate, make_repo, write
@@ -99,3 +100,40 @@ def test_a_damaged_earlier_view_falls_back_to_the_full_replay(tmp_path: Path) ->
     how, second = _build_staged(root)
     assert how == "full"
     assert len(_custody(second)) == 3
+
+
+def test_a_view_whose_segment_changed_in_place_is_not_the_start(tmp_path: Path) -> None:
+    root = _repo(tmp_path)
+    _build_staged(root)
+    [segment] = (root / ".forest" / "ledger" / "segments").glob("*.jsonl")
+    lines = segment.read_bytes().splitlines(keepends=True)
+    segment.write_bytes(b"".join(reversed(lines)))  # same name, same acts, other bytes
+    git(root, "add", "-A")
+    with pytest.raises(LedgerError, match="SHA-256"):
+        _build_staged(root)  # the full replay, which refuses the damaged segment
+
+
+def test_a_view_whose_bodies_are_gone_is_not_the_start(tmp_path: Path) -> None:
+    root = _repo(tmp_path)
+    _supersede_a(root)
+    _build_staged(root)  # a view that read the new bodies
+    added = git(root, "diff", "--cached", "--name-only", "--diff-filter=A", "HEAD")
+    bodies = [p for p in added.splitlines() if "/bodies/" in p]
+    git(root, "rm", "-q", "--cached", *bodies)
+    with pytest.raises(LedgerError, match="missing"):
+        _build_staged(root)
+
+
+def test_a_view_of_an_older_format_is_not_the_start(tmp_path: Path) -> None:
+    root = _repo(tmp_path)
+    _how, first = _build_staged(root)
+    manifest = first.with_suffix(".manifest")
+    manifest.write_text(manifest.read_text().replace("manifest-v1", "manifest-v0"))
+    _supersede_a(root)
+    how, second = _build_staged(root)
+    assert how == "full" and built_from(second) is None
+    write(root, "b.md", DOC.replace("kept", "again"))
+    supersede_as_it_stands(root, "b.md#Keep")
+    git(root, "add", "-A")
+    how, third = _build_staged(root)
+    assert how == "incremental" and built_from(third) == second.stem

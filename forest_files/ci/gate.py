@@ -4,19 +4,22 @@
 
 1. verify HEAD's committed ledger (``verify_ledger`` on a temporary copy of
    its files) — faults are ``ledger-fault`` findings;
-2. with a base: ``check_range`` (ledger files rewritten or deleted since the
-   merge-base, every new act judged by forest.toml *as it stood at the
-   merge-base, over the bound paths each act touched as replay derived them
-   from HEAD's own view) — ``ledger-rewritten``, ``ledger-deleted``,
-   ``authority``, ``policy``, ``config-governance``;
+2. with a base: ``check_range`` (ledger files rewritten or deleted by any
+   commit of the range against any of its parents, every new act judged by
+   forest.toml *as it stood at the merge-base*, over the bound paths each act
+   touched as replay derived them in HEAD's own view) — ``ledger-rewritten``,
+   ``ledger-deleted``, ``authority``, ``policy``, ``config-governance``;
 3. check every binding of HEAD against the ground rebuilt from HEAD's own
    ledger (``custody_at(root, HEAD)``);
 4. with a base: every commit C of ``merge-base..HEAD`` but HEAD itself,
    oldest first, merges included, that changed a bound path or the ledger
    (against each parent) is checked against the ground rebuilt from C's own
    ledger — only the bindings whose file changed, all of them when the
-   ledger changed. A finding there is a *history* finding naming C, even when
-   a later commit reverted the edit (no silent edit anywhere in history). One
+   ledger changed. A C whose ledger is missing (removed, moved away, no
+   segment left) is judged against the ledger of its nearest first-parent
+   ancestor that has one (the merge-base included), never against its own
+   empty one. A finding there is a *history* finding naming C, even when a
+   later commit reverted the edit (no silent edit anywhere in history). One
    (binding, kind, hash) is reported once, at the first commit that shows it.
 
 Steps 3 and 4 are skipped when step 1 finds faults: a damaged ledger cannot be
@@ -34,12 +37,13 @@ from __future__ import annotations
 
 import functools
 import hashlib
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 from forest_files import gitio
 from forest_files.files.check import Finding, check_all
+from forest_files.files.content import GitTreeSource
 from forest_files.files.session import custody_at
 from forest_files.ledger.segments import BODIES_DIR, SEGMENT_SUFFIX, SEGMENTS_DIR
 from forest_files.ledger.sources import LEDGER_PREFIX
@@ -60,6 +64,7 @@ RULES: dict[str, str] = {
 }
 CORRUPTION_RULES = frozenset({"ledger-fault", "ledger-rewritten", "ledger-deleted"})
 _LEDGER_DIR = LEDGER_PREFIX.rstrip("/")
+_SEGMENTS = f"{_LEDGER_DIR}/{SEGMENTS_DIR}"
 
 
 @dataclass(frozen=True)
@@ -155,12 +160,16 @@ def _describe(f: Finding) -> str:
     return f"{sel} is unresolved: {f.detail}"
 
 
-def _from_finding(f: Finding, commit: str | None) -> GateFinding:
+def _from_finding(f: Finding, commit: str | None, judged_by: str | None = None) -> GateFinding:
     message = _describe(f)
     if commit is not None:
         message = (
             f"commit {commit[:12]} changed {f.selector} without recording its supersession "
             f"in the same commit: {message}"
+        )
+    if commit is not None and judged_by is not None:
+        message += (
+            f" (commit {commit[:12]} holds no ledger; judged by the ledger of {judged_by[:12]})"
         )
     return _make(f.kind, f.path, f.selector, f.binding, commit, message, (f.start_line, f.end_line))
 
@@ -202,14 +211,8 @@ def _verify_head(root: Path, head: str) -> list[GateFinding]:
     return faults + [_from_fault(f, "ledger-fault") for f in report.faults]
 
 
-def _parents(root: Path, commit: str) -> list[str]:
-    line = gitio.run_git(root, ["rev-list", "--parents", "-n", "1", commit, "--"])
-    return line.stdout.decode().split()[1:]
-
-
-def _changed(root: Path, commit: str) -> set[str] | None:
+def _changed(root: Path, commit: str, parents: tuple[str, ...]) -> set[str] | None:
     """Paths ``commit`` changed against any parent; None for a root commit (all)."""
-    parents = _parents(root, commit)
     if not parents:
         return None
     paths: set[str] = set()
@@ -225,12 +228,48 @@ def _touches_ledger(paths: Iterable[str]) -> bool:
     return any(p.startswith(LEDGER_PREFIX) for p in paths)
 
 
-def _check_at(root: Path, commit: str, changed: set[str] | None) -> list[Finding] | None:
-    """Failed findings of the affected bindings at ``commit``; None if none affected."""
+class _LedgerHomes:
+    """Whose ledger judges a commit's files: its own while it holds segments; for a
+    commit whose ledger is missing (removed, moved away, emptied) that of its nearest
+    first-parent ancestor that has one — judging such a commit against its own empty
+    ledger would let it edit bound text unseen (growth.py reports the removal)."""
+
+    def __init__(self, root: Path, parents: Mapping[str, tuple[str, ...]]) -> None:
+        self.root = root
+        self.parents = parents
+        self.has = gitio.trees_exist(root, list(parents), _SEGMENTS)  # one call, whole range
+        self.homes: dict[str, str | None] = {}
+
+    def of(self, commit: str) -> str | None:
+        """The commit whose ledger judges ``commit`` (None: no ledger in reach)."""
+        chain: list[str] = []
+        at = commit
+        while at not in self.homes:
+            if at not in self.has:  # a parent outside the range (the merge-base)
+                self.has.update(gitio.trees_exist(self.root, [at], _SEGMENTS))
+            if self.has[at]:
+                self.homes[at] = at
+                break
+            chain.append(at)
+            up = self.parents.get(at, ())  # outside the range: not followed further
+            if not up:
+                self.homes[at] = None
+                break
+            at = up[0]
+        for lacking in chain:
+            self.homes[lacking] = self.homes[at]
+        return self.homes[commit]
+
+
+def _check_at(
+    root: Path, commit: str, changed: set[str] | None, ledger_at: str
+) -> list[Finding] | None:
+    """Failed findings of the affected bindings at ``commit``, against the ledger of
+    ``ledger_at`` (``commit`` itself unless its ledger is missing); None if none affected."""
     # Ledger untouched: only the changed paths' bindings can have moved off ground, so
     # only those are loaded and only those blobs listed (cost follows the commit).
     narrow = changed is not None and not _touches_ledger(changed)
-    with custody_at(root, commit, paths=changed if narrow else None) as (
+    with custody_at(root, ledger_at, paths=changed if narrow else None) as (
         store,
         bindings,
         content,
@@ -239,20 +278,27 @@ def _check_at(root: Path, commit: str, changed: set[str] | None) -> list[Finding
             bindings = [b for b in bindings if b.path in changed]
             if not bindings:
                 return None
+        if ledger_at != commit:  # the ground of an ancestor, the files of this commit
+            only = tuple(sorted(changed)) if narrow and changed is not None else ()
+            content = GitTreeSource(root, rev=commit, only=only)
         return [f for f in check_all(store, bindings, content) if f.failed]
 
 
-def _history(root: Path, commits: Iterable[str], head: str) -> tuple[list[GateFinding], list[str]]:
+def _history(
+    root: Path, commits: Iterable[str], head: str, parents: Mapping[str, tuple[str, ...]]
+) -> tuple[list[GateFinding], list[str]]:
     seen: set[tuple[str, str, str | None]] = set()
     out: list[GateFinding] = []
     judged: list[str] = []
+    homes = _LedgerHomes(root, parents)
     for commit in commits:
         if commit == head:
             continue  # HEAD is judged by the HEAD check
-        changed = _changed(root, commit)
+        changed = _changed(root, commit, parents.get(commit, ()))
         if changed is not None and not changed:
             continue
-        found = _check_at(root, commit, changed)
+        home = homes.of(commit) or commit
+        found = _check_at(root, commit, changed, home)
         if found is None:
             continue
         judged.append(commit)
@@ -260,7 +306,7 @@ def _history(root: Path, commits: Iterable[str], head: str) -> tuple[list[GateFi
             key = (f.binding, f.kind, f.actual_hash)
             if key not in seen:
                 seen.add(key)
-                out.append(_from_finding(f, commit))
+                out.append(_from_finding(f, commit, None if home == commit else home))
     return out, judged
 
 
@@ -274,6 +320,7 @@ def run_gate(root: Path | str, base: str | None) -> GateReport:
     merge_base = None if base is None else gitio.merge_base(top, base, head)
     findings = _verify_head(top, head)
     commits: list[str] = []
+    graph: dict[str, tuple[str, ...]] = {}
     bindings: list[BoundRef] = []
     judged: list[str] = []
     if any(f.rule == "ledger-fault" for f in findings):
@@ -285,12 +332,13 @@ def run_gate(root: Path | str, base: str | None) -> GateReport:
                 ranged = check_range(top, base, paths_of=functools.partial(act_paths, store))
                 findings += [_from_fault(f, f.code) for f in ranged.faults]
                 commits = gitio.rev_list(top, f"{merge_base}..{head}")
+                graph = dict(gitio.range_parents(top, f"{merge_base}..{head}"))
             bindings = [BoundRef(b.path, b.selector, b.bind_act) for b in live]
             findings += [
                 _from_finding(f, None) for f in check_all(store, live, content) if f.failed
             ]
         judged.append(head)
-        history, judged_before = _history(top, commits, head)
+        history, judged_before = _history(top, commits, head, graph)
         findings += history
         judged = [*judged_before, *judged]
     return GateReport(

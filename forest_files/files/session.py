@@ -4,8 +4,9 @@ Stores: for ``index``/commit sources, the replayed custody view in
 ``.forest/cache/views/<fingerprint>.db`` (local, git-ignored; the fingerprint
 covers every ledger blob id and forest.toml), so a hook or CI run whose
 ledger did not change reuses it instead of replaying, and a new one starts
-from the nearest earlier view (viewbuild.py). The working tree's own index is
-never touched by those sources.
+from the nearest earlier view whose segments and bodies are there with the
+same blob ids (viewbuild.py). The working tree's own index is never touched
+by those sources.
 Refuses: whatever replay refuses (a forged or damaged ledger at that source).
 Returns: a context manager yielding (store, live bindings, content source).
 Test: tests/test_check.py

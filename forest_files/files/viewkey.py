@@ -3,9 +3,9 @@ paths file beside each view. Light: standard library and gitio only, so the hook
 can answer "does this commit touch anything bound?" without loading the store.
 
 Stores: ``.forest/cache/views/<fingerprint>.bound`` (the bound paths, NUL-separated),
-written next to the view it describes; ``<head key>.alias``, the fingerprint of
-a ledger known by its HEAD tree id (a hook whose commit stages no ledger file
-finds its view without listing the ledger).
+written next to the view it describes; ``<VIEW_FORMAT>-<head key>.alias``, the
+fingerprint of a ledger known by its HEAD tree id (a hook whose commit stages no
+ledger file finds its view without listing the ledger).
 Refuses: nothing.
 Returns: fingerprints, view paths, bound path sets (None when not cached).
 Test: tests/test_hooks.py
@@ -19,6 +19,10 @@ from forest_files import gitio
 from forest_files.gitio._run import refuse_option
 
 LEDGER_PREFIX = ".forest/ledger/"
+# The view format: part of every fingerprint and alias name, so views (and aliases
+# naming them) of an older format are never found again and are rebuilt.
+# v4: a view is extended only from a view whose segments and bodies match by blob.
+VIEW_FORMAT = "forest-view-v4"
 
 
 def ledger_fingerprint(root: Path, source: str, *, keep_index_file: bool = False) -> str:
@@ -49,7 +53,7 @@ def ledger_fingerprint(root: Path, source: str, *, keep_index_file: bool = False
         lines.append(b"%s %s %s\t%s" % (mode, blob, stage, path))
     import hashlib
 
-    return hashlib.sha256(b"forest-view-v3\0" + b"\0".join(lines)).hexdigest()
+    return hashlib.sha256(VIEW_FORMAT.encode() + b"\0" + b"\0".join(lines)).hexdigest()
 
 
 def head_custody(root: Path, rev: str = "HEAD") -> tuple[str, str] | None:
@@ -90,7 +94,7 @@ def commit_fingerprint(root: Path, rev: str) -> str:
 
 
 def alias_path(root: Path, head_key: str) -> Path:
-    return root / ".forest" / "cache" / "views" / f"{head_key}.alias"
+    return root / ".forest" / "cache" / "views" / f"{VIEW_FORMAT}-{head_key}.alias"
 
 
 def read_alias(root: Path, head_key: str) -> str | None:

@@ -31,6 +31,7 @@ from forest_files.gitio.content import (
     staged_changes,
     submodule_paths,
 )
+from forest_files.gitio.history import diff_each_parent, range_parents, trees_exist
 from forest_files.gitio.repo import (
     commits_with_authors,
     config_get,
@@ -60,6 +61,7 @@ __all__ = [
     "clean_env",
     "commits_with_authors",
     "config_get",
+    "diff_each_parent",
     "diff_names",
     "git_dir",
     "head_commit",
@@ -69,11 +71,13 @@ __all__ = [
     "ls_files_stage",
     "ls_tree",
     "merge_base",
+    "range_parents",
     "resolve_commit",
     "rev_list",
     "run_git",
     "staged_changes",
     "submodule_paths",
     "toplevel",
+    "trees_exist",
     "user_identity",
 ]

@@ -398,7 +398,8 @@ class Applier:
         if self._rivals_at_deps(act, old):
             raise self.fail(
                 act,
-                "supersedes an entry that is not current ground: it is contested; resolve the contest first",
+                "supersedes an entry that is not current ground: it is contested; "
+                "resolve the contest first",
             )
         paths = self._paths_of_entry(old)
         if store.is_ground(old):

@@ -2,10 +2,12 @@
 
 The range is merge-base(REF, HEAD)..HEAD. The rules:
 
-* The ledger only grows: a ledger file modified (``ledger-rewritten``) or
-  deleted (``ledger-deleted``) is a fault — except a body file deleted whose
-  hash a recorded erase act names. A file whose type changed counts as
-  rewritten.
+* The ledger only grows, in EVERY commit of the range against each of its
+  parents (``growth``): a ledger file modified or retyped (``ledger-rewritten``)
+  or deleted (``ledger-deleted``) is a fault naming the commit, even when a
+  later commit restores it — except a body file deleted whose hash an erase
+  act of that commit's own ledger names, and the removal of a file that is no
+  ledger file at all.
 * Authority at the merge-base, derived from state: every act HEAD's ledger
   adds (by act id) is judged for its signer over **every bound path the act
   touched** as its applier derived them on replay (a supersede, resolve,
@@ -39,7 +41,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
 from forest_files import gitio
 from forest_files.config import (
@@ -51,9 +53,9 @@ from forest_files.config import (
 )
 from forest_files.ledger.acts import Act, LedgerError, body_hashes
 from forest_files.ledger.applied import BodyReader
-from forest_files.ledger.segments import BODIES_DIR, BODY_SUFFIX, LedgerSnapshot
+from forest_files.ledger.growth import growth_faults
+from forest_files.ledger.segments import LedgerSnapshot
 from forest_files.ledger.sources import (
-    LEDGER_PREFIX,
     config_from,
     config_text_from,
     ledger_blobs,
@@ -83,33 +85,6 @@ def _acts_at(root: Path, commit: str) -> LedgerSnapshot:
     where = ledger_blobs(root, commit)
     data = gitio.cat_blobs(root, where.segments.values())
     return snapshot_of({name: data[blob] for name, blob in where.segments.items()}, strict=False)
-
-
-def _erased(snapshot: LedgerSnapshot) -> set[str]:
-    return {str(a.fields["body_hash"]) for a in snapshot.acts.values() if a.kind == "erase"}
-
-
-def _body_hash_of(path: str) -> str | None:
-    rel = PurePosixPath(path).relative_to(LEDGER_PREFIX.rstrip("/"))
-    if len(rel.parts) == 3 and rel.parts[0] == BODIES_DIR and rel.name.endswith(BODY_SUFFIX):
-        return rel.name.removesuffix(BODY_SUFFIX)
-    return None
-
-
-def _file_faults(root: Path, base: str, head: str, erased: set[str]) -> list[Fault]:
-    faults: list[Fault] = []
-    changes = gitio.diff_names(root, base, head, filters="MDT", paths=[LEDGER_PREFIX.rstrip("/")])
-    for change in changes:
-        name = PurePosixPath(change.path).name
-        if change.status == "D":
-            if _body_hash_of(change.path) in erased:
-                continue  # removed by a recorded erasure
-            detail = f"{change.path} was deleted since the merge-base (the ledger only grows)"
-            faults.append(Fault("ledger-deleted", name, None, None, detail))
-        else:
-            detail = f"{change.path} was modified since the merge-base (ledger files are immutable)"
-            faults.append(Fault("ledger-rewritten", name, None, None, detail))
-    return faults
 
 
 def _authority_faults(
@@ -259,7 +234,7 @@ def check_range(
     head = gitio.resolve_commit(root, "HEAD")
     base = gitio.merge_base(root, base_ref, head)
     at_head = _acts_at(root, head)
-    faults = _file_faults(root, base, head, _erased(at_head))
+    faults = growth_faults(root, base, head)
     at_base = _acts_at(root, base)
     new_acts = sorted(
         (a for a in at_head.acts.values() if a.id not in at_base.acts), key=lambda a: a.id

@@ -3,8 +3,9 @@
 Stores: nothing (read-only).
 Refuses: nothing; faults are returned. Codes: noncanonical, id-mismatch,
 bad-version, truncated, segment-name, dangling-dep, body-missing, body-hash,
-malformed, unknown-field (a field this reader does not know), scope. A referenced body may be absent only if an "erase" act names it in
-its top-level "body_hash". Details carry ids and hashes only, never text.
+malformed, unknown-field (a field this reader does not know), scope. A
+referenced body may be absent only if an "erase" act names it in its
+top-level "body_hash". Details carry ids and hashes only, never text.
 Returns: a ``VerifyReport``.
 Test: tests/test_ledger_codec.py
 """
