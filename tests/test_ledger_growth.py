@@ -134,10 +134,16 @@ def test_stray_garbage_removed_accepted(repo: Path) -> None:
 
 
 def _erase(root: Path, body: str) -> None:
-    """Record an erase act of ``body`` through the ledger library (no CLI yet)."""
+    """Seal the ground holding ``body`` (live ground is never erased), then record an
+    erase act of it through the ledger library (no CLI yet)."""
     ledger = root / LEDGER
-    last = max(read_ledger(ledger).acts)
-    write_segment(ledger, [make_act("erase", [last], {"body_hash": hash_body(body)})], {})
+    with Repository(root) as r:
+        [ground] = [g for g in r.ground() if g.body_hash == hash_body(body)]
+        r.seal(ground.content_id, words="sealed before its erasure", by="t <t@example.org>")
+        scope = r.config.project_id
+    sealed = next(a.id for a in read_ledger(ledger).acts.values() if a.kind == "seal")
+    fields = {"body_hash": hash_body(body), "by": "t", "reason": "a paste", "at": "2026"}
+    write_segment(ledger, [make_act("erase", [sealed], fields, scope=scope)], {})
 
 
 def test_body_removed_by_its_commits_erasure_accepted(repo: Path) -> None:
