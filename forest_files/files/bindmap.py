@@ -36,7 +36,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from forest_files.store.forest import ForestStore
 
-FORMAT = 1
+FORMAT = 2  # 2: no file hash (a ledger-recorded hash is no evidence; check.py)
 _SUFFIX = f".bindmap-{sys.implementation.cache_tag}"
 _FIELDS = (
     "bind_act",
@@ -46,12 +46,18 @@ _FIELDS = (
     "normalisation",
     "hash_algo",
     "section_hash",
-    "file_hash",
     "entry_id",
     "bound_by",
     "retired",
     "contested",
 )
+
+
+# Binding fields a map does not keep, filled with a blank while ``Binding`` still
+# has them: no check reads them (they come from the ledger, not from the file).
+_UNKEPT: dict[str, Any] = {
+    name: "" for name in ("file_hash",) if name in Binding.__dataclass_fields__
+}
 
 
 class BindMap(NamedTuple):
@@ -63,7 +69,16 @@ def derive(store: ForestStore) -> BindMap:
     """The map of ``store`` as it is now (the slow way a record saves)."""
     from forest_files.ledger.bindings import all_bindings
 
-    bindings = all_bindings(store)
+    return of_bindings(store, all_bindings(store))
+
+
+def of_bindings(store: ForestStore, bindings: list[Binding]) -> BindMap:
+    """The map of ``bindings`` (all live bindings of ``store``), as a saved map
+    holds them: the same map however it was found."""
+    if _UNKEPT:
+        from dataclasses import replace
+
+        bindings = [replace(b, **_UNKEPT) for b in bindings]
     return BindMap(bindings, ground_map(store, bindings))
 
 
@@ -126,7 +141,7 @@ def load(record: str, key: LedgerKey | str, paths: Iterable[str] | None = None) 
     try:
         for path in wanted:
             for row in marshal.loads(packed[path]):
-                binding = Binding(*row[:-1])
+                binding = Binding(**dict(zip(_FIELDS, row[:-1], strict=True)), **_UNKEPT)
                 bindings.append(binding)
                 if row[-1] is not None:
                     grounds[binding.entry_id] = row[-1]

@@ -172,7 +172,7 @@ def _affected(staged: BindMap, previous: BindMap, touched: set[str]) -> list[Bin
     contest names all its candidates."""
 
     def key(b: Binding, ground: Ground | None) -> tuple[object, ...]:
-        fields = (b.path, b.selector, b.excludes, b.section_hash, b.file_hash)
+        fields = (b.path, b.selector, b.excludes, b.section_hash)
         return (*fields, b.normalisation, b.hash_algo, b.retired, b.contested, ground)
 
     before = {b.bind_act: key(b, previous.grounds.get(b.entry_id)) for b in previous.bindings}
