@@ -35,6 +35,26 @@ _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _READ_NOFOLLOW = os.O_RDONLY | _NOFOLLOW | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
 
 
+def read_regular(full: str) -> bytes | None:
+    """The bytes of the regular file at ``full``; None when it is anything else (a
+    symlink is not followed, a FIFO does not block) or cannot be read."""
+    try:
+        fd = os.open(full, _READ_NOFOLLOW)
+    except OSError:
+        return None
+    try:
+        if not stat_mod.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        parts = []
+        while chunk := os.read(fd, 1 << 20):
+            parts.append(chunk)
+        return b"".join(parts)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+
+
 class ContentSource(Protocol):
     name: str
 

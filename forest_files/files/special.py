@@ -7,9 +7,9 @@ index and in commits, a regular file (``lstat``, no symlink) in the working tree
 
 Stores: nothing.
 Refuses: nothing itself; ``special_path_reason`` says why a path may never be
-bound — anything under ``.git/`` or ``.forest/`` (the first segment, compared
-without case, as a case-insensitive filesystem would), and ``forest.toml`` at
-the root.
+bound — anything under ``.git/`` or ``.forest/`` at the root, a path through a
+``.git`` directory at any depth (git never tracks one), and ``forest.toml`` at
+the root; names compared without case, as a case-insensitive filesystem would.
 Returns: a reason (one phrase saying what to do) or None; the kind of a
 non-regular entry (``symlink``, ``directory``, ``fifo``, ``submodule``, …) from
 an ``lstat`` mode or a git mode, and the one detail a check reports for it,
@@ -37,6 +37,8 @@ def special_path_reason(path: str) -> str | None:
     own = _OWN_DIRS.get(first.casefold())
     if own is not None:
         return f"lies inside {first}/ ({own}), which is never bound; bind a file of your own"
+    if ".git" in path.casefold().split("/"):  # git never tracks a path through a .git
+        return "lies inside a .git directory (git's own data), which is never bound"
     if not rest and first.casefold() == CONFIG:
         return (
             f"is {CONFIG}, the custody configuration, which is never bound; "
