@@ -277,9 +277,10 @@ def test_check_unbound_symlink_beside_bound_file_accepted(tmp_path: Path) -> Non
     os.unlink(root / "README.md")
     os.symlink("elsewhere.md", root / "README.md")
     git(root, "add", "-A")
-    proc = forest(root, "check", "--staged", "--json")
-    found = json.loads(proc.stdout)["findings"]
-    assert [(f["kind"], f["moved_to"]) for f in found] == [("moved", "elsewhere.md")]
+    for args in ([], ["--staged"]):
+        proc = forest(root, "check", "--json", *args)
+        found = json.loads(proc.stdout)["findings"]
+        assert [(f["kind"], f["moved_to"]) for f in found] == [("moved", "elsewhere.md")], args
 
 
 # --- restore ----------------------------------------------------------------------------
