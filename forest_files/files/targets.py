@@ -142,7 +142,9 @@ def _bind_instead(root: Path, full: Path) -> str:
     real = Path(os.path.realpath(full))
     top = Path(os.path.realpath(root))
     if real.is_relative_to(top) and real.is_file():
-        return f"bind the file it leads to instead ({real.relative_to(top).as_posix()})"
+        rel = real.relative_to(top).as_posix()
+        if special_path_reason(rel) is None:
+            return f"bind the file it leads to instead ({rel})"
     return "bind the real file instead"
 
 
