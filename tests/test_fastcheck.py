@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -61,13 +62,44 @@ def _forest(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_no_change_loads_no_heavy_library(tmp_path: Path) -> None:
+    """Cold (no caches), a Markdown section is parsed once: the file hash the ledger
+    records is no evidence (check.py). Warm, nothing heavy is loaded."""
     root = _repo(tmp_path)
-    extra: list[str] = []
-    for _ in range(2):  # cold (no caches), then warm
-        proc = _run(root, "forest_files.fastcheck", *extra)
-        assert proc.returncode == 0, proc.stderr
-        assert "2 binding(s) checked" in proc.stdout
-        assert not _imports(proc) & HEAVY
+    cold = _run(root, "forest_files.fastcheck")
+    assert cold.returncode == 0, cold.stderr
+    assert not _imports(cold) & (HEAVY - {"pyromark"})
+    warm = _run(root, "forest_files.fastcheck")
+    assert warm.returncode == 0, warm.stderr
+    assert "2 binding(s) checked" in warm.stdout
+    assert not _imports(warm) & HEAVY
+
+
+def test_whole_file_binding_cold_check_parses_nothing_accepted(tmp_path: Path) -> None:
+    """A whole-file binding's section is the normalised file: a cold check hashes it
+    and compares with ground, without any parser."""
+    root = make_repo(tmp_path)
+    write(root, "a.md", DOC)
+    init_and_adopt(root, ["a.md"])
+    commit_all(root, "adopt")
+    cold = _run(root, "forest_files.fastcheck")
+    assert cold.returncode == 0, cold.stderr
+    assert not _imports(cold) & HEAVY
+    assert "forest_files.files.extract" not in _loaded(root)
+
+
+def _loaded(root: Path) -> set[str]:
+    """Every ``forest_files`` module a cold fast check (caches removed) imports."""
+    shutil.rmtree(root / ".forest" / "cache", ignore_errors=True)
+    code = (
+        "import sys; from forest_files.fastcheck import run; code = run([]); "
+        "print(' '.join(m for m in sys.modules if m.startswith('forest_files')))"
+    )
+    env = {**os.environ, **git_env()}
+    proc = subprocess.run(
+        [sys.executable, "-c", code], cwd=root, env=env, capture_output=True, text=True, timeout=120
+    )
+    assert proc.returncode == 0, proc.stderr
+    return set(proc.stdout.splitlines()[-1].split())
 
 
 def test_verdict_matches_forest_check(tmp_path: Path) -> None:
@@ -94,7 +126,7 @@ def test_verdict_matches_forest_check(tmp_path: Path) -> None:
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs named pipes")
 def test_bound_file_swapped_for_a_fifo_refused_without_hanging(tmp_path: Path) -> None:
-    """A FIFO where a bound file was is not its text: missing, at once (reading it
+    """A FIFO where a bound file was is not its text: unresolved, at once (reading it
     would block until some writer opened the pipe)."""
     root = _repo(tmp_path)
     (root / "m.py").unlink()
@@ -102,7 +134,8 @@ def test_bound_file_swapped_for_a_fifo_refused_without_hanging(tmp_path: Path) -
     fast = _run(root, "forest_files.fastcheck")  # _run's timeout fails a hang
     cli = _forest(root, "check")
     assert (fast.returncode, cli.returncode) == (1, 1)
-    assert "missing" in fast.stdout and "missing" in cli.stdout
+    detail = "unresolved m.py::g not a regular file (fifo)"
+    assert detail in fast.stdout and detail in cli.stdout
 
 
 def test_bad_usage_exits_2(tmp_path: Path) -> None:

@@ -93,9 +93,10 @@ def test_path_through_symlinked_directory_escaping_refused(repo: Path, tmp_path:
     refused(repo, "linked/lore.md", match="outside the repository")
 
 
-def test_symlink_inside_repo_accepted(repo: Path) -> None:
+def test_symlink_inside_repo_refused(repo: Path) -> None:
+    """Git holds the link, not the text: bind the file it leads to (special.py)."""
     os.symlink("canon.md", repo / "alias.md")
-    ok(repo, "adopt", "alias.md#Rules", "--words", WORDS)
+    refused(repo, "alias.md#Rules", match="is a symlink; bind the file it leads to instead")
 
 
 def test_dotdot_refused(repo: Path) -> None:

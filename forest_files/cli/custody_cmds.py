@@ -114,7 +114,10 @@ def restore(target: TargetArg, repo: RepoOpt = Path(".")) -> None:
         text = ground_text(store, store.content_id(head))
         assert text is not None
         kept = restore_file(r.root, binding.path, binding.selector, binding.excludes, text)
-    typer.echo(f"restored {binding.selector}; the replaced text is kept in {kept}")
+    if kept is None:
+        typer.echo(f"restored {binding.selector}: the file was gone and is written again")
+    else:
+        typer.echo(f"restored {binding.selector}; the replaced text is kept in {kept}")
 
 
 @app.command()

@@ -63,8 +63,13 @@ def _colour(kind: str) -> str:
     return f"\x1b[{code}m{kind}\x1b[0m"
 
 
-def _routes(kind: str, selector: str, path: str) -> str:
+def _routes(kind: str, selector: str, path: str, detail: str = "") -> str:
     """The ways out of a finding, each as the exact command."""
+    if kind == "unresolved" and detail.startswith("not a regular file"):
+        return (
+            f"  put the file back: remove what stands at {path}, then git checkout -- '{path}'\n"
+            f"  or end the binding: forest retire '{selector}' --words \"…\""
+        )
     if kind == "drifted":
         return (
             f"  restore ground:   forest restore '{selector}'\n"
@@ -189,7 +194,7 @@ def check(
         for f in findings:
             where = f" lines {f.start_line}-{f.end_line}" if f.start_line else ""
             typer.echo(f"{_colour(f.kind)} {f.selector}{where} {f.detail}".rstrip())
-            routes = _routes(f.kind, f.selector, f.path)
+            routes = _routes(f.kind, f.selector, f.path, f.detail)
             if routes:
                 typer.echo(routes)
             if f.kind == "contested":

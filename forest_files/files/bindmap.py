@@ -36,7 +36,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from forest_files.store.forest import ForestStore
 
-FORMAT = 2
+FORMAT = 2  # 2: no file hash (a ledger-recorded hash is no evidence; check.py)
 _SUFFIX = f".bindmap-{sys.implementation.cache_tag}"
 _FIELDS = (
     "bind_act",
@@ -62,7 +62,12 @@ def derive(store: ForestStore) -> BindMap:
     """The map of ``store`` as it is now (the slow way a record saves)."""
     from forest_files.ledger.bindings import all_bindings
 
-    bindings = all_bindings(store)
+    return of_bindings(store, all_bindings(store))
+
+
+def of_bindings(store: ForestStore, bindings: list[Binding]) -> BindMap:
+    """The map of ``bindings`` (all live bindings of ``store``), as a saved map
+    holds them: the same map however it was found."""
     return BindMap(bindings, ground_map(store, bindings))
 
 
@@ -125,7 +130,7 @@ def load(record: str, key: LedgerKey | str, paths: Iterable[str] | None = None) 
     try:
         for path in wanted:
             for row in marshal.loads(packed[path]):
-                binding = Binding(*row[:-1])
+                binding = Binding(**dict(zip(_FIELDS, row[:-1], strict=True)))
                 bindings.append(binding)
                 if row[-1] is not None:
                     grounds[binding.entry_id] = row[-1]

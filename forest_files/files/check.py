@@ -4,7 +4,9 @@ Stores: nothing.
 Refuses: nothing; every problem is a finding. Kinds (DESIGN.md "Drift"):
 ``clean`` (the section hashes to current ground), ``drifted`` (it does not),
 ``missing`` (the bound file is gone), ``unresolved`` (the selector matches
-nothing, or the file is no longer UTF-8 text), ``moved`` (the file is gone and
+nothing, the file is no longer UTF-8 text, or the bound path holds no regular
+file: ``not a regular file (symlink)``, ``(directory)``, ``(fifo)``,
+``(submodule)``, the same from every source), ``moved`` (the file is gone and
 the unchanged section is found at exactly one other path, by section hash),
 ``contested`` (two live successors of the ground, or two bindings of one
 path + selector). Every kind but ``clean`` fails a check.
@@ -12,13 +14,15 @@ Returns: ``Finding`` values carrying paths, line ranges and hashes — never
 section text.
 Test: tests/test_check.py
 
-Fast path: a binding records the whole-file hash it was verified against; a
-file whose normalised hash still equals it, while ground still has the bound
-section's hash, is clean without being parsed. In the working tree the file
+Evidence: a verdict comes only from the bytes the check read, or from a cache
+this machine computed from such bytes — never from a hash the ledger or the
+index records (a forged rebind act could choose it). A whole-file binding
+without exclusions is clean when the normalised file hash is ground's (its
+section IS the normalised file: no parse); a section binding is located by the
+parse cache under the file hash, else parsed. In the working tree the file
 hash comes from the stat cache when the file's stat is unchanged (no read at
-all); a file that must be located is looked up in the parse cache by content
-hash first (statcache.py). Those caches in ``.forest/cache`` are the only
-thing a check writes.
+all; statcache.py). Those caches in ``.forest/cache`` are the only thing a
+check writes.
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ from forest_files.errors import ForestError
 from forest_files.files.content import ContentSource, WorktreeSource
 from forest_files.files.normalise import decode_bytes, normalise_text, normalised_hash
 from forest_files.files.selector import Selector, parse_selector
+from forest_files.files.special import not_regular
 from forest_files.files.statcache import ParseCache
 from forest_files.hashing import hash_body
 from forest_files.ledger.bindings import Binding
@@ -184,14 +189,21 @@ def check_binding(
         return _replace(base, kind="unresolved", detail="its ground is sealed; unseal or retire")
     worktree = source if isinstance(source, WorktreeSource) else None
     known = worktree.known_hash(binding.path) if worktree is not None else None
+    if _whole_file_clean(binding, known, expected):
+        return base
     found: tuple[str, int, int] | str | None = _cached(parsed, known, binding)
     if found is None:
         data = source.read(binding.path)
         if data is None:
+            kind = source.special(binding.path)
+            if kind is not None:
+                return _replace(base, kind="unresolved", detail=not_regular(kind))
             return _missing_or_moved(base, binding, expected, source, all_paths)
         file_hash = normalised_hash(data)
         if worktree is not None:
             worktree.remember(binding.path, file_hash)
+        if _whole_file_clean(binding, file_hash, expected):
+            return base
         found = _cached(parsed, file_hash, binding)
         if found is None:
             found = _section(data, binding, binding.selector)
@@ -202,6 +214,19 @@ def check_binding(
     actual, start, end = found
     kind = "clean" if actual == expected else "drifted"
     return _replace(base, kind=kind, actual_hash=actual, start_line=start, end_line=end)
+
+
+def _whole_file_clean(binding: Binding, file_hash: str | None, expected: str) -> bool:
+    """A whole-file binding without exclusions whose locally computed file hash is
+    ground's: its section IS the normalised file, so no parse is needed. (A path
+    holding ``#``, ``@`` or ``:`` renders escaped, so its selector differs from its
+    path and it takes the parse-cache route instead: slower, never wrong.)"""
+    return (
+        file_hash is not None
+        and file_hash == expected
+        and not binding.excludes
+        and binding.selector == binding.path
+    )
 
 
 def _cached(

@@ -1,11 +1,15 @@
 """Content sources: the bytes a check judges — working tree, the git index, a commit.
 
 Stores: nothing.
-Refuses: a working-tree path whose symlink leads outside the repository
-(read as absent, and named by ``escapes``).
-Returns: raw bytes of a repository-relative path (None when absent), and the
-list of paths a source holds (for the ``moved`` search).
-Test: tests/test_check.py
+Refuses: to read anything but a regular file (special.py's one rule): a
+symlink, directory, FIFO or device in the working tree, a symlink (120000) or
+submodule (160000) entry in the git index or a commit, and a working-tree file
+whose directory resolves outside the repository (named by ``escapes``).
+Returns: raw bytes of a repository-relative regular file (None when it is not
+one); ``special(path)``, the kind of what stands there instead (None when
+nothing does: the file is missing); the list of paths a source holds (for the
+``moved`` search).
+Test: tests/test_check.py, tests/test_special_paths.py
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
+from forest_files.files.special import git_mode_kind, lstat_kind
 from forest_files.files.statcache import StatCache
 
 if TYPE_CHECKING:
@@ -30,10 +35,35 @@ _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _READ_NOFOLLOW = os.O_RDONLY | _NOFOLLOW | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
 
 
+def read_regular(full: str) -> bytes | None:
+    """The bytes of the regular file at ``full``; None when it is anything else (a
+    symlink is not followed, a FIFO does not block) or cannot be read."""
+    try:
+        fd = os.open(full, _READ_NOFOLLOW)
+    except OSError:
+        return None
+    try:
+        if not stat_mod.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        parts = []
+        while chunk := os.read(fd, 1 << 20):
+            parts.append(chunk)
+        return b"".join(parts)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+
+
 class ContentSource(Protocol):
     name: str
 
     def read(self, path: str) -> bytes | None: ...
+
+    def special(self, path: str) -> str | None:
+        """What stands at ``path`` when ``read`` found no regular file there
+        (``symlink``, ``directory``, ``fifo``, ``submodule``…); None when nothing does."""
+        ...
 
     def paths(self) -> list[str]: ...
 
@@ -113,22 +143,26 @@ class WorktreeSource:
             os.close(fd)
 
     def _open_slow(self, path: str, full: str) -> tuple[os.stat_result, bytes] | None:
-        """``_open`` by ``lstat`` first: a symlink is followed only to a file inside
-        the tree (and never stat-cached)."""
+        """``_open`` by ``lstat`` first (no O_NOFOLLOW, or the open failed): only a
+        regular file is read; a symlink is never followed (``special`` names it)."""
         try:
             st = os.lstat(full)
         except OSError:
             return None
-        if stat_mod.S_ISLNK(st.st_mode):
-            if escapes(self.root, path) or not os.path.isfile(full):
-                return None
-        elif not stat_mod.S_ISREG(st.st_mode) or not self._dir_inside(path.rpartition("/")[0]):
+        if not stat_mod.S_ISREG(st.st_mode) or not self._dir_inside(path.rpartition("/")[0]):
             return None
         try:
             with open(full, "rb") as fh:
                 return st, fh.read()
         except OSError:
             return None
+
+    def special(self, path: str) -> str | None:
+        try:
+            st = os.lstat(os.path.join(self.root, path))
+        except OSError:
+            return None
+        return lstat_kind(st.st_mode)
 
     def prefetch_hashes(self, paths: list[str]) -> None:
         """Learn the file hash of every path the stat cache cannot answer yet, in one
@@ -212,6 +246,7 @@ class GitTreeSource:
     # A few paths a hook judges: list just those; the whole tree only if asked (moved).
     only: tuple[str, ...] = ()
     _blobs: dict[str, str] = field(default_factory=dict)
+    _special: dict[str, str] = field(default_factory=dict)  # path -> kind (symlink, …)
     _cache: dict[str, bytes] = field(default_factory=dict)
     _complete: bool = False
 
@@ -233,11 +268,14 @@ class GitTreeSource:
         return gitio.ls_tree(self.root, self.rev, prefix)
 
     def _take(self, entries: list[gitio.TreeEntry]) -> None:
-        from forest_files.gitio import SUBMODULE_MODE
-
-        self._blobs.update(
-            (e.path, e.blob) for e in entries if e.mode != SUBMODULE_MODE and e.stage == 0
-        )
+        for e in entries:
+            if e.stage != 0:
+                continue  # a conflicted path holds no one content: read as absent
+            kind = git_mode_kind(e.mode)
+            if kind is None:
+                self._blobs[e.path] = e.blob
+            else:
+                self._special[e.path] = kind
 
     def read(self, path: str) -> bytes | None:
         blob = self._blobs.get(path)
@@ -248,6 +286,14 @@ class GitTreeSource:
 
             self._cache.update(cat_blobs(self.root, [blob]))
         return self._cache[blob]
+
+    def special(self, path: str) -> str | None:
+        kind = self._special.get(path)
+        if kind is None and path not in self._blobs:
+            inside = path + "/"  # a tree where the file was: files listed under it
+            if any(p.startswith(inside) for p in self._blobs):
+                return "directory"
+        return kind
 
     def prefetch(self, paths: list[str]) -> None:
         """Read these paths' blobs in one ``git cat-file --batch``; blobs read by an

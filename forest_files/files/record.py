@@ -42,7 +42,6 @@ class SectionText:
     selector: str
     excludes: tuple[str, ...]
     text: str
-    file_hash: str
     normalisation: str
     hash_algo: str = "sha256"
 

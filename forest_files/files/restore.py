@@ -2,10 +2,17 @@
 
 Stores: the divergent section text as a local capture under
 ``.forest/cache/captures/`` (ignored by git: it may hold text nobody adopted),
-then the file with only the section's lines replaced.
-Refuses: a section that cannot be found (restore needs its lines); with
-exclusions, a result whose section would not hash to ground (an excluded
-heading placed where it would swallow ground lines) — nothing is written.
+then the file with only the section's lines replaced — written to a temporary
+file in the same directory, given the file's mode (an executable stays
+executable), renamed into place. The file of a missing whole-file binding is
+recreated from ground (mode 0644).
+Refuses (one-line ``ForestError``, nothing written): a bound path holding a
+symlink, directory, FIFO or other non-regular file (never followed, never
+opened blocking); a path whose directory resolves outside the repository; a
+missing file of a section binding (its lines are gone with it); a section that
+cannot be found (restore needs its lines); with exclusions, a result whose
+section would not hash to ground (an excluded heading placed where it would
+swallow ground lines).
 Exclusions: the excluded parts are not in ground, so they are kept as they are
 now, each placed where it stood relative to the surrounding kept lines.
 Returns: the capture path. Every byte outside the section's lines — other
@@ -16,15 +23,20 @@ Test: tests/test_restore.py
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import os
 import re
+import stat as stat_mod
+import tempfile
 from pathlib import Path
 
 from forest_files.errors import ForestError
+from forest_files.files.content import escapes, read_regular
 from forest_files.files.extract import extract
 from forest_files.files.normalise import decode_bytes, normalise_text
 from forest_files.files.selector import parse_selector
+from forest_files.files.special import lstat_kind, not_regular
 from forest_files.hashing import hash_body
 from forest_files.store.base import utc_now
 
@@ -124,12 +136,57 @@ def capture(root: Path, selector: str, text: str) -> Path:
 
 def restore_file(
     root: Path, path: str, selector: str, excludes: tuple[str, ...], ground: str
-) -> Path:
-    """Restore ground into the section; returns where the old text was captured."""
+) -> Path | None:
+    """Restore ground into the section; returns where the old text was captured
+    (None when a missing whole-file binding's file was recreated: nothing to keep)."""
     full = root / path
-    new, old_text = splice(full.read_bytes(), selector, excludes, ground, path)
+    if escapes(root, path.rpartition("/")[0] or "."):
+        raise ForestError(
+            f"{path}: its directory leads outside the repository through a symlink; "
+            "nothing was written — put the real directory back, then restore"
+        )
+    try:
+        st = os.lstat(full)
+    except FileNotFoundError:
+        _recreate(full, path, selector, excludes, ground)
+        return None
+    kind = lstat_kind(st.st_mode)
+    data = read_regular(str(full)) if kind is None else None
+    if data is None:
+        what = not_regular(kind) if kind is not None else "could not be read as a regular file"
+        raise ForestError(
+            f"{path}: {what}; nothing was written — remove it and bring the file back "
+            f"(git checkout -- '{path}'), then restore"
+        )
+    new, old_text = splice(data, selector, excludes, ground, path)
     kept = capture(root, selector, old_text)
-    tmp = full.with_name(f".{full.name}.forest-restore")
-    tmp.write_bytes(new)
-    os.replace(tmp, full)
+    _replace_file(full, new, stat_mod.S_IMODE(st.st_mode))
     return kept
+
+
+def _recreate(full: Path, path: str, selector: str, excludes: tuple[str, ...], ground: str) -> None:
+    if selector != path or excludes:
+        raise ForestError(
+            f"{path}: the file is gone, and with it the place of {selector}; nothing was "
+            f"written — bring the file back (git checkout -- '{path}'), then restore"
+        )
+    if not full.parent.is_dir():
+        raise ForestError(
+            f"{path}: its directory is gone; nothing was written — create "
+            f"{full.parent.name}/ (or git checkout it), then restore"
+        )
+    _replace_file(full, ground.encode("utf-8"), 0o644)
+
+
+def _replace_file(full: Path, data: bytes, mode: int) -> None:
+    """``data`` into ``full`` atomically: a temporary file beside it, ``mode``, rename."""
+    fd, tmp = tempfile.mkstemp(dir=full.parent, prefix=f".{full.name}.", suffix=".forest-restore")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+        os.chmod(tmp, mode)  # mkstemp made it 0600
+        os.replace(tmp, full)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise

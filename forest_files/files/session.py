@@ -21,7 +21,6 @@ from typing import TYPE_CHECKING
 
 from forest_files.files import bindmap, verdict
 from forest_files.files.bindmap import BindMap
-from forest_files.files.check import ground_map
 from forest_files.files.content import ContentSource, GitTreeSource, WorktreeSource
 from forest_files.files.verdict import LedgerKey
 from forest_files.ledger.bindings import Binding, all_bindings
@@ -50,7 +49,7 @@ def worktree_custody(root: Path) -> tuple[BindMap, WorktreeSource, VerdictInputs
     found = bindmap.load(record, ledger) if ledger is not None else None
     if found is None:
         with custody_at(root, "worktree") as (store, bindings, _content):
-            found = BindMap(bindings, ground_map(store, bindings))
+            found = bindmap.of_bindings(store, bindings)
         if ledger is not None and verdict.ledger_trusted(ledger, stamp):
             bindmap.save(record, ledger, found)
     return found, WorktreeSource(root), before

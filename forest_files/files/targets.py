@@ -2,14 +2,18 @@
 
 Stores: nothing.
 Refuses (``TargetRefused``, saying what to do): paths with ``..``, absolute
-paths, NUL/control characters (the selector grammar); a file that is missing;
-a symlink leading outside the repository; a path inside a submodule; a file
-under a git filter (LFS, git-crypt); a file over the body size bound
-(``[policy] max_body_bytes``, default 8 MiB); content that is not UTF-8 text
-(naming the byte offset); a glob that matches nothing.
+paths, NUL/control characters (the selector grammar); anything under ``.git/``
+or ``.forest/``, and ``forest.toml`` (special.py); a file that is missing; a
+symlink (even one leading to a file inside the repository: bind its target) and
+any other path that is not a regular file (a directory, a FIFO); a path reached
+through a symlinked directory, or leading outside the repository through one; a
+path inside a submodule; a file under a git filter (LFS, git-crypt); a file over
+the body size bound (``[policy] max_body_bytes``, default 8 MiB); content that
+is not UTF-8 text (naming the byte offset); a glob that matches nothing (a glob
+never matches a symlink or a path special.py refuses: they are skipped).
 Returns: ``SectionText`` values carrying the exact selected text (normalised,
 exclusions removed, never scrubbed), the full selector and the file hash.
-Test: tests/test_file_custody.py
+Test: tests/test_file_custody.py, tests/test_special_paths.py
 """
 
 from __future__ import annotations
@@ -23,12 +27,12 @@ from pathlib import Path
 
 from forest_files import gitio
 from forest_files.errors import ForestError
-from forest_files.files.content import dir_inside, escapes
+from forest_files.files.content import dir_inside, escapes, read_regular
 from forest_files.files.extract import HASH_ALGO, extract
 from forest_files.files.normalise import NORMALISATION, decode_bytes, normalise_text
 from forest_files.files.record import SectionText
 from forest_files.files.selector import Selector, parse_selector, render
-from forest_files.hashing import hash_body
+from forest_files.files.special import lstat_kind, special_path_reason
 
 
 class TargetRefused(ForestError):
@@ -44,9 +48,11 @@ def expand(root: Path, specs: Sequence[str]) -> list[str]:
             out.append(spec)
             continue
         matches = sorted(
-            Path(p).relative_to(root).as_posix()
+            rel
             for p in glob.glob(str(root / sel.path), recursive=True)
-            if Path(p).is_file()
+            if os.path.isfile(p)
+            and not os.path.islink(p)
+            and special_path_reason(rel := Path(p).relative_to(root).as_posix()) is None
         )
         if not matches:
             raise TargetRefused(f"{sel.path}: the pattern matches no file; check the glob")
@@ -63,6 +69,8 @@ class RepoFacts:
     # Directory -> resolves inside the root; memoised so a bulk adoption resolves
     # each directory once, not each file's every path component.
     dirs_inside: dict[str, bool] = field(default_factory=dict)
+    # Directory -> its first symlinked component ("" when none), memoised likewise.
+    dir_links: dict[str, str] = field(default_factory=dict)
 
     @classmethod
     def gather(cls, root: Path, paths: Sequence[str]) -> RepoFacts:
@@ -85,14 +93,29 @@ class RepoFacts:
 
 def check_file(root: Path, path: str, max_bytes: int, facts: RepoFacts | None = None) -> bytes:
     """The bytes of ``path`` if it may be taken into custody."""
+    reason = special_path_reason(path)
+    if reason is not None:
+        raise TargetRefused(f"{path}: {reason}")
     full = root / path
     facts = facts or RepoFacts.gather(root, [path])
     if facts.escapes(root, path):
         raise TargetRefused(
             f"{path}: leads outside the repository through a symlink; bind the real file"
         )
-    if not full.is_file():
-        raise TargetRefused(f"{path}: no such file in the working tree")
+    try:
+        st = os.lstat(full)
+    except OSError:
+        raise TargetRefused(f"{path}: no such file in the working tree") from None
+    kind = lstat_kind(st.st_mode)
+    if kind == "symlink":
+        raise TargetRefused(f"{path}: is a symlink; {_bind_instead(root, full)}")
+    if kind is not None:
+        raise TargetRefused(f"{path}: not a regular file ({kind}); bind a regular file")
+    link = _linked_dir(root, path.rpartition("/")[0], facts.dir_links)
+    if link:
+        raise TargetRefused(
+            f"{path}: reached through the symlinked directory {link}; {_bind_instead(root, full)}"
+        )
     for sub in facts.submodules:
         if path.startswith(sub + "/"):
             raise TargetRefused(f"{path}: inside submodule {sub}; adopt it in that repository")
@@ -102,13 +125,38 @@ def check_file(root: Path, path: str, max_bytes: int, facts: RepoFacts | None = 
             f"{path}: stored through the git filter {filt!r} (LFS, git-crypt…); its committed "
             "bytes are not its text — keep custody text out of filters"
         )
-    size = full.stat().st_size
-    if size > max_bytes:
+    if st.st_size > max_bytes:
         raise TargetRefused(
-            f"{path}: {size} bytes is over the bound of {max_bytes} ([policy] max_body_bytes "
-            "in forest.toml)"
+            f"{path}: {st.st_size} bytes is over the bound of {max_bytes} ([policy] "
+            "max_body_bytes in forest.toml)"
         )
-    return full.read_bytes()
+    data = read_regular(str(full))
+    if data is None:  # replaced since the lstat
+        raise TargetRefused(f"{path}: changed while it was read; adopt it again")
+    return data
+
+
+def _bind_instead(root: Path, full: Path) -> str:
+    """What to bind instead of a path that is or goes through a symlink."""
+    real = Path(os.path.realpath(full))
+    top = Path(os.path.realpath(root))
+    if real.is_relative_to(top) and real.is_file():
+        rel = real.relative_to(top).as_posix()
+        if special_path_reason(rel) is None:
+            return f"bind the file it leads to instead ({rel})"
+    return "bind the real file instead"
+
+
+def _linked_dir(root: Path, parent: str, memo: dict[str, str]) -> str:
+    """The first component of directory ``parent`` that is a symlink ("" when none)."""
+    if not parent:
+        return ""
+    found = memo.get(parent)
+    if found is None:
+        head = parent.rpartition("/")[0]
+        found = _linked_dir(root, head, memo) or (parent if os.path.islink(root / parent) else "")
+        memo[parent] = found
+    return found
 
 
 def read_section(
@@ -129,7 +177,6 @@ def read_section(
         selector=render(got.selector),
         excludes=excludes,
         text=got.text,
-        file_hash=hash_body(text),
         normalisation=NORMALISATION,
         hash_algo=HASH_ALGO,
     )

@@ -37,7 +37,7 @@ import sys
 _CACHE = os.path.join(".forest", "cache")
 _SEGMENTS = os.path.join(".forest", "ledger", "segments")
 _CONFIG = "forest.toml"
-FORMAT = 1
+FORMAT = 2  # 2: verdicts of checks that trusted the ledger's file hash are dropped
 _NAME = f"verdict-{sys.implementation.cache_tag}.bin"
 
 StatKey = tuple[int, int, int, int]

@@ -234,7 +234,9 @@ def _refuse(
             )
         if f.kind == "drifted" and sys.stderr.isatty():
             _say(_diff(custody, f, content, excludes.get(f.binding, ())))
-        if f.kind in ("drifted", "unresolved", "missing"):
+        if f.detail.startswith("not a regular file"):
+            _say(f"  put the bound file itself back at {f.path} (a regular file), then git add it")
+        elif f.kind in ("drifted", "unresolved", "missing"):
             _say(f"  restore ground:   forest restore '{f.selector}'")
             _say(
                 f"  adopt the change: forest supersede '{f.selector}' --words \"…\"  "

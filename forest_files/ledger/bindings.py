@@ -27,6 +27,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from forest_files.files.special import special_path_reason
 from forest_files.ledger.acts import LedgerError
 
 if TYPE_CHECKING:
@@ -35,8 +36,6 @@ if TYPE_CHECKING:
 if TYPE_CHECKING:  # annotations only: a check reading a binding map never opens a store
     from forest_files.store.forest import ForestStore
 
-SPECIAL_DIRS = (".git", ".forest")
-CONFIG_FILE = "forest.toml"
 
 _TABLE = """
 CREATE TABLE IF NOT EXISTS binding_events (
@@ -111,14 +110,11 @@ def check_repo_path(path: object) -> str:
         raise ValueError("path holds a NUL or control character")
     if path.startswith("/") or "\\" in path or (len(path) > 1 and path[1] == ":"):
         raise ValueError("path must be relative to the repository root, with / separators")
-    parts = path.split("/")
-    if any(part in ("", ".", "..") for part in parts):
+    if any(part in ("", ".", "..") for part in path.split("/")):
         raise ValueError("path must not contain '..', '.' or empty segments")
-    if parts[0] in SPECIAL_DIRS or path == CONFIG_FILE:
-        raise ValueError(
-            f"{path} is forest-files' or git's own file, never a bound path; "
-            "bind the text it governs instead"
-        )
+    reason = special_path_reason(path)
+    if reason is not None:  # the one rule adoption, checks and restore use too
+        raise ValueError(f"{path} {reason}")
     return path
 
 
