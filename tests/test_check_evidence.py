@@ -44,13 +44,14 @@ def _forest(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
 
 
 def _forge_file_hash(db: Path, file_hash: str) -> None:
-    """Write ``file_hash`` as every binding's recorded file hash in the index ``db``
-    (a local cache table, no trigger), and drop the binding map derived from it."""
+    """Write ``file_hash`` as every binding's recorded hash in the index ``db`` (a local
+    cache table, no trigger; format 2 records no file hash, so the section hash stands
+    for what a hand-written act could claim), and drop the binding map derived from it."""
     conn = sqlite3.connect(db)
     try:
         with conn:
             changed = conn.execute(
-                "UPDATE binding_events SET file_hash = ? WHERE kind != 'retire'", (file_hash,)
+                "UPDATE binding_events SET section_hash = ? WHERE kind != 'retire'", (file_hash,)
             ).rowcount
     finally:
         conn.close()
