@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from helpers.git import commit_all, git, isolate, make_repo, write
+from helpers.ledger import delete_body
 from typer.testing import CliRunner
 
 from forest_files.cli import app
@@ -112,7 +113,7 @@ def test_erased_body_is_not_a_fault(repo: Path) -> None:
     last = max(read_ledger(ledger).acts)
     erase = make_act("erase", [last], {"body_hash": body_hash})
     write_segment(ledger, [erase], {})
-    body_path(ledger, body_hash).unlink()
+    delete_body(ledger, body_hash)
     commit_all(repo, "erase")
     assert check_range(repo, "main").faults == ()
     code, out, _ = forest("verify", "--repo", str(repo), "--base", "main")
