@@ -14,7 +14,7 @@ removes the files this writer created, and the prefix directories that
 leaves empty, so a refused adoption (or a write that failed halfway) leaves no
 body and no empty directory behind (verify would name it a stray); files that
 were already there, intact or repaired, are never removed.
-Test: tests/test_file_custody.py
+Test: tests/test_file_custody.py, tests/test_ledger_strays.py
 """
 
 from __future__ import annotations

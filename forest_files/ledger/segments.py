@@ -12,7 +12,7 @@ any bad line (see ``acts``) — all as ``LedgerError``; writing a body under a h
 that is not its own, or an empty segment (``ForestError``).
 Returns: ``SegmentRef`` for a write; acts of a segment; a ``LedgerSnapshot`` of
 all segments, deduplicated by act id.
-Test: tests/test_ledger_codec.py
+Test: tests/test_ledger_codec.py, tests/test_ledger_strays.py
 """
 
 from __future__ import annotations
