@@ -170,7 +170,8 @@ def _from_fault(fault: Fault, rule: str) -> GateFinding:
     path = fault.path or (f"{LEDGER_PREFIX}{where}" if where else _LEDGER_DIR)
     rule_name = rule if rule != "ledger-fault" else f"ledger-fault ({fault.code})"
     line = f" line {fault.line}" if fault.line else ""
-    message = f"{rule_name}: {where or _LEDGER_DIR}{line}: {fault.detail}"
+    place = "" if fault.path else f"{where or _LEDGER_DIR}{line}: "  # a path leads the detail
+    message = f"{rule_name}: {place}{fault.detail}"
     if fault.fix:
         message += f"; remove it and commit: {fault.fix}"
     return _make(rule, path, where, fault.act_id or "", None, message, (fault.line, fault.line))
