@@ -117,7 +117,7 @@ def test_forged_supersede_by_non_holder_judged_by_chain(repo: Path) -> None:
     with Repository(repo) as r:
         [ground] = r.ground()
         # Live, the signer must hold the chain's path: refused.
-        with pytest.raises(AuthorityRefused, match="canon/characters.md"):
+        with pytest.raises(AuthorityRefused, match=r"canon/characters\.md"):
             r.supersede(
                 ground.content_id,
                 "Elias sells the lighthouse.",
@@ -165,7 +165,7 @@ def test_resolve_by_non_holder_refused_live(repo: Path, tmp_path: Path) -> None:
     with Repository(repo) as r:
         assert sorted(c.content_id for c in r.contested()) == sorted(heads)
         before = sorted(p.name for p in (repo / ".forest/ledger/segments").iterdir())
-        with pytest.raises(AuthorityRefused, match="canon/characters.md"):
+        with pytest.raises(AuthorityRefused, match=r"canon/characters\.md"):
             r.resolve(heads[0], pick=heads[0], words="mine wins", by=MALLORY)
         after = sorted(p.name for p in (repo / ".forest/ledger/segments").iterdir())
         assert before == after  # nothing recorded
@@ -227,10 +227,8 @@ def test_live_refusal_is_exit_1_and_writes_nothing(repo: Path) -> None:
     write(repo, "canon/characters.md", DOC.replace("keeps", "guards"))
     ledger = repo / ".forest" / "ledger"
     before = sorted(str(p) for p in ledger.rglob("*"))
-    code, _, err = forest(
-        "supersede", "canon/characters.md#Elias", "--words", WORDS, "--as", MALLORY,
-        "-C", str(repo),
-    )  # fmt: skip
+    target = "canon/characters.md#Elias"
+    code, _, err = forest("supersede", target, "--words", WORDS, "--as", MALLORY, "-C", str(repo))
     assert code == 1 and err.startswith("forest:") and len(err.strip().splitlines()) == 1
     assert "guards" not in err
     assert sorted(str(p) for p in ledger.rglob("*")) == before

@@ -23,7 +23,7 @@ runner = CliRunner()
 ADA = "Ada Lovelace <ada@example.org>"
 BOB = "Bob Builder <bob@example.org>"
 WORDS = "I adopt these words as written"
-ADR_CORPUS = Path("/work/shared/corpora/madr-decisions")
+ADR_CORPUS = Path(__file__).parent / "data" / "madr-decisions"
 
 TOP = "# Canon\n\nIntro line.\n\n"
 RULES = "## Rules\n\nThe first rule stands.\nThe second rule stands.\n\n"

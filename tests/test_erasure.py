@@ -49,9 +49,12 @@ def test_ledger_erase_act_rebuilds_without_body_recovers(tmp_path: Path) -> None
     with Repository(repo) as r:
         cid = r.adopt_text(SECRET, words="adopted by mistake", by=ADA)
         clean = r.supersede(
-            cid, "Clean text.", words="replace the paste", by=ADA,
+            cid,
+            "Clean text.",
+            words="replace the paste",
+            by=ADA,
             expected_body_hash=hash_body("Clean text."),
-        )  # fmt: skip
+        )
         scope = r.config.project_id
     ledger = repo / ".forest" / "ledger"
     last = next(a.id for a in read_ledger(ledger).acts.values() if a.kind == "supersede")

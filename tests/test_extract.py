@@ -22,7 +22,7 @@ from forest_files.files.selector import (
     parse_selector,
 )
 
-CORPUS = Path("/work/shared/corpora/madr-decisions")
+CORPUS = Path(__file__).parent / "data" / "madr-decisions"
 WHOLE = Selector("adr.md")
 
 

@@ -23,6 +23,7 @@ from helpers.acts import (
     sample_act,
     sample_payload,
 )
+from helpers.ledger import delete_body
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -43,6 +44,7 @@ from forest_files.ledger import (
     verify_ledger,
     write_segment,
 )
+from forest_files.ledger.placing import temp_dir
 
 SECRET = "SENTINEL-secret-body-never-echo"
 
@@ -400,7 +402,7 @@ def test_body_deleted_detected(tmp_path: Path) -> None:
     act, bodies = body_act(SECRET)
     write_segment(tmp_path, [act], bodies)
     h = next(iter(bodies))
-    _body_file(tmp_path, h).unlink()
+    delete_body(tmp_path, h)
     report = verify_ledger(tmp_path)
     assert [(f.code, f.act_id) for f in report.faults] == [("body-missing", act.id)]
     assert read_body(tmp_path, h) is None
@@ -446,7 +448,7 @@ def test_body_erased_accepted(tmp_path: Path) -> None:
     write_segment(tmp_path, [act], bodies)
     h = next(iter(bodies))
     write_segment(tmp_path, [sample_act("erase", (act.id,), body_hash=h)], {})
-    _body_file(tmp_path, h).unlink()
+    delete_body(tmp_path, h)
     assert verify_ledger(tmp_path).ok
 
 
@@ -471,7 +473,7 @@ def test_verify_many_faults_all_reported_detected(tmp_path: Path) -> None:
     act, bodies = body_act("gone")
     write_segment(tmp_path, [act, _act(2, ("f" * 64,))], {**bodies, **SAMPLE_BODIES})
     h = next(iter(bodies))
-    _body_file(tmp_path, h).unlink()
+    delete_body(tmp_path, h)
     good = encode_act(_act(3)).encode()
     _put_segment(tmp_path, b"garbage\n" + good.replace(b":", b": ", 1) + b"\n" + good)
     codes = sorted(f.code for f in verify_ledger(tmp_path).faults)
@@ -504,8 +506,10 @@ def test_segment_two_processes_writing_at_once_both_land_accepted(tmp_path: Path
     assert len(snap.acts) == 80
     assert {a.payload.entry.signature for a in snap.acts.values()} == {"a", "b"}
     assert verify_ledger(tmp_path).ok
-    leftovers = list(tmp_path.rglob(".tmp-*"))
-    assert leftovers == []
+    writers = {f".{p.pid}." for p in procs}
+    tmp = temp_dir(tmp_path)  # beside the ledger, as .forest/cache/tmp is
+    leftovers = [p for p in tmp.glob("*") if any(w in p.name for w in writers)]
+    assert leftovers == [] and list(tmp_path.rglob(".tmp-*")) == []
 
 
 def test_body_erase_with_non_string_hash_detected(tmp_path: Path) -> None:
@@ -521,7 +525,8 @@ def test_body_stray_file_detected(tmp_path: Path) -> None:
     act, bodies = body_act("text")
     write_segment(tmp_path, [act], bodies)
     (tmp_path / "bodies" / "notes.txt").write_text("hi", encoding="utf-8")
-    assert verify_ledger(tmp_path).codes() == {"malformed"}
+    [fault] = verify_ledger(tmp_path).faults
+    assert (fault.code, fault.path) == ("stray", ".forest/ledger/bodies/notes.txt")
 
 
 def test_ledger_snapshot_ordered_accepted(tmp_path: Path) -> None:

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from helpers.git import commit_all, git, isolate, make_repo, write
+from helpers.ledger import delete_body
 from typer.testing import CliRunner
 
 from forest_files.cli import app
@@ -128,7 +129,7 @@ def test_erased_body_is_not_a_fault(repo: Path) -> None:
     fields = {"body_hash": body_hash, "by": ADA, "reason": "pasted by mistake", "at": "2026"}
     erase = make_act("erase", [sealed], fields, scope="p-range")
     write_segment(ledger, [erase], {})
-    body_path(ledger, body_hash).unlink()
+    delete_body(ledger, body_hash)
     commit_all(repo, "erase")
     assert check_range(repo, "main").faults == ()
     code, out, _ = forest("verify", "--repo", str(repo), "--base", "main")

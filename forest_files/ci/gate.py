@@ -2,8 +2,10 @@
 
 ``run_gate(root, base)``:
 
-1. verify HEAD's committed ledger (``verify_ledger`` on a temporary copy of
-   its files) — faults are ``ledger-fault`` findings;
+1. verify HEAD's committed ledger from its git tree (``verify_contents``; every
+   path there that is no segment or body is a ``stray``) — faults are
+   ``ledger-fault`` findings, a stray's message ending in the ``git rm``
+   command that removes it;
 2. with a base: ``check_range`` (ledger files rewritten or deleted by any
    commit of the range against any of its parents, every new act judged by
    forest.toml *as it stood at the merge-base*, over the bound paths each act
@@ -45,8 +47,9 @@ from forest_files import gitio
 from forest_files.files.check import Finding, check_all
 from forest_files.files.content import GitTreeSource
 from forest_files.files.session import custody_at
-from forest_files.ledger.segments import BODIES_DIR, SEGMENT_SUFFIX, SEGMENTS_DIR
+from forest_files.ledger.segments import BODIES_DIR, SEGMENTS_DIR
 from forest_files.ledger.sources import LEDGER_PREFIX
+from forest_files.ledger.strays import strays_in_tree
 from forest_files.ledger.verify import Fault, verify_contents
 
 RULES: dict[str, str] = {
@@ -65,6 +68,7 @@ RULES: dict[str, str] = {
 CORRUPTION_RULES = frozenset({"ledger-fault", "ledger-rewritten", "ledger-deleted"})
 _LEDGER_DIR = LEDGER_PREFIX.rstrip("/")
 _SEGMENTS = f"{_LEDGER_DIR}/{SEGMENTS_DIR}"
+_REGULAR = ("100644", "100755")
 
 
 @dataclass(frozen=True)
@@ -176,25 +180,33 @@ def _from_finding(f: Finding, commit: str | None, judged_by: str | None = None) 
 
 def _from_fault(fault: Fault, rule: str) -> GateFinding:
     where = fault.segment or ""
-    path = f"{LEDGER_PREFIX}{where}" if where else _LEDGER_DIR
+    path = fault.path or (f"{LEDGER_PREFIX}{where}" if where else _LEDGER_DIR)
     rule_name = rule if rule != "ledger-fault" else f"ledger-fault ({fault.code})"
     line = f" line {fault.line}" if fault.line else ""
-    message = f"{rule_name}: {where or _LEDGER_DIR}{line}: {fault.detail}"
+    place = "" if fault.path else f"{where or _LEDGER_DIR}{line}: "  # a path leads the detail
+    message = f"{rule_name}: {place}{fault.detail}"
+    if fault.fix:
+        message += f"; remove it and commit: {fault.fix}"
     return _make(rule, path, where, fault.act_id or "", None, message, (fault.line, fault.line))
+
+
+def _under(rel: str, strays: set[str]) -> bool:
+    """``rel`` is a stray or lies in a stray directory."""
+    parts = rel.split("/")
+    return any("/".join(parts[:n]) in strays for n in range(1, len(parts) + 1))
 
 
 def _verify_head(root: Path, head: str) -> list[GateFinding]:
     """Verify ``head``'s ledger from its git tree, in memory (no files written).
-    Symlinks and other non-regular entries there are faults."""
+    Every entry that is no well-formed segment or body (a symlink, a temp file,
+    a forged name) is a ``stray`` fault."""
     entries = gitio.ls_tree(root, head, LEDGER_PREFIX)
-    faults: list[GateFinding] = []
-    blobs = []
-    for e in entries:
-        if e.type == "blob" and e.mode != "120000":
-            blobs.append(e)
-        else:
-            fault = Fault("malformed", None, None, None, f"{e.path} is not a regular file")
-            faults.append(_from_fault(fault, "ledger-fault"))
+    strays = strays_in_tree(
+        (e.path.removeprefix(LEDGER_PREFIX), e.type == "blob" and e.mode in _REGULAR)
+        for e in entries
+    )
+    unwanted = {s.rel for s in strays}
+    blobs = [e for e in entries if not _under(e.path.removeprefix(LEDGER_PREFIX), unwanted)]
     data = gitio.cat_blobs(root, [e.blob for e in blobs])
     segments: list[tuple[str, bytes]] = []
     bodies: dict[str, Callable[[], bytes]] = {}
@@ -202,13 +214,11 @@ def _verify_head(root: Path, head: str) -> list[GateFinding]:
     body_dir = f"{_LEDGER_DIR}/{BODIES_DIR}/"
     for e in sorted(blobs, key=lambda entry: entry.path):
         if e.path.startswith(segment_dir):
-            name = e.path.removeprefix(segment_dir)
-            if "/" not in name and name.endswith(SEGMENT_SUFFIX):
-                segments.append((name, data[e.blob]))
+            segments.append((e.path.removeprefix(segment_dir), data[e.blob]))
         elif e.path.startswith(body_dir):
             bodies[e.path.removeprefix(body_dir)] = functools.partial(data.__getitem__, e.blob)
-    report = verify_contents(segments, bodies)
-    return faults + [_from_fault(f, "ledger-fault") for f in report.faults]
+    report = verify_contents(segments, bodies, strays, tool="git rm")
+    return [_from_fault(f, "ledger-fault") for f in report.faults]
 
 
 def _changed(root: Path, commit: str, parents: tuple[str, ...]) -> set[str] | None:

@@ -18,7 +18,7 @@ import typer
 
 from forest_files.cli.errors import boundary
 from forest_files.errors import ForestError, StoreCorruption
-from forest_files.ledger.verify import verify_ledger
+from forest_files.ledger.verify import Fault, verify_ledger
 from forest_files.repository import Repository
 
 app = typer.Typer(
@@ -92,6 +92,14 @@ def rebuild(repo: RepoOpt = Path("."), as_json: JsonOpt = False) -> None:
     _emit(as_json, asdict(report), f"index rebuilt: {report.applied} act(s) replayed")
 
 
+def _fault_line(f: Fault) -> str:
+    if f.path is not None:  # one file at fault (a stray): its path says where
+        text = f"{f.code}: {f.detail}"
+    else:
+        text = f"{f.code}: segment {f.segment or '-'} line {f.line or '-'}: {f.detail}"
+    return text + (f"\n  fix, at the repository root: {f.fix}" if f.fix else "")
+
+
 @app.command()
 @boundary
 def verify(
@@ -109,7 +117,9 @@ def verify(
 ) -> None:
     """Check every ledger file (canonical lines, ids, deps, bodies); exit 3 on any fault.
 
-    Reports ids and hashes only, never body text. Example: forest verify --base origin/main
+    Any other file or directory under .forest/ledger is a `stray`, printed with the
+    command that removes it. Reports ids, hashes and paths only, never body text.
+    Example: forest verify --base origin/main
     """
     from forest_files.errors import AuthorityRefused
     from forest_files.ledger.range import REFUSAL_CODES, check_range
@@ -122,9 +132,7 @@ def verify(
     all_faults = [*report.faults, *(ranged.faults if ranged is not None else ())]
     ok = not all_faults
     faults = [asdict(f) for f in all_faults]
-    lines = [
-        f"{f.code}: segment {f.segment or '-'} line {f.line or '-'}: {f.detail}" for f in all_faults
-    ]
+    lines = [_fault_line(f) for f in all_faults]
     summary = f"{report.acts} act(s) in {report.segments} segment(s)"
     obj: dict[str, object] = {
         "ok": ok,
@@ -143,7 +151,13 @@ def verify(
     ]
     _emit(as_json, obj, "\n".join([*lines, f"ledger {'ok' if ok else 'FAULTY'}: {summary}"]))
     if any(f.code not in REFUSAL_CODES for f in all_faults):
-        raise LedgerFaults(f"ledger has {len(faults)} fault(s); see above, then restore from git")
+        fixes = sum(1 for f in all_faults if f.fix)
+        how = [
+            *(["restore the damaged files from git"] if fixes < len(all_faults) else []),
+            *(["run the fix commands shown"] if fixes else []),
+        ]
+        then = " and ".join(how)
+        raise LedgerFaults(f"ledger has {len(faults)} fault(s); see above, then {then}")
     if not ok:
         raise AuthorityRefused(
             f"the range has {len(faults)} act(s) or change(s) without authority or over "

@@ -1,7 +1,9 @@
 """The ledger: custody acts that travel with the repository, as immutable files.
 
-Stores: ``.forest/ledger/segments/*.jsonl`` and ``.forest/ledger/bodies/``.
-Refuses: damaged, forged or newer-format files, with ``LedgerError``.
+Stores: ``.forest/ledger/segments/*.jsonl`` and ``.forest/ledger/bodies/``,
+written through temp files in ``.forest/cache/tmp`` (``placing``).
+Refuses: damaged, forged or newer-format files, with ``LedgerError``; verify
+names anything else under the ledger a ``stray`` (``strays``).
 Returns: acts, snapshots, dependency order, verify reports.
 Test: tests/test_ledger_codec.py
 

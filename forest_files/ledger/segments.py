@@ -3,14 +3,16 @@
 Stores: ``<ledger>/segments/<sha256>.jsonl`` (acts, one canonical line each, the
 name the hash of the whole file) and ``<ledger>/bodies/<h[:2]>/<h>.txt`` (the
 exact UTF-8 text whose SHA-256 is ``h``). Every file is written to a temp file
-in its own directory, flushed, fsynced and renamed into place; bodies land
-before the segment that refers to them.
+in ``.forest/cache/tmp`` (never inside the ledger), fsynced and renamed into
+place with any directory it needs (see ``placing``); stale temp files there are
+swept at the start of each write; bodies land before the segment that refers
+to them.
 Refuses: a truncated segment, a segment whose name is not the hash of its bytes,
 any bad line (see ``acts``) — all as ``LedgerError``; writing a body under a hash
 that is not its own, or an empty segment (``ForestError``).
 Returns: ``SegmentRef`` for a write; acts of a segment; a ``LedgerSnapshot`` of
 all segments, deduplicated by act id.
-Test: tests/test_ledger_codec.py
+Test: tests/test_ledger_codec.py, tests/test_ledger_strays.py
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from forest_files.ledger.acts import (
     is_hex64,
     topo_order,
 )
+from forest_files.ledger.placing import place, sweep
 
 SEGMENTS_DIR = "segments"
 BODIES_DIR = "bodies"
@@ -110,35 +113,6 @@ def _fsync_dir(path: Path) -> None:
         os.close(fd)
 
 
-def _place(directory: Path, name: str, data: bytes, *, fsync: bool) -> None:
-    """Write ``data`` to ``directory/name`` atomically (temp file + rename).
-
-    The temporary name is the target's plus this process's id, created with
-    O_EXCL: a leftover from a crashed run is replaced, never written through.
-    """
-    final = os.path.join(directory, name)
-    tmp = os.path.join(directory, f".tmp-{name}.{os.getpid()}.part")
-    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
-    try:
-        fd = os.open(tmp, flags, 0o644)
-    except FileExistsError:  # left by a crashed earlier run that had our pid
-        os.unlink(tmp)
-        fd = os.open(tmp, flags, 0o644)
-    try:
-        try:
-            view = memoryview(data)
-            while view:
-                view = view[os.write(fd, view) :]
-            if fsync:
-                os.fsync(fd)
-        finally:
-            os.close(fd)
-        os.replace(tmp, final)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
 def _body_state(path: Path, body_hash: str) -> str:
     """ "intact", "absent", or "damaged" (present but not hashing to its name)."""
     try:
@@ -155,7 +129,13 @@ def write_bodies(
 
     ``created`` collects, as they land, the files that did not exist before, so
     a caller can take back exactly those (and never a file it only repaired).
+    Stale temp files of crashed writers are swept first.
     """
+    sweep(ledger_dir)
+    _write_bodies(Path(ledger_dir), bodies, created)
+
+
+def _write_bodies(ledger_dir: Path, bodies: Mapping[str, str], created: list[Path] | None) -> None:
     pending: list[tuple[Path, bytes, bool]] = []
     for body_hash, text in sorted(bodies.items()):
         if hash_body(text) != body_hash:
@@ -165,20 +145,15 @@ def write_bodies(
         if state != "intact":
             pending.append((path, text.encode("utf-8"), state == "absent"))
     each = len(pending) <= _FSYNC_EACH_LIMIT
-    touched: set[Path] = set()
+    changed: set[Path] = set()
     for path, data, new in pending:
-        if path.parent not in touched:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            touched.add(path.parent)
-        _place(path.parent, path.name, data, fsync=each)
+        changed |= place(ledger_dir, path, data, fsync=each)
         if new and created is not None:
             created.append(path)
     if pending and not each:
         os.sync()
-    for directory in sorted(touched):
+    for directory in sorted(changed):
         _fsync_dir(directory)
-    if touched:
-        _fsync_dir(Path(ledger_dir) / BODIES_DIR)
 
 
 def write_segment(ledger_dir: Path, acts: Iterable[Act], bodies: Mapping[str, str]) -> SegmentRef:
@@ -192,15 +167,15 @@ def write_segment(ledger_dir: Path, acts: Iterable[Act], bodies: Mapping[str, st
             lines.append(encode_act(act))
     if not lines:
         raise ForestError("a segment needs at least one act")
-    write_bodies(ledger_dir, bodies)
+    sweep(ledger_dir)
+    _write_bodies(ledger_dir, bodies, None)
     data = ("\n".join(lines) + "\n").encode("utf-8")
     name = hashlib.sha256(data).hexdigest()
     directory = ledger_dir / SEGMENTS_DIR
     path = directory / segment_file_name(name)
     if not path.exists():  # same bytes, same name: an existing copy is this segment
-        directory.mkdir(parents=True, exist_ok=True)
-        _place(directory, path.name, data, fsync=True)
-        _fsync_dir(directory)
+        for changed in sorted(place(ledger_dir, path, data, fsync=True)):
+            _fsync_dir(changed)
     return SegmentRef(name=name, path=path, acts=len(lines))
 
 
@@ -273,7 +248,7 @@ def read_segment(path: Path) -> list[Act]:
 
 
 def segment_paths(ledger_dir: Path) -> list[Path]:
-    """Segment files by name; temp files of an interrupted write are skipped."""
+    """Segment files by name (``*.jsonl``; anything else there is a stray for verify)."""
     directory = Path(ledger_dir) / SEGMENTS_DIR
     if not directory.is_dir():
         return []

@@ -3,17 +3,21 @@
 Stores: nothing (read-only).
 Refuses: nothing; faults are returned. Codes: noncanonical, id-mismatch,
 bad-version, truncated, segment-name, dangling-dep, body-missing, body-hash,
-malformed, unknown-field (a field this reader does not know), scope. A
+malformed, unknown-field (a field this reader does not know), scope, stray. A
 referenced body may be absent only if an "erase" act names it in its
-top-level "body_hash". Details carry ids and hashes only, never text.
+top-level "body_hash". ``stray``: any file or directory under the ledger that
+is no well-formed segment or body (see ``strays``: a temp file left by an older
+version's interrupted write, a forged file, an empty prefix directory), with
+its repository path and a removal command (``fix``). Details carry ids, hashes
+and paths only, never text.
 Returns: a ``VerifyReport``.
-Test: tests/test_ledger_codec.py
+Test: tests/test_ledger_codec.py, tests/test_ledger_strays.py
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -22,9 +26,11 @@ from forest_files.ledger.segments import (
     BODIES_DIR,
     BODY_SUFFIX,
     SEGMENT_SUFFIX,
+    SEGMENTS_DIR,
     parse_segment,
     segment_paths,
 )
+from forest_files.ledger.strays import Stray, strays_on_disk
 
 FAULT_CODES = frozenset(
     {
@@ -39,6 +45,7 @@ FAULT_CODES = frozenset(
         "malformed",
         "unknown-field",
         "scope",
+        "stray",
     }
 )
 
@@ -50,6 +57,8 @@ class Fault:
     line: int | None
     act_id: str | None
     detail: str
+    path: str | None = None  # relative to the repository root, when one file is at fault
+    fix: str | None = None  # a shell command that removes the fault (strays)
 
 
 @dataclass(frozen=True)
@@ -122,38 +131,58 @@ def _check_body_refs(bodies: BodyFiles, found: dict[str, _Found], faults: list[F
                 faults.append(Fault("body-missing", where.segment, where.line, act_id, detail))
 
 
-def _check_body_files(bodies: BodyFiles, faults: list[Fault]) -> None:
+def _stray_fault(stray: Stray, tool: str) -> Fault:
+    detail = f"{stray.path()}: {stray.why}"
+    return Fault("stray", None, None, None, detail, path=stray.path(), fix=stray.removal(tool))
+
+
+def _check_body_files(bodies: BodyFiles, faults: list[Fault], tool: str) -> None:
     for rel in sorted(bodies):
         name = rel.rpartition("/")[2]
         stem = name.removesuffix(BODY_SUFFIX)
         if not (name.endswith(BODY_SUFFIX) and is_hex64(stem) and rel == _body_rel(stem)):
-            faults.append(Fault("malformed", None, None, None, f"stray file bodies/{rel}"))
+            stray = Stray(f"{BODIES_DIR}/{rel}", False, "not a body file")
+            faults.append(_stray_fault(stray, tool))
         elif hashlib.sha256(bodies[rel]()).hexdigest() != stem:
             detail = f"body file {stem} does not hash to its name (edited?)"
             faults.append(Fault("body-hash", None, None, None, detail))
 
 
-def verify_contents(segments: Sequence[tuple[str, bytes]], bodies: BodyFiles) -> VerifyReport:
-    """Every fault of a ledger given as its segment files (name, bytes) and its body
-    files (path under ``bodies/`` -> reader): from a directory or a git tree alike."""
-    faults: list[Fault] = []
+def verify_contents(
+    segments: Sequence[tuple[str, bytes]],
+    bodies: BodyFiles,
+    strays: Iterable[Stray] = (),
+    *,
+    tool: str = "git rm",
+) -> VerifyReport:
+    """Every fault of a ledger given as its segment files (name, bytes), its body
+    files (path under ``bodies/`` -> reader) and its strays: from a directory or a
+    git tree alike. ``tool`` removes a stray: ``git rm`` for a tree, ``rm`` on disk."""
+    faults: list[Fault] = [_stray_fault(s, tool) for s in strays]
     found, segment_count = _read_segments(segments, faults)
     _check_deps(found, faults)
     _check_body_refs(bodies, found, faults)
-    _check_body_files(bodies, faults)
+    _check_body_files(bodies, faults, tool)
     faults.sort(key=lambda f: (f.segment or "", f.line or 0, f.code, f.act_id or "", f.detail))
     return VerifyReport(faults=tuple(faults), segments=segment_count, acts=len(found))
 
 
 def verify_ledger(ledger_dir: Path) -> VerifyReport:
-    """Every fault of the ledger at ``ledger_dir``, in a stable order."""
+    """Every fault of the ledger at ``ledger_dir``, in a stable order; its strays
+    named by their path under ``.forest/ledger/``, to be removed with ``rm``."""
     ledger_dir = Path(ledger_dir)
-    segments = [(p.name, p.read_bytes()) for p in segment_paths(ledger_dir)]
+    strays = strays_on_disk(ledger_dir)
+    stray_paths = {s.rel for s in strays}  # each reported once, as a stray, and not read
+    segments = [
+        (p.name, p.read_bytes())
+        for p in segment_paths(ledger_dir)
+        if f"{SEGMENTS_DIR}/{p.name}" not in stray_paths
+    ]
     bodies: dict[str, Callable[[], bytes]] = {}
     root = ledger_dir / BODIES_DIR
     if root.is_dir():
-        for path in sorted(root.rglob("*")):
-            if not path.is_file() or path.name.startswith(".tmp-"):
-                continue  # directories, or the temp file of an interrupted write
-            bodies[path.relative_to(root).as_posix()] = path.read_bytes
-    return verify_contents(segments, bodies)
+        for path in sorted(root.glob(f"??/*{BODY_SUFFIX}")):
+            rel = path.relative_to(root).as_posix()
+            if f"{BODIES_DIR}/{rel}" not in stray_paths:
+                bodies[rel] = path.read_bytes
+    return verify_contents(segments, bodies, strays, tool="rm")

@@ -1,0 +1,184 @@
+"""Ledger files put in place atomically, from a temp directory outside the ledger.
+
+Stores: a temp file ``.forest/cache/tmp/<target>.<pid>.part`` (``<target>``:
+the path under the ledger, %-quoted, so two targets never share a temp name)
+written, fsynced and renamed into the ledger in one ``os.replace``. A target
+whose directories do not exist yet arrives with them: they are built in
+``….<pid>.dir`` around the file and renamed in whole, so an interrupted write
+leaves no temp file and no empty directory inside the ledger. ``.forest/cache``
+is git-ignored and is the ledger's sibling, on its filesystem (the rename is
+atomic there). ``sweep`` removes temp files and staging directories of dead
+processes, or older than ``STALE_SECONDS``, from that directory only; nothing
+inside the ledger is ever deleted here (verify reports strays there).
+Refuses: a temp directory on another filesystem than the ledger
+(``ForestError``, naming both).
+Returns: the directories whose entries changed, for the caller to fsync.
+Test: tests/test_ledger_strays.py
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import re
+import shutil
+import time
+from pathlib import Path
+
+from forest_files.errors import ForestError
+
+STALE_SECONDS = 3600
+_TEMP_NAME = re.compile(r".+\.(?P<pid>[0-9]+)\.(?:part|dir)")
+# A writer racing another over the same missing directory retries; more than
+# a few rounds means something keeps removing what it builds.
+_ATTEMPTS = 8
+
+
+def temp_dir(ledger_dir: Path | str) -> Path:
+    """``.forest/cache/tmp`` for the ledger ``.forest/ledger``: beside it, not in it."""
+    return Path(ledger_dir).parent / "cache" / "tmp"
+
+
+def _flat(rel: str) -> str:
+    """One file name per ledger path (``%`` and ``/`` percent-encoded: reversible)."""
+    return rel.replace("%", "%25").replace("/", "%2F")
+
+
+def _alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True  # a file of ours from a dead namesake goes by age alone
+    if os.name != "posix":
+        return True  # os.kill(pid, 0) would terminate the process on Windows
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # EPERM: alive, another user's
+        return True
+    return True
+
+
+def sweep(ledger_dir: Path | str, *, now: float | None = None) -> list[str]:
+    """Remove stale temp files and staging directories; the names removed."""
+    directory = temp_dir(ledger_dir)
+    try:
+        entries = list(os.scandir(directory))
+    except (FileNotFoundError, NotADirectoryError):
+        return []
+    clock = time.time() if now is None else now
+    removed: list[str] = []
+    for entry in entries:
+        found = _TEMP_NAME.fullmatch(entry.name)
+        if found is None:
+            continue
+        try:
+            age = clock - entry.stat(follow_symlinks=False).st_mtime
+        except FileNotFoundError:
+            continue  # another sweeper, or its writer, took it
+        if age < STALE_SECONDS and _alive(int(found["pid"])):
+            continue
+        if entry.is_dir(follow_symlinks=False):
+            shutil.rmtree(entry.path, ignore_errors=True)
+        else:
+            Path(entry.path).unlink(missing_ok=True)
+        removed.append(entry.name)
+    return sorted(removed)
+
+
+def _write_temp(tmp: Path, data: bytes, *, fsync: bool) -> None:
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
+    try:
+        fd = os.open(tmp, flags, 0o644)
+    except FileNotFoundError:  # the temp directory, created on demand
+        tmp.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(tmp, flags, 0o644)
+    except FileExistsError:  # left by a crashed earlier run that had our pid
+        os.unlink(tmp)
+        fd = os.open(tmp, flags, 0o644)
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view) :]
+        if fsync:
+            os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _missing_top(ledger_dir: Path, directory: Path) -> Path | None:
+    """The outermost missing directory between ``ledger_dir`` (included) and ``directory``."""
+    top = None
+    while not os.path.lexists(directory):
+        top = directory
+        if directory == ledger_dir or directory.parent == directory:
+            break
+        directory = directory.parent
+    return top
+
+
+def _replace(src: Path, dst: Path, ledger_dir: Path) -> None:
+    try:
+        os.replace(src, dst)
+    except OSError as exc:
+        if exc.errno == errno.EXDEV:
+            raise ForestError(
+                f"{temp_dir(ledger_dir)} is on another filesystem than {ledger_dir}; "
+                "keep .forest/cache beside the ledger (no separate mount) so writes stay atomic"
+            ) from None
+        raise
+
+
+def _bring_in(tmp: Path, final: Path, top: Path, stage: Path, ledger_dir: Path) -> bool:
+    """Rename ``stage`` (``top``'s directories with the file inside) to ``top``.
+    False, with the file back at ``tmp``, when ``top`` appeared meanwhile."""
+    shutil.rmtree(stage, ignore_errors=True)  # left by a crashed run with our pid
+    inner = stage.joinpath(final.parent.relative_to(top))
+    inner.mkdir(parents=True)
+    os.replace(tmp, inner / final.name)
+    try:
+        _replace(stage, top, ledger_dir)
+    except BaseException as exc:
+        os.replace(inner / final.name, tmp)
+        shutil.rmtree(stage, ignore_errors=True)
+        if isinstance(exc, OSError) and exc.errno in (errno.EEXIST, errno.ENOTEMPTY):
+            return False
+        raise
+    return True
+
+
+def place(ledger_dir: Path, final: Path, data: bytes, *, fsync: bool) -> set[Path]:
+    """Write ``data`` to ``final`` (a path inside ``ledger_dir``) atomically.
+
+    The temporary name holds the target and this process's id and is created
+    with O_EXCL: a leftover from a crashed run is replaced, never written through.
+    """
+    rel = final.relative_to(ledger_dir).as_posix()
+    stem = temp_dir(ledger_dir) / f"{_flat(rel)}.{os.getpid()}"
+    tmp = stem.with_name(stem.name + ".part")
+    _write_temp(tmp, data, fsync=fsync)
+    try:
+        for _ in range(_ATTEMPTS):
+            try:
+                _replace(tmp, final, ledger_dir)
+                return {final.parent}
+            except FileNotFoundError:
+                if not tmp.exists():
+                    raise
+            top = _missing_top(ledger_dir, final.parent)
+            stage = stem.with_name(stem.name + ".dir")
+            if top is not None and _bring_in(tmp, final, top, stage, ledger_dir):
+                return _created(top, final)
+        raise ForestError(f"could not place {rel}: its directory keeps disappearing")
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+def _created(top: Path, final: Path) -> set[Path]:
+    """``top``'s parent and every directory from ``top`` down to ``final``'s."""
+    changed = {top.parent, top}
+    directory = final.parent
+    while directory != top:
+        changed.add(directory)
+        directory = directory.parent
+    return changed

@@ -1,0 +1,140 @@
+"""What may live inside ``.forest/ledger``, and every path there that may not.
+
+A ledger holds regular files ``segments/<64 hex>.jsonl`` and
+``bodies/<h[:2]>/<h>.txt`` (``h``: 64 hex digits), and the directories they
+need: ``segments`` and ``bodies`` (either may be empty: a first write
+interrupted after its rename can leave one) and ``bodies/<2 hex>``, which must
+hold a body. Anything else is a stray: the temp file of an interrupted write by
+an older version, a forged or misplaced file, an unexpected or empty
+directory, a symlink.
+
+Stores: nothing (read-only).
+Refuses: nothing; strays are returned, an unexpected directory once (not each
+file in it).
+Returns: ``Stray`` values in path order, each with a removal command that works
+pasted into a shell at the repository root (``rm --`` for a file, ``rm -r --``
+for a directory, or ``git rm`` for a commit's tree; the path shell-quoted).
+Test: tests/test_ledger_strays.py
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from forest_files.ledger.segments import BODIES_DIR, BODY_SUFFIX, SEGMENT_SUFFIX, SEGMENTS_DIR
+
+LEDGER_PREFIX = ".forest/ledger/"
+_SEGMENT = re.compile(r"[0-9a-f]{64}" + re.escape(SEGMENT_SUFFIX))
+_BODY = re.compile(r"[0-9a-f]{64}" + re.escape(BODY_SUFFIX))
+_PREFIX = re.compile(r"[0-9a-f]{2}")
+_OLD_TEMP = re.compile(r"\.tmp-.*\.part")
+
+
+@dataclass(frozen=True)
+class Stray:
+    """A path under the ledger (``rel``, POSIX) that is no segment or body."""
+
+    rel: str
+    is_dir: bool
+    why: str
+
+    def path(self) -> str:
+        """The path relative to the repository root."""
+        return LEDGER_PREFIX + self.rel
+
+    def removal(self, tool: str = "rm") -> str:
+        """The shell command that removes it (``tool``: ``rm`` or ``git rm``)."""
+        return f"{tool}{' -r' if self.is_dir else ''} -- {shlex.quote(self.path())}"
+
+
+def _dir_ok(parts: tuple[str, ...]) -> bool:
+    if len(parts) == 1:
+        return parts[0] in (SEGMENTS_DIR, BODIES_DIR)
+    return len(parts) == 2 and parts[0] == BODIES_DIR and _PREFIX.fullmatch(parts[1]) is not None
+
+
+def _file_ok(parts: tuple[str, ...]) -> bool:
+    if len(parts) == 2 and parts[0] == SEGMENTS_DIR:
+        return _SEGMENT.fullmatch(parts[1]) is not None
+    return (
+        len(parts) == 3
+        and parts[0] == BODIES_DIR
+        and _BODY.fullmatch(parts[2]) is not None
+        and parts[2][:2] == parts[1]
+    )
+
+
+def _file_why(parts: tuple[str, ...], regular: bool) -> str | None:
+    """Why a file at ``parts`` is a stray, or None if it is a segment or body."""
+    if not regular:
+        return "not a regular file (a symlink or submodule?)"
+    if _file_ok(parts):
+        return None
+    if _OLD_TEMP.fullmatch(parts[-1]):
+        return "temp file of an interrupted write (older forest-files wrote them here)"
+    return "neither a segment (segments/<sha256>.jsonl) nor a body (bodies/<h[:2]>/<h>.txt)"
+
+
+def _unexpected_dir(rel: str) -> Stray:
+    return Stray(rel, True, "unexpected directory (no ledger file lives there)")
+
+
+def strays_in_tree(files: Iterable[tuple[str, bool]]) -> list[Stray]:
+    """Strays among a git tree's files: (path under the ledger, is a regular file).
+    A tree holds no empty directory, so only files and their parents are judged."""
+    found: dict[str, Stray] = {}
+    for rel, regular in files:
+        parts = tuple(rel.split("/"))
+        outer = next((n for n in range(1, len(parts)) if not _dir_ok(parts[:n])), None)
+        if outer is not None:
+            where = "/".join(parts[:outer])
+            found.setdefault(where, _unexpected_dir(where))
+            continue
+        why = _file_why(parts, regular)
+        if why is not None:
+            found.setdefault(rel, Stray(rel, False, why))
+    return [found[k] for k in sorted(found)]
+
+
+def _scan(directory: str, parts: tuple[str, ...], out: list[Stray]) -> int:
+    """Judge every entry of ``directory`` (at ``parts``), descending into the
+    directories a ledger has; a prefix directory holding no body is one stray.
+    Returns how many entries ``directory`` holds."""
+    try:
+        entries = sorted(os.scandir(directory), key=lambda e: e.name)
+    except (FileNotFoundError, NotADirectoryError):
+        return 0
+    for entry in entries:
+        here = (*parts, entry.name)
+        rel = "/".join(here)
+        if not entry.is_dir(follow_symlinks=False):
+            why = _file_why(here, entry.is_file(follow_symlinks=False))
+            if why is not None:
+                out.append(Stray(rel, False, why))
+        elif not _dir_ok(here):
+            out.append(_unexpected_dir(rel))
+        elif len(here) == 1:
+            _scan(entry.path, here, out)
+        else:
+            inner: list[Stray] = []
+            held = _scan(entry.path, here, inner)
+            if held > len(inner):
+                out.extend(inner)
+            elif held == 0:
+                out.append(Stray(rel, True, "empty directory"))
+            else:
+                name = inner[0].rel.rpartition("/")[2]
+                out.append(Stray(rel, True, f"holds no body, only strays (such as {name})"))
+    return len(entries)
+
+
+def strays_on_disk(ledger_dir: Path | str) -> list[Stray]:
+    """Strays in a ledger directory (none if it does not exist)."""
+    out: list[Stray] = []
+    _scan(os.fspath(ledger_dir), (), out)
+    return sorted(out, key=lambda s: s.rel)

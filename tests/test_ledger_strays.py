@@ -1,0 +1,350 @@
+"""Nothing stray inside ``.forest/ledger``: temp files are written (and swept) in
+``.forest/cache/tmp``; verify and the CI gate name every other path there, with
+the command that removes it; an interrupted bulk adoption leaves nothing behind."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from helpers.custody import BY, init_and_adopt
+from helpers.git import commit_all, git, git_env, isolate, make_repo, write
+
+from forest_files.errors import ForestError
+from forest_files.files.record import adopt_sections
+from forest_files.files.targets import read_section
+from forest_files.hashing import hash_body
+from forest_files.ledger import make_act, verify_ledger, write_segment
+from forest_files.ledger.placing import STALE_SECONDS, temp_dir
+from forest_files.ledger.segments import body_path
+from forest_files.repository import Repository
+
+FOREST = str(Path(sys.executable).with_name("forest"))
+LEDGER = Path(".forest") / "ledger"
+_SEGMENT = re.compile(r"segments/[0-9a-f]{64}\.jsonl")
+_BODY = re.compile(r"bodies/([0-9a-f]{2})/(\1[0-9a-f]{62})\.txt")
+DOC = "# Doc {n}\n\n## Part\n\nwords of doc {n}\n"
+
+
+@pytest.fixture(autouse=True)
+def _isolated_git(monkeypatch: pytest.MonkeyPatch) -> None:
+    isolate(monkeypatch)
+
+
+def run(root: Path, *args: str, check: int | None = 0) -> subprocess.CompletedProcess[str]:
+    """The installed ``forest`` console script, in ``root``, with the fixed git."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")} | git_env()
+    proc = subprocess.run(
+        [FOREST, *args], cwd=root, env=env, capture_output=True, text=True, check=False
+    )
+    if check is not None:
+        assert proc.returncode == check, (args, proc.stdout, proc.stderr)
+    return proc
+
+
+def bash(root: Path, command: str) -> None:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")} | git_env()
+    subprocess.run(["bash", "-c", command], cwd=root, env=env, check=True, capture_output=True)
+
+
+def foreign_paths(ledger: Path) -> list[str]:
+    """Every path under the ledger that is no well-formed segment or body, nor a
+    directory they need (``segments``, ``bodies``, a non-empty ``bodies/<2 hex>``)."""
+    out = []
+    for path in sorted(ledger.rglob("*")):
+        rel = path.relative_to(ledger).as_posix()
+        if path.is_symlink() or not (path.is_dir() or path.is_file()):
+            out.append(rel)
+        elif path.is_dir():
+            prefix = re.fullmatch(r"bodies/[0-9a-f]{2}", rel) and any(path.iterdir())
+            if rel not in ("segments", "bodies") and not prefix:
+                out.append(rel)
+        elif not (_SEGMENT.fullmatch(rel) or _BODY.fullmatch(rel)):
+            out.append(rel)
+    return out
+
+
+def fix_commands(output: str) -> list[str]:
+    return re.findall(r"fix, at the repository root: (.+)$", output, flags=re.MULTILINE)
+
+
+def adopted(tmp_path: Path) -> Path:
+    """A committed repository with one bound section (two bodies in the ledger)."""
+    root = make_repo(tmp_path)
+    write(root, "a.md", DOC.format(n=1))
+    init_and_adopt(root, ["a.md#Part"])
+    commit_all(root, "adopt")
+    return root
+
+
+def a_body_dir(root: Path) -> Path:
+    return next((root / LEDGER / "bodies").iterdir())
+
+
+# -- writing: temp files beside the ledger, never in it ------------------------------
+
+
+def test_write_places_every_file_from_cache_tmp_accepted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ledger = tmp_path / ".forest" / "ledger"
+    renames: list[tuple[str, str]] = []
+    real = os.replace
+
+    def spy(src: str | os.PathLike[str], dst: str | os.PathLike[str]) -> None:
+        real(src, dst)
+        renames.append((os.fspath(src), os.fspath(dst)))
+
+    monkeypatch.setattr(os, "replace", spy)
+    bodies = {hash_body(t): t for t in ("one", "two", "three")}
+    acts = [make_act("write", (), {"body_hash": h}) for h in bodies]
+    ref = write_segment(ledger, acts, bodies)
+    into_ledger = [(s, d) for s, d in renames if Path(d).is_relative_to(ledger)]
+    tmp = tmp_path / ".forest" / "cache" / "tmp"
+    assert into_ledger and all(Path(src).parent == tmp for src, _ in into_ledger), into_ledger
+    assert ref.path.is_file() and all(body_path(ledger, h).is_file() for h in bodies)
+    assert len({src for src, _ in renames}) == len(renames)  # one temp name per target
+    assert foreign_paths(ledger) == [] and list(tmp.iterdir()) == []
+
+
+def test_write_interrupted_at_its_rename_leaves_no_directory_recovers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A body whose prefix directory does not exist yet arrives with it, in one
+    rename: interrupted before that rename, the ledger holds nothing new at all."""
+    ledger = tmp_path / ".forest" / "ledger"
+    ledger.mkdir(parents=True)
+    real = os.replace
+
+    def interrupted(src: str | os.PathLike[str], dst: str | os.PathLike[str]) -> None:
+        if Path(dst).is_relative_to(ledger) and Path(src).is_dir():
+            raise KeyboardInterrupt  # the directory's rename; a file's goes through
+        real(src, dst)
+
+    monkeypatch.setattr(os, "replace", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        write_segment(ledger, [make_act("write", (), {"n": 1})], {hash_body("b"): "b"})
+    monkeypatch.undo()
+    assert list(ledger.iterdir()) == []
+    assert list(temp_dir(ledger).iterdir()) == []  # the temp file taken back too
+
+
+def _dead_pid() -> int:
+    code = "import os; print(os.getpid())"
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    return int(proc.stdout)
+
+
+def test_stale_temp_files_swept_by_the_next_write_recovers(tmp_path: Path) -> None:
+    ledger = tmp_path / ".forest" / "ledger"
+    tmp = temp_dir(ledger)
+    tmp.mkdir(parents=True)
+    dead, live = _dead_pid(), os.getpid()
+    names = {
+        "dead": f"bodies%2Fab%2Fx.txt.{dead}.part",
+        "dead-stage": f"bodies%2Fcd%2Fy.txt.{dead}.dir",
+        "old": f"segments%2Fz.jsonl.{live}.part",
+        "fresh": f"segments%2Fw.jsonl.{live}.part",
+        "other": "notes.txt",
+    }
+    for key, name in names.items():
+        if key == "dead-stage":
+            (tmp / name / "cd").mkdir(parents=True)
+            (tmp / name / "cd" / "y.txt").write_bytes(b"half")
+        else:
+            (tmp / name).write_bytes(b"half a file")
+    hour_ago = time.time() - STALE_SECONDS - 60
+    os.utime(tmp / names["old"], (hour_ago, hour_ago))
+    write_segment(ledger, [make_act("write", (), {"n": 1})], {})
+    assert sorted(p.name for p in tmp.iterdir()) == sorted([names["fresh"], names["other"]])
+
+
+def test_refused_bulk_adoption_leaves_no_empty_directory_recovers(tmp_path: Path) -> None:
+    """The body writer takes back the files it created and the prefix directories
+    that leaves empty (verify would name each a stray)."""
+    root = make_repo(tmp_path)
+    for n in range(40):
+        write(root, f"d{n}.md", DOC.format(n=n))
+    init_and_adopt(root, ["d0.md#Part"])
+    before = sorted(p.relative_to(root).as_posix() for p in (root / LEDGER).rglob("*"))
+    sections = [read_section(root, f"d{n}.md#Part", (), max_bytes=1 << 20) for n in range(40)]
+    with Repository(root) as repo, pytest.raises(ForestError, match="already bound"):
+        adopt_sections(repo, sections, words="all of them", by=BY)  # d0 is bound
+    after = sorted(p.relative_to(root).as_posix() for p in (root / LEDGER).rglob("*"))
+    assert after == before
+    assert verify_ledger(root / LEDGER).ok
+
+
+# -- verify and the CI gate name strays -----------------------------------------------
+
+
+def test_stray_files_detected_by_verify_and_rm_fix_recovers(tmp_path: Path) -> None:
+    root = adopted(tmp_path)
+    write(root, ".forest/ledger/zz-forged-segment", "{}\n")
+    legacy = a_body_dir(root) / ".tmp-x.part"
+    legacy.write_bytes(b"half a body")
+    result = run(root, "verify", check=3)
+    strays = {".forest/ledger/zz-forged-segment", legacy.relative_to(root).as_posix()}
+    for path in strays:
+        assert f"stray: {path}:" in result.stdout
+    fixes = fix_commands(result.stdout)
+    assert sorted(fixes) == sorted(f"rm -- {p}" for p in strays)
+    assert "run the fix commands shown" in result.stderr
+    for command in fixes:
+        bash(root, command)
+    assert not legacy.exists() and not (root / LEDGER / "zz-forged-segment").exists()
+    assert "ledger ok" in run(root, "verify").stdout
+
+
+def test_stray_files_committed_detected_by_ci_and_git_rm_fix_recovers(tmp_path: Path) -> None:
+    root = adopted(tmp_path)
+    write(root, ".forest/ledger/zz-forged-segment", "{}\n")
+    write(root, ".forest/ledger/bodies/zz/notes.txt", "a note")
+    (a_body_dir(root) / ".tmp-x.part").write_bytes(b"half a body")
+    os.symlink("../../../a.md", root / LEDGER / "segments" / ("0" * 64 + ".jsonl"))
+    commit_all(root, "commit the strays, as `git add .forest` would")
+    result = run(root, "ci", check=3)
+    fixes = re.findall(r"remove it and commit: (.+)$", result.stdout, flags=re.MULTILINE)
+    body_tmp = a_body_dir(root).relative_to(root).as_posix() + "/.tmp-x.part"
+    assert sorted(fixes) == sorted(
+        [
+            "git rm -- .forest/ledger/zz-forged-segment",
+            "git rm -r -- .forest/ledger/bodies/zz",
+            f"git rm -- {body_tmp}",
+            f"git rm -- .forest/ledger/segments/{'0' * 64}.jsonl",
+        ]
+    )
+    assert "forest/ledger-fault" in result.stdout
+    doc = json.loads(run(root, "ci", "--format", "json", check=3).stdout)
+    assert {f["path"] for f in doc["findings"]} >= {".forest/ledger/bodies/zz", body_tmp}
+    for command in fixes:
+        bash(root, command)
+    run(root, "verify")
+    commit_all(root, "strays removed")
+    assert "clean" in run(root, "ci").stdout
+
+
+def test_stray_with_shell_characters_quoted_fix_recovers(tmp_path: Path) -> None:
+    root = adopted(tmp_path)
+    odd = root / LEDGER / "segments" / "it's $(here) -x.jsonl"
+    odd.write_bytes(b"")
+    (root / LEDGER / "-rf").mkdir()
+    doc = json.loads(run(root, "verify", "--json", check=3).stdout)
+    strays = [f for f in doc["faults"] if f["code"] == "stray"]
+    assert [f["path"] for f in strays] == [".forest/ledger/-rf", odd.relative_to(root).as_posix()]
+    assert strays[0]["fix"] == "rm -r -- .forest/ledger/-rf"
+    for fault in strays:
+        bash(root, fault["fix"])
+    assert not odd.exists() and not (root / LEDGER / "-rf").exists()
+    run(root, "verify")
+
+
+def test_unexpected_and_empty_directories_detected(tmp_path: Path) -> None:
+    ledger = tmp_path / ".forest" / "ledger"
+    body = "kept"
+    write_segment(
+        ledger, [make_act("write", (), {"body_hash": hash_body(body)})], {hash_body(body): body}
+    )
+    (ledger / "bodies" / "0a").mkdir(exist_ok=True)  # empty prefix directory
+    (ledger / "bodies" / "xyz" / "deep").mkdir(parents=True)  # not a prefix
+    (ledger / "bodies" / "1b").mkdir(exist_ok=True)
+    (ledger / "bodies" / "1b" / ".tmp-y.part").write_bytes(b"")  # holds no body
+    (ledger / "segments" / "sub").mkdir()
+    report = verify_ledger(ledger)
+    assert report.codes() == {"stray"}
+    found = {(f.path, f.fix) for f in report.faults}
+    assert found == {
+        (f".forest/ledger/{rel}", f"rm -r -- .forest/ledger/{rel}")
+        for rel in ("bodies/0a", "bodies/xyz", "bodies/1b", "segments/sub")
+    }
+
+
+def test_empty_segments_and_bodies_directories_accepted(tmp_path: Path) -> None:
+    """A first write interrupted after its rename, then taken back, can leave
+    them empty; git does not record them, and nothing belongs in them but files."""
+    ledger = tmp_path / ".forest" / "ledger"
+    (ledger / "segments").mkdir(parents=True)
+    (ledger / "bodies").mkdir()
+    assert verify_ledger(ledger).ok
+
+
+def test_legacy_temp_file_in_ledger_kept_by_writes_and_detected(tmp_path: Path) -> None:
+    """A leftover of an older version is reported, never silently deleted."""
+    ledger = tmp_path / ".forest" / "ledger"
+    write_segment(ledger, [make_act("write", (), {"n": 1})], {})
+    legacy = ledger / "segments" / f".tmp-{'a' * 64}.jsonl.4242.part"
+    legacy.write_bytes(b"half")
+    write_segment(ledger, [make_act("write", (), {"n": 2})], {})
+    assert legacy.exists()
+    [fault] = verify_ledger(ledger).faults
+    assert fault.code == "stray" and "interrupted write" in fault.detail
+
+
+# -- interrupted bulk adoption -----------------------------------------------------------
+
+
+def _corpus(tmp_path: Path, files: int) -> Path:
+    root = make_repo(tmp_path, "template")
+    for n in range(files):
+        write(root, f"docs/d{n:03}.md", DOC.format(n=n))
+    Repository.init(root, project_id="p").close()
+    commit_all(root, "docs and forest init")
+    return root
+
+
+ADOPT = ("adopt", "docs/*.md", "--words", "All the docs", "--as", BY)
+
+
+def _interrupted_adopt(template: Path, trial: Path, sig: int, delay: float) -> int:
+    shutil.copytree(template, trial, symlinks=True)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")} | git_env()
+    proc = subprocess.Popen(
+        [FOREST, *ADOPT], cwd=trial, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    time.sleep(delay)
+    proc.send_signal(sig)
+    proc.wait(timeout=60)
+    return proc.pid
+
+
+@pytest.mark.slow
+def test_bulk_adopt_interrupted_by_sigint_or_sigkill_leaves_no_stray_recovers(
+    tmp_path: Path,
+) -> None:
+    files = 300
+    template = _corpus(tmp_path, files)
+    measured = tmp_path / "measured"
+    shutil.copytree(template, measured, symlinks=True)
+    started = time.monotonic()
+    run(measured, *ADOPT)
+    duration = time.monotonic() - started
+    rng = random.Random(20240611)
+    for sig in (signal.SIGINT, signal.SIGKILL):
+        for n in range(6):
+            # The first part of a run is interpreter start-up, which writes nothing.
+            delay = duration * rng.uniform(0.3, 1.0)
+            trial = tmp_path / f"{sig.name}-{n}"
+            pid = _interrupted_adopt(template, trial, sig, delay)
+            where = f"{sig.name} after {delay:.3f}s of {duration:.3f}s"
+            assert foreign_paths(trial / LEDGER) == [], where
+            run(trial, "verify")
+            again = run(trial, *ADOPT, check=None)
+            assert again.returncode == 0 or (
+                again.returncode == 1 and "is already bound" in again.stderr
+            ), (where, again.stderr)
+            assert foreign_paths(trial / LEDGER) == [], where
+            leftovers = [p.name for p in temp_dir(trial / LEDGER).glob(f"*.{pid}.*")]
+            assert leftovers == [], where  # the killed writer's temp files were swept
+            commit_all(trial, "adopted")
+            doc = json.loads(run(trial, "ci", "--format", "json").stdout)
+            assert len(doc["bindings"]) == files, where
+            assert git(trial, "status", "--porcelain") == "", where
