@@ -158,7 +158,7 @@ def test_resolve_by_non_holder_refused_live(repo: Path, tmp_path: Path) -> None:
                     words=WORDS,
                     by=ADA,
                     expected_body_hash=hash_body(text),
-                )  # fmt: skip
+                )
             )
         commit_all(repo, branch)
     git(repo, "merge", "-q", "--no-edit", "b1")
