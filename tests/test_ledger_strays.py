@@ -16,6 +16,7 @@ import time
 from pathlib import Path
 
 import pytest
+from helpers.acts import body_act
 from helpers.custody import BY, init_and_adopt
 from helpers.git import commit_all, git, git_env, isolate, make_repo, write
 
@@ -23,7 +24,7 @@ from forest_files.errors import ForestError
 from forest_files.files.record import adopt_sections
 from forest_files.files.targets import read_section
 from forest_files.hashing import hash_body
-from forest_files.ledger import make_act, verify_ledger, write_segment
+from forest_files.ledger import verify_ledger, write_segment
 from forest_files.ledger.placing import STALE_SECONDS, temp_dir
 from forest_files.ledger.segments import body_path
 from forest_files.repository import Repository
@@ -106,7 +107,7 @@ def test_write_places_every_file_from_cache_tmp_accepted(
 
     monkeypatch.setattr(os, "replace", spy)
     bodies = {hash_body(t): t for t in ("one", "two", "three")}
-    acts = [make_act("write", (), {"body_hash": h}) for h in bodies]
+    acts = [body_act(text, n=i)[0] for i, text in enumerate(bodies.values())]
     ref = write_segment(ledger, acts, bodies)
     into_ledger = [(s, d) for s, d in renames if Path(d).is_relative_to(ledger)]
     tmp = tmp_path / ".forest" / "cache" / "tmp"
@@ -132,7 +133,7 @@ def test_write_interrupted_at_its_rename_leaves_no_directory_recovers(
 
     monkeypatch.setattr(os, "replace", interrupted)
     with pytest.raises(KeyboardInterrupt):
-        write_segment(ledger, [make_act("write", (), {"n": 1})], {hash_body("b"): "b"})
+        write_segment(ledger, [body_act("b", n=1)[0]], {hash_body("b"): "b"})
     monkeypatch.undo()
     assert list(ledger.iterdir()) == []
     assert list(temp_dir(ledger).iterdir()) == []  # the temp file taken back too
@@ -164,7 +165,7 @@ def test_stale_temp_files_swept_by_the_next_write_recovers(tmp_path: Path) -> No
             (tmp / name).write_bytes(b"half a file")
     hour_ago = time.time() - STALE_SECONDS - 60
     os.utime(tmp / names["old"], (hour_ago, hour_ago))
-    write_segment(ledger, [make_act("write", (), {"n": 1})], {})
+    write_segment(ledger, [body_act("b", n=1)[0]], {})
     assert sorted(p.name for p in tmp.iterdir()) == sorted([names["fresh"], names["other"]])
 
 
@@ -248,13 +249,11 @@ def test_stray_with_shell_characters_quoted_fix_recovers(tmp_path: Path) -> None
     run(root, "verify")
 
 
-def test_unexpected_and_empty_directories_detected(tmp_path: Path) -> None:
+def test_unexpected_directories_detected_empty_prefix_accepted(tmp_path: Path) -> None:
     ledger = tmp_path / ".forest" / "ledger"
     body = "kept"
-    write_segment(
-        ledger, [make_act("write", (), {"body_hash": hash_body(body)})], {hash_body(body): body}
-    )
-    (ledger / "bodies" / "0a").mkdir(exist_ok=True)  # empty prefix directory
+    write_segment(ledger, [body_act(body)[0]], {hash_body(body): body})
+    (ledger / "bodies" / "0a").mkdir(exist_ok=True)  # empty prefix directory: fine
     (ledger / "bodies" / "xyz" / "deep").mkdir(parents=True)  # not a prefix
     (ledger / "bodies" / "1b").mkdir(exist_ok=True)
     (ledger / "bodies" / "1b" / ".tmp-y.part").write_bytes(b"")  # holds no body
@@ -264,7 +263,7 @@ def test_unexpected_and_empty_directories_detected(tmp_path: Path) -> None:
     found = {(f.path, f.fix) for f in report.faults}
     assert found == {
         (f".forest/ledger/{rel}", f"rm -r -- .forest/ledger/{rel}")
-        for rel in ("bodies/0a", "bodies/xyz", "bodies/1b", "segments/sub")
+        for rel in ("bodies/xyz", "bodies/1b", "segments/sub")
     }
 
 
@@ -280,10 +279,10 @@ def test_empty_segments_and_bodies_directories_accepted(tmp_path: Path) -> None:
 def test_legacy_temp_file_in_ledger_kept_by_writes_and_detected(tmp_path: Path) -> None:
     """A leftover of an older version is reported, never silently deleted."""
     ledger = tmp_path / ".forest" / "ledger"
-    write_segment(ledger, [make_act("write", (), {"n": 1})], {})
+    write_segment(ledger, [body_act("b", n=1)[0]], {hash_body("b"): "b"})
     legacy = ledger / "segments" / f".tmp-{'a' * 64}.jsonl.4242.part"
     legacy.write_bytes(b"half")
-    write_segment(ledger, [make_act("write", (), {"n": 2})], {})
+    write_segment(ledger, [body_act("b", n=2)[0]], {})
     assert legacy.exists()
     [fault] = verify_ledger(ledger).faults
     assert fault.code == "stray" and "interrupted write" in fault.detail

@@ -2,11 +2,11 @@
 
 A ledger holds regular files ``segments/<64 hex>.jsonl`` and
 ``bodies/<h[:2]>/<h>.txt`` (``h``: 64 hex digits), and the directories they
-need: ``segments`` and ``bodies`` (either may be empty: a first write
-interrupted after its rename can leave one) and ``bodies/<2 hex>``, which must
-hold a body. Anything else is a stray: the temp file of an interrupted write by
-an older version, a forged or misplaced file, an unexpected or empty
-directory, a symlink.
+need: ``segments``, ``bodies`` and ``bodies/<2 hex>`` (any may be empty: a
+first write interrupted after its rename, or a body deleted by a recorded
+erasure, can leave one; git never commits an empty directory, so it carries
+nothing). Anything else is a stray: the temp file of an interrupted write by an
+older version, a forged or misplaced file, an unexpected directory, a symlink.
 
 Stores: nothing (read-only).
 Refuses: nothing; strays are returned, an unexpected directory once (not each
@@ -123,10 +123,8 @@ def _scan(directory: str, parts: tuple[str, ...], out: list[Stray]) -> int:
         else:
             inner: list[Stray] = []
             held = _scan(entry.path, here, inner)
-            if held > len(inner):
+            if held > len(inner) or held == 0:
                 out.extend(inner)
-            elif held == 0:
-                out.append(Stray(rel, True, "empty directory"))
             else:
                 name = inner[0].rel.rpartition("/")[2]
                 out.append(Stray(rel, True, f"holds no body, only strays (such as {name})"))
