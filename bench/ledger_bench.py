@@ -4,8 +4,8 @@ Run: .venv/bin/python bench/ledger_bench.py [--sizes 10000,100000] [--quick] [--
      [--json PATH]
 
 For each size N (acts), in a temp git work tree: build a ledger of N acts with
-``Repository.adopt_many`` (chunks of 1,000 adoptions = one segment of 2,000
-acts each), then measure, side by side in this run:
+``Repository.adopt_many`` (chunks of 1,000 adoptions = one segment of 1,000
+``adopt`` acts each: ledger format 2 records one act per adoption), then measure, side by side in this run:
 
 * ``rebuild``: ``Repository.rebuild()`` (drop the index, read and check every
   segment, replay every act through the store's gates).
@@ -14,7 +14,7 @@ acts each), then measure, side by side in this run:
   file into ``bodies(hash TEXT PRIMARY KEY, body TEXT)``, one transaction, in a
   fresh SQLite file. ``rebuild / raw`` is the ratio the goal (≤ 3x) is about.
 * ``sync0``: open the repository and sync with nothing new (a command's fixed cost).
-* ``sync100``: the same with one new segment of 100 acts (50 adoptions made by a
+* ``sync100``: the same with one new segment of 100 acts (100 adoptions made by a
   copy of the repository) copied in; the index is restored between repeats.
 
 Small figures are repeated (default 3x) and the median printed. The last line
@@ -42,7 +42,7 @@ from forest_files.repository import Repository
 
 BY = "Bench <bench@example.org>"
 WORDS = "I adopt this text as written"
-CHUNK = 1000  # adoptions per adopt_many call: one segment of 2,000 acts
+CHUNK = 1000  # adoptions per adopt_many call: one segment of 1,000 acts
 WORDLIST = [
     *("river", "stone", "ledger", "forest", "root", "branch", "leaf", "spring"),
     *("flood", "field", "law", "custody", "ground", "seal", "record", "body"),
@@ -89,7 +89,7 @@ def build(root: Path, acts: int) -> Path:
     subprocess.run(["git", "init", "-q", str(repo)], check=True, env=git_env())
     os.environ.update({k: v for k, v in git_env().items() if k.startswith("GIT_")})
     Repository.init(repo, project_id="ledger-bench").close()
-    adoptions = acts // 2
+    adoptions = acts  # one adopt act each
     with Repository(repo) as r:
         for start in range(0, adoptions, CHUNK):
             r.adopt_many(bodies(start, min(CHUNK, adoptions - start)), words=WORDS, by=BY)
@@ -149,7 +149,7 @@ def prepare_new_segment(root: Path, repo: Path, acts: int) -> tuple[Path, Path]:
     shutil.copytree(repo, copy)
     before = {p.name for p in (copy / ".forest/ledger/segments").iterdir()}
     with Repository(copy) as r:
-        r.adopt_many(bodies(10**9, acts // 2), words=WORDS, by=BY)
+        r.adopt_many(bodies(10**9, acts), words=WORDS, by=BY)
     [new] = [p for p in (copy / ".forest/ledger/segments").iterdir() if p.name not in before]
     return new, copy / ".forest/ledger/bodies"
 

@@ -98,6 +98,8 @@ class Applier:
         self.project = project_of(store)
         # A live command's act is refused as a refusal (exit 1), a ledger's as a fault.
         self.live = live
+        self._words: dict[str, str] = {}  # adopting words read and checked once
+        self._ids: dict[str, int] = {}
 
     # -- shared rules ---------------------------------------------------------------
     def fail(self, act: Act, reason: str, code: str = "refused") -> ForestError:
@@ -107,6 +109,9 @@ class Applier:
 
     def body(self, act: Act, record: EntryRecord) -> str | None:
         """The record's body, or None when a recorded erasure removed it."""
+        text = self._words.get(record.body_hash)
+        if text is not None:
+            return text
         text = self.read(record.body_hash)
         if text is None:
             if record.body_hash in self.erased:
@@ -114,6 +119,8 @@ class Applier:
             raise self.fail(act, f"body {record.body_hash} is missing", "body-missing")
         if hash_body(text) != record.body_hash:
             raise self.fail(act, f"body {record.body_hash} does not hash to it", "body-hash")
+        if record.bucket == "adoption_record":  # one adoption's words serve many entries
+            self._words[record.body_hash] = text
         return text
 
     def present(self, act: Act, record: EntryRecord) -> str:
@@ -133,10 +140,25 @@ class Applier:
             )
         return produced
 
+    def _same(self, act: Act, produced: str, record: EntryRecord) -> str:
+        if produced != record.content_id:
+            raise self.fail(
+                act,
+                f"declares entry {record.content_id} but the store produced {produced} "
+                "(forged or edited act)",
+                "id-mismatch",
+            )
+        return produced
+
     def local(self, act: Act, content_id: str, key: str) -> int:
+        known = self._ids.get(content_id)  # entries are never deleted: ids stay put
+        if known is not None:
+            return known
         found = self.store.id_for_content(content_id)
         if found is None:
             raise self.fail(act, f"{key} {content_id} is not in the index (missing dependency?)")
+        if len(self._ids) < 4096:
+            self._ids[content_id] = found
         return found
 
     def _scope(self, act: Act) -> None:
@@ -250,8 +272,10 @@ class Applier:
         binds: list[tuple[str, BindSpec, int, str, str]] = []
         marks: list[tuple[Act, list[str]]] = []
         for (act, p), new in zip(checked, made, strict=True):
-            produced = [self.check_id(act, new.entry_id, p.entry)]
-            produced.append(self.check_id(act, new.record_id, p.record))
+            # The rows' content ids are the ones inserted (computed by the store's one
+            # insert path), so they are compared without reading them back.
+            produced = [self._same(act, new.entry.content_id, p.entry)]
+            produced.append(self._same(act, new.record.content_id, p.record))
             if p.binding is not None:
                 binds.append(
                     (act.id, p.binding, new.entry_id, p.record.signature, p.record.created_at)
@@ -585,7 +609,7 @@ class Applier:
                 )
             paths |= self._paths_of_entry(entry_id)
         for row in rows:
-            store._erase(int(row[0]), signature=p.by, reason=p.reason)
+            store._erase(int(row[0]), signature=p.by, reason=p.reason, at=p.at)
         return frozenset(paths)
 
 

@@ -24,7 +24,8 @@ ERASED_MARK = "[erased]"
 
 
 class ErasureMixin(StoreBase):
-    def _erase(self, entry_id: int, *, signature: str, reason: str) -> None:
+    def _erase(self, entry_id: int, *, signature: str, reason: str, at: str | None = None) -> None:
+        """Erase the entry's body; ``at``: the recorded act's time (replay keeps it)."""
         if not signature.strip() or not reason.strip():
             raise ForestError("erase: signature and reason are required (body-free tombstone)")
         with self.atomic():
@@ -38,7 +39,7 @@ class ErasureMixin(StoreBase):
             self.conn.execute(
                 "INSERT INTO erasures (entry_id, created_at, signature, reason) "
                 "VALUES (?, ?, ?, ?)",
-                (entry_id, utc_now(), signature.strip(), reason.strip()),
+                (entry_id, at or utc_now(), signature.strip(), reason.strip()),
             )
             self.conn.execute("UPDATE entries SET body = ? WHERE id = ?", (ERASED_MARK, entry_id))
             self.conn.execute("DELETE FROM erasure_permits WHERE entry_id = ?", (entry_id,))
