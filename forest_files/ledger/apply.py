@@ -177,6 +177,13 @@ class Applier:
         if record.source is not None or record.meta:
             raise self.fail(act, "its record carries no source and no meta")
 
+    def _made_within(self, act: Act, content_id: str, what: str) -> None:
+        """Refuse an act whose dependencies do not reach the act that made ``content_id``
+        (replay orders by deps: without it the act could come first on another clone)."""
+        producer = book.creator_act(self.store, content_id)
+        if producer is not None and not book.ancestors_among(self.store, act, {producer}):
+            raise self.fail(act, f"its dependencies do not include the act that made its {what}")
+
     def _paths_of_entry(self, entry_id: int) -> frozenset[str]:
         return bindings.chain_paths(self.store, chain_of(self.store, entry_id))
 
@@ -516,6 +523,7 @@ class Applier:
     def _seal(self, act: Act, p: SealAct) -> tuple[list[str], frozenset[str]]:
         store = self.store
         target = self.local(act, p.target, "target")
+        self._made_within(act, p.target, "target")
         bucket = "sealing_record" if p.sealing else "unsealing_record"
         if p.record.bucket != bucket:
             raise self.fail(act, f"its record is a {bucket}")
@@ -546,6 +554,8 @@ class Applier:
     # -- bindings ---------------------------------------------------------------------
     def _binding(self, act: Act, bind_act: str) -> bindings.Binding:
         current = bindings.binding_of(self.store, bind_act, act_id=act.id)
+        if not book.ancestors_among(self.store, act, {bind_act}):
+            raise self.fail(act, f"its dependencies do not include binding {bind_act}")
         # Retired by a merged branch this act never saw: recorded beside it (the
         # binding stays retired); retired within its own history: refused.
         if current.retired and book.ancestors_among(self.store, act, self._retire_acts(bind_act)):
@@ -598,6 +608,9 @@ class Applier:
         rows = store.conn.execute(
             "SELECT id FROM entries WHERE body_hash = ?", (p.body_hash,)
         ).fetchall()
+        producers = {book.creator_act(store, store.content_id(int(r[0]))) for r in rows}
+        if not book.ancestors_among(store, act, {a for a in producers if a is not None}):
+            raise self.fail(act, "its dependencies made no entry holding the body it erases")
         paths: set[str] = set()
         for row in rows:
             entry_id = int(row[0])
