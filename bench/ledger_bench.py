@@ -124,6 +124,11 @@ def raw_load(repo: Path, db_path: Path) -> float:
 
 
 def rebuild(repo: Path) -> float:
+    from forest_files.ledger import segments
+
+    # A `forest rebuild` process decodes every segment; forget this process's memo of
+    # decoded segments so every repeat pays that too.
+    segments._DECODED.clear()
     with Repository(repo) as r:
         return timed(r.rebuild)
 
