@@ -5,7 +5,8 @@ Run: .venv/bin/python bench/ledger_bench.py [--sizes 10000,100000] [--quick] [--
 
 For each size N (acts), in a temp git work tree: build a ledger of N acts with
 ``Repository.adopt_many`` (chunks of 1,000 adoptions = one segment of 1,000
-``adopt`` acts each: ledger format 2 records one act per adoption), then measure, side by side in this run:
+``adopt`` acts each: ledger format 2 records one act per adoption), then
+measure, side by side in this run:
 
 * ``rebuild``: ``Repository.rebuild()`` (drop the index, read and check every
   segment, replay every act through the store's gates).
@@ -13,6 +14,11 @@ For each size N (acts), in a temp git work tree: build a ledger of N acts with
   ``executemany`` into ``acts(id TEXT PRIMARY KEY, line TEXT)`` plus every body
   file into ``bodies(hash TEXT PRIMARY KEY, body TEXT)``, one transaction, in a
   fresh SQLite file. ``rebuild / raw`` is the ratio the goal (≤ 3x) is about.
+* ``floor``: the index alone — the very rows the rebuild wrote (entries, edges,
+  binding events, the applied-act tables), ``executemany``-ed into a fresh store
+  with the same schema, triggers and indexes, bodies indexed in one FTS batch,
+  nothing read, decoded, hashed or judged. No rebuild can cost less; when
+  ``floor / raw`` is over 3 the goal sits below the work itself.
 * ``sync0``: open the repository and sync with nothing new (a command's fixed cost).
 * ``sync100``: the same with one new segment of 100 acts (100 adoptions made by a
   copy of the repository) copied in; the index is restored between repeats.
@@ -123,6 +129,45 @@ def raw_load(repo: Path, db_path: Path) -> float:
     return timed(run)
 
 
+# The custody tables a rebuild fills, in insert order (entries before what points at them).
+_FLOOR_TABLES = (
+    "entries", "edges", "binding_events", "ledger_applied", "ledger_entry_acts",
+    "ledger_act_paths",
+)  # fmt: skip
+
+
+def index_floor(repo: Path, db_path: Path) -> float:
+    """The index alone: the very rows a rebuild wrote, ``executemany``-ed into a fresh
+    store (same schema, triggers and indexes; bodies indexed in one FTS batch, as a
+    rebuild does), with nothing read, decoded, hashed or judged. A rebuild cannot
+    cost less than this on the same machine."""
+    from forest_files.ledger.applied import ensure_tables
+    from forest_files.ledger.bindings import ensure_table
+    from forest_files.store.forest import ForestStore
+
+    src = sqlite3.connect(repo / ".forest" / "woods.db")
+    tables = {t: src.execute(f"SELECT * FROM {t} ORDER BY rowid").fetchall() for t in _FLOOR_TABLES}
+    src.close()
+
+    def run() -> None:
+        for suffix in ("", "-wal", "-shm", "-journal"):
+            Path(f"{db_path}{suffix}").unlink(missing_ok=True)
+        store = ForestStore(db_path)
+        try:
+            store.init_schema()
+            with store.atomic(), store.deferred_text_index():
+                ensure_tables(store)
+                ensure_table(store)
+                for table, rows in tables.items():
+                    if rows:
+                        marks = ",".join("?" * len(rows[0]))
+                        store.conn.executemany(f"INSERT INTO {table} VALUES ({marks})", rows)
+        finally:
+            store.close()
+
+    return timed(run)
+
+
 def rebuild(repo: Path) -> float:
     from forest_files.ledger import segments
 
@@ -169,6 +214,7 @@ def measure(size: int, repeat: int) -> dict[str, float]:
         # One rebuild first so the page cache holds the files for both contenders.
         rebuild(repo)
         raw = median_of(repeat, lambda: raw_load(repo, root / "raw.db"))
+        floor = median_of(repeat, lambda: index_floor(repo, root / "floor.db"))
         rebuilt = median_of(repeat, lambda: rebuild(repo))
         index = repo / ".forest" / "woods.db"
         saved = root / "woods.saved"
@@ -194,6 +240,9 @@ def measure(size: int, repeat: int) -> dict[str, float]:
             "rebuild_s": rebuilt,
             "raw_s": raw,
             "rebuild_over_raw": rebuilt / raw,
+            "floor_s": floor,
+            "floor_over_raw": floor / raw,
+            "rebuild_over_floor": rebuilt / floor,
             "rebuild_us_per_act": rebuilt / size * 1e6,
             "sync0_ms": sync0 * 1e3,
             "sync100_ms": sync100 * 1e3,
@@ -211,13 +260,16 @@ def main(argv: list[str] | None = None) -> int:
     sizes = [2000, 10000] if args.quick else [int(s) for s in args.sizes.split(",")]
     rows = [measure(size, args.repeat) for size in sizes]
     print(
-        f"{'acts':>8} {'rebuild s':>10} {'raw s':>8} {'ratio':>6} {'µs/act':>7} "
+        f"{'acts':>8} {'rebuild s':>10} {'raw s':>8} {'ratio':>6} {'floor s':>8} "
+        f"{'floor/raw':>9} {'rb/floor':>8} {'µs/act':>7} "
         f"{'sync0 ms':>9} {'sync100 ms':>11} {'cpu ms':>7}"
     )
     for row in rows:
         print(
             f"{row['acts']:>8,} {row['rebuild_s']:>10.2f} {row['raw_s']:>8.3f} "
-            f"{row['rebuild_over_raw']:>5.1f}x {row['rebuild_us_per_act']:>7.0f} "
+            f"{row['rebuild_over_raw']:>5.1f}x {row['floor_s']:>8.3f} "
+            f"{row['floor_over_raw']:>8.1f}x {row['rebuild_over_floor']:>7.1f}x "
+            f"{row['rebuild_us_per_act']:>7.0f} "
             f"{row['sync0_ms']:>9.1f} {row['sync100_ms']:>11.1f} {row['sync100_cpu_ms']:>7.1f}"
         )
     summary: dict[str, Any] = {"repeat": args.repeat, "sizes": rows}

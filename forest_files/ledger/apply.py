@@ -413,11 +413,9 @@ class Applier:
         self._record_of(act, record, entry.content_id, "adopts")
 
     def _adoption_of(self, act: Act, entry_id: int, record: EntryRecord) -> str:
-        row = self.store.conn.execute(
-            "SELECT from_id FROM edges WHERE to_id = ? AND kind = 'adopts' ORDER BY id DESC",
-            (entry_id,),
-        ).fetchone()
-        return self.check_id(act, int(row[0]), record)
+        from forest_files.ledger.views import latest_record
+
+        return self.check_id(act, latest_record(self.store, entry_id, "adopts"), record)
 
     def _supersede(self, act: Act, p: SupersedeAct) -> tuple[list[str], frozenset[str]]:
         store = self.store

@@ -7,6 +7,21 @@ op's own refusals live in the mixin modules.
 Returns: the store; ``conn`` is a sqlite3 connection whose rows are
 addressable by column name, for raw-SQL readers and audits.
 Test: tests/test_store_hostile.py
+
+The internal interface (underscored: not part of the Forest contract, used only
+by the ledger applier, ``forest_files/ledger/apply.py``, and the repository
+layer, which call them inside their own transaction):
+
+* ``_require(id, what)`` — the row of an entry, or a refusal naming ``what``;
+* ``_insert_entry(...)`` — the one validated insert (explicit stamps on replay;
+  ``erased_body_hash`` for an entry whose body a recorded erasure removed);
+* ``_successor_bucket(old, requested)`` — the bucket a supersession writes;
+* ``_erase(id, signature=, reason=, at=)`` — the audited body erasure;
+* ``_root(...)`` — the rooting ceremony behind ``root_to_ground``;
+* ``insert_adoptions(plans)`` — a batch of imports with their adoption records;
+* ``_reset_in_transaction()`` — empty every table for a rebuild.
+
+The latest adoption record of an entry is ``forest_files.ledger.views.latest_record``.
 """
 
 from __future__ import annotations
