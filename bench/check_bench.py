@@ -163,12 +163,12 @@ def git(root: Path, *args: str) -> str:
 
 
 # -- workers (each runs as its own process) --------------------------------------------
-def worker_adopt(root: Path) -> None:
+def worker_adopt(root: Path, listing: str = "targets.json") -> None:
     from forest_files.files.record import adopt_sections
     from forest_files.files.targets import read_sections
     from forest_files.repository import Repository
 
-    targets = json.loads((root.parent / "targets.json").read_text(encoding="utf-8"))
+    targets = json.loads((root.parent / listing).read_text(encoding="utf-8"))
     with Repository(root) as repo:
         limit = repo.config.max_body_bytes
         sections = read_sections(repo.root, targets, (), max_bytes=limit)
@@ -382,6 +382,7 @@ def measure(n: int, args: argparse.Namespace, base: Path) -> dict[str, Any]:
     for name, times in rounds.items():
         res[name] = statistics.median(times)
 
+    res.update(_whole_file_figures(work, root, files, r))
     edited = sorted(random.Random(args.seed + 1).sample(files, max(1, n // 10)))
     edit_outside(root, edited)
     res["cold+10% fast"] = median_of(fast, root, r, before=lambda: clear_cache(root))
@@ -398,6 +399,37 @@ def measure(n: int, args: argparse.Namespace, base: Path) -> dict[str, Any]:
     return res
 
 
+def _whole_file_figures(work: Path, root: Path, files: list[str], r: int) -> dict[str, float]:
+    """The same files bound whole (no section, no parse needed), in a copy of the
+    repository: a cold check there is bounded by hashing; interleaved with
+    ``sha256sum -c`` of the same files."""
+    from forest_files.repository import Repository
+
+    whole = work / "whole" / "repo"
+    whole.parent.mkdir()
+    (whole.parent / "files.json").write_text(json.dumps(files), encoding="utf-8")
+    subprocess.run(["git", "-c", "init.defaultBranch=main", "init", "-q", str(whole)], check=True)
+    for rel in files:
+        (whole / rel).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(root / rel, whole / rel)
+    Repository.init(whole, project_id="bench-whole").close()
+    run_once([PY, str(HERE), "--worker", "adopt", str(whole), "files.json"], whole)
+    fast = [PY, "-m", "forest_files.fastcheck"]
+    run_once(fast, whole)
+    sums = str(work / "SUMS")
+    rounds: dict[str, list[float]] = {}
+    for _ in range(r):
+        for name, cmd, cold in (
+            ("sha256sum -c (whole)", ["sha256sum", "-c", "--quiet", sums], False),
+            ("cold fast whole", fast, True),
+            ("warm fast whole", fast, False),
+        ):
+            if cold:
+                clear_cache(whole)
+            rounds.setdefault(name, []).append(run_once(cmd, whole))
+    return {name: statistics.median(times) for name, times in rounds.items()}
+
+
 FIGURES = (
     "sha256sum -c",
     "git status",
@@ -411,6 +443,9 @@ FIGURES = (
     "cold+10% cli",
     "warm fast",
     "warm cli",
+    "sha256sum -c (whole)",
+    "cold fast whole",
+    "warm fast whole",
 )
 
 
@@ -462,7 +497,7 @@ def main() -> None:
     if args.worker:
         kind, *rest = args.worker
         if kind == "adopt":
-            worker_adopt(Path(rest[0]))
+            worker_adopt(Path(rest[0]), *rest[1:])
         elif kind == "adopt-floor":
             worker_adopt_floor(Path(rest[0]))
         elif kind == "hashlib":

@@ -17,12 +17,13 @@ from pathlib import Path
 
 from forest_files import gitio
 from forest_files.gitio._run import refuse_option
+from forest_files.ledger.strays import LEDGER_PREFIX
 
-LEDGER_PREFIX = ".forest/ledger/"
 # The view format: part of every fingerprint and alias name, so views (and aliases
 # naming them) of an older format are never found again and are rebuilt.
 # v4: a view is extended only from a view whose segments and bodies match by blob.
-VIEW_FORMAT = "forest-view-v4"
+# v5: ledger format 2 (one act per user act; paths each act touched recorded).
+VIEW_FORMAT = "forest-view-v5"
 
 
 def ledger_fingerprint(root: Path, source: str, *, keep_index_file: bool = False) -> str:

@@ -60,7 +60,6 @@ def check_staged(root: Path) -> int:
     """The pre-commit verdict for what is staged, against the staged ledger."""
     from forest_files import gitio
     from forest_files.files.viewkey import (
-        LEDGER_PREFIX,
         bound_paths,
         commit_fingerprint,
         head_custody,
@@ -69,6 +68,7 @@ def check_staged(root: Path) -> int:
         view_path,
         write_alias,
     )
+    from forest_files.ledger.strays import LEDGER_PREFIX
 
     head = head_custody(root)
     changes = gitio.staged_changes(

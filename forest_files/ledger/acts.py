@@ -252,6 +252,10 @@ def _check_version(version: object, fail: Callable[[str, str], LedgerError]) -> 
 
 def body_hashes(act: Act) -> frozenset[str]:
     """Every value of a key named "body_hash", at any depth of the act's fields."""
+    if act.payload is not None:
+        from forest_files.ledger.kinds import body_refs
+
+        return frozenset(body_refs(act.payload))
     return frozenset(v for v in iter_body_hash_values(act.fields) if isinstance(v, str))
 
 

@@ -45,6 +45,9 @@ class _Reader:
         self.act_id, self.where = act_id, where
         if not isinstance(value, Mapping):
             raise self.fail("is not an object")
+        if value.keys() == keys:  # the common case: exactly the kind's fields
+            self.value: Mapping[str, Any] = value
+            return
         unknown = sorted(set(value) - keys)
         if unknown:
             raise self.fail(
@@ -55,7 +58,7 @@ class _Reader:
         missing = sorted(keys - set(value))
         if missing:
             raise self.fail(f"lacks field {missing[0]!r}")
-        self.value: Mapping[str, Any] = value
+        self.value = value
 
     def fail(self, problem: str, *, code: str = "malformed") -> LedgerError:
         return LedgerError(
@@ -495,3 +498,16 @@ def parse_payload(kind: str, fields: Mapping[str, Any], *, act_id: str) -> Paylo
 
 def kind_of(payload: Payload) -> str:
     return payload.kind if isinstance(payload, SealAct) else payload.KIND
+
+
+def body_refs(payload: Payload) -> tuple[str, ...]:
+    """The body hashes an act refers to: its entries' and records' bodies, or the body
+    an erase names (from the typed fields, no walk over the raw object)."""
+    if isinstance(payload, EraseAct):
+        return (payload.body_hash,)
+    out: list[str] = []
+    for name in ("entry", "record"):
+        record = getattr(payload, name, None)
+        if isinstance(record, EntryRecord):
+            out.append(record.body_hash)
+    return tuple(out)

@@ -23,7 +23,7 @@ import hashlib
 import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 from types import MappingProxyType
 
 from forest_files import gitio
@@ -109,8 +109,8 @@ def ledger_blobs(
     for entry in _git_entries(root, source, LEDGER_PREFIX, keep_index_file=keep_index_file):
         if entry.type != "blob" or entry.mode == "120000":
             continue  # a symlink or gitlink is no ledger file; verify names strays
-        rel = PurePosixPath(entry.path).relative_to(LEDGER_PREFIX.rstrip("/"))
-        parts = rel.parts
+        # Plain string work: a ledger of 10,000 bodies lists 10,000 entries here.
+        parts = entry.path.removeprefix(LEDGER_PREFIX).split("/")
         if len(parts) == 2 and parts[0] == SEGMENTS_DIR and parts[1].endswith(SEGMENT_SUFFIX):
             segments[parts[1]] = entry.blob
         elif len(parts) == 3 and parts[0] == BODIES_DIR and parts[2].endswith(BODY_SUFFIX):

@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from forest_files.ledger.acts import Act, LedgerError, is_hex64, iter_body_hash_values
+from forest_files.ledger.acts import Act, LedgerError, body_hashes, is_hex64
 from forest_files.ledger.segments import (
     BODIES_DIR,
     BODY_SUFFIX,
@@ -119,8 +119,8 @@ def _check_body_refs(bodies: BodyFiles, found: dict[str, _Found], faults: list[F
     erase_targets = [w.act.fields.get("body_hash") for w in found.values() if w.act.kind == "erase"]
     erased = {h for h in erase_targets if isinstance(h, str)}
     for act_id, where in found.items():
-        # None means "no body"; anything else must be a hash before it becomes a path.
-        refs = [r for r in iter_body_hash_values(where.act.fields) if r is not None]
+        # The typed payload names its bodies (hashes its parser already checked).
+        refs = list(body_hashes(where.act))
         good = sorted({r for r in refs if is_hex64(r)})
         if not all(is_hex64(r) for r in refs):
             detail = f"act {act_id} has a body_hash that is not 64 lowercase hex digits"
