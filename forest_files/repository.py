@@ -65,15 +65,16 @@ from forest_files.ledger.replay import applied_ids, deps_for, replay
 from forest_files.ledger.segments import LedgerSnapshot, read_body, read_ledger, write_segment
 from forest_files.ledger.sync import mark_segments, sync_index
 from forest_files.ledger.views import GroundEntry, list_view
+from forest_files.paths import (
+    FOREST_DIR,
+    GITATTRIBUTES_LINE,
+    GITIGNORE_LINES,
+    INDEX_NAME,
+    LEDGER_DIR,
+)
 from forest_files.scrub import default_scrub
 from forest_files.store.anchor import anchor_body
 from forest_files.store.forest import ForestStore
-
-FOREST_DIR = ".forest"
-LEDGER_DIR = ".forest/ledger"
-INDEX_NAME = "woods.db"
-GITIGNORE_LINES = ("woods.db*", "cache/")
-GITATTRIBUTES_LINE = ".forest/ledger/** -text"
 
 Recorded = tuple[list[Act], dict[str, str]]
 

@@ -31,6 +31,7 @@ from typing import Any, NamedTuple
 from forest_files.files.check import Ground, ground_map
 from forest_files.files.verdict import LedgerKey
 from forest_files.ledger.bindings import Binding
+from forest_files.paths import INDEX
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -72,7 +73,7 @@ def of_bindings(store: ForestStore, bindings: list[Binding]) -> BindMap:
 
 
 def worktree_record(root: str) -> str:
-    return os.path.join(root, ".forest", "woods.db" + _SUFFIX)
+    return os.path.join(root, INDEX + _SUFFIX)
 
 
 def view_record(view: str) -> str:

@@ -38,6 +38,7 @@ from forest_files.files.normalise import decode_bytes, normalise_text
 from forest_files.files.selector import parse_selector
 from forest_files.files.special import lstat_kind, not_regular
 from forest_files.hashing import hash_body
+from forest_files.paths import CAPTURES_DIR
 from forest_files.store.base import utc_now
 
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")
@@ -126,7 +127,7 @@ def _merge_lines(
 
 def capture(root: Path, selector: str, text: str) -> Path:
     """Keep divergent text locally (never committed) before it is overwritten."""
-    folder = root / ".forest" / "cache" / "captures"
+    folder = root / CAPTURES_DIR
     folder.mkdir(parents=True, exist_ok=True)
     stamp = utc_now().replace(":", "").replace(".", "")
     path = folder / f"{stamp}-{hash_body(text)[:12]}.txt"

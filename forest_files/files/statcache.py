@@ -31,7 +31,8 @@ import stat as stat_mod
 import sys
 from pathlib import Path
 
-CACHE_DIR = ".forest/cache"
+from forest_files.paths import CACHE_DIR
+
 STAT_NAME = f"stat-{sys.implementation.cache_tag}.bin"
 PARSE_NAME = f"parse-{sys.implementation.cache_tag}.bin"
 _STAMP = ".stamp"

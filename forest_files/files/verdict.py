@@ -34,8 +34,10 @@ import os
 import stat as stat_mod
 import sys
 
-_CACHE = os.path.join(".forest", "cache")
-_SEGMENTS = os.path.join(".forest", "ledger", "segments")
+from forest_files.paths import CACHE_DIR, LEDGER_DIR, SEGMENTS
+
+_CACHE = os.path.join(*CACHE_DIR.split("/"))
+_SEGMENTS = os.path.join(*LEDGER_DIR.split("/"), SEGMENTS)
 _CONFIG = "forest.toml"
 FORMAT = 2  # 2: verdicts of checks that trusted the ledger's file hash are dropped
 _NAME = f"verdict-{sys.implementation.cache_tag}.bin"

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from forest_files import gitio
 from forest_files.gitio._run import refuse_option
-from forest_files.ledger.strays import LEDGER_PREFIX
+from forest_files.paths import LEDGER_PREFIX, VIEWS_DIR
 
 # The view format: part of every fingerprint and alias name, so views (and aliases
 # naming them) of an older format are never found again and are rebuilt.
@@ -95,7 +95,7 @@ def commit_fingerprint(root: Path, rev: str) -> str:
 
 
 def alias_path(root: Path, head_key: str) -> Path:
-    return root / ".forest" / "cache" / "views" / f"{VIEW_FORMAT}-{head_key}.alias"
+    return root / VIEWS_DIR / f"{VIEW_FORMAT}-{head_key}.alias"
 
 
 def read_alias(root: Path, head_key: str) -> str | None:
@@ -119,7 +119,7 @@ def write_alias(root: Path, head_key: str, fingerprint: str) -> None:
 
 
 def view_path(root: Path, fingerprint: str) -> Path:
-    return root / ".forest" / "cache" / "views" / f"{fingerprint}.db"
+    return root / VIEWS_DIR / f"{fingerprint}.db"
 
 
 _BOUND_SUFFIX = ".bound"  # NUL-separated paths (a path may hold a newline; never a NUL)

@@ -68,7 +68,7 @@ def check_staged(root: Path) -> int:
         view_path,
         write_alias,
     )
-    from forest_files.ledger.strays import LEDGER_PREFIX
+    from forest_files.paths import LEDGER_PREFIX
 
     head = head_custody(root)
     changes = gitio.staged_changes(

@@ -49,8 +49,8 @@ from forest_files.ledger.segments import (
     read_ledger,
     read_segment_bytes,
 )
-from forest_files.ledger.strays import LEDGER_PREFIX as LEDGER_PREFIX
 from forest_files.ledger.views import GroundEntry, list_view
+from forest_files.paths import LEDGER_PREFIX as LEDGER_PREFIX
 from forest_files.store.forest import ForestStore
 
 WORKTREE = "worktree"

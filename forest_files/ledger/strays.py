@@ -27,8 +27,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from forest_files.ledger.segments import BODIES_DIR, BODY_SUFFIX, SEGMENT_SUFFIX, SEGMENTS_DIR
+from forest_files.paths import LEDGER_PREFIX
 
-LEDGER_PREFIX = ".forest/ledger/"
 _SEGMENT = re.compile(r"[0-9a-f]{64}" + re.escape(SEGMENT_SUFFIX))
 _BODY = re.compile(r"[0-9a-f]{64}" + re.escape(BODY_SUFFIX))
 _PREFIX = re.compile(r"[0-9a-f]{2}")

@@ -1,0 +1,17 @@
+"""The names of ``forest_files.paths`` agree with each other and with the modules
+that lay the files out."""
+
+from __future__ import annotations
+
+from forest_files import paths
+from forest_files.ledger import segments, strays
+from forest_files.repository import FOREST_DIR, INDEX_NAME, LEDGER_DIR
+
+
+def test_paths_layout_agrees_accepted() -> None:
+    assert paths.LEDGER_PREFIX == strays.LEDGER_PREFIX == LEDGER_DIR + "/"
+    assert (segments.SEGMENTS_DIR, segments.BODIES_DIR) == (paths.SEGMENTS, paths.BODIES)
+    assert (FOREST_DIR, INDEX_NAME) == (paths.FOREST_DIR, paths.INDEX_NAME)
+    for name in (paths.CACHE_DIR, paths.VIEWS_DIR, paths.CAPTURES_DIR, paths.TMP_DIR):
+        assert name.startswith(paths.FOREST_DIR + "/") and not name.startswith(paths.LEDGER_DIR)
+    assert paths.GITATTRIBUTES_LINE.startswith(paths.LEDGER_DIR)
