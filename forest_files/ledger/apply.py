@@ -130,15 +130,7 @@ class Applier:
         return text
 
     def check_id(self, act: Act, local_id: int, record: EntryRecord) -> str:
-        produced = self.store.content_id(local_id)
-        if produced != record.content_id:
-            raise self.fail(
-                act,
-                f"declares entry {record.content_id} but the store produced {produced} "
-                "(forged or edited act)",
-                "id-mismatch",
-            )
-        return produced
+        return self._same(act, self.store.content_id(local_id), record)
 
     def _same(self, act: Act, produced: str, record: EntryRecord) -> str:
         if produced != record.content_id:

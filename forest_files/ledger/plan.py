@@ -17,9 +17,10 @@ from __future__ import annotations
 import json
 import secrets
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
-from forest_files.hashing import entry_content_id, hash_body
+from forest_files.hashing import hash_body
 from forest_files.ledger.kinds import (
     AdoptAct,
     BindSpec,
@@ -28,6 +29,7 @@ from forest_files.ledger.kinds import (
     SealAct,
     SupersedeAct,
 )
+from forest_files.ledger.record import recompute_id
 from forest_files.store.base import utc_now
 from forest_files.store.ceremonies import CeremonyMixin
 from forest_files.store.forest import ForestStore
@@ -56,7 +58,8 @@ def describe_new(
     meta_read = json.loads(json.dumps(dict(meta or {}), sort_keys=True))
     body_hash = hash_body(body)
     ordered = tuple(sorted((str(c), str(k)) for c, k in origins))
-    cid = entry_content_id(
+    unnamed = EntryRecord(
+        content_id="",
         scope=scope,
         created_at=created_at,
         jurisdiction=jurisdiction,
@@ -68,19 +71,7 @@ def describe_new(
         nonce=nonce,
         origins=ordered,
     )
-    return EntryRecord(
-        content_id=cid,
-        scope=scope,
-        created_at=created_at,
-        jurisdiction=jurisdiction,
-        bucket=bucket,
-        source=source,
-        signature=signature,
-        body_hash=body_hash,
-        meta=meta_read,
-        nonce=nonce,
-        origins=ordered,
-    )
+    return replace(unnamed, content_id=recompute_id(unnamed))
 
 
 def _adoption_record(entry: EntryRecord, words: str, by: str, stamp: Stamp) -> EntryRecord:
