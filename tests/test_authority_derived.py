@@ -8,10 +8,12 @@ gate judges those against forest.toml at the merge-base.
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers.acts import raw_line
 from helpers.git import commit_all, git, isolate, make_repo, write
 from typer.testing import CliRunner
 
@@ -235,7 +237,14 @@ def test_live_refusal_is_exit_1_and_writes_nothing(repo: Path) -> None:
 
 
 def test_unknown_field_in_a_known_kind_refused_on_replay(repo: Path) -> None:
+    """Refused when built, and when a hand-written line carrying it is replayed."""
     [adopt] = _acts(repo)
     fields = {"binding": adopt.id, "words": "x", "by": ADA, "at": "2026", "policy": "off"}
     with pytest.raises(ForestError, match="does not know"):
         make_act("retire", [adopt.id], fields, scope=PROJECT)
+    obj = {"v": 2, "kind": "retire", "deps": [adopt.id], "scope": PROJECT, **fields}
+    line = raw_line(obj) + b"\n"
+    name = hashlib.sha256(line).hexdigest()
+    write(repo, f".forest/ledger/segments/{name}.jsonl", line.decode())
+    with Repository(repo) as r, pytest.raises(LedgerError, match="does not know"):
+        r.rebuild()

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers.acts import VECTOR_PROJECT
+from helpers.acts import PAYLOAD_TYPES, VECTOR_PROJECT
 from helpers.git import isolate, make_repo
 
 from forest_files.config import CONFIG_NAME, new_config, render_config
@@ -24,17 +24,6 @@ from forest_files.store.anchor import ANCHOR_CREATED_AT, ANCHOR_SIGNATURE, ancho
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "ledger-format.md"
 VECTORS = Path(__file__).resolve().parent / "data" / "ledger-vectors"
-PAYLOADS: dict[str, Any] = {
-    "write": kinds.WriteAct,
-    "adopt": kinds.AdoptAct,
-    "supersede": kinds.SupersedeAct,
-    "resolve": kinds.ResolveAct,
-    "seal": kinds.SealAct,
-    "unseal": kinds.SealAct,
-    "rebind": kinds.RebindAct,
-    "retire": kinds.RetireAct,
-    "erase": kinds.EraseAct,
-}
 
 
 @pytest.fixture(autouse=True)
@@ -153,7 +142,7 @@ def test_doc_every_kind_has_a_section_accepted() -> None:
 
 @pytest.mark.parametrize("kind", sorted(kinds.KINDS))
 def test_doc_kind_table_lists_its_fields_accepted(kind: str) -> None:
-    assert _table_fields(_sections()[kind]) == set(PAYLOADS[kind].KEYS)
+    assert _table_fields(_sections()[kind]) == set(PAYLOAD_TYPES[kind].KEYS)
 
 
 def test_doc_shared_object_tables_list_their_fields_accepted() -> None:

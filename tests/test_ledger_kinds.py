@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from helpers.acts import (
+    PAYLOAD_TYPES,
     SCOPE,
     act_object,
     entry_record,
@@ -32,17 +33,6 @@ RECORD_KEYS = {
     "resolve": ("entry", "record"),
     "seal": ("record",),
     "unseal": ("record",),
-}
-PAYLOAD_TYPES = {
-    "write": kinds.WriteAct,
-    "adopt": kinds.AdoptAct,
-    "supersede": kinds.SupersedeAct,
-    "resolve": kinds.ResolveAct,
-    "seal": kinds.SealAct,
-    "unseal": kinds.SealAct,
-    "rebind": kinds.RebindAct,
-    "retire": kinds.RetireAct,
-    "erase": kinds.EraseAct,
 }
 # Fields whose value may be of two JSON types (text or null, an object or null).
 TWO_TYPES = {

@@ -214,3 +214,23 @@ def test_shallow_clone_names_the_fix(repo: Path, tmp_path: Path) -> None:
         check_range(copy, "origin/main")
     code, _, err = forest("verify", "--repo", str(copy), "--base", "origin/main")
     assert code != 0 and "fetch-depth: 0" in err
+
+
+def test_body_over_the_merge_bases_policy_refused(repo: Path) -> None:
+    """Raising max_body_bytes in the pull request that needs it does not let a body
+    over the merge-base's limit through (judged by the gate, never by replay)."""
+    small = config_text(ADA) + "\n[policy]\nmax_body_bytes = 64\n"
+    git(repo, "checkout", "-q", "main")
+    write(repo, "forest.toml", small)
+    commit_all(repo, "a small limit")
+    git(repo, "checkout", "-q", "-b", "big")
+    write(repo, "forest.toml", small.replace("= 64", "= 4096"))
+    big = adopt(repo, "x" * 200, path="docs/big.md")  # allowed live: today's limit
+    commit_all(repo, "raise the limit and adopt a big body")
+    report = check_range(repo, "main")
+    assert [f.code for f in report.faults] == ["policy"]
+    assert "max_body_bytes = 64" in report.faults[0].detail and big not in report.faults[0].detail
+    code, out, _ = forest("verify", "--repo", str(repo), "--base", "main")
+    assert code == 1 and "policy" in out and "x" * 200 not in out
+    with Repository(repo) as r:  # replay never judges policy
+        assert r.rebuild().applied >= 2

@@ -19,7 +19,7 @@ from __future__ import annotations
 import heapq
 import json
 import re
-from collections.abc import Callable, Container, Iterable, Iterator, Mapping
+from collections.abc import Callable, Container, Iterable, Mapping
 from dataclasses import dataclass, field
 from itertools import pairwise
 from types import MappingProxyType
@@ -251,25 +251,12 @@ def _check_version(version: object, fail: Callable[[str, str], LedgerError]) -> 
 
 
 def body_hashes(act: Act) -> frozenset[str]:
-    """Every value of a key named "body_hash", at any depth of the act's fields."""
-    if act.payload is not None:
-        from forest_files.ledger.kinds import body_refs
+    """The body hashes an act refers to (from its typed payload)."""
+    if act.payload is None:  # an envelope built by hand, without fields
+        return frozenset()
+    from forest_files.ledger.kinds import body_refs
 
-        return frozenset(body_refs(act.payload))
-    return frozenset(v for v in iter_body_hash_values(act.fields) if isinstance(v, str))
-
-
-def iter_body_hash_values(value: Any) -> Iterator[Any]:
-    """Raw values of every "body_hash" key under ``value`` (verify checks their type)."""
-    if isinstance(value, Mapping):
-        for key, item in value.items():
-            if key == "body_hash":
-                yield item
-            else:
-                yield from iter_body_hash_values(item)
-    elif isinstance(value, list):
-        for item in value:
-            yield from iter_body_hash_values(item)
+    return frozenset(body_refs(act.payload))
 
 
 def topo_order(acts: Iterable[Act], *, satisfied: Container[str] = ()) -> list[Act]:

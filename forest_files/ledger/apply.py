@@ -330,34 +330,33 @@ class Applier:
         if named != spec.path:
             raise self.fail(act, f"the binding's selector names {named}, not its path")
 
+    def _insert_declared(
+        self, act: Act, rec: EntryRecord, origins: list[tuple[int, str]], *, ceremony: bool
+    ) -> int:
+        """Insert the entry ``rec`` declares, one at a time; a body a recorded erasure
+        removed is kept as the marker, under its hash."""
+        text = self.body(act, rec)
+        return self.store._insert_entry(
+            body=ERASED_MARK if text is None else text,
+            erased_body_hash=rec.body_hash if text is None else None,
+            jurisdiction=rec.jurisdiction,
+            bucket=rec.bucket,
+            signature=rec.signature,
+            source=rec.source,
+            meta=rec.meta,
+            origins=origins,
+            ceremony=ceremony,
+            created_at=rec.created_at,
+            nonce=rec.nonce,
+            scope_of=rec.scope,
+        )
+
     def _adopt_erased(self, act: Act, p: AdoptAct) -> Applied:
         """An adopt whose body or words a recorded erasure removed: one entry at a time."""
         store = self.store
         origin = self.local(act, p.entry.origins[0][0], "origin")
-        body = self.body(act, p.entry)
-        entry_id = store._insert_entry(
-            body=ERASED_MARK if body is None else body,
-            erased_body_hash=p.entry.body_hash if body is None else None,
-            jurisdiction="home",
-            bucket="import",
-            signature=p.entry.signature,
-            meta=p.entry.meta,
-            origins=[(origin, "derived_from")],
-            created_at=p.entry.created_at,
-            nonce=p.entry.nonce,
-        )
-        words = self.body(act, p.record)
-        record_id = store._insert_entry(
-            body=ERASED_MARK if words is None else words,
-            erased_body_hash=p.record.body_hash if words is None else None,
-            jurisdiction="home",
-            bucket="adoption_record",
-            signature=p.record.signature,
-            origins=[(entry_id, "adopts")],
-            ceremony=True,
-            created_at=p.record.created_at,
-            nonce=p.record.nonce,
-        )
+        entry_id = self._insert_declared(act, p.entry, [(origin, "derived_from")], ceremony=False)
+        record_id = self._insert_declared(act, p.record, [(entry_id, "adopts")], ceremony=True)
         produced = [self.check_id(act, entry_id, p.entry), self.check_id(act, record_id, p.record)]
         paths: frozenset[str] = frozenset()
         if p.binding is not None:
@@ -380,20 +379,7 @@ class Applier:
         )
         if not origins:
             raise self.fail(act, "orphan write: every entry needs an origin")
-        body = self.body(act, rec)
-        new_id = self.store._insert_entry(
-            body=ERASED_MARK if body is None else body,
-            erased_body_hash=rec.body_hash if body is None else None,
-            jurisdiction=rec.jurisdiction,
-            bucket=rec.bucket,
-            signature=rec.signature,
-            source=rec.source,
-            meta=rec.meta,
-            origins=origins,
-            created_at=rec.created_at,
-            nonce=rec.nonce,
-            scope_of=rec.scope,
-        )
+        new_id = self._insert_declared(act, rec, origins, ceremony=False)
         return [self.check_id(act, new_id, rec)]
 
     # -- supersede and resolve --------------------------------------------------------

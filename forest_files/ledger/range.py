@@ -52,7 +52,6 @@ from forest_files.config import (
     parse_config_text,
 )
 from forest_files.ledger.acts import Act, LedgerError, body_hashes
-from forest_files.ledger.applied import BodyReader
 from forest_files.ledger.growth import growth_faults
 from forest_files.ledger.segments import LedgerSnapshot
 from forest_files.ledger.sources import (
@@ -107,15 +106,24 @@ def _authority_faults(
     return faults
 
 
+def _body_sizes(root: Path, head: str, new_acts: list[Act]) -> dict[str, int]:
+    """The byte size of every body the new acts carry that HEAD's tree holds (read
+    in one batch; the rest of the ledger's bodies are never read here)."""
+    where = ledger_blobs(root, head)
+    wanted = {h: where.bodies[h] for a in new_acts for h in body_hashes(a) if h in where.bodies}
+    data = gitio.cat_blobs(root, set(wanted.values()))
+    return {h: len(data[blob]) for h, blob in wanted.items()}
+
+
 def _policy_faults(
-    new_acts: list[Act], read: BodyReader, cfg: ForestConfig, snapshot: LedgerSnapshot, base: str
-) -> list[Fault]:
+    new_acts: list[Act], sizes: Mapping[str, int], cfg: ForestConfig, snapshot: LedgerSnapshot,
+    base: str,
+) -> list[Fault]:  # fmt: skip
     faults: list[Fault] = []
     limit = cfg.max_body_bytes
     for act in new_acts:
         for body_hash in sorted(body_hashes(act)):
-            text = read(body_hash)
-            size = 0 if text is None else len(text.encode("utf-8"))
+            size = sizes.get(body_hash, 0)
             if size > limit:
                 detail = (
                     f"body {body_hash} of act {act.id} is {size} bytes, over max_body_bytes "
@@ -212,11 +220,6 @@ def _config_at(root: Path, commit: str) -> ForestConfig:
     return parse_config_text(text, f"{CONFIG_NAME} at merge-base {commit[:12]}")
 
 
-def _absent(body_hash: str) -> str | None:
-    del body_hash
-    return None
-
-
 PathsOf = Callable[[list[str]], Mapping[str, frozenset[str]]]
 
 
@@ -246,11 +249,7 @@ def check_range(
     except (LedgerError, ConfigError):
         paths = {}
     faults += _authority_faults(new_acts, paths, base_cfg, at_head, base)
-    try:
-        _, reader = read_ledger_from(root, head)
-    except LedgerError:
-        reader = _absent
-    faults += _policy_faults(new_acts, reader, base_cfg, at_head, base)
+    faults += _policy_faults(new_acts, _body_sizes(root, head, new_acts), base_cfg, at_head, base)
     faults += _governance_faults(root, base, head, base_cfg)
     faults.sort(key=lambda f: (f.code, f.segment or "", f.act_id or "", f.detail))
     return RangeReport(merge_base=base, faults=tuple(faults))

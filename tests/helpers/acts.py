@@ -240,3 +240,17 @@ if __name__ == "__main__":
     os.environ.update(git_env())
     with tempfile.TemporaryDirectory() as tmp:
         write_vectors(Path(tmp), Path(sys.argv[1]))
+
+
+# The payload type of every kind (the codec tests and the format doc test share it).
+PAYLOAD_TYPES: dict[str, type[Any]] = {
+    "write": WriteAct,
+    "adopt": AdoptAct,
+    "supersede": SupersedeAct,
+    "resolve": ResolveAct,
+    "seal": SealAct,
+    "unseal": SealAct,
+    "rebind": RebindAct,
+    "retire": RetireAct,
+    "erase": EraseAct,
+}
