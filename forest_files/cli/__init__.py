@@ -5,7 +5,13 @@ Returns: ``main``, the console-script entry point.
 Test: tests/test_cli.py
 """
 
-from forest_files.cli import ci_cmd, custody_cmds, files_cmds, hooks_cmd  # noqa: F401  (registers commands)
+from forest_files.cli import (  # noqa: F401  (registers commands)
+    check_cmds,
+    ci_cmd,
+    custody_cmds,
+    files_cmds,
+    hooks_cmd,
+)
 from forest_files.cli.app import app, main
 
 __all__ = ["app", "main"]
