@@ -1,16 +1,18 @@
-"""The light entry point of ``forest check``: ``python -m forest_files.fastcheck [--staged]``.
+"""The light ``forest check`` and ``forest status``: the same verdict, findings and
+routes as every door (doors/), without typer, pydantic, GitPython — and no
+markdown-it unless a file must be parsed.
 
-Same verdict, findings lines and summary as ``forest check`` (worktree, or the
-git index with ``--staged``: the pre-commit hook's check), without the CLI: no
-typer, pydantic, GitPython — and no markdown-it unless a file must be parsed.
-No colour, no diffs (``forest check --show-diff`` has them).
+``python -m forest_files.fastcheck [check options]`` and the ``forest``
+console script (entry.py) both land here for ``check``/``status``; anything
+this parser does not know (``--help`` included) goes to the full CLI, which
+calls the same ``check_command``.
 
 Stores: only the local caches in ``.forest/cache`` (statcache.py, and the
 remembered clean verdict of verdict.py that answers an unchanged tree without
 opening the store) and the index sync every command does.
-Refuses: anything but ``--staged``, ``--repo PATH`` and paths (exit 2).
+Refuses: an option it does not know when run as ``python -m`` (exit 2).
 Returns: exit 0 when every binding is clean, 1 on any other finding or a
-refusal, 3 on an unexpected error, 75 when the index is busy.
+refusal, 3 on an unexpected error, 75 when the index is busy (exits.py).
 Test: tests/test_fastcheck.py
 
 ``FOREST_DEBUG_IMPORTS=1`` prints, to stderr at exit, the sorted top-level
@@ -21,60 +23,137 @@ from __future__ import annotations
 
 import os
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 
-def _usage() -> int:
-    print(
-        "usage: python -m forest_files.fastcheck [--staged] [--repo PATH] [PATH...]",
-        file=sys.stderr,
-    )
-    return 2
+@dataclass(frozen=True)
+class CheckArgs:
+    staged: bool = False
+    rev: str | None = None
+    paths: tuple[str, ...] = ()
+    repo: str = "."
+    as_json: bool = False
+    verbose: bool = False
+    show_diff: bool = False
 
 
-def run(argv: list[str]) -> int:
-    staged = False
-    repo = "."
+_FLAGS = {
+    "--staged": "staged",
+    "--json": "as_json",
+    "-v": "verbose",
+    "--verbose": "verbose",
+    "--show-diff": "show_diff",
+}
+
+
+def parse_check(argv: list[str]) -> CheckArgs | None:
+    """``check``'s options, or None when something here is not understood (the full
+    CLI then answers, with its usage error or help)."""
+    values: dict[str, object] = {}
     paths: list[str] = []
     args = iter(argv)
     for arg in args:
-        if arg == "--staged":
-            staged = True
-        elif arg == "--repo":
-            repo = next(args, "")
-            if not repo:
-                return _usage()
+        if arg in _FLAGS:
+            values[_FLAGS[arg]] = True
+        elif arg in ("--rev", "--repo"):
+            value = next(args, None)
+            if value is None:
+                return None
+            values[arg[2:]] = value
+        elif arg.startswith(("--rev=", "--repo=")):
+            key, _, value = arg[2:].partition("=")
+            values[key] = value
+        elif arg == "--":
+            paths.extend(args)
         elif arg.startswith("-"):
-            return _usage()
+            return None
         else:
             paths.append(arg)
+    if values.get("staged") and values.get("rev"):
+        return None  # the full CLI says why
+    return CheckArgs(paths=tuple(paths), **values)  # type: ignore[arg-type]
 
-    if not staged and not paths:
-        count = _remembered(repo)
+
+def check_command(args: CheckArgs) -> int:
+    """``forest check``: render the one check path's report; the exit code."""
+    if not (args.staged or args.rev or args.paths or args.as_json or args.verbose):
+        count = _remembered(args.repo)
         if count is not None:
-            sys.stdout.write(_summary(count, 0, "working tree") + "\n")
-            return 0
+            from forest_files.doors.model import summary_line
 
-    from forest_files.errors import ForestError, StoreBusy, StoreCorruption
+            print(summary_line(count, 0, "working tree"))
+            return 0
+    return guarded(lambda: _check(args))
+
+
+def _check(args: CheckArgs) -> int:
+    import json
+
+    from forest_files.doors.check import run_check
+    from forest_files.doors.text import terminal
+
+    root = _root(args.repo)
+    source = "index" if args.staged else (args.rev or "worktree")
+    diffs = args.show_diff or (sys.stdout.isatty() and not args.as_json)
+    report = run_check(root, source, args.paths, diffs=diffs)
+    if args.as_json:
+        print(json.dumps(report.as_dict()))
+    else:
+        colour = sys.stdout.isatty() and not os.environ.get("NO_COLOR")
+        print("\n".join(terminal(report, verbose=args.verbose, colour=colour)))
+    if report.ok:
+        return 0
+    n = len(report.failed)
+    print(f"forest: {n} binding(s) diverge from ground; see the routes above", file=sys.stderr)
+    return 1
+
+
+def status_command(repo: str, as_json: bool) -> int:
+    """``forest status``: every binding of the working tree with its finding and ground."""
+    return guarded(lambda: _status(repo, as_json))
+
+
+def _status(repo: str, as_json: bool) -> int:
+    import json
+
+    from forest_files.doors.check import run_check
+
+    report = run_check(_root(repo), "worktree")
+    rows = [
+        {"path": f.path, "selector": f.selector, "finding": f.kind, "ground": f.ground}
+        for f in (r.finding for r in report.items)
+    ]
+    if as_json:
+        print(json.dumps(rows))
+    elif not rows:
+        print("no bindings yet: forest adopt PATH[#Heading] --words …")
+    else:
+        print("\n".join(f"{r['finding']:<10} {r['selector']}  {r['ground'] or '-'}" for r in rows))
+    return 0
+
+
+def guarded(run: object) -> int:
+    """The one error boundary of the light entry (exits.py): one ``forest:`` line."""
+    from forest_files.exits import exit_code, one_line
 
     try:
-        return _check(repo, staged, tuple(paths))
-    except KeyboardInterrupt:
-        print("forest: interrupted", file=sys.stderr)
-        return 130
-    except StoreBusy as exc:
-        print(f"forest: {exc}", file=sys.stderr)
-        return 75
-    except StoreCorruption as exc:
-        print(f"forest: {exc}", file=sys.stderr)
-        return 3
-    except ForestError as exc:
-        print(f"forest: {exc}", file=sys.stderr)
-        return 1
+        assert callable(run)
+        return int(run())
+    except (Exception, KeyboardInterrupt) as exc:
+        print(f"forest: {one_line(exc)}", file=sys.stderr)
+        return exit_code(exc)
 
 
-def _summary(count: int, failed: int, where: str) -> str:
-    return f"{count} binding(s) checked against the {where}: {failed} not clean"
+def _root(repo: str) -> Path:
+    from forest_files.files import verdict
+
+    near = verdict.quick_root(repo)  # the same root the remembered verdict is found by
+    if near is not None:
+        return Path(near)
+    from forest_files.repository import find_root  # GIT_DIR / GIT_WORK_TREE: only git knows
+
+    return find_root(repo)
 
 
 def _remembered(repo: str) -> int | None:
@@ -85,57 +164,28 @@ def _remembered(repo: str) -> int | None:
     return verdict.recall(near) if near is not None else None
 
 
-def _check(repo: str, staged: bool, paths: tuple[str, ...]) -> int:
-    whole_tree = not staged and not paths
-    from forest_files.files import verdict
-    from forest_files.files.check import check_all
-    from forest_files.files.content import ContentSource
-    from forest_files.files.session import custody_at, remember_verdict, worktree_custody
-
-    near = verdict.quick_root(repo)  # the same root the remembered verdict is found by
-    if near is not None:
-        root = Path(near)
-    else:  # GIT_DIR / GIT_WORK_TREE: only git knows
-        from forest_files.repository import find_root
-
-        root = find_root(repo)
-    content: ContentSource
-    before = None
-    if staged:
-        with custody_at(root, "index", keep_index_file=True) as (store, bindings, content):
-            findings = check_all(store, bindings, content, paths=paths)
-    else:
-        bmap, content, before = worktree_custody(root)
-        bindings = bmap.bindings
-        findings = check_all(None, bindings, content, paths=paths, grounds=bmap.grounds)
-    out: list[str] = []
-    for f in findings:
-        if f.kind == "clean":
-            continue  # the summary counts them; only what needs a route is listed
-        where = f" lines {f.start_line}-{f.end_line}" if f.start_line else ""
-        out.append(f"{f.kind} {f.selector}{where} {f.detail}".rstrip())
-        if f.kind == "contested":
-            out.append(f"  candidates: {', '.join(f.candidates) or '(two bindings)'}")
-    failed = sum(1 for f in findings if f.failed)
-    if whole_tree and before is not None:
-        remember_verdict(root, before, content, bindings, bool(failed))
-    out.append(_summary(len(findings), failed, content.name))
-    sys.stdout.write("\n".join(out) + "\n")
-    if failed:
+def run(argv: list[str]) -> int:
+    args = parse_check(argv)
+    if args is None:
         print(
-            f"forest: {failed} binding(s) diverge from ground; run `forest check` for the routes",
+            "usage: python -m forest_files.fastcheck [--staged | --rev REV] [--json] [-v] "
+            "[--show-diff] [--repo PATH] [PATH...]",
             file=sys.stderr,
         )
-    return 1 if failed else 0
+        return 2
+    return check_command(args)
 
 
-def main() -> None:
-    code = run(sys.argv[1:])
+def finish(code: int) -> None:
     if os.environ.get("FOREST_DEBUG_IMPORTS") == "1":
         names = sorted({m.split(".")[0] for m in sys.modules})
         print("imports: " + " ".join(names), file=sys.stderr)
     sys.stdout.flush()
     sys.exit(code)
+
+
+def main() -> None:
+    finish(run(sys.argv[1:]))
 
 
 if __name__ == "__main__":

@@ -165,7 +165,7 @@ def test_staged_drift_clean_worktree_refused(bound: Path) -> None:
     git(bound, "add", "canon.md")
     write(bound, "canon.md", CANON)  # the working tree is back at ground
     err = refused(bound, "commit", "-m", "drift")
-    assert f"drifted: {RULES}" in err
+    assert f"drifted {RULES}" in err
     assert "commit refused" in err
     assert f"\u201c{WORDS}\u201d" in err and "adopted by " in err  # who, with which words
     assert f"forest restore '{RULES}'" in err and f"forest supersede '{RULES}'" in err
@@ -217,7 +217,7 @@ def test_unstaged_drift_beside_clean_index_accepted(bound: Path) -> None:
 def test_commit_all_drift_refused_clean_accepted(bound: Path) -> None:
     drift(bound)
     err = refused(bound, "commit", "-a", "-m", "drift")
-    assert f"drifted: {RULES}" in err
+    assert f"drifted {RULES}" in err
     write(bound, "canon.md", CANON)
     edit_outside(bound)
     accepted(bound, "commit", "-a", "-m", "appendix")
@@ -229,7 +229,7 @@ def test_commit_path_drifted_refused(bound: Path) -> None:
     edit_outside(bound, "other.md")
     git(bound, "add", "other.md")  # the real index is clean for canon.md
     err = refused(bound, "commit", "canon.md", "-m", "drift by path")
-    assert f"drifted: {RULES}" in err
+    assert f"drifted {RULES}" in err
 
 
 @pytest.mark.parametrize("staged", [False, True], ids=["unstaged", "staged-in-real-index"])
@@ -251,7 +251,7 @@ def test_amend_adding_drift_refused(bound: Path) -> None:
     drift(bound)
     git(bound, "add", "canon.md")
     err = refused(bound, "commit", "--amend", "--no-edit")
-    assert f"drifted: {RULES}" in err
+    assert f"drifted {RULES}" in err
 
 
 # --- a commit staging ledger files: only what it can move is judged -----
@@ -271,7 +271,7 @@ def test_ledger_staged_after_a_hook_judged_head_catches_what_it_moves(bound: Pat
     forest(bound, "supersede", RULES, "--words", "The rule bends now")
     git(bound, "add", ".forest")
     err = refused(bound, "commit", "-m", "segment alone")
-    assert f"drifted: {RULES}" in err
+    assert f"drifted {RULES}" in err
     git(bound, "add", "canon.md")
     accepted(bound, "commit", "-m", "supersession with its file")
     # A new adoption (ledger staged) beside staged drift of another bound file.
@@ -282,7 +282,7 @@ def test_ledger_staged_after_a_hook_judged_head_catches_what_it_moves(bound: Pat
     (bound / "other.md").write_text(OTHER.replace("A note.", "A changed note."))
     git(bound, "add", "-A")
     err = refused(bound, "commit", "-m", "adoption beside drift")
-    assert f"drifted: {NOTES}" in err
+    assert f"drifted {NOTES}" in err
     assert "third.md" not in err  # the new binding itself is clean
 
 
@@ -353,7 +353,7 @@ def test_supersede_recorded_segment_not_staged_refused(bound: Path) -> None:
     git(bound, "add", "canon.md")
     assert "?? .forest/ledger/" in state(bound)[3]
     err = refused(bound, "commit", "-m", "edit without its segment")
-    assert f"drifted: {RULES}" in err
+    assert f"drifted {RULES}" in err
 
 
 def test_supersede_segment_staged_without_file_refused(bound: Path) -> None:
@@ -361,7 +361,7 @@ def test_supersede_segment_staged_without_file_refused(bound: Path) -> None:
     forest(bound, "supersede", RULES, "--words", "The rule bends now")
     git(bound, "add", ".forest/ledger")
     err = refused(bound, "commit", "-m", "segment without its edit")
-    assert f"drifted: {RULES}" in err
+    assert f"drifted {RULES}" in err
 
 
 def test_supersede_segment_and_section_staged_accepted(bound: Path) -> None:
@@ -378,14 +378,14 @@ def test_supersede_segment_and_section_staged_accepted(bound: Path) -> None:
 def test_git_rm_bound_file_refused_missing(bound: Path) -> None:
     git(bound, "rm", "-q", "canon.md")
     err = refused(bound, "commit", "-m", "delete")
-    assert f"missing: {RULES}" in err
+    assert f"missing {RULES}" in err
 
 
 def test_git_mv_bound_file_refused_moved(bound: Path) -> None:
     (bound / "docs").mkdir()
     git(bound, "mv", "canon.md", "docs/canon.md")
     err = refused(bound, "commit", "-m", "rename")
-    assert f"moved: {RULES}" in err or f"missing: {RULES}" in err
+    assert f"moved {RULES}" in err or f"missing {RULES}" in err
     assert "docs/canon.md" in err  # where the unchanged section went
 
 
@@ -418,7 +418,7 @@ def test_merge_of_two_supersessions_of_a_bound_section_refused_contested(bound: 
     head = git(bound, "rev-parse", "HEAD")
     proc = run(bound, "git", "merge", "--no-ff", "--no-edit", "c")
     assert proc.returncode != 0, proc.stdout + proc.stderr
-    assert f"contested: {RULES}" in proc.stderr
+    assert f"contested {RULES}" in proc.stderr
     assert "forest resolve" in proc.stderr
     assert "Traceback" not in proc.stderr
     # Not committed: git leaves the merge in progress (its own doing, not the hook's).
@@ -542,7 +542,7 @@ def test_foreign_hook_chained_still_runs_and_uninstall_restores(
     assert marker.read_text().count("foreign") == 1
     drift(custody)
     err = refused(custody, "commit", "-am", "drift")
-    assert f"drifted: {RULES}" in err
+    assert f"drifted {RULES}" in err
     assert marker.read_text().count("foreign") == 2  # foreign first, then ours refused
     githooks.install(custody)  # reinstalling keeps the chain
     assert _states(custody)["pre-commit"] == "ours+chained"
@@ -596,7 +596,7 @@ def test_core_hooks_path_custom_dir_installed_and_run(custody: Path) -> None:
     assert str(custom / "pre-commit") in proc.stdout
     drift(custody)
     err = refused(custody, "commit", "-am", "drift")
-    assert f"drifted: {RULES}" in err
+    assert f"drifted {RULES}" in err
 
 
 def test_hooks_status_output(custody: Path, tmp_path: Path) -> None:
@@ -680,7 +680,7 @@ def test_spaces_and_unicode_in_bound_path(tmp_path: Path) -> None:
     githooks.install(repo)
     drift(repo, path)
     err = refused(repo, "commit", "-am", "drift")
-    assert f"drifted: {path}#Canon/Rules" in err
+    assert f"drifted {path}#Canon/Rules" in err
     write(repo, path, CANON)
     edit_outside(repo, path)
     accepted(repo, "commit", "-am", "clean")
@@ -701,7 +701,7 @@ def test_submodule_present_ignored(bound: Path, tmp_path: Path) -> None:
     accepted(bound, "commit", "-m", "bump submodule")
     drift(bound)
     git(bound, "add", "canon.md")
-    assert f"drifted: {RULES}" in refused(bound, "commit", "-m", "drift")
+    assert f"drifted {RULES}" in refused(bound, "commit", "-m", "drift")
 
 
 def test_not_a_git_repo_one_line(tmp_path: Path) -> None:
@@ -743,7 +743,7 @@ def test_unborn_branch_first_commit(tmp_path: Path) -> None:
     drift(repo)
     git(repo, "add", "-A")
     err = refused(repo, "commit", "-m", "first, drifted")
-    assert f"drifted: {RULES}" in err
+    assert f"drifted {RULES}" in err
     assert state(repo)[0] == ""  # still unborn
     write(repo, "canon.md", CANON)
     git(repo, "add", "-A")
@@ -756,7 +756,7 @@ def test_unborn_branch_first_commit(tmp_path: Path) -> None:
 def test_detached_head_commit(bound: Path) -> None:
     git(bound, "checkout", "-q", "--detach")
     drift(bound)
-    assert f"drifted: {RULES}" in refused(bound, "commit", "-am", "drift")
+    assert f"drifted {RULES}" in refused(bound, "commit", "-am", "drift")
     write(bound, "canon.md", CANON)
     edit_outside(bound)
     accepted(bound, "commit", "-am", "clean")
@@ -774,6 +774,6 @@ def test_index_lock_held_staged_check_clear(bound: Path) -> None:
     assert f"drifted {RULES}" in proc.stdout
     assert "Traceback" not in proc.stderr
     hook = run(bound, FOREST_HOOK, "pre-commit")
-    assert hook.returncode == 1 and f"drifted: {RULES}" in hook.stderr
+    assert hook.returncode == 1 and f"drifted {RULES}" in hook.stderr
     assert lock.exists() and state(bound) == before  # another git's lock left alone
     lock.unlink()

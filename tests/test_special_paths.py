@@ -227,7 +227,7 @@ def test_hook_staged_symlink_at_bound_path_refused(repo: Path) -> None:
     head = git(repo, "rev-parse", "HEAD")
     proc = _run(repo, "git", "commit", "-q", "-m", "swap")
     assert proc.returncode != 0, proc.stdout + proc.stderr
-    assert f"unresolved: {RULES} not a regular file (symlink)" in proc.stderr
+    assert f"unresolved {RULES} not a regular file (symlink)" in proc.stderr
     assert git(repo, "rev-parse", "HEAD") == head
 
 

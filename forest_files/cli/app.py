@@ -12,14 +12,15 @@ from __future__ import annotations
 import json
 from dataclasses import asdict
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from forest_files.cli.errors import boundary
 from forest_files.errors import ForestError, StoreCorruption
-from forest_files.ledger.verify import Fault, verify_ledger
-from forest_files.repository import Repository
+
+if TYPE_CHECKING:
+    from forest_files.ledger.verify import Fault
 
 app = typer.Typer(
     name="forest",
@@ -27,6 +28,7 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    rich_markup_mode=None,  # click's plain help: rich costs ~0.1 s of start-up
 )
 
 RepoOpt = Annotated[
@@ -60,6 +62,8 @@ def init(
 
     Example: forest init && git add forest.toml .gitattributes .forest && git commit
     """
+    from forest_files.repository import Repository
+
     with Repository.init(repo, project_id=project_id) as r:
         typer.echo(
             f"initialised forest-files in {r.root} (project {r.config.project_id}); "
@@ -74,6 +78,8 @@ def sync(repo: RepoOpt = Path("."), as_json: JsonOpt = False) -> None:
 
     Example: git pull && forest sync
     """
+    from forest_files.repository import Repository
+
     with Repository(repo) as r:
         report = r.sync()
     how = "rebuilt" if report.rebuilt else "in step"
@@ -87,6 +93,8 @@ def rebuild(repo: RepoOpt = Path("."), as_json: JsonOpt = False) -> None:
 
     Example: forest rebuild
     """
+    from forest_files.repository import Repository
+
     with Repository(repo) as r:
         report = r.rebuild()
     _emit(as_json, asdict(report), f"index rebuilt: {report.applied} act(s) replayed")
@@ -123,8 +131,11 @@ def verify(
     """
     from forest_files.errors import AuthorityRefused
     from forest_files.ledger.range import REFUSAL_CODES, check_range
+    from forest_files.repository import Repository
 
     with Repository(repo) as r:
+        from forest_files.ledger.verify import verify_ledger
+
         report = verify_ledger(r.ledger_dir)
         ranged = None if base is None else check_range(r.root, base)
         # Replay judges what bytes cannot: a forged act refuses here (exit 3).
@@ -185,6 +196,8 @@ def log(
 
         print_chain(target, repo, as_json)
         return
+    from forest_files.repository import Repository
+
     with Repository(repo) as r:
         entries = r.log()
         contested = r.contested()
@@ -227,6 +240,8 @@ def resolve(
 
     Example: forest resolve 3f2a… --pick 9c1d… --words "C's wording is canon" --as "Ada <ada@x>"
     """
+    from forest_files.repository import Repository
+
     with Repository(repo) as r:
         new = r.resolve(content_id, pick=pick, words=words, by=_identity(repo, as_))
     _emit(as_json, {"ground": new}, f"resolved: {new} is ground; commit .forest/ledger")

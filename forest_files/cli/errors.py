@@ -5,7 +5,7 @@ Refuses: nothing; it translates. 0 ok, 1 a finding or refusal (ForestError),
 2 usage (typer/click's own), 3 corruption or an internal error
 (StoreCorruption, LedgerError, anything unexpected), 75 busy — retry
 (StoreBusy), 130 interrupted (Ctrl-C).
-Returns: the ``boundary`` decorator and ``exit_code``.
+Returns: the ``boundary`` decorator (codes and wording: forest_files/exits.py).
 Test: tests/test_cli.py
 """
 
@@ -18,39 +18,19 @@ from typing import ParamSpec, TypeVar
 
 import typer
 
-from forest_files.errors import ForestError, StoreBusy, StoreCorruption
-
-EXIT_OK = 0
-EXIT_REFUSED = 1
-EXIT_USAGE = 2
-EXIT_CORRUPT = 3
-EXIT_BUSY = 75
-EXIT_INTERRUPTED = 130
+from forest_files.exits import (  # noqa: F401  (re-exported for the commands)
+    EXIT_BUSY,
+    EXIT_CORRUPT,
+    EXIT_INTERRUPTED,
+    EXIT_OK,
+    EXIT_REFUSED,
+    EXIT_USAGE,
+    exit_code,
+    one_line,
+)
 
 P = ParamSpec("P")
 R = TypeVar("R")
-
-
-def exit_code(exc: BaseException) -> int:
-    """The exit code for ``exc``; order matters (the busy/corrupt types are ForestErrors)."""
-    if isinstance(exc, KeyboardInterrupt):
-        return EXIT_INTERRUPTED
-    if isinstance(exc, StoreBusy):
-        return EXIT_BUSY
-    if isinstance(exc, StoreCorruption):
-        return EXIT_CORRUPT
-    if isinstance(exc, ForestError):
-        return EXIT_REFUSED
-    return EXIT_CORRUPT
-
-
-def _one_line(exc: BaseException) -> str:
-    if isinstance(exc, KeyboardInterrupt):
-        return "interrupted"
-    text = " ".join(str(exc).split()) or type(exc).__name__
-    if not isinstance(exc, ForestError):
-        text = f"internal error ({type(exc).__name__}): {text}; please report it"
-    return text
 
 
 def boundary(fn: Callable[P, R]) -> Callable[P, R]:
@@ -63,7 +43,7 @@ def boundary(fn: Callable[P, R]) -> Callable[P, R]:
         except (typer.Exit, typer.Abort, typer.BadParameter):
             raise  # typer renders usage errors itself, exit 2
         except (Exception, KeyboardInterrupt) as exc:
-            print(f"forest: {_one_line(exc)}", file=sys.stderr)
+            print(f"forest: {one_line(exc)}", file=sys.stderr)
             raise typer.Exit(exit_code(exc)) from None
 
     return wrapper

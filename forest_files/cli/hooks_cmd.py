@@ -20,7 +20,9 @@ from forest_files.cli.app import JsonOpt, RepoOpt, app
 from forest_files.cli.errors import boundary
 
 hooks_app = typer.Typer(
-    help="Install, remove or inspect forest-files' git hooks.", no_args_is_help=True
+    help="Install, remove or inspect forest-files' git hooks.",
+    no_args_is_help=True,
+    rich_markup_mode=None,
 )
 app.add_typer(hooks_app, name="hooks")
 

@@ -283,7 +283,7 @@ def check_all(
     """Findings for every live binding (or those under ``paths``), in binding order.
     ``grounds`` (from a binding map, bindmap.py) spares the store; without it the
     store answers."""
-    chosen = [b for b in bindings if not paths or any(_under(b.path, p) for p in paths)]
+    chosen = [b for b in bindings if not paths or any(under(b.path, p) for p in paths)]
     all_paths: list[str] | None = None
     root = getattr(source, "root", None)
     parsed = ParseCache(root) if isinstance(root, Path) else None
@@ -321,7 +321,8 @@ def check_all(
     return findings
 
 
-def _under(path: str, prefix: str) -> bool:
+def under(path: str, prefix: str) -> bool:
+    """``path`` is ``prefix`` or lies under it (``.`` and "" hold everything)."""
     prefix = prefix.rstrip("/")
     return path == prefix or path.startswith(prefix + "/") or prefix in ("", ".")
 

@@ -56,6 +56,14 @@ SELECT r.* FROM edges a JOIN entries r ON r.id = a.from_id
 WHERE a.to_id = ? AND a.kind = 'adopts' AND r.bucket = 'adoption_record'
 ORDER BY a.id DESC LIMIT 1
 """
+# The latest adoption record of a content id: who adopted it, with which words
+# (the doors name them beside a finding; read from a view or the index).
+ADOPTION_OF_CONTENT = """
+SELECT r.signature, r.body FROM entries e
+JOIN edges a ON a.to_id = e.id AND a.kind = 'adopts'
+JOIN entries r ON r.id = a.from_id AND r.bucket = 'adoption_record'
+WHERE e.content_id = ? ORDER BY a.id DESC LIMIT 1
+"""
 OUTGOING_EDGES = """
 SELECT e.kind AS edge_kind, n.* FROM edges e JOIN entries n ON n.id = e.to_id
 WHERE e.from_id = ? ORDER BY e.id

@@ -1,0 +1,81 @@
+"""Findings into ``Reported`` values: routes, who adopted the ground and with which words.
+
+Stores: nothing.
+Refuses: nothing.
+Returns: ``Reported`` per finding (clean ones carry nothing else, at no cost).
+Test: tests/test_doors.py
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from forest_files.doors.model import CheckReport, Reported
+from forest_files.doors.routes import routes_for
+
+if TYPE_CHECKING:
+    from forest_files.files.check import Finding
+    from forest_files.files.content import ContentSource
+    from forest_files.ledger.bindings import Binding
+    from forest_files.store.forest import ForestStore
+
+DiffOf = Callable[["Finding"], str]
+
+
+def adoption_of(conn: sqlite3.Connection | None, ground: str | None) -> tuple[str, str]:
+    """(signature, words) of the latest adoption of ``ground``; empty when unknown."""
+    from forest_files.store.queries import ADOPTION_OF_CONTENT
+
+    if conn is None or ground is None:
+        return "", ""
+    row = conn.execute(ADOPTION_OF_CONTENT, (ground,)).fetchone()
+    return ("", "") if row is None else (str(row[0]), str(row[1]))
+
+
+def explain(
+    findings: Sequence[Finding],
+    *,
+    root: Path,
+    source: str,
+    conn: sqlite3.Connection | None = None,
+    hints: Callable[[Finding], tuple[str, ...]] | None = None,
+) -> tuple[Reported, ...]:
+    """Every finding with its routes (built from the repository's real state) and, when
+    ``conn`` is given, who adopted its ground."""
+    out: list[Reported] = []
+    for f in findings:
+        if not f.failed:
+            out.append(Reported(f))
+            continue
+        by, words = adoption_of(conn, f.ground)
+        out.append(
+            Reported(
+                f,
+                routes_for(f, root=root, source=source),
+                adopted_by=by,
+                adopted_words=words,
+                hints=hints(f) if hints is not None else (),
+            )
+        )
+    return tuple(out)
+
+
+def with_diffs(
+    report: CheckReport, store: ForestStore, bindings: list[Binding], content: ContentSource
+) -> CheckReport:
+    """``report`` with the ground -> now diff of each drifted finding (a terminal's)."""
+    from dataclasses import replace
+
+    from forest_files.files.diff import section_diff
+
+    excludes = {b.bind_act: b.excludes for b in bindings}
+    items = tuple(
+        r.with_diff(section_diff(store, r.finding, content, excludes.get(r.finding.binding, ())))
+        if r.finding.kind == "drifted"
+        else r
+        for r in report.items
+    )
+    return replace(report, items=items)

@@ -1,0 +1,113 @@
+"""The finding model every door renders: findings with their routes, as data.
+
+Stores: nothing.
+Refuses: nothing.
+Returns: ``Route`` (a way out: shell words, quoted when shown), ``Reported``
+(a check finding with its routes and who adopted its ground), ``CheckReport``
+(one check of one source). Nothing here carries section text.
+Test: tests/test_doors.py
+"""
+
+from __future__ import annotations
+
+import shlex
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from forest_files.files.check import Finding
+
+# The text a user must replace before a printed route records anything; the
+# ceremonies refuse it (praise.refuse_placeholder) so a pasted route cannot sign it.
+WORDS_PLACEHOLDER = "…"
+
+
+@dataclass(frozen=True)
+class Route:
+    """One way out of a finding. ``steps`` are commands (argument lists) run in order
+    (shown joined by ``&&``); ``note`` is advice that is not a command."""
+
+    label: str
+    steps: tuple[tuple[str, ...], ...] = ()
+    note: str = ""
+
+    @property
+    def command(self) -> str:
+        """The steps as one line a POSIX shell runs as printed (every word quoted)."""
+        return " && ".join(shlex.join(step) for step in self.steps)
+
+    def line(self) -> str:
+        if not self.steps:
+            return f"{self.label}: {self.note}"
+        tail = f"  ({self.note})" if self.note else ""
+        return f"{self.label}: {self.command}{tail}"
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "label": self.label,
+            "command": self.command or None,
+            "argv": [list(s) for s in self.steps],
+            "note": self.note,
+        }
+
+
+@dataclass(frozen=True)
+class Reported:
+    """A finding as every door shows it."""
+
+    finding: Finding
+    routes: tuple[Route, ...] = ()
+    adopted_by: str = ""
+    adopted_words: str = ""
+    hints: tuple[str, ...] = ()  # facts that help choose a route (candidate headings …)
+    diff: str = field(default="", repr=False)  # ground -> now, for a terminal only
+
+    def with_diff(self, diff: str) -> Reported:
+        from dataclasses import replace
+
+        return replace(self, diff=diff)
+
+    @property
+    def failed(self) -> bool:
+        return self.finding.failed
+
+    def as_dict(self) -> dict[str, object]:
+        from dataclasses import asdict
+
+        out = asdict(self.finding)  # never the diff: machine output carries no text
+        out["routes"] = [r.as_dict() for r in self.routes]
+        out["adopted_by"] = self.adopted_by or None
+        out["hints"] = list(self.hints)
+        return out
+
+
+def summary_line(checked: int, failed: int, where: str) -> str:
+    return f"{checked} binding(s) checked against the {where}: {failed} not clean"
+
+
+@dataclass(frozen=True)
+class CheckReport:
+    """One check of one content source: every binding's finding, clean ones included."""
+
+    source: str  # "worktree", "index", or a commit id
+    where: str  # "working tree", "git index", "commit 1a2b3c4d5e6f"
+    items: tuple[Reported, ...] = ()
+    extra: tuple[Reported, ...] = field(default=())  # findings bound to no file (contests)
+
+    @property
+    def failed(self) -> tuple[Reported, ...]:
+        return tuple(r for r in (*self.items, *self.extra) if r.failed)
+
+    @property
+    def ok(self) -> bool:
+        return not self.failed
+
+    def summary(self) -> str:
+        return summary_line(len(self.items), len(self.failed), self.where)
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "source": self.source,
+            "ok": self.ok,
+            "findings": [r.as_dict() for r in (*self.items, *self.extra)],
+        }

@@ -1,0 +1,69 @@
+"""The text renderers: the terminal (``forest check``, the fast entry) and the hook.
+
+Stores: nothing.
+Refuses: nothing.
+Returns: lines. One block per finding, the same in every door: the finding,
+who adopted its ground with which words, each route as the exact command,
+hints, and (on a terminal) the diff. Clean bindings are counted in the
+summary and listed only when asked (``-v``).
+Test: tests/test_doors.py
+"""
+
+from __future__ import annotations
+
+from forest_files.doors.model import CheckReport, Reported
+
+_RED, _GREEN, _RESET = "\x1b[31m", "\x1b[32m", "\x1b[0m"
+
+
+def _kind(kind: str, colour: bool) -> str:
+    if not colour:
+        return kind
+    return f"{_GREEN if kind == 'clean' else _RED}{kind}{_RESET}"
+
+
+def headline(r: Reported, *, colour: bool = False) -> str:
+    f = r.finding
+    where = f" lines {f.start_line}-{f.end_line}" if f.start_line else ""
+    detail = f" {f.detail}" if f.detail else ""
+    return f"{_kind(f.kind, colour)} {f.selector}{where}{detail}"
+
+
+def block(r: Reported, *, colour: bool = False) -> list[str]:
+    """Every line a door prints for one finding."""
+    f = r.finding
+    lines = [headline(r, colour=colour)]
+    if r.adopted_by:
+        lines.append(
+            f"  ground {(f.ground or '-')[:12]} adopted by {r.adopted_by}: “{r.adopted_words}”"
+        )
+    if f.kind == "contested" and f.candidates:
+        lines.append(f"  candidates: {', '.join(f.candidates)}")
+    lines.extend(f"  {hint}" for hint in r.hints)
+    lines.extend(f"  {route.line()}" for route in r.routes)
+    if r.diff:
+        lines.append(r.diff)
+    return lines
+
+
+def terminal(report: CheckReport, *, verbose: bool = False, colour: bool = False) -> list[str]:
+    """``forest check``: each finding that needs a route (every binding with ``-v``),
+    then the summary line."""
+    out: list[str] = []
+    for r in (*report.items, *report.extra):
+        if r.failed:
+            out.extend(block(r, colour=colour))
+        elif verbose:
+            out.append(headline(r, colour=colour))
+    out.append(report.summary())
+    return out
+
+
+def hook_refusal(report: CheckReport) -> list[str]:
+    """The pre-commit hook's refusal (stderr)."""
+    failed = report.failed
+    out = [f"forest-files: commit refused — {len(failed)} bound section(s) diverge from ground"]
+    for r in failed:
+        out.append("")
+        out.extend(block(r))
+    return out

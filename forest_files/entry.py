@@ -1,0 +1,71 @@
+"""The ``forest`` console script: git-style global options, then the command.
+
+``forest [-C DIR]... [--version] COMMAND ...``: ``-C`` changes directory
+before anything else, as git does. ``check`` and ``status`` are answered by
+the light entry (fastcheck.py: no typer, rich or pydantic); every other
+command, ``--help`` and any option the light parser does not know go to the
+full CLI (cli/, typer), which shares the same check path and renderers.
+
+Stores: nothing itself.
+Refuses: ``-C`` without a directory or with one that does not exist (exit 2).
+Returns: the command's exit code.
+Test: tests/test_entry.py
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+
+def _version() -> str:
+    from forest_files import __version__
+
+    return f"forest-files {__version__}"
+
+
+def dispatch(argv: list[str]) -> int | None:
+    """Answer ``argv`` on the light path, or None for the full CLI. Applies ``-C``."""
+    while argv and (argv[0] == "-C" or argv[0].startswith("-C")):
+        target = argv[1] if argv[0] == "-C" else argv[0][2:]
+        if argv[0] == "-C" and len(argv) < 2:
+            print("forest: -C needs a directory (forest -C DIR COMMAND …)", file=sys.stderr)
+            return 2
+        try:
+            os.chdir(target)
+        except OSError as exc:
+            print(f"forest: cannot change to {target!r}: {exc.strerror}", file=sys.stderr)
+            return 2
+        del argv[: 2 if argv[0] == "-C" else 1]
+    if argv[:1] in (["--version"], ["-V"]):
+        print(_version())
+        return 0
+    if not argv:
+        return None
+    command, rest = argv[0], argv[1:]
+    from forest_files import fastcheck
+
+    if command == "check":
+        args = fastcheck.parse_check(rest)
+        return None if args is None else fastcheck.check_command(args)
+    if command == "status" and set(rest) <= {"--json"}:
+        return fastcheck.status_command(".", "--json" in rest)
+    return None
+
+
+def main() -> None:
+    argv = sys.argv[1:]
+    code = dispatch(argv)
+    if code is None:
+        from forest_files.cli import main as full
+
+        sys.argv = [sys.argv[0], *argv]  # -C already applied
+        full()
+        return
+    from forest_files.fastcheck import finish
+
+    finish(code)
+
+
+if __name__ == "__main__":
+    main()
