@@ -113,7 +113,10 @@ def check_staged(root: Path) -> int:
         return 1
 
     from forest_files.files.session import custody_at
+    from forest_files.signing.live import hook_warning
 
+    if (warning := hook_warning(root, touched)) is not None:  # advice only: the gate decides
+        _say(warning)
     # HEAD's view (the one the previous commit's hook built, under the same
     # fingerprint) tells which bindings this ledger change can have moved.
     previous = _map_of(root, commit_fingerprint(root, head[0])) if head is not None else None

@@ -136,8 +136,8 @@ def _log_signatures(repo: Path | str, commits: list[str], keyring: str) -> list[
         what = "git log could not check the commits' signatures"
         raise GitFailed(what, stderr=exc.stderr) from None
     fields = decode(proc.stdout).split("\0")
-    while fields and fields[-1] == "":
-        fields.pop()
+    if len(fields) % _LOG_FIELDS == 1 and fields[-1] == "":
+        fields.pop()  # the terminator after the last record; its own fields may be empty
     return fields
 
 
