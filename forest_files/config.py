@@ -5,7 +5,7 @@ Refuses: a missing file, bad TOML, unknown tables or keys, wrong types,
 values out of bounds, malformed globs or holders — each as ConfigError naming
 the file, the key and the fix.
 Returns: ForestConfig; holders of a path; whether a signature may act on it.
-Test: tests/test_config.py
+Test: tests/test_config.py, tests/test_signing.py (the signing keys, signing/settings.py)
 
 Kept free of pydantic on purpose: every command, the pre-commit hook
 included, reads this file, and the hook must start fast.
@@ -21,6 +21,12 @@ from pathlib import Path
 from typing import Any
 
 from forest_files.errors import ForestError
+from forest_files.signing.settings import (
+    NO_SIGNING,
+    SigningSettings,
+    parse_settings,
+    render_settings,
+)
 
 CONFIG_NAME = "forest.toml"
 DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024
@@ -30,8 +36,10 @@ MAX_PROJECT_ID_CHARS = 128
 
 _TABLES: dict[str, frozenset[str] | None] = {
     "project": frozenset({"id"}),
-    "policy": frozenset({"max_body_bytes"}),
+    "policy": frozenset({"max_body_bytes", "allowed_signers", "signed"}),
     "authority": None,  # keys are globs
+    "signing": None,  # keys are globs
+    "gpg": None,  # keys are holders
 }
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 _EMAIL_TAIL = re.compile(r"<([^<>]+)>\s*$")
@@ -55,6 +63,7 @@ class ForestConfig:
     project_id: str
     max_body_bytes: int = DEFAULT_MAX_BODY_BYTES
     authority: tuple[AuthorityRule, ...] = ()
+    signing: SigningSettings = NO_SIGNING
 
 
 # --- globs -------------------------------------------------------------------
@@ -102,21 +111,27 @@ def _is_email_only(holder: str) -> bool:
     return holder.startswith("<") and holder.endswith(">") and "<" not in holder[1:]
 
 
+def email_of(signature: str) -> str | None:
+    """The ``<email>`` tail of a signature, without the brackets (None if it has none)."""
+    tail = _EMAIL_TAIL.search(signature.strip())
+    return tail.group(1).strip() if tail else None
+
+
+def names_match(holder: str, signature: str) -> bool:
+    """The signature equals the holder, or a holder written as ``<email>`` equals
+    the signature's ``<email>``."""
+    sig = signature.strip()
+    if sig == holder:
+        return True
+    return _is_email_only(holder) and holder[1:-1].strip() == email_of(sig)
+
+
 def may_act(cfg: ForestConfig, repo_path: str, signature: str) -> bool:
-    """Ungoverned paths: anyone. Governed: the signature equals a holder, or a
-    holder written as ``<email>`` equals the signature's ``<email>``."""
+    """Ungoverned paths: anyone. Governed: the signature matches a holder (``names_match``)."""
     holders = holders_for(cfg, repo_path)
     if holders is None:
         return True
-    sig = signature.strip()
-    tail = _EMAIL_TAIL.search(sig)
-    sig_email = tail.group(1).strip() if tail else None
-    for holder in holders:
-        if sig == holder:
-            return True
-        if _is_email_only(holder) and holder[1:-1].strip() == sig_email:
-            return True
-    return False
+    return any(names_match(holder, signature) for holder in holders)
 
 
 # --- reading -------------------------------------------------------------------
@@ -184,10 +199,18 @@ class _Validator:
         project = self.table(data, "project", required=True)
         policy = self.table(data, "policy", required=False)
         authority = self.table(data, "authority", required=False)
+        signing = parse_settings(
+            policy,
+            self.table(data, "signing", required=False),
+            self.table(data, "gpg", required=False),
+            self.fail,
+            compile_glob,
+        )
         return ForestConfig(
             project_id=self.project_id(project),
             max_body_bytes=self.max_body_bytes(policy),
             authority=tuple(self.rule(g, h) for g, h in authority.items()),
+            signing=signing,
         )
 
     def project_id(self, project: dict[str, Any]) -> str:
@@ -260,6 +283,7 @@ def render_config(cfg: ForestConfig) -> str:
         "",
         "[policy]",
         f"max_body_bytes = {cfg.max_body_bytes}",
+        *render_settings(cfg.signing, _toml_str),
     ]
     if cfg.authority:
         lines += ["", "# Last matching glob wins. '*' stays in one directory; '**' spans many."]

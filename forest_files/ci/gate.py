@@ -63,6 +63,9 @@ RULES: dict[str, str] = {
     "authority": "An act by a signature without authority at the merge-base",
     "policy": "An act carries a body over the merge-base's [policy] max_body_bytes",
     "config-governance": "forest.toml's authority or policy changed by someone not holding '**'",
+    "unsigned": "An act arrives in a commit without a good signature (signing required)",
+    "signer": "An act signed by a key the merge-base keyring does not bind to its signer",
+    "signers-mixed": "One commit brings acts by more than one signer (signing required)",
     "ledger-fault": "The committed ledger is damaged",
 }
 CORRUPTION_RULES = frozenset({"ledger-fault", "ledger-rewritten", "ledger-deleted"})

@@ -212,13 +212,18 @@ def log(
 
 
 def _identity(repo: Path, given: str | None) -> str:
-    """``--as`` or the git identity; the claimed signature, not an authenticated one."""
-    if given and given.strip():
-        return given.strip()
+    """``--as``, or the identity the signing key is bound to when forest.toml asks for
+    signatures (docs/signing.md), or the git identity. A claim: the gate authenticates."""
     from forest_files.gitio import user_identity
     from forest_files.repository import find_root
+    from forest_files.signing.live import advise
 
-    found = user_identity(find_root(repo))
+    claimed = given.strip() if given and given.strip() else None
+    root = find_root(repo)
+    advice = advise(root, claimed)
+    for line in advice.lines:
+        typer.echo(line, err=True)
+    found = claimed or advice.identity or user_identity(root)
     if not found:
         raise typer.BadParameter("no --as given and no git user.name/user.email configured")
     return found

@@ -93,6 +93,7 @@ class CheckReport:
     where: str  # "working tree", "git index", "commit 1a2b3c4d5e6f"
     items: tuple[Reported, ...] = ()
     extra: tuple[Reported, ...] = field(default=())  # findings bound to no file (contests)
+    notes: tuple[str, ...] = ()  # advice that fails nothing (an unsigned commit's warning)
 
     @property
     def failed(self) -> tuple[Reported, ...]:

@@ -79,7 +79,13 @@ def judge_staged(root: Path, *, diffs: bool = False) -> CheckReport:
             return empty
         return _judge_from_map(root, view, touched, diffs)
     previous = _map_of(root, commit_fingerprint(root, head[0])) if head is not None else None
-    return _judge_ledger_change(root, fingerprint, previous, touched, diffs)
+    report = _judge_ledger_change(root, fingerprint, previous, touched, diffs)
+    from dataclasses import replace
+
+    from forest_files.signing.live import hook_warning
+
+    warning = hook_warning(root, touched)  # advice only: the gate decides
+    return replace(report, notes=(warning,)) if warning is not None else report
 
 
 def _judge_from_map(root: Path, view: Path, touched: set[str], diffs: bool) -> CheckReport:

@@ -39,6 +39,8 @@ def check_staged(root: Path) -> int:
     from forest_files.doors.text import hook_refusal
 
     report = judge_staged(root, diffs=sys.stderr.isatty())
+    for note in report.notes:
+        _say(note)
     if report.ok:
         return 0
     _say("\n".join(hook_refusal(report)))

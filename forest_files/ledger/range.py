@@ -18,8 +18,13 @@ The range is merge-base(REF, HEAD)..HEAD. The rules:
 * Policy at the merge-base: a body a new act carries over the merge-base's
   ``[policy] max_body_bytes`` is a fault (``policy``). Replay never judges
   policy, so tightening it never breaks a rebuild.
+* Signed acts (signing/judge.py): where forest.toml at the merge-base asks for
+  signatures, the commit that brought each new act must be signed by a key the
+  merge-base's keyring binds to the identity the act names (``unsigned``,
+  ``signer``, ``signers-mixed``; under ``warn`` these are warnings, logged).
 * forest.toml is governed: a commit of the range that changes its
-  ``[authority]`` or ``[policy]`` tables is a fault (``config-governance``)
+  ``[authority]``, ``[policy]``, ``[signing]`` or ``[gpg]`` tables, or the
+  keyring file the merge-base names, is a fault (``config-governance``)
   unless its author holds ``**`` at the merge-base (a holder listed for the
   glob ``**``; a merge-base without an authority map governs nothing); a
   project id that changes once acts exist is always a fault.
@@ -34,11 +39,12 @@ Refuses: a base that does not resolve (``UnknownRef``); a merge-base cut off
 by a shallow clone (``ShallowClone``, naming ``fetch-depth: 0``); an invalid
 forest.toml at the merge-base (``ConfigError``).
 Returns: ``RangeReport`` (faults carry paths, ids and signatures, never bodies).
-Test: tests/test_ledger_range.py, tests/test_authority_derived.py
+Test: tests/test_ledger_range.py, tests/test_authority_derived.py, tests/test_signing.py
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -62,16 +68,19 @@ from forest_files.ledger.sources import (
     snapshot_of,
 )
 from forest_files.ledger.verify import Fault
+from forest_files.signing.judge import SIGNING_CODES, judge_signatures
 
-REFUSAL_CODES = frozenset({"authority", "policy", "config-governance"})
+REFUSAL_CODES = frozenset({"authority", "policy", "config-governance"}) | SIGNING_CODES
 RANGE_FAULT_CODES = frozenset({"ledger-rewritten", "ledger-deleted"}) | REFUSAL_CODES
 _NO_MAP = ForestConfig(project_id="-")
+_log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
 class RangeReport:
     merge_base: str
     faults: tuple[Fault, ...]
+    warnings: tuple[Fault, ...] = ()  # signing under "warn": reported, never a failure
 
     @property
     def ok(self) -> bool:
@@ -152,7 +161,9 @@ def _governance_faults(root: Path, base: str, head: str, base_cfg: ForestConfig)
             texts[commit] = config_text_from(root, commit)
         return texts[commit]
 
-    for commit, parents, author in gitio.commits_with_authors(root, f"{base}..{head}"):
+    commits = gitio.commits_with_authors(root, f"{base}..{head}")
+    faults += _keyring_faults(root, commits, base_cfg)
+    for commit, parents, author in commits:
         mine = config_text(commit)
         for parent in parents:
             theirs = config_text(parent)
@@ -161,6 +172,29 @@ def _governance_faults(root: Path, base: str, head: str, base_cfg: ForestConfig)
             fault = _config_change(commit, parent, mine, theirs, author, base_cfg, root)
             if fault is not None:
                 faults.append(fault)
+    return faults
+
+
+def _keyring_faults(
+    root: Path, commits: list[tuple[str, tuple[str, ...], str]], base_cfg: ForestConfig
+) -> list[Fault]:
+    """The keyring the merge-base names is governed like [authority]: changed in a
+    commit whose author does not hold '**' at the merge-base, it is a fault."""
+    path = base_cfg.signing.allowed_signers
+    pairs = [(c, p) for c, parents, _ in commits for p in parents]
+    if path is None or not pairs:
+        return []
+    diffs = iter(gitio.diff_each_parent(root, pairs, path, filters="ADMT"))
+    faults: list[Fault] = []
+    for commit, parents, author in commits:
+        mine = [next(diffs) for _ in parents]  # consume every parent's diff
+        changed = any(c.path == path for diff in mine for c in diff)
+        if changed and not _holds_everything(base_cfg, author):
+            detail = (
+                f"commit {commit[:12]} changes the keyring {path}, but its author {author} "
+                "does not hold '**' at the merge-base; ask a holder of '**' to make that change"
+            )
+            faults.append(Fault("config-governance", None, None, None, detail, path=path))
     return faults
 
 
@@ -181,11 +215,16 @@ def _config_change(
     if after.project_id != before.project_id and _acts_at(root, parent).acts:
         detail = f"{name} changes the project id, which never changes once acts exist"
         return Fault("config-governance", None, None, None, detail)
-    governed = (before.authority, before.max_body_bytes) != (after.authority, after.max_body_bytes)
+    governed = (before.authority, before.max_body_bytes, before.signing) != (
+        after.authority,
+        after.max_body_bytes,
+        after.signing,
+    )
     if governed and not _holds_everything(base_cfg, author):
         detail = (
-            f"{name} changes [authority] or [policy], but its author {author} does not "
-            "hold '**' at the merge-base; ask a holder of '**' to make that change"
+            f"{name} changes [authority] or [policy] (or [signing], [gpg]), but its author "
+            f"{author} does not hold '**' at the merge-base; ask a holder of '**' to make "
+            "that change"
         )
         return Fault("config-governance", None, None, None, detail)
     return None
@@ -250,6 +289,10 @@ def check_range(
         paths = {}
     faults += _authority_faults(new_acts, paths, base_cfg, at_head, base)
     faults += _policy_faults(new_acts, _body_sizes(root, head, new_acts), base_cfg, at_head, base)
+    signed = judge_signatures(root, base, head, new_acts, paths, base_cfg, at_head)
+    faults += signed.faults
     faults += _governance_faults(root, base, head, base_cfg)
     faults.sort(key=lambda f: (f.code, f.segment or "", f.act_id or "", f.detail))
-    return RangeReport(merge_base=base, faults=tuple(faults))
+    for warning in signed.warnings:  # the doors print faults only; a warning must show too
+        _log.warning("forest: warning: %s: %s", warning.code, warning.detail)
+    return RangeReport(merge_base=base, faults=tuple(faults), warnings=signed.warnings)
