@@ -20,5 +20,12 @@ CACHE_DIR = f"{FOREST_DIR}/cache"  # never committed
 VIEWS_DIR = f"{CACHE_DIR}/views"
 CAPTURES_DIR = f"{CACHE_DIR}/captures"
 TMP_DIR = f"{CACHE_DIR}/tmp"  # every ledger file is written here first, then renamed in
+
+
+def segment_file(stem: str) -> str:
+    """The committed file of the segment named ``stem`` (its sha256)."""
+    return f"{LEDGER_DIR}/{SEGMENTS}/{stem}.jsonl"
+
+
 GITIGNORE_LINES = (f"{INDEX_NAME}*", "cache/")  # .forest/.gitignore
 GITATTRIBUTES_LINE = f"{LEDGER_DIR}/** -text"

@@ -90,7 +90,9 @@ def ci(repo: Path, *args: str) -> tuple[int, str, str]:
 
 
 def rules(repo: Path, base: str | None = "main") -> list[tuple[str, str | None]]:
-    return [(f.rule, f.commit) for f in run_gate(repo, base).findings]
+    """(rule, the commit that brought it): a history finding's commit, or the commit a
+    HEAD finding was introduced by."""
+    return [(f.rule, f.commit or f.introduced) for f in run_gate(repo, base).findings]
 
 
 def validate_sarif(text: str) -> dict[str, object]:
@@ -134,9 +136,10 @@ def test_no_verify_edit_caught_in_history_and_head(repo: Path) -> None:
     write(repo, "notes.txt", "later\n")
     commit_all(repo, "later, unrelated")
     report = run_gate(repo, "main")
-    assert rules(repo) == [("drifted", None), ("drifted", bad)]
-    history = next(f for f in report.findings if f.commit)
-    assert bad[:12] in history.message and history.selector == "docs/guide.md#Guide/One"
+    assert rules(repo) == [("drifted", bad)]  # once: at HEAD, naming the commit
+    (found,) = report.findings
+    assert found.commit is None and found.introduced == bad
+    assert bad[:12] in found.message and found.selector == "docs/guide.md#Guide/One"
     assert bad in report.judged
     code, out, _ = ci(repo, "--base", "main")
     assert code == 1 and bad[:12] in out
@@ -294,7 +297,7 @@ def test_sarif_valid_stable_and_names_commits(repo: Path) -> None:
         assert loc["region"]["startLine"] >= 1
         assert loc["region"]["endLine"] >= loc["region"]["startLine"]
     commits = {r["properties"].get("commit") for r in results}
-    assert commits == {None, bad, blip}
+    assert commits == {bad, blip}  # each finding once, at the commit that brought it
     for r in results:
         if r["properties"].get("commit"):
             assert r["properties"]["commit"][:12] in r["message"]["text"]
@@ -320,7 +323,7 @@ def test_junit_one_testcase_per_binding(repo: Path) -> None:
     }
     one = cases["docs/guide.md", "docs/guide.md#Guide/One"].findall("failure")
     two = cases["docs/guide.md", "docs/guide.md#Guide/Two"].findall("failure")
-    assert len(one) == 2 and any(bad in (f.text or "") for f in one)  # HEAD + history
+    assert len(one) == 1 and bad in (one[0].text or "")  # once, naming its commit
     assert len(two) == 1 and blip in (two[0].text or "")
     assert all(f.get("type") == "forest/drifted" for f in one + two)
     assert suite.get("tests") == "2" and suite.get("failures") == "2"
@@ -336,7 +339,7 @@ def test_github_annotations_and_step_summary(
     code, out, _ = ci(repo, "--base", "main", "--format", "github")
     assert code == 1 and SENTINEL not in out
     errors = [line for line in out.splitlines() if line.startswith("::error ")]
-    assert len(errors) == 3
+    assert len(errors) == 2  # each finding once
     for line in errors:
         props, _, message = line.removeprefix("::error ").partition("::")
         fields = dict(p.split("=", 1) for p in props.split(","))

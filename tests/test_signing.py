@@ -6,7 +6,6 @@ allowed-signers file committed in the repository; GPG only where gpg exists.
 
 from __future__ import annotations
 
-import logging
 import os
 import shutil
 import subprocess
@@ -17,6 +16,7 @@ import pytest
 from helpers.git import commit_all, git, isolate, make_repo, write
 from helpers.signing import commit_signed, keygen, signer_line, supersede
 
+from forest_files.ci import render, run_gate
 from forest_files.config import ConfigError, parse_config_text, render_config
 from forest_files.files.record import adopt_sections
 from forest_files.files.targets import read_section
@@ -113,16 +113,19 @@ def test_signing_unsigned_act_under_required_refused(tmp_path: Path, keys: dict[
 
 
 def test_signing_unsigned_act_under_warn_accepted_with_warning(
-    tmp_path: Path, keys: dict[str, Path], caplog: pytest.LogCaptureFixture
+    tmp_path: Path, keys: dict[str, Path]
 ) -> None:
     root = _setup(tmp_path, keys, mode="warn")
     _edit(root, "Elias", ADA)
     commit_signed(root, None, "unsigned")
-    with caplog.at_level(logging.WARNING):
-        report = check_range(root, "main")
+    report = check_range(root, "main")
     assert report.ok
     assert [w.code for w in report.warnings] == ["unsigned"]
-    assert "forest: warning: unsigned: commit" in caplog.text
+    assert "commit" in report.warnings[0].detail
+    gate = run_gate(root, "main")
+    assert gate.ok and gate.exit_code == 0
+    assert "warning: forest/unsigned" in render(gate, "text")
+    assert '"level": "warning"' in render(gate, "sarif")
 
 
 def test_signing_warn_line_printed_by_verify_accepted(
@@ -139,7 +142,7 @@ def test_signing_warn_line_printed_by_verify_accepted(
         check=False,
     )
     assert proc.returncode == 0, proc.stderr
-    assert "forest: warning: unsigned: commit" in proc.stderr
+    assert "warning: unsigned: segment" in proc.stdout
 
 
 def test_signing_mallory_key_claiming_ada_refused(tmp_path: Path, keys: dict[str, Path]) -> None:

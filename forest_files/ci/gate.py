@@ -40,7 +40,7 @@ from __future__ import annotations
 import functools
 import hashlib
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from forest_files import gitio
@@ -51,6 +51,7 @@ from forest_files.ledger.segments import BODIES_DIR, SEGMENTS_DIR
 from forest_files.ledger.sources import LEDGER_PREFIX
 from forest_files.ledger.strays import strays_in_tree
 from forest_files.ledger.verify import Fault, verify_contents
+from forest_files.paths import segment_file
 
 RULES: dict[str, str] = {
     "drifted": "A bound section differs from its ground",
@@ -66,6 +67,7 @@ RULES: dict[str, str] = {
     "unsigned": "An act arrives in a commit without a good signature (signing required)",
     "signer": "An act signed by a key the merge-base keyring does not bind to its signer",
     "signers-mixed": "One commit brings acts by more than one signer (signing required)",
+    "signing-setup": "Signing is asked for but cannot be judged here (keyring, tools, history)",
     "ledger-fault": "The committed ledger is damaged",
 }
 CORRUPTION_RULES = frozenset({"ledger-fault", "ledger-rewritten", "ledger-deleted"})
@@ -85,6 +87,8 @@ class GateFinding:
     end_line: int | None
     message: str
     fingerprint: str
+    level: str = "error"  # "warning": reported, never a failure (signing under "warn")
+    introduced: str | None = None  # a HEAD finding: the commit of the range that brought it
 
     @property
     def history(self) -> bool:
@@ -111,14 +115,18 @@ class GateReport:
     findings: tuple[GateFinding, ...]
 
     @property
+    def failures(self) -> tuple[GateFinding, ...]:
+        return tuple(f for f in self.findings if f.level == "error")
+
+    @property
     def ok(self) -> bool:
-        return not self.findings
+        return not self.failures
 
     @property
     def exit_code(self) -> int:
-        if any(f.rule in CORRUPTION_RULES for f in self.findings):
+        if any(f.rule in CORRUPTION_RULES for f in self.failures):
             return 3
-        return 1 if self.findings else 0
+        return 1 if self.failures else 0
 
 
 def fingerprint(rule: str, key: str, selector: str, commit: str | None) -> str:
@@ -148,27 +156,31 @@ def _make(
     )
 
 
-def _describe(f: Finding) -> str:
-    """One body-free sentence for a check finding."""
+def _describe(f: Finding, root: Path) -> str:
+    """One body-free sentence for a check finding, with its routes (doors/routes.py)."""
+    from forest_files.doors.routes import routes_for
+
     sel = f.selector
     if f.kind == "drifted":
         got = (f.actual_hash or "?")[:12]
         want = (f.expected_hash or "?")[:12]
-        return (
-            f"{sel} drifted: section hash {got} is not ground {want}; restore it "
-            f"(forest restore '{sel}') or adopt the change (forest supersede '{sel}' --words …)"
-        )
-    if f.kind == "missing":
-        return f"{sel} is missing: {f.path} is gone; bring it back or forest retire '{sel}'"
-    if f.kind == "moved":
-        return f"{sel} moved to {f.moved_to}; {f.detail}"
-    if f.kind == "contested":
-        return f"{sel} is contested ({f.detail}); forest resolve it"
-    return f"{sel} is unresolved: {f.detail}"
+        said = f"{sel} drifted: section hash {got} is not ground {want}"
+    elif f.kind == "missing":
+        said = f"{sel} is missing: {f.path} is gone"
+    elif f.kind == "moved":
+        said = f"{sel} moved to {f.moved_to}"
+    elif f.kind == "contested":
+        said = f"{sel} is contested ({f.detail})"
+    else:
+        said = f"{sel} is unresolved: {f.detail}"
+    routes = routes_for(f, root=root, source="worktree")
+    return "; ".join([said, *(r.line() for r in routes)])
 
 
-def _from_finding(f: Finding, commit: str | None, judged_by: str | None = None) -> GateFinding:
-    message = _describe(f)
+def _from_finding(
+    f: Finding, root: Path, commit: str | None, judged_by: str | None = None
+) -> GateFinding:
+    message = _describe(f, root)
     if commit is not None:
         message = (
             f"commit {commit[:12]} changed {f.selector} without recording its supersession "
@@ -181,16 +193,18 @@ def _from_finding(f: Finding, commit: str | None, judged_by: str | None = None) 
     return _make(f.kind, f.path, f.selector, f.binding, commit, message, (f.start_line, f.end_line))
 
 
-def _from_fault(fault: Fault, rule: str) -> GateFinding:
+def _from_fault(fault: Fault, rule: str, level: str = "error") -> GateFinding:
+    """A ledger or range fault, located at the file it concerns (a segment's
+    ``.forest/ledger/segments/<id>.jsonl``, a stray's own path, or forest.toml)."""
     where = fault.segment or ""
-    path = fault.path or (f"{LEDGER_PREFIX}{where}" if where else _LEDGER_DIR)
+    path = fault.path or (segment_file(where) if where else _LEDGER_DIR)
     rule_name = rule if rule != "ledger-fault" else f"ledger-fault ({fault.code})"
-    line = f" line {fault.line}" if fault.line else ""
-    place = "" if fault.path else f"{where or _LEDGER_DIR}{line}: "  # a path leads the detail
-    message = f"{rule_name}: {place}{fault.detail}"
+    act = f" act {fault.act_id[:12]}" if fault.act_id else ""
+    message = f"{rule_name}:{act} {fault.detail}"
     if fault.fix:
         message += f"; remove it and commit: {fault.fix}"
-    return _make(rule, path, where, fault.act_id or "", None, message, (fault.line, fault.line))
+    found = _make(rule, path, where, fault.act_id or "", None, message, (fault.line, fault.line))
+    return found if level == "error" else replace(found, level=level)
 
 
 def _under(rel: str, strays: set[str]) -> bool:
@@ -297,11 +311,15 @@ def _check_at(
         return [f for f in check_all(store, bindings, content) if f.failed]
 
 
+HistoryKey = tuple[str, str, str | None]
+PathsOf = Callable[[list[str]], Mapping[str, frozenset[str]]]
+
+
 def _history(
     root: Path, commits: Iterable[str], head: str, parents: Mapping[str, tuple[str, ...]]
-) -> tuple[list[GateFinding], list[str]]:
-    seen: set[tuple[str, str, str | None]] = set()
-    out: list[GateFinding] = []
+) -> tuple[dict[HistoryKey, GateFinding], list[str]]:
+    """The first finding of each (binding, kind, hash) in the range but HEAD, by key."""
+    out: dict[HistoryKey, GateFinding] = {}
     judged: list[str] = []
     homes = _LedgerHomes(root, parents)
     for commit in commits:
@@ -317,49 +335,98 @@ def _history(
         judged.append(commit)
         for f in found:
             key = (f.binding, f.kind, f.actual_hash)
-            if key not in seen:
-                seen.add(key)
-                out.append(_from_finding(f, commit, None if home == commit else home))
+            if key not in out:
+                out[key] = _from_finding(f, root, commit, None if home == commit else home)
     return out, judged
 
 
+def _once(
+    head: list[tuple[HistoryKey, GateFinding]], history: dict[HistoryKey, GateFinding]
+) -> list[GateFinding]:
+    """Each finding once: a HEAD finding that a commit of the range brought names that
+    commit (and is not repeated at it); history findings HEAD no longer shows stay."""
+    out: list[GateFinding] = []
+    for key, f in head:
+        brought = history.pop(key, None)
+        if brought is not None and brought.commit is not None:
+            f = replace(
+                f,
+                introduced=brought.commit,
+                message=f"brought by commit {brought.commit[:12]}: {f.message}",
+            )
+        out.append(f)
+    return [*history.values(), *out]
+
+
 def run_gate(root: Path | str, base: str | None) -> GateReport:
-    """Everything the CI gate finds for HEAD (and merge-base(``base``, HEAD)..HEAD)."""
-    from forest_files.ledger.applied import act_paths
-    from forest_files.ledger.range import check_range
+    """Everything the CI gate finds for HEAD (and merge-base(``base``, HEAD)..HEAD).
+    A ledger that cannot be replayed is a ``ledger-fault`` finding, so every format
+    still writes a complete report."""
+    from forest_files.ledger.acts import LedgerError
 
     top = gitio.toplevel(root)
     head = gitio.resolve_commit(top, "HEAD")
     merge_base = None if base is None else gitio.merge_base(top, base, head)
     findings = _verify_head(top, head)
-    commits: list[str] = []
-    graph: dict[str, tuple[str, ...]] = {}
-    bindings: list[BoundRef] = []
     judged: list[str] = []
+    ctx = _Range(top, head, base, merge_base)
     if any(f.rule == "ledger-fault" for f in findings):
         if base is not None:
-            findings += [_from_fault(f, f.code) for f in check_range(top, base).faults]
+            findings += ctx.range_faults(None)
     else:
-        with custody_at(top, head) as (store, live, content):
-            if base is not None and merge_base is not None:
-                ranged = check_range(top, base, paths_of=functools.partial(act_paths, store))
-                findings += [_from_fault(f, f.code) for f in ranged.faults]
-                commits = gitio.rev_list(top, f"{merge_base}..{head}")
-                graph = dict(gitio.range_parents(top, f"{merge_base}..{head}"))
-            bindings = [BoundRef(b.path, b.selector, b.bind_act) for b in live]
-            findings += [
-                _from_finding(f, None) for f in check_all(store, live, content) if f.failed
-            ]
-        judged.append(head)
-        history, judged_before = _history(top, commits, head, graph)
-        findings += history
-        judged = [*judged_before, *judged]
+        try:
+            findings += ctx.judge()
+            judged = ctx.judged
+        except LedgerError as exc:
+            fault = Fault(exc.code, exc.segment, exc.line, exc.act_id, exc.reason)
+            findings.append(_from_fault(fault, "ledger-fault"))
     return GateReport(
         head=head,
         base=base,
         merge_base=merge_base,
-        commits=tuple(commits),
+        commits=tuple(ctx.commits),
         judged=tuple(judged),
-        bindings=tuple(bindings),
+        bindings=tuple(ctx.bindings),
         findings=tuple(findings),
     )
+
+
+class _Range:
+    """One gate run's range: its commits, HEAD's bindings, what was judged."""
+
+    def __init__(self, top: Path, head: str, base: str | None, merge_base: str | None) -> None:
+        self.top, self.head, self.base, self.merge_base = top, head, base, merge_base
+        self.commits: list[str] = []
+        self.bindings: list[BoundRef] = []
+        self.judged: list[str] = []
+
+    def range_faults(self, paths_of: PathsOf | None) -> list[GateFinding]:
+        from forest_files.ledger.range import check_range
+
+        assert self.base is not None
+        ranged = check_range(self.top, self.base, paths_of=paths_of)
+        return [
+            *(_from_fault(f, f.code) for f in ranged.faults),
+            *(_from_fault(w, w.code, level="warning") for w in ranged.warnings),
+        ]
+
+    def judge(self) -> list[GateFinding]:
+        from forest_files.ledger.applied import act_paths
+
+        top, head = self.top, self.head
+        findings: list[GateFinding] = []
+        graph: dict[str, tuple[str, ...]] = {}
+        with custody_at(top, head) as (store, live, content):
+            if self.base is not None and self.merge_base is not None:
+                findings += self.range_faults(functools.partial(act_paths, store))
+                self.commits = gitio.rev_list(top, f"{self.merge_base}..{head}")
+                graph = dict(gitio.range_parents(top, f"{self.merge_base}..{head}"))
+            self.bindings = [BoundRef(b.path, b.selector, b.bind_act) for b in live]
+            at_head = [
+                ((f.binding, f.kind, f.actual_hash), _from_finding(f, top, None))
+                for f in check_all(store, live, content)
+                if f.failed
+            ]
+        history, judged_before = _history(top, self.commits, head, graph)
+        self.judged = [*judged_before, head]
+        return [*findings, *_once(at_head, history)]

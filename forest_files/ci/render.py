@@ -44,7 +44,10 @@ def _summary(report: GateReport) -> str:
         if report.merge_base
         else f"HEAD {report.head[:12]} only (no --base)"
     )
-    verdict = "clean" if report.ok else f"{len(report.findings)} finding(s)"
+    warned = len(report.findings) - len(report.failures)
+    verdict = "clean" if report.ok else f"{len(report.failures)} finding(s)"
+    if warned:
+        verdict += f", {warned} warning(s)"
     return f"forest ci: {len(report.bindings)} binding(s); {span}; {verdict}"
 
 
@@ -52,7 +55,8 @@ def render_text(report: GateReport) -> str:
     lines = []
     for f in report.findings:
         at = f" [commit {f.commit[:12]}]" if f.commit else ""
-        lines.append(f"{rule_id(f.rule)} {_where(f)}{at}: {f.message}")
+        level = "warning: " if f.level != "error" else ""
+        lines.append(f"{level}{rule_id(f.rule)} {_where(f)}{at}: {f.message}")
     lines.append(_summary(report))
     return "\n".join(lines)
 
@@ -79,7 +83,7 @@ def _sarif_result(f: GateFinding) -> dict[str, object]:
     result: dict[str, object] = {
         "ruleId": rule_id(f.rule),
         "ruleIndex": list(RULES).index(f.rule),
-        "level": "error",
+        "level": f.level,
         "message": {"text": f.message},
         "locations": [{"physicalLocation": physical}],
         "partialFingerprints": {"forestFinding/v1": f.fingerprint},
@@ -87,8 +91,8 @@ def _sarif_result(f: GateFinding) -> dict[str, object]:
     props: dict[str, object] = {"selector": f.selector}
     if f.binding:
         props["binding"] = f.binding
-    if f.commit:
-        props["commit"] = f.commit
+    if f.commit or f.introduced:
+        props["commit"] = f.commit or f.introduced  # the commit that brought it
     result["properties"] = props
     return result
 
@@ -127,8 +131,8 @@ def render_sarif(report: GateReport) -> str:
 def _failure(case: ET.Element, f: GateFinding) -> None:
     node = ET.SubElement(case, "failure", {"type": rule_id(f.rule), "message": f.message})
     detail = [f"rule: {rule_id(f.rule)}", f"where: {_where(f)}", f"fingerprint: {f.fingerprint}"]
-    if f.commit:
-        detail.insert(1, f"commit: {f.commit}")
+    if f.commit or f.introduced:
+        detail.insert(1, f"commit: {f.commit or f.introduced}")
     node.text = "\n".join(detail)
 
 
@@ -137,7 +141,7 @@ def render_junit(report: GateReport) -> str:
         b.binding: (b.path, b.selector, []) for b in report.bindings
     }
     loose: list[GateFinding] = []
-    for f in report.findings:
+    for f in report.failures:  # a warning fails no testcase
         if f.rule in ("ledger-fault", "ledger-rewritten", "ledger-deleted", "authority"):
             loose.append(f)
         elif f.binding in cases:
@@ -184,7 +188,7 @@ def render_github(report: GateReport) -> str:
             props.append(f"line={f.start_line}")
             props.append(f"endLine={f.end_line or f.start_line}")
         props.append(f"title={escape_property(rule_id(f.rule))}")
-        lines.append(f"::error {','.join(props)}::{escape_data(f.message)}")
+        lines.append(f"::{f.level} {','.join(props)}::{escape_data(f.message)}")
     lines.append(_summary(report))
     return "\n".join(lines)
 

@@ -144,6 +144,7 @@ def verify(
     ok = not all_faults
     faults = [asdict(f) for f in all_faults]
     lines = [_fault_line(f) for f in all_faults]
+    lines += [f"warning: {_fault_line(w)}" for w in (ranged.warnings if ranged else ())]
     summary = f"{report.acts} act(s) in {report.segments} segment(s)"
     obj: dict[str, object] = {
         "ok": ok,
@@ -153,6 +154,7 @@ def verify(
     }
     if ranged is not None:
         obj["merge_base"] = ranged.merge_base
+        obj["warnings"] = [asdict(w) for w in ranged.warnings]
         summary += f", range since merge-base {ranged.merge_base[:12]} checked"
     obj["contested"] = [c.content_id for c in contested]
     lines += [

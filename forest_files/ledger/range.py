@@ -21,7 +21,7 @@ The range is merge-base(REF, HEAD)..HEAD. The rules:
 * Signed acts (signing/judge.py): where forest.toml at the merge-base asks for
   signatures, the commit that brought each new act must be signed by a key the
   merge-base's keyring binds to the identity the act names (``unsigned``,
-  ``signer``, ``signers-mixed``; under ``warn`` these are warnings, logged).
+  ``signer``, ``signers-mixed``; under ``warn`` these are the report's warnings).
 * forest.toml is governed: a commit of the range that changes its
   ``[authority]``, ``[policy]``, ``[signing]`` or ``[gpg]`` tables, or the
   keyring file the merge-base names, is a fault (``config-governance``)
@@ -44,7 +44,6 @@ Test: tests/test_ledger_range.py, tests/test_authority_derived.py, tests/test_si
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -73,7 +72,6 @@ from forest_files.signing.judge import SIGNING_CODES, judge_signatures
 REFUSAL_CODES = frozenset({"authority", "policy", "config-governance"}) | SIGNING_CODES
 RANGE_FAULT_CODES = frozenset({"ledger-rewritten", "ledger-deleted"}) | REFUSAL_CODES
 _NO_MAP = ForestConfig(project_id="-")
-_log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -293,6 +291,4 @@ def check_range(
     faults += signed.faults
     faults += _governance_faults(root, base, head, base_cfg)
     faults.sort(key=lambda f: (f.code, f.segment or "", f.act_id or "", f.detail))
-    for warning in signed.warnings:  # the doors print faults only; a warning must show too
-        _log.warning("forest: warning: %s: %s", warning.code, warning.detail)
     return RangeReport(merge_base=base, faults=tuple(faults), warnings=signed.warnings)
