@@ -35,6 +35,14 @@ def _words() -> Step:
     return ("--words", WORDS_PLACEHOLDER)
 
 
+def forest(command: str, *targets: str, options: Step = ()) -> Step:
+    """``forest COMMAND [options] TARGET…``; a target that starts with ``-`` comes
+    after ``--`` so it is never read as an option."""
+    if any(t.startswith("-") for t in targets):
+        return ("forest", command, *options, "--", *targets)
+    return ("forest", command, *targets, *options)
+
+
 def _stage(source: str, *paths: str) -> tuple[Step, ...]:
     """After a route changed files: the hook's commit needs them staged again."""
     return (("git", "add", "--", *paths),) if source == "index" else ()
@@ -43,13 +51,13 @@ def _stage(source: str, *paths: str) -> tuple[Step, ...]:
 def routes_for(f: Finding, *, root: Path, source: str) -> tuple[Route, ...]:
     """Every route out of ``f`` (none for ``clean``)."""
     sel, path = f.selector, f.path
-    retire = Route("or end the binding", (("forest", "retire", sel, *_words()),))
+    retire = Route("or end the binding", (forest("retire", sel, options=_words()),))
     if f.kind == "drifted":
         return (
-            Route("restore ground", (("forest", "restore", sel), *_stage(source, path))),
+            Route("restore ground", (forest("restore", sel), *_stage(source, path))),
             Route(
                 "adopt the change",
-                (("forest", "supersede", sel, *_words()), *_stage(source, _LEDGER, path)),
+                (forest("supersede", sel, options=_words()), *_stage(source, _LEDGER, path)),
                 "replace … with why the new text is right",
             ),
         )
@@ -59,7 +67,7 @@ def routes_for(f: Finding, *, root: Path, source: str) -> tuple[Route, ...]:
         return (
             Route(
                 "move the binding",
-                (("forest", "rebind", sel, f.moved_to), *_stage(source, _LEDGER)),
+                (forest("rebind", sel, f.moved_to), *_stage(source, _LEDGER)),
             ),
             retire,
         )
@@ -69,7 +77,7 @@ def routes_for(f: Finding, *, root: Path, source: str) -> tuple[Route, ...]:
         return (
             Route(
                 "adopt it",
-                (("forest", "adopt", sel, *_words()), *_stage(source, _LEDGER)),
+                (forest("adopt", sel, options=_words()), *_stage(source, _LEDGER)),
                 "a [require] glob in forest.toml names this file",
             ),
         )
@@ -84,14 +92,14 @@ def _resolve_routes(f: Finding) -> tuple[Route, ...]:
         return (
             Route(
                 "end the extra binding",
-                (("forest", "retire", f.selector, "--binding", f.binding, *_words()),),
+                (forest("retire", f.selector, options=("--binding", f.binding, *_words())),),
             ),
         )
     contest = f.ground or heads[0]
     return tuple(
         Route(
             f"keep {head[:12]}'s text",
-            (("forest", "resolve", contest, "--pick", head, *_words()),),
+            (forest("resolve", contest, options=("--pick", head, *_words())),),
         )
         for head in heads
     )
@@ -145,7 +153,7 @@ def _bring_back(f: Finding, root: Path, source: str) -> Route:
     if gitio.head_commit(root) is not None and _in_commit(root, "HEAD", path):
         return Route("bring the file back", (("git", "checkout", "HEAD", "--", path),))
     if whole:  # the ground text is the whole file: restore writes it again
-        return Route("bring the file back", (("forest", "restore", path), *_stage(source, path)))
+        return Route("bring the file back", (forest("restore", path), *_stage(source, path)))
     before = _before_deletion(root, path)
     if before is not None:
         return Route(
