@@ -64,11 +64,11 @@ def routes_for(f: Finding, *, root: Path, source: str) -> tuple[Route, ...]:
     if f.kind == "missing":
         return (_bring_back(f, root, source), retire)
     if f.kind == "moved" and f.moved_to:
+        from forest_files.files.check import with_path
+
+        new = with_path(sel, path, f.moved_to)  # the same section, at the path it moved to
         return (
-            Route(
-                "move the binding",
-                (forest("rebind", sel, f.moved_to), *_stage(source, _LEDGER)),
-            ),
+            Route("move the binding", (forest("rebind", sel, new), *_stage(source, _LEDGER))),
             retire,
         )
     if f.kind == "contested":
