@@ -10,7 +10,8 @@ through a symlinked directory, or leading outside the repository through one; a
 path inside a submodule; a file under a git filter (LFS, git-crypt); a file over
 the body size bound (``[policy] max_body_bytes``, default 8 MiB); content that
 is not UTF-8 text (naming the byte offset); a glob that matches nothing (a glob
-never matches a symlink or a path special.py refuses: they are skipped).
+never matches a symlink or a path special.py refuses: they are skipped); an
+exclusion that matches nothing in any target of one adoption (``ExcludeTally``).
 Returns: ``SectionText`` values carrying the exact selected text (normalised,
 exclusions removed, never scrubbed), the full selector and the file hash.
 Test: tests/test_file_custody.py, tests/test_special_paths.py
@@ -28,6 +29,7 @@ from pathlib import Path
 from forest_files import gitio
 from forest_files.errors import ForestError
 from forest_files.files.content import dir_inside, escapes, read_regular
+from forest_files.files.exclude import ExcludeError, parse_exclusions
 from forest_files.files.extract import HASH_ALGO, extract
 from forest_files.files.normalise import NORMALISATION, decode_bytes, normalise_text
 from forest_files.files.record import SectionText
@@ -60,6 +62,45 @@ def expand(root: Path, specs: Sequence[str]) -> list[str]:
     return out
 
 
+@dataclass
+class ExcludeTally:
+    """An adoption's exclusions must each match in at least one of its targets.
+
+    ``forest adopt a.md --exclude '#Stauts'`` is refused, and so is a glob in
+    which no file has what an exclusion names; a glob of ADRs where only some
+    have a ``status`` key may exclude ``meta:status`` (the others have nothing to
+    leave out). The refusal comes with the last target, before anything is
+    written, and explains the first miss (what that section holds instead)."""
+
+    expected: int
+    seen: int = 0
+    matched: set[str] = field(default_factory=set)
+    first_miss: dict[str, ExcludeError] = field(default_factory=dict)
+
+    def note(
+        self, text: str, sel: Selector, excludes: tuple[str, ...], matched: tuple[str, ...]
+    ) -> None:
+        self.seen += 1
+        self.matched.update(matched)
+        for ex in parse_exclusions(excludes):
+            name = str(ex)
+            if name not in self.matched and name not in self.first_miss:
+                try:
+                    extract(text, sel, (name,), strict=True)
+                except ExcludeError as exc:
+                    self.first_miss[name] = exc
+        if self.seen != self.expected:
+            return
+        for name, exc in self.first_miss.items():
+            if name not in self.matched:
+                if self.expected == 1:
+                    raise exc
+                raise ExcludeError(
+                    f"exclusion {name!r} matches nothing in any of the {self.expected} "
+                    f"targets; the first: {exc}"
+                )
+
+
 @dataclass(frozen=True)
 class RepoFacts:
     """What every target is checked against, read from git once per command."""
@@ -71,12 +112,15 @@ class RepoFacts:
     dirs_inside: dict[str, bool] = field(default_factory=dict)
     # Directory -> its first symlinked component ("" when none), memoised likewise.
     dir_links: dict[str, str] = field(default_factory=dict)
+    tally: ExcludeTally | None = None
 
     @classmethod
     def gather(cls, root: Path, paths: Sequence[str]) -> RepoFacts:
+        """The facts of one adoption of ``paths`` (one per target, in order)."""
         return cls(
             submodules=tuple(gitio.submodule_paths(root)),
             filters=gitio.check_attr(root, "filter", list(paths)) if paths else {},
+            tally=ExcludeTally(len(paths)),
         )
 
     def escapes(self, root: Path, path: str) -> bool:
@@ -167,11 +211,16 @@ def read_section(
     max_bytes: int,
     facts: RepoFacts | None = None,
 ) -> SectionText:
-    """The section ``spec`` names, as it stands in the working tree."""
+    """The section ``spec`` names, as it stands in the working tree.
+
+    With ``facts`` gathered for an adoption, the last of its targets refuses an
+    exclusion that matched in none of them (``ExcludeTally``)."""
     sel = parse_selector(spec) if isinstance(spec, str) else spec
     data = check_file(root, sel.path, max_bytes, facts)
     text = normalise_text(decode_bytes(data, sel.path))
     got = extract(text, sel, excludes)
+    if facts is not None and facts.tally is not None:
+        facts.tally.note(text, sel, excludes, got.excludes_matched)
     return SectionText(
         path=sel.path,
         selector=render(got.selector),
