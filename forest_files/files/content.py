@@ -8,8 +8,13 @@ whose directory resolves outside the repository (named by ``escapes``).
 Returns: raw bytes of a repository-relative regular file (None when it is not
 one); ``special(path)``, the kind of what stands there instead (None when
 nothing does: the file is missing); the list of paths a source holds (for the
-``moved`` search).
-Test: tests/test_check.py, tests/test_special_paths.py
+``moved`` search). Paths are compared exactly as git records them: when a bound
+path is missing but a name differing from it only in Unicode normalisation
+(NFC/NFD) or letter case stands in its directory, ``special`` says so
+(``path_variant``) instead of reporting the file gone — it is not the bound
+path to git, and it is never read as if it were. That search runs only for a
+missing path, so a clean check pays nothing for it.
+Test: tests/test_check.py, tests/test_special_paths.py, tests/test_selector_rules.py
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ import os
 import stat as stat_mod
 from dataclasses import dataclass, field
 from pathlib import Path
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Protocol
 
 from forest_files.files.special import git_mode_kind, lstat_kind
@@ -33,6 +39,35 @@ if TYPE_CHECKING:
 # nothing for a regular file.
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _READ_NOFOLLOW = os.O_RDONLY | _NOFOLLOW | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+
+
+def path_variant(path: str, names: Iterable[str]) -> str | None:
+    """How one of ``names`` (full repository-relative paths) differs from ``path``
+    when it is the same name but for Unicode normalisation or letter case, as a
+    clause for a finding or refusal; None when none is."""
+    import unicodedata  # only for a path that is missing
+
+    def nfc(text: str) -> str:
+        return unicodedata.normalize("NFC", text)
+
+    want = nfc(path)
+    folded = want.casefold()
+    for other in names:
+        if other == path:
+            continue
+        got = nfc(other)
+        if got == want:
+            form = "NFD" if unicodedata.normalize("NFD", other) == other else "not NFC"
+            return (
+                f"only {other!r} ({ascii(other)}) stands there: the same name in another "
+                f"Unicode normalisation ({form}), a different path to git"
+            )
+        if got.casefold() == folded:
+            return (
+                f"only {other!r} stands there: it differs in letter case only (a case-only "
+                "rename), a different path to git"
+            )
+    return None
 
 
 def read_regular(full: str) -> bytes | None:
@@ -161,8 +196,16 @@ class WorktreeSource:
         try:
             st = os.lstat(os.path.join(self.root, path))
         except OSError:
-            return None
+            return self._variant(path)
         return lstat_kind(st.st_mode)
+
+    def _variant(self, path: str) -> str | None:
+        parent, _, _ = path.rpartition("/")
+        try:
+            names = os.listdir(os.path.join(self.root, parent) if parent else self.root)
+        except OSError:
+            return None
+        return path_variant(path, (f"{parent}/{n}" if parent else n for n in names))
 
     def prefetch_hashes(self, paths: list[str]) -> None:
         """Learn the file hash of every path the stat cache cannot answer yet, in one
@@ -293,6 +336,11 @@ class GitTreeSource:
             inside = path + "/"  # a tree where the file was: files listed under it
             if any(p.startswith(inside) for p in self._blobs):
                 return "directory"
+            parent = path.rpartition("/")[0]
+            if not self._complete:  # a hook listed only its paths: list the directory
+                self._take(self._list(parent + "/" if parent else ""))
+                self._complete = not parent
+            return path_variant(path, (p for p in self._blobs if p.rpartition("/")[0] == parent))
         return kind
 
     def prefetch(self, paths: list[str]) -> None:

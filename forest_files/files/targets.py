@@ -1,7 +1,9 @@
 """Reading adoption targets from the working tree, with the refusals of DESIGN.md.
 
 Stores: nothing.
-Refuses (``TargetRefused``, saying what to do): paths with ``..``, absolute
+Refuses (``TargetRefused``, saying what to do): a path not named exactly as
+the file is (a Unicode-normalisation or letter-case difference, which git would
+record as another path); paths with ``..``, absolute
 paths, NUL/control characters (the selector grammar); anything under ``.git/``
 or ``.forest/``, and ``forest.toml`` (special.py); a file that is missing; a
 symlink (even one leading to a file inside the repository: bind its target) and
@@ -28,7 +30,7 @@ from pathlib import Path
 
 from forest_files import gitio
 from forest_files.errors import ForestError
-from forest_files.files.content import dir_inside, escapes, read_regular
+from forest_files.files.content import dir_inside, escapes, path_variant, read_regular
 from forest_files.files.exclude import ExcludeError, parse_exclusions
 from forest_files.files.extract import HASH_ALGO, extract
 from forest_files.files.normalise import NORMALISATION, decode_bytes, normalise_text
@@ -113,6 +115,8 @@ class RepoFacts:
     # Directory -> its first symlinked component ("" when none), memoised likewise.
     dir_links: dict[str, str] = field(default_factory=dict)
     tally: ExcludeTally | None = None
+    # Directory -> the names in it, listed once per adoption (exact-name checks).
+    listings: dict[str, frozenset[str]] = field(default_factory=dict)
 
     @classmethod
     def gather(cls, root: Path, paths: Sequence[str]) -> RepoFacts:
@@ -122,6 +126,22 @@ class RepoFacts:
             filters=gitio.check_attr(root, "filter", list(paths)) if paths else {},
             tally=ExcludeTally(len(paths)),
         )
+
+    def variant(self, root: Path, path: str, *, exists: bool) -> str | None:
+        """When ``path``'s name is not in its directory exactly as given, how a name
+        there differs from it (Unicode normalisation or letter case); None otherwise.
+        Paths are compared as git records them: byte for byte."""
+        parent, _, name = path.rpartition("/")
+        names = self.listings.get(parent)
+        if names is None:
+            try:
+                names = frozenset(os.listdir(root / parent if parent else root))
+            except OSError:
+                names = frozenset()
+            self.listings[parent] = names
+        if exists and (name in names or not names):
+            return None
+        return path_variant(path, (f"{parent}/{n}" if parent else n for n in names))
 
     def escapes(self, root: Path, path: str) -> bool:
         """``escapes(root, path)``; a regular file costs one ``lstat`` once its
@@ -149,7 +169,15 @@ def check_file(root: Path, path: str, max_bytes: int, facts: RepoFacts | None = 
     try:
         st = os.lstat(full)
     except OSError:
-        raise TargetRefused(f"{path}: no such file in the working tree") from None
+        variant = facts.variant(root, path, exists=False)
+        why = f"; {variant}: give the path exactly as the file is named" if variant else ""
+        raise TargetRefused(f"{path}: no such file in the working tree{why}") from None
+    variant = facts.variant(root, path, exists=True)
+    if variant is not None:  # a case- or normalisation-insensitive filesystem found it
+        raise TargetRefused(
+            f"{path}: the filesystem found the file under another name — {variant}; "
+            "give the path exactly as the file is named"
+        )
     kind = lstat_kind(st.st_mode)
     if kind == "symlink":
         raise TargetRefused(f"{path}: is a symlink; {_bind_instead(root, full)}")
