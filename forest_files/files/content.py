@@ -10,10 +10,10 @@ one); ``special(path)``, the kind of what stands there instead (None when
 nothing does: the file is missing); the list of paths a source holds (for the
 ``moved`` search). Paths are compared exactly as git records them: when a bound
 path is missing but a name differing from it only in Unicode normalisation
-(NFC/NFD) or letter case stands in its directory, ``special`` says so
-(``path_variant``) instead of reporting the file gone — it is not the bound
-path to git, and it is never read as if it were. That search runs only for a
-missing path, so a clean check pays nothing for it.
+(NFC/NFD) or letter case stands in its directory, a source's ``variant(path)``
+says so (``path_variant``) for the finding's detail — it is not the bound path
+to git, and it is never read as if it were. That search runs only when asked
+about a missing path, so a clean check pays nothing for it.
 Test: tests/test_check.py, tests/test_special_paths.py, tests/test_selector_rules.py
 """
 
@@ -21,9 +21,9 @@ from __future__ import annotations
 
 import os
 import stat as stat_mod
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from collections.abc import Iterable
 from typing import TYPE_CHECKING, Protocol
 
 from forest_files.files.special import git_mode_kind, lstat_kind
@@ -59,7 +59,7 @@ def path_variant(path: str, names: Iterable[str]) -> str | None:
         if got == want:
             form = "NFD" if unicodedata.normalize("NFD", other) == other else "not NFC"
             return (
-                f"only {other!r} ({ascii(other)}) stands there: the same name in another "
+                f"only {other!r} ({other!a}) stands there: the same name in another "
                 f"Unicode normalisation ({form}), a different path to git"
             )
         if got.casefold() == folded:
@@ -101,6 +101,10 @@ class ContentSource(Protocol):
         ...
 
     def paths(self) -> list[str]: ...
+
+    def variant(self, path: str) -> str | None:
+        """For a missing ``path``: a same-but-for-normalisation-or-case name there."""
+        ...
 
 
 def escapes(root: Path, path: str) -> bool:
@@ -196,10 +200,12 @@ class WorktreeSource:
         try:
             st = os.lstat(os.path.join(self.root, path))
         except OSError:
-            return self._variant(path)
+            return None
         return lstat_kind(st.st_mode)
 
-    def _variant(self, path: str) -> str | None:
+    def variant(self, path: str) -> str | None:
+        """For a missing ``path``: how a name in its directory differs from it only
+        in Unicode normalisation or letter case (``path_variant``); None if none."""
         parent, _, _ = path.rpartition("/")
         try:
             names = os.listdir(os.path.join(self.root, parent) if parent else self.root)
@@ -336,12 +342,16 @@ class GitTreeSource:
             inside = path + "/"  # a tree where the file was: files listed under it
             if any(p.startswith(inside) for p in self._blobs):
                 return "directory"
-            parent = path.rpartition("/")[0]
-            if not self._complete:  # a hook listed only its paths: list the directory
-                self._take(self._list(parent + "/" if parent else ""))
-                self._complete = not parent
-            return path_variant(path, (p for p in self._blobs if p.rpartition("/")[0] == parent))
         return kind
+
+    def variant(self, path: str) -> str | None:
+        """For a missing ``path``: how a path git records in the same directory
+        differs from it only in Unicode normalisation or letter case; None if none."""
+        parent = path.rpartition("/")[0]
+        if not self._complete:  # a hook listed only its paths: list the directory
+            self._take(self._list(parent + "/" if parent else ""))
+            self._complete = not parent
+        return path_variant(path, (p for p in self._blobs if p.rpartition("/")[0] == parent))
 
     def prefetch(self, paths: list[str]) -> None:
         """Read these paths' blobs in one ``git cat-file --batch``; blobs read by an

@@ -183,9 +183,7 @@ def line_ranges(
     (one-line ranges), never the bound heading's own line."""
     prefix = ex.key
     return [
-        (n, n)
-        for n in range(lo, hi + 1)
-        if n != owner_line and lines.line(n).startswith(prefix)
+        (n, n) for n in range(lo, hi + 1) if n != owner_line and lines.line(n).startswith(prefix)
     ]
 
 
@@ -236,9 +234,7 @@ def unmatched(
             f"{where}: exclusion {str(ex)!r} matches no front-matter key; keys there: {keys}; "
             f"type one of them as --exclude 'meta:KEY', or drop the exclusion"
         )
-    inside = [
-        h for h in headings or () if lo <= h.start_line <= hi and h.start_line != owner_line
-    ]
+    inside = [h for h in headings or () if lo <= h.start_line <= hi and h.start_line != owner_line]
     shown = ", ".join(f"'#{render_heading_path(h.path[-1:], None)}'" for h in inside[:10])
     if not shown:
         return ExcludeError(

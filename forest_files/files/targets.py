@@ -93,13 +93,13 @@ class ExcludeTally:
                     self.first_miss[name] = exc
         if self.seen != self.expected:
             return
-        for name, exc in self.first_miss.items():
+        for name, miss in self.first_miss.items():
             if name not in self.matched:
                 if self.expected == 1:
-                    raise exc
+                    raise miss
                 raise ExcludeError(
                     f"exclusion {name!r} matches nothing in any of the {self.expected} "
-                    f"targets; the first: {exc}"
+                    f"targets; the first: {miss}"
                 )
 
 
