@@ -12,13 +12,15 @@ later policy change is never mistaken for drift.
 
 Stores: nothing.
 Refuses: whatever the selector, resolvers and exclusions refuse
-(``SelectorError`` family); never echoes section bodies.
+(``SelectorError`` family), and with ``strict`` (adoption) an exclusion that
+removed nothing (``ExcludeError`` saying what the section holds); never echoes
+section bodies.
 Returns: ``Extracted(text, start_line, end_line, excludes_matched, selector)``
 where lines are 1-based inclusive in the normalised file (``end_line ==
 start_line - 1`` for an empty section), ``excludes_matched`` holds the
 canonical form of each exclusion that removed something, and ``selector`` is
 the canonical full selector (full heading path, ``[n]`` only when needed).
-Test: tests/test_extract.py
+Test: tests/test_extract.py, tests/test_selector_rules.py
 """
 
 from __future__ import annotations

@@ -18,8 +18,10 @@ letters, ``..``/``.``/empty components, backslashes, NUL and other control
 characters, longer than ``MAX_SELECTOR_CHARS``) with ``SelectorError``, whose
 message says what is wrong and shows valid examples.
 Returns: a frozen ``Selector``; ``pick`` applies unique-tail / ``[n]`` rules
-shared by the resolvers and raises ``AmbiguousSelector`` listing candidates.
-Test: tests/test_selectors.py
+shared by the resolvers (the canonical ``[n]`` counted the way the recorded
+selector will resolve) and raises ``AmbiguousSelector`` listing candidates,
+each with its line.
+Test: tests/test_selectors.py, tests/test_selector_rules.py
 """
 
 from __future__ import annotations
