@@ -24,7 +24,7 @@ from forest_files.files.extract import extract, section_hash
 from forest_files.files.markdown import outline
 from forest_files.files.pysymbol import OverloadStub
 from forest_files.files.restore import splice
-from forest_files.files.selector import AmbiguousSelector, parse_selector
+from forest_files.files.selector import AmbiguousSelector, Selector, parse_selector
 from forest_files.ledger import kinds
 from forest_files.ledger.kinds import LedgerError
 
@@ -64,7 +64,7 @@ def _ledger(repo: Path) -> list[str]:
 
 
 def statuses(repo: Path) -> list[tuple[str, str]]:
-    code, doc = check(repo)
+    _, doc = check(repo)
     return [(f["selector"], f["kind"]) for f in doc["findings"]]
 
 
@@ -83,7 +83,7 @@ def new_repo(tmp_path: Path, files: dict[str, str]) -> Path:
     return repo
 
 
-def _sel(text: str):  # noqa: ANN202
+def _sel(text: str) -> Selector:
     return parse_selector(text)
 
 
