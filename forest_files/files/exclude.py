@@ -235,7 +235,12 @@ def unmatched(
             f"type one of them as --exclude 'meta:KEY', or drop the exclusion"
         )
     inside = [h for h in headings or () if lo <= h.start_line <= hi and h.start_line != owner_line]
-    shown = ", ".join(f"'#{render_heading_path(h.path[-1:], None)}'" for h in inside[:10])
+    import difflib  # only for a refusal: the likeliest heading first
+
+    names = list(dict.fromkeys(h.name for h in inside))
+    near = difflib.get_close_matches(ex.parts[-1], names, n=3, cutoff=0.5)
+    ordered = list(dict.fromkeys([*near, *names]))[:10]
+    shown = ", ".join(f"'#{render_heading_path((n,), None)}'" for n in ordered)
     if not shown:
         return ExcludeError(
             f"{where}: exclusion {str(ex)!r} matches no heading: the section holds no "
