@@ -108,11 +108,13 @@ def _resolve_routes(f: Finding) -> tuple[Route, ...]:
 def _unresolved(f: Finding, root: Path, source: str) -> tuple[Route, ...]:
     kind = _not_regular_kind(f.detail)
     if kind is not None:
-        if kind == "directory":
+        if kind in ("directory", "submodule"):
             return (
                 Route(
                     "put the file back",
-                    note=f"move the directory at {f.path} away, then: forest restore {f.path}",
+                    note=f"move the {kind} at {f.path} away, then bring the file back "
+                    f"(git checkout HEAD -- {_quote(f.path)}, or forest restore "
+                    f"{_quote(f.selector)} for a whole-file binding)",
                 ),
             )
         back = _bring_back(f, root, source)
