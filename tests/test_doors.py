@@ -201,3 +201,18 @@ def test_hook_and_check_print_the_same_block(bound: Path) -> None:
     # the same finding block, the index routes staging what they change
     assert block[0] == check[0]
     assert "  restore ground: forest restore b.md && git add -- b.md" in block
+
+
+def test_status_from_remembered_verdict_equals_judged_status_accepted(bound: Path) -> None:
+    from forest_files.files import verdict
+
+    assert forest(bound, "check").returncode == 0  # remembers the clean verdict
+    assert verdict.recall(str(bound)) == 2
+    remembered = forest(bound, "status", "--json")
+    os.unlink(verdict.record_path(str(bound)))
+    judged = forest(bound, "status", "--json")
+    assert json.loads(remembered.stdout) == json.loads(judged.stdout)
+    assert forest(bound, "check").returncode == 0
+    write(bound, "b.md", "# B\n\nwasp\n")  # the verdict no longer holds
+    rows = json.loads(forest(bound, "status", "--json").stdout)
+    assert {r["selector"]: r["finding"] for r in rows}["b.md"] == "drifted"

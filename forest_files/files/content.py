@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 from forest_files.files.special import git_mode_kind, lstat_kind
-from forest_files.files.statcache import StatCache
+from forest_files.files.statcache import BlobHashCache, StatCache
 
 if TYPE_CHECKING:
     from forest_files import gitio
@@ -226,7 +226,9 @@ class WorktreeSource:
         record = cache.record
         prefetched = self._prefetched
         for path in dict.fromkeys(paths):
-            if self.known_hash(path) is not None:
+            known = self.known_hash(path)
+            if known is not None:
+                prefetched[path] = known  # stat checked just now: no second lstat
                 continue
             got = self._open(path)
             if got is None:
@@ -298,6 +300,7 @@ class GitTreeSource:
     _special: dict[str, str] = field(default_factory=dict)  # path -> kind (symlink, …)
     _cache: dict[str, bytes] = field(default_factory=dict)
     _complete: bool = False
+    _hashes: BlobHashCache | None = None  # blob id -> file hash, computed here (statcache.py)
 
     def __post_init__(self) -> None:
         if self.rev is not None:
@@ -325,6 +328,26 @@ class GitTreeSource:
                 self._blobs[e.path] = e.blob
             else:
                 self._special[e.path] = kind
+
+    def _blob_hashes(self) -> BlobHashCache:
+        if self._hashes is None:
+            self._hashes = BlobHashCache(self.root)
+        return self._hashes
+
+    def known_hash(self, path: str) -> str | None:
+        """The normalised file hash of ``path``'s blob, when this machine computed it."""
+        blob = self._blobs.get(path)
+        return None if blob is None else self._blob_hashes().get(blob)
+
+    def remember(self, path: str, file_hash: str | None) -> None:
+        """Record ``file_hash`` for the blob ``read(path)`` returned."""
+        blob = self._blobs.get(path)
+        if blob is not None:
+            self._blob_hashes().put(blob, file_hash)
+
+    def save_cache(self) -> None:
+        if self._hashes is not None:
+            self._hashes.save()
 
     def read(self, path: str) -> bytes | None:
         blob = self._blobs.get(path)
@@ -356,7 +379,9 @@ class GitTreeSource:
     def prefetch(self, paths: list[str]) -> None:
         """Read these paths' blobs in one ``git cat-file --batch``; blobs read by an
         earlier prefetch are let go (a check holds one batch at a time)."""
+        hashes = self._blob_hashes()
         wanted = [self._blobs[p] for p in paths if p in self._blobs]
+        wanted = [b for b in wanted if hashes.get(b) is None]  # known: no read needed
         keep = {b: self._cache[b] for b in wanted if b in self._cache}
         missing = [b for b in wanted if b not in keep]
         self._cache = keep
