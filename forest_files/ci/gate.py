@@ -159,6 +159,7 @@ def _make(
 
 def _describe(f: Finding, root: Path) -> tuple[str, tuple[str, ...]]:
     """One body-free sentence for a check finding, with its routes (doors/routes.py)."""
+    from forest_files.doors.model import detail_of
     from forest_files.doors.routes import routes_for
 
     sel = f.selector
@@ -173,7 +174,7 @@ def _describe(f: Finding, root: Path) -> tuple[str, tuple[str, ...]]:
     elif f.kind == "contested":
         said = f"{sel} is contested ({f.detail})"
     else:
-        said = f"{sel} is unresolved: {f.detail}"
+        said = f"{sel} is unresolved: {detail_of(f)}"
     routes = routes_for(f, root=root, source="worktree")
     return "; ".join([said, *(r.line() for r in routes)]), tuple(
         r.command for r in routes if r.steps
