@@ -12,6 +12,10 @@ unbound note. Every figure is a whole process, median of --repeat runs:
                      what a CI job runs), clone time excluded
   ci again           the same command again in that clone (views cached in
                      ``.forest/cache``, as on a CI runner that keeps it)
+  archive+hash       the range's floor (issue 11): for every commit of
+                     merge-base..HEAD, ``git archive`` of its bound files, each
+                     member hashed with hashlib — what judging every commit's
+                     bound files costs without any custody logic
 
 The gate must exit 0 (nothing in the range diverges); the JSON report's judged
 commit count is printed beside the times.
@@ -67,6 +71,30 @@ def fresh_clone(origin: Path, into: Path) -> Path:
     return into
 
 
+def worker_archive_hash(clone: Path, base: str) -> None:
+    """Archive each commit's bound files and hash every member (one process)."""
+    import hashlib
+    import tarfile
+
+    commits = hook_bench.git(clone, "rev-list", f"{base}..HEAD").split()
+    for commit in commits:
+        listed = hook_bench.git(clone, "ls-tree", "-r", "--name-only", commit, "docs/")
+        paths = listed.split()
+        proc = subprocess.run(
+            ["git", "archive", "--format=tar", commit, "--", *paths],
+            cwd=clone,
+            capture_output=True,
+            check=True,
+        )
+        import io
+
+        with tarfile.open(fileobj=io.BytesIO(proc.stdout)) as tar:
+            for member in tar:
+                fh = tar.extractfile(member)
+                if fh is not None:
+                    hashlib.sha256(fh.read()).hexdigest()
+
+
 def timed(cmd: list[str], cwd: Path) -> tuple[float, subprocess.CompletedProcess[bytes]]:
     start = time.perf_counter()
     proc = subprocess.run(cmd, cwd=cwd, env=hook_bench._env(), capture_output=True, check=False)
@@ -79,6 +107,7 @@ def measure(origin: Path, work: Path, n: int, repeat: int) -> dict[str, Any]:
     fresh: list[float] = []
     again: list[float] = []
     sums: list[float] = []
+    archived: list[float] = []
     judged = 0
     for k in range(repeat):
         clone = fresh_clone(origin, work / f"clone-{k}")
@@ -87,6 +116,12 @@ def measure(origin: Path, work: Path, n: int, repeat: int) -> dict[str, Any]:
             subprocess.run(["sha256sum", *files], cwd=clone, stdout=fh, check=True)
         seconds, _ = timed(["sha256sum", "-c", "--quiet", str(listing)], clone)
         sums.append(seconds)
+        merge_base = hook_bench.git(clone, "merge-base", "origin/main", "HEAD").strip()
+        worker = [sys.executable, __file__, "--archive-hash", str(clone), merge_base]
+        seconds, proc = timed(worker, clone)
+        if proc.returncode != 0:
+            raise SystemExit(f"archive+hash failed: {proc.stderr.decode()[-2000:]}")
+        archived.append(seconds)
         for bucket in (fresh, again):
             seconds, proc = timed(gate, clone)
             if proc.returncode != 0:
@@ -100,11 +135,16 @@ def measure(origin: Path, work: Path, n: int, repeat: int) -> dict[str, Any]:
         "sha256sum -c": statistics.median(sums),
         "ci fresh": statistics.median(fresh),
         "ci again": statistics.median(again),
+        "archive+hash": statistics.median(archived),
         "judged commits": judged,
     }
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["--archive-hash"]:
+        worker_archive_hash(Path(argv[1]), argv[2])
+        return 0
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--n", type=int, default=10000)
     ap.add_argument("--commits", type=int, default=50)
@@ -127,8 +167,12 @@ def main(argv: list[str] | None = None) -> int:
             shutil.rmtree(base, ignore_errors=True)
     sha = res["sha256sum -c"]
     print(f"N={res['n']} bindings, {res['commits']}-commit range, {res['judged commits']} judged")
-    for name in ("sha256sum -c", "ci fresh", "ci again"):
-        print(f"  {name:<14} {res[name] * 1000:>9.0f} ms  {res[name] / sha:>6.1f}x sha256sum -c")
+    floor = res["archive+hash"]
+    for name in ("sha256sum -c", "archive+hash", "ci fresh", "ci again"):
+        print(
+            f"  {name:<14} {res[name] * 1000:>9.0f} ms  {res[name] / sha:>6.1f}x sha256sum -c"
+            f"  {res[name] / floor:>6.2f}x archive+hash"
+        )
     if args.json_out:
         Path(args.json_out).write_text(json.dumps(res, indent=2), encoding="utf-8")
     return 0
