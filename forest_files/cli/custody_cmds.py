@@ -120,26 +120,44 @@ def restore(target: TargetArg, repo: RepoOpt = Path(".")) -> None:
         typer.echo(f"restored {binding.selector}; the replaced text is kept in {kept}")
 
 
+OptWordsOpt = Annotated[
+    str | None,
+    typer.Option("--words", help="Why the new text is right, when it differs from ground."),
+]
+
+
 @app.command()
 @boundary
 def rebind(
     old: TargetArg,
-    new: Annotated[str, typer.Argument(help="Where the unchanged section lives now.")],
+    new: Annotated[str, typer.Argument(help="Where the section lives now (or a new directory).")],
+    words: OptWordsOpt = None,
     as_: AsOpt = None,
     repo: RepoOpt = Path("."),
 ) -> None:
-    """Point a binding at the path/selector its unchanged text moved to.
+    """Point a binding at the path/selector its section moved to; with --words, text
+    that changed as well is adopted in the same act (the custody chain is kept).
+    OLD and NEW ending in '/' move every binding under a directory, in one segment.
 
-    Example: forest rebind docs/old.md docs/new.md
+    Example: forest rebind 'docs/a.md#Intro' 'docs/b.md#Overview' --words "Renamed in review"
     """
-    from forest_files.files.record import rebind_section
-    from forest_files.files.targets import read_section
+    from forest_files.files.lookup import find_binding, moves_under, read_moves
+    from forest_files.files.record import rebind_sections
+    from forest_files.ledger.bindings import all_bindings
+    from forest_files.repository import Repository
 
-    r, _, binding = _open_binding(repo, old)
-    with r:
-        section = read_section(r.root, new, binding.excludes, max_bytes=r.config.max_body_bytes)
-        rebind_section(r, binding, section, by=_identity(repo, as_))
-    typer.echo(f"rebound {binding.selector} -> {section.selector}")
+    with Repository(repo) as r:
+        bindings = all_bindings(r._synced())
+        if old.endswith("/") or new.endswith("/"):
+            pairs = moves_under(bindings, old, new)
+        else:
+            pairs = [(find_binding(bindings, old), new)]
+        moves = read_moves(r.root, pairs, max_bytes=r.config.max_body_bytes)
+        rebind_sections(r, moves, by=_identity(repo, as_), words=words)
+    for binding, section in moves:
+        typer.echo(f"rebound {binding.selector} -> {section.selector}")
+    if len(moves) > 1:
+        typer.echo(f"{len(moves)} bindings moved in one segment; commit .forest/ledger")
 
 
 @app.command()

@@ -8,7 +8,8 @@ exactly as selected, never scrubbed), its adoption record and its binding
 Refuses: a signature without authority over a path an act touches (derived
 by the applier: the bound paths of the chain, both paths of a rebind); an
 adoption of a section already bound; a supersede whose binding is retired or
-whose section text is unchanged; a rebind to text that is not ground;
+whose section text is unchanged; a rebind to text that is not ground unless
+words are given (then the rebind act carries a supersession of that ground);
 everything the applier refuses.
 Returns: ``BoundSection`` values (content ids, never local row ids).
 Test: tests/test_file_custody.py
@@ -165,30 +166,72 @@ def ground_body(store: ForestStore, binding: Binding) -> tuple[int | None, str]:
     return heads[0], "ground"
 
 
-def rebind_section(repo: Repository, binding: Binding, section: SectionText, *, by: str) -> str:
-    """Point a binding at a new path/selector holding the same text (a moved section)."""
-    repo._authorize(binding.path, by)
-    repo._authorize(section.path, by)
+def rebind_section(
+    repo: Repository, binding: Binding, section: SectionText, *, by: str, words: str | None = None
+) -> str:
+    """Point a binding at a new path/selector (a moved or renamed section); with
+    ``words``, text that differs from ground is superseded in the same act."""
+    return rebind_sections(repo, [(binding, section)], by=by, words=words)[0]
+
+
+def rebind_sections(
+    repo: Repository,
+    moves: Sequence[tuple[Binding, SectionText]],
+    *,
+    by: str,
+    words: str | None = None,
+) -> list[str]:
+    """Every (binding, new location) as one rebind act, in one segment (a directory
+    moved). A location whose text is not ground is refused without ``words``; with
+    them its act also supersedes ground with that text (the chain is kept)."""
+    for binding, section in moves:
+        repo._authorize(binding.path, by)
+        repo._authorize(section.path, by)
 
     def build(store: ForestStore) -> tuple[list[Act], dict[str, str]]:
-        head = _ground_of(store, binding)
-        ground = str(store._require(head, "rebind")["body_hash"])
-        if hash_body(section.text) != ground:
-            raise ForestError(
-                f"{section.selector} does not hold the bound text; rebind only moves "
-                "unchanged text — use `forest supersede` to adopt new words"
-            )
-        payload = RebindAct(
-            binding=binding.bind_act,
-            path=section.path,
-            selector=section.selector,
-            section_hash=ground,
-            by=by,
-            at=utc_now(),
-        )
-        return [repo.act(payload, _binding_deps(store, binding, head))], {}
+        acts: list[Act] = []
+        bodies: dict[str, str] = {}
+        for binding, section in moves:
+            head = _ground_of(store, binding)
+            payload = _rebind_payload(store, head, binding, section, by=by, words=words)
+            if payload.supersede is not None:
+                bodies[payload.section_hash] = section.text
+                bodies[payload.supersede.record.body_hash] = (words or "").strip()
+            acts.append(repo.act(payload, _binding_deps(store, binding, head)))
+        return acts, bodies
 
-    return repo._record(build)[0].act.id
+    return [r.act.id for r in repo._record(build)]
+
+
+def _rebind_payload(
+    store: ForestStore,
+    head: int,
+    binding: Binding,
+    section: SectionText,
+    *,
+    by: str,
+    words: str | None,
+) -> RebindAct:
+    ground = str(store._require(head, "rebind")["body_hash"])
+    now = hash_body(section.text)
+    part = None
+    if now != ground:
+        if words is None:
+            raise ForestError(
+                f"{section.selector} holds text other than the ground of {binding.selector}; "
+                "to move the binding and adopt that text in one act, add --words '…' "
+                "saying why the new text is right"
+            )
+        part = plan_supersede(store, head, section.text, words=words, by=by)
+    return RebindAct(
+        binding=binding.bind_act,
+        path=section.path,
+        selector=section.selector,
+        section_hash=now,
+        by=by,
+        at=utc_now(),
+        supersede=part,
+    )
 
 
 def retire_binding(repo: Repository, binding: Binding, *, words: str, by: str) -> str:
