@@ -110,6 +110,16 @@ def adopt_sections(
     ]
 
 
+def unbound_only(
+    repo: Repository, sections: Sequence[SectionText]
+) -> tuple[list[SectionText], int]:
+    """The sections no live binding holds yet, and how many were left out
+    (``forest adopt --skip-bound``: re-running a glob takes in only new files)."""
+    live = {(b.path, b.selector) for b in all_bindings(repo._synced())}
+    kept = [s for s in sections if (s.path, s.selector) not in live]
+    return kept, len(sections) - len(kept)
+
+
 def supersede_section(
     repo: Repository,
     binding: Binding,
@@ -122,25 +132,43 @@ def supersede_section(
     """Adopt the text the file holds now as the binding's new ground; one segment.
 
     The binding follows its chain to the new ground; no rebind is recorded."""
-    repo._authorize(binding.path, by)
-    if hash_body(section.text) != expected_body_hash:
-        raise ForestError(
-            f"{section.selector}: the text changed since it was shown "
-            f"(expected {expected_body_hash[:12]}); look again and supersede what you saw"
-        )
+    return supersede_sections(repo, [(binding, section, expected_body_hash)], words=words, by=by)[0]
+
+
+def supersede_sections(
+    repo: Repository,
+    items: Sequence[tuple[Binding, SectionText, str]],
+    *,
+    words: str,
+    by: str,
+) -> list[str]:
+    """Supersede every (binding, section read now, hash that was shown) in one segment
+    with one set of words: each act records exactly the hash that was shown, or
+    nothing is recorded (law 4, per target)."""
+    for binding, section, shown in items:
+        repo._authorize(binding.path, by)
+        if hash_body(section.text) != shown:
+            raise ForestError(
+                f"{section.selector}: the text changed since it was shown "
+                f"(expected {shown[:12]}); look again and supersede what you saw"
+            )
 
     def build(store: ForestStore) -> tuple[list[Act], dict[str, str]]:
-        head = _ground_of(store, binding)
-        if store._require(head, "supersede")["body_hash"] == hash_body(section.text):
-            raise ForestError(
-                f"{binding.selector} already holds its ground text; nothing to supersede"
-            )
-        planned = plan_supersede(store, head, section.text, words=words, by=by)
-        act = repo.act(planned, chain_deps(store, head))
-        bodies = {planned.entry.body_hash: section.text, planned.record.body_hash: words.strip()}
-        return [act], bodies
+        acts: list[Act] = []
+        bodies: dict[str, str] = {}
+        for binding, section, _ in items:
+            head = _ground_of(store, binding)
+            if store._require(head, "supersede")["body_hash"] == hash_body(section.text):
+                raise ForestError(
+                    f"{binding.selector} already holds its ground text; nothing to supersede"
+                )
+            planned = plan_supersede(store, head, section.text, words=words, by=by)
+            acts.append(repo.act(planned, chain_deps(store, head)))
+            bodies[planned.entry.body_hash] = section.text
+            bodies[planned.record.body_hash] = words.strip()
+        return acts, bodies
 
-    return repo._record(build)[0].produced[0]
+    return [r.produced[0] for r in repo._record(build)]
 
 
 def _ground_of(store: ForestStore, binding: Binding) -> int:
