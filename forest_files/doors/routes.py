@@ -37,6 +37,15 @@ def _words() -> Step:
     return ("--words", WORDS_PLACEHOLDER)
 
 
+def _rebind(old: str, new: str, *, words: bool) -> Step:
+    """``forest rebind OLD NEW``; options first and ``--`` before selectors that start
+    with ``-`` (quoting cannot stop a parser reading those as options)."""
+    opts = _words() if words else ()
+    if old.startswith("-") or new.startswith("-"):
+        return ("forest", "rebind", *opts, "--", old, new)
+    return ("forest", "rebind", old, new, *opts)
+
+
 def _stage(source: str, *paths: str) -> tuple[Step, ...]:
     """After a route changed files: the hook's commit needs them staged again."""
     return (("git", "add", "--", *paths),) if source == "index" else ()
@@ -61,7 +70,7 @@ def routes_for(f: Finding, *, root: Path, source: str) -> tuple[Route, ...]:
         return (
             Route(
                 "move the binding",
-                (("forest", "rebind", sel, f.moved_to), *_stage(source, _LEDGER)),
+                (_rebind(sel, f.moved_to, words=False), *_stage(source, _LEDGER)),
             ),
             retire,
         )
@@ -116,7 +125,7 @@ def _unresolved(f: Finding, root: Path, source: str) -> tuple[Route, ...]:
         note="restore the heading, symbol or markers the selector names",
     )
     if len(f.candidates) == 1:  # renamed (and edited: unchanged text would be `moved`)
-        rebind = ("forest", "rebind", f.selector, f.candidates[0], *_words())
+        rebind = _rebind(f.selector, f.candidates[0], words=True)
         return (
             Route(
                 "keep the chain at the renamed section",
