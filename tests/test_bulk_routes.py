@@ -79,8 +79,9 @@ def test_nested_typo_superseded_in_one_command_one_segment_accepted(nested: Path
     assert kinds(nested) == ["clean", "clean", "clean", "clean"]
     listing = [line for line in result.stdout.splitlines() if line.startswith("  ")]
     assert len(listing) == 3
+    shape = r"  canon\.md\S* lines \d+-\d+ new [0-9a-f]{12} \+1 \u22121 lines"
     for line in listing:  # selector, line range, 12-hex hash, one-line change summary
-        assert re.fullmatch(r"  canon\.md\S* lines \d+-\d+ new [0-9a-f]{12} \+1 \u22121 lines", line)
+        assert re.fullmatch(shape, line), line
     assert SENTINEL not in result.stdout + result.stderr
     assert "3 in one segment" in result.stdout
     assert "Typo fixed" in ok(nested, "log", "canon.md#Rules").stdout
