@@ -303,6 +303,9 @@ def search_moves(
             )
             continue
         places = index.renamed(binding) if finding.kind == "unresolved" else ()
+        if not places:
+            out.append(finding)
+            continue
         out.append(
             _replace(
                 finding,

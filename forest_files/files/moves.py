@@ -19,8 +19,7 @@ computed for display that is not shown (no similarity suggestions).
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
-from pathlib import PurePosixPath
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from forest_files.errors import ForestError
@@ -35,16 +34,25 @@ if TYPE_CHECKING:
 
 Excludes = tuple[str, ...]
 Key = tuple[Excludes, str, str]  # (exclusions, selector kind, section hash)
+_BATCH = 1000  # candidate blobs read per ``git cat-file --batch`` (and held at once)
 MAX_CANDIDATES = 12  # renamed-section candidates listed in a hint
 _MARKDOWN = (".md", ".markdown", ".mdx", ".mdown", ".mkd")
 
 
 @dataclass(frozen=True)
 class Place:
-    """A section somewhere in the content: its full selector and first line."""
+    """A section somewhere in the content: where it is and its first line."""
 
-    selector: str
+    path: str
+    kind: str
+    parts: tuple[str, ...]
+    index: int | None
     line: int
+
+    @property
+    def selector(self) -> str:
+        """Its full selector (rendered only for a place that is shown)."""
+        return render(Selector(self.path, self.kind, self.parts, self.index))  # type: ignore[arg-type]
 
 
 class MoveIndex:
@@ -60,11 +68,16 @@ class MoveIndex:
         self._hits: dict[Key, list[Place]] = {}
         self._children: dict[tuple[str, str, tuple[str, ...]], list[Place]] = {}
         self._bound = set(bound)
-        suffixes = {PurePosixPath(b.path).suffix for b in wanted}
+        suffixes = {_suffix(b.path) for b in wanted}
         sets = sorted({b.excludes for b in wanted})
         own = {b.path for b in wanted}
-        for path in sorted(set(candidates) | own):
-            if PurePosixPath(path).suffix in suffixes:
+        chosen = [p for p in sorted(set(candidates) | own) if _suffix(p) in suffixes]
+        prefetch = getattr(source, "prefetch", None)  # a git source: blobs in batches
+        for start in range(0, len(chosen), _BATCH):
+            batch = chosen[start : start + _BATCH]
+            if prefetch is not None:
+                prefetch(batch)
+            for path in batch:
                 self._add(source, path, sets, keep_outline=path in own)
 
     def _add(
@@ -81,8 +94,7 @@ class MoveIndex:
         heads = _outline(text, lines, path)
         for place, kind, lo, hi, owner in _sections(text, lines, path, heads):
             if keep_outline and kind in ("heading", "symbol"):
-                parts = parse_selector(place.selector).parts
-                self._children.setdefault((path, kind, parts[:-1]), []).append(place)
+                self._children.setdefault((path, kind, place.parts[:-1]), []).append(place)
             for excludes in sets:
                 body = _text(text, lines, heads, (kind, lo, hi, owner), excludes)
                 if body is not None:
@@ -91,13 +103,12 @@ class MoveIndex:
     def moved_to(self, binding: Binding, expected: str) -> str | None:
         """The one other place whose section (under the binding's exclusions) hashes
         to ``expected``; None when there is none or more than one."""
-        kind = parse_selector(binding.selector).kind
-        hits = [
-            p
-            for p in self._hits.get((binding.excludes, kind, expected), [])
-            if p.selector != binding.selector
-        ]
-        return hits[0].selector if len(hits) == 1 else None
+        hits = self._hits.get((binding.excludes, _kind(binding), expected), [])
+        if len(hits) > 2:
+            return None
+        found = [h.selector for h in hits]
+        others = [sel for sel in found if sel != binding.selector]
+        return others[0] if len(others) == 1 else None
 
     def renamed(self, binding: Binding) -> tuple[Place, ...]:
         """Sections under the same parent as the binding's, bound by no other binding
@@ -110,9 +121,27 @@ class MoveIndex:
         return tuple(free[:MAX_CANDIDATES])
 
 
+def _kind(binding: Binding) -> str:
+    """The selector kind of a binding, from the marker after its (escaped) path."""
+    if binding.selector == binding.path:
+        return "file"
+    from forest_files.files.selector import _render_path  # the one escaping rule
+
+    marker = binding.selector[len(_render_path(binding.path)) : len(_render_path(binding.path)) + 1]
+    return {"#": "heading", "@": "region", ":": "symbol"}.get(marker) or parse_selector(
+        binding.selector
+    ).kind
+
+
+def _suffix(path: str) -> str:
+    name = path.rpartition("/")[2]
+    dot = name.rfind(".")
+    return name[dot:] if dot > 0 else ""
+
+
 def _outline(text: str, lines: LineIndex, path: str) -> list[Heading] | None:
     """The file's headings, parsed once (None for a file that is not Markdown)."""
-    if PurePosixPath(path).suffix not in _MARKDOWN:
+    if _suffix(path) not in _MARKDOWN:
         return None
     from forest_files.files.markdown import outline
 
@@ -123,27 +152,18 @@ def _sections(
     text: str, lines: LineIndex, path: str, heads: list[Heading] | None
 ) -> Iterable[tuple[Place, str, int, int, int | None]]:
     """(place, kind, first line, last line, owning heading line) of every section."""
-    base = Selector(path)
-    yield Place(render(base), 1), "file", 1, lines.count, None
-    if PurePosixPath(path).suffix == ".py":
-        yield from _symbols(text, path, base)
+    yield Place(path, "file", (), None, 1), "file", 1, lines.count, None
+    if _suffix(path) == ".py":
+        yield from _symbols(text, path)
     if heads is not None:
         index = _ordinals([h.path for h in heads])
         for h, n in zip(heads, index, strict=True):
-            sel = replace(base, kind="heading", parts=h.path, index=n)
-            yield (
-                Place(render(sel), h.start_line),
-                "heading",
-                h.start_line,
-                h.end_line,
-                h.start_line,
-            )
-    yield from _regions(lines, base)
+            start = h.start_line
+            yield Place(path, "heading", h.path, n, start), "heading", start, h.end_line, start
+    yield from _regions(lines, path)
 
 
-def _symbols(
-    text: str, path: str, base: Selector
-) -> Iterable[tuple[Place, str, int, int, int | None]]:
+def _symbols(text: str, path: str) -> Iterable[tuple[Place, str, int, int, int | None]]:
     from forest_files.files.pysymbol import symbols
 
     try:
@@ -152,22 +172,26 @@ def _symbols(
         return
     index = _ordinals([s.path for s in found])
     for s, n in zip(found, index, strict=True):
-        sel = replace(base, kind="symbol", parts=s.path, index=n)
-        yield Place(render(sel), s.start_line), "symbol", s.start_line, s.end_line, None
+        yield (
+            Place(path, "symbol", s.path, n, s.start_line),
+            "symbol",
+            s.start_line,
+            s.end_line,
+            None,
+        )
 
 
-def _regions(lines: LineIndex, base: Selector) -> Iterable[tuple[Place, str, int, int, int | None]]:
+def _regions(lines: LineIndex, path: str) -> Iterable[tuple[Place, str, int, int, int | None]]:
     if "forest:begin" not in lines.text:
         return
     from forest_files.files.region import markers, resolve_region
 
     for name in sorted({nm for kind, nm, _ in markers(lines) if kind == "begin"}):
-        sel = replace(base, kind="region", parts=(name,))
         try:
-            lo, hi = resolve_region(lines, sel)
+            lo, hi = resolve_region(lines, Selector(path, "region", (name,)))
         except ForestError:
             continue
-        yield Place(render(sel), lo), "region", lo, hi, None
+        yield Place(path, "region", (name,), None, lo), "region", lo, hi, None
 
 
 def _ordinals(paths: Sequence[tuple[str, ...]]) -> list[int | None]:
