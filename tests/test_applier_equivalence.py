@@ -2,8 +2,8 @@
 
 One history records at least one act of every kind a command can make (adopt of
 sections and of unbound text, supersede of both, resolve, rebind, a rebind
-carrying a supersession, retire, seal, unseal) through the public APIs, plus two hand-written erase acts (there is no
-erase command): one of a superseded body whose file is deleted, one of a sealed
+carrying a supersession, retire, seal, unseal) through the public APIs, plus
+two hand-written erase acts (there is no erase command): one of a superseded body whose file is deleted, one of a sealed
 body whose file stays. After each step the live index of the repository that
 recorded it is dumped by content id (local row ids translated) and compared,
 table by table, with the index ``Repository.rebuild()`` makes from a copy of
@@ -200,7 +200,8 @@ def _build(base: Path) -> list[Step]:
         rebind_section(r, binding, section, by=BY)
     h.snap("rebind", b)
 
-    renamed = moved.replace("## Keep\n\nharbor kept words, amended", "## Kept\n\nharbor kept, moved")
+    kept = "## Keep\n\nharbor kept words, amended"
+    renamed = moved.replace(kept, "## Kept\n\nharbor kept, moved")
     write(b, "docs/b.md", renamed.replace("harbor other words", "unbound words"))
     with Repository(b) as r:  # renamed and edited: a rebind carrying a supersession
         binding = find_binding(all_bindings(r._synced()), "docs/b.md#Keep")
