@@ -6,8 +6,9 @@ carrying a supersession, retire, seal, unseal) through the public APIs, plus
 two hand-written erase acts (there is no erase command): one of a superseded
 body whose file is deleted, one of a sealed body whose file stays. After each
 step the live index of the repository that recorded it is dumped by content id
-(local row ids translated) and compared, table by table, with the index ``Repository.rebuild()`` makes from a copy of
-the same working tree and with the index a fresh clone's first sync makes.
+(local row ids translated) and compared, table by table, with the index
+``Repository.rebuild()`` makes from a copy of the same working tree and with
+the index a fresh clone's first sync makes.
 """
 
 from __future__ import annotations
