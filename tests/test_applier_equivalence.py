@@ -1,13 +1,14 @@
 """The live applier and replay leave the same index, act kind by act kind.
 
 One history records at least one act of every kind a command can make (adopt of
-sections and of unbound text, supersede of both, resolve, rebind, retire, seal,
-unseal) through the public APIs, plus two hand-written erase acts (there is no
-erase command): one of a superseded body whose file is deleted, one of a sealed
-body whose file stays. After each step the live index of the repository that
-recorded it is dumped by content id (local row ids translated) and compared,
-table by table, with the index ``Repository.rebuild()`` makes from a copy of
-the same working tree and with the index a fresh clone's first sync makes.
+sections and of unbound text, supersede of both, resolve, rebind, a rebind
+carrying a supersession, retire, seal, unseal) through the public APIs, plus
+two hand-written erase acts (there is no erase command): one of a superseded
+body whose file is deleted, one of a sealed body whose file stays. After each
+step the live index of the repository that recorded it is dumped by content id
+(local row ids translated) and compared, table by table, with the index
+``Repository.rebuild()`` makes from a copy of the same working tree and with
+the index a fresh clone's first sync makes.
 """
 
 from __future__ import annotations
@@ -200,6 +201,15 @@ def _build(base: Path) -> list[Step]:
         rebind_section(r, binding, section, by=BY)
     h.snap("rebind", b)
 
+    kept = "## Keep\n\nharbor kept words, amended"
+    renamed = moved.replace(kept, "## Kept\n\nharbor kept, moved")
+    write(b, "docs/b.md", renamed.replace("harbor other words", "unbound words"))
+    with Repository(b) as r:  # renamed and edited: a rebind carrying a supersession
+        binding = find_binding(all_bindings(r._synced()), "docs/b.md#Keep")
+        section = read_section(b, "docs/b.md#Kept", (), max_bytes=MAX)
+        rebind_section(r, binding, section, by=BY, words=WORDS)
+    h.snap("rebind-supersede", b)
+
     retire(b, "docs/a.md#Other", words="the Other section is going away")
     h.snap("retire", b)
 
@@ -255,6 +265,7 @@ STEPS = (
     "resolve",
     "supersede-section",
     "rebind",
+    "rebind-supersede",
     "retire",
     "seal",
     "unseal",

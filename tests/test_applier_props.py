@@ -183,6 +183,17 @@ def _rebind(root: Path) -> None:
         rebind_section(r, binding, section, by=BY)
 
 
+def _rebind_supersede_setup(root: Path) -> None:
+    write(root, "docs/b.md", DOC.replace("## Keep\n\nkept words", "## Kept\n\nkept, amended"))
+
+
+def _rebind_supersede(root: Path) -> None:
+    with Repository(root) as r:
+        binding = find_binding(all_bindings(r._synced()), "docs/a.md#Keep")
+        section = read_section(root, "docs/b.md#Kept", (), max_bytes=MAX)
+        rebind_section(r, binding, section, by=BY, words=WORDS)
+
+
 def _retire(root: Path) -> None:
     retire(root, "docs/a.md#Keep", words="the section is going away")
 
@@ -200,6 +211,7 @@ RECIPES: dict[str, tuple[Callable[[Path], None], Callable[[Path], None]]] = {
     "seal": (_nothing, _seal),
     "unseal": (_seal, _unseal),
     "rebind": (_rebind_setup, _rebind),
+    "rebind-supersede": (_rebind_supersede_setup, _rebind_supersede),
     "retire": (_nothing, _retire),
 }
 

@@ -281,7 +281,9 @@ def test_check_unbound_symlink_beside_bound_file_accepted(tmp_path: Path) -> Non
     for args in ([], ["--staged"]):
         proc = forest(root, "check", "--json", *args)
         found = json.loads(proc.stdout)["findings"]
-        assert [(f["kind"], f["moved_to"]) for f in found] == [("moved", "elsewhere.md")], args
+        assert [(f["kind"], f["moved_to"]) for f in found] == [
+            ("moved", "elsewhere.md#Canon/Rules")
+        ], args
 
 
 # --- restore ----------------------------------------------------------------------------

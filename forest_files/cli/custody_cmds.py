@@ -60,86 +60,166 @@ def diff(target: TargetArg, repo: RepoOpt = Path(".")) -> None:
             typer.echo(section_diff(store, finding, content, binding.excludes) or "(no change)")
 
 
+TargetsArg = Annotated[
+    list[str],
+    typer.Argument(
+        help="Sections, files (every binding in them) or globs: PATH, PATH#Heading/Sub, "
+        "PATH::Sym, PATH@region, 'docs/*.md'."
+    ),
+]
+YesOpt = Annotated[
+    bool, typer.Option("--yes", "-y", help="Record a bulk supersede without asking.")
+]
+
+
 @app.command()
 @boundary
 def supersede(
-    target: TargetArg,
+    targets: TargetsArg,
     words: WordsOpt,
     as_: AsOpt = None,
+    yes: YesOpt = False,
     repo: RepoOpt = Path("."),
     as_json: JsonOpt = False,
 ) -> None:
-    """Adopt the text the section holds now as its new ground (the second route).
+    """Adopt the text sections hold now as their new ground (the second route). A file
+    means every changed binding in it; many targets are listed (lines, new hash, lines
+    added and removed) and confirmed, then recorded in one segment with one set of words.
 
     Example: forest supersede 'docs/adr/0004-x.md' --words "Amended after review"
     """
-    from forest_files.files.record import supersede_section
+    from forest_files.files.bulk import changes, choose
+    from forest_files.files.record import supersede_sections
     from forest_files.files.targets import read_section
-    from forest_files.hashing import hash_body
+    from forest_files.ledger.bindings import all_bindings
+    from forest_files.repository import Repository
 
-    r, _, binding = _open_binding(repo, target)
-    with r:
-        section = read_section(
-            r.root, binding.selector, binding.excludes, max_bytes=r.config.max_body_bytes
+    with Repository(repo) as r:
+        store = r._synced()
+        limit = r.config.max_body_bytes
+        listed = changes(
+            store, r.root, choose(r.root, all_bindings(store), targets), max_bytes=limit
         )
-        new = supersede_section(
-            r,
-            binding,
-            section,
-            words=words,
-            by=_identity(repo, as_),
-            expected_body_hash=hash_body(section.text),
+        if len(listed) > 1:
+            _confirm([c.line() for c in listed], yes, err=as_json)
+        # Read again after the question: each act records the hash that was listed.
+        items = [
+            (
+                c.binding,
+                read_section(r.root, c.binding.selector, c.binding.excludes, max_bytes=limit),
+                c.new_hash,
+            )
+            for c in listed
+        ]
+        made = supersede_sections(r, items, words=words, by=_identity(repo, as_))
+    pairs = [(c.binding.selector, new) for c, new in zip(listed, made, strict=True)]
+    if as_json:
+        docs = [{"selector": sel, "ground": new} for sel, new in pairs]
+        typer.echo(json.dumps(docs[0] if len(docs) == 1 else {"superseded": docs}))
+        return
+    for sel, new in pairs:
+        typer.echo(f"superseded {sel}: {new} is ground")
+    typer.echo(f"{len(pairs)} in one segment; commit .forest/ledger with the files")
+
+
+def _confirm(lines: list[str], yes: bool, *, err: bool) -> None:
+    """Show what a bulk supersede would record; ask on a terminal unless ``--yes``."""
+    import sys
+
+    for line in lines:
+        typer.echo(f"  {line}", err=err)
+    if yes:
+        return
+    if not sys.stdin.isatty():
+        raise ForestError(
+            f"{len(lines)} sections would be superseded (listed above); no terminal to ask "
+            "on — review the list, then run the same command with --yes"
         )
-    text = f"superseded {binding.selector}: {new} is ground; commit .forest/ledger with the file"
-    typer.echo(json.dumps({"selector": binding.selector, "ground": new}) if as_json else text)
+    if not typer.confirm(f"supersede these {len(lines)} sections with one set of words?"):
+        raise ForestError("nothing superseded; run it again when the list is right")
 
 
 @app.command()
 @boundary
-def restore(target: TargetArg, repo: RepoOpt = Path(".")) -> None:
-    """Write ground back into exactly that section (the first route); the divergent
-    text is captured under .forest/cache/captures first, so nothing is lost.
+def restore(targets: TargetsArg, repo: RepoOpt = Path(".")) -> None:
+    """Write ground back into sections (the first route); a file means every binding in
+    it. The divergent text is captured under .forest/cache/captures first, so nothing
+    is lost; a section that already holds ground is left untouched.
 
     Example: forest restore 'canon/characters.md#Elias'
     """
+    from forest_files.files.bulk import choose
     from forest_files.files.diff import ground_text
     from forest_files.files.record import ground_body
-    from forest_files.files.restore import restore_file
+    from forest_files.files.restore import restore_section
+    from forest_files.ledger.bindings import all_bindings
+    from forest_files.repository import Repository
 
-    r, store, binding = _open_binding(repo, target)
-    with r:
-        head, state = ground_body(store, binding)
-        if head is None:
-            raise ForestError(f"{binding.selector} has no single ground ({state}); resolve first")
-        text = ground_text(store, store.content_id(head))
-        assert text is not None
-        kept = restore_file(r.root, binding.path, binding.selector, binding.excludes, text)
-    if kept is None:
-        typer.echo(f"restored {binding.selector}: the file was gone and is written again")
-    else:
-        typer.echo(f"restored {binding.selector}; the replaced text is kept in {kept}")
+    with Repository(repo) as r:
+        store = r._synced()
+        chosen = choose(r.root, all_bindings(store), targets)
+        grounds: list[str] = []
+        for c in chosen:  # every ground known before any file is written
+            head, state = ground_body(store, c.binding)
+            if head is None:
+                raise ForestError(
+                    f"{c.binding.selector} has no single ground ({state}); resolve first"
+                )
+            text = ground_text(store, store.content_id(head))
+            assert text is not None
+            grounds.append(text)
+        for c, text in zip(chosen, grounds, strict=True):
+            b = c.binding
+            outcome, kept = restore_section(r.root, b.path, b.selector, b.excludes, text)
+            typer.echo(_restored(b.selector, outcome, kept))
+
+
+def _restored(selector: str, outcome: str, kept: Path | None) -> str:
+    if outcome == "clean":
+        return f"{selector} already holds its ground; nothing changed"
+    if outcome == "recreated":
+        return f"restored {selector}: the file was gone and is written again"
+    return f"restored {selector}; the replaced text is kept in {kept}"
+
+
+OptWordsOpt = Annotated[
+    str | None,
+    typer.Option("--words", help="Why the new text is right, when it differs from ground."),
+]
 
 
 @app.command()
 @boundary
 def rebind(
     old: TargetArg,
-    new: Annotated[str, typer.Argument(help="Where the unchanged section lives now.")],
+    new: Annotated[str, typer.Argument(help="Where the section lives now (or a new directory).")],
+    words: OptWordsOpt = None,
     as_: AsOpt = None,
     repo: RepoOpt = Path("."),
 ) -> None:
-    """Point a binding at the path/selector its unchanged text moved to.
+    """Point a binding at the path/selector its section moved to; with --words, text
+    that changed as well is adopted in the same act (the custody chain is kept).
+    OLD and NEW ending in '/' move every binding under a directory, in one segment.
 
-    Example: forest rebind docs/old.md docs/new.md
+    Example: forest rebind 'docs/a.md#Intro' 'docs/b.md#Overview' --words "Renamed in review"
     """
-    from forest_files.files.record import rebind_section
-    from forest_files.files.targets import read_section
+    from forest_files.files.lookup import find_binding, moves_under, read_moves
+    from forest_files.files.record import rebind_sections
+    from forest_files.ledger.bindings import all_bindings
+    from forest_files.repository import Repository
 
-    r, _, binding = _open_binding(repo, old)
-    with r:
-        section = read_section(r.root, new, binding.excludes, max_bytes=r.config.max_body_bytes)
-        rebind_section(r, binding, section, by=_identity(repo, as_))
-    typer.echo(f"rebound {binding.selector} -> {section.selector}")
+    with Repository(repo) as r:
+        bindings = all_bindings(r._synced())
+        if old.endswith("/") or new.endswith("/"):
+            pairs = moves_under(bindings, old, new)
+        else:
+            pairs = [(find_binding(bindings, old), new)]
+        moves = read_moves(r.root, pairs, max_bytes=r.config.max_body_bytes)
+        rebind_sections(r, moves, by=_identity(repo, as_), words=words)
+    for binding, section in moves:
+        typer.echo(f"rebound {binding.selector} -> {section.selector}")
+    if len(moves) > 1:
+        typer.echo(f"{len(moves)} bindings moved in one segment; commit .forest/ledger")
 
 
 @app.command()

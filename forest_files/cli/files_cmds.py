@@ -53,12 +53,18 @@ def adopt(
     exclude: ExcludeOpt = None,
     repo: RepoOpt = Path("."),
     as_json: JsonOpt = False,
+    skip_bound: Annotated[
+        bool,
+        typer.Option(
+            "--skip-bound", help="Adopt only targets not bound yet (re-run a glob for new files)."
+        ),
+    ] = False,
 ) -> None:
     """Take file sections into custody: import, root and bind, in one ledger segment.
 
     Example: forest adopt 'docs/adr/*.md' --exclude meta:status --words "Accepted ADRs"
     """
-    from forest_files.files.record import adopt_sections
+    from forest_files.files.record import adopt_sections, unbound_only
     from forest_files.files.selector import parse_selector
     from forest_files.files.targets import RepoFacts, expand, read_section
     from forest_files.repository import Repository
@@ -83,7 +89,14 @@ def adopt(
                         facts=facts,
                     )
                 )
-        bound = adopt_sections(r, sections, words=words, by=_identity(repo, as_))
+        skipped = 0
+        if skip_bound:
+            sections, skipped = unbound_only(r, sections)
+        bound = (
+            adopt_sections(r, sections, words=words, by=_identity(repo, as_)) if sections else []
+        )
     lines = [f"bound {b.selector} -> {b.content_id}" for b in bound]
-    lines.append("commit .forest/ledger with the files")
+    if skip_bound:
+        lines.append(f"skipped {skipped} target(s) already bound")
+    lines.append("commit .forest/ledger with the files" if bound else "nothing new to adopt")
     typer.echo(json.dumps([asdict(b) for b in bound]) if as_json else "\n".join(lines))

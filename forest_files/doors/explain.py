@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from forest_files.doors.model import CheckReport, Reported
-from forest_files.doors.routes import routes_for
+from forest_files.doors.routes import hints_for, routes_for
 
 if TYPE_CHECKING:
     from forest_files.files.check import Finding
@@ -57,7 +57,7 @@ def explain(
                 routes_for(f, root=root, source=source),
                 adopted_by=by,
                 adopted_words=words,
-                hints=hints(f) if hints is not None else (),
+                hints=hints(f) if hints is not None else hints_for(f),
             )
         )
     return tuple(out)

@@ -4,11 +4,13 @@ Stores: nothing.
 Refuses: nothing.
 Returns: the ``Route`` values of a finding: the exact commands (argument
 lists; ``Route.command`` quotes every word with ``shlex``) that restore
-ground, adopt the change, bring a file back, move or end a binding, or end a
-contest. The only words left to the user are ``--words`` (the placeholder
+ground, adopt the change, bring a file back, move or end a binding (a
+renamed and edited section: ``forest rebind OLD NEW --words``, so the chain
+is kept), or end a contest; ``hints_for``: the places a renamed section may
+stand now, with their lines. The only words left to the user are ``--words`` (the placeholder
 ``…``, which every ceremony refuses when pasted as is); ``--as`` is left out,
 so the default identity (git ``user.name <email>``) signs.
-Test: tests/test_doors.py, tests/test_routes_paste.py
+Test: tests/test_doors.py, tests/test_routes_paste.py, tests/test_moves.py
 
 ``source`` is where the check looked: ``worktree``, ``index`` (the hook; a
 route then also stages what it changed) or a commit id (routes act on the
@@ -64,11 +66,11 @@ def routes_for(f: Finding, *, root: Path, source: str) -> tuple[Route, ...]:
     if f.kind == "missing":
         return (_bring_back(f, root, source), retire)
     if f.kind == "moved" and f.moved_to:
-        from forest_files.files.check import with_path
-
-        new = with_path(sel, path, f.moved_to)  # the same section, at the path it moved to
-        return (
-            Route("move the binding", (forest("rebind", sel, new), *_stage(source, _LEDGER))),
+        return (  # moved_to: the full selector where the unchanged section stands
+            Route(
+                "move the binding",
+                (forest("rebind", sel, f.moved_to), *_stage(source, _LEDGER)),
+            ),
             retire,
         )
     if f.kind == "contested":
@@ -119,16 +121,37 @@ def _unresolved(f: Finding, root: Path, source: str) -> tuple[Route, ...]:
             )
         back = _bring_back(f, root, source)
         return (Route("put the file back", (("rm", "--", f.path), *back.steps), back.note),)
+    back = Route(
+        "put the section back",
+        note="restore the heading, symbol or markers the selector names",
+    )
+    if len(f.candidates) == 1:  # renamed (and edited: unchanged text would be `moved`)
+        rebind = forest("rebind", f.selector, f.candidates[0], options=_words())
+        return (
+            Route(
+                "keep the chain at the renamed section",
+                (rebind, *_stage(source, _LEDGER)),
+                "replace … with why the new text is right",
+            ),
+            back,
+        )
     return (
-        Route(
-            "put the section back",
-            note="restore the heading, symbol or markers the selector names",
-        ),
+        back,
         Route(
             "or move the binding",
-            note=f"forest rebind {_quote(f.selector)} NEW_TARGET (the section's new selector)",
+            note=f"forest rebind {_quote(f.selector)} NEW --words '…' "
+            "(NEW: the section's new selector" + ("; candidates above)" if f.candidates else ")"),
         ),
     )
+
+
+def hints_for(f: Finding) -> tuple[str, ...]:
+    """Facts that help choose a route: where a renamed section may stand now."""
+    if f.kind != "unresolved" or not f.candidates:
+        return ()
+    lines = f.candidate_lines or (0,) * len(f.candidates)
+    places = ", ".join(f"{sel} (line {n})" for sel, n in zip(f.candidates, lines, strict=False))
+    return (f"standing where it stood now: {places}",)
 
 
 def _not_regular_kind(detail: str) -> str | None:

@@ -6,8 +6,11 @@ Refuses: nothing; every problem is a finding. Kinds (DESIGN.md "Drift"):
 ``missing`` (the bound file is gone), ``unresolved`` (the selector matches
 nothing, the file is no longer UTF-8 text, or the bound path holds no regular
 file: ``not a regular file (symlink)``, ``(directory)``, ``(fifo)``,
-``(submodule)``, the same from every source), ``moved`` (the file is gone and
-the unchanged section is found at exactly one other path, by section hash),
+``(submodule)``, the same from every source), ``moved`` (the file is gone or the
+selector matches nothing, and the unchanged section stands at exactly one
+other place — another file, or another selector of the same file — by section
+hash; one search per run, moves.py; an unresolved section that did not move
+carries the sections standing where it stood as ``candidates``),
 ``contested`` (two live successors of the ground, or two bindings of one
 path + selector). Every kind but ``clean`` fails a check.
 Returns: ``Finding`` values carrying paths, line ranges and hashes — never
@@ -29,7 +32,7 @@ caches in ``.forest/cache`` are the only thing a check writes.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from forest_files.errors import ForestError
@@ -59,8 +62,9 @@ class Finding:
     start_line: int | None = None
     end_line: int | None = None
     detail: str = ""
-    moved_to: str | None = None
-    candidates: tuple[str, ...] = ()
+    moved_to: str | None = None  # the full selector where the unchanged section stands
+    candidates: tuple[str, ...] = ()  # contest heads; an unresolved section's new places
+    candidate_lines: tuple[int, ...] = ()  # the first line of each new place
 
     @property
     def failed(self) -> bool:
@@ -145,13 +149,21 @@ def _ground(store: ForestStore, binding: Binding) -> Ground:
     return store.content_id(heads[0]), str(row["body_hash"]), ()
 
 
+class _NotFound(str):
+    """Why a selector matched nothing (its section may have moved or been renamed)."""
+
+
 def _section(data: bytes, binding: Binding, selector: str) -> tuple[str, int, int] | str:
     """(hash, start, end) of the bound section in ``data``, or why it cannot be found."""
+    from forest_files.files.selector import SectionNotFound
+
     try:
         text = normalise_text(decode_bytes(data, binding.path))
         from forest_files.files.extract import extract  # only for a changed file
 
         got = extract(text, parse_selector(selector), binding.excludes)
+    except SectionNotFound as exc:
+        return _NotFound(exc)
     except ForestError as exc:
         return str(exc)
     return hash_body(got.text), got.start_line, got.end_line
@@ -166,6 +178,29 @@ def check_binding(
     parsed: ParseCache | None = None,
     peers: tuple[str, ...] = (),
     grounds: dict[int, Ground] | None = None,
+    defer: list[Binding] | None = None,
+) -> Finding:
+    """The finding of one binding. A section gone from its place (file missing,
+    selector matching nothing) is searched for elsewhere (``moved``) at once, or,
+    with ``defer``, appended there for the caller's one search of the run."""
+    found = _judge(store, binding, source, parsed=parsed, peers=peers, grounds=grounds)
+    gone = found.kind == "missing" or isinstance(found.detail, _NotFound)
+    if not gone or found.expected_hash is None:
+        return found
+    if defer is not None:
+        defer.append(binding)
+        return found
+    return search_moves(source, [(found, binding)], all_paths, ())[0]
+
+
+def _judge(
+    store: ForestStore | None,
+    binding: Binding,
+    source: ContentSource,
+    *,
+    parsed: ParseCache | None,
+    peers: tuple[str, ...],
+    grounds: dict[int, Ground] | None,
 ) -> Finding:
     if grounds is not None and binding.entry_id in grounds:
         ground, expected, heads = grounds[binding.entry_id]
@@ -199,7 +234,7 @@ def check_binding(
             kind = source.special(binding.path)
             if kind is not None:
                 return _replace(base, kind="unresolved", detail=not_regular(kind))
-            return _missing_or_moved(base, binding, expected, source, all_paths)
+            return _replace(base, kind="missing", detail="the bound file is gone")
         file_hash = normalised_hash(data)
         if cached is not None:
             cached.remember(binding.path, file_hash)
@@ -238,33 +273,48 @@ def _cached(
     return parsed.get(file_hash, binding.selector, binding.excludes)
 
 
-def _missing_or_moved(
-    base: Finding,
-    binding: Binding,
-    expected: str,
+def search_moves(
     source: ContentSource,
-    all_paths: list[str] | None,
-) -> Finding:
-    suffix = PurePosixPath(binding.path).suffix
-    hits: list[str] = []
-    for path in all_paths if all_paths is not None else source.paths():
-        if path == binding.path or PurePosixPath(path).suffix != suffix:
+    gone: list[tuple[Finding, Binding]],
+    candidates: list[str] | None,
+    bound: tuple[str, ...],
+) -> list[Finding]:
+    """Each gone section's finding, ``moved`` when its unchanged text stands at exactly
+    one other place; an unresolved one with no such place lists where a renamed
+    section may stand. One index of section hashes for all of them (moves.py):
+    candidates are ``candidates`` or the files a hook's staged change names, else
+    every file of the source (tracked and untracked in the working tree)."""
+    from forest_files.files.moves import MoveIndex
+
+    if candidates is None:
+        only = getattr(source, "only", ())
+        candidates = list(only) if only else source.paths()
+    index = MoveIndex(source, candidates, [b for _, b in gone], bound)
+    out: list[Finding] = []
+    for finding, binding in gone:
+        target = index.moved_to(binding, finding.expected_hash or "")
+        if target is not None:
+            out.append(
+                _replace(
+                    finding,
+                    kind="moved",
+                    moved_to=target,
+                    detail=f"its unchanged text stands at {target}",
+                )
+            )
             continue
-        data = source.read(path)
-        if data is None:
+        places = index.renamed(binding) if finding.kind == "unresolved" else ()
+        if not places:
+            out.append(finding)
             continue
-        found = _section(data, binding, with_path(binding.selector, binding.path, path))
-        if not isinstance(found, str) and found[0] == expected:
-            hits.append(path)
-    if len(hits) == 1:
-        return _replace(
-            base,
-            kind="moved",
-            moved_to=hits[0],
-            detail=f"fix: forest rebind {binding.selector} "
-            f"{with_path(binding.selector, binding.path, hits[0])}",
+        out.append(
+            _replace(
+                finding,
+                candidates=tuple(p.selector for p in places),
+                candidate_lines=tuple(p.line for p in places),
+            )
         )
-    return _replace(base, kind="missing", detail="the bound file is gone")
+    return out
 
 
 def _replace(base: Finding, **changes: object) -> Finding:
@@ -283,7 +333,7 @@ def check_all(
     ``grounds`` (from a binding map, bindmap.py) spares the store; without it the
     store answers."""
     chosen = [b for b in bindings if not paths or any(under(b.path, p) for p in paths)]
-    all_paths: list[str] | None = None
+    deferred: list[Binding] = []
     root = getattr(source, "root", None)
     parsed = ParseCache(root) if isinstance(root, Path) else None
     worktree = source if isinstance(source, WorktreeSource) else None
@@ -305,19 +355,30 @@ def check_all(
             store,
             binding,
             source,
-            all_paths=all_paths,
+            all_paths=None,
             parsed=parsed,
             peers=tuple(sorted(peers[(binding.path, binding.selector)])),
             grounds=grounds,
+            defer=deferred,
         )
-        if all_paths is None and found.kind in ("missing", "moved"):
-            all_paths = source.paths()  # listed once, by the first that needed it
         findings.append(found)
+    if deferred:  # one search of the run for every section gone from its place
+        findings = _with_moves(findings, deferred, source, bindings)
     if isinstance(source, (WorktreeSource, GitTreeSource)):
         source.save_cache()
     if parsed is not None:
         parsed.save()
     return findings
+
+
+def _with_moves(
+    findings: list[Finding], deferred: list[Binding], source: ContentSource, bindings: list[Binding]
+) -> list[Finding]:
+    where = {b.bind_act: pos for pos, b in enumerate(deferred)}
+    gone = [(f, deferred[where[f.binding]]) for f in findings if f.binding in where]
+    bound = tuple(sorted({b.selector for b in bindings if not b.retired}))
+    placed = iter(search_moves(source, gone, None, bound))
+    return [next(placed) if f.binding in where else f for f in findings]
 
 
 def under(path: str, prefix: str) -> bool:

@@ -301,6 +301,7 @@ class GitTreeSource:
     _cache: dict[str, bytes] = field(default_factory=dict)
     _complete: bool = False
     _hashes: BlobHashCache | None = None  # blob id -> file hash, computed here (statcache.py)
+    _dirs: set[str] | None = None  # every directory the listed blobs lie in (built once)
 
     def __post_init__(self) -> None:
         if self.rev is not None:
@@ -320,6 +321,7 @@ class GitTreeSource:
         return gitio.ls_tree(self.root, self.rev, prefix)
 
     def _take(self, entries: list[gitio.TreeEntry]) -> None:
+        self._dirs = None
         for e in entries:
             if e.stage != 0:
                 continue  # a conflicted path holds no one content: read as absent
@@ -362,8 +364,9 @@ class GitTreeSource:
     def special(self, path: str) -> str | None:
         kind = self._special.get(path)
         if kind is None and path not in self._blobs:
-            inside = path + "/"  # a tree where the file was: files listed under it
-            if any(p.startswith(inside) for p in self._blobs):
+            if self._dirs is None:  # a tree where the file was: files listed under it
+                self._dirs = {p[:cut] for p in self._blobs for cut in _slashes(p)}
+            if path in self._dirs:
                 return "directory"
         return kind
 
@@ -395,3 +398,8 @@ class GitTreeSource:
             self._take(self._list(""))
             self._complete = True
         return sorted(self._blobs)
+
+
+def _slashes(path: str) -> list[int]:
+    """The position of every ``/`` in ``path`` (each ends one enclosing directory)."""
+    return [i for i, c in enumerate(path) if c == "/"]

@@ -2,21 +2,27 @@
 
 Stores: nothing.
 Refuses: a target that names no binding (listing the bindings of that path),
-or that matches several (listing them).
+or that matches several (listing them); a directory move from a directory
+holding no binding, or between overlapping directories.
 Returns: the ``Binding``; the chain of entries that were its ground, oldest
 first, as ``ChainLink`` values (content ids, signatures, words, hashes —
-never body text).
+never body text); the bindings a directory move carries and where to.
 Test: tests/test_file_custody.py
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from forest_files.errors import ForestError
 from forest_files.files.selector import parse_selector, render
 from forest_files.ledger.bindings import Binding
 from forest_files.store.forest import ForestStore
+
+if TYPE_CHECKING:
+    from forest_files.files.record import SectionText
 
 
 class NoSuchBinding(ForestError):
@@ -107,3 +113,45 @@ def chain(store: ForestStore, binding: Binding) -> list[ChainLink]:
             )
         )
     return links
+
+
+def moves_under(bindings: list[Binding], old_dir: str, new_dir: str) -> list[tuple[Binding, str]]:
+    """Every live binding under directory ``old_dir`` with the selector it has at the
+    same relative path under ``new_dir`` (a directory moved: ``forest rebind a/ b/``)."""
+    from dataclasses import replace
+
+    old, new = old_dir.strip("/"), new_dir.strip("/")
+    if not old or not new:
+        raise ForestError(
+            "a directory rebind names two directories, e.g. `forest rebind 'old/dir/' 'new/dir/'`"
+        )
+    if old == new or new.startswith(old + "/") or old.startswith(new + "/"):
+        raise ForestError(f"{old_dir} and {new_dir} overlap; name the directory it moved to")
+    out: list[tuple[Binding, str]] = []
+    for b in bindings:
+        if b.path.startswith(old + "/"):
+            moved = new + b.path[len(old) :]
+            out.append((b, render(replace(parse_selector(b.selector), path=moved))))
+    if not out:
+        raise NoSuchBinding(
+            f"{old_dir}: no binding lies under it; list bindings with `forest status`"
+        )
+    return out
+
+
+def read_moves(
+    root: Path, pairs: list[tuple[Binding, str]], *, max_bytes: int
+) -> list[tuple[Binding, SectionText]]:
+    """Each binding with its new location as the working tree holds it (read with the
+    binding's exclusions; one git call for submodules and filters per exclusion set)."""
+    from forest_files.files.targets import read_sections
+
+    groups: dict[tuple[str, ...], list[int]] = {}
+    for pos, (binding, _) in enumerate(pairs):
+        groups.setdefault(binding.excludes, []).append(pos)
+    found: dict[int, SectionText] = {}
+    for excludes, positions in groups.items():
+        specs = [pairs[p][1] for p in positions]
+        sections = read_sections(root, specs, excludes, max_bytes=max_bytes)
+        found.update(zip(positions, sections, strict=True))
+    return [(binding, found[pos]) for pos, (binding, _) in enumerate(pairs)]

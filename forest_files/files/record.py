@@ -8,7 +8,8 @@ exactly as selected, never scrubbed), its adoption record and its binding
 Refuses: a signature without authority over a path an act touches (derived
 by the applier: the bound paths of the chain, both paths of a rebind); an
 adoption of a section already bound; a supersede whose binding is retired or
-whose section text is unchanged; a rebind to text that is not ground;
+whose section text is unchanged; a rebind to text that is not ground unless
+words are given (then the rebind act carries a supersession of that ground);
 everything the applier refuses.
 Returns: ``BoundSection`` values (content ids, never local row ids).
 Test: tests/test_file_custody.py
@@ -109,6 +110,16 @@ def adopt_sections(
     ]
 
 
+def unbound_only(
+    repo: Repository, sections: Sequence[SectionText]
+) -> tuple[list[SectionText], int]:
+    """The sections no live binding holds yet, and how many were left out
+    (``forest adopt --skip-bound``: re-running a glob takes in only new files)."""
+    live = {(b.path, b.selector) for b in all_bindings(repo._synced())}
+    kept = [s for s in sections if (s.path, s.selector) not in live]
+    return kept, len(sections) - len(kept)
+
+
 def supersede_section(
     repo: Repository,
     binding: Binding,
@@ -121,25 +132,43 @@ def supersede_section(
     """Adopt the text the file holds now as the binding's new ground; one segment.
 
     The binding follows its chain to the new ground; no rebind is recorded."""
-    repo._authorize(binding.path, by)
-    if hash_body(section.text) != expected_body_hash:
-        raise ForestError(
-            f"{section.selector}: the text changed since it was shown "
-            f"(expected {expected_body_hash[:12]}); look again and supersede what you saw"
-        )
+    return supersede_sections(repo, [(binding, section, expected_body_hash)], words=words, by=by)[0]
+
+
+def supersede_sections(
+    repo: Repository,
+    items: Sequence[tuple[Binding, SectionText, str]],
+    *,
+    words: str,
+    by: str,
+) -> list[str]:
+    """Supersede every (binding, section read now, hash that was shown) in one segment
+    with one set of words: each act records exactly the hash that was shown, or
+    nothing is recorded (law 4, per target)."""
+    for binding, section, shown in items:
+        repo._authorize(binding.path, by)
+        if hash_body(section.text) != shown:
+            raise ForestError(
+                f"{section.selector}: the text changed since it was shown "
+                f"(expected {shown[:12]}); look again and supersede what you saw"
+            )
 
     def build(store: ForestStore) -> tuple[list[Act], dict[str, str]]:
-        head = _ground_of(store, binding)
-        if store._require(head, "supersede")["body_hash"] == hash_body(section.text):
-            raise ForestError(
-                f"{binding.selector} already holds its ground text; nothing to supersede"
-            )
-        planned = plan_supersede(store, head, section.text, words=words, by=by)
-        act = repo.act(planned, chain_deps(store, head))
-        bodies = {planned.entry.body_hash: section.text, planned.record.body_hash: words.strip()}
-        return [act], bodies
+        acts: list[Act] = []
+        bodies: dict[str, str] = {}
+        for binding, section, _ in items:
+            head = _ground_of(store, binding)
+            if store._require(head, "supersede")["body_hash"] == hash_body(section.text):
+                raise ForestError(
+                    f"{binding.selector} already holds its ground text; nothing to supersede"
+                )
+            planned = plan_supersede(store, head, section.text, words=words, by=by)
+            acts.append(repo.act(planned, chain_deps(store, head)))
+            bodies[planned.entry.body_hash] = section.text
+            bodies[planned.record.body_hash] = words.strip()
+        return acts, bodies
 
-    return repo._record(build)[0].produced[0]
+    return [r.produced[0] for r in repo._record(build)]
 
 
 def _ground_of(store: ForestStore, binding: Binding) -> int:
@@ -165,30 +194,72 @@ def ground_body(store: ForestStore, binding: Binding) -> tuple[int | None, str]:
     return heads[0], "ground"
 
 
-def rebind_section(repo: Repository, binding: Binding, section: SectionText, *, by: str) -> str:
-    """Point a binding at a new path/selector holding the same text (a moved section)."""
-    repo._authorize(binding.path, by)
-    repo._authorize(section.path, by)
+def rebind_section(
+    repo: Repository, binding: Binding, section: SectionText, *, by: str, words: str | None = None
+) -> str:
+    """Point a binding at a new path/selector (a moved or renamed section); with
+    ``words``, text that differs from ground is superseded in the same act."""
+    return rebind_sections(repo, [(binding, section)], by=by, words=words)[0]
+
+
+def rebind_sections(
+    repo: Repository,
+    moves: Sequence[tuple[Binding, SectionText]],
+    *,
+    by: str,
+    words: str | None = None,
+) -> list[str]:
+    """Every (binding, new location) as one rebind act, in one segment (a directory
+    moved). A location whose text is not ground is refused without ``words``; with
+    them its act also supersedes ground with that text (the chain is kept)."""
+    for binding, section in moves:
+        repo._authorize(binding.path, by)
+        repo._authorize(section.path, by)
 
     def build(store: ForestStore) -> tuple[list[Act], dict[str, str]]:
-        head = _ground_of(store, binding)
-        ground = str(store._require(head, "rebind")["body_hash"])
-        if hash_body(section.text) != ground:
-            raise ForestError(
-                f"{section.selector} does not hold the bound text; rebind only moves "
-                "unchanged text — use `forest supersede` to adopt new words"
-            )
-        payload = RebindAct(
-            binding=binding.bind_act,
-            path=section.path,
-            selector=section.selector,
-            section_hash=ground,
-            by=by,
-            at=utc_now(),
-        )
-        return [repo.act(payload, _binding_deps(store, binding, head))], {}
+        acts: list[Act] = []
+        bodies: dict[str, str] = {}
+        for binding, section in moves:
+            head = _ground_of(store, binding)
+            payload = _rebind_payload(store, head, binding, section, by=by, words=words)
+            if payload.supersede is not None:
+                bodies[payload.section_hash] = section.text
+                bodies[payload.supersede.record.body_hash] = (words or "").strip()
+            acts.append(repo.act(payload, _binding_deps(store, binding, head)))
+        return acts, bodies
 
-    return repo._record(build)[0].act.id
+    return [r.act.id for r in repo._record(build)]
+
+
+def _rebind_payload(
+    store: ForestStore,
+    head: int,
+    binding: Binding,
+    section: SectionText,
+    *,
+    by: str,
+    words: str | None,
+) -> RebindAct:
+    ground = str(store._require(head, "rebind")["body_hash"])
+    now = hash_body(section.text)
+    part = None
+    if now != ground:
+        if words is None:
+            raise ForestError(
+                f"{section.selector} holds text other than the ground of {binding.selector}; "
+                "to move the binding and adopt that text in one act, add --words '…' "
+                "saying why the new text is right"
+            )
+        part = plan_supersede(store, head, section.text, words=words, by=by)
+    return RebindAct(
+        binding=binding.bind_act,
+        path=section.path,
+        selector=section.selector,
+        section_hash=now,
+        by=by,
+        at=utc_now(),
+        supersede=part,
+    )
 
 
 def retire_binding(repo: Repository, binding: Binding, *, words: str, by: str) -> str:

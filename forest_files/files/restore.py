@@ -15,7 +15,9 @@ section would not hash to ground (an excluded heading placed where it would
 swallow ground lines).
 Exclusions: the excluded parts are not in ground, so they are kept as they are
 now, each placed where it stood relative to the surrounding kept lines.
-Returns: the capture path. Every byte outside the section's lines — other
+Returns: the capture path (``restore_section`` also says whether it restored,
+recreated, or found the section holding ground already: then nothing is
+written and nothing captured). Every byte outside the section's lines — other
 lines, their line endings, a BOM — is left exactly as it was; the restored
 lines use the line ending the section used (CRLF or LF).
 Test: tests/test_restore.py
@@ -139,7 +141,16 @@ def restore_file(
     root: Path, path: str, selector: str, excludes: tuple[str, ...], ground: str
 ) -> Path | None:
     """Restore ground into the section; returns where the old text was captured
-    (None when a missing whole-file binding's file was recreated: nothing to keep)."""
+    (None when a missing whole-file binding's file was recreated: nothing to keep,
+    or when the section already held ground: nothing written, nothing captured)."""
+    return restore_section(root, path, selector, excludes, ground)[1]
+
+
+def restore_section(
+    root: Path, path: str, selector: str, excludes: tuple[str, ...], ground: str
+) -> tuple[str, Path | None]:
+    """``("restored", capture)``, ``("recreated", None)``, or ``("clean", None)`` when
+    the section already holds ground (the file is left untouched, no capture)."""
     full = root / path
     if escapes(root, path.rpartition("/")[0] or "."):
         raise ForestError(
@@ -150,7 +161,7 @@ def restore_file(
         st = os.lstat(full)
     except FileNotFoundError:
         _recreate(full, path, selector, excludes, ground)
-        return None
+        return "recreated", None
     kind = lstat_kind(st.st_mode)
     data = read_regular(str(full)) if kind is None else None
     if data is None:
@@ -160,9 +171,11 @@ def restore_file(
             f"(git checkout -- '{path}'), then restore"
         )
     new, old_text = splice(data, selector, excludes, ground, path)
+    if old_text == ground:
+        return "clean", None
     kept = capture(root, selector, old_text)
     _replace_file(full, new, stat_mod.S_IMODE(st.st_mode))
-    return kept
+    return "restored", kept
 
 
 def _recreate(full: Path, path: str, selector: str, excludes: tuple[str, ...], ground: str) -> None:

@@ -27,6 +27,7 @@ import stat as stat_mod
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from forest_files import gitio
 from forest_files.errors import ForestError
@@ -37,6 +38,9 @@ from forest_files.files.normalise import NORMALISATION, decode_bytes, normalise_
 from forest_files.files.record import SectionText
 from forest_files.files.selector import Selector, parse_selector, render
 from forest_files.files.special import lstat_kind, special_path_reason
+
+if TYPE_CHECKING:
+    from forest_files.ledger.bindings import Binding
 
 
 class TargetRefused(ForestError):
@@ -268,3 +272,73 @@ def read_sections(
     return [
         read_section(root, sel, excludes, max_bytes=max_bytes, facts=facts) for sel in selectors
     ]
+
+
+def expand_bound(root: Path, bindings: Sequence[Binding], specs: Sequence[str]) -> list[str]:
+    """``expand`` for targets of bound sections (supersede, restore): a glob also
+    matches bound paths whose file is gone (a restore brings them back)."""
+    out: list[str] = []
+    for spec in specs:
+        sel = parse_selector(spec)
+        if not any(ch in sel.path for ch in "*?["):
+            out.append(spec)
+            continue
+        bound = {b.path for b in bindings}
+        gone = sorted(
+            p for p in bound if _glob_match(p, sel.path) and not os.path.lexists(root / p)
+        )
+        try:
+            out += expand(root, [spec])
+        except TargetRefused:
+            if not gone:
+                raise
+        out += [spec.replace(sel.path, p, 1) for p in gone]
+    return out
+
+
+def _glob_match(path: str, pattern: str) -> bool:
+    """``glob``'s rule for one path: ``*``, ``?`` and ``[…]`` stay within a segment,
+    ``**/`` spans any number of segments."""
+    import re
+
+    out: list[str] = []
+    i = 0
+    while i < len(pattern):
+        if pattern.startswith("**/", i):
+            out.append("(?:[^/]*/)*")
+            i += 3
+            continue
+        c = pattern[i]
+        close = pattern.find("]", i + 2) if c == "[" else -1
+        if c == "*":
+            out.append("[^/]*")
+        elif c == "?":
+            out.append("[^/]")
+        elif close > 0:
+            body = pattern[i + 1 : close]
+            body = "^" + body[1:] if body.startswith("!") else body
+            out.append("[" + body.replace("\\", "\\\\") + "]")
+            i = close
+        else:
+            out.append(re.escape(c))
+        i += 1
+    return re.fullmatch("".join(out), path) is not None
+
+
+def read_section_at(
+    root: Path, spec: str, excludes: tuple[str, ...], *, max_bytes: int
+) -> tuple[SectionText, tuple[int, int]]:
+    """``read_section`` with the section's first and last line (a bulk listing)."""
+    sel = parse_selector(spec)
+    data = check_file(root, sel.path, max_bytes)
+    text = normalise_text(decode_bytes(data, sel.path))
+    got = extract(text, sel, excludes)
+    section = SectionText(
+        path=sel.path,
+        selector=render(got.selector),
+        excludes=excludes,
+        text=got.text,
+        normalisation=NORMALISATION,
+        hash_algo=HASH_ALGO,
+    )
+    return section, (got.start_line, got.end_line)

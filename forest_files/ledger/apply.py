@@ -16,7 +16,9 @@ bucket in a write, a record whose origins are not its entry); praise-only or
 blank words and blank signatures; a supersession, resolve, seal or unseal of
 an entry whose status at the act's dependencies does not allow it; a binding
 whose section hash is not its entry's body hash or whose selector does not
-name its path; a rebind to text that was not ground at its dependencies; a
+name its path; a rebind to text that was not ground at its dependencies (or,
+with a supersede part, a part that is not a valid supersession of the
+binding's own chain by the rebind's signer, to the rebind's hash); a
 rebind or retire of a binding retired at its dependencies; an erase of a body
 that live ground holds at its dependencies.
 Returns: ``Applied`` (the content ids made and the bound paths touched: what
@@ -231,7 +233,7 @@ class Applier:
         if isinstance(p, SealAct):
             return self._seal(act, p)
         if isinstance(p, RebindAct):
-            return [], self._rebind(act, p)
+            return self._rebind(act, p)
         if isinstance(p, RetireAct):
             return [], self._retire(act, p)
         if isinstance(p, EraseAct):
@@ -545,7 +547,7 @@ class Applier:
         ).fetchall()
         return {str(r[0]) for r in rows}
 
-    def _rebind(self, act: Act, p: RebindAct) -> frozenset[str]:
+    def _rebind(self, act: Act, p: RebindAct) -> tuple[list[str], frozenset[str]]:
         from forest_files.files.selector import SelectorError, parse_selector
 
         current = self._binding(act, p.binding)
@@ -555,14 +557,36 @@ class Applier:
             raise self.fail(act, f"its selector is not valid: {exc}") from None
         if named != p.path:
             raise self.fail(act, f"its selector names {named}, not its path")
-        if not self._ground_text_at_deps(act, current.entry_id, p.section_hash):
-            raise self.fail(
-                act,
-                "its section_hash is not the binding's ground text at its dependencies "
-                "(a rebind moves ground; it never changes it)",
-            )
+        produced: list[str] = []
+        paths = frozenset({current.path, p.path})
+        if p.supersede is None:
+            if not self._ground_text_at_deps(act, current.entry_id, p.section_hash):
+                raise self.fail(
+                    act,
+                    "its section_hash is not the binding's ground text at its dependencies "
+                    "(a rebind moves ground; it never changes it — add a supersede part)",
+                )
+        else:
+            produced, chain = self._rebind_supersede(act, p, current)
+            paths |= chain
         bindings.apply_rebind(self.store, act.id, p, current)
-        return frozenset({current.path, p.path})
+        return produced, paths
+
+    def _rebind_supersede(
+        self, act: Act, p: RebindAct, current: bindings.Binding
+    ) -> tuple[list[str], frozenset[str]]:
+        """The supersession a moved-and-edited section's rebind carries: of the
+        binding's own chain, adopted by the rebind's signer, judged as a supersede."""
+        part = p.supersede
+        assert part is not None
+        if part.entry.body_hash != p.section_hash:
+            raise self.fail(act, "its section_hash is not its supersede entry's body hash")
+        if part.record.signature != p.by:
+            raise self.fail(act, "its supersede part is adopted by someone other than its signer")
+        old = self.local(act, part.old, "old")
+        if chain_of(self.store, old) != chain_of(self.store, current.entry_id):
+            raise self.fail(act, "it supersedes an entry of another chain than its binding's")
+        return self._supersede(act, part)
 
     def _ground_text_at_deps(self, act: Act, entry_id: int, body_hash: str) -> bool:
         chain = chain_of(self.store, entry_id)

@@ -403,7 +403,11 @@ class SealAct:
 
 @dataclass(frozen=True)
 class RebindAct:
-    """The binding made by act ``binding`` lives at ``path``/``selector`` now."""
+    """The binding made by act ``binding`` lives at ``path``/``selector`` now.
+
+    With ``supersede`` (optional; a renamed *and* edited section) the act also
+    supersedes the binding's ground with the text found there, in the same act:
+    ``section_hash`` is then the new entry's body hash and ``by`` its adopter."""
 
     binding: str
     path: str
@@ -411,17 +415,19 @@ class RebindAct:
     section_hash: str
     by: str
     at: str
+    supersede: SupersedeAct | None = None
     KIND: ClassVar[str] = "rebind"
     KEYS: ClassVar[frozenset[str]] = frozenset(
         {"binding", "path", "selector", "section_hash", "by", "at"}
     )
+    OPTIONAL: ClassVar[frozenset[str]] = frozenset({"supersede"})
 
     @property
     def signer(self) -> str:
         return self.by
 
     def to_fields(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "binding": self.binding,
             "path": self.path,
             "selector": self.selector,
@@ -429,9 +435,19 @@ class RebindAct:
             "by": self.by,
             "at": self.at,
         }
+        if self.supersede is not None:  # absent, not null: older rebinds encode as before
+            out["supersede"] = self.supersede.to_fields()
+        return out
 
     @classmethod
     def parse(cls, r: _Reader) -> RebindAct:
+        part = None
+        if "supersede" in r.value:
+            raw, keys = r.value["supersede"], SupersedeAct.KEYS
+            inner = _Reader(raw, act_id=r.act_id, where="rebind supersede", keys=keys)
+            part = SupersedeAct.parse(inner)
+            if part.entry.body_hash != r.hex64("section_hash"):
+                raise r.fail("field 'section_hash' must be its supersede entry's body_hash")
         return cls(
             binding=r.hex64("binding"),
             path=_check_path(r, "path"),
@@ -439,6 +455,7 @@ class RebindAct:
             section_hash=r.hex64("section_hash"),
             by=r.text("by"),
             at=r.text("at"),
+            supersede=part,
         )
 
 
@@ -507,6 +524,8 @@ _PARSERS: dict[str, tuple[frozenset[str], Callable[[_Reader], Payload]]] = {
     "erase": (EraseAct.KEYS, EraseAct.parse),
 }
 KINDS = frozenset(_PARSERS)
+# Fields a kind may carry or leave out (format 2 stays open for them).
+_OPTIONAL: dict[str, frozenset[str]] = {"rebind": RebindAct.OPTIONAL}
 
 
 def parse_payload(kind: str, fields: Mapping[str, Any], *, act_id: str) -> Payload:
@@ -515,6 +534,9 @@ def parse_payload(kind: str, fields: Mapping[str, Any], *, act_id: str) -> Paylo
     if known is None:
         raise LedgerError(f"act {act_id}: unknown act kind {kind!r}", act_id=act_id)
     keys, parse = known
+    optional = _OPTIONAL.get(kind)
+    if optional is not None and isinstance(fields, Mapping):
+        keys = keys | (optional & fields.keys())  # an optional field only when present
     return parse(_Reader(fields, act_id=act_id, where=kind, keys=keys))
 
 
@@ -528,6 +550,8 @@ def body_refs(payload: Payload) -> tuple[str, ...]:
     if isinstance(payload, EraseAct):
         return (payload.body_hash,)
     out: list[str] = []
+    if isinstance(payload, RebindAct) and payload.supersede is not None:
+        payload = payload.supersede  # a rebind that supersedes: its entry and record
     for name in ("entry", "record"):
         record = getattr(payload, name, None)
         if isinstance(record, EntryRecord):
