@@ -94,6 +94,8 @@ class CheckReport:
     items: tuple[Reported, ...] = ()
     extra: tuple[Reported, ...] = field(default=())  # findings bound to no file (contests)
     notes: tuple[str, ...] = ()  # advice that fails nothing (an unsigned commit's warning)
+    # findings that fail nothing: the hook's ``unbound`` (a draft may be committed)
+    warnings: tuple[Reported, ...] = field(default=())
 
     @property
     def failed(self) -> tuple[Reported, ...]:
@@ -111,4 +113,5 @@ class CheckReport:
             "source": self.source,
             "ok": self.ok,
             "findings": [r.as_dict() for r in (*self.items, *self.extra)],
+            "warnings": [r.as_dict() for r in self.warnings],
         }

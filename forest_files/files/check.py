@@ -9,7 +9,10 @@ file: ``not a regular file (symlink)``, ``(directory)``, ``(fifo)``,
 ``(submodule)``, the same from every source), ``moved`` (the file is gone and
 the unchanged section is found at exactly one other path, by section hash),
 ``contested`` (two live successors of the ground, or two bindings of one
-path + selector). Every kind but ``clean`` fails a check.
+path + selector), ``unbound`` (a file or heading forest.toml's ``[require]``
+names that no binding covers; made by coverage.py, never by a binding's
+check). Every kind but ``clean`` fails a check (the hook only warns of
+``unbound``: a draft may be committed).
 Returns: ``Finding`` values carrying paths, line ranges and hashes — never
 section text.
 Test: tests/test_check.py
@@ -43,7 +46,7 @@ from forest_files.ledger.bindings import Binding
 if TYPE_CHECKING:  # annotations only: checks from a binding map never open a store
     from forest_files.store.forest import ForestStore
 
-FINDING_KINDS = ("clean", "drifted", "missing", "unresolved", "moved", "contested")
+FINDING_KINDS = ("clean", "drifted", "missing", "unresolved", "moved", "contested", "unbound")
 
 
 @dataclass(frozen=True)
