@@ -106,7 +106,10 @@ class CheckReport:
         return not self.failed
 
     def summary(self) -> str:
-        return summary_line(len(self.items), len(self.failed), self.where)
+        gaps = sum(1 for r in (*self.extra, *self.warnings) if r.finding.kind == "unbound")
+        failed = sum(1 for r in self.failed if r.finding.kind != "unbound")
+        line = summary_line(len(self.items), failed, self.where)
+        return f"{line}; {gaps} required target(s) unbound" if gaps else line
 
     def as_dict(self) -> dict[str, object]:
         return {

@@ -70,7 +70,7 @@ def routes_for(f: Finding, *, root: Path, source: str) -> tuple[Route, ...]:
             Route(
                 "adopt it",
                 (("forest", "adopt", sel, *_words()), *_stage(source, _LEDGER)),
-                "a [require] glob in forest.toml names this file",
+                "replace … with why this text is right; forest.toml's [require] asks for it",
             ),
         )
     if f.kind == "unresolved":

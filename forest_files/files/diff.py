@@ -7,8 +7,8 @@ prose) its changed lines with the changed words marked ``[-old-]{+new+}``;
 ``colourise`` adds terminal colour to either.
 Test: tests/test_cli_files.py, tests/test_word_diff.py
 
-Word diffs tokenise into runs of word characters, of whitespace and of other
-characters, and align the tokens with ``difflib.SequenceMatcher`` (the standard
+Word diffs tokenise into runs of word characters, runs of whitespace and single
+other characters (so ``.`` -> ``!`` marks one character), and align the tokens with ``difflib.SequenceMatcher`` (the standard
 library: no dependency, and sections are small). A change that spans lines is
 marked on each line it touches, so every printed line stands alone.
 """
@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from forest_files.store.forest import ForestStore
 
 PROSE_SUFFIXES = frozenset({".md", ".markdown", ".mdown", ".txt", ".rst", ".adoc"})
-_TOKEN = re.compile(r"\w+|\s+|[^\w\s]+")
+_TOKEN = re.compile(r"\w+|\s+|[^\w\s]")
 _RED, _GREEN, _CYAN, _RESET = "\x1b[31m", "\x1b[32m", "\x1b[36m", "\x1b[0m"
 _MARKS = re.compile(r"\[-.*?-\]|\{\+.*?\+\}")
 
