@@ -12,12 +12,10 @@ from pathlib import Path
 
 import pytest
 from helpers.git import commit_all, git, isolate, make_repo, write
-from typer.testing import CliRunner
 
 import forest_files.cli  # noqa: F401  (registers every command)
 from forest_files import githooks
 from forest_files.ci import run_gate
-from forest_files.cli import app
 from forest_files.config import (
     MAX_REQUIRE_GLOB_CHARS,
     MAX_REQUIRE_RULES,
@@ -40,7 +38,6 @@ GOVERNED = (
     '\n[authority]\n"**" = ["Ada Lovelace <ada@example.org>"]\n'
     '"docs/**" = ["Test Author <author@example.org>"]\n'
 )
-runner = CliRunner()
 
 
 @pytest.fixture(autouse=True)
@@ -51,9 +48,7 @@ def _isolated_git(monkeypatch: pytest.MonkeyPatch) -> None:
 def run(cwd: Path, *cmd: str) -> subprocess.CompletedProcess[str]:
     env = dict(os.environ)
     env["PATH"] = f"{BIN}{os.pathsep}{env.get('PATH', '')}"
-    return subprocess.run(
-        list(cmd), cwd=cwd, env=env, capture_output=True, text=True, check=False
-    )
+    return subprocess.run(list(cmd), cwd=cwd, env=env, capture_output=True, text=True, check=False)
 
 
 def forest(repo: Path, *args: str) -> subprocess.CompletedProcess[str]:
@@ -283,8 +278,8 @@ def test_hook_route_pasted_through_bash_accepted(tmp_path: Path) -> None:
         ('"headings"', ["unknown requirement 'headings'", "level = 2"]),
         ('"files"', ["unknown requirement 'files'"]),
         ("true", ["must be", "inline table"]),
-        ("{ bind = \"file\", colour = 1 }", ["colour", "unknown key", "known keys"]),
-        ("{ bind = \"chapters\" }", ["bind", "must be one of file, headings"]),
+        ('{ bind = "file", colour = 1 }', ["colour", "unknown key", "known keys"]),
+        ('{ bind = "chapters" }', ["bind", "must be one of file, headings"]),
         ("{ level = 2 }", ["bind", "must be one of"]),
         ('{ bind = "headings" }', ["level", "must be an integer"]),
         ('{ bind = "headings", level = 7 }', ["level", "7 is out of range"]),

@@ -8,9 +8,10 @@ prose) its changed lines with the changed words marked ``[-old-]{+new+}``;
 Test: tests/test_cli_files.py, tests/test_word_diff.py
 
 Word diffs tokenise into runs of word characters, runs of whitespace and single
-other characters (so ``.`` -> ``!`` marks one character), and align the tokens with ``difflib.SequenceMatcher`` (the standard
-library: no dependency, and sections are small). A change that spans lines is
-marked on each line it touches, so every printed line stands alone.
+other characters (so ``.`` -> ``!`` marks one character), and align the tokens
+with ``difflib.SequenceMatcher`` (the standard library: no dependency, and
+sections are small). A change that spans lines is marked on each line it
+touches, so every printed line stands alone.
 """
 
 from __future__ import annotations
