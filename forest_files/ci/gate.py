@@ -95,6 +95,7 @@ class GateFinding:
     message: str
     fingerprint: str
     level: str = "error"  # "warning": reported, never a failure (signing under "warn")
+    routes: tuple[str, ...] = ()  # the commands of the finding's routes (doors/routes.py)
     introduced: str | None = None  # a HEAD finding: the commit of the range that brought it
 
     @property
@@ -163,7 +164,7 @@ def _make(
     )
 
 
-def _describe(f: Finding, root: Path) -> str:
+def _describe(f: Finding, root: Path) -> tuple[str, tuple[str, ...]]:
     """One body-free sentence for a check finding, with its routes (doors/routes.py)."""
     from forest_files.doors.routes import routes_for
 
@@ -183,13 +184,15 @@ def _describe(f: Finding, root: Path) -> str:
     else:
         said = f"{sel} is unresolved: {f.detail}"
     routes = routes_for(f, root=root, source="worktree")
-    return "; ".join([said, *(r.line() for r in routes)])
+    return "; ".join([said, *(r.line() for r in routes)]), tuple(
+        r.command for r in routes if r.steps
+    )
 
 
 def _from_finding(
     f: Finding, root: Path, commit: str | None, judged_by: str | None = None
 ) -> GateFinding:
-    message = _describe(f, root)
+    message, routes = _describe(f, root)
     if commit is not None:
         message = (
             f"commit {commit[:12]} changed {f.selector} without recording its supersession "
@@ -199,7 +202,10 @@ def _from_finding(
         message += (
             f" (commit {commit[:12]} holds no ledger; judged by the ledger of {judged_by[:12]})"
         )
-    return _make(f.kind, f.path, f.selector, f.binding, commit, message, (f.start_line, f.end_line))
+    found = _make(
+        f.kind, f.path, f.selector, f.binding, commit, message, (f.start_line, f.end_line)
+    )
+    return replace(found, routes=routes)
 
 
 def _from_fault(fault: Fault, rule: str, level: str = "error") -> GateFinding:

@@ -139,10 +139,10 @@ def _uncovered_headings(
             continue
         if parsed.kind != "heading":
             continue
-        for h, key in zip(heads, canonical, strict=True):
-            if key == (parsed.parts, parsed.index) or (
-                parsed.index is None and key == (parsed.parts, 1)
-            ):
+        for h, (_, index) in zip(heads, canonical, strict=True):
+            # an older binding may name the heading with its inline comments (raw_path)
+            named = parsed.parts in (h.path, h.raw_path)
+            if named and (parsed.index == index or (parsed.index is None and index == 1)):
                 spans.append((h.start_line, h.end_line))
                 break
     out: list[Finding] = []

@@ -36,7 +36,7 @@ from forest_files.paths import CACHE_DIR
 STAT_NAME = f"stat-{sys.implementation.cache_tag}.bin"
 PARSE_NAME = f"parse-{sys.implementation.cache_tag}.bin"
 _STAMP = ".stamp"
-VERSION = 3  # 3: outlines from pulldown-cmark
+VERSION = 4  # 3: outlines from pulldown-cmark; 4: issue 11 selector rules (overloads, comments)
 
 StatKey = tuple[int, int, int, int]
 Located = tuple[str, int, int]
