@@ -243,7 +243,10 @@ def test_adopt_route_pasted_through_bash_accepted(tmp_path: Path, name: str) -> 
     [gap] = [f for f in doc["findings"] if f["kind"] == "unbound"]
     assert gap["path"] == path
     command = gap["routes"][0]["command"]
-    assert command.endswith("--words '…'")
+    assert "--words '…'" in command
+    as_printed = run(repo, "bash", "-c", command)  # the placeholder: refused, one line
+    assert as_printed.returncode == 1 and as_printed.stderr.startswith("forest: --words '…'")
+    assert len(as_printed.stderr.strip().splitlines()) == 1
     pasted = command.replace("'…'", "'Adopted after review'")
     proc = run(repo, "bash", "-c", pasted)
     assert proc.returncode == 0, (pasted, proc.stdout, proc.stderr)
@@ -343,7 +346,7 @@ def test_require_render_round_trips() -> None:
     assert not cfg.require[1].matches("docs/x/template.md")
 
 
-def test_init_in_a_repo_with_require_refusal_is_one_forest_line(tmp_path: Path) -> None:
+def test_check_malformed_require_refused_in_one_forest_line(tmp_path: Path) -> None:
     repo = custody(tmp_path)
     toml = repo / "forest.toml"
     toml.write_text(toml.read_text(encoding="utf-8") + '"x/*.md" = "chapter"\n', "utf-8")
