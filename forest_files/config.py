@@ -33,6 +33,13 @@ DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024
 MAX_BODY_BYTES_LIMIT = 1024 * 1024 * 1024
 MAX_CONFIG_BYTES = 1024 * 1024
 MAX_PROJECT_ID_CHARS = 128
+MAX_REQUIRE_RULES = 256
+MAX_REQUIRE_GLOB_CHARS = 512
+MAX_REQUIRE_EXCEPT = 64
+MAX_WHEN_KEYS = 16
+MAX_WHEN_VALUES = 16
+MAX_WHEN_CHARS = 256
+REQUIRE_BINDS = ("file", "headings")
 
 _TABLES: dict[str, frozenset[str] | None] = {
     "project": frozenset({"id"}),
@@ -40,7 +47,10 @@ _TABLES: dict[str, frozenset[str] | None] = {
     "authority": None,  # keys are globs
     "signing": None,  # keys are globs
     "gpg": None,  # keys are holders
+    "require": None,  # keys are globs (coverage: files that must be bound)
 }
+_REQUIRE_KEYS = frozenset({"bind", "level", "when", "except"})
+_WHEN_KEY = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]*")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 _EMAIL_TAIL = re.compile(r"<([^<>]+)>\s*$")
 
@@ -59,11 +69,34 @@ class AuthorityRule:
 
 
 @dataclass(frozen=True)
+class RequireRule:
+    """One line of ``[require]``: files matching ``glob`` (and no ``except`` glob) must
+    be bound — the whole file (``bind="file"``) or every heading of ``level``
+    (``bind="headings"``); with ``when``, only files whose front matter says so
+    (each key equals one of its values, case-insensitively). files/coverage.py judges."""
+
+    glob: str
+    bind: str = "file"
+    level: int | None = None
+    when: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    excepted: tuple[str, ...] = ()
+    pattern: re.Pattern[str] | None = field(default=None, compare=False, repr=False)
+    except_patterns: tuple[re.Pattern[str], ...] = field(default=(), compare=False, repr=False)
+
+    def matches(self, path: str) -> bool:
+        pattern = self.pattern or compile_glob(self.glob)
+        if not pattern.fullmatch(path):
+            return False
+        return not any(p.fullmatch(path) for p in self.except_patterns)
+
+
+@dataclass(frozen=True)
 class ForestConfig:
     project_id: str
     max_body_bytes: int = DEFAULT_MAX_BODY_BYTES
     authority: tuple[AuthorityRule, ...] = ()
     signing: SigningSettings = NO_SIGNING
+    require: tuple[RequireRule, ...] = ()
 
 
 # --- globs -------------------------------------------------------------------
@@ -211,7 +244,104 @@ class _Validator:
             max_body_bytes=self.max_body_bytes(policy),
             authority=tuple(self.rule(g, h) for g, h in authority.items()),
             signing=signing,
+            require=self.requirements(self.table(data, "require", required=False)),
         )
+
+    def requirements(self, table: dict[str, Any]) -> tuple[RequireRule, ...]:
+        if len(table) > MAX_REQUIRE_RULES:
+            raise self.fail(
+                "[require]",
+                f"{len(table)} globs, over the limit of {MAX_REQUIRE_RULES}",
+                "use fewer, wider globs (e.g. 'docs/adr/**')",
+            )
+        return tuple(self.requirement(glob, value) for glob, value in table.items())
+
+    def require_glob(self, key: str, glob: str) -> re.Pattern[str]:
+        example = 'e.g. "docs/adr/*.md" = "file"'
+        if len(glob) > MAX_REQUIRE_GLOB_CHARS:
+            raise self.fail(key, f"glob longer than {MAX_REQUIRE_GLOB_CHARS} characters", example)
+        if _CONTROL.search(glob):
+            raise self.fail(key, "glob contains control characters", example)
+        try:
+            return compile_glob(glob)
+        except ValueError as exc:
+            raise self.fail(key, f"bad path glob: {exc}", example) from None
+
+    def requirement(self, glob: str, value: Any) -> RequireRule:
+        key = f"[require] {_toml_str(glob)}"
+        pattern = self.require_glob(key, glob)
+        if isinstance(value, str):
+            if value != "file":
+                raise self.fail(
+                    key,
+                    f"unknown requirement {value!r}",
+                    'write "file", or { bind = "headings", level = 2 }',
+                )
+            return RequireRule(glob, "file", pattern=pattern)
+        if not isinstance(value, dict):
+            raise self.fail(key, 'must be "file" or an inline table', 'e.g. { bind = "file" }')
+        for name in value:
+            if name not in _REQUIRE_KEYS:
+                known = ", ".join(sorted(_REQUIRE_KEYS))
+                raise self.fail(f"{key} {name}", "unknown key", f"known keys: {known}")
+        bind = value.get("bind")
+        if bind not in REQUIRE_BINDS:
+            raise self.fail(
+                f"{key} bind", f"must be one of {', '.join(REQUIRE_BINDS)}", 'e.g. bind = "file"'
+            )
+        level = self.require_level(key, bind, value.get("level"))
+        when = self.require_when(key, value.get("when", {}))
+        excepted, patterns = self.require_except(key, value.get("except", []))
+        return RequireRule(glob, bind, level, when, excepted, pattern, patterns)
+
+    def require_level(self, key: str, bind: str, level: Any) -> int | None:
+        if bind == "file":
+            if level is not None:
+                raise self.fail(f"{key} level", 'only for bind = "headings"', "remove it")
+            return None
+        fix = "give the heading level to cover, 1 to 6 (e.g. level = 2)"
+        if isinstance(level, bool) or not isinstance(level, int):
+            raise self.fail(f"{key} level", "must be an integer", fix)
+        if not 1 <= level <= 6:
+            raise self.fail(f"{key} level", f"{level} is out of range", fix)
+        return level
+
+    def require_when(self, key: str, when: Any) -> tuple[tuple[str, tuple[str, ...]], ...]:
+        fix = 'e.g. when = { status = "accepted" } or { status = ["accepted", "final"] }'
+        if not isinstance(when, dict):
+            raise self.fail(f"{key} when", "must be an inline table", fix)
+        if len(when) > MAX_WHEN_KEYS:
+            raise self.fail(f"{key} when", f"more than {MAX_WHEN_KEYS} keys", fix)
+        out: list[tuple[str, tuple[str, ...]]] = []
+        for name, wanted in when.items():
+            where = f"{key} when.{name}"
+            if not _WHEN_KEY.fullmatch(name) or len(name) > MAX_WHEN_CHARS:
+                raise self.fail(where, "not a plain front-matter key", fix)
+            values = wanted if isinstance(wanted, list) else [wanted]
+            if not values or len(values) > MAX_WHEN_VALUES:
+                raise self.fail(where, f"give 1 to {MAX_WHEN_VALUES} values", fix)
+            for v in values:
+                if not isinstance(v, str) or not v.strip() or len(v) > MAX_WHEN_CHARS:
+                    raise self.fail(
+                        where, f"{v!r} is not a non-empty string of at most {MAX_WHEN_CHARS}", fix
+                    )
+                if _CONTROL.search(v):
+                    raise self.fail(where, f"{v!r} contains control characters", fix)
+            out.append((name, tuple(v.strip() for v in values)))
+        return tuple(out)
+
+    def require_except(
+        self, key: str, globs: Any
+    ) -> tuple[tuple[str, ...], tuple[re.Pattern[str], ...]]:
+        fix = 'e.g. except = ["docs/adr/0000-template.md"]'
+        if not isinstance(globs, list) or len(globs) > MAX_REQUIRE_EXCEPT:
+            raise self.fail(f"{key} except", f"must be a list of at most {MAX_REQUIRE_EXCEPT}", fix)
+        patterns = []
+        for glob in globs:
+            if not isinstance(glob, str):
+                raise self.fail(f"{key} except", f"{glob!r} is not a string", fix)
+            patterns.append(self.require_glob(f"{key} except", glob))
+        return tuple(globs), tuple(patterns)
 
     def project_id(self, project: dict[str, Any]) -> str:
         key = "[project] id"
@@ -291,7 +421,28 @@ def render_config(cfg: ForestConfig) -> str:
         for rule in cfg.authority:
             holders = ", ".join(_toml_str(h) for h in rule.holders)
             lines.append(f"{_toml_str(rule.glob)} = [{holders}]")
+    if cfg.require:
+        lines += ["", "# Files that must be bound (docs/coverage.md)."]
+        lines.append("[require]")
+        lines += [_render_requirement(rule) for rule in cfg.require]
     return "\n".join(lines) + "\n"
+
+
+def _render_requirement(rule: RequireRule) -> str:
+    key = _toml_str(rule.glob)
+    if rule.bind == "file" and not rule.when and not rule.excepted:
+        return f'{key} = "file"'
+    parts = [f"bind = {_toml_str(rule.bind)}"]
+    if rule.level is not None:
+        parts.append(f"level = {rule.level}")
+    if rule.when:
+        conds = ", ".join(
+            f"{name} = [{', '.join(_toml_str(v) for v in values)}]" for name, values in rule.when
+        )
+        parts.append(f"when = {{ {conds} }}")
+    if rule.excepted:
+        parts.append(f"except = [{', '.join(_toml_str(g) for g in rule.excepted)}]")
+    return f"{key} = {{ {', '.join(parts)} }}"
 
 
 def new_config(project_id: str) -> ForestConfig:

@@ -105,7 +105,7 @@ def _check(args: CheckArgs) -> int:
     if report.ok:
         return 0
     n = len(report.failed)
-    print(f"forest: {n} binding(s) diverge from ground; see the routes above", file=sys.stderr)
+    print(f"forest: {n} finding(s) not clean; see the routes above", file=sys.stderr)
     return 1
 
 

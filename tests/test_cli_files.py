@@ -81,7 +81,7 @@ def test_show_diff_and_diff_do_show_the_text(repo: Path) -> None:
     path.write_text(path.read_text().replace(f"is {SENTINEL}", "is gone"))
     shown = forest(repo, "check", "--show-diff")
     assert shown.exit_code == 1
-    assert f"-The code is {SENTINEL}." in shown.stdout and "+The code is gone." in shown.stdout
+    assert f"The code is [-{SENTINEL}-]{{+gone+}}." in shown.stdout  # prose: a word diff
     diff = forest(repo, "diff", "canon.md#Secret")
     assert diff.exit_code == 0 and diff.stdout.startswith("drifted canon.md#Canon/Secret")
     assert SENTINEL in diff.stdout

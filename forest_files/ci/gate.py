@@ -12,7 +12,10 @@
    touched as replay derived them in HEAD's own view) — ``ledger-rewritten``,
    ``ledger-deleted``, ``authority``, ``policy``, ``config-governance``;
 3. check every binding of HEAD against the ground rebuilt from HEAD's own
-   ledger (``custody_at(root, HEAD)``);
+   ledger (``custody_at(root, HEAD)``), and HEAD's coverage: every file or
+   heading HEAD's forest.toml ``[require]`` names must be bound there
+   (``unbound``; judged at HEAD only — a file added in one commit and adopted
+   in the next is the normal way to work);
 4. with a base: every commit C of ``merge-base..HEAD`` but HEAD itself,
    oldest first, merges included, that changed a bound path or the ledger
    (against each parent) is checked against the ground rebuilt from C's own
@@ -46,10 +49,11 @@ from pathlib import Path
 from forest_files import gitio
 from forest_files.files.check import Finding, check_all
 from forest_files.files.content import GitTreeSource
+from forest_files.files.coverage import in_source
 from forest_files.files.session import custody_at
 from forest_files.ledger.acts import LedgerError
 from forest_files.ledger.segments import BODIES_DIR, SEGMENTS_DIR
-from forest_files.ledger.sources import LEDGER_PREFIX
+from forest_files.ledger.sources import LEDGER_PREFIX, config_from
 from forest_files.ledger.strays import strays_in_tree
 from forest_files.ledger.verify import Fault, verify_contents
 from forest_files.paths import segment_file
@@ -60,11 +64,14 @@ RULES: dict[str, str] = {
     "unresolved": "A bound selector no longer matches, or its ground is sealed",
     "moved": "A bound section, unchanged, now lives at another path",
     "contested": "A binding has two successors of one ground",
+    "unbound": "A file or heading forest.toml's [require] names is bound by nothing at HEAD",
     "ledger-rewritten": "A ledger file was modified since the merge-base",
     "ledger-deleted": "A ledger file was deleted since the merge-base",
     "authority": "An act by a signature without authority at the merge-base",
     "policy": "An act carries a body over the merge-base's [policy] max_body_bytes",
-    "config-governance": "forest.toml's authority or policy changed by someone not holding '**'",
+    "config-governance": (
+        "forest.toml's authority, policy or requirements changed by someone not holding '**'"
+    ),
     "unsigned": "An act arrives in a commit without a good signature (signing required)",
     "signer": "An act signed by a key the merge-base keyring does not bind to its signer",
     "signers-mixed": "One commit brings acts by more than one signer (signing required)",
@@ -174,6 +181,8 @@ def _describe(f: Finding, root: Path) -> tuple[str, tuple[str, ...]]:
         said = f"{sel} moved to {f.moved_to}"
     elif f.kind == "contested":
         said = f"{sel} is contested ({f.detail})"
+    elif f.kind == "unbound":
+        said = f"{sel} is unbound at HEAD ({f.detail})"
     else:
         said = f"{sel} is unresolved: {detail_of(f)}"
     routes = routes_for(f, root=root, source="worktree")
@@ -438,10 +447,11 @@ class _Range:
                 self.commits = gitio.rev_list(top, f"{self.merge_base}..{head}")
                 graph = dict(gitio.range_parents(top, f"{self.merge_base}..{head}"))
             self.bindings = [BoundRef(b.path, b.selector, b.bind_act) for b in live]
+            failed = [f for f in check_all(store, live, content) if f.failed]
+            failed += in_source(config_from(top, head).require, content, live)
             at_head = [
-                ((f.binding, f.kind, f.actual_hash), _from_finding(f, top, None))
-                for f in check_all(store, live, content)
-                if f.failed
+                ((f.binding or f.selector, f.kind, f.actual_hash), _from_finding(f, top, None))
+                for f in failed
             ]
         history, judged_before = _history(top, self.commits, head, graph)
         self.judged = [*judged_before, head]

@@ -42,14 +42,26 @@ def _open_binding(repo: Path, target: str, binding_id: str | None = None):  # ty
 
 @app.command()
 @boundary
-def diff(target: TargetArg, repo: RepoOpt = Path(".")) -> None:
+def diff(
+    target: TargetArg,
+    words: Annotated[
+        bool,
+        typer.Option(
+            "--words", help="Mark changed words inside each line ([-old-]{+new+}), for prose."
+        ),
+    ] = False,
+    repo: RepoOpt = Path("."),
+) -> None:
     """Show ground -> working tree for one bound section.
 
-    Example: forest diff 'canon/characters.md#Elias'
+    Example: forest diff --words 'canon/characters.md#Elias'
     """
+    import os
+    import sys
+
     from forest_files.files.check import check_binding
     from forest_files.files.content import WorktreeSource
-    from forest_files.files.diff import section_diff
+    from forest_files.files.diff import colourise, section_diff
 
     r, store, binding = _open_binding(repo, target)
     with r:
@@ -57,7 +69,10 @@ def diff(target: TargetArg, repo: RepoOpt = Path(".")) -> None:
         finding = check_binding(store, binding, content, all_paths=None)
         typer.echo(f"{finding.kind} {binding.selector}")
         if finding.kind in ("drifted", "clean"):
-            typer.echo(section_diff(store, finding, content, binding.excludes) or "(no change)")
+            shown = section_diff(store, finding, content, binding.excludes, words=words)
+            if shown and sys.stdout.isatty() and not os.environ.get("NO_COLOR"):
+                shown = colourise(shown)
+            typer.echo(shown or "(no change)")
 
 
 TargetsArg = Annotated[

@@ -8,7 +8,10 @@ Returns: a ``CheckReport``: ``worktree`` (the working tree against the
 synced index), ``index`` (every binding of the staged ledger against the
 staged files; the pre-commit hook asks staged.py, which judges only what the
 staged change can have moved), or a commit (its tree against its own ledger).
-Test: tests/test_doors.py
+Coverage (files/coverage.py, forest.toml's ``[require]`` at the same source)
+adds ``unbound`` findings: failures for the working tree and a commit,
+warnings for the index (a draft may be committed).
+Test: tests/test_doors.py, tests/test_coverage.py
 """
 
 from __future__ import annotations
@@ -40,15 +43,21 @@ def run_check(
 
 
 def _worktree(root: Path, paths: tuple[str, ...], diffs: bool) -> CheckReport:
+    from forest_files.config import load_config
     from forest_files.doors.explain import explain
     from forest_files.files.check import check_all
+    from forest_files.files.coverage import in_source
     from forest_files.files.session import remember_verdict, worktree_custody
 
     bmap, content, before = worktree_custody(root)
     findings = check_all(None, bmap.bindings, content, paths=paths, grounds=bmap.grounds)
-    failed = any(f.failed for f in findings)
+    rules = load_config(root).require
+    unbound = in_source(rules, content, bmap.bindings, within=paths)
+    failed = any(f.failed for f in findings) or bool(unbound)
     if not paths:
-        remember_verdict(root, before, content, bmap.bindings, failed)
+        # A remembered verdict keys on bound files only, so a new required file would
+        # not invalidate it: with [require] rules no verdict is remembered.
+        remember_verdict(root, before, content, bmap.bindings, failed or bool(rules))
     if not failed:
         return CheckReport(
             "worktree", content.name, explain(findings, root=root, source="worktree")
@@ -58,7 +67,8 @@ def _worktree(root: Path, paths: tuple[str, ...], diffs: bool) -> CheckReport:
     with Repository(root) as opened:  # who adopted, and the ground text of a diff
         store = opened._synced()
         items = explain(findings, root=root, source="worktree", conn=store.conn)
-        report = CheckReport("worktree", content.name, items)
+        extra = explain(unbound, root=root, source="worktree")
+        report = CheckReport("worktree", content.name, items, extra)
         return with_diffs(report, store, bmap.bindings, content) if diffs else report
 
 
@@ -97,8 +107,10 @@ def _index(root: Path, paths: tuple[str, ...], diffs: bool) -> CheckReport:
     from forest_files.doors.staged import map_of
     from forest_files.files.check import check_all
     from forest_files.files.content import GitTreeSource
+    from forest_files.files.coverage import in_source
     from forest_files.files.viewbuild import build_view
     from forest_files.files.viewkey import ledger_fingerprint, view_path
+    from forest_files.ledger.sources import config_from
 
     fingerprint = ledger_fingerprint(root, "index", keep_index_file=True)
     view = view_path(root, fingerprint)
@@ -108,14 +120,18 @@ def _index(root: Path, paths: tuple[str, ...], diffs: bool) -> CheckReport:
     assert bmap is not None  # the view exists: its map is loaded or derived
     content = GitTreeSource(root, None, keep_index_file=True)
     findings = check_all(None, bmap.bindings, content, paths=paths, grounds=bmap.grounds)
+    rules = config_from(root, "index", keep_index_file=True).require
+    gaps = in_source(rules, content, bmap.bindings, within=paths)
+    unbound = explain(gaps, root=root, source="index")  # what the hook says of them: a warning
     if not any(f.failed for f in findings):
-        return CheckReport("index", content.name, explain(findings, root=root, source="index"))
+        items = explain(findings, root=root, source="index")
+        return CheckReport("index", content.name, items, warnings=unbound)
     from forest_files.store.forest import ForestStore
 
     store = ForestStore(view)
     try:
         items = explain(findings, root=root, source="index", conn=store.conn)
-        report = CheckReport("index", content.name, items)
+        report = CheckReport("index", content.name, items, warnings=unbound)
         return with_diffs(report, store, bmap.bindings, content) if diffs else report
     finally:
         store.close()
@@ -125,13 +141,17 @@ def _commit(root: Path, rev: str, paths: tuple[str, ...], diffs: bool) -> CheckR
     from forest_files import gitio
     from forest_files.doors.explain import explain
     from forest_files.files.check import check_all
+    from forest_files.files.coverage import in_source
     from forest_files.files.session import custody_at
+    from forest_files.ledger.sources import config_from
 
     commit = gitio.resolve_commit(root, rev)
+    rules = config_from(root, commit).require
     with custody_at(root, commit) as (store, bindings, content):
         findings = check_all(store, bindings, content, paths=paths)
         items = explain(findings, root=root, source=commit, conn=store.conn)
-        report = CheckReport(rev, content.name, items)
+        gaps = in_source(rules, content, bindings, within=paths)
+        report = CheckReport(rev, content.name, items, explain(gaps, root=root, source=commit))
         return with_diffs(report, store, bindings, content) if diffs else report
 
 

@@ -69,11 +69,19 @@ def with_diffs(
     """``report`` with the ground -> now diff of each drifted finding (a terminal's)."""
     from dataclasses import replace
 
-    from forest_files.files.diff import section_diff
+    from forest_files.files.diff import is_prose, section_diff
 
     excludes = {b.bind_act: b.excludes for b in bindings}
     items = tuple(
-        r.with_diff(section_diff(store, r.finding, content, excludes.get(r.finding.binding, ())))
+        r.with_diff(
+            section_diff(
+                store,
+                r.finding,
+                content,
+                excludes.get(r.finding.binding, ()),
+                words=is_prose(r.finding.path),  # writers change words; code changes lines
+            )
+        )
         if r.finding.kind == "drifted"
         else r
         for r in report.items

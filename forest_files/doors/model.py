@@ -100,6 +100,8 @@ class CheckReport:
     items: tuple[Reported, ...] = ()
     extra: tuple[Reported, ...] = field(default=())  # findings bound to no file (contests)
     notes: tuple[str, ...] = ()  # advice that fails nothing (an unsigned commit's warning)
+    # findings that fail nothing: the hook's ``unbound`` (a draft may be committed)
+    warnings: tuple[Reported, ...] = field(default=())
 
     @property
     def failed(self) -> tuple[Reported, ...]:
@@ -110,11 +112,15 @@ class CheckReport:
         return not self.failed
 
     def summary(self) -> str:
-        return summary_line(len(self.items), len(self.failed), self.where)
+        gaps = sum(1 for r in (*self.extra, *self.warnings) if r.finding.kind == "unbound")
+        failed = sum(1 for r in self.failed if r.finding.kind != "unbound")
+        line = summary_line(len(self.items), failed, self.where)
+        return f"{line}; {gaps} required target(s) unbound" if gaps else line
 
     def as_dict(self) -> dict[str, object]:
         return {
             "source": self.source,
             "ok": self.ok,
             "findings": [r.as_dict() for r in (*self.items, *self.extra)],
+            "warnings": [r.as_dict() for r in self.warnings],
         }

@@ -80,7 +80,7 @@ def routes_for(f: Finding, *, root: Path, source: str) -> tuple[Route, ...]:
             Route(
                 "adopt it",
                 (forest("adopt", sel, options=_words()), *_stage(source, _LEDGER)),
-                "a [require] glob in forest.toml names this file",
+                "replace … with why this text is right; forest.toml's [require] asks for it",
             ),
         )
     if f.kind == "unresolved":

@@ -6,7 +6,9 @@ tree); the working tree and the git index are never modified or stashed.
 Refuses: nothing itself; a damaged staged ledger raises what replay raises.
 Returns: a ``CheckReport`` of the bindings the staged change can have moved
 (HEAD was judged when it was committed): those of staged paths, and, when
-ledger files are staged, those whose binding or ground differs from HEAD's.
+ledger files are staged, those whose binding or ground differs from HEAD's;
+staged files a ``[require]`` rule names but nothing binds are warnings (notes
+the hook prints; ``ok`` stays true: a draft may be committed).
 Test: tests/test_hooks.py, tests/test_doors.py
 
 Honours ``GIT_INDEX_FILE`` (``git commit -a`` and ``git commit PATH`` use a
@@ -28,6 +30,7 @@ from forest_files.doors.model import CheckReport
 if TYPE_CHECKING:
     import sqlite3
 
+    from forest_files.config import RequireRule
     from forest_files.files.bindmap import BindMap
     from forest_files.files.check import Finding, Ground
     from forest_files.files.content import ContentSource
@@ -71,21 +74,77 @@ def judge_staged(root: Path, *, diffs: bool = False) -> CheckReport:
         if same_as_head and head is not None:
             write_alias(root, head[1], fingerprint)
     view = view_path(root, fingerprint)
+    staged = {c.path for c in changes if c.status != "D"}
     if not ledger_staged:
         # Fast path: the staged ledger's view is cached with its bound paths; a commit
         # touching none of them needs no store, no parse, no replay.
         known = bound_paths(view)
         if known is not None and not (known & touched):
-            return empty
-        return _judge_from_map(root, view, touched, diffs)
+            return _with_coverage(root, empty, staged, touched, view, known)
+        report = _judge_from_map(root, view, touched, diffs)
+        return _with_coverage(root, report, staged, touched, view, known)
     previous = map_of(root, commit_fingerprint(root, head[0])) if head is not None else None
     report = _judge_ledger_change(root, fingerprint, previous, touched, diffs)
+    report = _with_coverage(root, report, staged, touched, view, None)
     from dataclasses import replace
 
     from forest_files.signing.live import hook_warning
 
     warning = hook_warning(root, touched)  # advice only: the gate decides
-    return replace(report, notes=(warning,)) if warning is not None else report
+    return replace(report, notes=(*report.notes, warning)) if warning is not None else report
+
+
+def _staged_rules(root: Path, touched: set[str]) -> tuple[RequireRule, ...]:
+    """The staged forest.toml's ``[require]`` rules. While forest.toml is not staged
+    the staged one is HEAD's, and a working-tree file that never says ``require``
+    spares the hook the git call (an unstaged edit that removed the table could hide
+    a warning here, never a failure in ``forest ci``)."""
+    from forest_files.config import CONFIG_NAME
+
+    if CONFIG_NAME not in touched:
+        try:
+            if b"require" not in (root / CONFIG_NAME).read_bytes():
+                return ()
+        except OSError:
+            pass
+    from forest_files.ledger.sources import config_from
+
+    return config_from(root, "index", keep_index_file=True).require
+
+
+def _with_coverage(
+    root: Path,
+    report: CheckReport,
+    staged: set[str],
+    touched: set[str],
+    view: Path,
+    known: set[str] | None,
+) -> CheckReport:
+    """``report`` with a warning (a note, and ``warnings``) for each staged file a
+    ``[require]`` rule names that the staged ledger leaves unbound. Only staged
+    paths are judged; nothing is listed, and only those files are read."""
+    rules = _staged_rules(root, touched) if staged else ()
+    candidates = {p for p in staged if any(r.matches(p) for r in rules)}
+    if not candidates:
+        return report
+    from dataclasses import replace
+
+    from forest_files.doors.text import warning_note
+    from forest_files.files.content import GitTreeSource
+    from forest_files.files.coverage import unbound
+
+    bindings: list[Binding] = []
+    content: ContentSource
+    if known is not None and not (known & candidates):
+        content = GitTreeSource(root, None, keep_index_file=True, only=tuple(sorted(candidates)))
+    else:
+        bindings, _grounds, content = _touched_from_map(root, view, candidates)
+    found = unbound(rules, candidates, content.read, bindings)
+    if not found:
+        return report
+    warned = explain(found, root=root, source=SOURCE)
+    notes = (*report.notes, *(warning_note(r) for r in warned))
+    return replace(report, warnings=(*report.warnings, *warned), notes=notes)
 
 
 def _judge_from_map(root: Path, view: Path, touched: set[str], diffs: bool) -> CheckReport:

@@ -42,7 +42,12 @@ def block(r: Reported, *, colour: bool = False) -> list[str]:
     lines.extend(f"  {hint}" for hint in r.hints)
     lines.extend(f"  {route.line()}" for route in r.routes)
     if r.diff:
-        lines.append(r.diff)
+        if colour:
+            from forest_files.files.diff import colourise
+
+            lines.append(colourise(r.diff))
+        else:
+            lines.append(r.diff)
     return lines
 
 
@@ -55,8 +60,23 @@ def terminal(report: CheckReport, *, verbose: bool = False, colour: bool = False
             out.extend(block(r, colour=colour))
         elif verbose:
             out.append(headline(r, colour=colour))
+    for r in report.warnings:
+        out.extend(warning_block(r, colour=colour))
     out.append(report.summary())
     return out
+
+
+def warning_block(r: Reported, *, colour: bool = False) -> list[str]:
+    """A finding that fails nothing (the hook's ``unbound``), marked as a warning."""
+    lines = block(r, colour=colour)
+    return [f"warning: {lines[0]}", *lines[1:]]
+
+
+def warning_note(r: Reported) -> str:
+    """One ``CheckReport.notes`` entry: the hook prints it and lets the commit through."""
+    lines = warning_block(r)
+    first = f"forest-files: {lines[0]} (committed anyway; `forest ci` fails until it is adopted)"
+    return "\n".join([first, *lines[1:]])
 
 
 def hook_refusal(report: CheckReport) -> list[str]:

@@ -12,7 +12,10 @@ other place — another file, or another selector of the same file — by sectio
 hash; one search per run, moves.py; an unresolved section that did not move
 carries the sections standing where it stood as ``candidates``),
 ``contested`` (two live successors of the ground, or two bindings of one
-path + selector). Every kind but ``clean`` fails a check.
+path + selector), ``unbound`` (a file or heading forest.toml's ``[require]``
+names that no binding covers; made by coverage.py, never by a binding's
+check). Every kind but ``clean`` fails a check (the hook only warns of
+``unbound``: a draft may be committed).
 Returns: ``Finding`` values carrying paths, line ranges and hashes — never
 section text.
 Test: tests/test_check.py
@@ -47,7 +50,7 @@ from forest_files.ledger.bindings import Binding
 if TYPE_CHECKING:  # annotations only: checks from a binding map never open a store
     from forest_files.store.forest import ForestStore
 
-FINDING_KINDS = ("clean", "drifted", "missing", "unresolved", "moved", "contested")
+FINDING_KINDS = ("clean", "drifted", "missing", "unresolved", "moved", "contested", "unbound")
 
 
 @dataclass(frozen=True)

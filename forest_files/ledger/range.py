@@ -23,7 +23,8 @@ The range is merge-base(REF, HEAD)..HEAD. The rules:
   merge-base's keyring binds to the identity the act names (``unsigned``,
   ``signer``, ``signers-mixed``; under ``warn`` these are the report's warnings).
 * forest.toml is governed: a commit of the range that changes its
-  ``[authority]``, ``[policy]``, ``[signing]`` or ``[gpg]`` tables, or the
+  ``[authority]``, ``[policy]``, ``[signing]``, ``[gpg]`` or ``[require]``
+  tables (a requirement removed would let an unadopted file in), or the
   keyring file the merge-base names, is a fault (``config-governance``)
   unless its author holds ``**`` at the merge-base (a holder listed for the
   glob ``**``; a merge-base without an authority map governs nothing); a
@@ -213,16 +214,18 @@ def _config_change(
     if after.project_id != before.project_id and acts_at(root, parent).acts:
         detail = f"{name} changes the project id, which never changes once acts exist"
         return Fault("config-governance", None, None, None, detail)
-    governed = (before.authority, before.max_body_bytes, before.signing) != (
+    # [require] too: removing a requirement would let an unadopted file in unseen.
+    governed = (before.authority, before.max_body_bytes, before.signing, before.require) != (
         after.authority,
         after.max_body_bytes,
         after.signing,
+        after.require,
     )
     if governed and not _holds_everything(base_cfg, author):
         detail = (
-            f"{name} changes [authority] or [policy] (or [signing], [gpg]), but its author "
-            f"{author} does not hold '**' at the merge-base; ask a holder of '**' to make "
-            "that change"
+            f"{name} changes [authority] or [policy] (or [signing], [gpg], [require]), but "
+            f"its author {author} does not hold '**' at the merge-base; ask a holder of '**' "
+            "to make that change"
         )
         return Fault("config-governance", None, None, None, detail)
     return None

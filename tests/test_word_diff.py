@@ -1,0 +1,123 @@
+"""Word-level diffs for prose: ``files.diff.word_diff``, ``forest diff --words``, and
+the diffs of ``forest check --show-diff`` (words for Markdown, lines for code)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from helpers.git import commit_all, isolate, make_repo, write
+
+from forest_files.files.diff import colourise, is_prose, word_diff
+
+BIN = Path(sys.executable).parent
+FOREST = str(BIN / "forest")
+WORDS = "Adopted as written"
+CANON = "# Canon\n\n## Rules\n\nThe first rule stands.\n\nA middle line.\n\nThe last rule.\n"
+CODE = "def total(x):\n    return x + 1\n"
+
+
+@pytest.fixture(autouse=True)
+def _isolated_git(monkeypatch: pytest.MonkeyPatch) -> None:
+    isolate(monkeypatch)
+
+
+def forest(repo: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ)
+    env.pop("NO_COLOR", None)
+    return subprocess.run(
+        [FOREST, *args], cwd=repo, env=env, capture_output=True, text=True, check=False
+    )
+
+
+def test_word_diff_changed_words_marked() -> None:
+    got = word_diff("The first rule stands.\n", "The first law stands firm.\n")
+    assert got == "@@ line 1 @@\nThe first [-rule-]{+law+} stands{+ firm+}."
+
+
+def test_word_diff_unchanged_is_empty() -> None:
+    assert word_diff("same words\n", "same words\n") == ""
+    assert word_diff("", "") == ""
+
+
+def test_word_diff_only_changed_lines_with_context_shown() -> None:
+    old = "one\ntwo\nthree\nfour\nfive\nsix\nseven\n"
+    new = "one\ntwo\nthree\nFOUR\nfive\nsix\nseven\n"
+    assert word_diff(old, new) == "@@ line 3 @@\nthree\n[-four-]{+FOUR+}\nfive"
+    assert word_diff(old, new, context=0, first_line=10) == "@@ line 13 @@\n[-four-]{+FOUR+}"
+    full = word_diff(old, new, context=None)
+    assert full.splitlines()[0] == "one" and len(full.splitlines()) == 7
+
+
+def test_word_diff_separate_hunks_numbered_in_new() -> None:
+    old = "a\nb\nc\nd\ne\nf\ng\n"
+    new = "A\nb\nc\nd\ne\nf\nG\n"
+    assert word_diff(old, new, context=0) == "@@ line 1 @@\n[-a-]{+A+}\n@@ line 7 @@\n[-g-]{+G+}"
+
+
+def test_word_diff_deleted_and_inserted_lines_marked_each_line() -> None:
+    got = word_diff("keep\ngone one\ngone two\nend\n", "keep\nend\nnew line\n", context=None)
+    lines = got.splitlines()
+    assert "[-gone one-]" in lines and "[-gone two-]" in lines
+    assert "{+new line+}" in lines
+    assert all(line.count("[-") == line.count("-]") for line in lines)  # each line stands alone
+
+
+def test_word_diff_punctuation_and_unicode_tokens() -> None:
+    got = word_diff("Élias said: «non».\n", "Élias said: «oui»!\n", context=0)
+    assert got == "@@ line 1 @@\nÉlias said: «[-non-]{+oui+}»[-.-]{+!+}"
+
+
+def test_word_diff_colour_keeps_markers() -> None:
+    got = word_diff("a b\n", "a c\n", colour=True)
+    assert "\x1b[31m[-b-]\x1b[0m" in got and "\x1b[32m{+c+}\x1b[0m" in got
+    plain = colourise("--- ground x\n+++ now x\n-old\n+new\n same")
+    assert "\x1b[31m-old" in plain and "\x1b[32m+new" in plain and "--- ground x" in plain
+
+
+def test_is_prose_markdown_not_code() -> None:
+    assert is_prose("docs/a.md") and is_prose("NOTES.TXT") and not is_prose("src/pay.py")
+
+
+@pytest.fixture
+def drifted(tmp_path: Path) -> Path:
+    repo = make_repo(tmp_path)
+    assert forest(repo, "init").returncode == 0
+    write(repo, "canon.md", CANON)
+    write(repo, "pay.py", CODE)
+    done = forest(repo, "adopt", "canon.md#Rules", "pay.py::total", "--words", WORDS)
+    assert done.returncode == 0, done.stderr
+    commit_all(repo, "adopt")
+    write(repo, "canon.md", CANON.replace("first rule stands", "first law bends"))
+    write(repo, "pay.py", CODE.replace("x + 1", "x + 2"))
+    return repo
+
+
+def test_cli_diff_words_marks_changed_words(drifted: Path) -> None:
+    proc = forest(drifted, "diff", "--words", "canon.md#Rules")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines()[0] == "drifted canon.md#Canon/Rules"
+    assert "The first [-rule-]{+law+} [-stands-]{+bends+}." in proc.stdout
+    assert "@@ line 4 @@" in proc.stdout  # numbered as lines of the file (one of context)
+    assert "\x1b[" not in proc.stdout  # no colour off a terminal
+    lines = forest(drifted, "diff", "canon.md#Rules").stdout
+    assert "-The first rule stands." in lines and "+The first law bends." in lines
+
+
+def test_cli_diff_words_clean_section_says_no_change(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path)
+    assert forest(repo, "init").returncode == 0
+    write(repo, "canon.md", CANON)
+    assert forest(repo, "adopt", "canon.md#Rules", "--words", WORDS).returncode == 0
+    proc = forest(repo, "diff", "--words", "canon.md#Rules")
+    assert proc.stdout.splitlines() == ["clean canon.md#Canon/Rules", "(no change)"]
+
+
+def test_check_show_diff_words_for_prose_lines_for_code(drifted: Path) -> None:
+    proc = forest(drifted, "check", "--show-diff")
+    assert proc.returncode == 1
+    assert "The first [-rule-]{+law+} [-stands-]{+bends+}." in proc.stdout
+    assert "-    return x + 1" in proc.stdout and "+    return x + 2" in proc.stdout
