@@ -68,7 +68,7 @@ class Verdicts:
         lines: list[str] = []
         for r in items:
             f = r.finding
-            now = (f.kind, f.actual_hash)
+            now = (f.kind, f.actual_hash if f.failed else None)  # clean is clean
             before = self._last.get(f.binding)
             self._last[f.binding] = now
             if f.failed:

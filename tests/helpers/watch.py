@@ -8,7 +8,6 @@ test slower, not flaky.
 from __future__ import annotations
 
 import os
-import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -77,10 +76,13 @@ def checks(w: Watcher) -> int:
 
 
 def settle(w: Watcher, root: Path, path: str = "a.md") -> None:
-    """Touch a bound path and wait for its check: every earlier event has been taken."""
+    """Put a bound path's bytes in place again by one rename (one event) and wait for
+    its check: every earlier event has been taken by then."""
     n = checks(w)
     full = root / path
-    os.utime(full, ns=(time.time_ns(), time.time_ns()))
+    tmp = full.with_name(full.name + ".settle~")
+    tmp.write_bytes(full.read_bytes())
+    os.replace(tmp, full)
     wait_checks(w, n + 1)
 
 
@@ -128,3 +130,10 @@ SAVE_STYLES = {
 
 def section_hash(text: str) -> str:
     return hash_body(text)
+
+
+def wait_proposal(w: Watcher, path: str = "a.md") -> None:
+    ok = w.journal.wait_for(
+        lambda rs: any(r.kind == "proposal" and r.path == path for r in rs), TIMEOUT
+    )
+    assert ok, w.journal.items()
