@@ -37,6 +37,7 @@ class BoundSet:
             dirs.update("/".join(parts[: i + 1]) for i in range(len(parts)))
         return cls(chosen, frozenset(dirs))
 
+
 _IGNORED_TYPES = ("opened", "closed_no_write")
 _SEGMENTS = f"{LEDGER_DIR}/{SEGMENTS}"
 

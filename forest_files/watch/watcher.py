@@ -235,7 +235,9 @@ class Watcher:
         pid, outcome = done.split(" ")
         self.journal.add("proposal", f.path, f.selector, done)
         if outcome != "same":
-            self._emit([f"  proposal {pid} holds this text ({outcome}): forest proposal show {pid}"])
+            self._emit(
+                [f"  proposal {pid} holds this text ({outcome}): forest proposal show {pid}"]
+            )
 
     def _emit(self, lines: list[str]) -> None:
         for line in lines:
