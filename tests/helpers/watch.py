@@ -137,3 +137,15 @@ def wait_proposal(w: Watcher, path: str = "a.md") -> None:
         lambda rs: any(r.kind == "proposal" and r.path == path for r in rs), TIMEOUT
     )
     assert ok, w.journal.items()
+
+
+def until(predicate: Callable[[], bool], timeout: float = TIMEOUT) -> bool:
+    """Wait for a condition another process brings about (no event crosses processes)."""
+    import time
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(0.05)
+    return predicate()
