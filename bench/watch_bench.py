@@ -19,6 +19,7 @@ Run:  .venv/bin/python bench/watch_bench.py [--sizes 1000,10000] [--idle 10] [--
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import statistics
@@ -89,6 +90,7 @@ def measure(root: Path, args: argparse.Namespace) -> dict[str, object]:
     w.start()
     assert w.journal.wait_for(lambda rs: any(r.kind == "reconciled" for r in rs), 600)
     startup = time.monotonic() - t0
+    gc.freeze()  # as the daemon does after start-up (watch/daemon.py)
     cpu0, wall0 = time.process_time(), time.monotonic()
     time.sleep(args.idle)  # the quantity measured is what the watcher does meanwhile
     idle = 100 * (time.process_time() - cpu0) / (time.monotonic() - wall0)

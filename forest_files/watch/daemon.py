@@ -15,6 +15,7 @@ Test: tests/test_watch_daemon.py
 from __future__ import annotations
 
 import contextlib
+import gc
 import json
 import logging
 import logging.handlers
@@ -28,7 +29,7 @@ import time
 from pathlib import Path
 
 from forest_files.errors import ForestError
-from forest_files.paths import WATCH_LOG, WATCH_STATE
+from forest_files.paths import LOCAL_DB, WATCH_LOG, WATCH_STATE
 from forest_files.watch.lock import WatchLock, running
 from forest_files.watch.settings import WatchSettings
 from forest_files.watch.watcher import Sink, Watcher
@@ -102,6 +103,7 @@ def run_foreground(
             log.info("recovered a stale pid file (pid %s was not running)", lock.recovered)
         w.on_batch = lambda: write_state(root, w)
         w.start()
+        gc.freeze()  # what start-up built lives on; later collections need not scan it
         log.info("watching %s (%s; pid %s)", root, w.observers.mode, os.getpid())
         write_state(root, w)
         while not done.wait(3600):
@@ -189,11 +191,13 @@ def status(root: Path) -> dict[str, object]:
             state = json.loads((root / WATCH_STATE).read_text(encoding="utf-8"))
         except (OSError, ValueError):
             state = {}
-    with ProposalStore(root) as store:
-        proposals = [
-            {"id": p.id, "selector": p.selector, "text_hash": p.text_hash}
-            for p in store.open_proposals()
-        ]
+    proposals: list[dict[str, str]] = []
+    if (root / LOCAL_DB).exists():  # a status never creates the proposals file
+        with ProposalStore(root) as store:
+            proposals = [
+                {"id": p.id, "selector": p.selector, "text_hash": p.text_hash}
+                for p in store.open_proposals()
+            ]
     return {
         "running": pid is not None,
         "pid": pid,
