@@ -26,11 +26,11 @@ def _version() -> str:
 
 def dispatch(argv: list[str]) -> int | None:
     """Answer ``argv`` on the light path, or None for the full CLI. Applies ``-C``."""
-    while argv and (argv[0] == "-C" or argv[0].startswith("-C")):
-        target = argv[1] if argv[0] == "-C" else argv[0][2:]
+    while argv and argv[0].startswith("-C"):
         if argv[0] == "-C" and len(argv) < 2:
             print("forest: -C needs a directory (forest -C DIR COMMAND …)", file=sys.stderr)
             return 2
+        target = argv[1] if argv[0] == "-C" else argv[0][2:]
         try:
             os.chdir(target)
         except OSError as exc:

@@ -117,9 +117,10 @@ def status_command(repo: str, as_json: bool) -> int:
 def _status(repo: str, as_json: bool) -> int:
     import json
 
-    from forest_files.doors.check import run_check
+    from forest_files.doors.check import remembered_clean, run_check
 
-    report = run_check(_root(repo), "worktree")
+    root = _root(repo)
+    report = remembered_clean(root) or run_check(root, "worktree")
     rows = [
         {"path": f.path, "selector": f.selector, "finding": f.kind, "ground": f.ground}
         for f in (r.finding for r in report.items)

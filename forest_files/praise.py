@@ -35,3 +35,28 @@ def refuse_praise(words: str) -> None:
             "enthusiasm is not root: praise alone does not adopt text; say what is adopted, "
             "e.g. 'root this entry exactly as displayed'"
         )
+
+
+# What a printed route leaves for the user to fill in; pasted as is, it must not sign.
+_PLACEHOLDER_WORDS = re.compile(r"[\s.…\"'`]*")
+_PLACEHOLDER_NAMES = frozenset({"NAME", "NAME <EMAIL>", "NAME <email>", "<NAME>", "YOUR NAME"})
+
+
+def placeholder_words(words: str) -> str | None:
+    """Why ``words`` are a placeholder rather than adopting words (None: they are not)."""
+    if _PLACEHOLDER_WORDS.fullmatch(words):
+        return (
+            f"--words {words.strip()!r} is the placeholder of a printed route, not your words; "
+            "say why this text is right, e.g. --words 'Amended after the review of 3 May'"
+        )
+    return None
+
+
+def placeholder_signature(by: str) -> str | None:
+    """Why ``by`` is a placeholder signature (None: it is not)."""
+    if by.strip() in _PLACEHOLDER_NAMES:
+        return (
+            f"--as {by.strip()!r} is a placeholder; leave --as out to sign as your git "
+            "identity, or give your name: --as 'Ada Lovelace <ada@example.org>'"
+        )
+    return None

@@ -438,10 +438,8 @@ def _append_line(path: Path, line: str) -> None:
 
 
 def _local(store: ForestStore, content_id: str) -> int:
-    local = store.id_for_content(content_id)
-    if local is None:
-        raise ForestError(f"unknown entry {content_id}; list ground with `forest log`")
-    return local
+    """A content id or a unique short id (store.local_id)."""
+    return store.local_id(content_id)
 
 
 def _log_entry(act: Act) -> LogEntry:

@@ -248,3 +248,27 @@ def test_unknown_field_in_a_known_kind_refused_on_replay(repo: Path) -> None:
     write(repo, f".forest/ledger/segments/{name}.jsonl", line.decode())
     with Repository(repo) as r, pytest.raises(LedgerError, match="does not know"):
         r.rebuild()
+
+
+@pytest.mark.parametrize("fmt", ["text", "json", "sarif", "junit", "github"])
+def test_forged_act_every_ci_format_writes_a_complete_report(repo: Path, fmt: str) -> None:
+    """A ledger that verifies but will not replay: every format still writes its whole
+    report, the fault a result located at the forged act's segment file."""
+    [adopt] = _acts(repo)
+    body_hash = hash_body("## Elias\n\nElias keeps the lighthouse.\n")
+    fields = {"body_hash": body_hash, "by": MALLORY, "reason": "gone", "at": "2026"}
+    forged = _forge(repo, "erase", [adopt.id], fields)
+    commit_all(repo, "erase the canon")
+    code, out, _ = forest("ci", "-C", str(repo), "--base", "main", "--format", fmt)
+    assert code == 3
+    assert forged.id[:12] in out and "ledger-fault" in out
+    segment = next(
+        p.name
+        for p in (repo / ".forest/ledger/segments").iterdir()
+        if forged.id in p.read_text(encoding="utf-8")
+    )
+    assert f".forest/ledger/segments/{segment}" in out
+    if fmt in ("json", "sarif"):
+        import json
+
+        json.loads(out)

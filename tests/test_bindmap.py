@@ -91,3 +91,13 @@ def test_map_is_not_saved_while_a_segment_is_racily_clean(tmp_path: Path) -> Non
         os.utime(seg, ns=(st.st_atime_ns, st.st_mtime_ns + future))
     assert set(_kinds(root).values()) == {"clean"}
     assert not Path(_record(root)).exists()
+
+
+def test_saved_fields_are_binding_field_order_accepted() -> None:
+    """load() builds bindings positionally: the saved field list is Binding's order."""
+    from dataclasses import fields
+
+    from forest_files.files import bindmap
+    from forest_files.ledger.bindings import Binding
+
+    assert tuple(f.name for f in fields(Binding)) == bindmap._FIELDS

@@ -80,6 +80,6 @@ def test_precommit_framework_forest_check(tmp_path: Path) -> None:
     out = drifted.stdout + drifted.stderr
     assert drifted.returncode != 0, out
     assert "Failed" in out and "- hook id: forest-check" in out
-    assert "drifted: canon.md#Canon/Rules" in out
+    assert "drifted canon.md#Canon/Rules" in out
     assert git(canon, "rev-parse", "HEAD") == before
     assert git(canon, "diff", "--cached") == staged

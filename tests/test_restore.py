@@ -132,10 +132,11 @@ def test_restore_with_exclusions_keeps_the_excluded_parts_as_they_are_now(
 def test_restore_with_exclusions_refused_when_it_would_change_the_section(
     tmp_path: Path,
 ) -> None:
-    text = "# Doc\n\nIntro.\n"
+    # An exclusion must match at adoption (issue 11, item 6), so Status is there.
+    text = "# Doc\n\nIntro.\n\n## Status\n\nopen\n"
     repo = new_repo(tmp_path, {"adr.md": text})
     ok(repo, "adopt", "adr.md", "--exclude", "#Status", "--words", WORDS)
-    # A Status part added since, and the line after it replaced: put back, ground's
+    # Status moved up under Doc, and the line after it replaced: put back, ground's
     # "Intro." would land under the excluded Status heading and vanish from the hash.
     now = "# Doc\n\n### Status\n\nopen\n\n## Later\n"
     (repo / "adr.md").write_text(now)

@@ -47,6 +47,7 @@ from forest_files import gitio
 from forest_files.files.check import Finding, check_all
 from forest_files.files.content import GitTreeSource
 from forest_files.files.session import custody_at
+from forest_files.ledger.acts import LedgerError
 from forest_files.ledger.segments import BODIES_DIR, SEGMENTS_DIR
 from forest_files.ledger.sources import LEDGER_PREFIX
 from forest_files.ledger.strays import strays_in_tree
@@ -88,6 +89,7 @@ class GateFinding:
     message: str
     fingerprint: str
     level: str = "error"  # "warning": reported, never a failure (signing under "warn")
+    routes: tuple[str, ...] = ()  # the commands of the finding's routes (doors/routes.py)
     introduced: str | None = None  # a HEAD finding: the commit of the range that brought it
 
     @property
@@ -156,8 +158,9 @@ def _make(
     )
 
 
-def _describe(f: Finding, root: Path) -> str:
+def _describe(f: Finding, root: Path) -> tuple[str, tuple[str, ...]]:
     """One body-free sentence for a check finding, with its routes (doors/routes.py)."""
+    from forest_files.doors.model import detail_of
     from forest_files.doors.routes import routes_for
 
     sel = f.selector
@@ -172,15 +175,17 @@ def _describe(f: Finding, root: Path) -> str:
     elif f.kind == "contested":
         said = f"{sel} is contested ({f.detail})"
     else:
-        said = f"{sel} is unresolved: {f.detail}"
+        said = f"{sel} is unresolved: {detail_of(f)}"
     routes = routes_for(f, root=root, source="worktree")
-    return "; ".join([said, *(r.line() for r in routes)])
+    return "; ".join([said, *(r.line() for r in routes)]), tuple(
+        r.command for r in routes if r.steps
+    )
 
 
 def _from_finding(
     f: Finding, root: Path, commit: str | None, judged_by: str | None = None
 ) -> GateFinding:
-    message = _describe(f, root)
+    message, routes = _describe(f, root)
     if commit is not None:
         message = (
             f"commit {commit[:12]} changed {f.selector} without recording its supersession "
@@ -190,7 +195,10 @@ def _from_finding(
         message += (
             f" (commit {commit[:12]} holds no ledger; judged by the ledger of {judged_by[:12]})"
         )
-    return _make(f.kind, f.path, f.selector, f.binding, commit, message, (f.start_line, f.end_line))
+    found = _make(
+        f.kind, f.path, f.selector, f.binding, commit, message, (f.start_line, f.end_line)
+    )
+    return replace(found, routes=routes)
 
 
 def _from_fault(fault: Fault, rule: str, level: str = "error") -> GateFinding:
@@ -199,7 +207,8 @@ def _from_fault(fault: Fault, rule: str, level: str = "error") -> GateFinding:
     where = fault.segment or ""
     path = fault.path or (segment_file(where) if where else _LEDGER_DIR)
     rule_name = rule if rule != "ledger-fault" else f"ledger-fault ({fault.code})"
-    act = f" act {fault.act_id[:12]}" if fault.act_id else ""
+    named = fault.act_id and fault.act_id[:12] in fault.detail
+    act = f" act {fault.act_id[:12]}" if fault.act_id and not named else ""
     message = f"{rule_name}:{act} {fault.detail}"
     if fault.fix:
         message += f"; remove it and commit: {fault.fix}"
@@ -362,8 +371,6 @@ def run_gate(root: Path | str, base: str | None) -> GateReport:
     """Everything the CI gate finds for HEAD (and merge-base(``base``, HEAD)..HEAD).
     A ledger that cannot be replayed is a ``ledger-fault`` finding, so every format
     still writes a complete report."""
-    from forest_files.ledger.acts import LedgerError
-
     top = gitio.toplevel(root)
     head = gitio.resolve_commit(top, "HEAD")
     merge_base = None if base is None else gitio.merge_base(top, base, head)
@@ -378,8 +385,7 @@ def run_gate(root: Path | str, base: str | None) -> GateReport:
             findings += ctx.judge()
             judged = ctx.judged
         except LedgerError as exc:
-            fault = Fault(exc.code, exc.segment, exc.line, exc.act_id, exc.reason)
-            findings.append(_from_fault(fault, "ledger-fault"))
+            findings.append(_from_fault(_replay_fault(top, head, exc), "ledger-fault"))
     return GateReport(
         head=head,
         base=base,
@@ -389,6 +395,16 @@ def run_gate(root: Path | str, base: str | None) -> GateReport:
         bindings=tuple(ctx.bindings),
         findings=tuple(findings),
     )
+
+
+def _replay_fault(top: Path, head: str, exc: LedgerError) -> Fault:
+    """A replay refusal as a fault located at the segment of the act it names."""
+    from forest_files.ledger.range import acts_at
+
+    segment = exc.segment
+    if segment is None and exc.act_id is not None:
+        segment = acts_at(top, head).origin(exc.act_id)
+    return Fault(exc.code, segment, exc.line, exc.act_id, exc.reason)
 
 
 class _Range:

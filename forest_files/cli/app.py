@@ -213,14 +213,34 @@ def log(
     _emit(as_json, obj, "\n".join(lines) or "no custody acts yet")
 
 
+def words_given(words: str) -> str:
+    """``--words`` callback: a route's placeholder pasted as is signs nothing."""
+    from forest_files.praise import placeholder_words
+
+    why = placeholder_words(words)
+    if why is not None:
+        typer.echo(f"forest: {why}", err=True)
+        raise typer.Exit(1)
+    return words
+
+
+WordsOpt = Annotated[
+    str, typer.Option("--words", help="Your adopting words (required).", callback=words_given)
+]
+
+
 def _identity(repo: Path, given: str | None) -> str:
     """``--as``, or the identity the signing key is bound to when forest.toml asks for
     signatures (docs/signing.md), or the git identity. A claim: the gate authenticates."""
     from forest_files.gitio import user_identity
+    from forest_files.praise import placeholder_signature
     from forest_files.repository import find_root
     from forest_files.signing.live import advise
 
     claimed = given.strip() if given and given.strip() else None
+    why = None if claimed is None else placeholder_signature(claimed)
+    if why is not None:
+        raise ForestError(why)
     root = find_root(repo)
     advice = advise(root, claimed)
     for line in advice.lines:
@@ -236,7 +256,7 @@ def _identity(repo: Path, given: str | None) -> str:
 def resolve(
     content_id: Annotated[str, typer.Argument(help="A contested entry's content id.")],
     pick: Annotated[str, typer.Option("--pick", help="Content id of the head whose text wins.")],
-    words: Annotated[str, typer.Option("--words", help="Your adopting words (required).")],
+    words: WordsOpt,
     as_: Annotated[
         str | None, typer.Option("--as", help="Signature (default: git user.name <email>).")
     ] = None,

@@ -193,9 +193,10 @@ def show(
 
     with Repository(repo) as r:
         store = r._synced()
-        local = store.id_for_content(content_id)
-        row = None if local is None else store.get(local)
-        if row is None or local is None:
+        local = store.local_id(content_id)  # a short id works too
+        row = store.get(local)
+        content_id = store.content_id(local)
+        if row is None:
             raise ForestError(f"unknown entry {content_id}; `forest log` lists content ids")
         meta = {
             "content_id": content_id,

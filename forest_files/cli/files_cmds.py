@@ -19,9 +19,9 @@ from typing import Annotated
 import typer
 
 from forest_files.cli.app import JsonOpt, RepoOpt, _identity, app
+from forest_files.cli.app import WordsOpt as WordsOpt  # shared with custody_cmds
 from forest_files.cli.errors import boundary
 
-WordsOpt = Annotated[str, typer.Option("--words", help="Your adopting words (required).")]
 AsOpt = Annotated[
     str | None, typer.Option("--as", help="Signature (default: git user.name <email>).")
 ]

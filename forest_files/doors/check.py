@@ -33,7 +33,7 @@ def run_check(
 
         if not (root / CONFIG_NAME).exists():
             raise ForestError(f"{root}: no {CONFIG_NAME} here; run `forest init` first")
-        return _commit(root, "index", paths, diffs)
+        return _index(root, paths, diffs)
     if source == "worktree":
         return _worktree(root, paths, diffs)
     return _commit(root, source, paths, diffs)
@@ -62,14 +62,73 @@ def _worktree(root: Path, paths: tuple[str, ...], diffs: bool) -> CheckReport:
         return with_diffs(report, store, bmap.bindings, content) if diffs else report
 
 
+def remembered_clean(root: Path) -> CheckReport | None:
+    """The working tree's report without judging anything, when the remembered clean
+    verdict still holds (verdict.py: the ledger and every bound file's stat are
+    unchanged since a whole check found every binding clean); None otherwise.
+    Findings carry no line ranges (nothing was located)."""
+    from forest_files.files import bindmap, verdict
+    from forest_files.files.check import Finding
+    from forest_files.files.session import verdict_inputs
+
+    count = verdict.recall(str(root))
+    ledger, _ = verdict_inputs(root)
+    if count is None or ledger is None:
+        return None
+    found = bindmap.load(bindmap.worktree_record(str(root)), ledger)
+    if found is None or len(found.bindings) != count:
+        return None
+    items = []
+    for b in found.bindings:
+        ground = found.grounds.get(b.entry_id)
+        if ground is None or ground[2]:  # no single ground known: judge it properly
+            return None
+        items.append(Finding("clean", b.path, b.selector, b.bind_act, ground[0], ground[1]))
+    from forest_files.doors.explain import explain
+
+    return CheckReport("worktree", "working tree", explain(items, root=root, source="worktree"))
+
+
+def _index(root: Path, paths: tuple[str, ...], diffs: bool) -> CheckReport:
+    """Every binding of the staged ledger against the staged files, from the view's
+    binding map (no store opened while all is clean); blobs this machine hashed
+    before are not read again (statcache.BlobHashCache)."""
+    from forest_files.doors.explain import explain
+    from forest_files.doors.staged import map_of
+    from forest_files.files.check import check_all
+    from forest_files.files.content import GitTreeSource
+    from forest_files.files.viewbuild import build_view
+    from forest_files.files.viewkey import ledger_fingerprint, view_path
+
+    fingerprint = ledger_fingerprint(root, "index", keep_index_file=True)
+    view = view_path(root, fingerprint)
+    if not view.exists():
+        build_view(root, "index", True, view)
+    bmap = map_of(root, fingerprint)
+    assert bmap is not None  # the view exists: its map is loaded or derived
+    content = GitTreeSource(root, None, keep_index_file=True)
+    findings = check_all(None, bmap.bindings, content, paths=paths, grounds=bmap.grounds)
+    if not any(f.failed for f in findings):
+        return CheckReport("index", content.name, explain(findings, root=root, source="index"))
+    from forest_files.store.forest import ForestStore
+
+    store = ForestStore(view)
+    try:
+        items = explain(findings, root=root, source="index", conn=store.conn)
+        report = CheckReport("index", content.name, items)
+        return with_diffs(report, store, bmap.bindings, content) if diffs else report
+    finally:
+        store.close()
+
+
 def _commit(root: Path, rev: str, paths: tuple[str, ...], diffs: bool) -> CheckReport:
     from forest_files import gitio
     from forest_files.doors.explain import explain
     from forest_files.files.check import check_all
     from forest_files.files.session import custody_at
 
-    commit = rev if rev == "index" else gitio.resolve_commit(root, rev)
-    with custody_at(root, commit, keep_index_file=rev == "index") as (store, bindings, content):
+    commit = gitio.resolve_commit(root, rev)
+    with custody_at(root, commit) as (store, bindings, content):
         findings = check_all(store, bindings, content, paths=paths)
         items = explain(findings, root=root, source=commit, conn=store.conn)
         report = CheckReport(rev, content.name, items)

@@ -22,6 +22,12 @@ if TYPE_CHECKING:
 WORDS_PLACEHOLDER = "…"
 
 
+def detail_of(f: Finding) -> str:
+    """The finding's detail without a leading repeat of its selector."""
+    lead = f"{f.selector}: "
+    return f.detail[len(lead) :] if f.detail.startswith(lead) else f.detail
+
+
 @dataclass(frozen=True)
 class Route:
     """One way out of a finding. ``steps`` are commands (argument lists) run in order

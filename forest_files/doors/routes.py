@@ -35,6 +35,14 @@ def _words() -> Step:
     return ("--words", WORDS_PLACEHOLDER)
 
 
+def forest(command: str, *targets: str, options: Step = ()) -> Step:
+    """``forest COMMAND [options] TARGET…``; a target that starts with ``-`` comes
+    after ``--`` so it is never read as an option."""
+    if any(t.startswith("-") for t in targets):
+        return ("forest", command, *options, "--", *targets)
+    return ("forest", command, *targets, *options)
+
+
 def _stage(source: str, *paths: str) -> tuple[Step, ...]:
     """After a route changed files: the hook's commit needs them staged again."""
     return (("git", "add", "--", *paths),) if source == "index" else ()
@@ -43,24 +51,24 @@ def _stage(source: str, *paths: str) -> tuple[Step, ...]:
 def routes_for(f: Finding, *, root: Path, source: str) -> tuple[Route, ...]:
     """Every route out of ``f`` (none for ``clean``)."""
     sel, path = f.selector, f.path
-    retire = Route("or end the binding", (("forest", "retire", sel, *_words()),))
+    retire = Route("or end the binding", (forest("retire", sel, options=_words()),))
     if f.kind == "drifted":
         return (
-            Route("restore ground", (("forest", "restore", sel), *_stage(source, path))),
+            Route("restore ground", (forest("restore", sel), *_stage(source, path))),
             Route(
                 "adopt the change",
-                (("forest", "supersede", sel, *_words()), *_stage(source, _LEDGER, path)),
+                (forest("supersede", sel, options=_words()), *_stage(source, _LEDGER, path)),
                 "replace … with why the new text is right",
             ),
         )
     if f.kind == "missing":
         return (_bring_back(f, root, source), retire)
     if f.kind == "moved" and f.moved_to:
+        from forest_files.files.check import with_path
+
+        new = with_path(sel, path, f.moved_to)  # the same section, at the path it moved to
         return (
-            Route(
-                "move the binding",
-                (("forest", "rebind", sel, f.moved_to), *_stage(source, _LEDGER)),
-            ),
+            Route("move the binding", (forest("rebind", sel, new), *_stage(source, _LEDGER))),
             retire,
         )
     if f.kind == "contested":
@@ -69,7 +77,7 @@ def routes_for(f: Finding, *, root: Path, source: str) -> tuple[Route, ...]:
         return (
             Route(
                 "adopt it",
-                (("forest", "adopt", sel, *_words()), *_stage(source, _LEDGER)),
+                (forest("adopt", sel, options=_words()), *_stage(source, _LEDGER)),
                 "a [require] glob in forest.toml names this file",
             ),
         )
@@ -84,14 +92,14 @@ def _resolve_routes(f: Finding) -> tuple[Route, ...]:
         return (
             Route(
                 "end the extra binding",
-                (("forest", "retire", f.selector, "--binding", f.binding, *_words()),),
+                (forest("retire", f.selector, options=("--binding", f.binding, *_words())),),
             ),
         )
     contest = f.ground or heads[0]
     return tuple(
         Route(
             f"keep {head[:12]}'s text",
-            (("forest", "resolve", contest, "--pick", head, *_words()),),
+            (forest("resolve", contest, options=("--pick", head, *_words())),),
         )
         for head in heads
     )
@@ -100,11 +108,13 @@ def _resolve_routes(f: Finding) -> tuple[Route, ...]:
 def _unresolved(f: Finding, root: Path, source: str) -> tuple[Route, ...]:
     kind = _not_regular_kind(f.detail)
     if kind is not None:
-        if kind == "directory":
+        if kind in ("directory", "submodule"):
             return (
                 Route(
                     "put the file back",
-                    note=f"move the directory at {f.path} away, then: forest restore {f.path}",
+                    note=f"move the {kind} at {f.path} away, then bring the file back "
+                    f"(git checkout HEAD -- {_quote(f.path)}, or forest restore "
+                    f"{_quote(f.selector)} for a whole-file binding)",
                 ),
             )
         back = _bring_back(f, root, source)
@@ -145,7 +155,7 @@ def _bring_back(f: Finding, root: Path, source: str) -> Route:
     if gitio.head_commit(root) is not None and _in_commit(root, "HEAD", path):
         return Route("bring the file back", (("git", "checkout", "HEAD", "--", path),))
     if whole:  # the ground text is the whole file: restore writes it again
-        return Route("bring the file back", (("forest", "restore", path), *_stage(source, path)))
+        return Route("bring the file back", (forest("restore", path), *_stage(source, path)))
     before = _before_deletion(root, path)
     if before is not None:
         return Route(

@@ -78,7 +78,7 @@ def judge_staged(root: Path, *, diffs: bool = False) -> CheckReport:
         if known is not None and not (known & touched):
             return empty
         return _judge_from_map(root, view, touched, diffs)
-    previous = _map_of(root, commit_fingerprint(root, head[0])) if head is not None else None
+    previous = map_of(root, commit_fingerprint(root, head[0])) if head is not None else None
     report = _judge_ledger_change(root, fingerprint, previous, touched, diffs)
     from dataclasses import replace
 
@@ -148,7 +148,7 @@ def _report(
     return CheckReport(SOURCE, WHERE, items, more)
 
 
-def _map_of(root: Path, fingerprint: str | None) -> BindMap | None:
+def map_of(root: Path, fingerprint: str | None) -> BindMap | None:
     """The binding map of a cached view, derived and saved if only the view is there
     (None when the view is not cached)."""
     if fingerprint is None:

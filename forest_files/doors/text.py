@@ -11,7 +11,7 @@ Test: tests/test_doors.py
 
 from __future__ import annotations
 
-from forest_files.doors.model import CheckReport, Reported
+from forest_files.doors.model import CheckReport, Reported, detail_of
 
 _RED, _GREEN, _RESET = "\x1b[31m", "\x1b[32m", "\x1b[0m"
 
@@ -25,7 +25,7 @@ def _kind(kind: str, colour: bool) -> str:
 def headline(r: Reported, *, colour: bool = False) -> str:
     f = r.finding
     where = f" lines {f.start_line}-{f.end_line}" if f.start_line else ""
-    detail = f" {f.detail}" if f.detail else ""
+    detail = f" {detail_of(f)}" if f.detail else ""
     return f"{_kind(f.kind, colour)} {f.selector}{where}{detail}"
 
 

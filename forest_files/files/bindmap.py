@@ -131,7 +131,7 @@ def load(record: str, key: LedgerKey | str, paths: Iterable[str] | None = None) 
     try:
         for path in wanted:
             for row in marshal.loads(packed[path]):
-                binding = Binding(**dict(zip(_FIELDS, row[:-1], strict=True)))
+                binding = Binding(*row[:-1])  # _FIELDS is Binding's field order
                 bindings.append(binding)
                 if row[-1] is not None:
                     grounds[binding.entry_id] = row[-1]

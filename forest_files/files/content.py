@@ -8,20 +8,26 @@ whose directory resolves outside the repository (named by ``escapes``).
 Returns: raw bytes of a repository-relative regular file (None when it is not
 one); ``special(path)``, the kind of what stands there instead (None when
 nothing does: the file is missing); the list of paths a source holds (for the
-``moved`` search).
-Test: tests/test_check.py, tests/test_special_paths.py
+``moved`` search). Paths are compared exactly as git records them: when a bound
+path is missing but a name differing from it only in Unicode normalisation
+(NFC/NFD) or letter case stands in its directory, a source's ``variant(path)``
+says so (``path_variant``) for the finding's detail — it is not the bound path
+to git, and it is never read as if it were. That search runs only when asked
+about a missing path, so a clean check pays nothing for it.
+Test: tests/test_check.py, tests/test_special_paths.py, tests/test_selector_rules.py
 """
 
 from __future__ import annotations
 
 import os
 import stat as stat_mod
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 from forest_files.files.special import git_mode_kind, lstat_kind
-from forest_files.files.statcache import StatCache
+from forest_files.files.statcache import BlobHashCache, StatCache
 
 if TYPE_CHECKING:
     from forest_files import gitio
@@ -33,6 +39,35 @@ if TYPE_CHECKING:
 # nothing for a regular file.
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _READ_NOFOLLOW = os.O_RDONLY | _NOFOLLOW | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+
+
+def path_variant(path: str, names: Iterable[str]) -> str | None:
+    """How one of ``names`` (full repository-relative paths) differs from ``path``
+    when it is the same name but for Unicode normalisation or letter case, as a
+    clause for a finding or refusal; None when none is."""
+    import unicodedata  # only for a path that is missing
+
+    def nfc(text: str) -> str:
+        return unicodedata.normalize("NFC", text)
+
+    want = nfc(path)
+    folded = want.casefold()
+    for other in names:
+        if other == path:
+            continue
+        got = nfc(other)
+        if got == want:
+            form = "NFD" if unicodedata.normalize("NFD", other) == other else "not NFC"
+            return (
+                f"only {other!r} ({other!a}) stands there: the same name in another "
+                f"Unicode normalisation ({form}), a different path to git"
+            )
+        if got.casefold() == folded:
+            return (
+                f"only {other!r} stands there: it differs in letter case only (a case-only "
+                "rename), a different path to git"
+            )
+    return None
 
 
 def read_regular(full: str) -> bytes | None:
@@ -66,6 +101,10 @@ class ContentSource(Protocol):
         ...
 
     def paths(self) -> list[str]: ...
+
+    def variant(self, path: str) -> str | None:
+        """For a missing ``path``: a same-but-for-normalisation-or-case name there."""
+        ...
 
 
 def escapes(root: Path, path: str) -> bool:
@@ -164,6 +203,16 @@ class WorktreeSource:
             return None
         return lstat_kind(st.st_mode)
 
+    def variant(self, path: str) -> str | None:
+        """For a missing ``path``: how a name in its directory differs from it only
+        in Unicode normalisation or letter case (``path_variant``); None if none."""
+        parent, _, _ = path.rpartition("/")
+        try:
+            names = os.listdir(os.path.join(self.root, parent) if parent else self.root)
+        except OSError:
+            return None
+        return path_variant(path, (f"{parent}/{n}" if parent else n for n in names))
+
     def prefetch_hashes(self, paths: list[str]) -> None:
         """Learn the file hash of every path the stat cache cannot answer yet, in one
         tight loop (no per-binding work in between), so the checks that follow find
@@ -177,7 +226,9 @@ class WorktreeSource:
         record = cache.record
         prefetched = self._prefetched
         for path in dict.fromkeys(paths):
-            if self.known_hash(path) is not None:
+            known = self.known_hash(path)
+            if known is not None:
+                prefetched[path] = known  # stat checked just now: no second lstat
                 continue
             got = self._open(path)
             if got is None:
@@ -249,6 +300,7 @@ class GitTreeSource:
     _special: dict[str, str] = field(default_factory=dict)  # path -> kind (symlink, …)
     _cache: dict[str, bytes] = field(default_factory=dict)
     _complete: bool = False
+    _hashes: BlobHashCache | None = None  # blob id -> file hash, computed here (statcache.py)
 
     def __post_init__(self) -> None:
         if self.rev is not None:
@@ -277,6 +329,26 @@ class GitTreeSource:
             else:
                 self._special[e.path] = kind
 
+    def _blob_hashes(self) -> BlobHashCache:
+        if self._hashes is None:
+            self._hashes = BlobHashCache(self.root)
+        return self._hashes
+
+    def known_hash(self, path: str) -> str | None:
+        """The normalised file hash of ``path``'s blob, when this machine computed it."""
+        blob = self._blobs.get(path)
+        return None if blob is None else self._blob_hashes().get(blob)
+
+    def remember(self, path: str, file_hash: str | None) -> None:
+        """Record ``file_hash`` for the blob ``read(path)`` returned."""
+        blob = self._blobs.get(path)
+        if blob is not None:
+            self._blob_hashes().put(blob, file_hash)
+
+    def save_cache(self) -> None:
+        if self._hashes is not None:
+            self._hashes.save()
+
     def read(self, path: str) -> bytes | None:
         blob = self._blobs.get(path)
         if blob is None:
@@ -295,10 +367,21 @@ class GitTreeSource:
                 return "directory"
         return kind
 
+    def variant(self, path: str) -> str | None:
+        """For a missing ``path``: how a path git records in the same directory
+        differs from it only in Unicode normalisation or letter case; None if none."""
+        parent = path.rpartition("/")[0]
+        if not self._complete:  # a hook listed only its paths: list the directory
+            self._take(self._list(parent + "/" if parent else ""))
+            self._complete = not parent
+        return path_variant(path, (p for p in self._blobs if p.rpartition("/")[0] == parent))
+
     def prefetch(self, paths: list[str]) -> None:
         """Read these paths' blobs in one ``git cat-file --batch``; blobs read by an
         earlier prefetch are let go (a check holds one batch at a time)."""
+        hashes = self._blob_hashes()
         wanted = [self._blobs[p] for p in paths if p in self._blobs]
+        wanted = [b for b in wanted if hashes.get(b) is None]  # known: no read needed
         keep = {b: self._cache[b] for b in wanted if b in self._cache}
         missing = [b for b in wanted if b not in keep]
         self._cache = keep

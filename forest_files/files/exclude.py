@@ -1,6 +1,6 @@
 """Exclusions: named sub-parts of a bound section that are left out of its hash.
 
-Two forms, repeatable, recorded with the binding in canonical form:
+Three forms, repeatable, recorded with the binding in canonical form:
 
 * ``#Sub`` / ``#Sub/Deeper[n]`` — a heading inside the bound section, matched
   like a heading selector (full path or unique tail, ``[n]`` for the n-th
@@ -17,15 +17,30 @@ Two forms, repeatable, recorded with the binding in canonical form:
   bytes stay exactly as written, which a YAML load/dump round trip would not
   keep (comments, quoting, order), and the hook's fast path loads no YAML
   library. A key given twice in the front matter is refused as ambiguous.
+* ``line:PREFIX`` — every line of the bound section whose text (normalised:
+  LF endings, no BOM) starts with ``PREFIX``, compared literally character
+  for character from the line's first character: leading whitespace counts
+  (``line:Date:`` does not remove ``  Date: …``; write ``line:  Date:`` for
+  that), case counts, and nothing is a pattern — no regular expression, no
+  glob — so a prefix from a hostile ledger costs one ``startswith`` per line.
+  Only the lines that start with it go; never a continuation line, never the
+  line after. The bound section's own heading line is never removed (the
+  section would lose the line that names it). ``PREFIX`` must hold a
+  non-space character, no control character (a tab included), and at most
+  ``MAX_LINE_PREFIX`` characters.
 
-An exclusion that matches nothing is not an error; ``extract`` reports which
-ones matched and the caller records the rest.
+At adoption (``extract(..., strict=True)``) an exclusion that matches nothing
+is refused, saying what the section does hold (its headings, the front-matter
+keys, or that there is no front matter); a check of an existing binding
+accepts it (the excluded part may come and go), and ``extract`` reports which
+ones matched.
 
 Stores: nothing.
 Refuses (``ExcludeError``): other syntax, duplicates, more than
-``MAX_EXCLUSIONS``, and any exclusion on a Python-symbol binding.
+``MAX_EXCLUSIONS``, a bad ``line:`` prefix, any exclusion on a Python-symbol
+binding, and (strict) an exclusion that matches nothing.
 Returns: ``Exclusion`` values and inclusive line ranges to remove.
-Test: tests/test_extract.py
+Test: tests/test_extract.py, tests/test_selector_rules.py
 """
 
 from __future__ import annotations
@@ -33,7 +48,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from forest_files.files.markdown import Heading, front_matter_end, matching
+from forest_files.files.markdown import Heading, Peers, front_matter_end, matching
 from forest_files.files.normalise import LineIndex
 from forest_files.files.selector import (
     AmbiguousSelector,
@@ -44,8 +59,9 @@ from forest_files.files.selector import (
 )
 
 MAX_EXCLUSIONS = 64
+MAX_LINE_PREFIX = 200  # the same bound as ledger.kinds.MAX_LINE_PREFIX (a test pins it)
 _CONTROL_RE = re.compile(r"[\x00-\x1f\x7f]")
-_EXAMPLES = "valid exclusions: '#Status', '#Decision/Status[2]', 'meta:status'"
+_EXAMPLES = "valid exclusions: '#Status', '#Decision/Status[2]', 'meta:status', 'line:Date:'"
 
 
 class ExcludeError(SelectorError):
@@ -56,19 +72,36 @@ class ExcludeError(SelectorError):
 class Exclusion:
     """One parsed exclusion; ``parts`` for headings, ``key`` for front matter."""
 
-    kind: str  # "heading" | "meta"
+    kind: str  # "heading" | "meta" | "line"
     parts: tuple[str, ...] = ()
     index: int | None = None
-    key: str = ""
+    key: str = ""  # the front-matter key, or the line prefix
 
     def __str__(self) -> str:
-        if self.kind == "meta":
-            return f"meta:{self.key}"
+        if self.kind in ("meta", "line"):
+            return f"{self.kind}:{self.key}"
         return "#" + render_heading_path(self.parts, self.index)
 
 
+def line_prefix_problem(prefix: str) -> str | None:
+    """Why ``prefix`` cannot be a ``line:`` exclusion, or None when it can."""
+    if not prefix.strip():
+        return "needs a prefix with a non-space character (an empty prefix would remove every line)"
+    if len(prefix) > MAX_LINE_PREFIX:
+        return f"is longer than {MAX_LINE_PREFIX} characters"
+    if _CONTROL_RE.search(prefix):
+        return "contains a control character (a tab included)"
+    return None
+
+
 def parse_exclusion(text: str) -> Exclusion:
-    """Parse ``#Heading/Path[n]`` or ``meta:key``."""
+    """Parse ``#Heading/Path[n]``, ``meta:key`` or ``line:PREFIX``."""
+    if text.startswith("line:"):
+        problem = line_prefix_problem(text[5:])
+        if problem is not None:
+            shown = text if len(text) <= 60 else text[:60] + "…"
+            raise ExcludeError(f"line exclusion {shown!r} {problem}; {_EXAMPLES}")
+        return Exclusion("line", key=text[5:])
     if text.startswith("meta:"):
         key = text[5:]
         if not key or key != key.strip() or ":" in key or _CONTROL_RE.search(key):
@@ -106,6 +139,8 @@ def heading_range(
         ex.index,
         lambda parts, n: "#" + render_heading_path(parts, n),
         f"exclusion {str(ex)!r}",
+        lines=[h.start_line for h in inside],
+        same=Peers(inside),
     )
     if chosen is None:
         return None
@@ -139,3 +174,79 @@ def meta_range(ex: Exclusion, lines: LineIndex, lo: int, hi: int) -> tuple[int, 
         else:
             break
     return starts[0], end
+
+
+def line_ranges(
+    ex: Exclusion, lines: LineIndex, lo: int, hi: int, owner_line: int | None
+) -> list[tuple[int, int]]:
+    """Each line of ``lo..hi`` that starts with the literal prefix ``ex.key``
+    (one-line ranges), never the bound heading's own line."""
+    prefix = ex.key
+    return [
+        (n, n) for n in range(lo, hi + 1) if n != owner_line and lines.line(n).startswith(prefix)
+    ]
+
+
+def _front_matter_keys(lines: LineIndex, fm_end: int) -> list[str]:
+    """Top-level keys of the front matter, read the same line-based way."""
+    keys = []
+    for n in range(2, fm_end):
+        line = lines.line(n)
+        if line[:1] in ("", " ", "\t", "-", "#"):
+            continue
+        key, colon, _ = line.partition(":")
+        if colon:
+            keys.append(key.strip().strip("'\""))
+    return keys
+
+
+def unmatched(
+    ex: Exclusion,
+    where: str,
+    headings: list[Heading] | None,
+    lines: LineIndex,
+    span: tuple[int, int],
+    owner_line: int | None,
+) -> ExcludeError:
+    """The refusal for an exclusion that matched nothing: what the section holds.
+    Names headings and keys only, never body text."""
+    lo, hi = span
+    drop = f"check the spelling, or drop --exclude {str(ex)!r}"
+    if ex.kind == "line":
+        return ExcludeError(
+            f"{where}: exclusion {str(ex)!r} matches no line (a line must start with that "
+            f"exact text, leading spaces and case included); {drop}"
+        )
+    if ex.kind == "meta":
+        fm_end = front_matter_end(lines)
+        if not fm_end:
+            return ExcludeError(
+                f"{where}: exclusion {str(ex)!r} names a front-matter key, but the file has "
+                f"no front matter (a '---' block on line 1); {drop}"
+            )
+        if lo > 1 or hi < fm_end:
+            return ExcludeError(
+                f"{where}: exclusion {str(ex)!r}: the front matter (lines 1-{fm_end}) is "
+                f"outside the bound section; bind the whole file to exclude a key, or {drop}"
+            )
+        keys = ", ".join(dict.fromkeys(_front_matter_keys(lines, fm_end))) or "none"
+        return ExcludeError(
+            f"{where}: exclusion {str(ex)!r} matches no front-matter key; keys there: {keys}; "
+            f"type one of them as --exclude 'meta:KEY', or drop the exclusion"
+        )
+    inside = [h for h in headings or () if lo <= h.start_line <= hi and h.start_line != owner_line]
+    import difflib  # only for a refusal: the likeliest heading first
+
+    names = list(dict.fromkeys(h.name for h in inside))
+    near = difflib.get_close_matches(ex.parts[-1], names, n=3, cutoff=0.5)
+    ordered = list(dict.fromkeys([*near, *names]))[:10]
+    shown = ", ".join(f"'#{render_heading_path((n,), None)}'" for n in ordered)
+    if not shown:
+        return ExcludeError(
+            f"{where}: exclusion {str(ex)!r} matches no heading: the section holds no "
+            f"headings below its own; {drop}"
+        )
+    return ExcludeError(
+        f"{where}: exclusion {str(ex)!r} matches no heading inside the section; headings "
+        f"there: {shown}; type one of them as --exclude, or drop the exclusion"
+    )

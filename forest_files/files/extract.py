@@ -12,13 +12,15 @@ later policy change is never mistaken for drift.
 
 Stores: nothing.
 Refuses: whatever the selector, resolvers and exclusions refuse
-(``SelectorError`` family); never echoes section bodies.
+(``SelectorError`` family), and with ``strict`` (adoption) an exclusion that
+removed nothing (``ExcludeError`` saying what the section holds); never echoes
+section bodies.
 Returns: ``Extracted(text, start_line, end_line, excludes_matched, selector)``
 where lines are 1-based inclusive in the normalised file (``end_line ==
 start_line - 1`` for an empty section), ``excludes_matched`` holds the
 canonical form of each exclusion that removed something, and ``selector`` is
 the canonical full selector (full heading path, ``[n]`` only when needed).
-Test: tests/test_extract.py
+Test: tests/test_extract.py, tests/test_selector_rules.py
 """
 
 from __future__ import annotations
@@ -29,8 +31,10 @@ from forest_files.files.exclude import (
     ExcludeError,
     Exclusion,
     heading_range,
+    line_ranges,
     meta_range,
     parse_exclusions,
+    unmatched,
 )
 from forest_files.files.markdown import Heading, outline, resolve_heading
 from forest_files.files.normalise import NORMALISATION, LineIndex, normalise_text
@@ -61,8 +65,13 @@ def section_hash(text: str) -> str:
     return hash_body(text)
 
 
-def extract(text: str, selector: Selector, excludes: tuple[str, ...] = ()) -> Extracted:
-    """Select ``selector``'s section of ``text`` and drop ``excludes`` from it."""
+def extract(
+    text: str, selector: Selector, excludes: tuple[str, ...] = (), *, strict: bool = False
+) -> Extracted:
+    """Select ``selector``'s section of ``text`` and drop ``excludes`` from it.
+
+    ``strict`` (adoption) refuses an exclusion that matches nothing, saying what
+    the section holds instead; a check (not strict) accepts it."""
     parsed = parse_exclusions(excludes)
     if parsed and selector.kind == "symbol":
         raise ExcludeError(
@@ -86,6 +95,11 @@ def extract(text: str, selector: Selector, excludes: tuple[str, ...] = ()) -> Ex
     else:
         lo, hi = resolve_region(lines, selector)
     cuts, matched = _exclusion_cuts(parsed, text, lines, headings, lo, hi, owner)
+    if strict and len(matched) < len(parsed):
+        missed = next(ex for ex in parsed if str(ex) not in matched)
+        if missed.kind == "heading" and headings is None:
+            headings = outline(text, lines)
+        raise unmatched(missed, str(canonical), headings, lines, (lo, hi), owner)
     text_out = _assemble(lines, lo, hi, cuts)
     return Extracted(text_out, lo, hi, matched, canonical, tuple(sorted(cuts)))
 
@@ -102,6 +116,12 @@ def _exclusion_cuts(
     cuts: list[tuple[int, int]] = []
     matched: list[str] = []
     for ex in parsed:
+        if ex.kind == "line":
+            found = line_ranges(ex, lines, lo, hi, owner)
+            cuts.extend(found)
+            if found:
+                matched.append(str(ex))
+            continue
         if ex.kind == "meta":
             cut = meta_range(ex, lines, lo, hi)
         else:

@@ -18,8 +18,10 @@ letters, ``..``/``.``/empty components, backslashes, NUL and other control
 characters, longer than ``MAX_SELECTOR_CHARS``) with ``SelectorError``, whose
 message says what is wrong and shows valid examples.
 Returns: a frozen ``Selector``; ``pick`` applies unique-tail / ``[n]`` rules
-shared by the resolvers and raises ``AmbiguousSelector`` listing candidates.
-Test: tests/test_selectors.py
+shared by the resolvers (the canonical ``[n]`` counted the way the recorded
+selector will resolve) and raises ``AmbiguousSelector`` listing candidates,
+each with its line.
+Test: tests/test_selectors.py, tests/test_selector_rules.py
 """
 
 from __future__ import annotations
@@ -259,6 +261,8 @@ def render(sel: Selector) -> str:
 
 
 Label = Callable[[tuple[str, ...], int | None], str]
+Same = Callable[[tuple[str, ...]], Sequence[int]]
+MAX_SHOWN = 20  # candidates named in one refusal; ``candidates`` holds them all
 
 
 def pick(
@@ -267,37 +271,61 @@ def pick(
     index: int | None,
     label: Label,
     query: str,
+    *,
+    lines: Sequence[int] | None = None,
+    same: Same | None = None,
 ) -> tuple[int, int | None] | None:
     """Choose one of ``matching`` (positions in ``full_paths``, document order).
 
     With ``index`` the n-th match is chosen; without it exactly one must
-    match, else ``AmbiguousSelector`` lists every match by full path, each
-    with ``[n]`` when its full path occurs more than once. Returns
-    ``(position, canonical_index)`` (the index among entries sharing the
-    chosen full path, ``None`` when that path is unique), or ``None`` when
-    nothing (or no n-th thing) matches.
+    match, else ``AmbiguousSelector`` lists every match by full path (with
+    its line from ``lines``), each with ``[n]`` when its full path alone
+    would match more than once. ``same(full_path)`` gives the positions a
+    selector naming that full path matches (default: equal full paths; a
+    heading path matches as a tail, so there it is the tail matcher) — the
+    canonical index counts among those, so the recorded selector resolves to
+    the same section. Returns ``(position, canonical_index)`` (``None`` when
+    the full path alone is unique), or ``None`` when nothing (or no n-th
+    thing) matches.
     """
     if not matching or (index is not None and index > len(matching)):
         return None
     if index is None and len(matching) > 1:
-        shown = [label(*canonical) for canonical in _canonical_all(full_paths, matching)]
+        peers: dict[tuple[str, ...], list[int]] = {}
+        for p in matching:  # one ``same`` call per distinct full path
+            fp = full_paths[p]
+            if fp not in peers:
+                peers[fp] = _peers(full_paths, fp, same)
+        shown = [label(full_paths[p], _ordinal(peers[full_paths[p]], p)) for p in matching]
+        where = [
+            f"{text} (line {lines[p]})" if lines is not None else text
+            for text, p in zip(shown, matching, strict=True)
+        ]
+        more = f" and {len(where) - MAX_SHOWN} more" if len(where) > MAX_SHOWN else ""
         raise AmbiguousSelector(
-            f"{query} matches {len(matching)} sections: {', '.join(shown)}; "
+            f"{query} matches {len(matching)} sections: {', '.join(where[:MAX_SHOWN])}{more}; "
             "choose one of them (a binding records the full path)",
             shown,
         )
     pos = matching[0 if index is None else index - 1]
-    return pos, _canonical_all(full_paths, [pos])[0][1]
+    return pos, _canonical(full_paths, pos, same)[1]
 
 
-def _canonical_all(
-    full_paths: Sequence[tuple[str, ...]], positions: Sequence[int]
-) -> list[tuple[tuple[str, ...], int | None]]:
-    wanted = {full_paths[p] for p in positions}
-    counts: dict[tuple[str, ...], int] = {}
-    ordinal: dict[int, int] = {}
-    for k, fp in enumerate(full_paths):
-        if fp in wanted:
-            counts[fp] = counts.get(fp, 0) + 1
-            ordinal[k] = counts[fp]
-    return [(full_paths[p], ordinal[p] if counts[full_paths[p]] > 1 else None) for p in positions]
+def _peers(
+    full_paths: Sequence[tuple[str, ...]], fp: tuple[str, ...], same: Same | None
+) -> list[int]:
+    if same is None:
+        return [k for k, other in enumerate(full_paths) if other == fp]
+    return list(same(fp))
+
+
+def _ordinal(peers: list[int], pos: int) -> int | None:
+    return peers.index(pos) + 1 if len(peers) > 1 else None
+
+
+def _canonical(
+    full_paths: Sequence[tuple[str, ...]], pos: int, same: Same | None
+) -> tuple[tuple[str, ...], int | None]:
+    """The full path of ``pos`` and its index among what that full path matches."""
+    fp = full_paths[pos]
+    return fp, _ordinal(_peers(full_paths, fp, same), pos)

@@ -35,8 +35,9 @@ from forest_files.paths import CACHE_DIR
 
 STAT_NAME = f"stat-{sys.implementation.cache_tag}.bin"
 PARSE_NAME = f"parse-{sys.implementation.cache_tag}.bin"
+BLOBS_NAME = f"blobs-{sys.implementation.cache_tag}.bin"
 _STAMP = ".stamp"
-VERSION = 3  # 3: outlines from pulldown-cmark
+VERSION = 4  # 3: outlines from pulldown-cmark; 4: issue 11 selector rules (overloads, comments)
 
 StatKey = tuple[int, int, int, int]
 Located = tuple[str, int, int]
@@ -178,6 +179,42 @@ class ParseCache:
     def put(self, file_hash: str, selector: str, excludes: tuple[str, ...], found: Located) -> None:
         self._all()[self.key(file_hash, selector, excludes)] = list(found)
         self._dirty = True
+
+    def save(self) -> None:
+        if self._dirty and self._entries is not None:
+            _save(self.path, self._entries)
+            self._dirty = False
+
+
+class BlobHashCache:
+    """git blob id -> the normalised file hash this machine computed from its bytes.
+
+    A blob id names its bytes (git's content address), so a hash computed once from
+    a blob stays true for that id: a git source (the index, a commit) then answers
+    a whole-file binding, or finds a section in the parse cache, without reading the
+    blob again. Computed here from bytes read, never taken from the ledger.
+    """
+
+    def __init__(self, root: Path) -> None:
+        self.path = Path(root) / CACHE_DIR / BLOBS_NAME
+        self._entries: dict[str, list[object]] | None = None
+        self._dirty = False
+
+    def _all(self) -> dict[str, list[object]]:
+        if self._entries is None:
+            self._entries = _load(self.path)
+        return self._entries
+
+    def get(self, blob: str) -> str | None:
+        got = self._all().get(blob)
+        if isinstance(got, list) and len(got) == 1 and isinstance(got[0], str):
+            return got[0]
+        return None
+
+    def put(self, blob: str, file_hash: str | None) -> None:
+        if file_hash is not None and self.get(blob) != file_hash:
+            self._all()[blob] = [file_hash]
+            self._dirty = True
 
     def save(self) -> None:
         if self._dirty and self._entries is not None:

@@ -1,7 +1,9 @@
 """Reading adoption targets from the working tree, with the refusals of DESIGN.md.
 
 Stores: nothing.
-Refuses (``TargetRefused``, saying what to do): paths with ``..``, absolute
+Refuses (``TargetRefused``, saying what to do): a path not named exactly as
+the file is (a Unicode-normalisation or letter-case difference, which git would
+record as another path); paths with ``..``, absolute
 paths, NUL/control characters (the selector grammar); anything under ``.git/``
 or ``.forest/``, and ``forest.toml`` (special.py); a file that is missing; a
 symlink (even one leading to a file inside the repository: bind its target) and
@@ -10,7 +12,8 @@ through a symlinked directory, or leading outside the repository through one; a
 path inside a submodule; a file under a git filter (LFS, git-crypt); a file over
 the body size bound (``[policy] max_body_bytes``, default 8 MiB); content that
 is not UTF-8 text (naming the byte offset); a glob that matches nothing (a glob
-never matches a symlink or a path special.py refuses: they are skipped).
+never matches a symlink or a path special.py refuses: they are skipped); an
+exclusion that matches nothing in any target of one adoption (``ExcludeTally``).
 Returns: ``SectionText`` values carrying the exact selected text (normalised,
 exclusions removed, never scrubbed), the full selector and the file hash.
 Test: tests/test_file_custody.py, tests/test_special_paths.py
@@ -27,7 +30,8 @@ from pathlib import Path
 
 from forest_files import gitio
 from forest_files.errors import ForestError
-from forest_files.files.content import dir_inside, escapes, read_regular
+from forest_files.files.content import dir_inside, escapes, path_variant, read_regular
+from forest_files.files.exclude import ExcludeError, parse_exclusions
 from forest_files.files.extract import HASH_ALGO, extract
 from forest_files.files.normalise import NORMALISATION, decode_bytes, normalise_text
 from forest_files.files.record import SectionText
@@ -60,6 +64,45 @@ def expand(root: Path, specs: Sequence[str]) -> list[str]:
     return out
 
 
+@dataclass
+class ExcludeTally:
+    """An adoption's exclusions must each match in at least one of its targets.
+
+    ``forest adopt a.md --exclude '#Stauts'`` is refused, and so is a glob in
+    which no file has what an exclusion names; a glob of ADRs where only some
+    have a ``status`` key may exclude ``meta:status`` (the others have nothing to
+    leave out). The refusal comes with the last target, before anything is
+    written, and explains the first miss (what that section holds instead)."""
+
+    expected: int
+    seen: int = 0
+    matched: set[str] = field(default_factory=set)
+    first_miss: dict[str, ExcludeError] = field(default_factory=dict)
+
+    def note(
+        self, text: str, sel: Selector, excludes: tuple[str, ...], matched: tuple[str, ...]
+    ) -> None:
+        self.seen += 1
+        self.matched.update(matched)
+        for ex in parse_exclusions(excludes):
+            name = str(ex)
+            if name not in self.matched and name not in self.first_miss:
+                try:
+                    extract(text, sel, (name,), strict=True)
+                except ExcludeError as exc:
+                    self.first_miss[name] = exc
+        if self.seen != self.expected:
+            return
+        for name, miss in self.first_miss.items():
+            if name not in self.matched:
+                if self.expected == 1:
+                    raise miss
+                raise ExcludeError(
+                    f"exclusion {name!r} matches nothing in any of the {self.expected} "
+                    f"targets; the first: {miss}"
+                )
+
+
 @dataclass(frozen=True)
 class RepoFacts:
     """What every target is checked against, read from git once per command."""
@@ -71,13 +114,34 @@ class RepoFacts:
     dirs_inside: dict[str, bool] = field(default_factory=dict)
     # Directory -> its first symlinked component ("" when none), memoised likewise.
     dir_links: dict[str, str] = field(default_factory=dict)
+    tally: ExcludeTally | None = None
+    # Directory -> the names in it, listed once per adoption (exact-name checks).
+    listings: dict[str, frozenset[str]] = field(default_factory=dict)
 
     @classmethod
     def gather(cls, root: Path, paths: Sequence[str]) -> RepoFacts:
+        """The facts of one adoption of ``paths`` (one per target, in order)."""
         return cls(
             submodules=tuple(gitio.submodule_paths(root)),
             filters=gitio.check_attr(root, "filter", list(paths)) if paths else {},
+            tally=ExcludeTally(len(paths)),
         )
+
+    def variant(self, root: Path, path: str, *, exists: bool) -> str | None:
+        """When ``path``'s name is not in its directory exactly as given, how a name
+        there differs from it (Unicode normalisation or letter case); None otherwise.
+        Paths are compared as git records them: byte for byte."""
+        parent, _, name = path.rpartition("/")
+        names = self.listings.get(parent)
+        if names is None:
+            try:
+                names = frozenset(os.listdir(root / parent if parent else root))
+            except OSError:
+                names = frozenset()
+            self.listings[parent] = names
+        if exists and (name in names or not names):
+            return None
+        return path_variant(path, (f"{parent}/{n}" if parent else n for n in names))
 
     def escapes(self, root: Path, path: str) -> bool:
         """``escapes(root, path)``; a regular file costs one ``lstat`` once its
@@ -105,7 +169,15 @@ def check_file(root: Path, path: str, max_bytes: int, facts: RepoFacts | None = 
     try:
         st = os.lstat(full)
     except OSError:
-        raise TargetRefused(f"{path}: no such file in the working tree") from None
+        variant = facts.variant(root, path, exists=False)
+        why = f"; {variant}: give the path exactly as the file is named" if variant else ""
+        raise TargetRefused(f"{path}: no such file in the working tree{why}") from None
+    variant = facts.variant(root, path, exists=True)
+    if variant is not None:  # a case- or normalisation-insensitive filesystem found it
+        raise TargetRefused(
+            f"{path}: the filesystem found the file under another name — {variant}; "
+            "give the path exactly as the file is named"
+        )
     kind = lstat_kind(st.st_mode)
     if kind == "symlink":
         raise TargetRefused(f"{path}: is a symlink; {_bind_instead(root, full)}")
@@ -167,11 +239,16 @@ def read_section(
     max_bytes: int,
     facts: RepoFacts | None = None,
 ) -> SectionText:
-    """The section ``spec`` names, as it stands in the working tree."""
+    """The section ``spec`` names, as it stands in the working tree.
+
+    With ``facts`` gathered for an adoption, the last of its targets refuses an
+    exclusion that matched in none of them (``ExcludeTally``)."""
     sel = parse_selector(spec) if isinstance(spec, str) else spec
     data = check_file(root, sel.path, max_bytes, facts)
     text = normalise_text(decode_bytes(data, sel.path))
     got = extract(text, sel, excludes)
+    if facts is not None and facts.tally is not None:
+        facts.tally.note(text, sel, excludes, got.excludes_matched)
     return SectionText(
         path=sel.path,
         selector=render(got.selector),

@@ -34,6 +34,7 @@ from forest_files.ledger.acts import LedgerError, is_hex64
 
 MAX_TEXT = 4096  # characters of a path, selector, signature, timestamp, name
 MAX_EXCLUDES = 64
+MAX_LINE_PREFIX = 200  # characters of a ``line:`` exclusion's literal prefix
 MAX_HEADS = 64
 MAX_META_CHARS = 16384  # canonical JSON characters of an entry's meta
 
@@ -91,6 +92,27 @@ class _Reader:
         if any(len(v) > MAX_TEXT for v in value):
             raise self.fail(f"field {key!r} holds an item longer than {MAX_TEXT} characters")
         return tuple(value)
+
+
+def _check_excludes(reader: _Reader, excludes: tuple[str, ...]) -> tuple[str, ...]:
+    """A ``line:`` exclusion is a literal prefix with a non-space character, no
+    control character and at most ``MAX_LINE_PREFIX`` characters, so a replayed
+    one can only remove the lines it names (files/exclude.py applies it)."""
+    for item in excludes:
+        if not item.startswith("line:"):
+            continue
+        prefix = item[5:]
+        if (
+            not prefix.strip()
+            or len(prefix) > MAX_LINE_PREFIX
+            or any(ord(c) < 0x20 or ord(c) == 0x7F for c in prefix)
+        ):
+            raise reader.fail(
+                "field 'excludes': a 'line:' exclusion needs a literal prefix with a "
+                f"non-space character, no control character, at most {MAX_LINE_PREFIX} "
+                "characters"
+            )
+    return excludes
 
 
 def _check_path(reader: _Reader, key: str) -> str:
@@ -230,7 +252,7 @@ class BindSpec:
         return cls(
             path=_check_path(r, "path"),
             selector=r.text("selector"),
-            excludes=r.texts("excludes", limit=MAX_EXCLUDES),
+            excludes=_check_excludes(r, r.texts("excludes", limit=MAX_EXCLUDES)),
             normalisation=r.text("normalisation"),
             hash_algo=r.text("hash_algo"),
             section_hash=r.hex64("section_hash"),

@@ -85,7 +85,7 @@ class RangeReport:
         return not self.faults
 
 
-def _acts_at(root: Path, commit: str) -> LedgerSnapshot:
+def acts_at(root: Path, commit: str) -> LedgerSnapshot:
     """The acts of every line that decodes in ``commit``'s ledger (faults are
     ``verify``'s to report, not this check's)."""
     where = ledger_blobs(root, commit)
@@ -210,7 +210,7 @@ def _config_change(
     if mine is None:
         return Fault("config-governance", None, None, None, f"{name} deleted (by {author})")
     after = parse_config_text(mine, name)
-    if after.project_id != before.project_id and _acts_at(root, parent).acts:
+    if after.project_id != before.project_id and acts_at(root, parent).acts:
         detail = f"{name} changes the project id, which never changes once acts exist"
         return Fault("config-governance", None, None, None, detail)
     governed = (before.authority, before.max_body_bytes, before.signing) != (
@@ -273,9 +273,9 @@ def check_range(
     root = gitio.toplevel(repo_root)
     head = gitio.resolve_commit(root, "HEAD")
     base = gitio.merge_base(root, base_ref, head)
-    at_head = _acts_at(root, head)
+    at_head = acts_at(root, head)
     faults = growth_faults(root, base, head)
-    at_base = _acts_at(root, base)
+    at_base = acts_at(root, base)
     new_acts = sorted(
         (a for a in at_head.acts.values() if a.id not in at_base.acts), key=lambda a: a.id
     )

@@ -12,6 +12,7 @@ Test: tests/test_store_hostile.py, tests/test_store_props.py
 from __future__ import annotations
 
 import json
+import re
 import secrets
 import sqlite3
 from collections.abc import Iterator, Mapping, Sequence
@@ -30,6 +31,9 @@ from forest_files.vocab import (
     EDGE_KINDS,
     JURISDICTIONS,
 )
+
+SHORT_ID_MIN = 8  # hex digits: a short id the doors print is 12
+_HEX = re.compile(r"[0-9a-f]+")
 
 Origins = Sequence[tuple[int, str]]
 
@@ -122,6 +126,33 @@ class StoreBase:
     def id_for_content(self, content_id: str) -> int | None:
         row = self.conn.execute(queries.ID_FOR_CONTENT, (content_id,)).fetchone()
         return None if row is None else int(row[0])
+
+    def local_id(self, given: str, *, min_digits: int | None = None) -> int:
+        """The entry named by a content id or a unique prefix of at least
+        ``SHORT_ID_MIN`` hex digits (what the doors print); ForestError otherwise."""
+        text = given.strip().lower()
+        exact = self.id_for_content(text)
+        if exact is not None:
+            return exact
+        least = SHORT_ID_MIN if min_digits is None else min_digits
+        if not (least <= len(text) < 64) or not _HEX.fullmatch(text):
+            raise ForestError(
+                f"unknown entry {given!r}: give a content id or a unique prefix of at "
+                f"least {least} hex digits; `forest log` lists content ids"
+            )
+        rows = self.conn.execute(queries.CONTENT_IDS_FROM, (text, text + "g", 11)).fetchall()
+        found = [str(r[0]) for r in rows]
+        if not found:
+            raise ForestError(f"unknown entry {given!r}; `forest log` lists content ids")
+        if len(found) > 1:
+            shown = ", ".join(found[:10]) + (", …" if len(found) > 10 else "")
+            raise ForestError(
+                f"{given!r} names {len(found) if len(found) <= 10 else 'more than 10'} "
+                f"entries ({shown}); give more digits"
+            )
+        local = self.id_for_content(found[0])
+        assert local is not None
+        return local
 
     # -- derived status -----------------------------------------------------
     def is_sealed(self, entry_id: int) -> bool:

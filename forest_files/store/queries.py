@@ -26,6 +26,11 @@ GET_ENTRY = "SELECT * FROM entries WHERE id = ?"
 ENTRY_EXISTS = "SELECT 1 FROM entries WHERE id = ?"
 CONTENT_IDS = "SELECT id, content_id FROM entries WHERE id IN ({marks})"
 ID_FOR_CONTENT = "SELECT id FROM entries WHERE content_id = ?"
+# A short id: every content id in [prefix, prefix + "g"), by the content id index.
+CONTENT_IDS_FROM = (
+    "SELECT content_id FROM entries WHERE content_id >= ? AND content_id < ? "
+    "ORDER BY content_id LIMIT ?"
+)
 
 IS_ADOPTED = """
 SELECT 1 FROM edges a JOIN entries r ON r.id = a.from_id

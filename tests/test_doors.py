@@ -1,0 +1,218 @@
+"""The doors' one voice: routes as data, quoted for a shell; placeholders refused when
+pasted; short ids; the ``forest`` console script's light path (-C, --version, -v)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from helpers.custody import BY, DOC, init_and_adopt
+from helpers.git import commit_all, git, git_env, isolate, make_repo, write
+
+from forest_files.doors.model import WORDS_PLACEHOLDER, Route
+from forest_files.errors import ForestError
+from forest_files.repository import Repository
+
+HEAVY = {"typer", "pydantic", "git", "click", "rich"}
+
+
+@pytest.fixture(autouse=True)
+def _isolated(monkeypatch: pytest.MonkeyPatch) -> None:
+    isolate(monkeypatch)
+
+
+def forest(root: Path, *args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    """The installed console script's code path (entry.main), as a user runs it."""
+    env = {**os.environ, **git_env(), "FOREST_DEBUG_IMPORTS": "1"}
+    code = "from forest_files.entry import main; main()"
+    return subprocess.run(
+        [sys.executable, "-c", code, *args],
+        cwd=cwd or root,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def _imports(proc: subprocess.CompletedProcess[str]) -> set[str]:
+    line = next(x for x in proc.stderr.splitlines() if x.startswith("imports: "))
+    return set(line.removeprefix("imports: ").split())
+
+
+@pytest.fixture
+def bound(tmp_path: Path) -> Path:
+    root = make_repo(tmp_path)
+    write(root, "a.md", DOC)
+    write(root, "b.md", "# B\n\nbee\n")
+    init_and_adopt(root, ["a.md#Keep", "b.md"])
+    commit_all(root, "adopt")
+    return root
+
+
+HOSTILE = ["it's.md", "`touch pwned`.md", "$(touch pwned).md", "-dash.md", "sp ace.md", "é.md"]
+
+
+@pytest.mark.parametrize("name", HOSTILE)
+def test_route_command_hostile_name_pastes_as_one_word_accepted(tmp_path: Path, name: str) -> None:
+    route = Route("show", (("printf", "%s\\n", name),))
+    out = subprocess.run(
+        ["bash", "-c", route.command], cwd=tmp_path, capture_output=True, text=True, check=True
+    )
+    assert out.stdout == name + "\n"
+    assert not (tmp_path / "pwned").exists()
+
+
+def test_check_lists_only_what_needs_a_route_verbose_lists_all(bound: Path) -> None:
+    clean = forest(bound, "check")
+    assert clean.returncode == 0, clean.stderr
+    assert clean.stdout.strip().splitlines() == [
+        "2 binding(s) checked against the working tree: 0 not clean"
+    ]
+    verbose = forest(bound, "check", "-v")
+    assert "clean a.md#Title/Keep lines 3-6" in verbose.stdout and "clean b.md" in verbose.stdout
+    write(bound, "b.md", "# B\n\nwasp\n")
+    drifted = forest(bound, "check")
+    assert drifted.returncode == 1
+    lines = drifted.stdout.splitlines()
+    assert lines[0].startswith("drifted b.md") and not any("a.md#Keep" in x for x in lines)
+    assert "  restore ground: forest restore b.md" in lines
+    assert any(x.startswith("  adopt the change: forest supersede b.md --words '…'") for x in lines)
+    assert "--as" not in drifted.stdout  # the default identity signs: no placeholder to paste
+
+
+def test_console_check_and_status_load_no_cli_library_accepted(bound: Path) -> None:
+    for args in (["check"], ["check", "--staged"], ["status"], ["--version"]):
+        proc = forest(bound, *args)
+        assert proc.returncode == 0, (args, proc.stderr)
+        assert not _imports(proc) & HEAVY, (args, _imports(proc) & HEAVY)
+
+
+def test_version_and_dash_c_before_the_command_accepted(bound: Path, tmp_path: Path) -> None:
+    version = forest(bound, "--version")
+    assert version.stdout.startswith("forest-files ")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    proc = forest(bound, "-C", str(bound), "check", "--json", cwd=elsewhere)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["ok"] is True
+    full = forest(bound, "-C", str(bound), "log", cwd=elsewhere)  # typer path, after -C
+    assert full.returncode == 0, full.stderr
+
+
+def test_dash_c_missing_directory_refused(bound: Path) -> None:
+    proc = forest(bound, "-C", str(bound / "nope"), "check")
+    assert proc.returncode == 2 and proc.stderr.startswith("forest: cannot change to")
+    assert forest(bound, "-C").returncode == 2
+
+
+@pytest.mark.parametrize("words", [WORDS_PLACEHOLDER, "...", "'…'", "  ", '"…"'])
+def test_placeholder_words_pasted_refused_nothing_written(bound: Path, words: str) -> None:
+    write(bound, "b.md", "# B\n\nwasp\n")
+    before = sorted(p.name for p in (bound / ".forest/ledger/segments").iterdir())
+    proc = forest(bound, "supersede", "b.md", "--words", words)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert proc.stderr.startswith("forest: --words") and "say why" in proc.stderr
+    assert sorted(p.name for p in (bound / ".forest/ledger/segments").iterdir()) == before
+
+
+def test_placeholder_signature_refused_nothing_written(bound: Path) -> None:
+    write(bound, "b.md", "# B\n\nwasp\n")
+    proc = forest(bound, "supersede", "b.md", "--words", "Wasps now", "--as", "NAME")
+    assert proc.returncode == 1 and "leave --as out" in proc.stderr
+    assert forest(bound, "check").returncode == 1  # still drifted: nothing recorded
+
+
+def test_route_pasted_with_words_filled_in_accepted(bound: Path) -> None:
+    write(bound, "b.md", "# B\n\nwasp\n")
+    report = json.loads(forest(bound, "check", "--json").stdout)
+    (found,) = [f for f in report["findings"] if f["kind"] != "clean"]
+    adopt = next(r for r in found["routes"] if r["label"] == "adopt the change")
+    command = adopt["command"].replace(shlex.quote(WORDS_PLACEHOLDER), "'Wasps, not bees'")
+    pasted = subprocess.run(
+        [
+            "bash",
+            "-c",
+            command.replace("forest ", f"{shlex.quote(sys.executable)} -m forest_files.entry ", 1),
+        ],
+        cwd=bound,
+        env={**os.environ, **git_env()},
+        capture_output=True,
+        text=True,
+    )
+    assert pasted.returncode == 0, pasted.stderr
+    assert forest(bound, "check").returncode == 0
+
+
+def _ids(root: Path) -> list[str]:
+    with Repository(root) as repo:
+        return [g.content_id for g in repo.ground()]
+
+
+def test_short_id_shown_and_unknown_refused(bound: Path) -> None:
+    cid = _ids(bound)[0]
+    shown = forest(bound, "show", cid[:12], "--json")
+    assert shown.returncode == 0, shown.stderr
+    assert json.loads(shown.stdout)["content_id"] == cid
+    too_short = forest(bound, "show", cid[:7])
+    assert too_short.returncode == 1 and "at least 8 hex digits" in too_short.stderr
+    unknown = forest(bound, "show", "0" * 12 if not cid.startswith("0" * 12) else "f" * 12)
+    assert unknown.returncode == 1 and "unknown entry" in unknown.stderr
+
+
+def test_short_id_ambiguous_refused_listing_candidates(tmp_path: Path) -> None:
+    root = make_repo(tmp_path)
+    with Repository.init(root, project_id="p") as repo:
+        ids = [repo.adopt_text(f"text {n}", words="adopt", by=BY) for n in range(48)]
+    by_prefix: dict[str, list[str]] = {}
+    for cid in ids:
+        by_prefix.setdefault(cid[:2], []).append(cid)
+    prefix, clash = next((p, c) for p, c in by_prefix.items() if len(c) > 1)
+    with Repository(root) as repo:
+        store = repo._synced()
+        with pytest.raises(ForestError, match="give more digits") as refused:
+            store.local_id(prefix, min_digits=2)
+        assert all(cid in str(refused.value) for cid in clash)
+        assert store.content_id(store.local_id(clash[0][:12])) == clash[0]
+
+
+def test_hook_and_check_print_the_same_block(bound: Path) -> None:
+    from forest_files.githooks.run import main as hook
+
+    write(bound, "b.md", "# B\n\nwasp\n")
+    git(bound, "add", "b.md")
+    check = forest(bound, "check", "--staged").stdout.splitlines()
+    os.chdir(bound)
+    proc = subprocess.run(
+        [sys.executable, "-m", "forest_files.githooks.run", "pre-commit"],
+        cwd=bound,
+        env={**os.environ, **git_env()},
+        capture_output=True,
+        text=True,
+    )
+    del hook
+    assert proc.returncode == 1
+    block = [x for x in proc.stderr.splitlines()[2:] if x]
+    # the same finding block, the index routes staging what they change
+    assert block[0] == check[0]
+    assert "  restore ground: forest restore b.md && git add -- b.md" in block
+
+
+def test_status_from_remembered_verdict_equals_judged_status_accepted(bound: Path) -> None:
+    from forest_files.files import verdict
+
+    assert forest(bound, "check").returncode == 0  # remembers the clean verdict
+    assert verdict.recall(str(bound)) == 2
+    remembered = forest(bound, "status", "--json")
+    os.unlink(verdict.record_path(str(bound)))
+    judged = forest(bound, "status", "--json")
+    assert json.loads(remembered.stdout) == json.loads(judged.stdout)
+    assert forest(bound, "check").returncode == 0
+    write(bound, "b.md", "# B\n\nwasp\n")  # the verdict no longer holds
+    rows = json.loads(forest(bound, "status", "--json").stdout)
+    assert {r["selector"]: r["finding"] for r in rows}["b.md"] == "drifted"
