@@ -20,6 +20,12 @@ CACHE_DIR = f"{FOREST_DIR}/cache"  # never committed
 VIEWS_DIR = f"{CACHE_DIR}/views"
 CAPTURES_DIR = f"{CACHE_DIR}/captures"
 TMP_DIR = f"{CACHE_DIR}/tmp"  # every ledger file is written here first, then renamed in
+LOCAL_DB_NAME = "local.db"  # proposals: local, never committed, kept across rebuild
+LOCAL_DB = f"{FOREST_DIR}/{LOCAL_DB_NAME}"
+WATCH_PID = f"{CACHE_DIR}/watch.pid"  # the running watcher's pid (advice; the lock decides)
+WATCH_LOCK = f"{CACHE_DIR}/watch.lock"  # flock held for a watcher's lifetime
+WATCH_LOG = f"{CACHE_DIR}/watch.log"  # rotating; paths, selectors, hashes — never text
+WATCH_STATE = f"{CACHE_DIR}/watch.json"  # what `forest watch status` shows
 
 
 def segment_file(stem: str) -> str:

@@ -11,6 +11,8 @@ from forest_files.cli import (  # noqa: F401  (registers commands)
     custody_cmds,
     files_cmds,
     hooks_cmd,
+    review_cmd,
+    watch_cmd,
 )
 from forest_files.cli.app import app, main
 

@@ -1,0 +1,86 @@
+"""The proposals store's SQL, in one place, versioned by ``PRAGMA user_version``.
+
+Stores: the schema of ``.forest/local.db`` (proposals and their earlier
+versions). Local only: never committed, never in the ledger, untouched by
+``forest rebuild``.
+Refuses: a file whose schema version is newer than this code knows.
+Returns: statements; ``migrate`` brings a connection to ``SCHEMA_VERSION``.
+Test: tests/test_proposals.py
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+SCHEMA_VERSION = 1
+STATUSES = ("open", "adopted", "discarded")
+
+_V1 = """
+CREATE TABLE proposals (
+    id TEXT PRIMARY KEY,
+    binding TEXT NOT NULL,          -- bind act id
+    path TEXT NOT NULL,
+    selector TEXT NOT NULL,
+    derived_from TEXT NOT NULL,     -- the ground content id the text diverges from
+    ground_hash TEXT NOT NULL,
+    text TEXT,                      -- NULL once discarded: nothing of it is kept
+    text_hash TEXT NOT NULL,
+    source TEXT NOT NULL,           -- who proposed: 'watch', an agent …
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('open', 'adopted', 'discarded')),
+    adopted_as TEXT                 -- the new ground's content id
+);
+CREATE UNIQUE INDEX one_open_per_binding ON proposals(binding) WHERE status = 'open';
+CREATE TABLE proposal_versions (
+    proposal TEXT NOT NULL REFERENCES proposals(id),
+    n INTEGER NOT NULL,
+    text TEXT NOT NULL,
+    text_hash TEXT NOT NULL,
+    derived_from TEXT NOT NULL,
+    captured_at TEXT NOT NULL,
+    PRIMARY KEY (proposal, n)
+);
+"""
+
+COLUMNS = (
+    "id, binding, path, selector, derived_from, ground_hash, text, text_hash, source, "
+    "created_at, updated_at, status, adopted_as"
+)
+SELECT_ONE = f"SELECT {COLUMNS} FROM proposals WHERE id = ?"
+SELECT_PREFIX = f"SELECT {COLUMNS} FROM proposals WHERE id LIKE ? || '%' ORDER BY id"
+SELECT_OPEN = f"SELECT {COLUMNS} FROM proposals WHERE status = 'open' ORDER BY path, selector"
+SELECT_OPEN_OF = f"SELECT {COLUMNS} FROM proposals WHERE status = 'open' AND binding = ?"
+INSERT = f"INSERT INTO proposals ({COLUMNS}) VALUES ({', '.join('?' * 13)})"
+REPLACE_TEXT = (
+    "UPDATE proposals SET text = ?, text_hash = ?, derived_from = ?, ground_hash = ?, "
+    "path = ?, selector = ?, updated_at = ? WHERE id = ?"
+)
+KEEP_VERSION = (
+    "INSERT INTO proposal_versions (proposal, n, text, text_hash, derived_from, captured_at) "
+    "SELECT id, COALESCE((SELECT MAX(n) FROM proposal_versions WHERE proposal = ?), 0) + 1, "
+    "text, text_hash, derived_from, updated_at FROM proposals WHERE id = ?"
+)
+TRIM_VERSIONS = (
+    "DELETE FROM proposal_versions WHERE proposal = ? AND n <= "
+    "(SELECT MAX(n) FROM proposal_versions WHERE proposal = ?) - ?"
+)
+COUNT_VERSIONS = "SELECT COUNT(*) FROM proposal_versions WHERE proposal = ?"
+CLOSE = "UPDATE proposals SET status = ?, adopted_as = ?, updated_at = ? WHERE id = ?"
+FORGET_TEXT = "UPDATE proposals SET text = NULL WHERE id = ?"
+FORGET_VERSIONS = "DELETE FROM proposal_versions WHERE proposal = ?"
+
+
+def migrate(conn: sqlite3.Connection) -> None:
+    """Create or upgrade the schema; refuse a file from a newer forest-files."""
+    version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+    if version > SCHEMA_VERSION:
+        from forest_files.errors import StoreCorruption
+
+        raise StoreCorruption(
+            f".forest/local.db has schema {version}, newer than this forest-files knows "
+            f"({SCHEMA_VERSION}); upgrade forest-files"
+        )
+    if version == SCHEMA_VERSION:
+        return
+    conn.executescript(f"BEGIN IMMEDIATE; {_V1} PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;")

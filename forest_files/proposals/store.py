@@ -1,0 +1,195 @@
+"""The local proposals store: divergent text nobody adopted yet, one open per binding.
+
+Stores: ``.forest/local.db`` (SQLite, WAL, ``secure_delete`` so a discarded
+text leaves no bytes in free pages). Never committed: on creation it adds the
+file to the repository's local exclude list (``.git/info/exclude``), and
+``forest rebuild`` never touches it. Later divergent text for a binding
+replaces its open proposal; the earlier texts are kept as versions, at most
+``MAX_VERSIONS``.
+Refuses: an unknown or ambiguous id (``NoSuchProposal``, naming how to list
+them); closing a proposal that is not open; a schema newer than this code.
+Returns: ``Proposal`` values (frozen; ``text`` is None once discarded).
+Test: tests/test_proposals.py
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from forest_files.errors import ForestError
+from forest_files.hashing import hash_body
+from forest_files.paths import LOCAL_DB, LOCAL_DB_NAME
+from forest_files.proposals import sql
+from forest_files.store.base import utc_now
+from forest_files.store.connection import atomic, connect, translate
+
+MAX_VERSIONS = 20
+
+
+class NoSuchProposal(ForestError):
+    """No proposal has that id (or the prefix names several)."""
+
+
+@dataclass(frozen=True)
+class Proposal:
+    id: str
+    binding: str
+    path: str
+    selector: str
+    derived_from: str
+    ground_hash: str
+    text: str | None
+    text_hash: str
+    source: str
+    created_at: str
+    updated_at: str
+    status: str
+    adopted_as: str | None = None
+
+    def as_dict(self) -> dict[str, object]:
+        """Machine output: ids, paths and hashes — never the text."""
+        out = {k: v for k, v in self.__dict__.items() if k != "text"}
+        return out
+
+
+@dataclass(frozen=True)
+class Proposed:
+    """What ``propose`` did: ``new`` (first for the binding), ``replaced`` (the open
+    one now holds this text), or ``same`` (it already did)."""
+
+    proposal: Proposal
+    outcome: str
+
+
+def _row(row: sqlite3.Row) -> Proposal:
+    return Proposal(*tuple(row))
+
+
+def _exclude_locally(root: Path) -> None:
+    """Keep local.db out of every commit on this clone, before it holds any text."""
+    from forest_files import gitio
+
+    out = gitio.run_git(root, ["rev-parse", "--path-format=absolute", "--git-path", "info/exclude"])
+    exclude = Path(out.stdout.decode("utf-8", "surrogateescape").strip())
+    line = f"/{LOCAL_DB}*"
+    have = exclude.read_text(encoding="utf-8").splitlines() if exclude.exists() else []
+    if line not in have:
+        exclude.parent.mkdir(parents=True, exist_ok=True)
+        with exclude.open("a", encoding="utf-8") as fh:
+            fh.write(("\n" if have and have[-1] else "") + line + "\n")
+
+
+class ProposalStore:
+    """``ProposalStore(root)``: open (creating) the repository's proposals file."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = Path(root)
+        self.path = self.root / LOCAL_DB
+        if not self.path.exists():
+            _exclude_locally(self.root)
+        self.conn = connect(self.path)
+        try:
+            self.conn.execute("PRAGMA journal_mode = WAL")
+            self.conn.execute("PRAGMA secure_delete = ON")
+            sql.migrate(self.conn)
+        except sqlite3.Error as exc:
+            self.conn.close()
+            raise translate(exc, LOCAL_DB_NAME) from exc
+
+    def close(self) -> None:
+        self.conn.close()
+
+    def __enter__(self) -> ProposalStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @contextmanager
+    def _tx(self) -> Iterator[None]:
+        try:
+            with atomic(self.conn):
+                yield
+        except sqlite3.Error as exc:
+            raise translate(exc, LOCAL_DB_NAME) from exc
+
+    def propose(
+        self,
+        *,
+        binding: str,
+        path: str,
+        selector: str,
+        derived_from: str,
+        ground_hash: str,
+        text: str,
+        source: str = "watch",
+    ) -> Proposed:
+        """Make ``text`` the binding's open proposal (replacing, never multiplying)."""
+        digest, now = hash_body(text), utc_now()
+        with self._tx():
+            found = self.conn.execute(sql.SELECT_OPEN_OF, (binding,)).fetchone()
+            if found is None:
+                pid = uuid.uuid4().hex[:12]
+                values = (pid, binding, path, selector, derived_from, ground_hash, text, digest)
+                self.conn.execute(sql.INSERT, (*values, source, now, now, "open", None))
+                outcome = "new"
+            elif found["text_hash"] == digest and found["derived_from"] == derived_from:
+                return Proposed(_row(found), "same")
+            else:
+                pid = str(found["id"])
+                self.conn.execute(sql.KEEP_VERSION, (pid, pid))
+                self.conn.execute(sql.TRIM_VERSIONS, (pid, pid, MAX_VERSIONS))
+                self.conn.execute(
+                    sql.REPLACE_TEXT,
+                    (text, digest, derived_from, ground_hash, path, selector, now, pid),
+                )
+                outcome = "replaced"
+            return Proposed(self.get(pid), outcome)
+
+    def get(self, pid: str) -> Proposal:
+        """The proposal ``pid`` names (a unique prefix will do)."""
+        row = self.conn.execute(sql.SELECT_ONE, (pid,)).fetchone()
+        if row is not None:
+            return _row(row)
+        rows = self.conn.execute(sql.SELECT_PREFIX, (pid,)).fetchall() if pid else []
+        if len(rows) == 1:
+            return _row(rows[0])
+        if not rows:
+            raise NoSuchProposal(f"no proposal {pid!r}; `forest proposals` lists them")
+        raise NoSuchProposal(f"{pid!r} names {len(rows)} proposals; give more of the id")
+
+    def open_proposals(self) -> list[Proposal]:
+        return [_row(r) for r in self.conn.execute(sql.SELECT_OPEN).fetchall()]
+
+    def open_for(self, binding: str) -> Proposal | None:
+        row = self.conn.execute(sql.SELECT_OPEN_OF, (binding,)).fetchone()
+        return None if row is None else _row(row)
+
+    def versions(self, pid: str) -> int:
+        return int(self.conn.execute(sql.COUNT_VERSIONS, (pid,)).fetchone()[0])
+
+    def _close(self, pid: str, status: str, adopted_as: str | None, keep_text: bool) -> Proposal:
+        with self._tx():
+            found = self.get(pid)
+            if found.status != "open":
+                raise ForestError(f"proposal {found.id} is {found.status}, not open")
+            self.conn.execute(sql.CLOSE, (status, adopted_as, utc_now(), found.id))
+            self.conn.execute(sql.FORGET_VERSIONS, (found.id,))
+            if not keep_text:
+                self.conn.execute(sql.FORGET_TEXT, (found.id,))
+        if not keep_text:  # a discarded text must not linger in the write-ahead log
+            self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        return self.get(found.id)
+
+    def discard(self, pid: str) -> Proposal:
+        """Close the proposal and keep nothing of its text (nor its earlier versions)."""
+        return self._close(pid, "discarded", None, keep_text=False)
+
+    def mark_adopted(self, pid: str, ground: str) -> Proposal:
+        """Close the proposal: its text is ground ``ground`` now (the ledger holds it)."""
+        return self._close(pid, "adopted", ground, keep_text=True)

@@ -1,0 +1,45 @@
+"""What ``forest proposal show`` and ``forest review`` print for a proposal.
+
+Stores: nothing.
+Refuses: an unknown id (store.py).
+Returns: lines: the proposal's facts (id, selector, ground it diverged from,
+status, earlier versions kept), then the word-level diff ground → proposal,
+for a terminal. Machine output uses ``Proposal.as_dict`` (no text).
+Test: tests/test_proposals.py
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from forest_files.proposals.store import Proposal, ProposalStore
+from forest_files.proposals.worddiff import word_diff
+
+
+def facts(p: Proposal, versions: int) -> list[str]:
+    return [
+        f"proposal {p.id} {p.status} for {p.selector}",
+        f"  derived from ground {p.derived_from[:12]}; text {p.text_hash[:12]}; "
+        f"{versions} earlier version(s) kept; updated {p.updated_at}",
+    ]
+
+
+def ground_of(root: Path, content_id: str) -> str | None:
+    from forest_files.files.diff import ground_text
+    from forest_files.repository import Repository
+
+    with Repository(root) as repo:
+        return ground_text(repo._synced(), content_id)
+
+
+def show_lines(root: Path, pid: str) -> list[str]:
+    with ProposalStore(root) as store:
+        p = store.get(pid)
+        versions = store.versions(p.id)
+    lines = facts(p, versions)
+    if p.text is None:
+        return [*lines, "  (its text was discarded)"]
+    ground = ground_of(root, p.derived_from)
+    lines.append("")
+    lines.append(word_diff(ground or "", p.text).rstrip("\n"))
+    return lines

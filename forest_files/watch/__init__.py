@@ -1,0 +1,10 @@
+"""Door two: the background watcher. Events only say where to look; a check decides.
+
+Stores: proposals (through ``forest_files.proposals``), the watcher's pid,
+lock, state and log files under ``.forest/cache/`` (daemon.py). Never the
+ledger, never ground: the watcher roots, supersedes and rebinds nothing.
+Refuses: a second watcher on one repository (daemon.py).
+Returns: see watcher.py (``Watcher``) and daemon.py (``run_foreground``, ``detach``,
+``stop``, ``status``).
+Test: tests/test_watch.py, tests/test_watch_daemon.py
+"""

@@ -1,0 +1,246 @@
+"""The watcher: observers note paths, one worker judges them through the check path.
+
+Stores: proposals (judge.capture); nothing else. It never roots, supersedes,
+rebinds or restores: the index is brought in step by the check path itself.
+Refuses: nothing; an error is logged in one line (never a section's text),
+kept for ``status``, and the loop goes on.
+Returns: ``Watcher`` — ``start()``, ``stop()`` (idempotent, joins its thread
+and the observer), ``journal`` (what it did), ``open_findings()``.
+
+The worker, per batch: while git is mid-operation (gitstate.py) it only holds
+the batch; when HEAD moved, the ledger changed or a watched directory moved
+it reloads the bindings, re-aims the observer and checks everything; else it
+checks only the bound paths the events named, after letting a deleted or
+emptied file wait ``grace`` for the rename or write that usually follows. A
+verdict reached while git started (or HEAD moved) is thrown away and the
+whole tree judged again once git is done. A full reconcile runs at start and
+every ``reconcile`` seconds: events are hints, the periodic check is the truth.
+Test: tests/test_watch.py
+"""
+
+from __future__ import annotations
+
+import collections
+import logging
+import os
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from forest_files.doors.model import Reported
+from forest_files.errors import ForestError, StoreBusy
+from forest_files.exits import one_line
+from forest_files.paths import LEDGER_DIR, SEGMENTS
+from forest_files.watch import judge
+from forest_files.watch.collector import Batch, Collector
+from forest_files.watch.events import BoundSet, Handler
+from forest_files.watch.gitstate import GitState
+from forest_files.watch.journal import Journal
+from forest_files.watch.observe import ObserverFactory, Observers, default_factory
+from forest_files.watch.settings import WatchSettings
+
+log = logging.getLogger("forest_files.watch")
+Sink = Callable[[list[str]], None]
+_RELOAD = frozenset({"custody", "dirs", "full"})
+
+
+class Watcher:
+    def __init__(
+        self,
+        root: Path,
+        settings: WatchSettings | None = None,
+        *,
+        sink: Sink | None = None,
+        factory: ObserverFactory = default_factory,
+    ) -> None:
+        from forest_files.repository import find_root
+
+        self.root = find_root(root)
+        self.settings = settings or WatchSettings()
+        self.sink = sink
+        self.journal = Journal()
+        self.collector = Collector(self.settings.quiet, self.settings.ceiling)
+        self.git = GitState(self.root)
+        self.head: str | None = None
+        self.bound = BoundSet()
+        self._excludes: dict[str, tuple[str, ...]] = {}
+        self._sizes: dict[str, int] = {}
+        self.errors: collections.deque[str] = collections.deque(maxlen=20)
+        self.on_batch: Callable[[], None] | None = None  # the daemon writes its state here
+        handler = Handler(str(self.root), self.collector, lambda: self.bound)
+        s = self.settings
+        self.observers = Observers(handler, poll=s.poll, interval=s.poll_interval, factory=factory)
+        self.verdicts = judge.Verdicts(self.journal)
+        self._stop = threading.Event()
+        self._stopped = False
+        self._lock = threading.Lock()
+        self._thread: threading.Thread | None = None
+        self._events_at_restart = 0
+        self._max_bytes = 8 * 1024 * 1024
+
+    # -- life ------------------------------------------------------------------
+    def start(self) -> None:
+        self._load()
+        self.observers.start(self._dirs())
+        self._thread = threading.Thread(target=self._run, name="forest-watch", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        with self._lock:
+            if self._stopped:
+                return
+            self._stopped = True
+        self._stop.set()
+        self.collector.close()
+        if self._thread is not None and self._thread is not threading.current_thread():
+            self._thread.join(timeout=30)
+        self.observers.stop()
+
+    def open_findings(self) -> list[Reported]:
+        return self.verdicts.open_findings()
+
+    # -- custody ---------------------------------------------------------------
+    def _load(self) -> None:
+        from forest_files.config import load_config
+        from forest_files.files.session import worktree_custody
+
+        self._max_bytes = load_config(self.root / "forest.toml").max_body_bytes
+        bmap, _content, _before = worktree_custody(self.root)
+        live = [b for b in bmap.bindings if not b.retired]
+        self._excludes = {b.bind_act: b.excludes for b in live}
+        self.bound = BoundSet.of(b.path for b in live)
+
+    def _dirs(self) -> list[str]:
+        root = str(self.root)
+        dirs = {root, os.path.join(root, *LEDGER_DIR.split("/"), SEGMENTS)}
+        dirs.update(os.path.join(root, *d.split("/")) for d in self.bound.dirs)
+        return sorted(dirs)
+
+    # -- the worker ------------------------------------------------------------
+    def _run(self) -> None:
+        due = time.monotonic()  # the start-up reconcile: edits made while stopped
+        batch: Batch | None = Batch(flags=frozenset({"full"}))
+        while batch is not None and not self._stop.is_set():
+            try:
+                if self._process(batch):
+                    due = time.monotonic() + self.settings.reconcile
+            except StoreBusy as exc:
+                self._error(exc)
+                self.collector.hold(batch.paths, batch.flags, time.monotonic() + 1.0)
+            except Exception as exc:  # one bad file or a bad forest.toml: log, go on
+                self._error(exc)
+            if self.on_batch is not None:
+                self.on_batch()
+            batch = self.collector.take(max(due, time.monotonic()))
+
+    def _error(self, exc: BaseException) -> None:
+        text = one_line(exc) if isinstance(exc, ForestError) else type(exc).__name__
+        if isinstance(exc, OSError) and exc.filename:
+            text = f"{type(exc).__name__} on {exc.filename}: {exc.strerror}"
+        log.warning("error: %s", text)
+        self.errors.append(text)
+        self.journal.add("error", detail=text)
+
+    def _process(self, batch: Batch) -> bool:
+        """Judge one batch; True when it was a full reconcile."""
+        now = time.monotonic()
+        busy = self.git.busy()
+        if busy is not None:
+            self.journal.add("held", detail=busy)
+            self.collector.hold(batch.paths, batch.flags, now + self.settings.git_retry)
+            return False
+        head = self.git.head()
+        full = bool(batch.flags & (_RELOAD | {"periodic"})) or head != self.head
+        if head != self.head:
+            self.journal.add("head", detail=head or "")
+            self.head = head
+        if full:  # the bindings (and so the watched directories) may have changed
+            self._reload(force="dirs" in batch.flags)
+        if full:
+            paths: tuple[str, ...] = ()
+        else:
+            paths = self._ready(batch, now)
+            if not paths:
+                return False
+        items = judge.check(self.root, paths, self._stop)
+        if self.git.busy() is not None or self.git.head() != self.head:
+            # git started while we judged: these verdicts may mix two states
+            self.collector.hold({}, frozenset({"full"}), now + self.settings.git_retry)
+            return False
+        self._take(items, full)
+        self.journal.add("check", detail=str(len(paths)) if paths else "all")
+        if full:
+            self.journal.add("reconciled")
+        return full
+
+    def _reload(self, *, force: bool) -> None:
+        before = self.observers.dirs
+        self._load()
+        events = self.collector.events
+        stale = events - self._events_at_restart >= self.settings.restart_events
+        if force or stale or frozenset(d for d in self._dirs() if os.path.isdir(d)) != before:
+            self.observers.restart(self._dirs())
+            self._events_at_restart = events
+
+    def _ready(self, batch: Batch, now: float) -> tuple[str, ...]:
+        """The bound paths of ``batch`` to judge now; a deleted or emptied file that was
+        not empty waits out the grace period (its rename or write is usually coming)."""
+        chosen: list[str] = []
+        for path, at in batch.paths.items():
+            if path not in self.bound.paths:
+                continue
+            wait_until = at + self.settings.grace
+            if path not in batch.due and now < wait_until:
+                why = self._transient(path)
+                if why:
+                    self.journal.add("deferred", path, detail=why)
+                    self.collector.hold({path: at}, frozenset(), wait_until)
+                    continue
+            chosen.append(path)
+        return tuple(sorted(chosen))
+
+    def _transient(self, path: str) -> str:
+        try:
+            size = os.lstat(self.root / path).st_size
+        except FileNotFoundError:
+            return "missing"
+        except OSError:
+            return ""
+        return "empty" if size == 0 and self._sizes.get(path, 0) > 0 else ""
+
+    def _take(self, items: list[Reported], full: bool) -> None:
+        judged = self.verdicts.apply(items, full=full)
+        self._emit(list(judged.lines))
+        for r in judged.changed:
+            if r.finding.kind == "drifted":
+                self._propose(r)
+        for path in {r.finding.path for r in items}:
+            try:
+                self._sizes[path] = os.lstat(self.root / path).st_size
+            except OSError:
+                self._sizes[path] = 0
+
+    def _propose(self, r: Reported) -> None:
+        f = r.finding
+        try:
+            done = judge.capture(self.root, r, self._excludes.get(f.binding, ()), self._max_bytes)
+        except Exception as exc:  # a full disk, a locked local.db: logged, judged again
+            self._error(exc)
+            done = None
+        if done is None:
+            self.verdicts.forget(f.binding)
+            self.collector.note(f.path)
+            return
+        pid, outcome = done.split(" ")
+        self.journal.add("proposal", f.path, f.selector, done)
+        if outcome != "same":
+            self._emit(
+                [f"  proposal {pid} holds this text ({outcome}): forest proposal show {pid}"]
+            )
+
+    def _emit(self, lines: list[str]) -> None:
+        for line in lines:
+            log.info("%s", line)
+        if lines and self.sink is not None:
+            self.sink(lines)

@@ -1,0 +1,151 @@
+"""Builders for watcher tests: a bound repository, a running watcher, save styles.
+
+Every wait is on a condition of the watcher's journal (or of the file system)
+with a generous timeout, never a bare sleep: a loaded machine only makes a
+test slower, not flaky.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from forest_files.hashing import hash_body
+from forest_files.watch.journal import Record
+from forest_files.watch.settings import WatchSettings
+from forest_files.watch.watcher import Watcher
+from tests.helpers.custody import DOC, age_files, init_and_adopt
+from tests.helpers.git import commit_all, make_repo, write
+
+TIMEOUT = 30.0  # seconds: generous on purpose
+FAST = WatchSettings(quiet=0.1, ceiling=1.0, grace=0.5, reconcile=3600)
+EDITED = DOC.replace("kept words", "edited words")
+
+
+def bound_repo(tmp_path: Path, *, files: int = 1) -> Path:
+    """``a.md`` (and ``f1.md`` … for ``files`` > 1) bound at ``#Keep``, committed, aged."""
+    root = make_repo(tmp_path)
+    write(root, "a.md", DOC)
+    names = ["a.md"]
+    for i in range(1, files):
+        write(root, f"d/f{i}.md", DOC.replace("kept", f"kept {i}"))
+        names.append(f"d/f{i}.md")
+    init_and_adopt(root, [f"{n}#Keep" for n in names])
+    commit_all(root, "adopt")
+    age_files(root)
+    return root
+
+
+@contextmanager
+def watching(root: Path, settings: WatchSettings = FAST, **kw: object) -> Iterator[Watcher]:
+    """A started watcher whose start-up reconcile has finished; stopped afterwards."""
+    w = Watcher(root, settings, **kw)  # type: ignore[arg-type]
+    w.start()
+    try:
+        assert w.journal.wait_for(lambda rs: any(r.kind == "reconciled" for r in rs), TIMEOUT)
+        yield w
+    finally:
+        w.stop()
+
+
+def count(kind: str) -> Callable[[list[Record]], int]:
+    return lambda rs: sum(1 for r in rs if r.kind == kind)
+
+
+def verdicts(w: Watcher, path: str = "a.md") -> list[str]:
+    return [r.detail for r in w.journal.items("verdict") if r.path == path]
+
+
+def wait_verdict(w: Watcher, kind: str, path: str = "a.md", after: int = 0) -> None:
+    """Wait until the ``after``-th verdict or a later one for ``path`` is ``kind``."""
+    ok = w.journal.wait_for(
+        lambda rs: kind in [r.detail for r in rs if r.kind == "verdict" and r.path == path][after:],
+        TIMEOUT,
+    )
+    assert ok, f"no {kind} verdict for {path}; journal: {w.journal.items()}"
+
+
+def wait_checks(w: Watcher, n: int) -> None:
+    assert w.journal.wait_for(lambda rs: count("check")(rs) >= n, TIMEOUT), w.journal.items()
+
+
+def checks(w: Watcher) -> int:
+    return w.journal.counts.get("check", 0)
+
+
+def settle(w: Watcher, root: Path, path: str = "a.md") -> None:
+    """Put a bound path's bytes in place again by one rename (one event) and wait for
+    its check: every earlier event has been taken by then."""
+    n = checks(w)
+    full = root / path
+    tmp = full.with_name(full.name + ".settle~")
+    tmp.write_bytes(full.read_bytes())
+    os.replace(tmp, full)
+    wait_checks(w, n + 1)
+
+
+# -- save styles ---------------------------------------------------------------
+def save_in_place(full: Path, text: str) -> None:
+    with full.open("w", encoding="utf-8") as fh:  # truncate, then write (VS Code)
+        fh.write(text)
+
+
+def save_by_rename(full: Path, text: str) -> None:
+    tmp = full.with_name(full.name + ".tmp~")  # temp + rename (agents, sed -i)
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, full)
+
+
+def save_with_backup(full: Path, text: str) -> None:
+    backup = full.with_name(full.name + "~")  # vim: move the old one aside, write anew
+    os.replace(full, backup)
+    full.write_text(text, encoding="utf-8")
+    backup.unlink()
+
+
+def save_jetbrains(full: Path, text: str) -> None:
+    tmp = full.with_name(full.name + "___jb_tmp___")
+    old = full.with_name(full.name + "___jb_old___")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(full, old)
+    os.replace(tmp, full)
+    old.unlink()
+
+
+def save_delete_recreate(full: Path, text: str) -> None:
+    full.unlink()
+    full.write_text(text, encoding="utf-8")
+
+
+SAVE_STYLES = {
+    "in_place": save_in_place,
+    "rename": save_by_rename,
+    "backup": save_with_backup,
+    "jetbrains": save_jetbrains,
+    "delete_recreate": save_delete_recreate,
+}
+
+
+def section_hash(text: str) -> str:
+    return hash_body(text)
+
+
+def wait_proposal(w: Watcher, path: str = "a.md") -> None:
+    ok = w.journal.wait_for(
+        lambda rs: any(r.kind == "proposal" and r.path == path for r in rs), TIMEOUT
+    )
+    assert ok, w.journal.items()
+
+
+def until(predicate: Callable[[], bool], timeout: float = TIMEOUT) -> bool:
+    """Wait for a condition another process brings about (no event crosses processes)."""
+    import time
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(0.05)
+    return predicate()

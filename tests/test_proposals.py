@@ -1,0 +1,215 @@
+"""Proposals: the divergent text is kept locally, one open per binding; adopting one
+is an ordinary supersession with words and authority; discarding keeps nothing;
+``forest rebuild`` leaves them alone; ``forest review`` refuses without a terminal."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from helpers.custody import BY, DOC
+from helpers.git import commit_all, git, isolate
+from helpers.watch import EDITED, bound_repo
+from typer.testing import CliRunner
+
+import forest_files.cli  # noqa: F401  (registers every command)
+from forest_files.cli import app
+from forest_files.cli.review_cmd import walk
+from forest_files.errors import AuthorityRefused, ForestError
+from forest_files.hashing import hash_body
+from forest_files.proposals.adopt import ProposalStale, adopt_proposal
+from forest_files.proposals.store import MAX_VERSIONS, NoSuchProposal, ProposalStore
+from forest_files.proposals.worddiff import word_diff
+from forest_files.repository import Repository
+from forest_files.watch import judge
+
+SENTINEL = "QUOKKA-SENTINEL-5521"
+runner = CliRunner()
+
+
+@pytest.fixture(autouse=True)
+def _isolated_git(monkeypatch: pytest.MonkeyPatch) -> None:
+    isolate(monkeypatch)
+
+
+def _capture(root: Path, text: str) -> str:
+    """What the watcher does for a drifted section: judge it, keep its text."""
+    import threading
+
+    (root / "a.md").write_text(text, encoding="utf-8")
+    (item,) = judge.check(root, ("a.md",), threading.Event())
+    assert item.finding.kind == "drifted"
+    done = judge.capture(root, item, (), 1 << 20)
+    assert done is not None
+    return done.split(" ")[0]
+
+
+def _ground(root: Path) -> list[str]:
+    with Repository(root) as repo:
+        return [g.content_id for g in repo.ground()]
+
+
+def _segments(root: Path) -> list[Path]:
+    return sorted((root / ".forest" / "ledger" / "segments").iterdir())
+
+
+def test_proposal_captured_derived_from_ground_accepted(tmp_path: Path) -> None:
+    root = bound_repo(tmp_path)
+    (ground,) = _ground(root)
+    pid = _capture(root, EDITED)
+    with ProposalStore(root) as store:
+        p = store.get(pid[:6])
+        assert (p.derived_from, p.status, p.source) == (ground, "open", "watch")
+        assert p.text == "## Keep\n\nedited words\n\n"
+        assert "text" not in p.as_dict()
+
+
+def test_proposal_one_open_per_binding_replaced_accepted(tmp_path: Path) -> None:
+    root = bound_repo(tmp_path)
+    first = _capture(root, EDITED)
+    second = _capture(root, DOC.replace("kept words", "second words"))
+    assert first == second
+    assert _capture(root, DOC.replace("kept words", "second words")) == first
+    with ProposalStore(root) as store:
+        assert len(store.open_proposals()) == 1 and store.versions(first) == 1
+
+
+def test_proposal_versions_bounded_at_limit_accepted(tmp_path: Path) -> None:
+    root = bound_repo(tmp_path)
+    with ProposalStore(root) as store:
+        for n in range(MAX_VERSIONS + 2):  # the first, then MAX_VERSIONS + 1 replacements
+            done = store.propose(
+                binding="b",
+                path="a.md",
+                selector="a.md",
+                derived_from="g",
+                ground_hash="h",
+                text=f"v{n}",
+            )
+        assert store.versions(done.proposal.id) == MAX_VERSIONS
+
+
+def test_proposal_adopt_by_non_holder_refused(tmp_path: Path) -> None:
+    root = bound_repo(tmp_path)
+    cfg = root / "forest.toml"
+    cfg.write_text(cfg.read_text() + '\n[authority]\n"**" = ["Owner <o@example.org>"]\n')
+    commit_all(root, "authority")
+    pid = _capture(root, EDITED)
+    (root / "a.md").write_text(DOC)  # the file no longer holds the proposal
+    before, segments = (root / "a.md").read_bytes(), _segments(root)
+    with pytest.raises(AuthorityRefused):
+        adopt_proposal(root, pid, words="take it", by="Mallory <m@example.org>")
+    assert (root / "a.md").read_bytes() == before and _segments(root) == segments
+    with ProposalStore(root) as store:
+        assert store.get(pid).status == "open"
+
+
+def test_proposal_adopt_without_words_refused(tmp_path: Path) -> None:
+    root = bound_repo(tmp_path)
+    pid = _capture(root, EDITED)
+    with pytest.raises(ForestError, match="words"):
+        adopt_proposal(root, pid, words="  ", by=BY)
+
+
+def test_proposal_adopt_writes_text_and_supersedes_accepted(tmp_path: Path) -> None:
+    root = bound_repo(tmp_path)
+    pid = _capture(root, EDITED)
+    (root / "a.md").write_text(DOC)  # restored meanwhile: adopt writes the text back
+    new = adopt_proposal(root, pid, words="the edit is right", by=BY)
+    assert (root / "a.md").read_text() == EDITED
+    assert _ground(root) == [new]
+    with ProposalStore(root) as store:
+        p = store.get(pid)
+        assert (p.status, p.adopted_as) == ("adopted", new)
+    out = runner.invoke(app, ["check", "--repo", str(root)])
+    assert out.exit_code == 0, out.output
+
+
+def test_proposal_adopt_after_ground_moved_refused(tmp_path: Path) -> None:
+    from helpers.custody import supersede_as_it_stands
+
+    root = bound_repo(tmp_path)
+    pid = _capture(root, EDITED)
+    (root / "a.md").write_text(DOC.replace("kept words", "someone else"))
+    supersede_as_it_stands(root, "a.md#Keep")
+    with pytest.raises(ProposalStale, match="moved on"):
+        adopt_proposal(root, pid, words="too late", by=BY)
+
+
+def test_proposal_discard_keeps_no_text_accepted(tmp_path: Path) -> None:
+    root = bound_repo(tmp_path)
+    pid = _capture(root, DOC.replace("kept words", SENTINEL))
+    _capture(root, DOC.replace("kept words", SENTINEL + " again"))  # an earlier version too
+    with ProposalStore(root) as store:
+        p = store.discard(pid)
+        assert p.text is None and p.status == "discarded" and store.versions(pid) == 0
+    for f in (root / ".forest").glob("local.db*"):
+        assert SENTINEL.encode() not in f.read_bytes(), f
+    with pytest.raises(ForestError, match="not open"), ProposalStore(root) as store:
+        store.discard(pid)
+
+
+def test_proposal_survives_rebuild_accepted(tmp_path: Path) -> None:
+    root = bound_repo(tmp_path)
+    pid = _capture(root, EDITED)
+    with Repository(root) as repo:
+        repo.rebuild()
+    out = runner.invoke(app, ["rebuild", "--repo", str(root)])
+    assert out.exit_code == 0, out.output
+    with ProposalStore(root) as store:
+        assert store.get(pid).status == "open"
+
+
+def test_proposal_store_never_offered_to_git_accepted(tmp_path: Path) -> None:
+    root = bound_repo(tmp_path)
+    _capture(root, EDITED)
+    assert git(root, "status", "--porcelain", "--ignored", ".forest").count("local.db") >= 1
+    assert "local.db" not in git(root, "status", "--porcelain")
+
+
+def test_proposal_unknown_id_refused(tmp_path: Path) -> None:
+    root = bound_repo(tmp_path)
+    with pytest.raises(NoSuchProposal, match="forest proposals"), ProposalStore(root) as s:
+        s.get("nope")
+
+
+def test_word_diff_marks_words_accepted() -> None:
+    assert word_diff("the cat sat", "the dog sat") == "the [-cat-]{+dog+} sat"
+
+
+def test_proposal_cli_list_show_adopt_accepted(tmp_path: Path) -> None:
+    root = bound_repo(tmp_path)
+    pid = _capture(root, DOC.replace("kept words", SENTINEL))
+    listed = runner.invoke(app, ["proposals", "--json", "--repo", str(root)])
+    assert listed.exit_code == 0 and SENTINEL not in listed.output
+    assert [p["id"] for p in json.loads(listed.output)] == [pid]
+    shown = runner.invoke(app, ["proposal", "show", pid, "--repo", str(root)])
+    assert shown.exit_code == 0 and f"[-kept words-]{{+{SENTINEL}+}}" in shown.output
+    shown_json = runner.invoke(app, ["proposal", "show", pid, "--json", "--repo", str(root)])
+    assert SENTINEL not in shown_json.output
+    done = runner.invoke(
+        app, ["proposal", "adopt", pid, "--words", "fine", "--as", BY, "--repo", str(root)]
+    )
+    assert done.exit_code == 0, done.output
+    again = runner.invoke(app, ["proposal", "drop", pid, "--repo", str(root)])
+    assert again.exit_code == 1 and "not open" in again.output
+
+
+def test_review_without_terminal_refused(tmp_path: Path) -> None:
+    root = bound_repo(tmp_path)
+    out = runner.invoke(app, ["review", "--repo", str(root)])
+    assert out.exit_code == 1 and "needs a terminal" in out.output
+
+
+def test_review_keys_run_printed_commands_accepted(tmp_path: Path) -> None:
+    root = bound_repo(tmp_path)
+    pid = _capture(root, EDITED)
+    answers = iter(["a", "adopting in review"])
+    assert walk(root, lambda _prompt: next(answers), BY) == 1
+    with ProposalStore(root) as store:
+        assert store.get(pid).status == "adopted"
+    (root / "a.md").write_text(DOC.replace("kept words", "again"))
+    answers = iter(["r"])
+    assert walk(root, lambda _prompt: next(answers)) == 1
+    assert hash_body((root / "a.md").read_text()) == hash_body(EDITED)

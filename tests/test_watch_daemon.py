@@ -1,0 +1,111 @@
+"""The watcher as a process: one per repository, a stale pid recovered, stop idempotent,
+SIGTERM/SIGINT/SIGHUP one clean shutdown, killed -9 and restarted it catches up."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from helpers.git import isolate
+from helpers.watch import EDITED, TIMEOUT, bound_repo, save_by_rename, until
+from typer.testing import CliRunner
+
+import forest_files.cli  # noqa: F401  (registers every command)
+from forest_files.cli import app
+from forest_files.paths import WATCH_LOG, WATCH_PID, WATCH_STATE
+from forest_files.watch.daemon import status, stop
+from forest_files.watch.lock import WatcherRunning, WatchLock, running
+
+runner = CliRunner()
+FAST = ["--quiet", "0.1", "--ceiling", "1", "--grace", "0.5"]
+
+
+@pytest.fixture(autouse=True)
+def _isolated_git(monkeypatch: pytest.MonkeyPatch) -> None:
+    isolate(monkeypatch)
+
+
+@pytest.fixture
+def root(tmp_path: Path) -> Iterator[Path]:
+    path = bound_repo(tmp_path)
+    yield path
+    stop(path)  # whatever a test left running
+
+
+def _foreground(root: Path) -> subprocess.Popen[bytes]:
+    child = subprocess.Popen(
+        [sys.executable, "-m", "forest_files.watch", "--repo", str(root), *FAST],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    assert until(lambda: running(root) == child.pid), child.stderr
+    return child
+
+
+def _state(root: Path) -> dict[str, object]:
+    try:
+        return dict(json.loads((root / WATCH_STATE).read_text()))
+    except (OSError, ValueError):
+        return {}
+
+
+def _open_kinds(root: Path) -> list[str]:
+    return [str(o["kind"]) for o in _state(root).get("open", [])]  # type: ignore[attr-defined]
+
+
+def test_watch_second_watcher_refused(root: Path) -> None:
+    child = _foreground(root)
+    with pytest.raises(WatcherRunning, match="forest watch stop"):
+        WatchLock(root).acquire()
+    out = runner.invoke(app, ["watch", "--repo", str(root)])
+    assert out.exit_code == 1 and "already runs" in out.output
+    assert stop(root).startswith("stopped") and child.wait(TIMEOUT) == 0
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT, signal.SIGHUP])
+def test_watch_signal_clean_shutdown_accepted(root: Path, sig: signal.Signals) -> None:
+    child = _foreground(root)
+    child.send_signal(sig)
+    assert child.wait(TIMEOUT) == 0
+    assert not (root / WATCH_PID).exists() and running(root) is None
+    assert _state(root)["running"] is False
+    assert "stopped" in (root / WATCH_LOG).read_text()
+
+
+def test_watch_stop_idempotent_accepted(root: Path) -> None:
+    assert stop(root) == "no watcher running"
+    child = _foreground(root)
+    assert stop(root).startswith("stopped")
+    assert stop(root) == "no watcher running"
+    assert child.wait(TIMEOUT) == 0
+
+
+def test_watch_detach_status_stop_accepted(root: Path) -> None:
+    out = runner.invoke(app, ["watch", "--detach", *FAST, "--repo", str(root)])
+    assert out.exit_code == 0, out.output
+    save_by_rename(root / "a.md", EDITED)
+    assert until(lambda: "drifted" in _open_kinds(root)), _state(root)
+    assert until(lambda: bool(status(root)["proposals"]))
+    shown = runner.invoke(app, ["watch", "status", "--repo", str(root)])
+    assert "drifted a.md#Title/Keep" in shown.output and "proposal " in shown.output
+    assert "edited words" not in shown.output + (root / WATCH_LOG).read_text()
+    assert runner.invoke(app, ["watch", "stop", "--repo", str(root)]).exit_code == 0
+    assert runner.invoke(app, ["watch", "stop", "--repo", str(root)]).output.startswith("no")
+
+
+def test_watch_killed_and_restarted_catches_up_recovers(root: Path) -> None:
+    child = _foreground(root)
+    os.kill(child.pid, signal.SIGKILL)
+    child.wait(TIMEOUT)
+    assert (root / WATCH_PID).exists() and running(root) is None  # stale, and seen as such
+    save_by_rename(root / "a.md", EDITED)  # while nobody watches
+    again = _foreground(root)
+    assert until(lambda: "drifted" in _open_kinds(root)), _state(root)
+    assert f"stale pid file (pid {child.pid}" in (root / WATCH_LOG).read_text()
+    assert stop(root).startswith("stopped") and again.wait(TIMEOUT) == 0
