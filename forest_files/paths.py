@@ -33,5 +33,5 @@ def segment_file(stem: str) -> str:
     return f"{LEDGER_DIR}/{SEGMENTS}/{stem}.jsonl"
 
 
-GITIGNORE_LINES = (f"{INDEX_NAME}*", "cache/")  # .forest/.gitignore
+GITIGNORE_LINES = (f"{INDEX_NAME}*", "cache/", f"{LOCAL_DB_NAME}*")  # .forest/.gitignore
 GITATTRIBUTES_LINE = f"{LEDGER_DIR}/** -text"

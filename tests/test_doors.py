@@ -216,3 +216,19 @@ def test_status_from_remembered_verdict_equals_judged_status_accepted(bound: Pat
     write(bound, "b.md", "# B\n\nwasp\n")  # the verdict no longer holds
     rows = json.loads(forest(bound, "status", "--json").stdout)
     assert {r["selector"]: r["finding"] for r in rows}["b.md"] == "drifted"
+
+
+def test_case_only_rename_reported_as_such_detected(tmp_path: Path) -> None:
+    root = make_repo(tmp_path)
+    write(root, "docs/Lore.md", "# Lore\n\ntext\n")
+    init_and_adopt(root, ["docs/Lore.md"])
+    commit_all(root, "adopt")
+    git(root, "mv", "docs/Lore.md", "docs/lore.md")
+    moved = forest(root, "check")
+    assert moved.returncode == 1
+    assert "moved docs/Lore.md its unchanged text stands at docs/lore.md" in moved.stdout
+    assert "letter case only" in moved.stdout
+    write(root, "docs/lore.md", "# Lore\n\nchanged\n")
+    missing = forest(root, "check")
+    assert "missing docs/Lore.md the bound file is gone;" in missing.stdout
+    assert "letter case only" in missing.stdout
