@@ -49,7 +49,7 @@ def _worktree(root: Path, paths: tuple[str, ...], diffs: bool) -> CheckReport:
     from forest_files.files.coverage import in_source
     from forest_files.files.session import remember_verdict, worktree_custody
 
-    bmap, content, before = worktree_custody(root)
+    bmap, content, before = worktree_custody(root, paths)
     findings = check_all(None, bmap.bindings, content, paths=paths, grounds=bmap.grounds)
     rules = load_config(root).require
     unbound = in_source(rules, content, bmap.bindings, within=paths)
