@@ -232,3 +232,17 @@ def test_case_only_rename_reported_as_such_detected(tmp_path: Path) -> None:
     missing = forest(root, "check")
     assert "missing docs/Lore.md the bound file is gone;" in missing.stdout
     assert "letter case only" in missing.stdout
+
+
+def test_target_as_typed_at_adoption_finds_its_binding_accepted(tmp_path: Path) -> None:
+    """``c.md#Notes[2]`` is recorded as ``c.md#B/Notes`` (its full path is unique); the
+    target as first typed still names that binding."""
+    root = make_repo(tmp_path)
+    write(root, "c.md", "# A\n\n## Notes\n\na\n\n# B\n\n## Notes\n\nb\n")
+    init_and_adopt(root, ["c.md#Notes[2]"])
+    commit_all(root, "adopt")
+    status = json.loads(forest(root, "status", "--json").stdout)
+    assert [r["selector"] for r in status] == ["c.md#B/Notes"]
+    chain = forest(root, "log", "c.md#Notes[2]", "--json")
+    assert chain.returncode == 0, chain.stderr
+    assert json.loads(chain.stdout)["selector"] == "c.md#B/Notes"
