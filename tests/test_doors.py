@@ -246,3 +246,25 @@ def test_target_as_typed_at_adoption_finds_its_binding_accepted(tmp_path: Path) 
     chain = forest(root, "log", "c.md#Notes[2]", "--json")
     assert chain.returncode == 0, chain.stderr
     assert json.loads(chain.stdout)["selector"] == "c.md#B/Notes"
+
+
+def test_staged_check_after_head_judged_takes_the_hook_path_accepted(bound: Path) -> None:
+    write(bound, "notes.txt", "unbound\n")
+    git(bound, "add", "notes.txt")
+    full = forest(bound, "check", "--staged")
+    assert full.returncode == 0 and "2 binding(s) checked against the git index:" in full.stdout
+    quick = forest(bound, "check", "--staged")
+    assert quick.returncode == 0
+    assert "(the staged change; HEAD judged clean)" in quick.stdout
+    write(bound, "b.md", "# B\n\nwasp\n")
+    git(bound, "add", "b.md")
+    drifted = forest(bound, "check", "--staged")
+    assert drifted.returncode == 1 and "drifted b.md" in drifted.stdout
+
+
+def test_staged_check_head_committed_with_drift_never_remembered_detected(bound: Path) -> None:
+    write(bound, "b.md", "# B\n\nwasp\n")
+    git(bound, "commit", "-q", "--no-verify", "-am", "silent edit")
+    for _ in range(2):  # a HEAD that is not clean is never taken as judged
+        proc = forest(bound, "check", "--staged")
+        assert proc.returncode == 1 and "drifted b.md" in proc.stdout
