@@ -111,6 +111,11 @@ def forget(record: str) -> None:
         os.unlink(record)
 
 
+# A long-lived process (the watcher) loads the same record for every batch: decoded
+# once per version of the file on disk (its stat).
+_DECODED: dict[str, tuple[tuple[int, int, int, int], Any]] = {}
+
+
 def load(
     record: str,
     key: LedgerKey | str,
@@ -122,7 +127,14 @@ def load(
     only those at or under a path of ``under`` if that is given)."""
     try:
         with open(record, "rb") as fh:
-            doc = marshal.loads(fh.read())  # load(fh) reads in small pieces: far slower
+            st = os.fstat(fh.fileno())
+            stamp = (st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns)
+            known = _DECODED.get(record)
+            if known is not None and known[0] == stamp:
+                doc = known[1]  # a tuple: nothing in it is ever changed
+            else:
+                doc = marshal.loads(fh.read())  # load(fh) reads in small pieces: far slower
+                _DECODED[record] = (stamp, doc)
     except (OSError, EOFError, ValueError, TypeError):
         return None
     if not isinstance(doc, tuple) or len(doc) != 6 or doc[0] != FORMAT:
@@ -136,7 +148,8 @@ def load(
     if under:
         exact = [p for p in under if p in packed]
         if len(exact) == len(under):  # files (the common case): no scan of every path
-            wanted = [p for p in wanted if p in set(exact)]
+            keep = set(exact)
+            wanted = exact if paths is None else [p for p in wanted if p in keep]
         else:
             from forest_files.files.check import under as lies_under
 

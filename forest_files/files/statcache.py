@@ -47,16 +47,28 @@ def stat_key(st: os.stat_result) -> StatKey:
     return (st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns)
 
 
+# A long-lived process (the watcher) checks one file at a time: each cache file is
+# decoded once per version of it on disk (its stat), and handed out as a copy.
+_DECODED: dict[str, tuple[tuple[int, int, int, int], dict[str, list[object]]]] = {}
+
+
 def _load(path: Path) -> dict[str, list[object]]:
     try:
         with open(path, "rb") as fh:
+            key = stat_key(os.fstat(fh.fileno()))
+            known = _DECODED.get(str(path))
+            if known is not None and known[0] == key:
+                return dict(known[1])  # entries are replaced, never changed in place
             doc = marshal.loads(fh.read())  # load(fh) reads in small pieces: far slower
     except (OSError, EOFError, ValueError, TypeError):
         return {}
     if not isinstance(doc, tuple) or len(doc) != 2 or doc[0] != VERSION:
         return {}
     entries = doc[1]
-    return entries if isinstance(entries, dict) else {}
+    if not isinstance(entries, dict):
+        return {}
+    _DECODED[str(path)] = (key, entries)
+    return dict(entries)
 
 
 def _save(path: Path, entries: dict[str, list[object]]) -> None:
@@ -65,6 +77,7 @@ def _save(path: Path, entries: dict[str, list[object]]) -> None:
         tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
         tmp.write_bytes(marshal.dumps((VERSION, entries)))
         os.replace(tmp, path)
+        _DECODED[str(path)] = (stat_key(os.stat(path)), dict(entries))  # no decode next time
     except (OSError, ValueError):
         pass  # a cache that cannot be written is only a slower next check
 

@@ -101,17 +101,27 @@ class Verdicts:
 def capture(root: Path, r: Reported, excludes: tuple[str, ...], max_bytes: int) -> str | None:
     """Keep a drifted section's text as its binding's proposal. Returns the proposal id
     and what happened (``new``/``replaced``/``same``), or None if the file moved on."""
-    from forest_files.files.targets import read_section
+    from forest_files.files.content import read_regular
+    from forest_files.files.extract import extract
+    from forest_files.files.normalise import decode_bytes, normalise_text
+    from forest_files.files.selector import parse_selector
     from forest_files.proposals.store import ProposalStore
 
     f = r.finding
     if f.kind != "drifted" or f.ground is None or f.expected_hash is None:
         return None
+    # The check just judged this path a regular file of the repository; read it as
+    # the check did (no symlink followed), without adoption's repository survey.
+    data = read_regular(str(root / f.path))
+    if data is None or len(data) > max_bytes:
+        return None
     try:
-        section = read_section(root, f.selector, excludes, max_bytes=max_bytes)
+        text = extract(
+            normalise_text(decode_bytes(data, f.path)), parse_selector(f.selector), excludes
+        ).text
     except ForestError:
         return None  # changed again under us: the next event judges it
-    if hash_body(section.text) != f.actual_hash:
+    if hash_body(text) != f.actual_hash:
         return None
     with ProposalStore(root) as store:
         done = store.propose(
@@ -120,6 +130,6 @@ def capture(root: Path, r: Reported, excludes: tuple[str, ...], max_bytes: int) 
             selector=f.selector,
             derived_from=f.ground,
             ground_hash=f.expected_hash,
-            text=section.text,
+            text=text,
         )
     return f"{done.proposal.id} {done.outcome}"
