@@ -118,3 +118,24 @@ def test_watch_new_required_file_reported_unbound_detected(tmp_path: Path) -> No
         (root / "docs" / "adr" / "0002-next.md").write_text("# Next\n", encoding="utf-8")
         wait_verdict(w, "unbound", path="docs/adr/0002-next.md")
     assert "docs/adr/notes.txt" not in {r.path for r in w.journal.items("verdict")}
+
+
+def test_gitstate_head_follows_a_commit_and_a_pack_detected(tmp_path: Path) -> None:
+    from helpers.git import commit_all, git, write
+
+    from forest_files.watch.gitstate import GitState
+
+    root = bound_repo(tmp_path)
+    state = GitState(root)
+    first = state.head()
+    assert first == git(root, "rev-parse", "HEAD")
+    assert state.head() == first  # asked again: answered from the unchanged ref files
+    write(root, "notes.txt", "n\n")
+    second = commit_all(root, "a commit on the same branch")
+    assert state.head() == second != first
+    git(root, "pack-refs", "--all")
+    write(root, "notes.txt", "m\n")
+    third = commit_all(root, "after packing")
+    assert state.head() == third
+    git(root, "checkout", "-q", "--detach", first)
+    assert state.head() == first
