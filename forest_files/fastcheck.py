@@ -121,11 +121,15 @@ def _status(repo: str, as_json: bool) -> int:
     from forest_files.doors.check import remembered_clean, run_check
 
     root = _root(repo)
-    report = remembered_clean(root) or run_check(root, "worktree")
-    rows = [
-        {"path": f.path, "selector": f.selector, "finding": f.kind, "ground": f.ground}
-        for f in (r.finding for r in report.items)
-    ]
+    known = remembered_clean(root)
+    rows: list[dict[str, str | None]]
+    if known is not None:
+        rows = [{"path": p, "selector": s, "finding": "clean", "ground": g} for p, s, g in known]
+    else:
+        rows = [
+            {"path": f.path, "selector": f.selector, "finding": f.kind, "ground": f.ground}
+            for f in (r.finding for r in run_check(root, "worktree").items)
+        ]
     if as_json:
         print(json.dumps(rows))
     elif not rows:

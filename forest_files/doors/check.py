@@ -109,13 +109,12 @@ def _remember_head(root: Path, bound: set[str]) -> None:
         remember_clean(root, head)
 
 
-def remembered_clean(root: Path) -> CheckReport | None:
-    """The working tree's report without judging anything, when the remembered clean
-    verdict still holds (verdict.py: the ledger and every bound file's stat are
-    unchanged since a whole check found every binding clean); None otherwise.
-    Findings carry no line ranges (nothing was located)."""
+def remembered_clean(root: Path) -> list[tuple[str, str, str]] | None:
+    """(path, selector, ground content id) of every binding of the working tree,
+    all clean, without judging anything: when the remembered clean verdict still
+    holds (verdict.py: the ledger and every bound file's stat are unchanged since a
+    whole check found every binding clean); None otherwise (then judge)."""
     from forest_files.files import bindmap, verdict
-    from forest_files.files.check import Finding
     from forest_files.files.session import verdict_inputs
 
     count = verdict.recall(str(root))
@@ -125,15 +124,13 @@ def remembered_clean(root: Path) -> CheckReport | None:
     found = bindmap.load(bindmap.worktree_record(str(root)), ledger)
     if found is None or len(found.bindings) != count:
         return None
-    items = []
+    rows = []
     for b in found.bindings:
         ground = found.grounds.get(b.entry_id)
-        if ground is None or ground[2]:  # no single ground known: judge it properly
+        if ground is None or ground[0] is None or ground[2]:  # no single ground: judge it
             return None
-        items.append(Finding("clean", b.path, b.selector, b.bind_act, ground[0], ground[1]))
-    from forest_files.doors.explain import explain
-
-    return CheckReport("worktree", "working tree", explain(items, root=root, source="worktree"))
+        rows.append((b.path, b.selector, ground[0]))
+    return rows
 
 
 def _index(root: Path, paths: tuple[str, ...], diffs: bool) -> CheckReport:
