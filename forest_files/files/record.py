@@ -28,6 +28,7 @@ from forest_files.ledger.applied import chain_deps
 from forest_files.ledger.bindings import Binding, all_bindings, event_acts
 from forest_files.ledger.kinds import BindSpec, RebindAct, RetireAct
 from forest_files.ledger.plan import plan_supersede
+from forest_files.ledger.segments import gc_paused
 from forest_files.store.base import utc_now
 
 if TYPE_CHECKING:
@@ -87,6 +88,7 @@ def adopt_sections(
     unique = list(named.values())
     for section in unique:  # early, before any file is read twice or written
         repo._authorize(section.path, by)
+    specs = [_spec(s) for s in unique]  # each section's text hashed once
 
     def build(store: ForestStore) -> tuple[list[Act], dict[str, str]]:
         live = {(b.path, b.selector) for b in all_bindings(store)}
@@ -96,14 +98,18 @@ def adopt_sections(
                     f"{section.selector} is already bound; change it with "
                     f"`forest supersede {section.selector} --words …`"
                 )
-        items = [(s.text, {"path": s.path, "selector": s.selector}, _spec(s)) for s in unique]
+        items = [
+            (s.text, {"path": s.path, "selector": s.selector}, spec)
+            for s, spec in zip(unique, specs, strict=True)
+        ]
         return repo.adoptions(store, items, words=words, by=by)
 
     # Every body is known now: the section texts and the adopting words.
-    first = {hash_body(s.text): s.text for s in unique}
+    first = {spec.section_hash: s.text for s, spec in zip(unique, specs, strict=True)}
     if unique:
         first[hash_body(words.strip())] = words.strip()
-    results = repo._record(build, bodies_first=first)
+    with gc_paused():  # thousands of live acts and rows: no collector passes over them
+        results = repo._record(build, bodies_first=first)
     return [
         BoundSection(s.path, s.selector, r.produced[0], r.act.id)
         for s, r in zip(unique, results, strict=True)

@@ -267,11 +267,14 @@ def read_sections(
     root: Path, specs: Sequence[str], excludes: tuple[str, ...], *, max_bytes: int
 ) -> list[SectionText]:
     """Many targets with one git call for submodules and one for filters (bulk adoption)."""
+    from forest_files.ledger.segments import gc_paused
+
     selectors = [parse_selector(s) for s in specs]
     facts = RepoFacts.gather(root, [sel.path for sel in selectors])
-    return [
-        read_section(root, sel, excludes, max_bytes=max_bytes, facts=facts) for sel in selectors
-    ]
+    with gc_paused():  # parsing thousands of files: no collector passes over the results
+        return [
+            read_section(root, sel, excludes, max_bytes=max_bytes, facts=facts) for sel in selectors
+        ]
 
 
 def expand_bound(root: Path, bindings: Sequence[Binding], specs: Sequence[str]) -> list[str]:

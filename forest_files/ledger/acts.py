@@ -159,6 +159,10 @@ def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not allowed")
 
 
+# One decoder for every line: ``json.loads`` with a keyword builds a new one per call.
+_DECODER = json.JSONDecoder(parse_constant=_reject_constant)
+
+
 def decode_line(line: bytes, *, segment: str, lineno: int) -> Act:
     """Parse one line (without its LF) and check every rule of format 2."""
 
@@ -170,7 +174,7 @@ def decode_line(line: bytes, *, segment: str, lineno: int) -> Act:
     except UnicodeDecodeError as exc:
         raise fail(f"not UTF-8 (byte {exc.start})") from None
     try:
-        obj = json.loads(text, parse_constant=_reject_constant)
+        obj = _DECODER.decode(text)
     except (ValueError, RecursionError):
         raise fail("not a JSON value") from None
     if not isinstance(obj, dict):

@@ -26,7 +26,7 @@ import json
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
-from forest_files.ledger.acts import Act, LedgerError
+from forest_files.ledger.acts import Act, LedgerError, is_hex64
 from forest_files.store.forest import ForestStore
 
 BodyReader = Callable[[str], str | None]
@@ -137,6 +137,13 @@ def mark_applied(
     store.conn.executemany(_INSERT_ENTRY_ACT, [(cid, act_id) for cid in content_ids])
 
 
+def _id_list(content_ids: Sequence[str]) -> str:
+    """``json.dumps(list(content_ids))``, without the encoder for plain hex ids."""
+    if all(is_hex64(c) for c in content_ids):
+        return "[" + ", ".join(f'"{c}"' for c in content_ids) + "]"
+    return json.dumps(list(content_ids))
+
+
 def mark_applied_many(store: ForestStore, made: Sequence[tuple[Act, Sequence[str]]]) -> None:
     """``mark_applied`` for a batch of new acts in dependency order (a dep is either
     earlier in the batch or already applied); two ``executemany`` in all."""
@@ -154,7 +161,7 @@ def mark_applied_many(store: ForestStore, made: Sequence[tuple[Act, Sequence[str
                 known = depths[dep] = found[1]
             depth = max(depth, known + 1)
         depths[act.id] = depth
-        applied.append((act.id, json.dumps(list(content_ids)), " ".join(act.deps), depth))
+        applied.append((act.id, _id_list(content_ids), " ".join(act.deps), depth))
         produced += [(cid, act.id) for cid in content_ids]
     store.conn.executemany(_INSERT_APPLIED, applied)
     store.conn.executemany(_INSERT_ENTRY_ACT, produced)

@@ -30,6 +30,7 @@ from forest_files.ledger.applied import (
     tables_current,
 )
 from forest_files.ledger.apply import Applier, replay_erased
+from forest_files.ledger.segments import gc_paused
 from forest_files.store.forest import ForestStore
 
 __all__ = [
@@ -51,6 +52,24 @@ _INDEX_SAFE = frozenset({"write", "adopt", "supersede", "rebind", "retire"})
 _BATCH_INDEX_AT = 64
 
 
+def _applied_among(store: ForestStore, act_ids: Sequence[str]) -> set[str]:
+    """The ids of ``act_ids`` this index has applied: one query per 500 ids, not one
+    per act (a rebuild's index is empty: one query answers for the whole ledger)."""
+    if not act_ids:
+        return set()
+    if store.conn.execute("SELECT 1 FROM ledger_applied LIMIT 1").fetchone() is None:
+        return set()
+    done: set[str] = set()
+    for start in range(0, len(act_ids), 500):
+        chunk = act_ids[start : start + 500]
+        marks = ",".join("?" * len(chunk))
+        rows = store.conn.execute(
+            f"SELECT act_id FROM ledger_applied WHERE act_id IN ({marks})", chunk
+        )
+        done.update(str(r[0]) for r in rows)
+    return done
+
+
 def replay(
     store: ForestStore,
     acts: Sequence[Act],
@@ -67,10 +86,11 @@ def replay(
     del known
     with store.atomic():
         ensure_tables(store)
-        fresh = [a for a in acts if not is_applied(store, a.id)]
+        done = _applied_among(store, [a.id for a in acts])
+        fresh = [a for a in acts if a.id not in done]
         # Many acts that never seal, unseal or erase (a rebuild, a view, a big pull):
         # their bodies reach the full-text index in one batch at the end.
         batch = len(fresh) >= _BATCH_INDEX_AT and all(a.kind in _INDEX_SAFE for a in fresh)
-        with store.deferred_text_index() if batch else nullcontext():
+        with store.deferred_text_index() if batch else nullcontext(), gc_paused():
             Applier(store, body_reader, replay_erased(acts)).apply_many(fresh)
     return len(fresh)
