@@ -156,3 +156,15 @@ def refuse_option(value: str, what: str) -> None:
     """A revision or range that starts with '-' would be read as an option."""
     if not value or value.startswith("-") or "\0" in value or "\n" in value:
         raise UnknownRef(f"{what} {value!r} is not a valid revision")
+
+
+def pairs_stdin(pairs: Sequence[tuple[str, str]]) -> bytes:
+    """``git diff-tree --stdin`` input for (commit, parent) pairs, each id checked."""
+    for commit, parent in pairs:
+        refuse_option(commit, "revision")
+        refuse_option(parent, "revision")
+    return "".join(f"{commit} {parent}\n" for commit, parent in pairs).encode()
+
+
+# Every ``diff-tree --stdin`` of (commit, parent) pairs: one record per pair, in order.
+DIFF_TREE_PAIRS = ("diff-tree", "--stdin", "--always", "-r", "-z", "--no-renames", "--no-ext-diff")

@@ -13,7 +13,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from forest_files.gitio._run import GitFailed, UnknownRef, decode, refuse_option, run_git
+from forest_files.gitio._run import (
+    DIFF_TREE_PAIRS,
+    GitFailed,
+    UnknownRef,
+    decode,
+    pairs_stdin,
+    refuse_option,
+    run_git,
+)
 from forest_files.gitio.content import Change
 
 
@@ -47,11 +55,8 @@ def diff_each_parent(
     """
     if not pairs:
         return []
-    for commit, parent in pairs:
-        refuse_option(commit, "revision")
-        refuse_option(parent, "revision")
-    request = "".join(f"{commit} {parent}\n" for commit, parent in pairs).encode()
-    args = ["diff-tree", "--stdin", "--always", "-r", "-z", "--no-renames", "--no-ext-diff"]
+    request = pairs_stdin(pairs)
+    args = list(DIFF_TREE_PAIRS)
     args += [f"--diff-filter={filters}", "--", prefix]
     try:
         proc = run_git(repo, args, stdin=request)

@@ -26,7 +26,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from forest_files.errors import ForestError
-from forest_files.gitio._run import GitFailed, decode, refuse_option, run_git
+from forest_files.gitio._run import (
+    DIFF_TREE_PAIRS,
+    GitFailed,
+    decode,
+    pairs_stdin,
+    refuse_option,
+    run_git,
+)
 from forest_files.gitio.repo import config_get
 
 EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
@@ -148,11 +155,8 @@ def changed_blobs(
     ``prefix`` that ``commit`` added or modified against ``parent`` (one call)."""
     if not pairs:
         return []
-    for commit, parent in pairs:
-        refuse_option(commit, "revision")
-        refuse_option(parent, "revision")
-    request = "".join(f"{commit} {parent}\n" for commit, parent in pairs).encode()
-    args = ["diff-tree", "--stdin", "--always", "-r", "-z", "--no-renames", "--no-ext-diff"]
+    request = pairs_stdin(pairs)
+    args = list(DIFF_TREE_PAIRS)
     proc = run_git(repo, [*args, "--diff-filter=AM", "--", prefix], stdin=request)
     fields = decode(proc.stdout).split("\0")
     result: list[list[tuple[str, str]]] = []
