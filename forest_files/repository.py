@@ -31,7 +31,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from forest_files.config import (
     CONFIG_NAME,
@@ -44,6 +44,7 @@ from forest_files.config import (
 )
 from forest_files.errors import AuthorityRefused, ForestError
 from forest_files.gitio import NotARepo, toplevel
+from forest_files.governance import tombstone
 from forest_files.hashing import hash_body
 from forest_files.ledger.acts import Act, build_act
 from forest_files.ledger.applied import chain_deps
@@ -75,6 +76,9 @@ from forest_files.paths import (
 from forest_files.scrub import default_scrub
 from forest_files.store.anchor import anchor_body
 from forest_files.store.forest import ForestStore
+
+if TYPE_CHECKING:
+    from forest_files.governance.forget import ForgetReport
 
 Recorded = tuple[list[Act], dict[str, str]]
 
@@ -187,7 +191,15 @@ class Repository:
         count = sync_index(self._open(), self.ledger_dir, self._read_body)
         if count is None:
             return self.rebuild()
+        self._finish_erasures()
         return SyncReport(applied=count, rebuilt=False)
+
+    def _finish_erasures(self) -> None:
+        """Delete the body file of every erasure the index holds (a forget killed
+        after its commit left one; a pulled erase names one a branch still had)."""
+        from forest_files.governance.purge import delete_erased_bodies
+
+        delete_erased_bodies(self._open(), self.ledger_dir)
 
     def rebuild(self) -> SyncReport:
         """Replay the whole ledger into an emptied index, in one transaction.
@@ -203,6 +215,7 @@ class Repository:
             self._snapshot = snapshot
             count = replay(store, snapshot.ordered(), self._read_body)
             mark_segments(store, self.ledger_dir, snapshot.segments)
+        self._finish_erasures()
         return SyncReport(applied=count, rebuilt=True)
 
     def _synced(self) -> ForestStore:
@@ -218,7 +231,12 @@ class Repository:
             )
 
     def act(self, payload: Payload, deps: set[str]) -> Act:
-        """The act of a planned payload, in this project's scope."""
+        """The act of a planned payload, in this project's scope. An act that brings
+        text (adopt, supersede, resolve, a rebind that supersedes) also depends on
+        every erase act with a tombstone, so replay judges it against them exactly as
+        this command does (the applier refuses erased lines only at the deps)."""
+        if _brings_text(payload):
+            deps = deps | set(tombstone.erase_acts(self._open()))
         return build_act(payload, deps, scope=self.config.project_id)
 
     def _record(
@@ -404,6 +422,14 @@ class Repository:
 
         return self._record(build, also_judge=path)[0].produced[0]
 
+    def forget(
+        self, content_id: str, *, words: str, by: str, lines: Sequence[str] = ()
+    ) -> ForgetReport:
+        """Erase ``content_id``'s body with a tombstone; see governance/forget.py."""
+        from forest_files.governance.forget import forget
+
+        return forget(self, content_id, words=words, by=by, lines=lines)
+
     # -- reading -----------------------------------------------------------
     def ground(self) -> list[GroundEntry]:
         """Current ground (not the anchor), by content id."""
@@ -435,6 +461,12 @@ def _append_line(path: Path, line: str) -> None:
     if text and not text.endswith("\n"):
         text += "\n"
     path.write_text(text + line + "\n", encoding="utf-8")
+
+
+def _brings_text(payload: Payload) -> bool:
+    if isinstance(payload, RebindAct):
+        return payload.supersede is not None
+    return isinstance(payload, AdoptAct | SupersedeAct | ResolveAct)
 
 
 def _local(store: ForestStore, content_id: str) -> int:

@@ -82,6 +82,15 @@ CREATE TABLE IF NOT EXISTS erasures (
     reason      TEXT NOT NULL CHECK (length(trim(reason)) > 0)
 );
 
+-- Tombstones of erased text: salted fingerprints of its long lines, never the
+-- text, each with the erase act that carried it (governance/tombstone.py).
+-- Derived from the ledger's erase acts, so a rebuild makes the same rows.
+CREATE TABLE IF NOT EXISTS tombstone_lines (
+    fingerprint TEXT NOT NULL CHECK (length(fingerprint) = 64),
+    act_id      TEXT NOT NULL CHECK (length(act_id) = 64),
+    PRIMARY KEY (fingerprint, act_id)
+) WITHOUT ROWID;
+
 CREATE INDEX IF NOT EXISTS idx_entries_bucket ON entries(bucket);
 CREATE INDEX IF NOT EXISTS idx_entries_jurisdiction ON entries(jurisdiction);
 CREATE UNIQUE INDEX IF NOT EXISTS idx_entries_content_id ON entries(content_id);
