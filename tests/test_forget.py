@@ -65,7 +65,8 @@ def tree_bytes(root: Path) -> dict[str, bytes]:
         for name in files:
             path = Path(dirpath) / name
             out[path.relative_to(root).as_posix()] = path.read_bytes()
-    out["doc.md"] = (root / "doc.md").read_bytes()
+    if (root / "doc.md").exists():
+        out["doc.md"] = (root / "doc.md").read_bytes()
     return out
 
 

@@ -187,7 +187,9 @@ def test_doc_erase_lines_vector_decoded_accepted() -> None:
     (line,) = re.findall(r'^\{"at".*"kind":"erase".*$', section, flags=re.MULTILINE)
     act = decode_line(line.encode(), segment="doc", lineno=1)
     assert encode_act(act) == line
-    assert act.payload.lines == (fingerprint(VECTOR_PROJECT, "deploy token = example-not-a-secret"),)
+    assert act.payload.lines == (
+        fingerprint(VECTOR_PROJECT, "deploy token = example-not-a-secret"),
+    )
     fields = act.payload.to_fields()
     del fields["lines"]
     old = make_act("erase", act.deps, fields, scope=act.scope)
