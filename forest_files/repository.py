@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
@@ -44,6 +44,7 @@ from forest_files.config import (
 )
 from forest_files.errors import AuthorityRefused, ForestError
 from forest_files.gitio import NotARepo, toplevel
+from forest_files.governance import auditlog as audit
 from forest_files.governance import tombstone
 from forest_files.hashing import hash_body
 from forest_files.ledger.acts import Act, build_act
@@ -192,6 +193,17 @@ class Repository:
         if count is None:
             return self.rebuild()
         self._finish_erasures()
+        if count:
+            rows = (
+                self._open()
+                .conn.execute(
+                    "SELECT act_id FROM ledger_applied ORDER BY rowid DESC LIMIT ?",
+                    (min(count, audit.MAX_TARGETS),),
+                )
+                .fetchall()
+            )
+            event = audit.Event("sync", "ok", "applied", targets=tuple(str(r[0]) for r in rows))
+            audit.append_events(self.root, [replace(event, counts={"acts": count})])
         return SyncReport(applied=count, rebuilt=False)
 
     def _finish_erasures(self) -> None:
@@ -216,6 +228,8 @@ class Repository:
             count = replay(store, snapshot.ordered(), self._read_body)
             mark_segments(store, self.ledger_dir, snapshot.segments)
         self._finish_erasures()
+        event = audit.Event("rebuild", "ok", "replayed", counts={"acts": count})
+        audit.append_events(self.root, [event])
         return SyncReport(applied=count, rebuilt=True)
 
     def _synced(self) -> ForestStore:
@@ -225,6 +239,7 @@ class Repository:
     # -- recording -----------------------------------------------------------
     def _authorize(self, path: str | None, by: str) -> None:
         if path is not None and not may_act(self.config, path, by):
+            self._audit_refusal(AuthorityRefused(""), by, (path,))
             raise AuthorityRefused(
                 f"{by!r} holds no authority over {path} ([authority] in forest.toml); "
                 "ask a listed holder to record this"
@@ -256,6 +271,7 @@ class Repository:
         store = self._synced()
         written: Path | None = None
         early: EarlyBodies | None = None
+        planned: list[Act] = []
         try:
             with store.atomic():
                 # Started under the write lock: another recorder cannot be placing
@@ -263,6 +279,7 @@ class Repository:
                 if bodies_first:
                     early = EarlyBodies(self.ledger_dir, bodies_first)
                 acts, bodies = build(store)
+                planned = acts
                 self._within_policy(bodies)
 
                 def read(body_hash: str) -> str | None:
@@ -279,13 +296,21 @@ class Repository:
                 segment = write_segment(self.ledger_dir, acts, rest)
                 written = segment.path
                 mark_segments(store, self.ledger_dir, [segment.name])
-        except BaseException:
+        except BaseException as exc:
             if written is not None:  # not committed to git yet: nobody can hold it
                 written.unlink(missing_ok=True)
             if early is not None:
                 early.discard()
+            if isinstance(exc, ForestError) and not isinstance(exc, AuthorityRefused):
+                self._audit_refusal(exc, planned[0].payload.signer if planned else "local", ())
             raise
+        audit.append_events(self.root, [_ceremony(r) for r in results])
         return results
+
+    def _audit_refusal(self, exc: BaseException, by: str, targets: tuple[str, ...]) -> None:
+        """A refusal, in the local audit log: its type's code, never its message."""
+        event = audit.Event("refusal", "refused", audit.reason_of(exc), by, targets)
+        audit.append_events(self.root, [event])
 
     def _within_policy(self, bodies: Mapping[str, str]) -> None:
         limit = self.config.max_body_bytes
@@ -461,6 +486,13 @@ def _append_line(path: Path, line: str) -> None:
     if text and not text.endswith("\n"):
         text += "\n"
     path.write_text(text + line + "\n", encoding="utf-8")
+
+
+def _ceremony(result: Applied) -> audit.Event:
+    """A recorded act, in the local audit log: ids and paths, never text."""
+    act = result.act
+    targets = (act.id, *result.produced, *sorted(result.paths))
+    return audit.Event(act.kind, "ok", "recorded", act.payload.signer, targets, act_id=act.id)
 
 
 def _brings_text(payload: Payload) -> bool:

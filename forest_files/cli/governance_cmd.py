@@ -1,4 +1,5 @@
-"""``forest forget``: erase an adopted body with a tombstone, and say what it cannot do.
+"""``forest forget`` (erase a body with a tombstone, say what it cannot do) and
+``forest audit`` (page through the local audit log).
 
 Stores: nothing itself (``governance.forget``).
 Refuses: nothing itself (``errors.boundary``; the refusals are forget's).
@@ -62,3 +63,36 @@ def forget(
     obj = asdict(report)
     obj["purged"]["proposals"] = list(p.proposals)
     _emit(as_json, obj, "\n".join(text))
+
+
+@app.command()
+@boundary
+def audit(
+    limit: Annotated[int, typer.Option("--limit", help="Records per page (1..1000).")] = 50,
+    before: Annotated[
+        int | None, typer.Option("--before", help="Only records with a smaller seq (paging).")
+    ] = None,
+    repo: RepoOpt = Path("."),
+    as_json: JsonOpt = False,
+) -> None:
+    """The local audit log, newest first: ceremonies recorded here, refusals, syncs,
+    rebuilds and purges — ids, hashes and counts, never text.
+
+    Example: forest audit --limit 20 --before 120 --json
+    """
+    from forest_files.governance.auditlog import AuditLog
+    from forest_files.repository import find_root
+
+    with AuditLog(find_root(repo)) as log:
+        records = log.page(limit=limit, before=before)
+    lines = [
+        f"{r.seq:>6} {r.at} {r.action:<9} {r.outcome:<7} {r.reason:<16} {r.actor} "
+        + " ".join(t[:12] if len(t) == 64 else t for t in r.targets)
+        for r in records
+    ]
+    more = f"older: forest audit --before {records[-1].seq}" if len(records) == limit else ""
+    obj = {
+        "records": [r.as_dict() for r in records],
+        "next_before": records[-1].seq if more else None,
+    }
+    _emit(as_json, obj, "\n".join([*lines, more]).strip() or "the audit log is empty")

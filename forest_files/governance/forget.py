@@ -10,7 +10,8 @@ replays; killed after the commit, the next sync deletes the body file
 body file's deletion: the gate accepts exactly that deletion.
 
 Stores: one segment holding one ``erase`` act (body hash, signer, words, time,
-tombstone ``lines``); what ``purge`` deletes and rewrites.
+tombstone ``lines``); what ``purge`` deletes and rewrites; a ``purge`` record
+in the local audit log (ids and counts).
 Refuses (``ForestError``, nothing written, never echoing text): blank or
 placeholder words, a blank signer; an unknown content id; a body already
 erased; a body live ground holds at the act's dependencies (supersede or seal
@@ -28,6 +29,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from forest_files.errors import ForestError
+from forest_files.governance import auditlog as audit
 from forest_files.governance import tombstone
 from forest_files.governance.purge import Purged, holder, purge_local
 from forest_files.ledger.applied import deps_for
@@ -161,6 +163,11 @@ def forget(
     store = repo._open()
     holds = holder(project, seen.body, seen.tomb)
     purged = purge_local(repo.root, store, holds, repo.ledger_dir)
+    counts = {"bodies": purged.bodies, "views": purged.views, "cache_files": purged.cache_files}
+    counts["proposals"], counts["lines"] = len(purged.proposals), len(seen.tomb)
+    targets = (seen.act_id, seen.content_id, seen.body_hash, *purged.proposals)
+    event = audit.Event("purge", "ok", "forget", by.strip(), targets, counts)
+    audit.append_events(repo.root, [event])
     return ForgetReport(
         act_id=seen.act_id,
         content_id=seen.content_id,
