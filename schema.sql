@@ -11,6 +11,10 @@
 -- TRIGGER. Authentication and file permissions are the host's job.
 --
 -- Every statement is idempotent (IF NOT EXISTS / OR IGNORE).
+--
+-- Cache tables, created outside this file by the ledger's replay and rebuilt
+-- from the ledger (forest fsck knows them by this line; keep it one line):
+-- cache-tables: ledger_applied ledger_entry_acts ledger_segments ledger_act_paths binding_events
 
 CREATE TABLE IF NOT EXISTS entries (
     id            INTEGER PRIMARY KEY,

@@ -1,5 +1,5 @@
 """``forest forget`` (erase a body with a tombstone, say what it cannot do) and
-``forest audit`` (page through the local audit log).
+``forest audit`` (page through the local audit log), ``forest fsck`` (check the stores).
 
 Stores: nothing itself (``governance.forget``).
 Refuses: nothing itself (``errors.boundary``; the refusals are forget's).
@@ -18,6 +18,7 @@ import typer
 from forest_files.cli.app import JsonOpt, RepoOpt, _emit, _identity, app
 from forest_files.cli.errors import boundary
 from forest_files.cli.files_cmds import AsOpt, WordsOpt
+from forest_files.errors import StoreCorruption
 
 LineOpt = Annotated[
     list[str] | None,
@@ -96,3 +97,33 @@ def audit(
         "next_before": records[-1].seq if more else None,
     }
     _emit(as_json, obj, "\n".join([*lines, more]).strip() or "the audit log is empty")
+
+
+class FsckFaults(StoreCorruption):
+    """``forest fsck`` found faults (exit 3)."""
+
+
+@app.command()
+@boundary
+def fsck(repo: RepoOpt = Path("."), as_json: JsonOpt = False) -> None:
+    """Check the index and the local stores read-only: SQLite integrity, the schema
+    against schema.sql (a dropped trigger too), every body's hash, edges, scope, and
+    ledger <-> index agreement. Exit 3 on any fault; `forest rebuild` repairs the index.
+
+    Example: forest fsck --json
+    """
+    from forest_files.config import CONFIG_NAME, load_config
+    from forest_files.governance.fsck import fsck as run
+    from forest_files.repository import find_root
+
+    root = find_root(repo)
+    report = run(root, load_config(root / CONFIG_NAME).project_id)
+    obj = {"ok": report.ok, "checked": report.checked, "faults": [asdict(f) for f in report.faults]}
+    lines = [f"{f.code}: {f.where}: {f.detail}" for f in report.faults]
+    _emit(
+        as_json, obj, "\n".join(lines) or f"fsck: ok ({report.checked.get('entries', 0)} entries)"
+    )
+    if not report.ok:
+        raise FsckFaults(
+            f"fsck found {len(report.faults)} fault(s); `forest rebuild` repairs the index"
+        )
