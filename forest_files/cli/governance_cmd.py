@@ -1,5 +1,6 @@
 """``forest forget`` (erase a body with a tombstone, say what it cannot do) and
-``forest audit`` (page through the local audit log), ``forest fsck`` (check the stores).
+``forest audit`` (page through the local audit log), ``forest fsck`` (check the
+stores), ``forest expire`` (explicit retention).
 
 Stores: nothing itself (``governance.forget``).
 Refuses: nothing itself (``errors.boundary``; the refusals are forget's).
@@ -127,3 +128,27 @@ def fsck(repo: RepoOpt = Path("."), as_json: JsonOpt = False) -> None:
         raise FsckFaults(
             f"fsck found {len(report.faults)} fault(s); `forest rebuild` repairs the index"
         )
+
+
+@app.command()
+@boundary
+def expire(
+    as_of: Annotated[
+        str, typer.Option("--as-of", help="ISO-8601 time with a zone: expire what is older.")
+    ],
+    repo: RepoOpt = Path("."),
+    as_json: JsonOpt = False,
+) -> None:
+    """Remove local, never-adopted bodies older than [retention] in forest.toml allows
+    (proposal texts, restore captures); hashes and lineage stay. Ground never expires.
+
+    Example: forest expire --as-of 2026-01-31T00:00:00Z
+    """
+    from forest_files.config import CONFIG_NAME, load_config
+    from forest_files.governance.expire import expire as run
+    from forest_files.repository import find_root
+
+    root = find_root(repo)
+    done = run(root, load_config(root / CONFIG_NAME), as_of)
+    text = f"expired as of {done.as_of}: {len(done.proposals)} proposal text(s), "
+    _emit(as_json, asdict(done), text + f"{len(done.captures)} capture(s)")

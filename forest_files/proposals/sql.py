@@ -91,3 +91,7 @@ SELECT_TEXTS = (
     "SELECT id, status, text FROM proposals WHERE text IS NOT NULL "
     "UNION ALL SELECT proposal, NULL, text FROM proposal_versions"
 )
+# Expiry (store.expire, called by forest expire): texts last touched before a time.
+SELECT_STALE = (
+    "SELECT id, status, text_hash FROM proposals WHERE text IS NOT NULL AND updated_at < ?"
+)

@@ -207,6 +207,20 @@ class ProposalStore:
             self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         return hit
 
+    def expire(self, before: str) -> list[str]:
+        """Drop the text of every proposal last touched before ``before`` (an open one
+        is discarded); its row, hash and lineage stay. Returns the text hashes dropped."""
+        with self._tx():
+            rows = self.conn.execute(sql.SELECT_STALE, (before,)).fetchall()
+            for pid, status, _digest in rows:
+                if status == "open":
+                    self.conn.execute(sql.CLOSE, ("discarded", None, utc_now(), pid))
+                self.conn.execute(sql.FORGET_VERSIONS, (pid,))
+                self.conn.execute(sql.FORGET_TEXT, (pid,))
+        if rows:
+            self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        return sorted(str(r[2]) for r in rows)
+
     def mark_adopted(self, pid: str, ground: str) -> Proposal:
         """Close the proposal: its text is ground ``ground`` now (the ledger holds it)."""
         return self._close(pid, "adopted", ground, keep_text=True)
