@@ -122,6 +122,7 @@ class Repository:
         self.index_path = self.root / FOREST_DIR / INDEX_NAME
         self._store: ForestStore | None = None
         self._snapshot: LedgerSnapshot | None = None
+        self._erase_deps: frozenset[str] | None = None
 
     # -- setup -------------------------------------------------------------
     @classmethod
@@ -251,7 +252,9 @@ class Repository:
         every erase act with a tombstone, so replay judges it against them exactly as
         this command does (the applier refuses erased lines only at the deps)."""
         if _brings_text(payload):
-            deps = deps | set(tombstone.erase_acts(self._open()))
+            if self._erase_deps is None:  # once per recording: a bulk adoption asks 10,000 times
+                self._erase_deps = frozenset(tombstone.erase_acts(self._open()))
+            deps = deps | self._erase_deps
         return build_act(payload, deps, scope=self.config.project_id)
 
     def _record(
@@ -269,6 +272,7 @@ class Repository:
         ``also_judge``: a path the caller names for authority besides the derived ones.
         """
         store = self._synced()
+        self._erase_deps = None  # read again under this recording's write lock
         written: Path | None = None
         early: EarlyBodies | None = None
         planned: list[Act] = []
