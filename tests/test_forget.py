@@ -258,3 +258,32 @@ def test_forget_named_line_only_that_line_accepted(tmp_path: Path) -> None:
         report = repo.forget(old, words=WORDS, by=BY, lines=[SECRET])
     assert report.lines == 1 and report.kept_out == 0
     assert holding(root, SENTINEL) == []
+
+
+@pytest.mark.parametrize(("size", "ok"), [(4096, True), (4097, False)])
+def test_forget_words_length_bound(tmp_path: Path, size: int, ok: bool) -> None:
+    root, old = adopted_then_cleaned(tmp_path)
+    words = "w" * size
+    if ok:
+        with Repository(root) as repo:
+            repo.forget(old, words=words, by=BY)
+    else:
+        message = _refused_writes_nothing(root, lambda r: r.forget(old, words=words, by=BY))
+        assert "4096" in message
+
+
+@pytest.mark.parametrize(("count", "ok"), [(8192, True), (8193, False)])
+def test_forget_tombstone_line_count_bound(tmp_path: Path, count: int, ok: bool) -> None:
+    """A body of ``count`` long lines: one tombstone holds 8192, so one more is refused
+    with a pointer to --line (never a ledger fault)."""
+    root = make_repo(tmp_path)
+    body = "".join(f"line number {n:08d} of the body\n" for n in range(count))
+    with Repository.init(root, project_id="p") as repo:
+        cid = repo.adopt_text(body, words="ok", by=BY)
+        repo.seal(cid, words="hide it", by=BY)
+    if ok:
+        with Repository(root) as repo:
+            assert repo.forget(cid, words=WORDS, by=BY).lines == count
+    else:
+        message = _refused_writes_nothing(root, lambda r: r.forget(cid, words=WORDS, by=BY))
+        assert "--line" in message

@@ -13,7 +13,9 @@ Stores: one segment holding one ``erase`` act (body hash, signer, words, time,
 tombstone ``lines``); what ``purge`` deletes and rewrites; a ``purge`` record
 in the local audit log (ids and counts).
 Refuses (``ForestError``, nothing written, never echoing text): blank or
-placeholder words, a blank signer; an unknown content id; a body already
+placeholder words, a blank signer, words or signer over ``MAX_TEXT``
+characters, a body with more long lines than one tombstone holds
+(``MAX_TOMBSTONE_LINES``: name them with ``--line``); an unknown content id; a body already
 erased; a body live ground holds at the act's dependencies (supersede or seal
 it first; another live entry holding the same body refuses it too); a signer
 without authority over every path bound to the chains holding the body; a
@@ -33,7 +35,7 @@ from forest_files.governance import auditlog as audit
 from forest_files.governance import tombstone
 from forest_files.governance.purge import Purged, holder, purge_local
 from forest_files.ledger.applied import deps_for
-from forest_files.ledger.kinds import EraseAct
+from forest_files.ledger.kinds import MAX_TEXT, MAX_TOMBSTONE_LINES, EraseAct
 from forest_files.paths import LEDGER_DIR
 from forest_files.praise import placeholder_signature, placeholder_words, refuse_praise
 from forest_files.repository import Recorded, Repository
@@ -70,13 +72,28 @@ def cannot_do(body_hash: str) -> tuple[str, ...]:
     )
 
 
-def _check_words(words: str, by: str) -> None:
+def _check_words(words: str, by: str, lines: Sequence[str]) -> None:
     for why in (placeholder_words(words), placeholder_signature(by)):
         if why is not None:
             raise ForestError(why)
     if not words.strip() or not by.strip():
         raise ForestError("forget needs --words (why) and a signer (--as); both non-blank")
+    if len(words.strip()) > MAX_TEXT or len(by.strip()) > MAX_TEXT:
+        raise ForestError(f"forget: --words and --as hold at most {MAX_TEXT} characters each")
+    if len(lines) > MAX_TOMBSTONE_LINES or any(len(line) > MAX_TEXT for line in lines):
+        raise ForestError(
+            f"forget: at most {MAX_TOMBSTONE_LINES} --line values of {MAX_TEXT} characters"
+        )
     refuse_praise(words)
+
+
+def _bounded(tomb: tuple[str, ...]) -> tuple[str, ...]:
+    if len(tomb) > MAX_TOMBSTONE_LINES:
+        raise ForestError(
+            f"forget: the body has {len(tomb)} long lines, more than one tombstone holds "
+            f"({MAX_TOMBSTONE_LINES}); name the lines to block with --line"
+        )
+    return tomb
 
 
 def _chosen_lines(
@@ -123,7 +140,7 @@ def forget(
     lines: Sequence[str] = (),
 ) -> ForgetReport:
     """Erase the body of ``content_id`` everywhere the index holds it (see module)."""
-    _check_words(words, by)
+    _check_words(words, by, lines)
     project = repo.config.project_id
     seen = _Planned()
 
@@ -143,7 +160,7 @@ def forget(
         if lines:
             tomb = _chosen_lines(project, body, lines, live)
         else:
-            tomb = tombstone.tombstone_for(project, body, live)
+            tomb = _bounded(tombstone.tombstone_for(project, body, live))
         everything = tombstone.line_fingerprints(project, body)
         seen.content_id, seen.body, seen.body_hash, seen.tomb = (
             str(row["content_id"]),
