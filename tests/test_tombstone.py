@@ -228,6 +228,12 @@ def test_merged_pre_erase_act_erased_content_detected(tmp_path: Path) -> None:
     assert len(found) == 1 and found[0].path == "c.md"
     assert act[:12] in found[0].message and SENTINEL not in found[0].message
     assert report.exit_code == 1
+    from forest_files.ci.render import render, step_summary
+
+    for fmt in ("text", "json", "sarif", "junit", "github"):
+        out = render(report, fmt)
+        assert "erased-content" in out and SENTINEL not in out, fmt
+    assert SENTINEL not in step_summary(report)
 
 
 def test_committed_forget_body_deletion_accepted_by_gate(tmp_path: Path) -> None:
