@@ -27,6 +27,7 @@ from forest_files.signing.settings import (
     parse_settings,
     render_settings,
 )
+from forest_files.watch.policy import WatchRule, parse_watch
 
 CONFIG_NAME = "forest.toml"
 DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024
@@ -48,6 +49,7 @@ _TABLES: dict[str, frozenset[str] | None] = {
     "signing": None,  # keys are globs
     "gpg": None,  # keys are holders
     "require": None,  # keys are globs (coverage: files that must be bound)
+    "watch": None,  # keys are globs (what the watcher does with drift: watch/policy.py)
     "retention": None,  # keys are RETENTION_KINDS (checked with their own message)
 }
 # What ``forest expire`` may remove (local, never adopted), and its bounds in days.
@@ -101,6 +103,7 @@ class ForestConfig:
     authority: tuple[AuthorityRule, ...] = ()
     signing: SigningSettings = NO_SIGNING
     require: tuple[RequireRule, ...] = ()
+    watch: tuple[WatchRule, ...] = ()
     retention: tuple[tuple[str, int], ...] = ()  # (kind, days), sorted; absent: kept
 
 
@@ -250,6 +253,7 @@ class _Validator:
             authority=tuple(self.rule(g, h) for g, h in authority.items()),
             signing=signing,
             require=self.requirements(self.table(data, "require", required=False)),
+            watch=parse_watch(self.table(data, "watch", required=False), self.fail, compile_glob),
             retention=self.retention(self.table(data, "retention", required=False)),
         )
 
@@ -445,6 +449,10 @@ def render_config(cfg: ForestConfig) -> str:
         lines += ["", "# Files that must be bound (docs/coverage.md)."]
         lines.append("[require]")
         lines += [_render_requirement(rule) for rule in cfg.require]
+    if cfg.watch:
+        lines += ["", "# What the watcher does with drift (docs/watch.md)."]
+        lines.append("[watch]")
+        lines += [f"{_toml_str(r.glob)} = {_toml_str(r.policy)}" for r in cfg.watch]
     return "\n".join(lines) + "\n"
 
 

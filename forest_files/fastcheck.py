@@ -96,7 +96,8 @@ def _check(args: CheckArgs) -> int:
     root = _root(args.repo)
     source = "index" if args.staged else (args.rev or "worktree")
     diffs = args.show_diff or (sys.stdout.isatty() and not args.as_json)
-    report = run_check(root, source, args.paths, diffs=diffs)
+    quick = args.staged and not (args.paths or args.as_json or args.verbose)
+    report = run_check(root, source, args.paths, diffs=diffs, quick=quick)
     if args.as_json:
         print(json.dumps(report.as_dict()))
     else:

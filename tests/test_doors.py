@@ -216,3 +216,55 @@ def test_status_from_remembered_verdict_equals_judged_status_accepted(bound: Pat
     write(bound, "b.md", "# B\n\nwasp\n")  # the verdict no longer holds
     rows = json.loads(forest(bound, "status", "--json").stdout)
     assert {r["selector"]: r["finding"] for r in rows}["b.md"] == "drifted"
+
+
+def test_case_only_rename_reported_as_such_detected(tmp_path: Path) -> None:
+    root = make_repo(tmp_path)
+    write(root, "docs/Lore.md", "# Lore\n\ntext\n")
+    init_and_adopt(root, ["docs/Lore.md"])
+    commit_all(root, "adopt")
+    git(root, "mv", "docs/Lore.md", "docs/lore.md")
+    moved = forest(root, "check")
+    assert moved.returncode == 1
+    assert "moved docs/Lore.md its unchanged text stands at docs/lore.md" in moved.stdout
+    assert "letter case only" in moved.stdout
+    write(root, "docs/lore.md", "# Lore\n\nchanged\n")
+    missing = forest(root, "check")
+    assert "missing docs/Lore.md the bound file is gone;" in missing.stdout
+    assert "letter case only" in missing.stdout
+
+
+def test_target_as_typed_at_adoption_finds_its_binding_accepted(tmp_path: Path) -> None:
+    """``c.md#Notes[2]`` is recorded as ``c.md#B/Notes`` (its full path is unique); the
+    target as first typed still names that binding."""
+    root = make_repo(tmp_path)
+    write(root, "c.md", "# A\n\n## Notes\n\na\n\n# B\n\n## Notes\n\nb\n")
+    init_and_adopt(root, ["c.md#Notes[2]"])
+    commit_all(root, "adopt")
+    status = json.loads(forest(root, "status", "--json").stdout)
+    assert [r["selector"] for r in status] == ["c.md#B/Notes"]
+    chain = forest(root, "log", "c.md#Notes[2]", "--json")
+    assert chain.returncode == 0, chain.stderr
+    assert json.loads(chain.stdout)["selector"] == "c.md#B/Notes"
+
+
+def test_staged_check_after_head_judged_takes_the_hook_path_accepted(bound: Path) -> None:
+    write(bound, "notes.txt", "unbound\n")
+    git(bound, "add", "notes.txt")
+    full = forest(bound, "check", "--staged")
+    assert full.returncode == 0 and "2 binding(s) checked against the git index:" in full.stdout
+    quick = forest(bound, "check", "--staged")
+    assert quick.returncode == 0
+    assert "(the staged change; HEAD judged clean)" in quick.stdout
+    write(bound, "b.md", "# B\n\nwasp\n")
+    git(bound, "add", "b.md")
+    drifted = forest(bound, "check", "--staged")
+    assert drifted.returncode == 1 and "drifted b.md" in drifted.stdout
+
+
+def test_staged_check_head_committed_with_drift_never_remembered_detected(bound: Path) -> None:
+    write(bound, "b.md", "# B\n\nwasp\n")
+    git(bound, "commit", "-q", "--no-verify", "-am", "silent edit")
+    for _ in range(2):  # a HEAD that is not clean is never taken as judged
+        proc = forest(bound, "check", "--staged")
+        assert proc.returncode == 1 and "drifted b.md" in proc.stdout

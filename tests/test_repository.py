@@ -57,7 +57,11 @@ def test_init_creates_layout(tmp_path: Path) -> None:
     assert (repo / "forest.toml").is_file()
     assert (repo / ".forest" / "ledger").is_dir()
     assert (repo / ".forest" / "woods.db").is_file()
-    assert (repo / ".forest" / ".gitignore").read_text().splitlines() == ["woods.db*", "cache/"]
+    assert (repo / ".forest" / ".gitignore").read_text().splitlines() == [
+        "woods.db*",
+        "cache/",
+        "local.db*",
+    ]
     assert ".forest/ledger/** -text" in (repo / ".gitattributes").read_text().splitlines()
     status = git(repo, "status", "--porcelain", "--untracked-files=all")
     assert "woods.db" not in status

@@ -171,8 +171,11 @@ def test_signing_key_added_in_same_range_refused(tmp_path: Path, keys: dict[str,
     commit_signed(root, keys["ada"], "Ada adds a second key")
     _edit(root, "Elias", ADA)
     commit_signed(root, keys["ada2"], "Ada signs with the new key at once")
-    (fault,) = check_range(root, "main").faults
-    assert fault.code == "signer" and "not in the keyring" in fault.detail
+    faults = check_range(root, "main").faults
+    (fault,) = [f for f in faults if f.code == "signer"]
+    assert "not in the keyring" in fault.detail
+    # the keyring change itself: its author (who holds '**') did not sign it
+    assert [f.code for f in faults if f.code != "signer"] == ["config-governance"]
 
 
 def test_signing_revoked_key_new_act_refused_old_acts_accepted(
@@ -264,6 +267,49 @@ def test_signing_keyring_changed_by_non_holder_refused(
     faults = check_range(root, "main").faults
     assert [f.code for f in faults] == ["config-governance"]
     assert KEYRING in faults[0].detail
+
+
+def _authority_change(root: Path) -> None:
+    toml = (root / "forest.toml").read_text()
+    write(root, "forest.toml", toml.replace(f'"{ADA}", "{BOB}"', f'"{ADA}"'))
+
+
+def test_signing_unsigned_governance_change_by_holder_refused(
+    tmp_path: Path, keys: dict[str, Path]
+) -> None:
+    """The author holding '**' is a typed name: under required signing, changing the
+    authority map needs that holder's signature too."""
+    root = _setup(tmp_path, keys)
+    _authority_change(root)
+    commit_signed(root, None, "drop Bob, unsigned")
+    faults = check_range(root, "main").faults
+    assert [f.code for f in faults] == ["config-governance"]
+    assert "signing is required" in faults[0].detail and AUTHOR in faults[0].detail
+
+
+def test_signing_governance_change_signed_by_holder_accepted(
+    tmp_path: Path, keys: dict[str, Path]
+) -> None:
+    root = _setup(tmp_path, keys)
+    author_key = keygen(tmp_path, "author")
+    git(root, "checkout", "-q", "main")
+    with (root / KEYRING).open("a") as handle:
+        handle.write(signer_line("author@example.org", author_key))
+    commit_signed(root, author_key, "the author's key")
+    git(root, "checkout", "-q", "feature")
+    git(root, "merge", "-q", "--no-edit", "main")
+    _authority_change(root)
+    commit_signed(root, author_key, "drop Bob, signed")
+    assert check_range(root, "main").faults == ()
+    _authority_change(root)  # the same by Mallory's key: refused
+    write(root, "forest.toml", (root / "forest.toml").read_text() + "\n")
+    write(
+        root,
+        "forest.toml",
+        (root / "forest.toml").read_text().replace(f'"{ADA}"]', f'"{ADA}", "{BOB}"]'),
+    )
+    commit_signed(root, keys["mallory"], "Bob back, Mallory's key")
+    assert [f.code for f in check_range(root, "main").faults] == ["config-governance"]
 
 
 # --- bad input: one clear line, never a pass under required ------------------------------

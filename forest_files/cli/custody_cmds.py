@@ -37,7 +37,7 @@ def _open_binding(repo: Path, target: str, binding_id: str | None = None):  # ty
 
     r = Repository(repo)
     store = r._synced()
-    return r, store, find_binding(all_bindings(store), target, binding_id)
+    return r, store, find_binding(all_bindings(store), target, binding_id, root=r.root)
 
 
 @app.command()

@@ -27,15 +27,35 @@ if TYPE_CHECKING:
 
 
 def run_check(
-    root: Path, source: str, paths: tuple[str, ...] = (), *, diffs: bool = False
+    root: Path,
+    source: str,
+    paths: tuple[str, ...] = (),
+    *,
+    diffs: bool = False,
+    quick: bool = False,
 ) -> CheckReport:
-    """Judge ``source`` (``worktree``, ``index`` or a revision), limited to ``paths``."""
+    """Judge ``source`` (``worktree``, ``index`` or a revision), limited to ``paths``.
+    ``quick`` (the index, no paths): when HEAD was judged clean in full on this
+    machine (judged.py), judge only what the staged change can have moved, as the
+    pre-commit hook does; the report then lists those bindings only."""
     if source == "index":
         from forest_files.config import CONFIG_NAME
         from forest_files.errors import ForestError
 
         if not (root / CONFIG_NAME).exists():
             raise ForestError(f"{root}: no {CONFIG_NAME} here; run `forest init` first")
+        if quick and not paths:
+            from forest_files.doors.judged import judged_clean
+            from forest_files.files.viewkey import head_custody
+
+            head = head_custody(root)
+            if head is not None and judged_clean(root, head[0]):
+                from dataclasses import replace
+
+                from forest_files.doors.staged import judge_staged
+
+                report = judge_staged(root, diffs=diffs)
+                return replace(report, where="git index (the staged change; HEAD judged clean)")
         return _index(root, paths, diffs)
     if source == "worktree":
         return _worktree(root, paths, diffs)
@@ -49,7 +69,7 @@ def _worktree(root: Path, paths: tuple[str, ...], diffs: bool) -> CheckReport:
     from forest_files.files.coverage import in_source
     from forest_files.files.session import remember_verdict, worktree_custody
 
-    bmap, content, before = worktree_custody(root)
+    bmap, content, before = worktree_custody(root, paths)
     findings = check_all(None, bmap.bindings, content, paths=paths, grounds=bmap.grounds)
     rules = load_config(root).require
     unbound = in_source(rules, content, bmap.bindings, within=paths)
@@ -70,6 +90,23 @@ def _worktree(root: Path, paths: tuple[str, ...], diffs: bool) -> CheckReport:
         extra = explain(unbound, root=root, source="worktree")
         report = CheckReport("worktree", content.name, items, extra)
         return with_diffs(report, store, bmap.bindings, content) if diffs else report
+
+
+def _remember_head(root: Path, bound: set[str]) -> None:
+    """Every binding of the index is clean: so is HEAD's, when the index differs from
+    HEAD in no bound path and no ledger file or forest.toml (judged.py)."""
+    from forest_files import gitio
+    from forest_files.doors.judged import remember_clean
+    from forest_files.paths import LEDGER_PREFIX
+
+    head = gitio.head_commit(root)
+    if head is None:
+        return
+    changes = gitio.staged_changes(root, keep_index_file=True, head=head)
+    touched = {c.path for c in changes} | {c.old_path for c in changes if c.old_path}
+    custody = any(p.startswith(LEDGER_PREFIX) or p == "forest.toml" for p in touched)
+    if not custody and not (touched & bound):
+        remember_clean(root, head)
 
 
 def remembered_clean(root: Path) -> CheckReport | None:
@@ -125,6 +162,8 @@ def _index(root: Path, paths: tuple[str, ...], diffs: bool) -> CheckReport:
     unbound = explain(gaps, root=root, source="index")  # what the hook says of them: a warning
     if not any(f.failed for f in findings):
         items = explain(findings, root=root, source="index")
+        if not paths and not gaps:
+            _remember_head(root, {b.path for b in bmap.bindings})
         return CheckReport("index", content.name, items, warnings=unbound)
     from forest_files.store.forest import ForestStore
 

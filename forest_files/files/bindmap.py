@@ -111,8 +111,15 @@ def forget(record: str) -> None:
         os.unlink(record)
 
 
-def load(record: str, key: LedgerKey | str, paths: Iterable[str] | None = None) -> BindMap | None:
-    """The map saved under ``key`` at ``record`` (only ``paths``' bindings if given)."""
+def load(
+    record: str,
+    key: LedgerKey | str,
+    paths: Iterable[str] | None = None,
+    *,
+    under: tuple[str, ...] = (),
+) -> BindMap | None:
+    """The map saved under ``key`` at ``record`` (only ``paths``' bindings if given;
+    only those at or under a path of ``under`` if that is given)."""
     try:
         with open(record, "rb") as fh:
             doc = marshal.loads(fh.read())  # load(fh) reads in small pieces: far slower
@@ -126,6 +133,14 @@ def load(record: str, key: LedgerKey | str, paths: Iterable[str] | None = None) 
     if not isinstance(order, tuple) or not isinstance(packed, dict):
         return None
     wanted = order if paths is None else [p for p in dict.fromkeys(paths) if p in packed]
+    if under:
+        exact = [p for p in under if p in packed]
+        if len(exact) == len(under):  # files (the common case): no scan of every path
+            wanted = [p for p in wanted if p in set(exact)]
+        else:
+            from forest_files.files.check import under as lies_under
+
+            wanted = [p for p in wanted if any(lies_under(p, q) for q in under)]
     bindings: list[Binding] = []
     grounds: dict[int, Ground] = {}
     try:

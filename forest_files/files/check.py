@@ -246,7 +246,9 @@ def _judge(
             kind = source.special(binding.path)
             if kind is not None:
                 return _replace(base, kind="unresolved", detail=not_regular(kind))
-            return _replace(base, kind="missing", detail="the bound file is gone")
+            variant = source.variant(binding.path)  # a case-only or NFC/NFD rename
+            detail = "the bound file is gone" + (f"; {variant}" if variant else "")
+            return _replace(base, kind="missing", detail=detail)
         file_hash = normalised_hash(data)
         if cached is not None:
             cached.remember(binding.path, file_hash)
@@ -311,7 +313,7 @@ def search_moves(
                     finding,
                     kind="moved",
                     moved_to=target,
-                    detail=f"its unchanged text stands at {target}",
+                    detail=f"its unchanged text stands at {target}" + _renamed_how(finding),
                 )
             )
             continue
@@ -327,6 +329,12 @@ def search_moves(
             )
         )
     return out
+
+
+def _renamed_how(finding: Finding) -> str:
+    """The clause of a missing finding that names a case-only or NFC/NFD rename."""
+    head, sep, how = finding.detail.partition("; ")
+    return f" ({how})" if sep and head == "the bound file is gone" else ""
 
 
 def _replace(base: Finding, **changes: object) -> Finding:

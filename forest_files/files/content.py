@@ -134,6 +134,7 @@ class WorktreeSource:
     _read_stat: dict[str, os.stat_result] = field(default_factory=dict)
     _dirs_inside: dict[str, bool] = field(default_factory=dict)
     _prefetched: dict[str, str] = field(default_factory=dict)
+    _listings: dict[str, list[str]] = field(default_factory=dict)  # variant: dir -> names
 
     def _cache(self) -> StatCache:
         if self._stats is None:
@@ -207,10 +208,13 @@ class WorktreeSource:
         """For a missing ``path``: how a name in its directory differs from it only
         in Unicode normalisation or letter case (``path_variant``); None if none."""
         parent, _, _ = path.rpartition("/")
-        try:
-            names = os.listdir(os.path.join(self.root, parent) if parent else self.root)
-        except OSError:
-            return None
+        names = self._listings.get(parent)
+        if names is None:  # each directory listed once per run
+            try:
+                names = os.listdir(os.path.join(self.root, parent) if parent else self.root)
+            except OSError:
+                names = []
+            self._listings[parent] = names
         return path_variant(path, (f"{parent}/{n}" if parent else n for n in names))
 
     def prefetch_hashes(self, paths: list[str]) -> None:
@@ -302,6 +306,8 @@ class GitTreeSource:
     _complete: bool = False
     _hashes: BlobHashCache | None = None  # blob id -> file hash, computed here (statcache.py)
     _dirs: set[str] | None = None  # every directory the listed blobs lie in (built once)
+    _by_dir: dict[str, list[str]] | None = None  # listed paths by directory (variant)
+    _listed: set[str] = field(default_factory=set)  # directories listed for variant
 
     def __post_init__(self) -> None:
         if self.rev is not None:
@@ -322,6 +328,7 @@ class GitTreeSource:
 
     def _take(self, entries: list[gitio.TreeEntry]) -> None:
         self._dirs = None
+        self._by_dir = None
         for e in entries:
             if e.stage != 0:
                 continue  # a conflicted path holds no one content: read as absent
@@ -374,10 +381,15 @@ class GitTreeSource:
         """For a missing ``path``: how a path git records in the same directory
         differs from it only in Unicode normalisation or letter case; None if none."""
         parent = path.rpartition("/")[0]
-        if not self._complete:  # a hook listed only its paths: list the directory
+        if not self._complete and parent not in self._listed:  # a hook listed its paths only
             self._take(self._list(parent + "/" if parent else ""))
+            self._listed.add(parent)
             self._complete = not parent
-        return path_variant(path, (p for p in self._blobs if p.rpartition("/")[0] == parent))
+        if self._by_dir is None:  # one grouping of every listed path per run
+            self._by_dir = {}
+            for p in self._blobs:
+                self._by_dir.setdefault(p.rpartition("/")[0], []).append(p)
+        return path_variant(path, self._by_dir.get(parent, ()))
 
     def prefetch(self, paths: list[str]) -> None:
         """Read these paths' blobs in one ``git cat-file --batch``; blobs read by an

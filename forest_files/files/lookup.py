@@ -38,10 +38,18 @@ def _tail_of(bound: str, wanted_kind: str, wanted: tuple[str, ...], index: int |
     return sel.parts[len(sel.parts) - len(wanted) :] == wanted
 
 
-def find_binding(bindings: list[Binding], target: str, binding_id: str | None = None) -> Binding:
+def find_binding(
+    bindings: list[Binding],
+    target: str,
+    binding_id: str | None = None,
+    *,
+    root: Path | None = None,
+) -> Binding:
     """The binding ``target`` names: its full selector, or a unique heading-path tail.
     ``binding_id`` (a bind act id or a unique prefix) picks one of several bindings of
-    one section (two branches bound it, then merged)."""
+    one section (two branches bound it, then merged). With ``root``, a target that
+    names no binding as typed (``c.md#Notes[2]`` recorded as ``c.md#B/Notes``) is
+    resolved against the working-tree file, and the binding of that section wins."""
     if binding_id:
         bindings = [b for b in bindings if b.bind_act.startswith(binding_id)]
     sel = parse_selector(target)
@@ -52,6 +60,9 @@ def find_binding(bindings: list[Binding], target: str, binding_id: str | None = 
         found = [
             b for b in same_path if _tail_of(b.selector, sel.kind, tuple(sel.parts), sel.index)
         ]
+    if not found and root is not None:
+        resolved = _resolved(root, target)
+        found = [b for b in same_path if resolved is not None and b.selector == resolved]
     if len(found) == 1:
         return found[0]
     if not found:
@@ -65,6 +76,16 @@ def find_binding(bindings: list[Binding], target: str, binding_id: str | None = 
         f"{', '.join(f'{b.selector} (--binding {b.bind_act[:12]})' for b in found)}; "
         "give the full selector or --binding ID"
     )
+
+
+def _resolved(root: Path, target: str) -> str | None:
+    """The full selector ``target`` resolves to in the working tree (None if none)."""
+    from forest_files.files.targets import read_section
+
+    try:
+        return read_section(root, target, (), max_bytes=1 << 30).selector
+    except ForestError:
+        return None
 
 
 @dataclass(frozen=True)

@@ -31,6 +31,7 @@ import os
 import re
 import stat as stat_mod
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 from forest_files.errors import ForestError
@@ -147,10 +148,19 @@ def restore_file(
 
 
 def restore_section(
-    root: Path, path: str, selector: str, excludes: tuple[str, ...], ground: str
+    root: Path,
+    path: str,
+    selector: str,
+    excludes: tuple[str, ...],
+    ground: str,
+    *,
+    expected: bytes | None = None,
 ) -> tuple[str, Path | None]:
     """``("restored", capture)``, ``("recreated", None)``, or ``("clean", None)`` when
-    the section already holds ground (the file is left untouched, no capture)."""
+    the section already holds ground (the file is left untouched, no capture).
+    ``expected`` (the watcher's compare-and-swap): write only while the file holds
+    exactly these bytes — looked at again just before the rename — else
+    ``("changed", None)``, nothing written (a live editor's save wins)."""
     full = root / path
     if escapes(root, path.rpartition("/")[0] or "."):
         raise ForestError(
@@ -170,11 +180,15 @@ def restore_section(
             f"{path}: {what}; nothing was written — remove it and bring the file back "
             f"(git checkout -- '{path}'), then restore"
         )
+    if expected is not None and data != expected:
+        return "changed", None
     new, old_text = splice(data, selector, excludes, ground, path)
     if old_text == ground:
         return "clean", None
     kept = capture(root, selector, old_text)
-    _replace_file(full, new, stat_mod.S_IMODE(st.st_mode))
+    still = None if expected is None else (lambda: read_regular(str(full)) == expected)
+    if not _replace_file(full, new, stat_mod.S_IMODE(st.st_mode), still=still):
+        return "changed", None
     return "restored", kept
 
 
@@ -192,14 +206,21 @@ def _recreate(full: Path, path: str, selector: str, excludes: tuple[str, ...], g
     _replace_file(full, ground.encode("utf-8"), 0o644)
 
 
-def _replace_file(full: Path, data: bytes, mode: int) -> None:
-    """``data`` into ``full`` atomically: a temporary file beside it, ``mode``, rename."""
+def _replace_file(
+    full: Path, data: bytes, mode: int, *, still: Callable[[], bool] | None = None
+) -> bool:
+    """``data`` into ``full`` atomically: a temporary file beside it, ``mode``, rename.
+    ``still``: asked just before the rename; False leaves ``full`` as it is."""
     fd, tmp = tempfile.mkstemp(dir=full.parent, prefix=f".{full.name}.", suffix=".forest-restore")
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
         os.chmod(tmp, mode)  # mkstemp made it 0600
+        if still is not None and not still():
+            os.unlink(tmp)
+            return False
         os.replace(tmp, full)
+        return True
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(tmp)

@@ -39,14 +39,18 @@ def verdict_inputs(root: Path) -> VerdictInputs:
     return ledger, verdict.stamp(str(root))
 
 
-def worktree_custody(root: Path) -> tuple[BindMap, WorktreeSource, VerdictInputs]:
+def worktree_custody(
+    root: Path, within: tuple[str, ...] = ()
+) -> tuple[BindMap, WorktreeSource, VerdictInputs]:
     """The working tree's live bindings and their grounds, with the content source and
     the verdict inputs: from the binding map (bindmap.py) while the ledger is
-    unchanged since the map was saved, else from the synced index (saving the map)."""
+    unchanged since the map was saved, else from the synced index (saving the map).
+    ``within``: only the bindings at or under these paths are unpacked from a saved
+    map (a watcher judging one saved file); all of them otherwise."""
     before = verdict_inputs(root)
     ledger, stamp = before
     record = bindmap.worktree_record(str(root))
-    found = bindmap.load(record, ledger) if ledger is not None else None
+    found = bindmap.load(record, ledger, under=within) if ledger is not None else None
     if found is None:
         with custody_at(root, "worktree") as (store, bindings, _content):
             found = bindmap.of_bindings(store, bindings)

@@ -68,7 +68,7 @@ from forest_files.ledger.sources import (
     snapshot_of,
 )
 from forest_files.ledger.verify import Fault
-from forest_files.signing.judge import SIGNING_CODES, judge_signatures
+from forest_files.signing.judge import SIGNING_CODES, judge_governance, judge_signatures
 
 REFUSAL_CODES = frozenset({"authority", "policy", "config-governance"}) | SIGNING_CODES
 RANGE_FAULT_CODES = frozenset({"ledger-rewritten", "ledger-deleted"}) | REFUSAL_CODES
@@ -151,8 +151,13 @@ def _holds_everything(cfg: ForestConfig, who: str) -> bool:
     return may_act(ForestConfig(project_id="-", authority=(rule,)), "**", who)
 
 
-def _governance_faults(root: Path, base: str, head: str, base_cfg: ForestConfig) -> list[Fault]:
+def _governance_faults(
+    root: Path, base: str, head: str, base_cfg: ForestConfig
+) -> tuple[list[Fault], dict[str, str]]:
+    """Faults of governed changes, and the commits that made one an author holding
+    ``**`` may make (commit -> author: under signing they must also be signed)."""
     faults: list[Fault] = []
+    governed: dict[str, str] = {}
     texts: dict[str, str | None] = {}
 
     def config_text(commit: str) -> str | None:
@@ -161,7 +166,7 @@ def _governance_faults(root: Path, base: str, head: str, base_cfg: ForestConfig)
         return texts[commit]
 
     commits = gitio.commits_with_authors(root, f"{base}..{head}")
-    faults += _keyring_faults(root, commits, base_cfg)
+    faults += _keyring_faults(root, commits, base_cfg, governed)
     for commit, parents, author in commits:
         mine = config_text(commit)
         for parent in parents:
@@ -171,11 +176,30 @@ def _governance_faults(root: Path, base: str, head: str, base_cfg: ForestConfig)
             fault = _config_change(commit, parent, mine, theirs, author, base_cfg, root)
             if fault is not None:
                 faults.append(fault)
-    return faults
+            elif _governed_change(mine, theirs, parent):
+                governed[commit] = author
+    return faults, governed
+
+
+def _governed_change(mine: str | None, theirs: str, parent: str) -> bool:
+    """``mine`` changes a governed table of ``theirs`` (already judged well-formed)."""
+    if mine is None:
+        return True
+    before = parse_config_text(theirs, f"{CONFIG_NAME} at {parent[:12]}")
+    after = parse_config_text(mine, CONFIG_NAME)
+    return _governed_tables(before) != _governed_tables(after)
+
+
+def _governed_tables(cfg: ForestConfig) -> tuple[object, ...]:
+    # [require] too: removing a requirement would let an unadopted file in unseen.
+    return (cfg.authority, cfg.max_body_bytes, cfg.signing, cfg.require)
 
 
 def _keyring_faults(
-    root: Path, commits: list[tuple[str, tuple[str, ...], str]], base_cfg: ForestConfig
+    root: Path,
+    commits: list[tuple[str, tuple[str, ...], str]],
+    base_cfg: ForestConfig,
+    governed: dict[str, str],
 ) -> list[Fault]:
     """The keyring the merge-base names is governed like [authority]: changed in a
     commit whose author does not hold '**' at the merge-base, it is a fault."""
@@ -194,6 +218,8 @@ def _keyring_faults(
                 "does not hold '**' at the merge-base; ask a holder of '**' to make that change"
             )
             faults.append(Fault("config-governance", None, None, None, detail, path=path))
+        elif changed:
+            governed[commit] = author
     return faults
 
 
@@ -214,13 +240,7 @@ def _config_change(
     if after.project_id != before.project_id and acts_at(root, parent).acts:
         detail = f"{name} changes the project id, which never changes once acts exist"
         return Fault("config-governance", None, None, None, detail)
-    # [require] too: removing a requirement would let an unadopted file in unseen.
-    governed = (before.authority, before.max_body_bytes, before.signing, before.require) != (
-        after.authority,
-        after.max_body_bytes,
-        after.signing,
-        after.require,
-    )
+    governed = _governed_tables(before) != _governed_tables(after)
     if governed and not _holds_everything(base_cfg, author):
         detail = (
             f"{name} changes [authority] or [policy] (or [signing], [gpg], [require]), but "
@@ -292,6 +312,10 @@ def check_range(
     faults += _policy_faults(new_acts, _body_sizes(root, head, new_acts), base_cfg, at_head, base)
     signed = judge_signatures(root, base, head, new_acts, paths, base_cfg, at_head)
     faults += signed.faults
-    faults += _governance_faults(root, base, head, base_cfg)
+    governance, governed = _governance_faults(root, base, head, base_cfg)
+    faults += governance
+    signed_governance = judge_governance(root, base, governed, base_cfg)
+    faults += signed_governance.faults
     faults.sort(key=lambda f: (f.code, f.segment or "", f.act_id or "", f.detail))
-    return RangeReport(merge_base=base, faults=tuple(faults), warnings=signed.warnings)
+    warnings = (*signed.warnings, *signed_governance.warnings)
+    return RangeReport(merge_base=base, faults=tuple(faults), warnings=warnings)

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from forest_files import gitio
-from forest_files.config import ForestConfig
+from forest_files.config import CONFIG_NAME, ForestConfig
 from forest_files.gitio.signatures import (
     CommitSignature,
     SignatureToolMissing,
@@ -100,6 +100,43 @@ def judge_signatures(
             raise
         detail = f'{exc}; signatures were not judged (signing is "warn" here)'
         return SigningVerdict(warnings=(Fault("signing-setup", None, None, None, detail),))
+
+
+def judge_governance(
+    root: Path, base: str, governed: Mapping[str, str], cfg: ForestConfig
+) -> SigningVerdict:
+    """Under signing, a commit that changes forest.toml's governed tables or the
+    keyring (``governed``: commit -> its author, a holder of ``**``) must carry a
+    good signature by a key the merge-base keyring binds to that author: a typed
+    author name is a claim, like an act's signer. ``config-governance`` faults
+    (warnings under ``warn``)."""
+    settings = cfg.signing
+    mode = strictest([settings.signed, *(r.mode for r in settings.rules)])
+    if mode == "off" or not governed:
+        return SigningVerdict()
+    try:
+        if gitio.is_shallow(root):
+            raise gitio.ShallowClone(f"{root}: {_SHALLOW}")
+        text = keyring_text(root, base, settings)
+        keys = parse_keyring(text, f"{settings.allowed_signers} at merge-base {base[:12]}")
+        sigs = commit_signatures(root, list(governed), allowed_signers=text)
+    except (KeyringError, SignatureToolMissing, gitio.ShallowClone) as exc:
+        if mode == "required":
+            raise
+        detail = f'{exc}; governance signatures were not judged (signing is "warn" here)'
+        return SigningVerdict(warnings=(Fault("signing-setup", None, None, None, detail),))
+    out: list[Fault] = []
+    for commit, author in governed.items():
+        problem = problem_of(sigs[commit], author, keys, settings.gpg)
+        if problem is None:
+            continue
+        detail = (
+            f"commit {commit[:12]} changes forest.toml's governed tables or the keyring as "
+            f"{author}, and signing is {mode}: {problem.text} (key found: {problem.key}); "
+            f"{problem.fix}"
+        )
+        out.append(Fault("config-governance", None, None, None, detail, path=CONFIG_NAME))
+    return SigningVerdict(tuple(out)) if mode == "required" else SigningVerdict(warnings=tuple(out))
 
 
 def keyring_text(root: Path, commit: str, settings: SigningSettings) -> str:

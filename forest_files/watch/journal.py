@@ -21,7 +21,7 @@ LIMIT = 10_000
 
 @dataclass(frozen=True)
 class Record:
-    kind: str  # verdict | proposal | deferred | held | check | error | reconciled | head
+    kind: str  # verdict | proposal | restore | deferred | held | check | error | reconciled | head
     path: str = ""
     selector: str = ""
     detail: str = ""  # a finding kind, a hash, a proposal id, a marker name

@@ -1,7 +1,9 @@
 """The watcher: observers note paths, one worker judges them through the check path.
 
-Stores: proposals (judge.capture); nothing else. It never roots, supersedes,
-rebinds or restores: the index is brought in step by the check path itself.
+Stores: proposals (judge.capture); under a ``restore`` policy (forest.toml's
+``[watch]``, policy.py) the section's ground written back by compare-and-swap
+after its text became the proposal (route.py). It never roots, supersedes or
+rebinds: the index is brought in step by the check path itself.
 Refuses: nothing; an error is logged in one line (never a section's text),
 kept for ``status``, and the loop goes on.
 Returns: ``Watcher`` — ``start()``, ``stop()`` (idempotent, joins its thread
@@ -38,6 +40,8 @@ from forest_files.watch.events import BoundSet, Handler
 from forest_files.watch.gitstate import GitState
 from forest_files.watch.journal import Journal
 from forest_files.watch.observe import ObserverFactory, Observers, default_factory
+from forest_files.watch.policy import RESTORE_LIMIT, RESTORE_WINDOW, WatchRule
+from forest_files.watch.route import Restorer
 from forest_files.watch.settings import WatchSettings
 
 log = logging.getLogger("forest_files.watch")
@@ -78,6 +82,8 @@ class Watcher:
         self._thread: threading.Thread | None = None
         self._events_at_restart = 0
         self._max_bytes = 8 * 1024 * 1024
+        self._policies: tuple[WatchRule, ...] = ()
+        self._restorer = Restorer(self.root)
 
     # -- life ------------------------------------------------------------------
     def start(self) -> None:
@@ -105,7 +111,9 @@ class Watcher:
         from forest_files.config import load_config
         from forest_files.files.session import worktree_custody
 
-        self._max_bytes = load_config(self.root / "forest.toml").max_body_bytes
+        config = load_config(self.root / "forest.toml")
+        self._max_bytes = config.max_body_bytes
+        self._policies = config.watch
         bmap, _content, _before = worktree_custody(self.root)
         live = [b for b in bmap.bindings if not b.retired]
         self._excludes = {b.bind_act: b.excludes for b in live}
@@ -214,14 +222,40 @@ class Watcher:
         self._emit(list(judged.lines))
         for r in judged.changed:
             if r.finding.kind == "drifted":
-                self._propose(r)
+                self._route(r)
         for path in {r.finding.path for r in items}:
             try:
                 self._sizes[path] = os.lstat(self.root / path).st_size
             except OSError:
                 self._sizes[path] = 0
 
-    def _propose(self, r: Reported) -> None:
+    def _route(self, r: Reported) -> None:
+        """The binding's ``[watch]`` policy: notify (the lines are out already),
+        propose, or propose then restore (policy.py, route.py)."""
+        from forest_files.watch.policy import policy_for
+
+        policy = policy_for(self._policies, r.finding.path)
+        if policy == "notify":
+            return
+        kept = self._propose(r)
+        if policy != "restore" or not kept:
+            return
+        f = r.finding
+        outcome = self._restorer.restore(r, self._excludes.get(f.binding, ()))
+        self.journal.add("restore", f.path, f.selector, outcome)
+        if outcome == "held":
+            self._emit(
+                [
+                    f"  {f.selector} was restored {RESTORE_LIMIT} times within "
+                    f"{RESTORE_WINDOW:.0f} s: left as its proposal (something keeps writing it)"
+                ]
+            )
+        elif outcome == "restored":
+            self._emit([f"  restored ground into {f.selector} (the text is kept as a proposal)"])
+        elif outcome.startswith("failed"):
+            self._emit([f"  {f.selector}: not restored ({outcome}); its text is a proposal"])
+
+    def _propose(self, r: Reported) -> bool:
         f = r.finding
         try:
             done = judge.capture(self.root, r, self._excludes.get(f.binding, ()), self._max_bytes)
@@ -231,13 +265,14 @@ class Watcher:
         if done is None:
             self.verdicts.forget(f.binding)
             self.collector.note(f.path)
-            return
+            return False
         pid, outcome = done.split(" ")
         self.journal.add("proposal", f.path, f.selector, done)
         if outcome != "same":
             self._emit(
                 [f"  proposal {pid} holds this text ({outcome}): forest proposal show {pid}"]
             )
+        return True
 
     def _emit(self, lines: list[str]) -> None:
         for line in lines:

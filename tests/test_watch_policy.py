@@ -1,0 +1,106 @@
+"""forest.toml's ``[watch]``: notify, propose (the default), restore by compare-and-swap
+after the capture; a binding restored too often is left as its proposal."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from helpers.custody import DOC
+from helpers.git import isolate
+from helpers.watch import EDITED, bound_repo, wait_proposal, wait_verdict, watching
+
+from forest_files.config import ConfigError, load_config, parse_config_text, render_config
+from forest_files.doors.check import run_check
+from forest_files.proposals.store import ProposalStore
+from forest_files.watch.policy import RESTORE_LIMIT
+from forest_files.watch.route import Restorer
+
+EDITED_BOTH = EDITED.replace("other words", "other words, edited too")
+
+
+@pytest.fixture(autouse=True)
+def _isolated_git(monkeypatch: pytest.MonkeyPatch) -> None:
+    isolate(monkeypatch)
+
+
+def _policy(root: Path, policy: str) -> None:
+    with (root / "forest.toml").open("a", encoding="utf-8") as fh:
+        fh.write(f'\n[watch]\n"a.md" = "{policy}"\n')
+
+
+def _proposals(root: Path) -> list[str | None]:
+    if not (root / ".forest" / "local.db").exists():
+        return []
+    with ProposalStore(root) as store:
+        return [p.text for p in store.open_proposals()]
+
+
+def test_watch_restore_policy_restores_section_only_after_capture_accepted(
+    tmp_path: Path,
+) -> None:
+    root = bound_repo(tmp_path)
+    _policy(root, "restore")
+    with watching(root) as w:
+        (root / "a.md").write_text(EDITED_BOTH, encoding="utf-8")
+        wait_verdict(w, "drifted")
+        wait_proposal(w)
+        assert w.journal.wait_for(
+            lambda rs: any(r.kind == "restore" and r.detail == "restored" for r in rs), 30
+        ), w.journal.items()
+    # ground back in the section; the edit outside it untouched; nothing lost
+    assert (root / "a.md").read_text(encoding="utf-8") == DOC.replace(
+        "other words", "other words, edited too"
+    )
+    assert _proposals(root) == ["## Keep\n\nedited words\n\n"]
+
+
+def test_watch_notify_policy_keeps_no_text_accepted(tmp_path: Path) -> None:
+    root = bound_repo(tmp_path)
+    _policy(root, "notify")
+    with watching(root) as w:
+        (root / "a.md").write_text(EDITED, encoding="utf-8")
+        wait_verdict(w, "drifted")
+    assert _proposals(root) == []
+    assert (root / "a.md").read_text(encoding="utf-8") == EDITED  # reported, not touched
+
+
+def _drifted(root: Path):  # type: ignore[no-untyped-def]
+    (item,) = [r for r in run_check(root, "worktree").items if r.failed]
+    return item
+
+
+def test_restore_compare_and_swap_loses_to_a_later_save_accepted(tmp_path: Path) -> None:
+    root = bound_repo(tmp_path)
+    (root / "a.md").write_text(EDITED, encoding="utf-8")
+    judged = _drifted(root)
+    later = EDITED.replace("edited words", "edited again")
+    (root / "a.md").write_text(later, encoding="utf-8")  # the editor saves again
+    assert Restorer(root).restore(judged, ()) == "changed"
+    assert (root / "a.md").read_text(encoding="utf-8") == later  # the later text wins
+
+
+def test_restore_repeated_too_often_held_as_proposal_refused(tmp_path: Path) -> None:
+    root = bound_repo(tmp_path)
+    restorer = Restorer(root)
+    for _ in range(RESTORE_LIMIT):
+        (root / "a.md").write_text(EDITED, encoding="utf-8")
+        assert restorer.restore(_drifted(root), ()) == "restored"
+    (root / "a.md").write_text(EDITED, encoding="utf-8")
+    assert restorer.restore(_drifted(root), ()) == "held"
+    assert (root / "a.md").read_text(encoding="utf-8") == EDITED  # left for a person
+
+
+@pytest.mark.parametrize("bad", ['"a.md" = "fix"', '"/abs" = "restore"', '"a.md" = 3'])
+def test_watch_table_bad_value_refused(tmp_path: Path, bad: str) -> None:
+    text = f'[project]\nid = "p"\n\n[watch]\n{bad}\n'
+    with pytest.raises(ConfigError, match=r"\[watch\]"):
+        parse_config_text(text, "forest.toml")
+
+
+def test_watch_table_round_trips_accepted(tmp_path: Path) -> None:
+    root = bound_repo(tmp_path)
+    _policy(root, "restore")
+    cfg = load_config(root / "forest.toml")
+    assert [(r.glob, r.policy) for r in cfg.watch] == [("a.md", "restore")]
+    assert parse_config_text(render_config(cfg), "forest.toml") == cfg
