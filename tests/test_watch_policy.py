@@ -104,3 +104,17 @@ def test_watch_table_round_trips_accepted(tmp_path: Path) -> None:
     cfg = load_config(root / "forest.toml")
     assert [(r.glob, r.policy) for r in cfg.watch] == [("a.md", "restore")]
     assert parse_config_text(render_config(cfg), "forest.toml") == cfg
+
+
+def test_watch_new_required_file_reported_unbound_detected(tmp_path: Path) -> None:
+    root = bound_repo(tmp_path)
+    with (root / "forest.toml").open("a", encoding="utf-8") as fh:
+        fh.write('\n[require]\n"docs/adr/*.md" = "file"\n')
+    (root / "docs" / "adr").mkdir(parents=True)
+    with watching(root) as w:
+        (root / "docs" / "adr" / "0001-new.md").write_text("# New\n", encoding="utf-8")
+        wait_verdict(w, "unbound", path="docs/adr/0001-new.md")
+        (root / "docs" / "adr" / "notes.txt").write_text("not required\n", encoding="utf-8")
+        (root / "docs" / "adr" / "0002-next.md").write_text("# Next\n", encoding="utf-8")
+        wait_verdict(w, "unbound", path="docs/adr/0002-next.md")
+    assert "docs/adr/notes.txt" not in {r.path for r in w.journal.items("verdict")}

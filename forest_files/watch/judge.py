@@ -50,6 +50,11 @@ def check(root: Path, paths: tuple[str, ...], stop: threading.Event) -> list[Rep
     raise AssertionError("unreachable")
 
 
+def _key(r: Reported) -> str:
+    """A binding's id; an unbound required file (no binding yet) by its target."""
+    return r.finding.binding or f"unbound:{r.finding.selector}"
+
+
 class Verdicts:
     """The last verdict of every binding the watcher judged, and what changed."""
 
@@ -59,7 +64,7 @@ class Verdicts:
         self._open: dict[str, Reported] = {}
 
     def apply(self, items: list[Reported], *, full: bool) -> Judged:
-        seen = {r.finding.binding for r in items}
+        seen = {_key(r) for r in items}
         if full:  # a binding no longer reported is retired or gone with its ledger
             for gone in set(self._last) - seen:
                 self._last.pop(gone)
@@ -68,13 +73,14 @@ class Verdicts:
         lines: list[str] = []
         for r in items:
             f = r.finding
+            key = _key(r)
             now = (f.kind, f.actual_hash if f.failed else None)  # clean is clean
-            before = self._last.get(f.binding)
-            self._last[f.binding] = now
+            before = self._last.get(key)
+            self._last[key] = now
             if f.failed:
-                self._open[f.binding] = r
+                self._open[key] = r
             else:
-                self._open.pop(f.binding, None)
+                self._open.pop(key, None)
             if before == now or (before is None and not f.failed):
                 continue
             changed.append(r)

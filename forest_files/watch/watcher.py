@@ -36,7 +36,7 @@ from forest_files.exits import one_line
 from forest_files.paths import LEDGER_DIR, SEGMENTS
 from forest_files.watch import judge
 from forest_files.watch.collector import Batch, Collector
-from forest_files.watch.events import BoundSet, Handler
+from forest_files.watch.events import BoundSet, Handler, required_dirs
 from forest_files.watch.gitstate import GitState
 from forest_files.watch.journal import Journal
 from forest_files.watch.observe import ObserverFactory, Observers, default_factory
@@ -117,12 +117,13 @@ class Watcher:
         bmap, _content, _before = worktree_custody(self.root)
         live = [b for b in bmap.bindings if not b.retired]
         self._excludes = {b.bind_act: b.excludes for b in live}
-        self.bound = BoundSet.of(b.path for b in live)
+        self.bound = BoundSet.of((b.path for b in live), config.require)
 
     def _dirs(self) -> list[str]:
         root = str(self.root)
         dirs = {root, os.path.join(root, *LEDGER_DIR.split("/"), SEGMENTS)}
         dirs.update(os.path.join(root, *d.split("/")) for d in self.bound.dirs)
+        dirs.update(required_dirs(self.root, [r.glob for r in self.bound.required]))
         return sorted(dirs)
 
     # -- the worker ------------------------------------------------------------
@@ -196,7 +197,7 @@ class Watcher:
         not empty waits out the grace period (its rename or write is usually coming)."""
         chosen: list[str] = []
         for path, at in batch.paths.items():
-            if path not in self.bound.paths:
+            if not self.bound.wants(path):
                 continue
             wait_until = at + self.settings.grace
             if path not in batch.due and now < wait_until:
