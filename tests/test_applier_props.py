@@ -512,6 +512,22 @@ def test_erased_text_act_live_refusal_iff_replay_refusal_accepted(
         assert "forest forget" in str(live[1]) and "forest forget" in str(replayed[1])
 
 
+def test_adopt_depending_on_erased_adopt_live_iff_replay_accepted(
+    cases: dict[str, KindCase],
+) -> None:
+    """An adopt depending on an adopt whose body was erased, replayed in one batch of
+    adopts (found by the property above): both accept it."""
+    case = cases["adopt-after-forget"]
+    acts = read_ledger(case.replay_repo.ledger_dir).acts.values()
+    erased = [
+        a for a in acts if a.kind == "adopt" and a.payload.entry.body_hash == hash_body(UNBOUND)
+    ]
+    assert erased
+    act = make_act("adopt", [erased[0].id], dict(case.act.fields), scope=case.act.scope)
+    live, replayed = _live(case, act), _replay(case, act)
+    assert live == replayed and live[0] is False, (live, replayed)
+
+
 @pytest.mark.parametrize("label", list(RECIPES))
 def test_act_without_deps_live_refusal_iff_replay_refusal_accepted(
     cases: dict[str, KindCase], label: str

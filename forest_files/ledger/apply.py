@@ -215,11 +215,14 @@ class Applier:
         for act in acts:
             if act.kind == "adopt":
                 origins = act.payload.entry.origins
-                if origins and origins[0][0] in made_in_run:  # needs the run inserted
+                # Needs the run inserted and marked first: its origin is made in the
+                # run, or it depends on an act of the run (one whose body was erased is
+                # marked only after the batch's bookkeeping).
+                if (origins and origins[0][0] in made_in_run) or made_in_run.intersection(act.deps):
                     out += self._adopts(run)
                     run, made_in_run = [], set()
                 run.append(act)
-                made_in_run.add(act.payload.entry.content_id)
+                made_in_run.update((act.payload.entry.content_id, act.id))
                 continue
             if run:
                 out += self._adopts(run)
