@@ -50,7 +50,11 @@ _TABLES: dict[str, frozenset[str] | None] = {
     "gpg": None,  # keys are holders
     "require": None,  # keys are globs (coverage: files that must be bound)
     "watch": None,  # keys are globs (what the watcher does with drift: watch/policy.py)
+    "retention": None,  # keys are RETENTION_KINDS (checked with their own message)
 }
+# What ``forest expire`` may remove (local, never adopted), and its bounds in days.
+RETENTION_KINDS = ("captures", "proposals")
+MAX_RETENTION_DAYS = 36500
 _REQUIRE_KEYS = frozenset({"bind", "level", "when", "except"})
 _WHEN_KEY = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]*")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
@@ -100,6 +104,7 @@ class ForestConfig:
     signing: SigningSettings = NO_SIGNING
     require: tuple[RequireRule, ...] = ()
     watch: tuple[WatchRule, ...] = ()
+    retention: tuple[tuple[str, int], ...] = ()  # (kind, days), sorted; absent: kept
 
 
 # --- globs -------------------------------------------------------------------
@@ -249,7 +254,22 @@ class _Validator:
             signing=signing,
             require=self.requirements(self.table(data, "require", required=False)),
             watch=parse_watch(self.table(data, "watch", required=False), self.fail, compile_glob),
+            retention=self.retention(self.table(data, "retention", required=False)),
         )
+
+    def retention(self, table: dict[str, Any]) -> tuple[tuple[str, int], ...]:
+        out = []
+        for kind, days in sorted(table.items()):
+            key = f"[retention] {kind}"
+            if kind not in RETENTION_KINDS:
+                why = "ground never expires" if kind in ("ground", "ledger") else "unknown key"
+                raise self.fail(key, why, f"known keys: {', '.join(RETENTION_KINDS)}")
+            if isinstance(days, bool) or not isinstance(days, int):
+                raise self.fail(key, "must be an integer (days)", f"e.g. {kind} = 30")
+            if not 1 <= days <= MAX_RETENTION_DAYS:
+                raise self.fail(key, f"{days} is out of range", f"use 1 to {MAX_RETENTION_DAYS}")
+            out.append((kind, days))
+        return tuple(out)
 
     def requirements(self, table: dict[str, Any]) -> tuple[RequireRule, ...]:
         if len(table) > MAX_REQUIRE_RULES:

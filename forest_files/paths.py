@@ -35,3 +35,5 @@ def segment_file(stem: str) -> str:
 
 GITIGNORE_LINES = (f"{INDEX_NAME}*", "cache/", f"{LOCAL_DB_NAME}*")  # .forest/.gitignore
 GITATTRIBUTES_LINE = f"{LEDGER_DIR}/** -text"
+AUDIT_DB_NAME = "audit.db"  # the local audit log: append-only, never committed, kept across rebuild
+AUDIT_DB = f"{FOREST_DIR}/{AUDIT_DB_NAME}"

@@ -28,10 +28,10 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from forest_files.config import (
     CONFIG_NAME,
@@ -44,6 +44,8 @@ from forest_files.config import (
 )
 from forest_files.errors import AuthorityRefused, ForestError
 from forest_files.gitio import NotARepo, toplevel
+from forest_files.governance import auditlog as audit
+from forest_files.governance import tombstone
 from forest_files.hashing import hash_body
 from forest_files.ledger.acts import Act, build_act
 from forest_files.ledger.applied import chain_deps
@@ -75,6 +77,9 @@ from forest_files.paths import (
 from forest_files.scrub import default_scrub
 from forest_files.store.anchor import anchor_body
 from forest_files.store.forest import ForestStore
+
+if TYPE_CHECKING:
+    from forest_files.governance.forget import ForgetReport
 
 Recorded = tuple[list[Act], dict[str, str]]
 
@@ -117,6 +122,7 @@ class Repository:
         self.index_path = self.root / FOREST_DIR / INDEX_NAME
         self._store: ForestStore | None = None
         self._snapshot: LedgerSnapshot | None = None
+        self._erase_deps: frozenset[str] | None = None
 
     # -- setup -------------------------------------------------------------
     @classmethod
@@ -187,7 +193,26 @@ class Repository:
         count = sync_index(self._open(), self.ledger_dir, self._read_body)
         if count is None:
             return self.rebuild()
+        self._finish_erasures()
+        if count:
+            rows = (
+                self._open()
+                .conn.execute(
+                    "SELECT act_id FROM ledger_applied ORDER BY rowid DESC LIMIT ?",
+                    (min(count, audit.MAX_TARGETS),),
+                )
+                .fetchall()
+            )
+            event = audit.Event("sync", "ok", "applied", targets=tuple(str(r[0]) for r in rows))
+            audit.append_events(self.root, [replace(event, counts={"acts": count})])
         return SyncReport(applied=count, rebuilt=False)
+
+    def _finish_erasures(self) -> None:
+        """Delete the body file of every erasure the index holds (a forget killed
+        after its commit left one; a pulled erase names one a branch still had)."""
+        from forest_files.governance.purge import delete_erased_bodies
+
+        delete_erased_bodies(self._open(), self.ledger_dir)
 
     def rebuild(self) -> SyncReport:
         """Replay the whole ledger into an emptied index, in one transaction.
@@ -203,6 +228,9 @@ class Repository:
             self._snapshot = snapshot
             count = replay(store, snapshot.ordered(), self._read_body)
             mark_segments(store, self.ledger_dir, snapshot.segments)
+        self._finish_erasures()
+        event = audit.Event("rebuild", "ok", "replayed", counts={"acts": count})
+        audit.append_events(self.root, [event])
         return SyncReport(applied=count, rebuilt=True)
 
     def _synced(self) -> ForestStore:
@@ -212,13 +240,21 @@ class Repository:
     # -- recording -----------------------------------------------------------
     def _authorize(self, path: str | None, by: str) -> None:
         if path is not None and not may_act(self.config, path, by):
+            self._audit_refusal(AuthorityRefused(""), by, (path,))
             raise AuthorityRefused(
                 f"{by!r} holds no authority over {path} ([authority] in forest.toml); "
                 "ask a listed holder to record this"
             )
 
     def act(self, payload: Payload, deps: set[str]) -> Act:
-        """The act of a planned payload, in this project's scope."""
+        """The act of a planned payload, in this project's scope. An act that brings
+        text (adopt, supersede, resolve, a rebind that supersedes) also depends on
+        every erase act with a tombstone, so replay judges it against them exactly as
+        this command does (the applier refuses erased lines only at the deps)."""
+        if _brings_text(payload):
+            if self._erase_deps is None:  # once per recording: a bulk adoption asks 10,000 times
+                self._erase_deps = frozenset(tombstone.erase_acts(self._open()))
+            deps = deps | self._erase_deps
         return build_act(payload, deps, scope=self.config.project_id)
 
     def _record(
@@ -236,8 +272,10 @@ class Repository:
         ``also_judge``: a path the caller names for authority besides the derived ones.
         """
         store = self._synced()
+        self._erase_deps = None  # read again under this recording's write lock
         written: Path | None = None
         early: EarlyBodies | None = None
+        planned: list[Act] = []
         try:
             with store.atomic():
                 # Started under the write lock: another recorder cannot be placing
@@ -245,6 +283,7 @@ class Repository:
                 if bodies_first:
                     early = EarlyBodies(self.ledger_dir, bodies_first)
                 acts, bodies = build(store)
+                planned = acts
                 self._within_policy(bodies)
 
                 def read(body_hash: str) -> str | None:
@@ -261,13 +300,21 @@ class Repository:
                 segment = write_segment(self.ledger_dir, acts, rest)
                 written = segment.path
                 mark_segments(store, self.ledger_dir, [segment.name])
-        except BaseException:
+        except BaseException as exc:
             if written is not None:  # not committed to git yet: nobody can hold it
                 written.unlink(missing_ok=True)
             if early is not None:
                 early.discard()
+            if isinstance(exc, ForestError) and not isinstance(exc, AuthorityRefused):
+                self._audit_refusal(exc, planned[0].payload.signer if planned else "local", ())
             raise
+        audit.append_events(self.root, [_ceremony(r) for r in results])
         return results
+
+    def _audit_refusal(self, exc: BaseException, by: str, targets: tuple[str, ...]) -> None:
+        """A refusal, in the local audit log: its type's code, never its message."""
+        event = audit.Event("refusal", "refused", audit.reason_of(exc), by, targets)
+        audit.append_events(self.root, [event])
 
     def _within_policy(self, bodies: Mapping[str, str]) -> None:
         limit = self.config.max_body_bytes
@@ -404,6 +451,14 @@ class Repository:
 
         return self._record(build, also_judge=path)[0].produced[0]
 
+    def forget(
+        self, content_id: str, *, words: str, by: str, lines: Sequence[str] = ()
+    ) -> ForgetReport:
+        """Erase ``content_id``'s body with a tombstone; see governance/forget.py."""
+        from forest_files.governance.forget import forget
+
+        return forget(self, content_id, words=words, by=by, lines=lines)
+
     # -- reading -----------------------------------------------------------
     def ground(self) -> list[GroundEntry]:
         """Current ground (not the anchor), by content id."""
@@ -435,6 +490,19 @@ def _append_line(path: Path, line: str) -> None:
     if text and not text.endswith("\n"):
         text += "\n"
     path.write_text(text + line + "\n", encoding="utf-8")
+
+
+def _ceremony(result: Applied) -> audit.Event:
+    """A recorded act, in the local audit log: ids and paths, never text."""
+    act = result.act
+    targets = (act.id, *result.produced, *sorted(result.paths))
+    return audit.Event(act.kind, "ok", "recorded", act.payload.signer, targets, act_id=act.id)
+
+
+def _brings_text(payload: Payload) -> bool:
+    if isinstance(payload, RebindAct):
+        return payload.supersede is not None
+    return isinstance(payload, AdoptAct | SupersedeAct | ResolveAct)
 
 
 def _local(store: ForestStore, content_id: str) -> int:

@@ -11,6 +11,10 @@
 -- TRIGGER. Authentication and file permissions are the host's job.
 --
 -- Every statement is idempotent (IF NOT EXISTS / OR IGNORE).
+--
+-- Cache tables, created outside this file by the ledger's replay and rebuilt
+-- from the ledger (forest fsck knows them by this line; keep it one line):
+-- cache-tables: ledger_applied ledger_entry_acts ledger_segments ledger_act_paths binding_events
 
 CREATE TABLE IF NOT EXISTS entries (
     id            INTEGER PRIMARY KEY,
@@ -81,6 +85,15 @@ CREATE TABLE IF NOT EXISTS erasures (
     signature   TEXT NOT NULL CHECK (length(trim(signature)) > 0),
     reason      TEXT NOT NULL CHECK (length(trim(reason)) > 0)
 );
+
+-- Tombstones of erased text: salted fingerprints of its long lines, never the
+-- text, each with the erase act that carried it (governance/tombstone.py).
+-- Derived from the ledger's erase acts, so a rebuild makes the same rows.
+CREATE TABLE IF NOT EXISTS tombstone_lines (
+    fingerprint TEXT NOT NULL CHECK (length(fingerprint) = 64),
+    act_id      TEXT NOT NULL CHECK (length(act_id) = 64),
+    PRIMARY KEY (fingerprint, act_id)
+) WITHOUT ROWID;
 
 CREATE INDEX IF NOT EXISTS idx_entries_bucket ON entries(bucket);
 CREATE INDEX IF NOT EXISTS idx_entries_jurisdiction ON entries(jurisdiction);

@@ -3,8 +3,9 @@
 One history records at least one act of every kind a command can make (adopt of
 sections and of unbound text, supersede of both, resolve, rebind, a rebind
 carrying a supersession, retire, seal, unseal) through the public APIs, plus
-two hand-written erase acts (there is no erase command): one of a superseded
-body whose file is deleted, one of a sealed body whose file stays. After each
+two hand-written erase acts: one of a superseded body whose file is deleted,
+one of a sealed body whose file stays; then ``forest forget`` through the
+library (an erase carrying a tombstone) and an adopt that depends on it. After each
 step the live index of the repository that recorded it is dumped by content id
 (local row ids translated) and compared, table by table, with the index
 ``Repository.rebuild()`` makes from a copy of the same working tree and with
@@ -40,6 +41,7 @@ WORDS = "I adopt this text as written"
 DOC = "# Title\n\n## Keep\n\nharbor kept words\n\n## Other\n\nharbor other words\n"
 UNBOUND = "The harbor closes at dusk."
 SEALED = "The harbor pilot's private number."
+RADIO = "The harbor radio code is 7741-alpha."
 LEDGER = Path(".forest") / "ledger"
 INDEX = Path(".forest") / "woods.db"
 
@@ -97,6 +99,7 @@ def index_dump(db: Path) -> Dump:
             (c(e), at) for e, at in conn.execute("SELECT entry_id, created_at FROM erasures")
         )
         permits = sorted(c(r[0]) for r in conn.execute("SELECT entry_id FROM erasure_permits"))
+        tombs = sorted(conn.execute("SELECT fingerprint, act_id FROM tombstone_lines"))
         fts = sorted(
             (word, c(r[0]))
             for word in _fts_words(conn)
@@ -118,6 +121,7 @@ def index_dump(db: Path) -> Dump:
         "erasures": erasures,
         "erasures.created_at": tombstone_times,
         "erasure_permits": permits,
+        "tombstone_lines": tombs,
         "entries_fts": fts,
         **{f"view {k}": v for k, v in views.items()},
     }
@@ -246,6 +250,16 @@ def _build(base: Path) -> list[Step]:
     with Repository(b) as r:
         r.sync()
     h.snap("erase", b)
+
+    with Repository(b) as r:  # the public ceremony: a superseded body forgotten
+        radio = r.adopt_text(RADIO, words=WORDS, by=BY)
+        changed = "The harbor radio code changed."
+        r.supersede(radio, changed, words=WORDS, by=BY, expected_body_hash=hash_body(changed))
+        r.forget(radio, words="the code was pasted by mistake", by=BY)
+    h.snap("forget", b)
+    with Repository(b) as r:  # depends on the forget's erase act
+        r.adopt_text("The harbor opens at dawn again.", words=WORDS, by=BY)
+    h.snap("adopt-after-forget", b)
     return h.steps
 
 
@@ -271,6 +285,8 @@ STEPS = (
     "unseal",
     "adopt-and-seal",
     "erase",
+    "forget",
+    "adopt-after-forget",
 )
 
 
@@ -287,8 +303,9 @@ def _assert_tables_equal(left: Dump, right: Dump, what: str) -> None:
 def test_history_every_kind_but_write_recorded_accepted(history: dict[str, Step]) -> None:
     assert list(history) == list(STEPS)
     assert history["erase"].kinds == KINDS - {"write"}
-    final = history["erase"].live
-    assert len(final["erasures"]) == 2
+    assert len(history["erase"].live["erasures"]) == 2
+    final = history["adopt-after-forget"].live
+    assert len(final["erasures"]) == 3 and len(final["tombstone_lines"]) == 4
     assert final["binding_events"] and final["view contested_entries"] == []
     assert ("erased", None) not in final["entries_fts"]
 

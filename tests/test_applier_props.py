@@ -202,6 +202,20 @@ def _nothing(root: Path) -> None:
     del root
 
 
+def _forget(root: Path) -> None:
+    """Erase the superseded UNBOUND body (its line tombstoned)."""
+    with Repository(root) as r:
+        old = next(
+            a.payload.old for a in read_ledger(root / LEDGER).acts.values() if a.kind == "supersede"
+        )
+        r.forget(old, words="pasted by mistake", by=BY)
+
+
+def _adopt_after_forget(root: Path) -> None:
+    with Repository(root) as r:  # depends on the erase: judged against its tombstone
+        r.adopt_text("Herons wade at the river mouth.", words=WORDS, by=BY)
+
+
 # kind label -> (setup recorded before the act, the live command of the act)
 RECIPES: dict[str, tuple[Callable[[Path], None], Callable[[Path], None]]] = {
     "adopt-section": (_nothing, _adopt_section),
@@ -213,6 +227,8 @@ RECIPES: dict[str, tuple[Callable[[Path], None], Callable[[Path], None]]] = {
     "rebind": (_rebind_setup, _rebind),
     "rebind-supersede": (_rebind_supersede_setup, _rebind_supersede),
     "retire": (_nothing, _retire),
+    "erase": (_nothing, _forget),
+    "adopt-after-forget": (_forget, _adopt_after_forget),
 }
 
 
@@ -461,6 +477,55 @@ def test_act_with_other_deps_live_refusal_iff_replay_refusal_accepted(
     assert live[0] == replayed[0], (
         f"{label}: deps {deps}\n  live: {live[1]}\n  replay: {replayed[1]}"
     )
+
+
+@pytest.mark.parametrize("with_erase", [True, False])
+def test_erased_text_act_live_refusal_iff_replay_refusal_accepted(
+    cases: dict[str, KindCase], with_erase: bool
+) -> None:
+    """An adopt bringing the erased line back: refused by both when the erase is in
+    its deps, applied by both (a finding for the gate) when it is not."""
+    from forest_files.ledger.plan import plan_adoptions
+
+    case = cases["adopt-after-forget"]
+    store = case.store
+    anchor = store.ensure_anchor("p")
+    text = f"{UNBOUND}\nHerons wade."
+    (planned,) = plan_adoptions(store, anchor, [(text, {}, None)], words=WORDS, by=BY)
+    erase = {
+        a for a in case.act.deps if read_ledger(case.replay_repo.ledger_dir).acts[a].kind == "erase"
+    }
+    assert erase
+    deps = set(case.act.deps) if with_erase else set(case.act.deps) - erase
+    act = make_act("adopt", deps, planned.to_fields(), scope=case.act.scope)
+    bodies = {planned.entry.body_hash: text, planned.record.body_hash: WORDS}
+    for body_hash, body in bodies.items():  # readable by the live applier and replay
+        path = case.replay_repo.ledger_dir / "bodies" / body_hash[:2] / f"{body_hash}.txt"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(body, encoding="utf-8")
+    live_case = KindCase(
+        case.kind, act, case.pool, store, lambda h: bodies.get(h) or case.read(h), case.replay_repo
+    )
+    live, replayed = _live(live_case, act), _replay(live_case, act)
+    assert live[0] == replayed[0] == with_erase, (live, replayed)
+    if with_erase:
+        assert "forest forget" in str(live[1]) and "forest forget" in str(replayed[1])
+
+
+def test_adopt_depending_on_erased_adopt_live_iff_replay_accepted(
+    cases: dict[str, KindCase],
+) -> None:
+    """An adopt depending on an adopt whose body was erased, replayed in one batch of
+    adopts (found by the property above): both accept it."""
+    case = cases["adopt-after-forget"]
+    acts = read_ledger(case.replay_repo.ledger_dir).acts.values()
+    erased = [
+        a for a in acts if a.kind == "adopt" and a.payload.entry.body_hash == hash_body(UNBOUND)
+    ]
+    assert erased
+    act = make_act("adopt", [erased[0].id], dict(case.act.fields), scope=case.act.scope)
+    live, replayed = _live(case, act), _replay(case, act)
+    assert live == replayed and live[0] is False, (live, replayed)
 
 
 @pytest.mark.parametrize("label", list(RECIPES))

@@ -175,3 +175,22 @@ def test_doc_states_fail_closed_and_format_1_refused_accepted() -> None:
     assert "`unknown-field`" in text and "never skipped" in text
     assert "format 1" in text and "`bad-version`" in text
     assert "No hash in the ledger is evidence about a file" in text
+
+
+def test_doc_erase_lines_vector_decoded_accepted() -> None:
+    """The erase vector decodes byte for byte, its fingerprint is the documented
+    salted hash, and the same act without ``lines`` keeps its old id."""
+    from forest_files.governance.tombstone import fingerprint
+    from forest_files.ledger.acts import decode_line, encode_act, make_act
+
+    section = _sections()["erase"]
+    (line,) = re.findall(r'^\{"at".*"kind":"erase".*$', section, flags=re.MULTILINE)
+    act = decode_line(line.encode(), segment="doc", lineno=1)
+    assert encode_act(act) == line
+    assert act.payload.lines == (
+        fingerprint(VECTOR_PROJECT, "deploy token = example-not-a-secret"),
+    )
+    fields = act.payload.to_fields()
+    del fields["lines"]
+    old = make_act("erase", act.deps, fields, scope=act.scope)
+    assert "lines" not in encode_act(old) and old.id in section

@@ -11,7 +11,9 @@
    forest.toml *as it stood at the merge-base*, over the bound paths each act
    touched as replay derived them in HEAD's own view) — ``ledger-rewritten``,
    ``ledger-deleted``, ``authority``, ``policy``, ``config-governance``;
-3. check every binding of HEAD against the ground rebuilt from HEAD's own
+3. every entry of HEAD's ledger holding content a forget tombstoned, made by an
+   act that never saw the erase (``erased-content``, naming the forget); check
+   every binding of HEAD against the ground rebuilt from HEAD's own
    ledger (``custody_at(root, HEAD)``), and HEAD's coverage: every file or
    heading HEAD's forest.toml ``[require]`` names must be bound there
    (``unbound``; judged at HEAD only — a file added in one commit and adopted
@@ -57,6 +59,7 @@ from forest_files.ledger.sources import LEDGER_PREFIX, config_from
 from forest_files.ledger.strays import strays_in_tree
 from forest_files.ledger.verify import Fault, verify_contents
 from forest_files.paths import segment_file
+from forest_files.store.forest import ForestStore
 
 RULES: dict[str, str] = {
     "drifted": "A bound section differs from its ground",
@@ -77,6 +80,7 @@ RULES: dict[str, str] = {
     "signers-mixed": "One commit brings acts by more than one signer (signing required)",
     "signing-setup": "Signing is asked for but cannot be judged here (keyring, tools, history)",
     "ledger-fault": "The committed ledger is damaged",
+    "erased-content": "Content a forget erased is back: an act made before it saw the erase",
 }
 CORRUPTION_RULES = frozenset({"ledger-fault", "ledger-rewritten", "ledger-deleted"})
 _LEDGER_DIR = LEDGER_PREFIX.rstrip("/")
@@ -223,6 +227,24 @@ def _from_fault(fault: Fault, rule: str, level: str = "error") -> GateFinding:
         message += f"; remove it and commit: {fault.fix}"
     found = _make(rule, path, where, fault.act_id or "", None, message, (fault.line, fault.line))
     return found if level == "error" else replace(found, level=level)
+
+
+def _erased_content(store: ForestStore) -> list[GateFinding]:
+    """HEAD's entries holding content a forget tombstoned (exit 1, naming the forget)."""
+    from forest_files.governance.resurrected import erased_content
+
+    out = []
+    for r in erased_content(store):
+        by = f"act {r.act_id[:12]}" if r.act_id else "no act"
+        message = (
+            f"entry {r.content_id[:12]} (made by {by}) holds content that erase act "
+            f"{r.erase_act[:12]} (forest forget) removed; it was made without seeing that "
+            f"erase: supersede or seal it if it is ground, then `forest forget "
+            f"{r.content_id[:12]} --words …`"
+        )
+        path = r.paths[0] if r.paths else _LEDGER_DIR
+        out.append(_make("erased-content", path, "", r.content_id, None, message))
+    return out
 
 
 def _under(rel: str, strays: set[str]) -> bool:
@@ -447,6 +469,7 @@ class _Range:
                 self.commits = gitio.rev_list(top, f"{self.merge_base}..{head}")
                 graph = dict(gitio.range_parents(top, f"{self.merge_base}..{head}"))
             self.bindings = [BoundRef(b.path, b.selector, b.bind_act) for b in live]
+            findings += _erased_content(store)
             failed = [f for f in check_all(store, live, content) if f.failed]
             failed += in_source(config_from(top, head).require, content, live)
             at_head = [

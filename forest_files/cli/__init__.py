@@ -10,6 +10,7 @@ from forest_files.cli import (  # noqa: F401  (registers commands)
     ci_cmd,
     custody_cmds,
     files_cmds,
+    governance_cmd,
     hooks_cmd,
     review_cmd,
     watch_cmd,

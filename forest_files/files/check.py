@@ -50,7 +50,16 @@ from forest_files.ledger.bindings import Binding
 if TYPE_CHECKING:  # annotations only: checks from a binding map never open a store
     from forest_files.store.forest import ForestStore
 
-FINDING_KINDS = ("clean", "drifted", "missing", "unresolved", "moved", "contested", "unbound")
+FINDING_KINDS = (
+    "clean",
+    "drifted",
+    "missing",
+    "unresolved",
+    "moved",
+    "contested",
+    "unbound",
+    "erased-content",  # the CI gate's (governance/resurrected.py), never check_binding's
+)
 
 
 @dataclass(frozen=True)

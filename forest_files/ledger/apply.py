@@ -20,7 +20,9 @@ name its path; a rebind to text that was not ground at its dependencies (or,
 with a supersede part, a part that is not a valid supersession of the
 binding's own chain by the rebind's signer, to the rebind's hash); a
 rebind or retire of a binding retired at its dependencies; an erase of a body
-that live ground holds at its dependencies.
+that live ground holds at its dependencies; an adopt or supersede whose text
+holds a line tombstoned by an erase act in its dependency closure
+(``erased-content``; the erase records its tombstone lines).
 Returns: ``Applied`` (the content ids made and the bound paths touched: what
 authority is judged over, derived from state, never from the act's own words).
 Test: tests/test_ledger_kinds.py, tests/test_authority_derived.py,
@@ -34,6 +36,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from forest_files.errors import ForestError, StoreBusy, StoreCorruption
+from forest_files.governance import tombstone
 from forest_files.hashing import hash_body
 from forest_files.ledger import applied as book
 from forest_files.ledger import bindings
@@ -102,6 +105,7 @@ class Applier:
         self.live = live
         self._words: dict[str, str] = {}  # adopting words read and checked once
         self._ids: dict[str, int] = {}
+        self._tombs: dict[str, frozenset[str]] | None = None  # loaded on first use
 
     # -- shared rules ---------------------------------------------------------------
     def fail(self, act: Act, reason: str, code: str = "refused") -> ForestError:
@@ -178,6 +182,23 @@ class Applier:
         if producer is not None and not book.ancestors_among(self.store, act, {producer}):
             raise self.fail(act, f"its dependencies do not include the act that made its {what}")
 
+    def _refuse_erased(self, act: Act, text: str, body_hash: str) -> None:
+        """Refuse text holding a line an erase act in this act's dependency closure
+        tombstoned (live commands depend on every such erase: repository.py). An act
+        made before it saw the erase is applied; the gate reports it (erased-content)."""
+        if self._tombs is None:
+            self._tombs = tombstone.load(self.store)
+        found = tombstone.hits(self._tombs, self.project or "", text, body_hash)
+        if not found:
+            return
+        seen = book.ancestors_among(self.store, act, set(found))
+        if seen:
+            raise self.fail(
+                act,
+                f"its text holds a line that erase act {min(seen)} removed (forest forget); "
+                "take that line out — erased content is never adopted again",
+            )
+
     def _paths_of_entry(self, entry_id: int) -> frozenset[str]:
         return bindings.chain_paths(self.store, chain_of(self.store, entry_id))
 
@@ -194,11 +215,14 @@ class Applier:
         for act in acts:
             if act.kind == "adopt":
                 origins = act.payload.entry.origins
-                if origins and origins[0][0] in made_in_run:  # needs the run inserted
+                # Needs the run inserted and marked first: its origin is made in the
+                # run, or it depends on an act of the run (one whose body was erased is
+                # marked only after the batch's bookkeeping).
+                if (origins and origins[0][0] in made_in_run) or made_in_run.intersection(act.deps):
                     out += self._adopts(run)
                     run, made_in_run = [], set()
                 run.append(act)
-                made_in_run.add(act.payload.entry.content_id)
+                made_in_run.update((act.payload.entry.content_id, act.id))
                 continue
             if run:
                 out += self._adopts(run)
@@ -309,6 +333,7 @@ class Applier:
         body, words = self.body(act, entry), self.body(act, record)
         if body is None or words is None:
             return None
+        self._refuse_erased(act, body, entry.body_hash)
         return Adoption(
             body=body,
             meta=entry.meta,
@@ -402,6 +427,7 @@ class Applier:
         old = self.local(act, p.old, "old")
         self._successor_shape(act, p.entry, p.record)
         body, words = self.present(act, p.entry), self.present(act, p.record)
+        self._refuse_erased(act, body, p.entry.body_hash)
         if not book.status_at_deps(store, old, act).ground:
             raise self.fail(act, "supersedes an entry that was not ground at its dependencies")
         if self._rivals_at_deps(act, old):
@@ -623,6 +649,11 @@ class Applier:
             paths |= self._paths_of_entry(entry_id)
         for row in rows:
             store._erase(int(row[0]), signature=p.by, reason=p.reason, at=p.at)
+        marks = (*(p.lines or ()), tombstone.body_mark(self.project or "", p.body_hash))
+        tombstone.record(store, act.id, marks)
+        if self._tombs is not None:
+            for fp in marks:
+                self._tombs[fp] = self._tombs.get(fp, frozenset()) | {act.id}
         return frozenset(paths)
 
 

@@ -6,7 +6,7 @@ does not know in a kind it knows (fail closed: a skipped tombstone or policy
 would fail open), a missing field, a value of the wrong type, a hash or id
 that is not 64 lowercase hex digits, a repository path that is not relative
 and clean, and anything over the format's fixed bounds (``MAX_TEXT``,
-``MAX_EXCLUDES``, ``MAX_HEADS``, ``MAX_META_CHARS``).
+``MAX_EXCLUDES``, ``MAX_HEADS``, ``MAX_META_CHARS``, ``MAX_TOMBSTONE_LINES``).
 Returns: ``Payload`` values (``EntryRecord``, ``BindSpec`` and one class per
 act kind); ``parse_payload`` turns decoded fields into one, ``to_fields``
 back.
@@ -37,6 +37,7 @@ MAX_EXCLUDES = 64
 MAX_LINE_PREFIX = 200  # characters of a ``line:`` exclusion's literal prefix
 MAX_HEADS = 64
 MAX_META_CHARS = 16384  # canonical JSON characters of an entry's meta
+MAX_TOMBSTONE_LINES = 8192  # fingerprints one erase act carries
 
 
 class _Reader:
@@ -484,27 +485,49 @@ class RetireAct:
 
 @dataclass(frozen=True)
 class EraseAct:
+    """The body with ``body_hash`` is removed. ``lines`` (optional; absent, not
+    empty, in erase acts made before tombstones): the tombstone, salted
+    fingerprints of the erased body's long lines (governance/tombstone.py), sorted
+    and distinct; an adopt or supersede that depends on this act and holds one of
+    those lines is refused."""
+
     body_hash: str
     by: str
     reason: str
     at: str
+    lines: tuple[str, ...] | None = None
     KIND: ClassVar[str] = "erase"
     KEYS: ClassVar[frozenset[str]] = frozenset({"body_hash", "by", "reason", "at"})
+    OPTIONAL: ClassVar[frozenset[str]] = frozenset({"lines"})
 
     @property
     def signer(self) -> str:
         return self.by
 
     def to_fields(self) -> dict[str, Any]:
-        return {"body_hash": self.body_hash, "by": self.by, "reason": self.reason, "at": self.at}
+        out: dict[str, Any] = {
+            "body_hash": self.body_hash,
+            "by": self.by,
+            "reason": self.reason,
+            "at": self.at,
+        }
+        if self.lines is not None:  # absent, not null: older erases encode as before
+            out["lines"] = list(self.lines)
+        return out
 
     @classmethod
     def parse(cls, r: _Reader) -> EraseAct:
+        lines = None
+        if "lines" in r.value:
+            lines = r.texts("lines", limit=MAX_TOMBSTONE_LINES)
+            if not all(is_hex64(v) for v in lines) or list(lines) != sorted(set(lines)):
+                raise r.fail("field 'lines' must be distinct 64-hex fingerprints, sorted")
         return cls(
             body_hash=r.hex64("body_hash"),
             by=r.text("by"),
             reason=r.text("reason"),
             at=r.text("at"),
+            lines=lines,
         )
 
 
@@ -525,7 +548,7 @@ _PARSERS: dict[str, tuple[frozenset[str], Callable[[_Reader], Payload]]] = {
 }
 KINDS = frozenset(_PARSERS)
 # Fields a kind may carry or leave out (format 2 stays open for them).
-_OPTIONAL: dict[str, frozenset[str]] = {"rebind": RebindAct.OPTIONAL}
+_OPTIONAL: dict[str, frozenset[str]] = {"rebind": RebindAct.OPTIONAL, "erase": EraseAct.OPTIONAL}
 
 
 def parse_payload(kind: str, fields: Mapping[str, Any], *, act_id: str) -> Payload:

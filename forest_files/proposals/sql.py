@@ -84,3 +84,14 @@ def migrate(conn: sqlite3.Connection) -> None:
     if version == SCHEMA_VERSION:
         return
     conn.executescript(f"BEGIN IMMEDIATE; {_V1} PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;")
+
+
+# Purge (store.purge, called by forest forget): every text kept, by proposal.
+SELECT_TEXTS = (
+    "SELECT id, status, text FROM proposals WHERE text IS NOT NULL "
+    "UNION ALL SELECT proposal, NULL, text FROM proposal_versions"
+)
+# Expiry (store.expire, called by forest expire): texts last touched before a time.
+SELECT_STALE = (
+    "SELECT id, status, text_hash FROM proposals WHERE text IS NOT NULL AND updated_at < ?"
+)

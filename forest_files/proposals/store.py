@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import sqlite3
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -189,6 +189,37 @@ class ProposalStore:
     def discard(self, pid: str) -> Proposal:
         """Close the proposal and keep nothing of its text (nor its earlier versions)."""
         return self._close(pid, "discarded", None, keep_text=False)
+
+    def purge(self, holds: Callable[[str], bool]) -> list[str]:
+        """Forget every text (open, adopted or an earlier version) for which ``holds``
+        is true: an open proposal is discarded, the others keep no text; then the
+        file is vacuumed and its log truncated. Returns the proposal ids purged."""
+        with self._tx():
+            rows = self.conn.execute(sql.SELECT_TEXTS).fetchall()
+            hit = sorted({str(r[0]) for r in rows if holds(str(r[2]))})
+            for pid in hit:
+                if self.get(pid).status == "open":
+                    self.conn.execute(sql.CLOSE, ("discarded", None, utc_now(), pid))
+                self.conn.execute(sql.FORGET_VERSIONS, (pid,))
+                self.conn.execute(sql.FORGET_TEXT, (pid,))
+        if hit:
+            self.conn.execute("VACUUM")
+            self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        return hit
+
+    def expire(self, before: str) -> list[str]:
+        """Drop the text of every proposal last touched before ``before`` (an open one
+        is discarded); its row, hash and lineage stay. Returns the text hashes dropped."""
+        with self._tx():
+            rows = self.conn.execute(sql.SELECT_STALE, (before,)).fetchall()
+            for pid, status, _digest in rows:
+                if status == "open":
+                    self.conn.execute(sql.CLOSE, ("discarded", None, utc_now(), pid))
+                self.conn.execute(sql.FORGET_VERSIONS, (pid,))
+                self.conn.execute(sql.FORGET_TEXT, (pid,))
+        if rows:
+            self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        return sorted(str(r[2]) for r in rows)
 
     def mark_adopted(self, pid: str, ground: str) -> Proposal:
         """Close the proposal: its text is ground ``ground`` now (the ledger holds it)."""

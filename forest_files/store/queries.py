@@ -155,3 +155,13 @@ WHERE e.id >= ? AND e.bucket = 'import'
   AND NOT EXISTS (
       SELECT 1 FROM edges s WHERE s.to_id = e.id AND s.kind IN ('supersedes', 'seals'))
 """
+
+# Tombstones (governance/tombstone.py): fingerprints of erased lines, by erase act.
+INSERT_TOMBSTONE_LINE = "INSERT OR IGNORE INTO tombstone_lines (fingerprint, act_id) VALUES (?, ?)"
+ALL_TOMBSTONE_LINES = "SELECT fingerprint, act_id FROM tombstone_lines"
+TOMBSTONE_ACTS = "SELECT DISTINCT act_id FROM tombstone_lines ORDER BY act_id"
+ERASED_BODY_HASHES = (
+    "SELECT DISTINCT e.body_hash FROM erasures x JOIN entries e ON e.id = x.entry_id "
+    "ORDER BY e.body_hash"
+)
+LIVE_GROUND_BODIES = "SELECT body FROM current_ground UNION SELECT body FROM contested_entries"

@@ -1,0 +1,212 @@
+"""The local audit log: every ceremony and refusal on this clone, never a body.
+
+Stores: ``.forest/audit.db`` (SQLite, WAL, append-only by trigger; never
+committed — added to ``.git/info/exclude`` before it holds anything — and
+untouched by ``forest rebuild``). A record holds a monotonic ``seq``, the
+wall-clock time, the actor (an act's signer, or ``local``), an action and an
+outcome from closed vocabularies (``auditsql``), a fixed reason code, target
+ids/hashes/paths, integer counts, the HEAD commit, and a ceremony's act id
+(logged once per act). Never a body, words or an error message.
+Refuses (``AuditRefused``): an action, outcome or reason outside the
+vocabulary; a target with a control character or over ``MAX_TARGET_CHARS``;
+a count that is not an integer; a page size outside 1..``MAX_PAGE``; a
+``before`` that is not a positive sequence number.
+Returns: ``AuditRecord`` values, newest first.
+Test: tests/test_audit.py
+
+Appending is best effort for callers (``append_events`` returns False when the
+log cannot be written): the act it records is already in the ledger, so a full
+disk must not turn a recorded ceremony into a reported failure.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from forest_files.errors import ForestError
+from forest_files.governance import auditsql as sql
+from forest_files.paths import AUDIT_DB, AUDIT_DB_NAME
+from forest_files.store.base import utc_now
+from forest_files.store.connection import atomic, connect, translate
+
+MAX_TARGETS = 64
+MAX_TARGET_CHARS = 4096
+MAX_PAGE = 1000
+_REASON = re.compile(r"[a-z][a-z0-9-]{0,63}")
+_CAMEL = re.compile(r"(?<!^)(?=[A-Z])")
+
+
+class AuditRefused(ForestError):
+    """An audit record or page request outside the log's bounds."""
+
+
+@dataclass(frozen=True)
+class Event:
+    """What a caller appends (``seq``, time and HEAD are the log's)."""
+
+    action: str
+    outcome: str
+    reason: str
+    actor: str = "local"
+    targets: tuple[str, ...] = ()
+    counts: Mapping[str, int] = field(default_factory=dict)
+    act_id: str | None = None
+
+
+@dataclass(frozen=True)
+class AuditRecord:
+    seq: int
+    at: str
+    actor: str
+    action: str
+    outcome: str
+    reason: str
+    targets: tuple[str, ...]
+    counts: Mapping[str, int]
+    head: str | None
+    act_id: str | None
+
+    def as_dict(self) -> dict[str, Any]:
+        out = dict(self.__dict__)
+        out["targets"], out["counts"] = list(self.targets), dict(self.counts)
+        return out
+
+
+def reason_of(exc: BaseException) -> str:
+    """A refusal's fixed code: its exception type, kebab-cased (never its message)."""
+    return _CAMEL.sub("-", type(exc).__name__).lower()[:64]
+
+
+def _clean(text: str, what: str) -> str:
+    if len(text) > MAX_TARGET_CHARS or any(ord(c) < 0x20 or ord(c) == 0x7F for c in text):
+        raise AuditRefused(
+            f"audit {what}: over {MAX_TARGET_CHARS} characters or a control character"
+        )
+    return text
+
+
+def _row(event: Event, head: str | None) -> tuple[Any, ...]:
+    if event.action not in sql.ACTIONS or event.outcome not in sql.OUTCOMES:
+        raise AuditRefused(
+            f"audit: unknown action or outcome ({event.action!r}, {event.outcome!r})"
+        )
+    if _REASON.fullmatch(event.reason) is None:
+        raise AuditRefused("audit: a reason is a fixed lower-case code")
+    targets = [_clean(t, "target") for t in event.targets[:MAX_TARGETS]]
+    counts = dict(event.counts)
+    if len(event.targets) > MAX_TARGETS:
+        counts["targets_left_off"] = len(event.targets) - MAX_TARGETS
+    if not all(isinstance(v, int) and not isinstance(v, bool) for v in counts.values()):
+        raise AuditRefused("audit: counts are integers")
+    return (
+        utc_now(),
+        _clean(event.actor, "actor") or "local",
+        event.action,
+        event.outcome,
+        event.reason,
+        json.dumps(targets, ensure_ascii=False),
+        json.dumps(counts, sort_keys=True),
+        head,
+        event.act_id,
+    )
+
+
+def _exclude_locally(root: Path) -> None:
+    from forest_files import gitio
+
+    out = gitio.run_git(root, ["rev-parse", "--path-format=absolute", "--git-path", "info/exclude"])
+    exclude = Path(out.stdout.decode("utf-8", "surrogateescape").strip())
+    line = f"/{AUDIT_DB}*"
+    have = exclude.read_text(encoding="utf-8").splitlines() if exclude.exists() else []
+    if line not in have:
+        exclude.parent.mkdir(parents=True, exist_ok=True)
+        with exclude.open("a", encoding="utf-8") as fh:
+            fh.write(("\n" if have and have[-1] else "") + line + "\n")
+
+
+def _head(root: Path) -> str | None:
+    from forest_files import gitio
+
+    try:
+        return gitio.resolve_commit(root, "HEAD")
+    except ForestError:
+        return None  # no commit yet
+
+
+class AuditLog:
+    """``AuditLog(root)``: open (creating) the repository's audit log."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = Path(root)
+        path = self.root / AUDIT_DB
+        if not path.exists():
+            path.parent.mkdir(parents=True, exist_ok=True)
+            _exclude_locally(self.root)
+        self.conn = connect(path)
+        try:
+            self.conn.execute("PRAGMA journal_mode = WAL")
+            sql.migrate(self.conn)
+        except sqlite3.Error as exc:
+            self.conn.close()
+            raise translate(exc, AUDIT_DB_NAME) from exc
+
+    def close(self) -> None:
+        self.conn.close()
+
+    def __enter__(self) -> AuditLog:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def append(self, events: Sequence[Event]) -> None:
+        """Append every event in one short transaction of its own."""
+        head = _head(self.root)
+        rows = [_row(e, head) for e in events]
+        try:
+            with atomic(self.conn):
+                self.conn.executemany(sql.INSERT, rows)
+        except sqlite3.Error as exc:
+            raise translate(exc, AUDIT_DB_NAME) from exc
+
+    def page(self, *, limit: int = 50, before: int | None = None) -> list[AuditRecord]:
+        """Up to ``limit`` records with ``seq < before`` (all when None), newest first."""
+        if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_PAGE:
+            raise AuditRefused(f"--limit must be 1..{MAX_PAGE}")
+        if before is not None and (isinstance(before, bool) or before < 1):
+            raise AuditRefused("--before must be a sequence number (1 or more)")
+        top = (1 << 62) if before is None else before
+        rows = self.conn.execute(sql.PAGE, (top, limit)).fetchall()
+        return [
+            AuditRecord(
+                seq=int(r[0]),
+                at=str(r[1]),
+                actor=str(r[2]),
+                action=str(r[3]),
+                outcome=str(r[4]),
+                reason=str(r[5]),
+                targets=tuple(json.loads(r[6])),
+                counts=json.loads(r[7]),
+                head=r[8],
+                act_id=r[9],
+            )
+            for r in rows
+        ]
+
+
+def append_events(root: Path, events: Sequence[Event]) -> bool:
+    """Append ``events``; False (nothing raised) when the log cannot be written."""
+    if not events:
+        return True
+    try:
+        with AuditLog(root) as log:
+            log.append(events)
+    except (ForestError, OSError, sqlite3.Error):
+        return False
+    return True

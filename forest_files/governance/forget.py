@@ -1,0 +1,196 @@
+"""``forest forget``: erase an adopted body, tombstone its lines, purge local copies.
+
+Order (crash-safe): the erase act is applied inside the index transaction and
+its segment written under the write lock, then the transaction commits (the
+body is gone from the index and its full-text shadow), then the body file is
+deleted from the ledger, then local copies are purged. A process killed after
+the segment landed but before the commit leaves a segment the next sync
+replays; killed after the commit, the next sync deletes the body file
+(``Repository._finish_erasures``). Commit the new segment together with the
+body file's deletion: the gate accepts exactly that deletion.
+
+Stores: one segment holding one ``erase`` act (body hash, signer, words, time,
+tombstone ``lines``); what ``purge`` deletes and rewrites; a ``purge`` record
+in the local audit log (ids and counts).
+Refuses (``ForestError``, nothing written, never echoing text): blank or
+placeholder words, a blank signer, words or signer over ``MAX_TEXT``
+characters, a body with more long lines than one tombstone holds
+(``MAX_TOMBSTONE_LINES``: name them with ``--line``); an unknown content id; a body already
+erased; a body live ground holds at the act's dependencies (supersede or seal
+it first; another live entry holding the same body refuses it too); a signer
+without authority over every path bound to the chains holding the body; a
+``--line`` that is shorter than ``MIN_LINE`` characters, is no line of the
+body, or is still held by live ground.
+Returns: ``ForgetReport`` (ids, counts, and what forget cannot do).
+Test: tests/test_forget.py
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from forest_files.errors import ForestError
+from forest_files.governance import auditlog as audit
+from forest_files.governance import tombstone
+from forest_files.governance.purge import Purged, holder, purge_local
+from forest_files.ledger.applied import deps_for
+from forest_files.ledger.kinds import MAX_TEXT, MAX_TOMBSTONE_LINES, EraseAct
+from forest_files.paths import LEDGER_DIR
+from forest_files.praise import placeholder_signature, placeholder_words, refuse_praise
+from forest_files.repository import Recorded, Repository
+from forest_files.store import queries
+from forest_files.store.base import utc_now
+from forest_files.store.erasure import ERASED_MARK
+from forest_files.store.forest import ForestStore
+
+
+@dataclass(frozen=True)
+class ForgetReport:
+    act_id: str
+    content_id: str
+    body_hash: str
+    lines: int  # fingerprints in the tombstone
+    kept_out: int  # long lines left out because live ground still holds them
+    purged: Purged
+    cannot: tuple[str, ...]
+
+
+def cannot_do(body_hash: str) -> tuple[str, ...]:
+    """What forget cannot do, with the commands that do it (no text in them)."""
+    rel = f"{LEDGER_DIR}/bodies/{body_hash[:2]}/{body_hash}.txt"
+    return (
+        "this is not cryptographic erasure: git history, other clones, forks, CI caches "
+        "and backups still hold the text",
+        "rewrite history on every copy: put each erased line in a file OUTSIDE the "
+        "repository (one per line, e.g. ../erased.txt), then run "
+        f"`git filter-repo --invert-paths --path {rel} --replace-text ../erased.txt` "
+        "(--replace-text also scrubs the bound file's own history), then "
+        "`git reflog expire --expire=now --all && git gc --prune=now`, and force-push",
+        "purge other clones and backups: each clone re-clones after the rewrite",
+        "rotate the secret: anyone who fetched before now may hold it",
+    )
+
+
+def _check_words(words: str, by: str, lines: Sequence[str]) -> None:
+    for why in (placeholder_words(words), placeholder_signature(by)):
+        if why is not None:
+            raise ForestError(why)
+    if not words.strip() or not by.strip():
+        raise ForestError("forget needs --words (why) and a signer (--as); both non-blank")
+    if len(words.strip()) > MAX_TEXT or len(by.strip()) > MAX_TEXT:
+        raise ForestError(f"forget: --words and --as hold at most {MAX_TEXT} characters each")
+    if len(lines) > MAX_TOMBSTONE_LINES or any(len(line) > MAX_TEXT for line in lines):
+        raise ForestError(
+            f"forget: at most {MAX_TOMBSTONE_LINES} --line values of {MAX_TEXT} characters"
+        )
+    refuse_praise(words)
+
+
+def _bounded(tomb: tuple[str, ...]) -> tuple[str, ...]:
+    if len(tomb) > MAX_TOMBSTONE_LINES:
+        raise ForestError(
+            f"forget: the body has {len(tomb)} long lines, more than one tombstone holds "
+            f"({MAX_TOMBSTONE_LINES}); name the lines to block with --line"
+        )
+    return tomb
+
+
+def _chosen_lines(
+    project: str, body: str, chosen: Sequence[str], live: Sequence[str]
+) -> tuple[str, ...]:
+    """The tombstone of the ``--line`` spans: each a whole line of the body."""
+    of_body = tombstone.line_fingerprints(project, body)
+    held = set().union(*(tombstone.line_fingerprints(project, t) for t in live))
+    out: set[str] = set()
+    for n, given in enumerate(chosen, 1):
+        line = tombstone.normalise_line(given)
+        if len(line) < tombstone.MIN_LINE:
+            raise ForestError(
+                f"--line #{n} is shorter than {tombstone.MIN_LINE} characters once "
+                "normalised: a short line is guessable and too common to block"
+            )
+        fp = tombstone.fingerprint(project, line)
+        if fp not in of_body:
+            raise ForestError(f"--line #{n} is no line of the body being forgotten")
+        if fp in held:
+            raise ForestError(f"--line #{n} is still in live ground; supersede that first")
+        out.add(fp)
+    return tuple(sorted(out))
+
+
+@dataclass
+class _Planned:
+    """What the planning step found (filled inside the transaction)."""
+
+    act_id: str = ""
+    content_id: str = ""
+    body: str = ""
+    body_hash: str = ""
+    tomb: tuple[str, ...] = ()
+    kept_out: int = 0
+
+
+def forget(
+    repo: Repository,
+    content_id: str,
+    *,
+    words: str,
+    by: str,
+    lines: Sequence[str] = (),
+) -> ForgetReport:
+    """Erase the body of ``content_id`` everywhere the index holds it (see module)."""
+    _check_words(words, by, lines)
+    project = repo.config.project_id
+    seen = _Planned()
+
+    def build(store: ForestStore) -> Recorded:
+        entry_id = store.local_id(content_id)
+        row = store._require(entry_id, "forget")
+        body_hash = str(row["body_hash"])
+        erased = {str(r[0]) for r in store.conn.execute(queries.ERASED_BODY_HASHES)}
+        if body_hash in erased or str(row["body"]) == ERASED_MARK:
+            raise ForestError(f"forget: the body of {row['content_id']} is already erased")
+        body = str(row["body"])
+        holders = [
+            int(r[0])
+            for r in store.conn.execute("SELECT id FROM entries WHERE body_hash = ?", (body_hash,))
+        ]
+        live = [str(r[0]) for r in store.conn.execute(queries.LIVE_GROUND_BODIES)]
+        if lines:
+            tomb = _chosen_lines(project, body, lines, live)
+        else:
+            tomb = _bounded(tombstone.tombstone_for(project, body, live))
+        everything = tombstone.line_fingerprints(project, body)
+        seen.content_id, seen.body, seen.body_hash, seen.tomb = (
+            str(row["content_id"]),
+            body,
+            body_hash,
+            tomb,
+        )
+        seen.kept_out = 0 if lines else len(everything - set(tomb))
+        payload = EraseAct(
+            body_hash=body_hash, by=by.strip(), reason=words.strip(), at=utc_now(), lines=tomb
+        )
+        act = repo.act(payload, deps_for(store, refs=holders, status_of=holders))
+        seen.act_id = act.id
+        return [act], {}
+
+    repo._record(build)
+    store = repo._open()
+    holds = holder(project, seen.body, seen.tomb)
+    purged = purge_local(repo.root, store, holds, repo.ledger_dir)
+    counts = {"bodies": purged.bodies, "views": purged.views, "cache_files": purged.cache_files}
+    counts["proposals"], counts["lines"] = len(purged.proposals), len(seen.tomb)
+    targets = (seen.act_id, seen.content_id, seen.body_hash, *purged.proposals)
+    event = audit.Event("purge", "ok", "forget", by.strip(), targets, counts)
+    audit.append_events(repo.root, [event])
+    return ForgetReport(
+        act_id=seen.act_id,
+        content_id=seen.content_id,
+        body_hash=seen.body_hash,
+        lines=len(seen.tomb),
+        kept_out=seen.kept_out,
+        purged=purged,
+        cannot=cannot_do(seen.body_hash),
+    )

@@ -1,0 +1,191 @@
+"""``forest fsck``: the index and the local stores, checked read-only, body-free.
+
+Checks: SQLite's ``integrity_check`` and ``foreign_key_check`` of the index,
+``.forest/local.db`` and ``.forest/audit.db``; every table, view, index and
+trigger of ``schema.sql`` present in the index with the same SQL, and nothing
+else there but the cache tables ``schema.sql`` lists (their indexes too) and
+SQLite's own; every body re-hashed, every ``[erased]`` body backed by an
+erasure row; every edge's kind in the vocabulary and its ends present; every
+entry in one scope; ledger ↔ index (every act of the working tree's ledger
+applied, nothing applied that the ledger lacks; every erase act's tombstone
+rows present); the audit log's append-only triggers present.
+
+Stores: nothing (every file opened read-only; nothing is synced or repaired
+— ``forest rebuild`` repairs the index).
+Refuses: nothing; a fault is reported, never raised.
+Returns: ``FsckReport`` (fault codes, object names, row ids, act ids — never text).
+Test: tests/test_fsck.py
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+from contextlib import closing, contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from forest_files.governance import tombstone
+from forest_files.hashing import hash_body
+from forest_files.ledger.acts import LedgerError
+from forest_files.ledger.kinds import EraseAct
+from forest_files.ledger.segments import read_ledger
+from forest_files.paths import AUDIT_DB, INDEX, LEDGER_DIR, LOCAL_DB
+from forest_files.store.forest import load_schema_sql
+from forest_files.vocab import EdgeKind
+
+_INTERNAL = ("sqlite_", "entries_fts_")
+_ERASED = "[erased]"
+
+
+@dataclass(frozen=True)
+class FsckFault:
+    code: str
+    where: str  # a file, object name, row id or act id
+    detail: str
+
+
+@dataclass(frozen=True)
+class FsckReport:
+    faults: tuple[FsckFault, ...]
+    checked: dict[str, int]
+
+    @property
+    def ok(self) -> bool:
+        return not self.faults
+
+
+@contextmanager
+def _read_only(path: Path) -> Iterator[sqlite3.Connection]:
+    conn = sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True)
+    with closing(conn):
+        yield conn
+
+
+def cache_tables(schema: str) -> frozenset[str]:
+    """The cache tables ``schema.sql``'s ``cache-tables:`` line names."""
+    for line in schema.splitlines():
+        if line.startswith("-- cache-tables:"):
+            return frozenset(line.split(":", 1)[1].split())
+    return frozenset()
+
+
+def _objects(conn: sqlite3.Connection) -> dict[tuple[str, str], tuple[str, str | None]]:
+    rows = conn.execute("SELECT type, name, tbl_name, sql FROM sqlite_master").fetchall()
+    return {
+        (str(t), str(n)): (str(tbl), s) for t, n, tbl, s in rows if not str(n).startswith(_INTERNAL)
+    }
+
+
+def _schema_faults(conn: sqlite3.Connection, name: str) -> list[FsckFault]:
+    schema = load_schema_sql()
+    with closing(sqlite3.connect(":memory:")) as ref:
+        ref.executescript(schema)
+        want = _objects(ref)
+    have = _objects(conn)
+    cache = cache_tables(schema)
+    out = []
+    for key, (_tbl, sql) in sorted(want.items()):
+        if key not in have:
+            out.append(FsckFault("schema-missing", f"{name}: {key[0]} {key[1]}", "absent"))
+        elif have[key][1] != sql:
+            out.append(
+                FsckFault("schema-differs", f"{name}: {key[0]} {key[1]}", "not schema.sql's")
+            )
+    for key, (tbl, _sql) in sorted(have.items()):
+        if key not in want and key[1] not in cache and tbl not in cache:
+            out.append(FsckFault("schema-extra", f"{name}: {key[0]} {key[1]}", "not in schema.sql"))
+    return out
+
+
+def _sqlite_faults(conn: sqlite3.Connection, name: str) -> list[FsckFault]:
+    out = []
+    result = [str(r[0]) for r in conn.execute("PRAGMA integrity_check").fetchall()]
+    if result != ["ok"]:
+        out.append(FsckFault("integrity", name, f"{len(result)} problem(s) reported by SQLite"))
+    for table, rowid, parent, _fk in conn.execute("PRAGMA foreign_key_check").fetchall():
+        out.append(FsckFault("foreign-key", f"{name}: {table} row {rowid}", f"no {parent} row"))
+    return out
+
+
+def _row_faults(conn: sqlite3.Connection) -> tuple[list[FsckFault], int]:
+    out = []
+    erased = {int(r[0]) for r in conn.execute("SELECT entry_id FROM erasures")}
+    count = 0
+    for entry_id, body, body_hash in conn.execute("SELECT id, body, body_hash FROM entries"):
+        count += 1
+        if body == _ERASED:
+            if entry_id not in erased:
+                out.append(FsckFault("erased-unrecorded", f"entry row {entry_id}", "no erasure"))
+        elif hash_body(str(body)) != body_hash:
+            out.append(FsckFault("body-hash", f"entry row {entry_id}", "body does not hash to it"))
+    kinds = {k.value for k in EdgeKind}
+    for edge_id, kind in conn.execute("SELECT id, kind FROM edges"):
+        if kind not in kinds:
+            out.append(FsckFault("edge-kind", f"edge row {edge_id}", "kind not in the vocabulary"))
+    scopes = [str(r[0]) for r in conn.execute("SELECT DISTINCT scope FROM entries")]
+    if len(scopes) > 1:
+        out.append(FsckFault("scope", "entries", f"{len(scopes)} scopes in one index"))
+    return out, count
+
+
+def _ledger_faults(conn: sqlite3.Connection, ledger_dir: Path, project: str) -> list[FsckFault]:
+    try:
+        acts = read_ledger(ledger_dir).acts
+    except LedgerError as exc:
+        return [FsckFault("ledger", exc.segment or LEDGER_DIR, exc.code)]
+    try:
+        applied = {str(r[0]) for r in conn.execute("SELECT act_id FROM ledger_applied")}
+        tombs = {(str(f), str(a)) for f, a in conn.execute("SELECT * FROM tombstone_lines")}
+    except sqlite3.Error:
+        return [FsckFault("ledger", "ledger_applied", "the index holds no ledger tables")]
+    out = [
+        FsckFault("not-applied", a, "an act of the ledger the index lacks")
+        for a in sorted(acts.keys() - applied)
+    ]
+    out += [
+        FsckFault("not-in-ledger", a, "applied, but the ledger lacks it")
+        for a in sorted(applied - acts.keys())
+    ]
+    for act in acts.values():
+        p = act.payload
+        if isinstance(p, EraseAct) and act.id in applied:
+            want = {*(p.lines or ()), tombstone.body_mark(project, p.body_hash)}
+            if not {(fp, act.id) for fp in want} <= tombs:
+                out.append(FsckFault("tombstone", act.id, "its tombstone rows are missing"))
+    return out
+
+
+def _audit_faults(conn: sqlite3.Connection) -> list[FsckFault]:
+    names = {
+        str(r[0]) for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")
+    }
+    missing = {"audit_append_only_update", "audit_append_only_delete"} - names
+    return [
+        FsckFault("schema-missing", f"audit.db: trigger {n}", "absent") for n in sorted(missing)
+    ]
+
+
+def fsck(root: Path, project: str) -> FsckReport:
+    """Check the repository's index and local stores (see the module docstring)."""
+    faults: list[FsckFault] = []
+    checked: dict[str, int] = {}
+    index = root / INDEX
+    if not index.exists():
+        return FsckReport((FsckFault("missing", INDEX, "no index; run forest sync"),), checked)
+    try:
+        with _read_only(index) as conn:
+            faults += _sqlite_faults(conn, INDEX)
+            faults += _schema_faults(conn, INDEX)
+            rows, checked["entries"] = _row_faults(conn)
+            faults += rows
+            faults += _ledger_faults(conn, root / LEDGER_DIR, project)
+        for rel in (LOCAL_DB, AUDIT_DB):
+            if (root / rel).exists():
+                with _read_only(root / rel) as conn:
+                    faults += _sqlite_faults(conn, rel)
+                    if rel == AUDIT_DB:
+                        faults += _audit_faults(conn)
+    except sqlite3.DatabaseError as exc:
+        faults.append(FsckFault("integrity", INDEX, f"SQLite: {type(exc).__name__}"))
+    return FsckReport(tuple(faults), checked)

@@ -1,0 +1,171 @@
+"""The local audit log: every ceremony recorded here, every refusal, sync, rebuild
+and purge; append-only, kept across rebuild, paged, and never holding a body."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+from helpers.custody import BY
+from helpers.git import commit_all, git, isolate, make_repo, write
+from test_forget import SENTINEL, WORDS, adopted_then_cleaned
+from typer.testing import CliRunner
+
+import forest_files.cli  # noqa: F401  (registers every command)
+from forest_files.cli import app
+from forest_files.governance import auditsql
+from forest_files.governance.auditlog import MAX_PAGE, AuditLog, AuditRefused, Event, append_events
+from forest_files.repository import Repository
+
+runner = CliRunner()
+
+
+@pytest.fixture(autouse=True)
+def _isolated_git(monkeypatch: pytest.MonkeyPatch) -> None:
+    isolate(monkeypatch)
+
+
+def raw_log(root: Path) -> bytes:
+    return b"".join(p.read_bytes() for p in (root / ".forest").glob("audit.db*"))
+
+
+def actions(root: Path) -> list[tuple[str, str, str]]:
+    with AuditLog(root) as log:
+        return [(r.action, r.outcome, r.reason) for r in reversed(log.page(limit=MAX_PAGE))]
+
+
+def test_audit_sentinel_never_in_log_or_output_accepted(tmp_path: Path) -> None:
+    """Every body holds the sentinel; refusals, ceremonies, forget, sync and rebuild
+    are all logged, and neither the log's bytes nor any output holds it."""
+    auth = '\n[authority]\n"doc.md" = ["t <t@example.org>"]\n'
+    root, old = adopted_then_cleaned(tmp_path, authority=auth)
+    doc = (root / "doc.md").read_text(encoding="utf-8")
+    write(root, "doc.md", doc.replace("in the vault.", f"in the vault {SENTINEL}."))
+    outputs = []
+    for args in (
+        ["supersede", "doc.md#Keys", "--words", "lovely!", "--as", BY],  # praise: refused
+        ["supersede", "doc.md#Keys", "--words", WORDS, "--as", "Mallory <m@x>"],  # authority
+        ["supersede", "doc.md#Keys", "--words", WORDS, "--as", BY, "--json"],
+        ["forget", old, "--words", WORDS, "--as", BY, "--json"],
+        ["rebuild", "--json"],
+        ["audit", "--json"],
+        ["audit"],
+    ):
+        result = runner.invoke(app, [*args, "--repo", str(root)])
+        outputs.append(result.output + result.stderr)
+    assert all(SENTINEL not in out for out in outputs)
+    assert SENTINEL.encode() not in raw_log(root)
+    logged = actions(root)
+    kinds = [a for a, _, _ in logged]
+    for want in ("adopt", "supersede", "erase", "purge", "rebuild", "refusal"):
+        assert want in kinds, (want, logged)
+    refusals = [r for a, o, r in logged if a == "refusal"]
+    assert {"ceremony-refusal", "authority-refused"} <= set(refusals)
+    records = json.loads(outputs[5])["records"]
+    assert records[0]["seq"] > records[-1]["seq"]  # newest first
+
+
+def test_audit_append_only_raw_update_and_delete_refused(tmp_path: Path) -> None:
+    root, _old = adopted_then_cleaned(tmp_path)
+    with AuditLog(root) as log:
+        assert log.page()
+        for statement in ("UPDATE audit SET actor = 'x'", "DELETE FROM audit"):
+            with pytest.raises(sqlite3.DatabaseError, match="append-only"):
+                log.conn.execute(statement)
+
+
+def test_audit_kept_across_rebuild_accepted(tmp_path: Path) -> None:
+    root, _old = adopted_then_cleaned(tmp_path)
+    before = actions(root)
+    with Repository(root) as repo:
+        repo.rebuild()
+    assert actions(root)[: len(before)] == before
+    assert actions(root)[-1] == ("rebuild", "ok", "replayed")
+
+
+def test_audit_ceremony_logged_once_accepted(tmp_path: Path) -> None:
+    root = make_repo(tmp_path)
+    Repository.init(root, project_id="p").close()
+    event = Event("adopt", "ok", "recorded", BY, ("a" * 64,), act_id="a" * 64)
+    assert append_events(root, [event]) and append_events(root, [event])
+    assert actions(root) == [("adopt", "ok", "recorded")]
+
+
+def test_audit_sync_names_pulled_acts_accepted(tmp_path: Path) -> None:
+    root, _old = adopted_then_cleaned(tmp_path)
+    commit_all(root, "all")
+    clone = tmp_path / "clone"
+    git(tmp_path, "clone", "-q", str(root), str(clone))
+    with Repository(clone) as repo:
+        repo.sync()
+    with AuditLog(clone) as log:
+        (first,) = [r for r in log.page() if r.action in ("sync", "rebuild")][-1:]
+        assert first.counts["acts"] == 2
+
+
+@pytest.mark.parametrize(
+    ("limit", "ok"), [(1, True), (MAX_PAGE, True), (MAX_PAGE + 1, False), (0, False)]
+)
+def test_audit_page_limit_bounds(tmp_path: Path, limit: int, ok: bool) -> None:
+    root, _old = adopted_then_cleaned(tmp_path)
+    with AuditLog(root) as log:
+        if ok:
+            assert len(log.page(limit=limit)) <= limit
+        else:
+            with pytest.raises(AuditRefused):
+                log.page(limit=limit)
+
+
+def test_audit_pages_by_before_accepted(tmp_path: Path) -> None:
+    root, _old = adopted_then_cleaned(tmp_path)
+    with AuditLog(root) as log:
+        everything = [r.seq for r in log.page(limit=MAX_PAGE)]
+        first = log.page(limit=1)
+        rest = log.page(limit=MAX_PAGE, before=first[0].seq)
+    assert [first[0].seq, *(r.seq for r in rest)] == everything
+    result = runner.invoke(app, ["audit", "--limit", "1", "--repo", str(root)])
+    assert f"--before {everything[0]}" in result.output
+    bad = runner.invoke(app, ["audit", "--before", "0", "--repo", str(root)])
+    assert bad.exit_code == 1
+
+
+@pytest.mark.parametrize(
+    "event",
+    [
+        Event("gossip", "ok", "x"),
+        Event("sync", "maybe", "x"),
+        Event("sync", "ok", "Free text from a caller"),
+        Event("sync", "ok", "x", targets=("a\nb",)),
+        Event("sync", "ok", "x", targets=("a" * 4097,)),
+    ],
+)
+def test_audit_event_outside_vocabulary_refused(tmp_path: Path, event: Event) -> None:
+    root = make_repo(tmp_path)
+    Repository.init(root, project_id="p").close()
+    with AuditLog(root) as log, pytest.raises(AuditRefused):
+        log.append([event])
+    assert append_events(root, [event]) is False
+
+
+def test_audit_check_lists_match_vocabulary_accepted(tmp_path: Path) -> None:
+    root = make_repo(tmp_path)
+    Repository.init(root, project_id="p").close()
+    with AuditLog(root) as log:
+        schema = log.conn.execute("SELECT sql FROM sqlite_master WHERE name = 'audit'").fetchone()[
+            0
+        ]
+        for word in (*auditsql.ACTIONS, *auditsql.OUTCOMES):
+            assert f"'{word}'" in schema
+        with pytest.raises(sqlite3.IntegrityError):
+            log.conn.execute(
+                "INSERT INTO audit (at, actor, action, outcome, reason, targets, counts) "
+                "VALUES ('t', 'a', 'gossip', 'ok', 'x', '[]', '{}')"
+            )
+
+
+def test_audit_log_never_committed_accepted(tmp_path: Path) -> None:
+    root, _old = adopted_then_cleaned(tmp_path)
+    commit_all(root, "all")
+    assert "audit.db" not in git(root, "ls-files")

@@ -1,0 +1,289 @@
+"""``forest forget``: the erase act, its order of operations, and every local copy purged.
+
+After a forget, no file under ``.forest/`` (SQLite files and their logs read as
+raw bytes) holds the erased text's sentinel; a crash after the segment landed
+is finished by the next sync; refusals write nothing.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+from helpers.custody import BY, MAX, supersede_as_it_stands
+from helpers.git import commit_all, isolate, make_repo, write
+
+import forest_files.repository as repository_module
+from forest_files.errors import ForestError
+from forest_files.files.record import adopt_sections
+from forest_files.files.restore import capture
+from forest_files.files.session import custody_at
+from forest_files.files.targets import read_section
+from forest_files.governance.tombstone import erase_acts
+from forest_files.ledger import read_ledger
+from forest_files.ledger.segments import body_path
+from forest_files.proposals.store import ProposalStore
+from forest_files.repository import Repository
+
+SENTINEL = "SENTINEL-q7w3e9r1t5y2"
+SECRET = f"deploy token = {SENTINEL}"
+DOC = f"# Ops\n\n## Keys\n\nThe keys live in the vault.\n{SECRET}\n\n## Other\n\nother words\n"
+CLEAN = DOC.replace(f"{SECRET}\n", "")
+WORDS = "A token was pasted here by mistake"
+
+
+@pytest.fixture(autouse=True)
+def _isolated_git(monkeypatch: pytest.MonkeyPatch) -> None:
+    isolate(monkeypatch)
+
+
+def adopted_then_cleaned(tmp_path: Path, *, authority: str | None = None) -> tuple[Path, str]:
+    """A repository whose ``doc.md#Keys`` ground held the secret, then was superseded
+    by the text without it; returns the root and the secret ground's content id."""
+    root = make_repo(tmp_path)
+    write(root, "doc.md", DOC)
+    with Repository.init(root, project_id="p") as repo:
+        if authority is not None:
+            cfg = (root / "forest.toml").read_text(encoding="utf-8")
+            (root / "forest.toml").write_text(cfg + authority, encoding="utf-8")
+    with Repository(root) as repo:
+        adopt_sections(
+            repo, [read_section(root, "doc.md#Keys", (), max_bytes=MAX)], words="ok", by=BY
+        )
+        (old,) = [g.content_id for g in repo.ground()]
+    commit_all(root, "adopt")
+    write(root, "doc.md", CLEAN)
+    supersede_as_it_stands(root, "doc.md#Keys")
+    return root, old
+
+
+def tree_bytes(root: Path) -> dict[str, bytes]:
+    out = {}
+    for dirpath, _dirs, files in os.walk(root / ".forest"):
+        for name in files:
+            path = Path(dirpath) / name
+            out[path.relative_to(root).as_posix()] = path.read_bytes()
+    if (root / "doc.md").exists():
+        out["doc.md"] = (root / "doc.md").read_bytes()
+    return out
+
+
+def holding(root: Path, needle: str) -> list[str]:
+    """Every file under .forest whose raw bytes hold ``needle`` (any case: FTS
+    tokens are folded)."""
+    want = needle.lower().encode()
+    return sorted(
+        p
+        for p, data in tree_bytes(root).items()
+        if p.startswith(".forest") and want in data.lower()
+    )
+
+
+def plant_copies(root: Path) -> None:
+    """Local copies of the secret: a restore capture, a proposal (and an earlier
+    version of it), a cached view of HEAD (which still holds the body)."""
+    capture(root, "doc.md#Keys", f"The keys live in the vault.\n{SECRET}\n")
+    with Repository(root) as repo:
+        binding = repo.log()[0].act_id
+    with ProposalStore(root) as local:
+        for text in (f"draft one\n{SECRET}\n", f"draft two\n{SECRET}\n"):
+            local.propose(
+                binding=binding,
+                path="doc.md",
+                selector="doc.md#Keys",
+                derived_from="0" * 64,
+                ground_hash="0" * 64,
+                text=text,
+            )
+    with custody_at(root, "HEAD") as _view:
+        pass
+
+
+def test_forget_purges_every_local_copy_grep_accepted(tmp_path: Path) -> None:
+    root, old = adopted_then_cleaned(tmp_path)
+    plant_copies(root)
+    assert holding(root, SENTINEL)  # the test can see the copies it planted
+    with Repository(root) as repo:
+        report = repo.forget(old, words=WORDS, by=BY)
+        assert report.lines == 1 and report.purged.proposals
+    assert holding(root, SENTINEL) == []
+    assert SENTINEL not in repr(report)
+    with Repository(root) as repo:  # a rebuild from the ledger keeps it out too
+        repo.rebuild()
+    assert holding(root, SENTINEL) == []
+
+
+def test_forget_order_segment_index_body_accepted(tmp_path: Path) -> None:
+    root, old = adopted_then_cleaned(tmp_path)
+    with Repository(root) as repo:
+        report = repo.forget(old, words=WORDS, by=BY)
+        store = repo._open()
+        assert erase_acts(store) == [report.act_id]
+        row = store.conn.execute("SELECT body FROM entries WHERE content_id = ?", (old,)).fetchone()
+        assert row[0] == "[erased]"
+    assert not body_path(root / ".forest/ledger", report.body_hash).exists()
+    erase = read_ledger(root / ".forest/ledger").acts[report.act_id]
+    assert erase.kind == "erase" and len(erase.payload.lines) == 1
+    assert any(
+        "git filter-repo --invert-paths --path .forest/ledger/bodies/" in c for c in report.cannot
+    )
+    assert any("not cryptographic erasure" in c for c in report.cannot)
+
+
+def test_forget_crash_after_segment_then_sync_recovers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Killed after the erase segment landed, before the index committed: the next
+    sync replays the erase and deletes the body file."""
+    root, old = adopted_then_cleaned(tmp_path)
+    landed: list[tuple[Path, bytes]] = []
+    real = repository_module.write_segment
+
+    def write_then_die(*args: Any, **kwargs: Any) -> Any:
+        ref = real(*args, **kwargs)
+        landed.append((ref.path, ref.path.read_bytes()))
+        raise KeyboardInterrupt  # the process dies here: no commit, no body deletion
+
+    monkeypatch.setattr(repository_module, "write_segment", write_then_die)
+    with Repository(root) as repo, pytest.raises(KeyboardInterrupt):
+        repo.forget(old, words=WORDS, by=BY)
+    monkeypatch.undo()
+    ((path, data),) = landed
+    path.write_bytes(data)  # a kill leaves the segment; the failed call took it back
+    assert holding(root, SENTINEL)  # the body file and the index still hold it
+    with Repository(root) as repo:
+        repo.sync()
+        row = (
+            repo._open()
+            .conn.execute("SELECT body FROM entries WHERE content_id = ?", (old,))
+            .fetchone()
+        )
+        assert row[0] == "[erased]"
+    bodies = root / ".forest/ledger/bodies"
+    assert [p for p in bodies.rglob("*.txt") if SENTINEL.encode() in p.read_bytes()] == []
+
+
+def test_forget_crash_after_commit_then_sync_recovers(tmp_path: Path) -> None:
+    """Killed after the commit, before the body file was deleted: sync deletes it."""
+    root, old = adopted_then_cleaned(tmp_path)
+    with Repository(root) as repo:
+        report = repo.forget(old, words=WORDS, by=BY)
+    path = body_path(root / ".forest/ledger", report.body_hash)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(f"The keys live in the vault.\n{SECRET}\n", encoding="utf-8")
+    with Repository(root) as repo:
+        repo.sync()
+    assert not path.exists()
+
+
+def _refused_writes_nothing(root: Path, call) -> str:  # type: ignore[no-untyped-def]
+    before = tree_bytes(root)
+    with Repository(root) as repo, pytest.raises(ForestError) as info:
+        call(repo)
+    after = tree_bytes(root)
+    changed = sorted(k for k in before.keys() | after.keys() if before.get(k) != after.get(k))
+    assert [c for c in changed if not c.startswith((".forest/woods.db", ".forest/audit.db"))] == []
+    assert SENTINEL not in str(info.value)
+    return str(info.value)
+
+
+def test_forget_live_ground_refused(tmp_path: Path) -> None:
+    root, _old = adopted_then_cleaned(tmp_path)
+    with Repository(root) as repo:
+        (live,) = [g.content_id for g in repo.ground()]
+    message = _refused_writes_nothing(root, lambda r: r.forget(live, words=WORDS, by=BY))
+    assert "live ground" in message
+
+
+def test_forget_body_also_held_by_other_live_ground_refused(tmp_path: Path) -> None:
+    root, old = adopted_then_cleaned(tmp_path)
+    write(root, "b.md", DOC)  # the same secret section, adopted in another file
+    with Repository(root) as repo:
+        section = read_section(root, "b.md#Keys", (), max_bytes=MAX)
+        adopt_sections(repo, [section], words="ok", by=BY)
+    message = _refused_writes_nothing(root, lambda r: r.forget(old, words=WORDS, by=BY))
+    assert "live ground" in message
+
+
+def test_forget_twice_refused(tmp_path: Path) -> None:
+    root, old = adopted_then_cleaned(tmp_path)
+    with Repository(root) as repo:
+        repo.forget(old, words=WORDS, by=BY)
+    message = _refused_writes_nothing(root, lambda r: r.forget(old, words=WORDS, by=BY))
+    assert "already erased" in message
+
+
+@pytest.mark.parametrize("words", ["", "   ", "lovely!"])
+def test_forget_blank_or_praise_words_refused(tmp_path: Path, words: str) -> None:
+    root, old = adopted_then_cleaned(tmp_path)
+    _refused_writes_nothing(root, lambda r: r.forget(old, words=words, by=BY))
+
+
+def test_forget_unknown_id_refused(tmp_path: Path) -> None:
+    root, _old = adopted_then_cleaned(tmp_path)
+    _refused_writes_nothing(root, lambda r: r.forget("ab" * 32, words=WORDS, by=BY))
+
+
+def test_forget_by_non_holder_refused(tmp_path: Path) -> None:
+    root, old = adopted_then_cleaned(
+        tmp_path, authority='\n[authority]\n"doc.md" = ["t <t@example.org>"]\n'
+    )
+    message = _refused_writes_nothing(
+        root, lambda r: r.forget(old, words=WORDS, by="Mallory <m@x>")
+    )
+    assert "authority" in message
+
+
+@pytest.mark.parametrize(
+    ("line", "why"),
+    [
+        ("deploy token", "shorter"),
+        ("a line that is not in that body", "no line"),
+        ("The keys live in the vault.", "live ground"),
+    ],
+)
+def test_forget_bad_line_refused(tmp_path: Path, line: str, why: str) -> None:
+    root, old = adopted_then_cleaned(tmp_path)
+    message = _refused_writes_nothing(
+        root, lambda r: r.forget(old, words=WORDS, by=BY, lines=[line])
+    )
+    assert why in message
+
+
+def test_forget_named_line_only_that_line_accepted(tmp_path: Path) -> None:
+    root, old = adopted_then_cleaned(tmp_path)
+    with Repository(root) as repo:
+        report = repo.forget(old, words=WORDS, by=BY, lines=[SECRET])
+    assert report.lines == 1 and report.kept_out == 0
+    assert holding(root, SENTINEL) == []
+
+
+@pytest.mark.parametrize(("size", "ok"), [(4096, True), (4097, False)])
+def test_forget_words_length_bound(tmp_path: Path, size: int, ok: bool) -> None:
+    root, old = adopted_then_cleaned(tmp_path)
+    words = "w" * size
+    if ok:
+        with Repository(root) as repo:
+            repo.forget(old, words=words, by=BY)
+    else:
+        message = _refused_writes_nothing(root, lambda r: r.forget(old, words=words, by=BY))
+        assert "4096" in message
+
+
+@pytest.mark.parametrize(("count", "ok"), [(8192, True), (8193, False)])
+def test_forget_tombstone_line_count_bound(tmp_path: Path, count: int, ok: bool) -> None:
+    """A body of ``count`` long lines: one tombstone holds 8192, so one more is refused
+    with a pointer to --line (never a ledger fault)."""
+    root = make_repo(tmp_path)
+    body = "".join(f"line number {n:08d} of the body\n" for n in range(count))
+    with Repository.init(root, project_id="p") as repo:
+        cid = repo.adopt_text(body, words="ok", by=BY)
+        repo.seal(cid, words="hide it", by=BY)
+    if ok:
+        with Repository(root) as repo:
+            assert repo.forget(cid, words=WORDS, by=BY).lines == count
+    else:
+        message = _refused_writes_nothing(root, lambda r: r.forget(cid, words=WORDS, by=BY))
+        assert "--line" in message

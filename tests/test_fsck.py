@@ -1,0 +1,141 @@
+"""``forest fsck``: a clean repository passes; a dropped trigger, a forged body, a
+lost act, an extra table or a damaged file is a body-free fault and exit 3."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sqlite3
+from contextlib import closing
+from pathlib import Path
+
+import pytest
+from helpers.git import isolate
+from test_forget import BY, SENTINEL, WORDS, adopted_then_cleaned
+from typer.testing import CliRunner
+
+import forest_files.cli  # noqa: F401  (registers every command)
+from forest_files.cli import app
+from forest_files.governance.fsck import cache_tables, fsck
+from forest_files.ledger.segments import segment_paths
+from forest_files.repository import Repository
+from forest_files.store.forest import load_schema_sql
+
+runner = CliRunner()
+
+
+@pytest.fixture(autouse=True)
+def _isolated_git(monkeypatch: pytest.MonkeyPatch) -> None:
+    isolate(monkeypatch)
+
+
+@pytest.fixture
+def root(tmp_path: Path) -> Path:
+    root, old = adopted_then_cleaned(tmp_path)
+    with Repository(root) as repo:
+        repo.forget(old, words=WORDS, by=BY)
+    return root
+
+
+def codes(root: Path) -> list[str]:
+    return [f.code for f in fsck(root, "p").faults]
+
+
+def raw(root: Path, sql: str) -> None:
+    with closing(sqlite3.connect(root / ".forest/woods.db")) as conn:
+        conn.executescript(sql)
+
+
+def cli(root: Path) -> tuple[int, str]:
+    result = runner.invoke(app, ["fsck", "--json", "--repo", str(root)])
+    assert SENTINEL not in result.output + result.stderr
+    return result.exit_code, result.output
+
+
+def test_fsck_clean_repository_accepted(root: Path) -> None:
+    assert codes(root) == []
+    code, out = cli(root)
+    assert code == 0 and json.loads(out)["ok"] is True
+
+
+def test_fsck_dropped_trigger_detected(root: Path) -> None:
+    raw(root, "DROP TRIGGER prevent_entry_update;")
+    assert codes(root) == ["schema-missing"]
+    code, out = cli(root)
+    assert code == 3 and "prevent_entry_update" in out
+
+
+def test_fsck_edited_trigger_detected(root: Path) -> None:
+    raw(
+        root,
+        "DROP TRIGGER prevent_erasure_delete; CREATE TRIGGER prevent_erasure_delete "
+        "BEFORE DELETE ON erasures BEGIN SELECT 1; END;",
+    )
+    assert codes(root) == ["schema-differs"]
+
+
+def test_fsck_extra_table_detected(root: Path) -> None:
+    raw(root, "CREATE TABLE smuggled (x TEXT);")
+    assert codes(root) == ["schema-extra"]
+
+
+def test_fsck_forged_body_detected(root: Path) -> None:
+    raw(
+        root,
+        "DROP TRIGGER prevent_entry_update; "
+        "UPDATE entries SET body = 'forged words' WHERE id = (SELECT MAX(id) FROM entries);",
+    )
+    assert sorted(codes(root)) == ["body-hash", "schema-missing"]
+
+
+def test_fsck_act_missing_from_index_detected(root: Path) -> None:
+    raw(root, "DELETE FROM ledger_applied WHERE rowid = (SELECT MAX(rowid) FROM ledger_applied);")
+    assert codes(root) == ["not-applied"]
+
+
+def test_fsck_act_missing_from_ledger_detected(root: Path) -> None:
+    newest = max(segment_paths(root / ".forest/ledger"), key=lambda p: p.stat().st_mtime_ns)
+    shutil.move(newest, root / "kept.jsonl")
+    assert "not-in-ledger" in codes(root)
+
+
+def test_fsck_tombstone_rows_lost_detected(root: Path) -> None:
+    raw(root, "DELETE FROM tombstone_lines;")
+    assert codes(root) == ["tombstone"]
+
+
+def test_fsck_audit_trigger_dropped_detected(root: Path) -> None:
+    with closing(sqlite3.connect(root / ".forest/audit.db")) as conn:
+        conn.execute("DROP TRIGGER audit_append_only_delete")
+    assert codes(root) == ["schema-missing"]
+
+
+def test_fsck_damaged_index_file_detected(root: Path) -> None:
+    path = root / ".forest/woods.db"
+    with Repository(root):
+        pass
+    data = bytearray(path.read_bytes())
+    data[100:4096] = b"\x00" * (4096 - 100)  # the first page: sqlite_master
+    path.write_bytes(bytes(data))
+    code, _out = cli(root)
+    assert code == 3
+
+
+def test_fsck_rebuild_repairs_accepted(root: Path) -> None:
+    raw(root, "DROP TRIGGER prevent_entry_update;")
+    with Repository(root) as repo:
+        repo.rebuild()
+    assert codes(root) == []
+
+
+def test_fsck_cache_tables_listed_in_schema_accepted(root: Path) -> None:
+    listed = cache_tables(load_schema_sql())
+    with closing(sqlite3.connect(root / ".forest/woods.db")) as conn:
+        tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    with closing(sqlite3.connect(":memory:")) as ref:
+        ref.executescript(load_schema_sql())
+        declared = {
+            r[0] for r in ref.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+        }
+    outside = {t for t in tables - declared if not t.startswith(("sqlite_", "entries_fts_"))}
+    assert outside == listed
