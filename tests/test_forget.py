@@ -287,3 +287,55 @@ def test_forget_tombstone_line_count_bound(tmp_path: Path, count: int, ok: bool)
     else:
         message = _refused_writes_nothing(root, lambda r: r.forget(cid, words=WORDS, by=BY))
         assert "--line" in message
+
+
+def test_proposal_holding_erased_text_adopt_refused_nothing_written(tmp_path: Path) -> None:
+    """A proposal written after the forget (an agent's, say) that holds the erased line:
+    adopting it is refused before any byte of the file or a capture is written."""
+    from forest_files.ledger.bindings import all_bindings
+    from forest_files.proposals.adopt import adopt_proposal
+
+    root, old = adopted_then_cleaned(tmp_path)
+    with Repository(root) as repo:
+        repo.forget(old, words=WORDS, by=BY)
+        store = repo._synced()
+        (binding,) = all_bindings(store)
+        (ground,) = [g.content_id for g in repo.ground()]
+        ground_hash = store.get(store.local_id(ground))["body_hash"]
+    with ProposalStore(root) as proposals:
+        done = proposals.propose(
+            binding=binding.bind_act,
+            path=binding.path,
+            selector=binding.selector,
+            derived_from=ground,
+            ground_hash=str(ground_hash),
+            text=f"## Keys\n\nThe keys live in the vault.\n{SECRET}\n\n",
+            source="agent",
+        )
+    before = tree_bytes(root)
+    with pytest.raises(ForestError, match="forest forget"):
+        adopt_proposal(root, done.proposal.id, words="take it", by=BY)
+    after = tree_bytes(root)
+    assert {k: v for k, v in after.items() if not k.startswith(".forest/")} == {
+        k: v for k, v in before.items() if not k.startswith(".forest/")
+    }
+    assert not (root / ".forest" / "cache" / "captures").exists() or not any(
+        SENTINEL in p.read_text(encoding="utf-8", errors="replace")
+        for p in (root / ".forest" / "cache" / "captures").rglob("*")
+        if p.is_file()
+    )
+
+
+def test_watcher_never_keeps_erased_text_as_a_proposal(tmp_path: Path) -> None:
+    from helpers.watch import wait_verdict, watching
+
+    root, old = adopted_then_cleaned(tmp_path)
+    commit_all(root, "cleaned")
+    with Repository(root) as repo:
+        repo.forget(old, words=WORDS, by=BY)
+    commit_all(root, "forget")
+    with watching(root) as w:
+        write(root, "doc.md", DOC)  # the secret pasted back
+        wait_verdict(w, "drifted", path="doc.md")
+        assert w.journal.wait_for(lambda rs: any(r.kind == "check" for r in rs), 30)
+    assert holding(root, SENTINEL) == []

@@ -99,3 +99,17 @@ def hits(tombs: Tombs, project: str, text: str, body_hash: str) -> frozenset[str
     for fp in line_fingerprints(project, text):
         found |= tombs.get(fp, frozenset())
     return frozenset(found)
+
+
+def refuse_erased(store: ForestStore, project: str, text: str, what: str) -> None:
+    """ForestError when ``text`` holds a line (or is the body) a forget tombstoned:
+    for local copies that are not acts (a proposal written into a file, a capture)."""
+    from forest_files.errors import ForestError
+    from forest_files.hashing import hash_body
+
+    found = hits(load(store), project, text, hash_body(text))
+    if found:
+        raise ForestError(
+            f"{what} holds a line that erase act {min(found)} removed (forest forget); "
+            "nothing was written — take that line out first"
+        )

@@ -65,7 +65,10 @@ def adopt_proposal(root: Path, pid: str, *, words: str, by: str) -> str:
                 f"made ({state}); compare with `forest proposal show {proposal.id}` and "
                 "supersede by hand, or drop it"
             )
-        limit = repo.config.max_body_bytes
+        from forest_files.governance.tombstone import refuse_erased
+
+        refuse_erased(store, repo.config.project_id, proposal.text, f"proposal {proposal.id}")
+        limit = repo.config.max_body_bytes  # checked above, before any byte is written
         section = _section_now(root, binding, limit)
         if section is None or hash_body(section.text) != proposal.text_hash:
             restore_file(root, binding.path, binding.selector, binding.excludes, proposal.text)

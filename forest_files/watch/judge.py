@@ -55,6 +55,19 @@ def _key(r: Reported) -> str:
     return r.finding.binding or f"unbound:{r.finding.selector}"
 
 
+def _erased(root: Path, text: str) -> bool:
+    """``text`` holds a line a forget tombstoned: never kept as a proposal."""
+    from forest_files.governance.tombstone import refuse_erased
+    from forest_files.repository import Repository
+
+    with Repository(root) as repo:
+        try:
+            refuse_erased(repo._synced(), repo.config.project_id, text, "the text")
+        except ForestError:
+            return True
+    return False
+
+
 class Verdicts:
     """The last verdict of every binding the watcher judged, and what changed."""
 
@@ -122,6 +135,9 @@ def capture(root: Path, r: Reported, excludes: tuple[str, ...], max_bytes: int) 
     except ForestError:
         return None  # changed again under us: the next event judges it
     if hash_body(text) != f.actual_hash:
+        return None
+    if _erased(root, text):
+        log.warning("not kept as a proposal: %s holds text a forget removed", f.selector)
         return None
     with ProposalStore(root) as store:
         done = store.propose(
