@@ -24,7 +24,9 @@ if TYPE_CHECKING:
 
 app = typer.Typer(
     name="forest",
-    help="Git-backed custody of text that must stay true.",
+    help="Git-backed custody of text that must stay true.\n\n"
+    "Before the command, as in git: -C DIR (change directory first; repeatable) and "
+    "--version.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
