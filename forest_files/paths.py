@@ -33,7 +33,8 @@ def segment_file(stem: str) -> str:
     return f"{LEDGER_DIR}/{SEGMENTS}/{stem}.jsonl"
 
 
-GITIGNORE_LINES = (f"{INDEX_NAME}*", "cache/", f"{LOCAL_DB_NAME}*")  # .forest/.gitignore
 GITATTRIBUTES_LINE = f"{LEDGER_DIR}/** -text"
 AUDIT_DB_NAME = "audit.db"  # the local audit log: append-only, never committed, kept across rebuild
 AUDIT_DB = f"{FOREST_DIR}/{AUDIT_DB_NAME}"
+# .forest/.gitignore: nothing local is ever committed
+GITIGNORE_LINES = (f"{INDEX_NAME}*", "cache/", f"{LOCAL_DB_NAME}*", f"{AUDIT_DB_NAME}*")

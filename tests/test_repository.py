@@ -61,6 +61,7 @@ def test_init_creates_layout(tmp_path: Path) -> None:
         "woods.db*",
         "cache/",
         "local.db*",
+        "audit.db*",
     ]
     assert ".forest/ledger/** -text" in (repo / ".gitattributes").read_text().splitlines()
     status = git(repo, "status", "--porcelain", "--untracked-files=all")
