@@ -17,13 +17,9 @@ Test: tests/test_doors.py, tests/test_coverage.py
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from forest_files.doors.explain import with_diffs
 from forest_files.doors.model import CheckReport
-
-if TYPE_CHECKING:
-    from forest_files.files.check import Finding
 
 
 def run_check(
@@ -191,4 +187,4 @@ def _commit(root: Path, rev: str, paths: tuple[str, ...], diffs: bool) -> CheckR
         return with_diffs(report, store, bindings, content) if diffs else report
 
 
-__all__ = ["CheckReport", "Finding", "run_check"]
+__all__ = ["CheckReport", "remembered_clean", "run_check"]
