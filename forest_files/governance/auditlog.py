@@ -31,9 +31,10 @@ from typing import Any
 
 from forest_files.errors import ForestError
 from forest_files.governance import auditsql as sql
+from forest_files.localdb import open_local
 from forest_files.paths import AUDIT_DB, AUDIT_DB_NAME
 from forest_files.store.base import utc_now
-from forest_files.store.connection import atomic, connect, translate
+from forest_files.store.connection import atomic, translate
 
 MAX_TARGETS = 64
 MAX_TARGET_CHARS = 4096
@@ -117,19 +118,6 @@ def _row(event: Event, head: str | None) -> tuple[Any, ...]:
     )
 
 
-def _exclude_locally(root: Path) -> None:
-    from forest_files import gitio
-
-    out = gitio.run_git(root, ["rev-parse", "--path-format=absolute", "--git-path", "info/exclude"])
-    exclude = Path(out.stdout.decode("utf-8", "surrogateescape").strip())
-    line = f"/{AUDIT_DB}*"
-    have = exclude.read_text(encoding="utf-8").splitlines() if exclude.exists() else []
-    if line not in have:
-        exclude.parent.mkdir(parents=True, exist_ok=True)
-        with exclude.open("a", encoding="utf-8") as fh:
-            fh.write(("\n" if have and have[-1] else "") + line + "\n")
-
-
 def _head(root: Path) -> str | None:
     from forest_files import gitio
 
@@ -144,17 +132,7 @@ class AuditLog:
 
     def __init__(self, root: Path) -> None:
         self.root = Path(root)
-        path = self.root / AUDIT_DB
-        if not path.exists():
-            path.parent.mkdir(parents=True, exist_ok=True)
-            _exclude_locally(self.root)
-        self.conn = connect(path)
-        try:
-            self.conn.execute("PRAGMA journal_mode = WAL")
-            sql.migrate(self.conn)
-        except sqlite3.Error as exc:
-            self.conn.close()
-            raise translate(exc, AUDIT_DB_NAME) from exc
+        self.conn = open_local(self.root, AUDIT_DB, sql.SCHEMA_VERSION, sql.SCHEMA)
 
     def close(self) -> None:
         self.conn.close()

@@ -5,13 +5,11 @@ refuse UPDATE and DELETE), a closed vocabulary of actions, outcomes and
 reasons (CHECK lists; tests/test_audit.py checks they match ``ACTIONS``,
 ``OUTCOMES``).
 Refuses: a file whose schema version is newer than this code knows.
-Returns: statements; ``migrate`` brings a connection to ``SCHEMA_VERSION``.
+Returns: statements; ``SCHEMA`` (version ``SCHEMA_VERSION``) for localdb.py.
 Test: tests/test_audit.py
 """
 
 from __future__ import annotations
-
-import sqlite3
 
 SCHEMA_VERSION = 1
 # Ceremonies are logged under their act kind; the rest are local events.
@@ -62,17 +60,4 @@ INSERT = (
 PAGE = f"SELECT {COLUMNS} FROM audit WHERE seq < ? ORDER BY seq DESC LIMIT ?"
 
 
-def migrate(conn: sqlite3.Connection) -> None:
-    """Create the schema; refuse a file from a newer forest-files."""
-    version = int(conn.execute("PRAGMA user_version").fetchone()[0])
-    if version > SCHEMA_VERSION:
-        from forest_files.errors import StoreCorruption
-
-        raise StoreCorruption(
-            f".forest/audit.db has schema {version}, newer than this forest-files knows "
-            f"({SCHEMA_VERSION}); upgrade forest-files"
-        )
-    if version < SCHEMA_VERSION:
-        conn.executescript(
-            f"BEGIN IMMEDIATE; {_V1} PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;"
-        )
+SCHEMA = _V1  # the current schema, created by localdb.migrate

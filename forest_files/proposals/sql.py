@@ -4,13 +4,11 @@ Stores: the schema of ``.forest/local.db`` (proposals and their earlier
 versions). Local only: never committed, never in the ledger, untouched by
 ``forest rebuild``.
 Refuses: a file whose schema version is newer than this code knows.
-Returns: statements; ``migrate`` brings a connection to ``SCHEMA_VERSION``.
+Returns: statements; ``SCHEMA`` (version ``SCHEMA_VERSION``) for localdb.py.
 Test: tests/test_proposals.py
 """
 
 from __future__ import annotations
-
-import sqlite3
 
 SCHEMA_VERSION = 1
 STATUSES = ("open", "adopted", "discarded")
@@ -71,19 +69,7 @@ FORGET_TEXT = "UPDATE proposals SET text = NULL WHERE id = ?"
 FORGET_VERSIONS = "DELETE FROM proposal_versions WHERE proposal = ?"
 
 
-def migrate(conn: sqlite3.Connection) -> None:
-    """Create or upgrade the schema; refuse a file from a newer forest-files."""
-    version = int(conn.execute("PRAGMA user_version").fetchone()[0])
-    if version > SCHEMA_VERSION:
-        from forest_files.errors import StoreCorruption
-
-        raise StoreCorruption(
-            f".forest/local.db has schema {version}, newer than this forest-files knows "
-            f"({SCHEMA_VERSION}); upgrade forest-files"
-        )
-    if version == SCHEMA_VERSION:
-        return
-    conn.executescript(f"BEGIN IMMEDIATE; {_V1} PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;")
+SCHEMA = _V1  # the current schema, created by localdb.migrate
 
 
 # Purge (store.purge, called by forest forget): every text kept, by proposal.

@@ -23,10 +23,11 @@ from pathlib import Path
 
 from forest_files.errors import ForestError
 from forest_files.hashing import hash_body
+from forest_files.localdb import open_local
 from forest_files.paths import LOCAL_DB, LOCAL_DB_NAME
 from forest_files.proposals import sql
 from forest_files.store.base import utc_now
-from forest_files.store.connection import atomic, connect, translate
+from forest_files.store.connection import atomic, translate
 
 MAX_VERSIONS = 20
 
@@ -70,36 +71,15 @@ def _row(row: sqlite3.Row) -> Proposal:
     return Proposal(*tuple(row))
 
 
-def _exclude_locally(root: Path) -> None:
-    """Keep local.db out of every commit on this clone, before it holds any text."""
-    from forest_files import gitio
-
-    out = gitio.run_git(root, ["rev-parse", "--path-format=absolute", "--git-path", "info/exclude"])
-    exclude = Path(out.stdout.decode("utf-8", "surrogateescape").strip())
-    line = f"/{LOCAL_DB}*"
-    have = exclude.read_text(encoding="utf-8").splitlines() if exclude.exists() else []
-    if line not in have:
-        exclude.parent.mkdir(parents=True, exist_ok=True)
-        with exclude.open("a", encoding="utf-8") as fh:
-            fh.write(("\n" if have and have[-1] else "") + line + "\n")
-
-
 class ProposalStore:
     """``ProposalStore(root)``: open (creating) the repository's proposals file."""
 
     def __init__(self, root: Path) -> None:
         self.root = Path(root)
         self.path = self.root / LOCAL_DB
-        if not self.path.exists():
-            _exclude_locally(self.root)
-        self.conn = connect(self.path)
-        try:
-            self.conn.execute("PRAGMA journal_mode = WAL")
-            self.conn.execute("PRAGMA secure_delete = ON")
-            sql.migrate(self.conn)
-        except sqlite3.Error as exc:
-            self.conn.close()
-            raise translate(exc, LOCAL_DB_NAME) from exc
+        self.conn = open_local(
+            self.root, LOCAL_DB, sql.SCHEMA_VERSION, sql.SCHEMA, secure_delete=True
+        )
 
     def close(self) -> None:
         self.conn.close()
