@@ -3,17 +3,14 @@ supersede listed and confirmed (law 4 per target); adopt --skip-bound."""
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
-from typing import Any
 
 import pytest
+from helpers.cli import forest, kinds, ok
 from helpers.git import commit_all, isolate, make_repo, write
-from typer.testing import CliRunner, Result
 
 import forest_files.cli  # noqa: F401  (registers every command)
-from forest_files.cli import app
 from forest_files.errors import ForestError
 from forest_files.files.lookup import find_binding
 from forest_files.files.record import supersede_sections
@@ -22,7 +19,6 @@ from forest_files.hashing import hash_body
 from forest_files.ledger.bindings import all_bindings
 from forest_files.repository import Repository
 
-runner = CliRunner()
 WORDS = "Adopted as the canon stands"
 SENTINEL = "QUOKKA-SENTINEL-4411"
 NESTED = f"# Canon\n\nIntro.\n\n## Rules\n\nThe frist rule: {SENTINEL}.\n\n## Other\n\nx\n"
@@ -31,21 +27,6 @@ NESTED = f"# Canon\n\nIntro.\n\n## Rules\n\nThe frist rule: {SENTINEL}.\n\n## Ot
 @pytest.fixture(autouse=True)
 def _isolated_git(monkeypatch: pytest.MonkeyPatch) -> None:
     isolate(monkeypatch)
-
-
-def forest(repo: Path, *args: str) -> Result:
-    return runner.invoke(app, [*args, "--repo", str(repo)])
-
-
-def ok(repo: Path, *args: str) -> Result:
-    result = forest(repo, *args)
-    assert result.exit_code == 0, (args, result.stdout, result.stderr)
-    return result
-
-
-def kinds(repo: Path) -> list[str]:
-    found: list[dict[str, Any]] = json.loads(forest(repo, "check", "--json").stdout)["findings"]
-    return [f["kind"] for f in found]
 
 
 def segments(repo: Path) -> list[str]:

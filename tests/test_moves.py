@@ -3,7 +3,6 @@ renamed headings, directory moves, and the rebind routes pasted through a real s
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys
@@ -11,8 +10,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers.cli import findings, forest, ok, runner
 from helpers.git import commit_all, git, git_env, isolate, make_repo, write
-from typer.testing import CliRunner, Result
 
 import forest_files.cli  # noqa: F401  (registers every command)
 from forest_files.cli import app
@@ -28,7 +27,6 @@ from forest_files.ledger.range import check_range
 from forest_files.repository import Repository
 from forest_files.store.base import utc_now
 
-runner = CliRunner()
 WORDS = "Adopted as the canon stands"
 DOC = "# Title\n\n## Keep\n\nkept words\n\n## Other\n\nother words\n"
 BIN = Path(sys.executable).parent
@@ -37,21 +35,6 @@ BIN = Path(sys.executable).parent
 @pytest.fixture(autouse=True)
 def _isolated_git(monkeypatch: pytest.MonkeyPatch) -> None:
     isolate(monkeypatch)
-
-
-def forest(repo: Path, *args: str) -> Result:
-    return runner.invoke(app, [*args, "--repo", str(repo)])
-
-
-def ok(repo: Path, *args: str) -> Result:
-    result = forest(repo, *args)
-    assert result.exit_code == 0, (args, result.stdout, result.stderr)
-    return result
-
-
-def findings(repo: Path) -> list[dict[str, Any]]:
-    out: list[dict[str, Any]] = json.loads(forest(repo, "check", "--json").stdout)["findings"]
-    return out
 
 
 def segments(repo: Path) -> list[str]:

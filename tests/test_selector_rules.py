@@ -12,11 +12,10 @@ import unicodedata
 from pathlib import Path
 
 import pytest
+from helpers.cli import forest, ok
 from helpers.git import commit_all, git, git_env, isolate, make_repo, write
-from typer.testing import CliRunner, Result
 
 import forest_files.cli  # noqa: F401  (registers every command)
-from forest_files.cli import app
 from forest_files.files import exclude
 from forest_files.files.content import GitTreeSource, WorktreeSource
 from forest_files.files.exclude import ExcludeError
@@ -28,23 +27,12 @@ from forest_files.files.selector import AmbiguousSelector, Selector, parse_selec
 from forest_files.ledger import kinds
 from forest_files.ledger.kinds import LedgerError
 
-runner = CliRunner()
 WORDS = "I adopt these words as written"
 
 
 @pytest.fixture(autouse=True)
 def _isolated_git(monkeypatch: pytest.MonkeyPatch) -> None:
     isolate(monkeypatch)
-
-
-def forest(repo: Path, *args: str) -> Result:
-    return runner.invoke(app, [*args, "--repo", str(repo)])
-
-
-def ok(repo: Path, *args: str) -> Result:
-    result = forest(repo, *args)
-    assert result.exit_code == 0, (args, result.stdout, result.stderr)
-    return result
 
 
 def refused(repo: Path, *args: str) -> str:
