@@ -182,12 +182,9 @@ def test_short_id_ambiguous_refused_listing_candidates(tmp_path: Path) -> None:
 
 
 def test_hook_and_check_print_the_same_block(bound: Path) -> None:
-    from forest_files.githooks.run import main as hook
-
     write(bound, "b.md", "# B\n\nwasp\n")
     git(bound, "add", "b.md")
     check = forest(bound, "check", "--staged").stdout.splitlines()
-    os.chdir(bound)
     proc = subprocess.run(
         [sys.executable, "-m", "forest_files.githooks.run", "pre-commit"],
         cwd=bound,
@@ -195,7 +192,6 @@ def test_hook_and_check_print_the_same_block(bound: Path) -> None:
         capture_output=True,
         text=True,
     )
-    del hook
     assert proc.returncode == 1
     block = [x for x in proc.stderr.splitlines()[2:] if x]
     # the same finding block, the index routes staging what they change
