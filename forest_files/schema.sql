@@ -260,3 +260,62 @@ WHERE e.id IN (SELECT id FROM live_heads)
 CREATE VIEW IF NOT EXISTS erased_entries AS
 SELECT e.id, e.content_id, e.body_hash, x.created_at AS erased_at, x.signature
 FROM entries e JOIN erasures x ON x.entry_id = e.id;
+
+-- Trust, derived from custody (never a column; store/trust.py is the same rule per
+-- id, and docs/governance.md explains the order). Best first:
+--   ground  current ground: a live adopted head, not contested. A ceremony vouches
+--           for it, so it is ground whatever it was derived from;
+--   home    attributed text of this store (jurisdiction 'home');
+--   wild    jurisdiction 'wild', or a bucket that holds outside words (internet,
+--           hearsay, visitor_words) whatever its label says.
+-- The ceiling: an entry that is not ground never ranks above its least-trusted
+-- source, followed transitively through derived_from, cites, nests and
+-- spoken_in edges and stopping at ground (which caps nothing); source_id is the
+-- direct source it comes through (a wild one first, then the lowest id). Superseded,
+-- sealed and contested entries are not ground: they fall back to the rule.
+-- Only "wild" can lower "home", so one walk back from the wild entries finds
+-- every capped entry; UNION visits each entry once, so cycles end and the cost
+-- is linear in the edges walked.
+CREATE VIEW IF NOT EXISTS entry_trust AS
+WITH RECURSIVE
+    ground(id) AS MATERIALIZED (SELECT id FROM current_ground),
+    wild(id) AS (
+        SELECT e.id FROM entries e
+        WHERE (e.jurisdiction = 'wild' OR e.bucket IN ('internet', 'hearsay', 'visitor_words'))
+          AND e.id NOT IN ground
+        UNION
+        SELECT d.from_id FROM wild w JOIN edges d ON d.to_id = w.id
+        WHERE d.kind IN ('derived_from', 'cites', 'nests', 'spoken_in')
+          AND d.from_id NOT IN ground
+    ),
+    capped(id) AS MATERIALIZED (SELECT id FROM wild)
+SELECT
+    e.id AS id,
+    CASE
+        WHEN e.id IN ground THEN 'ground'
+        WHEN e.id IN capped THEN 'wild'
+        ELSE 'home'
+    END AS trust,
+    CASE
+        WHEN e.id IN ground THEN 'rooted'
+        WHEN e.jurisdiction = 'wild' THEN 'wild'
+        WHEN e.bucket IN ('internet', 'hearsay', 'visitor_words') THEN 'wild-bucket'
+        WHEN e.id IN capped THEN 'ceiling'
+        ELSE 'home'
+    END AS reason,
+    CASE
+        WHEN e.id IN ground OR e.jurisdiction = 'wild'
+             OR e.bucket IN ('internet', 'hearsay', 'visitor_words')
+             OR e.id NOT IN capped THEN NULL
+        -- "+" keeps the planner from driving this lookup by the capped list (which
+        -- would make the view quadratic): one entry's edges, each tested once.
+        ELSE (SELECT d.to_id FROM edges d JOIN entries n ON n.id = d.to_id
+              WHERE d.from_id = e.id
+                AND d.kind IN ('derived_from', 'cites', 'nests', 'spoken_in')
+                AND +d.to_id IN capped
+              ORDER BY (n.jurisdiction = 'wild'
+                        OR n.bucket IN ('internet', 'hearsay', 'visitor_words')) DESC,
+                       d.to_id
+              LIMIT 1)
+    END AS source_id
+FROM entries e;

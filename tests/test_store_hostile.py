@@ -950,7 +950,8 @@ def test_recall_similar_scrap_first_key_jurisdiction_accepted(store, pair):
     packet = store.recall_similar("bees")
     assert packet
     for scrap in packet:
-        assert list(scrap) == ["jurisdiction", "id", "excerpt", "bucket", "signature"]
+        # Forest's five keys in Forest's order, then forest-files' derived trust level.
+        assert list(scrap) == ["jurisdiction", "id", "excerpt", "bucket", "signature", "trust"]
 
 
 def test_recall_side_host_excerpt_truncated_accepted(store, pair):

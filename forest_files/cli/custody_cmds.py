@@ -280,7 +280,8 @@ def show(
     repo: RepoOpt = Path("."),
     as_json: JsonOpt = False,
 ) -> None:
-    """Show one entry by content id (its text on a terminal; metadata only with --json).
+    """Show one entry by content id (its text on a terminal; metadata only with --json),
+    with its derived trust (ground, home or wild, and why: docs/governance.md).
 
     Example: forest show 3f2a…
     """
@@ -302,12 +303,18 @@ def show(
             "ground": store.is_ground(local),
             "sealed": store.is_sealed(local),
         }
+        trust = store.trust_of(local)
+        source = None if trust.source_id is None else store.content_id(trust.source_id)
+        meta["trust"] = {"level": trust.level.value, "reason": trust.reason, "source": source}
         sealed = store.is_sealed(local)
         body = "[sealed]" if sealed else str(row["body"])
     if as_json:
         typer.echo(json.dumps(meta))
         return
     for key, value in meta.items():
-        typer.echo(f"{key}: {value}")
+        if key != "trust":
+            typer.echo(f"{key}: {value}")
+    via = f", through {source}" if source else ""
+    typer.echo(f"trust: {trust.level.value} ({trust.reason}{via})")
     typer.echo("")
     typer.echo(body)

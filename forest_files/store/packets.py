@@ -4,7 +4,9 @@ Stores: nothing.
 Refuses: an ``excerpt_len`` that is not an int in 1..MAX_EXCERPT_LEN ("excerpt_len").
 Returns: scrap dicts (keys in order: jurisdiction, id, excerpt, bucket,
 signature), the Forest packet contract. A sealed entry's excerpt is the
-marker ``[sealed]``, never its text.
+marker ``[sealed]``, never its text. Recall packets add one key after Forest's
+five, ``trust`` (``with_trust``): the derived level (store/trust.py), never a
+value a caller supplied.
 Test: tests/test_store_hostile.py
 """
 
@@ -19,6 +21,7 @@ DEFAULT_EXCERPT = 160
 MAX_EXCERPT_LEN = 4096
 SEALED_MARK = "[sealed]"
 ELLIPSIS = "\u2026"
+TRUST_KEY = "trust"
 
 
 def check_excerpt_len(excerpt_len: object) -> int:
@@ -50,6 +53,13 @@ def scrap(row: sqlite3.Row, excerpt_len: int, *, sealed: bool = False) -> dict[s
         "bucket": row["bucket"],
         "signature": row["signature"],
     }
+
+
+def with_trust(packet: dict[str, Any], level: str) -> dict[str, Any]:
+    """``packet`` with the store's derived ``trust`` level (replacing any given one)."""
+    packet.pop(TRUST_KEY, None)
+    packet[TRUST_KEY] = level
+    return packet
 
 
 def strip_bodies(value: Any) -> Any:

@@ -165,3 +165,12 @@ ERASED_BODY_HASHES = (
     "ORDER BY e.body_hash"
 )
 LIVE_GROUND_BODIES = "SELECT body FROM current_ground UNION SELECT body FROM contested_entries"
+
+# Trust (store/trust.py; the entry_trust view is the same rule for raw-SQL readers).
+# The edges whose target an entry's text is taken from, with what the target is.
+TRUST_SOURCES = """
+SELECT d.to_id, n.jurisdiction, n.bucket FROM edges d JOIN entries n ON n.id = d.to_id
+WHERE d.from_id = ? AND d.kind IN ('derived_from', 'cites', 'nests', 'spoken_in')
+ORDER BY d.to_id
+"""
+TRUST_VIEW_ROW = "SELECT trust, reason, source_id FROM entry_trust WHERE id = ?"

@@ -6,7 +6,10 @@ Refuses: queries with no word tokens ("empty query"), an unknown scope,
 unbounded ``excerpt_len``, scraps carrying a full body ("full body refused"),
 unlabeled scraps ("unlabeled"), unknown ids, sealed ids (their text never
 leaves the store through recall).
-Returns: lists of scrap dicts, jurisdiction first.
+Returns: lists of scrap dicts, jurisdiction first, each with the store's
+derived ``trust`` level (an outside scrap the store does not hold is ``wild``:
+nothing here vouches for it; a ``trust`` the caller put on a scrap is
+replaced); ``trust_of`` gives an entry's ``Trust`` (store/trust.py).
 Test: tests/test_store_hostile.py
 """
 
@@ -22,7 +25,14 @@ from forest_files.errors import ForestError
 from forest_files.store import queries
 from forest_files.store.base import StoreBase, utc_now
 from forest_files.store.connection import guarded
-from forest_files.store.packets import DEFAULT_EXCERPT, check_excerpt_len, excerpt, scrap
+from forest_files.store.packets import (
+    DEFAULT_EXCERPT,
+    check_excerpt_len,
+    excerpt,
+    scrap,
+    with_trust,
+)
+from forest_files.store.trust import Trust, TrustLevel, trust_of
 from forest_files.vocab import JURISDICTIONS
 
 _WORD = re.compile(r"[^\W_]+")
@@ -52,6 +62,14 @@ def _plain_language_fts_query(query: str) -> str:
 
 
 class RecallMixin(StoreBase):
+    @guarded
+    def trust_of(self, entry_id: int) -> Trust:
+        """How far ``entry_id`` may be trusted, derived from its custody (never stored)."""
+        return trust_of(self, entry_id)
+
+    def _level(self, entry_id: int) -> str:
+        return trust_of(self, int(entry_id)).level.value
+
     @guarded
     def recall_similar(
         self,
@@ -85,7 +103,7 @@ class RecallMixin(StoreBase):
             if "locked" in str(exc) or "busy" in str(exc):
                 raise
             raise ForestError(f"recall: FTS query failed — {exc}") from exc
-        scraps = [scrap(r, excerpt_len) for r in rows]
+        scraps = [with_trust(scrap(r, excerpt_len), self._level(r["id"])) for r in rows]
         with self.atomic():
             self.conn.execute(
                 queries.LOG_RETRIEVAL,
@@ -125,7 +143,7 @@ class RecallMixin(StoreBase):
             raise ForestError(f"recall.side: unknown entry {entry_id}")
         if self.is_sealed(row["id"]):
             raise ForestError(f"recall.side: entry {entry_id} is sealed; its text is withheld")
-        return scrap(row, excerpt_len)
+        return with_trust(scrap(row, excerpt_len), self._level(row["id"]))
 
     def _side_prelabelled(self, item: Mapping[str, Any], excerpt_len: int) -> dict[str, Any]:
         label = item.get("jurisdiction")
@@ -147,6 +165,8 @@ class RecallMixin(StoreBase):
             "id": entry_id,
             "excerpt": excerpt(str(text), excerpt_len),
         }
+        # Set before the caller's extra keys pass through, so a claimed trust cannot win.
+        with_trust(result, TrustLevel.WILD.value if row is None else self._level(row["id"]))
         for key, value in item.items():
             if key not in result and key != "body":
                 result[key] = value
