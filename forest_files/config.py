@@ -20,6 +20,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from forest_files.bounds import (
+    DEFAULT_MAX_BODY_BYTES,
+    MAX_BODY_BYTES_LIMIT,
+    MAX_CONFIG_BYTES,
+    MAX_PROJECT_ID_CHARS,
+    MAX_REQUIRE_EXCEPT,
+    MAX_REQUIRE_GLOB_CHARS,
+    MAX_REQUIRE_RULES,
+    MAX_WHEN_CHARS,
+    MAX_WHEN_KEYS,
+    MAX_WHEN_VALUES,
+)
 from forest_files.errors import ForestError
 from forest_files.signing.settings import (
     NO_SIGNING,
@@ -30,16 +42,6 @@ from forest_files.signing.settings import (
 from forest_files.watch.policy import WatchRule, parse_watch
 
 CONFIG_NAME = "forest.toml"
-DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024
-MAX_BODY_BYTES_LIMIT = 1024 * 1024 * 1024
-MAX_CONFIG_BYTES = 1024 * 1024
-MAX_PROJECT_ID_CHARS = 128
-MAX_REQUIRE_RULES = 256
-MAX_REQUIRE_GLOB_CHARS = 512
-MAX_REQUIRE_EXCEPT = 64
-MAX_WHEN_KEYS = 16
-MAX_WHEN_VALUES = 16
-MAX_WHEN_CHARS = 256
 REQUIRE_BINDS = ("file", "headings")
 
 _TABLES: dict[str, frozenset[str] | None] = {

@@ -286,7 +286,8 @@ def test_origins_at_max_accepted_one_more_refused() -> None:
 
 def test_meta_at_max_chars_accepted_one_more_refused() -> None:
     obj = _obj("write")
-    pad = kinds.MAX_META_CHARS - len(json.dumps({"k": ""}, sort_keys=True))
+    # Measured as canonical JSON (sorted, compact, UTF-8 bytes): bounds.check_meta.
+    pad = kinds.MAX_META_CHARS - len(json.dumps({"k": ""}, separators=(",", ":")))
     obj["entry"]["meta"] = {"k": "m" * pad}
     _decode(obj)
     obj["entry"]["meta"] = {"k": "m" * (pad + 1)}

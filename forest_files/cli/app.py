@@ -216,9 +216,16 @@ def log(
 
 
 def words_given(words: str) -> str:
-    """``--words`` callback: a route's placeholder pasted as is signs nothing."""
+    """``--words`` callback: a route's placeholder pasted as is signs nothing, and words
+    stay within their bound (bounds.py)."""
+    from forest_files.bounds import MAX_WORDS_CHARS, BoundsRefused, check_text
     from forest_files.praise import placeholder_words
 
+    try:
+        check_text("--words", words, MAX_WORDS_CHARS, lines=True)
+    except BoundsRefused as exc:
+        typer.echo(f"forest: {exc}", err=True)
+        raise typer.Exit(1) from None
     why = placeholder_words(words)
     if why is not None:
         typer.echo(f"forest: {why}", err=True)
@@ -250,7 +257,9 @@ def _identity(repo: Path, given: str | None) -> str:
     found = claimed or advice.identity or user_identity(root)
     if not found:
         raise typer.BadParameter("no --as given and no git user.name/user.email configured")
-    return found
+    from forest_files.bounds import MAX_SIGNATURE_CHARS, check_text
+
+    return check_text("--as" if claimed else "signature", found, MAX_SIGNATURE_CHARS)
 
 
 @app.command()

@@ -48,6 +48,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from forest_files import bounds
 from forest_files.files.markdown import Heading, Peers, front_matter_end, matching
 from forest_files.files.normalise import LineIndex
 from forest_files.files.selector import (
@@ -58,8 +59,8 @@ from forest_files.files.selector import (
     render_heading_path,
 )
 
-MAX_EXCLUSIONS = 64
-MAX_LINE_PREFIX = 200  # the same bound as ledger.kinds.MAX_LINE_PREFIX (a test pins it)
+MAX_EXCLUSIONS = bounds.MAX_EXCLUDES
+MAX_LINE_PREFIX = bounds.MAX_LINE_PREFIX  # the ledger's bound too (ledger.kinds)
 _CONTROL_RE = re.compile(r"[\x00-\x1f\x7f]")
 _EXAMPLES = "valid exclusions: '#Status', '#Decision/Status[2]', 'meta:status', 'line:Date:'"
 

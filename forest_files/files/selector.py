@@ -15,7 +15,8 @@ Grammar (one string, parsed left to right)::
 Stores: nothing.
 Refuses: malformed selectors and unsafe paths (empty, absolute, drive
 letters, ``..``/``.``/empty components, backslashes, NUL and other control
-characters, longer than ``MAX_SELECTOR_CHARS``) with ``SelectorError``, whose
+characters, longer than ``MAX_SELECTOR_CHARS``, a path longer than
+``MAX_PATH_CHARS``: bounds.py) with ``SelectorError``, whose
 message says what is wrong and shows valid examples.
 Returns: a frozen ``Selector``; ``pick`` applies unique-tail / ``[n]`` rules
 shared by the resolvers (the canonical ``[n]`` counted the way the recorded
@@ -31,12 +32,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal, get_args
 
+from forest_files import bounds
 from forest_files.errors import ForestError
 
 Kind = Literal["file", "heading", "symbol", "region"]
 KINDS: tuple[str, ...] = get_args(Kind)
-MAX_SELECTOR_CHARS = 4096
-MAX_INDEX = 1_000_000
+MAX_SELECTOR_CHARS = bounds.MAX_SELECTOR_CHARS
+MAX_INDEX = bounds.MAX_INDEX
+MAX_PATH_CHARS = bounds.MAX_PATH_CHARS
 REGION_NAME = r"[A-Za-z0-9](?:[A-Za-z0-9_.-]*[A-Za-z0-9_])?"
 _REGION_RE = re.compile(REGION_NAME)
 _CONTROL_RE = re.compile(r"[\x00-\x1f\x7f]")
@@ -114,6 +117,8 @@ def validate_path(path: str) -> str:
     """Return ``path`` if it is a safe repository-relative path, else refuse."""
     if not path:
         raise _refuse("the path is empty")
+    if len(path) > MAX_PATH_CHARS:
+        raise _refuse(f"the path is longer than {MAX_PATH_CHARS} characters")
     if _CONTROL_RE.search(path):
         raise _refuse("the path contains NUL or another control character")
     if "\\" in path:

@@ -25,6 +25,7 @@ from itertools import pairwise
 from types import MappingProxyType
 from typing import Any
 
+from forest_files import bounds
 from forest_files.errors import ForestError, StoreCorruption
 from forest_files.hashing import canonical_json, sha256_text
 
@@ -34,7 +35,7 @@ KINDS = frozenset(
     {"write", "adopt", "supersede", "seal", "unseal", "resolve", "rebind", "retire", "erase"}
 )
 RESERVED_KEYS = frozenset({"v", "kind", "deps", "id", "scope"})
-MAX_SCOPE = 256
+MAX_SCOPE = bounds.MAX_SCOPE_CHARS
 _HEX64 = re.compile(r"[0-9a-f]{64}")
 
 

@@ -6,7 +6,9 @@ does not know in a kind it knows (fail closed: a skipped tombstone or policy
 would fail open), a missing field, a value of the wrong type, a hash or id
 that is not 64 lowercase hex digits, a repository path that is not relative
 and clean, and anything over the format's fixed bounds (``MAX_TEXT``,
-``MAX_EXCLUDES``, ``MAX_HEADS``, ``MAX_META_CHARS``, ``MAX_TOMBSTONE_LINES``).
+``MAX_EXCLUDES``, ``MAX_HEADS``, ``MAX_META_CHARS``, ``MAX_TOMBSTONE_LINES``: all
+from forest_files/bounds.py; meta is checked by ``bounds.check_meta``: JSON
+values only, depth, integer size, finite floats, canonical size).
 Returns: ``Payload`` values (``EntryRecord``, ``BindSpec`` and one class per
 act kind); ``parse_payload`` turns decoded fields into one, ``to_fields``
 back.
@@ -25,19 +27,20 @@ The kinds (docs/ledger-format.md has the full field tables):
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from forest_files import bounds
 from forest_files.ledger.acts import LedgerError, is_hex64
 
-MAX_TEXT = 4096  # characters of a path, selector, signature, timestamp, name
-MAX_EXCLUDES = 64
-MAX_LINE_PREFIX = 200  # characters of a ``line:`` exclusion's literal prefix
-MAX_HEADS = 64
-MAX_META_CHARS = 16384  # canonical JSON characters of an entry's meta
-MAX_TOMBSTONE_LINES = 8192  # fingerprints one erase act carries
+# The format's bounds, defined once in forest_files/bounds.py (with their reasons).
+MAX_TEXT = bounds.MAX_TEXT_CHARS  # characters of a path, selector, signature, time, name
+MAX_EXCLUDES = bounds.MAX_EXCLUDES
+MAX_LINE_PREFIX = bounds.MAX_LINE_PREFIX  # characters of a ``line:`` exclusion's prefix
+MAX_HEADS = bounds.MAX_HEADS
+MAX_META_CHARS = bounds.MAX_META_BYTES  # UTF-8 bytes of an entry's meta as canonical JSON
+MAX_TOMBSTONE_LINES = bounds.MAX_TOMBSTONE_LINES  # fingerprints one erase act carries
 
 
 class _Reader:
@@ -128,18 +131,6 @@ def _check_path(reader: _Reader, key: str) -> str:
 # --- entries ---------------------------------------------------------------------------
 
 
-def _meta_surely_small(meta: Mapping[str, Any]) -> bool:
-    """True when a flat object of strings cannot encode to more than MAX_META_CHARS
-    (each character escapes to at most 6; each member adds at most 6 more), so the
-    common case skips the encoding; anything else is measured exactly."""
-    total = 2
-    for key, value in meta.items():
-        if not isinstance(value, str):
-            return False
-        total += 6 * (len(key) + len(value)) + 6
-    return total <= MAX_META_CHARS
-
-
 @dataclass(frozen=True)
 class EntryRecord:
     """The immutable fields of one entry, as an act declares them."""
@@ -197,16 +188,18 @@ class EntryRecord:
         meta = r.value["meta"]
         if not isinstance(meta, Mapping):
             raise r.fail("field 'meta' must be an object")
-        if not _meta_surely_small(meta) and len(json.dumps(meta, sort_keys=True)) > MAX_META_CHARS:
-            raise r.fail(f"field 'meta' is longer than {MAX_META_CHARS} characters")
+        try:
+            bounds.check_meta(meta, "field 'meta'")
+        except bounds.BoundsRefused as exc:
+            raise r.fail(str(exc)) from None
         origins = r.value["origins"]
         if not isinstance(origins, list) or not all(
             isinstance(o, list) and len(o) == 2 and is_hex64(o[0]) and isinstance(o[1], str)
             for o in origins
         ):
             raise r.fail("field 'origins' must be a list of [content_id, kind] pairs")
-        if len(origins) > MAX_HEADS + 1:
-            raise r.fail(f"field 'origins' holds more than {MAX_HEADS + 1} pairs")
+        if len(origins) > bounds.MAX_ACT_ORIGINS:
+            raise r.fail(f"field 'origins' holds more than {bounds.MAX_ACT_ORIGINS} pairs")
         return cls(
             content_id=r.hex64("content_id"),
             scope=r.text("scope"),

@@ -4,7 +4,9 @@ Stores: one entries row plus its creation edges per ``_insert_entry`` call,
 with a content id computed from the immutable fields.
 Refuses: ceremony buckets outside a ceremony ("is written only by a
 ceremony"), unknown buckets and edge kinds (never silently dropped), unknown
-origin ids, unsigned inserts, empty bodies, invalid jurisdictions.
+origin ids, unsigned inserts, empty bodies, invalid jurisdictions; and, by
+forest_files/bounds.py, signatures, bodies (``max_body_bytes``), meta, entry ids
+and content ids outside their bounds.
 Returns: entry ids; status booleans derived from the trail, never stored.
 Test: tests/test_store_hostile.py, tests/test_store_props.py
 """
@@ -21,6 +23,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from forest_files import bounds
 from forest_files.errors import ForestError
 from forest_files.hashing import entry_content_id, hash_body
 from forest_files.store import connection, queries
@@ -77,6 +80,7 @@ def check_kinds(origins: Origins, *, allow_ceremony: bool) -> list[tuple[int, st
         target, kind = item
         if not isinstance(target, int) or isinstance(target, bool):
             raise ForestError(f"origin id must be an int; got {target!r}")
+        bounds.check_entry_id("origin id", target)
         if kind in CEREMONY_EDGE_KINDS and not allow_ceremony:
             raise ForestError(
                 f"edge kind '{kind}' is a ceremony act; use root_to_ground/supersede/seal/unseal"
@@ -95,6 +99,7 @@ class StoreBase:
     conn: sqlite3.Connection
     path: Path
     scope: str
+    max_body_bytes: int = bounds.MAX_STORE_BODY_BYTES  # a library may lower it per store
 
     # -- transactions -------------------------------------------------------
     @contextmanager
@@ -105,6 +110,7 @@ class StoreBase:
 
     # -- lookups ------------------------------------------------------------
     def get(self, entry_id: int) -> sqlite3.Row | None:
+        bounds.check_entry_id("entry id", entry_id)
         row: sqlite3.Row | None = self.conn.execute(queries.GET_ENTRY, (entry_id,)).fetchone()
         return row
 
@@ -130,7 +136,7 @@ class StoreBase:
     def local_id(self, given: str, *, min_digits: int | None = None) -> int:
         """The entry named by a content id or a unique prefix of at least
         ``SHORT_ID_MIN`` hex digits (what the doors print); ForestError otherwise."""
-        text = given.strip().lower()
+        text = bounds.check_text("content id", given, bounds.MAX_CONTENT_ID_CHARS).strip().lower()
         exact = self.id_for_content(text)
         if exact is not None:
             return exact
@@ -253,6 +259,9 @@ class StoreBase:
             raise ForestError("unsigned insert refused: give a non-blank signature")
         if not isinstance(body, str) or not body.strip():
             raise ForestError("empty body refused: a body needs visible text")
+        bounds.check_text("signature", signature, bounds.MAX_SIGNATURE_CHARS)
+        bounds.check_body("body", body, self.max_body_bytes)
+        bounds.check_meta(meta or {})
         if jurisdiction not in JURISDICTIONS:
             raise ForestError(f"invalid jurisdiction {jurisdiction!r}; use 'home' or 'wild'")
         if bucket not in BUCKETS:

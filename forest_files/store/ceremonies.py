@@ -15,6 +15,7 @@ Test: tests/test_store_hostile.py, tests/test_store_races.py
 
 from __future__ import annotations
 
+from forest_files import bounds
 from forest_files.errors import ForestError
 from forest_files.praise import refuse_praise
 from forest_files.scrub import ScrubFn, default_scrub
@@ -48,6 +49,7 @@ class CeremonyMixin(StoreBase):
             raise ForestError("root without adopting words refused")
         if _blank(adopting_signature):
             raise ForestError("root without a speaker signature refused")
+        bounds.check_text("adopting words", quote, bounds.MAX_WORDS_CHARS, lines=True)
         with self.atomic():
             row = self.get(entry_id) if isinstance(entry_id, int) else None
             if row is None:
@@ -104,6 +106,7 @@ class CeremonyMixin(StoreBase):
         if _blank(adopting_words):
             raise ForestError("supersession without adopting words refused")
         refuse_praise(adopting_words)
+        bounds.check_text("adopting words", adopting_words, bounds.MAX_WORDS_CHARS, lines=True)
         if _blank(adopting_signature) or _blank(signature):
             raise ForestError("supersede: unsigned insert refused (give both signatures)")
         if not isinstance(new_body, str):

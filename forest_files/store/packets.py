@@ -15,10 +15,11 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
+from forest_files import bounds
 from forest_files.errors import ForestError
 
 DEFAULT_EXCERPT = 160
-MAX_EXCERPT_LEN = 4096
+MAX_EXCERPT_LEN = bounds.MAX_EXCERPT_LEN
 SEALED_MARK = "[sealed]"
 ELLIPSIS = "\u2026"
 TRUST_KEY = "trust"

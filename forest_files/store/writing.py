@@ -16,6 +16,7 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
 
+from forest_files import bounds
 from forest_files.errors import ForestError
 from forest_files.scrub import ScrubFn, default_scrub
 from forest_files.store import queries
@@ -68,7 +69,9 @@ class WriteMixin(StoreBase):
                 f"bucket '{bucket}' is written only by a ceremony; "
                 "use root_to_ground/supersede/seal/unseal"
             )
-        checked = check_kinds(origins or (), allow_ceremony=False)
+        checked = check_kinds(
+            bounds.check_list("origins", origins or (), bounds.MAX_ORIGINS), allow_ceremony=False
+        )
         if bucket not in BUCKETS:
             raise ForestError(
                 f"unknown bucket {bucket!r}; use one of: {', '.join(sorted(BUCKETS))}"
