@@ -151,7 +151,7 @@ def check_meta(value: object, field: str = "meta") -> Mapping[str, Any]:
     if not value:
         return value
     try:
-        _check_values(value)
+        _check_values(value, field)
         size = _canonical_size(value)
     except BoundsRefused:
         raise
@@ -166,31 +166,30 @@ def check_meta(value: object, field: str = "meta") -> Mapping[str, Any]:
     return value
 
 
-def _check_values(value: Mapping[str, Any]) -> None:
+def _check_values(value: Mapping[str, Any], field: str) -> None:
     """Walk without recursion, so no depth makes Python's stack the limit."""
     todo: list[tuple[object, int]] = [(value, 1)]
     while todo:
         item, depth = todo.pop()
-        if isinstance(item, Mapping):
+        if isinstance(item, (Mapping, list)):
             if depth > MAX_META_DEPTH:
-                raise ValueError
-            if not all(isinstance(k, str) for k in item):
-                raise TypeError
-            todo.extend((v, depth + 1) for v in item.values())
-        elif isinstance(item, list):
-            if depth > MAX_META_DEPTH:
-                raise ValueError
-            todo.extend((v, depth + 1) for v in item)
-        elif isinstance(item, bool) or item is None or isinstance(item, str):
-            continue
-        elif isinstance(item, int):
+                raise BoundsRefused(field, f"nests deeper than {MAX_META_DEPTH} levels; flatten it")
+            if isinstance(item, Mapping):
+                if not all(isinstance(k, str) for k in item):
+                    raise BoundsRefused(field, "has a key that is not a string; use JSON")
+                todo.extend((v, depth + 1) for v in item.values())
+            else:
+                todo.extend((v, depth + 1) for v in item)
+        elif isinstance(item, int) and not isinstance(item, bool):
             if item.bit_length() > MAX_META_INT_BITS:
-                raise OverflowError
+                raise BoundsRefused(
+                    field, f"holds an integer of more than {MAX_META_INT_BITS} bits"
+                )
         elif isinstance(item, float):
             if not math.isfinite(item):
-                raise ValueError
-        else:
-            raise TypeError
+                raise BoundsRefused(field, "holds NaN or an infinite number; JSON has neither")
+        elif not (isinstance(item, (str, bool)) or item is None):
+            raise BoundsRefused(field, f"holds a {type(item).__name__}; {_META_RULE}")
 
 
 def _canonical_size(value: Mapping[str, Any]) -> int:
