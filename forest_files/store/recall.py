@@ -32,7 +32,7 @@ from forest_files.store.packets import (
     scrap,
     with_trust,
 )
-from forest_files.store.trust import Trust, TrustLevel, trust_of
+from forest_files.store.trust import Trust, TrustLevel, TrustReader, trust_of
 from forest_files.vocab import JURISDICTIONS
 
 _WORD = re.compile(r"[^\W_]+")
@@ -103,7 +103,10 @@ class RecallMixin(StoreBase):
             if "locked" in str(exc) or "busy" in str(exc):
                 raise
             raise ForestError(f"recall: FTS query failed — {exc}") from exc
-        scraps = [with_trust(scrap(r, excerpt_len), self._level(r["id"])) for r in rows]
+        reader = TrustReader(self)
+        scraps = [
+            with_trust(scrap(r, excerpt_len), reader.of(r["id"], r).level.value) for r in rows
+        ]
         with self.atomic():
             self.conn.execute(
                 queries.LOG_RETRIEVAL,

@@ -29,8 +29,8 @@ Test: tests/test_trust.py
 
 from __future__ import annotations
 
+import sqlite3
 from collections import defaultdict
-from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -77,55 +77,71 @@ def own_wild_reason(jurisdiction: str, bucket: str) -> str | None:
 
 def trust_of(store: StoreBase, entry_id: int) -> Trust:
     """The derived trust of ``entry_id`` (see the module header)."""
-    row = store._require(entry_id, "trust_of")
-    ground: dict[int, bool] = {}
-
-    def is_ground(node: int) -> bool:
-        if node not in ground:
-            ground[node] = store.is_ground(node)
-        return ground[node]
-
-    if is_ground(entry_id):
-        return Trust(TrustLevel.GROUND, "rooted")
-    own = own_wild_reason(row["jurisdiction"], row["bucket"])
-    if own is not None:
-        return Trust(TrustLevel.WILD, own)
-    sources, wild = _walk(store, entry_id, is_ground)
-    capped = _reaching(sources, wild)
-    if entry_id not in capped:
-        return Trust(TrustLevel.HOME, "home")
-    direct = sources[entry_id]
-    via = min((s for s in direct if s in wild), default=None)
-    if via is None:
-        via = min(s for s in direct if s in capped)
-    return Trust(TrustLevel.WILD, "ceiling", via)
+    return TrustReader(store).of(entry_id)
 
 
-def _walk(
-    store: StoreBase, start: int, is_ground: Callable[[int], bool]
-) -> tuple[dict[int, list[int]], set[int]]:
-    """The non-ground sources of every entry reached from ``start`` (each entry once, so a
-    cycle ends), and which of them are wild themselves (not walked further: nothing
-    beyond a wild entry can lower anything)."""
-    sources: dict[int, list[int]] = {}
-    wild: set[int] = set()
-    seen, todo = {start}, [start]
-    while todo:
-        node = todo.pop()
-        outs: list[int] = []
-        for to, jurisdiction, bucket in store.conn.execute(queries.TRUST_SOURCES, (node,)):
-            if is_ground(to):
-                continue  # ground caps nothing
-            outs.append(int(to))
-            if to in seen:
-                continue
-            seen.add(to)
-            if own_wild_reason(jurisdiction, bucket) is not None:
-                wild.add(int(to))
-            else:
-                todo.append(int(to))
-        sources[node] = outs
-    return sources, wild
+class TrustReader:
+    """Trust of several entries read together (a recall packet): what one entry's walk
+    learns (ground status, sources) is reused by the next, never kept past the reader."""
+
+    def __init__(self, store: StoreBase) -> None:
+        self.store = store
+        self._ground: dict[int, bool] = {}
+        self._sources: dict[int, list[tuple[int, str, str]]] = {}
+
+    def is_ground(self, node: int) -> bool:
+        if node not in self._ground:
+            self._ground[node] = self.store.is_ground(node)
+        return self._ground[node]
+
+    def sources(self, node: int) -> list[tuple[int, str, str]]:
+        if node not in self._sources:
+            rows = self.store.conn.execute(queries.TRUST_SOURCES, (node,)).fetchall()
+            self._sources[node] = [(int(r[0]), str(r[1]), str(r[2])) for r in rows]
+        return self._sources[node]
+
+    def of(self, entry_id: int, row: sqlite3.Row | None = None) -> Trust:
+        """The trust of ``entry_id`` (``row``: its entries row, when the caller has it)."""
+        if row is None:
+            row = self.store._require(entry_id, "trust_of")
+        if self.is_ground(entry_id):
+            return Trust(TrustLevel.GROUND, "rooted")
+        own = own_wild_reason(row["jurisdiction"], row["bucket"])
+        if own is not None:
+            return Trust(TrustLevel.WILD, own)
+        sources, wild = self._walk(entry_id)
+        capped = _reaching(sources, wild)
+        if entry_id not in capped:
+            return Trust(TrustLevel.HOME, "home")
+        direct = sources[entry_id]
+        via = min((s for s in direct if s in wild), default=None)
+        if via is None:
+            via = min(s for s in direct if s in capped)
+        return Trust(TrustLevel.WILD, "ceiling", via)
+
+    def _walk(self, start: int) -> tuple[dict[int, list[int]], set[int]]:
+        """The non-ground sources of every entry reached from ``start`` (each entry
+        once, so a cycle ends), and which of them are wild themselves (not walked
+        further: nothing beyond a wild entry can lower anything)."""
+        sources: dict[int, list[int]] = {}
+        wild: set[int] = set()
+        seen, todo = {start}, [start]
+        while todo:
+            node = todo.pop()
+            outs: list[int] = []
+            for to, jurisdiction, bucket in self.sources(node):
+                if self.is_ground(to):
+                    continue  # ground caps nothing
+                outs.append(to)
+                if to in seen:
+                    continue
+                seen.add(to)
+                if own_wild_reason(jurisdiction, bucket) is not None:
+                    wild.add(to)
+                else:
+                    todo.append(to)
+            sources[node] = outs
+        return sources, wild
 
 
 def _reaching(sources: dict[int, list[int]], wild: set[int]) -> set[int]:
