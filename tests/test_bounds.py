@@ -437,3 +437,24 @@ def test_bounds_one_definition_reused_accepted() -> None:
     assert json.dumps(bounds.MAX_META_DEPTH) == "64"
     assert ADOPTING_WORDS  # the store helpers' words stay within the words bound
     assert len(ADOPTING_WORDS) <= bounds.MAX_WORDS_CHARS
+
+
+def test_bounds_audit_targets_at_n_kept_over_left_off_counted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Audit targets (governance/auditlog.py) are a bound that counts, not refuses: a
+    recorded ceremony must never fail for its log line. 64 are kept; of 65, the 65th is
+    left off and counted."""
+    from forest_files.governance.auditlog import MAX_TARGETS, AuditLog, Event
+    from forest_files.repository import Repository
+
+    isolate(monkeypatch)
+    root = make_repo(tmp_path)
+    Repository.init(root, project_id="p").close()
+    targets = [hexid(f"t{i}") for i in range(MAX_TARGETS + 1)]
+    with AuditLog(root) as log:
+        log.append([Event("sync", "ok", "recorded", targets=tuple(targets[:MAX_TARGETS]))])
+        log.append([Event("sync", "ok", "recorded", targets=tuple(targets))])
+        over, at_n = log.page(limit=2)
+    assert list(at_n.targets) == targets[:MAX_TARGETS] and "targets_left_off" not in at_n.counts
+    assert list(over.targets) == targets[:MAX_TARGETS] and over.counts["targets_left_off"] == 1
