@@ -173,4 +173,3 @@ SELECT d.to_id, n.jurisdiction, n.bucket FROM edges d JOIN entries n ON n.id = d
 WHERE d.from_id = ? AND d.kind IN ('derived_from', 'cites', 'nests', 'spoken_in')
 ORDER BY d.to_id
 """
-TRUST_VIEW_ROW = "SELECT trust, reason, source_id FROM entry_trust WHERE id = ?"
