@@ -221,12 +221,12 @@ def words_given(words: str) -> str:
     from forest_files.bounds import MAX_WORDS_CHARS, BoundsRefused, check_text
     from forest_files.praise import placeholder_words
 
-    try:
-        check_text("--words", words, MAX_WORDS_CHARS, lines=True)
-    except BoundsRefused as exc:
-        typer.echo(f"forest: {exc}", err=True)
-        raise typer.Exit(1) from None
-    why = placeholder_words(words)
+    why = placeholder_words(words)  # blank words included: its message says what to write
+    if why is None:
+        try:
+            check_text("--words", words, MAX_WORDS_CHARS, blank=True, lines=True)
+        except BoundsRefused as exc:
+            why = str(exc)
     if why is not None:
         typer.echo(f"forest: {why}", err=True)
         raise typer.Exit(1)
