@@ -222,8 +222,8 @@ def restore_many(root: Path, wanted: Sequence[Wanted]) -> list[Restored]:
         files[w.path] = (new, mode)
         plans.append((w, "restored", old_text))
     out: list[Restored] = []
-    for w, outcome, old_text in plans:  # every text that will be replaced, kept first
-        kept = capture(root, w.selector, old_text) if old_text is not None else None
+    for w, outcome, replaced in plans:  # every text that will be replaced, kept first
+        kept = capture(root, w.selector, replaced) if replaced is not None else None
         out.append(Restored(w.selector, outcome, kept))
     changed = {w.path for w, outcome, _ in plans if outcome != "clean"}
     for path in dict.fromkeys(w.path for w in wanted):
