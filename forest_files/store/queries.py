@@ -63,11 +63,12 @@ ORDER BY a.id DESC LIMIT 1
 """
 # The latest adoption record of a content id: who adopted it, with which words
 # (the doors name them beside a finding; read from a view or the index).
-ADOPTION_OF_CONTENT = """
-SELECT r.signature, r.body FROM entries e
+# Who adopted each of many content ids (a JSON array): every adoption, oldest first.
+ADOPTIONS_OF_CONTENTS = """
+SELECT e.content_id, r.signature, r.body FROM entries e
 JOIN edges a ON a.to_id = e.id AND a.kind = 'adopts'
 JOIN entries r ON r.id = a.from_id AND r.bucket = 'adoption_record'
-WHERE e.content_id = ? ORDER BY a.id DESC LIMIT 1
+WHERE e.content_id IN (SELECT value FROM json_each(?)) ORDER BY a.id
 """
 OUTGOING_EDGES = """
 SELECT e.kind AS edge_kind, n.* FROM edges e JOIN entries n ON n.id = e.to_id
