@@ -28,7 +28,9 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 from forest_files.doors.model import Reported
 from forest_files.errors import ForestError
@@ -114,10 +116,15 @@ def run_foreground(
 
     root = find_root(root)
     lock = WatchLock(root)
-    lock.acquire()
-    handler = _log_to_file(root)
+    # Handlers before the lock: once the pid file names us, a signal must find them.
     done = threading.Event()
     previous = {s: signal.signal(s, lambda *_: done.set()) for s in _SIGNALS}
+    try:
+        lock.acquire()
+    except BaseException:
+        _restore(previous)
+        raise
+    handler = _log_to_file(root)
     w = Watcher(root, settings, sink=sink, alert=notifier() if notify else None)
     try:
         if lock.recovered is not None:
@@ -133,8 +140,7 @@ def run_foreground(
     finally:
         w.stop()
         write_state(root, w, stopped=True)
-        for sig, old in previous.items():
-            signal.signal(sig, old)
+        _restore(previous)
         lock.release()
         log.info("stopped")
         log.removeHandler(handler)
@@ -143,6 +149,11 @@ def run_foreground(
 
 
 _SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
+
+
+def _restore(previous: Mapping[signal.Signals, Any]) -> None:
+    for sig, old in previous.items():
+        signal.signal(sig, old)
 
 
 def detach(root: Path, args: list[str]) -> int:
