@@ -246,10 +246,12 @@ class Watcher:
     def _take(self, items: list[Reported], full: bool) -> None:
         judged = self.verdicts.apply(items, full=full)
         self._emit(list(judged.lines))
-        if self.alert is not None:
-            for r in judged.changed:
-                if r.finding.failed:
+        for r in judged.changed:
+            if r.finding.failed and self.alert is not None:
+                try:
                     self.alert(r)
+                except Exception as exc:  # a notification never stops the routing below
+                    self._error(exc)
         for r in judged.changed:
             if r.finding.kind == "drifted":
                 self._route(r)
