@@ -240,11 +240,12 @@ class Repository:
     # -- recording -----------------------------------------------------------
     def _authorize(self, path: str | None, by: str) -> None:
         if path is not None and not may_act(self.config, path, by):
-            self._audit_refusal(AuthorityRefused(""), by, (path,))
-            raise AuthorityRefused(
+            refused = AuthorityRefused(
                 f"{by!r} holds no authority over {path} ([authority] in forest.toml); "
                 "ask a listed holder to record this"
             )
+            self._audit_refusal(refused, by, (path,))
+            raise refused
 
     def act(self, payload: Payload, deps: set[str]) -> Act:
         """The act of a planned payload, in this project's scope. An act that brings
@@ -315,6 +316,7 @@ class Repository:
         """A refusal, in the local audit log: its type's code, never its message."""
         event = audit.Event("refusal", "refused", audit.reason_of(exc), by, targets)
         audit.append_events(self.root, [event])
+        audit.mark_recorded(exc)  # the CLI's error boundary then records nothing more
 
     def _within_policy(self, bodies: Mapping[str, str]) -> None:
         limit = self.config.max_body_bytes
