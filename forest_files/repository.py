@@ -209,10 +209,19 @@ class Repository:
 
     def _finish_erasures(self) -> None:
         """Delete the body file of every erasure the index holds (a forget killed
-        after its commit left one; a pulled erase names one a branch still had)."""
-        from forest_files.governance.purge import delete_erased_bodies
+        after its commit left one; a pulled erase names one a branch still had), and
+        finish any purge of local copies a forget still owes (governance/purge.py)."""
+        from forest_files.governance.purge import delete_erased_bodies, resume_pending
 
-        delete_erased_bodies(self._open(), self.ledger_dir)
+        store = self._open()
+        delete_erased_bodies(store, self.ledger_dir)
+        for act_id, purged in resume_pending(
+            self.root, store, self.config.project_id, self.ledger_dir
+        ):
+            counts = {"bodies": purged.bodies, "views": purged.views}
+            counts["cache_files"], counts["proposals"] = purged.cache_files, len(purged.proposals)
+            event = audit.Event("purge", "ok", "resumed", targets=(act_id, *purged.proposals))
+            audit.append_events(self.root, [replace(event, counts=counts)])
 
     def rebuild(self) -> SyncReport:
         """Replay the whole ledger into an emptied index, in one transaction.
