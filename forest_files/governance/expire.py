@@ -47,7 +47,7 @@ def parse_as_of(text: str) -> datetime:
     return when.astimezone(UTC)
 
 
-def _stamp(when: datetime) -> str:
+def stamp(when: datetime) -> str:
     """The store's timestamp form (store.base.utc_now), for text comparison."""
     return when.strftime("%Y-%m-%dT%H:%M:%S.") + f"{when.microsecond // 1000:03d}Z"
 
@@ -76,10 +76,10 @@ def expire(root: Path, config: ForestConfig, as_of: str) -> Expired:
     captures: list[str] = []
     if "proposals" in days and (root / LOCAL_DB).exists():
         with ProposalStore(root) as local:
-            proposals = local.expire(_stamp(when - timedelta(days=days["proposals"])))
+            proposals = local.expire(stamp(when - timedelta(days=days["proposals"])))
     if "captures" in days:
         captures = _captures(root, when - timedelta(days=days["captures"]))
     counts = {"proposals": len(proposals), "captures": len(captures)}
     event = audit.Event("expiry", "ok", "retention", targets=(*proposals, *captures), counts=counts)
     audit.append_events(root, [event])
-    return Expired(_stamp(when), tuple(proposals), tuple(captures))
+    return Expired(stamp(when), tuple(proposals), tuple(captures))
