@@ -4,6 +4,8 @@ Stores: the schema of ``.forest/audit.db``: one append-only table (triggers
 refuse UPDATE and DELETE), a closed vocabulary of actions, outcomes and
 reasons (CHECK lists; tests/test_audit.py checks they match ``ACTIONS``,
 ``OUTCOMES``).
+Version 2 adds the doors' actions (``hook``, ``ci``); a version-1 file is
+upgraded in place, seq for seq.
 Refuses: a file whose schema version is newer than this code knows.
 Returns: statements; ``SCHEMA`` (version ``SCHEMA_VERSION``) for localdb.py.
 Test: tests/test_audit.py

@@ -5,7 +5,8 @@ than ``T`` minus that many days goes: a proposal's text (and its earlier
 versions; the row keeps its text hash and the ground it diverged from), a
 restore capture's file (named by time and hash prefix). A kind without a
 retention line is kept. Never a background job: only this command expires.
-Ground, the ledger and the index never expire.
+Ground, the ledger and the index never expire. What only a library store keeps
+(the retrieval log, pairs, scrolls) expires through retention.py instead.
 
 Stores: deletes what expires; one ``expiry`` record in the audit log (counts
 and text hashes).
