@@ -117,15 +117,10 @@ def remembered_clean(root: Path) -> list[tuple[str, str, str]] | None:
     ledger, _ = verdict_inputs(root)
     if count is None or ledger is None:
         return None
-    found = bindmap.load(bindmap.worktree_record(str(root)), ledger)
-    if found is None or len(found.bindings) != count:
+    # None too when a binding has no single ground: then it is judged
+    rows = bindmap.status_rows(bindmap.worktree_record(str(root)), ledger)
+    if rows is None or len(rows) != count:
         return None
-    rows = []
-    for b in found.bindings:
-        ground = found.grounds.get(b.entry_id)
-        if ground is None or ground[0] is None or ground[2]:  # no single ground: judge it
-            return None
-        rows.append((b.path, b.selector, ground[0]))
     return rows
 
 

@@ -45,6 +45,7 @@ MAX_TARGET_CHARS = 4096
 MAX_PAGE = 1000
 _REASON = re.compile(r"[a-z][a-z0-9-]{0,63}")
 _CAMEL = re.compile(r"(?<!^)(?=[A-Z])")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 _RECORDED = "_forest_audit_recorded"
 
 
@@ -99,7 +100,7 @@ def was_recorded(exc: BaseException) -> bool:
 
 
 def _clean(text: str, what: str) -> str:
-    if len(text) > MAX_TARGET_CHARS or any(ord(c) < 0x20 or ord(c) == 0x7F for c in text):
+    if len(text) > MAX_TARGET_CHARS or _CONTROL.search(text) is not None:
         raise AuditRefused(
             f"audit {what}: over {MAX_TARGET_CHARS} characters or a control character"
         )
