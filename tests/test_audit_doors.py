@@ -175,6 +175,18 @@ def test_audit_watcher_drift_recorded(tmp_path: Path) -> None:
     assert recs[0].counts["drifted"] == 1
 
 
+def test_audit_usage_error_recorded_as_usage(tmp_path: Path) -> None:
+    """A usage error a command raises itself (typer.BadParameter at the boundary) is
+    recorded as ``usage``; any other non-ForestError is no refusal."""
+    import typer
+
+    root = two_bound_files(tmp_path)
+    assert record_refusal(root / "a.md", typer.BadParameter("no --as given"), usage=True)
+    assert record_refusal(root, RuntimeError("boom")) is False
+    (rec,) = door_records(root)
+    assert (rec.action, rec.outcome, rec.reason) == ("refusal", "refused", "usage")
+
+
 def test_audit_outside_a_repository_writes_nothing(tmp_path: Path) -> None:
     plain = tmp_path / "plain"
     plain.mkdir()

@@ -1,8 +1,8 @@
 """``forest ci``: the CI gate — verify the ledger, check HEAD, judge the range.
 
 Stores: one ``ci`` record per run in the local audit log (governance/doorlog.py:
-rule counts and targets, never text). With ``--format github`` and ``$GITHUB_STEP_SUMMARY`` set, a
-Markdown summary is appended to that file.
+rule counts and targets, never text). With ``--format github`` and
+``$GITHUB_STEP_SUMMARY`` set, a Markdown summary is appended to that file.
 Refuses: a base that does not resolve, or a shallow clone without the
 merge-base (exit 1, naming ``fetch-depth: 0``).
 Returns: the report on stdout in the chosen format (never body text); exit 0
