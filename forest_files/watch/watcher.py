@@ -246,6 +246,9 @@ class Watcher:
     def _take(self, items: list[Reported], full: bool) -> None:
         judged = self.verdicts.apply(items, full=full)
         self._emit(list(judged.lines))
+        from forest_files.governance.doorlog import record_findings  # new drift: audited
+
+        record_findings(self.root, "watch", judged.changed)
         for r in judged.changed:
             if r.finding.failed and self.alert is not None:
                 try:
