@@ -78,14 +78,30 @@ def _worktree(root: Path, paths: tuple[str, ...], diffs: bool) -> CheckReport:
         return CheckReport(
             "worktree", content.name, explain(findings, root=root, source="worktree")
         )
+    extra = explain(unbound, root=root, source="worktree")
+    if not diffs:
+        # Who adopted each ground: the index the binding map came from is in step
+        # with the ledger (worktree_custody), so it is read as it is, read-only,
+        # without opening the repository (a git call and a sync: the watcher's cost).
+        import sqlite3
+
+        from forest_files.paths import INDEX
+
+        conn = sqlite3.connect(f"{(root / INDEX).as_uri()}?mode=ro", uri=True)
+        try:
+            items = explain(findings, root=root, source="worktree", conn=conn)
+        except sqlite3.Error:  # the index went away meanwhile: findings without names
+            items = explain(findings, root=root, source="worktree")
+        finally:
+            conn.close()
+        return CheckReport("worktree", content.name, items, extra)
     from forest_files.repository import Repository
 
     with Repository(root) as opened:  # who adopted, and the ground text of a diff
         store = opened._synced()
         items = explain(findings, root=root, source="worktree", conn=store.conn)
-        extra = explain(unbound, root=root, source="worktree")
         report = CheckReport("worktree", content.name, items, extra)
-        return with_diffs(report, store, bmap.bindings, content) if diffs else report
+        return with_diffs(report, store, bmap.bindings, content)
 
 
 def _remember_head(root: Path, bound: set[str]) -> None:

@@ -52,6 +52,7 @@ log = logging.getLogger("forest_files.watch")
 Sink = Callable[[list[str]], None]
 Alert = Callable[[Reported], None]
 _RELOAD = frozenset({"custody", "config", "dirs", "full"})
+_CACHE_WRITE_EVERY = 5.0  # seconds between writes of one local cache file
 
 
 class Watcher:
@@ -97,6 +98,11 @@ class Watcher:
 
     # -- life ------------------------------------------------------------------
     def start(self) -> None:
+        from forest_files.files import statcache
+
+        # One process judging one save at a time: the local caches are written at
+        # most every few seconds (and at stop), not whole after every save.
+        statcache.defer_writes(_CACHE_WRITE_EVERY)
         self._load()
         self.observers.start(self._dirs())
         self._thread = threading.Thread(target=self._run, name="forest-watch", daemon=True)
@@ -112,6 +118,10 @@ class Watcher:
         if self._thread is not None and self._thread is not threading.current_thread():
             self._thread.join(timeout=30)
         self.observers.stop()
+        from forest_files.files import statcache
+
+        statcache.flush_writes()
+        statcache.defer_writes(0)
 
     def open_findings(self) -> list[Reported]:
         return self.verdicts.open_findings()
