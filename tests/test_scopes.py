@@ -8,6 +8,7 @@ two processes with different scopes on one file see nothing of each other.
 
 from __future__ import annotations
 
+import functools
 import json
 import subprocess
 import sys
@@ -156,7 +157,8 @@ TARGET = {
 def test_scope_other_scopes_id_refused_both_ways(sides: tuple[Side, Side], name: str) -> None:
     for me, other in _directions(sides):
         target = getattr(other, TARGET.get(name, "note"))
-        err = assert_refused(me.store, lambda: OPS[name](me, target), exc=ScopeMismatch)
+        call = functools.partial(OPS[name], me, target)
+        err = assert_refused(me.store, call, exc=ScopeMismatch)
         assert "scope mismatch" in str(err)
         assert SECRET not in str(err) and other.word not in str(err)
         assert other.store.scope not in str(err)  # never names the other scope
@@ -180,7 +182,7 @@ def test_scope_get_other_scope_refused_unknown_none(sides: tuple[Side, Side]) ->
 def test_scope_status_questions_of_other_scope_refused(sides: tuple[Side, Side]) -> None:
     for me, other in _directions(sides):
         for question in (me.store.is_ground, me.store.is_sealed, me.store.is_contested):
-            assert_refused(me.store, lambda q=question: q(other.note), exc=ScopeMismatch)
+            assert_refused(me.store, functools.partial(question, other.note), exc=ScopeMismatch)
             assert question(UNKNOWN) is False
         assert me.store.is_ground(me.note) and me.store.is_sealed(me.sealed)
 
@@ -215,13 +217,13 @@ def test_scope_content_ids_of_other_scope_refused(sides: tuple[Side, Side]) -> N
     for me, other in _directions(sides):
         cid = other.store.content_id(other.note)
         for call in (
-            lambda c=cid: me.store.id_for_content(c),
-            lambda c=cid: me.store.local_id(c),
-            lambda c=cid: me.store.local_id(c[:12]),
+            functools.partial(me.store.id_for_content, cid),
+            functools.partial(me.store.local_id, cid),
+            functools.partial(me.store.local_id, cid[:12]),
         ):
             assert_refused(me.store, call, exc=ScopeMismatch)
         assert me.store.id_for_content("f" * 64) is None
-        assert_refused(me.store, lambda: me.store.local_id("f" * 12), exc=NotFound)
+        assert_refused(me.store, functools.partial(me.store.local_id, "f" * 12), exc=NotFound)
         assert me.store.local_id(me.store.content_id(me.note)[:12]) == me.note
 
 
@@ -269,11 +271,8 @@ def test_scope_edge_across_scopes_refused(sides: tuple[Side, Side]) -> None:
     a, b = sides
     for me, other in ((a, b), (b, a)):
         for kind in ("cites", "derived_from", "feeds"):
-            assert_refused(
-                me.store,
-                lambda k=kind: me.store.add_edge(me.note, other.note, k),
-                exc=ScopeMismatch,
-            )
+            call = functools.partial(me.store.add_edge, me.note, other.note, kind)
+            assert_refused(me.store, call, exc=ScopeMismatch)
     edges = a.store.conn.execute(
         "SELECT COUNT(*) FROM edges x JOIN entries f ON f.id = x.from_id "
         "JOIN entries t ON t.id = x.to_id WHERE f.scope != t.scope"
