@@ -528,3 +528,45 @@ def test_scope_repository_act_declaring_another_scope_refused(
     with Repository(repo) as r:
         scopes = {str(s[0]) for s in r._open().conn.execute("SELECT DISTINCT scope FROM entries")}
     assert scopes == {index_scope}
+
+
+def test_scope_repository_writes_only_the_project_scope_accepted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Index, cached view and throwaway ground store: every entry (the anchor, the
+    imports, their records, a supersession) is of the project id, none 'default'."""
+    import sqlite3
+
+    from helpers.git import commit_all, isolate, make_repo, write
+
+    from forest_files.files.record import adopt_sections
+    from forest_files.files.targets import read_section
+    from forest_files.files.viewbuild import build_view
+    from forest_files.hashing import hash_body
+    from forest_files.ledger.sources import ground_from
+    from forest_files.repository import Repository
+
+    isolate(monkeypatch)
+    repo = make_repo(tmp_path)
+    write(repo, "doc.md", "# Doc\n\n## Keep\n\nKeep this.\n")
+    with Repository.init(repo, project_id="p-scoped") as r:
+        section = read_section(repo, "doc.md#Keep", (), max_bytes=1 << 20)
+        adopt_sections(r, [section], words=ADOPTING_WORDS, by=AUTHOR)
+        first = r.adopt_text("a free text", words=ADOPTING_WORDS, by=AUTHOR)
+        r.supersede(
+            first, "a corrected text", words=ADOPTING_WORDS, by=AUTHOR,
+            expected_body_hash=hash_body("a corrected text"),
+        )  # fmt: skip
+        index = r.index_path
+    commit_all(repo, "custody")
+    view = tmp_path / "view.db"
+    build_view(repo, "index", True, view)
+    for db in (index, view):
+        conn = sqlite3.connect(db)
+        try:
+            scopes = {str(s[0]) for s in conn.execute("SELECT DISTINCT scope FROM entries")}
+            count = conn.execute("SELECT COUNT(*) FROM entries").fetchone()[0]
+        finally:
+            conn.close()
+        assert scopes == {"p-scoped"} and count >= 7
+    assert len(ground_from(repo, "HEAD").ground) == 2
