@@ -48,7 +48,7 @@ from forest_files import (
 )
 from forest_files.exits import EXIT_REFUSED, exit_code
 from forest_files.ledger.views import latest_record, list_view
-from forest_files.store.base import MAX_SCOPE
+from forest_files.store.lookup import MAX_SCOPE
 
 UNKNOWN = 10**6
 SECRET = "zq-sentinel-body-text"  # appears in bodies; must never appear in an error

@@ -37,10 +37,10 @@ from forest_files.errors import ForestError
 from forest_files.store import connection, gate
 from forest_files.store.anchor import AnchorMixin
 from forest_files.store.audit import AuditMixin
-from forest_files.store.base import check_scope
 from forest_files.store.bulk import BulkMixin
 from forest_files.store.ceremonies import CeremonyMixin
 from forest_files.store.erasure import ErasureMixin
+from forest_files.store.lookup import check_scope
 from forest_files.store.recall import RecallMixin
 from forest_files.store.resolve import ResolveMixin
 from forest_files.store.walk import TicketState, WalkMixin
