@@ -161,7 +161,8 @@ def _index(root: Path, paths: tuple[str, ...], diffs: bool) -> CheckReport:
     assert bmap is not None  # the view exists: its map is loaded or derived
     content = GitTreeSource(root, None, keep_index_file=True)
     findings = check_all(None, bmap.bindings, content, paths=paths, grounds=bmap.grounds)
-    rules = config_from(root, "index", keep_index_file=True).require
+    cfg = config_from(root, "index", keep_index_file=True)
+    rules = cfg.require
     gaps = in_source(rules, content, bmap.bindings, within=paths)
     unbound = explain(gaps, root=root, source="index")  # what the hook says of them: a warning
     if not any(f.failed for f in findings):
@@ -171,7 +172,7 @@ def _index(root: Path, paths: tuple[str, ...], diffs: bool) -> CheckReport:
         return CheckReport("index", content.name, items, warnings=unbound)
     from forest_files.store.forest import ForestStore
 
-    store = ForestStore(view)
+    store = ForestStore(view, scope=cfg.project_id)
     try:
         items = explain(findings, root=root, source="index", conn=store.conn)
         report = CheckReport("index", content.name, items, warnings=unbound)

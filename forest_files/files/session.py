@@ -126,7 +126,10 @@ def custody_at(
         keep_index_file=keep_index_file,
         only=only,
     )
-    store = ForestStore(view)
+    from forest_files.ledger.sources import config_from
+
+    scope = config_from(root, source, keep_index_file=keep_index_file).project_id
+    store = ForestStore(view, scope=scope)
     try:
         bindings = all_bindings(store, paths=paths)
         if bound_paths(view) is None:
