@@ -23,8 +23,7 @@ from forest_files.paths import LEDGER_PREFIX, VIEWS_DIR
 # naming them) of an older format are never found again and are rebuilt.
 # v4: a view is extended only from a view whose segments and bodies match by blob.
 # v5: ledger format 2 (one act per user act; paths each act touched recorded).
-# v6: a view's entries are in the project's scope (the project id), not 'default'.
-VIEW_FORMAT = "forest-view-v6"
+VIEW_FORMAT = "forest-view-v5"
 
 
 def ledger_fingerprint(root: Path, source: str, *, keep_index_file: bool = False) -> str:
