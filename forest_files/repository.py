@@ -166,15 +166,13 @@ class Repository:
     def _open(self) -> ForestStore:
         if self._store is None:
             self.index_path.parent.mkdir(parents=True, exist_ok=True)
-            # The scope is the project id: entries of any other scope are invisible.
-            store = ForestStore(self.index_path, scope=self.config.project_id)
+            store = ForestStore(self.index_path)
             store.init_schema()
             foreign = store.conn.execute(
-                "SELECT COUNT(*) FROM entries "
-                "WHERE bucket = 'anchor' AND (body != ? OR scope != ?)",
-                (anchor_body(self.config.project_id), self.config.project_id),
+                "SELECT COUNT(*) FROM entries WHERE bucket = 'anchor' AND body != ?",
+                (anchor_body(self.config.project_id),),
             ).fetchone()[0]
-            if foreign:  # forest.toml names another project now (or an older index): start over
+            if foreign:  # forest.toml names another project now: start over
                 store.close()
                 self._delete_index()
                 return self._open()

@@ -103,7 +103,7 @@ def test_vectors_acts_in_stated_order_accepted() -> None:
 def test_vectors_content_ids_recomputed_accepted() -> None:
     """The content-id and anchor rules of the doc give the ids in the vectors."""
     anchor = entry_content_id(
-        scope=VECTOR_PROJECT,
+        scope="default",
         created_at=ANCHOR_CREATED_AT,
         jurisdiction="home",
         bucket="anchor",

@@ -161,8 +161,7 @@ def _index(root: Path, paths: tuple[str, ...], diffs: bool) -> CheckReport:
     assert bmap is not None  # the view exists: its map is loaded or derived
     content = GitTreeSource(root, None, keep_index_file=True)
     findings = check_all(None, bmap.bindings, content, paths=paths, grounds=bmap.grounds)
-    cfg = config_from(root, "index", keep_index_file=True)
-    rules = cfg.require
+    rules = config_from(root, "index", keep_index_file=True).require
     gaps = in_source(rules, content, bmap.bindings, within=paths)
     unbound = explain(gaps, root=root, source="index")  # what the hook says of them: a warning
     if not any(f.failed for f in findings):
@@ -172,7 +171,7 @@ def _index(root: Path, paths: tuple[str, ...], diffs: bool) -> CheckReport:
         return CheckReport("index", content.name, items, warnings=unbound)
     from forest_files.store.forest import ForestStore
 
-    store = ForestStore(view, scope=cfg.project_id)
+    store = ForestStore(view)
     try:
         items = explain(findings, root=root, source="index", conn=store.conn)
         report = CheckReport("index", content.name, items, warnings=unbound)

@@ -164,7 +164,7 @@ def _judge_from_map(root: Path, view: Path, touched: set[str], diffs: bool) -> C
     if diffs:
         from forest_files.store.forest import ForestStore
 
-        store = ForestStore(view, scope=_project_id(root))
+        store = ForestStore(view)
         try:
             report = with_diffs(report, store, bindings, content)
         finally:
@@ -207,13 +207,6 @@ def _report(
     return CheckReport(SOURCE, WHERE, items, more)
 
 
-def _project_id(root: Path) -> str:
-    """The staged forest.toml's project id: the scope of a view of the staged ledger."""
-    from forest_files.ledger.sources import config_from
-
-    return config_from(root, "index", keep_index_file=True).project_id
-
-
 def map_of(root: Path, fingerprint: str | None) -> BindMap | None:
     """The binding map of a cached view, derived and saved if only the view is there
     (None when the view is not cached)."""
@@ -228,7 +221,7 @@ def map_of(root: Path, fingerprint: str | None) -> BindMap | None:
     if found is None and view.exists():
         from forest_files.store.forest import ForestStore
 
-        store = ForestStore(view, scope=_project_id(root))
+        store = ForestStore(view)
         try:
             found = bindmap.derive(store)
         finally:

@@ -126,10 +126,7 @@ def custody_at(
         keep_index_file=keep_index_file,
         only=only,
     )
-    from forest_files.ledger.sources import config_from
-
-    scope = config_from(root, source, keep_index_file=keep_index_file).project_id
-    store = ForestStore(view, scope=scope)
+    store = ForestStore(view)
     try:
         bindings = all_bindings(store, paths=paths)
         if bound_paths(view) is None:

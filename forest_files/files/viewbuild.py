@@ -89,7 +89,7 @@ def build_view(root: Path, source: str, keep_index_file: bool, target: Path) -> 
     tmp = Path(tmp_name)
     tmp.unlink()
     try:
-        manifest = _from_nearest(root, target.parent, cfg_key, where, tmp, cfg.project_id)
+        manifest = _from_nearest(root, target.parent, cfg_key, where, tmp)
         if manifest is None:
             _discard(tmp)
             manifest = _full(root, cfg.project_id, where, tmp)
@@ -108,7 +108,7 @@ def _full(root: Path, project_id: str, where: LedgerBlobs, tmp: Path) -> Manifes
     data = gitio.cat_blobs(root, [*where.segments.values(), *where.bodies.values()])
     snapshot = snapshot_of({name: data[blob] for name, blob in where.segments.items()})
     reader = body_reader({h: data[blob] for h, blob in where.bodies.items()})
-    store = ForestStore(tmp, scope=project_id)
+    store = ForestStore(tmp)
     try:
         store.init_schema()
         store.ensure_anchor(project_id)
@@ -166,7 +166,7 @@ def _read_manifest(view: Path) -> Manifest | None:
 
 
 def _from_nearest(
-    root: Path, folder: Path, cfg_key: str, where: LedgerBlobs, tmp: Path, project_id: str
+    root: Path, folder: Path, cfg_key: str, where: LedgerBlobs, tmp: Path
 ) -> Manifest | None:
     """Copy the newest usable view to ``tmp`` and replay only the acts of the segments
     it lacks (those alone are read and decoded); its manifest, or None if no view is
@@ -181,7 +181,7 @@ def _from_nearest(
         if held is None or not held.holds(where):
             continue  # another branch's ledger, or its content differs here
         try:
-            return _extend(root, view, held, where, tmp, project_id)
+            return _extend(root, view, held, where, tmp)
         except (ForestError, sqlite3.Error, OSError):
             _discard(tmp)
             return None  # the full replay decides (and reports what it refuses)
@@ -189,7 +189,7 @@ def _from_nearest(
 
 
 def _extend(
-    root: Path, view: Path, held: Manifest, where: LedgerBlobs, tmp: Path, project_id: str
+    root: Path, view: Path, held: Manifest, where: LedgerBlobs, tmp: Path
 ) -> Manifest | None:
     """``view`` copied to ``tmp`` with the acts of the segments it lacks applied."""
     new = sorted(set(where.segments) - set(held.segments))
@@ -204,7 +204,7 @@ def _extend(
     bodies = gitio.cat_blobs(root, [where.bodies[h] for h in wanted])
     reader = body_reader({h: bodies[where.bodies[h]] for h in wanted})
     _copy(view, tmp)
-    store = ForestStore(tmp, scope=project_id)  # the same forest.toml (cfg_key) built it
+    store = ForestStore(tmp)
     try:
         replay(store, topo_order(fresh.values(), satisfied=outside), reader)
         _settle(store)

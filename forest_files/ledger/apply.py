@@ -8,9 +8,7 @@ act is refused exactly where the live command would be refused.
 Stores: the entries, edges and binding events each act makes, the act's
 bookkeeping (``applied``) and the bound paths it touched.
 Refuses (``LedgerError`` naming the act, never a body): an act of another
-project (its ``scope`` is not the anchor's project id), or one whose entries
-declare another scope than the act's (code ``scope``: an entry's scope is its
-project id, the index's scope); a body missing or not
+project (its ``scope`` is not the anchor's project id); a body missing or not
 hashing to its ``body_hash``; declared content ids other than the ones the
 store produces (forged or edited fields); entries of a shape the kind never
 makes (an adopt of anything but a fresh import from one origin, a ceremony
@@ -169,16 +167,6 @@ class Applier:
                 f"{self.project!r} (forest.toml [project] id)",
                 "scope",
             )
-        for key in ("entry", "record"):
-            rec = getattr(act.payload, key, None)
-            if isinstance(rec, EntryRecord) and rec.scope != act.scope:
-                raise self.fail(
-                    act,
-                    f"its {key} declares scope {rec.scope!r}, not the act's project id "
-                    "(an entry's scope is its project id; a ledger written before scopes "
-                    "were enforced cannot be read)",
-                    "scope",
-                )
 
     def _record_of(self, act: Act, record: EntryRecord, entry_cid: str, kind: str) -> None:
         """An adoption (or sealing) record names exactly its entry and nothing else."""

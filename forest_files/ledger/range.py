@@ -263,7 +263,7 @@ def head_paths(root: Path, head: str, act_ids: list[str]) -> dict[str, frozenset
     cfg = config_from(root, head)
     snapshot, reader = read_ledger_from(root, head)
     with tempfile.TemporaryDirectory(prefix="forest-range-") as tmp:
-        store = ForestStore(Path(tmp) / "range.db", scope=cfg.project_id)
+        store = ForestStore(Path(tmp) / "range.db")
         try:
             store.init_schema()
             store.ensure_anchor(cfg.project_id)

@@ -227,7 +227,7 @@ def ground_from(
     cfg = config_from(repo_root, source, keep_index_file=keep_index_file)
     snapshot, reader = read_ledger_from(repo_root, source, keep_index_file=keep_index_file)
     with tempfile.TemporaryDirectory(prefix="forest-ground-") as tmp:
-        store = ForestStore(Path(tmp) / "ground.db", scope=cfg.project_id)
+        store = ForestStore(Path(tmp) / "ground.db")
         try:
             store.init_schema()
             store.ensure_anchor(cfg.project_id)
