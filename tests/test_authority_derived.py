@@ -225,39 +225,6 @@ def test_act_of_another_project_refused(repo: Path) -> None:
         r.rebuild()
 
 
-@pytest.mark.parametrize("scope", ["elsewhere", "default"])
-def test_entry_of_another_scope_in_this_projects_act_refused(repo: Path, scope: str) -> None:
-    """The act's envelope names this project, the entry inside names another scope:
-    replay refuses it (an index holds one scope); the same act with the index's scope
-    replays (the control)."""
-    from forest_files.ledger.acts import build_act
-    from forest_files.ledger.kinds import WriteAct
-    from forest_files.ledger.plan import describe_new
-
-    [adopt] = _acts(repo)
-    body = "A forged note.\n"
-    entry = describe_new(
-        scope=scope,
-        created_at="2026-01-01T00:00:00.000Z",
-        jurisdiction="home",
-        bucket="note",
-        source=None,
-        signature=ADA,
-        body=body,
-        meta=None,
-        nonce="00" * 8,
-        origins=[(adopt.payload.entry.origins[0][0], "derived_from")],
-    )
-    act = build_act(WriteAct(entry), [adopt.id], scope=PROJECT)
-    write_segment(repo / ".forest" / "ledger", [act], {hash_body(body): body})
-    with Repository(repo) as r:
-        if scope == "default":
-            r.rebuild()
-            return
-        with pytest.raises(LedgerError, match="not the index's"):
-            r.rebuild()
-
-
 def test_live_refusal_is_exit_1_and_writes_nothing(repo: Path) -> None:
     write(repo, "canon/characters.md", DOC.replace("keeps", "guards"))
     ledger = repo / ".forest" / "ledger"

@@ -530,11 +530,13 @@ def test_scope_repository_act_declaring_another_scope_refused(
     assert scopes == {index_scope}
 
 
-def test_scope_repository_writes_only_the_project_scope_accepted(
+def test_scope_repository_index_of_one_scope_acts_of_the_project_accepted(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Index, cached view and throwaway ground store: every entry (the anchor, the
-    imports, their records, a supersession) is of the project id, none 'default'."""
+    """Index, cached view and throwaway ground store hold entries of one scope, the
+    store's ``default`` (an index belongs to one project; entry content ids stay what
+    every earlier ledger recorded), while every act in the ledger names the project
+    id, which the applier checks against forest.toml."""
     import sqlite3
 
     from helpers.git import commit_all, isolate, make_repo, write
@@ -543,6 +545,7 @@ def test_scope_repository_writes_only_the_project_scope_accepted(
     from forest_files.files.targets import read_section
     from forest_files.files.viewbuild import build_view
     from forest_files.hashing import hash_body
+    from forest_files.ledger import read_ledger
     from forest_files.ledger.sources import ground_from
     from forest_files.repository import Repository
 
@@ -558,6 +561,7 @@ def test_scope_repository_writes_only_the_project_scope_accepted(
             expected_body_hash=hash_body("a corrected text"),
         )  # fmt: skip
         index = r.index_path
+        index_scope = r._open().scope
     commit_all(repo, "custody")
     view = tmp_path / "view.db"
     build_view(repo, "index", True, view)
@@ -568,5 +572,7 @@ def test_scope_repository_writes_only_the_project_scope_accepted(
             count = conn.execute("SELECT COUNT(*) FROM entries").fetchone()[0]
         finally:
             conn.close()
-        assert scopes == {"p-scoped"} and count >= 7
+        assert scopes == {index_scope} and count >= 7
+    acts = read_ledger(repo / ".forest" / "ledger").ordered()
+    assert acts and {a.scope for a in acts} == {"p-scoped"}
     assert len(ground_from(repo, "HEAD").ground) == 2
