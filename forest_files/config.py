@@ -56,6 +56,8 @@ _TABLES: dict[str, frozenset[str] | None] = {
 }
 # What ``forest expire`` may remove (local, never adopted), and its bounds in days.
 RETENTION_KINDS = ("captures", "proposals")
+# Kept only by a library store (governance/retention.py): refused here, with why.
+LIBRARY_RETENTION_KINDS = ("pairs", "retrieval_log", "scrolls")
 MAX_RETENTION_DAYS = 36500
 _REQUIRE_KEYS = frozenset({"bind", "level", "when", "except"})
 _WHEN_KEY = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]*")
@@ -265,6 +267,11 @@ class _Validator:
             key = f"[retention] {kind}"
             if kind not in RETENTION_KINDS:
                 why = "ground never expires" if kind in ("ground", "ledger") else "unknown key"
+                if kind in LIBRARY_RETENTION_KINDS:
+                    why = (
+                        "a repository keeps none (library stores only: "
+                        "forest_files.governance.retention)"
+                    )
                 raise self.fail(key, why, f"known keys: {', '.join(RETENTION_KINDS)}")
             if isinstance(days, bool) or not isinstance(days, int):
                 raise self.fail(key, "must be an integer (days)", f"e.g. {kind} = 30")

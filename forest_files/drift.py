@@ -1,7 +1,8 @@
 """Whole-file drift with Forest semantics (the section engine is forest_files.files).
 
 Stores: nothing.
-Refuses: an id that is not an adoption record; a path that is a directory;
+Refuses: an id that is not an adoption record; an id of another scope than
+the store's (``ScopeMismatch``); a path that is a directory;
 content that is not UTF-8 text (naming the byte offset).
 Returns: Forest's list of warning dicts (empty when the file matches). Newlines
 are normalised on both sides (CRLF/CR -> LF) and a UTF-8 BOM is dropped, and a
@@ -70,6 +71,7 @@ def check_file_drift(
 ) -> list[dict[str, Any]]:
     """Compare a whole file with the body adopted by ``adoption_entry_id``."""
     path = Path(file_path)
+    store._check_scope(adoption_entry_id, "check_file_drift")
     if not path.exists():
         return [{"label": "warning", "text": f"file missing: {path}", "path": str(path)}]
     target = _adopted(store.conn, adoption_entry_id)
@@ -96,7 +98,7 @@ def check_file_drift(
                 "actual_hash": actual,
             }
         )
-    if not store.is_ground(int(target[0])):
+    if not store._ground(int(target[0])):
         findings.append(
             {
                 "label": "warning",

@@ -17,11 +17,48 @@ class ForestError(Exception):
     """A constitutional refusal or a failure of the custody store."""
 
 
-class CeremonyRefusal(ForestError):
+class Refusal(ForestError):
+    """A constitutional refusal: the store's law says no to a well-formed request.
+
+    The base of the refusals a host may want to tell from damage or contention
+    (``StoreBusy``, ``StoreCorruption``): a ceremony's gate, an unknown id, an id
+    of another scope, a state transition that is not allowed. Exit code 1.
+    """
+
+
+class CeremonyRefusal(Refusal):
     """A refusal from the public rooting gate (``root_to_ground``).
 
     Forest 0.4 made this a sibling of ``ForestError``; here it is a subclass,
     so ``except ForestError`` catches every refusal of the gate.
+    """
+
+
+class NotFound(Refusal):
+    """An entry id (or content id) that exists in no scope of the store file.
+
+    The message keeps Forest's fragment ``unknown entry N``.
+    """
+
+
+class ScopeMismatch(Refusal):
+    """An entry id that exists, but only in another scope than the store's.
+
+    Nothing is read or written. Telling this apart from ``NotFound`` leaks one
+    bit to the caller: that the id exists somewhere in the file (never which
+    scope, and never its text). TrueHeart documents the same leak; it is kept
+    because it tells a host that opened the store with the wrong scope what is
+    wrong. Scopes are isolation between cooperating callers, not
+    authentication: anyone who can open the file can open it with any scope.
+    """
+
+
+class InvalidTransition(Refusal):
+    """A ceremony asked of an entry whose state does not allow it.
+
+    Sealing what is already sealed, unsealing what is not sealed, rooting what
+    is sealed, superseded, contested or already ground, superseding what is not
+    current ground, resolving what is not contested. Nothing is written.
     """
 
 

@@ -84,7 +84,7 @@ def check_command(args: CheckArgs) -> int:
 
             print(summary_line(count, 0, "working tree"))
             return 0
-    return guarded(lambda: _check(args))
+    return guarded(lambda: _check(args), args.repo)
 
 
 def _check(args: CheckArgs) -> int:
@@ -105,6 +105,9 @@ def _check(args: CheckArgs) -> int:
         print("\n".join(terminal(report, verbose=args.verbose, colour=colour)))
     if report.ok:
         return 0
+    from forest_files.governance.doorlog import record_findings  # only with a finding
+
+    record_findings(root, "check", report.failed)
     n = len(report.failed)
     print(f"forest: {n} finding(s) not clean; see the routes above", file=sys.stderr)
     return 1
@@ -112,7 +115,7 @@ def _check(args: CheckArgs) -> int:
 
 def status_command(repo: str, as_json: bool) -> int:
     """``forest status``: every binding of the working tree with its finding and ground."""
-    return guarded(lambda: _status(repo, as_json))
+    return guarded(lambda: _status(repo, as_json), repo)
 
 
 def _status(repo: str, as_json: bool) -> int:
@@ -139,8 +142,9 @@ def _status(repo: str, as_json: bool) -> int:
     return 0
 
 
-def guarded(run: object) -> int:
-    """The one error boundary of the light entry (exits.py): one ``forest:`` line."""
+def guarded(run: object, repo: str = ".") -> int:
+    """The one error boundary of the light entry (exits.py): one ``forest:`` line;
+    a refusal is recorded in ``repo``'s audit log (its code, never its message)."""
     from forest_files.exits import exit_code, one_line
 
     try:
@@ -148,6 +152,12 @@ def guarded(run: object) -> int:
         return int(run())
     except (Exception, KeyboardInterrupt) as exc:
         print(f"forest: {one_line(exc)}", file=sys.stderr)
+        from forest_files.errors import ForestError
+
+        if isinstance(exc, ForestError):
+            from forest_files.governance.doorlog import record_refusal
+
+            record_refusal(repo, exc)
         return exit_code(exc)
 
 

@@ -3,7 +3,9 @@
 Stores: ``question`` entries with ``asks_about`` origins; ``feeds``,
 ``answers`` and ``reopens`` edges. Nothing here ever promotes.
 Refuses: a question about nothing ("about_ids is empty"), acts on an entry
-that is not a question ("not a question") or on a sealed question ("sealed").
+that is not a question ("not a question") or on a sealed question ("sealed");
+ids of another scope (``ScopeMismatch``), unknown ids (``NotFound``). Fruits
+come from the store's scope only.
 Returns: ids, booleans, and fruits whose ``question`` is a preview scrap
 (never a row with a body).
 Test: tests/test_mycelium.py
@@ -14,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from forest_files.errors import ForestError
+from forest_files.errors import ForestError, NotFound, Refusal
 from forest_files.store import queries
 from forest_files.store.packets import DEFAULT_EXCERPT, scrap
 
@@ -42,11 +44,13 @@ def plant_question(
 
 
 def _refuse_sealed(store: ForestStore, question_id: int, act: str) -> None:
-    row = store.get(question_id) if isinstance(question_id, int) else None
-    if row is None or row["bucket"] != "question":
-        raise ForestError(f"entry {question_id} is not a question")
-    if store.is_sealed(question_id):
-        raise ForestError(f"question {question_id} is sealed; {act} refused")
+    row = store.get(question_id) if isinstance(question_id, int) else None  # ScopeMismatch
+    if row is None:
+        raise NotFound(f"entry {question_id} is not a question (unknown entry {question_id})")
+    if row["bucket"] != "question":
+        raise Refusal(f"entry {question_id} is not a question")
+    if store._sealed(question_id):
+        raise Refusal(f"question {question_id} is sealed; {act} refused")
 
 
 def feed_question(store: ForestStore, *, question_id: int, entry_id: int) -> None:
@@ -65,6 +69,7 @@ def reopen_question(store: ForestStore, *, question_id: int, entry_id: int) -> N
 
 
 def is_open(store: ForestStore, question_id: int) -> bool:
+    store._check_scope(question_id, "is_open")
     row = store.conn.execute(queries.LATEST_ANSWER_KIND, (question_id,)).fetchone()
     return row is None or row[0] == REOPENS
 
@@ -88,15 +93,15 @@ def fruits_near(
             sql = queries.QUESTIONS_NEAR.format(
                 question_side=question_side, near_side=near_side, marks=marks
             )
-            found.update(int(r[0]) for r in store.conn.execute(sql, [kind, *chunk]))
+            found.update(int(r[0]) for r in store.conn.execute(sql, [kind, *chunk, store.scope]))
     fruits: list[dict[str, Any]] = []
     for qid in sorted(found):
-        if store.is_sealed(qid) or not is_open(store, qid):
+        if store._sealed(qid) or not is_open(store, qid):
             continue
         ripeness = int(store.conn.execute(queries.RIPENESS, (qid,)).fetchone()[0])
         if ripeness < min_ripeness:
             continue
-        near = sorted(int(r[0]) for r in store.conn.execute(queries.NEXT_TO, (qid, qid)))
+        near = sorted(int(r[0]) for r in store.conn.execute(queries.NEXT_TO, (qid, store.scope)))
         row = store.get(qid)
         assert row is not None
         fruits.append(

@@ -209,10 +209,19 @@ class Repository:
 
     def _finish_erasures(self) -> None:
         """Delete the body file of every erasure the index holds (a forget killed
-        after its commit left one; a pulled erase names one a branch still had)."""
-        from forest_files.governance.purge import delete_erased_bodies
+        after its commit left one; a pulled erase names one a branch still had), and
+        finish any purge of local copies a forget still owes (governance/purge.py)."""
+        from forest_files.governance.purge import delete_erased_bodies, resume_pending
 
-        delete_erased_bodies(self._open(), self.ledger_dir)
+        store = self._open()
+        delete_erased_bodies(store, self.ledger_dir)
+        for act_id, purged in resume_pending(
+            self.root, store, self.config.project_id, self.ledger_dir
+        ):
+            counts = {"bodies": purged.bodies, "views": purged.views}
+            counts["cache_files"], counts["proposals"] = purged.cache_files, len(purged.proposals)
+            event = audit.Event("purge", "ok", "resumed", targets=(act_id, *purged.proposals))
+            audit.append_events(self.root, [replace(event, counts=counts)])
 
     def rebuild(self) -> SyncReport:
         """Replay the whole ledger into an emptied index, in one transaction.
@@ -240,11 +249,12 @@ class Repository:
     # -- recording -----------------------------------------------------------
     def _authorize(self, path: str | None, by: str) -> None:
         if path is not None and not may_act(self.config, path, by):
-            self._audit_refusal(AuthorityRefused(""), by, (path,))
-            raise AuthorityRefused(
+            refused = AuthorityRefused(
                 f"{by!r} holds no authority over {path} ([authority] in forest.toml); "
                 "ask a listed holder to record this"
             )
+            self._audit_refusal(refused, by, (path,))
+            raise refused
 
     def act(self, payload: Payload, deps: set[str]) -> Act:
         """The act of a planned payload, in this project's scope. An act that brings
@@ -315,6 +325,7 @@ class Repository:
         """A refusal, in the local audit log: its type's code, never its message."""
         event = audit.Event("refusal", "refused", audit.reason_of(exc), by, targets)
         audit.append_events(self.root, [event])
+        audit.mark_recorded(exc)  # the CLI's error boundary then records nothing more
 
     def _within_policy(self, bodies: Mapping[str, str]) -> None:
         limit = self.config.max_body_bytes

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -17,9 +18,11 @@ import forest_files.cli  # noqa: F401  (registers every command)
 from forest_files.cli import app
 from forest_files.governance import auditsql
 from forest_files.governance.auditlog import MAX_PAGE, AuditLog, AuditRefused, Event, append_events
+from forest_files.proposals.store import ProposalStore
 from forest_files.repository import Repository
 
 runner = CliRunner()
+WORDS_SENTINEL = "WORDS-SENTINEL-k2j8h4"
 
 
 @pytest.fixture(autouse=True)
@@ -65,6 +68,73 @@ def test_audit_sentinel_never_in_log_or_output_accepted(tmp_path: Path) -> None:
     assert {"ceremony-refusal", "authority-refused"} <= set(refusals)
     records = json.loads(outputs[5])["records"]
     assert records[0]["seq"] > records[-1]["seq"]  # newest first
+    # The doors: a hook refusal, check drift, CI in every format, the watcher's drift
+    # and a selector refusal, with the sentinel in bodies, words and a proposal.
+    human, machine = _drive_doors(root)
+    assert all(SENTINEL not in out for out in human), "a body reached an error line"
+    for out in machine:
+        assert SENTINEL not in out and WORDS_SENTINEL not in out
+    dumped = json.dumps([r.as_dict() for r in AuditLog(root).page(limit=MAX_PAGE)])
+    assert SENTINEL not in dumped and WORDS_SENTINEL not in dumped
+    for needle in (SENTINEL, WORDS_SENTINEL):
+        assert needle.lower().encode() not in raw_log(root).lower()
+    logged = actions(root)
+    for want in (
+        ("hook", "refused", "drift"),
+        ("drift", "found", "check"),
+        ("drift", "found", "watch"),
+        ("ci", "found", "gate"),
+        ("refusal", "refused", "section-not-found"),
+    ):
+        assert want in logged, (want, logged)
+
+
+def _drive_doors(root: Path) -> tuple[list[str], list[str]]:
+    """Every new door's refusal or drift path in ``root`` (see the sentinel test):
+    (human output: hook stderr, text reports; machine output: JSON, SARIF, JUnit,
+    GitHub annotations)."""
+    from forest_files import githooks
+    from tests.helpers.watch import wait_verdict, watching
+
+    doc = (root / "doc.md").read_text(encoding="utf-8")
+    write(root, "doc.md", doc.replace("other words", f"other words {SENTINEL}"))
+    words = f"Adopted on purpose {WORDS_SENTINEL}"
+    human = [_run(root, "adopt", "doc.md#Other", "--words", words, "--as", BY)]
+    commit_all(root, "adopt other")
+    with Repository(root) as repo:
+        binding = repo.log()[0].act_id
+    with ProposalStore(root) as local:
+        local.propose(
+            binding=binding,
+            path="doc.md",
+            selector="doc.md#Other",
+            derived_from="0" * 64,
+            ground_hash="0" * 64,
+            text=f"proposed {SENTINEL}\n",
+        )
+    doc = (root / "doc.md").read_text(encoding="utf-8")
+    write(root, "doc.md", doc.replace(f"words {SENTINEL}", f"words changed {SENTINEL}"))
+    machine = [_run(root, "check", "--json"), _run(root, "status", "--json")]
+    human += [_run(root, "check"), _run(root, "adopt", "doc.md#Nope", "--words", words)]
+    githooks.install(root)
+    git(root, "add", "doc.md")
+    hook = subprocess.run(["git", "commit", "-m", "x"], cwd=root, capture_output=True, text=True)
+    assert hook.returncode == 1
+    human.append(hook.stdout + hook.stderr)
+    git(root, "commit", "-q", "--no-verify", "-m", "drift past the hook")
+    for fmt in ("json", "sarif", "junit", "github"):
+        machine.append(_run(root, "ci", "--format", fmt))
+    human.append(_run(root, "ci", "--format", "text"))
+    with watching(root) as w:
+        write(root, "doc.md", doc.replace(f"words {SENTINEL}", f"words again {SENTINEL}"))
+        wait_verdict(w, "drifted", "doc.md")
+    machine.append(_run(root, "audit", "--json"))
+    return human, machine
+
+
+def _run(root: Path, *args: str) -> str:
+    result = runner.invoke(app, [*args, "--repo", str(root)])
+    return result.output + result.stderr
 
 
 def test_audit_append_only_raw_update_and_delete_refused(tmp_path: Path) -> None:

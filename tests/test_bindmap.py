@@ -101,3 +101,21 @@ def test_saved_fields_are_binding_field_order_accepted() -> None:
     from forest_files.ledger.bindings import Binding
 
     assert tuple(f.name for f in fields(Binding)) == bindmap._FIELDS
+
+
+def test_status_rows_are_the_maps_rows_and_none_without_single_ground(tmp_path: Path) -> None:
+    root = two_bound_files(tmp_path)
+    found, _, _ = worktree_custody(root)
+    ledger = verdict.ledger_key(str(root))
+    assert ledger is not None
+    rows = bindmap.status_rows(_record(root), ledger)
+    want = [(b.path, b.selector, found.grounds[b.entry_id][0]) for b in found.bindings]
+    assert rows == want
+    assert bindmap.status_rows(_record(root), "another key") is None
+    # a contested ground (two live heads) has no single ground: status must judge it
+    first = found.bindings[0].entry_id
+    cid, body_hash, _ = found.grounds[first]
+    contested = {**found.grounds, first: (cid, body_hash, ("f" * 64,))}
+    bindmap.save(_record(root), ledger, bindmap.BindMap(found.bindings, contested))
+    assert bindmap.status_rows(_record(root), ledger) is None
+    assert bindmap.load(_record(root), ledger) is not None  # the map itself still loads

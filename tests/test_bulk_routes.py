@@ -136,6 +136,21 @@ def test_restore_file_path_restores_every_nested_binding_accepted(nested: Path) 
     assert (nested / "canon.md").read_text() == NESTED
 
 
+def test_restore_many_one_target_unrestorable_nothing_written_refused(nested: Path) -> None:
+    """All or nothing: the second target's file is now a directory, so the first
+    target's file keeps its edit and no capture is written."""
+    _typo(nested)
+    edited = (nested / "canon.md").read_bytes()
+    (nested / "other.md").unlink()
+    (nested / "other.md").mkdir()
+    (nested / "other.md" / "inside.txt").write_text("not a file binding\n")
+    result = forest(nested, "restore", "canon.md#Rules", "other.md")
+    assert result.exit_code == 1, result.output
+    assert "other.md" in result.stderr and "nothing was written" in result.stderr
+    assert (nested / "canon.md").read_bytes() == edited
+    assert not (nested / ".forest" / "cache" / "captures").exists()
+
+
 # --- adopt --skip-bound ------------------------------------------------------------------
 
 

@@ -8,6 +8,10 @@ from forest_files import (
     CeremonyRefusal,
     ForeignStore,
     ForestError,
+    InvalidTransition,
+    NotFound,
+    Refusal,
+    ScopeMismatch,
     ScrollError,
     StoreBusy,
     StoreConstraint,
@@ -24,8 +28,14 @@ def test_every_refusal_is_a_forest_error_accepted() -> None:
         StoreConstraint,
         StoreCorruption,
         ForeignStore,
+        Refusal,
+        NotFound,
+        ScopeMismatch,
+        InvalidTransition,
     ):
         assert issubclass(cls, ForestError)
+    for cls in (CeremonyRefusal, NotFound, ScopeMismatch, InvalidTransition):
+        assert issubclass(cls, Refusal)
 
 
 def test_typed_errors_keep_sqlite_bases_accepted() -> None:

@@ -339,3 +339,45 @@ def test_watcher_never_keeps_erased_text_as_a_proposal(tmp_path: Path) -> None:
         wait_verdict(w, "drifted", path="doc.md")
         assert w.journal.wait_for(lambda rs: any(r.kind == "check" for r in rs), 30)
     assert holding(root, SENTINEL) == []
+
+
+def test_forget_purge_failing_after_commit_finished_by_next_sync_recovers(
+    tmp_path: Path,
+) -> None:
+    """The purge fails for real after the erase act committed (a directory where
+    local.db's shared-memory file belongs): forget says so and how to finish; the
+    next sync fails the same way while the obstacle stands, then finishes the purge
+    once it is gone — no file under .forest holds the text."""
+    from forest_files.governance.purge import PENDING_DIR, PurgePending
+
+    root, old = adopted_then_cleaned(tmp_path)
+    plant_copies(root)
+    obstacle = root / ".forest" / "local.db-shm"
+    obstacle.mkdir()
+    with Repository(root) as repo, pytest.raises(PurgePending) as info:
+        repo.forget(old, words=WORDS, by=BY)
+    assert "forest sync" in str(info.value) and SENTINEL not in str(info.value)
+    assert erase_acts(Repository(root)._open()) != []  # the act stands
+    assert any(p.startswith(".forest/local.db") for p in holding(root, SENTINEL))
+    (marker,) = (root / PENDING_DIR).iterdir()
+    assert SENTINEL.encode() not in marker.read_bytes()
+    with Repository(root) as repo, pytest.raises(PurgePending):
+        repo.sync()
+    assert marker.exists()
+    obstacle.rmdir()
+    with Repository(root) as repo:
+        repo.sync()
+    assert holding(root, SENTINEL) == []
+    assert not (root / PENDING_DIR).exists()
+
+
+def test_forget_pending_marker_of_an_act_never_applied_dropped(tmp_path: Path) -> None:
+    from forest_files.governance.purge import PENDING_DIR, mark_pending
+
+    root, _old = adopted_then_cleaned(tmp_path)
+    plant_copies(root)
+    mark_pending(root, "a" * 64, "b" * 64)
+    with Repository(root) as repo:
+        repo.sync()
+    assert not (root / PENDING_DIR).exists()
+    assert holding(root, SENTINEL)  # nothing was owed: nothing purged

@@ -175,3 +175,38 @@ def _kinds_uncached(repo: Repository) -> list[str]:
     store = repo._synced()
     source = WorktreeSource(repo.root, use_stat_cache=False)
     return [f.kind for f in check_all(store, all_bindings(store), source)]
+
+
+def test_deferred_writes_held_in_process_flushed_and_never_trusted_stale(
+    tmp_path: Path,
+) -> None:
+    """The watcher's deferral: a second save within the interval is held (the file
+    on disk keeps the older entries), this process loads the held entries, and the
+    flush writes them; a stale file on disk still never makes a changed file clean."""
+    from forest_files.files import statcache
+
+    repo = _bound(tmp_path)
+    root = repo.root
+    assert _kinds(repo) == ["clean"]
+    path = root / ".forest" / "cache" / STAT_NAME
+    statcache.defer_writes(60)
+    try:
+        first = StatCache(root)
+        st = os.lstat(root / "d0.md")
+        first.record("d0.md", st, "a" * 64, first.stamp())
+        first.save()  # the first save of the interval is written
+        on_disk = path.read_bytes()
+        second = StatCache(root)
+        second.record("d0.md", st, "b" * 64, second.stamp())
+        second.save()  # held
+        assert path.read_bytes() == on_disk
+        assert StatCache(root)._entries["d0.md"][4] == "b" * 64  # this process sees it
+        statcache.flush_writes()
+        assert path.read_bytes() != on_disk
+    finally:
+        statcache.flush_writes()
+        statcache.defer_writes(0)
+    entries = marshal.loads(path.read_bytes())[1]
+    assert entries["d0.md"][4] == "b" * 64
+    write(root, "d0.md", DOC.replace("kept words", "changed words"))
+    assert _kinds(repo) == ["drifted"]

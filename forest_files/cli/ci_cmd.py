@@ -1,7 +1,8 @@
 """``forest ci``: the CI gate — verify the ledger, check HEAD, judge the range.
 
-Stores: nothing. With ``--format github`` and ``$GITHUB_STEP_SUMMARY`` set, a
-Markdown summary is appended to that file.
+Stores: one ``ci`` record per run in the local audit log (governance/doorlog.py:
+rule counts and targets, never text). With ``--format github`` and
+``$GITHUB_STEP_SUMMARY`` set, a Markdown summary is appended to that file.
 Refuses: a base that does not resolve, or a shallow clone without the
 merge-base (exit 1, naming ``fetch-depth: 0``).
 Returns: the report on stdout in the chosen format (never body text); exit 0
@@ -64,13 +65,20 @@ def ci(
     """
     from forest_files.ci import render, run_gate
     from forest_files.ci.render import write_step_summary
+    from forest_files.governance.auditlog import mark_recorded
+    from forest_files.governance.doorlog import record_gate
 
     report = run_gate(repo, base)
+    record_gate(repo, report)
     typer.echo(render(report, fmt.value))
     summary = os.environ.get("GITHUB_STEP_SUMMARY")
     if fmt is CiFormat.github and summary:
         write_step_summary(report, Path(summary))
+    failed: ForestError | None = None
     if report.exit_code == 3:
-        raise GateCorrupt(f"{len(report.findings)} finding(s), the ledger among them; see above")
-    if report.exit_code:
-        raise GateFailed(f"{len(report.findings)} finding(s); see above")
+        failed = GateCorrupt(f"{len(report.findings)} finding(s), the ledger among them; see above")
+    elif report.exit_code:
+        failed = GateFailed(f"{len(report.findings)} finding(s); see above")
+    if failed is not None:
+        mark_recorded(failed)  # the run's record above says it all
+        raise failed

@@ -166,27 +166,24 @@ def restore(targets: TargetsArg, repo: RepoOpt = Path(".")) -> None:
     from forest_files.files.bulk import choose
     from forest_files.files.diff import ground_text
     from forest_files.files.record import ground_body
-    from forest_files.files.restore import restore_section
+    from forest_files.files.restore import Wanted, restore_many
     from forest_files.ledger.bindings import all_bindings
     from forest_files.repository import Repository
 
     with Repository(repo) as r:
         store = r._synced()
         chosen = choose(r.root, all_bindings(store), targets)
-        grounds: list[str] = []
+        wanted: list[Wanted] = []
         for c in chosen:  # every ground known before any file is written
-            head, state = ground_body(store, c.binding)
+            b = c.binding
+            head, state = ground_body(store, b)
             if head is None:
-                raise ForestError(
-                    f"{c.binding.selector} has no single ground ({state}); resolve first"
-                )
+                raise ForestError(f"{b.selector} has no single ground ({state}); resolve first")
             text = ground_text(store, store.content_id(head))
             assert text is not None
-            grounds.append(text)
-        for c, text in zip(chosen, grounds, strict=True):
-            b = c.binding
-            outcome, kept = restore_section(r.root, b.path, b.selector, b.excludes, text)
-            typer.echo(_restored(b.selector, outcome, kept))
+            wanted.append(Wanted(b.path, b.selector, b.excludes, text))
+        for done in restore_many(r.root, wanted):  # all or nothing
+            typer.echo(_restored(done.selector, done.outcome, done.kept))
 
 
 def _restored(selector: str, outcome: str, kept: Path | None) -> str:

@@ -2,7 +2,8 @@
 ``forest audit`` (page through the local audit log), ``forest fsck`` (check the
 stores), ``forest expire`` (explicit retention).
 
-Stores: nothing itself (``governance.forget``).
+Stores: nothing itself (``governance.forget``); ``forest audit`` never creates
+the log it reads.
 Refuses: nothing itself (``errors.boundary``; the refusals are forget's).
 Returns: text, or one JSON document with ``--json`` (ids and counts, never text).
 Test: tests/test_cli_governance.py
@@ -82,11 +83,16 @@ def audit(
 
     Example: forest audit --limit 20 --before 120 --json
     """
-    from forest_files.governance.auditlog import AuditLog
+    from forest_files.governance.auditlog import AuditLog, AuditRecord, check_page
+    from forest_files.paths import AUDIT_DB
     from forest_files.repository import find_root
 
-    with AuditLog(find_root(repo)) as log:
-        records = log.page(limit=limit, before=before)
+    root = find_root(repo)
+    check_page(limit, before)
+    records: list[AuditRecord] = []
+    if (root / AUDIT_DB).exists():  # reading never creates the log
+        with AuditLog(root) as log:
+            records = log.page(limit=limit, before=before)
     lines = [
         f"{r.seq:>6} {r.at} {r.action:<9} {r.outcome:<7} {r.reason:<16} {r.actor} "
         + " ".join(t[:12] if len(t) == 64 else t for t in r.targets)

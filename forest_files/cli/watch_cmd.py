@@ -134,5 +134,7 @@ def status(repo: RepoOpt = Path("."), as_json: JsonOpt = False) -> None:
             typer.echo(f"  {item['kind']} {item['selector']}")
         for error in found["errors"]:  # type: ignore[attr-defined]
             typer.echo(f"  error: {error}")
+        if found["problem"]:
+            typer.echo(f"  failing now: {found['problem']}")
     for p in found["proposals"]:  # type: ignore[attr-defined]
         typer.echo(f"proposal {p['id']} {p['selector']}: `forest proposal show {p['id']}`")

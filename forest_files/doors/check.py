@@ -78,14 +78,30 @@ def _worktree(root: Path, paths: tuple[str, ...], diffs: bool) -> CheckReport:
         return CheckReport(
             "worktree", content.name, explain(findings, root=root, source="worktree")
         )
+    extra = explain(unbound, root=root, source="worktree")
+    if not diffs:
+        # Who adopted each ground: the index the binding map came from is in step
+        # with the ledger (worktree_custody), so it is read as it is, read-only,
+        # without opening the repository (a git call and a sync: the watcher's cost).
+        import sqlite3
+
+        from forest_files.paths import INDEX
+
+        conn = sqlite3.connect(f"{(root / INDEX).as_uri()}?mode=ro", uri=True)
+        try:
+            items = explain(findings, root=root, source="worktree", conn=conn)
+        except sqlite3.Error:  # the index went away meanwhile: findings without names
+            items = explain(findings, root=root, source="worktree")
+        finally:
+            conn.close()
+        return CheckReport("worktree", content.name, items, extra)
     from forest_files.repository import Repository
 
     with Repository(root) as opened:  # who adopted, and the ground text of a diff
         store = opened._synced()
         items = explain(findings, root=root, source="worktree", conn=store.conn)
-        extra = explain(unbound, root=root, source="worktree")
         report = CheckReport("worktree", content.name, items, extra)
-        return with_diffs(report, store, bmap.bindings, content) if diffs else report
+        return with_diffs(report, store, bmap.bindings, content)
 
 
 def _remember_head(root: Path, bound: set[str]) -> None:
@@ -117,15 +133,10 @@ def remembered_clean(root: Path) -> list[tuple[str, str, str]] | None:
     ledger, _ = verdict_inputs(root)
     if count is None or ledger is None:
         return None
-    found = bindmap.load(bindmap.worktree_record(str(root)), ledger)
-    if found is None or len(found.bindings) != count:
+    # None too when a binding has no single ground: then it is judged
+    rows = bindmap.status_rows(bindmap.worktree_record(str(root)), ledger)
+    if rows is None or len(rows) != count:
         return None
-    rows = []
-    for b in found.bindings:
-        ground = found.grounds.get(b.entry_id)
-        if ground is None or ground[0] is None or ground[2]:  # no single ground: judge it
-            return None
-        rows.append((b.path, b.selector, ground[0]))
     return rows
 
 

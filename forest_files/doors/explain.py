@@ -9,7 +9,7 @@ Test: tests/test_doors.py
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -25,14 +25,20 @@ if TYPE_CHECKING:
 DiffOf = Callable[["Finding"], str]
 
 
-def adoption_of(conn: sqlite3.Connection | None, ground: str | None) -> tuple[str, str]:
-    """(signature, words) of the latest adoption of ``ground``; empty when unknown."""
-    from forest_files.store.queries import ADOPTION_OF_CONTENT
+def adoptions_of(
+    conn: sqlite3.Connection | None, grounds: Iterable[str | None]
+) -> dict[str, tuple[str, str]]:
+    """(signature, words) of the latest adoption of each ground, in one query;
+    a ground with no adoption on record is left out."""
+    import json
 
-    if conn is None or ground is None:
-        return "", ""
-    row = conn.execute(ADOPTION_OF_CONTENT, (ground,)).fetchone()
-    return ("", "") if row is None else (str(row[0]), str(row[1]))
+    from forest_files.store.queries import ADOPTIONS_OF_CONTENTS
+
+    wanted = sorted({g for g in grounds if g is not None})
+    if conn is None or not wanted:
+        return {}
+    rows = conn.execute(ADOPTIONS_OF_CONTENTS, (json.dumps(wanted),)).fetchall()
+    return {str(r[0]): (str(r[1]), str(r[2])) for r in rows}  # oldest first: the last wins
 
 
 def explain(
@@ -46,11 +52,12 @@ def explain(
     """Every finding with its routes (built from the repository's real state) and, when
     ``conn`` is given, who adopted its ground."""
     out: list[Reported] = []
+    adopted = adoptions_of(conn, (f.ground for f in findings if f.failed))
     for f in findings:
         if not f.failed:
             out.append(Reported(f))
             continue
-        by, words = adoption_of(conn, f.ground)
+        by, words = adopted.get(f.ground or "", ("", ""))
         out.append(
             Reported(
                 f,

@@ -37,7 +37,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from forest_files.store.forest import ForestStore
 
-FORMAT = 2  # 2: no file hash (a ledger-recorded hash is no evidence; check.py)
+FORMAT = 3  # 2: no file hash (a ledger-recorded hash is no evidence; check.py); 3: status rows
 _SUFFIX = f".bindmap-{sys.implementation.cache_tag}"
 _FIELDS = (
     "bind_act",
@@ -95,8 +95,8 @@ def save(record: str, key: LedgerKey | str, bmap: BindMap) -> None:
         row = (*(getattr(b, f) for f in _FIELDS), ground)
         by_path.setdefault(b.path, []).append(row)
     packed = {path: marshal.dumps(tuple(rows)) for path, rows in by_path.items()}
-    order = tuple(b.path for b in bmap.bindings)
-    doc = (FORMAT, _version(), key, _FIELDS, tuple(dict.fromkeys(order)), packed)
+    order = tuple(dict.fromkeys(b.path for b in bmap.bindings))
+    doc = (FORMAT, _version(), key, _FIELDS, order, packed, _status_rows(order, by_path))
     tmp = f"{record}.{os.getpid()}.tmp"
     try:
         with open(tmp, "wb") as fh:
@@ -104,6 +104,19 @@ def save(record: str, key: LedgerKey | str, bmap: BindMap) -> None:
         os.replace(tmp, record)
     except (OSError, ValueError):
         forget(tmp)  # a map that cannot be written is only a slower next check
+
+
+def _status_rows(order: tuple[str, ...], by_path: dict[str, list[Any]]) -> bytes | None:
+    """(path, selector, ground content id) of every binding in load order, packed
+    once for ``forest status``; None when a binding has no single ground."""
+    rows = []
+    for path in order:
+        for row in by_path[path]:
+            ground = row[-1]
+            if ground is None or ground[0] is None or ground[2]:
+                return None
+            rows.append((row[1], row[2], ground[0]))
+    return marshal.dumps(tuple(rows))
 
 
 def forget(record: str) -> None:
@@ -125,25 +138,10 @@ def load(
 ) -> BindMap | None:
     """The map saved under ``key`` at ``record`` (only ``paths``' bindings if given;
     only those at or under a path of ``under`` if that is given)."""
-    try:
-        with open(record, "rb") as fh:
-            st = os.fstat(fh.fileno())
-            stamp = (st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns)
-            known = _DECODED.get(record)
-            if known is not None and known[0] == stamp:
-                doc = known[1]  # a tuple: nothing in it is ever changed
-            else:
-                doc = marshal.loads(fh.read())  # load(fh) reads in small pieces: far slower
-                _DECODED[record] = (stamp, doc)
-    except (OSError, EOFError, ValueError, TypeError):
+    doc = _doc(record, key)
+    if doc is None:
         return None
-    if not isinstance(doc, tuple) or len(doc) != 6 or doc[0] != FORMAT:
-        return None
-    _, version, saved_key, fields, order, packed = doc
-    if version != _version() or fields != _FIELDS or saved_key != key:
-        return None
-    if not isinstance(order, tuple) or not isinstance(packed, dict):
-        return None
+    order, packed = doc[4], doc[5]
     wanted = order if paths is None else [p for p in dict.fromkeys(paths) if p in packed]
     if under:
         exact = [p for p in under if p in packed]
@@ -166,3 +164,43 @@ def load(
     except (KeyError, TypeError, ValueError, EOFError, IndexError):
         return None
     return BindMap(bindings, grounds)
+
+
+def status_rows(record: str, key: LedgerKey | str) -> list[tuple[str, str, str]] | None:
+    """(path, selector, ground content id) of every binding of the map saved under
+    ``key``, without unpacking any binding; None when the record is missing or
+    stale, or a binding has no single ground."""
+    doc = _doc(record, key)
+    if doc is None or doc[6] is None:
+        return None
+    try:
+        rows = marshal.loads(doc[6])
+    except (EOFError, ValueError, TypeError):
+        return None
+    if not isinstance(rows, tuple):
+        return None
+    return list(rows)
+
+
+def _doc(record: str, key: LedgerKey | str) -> tuple[Any, ...] | None:
+    """The decoded record when it is of this format and version and saved under ``key``."""
+    try:
+        with open(record, "rb") as fh:
+            st = os.fstat(fh.fileno())
+            stamp = (st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns)
+            known = _DECODED.get(record)
+            if known is not None and known[0] == stamp:
+                doc = known[1]  # a tuple: nothing in it is ever changed
+            else:
+                doc = marshal.loads(fh.read())  # load(fh) reads in small pieces: far slower
+                _DECODED[record] = (stamp, doc)
+    except (OSError, EOFError, ValueError, TypeError):
+        return None
+    if not isinstance(doc, tuple) or len(doc) != 7 or doc[0] != FORMAT:
+        return None
+    _, version, saved_key, fields, order, packed, _status = doc
+    if version != _version() or fields != _FIELDS or saved_key != key:
+        return None
+    if not isinstance(order, tuple) or not isinstance(packed, dict):
+        return None
+    return doc

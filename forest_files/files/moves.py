@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import TYPE_CHECKING
 
 from forest_files.errors import ForestError
@@ -49,9 +50,9 @@ class Place:
     index: int | None
     line: int
 
-    @property
+    @cached_property
     def selector(self) -> str:
-        """Its full selector (rendered only for a place that is shown)."""
+        """Its full selector (rendered once, and only for a place that is looked at)."""
         return render(Selector(self.path, self.kind, self.parts, self.index))  # type: ignore[arg-type]
 
 

@@ -15,6 +15,8 @@ section would not hash to ground (an excluded heading placed where it would
 swallow ground lines).
 Exclusions: the excluded parts are not in ground, so they are kept as they are
 now, each placed where it stood relative to the surrounding kept lines.
+``restore_many`` restores many sections all or nothing: every refusal above
+comes before the first capture or write.
 Returns: the capture path (``restore_section`` also says whether it restored,
 recreated, or found the section holding ground already: then nothing is
 written and nothing captured). Every byte outside the section's lines — other
@@ -31,7 +33,8 @@ import os
 import re
 import stat as stat_mod
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from forest_files.errors import ForestError
@@ -162,6 +165,81 @@ def restore_section(
     exactly these bytes — looked at again just before the rename — else
     ``("changed", None)``, nothing written (a live editor's save wins)."""
     full = root / path
+    data, mode = _read_for_restore(root, path)
+    if data is None:
+        _recreate(full, path, selector, excludes, ground)
+        return "recreated", None
+    if expected is not None and data != expected:
+        return "changed", None
+    new, old_text = splice(data, selector, excludes, ground, path)
+    if old_text == ground:
+        return "clean", None
+    kept = capture(root, selector, old_text)
+    still = None if expected is None else (lambda: read_regular(str(full)) == expected)
+    if not _replace_file(full, new, mode, still=still):
+        return "changed", None
+    return "restored", kept
+
+
+@dataclass(frozen=True)
+class Wanted:
+    """One section to restore: its binding's place and the ground text it must hold."""
+
+    path: str
+    selector: str
+    excludes: tuple[str, ...]
+    ground: str
+
+
+@dataclass(frozen=True)
+class Restored:
+    selector: str
+    outcome: str  # "restored", "recreated" or "clean"
+    kept: Path | None  # the capture of the replaced text ("restored" only)
+
+
+def restore_many(root: Path, wanted: Sequence[Wanted]) -> list[Restored]:
+    """Restore every section, or none: each file is read once and every splice is
+    worked out in memory, so a section that cannot be restored (its file gone, a
+    directory in its place, its heading missing) refuses the whole command before
+    any capture or file is written. Sections of one file are spliced in turn into
+    one new text, written once."""
+    files: dict[str, tuple[bytes | None, int]] = {}  # path -> (bytes now, or None: missing)
+    plans: list[tuple[Wanted, str, str | None]] = []  # (wanted, outcome, replaced text)
+    for w in wanted:
+        if w.path not in files:
+            files[w.path] = _read_for_restore(root, w.path)
+        data, mode = files[w.path]
+        if data is None:
+            _recreate_allowed(root / w.path, w.path, w.selector, w.excludes)
+            files[w.path] = (w.ground.encode("utf-8"), _NEW_FILE_MODE)
+            plans.append((w, "recreated", None))
+            continue
+        new, old_text = splice(data, w.selector, w.excludes, w.ground, w.path)
+        if old_text == w.ground:
+            plans.append((w, "clean", None))
+            continue
+        files[w.path] = (new, mode)
+        plans.append((w, "restored", old_text))
+    out: list[Restored] = []
+    for w, outcome, replaced in plans:  # every text that will be replaced, kept first
+        kept = capture(root, w.selector, replaced) if replaced is not None else None
+        out.append(Restored(w.selector, outcome, kept))
+    changed = {w.path for w, outcome, _ in plans if outcome != "clean"}
+    for path in dict.fromkeys(w.path for w in wanted):
+        if path in changed:
+            data, mode = files[path]
+            assert data is not None
+            _replace_file(root / path, data, mode)
+    return out
+
+
+_NEW_FILE_MODE = 0o644
+
+
+def _read_for_restore(root: Path, path: str) -> tuple[bytes | None, int]:
+    """The file's bytes and mode (None: no file there), or the refusal of restore."""
+    full = root / path
     if escapes(root, path.rpartition("/")[0] or "."):
         raise ForestError(
             f"{path}: its directory leads outside the repository through a symlink; "
@@ -170,8 +248,7 @@ def restore_section(
     try:
         st = os.lstat(full)
     except FileNotFoundError:
-        _recreate(full, path, selector, excludes, ground)
-        return "recreated", None
+        return None, _NEW_FILE_MODE
     kind = lstat_kind(st.st_mode)
     data = read_regular(str(full)) if kind is None else None
     if data is None:
@@ -180,19 +257,16 @@ def restore_section(
             f"{path}: {what}; nothing was written — remove it and bring the file back "
             f"(git checkout -- '{path}'), then restore"
         )
-    if expected is not None and data != expected:
-        return "changed", None
-    new, old_text = splice(data, selector, excludes, ground, path)
-    if old_text == ground:
-        return "clean", None
-    kept = capture(root, selector, old_text)
-    still = None if expected is None else (lambda: read_regular(str(full)) == expected)
-    if not _replace_file(full, new, stat_mod.S_IMODE(st.st_mode), still=still):
-        return "changed", None
-    return "restored", kept
+    return data, stat_mod.S_IMODE(st.st_mode)
 
 
 def _recreate(full: Path, path: str, selector: str, excludes: tuple[str, ...], ground: str) -> None:
+    _recreate_allowed(full, path, selector, excludes)
+    _replace_file(full, ground.encode("utf-8"), _NEW_FILE_MODE)
+
+
+def _recreate_allowed(full: Path, path: str, selector: str, excludes: tuple[str, ...]) -> None:
+    """Refuse to recreate a missing file unless the binding held the whole of it."""
     if selector != path or excludes:
         raise ForestError(
             f"{path}: the file is gone, and with it the place of {selector}; nothing was "
@@ -203,7 +277,6 @@ def _recreate(full: Path, path: str, selector: str, excludes: tuple[str, ...], g
             f"{path}: its directory is gone; nothing was written — create "
             f"{full.parent.name}/ (or git checkout it), then restore"
         )
-    _replace_file(full, ground.encode("utf-8"), 0o644)
 
 
 def _replace_file(

@@ -50,9 +50,33 @@ def stat_key(st: os.stat_result) -> StatKey:
 # A long-lived process (the watcher) checks one file at a time: each cache file is
 # decoded once per version of it on disk (its stat), and handed out as a copy.
 _DECODED: dict[str, tuple[tuple[int, int, int, int], dict[str, list[object]]]] = {}
+# ... and need not rewrite 10,000 entries to record the one file that changed: with
+# ``defer_writes(s)`` a cache file is written at most once every ``s`` seconds; the
+# entries not written yet are what this process loads, and ``flush_writes`` writes
+# them (the watcher's stop). Another process meanwhile reads the older file, which
+# costs it a re-read of the files changed since, never a wrong answer (a stat that
+# no longer matches is never trusted).
+_DEFER = 0.0
+_WRITTEN: dict[str, float] = {}  # path -> when this process last wrote it (monotonic)
+_PENDING: dict[str, dict[str, list[object]]] = {}
+
+
+def defer_writes(seconds: float) -> None:
+    """Write each cache file at most once every ``seconds`` (0: at every save)."""
+    global _DEFER
+    _DEFER = max(0.0, float(seconds))
+
+
+def flush_writes() -> None:
+    """Write every cache file whose latest entries were held back."""
+    for name, entries in list(_PENDING.items()):
+        _write(Path(name), entries)
 
 
 def _load(path: Path) -> dict[str, list[object]]:
+    held = _PENDING.get(str(path))
+    if held is not None:
+        return dict(held)
     try:
         with open(path, "rb") as fh:
             key = stat_key(os.fstat(fh.fileno()))
@@ -72,6 +96,20 @@ def _load(path: Path) -> dict[str, list[object]]:
 
 
 def _save(path: Path, entries: dict[str, list[object]]) -> None:
+    if _DEFER > 0:
+        import time
+
+        now = time.monotonic()
+        last = _WRITTEN.get(str(path))
+        if last is not None and now - last < _DEFER:
+            _PENDING[str(path)] = dict(entries)
+            return
+        _WRITTEN[str(path)] = now
+    _write(path, entries)
+
+
+def _write(path: Path, entries: dict[str, list[object]]) -> None:
+    _PENDING.pop(str(path), None)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")

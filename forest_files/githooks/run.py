@@ -7,8 +7,10 @@ Refuses: a commit whose staged content diverges from the staged ledger's
 ground (drifted, missing, unresolved, moved, contested) — exit 1, naming the
 binding, who adopted its ground and with which words, a diff ground → staged
 on a terminal, and the exact restore / supersede commands.
-Returns: the hook's exit code.
-Test: tests/test_hooks.py
+Returns: the hook's exit code. A refused commit (drift, or an error that
+refuses it) is recorded in the audit log (governance/doorlog.py), imported
+only then: an accepted commit never loads it.
+Test: tests/test_hooks.py, tests/test_audit_doors.py
 
 The check honours ``GIT_INDEX_FILE`` (``git commit -a`` and ``git commit
 PATH`` use a temporary index). Its cost grows with the staged change: when no
@@ -44,6 +46,9 @@ def check_staged(root: Path) -> int:
     if report.ok:
         return 0
     _say("\n".join(hook_refusal(report)))
+    from forest_files.governance.doorlog import record_findings
+
+    record_findings(root, "hook", report.failed)
     return 1
 
 
@@ -84,6 +89,10 @@ def main(argv: list[str]) -> int:
         _say(f"forest-files: {one_line(exc)}")
         if hook not in CHECK_HOOKS and isinstance(exc, ForestError):
             return EXIT_OK  # a sync hook never blocks git
+        if hook in CHECK_HOOKS:
+            from forest_files.governance.doorlog import record_refusal
+
+            record_refusal(Path.cwd(), exc, door="hook")
         return exit_code(exc)
 
 

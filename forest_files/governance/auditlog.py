@@ -16,7 +16,11 @@ Test: tests/test_audit.py
 
 Appending is best effort for callers (``append_events`` returns False when the
 log cannot be written): the act it records is already in the ledger, so a full
-disk must not turn a recorded ceremony into a reported failure.
+disk must not turn a recorded ceremony into a reported failure. Nothing is
+written where there is no ``.forest/`` directory (a repository never put under
+custody, a path outside git): the log never creates an untracked file there.
+A refusal recorded where it is raised is marked (``mark_recorded``) so the CLI's
+error boundary does not record it twice.
 """
 
 from __future__ import annotations
@@ -32,7 +36,7 @@ from typing import Any
 from forest_files.errors import ForestError
 from forest_files.governance import auditsql as sql
 from forest_files.localdb import open_local
-from forest_files.paths import AUDIT_DB, AUDIT_DB_NAME
+from forest_files.paths import AUDIT_DB, AUDIT_DB_NAME, FOREST_DIR
 from forest_files.store.base import utc_now
 from forest_files.store.connection import atomic, translate
 
@@ -41,6 +45,8 @@ MAX_TARGET_CHARS = 4096
 MAX_PAGE = 1000
 _REASON = re.compile(r"[a-z][a-z0-9-]{0,63}")
 _CAMEL = re.compile(r"(?<!^)(?=[A-Z])")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+_RECORDED = "_forest_audit_recorded"
 
 
 class AuditRefused(ForestError):
@@ -84,8 +90,17 @@ def reason_of(exc: BaseException) -> str:
     return _CAMEL.sub("-", type(exc).__name__).lower()[:64]
 
 
+def mark_recorded(exc: BaseException) -> None:
+    """Note on ``exc`` that its refusal is in the log already (see the module)."""
+    setattr(exc, _RECORDED, True)
+
+
+def was_recorded(exc: BaseException) -> bool:
+    return bool(getattr(exc, _RECORDED, False))
+
+
 def _clean(text: str, what: str) -> str:
-    if len(text) > MAX_TARGET_CHARS or any(ord(c) < 0x20 or ord(c) == 0x7F for c in text):
+    if len(text) > MAX_TARGET_CHARS or _CONTROL.search(text) is not None:
         raise AuditRefused(
             f"audit {what}: over {MAX_TARGET_CHARS} characters or a control character"
         )
@@ -127,6 +142,14 @@ def _head(root: Path) -> str | None:
         return None  # no commit yet
 
 
+def check_page(limit: int, before: int | None) -> None:
+    """Refuse a page size outside 1..MAX_PAGE or a ``before`` under 1."""
+    if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_PAGE:
+        raise AuditRefused(f"--limit must be 1..{MAX_PAGE}")
+    if before is not None and (isinstance(before, bool) or before < 1):
+        raise AuditRefused("--before must be a sequence number (1 or more)")
+
+
 class AuditLog:
     """``AuditLog(root)``: open (creating) the repository's audit log."""
 
@@ -155,10 +178,7 @@ class AuditLog:
 
     def page(self, *, limit: int = 50, before: int | None = None) -> list[AuditRecord]:
         """Up to ``limit`` records with ``seq < before`` (all when None), newest first."""
-        if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_PAGE:
-            raise AuditRefused(f"--limit must be 1..{MAX_PAGE}")
-        if before is not None and (isinstance(before, bool) or before < 1):
-            raise AuditRefused("--before must be a sequence number (1 or more)")
+        check_page(limit, before)
         top = (1 << 62) if before is None else before
         rows = self.conn.execute(sql.PAGE, (top, limit)).fetchall()
         return [
@@ -179,9 +199,12 @@ class AuditLog:
 
 
 def append_events(root: Path, events: Sequence[Event]) -> bool:
-    """Append ``events``; False (nothing raised) when the log cannot be written."""
+    """Append ``events``; False (nothing raised) when the log cannot be written, or
+    when ``root`` has no ``.forest/`` directory (nothing is created there)."""
     if not events:
         return True
+    if not (Path(root) / FOREST_DIR).is_dir():
+        return False
     try:
         with AuditLog(root) as log:
             log.append(events)

@@ -4,6 +4,8 @@ Stores: the schema of ``.forest/audit.db``: one append-only table (triggers
 refuse UPDATE and DELETE), a closed vocabulary of actions, outcomes and
 reasons (CHECK lists; tests/test_audit.py checks they match ``ACTIONS``,
 ``OUTCOMES``).
+Version 2 adds the doors' actions (``hook``, ``ci``); a version-1 file is
+upgraded in place, seq for seq.
 Refuses: a file whose schema version is newer than this code knows.
 Returns: statements; ``SCHEMA`` (version ``SCHEMA_VERSION``) for localdb.py.
 Test: tests/test_audit.py
@@ -11,7 +13,7 @@ Test: tests/test_audit.py
 
 from __future__ import annotations
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 # Ceremonies are logged under their act kind; the rest are local events.
 CEREMONIES = (
     "adopt",
@@ -25,20 +27,27 @@ CEREMONIES = (
     "erase",
 )
 EVENTS = ("refusal", "sync", "rebuild", "purge", "proposal", "drift", "expiry")
-ACTIONS = CEREMONIES + EVENTS
+# Version 2: the doors' own records (a pre-commit hook's verdict, a CI gate run).
+DOORS = ("hook", "ci")
+ACTIONS_V1 = CEREMONIES + EVENTS
+ACTIONS = ACTIONS_V1 + DOORS
 OUTCOMES = ("ok", "refused", "found")
+
+
+COLUMNS = "seq, at, actor, action, outcome, reason, targets, counts, head, act_id"
 
 
 def _check(values: tuple[str, ...]) -> str:
     return ", ".join(f"'{v}'" for v in values)
 
 
-_V1 = f"""
-CREATE TABLE audit (
+def _table(name: str, actions: tuple[str, ...]) -> str:
+    return f"""
+CREATE TABLE {name} (
     seq     INTEGER PRIMARY KEY AUTOINCREMENT,  -- monotonic, never reused
     at      TEXT NOT NULL,                      -- wall clock (UTC) of this clone
     actor   TEXT NOT NULL,                      -- the act's signer, or 'local'
-    action  TEXT NOT NULL CHECK (action IN ({_check(ACTIONS)})),
+    action  TEXT NOT NULL CHECK (action IN ({_check(actions)})),
     outcome TEXT NOT NULL CHECK (outcome IN ({_check(OUTCOMES)})),
     reason  TEXT NOT NULL,                      -- a fixed code, never a message
     targets TEXT NOT NULL,                      -- JSON list: ids, hashes, paths
@@ -46,13 +55,16 @@ CREATE TABLE audit (
     head    TEXT,                               -- HEAD commit when recorded
     act_id  TEXT UNIQUE                         -- a ceremony's act: logged once
 );
+"""
+
+
+_TRIGGERS = """
 CREATE TRIGGER audit_append_only_update BEFORE UPDATE ON audit
 BEGIN SELECT RAISE(ABORT, 'the audit log is append-only; update refused'); END;
 CREATE TRIGGER audit_append_only_delete BEFORE DELETE ON audit
 BEGIN SELECT RAISE(ABORT, 'the audit log is append-only; delete refused'); END;
 """
 
-COLUMNS = "seq, at, actor, action, outcome, reason, targets, counts, head, act_id"
 INSERT = (
     "INSERT OR IGNORE INTO audit (at, actor, action, outcome, reason, targets, counts, head, "
     "act_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
@@ -60,4 +72,20 @@ INSERT = (
 PAGE = f"SELECT {COLUMNS} FROM audit WHERE seq < ? ORDER BY seq DESC LIMIT ?"
 
 
-SCHEMA = _V1  # the current schema, created by localdb.migrate
+_V1 = _table("audit", ACTIONS_V1) + _TRIGGERS
+# From nothing or from version 1 alike (localdb.migrate runs one script): a
+# version-1 table is copied, seq for seq, into one whose CHECK knows the doors'
+# actions; on a new file the first statement makes an empty version-1 table.
+# DROP TABLE's implicit delete fires no trigger; the triggers go first anyway.
+_V2 = f"""
+{_table("audit", ACTIONS_V1).replace("CREATE TABLE", "CREATE TABLE IF NOT EXISTS")}
+DROP TRIGGER IF EXISTS audit_append_only_update;
+DROP TRIGGER IF EXISTS audit_append_only_delete;
+ALTER TABLE audit RENAME TO audit_v1;
+{_table("audit", ACTIONS)}
+INSERT INTO audit ({COLUMNS}) SELECT {COLUMNS} FROM audit_v1 ORDER BY seq;
+DROP TABLE audit_v1;
+{_TRIGGERS}
+"""
+
+SCHEMA = _V2  # the current schema, created (or upgraded) by localdb.migrate

@@ -5,7 +5,8 @@ than ``T`` minus that many days goes: a proposal's text (and its earlier
 versions; the row keeps its text hash and the ground it diverged from), a
 restore capture's file (named by time and hash prefix). A kind without a
 retention line is kept. Never a background job: only this command expires.
-Ground, the ledger and the index never expire.
+Ground, the ledger and the index never expire. What only a library store keeps
+(the retrieval log, pairs, scrolls) expires through retention.py instead.
 
 Stores: deletes what expires; one ``expiry`` record in the audit log (counts
 and text hashes).
@@ -47,7 +48,7 @@ def parse_as_of(text: str) -> datetime:
     return when.astimezone(UTC)
 
 
-def _stamp(when: datetime) -> str:
+def stamp(when: datetime) -> str:
     """The store's timestamp form (store.base.utc_now), for text comparison."""
     return when.strftime("%Y-%m-%dT%H:%M:%S.") + f"{when.microsecond // 1000:03d}Z"
 
@@ -76,10 +77,10 @@ def expire(root: Path, config: ForestConfig, as_of: str) -> Expired:
     captures: list[str] = []
     if "proposals" in days and (root / LOCAL_DB).exists():
         with ProposalStore(root) as local:
-            proposals = local.expire(_stamp(when - timedelta(days=days["proposals"])))
+            proposals = local.expire(stamp(when - timedelta(days=days["proposals"])))
     if "captures" in days:
         captures = _captures(root, when - timedelta(days=days["captures"]))
     counts = {"proposals": len(proposals), "captures": len(captures)}
     event = audit.Event("expiry", "ok", "retention", targets=(*proposals, *captures), counts=counts)
     audit.append_events(root, [event])
-    return Expired(_stamp(when), tuple(proposals), tuple(captures))
+    return Expired(stamp(when), tuple(proposals), tuple(captures))

@@ -3,7 +3,9 @@
 Order (crash-safe): the erase act is applied inside the index transaction and
 its segment written under the write lock, then the transaction commits (the
 body is gone from the index and its full-text shadow), then the body file is
-deleted from the ledger, then local copies are purged. A process killed after
+deleted from the ledger, then local copies are purged (owed from before the
+commit by a marker of hashes only, so a purge that fails or is killed is
+finished by the next command's sync: purge.py). A process killed after
 the segment landed but before the commit leaves a segment the next sync
 replays; killed after the commit, the next sync deletes the body file
 (``Repository._finish_erasures``). Commit the new segment together with the
@@ -21,6 +23,8 @@ it first; another live entry holding the same body refuses it too); a signer
 without authority over every path bound to the chains holding the body; a
 ``--line`` that is shorter than ``MIN_LINE`` characters, is no line of the
 body, or is still held by live ground.
+A purge that fails after the commit raises ``PurgePending`` (exit 1): the act
+stands; ``forest sync`` finishes the purge once the obstacle is gone.
 Returns: ``ForgetReport`` (ids, counts, and what forget cannot do).
 Test: tests/test_forget.py
 """
@@ -33,7 +37,14 @@ from dataclasses import dataclass
 from forest_files.errors import ForestError
 from forest_files.governance import auditlog as audit
 from forest_files.governance import tombstone
-from forest_files.governance.purge import Purged, holder, purge_local
+from forest_files.governance.purge import (
+    Purged,
+    PurgePending,
+    clear_pending,
+    holder,
+    mark_pending,
+    purge_local,
+)
 from forest_files.ledger.applied import deps_for
 from forest_files.ledger.kinds import MAX_TEXT, MAX_TOMBSTONE_LINES, EraseAct
 from forest_files.paths import LEDGER_DIR
@@ -174,12 +185,28 @@ def forget(
         )
         act = repo.act(payload, deps_for(store, refs=holders, status_of=holders))
         seen.act_id = act.id
+        # Before the commit: from it on the purge is owed, whatever happens next.
+        mark_pending(repo.root, act.id, body_hash)
         return [act], {}
 
-    repo._record(build)
+    try:
+        repo._record(build)
+    except BaseException:
+        if seen.act_id:  # refused (or failed) before the commit: nothing is owed
+            clear_pending(repo.root, seen.act_id)
+        raise
     store = repo._open()
     holds = holder(project, seen.body, seen.tomb)
-    purged = purge_local(repo.root, store, holds, repo.ledger_dir)
+    try:
+        purged = purge_local(repo.root, store, holds, repo.ledger_dir)
+    except Exception as exc:
+        raise PurgePending(
+            f"erase act {seen.act_id[:12]} is recorded (commit .forest/ledger as usual), "
+            f"but purging its local copies failed ({type(exc).__name__}); make "
+            ".forest/local.db and .forest/cache writable regular files, then run "
+            "`forest sync`: it finishes the purge"
+        ) from exc
+    clear_pending(repo.root, seen.act_id)
     counts = {"bodies": purged.bodies, "views": purged.views, "cache_files": purged.cache_files}
     counts["proposals"], counts["lines"] = len(purged.proposals), len(seen.tomb)
     targets = (seen.act_id, seen.content_id, seen.body_hash, *purged.proposals)

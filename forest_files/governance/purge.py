@@ -8,18 +8,34 @@ demand), every restore capture and any other cache file holding the text,
 purges matching proposals from ``.forest/local.db``, and rewrites the index
 (FTS ``optimize``, ``secure_delete``, ``VACUUM``, ``wal_checkpoint(TRUNCATE)``)
 so no free page or log frame keeps the old bytes.
-Refuses: nothing (a file that vanished meanwhile is skipped).
+
+Re-runnable: before its erase act commits, a forget writes a marker
+``.forest/cache/purge-pending/<erase act id>.json`` (the act id and body hash,
+never text); the marker goes once the purge is complete. If the purge fails
+(a locked or damaged local.db, a directory where a file belongs) or the
+process dies, the next sync (every repository command) finds the marker and
+purges again, matching text by what the index keeps without the body: the
+erase act's tombstone lines and the body's hash. (A body whose every line is
+shorter than ``tombstone.MIN_LINE`` is then caught only as a whole.) A marker
+whose act never applied (the forget was refused or died before its commit) is
+dropped.
+Refuses: nothing (a file that vanished meanwhile is skipped); a pending purge
+that fails again raises ``PurgePending`` (exit 1), naming the act and the fix.
 Returns: ``Purged`` (counts and names; never text).
 Test: tests/test_forget.py
 """
 
 from __future__ import annotations
 
+import contextlib
+import json
 import os
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from forest_files.errors import ForestError
 from forest_files.governance import tombstone
 from forest_files.ledger.segments import body_path
 from forest_files.paths import CACHE_DIR, LOCAL_DB, VIEWS_DIR
@@ -27,6 +43,13 @@ from forest_files.store import queries
 from forest_files.store.forest import ForestStore
 
 Holds = Callable[[str], bool]
+PENDING_DIR = f"{CACHE_DIR}/purge-pending"  # under cache/: ignored by git, never committed
+_HEX64 = re.compile(r"[0-9a-f]{64}")
+_APPLIED = "SELECT 1 FROM ledger_applied WHERE act_id = ?"
+
+
+class PurgePending(ForestError):
+    """A forget's erase act is recorded, but its local copies are not all purged yet."""
 
 
 @dataclass(frozen=True)
@@ -78,6 +101,8 @@ def _cache_files(root: Path, holds: Holds) -> tuple[int, int]:
     for dirpath, _dirs, files in os.walk(root / CACHE_DIR):
         for name in files:
             path = Path(dirpath) / name
+            if path.parent == root / PENDING_DIR:
+                continue  # hashes only; removed when its purge completes
             if path.parent == views_dir:
                 path.unlink(missing_ok=True)
                 views += 1
@@ -113,3 +138,78 @@ def purge_local(root: Path, store: ForestStore, holds: Holds, ledger_dir: Path) 
             proposals = local.purge(holds)
     _compact_index(store)
     return Purged(bodies, views, cache, tuple(proposals))
+
+
+def mark_pending(root: Path, act_id: str, body_hash: str) -> Path:
+    """Write the marker of a purge about to be owed (see the module docstring)."""
+    folder = root / PENDING_DIR
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{act_id}.json"
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps({"act_id": act_id, "body_hash": body_hash}), encoding="utf-8")
+    os.replace(tmp, path)
+    return path
+
+
+def clear_pending(root: Path, act_id: str) -> None:
+    folder = root / PENDING_DIR
+    (folder / f"{act_id}.json").unlink(missing_ok=True)
+    with contextlib.suppress(OSError):
+        folder.rmdir()  # only when no other purge is owed
+
+
+def _pending(root: Path) -> list[tuple[str, str]]:
+    """(act id, body hash) of every well-formed marker; a malformed one is dropped."""
+    folder = root / PENDING_DIR
+    out = []
+    for path in sorted(folder.glob("*.json")) if folder.is_dir() else []:
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            act_id, body_hash = str(data["act_id"]), str(data["body_hash"])
+        except (OSError, ValueError, KeyError, TypeError):
+            act_id = body_hash = ""
+        if path.stem == act_id and _HEX64.fullmatch(act_id) and _HEX64.fullmatch(body_hash):
+            out.append((act_id, body_hash))
+        else:
+            path.unlink(missing_ok=True)
+    return out
+
+
+def resumed_holder(store: ForestStore, project: str, act_id: str, body_hash: str) -> Holds:
+    """Whether a text holds what erase act ``act_id`` removed, judged without the body:
+    one of its tombstone lines, or the very body (its hash)."""
+    from forest_files.hashing import hash_body
+
+    marks = {
+        str(fp): frozenset({act_id})
+        for fp, act in store.conn.execute(queries.ALL_TOMBSTONE_LINES)
+        if str(act) == act_id
+    }
+
+    def holds(text: str) -> bool:
+        return hash_body(text) == body_hash or bool(tombstone.hits(marks, project, text, "-" * 64))
+
+    return holds
+
+
+def resume_pending(
+    root: Path, store: ForestStore, project: str, ledger_dir: Path
+) -> list[tuple[str, Purged]]:
+    """Finish every purge a forget left owed; (act id, what was purged) of each."""
+    done: list[tuple[str, Purged]] = []
+    for act_id, body_hash in _pending(root):
+        if store.conn.execute(_APPLIED, (act_id,)).fetchone() is None:
+            clear_pending(root, act_id)  # the forget never committed: nothing is owed
+            continue
+        holds = resumed_holder(store, project, act_id, body_hash)
+        try:
+            purged = purge_local(root, store, holds, ledger_dir)
+        except Exception as exc:
+            raise PurgePending(
+                f"the purge of local copies after erase act {act_id[:12]} failed again "
+                f"({type(exc).__name__}); make .forest/local.db and .forest/cache "
+                "writable regular files, then run `forest sync`"
+            ) from exc
+        clear_pending(root, act_id)
+        done.append((act_id, purged))
+    return done

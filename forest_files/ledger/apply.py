@@ -362,6 +362,13 @@ class Applier:
     ) -> int:
         """Insert the entry ``rec`` declares, one at a time; a body a recorded erasure
         removed is kept as the marker, under its hash."""
+        if rec.scope != self.store.scope:  # a batch of adopts meets this in its content id
+            raise self.fail(
+                act,
+                f"its entry's scope {rec.scope!r} is not the index's {self.store.scope!r}; "
+                "an act of this repository writes entries of that scope only",
+                "scope",
+            )
         text = self.body(act, rec)
         return self.store._insert_entry(
             body=ERASED_MARK if text is None else text,

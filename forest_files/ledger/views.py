@@ -1,6 +1,6 @@
 """Listings of an index by content id: current ground and contested entries.
 
-Stores: nothing (read-only SQL over an index).
+Stores: nothing (read-only SQL over an index; the store's scope only).
 Refuses: a view name other than ``current_ground``/``contested_entries``; an
 entry of the view without an adoption record (ForestError).
 Returns: ``GroundEntry`` values ordered by content id (never local row ids).
@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from forest_files.errors import ForestError
+from forest_files.store import queries
 from forest_files.store.forest import ForestStore
 
 VIEWS = frozenset({"current_ground", "contested_entries"})
@@ -42,10 +43,7 @@ def list_view(store: ForestStore, view: str) -> list[GroundEntry]:
     """The entries of ``view`` (the anchor left out), each with its latest adoption."""
     if view not in VIEWS:
         raise ForestError(f"unknown view {view!r}; use one of {sorted(VIEWS)}")
-    rows = store.conn.execute(
-        f"SELECT id, content_id, body_hash, signature, created_at FROM {view} "
-        "WHERE bucket != 'anchor' ORDER BY content_id"
-    ).fetchall()
+    rows = store.conn.execute(queries.LIST_VIEW.format(view=view), (store.scope,)).fetchall()
     out: list[GroundEntry] = []
     for row in rows:
         record = store._require(latest_record(store, int(row["id"]), "adopts"), "ground")

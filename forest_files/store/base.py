@@ -1,32 +1,31 @@
-"""The store's foundation: the connection, derived status, and the one insert.
+"""The store's foundation: the one insert (lookups and status live in lookup.py).
 
 Stores: one entries row plus its creation edges per ``_insert_entry`` call,
-with a content id computed from the immutable fields.
+with a content id computed from the immutable fields, stamped with the
+store's scope.
 Refuses: ceremony buckets outside a ceremony ("is written only by a
 ceremony"), unknown buckets and edge kinds (never silently dropped), unknown
-origin ids, unsigned inserts, empty bodies, invalid jurisdictions; and, by
-forest_files/bounds.py, signatures, bodies (``max_body_bytes``), meta, entry ids
-and content ids outside their bounds.
-Returns: entry ids; status booleans derived from the trail, never stored.
-Test: tests/test_store_hostile.py, tests/test_store_props.py
+origin ids (``NotFound``), ids and origins of another scope and inserts into
+another scope (``ScopeMismatch``), unsigned inserts, empty bodies, invalid
+jurisdictions; and, by forest_files/bounds.py, signatures, bodies
+(``max_body_bytes``), meta, entry ids and content ids outside their bounds.
+Returns: entry ids and the rows an act describes (``EntryRow``).
+Test: tests/test_store_hostile.py, tests/test_store_props.py, tests/test_scopes.py
 """
 
 from __future__ import annotations
 
 import json
-import re
 import secrets
-import sqlite3
-from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any, NamedTuple
 
 from forest_files import bounds
-from forest_files.errors import ForestError
+from forest_files.errors import ForestError, NotFound, ScopeMismatch
 from forest_files.hashing import entry_content_id, hash_body
-from forest_files.store import connection, queries
+from forest_files.store import queries
+from forest_files.store.lookup import LookupBase, mismatch
 from forest_files.vocab import (
     BUCKETS,
     CEREMONY_BUCKETS,
@@ -34,9 +33,6 @@ from forest_files.vocab import (
     EDGE_KINDS,
     JURISDICTIONS,
 )
-
-SHORT_ID_MIN = 8  # hex digits: a short id the doors print is 12
-_HEX = re.compile(r"[0-9a-f]+")
 
 Origins = Sequence[tuple[int, str]]
 
@@ -93,99 +89,10 @@ def check_kinds(origins: Origins, *, allow_ceremony: bool) -> list[tuple[int, st
     return checked
 
 
-class StoreBase:
-    """Connection, status and the single insert path shared by every op."""
+class StoreBase(LookupBase):
+    """The single insert path shared by every op (lookups and status: LookupBase)."""
 
-    conn: sqlite3.Connection
-    path: Path
-    scope: str
     max_body_bytes: int = bounds.MAX_STORE_BODY_BYTES  # a library may lower it per store
-
-    # -- transactions -------------------------------------------------------
-    @contextmanager
-    def atomic(self) -> Iterator[None]:
-        """Group store ops into one transaction (savepoints when nested)."""
-        with connection.atomic(self.conn):
-            yield
-
-    # -- lookups ------------------------------------------------------------
-    def get(self, entry_id: int) -> sqlite3.Row | None:
-        bounds.check_entry_id("entry id", entry_id)
-        row: sqlite3.Row | None = self.conn.execute(queries.GET_ENTRY, (entry_id,)).fetchone()
-        return row
-
-    def _require(self, entry_id: int, what: str) -> sqlite3.Row:
-        row = self.get(entry_id) if isinstance(entry_id, int) else None
-        if row is None:
-            raise ForestError(f"{what}: unknown entry {entry_id}")
-        return row
-
-    def content_id(self, entry_id: int) -> str:
-        """The entry's content id (identical on every clone)."""
-        row = self.conn.execute(
-            "SELECT content_id FROM entries WHERE id = ?", (entry_id,)
-        ).fetchone()
-        if row is None:
-            raise ForestError(f"content_id: unknown entry {entry_id}")
-        return str(row[0]) if row[0] is not None else f"local:{entry_id}"
-
-    def id_for_content(self, content_id: str) -> int | None:
-        row = self.conn.execute(queries.ID_FOR_CONTENT, (content_id,)).fetchone()
-        return None if row is None else int(row[0])
-
-    def local_id(self, given: str, *, min_digits: int | None = None) -> int:
-        """The entry named by a content id or a unique prefix of at least
-        ``SHORT_ID_MIN`` hex digits (what the doors print); ForestError otherwise."""
-        text = bounds.check_text("content id", given, bounds.MAX_CONTENT_ID_CHARS).strip().lower()
-        exact = self.id_for_content(text)
-        if exact is not None:
-            return exact
-        least = SHORT_ID_MIN if min_digits is None else min_digits
-        if not (least <= len(text) < 64) or not _HEX.fullmatch(text):
-            raise ForestError(
-                f"unknown entry {given!r}: give a content id or a unique prefix of at "
-                f"least {least} hex digits; `forest log` lists content ids"
-            )
-        rows = self.conn.execute(queries.CONTENT_IDS_FROM, (text, text + "g", 11)).fetchall()
-        found = [str(r[0]) for r in rows]
-        if not found:
-            raise ForestError(f"unknown entry {given!r}; `forest log` lists content ids")
-        if len(found) > 1:
-            shown = ", ".join(found[:10]) + (", …" if len(found) > 10 else "")
-            raise ForestError(
-                f"{given!r} names {len(found) if len(found) <= 10 else 'more than 10'} "
-                f"entries ({shown}); give more digits"
-            )
-        local = self.id_for_content(found[0])
-        assert local is not None
-        return local
-
-    # -- derived status -----------------------------------------------------
-    def is_sealed(self, entry_id: int) -> bool:
-        row = self.conn.execute(queries.LATEST_SEAL_KIND, (entry_id,)).fetchone()
-        return row is not None and row[0] == "seals"
-
-    def _is_superseded(self, entry_id: int) -> bool:
-        return self.conn.execute(queries.IS_SUPERSEDED, (entry_id,)).fetchone() is not None
-
-    def _is_adopted(self, entry_id: int) -> bool:
-        return self.conn.execute(queries.IS_ADOPTED, (entry_id,)).fetchone() is not None
-
-    def _is_live_head(self, entry_id: int) -> bool:
-        """Adopted, not superseded, not sealed (one query)."""
-        return bool(self.conn.execute(queries.IS_LIVE_HEAD, (entry_id,)).fetchone()[0])
-
-    def is_contested(self, entry_id: int) -> bool:
-        """A live head that shares its supersession chain with another live head."""
-        if not self._is_live_head(entry_id):
-            return False
-        row = self.conn.execute(queries.CHAIN_OF, (entry_id,)).fetchone()
-        chain = int(row[0])
-        members = self.conn.execute(queries.CHAIN_MEMBERS, (chain, chain)).fetchall()
-        return any(m[0] != entry_id and self._is_live_head(m[0]) for m in members)
-
-    def is_ground(self, entry_id: int) -> bool:
-        return self._is_live_head(entry_id) and not self.is_contested(entry_id)
 
     # -- the one insert -----------------------------------------------------
     def _insert_entry(
@@ -286,7 +193,13 @@ class StoreBase:
             body_hash = erased_body_hash
         stamp = created_at or utc_now()
         salt = secrets.token_hex(8) if nonce is None else nonce
-        scope = scope_of or self.scope
+        scope = self.scope
+        if scope_of is not None and scope_of != scope:
+            # A replayed or planned row declares its scope: it must be this store's.
+            raise ScopeMismatch(
+                "insert: the entry declares another scope than this store's (scope "
+                "mismatch); write it through a store opened with its scope"
+            )
         meta_read = json.loads(meta_json)
         cid = entry_content_id(
             scope=scope,
@@ -312,8 +225,12 @@ class StoreBase:
             return {}
         marks = ",".join("?" * len(ids))
         rows = self.conn.execute(queries.CONTENT_IDS.format(marks=marks), ids).fetchall()
-        found = {int(r[0]): (r[1] or f"local:{r[0]}") for r in rows}
+        found = {int(r[0]): (r[1] or f"local:{r[0]}") for r in rows if r[2] == self.scope}
+        foreign = {int(r[0]) for r in rows if r[2] != self.scope}
         missing = [i for i in ids if i not in found]
+        if missing and missing[0] in foreign:
+            # An edge across scopes: both endpoints must be of the store's scope.
+            raise mismatch("origins", missing[0])
         if missing:
-            raise ForestError(f"unknown entry {missing[0]} in origins; link to an existing entry")
+            raise NotFound(f"unknown entry {missing[0]} in origins; link to an existing entry")
         return found

@@ -8,6 +8,8 @@ unknown, ceremony, sealed, superseded, contested or already-ground entries;
 hash mismatches; supersessions of what is not current ground, into a
 ceremony bucket or a pair, or of a body other than the one shown
 (``expected_body_hash``); sealing twice; unsealing what is not sealed.
+The state refusals are ``InvalidTransition``; an unknown id is ``NotFound``,
+another scope's id ``ScopeMismatch`` (records take the store's scope).
 Returns: record ids (root, seal, unseal) or the new entry id (supersede).
 Replay passes ``stamp`` (created_at, nonce) so re-applied acts keep their ids.
 Test: tests/test_store_hostile.py, tests/test_store_races.py
@@ -16,7 +18,7 @@ Test: tests/test_store_hostile.py, tests/test_store_races.py
 from __future__ import annotations
 
 from forest_files import bounds
-from forest_files.errors import ForestError
+from forest_files.errors import ForestError, InvalidTransition, Refusal
 from forest_files.praise import refuse_praise
 from forest_files.scrub import ScrubFn, default_scrub
 from forest_files.store.base import StoreBase
@@ -51,11 +53,9 @@ class CeremonyMixin(StoreBase):
             raise ForestError("root without a speaker signature refused")
         bounds.check_text("adopting words", quote, bounds.MAX_WORDS_CHARS, lines=True)
         with self.atomic():
-            row = self.get(entry_id) if isinstance(entry_id, int) else None
-            if row is None:
-                raise ForestError(f"root: unknown entry {entry_id}")
+            row = self._require(entry_id, "root")
             if row["bucket"] in RESERVED_BUCKETS:
-                raise ForestError("root: cannot root a ceremony record")
+                raise Refusal("root: cannot root a ceremony record")
             self._refuse_unrootable(entry_id)
             if row["body_hash"] != expected_body_hash:
                 raise ForestError(
@@ -72,21 +72,22 @@ class CeremonyMixin(StoreBase):
                 ceremony=True,
                 created_at=None if stamp is None else stamp[0],
                 nonce=None if stamp is None else stamp[1],
-                scope_of=row["scope"],
             )
-            if not self.is_ground(entry_id):
+            if not self._ground(entry_id):
                 raise ForestError(f"root postcondition failed: entry {entry_id} is not ground")
         return record
 
     def _refuse_unrootable(self, entry_id: int) -> None:
-        if self.is_sealed(entry_id):
-            raise ForestError(f"entry {entry_id} is sealed; cannot root a sealed entry")
+        if self._sealed(entry_id):
+            raise InvalidTransition(f"entry {entry_id} is sealed; cannot root a sealed entry")
         if self._is_superseded(entry_id):
-            raise ForestError(f"entry {entry_id} is superseded; cannot root a superseded entry")
-        if self.is_contested(entry_id):
-            raise ForestError(f"entry {entry_id} is contested; resolve it instead of rooting")
+            raise InvalidTransition(
+                f"entry {entry_id} is superseded; cannot root a superseded entry"
+            )
+        if self._contested(entry_id):
+            raise InvalidTransition(f"entry {entry_id} is contested; resolve it instead of rooting")
         if self._is_live_head(entry_id):
-            raise ForestError(f"entry {entry_id} is already current ground")
+            raise InvalidTransition(f"entry {entry_id} is already current ground")
 
     @guarded
     def supersede(
@@ -113,11 +114,11 @@ class CeremonyMixin(StoreBase):
             raise ForestError(f"supersede: new_body must be a string; got {type(new_body)}")
         body = scrub(new_body) if scrub is not None else new_body
         with self.atomic():
-            if not self.is_ground(old_id):
-                raise ForestError(
+            old = self._require(old_id, "supersede")
+            if not self._ground(old_id):
+                raise InvalidTransition(
                     f"entry {old_id} is not current ground; only ground can be superseded"
                 )
-            old = self._require(old_id, "supersede")
             new_bucket = self._successor_bucket(old["bucket"], bucket)
             self._check_expected(body, expected_body_hash)
             new_id = self._insert_entry(
@@ -131,7 +132,6 @@ class CeremonyMixin(StoreBase):
                 created_at=None if stamp is None else stamp[0],
                 nonce=None if stamp is None else stamp[1],
                 chain_root=old["chain_root"] or old_id,
-                scope_of=old["scope"],
             )
             self._insert_entry(
                 body=adopting_words.strip(),
@@ -142,9 +142,8 @@ class CeremonyMixin(StoreBase):
                 ceremony=True,
                 created_at=None if stamp is None else stamp[0],
                 nonce=None if stamp is None else stamp[1],
-                scope_of=old["scope"],
             )
-            if self.is_ground(old_id) or not self.is_ground(new_id):
+            if self._ground(old_id) or not self._ground(new_id):
                 raise ForestError(f"supersede postcondition failed: {old_id} -> {new_id}")
         return new_id
 
@@ -185,9 +184,9 @@ class CeremonyMixin(StoreBase):
     ) -> int:
         """Seal an entry: its body leaves every retrieval path until unsealed."""
         with self.atomic():
-            row = self._require(entry_id, "seal")
-            if self.is_sealed(entry_id):
-                raise ForestError(f"entry {entry_id} is already sealed")
+            self._require(entry_id, "seal")
+            if self._sealed(entry_id):
+                raise InvalidTransition(f"entry {entry_id} is already sealed")
             return self._insert_entry(
                 body=quote,
                 jurisdiction="home",
@@ -197,7 +196,6 @@ class CeremonyMixin(StoreBase):
                 ceremony=True,
                 created_at=None if stamp is None else stamp[0],
                 nonce=None if stamp is None else stamp[1],
-                scope_of=row["scope"],
             )
 
     @guarded
@@ -205,9 +203,9 @@ class CeremonyMixin(StoreBase):
         self, *, entry_id: int, quote: str, signature: str = "author", stamp: Stamp | None = None
     ) -> int:
         with self.atomic():
-            row = self._require(entry_id, "unseal")
-            if not self.is_sealed(entry_id):
-                raise ForestError(f"entry {entry_id} is not sealed")
+            self._require(entry_id, "unseal")
+            if not self._sealed(entry_id):
+                raise InvalidTransition(f"entry {entry_id} is not sealed")
             return self._insert_entry(
                 body=quote,
                 jurisdiction="home",
@@ -217,5 +215,4 @@ class CeremonyMixin(StoreBase):
                 ceremony=True,
                 created_at=None if stamp is None else stamp[0],
                 nonce=None if stamp is None else stamp[1],
-                scope_of=row["scope"],
             )

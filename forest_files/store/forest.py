@@ -2,8 +2,10 @@
 
 Stores: see forest_files/schema.sql; per instance, walk tickets and pending
 wild cites (process-local, cleared by ``close``).
-Refuses: files the version gate refuses (forest_files/store/gate.py); every
-op's own refusals live in the mixin modules.
+Refuses: files the version gate refuses (forest_files/store/gate.py); a
+scope that is blank, over 128 characters or holds a control character; every
+op's own refusals live in the mixin modules. Every op sees and writes only the
+store's scope (see forest_files/store/base.py and docs/model.md, "Scope").
 Returns: the store; ``conn`` is a sqlite3 connection whose rows are
 addressable by column name, for raw-SQL readers and audits.
 Test: tests/test_store_hostile.py
@@ -38,6 +40,7 @@ from forest_files.store.audit import AuditMixin
 from forest_files.store.bulk import BulkMixin
 from forest_files.store.ceremonies import CeremonyMixin
 from forest_files.store.erasure import ErasureMixin
+from forest_files.store.lookup import check_scope
 from forest_files.store.recall import RecallMixin
 from forest_files.store.resolve import ResolveMixin
 from forest_files.store.walk import TicketState, WalkMixin
@@ -62,10 +65,8 @@ class ForestStore(
     """Append-only custody store. Use as a context manager."""
 
     def __init__(self, path: str | Path, *, scope: str = "default") -> None:
-        if not isinstance(scope, str) or not scope.strip():
-            raise ForestError("scope must be a non-blank string")
+        self.scope = check_scope(scope)
         self.path = Path(path)
-        self.scope = scope
         self._tickets: dict[str, TicketState] = {}
         self._pending_wild_access: set[int] = set()
         self.conn = connection.connect(self.path)

@@ -6,7 +6,12 @@ Returns: SQL text. Status questions are targeted per id (index lookups), so
 the cost of a root or a supersede never grows with the size of the store; the
 views in schema.sql give the same answers for raw-SQL readers
 (tests/test_store_props.py checks they agree).
-Test: tests/test_store_props.py
+Test: tests/test_store_props.py, tests/test_scopes.py
+
+Scopes: the views in schema.sql are scope-agnostic (raw-SQL readers see every
+scope); every statement here that lists or searches entries filters on the
+store's scope, and every lookup by id returns the row's ``scope`` so the store
+can refuse another scope's id without a second query.
 """
 
 from __future__ import annotations
@@ -24,13 +29,17 @@ ON CONFLICT (from_id, to_id, kind) DO NOTHING
 
 GET_ENTRY = "SELECT * FROM entries WHERE id = ?"
 ENTRY_EXISTS = "SELECT 1 FROM entries WHERE id = ?"
-CONTENT_IDS = "SELECT id, content_id FROM entries WHERE id IN ({marks})"
-ID_FOR_CONTENT = "SELECT id FROM entries WHERE content_id = ?"
-# A short id: every content id in [prefix, prefix + "g"), by the content id index.
+ENTRY_SCOPE = "SELECT scope FROM entries WHERE id = ?"
+CONTENT_ID_OF = "SELECT content_id, scope FROM entries WHERE id = ?"
+CONTENT_IDS = "SELECT id, content_id, scope FROM entries WHERE id IN ({marks})"
+ID_FOR_CONTENT = "SELECT id, scope FROM entries WHERE content_id = ?"
+# A short id: every content id of the scope in [prefix, prefix + "g"), by the
+# content id index.
 CONTENT_IDS_FROM = (
     "SELECT content_id FROM entries WHERE content_id >= ? AND content_id < ? "
-    "ORDER BY content_id LIMIT ?"
+    "AND scope = ? ORDER BY content_id LIMIT ?"
 )
+ANY_CONTENT_ID_FROM = "SELECT 1 FROM entries WHERE content_id >= ? AND content_id < ? LIMIT 1"
 
 IS_ADOPTED = """
 SELECT 1 FROM edges a JOIN entries r ON r.id = a.from_id
@@ -55,23 +64,24 @@ SELECT EXISTS (
 ), '') != 'seals'
 """
 CHAIN_OF = "SELECT COALESCE(chain_root, id) FROM entries WHERE id = ?"
-CHAIN_MEMBERS = "SELECT id FROM entries WHERE id = ? OR chain_root = ?"
+CHAIN_MEMBERS = "SELECT id FROM entries WHERE (id = ? OR chain_root = ?) AND scope = ?"
 LATEST_ADOPTION = """
 SELECT r.* FROM edges a JOIN entries r ON r.id = a.from_id
-WHERE a.to_id = ? AND a.kind = 'adopts' AND r.bucket = 'adoption_record'
+WHERE a.to_id = ? AND a.kind = 'adopts' AND r.bucket = 'adoption_record' AND r.scope = ?
 ORDER BY a.id DESC LIMIT 1
 """
 # The latest adoption record of a content id: who adopted it, with which words
 # (the doors name them beside a finding; read from a view or the index).
-ADOPTION_OF_CONTENT = """
-SELECT r.signature, r.body FROM entries e
+# Who adopted each of many content ids (a JSON array): every adoption, oldest first.
+ADOPTIONS_OF_CONTENTS = """
+SELECT e.content_id, r.signature, r.body FROM entries e
 JOIN edges a ON a.to_id = e.id AND a.kind = 'adopts'
 JOIN entries r ON r.id = a.from_id AND r.bucket = 'adoption_record'
-WHERE e.content_id = ? ORDER BY a.id DESC LIMIT 1
+WHERE e.content_id IN (SELECT value FROM json_each(?)) ORDER BY a.id
 """
 OUTGOING_EDGES = """
 SELECT e.kind AS edge_kind, n.* FROM edges e JOIN entries n ON n.id = e.to_id
-WHERE e.from_id = ? ORDER BY e.id
+WHERE e.from_id = ? AND n.scope = ? ORDER BY e.id
 """
 EDGES_TOUCHING = """
 SELECT from_id, to_id, kind FROM edges
@@ -90,6 +100,7 @@ EXISTING_NEST = """
 SELECT e.id FROM edges n JOIN entries e ON e.id = n.from_id
 WHERE n.to_id = ? AND n.kind = 'nests' AND e.body = ?
   AND json_extract(e.meta_json, '$.start') = ? AND json_extract(e.meta_json, '$.end') = ?
+  AND e.scope = ?
 ORDER BY e.id LIMIT 1
 """
 
@@ -100,7 +111,7 @@ WHERE entries_fts MATCH ?
   AND COALESCE((SELECT s.kind FROM edges s
                 WHERE s.to_id = e.id AND s.kind IN ('seals', 'unseals')
                 ORDER BY s.id DESC LIMIT 1), '') != 'seals'
-  {scope_clause} {bucket_clause}
+  AND e.scope = ? {scope_clause} {bucket_clause}
 ORDER BY f.rank
 LIMIT ?
 """
@@ -111,12 +122,14 @@ VALUES (?, ?, ?, ?, ?)
 
 QUESTIONS_NEAR = """
 SELECT DISTINCT q.id FROM edges x JOIN entries q ON q.id = x.{question_side}
-WHERE x.kind = ? AND x.{near_side} IN ({marks}) AND q.bucket = 'question'
+WHERE x.kind = ? AND x.{near_side} IN ({marks}) AND q.bucket = 'question' AND q.scope = ?
 """
 RIPENESS = "SELECT COUNT(*) FROM edges WHERE to_id = ? AND kind = 'feeds'"
 NEXT_TO = """
-SELECT to_id AS near FROM edges WHERE from_id = ? AND kind = 'asks_about'
-UNION SELECT from_id AS near FROM edges WHERE to_id = ? AND kind = 'feeds'
+SELECT x.to_id AS near FROM edges x JOIN entries n ON n.id = x.to_id
+WHERE x.from_id = ?1 AND x.kind = 'asks_about' AND n.scope = ?2
+UNION SELECT x.from_id AS near FROM edges x JOIN entries n ON n.id = x.from_id
+WHERE x.to_id = ?1 AND x.kind = 'feeds' AND n.scope = ?2
 """
 LATEST_ANSWER_KIND = """
 SELECT kind FROM edges WHERE to_id = ? AND kind IN ('answers', 'reopens')
@@ -165,6 +178,12 @@ ERASED_BODY_HASHES = (
     "ORDER BY e.body_hash"
 )
 LIVE_GROUND_BODIES = "SELECT body FROM current_ground UNION SELECT body FROM contested_entries"
+
+# Listings of a status view (ledger/views.py), of the store's scope only.
+LIST_VIEW = (
+    "SELECT id, content_id, body_hash, signature, created_at FROM {view} "
+    "WHERE bucket != 'anchor' AND scope = ? ORDER BY content_id"
+)
 
 # Trust (store/trust.py; the entry_trust view is the same rule for raw-SQL readers).
 # The edges whose target an entry's text is taken from, with what the target is.

@@ -4,8 +4,9 @@ Stores: one ``retrieval_log`` row per ``recall_similar`` (every recall is
 recorded; that is part of the contract).
 Refuses: queries with no word tokens ("empty query"), an unknown scope,
 unbounded ``excerpt_len``, scraps carrying a full body ("full body refused"),
-unlabeled scraps ("unlabeled"), unknown ids, sealed ids (their text never
-leaves the store through recall).
+unlabeled scraps ("unlabeled"), unknown ids (``NotFound``), ids of another
+scope (``ScopeMismatch``), sealed ids (their text never leaves the store
+through recall). Full-text leads come from the store's scope only.
 Returns: lists of scrap dicts, jurisdiction first, each with the store's
 derived ``trust`` level (an outside scrap the store does not hold is ``wild``:
 nothing here vouches for it; a ``trust`` the caller put on a scrap is
@@ -86,7 +87,7 @@ class RecallMixin(StoreBase):
             raise ForestError(f"invalid recall scope {scope!r}; use home, wild or both")
         expression = _plain_language_fts_query(query)
         buckets = [str(b) for b in (open_buckets or [])]
-        params: list[Any] = [expression]
+        params: list[Any] = [expression, self.scope]
         scope_clause = ""
         if scope != "both":
             scope_clause = "AND e.jurisdiction = ?"
@@ -141,10 +142,8 @@ class RecallMixin(StoreBase):
         return out
 
     def _side_from_store(self, entry_id: Any, excerpt_len: int) -> dict[str, Any]:
-        row = self.get(entry_id) if isinstance(entry_id, int) else None
-        if row is None:
-            raise ForestError(f"recall.side: unknown entry {entry_id}")
-        if self.is_sealed(row["id"]):
+        row = self._require(entry_id, "recall.side")
+        if self._sealed(row["id"]):
             raise ForestError(f"recall.side: entry {entry_id} is sealed; its text is withheld")
         return with_trust(scrap(row, excerpt_len), self._level(row["id"]))
 
@@ -156,7 +155,7 @@ class RecallMixin(StoreBase):
             raise ForestError("recall.side scrap needs id")
         entry_id = item["id"]
         row = self.get(entry_id) if isinstance(entry_id, int) else None
-        if row is not None and self.is_sealed(row["id"]):
+        if row is not None and self._sealed(row["id"]):
             raise ForestError(f"recall.side: entry {entry_id} is sealed; its text is withheld")
         text = item.get("excerpt")
         if text is None:

@@ -3,16 +3,17 @@
 Stores: one new entry carrying the picked head's text, with a ``supersedes``
 edge to every live head of the contested chain and a ``derived_from`` edge to
 the pick, and one adoption record that ``adopts`` it — in one transaction.
-Refuses: an entry that is not contested ("is not contested"), a pick that is
-not a live head of the same chain, blank or praise-only words, a blank
-signature.
+Refuses: an entry that is not contested ("is not contested",
+``InvalidTransition``), a pick that is not a live head of the same chain, blank
+or praise-only words, a blank signature, an unknown id (``NotFound``), another
+scope's id (``ScopeMismatch``).
 Returns: the new ground entry's id.
 Test: tests/test_resolve.py
 """
 
 from __future__ import annotations
 
-from forest_files.errors import ForestError
+from forest_files.errors import ForestError, InvalidTransition, Refusal
 from forest_files.praise import refuse_praise
 from forest_files.store import queries
 from forest_files.store.base import StoreBase
@@ -24,11 +25,10 @@ Stamp = tuple[str, str]
 class ResolveMixin(StoreBase):
     def contest_heads(self, entry_id: int) -> list[int]:
         """The live heads of the chain ``entry_id`` belongs to (two or more when contested)."""
+        self._require(entry_id, "resolve")
         row = self.conn.execute(queries.CHAIN_OF, (entry_id,)).fetchone()
-        if row is None:
-            raise ForestError(f"resolve: unknown entry {entry_id}")
         chain = int(row[0])
-        members = self.conn.execute(queries.CHAIN_MEMBERS, (chain, chain)).fetchall()
+        members = self.conn.execute(queries.CHAIN_MEMBERS, (chain, chain, self.scope)).fetchall()
         return sorted(int(m[0]) for m in members if self._is_live_head(int(m[0])))
 
     @guarded
@@ -54,16 +54,17 @@ class ResolveMixin(StoreBase):
             raise ForestError("resolve without a speaker signature refused")
         with self.atomic():
             if heads is None:
-                if not self.is_contested(contested_id):
-                    raise ForestError(
+                self._require(contested_id, "resolve")
+                if not self._contested(contested_id):
+                    raise InvalidTransition(
                         f"entry {contested_id} is not contested; use supersede to change ground"
                     )
                 heads = self.contest_heads(contested_id)
+            pick = self._require(pick_id, "resolve")
             if pick_id not in heads:
-                raise ForestError(
+                raise Refusal(
                     f"resolve: pick {pick_id} is not a live head of the contest (heads: {heads})"
                 )
-            pick = self._require(pick_id, "resolve")
             chain = pick["chain_root"] or pick_id
             origins = [(h, "supersedes") for h in heads] + [(pick_id, "derived_from")]
             new_id = self._insert_entry(
@@ -77,7 +78,6 @@ class ResolveMixin(StoreBase):
                 chain_root=chain,
                 created_at=None if stamp is None else stamp[0],
                 nonce=None if stamp is None else stamp[1],
-                scope_of=pick["scope"],
             )
             self._insert_entry(
                 body=adopting_words.strip(),
@@ -88,8 +88,7 @@ class ResolveMixin(StoreBase):
                 ceremony=True,
                 created_at=None if stamp is None else stamp[0],
                 nonce=None if stamp is None else stamp[1],
-                scope_of=pick["scope"],
             )
-            if not self.is_ground(new_id):
+            if not self._ground(new_id):
                 raise ForestError(f"resolve postcondition failed: {new_id} is not ground")
         return new_id

@@ -5,7 +5,9 @@ wild reads as pending cites for the next pair. ``move(deeper=…)`` may write a
 nested extract entry.
 Refuses: forged, unknown or spent tickets, a ticket at another position,
 steps without ``around`` or to undisclosed routes, unknown or sealed
-positions and destinations (a seal after ``open``/``around`` is honoured).
+positions and destinations (a seal after ``open``/``around`` is honoured);
+``open`` of another scope's id (``ScopeMismatch``) or of an unknown one
+(``NotFound``). Neighbours of another scope are never disclosed.
 Returns: ``Trail`` handles, around scraps with routes, read packets.
 Test: tests/test_store_hostile.py
 """
@@ -16,7 +18,7 @@ import secrets
 from dataclasses import dataclass, field
 from typing import Any
 
-from forest_files.errors import ForestError
+from forest_files.errors import ForestError, NotFound
 from forest_files.store import queries
 from forest_files.store.base import StoreBase
 from forest_files.store.connection import guarded
@@ -71,14 +73,13 @@ class WalkMixin(StoreBase):
         return self._mint(position)
 
     def _refuse_sealed(self, entry_id: int, what: str) -> None:
-        if self.is_sealed(entry_id):
+        if self._sealed(entry_id):
             raise ForestError(f"{what}: entry {entry_id} is sealed")
 
     @guarded
     def open(self, handle: int) -> Trail:
-        if not isinstance(handle, int) or self.get(handle) is None:
-            raise ForestError(f"open: unknown entry {handle}")
-        if self.is_sealed(handle):
+        self._require(handle, "open")
+        if self._sealed(handle):
             raise ForestError(f"open: entry {handle} is sealed")
         return self._mint(handle)
 
@@ -88,8 +89,8 @@ class WalkMixin(StoreBase):
         state = self._validate(trail)
         check_excerpt_len(excerpt_len)
         here = trail.position
-        if self.get(here) is None:
-            raise ForestError(f"around: unknown position {here}")
+        if self._visible(here) is None:
+            raise NotFound(f"around: unknown position {here}")
         self._refuse_sealed(here, "around: position")
         routes: dict[int, set[tuple[str, str]]] = {}
         for edge in self.conn.execute(queries.EDGES_TOUCHING, (here, here)):
@@ -100,8 +101,8 @@ class WalkMixin(StoreBase):
             routes.setdefault(other, set()).add((kind, direction_of(kind, src == here)))
         out: list[dict[str, Any]] = []
         for other in sorted(routes):
-            row = self.get(other)
-            if row is None or self.is_sealed(other):
+            row = self._visible(other)  # an edge into another scope leads nowhere
+            if row is None or self._sealed(other):
                 continue
             item = scrap(row, excerpt_len)
             item["routes"] = [{"direction": d, "relation": k} for k, d in sorted(routes[other])]
@@ -140,8 +141,8 @@ class WalkMixin(StoreBase):
             )
         else:
             destination = matching[0]
-        if self.get(destination) is None:
-            raise ForestError(f"step: unknown entry {destination}")
+        if self._visible(destination) is None:
+            raise NotFound(f"step: unknown entry {destination}")
         self._refuse_sealed(destination, "step")
         return self._spend_and_mint(state, destination)
 
@@ -149,10 +150,10 @@ class WalkMixin(StoreBase):
     def read(self, trail: Trail) -> dict[str, Any]:
         """The full body of the current position; a wild read pends a cite."""
         self._validate(trail)
-        row = self.get(trail.position)
+        row = self._visible(trail.position)
         if row is None:
-            raise ForestError(f"read: unknown position {trail.position}")
-        if self.is_sealed(trail.position):
+            raise NotFound(f"read: unknown position {trail.position}")
+        if self._sealed(trail.position):
             raise ForestError(f"read: entry {trail.position} is sealed")
         if row["jurisdiction"] == "wild":
             self._pending_wild_access.add(int(row["id"]))
@@ -181,9 +182,9 @@ class WalkMixin(StoreBase):
         if sum(chosen) != 1:
             raise ForestError("move: specify exactly one of neighbor_id, deeper, shallower")
         here = trail.position
-        parent = self.get(here)
+        parent = self._visible(here)
         if parent is None:
-            raise ForestError(f"move: unknown position {here}")
+            raise NotFound(f"move: unknown position {here}")
         self._refuse_sealed(here, "move: position")
         if neighbor_id is not None:
             destination = self._neighbour(here, neighbor_id)
@@ -195,7 +196,7 @@ class WalkMixin(StoreBase):
 
     def _neighbour(self, here: int, neighbor_id: int) -> int:
         if not isinstance(neighbor_id, int) or self.get(neighbor_id) is None:
-            raise ForestError(f"move: unknown neighbor {neighbor_id}")
+            raise NotFound(f"move: unknown neighbor {neighbor_id}")
         found = self.conn.execute(
             queries.EDGE_BETWEEN, (here, neighbor_id, neighbor_id, here)
         ).fetchone()
@@ -207,7 +208,7 @@ class WalkMixin(StoreBase):
     def _parent(self, here: int) -> int:
         for kind in ("nests", "derived_from"):
             row = self.conn.execute(queries.PARENT_VIA, (here, kind)).fetchone()
-            if row is not None:
+            if row is not None and self._visible(int(row[0])) is not None:
                 self._refuse_sealed(int(row[0]), "move: parent")
                 return int(row[0])
         raise ForestError(f"move: no parent above {here}")
@@ -222,7 +223,7 @@ class WalkMixin(StoreBase):
             raise ForestError("move: deeper slice out of range")
         extract = body[start:end]
         existing = self.conn.execute(
-            queries.EXISTING_NEST, (parent["id"], extract, start, end)
+            queries.EXISTING_NEST, (parent["id"], extract, start, end, self.scope)
         ).fetchone()
         if existing is not None:
             return int(existing[0])

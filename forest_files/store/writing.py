@@ -3,9 +3,11 @@
 Stores: entries (scrubbed by default), pairs with their scroll pointer and
 pending wild cites, non-ceremony edges.
 Refuses: ceremony buckets and edge kinds ("ceremony"), unknown buckets and
-edge kinds, unknown ids, orphans ("orphan insert refused"), pairs without a
-``scroll_ptr`` by any path, negative or non-integer scroll offsets, a
-``previous_pair_id`` that is not a pair.
+edge kinds, unknown ids (``NotFound``), ids of another scope and edges across
+scopes (``ScopeMismatch``: both ends must be of the store's scope), orphans
+("orphan insert refused"), pairs without a ``scroll_ptr`` by any path,
+negative or non-integer scroll offsets, a ``previous_pair_id`` that is not a
+pair.
 Returns: entry ids.
 Test: tests/test_store_hostile.py
 """

@@ -3,7 +3,9 @@
 Stores: the lock and pid file (lock.py); a rotating log ``.forest/cache/watch.log``
 (1 MiB, 3 kept; lines carry paths, selectors, hashes — never section text); the
 state ``.forest/cache/watch.json`` (mode, fallback, open findings, recent
-errors) after every batch.
+errors, the error in force) after every batch. With ``--notify`` one desktop
+notification per newly failed finding: its headline (kind, selector, lines),
+never its text; a missing or failing ``notify-send`` is logged once.
 Refuses: a second watcher (lock.py); a detached watcher that did not come up
 (``ForestError`` naming the log); a watcher that ignores SIGTERM (naming kill).
 Returns: ``run_foreground`` (0 after SIGTERM, SIGINT or SIGHUP: one clean
@@ -26,13 +28,16 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
+from forest_files.doors.model import Reported
 from forest_files.errors import ForestError
 from forest_files.paths import LOCAL_DB, WATCH_LOG, WATCH_STATE
 from forest_files.watch.lock import WatchLock, running
 from forest_files.watch.settings import WatchSettings
-from forest_files.watch.watcher import Sink, Watcher
+from forest_files.watch.watcher import Alert, Sink, Watcher
 
 log = logging.getLogger("forest_files.watch")
 _START_TIMEOUT = 30.0
@@ -60,6 +65,8 @@ def write_state(root: Path, w: Watcher, *, stopped: bool = False) -> None:
             for r in w.open_findings()
         ],
         "errors": list(w.errors),
+        "problem": w.problem,
+        "error_count": w.error_count,
         "events": w.collector.events,
         "checks": w.journal.counts.get("check", 0),
     }
@@ -69,18 +76,34 @@ def write_state(root: Path, w: Watcher, *, stopped: bool = False) -> None:
     os.replace(tmp, path)
 
 
-def notifier(sink: Sink | None) -> Sink:
-    """A sink that also sends each new finding's headline as a desktop notification."""
-    tool = shutil.which("notify-send")
+def notifier() -> Alert:
+    """Send a newly failed finding's headline as a desktop notification (notify-send).
+    A missing tool is said once at start; a failing one once, then it is not run again."""
+    from forest_files.doors.text import headline
 
-    def send(lines: list[str]) -> None:
-        if sink is not None:
-            sink(lines)
+    tool = shutil.which("notify-send")
+    if tool is None:
+        log.warning("notify: notify-send is not on PATH; no desktop notifications")
+
+    def send(r: Reported) -> None:
+        nonlocal tool
         if tool is None:
             return
-        for line in lines:
-            if not line.startswith(" "):
-                subprocess.run([tool, "forest-files", line], check=False, timeout=10)
+        try:
+            done = subprocess.run(
+                [tool, "forest-files", headline(r)],
+                check=False,
+                timeout=10,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
+            failed = f"exit {done.returncode}" if done.returncode else ""
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            failed = type(exc).__name__
+        if failed:
+            log.warning("notify: %s failed (%s); no more desktop notifications", tool, failed)
+            tool = None
 
     return send
 
@@ -93,11 +116,16 @@ def run_foreground(
 
     root = find_root(root)
     lock = WatchLock(root)
-    lock.acquire()
-    handler = _log_to_file(root)
+    # Handlers before the lock: once the pid file names us, a signal must find them.
     done = threading.Event()
     previous = {s: signal.signal(s, lambda *_: done.set()) for s in _SIGNALS}
-    w = Watcher(root, settings, sink=notifier(sink) if notify else sink)
+    try:
+        lock.acquire()
+    except BaseException:
+        _restore(previous)
+        raise
+    handler = _log_to_file(root)
+    w = Watcher(root, settings, sink=sink, alert=notifier() if notify else None)
     try:
         if lock.recovered is not None:
             log.info("recovered a stale pid file (pid %s was not running)", lock.recovered)
@@ -112,8 +140,7 @@ def run_foreground(
     finally:
         w.stop()
         write_state(root, w, stopped=True)
-        for sig, old in previous.items():
-            signal.signal(sig, old)
+        _restore(previous)
         lock.release()
         log.info("stopped")
         log.removeHandler(handler)
@@ -122,6 +149,11 @@ def run_foreground(
 
 
 _SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
+
+
+def _restore(previous: Mapping[signal.Signals, Any]) -> None:
+    for sig, old in previous.items():
+        signal.signal(sig, old)
 
 
 def detach(root: Path, args: list[str]) -> int:
@@ -205,6 +237,7 @@ def status(root: Path) -> dict[str, object]:
         "fallback": state.get("fallback") or "",
         "open": state.get("open", []),
         "errors": state.get("errors", []),
+        "problem": state.get("problem") or "",
         "proposals": proposals,
         "log": str(root / WATCH_LOG),
     }

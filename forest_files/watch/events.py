@@ -2,8 +2,9 @@
 
 Stores: nothing; it never reads a file and never judges.
 Refuses: (ignores) events under ``.git/`` and ``.forest/`` — but one in the
-ledger's segments directory flags ``custody`` (the bindings may have changed)
-— and every path that is neither bound nor named by a ``[require]`` glob,
+ledger's segments directory flags ``custody`` (the bindings may have changed),
+and ``forest.toml`` flags ``config`` (bindings, policies and ``[require]`` are
+read again) — and every path that is neither bound nor named by a ``[require]`` glob,
 editor artefacts included; a move or create that ends on a bound (or
 required) path always counts, whatever the source name.
 A directory event (moved, deleted, created) notes every bound path under it
@@ -21,7 +22,7 @@ from pathlib import Path
 
 from watchdog.events import FileSystemEvent, FileSystemEventHandler
 
-from forest_files.config import RequireRule
+from forest_files.config import CONFIG_NAME, RequireRule
 from forest_files.paths import FOREST_DIR, LEDGER_DIR, SEGMENTS
 from forest_files.watch.collector import Collector
 
@@ -83,6 +84,9 @@ class Handler(FileSystemEventHandler):
     def _one(self, rel: str, *, removed: bool) -> None:
         if rel == _SEGMENTS or rel.startswith(_SEGMENTS + "/"):
             self.collector.flag("custody")
+            return
+        if rel == CONFIG_NAME:
+            self.collector.flag("config")
             return
         top = rel.split("/", 1)[0]
         if top in (".git", FOREST_DIR):

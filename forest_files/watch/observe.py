@@ -16,6 +16,7 @@ import logging
 import os
 from collections.abc import Callable, Iterable
 
+import watchdog.events
 from watchdog.events import (
     DirCreatedEvent,
     DirDeletedEvent,
@@ -47,6 +48,12 @@ EVENTS: list[type[FileSystemEvent]] = [
     DirDeletedEvent,
     DirMovedEvent,
 ]
+# A chmod (a bound file made unreadable, or readable again) changes the verdict.
+# watchdog 5+ reports it as its own event type, which the filter must name; older
+# versions report it as "modified".
+_ATTRIB: type[FileSystemEvent] | None = getattr(watchdog.events, "FileAttribEvent", None)
+if _ATTRIB is not None:
+    EVENTS.append(_ATTRIB)
 
 
 def default_factory(poll: bool, interval: float) -> BaseObserver:

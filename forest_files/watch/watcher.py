@@ -5,9 +5,13 @@ Stores: proposals (judge.capture); under a ``restore`` policy (forest.toml's
 after its text became the proposal (route.py). It never roots, supersedes or
 rebinds: the index is brought in step by the check path itself.
 Refuses: nothing; an error is logged in one line (never a section's text),
-kept for ``status``, and the loop goes on.
+kept for ``status`` (``problem`` while it lasts; the same error again is not
+logged again), and the loop goes on. A ``forest.toml`` that stops parsing
+leaves the last good bindings, watches and policies in force; its edits
+trigger a full reload, so the repaired file is picked up at once.
 Returns: ``Watcher`` — ``start()``, ``stop()`` (idempotent, joins its thread
-and the observer), ``journal`` (what it did), ``open_findings()``.
+and the observer), ``journal`` (what it did), ``open_findings()``; ``alert``
+(if given) is called once with each finding that newly failed.
 
 The worker, per batch: while git is mid-operation (gitstate.py) it only holds
 the batch; when HEAD moved, the ledger changed or a watched directory moved
@@ -46,7 +50,9 @@ from forest_files.watch.settings import WatchSettings
 
 log = logging.getLogger("forest_files.watch")
 Sink = Callable[[list[str]], None]
-_RELOAD = frozenset({"custody", "dirs", "full"})
+Alert = Callable[[Reported], None]
+_RELOAD = frozenset({"custody", "config", "dirs", "full"})
+_CACHE_WRITE_EVERY = 5.0  # seconds between writes of one local cache file
 
 
 class Watcher:
@@ -56,6 +62,7 @@ class Watcher:
         settings: WatchSettings | None = None,
         *,
         sink: Sink | None = None,
+        alert: Alert | None = None,
         factory: ObserverFactory = default_factory,
     ) -> None:
         from forest_files.repository import find_root
@@ -63,6 +70,7 @@ class Watcher:
         self.root = find_root(root)
         self.settings = settings or WatchSettings()
         self.sink = sink
+        self.alert = alert
         self.journal = Journal()
         self.collector = Collector(self.settings.quiet, self.settings.ceiling)
         self.git = GitState(self.root)
@@ -71,6 +79,9 @@ class Watcher:
         self._excludes: dict[str, tuple[str, ...]] = {}
         self._sizes: dict[str, int] = {}
         self.errors: collections.deque[str] = collections.deque(maxlen=20)
+        self.problem = ""  # the error the last batch ended in; "" once one succeeds
+        self._erred = False
+        self.error_count = 0  # every error, repeats included
         self.on_batch: Callable[[], None] | None = None  # the daemon writes its state here
         handler = Handler(str(self.root), self.collector, lambda: self.bound)
         s = self.settings
@@ -87,6 +98,11 @@ class Watcher:
 
     # -- life ------------------------------------------------------------------
     def start(self) -> None:
+        from forest_files.files import statcache
+
+        # One process judging one save at a time: the local caches are written at
+        # most every few seconds (and at stop), not whole after every save.
+        statcache.defer_writes(_CACHE_WRITE_EVERY)
         self._load()
         self.observers.start(self._dirs())
         self._thread = threading.Thread(target=self._run, name="forest-watch", daemon=True)
@@ -102,6 +118,10 @@ class Watcher:
         if self._thread is not None and self._thread is not threading.current_thread():
             self._thread.join(timeout=30)
         self.observers.stop()
+        from forest_files.files import statcache
+
+        statcache.flush_writes()
+        statcache.defer_writes(0)
 
     def open_findings(self) -> list[Reported]:
         return self.verdicts.open_findings()
@@ -131,9 +151,13 @@ class Watcher:
         due = time.monotonic()  # the start-up reconcile: edits made while stopped
         batch: Batch | None = Batch(flags=frozenset({"full"}))
         while batch is not None and not self._stop.is_set():
+            self._erred = False
+            checked = self.journal.counts.get("check", 0)
             try:
                 if self._process(batch):
                     due = time.monotonic() + self.settings.reconcile
+                if not self._erred and self.journal.counts.get("check", 0) > checked:
+                    self._recovered()
             except StoreBusy as exc:
                 self._error(exc)
                 self.collector.hold(batch.paths, batch.flags, time.monotonic() + 1.0)
@@ -147,9 +171,20 @@ class Watcher:
         text = one_line(exc) if isinstance(exc, ForestError) else type(exc).__name__
         if isinstance(exc, OSError) and exc.filename:
             text = f"{type(exc).__name__} on {exc.filename}: {exc.strerror}"
+        self._erred = True
+        self.error_count += 1
+        if text == self.problem:  # still failing the same way: said once already
+            return
+        self.problem = text
         log.warning("error: %s", text)
         self.errors.append(text)
         self.journal.add("error", detail=text)
+
+    def _recovered(self) -> None:
+        if self.problem:
+            log.info("ok again (the last error was: %s)", self.problem)
+            self.journal.add("recovered", detail=self.problem)
+            self.problem = ""
 
     def _process(self, batch: Batch) -> bool:
         """Judge one batch; True when it was a full reconcile."""
@@ -221,6 +256,15 @@ class Watcher:
     def _take(self, items: list[Reported], full: bool) -> None:
         judged = self.verdicts.apply(items, full=full)
         self._emit(list(judged.lines))
+        from forest_files.governance.doorlog import record_findings  # new drift: audited
+
+        record_findings(self.root, "watch", judged.changed)
+        for r in judged.changed:
+            if r.finding.failed and self.alert is not None:
+                try:
+                    self.alert(r)
+                except Exception as exc:  # a notification never stops the routing below
+                    self._error(exc)
         for r in judged.changed:
             if r.finding.kind == "drifted":
                 self._route(r)

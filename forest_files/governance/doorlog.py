@@ -1,0 +1,120 @@
+"""What the doors put in the audit log: a refused commit, drift found, a CI run, a
+command's refusal.
+
+Stores: one record per call in ``.forest/audit.db`` (auditlog.py): ``hook``/
+``refused`` when the pre-commit hook refuses a commit (reason ``drift``, or the
+refusing error's code); ``drift``/``found`` when ``forest check`` or the watcher
+finds a binding not clean (reason ``check`` / ``watch``); ``ci``/``found`` or
+``ci``/``ok`` for each ``forest ci`` run (reason ``gate`` or
+``ledger-corrupt``); ``refusal``/``refused`` for any other ForestError a
+command ends with (reason: the error type's code, ``auditlog.reason_of``).
+Targets are binding ids, selectors (path#section), hashes and commit ids;
+counts are integers per finding kind. Never a body, words, a diff, a finding's
+detail or an error message.
+Refuses: nothing. Best effort: every function returns False instead of raising,
+so recording can never change a command's outcome or exit code; nothing is
+written outside a repository with a ``.forest/`` directory.
+Returns: whether a record was written.
+Test: tests/test_audit_doors.py
+
+Callers import this module only when there is something to record, so a clean
+check or hook never loads it (nor SQLite).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from forest_files.ci.gate import GateReport
+    from forest_files.doors.model import Reported
+    from forest_files.governance.auditlog import Event
+
+
+def _targets(reported: Iterable[Reported]) -> tuple[tuple[str, ...], dict[str, int]]:
+    targets: list[str] = []
+    kinds: Counter[str] = Counter()
+    for r in reported:
+        f = r.finding
+        if not f.failed:
+            continue
+        kinds[f.kind] += 1
+        for value in (f.binding, f.selector, f.actual_hash):
+            if value and value not in targets:
+                targets.append(value)
+    counts = dict(kinds)
+    counts["findings"] = sum(kinds.values())
+    return tuple(targets), counts
+
+
+def _append(root: Path, event: Event) -> bool:
+    try:
+        from forest_files.governance.auditlog import append_events
+
+        return append_events(root, [event])
+    except Exception:  # best effort: never the command's outcome (see the module)
+        return False
+
+
+def record_findings(root: Path, door: str, reported: Iterable[Reported]) -> bool:
+    """Drift a door found (``door``: ``check``, ``watch``, or ``hook`` — a refused
+    commit); nothing when every finding is clean."""
+    targets, counts = _targets(reported)
+    if not counts["findings"]:
+        return False
+    from forest_files.governance.auditlog import Event
+
+    if door == "hook":
+        return _append(root, Event("hook", "refused", "drift", targets=targets, counts=counts))
+    return _append(root, Event("drift", "found", door, targets=targets, counts=counts))
+
+
+def record_gate(root: Path | str, report: GateReport) -> bool:
+    """One ``forest ci`` run: its finding rules counted, their targets named."""
+    from forest_files.governance.auditlog import Event
+
+    targets: list[str] = [report.head]
+    rules: Counter[str] = Counter()
+    for f in report.findings:
+        rules[f.rule] += 1
+        for value in (f.binding, f.selector or f.path, f.commit):
+            if value and value not in targets:
+                targets.append(value)
+    counts = {**rules, "findings": len(report.findings), "commits": len(report.commits)}
+    outcome = "found" if report.findings else "ok"
+    reason = "ledger-corrupt" if report.exit_code == 3 else "gate"
+    event = Event("ci", outcome, reason, targets=tuple(targets), counts=counts)
+    return _append(_root_of(root) or Path(root), event)
+
+
+def record_refusal(
+    where: Path | str, exc: BaseException, *, door: str = "cli", usage: bool = False
+) -> bool:
+    """A ForestError a command (``door``: ``cli`` or ``hook``) ended with, by its
+    type's code (``usage``: a usage error the command raised, reason ``usage``);
+    nothing for one recorded where it was raised, or outside a repository."""
+    from forest_files.errors import ForestError
+    from forest_files.governance.auditlog import Event, mark_recorded, reason_of, was_recorded
+
+    if not (usage or isinstance(exc, ForestError)) or was_recorded(exc):
+        return False
+    root = _root_of(where)
+    if root is None:
+        return False
+    action = "hook" if door == "hook" else "refusal"
+    done = _append(root, Event(action, "refused", "usage" if usage else reason_of(exc)))
+    mark_recorded(exc)
+    return done
+
+
+def _root_of(where: Path | str) -> Path | None:
+    """The working tree's top holding ``where``, or None (not in git)."""
+    try:
+        from forest_files.gitio import toplevel
+
+        return toplevel(where)
+    except Exception:
+        return None
