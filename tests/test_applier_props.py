@@ -114,6 +114,7 @@ class KindCase:
     store: ForestStore  # the live index of the state before the act
     read: Callable[[str], str | None]
     replay_repo: Repository  # a copy of that state holding every body
+    bodies: Path  # that copy's body files as made: put back after each replay
 
     def __repr__(self) -> str:
         return f"KindCase({self.kind} act {self.act.id[:12]})"
@@ -261,6 +262,8 @@ def _case(base: Path, source: Path, label: str, opened: list[Repository]) -> Kin
     replay_root = base / label / "replay"
     shutil.copytree(before, replay_root)
     shutil.copytree(work / LEDGER / "bodies", replay_root / LEDGER / "bodies", dirs_exist_ok=True)
+    pristine = base / label / "bodies"
+    shutil.copytree(replay_root / LEDGER / "bodies", pristine)
     live = Repository(before)
     replay = Repository(replay_root)
     opened += [live, replay]
@@ -272,6 +275,7 @@ def _case(base: Path, source: Path, label: str, opened: list[Repository]) -> Kin
         store=live._synced(),
         read=lambda h: read_body(post_ledger, h),
         replay_repo=replay,
+        bodies=pristine,
     )
 
 
@@ -417,6 +421,9 @@ def _replay(case: KindCase, act: Act) -> tuple[bool, object]:
         return True, f"LedgerError({exc.code}): {exc}"
     finally:
         segment.path.unlink()
+        # A replayed erase deletes its body file (sync finishes a forget): the next
+        # example's ledger must hold every body again, as a real one would.
+        shutil.copytree(case.bodies, repo.ledger_dir / "bodies", dirs_exist_ok=True)
 
 
 def test_recorded_acts_one_per_kind_replayed_accepted(cases: dict[str, KindCase]) -> None:
@@ -504,7 +511,13 @@ def test_erased_text_act_live_refusal_iff_replay_refusal_accepted(
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(body, encoding="utf-8")
     live_case = KindCase(
-        case.kind, act, case.pool, store, lambda h: bodies.get(h) or case.read(h), case.replay_repo
+        case.kind,
+        act,
+        case.pool,
+        store,
+        lambda h: bodies.get(h) or case.read(h),
+        case.replay_repo,
+        case.bodies,
     )
     live, replayed = _live(live_case, act), _replay(live_case, act)
     assert live[0] == replayed[0] == with_erase, (live, replayed)
