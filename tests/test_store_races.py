@@ -215,3 +215,60 @@ def test_supersede_concurrent_processes_one_winner_refused(tmp_path):
     winner = _assert_one_winner(results, "supersede", 2)
     with ForestStore(db_path) as store:
         _check_supersede(store, target, winner)
+
+
+def test_writer_waits_out_a_short_lock_with_backoff_accepted(store, scroll, db_path):
+    """Another writer holds the lock for a moment: the write takes it once freed
+    (jittered retries within the busy timeout), nothing refused."""
+    import threading
+    import time
+
+    pair_id = make_pair(store, scroll)
+    lock = sqlite3.connect(db_path, isolation_level=None, timeout=0, check_same_thread=False)
+    lock.execute("BEGIN IMMEDIATE")
+    threading.Timer(0.3, lambda: lock.execute("ROLLBACK")).start()
+    start = time.monotonic()
+    try:
+        made = make_entry(store, pair_id, "bees dance")
+    finally:
+        time.sleep(0.05)
+        lock.close()
+    assert time.monotonic() - start >= 0.25
+    assert store.get(made) is not None
+    assert store.conn.execute("PRAGMA busy_timeout").fetchone()[0] == 5000  # put back
+
+
+def test_door_budget_past_the_lock_store_busy_exit_75_refused(tmp_path, monkeypatch):
+    """A door's budget (the hook gives 2 s; here 150 ms) runs out while another
+    writer holds the index: ``StoreBusy``, exit 75, nothing recorded."""
+    import time
+
+    from helpers.cli import forest
+    from helpers.git import isolate, make_repo, write
+
+    from forest_files.exits import EXIT_BUSY
+    from forest_files.repository import Repository
+    from forest_files.store import connection
+
+    isolate(monkeypatch)
+    root = make_repo(tmp_path)
+    write(root, "a.md", "# A\n\nwords\n")
+    Repository.init(root, project_id="busy").close()
+    with Repository(root) as r:
+        r.sync()
+    ledger = root / ".forest" / "ledger"
+    before = sorted(p.name for p in ledger.rglob("*"))
+    lock = sqlite3.connect(root / ".forest" / "woods.db", isolation_level=None, timeout=0)
+    lock.execute("BEGIN IMMEDIATE")
+    monkeypatch.setattr(connection, "_budget_ms", 150)
+    try:
+        start = time.monotonic()
+        result = forest(root, "adopt", "a.md", "--words", "Adopted as it stands")
+        waited = time.monotonic() - start
+    finally:
+        lock.execute("ROLLBACK")
+        lock.close()
+    assert result.exit_code == EXIT_BUSY, result.output
+    assert "locked" in result.stderr and "retry" in result.stderr
+    assert waited < 5  # the door's budget, not SQLite's 5 s default
+    assert sorted(p.name for p in ledger.rglob("*")) == before

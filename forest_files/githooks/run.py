@@ -64,6 +64,9 @@ def sync_index(root: Path) -> int:
     return 0
 
 
+HOOK_BUSY_MS = 2000  # how long the hook waits for another writer of a store
+
+
 def main(argv: list[str]) -> int:
     """``forest-hook HOOK [git's hook arguments]``."""
     from forest_files import gitio
@@ -73,6 +76,9 @@ def main(argv: list[str]) -> int:
         _say("usage: forest-hook pre-commit|pre-merge-commit|post-merge|post-checkout|post-rewrite")
         return 2
     hook = argv[0]
+    from forest_files.store import connection
+
+    connection.set_busy_budget(HOOK_BUSY_MS)  # git waits on the hook: a short wait, then 75
     try:
         root = gitio.toplevel(Path.cwd())
         if not (root / "forest.toml").exists():

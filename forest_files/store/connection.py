@@ -1,9 +1,14 @@
 """Opening a SQLite connection the store's way, transactions, error mapping.
 
-Stores: nothing itself; sets WAL, foreign keys and a 5 s busy timeout.
+Stores: nothing itself; sets WAL, foreign keys and a busy timeout (5 s, or the
+door's budget: ``set_busy_budget``; the pre-commit hook gives 2 s so git never
+stalls long).
 Refuses: nothing; it translates. A busy/locked database becomes ``StoreBusy``
 (retryable), a damaged or non-SQLite file ``StoreCorruption``, a schema law
 ``StoreConstraint``, a use after ``close()`` a ``ForestError``.
+Taking the write lock (``BEGIN IMMEDIATE``) is retried with jittered,
+doubling sleeps within the connection's busy timeout, so two writers that
+collide do not retry in step; past it, ``StoreBusy`` (exit 75: retry).
 Returns: connections, the ``atomic`` context manager, the ``guarded`` decorator.
 Test: tests/test_store_hostile.py, tests/test_errors.py
 """
@@ -12,6 +17,7 @@ from __future__ import annotations
 
 import functools
 import sqlite3
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -25,6 +31,7 @@ from forest_files.errors import (
 )
 
 BUSY_TIMEOUT_MS = 5000
+_budget_ms = BUSY_TIMEOUT_MS  # what new connections wait for a lock (set_busy_budget)
 # SQLite primary result codes (the low byte of an extended code).
 _SQLITE_BUSY = 5
 _SQLITE_LOCKED = 6
@@ -44,11 +51,54 @@ def connect(path: str | Path) -> sqlite3.Connection:
     conn.row_factory = sqlite3.Row
     try:
         conn.execute("PRAGMA foreign_keys = ON")
-        conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        conn.execute(f"PRAGMA busy_timeout = {_budget_ms}")
     except sqlite3.Error as exc:
         conn.close()
         raise translate(exc, f"cannot open store {path}") from exc
     return conn
+
+
+def set_busy_budget(ms: int) -> None:
+    """How long connections opened from now on wait for another writer (ms)."""
+    global _budget_ms
+    if isinstance(ms, bool) or not isinstance(ms, int) or not 0 <= ms <= 600_000:
+        raise ForestError("busy budget must be 0..600000 milliseconds")
+    _budget_ms = ms
+
+
+def _begin_immediate(conn: sqlite3.Connection) -> None:
+    """``BEGIN IMMEDIATE``, retried with jittered backoff within the busy timeout."""
+    budget = int(conn.execute("PRAGMA busy_timeout").fetchone()[0])
+    try:
+        conn.execute("BEGIN IMMEDIATE")
+        return
+    except sqlite3.OperationalError as exc:
+        if not _busy(exc) or budget <= 0:
+            raise
+    import random  # only when another writer holds the lock
+
+    deadline = time.monotonic() + budget / 1000
+    delay = 0.004
+    conn.execute("PRAGMA busy_timeout = 0")  # the sleeps below are the waiting
+    try:
+        while True:
+            left = deadline - time.monotonic()
+            time.sleep(max(0.0, min(left, delay * random.uniform(0.5, 1.5))))
+            try:
+                conn.execute("BEGIN IMMEDIATE")
+                return
+            except sqlite3.OperationalError as exc:
+                if not _busy(exc) or time.monotonic() >= deadline:
+                    raise
+            delay = min(delay * 2, 0.25)
+    finally:
+        conn.execute(f"PRAGMA busy_timeout = {budget}")
+
+
+def _busy(exc: sqlite3.Error) -> bool:
+    code = getattr(exc, "sqlite_errorcode", None)
+    base = code & 0xFF if isinstance(code, int) else None
+    return base in (_SQLITE_BUSY, _SQLITE_LOCKED) or "locked" in str(exc) or "busy" in str(exc)
 
 
 def enable_wal(conn: sqlite3.Connection) -> None:
@@ -117,7 +167,7 @@ def atomic(conn: sqlite3.Connection) -> Iterator[None]:
         conn.execute("RELEASE forest_sp")
         return
     try:
-        conn.execute("BEGIN IMMEDIATE")
+        _begin_immediate(conn)
     except sqlite3.Error as exc:
         raise translate(exc, "begin") from exc
     try:

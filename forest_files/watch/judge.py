@@ -16,6 +16,7 @@ Test: tests/test_watch.py
 from __future__ import annotations
 
 import logging
+import random
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -45,7 +46,8 @@ def check(root: Path, paths: tuple[str, ...], stop: threading.Event) -> list[Rep
             report = run_check(root, "worktree", paths)
             return [*report.items, *report.extra]
         except StoreBusy:
-            if delay is None or stop.wait(delay):
+            # jittered, so a watcher and a hook that collide do not retry in step
+            if delay is None or stop.wait(delay * random.uniform(0.5, 1.5)):
                 raise
     raise AssertionError("unreachable")
 
