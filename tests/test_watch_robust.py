@@ -301,3 +301,40 @@ def test_watch_notify_without_notify_send_said_once_keeps_running_accepted(
     assert len(_log_lines(root, "notify-send is not on PATH")) == 1
     assert running(root) == child.pid and child.poll() is None
     assert stop(root).startswith("stopped") and child.wait(TIMEOUT) == 0
+
+
+# -- a proposal that cannot be written; the repository deleted -------------------------
+def test_watch_proposal_store_unwritable_said_edit_kept_keeps_running_recovers(
+    tmp_path: Path,
+) -> None:
+    """A proposal that cannot be written (a full disk's stand-in: a directory where
+    ``.forest/local.db`` belongs): the drift is still reported, the error is said,
+    the user's edit is left exactly as saved, and the watcher goes on judging."""
+    root = bound_repo(tmp_path)
+    local = root / ".forest" / "local.db"
+    for leftover in root.glob(".forest/local.db*"):
+        leftover.unlink()
+    local.mkdir()
+    with watching(root) as w:
+        save_by_rename(root / "a.md", EDITED)
+        wait_verdict(w, "drifted")
+        assert until(lambda: bool(w.errors))
+        assert (root / "a.md").read_text(encoding="utf-8") == EDITED
+        assert SECRET not in " ".join(w.errors)
+        save_by_rename(root / "a.md", DOC)
+        wait_verdict(w, "clean", after=1)
+        assert w._thread is not None and w._thread.is_alive()
+    assert local.is_dir()  # nothing was put in its place
+
+
+def test_watch_repository_deleted_while_watched_said_stops_cleanly_recovers(
+    tmp_path: Path,
+) -> None:
+    """The whole working tree removed under a running watcher: it says so (an error,
+    never a crash of its thread) and still stops cleanly."""
+    root = bound_repo(tmp_path)
+    with watching(root) as w:
+        shutil.rmtree(root)
+        assert until(lambda: bool(w.errors) or not w._thread or not w._thread.is_alive())
+        assert w._thread is not None and w._thread.is_alive()
+    assert not root.exists()

@@ -30,15 +30,21 @@ def adoptions_of(
 ) -> dict[str, tuple[str, str]]:
     """(signature, words) of the latest adoption of each ground, in one query;
     a ground with no adoption on record is left out."""
-    import json
-
     from forest_files.store.queries import ADOPTIONS_OF_CONTENTS
 
     wanted = sorted({g for g in grounds if g is not None})
     if conn is None or not wanted:
         return {}
-    rows = conn.execute(ADOPTIONS_OF_CONTENTS, (json.dumps(wanted),)).fetchall()
-    return {str(r[0]): (str(r[1]), str(r[2])) for r in rows}  # oldest first: the last wins
+    found: dict[str, tuple[str, str]] = {}
+    for start in range(0, len(wanted), _CHUNK):
+        chunk = wanted[start : start + _CHUNK]
+        sql = ADOPTIONS_OF_CONTENTS.format(marks=",".join("?" * len(chunk)))
+        for row in conn.execute(sql, chunk):  # oldest first: the last wins
+            found[str(row[0])] = (str(row[1]), str(row[2]))
+    return found
+
+
+_CHUNK = 500  # content ids per query (SQLite's parameter limit is far above)
 
 
 def explain(

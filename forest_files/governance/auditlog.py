@@ -166,9 +166,10 @@ class AuditLog:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def append(self, events: Sequence[Event]) -> None:
-        """Append every event in one short transaction of its own."""
-        head = _head(self.root)
+    def append(self, events: Sequence[Event], *, head: str | None = None) -> None:
+        """Append every event in one short transaction of its own (``head``: the HEAD
+        commit when the caller knows it, as the watcher does; else asked of git)."""
+        head = head or _head(self.root)
         rows = [_row(e, head) for e in events]
         try:
             with atomic(self.conn):
@@ -198,7 +199,7 @@ class AuditLog:
         ]
 
 
-def append_events(root: Path, events: Sequence[Event]) -> bool:
+def append_events(root: Path, events: Sequence[Event], *, head: str | None = None) -> bool:
     """Append ``events``; False (nothing raised) when the log cannot be written, or
     when ``root`` has no ``.forest/`` directory (nothing is created there)."""
     if not events:
@@ -207,7 +208,7 @@ def append_events(root: Path, events: Sequence[Event]) -> bool:
         return False
     try:
         with AuditLog(root) as log:
-            log.append(events)
+            log.append(events, head=head)
     except (ForestError, OSError, sqlite3.Error):
         return False
     return True

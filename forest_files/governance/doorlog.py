@@ -50,18 +50,20 @@ def _targets(reported: Iterable[Reported]) -> tuple[tuple[str, ...], dict[str, i
     return tuple(targets), counts
 
 
-def _append(root: Path, event: Event) -> bool:
+def _append(root: Path, event: Event, head: str | None = None) -> bool:
     try:
         from forest_files.governance.auditlog import append_events
 
-        return append_events(root, [event])
+        return append_events(root, [event], head=head)
     except Exception:  # best effort: never the command's outcome (see the module)
         return False
 
 
-def record_findings(root: Path, door: str, reported: Iterable[Reported]) -> bool:
+def record_findings(
+    root: Path, door: str, reported: Iterable[Reported], *, head: str | None = None
+) -> bool:
     """Drift a door found (``door``: ``check``, ``watch``, or ``hook`` — a refused
-    commit); nothing when every finding is clean."""
+    commit); nothing when every finding is clean. ``head``: HEAD when known."""
     targets, counts = _targets(reported)
     if not counts["findings"]:
         return False
@@ -69,7 +71,7 @@ def record_findings(root: Path, door: str, reported: Iterable[Reported]) -> bool
 
     if door == "hook":
         return _append(root, Event("hook", "refused", "drift", targets=targets, counts=counts))
-    return _append(root, Event("drift", "found", door, targets=targets, counts=counts))
+    return _append(root, Event("drift", "found", door, targets=targets, counts=counts), head)
 
 
 def record_gate(root: Path | str, report: GateReport) -> bool:

@@ -72,12 +72,13 @@ ORDER BY a.id DESC LIMIT 1
 """
 # The latest adoption record of a content id: who adopted it, with which words
 # (the doors name them beside a finding; read from a view or the index).
-# Who adopted each of many content ids (a JSON array): every adoption, oldest first.
+# Who adopted each of many content ids (``{marks}``: one ``?`` each, so the
+# content-id index is used): every adoption, oldest first.
 ADOPTIONS_OF_CONTENTS = """
 SELECT e.content_id, r.signature, r.body FROM entries e
 JOIN edges a ON a.to_id = e.id AND a.kind = 'adopts'
 JOIN entries r ON r.id = a.from_id AND r.bucket = 'adoption_record'
-WHERE e.content_id IN (SELECT value FROM json_each(?)) ORDER BY a.id
+WHERE e.content_id IN ({marks}) ORDER BY a.id
 """
 OUTGOING_EDGES = """
 SELECT e.kind AS edge_kind, n.* FROM edges e JOIN entries n ON n.id = e.to_id

@@ -258,7 +258,7 @@ class Watcher:
         self._emit(list(judged.lines))
         from forest_files.governance.doorlog import record_findings  # new drift: audited
 
-        record_findings(self.root, "watch", judged.changed)
+        record_findings(self.root, "watch", judged.changed, head=self.head)
         for r in judged.changed:
             if r.finding.failed and self.alert is not None:
                 try:
