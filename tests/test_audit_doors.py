@@ -175,6 +175,27 @@ def test_audit_watcher_drift_recorded(tmp_path: Path) -> None:
     assert recs[0].counts["drifted"] == 1
 
 
+def test_audit_proposal_kept_and_discarded_recorded_no_text(tmp_path: Path) -> None:
+    """The watcher keeping a proposal, and `forest proposal discard`: one record
+    each, naming the proposal, its binding and selector, never its text."""
+    from forest_files.proposals.store import ProposalStore
+    from tests.helpers.watch import bound_repo
+
+    root = bound_repo(tmp_path)
+    with watching(root) as w:
+        (root / "a.md").write_text(EDITED, encoding="utf-8")
+        wait_verdict(w, "drifted")
+        assert w.journal.wait_for(lambda rs: any(r.kind == "proposal" for r in rs), 30)
+    with ProposalStore(root) as store:
+        (kept,) = store.open_proposals()
+    assert forest(root, "proposal", "discard", kept.id).exit_code == 0
+    found = [r for r in records(root) if r.action == "proposal"]
+    assert [r.reason for r in found] == ["new", "discarded"]
+    assert all(kept.id in r.targets and kept.binding in r.targets for r in found)
+    for part in (root / ".forest").glob("audit.db*"):
+        assert b"edited words" not in part.read_bytes()
+
+
 def test_audit_usage_error_recorded_as_usage(tmp_path: Path) -> None:
     """A usage error a command raises itself (typer.BadParameter at the boundary) is
     recorded as ``usage``; any other non-ForestError is no refusal."""

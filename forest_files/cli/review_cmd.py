@@ -108,8 +108,12 @@ def _discard(pid: str, repo: Path) -> None:
     from forest_files.proposals.store import ProposalStore
     from forest_files.repository import find_root
 
-    with ProposalStore(find_root(repo)) as store:
+    from forest_files.governance.doorlog import record_proposal
+
+    root = find_root(repo)
+    with ProposalStore(root) as store:
         done = store.discard(pid)
+    record_proposal(root, (done.id, done.binding, done.selector, done.text_hash), "discarded")
     typer.echo(f"discarded proposal {done.id} ({done.selector}); nothing of its text is kept")
 
 

@@ -74,6 +74,16 @@ def record_findings(
     return _append(root, Event("drift", "found", door, targets=targets, counts=counts), head)
 
 
+def record_proposal(
+    root: Path, targets: Iterable[str], outcome: str, *, head: str | None = None
+) -> bool:
+    """A proposal kept (``new``, ``replaced``) or closed (``discarded``): its id, the
+    binding, the selector and hashes as targets — never its text."""
+    from forest_files.governance.auditlog import Event
+
+    return _append(root, Event("proposal", "ok", outcome, targets=tuple(targets)), head)
+
+
 def record_gate(root: Path | str, report: GateReport) -> bool:
     """One ``forest ci`` run: its finding rules counted, their targets named."""
     from forest_files.governance.auditlog import Event

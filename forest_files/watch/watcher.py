@@ -314,6 +314,9 @@ class Watcher:
         pid, outcome = done.split(" ")
         self.journal.add("proposal", f.path, f.selector, done)
         if outcome != "same":
+            from forest_files.governance.doorlog import record_proposal
+
+            record_proposal(self.root, (pid, f.binding, f.selector), outcome, head=self.head)
             self._emit(
                 [f"  proposal {pid} holds this text ({outcome}): forest proposal show {pid}"]
             )
