@@ -105,10 +105,9 @@ def adopt(pid: IdArg, words: AdoptWordsOpt, as_: AsOpt = None, repo: RepoOpt = P
 
 
 def _discard(pid: str, repo: Path) -> None:
+    from forest_files.governance.doorlog import record_proposal
     from forest_files.proposals.store import ProposalStore
     from forest_files.repository import find_root
-
-    from forest_files.governance.doorlog import record_proposal
 
     root = find_root(repo)
     with ProposalStore(root) as store:
