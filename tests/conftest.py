@@ -1,12 +1,24 @@
-"""Shared fixtures: a fresh custody store on disk, a real scroll, a pair maker."""
+"""Shared fixtures: a fresh custody store on disk, a real scroll, a pair maker; the
+Hypothesis profile.
+
+Property tests draw the same examples on every run (``derandomize``), so a CI
+run never fails on a draw no earlier run made; ``FOREST_HYPOTHESIS=explore``
+draws fresh ones each run (use it when changing the code under them).
+"""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 from helpers.store import make_pair
+from hypothesis import settings
+
+settings.register_profile("repeatable", derandomize=True, print_blob=True)
+settings.register_profile("explore", derandomize=False, print_blob=True)
+settings.load_profile(os.environ.get("FOREST_HYPOTHESIS", "repeatable"))
 
 from forest_files import ForestStore, Scroll
 
