@@ -16,11 +16,11 @@ import pytest
 from helpers.store import make_pair
 from hypothesis import settings
 
+from forest_files import ForestStore, Scroll
+
 settings.register_profile("repeatable", derandomize=True, print_blob=True)
 settings.register_profile("explore", derandomize=False, print_blob=True)
 settings.load_profile(os.environ.get("FOREST_HYPOTHESIS", "repeatable"))
-
-from forest_files import ForestStore, Scroll
 
 
 @pytest.fixture

@@ -9,7 +9,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from helpers.custody import BY
+from helpers.custody import BY, propose_on_latest
 from helpers.git import commit_all, git, isolate, make_repo, write
 from test_forget import SENTINEL, WORDS, adopted_then_cleaned
 from typer.testing import CliRunner
@@ -18,7 +18,6 @@ import forest_files.cli  # noqa: F401  (registers every command)
 from forest_files.cli import app
 from forest_files.governance import auditsql
 from forest_files.governance.auditlog import MAX_PAGE, AuditLog, AuditRefused, Event, append_events
-from forest_files.proposals.store import ProposalStore
 from forest_files.repository import Repository
 
 runner = CliRunner()
@@ -101,17 +100,7 @@ def _drive_doors(root: Path) -> tuple[list[str], list[str]]:
     words = f"Adopted on purpose {WORDS_SENTINEL}"
     human = [_run(root, "adopt", "doc.md#Other", "--words", words, "--as", BY)]
     commit_all(root, "adopt other")
-    with Repository(root) as repo:
-        binding = repo.log()[0].act_id
-    with ProposalStore(root) as local:
-        local.propose(
-            binding=binding,
-            path="doc.md",
-            selector="doc.md#Other",
-            derived_from="0" * 64,
-            ground_hash="0" * 64,
-            text=f"proposed {SENTINEL}\n",
-        )
+    propose_on_latest(root, "doc.md", "doc.md#Other", f"proposed {SENTINEL}\n")
     doc = (root / "doc.md").read_text(encoding="utf-8")
     write(root, "doc.md", doc.replace(f"words {SENTINEL}", f"words changed {SENTINEL}"))
     machine = [_run(root, "check", "--json"), _run(root, "status", "--json")]

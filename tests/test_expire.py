@@ -10,6 +10,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
+from helpers.custody import propose_on_latest
 from helpers.git import isolate
 from test_forget import SENTINEL, adopted_then_cleaned, holding, tree_bytes
 from typer.testing import CliRunner
@@ -40,17 +41,7 @@ def with_retention(tmp_path: Path, table: str) -> Path:
     cfg = root / "forest.toml"
     cfg.write_text(cfg.read_text(encoding="utf-8") + table, encoding="utf-8")
     capture(root, "doc.md#Keys", f"kept aside {SENTINEL}\n")
-    with Repository(root) as repo:
-        binding = repo.log()[0].act_id
-    with ProposalStore(root) as local:
-        local.propose(
-            binding=binding,
-            path="doc.md",
-            selector="doc.md#Keys",
-            derived_from="0" * 64,
-            ground_hash="0" * 64,
-            text=f"proposed {SENTINEL}\n",
-        )
+    propose_on_latest(root, "doc.md", "doc.md#Keys", f"proposed {SENTINEL}\n")
     return root
 
 

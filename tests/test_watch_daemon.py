@@ -3,7 +3,6 @@ SIGTERM/SIGINT/SIGHUP one clean shutdown, killed -9 and restarted it catches up.
 
 from __future__ import annotations
 
-import json
 import os
 import signal
 import subprocess
@@ -13,12 +12,20 @@ from pathlib import Path
 
 import pytest
 from helpers.git import isolate
-from helpers.watch import EDITED, TIMEOUT, bound_repo, save_by_rename, until
+from helpers.watch import (
+    EDITED,
+    TIMEOUT,
+    bound_repo,
+    open_kinds,
+    save_by_rename,
+    until,
+    watch_state,
+)
 from typer.testing import CliRunner
 
 import forest_files.cli  # noqa: F401  (registers every command)
 from forest_files.cli import app
-from forest_files.paths import WATCH_LOG, WATCH_PID, WATCH_STATE
+from forest_files.paths import WATCH_LOG, WATCH_PID
 from forest_files.watch.daemon import status, stop
 from forest_files.watch.lock import WatcherRunning, WatchLock, running
 
@@ -48,17 +55,6 @@ def _foreground(root: Path) -> subprocess.Popen[bytes]:
     return child
 
 
-def _state(root: Path) -> dict[str, object]:
-    try:
-        return dict(json.loads((root / WATCH_STATE).read_text()))
-    except (OSError, ValueError):
-        return {}
-
-
-def _open_kinds(root: Path) -> list[str]:
-    return [str(o["kind"]) for o in _state(root).get("open", [])]  # type: ignore[attr-defined]
-
-
 def test_watch_second_watcher_refused(root: Path) -> None:
     child = _foreground(root)
     with pytest.raises(WatcherRunning, match="forest watch stop"):
@@ -74,7 +70,7 @@ def test_watch_signal_clean_shutdown_accepted(root: Path, sig: signal.Signals) -
     child.send_signal(sig)
     assert child.wait(TIMEOUT) == 0
     assert not (root / WATCH_PID).exists() and running(root) is None
-    assert _state(root)["running"] is False
+    assert watch_state(root)["running"] is False
     assert "stopped" in (root / WATCH_LOG).read_text()
 
 
@@ -90,7 +86,7 @@ def test_watch_detach_status_stop_accepted(root: Path) -> None:
     out = runner.invoke(app, ["watch", "--detach", *FAST, "--repo", str(root)])
     assert out.exit_code == 0, out.output
     save_by_rename(root / "a.md", EDITED)
-    assert until(lambda: "drifted" in _open_kinds(root)), _state(root)
+    assert until(lambda: "drifted" in open_kinds(root)), watch_state(root)
     assert until(lambda: bool(status(root)["proposals"]))
     shown = runner.invoke(app, ["watch", "status", "--repo", str(root)])
     assert "drifted a.md#Title/Keep" in shown.output and "proposal " in shown.output
@@ -106,6 +102,6 @@ def test_watch_killed_and_restarted_catches_up_recovers(root: Path) -> None:
     assert (root / WATCH_PID).exists() and running(root) is None  # stale, and seen as such
     save_by_rename(root / "a.md", EDITED)  # while nobody watches
     again = _foreground(root)
-    assert until(lambda: "drifted" in _open_kinds(root)), _state(root)
+    assert until(lambda: "drifted" in open_kinds(root)), watch_state(root)
     assert f"stale pid file (pid {child.pid}" in (root / WATCH_LOG).read_text()
     assert stop(root).startswith("stopped") and again.wait(TIMEOUT) == 0

@@ -22,15 +22,17 @@ from helpers.watch import (
     EDITED,
     TIMEOUT,
     bound_repo,
+    open_kinds,
     save_by_rename,
     settle,
     until,
     verdicts,
     wait_verdict,
+    watch_state,
     watching,
 )
 
-from forest_files.paths import WATCH_LOG, WATCH_STATE
+from forest_files.paths import WATCH_LOG
 from forest_files.proposals.store import ProposalStore
 from forest_files.watch.daemon import stop
 from forest_files.watch.lock import running
@@ -59,23 +61,12 @@ def _start(root: Path, *extra: str, env: dict[str, str] | None = None) -> subpro
         stderr=subprocess.PIPE,
         env=env,
     )
-    assert until(lambda: running(root) == child.pid and _state(root).get("checks", 0) >= 1)
+    assert until(lambda: running(root) == child.pid and watch_state(root).get("checks", 0) >= 1)
     return child
 
 
-def _state(root: Path) -> dict[str, object]:
-    try:
-        return dict(json.loads((root / WATCH_STATE).read_text()))
-    except (OSError, ValueError):
-        return {}
-
-
-def _open_kinds(root: Path) -> list[str]:
-    return [str(o["kind"]) for o in _state(root).get("open", [])]  # type: ignore[attr-defined]
-
-
 def _checks(root: Path) -> int:
-    return int(_state(root).get("checks", 0))  # type: ignore[call-overload]
+    return int(watch_state(root).get("checks", 0))  # type: ignore[call-overload]
 
 
 def _log_lines(root: Path, *needles: str) -> list[str]:
@@ -84,7 +75,7 @@ def _log_lines(root: Path, *needles: str) -> list[str]:
 
 
 def _until(root: Path, predicate: Callable[[], bool]) -> None:
-    assert until(predicate), _state(root)
+    assert until(predicate), watch_state(root)
 
 
 def _proposals(root: Path) -> list[str | None]:
@@ -99,7 +90,7 @@ def _touch_again(root: Path) -> None:
     event has been judged by then)."""
     n = _checks(root)
     save_by_rename(root / "a.md", (root / "a.md").read_text(encoding="utf-8"))
-    assert until(lambda: _checks(root) > n), _state(root)
+    assert until(lambda: _checks(root) > n), watch_state(root)
 
 
 # -- a rebase while watching -----------------------------------------------------------
@@ -174,13 +165,13 @@ def test_watch_file_replaced_by_directory_said_once_keeps_running_detected(root:
     (root / "a.md" / "inside.md").write_text(DOC, encoding="utf-8")
     expected = kinds(root)
     assert expected == ["unresolved"]  # what `forest check` says of a directory there
-    _until(root, lambda: _open_kinds(root) == expected)
+    _until(root, lambda: open_kinds(root) == expected)
     assert len(_log_lines(root, "unresolved a.md#Title/Keep", "directory")) == 1
     shown = forest(root, "watch", "status").stdout
     assert "unresolved a.md#Title/Keep" in shown
     shutil.rmtree(root / "a.md")  # the file comes back: the same watcher sees it
     (root / "a.md").write_text(DOC, encoding="utf-8")
-    _until(root, lambda: _open_kinds(root) == [])
+    _until(root, lambda: open_kinds(root) == [])
     assert running(root) == child.pid and child.poll() is None
     assert stop(root).startswith("stopped") and child.wait(TIMEOUT) == 0
 
@@ -225,18 +216,18 @@ def test_watch_corrupt_config_said_once_last_good_kept_repair_picked_up_recovers
     good = (root / "forest.toml").read_text(encoding="utf-8")
     child = _start(root)
     save_by_rename(root / "forest.toml", good + "\n[watch\n")  # not TOML any more
-    _until(root, lambda: "not valid TOML" in str(_state(root).get("problem")))
-    failed = int(_state(root)["error_count"])  # type: ignore[call-overload]
+    _until(root, lambda: "not valid TOML" in str(watch_state(root).get("problem")))
+    failed = int(watch_state(root)["error_count"])  # type: ignore[call-overload]
     shown = forest(root, "watch", "status").stdout
     assert "failing now:" in shown and "forest.toml" in shown
     # an edit while it is corrupt: judged (and failing) the same way, said no more
     save_by_rename(root / "a.md", EDITED.replace("edited words", SECRET))
-    _until(root, lambda: int(_state(root)["error_count"]) > failed)  # type: ignore[call-overload]
+    _until(root, lambda: int(watch_state(root)["error_count"]) > failed)  # type: ignore[call-overload]
     assert len(_log_lines(root, "not valid TOML")) == 1
     assert running(root) == child.pid and child.poll() is None
     # repaired, with a new policy: it takes effect, and the edit made meanwhile is caught
     save_by_rename(root / "forest.toml", good + '\n[watch]\n"a.md" = "notify"\n')
-    _until(root, lambda: _state(root).get("problem") == "" and _open_kinds(root) == ["drifted"])
+    _until(root, lambda: watch_state(root).get("problem") == "" and open_kinds(root) == ["drifted"])
     assert _proposals(root) == []  # notify: the repaired config's policy, not the default
     assert kinds(root) == ["drifted"]
     assert len(_log_lines(root, "ok again")) == 1
@@ -276,10 +267,10 @@ def test_watch_notify_one_notification_per_drift_no_text_accepted(
     env = {**os.environ, "PATH": f"{tmp_path / 'bin'}{os.pathsep}{os.environ['PATH']}"}
     child = _start(root, "--notify", env=env)
     save_by_rename(root / "a.md", EDITED.replace("edited words", SECRET))
-    _until(root, lambda: _open_kinds(root) == ["drifted"])
+    _until(root, lambda: open_kinds(root) == ["drifted"])
     _touch_again(root)  # the same drift judged again: no second notification
     save_by_rename(root / "a.md", DOC)
-    _until(root, lambda: _open_kinds(root) == [])  # cleared: not a notification either
+    _until(root, lambda: open_kinds(root) == [])  # cleared: not a notification either
     calls = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
     assert len(calls) == 1, calls
     (args,) = calls
@@ -295,9 +286,9 @@ def test_watch_notify_without_notify_send_said_once_keeps_running_accepted(
     child = _start(root, "--notify", env=env)
     for _ in range(2):  # two drifts, two clears: still one line about notify-send
         save_by_rename(root / "a.md", EDITED)
-        _until(root, lambda: _open_kinds(root) == ["drifted"])
+        _until(root, lambda: open_kinds(root) == ["drifted"])
         save_by_rename(root / "a.md", DOC)
-        _until(root, lambda: _open_kinds(root) == [])
+        _until(root, lambda: open_kinds(root) == [])
     assert len(_log_lines(root, "notify-send is not on PATH")) == 1
     assert running(root) == child.pid and child.poll() is None
     assert stop(root).startswith("stopped") and child.wait(TIMEOUT) == 0

@@ -71,3 +71,22 @@ def two_bound_files(tmp_path: Path) -> Path:
     commit_all(root, "adopt")
     age_files(root)
     return root
+
+
+def propose_on_latest(root: Path, path: str, selector: str, text: str) -> str:
+    """An open proposal of ``text`` for the binding the latest act made (as an agent
+    or the watcher would leave one); its id."""
+    from forest_files.proposals.store import ProposalStore
+
+    with Repository(root) as repo:
+        binding = repo.log()[0].act_id
+    with ProposalStore(root) as local:
+        done = local.propose(
+            binding=binding,
+            path=path,
+            selector=selector,
+            derived_from="0" * 64,
+            ground_hash="0" * 64,
+            text=text,
+        )
+    return done.proposal.id

@@ -7,12 +7,14 @@ test slower, not flaky.
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 from forest_files.hashing import hash_body
+from forest_files.paths import WATCH_STATE
 from forest_files.watch.journal import Record
 from forest_files.watch.settings import WatchSettings
 from forest_files.watch.watcher import Watcher
@@ -149,3 +151,16 @@ def until(predicate: Callable[[], bool], timeout: float = TIMEOUT) -> bool:
             return True
         time.sleep(0.05)
     return predicate()
+
+
+def watch_state(root: Path) -> dict[str, object]:
+    """The state file a watcher process writes after every batch ({} before the first)."""
+    try:
+        return dict(json.loads((root / WATCH_STATE).read_text()))
+    except (OSError, ValueError):
+        return {}
+
+
+def open_kinds(root: Path) -> list[str]:
+    """The kinds of the open findings that state file lists."""
+    return [str(o["kind"]) for o in watch_state(root).get("open", [])]  # type: ignore[attr-defined]
