@@ -22,6 +22,7 @@ from helpers.watch import (
     EDITED,
     TIMEOUT,
     bound_repo,
+    count,
     open_kinds,
     save_by_rename,
     settle,
@@ -36,6 +37,7 @@ from forest_files.paths import WATCH_LOG
 from forest_files.proposals.store import ProposalStore
 from forest_files.watch.daemon import stop
 from forest_files.watch.lock import running
+from forest_files.watch.observe import LostEvents
 
 FAST = ["--quiet", "0.1", "--ceiling", "1", "--grace", "0.5"]
 SECRET = "sentinel-body-7f3a"  # section text that must never reach a log or a notification
@@ -329,3 +331,36 @@ def test_watch_repository_deleted_while_watched_said_stops_cleanly_recovers(
         assert until(lambda: bool(w.errors) or not w._thread or not w._thread.is_alive())
         assert w._thread is not None and w._thread.is_alive()
     assert not root.exists()
+
+
+# -- events the kernel dropped -----------------------------------------------------------
+def test_watch_events_lost_overflow_reconciles_everything_detected(tmp_path: Path) -> None:
+    """An edit no event reports (written through a hard link in a directory nobody
+    watches: inotify tells only the directory the write went through — what an
+    overflowing queue does to a storm of saves), then watchdog's own record of an
+    inotify queue overflow, logged as watchdog logs it: the watcher judges every
+    binding at once and finds the drift (without waiting for the periodic
+    reconcile, an hour away in these settings)."""
+    import logging
+
+    root = bound_repo(tmp_path)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    with watching(root) as w:
+        settle(w, root)  # a rename: link the file that stands there now
+        linked = len(w.journal.items("check"))
+        os.link(root / "a.md", elsewhere / "same-inode.md")
+        # a link-count change may be reported: let its check (of clean text) go by
+        w.journal.wait_for(lambda rs: count("check")(rs) > linked, 1.0)
+        with open(elsewhere / "same-inode.md", "r+", encoding="utf-8") as fh:
+            fh.write(EDITED)
+        assert (root / "a.md").read_text(encoding="utf-8") == EDITED
+        unseen = len(w.journal.items("check"))
+        assert not w.journal.wait_for(lambda rs: count("check")(rs) > unseen, 1.0)
+        assert verdicts(w)[-1:] != ["drifted"]  # no event: nothing judged yet
+        logging.getLogger("watchdog.observers.inotify_c").warning(
+            "Inotify queue overflowed; filesystem events were lost"
+        )
+        wait_verdict(w, "drifted")
+        assert any(r.kind == "lost" for r in w.journal.items())
+    assert not any(isinstance(h, LostEvents) for h in logging.getLogger(LostEvents.LOGGER).handlers)

@@ -5,7 +5,14 @@ Refuses: nothing; when the native observer runs out of inotify watches or
 instances (``OSError`` ENOSPC or EMFILE, at schedule or start) it switches to
 ``PollingObserver`` by itself and records why in ``fallback``.
 Returns: ``Observers`` with ``start(dirs)``, ``restart(dirs)`` (also how the
-memory watchdog retains in a long run is let go) and ``stop()`` (idempotent).
+memory watchdog retains in a long run is let go) and ``stop()`` (idempotent);
+``LostEvents``, which tells the watcher when the kernel dropped events.
+
+watchdog never hands an inotify queue overflow (``IN_Q_OVERFLOW``) to an event
+handler: it only logs "Inotify queue overflowed; filesystem events were lost"
+(watchdog 7) and goes on. Edits made in that storm would go unseen until the
+periodic reconcile, so ``LostEvents`` listens on watchdog's logger for that
+record and the watcher reconciles every binding at once.
 Test: tests/test_watch.py
 """
 
@@ -54,6 +61,31 @@ EVENTS: list[type[FileSystemEvent]] = [
 _ATTRIB: type[FileSystemEvent] | None = getattr(watchdog.events, "FileAttribEvent", None)
 if _ATTRIB is not None:
     EVENTS.append(_ATTRIB)
+
+
+class LostEvents(logging.Handler):
+    """Calls ``on_lost`` when watchdog logs that the kernel dropped events."""
+
+    LOGGER = "watchdog.observers"  # inotify_c and inotify log below it
+
+    def __init__(self, on_lost: Callable[[], None]) -> None:
+        super().__init__(logging.WARNING)
+        self.on_lost = on_lost
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            text = record.getMessage().lower()
+        except Exception:  # a malformed record is not ours to judge
+            return
+        if "overflow" in text or "events were lost" in text:
+            self.on_lost()
+
+    def attach(self) -> LostEvents:
+        logging.getLogger(self.LOGGER).addHandler(self)
+        return self
+
+    def detach(self) -> None:
+        logging.getLogger(self.LOGGER).removeHandler(self)
 
 
 def default_factory(poll: bool, interval: float) -> BaseObserver:

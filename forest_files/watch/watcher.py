@@ -43,7 +43,7 @@ from forest_files.watch.collector import Batch, Collector
 from forest_files.watch.events import BoundSet, Handler, required_dirs
 from forest_files.watch.gitstate import GitState
 from forest_files.watch.journal import Journal
-from forest_files.watch.observe import ObserverFactory, Observers, default_factory
+from forest_files.watch.observe import LostEvents, ObserverFactory, Observers, default_factory
 from forest_files.watch.policy import RESTORE_LIMIT, RESTORE_WINDOW, WatchRule
 from forest_files.watch.route import Restorer
 from forest_files.watch.settings import WatchSettings
@@ -91,6 +91,7 @@ class Watcher:
         self._stopped = False
         self._lock = threading.Lock()
         self._thread: threading.Thread | None = None
+        self._lost: LostEvents | None = None  # set by start(): watchdog's dropped-events log
         self._events_at_restart = 0
         self._max_bytes = 8 * 1024 * 1024
         self._policies: tuple[WatchRule, ...] = ()
@@ -100,6 +101,7 @@ class Watcher:
     def start(self) -> None:
         from forest_files.files import statcache
 
+        self._lost = LostEvents(self._events_lost).attach()
         # One process judging one save at a time: the local caches are written at
         # most every few seconds (and at stop), not whole after every save.
         statcache.defer_writes(_CACHE_WRITE_EVERY)
@@ -118,10 +120,18 @@ class Watcher:
         if self._thread is not None and self._thread is not threading.current_thread():
             self._thread.join(timeout=30)
         self.observers.stop()
+        if self._lost is not None:
+            self._lost.detach()
         from forest_files.files import statcache
 
         statcache.flush_writes()
         statcache.defer_writes(0)
+
+    def _events_lost(self) -> None:
+        """The kernel dropped events (an inotify queue overflow): judge everything."""
+        log.warning("events were lost (inotify queue overflow): reconciling every binding")
+        self.journal.add("lost", detail="inotify queue overflow")
+        self.collector.flag("full")
 
     def open_findings(self) -> list[Reported]:
         return self.verdicts.open_findings()
