@@ -23,7 +23,7 @@ class WatchSettings:
     poll: bool = False  # PollingObserver (network and container mounts)
     poll_interval: float = 1.0
     git_retry: float = 0.25  # how often to look again while git is mid-operation
-    restart_events: int = 50_000  # restart the observer after this many events (memory)
+    restart_events: int = 1_000_000  # restart the observer after this many events (memory)
 
     def __post_init__(self) -> None:
         if self.quiet <= 0:

@@ -53,6 +53,7 @@ Sink = Callable[[list[str]], None]
 Alert = Callable[[Reported], None]
 _RELOAD = frozenset({"custody", "config", "dirs", "full"})
 _CACHE_WRITE_EVERY = 5.0  # seconds between writes of one local cache file
+_LOST_WAIT = 1.0  # seconds from an inotify overflow to the reconcile it calls for
 
 
 class Watcher:
@@ -128,10 +129,12 @@ class Watcher:
         statcache.defer_writes(0)
 
     def _events_lost(self) -> None:
-        """The kernel dropped events (an inotify queue overflow): judge everything."""
+        """The kernel dropped events (an inotify queue overflow): judge everything,
+        once the storm has had a moment (overflows come in runs: one reconcile per
+        ``_LOST_WAIT`` seconds at most, not one for each)."""
         log.warning("events were lost (inotify queue overflow): reconciling every binding")
         self.journal.add("lost", detail="inotify queue overflow")
-        self.collector.flag("full")
+        self.collector.hold({}, frozenset({"full"}), time.monotonic() + _LOST_WAIT)
 
     def open_findings(self) -> list[Reported]:
         return self.verdicts.open_findings()
