@@ -1,0 +1,95 @@
+"""Bulk adoption against its floor, alternated, as issue 10's row asks.
+
+Builds check_bench's seeded corpus of N files (~80% Markdown, ~20% Python) in a
+fresh git repository with ``forest init`` committed, then runs, --repeat times,
+alternately:
+
+  adopt        check_bench's ``adopt`` worker: read every target section and bind
+               all of them in ONE ``adopt_sections`` call (``.forest`` reset
+               before each run with ``git clean``)
+  adopt floor  check_bench's ``adopt-floor`` worker: the work any bulk adoption of
+               those sections must do, nothing recorded (read and normalise, parse,
+               one body file per section, one FTS5 batch)
+
+and prints each pair and the medians. Alternating keeps a load change on a
+shared machine from weighing on one side only. The floor ends with ``os.sync()``,
+which flushes the whole machine's dirty pages: expect it to vary.
+
+Run:  .venv/bin/python bench/adopt_bench.py [--n 10000] [--repeat 5] [--keep DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve()
+sys.path.insert(0, str(HERE.parent))
+
+from check_bench import git, make_corpus  # noqa: E402
+
+CHECK_BENCH = str(HERE.parent / "check_bench.py")
+
+
+def build(work: Path, n: int, seed: int) -> Path:
+    from forest_files.repository import Repository
+
+    root = work / "repo"
+    root.mkdir(parents=True)
+    subprocess.run(["git", "-c", "init.defaultBranch=main", "init", "-q", str(root)], check=True)
+    for key, value in (("user.name", "bench"), ("user.email", "b@example.org")):
+        git(root, "config", key, value)
+    git(root, "config", "commit.gpgsign", "false")
+    targets = make_corpus(root, n, seed)
+    (work / "targets.json").write_text(json.dumps(targets), encoding="utf-8")
+    files = [t.split("#")[0].split("::")[0] for t in targets]
+    (work / "files.json").write_text(json.dumps(files), encoding="utf-8")
+    Repository.init(root, project_id="bench").close()
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "corpus")
+    return root
+
+
+def timed(cmd: list[str], cwd: Path) -> float:
+    start = time.perf_counter()
+    subprocess.run(cmd, cwd=cwd, check=True, capture_output=True)
+    return time.perf_counter() - start
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--n", type=int, default=10000)
+    ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--keep", type=Path)
+    args = ap.parse_args()
+    work = args.keep or Path(tempfile.mkdtemp(prefix="adopt-bench-"))
+    try:
+        root = build(work, args.n, args.seed)
+        adopt, floor = [], []
+        for _ in range(args.repeat):
+            subprocess.run(["git", "clean", "-fdxq", ".forest"], cwd=root, check=True)
+            adopt.append(timed([sys.executable, CHECK_BENCH, "--worker", "adopt", str(root)], root))
+            floor.append(
+                timed([sys.executable, CHECK_BENCH, "--worker", "adopt-floor", str(root)], root)
+            )
+            print(f"adopt {adopt[-1]:.2f} s  floor {floor[-1]:.2f} s  {adopt[-1] / floor[-1]:.2f}x")
+        a, f = statistics.median(adopt), statistics.median(floor)
+        ratio = a / f
+        print(f"N={args.n}: adopt {a:.2f} s, floor {f:.2f} s: {ratio:.2f}x the floor", end="")
+        print(" (goal <= 1.5x)")
+    finally:
+        if args.keep is None:
+            shutil.rmtree(work, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
