@@ -42,7 +42,8 @@ MAX_SIGNATURE_CHARS = MAX_TEXT_CHARS  # a claimed name ("Ada <ada@x>"), --as
 MAX_WORDS_CHARS = MAX_TEXT_CHARS  # adopting words: a sentence that signs, not a body
 MAX_ID_CHARS = 128  # caller-chosen identifiers (the project id): TrueHeart's bound
 MAX_PROJECT_ID_CHARS = MAX_ID_CHARS
-MAX_SCOPE_CHARS = 256  # a store scope / act scope (ledger/acts.py MAX_SCOPE)
+MAX_SCOPE_CHARS = 256  # an act's scope as the ledger reads it (ledger/acts.py MAX_SCOPE)
+MAX_STORE_SCOPE_CHARS = MAX_ID_CHARS  # ForestStore(path, scope=…) (store/lookup.py)
 MAX_CONTENT_ID_CHARS = 64  # a content id, or a prefix of one: 64 hex digits at most
 MAX_ENTRY_ID = 2**63 - 1  # SQLite's INTEGER: a larger int cannot even be looked up
 MAX_LINE_PREFIX = 200  # a ``line:`` exclusion's literal prefix (it must name a line)

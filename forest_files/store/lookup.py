@@ -29,7 +29,7 @@ from forest_files.store import connection, queries
 
 SHORT_ID_MIN = 8  # hex digits: a short id the doors print is 12
 _HEX = re.compile(r"[0-9a-f]+")
-MAX_SCOPE = 128  # characters (code points), TrueHeart's bound for an identifier
+MAX_SCOPE = bounds.MAX_STORE_SCOPE_CHARS  # characters (code points): TrueHeart's id bound
 
 
 def check_scope(scope: object) -> str:
