@@ -14,11 +14,19 @@ times, medians:
   forest status       every binding with its finding
   forest --help       the full CLI's help (typer loaded)
 
-Bytecode is written for the timed processes (``PYTHONDONTWRITEBYTECODE`` is
-dropped from their environment): an installed package has its ``.pyc`` files,
-and compiling every module on each run is not what a user pays.
+  python -c pass      the same venv's interpreter doing nothing (the floor of any
+                      Python command)
+
+The commands are those of a venv holding forest-files installed from a wheel of
+this checkout, as a user installs it (hook_bench.user_install); ``--editable``
+times this development venv instead, whose editable install adds an import hook
+(~15-20 ms) to every process that no user pays. Bytecode is written for the
+timed processes (``PYTHONDONTWRITEBYTECODE`` is dropped from their environment):
+an installed package has its ``.pyc`` files, and compiling every module on each
+run is not what a user pays.
 
 Run:  .venv/bin/python bench/doors_bench.py [--n 10000] [--repeat 7] [--keep DIR]
+      [--editable]
 """
 
 from __future__ import annotations
@@ -37,11 +45,9 @@ sys.path.insert(0, str(HERE.parent))
 
 from check_bench import git, make_corpus, median_of, run_once  # noqa: E402
 
-BIN = Path(sys.executable).parent
 
-
-def _tool(name: str) -> str:
-    found = BIN / name
+def _tool(bin_dir: Path, name: str) -> str:
+    found = bin_dir / name
     if not found.exists():
         raise SystemExit(f"{found} not found: install forest-files into this venv first")
     return str(found)
@@ -65,8 +71,9 @@ def build(root: Path, n: int, seed: int) -> None:
     git(root, "commit", "-qm", "corpus")
 
 
-def measure(root: Path, repeat: int) -> dict[str, float]:
-    forest, hook = _tool("forest"), _tool("forest-hook")
+def measure(root: Path, repeat: int, bin_dir: Path) -> dict[str, float]:
+    forest, hook = _tool(bin_dir, "forest"), _tool(bin_dir, "forest-hook")
+    python = _tool(bin_dir, "python")
     for _ in range(2):  # warm every local cache the way daily use does
         run_once([forest, "check"], root)
         run_once([forest, "status"], root)
@@ -82,6 +89,7 @@ def measure(root: Path, repeat: int) -> dict[str, float]:
         "forest-hook": median_of([hook, "pre-commit"], root, repeat),
         "forest status": median_of([forest, "status"], root, repeat),
         "forest --help": median_of([forest, "--help"], root, repeat),
+        "python -c pass": median_of([python, "-c", "pass"], root, repeat),
     }
     return out
 
@@ -93,6 +101,7 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=42)
     ap.add_argument("--keep", type=Path)
     ap.add_argument("--json", type=Path)
+    ap.add_argument("--editable", action="store_true", help="time this venv instead")
     args = ap.parse_args()
     os.environ.pop("PYTHONDONTWRITEBYTECODE", None)  # the timed processes keep their .pyc
     base = args.keep or Path(tempfile.mkdtemp(prefix="forest-doors-bench-"))
@@ -100,7 +109,13 @@ def main() -> None:
     try:
         if not root.exists():
             build(root, args.n, args.seed)
-        res = measure(root, args.repeat)
+        if args.editable:
+            bin_dir = Path(sys.executable).parent
+        else:
+            from hook_bench import user_install
+
+            bin_dir = user_install(base).parent
+        res = measure(root, args.repeat, bin_dir)
     finally:
         if args.keep is None:
             shutil.rmtree(base, ignore_errors=True)
@@ -109,7 +124,8 @@ def main() -> None:
         f"doors bench: {args.n} bindings, medians of {args.repeat} (seconds, ratio to git status)"
     )
     for name, secs in res.items():
-        ratio = "" if name in ("git status", "forest --help") else f"  {secs / yard:5.2f}x"
+        plain = ("git status", "forest --help")
+        ratio = "" if name in plain else f"  {secs / yard:5.2f}x"
         print(f"  {name:<16} {secs:7.3f}s{ratio}")
     if args.json:
         args.json.write_text(json.dumps({"n": args.n, **res}, indent=2), encoding="utf-8")
