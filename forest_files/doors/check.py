@@ -87,7 +87,7 @@ def _worktree(root: Path, paths: tuple[str, ...], diffs: bool) -> CheckReport:
 
         from forest_files.paths import INDEX
 
-        conn = sqlite3.connect(f"{(root / INDEX).as_uri()}?mode=ro", uri=True)
+        conn = sqlite3.connect(f"{(root / INDEX).absolute().as_uri()}?mode=ro", uri=True)
         try:
             items = explain(findings, root=root, source="worktree", conn=conn)
         except sqlite3.Error:  # the index went away meanwhile: findings without names
