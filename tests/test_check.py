@@ -12,13 +12,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers.cli import forest, ok
 from helpers.git import commit_all, git, isolate, make_repo, write
-from typer.testing import CliRunner, Result
+from typer.testing import Result
 
 import forest_files.cli  # noqa: F401  (registers every command)
-from forest_files.cli import app
-
-runner = CliRunner()
 
 ADA = "Ada Lovelace <ada@example.org>"
 BOB = "Bob Builder <bob@example.org>"
@@ -35,16 +33,6 @@ RULES_SEL = "canon.md#Canon/Rules"
 @pytest.fixture(autouse=True)
 def _isolated_git(monkeypatch: pytest.MonkeyPatch) -> None:
     isolate(monkeypatch)
-
-
-def forest(repo: Path, *args: str) -> Result:
-    return runner.invoke(app, [*args, "--repo", str(repo)])
-
-
-def ok(repo: Path, *args: str) -> Result:
-    result = forest(repo, *args)
-    assert result.exit_code == 0, (args, result.stdout, result.stderr)
-    return result
 
 
 def check(repo: Path, *args: str) -> tuple[int, dict[str, Any]]:

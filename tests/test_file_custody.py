@@ -7,13 +7,10 @@ import os
 from pathlib import Path
 
 import pytest
+from helpers.cli import forest, ok
 from helpers.git import commit_all, git, isolate, make_repo, write
-from typer.testing import CliRunner, Result
 
 import forest_files.cli  # noqa: F401  (registers every command)
-from forest_files.cli import app
-
-runner = CliRunner()
 
 ADA = "Ada Lovelace <ada@example.org>"
 WORDS = "I adopt these words as written"
@@ -23,16 +20,6 @@ CANON = "# Canon\n\nIntro.\n\n## Rules\n\nThe first rule stands.\n\n## Elsewhere
 @pytest.fixture(autouse=True)
 def _isolated_git(monkeypatch: pytest.MonkeyPatch) -> None:
     isolate(monkeypatch)
-
-
-def forest(repo: Path, *args: str) -> Result:
-    return runner.invoke(app, [*args, "--repo", str(repo)])
-
-
-def ok(repo: Path, *args: str) -> Result:
-    result = forest(repo, *args)
-    assert result.exit_code == 0, (args, result.stdout, result.stderr)
-    return result
 
 
 def ledger_files(repo: Path) -> list[str]:

@@ -7,19 +7,16 @@ import tempfile
 from pathlib import Path
 
 import pytest
+from helpers.cli import forest, ok
 from helpers.git import commit_all, git, isolate, make_repo, write
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
-from typer.testing import CliRunner, Result
 
 import forest_files.cli  # noqa: F401  (registers every command)
-from forest_files.cli import app
 from forest_files.errors import ForestError
 from forest_files.files.extract import extract
 from forest_files.files.restore import splice
 from forest_files.files.selector import parse_selector
-
-runner = CliRunner()
 
 WORDS = "I adopt these words as written"
 CANON = (
@@ -31,16 +28,6 @@ CANON = (
 @pytest.fixture(autouse=True)
 def _isolated_git(monkeypatch: pytest.MonkeyPatch) -> None:
     isolate(monkeypatch)
-
-
-def forest(repo: Path, *args: str) -> Result:
-    return runner.invoke(app, [*args, "--repo", str(repo)])
-
-
-def ok(repo: Path, *args: str) -> Result:
-    result = forest(repo, *args)
-    assert result.exit_code == 0, (args, result.stdout, result.stderr)
-    return result
 
 
 def kinds(repo: Path) -> list[str]:
