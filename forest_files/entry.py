@@ -43,12 +43,14 @@ def dispatch(argv: list[str]) -> int | None:
     if not argv:
         return None
     command, rest = argv[0], argv[1:]
-    from forest_files import fastcheck
-
     if command == "check":
+        from forest_files import fastcheck
+
         args = fastcheck.parse_check(rest)
         return None if args is None else fastcheck.check_command(args)
     if command == "status" and set(rest) <= {"--json"}:
+        from forest_files import fastcheck
+
         return fastcheck.status_command(".", "--json" in rest)
     return None
 

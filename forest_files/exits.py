@@ -3,8 +3,9 @@
 Stores: nothing.
 Refuses: nothing; it translates. 0 ok, 1 a finding or refusal (ForestError),
 2 usage, 3 corruption or an internal error (StoreCorruption, LedgerError,
-anything unexpected), 75 busy — retry (StoreBusy), 130 interrupted (Ctrl-C).
-Returns: ``exit_code`` and ``one_line`` for an exception.
+anything unexpected), 75 busy — retry (StoreBusy), 130 interrupted (Ctrl-C),
+141 standard output closed by its reader (silent, as git).
+Returns: ``exit_code`` and ``one_line`` for an exception; ``quiet_pipe``.
 Test: tests/test_errors.py
 
 Free of typer on purpose: the hook and the fast ``forest check`` import it.
@@ -20,6 +21,20 @@ EXIT_USAGE = 2
 EXIT_CORRUPT = 3
 EXIT_BUSY = 75
 EXIT_INTERRUPTED = 130
+EXIT_PIPE = 141  # 128 + SIGPIPE: what git and coreutils exit with when the reader left
+
+
+def quiet_pipe() -> int:
+    """Standard output's reader went away (``forest status | head``): not an error
+    worth a line. Output is sent to /dev/null so the interpreter's last flush stays
+    silent too; returns the exit code."""
+    import os
+    import sys
+
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
+    return EXIT_PIPE
 
 
 def exit_code(exc: BaseException) -> int:

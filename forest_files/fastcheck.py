@@ -23,19 +23,36 @@ from __future__ import annotations
 
 import os
 import sys
-from dataclasses import dataclass
-from pathlib import Path
+
+TYPE_CHECKING = False  # typing itself is not imported: ~5 ms of every warm check
+if TYPE_CHECKING:
+    from pathlib import Path
 
 
-@dataclass(frozen=True)
 class CheckArgs:
-    staged: bool = False
-    rev: str | None = None
-    paths: tuple[str, ...] = ()
-    repo: str = "."
-    as_json: bool = False
-    verbose: bool = False
-    show_diff: bool = False
+    """``check``'s options. A plain class: a dataclass (with inspect) or a NamedTuple
+    (with typing) would double the import cost of a warm ``forest check``."""
+
+    __slots__ = ("as_json", "paths", "repo", "rev", "show_diff", "staged", "verbose")
+
+    def __init__(
+        self,
+        *,
+        staged: bool = False,
+        rev: str | None = None,
+        paths: tuple[str, ...] = (),
+        repo: str = ".",
+        as_json: bool = False,
+        verbose: bool = False,
+        show_diff: bool = False,
+    ) -> None:
+        self.staged = staged
+        self.rev = rev
+        self.paths = paths
+        self.repo = repo
+        self.as_json = as_json
+        self.verbose = verbose
+        self.show_diff = show_diff
 
 
 _FLAGS = {
@@ -80,7 +97,7 @@ def check_command(args: CheckArgs) -> int:
     if not (args.staged or args.rev or args.paths or args.as_json or args.verbose):
         count = _remembered(args.repo)
         if count is not None:
-            from forest_files.doors.model import summary_line
+            from forest_files.doors.summary import summary_line
 
             print(summary_line(count, 0, "working tree"))
             return 0
@@ -119,38 +136,44 @@ def status_command(repo: str, as_json: bool) -> int:
 
 
 def _status(repo: str, as_json: bool) -> int:
-    import json
+    from forest_files.files import verdict
+    from forest_files.files.remembered import remembered_clean
 
-    from forest_files.doors.check import remembered_clean, run_check
-
-    root = _root(repo)
-    known = remembered_clean(root)
-    rows: list[dict[str, str | None]]
+    near = verdict.quick_root(repo)  # no pathlib, no git while the verdict holds
+    known = remembered_clean(near) if near is not None else None
+    rows: list[tuple[str, str, str, str | None]]
     if known is not None:
-        rows = [{"path": p, "selector": s, "finding": "clean", "ground": g} for p, s, g in known]
+        rows = [(p, s, "clean", g) for p, s, g in known]
     else:
-        rows = [
-            {"path": f.path, "selector": f.selector, "finding": f.kind, "ground": f.ground}
-            for f in (r.finding for r in run_check(root, "worktree").items)
-        ]
+        from forest_files.doors.check import run_check
+
+        report = run_check(_root(repo), "worktree")
+        rows = [(f.path, f.selector, f.kind, f.ground) for f in (r.finding for r in report.items)]
     if as_json:
-        print(json.dumps(rows))
+        import json
+
+        keys = ("path", "selector", "finding", "ground")
+        print(json.dumps([dict(zip(keys, row, strict=True)) for row in rows]))
     elif not rows:
         print("no bindings yet: forest adopt PATH[#Heading] --words …")
     else:
-        print("\n".join(f"{r['finding']:<10} {r['selector']}  {r['ground'] or '-'}" for r in rows))
+        print("\n".join(f"{kind:<10} {sel}  {ground or '-'}" for _, sel, kind, ground in rows))
     return 0
 
 
 def guarded(run: object, repo: str = ".") -> int:
     """The one error boundary of the light entry (exits.py): one ``forest:`` line;
     a refusal is recorded in ``repo``'s audit log (its code, never its message)."""
-    from forest_files.exits import exit_code, one_line
-
     try:
         assert callable(run)
         return int(run())
+    except BrokenPipeError:  # the reader went away (forest status | head)
+        from forest_files.exits import quiet_pipe
+
+        return quiet_pipe()
     except (Exception, KeyboardInterrupt) as exc:
+        from forest_files.exits import exit_code, one_line
+
         print(f"forest: {one_line(exc)}", file=sys.stderr)
         from forest_files.errors import ForestError
 
@@ -166,6 +189,8 @@ def _root(repo: str) -> Path:
 
     near = verdict.quick_root(repo)  # the same root the remembered verdict is found by
     if near is not None:
+        from pathlib import Path
+
         return Path(near)
     from forest_files.repository import find_root  # GIT_DIR / GIT_WORK_TREE: only git knows
 
@@ -196,7 +221,12 @@ def finish(code: int) -> None:
     if os.environ.get("FOREST_DEBUG_IMPORTS") == "1":
         names = sorted({m.split(".")[0] for m in sys.modules})
         print("imports: " + " ".join(names), file=sys.stderr)
-    sys.stdout.flush()
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        from forest_files.exits import quiet_pipe
+
+        code = quiet_pipe()
     sys.exit(code)
 
 

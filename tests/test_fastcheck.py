@@ -141,3 +141,77 @@ def test_bound_file_swapped_for_a_fifo_refused_without_hanging(tmp_path: Path) -
 def test_bad_usage_exits_2(tmp_path: Path) -> None:
     root = _repo(tmp_path)
     assert _run(root, "forest_files.fastcheck", "--nope").returncode == 2
+
+
+def _entry(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """The ``forest`` console script's code path (entry.py), with its imports listed."""
+    code = "import sys; from forest_files.entry import main; sys.argv[1:] = sys.argv[1:]; main()"
+    env = {**os.environ, **git_env(), "FOREST_DEBUG_IMPORTS": "1"}
+    return subprocess.run(
+        [sys.executable, "-c", code, *args],
+        cwd=root,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def _start_up(root: Path) -> set[str]:
+    """The top-level modules this interpreter has loaded before any code runs."""
+    code = "import sys; print(' '.join(sorted({m.split('.')[0] for m in sys.modules})))"
+    proc = subprocess.run(
+        [sys.executable, "-c", code], cwd=root, capture_output=True, text=True, timeout=60
+    )
+    return set(proc.stdout.split())
+
+
+# What a warm check or status may cost beyond the interpreter's own start-up: the
+# remembered verdict answers them (verdict.py), so no finding model (dataclasses,
+# inspect), no typing, no sqlite3, no json for the text output.
+WARM_NEVER = {"dataclasses", "inspect", "typing", "sqlite3", "json", "pathlib", "contextlib"}
+
+
+@pytest.mark.parametrize("command", ["check", "status"])
+def test_warm_check_and_status_load_only_light_modules_accepted(
+    tmp_path: Path, command: str
+) -> None:
+    root = _repo(tmp_path)
+    first = _entry(root, command)  # judges, and remembers the clean verdict
+    assert first.returncode == 0, first.stderr
+    warm = _entry(root, command)
+    assert warm.returncode == 0, warm.stderr
+    assert warm.stdout == first.stdout
+    start_up = _start_up(root)  # an editable install's import hook loads pathlib itself
+    extra = (_imports(warm) - start_up) & (HEAVY | WARM_NEVER)
+    assert not extra, extra
+    write(root, "a.md", DOC.replace("Keep", "Kept"))  # the verdict no longer holds
+    judged = _entry(root, command)
+    assert "sqlite3" in _imports(judged) or command == "status"
+    assert ("unresolved" in judged.stdout) or judged.returncode == 1
+
+
+@pytest.mark.parametrize("args", [["status"], ["status", "--json"], ["check", "-v"], ["log"]])
+def test_reader_closing_the_pipe_exits_141_silently_refused(
+    tmp_path: Path, args: list[str]
+) -> None:
+    """``forest status | head``: the reader leaves; no 'internal error' line, exit 141
+    (128 + SIGPIPE, as git), the index untouched."""
+    root = _repo(tmp_path)
+    assert _entry(root, *args).returncode == 0
+    index = (root / ".forest" / "woods.db").read_bytes()
+    env = {**os.environ, **git_env()}
+    code = "import sys; from forest_files.entry import main; main()"
+    proc = subprocess.Popen(
+        [sys.executable, "-c", code, *args],
+        cwd=root,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.close()  # before anything is written: the first flush meets EPIPE
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=120) == 141, err
+    assert err == ""
+    assert (root / ".forest" / "woods.db").read_bytes() == index

@@ -286,5 +286,7 @@ def resolve(
 
 
 def main() -> None:
-    """Console-script entry point."""
-    app()
+    """Console-script entry point: the group with only the command being run built."""
+    from forest_files.cli.lazy import command
+
+    command(app)(prog_name="forest")

@@ -56,6 +56,10 @@ def boundary(fn: Callable[P, R]) -> Callable[P, R]:
             return fn(*args, **kwargs)
         except (typer.Exit, typer.Abort):
             raise
+        except BrokenPipeError:  # forest log | head: the reader went away
+            from forest_files.exits import quiet_pipe
+
+            raise typer.Exit(quiet_pipe()) from None
         except typer.BadParameter as exc:
             _record(kwargs, exc, usage=True)
             raise  # typer renders usage errors itself, exit 2

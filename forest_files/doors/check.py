@@ -121,25 +121,6 @@ def _remember_head(root: Path, bound: set[str]) -> None:
         remember_clean(root, head)
 
 
-def remembered_clean(root: Path) -> list[tuple[str, str, str]] | None:
-    """(path, selector, ground content id) of every binding of the working tree,
-    all clean, without judging anything: when the remembered clean verdict still
-    holds (verdict.py: the ledger and every bound file's stat are unchanged since a
-    whole check found every binding clean); None otherwise (then judge)."""
-    from forest_files.files import bindmap, verdict
-    from forest_files.files.session import verdict_inputs
-
-    count = verdict.recall(str(root))
-    ledger, _ = verdict_inputs(root)
-    if count is None or ledger is None:
-        return None
-    # None too when a binding has no single ground: then it is judged
-    rows = bindmap.status_rows(bindmap.worktree_record(str(root)), ledger)
-    if rows is None or len(rows) != count:
-        return None
-    return rows
-
-
 def _index(root: Path, paths: tuple[str, ...], diffs: bool) -> CheckReport:
     """Every binding of the staged ledger against the staged files, from the view's
     binding map (no store opened while all is clean); blobs this machine hashed
@@ -198,4 +179,4 @@ def _commit(root: Path, rev: str, paths: tuple[str, ...], diffs: bool) -> CheckR
         return with_diffs(report, store, bindings, content) if diffs else report
 
 
-__all__ = ["CheckReport", "remembered_clean", "run_check"]
+__all__ = ["CheckReport", "run_check"]

@@ -14,6 +14,8 @@ import shlex
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from forest_files.doors.summary import summary_line
+
 if TYPE_CHECKING:
     from forest_files.files.check import Finding
 
@@ -85,10 +87,6 @@ class Reported:
         out["adopted_by"] = self.adopted_by or None
         out["hints"] = list(self.hints)
         return out
-
-
-def summary_line(checked: int, failed: int, where: str) -> str:
-    return f"{checked} binding(s) checked against the {where}: {failed} not clean"
 
 
 @dataclass(frozen=True)

@@ -21,20 +21,20 @@ Test: tests/test_bindmap.py
 
 from __future__ import annotations
 
-import contextlib
 import marshal
 import os
 import sys
 from collections.abc import Iterable
-from typing import Any, NamedTuple
 
-from forest_files.files.check import Ground, ground_map
-from forest_files.files.verdict import LedgerKey
-from forest_files.ledger.bindings import Binding
 from forest_files.paths import INDEX
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
+    from forest_files.files.check import Ground
+    from forest_files.files.verdict import LedgerKey
+    from forest_files.ledger.bindings import Binding
     from forest_files.store.forest import ForestStore
 
 FORMAT = 3  # 2: no file hash (a ledger-recorded hash is no evidence; check.py); 3: status rows
@@ -54,9 +54,22 @@ _FIELDS = (
 )
 
 
-class BindMap(NamedTuple):
-    bindings: list[Binding]
-    grounds: dict[int, Ground]
+class BindMap:
+    """Live bindings in the store's order, and their chains' grounds by entry id. A
+    plain class, not a NamedTuple: ``forest status`` would import typing for it."""
+
+    __slots__ = ("bindings", "grounds")
+
+    def __init__(self, bindings: list[Binding], grounds: dict[int, Ground]) -> None:
+        self.bindings = bindings
+        self.grounds = grounds
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, BindMap):
+            return NotImplemented
+        return self.bindings == other.bindings and self.grounds == other.grounds
+
+    __hash__ = None  # type: ignore[assignment]  # mutable lists inside, as before
 
 
 def derive(store: ForestStore) -> BindMap:
@@ -69,6 +82,8 @@ def derive(store: ForestStore) -> BindMap:
 def of_bindings(store: ForestStore, bindings: list[Binding]) -> BindMap:
     """The map of ``bindings`` (all live bindings of ``store``), as a saved map
     holds them: the same map however it was found."""
+    from forest_files.files.check import ground_map
+
     return BindMap(bindings, ground_map(store, bindings))
 
 
@@ -120,8 +135,10 @@ def _status_rows(order: tuple[str, ...], by_path: dict[str, list[Any]]) -> bytes
 
 
 def forget(record: str) -> None:
-    with contextlib.suppress(OSError):
+    try:  # noqa: SIM105  (contextlib.suppress: forest status would import contextlib)
         os.unlink(record)
+    except OSError:
+        pass
 
 
 # A long-lived process (the watcher) loads the same record for every batch: decoded
@@ -152,6 +169,8 @@ def load(
             from forest_files.files.check import under as lies_under
 
             wanted = [p for p in wanted if any(lies_under(p, q) for q in under)]
+    from forest_files.ledger.bindings import Binding  # not needed by status_rows
+
     bindings: list[Binding] = []
     grounds: dict[int, Ground] = {}
     try:

@@ -28,7 +28,6 @@ a file replaced by another, is a miss. Kept light on purpose:
 
 from __future__ import annotations
 
-import contextlib
 import marshal
 import os
 import stat as stat_mod
@@ -148,8 +147,10 @@ def remember(
 
 
 def forget(root: str) -> None:
-    with contextlib.suppress(OSError):
+    try:  # noqa: SIM105  (contextlib.suppress: a warm check would import contextlib)
         os.unlink(record_path(root))
+    except OSError:
+        pass
 
 
 def recall(root: str) -> int | None:

@@ -1,0 +1,81 @@
+"""The console script's lazily built group prints and refuses exactly what typer's
+eagerly built group does (forest_files/cli/lazy.py)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+import typer.testing
+from typer.testing import CliRunner
+
+import forest_files.cli  # noqa: F401  (registers every command)
+from forest_files.cli import app
+from forest_files.cli.lazy import LazyGroup, command
+
+runner = CliRunner()
+
+
+def _eager(args: list[str]) -> tuple[int, str]:
+    result = runner.invoke(app, args, prog_name="forest")
+    return result.exit_code, result.output
+
+
+def _run(group: object, args: list[str]) -> tuple[int, str]:
+    """``group`` run by typer's runner (which otherwise builds the eager group)."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(typer.testing, "_get_command", lambda _app: group)
+        result = runner.invoke(app, args, prog_name="forest")
+    return result.exit_code, result.output
+
+
+def _lazy(args: list[str]) -> tuple[int, str]:
+    return _run(command(app), args)
+
+
+def _names() -> list[str]:
+    group = command(app)
+    assert isinstance(group, LazyGroup)
+    return sorted(group.real)
+
+
+def test_lazy_top_level_help_same_as_eager_accepted() -> None:
+    assert _lazy(["--help"]) == _eager(["--help"])
+    assert _lazy([]) == _eager([])
+
+
+@pytest.mark.parametrize("name", _names())
+def test_lazy_command_help_same_as_eager_accepted(name: str) -> None:
+    code, text = _lazy([name, "--help"])
+    assert code == 0 and f"Usage: forest {name}" in text
+    assert (code, text) == _eager([name, "--help"])
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["adpot"], ["nosuch", "x"], ["adopt"], ["adopt", "--nosuch"], ["hooks", "nosuch"]],
+)
+def test_lazy_usage_error_same_as_eager_refused(args: list[str]) -> None:
+    code, text = _lazy(args)
+    assert code == 2
+    assert (code, text) == _eager(args)
+
+
+def test_lazy_group_builds_only_the_command_run_accepted() -> None:
+    group = command(app)
+    assert isinstance(group, LazyGroup)
+    before = set(group.real)
+    assert _run(group, ["adopt", "--help"])[0] == 0
+    assert before - set(group.real) == {"adopt"}  # the others are still stand-ins
+    assert any(p.name == "targets" for p in group.commands["adopt"].params)
+    assert group.commands["init"].params == []
+
+
+def test_console_script_runs_a_command_accepted(tmp_path: object) -> None:
+    code = "from forest_files.cli import main; main()"
+    done = subprocess.run(
+        [sys.executable, "-c", code, "init", "--help"], capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    assert "Usage: forest init" in done.stdout
