@@ -105,8 +105,6 @@ def check_command(args: CheckArgs) -> int:
 
 
 def _check(args: CheckArgs) -> int:
-    import json
-
     from forest_files.doors.check import run_check
     from forest_files.doors.text import terminal
 
@@ -116,6 +114,8 @@ def _check(args: CheckArgs) -> int:
     quick = args.staged and not (args.paths or args.as_json or args.verbose)
     report = run_check(root, source, args.paths, diffs=diffs, quick=quick)
     if args.as_json:
+        import json
+
         print(json.dumps(report.as_dict()))
     else:
         colour = sys.stdout.isatty() and not os.environ.get("NO_COLOR")
