@@ -204,6 +204,33 @@ def test_moved_search_parses_each_candidate_once(
     assert len(parsed) <= 7 + 2
 
 
+def test_moved_search_hashes_known_reads_blobs_in_one_batch_accepted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A full staged check before the move taught this machine every blob's file hash;
+    the moved search still needs their bytes: one ``git cat-file`` for all of them."""
+    from forest_files.doors.staged import judge_staged
+
+    root = make_repo(tmp_path)
+    ok(root, "init")
+    for n in range(3):
+        write(root, f"old/n{n}.md", DOC.replace("Title", f"Title {n}").replace("kept", f"kept {n}"))
+    commit_all(root, "init")
+    ok(root, "adopt", *(f"old/n{n}.md#Keep" for n in range(3)), "--words", WORDS)
+    commit_all(root, "adopt")
+    ok(root, "check", "--staged")  # hashes every staged blob (statcache.BlobHashCache)
+    git(root, "mv", "old", "new")
+    trace = tmp_path / "trace.txt"
+    monkeypatch.setenv("GIT_TRACE", str(trace))
+    report = judge_staged(root)
+    monkeypatch.delenv("GIT_TRACE")
+    assert sorted(r.finding.moved_to or "" for r in report.failed) == [
+        f"new/n{n}.md#Title {n}/Keep" for n in range(3)
+    ]
+    batches = [line for line in trace.read_text().splitlines() if "git cat-file" in line]
+    assert len(batches) == 1
+
+
 # --- a renamed heading -----------------------------------------------------------------
 
 

@@ -372,7 +372,7 @@ class GitTreeSource:
         kind = self._special.get(path)
         if kind is None and path not in self._blobs:
             if self._dirs is None:  # a tree where the file was: files listed under it
-                self._dirs = {p[:cut] for p in self._blobs for cut in _slashes(p)}
+                self._dirs = _directories(self._blobs)
             if path in self._dirs:
                 return "directory"
         return kind
@@ -391,12 +391,15 @@ class GitTreeSource:
                 self._by_dir.setdefault(p.rpartition("/")[0], []).append(p)
         return path_variant(path, self._by_dir.get(parent, ()))
 
-    def prefetch(self, paths: list[str]) -> None:
+    def prefetch(self, paths: list[str], *, known_too: bool = False) -> None:
         """Read these paths' blobs in one ``git cat-file --batch``; blobs read by an
-        earlier prefetch are let go (a check holds one batch at a time)."""
-        hashes = self._blob_hashes()
+        earlier prefetch are let go (a check holds one batch at a time). A blob whose
+        file hash is known is skipped (a check needs no bytes for it) unless
+        ``known_too`` (the moved search parses every candidate)."""
         wanted = [self._blobs[p] for p in paths if p in self._blobs]
-        wanted = [b for b in wanted if hashes.get(b) is None]  # known: no read needed
+        if not known_too:
+            hashes = self._blob_hashes()
+            wanted = [b for b in wanted if hashes.get(b) is None]  # known: no read needed
         keep = {b: self._cache[b] for b in wanted if b in self._cache}
         missing = [b for b in wanted if b not in keep]
         self._cache = keep
@@ -412,6 +415,16 @@ class GitTreeSource:
         return sorted(self._blobs)
 
 
-def _slashes(path: str) -> list[int]:
-    """The position of every ``/`` in ``path`` (each ends one enclosing directory)."""
-    return [i for i, c in enumerate(path) if c == "/"]
+def _directories(paths: Iterable[str]) -> set[str]:
+    """Every directory that holds one of ``paths``, at any depth. Each path climbs
+    only until it meets a directory already found (its parents are found too)."""
+    dirs: set[str] = set()
+    for path in paths:
+        cut = path.rfind("/")
+        while cut >= 0:
+            parent = path[:cut]
+            if parent in dirs:
+                break
+            dirs.add(parent)
+            cut = path.rfind("/", 0, cut)
+    return dirs

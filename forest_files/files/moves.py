@@ -76,8 +76,8 @@ class MoveIndex:
         prefetch = getattr(source, "prefetch", None)  # a git source: blobs in batches
         for start in range(0, len(chosen), _BATCH):
             batch = chosen[start : start + _BATCH]
-            if prefetch is not None:
-                prefetch(batch)
+            if prefetch is not None:  # every blob: a known file hash finds no section
+                prefetch(batch, known_too=True)
             for path in batch:
                 self._add(source, path, sets, keep_outline=path in own)
 
