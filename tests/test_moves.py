@@ -257,6 +257,15 @@ def test_unresolved_several_new_headings_hint_lists_lines_detected(repo: Path) -
     assert all("rebind" not in (r["command"] or "") for r in gone["routes"])
 
 
+def test_unresolved_beside_an_empty_heading_lists_the_nameable_one_detected(repo: Path) -> None:
+    """An empty ``##`` heading has no selector: it is no candidate, and the check still
+    reports the renamed heading beside it."""
+    write(repo, "a.md", DOC.replace("## Keep\n\nkept words", "## Kept\n\nkept words!\n\n##\n\nx"))
+    (gone, _) = findings(repo)
+    assert gone["kind"] == "unresolved"
+    assert gone["candidates"] == ["a.md#Title/Kept"] and gone["candidate_lines"] == [3]
+
+
 # --- a directory moved -----------------------------------------------------------------
 
 

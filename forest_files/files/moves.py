@@ -18,15 +18,23 @@ computed for display that is not shown (no similarity suggestions).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
-from functools import cached_property
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from forest_files.errors import ForestError
 from forest_files.files.content import ContentSource
 from forest_files.files.normalise import LineIndex, decode_bytes, normalise_text
-from forest_files.files.selector import Selector, parse_selector, render
+from forest_files.files.selector import (
+    MAX_INDEX,
+    Selector,
+    _check_heading_part,
+    _render_path,
+    parse_selector,
+    render,
+    render_heading_path,
+    validate_path,
+)
 from forest_files.hashing import hash_body
 from forest_files.ledger.bindings import Binding
 
@@ -35,29 +43,34 @@ if TYPE_CHECKING:
 
 Excludes = tuple[str, ...]
 Key = tuple[Excludes, str, str]  # (exclusions, selector kind, section hash)
+Span = tuple[str, int, int, int | None]  # (kind, first line, last line, owning heading line)
 _BATCH = 1000  # candidate blobs read per ``git cat-file --batch`` (and held at once)
 MAX_CANDIDATES = 12  # renamed-section candidates listed in a hint
 _MARKDOWN = (".md", ".markdown", ".mdx", ".mdown", ".mkd")
 
 
-@dataclass(frozen=True)
-class Place:
-    """A section somewhere in the content: where it is and its first line."""
+class Place(NamedTuple):
+    """A section somewhere in the content: where it is and its first line. (A tuple:
+    the index holds one per section of every candidate, and renders few of them.)"""
 
     path: str
     kind: str
     parts: tuple[str, ...]
-    index: int | None
+    ordinal: int | None  # the [n] its full path needs (None when it occurs once)
     line: int
 
-    @cached_property
-    def selector(self) -> str:
-        """Its full selector (rendered once, and only for a place that is looked at)."""
-        return render(Selector(self.path, self.kind, self.parts, self.index))  # type: ignore[arg-type]
+
+class Candidate(NamedTuple):
+    """A place shown to the user: its full selector and its first line."""
+
+    selector: str
+    line: int
 
 
 class MoveIndex:
-    """Section hashes of the candidate files, built once for a set of bindings."""
+    """Section hashes of the candidate files, built once for a set of bindings: only
+    the kinds of section those bindings name (a heading binding needs no symbol
+    parse, a whole-file one no outline unless its exclusions cut by heading)."""
 
     def __init__(
         self,
@@ -70,6 +83,7 @@ class MoveIndex:
         self._children: dict[tuple[str, str, tuple[str, ...]], list[Place]] = {}
         self._bound = set(bound)
         suffixes = {_suffix(b.path) for b in wanted}
+        self._kinds = {_kind(b) for b in wanted}
         sets = sorted({b.excludes for b in wanted})
         own = {b.path for b in wanted}
         chosen = [p for p in sorted(set(candidates) | own) if _suffix(p) in suffixes]
@@ -92,43 +106,80 @@ class MoveIndex:
         except ForestError:
             return
         lines = LineIndex(text)
-        heads = _outline(text, lines, path)
-        for place, kind, lo, hi, owner in _sections(text, lines, path, heads):
-            if keep_outline and kind in ("heading", "symbol"):
-                self._children.setdefault((path, kind, place.parts[:-1]), []).append(place)
+        kinds = self._kinds
+        cut = any(sets)  # an exclusion may name a heading: the outline is needed
+        heads = _outline(text, lines, path) if keep_outline or cut or "heading" in kinds else None
+        hits = self._hits
+        for place, span in _sections(text, lines, path, heads, kinds, keep_outline):
+            if keep_outline and place.kind in ("heading", "symbol"):
+                self._children.setdefault((path, place.kind, place.parts[:-1]), []).append(place)
+            if place.kind not in kinds:
+                continue
             for excludes in sets:
-                body = _text(text, lines, heads, (kind, lo, hi, owner), excludes)
+                body = _text(text, lines, heads, span, excludes)
                 if body is not None:
-                    self._hits.setdefault((excludes, kind, hash_body(body)), []).append(place)
+                    hits.setdefault((excludes, place.kind, hash_body(body)), []).append(place)
 
     def moved_to(self, binding: Binding, expected: str) -> str | None:
         """The one other place whose section (under the binding's exclusions) hashes
         to ``expected``; None when there is none or more than one."""
-        hits = self._hits.get((binding.excludes, _kind(binding), expected), [])
-        if len(hits) > 2:
+        hits = self._hits.get((binding.excludes, _kind(binding), expected))
+        if not hits or len(hits) > 2:
             return None
-        found = [h.selector for h in hits]
-        others = [sel for sel in found if sel != binding.selector]
+        others = [sel for sel in map(_selector, hits) if sel != binding.selector]
         return others[0] if len(others) == 1 else None
 
-    def renamed(self, binding: Binding) -> tuple[Place, ...]:
+    def renamed(self, binding: Binding) -> tuple[Candidate, ...]:
         """Sections under the same parent as the binding's, bound by no other binding
         (in document order): where a renamed heading or symbol may stand now."""
         sel = parse_selector(binding.selector)
         if sel.kind not in ("heading", "symbol"):
             return ()
         places = self._children.get((binding.path, sel.kind, sel.parts[:-1]), [])
-        free = [p for p in places if p.selector not in self._bound]
+        free = [
+            Candidate(shown, p.line)
+            for p in places
+            if (shown := _selector(p)) is not None and shown not in self._bound
+        ]
         return tuple(free[:MAX_CANDIDATES])
+
+
+@functools.lru_cache(maxsize=4096)
+def _base(path: str) -> str | None:
+    """``path`` as a selector renders it, checked once per path (None: no selector
+    can name it)."""
+    try:
+        return _render_path(validate_path(path))
+    except ForestError:
+        return None
+
+
+def _selector(place: Place) -> str | None:
+    """The place's full selector, rendered only for a place that is looked at; None
+    when no selector can name it (an empty heading, say): never a route's target."""
+    base = _base(place.path)
+    if base is None:
+        return None
+    if place.kind == "file":
+        return base
+    try:
+        if place.kind == "heading":  # Selector's own checks, the path's done once
+            for part in place.parts:
+                _check_heading_part(part)
+            if place.ordinal is not None and not 1 <= place.ordinal <= MAX_INDEX:
+                return None
+            return f"{base}#{render_heading_path(place.parts, place.ordinal)}"
+        return render(Selector(place.path, place.kind, place.parts, place.ordinal))  # type: ignore[arg-type]
+    except ForestError:
+        return None
 
 
 def _kind(binding: Binding) -> str:
     """The selector kind of a binding, from the marker after its (escaped) path."""
     if binding.selector == binding.path:
         return "file"
-    from forest_files.files.selector import _render_path  # the one escaping rule
-
-    marker = binding.selector[len(_render_path(binding.path)) : len(_render_path(binding.path)) + 1]
+    base = _base(binding.path)
+    marker = binding.selector[len(base) : len(base) + 1] if base is not None else ""
     return {"#": "heading", "@": "region", ":": "symbol"}.get(marker) or parse_selector(
         binding.selector
     ).kind
@@ -150,21 +201,29 @@ def _outline(text: str, lines: LineIndex, path: str) -> list[Heading] | None:
 
 
 def _sections(
-    text: str, lines: LineIndex, path: str, heads: list[Heading] | None
-) -> Iterable[tuple[Place, str, int, int, int | None]]:
-    """(place, kind, first line, last line, owning heading line) of every section."""
-    yield Place(path, "file", (), None, 1), "file", 1, lines.count, None
-    if _suffix(path) == ".py":
+    text: str,
+    lines: LineIndex,
+    path: str,
+    heads: list[Heading] | None,
+    kinds: set[str],
+    keep_outline: bool,
+) -> Iterable[tuple[Place, Span]]:
+    """Each section of a kind in ``kinds`` (and, with ``keep_outline``, every heading
+    and symbol): its place and span."""
+    if "file" in kinds:
+        yield Place(path, "file", (), None, 1), ("file", 1, lines.count, None)
+    if _suffix(path) == ".py" and ("symbol" in kinds or keep_outline):
         yield from _symbols(text, path)
-    if heads is not None:
+    if heads is not None and ("heading" in kinds or keep_outline):
         index = _ordinals([h.path for h in heads])
         for h, n in zip(heads, index, strict=True):
             start = h.start_line
-            yield Place(path, "heading", h.path, n, start), "heading", start, h.end_line, start
-    yield from _regions(lines, path)
+            yield Place(path, "heading", h.path, n, start), ("heading", start, h.end_line, start)
+    if "region" in kinds:
+        yield from _regions(lines, path)
 
 
-def _symbols(text: str, path: str) -> Iterable[tuple[Place, str, int, int, int | None]]:
+def _symbols(text: str, path: str) -> Iterable[tuple[Place, Span]]:
     from forest_files.files.pysymbol import symbols
 
     try:
@@ -173,16 +232,11 @@ def _symbols(text: str, path: str) -> Iterable[tuple[Place, str, int, int, int |
         return
     index = _ordinals([s.path for s in found])
     for s, n in zip(found, index, strict=True):
-        yield (
-            Place(path, "symbol", s.path, n, s.start_line),
-            "symbol",
-            s.start_line,
-            s.end_line,
-            None,
-        )
+        place = Place(path, "symbol", s.path, n, s.start_line)
+        yield place, ("symbol", s.start_line, s.end_line, None)
 
 
-def _regions(lines: LineIndex, path: str) -> Iterable[tuple[Place, str, int, int, int | None]]:
+def _regions(lines: LineIndex, path: str) -> Iterable[tuple[Place, Span]]:
     if "forest:begin" not in lines.text:
         return
     from forest_files.files.region import markers, resolve_region
@@ -192,7 +246,7 @@ def _regions(lines: LineIndex, path: str) -> Iterable[tuple[Place, str, int, int
             lo, hi = resolve_region(lines, Selector(path, "region", (name,)))
         except ForestError:
             continue
-        yield Place(path, "region", (name,), None, lo), "region", lo, hi, None
+        yield Place(path, "region", (name,), None, lo), ("region", lo, hi, None)
 
 
 def _ordinals(paths: Sequence[tuple[str, ...]]) -> list[int | None]:
@@ -212,7 +266,7 @@ def _text(
     text: str,
     lines: LineIndex,
     heads: list[Heading] | None,
-    span: tuple[str, int, int, int | None],
+    span: Span,
     excludes: Excludes,
 ) -> str | None:
     """The section's text under ``excludes`` (None when they cannot apply to it)."""
