@@ -1,8 +1,9 @@
 """The moved search: where a section that left its place stands now, by section hash.
 
 Stores: nothing.
-Refuses: nothing (a candidate that is not UTF-8 text or not valid Python is
-simply no candidate).
+Refuses: nothing (a candidate that is not UTF-8 text or not valid Python, or a
+section no selector can name, such as an empty heading, is simply no
+candidate).
 Returns: for a binding whose file is gone or whose selector matches nothing,
 the one selector of another place whose section hashes to ground (the
 finding becomes ``moved``); for an unresolved heading or symbol with no such
@@ -10,10 +11,12 @@ place, the sections that stand where it stood (same parent, bound by no
 other binding) with their first lines — a renamed heading's candidates.
 Test: tests/test_moves.py
 
-One ``MoveIndex`` serves one check run: each candidate file is read and
-parsed at most once, every heading section, symbol, region and the whole
-file hashed once per exclusion set the missing bindings use. Nothing is
-computed for display that is not shown (no similarity suggestions).
+One ``MoveIndex`` serves one check run: the candidate blobs are read in one
+``git cat-file`` batch, each file parsed at most once, and each section of a
+kind the missing bindings name (heading, symbol, region, whole file) hashed
+once per exclusion set they use. Nothing is computed for display that is not
+shown: a selector is rendered only for a place a finding names (no
+similarity suggestions).
 """
 
 from __future__ import annotations
