@@ -224,6 +224,31 @@ def test_hook_refusing_a_move_loads_no_config_parser_accepted(bound: Path) -> No
     assert proc.stdout.strip() == "[]"
 
 
+def test_adoptions_of_many_grounds_one_query_accepted(bound: Path) -> None:
+    """Who adopted 1,200 grounds is one query: past a few dozen ids SQLite's planner
+    reads every adoption record once per query, so chunks multiply that scan."""
+    import sqlite3
+
+    from forest_files.doors.explain import adoptions_of
+    from forest_files.files.check import ground_map
+    from forest_files.ledger.bindings import all_bindings
+
+    with Repository(bound) as repo:
+        store = repo._synced()
+        grounds = sorted(
+            str(g) for g, _hash, _heads in ground_map(store, all_bindings(store)).values()
+        )
+        conn = sqlite3.connect(f"{store.path.absolute().as_uri()}?mode=ro", uri=True)
+    statements: list[str] = []
+    conn.set_trace_callback(statements.append)
+    try:
+        found = adoptions_of(conn, [f"{n:064x}" for n in range(1200)] + grounds)
+    finally:
+        conn.close()
+    assert len(grounds) == 2 and all(found[g][0] == BY for g in grounds)
+    assert len([s for s in statements if s.lstrip().startswith("SELECT")]) == 1
+
+
 def test_status_from_remembered_verdict_equals_judged_status_accepted(bound: Path) -> None:
     from forest_files.files import verdict
 
