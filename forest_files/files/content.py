@@ -308,6 +308,7 @@ class GitTreeSource:
     _dirs: set[str] | None = None  # every directory the listed blobs lie in (built once)
     _by_dir: dict[str, list[str]] | None = None  # listed paths by directory (variant)
     _listed: set[str] = field(default_factory=set)  # directories listed for variant
+    _variants: dict[str, str | None] = field(default_factory=dict)  # path -> variant
 
     def __post_init__(self) -> None:
         if self.rev is not None:
@@ -379,7 +380,10 @@ class GitTreeSource:
 
     def variant(self, path: str) -> str | None:
         """For a missing ``path``: how a path git records in the same directory
-        differs from it only in Unicode normalisation or letter case; None if none."""
+        differs from it only in Unicode normalisation or letter case; None if none.
+        Asked once per path: every binding of a missing file asks the same."""
+        if path in self._variants:
+            return self._variants[path]
         parent = path.rpartition("/")[0]
         if not self._complete and parent not in self._listed:  # a hook listed its paths only
             self._take(self._list(parent + "/" if parent else ""))
@@ -389,7 +393,8 @@ class GitTreeSource:
             self._by_dir = {}
             for p in self._blobs:
                 self._by_dir.setdefault(p.rpartition("/")[0], []).append(p)
-        return path_variant(path, self._by_dir.get(parent, ()))
+        found = self._variants[path] = path_variant(path, self._by_dir.get(parent, ()))
+        return found
 
     def prefetch(self, paths: list[str], *, known_too: bool = False) -> None:
         """Read these paths' blobs in one ``git cat-file --batch``; blobs read by an

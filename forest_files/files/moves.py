@@ -86,7 +86,8 @@ class MoveIndex:
         self._children: dict[tuple[str, str, tuple[str, ...]], list[Place]] = {}
         self._bound = set(bound)
         suffixes = {_suffix(b.path) for b in wanted}
-        self._kinds = {_kind(b) for b in wanted}
+        self._kind_of = {b.bind_act: _kind(b) for b in wanted}
+        self._kinds = set(self._kind_of.values())
         sets = sorted({b.excludes for b in wanted})
         own = {b.path for b in wanted}
         chosen = [p for p in sorted(set(candidates) | own) if _suffix(p) in suffixes]
@@ -126,7 +127,8 @@ class MoveIndex:
     def moved_to(self, binding: Binding, expected: str) -> str | None:
         """The one other place whose section (under the binding's exclusions) hashes
         to ``expected``; None when there is none or more than one."""
-        hits = self._hits.get((binding.excludes, _kind(binding), expected))
+        kind = self._kind_of.get(binding.bind_act) or _kind(binding)
+        hits = self._hits.get((binding.excludes, kind, expected))
         if not hits or len(hits) > 2:
             return None
         others = [sel for sel in map(_selector, hits) if sel != binding.selector]
