@@ -161,6 +161,41 @@ def test_section_moved_to_new_untracked_file_detected_and_route_pasted_accepted(
     assert [f["kind"] for f in findings(repo)] == ["clean", "clean"]
 
 
+def test_section_moved_where_its_path_is_another_tail_route_pasted_accepted(
+    repo: Path,
+) -> None:
+    """``Title/Keep`` also names ``X/Title/Keep`` as a tail: the moved route carries the
+    ``[1]`` a canonical selector needs, so the pasted rebind resolves."""
+    write(repo, "a.md", DOC.replace("## Keep\n\nkept words\n\n", ""))
+    write(
+        repo, "b.md", "# Title\n\n## Keep\n\nkept words\n\n# X\n\n## Title\n\n### Keep\n\nnot it\n"
+    )
+    (moved, _) = findings(repo)
+    assert moved["kind"] == "moved" and moved["moved_to"] == "b.md#Title/Keep[1]"
+    done = shell(repo, _route(moved, "move the binding"))
+    assert done.returncode == 0, done.stderr
+    assert [f["kind"] for f in findings(repo)] == ["clean", "clean"]
+
+
+def test_symbol_moved_after_an_overload_stub_route_names_it_canonically_accepted(
+    repo: Path,
+) -> None:
+    """An ``@overload`` stub is never a symbol's match: the moved implementation is
+    ``C.f``, not ``C.f[2]`` counted past the stub."""
+    body = "    def f(self, x):\n        return x\n"
+    write(repo, "src.py", f"class C:\n{body}")
+    ok(repo, "adopt", "src.py::C.f", "--words", WORDS)
+    commit_all(repo, "symbol")
+    (repo / "src.py").unlink()
+    stub = "    @overload\n    def f(self, x: int) -> int: ...\n"
+    write(repo, "other.py", f"from typing import overload\n\n\nclass C:\n{stub}{body}")
+    moved = next(f for f in findings(repo) if f["kind"] == "moved")
+    assert moved["moved_to"] == "other.py::C.f"
+    done = shell(repo, _route(moved, "move the binding"))
+    assert done.returncode == 0, done.stderr
+    assert {f["kind"] for f in findings(repo)} == {"clean"}
+
+
 def test_section_moved_to_other_file_staged_detected(repo: Path) -> None:
     from forest_files.doors.staged import judge_staged
 

@@ -59,7 +59,7 @@ class Place(NamedTuple):
     path: str
     kind: str
     parts: tuple[str, ...]
-    ordinal: int | None  # the [n] its full path needs (None when it occurs once)
+    ordinal: int | None  # the [n] its canonical selector needs (None: none)
     line: int
 
 
@@ -220,7 +220,7 @@ def _sections(
     if _suffix(path) == ".py" and ("symbol" in kinds or keep_outline):
         yield from _symbols(text, path)
     if heads is not None and ("heading" in kinds or keep_outline):
-        index = _ordinals([h.path for h in heads])
+        index = _heading_ordinals(heads)
         for h, n in zip(heads, index, strict=True):
             start = h.start_line
             yield Place(path, "heading", h.path, n, start), ("heading", start, h.end_line, start)
@@ -231,8 +231,8 @@ def _sections(
 def _symbols(text: str, path: str) -> Iterable[tuple[Place, Span]]:
     from forest_files.files.pysymbol import symbols
 
-    try:
-        found = symbols(text, path)
+    try:  # an @overload stub is never a selector's match (pysymbol.resolve_symbol)
+        found = [s for s in symbols(text, path) if not s.stub]
     except ForestError:
         return
     index = _ordinals([s.path for s in found])
@@ -254,8 +254,22 @@ def _regions(lines: LineIndex, path: str) -> Iterable[tuple[Place, Span]]:
         yield Place(path, "region", (name,), None, lo), ("region", lo, hi, None)
 
 
+def _heading_ordinals(heads: list[Heading]) -> list[int | None]:
+    """The ``[n]`` each heading's canonical selector needs: its rank among the headings
+    its full path matches as a tail (``A/B`` also matches ``X/A/B``), as markdown.py
+    records one; None when it matches itself only."""
+    from forest_files.files.markdown import Peers
+
+    same = Peers(heads)
+    out: list[int | None] = []
+    for pos, h in enumerate(heads):
+        peers = same(h.path)
+        out.append(peers.index(pos) + 1 if len(peers) > 1 else None)
+    return out
+
+
 def _ordinals(paths: Sequence[tuple[str, ...]]) -> list[int | None]:
-    """The ``[n]`` each full path needs (None when it occurs once)."""
+    """The ``[n]`` each symbol's full path needs (None when it occurs once)."""
     counts: dict[tuple[str, ...], int] = {}
     for p in paths:
         counts[p] = counts.get(p, 0) + 1
