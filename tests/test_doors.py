@@ -199,6 +199,56 @@ def test_hook_and_check_print_the_same_block(bound: Path) -> None:
     assert "  restore ground: forest restore b.md && git add -- b.md" in block
 
 
+def test_hook_refusing_a_move_loads_no_config_parser_accepted(bound: Path) -> None:
+    """forest.toml names no [require] rule: the hook refusing a move (its view of the
+    staged ledger cached by the first run) never imports config (tomllib and the
+    policy parsers), whose name it still knows."""
+    from forest_files.config import CONFIG_NAME
+    from forest_files.doors.staged import CONFIG_NAME as STAGED_CONFIG_NAME
+
+    assert STAGED_CONFIG_NAME == CONFIG_NAME
+    git(bound, "mv", "a.md", "c.md")
+    code = (
+        "import sys; from forest_files.githooks.run import main; code = main(['pre-commit']); "
+        "print(sorted(m for m in sys.modules if m in ('forest_files.config', 'tomllib')))"
+    )
+    for _ in range(2):
+        proc = subprocess.run(
+            [sys.executable, "-c", code],
+            cwd=bound,
+            env={**os.environ, **git_env()},
+            capture_output=True,
+            text=True,
+        )
+    assert "moved a.md#Title/Keep" in proc.stderr
+    assert proc.stdout.strip() == "[]"
+
+
+def test_adoptions_of_many_grounds_one_query_accepted(bound: Path) -> None:
+    """Who adopted 1,200 grounds is one query: past a few dozen ids SQLite's planner
+    reads every adoption record once per query, so chunks multiply that scan."""
+    import sqlite3
+
+    from forest_files.doors.explain import adoptions_of
+    from forest_files.files.check import ground_map
+    from forest_files.ledger.bindings import all_bindings
+
+    with Repository(bound) as repo:
+        store = repo._synced()
+        grounds = sorted(
+            str(g) for g, _hash, _heads in ground_map(store, all_bindings(store)).values()
+        )
+        conn = sqlite3.connect(f"{store.path.absolute().as_uri()}?mode=ro", uri=True)
+    statements: list[str] = []
+    conn.set_trace_callback(statements.append)
+    try:
+        found = adoptions_of(conn, [f"{n:064x}" for n in range(1200)] + grounds)
+    finally:
+        conn.close()
+    assert len(grounds) == 2 and all(found[g][0] == BY for g in grounds)
+    assert len([s for s in statements if s.lstrip().startswith("SELECT")]) == 1
+
+
 def test_status_from_remembered_verdict_equals_judged_status_accepted(bound: Path) -> None:
     from forest_files.files import verdict
 

@@ -161,6 +161,41 @@ def test_section_moved_to_new_untracked_file_detected_and_route_pasted_accepted(
     assert [f["kind"] for f in findings(repo)] == ["clean", "clean"]
 
 
+def test_section_moved_where_its_path_is_another_tail_route_pasted_accepted(
+    repo: Path,
+) -> None:
+    """``Title/Keep`` also names ``X/Title/Keep`` as a tail: the moved route carries the
+    ``[1]`` a canonical selector needs, so the pasted rebind resolves."""
+    write(repo, "a.md", DOC.replace("## Keep\n\nkept words\n\n", ""))
+    write(
+        repo, "b.md", "# Title\n\n## Keep\n\nkept words\n\n# X\n\n## Title\n\n### Keep\n\nnot it\n"
+    )
+    (moved, _) = findings(repo)
+    assert moved["kind"] == "moved" and moved["moved_to"] == "b.md#Title/Keep[1]"
+    done = shell(repo, _route(moved, "move the binding"))
+    assert done.returncode == 0, done.stderr
+    assert [f["kind"] for f in findings(repo)] == ["clean", "clean"]
+
+
+def test_symbol_moved_after_an_overload_stub_route_names_it_canonically_accepted(
+    repo: Path,
+) -> None:
+    """An ``@overload`` stub is never a symbol's match: the moved implementation is
+    ``C.f``, not ``C.f[2]`` counted past the stub."""
+    body = "    def f(self, x):\n        return x\n"
+    write(repo, "src.py", f"class C:\n{body}")
+    ok(repo, "adopt", "src.py::C.f", "--words", WORDS)
+    commit_all(repo, "symbol")
+    (repo / "src.py").unlink()
+    stub = "    @overload\n    def f(self, x: int) -> int: ...\n"
+    write(repo, "other.py", f"from typing import overload\n\n\nclass C:\n{stub}{body}")
+    moved = next(f for f in findings(repo) if f["kind"] == "moved")
+    assert moved["moved_to"] == "other.py::C.f"
+    done = shell(repo, _route(moved, "move the binding"))
+    assert done.returncode == 0, done.stderr
+    assert {f["kind"] for f in findings(repo)} == {"clean"}
+
+
 def test_section_moved_to_other_file_staged_detected(repo: Path) -> None:
     from forest_files.doors.staged import judge_staged
 
@@ -204,6 +239,33 @@ def test_moved_search_parses_each_candidate_once(
     assert len(parsed) <= 7 + 2
 
 
+def test_moved_search_hashes_known_reads_blobs_in_one_batch_accepted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A full staged check before the move taught this machine every blob's file hash;
+    the moved search still needs their bytes: one ``git cat-file`` for all of them."""
+    from forest_files.doors.staged import judge_staged
+
+    root = make_repo(tmp_path)
+    ok(root, "init")
+    for n in range(3):
+        write(root, f"old/n{n}.md", DOC.replace("Title", f"Title {n}").replace("kept", f"kept {n}"))
+    commit_all(root, "init")
+    ok(root, "adopt", *(f"old/n{n}.md#Keep" for n in range(3)), "--words", WORDS)
+    commit_all(root, "adopt")
+    ok(root, "check", "--staged")  # hashes every staged blob (statcache.BlobHashCache)
+    git(root, "mv", "old", "new")
+    trace = tmp_path / "trace.txt"
+    monkeypatch.setenv("GIT_TRACE", str(trace))
+    report = judge_staged(root)
+    monkeypatch.delenv("GIT_TRACE")
+    assert sorted(r.finding.moved_to or "" for r in report.failed) == [
+        f"new/n{n}.md#Title {n}/Keep" for n in range(3)
+    ]
+    batches = [line for line in trace.read_text().splitlines() if "git cat-file" in line]
+    assert len(batches) == 1
+
+
 # --- a renamed heading -----------------------------------------------------------------
 
 
@@ -228,6 +290,15 @@ def test_unresolved_several_new_headings_hint_lists_lines_detected(repo: Path) -
     assert "a.md#Title/One (line 3), a.md#Title/Two (line 7)" in result.stdout
     (gone, _) = findings(repo)
     assert all("rebind" not in (r["command"] or "") for r in gone["routes"])
+
+
+def test_unresolved_beside_an_empty_heading_lists_the_nameable_one_detected(repo: Path) -> None:
+    """An empty ``##`` heading has no selector: it is no candidate, and the check still
+    reports the renamed heading beside it."""
+    write(repo, "a.md", DOC.replace("## Keep\n\nkept words", "## Kept\n\nkept words!\n\n##\n\nx"))
+    (gone, _) = findings(repo)
+    assert gone["kind"] == "unresolved"
+    assert gone["candidates"] == ["a.md#Title/Kept"] and gone["candidate_lines"] == [3]
 
 
 # --- a directory moved -----------------------------------------------------------------

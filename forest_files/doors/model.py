@@ -10,6 +10,7 @@ Test: tests/test_doors.py
 
 from __future__ import annotations
 
+import functools
 import shlex
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -22,6 +23,10 @@ if TYPE_CHECKING:
 # The text a user must replace before a printed route records anything; the
 # ceremonies refuse it (praise.refuse_placeholder) so a pasted route cannot sign it.
 WORDS_PLACEHOLDER = "…"
+
+# shlex.quote, remembered: a report repeats the same few words (forest, git, add, --,
+# --words …) in every route, and a hook may print thousands of routes.
+_quote = functools.lru_cache(maxsize=4096)(shlex.quote)
 
 
 def detail_of(f: Finding) -> str:
@@ -42,7 +47,7 @@ class Route:
     @property
     def command(self) -> str:
         """The steps as one line a POSIX shell runs as printed (every word quoted)."""
-        return " && ".join(shlex.join(step) for step in self.steps)
+        return " && ".join(" ".join(map(_quote, step)) for step in self.steps)  # shlex.join
 
     def line(self) -> str:
         if not self.steps:

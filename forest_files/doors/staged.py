@@ -39,6 +39,9 @@ if TYPE_CHECKING:
 
 SOURCE = "index"
 WHERE = "git index"
+# config.CONFIG_NAME, named here so a commit that needs no [require] rule never imports
+# config (tomllib and the policy parsers: a tenth of the hook's start-up)
+CONFIG_NAME = "forest.toml"
 
 
 def judge_staged(root: Path, *, diffs: bool = False) -> CheckReport:
@@ -61,9 +64,9 @@ def judge_staged(root: Path, *, diffs: bool = False) -> CheckReport:
         root, keep_index_file=True, head=head[0] if head is not None else None
     )
     touched = {c.path for c in changes} | {c.old_path for c in changes if c.old_path}
-    ledger_staged = any(p.startswith(LEDGER_PREFIX) or p == "forest.toml" for p in touched)
-    custody_uncertain = head is None or "forest.toml" in touched
-    if custody_uncertain and not gitio.ls_files_stage(root, "forest.toml", keep_index_file=True):
+    ledger_staged = any(p.startswith(LEDGER_PREFIX) or p == CONFIG_NAME for p in touched)
+    custody_uncertain = head is None or CONFIG_NAME in touched
+    if custody_uncertain and not gitio.ls_files_stage(root, CONFIG_NAME, keep_index_file=True):
         return empty  # the tree being committed holds no custody (yet, or any more)
     # No ledger file staged: the staged ledger is HEAD's, known by its tree id, and
     # the view of it by the alias an earlier hook wrote (no listing of the ledger).
@@ -99,8 +102,6 @@ def _staged_rules(root: Path, touched: set[str]) -> tuple[RequireRule, ...]:
     the staged one is HEAD's, and a working-tree file that never says ``require``
     spares the hook the git call (an unstaged edit that removed the table could hide
     a warning here, never a failure in ``forest ci``)."""
-    from forest_files.config import CONFIG_NAME
-
     if CONFIG_NAME not in touched:
         try:
             if b"require" not in (root / CONFIG_NAME).read_bytes():
@@ -259,7 +260,8 @@ def _touched_from_map(
 
     fingerprint = view.stem
     record = bindmap.view_record(str(view))
-    found = bindmap.load(record, fingerprint, touched) if view.exists() else None
+    wanted = sorted(touched)  # path order: the same report on every run
+    found = bindmap.load(record, fingerprint, wanted) if view.exists() else None
     if found is None:
         from forest_files.files.session import custody_at
 

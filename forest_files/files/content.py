@@ -308,6 +308,7 @@ class GitTreeSource:
     _dirs: set[str] | None = None  # every directory the listed blobs lie in (built once)
     _by_dir: dict[str, list[str]] | None = None  # listed paths by directory (variant)
     _listed: set[str] = field(default_factory=set)  # directories listed for variant
+    _variants: dict[str, str | None] = field(default_factory=dict)  # path -> variant
 
     def __post_init__(self) -> None:
         if self.rev is not None:
@@ -372,14 +373,17 @@ class GitTreeSource:
         kind = self._special.get(path)
         if kind is None and path not in self._blobs:
             if self._dirs is None:  # a tree where the file was: files listed under it
-                self._dirs = {p[:cut] for p in self._blobs for cut in _slashes(p)}
+                self._dirs = _directories(self._blobs)
             if path in self._dirs:
                 return "directory"
         return kind
 
     def variant(self, path: str) -> str | None:
         """For a missing ``path``: how a path git records in the same directory
-        differs from it only in Unicode normalisation or letter case; None if none."""
+        differs from it only in Unicode normalisation or letter case; None if none.
+        Asked once per path: every binding of a missing file asks the same."""
+        if path in self._variants:
+            return self._variants[path]
         parent = path.rpartition("/")[0]
         if not self._complete and parent not in self._listed:  # a hook listed its paths only
             self._take(self._list(parent + "/" if parent else ""))
@@ -389,14 +393,18 @@ class GitTreeSource:
             self._by_dir = {}
             for p in self._blobs:
                 self._by_dir.setdefault(p.rpartition("/")[0], []).append(p)
-        return path_variant(path, self._by_dir.get(parent, ()))
+        found = self._variants[path] = path_variant(path, self._by_dir.get(parent, ()))
+        return found
 
-    def prefetch(self, paths: list[str]) -> None:
+    def prefetch(self, paths: list[str], *, known_too: bool = False) -> None:
         """Read these paths' blobs in one ``git cat-file --batch``; blobs read by an
-        earlier prefetch are let go (a check holds one batch at a time)."""
-        hashes = self._blob_hashes()
+        earlier prefetch are let go (a check holds one batch at a time). A blob whose
+        file hash is known is skipped (a check needs no bytes for it) unless
+        ``known_too`` (the moved search parses every candidate)."""
         wanted = [self._blobs[p] for p in paths if p in self._blobs]
-        wanted = [b for b in wanted if hashes.get(b) is None]  # known: no read needed
+        if not known_too:
+            hashes = self._blob_hashes()
+            wanted = [b for b in wanted if hashes.get(b) is None]  # known: no read needed
         keep = {b: self._cache[b] for b in wanted if b in self._cache}
         missing = [b for b in wanted if b not in keep]
         self._cache = keep
@@ -412,6 +420,16 @@ class GitTreeSource:
         return sorted(self._blobs)
 
 
-def _slashes(path: str) -> list[int]:
-    """The position of every ``/`` in ``path`` (each ends one enclosing directory)."""
-    return [i for i, c in enumerate(path) if c == "/"]
+def _directories(paths: Iterable[str]) -> set[str]:
+    """Every directory that holds one of ``paths``, at any depth. Each path climbs
+    only until it meets a directory already found (its parents are found too)."""
+    dirs: set[str] = set()
+    for path in paths:
+        cut = path.rfind("/")
+        while cut >= 0:
+            parent = path[:cut]
+            if parent in dirs:
+                break
+            dirs.add(parent)
+            cut = path.rfind("/", 0, cut)
+    return dirs

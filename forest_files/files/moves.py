@@ -1,8 +1,9 @@
 """The moved search: where a section that left its place stands now, by section hash.
 
 Stores: nothing.
-Refuses: nothing (a candidate that is not UTF-8 text or not valid Python is
-simply no candidate).
+Refuses: nothing (a candidate that is not UTF-8 text or not valid Python, or a
+section no selector can name, such as an empty heading, is simply no
+candidate).
 Returns: for a binding whose file is gone or whose selector matches nothing,
 the one selector of another place whose section hashes to ground (the
 finding becomes ``moved``); for an unresolved heading or symbol with no such
@@ -10,23 +11,33 @@ place, the sections that stand where it stood (same parent, bound by no
 other binding) with their first lines — a renamed heading's candidates.
 Test: tests/test_moves.py
 
-One ``MoveIndex`` serves one check run: each candidate file is read and
-parsed at most once, every heading section, symbol, region and the whole
-file hashed once per exclusion set the missing bindings use. Nothing is
-computed for display that is not shown (no similarity suggestions).
+One ``MoveIndex`` serves one check run: the candidate blobs are read in one
+``git cat-file`` batch, each file parsed at most once, and each section of a
+kind the missing bindings name (heading, symbol, region, whole file) hashed
+once per exclusion set they use. Nothing is computed for display that is not
+shown: a selector is rendered only for a place a finding names (no
+similarity suggestions).
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
-from functools import cached_property
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from forest_files.errors import ForestError
 from forest_files.files.content import ContentSource
 from forest_files.files.normalise import LineIndex, decode_bytes, normalise_text
-from forest_files.files.selector import Selector, parse_selector, render
+from forest_files.files.selector import (
+    MAX_INDEX,
+    Selector,
+    _check_heading_part,
+    _render_path,
+    parse_selector,
+    render,
+    render_heading_path,
+    validate_path,
+)
 from forest_files.hashing import hash_body
 from forest_files.ledger.bindings import Binding
 
@@ -35,29 +46,34 @@ if TYPE_CHECKING:
 
 Excludes = tuple[str, ...]
 Key = tuple[Excludes, str, str]  # (exclusions, selector kind, section hash)
+Span = tuple[str, int, int, int | None]  # (kind, first line, last line, owning heading line)
 _BATCH = 1000  # candidate blobs read per ``git cat-file --batch`` (and held at once)
 MAX_CANDIDATES = 12  # renamed-section candidates listed in a hint
 _MARKDOWN = (".md", ".markdown", ".mdx", ".mdown", ".mkd")
 
 
-@dataclass(frozen=True)
-class Place:
-    """A section somewhere in the content: where it is and its first line."""
+class Place(NamedTuple):
+    """A section somewhere in the content: where it is and its first line. (A tuple:
+    the index holds one per section of every candidate, and renders few of them.)"""
 
     path: str
     kind: str
     parts: tuple[str, ...]
-    index: int | None
+    ordinal: int | None  # the [n] its canonical selector needs (None: none)
     line: int
 
-    @cached_property
-    def selector(self) -> str:
-        """Its full selector (rendered once, and only for a place that is looked at)."""
-        return render(Selector(self.path, self.kind, self.parts, self.index))  # type: ignore[arg-type]
+
+class Candidate(NamedTuple):
+    """A place shown to the user: its full selector and its first line."""
+
+    selector: str
+    line: int
 
 
 class MoveIndex:
-    """Section hashes of the candidate files, built once for a set of bindings."""
+    """Section hashes of the candidate files, built once for a set of bindings: only
+    the kinds of section those bindings name (a heading binding needs no symbol
+    parse, a whole-file one no outline unless its exclusions cut by heading)."""
 
     def __init__(
         self,
@@ -70,14 +86,16 @@ class MoveIndex:
         self._children: dict[tuple[str, str, tuple[str, ...]], list[Place]] = {}
         self._bound = set(bound)
         suffixes = {_suffix(b.path) for b in wanted}
+        self._kind_of = {b.bind_act: _kind(b) for b in wanted}
+        self._kinds = set(self._kind_of.values())
         sets = sorted({b.excludes for b in wanted})
         own = {b.path for b in wanted}
         chosen = [p for p in sorted(set(candidates) | own) if _suffix(p) in suffixes]
         prefetch = getattr(source, "prefetch", None)  # a git source: blobs in batches
         for start in range(0, len(chosen), _BATCH):
             batch = chosen[start : start + _BATCH]
-            if prefetch is not None:
-                prefetch(batch)
+            if prefetch is not None:  # every blob: a known file hash finds no section
+                prefetch(batch, known_too=True)
             for path in batch:
                 self._add(source, path, sets, keep_outline=path in own)
 
@@ -92,43 +110,81 @@ class MoveIndex:
         except ForestError:
             return
         lines = LineIndex(text)
-        heads = _outline(text, lines, path)
-        for place, kind, lo, hi, owner in _sections(text, lines, path, heads):
-            if keep_outline and kind in ("heading", "symbol"):
-                self._children.setdefault((path, kind, place.parts[:-1]), []).append(place)
+        kinds = self._kinds
+        cut = any(sets)  # an exclusion may name a heading: the outline is needed
+        heads = _outline(text, lines, path) if keep_outline or cut or "heading" in kinds else None
+        hits = self._hits
+        for place, span in _sections(text, lines, path, heads, kinds, keep_outline):
+            if keep_outline and place.kind in ("heading", "symbol"):
+                self._children.setdefault((path, place.kind, place.parts[:-1]), []).append(place)
+            if place.kind not in kinds:
+                continue
             for excludes in sets:
-                body = _text(text, lines, heads, (kind, lo, hi, owner), excludes)
+                body = _text(text, lines, heads, span, excludes)
                 if body is not None:
-                    self._hits.setdefault((excludes, kind, hash_body(body)), []).append(place)
+                    hits.setdefault((excludes, place.kind, hash_body(body)), []).append(place)
 
     def moved_to(self, binding: Binding, expected: str) -> str | None:
         """The one other place whose section (under the binding's exclusions) hashes
         to ``expected``; None when there is none or more than one."""
-        hits = self._hits.get((binding.excludes, _kind(binding), expected), [])
-        if len(hits) > 2:
+        kind = self._kind_of.get(binding.bind_act) or _kind(binding)
+        hits = self._hits.get((binding.excludes, kind, expected))
+        if not hits or len(hits) > 2:
             return None
-        found = [h.selector for h in hits]
-        others = [sel for sel in found if sel != binding.selector]
+        others = [sel for sel in map(_selector, hits) if sel != binding.selector]
         return others[0] if len(others) == 1 else None
 
-    def renamed(self, binding: Binding) -> tuple[Place, ...]:
+    def renamed(self, binding: Binding) -> tuple[Candidate, ...]:
         """Sections under the same parent as the binding's, bound by no other binding
         (in document order): where a renamed heading or symbol may stand now."""
         sel = parse_selector(binding.selector)
         if sel.kind not in ("heading", "symbol"):
             return ()
         places = self._children.get((binding.path, sel.kind, sel.parts[:-1]), [])
-        free = [p for p in places if p.selector not in self._bound]
+        free = [
+            Candidate(shown, p.line)
+            for p in places
+            if (shown := _selector(p)) is not None and shown not in self._bound
+        ]
         return tuple(free[:MAX_CANDIDATES])
+
+
+@functools.lru_cache(maxsize=4096)
+def _base(path: str) -> str | None:
+    """``path`` as a selector renders it, checked once per path (None: no selector
+    can name it)."""
+    try:
+        return _render_path(validate_path(path))
+    except ForestError:
+        return None
+
+
+def _selector(place: Place) -> str | None:
+    """The place's full selector, rendered only for a place that is looked at; None
+    when no selector can name it (an empty heading, say): never a route's target."""
+    base = _base(place.path)
+    if base is None:
+        return None
+    if place.kind == "file":
+        return base
+    try:
+        if place.kind == "heading":  # Selector's own checks, the path's done once
+            for part in place.parts:
+                _check_heading_part(part)
+            if place.ordinal is not None and not 1 <= place.ordinal <= MAX_INDEX:
+                return None
+            return f"{base}#{render_heading_path(place.parts, place.ordinal)}"
+        return render(Selector(place.path, place.kind, place.parts, place.ordinal))  # type: ignore[arg-type]
+    except ForestError:
+        return None
 
 
 def _kind(binding: Binding) -> str:
     """The selector kind of a binding, from the marker after its (escaped) path."""
     if binding.selector == binding.path:
         return "file"
-    from forest_files.files.selector import _render_path  # the one escaping rule
-
-    marker = binding.selector[len(_render_path(binding.path)) : len(_render_path(binding.path)) + 1]
+    base = _base(binding.path)
+    marker = binding.selector[len(base) : len(base) + 1] if base is not None else ""
     return {"#": "heading", "@": "region", ":": "symbol"}.get(marker) or parse_selector(
         binding.selector
     ).kind
@@ -150,39 +206,42 @@ def _outline(text: str, lines: LineIndex, path: str) -> list[Heading] | None:
 
 
 def _sections(
-    text: str, lines: LineIndex, path: str, heads: list[Heading] | None
-) -> Iterable[tuple[Place, str, int, int, int | None]]:
-    """(place, kind, first line, last line, owning heading line) of every section."""
-    yield Place(path, "file", (), None, 1), "file", 1, lines.count, None
-    if _suffix(path) == ".py":
+    text: str,
+    lines: LineIndex,
+    path: str,
+    heads: list[Heading] | None,
+    kinds: set[str],
+    keep_outline: bool,
+) -> Iterable[tuple[Place, Span]]:
+    """Each section of a kind in ``kinds`` (and, with ``keep_outline``, every heading
+    and symbol): its place and span."""
+    if "file" in kinds:
+        yield Place(path, "file", (), None, 1), ("file", 1, lines.count, None)
+    if _suffix(path) == ".py" and ("symbol" in kinds or keep_outline):
         yield from _symbols(text, path)
-    if heads is not None:
-        index = _ordinals([h.path for h in heads])
+    if heads is not None and ("heading" in kinds or keep_outline):
+        index = _heading_ordinals(heads)
         for h, n in zip(heads, index, strict=True):
             start = h.start_line
-            yield Place(path, "heading", h.path, n, start), "heading", start, h.end_line, start
-    yield from _regions(lines, path)
+            yield Place(path, "heading", h.path, n, start), ("heading", start, h.end_line, start)
+    if "region" in kinds:
+        yield from _regions(lines, path)
 
 
-def _symbols(text: str, path: str) -> Iterable[tuple[Place, str, int, int, int | None]]:
+def _symbols(text: str, path: str) -> Iterable[tuple[Place, Span]]:
     from forest_files.files.pysymbol import symbols
 
-    try:
-        found = symbols(text, path)
+    try:  # an @overload stub is never a selector's match (pysymbol.resolve_symbol)
+        found = [s for s in symbols(text, path) if not s.stub]
     except ForestError:
         return
     index = _ordinals([s.path for s in found])
     for s, n in zip(found, index, strict=True):
-        yield (
-            Place(path, "symbol", s.path, n, s.start_line),
-            "symbol",
-            s.start_line,
-            s.end_line,
-            None,
-        )
+        place = Place(path, "symbol", s.path, n, s.start_line)
+        yield place, ("symbol", s.start_line, s.end_line, None)
 
 
-def _regions(lines: LineIndex, path: str) -> Iterable[tuple[Place, str, int, int, int | None]]:
+def _regions(lines: LineIndex, path: str) -> Iterable[tuple[Place, Span]]:
     if "forest:begin" not in lines.text:
         return
     from forest_files.files.region import markers, resolve_region
@@ -192,11 +251,25 @@ def _regions(lines: LineIndex, path: str) -> Iterable[tuple[Place, str, int, int
             lo, hi = resolve_region(lines, Selector(path, "region", (name,)))
         except ForestError:
             continue
-        yield Place(path, "region", (name,), None, lo), "region", lo, hi, None
+        yield Place(path, "region", (name,), None, lo), ("region", lo, hi, None)
+
+
+def _heading_ordinals(heads: list[Heading]) -> list[int | None]:
+    """The ``[n]`` each heading's canonical selector needs: its rank among the headings
+    its full path matches as a tail (``A/B`` also matches ``X/A/B``), as markdown.py
+    records one; None when it matches itself only."""
+    from forest_files.files.markdown import Peers
+
+    same = Peers(heads)
+    out: list[int | None] = []
+    for pos, h in enumerate(heads):
+        peers = same(h.path)
+        out.append(peers.index(pos) + 1 if len(peers) > 1 else None)
+    return out
 
 
 def _ordinals(paths: Sequence[tuple[str, ...]]) -> list[int | None]:
-    """The ``[n]`` each full path needs (None when it occurs once)."""
+    """The ``[n]`` each symbol's full path needs (None when it occurs once)."""
     counts: dict[tuple[str, ...], int] = {}
     for p in paths:
         counts[p] = counts.get(p, 0) + 1
@@ -212,7 +285,7 @@ def _text(
     text: str,
     lines: LineIndex,
     heads: list[Heading] | None,
-    span: tuple[str, int, int, int | None],
+    span: Span,
     excludes: Excludes,
 ) -> str | None:
     """The section's text under ``excludes`` (None when they cannot apply to it)."""
