@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 
 
 def _targets(reported: Iterable[Reported]) -> tuple[tuple[str, ...], dict[str, int]]:
-    targets: list[str] = []
+    targets: dict[str, None] = {}  # first-seen order, each once (a list's `in` is O(n²))
     kinds: Counter[str] = Counter()
     for r in reported:
         f = r.finding
@@ -43,8 +43,8 @@ def _targets(reported: Iterable[Reported]) -> tuple[tuple[str, ...], dict[str, i
             continue
         kinds[f.kind] += 1
         for value in (f.binding, f.selector, f.actual_hash):
-            if value and value not in targets:
-                targets.append(value)
+            if value:
+                targets[value] = None
     counts = dict(kinds)
     counts["findings"] = sum(kinds.values())
     return tuple(targets), counts
