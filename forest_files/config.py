@@ -33,6 +33,7 @@ from forest_files.bounds import (
     MAX_WHEN_VALUES,
 )
 from forest_files.errors import ForestError
+from forest_files.paths import CONFIG_NAME as CONFIG_NAME  # re-exported
 from forest_files.signing.settings import (
     NO_SIGNING,
     SigningSettings,
@@ -41,7 +42,6 @@ from forest_files.signing.settings import (
 )
 from forest_files.watch.policy import WatchRule, parse_watch
 
-CONFIG_NAME = "forest.toml"
 REQUIRE_BINDS = ("file", "headings")
 
 _TABLES: dict[str, frozenset[str] | None] = {

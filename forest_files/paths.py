@@ -9,6 +9,7 @@ Test: tests/test_paths.py
 
 from __future__ import annotations
 
+CONFIG_NAME = "forest.toml"  # at the repository's root: custody's settings, governed
 FOREST_DIR = ".forest"
 LEDGER_DIR = f"{FOREST_DIR}/ledger"  # committed: segments and bodies
 LEDGER_PREFIX = f"{LEDGER_DIR}/"

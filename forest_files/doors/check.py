@@ -35,8 +35,8 @@ def run_check(
     machine (judged.py), judge only what the staged change can have moved, as the
     pre-commit hook does; the report then lists those bindings only."""
     if source == "index":
-        from forest_files.config import CONFIG_NAME
         from forest_files.errors import ForestError
+        from forest_files.paths import CONFIG_NAME  # not config: tomllib, policy parsers
 
         if not (root / CONFIG_NAME).exists():
             raise ForestError(f"{root}: no {CONFIG_NAME} here; run `forest init` first")
@@ -109,14 +109,14 @@ def _remember_head(root: Path, bound: set[str]) -> None:
     HEAD in no bound path and no ledger file or forest.toml (judged.py)."""
     from forest_files import gitio
     from forest_files.doors.judged import remember_clean
-    from forest_files.paths import LEDGER_PREFIX
+    from forest_files.paths import CONFIG_NAME, LEDGER_PREFIX
 
     head = gitio.head_commit(root)
     if head is None:
         return
     changes = gitio.staged_changes(root, keep_index_file=True, head=head)
     touched = {c.path for c in changes} | {c.old_path for c in changes if c.old_path}
-    custody = any(p.startswith(LEDGER_PREFIX) or p == "forest.toml" for p in touched)
+    custody = any(p.startswith(LEDGER_PREFIX) or p == CONFIG_NAME for p in touched)
     if not custody and not (touched & bound):
         remember_clean(root, head)
 

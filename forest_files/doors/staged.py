@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 
 from forest_files.doors.explain import explain, with_diffs
 from forest_files.doors.model import CheckReport
+from forest_files.paths import CONFIG_NAME
 
 if TYPE_CHECKING:
     import sqlite3
@@ -39,9 +40,6 @@ if TYPE_CHECKING:
 
 SOURCE = "index"
 WHERE = "git index"
-# config.CONFIG_NAME, named here so a commit that needs no [require] rule never imports
-# config (tomllib and the policy parsers: a tenth of the hook's start-up)
-CONFIG_NAME = "forest.toml"
 
 
 def judge_staged(root: Path, *, diffs: bool = False) -> CheckReport:

@@ -24,11 +24,12 @@ from __future__ import annotations
 
 import stat as stat_mod
 
+from forest_files.paths import CONFIG_NAME as CONFIG
+
 _OWN_DIRS = {
     ".git": "git's own data",
     ".forest": "forest's ledger, index and caches",
 }
-CONFIG = "forest.toml"
 
 
 def special_path_reason(path: str) -> str | None:

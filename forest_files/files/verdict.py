@@ -33,11 +33,10 @@ import os
 import stat as stat_mod
 import sys
 
-from forest_files.paths import CACHE_DIR, LEDGER_DIR, SEGMENTS
+from forest_files.paths import CACHE_DIR, CONFIG_NAME, LEDGER_DIR, SEGMENTS
 
 _CACHE = os.path.join(*CACHE_DIR.split("/"))
 _SEGMENTS = os.path.join(*LEDGER_DIR.split("/"), SEGMENTS)
-_CONFIG = "forest.toml"
 FORMAT = 2  # 2: verdicts of checks that trusted the ledger's file hash are dropped
 _NAME = f"verdict-{sys.implementation.cache_tag}.bin"
 
@@ -63,7 +62,7 @@ def ledger_key(root: str) -> LedgerKey | None:
                 if not stat_mod.S_ISREG(st.st_mode):
                     return None
                 items.append((entry.name, _key(st)))
-        st = os.lstat(os.path.join(root, _CONFIG))
+        st = os.lstat(os.path.join(root, CONFIG_NAME))
     except OSError:
         return None
     if not stat_mod.S_ISREG(st.st_mode):

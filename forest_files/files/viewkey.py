@@ -17,7 +17,7 @@ from pathlib import Path
 
 from forest_files import gitio
 from forest_files.gitio._run import refuse_option
-from forest_files.paths import LEDGER_PREFIX, VIEWS_DIR
+from forest_files.paths import CONFIG_NAME, LEDGER_PREFIX, VIEWS_DIR
 
 # The view format: part of every fingerprint and alias name, so views (and aliases
 # naming them) of an older format are never found again and are rebuilt.
@@ -34,7 +34,7 @@ def ledger_fingerprint(root: Path, source: str, *, keep_index_file: bool = False
     same ledger share a fingerprint, and so a view: the view a pre-commit hook
     built from the staged ledger is the view of the commit it became.
     """
-    spec = ["--", LEDGER_PREFIX, "forest.toml"]
+    spec = ["--", LEDGER_PREFIX, CONFIG_NAME]
     if source == "index":
         args = ["ls-files", "-s", "-z", "--full-name", *spec]
     else:

@@ -81,7 +81,9 @@ def main(argv: list[str]) -> int:
     connection.set_busy_budget(HOOK_BUSY_MS)  # git waits on the hook: a short wait, then 75
     try:
         root = gitio.toplevel(Path.cwd())
-        if not (root / "forest.toml").exists():
+        from forest_files.paths import CONFIG_NAME
+
+        if not (root / CONFIG_NAME).exists():
             return 0  # not under custody (yet): nothing to guard
         if hook in CHECK_HOOKS:
             return check_staged(root)

@@ -37,7 +37,7 @@ from pathlib import Path
 from forest_files.doors.model import Reported
 from forest_files.errors import ForestError, StoreBusy
 from forest_files.exits import one_line
-from forest_files.paths import LEDGER_DIR, SEGMENTS
+from forest_files.paths import CONFIG_NAME, LEDGER_DIR, SEGMENTS
 from forest_files.watch import judge
 from forest_files.watch.collector import Batch, Collector
 from forest_files.watch.events import BoundSet, Handler, required_dirs
@@ -144,7 +144,7 @@ class Watcher:
         from forest_files.config import load_config
         from forest_files.files.session import worktree_custody
 
-        config = load_config(self.root / "forest.toml")
+        config = load_config(self.root / CONFIG_NAME)
         self._max_bytes = config.max_body_bytes
         self._policies = config.watch
         bmap, _content, _before = worktree_custody(self.root)
