@@ -168,7 +168,9 @@ def test_short_id_shown_and_unknown_refused(bound: Path) -> None:
 def test_short_id_ambiguous_refused_listing_candidates(tmp_path: Path) -> None:
     root = make_repo(tmp_path)
     with Repository.init(root, project_id="p") as repo:
-        ids = [repo.adopt_text(f"text {n}", words="adopt", by=BY) for n in range(48)]
+        # 96 ids over 256 two-digit prefixes: no clash has odds of about 2e-8 (48 gave
+        # ~1 %: the ids carry their adoption time, so a run without a clash was possible)
+        ids = [repo.adopt_text(f"text {n}", words="adopt", by=BY) for n in range(96)]
     by_prefix: dict[str, list[str]] = {}
     for cid in ids:
         by_prefix.setdefault(cid[:2], []).append(cid)

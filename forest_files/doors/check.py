@@ -46,12 +46,10 @@ def run_check(
 
             head = head_custody(root)
             if head is not None and judged_clean(root, head[0]):
-                from dataclasses import replace
-
                 from forest_files.doors.staged import judge_staged
 
                 report = judge_staged(root, diffs=diffs)
-                return replace(report, where="git index (the staged change; HEAD judged clean)")
+                return report._replace(where="git index (the staged change; HEAD judged clean)")
         return _index(root, paths, diffs)
     if source == "worktree":
         return _worktree(root, paths, diffs)

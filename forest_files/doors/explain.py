@@ -83,8 +83,6 @@ def with_diffs(
     report: CheckReport, store: ForestStore, bindings: list[Binding], content: ContentSource
 ) -> CheckReport:
     """``report`` with the ground -> now diff of each drifted finding (a terminal's)."""
-    from dataclasses import replace
-
     from forest_files.files.diff import is_prose, section_diff
 
     excludes = {b.bind_act: b.excludes for b in bindings}
@@ -102,4 +100,4 @@ def with_diffs(
         else r
         for r in report.items
     )
-    return replace(report, items=items)
+    return report._replace(items=items)

@@ -12,8 +12,7 @@ from __future__ import annotations
 
 import functools
 import shlex
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from forest_files.doors.summary import summary_line
 
@@ -35,8 +34,11 @@ def detail_of(f: Finding) -> str:
     return f.detail[len(lead) :] if f.detail.startswith(lead) else f.detail
 
 
-@dataclass(frozen=True)
-class Route:
+# NamedTuples, not dataclasses: the hook and ``check --staged`` import this module,
+# and ``dataclasses`` (with ``inspect``) is the largest import their start-up would pay.
+
+
+class Route(NamedTuple):
     """One way out of a finding. ``steps`` are commands (argument lists) run in order
     (shown joined by ``&&``); ``note`` is advice that is not a command."""
 
@@ -64,8 +66,7 @@ class Route:
         }
 
 
-@dataclass(frozen=True)
-class Reported:
+class Reported(NamedTuple):
     """A finding as every door shows it."""
 
     finding: Finding
@@ -73,12 +74,10 @@ class Reported:
     adopted_by: str = ""
     adopted_words: str = ""
     hints: tuple[str, ...] = ()  # facts that help choose a route (candidate headings …)
-    diff: str = field(default="", repr=False)  # ground -> now, for a terminal only
+    diff: str = ""  # ground -> now, for a terminal only
 
     def with_diff(self, diff: str) -> Reported:
-        from dataclasses import replace
-
-        return replace(self, diff=diff)
+        return self._replace(diff=diff)
 
     @property
     def failed(self) -> bool:
@@ -94,17 +93,16 @@ class Reported:
         return out
 
 
-@dataclass(frozen=True)
-class CheckReport:
+class CheckReport(NamedTuple):
     """One check of one content source: every binding's finding, clean ones included."""
 
     source: str  # "worktree", "index", or a commit id
     where: str  # "working tree", "git index", "commit 1a2b3c4d5e6f"
     items: tuple[Reported, ...] = ()
-    extra: tuple[Reported, ...] = field(default=())  # findings bound to no file (contests)
+    extra: tuple[Reported, ...] = ()  # findings bound to no file (contests)
     notes: tuple[str, ...] = ()  # advice that fails nothing (an unsigned commit's warning)
     # findings that fail nothing: the hook's ``unbound`` (a draft may be committed)
-    warnings: tuple[Reported, ...] = field(default=())
+    warnings: tuple[Reported, ...] = ()
 
     @property
     def failed(self) -> tuple[Reported, ...]:

@@ -87,12 +87,10 @@ def judge_staged(root: Path, *, diffs: bool = False) -> CheckReport:
     previous = map_of(root, commit_fingerprint(root, head[0])) if head is not None else None
     report = _judge_ledger_change(root, fingerprint, previous, touched, diffs)
     report = _with_coverage(root, report, staged, touched, view, None)
-    from dataclasses import replace
-
     from forest_files.signing.live import hook_warning
 
     warning = hook_warning(root, touched)  # advice only: the gate decides
-    return replace(report, notes=(*report.notes, warning)) if warning is not None else report
+    return report._replace(notes=(*report.notes, warning)) if warning is not None else report
 
 
 def _staged_rules(root: Path, touched: set[str]) -> tuple[RequireRule, ...]:
@@ -126,8 +124,6 @@ def _with_coverage(
     candidates = {p for p in staged if any(r.matches(p) for r in rules)}
     if not candidates:
         return report
-    from dataclasses import replace
-
     from forest_files.doors.text import warning_note
     from forest_files.files.content import GitTreeSource
     from forest_files.files.coverage import unbound
@@ -143,7 +139,7 @@ def _with_coverage(
         return report
     warned = explain(found, root=root, source=SOURCE)
     notes = (*report.notes, *(warning_note(r) for r in warned))
-    return replace(report, warnings=(*report.warnings, *warned), notes=notes)
+    return report._replace(warnings=(*report.warnings, *warned), notes=notes)
 
 
 def _judge_from_map(root: Path, view: Path, touched: set[str], diffs: bool) -> CheckReport:
