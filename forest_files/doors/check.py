@@ -35,10 +35,11 @@ def run_check(
     machine (judged.py), judge only what the staged change can have moved, as the
     pre-commit hook does; the report then lists those bindings only."""
     if source == "index":
-        from forest_files.errors import ForestError
         from forest_files.paths import CONFIG_NAME  # not config: tomllib, policy parsers
 
         if not (root / CONFIG_NAME).exists():
+            from forest_files.errors import ForestError  # sqlite3 too: only when refusing
+
             raise ForestError(f"{root}: no {CONFIG_NAME} here; run `forest init` first")
         if quick and not paths:
             from forest_files.doors.judged import judged_clean

@@ -8,7 +8,6 @@ Test: tests/test_doors.py
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -17,6 +16,8 @@ from forest_files.doors.model import CheckReport, Reported
 from forest_files.doors.routes import hints_for, routes_for
 
 if TYPE_CHECKING:
+    import sqlite3
+
     from forest_files.files.check import Finding
     from forest_files.files.content import ContentSource
     from forest_files.ledger.bindings import Binding
@@ -38,6 +39,8 @@ def adoptions_of(
     found: dict[str, tuple[str, str]] = {}
     # As few queries as SQLite's parameter limit allows: past a few dozen ids SQLite's
     # planner reads every adoption record once per query, however few ids it names.
+    import sqlite3  # only with a finding: a clean hook never loads it
+
     size = min(_CHUNK, conn.getlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER))
     for start in range(0, len(wanted), size):
         chunk = wanted[start : start + size]
