@@ -17,10 +17,9 @@ from __future__ import annotations
 import json
 import secrets
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from typing import Any
 
-from forest_files.hashing import hash_body
+from forest_files.hashing import entry_content_id, hash_body
 from forest_files.ledger.kinds import (
     AdoptAct,
     BindSpec,
@@ -29,7 +28,6 @@ from forest_files.ledger.kinds import (
     SealAct,
     SupersedeAct,
 )
-from forest_files.ledger.record import recompute_id
 from forest_files.store.base import utc_now
 from forest_files.store.ceremonies import CeremonyMixin
 from forest_files.store.forest import ForestStore
@@ -54,12 +52,13 @@ def describe_new(
     nonce: str,
     origins: Sequence[tuple[str, str]],
 ) -> EntryRecord:
-    """The record of an entry not inserted yet, with the id the store will compute."""
-    meta_read = json.loads(json.dumps(dict(meta or {}), sort_keys=True))
+    """The record of an entry not inserted yet, with the id the store will compute
+    (``entry_content_id`` of the same fields the store hashes: ``base._entry_row``)."""
+    # The meta as the store reads it back from its JSON (an empty one is just {}).
+    meta_read = json.loads(json.dumps(dict(meta), sort_keys=True)) if meta else {}
     body_hash = hash_body(body)
     ordered = tuple(sorted((str(c), str(k)) for c, k in origins))
-    unnamed = EntryRecord(
-        content_id="",
+    content_id = entry_content_id(
         scope=scope,
         created_at=created_at,
         jurisdiction=jurisdiction,
@@ -71,7 +70,19 @@ def describe_new(
         nonce=nonce,
         origins=ordered,
     )
-    return replace(unnamed, content_id=recompute_id(unnamed))
+    return EntryRecord(
+        content_id=content_id,
+        scope=scope,
+        created_at=created_at,
+        jurisdiction=jurisdiction,
+        bucket=bucket,
+        source=source,
+        signature=signature,
+        body_hash=body_hash,
+        meta=meta_read,
+        nonce=nonce,
+        origins=ordered,
+    )
 
 
 def _adoption_record(entry: EntryRecord, words: str, by: str, stamp: Stamp) -> EntryRecord:
