@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 from forest_files import bounds
 from forest_files.ledger.acts import LedgerError, is_hex64
@@ -128,6 +128,18 @@ def _check_path(reader: _Reader, key: str) -> str:
         raise reader.fail(f"field {key!r}: {exc}") from None
 
 
+_T = TypeVar("_T")
+
+
+def _frozen(cls: type[_T], **values: Any) -> _T:
+    """A frozen dataclass of parsed ``values`` (every field, checked by the caller),
+    without ``__init__``'s one ``object.__setattr__`` per field: a rebuild parses two
+    records per act. The classes made this way define no ``__post_init__``."""
+    made = object.__new__(cls)
+    made.__dict__.update(values)
+    return made
+
+
 # --- entries ---------------------------------------------------------------------------
 
 
@@ -200,17 +212,19 @@ class EntryRecord:
             raise r.fail("field 'origins' must be a list of [content_id, kind] pairs")
         if len(origins) > bounds.MAX_ACT_ORIGINS:
             raise r.fail(f"field 'origins' holds more than {bounds.MAX_ACT_ORIGINS} pairs")
-        return cls(
+        text = r.text
+        return _frozen(
+            cls,
             content_id=r.hex64("content_id"),
-            scope=r.text("scope"),
-            created_at=r.text("created_at"),
-            jurisdiction=r.text("jurisdiction"),
-            bucket=r.text("bucket"),
+            scope=text("scope"),
+            created_at=text("created_at"),
+            jurisdiction=text("jurisdiction"),
+            bucket=text("bucket"),
             source=r.optional_text("source"),
-            signature=r.text("signature"),
+            signature=text("signature"),
             body_hash=r.hex64("body_hash"),
             meta=dict(meta),
-            nonce=r.text("nonce", blank=True),
+            nonce=text("nonce", blank=True),
             origins=tuple((str(c), str(k)) for c, k in origins),
         )
 
@@ -243,7 +257,8 @@ class BindSpec:
     @classmethod
     def parse(cls, value: object, *, act_id: str) -> BindSpec:
         r = _Reader(value, act_id=act_id, where="binding", keys=cls.KEYS)
-        return cls(
+        return _frozen(
+            cls,
             path=_check_path(r, "path"),
             selector=r.text("selector"),
             excludes=_check_excludes(r, r.texts("excludes", limit=MAX_EXCLUDES)),
