@@ -230,8 +230,7 @@ class Repository:
         has it open sees the old custody or the new one, never a missing file.
         """
         store = self._open()
-        with store.atomic():
-            store._reset_in_transaction()
+        with store._rebuilding():
             store.ensure_anchor(self.config.project_id)
             snapshot = read_ledger(self.ledger_dir)
             self._snapshot = snapshot
