@@ -48,7 +48,7 @@ class _Reader:
 
     def __init__(self, value: object, *, act_id: str, where: str, keys: frozenset[str]) -> None:
         self.act_id, self.where = act_id, where
-        if not isinstance(value, Mapping):
+        if type(value) is not dict and not isinstance(value, Mapping):  # dict: no ABC check
             raise self.fail("is not an object")
         if value.keys() == keys:  # the common case: exactly the kind's fields
             self.value: Mapping[str, Any] = value
@@ -198,7 +198,7 @@ class EntryRecord:
     def parse(cls, value: object, *, act_id: str, key: str) -> EntryRecord:
         r = _Reader(value, act_id=act_id, where=key, keys=cls.KEYS)
         meta = r.value["meta"]
-        if not isinstance(meta, Mapping):
+        if type(meta) is not dict and not isinstance(meta, Mapping):
             raise r.fail("field 'meta' must be an object")
         try:
             bounds.check_meta(meta, "field 'meta'")
