@@ -296,8 +296,9 @@ def read_ledger(ledger_dir: Path) -> LedgerSnapshot:
                 holders = found_in.setdefault(act.id, [])
                 if name not in holders[-1:]:
                     holders.append(name)
-    return LedgerSnapshot(
-        acts=MappingProxyType(acts),
-        found_in=MappingProxyType({k: tuple(v) for k, v in found_in.items()}),
-        segments=tuple(names),
-    )
+        # Still paused: one tuple per act would set off a full collection here.
+        return LedgerSnapshot(
+            acts=MappingProxyType(acts),
+            found_in=MappingProxyType({k: tuple(v) for k, v in found_in.items()}),
+            segments=tuple(names),
+        )
