@@ -134,6 +134,15 @@ def test_act_replaced_never_keeps_old_line_detected() -> None:
     assert json.loads(encode_act(changed))["scope"] == "another-project"
 
 
+def test_act_lone_surrogate_escape_refused() -> None:
+    """A line whose JSON escape decodes to a lone surrogate has no canonical encoding."""
+    obj = act_object(sample_act("retire"))
+    line = raw_line(obj).replace(b'"words":"', b'"words":"\\ud800', 1)
+    with pytest.raises(LedgerError) as caught:
+        decode_line(line, segment="s", lineno=1)
+    assert caught.value.code == "noncanonical"
+
+
 def test_act_deps_given_unsorted_sorted_accepted() -> None:
     x, y = _act(1), _act(2)
     act = sample_act("retire", (y.id, x.id, y.id))

@@ -165,15 +165,21 @@ def _from_object(obj: dict[str, Any], act_id: str) -> Act:
     from forest_files.ledger.kinds import parse_payload
 
     rest = {k: v for k, v in obj.items() if k not in RESERVED_KEYS}
-    return Act(
+    payload = parse_payload(obj["kind"], rest, act_id=act_id)
+    # Every field at once, without the frozen __init__'s per-field setattr (a rebuild
+    # makes one Act per line); Act defines no __post_init__.
+    act = object.__new__(Act)
+    act.__dict__.update(
         kind=obj["kind"],
         deps=tuple(obj["deps"]),
         fields=MappingProxyType(rest),
         id=act_id,
         scope=obj["scope"],
         version=obj["v"],
-        payload=parse_payload(obj["kind"], rest, act_id=act_id),
+        payload=payload,
+        line=None,
     )
+    return act
 
 
 def _reject_constant(name: str) -> Any:
@@ -202,10 +208,12 @@ def decode_line(line: bytes, *, segment: str, lineno: int) -> Act:
         raise fail("not a JSON object")
     _check_version(obj.get("v"), fail)
     try:
-        canonical = canonical_json(obj).encode("utf-8")
-    except (ForestError, UnicodeEncodeError):
-        canonical = b""
-    if canonical != line:
+        # Compared as text: the line decoded as UTF-8, so equal text is equal bytes (a
+        # lone surrogate the encoding could hold is in no decoded line).
+        canonical = canonical_json(obj)
+    except ForestError:
+        canonical = ""
+    if canonical != text:
         raise fail(
             "not canonical JSON (hand-edited? re-encoding changes the bytes)", "noncanonical"
         )

@@ -311,7 +311,8 @@ class AdoptAct:
     @classmethod
     def parse(cls, r: _Reader) -> AdoptAct:
         raw = r.value["binding"]
-        return cls(
+        return _frozen(
+            cls,
             entry=EntryRecord.parse(r.value["entry"], act_id=r.act_id, key="entry"),
             record=EntryRecord.parse(r.value["record"], act_id=r.act_id, key="record"),
             binding=None if raw is None else BindSpec.parse(raw, act_id=r.act_id),
