@@ -64,7 +64,13 @@ from forest_files.ledger.kinds import (
 )
 from forest_files.ledger.plan import plan_adoptions, plan_resolve, plan_seal, plan_supersede
 from forest_files.ledger.replay import applied_ids, deps_for, replay
-from forest_files.ledger.segments import LedgerSnapshot, read_body, read_ledger, write_segment
+from forest_files.ledger.segments import (
+    LedgerSnapshot,
+    gc_paused,
+    read_body,
+    read_ledger,
+    write_segment,
+)
 from forest_files.ledger.sync import mark_segments, sync_index
 from forest_files.ledger.views import GroundEntry, list_view
 from forest_files.paths import (
@@ -230,8 +236,9 @@ class Repository:
         has it open sees the old custody or the new one, never a missing file.
         """
         store = self._open()
-        with store.atomic():
-            store._reset_in_transaction()
+        # No cyclic collection while the whole ledger is decoded, ordered and replayed:
+        # each pass would walk every live act again (see ``gc_paused``).
+        with gc_paused(), store._rebuilding():
             store.ensure_anchor(self.config.project_id)
             snapshot = read_ledger(self.ledger_dir)
             self._snapshot = snapshot

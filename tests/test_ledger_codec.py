@@ -103,6 +103,46 @@ def test_act_build_and_make_same_act_accepted() -> None:
     assert built.payload == payload
 
 
+@pytest.mark.parametrize("kind", sorted(KINDS))
+def test_act_built_line_is_its_canonical_encoding_accepted(kind: str) -> None:
+    """A built act carries the line of its one encoding: byte for byte the canonical
+    encoding of its decoded object, which a reader accepts as the same act."""
+    act = sample_act(kind, ("a" * 64,), n=3)
+    assert act.line is not None
+    assert act.line == canonical_json(act.to_object())
+    back = decode_line(act.line.encode(), segment="s", lineno=1)
+    assert back == act and back.payload == act.payload and back.line == act.line
+
+
+def test_act_placeholder_in_fields_encoded_twice_accepted() -> None:
+    """Fields holding the placeholder id's member text fall back to two encodings."""
+    entry = entry_record(meta={"id": "0" * 64})
+    act = sample_act("write", entry=entry)
+    assert act.line is None
+    assert decode_line(encode_act(act).encode(), segment="s", lineno=1) == act
+
+
+def test_act_replaced_never_keeps_old_line_detected() -> None:
+    """An act changed with dataclasses.replace is encoded afresh, never as the line
+    of the act it came from."""
+    import dataclasses
+
+    act = sample_act("retire")
+    changed = dataclasses.replace(act, scope="another-project")
+    assert changed.line is None
+    assert encode_act(changed) != encode_act(act)
+    assert json.loads(encode_act(changed))["scope"] == "another-project"
+
+
+def test_act_lone_surrogate_escape_refused() -> None:
+    """A line whose JSON escape decodes to a lone surrogate has no canonical encoding."""
+    obj = act_object(sample_act("retire"))
+    line = raw_line(obj).replace(b'"words":"', b'"words":"\\ud800', 1)
+    with pytest.raises(LedgerError) as caught:
+        decode_line(line, segment="s", lineno=1)
+    assert caught.value.code == "noncanonical"
+
+
 def test_act_deps_given_unsorted_sorted_accepted() -> None:
     x, y = _act(1), _act(2)
     act = sample_act("retire", (y.id, x.id, y.id))

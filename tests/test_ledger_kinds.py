@@ -98,6 +98,20 @@ def test_kind_valid_act_round_trip_accepted(kind: str) -> None:
     assert set(back.fields) == PAYLOAD_TYPES[kind].KEYS
 
 
+def test_kind_parsed_records_equal_and_frozen_accepted() -> None:
+    """Records and bindings a parse makes without ``__init__`` are the same values
+    (equal, same hash) and stay frozen."""
+    import dataclasses
+
+    payload = sample_payload("adopt")
+    parsed = sample_act("adopt").payload
+    assert parsed.entry == payload.entry and hash(parsed.binding) == hash(payload.binding)
+    assert dataclasses.asdict(parsed.record) == dataclasses.asdict(payload.record)
+    for value in (parsed.entry, parsed.record, parsed.binding):
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            value.signature = "Mallory"  # type: ignore[misc,union-attr]
+
+
 def test_adopt_without_binding_round_trip_accepted() -> None:
     act = sample_act("adopt", binding=None)
     back = decode_line(encode_act(act).encode(), segment="s", lineno=1)

@@ -85,6 +85,9 @@ class Act:
     scope: str = ""
     version: int = FORMAT_VERSION
     payload: Any = field(default=None, compare=False, hash=False, repr=False)
+    # The canonical line this act was decoded from or built as (None: encode it). Not
+    # an init field, so ``dataclasses.replace`` (a changed act) never carries it over.
+    line: str | None = field(default=None, init=False, compare=False, hash=False, repr=False)
 
     def to_object(self) -> dict[str, Any]:
         """The JSON object of the act, including its id."""
@@ -123,7 +126,12 @@ def make_act(kind: str, deps: Iterable[str], fields: Mapping[str, Any], *, scope
         raise ForestError(f"act fields may not use reserved keys {sorted(clash)}")
     try:
         envelope = {"v": FORMAT_VERSION, "kind": kind, "deps": dep_list, "scope": scope}
-        body_text = canonical_json({**fields, **envelope})
+        # One encoding gives both the id's text and the line: the line with a
+        # placeholder id, its id member cut out exactly as a reader cuts it.
+        full: str | None = canonical_json({**fields, **envelope, "id": _PLACEHOLDER})
+        body_text = None if full is None else _without_id(full, _PLACEHOLDER)
+        if body_text is None:  # the placeholder occurs in the fields too: encode twice
+            body_text, full = canonical_json({**fields, **envelope}), None
         act_id = sha256_text(body_text)
     except (TypeError, UnicodeEncodeError) as exc:
         raise ForestError(f"act fields must be JSON values of valid Unicode text: {exc}") from None
@@ -131,13 +139,25 @@ def make_act(kind: str, deps: Iterable[str], fields: Mapping[str, Any], *, scope
     # decodes (tuples become lists) and later mutation of the input is harmless.
     obj = json.loads(body_text)
     try:
-        return _from_object(obj, act_id)
+        act = _from_object(obj, act_id)
     except LedgerError as exc:
         raise ForestError(f"cannot build a {kind} act: {exc.reason}") from None
+    if full is not None:
+        # The line a reader checks: canonical iff the fields re-encode as they decode,
+        # the very condition under which the id above is the one a reader computes.
+        member = f'"id":"{_PLACEHOLDER}"'
+        object.__setattr__(act, "line", full.replace(member, f'"id":"{act_id}"', 1))
+    return act
+
+
+# A 64-hex id no act has (its member text is cut out of the encoding; see make_act).
+_PLACEHOLDER = "0" * 64
 
 
 def encode_act(act: Act) -> str:
     """The act's canonical line, without the trailing newline."""
+    if act.line is not None:  # built or decoded as exactly this line
+        return act.line
     return canonical_json(act.to_object())
 
 
@@ -145,15 +165,21 @@ def _from_object(obj: dict[str, Any], act_id: str) -> Act:
     from forest_files.ledger.kinds import parse_payload
 
     rest = {k: v for k, v in obj.items() if k not in RESERVED_KEYS}
-    return Act(
+    payload = parse_payload(obj["kind"], rest, act_id=act_id)
+    # Every field at once, without the frozen __init__'s per-field setattr (a rebuild
+    # makes one Act per line); Act defines no __post_init__.
+    act = object.__new__(Act)
+    act.__dict__.update(
         kind=obj["kind"],
         deps=tuple(obj["deps"]),
         fields=MappingProxyType(rest),
         id=act_id,
         scope=obj["scope"],
         version=obj["v"],
-        payload=parse_payload(obj["kind"], rest, act_id=act_id),
+        payload=payload,
+        line=None,
     )
+    return act
 
 
 def _reject_constant(name: str) -> Any:
@@ -182,10 +208,12 @@ def decode_line(line: bytes, *, segment: str, lineno: int) -> Act:
         raise fail("not a JSON object")
     _check_version(obj.get("v"), fail)
     try:
-        canonical = canonical_json(obj).encode("utf-8")
-    except (ForestError, UnicodeEncodeError):
-        canonical = b""
-    if canonical != line:
+        # Compared as text: the line decoded as UTF-8, so equal text is equal bytes (a
+        # lone surrogate the encoding could hold is in no decoded line).
+        canonical = canonical_json(obj)
+    except ForestError:
+        canonical = ""
+    if canonical != text:
         raise fail(
             "not canonical JSON (hand-edited? re-encoding changes the bytes)", "noncanonical"
         )
@@ -212,11 +240,13 @@ def decode_line(line: bytes, *, segment: str, lineno: int) -> Act:
     if not isinstance(scope, str) or not scope.strip() or len(scope) > MAX_SCOPE:
         raise fail('"scope" (the project id) missing or not a short string', act_id=claimed)
     try:
-        return _from_object(obj, claimed)
+        act = _from_object(obj, claimed)
     except LedgerError as exc:
         raise LedgerError(
             exc.reason, segment=segment, line=lineno, act_id=claimed, code=exc.code
         ) from None
+    object.__setattr__(act, "line", text)  # checked canonical above
+    return act
 
 
 def _without_id(text: str, claimed: str) -> str | None:

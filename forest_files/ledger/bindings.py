@@ -23,6 +23,7 @@ binding records is evidence about a file: checks hash what they read.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -102,11 +103,14 @@ def table_current(store: ForestStore) -> bool:
     return "file_hash" not in columns
 
 
+_CONTROL = re.compile("[\x00-\x1f\x7f]")  # a C0 control character or DEL
+
+
 def check_repo_path(path: object) -> str:
     """A repository-relative path with ``/`` separators, or ValueError saying why not."""
     if not isinstance(path, str) or not path:
         raise ValueError("path must be a non-empty string")
-    if any(ord(c) < 32 or ord(c) == 127 for c in path):
+    if _CONTROL.search(path):
         raise ValueError("path holds a NUL or control character")
     if path.startswith("/") or "\\" in path or (len(path) > 1 and path[1] == ":"):
         raise ValueError("path must be relative to the repository root, with / separators")

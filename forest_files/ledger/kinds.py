@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 from forest_files import bounds
 from forest_files.ledger.acts import LedgerError, is_hex64
@@ -48,7 +48,7 @@ class _Reader:
 
     def __init__(self, value: object, *, act_id: str, where: str, keys: frozenset[str]) -> None:
         self.act_id, self.where = act_id, where
-        if not isinstance(value, Mapping):
+        if type(value) is not dict and not isinstance(value, Mapping):  # dict: no ABC check
             raise self.fail("is not an object")
         if value.keys() == keys:  # the common case: exactly the kind's fields
             self.value: Mapping[str, Any] = value
@@ -128,6 +128,18 @@ def _check_path(reader: _Reader, key: str) -> str:
         raise reader.fail(f"field {key!r}: {exc}") from None
 
 
+_T = TypeVar("_T")
+
+
+def _frozen(cls: type[_T], **values: Any) -> _T:
+    """A frozen dataclass of parsed ``values`` (every field, checked by the caller),
+    without ``__init__``'s one ``object.__setattr__`` per field: a rebuild parses two
+    records per act. The classes made this way define no ``__post_init__``."""
+    made = object.__new__(cls)
+    made.__dict__.update(values)
+    return made
+
+
 # --- entries ---------------------------------------------------------------------------
 
 
@@ -186,7 +198,7 @@ class EntryRecord:
     def parse(cls, value: object, *, act_id: str, key: str) -> EntryRecord:
         r = _Reader(value, act_id=act_id, where=key, keys=cls.KEYS)
         meta = r.value["meta"]
-        if not isinstance(meta, Mapping):
+        if type(meta) is not dict and not isinstance(meta, Mapping):
             raise r.fail("field 'meta' must be an object")
         try:
             bounds.check_meta(meta, "field 'meta'")
@@ -200,17 +212,19 @@ class EntryRecord:
             raise r.fail("field 'origins' must be a list of [content_id, kind] pairs")
         if len(origins) > bounds.MAX_ACT_ORIGINS:
             raise r.fail(f"field 'origins' holds more than {bounds.MAX_ACT_ORIGINS} pairs")
-        return cls(
+        text = r.text
+        return _frozen(
+            cls,
             content_id=r.hex64("content_id"),
-            scope=r.text("scope"),
-            created_at=r.text("created_at"),
-            jurisdiction=r.text("jurisdiction"),
-            bucket=r.text("bucket"),
+            scope=text("scope"),
+            created_at=text("created_at"),
+            jurisdiction=text("jurisdiction"),
+            bucket=text("bucket"),
             source=r.optional_text("source"),
-            signature=r.text("signature"),
+            signature=text("signature"),
             body_hash=r.hex64("body_hash"),
             meta=dict(meta),
-            nonce=r.text("nonce", blank=True),
+            nonce=text("nonce", blank=True),
             origins=tuple((str(c), str(k)) for c, k in origins),
         )
 
@@ -243,7 +257,8 @@ class BindSpec:
     @classmethod
     def parse(cls, value: object, *, act_id: str) -> BindSpec:
         r = _Reader(value, act_id=act_id, where="binding", keys=cls.KEYS)
-        return cls(
+        return _frozen(
+            cls,
             path=_check_path(r, "path"),
             selector=r.text("selector"),
             excludes=_check_excludes(r, r.texts("excludes", limit=MAX_EXCLUDES)),
@@ -296,7 +311,8 @@ class AdoptAct:
     @classmethod
     def parse(cls, r: _Reader) -> AdoptAct:
         raw = r.value["binding"]
-        return cls(
+        return _frozen(
+            cls,
             entry=EntryRecord.parse(r.value["entry"], act_id=r.act_id, key="entry"),
             record=EntryRecord.parse(r.value["record"], act_id=r.act_id, key="record"),
             binding=None if raw is None else BindSpec.parse(raw, act_id=r.act_id),

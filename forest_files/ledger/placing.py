@@ -18,7 +18,9 @@ Test: tests/test_ledger_strays.py
 
 from __future__ import annotations
 
+import contextlib
 import errno
+import functools
 import os
 import re
 import shutil
@@ -85,12 +87,12 @@ def sweep(ledger_dir: Path | str, *, now: float | None = None) -> list[str]:
     return sorted(removed)
 
 
-def _write_temp(tmp: Path, data: bytes, *, fsync: bool) -> None:
+def _write_temp(tmp: str, data: bytes, *, fsync: bool) -> None:
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
     try:
         fd = os.open(tmp, flags, 0o644)
     except FileNotFoundError:  # the temp directory, created on demand
-        tmp.parent.mkdir(parents=True, exist_ok=True)
+        os.makedirs(os.path.dirname(tmp), exist_ok=True)
         fd = os.open(tmp, flags, 0o644)
     except FileExistsError:  # left by a crashed earlier run that had our pid
         os.unlink(tmp)
@@ -116,7 +118,7 @@ def _missing_top(ledger_dir: Path, directory: Path) -> Path | None:
     return top
 
 
-def _replace(src: Path, dst: Path, ledger_dir: Path) -> None:
+def _replace(src: Path | str, dst: Path, ledger_dir: Path) -> None:
     try:
         os.replace(src, dst)
     except OSError as exc:
@@ -152,9 +154,14 @@ def place(ledger_dir: Path, final: Path, data: bytes, *, fsync: bool) -> set[Pat
     The temporary name holds the target and this process's id and is created
     with O_EXCL: a leftover from a crashed run is replaced, never written through.
     """
-    rel = final.relative_to(ledger_dir).as_posix()
-    stem = temp_dir(ledger_dir) / f"{_flat(rel)}.{os.getpid()}"
-    tmp = stem.with_name(stem.name + ".part")
+    # Plain strings on the way in: a bulk adoption places ten thousand bodies, and
+    # pathlib's parsing would cost more than the system calls.
+    ledger, target = os.fspath(ledger_dir), os.fspath(final)
+    if not target.startswith(ledger + os.sep):
+        raise ValueError(f"{target} is not inside {ledger}")
+    rel = target[len(ledger) + 1 :].replace(os.sep, "/")
+    stem = os.path.join(_temp_dir_text(ledger), f"{_flat(rel)}.{os.getpid()}")
+    tmp = stem + ".part"
     _write_temp(tmp, data, fsync=fsync)
     try:
         for _ in range(_ATTEMPTS):
@@ -162,16 +169,22 @@ def place(ledger_dir: Path, final: Path, data: bytes, *, fsync: bool) -> set[Pat
                 _replace(tmp, final, ledger_dir)
                 return {final.parent}
             except FileNotFoundError:
-                if not tmp.exists():
+                if not os.path.exists(tmp):
                     raise
             top = _missing_top(ledger_dir, final.parent)
-            stage = stem.with_name(stem.name + ".dir")
-            if top is not None and _bring_in(tmp, final, top, stage, ledger_dir):
+            stage = Path(stem + ".dir")
+            if top is not None and _bring_in(Path(tmp), final, top, stage, ledger_dir):
                 return _created(top, final)
         raise ForestError(f"could not place {rel}: its directory keeps disappearing")
     except BaseException:
-        tmp.unlink(missing_ok=True)
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
         raise
+
+
+@functools.lru_cache(maxsize=64)
+def _temp_dir_text(ledger: str) -> str:
+    return os.fspath(temp_dir(ledger))
 
 
 def _created(top: Path, final: Path) -> set[Path]:

@@ -17,10 +17,9 @@ from __future__ import annotations
 import json
 import secrets
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from typing import Any
 
-from forest_files.hashing import hash_body
+from forest_files.hashing import entry_content_id, hash_body
 from forest_files.ledger.kinds import (
     AdoptAct,
     BindSpec,
@@ -29,7 +28,6 @@ from forest_files.ledger.kinds import (
     SealAct,
     SupersedeAct,
 )
-from forest_files.ledger.record import recompute_id
 from forest_files.store.base import utc_now
 from forest_files.store.ceremonies import CeremonyMixin
 from forest_files.store.forest import ForestStore
@@ -53,13 +51,20 @@ def describe_new(
     meta: Mapping[str, Any] | None,
     nonce: str,
     origins: Sequence[tuple[str, str]],
+    body_hash: str | None = None,
 ) -> EntryRecord:
-    """The record of an entry not inserted yet, with the id the store will compute."""
-    meta_read = json.loads(json.dumps(dict(meta or {}), sort_keys=True))
-    body_hash = hash_body(body)
+    """The record of an entry not inserted yet, with the id the store will compute
+    (``entry_content_id`` of the same fields the store hashes: ``base._entry_row``).
+
+    ``body_hash``: ``hash_body(body)`` when the caller computed it already (one
+    adopting text for a whole batch of records).
+    """
+    # The meta as the store reads it back from its JSON (an empty one is just {}).
+    meta_read = json.loads(json.dumps(dict(meta), sort_keys=True)) if meta else {}
+    if body_hash is None:
+        body_hash = hash_body(body)
     ordered = tuple(sorted((str(c), str(k)) for c, k in origins))
-    unnamed = EntryRecord(
-        content_id="",
+    content_id = entry_content_id(
         scope=scope,
         created_at=created_at,
         jurisdiction=jurisdiction,
@@ -71,10 +76,24 @@ def describe_new(
         nonce=nonce,
         origins=ordered,
     )
-    return replace(unnamed, content_id=recompute_id(unnamed))
+    return EntryRecord(
+        content_id=content_id,
+        scope=scope,
+        created_at=created_at,
+        jurisdiction=jurisdiction,
+        bucket=bucket,
+        source=source,
+        signature=signature,
+        body_hash=body_hash,
+        meta=meta_read,
+        nonce=nonce,
+        origins=ordered,
+    )
 
 
-def _adoption_record(entry: EntryRecord, words: str, by: str, stamp: Stamp) -> EntryRecord:
+def _adoption_record(
+    entry: EntryRecord, words: str, by: str, stamp: Stamp, words_hash: str | None = None
+) -> EntryRecord:
     return describe_new(
         scope=entry.scope,
         created_at=stamp[0],
@@ -86,6 +105,7 @@ def _adoption_record(entry: EntryRecord, words: str, by: str, stamp: Stamp) -> E
         meta=None,
         nonce=stamp[1],
         origins=[(entry.content_id, "adopts")],
+        body_hash=words_hash,
     )
 
 
@@ -104,6 +124,7 @@ def plan_adoptions(
     origin_cid = store.content_id(origin)
     stamp = utc_now()
     salts = secrets.token_bytes(16 * len(items)).hex()
+    words_hash = hash_body(words.strip())  # one text for every record of the batch
     out: list[AdoptAct] = []
     for pos, (body, meta, spec) in enumerate(items):
         entry = describe_new(
@@ -118,7 +139,8 @@ def plan_adoptions(
             nonce=salts[32 * pos : 32 * pos + 16],
             origins=[(origin_cid, "derived_from")],
         )
-        record = _adoption_record(entry, words, by, (stamp, salts[32 * pos + 16 : 32 * pos + 32]))
+        stamp_of_record = (stamp, salts[32 * pos + 16 : 32 * pos + 32])
+        record = _adoption_record(entry, words, by, stamp_of_record, words_hash)
         out.append(AdoptAct(entry=entry, record=record, binding=spec))
     return out
 

@@ -86,6 +86,13 @@ def body_path(ledger_dir: Path, body_hash: str) -> Path:
     return Path(ledger_dir) / BODIES_DIR / body_hash[:2] / f"{body_hash}{BODY_SUFFIX}"
 
 
+def _body_text_path(ledger_dir: Path | str, body_hash: str) -> str:
+    """``body_path`` as a plain string (same checks)."""
+    if not is_hex64(body_hash):
+        raise LedgerError("body hash is not 64 lowercase hex digits", code="malformed")
+    return os.path.join(ledger_dir, BODIES_DIR, body_hash[:2], body_hash + BODY_SUFFIX)
+
+
 def read_body(ledger_dir: Path, body_hash: str) -> str | None:
     """The body text, or None when the file is absent (erased or never written)."""
     if not is_hex64(body_hash):
@@ -115,10 +122,11 @@ def _fsync_dir(path: Path) -> None:
         os.close(fd)
 
 
-def _body_state(path: Path, body_hash: str) -> str:
+def _body_state(path: Path | str, body_hash: str) -> str:
     """ "intact", "absent", or "damaged" (present but not hashing to its name)."""
     try:
-        data = path.read_bytes()
+        with open(path, "rb") as handle:
+            data = handle.read()
     except FileNotFoundError:
         return "absent"
     return "intact" if hashlib.sha256(data).hexdigest() == body_hash else "damaged"
@@ -142,10 +150,10 @@ def _write_bodies(ledger_dir: Path, bodies: Mapping[str, str], created: list[Pat
     for body_hash, text in sorted(bodies.items()):
         if hash_body(text) != body_hash:
             raise ForestError(f"body given under hash {body_hash} does not hash to it")
-        path = body_path(ledger_dir, body_hash)
-        state = _body_state(path, body_hash)
+        where = _body_text_path(ledger_dir, body_hash)  # a string: no pathlib per body
+        state = _body_state(where, body_hash)
         if state != "intact":
-            pending.append((path, text.encode("utf-8"), state == "absent"))
+            pending.append((Path(where), text.encode("utf-8"), state == "absent"))
     each = len(pending) <= _FSYNC_EACH_LIMIT
     changed: set[Path] = set()
     for path, data, new in pending:
@@ -288,8 +296,9 @@ def read_ledger(ledger_dir: Path) -> LedgerSnapshot:
                 holders = found_in.setdefault(act.id, [])
                 if name not in holders[-1:]:
                     holders.append(name)
-    return LedgerSnapshot(
-        acts=MappingProxyType(acts),
-        found_in=MappingProxyType({k: tuple(v) for k, v in found_in.items()}),
-        segments=tuple(names),
-    )
+        # Still paused: one tuple per act would set off a full collection here.
+        return LedgerSnapshot(
+            acts=MappingProxyType(acts),
+            found_in=MappingProxyType({k: tuple(v) for k, v in found_in.items()}),
+            segments=tuple(names),
+        )

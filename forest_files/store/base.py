@@ -178,11 +178,14 @@ class StoreBase(LookupBase):
         if source is not None and not isinstance(source, str):
             raise ForestError(f"source must be a string or None; got {type(source).__name__}")
         edges = check_kinds(origins, allow_ceremony=ceremony)
-        targets = dict(known or {})
-        targets.update(self._origin_content_ids([e for e in edges if e[0] not in targets]))
+        targets: Mapping[int, str] = known or {}
+        unknown = [e for e in edges if e[0] not in targets]
+        if unknown:  # a batch names its own rows in ``known``: no query, no copy
+            targets = {**targets, **self._origin_content_ids(unknown)}
         meta_obj = dict(meta or {})
         try:
-            meta_json = json.dumps(meta_obj, sort_keys=True)
+            # ``json.dumps({}, sort_keys=True)`` is "{}": most entries carry no meta.
+            meta_json = json.dumps(meta_obj, sort_keys=True) if meta_obj else "{}"
         except (TypeError, ValueError) as exc:
             raise ForestError(f"meta must be JSON-serialisable: {exc}") from None
         body_hash = hash_body(body)
@@ -200,7 +203,7 @@ class StoreBase(LookupBase):
                 "insert: the entry declares another scope than this store's (scope "
                 "mismatch); write it through a store opened with its scope"
             )
-        meta_read = json.loads(meta_json)
+        meta_read = json.loads(meta_json) if meta_obj else {}
         cid = entry_content_id(
             scope=scope,
             created_at=stamp,

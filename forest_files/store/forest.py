@@ -21,7 +21,9 @@ layer, which call them inside their own transaction):
 * ``_erase(id, signature=, reason=, at=)`` — the audited body erasure;
 * ``_root(...)`` — the rooting ceremony behind ``root_to_ground``;
 * ``insert_adoptions(plans)`` — a batch of imports with their adoption records;
-* ``_reset_in_transaction()`` — empty every table for a rebuild.
+* ``_reset_in_transaction()`` — empty every table for a rebuild;
+* ``_rebuilding()`` — the rebuild's own transaction: reset, refill, foreign keys
+  judged once before the commit.
 
 The latest adoption record of an entry is ``forest_files.ledger.views.latest_record``.
 """
@@ -29,11 +31,13 @@ The latest adoption record of an entry is ``forest_files.ledger.views.latest_rec
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
 from importlib import resources
 from pathlib import Path
 from types import TracebackType
 
-from forest_files.errors import ForestError
+from forest_files.errors import ForestError, StoreConstraint
 from forest_files.store import connection, gate
 from forest_files.store.anchor import AnchorMixin
 from forest_files.store.audit import AuditMixin
@@ -126,6 +130,32 @@ class ForestStore(
                 statement = ""
         self._tickets.clear()
         self._pending_wild_access.clear()
+
+    @contextmanager
+    def _rebuilding(self) -> Iterator[None]:
+        """One transaction that empties the index (``_reset_in_transaction``) and lets
+        the caller refill it, its foreign keys judged once, before the commit.
+
+        A reset's foreign keys are deferred to the commit anyway; with enforcement
+        off (settable only outside a transaction) dropping the old tables skips
+        SQLite's row-by-row implicit DELETE. ``foreign_key_check`` then refuses the
+        whole transaction if any row points nowhere, as the deferred check would.
+        """
+        if self.conn.in_transaction:
+            raise ForestError("a rebuild runs in its own transaction, not inside atomic()")
+        self.conn.execute("PRAGMA foreign_keys = OFF")
+        try:
+            with self.atomic():
+                self._reset_in_transaction()
+                yield
+                bad = self.conn.execute("PRAGMA foreign_key_check").fetchone()
+                if bad is not None:
+                    raise StoreConstraint(
+                        f"rebuild: a {bad[0]} row (rowid {bad[1]}) points at no {bad[2]} "
+                        "row (FOREIGN KEY constraint failed); nothing was changed"
+                    )
+        finally:
+            self.conn.execute("PRAGMA foreign_keys = ON")
 
     def close(self) -> None:
         self._tickets.clear()
