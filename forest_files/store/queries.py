@@ -74,10 +74,12 @@ ORDER BY a.id DESC LIMIT 1
 # (the doors name them beside a finding; read from a view or the index).
 # Who adopted each of many content ids (``{marks}``: one ``?`` each, so the
 # content-id index is used): every adoption, oldest first.
+# ``+r.bucket``: no index on the bucket, so the planner starts from the named content
+# ids (their index) instead of scanning every adoption record once per query.
 ADOPTIONS_OF_CONTENTS = """
 SELECT e.content_id, r.signature, r.body FROM entries e
 JOIN edges a ON a.to_id = e.id AND a.kind = 'adopts'
-JOIN entries r ON r.id = a.from_id AND r.bucket = 'adoption_record'
+JOIN entries r ON r.id = a.from_id AND +r.bucket = 'adoption_record'
 WHERE e.content_id IN ({marks}) ORDER BY a.id
 """
 OUTGOING_EDGES = """
