@@ -16,12 +16,23 @@ unbound note. Every figure is a whole process, median of --repeat runs:
                      merge-base..HEAD, ``git archive`` of its bound files, each
                      member hashed with hashlib — what judging every commit's
                      bound files costs without any custody logic
+  first hook         in another fresh clone, one unbound file staged, the
+                     pre-commit hook (``forest-hook pre-commit``): the first
+                     commit after cloning (no index, no cached view)
+  parse floor        issue 10's floor for those two: one process reading every
+                     bound file of the clone once, hashing it and (section
+                     bindings) parsing it with forest-files' parser and hashing
+                     the bound section — no ledger read, nothing judged
+
+``--whole`` binds each whole file instead of its ``## Bound`` section (issue
+10's rows: ci fresh and first hook <= 10x ``sha256sum -c``; with sections,
+<= 1.5x the parse floor).
 
 The gate must exit 0 (nothing in the range diverges); the JSON report's judged
 commit count is printed beside the times.
 
 Run:  .venv/bin/python bench/ci_bench.py [--n 10000] [--commits 50] [--repeat 3]
-      [--json out.json] [--keep DIR]
+      [--whole] [--json out.json] [--keep DIR]
 """
 
 from __future__ import annotations
@@ -43,6 +54,7 @@ sys.path.insert(0, str(HERE))
 import hook_bench  # noqa: E402  (the same seeded corpus and build)
 
 FOREST = str(Path(sys.executable).parent / "forest")
+HOOK = str(Path(sys.executable).parent / "forest-hook")
 
 
 def make_range(root: Path, n: int, commits: int) -> None:
@@ -95,21 +107,62 @@ def worker_archive_hash(clone: Path, base: str) -> None:
                     hashlib.sha256(fh.read()).hexdigest()
 
 
+def worker_parse_floor(clone: Path, n: int, whole: bool) -> None:
+    """Read every bound file once and hash it; for section bindings also parse it and
+    hash its ``## Bound`` section (issue 10's floor of a first judgement)."""
+    import hashlib
+
+    from forest_files.files.markdown import outline
+    from forest_files.files.normalise import LineIndex, decode_bytes, normalise_text
+
+    for i in range(n):
+        rel = f"docs/d{i:05d}.md"
+        with open(clone / rel, "rb") as fh:
+            data = fh.read()
+        hashlib.sha256(data).hexdigest()
+        if whole:
+            continue
+        text = normalise_text(decode_bytes(data, rel))
+        lines = LineIndex(text)
+        for h in outline(text, lines):
+            if h.path[-1:] == ("Bound",):
+                lo = lines.offset(h.start_line)
+                hi = lines.offset(h.end_line + 1) if h.end_line < lines.count else len(text)
+                hashlib.sha256(text[lo:hi].encode("utf-8")).hexdigest()
+
+
+def first_hook(origin: Path, into: Path) -> tuple[float, int]:
+    """The pre-commit hook in a fresh clone, one unbound file staged: seconds, exit."""
+    clone = fresh_clone(origin, into)
+    (clone / "notes").mkdir(exist_ok=True)
+    (clone / "notes" / "first.txt").write_text("the first commit after cloning\n")
+    hook_bench.git(clone, "add", "notes/first.txt")
+    seconds, proc = timed([HOOK, "pre-commit"], clone)
+    shutil.rmtree(clone)
+    return seconds, proc.returncode
+
+
 def timed(cmd: list[str], cwd: Path) -> tuple[float, subprocess.CompletedProcess[bytes]]:
     start = time.perf_counter()
     proc = subprocess.run(cmd, cwd=cwd, env=hook_bench._env(), capture_output=True, check=False)
     return time.perf_counter() - start, proc
 
 
-def measure(origin: Path, work: Path, n: int, repeat: int) -> dict[str, Any]:
+def measure(origin: Path, work: Path, n: int, repeat: int, whole: bool) -> dict[str, Any]:
     files = [f"docs/d{i:05d}.md" for i in range(n)]
     gate = [FOREST, "ci", "--base", "origin/main", "--format", "json"]
     fresh: list[float] = []
     again: list[float] = []
     sums: list[float] = []
     archived: list[float] = []
+    hooks: list[float] = []
+    floors: list[float] = []
     judged = 0
     for k in range(repeat):
+        seconds, code = first_hook(origin, work / f"hook-{k}")
+        if code != 0:
+            raise SystemExit(f"the first hook exited {code}")
+        hooks.append(seconds)
         clone = fresh_clone(origin, work / f"clone-{k}")
         listing = clone / "SUMS"
         with open(listing, "w", encoding="utf-8") as fh:
@@ -122,6 +175,11 @@ def measure(origin: Path, work: Path, n: int, repeat: int) -> dict[str, Any]:
         if proc.returncode != 0:
             raise SystemExit(f"archive+hash failed: {proc.stderr.decode()[-2000:]}")
         archived.append(seconds)
+        floor = [sys.executable, __file__, "--parse-floor", str(clone), str(n), str(int(whole))]
+        seconds, proc = timed(floor, clone)
+        if proc.returncode != 0:
+            raise SystemExit(f"parse floor failed: {proc.stderr.decode()[-2000:]}")
+        floors.append(seconds)
         for bucket in (fresh, again):
             seconds, proc = timed(gate, clone)
             if proc.returncode != 0:
@@ -136,6 +194,9 @@ def measure(origin: Path, work: Path, n: int, repeat: int) -> dict[str, Any]:
         "ci fresh": statistics.median(fresh),
         "ci again": statistics.median(again),
         "archive+hash": statistics.median(archived),
+        "first hook": statistics.median(hooks),
+        "parse floor": statistics.median(floors),
+        "whole": whole,
         "judged commits": judged,
     }
 
@@ -145,33 +206,42 @@ def main(argv: list[str] | None = None) -> int:
     if argv[:1] == ["--archive-hash"]:
         worker_archive_hash(Path(argv[1]), argv[2])
         return 0
+    if argv[:1] == ["--parse-floor"]:
+        worker_parse_floor(Path(argv[1]), int(argv[2]), argv[3] == "1")
+        return 0
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--n", type=int, default=10000)
     ap.add_argument("--commits", type=int, default=50)
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--json", dest="json_out")
     ap.add_argument("--keep", help="build under this directory and keep it")
+    ap.add_argument("--whole", action="store_true", help="bind whole files, not sections")
     args = ap.parse_args(argv)
     base = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="ci-bench-"))
     try:
         origin = base / f"origin-{args.n}"
         if origin.exists():
             shutil.rmtree(origin)
-        built = hook_bench.build(origin, args.n)
+        built = hook_bench.build(origin, args.n, whole=args.whole)
         make_range(origin, args.n, args.commits)
         print(f"built {args.n} bindings + {args.commits} commits in {built:.1f}s", file=sys.stderr)
-        res = measure(origin, base, args.n, args.repeat)
+        res = measure(origin, base, args.n, args.repeat, args.whole)
         res["commits"] = args.commits
     finally:
         if not args.keep:
             shutil.rmtree(base, ignore_errors=True)
     sha = res["sha256sum -c"]
-    print(f"N={res['n']} bindings, {res['commits']}-commit range, {res['judged commits']} judged")
-    floor = res["archive+hash"]
-    for name in ("sha256sum -c", "archive+hash", "ci fresh", "ci again"):
+    kind = "whole-file" if res["whole"] else "section"
+    print(
+        f"N={res['n']} {kind} bindings, {res['commits']}-commit range, "
+        f"{res['judged commits']} judged"
+    )
+    floor, parsed = res["archive+hash"], res["parse floor"]
+    names = ("sha256sum -c", "parse floor", "archive+hash", "ci fresh", "ci again", "first hook")
+    for name in names:
         print(
             f"  {name:<14} {res[name] * 1000:>9.0f} ms  {res[name] / sha:>6.1f}x sha256sum -c"
-            f"  {res[name] / floor:>6.2f}x archive+hash"
+            f"  {res[name] / parsed:>6.2f}x parse floor  {res[name] / floor:>6.2f}x archive+hash"
         )
     if args.json_out:
         Path(args.json_out).write_text(json.dumps(res, indent=2), encoding="utf-8")

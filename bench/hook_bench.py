@@ -128,8 +128,9 @@ def user_install(base: Path) -> Path:
     return user_py
 
 
-def build(root: Path, n: int, seed: int = 7) -> float:
-    """Repository of ``n`` bound documents at ``root``; returns the build seconds."""
+def build(root: Path, n: int, seed: int = 7, *, whole: bool = False) -> float:
+    """Repository of ``n`` bound documents at ``root`` (each one's ``## Bound``
+    section, or with ``whole`` the whole file); returns the build seconds."""
     from forest_files.files.record import adopt_sections
     from forest_files.files.targets import read_sections
     from forest_files.repository import Repository
@@ -149,7 +150,7 @@ def build(root: Path, n: int, seed: int = 7) -> float:
     git(root, "commit", "-q", "-m", "documents")
     with Repository(root) as r:
         limit = r.config.max_body_bytes
-        targets = [f"docs/d{i:05d}.md#Bound" for i in range(n)]
+        targets = [f"docs/d{i:05d}.md" + ("" if whole else "#Bound") for i in range(n)]
         sections = read_sections(root, targets, (), max_bytes=limit)
         adopt_sections(r, sections, words=WORDS, by=BY)
     git(root, "add", "-A")
