@@ -31,16 +31,18 @@ def _repo(tmp_path: Path) -> Path:
     return root
 
 
-def _run(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, **git_env(), "FOREST_DEBUG_IMPORTS": "1"}
+def _python(root: Path, *argv: str, debug: bool = True) -> subprocess.CompletedProcess[str]:
+    """This interpreter run in ``root``; ``debug`` lists its imports at exit."""
+    env = {**os.environ, **git_env()}
+    if debug:
+        env["FOREST_DEBUG_IMPORTS"] = "1"
     return subprocess.run(
-        [sys.executable, "-m", *args],
-        cwd=root,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
+        [sys.executable, *argv], cwd=root, env=env, capture_output=True, text=True, timeout=120
     )
+
+
+def _run(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return _python(root, "-m", *args)
 
 
 def _imports(proc: subprocess.CompletedProcess[str]) -> set[str]:
@@ -49,16 +51,7 @@ def _imports(proc: subprocess.CompletedProcess[str]) -> set[str]:
 
 
 def _forest(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    code = "from forest_files.cli import main; main()"
-    env = {**os.environ, **git_env()}
-    return subprocess.run(
-        [sys.executable, "-c", code, *args],
-        cwd=root,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    return _python(root, "-c", "from forest_files.cli import main; main()", *args, debug=False)
 
 
 def test_no_change_loads_no_heavy_library(tmp_path: Path) -> None:
@@ -145,16 +138,7 @@ def test_bad_usage_exits_2(tmp_path: Path) -> None:
 
 def _entry(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
     """The ``forest`` console script's code path (entry.py), with its imports listed."""
-    code = "import sys; from forest_files.entry import main; sys.argv[1:] = sys.argv[1:]; main()"
-    env = {**os.environ, **git_env(), "FOREST_DEBUG_IMPORTS": "1"}
-    return subprocess.run(
-        [sys.executable, "-c", code, *args],
-        cwd=root,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    return _python(root, "-c", "from forest_files.entry import main; main()", *args)
 
 
 def _start_up(root: Path) -> set[str]:

@@ -63,32 +63,19 @@ def describe_new(
     meta_read = json.loads(json.dumps(dict(meta), sort_keys=True)) if meta else {}
     if body_hash is None:
         body_hash = hash_body(body)
-    ordered = tuple(sorted((str(c), str(k)) for c, k in origins))
-    content_id = entry_content_id(
-        scope=scope,
-        created_at=created_at,
-        jurisdiction=jurisdiction,
-        bucket=bucket,
-        source=source,
-        signature=signature,
-        body_hash=body_hash,
-        meta=meta_read,
-        nonce=nonce,
-        origins=ordered,
-    )
-    return EntryRecord(
-        content_id=content_id,
-        scope=scope,
-        created_at=created_at,
-        jurisdiction=jurisdiction,
-        bucket=bucket,
-        source=source,
-        signature=signature,
-        body_hash=body_hash,
-        meta=meta_read,
-        nonce=nonce,
-        origins=ordered,
-    )
+    fields: dict[str, Any] = {  # what the id hashes is what the record holds
+        "scope": scope,
+        "created_at": created_at,
+        "jurisdiction": jurisdiction,
+        "bucket": bucket,
+        "source": source,
+        "signature": signature,
+        "body_hash": body_hash,
+        "meta": meta_read,
+        "nonce": nonce,
+        "origins": tuple(sorted((str(c), str(k)) for c, k in origins)),
+    }
+    return EntryRecord(content_id=entry_content_id(**fields), **fields)
 
 
 def _adoption_record(
