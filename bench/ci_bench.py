@@ -57,13 +57,16 @@ FOREST = str(Path(sys.executable).parent / "forest")
 HOOK = str(Path(sys.executable).parent / "forest-hook")
 
 
-def make_range(root: Path, n: int, commits: int) -> None:
+def make_range(root: Path, n: int, commits: int, whole: bool = False) -> None:
+    """Branch ``pr``: even commits append to a bound file outside its section (with
+    ``whole``, where any edit of a bound file drifts, to an unbound file beside them)."""
     hook_bench.git(root, "checkout", "-q", "-b", "pr")
     notes = root / "notes"
     notes.mkdir(exist_ok=True)
     for i in range(commits):
         if i % 2 == 0:
-            doc = root / "docs" / f"d{(i * 37) % n:05d}.md"
+            name = f"free{i:03d}.md" if whole else f"d{(i * 37) % n:05d}.md"
+            doc = root / "docs" / name
             with open(doc, "a", encoding="utf-8") as fh:
                 fh.write(f"\nAppendix line {i}, outside the bound section.\n")
             hook_bench.git(root, "add", str(doc.relative_to(root)))
@@ -223,7 +226,7 @@ def main(argv: list[str] | None = None) -> int:
         if origin.exists():
             shutil.rmtree(origin)
         built = hook_bench.build(origin, args.n, whole=args.whole)
-        make_range(origin, args.n, args.commits)
+        make_range(origin, args.n, args.commits, args.whole)
         print(f"built {args.n} bindings + {args.commits} commits in {built:.1f}s", file=sys.stderr)
         res = measure(origin, base, args.n, args.repeat, args.whole)
         res["commits"] = args.commits
