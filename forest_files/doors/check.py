@@ -47,9 +47,9 @@ def run_check(
 
             head = head_custody(root)
             if head is not None and judged_clean(root, head[0]):
-                from forest_files.doors.staged import judge_staged
+                from forest_files.doors.staged import judge_staged_at
 
-                report = judge_staged(root, diffs=diffs)
+                report = judge_staged_at(root, head, diffs=diffs)  # HEAD asked of git once
                 return report._replace(where="git index (the staged change; HEAD judged clean)")
         return _index(root, paths, diffs)
     if source == "worktree":

@@ -44,11 +44,19 @@ WHERE = "git index"
 
 def judge_staged(root: Path, *, diffs: bool = False) -> CheckReport:
     """The pre-commit verdict for what is staged, against the staged ledger."""
+    from forest_files.files.viewkey import head_custody
+
+    return judge_staged_at(root, head_custody(root), diffs=diffs)
+
+
+def judge_staged_at(
+    root: Path, head: tuple[str, str] | None, *, diffs: bool = False
+) -> CheckReport:
+    """``judge_staged`` with ``head_custody(root)`` already asked of git."""
     from forest_files import gitio
     from forest_files.files.viewkey import (
         bound_paths,
         commit_fingerprint,
-        head_custody,
         ledger_fingerprint,
         read_alias,
         view_path,
@@ -57,7 +65,6 @@ def judge_staged(root: Path, *, diffs: bool = False) -> CheckReport:
     from forest_files.paths import LEDGER_PREFIX
 
     empty = CheckReport(SOURCE, WHERE)
-    head = head_custody(root)
     changes = gitio.staged_changes(
         root, keep_index_file=True, head=head[0] if head is not None else None
     )
