@@ -316,3 +316,34 @@ def test_staged_check_head_committed_with_drift_never_remembered_detected(bound:
     for _ in range(2):  # a HEAD that is not clean is never taken as judged
         proc = forest(bound, "check", "--staged")
         assert proc.returncode == 1 and "drifted b.md" in proc.stdout
+
+
+def _staged_hook(root: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "forest_files.githooks.run", "pre-commit"],
+        cwd=root,
+        env={**os.environ, **git_env()},
+        capture_output=True,
+        text=True,
+    )
+
+
+def test_staged_view_without_bound_paths_remembers_them_from_its_map_detected(
+    bound: Path,
+) -> None:
+    """A view whose binding map a hook derived had no bound-paths file, so every later
+    hook took the slow path. It is now written from the map; drift is still caught."""
+    write(bound, "notes.txt", "unbound\n")
+    git(bound, "add", "notes.txt")
+    assert _staged_hook(bound).returncode == 0  # builds the staged ledger's view and map
+    views = bound / ".forest" / "cache" / "views"
+    for remembered in views.glob("*.bound"):
+        remembered.unlink()  # as a view left by a hook that derived only its map
+    assert list(views.glob("*.db.bindmap-*"))
+    assert _staged_hook(bound).returncode == 0
+    (written,) = views.glob("*.bound")
+    assert set(written.read_bytes().decode().split("\0")[1:]) == {"a.md", "b.md"}
+    write(bound, "b.md", "# B\n\nwasp\n")  # a bound file: the fast path must not answer
+    git(bound, "add", "b.md")
+    refused = _staged_hook(bound)
+    assert refused.returncode == 1 and "b.md" in refused.stderr

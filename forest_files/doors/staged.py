@@ -87,6 +87,8 @@ def judge_staged_at(
         # Fast path: the staged ledger's view is cached with its bound paths; a commit
         # touching none of them needs no store, no parse, no replay.
         known = bound_paths(view)
+        if known is None:
+            known = _bound_from_map(view)
         if known is not None and not (known & touched):
             return _with_coverage(root, empty, staged, touched, view, known)
         report = _judge_from_map(root, view, touched, diffs)
@@ -207,6 +209,19 @@ def _report(
     items = explain(findings, root=root, source=SOURCE, conn=conn)
     more = explain(extra or [], root=root, source=SOURCE, conn=conn)
     return CheckReport(SOURCE, WHERE, items, more)
+
+
+def _bound_from_map(view: Path) -> set[str] | None:
+    """The view's bound paths from its saved binding map, then remembered beside the
+    view. Only a store-backed read wrote them before, so a view whose map a hook had
+    derived never had them, and every later hook took the slow path."""
+    from forest_files.files import bindmap
+    from forest_files.files.viewkey import write_bound_paths
+
+    known = bindmap.paths_of(bindmap.view_record(str(view)), view.stem)
+    if known is not None:
+        write_bound_paths(view, known)
+    return known
 
 
 def map_of(root: Path, fingerprint: str | None) -> BindMap | None:

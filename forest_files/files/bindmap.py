@@ -185,6 +185,13 @@ def load(
     return BindMap(bindings, grounds)
 
 
+def paths_of(record: str, key: LedgerKey | str) -> set[str] | None:
+    """Every path a binding of the map saved under ``key`` names, without unpacking
+    any binding; None when the record is missing or stale."""
+    doc = _doc(record, key)
+    return None if doc is None else set(doc[4])
+
+
 def status_rows(record: str, key: LedgerKey | str) -> list[tuple[str, str, str]] | None:
     """(path, selector, ground content id) of every binding of the map saved under
     ``key``, without unpacking any binding; None when the record is missing or
