@@ -3,8 +3,10 @@ eagerly built group does (forest_files/cli/lazy.py)."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 import typer.testing
@@ -13,6 +15,7 @@ from typer.testing import CliRunner
 import forest_files.cli  # noqa: F401  (registers every command)
 from forest_files.cli import app
 from forest_files.cli.lazy import LazyGroup, command
+from tests.helpers.git import git_env, make_repo
 
 runner = CliRunner()
 
@@ -72,10 +75,15 @@ def test_lazy_group_builds_only_the_command_run_accepted() -> None:
     assert group.commands["init"].params == []
 
 
-def test_console_script_runs_a_command_accepted(tmp_path: object) -> None:
+def test_console_script_runs_a_command_accepted(tmp_path: Path) -> None:
+    """The console script's lazy group runs a real command, not only its help."""
+    root = make_repo(tmp_path)
     code = "from forest_files.cli import main; main()"
     done = subprocess.run(
-        [sys.executable, "-c", code, "init", "--help"], capture_output=True, text=True
+        [sys.executable, "-c", code, "init", "--project-id", "lazy", "--repo", str(root)],
+        capture_output=True,
+        text=True,
+        env={**os.environ, **git_env()},
     )
     assert done.returncode == 0, done.stderr
-    assert "Usage: forest init" in done.stdout
+    assert 'id = "lazy"' in (root / "forest.toml").read_text()
