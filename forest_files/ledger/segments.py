@@ -232,11 +232,12 @@ def parse_segment(data: bytes, name: str) -> tuple[list[tuple[int, Act]], list[L
     if not errors and stem in _DECODED:  # the same verified bytes, decoded before
         return list(_DECODED[stem]), errors
     acts: list[tuple[int, Act]] = []
-    for lineno, line in enumerate(lines[:-1], start=1):
-        try:
-            acts.append((lineno, decode_line(line, segment=stem, lineno=lineno)))
-        except LedgerError as exc:
-            errors.append(exc)
+    with gc_paused():  # every reader decodes here: the hook's view, verify, CI, sync
+        for lineno, line in enumerate(lines[:-1], start=1):
+            try:
+                acts.append((lineno, decode_line(line, segment=stem, lineno=lineno)))
+            except LedgerError as exc:
+                errors.append(exc)
     if not errors:
         if len(_DECODED) >= _DECODED_MAX:
             _DECODED.pop(next(iter(_DECODED)))

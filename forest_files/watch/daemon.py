@@ -108,6 +108,14 @@ def notifier() -> Alert:
     return send
 
 
+def settle_gc() -> None:
+    """The watcher runs for hours: cyclic collection on (the console script turned it
+    off for one-shot commands, entry.py), and what start-up built frozen, so later
+    collections need not scan it."""
+    gc.enable()
+    gc.freeze()
+
+
 def run_foreground(
     root: Path, settings: WatchSettings, *, sink: Sink | None = None, notify: bool = False
 ) -> int:
@@ -131,7 +139,7 @@ def run_foreground(
             log.info("recovered a stale pid file (pid %s was not running)", lock.recovered)
         w.on_batch = lambda: write_state(root, w)
         w.start()
-        gc.freeze()  # what start-up built lives on; later collections need not scan it
+        settle_gc()
         log.info("watching %s (%s; pid %s)", root, w.observers.mode, os.getpid())
         write_state(root, w)
         while not done.wait(3600):
