@@ -311,6 +311,39 @@ def test_diff_each_parent_aligned_merges_and_moves_detected(repo: Path) -> None:
     assert gitio.trees_exist(repo, [merge], "moved/a.txt") == {merge: False}  # a blob
 
 
+
+def test_diff_each_parent_every_path_split_renames_accepted(repo: Path) -> None:
+    write(repo, "a.md", "a")
+    base = commit_all(repo, "base")
+    git(repo, "mv", "a.md", "b.md")
+    write(repo, "with space.md", "s")
+    moved = commit_all(repo, "move and add")
+    changes = gitio.diff_each_parent(repo, [(moved, base)], None, filters=None)
+    assert changes == [[Change("D", "a.md"), Change("A", "b.md"), Change("A", "with space.md")]]
+
+
+def test_files_at_many_revisions_one_call_accepted(repo: Path) -> None:
+    write(repo, "forest.toml", "one\n")
+    first = commit_all(repo, "one")
+    write(repo, "forest.toml", "two\n")
+    second = commit_all(repo, "two")
+    git(repo, "rm", "-q", "forest.toml")
+    write(repo, "forest.toml/inner", "a directory now")
+    third = commit_all(repo, "a directory")
+    got = gitio.files_at(repo, [first, second, third, first], "forest.toml")
+    assert got == {first: b"one\n", second: b"two\n", third: None}
+    assert gitio.files_at(repo, [first], "no such file") == {first: None}
+    assert gitio.files_at(repo, [], "forest.toml") == {}
+
+
+def test_files_at_hostile_names_refused(repo: Path) -> None:
+    write(repo, "x.md", "x")
+    head = commit_all(repo, "x")
+    with pytest.raises(ForestError, match="revision"):
+        gitio.files_at(repo, ["--output=/tmp/x"], "x.md")
+    with pytest.raises(ValueError, match="newline"):
+        gitio.files_at(repo, [head], "new\nline.md")
+
 # --- blobs, config, attributes, submodules ---------------------------------
 
 

@@ -278,17 +278,20 @@ def _verify_head(root: Path, head: str) -> list[GateFinding]:
     return [_from_fault(f, "ledger-fault") for f in report.faults]
 
 
-def _changed(root: Path, commit: str, parents: tuple[str, ...]) -> set[str] | None:
-    """Paths ``commit`` changed against any parent; None for a root commit (all)."""
-    if not parents:
-        return None
-    paths: set[str] = set()
-    for parent in parents:
-        for change in gitio.diff_names(root, parent, commit, filters=None):
-            paths.add(change.path)
-            if change.old_path:
-                paths.add(change.old_path)
-    return paths
+def _changed(
+    root: Path, commits: Iterable[str], parents: Mapping[str, tuple[str, ...]]
+) -> dict[str, set[str] | None]:
+    """The paths each commit changed against any of its parents (None for a root
+    commit: all), in one ``git diff-tree --stdin`` for the whole range. Renames are
+    split, so a moved file names both its paths."""
+    listed = list(commits)
+    pairs = [(c, p) for c in listed for p in parents.get(c, ())]
+    diffs = iter(gitio.diff_each_parent(root, pairs, None, filters=None))
+    out: dict[str, set[str] | None] = {}
+    for commit in listed:
+        ups = parents.get(commit, ())
+        out[commit] = {c.path for _ in ups for c in next(diffs)} if ups else None
+    return out
 
 
 def _touches_ledger(paths: Iterable[str]) -> bool:
@@ -362,10 +365,10 @@ def _history(
     out: dict[HistoryKey, GateFinding] = {}
     judged: list[str] = []
     homes = _LedgerHomes(root, parents)
-    for commit in commits:
-        if commit == head:
-            continue  # HEAD is judged by the HEAD check
-        changed = _changed(root, commit, parents.get(commit, ()))
+    before = [c for c in commits if c != head]  # HEAD is judged by the HEAD check
+    changes = _changed(root, before, parents)
+    for commit in before:
+        changed = changes[commit]
         if changed is not None and not changed:
             continue
         home = homes.of(commit) or commit

@@ -31,7 +31,7 @@ from forest_files.gitio.content import (
     staged_changes,
     submodule_paths,
 )
-from forest_files.gitio.history import diff_each_parent, range_parents, trees_exist
+from forest_files.gitio.history import diff_each_parent, files_at, range_parents, trees_exist
 from forest_files.gitio.repo import (
     commits_with_authors,
     config_get,
@@ -63,6 +63,7 @@ __all__ = [
     "config_get",
     "diff_each_parent",
     "diff_names",
+    "files_at",
     "git_dir",
     "head_commit",
     "hooks_dir",

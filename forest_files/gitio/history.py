@@ -4,7 +4,8 @@ for the whole range, however many commits it holds.
 Stores: nothing.
 Refuses: a range or revision that does not resolve (UnknownRef).
 Returns: (commit, parents) pairs oldest first; per (commit, parent) the changed
-paths under one prefix; whether a tree path exists at many revisions.
+paths under one prefix; whether a tree path exists at many revisions; one
+file's bytes at many revisions.
 Test: tests/test_gitio.py, tests/test_ledger_growth.py
 """
 
@@ -43,10 +44,15 @@ def range_parents(repo: Path | str, rev_range: str) -> list[tuple[str, tuple[str
 
 
 def diff_each_parent(
-    repo: Path | str, pairs: Sequence[tuple[str, str]], prefix: str, *, filters: str = "MDT"
+    repo: Path | str,
+    pairs: Sequence[tuple[str, str]],
+    prefix: str | None,
+    *,
+    filters: str | None = "MDT",
 ) -> list[list[Change]]:
-    """For each (commit, parent) pair, in order: the paths under ``prefix`` that
-    ``commit`` changed against ``parent`` (``filters`` as for ``--diff-filter``).
+    """For each (commit, parent) pair, in order: the paths under ``prefix`` (None:
+    every path) that ``commit`` changed against ``parent`` (``filters`` as for
+    ``--diff-filter``; None: every change).
 
     One ``git diff-tree --stdin`` for every pair. Renames are never detected, so a
     moved file is its deletion (and an addition elsewhere). ``--always`` prints
@@ -57,7 +63,9 @@ def diff_each_parent(
         return []
     request = pairs_stdin(pairs)
     args = list(DIFF_TREE_PAIRS)
-    args += [f"--diff-filter={filters}", "--", prefix]
+    if filters:
+        args.append(f"--diff-filter={filters}")
+    args += ["--"] if prefix is None else ["--", prefix]
     try:
         proc = run_git(repo, args, stdin=request)
     except GitFailed as exc:
@@ -93,3 +101,30 @@ def trees_exist(repo: Path | str, revs: Sequence[str], path: str) -> dict[str, b
     if len(lines) != len(wanted):
         raise GitFailed(f"git cat-file answered {len(lines)} of {len(wanted)} lookups")
     return {rev: line.split(" ")[1:2] == ["tree"] for rev, line in zip(wanted, lines, strict=True)}
+
+
+def files_at(repo: Path | str, revs: Sequence[str], path: str) -> dict[str, bytes | None]:
+    """The bytes of the file ``path`` at each of ``revs`` (None where it is absent or
+    no file: a directory or a submodule), in one ``git cat-file --batch``."""
+    wanted = list(dict.fromkeys(revs))
+    for rev in wanted:
+        refuse_option(rev, "revision")
+    if "\n" in path:  # cat-file --batch reads one name per line
+        raise ValueError(f"{path!r}: a path with a newline cannot be looked up this way")
+    if not wanted:
+        return {}
+    request = "".join(f"{rev}:{path}\n" for rev in wanted).encode()
+    out = run_git(repo, ["cat-file", "--batch"], stdin=request).stdout
+    found: dict[str, bytes | None] = {}
+    pos = 0
+    for rev in wanted:
+        end = out.index(b"\n", pos)
+        header = out[pos:end].rsplit(b" ", 2)
+        pos = end + 1
+        if len(header) != 3 or not header[2].isdigit():  # "<rev>:<path> missing"
+            found[rev] = None
+            continue
+        size = int(header[2])
+        found[rev] = out[pos : pos + size] if header[1] == b"blob" else None
+        pos += size + 1  # content is followed by one LF
+    return found

@@ -63,6 +63,7 @@ from forest_files.ledger.segments import LedgerSnapshot
 from forest_files.ledger.sources import (
     config_from,
     config_text_from,
+    config_texts_at,
     ledger_blobs,
     read_ledger_from,
     snapshot_of,
@@ -158,19 +159,13 @@ def _governance_faults(
     ``**`` may make (commit -> author: under signing they must also be signed)."""
     faults: list[Fault] = []
     governed: dict[str, str] = {}
-    texts: dict[str, str | None] = {}
-
-    def config_text(commit: str) -> str | None:
-        if commit not in texts:
-            texts[commit] = config_text_from(root, commit)
-        return texts[commit]
-
     commits = gitio.commits_with_authors(root, f"{base}..{head}")
     faults += _keyring_faults(root, commits, base_cfg, governed)
+    texts = config_texts_at(root, [c for commit, parents, _ in commits for c in (commit, *parents)])
     for commit, parents, author in commits:
-        mine = config_text(commit)
+        mine = texts[commit]
         for parent in parents:
-            theirs = config_text(parent)
+            theirs = texts[parent]
             if mine == theirs or theirs is None:
                 continue
             fault = _config_change(commit, parent, mine, theirs, author, base_cfg, root)

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
@@ -205,6 +205,19 @@ def config_text_from(
         return raw.decode("utf-8")
     except UnicodeDecodeError:
         raise ConfigError(f"{CONFIG_NAME} at {_describe(source)}: not UTF-8") from None
+
+
+def config_texts_at(repo_root: Path | str, commits: Sequence[str]) -> dict[str, str | None]:
+    """forest.toml's text at each of ``commits`` (None where there is none), read in
+    one git call: a range judges it at every commit and every parent."""
+    raw = gitio.files_at(Path(repo_root), commits, CONFIG_NAME)
+    texts: dict[str, str | None] = {}
+    for commit, data in raw.items():
+        try:
+            texts[commit] = None if data is None else data.decode("utf-8")
+        except UnicodeDecodeError:
+            raise ConfigError(f"{CONFIG_NAME} at {_describe(commit)}: not UTF-8") from None
+    return texts
 
 
 def config_from(
