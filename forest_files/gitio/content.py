@@ -7,6 +7,11 @@ Stores: nothing.
 Refuses: unknown revisions and missing objects (UnknownRef).
 Returns: TreeEntry / Change records (NUL-split, paths unquoted) and blob bytes.
 Test: tests/test_gitio.py
+
+Git objects never change under their id, so what one process has read by id is
+kept (``_Seen``): a tree listed at a full commit id and blob bytes, per
+repository, within a byte budget. The CI gate reads HEAD's ledger for verify,
+the range and the view: once from git, not three times.
 """
 
 from __future__ import annotations
@@ -50,8 +55,40 @@ class Change(NamedTuple):
     old_path: str | None = None
 
 
+class _Seen:
+    """Objects read by id in this process, per repository (ids are immutable)."""
+
+    BLOB_BUDGET = 128 << 20  # bytes of blob content kept; the oldest go first
+    TREES = 32  # tree listings kept
+
+    def __init__(self) -> None:
+        self.blobs: dict[tuple[str, str], bytes] = {}
+        self.blob_bytes = 0
+        self.trees: dict[tuple[str, str, str], tuple[TreeEntry, ...]] = {}
+
+    def keep_blob(self, key: tuple[str, str], data: bytes) -> None:
+        if key in self.blobs or len(data) > self.BLOB_BUDGET // 4:
+            return
+        self.blobs[key] = data
+        self.blob_bytes += len(data)
+        while self.blob_bytes > self.BLOB_BUDGET:
+            self.blob_bytes -= len(self.blobs.pop(next(iter(self.blobs))))
+
+    def keep_tree(self, key: tuple[str, str, str], entries: tuple[TreeEntry, ...]) -> None:
+        if len(self.trees) >= self.TREES:
+            self.trees.pop(next(iter(self.trees)))
+        self.trees[key] = entries
+
+
+_SEEN = _Seen()
+
+
 def ls_tree(repo: Path | str, rev: str, path_prefix: str = "") -> list[TreeEntry]:
     """Every entry under ``path_prefix`` in ``rev``'s tree, recursively."""
+    key = (str(repo), rev, path_prefix)
+    kept = _SEEN.trees.get(key)
+    if kept is not None:
+        return list(kept)
     refuse_option(rev, "revision")
     args = ["ls-tree", "-r", "-z", "--full-tree", "--end-of-options", rev]
     if path_prefix:
@@ -65,6 +102,8 @@ def ls_tree(repo: Path | str, rev: str, path_prefix: str = "") -> list[TreeEntry
         meta, _, path = record.partition("\t")
         mode, kind, blob = meta.split(" ")
         entries.append(TreeEntry(mode, kind, blob, path))
+    if _OBJECT_ID.fullmatch(rev):  # a name (HEAD, a branch) may move; an id never does
+        _SEEN.keep_tree(key, tuple(entries))
     return entries
 
 
@@ -168,11 +207,17 @@ def cat_blobs(repo: Path | str, blob_ids: Iterable[str]) -> dict[str, bytes]:
     for oid in wanted:
         if not _OBJECT_ID.fullmatch(oid):
             raise UnknownRef(f"{oid!r} is not a full object id")
-    if not wanted:
-        return {}
-    request = "".join(f"{oid}\n" for oid in wanted).encode()
-    proc = run_git(repo, ["cat-file", "--batch"], stdin=request)
-    return _parse_batch(proc.stdout, wanted)
+    where = str(repo)
+    found = {oid: data for oid in wanted if (data := _SEEN.blobs.get((where, oid))) is not None}
+    asked = [oid for oid in wanted if oid not in found]
+    if asked:
+        request = "".join(f"{oid}\n" for oid in asked).encode()
+        proc = run_git(repo, ["cat-file", "--batch"], stdin=request)
+        read = _parse_batch(proc.stdout, asked)
+        for oid, data in read.items():
+            _SEEN.keep_blob((where, oid), data)
+        found.update(read)
+    return {oid: found[oid] for oid in wanted}
 
 
 def _parse_batch(out: bytes, wanted: list[str]) -> dict[str, bytes]:
