@@ -10,6 +10,9 @@ alternately:
   adopt floor  check_bench's ``adopt-floor`` worker: the work any bulk adoption of
                those sections must do, nothing recorded (read and normalise, parse,
                one body file per section, one FTS5 batch)
+  forest adopt the same adoption as a user runs it: one ``forest adopt`` process
+               with every target on its command line (start-up, target expansion
+               and the progress bar included; ``.forest`` reset the same way)
 
 and prints each pair and the medians. Alternating keeps a load change on a
 shared machine from weighing on one side only. The floor ends with ``os.sync()``,
@@ -36,6 +39,7 @@ sys.path.insert(0, str(HERE.parent))
 from check_bench import git, make_corpus  # noqa: E402
 
 CHECK_BENCH = str(HERE.parent / "check_bench.py")
+FOREST = str(Path(sys.executable).parent / "forest")
 
 
 def build(work: Path, n: int, seed: int) -> Path:
@@ -73,18 +77,26 @@ def main() -> int:
     work = args.keep or Path(tempfile.mkdtemp(prefix="adopt-bench-"))
     try:
         root = build(work, args.n, args.seed)
-        adopt, floor = [], []
+        targets = json.loads((work / "targets.json").read_text(encoding="utf-8"))
+        command = [FOREST, "adopt", *targets, "--words", "bench bulk adoption"]
+        command += ["--as", "bench <b@example.org>"]
+        adopt, floor, cli = [], [], []
         for _ in range(args.repeat):
             subprocess.run(["git", "clean", "-fdxq", ".forest"], cwd=root, check=True)
             adopt.append(timed([sys.executable, CHECK_BENCH, "--worker", "adopt", str(root)], root))
             floor.append(
                 timed([sys.executable, CHECK_BENCH, "--worker", "adopt-floor", str(root)], root)
             )
-            print(f"adopt {adopt[-1]:.2f} s  floor {floor[-1]:.2f} s  {adopt[-1] / floor[-1]:.2f}x")
-        a, f = statistics.median(adopt), statistics.median(floor)
+            subprocess.run(["git", "clean", "-fdxq", ".forest"], cwd=root, check=True)
+            cli.append(timed(command, root))
+            print(
+                f"adopt {adopt[-1]:.2f} s  floor {floor[-1]:.2f} s  {adopt[-1] / floor[-1]:.2f}x"
+                f"  forest adopt {cli[-1]:.2f} s  {cli[-1] / floor[-1]:.2f}x"
+            )
+        a, f, c = statistics.median(adopt), statistics.median(floor), statistics.median(cli)
         ratio = a / f
         print(f"N={args.n}: adopt {a:.2f} s, floor {f:.2f} s: {ratio:.2f}x the floor", end="")
-        print(" (goal <= 1.5x)")
+        print(f"; forest adopt {c:.2f} s: {c / f:.2f}x the floor (goal <= 1.5x)")
     finally:
         if args.keep is None:
             shutil.rmtree(work, ignore_errors=True)

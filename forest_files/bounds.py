@@ -152,7 +152,12 @@ def check_meta(value: object, field: str = "meta") -> Mapping[str, Any]:
     if not value:
         return value
     try:
-        _check_values(value, field)
+        # The usual meta (a file's path and selector): one flat object of strings.
+        flat = type(value) is dict and all(
+            type(k) is str and type(v) is str for k, v in value.items()
+        )
+        if not flat:
+            _check_values(value, field)
         size = _canonical_size(value)
     except BoundsRefused:
         raise
@@ -172,6 +177,9 @@ def _check_values(value: Mapping[str, Any], field: str) -> None:
     todo: list[tuple[object, int]] = [(value, 1)]
     while todo:
         item, depth = todo.pop()
+        kind = type(item)
+        if kind is str or kind is bool or item is None:  # the common leaves, no ABC check
+            continue
         if isinstance(item, (Mapping, list)):
             if depth > MAX_META_DEPTH:
                 raise BoundsRefused(field, f"nests deeper than {MAX_META_DEPTH} levels; flatten it")

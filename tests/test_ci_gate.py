@@ -12,6 +12,7 @@ from helpers.git import commit_all, git, isolate, make_repo, write
 from typer.testing import CliRunner
 
 from forest_files.ci import render, run_gate
+from forest_files.ci.gate import BoundRef
 from forest_files.ci.render import FORMATS, escape_data, escape_property
 from forest_files.cli import app
 from forest_files.ledger.acts import LedgerError
@@ -157,6 +158,9 @@ def test_drift_reverted_still_a_finding(repo: Path) -> None:
     assert code == 1
     obj = json.loads(out)
     assert obj["findings"][0]["commit"] == first and obj["exit_code"] == 1
+    # Every binding of HEAD, each with every field of BoundRef.
+    listed = [BoundRef(**b) for b in obj["bindings"]]
+    assert listed == list(report.bindings) and listed
 
 
 def test_supersession_in_same_commit_is_clean(repo: Path) -> None:
