@@ -34,6 +34,7 @@ from forest_files.hashing import hash_body
 from forest_files.ledger import make_act, read_ledger, write_segment
 from forest_files.ledger.acts import KINDS
 from forest_files.ledger.bindings import all_bindings
+from forest_files.ledger.kinds import bound_path_refs
 from forest_files.ledger.segments import body_path
 from forest_files.repository import Repository
 
@@ -134,6 +135,8 @@ class Step:
     rebuilt: Dump
     cloned: Dump
     kinds: frozenset[str]  # kinds of the acts the step's repository holds
+    act_paths: frozenset[str]  # every path its acts bind (kinds.bound_path_refs)
+    event_paths: frozenset[str]  # every path its live index's binding events name
 
 
 class _History:
@@ -155,10 +158,14 @@ class _History:
         assert not (clone / INDEX).exists()
         with Repository(clone) as r:
             r.sync()
-        kinds = frozenset(a.kind for a in read_ledger(root / LEDGER).acts.values())
-        self.steps.append(
-            Step(name, live, index_dump(copy / INDEX), index_dump(clone / INDEX), kinds)
-        )
+        acts = read_ledger(root / LEDGER).acts.values()
+        kinds = frozenset(a.kind for a in acts)
+        named = frozenset(p for a in acts for p in bound_path_refs(a.payload))
+        with closing(sqlite3.connect(root / INDEX)) as db:
+            query = "SELECT DISTINCT path FROM binding_events WHERE path IS NOT NULL"
+            events = frozenset(str(row[0]) for row in db.execute(query))
+        cloned = index_dump(clone / INDEX)
+        self.steps.append(Step(name, live, index_dump(copy / INDEX), cloned, kinds, named, events))
 
 
 def _supersede_text(root: Path, old: str, text: str) -> str:
@@ -308,6 +315,14 @@ def test_history_every_kind_but_write_recorded_accepted(history: dict[str, Step]
     assert len(final["erasures"]) == 3 and len(final["tombstone_lines"]) == 4
     assert final["binding_events"] and final["view contested_entries"] == []
     assert ("erased", None) not in final["entries_fts"]
+
+
+@pytest.mark.parametrize("step", STEPS)
+def test_paths_acts_bind_equal_binding_events_accepted(history: dict[str, Step], step: str) -> None:
+    """What the hook's first run after a clone reads from the acts alone (doors/staged.py)
+    is exactly what a replay's binding events name."""
+    s = history[step]
+    assert s.act_paths == s.event_paths
 
 
 @pytest.mark.parametrize("step", STEPS)

@@ -311,7 +311,6 @@ def test_diff_each_parent_aligned_merges_and_moves_detected(repo: Path) -> None:
     assert gitio.trees_exist(repo, [merge], "moved/a.txt") == {merge: False}  # a blob
 
 
-
 def test_diff_each_parent_every_path_split_renames_accepted(repo: Path) -> None:
     write(repo, "a.md", "a")
     base = commit_all(repo, "base")
@@ -343,6 +342,7 @@ def test_files_at_hostile_names_refused(repo: Path) -> None:
         gitio.files_at(repo, ["--output=/tmp/x"], "x.md")
     with pytest.raises(ValueError, match="newline"):
         gitio.files_at(repo, [head], "new\nline.md")
+
 
 # --- blobs, config, attributes, submodules ---------------------------------
 

@@ -23,6 +23,7 @@ from forest_files import githooks, gitio
 from forest_files.cli import app
 from forest_files.files.viewbuild import built_from
 from forest_files.files.viewkey import commit_fingerprint, view_path
+from forest_files.paths import VIEWS_DIR
 
 runner = CliRunner()
 
@@ -331,6 +332,65 @@ def test_segment_staged_without_its_bodies_refused_every_time(bound: Path) -> No
     for _ in range(2):
         err = refused(bound, "commit", "-m", "segment without its bodies")
         assert "missing" in err
+
+
+# --- the first commit after a fresh clone ----------------------------------
+
+
+def _fresh_clone(origin: Path, tmp_path: Path) -> Path:
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    clone = tmp_path / "fresh-clone"
+    git(tmp_path, "clone", "-q", str(origin), str(clone))
+    githooks.install(clone)
+    return clone
+
+
+def _built_views(repo: Path) -> list[str]:
+    return sorted(p.name for p in (repo / VIEWS_DIR).glob("*.db"))
+
+
+def test_first_hook_after_clone_unbound_commit_replays_nothing_accepted(
+    bound: Path, tmp_path: Path
+) -> None:
+    clone = _fresh_clone(bound, tmp_path)
+    write(clone, "notes.md", "Unbound notes.\n")
+    git(clone, "add", "notes.md")
+    accepted(clone, "commit", "-m", "first commit after the clone")
+    assert _built_views(clone) == []  # the acts were decoded, nothing replayed
+    assert list((clone / VIEWS_DIR).glob("*.bound"))
+    drift(clone)  # the next commit touches a bound path: judged against a replay
+    git(clone, "add", "canon.md")
+    assert f"drifted {RULES}" in refused(clone, "commit", "-m", "drift")
+    assert _built_views(clone)
+
+
+def test_first_hook_after_clone_rebound_path_drift_refused(bound: Path, tmp_path: Path) -> None:
+    write(bound, "moved.md", CANON)
+    commit_all(bound, "the canon is copied")
+    forest(bound, "rebind", RULES, "moved.md#Canon/Rules")
+    git(bound, "add", "-A")
+    accepted(bound, "commit", "-m", "rebound")
+    clone = _fresh_clone(bound, tmp_path)
+    drift(clone, "moved.md")
+    git(clone, "add", "moved.md")
+    assert "drifted moved.md#Canon/Rules" in refused(clone, "commit", "-m", "drift")
+    clone2 = _fresh_clone(bound, tmp_path / "second")
+    drift(clone2)  # canon.md is bound no more
+    git(clone2, "add", "canon.md")
+    accepted(clone2, "commit", "-m", "the old place is free")
+
+
+def test_first_hook_after_clone_damaged_head_ledger_refused(bound: Path, tmp_path: Path) -> None:
+    [segment] = (bound / ".forest" / "ledger" / "segments").glob("*.jsonl")
+    lines = segment.read_bytes().splitlines(keepends=True)
+    segment.write_bytes(b"".join(reversed(lines)))
+    git(bound, "add", ".forest/ledger")
+    git(bound, "commit", "-q", "--no-verify", "-m", "damaged past the hook")
+    clone = _fresh_clone(bound, tmp_path)
+    write(clone, "notes.md", "Unbound notes.\n")
+    git(clone, "add", "notes.md")
+    err = refused(clone, "commit", "-m", "first commit after the clone")
+    assert segment.stem[:12] in err and "SHA-256" in err
 
 
 def test_new_segment_after_a_cached_view_takes_the_incremental_path(bound: Path) -> None:

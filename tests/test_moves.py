@@ -14,6 +14,7 @@ from helpers.cli import findings, forest, ok, runner
 from helpers.git import commit_all, git, git_env, isolate, make_repo, write
 
 import forest_files.cli  # noqa: F401  (registers every command)
+from forest_files import gitio
 from forest_files.cli import app
 from forest_files.errors import AuthorityRefused
 from forest_files.files.lookup import find_binding
@@ -255,6 +256,7 @@ def test_moved_search_hashes_known_reads_blobs_in_one_batch_accepted(
     commit_all(root, "adopt")
     ok(root, "check", "--staged")  # hashes every staged blob (statcache.BlobHashCache)
     git(root, "mv", "old", "new")
+    gitio.forget_read_objects()  # a hook is a new process: nothing read yet
     trace = tmp_path / "trace.txt"
     monkeypatch.setenv("GIT_TRACE", str(trace))
     report = judge_staged(root)

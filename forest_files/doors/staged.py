@@ -16,7 +16,9 @@ temporary index). Its cost grows with the staged change: when no ledger file
 is staged, the staged ledger is HEAD's (its view found through the alias of
 HEAD's ledger tree id, viewkey.py), and only the staged paths' bindings are
 judged, from the view's binding map (bindmap.py): SQLite is opened only to
-explain a finding.
+explain a finding. Before any view exists (the first commit after a clone), the
+paths the staged ledger's acts bind are read from its decoded segments; a
+commit touching none of them replays nothing.
 """
 
 from __future__ import annotations
@@ -89,6 +91,8 @@ def judge_staged_at(
         known = bound_paths(view)
         if known is None:
             known = _bound_from_map(view)
+        if known is None and not view.exists():
+            known = _bound_from_acts(root, view)
         if known is not None and not (known & touched):
             return _with_coverage(root, empty, staged, touched, view, known)
         report = _judge_from_map(root, view, touched, diffs)
@@ -221,6 +225,34 @@ def _bound_from_map(view: Path) -> set[str] | None:
     known = bindmap.paths_of(bindmap.view_record(str(view)), view.stem)
     if known is not None:
         write_bound_paths(view, known)
+    return known
+
+
+def _bound_from_acts(root: Path, view: Path) -> set[str] | None:
+    """The paths the staged ledger's acts bind, from its segments alone (each line
+    decoded and checked by the one codec; no replay, no body read), remembered beside
+    the view to come: after a fresh clone the first commit that touches no bound path
+    builds no view. Every path any act binds is a superset of the bound paths, so a
+    commit touching none of them cannot move a binding. A line that does not decode
+    gives None: the slow path replays and reports it."""
+    from forest_files import gitio
+    from forest_files.files.viewkey import write_bound_paths
+    from forest_files.ledger.acts import LedgerError
+    from forest_files.ledger.kinds import bound_path_refs
+    from forest_files.ledger.sources import ledger_blobs, snapshot_of
+
+    where = ledger_blobs(root, "index", keep_index_file=True)
+    data = gitio.cat_blobs(root, where.segments.values())
+    try:
+        snapshot = snapshot_of({name: data[blob] for name, blob in where.segments.items()})
+    except LedgerError:
+        return None
+    known = {p for act in snapshot.acts.values() for p in bound_path_refs(act.payload)}
+    try:
+        view.parent.mkdir(parents=True, exist_ok=True)
+        write_bound_paths(view, known)
+    except OSError:
+        pass  # only a slower next hook
     return known
 
 

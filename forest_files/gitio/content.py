@@ -83,6 +83,12 @@ class _Seen:
 _SEEN = _Seen()
 
 
+def forget_read_objects() -> None:
+    """Drop every object this process kept (what a new process starts from)."""
+    global _SEEN
+    _SEEN = _Seen()
+
+
 def ls_tree(repo: Path | str, rev: str, path_prefix: str = "") -> list[TreeEntry]:
     """Every entry under ``path_prefix`` in ``rev``'s tree, recursively."""
     key = (str(repo), rev, path_prefix)

@@ -576,6 +576,17 @@ def kind_of(payload: Payload) -> str:
     return payload.kind if isinstance(payload, SealAct) else payload.KIND
 
 
+def bound_path_refs(payload: Payload) -> tuple[str, ...]:
+    """The repository paths an act binds: an adopt's binding, a rebind's new place.
+    Every other kind keeps a binding where it is or ends it, so the paths of all
+    acts of a ledger are every path its binding events can name."""
+    if isinstance(payload, AdoptAct):
+        return () if payload.binding is None else (payload.binding.path,)
+    if isinstance(payload, RebindAct):
+        return (payload.path,)
+    return ()
+
+
 def body_refs(payload: Payload) -> tuple[str, ...]:
     """The body hashes an act refers to: its entries' and records' bodies, or the body
     an erase names (from the typed fields, no walk over the raw object)."""
