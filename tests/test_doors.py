@@ -333,9 +333,13 @@ def test_staged_view_without_bound_paths_remembers_them_from_its_map_detected(
 ) -> None:
     """A view whose binding map a hook derived had no bound-paths file, so every later
     hook took the slow path. It is now written from the map; drift is still caught."""
+    write(bound, "b.md", "# B\n\nwasp\n")
+    git(bound, "add", "b.md")
+    assert _staged_hook(bound).returncode == 1  # a bound path: builds the view and its map
+    write(bound, "b.md", "# B\n\nbee\n")
+    git(bound, "add", "b.md")  # staged as at HEAD again
     write(bound, "notes.txt", "unbound\n")
     git(bound, "add", "notes.txt")
-    assert _staged_hook(bound).returncode == 0  # builds the staged ledger's view and map
     views = bound / ".forest" / "cache" / "views"
     for remembered in views.glob("*.bound"):
         remembered.unlink()  # as a view left by a hook that derived only its map
