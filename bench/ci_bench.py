@@ -23,6 +23,12 @@ unbound note. Every figure is a whole process, median of --repeat runs:
                      bound file of the clone once, hashing it and (section
                      bindings) parsing it with forest-files' parser and hashing
                      the bound section — no ledger read, nothing judged
+  ledger floor       what a fresh clone's gate cannot skip beyond that: every
+                     ledger line decoded, re-encoded canonically and compared,
+                     hashed without its id (ledger_bench's ``verify``), plus the
+                     rows of the replayed view ``executemany``-ed into a fresh
+                     store of the same schema (ledger_bench's ``floor``), timed
+                     in one process; ``ci floor`` = ledger floor + parse floor
 
 ``--whole`` binds each whole file instead of its ``## Bound`` section (issue
 10's rows: ci fresh and first hook <= 10x ``sha256sum -c``; with sections,
@@ -134,6 +140,15 @@ def worker_parse_floor(clone: Path, n: int, whole: bool) -> None:
                 hashlib.sha256(text[lo:hi].encode("utf-8")).hexdigest()
 
 
+def worker_ledger_floor(clone: Path, view: Path) -> None:
+    """Print the verify floor and the index floor of the clone's ledger, in seconds."""
+    import ledger_bench
+
+    verify = ledger_bench.verify_floor(clone)
+    index = ledger_bench.index_floor_of(view, clone.parent / f"{clone.name}-floor.db")
+    print(json.dumps({"verify": verify, "index": index}))
+
+
 def first_hook(origin: Path, into: Path) -> tuple[float, int]:
     """The pre-commit hook in a fresh clone, one unbound file staged: seconds, exit."""
     clone = fresh_clone(origin, into)
@@ -160,6 +175,7 @@ def measure(origin: Path, work: Path, n: int, repeat: int, whole: bool) -> dict[
     archived: list[float] = []
     hooks: list[float] = []
     floors: list[float] = []
+    ledger_floors: list[float] = []
     judged = 0
     for k in range(repeat):
         seconds, code = first_hook(origin, work / f"hook-{k}")
@@ -190,6 +206,11 @@ def measure(origin: Path, work: Path, n: int, repeat: int, whole: bool) -> dict[
                 raise SystemExit(f"forest ci exited {proc.returncode}")
             bucket.append(seconds)
             judged = len(json.loads(proc.stdout)["judged"])
+        views = sorted((clone / ".forest" / "cache" / "views").glob("*.db"), key=_size)
+        worker = [sys.executable, __file__, "--ledger-floor", str(clone), str(views[-1])]
+        proc = subprocess.run(worker, cwd=clone, capture_output=True, check=True)
+        parts = json.loads(proc.stdout)
+        ledger_floors.append(parts["verify"] + parts["index"])
         shutil.rmtree(clone)
     return {
         "n": n,
@@ -199,13 +220,22 @@ def measure(origin: Path, work: Path, n: int, repeat: int, whole: bool) -> dict[
         "archive+hash": statistics.median(archived),
         "first hook": statistics.median(hooks),
         "parse floor": statistics.median(floors),
+        "ledger floor": statistics.median(ledger_floors),
+        "ci floor": statistics.median(ledger_floors) + statistics.median(floors),
         "whole": whole,
         "judged commits": judged,
     }
 
 
+def _size(path: Path) -> int:
+    return path.stat().st_size
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["--ledger-floor"]:
+        worker_ledger_floor(Path(argv[1]), Path(argv[2]))
+        return 0
     if argv[:1] == ["--archive-hash"]:
         worker_archive_hash(Path(argv[1]), argv[2])
         return 0
@@ -240,12 +270,20 @@ def main(argv: list[str] | None = None) -> int:
         f"{res['judged commits']} judged"
     )
     floor, parsed = res["archive+hash"], res["parse floor"]
-    names = ("sha256sum -c", "parse floor", "archive+hash", "ci fresh", "ci again", "first hook")
+    names = (
+        "sha256sum -c", "parse floor", "ledger floor", "ci floor", "archive+hash",
+        "ci fresh", "ci again", "first hook",
+    )  # fmt: skip
     for name in names:
         print(
             f"  {name:<14} {res[name] * 1000:>9.0f} ms  {res[name] / sha:>6.1f}x sha256sum -c"
             f"  {res[name] / parsed:>6.2f}x parse floor  {res[name] / floor:>6.2f}x archive+hash"
         )
+    fresh, hook = res["ci fresh"], res["first hook"]
+    print(
+        f"  ci fresh / ci floor {fresh / res['ci floor']:.2f}x; "
+        f"first hook / parse floor {hook / parsed:.2f}x"
+    )
     if args.json_out:
         Path(args.json_out).write_text(json.dumps(res, indent=2), encoding="utf-8")
     return 0

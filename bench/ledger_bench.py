@@ -146,11 +146,16 @@ def index_floor(repo: Path, db_path: Path) -> float:
     store (same schema, triggers and indexes; bodies indexed in one FTS batch, as a
     rebuild does), with nothing read, decoded, hashed or judged. A rebuild cannot
     cost less than this on the same machine."""
+    return index_floor_of(repo / ".forest" / "woods.db", db_path)
+
+
+def index_floor_of(source: Path, db_path: Path) -> float:
+    """``index_floor`` for the rows of any replayed store (an index or a view)."""
     from forest_files.ledger.applied import ensure_tables
     from forest_files.ledger.bindings import ensure_table
     from forest_files.store.forest import ForestStore
 
-    src = sqlite3.connect(repo / ".forest" / "woods.db")
+    src = sqlite3.connect(source)
     tables = {t: src.execute(f"SELECT * FROM {t} ORDER BY rowid").fetchall() for t in _FLOOR_TABLES}
     src.close()
 
