@@ -241,7 +241,7 @@ def _bound_from_acts(root: Path, view: Path) -> set[str] | None:
     from forest_files.ledger.kinds import bound_path_refs
     from forest_files.ledger.sources import ledger_blobs, snapshot_of
 
-    where = ledger_blobs(root, "index", keep_index_file=True)
+    where = ledger_blobs(root, "index", keep_index_file=True, with_bodies=False)
     data = gitio.cat_blobs(root, where.segments.values())
     try:
         snapshot = snapshot_of({name: data[blob] for name, blob in where.segments.items()})

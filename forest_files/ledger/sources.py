@@ -100,13 +100,19 @@ class LedgerBlobs:
 
 
 def ledger_blobs(
-    repo_root: Path | str, source: LedgerSource, *, keep_index_file: bool = False
+    repo_root: Path | str,
+    source: LedgerSource,
+    *,
+    keep_index_file: bool = False,
+    with_bodies: bool = True,
 ) -> LedgerBlobs:
-    """Where the segments and bodies of ``source`` (the git index or a commit) are."""
+    """Where the segments and bodies of ``source`` (the git index or a commit) are
+    (``with_bodies=False``: the segments only, bodies not even listed)."""
     root = Path(repo_root)
     segments: dict[str, str] = {}
     bodies: dict[str, str] = {}
-    for entry in _git_entries(root, source, LEDGER_PREFIX, keep_index_file=keep_index_file):
+    prefix = LEDGER_PREFIX if with_bodies else f"{LEDGER_PREFIX}{SEGMENTS_DIR}/"
+    for entry in _git_entries(root, source, prefix, keep_index_file=keep_index_file):
         if entry.type != "blob" or entry.mode == "120000":
             continue  # a symlink or gitlink is no ledger file; verify names strays
         # Plain string work: a ledger of 10,000 bodies lists 10,000 entries here.
