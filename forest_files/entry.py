@@ -9,14 +9,16 @@ full CLI (cli/, typer), which shares the same check path and renderers.
 A console command runs once and exits, so it turns Python's cyclic garbage
 collector off (``one_shot_gc``): its long-lived data (a decoded ledger, a view
 being replayed, a tree listing) is acyclic and freed by reference counting,
-and every automatic collection walked all of it again — 25 to 35% of ``forest
-ci`` on a fresh clone of 10,000 bindings, with the same peak memory either
-way (bench/README.md). ``forest watch`` runs for hours and turns it back on.
+and every automatic collection walked all of it again. The big decoding and
+replaying loops pause it themselves (``gc_paused``, for library callers too);
+what is left still cost up to 8% of ``forest ci`` on a fresh clone of 10,000
+bindings, with the same peak memory either way (bench/gc_bench.py).
+``forest watch`` runs for hours and turns it back on.
 
 Stores: nothing itself.
 Refuses: ``-C`` without a directory or with one that does not exist (exit 2).
 Returns: the command's exit code.
-Test: tests/test_entry.py
+Test: tests/test_doors.py, tests/test_fastcheck.py, tests/test_one_shot_gc.py
 """
 
 from __future__ import annotations
