@@ -44,7 +44,7 @@ def test_hook_console_turns_cyclic_gc_off_accepted(
     assert not gc.isenabled()
 
 
-def test_watcher_turns_cyclic_gc_back_on_accepted() -> None:
+def test_watcher_settle_gc_turns_the_collector_back_on_accepted() -> None:
     gc.disable()
     settle_gc()
     assert gc.isenabled()

@@ -235,16 +235,13 @@ def _bound_from_acts(root: Path, view: Path) -> set[str] | None:
     builds no view. Every path any act binds is a superset of the bound paths, so a
     commit touching none of them cannot move a binding. A line that does not decode
     gives None: the slow path replays and reports it."""
-    from forest_files import gitio
     from forest_files.files.viewkey import write_bound_paths
     from forest_files.ledger.acts import LedgerError
     from forest_files.ledger.kinds import bound_path_refs
-    from forest_files.ledger.sources import ledger_blobs, snapshot_of
+    from forest_files.ledger.sources import segments_at
 
-    where = ledger_blobs(root, "index", keep_index_file=True, with_bodies=False)
-    data = gitio.cat_blobs(root, where.segments.values())
     try:
-        snapshot = snapshot_of({name: data[blob] for name, blob in where.segments.items()})
+        snapshot = segments_at(root, "index", keep_index_file=True)
     except LedgerError:
         return None
     known = {p for act in snapshot.acts.values() for p in bound_path_refs(act.payload)}

@@ -35,7 +35,7 @@ from typing import NamedTuple
 from forest_files import gitio
 from forest_files.gitio import Change
 from forest_files.ledger.segments import BODIES_DIR, SEGMENTS_DIR
-from forest_files.ledger.sources import LEDGER_PREFIX, ledger_blobs, snapshot_of
+from forest_files.ledger.sources import LEDGER_PREFIX, segments_at
 from forest_files.ledger.verify import Fault
 
 LEDGER_DIR = LEDGER_PREFIX.rstrip("/")
@@ -119,11 +119,7 @@ def _erased_at(root: Path, commit: str, memo: dict[str, set[str]]) -> set[str]:
     """Body hashes the erase acts of ``commit``'s own ledger name (lines that do not
     decode are skipped: reporting them is verify's job)."""
     if commit not in memo:
-        where = ledger_blobs(root, commit)
-        data = gitio.cat_blobs(root, where.segments.values())
-        snapshot = snapshot_of(
-            {name: data[blob] for name, blob in where.segments.items()}, strict=False
-        )
+        snapshot = segments_at(root, commit, strict=False)
         hashes = (a.fields.get("body_hash") for a in snapshot.acts.values() if a.kind == "erase")
         memo[commit] = {h for h in hashes if isinstance(h, str)}
     return memo[commit]

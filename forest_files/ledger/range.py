@@ -66,7 +66,7 @@ from forest_files.ledger.sources import (
     config_texts_at,
     ledger_blobs,
     read_ledger_from,
-    snapshot_of,
+    segments_at,
 )
 from forest_files.ledger.verify import Fault
 from forest_files.signing.judge import SIGNING_CODES, judge_governance, judge_signatures
@@ -90,9 +90,7 @@ class RangeReport:
 def acts_at(root: Path, commit: str) -> LedgerSnapshot:
     """The acts of every line that decodes in ``commit``'s ledger (faults are
     ``verify``'s to report, not this check's)."""
-    where = ledger_blobs(root, commit)
-    data = gitio.cat_blobs(root, where.segments.values())
-    return snapshot_of({name: data[blob] for name, blob in where.segments.items()}, strict=False)
+    return segments_at(root, commit, strict=False)
 
 
 def _authority_faults(

@@ -153,6 +153,23 @@ def snapshot_of(segments: Mapping[str, bytes], *, strict: bool = True) -> Ledger
     )
 
 
+def segments_at(
+    repo_root: Path | str,
+    source: LedgerSource,
+    *,
+    keep_index_file: bool = False,
+    strict: bool = True,
+) -> LedgerSnapshot:
+    """The acts of ``source``'s segments (the git index or a commit), in one listing
+    and one batch read; bodies are neither listed nor read. ``strict`` as for
+    ``snapshot_of``."""
+    root = Path(repo_root)
+    where = ledger_blobs(root, source, keep_index_file=keep_index_file, with_bodies=False)
+    data = gitio.cat_blobs(root, where.segments.values())
+    by_name = {name: data[blob] for name, blob in where.segments.items()}
+    return snapshot_of(by_name, strict=strict)
+
+
 def body_reader(blobs: Mapping[str, bytes]) -> BodyReader:
     """A reader of body bytes already read (by body hash), checking each hash."""
     return _body_reader(blobs)
