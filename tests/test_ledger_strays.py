@@ -301,14 +301,25 @@ def _corpus(tmp_path: Path, files: int) -> Path:
 
 
 ADOPT = ("adopt", "docs/*.md", "--words", "All the docs", "--as", BY)
+# The console entry with every batch of bodies handed to the child writer
+# (early_bodies.PROCESS_MIN lowered): the same `forest` command, its other path.
+CHILD_WRITER = (
+    sys.executable,
+    "-c",
+    "import sys; import forest_files.ledger.early_bodies as e; e.PROCESS_MIN = 2; "
+    "from forest_files.entry import main; sys.argv[0] = 'forest'; main()",
+)
 
 
-def _interrupted_adopt(template: Path, trial: Path, sig: int, delay: float) -> int:
+def _interrupted_adopt(
+    template: Path, trial: Path, sig: int, delay: float, command: tuple[str, ...]
+) -> int:
     shutil.copytree(template, trial, symlinks=True)
     env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")} | git_env()
     proc = subprocess.Popen(
-        [FOREST, *ADOPT], cwd=trial, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-    )
+        [*command, *ADOPT], cwd=trial, env=env, stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )  # fmt: skip
     time.sleep(delay)
     proc.send_signal(sig)
     proc.wait(timeout=60)
@@ -316,10 +327,15 @@ def _interrupted_adopt(template: Path, trial: Path, sig: int, delay: float) -> i
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("writer", ["thread", "child"])
 def test_bulk_adopt_interrupted_by_sigint_or_sigkill_leaves_no_stray_recovers(
-    tmp_path: Path,
+    tmp_path: Path, writer: str
 ) -> None:
+    """With the bodies written on a thread, or by the child process of a large batch
+    (whose writes may outlive a killed parent: they are whole bodies, or temp files
+    swept once it is gone)."""
     files = 300
+    command = (FOREST,) if writer == "thread" else CHILD_WRITER
     template = _corpus(tmp_path, files)
     measured = tmp_path / "measured"
     shutil.copytree(template, measured, symlinks=True)
@@ -328,11 +344,11 @@ def test_bulk_adopt_interrupted_by_sigint_or_sigkill_leaves_no_stray_recovers(
     duration = time.monotonic() - started
     rng = random.Random(20240611)
     for sig in (signal.SIGINT, signal.SIGKILL):
-        for n in range(6):
+        for n in range(6 if writer == "thread" else 4):
             # The first part of a run is interpreter start-up, which writes nothing.
             delay = duration * rng.uniform(0.3, 1.0)
             trial = tmp_path / f"{sig.name}-{n}"
-            pid = _interrupted_adopt(template, trial, sig, delay)
+            pid = _interrupted_adopt(template, trial, sig, delay, command)
             where = f"{sig.name} after {delay:.3f}s of {duration:.3f}s"
             assert foreign_paths(trial / LEDGER) == [], where
             run(trial, "verify")

@@ -1,0 +1,147 @@
+"""Bodies written meanwhile (``EarlyBodies``): on a thread for a small batch, by a
+child process (``body_writer``) for a large one; either way every body lands
+intact, a refused or abandoned batch takes back exactly the files it created,
+and nothing is left in the ledger or its temp directory."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+from forest_files.errors import ForestError
+from forest_files.hashing import hash_body
+from forest_files.ledger import early_bodies
+from forest_files.ledger.body_writer import decode_batch, encode_batch
+from forest_files.ledger.early_bodies import EarlyBodies
+from forest_files.ledger.placing import temp_dir
+from forest_files.ledger.segments import body_path, write_bodies
+
+
+def texts(n: int, tag: str = "body") -> dict[str, str]:
+    out = {}
+    for k in range(n):
+        text = f"{tag} {k}: säge ✓ — line\nsecond line {k}\n"
+        out[hash_body(text)] = text
+    return out
+
+
+def ledger_of(tmp_path: Path) -> Path:
+    ledger = tmp_path / ".forest" / "ledger"
+    ledger.mkdir(parents=True)
+    return ledger
+
+
+def on_disk(ledger: Path) -> set[str]:
+    return {p.relative_to(ledger).as_posix() for p in ledger.rglob("*")}
+
+
+@pytest.fixture
+def child_for_all(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every batch goes to the child process, however small."""
+    monkeypatch.setattr(early_bodies, "PROCESS_MIN", 1)
+
+
+def test_batch_codec_round_trips_and_refuses_truncation_refused() -> None:
+    bodies = texts(5) | {hash_body("x"): "x"}
+    blob = encode_batch(bodies)
+    assert decode_batch(blob) == bodies
+    for cut in (1, 40, len(blob) - 1):
+        with pytest.raises(ValueError, match="the batch ends inside"):
+            decode_batch(blob[:cut])
+
+
+@pytest.mark.usefixtures("child_for_all")
+def test_child_writes_every_body_intact_accepted(tmp_path: Path) -> None:
+    ledger = ledger_of(tmp_path)
+    bodies = texts(40)
+    writer = EarlyBodies(ledger, bodies)
+    assert writer._child is not None and writer._thread is None  # the child path
+    assert writer.finish() == frozenset(bodies)
+    for body_hash, text in bodies.items():
+        assert body_path(ledger, body_hash).read_text(encoding="utf-8") == text
+    assert list(temp_dir(ledger).iterdir()) == []  # its batch and temp files are gone
+
+
+@pytest.mark.usefixtures("child_for_all")
+def test_child_refuses_a_body_under_another_hash_leaving_nothing_refused(
+    tmp_path: Path,
+) -> None:
+    ledger = ledger_of(tmp_path)
+    bodies = texts(10)
+    bodies[hash_body("the real text")] = "a forged text"
+    before = on_disk(ledger)
+    writer = EarlyBodies(ledger, bodies)
+    with pytest.raises(ForestError, match="does not hash to it"):
+        writer.finish()
+    writer.discard()
+    assert on_disk(ledger) == before
+    assert list(temp_dir(ledger).iterdir()) == []
+
+
+@pytest.mark.usefixtures("child_for_all")
+def test_discard_kills_the_child_and_keeps_files_that_were_there_accepted(
+    tmp_path: Path,
+) -> None:
+    """A discarded batch removes what it wrote, not a body the ledger already held
+    (intact, or damaged and being repaired), and no prefix directory it needed."""
+    ledger = ledger_of(tmp_path)
+    held = texts(3, "held")
+    write_bodies(ledger, held)
+    damaged = next(iter(held))
+    body_path(ledger, damaged).write_bytes(b"truncat")
+    kept = on_disk(ledger)
+    bodies = held | texts(300, "new")
+    writer = EarlyBodies(ledger, bodies)
+    writer.discard()  # at once: the child may be anywhere in its batch
+    assert on_disk(ledger) == kept
+    assert writer._child is not None and writer._child.proc.returncode is not None
+    assert [p.name for p in temp_dir(ledger).iterdir() if "early-bodies" in p.name] == []
+
+
+@pytest.mark.usefixtures("child_for_all")
+def test_discard_after_finish_takes_back_the_whole_batch_accepted(tmp_path: Path) -> None:
+    ledger = ledger_of(tmp_path)
+    before = on_disk(ledger)
+    writer = EarlyBodies(ledger, texts(25))
+    writer.finish()
+    writer.discard()  # the recording failed after the bodies landed
+    assert on_disk(ledger) == before | {"bodies"}  # an empty bodies/ is no stray
+
+
+@pytest.mark.usefixtures("child_for_all")
+def test_child_that_dies_without_a_report_leaves_the_writing_here_accepted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An interpreter that exits at once (no report) is not trusted to have written
+    anything: ``finish`` writes the batch itself."""
+    false = "/bin/false" if os.path.exists("/bin/false") else "/usr/bin/false"
+    monkeypatch.setattr(sys, "executable", false)
+    ledger = ledger_of(tmp_path)
+    bodies = texts(12)
+    writer = EarlyBodies(ledger, bodies)
+    assert writer.finish() == frozenset(bodies)
+    assert all(body_path(ledger, h).read_text(encoding="utf-8") == t for h, t in bodies.items())
+    assert list(temp_dir(ledger).iterdir()) == []
+
+
+@pytest.mark.usefixtures("child_for_all")
+def test_no_interpreter_to_start_falls_back_to_a_thread_accepted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sys, "executable", "")
+    ledger = ledger_of(tmp_path)
+    bodies = texts(8)
+    writer = EarlyBodies(ledger, bodies)
+    assert writer._child is None and writer._thread is not None
+    assert writer.finish() == frozenset(bodies)
+    assert all(body_path(ledger, h).exists() for h in bodies)
+
+
+def test_small_batch_stays_on_a_thread_accepted(tmp_path: Path) -> None:
+    ledger = ledger_of(tmp_path)
+    writer = EarlyBodies(ledger, texts(early_bodies.PROCESS_MIN - 1))
+    assert writer._child is None
+    writer.finish()
