@@ -65,30 +65,24 @@ def adopt(
     Example: forest adopt 'docs/adr/*.md' --exclude meta:status --words "Accepted ADRs"
     """
     from forest_files.files.record import adopt_sections, unbound_only
-    from forest_files.files.selector import parse_selector
-    from forest_files.files.targets import RepoFacts, expand, read_section
+    from forest_files.files.targets import expand, read_sections
     from forest_files.repository import Repository
 
     with Repository(repo) as r:
         specs = expand(r.root, targets)
-        sections = []
         with typer.progressbar(
-            specs,
+            length=len(specs),
             label="reading",
             file=sys.stderr,
             hidden=len(specs) < 50 or not sys.stderr.isatty(),
         ) as bar:
-            facts = RepoFacts.gather(r.root, [parse_selector(x).path for x in specs])
-            for spec in bar:
-                sections.append(
-                    read_section(
-                        r.root,
-                        spec,
-                        tuple(exclude or ()),
-                        max_bytes=r.config.max_body_bytes,
-                        facts=facts,
-                    )
-                )
+            sections = read_sections(
+                r.root,
+                specs,
+                tuple(exclude or ()),
+                max_bytes=r.config.max_body_bytes,
+                progress=bar.update,
+            )
         skipped = 0
         if skip_bound:
             sections, skipped = unbound_only(r, sections)

@@ -24,7 +24,7 @@ from __future__ import annotations
 import glob
 import os
 import stat as stat_mod
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -264,17 +264,56 @@ def read_section(
 
 
 def read_sections(
-    root: Path, specs: Sequence[str], excludes: tuple[str, ...], *, max_bytes: int
+    root: Path,
+    specs: Sequence[str],
+    excludes: tuple[str, ...],
+    *,
+    max_bytes: int,
+    parallel: bool = True,
+    progress: Callable[[int], None] | None = None,
 ) -> list[SectionText]:
-    """Many targets with one git call for submodules and one for filters (bulk adoption)."""
+    """Many targets with one git call for submodules and one for filters (bulk adoption).
+
+    ``parallel``: thousands of targets without exclusions are read in parts, in child
+    processes too (``parallel_read``: same sections, same refusals, in order).
+    ``progress(n)``: told as each ``n`` more targets are read.
+    """
+    from forest_files.childproc import usable_cpus
+    from forest_files.files import parallel_read
+
+    # Exclusions are judged across all targets at once (``ExcludeTally``): one reader.
+    parts = parallel_read.parts_for(len(specs), usable_cpus()) if parallel and not excludes else 1
+    if parts > 1:
+        for spec in specs:  # a malformed selector is refused before any child starts
+            parse_selector(spec)
+
+        def serial(chunk: Sequence[str], told: Callable[[int], None] | None) -> list[SectionText]:
+            return _read_serial(root, chunk, excludes, max_bytes, told)
+
+        return parallel_read.read_in_parts(
+            root, specs, max_bytes=max_bytes, parts=parts, read=serial, progress=progress
+        )
+    return _read_serial(root, specs, excludes, max_bytes, progress)
+
+
+def _read_serial(
+    root: Path,
+    specs: Sequence[str],
+    excludes: tuple[str, ...],
+    max_bytes: int,
+    progress: Callable[[int], None] | None,
+) -> list[SectionText]:
     from forest_files.ledger.segments import gc_paused
 
     selectors = [parse_selector(s) for s in specs]
     facts = RepoFacts.gather(root, [sel.path for sel in selectors])
+    out: list[SectionText] = []
     with gc_paused():  # parsing thousands of files: no collector passes over the results
-        return [
-            read_section(root, sel, excludes, max_bytes=max_bytes, facts=facts) for sel in selectors
-        ]
+        for sel in selectors:
+            out.append(read_section(root, sel, excludes, max_bytes=max_bytes, facts=facts))
+            if progress is not None:
+                progress(1)
+    return out
 
 
 def expand_bound(root: Path, bindings: Sequence[Binding], specs: Sequence[str]) -> list[str]:

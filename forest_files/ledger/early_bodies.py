@@ -30,11 +30,11 @@ import itertools
 import json
 import os
 import subprocess
-import sys
 import threading
 from collections.abc import Mapping
 from pathlib import Path
 
+from forest_files import childproc
 from forest_files.errors import ForestError
 from forest_files.ledger.acts import is_hex64
 from forest_files.ledger.placing import temp_dir
@@ -123,7 +123,8 @@ class _Child:
         """The running child, or None when none can be started (the caller uses a thread)."""
         from forest_files.ledger.body_writer import encode_batch
 
-        if not sys.executable:
+        argv = childproc.command("forest_files.ledger.body_writer")
+        if argv is None:
             return None
         # What is on disk now: whatever else is there later was written by this batch
         # (recording holds the write lock, so no other recorder writes bodies meanwhile).
@@ -147,11 +148,11 @@ class _Child:
             finally:
                 os.close(fd)
             proc = subprocess.Popen(
-                [sys.executable, "-m", "forest_files.ledger.body_writer", str(ledger), str(batch)],
+                [*argv, str(ledger), str(batch)],
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
-                env=_child_env(),
+                env=childproc.env(),
             )
         except BaseException as exc:
             batch.unlink(missing_ok=True)
@@ -200,11 +201,3 @@ class _Child:
 def _folder(ledger: Path, body_hash: str) -> str:
     """The prefix directory of a body (``segments.body_path``'s parent), as a string."""
     return os.path.join(ledger, BODIES_DIR, body_hash[:2])
-
-
-def _child_env() -> dict[str, str]:
-    """The environment, with this process's forest_files first on the child's path."""
-    here = str(Path(__file__).resolve().parents[2])
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (here, env.get("PYTHONPATH", "")) if p)
-    return env
