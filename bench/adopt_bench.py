@@ -18,6 +18,13 @@ and prints each pair and the medians. Alternating keeps a load change on a
 shared machine from weighing on one side only. The floor ends with ``os.sync()``,
 which flushes the whole machine's dirty pages: expect it to vary.
 
+The ratios are of wall time, what a user waits for. The floor is one serial
+process; an adoption of this size reads its targets in parts in child processes
+(files/parallel_read) and has a child write the body files (ledger/body_writer),
+so it uses more than one CPU. The last line therefore also gives the CPU time of
+every process of each run (user + system, children included), against the
+floor's.
+
 Run:  .venv/bin/python bench/adopt_bench.py [--n 10000] [--repeat 5] [--keep DIR]
 """
 
@@ -25,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import resource
 import shutil
 import statistics
 import subprocess
@@ -61,10 +69,19 @@ def build(work: Path, n: int, seed: int) -> Path:
     return root
 
 
+CPU: list[float] = []  # CPU seconds of the last timed command, its children included
+
+
 def timed(cmd: list[str], cwd: Path) -> float:
+    """Wall seconds of ``cmd``; its CPU seconds (user + system, every process it
+    waited for included) are appended to ``CPU``."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     subprocess.run(cmd, cwd=cwd, check=True, capture_output=True)
-    return time.perf_counter() - start
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    CPU.append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
+    return wall
 
 
 def main() -> int:
@@ -81,22 +98,33 @@ def main() -> int:
         command = [FOREST, "adopt", *targets, "--words", "bench bulk adoption"]
         command += ["--as", "bench <b@example.org>"]
         adopt, floor, cli = [], [], []
+        cpu: dict[str, list[float]] = {"adopt": [], "floor": [], "cli": []}
         for _ in range(args.repeat):
             subprocess.run(["git", "clean", "-fdxq", ".forest"], cwd=root, check=True)
             adopt.append(timed([sys.executable, CHECK_BENCH, "--worker", "adopt", str(root)], root))
+            cpu["adopt"].append(CPU[-1])
             floor.append(
                 timed([sys.executable, CHECK_BENCH, "--worker", "adopt-floor", str(root)], root)
             )
+            cpu["floor"].append(CPU[-1])
             subprocess.run(["git", "clean", "-fdxq", ".forest"], cwd=root, check=True)
             cli.append(timed(command, root))
+            cpu["cli"].append(CPU[-1])
             print(
                 f"adopt {adopt[-1]:.2f} s  floor {floor[-1]:.2f} s  {adopt[-1] / floor[-1]:.2f}x"
                 f"  forest adopt {cli[-1]:.2f} s  {cli[-1] / floor[-1]:.2f}x"
+                f"  (cpu s: {cpu['adopt'][-1]:.2f} / {cpu['floor'][-1]:.2f} / {cpu['cli'][-1]:.2f})"
             )
         a, f, c = statistics.median(adopt), statistics.median(floor), statistics.median(cli)
         ratio = a / f
         print(f"N={args.n}: adopt {a:.2f} s, floor {f:.2f} s: {ratio:.2f}x the floor", end="")
         print(f"; forest adopt {c:.2f} s: {c / f:.2f}x the floor (goal <= 1.5x)")
+        ca, cf, cc = (statistics.median(cpu[k]) for k in ("adopt", "floor", "cli"))
+        print(
+            f"CPU (every process): adopt {ca:.2f} s = {ca / cf:.2f}x the floor's {cf:.2f} s; "
+            f"forest adopt {cc:.2f} s = {cc / cf:.2f}x (the floor is one process; adoption "
+            "spreads over the CPUs)"
+        )
     finally:
         if args.keep is None:
             shutil.rmtree(work, ignore_errors=True)

@@ -28,7 +28,9 @@ measure, side by side in this run:
 * ``sync100``: the same with one new segment of 100 acts (100 adoptions made by a
   copy of the repository) copied in; the index is restored between repeats.
 
-Small figures are repeated (default 3x) and the median printed. The last line
+Every figure is repeated (default 3x) and the median printed; rebuild, raw,
+floor, verify and ``forest rebuild`` run in interleaved rounds (one of each per
+round), so a change of the machine's speed weighs on all of them. The last line
 compares ``sync100`` at the largest size with the smallest: ~1 means sync costs
 what the new acts cost, not what the ledger holds.
 """
@@ -251,11 +253,20 @@ def measure(size: int, repeat: int) -> dict[str, float]:
         print(f"  N={size:,}: built in {built:.1f}s", file=sys.stderr, flush=True)
         # One rebuild first so the page cache holds the files for both contenders.
         rebuild(repo)
-        raw = median_of(repeat, lambda: raw_load(repo, root / "raw.db"))
-        floor = median_of(repeat, lambda: index_floor(repo, root / "floor.db"))
-        rebuilt = median_of(repeat, lambda: rebuild(repo))
-        checked = median_of(repeat, lambda: verify_floor(repo))
-        by_cli = median_of(repeat, lambda: rebuild_cli(repo))
+        # Interleaved rounds: each runs every figure once, so a change of the shared
+        # machine's speed weighs on a rebuild and its yardsticks alike.
+        figures: dict[str, Callable[[], float]] = {
+            "raw": lambda: raw_load(repo, root / "raw.db"),
+            "floor": lambda: index_floor(repo, root / "floor.db"),
+            "rebuild": lambda: rebuild(repo),
+            "verify": lambda: verify_floor(repo),
+            "cli": lambda: rebuild_cli(repo),
+        }
+        rounds: dict[str, list[float]] = {name: [] for name in figures}
+        for _ in range(repeat):
+            for name, run in figures.items():
+                rounds[name].append(run())
+        raw, floor, rebuilt, checked, by_cli = (statistics.median(rounds[name]) for name in figures)
         index = repo / ".forest" / "woods.db"
         saved = root / "woods.saved"
         shutil.copy(index, saved)
