@@ -1,14 +1,18 @@
 """Child Python processes of forest-files' own (the body writer, the parallel reader).
 
 A bulk adoption hands work that would otherwise wait for the GIL to a child
-interpreter: the same executable, running a module of this very installation
-(its directory first on the child's ``PYTHONPATH``, whatever the parent's
-``sys.path`` was).
+interpreter: the same executable, in isolated mode (``-I``: no current
+directory on its path, no ``PYTHON*`` variables, no user site), so a file such as
+``json.py`` at the root of the repository being adopted is never imported. A
+short bootstrap puts this installation's directory on the child's path when it
+is not there, and exits with ``WRONG_PACKAGE`` unless ``forest_files`` then
+resolves to this very installation; the caller treats any exit but 0 as "do the
+work yourself".
 
 Stores: nothing.
 Refuses: nothing; ``command`` is None when this process has no interpreter to
 start (an embedded or frozen Python): the caller then does the work itself.
-Returns: the argv and the environment of a child.
+Returns: the argv of a child; the CPUs this process may use.
 Test: tests/test_early_bodies.py, tests/test_parallel_read.py
 """
 
@@ -17,6 +21,19 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
+
+WRONG_PACKAGE = 97  # the child found another forest_files than its parent's
+
+_BOOT = (
+    "import os, runpy, sys\n"
+    "here, module = sys.argv[1], sys.argv[2]\n"
+    "if here not in sys.path: sys.path.append(here)\n"
+    "import forest_files\n"
+    "found = os.path.dirname(os.path.dirname(os.path.realpath(forest_files.__file__)))\n"
+    f"if found != here: sys.exit({WRONG_PACKAGE})\n"
+    "sys.argv = [module, *sys.argv[3:]]\n"
+    "runpy.run_module(module, run_name='__main__', alter_sys=True)\n"
+)
 
 
 def usable_cpus() -> int:
@@ -31,15 +48,9 @@ def usable_cpus() -> int:
 
 
 def command(module: str, *args: str) -> list[str] | None:
-    """``python -m module args…`` with this interpreter, or None when there is none."""
+    """The argv running ``module`` of this installation as ``__main__`` with ``args``
+    in an isolated child interpreter, or None when there is no interpreter to start."""
     if not sys.executable:
         return None
-    return [sys.executable, "-m", module, *args]
-
-
-def env() -> dict[str, str]:
-    """The environment, with this process's forest_files first on the child's path."""
     here = str(Path(__file__).resolve().parent.parent)
-    out = dict(os.environ)
-    out["PYTHONPATH"] = os.pathsep.join(p for p in (here, out.get("PYTHONPATH", "")) if p)
-    return out
+    return [sys.executable, "-I", "-c", _BOOT, here, module, *args]

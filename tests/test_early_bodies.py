@@ -145,3 +145,51 @@ def test_small_batch_stays_on_a_thread_accepted(tmp_path: Path) -> None:
     writer = EarlyBodies(ledger, texts(early_bodies.PROCESS_MIN - 1))
     assert writer._child is None
     writer.finish()
+
+
+def plant_trap(tmp_path: Path) -> tuple[Path, Path]:
+    """A directory whose ``json.py`` and ``forest_files/`` leave a marker if imported."""
+    trap, marker = tmp_path / "hostile-repo", tmp_path / "imported"
+    (trap / "forest_files").mkdir(parents=True)
+    code = f"open({str(marker)!r}, 'w').write('imported')\n"
+    (trap / "json.py").write_text(code, encoding="utf-8")
+    (trap / "forest_files" / "__init__.py").write_text(code, encoding="utf-8")
+    return trap, marker
+
+
+@pytest.mark.usefixtures("child_for_all")
+def test_child_never_imports_from_the_current_directory_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Adopting in a repository whose root holds ``json.py`` (or a ``forest_files``
+    package) runs none of it: the child interpreter is isolated (``-I``)."""
+    trap, marker = plant_trap(tmp_path)
+    monkeypatch.chdir(trap)
+    reported: list[bool] = []
+    finish = early_bodies._Child.finish
+
+    def observed(child: early_bodies._Child) -> bool:
+        reported.append(finish(child))
+        return reported[-1]
+
+    monkeypatch.setattr(early_bodies._Child, "finish", observed)
+    ledger = ledger_of(tmp_path)
+    bodies = texts(6)
+    EarlyBodies(ledger, bodies).finish()
+    assert reported == [True]  # the child wrote them, not the fallback here
+    assert not marker.exists()
+    assert all(body_path(ledger, h).exists() for h in bodies)
+
+
+def test_child_finding_another_forest_files_does_nothing_refused(tmp_path: Path) -> None:
+    """The bootstrap runs the module only from its parent's installation."""
+    import subprocess
+
+    from forest_files import childproc
+
+    argv = childproc.command("forest_files.ledger.body_writer", str(tmp_path), "x")
+    assert argv is not None
+    argv[4] = str(tmp_path)  # the installation directory the child must find
+    done = subprocess.run(argv, capture_output=True, text=True, check=False)
+    assert done.returncode == childproc.WRONG_PACKAGE, done.stderr
+    assert list(tmp_path.iterdir()) == []

@@ -134,3 +134,27 @@ def test_forest_adopt_with_parts_binds_as_one_reader_accepted(tmp_path: Path) ->
     status = json.loads(ok(root, "status", "--json").stdout)
     assert len(status) == len(specs)
     assert forest(root, "check").exit_code == 0
+
+
+def test_children_never_import_from_the_current_directory_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A ``json.py`` at the root of the repository being adopted (the current
+    directory of ``forest adopt``) is never run by a reading child."""
+    root, specs = corpus(tmp_path)
+    marker = tmp_path / "imported"
+    write(root, "json.py", f"open({str(marker)!r}, 'w').write('imported')\n")
+    monkeypatch.chdir(root)
+    handed: list[int | None] = []
+    result = parallel_read._Child.result
+
+    def observed(child: parallel_read._Child) -> list[SectionText] | None:
+        got = result(child)
+        handed.append(None if got is None else len(got))
+        return got
+
+    monkeypatch.setattr(parallel_read._Child, "result", observed)
+    assert read_sections(root, specs, (), max_bytes=MB) == read_sections(
+        root, specs, (), max_bytes=MB, parallel=False
+    )
+    assert handed == [8, 8] and not marker.exists()

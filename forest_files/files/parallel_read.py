@@ -102,7 +102,6 @@ class _Child:
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.DEVNULL,
-                env=childproc.env(),
             )
         except OSError:
             listing.unlink(missing_ok=True)

@@ -136,11 +136,15 @@ class _Child:
                     before[folder] = frozenset(os.listdir(folder))
                 except (FileNotFoundError, NotADirectoryError):
                     before[folder] = frozenset()
-        scratch = temp_dir(ledger)
-        scratch.mkdir(parents=True, exist_ok=True)
-        batch = scratch / f"early-bodies-{next(_BATCHES)}.{os.getpid()}.part"
+        batch = temp_dir(ledger) / f"early-bodies-{next(_BATCHES)}.{os.getpid()}.part"
+        # Created, never opened through: whatever stands under this name (a leftover
+        # of a crashed namesake, a planted symlink) is removed first.
+        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL
+        flags |= getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
         try:
-            fd = os.open(batch, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_BINARY", 0))
+            batch.parent.mkdir(parents=True, exist_ok=True)
+            batch.unlink(missing_ok=True)
+            fd = os.open(batch, flags, 0o600)
             try:
                 view = memoryview(encode_batch(bodies))
                 while view:
@@ -152,7 +156,6 @@ class _Child:
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
-                env=childproc.env(),
             )
         except BaseException as exc:
             batch.unlink(missing_ok=True)
