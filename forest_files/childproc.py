@@ -4,10 +4,11 @@ A bulk adoption hands work that would otherwise wait for the GIL to a child
 interpreter: the same executable, in isolated mode (``-I``: no current
 directory on its path, no ``PYTHON*`` variables, no user site), so a file such as
 ``json.py`` at the root of the repository being adopted is never imported. A
-short bootstrap puts this installation's directory on the child's path when it
-is not there, and exits with ``WRONG_PACKAGE`` unless ``forest_files`` then
-resolves to this very installation; the caller treats any exit but 0 as "do the
-work yourself".
+short bootstrap loads ``forest_files`` from this very installation's directory
+(whatever comes first on the child's path: a test run from a source tree, say,
+beside an installed copy), its dependencies and the standard library as usual,
+and exits with ``WRONG_PACKAGE`` when the package cannot be loaded from there;
+the caller treats any exit but 0 as "do the work yourself".
 
 Stores: nothing.
 Refuses: nothing; ``command`` is None when this process has no interpreter to
@@ -22,15 +23,20 @@ import os
 import sys
 from pathlib import Path
 
-WRONG_PACKAGE = 97  # the child found another forest_files than its parent's
+WRONG_PACKAGE = 97  # the child could not load its parent's forest_files
 
 _BOOT = (
-    "import os, runpy, sys\n"
+    "import importlib.util, os, runpy, sys\n"
     "here, module = sys.argv[1], sys.argv[2]\n"
-    "if here not in sys.path: sys.path.append(here)\n"
-    "import forest_files\n"
-    "found = os.path.dirname(os.path.dirname(os.path.realpath(forest_files.__file__)))\n"
-    f"if found != here: sys.exit({WRONG_PACKAGE})\n"
+    "package = os.path.join(here, 'forest_files')\n"
+    "try:\n"
+    "    spec = importlib.util.spec_from_file_location('forest_files',"
+    " os.path.join(package, '__init__.py'), submodule_search_locations=[package])\n"
+    "    found = importlib.util.module_from_spec(spec)\n"
+    "    sys.modules['forest_files'] = found\n"
+    "    spec.loader.exec_module(found)\n"
+    "except Exception:\n"
+    f"    sys.exit({WRONG_PACKAGE})\n"
     "sys.argv = [module, *sys.argv[3:]]\n"
     "runpy.run_module(module, run_name='__main__', alter_sys=True)\n"
 )

@@ -182,7 +182,8 @@ def test_child_never_imports_from_the_current_directory_refused(
 
 
 def test_child_finding_another_forest_files_does_nothing_refused(tmp_path: Path) -> None:
-    """The bootstrap runs the module only from its parent's installation."""
+    """The bootstrap runs the module only from its parent's installation: pointed at
+    a directory without it, it exits WRONG_PACKAGE and does nothing."""
     import subprocess
 
     from forest_files import childproc
@@ -193,3 +194,48 @@ def test_child_finding_another_forest_files_does_nothing_refused(tmp_path: Path)
     done = subprocess.run(argv, capture_output=True, text=True, check=False)
     assert done.returncode == childproc.WRONG_PACKAGE, done.stderr
     assert list(tmp_path.iterdir()) == []
+
+
+def test_child_runs_the_parents_own_copy_of_the_package_accepted(tmp_path: Path) -> None:
+    """As in CI, where the tests import the source tree while an installed copy sits
+    in site-packages: the child loads forest_files from where its parent did, not
+    from whatever its own path finds first."""
+    import shutil
+    import subprocess
+
+    import forest_files
+
+    copy = tmp_path / "elsewhere"
+    shutil.copytree(
+        Path(forest_files.__file__).parent,
+        copy / "forest_files",
+        ignore=shutil.ignore_patterns("__pycache__"),
+    )
+    marker = tmp_path / "ran-from-the-copy"
+    writer = copy / "forest_files" / "ledger" / "body_writer.py"
+    main = 'if __name__ == "__main__":\n'
+    source = writer.read_text(encoding="utf-8")
+    assert main in source
+    writer.write_text(
+        source.replace(main, f"{main}    open({str(marker)!r}, 'w').close()\n", 1),
+        encoding="utf-8",
+    )
+    ledger = ledger_of(tmp_path)
+    script = f"""
+import sys
+sys.meta_path[:] = [f for f in sys.meta_path if "editable" not in repr(f).lower()]
+sys.path.insert(0, {str(copy)!r})
+import forest_files
+assert forest_files.__file__.startswith({str(copy)!r}), forest_files.__file__
+from pathlib import Path
+from forest_files.ledger import early_bodies
+early_bodies.PROCESS_MIN = 1
+writer = early_bodies.EarlyBodies(Path({str(ledger)!r}), {{"{hash_body("x")}": "x"}})
+print(writer._child is not None and writer._child.finish())
+"""
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=False
+    )
+    assert done.stdout.strip() == "True", done.stderr
+    assert marker.exists()
+    assert body_path(ledger, hash_body("x")).read_text(encoding="utf-8") == "x"
