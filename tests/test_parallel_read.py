@@ -51,12 +51,9 @@ def corpus(tmp_path: Path, files: int = 24) -> tuple[Path, list[str]]:
     return root, specs
 
 
-def test_parts_read_what_one_reader_reads_in_order_accepted(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    root, specs = corpus(tmp_path)
-    told: list[int] = []
-    handed: list[int | None] = []  # what each child handed back (None: read here again)
+def observe_children(monkeypatch: pytest.MonkeyPatch) -> list[int | None]:
+    """How many sections each child handed back (None: its part was read here again)."""
+    handed: list[int | None] = []
     result = parallel_read._Child.result
 
     def observed(child: parallel_read._Child) -> list[SectionText] | None:
@@ -65,6 +62,15 @@ def test_parts_read_what_one_reader_reads_in_order_accepted(
         return got
 
     monkeypatch.setattr(parallel_read._Child, "result", observed)
+    return handed
+
+
+def test_parts_read_what_one_reader_reads_in_order_accepted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root, specs = corpus(tmp_path)
+    told: list[int] = []
+    handed = observe_children(monkeypatch)
     assert parallel_read.parts_for(len(specs), childproc.usable_cpus()) == 3
     got = read_sections(root, specs, (), max_bytes=MB, progress=told.append)
     assert got == read_sections(root, specs, (), max_bytes=MB, parallel=False)
@@ -145,15 +151,7 @@ def test_children_never_import_from_the_current_directory_refused(
     marker = tmp_path / "imported"
     write(root, "json.py", f"open({str(marker)!r}, 'w').write('imported')\n")
     monkeypatch.chdir(root)
-    handed: list[int | None] = []
-    result = parallel_read._Child.result
-
-    def observed(child: parallel_read._Child) -> list[SectionText] | None:
-        got = result(child)
-        handed.append(None if got is None else len(got))
-        return got
-
-    monkeypatch.setattr(parallel_read._Child, "result", observed)
+    handed = observe_children(monkeypatch)
     assert read_sections(root, specs, (), max_bytes=MB) == read_sections(
         root, specs, (), max_bytes=MB, parallel=False
     )
