@@ -13,13 +13,16 @@ the caller treats any exit but 0 as "do the work yourself".
 Stores: nothing.
 Refuses: nothing; ``command`` is None when this process has no interpreter to
 start (an embedded or frozen Python): the caller then does the work itself.
-Returns: the argv of a child; the CPUs this process may use.
+Returns: the argv of a child; the CPUs this process may use; ``stop`` kills and
+reaps a child not reaped yet.
 Test: tests/test_early_bodies.py, tests/test_parallel_read.py
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
+import subprocess
 import sys
 from pathlib import Path
 
@@ -60,3 +63,11 @@ def command(module: str, *args: str) -> list[str] | None:
         return None
     here = str(Path(__file__).resolve().parent.parent)
     return [sys.executable, "-I", "-c", _BOOT, here, module, *args]
+
+
+def stop(proc: subprocess.Popen[bytes]) -> None:
+    """Kill ``proc`` unless it was reaped already, and wait for it (its pipes drained)."""
+    if proc.returncode is None:
+        with contextlib.suppress(OSError):
+            proc.kill()
+        proc.communicate()

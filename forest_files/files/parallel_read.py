@@ -22,7 +22,6 @@ Test: tests/test_parallel_read.py
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import signal
@@ -125,10 +124,7 @@ class _Child:
         return sections if len(sections) == self.count else None
 
     def stop(self) -> None:
-        if self.proc.returncode is None:
-            with contextlib.suppress(OSError):
-                self.proc.kill()
-            self.proc.communicate()
+        childproc.stop(self.proc)
         self.listing.unlink(missing_ok=True)
 
 

@@ -184,10 +184,7 @@ class _Child:
 
     def stop(self) -> None:
         """Kill the child and wait for it (a rename is atomic: it lands whole or not)."""
-        if self.proc.returncode is None:  # finish() has not reaped it
-            with contextlib.suppress(OSError):
-                self.proc.kill()
-            self.proc.communicate()
+        childproc.stop(self.proc)  # unless finish() reaped it
         self.batch.unlink(missing_ok=True)
 
     def created(self) -> list[Path]:
