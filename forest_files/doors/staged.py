@@ -233,18 +233,18 @@ def _bound_from_acts(root: Path, view: Path) -> set[str] | None:
     decoded and checked by the one codec; no replay, no body read), remembered beside
     the view to come: after a fresh clone the first commit that touches no bound path
     builds no view. Every path any act binds is a superset of the bound paths, so a
-    commit touching none of them cannot move a binding. A line that does not decode
-    gives None: the slow path replays and reports it."""
+    commit touching none of them cannot move a binding. A large ledger is decoded in
+    parts by child processes (``path_scan``). A line that does not decode gives
+    None: the slow path replays and reports it."""
     from forest_files.files.viewkey import write_bound_paths
+    from forest_files.ledger import path_scan
     from forest_files.ledger.acts import LedgerError
-    from forest_files.ledger.kinds import bound_path_refs
-    from forest_files.ledger.sources import segments_at
+    from forest_files.ledger.sources import segment_bytes_at
 
     try:
-        snapshot = segments_at(root, "index", keep_index_file=True)
+        known = path_scan.bound_paths(segment_bytes_at(root, "index", keep_index_file=True))
     except LedgerError:
         return None
-    known = {p for act in snapshot.acts.values() for p in bound_path_refs(act.payload)}
     try:
         view.parent.mkdir(parents=True, exist_ok=True)
         write_bound_paths(view, known)

@@ -195,25 +195,24 @@ def write_segment(ledger_dir: Path, acts: Iterable[Act], bodies: Mapping[str, st
 # its view: each segment is decoded and its act ids re-hashed once, not thrice.)
 _DECODED: dict[str, tuple[tuple[int, Act], ...]] = {}
 _DECODED_MAX = 4096
+# The first lines of a segment decoded without a fault by a reader that read only
+# part of it (``path_scan``), by name: a later full decode starts after them.
+_PREFIX: dict[str, tuple[tuple[int, Act], ...]] = {}
 
 
-def parse_segment(data: bytes, name: str) -> tuple[list[tuple[int, Act]], list[LedgerError]]:
-    """Decode every line it can; collect every fault instead of stopping at one.
-
-    ``name`` is the file name (``<sha256>.jsonl``) or the bare hash.
-    """
-    errors: list[LedgerError] = []
+def segment_faults(data: bytes, name: str) -> list[LedgerError]:
+    """The faults of a segment's bytes as a whole (empty, truncated, misnamed), in the
+    order ``parse_segment`` reports them; its lines are not decoded."""
     stem = name.removesuffix(SEGMENT_SUFFIX)
     if not data:
-        errors.append(LedgerError("empty segment", segment=stem))
-        return [], errors
-    lines = data.split(b"\n")
-    if lines[-1] != b"":
+        return [LedgerError("empty segment", segment=stem)]
+    errors: list[LedgerError] = []
+    if not data.endswith(b"\n"):
         errors.append(
             LedgerError(
                 "truncated segment (crash mid-write?): last line has no LF",
                 segment=stem,
-                line=len(lines),
+                line=data.count(b"\n") + 1,
                 code="truncated",
             )
         )
@@ -229,20 +228,68 @@ def parse_segment(data: bytes, name: str) -> tuple[list[tuple[int, Act]], list[L
                 code="segment-name",
             )
         )
+    return errors
+
+
+def parse_segment(data: bytes, name: str) -> tuple[list[tuple[int, Act]], list[LedgerError]]:
+    """Decode every line it can; collect every fault instead of stopping at one.
+
+    ``name`` is the file name (``<sha256>.jsonl``) or the bare hash.
+    """
+    stem = name.removesuffix(SEGMENT_SUFFIX)
+    errors = segment_faults(data, stem)
+    if not data:
+        return [], errors
     if not errors and stem in _DECODED:  # the same verified bytes, decoded before
         return list(_DECODED[stem]), errors
-    acts: list[tuple[int, Act]] = []
+    # A prefix is only ever used for bytes that hash to its name (no fault above).
+    acts: list[tuple[int, Act]] = [] if errors else list(_PREFIX.pop(stem, ()))
+    lines = data.split(b"\n")
     with gc_paused():  # every reader decodes here: the hook's view, verify, CI, sync
-        for lineno, line in enumerate(lines[:-1], start=1):
+        for lineno, line in enumerate(lines[len(acts) : -1], start=len(acts) + 1):
             try:
                 acts.append((lineno, decode_line(line, segment=stem, lineno=lineno)))
             except LedgerError as exc:
                 errors.append(exc)
     if not errors:
-        if len(_DECODED) >= _DECODED_MAX:
-            _DECODED.pop(next(iter(_DECODED)))
-        _DECODED[stem] = tuple(acts)
+        _remember(_DECODED, stem, tuple(acts))
     return acts, errors
+
+
+def decode_lines(chunk: bytes, name: str, first: int) -> list[tuple[int, Act]]:
+    """The acts of ``chunk``, whole LF-terminated lines of segment ``name`` starting
+    at line ``first``; the first bad line raises. The segment's own faults are the
+    caller's to check (``segment_faults``)."""
+    stem = name.removesuffix(SEGMENT_SUFFIX)
+    lines = chunk.split(b"\n")
+    acts: list[tuple[int, Act]] = []
+    with gc_paused():
+        for lineno, line in enumerate(lines[:-1], start=first):
+            acts.append((lineno, decode_line(line, segment=stem, lineno=lineno)))
+    return acts
+
+
+def decode_prefix(data: bytes, name: str, upto: int) -> list[tuple[int, Act]]:
+    """The acts of segment ``data``'s lines that end before byte ``upto`` (an offset
+    just past an LF), kept for a later full decode of the same bytes; a fault of the
+    segment or of one of those lines raises."""
+    stem = name.removesuffix(SEGMENT_SUFFIX)
+    errors = segment_faults(data, stem)
+    if errors:
+        raise errors[0]
+    if upto <= 0 or upto > len(data) or data[upto - 1] != 0x0A:
+        raise ValueError(f"byte {upto} does not end a line of segment {stem}")
+    acts = decode_lines(data[:upto], stem, 1)
+    _remember(_PREFIX, stem, tuple(acts))
+    return acts
+
+
+def _remember(
+    memo: dict[str, tuple[tuple[int, Act], ...]], stem: str, acts: tuple[tuple[int, Act], ...]
+) -> None:
+    if len(memo) >= _DECODED_MAX:
+        memo.pop(next(iter(memo)))
+    memo[stem] = acts
 
 
 def read_segment_bytes(data: bytes, name: str) -> list[Act]:

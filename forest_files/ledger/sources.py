@@ -163,11 +163,19 @@ def segments_at(
     """The acts of ``source``'s segments (the git index or a commit), in one listing
     and one batch read; bodies are neither listed nor read. ``strict`` as for
     ``snapshot_of``."""
+    by_name = segment_bytes_at(repo_root, source, keep_index_file=keep_index_file)
+    return snapshot_of(by_name, strict=strict)
+
+
+def segment_bytes_at(
+    repo_root: Path | str, source: LedgerSource, *, keep_index_file: bool = False
+) -> dict[str, bytes]:
+    """The bytes of ``source``'s segments by file name, undecoded (one listing, one
+    batch read; bodies neither listed nor read)."""
     root = Path(repo_root)
     where = ledger_blobs(root, source, keep_index_file=keep_index_file, with_bodies=False)
     data = gitio.cat_blobs(root, where.segments.values())
-    by_name = {name: data[blob] for name, blob in where.segments.items()}
-    return snapshot_of(by_name, strict=strict)
+    return {name: data[blob] for name, blob in where.segments.items()}
 
 
 def body_reader(blobs: Mapping[str, bytes]) -> BodyReader:
