@@ -227,7 +227,9 @@ def finish(code: int) -> None:
         from forest_files.exits import quiet_pipe
 
         code = quiet_pipe()
-    sys.exit(code)
+    from forest_files.entry import leave
+
+    leave(code)
 
 
 def main() -> None:

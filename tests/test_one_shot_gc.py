@@ -1,9 +1,11 @@
-"""One-shot console commands run without the cyclic garbage collector; the watcher,
-which runs for hours, turns it back on (entry.py, watch/daemon.py)."""
+"""One-shot console commands run without the cyclic garbage collector and end
+without the interpreter's teardown (``entry.leave``); the watcher, which runs for
+hours, turns the collector back on (entry.py, watch/daemon.py)."""
 
 from __future__ import annotations
 
 import gc
+import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,10 +19,16 @@ from forest_files.watch.daemon import settle_gc
 
 
 @pytest.fixture(autouse=True)
-def _restore_gc() -> Iterator[None]:
+def _restore_gc(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    # In this process the doors' last step raises instead of ending pytest.
+    monkeypatch.setattr(entry, "leave", _raise_exit)
     yield
     gc.unfreeze()
     gc.enable()
+
+
+def _raise_exit(code: int) -> None:
+    raise SystemExit(code)
 
 
 def test_forest_console_turns_cyclic_gc_off_accepted(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -39,9 +47,39 @@ def test_hook_console_turns_cyclic_gc_off_accepted(
     # The hook shortens the store's busy budget for the process: put it back after.
     monkeypatch.setattr(connection, "_budget_ms", connection._budget_ms)
     monkeypatch.setattr(sys, "argv", ["forest-hook", "pre-commit"])
-    with pytest.raises(SystemExit):
+    with pytest.raises(SystemExit) as done:
         run.console()
+    assert isinstance(done.value.code, int)
     assert not gc.isenabled()
+
+
+@pytest.mark.parametrize("door", ["forest", "forest-hook"])
+def test_leave_flushes_both_streams_and_keeps_the_code_accepted(door: str) -> None:
+    """What a door printed (into pipes, so buffered) all arrives, with its exit code,
+    though nothing is torn down."""
+    code = (
+        "import sys\n"
+        "from forest_files.entry import leave\n"
+        "print('out ' * 5000)\n"
+        "sys.stderr.write('err')\n"
+        "leave(5)\n"
+        "print('never')\n"
+    )
+    if door == "forest-hook":  # the hook's own console, in a directory with no repository
+        code = (
+            "import os, sys, tempfile\n"
+            "os.chdir(tempfile.mkdtemp())\n"
+            "print('out ' * 5000)\n"
+            "sys.stderr.write('err')\n"
+            "sys.argv = ['forest-hook']\n"
+            "from forest_files.githooks.run import console\n"
+            "console()\n"
+            "print('never')\n"
+        )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert proc.stdout == "out " * 5000 + "\n"
+    assert proc.stderr.startswith("err")
+    assert proc.returncode == (5 if door == "forest" else 2), proc.stderr
 
 
 def test_watcher_settle_gc_turns_the_collector_back_on_accepted() -> None:

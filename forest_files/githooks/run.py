@@ -106,10 +106,10 @@ def main(argv: list[str]) -> int:
 
 def console() -> None:
     """Console-script entry (``forest-hook``), used by the pre-commit framework."""
-    from forest_files.entry import one_shot_gc
+    from forest_files.entry import leave, one_shot_gc
 
     one_shot_gc()
-    sys.exit(main(sys.argv[1:]))
+    leave(main(sys.argv[1:]))
 
 
 if __name__ == "__main__":
