@@ -302,7 +302,7 @@ def test_the_childs_batch_file_is_removed_whatever_happens_accepted(
     assert list(tmp_path.glob("forest-scan-*")) == []
 
 
-def test_a_child_never_imports_the_repositorys_own_modules_accepted(
+def test_a_child_never_imports_the_repositorys_own_modules_refused(
     ledger: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     trap = tmp_path / "trap"
