@@ -13,18 +13,22 @@ the caller treats any exit but 0 as "do the work yourself".
 Stores: nothing.
 Refuses: nothing; ``command`` is None when this process has no interpreter to
 start (an embedded or frozen Python): the caller then does the work itself.
-Returns: the argv of a child; the CPUs this process may use; ``stop`` kills and
-reaps a child not reaped yet.
-Test: tests/test_early_bodies.py, tests/test_parallel_read.py
+Returns: the argv of a child; a child started on a job file and its JSON report;
+the CPUs this process may use; ``stop`` kills and reaps a child not reaped yet.
+Test: tests/test_early_bodies.py, tests/test_parallel_read.py, tests/test_path_scan.py
 """
 
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import subprocess
 import sys
+import tempfile
+from collections.abc import Callable
 from pathlib import Path
+from typing import BinaryIO
 
 WRONG_PACKAGE = 97  # the child could not load its parent's forest_files
 
@@ -63,6 +67,49 @@ def command(module: str, *args: str) -> list[str] | None:
         return None
     here = str(Path(__file__).resolve().parent.parent)
     return [sys.executable, "-I", "-c", _BOOT, here, module, *args]
+
+
+def start(
+    module: str, write_job: Callable[[BinaryIO], None], *, prefix: str
+) -> tuple[subprocess.Popen[bytes], Path] | None:
+    """A child running ``module`` on a job file (its one argument) that ``write_job``
+    fills: a new temp file (``mkstemp``: created exclusively, mode 0600) that the
+    child deletes once read, as the caller does when done with the child. Its
+    stdout is a pipe, its stdin and stderr nothing. None when no child starts."""
+    argv = command(module)
+    if argv is None:
+        return None
+    fd, name = tempfile.mkstemp(prefix=prefix, suffix=".part")
+    job = Path(name)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            write_job(fh)
+        proc = subprocess.Popen(
+            [*argv, str(job)],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+        )
+    except OSError:
+        job.unlink(missing_ok=True)
+        return None
+    except BaseException:
+        job.unlink(missing_ok=True)
+        raise
+    return proc, job
+
+
+def report(proc: subprocess.Popen[bytes], job: Path) -> object:
+    """What a child started by ``start`` printed, decoded as JSON, once it exited 0;
+    None for any other exit or output (its job file is removed either way)."""
+    out, _ = proc.communicate()
+    job.unlink(missing_ok=True)
+    if proc.returncode != 0:
+        return None
+    try:
+        return json.loads(out)
+    except ValueError:
+        return None
 
 
 def stop(proc: subprocess.Popen[bytes]) -> None:

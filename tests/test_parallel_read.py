@@ -11,12 +11,12 @@ import sys
 from pathlib import Path
 
 import pytest
+from helpers.children import observe_results
 from helpers.cli import forest, ok
 from helpers.git import commit_all, isolate, make_repo, write
 
 from forest_files import childproc
 from forest_files.files import parallel_read
-from forest_files.files.record import SectionText
 from forest_files.files.targets import TargetRefused, read_sections
 from forest_files.repository import Repository
 
@@ -53,16 +53,7 @@ def corpus(tmp_path: Path, files: int = 24) -> tuple[Path, list[str]]:
 
 def observe_children(monkeypatch: pytest.MonkeyPatch) -> list[int | None]:
     """How many sections each child handed back (None: its part was read here again)."""
-    handed: list[int | None] = []
-    result = parallel_read._Child.result
-
-    def observed(child: parallel_read._Child) -> list[SectionText] | None:
-        got = result(child)
-        handed.append(None if got is None else len(got))
-        return got
-
-    monkeypatch.setattr(parallel_read._Child, "result", observed)
-    return handed
+    return observe_results(monkeypatch, parallel_read._Child)
 
 
 def test_parts_read_what_one_reader_reads_in_order_accepted(

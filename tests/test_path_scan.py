@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from helpers.children import observe_results
 from helpers.cli import ok
 from helpers.git import commit_all, git, git_env, isolate, make_repo, write
 from hypothesis import given, settings
@@ -71,16 +72,7 @@ def serial(found: dict[str, bytes]) -> set[str]:
 
 def observe_children(monkeypatch: pytest.MonkeyPatch) -> list[int | None]:
     """How many paths each child handed back (None: its part was decoded here)."""
-    handed: list[int | None] = []
-    result = path_scan._Child.result
-
-    def observed(child: path_scan._Child) -> set[str] | None:
-        got = result(child)
-        handed.append(None if got is None else len(got))
-        return got
-
-    monkeypatch.setattr(path_scan._Child, "result", observed)
-    return handed
+    return observe_results(monkeypatch, path_scan._Child)
 
 
 def fault_of(found: dict[str, bytes]) -> tuple[str, str | None, int | None, str]:

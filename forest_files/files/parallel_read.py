@@ -27,11 +27,10 @@ import os
 import signal
 import subprocess
 import sys
-import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import asdict
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from forest_files import childproc
 from forest_files.files.record import SectionText
@@ -88,38 +87,26 @@ class _Child:
 
     @classmethod
     def start(cls, root: Path, specs: list[str], max_bytes: int) -> _Child | None:
-        argv = childproc.command("forest_files.files.parallel_read")
-        if argv is None:
+        job = {"root": str(root), "specs": specs, "max_bytes": max_bytes}
+
+        def write_job(fh: BinaryIO) -> None:
+            fh.write(json.dumps(job).encode("ascii"))
+
+        started = childproc.start(
+            "forest_files.files.parallel_read", write_job, prefix="forest-read-"
+        )
+        if started is None:
             return None
-        fd, name = tempfile.mkstemp(prefix="forest-read-", suffix=".json")
-        listing = Path(name)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                json.dump({"root": str(root), "specs": specs, "max_bytes": max_bytes}, fh)
-            proc = subprocess.Popen(
-                [*argv, str(listing)],
-                stdin=subprocess.DEVNULL,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.DEVNULL,
-            )
-        except OSError:
-            listing.unlink(missing_ok=True)
-            return None
-        except BaseException:
-            listing.unlink(missing_ok=True)
-            raise
-        return cls(proc, listing, len(specs))
+        return cls(*started, len(specs))
 
     def result(self) -> list[SectionText] | None:
         """The part's sections, or None unless the child read every one of them."""
-        out, _ = self.proc.communicate()
-        self.listing.unlink(missing_ok=True)
-        if self.proc.returncode != 0:
+        doc = childproc.report(self.proc, self.listing)
+        if not isinstance(doc, dict):
             return None
         try:
-            doc = json.loads(out)
             sections = [_section(item) for item in doc["sections"]]
-        except (ValueError, KeyError, TypeError):
+        except (KeyError, TypeError):
             return None
         return sections if len(sections) == self.count else None
 

@@ -33,11 +33,11 @@ import os
 import signal
 import subprocess
 import sys
-import tempfile
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from itertools import pairwise
 from pathlib import Path
+from typing import BinaryIO
 
 from forest_files import childproc
 from forest_files.ledger.acts import Act, LedgerError
@@ -181,42 +181,24 @@ class _Child:
 
     @classmethod
     def start(cls, segments: Mapping[str, bytes], part: list[Piece]) -> _Child | None:
-        argv = childproc.command("forest_files.ledger.path_scan")
-        if argv is None:
-            return None
         chunks = [segments[p.name][p.start : p.end] for p in part]
         header = [[p.name, p.first, len(c)] for p, c in zip(part, chunks, strict=True)]
-        fd, name = tempfile.mkstemp(prefix="forest-scan-", suffix=".part")
-        batch = Path(name)
-        try:
-            with os.fdopen(fd, "wb") as fh:
-                fh.write(json.dumps(header).encode("ascii") + b"\n")
-                fh.writelines(chunks)
-            proc = subprocess.Popen(
-                [*argv, str(batch)],
-                stdin=subprocess.DEVNULL,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.DEVNULL,
-            )
-        except OSError:
-            batch.unlink(missing_ok=True)
+
+        def write_job(fh: BinaryIO) -> None:
+            fh.write(json.dumps(header).encode("ascii") + b"\n")
+            fh.writelines(chunks)
+
+        started = childproc.start("forest_files.ledger.path_scan", write_job, prefix="forest-scan-")
+        if started is None:
             return None
-        except BaseException:
-            batch.unlink(missing_ok=True)
-            raise
-        return cls(proc, batch, sum(c.count(b"\n") for c in chunks))
+        return cls(*started, sum(c.count(b"\n") for c in chunks))
 
     def result(self) -> set[str] | None:
         """The part's bound paths, or None unless the child decoded every line."""
-        out, _ = self.proc.communicate()
-        self.batch.unlink(missing_ok=True)
-        if self.proc.returncode != 0:
+        doc = childproc.report(self.proc, self.batch)
+        if not isinstance(doc, dict):
             return None
-        try:
-            doc = json.loads(out)
-            lines, paths = doc["lines"], doc["paths"]
-        except (ValueError, KeyError, TypeError):
-            return None
+        lines, paths = doc.get("lines"), doc.get("paths")
         if lines != self.lines or not isinstance(paths, list):
             return None
         if not all(isinstance(p, str) for p in paths):
