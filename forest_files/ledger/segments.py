@@ -10,8 +10,10 @@ to them.
 Refuses: a truncated segment, a segment whose name is not the hash of its bytes,
 any bad line (see ``acts``) — all as ``LedgerError``; writing a body under a hash
 that is not its own, or an empty segment (``ForestError``).
-Returns: ``SegmentRef`` for a write; acts of a segment; a ``LedgerSnapshot`` of
-all segments, deduplicated by act id.
+Returns: ``SegmentRef`` for a write; acts of a segment, or of a run of its lines
+(``path_scan`` decodes a ledger in parts; what it decoded here is remembered for
+the full decode that may follow); a ``LedgerSnapshot`` of all segments,
+deduplicated by act id.
 Test: tests/test_ledger_codec.py, tests/test_ledger_strays.py
 """
 
