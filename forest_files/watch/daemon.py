@@ -26,7 +26,6 @@ import shutil
 import signal
 import subprocess
 import sys
-import threading
 import time
 from collections.abc import Mapping
 from pathlib import Path
@@ -125,12 +124,17 @@ def run_foreground(
     root = find_root(root)
     lock = WatchLock(root)
     # Handlers before the lock: once the pid file names us, a signal must find them.
-    done = threading.Event()
-    previous = {s: signal.signal(s, lambda *_: done.set()) for s in _SIGNALS}
+    # A handler only writes a byte to a pipe that the main thread waits on: it takes
+    # no lock (``Event.set`` does, and a handler runs on the main thread, which may
+    # hold that very lock: the signal module's docs warn of the deadlock).
+    wake, poke = os.pipe()
+    os.set_blocking(poke, False)
+    previous = {s: signal.signal(s, lambda *_: _poke(poke)) for s in _SIGNALS}
     try:
         lock.acquire()
     except BaseException:
         _restore(previous)
+        _close(wake, poke)
         raise
     handler = _log_to_file(root)
     w = Watcher(root, settings, sink=sink, alert=notifier() if notify else None)
@@ -142,13 +146,13 @@ def run_foreground(
         settle_gc()
         log.info("watching %s (%s; pid %s)", root, w.observers.mode, os.getpid())
         write_state(root, w)
-        while not done.wait(3600):
-            pass
+        os.read(wake, 1)  # until a signal: a read a handler interrupts goes on (PEP 475)
         log.info("stopping (signal)")
     finally:
         w.stop()
         write_state(root, w, stopped=True)
         _restore(previous)
+        _close(wake, poke)
         lock.release()
         log.info("stopped")
         log.removeHandler(handler)
@@ -162,6 +166,17 @@ _SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
 def _restore(previous: Mapping[signal.Signals, Any]) -> None:
     for sig, old in previous.items():
         signal.signal(sig, old)
+
+
+def _poke(fd: int) -> None:
+    with contextlib.suppress(OSError):  # full (a storm of signals) or closed: woken already
+        os.write(fd, b"x")
+
+
+def _close(*fds: int) -> None:
+    for fd in fds:
+        with contextlib.suppress(OSError):
+            os.close(fd)
 
 
 def detach(root: Path, args: list[str]) -> int:
