@@ -51,7 +51,7 @@ FOREST = str(Path(sys.executable).parent / "forest")
 
 
 def build(work: Path, n: int, seed: int) -> Path:
-    from forest_files.repository import Repository
+    from forest_files.custody.repository import Repository
 
     root = work / "repo"
     root.mkdir(parents=True)

@@ -17,7 +17,7 @@ figure), commits, and then times each command as a whole process (subprocess),
   adopt floor         the work any bulk adoption must do, nothing recorded: read and
                       normalise every file, parse it (pulldown-cmark / ast), write one
                       body file per section (temp + rename), one FTS5 batch
-  cold / cold+10%     ``python -m forest_files.fastcheck`` and ``forest check`` with
+  cold / cold+10%     ``python -m forest_files.doors.fastcheck`` and ``forest check`` with
                       ``.forest/cache`` emptied before each run (index present); +10%:
                       a tenth of the files edited outside their bound section
   warm                the same with the stat cache present and nothing changed
@@ -164,9 +164,9 @@ def git(root: Path, *args: str) -> str:
 
 # -- workers (each runs as its own process) --------------------------------------------
 def worker_adopt(root: Path, listing: str = "targets.json") -> None:
-    from forest_files.files.record import adopt_sections
-    from forest_files.files.targets import read_sections
-    from forest_files.repository import Repository
+    from forest_files.custody.record import adopt_sections
+    from forest_files.custody.repository import Repository
+    from forest_files.custody.targets import read_sections
 
     targets = json.loads((root.parent / listing).read_text(encoding="utf-8"))
     with Repository(root) as repo:
@@ -189,8 +189,8 @@ def worker_adopt_floor(root: Path) -> None:
     import hashlib
     import sqlite3
 
-    from forest_files.files.markdown import outline
-    from forest_files.files.normalise import decode_bytes, normalise_text
+    from forest_files.text.markdown import outline
+    from forest_files.text.normalise import decode_bytes, normalise_text
 
     files = json.loads((root.parent / "files.json").read_text(encoding="utf-8"))
     phases: dict[str, float] = {}
@@ -326,7 +326,7 @@ def measure(n: int, args: argparse.Namespace, base: Path) -> dict[str, Any]:
     (work / "files.json").write_text(json.dumps(files), encoding="utf-8")
     with open(work / "SUMS", "w", encoding="utf-8") as fh:
         subprocess.run(["sha256sum", *files], cwd=root, stdout=fh, check=True)
-    from forest_files.repository import Repository
+    from forest_files.custody.repository import Repository
 
     Repository.init(root, project_id="bench").close()
     git(root, "add", "-A")
@@ -358,7 +358,7 @@ def measure(n: int, args: argparse.Namespace, base: Path) -> dict[str, Any]:
 
     r = args.repeat
     sums = str(work / "SUMS")
-    fast = [PY, "-m", "forest_files.fastcheck"]
+    fast = [PY, "-m", "forest_files.doors.fastcheck"]
     cli = [str(Path(PY).parent / "forest"), "check"]
     run_once(["git", "status", "--porcelain"], root)
     run_once(fast, root)  # brings the index in step once (index present from here on)
@@ -403,7 +403,7 @@ def _whole_file_figures(work: Path, root: Path, files: list[str], r: int) -> dic
     """The same files bound whole (no section, no parse needed), in a copy of the
     repository: a cold check there is bounded by hashing; interleaved with
     ``sha256sum -c`` of the same files."""
-    from forest_files.repository import Repository
+    from forest_files.custody.repository import Repository
 
     whole = work / "whole" / "repo"
     whole.parent.mkdir()
@@ -414,7 +414,7 @@ def _whole_file_figures(work: Path, root: Path, files: list[str], r: int) -> dic
         shutil.copyfile(root / rel, whole / rel)
     Repository.init(whole, project_id="bench-whole").close()
     run_once([PY, str(HERE), "--worker", "adopt", str(whole), "files.json"], whole)
-    fast = [PY, "-m", "forest_files.fastcheck"]
+    fast = [PY, "-m", "forest_files.doors.fastcheck"]
     run_once(fast, whole)
     sums = str(work / "SUMS")
     rounds: dict[str, list[float]] = {}

@@ -121,8 +121,8 @@ def worker_parse_floor(clone: Path, n: int, whole: bool) -> None:
     hash its ``## Bound`` section (issue 10's floor of a first judgement)."""
     import hashlib
 
-    from forest_files.files.markdown import outline
-    from forest_files.files.normalise import LineIndex, decode_bytes, normalise_text
+    from forest_files.text.markdown import outline
+    from forest_files.text.normalise import LineIndex, decode_bytes, normalise_text
 
     for i in range(n):
         rel = f"docs/d{i:05d}.md"

@@ -60,9 +60,9 @@ def build(root: Path, n: int, seed: int) -> None:
     git(root, "config", "user.email", "b@example.org")
     git(root, "config", "commit.gpgsign", "false")
     targets = make_corpus(root, n, seed)
-    from forest_files.files.record import adopt_sections
-    from forest_files.files.targets import read_sections
-    from forest_files.repository import Repository
+    from forest_files.custody.record import adopt_sections
+    from forest_files.custody.repository import Repository
+    from forest_files.custody.targets import read_sections
 
     with Repository.init(root, project_id="bench") as repo:
         sections = read_sections(repo.root, targets, (), max_bytes=repo.config.max_body_bytes)

@@ -131,9 +131,9 @@ def user_install(base: Path) -> Path:
 def build(root: Path, n: int, seed: int = 7, *, whole: bool = False) -> float:
     """Repository of ``n`` bound documents at ``root`` (each one's ``## Bound``
     section, or with ``whole`` the whole file); returns the build seconds."""
-    from forest_files.files.record import adopt_sections
-    from forest_files.files.targets import read_sections
-    from forest_files.repository import Repository
+    from forest_files.custody.record import adopt_sections
+    from forest_files.custody.repository import Repository
+    from forest_files.custody.targets import read_sections
 
     os.environ.update(GIT_ENV)
     start = time.perf_counter()
@@ -189,7 +189,7 @@ def _stage(root: Path, case: str, run: int = 0) -> None:
         text = big.read_text(encoding="utf-8")
         edit = f"## Bound\n\nA superseding edit, number {run}.\n\n"
         big.write_text(text.replace("## Bound\n\n", edit, 1), "utf-8")
-        cli = "from forest_files.cli import main; main()"
+        cli = "from forest_files.doors.cli import main; main()"
         words = ["--words", f"Amended, number {run}", "--as", BY]
         subprocess.run(
             [_PY["python"], "-c", cli, "supersede", "docs/d00000.md#Bound", *words],
@@ -219,7 +219,7 @@ def baselines(py: str) -> dict[str, list[str]]:
 
 def install_hooks(root: Path, py: str) -> list[str]:
     """``forest hooks install`` with ``py``; returns the command git runs on commit."""
-    code = "from forest_files.cli import main; main()"
+    code = "from forest_files.doors.cli import main; main()"
     subprocess.run([py, "-c", code, "hooks", "install"], cwd=root, env=_env(), check=True)
     return [str(root / ".git" / "hooks" / "pre-commit")]
 

@@ -51,7 +51,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from forest_files.repository import Repository
+from forest_files.custody.repository import Repository
 
 BY = "Bench <bench@example.org>"
 WORDS = "I adopt this text as written"
@@ -153,8 +153,8 @@ def index_floor(repo: Path, db_path: Path) -> float:
 
 def index_floor_of(source: Path, db_path: Path) -> float:
     """``index_floor`` for the rows of any replayed store (an index or a view)."""
-    from forest_files.ledger.applied import ensure_tables
-    from forest_files.ledger.bindings import ensure_table
+    from forest_files.custody.applied import ensure_tables
+    from forest_files.custody.bindings import ensure_table
     from forest_files.store.forest import ForestStore
 
     src = sqlite3.connect(source)
@@ -184,7 +184,7 @@ def verify_floor(repo: Path) -> float:
     """Decode each line, re-encode it canonically and compare, hash it without its id."""
     import hashlib
 
-    from forest_files.hashing import canonical_json
+    from forest_files.kernel.hashing import canonical_json
 
     ledger = repo / ".forest" / "ledger"
 

@@ -56,9 +56,9 @@ def note(i: int, rng: random.Random) -> str:
 def build(root: Path, seed: int = 11) -> float:
     import os
 
-    from forest_files.files.record import adopt_sections
-    from forest_files.files.targets import read_sections
-    from forest_files.repository import Repository
+    from forest_files.custody.record import adopt_sections
+    from forest_files.custody.repository import Repository
+    from forest_files.custody.targets import read_sections
 
     os.environ.update(GIT_ENV)
     start = time.perf_counter()
@@ -102,8 +102,8 @@ def worker_floor() -> int:
     import shlex
     import subprocess
 
-    from forest_files.files.markdown import outline
-    from forest_files.files.normalise import LineIndex
+    from forest_files.text.markdown import outline
+    from forest_files.text.normalise import LineIndex
 
     out = subprocess.run(
         ["git", "diff", "--cached", "-z", "--name-status", "-M"],
@@ -180,7 +180,7 @@ def _moved_count(root: Path, py: str) -> int:
 
     from hook_bench import _env
 
-    code = "from forest_files.cli import main; main()"
+    code = "from forest_files.doors.cli import main; main()"
     proc = subprocess.run(
         [py, "-c", code, "check", "--staged", "--json"],
         cwd=root,

@@ -12,7 +12,7 @@ its start-up reconcile finish, then measures:
   missed          saves whose final state the watcher did not report (must be 0)
 
 Then, on the largest repository, the watcher as `forest watch` runs it (its own
-process, `python -m forest_files.watch`), read from /proc/<pid>:
+process, `python -m forest_files.doors.watch`), read from /proc/<pid>:
 
   idle CPU        utime + stime of the watcher process over --idle seconds with no
                   events, as a percentage of one core, in --windows windows (median
@@ -61,9 +61,9 @@ def _git(root: Path, *args: str) -> None:
 
 
 def build(base: Path, n: int) -> Path:
-    from forest_files.files.record import adopt_sections
-    from forest_files.files.targets import read_sections
-    from forest_files.repository import Repository
+    from forest_files.custody.record import adopt_sections
+    from forest_files.custody.repository import Repository
+    from forest_files.custody.targets import read_sections
 
     root = base / f"repo-{n}"
     root.mkdir()
@@ -94,8 +94,8 @@ def _save(full: Path, text: str) -> float:
 
 
 def measure(root: Path, args: argparse.Namespace) -> dict[str, object]:
-    from forest_files.watch.settings import WatchSettings
-    from forest_files.watch.watcher import Watcher
+    from forest_files.doors.watch.settings import WatchSettings
+    from forest_files.doors.watch.watcher import Watcher
 
     settings = WatchSettings(quiet=args.quiet, ceiling=max(2.0, args.quiet), poll=args.poll)
     w = Watcher(root, settings)
@@ -155,7 +155,7 @@ def _rss_kib(pid: int) -> int:
 
 
 def _daemon_state(root: Path) -> dict[str, object]:
-    from forest_files.paths import WATCH_STATE
+    from forest_files.kernel.paths import WATCH_STATE
 
     try:
         return dict(json.loads((root / WATCH_STATE).read_text(encoding="utf-8")))
@@ -164,9 +164,9 @@ def _daemon_state(root: Path) -> dict[str, object]:
 
 
 def _start_daemon(root: Path, args: argparse.Namespace) -> subprocess.Popen[bytes]:
-    from forest_files.watch.lock import running
+    from forest_files.doors.watch.lock import running
 
-    cmd = [sys.executable, "-m", "forest_files.watch", "--repo", str(root)]
+    cmd = [sys.executable, "-m", "forest_files.doors.watch", "--repo", str(root)]
     cmd += [f"--quiet={args.quiet}", *(["--poll"] if args.poll else [])]
     child = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, cwd=root)
     deadline = time.monotonic() + 600
@@ -182,7 +182,7 @@ def _start_daemon(root: Path, args: argparse.Namespace) -> subprocess.Popen[byte
 def _quiet_again(root: Path, still: float = 3.0, limit: float = 300.0) -> None:
     """Wait until the daemon's state file has not changed for ``still`` seconds (it is
     rewritten after every batch): every event written so far has been judged."""
-    from forest_files.paths import WATCH_STATE
+    from forest_files.kernel.paths import WATCH_STATE
 
     state = root / WATCH_STATE
     deadline = time.monotonic() + limit

@@ -10,26 +10,26 @@ git hook's fast path does not pay for the store, the CLI or their imports.
 
 from __future__ import annotations
 
-from forest_files._lazy import lazy_exports
+from forest_files.kernel.lazy import lazy_exports
 
 TYPE_CHECKING = False  # typing itself is not imported: the hook's start-up pays for every module
 __version__ = "0.1.0"
 
 _EXPORTS: dict[str, str] = {
     "MAX_SLICE": "forest_files.scroll",
-    "CeremonyRefusal": "forest_files.errors",
-    "ForeignStore": "forest_files.errors",
-    "ForestError": "forest_files.errors",
+    "CeremonyRefusal": "forest_files.kernel.errors",
+    "ForeignStore": "forest_files.kernel.errors",
+    "ForestError": "forest_files.kernel.errors",
     "ForestStore": "forest_files.store",
-    "InvalidTransition": "forest_files.errors",
-    "NotFound": "forest_files.errors",
-    "Refusal": "forest_files.errors",
-    "ScopeMismatch": "forest_files.errors",
+    "InvalidTransition": "forest_files.kernel.errors",
+    "NotFound": "forest_files.kernel.errors",
+    "Refusal": "forest_files.kernel.errors",
+    "ScopeMismatch": "forest_files.kernel.errors",
     "Scroll": "forest_files.scroll",
-    "ScrollError": "forest_files.errors",
-    "StoreBusy": "forest_files.errors",
-    "StoreConstraint": "forest_files.errors",
-    "StoreCorruption": "forest_files.errors",
+    "ScrollError": "forest_files.kernel.errors",
+    "StoreBusy": "forest_files.kernel.errors",
+    "StoreConstraint": "forest_files.kernel.errors",
+    "StoreCorruption": "forest_files.kernel.errors",
     "Trail": "forest_files.store",
     "answer_question": "forest_files.mycelium",
     "check_file_drift": "forest_files.drift",
@@ -37,7 +37,7 @@ _EXPORTS: dict[str, str] = {
     "default_scrub": "forest_files.scrub",
     "feed_question": "forest_files.mycelium",
     "fruits_near": "forest_files.mycelium",
-    "hash_body": "forest_files.hashing",
+    "hash_body": "forest_files.kernel.hashing",
     "is_open": "forest_files.mycelium",
     "migrate_to_latest": "forest_files.migrate",
     "plant_question": "forest_files.mycelium",
@@ -81,7 +81,7 @@ __getattr__, __dir__ = lazy_exports(globals(), _EXPORTS)
 if TYPE_CHECKING:
     from forest_files.ceremony import root_to_ground
     from forest_files.drift import check_file_drift
-    from forest_files.errors import (
+    from forest_files.kernel.errors import (
         CeremonyRefusal,
         ForeignStore,
         ForestError,
@@ -94,7 +94,7 @@ if TYPE_CHECKING:
         StoreConstraint,
         StoreCorruption,
     )
-    from forest_files.hashing import hash_body
+    from forest_files.kernel.hashing import hash_body
     from forest_files.migrate import migrate_to_latest
     from forest_files.mycelium import (
         answer_question,

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from forest_files.errors import CeremonyRefusal
+from forest_files.kernel.errors import CeremonyRefusal
 from forest_files.praise import is_praise, refuse_praise
 
 if TYPE_CHECKING:

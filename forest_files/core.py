@@ -6,8 +6,8 @@ Returns: re-exports of the store, its errors and helpers.
 Test: tests/test_store_hostile.py
 """
 
-from forest_files.errors import ForestError
-from forest_files.hashing import hash_body
+from forest_files.kernel.errors import ForestError
+from forest_files.kernel.hashing import hash_body
 from forest_files.scrub import default_scrub
 from forest_files.store.forest import ForestStore
 from forest_files.store.recall import _plain_language_fts_query

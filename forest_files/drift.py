@@ -16,8 +16,8 @@ import sqlite3
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from forest_files.errors import ForestError
-from forest_files.hashing import hash_body
+from forest_files.kernel.errors import ForestError
+from forest_files.kernel.hashing import hash_body
 
 if TYPE_CHECKING:
     from forest_files.store.forest import ForestStore

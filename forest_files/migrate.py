@@ -26,11 +26,11 @@ from pathlib import Path
 from typing import Any, Literal
 from urllib.parse import quote
 
-from forest_files.errors import ForeignStore, ForestError
-from forest_files.hashing import entry_content_id, hash_body
+from forest_files.kernel.errors import ForeignStore, ForestError
+from forest_files.kernel.hashing import entry_content_id, hash_body
+from forest_files.kernel.vocab import BUCKETS, Bucket
 from forest_files.store import ForestStore
 from forest_files.store.connection import translate
-from forest_files.vocab import BUCKETS, Bucket
 
 SourceVersion = Literal["0.3", "0.4"]
 MIGRATION_SCOPE = "default"

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from forest_files.errors import ForestError, NotFound, Refusal
+from forest_files.kernel.errors import ForestError, NotFound, Refusal
 from forest_files.store import queries
 from forest_files.store.packets import DEFAULT_EXCERPT, scrap
 

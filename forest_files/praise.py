@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from forest_files.errors import CeremonyRefusal
+from forest_files.kernel.errors import CeremonyRefusal
 
 _PRAISE_WORDS = (
     "lovely|beautiful|great|wonderful|perfect|nice"

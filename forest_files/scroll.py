@@ -27,7 +27,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, NoReturn
 
-from forest_files.errors import ScrollError
+from forest_files.kernel.errors import ScrollError
 
 __all__ = ["MAX_SLICE", "Reservation", "Scroll", "ScrollError"]
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from forest_files.errors import ForestError
-from forest_files.hashing import hash_body
+from forest_files.kernel.errors import ForestError
+from forest_files.kernel.hashing import hash_body
 from forest_files.scrub import ScrubFn, default_scrub
 
 if TYPE_CHECKING:

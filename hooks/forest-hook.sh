@@ -15,7 +15,7 @@ fi
 exec "$FOREST_PYTHON" -c '
 import sys
 try:
-    from forest_files.githooks.run import main
+    from forest_files.doors.hooks.run import main
 except ImportError:
     sys.stderr.write("forest-files hook: forest_files is not importable by " + sys.executable
                      + "; reinstall forest-files there and run: forest hooks install\n")

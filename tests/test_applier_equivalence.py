@@ -27,16 +27,16 @@ import pytest
 from helpers.custody import BY, MAX, init_and_adopt, retire, supersede_as_it_stands
 from helpers.git import commit_all, git, isolate, make_repo, write
 
-from forest_files.files.lookup import find_binding
-from forest_files.files.record import rebind_section
-from forest_files.files.targets import read_section
-from forest_files.hashing import hash_body
+from forest_files.custody.bindings import all_bindings
+from forest_files.custody.lookup import find_binding
+from forest_files.custody.record import rebind_section
+from forest_files.custody.repository import Repository
+from forest_files.custody.targets import read_section
+from forest_files.kernel.hashing import hash_body
 from forest_files.ledger import make_act, read_ledger, write_segment
 from forest_files.ledger.acts import KINDS
-from forest_files.ledger.bindings import all_bindings
 from forest_files.ledger.kinds import bound_path_refs
 from forest_files.ledger.segments import body_path
-from forest_files.repository import Repository
 
 WORDS = "I adopt this text as written"
 DOC = "# Title\n\n## Keep\n\nharbor kept words\n\n## Other\n\nharbor other words\n"

@@ -40,17 +40,17 @@ from helpers.git import commit_all, isolate, make_repo, write
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from forest_files.errors import ForestError
-from forest_files.files.lookup import find_binding
-from forest_files.files.record import adopt_sections, rebind_section
-from forest_files.files.targets import read_section
-from forest_files.hashing import hash_body
+from forest_files.custody.apply import Applier
+from forest_files.custody.bindings import all_bindings
+from forest_files.custody.lookup import find_binding
+from forest_files.custody.record import adopt_sections, rebind_section
+from forest_files.custody.repository import Repository
+from forest_files.custody.targets import read_section
+from forest_files.kernel.errors import ForestError
+from forest_files.kernel.hashing import hash_body
 from forest_files.ledger import LedgerError, make_act, read_ledger, write_segment
 from forest_files.ledger.acts import Act, decode_line
-from forest_files.ledger.apply import Applier
-from forest_files.ledger.bindings import all_bindings
 from forest_files.ledger.segments import read_body, read_segment, segment_paths
-from forest_files.repository import Repository
 from forest_files.store.forest import ForestStore
 
 WORDS = "I adopt this text as written"
@@ -492,7 +492,7 @@ def test_erased_text_act_live_refusal_iff_replay_refusal_accepted(
 ) -> None:
     """An adopt bringing the erased line back: refused by both when the erase is in
     its deps, applied by both (a finding for the gate) when it is not."""
-    from forest_files.ledger.plan import plan_adoptions
+    from forest_files.custody.plan import plan_adoptions
 
     case = cases["adopt-after-forget"]
     store = case.store

@@ -14,11 +14,11 @@ from helpers.git import commit_all, git, isolate, make_repo, write
 from test_forget import SENTINEL, WORDS, adopted_then_cleaned
 from typer.testing import CliRunner
 
-import forest_files.cli  # noqa: F401  (registers every command)
-from forest_files.cli import app
+import forest_files.doors.cli  # noqa: F401  (registers every command)
+from forest_files.custody.repository import Repository
+from forest_files.doors.cli import app
 from forest_files.governance import auditsql
 from forest_files.governance.auditlog import MAX_PAGE, AuditLog, AuditRefused, Event, append_events
-from forest_files.repository import Repository
 
 runner = CliRunner()
 WORDS_SENTINEL = "WORDS-SENTINEL-k2j8h4"
@@ -92,7 +92,7 @@ def _drive_doors(root: Path) -> tuple[list[str], list[str]]:
     """Every new door's refusal or drift path in ``root`` (see the sentinel test):
     (human output: hook stderr, text reports; machine output: JSON, SARIF, JUnit,
     GitHub annotations)."""
-    from forest_files import githooks
+    from forest_files.doors import hooks as githooks
     from tests.helpers.watch import wait_verdict, watching
 
     doc = (root / "doc.md").read_text(encoding="utf-8")

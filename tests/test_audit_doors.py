@@ -11,12 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from forest_files import githooks
-from forest_files.errors import ForestError
+from forest_files.doors import hooks as githooks
 from forest_files.governance import auditsql
 from forest_files.governance.auditlog import MAX_PAGE, AuditLog, AuditRecord
 from forest_files.governance.doorlog import record_refusal
-from forest_files.localdb import migrate
+from forest_files.kernel.errors import ForestError
+from forest_files.kernel.localdb import migrate
 from forest_files.store.connection import connect
 from tests.helpers.cli import forest
 from tests.helpers.custody import DOC, two_bound_files
@@ -104,7 +104,7 @@ def test_audit_clean_check_never_imports_the_log(tmp_path: Path) -> None:
     assert forest(root, "check").exit_code == 0  # the remembered verdict is written
     probe = (
         "import sys\n"
-        "from forest_files import fastcheck\n"
+        "from forest_files.doors import fastcheck\n"
         f"code = fastcheck.check_command(fastcheck.CheckArgs(repo={str(root)!r}))\n"
         "code2 = fastcheck.check_command(fastcheck.CheckArgs(repo={r!r}, as_json=True))\n"
         "print(code, code2, [m for m in sys.modules if 'audit' in m or 'doorlog' in m])\n"

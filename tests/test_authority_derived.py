@@ -17,17 +17,17 @@ from helpers.acts import raw_line
 from helpers.git import commit_all, git, isolate, make_repo, write
 from typer.testing import CliRunner
 
-from forest_files.cli import app
-from forest_files.errors import AuthorityRefused, ForestError
-from forest_files.files.lookup import find_binding
-from forest_files.files.record import adopt_sections, rebind_section
-from forest_files.files.targets import read_section
-from forest_files.hashing import hash_body
+from forest_files.custody.bindings import all_bindings
+from forest_files.custody.lookup import find_binding
+from forest_files.custody.record import adopt_sections, rebind_section
+from forest_files.custody.repository import Repository
+from forest_files.custody.targets import read_section
+from forest_files.doors.cli import app
+from forest_files.gate.range import check_range
+from forest_files.kernel.errors import AuthorityRefused, ForestError
+from forest_files.kernel.hashing import hash_body
 from forest_files.ledger import LedgerError, make_act, read_ledger, write_segment
-from forest_files.ledger.bindings import all_bindings
-from forest_files.ledger.range import check_range
 from forest_files.ledger.segments import body_path
-from forest_files.repository import Repository
 
 ADA = "Ada Lovelace <ada@example.org>"
 MALLORY = "Mallory <mallory@example.org>"
@@ -128,7 +128,7 @@ def test_forged_supersede_by_non_holder_judged_by_chain(repo: Path) -> None:
                 expected_body_hash=hash_body("Elias sells the lighthouse."),
             )
     # Written by hand instead (a valid act whose id is right): CI judges it.
-    from forest_files.ledger.plan import plan_supersede
+    from forest_files.custody.plan import plan_supersede
 
     with Repository(repo) as r:
         store = r._synced()

@@ -8,10 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from forest_files.files import bindmap, verdict
-from forest_files.files.check import check_all
-from forest_files.files.session import worktree_custody
-from forest_files.repository import Repository
+from forest_files.check import verdict
+from forest_files.check.engine import check_all
+from forest_files.custody import bindmap
+from forest_files.custody.repository import Repository
+from forest_files.custody.session import worktree_custody
 from tests.helpers.custody import (
     DOC,
     age_files,
@@ -97,8 +98,8 @@ def test_saved_fields_are_binding_field_order_accepted() -> None:
     """load() builds bindings positionally: the saved field list is Binding's order."""
     from dataclasses import fields
 
-    from forest_files.files import bindmap
-    from forest_files.ledger.bindings import Binding
+    from forest_files.custody import bindmap
+    from forest_files.custody.bindings import Binding
 
     assert tuple(f.name for f in fields(Binding)) == bindmap._FIELDS
 

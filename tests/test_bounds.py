@@ -18,9 +18,10 @@ from helpers.cli import forest
 from helpers.git import commit_all, isolate, make_repo, write
 from helpers.store import ADOPTING_WORDS, assert_refused, body_hash_of, make_entry, make_pair
 
-from forest_files import ForestStore, Scroll, bounds, root_to_ground
-from forest_files.bounds import BoundsRefused
-from forest_files.errors import ForestError
+from forest_files import ForestStore, Scroll, root_to_ground
+from forest_files.kernel import bounds
+from forest_files.kernel.bounds import BoundsRefused
+from forest_files.kernel.errors import ForestError
 from forest_files.ledger.acts import LedgerError, decode_line
 
 SENT = "Qx7SENTINEL"
@@ -418,10 +419,10 @@ def test_bounds_check_text_lines_allows_line_breaks_accepted() -> None:
 
 def test_bounds_one_definition_reused_accepted() -> None:
     """The modules that had their own copies now name bounds.py's."""
-    from forest_files import config
-    from forest_files.files import exclude, selector
+    from forest_files.custody import config
     from forest_files.ledger import acts, kinds
     from forest_files.store import packets
+    from forest_files.text import exclude, selector
 
     assert kinds.MAX_TEXT == bounds.MAX_TEXT_CHARS
     assert kinds.MAX_META_CHARS == bounds.MAX_META_BYTES
@@ -445,8 +446,8 @@ def test_bounds_audit_targets_at_n_kept_over_left_off_counted(
     """Audit targets (governance/auditlog.py) are a bound that counts, not refuses: a
     recorded ceremony must never fail for its log line. 64 are kept; of 65, the 65th is
     left off and counted."""
+    from forest_files.custody.repository import Repository
     from forest_files.governance.auditlog import MAX_TARGETS, AuditLog, Event
-    from forest_files.repository import Repository
 
     isolate(monkeypatch)
     root = make_repo(tmp_path)

@@ -20,11 +20,11 @@ from helpers.git import commit_all, isolate, make_repo, write
 from helpers.store import assert_refused
 
 from forest_files import ForestError, ForestStore
-from forest_files.files.record import adopt_sections
-from forest_files.files.targets import read_sections
-from forest_files.ledger.bindings import all_bindings
+from forest_files.custody.bindings import all_bindings
+from forest_files.custody.record import adopt_sections
+from forest_files.custody.repository import Repository
+from forest_files.custody.targets import read_sections
 from forest_files.ledger.record import EntryRecord, describe
-from forest_files.repository import Repository
 
 BY = "t <t@example.org>"
 WORDS = "I adopt these sections as written"

@@ -10,14 +10,14 @@ import pytest
 from helpers.cli import forest, kinds, ok
 from helpers.git import commit_all, isolate, make_repo, write
 
-import forest_files.cli  # noqa: F401  (registers every command)
-from forest_files.errors import ForestError
-from forest_files.files.lookup import find_binding
-from forest_files.files.record import supersede_sections
-from forest_files.files.targets import read_section
-from forest_files.hashing import hash_body
-from forest_files.ledger.bindings import all_bindings
-from forest_files.repository import Repository
+import forest_files.doors.cli  # noqa: F401  (registers every command)
+from forest_files.custody.bindings import all_bindings
+from forest_files.custody.lookup import find_binding
+from forest_files.custody.record import supersede_sections
+from forest_files.custody.repository import Repository
+from forest_files.custody.targets import read_section
+from forest_files.kernel.errors import ForestError
+from forest_files.kernel.hashing import hash_body
 
 WORDS = "Adopted as the canon stands"
 SENTINEL = "QUOKKA-SENTINEL-4411"

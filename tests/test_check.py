@@ -16,7 +16,7 @@ from helpers.cli import forest, ok
 from helpers.git import commit_all, git, isolate, make_repo, write
 from typer.testing import Result
 
-import forest_files.cli  # noqa: F401  (registers every command)
+import forest_files.doors.cli  # noqa: F401  (registers every command)
 
 ADA = "Ada Lovelace <ada@example.org>"
 BOB = "Bob Builder <bob@example.org>"

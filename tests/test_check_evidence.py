@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from forest_files import githooks
-from forest_files.files import bindmap
-from forest_files.files.normalise import normalised_hash
+from forest_files.custody import bindmap
+from forest_files.doors import hooks as githooks
+from forest_files.text.normalise import normalised_hash
 from tests.helpers.custody import age_files, init_and_adopt
 from tests.helpers.git import commit_all, git, git_env, isolate, make_repo, write
 
@@ -39,7 +39,7 @@ def _run(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
 
 
 def _forest(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    code = "from forest_files.cli import main; main()"
+    code = "from forest_files.doors.cli import main; main()"
     return _run(root, sys.executable, "-c", code, *args)
 
 
@@ -91,7 +91,7 @@ def test_check_forged_file_hash_in_index_detected(tampered: tuple[Path, str]) ->
 
 def test_fastcheck_forged_file_hash_in_index_detected(tampered: tuple[Path, str]) -> None:
     root, _ = tampered
-    proc = _run(root, sys.executable, "-m", "forest_files.fastcheck")
+    proc = _run(root, sys.executable, "-m", "forest_files.doors.fastcheck")
     assert proc.returncode == 1, proc.stdout + proc.stderr
     assert f"drifted {RULES}" in proc.stdout
 
@@ -106,7 +106,7 @@ def test_hook_forged_file_hash_in_staged_view_detected(tampered: tuple[Path, str
     staged = _forest(root, "check", "--staged")
     assert staged.returncode == 1, staged.stdout + staged.stderr
     assert f"drifted {RULES}" in staged.stdout
-    fast = _run(root, sys.executable, "-m", "forest_files.fastcheck", "--staged")
+    fast = _run(root, sys.executable, "-m", "forest_files.doors.fastcheck", "--staged")
     assert fast.returncode == 1 and f"drifted {RULES}" in fast.stdout
     head = git(root, "rev-parse", "HEAD")
     commit = _run(root, "git", "commit", "-q", "-m", "smuggle")

@@ -11,13 +11,12 @@ import pytest
 from helpers.git import commit_all, git, isolate, make_repo, write
 from typer.testing import CliRunner
 
-from forest_files.ci import render, run_gate
-from forest_files.ci.gate import BoundRef
-from forest_files.ci.render import FORMATS, escape_data, escape_property
-from forest_files.cli import app
+from forest_files.custody.repository import Repository
+from forest_files.doors.cli import app
+from forest_files.gate.ci import BoundRef, run_gate
+from forest_files.gate.render import FORMATS, escape_data, escape_property, render
 from forest_files.ledger.acts import LedgerError
 from forest_files.ledger.segments import segment_paths
-from forest_files.repository import Repository
 
 ADA = "Ada Lovelace <ada@example.org>"
 MALLORY = "Mallory <mallory@example.org>"

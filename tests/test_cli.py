@@ -11,12 +11,12 @@ import pytest
 from helpers.git import commit_all, isolate, make_repo
 from typer.testing import CliRunner
 
-from forest_files.cli import app
-from forest_files.cli.errors import exit_code
-from forest_files.errors import ForestError, StoreBusy, StoreCorruption
+from forest_files.custody.repository import Repository
+from forest_files.doors.cli import app
+from forest_files.doors.cli.errors import exit_code
+from forest_files.kernel.errors import ForestError, StoreBusy, StoreCorruption
 from forest_files.ledger import LedgerError
 from forest_files.ledger.segments import segment_paths
-from forest_files.repository import Repository
 
 runner = CliRunner()
 

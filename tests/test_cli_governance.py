@@ -10,9 +10,9 @@ from helpers.git import isolate
 from test_forget import SENTINEL, WORDS, adopted_then_cleaned, holding
 from typer.testing import CliRunner, Result
 
-import forest_files.cli  # noqa: F401  (registers every command)
-from forest_files.cli import app
-from forest_files.repository import Repository
+import forest_files.doors.cli  # noqa: F401  (registers every command)
+from forest_files.custody.repository import Repository
+from forest_files.doors.cli import app
 
 runner = CliRunner()
 

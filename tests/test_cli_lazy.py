@@ -1,5 +1,5 @@
 """The console script's lazily built group prints and refuses exactly what typer's
-eagerly built group does (forest_files/cli/lazy.py)."""
+eagerly built group does (forest_files/doors/cli/lazy.py)."""
 
 from __future__ import annotations
 
@@ -12,9 +12,9 @@ import pytest
 import typer.testing
 from typer.testing import CliRunner
 
-import forest_files.cli  # noqa: F401  (registers every command)
-from forest_files.cli import app
-from forest_files.cli.lazy import LazyGroup, command
+import forest_files.doors.cli  # noqa: F401  (registers every command)
+from forest_files.doors.cli import app
+from forest_files.doors.cli.lazy import LazyGroup, command
 from tests.helpers.git import git_env, make_repo
 
 runner = CliRunner()
@@ -78,7 +78,7 @@ def test_lazy_group_builds_only_the_command_run_accepted() -> None:
 def test_console_script_runs_a_command_accepted(tmp_path: Path) -> None:
     """The console script's lazy group runs a real command, not only its help."""
     root = make_repo(tmp_path)
-    code = "from forest_files.cli import main; main()"
+    code = "from forest_files.doors.cli import main; main()"
     done = subprocess.run(
         [sys.executable, "-c", code, "init", "--project-id", "lazy", "--repo", str(root)],
         capture_output=True,

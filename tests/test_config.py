@@ -9,7 +9,7 @@ import pytest
 from helpers.git import commit_all, git, isolate, make_repo, write
 
 from forest_files import gitio
-from forest_files.config import (
+from forest_files.custody.config import (
     DEFAULT_MAX_BODY_BYTES,
     MAX_BODY_BYTES_LIMIT,
     MAX_CONFIG_BYTES,
@@ -23,7 +23,7 @@ from forest_files.config import (
     parse_config_text,
     render_config,
 )
-from forest_files.errors import ForestError
+from forest_files.kernel.errors import ForestError
 
 ADA = "Ada Lovelace <ada@example.org>"
 JO = "Jo <jo@x>"

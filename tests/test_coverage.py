@@ -13,10 +13,9 @@ from pathlib import Path
 import pytest
 from helpers.git import commit_all, git, isolate, make_repo, write
 
-import forest_files.cli  # noqa: F401  (registers every command)
-from forest_files import githooks
-from forest_files.ci import run_gate
-from forest_files.config import (
+import forest_files.doors.cli  # noqa: F401  (registers every command)
+from forest_files.check.coverage import unbound
+from forest_files.custody.config import (
     MAX_REQUIRE_GLOB_CHARS,
     MAX_REQUIRE_RULES,
     ConfigError,
@@ -24,8 +23,9 @@ from forest_files.config import (
     parse_config_text,
     render_config,
 )
-from forest_files.files.coverage import unbound
-from forest_files.ledger.range import check_range
+from forest_files.doors import hooks as githooks
+from forest_files.gate.ci import run_gate
+from forest_files.gate.range import check_range
 
 BIN = Path(sys.executable).parent
 FOREST = str(BIN / "forest")

@@ -14,9 +14,9 @@ import pytest
 from helpers.custody import BY, DOC, init_and_adopt
 from helpers.git import commit_all, git, git_env, isolate, make_repo, write
 
-from forest_files.doors.model import WORDS_PLACEHOLDER, Route
-from forest_files.errors import ForestError
-from forest_files.repository import Repository
+from forest_files.check.findings import WORDS_PLACEHOLDER, Route
+from forest_files.custody.repository import Repository
+from forest_files.kernel.errors import ForestError
 
 HEAVY = {"typer", "pydantic", "git", "click", "rich"}
 
@@ -29,7 +29,7 @@ def _isolated(monkeypatch: pytest.MonkeyPatch) -> None:
 def forest(root: Path, *args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
     """The installed console script's code path (entry.main), as a user runs it."""
     env = {**os.environ, **git_env(), "FOREST_DEBUG_IMPORTS": "1"}
-    code = "from forest_files.entry import main; main()"
+    code = "from forest_files.doors.entry import main; main()"
     return subprocess.run(
         [sys.executable, "-c", code, *args],
         cwd=cwd or root,
@@ -138,7 +138,9 @@ def test_route_pasted_with_words_filled_in_accepted(bound: Path) -> None:
         [
             "bash",
             "-c",
-            command.replace("forest ", f"{shlex.quote(sys.executable)} -m forest_files.entry ", 1),
+            command.replace(
+                "forest ", f"{shlex.quote(sys.executable)} -m forest_files.doors.entry ", 1
+            ),
         ],
         cwd=bound,
         env={**os.environ, **git_env()},
@@ -188,7 +190,7 @@ def test_hook_and_check_print_the_same_block(bound: Path) -> None:
     git(bound, "add", "b.md")
     check = forest(bound, "check", "--staged").stdout.splitlines()
     proc = subprocess.run(
-        [sys.executable, "-m", "forest_files.githooks.run", "pre-commit"],
+        [sys.executable, "-m", "forest_files.doors.hooks.run", "pre-commit"],
         cwd=bound,
         env={**os.environ, **git_env()},
         capture_output=True,
@@ -205,14 +207,14 @@ def test_hook_refusing_a_move_loads_no_config_parser_accepted(bound: Path) -> No
     """forest.toml names no [require] rule: the hook refusing a move (its view of the
     staged ledger cached by the first run) never imports config (tomllib and the
     policy parsers), whose name it still knows."""
-    from forest_files.config import CONFIG_NAME
-    from forest_files.doors.staged import CONFIG_NAME as STAGED_CONFIG_NAME
+    from forest_files.check.staged import CONFIG_NAME as STAGED_CONFIG_NAME
+    from forest_files.custody.config import CONFIG_NAME
 
     assert STAGED_CONFIG_NAME == CONFIG_NAME
     git(bound, "mv", "a.md", "c.md")
     code = (
-        "import sys; from forest_files.githooks.run import main; code = main(['pre-commit']); "
-        "print(sorted(m for m in sys.modules if m in ('forest_files.config', 'tomllib')))"
+        "import sys; from forest_files.doors.hooks.run import main; code = main(['pre-commit']); "
+        "print(sorted(m for m in sys.modules if m in ('forest_files.custody.config', 'tomllib')))"
     )
     for _ in range(2):
         proc = subprocess.run(
@@ -231,9 +233,9 @@ def test_adoptions_of_many_grounds_one_query_accepted(bound: Path) -> None:
     reads every adoption record once per query, so chunks multiply that scan."""
     import sqlite3
 
-    from forest_files.doors.explain import adoptions_of
-    from forest_files.files.check import ground_map
-    from forest_files.ledger.bindings import all_bindings
+    from forest_files.check.engine import ground_map
+    from forest_files.check.explain import adoptions_of
+    from forest_files.custody.bindings import all_bindings
 
     with Repository(bound) as repo:
         store = repo._synced()
@@ -252,7 +254,7 @@ def test_adoptions_of_many_grounds_one_query_accepted(bound: Path) -> None:
 
 
 def test_status_from_remembered_verdict_equals_judged_status_accepted(bound: Path) -> None:
-    from forest_files.files import verdict
+    from forest_files.check import verdict
 
     assert forest(bound, "check").returncode == 0  # remembers the clean verdict
     assert verdict.recall(str(bound)) == 2
@@ -320,7 +322,7 @@ def test_staged_check_head_committed_with_drift_never_remembered_detected(bound:
 
 def _staged_hook(root: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "forest_files.githooks.run", "pre-commit"],
+        [sys.executable, "-m", "forest_files.doors.hooks.run", "pre-commit"],
         cwd=root,
         env={**os.environ, **git_env()},
         capture_output=True,

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from forest_files.errors import ForestError
-from forest_files.hashing import hash_body
+from forest_files.kernel.errors import ForestError
+from forest_files.kernel.hashing import hash_body
 from forest_files.ledger import early_bodies
 from forest_files.ledger.body_writer import decode_batch, encode_batch
 from forest_files.ledger.early_bodies import EarlyBodies
@@ -186,7 +186,7 @@ def test_child_finding_another_forest_files_does_nothing_refused(tmp_path: Path)
     a directory without it, it exits WRONG_PACKAGE and does nothing."""
     import subprocess
 
-    from forest_files import childproc
+    from forest_files.kernel import spawn as childproc
 
     argv = childproc.command("forest_files.ledger.body_writer", str(tmp_path), "x")
     assert argv is not None

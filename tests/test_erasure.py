@@ -8,10 +8,10 @@ import pytest
 from helpers.git import commit_all, isolate, make_repo
 
 from forest_files import ForestError, ForestStore
-from forest_files.hashing import hash_body
+from forest_files.custody.repository import Repository
+from forest_files.kernel.hashing import hash_body
 from forest_files.ledger import make_act, read_ledger, write_segment
 from forest_files.ledger.segments import body_path
-from forest_files.repository import Repository
 
 ADA = "Ada <ada@example.org>"
 SECRET = "SENTINEL-PASTED-SECRET-4411"

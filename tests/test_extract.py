@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from forest_files.files.exclude import MAX_EXCLUSIONS, ExcludeError, parse_exclusion
-from forest_files.files.extract import HASH_ALGO, NORMALISATION, extract, section_hash
-from forest_files.files.normalise import decode_bytes
-from forest_files.files.selector import (
+from forest_files.text.exclude import MAX_EXCLUSIONS, ExcludeError, parse_exclusion
+from forest_files.text.extract import HASH_ALGO, NORMALISATION, extract, section_hash
+from forest_files.text.normalise import decode_bytes
+from forest_files.text.selector import (
     AmbiguousSelector,
     SectionNotFound,
     Selector,
@@ -301,8 +301,8 @@ def test_madr_front_matter_not_headings_accepted(tmp_path: Path) -> None:
 def test_whole_file_path_does_not_import_markdown_parser_accepted() -> None:
     code = (
         "import sys\n"
-        "from forest_files.files.extract import extract\n"
-        "from forest_files.files.selector import Selector\n"
+        "from forest_files.text.extract import extract\n"
+        "from forest_files.text.selector import Selector\n"
         "extract('---\\nstatus: x\\n---\\nbody\\n', Selector('a.md'), ('meta:status',))\n"
         "assert 'pyromark' not in sys.modules\n"
     )

@@ -1,4 +1,4 @@
-"""``python -m forest_files.fastcheck``: the CLI's verdict without the heavy imports."""
+"""``python -m forest_files.doors.fastcheck``: the CLI's verdict without the heavy imports."""
 
 from __future__ import annotations
 
@@ -51,17 +51,19 @@ def _imports(proc: subprocess.CompletedProcess[str]) -> set[str]:
 
 
 def _forest(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return _python(root, "-c", "from forest_files.cli import main; main()", *args, debug=False)
+    return _python(
+        root, "-c", "from forest_files.doors.cli import main; main()", *args, debug=False
+    )
 
 
 def test_no_change_loads_no_heavy_library(tmp_path: Path) -> None:
     """Cold (no caches), a Markdown section is parsed once: the file hash the ledger
     records is no evidence (check.py). Warm, nothing heavy is loaded."""
     root = _repo(tmp_path)
-    cold = _run(root, "forest_files.fastcheck")
+    cold = _run(root, "forest_files.doors.fastcheck")
     assert cold.returncode == 0, cold.stderr
     assert not _imports(cold) & (HEAVY - {"pyromark"})
-    warm = _run(root, "forest_files.fastcheck")
+    warm = _run(root, "forest_files.doors.fastcheck")
     assert warm.returncode == 0, warm.stderr
     assert "2 binding(s) checked" in warm.stdout
     assert not _imports(warm) & HEAVY
@@ -74,17 +76,17 @@ def test_whole_file_binding_cold_check_parses_nothing_accepted(tmp_path: Path) -
     write(root, "a.md", DOC)
     init_and_adopt(root, ["a.md"])
     commit_all(root, "adopt")
-    cold = _run(root, "forest_files.fastcheck")
+    cold = _run(root, "forest_files.doors.fastcheck")
     assert cold.returncode == 0, cold.stderr
     assert not _imports(cold) & HEAVY
-    assert "forest_files.files.extract" not in _loaded(root)
+    assert "forest_files.text.extract" not in _loaded(root)
 
 
 def _loaded(root: Path) -> set[str]:
     """Every ``forest_files`` module a cold fast check (caches removed) imports."""
     shutil.rmtree(root / ".forest" / "cache", ignore_errors=True)
     code = (
-        "import sys; from forest_files.fastcheck import run; code = run([]); "
+        "import sys; from forest_files.doors.fastcheck import run; code = run([]); "
         "print(' '.join(m for m in sys.modules if m.startswith('forest_files')))"
     )
     env = {**os.environ, **git_env()}
@@ -97,20 +99,20 @@ def _loaded(root: Path) -> set[str]:
 
 def test_verdict_matches_forest_check(tmp_path: Path) -> None:
     root = _repo(tmp_path)
-    fast = _run(root, "forest_files.fastcheck")
+    fast = _run(root, "forest_files.doors.fastcheck")
     cli = _forest(root, "check")
     assert (fast.returncode, cli.returncode) == (0, 0)
     assert fast.stdout.splitlines()[-1] == cli.stdout.splitlines()[-1]
 
     write(root, "a.md", DOC.replace("kept words", "changed words"))
-    fast = _run(root, "forest_files.fastcheck")
+    fast = _run(root, "forest_files.doors.fastcheck")
     cli = _forest(root, "check")
     assert (fast.returncode, cli.returncode) == (1, 1)
     assert fast.stdout.splitlines()[-1] == cli.stdout.splitlines()[-1]
     assert "drifted a.md#Title/Keep" in fast.stdout or "drifted" in fast.stdout
 
     (root / "m.py").unlink()
-    fast = _run(root, "forest_files.fastcheck")
+    fast = _run(root, "forest_files.doors.fastcheck")
     cli = _forest(root, "check")
     assert (fast.returncode, cli.returncode) == (1, 1)
     assert fast.stdout.splitlines()[-1] == cli.stdout.splitlines()[-1]
@@ -124,7 +126,7 @@ def test_bound_file_swapped_for_a_fifo_refused_without_hanging(tmp_path: Path) -
     root = _repo(tmp_path)
     (root / "m.py").unlink()
     os.mkfifo(root / "m.py")
-    fast = _run(root, "forest_files.fastcheck")  # _run's timeout fails a hang
+    fast = _run(root, "forest_files.doors.fastcheck")  # _run's timeout fails a hang
     cli = _forest(root, "check")
     assert (fast.returncode, cli.returncode) == (1, 1)
     detail = "unresolved m.py::g not a regular file (fifo)"
@@ -133,12 +135,12 @@ def test_bound_file_swapped_for_a_fifo_refused_without_hanging(tmp_path: Path) -
 
 def test_bad_usage_exits_2(tmp_path: Path) -> None:
     root = _repo(tmp_path)
-    assert _run(root, "forest_files.fastcheck", "--nope").returncode == 2
+    assert _run(root, "forest_files.doors.fastcheck", "--nope").returncode == 2
 
 
 def _entry(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
     """The ``forest`` console script's code path (entry.py), with its imports listed."""
-    return _python(root, "-c", "from forest_files.entry import main; main()", *args)
+    return _python(root, "-c", "from forest_files.doors.entry import main; main()", *args)
 
 
 def _start_up(root: Path) -> set[str]:
@@ -185,7 +187,7 @@ def test_reader_closing_the_pipe_exits_141_silently_refused(
     assert _entry(root, *args).returncode == 0
     index = (root / ".forest" / "woods.db").read_bytes()
     env = {**os.environ, **git_env()}
-    code = "import sys; from forest_files.entry import main; main()"
+    code = "import sys; from forest_files.doors.entry import main; main()"
     proc = subprocess.Popen(
         [sys.executable, "-c", code, *args],
         cwd=root,

@@ -10,7 +10,7 @@ import pytest
 from helpers.cli import forest, ok
 from helpers.git import commit_all, git, isolate, make_repo, write
 
-import forest_files.cli  # noqa: F401  (registers every command)
+import forest_files.doors.cli  # noqa: F401  (registers every command)
 
 ADA = "Ada Lovelace <ada@example.org>"
 WORDS = "I adopt these words as written"

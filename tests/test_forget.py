@@ -15,17 +15,17 @@ import pytest
 from helpers.custody import BY, MAX, supersede_as_it_stands
 from helpers.git import commit_all, isolate, make_repo, write
 
-import forest_files.repository as repository_module
-from forest_files.errors import ForestError
-from forest_files.files.record import adopt_sections
-from forest_files.files.restore import capture
-from forest_files.files.session import custody_at
-from forest_files.files.targets import read_section
+import forest_files.custody.repository as repository_module
+from forest_files.custody.record import adopt_sections
+from forest_files.custody.repository import Repository
+from forest_files.custody.restore import capture
+from forest_files.custody.session import custody_at
+from forest_files.custody.targets import read_section
 from forest_files.governance.tombstone import erase_acts
+from forest_files.kernel.errors import ForestError
 from forest_files.ledger import read_ledger
 from forest_files.ledger.segments import body_path
 from forest_files.proposals.store import ProposalStore
-from forest_files.repository import Repository
 
 SENTINEL = "SENTINEL-q7w3e9r1t5y2"
 SECRET = f"deploy token = {SENTINEL}"
@@ -292,7 +292,7 @@ def test_forget_tombstone_line_count_bound(tmp_path: Path, count: int, ok: bool)
 def test_proposal_holding_erased_text_adopt_refused_nothing_written(tmp_path: Path) -> None:
     """A proposal written after the forget (an agent's, say) that holds the erased line:
     adopting it is refused before any byte of the file or a capture is written."""
-    from forest_files.ledger.bindings import all_bindings
+    from forest_files.custody.bindings import all_bindings
     from forest_files.proposals.adopt import adopt_proposal
 
     root, old = adopted_then_cleaned(tmp_path)

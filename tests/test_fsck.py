@@ -14,11 +14,11 @@ from helpers.git import isolate
 from test_forget import BY, SENTINEL, WORDS, adopted_then_cleaned
 from typer.testing import CliRunner
 
-import forest_files.cli  # noqa: F401  (registers every command)
-from forest_files.cli import app
+import forest_files.doors.cli  # noqa: F401  (registers every command)
+from forest_files.custody.repository import Repository
+from forest_files.doors.cli import app
 from forest_files.governance.fsck import cache_tables, fsck
 from forest_files.ledger.segments import segment_paths
-from forest_files.repository import Repository
 from forest_files.store.forest import load_schema_sql
 
 runner = CliRunner()

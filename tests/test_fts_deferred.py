@@ -16,8 +16,8 @@ from helpers.git import isolate, make_repo
 from helpers.store import assert_refused
 
 from forest_files import ForestError, ForestStore, root_to_ground
-from forest_files.hashing import hash_body
-from forest_files.repository import Repository
+from forest_files.custody.repository import Repository
+from forest_files.kernel.hashing import hash_body
 
 WORDS = "I have read this and adopt it as true"
 

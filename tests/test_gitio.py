@@ -10,8 +10,8 @@ import pytest
 from helpers.git import commit_all, git, isolate, make_repo, write
 
 from forest_files import gitio
-from forest_files.errors import ForestError
 from forest_files.gitio import Change
+from forest_files.kernel.errors import ForestError
 
 
 @pytest.fixture(autouse=True)

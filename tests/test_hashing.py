@@ -7,7 +7,7 @@ import hashlib
 import pytest
 
 from forest_files import ForestError, hash_body
-from forest_files.hashing import canonical_json, entry_content_id
+from forest_files.kernel.hashing import canonical_json, entry_content_id
 
 
 def _cid(**over: object) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from forest_files.githooks import MARKER, template
+from forest_files.doors.hooks import MARKER, template
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -13,8 +13,8 @@ def test_hook_template_copies_identical_accepted() -> None:
     packaged = (ROOT / "forest_files" / "githooks" / "template.sh").read_bytes()
     public = (ROOT / "hooks" / "forest-hook.sh").read_bytes()
     assert packaged == public, (
-        "hooks/forest-hook.sh and forest_files/githooks/template.sh differ; re-sync with "
-        "cp forest_files/githooks/template.sh hooks/forest-hook.sh"
+        "hooks/forest-hook.sh and forest_files/doors/hooks/template.sh differ; re-sync with "
+        "cp forest_files/doors/hooks/template.sh hooks/forest-hook.sh"
     )
 
 

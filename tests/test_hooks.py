@@ -18,12 +18,13 @@ import pytest
 from helpers.git import commit_all, git, isolate, make_repo, write
 from typer.testing import CliRunner, Result
 
-import forest_files.cli  # noqa: F401  (registers every command)
-from forest_files import githooks, gitio
-from forest_files.cli import app
-from forest_files.files.viewbuild import built_from
-from forest_files.files.viewkey import commit_fingerprint, view_path
-from forest_files.paths import VIEWS_DIR
+import forest_files.doors.cli  # noqa: F401  (registers every command)
+from forest_files import gitio
+from forest_files.custody.viewbuild import built_from
+from forest_files.custody.viewkey import commit_fingerprint, view_path
+from forest_files.doors import hooks as githooks
+from forest_files.doors.cli import app
+from forest_files.kernel.paths import VIEWS_DIR
 
 runner = CliRunner()
 
@@ -491,15 +492,15 @@ def test_merge_of_two_supersessions_of_a_bound_section_refused_contested(bound: 
 
 
 def _adopt_text(repo: Path, text: str) -> str:
-    from forest_files.repository import Repository
+    from forest_files.custody.repository import Repository
 
     with Repository(repo) as r:
         return r.adopt_text(text, words=WORDS, by="Ada <ada@example.org>")
 
 
 def _supersede_text(repo: Path, old: str, text: str) -> None:
-    from forest_files.hashing import hash_body
-    from forest_files.repository import Repository
+    from forest_files.custody.repository import Repository
+    from forest_files.kernel.hashing import hash_body
 
     with Repository(repo) as r:
         r.supersede(

@@ -1,4 +1,4 @@
-"""Lazy package exports (forest_files/_lazy.py): every exported name resolves to its
+"""Lazy package exports (forest_files/kernel/lazy.py): every exported name resolves to its
 defining module's object, unknown names raise, and nothing loads before use."""
 
 from __future__ import annotations
@@ -10,10 +10,10 @@ import sys
 import pytest
 
 import forest_files
-import forest_files.githooks
+import forest_files.doors.hooks
 import forest_files.ledger
 
-PACKAGES = [forest_files, forest_files.ledger, forest_files.githooks]
+PACKAGES = [forest_files, forest_files.ledger, forest_files.doors.hooks]
 
 
 @pytest.mark.parametrize("package", PACKAGES, ids=lambda p: p.__name__)
@@ -35,12 +35,12 @@ def test_unknown_name_raises_attribute_error(package: object) -> None:
 
 def test_importing_the_packages_loads_no_store_and_no_installer() -> None:
     code = (
-        "import sys, forest_files, forest_files.ledger, forest_files.githooks\n"
+        "import sys, forest_files, forest_files.ledger, forest_files.doors.hooks\n"
         "print(sorted(m for m in sys.modules if m.startswith('forest_files')))"
     )
     out = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     ).stdout
     assert "forest_files.store" not in out
-    assert "forest_files.githooks.installer" not in out
+    assert "forest_files.doors.hooks.installer" not in out
     assert "forest_files.ledger.segments" not in out

@@ -27,8 +27,8 @@ from helpers.ledger import delete_body
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from forest_files.errors import ForestError, StoreCorruption
-from forest_files.hashing import canonical_json, hash_body, sha256_text
+from forest_files.kernel.errors import ForestError, StoreCorruption
+from forest_files.kernel.hashing import canonical_json, hash_body, sha256_text
 from forest_files.ledger import (
     KINDS,
     Act,

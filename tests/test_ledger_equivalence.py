@@ -23,11 +23,11 @@ from helpers.git import commit_all, isolate, make_repo
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from forest_files.errors import ForestError
-from forest_files.hashing import hash_body
+from forest_files.custody.repository import GroundEntry, Repository
+from forest_files.kernel.errors import ForestError
+from forest_files.kernel.hashing import hash_body
 from forest_files.ledger import LedgerError, read_ledger, read_segment, verify_ledger
 from forest_files.ledger.segments import segment_paths
-from forest_files.repository import GroundEntry, Repository
 
 ADA = "Ada Lovelace <ada@example.org>"
 WORDS = "I adopt this text as written"

@@ -14,11 +14,11 @@ import pytest
 from helpers.acts import PAYLOAD_TYPES, VECTOR_PROJECT
 from helpers.git import isolate, make_repo
 
-from forest_files.config import CONFIG_NAME, new_config, render_config
-from forest_files.hashing import entry_content_id, hash_body
+from forest_files.custody.config import CONFIG_NAME, new_config, render_config
+from forest_files.custody.repository import LEDGER_DIR, Repository
+from forest_files.kernel.hashing import entry_content_id, hash_body
 from forest_files.ledger import LedgerError, kinds, read_ledger, verify_ledger
 from forest_files.ledger.acts import MAX_SCOPE
-from forest_files.repository import LEDGER_DIR, Repository
 from forest_files.store.anchor import ANCHOR_CREATED_AT, ANCHOR_SIGNATURE, anchor_body
 
 ROOT = Path(__file__).resolve().parent.parent

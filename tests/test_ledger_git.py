@@ -22,11 +22,11 @@ import pytest
 from helpers.git import commit_all, git, isolate, make_repo, write
 from typer.testing import CliRunner
 
-from forest_files.cli import app
-from forest_files.hashing import canonical_json, hash_body, sha256_text
+from forest_files.custody.repository import GroundEntry, Repository
+from forest_files.doors.cli import app
+from forest_files.kernel.hashing import canonical_json, hash_body, sha256_text
 from forest_files.ledger import LedgerError, make_act, read_ledger, verify_ledger, write_segment
 from forest_files.ledger.segments import segment_paths
-from forest_files.repository import GroundEntry, Repository
 
 ADA = "Ada Lovelace <ada@example.org>"
 BOB = "Bob Babbage <bob@example.org>"
@@ -401,8 +401,8 @@ def test_rebuild_while_another_repository_holds_index_recovers(work: Path) -> No
 def test_sync_scans_ledger_under_write_lock_detected(work: Path) -> None:
     """Sync lists the segments inside BEGIN IMMEDIATE: a writer cannot slip a segment in
     between the listing and the replay (it waits for the lock instead)."""
-    import forest_files.ledger.sync as sync_mod
-    from forest_files.errors import StoreBusy
+    import forest_files.custody.sync as sync_mod
+    from forest_files.kernel.errors import StoreBusy
 
     adopt(work, "Present before both opened.")
     other = Repository(work)
@@ -451,7 +451,7 @@ def test_two_processes_record_at_once(work: Path) -> None:
 _BULK = textwrap.dedent(
     """
     import sys
-    from forest_files.repository import Repository
+    from forest_files.custody.repository import Repository
     root, words, by = sys.argv[1:4]
     with Repository(root) as r:
         for i in range(200):

@@ -10,13 +10,13 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from forest_files.ci import run_gate
-from forest_files.cli import app
-from forest_files.hashing import hash_body
+from forest_files.custody.repository import Repository
+from forest_files.doors.cli import app
+from forest_files.gate.ci import run_gate
+from forest_files.gate.range import check_range
+from forest_files.kernel.hashing import hash_body
 from forest_files.ledger import make_act, read_ledger, write_segment
-from forest_files.ledger.range import check_range
 from forest_files.ledger.segments import body_path, segment_paths
-from forest_files.repository import Repository
 from tests.helpers.custody import BY, DOC, two_bound_files
 from tests.helpers.git import commit_all, git, isolate, write
 

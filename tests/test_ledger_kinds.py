@@ -20,7 +20,7 @@ from helpers.acts import (
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from forest_files.errors import ForestError
+from forest_files.kernel.errors import ForestError
 from forest_files.ledger import acts, kinds
 from forest_files.ledger.acts import Act, LedgerError, build_act, decode_line, encode_act, make_act
 

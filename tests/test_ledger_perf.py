@@ -11,9 +11,10 @@ import pytest
 from helpers.acts import entry_record, sample_act
 from helpers.git import commit_all, git, isolate, make_repo
 
-import forest_files.ledger.sync as sync_module
-from forest_files.errors import ForestError
-from forest_files.hashing import hash_body
+import forest_files.custody.sync as sync_module
+from forest_files.custody.repository import Repository
+from forest_files.kernel.errors import ForestError
+from forest_files.kernel.hashing import hash_body
 from forest_files.ledger import (
     LedgerError,
     decode_line,
@@ -23,7 +24,6 @@ from forest_files.ledger import (
 )
 from forest_files.ledger.acts import build_act
 from forest_files.ledger.segments import segment_paths
-from forest_files.repository import Repository
 
 ADA = "Ada Lovelace <ada@example.org>"
 WORDS = "I adopt this text as written"

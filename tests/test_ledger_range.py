@@ -11,17 +11,17 @@ from helpers.git import commit_all, git, isolate, make_repo, write
 from helpers.ledger import delete_body
 from typer.testing import CliRunner
 
-from forest_files.cli import app
-from forest_files.files.record import adopt_sections
-from forest_files.files.targets import read_section
+from forest_files.custody.applied import act_paths
+from forest_files.custody.record import adopt_sections
+from forest_files.custody.repository import Repository
+from forest_files.custody.sources import ground_from
+from forest_files.custody.targets import read_section
+from forest_files.doors.cli import app
+from forest_files.gate.range import check_range
 from forest_files.gitio import ShallowClone, UnknownRef
-from forest_files.hashing import hash_body
+from forest_files.kernel.hashing import hash_body
 from forest_files.ledger import make_act, read_ledger, write_segment
-from forest_files.ledger.applied import act_paths
-from forest_files.ledger.range import check_range
 from forest_files.ledger.segments import body_path, segment_paths
-from forest_files.ledger.sources import ground_from
-from forest_files.repository import Repository
 
 ADA = "Ada Lovelace <ada@example.org>"
 MALLORY = "Mallory <mallory@example.org>"

@@ -9,18 +9,18 @@ from pathlib import Path
 import pytest
 from helpers.git import commit_all, git, isolate, make_repo, write
 
-from forest_files.config import ConfigError
-from forest_files.gitio import UnknownRef
-from forest_files.hashing import hash_body
-from forest_files.ledger import LedgerError, read_ledger
-from forest_files.ledger.segments import body_path
-from forest_files.ledger.sources import (
+from forest_files.custody.config import ConfigError
+from forest_files.custody.repository import GroundEntry, Repository
+from forest_files.custody.sources import (
     GroundView,
     config_from,
     ground_from,
     read_ledger_from,
 )
-from forest_files.repository import GroundEntry, Repository
+from forest_files.gitio import UnknownRef
+from forest_files.kernel.hashing import hash_body
+from forest_files.ledger import LedgerError, read_ledger
+from forest_files.ledger.segments import body_path
 
 ADA = "Ada Lovelace <ada@example.org>"
 WORDS = "I adopt this text as written"

@@ -20,14 +20,14 @@ from helpers.acts import body_act
 from helpers.custody import BY, init_and_adopt
 from helpers.git import commit_all, git, git_env, isolate, make_repo, write
 
-from forest_files.errors import ForestError
-from forest_files.files.record import adopt_sections
-from forest_files.files.targets import read_section
-from forest_files.hashing import hash_body
+from forest_files.custody.record import adopt_sections
+from forest_files.custody.repository import Repository
+from forest_files.custody.targets import read_section
+from forest_files.kernel.errors import ForestError
+from forest_files.kernel.hashing import hash_body
 from forest_files.ledger import verify_ledger, write_segment
 from forest_files.ledger.placing import STALE_SECONDS, temp_dir
 from forest_files.ledger.segments import body_path
-from forest_files.repository import Repository
 
 FOREST = str(Path(sys.executable).with_name("forest"))
 LEDGER = Path(".forest") / "ledger"
@@ -307,7 +307,7 @@ CHILD_WRITER = (
     sys.executable,
     "-c",
     "import sys; import forest_files.ledger.early_bodies as e; e.PROCESS_MIN = 2; "
-    "from forest_files.entry import main; sys.argv[0] = 'forest'; main()",
+    "from forest_files.doors.entry import main; sys.argv[0] = 'forest'; main()",
 )
 
 

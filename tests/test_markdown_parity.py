@@ -18,8 +18,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from forest_files.files.markdown import front_matter_end, outline
-from forest_files.files.normalise import LineIndex
+from forest_files.text.markdown import front_matter_end, outline
+from forest_files.text.normalise import LineIndex
 
 REPO = Path(__file__).resolve().parents[1]
 CORPUS = Path(__file__).parent / "data" / "madr-decisions"

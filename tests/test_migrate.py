@@ -20,8 +20,8 @@ import forest_memory as fm
 import pytest
 
 from forest_files import ForestStore, root_to_ground
-from forest_files.errors import ForeignStore, ForestError, StoreCorruption
-from forest_files.hashing import entry_content_id, hash_body
+from forest_files.kernel.errors import ForeignStore, ForestError, StoreCorruption
+from forest_files.kernel.hashing import entry_content_id, hash_body
 from forest_files.migrate import MigrationReport, migrate_to_latest
 
 FIXTURES = Path(__file__).parent / "fixtures"

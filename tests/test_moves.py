@@ -13,19 +13,19 @@ import pytest
 from helpers.cli import findings, forest, ok, runner
 from helpers.git import commit_all, git, git_env, isolate, make_repo, write
 
-import forest_files.cli  # noqa: F401  (registers every command)
+import forest_files.doors.cli  # noqa: F401  (registers every command)
 from forest_files import gitio
-from forest_files.cli import app
-from forest_files.errors import AuthorityRefused
-from forest_files.files.lookup import find_binding
-from forest_files.files.record import rebind_section
-from forest_files.files.targets import read_section
+from forest_files.custody.bindings import all_bindings
+from forest_files.custody.lookup import find_binding
+from forest_files.custody.plan import plan_supersede
+from forest_files.custody.record import rebind_section
+from forest_files.custody.repository import Repository
+from forest_files.custody.targets import read_section
+from forest_files.doors.cli import app
+from forest_files.gate.range import check_range
+from forest_files.kernel.errors import AuthorityRefused
 from forest_files.ledger import write_segment
-from forest_files.ledger.bindings import all_bindings
 from forest_files.ledger.kinds import RebindAct
-from forest_files.ledger.plan import plan_supersede
-from forest_files.ledger.range import check_range
-from forest_files.repository import Repository
 from forest_files.store.base import utc_now
 
 WORDS = "Adopted as the canon stands"
@@ -198,7 +198,7 @@ def test_symbol_moved_after_an_overload_stub_route_names_it_canonically_accepted
 
 
 def test_section_moved_to_other_file_staged_detected(repo: Path) -> None:
-    from forest_files.doors.staged import judge_staged
+    from forest_files.check.staged import judge_staged
 
     write(repo, "a.md", DOC.replace("## Keep\n\nkept words\n\n", ""))
     write(repo, "b.md", "## Keep\n\nkept words\n\n")
@@ -212,9 +212,9 @@ def test_section_moved_to_other_file_staged_detected(repo: Path) -> None:
 def test_moved_search_parses_each_candidate_once(
     repo: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from forest_files.files import markdown
-    from forest_files.files.check import check_all
-    from forest_files.files.content import WorktreeSource
+    from forest_files.check.content import WorktreeSource
+    from forest_files.check.engine import check_all
+    from forest_files.text import markdown
 
     for n in range(5):
         write(repo, f"other{n}.md", f"# O{n}\n\n## Keep\n\nnot it {n}\n")
@@ -245,7 +245,7 @@ def test_moved_search_hashes_known_reads_blobs_in_one_batch_accepted(
 ) -> None:
     """A full staged check before the move taught this machine every blob's file hash;
     the moved search still needs their bytes: one ``git cat-file`` for all of them."""
-    from forest_files.doors.staged import judge_staged
+    from forest_files.check.staged import judge_staged
 
     root = make_repo(tmp_path)
     ok(root, "init")

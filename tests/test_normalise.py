@@ -6,16 +6,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from forest_files.errors import ForestError
-from forest_files.files.extract import NORMALISATION, section_hash
-from forest_files.files.normalise import (
+from forest_files.kernel.errors import ForestError
+from forest_files.kernel.hashing import hash_body
+from forest_files.text.extract import NORMALISATION, section_hash
+from forest_files.text.normalise import (
     LineIndex,
     SourceRefused,
     decode_bytes,
     normalise_text,
     normalised_hash,
 )
-from forest_files.hashing import hash_body
 
 
 def test_normalisation_name_is_declared() -> None:

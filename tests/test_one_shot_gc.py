@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from forest_files import entry
-from forest_files.githooks import run
+from forest_files.doors import entry
+from forest_files.doors.hooks import run
+from forest_files.doors.watch.daemon import settle_gc
 from forest_files.store import connection
-from forest_files.watch.daemon import settle_gc
 
 
 @pytest.fixture(autouse=True)
@@ -59,7 +59,7 @@ def test_leave_flushes_both_streams_and_keeps_the_code_accepted(door: str) -> No
     though nothing is torn down."""
     code = (
         "import sys\n"
-        "from forest_files.entry import leave\n"
+        "from forest_files.doors.entry import leave\n"
         "print('out ' * 5000)\n"
         "sys.stderr.write('err')\n"
         "leave(5)\n"
@@ -72,7 +72,7 @@ def test_leave_flushes_both_streams_and_keeps_the_code_accepted(door: str) -> No
             "print('out ' * 5000)\n"
             "sys.stderr.write('err')\n"
             "sys.argv = ['forest-hook']\n"
-            "from forest_files.githooks.run import console\n"
+            "from forest_files.doors.hooks.run import console\n"
             "console()\n"
             "print('never')\n"
         )

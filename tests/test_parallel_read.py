@@ -15,10 +15,10 @@ from helpers.children import observe_results
 from helpers.cli import forest, ok
 from helpers.git import commit_all, isolate, make_repo, write
 
-from forest_files import childproc
-from forest_files.files import parallel_read
-from forest_files.files.targets import TargetRefused, read_sections
-from forest_files.repository import Repository
+from forest_files.custody import parallel_read
+from forest_files.custody.repository import Repository
+from forest_files.custody.targets import TargetRefused, read_sections
+from forest_files.kernel import spawn as childproc
 
 MB = 8 << 20
 MD = "# Doc {n}\n\nIntro {n}.\n\n## Part\n\nwords of doc {n} — ü\n\n## Tail\n\nend {n}\n"

@@ -19,11 +19,11 @@ from helpers.git import commit_all, git, git_env, isolate, make_repo, write
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from forest_files import childproc
+from forest_files.custody.repository import Repository
+from forest_files.custody.sources import segment_bytes_at, snapshot_of
+from forest_files.kernel import spawn as childproc
 from forest_files.ledger import path_scan, segments
 from forest_files.ledger.acts import LedgerError
-from forest_files.ledger.sources import segment_bytes_at, snapshot_of
-from forest_files.repository import Repository
 
 DOC = "# Doc {n}\n\nIntro {n}.\n\n## Part\n\nwords of doc {n}\n"
 SEGMENTS = ".forest/ledger/segments"
@@ -317,14 +317,14 @@ def test_a_child_never_imports_the_repositorys_own_modules_refused(
 PARTS_HOOK = (
     sys.executable,
     "-c",
-    "import sys; from forest_files import childproc; childproc.usable_cpus = lambda: 2\n"
+    "import sys; from forest_files.kernel import spawn as childproc; childproc.usable_cpus = lambda: 2\n"
     "import forest_files.ledger.path_scan as p; p.PARALLEL_MIN_BYTES = 1\n"
     "result = p._Child.result\n"
     "def told(child):\n"
     "    got = result(child); print('scan-child', got is not None, file=sys.stderr)\n"
     "    return got\n"
     "p._Child.result = told\n"
-    "from forest_files.githooks.run import console; sys.argv[0] = 'forest-hook'; console()",
+    "from forest_files.doors.hooks.run import console; sys.argv[0] = 'forest-hook'; console()",
 )
 
 

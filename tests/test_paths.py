@@ -1,11 +1,11 @@
-"""The names of ``forest_files.paths`` agree with each other and with the modules
+"""The names of ``forest_files.kernel.paths`` agree with each other and with the modules
 that lay the files out."""
 
 from __future__ import annotations
 
-from forest_files import paths
+from forest_files.custody.repository import FOREST_DIR, INDEX_NAME, LEDGER_DIR
+from forest_files.kernel import paths
 from forest_files.ledger import segments, strays
-from forest_files.repository import FOREST_DIR, INDEX_NAME, LEDGER_DIR
 
 
 def test_paths_layout_agrees_accepted() -> None:

@@ -17,8 +17,8 @@ import pytest
 from helpers.git import commit_all, git, isolate, make_repo, write
 from typer.testing import CliRunner
 
-import forest_files.cli  # noqa: F401  (registers every command)
-from forest_files.cli import app
+import forest_files.doors.cli  # noqa: F401  (registers every command)
+from forest_files.doors.cli import app
 
 SOURCE = Path(__file__).resolve().parent.parent
 PRE_COMMIT = Path(sys.executable).parent / "pre-commit"

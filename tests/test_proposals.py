@@ -13,16 +13,16 @@ from helpers.git import commit_all, git, isolate
 from helpers.watch import EDITED, bound_repo
 from typer.testing import CliRunner
 
-import forest_files.cli  # noqa: F401  (registers every command)
-from forest_files.cli import app
-from forest_files.cli.review_cmd import walk
-from forest_files.errors import AuthorityRefused, ForestError
-from forest_files.hashing import hash_body
+import forest_files.doors.cli  # noqa: F401  (registers every command)
+from forest_files.custody.repository import Repository
+from forest_files.doors.cli import app
+from forest_files.doors.cli.review_cmd import walk
+from forest_files.doors.watch import judge
+from forest_files.kernel.errors import AuthorityRefused, ForestError
+from forest_files.kernel.hashing import hash_body
 from forest_files.proposals.adopt import ProposalStale, adopt_proposal
 from forest_files.proposals.store import MAX_VERSIONS, NoSuchProposal, ProposalStore
-from forest_files.proposals.worddiff import word_diff
-from forest_files.repository import Repository
-from forest_files.watch import judge
+from forest_files.text.worddiff import word_diff
 
 SENTINEL = "QUOKKA-SENTINEL-5521"
 runner = CliRunner()

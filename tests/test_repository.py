@@ -10,12 +10,12 @@ from typing import Any
 import pytest
 from helpers.git import commit_all, git, isolate, make_repo, write
 
-from forest_files.config import ConfigError
-from forest_files.errors import ForestError
-from forest_files.hashing import hash_body
+from forest_files.custody.config import ConfigError
+from forest_files.custody.repository import Repository
+from forest_files.kernel.errors import ForestError
+from forest_files.kernel.hashing import hash_body
 from forest_files.ledger import LedgerError, make_act, read_ledger, write_segment
 from forest_files.ledger.segments import segment_paths
-from forest_files.repository import Repository
 
 ADA = "Ada Lovelace <ada@example.org>"
 WORDS = "I adopt this text as written"
@@ -257,7 +257,7 @@ def test_sibling_supersessions_merged_contested(origin: Path, tmp_path: Path) ->
 def test_failed_commit_segment_removed_and_crash_recovers(
     origin: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    import forest_files.repository as repository
+    import forest_files.custody.repository as repository
 
     index = origin / ".forest" / "woods.db"
     # A deferred foreign-key violation makes the index's COMMIT fail, after the

@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 from helpers.git import commit_all, git, isolate, make_repo
 
-from forest_files.errors import ForestError
-from forest_files.hashing import hash_body
-from forest_files.repository import Repository
+from forest_files.custody.repository import Repository
+from forest_files.kernel.errors import ForestError
+from forest_files.kernel.hashing import hash_body
 
 ADA = "Ada Lovelace <ada@example.org>"
 WORDS = "I adopt this text as written"
@@ -94,7 +94,7 @@ def test_cli_log_names_contested_and_resolve_clears_it_detected(
 
     from typer.testing import CliRunner
 
-    from forest_files.cli import app
+    from forest_files.doors.cli import app
 
     b, _, _, y, z = contest
     runner = CliRunner()

@@ -12,11 +12,11 @@ from helpers.git import commit_all, git, isolate, make_repo, write
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-import forest_files.cli  # noqa: F401  (registers every command)
-from forest_files.errors import ForestError
-from forest_files.files.extract import extract
-from forest_files.files.restore import splice
-from forest_files.files.selector import parse_selector
+import forest_files.doors.cli  # noqa: F401  (registers every command)
+from forest_files.custody.restore import splice
+from forest_files.kernel.errors import ForestError
+from forest_files.text.extract import extract
+from forest_files.text.selector import parse_selector
 
 WORDS = "I adopt these words as written"
 CANON = (

@@ -22,7 +22,7 @@ import pytest
 from helpers.custody import BY, supersede_as_it_stands
 from helpers.git import commit_all, git, git_env, isolate, make_repo, write
 
-from forest_files.doors.model import WORDS_PLACEHOLDER
+from forest_files.check.findings import WORDS_PLACEHOLDER
 
 DOC = "# Canon\n\n## Rules\n\nfirst rule stands\n\n## Other\n\nother\n"
 WORDS = "Checked by hand and right"
@@ -38,8 +38,8 @@ def _shim(tmp: Path) -> dict[str, str]:
     bin_dir = tmp / "bin"
     bin_dir.mkdir(exist_ok=True)
     for name, module in (
-        ("forest", "forest_files.entry"),
-        ("forest-hook", "forest_files.githooks.run"),
+        ("forest", "forest_files.doors.entry"),
+        ("forest-hook", "forest_files.doors.hooks.run"),
     ):
         script = bin_dir / name
         script.write_text(f'#!/bin/sh\nexec {shlex.quote(sys.executable)} -m {module} "$@"\n')
@@ -57,9 +57,9 @@ def _base(tmp: Path, name: str) -> Path:
     root = make_repo(tmp)
     write(root, name, DOC)
     write(root, "whole.md", "# Whole\n\nall of it\n")
-    from forest_files.files.record import adopt_sections
-    from forest_files.files.targets import read_section
-    from forest_files.repository import Repository
+    from forest_files.custody.record import adopt_sections
+    from forest_files.custody.repository import Repository
+    from forest_files.custody.targets import read_section
 
     with Repository.init(root, project_id="p") as repo:
         sections = [

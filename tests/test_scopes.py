@@ -46,8 +46,8 @@ from forest_files import (
     plant_question,
     root_to_ground,
 )
-from forest_files.exits import EXIT_REFUSED, exit_code
-from forest_files.ledger.views import latest_record, list_view
+from forest_files.custody.views import latest_record, list_view
+from forest_files.kernel.exits import EXIT_REFUSED, exit_code
 from forest_files.store.lookup import MAX_SCOPE
 
 UNKNOWN = 10**6
@@ -371,7 +371,7 @@ def _ids_of(store: ForestStore) -> set[int]:
 _CHILD = r"""
 import json, sys
 from forest_files import ForestStore, ScopeMismatch, Scroll, commit_turn, root_to_ground
-from forest_files.ledger.views import list_view
+from forest_files.custody.views import list_view
 
 db, scroll_path, foreign = sys.argv[1], sys.argv[2], int(sys.argv[3])
 with ForestStore(db, scope="beta") as s:
@@ -507,9 +507,9 @@ def test_scope_repository_act_declaring_another_scope_refused(
     from helpers.acts import entry_record
     from helpers.git import isolate, make_repo
 
-    from forest_files.hashing import hash_body
+    from forest_files.custody.repository import Repository
+    from forest_files.kernel.hashing import hash_body
     from forest_files.ledger import LedgerError, make_act, write_segment
-    from forest_files.repository import Repository
 
     isolate(monkeypatch)
     repo = make_repo(tmp_path)
@@ -541,13 +541,13 @@ def test_scope_repository_index_of_one_scope_acts_of_the_project_accepted(
 
     from helpers.git import commit_all, isolate, make_repo, write
 
-    from forest_files.files.record import adopt_sections
-    from forest_files.files.targets import read_section
-    from forest_files.files.viewbuild import build_view
-    from forest_files.hashing import hash_body
+    from forest_files.custody.record import adopt_sections
+    from forest_files.custody.repository import Repository
+    from forest_files.custody.sources import ground_from
+    from forest_files.custody.targets import read_section
+    from forest_files.custody.viewbuild import build_view
+    from forest_files.kernel.hashing import hash_body
     from forest_files.ledger import read_ledger
-    from forest_files.ledger.sources import ground_from
-    from forest_files.repository import Repository
 
     isolate(monkeypatch)
     repo = make_repo(tmp_path)

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from forest_files import scroll as scroll_module
-from forest_files.errors import ForestError
+from forest_files.kernel.errors import ForestError
 from forest_files.scroll import MAX_SLICE, Scroll, ScrollError
 
 TS = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$")

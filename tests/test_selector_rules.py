@@ -15,17 +15,17 @@ import pytest
 from helpers.cli import forest, ok
 from helpers.git import commit_all, git, git_env, isolate, make_repo, write
 
-import forest_files.cli  # noqa: F401  (registers every command)
-from forest_files.files import exclude
-from forest_files.files.content import GitTreeSource, WorktreeSource
-from forest_files.files.exclude import ExcludeError
-from forest_files.files.extract import extract, section_hash
-from forest_files.files.markdown import outline
-from forest_files.files.pysymbol import OverloadStub
-from forest_files.files.restore import splice
-from forest_files.files.selector import AmbiguousSelector, Selector, parse_selector
+import forest_files.doors.cli  # noqa: F401  (registers every command)
+from forest_files.check.content import GitTreeSource, WorktreeSource
+from forest_files.custody.restore import splice
 from forest_files.ledger import kinds
 from forest_files.ledger.kinds import LedgerError
+from forest_files.text import exclude
+from forest_files.text.exclude import ExcludeError
+from forest_files.text.extract import extract, section_hash
+from forest_files.text.markdown import outline
+from forest_files.text.pysymbol import OverloadStub
+from forest_files.text.selector import AmbiguousSelector, Selector, parse_selector
 
 WORDS = "I adopt these words as written"
 

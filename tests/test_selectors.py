@@ -7,11 +7,11 @@ import time
 
 import pytest
 
-from forest_files.files.extract import extract
-from forest_files.files.markdown import outline, resolve_heading
-from forest_files.files.pysymbol import SymbolSourceError, resolve_symbol
-from forest_files.files.region import RegionError
-from forest_files.files.selector import (
+from forest_files.text.extract import extract
+from forest_files.text.markdown import outline, resolve_heading
+from forest_files.text.pysymbol import SymbolSourceError, resolve_symbol
+from forest_files.text.region import RegionError
+from forest_files.text.selector import (
     MAX_SELECTOR_CHARS,
     AmbiguousSelector,
     SectionNotFound,
@@ -378,7 +378,7 @@ def test_symbol_defs_in_every_compound_statement_accepted() -> None:
         value = [lambda: 1 for _ in ()]
         """
     )
-    from forest_files.files.pysymbol import symbols
+    from forest_files.text.pysymbol import symbols
 
     names = [".".join(s.path) for s in symbols(src, "m.py")]
     assert names == [

@@ -16,17 +16,18 @@ import pytest
 from helpers.git import commit_all, git, isolate, make_repo, write
 from helpers.signing import commit_signed, keygen, signer_line, supersede
 
-from forest_files.ci import render, run_gate
-from forest_files.config import ConfigError, parse_config_text, render_config
-from forest_files.files.record import adopt_sections
-from forest_files.files.targets import read_section
-from forest_files.githooks.run import check_staged
+from forest_files.custody.config import ConfigError, parse_config_text, render_config
+from forest_files.custody.record import adopt_sections
+from forest_files.custody.repository import Repository
+from forest_files.custody.targets import read_section
+from forest_files.doors.hooks.run import check_staged
+from forest_files.gate.ci import run_gate
+from forest_files.gate.range import check_range
+from forest_files.gate.render import render
+from forest_files.gate.signing.keyring import KeyringError, parse_keyring
+from forest_files.gate.signing.live import advise
 from forest_files.gitio import ShallowClone
 from forest_files.gitio.signatures import SignatureToolMissing
-from forest_files.ledger.range import check_range
-from forest_files.repository import Repository
-from forest_files.signing.keyring import KeyringError, parse_keyring
-from forest_files.signing.live import advise
 
 ADA = "Ada Lovelace <ada@example.org>"
 BOB = "Bob <bob@example.org>"
@@ -134,7 +135,7 @@ def test_signing_warn_line_printed_by_verify_accepted(
     root = _setup(tmp_path, keys, mode="warn")
     _edit(root, "Elias", ADA)
     commit_signed(root, None, "unsigned")
-    code = "from forest_files.cli.app import main; main()"
+    code = "from forest_files.doors.cli.app import main; main()"
     proc = subprocess.run(
         [sys.executable, "-c", code, "verify", "--base", "main", "-C", str(root)],
         capture_output=True,

@@ -20,8 +20,8 @@ from pathlib import Path
 
 import pytest
 
-from forest_files import githooks
-from forest_files.files.special import git_mode_kind, special_path_reason
+from forest_files.custody.special import git_mode_kind, special_path_reason
+from forest_files.doors import hooks as githooks
 from tests.helpers.custody import age_files, init_and_adopt
 from tests.helpers.git import commit_all, git, git_env, isolate, make_repo, write
 
@@ -44,7 +44,7 @@ def _run(root: Path, *args: str, timeout: float = 120) -> subprocess.CompletedPr
 
 
 def forest(root: Path, *args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
-    code = "from forest_files.cli import main; main()"
+    code = "from forest_files.doors.cli import main; main()"
     return _run(root, sys.executable, "-c", code, *args, timeout=timeout)
 
 
@@ -217,7 +217,9 @@ def test_check_bound_file_replaced_by_symlink_detected(repo: Path) -> None:
     for args in ([], ["--staged"], ["--rev", "HEAD"]):
         _unresolved(forest(repo, "check", *args), "symlink")
     for args in ([], ["--staged"]):
-        _unresolved(_run(repo, sys.executable, "-m", "forest_files.fastcheck", *args), "symlink")
+        _unresolved(
+            _run(repo, sys.executable, "-m", "forest_files.doors.fastcheck", *args), "symlink"
+        )
     _ci_finding(repo, "symlink")
 
 
@@ -249,7 +251,7 @@ def test_check_bound_file_replaced_by_directory_detected(repo: Path) -> None:
     (repo / "canon.md").unlink()
     write(repo, "canon.md/inner.md", CANON)
     _unresolved(forest(repo, "check"), "directory")
-    _unresolved(_run(repo, sys.executable, "-m", "forest_files.fastcheck"), "directory")
+    _unresolved(_run(repo, sys.executable, "-m", "forest_files.doors.fastcheck"), "directory")
     git(repo, "add", "-A")  # git holds files under canon.md/: a tree where the file was
     _unresolved(forest(repo, "check", "--staged"), "directory")
 
@@ -259,7 +261,9 @@ def test_check_bound_file_replaced_by_fifo_detected(repo: Path) -> None:
     (repo / "canon.md").unlink()
     os.mkfifo(repo / "canon.md")
     _unresolved(forest(repo, "check", timeout=20), "fifo")
-    _unresolved(_run(repo, sys.executable, "-m", "forest_files.fastcheck", timeout=20), "fifo")
+    _unresolved(
+        _run(repo, sys.executable, "-m", "forest_files.doors.fastcheck", timeout=20), "fifo"
+    )
 
 
 def test_check_unbound_symlink_beside_bound_file_accepted(tmp_path: Path) -> None:
@@ -272,7 +276,7 @@ def test_check_unbound_symlink_beside_bound_file_accepted(tmp_path: Path) -> Non
     for args in ([], ["--staged"], ["--rev", "HEAD"]):
         proc = forest(root, "check", *args)
         assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert _run(root, sys.executable, "-m", "forest_files.fastcheck").returncode == 0
+    assert _run(root, sys.executable, "-m", "forest_files.doors.fastcheck").returncode == 0
     ci = forest(root, "ci", "--format", "json")
     assert ci.returncode == 0 and json.loads(ci.stdout)["findings"] == [], ci.stdout
     # a moved search (the bound file renamed) does not take the symlink for the file

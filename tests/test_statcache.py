@@ -9,13 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from forest_files.files.check import check_all
-from forest_files.files.content import WorktreeSource
-from forest_files.files.record import adopt_sections
-from forest_files.files.statcache import PARSE_NAME, STAT_NAME, StatCache
-from forest_files.files.targets import read_section
-from forest_files.ledger.bindings import all_bindings
-from forest_files.repository import Repository
+from forest_files.check.content import WorktreeSource
+from forest_files.check.engine import check_all
+from forest_files.check.statcache import PARSE_NAME, STAT_NAME, StatCache
+from forest_files.custody.bindings import all_bindings
+from forest_files.custody.record import adopt_sections
+from forest_files.custody.repository import Repository
+from forest_files.custody.targets import read_section
 from tests.helpers.git import isolate, make_repo, write
 
 DOC = "# Title\n\n## Keep\n\nkept words here\n\n## Other\n\nother words\n"
@@ -73,7 +73,7 @@ def test_racy_entry_is_rehashed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
     path.write_text(DOC.replace("kept words here", "KEPT words here"), encoding="utf-8")
     real_lstat = os.lstat
     monkeypatch.setattr(
-        "forest_files.files.statcache.os.lstat",
+        "forest_files.check.statcache.os.lstat",
         lambda p: frozen if str(p) == str(path) else real_lstat(p),
     )
     assert StatCache(repo.root).hash_of("d0.md") is None
@@ -138,7 +138,7 @@ def test_parse_cache_spares_a_second_parse(tmp_path: Path, monkeypatch: pytest.M
     repo = _bound(tmp_path)
     (repo.root / "d0.md").write_text(DOC + "\nappended\n", encoding="utf-8")
     assert _kinds(repo) == ["clean"]
-    import forest_files.files.check as check_mod
+    import forest_files.check.engine as check_mod
 
     def boom(*args: object) -> object:
         raise AssertionError("parsed again")
@@ -183,7 +183,7 @@ def test_deferred_writes_held_in_process_flushed_and_never_trusted_stale(
     """The watcher's deferral: a second save within the interval is held (the file
     on disk keeps the older entries), this process loads the held entries, and the
     flush writes them; a stale file on disk still never makes a changed file clean."""
-    from forest_files.files import statcache
+    from forest_files.check import statcache
 
     repo = _bound(tmp_path)
     root = repo.root

@@ -28,7 +28,7 @@ from hypothesis.stateful import (
 )
 
 from forest_files import ForestError, ForestStore, Scroll, commit_turn, root_to_ground
-from forest_files.vocab import EDGE_KINDS
+from forest_files.kernel.vocab import EDGE_KINDS
 
 SETTINGS = settings(
     max_examples=40,

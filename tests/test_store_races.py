@@ -246,8 +246,8 @@ def test_door_budget_past_the_lock_store_busy_exit_75_refused(tmp_path, monkeypa
     from helpers.cli import forest
     from helpers.git import isolate, make_repo, write
 
-    from forest_files.exits import EXIT_BUSY
-    from forest_files.repository import Repository
+    from forest_files.custody.repository import Repository
+    from forest_files.kernel.exits import EXIT_BUSY
     from forest_files.store import connection
 
     isolate(monkeypatch)

@@ -7,7 +7,7 @@ import pytest
 from helpers.store import make_entry, rooted_entry
 
 from forest_files import ForestError, ForestStore, Scroll
-from forest_files.errors import StoreConstraint
+from forest_files.kernel.errors import StoreConstraint
 
 
 def _dump(store: ForestStore) -> list[tuple[object, ...]]:

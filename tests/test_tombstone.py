@@ -13,11 +13,13 @@ from helpers.custody import BY, MAX, supersede_as_it_stands
 from helpers.git import commit_all, git, isolate, make_repo, write
 from test_forget import DOC, SECRET, SENTINEL, WORDS, adopted_then_cleaned, tree_bytes
 
-from forest_files.ci.gate import run_gate
-from forest_files.errors import ForestError
-from forest_files.files.lookup import find_binding
-from forest_files.files.record import adopt_sections
-from forest_files.files.targets import read_section
+from forest_files.custody.bindings import all_bindings
+from forest_files.custody.lookup import find_binding
+from forest_files.custody.record import adopt_sections
+from forest_files.custody.repository import Repository
+from forest_files.custody.targets import read_section
+from forest_files.gate.ci import run_gate
+from forest_files.gate.range import check_range
 from forest_files.governance.tombstone import (
     MIN_LINE,
     fingerprint,
@@ -25,13 +27,11 @@ from forest_files.governance.tombstone import (
     normalise_line,
     tombstone_for,
 )
+from forest_files.kernel.errors import ForestError
 from forest_files.ledger import LedgerError, read_ledger, write_segment
-from forest_files.ledger.bindings import all_bindings
-from forest_files.ledger.range import check_range
 from forest_files.ledger.segments import body_path
 from forest_files.proposals.adopt import adopt_proposal
 from forest_files.proposals.store import ProposalStore
-from forest_files.repository import Repository
 
 
 @pytest.fixture(autouse=True)
@@ -188,7 +188,7 @@ def test_replayed_act_depending_on_erase_refused(tmp_path: Path) -> None:
     ]
     text = f"Nothing secret in this line at all.\n{SECRET}\n"
     # Written by hand (the live command refuses it): a supersede depending on the erase.
-    from forest_files.ledger.plan import plan_supersede
+    from forest_files.custody.plan import plan_supersede
 
     with Repository(root) as repo:
         store = repo._synced()
@@ -228,7 +228,7 @@ def test_merged_pre_erase_act_erased_content_detected(tmp_path: Path) -> None:
     assert len(found) == 1 and found[0].path == "c.md"
     assert act[:12] in found[0].message and SENTINEL not in found[0].message
     assert report.exit_code == 1
-    from forest_files.ci.render import render, step_summary
+    from forest_files.gate.render import render, step_summary
 
     for fmt in ("text", "json", "sarif", "junit", "github"):
         out = render(report, fmt)
@@ -254,7 +254,7 @@ def test_forget_by_non_holder_in_ci_refused(tmp_path: Path) -> None:
     root, old = adopted_then_cleaned(tmp_path, authority=auth)
     commit_all(root, "clean")
     git(root, "checkout", "-q", "-b", "pr")
-    from forest_files.ledger.applied import deps_for
+    from forest_files.custody.applied import deps_for
     from forest_files.ledger.kinds import EraseAct
 
     with Repository(root) as repo:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from forest_files.files import verdict
+from forest_files.check import verdict
 from tests.helpers.custody import DOC, age_files, retire, two_bound_files
 from tests.helpers.git import git_env, isolate
 
@@ -23,7 +23,7 @@ def _isolated(monkeypatch: pytest.MonkeyPatch) -> None:
 def _fast(root: Path) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, **git_env(), "FOREST_DEBUG_IMPORTS": "1"}
     return subprocess.run(
-        [sys.executable, "-m", "forest_files.fastcheck"],
+        [sys.executable, "-m", "forest_files.doors.fastcheck"],
         cwd=root,
         env=env,
         capture_output=True,
@@ -143,7 +143,7 @@ def test_cli_check_writes_the_record_fastcheck_reads(tmp_path: Path) -> None:
     root = two_bound_files(tmp_path)
     env = {**os.environ, **git_env()}
     cli = subprocess.run(
-        [sys.executable, "-c", "from forest_files.cli import main; main()", "check"],
+        [sys.executable, "-c", "from forest_files.doors.cli import main; main()", "check"],
         cwd=root,
         env=env,
         capture_output=True,

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 
+from forest_files.kernel.vocab import BUCKETS, EDGE_KINDS, JURISDICTIONS
 from forest_files.schema import load_schema_sql
-from forest_files.vocab import BUCKETS, EDGE_KINDS, JURISDICTIONS
 
 
 def _check_list(sql: str, column: str) -> set[str]:

@@ -33,11 +33,11 @@ from helpers.watch import (
 from watchdog.observers import Observer
 from watchdog.observers.api import BaseObserver
 
-from forest_files.hashing import hash_body
+from forest_files.doors.watch.observe import default_factory
+from forest_files.doors.watch.settings import WatchSettings
+from forest_files.doors.watch.watcher import Watcher
+from forest_files.kernel.hashing import hash_body
 from forest_files.proposals.store import ProposalStore
-from forest_files.watch.observe import default_factory
-from forest_files.watch.settings import WatchSettings
-from forest_files.watch.watcher import Watcher
 
 EDITED_KEEP = "## Keep\n\nedited words\n\n"
 
@@ -244,7 +244,7 @@ def test_watch_inotify_exhausted_falls_back_to_polling_recovers(tmp_path: Path) 
 
 
 def test_watch_never_promotes_accepted(tmp_path: Path) -> None:
-    from forest_files.repository import Repository
+    from forest_files.custody.repository import Repository
 
     root = bound_repo(tmp_path)
     segments = sorted((root / ".forest" / "ledger" / "segments").iterdir())
@@ -277,9 +277,9 @@ def test_watch_new_binding_noticed_detected(tmp_path: Path) -> None:
     from helpers.custody import init_and_adopt  # noqa: F401  (same builders)
     from helpers.git import write
 
-    from forest_files.files.record import adopt_sections
-    from forest_files.files.targets import read_section
-    from forest_files.repository import Repository
+    from forest_files.custody.record import adopt_sections
+    from forest_files.custody.repository import Repository
+    from forest_files.custody.targets import read_section
 
     root = bound_repo(tmp_path)
     with watching(root) as w:

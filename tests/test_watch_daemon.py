@@ -23,11 +23,11 @@ from helpers.watch import (
 )
 from typer.testing import CliRunner
 
-import forest_files.cli  # noqa: F401  (registers every command)
-from forest_files.cli import app
-from forest_files.paths import WATCH_LOG, WATCH_PID
-from forest_files.watch.daemon import status, stop
-from forest_files.watch.lock import WatcherRunning, WatchLock, running
+import forest_files.doors.cli  # noqa: F401  (registers every command)
+from forest_files.doors.cli import app
+from forest_files.doors.watch.daemon import status, stop
+from forest_files.doors.watch.lock import WatcherRunning, WatchLock, running
+from forest_files.kernel.paths import WATCH_LOG, WATCH_PID
 
 runner = CliRunner()
 FAST = ["--quiet", "0.1", "--ceiling", "1", "--grace", "0.5"]
@@ -47,7 +47,7 @@ def root(tmp_path: Path) -> Iterator[Path]:
 
 def _foreground(root: Path) -> subprocess.Popen[bytes]:
     child = subprocess.Popen(
-        [sys.executable, "-m", "forest_files.watch", "--repo", str(root), *FAST],
+        [sys.executable, "-m", "forest_files.doors.watch", "--repo", str(root), *FAST],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
     )

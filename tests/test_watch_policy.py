@@ -10,11 +10,11 @@ from helpers.custody import DOC
 from helpers.git import isolate
 from helpers.watch import EDITED, bound_repo, wait_proposal, wait_verdict, watching
 
-from forest_files.config import ConfigError, load_config, parse_config_text, render_config
-from forest_files.doors.check import run_check
+from forest_files.check.path import run_check
+from forest_files.custody.config import ConfigError, load_config, parse_config_text, render_config
+from forest_files.doors.watch.policy import RESTORE_LIMIT
+from forest_files.doors.watch.route import Restorer
 from forest_files.proposals.store import ProposalStore
-from forest_files.watch.policy import RESTORE_LIMIT
-from forest_files.watch.route import Restorer
 
 EDITED_BOTH = EDITED.replace("other words", "other words, edited too")
 
@@ -123,7 +123,7 @@ def test_watch_new_required_file_reported_unbound_detected(tmp_path: Path) -> No
 def test_gitstate_head_follows_a_commit_and_a_pack_detected(tmp_path: Path) -> None:
     from helpers.git import commit_all, git, write
 
-    from forest_files.watch.gitstate import GitState
+    from forest_files.doors.watch.gitstate import GitState
 
     root = bound_repo(tmp_path)
     state = GitState(root)

@@ -33,11 +33,11 @@ from helpers.watch import (
     watching,
 )
 
-from forest_files.paths import WATCH_LOG
+from forest_files.doors.watch.daemon import stop
+from forest_files.doors.watch.lock import running
+from forest_files.doors.watch.observe import LostEvents
+from forest_files.kernel.paths import WATCH_LOG
 from forest_files.proposals.store import ProposalStore
-from forest_files.watch.daemon import stop
-from forest_files.watch.lock import running
-from forest_files.watch.observe import LostEvents
 
 FAST = ["--quiet", "0.1", "--ceiling", "1", "--grace", "0.5"]
 SECRET = "sentinel-body-7f3a"  # section text that must never reach a log or a notification
@@ -58,7 +58,7 @@ def root(tmp_path: Path) -> Iterator[Path]:
 
 def _start(root: Path, *extra: str, env: dict[str, str] | None = None) -> subprocess.Popen[bytes]:
     child = subprocess.Popen(
-        [sys.executable, "-m", "forest_files.watch", "--repo", str(root), *FAST, *extra],
+        [sys.executable, "-m", "forest_files.doors.watch", "--repo", str(root), *FAST, *extra],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         env=env,

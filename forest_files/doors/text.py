@@ -11,7 +11,7 @@ Test: tests/test_doors.py
 
 from __future__ import annotations
 
-from forest_files.doors.model import CheckReport, Reported, detail_of
+from forest_files.check.findings import CheckReport, Reported, detail_of
 
 _RED, _GREEN, _RESET = "\x1b[31m", "\x1b[32m", "\x1b[0m"
 
@@ -43,7 +43,7 @@ def block(r: Reported, *, colour: bool = False) -> list[str]:
     lines.extend(f"  {route.line()}" for route in r.routes)
     if r.diff:
         if colour:
-            from forest_files.files.diff import colourise
+            from forest_files.text.diff import colourise
 
             lines.append(colourise(r.diff))
         else:

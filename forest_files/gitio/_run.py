@@ -13,7 +13,7 @@ import subprocess
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from forest_files.errors import ForestError
+from forest_files.kernel.errors import ForestError
 
 # Variables that tie a git process to one particular repository. Inherited
 # from a hook or another git command they would misdirect us when we drive a

@@ -25,7 +25,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from forest_files.errors import ForestError
 from forest_files.gitio._run import (
     DIFF_TREE_PAIRS,
     GitFailed,
@@ -35,6 +34,7 @@ from forest_files.gitio._run import (
     run_git,
 )
 from forest_files.gitio.repo import config_get
+from forest_files.kernel.errors import ForestError
 
 EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
 _FORMATS = {

@@ -33,10 +33,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from forest_files.errors import ForestError
 from forest_files.governance import auditsql as sql
-from forest_files.localdb import open_local
-from forest_files.paths import AUDIT_DB, AUDIT_DB_NAME, FOREST_DIR
+from forest_files.kernel.errors import ForestError
+from forest_files.kernel.localdb import open_local
+from forest_files.kernel.paths import AUDIT_DB, AUDIT_DB_NAME, FOREST_DIR
 from forest_files.store.base import utc_now
 from forest_files.store.connection import atomic, translate
 

@@ -29,8 +29,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from forest_files.ci.gate import GateReport
-    from forest_files.doors.model import Reported
+    from forest_files.check.findings import Reported
+    from forest_files.gate.ci import GateReport
     from forest_files.governance.auditlog import Event
 
 
@@ -108,8 +108,8 @@ def record_refusal(
     """A ForestError a command (``door``: ``cli`` or ``hook``) ended with, by its
     type's code (``usage``: a usage error the command raised, reason ``usage``);
     nothing for one recorded where it was raised, or outside a repository."""
-    from forest_files.errors import ForestError
     from forest_files.governance.auditlog import Event, mark_recorded, reason_of, was_recorded
+    from forest_files.kernel.errors import ForestError
 
     if not (usage or isinstance(exc, ForestError)) or was_recorded(exc):
         return False

@@ -22,10 +22,10 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from forest_files.config import ForestConfig
-from forest_files.errors import ForestError
+from forest_files.custody.config import ForestConfig
 from forest_files.governance import auditlog as audit
-from forest_files.paths import CAPTURES_DIR, LOCAL_DB
+from forest_files.kernel.errors import ForestError
+from forest_files.kernel.paths import CAPTURES_DIR, LOCAL_DB
 
 # restore.capture's names: 2026-01-02T030405123456Z-<12 hex>.txt
 _CAPTURE = re.compile(r"(\d{4}-\d{2}-\d{2}T\d{6})(\d*)Z-([0-9a-f]{12})\.txt")

@@ -34,7 +34,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from forest_files.errors import ForestError
+from forest_files.custody.applied import deps_for
+from forest_files.custody.repository import Recorded, Repository
 from forest_files.governance import auditlog as audit
 from forest_files.governance import tombstone
 from forest_files.governance.purge import (
@@ -45,11 +46,10 @@ from forest_files.governance.purge import (
     mark_pending,
     purge_local,
 )
-from forest_files.ledger.applied import deps_for
+from forest_files.kernel.errors import ForestError
+from forest_files.kernel.paths import LEDGER_DIR
 from forest_files.ledger.kinds import MAX_TEXT, MAX_TOMBSTONE_LINES, EraseAct
-from forest_files.paths import LEDGER_DIR
 from forest_files.praise import placeholder_signature, placeholder_words, refuse_praise
-from forest_files.repository import Recorded, Repository
 from forest_files.store import queries
 from forest_files.store.base import utc_now
 from forest_files.store.erasure import ERASED_MARK

@@ -26,13 +26,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from forest_files.governance import tombstone
-from forest_files.hashing import hash_body
+from forest_files.kernel.hashing import hash_body
+from forest_files.kernel.paths import AUDIT_DB, INDEX, LEDGER_DIR, LOCAL_DB
+from forest_files.kernel.vocab import EdgeKind
 from forest_files.ledger.acts import LedgerError
 from forest_files.ledger.kinds import EraseAct
 from forest_files.ledger.segments import read_ledger
-from forest_files.paths import AUDIT_DB, INDEX, LEDGER_DIR, LOCAL_DB
 from forest_files.store.forest import load_schema_sql
-from forest_files.vocab import EdgeKind
 
 _INTERNAL = ("sqlite_", "entries_fts_")
 _ERASED = "[erased]"

@@ -35,10 +35,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from forest_files.errors import ForestError
 from forest_files.governance import tombstone
+from forest_files.kernel.errors import ForestError
+from forest_files.kernel.paths import CACHE_DIR, LOCAL_DB, VIEWS_DIR
 from forest_files.ledger.segments import body_path
-from forest_files.paths import CACHE_DIR, LOCAL_DB, VIEWS_DIR
 from forest_files.store import queries
 from forest_files.store.forest import ForestStore
 
@@ -178,7 +178,7 @@ def _pending(root: Path) -> list[tuple[str, str]]:
 def resumed_holder(store: ForestStore, project: str, act_id: str, body_hash: str) -> Holds:
     """Whether a text holds what erase act ``act_id`` removed, judged without the body:
     one of its tombstone lines, or the very body (its hash)."""
-    from forest_files.hashing import hash_body
+    from forest_files.kernel.hashing import hash_body
 
     marks = {
         str(fp): frozenset({act_id})

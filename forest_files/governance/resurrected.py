@@ -17,10 +17,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from forest_files.custody import applied as book
+from forest_files.custody import bindings
+from forest_files.custody.apply import chain_of, project_of
 from forest_files.governance import tombstone
-from forest_files.ledger import applied as book
-from forest_files.ledger import bindings
-from forest_files.ledger.apply import chain_of, project_of
 from forest_files.store.forest import ForestStore
 
 _TEXT_ENTRIES = (

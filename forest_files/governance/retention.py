@@ -38,9 +38,9 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
 
-from forest_files.config import MAX_RETENTION_DAYS
-from forest_files.errors import ForestError
+from forest_files.custody.config import MAX_RETENTION_DAYS
 from forest_files.governance.expire import parse_as_of, stamp
+from forest_files.kernel.errors import ForestError
 from forest_files.store.forest import ForestStore
 
 _OLD_LOG = "SELECT id, query FROM retrieval_log WHERE created_at < ? ORDER BY id"

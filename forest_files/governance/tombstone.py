@@ -104,8 +104,8 @@ def hits(tombs: Tombs, project: str, text: str, body_hash: str) -> frozenset[str
 def refuse_erased(store: ForestStore, project: str, text: str, what: str) -> None:
     """ForestError when ``text`` holds a line (or is the body) a forget tombstoned:
     for local copies that are not acts (a proposal written into a file, a capture)."""
-    from forest_files.errors import ForestError
-    from forest_files.hashing import hash_body
+    from forest_files.kernel.errors import ForestError
+    from forest_files.kernel.hashing import hash_body
 
     found = hits(load(store), project, text, hash_body(text))
     if found:

@@ -7,14 +7,14 @@ names anything else under the ledger a ``stray`` (``strays``).
 Returns: acts, snapshots, dependency order, verify reports.
 Test: tests/test_ledger_codec.py
 
-Imports only the standard library and ``forest_files.hashing``/``errors``: the
+Imports only the standard library and ``forest_files.kernel.hashing``/``errors``: the
 git hook reads the ledger on its fast path. Names load lazily (PEP 562), so
-``forest_files.ledger.bindings`` alone does not load segments and verify.
+``forest_files.custody.bindings`` alone does not load segments and verify.
 """
 
 from __future__ import annotations
 
-from forest_files._lazy import lazy_exports
+from forest_files.kernel.lazy import lazy_exports
 
 TYPE_CHECKING = False
 _EXPORTS: dict[str, str] = {

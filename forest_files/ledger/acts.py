@@ -25,9 +25,9 @@ from itertools import pairwise
 from types import MappingProxyType
 from typing import Any
 
-from forest_files import bounds
-from forest_files.errors import ForestError, StoreCorruption
-from forest_files.hashing import canonical_json, sha256_text
+from forest_files.kernel import bounds
+from forest_files.kernel.errors import ForestError, StoreCorruption
+from forest_files.kernel.hashing import canonical_json, sha256_text
 
 FORMAT_VERSION = 2
 # The kinds of ``forest_files.ledger.kinds`` (a test checks the two lists match).

@@ -64,7 +64,7 @@ def _report(doc: dict[str, object], code: int) -> int:
 
 
 def main(argv: list[str]) -> int:
-    from forest_files.errors import ForestError
+    from forest_files.kernel.errors import ForestError
     from forest_files.ledger.segments import write_bodies
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)

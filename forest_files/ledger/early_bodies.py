@@ -34,8 +34,8 @@ import threading
 from collections.abc import Mapping
 from pathlib import Path
 
-from forest_files import childproc
-from forest_files.errors import ForestError
+from forest_files.kernel import spawn as childproc
+from forest_files.kernel.errors import ForestError
 from forest_files.ledger.acts import is_hex64
 from forest_files.ledger.placing import temp_dir
 from forest_files.ledger.segments import BODIES_DIR, body_path, write_bodies

@@ -7,7 +7,7 @@ would fail open), a missing field, a value of the wrong type, a hash or id
 that is not 64 lowercase hex digits, a repository path that is not relative
 and clean, and anything over the format's fixed bounds (``MAX_TEXT``,
 ``MAX_EXCLUDES``, ``MAX_HEADS``, ``MAX_META_CHARS``, ``MAX_TOMBSTONE_LINES``: all
-from forest_files/bounds.py; meta is checked by ``bounds.check_meta``: JSON
+from forest_files/kernel/bounds.py; meta is checked by ``bounds.check_meta``: JSON
 values only, depth, integer size, finite floats, canonical size).
 Returns: ``Payload`` values (``EntryRecord``, ``BindSpec`` and one class per
 act kind); ``parse_payload`` turns decoded fields into one, ``to_fields``
@@ -31,10 +31,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, TypeVar
 
-from forest_files import bounds
+from forest_files.kernel import bounds
 from forest_files.ledger.acts import LedgerError, is_hex64
 
-# The format's bounds, defined once in forest_files/bounds.py (with their reasons).
+# The format's bounds, defined once in forest_files/kernel/bounds.py (with their reasons).
 MAX_TEXT = bounds.MAX_TEXT_CHARS  # characters of a path, selector, signature, time, name
 MAX_EXCLUDES = bounds.MAX_EXCLUDES
 MAX_LINE_PREFIX = bounds.MAX_LINE_PREFIX  # characters of a ``line:`` exclusion's prefix
@@ -120,7 +120,7 @@ def _check_excludes(reader: _Reader, excludes: tuple[str, ...]) -> tuple[str, ..
 
 
 def _check_path(reader: _Reader, key: str) -> str:
-    from forest_files.ledger.bindings import check_repo_path
+    from forest_files.custody.bindings import check_repo_path
 
     try:
         return check_repo_path(reader.text(key))

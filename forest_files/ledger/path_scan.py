@@ -39,7 +39,7 @@ from itertools import pairwise
 from pathlib import Path
 from typing import BinaryIO
 
-from forest_files import childproc
+from forest_files.kernel import spawn as childproc
 from forest_files.ledger.acts import Act, LedgerError
 from forest_files.ledger.kinds import bound_path_refs
 from forest_files.ledger.segments import (
@@ -119,7 +119,7 @@ def plan_parts(segments: Mapping[str, bytes], parts: int) -> list[list[Piece]]:
 
 
 def _serial(segments: Mapping[str, bytes]) -> set[str]:
-    from forest_files.ledger.sources import snapshot_of
+    from forest_files.custody.sources import snapshot_of
 
     snapshot = snapshot_of(segments)
     return {p for act in snapshot.acts.values() for p in bound_path_refs(act.payload)}

@@ -27,7 +27,7 @@ import shutil
 import time
 from pathlib import Path
 
-from forest_files.errors import ForestError
+from forest_files.kernel.errors import ForestError
 
 STALE_SECONDS = 3600
 _TEMP_NAME = re.compile(r".+\.(?P<pid>[0-9]+)\.(?:part|dir)")

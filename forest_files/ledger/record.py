@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 
-from forest_files.hashing import entry_content_id
+from forest_files.kernel.hashing import entry_content_id
 from forest_files.ledger.acts import LedgerError
 from forest_files.ledger.kinds import EntryRecord
 from forest_files.store.base import StoreBase

@@ -29,8 +29,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
 
-from forest_files.errors import ForestError
-from forest_files.hashing import hash_body
+from forest_files.kernel.errors import ForestError
+from forest_files.kernel.hashing import hash_body
 from forest_files.ledger.acts import (
     Act,
     LedgerError,

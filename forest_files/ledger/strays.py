@@ -26,8 +26,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from forest_files.kernel.paths import LEDGER_PREFIX
 from forest_files.ledger.segments import BODIES_DIR, BODY_SUFFIX, SEGMENT_SUFFIX, SEGMENTS_DIR
-from forest_files.paths import LEDGER_PREFIX
 
 _SEGMENT = re.compile(r"[0-9a-f]{64}" + re.escape(SEGMENT_SUFFIX))
 _BODY = re.compile(r"[0-9a-f]{64}" + re.escape(BODY_SUFFIX))

@@ -18,13 +18,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from forest_files.errors import ForestError
-from forest_files.hashing import hash_body
+from forest_files.kernel.errors import ForestError
+from forest_files.kernel.hashing import hash_body
 from forest_files.proposals.store import Proposal, ProposalStore
 
 if TYPE_CHECKING:
-    from forest_files.files.record import SectionText
-    from forest_files.ledger.bindings import Binding
+    from forest_files.custody.bindings import Binding
+    from forest_files.custody.record import SectionText
 
 
 class ProposalStale(ForestError):
@@ -43,11 +43,11 @@ def _binding(bindings: list[Binding], proposal: Proposal) -> Binding:
 
 def adopt_proposal(root: Path, pid: str, *, words: str, by: str) -> str:
     """Supersede the proposal's binding with exactly the proposed text."""
-    from forest_files.files.record import ground_body, supersede_section
-    from forest_files.files.restore import restore_file
-    from forest_files.files.targets import read_section
-    from forest_files.ledger.bindings import all_bindings
-    from forest_files.repository import Repository
+    from forest_files.custody.bindings import all_bindings
+    from forest_files.custody.record import ground_body, supersede_section
+    from forest_files.custody.repository import Repository
+    from forest_files.custody.restore import restore_file
+    from forest_files.custody.targets import read_section
 
     if not words.strip():
         raise ForestError("adopt without words refused: say why this text becomes ground")
@@ -81,7 +81,7 @@ def adopt_proposal(root: Path, pid: str, *, words: str, by: str) -> str:
 
 
 def _section_now(root: Path, binding: Binding, limit: int) -> SectionText | None:
-    from forest_files.files.targets import read_section
+    from forest_files.custody.targets import read_section
 
     try:
         return read_section(root, binding.selector, binding.excludes, max_bytes=limit)

@@ -21,10 +21,10 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from forest_files.errors import ForestError
-from forest_files.hashing import hash_body
-from forest_files.localdb import open_local
-from forest_files.paths import LOCAL_DB, LOCAL_DB_NAME
+from forest_files.kernel.errors import ForestError
+from forest_files.kernel.hashing import hash_body
+from forest_files.kernel.localdb import open_local
+from forest_files.kernel.paths import LOCAL_DB, LOCAL_DB_NAME
 from forest_files.proposals import sql
 from forest_files.store.base import utc_now
 from forest_files.store.connection import atomic, translate

@@ -13,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from forest_files.proposals.store import Proposal, ProposalStore
-from forest_files.proposals.worddiff import word_diff
+from forest_files.text.worddiff import word_diff
 
 
 def facts(p: Proposal, versions: int) -> list[str]:
@@ -25,8 +25,8 @@ def facts(p: Proposal, versions: int) -> list[str]:
 
 
 def ground_of(root: Path, content_id: str) -> str | None:
-    from forest_files.files.diff import ground_text
-    from forest_files.repository import Repository
+    from forest_files.custody.repository import Repository
+    from forest_files.text.diff import ground_text
 
     with Repository(root) as repo:
         return ground_text(repo._synced(), content_id)

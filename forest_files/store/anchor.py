@@ -10,7 +10,7 @@ Test: tests/test_anchor.py
 
 from __future__ import annotations
 
-from forest_files.errors import ForestError
+from forest_files.kernel.errors import ForestError
 from forest_files.store.base import StoreBase
 
 ANCHOR_CREATED_AT = "1970-01-01T00:00:00.000Z"

@@ -18,7 +18,7 @@ import json
 import sqlite3
 from typing import Any
 
-from forest_files.errors import ForestError, NotFound, Refusal
+from forest_files.kernel.errors import ForestError, NotFound, Refusal
 from forest_files.store import queries
 from forest_files.store.base import StoreBase
 from forest_files.store.connection import guarded

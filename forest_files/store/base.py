@@ -7,7 +7,7 @@ Refuses: ceremony buckets outside a ceremony ("is written only by a
 ceremony"), unknown buckets and edge kinds (never silently dropped), unknown
 origin ids (``NotFound``), ids and origins of another scope and inserts into
 another scope (``ScopeMismatch``), unsigned inserts, empty bodies, invalid
-jurisdictions; and, by forest_files/bounds.py, signatures, bodies
+jurisdictions; and, by forest_files/kernel/bounds.py, signatures, bodies
 (``max_body_bytes``), meta, entry ids and content ids outside their bounds.
 Returns: entry ids and the rows an act describes (``EntryRow``).
 Test: tests/test_store_hostile.py, tests/test_store_props.py, tests/test_scopes.py
@@ -21,18 +21,18 @@ from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any, NamedTuple
 
-from forest_files import bounds
-from forest_files.errors import ForestError, NotFound, ScopeMismatch
-from forest_files.hashing import entry_content_id, hash_body
-from forest_files.store import queries
-from forest_files.store.lookup import LookupBase, mismatch
-from forest_files.vocab import (
+from forest_files.kernel import bounds
+from forest_files.kernel.errors import ForestError, NotFound, ScopeMismatch
+from forest_files.kernel.hashing import entry_content_id, hash_body
+from forest_files.kernel.vocab import (
     BUCKETS,
     CEREMONY_BUCKETS,
     CEREMONY_EDGE_KINDS,
     EDGE_KINDS,
     JURISDICTIONS,
 )
+from forest_files.store import queries
+from forest_files.store.lookup import LookupBase, mismatch
 
 Origins = Sequence[tuple[int, str]]
 

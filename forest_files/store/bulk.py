@@ -22,7 +22,7 @@ import secrets
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
-from forest_files.errors import CeremonyRefusal, ForestError
+from forest_files.kernel.errors import CeremonyRefusal, ForestError
 from forest_files.praise import refuse_praise
 from forest_files.store import queries
 from forest_files.store.base import EntryRow, utc_now

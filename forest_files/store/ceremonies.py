@@ -17,13 +17,13 @@ Test: tests/test_store_hostile.py, tests/test_store_races.py
 
 from __future__ import annotations
 
-from forest_files import bounds
-from forest_files.errors import ForestError, InvalidTransition, Refusal
+from forest_files.kernel import bounds
+from forest_files.kernel.errors import ForestError, InvalidTransition, Refusal
+from forest_files.kernel.vocab import RESERVED_BUCKETS, ROOT_BUCKET
 from forest_files.praise import refuse_praise
 from forest_files.scrub import ScrubFn, default_scrub
 from forest_files.store.base import StoreBase
 from forest_files.store.connection import guarded
-from forest_files.vocab import RESERVED_BUCKETS, ROOT_BUCKET
 
 # (created_at, nonce): a replayed act's own stamp, so its content ids come out the same.
 Stamp = tuple[str, str]
@@ -168,7 +168,7 @@ class CeremonyMixin(StoreBase):
     def _check_expected(body: str, expected_body_hash: str | None) -> None:
         if expected_body_hash is None:
             return
-        from forest_files.hashing import hash_body
+        from forest_files.kernel.hashing import hash_body
 
         actual = hash_body(body)
         if actual != expected_body_hash:

@@ -23,7 +23,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import ParamSpec, TypeVar
 
-from forest_files.errors import (
+from forest_files.kernel.errors import (
     ForestError,
     StoreBusy,
     StoreConstraint,

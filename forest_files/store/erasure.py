@@ -17,7 +17,7 @@ retention rules, comes with the governance release.
 
 from __future__ import annotations
 
-from forest_files.errors import ForestError
+from forest_files.kernel.errors import ForestError
 from forest_files.store.base import StoreBase, utc_now
 
 ERASED_MARK = "[erased]"

@@ -11,7 +11,7 @@ addressable by column name, for raw-SQL readers and audits.
 Test: tests/test_store_hostile.py
 
 The internal interface (underscored: not part of the Forest contract, used only
-by the ledger applier, ``forest_files/ledger/apply.py``, and the repository
+by the ledger applier, ``forest_files/custody/apply.py``, and the repository
 layer, which call them inside their own transaction):
 
 * ``_require(id, what)`` — the row of an entry, or a refusal naming ``what``;
@@ -25,7 +25,7 @@ layer, which call them inside their own transaction):
 * ``_rebuilding()`` — the rebuild's own transaction: reset, refill, foreign keys
   judged once before the commit.
 
-The latest adoption record of an entry is ``forest_files.ledger.views.latest_record``.
+The latest adoption record of an entry is ``forest_files.custody.views.latest_record``.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ from importlib import resources
 from pathlib import Path
 from types import TracebackType
 
-from forest_files.errors import ForestError, StoreConstraint
+from forest_files.kernel.errors import ForestError, StoreConstraint
 from forest_files.store import connection, gate
 from forest_files.store.anchor import AnchorMixin
 from forest_files.store.audit import AuditMixin

@@ -14,7 +14,7 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from forest_files.errors import ForeignStore, ForestError, StoreCorruption
+from forest_files.kernel.errors import ForeignStore, ForestError, StoreCorruption
 
 FOREST_CONTRACT_VERSION = "0.4.0"
 FOREST_FILES_SCHEMA = "1"

@@ -23,8 +23,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from forest_files import bounds
-from forest_files.errors import ForestError, NotFound, ScopeMismatch
+from forest_files.kernel import bounds
+from forest_files.kernel.errors import ForestError, NotFound, ScopeMismatch
 from forest_files.store import connection, queries
 
 SHORT_ID_MIN = 8  # hex digits: a short id the doors print is 12

@@ -15,8 +15,8 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
-from forest_files import bounds
-from forest_files.errors import ForestError
+from forest_files.kernel import bounds
+from forest_files.kernel.errors import ForestError
 
 DEFAULT_EXCERPT = 160
 MAX_EXCERPT_LEN = bounds.MAX_EXCERPT_LEN

@@ -22,7 +22,8 @@ import sqlite3
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from forest_files.errors import ForestError
+from forest_files.kernel.errors import ForestError
+from forest_files.kernel.vocab import JURISDICTIONS
 from forest_files.store import queries
 from forest_files.store.base import StoreBase, utc_now
 from forest_files.store.connection import guarded
@@ -34,7 +35,6 @@ from forest_files.store.packets import (
     with_trust,
 )
 from forest_files.store.trust import Trust, TrustLevel, TrustReader, trust_of
-from forest_files.vocab import JURISDICTIONS
 
 _WORD = re.compile(r"[^\W_]+")
 # Scripts written without spaces: a token is matched as a prefix of a run.

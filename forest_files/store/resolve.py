@@ -13,7 +13,7 @@ Test: tests/test_resolve.py
 
 from __future__ import annotations
 
-from forest_files.errors import ForestError, InvalidTransition, Refusal
+from forest_files.kernel.errors import ForestError, InvalidTransition, Refusal
 from forest_files.praise import refuse_praise
 from forest_files.store import queries
 from forest_files.store.base import StoreBase

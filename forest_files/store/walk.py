@@ -18,12 +18,12 @@ import secrets
 from dataclasses import dataclass, field
 from typing import Any
 
-from forest_files.errors import ForestError, NotFound
+from forest_files.kernel.errors import ForestError, NotFound
+from forest_files.kernel.vocab import SCROLL_DIRECTIONS
 from forest_files.store import queries
 from forest_files.store.base import StoreBase
 from forest_files.store.connection import guarded
 from forest_files.store.packets import DEFAULT_EXCERPT, check_excerpt_len, scrap
-from forest_files.vocab import SCROLL_DIRECTIONS
 
 
 @dataclass

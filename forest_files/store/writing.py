@@ -18,13 +18,13 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
 
-from forest_files import bounds
-from forest_files.errors import ForestError
+from forest_files.kernel import bounds
+from forest_files.kernel.errors import ForestError
+from forest_files.kernel.vocab import BUCKETS, RESERVED_BUCKETS, ROOT_BUCKET
 from forest_files.scrub import ScrubFn, default_scrub
 from forest_files.store import queries
 from forest_files.store.base import Origins, StoreBase, check_kinds, utc_now
 from forest_files.store.connection import guarded
-from forest_files.vocab import BUCKETS, RESERVED_BUCKETS, ROOT_BUCKET
 
 
 def normalise_scroll_ptr(ptr: object, who: str) -> dict[str, Any]:

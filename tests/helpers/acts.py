@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from forest_files.hashing import canonical_json, entry_content_id, hash_body, sha256_text
+from forest_files.kernel.hashing import canonical_json, entry_content_id, hash_body, sha256_text
 from forest_files.ledger.acts import FORMAT_VERSION, Act, build_act
 from forest_files.ledger.kinds import (
     AdoptAct,
@@ -198,8 +198,8 @@ def write_vectors(workdir: Path, dest: Path) -> dict[str, Any]:
     import json
     import shutil
 
+    from forest_files.custody.repository import Repository
     from forest_files.ledger.segments import read_ledger
-    from forest_files.repository import Repository
     from tests.helpers.git import make_repo
 
     root = make_repo(workdir, "vectors")

@@ -8,8 +8,8 @@ from typing import Any
 
 from typer.testing import CliRunner, Result
 
-import forest_files.cli  # noqa: F401  (registers every command)
-from forest_files.cli import app
+import forest_files.doors.cli  # noqa: F401  (registers every command)
+from forest_files.doors.cli import app
 
 runner = CliRunner()
 

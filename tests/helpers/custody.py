@@ -7,12 +7,12 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
-from forest_files.files.lookup import find_binding
-from forest_files.files.record import adopt_sections, retire_binding, supersede_section
-from forest_files.files.targets import read_section
-from forest_files.hashing import hash_body
-from forest_files.ledger.bindings import all_bindings
-from forest_files.repository import Repository
+from forest_files.custody.bindings import all_bindings
+from forest_files.custody.lookup import find_binding
+from forest_files.custody.record import adopt_sections, retire_binding, supersede_section
+from forest_files.custody.repository import Repository
+from forest_files.custody.targets import read_section
+from forest_files.kernel.hashing import hash_body
 from tests.helpers.git import commit_all, make_repo, write
 
 BY = "t <t@example.org>"

@@ -13,11 +13,11 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from forest_files.hashing import hash_body
-from forest_files.paths import WATCH_STATE
-from forest_files.watch.journal import Record
-from forest_files.watch.settings import WatchSettings
-from forest_files.watch.watcher import Watcher
+from forest_files.doors.watch.journal import Record
+from forest_files.doors.watch.settings import WatchSettings
+from forest_files.doors.watch.watcher import Watcher
+from forest_files.kernel.hashing import hash_body
+from forest_files.kernel.paths import WATCH_STATE
 from tests.helpers.custody import DOC, age_files, init_and_adopt
 from tests.helpers.git import commit_all, make_repo, write
 

@@ -1,0 +1,238 @@
+"""Coverage: the files (or headings) forest.toml's ``[require]`` says must be bound.
+
+Stores: nothing.
+Refuses: nothing; every gap is an ``unbound`` finding.
+Returns: ``Finding(kind="unbound")`` values, one per required target no live binding
+covers: ``selector`` is the target to adopt (the whole file, or one heading's full
+path), ``detail`` names the ``[require]`` glob. Never section text.
+Test: tests/test_coverage.py
+
+What covers what: a whole-file binding covers the file and every heading in it; a
+heading binding covers that heading and every heading inside its section. A region
+or symbol binding covers no required heading (documented in docs/coverage.md).
+
+Cheap by construction: the path list is walked once and matched against the globs;
+a file is read only when no whole-file binding already covers it; Markdown is
+parsed only for a ``headings`` rule and front matter read only for a ``when`` one.
+A file whose front matter cannot be judged (not UTF-8, a key given twice) is held
+to its rule: coverage fails closed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Protocol
+
+from forest_files.check.engine import Finding
+from forest_files.text.selector import Selector, render
+
+if TYPE_CHECKING:
+    from forest_files.check.content import ContentSource
+    from forest_files.custody.config import RequireRule
+    from forest_files.text.markdown import Heading
+    from forest_files.text.normalise import LineIndex
+
+Reader = Callable[[str], bytes | None]
+
+
+class Bound(Protocol):
+    @property
+    def path(self) -> str: ...
+
+    @property
+    def selector(self) -> str: ...
+
+
+def unbound(
+    rules: Iterable[RequireRule],
+    paths: Iterable[str],
+    read: Reader,
+    bindings: Iterable[Bound],
+) -> list[Finding]:
+    """Every required target among ``paths`` that ``bindings`` leave uncovered."""
+    rules = tuple(rules)
+    if not rules:
+        return []
+    by_path: dict[str, set[str]] = {}
+    for b in bindings:
+        by_path.setdefault(b.path, set()).add(b.selector)
+    out: list[Finding] = []
+    for path in sorted(set(paths)):
+        matching = [r for r in rules if r.matches(path)]
+        if matching:
+            out += _judge(path, matching, read, by_path.get(path, set()))
+    return out
+
+
+def in_source(
+    rules: Iterable[RequireRule],
+    source: ContentSource,
+    bindings: Iterable[Bound],
+    *,
+    within: Iterable[str] = (),
+) -> list[Finding]:
+    """``unbound`` over a content source's own file list (listed once, and only when a
+    rule exists), limited to paths under ``within`` when given."""
+    rules = tuple(rules)
+    if not rules:
+        return []
+    from forest_files.check.engine import under
+
+    prefixes = tuple(within)
+    paths = [p for p in source.paths() if not prefixes or any(under(p, x) for x in prefixes)]
+    return unbound(rules, paths, source.read, bindings)
+
+
+def _finding(
+    path: str,
+    selector: str,
+    rule: RequireRule,
+    lines: tuple[int, int] | None = None,
+    why: str = "",
+) -> Finding:
+    detail = f"required by [require] {rule.glob!r}{why}"
+    return Finding(
+        kind="unbound",
+        path=path,
+        selector=selector,
+        binding="",
+        ground=None,
+        expected_hash=None,
+        start_line=lines[0] if lines else None,
+        end_line=lines[1] if lines else None,
+        detail=detail,
+    )
+
+
+def _judge(path: str, rules: list[RequireRule], read: Reader, bound: set[str]) -> list[Finding]:
+    whole = render(Selector(path))
+    if whole in bound:
+        return []  # the whole file is bound: every rule is met, nothing read
+    data = read(path)
+    if data is None:
+        return []  # not a regular file here (a symlink, a submodule): nothing to adopt
+    doc = _Doc(path, data)
+    active = [r for r in rules if doc.holds(r)]
+    for rule in active:
+        if rule.bind == "file":
+            return [_finding(path, whole, rule)]
+    heads = [r for r in active if r.bind == "headings"]
+    if not heads:
+        return []
+    if doc.text is None:  # cannot be parsed: only the whole file can cover it
+        return [_finding(path, whole, heads[0], why="; the file is not UTF-8 text")]
+    return _uncovered_headings(path, heads, doc, bound)
+
+
+def _uncovered_headings(
+    path: str, rules: list[RequireRule], doc: _Doc, bound: set[str]
+) -> list[Finding]:
+    from forest_files.text.selector import SelectorError, parse_selector
+
+    heads = doc.headings()
+    canonical = _canonical(heads)
+    spans: list[tuple[int, int]] = []
+    for sel in bound:
+        try:
+            parsed = parse_selector(sel)
+        except SelectorError:
+            continue
+        if parsed.kind != "heading":
+            continue
+        for h, (_, index) in zip(heads, canonical, strict=True):
+            # an older binding may name the heading with its inline comments (raw_path)
+            named = parsed.parts in (h.path, h.raw_path)
+            if named and (parsed.index == index or (parsed.index is None and index == 1)):
+                spans.append((h.start_line, h.end_line))
+                break
+    out: list[Finding] = []
+    for h, (parts, index) in zip(heads, canonical, strict=True):
+        rule = next((r for r in rules if r.level == h.level), None)
+        if rule is None or not all(parts):
+            continue
+        if any(lo <= h.start_line <= hi for lo, hi in spans):
+            continue
+        sel = render(Selector(path, "heading", parts, index))
+        out.append(_finding(path, sel, rule, (h.start_line, h.end_line)))
+    return out
+
+
+def _canonical(heads: list[Heading]) -> list[tuple[tuple[str, ...], int | None]]:
+    """Each heading's (full path, [n]) as a binding records it: ``[n]`` only when
+    that full path occurs more than once."""
+    counts: dict[tuple[str, ...], int] = {}
+    for h in heads:
+        counts[h.path] = counts.get(h.path, 0) + 1
+    seen: dict[tuple[str, ...], int] = {}
+    out: list[tuple[tuple[str, ...], int | None]] = []
+    for h in heads:
+        seen[h.path] = seen.get(h.path, 0) + 1
+        out.append((h.path, seen[h.path] if counts[h.path] > 1 else None))
+    return out
+
+
+class _Doc:
+    """One file's bytes, decoded, parsed and front matter read only when asked."""
+
+    def __init__(self, path: str, data: bytes) -> None:
+        from forest_files.kernel.errors import ForestError
+        from forest_files.text.normalise import decode_bytes, normalise_text
+
+        self.path = path
+        try:
+            self.text: str | None = normalise_text(decode_bytes(data, path))
+        except ForestError:
+            self.text = None
+        self._lines: LineIndex | None = None
+
+    def lines(self) -> LineIndex:
+        from forest_files.text.normalise import LineIndex
+
+        if self._lines is None:
+            self._lines = LineIndex(self.text or "")
+        return self._lines
+
+    def headings(self) -> list[Heading]:
+        from forest_files.text.markdown import outline
+
+        return outline(self.text or "", self.lines())
+
+    def holds(self, rule: RequireRule) -> bool:
+        """Every ``when`` key of ``rule`` equals one of its values (case-insensitive)."""
+        for key, wanted in rule.when:
+            judged, value = self.front_matter(key)
+            if not judged:
+                continue  # cannot be judged: held to the rule (fail closed)
+            if value is None or value.casefold() not in {w.casefold() for w in wanted}:
+                return False
+        return True
+
+    def front_matter(self, key: str) -> tuple[bool, str | None]:
+        """(judged, the scalar value of top-level front-matter ``key``): the value is
+        None when the key is absent or not a plain scalar; judged is False when the
+        file is not text or gives the key twice."""
+        from forest_files.text.exclude import Exclusion, meta_range
+        from forest_files.text.selector import AmbiguousSelector
+
+        if self.text is None:
+            return False, None
+        lines = self.lines()
+        try:
+            found = meta_range(Exclusion("meta", key=key), lines, 1, lines.count)
+        except AmbiguousSelector:
+            return False, None
+        if found is None:
+            return True, None
+        return True, _scalar(lines.line(found[0]).split(":", 1)[1])
+
+
+def _scalar(raw: str) -> str | None:
+    """A one-line YAML scalar: quotes removed, a trailing `` # comment`` dropped."""
+    value = raw.strip()
+    if value[:1] in ("'", '"'):
+        end = value.find(value[0], 1)
+        return value[1:end].strip() if end > 0 else None
+    value = value.split(" #", 1)[0].strip()
+    if not value or value[0] in "|>[{&*!":
+        return None  # a block, flow collection, anchor or tag: not a plain scalar
+    return value

@@ -1,0 +1,106 @@
+"""Findings into ``Reported`` values: routes, who adopted the ground and with which words.
+
+Stores: nothing.
+Refuses: nothing.
+Returns: ``Reported`` per finding (clean ones carry nothing else, at no cost).
+Test: tests/test_doors.py
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from forest_files.check.findings import CheckReport, Reported
+from forest_files.check.routes import hints_for, routes_for
+
+if TYPE_CHECKING:
+    import sqlite3
+
+    from forest_files.check.content import ContentSource
+    from forest_files.check.engine import Finding
+    from forest_files.custody.bindings import Binding
+    from forest_files.store.forest import ForestStore
+
+DiffOf = Callable[["Finding"], str]
+
+
+def adoptions_of(
+    conn: sqlite3.Connection | None, grounds: Iterable[str | None]
+) -> dict[str, tuple[str, str]]:
+    """(signature, words) of the latest adoption of each ground, in one query;
+    a ground with no adoption on record is left out."""
+    from forest_files.store.queries import ADOPTIONS_OF_CONTENTS
+
+    wanted = sorted({g for g in grounds if g is not None})
+    if conn is None or not wanted:
+        return {}
+    found: dict[str, tuple[str, str]] = {}
+    # As few queries as SQLite's parameter limit allows: past a few dozen ids SQLite's
+    # planner reads every adoption record once per query, however few ids it names.
+    import sqlite3  # only with a finding: a clean hook never loads it
+
+    size = min(_CHUNK, conn.getlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER))
+    for start in range(0, len(wanted), size):
+        chunk = wanted[start : start + size]
+        sql = ADOPTIONS_OF_CONTENTS.format(marks=",".join("?" * len(chunk)))
+        for row in conn.execute(sql, chunk):  # oldest first: the last wins
+            found[str(row[0])] = (str(row[1]), str(row[2]))
+    return found
+
+
+_CHUNK = 30_000  # content ids per query at most (and never past SQLite's limit)
+
+
+def explain(
+    findings: Sequence[Finding],
+    *,
+    root: Path,
+    source: str,
+    conn: sqlite3.Connection | None = None,
+    hints: Callable[[Finding], tuple[str, ...]] | None = None,
+) -> tuple[Reported, ...]:
+    """Every finding with its routes (built from the repository's real state) and, when
+    ``conn`` is given, who adopted its ground."""
+    out: list[Reported] = []
+    adopted = adoptions_of(conn, (f.ground for f in findings if f.failed))
+    for f in findings:
+        if not f.failed:
+            out.append(Reported(f))
+            continue
+        by, words = adopted.get(f.ground or "", ("", ""))
+        out.append(
+            Reported(
+                f,
+                routes_for(f, root=root, source=source),
+                adopted_by=by,
+                adopted_words=words,
+                hints=hints(f) if hints is not None else hints_for(f),
+            )
+        )
+    return tuple(out)
+
+
+def with_diffs(
+    report: CheckReport, store: ForestStore, bindings: list[Binding], content: ContentSource
+) -> CheckReport:
+    """``report`` with the ground -> now diff of each drifted finding (a terminal's)."""
+    from forest_files.text.diff import is_prose, section_diff
+
+    excludes = {b.bind_act: b.excludes for b in bindings}
+    items = tuple(
+        r.with_diff(
+            section_diff(
+                store,
+                r.finding,
+                content,
+                excludes.get(r.finding.binding, ()),
+                words=is_prose(r.finding.path),  # writers change words; code changes lines
+            )
+        )
+        if r.finding.kind == "drifted"
+        else r
+        for r in report.items
+    )
+    return report._replace(items=items)

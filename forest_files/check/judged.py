@@ -1,0 +1,70 @@
+"""Commits this machine judged clean in full: the light ``forest check --staged``.
+
+A commit id names its tree, its ledger and its forest.toml, so "every binding of
+commit C is clean against C's own ledger" stays true for C. When HEAD is such a
+commit, the staged change is judged the way the pre-commit hook judges it (only
+the bindings it can have moved: staged.py), since everything else in the index
+is HEAD's. The record is written by a full ``forest check --staged`` that found
+every binding clean while the index differed from HEAD in no bound path and no
+ledger file or forest.toml (so HEAD's bound content is the index's).
+
+Stores: ``.forest/cache/judged-<python tag>.bin`` (local; commit ids only).
+Refuses: nothing; an unreadable record is an empty one.
+Returns: whether a commit was judged clean; records one.
+Test: tests/test_doors.py
+"""
+
+from __future__ import annotations
+
+import contextlib
+import marshal
+import os
+import sys
+from pathlib import Path
+
+from forest_files.kernel.paths import CACHE_DIR
+
+_NAME = f"judged-{sys.implementation.cache_tag}.bin"
+_FORMAT = 1
+_KEEP = 64  # the most recent commits remembered
+
+
+def _path(root: Path) -> str:
+    return os.path.join(root, CACHE_DIR, _NAME)
+
+
+def _version() -> str:
+    from forest_files import __version__
+
+    return __version__
+
+
+def _load(root: Path) -> list[str]:
+    try:
+        with open(_path(root), "rb") as fh:
+            doc = marshal.loads(fh.read())
+    except (OSError, EOFError, ValueError, TypeError):
+        return []
+    if not isinstance(doc, tuple) or len(doc) != 3 or doc[:2] != (_FORMAT, _version()):
+        return []
+    commits = doc[2]
+    return [c for c in commits if isinstance(c, str)] if isinstance(commits, list) else []
+
+
+def judged_clean(root: Path, commit: str) -> bool:
+    return commit in _load(root)
+
+
+def remember_clean(root: Path, commit: str) -> None:
+    kept = [c for c in _load(root) if c != commit][-(_KEEP - 1) :]
+    commits = [*kept, commit]
+    path = _path(root)
+    tmp = f"{path}.{os.getpid()}.tmp"
+    try:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(tmp, "wb") as fh:
+            fh.write(marshal.dumps((_FORMAT, _version(), commits)))
+        os.replace(tmp, path)
+    except OSError:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)

@@ -1,0 +1,305 @@
+"""The moved search: where a section that left its place stands now, by section hash.
+
+Stores: nothing.
+Refuses: nothing (a candidate that is not UTF-8 text or not valid Python, or a
+section no selector can name, such as an empty heading, is simply no
+candidate).
+Returns: for a binding whose file is gone or whose selector matches nothing,
+the one selector of another place whose section hashes to ground (the
+finding becomes ``moved``); for an unresolved heading or symbol with no such
+place, the sections that stand where it stood (same parent, bound by no
+other binding) with their first lines — a renamed heading's candidates.
+Test: tests/test_moves.py
+
+One ``MoveIndex`` serves one check run: the candidate blobs are read in one
+``git cat-file`` batch, each file parsed at most once, and each section of a
+kind the missing bindings name (heading, symbol, region, whole file) hashed
+once per exclusion set they use. Nothing is computed for display that is not
+shown: a selector is rendered only for a place a finding names (no
+similarity suggestions).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, NamedTuple
+
+from forest_files.check.content import ContentSource
+from forest_files.custody.bindings import Binding
+from forest_files.kernel.errors import ForestError
+from forest_files.kernel.hashing import hash_body
+from forest_files.text.normalise import LineIndex, decode_bytes, normalise_text
+from forest_files.text.selector import (
+    MAX_INDEX,
+    Selector,
+    _check_heading_part,
+    _render_path,
+    parse_selector,
+    render,
+    render_heading_path,
+    validate_path,
+)
+
+if TYPE_CHECKING:
+    from forest_files.text.markdown import Heading
+
+Excludes = tuple[str, ...]
+Key = tuple[Excludes, str, str]  # (exclusions, selector kind, section hash)
+Span = tuple[str, int, int, int | None]  # (kind, first line, last line, owning heading line)
+_BATCH = 1000  # candidate blobs read per ``git cat-file --batch`` (and held at once)
+MAX_CANDIDATES = 12  # renamed-section candidates listed in a hint
+_MARKDOWN = (".md", ".markdown", ".mdx", ".mdown", ".mkd")
+
+
+class Place(NamedTuple):
+    """A section somewhere in the content: where it is and its first line. (A tuple:
+    the index holds one per section of every candidate, and renders few of them.)"""
+
+    path: str
+    kind: str
+    parts: tuple[str, ...]
+    ordinal: int | None  # the [n] its canonical selector needs (None: none)
+    line: int
+
+
+class Candidate(NamedTuple):
+    """A place shown to the user: its full selector and its first line."""
+
+    selector: str
+    line: int
+
+
+class MoveIndex:
+    """Section hashes of the candidate files, built once for a set of bindings: only
+    the kinds of section those bindings name (a heading binding needs no symbol
+    parse, a whole-file one no outline unless its exclusions cut by heading)."""
+
+    def __init__(
+        self,
+        source: ContentSource,
+        candidates: Iterable[str],
+        wanted: Sequence[Binding],
+        bound: Iterable[str] = (),
+    ) -> None:
+        self._hits: dict[Key, list[Place]] = {}
+        self._children: dict[tuple[str, str, tuple[str, ...]], list[Place]] = {}
+        self._bound = set(bound)
+        suffixes = {_suffix(b.path) for b in wanted}
+        self._kind_of = {b.bind_act: _kind(b) for b in wanted}
+        self._kinds = set(self._kind_of.values())
+        sets = sorted({b.excludes for b in wanted})
+        own = {b.path for b in wanted}
+        chosen = [p for p in sorted(set(candidates) | own) if _suffix(p) in suffixes]
+        prefetch = getattr(source, "prefetch", None)  # a git source: blobs in batches
+        for start in range(0, len(chosen), _BATCH):
+            batch = chosen[start : start + _BATCH]
+            if prefetch is not None:  # every blob: a known file hash finds no section
+                prefetch(batch, known_too=True)
+            for path in batch:
+                self._add(source, path, sets, keep_outline=path in own)
+
+    def _add(
+        self, source: ContentSource, path: str, sets: list[Excludes], keep_outline: bool
+    ) -> None:
+        data = source.read(path)
+        if data is None:
+            return
+        try:
+            text = normalise_text(decode_bytes(data, path))
+        except ForestError:
+            return
+        lines = LineIndex(text)
+        kinds = self._kinds
+        cut = any(sets)  # an exclusion may name a heading: the outline is needed
+        heads = _outline(text, lines, path) if keep_outline or cut or "heading" in kinds else None
+        hits = self._hits
+        for place, span in _sections(text, lines, path, heads, kinds, keep_outline):
+            if keep_outline and place.kind in ("heading", "symbol"):
+                self._children.setdefault((path, place.kind, place.parts[:-1]), []).append(place)
+            if place.kind not in kinds:
+                continue
+            for excludes in sets:
+                body = _text(text, lines, heads, span, excludes)
+                if body is not None:
+                    hits.setdefault((excludes, place.kind, hash_body(body)), []).append(place)
+
+    def moved_to(self, binding: Binding, expected: str) -> str | None:
+        """The one other place whose section (under the binding's exclusions) hashes
+        to ``expected``; None when there is none or more than one."""
+        kind = self._kind_of.get(binding.bind_act) or _kind(binding)
+        hits = self._hits.get((binding.excludes, kind, expected))
+        if not hits or len(hits) > 2:
+            return None
+        others = [sel for sel in map(_selector, hits) if sel != binding.selector]
+        return others[0] if len(others) == 1 else None
+
+    def renamed(self, binding: Binding) -> tuple[Candidate, ...]:
+        """Sections under the same parent as the binding's, bound by no other binding
+        (in document order): where a renamed heading or symbol may stand now."""
+        sel = parse_selector(binding.selector)
+        if sel.kind not in ("heading", "symbol"):
+            return ()
+        places = self._children.get((binding.path, sel.kind, sel.parts[:-1]), [])
+        free = [
+            Candidate(shown, p.line)
+            for p in places
+            if (shown := _selector(p)) is not None and shown not in self._bound
+        ]
+        return tuple(free[:MAX_CANDIDATES])
+
+
+@functools.lru_cache(maxsize=4096)
+def _base(path: str) -> str | None:
+    """``path`` as a selector renders it, checked once per path (None: no selector
+    can name it)."""
+    try:
+        return _render_path(validate_path(path))
+    except ForestError:
+        return None
+
+
+def _selector(place: Place) -> str | None:
+    """The place's full selector, rendered only for a place that is looked at; None
+    when no selector can name it (an empty heading, say): never a route's target."""
+    base = _base(place.path)
+    if base is None:
+        return None
+    if place.kind == "file":
+        return base
+    try:
+        if place.kind == "heading":  # Selector's own checks, the path's done once
+            for part in place.parts:
+                _check_heading_part(part)
+            if place.ordinal is not None and not 1 <= place.ordinal <= MAX_INDEX:
+                return None
+            return f"{base}#{render_heading_path(place.parts, place.ordinal)}"
+        return render(Selector(place.path, place.kind, place.parts, place.ordinal))  # type: ignore[arg-type]
+    except ForestError:
+        return None
+
+
+def _kind(binding: Binding) -> str:
+    """The selector kind of a binding, from the marker after its (escaped) path."""
+    if binding.selector == binding.path:
+        return "file"
+    base = _base(binding.path)
+    marker = binding.selector[len(base) : len(base) + 1] if base is not None else ""
+    return {"#": "heading", "@": "region", ":": "symbol"}.get(marker) or parse_selector(
+        binding.selector
+    ).kind
+
+
+def _suffix(path: str) -> str:
+    name = path.rpartition("/")[2]
+    dot = name.rfind(".")
+    return name[dot:] if dot > 0 else ""
+
+
+def _outline(text: str, lines: LineIndex, path: str) -> list[Heading] | None:
+    """The file's headings, parsed once (None for a file that is not Markdown)."""
+    if _suffix(path) not in _MARKDOWN:
+        return None
+    from forest_files.text.markdown import outline
+
+    return outline(text, lines)
+
+
+def _sections(
+    text: str,
+    lines: LineIndex,
+    path: str,
+    heads: list[Heading] | None,
+    kinds: set[str],
+    keep_outline: bool,
+) -> Iterable[tuple[Place, Span]]:
+    """Each section of a kind in ``kinds`` (and, with ``keep_outline``, every heading
+    and symbol): its place and span."""
+    if "file" in kinds:
+        yield Place(path, "file", (), None, 1), ("file", 1, lines.count, None)
+    if _suffix(path) == ".py" and ("symbol" in kinds or keep_outline):
+        yield from _symbols(text, path)
+    if heads is not None and ("heading" in kinds or keep_outline):
+        index = _heading_ordinals(heads)
+        for h, n in zip(heads, index, strict=True):
+            start = h.start_line
+            yield Place(path, "heading", h.path, n, start), ("heading", start, h.end_line, start)
+    if "region" in kinds:
+        yield from _regions(lines, path)
+
+
+def _symbols(text: str, path: str) -> Iterable[tuple[Place, Span]]:
+    from forest_files.text.pysymbol import symbols
+
+    try:  # an @overload stub is never a selector's match (pysymbol.resolve_symbol)
+        found = [s for s in symbols(text, path) if not s.stub]
+    except ForestError:
+        return
+    index = _ordinals([s.path for s in found])
+    for s, n in zip(found, index, strict=True):
+        place = Place(path, "symbol", s.path, n, s.start_line)
+        yield place, ("symbol", s.start_line, s.end_line, None)
+
+
+def _regions(lines: LineIndex, path: str) -> Iterable[tuple[Place, Span]]:
+    if "forest:begin" not in lines.text:
+        return
+    from forest_files.text.region import markers, resolve_region
+
+    for name in sorted({nm for kind, nm, _ in markers(lines) if kind == "begin"}):
+        try:
+            lo, hi = resolve_region(lines, Selector(path, "region", (name,)))
+        except ForestError:
+            continue
+        yield Place(path, "region", (name,), None, lo), ("region", lo, hi, None)
+
+
+def _heading_ordinals(heads: list[Heading]) -> list[int | None]:
+    """The ``[n]`` each heading's canonical selector needs: its rank among the headings
+    its full path matches as a tail (``A/B`` also matches ``X/A/B``), as markdown.py
+    records one; None when it matches itself only."""
+    from forest_files.text.markdown import Peers
+
+    same = Peers(heads)
+    out: list[int | None] = []
+    for pos, h in enumerate(heads):
+        peers = same(h.path)
+        out.append(peers.index(pos) + 1 if len(peers) > 1 else None)
+    return out
+
+
+def _ordinals(paths: Sequence[tuple[str, ...]]) -> list[int | None]:
+    """The ``[n]`` each symbol's full path needs (None when it occurs once)."""
+    counts: dict[tuple[str, ...], int] = {}
+    for p in paths:
+        counts[p] = counts.get(p, 0) + 1
+    seen: dict[tuple[str, ...], int] = {}
+    out: list[int | None] = []
+    for p in paths:
+        seen[p] = seen.get(p, 0) + 1
+        out.append(seen[p] if counts[p] > 1 else None)
+    return out
+
+
+def _text(
+    text: str,
+    lines: LineIndex,
+    heads: list[Heading] | None,
+    span: Span,
+    excludes: Excludes,
+) -> str | None:
+    """The section's text under ``excludes`` (None when they cannot apply to it)."""
+    kind, lo, hi, owner = span
+    if not excludes:
+        return text[lines.offset(lo) : lines.offset(hi + 1)]
+    if kind == "symbol":
+        return None
+    # extract's own exclusion steps, on the outline already parsed for this file
+    from forest_files.text.exclude import parse_exclusions
+    from forest_files.text.extract import _assemble, _exclusion_cuts
+
+    try:
+        cuts, _ = _exclusion_cuts(parse_exclusions(excludes), text, lines, heads, lo, hi, owner)
+    except ForestError:
+        return None
+    return _assemble(lines, lo, hi, cuts)

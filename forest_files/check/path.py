@@ -1,0 +1,181 @@
+"""The one check path: every door asks here and renders what comes back.
+
+Stores: only the local caches a check keeps (stat and parse caches, binding
+maps, views, the remembered clean verdict of a whole working-tree check).
+Refuses: nothing itself; an unknown revision or a damaged ledger at the
+source raises what gitio and replay raise.
+Returns: a ``CheckReport``: ``worktree`` (the working tree against the
+synced index), ``index`` (every binding of the staged ledger against the
+staged files; the pre-commit hook asks staged.py, which judges only what the
+staged change can have moved), or a commit (its tree against its own ledger).
+Coverage (files/coverage.py, forest.toml's ``[require]`` at the same source)
+adds ``unbound`` findings: failures for the working tree and a commit,
+warnings for the index (a draft may be committed).
+Test: tests/test_doors.py, tests/test_coverage.py
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from forest_files.check.explain import with_diffs
+from forest_files.check.findings import CheckReport
+
+
+def run_check(
+    root: Path,
+    source: str,
+    paths: tuple[str, ...] = (),
+    *,
+    diffs: bool = False,
+    quick: bool = False,
+) -> CheckReport:
+    """Judge ``source`` (``worktree``, ``index`` or a revision), limited to ``paths``.
+    ``quick`` (the index, no paths): when HEAD was judged clean in full on this
+    machine (judged.py), judge only what the staged change can have moved, as the
+    pre-commit hook does; the report then lists those bindings only."""
+    if source == "index":
+        from forest_files.kernel.paths import CONFIG_NAME  # not config: tomllib, policy parsers
+
+        if not (root / CONFIG_NAME).exists():
+            from forest_files.kernel.errors import ForestError  # sqlite3 too: only when refusing
+
+            raise ForestError(f"{root}: no {CONFIG_NAME} here; run `forest init` first")
+        if quick and not paths:
+            from forest_files.check.judged import judged_clean
+            from forest_files.custody.viewkey import head_custody
+
+            head = head_custody(root)
+            if head is not None and judged_clean(root, head[0]):
+                from forest_files.check.staged import judge_staged_at
+
+                report = judge_staged_at(root, head, diffs=diffs)  # HEAD asked of git once
+                return report._replace(where="git index (the staged change; HEAD judged clean)")
+        return _index(root, paths, diffs)
+    if source == "worktree":
+        return _worktree(root, paths, diffs)
+    return _commit(root, source, paths, diffs)
+
+
+def _worktree(root: Path, paths: tuple[str, ...], diffs: bool) -> CheckReport:
+    from forest_files.check.coverage import in_source
+    from forest_files.check.engine import check_all
+    from forest_files.check.explain import explain
+    from forest_files.custody.config import load_config
+    from forest_files.custody.session import remember_verdict, worktree_custody
+
+    bmap, content, before = worktree_custody(root, paths)
+    findings = check_all(None, bmap.bindings, content, paths=paths, grounds=bmap.grounds)
+    rules = load_config(root).require
+    unbound = in_source(rules, content, bmap.bindings, within=paths)
+    failed = any(f.failed for f in findings) or bool(unbound)
+    if not paths:
+        # A remembered verdict keys on bound files only, so a new required file would
+        # not invalidate it: with [require] rules no verdict is remembered.
+        remember_verdict(root, before, content, bmap.bindings, failed or bool(rules))
+    if not failed:
+        return CheckReport(
+            "worktree", content.name, explain(findings, root=root, source="worktree")
+        )
+    extra = explain(unbound, root=root, source="worktree")
+    if not diffs:
+        # Who adopted each ground: the index the binding map came from is in step
+        # with the ledger (worktree_custody), so it is read as it is, read-only,
+        # without opening the repository (a git call and a sync: the watcher's cost).
+        import sqlite3
+
+        from forest_files.kernel.paths import INDEX
+
+        conn = sqlite3.connect(f"{(root / INDEX).absolute().as_uri()}?mode=ro", uri=True)
+        try:
+            items = explain(findings, root=root, source="worktree", conn=conn)
+        except sqlite3.Error:  # the index went away meanwhile: findings without names
+            items = explain(findings, root=root, source="worktree")
+        finally:
+            conn.close()
+        return CheckReport("worktree", content.name, items, extra)
+    from forest_files.custody.repository import Repository
+
+    with Repository(root) as opened:  # who adopted, and the ground text of a diff
+        store = opened._synced()
+        items = explain(findings, root=root, source="worktree", conn=store.conn)
+        report = CheckReport("worktree", content.name, items, extra)
+        return with_diffs(report, store, bmap.bindings, content)
+
+
+def _remember_head(root: Path, bound: set[str]) -> None:
+    """Every binding of the index is clean: so is HEAD's, when the index differs from
+    HEAD in no bound path and no ledger file or forest.toml (judged.py)."""
+    from forest_files import gitio
+    from forest_files.check.judged import remember_clean
+    from forest_files.kernel.paths import CONFIG_NAME, LEDGER_PREFIX
+
+    head = gitio.head_commit(root)
+    if head is None:
+        return
+    changes = gitio.staged_changes(root, keep_index_file=True, head=head)
+    touched = {c.path for c in changes} | {c.old_path for c in changes if c.old_path}
+    custody = any(p.startswith(LEDGER_PREFIX) or p == CONFIG_NAME for p in touched)
+    if not custody and not (touched & bound):
+        remember_clean(root, head)
+
+
+def _index(root: Path, paths: tuple[str, ...], diffs: bool) -> CheckReport:
+    """Every binding of the staged ledger against the staged files, from the view's
+    binding map (no store opened while all is clean); blobs this machine hashed
+    before are not read again (statcache.BlobHashCache)."""
+    from forest_files.check.content import GitTreeSource
+    from forest_files.check.coverage import in_source
+    from forest_files.check.engine import check_all
+    from forest_files.check.explain import explain
+    from forest_files.check.staged import map_of
+    from forest_files.custody.sources import config_from
+    from forest_files.custody.viewbuild import build_view
+    from forest_files.custody.viewkey import ledger_fingerprint, view_path
+
+    fingerprint = ledger_fingerprint(root, "index", keep_index_file=True)
+    view = view_path(root, fingerprint)
+    if not view.exists():
+        build_view(root, "index", True, view)
+    bmap = map_of(root, fingerprint)
+    assert bmap is not None  # the view exists: its map is loaded or derived
+    content = GitTreeSource(root, None, keep_index_file=True)
+    findings = check_all(None, bmap.bindings, content, paths=paths, grounds=bmap.grounds)
+    rules = config_from(root, "index", keep_index_file=True).require
+    gaps = in_source(rules, content, bmap.bindings, within=paths)
+    unbound = explain(gaps, root=root, source="index")  # what the hook says of them: a warning
+    if not any(f.failed for f in findings):
+        items = explain(findings, root=root, source="index")
+        if not paths and not gaps:
+            _remember_head(root, {b.path for b in bmap.bindings})
+        return CheckReport("index", content.name, items, warnings=unbound)
+    from forest_files.store.forest import ForestStore
+
+    store = ForestStore(view)
+    try:
+        items = explain(findings, root=root, source="index", conn=store.conn)
+        report = CheckReport("index", content.name, items, warnings=unbound)
+        return with_diffs(report, store, bmap.bindings, content) if diffs else report
+    finally:
+        store.close()
+
+
+def _commit(root: Path, rev: str, paths: tuple[str, ...], diffs: bool) -> CheckReport:
+    from forest_files import gitio
+    from forest_files.check.coverage import in_source
+    from forest_files.check.engine import check_all
+    from forest_files.check.explain import explain
+    from forest_files.custody.session import custody_at
+    from forest_files.custody.sources import config_from
+
+    commit = gitio.resolve_commit(root, rev)
+    rules = config_from(root, commit).require
+    with custody_at(root, commit) as (store, bindings, content):
+        findings = check_all(store, bindings, content, paths=paths)
+        items = explain(findings, root=root, source=commit, conn=store.conn)
+        gaps = in_source(rules, content, bindings, within=paths)
+        report = CheckReport(rev, content.name, items, explain(gaps, root=root, source=commit))
+        return with_diffs(report, store, bindings, content) if diffs else report
+
+
+__all__ = ["CheckReport", "run_check"]

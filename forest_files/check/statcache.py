@@ -1,0 +1,273 @@
+"""Local caches that spare a check from re-reading and re-parsing unchanged files.
+
+Stores (``.forest/cache/``, git-ignored, never committed):
+``stat-<python tag>.bin`` — repository path -> (size, mtime_ns, ino, ctime_ns,
+normalised file hash, recorded_ns); ``parse-<python tag>.bin`` — (file hash,
+selector, exclusions) ->
+(section hash, start line, end line). Both are ``marshal`` records (a tenth of
+JSON's cost at 10,000 files), written whole to a temporary file and renamed
+into place.
+Refuses: nothing. A missing, unreadable, corrupt or foreign-version cache file
+is treated as empty and rebuilt by the next save.
+Returns: the normalised file hash of a path whose stat still matches, or None
+(unknown: read the file); the cached section of a known content, or None.
+Test: tests/test_statcache.py
+
+Racy-clean rule (git's): a stat entry is trusted only when all four stat
+fields match AND the file's mtime is strictly earlier than ``recorded_ns``, a
+filesystem timestamp taken (by touching a stamp file in the cache directory)
+BEFORE the file was stat'ed and read. A later write lands in a tick at or after
+that stamp, so it changes the mtime; a write in the same tick as the recorded
+mtime could keep every stat field, and such an entry is never trusted — the
+file is re-hashed until its mtime falls behind a stamp. Only regular files
+(``lstat``) are cached, so a symlink is always read through its resolution.
+"""
+
+from __future__ import annotations
+
+import marshal
+import os
+import stat as stat_mod
+import sys
+from pathlib import Path
+
+from forest_files.kernel.paths import CACHE_DIR
+
+STAT_NAME = f"stat-{sys.implementation.cache_tag}.bin"
+PARSE_NAME = f"parse-{sys.implementation.cache_tag}.bin"
+BLOBS_NAME = f"blobs-{sys.implementation.cache_tag}.bin"
+_STAMP = ".stamp"
+VERSION = 4  # 3: outlines from pulldown-cmark; 4: issue 11 selector rules (overloads, comments)
+
+StatKey = tuple[int, int, int, int]
+Located = tuple[str, int, int]
+
+
+def stat_key(st: os.stat_result) -> StatKey:
+    return (st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns)
+
+
+# A long-lived process (the watcher) checks one file at a time: each cache file is
+# decoded once per version of it on disk (its stat), and handed out as a copy.
+_DECODED: dict[str, tuple[tuple[int, int, int, int], dict[str, list[object]]]] = {}
+# ... and need not rewrite 10,000 entries to record the one file that changed: with
+# ``defer_writes(s)`` a cache file is written at most once every ``s`` seconds; the
+# entries not written yet are what this process loads, and ``flush_writes`` writes
+# them (the watcher's stop). Another process meanwhile reads the older file, which
+# costs it a re-read of the files changed since, never a wrong answer (a stat that
+# no longer matches is never trusted).
+_DEFER = 0.0
+_WRITTEN: dict[str, float] = {}  # path -> when this process last wrote it (monotonic)
+_PENDING: dict[str, dict[str, list[object]]] = {}
+
+
+def defer_writes(seconds: float) -> None:
+    """Write each cache file at most once every ``seconds`` (0: at every save)."""
+    global _DEFER
+    _DEFER = max(0.0, float(seconds))
+
+
+def flush_writes() -> None:
+    """Write every cache file whose latest entries were held back."""
+    for name, entries in list(_PENDING.items()):
+        _write(Path(name), entries)
+
+
+def _load(path: Path) -> dict[str, list[object]]:
+    held = _PENDING.get(str(path))
+    if held is not None:
+        return dict(held)
+    try:
+        with open(path, "rb") as fh:
+            key = stat_key(os.fstat(fh.fileno()))
+            known = _DECODED.get(str(path))
+            if known is not None and known[0] == key:
+                return dict(known[1])  # entries are replaced, never changed in place
+            doc = marshal.loads(fh.read())  # load(fh) reads in small pieces: far slower
+    except (OSError, EOFError, ValueError, TypeError):
+        return {}
+    if not isinstance(doc, tuple) or len(doc) != 2 or doc[0] != VERSION:
+        return {}
+    entries = doc[1]
+    if not isinstance(entries, dict):
+        return {}
+    _DECODED[str(path)] = (key, entries)
+    return dict(entries)
+
+
+def _save(path: Path, entries: dict[str, list[object]]) -> None:
+    if _DEFER > 0:
+        import time
+
+        now = time.monotonic()
+        last = _WRITTEN.get(str(path))
+        if last is not None and now - last < _DEFER:
+            _PENDING[str(path)] = dict(entries)
+            return
+        _WRITTEN[str(path)] = now
+    _write(path, entries)
+
+
+def _write(path: Path, entries: dict[str, list[object]]) -> None:
+    _PENDING.pop(str(path), None)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+        tmp.write_bytes(marshal.dumps((VERSION, entries)))
+        os.replace(tmp, path)
+        _DECODED[str(path)] = (stat_key(os.stat(path)), dict(entries))  # no decode next time
+    except (OSError, ValueError):
+        pass  # a cache that cannot be written is only a slower next check
+
+
+class StatCache:
+    """Working-tree stat cache of one repository (``root``)."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = Path(root)
+        self._root = str(root)
+        self.dir = self.root / CACHE_DIR
+        self.path = self.dir / STAT_NAME
+        self._entries = _load(self.path)
+        self._stamp: int | None = None
+        self._dirty = False
+
+    def stamp(self) -> int:
+        """A filesystem timestamp taken now (once per run): the stamp file's mtime."""
+        if self._stamp is None:
+            probe = self.dir / _STAMP
+            try:
+                self.dir.mkdir(parents=True, exist_ok=True)
+                with open(probe, "w", encoding="utf-8") as fh:
+                    fh.write(str(os.getpid()))
+                self._stamp = os.stat(probe).st_mtime_ns
+            except OSError:
+                self._stamp = 0  # no stamp: nothing recorded now can be trusted
+        return self._stamp
+
+    def lookup(self, path: str, st: os.stat_result) -> str | None:
+        """The recorded file hash if ``st`` matches and the entry is not racily clean."""
+        got = self._entries.get(path)
+        if not isinstance(got, list) or len(got) != 6:
+            return None
+        size, mtime, ino, ctime, file_hash, recorded = got
+        if (size, mtime, ino, ctime) != stat_key(st) or not isinstance(recorded, int):
+            return None
+        if mtime >= recorded:  # type: ignore[operator]
+            return None
+        return file_hash if isinstance(file_hash, str) else None
+
+    def trusted_key(self, path: str) -> StatKey | None:
+        """The stat key of ``path``'s entry when ``lookup`` would trust a file with it."""
+        got = self._entries.get(path)
+        if not isinstance(got, list) or len(got) != 6:
+            return None
+        size, mtime, ino, ctime, file_hash, recorded = got
+        if type(size) is not int or type(mtime) is not int or type(ino) is not int:
+            return None
+        if type(ctime) is not int or type(recorded) is not int or type(file_hash) is not str:
+            return None
+        return (size, mtime, ino, ctime) if mtime < recorded else None
+
+    def hash_of(self, path: str) -> str | None:
+        """``lookup`` with a fresh ``lstat`` of ``path`` (None for non-regular files)."""
+        if path not in self._entries:
+            return None
+        try:
+            st = os.lstat(os.path.join(self._root, path))
+        except OSError:
+            return None
+        if not stat_mod.S_ISREG(st.st_mode):
+            return None
+        return self.lookup(path, st)
+
+    def record(self, path: str, st: os.stat_result, file_hash: str | None, stamp: int) -> None:
+        """Remember ``file_hash`` for the content read after ``st`` (``stamp`` taken first)."""
+        if file_hash is None or not stat_mod.S_ISREG(st.st_mode):
+            self.forget(path)
+            return
+        entry: list[object] = [*stat_key(st), file_hash, stamp]
+        if self._entries.get(path) != entry:
+            self._entries[path] = entry
+            self._dirty = True
+
+    def forget(self, path: str) -> None:
+        if self._entries.pop(path, None) is not None:
+            self._dirty = True
+
+    def save(self) -> None:
+        if self._dirty:
+            _save(self.path, self._entries)
+            self._dirty = False
+
+
+class ParseCache:
+    """(file hash, selector, exclusions) -> where the section is and what it hashes to."""
+
+    def __init__(self, root: Path) -> None:
+        self.path = Path(root) / CACHE_DIR / PARSE_NAME
+        self._entries: dict[str, list[object]] | None = None
+        self._dirty = False
+
+    @staticmethod
+    def key(file_hash: str, selector: str, excludes: tuple[str, ...]) -> str:
+        return "\0".join((file_hash, selector, *excludes))  # a selector never holds NUL
+
+    def _all(self) -> dict[str, list[object]]:
+        if self._entries is None:
+            self._entries = _load(self.path)
+        return self._entries
+
+    def get(self, file_hash: str, selector: str, excludes: tuple[str, ...]) -> Located | None:
+        got = self._all().get(self.key(file_hash, selector, excludes))
+        if not isinstance(got, list) or len(got) != 3:
+            return None
+        section, start, end = got
+        if isinstance(section, str) and isinstance(start, int) and isinstance(end, int):
+            return section, start, end
+        return None
+
+    def put(self, file_hash: str, selector: str, excludes: tuple[str, ...], found: Located) -> None:
+        self._all()[self.key(file_hash, selector, excludes)] = list(found)
+        self._dirty = True
+
+    def save(self) -> None:
+        if self._dirty and self._entries is not None:
+            _save(self.path, self._entries)
+            self._dirty = False
+
+
+class BlobHashCache:
+    """git blob id -> the normalised file hash this machine computed from its bytes.
+
+    A blob id names its bytes (git's content address), so a hash computed once from
+    a blob stays true for that id: a git source (the index, a commit) then answers
+    a whole-file binding, or finds a section in the parse cache, without reading the
+    blob again. Computed here from bytes read, never taken from the ledger.
+    """
+
+    def __init__(self, root: Path) -> None:
+        self.path = Path(root) / CACHE_DIR / BLOBS_NAME
+        self._entries: dict[str, list[object]] | None = None
+        self._dirty = False
+
+    def _all(self) -> dict[str, list[object]]:
+        if self._entries is None:
+            self._entries = _load(self.path)
+        return self._entries
+
+    def get(self, blob: str) -> str | None:
+        got = self._all().get(blob)
+        if isinstance(got, list) and len(got) == 1 and isinstance(got[0], str):
+            return got[0]
+        return None
+
+    def put(self, blob: str, file_hash: str | None) -> None:
+        if file_hash is not None and self.get(blob) != file_hash:
+            self._all()[blob] = [file_hash]
+            self._dirty = True
+
+    def save(self) -> None:
+        if self._dirty and self._entries is not None:
+            _save(self.path, self._entries)
+            self._dirty = False

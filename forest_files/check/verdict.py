@@ -1,0 +1,183 @@
+"""A clean working-tree verdict, remembered with exactly what it depended on.
+
+A working-tree check's verdict is a function of the ledger (the segment files
+the index is synced from, and ``forest.toml``) and of the bound files' content.
+When a whole check came out clean, this module records that verdict beside the
+stat of every input; the next check whose inputs all still stat the same
+repeats the verdict without opening SQLite, replaying, listing bindings or
+reading a file — the way git's index spares ``git status`` from re-hashing.
+
+Stores: ``.forest/cache/verdict-<python tag>.bin`` (local, git-ignored), a
+``marshal`` record written to a temporary file and renamed into place.
+Refuses: nothing. A missing, corrupt, foreign-version or stale record is a
+miss, and the caller runs the full check.
+Returns: ``recall`` the number of bindings of the remembered clean verdict, or
+None (run the check).
+Test: tests/test_verdict.py
+
+Trust rules, the stat cache's (statcache.py): every input must be a regular
+file whose (size, mtime_ns, ino, ctime_ns) are unchanged, and every mtime must
+be strictly earlier than a filesystem stamp taken BEFORE the inputs were first
+stat'ed and read (git's racy-clean rule). The ledger is keyed before the check
+starts, so an act landing during a check makes the record stale, never wrong.
+Only a clean verdict over every binding (no path filter) is remembered. A bound
+file is keyed by its inode and ctime, so a directory swapped for a symlink, or
+a file replaced by another, is a miss. Kept light on purpose:
+``os`` and ``marshal`` only, so the hook and ``fastcheck`` pay nothing for it.
+"""
+
+from __future__ import annotations
+
+import marshal
+import os
+import stat as stat_mod
+import sys
+
+from forest_files.kernel.paths import CACHE_DIR, CONFIG_NAME, LEDGER_DIR, SEGMENTS
+
+_CACHE = os.path.join(*CACHE_DIR.split("/"))
+_SEGMENTS = os.path.join(*LEDGER_DIR.split("/"), SEGMENTS)
+FORMAT = 2  # 2: verdicts of checks that trusted the ledger's file hash are dropped
+_NAME = f"verdict-{sys.implementation.cache_tag}.bin"
+
+StatKey = tuple[int, int, int, int]
+LedgerKey = tuple[tuple[tuple[str, StatKey], ...], StatKey]
+
+
+def _key(st: os.stat_result) -> StatKey:
+    return (st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns)
+
+
+def record_path(root: str) -> str:
+    return os.path.join(root, _CACHE, _NAME)
+
+
+def ledger_key(root: str) -> LedgerKey | None:
+    """Stat of every ledger segment and of ``forest.toml``; None if one is not a file."""
+    items: list[tuple[str, StatKey]] = []
+    try:
+        with os.scandir(os.path.join(root, _SEGMENTS)) as entries:
+            for entry in entries:
+                st = entry.stat(follow_symlinks=False)
+                if not stat_mod.S_ISREG(st.st_mode):
+                    return None
+                items.append((entry.name, _key(st)))
+        st = os.lstat(os.path.join(root, CONFIG_NAME))
+    except OSError:
+        return None
+    if not stat_mod.S_ISREG(st.st_mode):
+        return None
+    items.sort()
+    return (tuple(items), _key(st))
+
+
+def ledger_trusted(ledger: LedgerKey | None, stamp: int) -> bool:
+    """Every ledger input's mtime is earlier than ``stamp`` (none racily clean)."""
+    if ledger is None or stamp <= 0:
+        return False
+    segments, config = ledger
+    return all(k[1] < stamp for k in [*(k for _, k in segments), config])
+
+
+def stamp(root: str) -> int:
+    """A filesystem timestamp taken now: the mtime of a stamp file just written (0: none)."""
+    probe = os.path.join(root, _CACHE, ".verdict-stamp")
+    try:
+        os.makedirs(os.path.dirname(probe), exist_ok=True)
+        with open(probe, "w", encoding="utf-8") as fh:
+            fh.write(str(os.getpid()))
+        return os.stat(probe).st_mtime_ns
+    except OSError:
+        return 0
+
+
+def quick_root(start: str) -> str | None:
+    """The nearest directory at or above ``start`` holding ``.git``, without running git.
+
+    None when ``GIT_DIR``/``GIT_WORK_TREE`` redirect git (only git can answer then).
+    """
+    if os.environ.get("GIT_DIR") or os.environ.get("GIT_WORK_TREE"):
+        return None
+    here = os.path.abspath(start)
+    while True:
+        if os.path.exists(os.path.join(here, ".git")):
+            return here
+        up = os.path.dirname(here)
+        if up == here:
+            return None
+        here = up
+
+
+def _version() -> str:
+    from forest_files import __version__
+
+    return __version__
+
+
+def remember(
+    root: str,
+    ledger: LedgerKey | None,
+    stamp: int,
+    files: dict[str, StatKey],
+    bindings: int,
+) -> bool:
+    """Record a clean verdict over ``bindings`` bindings whose files stat as ``files``.
+
+    ``ledger`` is ``ledger_key`` taken after ``stamp`` and before the check began;
+    ``files`` holds stat keys the stat cache trusts (each taken after its own stamp,
+    with an earlier mtime). Nothing is recorded (and any old record is removed)
+    unless every ledger input's mtime is earlier than ``stamp``.
+    """
+    path = record_path(root)
+    if not ledger_trusted(ledger, stamp):
+        forget(root)
+        return False
+    names = sorted(files)
+    doc = (FORMAT, _version(), ledger, tuple(names), tuple(files[n] for n in names), bindings)
+    tmp = f"{path}.{os.getpid()}.tmp"
+    try:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(tmp, "wb") as fh:
+            fh.write(marshal.dumps(doc))
+        os.replace(tmp, path)
+    except OSError:
+        return False
+    return True
+
+
+def forget(root: str) -> None:
+    try:  # noqa: SIM105  (contextlib.suppress: a warm check would import contextlib)
+        os.unlink(record_path(root))
+    except OSError:
+        pass
+
+
+def recall(root: str) -> int | None:
+    """The binding count of the remembered clean verdict if every input is unchanged."""
+    try:
+        with open(record_path(root), "rb") as fh:
+            doc = marshal.loads(fh.read())  # load(fh) reads in small pieces: 15x slower
+    except (OSError, EOFError, ValueError, TypeError):
+        return None
+    if not isinstance(doc, tuple) or len(doc) != 6 or doc[0] != FORMAT:
+        return None
+    _, version, ledger, names, keys, bindings = doc
+    if version != _version() or ledger is None or ledger != ledger_key(root):
+        return None
+    lstat = os.lstat
+    is_reg = stat_mod.S_ISREG
+    prefix = os.path.join(root, "")
+    try:
+        for name, key in zip(names, keys, strict=True):
+            st = lstat(prefix + name)
+            if (
+                not is_reg(st.st_mode)
+                or st.st_ino != key[2]
+                or st.st_mtime_ns != key[1]
+                or st.st_size != key[0]
+                or st.st_ctime_ns != key[3]
+            ):
+                return None
+    except (OSError, ValueError, TypeError, IndexError):
+        return None
+    return bindings if isinstance(bindings, int) else None

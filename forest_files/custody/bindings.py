@@ -1,0 +1,281 @@
+"""Bindings in the index: which ground lives in which file section.
+
+Stores: ``binding_events`` (a local cache table, rebuilt from the ledger):
+one row per binding made by an ``adopt`` act, per ``rebind`` and per
+``retire``, in apply order. A binding's current state is derived (latest
+event wins; any retire ends it, and a later rebind never revives it), never
+updated.
+Refuses (``LedgerError`` naming the act): a binding whose section hash is not
+the adopted entry's body hash, a path that is not repository-relative or is a
+special path (``.git/``, ``.forest/``, ``forest.toml``), a rebind or retire of
+an unknown binding.
+Returns: ``Binding`` values; ``contested`` marks two live bindings of one
+path + selector (two branches bound it, then merged); the bound paths of a
+supersession chain (what an act on that chain has authority over).
+Test: tests/test_file_custody.py, tests/test_authority_derived.py
+
+A binding names the entry it was made for; its ground is the current live
+head of that entry's supersession chain, so a supersession carries the
+binding to the new entry without any act on the binding itself. No hash a
+binding records is evidence about a file: checks hash what they read.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from forest_files.custody.special import special_path_reason
+from forest_files.ledger.acts import LedgerError
+
+if TYPE_CHECKING:
+    from forest_files.ledger.kinds import BindSpec, RebindAct, RetireAct
+
+if TYPE_CHECKING:  # annotations only: a check reading a binding map never opens a store
+    from forest_files.store.forest import ForestStore
+
+
+_TABLE = """
+CREATE TABLE IF NOT EXISTS binding_events (
+    seq            INTEGER PRIMARY KEY,
+    act_id         TEXT NOT NULL,
+    bind_act       TEXT NOT NULL,
+    kind           TEXT NOT NULL CHECK (kind IN ('bind', 'rebind', 'retire')),
+    path           TEXT,
+    selector       TEXT,
+    excludes_json  TEXT,
+    normalisation  TEXT,
+    hash_algo      TEXT,
+    section_hash   TEXT,
+    entry_id       INTEGER,
+    by_sig         TEXT NOT NULL,
+    at             TEXT NOT NULL
+)
+"""
+_INDEXES = (
+    "CREATE INDEX IF NOT EXISTS idx_binding_events_path ON binding_events(path)",
+    "CREATE INDEX IF NOT EXISTS idx_binding_events_entry ON binding_events(entry_id)",
+    "CREATE INDEX IF NOT EXISTS idx_binding_events_bind ON binding_events(bind_act)",
+)
+_INSERT = """
+INSERT INTO binding_events (act_id, bind_act, kind, path, selector, excludes_json,
+    normalisation, hash_algo, section_hash, entry_id, by_sig, at)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+"""
+# Every event of the bindings made for members of one supersession chain.
+_CHAIN_EVENTS = """
+SELECT bind_act, kind, path, act_id FROM binding_events
+WHERE entry_id IN (SELECT id FROM entries WHERE id = ? OR chain_root = ?)
+ORDER BY seq
+"""
+
+
+@dataclass(frozen=True)
+class Binding:
+    """The current state of one binding (derived from its events)."""
+
+    bind_act: str
+    path: str
+    selector: str
+    excludes: tuple[str, ...]
+    normalisation: str
+    hash_algo: str
+    section_hash: str
+    entry_id: int
+    bound_by: str
+    retired: bool
+    contested: bool = False
+
+
+def ensure_table(store: ForestStore) -> None:
+    store.conn.execute(_TABLE)
+    for sql in _INDEXES:
+        store.conn.execute(sql)
+
+
+def table_current(store: ForestStore) -> bool:
+    """False for an index whose binding table an older forest-files made."""
+    ensure_table(store)
+    columns = {str(r[1]) for r in store.conn.execute("PRAGMA table_info(binding_events)")}
+    return "file_hash" not in columns
+
+
+_CONTROL = re.compile("[\x00-\x1f\x7f]")  # a C0 control character or DEL
+
+
+def check_repo_path(path: object) -> str:
+    """A repository-relative path with ``/`` separators, or ValueError saying why not."""
+    if not isinstance(path, str) or not path:
+        raise ValueError("path must be a non-empty string")
+    if _CONTROL.search(path):
+        raise ValueError("path holds a NUL or control character")
+    if path.startswith("/") or "\\" in path or (len(path) > 1 and path[1] == ":"):
+        raise ValueError("path must be relative to the repository root, with / separators")
+    if any(part in ("", ".", "..") for part in path.split("/")):
+        raise ValueError("path must not contain '..', '.' or empty segments")
+    reason = special_path_reason(path)
+    if reason is not None:  # the one rule adoption, checks and restore use too
+        raise ValueError(f"{path} {reason}")
+    return path
+
+
+def apply_bind(
+    store: ForestStore, act_id: str, spec: BindSpec, entry_id: int, *, by: str, at: str
+) -> None:
+    """Record the binding an adopt act makes (the caller checked the entry and spec)."""
+    apply_binds(store, [(act_id, spec, entry_id, by, at)])
+
+
+def apply_binds(store: ForestStore, binds: Sequence[tuple[str, BindSpec, int, str, str]]) -> None:
+    """``apply_bind`` for a batch of (act id, spec, entry id, by, at)."""
+    ensure_table(store)
+    rows = [
+        (
+            act_id,
+            act_id,
+            "bind",
+            spec.path,
+            spec.selector,
+            json.dumps(list(spec.excludes)),
+            spec.normalisation,
+            spec.hash_algo,
+            spec.section_hash,
+            entry_id,
+            by,
+            at,
+        )
+        for act_id, spec, entry_id, by, at in binds
+    ]
+    store.conn.executemany(_INSERT, rows)
+
+
+def binding_of(store: ForestStore, bind_act: str, *, act_id: str) -> Binding:
+    """The current state of the binding made by ``bind_act`` (retired ones too)."""
+    ensure_table(store)
+    rows = store.conn.execute(
+        "SELECT * FROM binding_events WHERE bind_act = ? ORDER BY seq", (bind_act,)
+    ).fetchall()
+    state = _fold(rows)
+    if bind_act not in state:
+        raise LedgerError(f"act {act_id}: unknown binding {bind_act}", act_id=act_id)
+    return _as_binding(state[bind_act], contested=False)
+
+
+def event_acts(store: ForestStore, bind_act: str) -> list[str]:
+    """The acts of every event of one binding, oldest first (a new act's deps)."""
+    rows = store.conn.execute(
+        "SELECT act_id FROM binding_events WHERE bind_act = ? ORDER BY seq", (bind_act,)
+    ).fetchall()
+    return [str(r[0]) for r in rows]
+
+
+def apply_rebind(store: ForestStore, act_id: str, act: RebindAct, current: Binding) -> None:
+    store.conn.execute(
+        _INSERT,
+        (
+            act_id,
+            current.bind_act,
+            "rebind",
+            act.path,
+            act.selector,
+            json.dumps(list(current.excludes)),
+            current.normalisation,
+            current.hash_algo,
+            act.section_hash,
+            current.entry_id,
+            act.by,
+            act.at,
+        ),
+    )
+
+
+def apply_retire(store: ForestStore, act_id: str, act: RetireAct, current: Binding) -> None:
+    store.conn.execute(
+        _INSERT,
+        (
+            act_id, current.bind_act, "retire", None, None, None, None, None, None,
+            current.entry_id, act.by, act.at,
+        ),
+    )  # fmt: skip
+
+
+def chain_paths(store: ForestStore, chain: int) -> frozenset[str]:
+    """Every path a live binding of the supersession chain ``chain`` names."""
+    ensure_table(store)
+    live: dict[str, str | None] = {}
+    for bind_act, kind, path, _ in store.conn.execute(_CHAIN_EVENTS, (chain, chain)):
+        if kind == "retire":
+            live[str(bind_act)] = None
+        elif kind == "bind" or live.get(str(bind_act)) is not None:
+            live[str(bind_act)] = str(path)
+    return frozenset(p for p in live.values() if p is not None)
+
+
+def _fold(rows: Iterable[Any]) -> dict[str, dict[str, Any]]:
+    """Binding states from their events, in seq order: the latest location wins;
+    a retire ends a binding and nothing after it revives it."""
+    state: dict[str, dict[str, Any]] = {}
+    for row in rows:
+        key = str(row["bind_act"])
+        previous = state.get(key)
+        if row["kind"] == "retire":
+            if previous is not None:
+                previous["retired"] = True
+            continue
+        if previous is None and row["kind"] != "bind":
+            continue  # an orphan event: replay never writes one
+        raw_excludes = row["excludes_json"]
+        state[key] = {
+            "bind_act": key,
+            "path": row["path"],
+            "selector": row["selector"],
+            "excludes": () if raw_excludes in (None, "[]") else tuple(json.loads(raw_excludes)),
+            "normalisation": row["normalisation"],
+            "hash_algo": row["hash_algo"],
+            "section_hash": row["section_hash"],
+            "entry_id": int(row["entry_id"]),
+            "bound_by": previous["bound_by"] if previous else row["by_sig"],
+            "retired": bool(previous and previous["retired"]),
+        }
+    return state
+
+
+def _as_binding(value: dict[str, Any], *, contested: bool) -> Binding:
+    return Binding(**value, contested=contested)
+
+
+def all_bindings(
+    store: ForestStore, *, include_retired: bool = False, paths: Iterable[str] | None = None
+) -> list[Binding]:
+    """Every binding's current state, ordered by path then selector. With ``paths``,
+    only bindings that ever named one of them (a hook judging a few staged files)."""
+    ensure_table(store)
+    if paths is None:
+        rows = store.conn.execute("SELECT * FROM binding_events ORDER BY seq").fetchall()
+    else:
+        wanted = sorted(set(paths))
+        rows = []
+        for start in range(0, len(wanted), 500):
+            chunk = wanted[start : start + 500]
+            marks = ",".join("?" * len(chunk))
+            rows += store.conn.execute(
+                "SELECT * FROM binding_events WHERE bind_act IN "
+                f"(SELECT bind_act FROM binding_events WHERE path IN ({marks}))",
+                chunk,
+            ).fetchall()
+        rows.sort(key=lambda r: int(r["seq"]))
+    state = _fold(rows)
+    counts: dict[tuple[str, str], int] = {}
+    for v in state.values():
+        if not v["retired"]:
+            where = (v["path"], v["selector"])
+            counts[where] = counts.get(where, 0) + 1
+    out = [
+        _as_binding(v, contested=counts.get((v["path"], v["selector"]), 0) > 1)
+        for v in state.values()
+        if include_retired or not v["retired"]
+    ]
+    return sorted(out, key=lambda b: (b.path, b.selector, b.bind_act))

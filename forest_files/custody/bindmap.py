@@ -1,0 +1,232 @@
+"""Every live binding with the ground of its chain, kept beside the index it came from.
+
+A check needs each live binding and its chain's ground. Derived from an index
+(folding binding events, querying live heads) that costs about a third of a
+second at 10,000 bindings; a binding map keeps the result in one ``marshal``
+record, valid exactly as long as its index cannot have changed:
+
+* the working tree's index ``.forest/woods.db``: ``.forest/woods.db.bindmap-<tag>``
+  (git-ignored with the index), keyed by the ledger's stat (verdict.ledger_key)
+  taken before the sync that brought the index in step, and written only when no
+  segment's mtime reaches the stamp taken with that key (git's racy-clean rule);
+* a cached custody view (session.py): ``<view>.bindmap-<tag>``. A view is never
+  changed once built and its name is the ledger's fingerprint, so its map needs
+  no other key.
+
+Stores: those records (temporary file, then rename).
+Refuses: nothing. A missing, corrupt, foreign-version or stale record is a miss.
+Returns: ``BindMap`` (bindings in the store's order, grounds by entry id) or None.
+Test: tests/test_bindmap.py
+"""
+
+from __future__ import annotations
+
+import marshal
+import os
+import sys
+from collections.abc import Iterable
+
+from forest_files.kernel.paths import INDEX
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    from forest_files.check.engine import Ground
+    from forest_files.check.verdict import LedgerKey
+    from forest_files.custody.bindings import Binding
+    from forest_files.store.forest import ForestStore
+
+FORMAT = 3  # 2: no file hash (a ledger-recorded hash is no evidence; check.py); 3: status rows
+_SUFFIX = f".bindmap-{sys.implementation.cache_tag}"
+_FIELDS = (
+    "bind_act",
+    "path",
+    "selector",
+    "excludes",
+    "normalisation",
+    "hash_algo",
+    "section_hash",
+    "entry_id",
+    "bound_by",
+    "retired",
+    "contested",
+)
+
+
+class BindMap:
+    """Live bindings in the store's order, and their chains' grounds by entry id. A
+    plain class, not a NamedTuple: ``forest status`` would import typing for it."""
+
+    __slots__ = ("bindings", "grounds")
+
+    def __init__(self, bindings: list[Binding], grounds: dict[int, Ground]) -> None:
+        self.bindings = bindings
+        self.grounds = grounds
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, BindMap):
+            return NotImplemented
+        return self.bindings == other.bindings and self.grounds == other.grounds
+
+    __hash__ = None  # type: ignore[assignment]  # mutable lists inside, as before
+
+
+def derive(store: ForestStore) -> BindMap:
+    """The map of ``store`` as it is now (the slow way a record saves)."""
+    from forest_files.custody.bindings import all_bindings
+
+    return of_bindings(store, all_bindings(store))
+
+
+def of_bindings(store: ForestStore, bindings: list[Binding]) -> BindMap:
+    """The map of ``bindings`` (all live bindings of ``store``), as a saved map
+    holds them: the same map however it was found."""
+    from forest_files.check.engine import ground_map
+
+    return BindMap(bindings, ground_map(store, bindings))
+
+
+def worktree_record(root: str) -> str:
+    return os.path.join(root, INDEX + _SUFFIX)
+
+
+def view_record(view: str) -> str:
+    return view + _SUFFIX
+
+
+def _version() -> str:
+    from forest_files import __version__
+
+    return __version__
+
+
+def save(record: str, key: LedgerKey | str, bmap: BindMap) -> None:
+    """Each path's bindings (with their grounds) marshalled apart, so a hook judging
+    one staged file unpacks one entry, not ten thousand."""
+    by_path: dict[str, list[Any]] = {}  # rows of str, int, bool, tuple and None
+    for b in bmap.bindings:
+        ground = bmap.grounds.get(b.entry_id)
+        row = (*(getattr(b, f) for f in _FIELDS), ground)
+        by_path.setdefault(b.path, []).append(row)
+    packed = {path: marshal.dumps(tuple(rows)) for path, rows in by_path.items()}
+    order = tuple(dict.fromkeys(b.path for b in bmap.bindings))
+    doc = (FORMAT, _version(), key, _FIELDS, order, packed, _status_rows(order, by_path))
+    tmp = f"{record}.{os.getpid()}.tmp"
+    try:
+        with open(tmp, "wb") as fh:
+            fh.write(marshal.dumps(doc))
+        os.replace(tmp, record)
+    except (OSError, ValueError):
+        forget(tmp)  # a map that cannot be written is only a slower next check
+
+
+def _status_rows(order: tuple[str, ...], by_path: dict[str, list[Any]]) -> bytes | None:
+    """(path, selector, ground content id) of every binding in load order, packed
+    once for ``forest status``; None when a binding has no single ground."""
+    rows = []
+    for path in order:
+        for row in by_path[path]:
+            ground = row[-1]
+            if ground is None or ground[0] is None or ground[2]:
+                return None
+            rows.append((row[1], row[2], ground[0]))
+    return marshal.dumps(tuple(rows))
+
+
+def forget(record: str) -> None:
+    try:  # noqa: SIM105  (contextlib.suppress: forest status would import contextlib)
+        os.unlink(record)
+    except OSError:
+        pass
+
+
+# A long-lived process (the watcher) loads the same record for every batch: decoded
+# once per version of the file on disk (its stat).
+_DECODED: dict[str, tuple[tuple[int, int, int, int], Any]] = {}
+
+
+def load(
+    record: str,
+    key: LedgerKey | str,
+    paths: Iterable[str] | None = None,
+    *,
+    under: tuple[str, ...] = (),
+) -> BindMap | None:
+    """The map saved under ``key`` at ``record`` (only ``paths``' bindings if given;
+    only those at or under a path of ``under`` if that is given)."""
+    doc = _doc(record, key)
+    if doc is None:
+        return None
+    order, packed = doc[4], doc[5]
+    wanted = order if paths is None else [p for p in dict.fromkeys(paths) if p in packed]
+    if under:
+        exact = [p for p in under if p in packed]
+        if len(exact) == len(under):  # files (the common case): no scan of every path
+            keep = set(exact)
+            wanted = exact if paths is None else [p for p in wanted if p in keep]
+        else:
+            from forest_files.check.engine import under as lies_under
+
+            wanted = [p for p in wanted if any(lies_under(p, q) for q in under)]
+    from forest_files.custody.bindings import Binding  # not needed by status_rows
+
+    bindings: list[Binding] = []
+    grounds: dict[int, Ground] = {}
+    try:
+        for path in wanted:
+            for row in marshal.loads(packed[path]):
+                binding = Binding(*row[:-1])  # _FIELDS is Binding's field order
+                bindings.append(binding)
+                if row[-1] is not None:
+                    grounds[binding.entry_id] = row[-1]
+    except (KeyError, TypeError, ValueError, EOFError, IndexError):
+        return None
+    return BindMap(bindings, grounds)
+
+
+def paths_of(record: str, key: LedgerKey | str) -> set[str] | None:
+    """Every path a binding of the map saved under ``key`` names, without unpacking
+    any binding; None when the record is missing or stale."""
+    doc = _doc(record, key)
+    return None if doc is None else set(doc[4])
+
+
+def status_rows(record: str, key: LedgerKey | str) -> list[tuple[str, str, str]] | None:
+    """(path, selector, ground content id) of every binding of the map saved under
+    ``key``, without unpacking any binding; None when the record is missing or
+    stale, or a binding has no single ground."""
+    doc = _doc(record, key)
+    if doc is None or doc[6] is None:
+        return None
+    try:
+        rows = marshal.loads(doc[6])
+    except (EOFError, ValueError, TypeError):
+        return None
+    if not isinstance(rows, tuple):
+        return None
+    return list(rows)
+
+
+def _doc(record: str, key: LedgerKey | str) -> tuple[Any, ...] | None:
+    """The decoded record when it is of this format and version and saved under ``key``."""
+    try:
+        with open(record, "rb") as fh:
+            st = os.fstat(fh.fileno())
+            stamp = (st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns)
+            known = _DECODED.get(record)
+            if known is not None and known[0] == stamp:
+                doc = known[1]  # a tuple: nothing in it is ever changed
+            else:
+                doc = marshal.loads(fh.read())  # load(fh) reads in small pieces: far slower
+                _DECODED[record] = (stamp, doc)
+    except (OSError, EOFError, ValueError, TypeError):
+        return None
+    if not isinstance(doc, tuple) or len(doc) != 7 or doc[0] != FORMAT:
+        return None
+    _, version, saved_key, fields, order, packed, _status = doc
+    if version != _version() or fields != _FIELDS or saved_key != key:
+        return None
+    if not isinstance(order, tuple) or not isinstance(packed, dict):
+        return None
+    return doc

@@ -1,0 +1,487 @@
+"""forest.toml: the committed project id, policies and authority map.
+
+Stores: nothing (``render_config`` returns text; ``forest init`` writes it).
+Refuses: a missing file, bad TOML, unknown tables or keys, wrong types,
+values out of bounds, malformed globs or holders — each as ConfigError naming
+the file, the key and the fix.
+Returns: ForestConfig; holders of a path; whether a signature may act on it.
+Test: tests/test_config.py, tests/test_signing.py (the signing keys, signing/settings.py)
+
+Kept free of pydantic on purpose: every command, the pre-commit hook
+included, reads this file, and the hook must start fast.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from forest_files.doors.watch.policy import WatchRule, parse_watch
+from forest_files.gate.signing.settings import (
+    NO_SIGNING,
+    SigningSettings,
+    parse_settings,
+    render_settings,
+)
+from forest_files.kernel.bounds import (
+    DEFAULT_MAX_BODY_BYTES,
+    MAX_BODY_BYTES_LIMIT,
+    MAX_CONFIG_BYTES,
+    MAX_PROJECT_ID_CHARS,
+    MAX_REQUIRE_EXCEPT,
+    MAX_REQUIRE_GLOB_CHARS,
+    MAX_REQUIRE_RULES,
+    MAX_WHEN_CHARS,
+    MAX_WHEN_KEYS,
+    MAX_WHEN_VALUES,
+)
+from forest_files.kernel.errors import ForestError
+from forest_files.kernel.paths import CONFIG_NAME as CONFIG_NAME  # re-exported
+
+REQUIRE_BINDS = ("file", "headings")
+
+_TABLES: dict[str, frozenset[str] | None] = {
+    "project": frozenset({"id"}),
+    "policy": frozenset({"max_body_bytes", "allowed_signers", "signed"}),
+    "authority": None,  # keys are globs
+    "signing": None,  # keys are globs
+    "gpg": None,  # keys are holders
+    "require": None,  # keys are globs (coverage: files that must be bound)
+    "watch": None,  # keys are globs (what the watcher does with drift: watch/policy.py)
+    "retention": None,  # keys are RETENTION_KINDS (checked with their own message)
+}
+# What ``forest expire`` may remove (local, never adopted), and its bounds in days.
+RETENTION_KINDS = ("captures", "proposals")
+# Kept only by a library store (governance/retention.py): refused here, with why.
+LIBRARY_RETENTION_KINDS = ("pairs", "retrieval_log", "scrolls")
+MAX_RETENTION_DAYS = 36500
+_REQUIRE_KEYS = frozenset({"bind", "level", "when", "except"})
+_WHEN_KEY = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]*")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+_EMAIL_TAIL = re.compile(r"<([^<>]+)>\s*$")
+
+
+class ConfigError(ForestError):
+    """forest.toml is missing or invalid; the message says where and how to fix it."""
+
+
+@dataclass(frozen=True)
+class AuthorityRule:
+    """One line of ``[authority]``: a path glob and who holds authority over it."""
+
+    glob: str
+    holders: tuple[str, ...]
+    pattern: re.Pattern[str] = field(compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class RequireRule:
+    """One line of ``[require]``: files matching ``glob`` (and no ``except`` glob) must
+    be bound — the whole file (``bind="file"``) or every heading of ``level``
+    (``bind="headings"``); with ``when``, only files whose front matter says so
+    (each key equals one of its values, case-insensitively). files/coverage.py judges."""
+
+    glob: str
+    bind: str = "file"
+    level: int | None = None
+    when: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    excepted: tuple[str, ...] = ()
+    pattern: re.Pattern[str] | None = field(default=None, compare=False, repr=False)
+    except_patterns: tuple[re.Pattern[str], ...] = field(default=(), compare=False, repr=False)
+
+    def matches(self, path: str) -> bool:
+        pattern = self.pattern or compile_glob(self.glob)
+        if not pattern.fullmatch(path):
+            return False
+        return not any(p.fullmatch(path) for p in self.except_patterns)
+
+
+@dataclass(frozen=True)
+class ForestConfig:
+    project_id: str
+    max_body_bytes: int = DEFAULT_MAX_BODY_BYTES
+    authority: tuple[AuthorityRule, ...] = ()
+    signing: SigningSettings = NO_SIGNING
+    require: tuple[RequireRule, ...] = ()
+    watch: tuple[WatchRule, ...] = ()
+    retention: tuple[tuple[str, int], ...] = ()  # (kind, days), sorted; absent: kept
+
+
+# --- globs -------------------------------------------------------------------
+
+
+def compile_glob(glob: str) -> re.Pattern[str]:
+    """Anchored at the repository root. ``*`` and ``?`` stay within one path
+    segment; a whole segment ``**`` spans zero or more directories (at the end:
+    everything below). Any other character is literal. Raises ValueError."""
+    if not glob or glob.startswith("/") or glob.endswith("/"):
+        raise ValueError("must be a repository-relative path without a leading or trailing '/'")
+    segments = glob.split("/")
+    if any(s in ("", ".", "..") for s in segments) or "\\" in glob:
+        raise ValueError("must not contain empty, '.' or '..' segments or backslashes")
+    out: list[str] = []
+    last = len(segments) - 1
+    for i, seg in enumerate(segments):
+        if seg == "**":
+            out.append(".+" if i == last else "(?:[^/]+/)*")
+            continue
+        if "**" in seg:
+            raise ValueError("'**' must be a whole path segment (e.g. 'docs/**/x.md')")
+        part = "".join(
+            "[^/]*" if ch == "*" else "[^/]" if ch == "?" else re.escape(ch) for ch in seg
+        )
+        out.append(part if i == last else part + "/")
+    return re.compile("".join(out))
+
+
+def _norm(repo_path: str) -> str:
+    path = posixpath.normpath(repo_path.replace("\\", "/"))
+    return path.lstrip("/")
+
+
+def holders_for(cfg: ForestConfig, repo_path: str) -> tuple[str, ...] | None:
+    """Holders of the LAST rule whose glob matches; None if no rule does."""
+    path = _norm(repo_path)
+    for rule in reversed(cfg.authority):
+        if rule.pattern.fullmatch(path):
+            return rule.holders
+    return None
+
+
+def _is_email_only(holder: str) -> bool:
+    return holder.startswith("<") and holder.endswith(">") and "<" not in holder[1:]
+
+
+def email_of(signature: str) -> str | None:
+    """The ``<email>`` tail of a signature, without the brackets (None if it has none)."""
+    tail = _EMAIL_TAIL.search(signature.strip())
+    return tail.group(1).strip() if tail else None
+
+
+def names_match(holder: str, signature: str) -> bool:
+    """The signature equals the holder, or a holder written as ``<email>`` equals
+    the signature's ``<email>``."""
+    sig = signature.strip()
+    if sig == holder:
+        return True
+    return _is_email_only(holder) and holder[1:-1].strip() == email_of(sig)
+
+
+def may_act(cfg: ForestConfig, repo_path: str, signature: str) -> bool:
+    """Ungoverned paths: anyone. Governed: the signature matches a holder (``names_match``)."""
+    holders = holders_for(cfg, repo_path)
+    if holders is None:
+        return True
+    return any(names_match(holder, signature) for holder in holders)
+
+
+# --- reading -------------------------------------------------------------------
+
+
+def load_config(path: Path | str) -> ForestConfig:
+    """Read ``forest.toml`` (or ``<dir>/forest.toml``)."""
+    file = Path(path)
+    if file.is_dir():
+        file = file / CONFIG_NAME
+    try:
+        raw = file.read_bytes()
+    except FileNotFoundError:
+        raise ConfigError(f"{file}: not a forest-files repository: run `forest init`") from None
+    except OSError as exc:
+        raise ConfigError(f"{file}: cannot be read ({exc.strerror})") from None
+    if len(raw) > MAX_CONFIG_BYTES:
+        raise ConfigError(f"{file}: {len(raw)} bytes, over the {MAX_CONFIG_BYTES}-byte limit")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ConfigError(f"{file}: not UTF-8; save it as UTF-8") from None
+    return parse_config_text(text, str(file))
+
+
+def parse_config_text(text: str, source_name: str) -> ForestConfig:
+    """Validate forest.toml text; ``source_name`` names it in errors (a path,
+    or e.g. ``"forest.toml at <merge-base>"`` for a blob)."""
+    if len(text.encode("utf-8", "surrogatepass")) > MAX_CONFIG_BYTES:
+        raise ConfigError(f"{source_name}: over the {MAX_CONFIG_BYTES}-byte limit")
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{source_name}: not valid TOML: {exc}") from None
+    return _Validator(source_name).config(data)
+
+
+class _Validator:
+    def __init__(self, source: str) -> None:
+        self.source = source
+
+    def fail(self, key: str, problem: str, fix: str) -> ConfigError:
+        return ConfigError(f"{self.source}: {key}: {problem}; {fix}")
+
+    def table(self, data: dict[str, Any], name: str, required: bool) -> dict[str, Any]:
+        value = data.get(name)
+        if value is None:
+            if required:
+                raise self.fail(f"[{name}]", "missing", f"add a [{name}] table")
+            return {}
+        if not isinstance(value, dict):
+            raise self.fail(name, "must be a table", f"write it as [{name}]")
+        allowed = _TABLES[name]
+        for key in value:
+            if allowed is not None and key not in allowed:
+                known = ", ".join(sorted(allowed))
+                raise self.fail(f"[{name}] {key}", "unknown key", f"known keys: {known}")
+        return value
+
+    def config(self, data: dict[str, Any]) -> ForestConfig:
+        for name in data:
+            if name not in _TABLES:
+                known = ", ".join(f"[{t}]" for t in _TABLES)
+                raise self.fail(name, "unknown table or key", f"known tables: {known}")
+        project = self.table(data, "project", required=True)
+        policy = self.table(data, "policy", required=False)
+        authority = self.table(data, "authority", required=False)
+        signing = parse_settings(
+            policy,
+            self.table(data, "signing", required=False),
+            self.table(data, "gpg", required=False),
+            self.fail,
+            compile_glob,
+        )
+        return ForestConfig(
+            project_id=self.project_id(project),
+            max_body_bytes=self.max_body_bytes(policy),
+            authority=tuple(self.rule(g, h) for g, h in authority.items()),
+            signing=signing,
+            require=self.requirements(self.table(data, "require", required=False)),
+            watch=parse_watch(self.table(data, "watch", required=False), self.fail, compile_glob),
+            retention=self.retention(self.table(data, "retention", required=False)),
+        )
+
+    def retention(self, table: dict[str, Any]) -> tuple[tuple[str, int], ...]:
+        out = []
+        for kind, days in sorted(table.items()):
+            key = f"[retention] {kind}"
+            if kind not in RETENTION_KINDS:
+                why = "ground never expires" if kind in ("ground", "ledger") else "unknown key"
+                if kind in LIBRARY_RETENTION_KINDS:
+                    why = (
+                        "a repository keeps none (library stores only: "
+                        "forest_files.governance.retention)"
+                    )
+                raise self.fail(key, why, f"known keys: {', '.join(RETENTION_KINDS)}")
+            if isinstance(days, bool) or not isinstance(days, int):
+                raise self.fail(key, "must be an integer (days)", f"e.g. {kind} = 30")
+            if not 1 <= days <= MAX_RETENTION_DAYS:
+                raise self.fail(key, f"{days} is out of range", f"use 1 to {MAX_RETENTION_DAYS}")
+            out.append((kind, days))
+        return tuple(out)
+
+    def requirements(self, table: dict[str, Any]) -> tuple[RequireRule, ...]:
+        if len(table) > MAX_REQUIRE_RULES:
+            raise self.fail(
+                "[require]",
+                f"{len(table)} globs, over the limit of {MAX_REQUIRE_RULES}",
+                "use fewer, wider globs (e.g. 'docs/adr/**')",
+            )
+        return tuple(self.requirement(glob, value) for glob, value in table.items())
+
+    def require_glob(self, key: str, glob: str) -> re.Pattern[str]:
+        example = 'e.g. "docs/adr/*.md" = "file"'
+        if len(glob) > MAX_REQUIRE_GLOB_CHARS:
+            raise self.fail(key, f"glob longer than {MAX_REQUIRE_GLOB_CHARS} characters", example)
+        if _CONTROL.search(glob):
+            raise self.fail(key, "glob contains control characters", example)
+        try:
+            return compile_glob(glob)
+        except ValueError as exc:
+            raise self.fail(key, f"bad path glob: {exc}", example) from None
+
+    def requirement(self, glob: str, value: Any) -> RequireRule:
+        key = f"[require] {_toml_str(glob)}"
+        pattern = self.require_glob(key, glob)
+        if isinstance(value, str):
+            if value != "file":
+                raise self.fail(
+                    key,
+                    f"unknown requirement {value!r}",
+                    'write "file", or { bind = "headings", level = 2 }',
+                )
+            return RequireRule(glob, "file", pattern=pattern)
+        if not isinstance(value, dict):
+            raise self.fail(key, 'must be "file" or an inline table', 'e.g. { bind = "file" }')
+        for name in value:
+            if name not in _REQUIRE_KEYS:
+                known = ", ".join(sorted(_REQUIRE_KEYS))
+                raise self.fail(f"{key} {name}", "unknown key", f"known keys: {known}")
+        bind = value.get("bind")
+        if bind not in REQUIRE_BINDS:
+            raise self.fail(
+                f"{key} bind", f"must be one of {', '.join(REQUIRE_BINDS)}", 'e.g. bind = "file"'
+            )
+        level = self.require_level(key, bind, value.get("level"))
+        when = self.require_when(key, value.get("when", {}))
+        excepted, patterns = self.require_except(key, value.get("except", []))
+        return RequireRule(glob, bind, level, when, excepted, pattern, patterns)
+
+    def require_level(self, key: str, bind: str, level: Any) -> int | None:
+        if bind == "file":
+            if level is not None:
+                raise self.fail(f"{key} level", 'only for bind = "headings"', "remove it")
+            return None
+        fix = "give the heading level to cover, 1 to 6 (e.g. level = 2)"
+        if isinstance(level, bool) or not isinstance(level, int):
+            raise self.fail(f"{key} level", "must be an integer", fix)
+        if not 1 <= level <= 6:
+            raise self.fail(f"{key} level", f"{level} is out of range", fix)
+        return level
+
+    def require_when(self, key: str, when: Any) -> tuple[tuple[str, tuple[str, ...]], ...]:
+        fix = 'e.g. when = { status = "accepted" } or { status = ["accepted", "final"] }'
+        if not isinstance(when, dict):
+            raise self.fail(f"{key} when", "must be an inline table", fix)
+        if len(when) > MAX_WHEN_KEYS:
+            raise self.fail(f"{key} when", f"more than {MAX_WHEN_KEYS} keys", fix)
+        out: list[tuple[str, tuple[str, ...]]] = []
+        for name, wanted in when.items():
+            where = f"{key} when.{name}"
+            if not _WHEN_KEY.fullmatch(name) or len(name) > MAX_WHEN_CHARS:
+                raise self.fail(where, "not a plain front-matter key", fix)
+            values = wanted if isinstance(wanted, list) else [wanted]
+            if not values or len(values) > MAX_WHEN_VALUES:
+                raise self.fail(where, f"give 1 to {MAX_WHEN_VALUES} values", fix)
+            for v in values:
+                if not isinstance(v, str) or not v.strip() or len(v) > MAX_WHEN_CHARS:
+                    raise self.fail(
+                        where, f"{v!r} is not a non-empty string of at most {MAX_WHEN_CHARS}", fix
+                    )
+                if _CONTROL.search(v):
+                    raise self.fail(where, f"{v!r} contains control characters", fix)
+            out.append((name, tuple(v.strip() for v in values)))
+        return tuple(out)
+
+    def require_except(
+        self, key: str, globs: Any
+    ) -> tuple[tuple[str, ...], tuple[re.Pattern[str], ...]]:
+        fix = 'e.g. except = ["docs/adr/0000-template.md"]'
+        if not isinstance(globs, list) or len(globs) > MAX_REQUIRE_EXCEPT:
+            raise self.fail(f"{key} except", f"must be a list of at most {MAX_REQUIRE_EXCEPT}", fix)
+        patterns = []
+        for glob in globs:
+            if not isinstance(glob, str):
+                raise self.fail(f"{key} except", f"{glob!r} is not a string", fix)
+            patterns.append(self.require_glob(f"{key} except", glob))
+        return tuple(globs), tuple(patterns)
+
+    def project_id(self, project: dict[str, Any]) -> str:
+        key = "[project] id"
+        value = project.get("id")
+        fix = "set it to the id `forest init` generated (a uuid4 hex string)"
+        if value is None:
+            raise self.fail(key, "missing", fix)
+        if not isinstance(value, str) or not value.strip():
+            raise self.fail(key, "must be a non-empty string", fix)
+        if value != value.strip() or _CONTROL.search(value) or " " in value:
+            raise self.fail(key, "must not contain spaces or control characters", fix)
+        if len(value) > MAX_PROJECT_ID_CHARS:
+            raise self.fail(key, f"longer than {MAX_PROJECT_ID_CHARS} characters", fix)
+        return value
+
+    def max_body_bytes(self, policy: dict[str, Any]) -> int:
+        value = policy.get("max_body_bytes", DEFAULT_MAX_BODY_BYTES)
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise self.fail(
+                "[policy] max_body_bytes", "must be an integer", "e.g. max_body_bytes = 8388608"
+            )
+        if not 1 <= value <= MAX_BODY_BYTES_LIMIT:
+            raise self.fail(
+                "[policy] max_body_bytes",
+                f"{value} is out of range",
+                f"use 1 to {MAX_BODY_BYTES_LIMIT}",
+            )
+        return value
+
+    def rule(self, glob: str, holders: Any) -> AuthorityRule:
+        key = f'[authority] "{glob}"'
+        try:
+            pattern = compile_glob(glob)
+        except ValueError as exc:
+            raise self.fail(key, f"bad path glob: {exc}", 'e.g. "docs/adr/**"') from None
+        fix = 'give a list of holders, e.g. ["Ada Lovelace <ada@example.org>"]'
+        if not isinstance(holders, list) or not holders:
+            raise self.fail(key, "must be a non-empty list of holders", fix)
+        for holder in holders:
+            if not isinstance(holder, str) or not holder.strip():
+                raise self.fail(key, f"holder {holder!r} is not a non-empty string", fix)
+            if _CONTROL.search(holder):
+                raise self.fail(key, f"holder {holder!r} contains control characters", fix)
+        return AuthorityRule(glob, tuple(h.strip() for h in holders), pattern)
+
+
+# --- writing -----------------------------------------------------------------
+
+
+def _toml_str(value: str) -> str:
+    out = ['"']
+    for ch in value:
+        if ch in ('"', "\\"):
+            out.append("\\" + ch)
+        elif _CONTROL.match(ch):
+            out.append(f"\\u{ord(ch):04x}")
+        else:
+            out.append(ch)
+    out.append('"')
+    return "".join(out)
+
+
+def render_config(cfg: ForestConfig) -> str:
+    """forest.toml text for ``cfg``, in a stable order; ``parse_config_text``
+    of the result equals ``cfg``."""
+    lines = [
+        "[project]",
+        f"id = {_toml_str(cfg.project_id)}",
+        "",
+        "[policy]",
+        f"max_body_bytes = {cfg.max_body_bytes}",
+        *render_settings(cfg.signing, _toml_str),
+    ]
+    if cfg.authority:
+        lines += ["", "# Last matching glob wins. '*' stays in one directory; '**' spans many."]
+        lines.append("[authority]")
+        for rule in cfg.authority:
+            holders = ", ".join(_toml_str(h) for h in rule.holders)
+            lines.append(f"{_toml_str(rule.glob)} = [{holders}]")
+    if cfg.require:
+        lines += ["", "# Files that must be bound (docs/coverage.md)."]
+        lines.append("[require]")
+        lines += [_render_requirement(rule) for rule in cfg.require]
+    if cfg.watch:
+        lines += ["", "# What the watcher does with drift (docs/watch.md)."]
+        lines.append("[watch]")
+        lines += [f"{_toml_str(r.glob)} = {_toml_str(r.policy)}" for r in cfg.watch]
+    return "\n".join(lines) + "\n"
+
+
+def _render_requirement(rule: RequireRule) -> str:
+    key = _toml_str(rule.glob)
+    if rule.bind == "file" and not rule.when and not rule.excepted:
+        return f'{key} = "file"'
+    parts = [f"bind = {_toml_str(rule.bind)}"]
+    if rule.level is not None:
+        parts.append(f"level = {rule.level}")
+    if rule.when:
+        conds = ", ".join(
+            f"{name} = [{', '.join(_toml_str(v) for v in values)}]" for name, values in rule.when
+        )
+        parts.append(f"when = {{ {conds} }}")
+    if rule.excepted:
+        parts.append(f"except = [{', '.join(_toml_str(g) for g in rule.excepted)}]")
+    return f"{key} = {{ {', '.join(parts)} }}"
+
+
+def new_config(project_id: str) -> ForestConfig:
+    """A fresh config (``forest init`` passes ``uuid.uuid4().hex``)."""
+    return _Validator("new config").config({"project": {"id": project_id}})

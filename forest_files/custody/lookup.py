@@ -1,0 +1,178 @@
+"""Finding a binding from what a user typed, and its custody chain.
+
+Stores: nothing.
+Refuses: a target that names no binding (listing the bindings of that path),
+or that matches several (listing them); a directory move from a directory
+holding no binding, or between overlapping directories.
+Returns: the ``Binding``; the chain of entries that were its ground, oldest
+first, as ``ChainLink`` values (content ids, signatures, words, hashes —
+never body text); the bindings a directory move carries and where to.
+Test: tests/test_file_custody.py
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from forest_files.custody.bindings import Binding
+from forest_files.kernel.errors import ForestError
+from forest_files.store.forest import ForestStore
+from forest_files.text.selector import parse_selector, render
+
+if TYPE_CHECKING:
+    from forest_files.custody.record import SectionText
+
+
+class NoSuchBinding(ForestError):
+    """The target names no live binding."""
+
+
+def _tail_of(bound: str, wanted_kind: str, wanted: tuple[str, ...], index: int | None) -> bool:
+    sel = parse_selector(bound)
+    if sel.kind != wanted_kind:
+        return False
+    if index is not None and sel.index != index:
+        return False
+    return sel.parts[len(sel.parts) - len(wanted) :] == wanted
+
+
+def find_binding(
+    bindings: list[Binding],
+    target: str,
+    binding_id: str | None = None,
+    *,
+    root: Path | None = None,
+) -> Binding:
+    """The binding ``target`` names: its full selector, or a unique heading-path tail.
+    ``binding_id`` (a bind act id or a unique prefix) picks one of several bindings of
+    one section (two branches bound it, then merged). With ``root``, a target that
+    names no binding as typed (``c.md#Notes[2]`` recorded as ``c.md#B/Notes``) is
+    resolved against the working-tree file, and the binding of that section wins."""
+    if binding_id:
+        bindings = [b for b in bindings if b.bind_act.startswith(binding_id)]
+    sel = parse_selector(target)
+    full = render(sel)
+    same_path = [b for b in bindings if b.path == sel.path]
+    found = [b for b in same_path if b.selector == full]
+    if not found:
+        found = [
+            b for b in same_path if _tail_of(b.selector, sel.kind, tuple(sel.parts), sel.index)
+        ]
+    if not found and root is not None:
+        resolved = _resolved(root, target)
+        found = [b for b in same_path if resolved is not None and b.selector == resolved]
+    if len(found) == 1:
+        return found[0]
+    if not found:
+        known = ", ".join(b.selector for b in same_path) or "none"
+        raise NoSuchBinding(
+            f"{target}: no binding (bindings of {sel.path}: {known}); "
+            "list them with `forest status`"
+        )
+    raise NoSuchBinding(
+        f"{target} matches several bindings: "
+        f"{', '.join(f'{b.selector} (--binding {b.bind_act[:12]})' for b in found)}; "
+        "give the full selector or --binding ID"
+    )
+
+
+def _resolved(root: Path, target: str) -> str | None:
+    """The full selector ``target`` resolves to in the working tree (None if none)."""
+    from forest_files.custody.targets import read_section
+
+    try:
+        return read_section(root, target, (), max_bytes=1 << 30).selector
+    except ForestError:
+        return None
+
+
+@dataclass(frozen=True)
+class ChainLink:
+    content_id: str
+    body_hash: str
+    adopted_by: str
+    words: str
+    created_at: str
+    status: str
+
+
+def chain(store: ForestStore, binding: Binding) -> list[ChainLink]:
+    """Every entry of the binding's supersession chain, oldest first."""
+    root = store.conn.execute(
+        "SELECT COALESCE(chain_root, id) FROM entries WHERE id = ?", (binding.entry_id,)
+    ).fetchone()[0]
+    rows = store.conn.execute(
+        "SELECT * FROM entries WHERE id = ? OR chain_root = ? ORDER BY created_at, id",
+        (root, root),
+    ).fetchall()
+    links: list[ChainLink] = []
+    for row in rows:
+        entry_id = int(row["id"])
+        record = store.conn.execute(
+            "SELECT r.signature, r.body FROM edges a JOIN entries r ON r.id = a.from_id "
+            "WHERE a.to_id = ? AND a.kind = 'adopts' ORDER BY a.id DESC LIMIT 1",
+            (entry_id,),
+        ).fetchone()
+        if store.is_ground(entry_id):
+            status = "ground"
+        elif store.is_contested(entry_id):
+            status = "contested"
+        elif store.is_sealed(entry_id):
+            status = "sealed"
+        else:
+            status = "superseded"
+        links.append(
+            ChainLink(
+                content_id=store.content_id(entry_id),
+                body_hash=str(row["body_hash"]),
+                adopted_by="" if record is None else str(record["signature"]),
+                words="" if record is None else str(record["body"]),
+                created_at=str(row["created_at"]),
+                status=status,
+            )
+        )
+    return links
+
+
+def moves_under(bindings: list[Binding], old_dir: str, new_dir: str) -> list[tuple[Binding, str]]:
+    """Every live binding under directory ``old_dir`` with the selector it has at the
+    same relative path under ``new_dir`` (a directory moved: ``forest rebind a/ b/``)."""
+    from dataclasses import replace
+
+    old, new = old_dir.strip("/"), new_dir.strip("/")
+    if not old or not new:
+        raise ForestError(
+            "a directory rebind names two directories, e.g. `forest rebind 'old/dir/' 'new/dir/'`"
+        )
+    if old == new or new.startswith(old + "/") or old.startswith(new + "/"):
+        raise ForestError(f"{old_dir} and {new_dir} overlap; name the directory it moved to")
+    out: list[tuple[Binding, str]] = []
+    for b in bindings:
+        if b.path.startswith(old + "/"):
+            moved = new + b.path[len(old) :]
+            out.append((b, render(replace(parse_selector(b.selector), path=moved))))
+    if not out:
+        raise NoSuchBinding(
+            f"{old_dir}: no binding lies under it; list bindings with `forest status`"
+        )
+    return out
+
+
+def read_moves(
+    root: Path, pairs: list[tuple[Binding, str]], *, max_bytes: int
+) -> list[tuple[Binding, SectionText]]:
+    """Each binding with its new location as the working tree holds it (read with the
+    binding's exclusions; one git call for submodules and filters per exclusion set)."""
+    from forest_files.custody.targets import read_sections
+
+    groups: dict[tuple[str, ...], list[int]] = {}
+    for pos, (binding, _) in enumerate(pairs):
+        groups.setdefault(binding.excludes, []).append(pos)
+    found: dict[int, SectionText] = {}
+    for excludes, positions in groups.items():
+        specs = [pairs[p][1] for p in positions]
+        sections = read_sections(root, specs, excludes, max_bytes=max_bytes)
+        found.update(zip(positions, sections, strict=True))
+    return [(binding, found[pos]) for pos, (binding, _) in enumerate(pairs)]

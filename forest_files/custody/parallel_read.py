@@ -1,0 +1,154 @@
+"""Many adoption targets read at once: parts of the list in child processes.
+
+Reading a target is Python work (decode, normalise, parse the Markdown outline or
+the Python module, cut the section), so one interpreter reads one file at a
+time. From ``PARALLEL_MIN`` targets on, and with more than one CPU, the list is
+cut into contiguous parts, one per CPU (at most ``MAX_PARTS``): this process
+reads the first while each child (``python -m forest_files.custody.parallel_read``)
+reads one of the others with ``targets.read_sections``, the same reader.
+
+What a child hands back is only ever used when it says it read its whole part:
+a child that refuses a target, fails or dies leaves its part to this process,
+which reads it again in order, so a refusal is exactly the one a serial read
+gives (the first bad target in list order, with its type and message), and a
+target's text is always one a reader of this installation produced.
+
+Stores: nothing (children read; each part's list of targets goes through a
+temp file that the child deletes).
+Refuses: what ``read_sections`` refuses, raised here in list order.
+Returns: ``SectionText`` values in target order.
+Test: tests/test_parallel_read.py
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any, BinaryIO
+
+from forest_files.custody.record import SectionText
+from forest_files.kernel import spawn as childproc
+
+PARALLEL_MIN = 2000  # below this the children's start-up (~0.15 s) costs what it saves
+MAX_PARTS = 4
+Progress = Callable[[int], None]
+
+
+def parts_for(count: int, cpus: int) -> int:
+    """How many parts a list of ``count`` targets is read in on ``cpus`` CPUs."""
+    if count < PARALLEL_MIN or cpus < 2:
+        return 1
+    return min(cpus, MAX_PARTS)
+
+
+def read_in_parts(
+    root: Path,
+    specs: Sequence[str],
+    *,
+    max_bytes: int,
+    parts: int,
+    read: Callable[[Sequence[str], Progress | None], list[SectionText]],
+    progress: Progress | None = None,
+) -> list[SectionText]:
+    """``read(specs, progress)`` over ``specs`` cut into ``parts``; children read all
+    parts but the first. ``read`` is the serial reader (``targets.read_sections``)."""
+    size = -(-len(specs) // parts)
+    chunks = [list(specs[at : at + size]) for at in range(0, len(specs), size)]
+    children: list[_Child | None] = []
+    try:
+        for chunk in chunks[1:]:
+            children.append(_Child.start(root, chunk, max_bytes))
+        out = read(chunks[0], progress)
+        for chunk, child in zip(chunks[1:], children, strict=True):
+            got = child.result() if child is not None else None
+            if got is None:  # refused, failed or never started: read here, in order
+                got = read(chunk, progress)
+            elif progress is not None:
+                progress(len(got))
+            out += got
+        return out
+    finally:
+        for child in children:
+            if child is not None:
+                child.stop()
+
+
+class _Child:
+    """One child reading one part."""
+
+    def __init__(self, proc: subprocess.Popen[bytes], listing: Path, count: int) -> None:
+        self.proc, self.listing, self.count = proc, listing, count
+
+    @classmethod
+    def start(cls, root: Path, specs: list[str], max_bytes: int) -> _Child | None:
+        job = {"root": str(root), "specs": specs, "max_bytes": max_bytes}
+
+        def write_job(fh: BinaryIO) -> None:
+            fh.write(json.dumps(job).encode("ascii"))
+
+        started = childproc.start(
+            "forest_files.custody.parallel_read", write_job, prefix="forest-read-"
+        )
+        if started is None:
+            return None
+        return cls(*started, len(specs))
+
+    def result(self) -> list[SectionText] | None:
+        """The part's sections, or None unless the child read every one of them."""
+        doc = childproc.report(self.proc, self.listing)
+        if not isinstance(doc, dict):
+            return None
+        try:
+            sections = [_section(item) for item in doc["sections"]]
+        except (KeyError, TypeError):
+            return None
+        return sections if len(sections) == self.count else None
+
+    def stop(self) -> None:
+        childproc.stop(self.proc)
+        self.listing.unlink(missing_ok=True)
+
+
+def _section(item: dict[str, Any]) -> SectionText:
+    fields = {
+        "path": item["path"],
+        "selector": item["selector"],
+        "excludes": tuple(item["excludes"]),
+        "text": item["text"],
+        "normalisation": item["normalisation"],
+        "hash_algo": item["hash_algo"],
+    }
+    if not all(isinstance(v, str) for k, v in fields.items() if k != "excludes"):
+        raise TypeError("a section field is not text")
+    return SectionText(**fields)
+
+
+def main(argv: list[str]) -> int:
+    """The child: read the listed part, print every section as JSON, or exit 1."""
+    from forest_files.custody.targets import read_sections
+    from forest_files.kernel.errors import ForestError
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent stops its children
+    listing = Path(argv[0])
+    try:
+        job = json.loads(listing.read_text(encoding="utf-8"))
+        listing.unlink()
+        sections = read_sections(
+            Path(job["root"]), job["specs"], (), max_bytes=int(job["max_bytes"]), parallel=False
+        )
+    except (ForestError, OSError, ValueError, KeyError):
+        return 1  # the parent reads this part itself, and says what is wrong
+    data = json.dumps({"sections": [asdict(s) for s in sections]}, ensure_ascii=False)
+    sys.stdout.buffer.write(data.encode("utf-8"))
+    sys.stdout.flush()
+    return 0
+
+
+if __name__ == "__main__":
+    os._exit(main(sys.argv[1:]))

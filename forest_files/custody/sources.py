@@ -1,0 +1,284 @@
+"""The ledger, forest.toml and ground of one content source: the working tree,
+the git index (what is staged) or any commit.
+
+A source is ``"worktree"``, ``"index"`` or any other string, read as a
+commit-ish (``"HEAD"``, a branch, a commit id; spell a branch literally named
+``index`` or ``worktree`` as ``refs/heads/…``).
+
+Stores: nothing in the repository. ``ground_from`` replays into a throwaway
+index in a temporary directory; the working tree's ``.forest/woods.db`` is
+never opened.
+Refuses: a damaged or forged ledger (``LedgerError``, as replay and
+``read_ledger`` would); a body whose bytes do not hash to its name
+(``LedgerError``, code ``body-hash``); a conflicted (unmerged) ledger file or
+forest.toml in the git index; a missing or invalid forest.toml
+(``ConfigError``); a revision that names no commit (``UnknownRef``).
+Returns: ``(LedgerSnapshot, BodyReader)``; ``ForestConfig``; ``GroundView``.
+Test: tests/test_ledger_sources.py
+"""
+
+from __future__ import annotations
+
+import hashlib
+import tempfile
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from types import MappingProxyType
+
+from forest_files import gitio
+from forest_files.custody.config import (
+    CONFIG_NAME,
+    ConfigError,
+    ForestConfig,
+    load_config,
+    parse_config_text,
+)
+from forest_files.custody.replay import BodyReader, replay
+from forest_files.custody.views import GroundEntry, list_view
+from forest_files.gitio import TreeEntry
+from forest_files.kernel.errors import ForestError
+from forest_files.kernel.paths import LEDGER_PREFIX as LEDGER_PREFIX
+from forest_files.ledger.acts import Act, LedgerError, is_hex64
+from forest_files.ledger.segments import (
+    BODIES_DIR,
+    BODY_SUFFIX,
+    SEGMENT_SUFFIX,
+    SEGMENTS_DIR,
+    LedgerSnapshot,
+    parse_segment,
+    read_body,
+    read_ledger,
+    read_segment_bytes,
+)
+from forest_files.store.forest import ForestStore
+
+WORKTREE = "worktree"
+INDEX = "index"
+LedgerSource = str  # "worktree" | "index" | a commit-ish
+
+
+@dataclass(frozen=True)
+class GroundView:
+    """Current ground and contested entries of one source's ledger, by content id."""
+
+    ground: tuple[GroundEntry, ...]
+    contested: tuple[GroundEntry, ...]
+
+
+def _describe(source: LedgerSource) -> str:
+    if source == WORKTREE:
+        return "the working tree"
+    if source == INDEX:
+        return "the git index"
+    return source
+
+
+def _git_entries(
+    root: Path, source: LedgerSource, prefix: str, *, keep_index_file: bool
+) -> list[TreeEntry]:
+    """Stage-0 entries under ``prefix`` in the git index, or in a commit's tree."""
+    if source == INDEX:
+        entries = gitio.ls_files_stage(root, prefix, keep_index_file=keep_index_file)
+        conflicted = sorted({e.path for e in entries if e.stage != 0})
+        if conflicted:
+            raise ForestError(
+                f"{conflicted[0]} is unmerged in the git index; resolve the conflict "
+                "(ledger files never conflict: keep both sides' segments) and `git add` it"
+            )
+        return entries
+    commit = gitio.resolve_commit(root, source)
+    return gitio.ls_tree(root, commit, prefix)
+
+
+@dataclass(frozen=True)
+class LedgerBlobs:
+    """The ledger files of a git source: segment file name → blob id, body hash → blob id."""
+
+    segments: Mapping[str, str]
+    bodies: Mapping[str, str]
+
+
+def ledger_blobs(
+    repo_root: Path | str,
+    source: LedgerSource,
+    *,
+    keep_index_file: bool = False,
+    with_bodies: bool = True,
+) -> LedgerBlobs:
+    """Where the segments and bodies of ``source`` (the git index or a commit) are
+    (``with_bodies=False``: the segments only, bodies not even listed)."""
+    root = Path(repo_root)
+    segments: dict[str, str] = {}
+    bodies: dict[str, str] = {}
+    prefix = LEDGER_PREFIX if with_bodies else f"{LEDGER_PREFIX}{SEGMENTS_DIR}/"
+    for entry in _git_entries(root, source, prefix, keep_index_file=keep_index_file):
+        if entry.type != "blob" or entry.mode == "120000":
+            continue  # a symlink or gitlink is no ledger file; verify names strays
+        # Plain string work: a ledger of 10,000 bodies lists 10,000 entries here.
+        parts = entry.path.removeprefix(LEDGER_PREFIX).split("/")
+        if len(parts) == 2 and parts[0] == SEGMENTS_DIR and parts[1].endswith(SEGMENT_SUFFIX):
+            segments[parts[1]] = entry.blob
+        elif len(parts) == 3 and parts[0] == BODIES_DIR and parts[2].endswith(BODY_SUFFIX):
+            stem = parts[2].removesuffix(BODY_SUFFIX)
+            if is_hex64(stem) and parts[1] == stem[:2]:
+                bodies[stem] = entry.blob
+    return LedgerBlobs(MappingProxyType(segments), MappingProxyType(bodies))
+
+
+def snapshot_of(segments: Mapping[str, bytes], *, strict: bool = True) -> LedgerSnapshot:
+    """A snapshot of segment bytes by file name, deduplicated by act id as
+    ``read_ledger`` does. ``strict=False`` keeps the acts of the lines that
+    decode and skips the faults (``verify`` is the one that reports them)."""
+    acts: dict[str, Act] = {}
+    found_in: dict[str, list[str]] = {}
+    names: list[str] = []
+    for file_name in sorted(segments):
+        name = file_name.removesuffix(SEGMENT_SUFFIX)
+        names.append(name)
+        data = segments[file_name]
+        if strict:
+            decoded = read_segment_bytes(data, file_name)
+        else:
+            decoded = [act for _, act in parse_segment(data, file_name)[0]]
+        for act in decoded:
+            acts.setdefault(act.id, act)
+            holders = found_in.setdefault(act.id, [])
+            if name not in holders[-1:]:
+                holders.append(name)
+    return LedgerSnapshot(
+        acts=MappingProxyType(acts),
+        found_in=MappingProxyType({k: tuple(v) for k, v in found_in.items()}),
+        segments=tuple(names),
+    )
+
+
+def segments_at(
+    repo_root: Path | str,
+    source: LedgerSource,
+    *,
+    keep_index_file: bool = False,
+    strict: bool = True,
+) -> LedgerSnapshot:
+    """The acts of ``source``'s segments (the git index or a commit), in one listing
+    and one batch read; bodies are neither listed nor read. ``strict`` as for
+    ``snapshot_of``."""
+    by_name = segment_bytes_at(repo_root, source, keep_index_file=keep_index_file)
+    return snapshot_of(by_name, strict=strict)
+
+
+def segment_bytes_at(
+    repo_root: Path | str, source: LedgerSource, *, keep_index_file: bool = False
+) -> dict[str, bytes]:
+    """The bytes of ``source``'s segments by file name, undecoded (one listing, one
+    batch read; bodies neither listed nor read)."""
+    root = Path(repo_root)
+    where = ledger_blobs(root, source, keep_index_file=keep_index_file, with_bodies=False)
+    data = gitio.cat_blobs(root, where.segments.values())
+    return {name: data[blob] for name, blob in where.segments.items()}
+
+
+def body_reader(blobs: Mapping[str, bytes]) -> BodyReader:
+    """A reader of body bytes already read (by body hash), checking each hash."""
+    return _body_reader(blobs)
+
+
+def _body_reader(blobs: Mapping[str, bytes]) -> BodyReader:
+    def read(body_hash: str) -> str | None:
+        data = blobs.get(body_hash)
+        if data is None:
+            return None
+        if hashlib.sha256(data).hexdigest() != body_hash:
+            raise LedgerError(f"body file {body_hash} does not hash to its name", code="body-hash")
+        try:
+            return data.decode("utf-8")
+        except UnicodeDecodeError:
+            raise LedgerError(f"body file {body_hash} is not UTF-8", code="malformed") from None
+
+    return read
+
+
+def read_ledger_from(
+    repo_root: Path | str, source: LedgerSource, *, keep_index_file: bool = False
+) -> tuple[LedgerSnapshot, BodyReader]:
+    """The ledger of ``source`` and a reader of its bodies (None: absent or erased).
+
+    Git sources are read with one ``git cat-file --batch`` for every file.
+    ``keep_index_file=True`` (from a hook) reads the index GIT_INDEX_FILE names.
+    """
+    root = Path(repo_root)
+    if source == WORKTREE:
+        ledger_dir = root / LEDGER_PREFIX.rstrip("/")
+        return read_ledger(ledger_dir), lambda h: read_body(ledger_dir, h)
+    where = ledger_blobs(root, source, keep_index_file=keep_index_file)
+    data = gitio.cat_blobs(root, [*where.segments.values(), *where.bodies.values()])
+    snapshot = snapshot_of({name: data[blob] for name, blob in where.segments.items()})
+    return snapshot, _body_reader({h: data[blob] for h, blob in where.bodies.items()})
+
+
+def config_text_from(
+    repo_root: Path | str, source: LedgerSource, *, keep_index_file: bool = False
+) -> str | None:
+    """forest.toml's text at ``source``, or None where there is none."""
+    root = Path(repo_root)
+    if source == WORKTREE:
+        path = root / CONFIG_NAME
+        return path.read_text(encoding="utf-8") if path.is_file() else None
+    entries = [
+        e
+        for e in _git_entries(root, source, CONFIG_NAME, keep_index_file=keep_index_file)
+        if e.path == CONFIG_NAME and e.type == "blob"
+    ]
+    if not entries:
+        return None
+    raw = gitio.cat_blobs(root, [entries[0].blob])[entries[0].blob]
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ConfigError(f"{CONFIG_NAME} at {_describe(source)}: not UTF-8") from None
+
+
+def config_texts_at(repo_root: Path | str, commits: Sequence[str]) -> dict[str, str | None]:
+    """forest.toml's text at each of ``commits`` (None where there is none), read in
+    one git call: a range judges it at every commit and every parent."""
+    raw = gitio.files_at(Path(repo_root), commits, CONFIG_NAME)
+    texts: dict[str, str | None] = {}
+    for commit, data in raw.items():
+        try:
+            texts[commit] = None if data is None else data.decode("utf-8")
+        except UnicodeDecodeError:
+            raise ConfigError(f"{CONFIG_NAME} at {_describe(commit)}: not UTF-8") from None
+    return texts
+
+
+def config_from(
+    repo_root: Path | str, source: LedgerSource, *, keep_index_file: bool = False
+) -> ForestConfig:
+    """forest.toml as it stands at ``source`` (ConfigError if absent or invalid)."""
+    if source == WORKTREE:
+        return load_config(Path(repo_root) / CONFIG_NAME)
+    text = config_text_from(repo_root, source, keep_index_file=keep_index_file)
+    name = f"{CONFIG_NAME} at {_describe(source)}"
+    if text is None:
+        raise ConfigError(f"{name}: missing; not a forest-files repository there (`forest init`)")
+    return parse_config_text(text, name)
+
+
+def ground_from(
+    repo_root: Path | str, source: LedgerSource, *, keep_index_file: bool = False
+) -> GroundView:
+    """Current ground of ``source``'s own ledger, replayed into a throwaway index."""
+    cfg = config_from(repo_root, source, keep_index_file=keep_index_file)
+    snapshot, reader = read_ledger_from(repo_root, source, keep_index_file=keep_index_file)
+    with tempfile.TemporaryDirectory(prefix="forest-ground-") as tmp:
+        store = ForestStore(Path(tmp) / "ground.db")
+        try:
+            store.init_schema()
+            store.ensure_anchor(cfg.project_id)
+            replay(store, snapshot.ordered(), reader, known=snapshot.acts)
+            return GroundView(
+                ground=tuple(list_view(store, "current_ground")),
+                contested=tuple(list_view(store, "contested_entries")),
+            )
+        finally:
+            store.close()

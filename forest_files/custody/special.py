@@ -1,0 +1,82 @@
+"""What a bound path may be: a regular file, outside git's and forest's own files.
+
+One rule for every door (adoption, the ledger applier, checks of the working
+tree, the git index and commits, restore): a bound path names a regular file —
+git mode 100644 or 100755 (any mode git itself reads as a regular file) in the
+index and in commits, a regular file (``lstat``, no symlink) in the working tree.
+
+Stores: nothing.
+Refuses: nothing itself; ``special_path_reason`` says why a path may never be
+bound — anything under ``.git/`` or ``.forest/`` at the root, a path through a
+``.git`` directory at any depth (git never tracks one), and ``forest.toml`` at
+the root; names compared without case, as a case-insensitive filesystem would.
+Returns: a reason (one phrase saying what to do) or None; the kind of a
+non-regular entry (``symlink``, ``directory``, ``fifo``, ``submodule``, …) from
+an ``lstat`` mode or a git mode, and the one detail a check reports for it,
+``not a regular file (KIND)``.
+Test: tests/test_special_paths.py
+
+Kept pure (``stat`` only) so the ledger applier and the hook can import it for
+nothing.
+"""
+
+from __future__ import annotations
+
+import stat as stat_mod
+
+from forest_files.kernel.paths import CONFIG_NAME as CONFIG
+
+_OWN_DIRS = {
+    ".git": "git's own data",
+    ".forest": "forest's ledger, index and caches",
+}
+
+
+def special_path_reason(path: str) -> str | None:
+    """Why the repository-relative ``path`` may never be bound, or None (fine)."""
+    first, _, rest = path.partition("/")
+    own = _OWN_DIRS.get(first.casefold())
+    if own is not None:
+        return f"lies inside {first}/ ({own}), which is never bound; bind a file of your own"
+    if ".git" in path.casefold().split("/"):  # git never tracks a path through a .git
+        return "lies inside a .git directory (git's own data), which is never bound"
+    if not rest and first.casefold() == CONFIG:
+        return (
+            f"is {CONFIG}, the custody configuration, which is never bound; "
+            "its changes are judged by the ledger's authority rules"
+        )
+    return None
+
+
+def lstat_kind(mode: int) -> str | None:
+    """The kind of a non-regular file from an ``lstat`` mode; None for a regular file."""
+    if stat_mod.S_ISREG(mode):
+        return None
+    if stat_mod.S_ISLNK(mode):
+        return "symlink"
+    if stat_mod.S_ISDIR(mode):
+        return "directory"
+    if stat_mod.S_ISFIFO(mode):
+        return "fifo"
+    if stat_mod.S_ISSOCK(mode):
+        return "socket"
+    return "device"
+
+
+# git's object modes: only the type bits count (git reads a legacy 100664 as a
+# regular file too, so it is one here).
+_GIT_KINDS = {0o120000: "symlink", 0o160000: "submodule", 0o040000: "directory"}
+
+
+def git_mode_kind(mode: str) -> str | None:
+    """The kind of a non-regular git index or tree entry (octal ``mode`` as git
+    prints it); None for a regular file."""
+    bits = int(mode, 8) & 0o170000
+    if bits == 0o100000:
+        return None
+    return _GIT_KINDS.get(bits, f"mode {mode}")
+
+
+def not_regular(kind: str) -> str:
+    """The detail of an ``unresolved`` finding for a bound path of ``kind``."""
+    return f"not a regular file ({kind})"

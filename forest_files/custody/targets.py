@@ -1,0 +1,386 @@
+"""Reading adoption targets from the working tree, with the refusals of DESIGN.md.
+
+Stores: nothing.
+Refuses (``TargetRefused``, saying what to do): a path not named exactly as
+the file is (a Unicode-normalisation or letter-case difference, which git would
+record as another path); paths with ``..``, absolute
+paths, NUL/control characters (the selector grammar); anything under ``.git/``
+or ``.forest/``, and ``forest.toml`` (special.py); a file that is missing; a
+symlink (even one leading to a file inside the repository: bind its target) and
+any other path that is not a regular file (a directory, a FIFO); a path reached
+through a symlinked directory, or leading outside the repository through one; a
+path inside a submodule; a file under a git filter (LFS, git-crypt); a file over
+the body size bound (``[policy] max_body_bytes``, default 8 MiB); content that
+is not UTF-8 text (naming the byte offset); a glob that matches nothing (a glob
+never matches a symlink or a path special.py refuses: they are skipped); an
+exclusion that matches nothing in any target of one adoption (``ExcludeTally``).
+Returns: ``SectionText`` values carrying the exact selected text (normalised,
+exclusions removed, never scrubbed), the full selector and the file hash.
+Test: tests/test_file_custody.py, tests/test_special_paths.py
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import stat as stat_mod
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from forest_files import gitio
+from forest_files.check.content import dir_inside, escapes, path_variant, read_regular
+from forest_files.custody.record import SectionText
+from forest_files.custody.special import lstat_kind, special_path_reason
+from forest_files.kernel.errors import ForestError
+from forest_files.text.exclude import ExcludeError, parse_exclusions
+from forest_files.text.extract import HASH_ALGO, extract
+from forest_files.text.normalise import NORMALISATION, decode_bytes, normalise_text
+from forest_files.text.selector import Selector, parse_selector, render
+
+if TYPE_CHECKING:
+    from forest_files.custody.bindings import Binding
+
+
+class TargetRefused(ForestError):
+    """A file or section that cannot be taken into custody."""
+
+
+def expand(root: Path, specs: Sequence[str]) -> list[str]:
+    """Expand glob patterns in the path part of each target (``docs/adr/*.md``)."""
+    out: list[str] = []
+    for spec in specs:
+        sel = parse_selector(spec)
+        if not any(ch in sel.path for ch in "*?["):
+            out.append(spec)
+            continue
+        matches = sorted(
+            rel
+            for p in glob.glob(str(root / sel.path), recursive=True)
+            if os.path.isfile(p)
+            and not os.path.islink(p)
+            and special_path_reason(rel := Path(p).relative_to(root).as_posix()) is None
+        )
+        if not matches:
+            raise TargetRefused(f"{sel.path}: the pattern matches no file; check the glob")
+        out.extend(spec.replace(sel.path, m, 1) for m in matches)
+    return out
+
+
+@dataclass
+class ExcludeTally:
+    """An adoption's exclusions must each match in at least one of its targets.
+
+    ``forest adopt a.md --exclude '#Stauts'`` is refused, and so is a glob in
+    which no file has what an exclusion names; a glob of ADRs where only some
+    have a ``status`` key may exclude ``meta:status`` (the others have nothing to
+    leave out). The refusal comes with the last target, before anything is
+    written, and explains the first miss (what that section holds instead)."""
+
+    expected: int
+    seen: int = 0
+    matched: set[str] = field(default_factory=set)
+    first_miss: dict[str, ExcludeError] = field(default_factory=dict)
+
+    def note(
+        self, text: str, sel: Selector, excludes: tuple[str, ...], matched: tuple[str, ...]
+    ) -> None:
+        self.seen += 1
+        self.matched.update(matched)
+        for ex in parse_exclusions(excludes):
+            name = str(ex)
+            if name not in self.matched and name not in self.first_miss:
+                try:
+                    extract(text, sel, (name,), strict=True)
+                except ExcludeError as exc:
+                    self.first_miss[name] = exc
+        if self.seen != self.expected:
+            return
+        for name, miss in self.first_miss.items():
+            if name not in self.matched:
+                if self.expected == 1:
+                    raise miss
+                raise ExcludeError(
+                    f"exclusion {name!r} matches nothing in any of the {self.expected} "
+                    f"targets; the first: {miss}"
+                )
+
+
+@dataclass(frozen=True)
+class RepoFacts:
+    """What every target is checked against, read from git once per command."""
+
+    submodules: tuple[str, ...]
+    filters: dict[str, str]
+    # Directory -> resolves inside the root; memoised so a bulk adoption resolves
+    # each directory once, not each file's every path component.
+    dirs_inside: dict[str, bool] = field(default_factory=dict)
+    # Directory -> its first symlinked component ("" when none), memoised likewise.
+    dir_links: dict[str, str] = field(default_factory=dict)
+    tally: ExcludeTally | None = None
+    # Directory -> the names in it, listed once per adoption (exact-name checks).
+    listings: dict[str, frozenset[str]] = field(default_factory=dict)
+
+    @classmethod
+    def gather(cls, root: Path, paths: Sequence[str]) -> RepoFacts:
+        """The facts of one adoption of ``paths`` (one per target, in order)."""
+        return cls(
+            submodules=tuple(gitio.submodule_paths(root)),
+            filters=gitio.check_attr(root, "filter", list(paths)) if paths else {},
+            tally=ExcludeTally(len(paths)),
+        )
+
+    def variant(self, root: Path, path: str, *, exists: bool) -> str | None:
+        """When ``path``'s name is not in its directory exactly as given, how a name
+        there differs from it (Unicode normalisation or letter case); None otherwise.
+        Paths are compared as git records them: byte for byte."""
+        parent, _, name = path.rpartition("/")
+        names = self.listings.get(parent)
+        if names is None:
+            try:
+                names = frozenset(os.listdir(root / parent if parent else root))
+            except OSError:
+                names = frozenset()
+            self.listings[parent] = names
+        if exists and (name in names or not names):
+            return None
+        return path_variant(path, (f"{parent}/{n}" if parent else n for n in names))
+
+    def escapes(self, root: Path, path: str) -> bool:
+        """``escapes(root, path)``; a regular file costs one ``lstat`` once its
+        directory is known to resolve inside the root."""
+        try:
+            st = os.lstat(root / path)
+        except OSError:
+            return escapes(root, path)
+        if not stat_mod.S_ISREG(st.st_mode):
+            return escapes(root, path)
+        return not dir_inside(root, path.rpartition("/")[0], self.dirs_inside)
+
+
+def check_file(root: Path, path: str, max_bytes: int, facts: RepoFacts | None = None) -> bytes:
+    """The bytes of ``path`` if it may be taken into custody."""
+    reason = special_path_reason(path)
+    if reason is not None:
+        raise TargetRefused(f"{path}: {reason}")
+    full = root / path
+    facts = facts or RepoFacts.gather(root, [path])
+    if facts.escapes(root, path):
+        raise TargetRefused(
+            f"{path}: leads outside the repository through a symlink; bind the real file"
+        )
+    try:
+        st = os.lstat(full)
+    except OSError:
+        variant = facts.variant(root, path, exists=False)
+        why = f"; {variant}: give the path exactly as the file is named" if variant else ""
+        raise TargetRefused(f"{path}: no such file in the working tree{why}") from None
+    variant = facts.variant(root, path, exists=True)
+    if variant is not None:  # a case- or normalisation-insensitive filesystem found it
+        raise TargetRefused(
+            f"{path}: the filesystem found the file under another name — {variant}; "
+            "give the path exactly as the file is named"
+        )
+    kind = lstat_kind(st.st_mode)
+    if kind == "symlink":
+        raise TargetRefused(f"{path}: is a symlink; {_bind_instead(root, full)}")
+    if kind is not None:
+        raise TargetRefused(f"{path}: not a regular file ({kind}); bind a regular file")
+    link = _linked_dir(root, path.rpartition("/")[0], facts.dir_links)
+    if link:
+        raise TargetRefused(
+            f"{path}: reached through the symlinked directory {link}; {_bind_instead(root, full)}"
+        )
+    for sub in facts.submodules:
+        if path.startswith(sub + "/"):
+            raise TargetRefused(f"{path}: inside submodule {sub}; adopt it in that repository")
+    filt = facts.filters.get(path, "unspecified")
+    if filt not in ("unspecified", "unset", ""):
+        raise TargetRefused(
+            f"{path}: stored through the git filter {filt!r} (LFS, git-crypt…); its committed "
+            "bytes are not its text — keep custody text out of filters"
+        )
+    if st.st_size > max_bytes:
+        raise TargetRefused(
+            f"{path}: {st.st_size} bytes is over the bound of {max_bytes} ([policy] "
+            "max_body_bytes in forest.toml)"
+        )
+    data = read_regular(str(full))
+    if data is None:  # replaced since the lstat
+        raise TargetRefused(f"{path}: changed while it was read; adopt it again")
+    return data
+
+
+def _bind_instead(root: Path, full: Path) -> str:
+    """What to bind instead of a path that is or goes through a symlink."""
+    real = Path(os.path.realpath(full))
+    top = Path(os.path.realpath(root))
+    if real.is_relative_to(top) and real.is_file():
+        rel = real.relative_to(top).as_posix()
+        if special_path_reason(rel) is None:
+            return f"bind the file it leads to instead ({rel})"
+    return "bind the real file instead"
+
+
+def _linked_dir(root: Path, parent: str, memo: dict[str, str]) -> str:
+    """The first component of directory ``parent`` that is a symlink ("" when none)."""
+    if not parent:
+        return ""
+    found = memo.get(parent)
+    if found is None:
+        head = parent.rpartition("/")[0]
+        found = _linked_dir(root, head, memo) or (parent if os.path.islink(root / parent) else "")
+        memo[parent] = found
+    return found
+
+
+def read_section(
+    root: Path,
+    spec: str | Selector,
+    excludes: tuple[str, ...],
+    *,
+    max_bytes: int,
+    facts: RepoFacts | None = None,
+) -> SectionText:
+    """The section ``spec`` names, as it stands in the working tree.
+
+    With ``facts`` gathered for an adoption, the last of its targets refuses an
+    exclusion that matched in none of them (``ExcludeTally``)."""
+    sel = parse_selector(spec) if isinstance(spec, str) else spec
+    data = check_file(root, sel.path, max_bytes, facts)
+    text = normalise_text(decode_bytes(data, sel.path))
+    got = extract(text, sel, excludes)
+    if facts is not None and facts.tally is not None:
+        facts.tally.note(text, sel, excludes, got.excludes_matched)
+    return SectionText(
+        path=sel.path,
+        selector=render(got.selector),
+        excludes=excludes,
+        text=got.text,
+        normalisation=NORMALISATION,
+        hash_algo=HASH_ALGO,
+    )
+
+
+def read_sections(
+    root: Path,
+    specs: Sequence[str],
+    excludes: tuple[str, ...],
+    *,
+    max_bytes: int,
+    parallel: bool = True,
+    progress: Callable[[int], None] | None = None,
+) -> list[SectionText]:
+    """Many targets with one git call for submodules and one for filters (bulk adoption).
+
+    ``parallel``: thousands of targets without exclusions are read in parts, in child
+    processes too (``parallel_read``: same sections, same refusals, in order).
+    ``progress(n)``: told as each ``n`` more targets are read.
+    """
+    from forest_files.custody import parallel_read
+    from forest_files.kernel.spawn import usable_cpus
+
+    # Exclusions are judged across all targets at once (``ExcludeTally``): one reader.
+    parts = parallel_read.parts_for(len(specs), usable_cpus()) if parallel and not excludes else 1
+    if parts > 1:
+        for spec in specs:  # a malformed selector is refused before any child starts
+            parse_selector(spec)
+
+        def serial(chunk: Sequence[str], told: Callable[[int], None] | None) -> list[SectionText]:
+            return _read_serial(root, chunk, excludes, max_bytes, told)
+
+        return parallel_read.read_in_parts(
+            root, specs, max_bytes=max_bytes, parts=parts, read=serial, progress=progress
+        )
+    return _read_serial(root, specs, excludes, max_bytes, progress)
+
+
+def _read_serial(
+    root: Path,
+    specs: Sequence[str],
+    excludes: tuple[str, ...],
+    max_bytes: int,
+    progress: Callable[[int], None] | None,
+) -> list[SectionText]:
+    from forest_files.ledger.segments import gc_paused
+
+    selectors = [parse_selector(s) for s in specs]
+    facts = RepoFacts.gather(root, [sel.path for sel in selectors])
+    out: list[SectionText] = []
+    with gc_paused():  # parsing thousands of files: no collector passes over the results
+        for sel in selectors:
+            out.append(read_section(root, sel, excludes, max_bytes=max_bytes, facts=facts))
+            if progress is not None:
+                progress(1)
+    return out
+
+
+def expand_bound(root: Path, bindings: Sequence[Binding], specs: Sequence[str]) -> list[str]:
+    """``expand`` for targets of bound sections (supersede, restore): a glob also
+    matches bound paths whose file is gone (a restore brings them back)."""
+    out: list[str] = []
+    for spec in specs:
+        sel = parse_selector(spec)
+        if not any(ch in sel.path for ch in "*?["):
+            out.append(spec)
+            continue
+        bound = {b.path for b in bindings}
+        gone = sorted(
+            p for p in bound if _glob_match(p, sel.path) and not os.path.lexists(root / p)
+        )
+        try:
+            out += expand(root, [spec])
+        except TargetRefused:
+            if not gone:
+                raise
+        out += [spec.replace(sel.path, p, 1) for p in gone]
+    return out
+
+
+def _glob_match(path: str, pattern: str) -> bool:
+    """``glob``'s rule for one path: ``*``, ``?`` and ``[…]`` stay within a segment,
+    ``**/`` spans any number of segments."""
+    import re
+
+    out: list[str] = []
+    i = 0
+    while i < len(pattern):
+        if pattern.startswith("**/", i):
+            out.append("(?:[^/]*/)*")
+            i += 3
+            continue
+        c = pattern[i]
+        close = pattern.find("]", i + 2) if c == "[" else -1
+        if c == "*":
+            out.append("[^/]*")
+        elif c == "?":
+            out.append("[^/]")
+        elif close > 0:
+            body = pattern[i + 1 : close]
+            body = "^" + body[1:] if body.startswith("!") else body
+            out.append("[" + body.replace("\\", "\\\\") + "]")
+            i = close
+        else:
+            out.append(re.escape(c))
+        i += 1
+    return re.fullmatch("".join(out), path) is not None
+
+
+def read_section_at(
+    root: Path, spec: str, excludes: tuple[str, ...], *, max_bytes: int
+) -> tuple[SectionText, tuple[int, int]]:
+    """``read_section`` with the section's first and last line (a bulk listing)."""
+    sel = parse_selector(spec)
+    data = check_file(root, sel.path, max_bytes)
+    text = normalise_text(decode_bytes(data, sel.path))
+    got = extract(text, sel, excludes)
+    section = SectionText(
+        path=sel.path,
+        selector=render(got.selector),
+        excludes=excludes,
+        text=got.text,
+        normalisation=NORMALISATION,
+        hash_algo=HASH_ALGO,
+    )
+    return section, (got.start_line, got.end_line)

@@ -1,0 +1,278 @@
+"""Building a cached custody view: from the nearest earlier view plus the new acts,
+or from scratch.
+
+A view (session.py) is the ledger of one source (the git index, a commit)
+replayed into a throwaway store. Consecutive ledgers mostly share their acts:
+the staged ledger of a commit that records a supersession is HEAD's plus one
+segment. So a new view starts, when it can, as a copy of a cached view built
+under the same ``forest.toml`` whose inputs are all in the new source **with
+the same content**: every segment it applied, by git blob id (a segment kept
+under its name but reordered, appended to or truncated is another blob), and
+every body its acts reference, by blob id — or absent, if it was absent (an
+erased body) — listed, never read. Only the acts of the new segments are
+replayed, exactly as ``forest sync`` brings the working tree's index in step.
+Anything else — a changed or missing segment, a missing or changed body, an
+unexpected error — falls back to the full replay, which fails closed on a
+damaged segment or a missing body; so the result never depends on which path
+ran, and a source the full replay refuses is refused every time.
+
+Stores: ``.forest/cache/views/<fingerprint>.db``, ``<fingerprint>.cfg`` (the
+SHA-256 of the forest.toml text it was built under) and
+``<fingerprint>.manifest`` (``MANIFEST_VERSION``: the view it was extended from,
+each segment file it holds with its blob id, each referenced body with its blob
+id or ``-``); at most ``MAX_VIEWS`` views are kept, with their side files.
+Refuses: whatever replay refuses (a forged or damaged ledger at that source).
+Returns: how the view was built ("incremental" or "full"); it is in place then;
+``built_from``: the fingerprint of the view a view was extended from.
+Test: tests/test_viewbuild.py, tests/test_hooks.py
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sqlite3
+import tempfile
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from forest_files import gitio
+from forest_files.custody import bindmap
+from forest_files.custody.replay import replay
+from forest_files.custody.sources import (
+    LedgerBlobs,
+    body_reader,
+    config_from,
+    config_text_from,
+    ledger_blobs,
+    snapshot_of,
+)
+from forest_files.kernel.errors import ForestError
+from forest_files.ledger.acts import Act, body_hashes, is_hex64, topo_order
+from forest_files.store.forest import ForestStore
+
+MAX_VIEWS = 6
+MANIFEST_VERSION = "forest-view-manifest-v1"
+_CFG = ".cfg"
+_MANIFEST = ".manifest"
+_LEGACY_SIDES = (".segments",)  # side files of an older view format, pruned with it
+
+
+@dataclass(frozen=True)
+class Manifest:
+    """What a view was built from: segment file → blob id, referenced body hash →
+    blob id (None: absent), and the fingerprint of the view it extended (None: full)."""
+
+    segments: Mapping[str, str]
+    bodies: Mapping[str, str | None]
+    parent: str | None = None
+
+    def holds(self, where: LedgerBlobs) -> bool:
+        """True if every input of the view is in ``where`` with the same content."""
+        return all(where.segments.get(n) == b for n, b in self.segments.items()) and all(
+            where.bodies.get(h) == b for h, b in self.bodies.items()
+        )
+
+
+def build_view(root: Path, source: str, keep_index_file: bool, target: Path) -> str:
+    """Build the view of ``source``'s ledger at ``target``; returns how ("incremental"
+    from an earlier view, or "full")."""
+    cfg = config_from(root, source, keep_index_file=keep_index_file)
+    cfg_key = hashlib.sha256(
+        (config_text_from(root, source, keep_index_file=keep_index_file) or "").encode()
+    ).hexdigest()
+    where = ledger_blobs(root, source, keep_index_file=keep_index_file)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp_name = tempfile.mkstemp(prefix=".view-", suffix=".db", dir=target.parent)
+    os.close(fd)
+    tmp = Path(tmp_name)
+    tmp.unlink()
+    try:
+        manifest = _from_nearest(root, target.parent, cfg_key, where, tmp)
+        if manifest is None:
+            _discard(tmp)
+            manifest = _full(root, cfg.project_id, where, tmp)
+        os.replace(tmp, target)
+    finally:
+        _discard(tmp)
+    target.with_suffix(_CFG).write_text(cfg_key, encoding="ascii")
+    _write_manifest(target, manifest)
+    _prune(target.parent)
+    return "full" if manifest.parent is None else "incremental"
+
+
+def _full(root: Path, project_id: str, where: LedgerBlobs, tmp: Path) -> Manifest:
+    """Replay every act of ``where`` into a new store at ``tmp`` (from the very
+    listing the manifest records, so the two cannot disagree)."""
+    data = gitio.cat_blobs(root, [*where.segments.values(), *where.bodies.values()])
+    snapshot = snapshot_of({name: data[blob] for name, blob in where.segments.items()})
+    reader = body_reader({h: data[blob] for h, blob in where.bodies.items()})
+    store = ForestStore(tmp)
+    try:
+        store.init_schema()
+        store.ensure_anchor(project_id)
+        replay(store, snapshot.ordered(), reader, known=snapshot.acts)
+        _settle(store)
+    finally:
+        store.close()
+    return Manifest(dict(where.segments), _referenced(snapshot.acts.values(), where))
+
+
+def _referenced(acts: Iterable[Act], where: LedgerBlobs) -> dict[str, str | None]:
+    """Every body hash ``acts`` reference, with its blob id in ``where`` (None: absent).
+    A hash that is no hash can be no body file: it is absent in every source."""
+    return {h: where.bodies.get(h) for a in acts for h in body_hashes(a) if is_hex64(h)}
+
+
+def built_from(view: Path) -> str | None:
+    """The fingerprint of the view ``view`` was extended from (None: a full replay,
+    or no manifest)."""
+    manifest = _read_manifest(view)
+    return None if manifest is None else manifest.parent
+
+
+def _write_manifest(view: Path, manifest: Manifest) -> None:
+    lines = [MANIFEST_VERSION, f"parent {manifest.parent or '-'}"]
+    lines += [f"segment {n} {b}" for n, b in sorted(manifest.segments.items())]
+    lines += [f"body {h} {b or '-'}" for h, b in sorted(manifest.bodies.items())]
+    target = view.with_suffix(_MANIFEST)
+    tmp = target.with_name(f"{target.name}.{os.getpid()}.tmp")
+    tmp.write_text("\n".join(lines) + "\n", encoding="ascii")
+    tmp.replace(target)
+
+
+def _read_manifest(view: Path) -> Manifest | None:
+    """The manifest beside ``view``; None when absent, of another version or damaged."""
+    try:
+        head, parent, *rows = view.with_suffix(_MANIFEST).read_text(encoding="ascii").splitlines()
+    except (OSError, UnicodeDecodeError, ValueError):
+        return None
+    if head != MANIFEST_VERSION or not parent.startswith("parent "):
+        return None
+    segments: dict[str, str] = {}
+    bodies: dict[str, str | None] = {}
+    for row in rows:
+        kind, _, rest = row.partition(" ")
+        key, _, blob = rest.partition(" ")
+        if kind == "segment" and key and blob:
+            segments[key] = blob
+        elif kind == "body" and key and blob:
+            bodies[key] = None if blob == "-" else blob
+        else:
+            return None
+    origin = parent.removeprefix("parent ")
+    return Manifest(segments, bodies, None if origin == "-" else origin)
+
+
+def _from_nearest(
+    root: Path, folder: Path, cfg_key: str, where: LedgerBlobs, tmp: Path
+) -> Manifest | None:
+    """Copy the newest usable view to ``tmp`` and replay only the acts of the segments
+    it lacks (those alone are read and decoded); its manifest, or None if no view is
+    usable or the incremental path meets anything unexpected."""
+    for view in _newest_first(folder.glob("*.db")):
+        try:
+            if view.with_suffix(_CFG).read_text(encoding="ascii") != cfg_key:
+                continue
+        except (OSError, UnicodeDecodeError):
+            continue
+        held = _read_manifest(view)
+        if held is None or not held.holds(where):
+            continue  # another branch's ledger, or its content differs here
+        try:
+            return _extend(root, view, held, where, tmp)
+        except (ForestError, sqlite3.Error, OSError):
+            _discard(tmp)
+            return None  # the full replay decides (and reports what it refuses)
+    return None
+
+
+def _extend(
+    root: Path, view: Path, held: Manifest, where: LedgerBlobs, tmp: Path
+) -> Manifest | None:
+    """``view`` copied to ``tmp`` with the acts of the segments it lacks applied."""
+    new = sorted(set(where.segments) - set(held.segments))
+    data = gitio.cat_blobs(root, [where.segments[n] for n in new])
+    acts = snapshot_of({n: data[where.segments[n]] for n in new}).acts
+    applied = _applied(view, {d for a in acts.values() for d in a.deps} | set(acts))
+    fresh = {i: a for i, a in acts.items() if i not in applied}
+    outside = {d for a in fresh.values() for d in a.deps if d not in fresh}
+    if not outside <= applied:
+        return None  # a dependency the view does not hold: the full replay decides
+    wanted = {h for a in fresh.values() for h in body_hashes(a) if h in where.bodies}
+    bodies = gitio.cat_blobs(root, [where.bodies[h] for h in wanted])
+    reader = body_reader({h: bodies[where.bodies[h]] for h in wanted})
+    _copy(view, tmp)
+    store = ForestStore(tmp)
+    try:
+        replay(store, topo_order(fresh.values(), satisfied=outside), reader)
+        _settle(store)
+    finally:
+        store.close()
+    return Manifest(
+        {**held.segments, **{n: where.segments[n] for n in new}},
+        {**held.bodies, **_referenced(fresh.values(), where)},
+        parent=view.stem,
+    )
+
+
+def _applied(view: Path, ids: set[str]) -> set[str]:
+    """Which of ``ids`` the view has applied."""
+    conn = sqlite3.connect(f"{view.as_uri()}?mode=ro", uri=True)
+    try:
+        wanted = sorted(ids)
+        found: set[str] = set()
+        for start in range(0, len(wanted), 500):
+            chunk = wanted[start : start + 500]
+            marks = ",".join("?" * len(chunk))
+            query = f"SELECT act_id FROM ledger_applied WHERE act_id IN ({marks})"
+            found.update(str(r[0]) for r in conn.execute(query, chunk))
+        return found
+    finally:
+        conn.close()
+
+
+def _copy(view: Path, tmp: Path) -> None:
+    """A consistent copy through SQLite's backup API (a reader may hold the view)."""
+    source = sqlite3.connect(f"{view.as_uri()}?mode=ro", uri=True)
+    dest = sqlite3.connect(tmp)
+    try:
+        source.backup(dest)
+    finally:
+        dest.close()
+        source.close()
+
+
+def _settle(store: ForestStore) -> None:
+    store.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    store.conn.execute("PRAGMA journal_mode=DELETE")
+
+
+def _discard(tmp: Path) -> None:
+    for suffix in ("", "-wal", "-shm", "-journal"):
+        Path(f"{tmp}{suffix}").unlink(missing_ok=True)
+
+
+def _newest_first(paths: Iterable[Path]) -> list[Path]:
+    stamped = []
+    for path in paths:
+        try:
+            stamped.append((path.stat().st_mtime_ns, path))
+        except OSError:
+            continue  # pruned by another process meanwhile
+    return [p for _, p in sorted(stamped, reverse=True)]
+
+
+def _prune(folder: Path) -> None:
+    for old in _newest_first(folder.glob("*.db"))[MAX_VIEWS:]:
+        old.unlink(missing_ok=True)
+        for side in (".bound", _CFG, _MANIFEST, *_LEGACY_SIDES):
+            old.with_suffix(side).unlink(missing_ok=True)
+        Path(bindmap.view_record(str(old))).unlink(missing_ok=True)
+    for old in _newest_first(folder.glob("*.alias"))[MAX_VIEWS * 8 :]:
+        old.unlink(missing_ok=True)  # an alias of a pruned view only costs a rebuild
+    # Bound paths a hook remembered for a view never built (doors/staged.py).
+    orphans = [b for b in folder.glob("*.bound") if not b.with_suffix(".db").exists()]
+    for old in _newest_first(orphans)[MAX_VIEWS * 8 :]:
+        old.unlink(missing_ok=True)

@@ -1,0 +1,20 @@
+"""The ``forest`` command line (typer). Only this package imports typer.
+
+Stores: nothing itself. Refuses: nothing itself (see ``errors``).
+Returns: ``main``, the console-script entry point.
+Test: tests/test_cli.py
+"""
+
+from forest_files.doors.cli import (  # noqa: F401  (registers commands)
+    check_cmds,
+    ci_cmd,
+    custody_cmds,
+    files_cmds,
+    governance_cmd,
+    hooks_cmd,
+    review_cmd,
+    watch_cmd,
+)
+from forest_files.doors.cli.app import app, main
+
+__all__ = ["app", "main"]

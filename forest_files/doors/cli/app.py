@@ -1,0 +1,292 @@
+"""``forest`` commands: each parses, calls one function below, renders.
+
+Stores: nothing itself (the repository layer does).
+Refuses: nothing itself; ``errors.boundary`` maps every exception to its
+exit code and one stderr line.
+Returns: exit codes 0/1/2/3/75/130 (see ``errors``).
+Test: tests/test_cli.py
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from forest_files.doors.cli.errors import boundary
+from forest_files.kernel.errors import ForestError, StoreCorruption
+
+if TYPE_CHECKING:
+    from forest_files.ledger.verify import Fault
+
+app = typer.Typer(
+    name="forest",
+    help="Git-backed custody of text that must stay true.\n\n"
+    "Before the command, as in git: -C DIR (change directory first; repeatable) and "
+    "--version.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,  # click's plain help: rich costs ~0.1 s of start-up
+)
+
+RepoOpt = Annotated[
+    Path,
+    typer.Option("--repo", "-C", help="Any path inside the repository (default: here)."),
+]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Machine-readable output.")]
+
+
+class ContestedGround(ForestError):
+    """``forest verify`` found contested ground (exit 1)."""
+
+
+class LedgerFaults(StoreCorruption):
+    """``forest verify`` found faults (exit 3)."""
+
+
+def _emit(as_json: bool, obj: object, text: str) -> None:
+    typer.echo(json.dumps(obj, sort_keys=True) if as_json else text)
+
+
+@app.command()
+@boundary
+def init(
+    repo: RepoOpt = Path("."),
+    project_id: Annotated[
+        str | None, typer.Option("--project-id", help="Use this id instead of a new uuid4.")
+    ] = None,
+) -> None:
+    """Put a git repository under custody: forest.toml, .forest/ledger, the index.
+
+    Example: forest init && git add forest.toml .gitattributes .forest && git commit
+    """
+    from forest_files.custody.repository import Repository
+
+    with Repository.init(repo, project_id=project_id) as r:
+        typer.echo(
+            f"initialised forest-files in {r.root} (project {r.config.project_id}); "
+            "commit forest.toml, .gitattributes and .forest/"
+        )
+
+
+@app.command()
+@boundary
+def sync(repo: RepoOpt = Path("."), as_json: JsonOpt = False) -> None:
+    """Bring the local index in step with the ledger of the working tree.
+
+    Example: git pull && forest sync
+    """
+    from forest_files.custody.repository import Repository
+
+    with Repository(repo) as r:
+        report = r.sync()
+    how = "rebuilt" if report.rebuilt else "in step"
+    _emit(as_json, asdict(report), f"index {how}: {report.applied} act(s) applied")
+
+
+@app.command()
+@boundary
+def rebuild(repo: RepoOpt = Path("."), as_json: JsonOpt = False) -> None:
+    """Drop the local index and replay the whole ledger.
+
+    Example: forest rebuild
+    """
+    from forest_files.custody.repository import Repository
+
+    with Repository(repo) as r:
+        report = r.rebuild()
+    _emit(as_json, asdict(report), f"index rebuilt: {report.applied} act(s) replayed")
+
+
+def _fault_line(f: Fault) -> str:
+    if f.path is not None:  # one file at fault (a stray): its path says where
+        text = f"{f.code}: {f.detail}"
+    else:
+        text = f"{f.code}: segment {f.segment or '-'} line {f.line or '-'}: {f.detail}"
+    return text + (f"\n  fix, at the repository root: {f.fix}" if f.fix else "")
+
+
+@app.command()
+@boundary
+def verify(
+    repo: RepoOpt = Path("."),
+    as_json: JsonOpt = False,
+    base: Annotated[
+        str | None,
+        typer.Option(
+            "--base",
+            metavar="REF",
+            help="Also judge merge-base(REF, HEAD)..HEAD: no ledger file modified or "
+            "deleted, every new act's path authorised by forest.toml at the merge-base.",
+        ),
+    ] = None,
+) -> None:
+    """Check every ledger file (canonical lines, ids, deps, bodies); exit 3 on any fault.
+
+    Any other file or directory under .forest/ledger is a `stray`, printed with the
+    command that removes it. Reports ids, hashes and paths only, never body text.
+    Example: forest verify --base origin/main
+    """
+    from forest_files.custody.repository import Repository
+    from forest_files.gate.range import REFUSAL_CODES, check_range
+    from forest_files.kernel.errors import AuthorityRefused
+
+    with Repository(repo) as r:
+        from forest_files.ledger.verify import verify_ledger
+
+        report = verify_ledger(r.ledger_dir)
+        ranged = None if base is None else check_range(r.root, base)
+        # Replay judges what bytes cannot: a forged act refuses here (exit 3).
+        contested = r.contested() if report.ok else []
+    all_faults = [*report.faults, *(ranged.faults if ranged is not None else ())]
+    ok = not all_faults
+    faults = [asdict(f) for f in all_faults]
+    lines = [_fault_line(f) for f in all_faults]
+    lines += [f"warning: {_fault_line(w)}" for w in (ranged.warnings if ranged else ())]
+    summary = f"{report.acts} act(s) in {report.segments} segment(s)"
+    obj: dict[str, object] = {
+        "ok": ok,
+        "acts": report.acts,
+        "segments": report.segments,
+        "faults": faults,
+    }
+    if ranged is not None:
+        obj["merge_base"] = ranged.merge_base
+        obj["warnings"] = [asdict(w) for w in ranged.warnings]
+        summary += f", range since merge-base {ranged.merge_base[:12]} checked"
+    obj["contested"] = [c.content_id for c in contested]
+    lines += [
+        f"contested: {c.content_id} (adopted by {c.adopted_by}); "
+        f"fix: forest resolve {c.content_id} --pick ID --words ..."
+        for c in contested
+    ]
+    _emit(as_json, obj, "\n".join([*lines, f"ledger {'ok' if ok else 'FAULTY'}: {summary}"]))
+    if any(f.code not in REFUSAL_CODES for f in all_faults):
+        fixes = sum(1 for f in all_faults if f.fix)
+        how = [
+            *(["restore the damaged files from git"] if fixes < len(all_faults) else []),
+            *(["run the fix commands shown"] if fixes else []),
+        ]
+        then = " and ".join(how)
+        raise LedgerFaults(f"ledger has {len(faults)} fault(s); see above, then {then}")
+    if not ok:
+        raise AuthorityRefused(
+            f"the range has {len(faults)} act(s) or change(s) without authority or over "
+            "policy at the merge-base; see above"
+        )
+    if contested:
+        raise ContestedGround(f"{len(contested)} contested ground entries; resolve them")
+
+
+@app.command()
+@boundary
+def log(
+    target: Annotated[
+        str | None, typer.Argument(help="A bound PATH[#SEL]: show its custody chain.")
+    ] = None,
+    repo: RepoOpt = Path("."),
+    as_json: JsonOpt = False,
+) -> None:
+    """The custody acts of the checked-out ledger, or one binding's chain, by content id.
+
+    Example: forest log --json;  forest log 'canon/characters.md#Elias'
+    """
+    if target is not None:
+        from forest_files.doors.cli.custody_cmds import print_chain
+
+        print_chain(target, repo, as_json)
+        return
+    from forest_files.custody.repository import Repository
+
+    with Repository(repo) as r:
+        entries = r.log()
+        contested = r.contested()
+    lines = [f"{e.created_at} {e.kind} {e.subject} -> {e.result} by {e.by}" for e in entries]
+    lines += [
+        f"CONTESTED {c.content_id} (adopted by {c.adopted_by}); "
+        f"fix: forest resolve {c.content_id} --pick ID --words ..."
+        for c in contested
+    ]
+    obj = {"acts": [asdict(e) for e in entries], "contested": [c.content_id for c in contested]}
+    _emit(as_json, obj, "\n".join(lines) or "no custody acts yet")
+
+
+def words_given(words: str) -> str:
+    """``--words`` callback: a route's placeholder pasted as is signs nothing, and words
+    stay within their bound (bounds.py)."""
+    from forest_files.kernel.bounds import MAX_WORDS_CHARS, BoundsRefused, check_text
+    from forest_files.praise import placeholder_words
+
+    why = placeholder_words(words)  # blank words included: its message says what to write
+    if why is None:
+        try:
+            check_text("--words", words, MAX_WORDS_CHARS, blank=True, lines=True)
+        except BoundsRefused as exc:
+            why = str(exc)
+    if why is not None:
+        typer.echo(f"forest: {why}", err=True)
+        raise typer.Exit(1)
+    return words
+
+
+WordsOpt = Annotated[
+    str, typer.Option("--words", help="Your adopting words (required).", callback=words_given)
+]
+
+
+def _identity(repo: Path, given: str | None) -> str:
+    """``--as``, or the identity the signing key is bound to when forest.toml asks for
+    signatures (docs/signing.md), or the git identity. A claim: the gate authenticates."""
+    from forest_files.custody.repository import find_root
+    from forest_files.gate.signing.live import advise
+    from forest_files.gitio import user_identity
+    from forest_files.praise import placeholder_signature
+
+    claimed = given.strip() if given and given.strip() else None
+    why = None if claimed is None else placeholder_signature(claimed)
+    if why is not None:
+        raise ForestError(why)
+    root = find_root(repo)
+    advice = advise(root, claimed)
+    for line in advice.lines:
+        typer.echo(line, err=True)
+    found = claimed or advice.identity or user_identity(root)
+    if not found:
+        raise typer.BadParameter("no --as given and no git user.name/user.email configured")
+    from forest_files.kernel.bounds import MAX_SIGNATURE_CHARS, check_text
+
+    return check_text("--as" if claimed else "signature", found, MAX_SIGNATURE_CHARS)
+
+
+@app.command()
+@boundary
+def resolve(
+    content_id: Annotated[str, typer.Argument(help="A contested entry's content id.")],
+    pick: Annotated[str, typer.Option("--pick", help="Content id of the head whose text wins.")],
+    words: WordsOpt,
+    as_: Annotated[
+        str | None, typer.Option("--as", help="Signature (default: git user.name <email>).")
+    ] = None,
+    repo: RepoOpt = Path("."),
+    as_json: JsonOpt = False,
+) -> None:
+    """End a contest: supersede every contested head with the picked head's text.
+
+    Example: forest resolve 3f2a… --pick 9c1d… --words "C's wording is canon" --as "Ada <ada@x>"
+    """
+    from forest_files.custody.repository import Repository
+
+    with Repository(repo) as r:
+        new = r.resolve(content_id, pick=pick, words=words, by=_identity(repo, as_))
+    _emit(as_json, {"ground": new}, f"resolved: {new} is ground; commit .forest/ledger")
+
+
+def main() -> None:
+    """Console-script entry point: the group with only the command being run built."""
+    from forest_files.doors.cli.lazy import command
+
+    command(app)(prog_name="forest")

@@ -1,0 +1,317 @@
+"""``forest`` commands that change or show one binding: diff, supersede, restore,
+rebind, retire, chain, show.
+
+Stores: nothing itself; each calls one function of ``forest_files.files``.
+Refuses: nothing itself (``errors.boundary``).
+Returns: text, or one JSON document with ``--json`` (no section text in JSON).
+Test: tests/test_cli_files.py
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from forest_files.doors.cli.app import JsonOpt, RepoOpt, _identity, app
+from forest_files.doors.cli.errors import boundary
+from forest_files.doors.cli.files_cmds import AsOpt, WordsOpt
+from forest_files.kernel.errors import ForestError
+
+TargetArg = Annotated[str, typer.Argument(help="PATH, PATH#Heading/Sub, PATH::Sym or PATH@region.")]
+
+
+BindingOpt = Annotated[
+    str | None,
+    typer.Option("--binding", help="Bind act id (or prefix) when a section has two bindings."),
+]
+
+
+def _open_binding(repo: Path, target: str, binding_id: str | None = None):  # type: ignore[no-untyped-def]
+    from forest_files.custody.bindings import all_bindings
+    from forest_files.custody.lookup import find_binding
+    from forest_files.custody.repository import Repository
+
+    r = Repository(repo)
+    store = r._synced()
+    return r, store, find_binding(all_bindings(store), target, binding_id, root=r.root)
+
+
+@app.command()
+@boundary
+def diff(
+    target: TargetArg,
+    words: Annotated[
+        bool,
+        typer.Option(
+            "--words", help="Mark changed words inside each line ([-old-]{+new+}), for prose."
+        ),
+    ] = False,
+    repo: RepoOpt = Path("."),
+) -> None:
+    """Show ground -> working tree for one bound section.
+
+    Example: forest diff --words 'canon/characters.md#Elias'
+    """
+    import os
+    import sys
+
+    from forest_files.check.content import WorktreeSource
+    from forest_files.check.engine import check_binding
+    from forest_files.text.diff import colourise, section_diff
+
+    r, store, binding = _open_binding(repo, target)
+    with r:
+        content = WorktreeSource(r.root)
+        finding = check_binding(store, binding, content, all_paths=None)
+        typer.echo(f"{finding.kind} {binding.selector}")
+        if finding.kind in ("drifted", "clean"):
+            shown = section_diff(store, finding, content, binding.excludes, words=words)
+            if shown and sys.stdout.isatty() and not os.environ.get("NO_COLOR"):
+                shown = colourise(shown)
+            typer.echo(shown or "(no change)")
+
+
+TargetsArg = Annotated[
+    list[str],
+    typer.Argument(
+        help="Sections, files (every binding in them) or globs: PATH, PATH#Heading/Sub, "
+        "PATH::Sym, PATH@region, 'docs/*.md'."
+    ),
+]
+YesOpt = Annotated[
+    bool, typer.Option("--yes", "-y", help="Record a bulk supersede without asking.")
+]
+
+
+@app.command()
+@boundary
+def supersede(
+    targets: TargetsArg,
+    words: WordsOpt,
+    as_: AsOpt = None,
+    yes: YesOpt = False,
+    repo: RepoOpt = Path("."),
+    as_json: JsonOpt = False,
+) -> None:
+    """Adopt the text sections hold now as their new ground (the second route). A file
+    means every changed binding in it; many targets are listed (lines, new hash, lines
+    added and removed) and confirmed, then recorded in one segment with one set of words.
+
+    Example: forest supersede 'docs/adr/0004-x.md' --words "Amended after review"
+    """
+    from forest_files.custody.bindings import all_bindings
+    from forest_files.custody.bulk import changes, choose
+    from forest_files.custody.record import supersede_sections
+    from forest_files.custody.repository import Repository
+    from forest_files.custody.targets import read_section
+
+    with Repository(repo) as r:
+        store = r._synced()
+        limit = r.config.max_body_bytes
+        listed = changes(
+            store, r.root, choose(r.root, all_bindings(store), targets), max_bytes=limit
+        )
+        if len(listed) > 1:
+            _confirm([c.line() for c in listed], yes, err=as_json)
+        # Read again after the question: each act records the hash that was listed.
+        items = [
+            (
+                c.binding,
+                read_section(r.root, c.binding.selector, c.binding.excludes, max_bytes=limit),
+                c.new_hash,
+            )
+            for c in listed
+        ]
+        made = supersede_sections(r, items, words=words, by=_identity(repo, as_))
+    pairs = [(c.binding.selector, new) for c, new in zip(listed, made, strict=True)]
+    if as_json:
+        docs = [{"selector": sel, "ground": new} for sel, new in pairs]
+        typer.echo(json.dumps(docs[0] if len(docs) == 1 else {"superseded": docs}))
+        return
+    for sel, new in pairs:
+        typer.echo(f"superseded {sel}: {new} is ground")
+    typer.echo(f"{len(pairs)} in one segment; commit .forest/ledger with the files")
+
+
+def _confirm(lines: list[str], yes: bool, *, err: bool) -> None:
+    """Show what a bulk supersede would record; ask on a terminal unless ``--yes``."""
+    import sys
+
+    for line in lines:
+        typer.echo(f"  {line}", err=err)
+    if yes:
+        return
+    if not sys.stdin.isatty():
+        raise ForestError(
+            f"{len(lines)} sections would be superseded (listed above); no terminal to ask "
+            "on — review the list, then run the same command with --yes"
+        )
+    if not typer.confirm(f"supersede these {len(lines)} sections with one set of words?"):
+        raise ForestError("nothing superseded; run it again when the list is right")
+
+
+@app.command()
+@boundary
+def restore(targets: TargetsArg, repo: RepoOpt = Path(".")) -> None:
+    """Write ground back into sections (the first route); a file means every binding in
+    it. The divergent text is captured under .forest/cache/captures first, so nothing
+    is lost; a section that already holds ground is left untouched.
+
+    Example: forest restore 'canon/characters.md#Elias'
+    """
+    from forest_files.custody.bindings import all_bindings
+    from forest_files.custody.bulk import choose
+    from forest_files.custody.record import ground_body
+    from forest_files.custody.repository import Repository
+    from forest_files.custody.restore import Wanted, restore_many
+    from forest_files.text.diff import ground_text
+
+    with Repository(repo) as r:
+        store = r._synced()
+        chosen = choose(r.root, all_bindings(store), targets)
+        wanted: list[Wanted] = []
+        for c in chosen:  # every ground known before any file is written
+            b = c.binding
+            head, state = ground_body(store, b)
+            if head is None:
+                raise ForestError(f"{b.selector} has no single ground ({state}); resolve first")
+            text = ground_text(store, store.content_id(head))
+            assert text is not None
+            wanted.append(Wanted(b.path, b.selector, b.excludes, text))
+        for done in restore_many(r.root, wanted):  # all or nothing
+            typer.echo(_restored(done.selector, done.outcome, done.kept))
+
+
+def _restored(selector: str, outcome: str, kept: Path | None) -> str:
+    if outcome == "clean":
+        return f"{selector} already holds its ground; nothing changed"
+    if outcome == "recreated":
+        return f"restored {selector}: the file was gone and is written again"
+    return f"restored {selector}; the replaced text is kept in {kept}"
+
+
+OptWordsOpt = Annotated[
+    str | None,
+    typer.Option("--words", help="Why the new text is right, when it differs from ground."),
+]
+
+
+@app.command()
+@boundary
+def rebind(
+    old: TargetArg,
+    new: Annotated[str, typer.Argument(help="Where the section lives now (or a new directory).")],
+    words: OptWordsOpt = None,
+    as_: AsOpt = None,
+    repo: RepoOpt = Path("."),
+) -> None:
+    """Point a binding at the path/selector its section moved to; with --words, text
+    that changed as well is adopted in the same act (the custody chain is kept).
+    OLD and NEW ending in '/' move every binding under a directory, in one segment.
+
+    Example: forest rebind 'docs/a.md#Intro' 'docs/b.md#Overview' --words "Renamed in review"
+    """
+    from forest_files.custody.bindings import all_bindings
+    from forest_files.custody.lookup import find_binding, moves_under, read_moves
+    from forest_files.custody.record import rebind_sections
+    from forest_files.custody.repository import Repository
+
+    with Repository(repo) as r:
+        bindings = all_bindings(r._synced())
+        if old.endswith("/") or new.endswith("/"):
+            pairs = moves_under(bindings, old, new)
+        else:
+            pairs = [(find_binding(bindings, old), new)]
+        moves = read_moves(r.root, pairs, max_bytes=r.config.max_body_bytes)
+        rebind_sections(r, moves, by=_identity(repo, as_), words=words)
+    for binding, section in moves:
+        typer.echo(f"rebound {binding.selector} -> {section.selector}")
+    if len(moves) > 1:
+        typer.echo(f"{len(moves)} bindings moved in one segment; commit .forest/ledger")
+
+
+@app.command()
+@boundary
+def retire(
+    target: TargetArg,
+    words: WordsOpt,
+    as_: AsOpt = None,
+    binding: BindingOpt = None,
+    repo: RepoOpt = Path("."),
+) -> None:
+    """End a binding by a recorded act (a deleted or deprecated section).
+
+    Example: forest retire docs/adr/0002-old.md --words "Superseded by ADR 0009"
+    """
+    from forest_files.custody.record import retire_binding
+
+    r, _, found = _open_binding(repo, target, binding)
+    with r:
+        retire_binding(r, found, words=words, by=_identity(repo, as_))
+    typer.echo(f"retired {found.selector} (binding {found.bind_act[:12]})")
+
+
+def print_chain(target: str, repo: Path, as_json: bool) -> None:
+    """The custody chain of one binding (``forest log TARGET``)."""
+    from forest_files.custody.lookup import chain as chain_of
+
+    r, store, binding = _open_binding(repo, target)
+    with r:
+        links = chain_of(store, binding)
+    if as_json:
+        typer.echo(json.dumps({"selector": binding.selector, "chain": [asdict(x) for x in links]}))
+        return
+    typer.echo(binding.selector)
+    for x in links:
+        typer.echo(f"  {x.created_at} {x.status:<10} {x.content_id} by {x.adopted_by}: {x.words}")
+
+
+@app.command()
+@boundary
+def show(
+    content_id: Annotated[str, typer.Argument(help="An entry's content id.")],
+    repo: RepoOpt = Path("."),
+    as_json: JsonOpt = False,
+) -> None:
+    """Show one entry by content id (its text on a terminal; metadata only with --json),
+    with its derived trust (ground, home or wild, and why: docs/governance.md).
+
+    Example: forest show 3f2a…
+    """
+    from forest_files.custody.repository import Repository
+
+    with Repository(repo) as r:
+        store = r._synced()
+        local = store.local_id(content_id)  # a short id works too
+        row = store.get(local)
+        content_id = store.content_id(local)
+        if row is None:
+            raise ForestError(f"unknown entry {content_id}; `forest log` lists content ids")
+        meta = {
+            "content_id": content_id,
+            "bucket": row["bucket"],
+            "signature": row["signature"],
+            "created_at": row["created_at"],
+            "body_hash": row["body_hash"],
+            "ground": store.is_ground(local),
+            "sealed": store.is_sealed(local),
+        }
+        trust = store.trust_of(local)
+        source = None if trust.source_id is None else store.content_id(trust.source_id)
+        meta["trust"] = {"level": trust.level.value, "reason": trust.reason, "source": source}
+        sealed = store.is_sealed(local)
+        body = "[sealed]" if sealed else str(row["body"])
+    if as_json:
+        typer.echo(json.dumps(meta))
+        return
+    for key, value in meta.items():
+        if key != "trust":
+            typer.echo(f"{key}: {value}")
+    via = f", through {source}" if source else ""
+    typer.echo(f"trust: {trust.level.value} ({trust.reason}{via})")
+    typer.echo("")
+    typer.echo(body)

@@ -1,0 +1,160 @@
+"""``forest forget`` (erase a body with a tombstone, say what it cannot do) and
+``forest audit`` (page through the local audit log), ``forest fsck`` (check the
+stores), ``forest expire`` (explicit retention).
+
+Stores: nothing itself (``governance.forget``); ``forest audit`` never creates
+the log it reads.
+Refuses: nothing itself (``errors.boundary``; the refusals are forget's).
+Returns: text, or one JSON document with ``--json`` (ids and counts, never text).
+Test: tests/test_cli_governance.py
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from forest_files.doors.cli.app import JsonOpt, RepoOpt, _emit, _identity, app
+from forest_files.doors.cli.errors import boundary
+from forest_files.doors.cli.files_cmds import AsOpt, WordsOpt
+from forest_files.kernel.errors import StoreCorruption
+
+LineOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--line",
+        help="Tombstone only this line of the body (repeatable; at least 16 characters). "
+        "Default: every line of 16 characters or more that live ground does not hold.",
+    ),
+]
+
+
+@app.command()
+@boundary
+def forget(
+    content_id: Annotated[str, typer.Argument(help="Content id (or prefix) of the entry.")],
+    words: WordsOpt,
+    as_: AsOpt = None,
+    line: LineOpt = None,
+    repo: RepoOpt = Path("."),
+    as_json: JsonOpt = False,
+) -> None:
+    """Erase a superseded or sealed body: index, full-text index, ledger body file and
+    every local copy; later adopts of its lines are refused. Not cryptographic erasure.
+
+    Example: forest forget 3f2a… --words "an API key was pasted here" --as "Ada <ada@x>"
+    """
+    from forest_files.custody.repository import Repository
+
+    with Repository(repo) as r:
+        report = r.forget(content_id, words=words, by=_identity(repo, as_), lines=line or ())
+    p = report.purged
+    text = [
+        f"erased: body {report.body_hash[:12]} of {report.content_id[:12]} "
+        f"(erase act {report.act_id[:12]}; tombstone: {report.lines} line(s), "
+        f"{report.kept_out} left out because live ground holds them)",
+        f"purged: {p.bodies} ledger body file(s), {p.views} cached view file(s), "
+        f"{p.cache_files} capture/cache file(s), {len(p.proposals)} proposal(s)",
+        "next: commit the new segment WITH the body file's deletion: "
+        "git add -A .forest/ledger && git commit",
+        "forest forget cannot:",
+        *(f"  - {c}" for c in report.cannot),
+    ]
+    obj = asdict(report)
+    obj["purged"]["proposals"] = list(p.proposals)
+    _emit(as_json, obj, "\n".join(text))
+
+
+@app.command()
+@boundary
+def audit(
+    limit: Annotated[int, typer.Option("--limit", help="Records per page (1..1000).")] = 50,
+    before: Annotated[
+        int | None, typer.Option("--before", help="Only records with a smaller seq (paging).")
+    ] = None,
+    repo: RepoOpt = Path("."),
+    as_json: JsonOpt = False,
+) -> None:
+    """The local audit log, newest first: ceremonies recorded here, refusals, syncs,
+    rebuilds and purges — ids, hashes and counts, never text.
+
+    Example: forest audit --limit 20 --before 120 --json
+    """
+    from forest_files.custody.repository import find_root
+    from forest_files.governance.auditlog import AuditLog, AuditRecord, check_page
+    from forest_files.kernel.paths import AUDIT_DB
+
+    root = find_root(repo)
+    check_page(limit, before)
+    records: list[AuditRecord] = []
+    if (root / AUDIT_DB).exists():  # reading never creates the log
+        with AuditLog(root) as log:
+            records = log.page(limit=limit, before=before)
+    lines = [
+        f"{r.seq:>6} {r.at} {r.action:<9} {r.outcome:<7} {r.reason:<16} {r.actor} "
+        + " ".join(t[:12] if len(t) == 64 else t for t in r.targets)
+        for r in records
+    ]
+    more = f"older: forest audit --before {records[-1].seq}" if len(records) == limit else ""
+    obj = {
+        "records": [r.as_dict() for r in records],
+        "next_before": records[-1].seq if more else None,
+    }
+    _emit(as_json, obj, "\n".join([*lines, more]).strip() or "the audit log is empty")
+
+
+class FsckFaults(StoreCorruption):
+    """``forest fsck`` found faults (exit 3)."""
+
+
+@app.command()
+@boundary
+def fsck(repo: RepoOpt = Path("."), as_json: JsonOpt = False) -> None:
+    """Check the index and the local stores read-only: SQLite integrity, the schema
+    against schema.sql (a dropped trigger too), every body's hash, edges, scope, and
+    ledger <-> index agreement. Exit 3 on any fault; `forest rebuild` repairs the index.
+
+    Example: forest fsck --json
+    """
+    from forest_files.custody.config import CONFIG_NAME, load_config
+    from forest_files.custody.repository import find_root
+    from forest_files.governance.fsck import fsck as run
+
+    root = find_root(repo)
+    report = run(root, load_config(root / CONFIG_NAME).project_id)
+    obj = {"ok": report.ok, "checked": report.checked, "faults": [asdict(f) for f in report.faults]}
+    lines = [f"{f.code}: {f.where}: {f.detail}" for f in report.faults]
+    _emit(
+        as_json, obj, "\n".join(lines) or f"fsck: ok ({report.checked.get('entries', 0)} entries)"
+    )
+    if not report.ok:
+        raise FsckFaults(
+            f"fsck found {len(report.faults)} fault(s); `forest rebuild` repairs the index"
+        )
+
+
+@app.command()
+@boundary
+def expire(
+    as_of: Annotated[
+        str, typer.Option("--as-of", help="ISO-8601 time with a zone: expire what is older.")
+    ],
+    repo: RepoOpt = Path("."),
+    as_json: JsonOpt = False,
+) -> None:
+    """Remove local, never-adopted bodies older than [retention] in forest.toml allows
+    (proposal texts, restore captures); hashes and lineage stay. Ground never expires.
+
+    Example: forest expire --as-of 2026-01-31T00:00:00Z
+    """
+    from forest_files.custody.config import CONFIG_NAME, load_config
+    from forest_files.custody.repository import find_root
+    from forest_files.governance.expire import expire as run
+
+    root = find_root(repo)
+    done = run(root, load_config(root / CONFIG_NAME), as_of)
+    text = f"expired as of {done.as_of}: {len(done.proposals)} proposal text(s), "
+    _emit(as_json, asdict(done), text + f"{len(done.captures)} capture(s)")

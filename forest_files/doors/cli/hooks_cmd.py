@@ -1,0 +1,84 @@
+"""``forest hooks install|uninstall|status``.
+
+Stores: nothing itself (``forest_files.doors.hooks`` writes the scripts).
+Refuses: nothing itself; a foreign hook is chained, never overwritten
+without ``--force``.
+Returns: one line per hook (or JSON).
+Test: tests/test_hooks.py
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from forest_files.doors.cli.app import JsonOpt, RepoOpt, app
+from forest_files.doors.cli.errors import boundary
+
+hooks_app = typer.Typer(
+    help="Install, remove or inspect forest-files' git hooks.",
+    no_args_is_help=True,
+    rich_markup_mode=None,
+)
+app.add_typer(hooks_app, name="hooks")
+
+
+def _show(states: list, as_json: bool) -> None:  # type: ignore[type-arg]
+    if as_json:
+        typer.echo(json.dumps([asdict(s) for s in states]))
+        return
+    for s in states:
+        typer.echo(f"{s.name:<17} {s.state:<13} {s.path}")
+
+
+@hooks_app.command()
+@boundary
+def install(
+    force: Annotated[
+        bool,
+        typer.Option(
+            "--force",
+            help="Replace foreign hooks (kept as NAME.forest-replaced) instead of chaining them.",
+        ),
+    ] = False,
+    repo: RepoOpt = Path("."),
+    as_json: JsonOpt = False,
+) -> None:
+    """Install pre-commit, pre-merge-commit, post-merge, post-checkout, post-rewrite.
+
+    Example: forest hooks install
+    """
+    from forest_files.custody.repository import find_root
+    from forest_files.doors import hooks as githooks
+
+    _show(githooks.install(find_root(repo), force=force), as_json)
+
+
+@hooks_app.command()
+@boundary
+def uninstall(repo: RepoOpt = Path("."), as_json: JsonOpt = False) -> None:
+    """Remove our hooks and put chained foreign hooks back.
+
+    Example: forest hooks uninstall
+    """
+    from forest_files.custody.repository import find_root
+    from forest_files.doors import hooks as githooks
+
+    _show(githooks.uninstall(find_root(repo)), as_json)
+
+
+@hooks_app.command("status")
+@boundary
+def hooks_status(repo: RepoOpt = Path("."), as_json: JsonOpt = False) -> None:
+    """Which hooks are ours, foreign, chained or missing.
+
+    Example: forest hooks status --json
+    """
+    from forest_files.custody.repository import find_root
+    from forest_files.doors import hooks as githooks
+
+    _show(githooks.status(find_root(repo)), as_json)

@@ -1,0 +1,140 @@
+"""``forest watch`` (foreground, or ``--detach``), ``forest watch stop``, ``forest watch status``.
+
+Stores: nothing itself (``forest_files.doors.watch.daemon`` keeps the lock, pid,
+state and log under ``.forest/cache/``; proposals go to ``.forest/local.db``).
+Refuses: nothing itself; a second watcher on one repository exits 1.
+Returns: live lines as drift appears and clears (the same blocks ``forest
+check`` prints); ``status`` as text or ``--json`` (selectors and ids, no text).
+Test: tests/test_watch_daemon.py
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from forest_files.doors.cli.app import JsonOpt, RepoOpt, app
+from forest_files.doors.cli.errors import boundary
+
+watch_app = typer.Typer(
+    help="Watch bound files in the background: drift is caught when it is saved.",
+    invoke_without_command=True,
+    rich_markup_mode=None,
+)
+app.add_typer(watch_app, name="watch")
+
+QuietOpt = Annotated[float, typer.Option("--quiet", help="Seconds without events before a check.")]
+CeilingOpt = Annotated[
+    float, typer.Option("--ceiling", help="Check at the latest this long after a first event.")
+]
+GraceOpt = Annotated[
+    float, typer.Option("--grace", help="Seconds a deleted or emptied file waits for its rename.")
+]
+ReconcileOpt = Annotated[
+    float, typer.Option("--reconcile", help="A full check at least every this many seconds.")
+]
+PollOpt = Annotated[bool, typer.Option("--poll", help="Poll (network and container mounts).")]
+PollIntervalOpt = Annotated[float, typer.Option("--poll-interval", help="Seconds between polls.")]
+NotifyOpt = Annotated[
+    bool, typer.Option("--notify", help="Desktop notifications (notify-send) for new drift.")
+]
+DetachOpt = Annotated[bool, typer.Option("--detach", help="Run in the background.")]
+
+
+@watch_app.callback()
+@boundary
+def watch(
+    ctx: typer.Context,
+    repo: RepoOpt = Path("."),
+    quiet: QuietOpt = 0.2,
+    ceiling: CeilingOpt = 2.0,
+    grace: GraceOpt = 1.0,
+    reconcile: ReconcileOpt = 300.0,
+    poll: PollOpt = False,
+    poll_interval: PollIntervalOpt = 1.0,
+    notify: NotifyOpt = False,
+    detach: DetachOpt = False,
+) -> None:
+    """Watch the files that hold bound sections; report drift as it appears and clears,
+    and keep each drifted section's text as its binding's proposal. Never promotes.
+
+    Example: forest watch --detach && forest watch status
+    """
+    if ctx.invoked_subcommand is not None:
+        return
+    from forest_files.doors.watch.daemon import detach as start_detached
+    from forest_files.doors.watch.daemon import run_foreground
+    from forest_files.doors.watch.settings import WatchSettings
+
+    settings = WatchSettings(
+        quiet=quiet,
+        ceiling=ceiling,
+        grace=grace,
+        reconcile=reconcile,
+        poll=poll,
+        poll_interval=poll_interval,
+    )
+    if detach:
+        args = [
+            f"--quiet={quiet}",
+            f"--ceiling={ceiling}",
+            f"--grace={grace}",
+            f"--reconcile={reconcile}",
+            f"--poll-interval={poll_interval}",
+            *(["--poll"] if poll else []),
+            *(["--notify"] if notify else []),
+        ]
+        pid = start_detached(repo, args)
+        typer.echo(
+            f"watching in the background (pid {pid}); `forest watch status`, `forest watch stop`"
+        )
+        return
+
+    def show(lines: list[str]) -> None:
+        typer.echo("\n".join(lines))
+
+    typer.echo("watching; Ctrl-C stops", err=True)
+    raise typer.Exit(run_foreground(repo, settings, sink=show, notify=notify))
+
+
+@watch_app.command("stop")
+@boundary
+def stop(repo: RepoOpt = Path(".")) -> None:
+    """Stop this repository's watcher (nothing to do if none runs).
+
+    Example: forest watch stop
+    """
+    from forest_files.doors.watch.daemon import stop as stop_watcher
+
+    typer.echo(stop_watcher(repo))
+
+
+@watch_app.command("status")
+@boundary
+def status(repo: RepoOpt = Path("."), as_json: JsonOpt = False) -> None:
+    """Whether a watcher runs, its mode, the drift it sees, open proposals, recent errors.
+
+    Example: forest watch status --json
+    """
+    from forest_files.doors.watch.daemon import status as watch_status
+
+    found = watch_status(repo)
+    if as_json:
+        typer.echo(json.dumps(found, sort_keys=True))
+        return
+    if not found["running"]:
+        typer.echo("no watcher running; start one with `forest watch --detach`")
+    else:
+        fallback = f" — {found['fallback']}" if found["fallback"] else ""
+        typer.echo(f"watching (pid {found['pid']}, {found['mode']}{fallback}); log {found['log']}")
+        for item in found["open"]:  # type: ignore[attr-defined]
+            typer.echo(f"  {item['kind']} {item['selector']}")
+        for error in found["errors"]:  # type: ignore[attr-defined]
+            typer.echo(f"  error: {error}")
+        if found["problem"]:
+            typer.echo(f"  failing now: {found['problem']}")
+    for p in found["proposals"]:  # type: ignore[attr-defined]
+        typer.echo(f"proposal {p['id']} {p['selector']}: `forest proposal show {p['id']}`")

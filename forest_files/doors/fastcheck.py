@@ -1,0 +1,240 @@
+"""The light ``forest check`` and ``forest status``: the same verdict, findings and
+routes as every door (doors/), without typer, pydantic, GitPython — and no
+markdown-it unless a file must be parsed.
+
+``python -m forest_files.doors.fastcheck [check options]`` and the ``forest``
+console script (entry.py) both land here for ``check``/``status``; anything
+this parser does not know (``--help`` included) goes to the full CLI, which
+calls the same ``check_command``.
+
+Stores: only the local caches in ``.forest/cache`` (statcache.py, and the
+remembered clean verdict of verdict.py that answers an unchanged tree without
+opening the store) and the index sync every command does.
+Refuses: an option it does not know when run as ``python -m`` (exit 2).
+Returns: exit 0 when every binding is clean, 1 on any other finding or a
+refusal, 3 on an unexpected error, 75 when the index is busy (exits.py).
+Test: tests/test_fastcheck.py
+
+``FOREST_DEBUG_IMPORTS=1`` prints, to stderr at exit, the sorted top-level
+modules loaded (how the tests prove the heavy libraries stayed out).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+TYPE_CHECKING = False  # typing itself is not imported: ~5 ms of every warm check
+if TYPE_CHECKING:
+    from pathlib import Path
+
+
+class CheckArgs:
+    """``check``'s options. A plain class: a dataclass (with inspect) or a NamedTuple
+    (with typing) would double the import cost of a warm ``forest check``."""
+
+    __slots__ = ("as_json", "paths", "repo", "rev", "show_diff", "staged", "verbose")
+
+    def __init__(
+        self,
+        *,
+        staged: bool = False,
+        rev: str | None = None,
+        paths: tuple[str, ...] = (),
+        repo: str = ".",
+        as_json: bool = False,
+        verbose: bool = False,
+        show_diff: bool = False,
+    ) -> None:
+        self.staged = staged
+        self.rev = rev
+        self.paths = paths
+        self.repo = repo
+        self.as_json = as_json
+        self.verbose = verbose
+        self.show_diff = show_diff
+
+
+_FLAGS = {
+    "--staged": "staged",
+    "--json": "as_json",
+    "-v": "verbose",
+    "--verbose": "verbose",
+    "--show-diff": "show_diff",
+}
+
+
+def parse_check(argv: list[str]) -> CheckArgs | None:
+    """``check``'s options, or None when something here is not understood (the full
+    CLI then answers, with its usage error or help)."""
+    values: dict[str, object] = {}
+    paths: list[str] = []
+    args = iter(argv)
+    for arg in args:
+        if arg in _FLAGS:
+            values[_FLAGS[arg]] = True
+        elif arg in ("--rev", "--repo"):
+            value = next(args, None)
+            if value is None:
+                return None
+            values[arg[2:]] = value
+        elif arg.startswith(("--rev=", "--repo=")):
+            key, _, value = arg[2:].partition("=")
+            values[key] = value
+        elif arg == "--":
+            paths.extend(args)
+        elif arg.startswith("-"):
+            return None
+        else:
+            paths.append(arg)
+    if values.get("staged") and values.get("rev"):
+        return None  # the full CLI says why
+    return CheckArgs(paths=tuple(paths), **values)  # type: ignore[arg-type]
+
+
+def check_command(args: CheckArgs) -> int:
+    """``forest check``: render the one check path's report; the exit code."""
+    if not (args.staged or args.rev or args.paths or args.as_json or args.verbose):
+        count = _remembered(args.repo)
+        if count is not None:
+            from forest_files.doors.summary import summary_line
+
+            print(summary_line(count, 0, "working tree"))
+            return 0
+    return guarded(lambda: _check(args), args.repo)
+
+
+def _check(args: CheckArgs) -> int:
+    from forest_files.check.path import run_check
+    from forest_files.doors.text import terminal
+
+    root = _root(args.repo)
+    source = "index" if args.staged else (args.rev or "worktree")
+    diffs = args.show_diff or (sys.stdout.isatty() and not args.as_json)
+    quick = args.staged and not (args.paths or args.as_json or args.verbose)
+    report = run_check(root, source, args.paths, diffs=diffs, quick=quick)
+    if args.as_json:
+        import json
+
+        print(json.dumps(report.as_dict()))
+    else:
+        colour = sys.stdout.isatty() and not os.environ.get("NO_COLOR")
+        print("\n".join(terminal(report, verbose=args.verbose, colour=colour)))
+    if report.ok:
+        return 0
+    from forest_files.governance.doorlog import record_findings  # only with a finding
+
+    record_findings(root, "check", report.failed)
+    n = len(report.failed)
+    print(f"forest: {n} finding(s) not clean; see the routes above", file=sys.stderr)
+    return 1
+
+
+def status_command(repo: str, as_json: bool) -> int:
+    """``forest status``: every binding of the working tree with its finding and ground."""
+    return guarded(lambda: _status(repo, as_json), repo)
+
+
+def _status(repo: str, as_json: bool) -> int:
+    from forest_files.check import verdict
+    from forest_files.check.remembered import remembered_clean
+
+    near = verdict.quick_root(repo)  # no pathlib, no git while the verdict holds
+    known = remembered_clean(near) if near is not None else None
+    rows: list[tuple[str, str, str, str | None]]
+    if known is not None:
+        rows = [(p, s, "clean", g) for p, s, g in known]
+    else:
+        from forest_files.check.path import run_check
+
+        report = run_check(_root(repo), "worktree")
+        rows = [(f.path, f.selector, f.kind, f.ground) for f in (r.finding for r in report.items)]
+    if as_json:
+        import json
+
+        keys = ("path", "selector", "finding", "ground")
+        print(json.dumps([dict(zip(keys, row, strict=True)) for row in rows]))
+    elif not rows:
+        print("no bindings yet: forest adopt PATH[#Heading] --words …")
+    else:
+        print("\n".join(f"{kind:<10} {sel}  {ground or '-'}" for _, sel, kind, ground in rows))
+    return 0
+
+
+def guarded(run: object, repo: str = ".") -> int:
+    """The one error boundary of the light entry (exits.py): one ``forest:`` line;
+    a refusal is recorded in ``repo``'s audit log (its code, never its message)."""
+    try:
+        assert callable(run)
+        return int(run())
+    except BrokenPipeError:  # the reader went away (forest status | head)
+        from forest_files.kernel.exits import quiet_pipe
+
+        return quiet_pipe()
+    except (Exception, KeyboardInterrupt) as exc:
+        from forest_files.kernel.exits import exit_code, one_line
+
+        print(f"forest: {one_line(exc)}", file=sys.stderr)
+        from forest_files.kernel.errors import ForestError
+
+        if isinstance(exc, ForestError):
+            from forest_files.governance.doorlog import record_refusal
+
+            record_refusal(repo, exc)
+        return exit_code(exc)
+
+
+def _root(repo: str) -> Path:
+    from forest_files.check import verdict
+
+    near = verdict.quick_root(repo)  # the same root the remembered verdict is found by
+    if near is not None:
+        from pathlib import Path
+
+        return Path(near)
+    from forest_files.custody.repository import find_root  # GIT_DIR / GIT_WORK_TREE: only git knows
+
+    return find_root(repo)
+
+
+def _remembered(repo: str) -> int | None:
+    """The binding count of a clean verdict whose inputs are all unchanged (verdict.py)."""
+    from forest_files.check import verdict
+
+    near = verdict.quick_root(repo)
+    return verdict.recall(near) if near is not None else None
+
+
+def run(argv: list[str]) -> int:
+    args = parse_check(argv)
+    if args is None:
+        print(
+            "usage: python -m forest_files.doors.fastcheck [--staged | --rev REV] [--json] [-v] "
+            "[--show-diff] [--repo PATH] [PATH...]",
+            file=sys.stderr,
+        )
+        return 2
+    return check_command(args)
+
+
+def finish(code: int) -> None:
+    if os.environ.get("FOREST_DEBUG_IMPORTS") == "1":
+        names = sorted({m.split(".")[0] for m in sys.modules})
+        print("imports: " + " ".join(names), file=sys.stderr)
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        from forest_files.kernel.exits import quiet_pipe
+
+        code = quiet_pipe()
+    from forest_files.doors.entry import leave
+
+    leave(code)
+
+
+def main() -> None:
+    finish(run(sys.argv[1:]))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,102 @@
+"""Installing forest-files into a repository's git hooks, respecting other hooks.
+
+Stores: our hook scripts (marked ``forest-files-hook v1``) in the hooks
+directory git uses (``git rev-parse --git-path hooks``: honours
+``core.hooksPath`` and worktrees); a foreign hook found there is kept as
+``NAME.forest-chained`` and run first by ours.
+Refuses: overwriting a foreign hook with ``--force`` absent is never done —
+it is chained instead; uninstall restores it.
+Returns: ``HookState`` per hook name.
+Test: tests/test_hooks.py
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import sys
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+
+from forest_files import gitio
+
+HOOKS = ("pre-commit", "pre-merge-commit", "post-merge", "post-checkout", "post-rewrite")
+MARKER = "forest-files-hook v1"
+CHAINED = ".forest-chained"
+
+
+@dataclass(frozen=True)
+class HookState:
+    name: str
+    state: str  # "ours", "ours+chained", "foreign", "missing"
+    path: str
+
+
+def template(python: str | None = None) -> str:
+    text = (resources.files("forest_files.doors.hooks") / "template.sh").read_text("utf-8")
+    return text.replace("@PYTHON@", python or sys.executable)
+
+
+def _is_ours(path: Path) -> bool:
+    try:
+        return MARKER in path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return False
+
+
+def _write_exec(path: Path, text: str) -> None:
+    tmp = path.with_name(path.name + ".forest-tmp")
+    tmp.write_text(text, encoding="utf-8")
+    tmp.chmod(tmp.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
+    os.replace(tmp, path)
+
+
+def install(repo: Path, *, force: bool = False, python: str | None = None) -> list[HookState]:
+    """Install (or update) our hooks; chain foreign ones unless ``force``."""
+    folder = gitio.hooks_dir(repo)
+    folder.mkdir(parents=True, exist_ok=True)
+    for name in HOOKS:
+        path = folder / name
+        if path.exists() and not _is_ours(path):
+            chained = folder / (name + CHAINED)
+            if force:
+                path.replace(folder / (name + ".forest-replaced"))
+            elif not chained.exists():
+                path.replace(chained)
+            else:
+                raise gitio.GitFailed(
+                    f"{path}: a foreign hook is here and {chained.name} exists too; "
+                    "merge them by hand or use --force (the foreign one is kept as "
+                    f"{name}.forest-replaced)"
+                )
+        _write_exec(path, template(python))
+    return status(repo)
+
+
+def uninstall(repo: Path) -> list[HookState]:
+    """Remove our hooks and put chained foreign hooks back."""
+    folder = gitio.hooks_dir(repo)
+    for name in HOOKS:
+        path = folder / name
+        if path.exists() and _is_ours(path):
+            path.unlink()
+        chained = folder / (name + CHAINED)
+        if chained.exists() and not path.exists():
+            chained.replace(path)
+    return status(repo)
+
+
+def status(repo: Path) -> list[HookState]:
+    folder = gitio.hooks_dir(repo)
+    out: list[HookState] = []
+    for name in HOOKS:
+        path = folder / name
+        if not path.exists():
+            state = "missing"
+        elif _is_ours(path):
+            state = "ours+chained" if (folder / (name + CHAINED)).exists() else "ours"
+        else:
+            state = "foreign"
+        out.append(HookState(name, state, str(path)))
+    return out

@@ -1,0 +1,117 @@
+"""What the installed git hooks run. Fast path: no typer, pydantic, GitPython.
+
+Stores: nothing on pre-commit / pre-merge-commit (the working tree and the
+git index are never modified or stashed); post-merge, post-checkout and
+post-rewrite bring the local index in step with the checked-out ledger.
+Refuses: a commit whose staged content diverges from the staged ledger's
+ground (drifted, missing, unresolved, moved, contested) — exit 1, naming the
+binding, who adopted its ground and with which words, a diff ground → staged
+on a terminal, and the exact restore / supersede commands.
+Returns: the hook's exit code. A refused commit (drift, or an error that
+refuses it) is recorded in the audit log (governance/doorlog.py), imported
+only then: an accepted commit never loads it.
+Test: tests/test_hooks.py, tests/test_audit_doors.py
+
+The check honours ``GIT_INDEX_FILE`` (``git commit -a`` and ``git commit
+PATH`` use a temporary index). Its cost grows with the staged change: when no
+ledger file is staged, the staged ledger is HEAD's (its view found through the
+alias of HEAD's ledger tree id, viewkey.py), and only the staged paths'
+bindings are judged, from the view's binding map (bindmap.py): SQLite is
+opened only to explain a refusal.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+CHECK_HOOKS = ("pre-commit", "pre-merge-commit")
+SYNC_HOOKS = ("post-merge", "post-checkout", "post-rewrite")
+
+
+def _say(text: str) -> None:
+    sys.stderr.write(text + "\n")
+
+
+def check_staged(root: Path) -> int:
+    """The pre-commit verdict for what is staged, against the staged ledger
+    (doors/staged.py), rendered by the one hook renderer."""
+    from forest_files.check.staged import judge_staged
+    from forest_files.doors.text import hook_refusal
+
+    report = judge_staged(root, diffs=sys.stderr.isatty())
+    for note in report.notes:
+        _say(note)
+    if report.ok:
+        return 0
+    _say("\n".join(hook_refusal(report)))
+    from forest_files.governance.doorlog import record_findings
+
+    record_findings(root, "hook", report.failed)
+    return 1
+
+
+def sync_index(root: Path) -> int:
+    from forest_files.custody.repository import Repository
+    from forest_files.kernel.errors import ForestError
+
+    try:
+        with Repository(root) as repo:
+            repo.sync()
+    except ForestError as exc:
+        _say(f"forest-files: index not in step with the ledger ({exc}); run `forest sync`")
+    return 0
+
+
+HOOK_BUSY_MS = 2000  # how long the hook waits for another writer of a store
+
+
+def main(argv: list[str]) -> int:
+    """``forest-hook HOOK [git's hook arguments]``."""
+    from forest_files import gitio
+    from forest_files.kernel.errors import ForestError
+
+    if not argv:
+        _say("usage: forest-hook pre-commit|pre-merge-commit|post-merge|post-checkout|post-rewrite")
+        return 2
+    hook = argv[0]
+    from forest_files.store import connection
+
+    connection.set_busy_budget(HOOK_BUSY_MS)  # git waits on the hook: a short wait, then 75
+    try:
+        root = gitio.toplevel(Path.cwd())
+        from forest_files.kernel.paths import CONFIG_NAME
+
+        if not (root / CONFIG_NAME).exists():
+            return 0  # not under custody (yet): nothing to guard
+        if hook in CHECK_HOOKS:
+            return check_staged(root)
+        if hook in SYNC_HOOKS:
+            return sync_index(root)
+        _say(f"forest-files hook: unknown hook {hook!r}")
+        return 2
+    except (Exception, KeyboardInterrupt) as exc:
+        from forest_files.kernel.exits import EXIT_OK, exit_code, one_line
+
+        _say(f"forest-files: {one_line(exc)}")
+        if hook not in CHECK_HOOKS and isinstance(exc, ForestError):
+            return EXIT_OK  # a sync hook never blocks git
+        if hook in CHECK_HOOKS:
+            from forest_files.governance.doorlog import record_refusal
+
+            record_refusal(Path.cwd(), exc, door="hook")
+        return exit_code(exc)
+
+
+def console() -> None:
+    """Console-script entry (``forest-hook``), used by the pre-commit framework."""
+    from forest_files.doors.entry import leave, one_shot_gc
+
+    one_shot_gc()
+    leave(main(sys.argv[1:]))
+
+
+if __name__ == "__main__":
+    os.environ.setdefault("PYTHONDONTWRITEBYTECODE", "1")
+    console()

@@ -1,0 +1,24 @@
+#!/bin/sh
+# forest-files git hook (forest-files-hook v1) — installed by `forest hooks install`.
+# It runs the custody check with the interpreter forest-files was installed with,
+# after any foreign hook that was here before (kept as HOOK.forest-chained).
+FOREST_PYTHON='@PYTHON@'
+hook_name=$(basename "$0")
+chained="$(dirname "$0")/$hook_name.forest-chained"
+if [ -x "$chained" ]; then
+    "$chained" "$@" || exit $?
+fi
+if [ ! -x "$FOREST_PYTHON" ]; then
+    echo "forest-files hook: $FOREST_PYTHON is gone; reinstall forest-files and run 'forest hooks install'" >&2
+    exit 1
+fi
+exec "$FOREST_PYTHON" -c '
+import sys
+try:
+    from forest_files.doors.hooks.run import main
+except ImportError:
+    sys.stderr.write("forest-files hook: forest_files is not importable by " + sys.executable
+                     + "; reinstall forest-files there and run: forest hooks install\n")
+    sys.exit(1)
+sys.exit(main(sys.argv[1:]))
+' "$hook_name" "$@"

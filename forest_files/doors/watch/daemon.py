@@ -1,0 +1,266 @@
+"""Running the watcher as a process: foreground, detached, stopped, and its status.
+
+Stores: the lock and pid file (lock.py); a rotating log ``.forest/cache/watch.log``
+(1 MiB, 3 kept; lines carry paths, selectors, hashes — never section text); the
+state ``.forest/cache/watch.json`` (mode, fallback, open findings, recent
+errors, the error in force) after every batch. With ``--notify`` one desktop
+notification per newly failed finding: its headline (kind, selector, lines),
+never its text; a missing or failing ``notify-send`` is logged once.
+Refuses: a second watcher (lock.py); a detached watcher that did not come up
+(``ForestError`` naming the log); a watcher that ignores SIGTERM (naming kill).
+Returns: ``run_foreground`` (0 after SIGTERM, SIGINT or SIGHUP: one clean
+shutdown), ``detach`` (the child's pid), ``stop`` (idempotent: a message),
+``status`` (a dict without text).
+Test: tests/test_watch_daemon.py
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+import json
+import logging
+import logging.handlers
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from forest_files.check.findings import Reported
+from forest_files.doors.watch.lock import WatchLock, running
+from forest_files.doors.watch.settings import WatchSettings
+from forest_files.doors.watch.watcher import Alert, Sink, Watcher
+from forest_files.kernel.errors import ForestError
+from forest_files.kernel.paths import LOCAL_DB, WATCH_LOG, WATCH_STATE
+
+log = logging.getLogger("forest_files.doors.watch")
+_START_TIMEOUT = 30.0
+
+
+def _log_to_file(root: Path) -> logging.Handler:
+    path = root / WATCH_LOG
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handler = logging.handlers.RotatingFileHandler(path, maxBytes=1 << 20, backupCount=3)
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
+    log.addHandler(handler)
+    log.setLevel(logging.INFO)
+    return handler
+
+
+def write_state(root: Path, w: Watcher, *, stopped: bool = False) -> None:
+    state = {
+        "pid": os.getpid(),
+        "running": not stopped,
+        "mode": w.observers.mode,
+        "fallback": w.observers.fallback,
+        "head": w.head,
+        "open": [
+            {"kind": r.finding.kind, "selector": r.finding.selector, "path": r.finding.path}
+            for r in w.open_findings()
+        ],
+        "errors": list(w.errors),
+        "problem": w.problem,
+        "error_count": w.error_count,
+        "events": w.collector.events,
+        "checks": w.journal.counts.get("check", 0),
+    }
+    path = root / WATCH_STATE
+    tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+    tmp.write_text(json.dumps(state, sort_keys=True), encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def notifier() -> Alert:
+    """Send a newly failed finding's headline as a desktop notification (notify-send).
+    A missing tool is said once at start; a failing one once, then it is not run again."""
+    from forest_files.doors.text import headline
+
+    tool = shutil.which("notify-send")
+    if tool is None:
+        log.warning("notify: notify-send is not on PATH; no desktop notifications")
+
+    def send(r: Reported) -> None:
+        nonlocal tool
+        if tool is None:
+            return
+        try:
+            done = subprocess.run(
+                [tool, "forest-files", headline(r)],
+                check=False,
+                timeout=10,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
+            failed = f"exit {done.returncode}" if done.returncode else ""
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            failed = type(exc).__name__
+        if failed:
+            log.warning("notify: %s failed (%s); no more desktop notifications", tool, failed)
+            tool = None
+
+    return send
+
+
+def settle_gc() -> None:
+    """The watcher runs for hours: cyclic collection on (the console script turned it
+    off for one-shot commands, entry.py), and what start-up built frozen, so later
+    collections need not scan it."""
+    gc.enable()
+    gc.freeze()
+
+
+def run_foreground(
+    root: Path, settings: WatchSettings, *, sink: Sink | None = None, notify: bool = False
+) -> int:
+    """Watch until SIGTERM, SIGINT or SIGHUP; then stop once, cleanly."""
+    from forest_files.custody.repository import find_root
+
+    root = find_root(root)
+    lock = WatchLock(root)
+    # Handlers before the lock: once the pid file names us, a signal must find them.
+    # A handler only writes a byte to a pipe that the main thread waits on: it takes
+    # no lock (``Event.set`` does, and a handler runs on the main thread, which may
+    # hold that very lock: the signal module's docs warn of the deadlock).
+    wake, poke = os.pipe()
+    os.set_blocking(poke, False)
+    previous = {s: signal.signal(s, lambda *_: _poke(poke)) for s in _SIGNALS}
+    try:
+        lock.acquire()
+    except BaseException:
+        _restore(previous)
+        _close(wake, poke)
+        raise
+    handler = _log_to_file(root)
+    w = Watcher(root, settings, sink=sink, alert=notifier() if notify else None)
+    try:
+        if lock.recovered is not None:
+            log.info("recovered a stale pid file (pid %s was not running)", lock.recovered)
+        w.on_batch = lambda: write_state(root, w)
+        w.start()
+        settle_gc()
+        log.info("watching %s (%s; pid %s)", root, w.observers.mode, os.getpid())
+        write_state(root, w)
+        os.read(wake, 1)  # until a signal: a read a handler interrupts goes on (PEP 475)
+        log.info("stopping (signal)")
+    finally:
+        w.stop()
+        write_state(root, w, stopped=True)
+        _restore(previous)
+        _close(wake, poke)
+        lock.release()
+        log.info("stopped")
+        log.removeHandler(handler)
+        handler.close()
+    return 0
+
+
+_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
+
+
+def _restore(previous: Mapping[signal.Signals, Any]) -> None:
+    for sig, old in previous.items():
+        signal.signal(sig, old)
+
+
+def _poke(fd: int) -> None:
+    with contextlib.suppress(OSError):  # full (a storm of signals) or closed: woken already
+        os.write(fd, b"x")
+
+
+def _close(*fds: int) -> None:
+    for fd in fds:
+        with contextlib.suppress(OSError):
+            os.close(fd)
+
+
+def detach(root: Path, args: list[str]) -> int:
+    """Start a watcher in its own session; return its pid once it holds the lock."""
+    from forest_files.custody.repository import find_root
+
+    root = find_root(root)
+    if (pid := running(root)) is not None:
+        raise ForestError(f"a watcher already runs for {root} (pid {pid}); `forest watch stop`")
+    (root / WATCH_LOG).parent.mkdir(parents=True, exist_ok=True)
+    with (root / WATCH_LOG).open("ab") as err:
+        child = subprocess.Popen(
+            [sys.executable, "-m", "forest_files.doors.watch", "--repo", str(root), *args],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=err,
+            start_new_session=True,  # a closed terminal's SIGHUP does not reach it
+            cwd=root,
+        )
+    deadline = time.monotonic() + _START_TIMEOUT
+    while time.monotonic() < deadline:
+        if running(root) == child.pid:
+            return child.pid
+        try:
+            code = child.wait(timeout=0.05)
+        except subprocess.TimeoutExpired:
+            continue
+        raise ForestError(f"the watcher exited at start ({code}); see {root / WATCH_LOG}")
+    child.terminate()
+    raise ForestError(
+        f"the watcher did not start in {_START_TIMEOUT:.0f} s; see {root / WATCH_LOG}"
+    )
+
+
+def stop(root: Path, timeout: float = 30.0) -> str:
+    """Ask the running watcher to stop and wait until it has; fine when none runs."""
+    from forest_files.custody.repository import find_root
+
+    root = find_root(root)
+    pid = running(root)
+    if pid is None:
+        return "no watcher running"
+    if pid > 0:
+        with contextlib.suppress(ProcessLookupError):  # it died meanwhile: fine
+            os.kill(pid, signal.SIGTERM)
+    deadline = time.monotonic() + timeout
+    while running(root) is not None:
+        if time.monotonic() > deadline:
+            raise ForestError(
+                f"the watcher (pid {pid}) did not stop in {timeout:.0f} s; "
+                f"`kill -9 {pid}`, then `forest watch status`"
+            )
+        time.sleep(0.05)  # polling another process's lock: there is no event to wait on
+    return f"stopped the watcher (pid {pid})"
+
+
+def status(root: Path) -> dict[str, object]:
+    """Whether a watcher runs, what it last saw, and the open proposals (no text)."""
+    from forest_files.custody.repository import find_root
+    from forest_files.proposals.store import ProposalStore
+
+    root = find_root(root)
+    pid = running(root)
+    state: dict[str, object] = {}
+    if pid is not None and (root / WATCH_STATE).exists():
+        try:
+            state = json.loads((root / WATCH_STATE).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            state = {}
+    proposals: list[dict[str, str]] = []
+    if (root / LOCAL_DB).exists():  # a status never creates the proposals file
+        with ProposalStore(root) as store:
+            proposals = [
+                {"id": p.id, "selector": p.selector, "text_hash": p.text_hash}
+                for p in store.open_proposals()
+            ]
+    return {
+        "running": pid is not None,
+        "pid": pid,
+        "mode": state.get("mode"),
+        "fallback": state.get("fallback") or "",
+        "open": state.get("open", []),
+        "errors": state.get("errors", []),
+        "problem": state.get("problem") or "",
+        "proposals": proposals,
+        "log": str(root / WATCH_LOG),
+    }

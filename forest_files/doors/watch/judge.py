@@ -1,0 +1,153 @@
+"""Judging a batch: the one check path (doors/check.py), then what changed.
+
+Stores: through ``ProposalStore`` the divergent text of a drifted section as
+its binding's open proposal (``derived_from`` its ground) — read again and
+taken only if it still hashes to what the check judged. Nothing else: no
+ledger segment, no ground, no index row the check would not write anyway.
+Refuses: nothing; a busy index is retried with backoff (then ``StoreBusy``
+goes up and the batch is held, never lost); a failure on one section is
+logged and the rest go on.
+Returns: ``Judged`` — the findings that changed since the last verdict and
+the lines to show for them, rendered by doors/text.py (the watcher words no
+finding and no route itself).
+Test: tests/test_watch.py
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from forest_files.check.findings import Reported
+from forest_files.check.path import run_check
+from forest_files.doors.text import block, headline
+from forest_files.doors.watch.journal import Journal
+from forest_files.kernel.errors import ForestError, StoreBusy
+from forest_files.kernel.hashing import hash_body
+
+log = logging.getLogger("forest_files.doors.watch")
+_BACKOFF = (0.05, 0.1, 0.2, 0.4, 0.8, 1.6)
+
+
+@dataclass(frozen=True)
+class Judged:
+    changed: tuple[Reported, ...] = ()
+    lines: tuple[str, ...] = ()
+    open: tuple[Reported, ...] = field(default=())  # every finding not clean, after this
+
+
+def check(root: Path, paths: tuple[str, ...], stop: threading.Event) -> list[Reported]:
+    """run_check, retried while the index is busy."""
+    for delay in (*_BACKOFF, None):
+        try:
+            report = run_check(root, "worktree", paths)
+            return [*report.items, *report.extra]
+        except StoreBusy:
+            # jittered, so a watcher and a hook that collide do not retry in step
+            if delay is None or stop.wait(delay * random.uniform(0.5, 1.5)):
+                raise
+    raise AssertionError("unreachable")
+
+
+def _key(r: Reported) -> str:
+    """A binding's id; an unbound required file (no binding yet) by its target."""
+    return r.finding.binding or f"unbound:{r.finding.selector}"
+
+
+def _erased(root: Path, text: str) -> bool:
+    """``text`` holds a line a forget tombstoned: never kept as a proposal."""
+    from forest_files.custody.repository import Repository
+    from forest_files.governance.tombstone import refuse_erased
+
+    with Repository(root) as repo:
+        try:
+            refuse_erased(repo._synced(), repo.config.project_id, text, "the text")
+        except ForestError:
+            return True
+    return False
+
+
+class Verdicts:
+    """The last verdict of every binding the watcher judged, and what changed."""
+
+    def __init__(self, journal: Journal) -> None:
+        self.journal = journal
+        self._last: dict[str, tuple[str, str | None]] = {}
+        self._open: dict[str, Reported] = {}
+
+    def apply(self, items: list[Reported], *, full: bool) -> Judged:
+        seen = {_key(r) for r in items}
+        if full:  # a binding no longer reported is retired or gone with its ledger
+            for gone in set(self._last) - seen:
+                self._last.pop(gone)
+                self._open.pop(gone, None)
+        changed: list[Reported] = []
+        lines: list[str] = []
+        for r in items:
+            f = r.finding
+            key = _key(r)
+            now = (f.kind, f.actual_hash if f.failed else None)  # clean is clean
+            before = self._last.get(key)
+            self._last[key] = now
+            if f.failed:
+                self._open[key] = r
+            else:
+                self._open.pop(key, None)
+            if before == now or (before is None and not f.failed):
+                continue
+            changed.append(r)
+            lines.extend(block(r) if f.failed else [headline(r)])
+            self.journal.add("verdict", f.path, f.selector, f.kind)
+        return Judged(tuple(changed), tuple(lines), tuple(self._open.values()))
+
+    def open_findings(self) -> list[Reported]:
+        return list(self._open.values())
+
+    def forget(self, binding: str) -> None:
+        """Report this binding's next verdict whatever it is (its proposal could not be
+        taken: the file changed again under us)."""
+        if binding in self._last:
+            self._last[binding] = ("unknown", None)
+
+
+def capture(root: Path, r: Reported, excludes: tuple[str, ...], max_bytes: int) -> str | None:
+    """Keep a drifted section's text as its binding's proposal. Returns the proposal id
+    and what happened (``new``/``replaced``/``same``), or None if the file moved on."""
+    from forest_files.check.content import read_regular
+    from forest_files.proposals.store import ProposalStore
+    from forest_files.text.extract import extract
+    from forest_files.text.normalise import decode_bytes, normalise_text
+    from forest_files.text.selector import parse_selector
+
+    f = r.finding
+    if f.kind != "drifted" or f.ground is None or f.expected_hash is None:
+        return None
+    # The check just judged this path a regular file of the repository; read it as
+    # the check did (no symlink followed), without adoption's repository survey.
+    data = read_regular(str(root / f.path))
+    if data is None or len(data) > max_bytes:
+        return None
+    try:
+        text = extract(
+            normalise_text(decode_bytes(data, f.path)), parse_selector(f.selector), excludes
+        ).text
+    except ForestError:
+        return None  # changed again under us: the next event judges it
+    if hash_body(text) != f.actual_hash:
+        return None
+    if _erased(root, text):
+        log.warning("not kept as a proposal: %s holds text a forget removed", f.selector)
+        return None
+    with ProposalStore(root) as store:
+        done = store.propose(
+            binding=f.binding,
+            path=f.path,
+            selector=f.selector,
+            derived_from=f.ground,
+            ground_hash=f.expected_hash,
+            text=text,
+        )
+    return f"{done.proposal.id} {done.outcome}"

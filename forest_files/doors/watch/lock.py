@@ -1,0 +1,87 @@
+"""One watcher per repository: an flock held for the watcher's lifetime, and its pid.
+
+Stores: ``.forest/cache/watch.lock`` (the lock; the kernel releases it when the
+process dies, even by ``kill -9``) and ``.forest/cache/watch.pid`` (advice for
+``stop``/``status``; the lock decides). A pid file left by a dead watcher is
+recovered: the next watcher overwrites it and says so.
+Refuses: a second watcher while the lock is held (``WatcherRunning``, naming
+the pid and how to stop it).
+Returns: ``WatchLock`` (``acquire``/``release``), ``running(root)`` → pid or None.
+Test: tests/test_watch_daemon.py
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import os
+from pathlib import Path
+
+from forest_files.kernel.errors import ForestError
+from forest_files.kernel.paths import WATCH_LOCK, WATCH_PID
+
+
+class WatcherRunning(ForestError):
+    """Another watcher holds this repository's lock."""
+
+
+def _read_pid(root: Path) -> int | None:
+    try:
+        return int((root / WATCH_PID).read_text(encoding="ascii").strip())
+    except (OSError, ValueError):
+        return None
+
+
+def _try_lock(root: Path) -> int | None:
+    """An fd holding the lock, or None when another process (or handle) holds it."""
+    path = root / WATCH_LOCK
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        return None
+    return fd
+
+
+def running(root: Path) -> int | None:
+    """The pid of the watcher holding the lock (-1 if it wrote no pid yet), or None."""
+    fd = _try_lock(root)
+    if fd is None:
+        return _read_pid(root) or -1
+    os.close(fd)  # nobody held it: no watcher (a pid file there is stale)
+    return None
+
+
+class WatchLock:
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self._fd: int | None = None
+        self.recovered: int | None = None  # the dead watcher's pid, when its file was left
+
+    def acquire(self) -> None:
+        fd = _try_lock(self.root)
+        if fd is None:
+            pid = _read_pid(self.root)
+            raise WatcherRunning(
+                f"a watcher already runs for {self.root} (pid {pid or '?'}); "
+                "see `forest watch status`, stop it with `forest watch stop`"
+            )
+        self._fd = fd
+        old = _read_pid(self.root)
+        if old is not None and old != os.getpid():
+            self.recovered = old
+        pid_file = self.root / WATCH_PID
+        tmp = pid_file.with_name(f"{pid_file.name}.{os.getpid()}.tmp")
+        tmp.write_text(f"{os.getpid()}\n", encoding="ascii")
+        os.replace(tmp, pid_file)
+
+    def release(self) -> None:
+        fd, self._fd = self._fd, None
+        if fd is None:
+            return
+        if _read_pid(self.root) == os.getpid():
+            with contextlib.suppress(FileNotFoundError):
+                (self.root / WATCH_PID).unlink()
+        os.close(fd)

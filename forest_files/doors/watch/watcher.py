@@ -1,0 +1,342 @@
+"""The watcher: observers note paths, one worker judges them through the check path.
+
+Stores: proposals (judge.capture); under a ``restore`` policy (forest.toml's
+``[watch]``, policy.py) the section's ground written back by compare-and-swap
+after its text became the proposal (route.py). It never roots, supersedes or
+rebinds: the index is brought in step by the check path itself.
+Refuses: nothing; an error is logged in one line (never a section's text),
+kept for ``status`` (``problem`` while it lasts; the same error again is not
+logged again), and the loop goes on. A ``forest.toml`` that stops parsing
+leaves the last good bindings, watches and policies in force; its edits
+trigger a full reload, so the repaired file is picked up at once.
+Returns: ``Watcher`` — ``start()``, ``stop()`` (idempotent, joins its thread
+and the observer), ``journal`` (what it did), ``open_findings()``; ``alert``
+(if given) is called once with each finding that newly failed.
+
+The worker, per batch: while git is mid-operation (gitstate.py) it only holds
+the batch; when HEAD moved, the ledger changed or a watched directory moved
+it reloads the bindings, re-aims the observer and checks everything; else it
+checks only the bound paths the events named, after letting a deleted or
+emptied file wait ``grace`` for the rename or write that usually follows. A
+verdict reached while git started (or HEAD moved) is thrown away and the
+whole tree judged again once git is done. A full reconcile runs at start and
+every ``reconcile`` seconds: events are hints, the periodic check is the truth.
+Test: tests/test_watch.py
+"""
+
+from __future__ import annotations
+
+import collections
+import logging
+import os
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from forest_files.check.findings import Reported
+from forest_files.doors.watch import judge
+from forest_files.doors.watch.collector import Batch, Collector
+from forest_files.doors.watch.events import BoundSet, Handler, required_dirs
+from forest_files.doors.watch.gitstate import GitState
+from forest_files.doors.watch.journal import Journal
+from forest_files.doors.watch.observe import LostEvents, ObserverFactory, Observers, default_factory
+from forest_files.doors.watch.policy import RESTORE_LIMIT, RESTORE_WINDOW, WatchRule
+from forest_files.doors.watch.route import Restorer
+from forest_files.doors.watch.settings import WatchSettings
+from forest_files.kernel.errors import ForestError, StoreBusy
+from forest_files.kernel.exits import one_line
+from forest_files.kernel.paths import CONFIG_NAME, LEDGER_DIR, SEGMENTS
+
+log = logging.getLogger("forest_files.doors.watch")
+Sink = Callable[[list[str]], None]
+Alert = Callable[[Reported], None]
+_RELOAD = frozenset({"custody", "config", "dirs", "full"})
+_CACHE_WRITE_EVERY = 5.0  # seconds between writes of one local cache file
+_LOST_WAIT = 1.0  # seconds from an inotify overflow to the reconcile it calls for
+
+
+class Watcher:
+    def __init__(
+        self,
+        root: Path,
+        settings: WatchSettings | None = None,
+        *,
+        sink: Sink | None = None,
+        alert: Alert | None = None,
+        factory: ObserverFactory = default_factory,
+    ) -> None:
+        from forest_files.custody.repository import find_root
+
+        self.root = find_root(root)
+        self.settings = settings or WatchSettings()
+        self.sink = sink
+        self.alert = alert
+        self.journal = Journal()
+        self.collector = Collector(self.settings.quiet, self.settings.ceiling)
+        self.git = GitState(self.root)
+        self.head: str | None = None
+        self.bound = BoundSet()
+        self._excludes: dict[str, tuple[str, ...]] = {}
+        self._sizes: dict[str, int] = {}
+        self.errors: collections.deque[str] = collections.deque(maxlen=20)
+        self.problem = ""  # the error the last batch ended in; "" once one succeeds
+        self._erred = False
+        self.error_count = 0  # every error, repeats included
+        self.on_batch: Callable[[], None] | None = None  # the daemon writes its state here
+        handler = Handler(str(self.root), self.collector, lambda: self.bound)
+        s = self.settings
+        self.observers = Observers(handler, poll=s.poll, interval=s.poll_interval, factory=factory)
+        self.verdicts = judge.Verdicts(self.journal)
+        self._stop = threading.Event()
+        self._stopped = False
+        self._lock = threading.Lock()
+        self._thread: threading.Thread | None = None
+        self._lost: LostEvents | None = None  # set by start(): watchdog's dropped-events log
+        self._events_at_restart = 0
+        self._max_bytes = 8 * 1024 * 1024
+        self._policies: tuple[WatchRule, ...] = ()
+        self._restorer = Restorer(self.root)
+
+    # -- life ------------------------------------------------------------------
+    def start(self) -> None:
+        from forest_files.check import statcache
+
+        self._lost = LostEvents(self._events_lost).attach()
+        # One process judging one save at a time: the local caches are written at
+        # most every few seconds (and at stop), not whole after every save.
+        statcache.defer_writes(_CACHE_WRITE_EVERY)
+        self._load()
+        self.observers.start(self._dirs())
+        self._thread = threading.Thread(target=self._run, name="forest-watch", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        with self._lock:
+            if self._stopped:
+                return
+            self._stopped = True
+        self._stop.set()
+        self.collector.close()
+        if self._thread is not None and self._thread is not threading.current_thread():
+            self._thread.join(timeout=30)
+        self.observers.stop()
+        if self._lost is not None:
+            self._lost.detach()
+        from forest_files.check import statcache
+
+        statcache.flush_writes()
+        statcache.defer_writes(0)
+
+    def _events_lost(self) -> None:
+        """The kernel dropped events (an inotify queue overflow): judge everything,
+        once the storm has had a moment (overflows come in runs: one reconcile per
+        ``_LOST_WAIT`` seconds at most, not one for each)."""
+        log.warning("events were lost (inotify queue overflow): reconciling every binding")
+        self.journal.add("lost", detail="inotify queue overflow")
+        self.collector.hold({}, frozenset({"full"}), time.monotonic() + _LOST_WAIT)
+
+    def open_findings(self) -> list[Reported]:
+        return self.verdicts.open_findings()
+
+    # -- custody ---------------------------------------------------------------
+    def _load(self) -> None:
+        from forest_files.custody.config import load_config
+        from forest_files.custody.session import worktree_custody
+
+        config = load_config(self.root / CONFIG_NAME)
+        self._max_bytes = config.max_body_bytes
+        self._policies = config.watch
+        bmap, _content, _before = worktree_custody(self.root)
+        live = [b for b in bmap.bindings if not b.retired]
+        self._excludes = {b.bind_act: b.excludes for b in live}
+        self.bound = BoundSet.of((b.path for b in live), config.require)
+
+    def _dirs(self) -> list[str]:
+        root = str(self.root)
+        dirs = {root, os.path.join(root, *LEDGER_DIR.split("/"), SEGMENTS)}
+        dirs.update(os.path.join(root, *d.split("/")) for d in self.bound.dirs)
+        dirs.update(required_dirs(self.root, [r.glob for r in self.bound.required]))
+        return sorted(dirs)
+
+    # -- the worker ------------------------------------------------------------
+    def _run(self) -> None:
+        due = time.monotonic()  # the start-up reconcile: edits made while stopped
+        batch: Batch | None = Batch(flags=frozenset({"full"}))
+        while batch is not None and not self._stop.is_set():
+            self._erred = False
+            checked = self.journal.counts.get("check", 0)
+            try:
+                if self._process(batch):
+                    due = time.monotonic() + self.settings.reconcile
+                if not self._erred and self.journal.counts.get("check", 0) > checked:
+                    self._recovered()
+            except StoreBusy as exc:
+                self._error(exc)
+                self.collector.hold(batch.paths, batch.flags, time.monotonic() + 1.0)
+            except Exception as exc:  # one bad file or a bad forest.toml: log, go on
+                self._error(exc)
+            if self.on_batch is not None:
+                self.on_batch()
+            batch = self.collector.take(max(due, time.monotonic()))
+
+    def _error(self, exc: BaseException) -> None:
+        text = one_line(exc) if isinstance(exc, ForestError) else type(exc).__name__
+        if isinstance(exc, OSError) and exc.filename:
+            text = f"{type(exc).__name__} on {exc.filename}: {exc.strerror}"
+        self._erred = True
+        self.error_count += 1
+        if text == self.problem:  # still failing the same way: said once already
+            return
+        self.problem = text
+        log.warning("error: %s", text)
+        self.errors.append(text)
+        self.journal.add("error", detail=text)
+
+    def _recovered(self) -> None:
+        if self.problem:
+            log.info("ok again (the last error was: %s)", self.problem)
+            self.journal.add("recovered", detail=self.problem)
+            self.problem = ""
+
+    def _process(self, batch: Batch) -> bool:
+        """Judge one batch; True when it was a full reconcile."""
+        now = time.monotonic()
+        busy = self.git.busy()
+        if busy is not None:
+            self.journal.add("held", detail=busy)
+            self.collector.hold(batch.paths, batch.flags, now + self.settings.git_retry)
+            return False
+        head = self.git.head()
+        full = bool(batch.flags & (_RELOAD | {"periodic"})) or head != self.head
+        if head != self.head:
+            self.journal.add("head", detail=head or "")
+            self.head = head
+        if full:  # the bindings (and so the watched directories) may have changed
+            self._reload(force="dirs" in batch.flags)
+        if full:
+            paths: tuple[str, ...] = ()
+        else:
+            paths = self._ready(batch, now)
+            if not paths:
+                return False
+        items = judge.check(self.root, paths, self._stop)
+        if self.git.busy() is not None or self.git.head() != self.head:
+            # git started while we judged: these verdicts may mix two states
+            self.collector.hold({}, frozenset({"full"}), now + self.settings.git_retry)
+            return False
+        self._take(items, full)
+        self.journal.add("check", detail=str(len(paths)) if paths else "all")
+        if full:
+            self.journal.add("reconciled")
+        return full
+
+    def _reload(self, *, force: bool) -> None:
+        before = self.observers.dirs
+        self._load()
+        events = self.collector.events
+        stale = events - self._events_at_restart >= self.settings.restart_events
+        if force or stale or frozenset(d for d in self._dirs() if os.path.isdir(d)) != before:
+            self.observers.restart(self._dirs())
+            self._events_at_restart = events
+
+    def _ready(self, batch: Batch, now: float) -> tuple[str, ...]:
+        """The bound paths of ``batch`` to judge now; a deleted or emptied file that was
+        not empty waits out the grace period (its rename or write is usually coming)."""
+        chosen: list[str] = []
+        for path, at in batch.paths.items():
+            if not self.bound.wants(path):
+                continue
+            wait_until = at + self.settings.grace
+            if path not in batch.due and now < wait_until:
+                why = self._transient(path)
+                if why:
+                    self.journal.add("deferred", path, detail=why)
+                    self.collector.hold({path: at}, frozenset(), wait_until)
+                    continue
+            chosen.append(path)
+        return tuple(sorted(chosen))
+
+    def _transient(self, path: str) -> str:
+        try:
+            size = os.lstat(self.root / path).st_size
+        except FileNotFoundError:
+            return "missing"
+        except OSError:
+            return ""
+        return "empty" if size == 0 and self._sizes.get(path, 0) > 0 else ""
+
+    def _take(self, items: list[Reported], full: bool) -> None:
+        judged = self.verdicts.apply(items, full=full)
+        self._emit(list(judged.lines))
+        from forest_files.governance.doorlog import record_findings  # new drift: audited
+
+        record_findings(self.root, "watch", judged.changed, head=self.head)
+        for r in judged.changed:
+            if r.finding.failed and self.alert is not None:
+                try:
+                    self.alert(r)
+                except Exception as exc:  # a notification never stops the routing below
+                    self._error(exc)
+        for r in judged.changed:
+            if r.finding.kind == "drifted":
+                self._route(r)
+        for path in {r.finding.path for r in items}:
+            try:
+                self._sizes[path] = os.lstat(self.root / path).st_size
+            except OSError:
+                self._sizes[path] = 0
+
+    def _route(self, r: Reported) -> None:
+        """The binding's ``[watch]`` policy: notify (the lines are out already),
+        propose, or propose then restore (policy.py, route.py)."""
+        from forest_files.doors.watch.policy import policy_for
+
+        policy = policy_for(self._policies, r.finding.path)
+        if policy == "notify":
+            return
+        kept = self._propose(r)
+        if policy != "restore" or not kept:
+            return
+        f = r.finding
+        outcome = self._restorer.restore(r, self._excludes.get(f.binding, ()))
+        self.journal.add("restore", f.path, f.selector, outcome)
+        if outcome == "held":
+            self._emit(
+                [
+                    f"  {f.selector} was restored {RESTORE_LIMIT} times within "
+                    f"{RESTORE_WINDOW:.0f} s: left as its proposal (something keeps writing it)"
+                ]
+            )
+        elif outcome == "restored":
+            self._emit([f"  restored ground into {f.selector} (the text is kept as a proposal)"])
+        elif outcome.startswith("failed"):
+            self._emit([f"  {f.selector}: not restored ({outcome}); its text is a proposal"])
+
+    def _propose(self, r: Reported) -> bool:
+        f = r.finding
+        try:
+            done = judge.capture(self.root, r, self._excludes.get(f.binding, ()), self._max_bytes)
+        except Exception as exc:  # a full disk, a locked local.db: logged, judged again
+            self._error(exc)
+            done = None
+        if done is None:
+            self.verdicts.forget(f.binding)
+            self.collector.note(f.path)
+            return False
+        pid, outcome = done.split(" ")
+        self.journal.add("proposal", f.path, f.selector, done)
+        if outcome != "same":
+            from forest_files.governance.doorlog import record_proposal
+
+            record_proposal(self.root, (pid, f.binding, f.selector), outcome, head=self.head)
+            self._emit(
+                [f"  proposal {pid} holds this text ({outcome}): forest proposal show {pid}"]
+            )
+        return True
+
+    def _emit(self, lines: list[str]) -> None:
+        for line in lines:
+            log.info("%s", line)
+        if lines and self.sink is not None:
+            self.sink(lines)

@@ -1,1 +1,0 @@
-"""Selectors, section resolution, exclusions and normalisation of bound files."""

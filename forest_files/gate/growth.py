@@ -1,0 +1,125 @@
+"""The ledger only grows, judged in every commit of a range against each of its parents.
+
+For each commit of merge-base..HEAD (merges included) and each of its parents,
+a ledger file under ``.forest/ledger/`` that the commit modified
+(``ledger-rewritten``), changed the type of (``ledger-rewritten``) or deleted
+(``ledger-deleted``) is a fault naming the commit and the path — even when a
+later commit puts it back, so a commit that removes the ledger while it edits
+bound text cannot hide behind the commit that restores it. Renames are never
+detected: a moved ledger is its files deleted, and when a commit leaves no
+segment where its parent had some, each of those faults says the ledger was
+removed or moved in that commit.
+
+Two deletions are no fault, each judged against that commit's OWN ledger: a
+body ``bodies/xx/<hash>.txt`` whose hash an ``erase`` act names in its
+top-level ``body_hash``, and a file that is no well-formed ledger file at all
+(neither ``segments/<64 hex>.jsonl`` nor ``bodies/<2 hex>/<64 hex>.txt``):
+removing garbage is allowed.
+
+Cost: one ``git rev-list`` and one ``git diff-tree --stdin`` for the whole
+range; a commit's ledger is read only when it deletes a body, and its tree
+asked for only when it deletes a segment.
+
+Stores: nothing.
+Refuses: a range that does not resolve (``UnknownRef``).
+Returns: ``Fault`` values (commit ids and paths, never bodies).
+Test: tests/test_ledger_growth.py
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import NamedTuple
+
+from forest_files import gitio
+from forest_files.custody.sources import LEDGER_PREFIX, segments_at
+from forest_files.gitio import Change
+from forest_files.ledger.segments import BODIES_DIR, SEGMENTS_DIR
+from forest_files.ledger.verify import Fault
+
+LEDGER_DIR = LEDGER_PREFIX.rstrip("/")
+_SEGMENT = re.compile(rf"{SEGMENTS_DIR}/[0-9a-f]{{64}}\.jsonl")
+_BODY = re.compile(rf"{BODIES_DIR}/(?P<fan>[0-9a-f]{{2}})/(?P<hash>(?P=fan)[0-9a-f]{{62}})\.txt")
+
+
+class _Pair(NamedTuple):
+    commit: str
+    parent: str
+    changes: list[Change]
+
+
+def growth_faults(repo_root: Path | str, merge_base: str, head: str) -> list[Fault]:
+    """Every ledger file modified, retyped or deleted by a commit of
+    ``merge_base..head`` against any of its parents (one fault per commit and path)."""
+    root = Path(repo_root)
+    commits = gitio.range_parents(root, f"{merge_base}..{head}")
+    pairs = [(commit, parent) for commit, parents in commits for parent in parents]
+    diffs = gitio.diff_each_parent(root, pairs, LEDGER_DIR)
+    judged = [_Pair(c, p, changes) for (c, p), changes in zip(pairs, diffs, strict=True) if changes]
+    emptied = _emptied(root, judged)
+    erased: dict[str, set[str]] = {}
+    faults: list[Fault] = []
+    seen: set[tuple[str, str, str]] = set()
+    for pair in judged:
+        for path, fault in _pair_faults(root, pair, pair.commit in emptied, erased):
+            key = (pair.commit, fault.code, path)
+            if key not in seen:  # a merge deleting one file against both parents: once
+                seen.add(key)
+                faults.append(fault)
+    return faults
+
+
+def _emptied(root: Path, pairs: list[_Pair]) -> set[str]:
+    """Commits that delete segments and keep none: their ledger is gone or moved."""
+    deleting = [p.commit for p in pairs if any(_is_segment_deletion(c) for c in p.changes)]
+    present = gitio.trees_exist(root, deleting, f"{LEDGER_DIR}/{SEGMENTS_DIR}")
+    return {commit for commit, has in present.items() if not has}
+
+
+def _is_segment_deletion(change: Change) -> bool:
+    return change.status == "D" and _SEGMENT.fullmatch(_rel(change.path)) is not None
+
+
+def _rel(path: str) -> str:
+    return path.removeprefix(LEDGER_PREFIX)
+
+
+def _pair_faults(
+    root: Path, pair: _Pair, emptied: bool, erased: dict[str, set[str]]
+) -> list[tuple[str, Fault]]:
+    """(path, fault) for each change of one (commit, parent) pair that breaks growth."""
+    short, against = pair.commit[:12], pair.parent[:12]
+    faults: list[tuple[str, Fault]] = []
+    for change in pair.changes:
+        rel = _rel(change.path)
+        name = rel.rsplit("/", 1)[-1]
+        if change.status != "D":
+            verb = "changed the type of" if change.status == "T" else "modified"
+            detail = (
+                f"commit {short} {verb} {change.path} (against parent {against}); "
+                "ledger files are immutable"
+            )
+            faults.append((change.path, Fault("ledger-rewritten", name, None, None, detail)))
+            continue
+        body = _BODY.fullmatch(rel)
+        if body is None and _SEGMENT.fullmatch(rel) is None:
+            continue  # not a ledger file at all: removing garbage is allowed
+        if body is not None and body["hash"] in _erased_at(root, pair.commit, erased):
+            continue  # removed by an erasure that commit's own ledger records
+        how = f"commit {short} deleted {change.path} (against parent {against})"
+        if emptied and body is None:
+            how += f": the ledger was removed or moved in commit {short}, no segment is left"
+        detail = f"{how}; the ledger only grows, even when a later commit puts it back"
+        faults.append((change.path, Fault("ledger-deleted", name, None, None, detail)))
+    return faults
+
+
+def _erased_at(root: Path, commit: str, memo: dict[str, set[str]]) -> set[str]:
+    """Body hashes the erase acts of ``commit``'s own ledger name (lines that do not
+    decode are skipped: reporting them is verify's job)."""
+    if commit not in memo:
+        snapshot = segments_at(root, commit, strict=False)
+        hashes = (a.fields.get("body_hash") for a in snapshot.acts.values() if a.kind == "erase")
+        memo[commit] = {h for h in hashes if isinstance(h, str)}
+    return memo[commit]

@@ -1,0 +1,314 @@
+"""What a range of commits did to the ledger: ``forest verify --base REF``, the CI gate.
+
+The range is merge-base(REF, HEAD)..HEAD. The rules:
+
+* The ledger only grows, in EVERY commit of the range against each of its
+  parents (``growth``): a ledger file modified or retyped (``ledger-rewritten``)
+  or deleted (``ledger-deleted``) is a fault naming the commit, even when a
+  later commit restores it — except a body file deleted whose hash an erase
+  act of that commit's own ledger names, and the removal of a file that is no
+  ledger file at all.
+* Authority at the merge-base, derived from state: every act HEAD's ledger
+  adds (by act id) is judged for its signer over **every bound path the act
+  touched** as its applier derived them on replay (a supersede, resolve,
+  retire, seal, unseal or erase: every path bound to the chain; a rebind: the
+  old and the new path; an adopt: its path), against forest.toml **as it
+  stood at the merge-base** (``authority``). No field an act declares about
+  itself is trusted, so dropping a path from a hand-written act hides nothing.
+* Policy at the merge-base: a body a new act carries over the merge-base's
+  ``[policy] max_body_bytes`` is a fault (``policy``). Replay never judges
+  policy, so tightening it never breaks a rebuild.
+* Signed acts (signing/judge.py): where forest.toml at the merge-base asks for
+  signatures, the commit that brought each new act must be signed by a key the
+  merge-base's keyring binds to the identity the act names (``unsigned``,
+  ``signer``, ``signers-mixed``; under ``warn`` these are the report's warnings).
+* forest.toml is governed: a commit of the range that changes its
+  ``[authority]``, ``[policy]``, ``[signing]``, ``[gpg]`` or ``[require]``
+  tables (a requirement removed would let an unadopted file in), or the
+  keyring file the merge-base names, is a fault (``config-governance``)
+  unless its author holds ``**`` at the merge-base (a holder listed for the
+  glob ``**``; a merge-base without an authority map governs nothing); a
+  project id that changes once acts exist is always a fault.
+
+Authority, policy and governance faults are refusals (exit 1); the others
+are a damaged or rewritten ledger (exit 3) — in ``verify --base`` and the gate
+alike.
+
+Stores: nothing (HEAD's ledger is replayed into a throwaway index, unless the
+caller hands in a store that already holds it).
+Refuses: a base that does not resolve (``UnknownRef``); a merge-base cut off
+by a shallow clone (``ShallowClone``, naming ``fetch-depth: 0``); an invalid
+forest.toml at the merge-base (``ConfigError``).
+Returns: ``RangeReport`` (faults carry paths, ids and signatures, never bodies).
+Test: tests/test_ledger_range.py, tests/test_authority_derived.py, tests/test_signing.py
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from forest_files import gitio
+from forest_files.custody.config import (
+    CONFIG_NAME,
+    ConfigError,
+    ForestConfig,
+    may_act,
+    parse_config_text,
+)
+from forest_files.custody.sources import (
+    config_from,
+    config_text_from,
+    config_texts_at,
+    ledger_blobs,
+    read_ledger_from,
+    segments_at,
+)
+from forest_files.gate.growth import growth_faults
+from forest_files.gate.signing.judge import SIGNING_CODES, judge_governance, judge_signatures
+from forest_files.ledger.acts import Act, LedgerError, body_hashes
+from forest_files.ledger.segments import LedgerSnapshot
+from forest_files.ledger.verify import Fault
+
+REFUSAL_CODES = frozenset({"authority", "policy", "config-governance"}) | SIGNING_CODES
+RANGE_FAULT_CODES = frozenset({"ledger-rewritten", "ledger-deleted"}) | REFUSAL_CODES
+_NO_MAP = ForestConfig(project_id="-")
+
+
+@dataclass(frozen=True)
+class RangeReport:
+    merge_base: str
+    faults: tuple[Fault, ...]
+    warnings: tuple[Fault, ...] = ()  # signing under "warn": reported, never a failure
+
+    @property
+    def ok(self) -> bool:
+        return not self.faults
+
+
+def acts_at(root: Path, commit: str) -> LedgerSnapshot:
+    """The acts of every line that decodes in ``commit``'s ledger (faults are
+    ``verify``'s to report, not this check's)."""
+    return segments_at(root, commit, strict=False)
+
+
+def _authority_faults(
+    new_acts: list[Act],
+    paths: Mapping[str, frozenset[str]],
+    cfg: ForestConfig,
+    snapshot: LedgerSnapshot,
+    base: str,
+) -> list[Fault]:
+    faults: list[Fault] = []
+    for act in new_acts:
+        by = act.payload.signer
+        for path in sorted(paths.get(act.id, frozenset())):
+            if not may_act(cfg, path, by):
+                detail = (
+                    f"{by} holds no authority over {path} at merge-base {base[:12]} "
+                    f"({act.kind} act)"
+                )
+                faults.append(Fault("authority", snapshot.origin(act.id), None, act.id, detail))
+    return faults
+
+
+def _body_sizes(root: Path, head: str, new_acts: list[Act]) -> dict[str, int]:
+    """The byte size of every body the new acts carry that HEAD's tree holds (read
+    in one batch; the rest of the ledger's bodies are never read here)."""
+    where = ledger_blobs(root, head)
+    wanted = {h: where.bodies[h] for a in new_acts for h in body_hashes(a) if h in where.bodies}
+    data = gitio.cat_blobs(root, set(wanted.values()))
+    return {h: len(data[blob]) for h, blob in wanted.items()}
+
+
+def _policy_faults(
+    new_acts: list[Act], sizes: Mapping[str, int], cfg: ForestConfig, snapshot: LedgerSnapshot,
+    base: str,
+) -> list[Fault]:  # fmt: skip
+    faults: list[Fault] = []
+    limit = cfg.max_body_bytes
+    for act in new_acts:
+        for body_hash in sorted(body_hashes(act)):
+            size = sizes.get(body_hash, 0)
+            if size > limit:
+                detail = (
+                    f"body {body_hash} of act {act.id} is {size} bytes, over max_body_bytes "
+                    f"= {limit} at merge-base {base[:12]}"
+                )
+                faults.append(Fault("policy", snapshot.origin(act.id), None, act.id, detail))
+    return faults
+
+
+def _holds_everything(cfg: ForestConfig, who: str) -> bool:
+    """``who`` is listed for the glob ``**`` (or nothing is governed at all)."""
+    if not cfg.authority:
+        return True
+    rule = next((r for r in reversed(cfg.authority) if r.glob == "**"), None)
+    if rule is None:
+        return False
+    return may_act(ForestConfig(project_id="-", authority=(rule,)), "**", who)
+
+
+def _governance_faults(
+    root: Path, base: str, head: str, base_cfg: ForestConfig
+) -> tuple[list[Fault], dict[str, str]]:
+    """Faults of governed changes, and the commits that made one an author holding
+    ``**`` may make (commit -> author: under signing they must also be signed)."""
+    faults: list[Fault] = []
+    governed: dict[str, str] = {}
+    commits = gitio.commits_with_authors(root, f"{base}..{head}")
+    faults += _keyring_faults(root, commits, base_cfg, governed)
+    texts = config_texts_at(root, [c for commit, parents, _ in commits for c in (commit, *parents)])
+    for commit, parents, author in commits:
+        mine = texts[commit]
+        for parent in parents:
+            theirs = texts[parent]
+            if mine == theirs or theirs is None:
+                continue
+            fault = _config_change(commit, parent, mine, theirs, author, base_cfg, root)
+            if fault is not None:
+                faults.append(fault)
+            elif _governed_change(mine, theirs, parent):
+                governed[commit] = author
+    return faults, governed
+
+
+def _governed_change(mine: str | None, theirs: str, parent: str) -> bool:
+    """``mine`` changes a governed table of ``theirs`` (already judged well-formed)."""
+    if mine is None:
+        return True
+    before = parse_config_text(theirs, f"{CONFIG_NAME} at {parent[:12]}")
+    after = parse_config_text(mine, CONFIG_NAME)
+    return _governed_tables(before) != _governed_tables(after)
+
+
+def _governed_tables(cfg: ForestConfig) -> tuple[object, ...]:
+    # [require] too: removing a requirement would let an unadopted file in unseen.
+    return (cfg.authority, cfg.max_body_bytes, cfg.signing, cfg.require)
+
+
+def _keyring_faults(
+    root: Path,
+    commits: list[tuple[str, tuple[str, ...], str]],
+    base_cfg: ForestConfig,
+    governed: dict[str, str],
+) -> list[Fault]:
+    """The keyring the merge-base names is governed like [authority]: changed in a
+    commit whose author does not hold '**' at the merge-base, it is a fault."""
+    path = base_cfg.signing.allowed_signers
+    pairs = [(c, p) for c, parents, _ in commits for p in parents]
+    if path is None or not pairs:
+        return []
+    diffs = iter(gitio.diff_each_parent(root, pairs, path, filters="ADMT"))
+    faults: list[Fault] = []
+    for commit, parents, author in commits:
+        mine = [next(diffs) for _ in parents]  # consume every parent's diff
+        changed = any(c.path == path for diff in mine for c in diff)
+        if changed and not _holds_everything(base_cfg, author):
+            detail = (
+                f"commit {commit[:12]} changes the keyring {path}, but its author {author} "
+                "does not hold '**' at the merge-base; ask a holder of '**' to make that change"
+            )
+            faults.append(Fault("config-governance", None, None, None, detail, path=path))
+        elif changed:
+            governed[commit] = author
+    return faults
+
+
+def _config_change(
+    commit: str,
+    parent: str,
+    mine: str | None,
+    theirs: str,
+    author: str,
+    base_cfg: ForestConfig,
+    root: Path,
+) -> Fault | None:
+    name = f"{CONFIG_NAME} in commit {commit[:12]}"
+    before = parse_config_text(theirs, f"{CONFIG_NAME} at {parent[:12]}")
+    if mine is None:
+        return Fault("config-governance", None, None, None, f"{name} deleted (by {author})")
+    after = parse_config_text(mine, name)
+    if after.project_id != before.project_id and acts_at(root, parent).acts:
+        detail = f"{name} changes the project id, which never changes once acts exist"
+        return Fault("config-governance", None, None, None, detail)
+    governed = _governed_tables(before) != _governed_tables(after)
+    if governed and not _holds_everything(base_cfg, author):
+        detail = (
+            f"{name} changes [authority] or [policy] (or [signing], [gpg], [require]), but "
+            f"its author {author} does not hold '**' at the merge-base; ask a holder of '**' "
+            "to make that change"
+        )
+        return Fault("config-governance", None, None, None, detail)
+    return None
+
+
+def head_paths(root: Path, head: str, act_ids: list[str]) -> dict[str, frozenset[str]]:
+    """The bound paths each act of HEAD's ledger touched, replayed into a throwaway
+    index (what ``check_range`` uses when the caller has no view of HEAD)."""
+    import tempfile
+
+    from forest_files.custody.applied import act_paths
+    from forest_files.custody.replay import replay
+    from forest_files.store.forest import ForestStore
+
+    cfg = config_from(root, head)
+    snapshot, reader = read_ledger_from(root, head)
+    with tempfile.TemporaryDirectory(prefix="forest-range-") as tmp:
+        store = ForestStore(Path(tmp) / "range.db")
+        try:
+            store.init_schema()
+            store.ensure_anchor(cfg.project_id)
+            replay(store, snapshot.ordered(), reader)
+            return act_paths(store, act_ids)
+        finally:
+            store.close()
+
+
+def _config_at(root: Path, commit: str) -> ForestConfig:
+    text = config_text_from(root, commit)
+    if text is None:
+        return _NO_MAP
+    return parse_config_text(text, f"{CONFIG_NAME} at merge-base {commit[:12]}")
+
+
+PathsOf = Callable[[list[str]], Mapping[str, frozenset[str]]]
+
+
+def check_range(
+    repo_root: Path | str, base_ref: str, *, paths_of: PathsOf | None = None
+) -> RangeReport:
+    """Faults of merge-base(``base_ref``, HEAD)..HEAD (see the module docstring).
+
+    ``paths_of``: the bound paths of HEAD's acts from a store that already holds
+    HEAD's ledger (the gate's view); by default HEAD's ledger is replayed here. A
+    ledger that does not replay is ``verify``'s fault to report; its acts are then
+    judged over no paths here.
+    """
+    root = gitio.toplevel(repo_root)
+    head = gitio.resolve_commit(root, "HEAD")
+    base = gitio.merge_base(root, base_ref, head)
+    at_head = acts_at(root, head)
+    faults = growth_faults(root, base, head)
+    at_base = acts_at(root, base)
+    new_acts = sorted(
+        (a for a in at_head.acts.values() if a.id not in at_base.acts), key=lambda a: a.id
+    )
+    base_cfg = _config_at(root, base)
+    ids = [a.id for a in new_acts]
+    try:
+        paths = paths_of(ids) if paths_of is not None else head_paths(root, head, ids)
+    except (LedgerError, ConfigError):
+        paths = {}
+    faults += _authority_faults(new_acts, paths, base_cfg, at_head, base)
+    faults += _policy_faults(new_acts, _body_sizes(root, head, new_acts), base_cfg, at_head, base)
+    signed = judge_signatures(root, base, head, new_acts, paths, base_cfg, at_head)
+    faults += signed.faults
+    governance, governed = _governance_faults(root, base, head, base_cfg)
+    faults += governance
+    signed_governance = judge_governance(root, base, governed, base_cfg)
+    faults += signed_governance.faults
+    faults.sort(key=lambda f: (f.code, f.segment or "", f.act_id or "", f.detail))
+    warnings = (*signed.warnings, *signed_governance.warnings)
+    return RangeReport(merge_base=base, faults=tuple(faults), warnings=warnings)

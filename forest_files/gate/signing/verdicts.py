@@ -1,0 +1,115 @@
+"""What is wrong with one commit's signature for one act: the judge's sentences.
+
+Stores: nothing.
+Refuses: nothing; it describes. A commit without a signature, with one in a
+format forest-files cannot bind (x509, unknown), one git cannot verify, or
+one by a key the keyring does not bind to the identity the act names.
+Returns: ``Problem`` (code, what, the key found, how to fix it) or None.
+Test: tests/test_signing.py
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from forest_files.custody.config import names_match
+from forest_files.gate.signing.keyring import SignerKey
+from forest_files.gitio.signatures import CommitSignature
+
+_GOOD = frozenset({"G", "U"})  # U: good, but gpg's web of trust is silent; the pin decides
+_STATUS = {
+    "B": "a bad signature",
+    "X": "a good signature that has expired",
+    "Y": "a good signature by an expired key",
+    "R": "a good signature by a revoked key",
+    "E": "a signature that cannot be checked (the public key is missing)",
+    "N": "a signature git did not check",
+}
+
+
+@dataclass(frozen=True)
+class Problem:
+    code: str  # "unsigned" | "signer"
+    text: str
+    key: str  # the key found, or "none"
+    fix: str
+
+
+def _sign_fix(signer: str) -> str:
+    return (
+        f"sign it with the key bound to {signer}: `git commit --amend -S --no-edit` "
+        "(or `git config commit.gpgsign true` before committing), then push again"
+    )
+
+
+def problem_of(
+    sig: CommitSignature,
+    signer: str,
+    keys: tuple[SignerKey, ...],
+    gpg: tuple[tuple[str, tuple[str, ...]], ...],
+) -> Problem | None:
+    """None when ``sig`` is a good signature by a key bound to ``signer``."""
+    if sig.format == "none":
+        return Problem("unsigned", "the commit is not signed", "none", _sign_fix(signer))
+    if sig.format not in ("ssh", "openpgp"):
+        return Problem(
+            "unsigned",
+            f"its signature is in a format ({sig.format}) no keyring here can bind",
+            "none",
+            "re-sign it with SSH (`git config gpg.format ssh`) or OpenPGP: "
+            "`git commit --amend -S --no-edit`",
+        )
+    key = sig.key or "none"
+    if sig.status not in _GOOD:
+        what = _STATUS.get(sig.status, f"git's verdict {sig.status!r}")
+        fix = _sign_fix(signer)
+        if sig.status == "E" and sig.format == "openpgp":
+            fix = "import the holder's public key into the checking gpg keyring (gpg --import)"
+        return Problem("unsigned", f"it carries {what}", key, fix)
+    if sig.format == "ssh":
+        return _ssh_problem(sig, signer, keys)
+    return _gpg_problem(sig, signer, gpg)
+
+
+def _unknown_key(signer: str, where: str) -> str:
+    return (
+        f"sign with a key {where} binds to {signer}; a new key counts only once a holder "
+        "of '**' has merged it into the keyring in a change of its own"
+    )
+
+
+def _ssh_problem(sig: CommitSignature, signer: str, keys: tuple[SignerKey, ...]) -> Problem | None:
+    mine = [k for k in keys if k.fingerprint == sig.key]
+    if not mine:
+        text = "that key is not in the keyring (added in this range, removed, or never listed)"
+        return Problem("signer", text, sig.key, _unknown_key(signer, "the keyring"))
+    if any(k.binds(signer) for k in mine):
+        return None
+    principals = ", ".join(sorted({p for k in mine for p in k.principals}))
+    text = f"that key is bound to {principals}, not to {signer}"
+    return Problem("signer", text, sig.key, _unknown_key(signer, "the keyring"))
+
+
+def _gpg_problem(
+    sig: CommitSignature, signer: str, gpg: tuple[tuple[str, tuple[str, ...]], ...]
+) -> Problem | None:
+    found = {sig.key.upper(), sig.primary_key.upper()} - {""}
+    holders = [holder for holder, prints in gpg if found & set(prints)]
+    if any(names_match(holder, signer) for holder in holders):
+        return None
+    key = sig.key or "none"
+    if not holders:
+        text = "that key's fingerprint is not listed in [gpg]"
+        return Problem("signer", text, key, _unknown_key(signer, "forest.toml's [gpg]"))
+    text = f"that key is listed in [gpg] for {', '.join(holders)}, not for {signer}"
+    return Problem("signer", text, key, _unknown_key(signer, "forest.toml's [gpg]"))
+
+
+def mixed_detail(commit: str, signers: list[str]) -> str:
+    """The refusal of a commit bringing acts by more than one signer."""
+    return (
+        f"commit {commit[:12]} brings acts by {len(signers)} signers ({'; '.join(signers)}), "
+        "but a commit carries one signature; split it: one commit per signer, each "
+        "staging only that signer's new .forest/ledger segments and signed with that "
+        "signer's key (`git commit -S`)"
+    )

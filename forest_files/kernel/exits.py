@@ -1,0 +1,60 @@
+"""Exit codes and the one-line error text every entry point uses (CLI, hook, fast entry).
+
+Stores: nothing.
+Refuses: nothing; it translates. 0 ok, 1 a finding or refusal (ForestError),
+2 usage, 3 corruption or an internal error (StoreCorruption, LedgerError,
+anything unexpected), 75 busy — retry (StoreBusy), 130 interrupted (Ctrl-C),
+141 standard output closed by its reader (silent, as git).
+Returns: ``exit_code`` and ``one_line`` for an exception; ``quiet_pipe``.
+Test: tests/test_errors.py
+
+Free of typer on purpose: the hook and the fast ``forest check`` import it.
+"""
+
+from __future__ import annotations
+
+from forest_files.kernel.errors import ForestError, StoreBusy, StoreCorruption
+
+EXIT_OK = 0
+EXIT_REFUSED = 1
+EXIT_USAGE = 2
+EXIT_CORRUPT = 3
+EXIT_BUSY = 75
+EXIT_INTERRUPTED = 130
+EXIT_PIPE = 141  # 128 + SIGPIPE: what git and coreutils exit with when the reader left
+
+
+def quiet_pipe() -> int:
+    """Standard output's reader went away (``forest status | head``): not an error
+    worth a line. Output is sent to /dev/null so the interpreter's last flush stays
+    silent too; returns the exit code."""
+    import os
+    import sys
+
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
+    return EXIT_PIPE
+
+
+def exit_code(exc: BaseException) -> int:
+    """The exit code for ``exc``; order matters (the busy/corrupt types are ForestErrors)."""
+    if isinstance(exc, KeyboardInterrupt):
+        return EXIT_INTERRUPTED
+    if isinstance(exc, StoreBusy):
+        return EXIT_BUSY
+    if isinstance(exc, StoreCorruption):
+        return EXIT_CORRUPT
+    if isinstance(exc, ForestError):
+        return EXIT_REFUSED
+    return EXIT_CORRUPT
+
+
+def one_line(exc: BaseException) -> str:
+    """The stderr line for ``exc``, without the ``forest:`` prefix; never a traceback."""
+    if isinstance(exc, KeyboardInterrupt):
+        return "interrupted"
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    if not isinstance(exc, ForestError):
+        text = f"internal error ({type(exc).__name__}): {text}; please report it"
+    return text

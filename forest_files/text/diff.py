@@ -1,0 +1,183 @@
+"""Diffs ground -> now for a terminal (never in machine output: CI logs are public).
+
+Stores: nothing.
+Refuses: nothing; a section that cannot be read yields a one-line note.
+Returns: unified line diff text of the bound section, or (``words=True``, for
+prose) its changed lines with the changed words marked ``[-old-]{+new+}``;
+``colourise`` adds terminal colour to either.
+Test: tests/test_cli_files.py, tests/test_word_diff.py
+
+Word diffs tokenise into runs of word characters, runs of whitespace and single
+other characters (so ``.`` -> ``!`` marks one character), and align the tokens
+with ``difflib.SequenceMatcher`` (the standard library: no dependency, and
+sections are small). A change that spans lines is marked on each line it
+touches, so every printed line stands alone.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from pathlib import PurePosixPath
+from typing import TYPE_CHECKING
+
+from forest_files.check.content import ContentSource
+from forest_files.check.engine import Finding
+from forest_files.kernel.errors import ForestError
+
+if TYPE_CHECKING:
+    from forest_files.store.forest import ForestStore
+
+PROSE_SUFFIXES = frozenset({".md", ".markdown", ".mdown", ".txt", ".rst", ".adoc"})
+_TOKEN = re.compile(r"\w+|\s+|[^\w\s]")
+_RED, _GREEN, _CYAN, _RESET = "\x1b[31m", "\x1b[32m", "\x1b[36m", "\x1b[0m"
+_MARKS = re.compile(r"\[-.*?-\]|\{\+.*?\+\}")
+
+
+def is_prose(path: str) -> bool:
+    """A file whose diffs read better by words than by lines (Markdown, text)."""
+    return PurePosixPath(path).suffix.lower() in PROSE_SUFFIXES
+
+
+def ground_text(store: ForestStore, content_id: str | None) -> str | None:
+    local = None if content_id is None else store.id_for_content(content_id)
+    row = None if local is None else store.get(local)
+    return None if row is None else str(row["body"])
+
+
+def current_text(finding: Finding, excludes: tuple[str, ...], content: ContentSource) -> str | None:
+    from forest_files.text.extract import extract
+    from forest_files.text.normalise import decode_bytes, normalise_text
+    from forest_files.text.selector import parse_selector
+
+    data = content.read(finding.path)
+    if data is None:
+        return None
+    try:
+        text = normalise_text(decode_bytes(data, finding.path))
+        return extract(text, parse_selector(finding.selector), excludes).text
+    except ForestError:
+        return None
+
+
+def section_diff(
+    store: ForestStore,
+    finding: Finding,
+    content: ContentSource,
+    excludes: tuple[str, ...] = (),
+    *,
+    words: bool = False,
+) -> str:
+    """Ground -> now of the bound section: by lines, or with ``words`` by words."""
+    old = ground_text(store, finding.ground)
+    new = current_text(finding, excludes, content)
+    if old is None or new is None:
+        return "  (no diff: ground or section not readable)"
+    if words:
+        body = word_diff(old, new, first_line=finding.start_line or 1)
+        if not body:
+            return ""
+        return f"--- ground {finding.selector}\n+++ now {finding.selector}\n{body}"
+    lines = difflib.unified_diff(
+        old.splitlines(keepends=True),
+        new.splitlines(keepends=True),
+        fromfile=f"ground {finding.selector}",
+        tofile=f"now {finding.selector}",
+    )
+    return "".join(lines).rstrip("\n")
+
+
+def _mark(kind: str, text: str) -> list[str]:
+    """``text`` (deleted ``-`` or inserted ``+``) marked, split at its newlines so each
+    piece stays on its own line; a newline itself is kept unmarked."""
+    opener, closer = ("[-", "-]") if kind == "-" else ("{+", "+}")
+    out: list[str] = []
+    for piece in re.split(r"(\n)", text):
+        if piece == "\n":
+            out.append(piece)
+        elif piece:
+            out.append(f"{opener}{piece}{closer}")
+    return out
+
+
+def _marked_lines(old: str, new: str) -> list[tuple[str, bool, int]]:
+    """(line text with marks, whether it changed, its line number in ``new``)."""
+    a, b = _TOKEN.findall(old), _TOKEN.findall(new)
+    pieces: list[tuple[str, str]] = []  # (text, side): "=" both, "-" old only, "+" new only
+    matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
+    for op, i1, i2, j1, j2 in matcher.get_opcodes():
+        if op == "equal":
+            pieces.append(("".join(b[j1:j2]), "="))
+            continue
+        if i2 > i1:
+            pieces += [(p, "-") for p in _mark("-", "".join(a[i1:i2]))]
+        if j2 > j1:
+            pieces += [(p, "+") for p in _mark("+", "".join(b[j1:j2]))]
+    lines: list[tuple[str, bool, int]] = []
+    text, changed, number = "", False, 1
+    for piece, side in pieces:
+        for part in re.split(r"(\n)", piece):
+            if part == "\n":
+                lines.append((text, changed or side != "=", number))
+                text, changed = "", False
+                number += 0 if side == "-" else 1  # a deleted line break ends no line of new
+            elif part:
+                text += part
+                changed = changed or side != "="
+    if text or changed:
+        lines.append((text, changed, number))
+    return lines
+
+
+def word_diff(
+    old: str, new: str, *, context: int | None = 1, first_line: int = 1, colour: bool = False
+) -> str:
+    """``new`` with its changed words marked against ``old``: ``[-gone-]{+added+}``.
+
+    Only changed lines are shown, with ``context`` lines around them and an
+    ``@@ line N @@`` header (N counted from ``first_line``) per hunk; ``context=None``
+    shows every line. "" when nothing changed.
+    """
+    lines = _marked_lines(old, new)
+    if not any(changed for _, changed, _ in lines):
+        return ""
+    if context is None:
+        shown = [text for text, _, _ in lines]
+    else:
+        keep = [False] * len(lines)
+        for i, (_, changed, _) in enumerate(lines):
+            if changed:
+                for j in range(max(0, i - context), min(len(lines), i + context + 1)):
+                    keep[j] = True
+        shown = []
+        for i, (text, _, number) in enumerate(lines):
+            if keep[i] and (i == 0 or not keep[i - 1]):
+                shown.append(f"@@ line {first_line + number - 1} @@")
+            if keep[i]:
+                shown.append(text)
+    out = "\n".join(shown)
+    return colourise(out) if colour else out
+
+
+def colourise(diff: str) -> str:
+    """Terminal colour for a diff: ``-``/``+`` lines of a line diff, marked words of a
+    word diff (their markers kept, so the text reads the same without colour)."""
+    out: list[str] = []
+    for line in diff.split("\n"):
+        if line.startswith(("---", "+++")):
+            out.append(line)
+        elif line.startswith("@@"):
+            out.append(f"{_CYAN}{line}{_RESET}")
+        elif _MARKS.search(line):
+            out.append(_MARKS.sub(_paint, line))
+        elif line.startswith("-"):
+            out.append(f"{_RED}{line}{_RESET}")
+        elif line.startswith("+"):
+            out.append(f"{_GREEN}{line}{_RESET}")
+        else:
+            out.append(line)
+    return "\n".join(out)
+
+
+def _paint(m: re.Match[str]) -> str:
+    return f"{_RED if m.group(0).startswith('[-') else _GREEN}{m.group(0)}{_RESET}"

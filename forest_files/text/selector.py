@@ -1,0 +1,336 @@
+"""The selector grammar: which file, and which section of it, a binding covers.
+
+Grammar (one string, parsed left to right)::
+
+    selector := path [ "#" heading | "::" symbol | "@" region ]
+    path     := repo-relative, "/"-separated; "\\#", "\\@", "\\:" stand for
+                those characters when a file name contains them
+    heading  := part ("/" part)* ["[" n "]"]   -- "\\/", "\\#", "\\[", "\\]",
+                "\\\\" escape inside a part; n >= 1 picks the n-th match
+    symbol   := identifier ("." identifier)* ["[" n "]"]
+    region   := name, [A-Za-z0-9] then [A-Za-z0-9_.-], not ending in "." or "-"
+
+``render`` gives the canonical string; ``parse_selector(render(s)) == s``.
+
+Stores: nothing.
+Refuses: malformed selectors and unsafe paths (empty, absolute, drive
+letters, ``..``/``.``/empty components, backslashes, NUL and other control
+characters, longer than ``MAX_SELECTOR_CHARS``, a path longer than
+``MAX_PATH_CHARS``: bounds.py) with ``SelectorError``, whose
+message says what is wrong and shows valid examples.
+Returns: a frozen ``Selector``; ``pick`` applies unique-tail / ``[n]`` rules
+shared by the resolvers (the canonical ``[n]`` counted the way the recorded
+selector will resolve) and raises ``AmbiguousSelector`` listing candidates,
+each with its line.
+Test: tests/test_selectors.py, tests/test_selector_rules.py
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Literal, get_args
+
+from forest_files.kernel import bounds
+from forest_files.kernel.errors import ForestError
+
+Kind = Literal["file", "heading", "symbol", "region"]
+KINDS: tuple[str, ...] = get_args(Kind)
+MAX_SELECTOR_CHARS = bounds.MAX_SELECTOR_CHARS
+MAX_INDEX = bounds.MAX_INDEX
+MAX_PATH_CHARS = bounds.MAX_PATH_CHARS
+REGION_NAME = r"[A-Za-z0-9](?:[A-Za-z0-9_.-]*[A-Za-z0-9_])?"
+_REGION_RE = re.compile(REGION_NAME)
+_CONTROL_RE = re.compile(r"[\x00-\x1f\x7f]")
+_INDEX_RE = re.compile(r"\[([0-9]+)\]\Z")
+_TRAILING_INDEX_RE = re.compile(r"\[[0-9]+\]\Z")
+_PATH_ESCAPES = "#@:"
+_PART_ESCAPES = "/#[]\\"
+
+EXAMPLES = (
+    "valid selectors: 'docs/adr.md' (whole file), 'docs/adr.md#Decision/Status' "
+    "(heading path, or any unique tail such as '#Status'), 'docs/adr.md#Notes[2]' "
+    "(the 2nd of duplicate headings), 'src/pay.py::Invoice.total' (Python symbol), "
+    "'notes/ch3.md@treaty' (region between forest:begin/forest:end markers)"
+)
+
+
+class SelectorError(ForestError):
+    """A selector is malformed, unsafe, or does not pick exactly one section."""
+
+
+class SectionNotFound(SelectorError):
+    """The selector is well formed but matches nothing in the file."""
+
+
+class AmbiguousSelector(SelectorError):
+    """The selector matches several sections; ``candidates`` lists full selectors."""
+
+    def __init__(self, message: str, candidates: Sequence[str]) -> None:
+        self.candidates = tuple(candidates)
+        super().__init__(message)
+
+
+def _refuse(what: str) -> SelectorError:
+    return SelectorError(f"{what}; {EXAMPLES}")
+
+
+@dataclass(frozen=True)
+class Selector:
+    """A parsed selector. ``parts`` is empty for ``file``, one name for ``region``."""
+
+    path: str
+    kind: Kind = "file"
+    parts: tuple[str, ...] = ()
+    index: int | None = None
+
+    def __post_init__(self) -> None:
+        validate_path(self.path)
+        if self.kind not in KINDS:
+            raise _refuse(f"unknown selector kind {self.kind!r}")
+        if (self.kind == "file") != (not self.parts):
+            raise _refuse(
+                f"a {self.kind} selector {'has no' if self.kind == 'file' else 'needs'} parts"
+            )
+        if self.index is not None and (
+            self.kind in ("file", "region") or not 1 <= self.index <= MAX_INDEX
+        ):
+            raise _refuse(
+                f"index [{self.index}] is not allowed here (1..{MAX_INDEX}, headings/symbols only)"
+            )
+        if self.kind == "region" and (
+            len(self.parts) != 1 or not _REGION_RE.fullmatch(self.parts[0])
+        ):
+            raise _refuse(f"invalid region name {self.parts!r}")
+        if self.kind == "symbol" and not all(p.isidentifier() for p in self.parts):
+            raise _refuse(f"symbol path {'.'.join(self.parts)!r} is not dotted Python identifiers")
+        if self.kind == "heading":
+            for part in self.parts:
+                _check_heading_part(part)
+
+    def __str__(self) -> str:
+        return render(self)
+
+
+def validate_path(path: str) -> str:
+    """Return ``path`` if it is a safe repository-relative path, else refuse."""
+    if not path:
+        raise _refuse("the path is empty")
+    if len(path) > MAX_PATH_CHARS:
+        raise _refuse(f"the path is longer than {MAX_PATH_CHARS} characters")
+    if _CONTROL_RE.search(path):
+        raise _refuse("the path contains NUL or another control character")
+    if "\\" in path:
+        raise _refuse("the path contains a backslash; use '/' between directories")
+    if path.startswith("/") or re.match(r"[A-Za-z]:", path):
+        raise _refuse(f"the path {path!r} is absolute; give it relative to the repository root")
+    for component in path.split("/"):
+        if component in ("", ".", ".."):
+            shown = component or "an empty component"
+            raise _refuse(f"the path {path!r} contains {shown!r}; give a plain relative path")
+    return path
+
+
+def _check_heading_part(part: str) -> None:
+    if not part:
+        raise _refuse("a heading path has an empty part (check for '//' or a trailing '/')")
+    if _CONTROL_RE.search(part):
+        raise _refuse(f"heading part {part!r} contains a control character")
+    if part != part.strip():
+        raise _refuse(f"heading part {part!r} has leading or trailing spaces")
+
+
+def parse_heading_path(spec: str) -> tuple[tuple[str, ...], int | None]:
+    """Parse ``A/B\\/C[2]`` into ``(("A", "B/C"), 2)``; the text after ``#``."""
+    parts: list[str] = []
+    cur: list[str] = []
+    index: int | None = None
+    i, n = 0, len(spec)
+    while i < n:
+        c = spec[i]
+        if c == "\\" and i + 1 < n and spec[i + 1] in _PART_ESCAPES:
+            cur.append(spec[i + 1])
+            i += 2
+            continue
+        if c == "/":
+            parts.append("".join(cur))
+            cur = []
+        elif c == "[" and (m := _INDEX_RE.match(spec, i)):
+            index = _index(m.group(1))
+            break
+        else:
+            cur.append(c)
+        i += 1
+    parts.append("".join(cur))
+    for part in parts:
+        _check_heading_part(part)
+    return tuple(parts), index
+
+
+def render_heading_path(parts: Sequence[str], index: int | None) -> str:
+    """Canonical text of a heading path (inverse of ``parse_heading_path``)."""
+    out = []
+    for k, part in enumerate(parts):
+        esc = part.replace("\\", "\\\\").replace("/", "\\/").replace("#", "\\#")
+        if k == len(parts) - 1 and _TRAILING_INDEX_RE.search(esc):
+            cut = esc.rindex("[")
+            esc = esc[:cut] + "\\[" + esc[cut + 1 :]
+        out.append(esc)
+    return "/".join(out) + (f"[{index}]" if index is not None else "")
+
+
+def _index(digits: str) -> int:
+    value = int(digits)
+    if not 1 <= value <= MAX_INDEX:
+        raise _refuse(f"index [{digits}] is out of range; duplicates are numbered from [1]")
+    return value
+
+
+def _split_path(text: str) -> tuple[str, str, str]:
+    """Split off the path; return (path, marker, rest) with marker '', '#', '::' or '@'."""
+    buf: list[str] = []
+    i, n = 0, len(text)
+    while i < n:
+        c = text[i]
+        if c == "\\" and i + 1 < n and text[i + 1] in _PATH_ESCAPES:
+            buf.append(text[i + 1])
+            i += 2
+            continue
+        if c in "#@":
+            return "".join(buf), c, text[i + 1 :]
+        if c == ":" and text.startswith("::", i):
+            return "".join(buf), "::", text[i + 2 :]
+        buf.append(c)
+        i += 1
+    return "".join(buf), "", ""
+
+
+def parse_selector(text: str) -> Selector:
+    """Parse one selector string; see the module docstring for the grammar."""
+    if not isinstance(text, str) or not text:
+        raise _refuse("the selector is empty")
+    if len(text) > MAX_SELECTOR_CHARS:
+        raise _refuse(f"the selector is longer than {MAX_SELECTOR_CHARS} characters")
+    if _CONTROL_RE.search(text):
+        raise _refuse("the selector contains NUL or another control character")
+    path, marker, rest = _split_path(text)
+    try:
+        validate_path(path)
+    except SelectorError as exc:
+        if not marker:
+            raise
+        hint = f"if {marker!r} is part of the file name, write it as '\\{marker[0]}'"
+        what = str(exc).split("; valid selectors:", 1)[0]
+        raise _refuse(f"{what} ({hint})") from None
+    if marker == "":
+        return Selector(path)
+    if not rest:
+        raise _refuse(f"nothing follows {marker!r} in {text!r}")
+    if marker == "#":
+        parts, index = parse_heading_path(rest)
+        return Selector(path, "heading", parts, index)
+    if marker == "@":
+        if not _REGION_RE.fullmatch(rest):
+            raise _refuse(
+                f"invalid region name {rest!r} (letters, digits, '_', '.', '-'); "
+                "if '@' is part of the file name, write it as '\\@'"
+            )
+        return Selector(path, "region", (rest,))
+    body, index = rest, None
+    if m := _INDEX_RE.search(rest):
+        body, index = rest[: m.start()], _index(m.group(1))
+    parts = tuple(body.split("."))
+    if not all(p.isidentifier() for p in parts):
+        raise _refuse(f"symbol {body!r} is not dotted Python identifiers like 'Class.method'")
+    return Selector(path, "symbol", parts, index)
+
+
+def _render_path(path: str) -> str:
+    out = path.replace("#", "\\#").replace("@", "\\@")
+    # Only '::' (or a ':' that would touch the marker) is special in a path.
+    return re.sub(r":(?=:|\Z)", r"\\:", out)
+
+
+def render(sel: Selector) -> str:
+    """The canonical full string of ``sel``."""
+    base = _render_path(sel.path)
+    if sel.kind == "file":
+        return base
+    if sel.kind == "heading":
+        return f"{base}#{render_heading_path(sel.parts, sel.index)}"
+    if sel.kind == "region":
+        return f"{base}@{sel.parts[0]}"
+    suffix = f"[{sel.index}]" if sel.index is not None else ""
+    return f"{base}::{'.'.join(sel.parts)}{suffix}"
+
+
+Label = Callable[[tuple[str, ...], int | None], str]
+Same = Callable[[tuple[str, ...]], Sequence[int]]
+MAX_SHOWN = 20  # candidates named in one refusal; ``candidates`` holds them all
+
+
+def pick(
+    full_paths: Sequence[tuple[str, ...]],
+    matching: Sequence[int],
+    index: int | None,
+    label: Label,
+    query: str,
+    *,
+    lines: Sequence[int] | None = None,
+    same: Same | None = None,
+) -> tuple[int, int | None] | None:
+    """Choose one of ``matching`` (positions in ``full_paths``, document order).
+
+    With ``index`` the n-th match is chosen; without it exactly one must
+    match, else ``AmbiguousSelector`` lists every match by full path (with
+    its line from ``lines``), each with ``[n]`` when its full path alone
+    would match more than once. ``same(full_path)`` gives the positions a
+    selector naming that full path matches (default: equal full paths; a
+    heading path matches as a tail, so there it is the tail matcher) — the
+    canonical index counts among those, so the recorded selector resolves to
+    the same section. Returns ``(position, canonical_index)`` (``None`` when
+    the full path alone is unique), or ``None`` when nothing (or no n-th
+    thing) matches.
+    """
+    if not matching or (index is not None and index > len(matching)):
+        return None
+    if index is None and len(matching) > 1:
+        peers: dict[tuple[str, ...], list[int]] = {}
+        for p in matching:  # one ``same`` call per distinct full path
+            fp = full_paths[p]
+            if fp not in peers:
+                peers[fp] = _peers(full_paths, fp, same)
+        shown = [label(full_paths[p], _ordinal(peers[full_paths[p]], p)) for p in matching]
+        where = [
+            f"{text} (line {lines[p]})" if lines is not None else text
+            for text, p in zip(shown, matching, strict=True)
+        ]
+        more = f" and {len(where) - MAX_SHOWN} more" if len(where) > MAX_SHOWN else ""
+        raise AmbiguousSelector(
+            f"{query} matches {len(matching)} sections: {', '.join(where[:MAX_SHOWN])}{more}; "
+            "choose one of them (a binding records the full path)",
+            shown,
+        )
+    pos = matching[0 if index is None else index - 1]
+    return pos, _canonical(full_paths, pos, same)[1]
+
+
+def _peers(
+    full_paths: Sequence[tuple[str, ...]], fp: tuple[str, ...], same: Same | None
+) -> list[int]:
+    if same is None:
+        return [k for k, other in enumerate(full_paths) if other == fp]
+    return list(same(fp))
+
+
+def _ordinal(peers: list[int], pos: int) -> int | None:
+    return peers.index(pos) + 1 if len(peers) > 1 else None
+
+
+def _canonical(
+    full_paths: Sequence[tuple[str, ...]], pos: int, same: Same | None
+) -> tuple[tuple[str, ...], int | None]:
+    """The full path of ``pos`` and its index among what that full path matches."""
+    fp = full_paths[pos]
+    return fp, _ordinal(_peers(full_paths, fp, same), pos)
