@@ -10,7 +10,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_hook_template_copies_identical_accepted() -> None:
-    packaged = (ROOT / "forest_files" / "githooks" / "template.sh").read_bytes()
+    packaged = (ROOT / "forest_files" / "doors" / "hooks" / "template.sh").read_bytes()
     public = (ROOT / "hooks" / "forest-hook.sh").read_bytes()
     assert packaged == public, (
         "hooks/forest-hook.sh and forest_files/doors/hooks/template.sh differ; re-sync with "

@@ -93,7 +93,7 @@ def ensure_dir(path: Path) -> Path:
         mode = os.lstat(path).st_mode
     except FileNotFoundError:
         ensure_dir_parent(path)
-        try:
+        try:  # noqa: SIM105  (contextlib stays off the hook's import list)
             os.mkdir(path, 0o700)
         except FileExistsError:
             pass  # a racing process made it; checked below
