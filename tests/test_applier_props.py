@@ -52,6 +52,7 @@ from forest_files.ledger import LedgerError, make_act, read_ledger, write_segmen
 from forest_files.ledger.acts import Act, decode_line
 from forest_files.ledger.segments import read_body, read_segment, segment_paths
 from forest_files.store.forest import ForestStore
+from tests.helpers.state import local_state
 
 WORDS = "I adopt this text as written"
 DOC = "# Title\n\n## Keep\n\nkept words\n\n## Other\n\nother words\n"
@@ -234,7 +235,7 @@ RECIPES: dict[str, tuple[Callable[[Path], None], Callable[[Path], None]]] = {
 
 
 def _pool(root: Path) -> tuple[str, ...]:
-    db = root / ".forest" / "woods.db"
+    db = local_state(root) / "woods.db"
     conn = sqlite3.connect(db)
     try:
         ids = {str(r[0]) for r in conn.execute("SELECT content_id FROM entries")}

@@ -25,6 +25,7 @@ from forest_files.custody.record import adopt_sections
 from forest_files.custody.repository import Repository
 from forest_files.custody.targets import read_sections
 from forest_files.ledger.record import EntryRecord, describe
+from tests.helpers.state import local_state
 
 BY = "t <t@example.org>"
 WORDS = "I adopt these sections as written"
@@ -160,11 +161,11 @@ def test_batched_adoption_equals_replay_through_the_gates_accepted(tmp_path: Pat
         sections += read_sections(root, code, (), max_bytes=1 << 20)
         bound = adopt_sections(repo, sections, words=WORDS, by=BY)
         assert len(bound) == len(targets)
-    live = _index_dump(root / ".forest" / "woods.db")
+    live = _index_dump(local_state(root) / "woods.db")
     with Repository(root) as repo:
         report = repo.rebuild()  # every act replayed through write / root_to_ground / bind
         assert report.applied == len(targets)
-    rebuilt = _index_dump(root / ".forest" / "woods.db")
+    rebuilt = _index_dump(local_state(root) / "woods.db")
     assert live == rebuilt
     assert len(live["binds"]) == len(targets) and len(live["fts"]) == 12
 

@@ -18,6 +18,7 @@ from forest_files.custody.repository import Repository
 from forest_files.custody.targets import read_section
 from forest_files.kernel.errors import ForestError
 from forest_files.kernel.hashing import hash_body
+from tests.helpers.state import shared_state
 
 WORDS = "Adopted as the canon stands"
 SENTINEL = "QUOKKA-SENTINEL-4411"
@@ -124,7 +125,7 @@ def test_restore_clean_section_no_op_accepted(nested: Path) -> None:
     result = ok(nested, "restore", "canon.md#Rules")
     assert "already holds its ground; nothing changed" in result.stdout
     assert path.stat().st_mtime_ns == before
-    assert not (nested / ".forest" / "cache" / "captures").exists()
+    assert not (shared_state(nested) / "captures").exists()
 
 
 def test_restore_file_path_restores_every_nested_binding_accepted(nested: Path) -> None:
@@ -148,7 +149,7 @@ def test_restore_many_one_target_unrestorable_nothing_written_refused(nested: Pa
     assert result.exit_code == 1, result.output
     assert "other.md" in result.stderr and "nothing was written" in result.stderr
     assert (nested / "canon.md").read_bytes() == edited
-    assert not (nested / ".forest" / "cache" / "captures").exists()
+    assert not (shared_state(nested) / "captures").exists()
 
 
 # --- adopt --skip-bound ------------------------------------------------------------------

@@ -21,6 +21,7 @@ from forest_files.doors import hooks as githooks
 from forest_files.text.normalise import normalised_hash
 from tests.helpers.custody import age_files, init_and_adopt
 from tests.helpers.git import commit_all, git, git_env, isolate, make_repo, write
+from tests.helpers.state import local_state
 
 CANON = "# Canon\n\n## Rules\n\nThe first rule stands.\n\n## Elsewhere\n\nOther words.\n"
 RULES = "canon.md#Canon/Rules"
@@ -60,7 +61,7 @@ def _forge_file_hash(db: Path, file_hash: str) -> None:
 
 
 def _views(root: Path) -> list[Path]:
-    return sorted((root / ".forest" / "cache" / "views").glob("*.db"))
+    return sorted((local_state(root) / "views").glob("*.db"))
 
 
 @pytest.fixture
@@ -78,7 +79,7 @@ def tampered(tmp_path: Path) -> tuple[Path, str]:
     write(root, "canon.md", CANON.replace("first rule stands", "first rule bends"))
     forged = normalised_hash((root / "canon.md").read_bytes())
     assert forged is not None
-    _forge_file_hash(root / ".forest" / "woods.db", forged)
+    _forge_file_hash(local_state(root) / "woods.db", forged)
     return root, forged
 
 

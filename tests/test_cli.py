@@ -17,6 +17,7 @@ from forest_files.doors.cli.errors import exit_code
 from forest_files.kernel.errors import ForestError, StoreBusy, StoreCorruption
 from forest_files.ledger import LedgerError
 from forest_files.ledger.segments import segment_paths
+from tests.helpers.state import local_state
 
 runner = CliRunner()
 
@@ -46,7 +47,7 @@ def test_init_creates_layout_and_twice_refused(tmp_path: Path) -> None:
     path = make_repo(tmp_path)
     code, out, _ = forest("init", "--repo", str(path), "--project-id", "abc")
     assert code == 0 and "project abc" in out
-    assert (path / "forest.toml").is_file() and (path / ".forest" / "woods.db").is_file()
+    assert (path / "forest.toml").is_file() and (local_state(path) / "woods.db").is_file()
     code, _, err = forest("init", "--repo", str(path))
     assert code == 1 and "already initialised" in err
 

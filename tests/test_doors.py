@@ -17,6 +17,7 @@ from helpers.git import commit_all, git, git_env, isolate, make_repo, write
 from forest_files.check.findings import WORDS_PLACEHOLDER, Route
 from forest_files.custody.repository import Repository
 from forest_files.kernel.errors import ForestError
+from tests.helpers.state import local_state
 
 HEAVY = {"typer", "pydantic", "git", "click", "rich"}
 
@@ -342,7 +343,7 @@ def test_staged_view_without_bound_paths_remembers_them_from_its_map_detected(
     git(bound, "add", "b.md")  # staged as at HEAD again
     write(bound, "notes.txt", "unbound\n")
     git(bound, "add", "notes.txt")
-    views = bound / ".forest" / "cache" / "views"
+    views = local_state(bound) / "views"
     for remembered in views.glob("*.bound"):
         remembered.unlink()  # as a view left by a hook that derived only its map
     assert list(views.glob("*.db.bindmap-*"))

@@ -12,6 +12,7 @@ from forest_files.custody.repository import Repository
 from forest_files.kernel.hashing import hash_body
 from forest_files.ledger import make_act, read_ledger, write_segment
 from forest_files.ledger.segments import body_path
+from tests.helpers.state import local_state
 
 ADA = "Ada <ada@example.org>"
 SECRET = "SENTINEL-PASTED-SECRET-4411"
@@ -69,4 +70,4 @@ def test_ledger_erase_act_rebuilds_without_body_recovers(tmp_path: Path) -> None
         assert ground.content_id == clean
         old = r._open().id_for_content(cid)
         assert old is not None and r._open().get(old)["body_hash"] == hash_body(SECRET)
-    assert SECRET not in (repo / ".forest" / "woods.db").read_bytes().decode("latin-1")
+    assert SECRET not in (local_state(repo) / "woods.db").read_bytes().decode("latin-1")

@@ -54,7 +54,9 @@ def test_expire_past_retention_removes_bodies_keeps_hashes_accepted(tmp_path: Pa
     assert len(done.proposals) == 1 and len(done.captures) == 1
     # The ledger and the index still hold the adopted secret (no forget here).
     local = [
-        p for p in holding(root, SENTINEL) if not p.startswith((".forest/ledger", ".forest/woods"))
+        p
+        for p in holding(root, SENTINEL)
+        if not p.startswith((".forest/ledger", ".git/forest/woods"))
     ]
     assert local == []
     with ProposalStore(root) as local:
@@ -73,7 +75,7 @@ def test_expire_within_retention_kept_accepted(tmp_path: Path) -> None:
     root = with_retention(tmp_path, "\n[retention]\nproposals = 30\ncaptures = 30\n")
     done = expire(root, load_config(root / "forest.toml"), "2000-01-01T00:00:00Z")
     assert (done.proposals, done.captures) == ((), ())
-    assert any(p.startswith(".forest/local.db") for p in holding(root, SENTINEL))
+    assert any(p.startswith(".git/forest/local.db") for p in holding(root, SENTINEL))
 
 
 def test_expire_without_retention_keeps_everything_accepted(tmp_path: Path) -> None:
@@ -122,7 +124,7 @@ def test_expire_bad_as_of_refused(tmp_path: Path, as_of: str) -> None:
     assert result.exit_code == 1
 
     def unlogged(tree: dict[str, bytes]) -> dict[str, bytes]:
-        return {k: v for k, v in tree.items() if not k.startswith(".forest/audit.db")}
+        return {k: v for k, v in tree.items() if not k.startswith(".git/forest/audit.db")}
 
     assert unlogged(tree_bytes(root)) == unlogged(before)  # only the refusal is logged
     with AuditLog(root) as log:

@@ -12,6 +12,7 @@ import pytest
 
 from tests.helpers.custody import DOC, init_and_adopt
 from tests.helpers.git import commit_all, git_env, isolate, make_repo, write
+from tests.helpers.state import local_state
 
 HEAVY = {"typer", "pydantic", "git", "pyromark", "markdown_it", "click", "rich"}
 PY_SRC = "def f(x):\n    return x\n\n\ndef g(x):\n    return 2 * x\n"
@@ -84,7 +85,7 @@ def test_whole_file_binding_cold_check_parses_nothing_accepted(tmp_path: Path) -
 
 def _loaded(root: Path) -> set[str]:
     """Every ``forest_files`` module a cold fast check (caches removed) imports."""
-    shutil.rmtree(root / ".forest" / "cache", ignore_errors=True)
+    shutil.rmtree(local_state(root) / "cache", ignore_errors=True)
     code = (
         "import sys; from forest_files.doors.fastcheck import run; code = run([]); "
         "print(' '.join(m for m in sys.modules if m.startswith('forest_files')))"
@@ -185,7 +186,7 @@ def test_reader_closing_the_pipe_exits_141_silently_refused(
     (128 + SIGPIPE, as git), the index untouched."""
     root = _repo(tmp_path)
     assert _entry(root, *args).returncode == 0
-    index = (root / ".forest" / "woods.db").read_bytes()
+    index = (local_state(root) / "woods.db").read_bytes()
     env = {**os.environ, **git_env()}
     code = "import sys; from forest_files.doors.entry import main; main()"
     proc = subprocess.Popen(
@@ -200,4 +201,4 @@ def test_reader_closing_the_pipe_exits_141_silently_refused(
     err = proc.stderr.read().decode()
     assert proc.wait(timeout=120) == 141, err
     assert err == ""
-    assert (root / ".forest" / "woods.db").read_bytes() == index
+    assert (local_state(root) / "woods.db").read_bytes() == index

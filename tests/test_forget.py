@@ -26,6 +26,7 @@ from forest_files.kernel.errors import ForestError
 from forest_files.ledger import read_ledger
 from forest_files.ledger.segments import body_path
 from forest_files.proposals.store import ProposalStore
+from tests.helpers.state import shared_state
 
 SENTINEL = "SENTINEL-q7w3e9r1t5y2"
 SECRET = f"deploy token = {SENTINEL}"
@@ -61,23 +62,25 @@ def adopted_then_cleaned(tmp_path: Path, *, authority: str | None = None) -> tup
 
 def tree_bytes(root: Path) -> dict[str, bytes]:
     out = {}
-    for dirpath, _dirs, files in os.walk(root / ".forest"):
-        for name in files:
-            path = Path(dirpath) / name
-            out[path.relative_to(root).as_posix()] = path.read_bytes()
+    # The work tree's .forest/ and the local state in the git directory (.git/forest).
+    for top in (root / ".forest", root / ".git" / "forest"):
+        for dirpath, _dirs, files in os.walk(top):
+            for name in files:
+                path = Path(dirpath) / name
+                out[path.relative_to(root).as_posix()] = path.read_bytes()
     if (root / "doc.md").exists():
         out["doc.md"] = (root / "doc.md").read_bytes()
     return out
 
 
 def holding(root: Path, needle: str) -> list[str]:
-    """Every file under .forest whose raw bytes hold ``needle`` (any case: FTS
+    """Every file under .forest or .git/forest whose raw bytes hold ``needle`` (any case: FTS
     tokens are folded)."""
     want = needle.lower().encode()
     return sorted(
         p
         for p, data in tree_bytes(root).items()
-        if p.startswith(".forest") and want in data.lower()
+        if p.startswith((".forest", ".git/forest")) and want in data.lower()
     )
 
 
@@ -184,7 +187,9 @@ def _refused_writes_nothing(root: Path, call) -> str:  # type: ignore[no-untyped
         call(repo)
     after = tree_bytes(root)
     changed = sorted(k for k in before.keys() | after.keys() if before.get(k) != after.get(k))
-    assert [c for c in changed if not c.startswith((".forest/woods.db", ".forest/audit.db"))] == []
+    assert [
+        c for c in changed if not c.startswith((".git/forest/woods.db", ".git/forest/audit.db"))
+    ] == []
     assert SENTINEL not in str(info.value)
     return str(info.value)
 
@@ -316,12 +321,13 @@ def test_proposal_holding_erased_text_adopt_refused_nothing_written(tmp_path: Pa
     with pytest.raises(ForestError, match="forest forget"):
         adopt_proposal(root, done.proposal.id, words="take it", by=BY)
     after = tree_bytes(root)
-    assert {k: v for k, v in after.items() if not k.startswith(".forest/")} == {
-        k: v for k, v in before.items() if not k.startswith(".forest/")
+    local = (".forest/", ".git/forest/")  # the index and the audit log may change
+    assert {k: v for k, v in after.items() if not k.startswith(local)} == {
+        k: v for k, v in before.items() if not k.startswith(local)
     }
-    assert not (root / ".forest" / "cache" / "captures").exists() or not any(
+    assert not (shared_state(root) / "captures").exists() or not any(
         SENTINEL in p.read_text(encoding="utf-8", errors="replace")
-        for p in (root / ".forest" / "cache" / "captures").rglob("*")
+        for p in (shared_state(root) / "captures").rglob("*")
         if p.is_file()
     )
 
@@ -348,18 +354,18 @@ def test_forget_purge_failing_after_commit_finished_by_next_sync_recovers(
     local.db's shared-memory file belongs): forget says so and how to finish; the
     next sync fails the same way while the obstacle stands, then finishes the purge
     once it is gone — no file under .forest holds the text."""
-    from forest_files.governance.purge import PENDING_DIR, PurgePending
+    from forest_files.governance.purge import PurgePending
 
     root, old = adopted_then_cleaned(tmp_path)
     plant_copies(root)
-    obstacle = root / ".forest" / "local.db-shm"
+    obstacle = shared_state(root) / "local.db-shm"
     obstacle.mkdir()
     with Repository(root) as repo, pytest.raises(PurgePending) as info:
         repo.forget(old, words=WORDS, by=BY)
     assert "forest sync" in str(info.value) and SENTINEL not in str(info.value)
     assert erase_acts(Repository(root)._open()) != []  # the act stands
-    assert any(p.startswith(".forest/local.db") for p in holding(root, SENTINEL))
-    (marker,) = (root / PENDING_DIR).iterdir()
+    assert any(p.startswith(".git/forest/local.db") for p in holding(root, SENTINEL))
+    (marker,) = (shared_state(root) / "purge-pending").iterdir()
     assert SENTINEL.encode() not in marker.read_bytes()
     with Repository(root) as repo, pytest.raises(PurgePending):
         repo.sync()
@@ -368,16 +374,16 @@ def test_forget_purge_failing_after_commit_finished_by_next_sync_recovers(
     with Repository(root) as repo:
         repo.sync()
     assert holding(root, SENTINEL) == []
-    assert not (root / PENDING_DIR).exists()
+    assert not (shared_state(root) / "purge-pending").exists()
 
 
 def test_forget_pending_marker_of_an_act_never_applied_dropped(tmp_path: Path) -> None:
-    from forest_files.governance.purge import PENDING_DIR, mark_pending
+    from forest_files.governance.purge import mark_pending
 
     root, _old = adopted_then_cleaned(tmp_path)
     plant_copies(root)
     mark_pending(root, "a" * 64, "b" * 64)
     with Repository(root) as repo:
         repo.sync()
-    assert not (root / PENDING_DIR).exists()
+    assert not (shared_state(root) / "purge-pending").exists()
     assert holding(root, SENTINEL)  # nothing was owed: nothing purged

@@ -20,6 +20,7 @@ from forest_files.doors.cli import app
 from forest_files.governance.fsck import cache_tables, fsck
 from forest_files.ledger.segments import segment_paths
 from forest_files.store.forest import load_schema_sql
+from tests.helpers.state import local_state, shared_state
 
 runner = CliRunner()
 
@@ -42,7 +43,7 @@ def codes(root: Path) -> list[str]:
 
 
 def raw(root: Path, sql: str) -> None:
-    with closing(sqlite3.connect(root / ".forest/woods.db")) as conn:
+    with closing(sqlite3.connect(local_state(root) / "woods.db")) as conn:
         conn.executescript(sql)
 
 
@@ -105,13 +106,13 @@ def test_fsck_tombstone_rows_lost_detected(root: Path) -> None:
 
 
 def test_fsck_audit_trigger_dropped_detected(root: Path) -> None:
-    with closing(sqlite3.connect(root / ".forest/audit.db")) as conn:
+    with closing(sqlite3.connect(shared_state(root) / "audit.db")) as conn:
         conn.execute("DROP TRIGGER audit_append_only_delete")
     assert codes(root) == ["schema-missing"]
 
 
 def test_fsck_damaged_index_file_detected(root: Path) -> None:
-    path = root / ".forest/woods.db"
+    path = local_state(root) / "woods.db"
     with Repository(root):
         pass
     data = bytearray(path.read_bytes())
@@ -130,7 +131,7 @@ def test_fsck_rebuild_repairs_accepted(root: Path) -> None:
 
 def test_fsck_cache_tables_listed_in_schema_accepted(root: Path) -> None:
     listed = cache_tables(load_schema_sql())
-    with closing(sqlite3.connect(root / ".forest/woods.db")) as conn:
+    with closing(sqlite3.connect(local_state(root) / "woods.db")) as conn:
         tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     with closing(sqlite3.connect(":memory:")) as ref:
         ref.executescript(load_schema_sql())

@@ -25,6 +25,7 @@ from forest_files.custody.viewkey import commit_fingerprint, view_path
 from forest_files.doors import hooks as githooks
 from forest_files.doors.cli import app
 from forest_files.kernel.paths import VIEWS_DIR
+from tests.helpers.state import local_state
 
 runner = CliRunner()
 
@@ -260,7 +261,7 @@ def test_amend_adding_drift_refused(bound: Path) -> None:
 
 
 def _views(repo: Path) -> list[Path]:
-    return sorted((repo / ".forest" / "cache" / "views").glob("*.db"))
+    return sorted((local_state(repo) / "views").glob("*.db"))
 
 
 def test_ledger_staged_after_a_hook_judged_head_catches_what_it_moves(bound: Path) -> None:
@@ -347,7 +348,7 @@ def _fresh_clone(origin: Path, tmp_path: Path) -> Path:
 
 
 def _built_views(repo: Path) -> list[str]:
-    return sorted(p.name for p in (repo / VIEWS_DIR).glob("*.db"))
+    return sorted(p.name for p in (local_state(repo) / VIEWS_DIR).glob("*.db"))
 
 
 def test_first_hook_after_clone_unbound_commit_replays_nothing_accepted(
@@ -358,7 +359,7 @@ def test_first_hook_after_clone_unbound_commit_replays_nothing_accepted(
     git(clone, "add", "notes.md")
     accepted(clone, "commit", "-m", "first commit after the clone")
     assert _built_views(clone) == []  # the acts were decoded, nothing replayed
-    assert list((clone / VIEWS_DIR).glob("*.bound"))
+    assert list((local_state(clone) / VIEWS_DIR).glob("*.bound"))
     drift(clone)  # the next commit touches a bound path: judged against a replay
     git(clone, "add", "canon.md")
     assert f"drifted {RULES}" in refused(clone, "commit", "-m", "drift")

@@ -27,6 +27,7 @@ from forest_files.doors.cli import app
 from forest_files.kernel.hashing import canonical_json, hash_body, sha256_text
 from forest_files.ledger import LedgerError, make_act, read_ledger, verify_ledger, write_segment
 from forest_files.ledger.segments import segment_paths
+from tests.helpers.state import local_state
 
 ADA = "Ada Lovelace <ada@example.org>"
 BOB = "Bob Babbage <bob@example.org>"
@@ -57,7 +58,7 @@ def clone(url: str, dest: Path, *config: str) -> Path:
 
 def applied_in_index(repo: Path) -> list[str]:
     """Act ids recorded as applied in the local index (raw read, after close)."""
-    with closing(sqlite3.connect(repo / ".forest" / "woods.db")) as db:
+    with closing(sqlite3.connect(local_state(repo) / "woods.db")) as db:
         return [str(r[0]) for r in db.execute("SELECT act_id FROM ledger_applied ORDER BY rowid")]
 
 
@@ -387,12 +388,12 @@ def test_rebuild_while_another_repository_holds_index_recovers(work: Path) -> No
     me = Repository(work)
     try:
         before = [g.content_id for g in other.ground()]
-        inode = (work / ".forest" / "woods.db").stat().st_ino
+        inode = (local_state(work) / "woods.db").stat().st_ino
         assert me.rebuild().rebuilt
         other.adopt_text("Recorded after the rebuild.", words=WORDS, by=BOB)
         after = [g.content_id for g in me.ground()]
         assert set(before) < set(after) and len(after) == len(before) + 1
-        assert (work / ".forest" / "woods.db").stat().st_ino == inode
+        assert (local_state(work) / "woods.db").stat().st_ino == inode
     finally:
         me.close()
         other.close()
@@ -519,11 +520,11 @@ def test_clone_with_forest_toml_needs_no_init(work: Path, tmp_path: Path) -> Non
     cid = adopt(work, "Committed ground.")
     commit_all(work, "adopt")
     fresh = clone(work.as_uri(), tmp_path / "fresh")
-    assert not (fresh / ".forest" / "woods.db").exists()
+    assert not (local_state(fresh) / "woods.db").exists()
     code, out, err = forest("log", "--repo", str(fresh), "--json")
     assert code == 0, err
     assert [e["kind"] for e in json.loads(out)["acts"]] == ["adopt"]
-    assert (fresh / ".forest" / "woods.db").is_file()
+    assert (local_state(fresh) / "woods.db").is_file()
     assert git(fresh, "status", "--porcelain", "--untracked-files=all") == ""
     assert ids(views(fresh)[0]) == [cid]
     code, _, err = forest("init", "--repo", str(fresh))

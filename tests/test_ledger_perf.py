@@ -24,6 +24,7 @@ from forest_files.ledger import (
 )
 from forest_files.ledger.acts import build_act
 from forest_files.ledger.segments import segment_paths
+from tests.helpers.state import local_state
 
 ADA = "Ada Lovelace <ada@example.org>"
 WORDS = "I adopt this text as written"
@@ -132,7 +133,7 @@ def test_segment_edited_in_place_refused_by_sync(origin: Path) -> None:
 def test_old_index_tables_rebuilt(origin: Path) -> None:
     with Repository(origin) as r:
         r.adopt_many(["Text."], words=WORDS, by=ADA)
-    index = origin / ".forest" / "woods.db"
+    index = local_state(origin) / "woods.db"
     with closing(sqlite3.connect(index)) as db:
         db.executescript(
             "DROP TABLE ledger_applied; DROP TABLE ledger_segments;"

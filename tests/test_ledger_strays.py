@@ -1,5 +1,5 @@
 """Nothing stray inside ``.forest/ledger``: temp files are written (and swept) in
-``.forest/cache/tmp``; verify and the CI gate name every other path there, with
+``.git/forest/tmp``; verify and the CI gate name every other path there, with
 the command that removes it; an interrupted bulk adoption leaves nothing behind."""
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ from forest_files.kernel.hashing import hash_body
 from forest_files.ledger import verify_ledger, write_segment
 from forest_files.ledger.placing import STALE_SECONDS, temp_dir
 from forest_files.ledger.segments import body_path
+from tests.helpers.state import local_state
 
 FOREST = str(Path(sys.executable).with_name("forest"))
 LEDGER = Path(".forest") / "ledger"
@@ -97,7 +98,9 @@ def a_body_dir(root: Path) -> Path:
 def test_write_places_every_file_from_cache_tmp_accepted(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    (tmp_path / ".git").mkdir()  # a working tree: temp files go to its git directory
     ledger = tmp_path / ".forest" / "ledger"
+    ledger.parent.mkdir()  # as forest init leaves it
     renames: list[tuple[str, str]] = []
     real = os.replace
 
@@ -110,7 +113,7 @@ def test_write_places_every_file_from_cache_tmp_accepted(
     acts = [body_act(text, n=i)[0] for i, text in enumerate(bodies.values())]
     ref = write_segment(ledger, acts, bodies)
     into_ledger = [(s, d) for s, d in renames if Path(d).is_relative_to(ledger)]
-    tmp = tmp_path / ".forest" / "cache" / "tmp"
+    tmp = local_state(tmp_path) / "tmp"
     assert into_ledger and all(Path(src).parent == tmp for src, _ in into_ledger), into_ledger
     assert ref.path.is_file() and all(body_path(ledger, h).is_file() for h in bodies)
     assert len({src for src, _ in renames}) == len(renames)  # one temp name per target

@@ -12,6 +12,7 @@ def test_paths_layout_agrees_accepted() -> None:
     assert paths.LEDGER_PREFIX == strays.LEDGER_PREFIX == LEDGER_DIR + "/"
     assert (segments.SEGMENTS_DIR, segments.BODIES_DIR) == (paths.SEGMENTS, paths.BODIES)
     assert (FOREST_DIR, INDEX_NAME) == (paths.FOREST_DIR, paths.INDEX_NAME)
-    for name in (paths.CACHE_DIR, paths.VIEWS_DIR, paths.CAPTURES_DIR, paths.TMP_DIR):
-        assert name.startswith(paths.FOREST_DIR + "/") and not name.startswith(paths.LEDGER_DIR)
+    local = (paths.CACHE_DIR, paths.VIEWS_DIR, paths.CAPTURES_DIR, paths.TMP_DIR, paths.PURGE_DIR)
+    for name in local:  # names under the state directories in the git directory
+        assert "/" not in name and not name.startswith(".")
     assert paths.GITATTRIBUTES_LINE.startswith(paths.LEDGER_DIR)

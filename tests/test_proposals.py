@@ -23,6 +23,7 @@ from forest_files.kernel.hashing import hash_body
 from forest_files.proposals.adopt import ProposalStale, adopt_proposal
 from forest_files.proposals.store import MAX_VERSIONS, NoSuchProposal, ProposalStore
 from forest_files.text.worddiff import word_diff
+from tests.helpers.state import shared_state
 
 SENTINEL = "QUOKKA-SENTINEL-5521"
 runner = CliRunner()
@@ -164,8 +165,9 @@ def test_proposal_survives_rebuild_accepted(tmp_path: Path) -> None:
 def test_proposal_store_never_offered_to_git_accepted(tmp_path: Path) -> None:
     root = bound_repo(tmp_path)
     _capture(root, EDITED)
-    assert git(root, "status", "--porcelain", "--ignored", ".forest").count("local.db") >= 1
-    assert "local.db" not in git(root, "status", "--porcelain")
+    assert (shared_state(root) / "local.db").is_file()  # in the git directory
+    assert not list(root.glob(".forest/local.db*"))
+    assert "local.db" not in git(root, "status", "--porcelain", "--ignored")
 
 
 def test_proposal_unknown_id_refused(tmp_path: Path) -> None:

@@ -16,6 +16,7 @@ from forest_files.kernel.errors import ForestError
 from forest_files.kernel.hashing import hash_body
 from forest_files.ledger import LedgerError, make_act, read_ledger, write_segment
 from forest_files.ledger.segments import segment_paths
+from tests.helpers.state import local_state
 
 ADA = "Ada Lovelace <ada@example.org>"
 WORDS = "I adopt this text as written"
@@ -56,7 +57,7 @@ def test_init_creates_layout(tmp_path: Path) -> None:
         assert r.ground() == []
     assert (repo / "forest.toml").is_file()
     assert (repo / ".forest" / "ledger").is_dir()
-    assert (repo / ".forest" / "woods.db").is_file()
+    assert (local_state(repo) / "woods.db").is_file()
     assert (repo / ".forest" / ".gitignore").read_text().splitlines() == [
         "woods.db*",
         "cache/",
@@ -144,7 +145,7 @@ def test_clone_without_index_rebuilt(origin: Path, tmp_path: Path) -> None:
     cid = adopt(origin, "Shared text.")
     commit_all(origin, "adopt")
     copy = clone(origin, tmp_path / "copy")
-    assert not (copy / ".forest" / "woods.db").exists()
+    assert not (local_state(copy) / "woods.db").exists()
     assert ground_ids(copy) == [cid]
 
 
@@ -259,7 +260,7 @@ def test_failed_commit_segment_removed_and_crash_recovers(
 ) -> None:
     import forest_files.custody.repository as repository
 
-    index = origin / ".forest" / "woods.db"
+    index = local_state(origin) / "woods.db"
     # A deferred foreign-key violation makes the index's COMMIT fail, after the
     # segment was written: the moment between the two that recording must clean up.
     with closing(sqlite3.connect(index)) as db:

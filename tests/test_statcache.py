@@ -17,6 +17,7 @@ from forest_files.custody.record import adopt_sections
 from forest_files.custody.repository import Repository
 from forest_files.custody.targets import read_section
 from tests.helpers.git import isolate, make_repo, write
+from tests.helpers.state import local_state
 
 DOC = "# Title\n\n## Keep\n\nkept words here\n\n## Other\n\nother words\n"
 
@@ -81,6 +82,7 @@ def test_racy_entry_is_rehashed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
 
 
 def test_stamp_precedes_mtime_rule(tmp_path: Path) -> None:
+    (tmp_path / ".git").mkdir()  # a working tree's git directory holds the cache
     cache = StatCache(tmp_path)
     f = tmp_path / "f"
     f.write_text("x", encoding="utf-8")
@@ -92,6 +94,7 @@ def test_stamp_precedes_mtime_rule(tmp_path: Path) -> None:
 
 
 def test_size_and_inode_change_invalidate(tmp_path: Path) -> None:
+    (tmp_path / ".git").mkdir()  # a working tree's git directory holds the cache
     cache = StatCache(tmp_path)
     f = tmp_path / "f"
     f.write_text("abc", encoding="utf-8")
@@ -126,10 +129,10 @@ def test_size_and_inode_change_invalidate(tmp_path: Path) -> None:
 )
 def test_corrupt_cache_is_ignored_and_rebuilt(tmp_path: Path, junk: bytes) -> None:
     repo = _bound(tmp_path)
-    cache_file = repo.root / ".forest" / "cache" / STAT_NAME
+    cache_file = local_state(repo.root) / "cache" / STAT_NAME
     cache_file.parent.mkdir(parents=True, exist_ok=True)
     cache_file.write_bytes(junk)
-    (repo.root / ".forest" / "cache" / PARSE_NAME).write_bytes(junk)
+    (local_state(repo.root) / "cache" / PARSE_NAME).write_bytes(junk)
     assert _kinds(repo) == ["clean"]
     assert "d0.md" in StatCache(repo.root)._entries
 
@@ -188,7 +191,7 @@ def test_deferred_writes_held_in_process_flushed_and_never_trusted_stale(
     repo = _bound(tmp_path)
     root = repo.root
     assert _kinds(repo) == ["clean"]
-    path = root / ".forest" / "cache" / STAT_NAME
+    path = local_state(root) / "cache" / STAT_NAME
     statcache.defer_writes(60)
     try:
         first = StatCache(root)

@@ -29,6 +29,7 @@ from helpers.store import (
 )
 
 from forest_files import ForestError, ForestStore, Scroll, root_to_ground
+from tests.helpers.state import local_state
 
 CONTENDERS = 4
 ROUNDS = 3
@@ -258,7 +259,7 @@ def test_door_budget_past_the_lock_store_busy_exit_75_refused(tmp_path, monkeypa
         r.sync()
     ledger = root / ".forest" / "ledger"
     before = sorted(p.name for p in ledger.rglob("*"))
-    lock = sqlite3.connect(root / ".forest" / "woods.db", isolation_level=None, timeout=0)
+    lock = sqlite3.connect(local_state(root) / "woods.db", isolation_level=None, timeout=0)
     lock.execute("BEGIN IMMEDIATE")
     monkeypatch.setattr(connection, "_budget_ms", 150)
     try:

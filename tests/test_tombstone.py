@@ -55,7 +55,9 @@ def refused_unchanged(root: Path, call) -> str:  # type: ignore[no-untyped-def]
         call()
     after = tree_bytes(root)
     changed = sorted(k for k in before.keys() | after.keys() if before.get(k) != after.get(k))
-    assert [c for c in changed if not c.startswith((".forest/woods.db", ".forest/audit.db"))] == []
+    assert [
+        c for c in changed if not c.startswith((".git/forest/woods.db", ".git/forest/audit.db"))
+    ] == []
     assert SENTINEL not in str(info.value)
     return str(info.value)
 

@@ -38,6 +38,7 @@ from forest_files.doors.watch.settings import WatchSettings
 from forest_files.doors.watch.watcher import Watcher
 from forest_files.kernel.hashing import hash_body
 from forest_files.proposals.store import ProposalStore
+from tests.helpers.state import local_state
 
 EDITED_KEEP = "## Keep\n\nedited words\n\n"
 
@@ -165,7 +166,7 @@ def test_watch_git_forest_and_artefact_events_ignored(tmp_path: Path) -> None:
     with watching(root) as w:
         before = checks(w)
         (root / ".git" / "scratch").write_text("x")
-        (root / ".forest" / "cache" / "scratch").write_text("x")
+        (local_state(root) / "cache" / "scratch").write_text("x")
         (root / "a.md.swp").write_text("x")
         (root / "4913").write_text("x")
         (root / "unbound.md").write_text("x")

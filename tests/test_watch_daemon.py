@@ -28,6 +28,7 @@ from forest_files.doors.cli import app
 from forest_files.doors.watch.daemon import status, stop
 from forest_files.doors.watch.lock import WatcherRunning, WatchLock, running
 from forest_files.kernel.paths import WATCH_LOG, WATCH_PID
+from tests.helpers.state import local_state
 
 runner = CliRunner()
 FAST = ["--quiet", "0.1", "--ceiling", "1", "--grace", "0.5"]
@@ -69,9 +70,9 @@ def test_watch_signal_clean_shutdown_accepted(root: Path, sig: signal.Signals) -
     child = _foreground(root)
     child.send_signal(sig)
     assert child.wait(TIMEOUT) == 0
-    assert not (root / WATCH_PID).exists() and running(root) is None
+    assert not (local_state(root) / WATCH_PID).exists() and running(root) is None
     assert watch_state(root)["running"] is False
-    assert "stopped" in (root / WATCH_LOG).read_text()
+    assert "stopped" in (local_state(root) / WATCH_LOG).read_text()
 
 
 def test_watch_stop_idempotent_accepted(root: Path) -> None:
@@ -90,7 +91,7 @@ def test_watch_detach_status_stop_accepted(root: Path) -> None:
     assert until(lambda: bool(status(root)["proposals"]))
     shown = runner.invoke(app, ["watch", "status", "--repo", str(root)])
     assert "drifted a.md#Title/Keep" in shown.output and "proposal " in shown.output
-    assert "edited words" not in shown.output + (root / WATCH_LOG).read_text()
+    assert "edited words" not in shown.output + (local_state(root) / WATCH_LOG).read_text()
     assert runner.invoke(app, ["watch", "stop", "--repo", str(root)]).exit_code == 0
     assert runner.invoke(app, ["watch", "stop", "--repo", str(root)]).output.startswith("no")
 
@@ -99,9 +100,11 @@ def test_watch_killed_and_restarted_catches_up_recovers(root: Path) -> None:
     child = _foreground(root)
     os.kill(child.pid, signal.SIGKILL)
     child.wait(TIMEOUT)
-    assert (root / WATCH_PID).exists() and running(root) is None  # stale, and seen as such
+    assert (local_state(root) / WATCH_PID).exists() and running(
+        root
+    ) is None  # stale, and seen as such
     save_by_rename(root / "a.md", EDITED)  # while nobody watches
     again = _foreground(root)
     assert until(lambda: "drifted" in open_kinds(root)), watch_state(root)
-    assert f"stale pid file (pid {child.pid}" in (root / WATCH_LOG).read_text()
+    assert f"stale pid file (pid {child.pid}" in (local_state(root) / WATCH_LOG).read_text()
     assert stop(root).startswith("stopped") and again.wait(TIMEOUT) == 0

@@ -38,6 +38,7 @@ from forest_files.doors.watch.lock import running
 from forest_files.doors.watch.observe import LostEvents
 from forest_files.kernel.paths import WATCH_LOG
 from forest_files.proposals.store import ProposalStore
+from tests.helpers.state import local_state
 
 FAST = ["--quiet", "0.1", "--ceiling", "1", "--grace", "0.5"]
 SECRET = "sentinel-body-7f3a"  # section text that must never reach a log or a notification
@@ -72,7 +73,7 @@ def _checks(root: Path) -> int:
 
 
 def _log_lines(root: Path, *needles: str) -> list[str]:
-    text = (root / WATCH_LOG).read_text(encoding="utf-8")
+    text = (local_state(root) / WATCH_LOG).read_text(encoding="utf-8")
     return [line for line in text.splitlines() if all(n in line for n in needles)]
 
 
@@ -233,7 +234,7 @@ def test_watch_corrupt_config_said_once_last_good_kept_repair_picked_up_recovers
     assert _proposals(root) == []  # notify: the repaired config's policy, not the default
     assert kinds(root) == ["drifted"]
     assert len(_log_lines(root, "ok again")) == 1
-    assert SECRET not in (root / WATCH_LOG).read_text(encoding="utf-8")
+    assert SECRET not in (local_state(root) / WATCH_LOG).read_text(encoding="utf-8")
     assert stop(root).startswith("stopped") and child.wait(TIMEOUT) == 0
 
 

@@ -23,6 +23,7 @@ import sys
 from pathlib import Path
 
 from forest_files.kernel.paths import CACHE_DIR
+from forest_files.kernel.state import ensure_dir, worktree_path
 
 _NAME = f"judged-{sys.implementation.cache_tag}.bin"
 _FORMAT = 1
@@ -30,7 +31,7 @@ _KEEP = 64  # the most recent commits remembered
 
 
 def _path(root: Path) -> str:
-    return os.path.join(root, CACHE_DIR, _NAME)
+    return os.path.join(worktree_path(root), CACHE_DIR, _NAME)
 
 
 def _version() -> str:
@@ -61,7 +62,7 @@ def remember_clean(root: Path, commit: str) -> None:
     path = _path(root)
     tmp = f"{path}.{os.getpid()}.tmp"
     try:
-        os.makedirs(os.path.dirname(path), exist_ok=True)
+        ensure_dir(os.path.dirname(path))
         with open(tmp, "wb") as fh:
             fh.write(marshal.dumps((_FORMAT, _version(), commits)))
         os.replace(tmp, path)

@@ -84,9 +84,11 @@ def _worktree(root: Path, paths: tuple[str, ...], diffs: bool) -> CheckReport:
         # without opening the repository (a git call and a sync: the watcher's cost).
         import sqlite3
 
-        from forest_files.kernel.paths import INDEX
+        from forest_files.kernel.paths import INDEX_NAME
+        from forest_files.kernel.state import worktree_dir
 
-        conn = sqlite3.connect(f"{(root / INDEX).absolute().as_uri()}?mode=ro", uri=True)
+        index = worktree_dir(root) / INDEX_NAME
+        conn = sqlite3.connect(f"{index.absolute().as_uri()}?mode=ro", uri=True)
         try:
             items = explain(findings, root=root, source="worktree", conn=conn)
         except sqlite3.Error:  # the index went away meanwhile: findings without names

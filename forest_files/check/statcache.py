@@ -32,6 +32,7 @@ import sys
 from pathlib import Path
 
 from forest_files.kernel.paths import CACHE_DIR
+from forest_files.kernel.state import ensure_dir, worktree_dir
 
 STAT_NAME = f"stat-{sys.implementation.cache_tag}.bin"
 PARSE_NAME = f"parse-{sys.implementation.cache_tag}.bin"
@@ -111,7 +112,7 @@ def _save(path: Path, entries: dict[str, list[object]]) -> None:
 def _write(path: Path, entries: dict[str, list[object]]) -> None:
     _PENDING.pop(str(path), None)
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        ensure_dir(path.parent)
         tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
         tmp.write_bytes(marshal.dumps((VERSION, entries)))
         os.replace(tmp, path)
@@ -126,7 +127,7 @@ class StatCache:
     def __init__(self, root: Path) -> None:
         self.root = Path(root)
         self._root = str(root)
-        self.dir = self.root / CACHE_DIR
+        self.dir = worktree_dir(self.root) / CACHE_DIR
         self.path = self.dir / STAT_NAME
         self._entries = _load(self.path)
         self._stamp: int | None = None
@@ -137,7 +138,7 @@ class StatCache:
         if self._stamp is None:
             probe = self.dir / _STAMP
             try:
-                self.dir.mkdir(parents=True, exist_ok=True)
+                ensure_dir(self.dir)
                 with open(probe, "w", encoding="utf-8") as fh:
                     fh.write(str(os.getpid()))
                 self._stamp = os.stat(probe).st_mtime_ns
@@ -205,7 +206,7 @@ class ParseCache:
     """(file hash, selector, exclusions) -> where the section is and what it hashes to."""
 
     def __init__(self, root: Path) -> None:
-        self.path = Path(root) / CACHE_DIR / PARSE_NAME
+        self.path = worktree_dir(root) / CACHE_DIR / PARSE_NAME
         self._entries: dict[str, list[object]] | None = None
         self._dirty = False
 
@@ -247,7 +248,7 @@ class BlobHashCache:
     """
 
     def __init__(self, root: Path) -> None:
-        self.path = Path(root) / CACHE_DIR / BLOBS_NAME
+        self.path = worktree_dir(root) / CACHE_DIR / BLOBS_NAME
         self._entries: dict[str, list[object]] | None = None
         self._dirty = False
 

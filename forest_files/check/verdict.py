@@ -34,8 +34,8 @@ import stat as stat_mod
 import sys
 
 from forest_files.kernel.paths import CACHE_DIR, CONFIG_NAME, LEDGER_DIR, SEGMENTS
+from forest_files.kernel.state import ensure_dir, worktree_path
 
-_CACHE = os.path.join(*CACHE_DIR.split("/"))
 _SEGMENTS = os.path.join(*LEDGER_DIR.split("/"), SEGMENTS)
 FORMAT = 2  # 2: verdicts of checks that trusted the ledger's file hash are dropped
 _NAME = f"verdict-{sys.implementation.cache_tag}.bin"
@@ -49,7 +49,7 @@ def _key(st: os.stat_result) -> StatKey:
 
 
 def record_path(root: str) -> str:
-    return os.path.join(root, _CACHE, _NAME)
+    return os.path.join(worktree_path(root), CACHE_DIR, _NAME)
 
 
 def ledger_key(root: str) -> LedgerKey | None:
@@ -81,9 +81,9 @@ def ledger_trusted(ledger: LedgerKey | None, stamp: int) -> bool:
 
 def stamp(root: str) -> int:
     """A filesystem timestamp taken now: the mtime of a stamp file just written (0: none)."""
-    probe = os.path.join(root, _CACHE, ".verdict-stamp")
+    probe = os.path.join(worktree_path(root), CACHE_DIR, ".verdict-stamp")
     try:
-        os.makedirs(os.path.dirname(probe), exist_ok=True)
+        ensure_dir(os.path.dirname(probe))
         with open(probe, "w", encoding="utf-8") as fh:
             fh.write(str(os.getpid()))
         return os.stat(probe).st_mtime_ns
@@ -136,7 +136,7 @@ def remember(
     doc = (FORMAT, _version(), ledger, tuple(names), tuple(files[n] for n in names), bindings)
     tmp = f"{path}.{os.getpid()}.tmp"
     try:
-        os.makedirs(os.path.dirname(path), exist_ok=True)
+        ensure_dir(os.path.dirname(path))
         with open(tmp, "wb") as fh:
             fh.write(marshal.dumps(doc))
         os.replace(tmp, path)

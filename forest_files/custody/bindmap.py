@@ -26,7 +26,8 @@ import os
 import sys
 from collections.abc import Iterable
 
-from forest_files.kernel.paths import INDEX
+from forest_files.kernel.paths import INDEX_NAME
+from forest_files.kernel.state import worktree_path
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -88,7 +89,7 @@ def of_bindings(store: ForestStore, bindings: list[Binding]) -> BindMap:
 
 
 def worktree_record(root: str) -> str:
-    return os.path.join(root, INDEX + _SUFFIX)
+    return os.path.join(worktree_path(root), INDEX_NAME + _SUFFIX)
 
 
 def view_record(view: str) -> str:

@@ -45,6 +45,7 @@ from forest_files.custody.config import (
     render_config,
 )
 from forest_files.custody.plan import plan_adoptions, plan_resolve, plan_seal, plan_supersede
+from forest_files.custody.relocate import relocate_once
 from forest_files.custody.replay import applied_ids, deps_for, replay
 from forest_files.custody.sync import mark_segments, sync_index
 from forest_files.custody.views import GroundEntry, list_view
@@ -60,6 +61,7 @@ from forest_files.kernel.paths import (
     INDEX_NAME,
     LEDGER_DIR,
 )
+from forest_files.kernel.state import worktree_dir
 from forest_files.ledger.acts import Act, build_act
 from forest_files.ledger.early_bodies import EarlyBodies
 from forest_files.ledger.kinds import (
@@ -125,7 +127,8 @@ class Repository:
         self.root = find_root(path)
         self.config: ForestConfig = load_config(self.root / CONFIG_NAME)
         self.ledger_dir = self.root / LEDGER_DIR
-        self.index_path = self.root / FOREST_DIR / INDEX_NAME
+        relocate_once(self.root)
+        self.index_path = worktree_dir(self.root) / INDEX_NAME
         self._store: ForestStore | None = None
         self._snapshot: LedgerSnapshot | None = None
         self._erase_deps: frozenset[str] | None = None
@@ -171,7 +174,6 @@ class Repository:
     # -- the index -----------------------------------------------------------
     def _open(self) -> ForestStore:
         if self._store is None:
-            self.index_path.parent.mkdir(parents=True, exist_ok=True)
             store = ForestStore(self.index_path)
             store.init_schema()
             foreign = store.conn.execute(

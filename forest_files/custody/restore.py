@@ -42,6 +42,7 @@ from forest_files.custody.special import lstat_kind, not_regular
 from forest_files.kernel.errors import ForestError
 from forest_files.kernel.hashing import hash_body
 from forest_files.kernel.paths import CAPTURES_DIR
+from forest_files.kernel.state import ensure_dir, shared_dir
 from forest_files.store.base import utc_now
 from forest_files.text.extract import extract
 from forest_files.text.normalise import decode_bytes, normalise_text
@@ -133,8 +134,8 @@ def _merge_lines(
 
 def capture(root: Path, selector: str, text: str) -> Path:
     """Keep divergent text locally (never committed) before it is overwritten."""
-    folder = root / CAPTURES_DIR
-    folder.mkdir(parents=True, exist_ok=True)
+    folder = shared_dir(root) / CAPTURES_DIR
+    ensure_dir(folder)
     stamp = utc_now().replace(":", "").replace(".", "")
     path = folder / f"{stamp}-{hash_body(text)[:12]}.txt"
     path.write_text(f"# captured before `forest restore {selector}`\n{text}", encoding="utf-8")

@@ -49,6 +49,7 @@ from forest_files.custody.sources import (
     snapshot_of,
 )
 from forest_files.kernel.errors import ForestError
+from forest_files.kernel.state import ensure_dir
 from forest_files.ledger.acts import Act, body_hashes, is_hex64, topo_order
 from forest_files.store.forest import ForestStore
 
@@ -83,7 +84,7 @@ def build_view(root: Path, source: str, keep_index_file: bool, target: Path) -> 
         (config_text_from(root, source, keep_index_file=keep_index_file) or "").encode()
     ).hexdigest()
     where = ledger_blobs(root, source, keep_index_file=keep_index_file)
-    target.parent.mkdir(parents=True, exist_ok=True)
+    ensure_dir(target.parent)
     fd, tmp_name = tempfile.mkstemp(prefix=".view-", suffix=".db", dir=target.parent)
     os.close(fd)
     tmp = Path(tmp_name)

@@ -18,6 +18,7 @@ from pathlib import Path
 from forest_files import gitio
 from forest_files.gitio._run import refuse_option
 from forest_files.kernel.paths import CONFIG_NAME, LEDGER_PREFIX, VIEWS_DIR
+from forest_files.kernel.state import ensure_dir, worktree_dir
 
 # The view format: part of every fingerprint and alias name, so views (and aliases
 # naming them) of an older format are never found again and are rebuilt.
@@ -95,7 +96,7 @@ def commit_fingerprint(root: Path, rev: str) -> str:
 
 
 def alias_path(root: Path, head_key: str) -> Path:
-    return root / VIEWS_DIR / f"{VIEW_FORMAT}-{head_key}.alias"
+    return worktree_dir(root) / VIEWS_DIR / f"{VIEW_FORMAT}-{head_key}.alias"
 
 
 def read_alias(root: Path, head_key: str) -> str | None:
@@ -110,7 +111,7 @@ def read_alias(root: Path, head_key: str) -> str | None:
 def write_alias(root: Path, head_key: str, fingerprint: str) -> None:
     target = alias_path(root, head_key)
     try:
-        target.parent.mkdir(parents=True, exist_ok=True)
+        ensure_dir(target.parent)
         tmp = target.with_name(target.name + ".tmp")
         tmp.write_text(fingerprint, encoding="ascii")
         tmp.replace(target)
@@ -119,7 +120,7 @@ def write_alias(root: Path, head_key: str, fingerprint: str) -> None:
 
 
 def view_path(root: Path, fingerprint: str) -> Path:
-    return root / VIEWS_DIR / f"{fingerprint}.db"
+    return worktree_dir(root) / VIEWS_DIR / f"{fingerprint}.db"
 
 
 _BOUND_SUFFIX = ".bound"  # NUL-separated paths (a path may hold a newline; never a NUL)

@@ -18,6 +18,7 @@ from forest_files.gitio._run import (
     UnknownRef,
     clean_env,
     run_git,
+    split_z,
 )
 from forest_files.gitio.content import (
     SUBMODULE_MODE,
@@ -78,6 +79,7 @@ __all__ = [
     "resolve_commit",
     "rev_list",
     "run_git",
+    "split_z",
     "staged_changes",
     "submodule_paths",
     "toplevel",

@@ -33,10 +33,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from forest_files.custody.relocate import relocate_once
 from forest_files.governance import auditsql as sql
 from forest_files.kernel.errors import ForestError
 from forest_files.kernel.localdb import open_local
-from forest_files.kernel.paths import AUDIT_DB, AUDIT_DB_NAME, FOREST_DIR
+from forest_files.kernel.paths import AUDIT_DB_NAME, FOREST_DIR
 from forest_files.store.base import utc_now
 from forest_files.store.connection import atomic, translate
 
@@ -155,7 +156,8 @@ class AuditLog:
 
     def __init__(self, root: Path) -> None:
         self.root = Path(root)
-        self.conn = open_local(self.root, AUDIT_DB, sql.SCHEMA_VERSION, sql.SCHEMA)
+        relocate_once(self.root)
+        self.conn = open_local(self.root, AUDIT_DB_NAME, sql.SCHEMA_VERSION, sql.SCHEMA)
 
     def close(self) -> None:
         self.conn.close()

@@ -25,7 +25,8 @@ from pathlib import Path
 from forest_files.custody.config import ForestConfig
 from forest_files.governance import auditlog as audit
 from forest_files.kernel.errors import ForestError
-from forest_files.kernel.paths import CAPTURES_DIR, LOCAL_DB
+from forest_files.kernel.paths import CAPTURES_DIR, LOCAL_DB_NAME
+from forest_files.kernel.state import shared_dir
 
 # restore.capture's names: 2026-01-02T030405123456Z-<12 hex>.txt
 _CAPTURE = re.compile(r"(\d{4}-\d{2}-\d{2}T\d{6})(\d*)Z-([0-9a-f]{12})\.txt")
@@ -54,7 +55,7 @@ def stamp(when: datetime) -> str:
 
 
 def _captures(root: Path, cutoff: datetime) -> list[str]:
-    folder = root / CAPTURES_DIR
+    folder = shared_dir(root) / CAPTURES_DIR
     gone = []
     for path in sorted(folder.glob("*.txt")) if folder.is_dir() else []:
         found = _CAPTURE.fullmatch(path.name)
@@ -75,7 +76,7 @@ def expire(root: Path, config: ForestConfig, as_of: str) -> Expired:
     days = dict(config.retention)
     proposals: list[str] = []
     captures: list[str] = []
-    if "proposals" in days and (root / LOCAL_DB).exists():
+    if "proposals" in days and (shared_dir(root) / LOCAL_DB_NAME).exists():
         with ProposalStore(root) as local:
             proposals = local.expire(stamp(when - timedelta(days=days["proposals"])))
     if "captures" in days:

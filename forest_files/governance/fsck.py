@@ -27,7 +27,8 @@ from pathlib import Path
 
 from forest_files.governance import tombstone
 from forest_files.kernel.hashing import hash_body
-from forest_files.kernel.paths import AUDIT_DB, INDEX, LEDGER_DIR, LOCAL_DB
+from forest_files.kernel.paths import AUDIT_DB_NAME, INDEX_NAME, LEDGER_DIR, LOCAL_DB_NAME
+from forest_files.kernel.state import shared_dir, worktree_dir
 from forest_files.kernel.vocab import EdgeKind
 from forest_files.ledger.acts import LedgerError
 from forest_files.ledger.kinds import EraseAct
@@ -170,22 +171,22 @@ def fsck(root: Path, project: str) -> FsckReport:
     """Check the repository's index and local stores (see the module docstring)."""
     faults: list[FsckFault] = []
     checked: dict[str, int] = {}
-    index = root / INDEX
+    index = worktree_dir(root) / INDEX_NAME
     if not index.exists():
-        return FsckReport((FsckFault("missing", INDEX, "no index; run forest sync"),), checked)
+        return FsckReport((FsckFault("missing", INDEX_NAME, "no index; run forest sync"),), checked)
     try:
         with _read_only(index) as conn:
-            faults += _sqlite_faults(conn, INDEX)
-            faults += _schema_faults(conn, INDEX)
+            faults += _sqlite_faults(conn, INDEX_NAME)
+            faults += _schema_faults(conn, INDEX_NAME)
             rows, checked["entries"] = _row_faults(conn)
             faults += rows
             faults += _ledger_faults(conn, root / LEDGER_DIR, project)
-        for rel in (LOCAL_DB, AUDIT_DB):
-            if (root / rel).exists():
-                with _read_only(root / rel) as conn:
+        for rel in (LOCAL_DB_NAME, AUDIT_DB_NAME):
+            if (shared_dir(root) / rel).exists():
+                with _read_only(shared_dir(root) / rel) as conn:
                     faults += _sqlite_faults(conn, rel)
-                    if rel == AUDIT_DB:
+                    if rel == AUDIT_DB_NAME:
                         faults += _audit_faults(conn)
     except sqlite3.DatabaseError as exc:
-        faults.append(FsckFault("integrity", INDEX, f"SQLite: {type(exc).__name__}"))
+        faults.append(FsckFault("integrity", INDEX_NAME, f"SQLite: {type(exc).__name__}"))
     return FsckReport(tuple(faults), checked)

@@ -3,14 +3,14 @@
 Stores: deletes ``.forest/ledger/bodies/…/<hash>.txt`` of every body the index
 holds as erased (``delete_erased_bodies``; sync calls it, so a forget killed
 after its commit is finished by the next command); deletes every cached view
-(``.forest/cache/views``: whole stores that hold bodies; they are rebuilt on
+(``views/`` in the git directory's state: whole stores that hold bodies; they are rebuilt on
 demand), every restore capture and any other cache file holding the text,
 purges matching proposals from ``.forest/local.db``, and rewrites the index
 (FTS ``optimize``, ``secure_delete``, ``VACUUM``, ``wal_checkpoint(TRUNCATE)``)
 so no free page or log frame keeps the old bytes.
 
 Re-runnable: before its erase act commits, a forget writes a marker
-``.forest/cache/purge-pending/<erase act id>.json`` (the act id and body hash,
+``purge-pending/<erase act id>.json`` in the shared state directory (the act id and body hash,
 never text); the marker goes once the purge is complete. If the purge fails
 (a locked or damaged local.db, a directory where a file belongs) or the
 process dies, the next sync (every repository command) finds the marker and
@@ -37,13 +37,20 @@ from pathlib import Path
 
 from forest_files.governance import tombstone
 from forest_files.kernel.errors import ForestError
-from forest_files.kernel.paths import CACHE_DIR, LOCAL_DB, VIEWS_DIR
+from forest_files.kernel.paths import (
+    CACHE_DIR,
+    CAPTURES_DIR,
+    LOCAL_DB_NAME,
+    PURGE_DIR,
+    TMP_DIR,
+    VIEWS_DIR,
+)
+from forest_files.kernel.state import ensure_dir, shared_dir, worktree_dir
 from forest_files.ledger.segments import body_path
 from forest_files.store import queries
 from forest_files.store.forest import ForestStore
 
 Holds = Callable[[str], bool]
-PENDING_DIR = f"{CACHE_DIR}/purge-pending"  # under cache/: ignored by git, never committed
 _HEX64 = re.compile(r"[0-9a-f]{64}")
 _APPLIED = "SELECT 1 FROM ledger_applied WHERE act_id = ?"
 
@@ -97,16 +104,12 @@ def holder(project: str, body: str, lines: tuple[str, ...]) -> Holds:
 def _cache_files(root: Path, holds: Holds) -> tuple[int, int]:
     """Delete every view store and every other cache file whose text ``holds``."""
     views = cache = 0
-    views_dir = root / VIEWS_DIR
-    for dirpath, _dirs, files in os.walk(root / CACHE_DIR):
-        for name in files:
-            path = Path(dirpath) / name
-            if path.parent == root / PENDING_DIR:
-                continue  # hashes only; removed when its purge completes
-            if path.parent == views_dir:
-                path.unlink(missing_ok=True)
-                views += 1
-                continue
+    local, shared = worktree_dir(root), shared_dir(root)
+    for view in _files(local / VIEWS_DIR):
+        view.unlink(missing_ok=True)
+        views += 1
+    for folder in (local / CACHE_DIR, local / TMP_DIR, shared / CAPTURES_DIR):
+        for path in _files(folder):
             try:
                 data = path.read_bytes()
             except OSError:
@@ -115,6 +118,14 @@ def _cache_files(root: Path, holds: Holds) -> tuple[int, int]:
                 path.unlink(missing_ok=True)
                 cache += 1
     return views, cache
+
+
+def _files(folder: Path) -> list[Path]:
+    """Every regular file under ``folder`` (symlinks are neither followed nor listed)."""
+    found: list[Path] = []
+    for dirpath, _dirs, files in os.walk(folder):
+        found += [p for p in (Path(dirpath) / n for n in files) if not p.is_symlink()]
+    return found
 
 
 def _compact_index(store: ForestStore) -> None:
@@ -133,7 +144,7 @@ def purge_local(root: Path, store: ForestStore, holds: Holds, ledger_dir: Path) 
     bodies = delete_erased_bodies(store, ledger_dir)
     views, cache = _cache_files(root, holds)
     proposals: list[str] = []
-    if (root / LOCAL_DB).exists():
+    if (shared_dir(root) / LOCAL_DB_NAME).exists():
         with ProposalStore(root) as local:
             proposals = local.purge(holds)
     _compact_index(store)
@@ -142,8 +153,8 @@ def purge_local(root: Path, store: ForestStore, holds: Holds, ledger_dir: Path) 
 
 def mark_pending(root: Path, act_id: str, body_hash: str) -> Path:
     """Write the marker of a purge about to be owed (see the module docstring)."""
-    folder = root / PENDING_DIR
-    folder.mkdir(parents=True, exist_ok=True)
+    folder = shared_dir(root) / PURGE_DIR
+    ensure_dir(folder)
     path = folder / f"{act_id}.json"
     tmp = path.with_suffix(".tmp")
     tmp.write_text(json.dumps({"act_id": act_id, "body_hash": body_hash}), encoding="utf-8")
@@ -152,7 +163,7 @@ def mark_pending(root: Path, act_id: str, body_hash: str) -> Path:
 
 
 def clear_pending(root: Path, act_id: str) -> None:
-    folder = root / PENDING_DIR
+    folder = shared_dir(root) / PURGE_DIR
     (folder / f"{act_id}.json").unlink(missing_ok=True)
     with contextlib.suppress(OSError):
         folder.rmdir()  # only when no other purge is owed
@@ -160,7 +171,7 @@ def clear_pending(root: Path, act_id: str) -> None:
 
 def _pending(root: Path) -> list[tuple[str, str]]:
     """(act id, body hash) of every well-formed marker; a malformed one is dropped."""
-    folder = root / PENDING_DIR
+    folder = shared_dir(root) / PURGE_DIR
     out = []
     for path in sorted(folder.glob("*.json")) if folder.is_dir() else []:
         try:

@@ -17,6 +17,10 @@ class ForestError(Exception):
     """A constitutional refusal or a failure of the custody store."""
 
 
+class StateError(ForestError):
+    """A local state directory that cannot be trusted (a symlink, a file)."""
+
+
 class Refusal(ForestError):
     """A constitutional refusal: the store's law says no to a well-formed request.
 

@@ -15,18 +15,32 @@ LEDGER_DIR = f"{FOREST_DIR}/ledger"  # committed: segments and bodies
 LEDGER_PREFIX = f"{LEDGER_DIR}/"
 SEGMENTS = "segments"  # under LEDGER_DIR
 BODIES = "bodies"  # under LEDGER_DIR
-INDEX_NAME = "woods.db"  # the local index, under FOREST_DIR (never committed)
-INDEX = f"{FOREST_DIR}/{INDEX_NAME}"
-CACHE_DIR = f"{FOREST_DIR}/cache"  # never committed
-VIEWS_DIR = f"{CACHE_DIR}/views"
-CAPTURES_DIR = f"{CACHE_DIR}/captures"
-TMP_DIR = f"{CACHE_DIR}/tmp"  # every ledger file is written here first, then renamed in
-LOCAL_DB_NAME = "local.db"  # proposals: local, never committed, kept across rebuild
-LOCAL_DB = f"{FOREST_DIR}/{LOCAL_DB_NAME}"
-WATCH_PID = f"{CACHE_DIR}/watch.pid"  # the running watcher's pid (advice; the lock decides)
-WATCH_LOCK = f"{CACHE_DIR}/watch.lock"  # flock held for a watcher's lifetime
-WATCH_LOG = f"{CACHE_DIR}/watch.log"  # rotating; paths, selectors, hashes — never text
-WATCH_STATE = f"{CACHE_DIR}/watch.json"  # what `forest watch status` shows
+# Local state: names under the state directories of kernel/state.py, which live in
+# the git directory (never in the work tree, never transferred by git).
+# Per worktree (``<git-dir>/forest``): follows the checked-out branch.
+INDEX_NAME = "woods.db"  # the local index, a cache of the ledger
+VIEWS_DIR = "views"  # cached custody views of other sources
+CACHE_DIR = "cache"  # stat, parse and blob caches; remembered verdicts
+TMP_DIR = "tmp"  # every ledger file is written here first, then renamed in
+WATCH_PID = "watch.pid"  # the running watcher's pid (advice; the lock decides)
+WATCH_LOCK = "watch.lock"  # flock held for a watcher's lifetime
+WATCH_LOG = "watch.log"  # rotating; paths, selectors, hashes — never text
+WATCH_STATE = "watch.json"  # what `forest watch status` shows
+# Shared by every worktree of a clone (``<git-common-dir>/forest``).
+LOCAL_DB_NAME = "local.db"  # proposals: kept across rebuild
+AUDIT_DB_NAME = "audit.db"  # the audit log: append-only, kept across rebuild
+CAPTURES_DIR = "captures"  # what restore and the watcher captured before writing
+PURGE_DIR = "purge-pending"  # a forget's purge, resumable
+CRASH_DIR = "crash"  # internal errors' logs
+MAC_KEY_NAME = "mac.key"  # the cache MAC key: random, created on first use
+
+# Where older forest-files kept local state inside the work tree (.forest/);
+# moved once by kernel/relocate.py, never read.
+LEGACY_INDEX = f"{FOREST_DIR}/{INDEX_NAME}"
+LEGACY_CACHE = f"{FOREST_DIR}/cache"
+LEGACY_LOCAL_DB = f"{FOREST_DIR}/{LOCAL_DB_NAME}"
+LEGACY_AUDIT_DB = f"{FOREST_DIR}/{AUDIT_DB_NAME}"
+LEGACY_CAPTURES = f"{LEGACY_CACHE}/captures"
 
 
 def segment_file(stem: str) -> str:
@@ -35,7 +49,6 @@ def segment_file(stem: str) -> str:
 
 
 GITATTRIBUTES_LINE = f"{LEDGER_DIR}/** -text"
-AUDIT_DB_NAME = "audit.db"  # the local audit log: append-only, never committed, kept across rebuild
-AUDIT_DB = f"{FOREST_DIR}/{AUDIT_DB_NAME}"
-# .forest/.gitignore: nothing local is ever committed
+# .forest/.gitignore: nothing but the ledger belongs in .forest/; the lines keep an
+# older forest-files' local files (which lived here) out of commits.
 GITIGNORE_LINES = (f"{INDEX_NAME}*", "cache/", f"{LOCAL_DB_NAME}*", f"{AUDIT_DB_NAME}*")

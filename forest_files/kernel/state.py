@@ -14,7 +14,9 @@ the target), so the hook's fast path pays no ``git rev-parse``. A git
 directory git would not accept is refused rather than guessed.
 
 Directories are created ``0700`` and checked with ``lstat``: a symlink planted
-where a state directory belongs is refused, never followed.
+where a state directory belongs is refused, never followed. The string
+functions use ``os`` alone (the warm ``forest check`` loads neither pathlib nor
+the error module's sqlite3); the ``Path`` ones are for everyone else.
 
 Stores: the directories themselves.
 Refuses: a state directory that is a symlink or not a directory (StateError);
@@ -27,72 +29,79 @@ from __future__ import annotations
 
 import os
 import stat
-from pathlib import Path
 
-from forest_files.kernel.errors import ForestError
+TYPE_CHECKING = False  # typing itself is not imported: the warm check pays for every module
+if TYPE_CHECKING:
+    from pathlib import Path
 
 STATE_NAME = "forest"  # <git-dir>/forest and <git-common-dir>/forest
 
 
-class StateError(ForestError):
-    """A local state directory that cannot be trusted (a symlink, a file)."""
+def _refuse(message: str) -> BaseException:
+    from forest_files.kernel.errors import StateError
+
+    return StateError(message)
 
 
-def git_dirs(root: Path | str) -> tuple[Path, Path]:
+def git_dir_paths(root: str | os.PathLike[str]) -> tuple[str, str]:
     """``(git_dir, common_dir)`` of the working tree at ``root``, both absolute."""
-    dotgit = Path(root, ".git")
+    dotgit = os.path.join(os.fspath(root), ".git")
     try:
         mode = os.lstat(dotgit).st_mode
     except FileNotFoundError:
-        raise StateError(f"{root}: no .git here; run forest inside a git working tree") from None
+        raise _refuse(f"{root}: no .git here; run forest inside a git working tree") from None
     if stat.S_ISDIR(mode):
-        git_dir = dotgit.absolute()
+        git_dir = os.path.abspath(dotgit)
     elif stat.S_ISREG(mode):
         git_dir = _gitdir_file(dotgit)
     else:
-        raise StateError(f"{dotgit}: neither a directory nor a gitdir file; repair the clone")
+        raise _refuse(f"{dotgit}: neither a directory nor a gitdir file; repair the clone")
     common = git_dir
-    commondir = git_dir / "commondir"
-    if commondir.is_file():
-        named = commondir.read_text(encoding="utf-8", errors="surrogateescape").strip()
-        common = Path(os.path.normpath(git_dir / named))
+    commondir = os.path.join(git_dir, "commondir")
+    if os.path.isfile(commondir):
+        with open(commondir, encoding="utf-8", errors="surrogateescape") as fh:
+            named = fh.read().strip()
+        common = os.path.normpath(os.path.join(git_dir, named))
     return git_dir, common
 
 
-def _gitdir_file(dotgit: Path) -> Path:
-    text = dotgit.read_text(encoding="utf-8", errors="surrogateescape")
-    first = text.splitlines()[0] if text else ""
+def _gitdir_file(dotgit: str) -> str:
+    with open(dotgit, encoding="utf-8", errors="surrogateescape") as fh:
+        first = fh.readline().rstrip("\r\n")
     if not first.startswith("gitdir: "):
-        raise StateError(f"{dotgit}: not a gitdir file; repair the clone (git worktree repair)")
-    target = Path(first[len("gitdir: ") :].strip())
-    if not target.is_absolute():
-        target = dotgit.parent / target
-    return Path(os.path.normpath(target.absolute()))
+        raise _refuse(f"{dotgit}: not a gitdir file; repair the clone (git worktree repair)")
+    target = first[len("gitdir: ") :].strip()
+    if not os.path.isabs(target):
+        target = os.path.join(os.path.dirname(dotgit), target)
+    return os.path.normpath(os.path.abspath(target))
 
 
-def worktree_dir(root: Path | str, *, create: bool = True) -> Path:
+def worktree_path(root: str | os.PathLike[str], *, create: bool = True) -> str:
     """``<git-dir>/forest``: state of this worktree (index, views, watcher, temp files)."""
-    return _state(git_dirs(root)[0], create)
+    return _state(git_dir_paths(root)[0], create)
 
 
-def shared_dir(root: Path | str, *, create: bool = True) -> Path:
+def shared_path(root: str | os.PathLike[str], *, create: bool = True) -> str:
     """``<git-common-dir>/forest``: state every worktree of this clone may share."""
-    return _state(git_dirs(root)[1], create)
+    return _state(git_dir_paths(root)[1], create)
 
 
-def _state(git_dir: Path, create: bool) -> Path:
-    path = git_dir / STATE_NAME
+def _state(git_dir: str, create: bool) -> str:
+    path = os.path.join(git_dir, STATE_NAME)
     if create:
         ensure_dir(path)
     return path
 
 
-def ensure_dir(path: Path) -> Path:
+def ensure_dir(path: str | os.PathLike[str]) -> str:
     """``path`` as a real directory of ours (created ``0700``); never through a symlink."""
+    path = os.fspath(path)
     try:
         mode = os.lstat(path).st_mode
     except FileNotFoundError:
-        ensure_dir_parent(path)
+        parent = os.path.dirname(path)
+        if parent != path and not os.path.lexists(parent):
+            ensure_dir(parent)
         try:  # noqa: SIM105  (contextlib stays off the hook's import list)
             os.mkdir(path, 0o700)
         except FileExistsError:
@@ -101,16 +110,31 @@ def ensure_dir(path: Path) -> Path:
     if stat.S_ISLNK(mode) or not stat.S_ISDIR(mode):
         import shlex
 
-        raise StateError(
-            f"{path}: expected a directory of forest-files' own, found "
-            f"{'a symlink' if stat.S_ISLNK(mode) else 'another kind of file'}; "
-            f"remove it (rm -- {shlex.quote(str(path))}) and run the command again"
+        found = "a symlink" if stat.S_ISLNK(mode) else "another kind of file"
+        raise _refuse(
+            f"{path}: expected a directory of forest-files' own, found {found}; "
+            f"remove it (rm -- {shlex.quote(path)}) and run the command again"
         )
     return path
 
 
-def ensure_dir_parent(path: Path) -> None:
-    """Create the parents of ``path`` below the git directory (``0700``), link-free."""
-    parent = path.parent
-    if not os.path.lexists(parent):
-        ensure_dir(parent)
+def git_dirs(root: str | os.PathLike[str]) -> tuple[Path, Path]:
+    """``git_dir_paths`` as ``Path`` values."""
+    from pathlib import Path
+
+    git_dir, common = git_dir_paths(root)
+    return Path(git_dir), Path(common)
+
+
+def worktree_dir(root: str | os.PathLike[str], *, create: bool = True) -> Path:
+    """``worktree_path`` as a ``Path``."""
+    from pathlib import Path
+
+    return Path(worktree_path(root, create=create))
+
+
+def shared_dir(root: str | os.PathLike[str], *, create: bool = True) -> Path:
+    """``shared_path`` as a ``Path``."""
+    from pathlib import Path
+
+    return Path(shared_path(root, create=create))

@@ -1,13 +1,15 @@
 """Ledger files put in place atomically, from a temp directory outside the ledger.
 
-Stores: a temp file ``.forest/cache/tmp/<target>.<pid>.part`` (``<target>``:
+Stores: a temp file ``<git-dir>/forest/tmp/<target>.<pid>.part`` (``<target>``:
 the path under the ledger, %-quoted, so two targets never share a temp name)
 written, fsynced and renamed into the ledger in one ``os.replace``. A target
 whose directories do not exist yet arrives with them: they are built in
 ``….<pid>.dir`` around the file and renamed in whole, so an interrupted write
-leaves no temp file and no empty directory inside the ledger. ``.forest/cache``
-is git-ignored and is the ledger's sibling, on its filesystem (the rename is
-atomic there). ``sweep`` removes temp files and staging directories of dead
+leaves no temp file and no empty directory inside the ledger. The temp
+directory lives in the git directory (kernel/state.py), which git never fills
+from a clone, on the working tree's filesystem (the rename is atomic there); it
+is created link-free and the temp file with ``O_EXCL``, so a planted symlink is
+refused, never written through. ``sweep`` removes temp files and staging directories of dead
 processes, or older than ``STALE_SECONDS``, from that directory only; nothing
 inside the ledger is ever deleted here (verify reports strays there).
 Refuses: a temp directory on another filesystem than the ledger
@@ -27,7 +29,9 @@ import shutil
 import time
 from pathlib import Path
 
-from forest_files.kernel.errors import ForestError
+from forest_files.kernel.errors import ForestError, StateError
+from forest_files.kernel.paths import TMP_DIR
+from forest_files.kernel.state import ensure_dir, worktree_dir
 
 STALE_SECONDS = 3600
 _TEMP_NAME = re.compile(r".+\.(?P<pid>[0-9]+)\.(?:part|dir)")
@@ -37,8 +41,15 @@ _ATTEMPTS = 8
 
 
 def temp_dir(ledger_dir: Path | str) -> Path:
-    """``.forest/cache/tmp`` for the ledger ``.forest/ledger``: beside it, not in it."""
-    return Path(ledger_dir).parent / "cache" / "tmp"
+    """Where the ledger ``<root>/.forest/ledger``'s files are written first: ``tmp/`` in
+    the worktree's state directory inside the git directory, never in the work tree
+    (a committed symlink there would redirect the writes). A ledger directory outside
+    any git working tree (the library used alone) writes beside itself instead."""
+    root = Path(ledger_dir).parent.parent
+    try:
+        return worktree_dir(root) / TMP_DIR
+    except StateError:
+        return Path(ledger_dir).parent / TMP_DIR
 
 
 def _flat(rel: str) -> str:
@@ -92,7 +103,7 @@ def _write_temp(tmp: str, data: bytes, *, fsync: bool) -> None:
     try:
         fd = os.open(tmp, flags, 0o644)
     except FileNotFoundError:  # the temp directory, created on demand
-        os.makedirs(os.path.dirname(tmp), exist_ok=True)
+        ensure_dir(Path(os.path.dirname(tmp)))
         fd = os.open(tmp, flags, 0o644)
     except FileExistsError:  # left by a crashed earlier run that had our pid
         os.unlink(tmp)
@@ -125,7 +136,7 @@ def _replace(src: Path | str, dst: Path, ledger_dir: Path) -> None:
         if exc.errno == errno.EXDEV:
             raise ForestError(
                 f"{temp_dir(ledger_dir)} is on another filesystem than {ledger_dir}; "
-                "keep .forest/cache beside the ledger (no separate mount) so writes stay atomic"
+                "keep the git directory on the working tree's filesystem so writes stay atomic"
             ) from None
         raise
 

@@ -21,10 +21,12 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from forest_files.custody.relocate import relocate_once
 from forest_files.kernel.errors import ForestError
 from forest_files.kernel.hashing import hash_body
 from forest_files.kernel.localdb import open_local
-from forest_files.kernel.paths import LOCAL_DB, LOCAL_DB_NAME
+from forest_files.kernel.paths import LOCAL_DB_NAME
+from forest_files.kernel.state import shared_dir
 from forest_files.proposals import sql
 from forest_files.store.base import utc_now
 from forest_files.store.connection import atomic, translate
@@ -76,9 +78,10 @@ class ProposalStore:
 
     def __init__(self, root: Path) -> None:
         self.root = Path(root)
-        self.path = self.root / LOCAL_DB
+        relocate_once(self.root)
+        self.path = shared_dir(self.root) / LOCAL_DB_NAME
         self.conn = open_local(
-            self.root, LOCAL_DB, sql.SCHEMA_VERSION, sql.SCHEMA, secure_delete=True
+            self.root, LOCAL_DB_NAME, sql.SCHEMA_VERSION, sql.SCHEMA, secure_delete=True
         )
 
     def close(self) -> None:

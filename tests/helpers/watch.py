@@ -20,6 +20,7 @@ from forest_files.kernel.hashing import hash_body
 from forest_files.kernel.paths import WATCH_STATE
 from tests.helpers.custody import DOC, age_files, init_and_adopt
 from tests.helpers.git import commit_all, make_repo, write
+from tests.helpers.state import local_state
 
 TIMEOUT = 30.0  # seconds: generous on purpose
 FAST = WatchSettings(quiet=0.1, ceiling=1.0, grace=0.5, reconcile=3600)
@@ -156,7 +157,7 @@ def until(predicate: Callable[[], bool], timeout: float = TIMEOUT) -> bool:
 def watch_state(root: Path) -> dict[str, object]:
     """The state file a watcher process writes after every batch ({} before the first)."""
     try:
-        return dict(json.loads((root / WATCH_STATE).read_text()))
+        return dict(json.loads((local_state(root) / WATCH_STATE).read_text()))
     except (OSError, ValueError):
         return {}
 

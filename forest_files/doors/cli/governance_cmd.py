@@ -85,12 +85,13 @@ def audit(
     """
     from forest_files.custody.repository import find_root
     from forest_files.governance.auditlog import AuditLog, AuditRecord, check_page
-    from forest_files.kernel.paths import AUDIT_DB
+    from forest_files.kernel.paths import AUDIT_DB_NAME
+    from forest_files.kernel.state import shared_dir
 
     root = find_root(repo)
     check_page(limit, before)
     records: list[AuditRecord] = []
-    if (root / AUDIT_DB).exists():  # reading never creates the log
+    if (shared_dir(root, create=False) / AUDIT_DB_NAME).exists():  # reading never creates the log
         with AuditLog(root) as log:
             records = log.page(limit=limit, before=before)
     lines = [

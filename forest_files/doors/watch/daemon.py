@@ -1,8 +1,8 @@
 """Running the watcher as a process: foreground, detached, stopped, and its status.
 
-Stores: the lock and pid file (lock.py); a rotating log ``.forest/cache/watch.log``
+Stores: the lock and pid file (lock.py); a rotating log ``<git-dir>/forest/watch.log``
 (1 MiB, 3 kept; lines carry paths, selectors, hashes — never section text); the
-state ``.forest/cache/watch.json`` (mode, fallback, open findings, recent
+state ``<git-dir>/forest/watch.json`` (mode, fallback, open findings, recent
 errors, the error in force) after every batch. With ``--notify`` one desktop
 notification per newly failed finding: its headline (kind, selector, lines),
 never its text; a missing or failing ``notify-send`` is logged once.
@@ -36,15 +36,15 @@ from forest_files.doors.watch.lock import WatchLock, running
 from forest_files.doors.watch.settings import WatchSettings
 from forest_files.doors.watch.watcher import Alert, Sink, Watcher
 from forest_files.kernel.errors import ForestError
-from forest_files.kernel.paths import LOCAL_DB, WATCH_LOG, WATCH_STATE
+from forest_files.kernel.paths import LOCAL_DB_NAME, WATCH_LOG, WATCH_STATE
+from forest_files.kernel.state import shared_dir, worktree_dir
 
 log = logging.getLogger("forest_files.doors.watch")
 _START_TIMEOUT = 30.0
 
 
 def _log_to_file(root: Path) -> logging.Handler:
-    path = root / WATCH_LOG
-    path.parent.mkdir(parents=True, exist_ok=True)
+    path = worktree_dir(root) / WATCH_LOG
     handler = logging.handlers.RotatingFileHandler(path, maxBytes=1 << 20, backupCount=3)
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
     log.addHandler(handler)
@@ -69,7 +69,7 @@ def write_state(root: Path, w: Watcher, *, stopped: bool = False) -> None:
         "events": w.collector.events,
         "checks": w.journal.counts.get("check", 0),
     }
-    path = root / WATCH_STATE
+    path = worktree_dir(root) / WATCH_STATE
     tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
     tmp.write_text(json.dumps(state, sort_keys=True), encoding="utf-8")
     os.replace(tmp, path)
@@ -186,8 +186,7 @@ def detach(root: Path, args: list[str]) -> int:
     root = find_root(root)
     if (pid := running(root)) is not None:
         raise ForestError(f"a watcher already runs for {root} (pid {pid}); `forest watch stop`")
-    (root / WATCH_LOG).parent.mkdir(parents=True, exist_ok=True)
-    with (root / WATCH_LOG).open("ab") as err:
+    with (worktree_dir(root) / WATCH_LOG).open("ab") as err:
         child = subprocess.Popen(
             [sys.executable, "-m", "forest_files.doors.watch", "--repo", str(root), *args],
             stdin=subprocess.DEVNULL,
@@ -204,10 +203,12 @@ def detach(root: Path, args: list[str]) -> int:
             code = child.wait(timeout=0.05)
         except subprocess.TimeoutExpired:
             continue
-        raise ForestError(f"the watcher exited at start ({code}); see {root / WATCH_LOG}")
+        raise ForestError(
+            f"the watcher exited at start ({code}); see {worktree_dir(root) / WATCH_LOG}"
+        )
     child.terminate()
     raise ForestError(
-        f"the watcher did not start in {_START_TIMEOUT:.0f} s; see {root / WATCH_LOG}"
+        f"the watcher did not start in {_START_TIMEOUT:.0f} s; see {worktree_dir(root) / WATCH_LOG}"
     )
 
 
@@ -241,13 +242,13 @@ def status(root: Path) -> dict[str, object]:
     root = find_root(root)
     pid = running(root)
     state: dict[str, object] = {}
-    if pid is not None and (root / WATCH_STATE).exists():
+    if pid is not None and (worktree_dir(root) / WATCH_STATE).exists():
         try:
-            state = json.loads((root / WATCH_STATE).read_text(encoding="utf-8"))
+            state = json.loads((worktree_dir(root) / WATCH_STATE).read_text(encoding="utf-8"))
         except (OSError, ValueError):
             state = {}
     proposals: list[dict[str, str]] = []
-    if (root / LOCAL_DB).exists():  # a status never creates the proposals file
+    if (shared_dir(root) / LOCAL_DB_NAME).exists():  # a status never creates the proposals file
         with ProposalStore(root) as store:
             proposals = [
                 {"id": p.id, "selector": p.selector, "text_hash": p.text_hash}
@@ -262,5 +263,5 @@ def status(root: Path) -> dict[str, object]:
         "errors": state.get("errors", []),
         "problem": state.get("problem") or "",
         "proposals": proposals,
-        "log": str(root / WATCH_LOG),
+        "log": str(worktree_dir(root) / WATCH_LOG),
     }

@@ -1,7 +1,7 @@
 """One watcher per repository: an flock held for the watcher's lifetime, and its pid.
 
-Stores: ``.forest/cache/watch.lock`` (the lock; the kernel releases it when the
-process dies, even by ``kill -9``) and ``.forest/cache/watch.pid`` (advice for
+Stores: ``<git-dir>/forest/watch.lock`` (the lock; the kernel releases it when the
+process dies, even by ``kill -9``) and ``<git-dir>/forest/watch.pid`` (advice for
 ``stop``/``status``; the lock decides). A pid file left by a dead watcher is
 recovered: the next watcher overwrites it and says so.
 Refuses: a second watcher while the lock is held (``WatcherRunning``, naming
@@ -19,6 +19,7 @@ from pathlib import Path
 
 from forest_files.kernel.errors import ForestError
 from forest_files.kernel.paths import WATCH_LOCK, WATCH_PID
+from forest_files.kernel.state import worktree_dir
 
 
 class WatcherRunning(ForestError):
@@ -27,16 +28,15 @@ class WatcherRunning(ForestError):
 
 def _read_pid(root: Path) -> int | None:
     try:
-        return int((root / WATCH_PID).read_text(encoding="ascii").strip())
+        return int((worktree_dir(root) / WATCH_PID).read_text(encoding="ascii").strip())
     except (OSError, ValueError):
         return None
 
 
 def _try_lock(root: Path) -> int | None:
     """An fd holding the lock, or None when another process (or handle) holds it."""
-    path = root / WATCH_LOCK
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+    path = worktree_dir(root) / WATCH_LOCK
+    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o644)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
@@ -72,7 +72,7 @@ class WatchLock:
         old = _read_pid(self.root)
         if old is not None and old != os.getpid():
             self.recovered = old
-        pid_file = self.root / WATCH_PID
+        pid_file = worktree_dir(self.root) / WATCH_PID
         tmp = pid_file.with_name(f"{pid_file.name}.{os.getpid()}.tmp")
         tmp.write_text(f"{os.getpid()}\n", encoding="ascii")
         os.replace(tmp, pid_file)
@@ -83,5 +83,5 @@ class WatchLock:
             return
         if _read_pid(self.root) == os.getpid():
             with contextlib.suppress(FileNotFoundError):
-                (self.root / WATCH_PID).unlink()
+                (worktree_dir(self.root) / WATCH_PID).unlink()
         os.close(fd)

@@ -1,0 +1,162 @@
+"""Moving an older layout's local state out of the work tree, once.
+
+forest-files used to keep its index, caches, captures, proposals and audit log
+under ``.forest/`` in the work tree, where a clone could bring forged ones. They
+now live in the git directory (kernel/state.py). On the first command in a
+repository laid out the old way, the files a user wrote and nothing can rebuild
+(restore captures, proposals ``local.db``, the audit log ``audit.db``) are moved
+there; the index, views and caches are deleted, never moved, since the index is
+rebuilt from the ledger and a forged one must not be carried in. Only files git
+does not track are touched: a tracked one is a claim that arrived through git,
+reported as a finding and never read. Symlinks are never followed or moved. A
+file whose new place is taken already is kept beside it under ``legacy/``, so
+nothing a user wrote is lost. One line on stderr says what happened.
+
+Stores: files under ``<git-common-dir>/forest``; deletes the old index and caches.
+Refuses: nothing (a file that cannot be moved stays where it was, and is named).
+Returns: ``Relocated`` (what moved, what was dropped); None when there was nothing.
+Test: tests/test_relocate.py
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from forest_files import gitio
+from forest_files.kernel.paths import (
+    AUDIT_DB_NAME,
+    CAPTURES_DIR,
+    FOREST_DIR,
+    INDEX_NAME,
+    LEDGER_DIR,
+    LEGACY_AUDIT_DB,
+    LEGACY_CACHE,
+    LEGACY_CAPTURES,
+    LEGACY_INDEX,
+    LEGACY_LOCAL_DB,
+    LOCAL_DB_NAME,
+)
+from forest_files.kernel.state import ensure_dir, shared_dir
+
+_LEGACY = (LEGACY_INDEX, LEGACY_CACHE, LEGACY_LOCAL_DB, LEGACY_AUDIT_DB)
+_SQLITE_SUFFIXES = ("", "-wal", "-shm", "-journal")
+LEGACY_KEPT = "legacy"  # under the shared state: files whose new place was taken
+
+
+@dataclass
+class Relocated:
+    moved: list[str] = field(default_factory=list)  # repository-relative, old places
+    dropped: list[str] = field(default_factory=list)  # rebuilt from the ledger instead
+    kept: list[str] = field(default_factory=list)  # left in place: tracked, links, errors
+
+
+def relocate_once(root: Path) -> Relocated | None:
+    """Move ``root``'s old-layout local state into the git directory (see above)."""
+    if not any(os.path.lexists(root / rel) for rel in _LEGACY):
+        return None  # the usual case: four lstat calls
+    tracked = _tracked(root)
+    done = Relocated()
+    target = shared_dir(root)
+    for rel in (LEGACY_LOCAL_DB, LEGACY_AUDIT_DB):
+        for suffix in _SQLITE_SUFFIXES:
+            _move(root, rel + suffix, target, tracked, done)
+    captures = root / LEGACY_CAPTURES
+    for path in _regular_files(captures):
+        rel = path.relative_to(root).as_posix()
+        inner = path.relative_to(captures).as_posix()
+        _move(root, rel, target / CAPTURES_DIR, tracked, done, name=inner)
+    # The old index, its WAL files and the binding maps kept beside it, then the caches.
+    index_files = sorted((root / FOREST_DIR).glob(f"{INDEX_NAME}*"))
+    for rel in [p.relative_to(root).as_posix() for p in index_files] + _regular_rels(
+        root, LEGACY_CACHE
+    ):
+        _drop(root, rel, tracked, done)
+    _prune_empty(root / LEGACY_CACHE)
+    if done.moved or done.dropped:
+        sys.stderr.write(_notice(done, target))
+    return done
+
+
+def _tracked(root: Path) -> set[str]:
+    """What git tracks under ``.forest/`` outside the ledger (index and HEAD alike)."""
+    out = gitio.run_git(root, ["ls-files", "-z", "--cached", "--", FOREST_DIR]).stdout
+    return {p for p in gitio.split_z(out) if not p.startswith(LEDGER_DIR + "/")}
+
+
+def _move(
+    root: Path, rel: str, folder: Path, tracked: set[str], done: Relocated, *, name: str = ""
+) -> None:
+    source = root / rel
+    if not os.path.lexists(source):
+        return
+    if rel in tracked or source.is_symlink() or not source.is_file():
+        done.kept.append(rel)
+        return
+    dest = folder / (name or source.name)
+    if os.path.lexists(dest):
+        dest = shared_dir(root) / LEGACY_KEPT / rel.replace("/", "%2F")
+    ensure_dir(dest.parent)
+    try:
+        os.replace(source, dest)
+    except OSError:
+        try:
+            shutil.copy2(source, dest, follow_symlinks=False)
+            source.unlink()
+        except OSError:
+            done.kept.append(rel)
+            return
+    done.moved.append(rel)
+
+
+def _drop(root: Path, rel: str, tracked: set[str], done: Relocated) -> None:
+    path = root / rel
+    if not os.path.lexists(path) or rel in tracked or (path.is_dir() and not path.is_symlink()):
+        return
+    try:
+        path.unlink()
+    except OSError:
+        done.kept.append(rel)
+        return
+    done.dropped.append(rel)
+
+
+def _regular_files(folder: Path) -> list[Path]:
+    if folder.is_symlink() or not folder.is_dir():
+        return []
+    found: list[Path] = []
+    for dirpath, dirs, files in os.walk(folder):  # os.walk never descends into links
+        del dirs
+        found += [Path(dirpath) / n for n in sorted(files)]
+    return found
+
+
+def _regular_rels(root: Path, rel: str) -> list[str]:
+    return [p.relative_to(root).as_posix() for p in _regular_files(root / rel)]
+
+
+def _prune_empty(folder: Path) -> None:
+    if folder.is_symlink() or not folder.is_dir():
+        return
+    for dirpath, _dirs, _files in sorted(os.walk(folder), key=lambda w: -len(w[0])):
+        with contextlib.suppress(OSError):  # not empty: a tracked file, one that stayed
+            os.rmdir(dirpath)
+
+
+def _notice(done: Relocated, target: Path) -> str:
+    parts = []
+    if done.moved:
+        parts.append(
+            f"moved {len(done.moved)} local file(s) (captures, {LOCAL_DB_NAME}, "
+            f"{AUDIT_DB_NAME}) into {target}"
+        )
+    if done.dropped:
+        parts.append(
+            f"dropped {len(done.dropped)} cache file(s) (the index is rebuilt from the ledger)"
+        )
+    left = f"; left in place: {', '.join(done.kept)}" if done.kept else ""
+    return f"forest: local state now lives in the git directory: {'; '.join(parts)}{left}\n"
