@@ -94,14 +94,27 @@ def _state(git_dir: str, create: bool) -> str:
 
 
 def ensure_dir(path: str | os.PathLike[str]) -> str:
-    """``path`` as a real directory of ours (created ``0700``); never through a symlink."""
+    """``path`` as a real directory of ours, created ``0700`` where missing; every
+    directory from the state directory (``…/forest``) down to it is checked with
+    ``lstat``, so a symlink planted anywhere on the way is refused, never followed."""
     path = os.fspath(path)
+    chain = [path]
+    while os.path.basename(chain[-1]) != STATE_NAME:
+        parent = os.path.dirname(chain[-1])
+        if parent == chain[-1]:  # not under a state directory: the path alone
+            os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+            chain = [path]
+            break
+        chain.append(parent)
+    for directory in reversed(chain):
+        _real_dir(directory)
+    return path
+
+
+def _real_dir(path: str) -> None:
     try:
         mode = os.lstat(path).st_mode
     except FileNotFoundError:
-        parent = os.path.dirname(path)
-        if parent != path and not os.path.lexists(parent):
-            ensure_dir(parent)
         try:  # noqa: SIM105  (contextlib stays off the hook's import list)
             os.mkdir(path, 0o700)
         except FileExistsError:
@@ -115,7 +128,6 @@ def ensure_dir(path: str | os.PathLike[str]) -> str:
             f"{path}: expected a directory of forest-files' own, found {found}; "
             f"remove it (rm -- {shlex.quote(path)}) and run the command again"
         )
-    return path
 
 
 def git_dirs(root: str | os.PathLike[str]) -> tuple[Path, Path]:
