@@ -16,16 +16,16 @@ Test: tests/test_doors.py
 
 from __future__ import annotations
 
-import contextlib
-import marshal
 import os
 import sys
 from pathlib import Path
 
+from forest_files.kernel import cache
 from forest_files.kernel.paths import CACHE_DIR
-from forest_files.kernel.state import ensure_dir, worktree_path
+from forest_files.kernel.state import worktree_path
 
 _NAME = f"judged-{sys.implementation.cache_tag}.bin"
+_KIND = "judged"
 _FORMAT = 1
 _KEEP = 64  # the most recent commits remembered
 
@@ -41,11 +41,7 @@ def _version() -> str:
 
 
 def _load(root: Path) -> list[str]:
-    try:
-        with open(_path(root), "rb") as fh:
-            doc = marshal.loads(fh.read())
-    except (OSError, EOFError, ValueError, TypeError):
-        return []
+    doc = cache.read(_path(root), _KIND)
     if not isinstance(doc, tuple) or len(doc) != 3 or doc[:2] != (_FORMAT, _version()):
         return []
     commits = doc[2]
@@ -59,13 +55,4 @@ def judged_clean(root: Path, commit: str) -> bool:
 def remember_clean(root: Path, commit: str) -> None:
     kept = [c for c in _load(root) if c != commit][-(_KEEP - 1) :]
     commits = [*kept, commit]
-    path = _path(root)
-    tmp = f"{path}.{os.getpid()}.tmp"
-    try:
-        ensure_dir(os.path.dirname(path))
-        with open(tmp, "wb") as fh:
-            fh.write(marshal.dumps((_FORMAT, _version(), commits)))
-        os.replace(tmp, path)
-    except OSError:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
+    cache.write(_path(root), _KIND, (_FORMAT, _version(), commits))

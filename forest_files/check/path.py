@@ -133,11 +133,11 @@ def _index(root: Path, paths: tuple[str, ...], diffs: bool) -> CheckReport:
     from forest_files.check.staged import map_of
     from forest_files.custody.sources import config_from
     from forest_files.custody.viewbuild import build_view
-    from forest_files.custody.viewkey import ledger_fingerprint, view_path
+    from forest_files.custody.viewkey import ledger_fingerprint, view_path, view_ready
 
     fingerprint = ledger_fingerprint(root, "index", keep_index_file=True)
     view = view_path(root, fingerprint)
-    if not view.exists():
+    if not view_ready(view):
         build_view(root, "index", True, view)
     bmap = map_of(root, fingerprint)
     assert bmap is not None  # the view exists: its map is loaded or derived

@@ -62,6 +62,7 @@ def judge_staged_at(
         ledger_fingerprint,
         read_alias,
         view_path,
+        view_ready,
         write_alias,
     )
     from forest_files.kernel.paths import LEDGER_PREFIX
@@ -91,7 +92,7 @@ def judge_staged_at(
         known = bound_paths(view)
         if known is None:
             known = _bound_from_map(view)
-        if known is None and not view.exists():
+        if known is None and not view_ready(view):
             known = _bound_from_acts(root, view)
         if known is not None and not (known & touched):
             return _with_coverage(root, empty, staged, touched, view, known)
@@ -259,12 +260,12 @@ def map_of(root: Path, fingerprint: str | None) -> BindMap | None:
     if fingerprint is None:
         return None
     from forest_files.custody import bindmap
-    from forest_files.custody.viewkey import view_path
+    from forest_files.custody.viewkey import view_path, view_ready
 
     view = view_path(root, fingerprint)
     record = bindmap.view_record(str(view))
     found = bindmap.load(record, fingerprint)
-    if found is None and view.exists():
+    if found is None and view_ready(view):
         from forest_files.store.forest import ForestStore
 
         store = ForestStore(view)

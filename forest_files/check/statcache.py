@@ -25,12 +25,12 @@ file is re-hashed until its mtime falls behind a stamp. Only regular files
 
 from __future__ import annotations
 
-import marshal
 import os
 import stat as stat_mod
 import sys
 from pathlib import Path
 
+from forest_files.kernel import cache
 from forest_files.kernel.paths import CACHE_DIR
 from forest_files.kernel.state import ensure_dir, worktree_dir
 
@@ -79,13 +79,13 @@ def _load(path: Path) -> dict[str, list[object]]:
     if held is not None:
         return dict(held)
     try:
-        with open(path, "rb") as fh:
+        with cache.open_record(path) as fh:
             key = stat_key(os.fstat(fh.fileno()))
             known = _DECODED.get(str(path))
             if known is not None and known[0] == key:
                 return dict(known[1])  # entries are replaced, never changed in place
-            doc = marshal.loads(fh.read())  # load(fh) reads in small pieces: far slower
-    except (OSError, EOFError, ValueError, TypeError):
+            doc = cache.decode(str(path), path.name, fh.read())
+    except OSError:
         return {}
     if not isinstance(doc, tuple) or len(doc) != 2 or doc[0] != VERSION:
         return {}
@@ -112,10 +112,8 @@ def _save(path: Path, entries: dict[str, list[object]]) -> None:
 def _write(path: Path, entries: dict[str, list[object]]) -> None:
     _PENDING.pop(str(path), None)
     try:
-        ensure_dir(path.parent)
-        tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-        tmp.write_bytes(marshal.dumps((VERSION, entries)))
-        os.replace(tmp, path)
+        if not cache.write(path, path.name, (VERSION, entries)):
+            return
         _DECODED[str(path)] = (stat_key(os.stat(path)), dict(entries))  # no decode next time
     except (OSError, ValueError):
         pass  # a cache that cannot be written is only a slower next check

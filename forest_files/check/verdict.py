@@ -28,17 +28,18 @@ a file replaced by another, is a miss. Kept light on purpose:
 
 from __future__ import annotations
 
-import marshal
 import os
 import stat as stat_mod
 import sys
 
+from forest_files.kernel import cache
 from forest_files.kernel.paths import CACHE_DIR, CONFIG_NAME, LEDGER_DIR, SEGMENTS
 from forest_files.kernel.state import ensure_dir, worktree_path
 
 _SEGMENTS = os.path.join(*LEDGER_DIR.split("/"), SEGMENTS)
 FORMAT = 2  # 2: verdicts of checks that trusted the ledger's file hash are dropped
 _NAME = f"verdict-{sys.implementation.cache_tag}.bin"
+_KIND = "verdict"
 
 StatKey = tuple[int, int, int, int]
 LedgerKey = tuple[tuple[tuple[str, StatKey], ...], StatKey]
@@ -134,31 +135,16 @@ def remember(
         return False
     names = sorted(files)
     doc = (FORMAT, _version(), ledger, tuple(names), tuple(files[n] for n in names), bindings)
-    tmp = f"{path}.{os.getpid()}.tmp"
-    try:
-        ensure_dir(os.path.dirname(path))
-        with open(tmp, "wb") as fh:
-            fh.write(marshal.dumps(doc))
-        os.replace(tmp, path)
-    except OSError:
-        return False
-    return True
+    return cache.write(path, _KIND, doc)
 
 
 def forget(root: str) -> None:
-    try:  # noqa: SIM105  (contextlib.suppress: a warm check would import contextlib)
-        os.unlink(record_path(root))
-    except OSError:
-        pass
+    cache.forget(record_path(root))
 
 
 def recall(root: str) -> int | None:
     """The binding count of the remembered clean verdict if every input is unchanged."""
-    try:
-        with open(record_path(root), "rb") as fh:
-            doc = marshal.loads(fh.read())  # load(fh) reads in small pieces: 15x slower
-    except (OSError, EOFError, ValueError, TypeError):
-        return None
+    doc = cache.read(record_path(root), _KIND)
     if not isinstance(doc, tuple) or len(doc) != 6 or doc[0] != FORMAT:
         return None
     _, version, ledger, names, keys, bindings = doc

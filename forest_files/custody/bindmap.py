@@ -26,6 +26,7 @@ import os
 import sys
 from collections.abc import Iterable
 
+from forest_files.kernel import cache
 from forest_files.kernel.paths import INDEX_NAME
 from forest_files.kernel.state import worktree_path
 
@@ -40,6 +41,7 @@ if TYPE_CHECKING:
 
 FORMAT = 3  # 2: no file hash (a ledger-recorded hash is no evidence; check.py); 3: status rows
 _SUFFIX = f".bindmap-{sys.implementation.cache_tag}"
+_KIND = "bindmap"
 _FIELDS = (
     "bind_act",
     "path",
@@ -113,13 +115,7 @@ def save(record: str, key: LedgerKey | str, bmap: BindMap) -> None:
     packed = {path: marshal.dumps(tuple(rows)) for path, rows in by_path.items()}
     order = tuple(dict.fromkeys(b.path for b in bmap.bindings))
     doc = (FORMAT, _version(), key, _FIELDS, order, packed, _status_rows(order, by_path))
-    tmp = f"{record}.{os.getpid()}.tmp"
-    try:
-        with open(tmp, "wb") as fh:
-            fh.write(marshal.dumps(doc))
-        os.replace(tmp, record)
-    except (OSError, ValueError):
-        forget(tmp)  # a map that cannot be written is only a slower next check
+    cache.write(record, _KIND, doc)  # a map that cannot be written: a slower next check
 
 
 def _status_rows(order: tuple[str, ...], by_path: dict[str, list[Any]]) -> bytes | None:
@@ -136,10 +132,7 @@ def _status_rows(order: tuple[str, ...], by_path: dict[str, list[Any]]) -> bytes
 
 
 def forget(record: str) -> None:
-    try:  # noqa: SIM105  (contextlib.suppress: forest status would import contextlib)
-        os.unlink(record)
-    except OSError:
-        pass
+    cache.forget(record)
 
 
 # A long-lived process (the watcher) loads the same record for every batch: decoded
@@ -212,16 +205,16 @@ def status_rows(record: str, key: LedgerKey | str) -> list[tuple[str, str, str]]
 def _doc(record: str, key: LedgerKey | str) -> tuple[Any, ...] | None:
     """The decoded record when it is of this format and version and saved under ``key``."""
     try:
-        with open(record, "rb") as fh:
+        with cache.open_record(record) as fh:
             st = os.fstat(fh.fileno())
             stamp = (st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns)
             known = _DECODED.get(record)
             if known is not None and known[0] == stamp:
                 doc = known[1]  # a tuple: nothing in it is ever changed
             else:
-                doc = marshal.loads(fh.read())  # load(fh) reads in small pieces: far slower
+                doc = cache.decode(record, _KIND, fh.read())
                 _DECODED[record] = (stamp, doc)
-    except (OSError, EOFError, ValueError, TypeError):
+    except OSError:
         return None
     if not isinstance(doc, tuple) or len(doc) != 7 or doc[0] != FORMAT:
         return None

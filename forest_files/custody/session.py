@@ -105,6 +105,7 @@ def custody_at(
         commit_fingerprint,
         ledger_fingerprint,
         view_path,
+        view_ready,
         write_bound_paths,
     )
     from forest_files.store.forest import ForestStore
@@ -118,7 +119,7 @@ def custody_at(
     else:
         key = commit_fingerprint(root, source)
     view = view_path(root, key)
-    if not view.exists():
+    if not view_ready(view):
         build_view(root, source, keep_index_file, view)
     only = tuple(sorted(set(paths))) if paths is not None else ()
     content: ContentSource = GitTreeSource(

@@ -48,6 +48,7 @@ from forest_files.custody.sources import (
     ledger_blobs,
     snapshot_of,
 )
+from forest_files.custody.viewkey import seal_view, view_detail
 from forest_files.kernel.errors import ForestError
 from forest_files.kernel.state import ensure_dir
 from forest_files.ledger.acts import Act, body_hashes, is_hex64, topo_order
@@ -55,9 +56,8 @@ from forest_files.store.forest import ForestStore
 
 MAX_VIEWS = 6
 MANIFEST_VERSION = "forest-view-manifest-v1"
-_CFG = ".cfg"
-_MANIFEST = ".manifest"
-_LEGACY_SIDES = (".segments",)  # side files of an older view format, pruned with it
+# Side files of older view formats, pruned with their view.
+_LEGACY_SIDES = (".segments", ".cfg", ".manifest")
 
 
 @dataclass(frozen=True)
@@ -97,8 +97,10 @@ def build_view(root: Path, source: str, keep_index_file: bool, target: Path) -> 
         os.replace(tmp, target)
     finally:
         _discard(tmp)
-    target.with_suffix(_CFG).write_text(cfg_key, encoding="ascii")
-    _write_manifest(target, manifest)
+    # Every reader opens a view in WAL mode, which rewrites the header of a file built
+    # in rollback mode: done once here, so the seal names the file readers will find.
+    ForestStore(target).close()
+    seal_view(target, (cfg_key, _manifest_rows(manifest)))
     _prune(target.parent)
     return "full" if manifest.parent is None else "incremental"
 
@@ -129,26 +131,32 @@ def _referenced(acts: Iterable[Act], where: LedgerBlobs) -> dict[str, str | None
 def built_from(view: Path) -> str | None:
     """The fingerprint of the view ``view`` was extended from (None: a full replay,
     or no manifest)."""
-    manifest = _read_manifest(view)
-    return None if manifest is None else manifest.parent
+    sealed = _sealed(view)
+    return None if sealed is None else sealed[1].parent
 
 
-def _write_manifest(view: Path, manifest: Manifest) -> None:
+def _manifest_rows(manifest: Manifest) -> tuple[str, ...]:
     lines = [MANIFEST_VERSION, f"parent {manifest.parent or '-'}"]
     lines += [f"segment {n} {b}" for n, b in sorted(manifest.segments.items())]
     lines += [f"body {h} {b or '-'}" for h, b in sorted(manifest.bodies.items())]
-    target = view.with_suffix(_MANIFEST)
-    tmp = target.with_name(f"{target.name}.{os.getpid()}.tmp")
-    tmp.write_text("\n".join(lines) + "\n", encoding="ascii")
-    tmp.replace(target)
+    return tuple(lines)
 
 
-def _read_manifest(view: Path) -> Manifest | None:
-    """The manifest beside ``view``; None when absent, of another version or damaged."""
-    try:
-        head, parent, *rows = view.with_suffix(_MANIFEST).read_text(encoding="ascii").splitlines()
-    except (OSError, UnicodeDecodeError, ValueError):
+def _sealed(view: Path) -> tuple[str, Manifest] | None:
+    """(config key, manifest) sealed with ``view``; None when the view is not one this
+    machine built, or the seal is of another version."""
+    detail = view_detail(view)
+    if not isinstance(detail, tuple) or len(detail) != 2 or not isinstance(detail[1], tuple):
         return None
+    manifest = _read_manifest(detail[1])
+    return None if manifest is None else (str(detail[0]), manifest)
+
+
+def _read_manifest(lines: tuple[object, ...]) -> Manifest | None:
+    """The manifest of sealed rows; None when of another version or damaged."""
+    if len(lines) < 2 or not all(isinstance(line, str) for line in lines):
+        return None
+    head, parent, *rows = (str(line) for line in lines)
     if head != MANIFEST_VERSION or not parent.startswith("parent "):
         return None
     segments: dict[str, str] = {}
@@ -173,13 +181,11 @@ def _from_nearest(
     it lacks (those alone are read and decoded); its manifest, or None if no view is
     usable or the incremental path meets anything unexpected."""
     for view in _newest_first(folder.glob("*.db")):
-        try:
-            if view.with_suffix(_CFG).read_text(encoding="ascii") != cfg_key:
-                continue
-        except (OSError, UnicodeDecodeError):
+        sealed = _sealed(view)
+        if sealed is None or sealed[0] != cfg_key:
             continue
-        held = _read_manifest(view)
-        if held is None or not held.holds(where):
+        held = sealed[1]
+        if not held.holds(where):
             continue  # another branch's ledger, or its content differs here
         try:
             return _extend(root, view, held, where, tmp)
@@ -268,7 +274,7 @@ def _newest_first(paths: Iterable[Path]) -> list[Path]:
 def _prune(folder: Path) -> None:
     for old in _newest_first(folder.glob("*.db"))[MAX_VIEWS:]:
         old.unlink(missing_ok=True)
-        for side in (".bound", _CFG, _MANIFEST, *_LEGACY_SIDES):
+        for side in (".bound", ".seal", *_LEGACY_SIDES):
             old.with_suffix(side).unlink(missing_ok=True)
         Path(bindmap.view_record(str(old))).unlink(missing_ok=True)
     for old in _newest_first(folder.glob("*.alias"))[MAX_VIEWS * 8 :]:

@@ -13,12 +13,15 @@ Test: tests/test_hooks.py
 
 from __future__ import annotations
 
+import os
+import stat
 from pathlib import Path
 
 from forest_files import gitio
 from forest_files.gitio._run import refuse_option
+from forest_files.kernel import cache
 from forest_files.kernel.paths import CONFIG_NAME, LEDGER_PREFIX, VIEWS_DIR
-from forest_files.kernel.state import ensure_dir, worktree_dir
+from forest_files.kernel.state import worktree_dir
 
 # The view format: part of every fingerprint and alias name, so views (and aliases
 # naming them) of an older format are never found again and are rebuilt.
@@ -101,42 +104,72 @@ def alias_path(root: Path, head_key: str) -> Path:
 
 def read_alias(root: Path, head_key: str) -> str | None:
     """The listing fingerprint remembered for a ledger tree key (None if unknown)."""
-    try:
-        got = alias_path(root, head_key).read_text(encoding="ascii").strip()
-    except (OSError, UnicodeDecodeError):
+    got = cache.read(alias_path(root, head_key), "view-alias")
+    if not isinstance(got, str):
         return None
     return got if len(got) == 64 and all(c in "0123456789abcdef" for c in got) else None
 
 
 def write_alias(root: Path, head_key: str, fingerprint: str) -> None:
-    target = alias_path(root, head_key)
-    try:
-        ensure_dir(target.parent)
-        tmp = target.with_name(target.name + ".tmp")
-        tmp.write_text(fingerprint, encoding="ascii")
-        tmp.replace(target)
-    except OSError:
-        pass  # only a slower next hook
+    cache.write(alias_path(root, head_key), "view-alias", fingerprint)  # else: a slower hook
 
 
 def view_path(root: Path, fingerprint: str) -> Path:
     return worktree_dir(root) / VIEWS_DIR / f"{fingerprint}.db"
 
 
-_BOUND_SUFFIX = ".bound"  # NUL-separated paths (a path may hold a newline; never a NUL)
+_SEAL_SUFFIX = ".seal"  # what the view was built from, and the stat of the file built
+_SEAL_KIND = "view-seal"
+
+
+def seal_view(view: Path, detail: object) -> None:
+    """Record that this machine built ``view`` (its stat, so a file put there by anyone
+    else, or changed since, is not believed) with ``detail`` (what it was built from)."""
+    st = os.lstat(view)
+    stamp = (st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns)
+    cache.write(view.with_suffix(_SEAL_SUFFIX), _SEAL_KIND, (stamp, detail))
+
+
+def view_detail(view: Path) -> object | None:
+    """The ``detail`` sealed with ``view`` if the view is still the file this machine
+    built (None: missing, unsealed, or changed since)."""
+    sealed = cache.read(view.with_suffix(_SEAL_SUFFIX), _SEAL_KIND)
+    if not isinstance(sealed, tuple) or len(sealed) != 2:
+        return None
+    try:
+        st = os.lstat(view)
+    except OSError:
+        return None
+    stamp = (st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns)
+    return sealed[1] if stat.S_ISREG(st.st_mode) and sealed[0] == stamp else None
+
+
+def view_ready(view: Path) -> bool:
+    """True if ``view`` is a view this machine built and nobody changed; any other
+    file there is removed (with its side files), so the caller builds it afresh."""
+    if view_detail(view) is not None:
+        return True
+    discard_view(view)
+    return False
+
+
+def discard_view(view: Path) -> None:
+    for suffix in ("", "-wal", "-shm"):
+        cache.forget(f"{view}{suffix}")
+    for side in (_SEAL_SUFFIX, _BOUND_SUFFIX):
+        cache.forget(view.with_suffix(side))
+
+
+_BOUND_SUFFIX = ".bound"  # the paths a view's ledger binds, as a cache record
+_BOUND_KIND = "bound-paths"
 
 
 def write_bound_paths(view: Path, paths: set[str]) -> None:
-    target = view.with_suffix(_BOUND_SUFFIX)
-    tmp = target.with_name(target.name + ".tmp")
-    tmp.write_bytes("\0".join(["bound-v1", *sorted(paths)]).encode("utf-8", "surrogateescape"))
-    tmp.replace(target)
+    cache.write(view.with_suffix(_BOUND_SUFFIX), _BOUND_KIND, tuple(sorted(paths)))
 
 
 def bound_paths(view: Path) -> set[str] | None:
-    try:
-        raw = view.with_suffix(_BOUND_SUFFIX).read_bytes()
-    except OSError:
+    got = cache.read(view.with_suffix(_BOUND_SUFFIX), _BOUND_KIND)
+    if not isinstance(got, tuple) or not all(isinstance(p, str) for p in got):
         return None
-    head, *paths = raw.decode("utf-8", "surrogateescape").split("\0")
-    return set(paths) if head == "bound-v1" else None
+    return set(got)

@@ -1,0 +1,235 @@
+"""Every cache record this machine keeps for itself: one format, one atomic write, one MAC.
+
+A cache is a claim this machine made about content it read (a file's hash at a
+stat signature, a section's offsets in a blob, a clean verdict, a binding map,
+a built view). Records live in the state directories inside the git directory
+(kernel/state.py), so git never brings one; and each carries a MAC under a
+random key created on first use in ``<git-common-dir>/forest/mac.key`` (never
+in the work tree, never transferred), so a record that another program planted
+or that arrived by any other way is not believed: a record whose magic, kind,
+format or MAC does not check is ignored (the caller computes afresh and writes
+a new one). Only a record whose MAC verifies is decoded (``marshal``).
+
+What the MAC does not stop: anyone who can read ``.git/`` can read the key and
+forge a record, as they could edit the ledger's working files or the hooks; a
+local administrator can do anything. It stops state that arrives through git
+and state planted without the key.
+
+Record: ``MAGIC`` (8 bytes), kind length (1 byte), kind (ASCII), MAC (32 bytes,
+keyed BLAKE2b over kind and payload), payload (``marshal`` of the value).
+Files are created ``O_EXCL|O_NOFOLLOW`` under a temporary name beside the
+record and renamed over it; a symlink is never written through or read.
+
+Uses ``os``, ``hashlib`` and ``marshal`` only: the warm ``forest check`` loads it.
+
+Stores: the record files callers name; ``mac.key`` in the shared state directory.
+Refuses: nothing (a bad record reads as None; a failed write returns False).
+Returns: decoded values, or None.
+Test: tests/test_cache.py
+"""
+
+from __future__ import annotations
+
+import hashlib
+import marshal
+import os
+from hmac import compare_digest
+
+from forest_files.kernel.state import STATE_NAME, ensure_dir, git_dir_paths
+
+TYPE_CHECKING = False  # typing itself is not imported: the warm check pays for it
+if TYPE_CHECKING:
+    from typing import BinaryIO
+
+MAGIC = b"FFCACHE1"
+KEY_NAME = "mac.key"
+_KEY_BYTES = 32
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+_KEYS: dict[str, bytes] = {}  # common state directory -> its key, read once per process
+
+
+def read(path: str | os.PathLike[str], kind: str) -> object | None:
+    """The value of the record at ``path`` if it is a ``kind`` record this clone wrote."""
+    try:
+        with open_record(path) as fh:
+            data = fh.read()
+    except OSError:
+        return None
+    return decode(os.fspath(path), kind, data)
+
+
+def open_record(path: str | os.PathLike[str]) -> BinaryIO:
+    """A record file opened for reading, never through a symlink (OSError otherwise)."""
+    return os.fdopen(os.open(path, os.O_RDONLY | _NOFOLLOW), "rb")
+
+
+def decode(path: str, kind: str, data: bytes) -> object | None:
+    """``read`` of bytes already in hand (``path`` names the record, for its key)."""
+    name = kind.encode("ascii")
+    head = len(MAGIC) + 1 + len(name)
+    if data[: len(MAGIC)] != MAGIC or data[len(MAGIC)] != len(name):
+        return None
+    if data[len(MAGIC) + 1 : head] != name:
+        return None
+    mac, payload = data[head : head + 32], data[head + 32 :]
+    key = _key(path)
+    if key is None or not compare_digest(mac, _mac(key, name, payload)):
+        return None
+    try:
+        value: object = marshal.loads(payload)
+    except (EOFError, ValueError, TypeError):
+        return None
+    return value
+
+
+def write(path: str | os.PathLike[str], kind: str, value: object) -> bool:
+    """Write ``value`` as a ``kind`` record at ``path``, atomically; False if it could not."""
+    target = os.fspath(path)
+    try:
+        ensure_dir(os.path.dirname(target))
+        key = _key(target, create=True)
+        if key is None:
+            return False
+        name = kind.encode("ascii")
+        payload = marshal.dumps(value)  # type: ignore[arg-type]  # ValueError if not
+        data = b"".join((MAGIC, bytes((len(name),)), name, _mac(key, name, payload), payload))
+        replace_atomically(target, data)
+    except (OSError, ValueError):
+        return False
+    return True
+
+
+def forget(path: str | os.PathLike[str]) -> None:
+    """Remove the record at ``path`` (absent is fine)."""
+    try:  # noqa: SIM105  (contextlib stays off the warm check's import list)
+        os.unlink(path)
+    except OSError:
+        pass
+
+
+def replace_atomically(target: str, data: bytes, *, fsync: bool = False) -> None:
+    """``data`` at ``target``: a temp file beside it (``O_EXCL|O_NOFOLLOW``), renamed in."""
+    tmp = f"{target}.{os.getpid()}.tmp"
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW
+    try:
+        fd = os.open(tmp, flags, 0o600)
+    except FileExistsError:  # left by a crashed earlier process that had our pid
+        os.unlink(tmp)
+        fd = os.open(tmp, flags, 0o600)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            if fsync:
+                fh.flush()
+                os.fsync(fh.fileno())
+        os.replace(tmp, target)
+    except BaseException:
+        forget(tmp)
+        raise
+    if fsync:
+        fsync_dir(os.path.dirname(target))
+
+
+def fsync_dir(directory: str | os.PathLike[str]) -> None:
+    """Make a rename in ``directory`` durable (a no-op where directories cannot be opened)."""
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def file_digest(path: str | os.PathLike[str]) -> str | None:
+    """SHA-256 of a file's bytes (None if it cannot be read or is a symlink): what a
+    record about a larger file (a built view) is keyed by."""
+    try:
+        fd = os.open(path, os.O_RDONLY | _NOFOLLOW)
+    except OSError:
+        return None
+    digest = hashlib.sha256()
+    try:
+        with os.fdopen(fd, "rb") as fh:
+            while chunk := fh.read(1 << 20):
+                digest.update(chunk)
+    except OSError:
+        return None
+    return digest.hexdigest()
+
+
+def _mac(key: bytes, name: bytes, payload: bytes) -> bytes:
+    mac = hashlib.blake2b(key=key, digest_size=32)
+    mac.update(bytes((len(name),)) + name)
+    mac.update(payload)
+    return mac.digest()
+
+
+def _common_state(path: str) -> str | None:
+    """The shared state directory of the clone whose state holds ``path``."""
+    probe = os.path.abspath(path)
+    while os.path.basename(probe) != STATE_NAME:
+        parent = os.path.dirname(probe)
+        if parent == probe:
+            return None
+        probe = parent
+    git_dir = os.path.dirname(probe)
+    commondir = os.path.join(git_dir, "commondir")
+    if os.path.isfile(commondir):
+        with open(commondir, encoding="utf-8", errors="surrogateescape") as fh:
+            git_dir = os.path.normpath(os.path.join(git_dir, fh.read().strip()))
+    return os.path.join(git_dir, STATE_NAME)
+
+
+def _key(path: str, *, create: bool = False) -> bytes | None:
+    state = _common_state(path)
+    if state is None:
+        return None
+    known = _KEYS.get(state)
+    if known is not None:
+        return known
+    key_path = os.path.join(state, KEY_NAME)
+    key = _read_key(key_path)
+    if key is None and create:
+        key = _create_key(state, key_path)
+    if key is not None:
+        _KEYS[state] = key
+    return key
+
+
+def _read_key(key_path: str) -> bytes | None:
+    try:
+        fd = os.open(key_path, os.O_RDONLY | _NOFOLLOW)
+    except OSError:
+        return None
+    with os.fdopen(fd, "rb") as fh:
+        key = fh.read(_KEY_BYTES + 1)
+    return key if len(key) == _KEY_BYTES else None
+
+
+def _create_key(state: str, key_path: str) -> bytes | None:
+    """A new random key, published with ``link`` so a racing process never reads half
+    of one: the loser of the race reads the winner's key."""
+    ensure_dir(state)
+    tmp = f"{key_path}.{os.getpid()}.tmp"
+    forget(tmp)
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW, 0o600)
+    with os.fdopen(fd, "wb") as fh:
+        fh.write(os.urandom(_KEY_BYTES))
+        fh.flush()
+        os.fsync(fh.fileno())
+    try:
+        os.link(tmp, key_path)
+    except FileExistsError:
+        pass
+    finally:
+        forget(tmp)
+    return _read_key(key_path)
+
+
+def verify_key_dir(root: str | os.PathLike[str]) -> str:
+    """Where the key of the clone at ``root`` lives (for docs and tests)."""
+    return os.path.join(git_dir_paths(root)[1], STATE_NAME, KEY_NAME)
