@@ -37,6 +37,7 @@ from forest_files.ledger import make_act, read_ledger, write_segment
 from forest_files.ledger.acts import KINDS
 from forest_files.ledger.kinds import bound_path_refs
 from forest_files.ledger.segments import body_path
+from tests.helpers.state import local_state
 
 WORDS = "I adopt this text as written"
 DOC = "# Title\n\n## Keep\n\nharbor kept words\n\n## Other\n\nharbor other words\n"
@@ -44,7 +45,6 @@ UNBOUND = "The harbor closes at dusk."
 SEALED = "The harbor pilot's private number."
 RADIO = "The harbor radio code is 7741-alpha."
 LEDGER = Path(".forest") / "ledger"
-INDEX = Path(".forest") / "woods.db"
 
 Dump = dict[str, list[Any]]
 
@@ -148,24 +148,25 @@ class _History:
 
     def snap(self, name: str, root: Path) -> None:
         commit_all(root, name)
-        live = index_dump(root / INDEX)
+        live = index_dump(local_state(root) / "woods.db")
         copy = self.base / "rebuilt" / name
         shutil.copytree(root, copy)
         with Repository(copy) as r:
             r.rebuild()
         clone = self.base / "cloned" / name
         git(self.base, "clone", "-q", str(root), str(clone))
-        assert not (clone / INDEX).exists()
+        assert not (local_state(clone) / "woods.db").exists()
         with Repository(clone) as r:
             r.sync()
         acts = read_ledger(root / LEDGER).acts.values()
         kinds = frozenset(a.kind for a in acts)
         named = frozenset(p for a in acts for p in bound_path_refs(a.payload))
-        with closing(sqlite3.connect(root / INDEX)) as db:
+        with closing(sqlite3.connect(local_state(root) / "woods.db")) as db:
             query = "SELECT DISTINCT path FROM binding_events WHERE path IS NOT NULL"
             events = frozenset(str(row[0]) for row in db.execute(query))
-        cloned = index_dump(clone / INDEX)
-        self.steps.append(Step(name, live, index_dump(copy / INDEX), cloned, kinds, named, events))
+        cloned = index_dump(local_state(clone) / "woods.db")
+        copied = index_dump(local_state(copy) / "woods.db")
+        self.steps.append(Step(name, live, copied, cloned, kinds, named, events))
 
 
 def _supersede_text(root: Path, old: str, text: str) -> str:

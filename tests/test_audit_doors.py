@@ -21,6 +21,7 @@ from forest_files.store.connection import connect
 from tests.helpers.cli import forest
 from tests.helpers.custody import DOC, two_bound_files
 from tests.helpers.git import commit_all, git, isolate, make_repo, write
+from tests.helpers.state import shared_state
 from tests.helpers.watch import EDITED, wait_verdict, watching
 
 DRIFTED = DOC.replace("kept words", "drifted words")
@@ -223,8 +224,8 @@ def test_audit_outside_a_repository_writes_nothing(tmp_path: Path) -> None:
 def test_audit_version_1_log_upgraded_seq_for_seq(tmp_path: Path) -> None:
     root = two_bound_files(tmp_path)
     for suffix in ("", "-wal", "-shm"):
-        Path(f"{root / '.forest' / 'audit.db'}{suffix}").unlink(missing_ok=True)
-    conn = connect(root / ".forest" / "audit.db")
+        Path(f"{shared_state(root) / 'audit.db'}{suffix}").unlink(missing_ok=True)
+    conn = connect(shared_state(root) / "audit.db")
     migrate(conn, "audit.db", 1, auditsql._V1)
     conn.execute(
         "INSERT INTO audit (at, actor, action, outcome, reason, targets, counts) "

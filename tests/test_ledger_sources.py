@@ -21,6 +21,7 @@ from forest_files.gitio import UnknownRef
 from forest_files.kernel.hashing import hash_body
 from forest_files.ledger import LedgerError, read_ledger
 from forest_files.ledger.segments import body_path
+from tests.helpers.state import local_state
 
 ADA = "Ada Lovelace <ada@example.org>"
 WORDS = "I adopt this text as written"
@@ -93,7 +94,7 @@ def test_snapshots_agree_with_read_ledger(three: tuple[Path, list[str]]) -> None
 
 def test_index_db_untouched(three: tuple[Path, list[str]]) -> None:
     repo, _ = three
-    forest_dir = repo / ".forest"
+    forest_dir = local_state(repo)
     db = forest_dir / "woods.db"
     before = (db.stat().st_mtime_ns, db.read_bytes(), sorted(os.listdir(forest_dir)))
     for source in ("worktree", "index", "HEAD"):

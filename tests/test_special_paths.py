@@ -163,11 +163,13 @@ def test_adopt_through_symlinked_directory_inside_repo_refused(repo: Path) -> No
     ("path", "match"),
     [
         (".git/config", "inside .git/"),
-        (".forest/woods.db", "inside .forest/"),
+        (".forest/notes.md", "inside .forest/"),
         ("forest.toml", "is forest.toml"),
     ],
 )
 def test_adopt_own_files_refused(repo: Path, path: str, match: str) -> None:
+    if not (repo / path).exists():  # a file of the user's under .forest/: refused all the same
+        write(repo, path, "notes\n")
     assert (repo / path).is_file()
     refused(repo, "adopt", path, "--words", WORDS, match=match)
 

@@ -38,7 +38,7 @@ from forest_files.doors.watch.lock import running
 from forest_files.doors.watch.observe import LostEvents
 from forest_files.kernel.paths import WATCH_LOG
 from forest_files.proposals.store import ProposalStore
-from tests.helpers.state import local_state
+from tests.helpers.state import local_state, shared_state
 
 FAST = ["--quiet", "0.1", "--ceiling", "1", "--grace", "0.5"]
 SECRET = "sentinel-body-7f3a"  # section text that must never reach a log or a notification
@@ -302,11 +302,11 @@ def test_watch_proposal_store_unwritable_said_edit_kept_keeps_running_recovers(
     tmp_path: Path,
 ) -> None:
     """A proposal that cannot be written (a full disk's stand-in: a directory where
-    ``.forest/local.db`` belongs): the drift is still reported, the error is said,
+    ``local.db`` belongs): the drift is still reported, the error is said,
     the user's edit is left exactly as saved, and the watcher goes on judging."""
     root = bound_repo(tmp_path)
-    local = root / ".forest" / "local.db"
-    for leftover in root.glob(".forest/local.db*"):
+    local = shared_state(root) / "local.db"
+    for leftover in shared_state(root).glob("local.db*"):
         leftover.unlink()
     local.mkdir()
     with watching(root) as w:
