@@ -17,6 +17,9 @@ bindings, with the same peak memory either way (bench/gc_bench.py).
 ``status``) and the hooks end through ``leave``: their output flushed, then no
 interpreter teardown freeing what they decoded.
 
+Every run goes through the one error boundary (boundary.py): one ``forest:``
+line and an exit code for any exception, a crash log for an internal error.
+
 Stores: nothing itself.
 Refuses: ``-C`` without a directory or with one that does not exist (exit 2).
 Returns: the command's exit code.
@@ -87,16 +90,25 @@ def dispatch(argv: list[str]) -> int | None:
     return None
 
 
-def main() -> None:
-    one_shot_gc()
-    argv = sys.argv[1:]
+def _run(argv: list[str]) -> int:
+    """``argv`` answered: by the light path, or by the full CLI (which exits itself)."""
     code = dispatch(argv)
     if code is None:
         from forest_files.doors.cli import main as full
 
         sys.argv = [sys.argv[0], *argv]  # -C already applied
         full()
-        return
+        return 0  # not reached: the full CLI exits the process
+    return code
+
+
+def main() -> None:
+    """The ``forest`` console script, inside the one error boundary (boundary.py)."""
+    one_shot_gc()
+    argv = sys.argv[1:]
+    from forest_files.doors.boundary import run_guarded
+
+    code = run_guarded("forest", lambda: _run(argv), sys.argv)
     from forest_files.doors.fastcheck import finish
 
     finish(code)

@@ -12,7 +12,8 @@ remembered clean verdict of verdict.py that answers an unchanged tree without
 opening the store) and the index sync every command does.
 Refuses: an option it does not know when run as ``python -m`` (exit 2).
 Returns: exit 0 when every binding is clean, 1 on any other finding or a
-refusal, 3 on an unexpected error, 75 when the index is busy (exits.py).
+refusal, 3 on corruption or an internal error (a crash log: boundary.py), 75
+when the index is busy (exits.py).
 Test: tests/test_fastcheck.py
 
 ``FOREST_DEBUG_IMPORTS=1`` prints, to stderr at exit, the sorted top-level
@@ -26,6 +27,7 @@ import sys
 
 TYPE_CHECKING = False  # typing itself is not imported: ~5 ms of every warm check
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from pathlib import Path
 
 
@@ -101,7 +103,7 @@ def check_command(args: CheckArgs) -> int:
 
             print(summary_line(count, 0, "working tree"))
             return 0
-    return guarded(lambda: _check(args), args.repo)
+    return _guarded("check", lambda: _check(args), args.repo)
 
 
 def _check(args: CheckArgs) -> int:
@@ -132,7 +134,7 @@ def _check(args: CheckArgs) -> int:
 
 def status_command(repo: str, as_json: bool) -> int:
     """``forest status``: every binding of the working tree with its finding and ground."""
-    return guarded(lambda: _status(repo, as_json), repo)
+    return _guarded("status", lambda: _status(repo, as_json), repo)
 
 
 def _status(repo: str, as_json: bool) -> int:
@@ -161,27 +163,12 @@ def _status(repo: str, as_json: bool) -> int:
     return 0
 
 
-def guarded(run: object, repo: str = ".") -> int:
-    """The one error boundary of the light entry (exits.py): one ``forest:`` line;
-    a refusal is recorded in ``repo``'s audit log (its code, never its message)."""
-    try:
-        assert callable(run)
-        return int(run())
-    except BrokenPipeError:  # the reader went away (forest status | head)
-        from forest_files.kernel.exits import quiet_pipe
+def _guarded(command: str, run: Callable[[], int], repo: str) -> int:
+    """``run`` inside the one error boundary (boundary.py), pointed at ``repo``: where
+    a refusal is recorded (its code, never its message) and a crash log is written."""
+    from forest_files.doors.boundary import run_guarded
 
-        return quiet_pipe()
-    except (Exception, KeyboardInterrupt) as exc:
-        from forest_files.kernel.exits import exit_code, one_line
-
-        print(f"forest: {one_line(exc)}", file=sys.stderr)
-        from forest_files.kernel.errors import ForestError
-
-        if isinstance(exc, ForestError):
-            from forest_files.governance.doorlog import record_refusal
-
-            record_refusal(repo, exc)
-        return exit_code(exc)
+    return run_guarded(command, run, sys.argv, repo=repo)
 
 
 def _root(repo: str) -> Path:
@@ -221,19 +208,15 @@ def finish(code: int) -> None:
     if os.environ.get("FOREST_DEBUG_IMPORTS") == "1":
         names = sorted({m.split(".")[0] for m in sys.modules})
         print("imports: " + " ".join(names), file=sys.stderr)
-    try:
-        sys.stdout.flush()
-    except BrokenPipeError:
-        from forest_files.kernel.exits import quiet_pipe
-
-        code = quiet_pipe()
     from forest_files.doors.entry import leave
 
     leave(code)
 
 
 def main() -> None:
-    finish(run(sys.argv[1:]))
+    from forest_files.doors.boundary import run_guarded
+
+    finish(run_guarded("check", lambda: run(sys.argv[1:]), sys.argv))
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-"""Exit codes and the one-line error text every entry point uses (CLI, hook, fast entry).
+"""Exit codes and the one-line error text of the one error boundary (doors/boundary.py).
 
 Stores: nothing.
 Refuses: nothing; it translates. 0 ok, 1 a finding or refusal (ForestError),
@@ -9,6 +9,8 @@ Returns: ``exit_code`` and ``one_line`` for an exception; ``quiet_pipe``.
 Test: tests/test_errors.py
 
 Free of typer on purpose: the hook and the fast ``forest check`` import it.
+An internal error's line at a door is the boundary's (it names a crash log,
+doors/crashlog.py); ``one_line``'s own wording for one is for other callers.
 """
 
 from __future__ import annotations

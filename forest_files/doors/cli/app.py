@@ -1,8 +1,9 @@
 """``forest`` commands: each parses, calls one function below, renders.
 
 Stores: nothing itself (the repository layer does).
-Refuses: nothing itself; ``errors.boundary`` maps every exception to its
-exit code and one stderr line.
+Refuses: nothing itself; the one error boundary (doors/boundary.py, through
+``errors.boundary`` for each command) maps every exception to its exit code and
+one stderr line.
 Returns: exit codes 0/1/2/3/75/130 (see ``errors``).
 Test: tests/test_cli.py
 """
@@ -286,7 +287,18 @@ def resolve(
 
 
 def main() -> None:
-    """Console-script entry point: the group with only the command being run built."""
+    """Console-script entry point: the group with only the command being run built,
+    inside the one error boundary (what fails before a command runs: building it,
+    an option's callback). typer ends the process itself (``SystemExit``)."""
+    import sys
+
+    from forest_files.doors.boundary import run_guarded
+
+    sys.exit(run_guarded("forest", _group, sys.argv))
+
+
+def _group() -> int:
     from forest_files.doors.cli.lazy import command
 
     command(app)(prog_name="forest")
+    return 0  # not reached: the group exits the process

@@ -1,16 +1,19 @@
-"""The CLI's one error boundary: exception type → one stderr line and an exit code.
+"""Each ``forest`` command run through the one error boundary (doors/boundary.py).
 
-Stores: nothing.
+Stores: nothing itself (the boundary writes the crash log and the audit record).
 Refuses: nothing; it translates. 0 ok, 1 a finding or refusal (ForestError),
 2 usage (typer/click's own), 3 corruption or an internal error
-(StoreCorruption, LedgerError, anything unexpected), 75 busy — retry
-(StoreBusy), 130 interrupted (Ctrl-C).
+(StoreCorruption, LedgerError, anything unexpected: a crash log is written),
+75 busy — retry (StoreBusy), 130 interrupted (Ctrl-C).
 Returns: the ``boundary`` decorator (codes and wording: forest_files/kernel/exits.py).
-Test: tests/test_cli.py, tests/test_audit_doors.py
+Test: tests/test_cli.py, tests/test_audit_doors.py, tests/test_boundary.py
 
-A ForestError (or a usage error a command raises itself) is also recorded in
-the repository's audit log (governance/doorlog.py: its type's code, never its
-message), best effort and only then imported: a clean command pays nothing.
+The decorator gives the boundary what only the command knows: its name and the
+repository it was pointed at (``--repo``), where a refusal is recorded in the
+audit log (governance/doorlog.py: its type's code, never its message) and a
+crash log is written. typer's own exit and abort signals pass through; a
+usage error a command raises (``typer.BadParameter``) is recorded, then typer
+renders it (exit 2).
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ from typing import ParamSpec, TypeVar
 
 import typer
 
-from forest_files.kernel.errors import ForestError
+from forest_files.doors.boundary import run_guarded
 from forest_files.kernel.exits import (  # noqa: F401  (re-exported for the commands)
     EXIT_BUSY,
     EXIT_CORRUPT,
@@ -39,34 +42,28 @@ P = ParamSpec("P")
 R = TypeVar("R")
 
 
-def _record(kwargs: dict[str, object], exc: BaseException, *, usage: bool = False) -> None:
-    """The refusal, in the audit log of the repository the command named (``--repo``)."""
-    from forest_files.governance.doorlog import record_refusal
-
-    where = kwargs.get("repo")
-    record_refusal(where if isinstance(where, (str, Path)) else Path("."), exc, usage=usage)
-
-
 def boundary(fn: Callable[P, R]) -> Callable[P, R]:
-    """Run a command; map any exception to one stderr line and its exit code."""
+    """Run a command inside the boundary; a failure exits with its code."""
 
     @functools.wraps(fn)
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
-        try:
-            return fn(*args, **kwargs)
-        except (typer.Exit, typer.Abort):
-            raise
-        except BrokenPipeError:  # forest log | head: the reader went away
-            from forest_files.kernel.exits import quiet_pipe
+        result: list[R] = []
 
-            raise typer.Exit(quiet_pipe()) from None
-        except typer.BadParameter as exc:
-            _record(kwargs, exc, usage=True)
-            raise  # typer renders usage errors itself, exit 2
-        except (Exception, KeyboardInterrupt) as exc:
-            print(f"forest: {one_line(exc)}", file=sys.stderr)
-            if isinstance(exc, ForestError):
-                _record(kwargs, exc)
-            raise typer.Exit(exit_code(exc)) from None
+        def run() -> int:
+            result.append(fn(*args, **kwargs))
+            return EXIT_OK
+
+        where = kwargs.get("repo")
+        code = run_guarded(
+            fn.__name__,
+            run,
+            sys.argv,
+            repo=where if isinstance(where, (str, Path)) else ".",
+            passthrough=(typer.Exit, typer.Abort),
+            usage=(typer.BadParameter,),
+        )
+        if code != EXIT_OK or not result:
+            raise typer.Exit(code)
+        return result[0]
 
     return wrapper

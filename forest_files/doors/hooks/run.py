@@ -59,8 +59,8 @@ def sync_index(root: Path) -> int:
     try:
         with Repository(root) as repo:
             repo.sync()
-    except ForestError as exc:
-        _say(f"forest-files: index not in step with the ledger ({exc}); run `forest sync`")
+    except ForestError as exc:  # the boundary says it, and a sync hook exits 0
+        raise ForestError(f"index not in step with the ledger ({exc}); run `forest sync`") from exc
     return 0
 
 
@@ -68,40 +68,42 @@ HOOK_BUSY_MS = 2000  # how long the hook waits for another writer of a store
 
 
 def main(argv: list[str]) -> int:
-    """``forest-hook HOOK [git's hook arguments]``."""
-    from forest_files import gitio
-    from forest_files.kernel.errors import ForestError
-
+    """``forest-hook HOOK [git's hook arguments]``, inside the one error boundary
+    (doors/boundary.py): a refused commit's error is recorded in the audit log; a
+    sync hook never blocks git (a ForestError there exits 0 after its line)."""
     if not argv:
         _say("usage: forest-hook pre-commit|pre-merge-commit|post-merge|post-checkout|post-rewrite")
         return 2
     hook = argv[0]
+    from forest_files.doors.boundary import run_guarded
+
+    checks = hook in CHECK_HOOKS
+    return run_guarded(
+        f"hook {hook}",
+        lambda: _run(hook),
+        ["forest-hook", *argv],
+        prefix="forest-files",
+        audit="hook" if checks else None,
+        lenient=not checks,
+    )
+
+
+def _run(hook: str) -> int:
+    from forest_files import gitio
     from forest_files.store import connection
 
     connection.set_busy_budget(HOOK_BUSY_MS)  # git waits on the hook: a short wait, then 75
-    try:
-        root = gitio.toplevel(Path.cwd())
-        from forest_files.kernel.paths import CONFIG_NAME
+    root = gitio.toplevel(Path.cwd())
+    from forest_files.kernel.paths import CONFIG_NAME
 
-        if not (root / CONFIG_NAME).exists():
-            return 0  # not under custody (yet): nothing to guard
-        if hook in CHECK_HOOKS:
-            return check_staged(root)
-        if hook in SYNC_HOOKS:
-            return sync_index(root)
-        _say(f"forest-files hook: unknown hook {hook!r}")
-        return 2
-    except (Exception, KeyboardInterrupt) as exc:
-        from forest_files.kernel.exits import EXIT_OK, exit_code, one_line
-
-        _say(f"forest-files: {one_line(exc)}")
-        if hook not in CHECK_HOOKS and isinstance(exc, ForestError):
-            return EXIT_OK  # a sync hook never blocks git
-        if hook in CHECK_HOOKS:
-            from forest_files.governance.doorlog import record_refusal
-
-            record_refusal(Path.cwd(), exc, door="hook")
-        return exit_code(exc)
+    if not (root / CONFIG_NAME).exists():
+        return 0  # not under custody (yet): nothing to guard
+    if hook in CHECK_HOOKS:
+        return check_staged(root)
+    if hook in SYNC_HOOKS:
+        return sync_index(root)
+    _say(f"forest-files hook: unknown hook {hook!r}")
+    return 2
 
 
 def console() -> None:

@@ -1,8 +1,11 @@
 """``python -m forest_files.doors.watch``: the detached watcher's entry (``forest watch --detach``).
 
-Stores: see daemon.py. Refuses: bad options (exit 2), a second watcher (exit 1).
+Stores: see daemon.py; a crash log for an internal error (doors/boundary.py).
+Refuses: bad options (exit 2), a second watcher (exit 1); a damaged index or
+ledger exits 3, and so does an internal error, its crash log named on stderr
+(the watch log, where a detached watcher's stderr goes).
 Returns: the exit code. Free of typer: the child starts fast.
-Test: tests/test_watch_daemon.py
+Test: tests/test_watch_daemon.py, tests/test_boundary.py
 """
 
 from __future__ import annotations
@@ -12,11 +15,8 @@ import sys
 from pathlib import Path
 
 
-def main(argv: list[str] | None = None) -> int:
-    from forest_files.doors.watch.daemon import run_foreground
+def _options(argv: list[str] | None) -> argparse.Namespace:
     from forest_files.doors.watch.settings import WatchSettings
-    from forest_files.kernel.errors import ForestError
-    from forest_files.kernel.exits import exit_code, one_line
 
     p = argparse.ArgumentParser(prog="python -m forest_files.doors.watch")
     p.add_argument("--repo", type=Path, default=Path("."))
@@ -27,20 +27,33 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--poll", action="store_true")
     p.add_argument("--poll-interval", type=float, default=WatchSettings.poll_interval)
     p.add_argument("--notify", action="store_true")
-    a = p.parse_args(argv)
-    try:
-        settings = WatchSettings(
-            quiet=a.quiet,
-            ceiling=a.ceiling,
-            grace=a.grace,
-            reconcile=a.reconcile,
-            poll=a.poll,
-            poll_interval=a.poll_interval,
-        )
-        return run_foreground(a.repo, settings, notify=a.notify)
-    except (ForestError, OSError) as exc:
-        print(f"forest watch: {one_line(exc)}", file=sys.stderr)
-        return exit_code(exc)
+    return p.parse_args(argv)
+
+
+def _watch(a: argparse.Namespace) -> int:
+    from forest_files.doors.watch.daemon import run_foreground
+    from forest_files.doors.watch.settings import WatchSettings
+
+    settings = WatchSettings(
+        quiet=a.quiet,
+        ceiling=a.ceiling,
+        grace=a.grace,
+        reconcile=a.reconcile,
+        poll=a.poll,
+        poll_interval=a.poll_interval,
+    )
+    return run_foreground(a.repo, settings, notify=a.notify)
+
+
+def main(argv: list[str] | None = None) -> int:
+    from forest_files.doors.boundary import run_guarded
+
+    args = sys.argv[1:] if argv is None else argv
+    a = _options(args)  # a bad option: argparse's usage line, exit 2
+    line = [sys.executable, "-m", "forest_files.doors.watch", *args]
+    return run_guarded(
+        "watch", lambda: _watch(a), line, repo=a.repo, prefix="forest watch", audit=None
+    )
 
 
 if __name__ == "__main__":

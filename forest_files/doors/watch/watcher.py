@@ -4,7 +4,8 @@ Stores: proposals (judge.capture); under a ``restore`` policy (forest.toml's
 ``[watch]``, policy.py) the section's ground written back by compare-and-swap
 after its text became the proposal (route.py). It never roots, supersedes or
 rebinds: the index is brought in step by the check path itself.
-Refuses: nothing; an error is logged in one line (never a section's text),
+Refuses: nothing; an error is logged in one line (never a section's text; a
+bug's traceback goes to a crash log, doors/crashlog.py, named in that line),
 kept for ``status`` (``problem`` while it lasts; the same error again is not
 logged again), and the loop goes on. A ``forest.toml`` that stops parsing
 leaves the last good bindings, watches and policies in force; its edits
@@ -29,6 +30,7 @@ from __future__ import annotations
 import collections
 import logging
 import os
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -189,9 +191,22 @@ class Watcher:
         if text == self.problem:  # still failing the same way: said once already
             return
         self.problem = text
-        log.warning("error: %s", text)
+        log.warning("error: %s%s", text, self._crash_note(exc))
         self.errors.append(text)
         self.journal.add("error", detail=text)
+
+    def _crash_note(self, exc: BaseException) -> str:
+        """An error that is neither a refusal nor a file's (OSError) is a bug: its
+        traceback goes to a crash log (doors/crashlog.py), named in the watch log."""
+        if isinstance(exc, (ForestError, OSError)):
+            return ""
+        from forest_files.doors.crashlog import write_crash_log
+
+        try:
+            path = write_crash_log(exc, self.root, "watch", sys.argv)
+        except Exception:  # no git directory any more: the line stands alone
+            return " (no crash log written)"
+        return f"; details in {path}"
 
     def _recovered(self) -> None:
         if self.problem:

@@ -1,0 +1,121 @@
+"""The one error boundary of every door: an exception becomes one line and an exit code.
+
+Every process entry calls ``run_guarded``: the typer group (cli/app.py ``main``)
+and each of its commands (cli/errors.py ``boundary``, which knows the command's
+``--repo``), the light entry (entry.py) and its ``check``/``status``
+(fastcheck.py), the git hook (hooks/run.py ``main``) and the detached watcher
+(watch/__main__.py). An inner call answers first; an outer one catches what
+happens before a command runs (option parsing, imports, dispatch).
+
+Stores: for an internal error (an exception that is not a ForestError), a crash
+log in the git directory (crashlog.py); a refusal in the audit log of ``repo``
+(governance/doorlog.py: its type's code, never its message) when ``audit`` names
+the door.
+Refuses: nothing; it translates (kernel/exits.py): 0 ok; 1 a refusal
+(ForestError); 2 usage (the framework's own, re-raised); 3 corruption
+(StoreCorruption, LedgerError) or an internal error; 75 busy, retry (StoreBusy);
+130 interrupted (Ctrl-C); 141 standard output closed by its reader (silent).
+Returns: ``run_guarded``'s exit code.
+Test: tests/test_boundary.py
+
+Light on purpose: the warm ``forest check`` imports this module, so it loads
+only ``os`` and ``sys``; the error branches import what they need.
+"""
+
+from __future__ import annotations
+
+import sys
+
+TYPE_CHECKING = False  # typing is not imported on the warm path
+if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+    from pathlib import Path
+
+
+def run_guarded(
+    command: str,
+    fn: Callable[[], int | None],
+    argv: Sequence[str],
+    *,
+    repo: str | Path = ".",
+    prefix: str = "forest",
+    audit: str | None = "cli",
+    lenient: bool = False,
+    passthrough: tuple[type[BaseException], ...] = (),
+    usage: tuple[type[BaseException], ...] = (),
+) -> int:
+    """Run ``fn`` (its result is the exit code; None is 0) and flush standard output;
+    any exception becomes one ``{prefix}: ...`` line on stderr and its exit code.
+
+    ``command`` and ``argv`` name the run in a crash log; ``repo`` is where the
+    crash log and the audit record go (the git directory at or above it);
+    ``audit``: the door a refusal is recorded as (``cli``, ``hook``), None for none;
+    ``lenient``: a ForestError exits 0 (a sync hook never blocks git);
+    ``passthrough``: re-raised untouched (a framework's own exit signals);
+    ``usage``: recorded as a usage error in the audit log, then re-raised.
+    """
+    try:
+        code = fn()
+        _flush()
+        return 0 if code is None else code
+    except passthrough:
+        raise
+    except usage as exc:
+        _record(repo, exc, audit or "cli", usage=True)
+        raise
+    except BrokenPipeError:  # forest status | head: the reader went away
+        from forest_files.kernel.exits import quiet_pipe
+
+        return quiet_pipe()
+    except (Exception, KeyboardInterrupt) as exc:
+        return _failed(exc, command, argv, repo, prefix, audit, lenient)
+
+
+def _flush() -> None:
+    """Standard output flushed inside the boundary, so a reader that left is met here
+    (not at interpreter exit, where Python would print a traceback of its own)."""
+    stream = sys.stdout
+    if stream is not None and not getattr(stream, "closed", False):
+        stream.flush()
+
+
+def _failed(
+    exc: BaseException,
+    command: str,
+    argv: Sequence[str],
+    repo: str | Path,
+    prefix: str,
+    audit: str | None,
+    lenient: bool,
+) -> int:
+    from forest_files.kernel.errors import ForestError
+    from forest_files.kernel.exits import EXIT_CORRUPT, EXIT_OK, exit_code, one_line
+
+    if isinstance(exc, (ForestError, KeyboardInterrupt)):
+        say(f"{prefix}: {one_line(exc)}")
+        if isinstance(exc, ForestError):
+            if audit is not None:
+                _record(repo, exc, audit)
+            if lenient:
+                return EXIT_OK
+        return exit_code(exc)
+    from forest_files.doors.crashlog import internal_line
+
+    say(f"{prefix}: {internal_line(exc, repo, command, argv)}")
+    return EXIT_CORRUPT
+
+
+def _record(repo: str | Path, exc: BaseException, door: str, *, usage: bool = False) -> None:
+    """The refusal in ``repo``'s audit log; best effort (doorlog never raises)."""
+    from forest_files.governance.doorlog import record_refusal
+
+    record_refusal(repo, exc, door=door, usage=usage)
+
+
+def say(line: str) -> None:
+    """One line on stderr; a closed stderr loses it and changes nothing else."""
+    try:
+        sys.stderr.write(line + "\n")
+        sys.stderr.flush()
+    except (OSError, ValueError, AttributeError):
+        pass
