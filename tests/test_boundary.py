@@ -26,6 +26,7 @@ from forest_files.kernel.errors import ForestError, StoreBusy, StoreCorruption
 from forest_files.ledger.acts import LedgerError
 from tests.helpers.custody import init_and_adopt
 from tests.helpers.git import commit_all, git, git_env, isolate, make_repo, write
+from tests.helpers.state import local_state
 
 SENTINEL = "SENTINEL-7f3a-never-in-a-crash-log"
 DOC = f"# Title\n\n## Keep\n\n{SENTINEL} kept words\n\n## Other\n\nother words\n"
@@ -208,15 +209,15 @@ def test_boundary_passthrough_and_usage_reraised_accepted(tmp_path: Path) -> Non
 
 # -- end to end: each door on a real broken state --------------------------------------
 def _index_a_directory(root: Path) -> None:  # a refusal: the store cannot be opened
-    for leftover in root.glob(".forest/woods.db*"):
+    for leftover in local_state(root).glob("woods.db*"):
         leftover.unlink()
-    (root / ".forest" / "woods.db").mkdir()
+    (local_state(root) / "woods.db").mkdir()
 
 
 def _index_garbage(root: Path) -> None:  # corruption: not a SQLite file
-    for leftover in root.glob(".forest/woods.db*"):
+    for leftover in local_state(root).glob("woods.db*"):
         leftover.unlink()
-    (root / ".forest" / "woods.db").write_bytes(b"not a database, just bytes\n" * 200)
+    (local_state(root) / "woods.db").write_bytes(b"not a database, just bytes\n" * 200)
 
 
 def _segments_a_file(root: Path) -> None:  # internal: a state nothing maps
@@ -300,7 +301,7 @@ def _commit(root: Path) -> subprocess.CompletedProcess[str]:
 
 
 def _view_a_directory(root: Path) -> None:  # a refusal: the cached view cannot be opened
-    for view in (root / ".forest" / "cache" / "views").glob("*.db"):
+    for view in (local_state(root) / "views").glob("*.db"):
         for leftover in view.parent.glob(view.name + "*"):
             leftover.unlink()
         view.mkdir()
@@ -313,15 +314,15 @@ def _segment_damaged_and_staged(root: Path) -> None:  # corruption of the staged
     git(root, "add", ".forest/ledger")
 
 
-def _cache_a_file(root: Path) -> None:  # internal: a file where the cache directory was
-    shutil.rmtree(root / ".forest" / "cache")
-    (root / ".forest" / "cache").write_bytes(b"")
+def _cache_a_file(root: Path) -> None:  # a refusal with its fix: a file where a state dir was
+    shutil.rmtree(local_state(root) / "cache")
+    (local_state(root) / "cache").write_bytes(b"")
 
 
 HOOK_STATES: dict[str, tuple[Callable[[Path], None], int]] = {
     "refusal": (_view_a_directory, 1),
     "corruption": (_segment_damaged_and_staged, 3),
-    "internal": (_cache_a_file, 3),
+    "state-file": (_cache_a_file, 1),
 }
 
 
@@ -348,12 +349,9 @@ def test_boundary_hook_git_commit_broken_state_refused_one_line_detected(
         text=True,
     )
     assert hook.returncode == code, hook.stderr
-    if state == "internal":
-        assert line.startswith("forest-files: internal error (NotADirectoryError); details in ")
-        _assert_crash_log(line, root)
-        assert "drifted words" not in _crash_path(line).read_text(encoding="utf-8")
-    else:
-        assert "internal error" not in line
+    assert "internal error" not in line
+    if state == "state-file":  # the fix is on the line, pasteable
+        assert "rm -- " in line
 
 
 def test_boundary_watcher_loop_bug_crash_log_named_once_detected(

@@ -20,6 +20,7 @@ from pathlib import Path
 from forest_files import gitio
 from forest_files.gitio._run import refuse_option
 from forest_files.kernel import cache
+from forest_files.kernel.errors import StateError
 from forest_files.kernel.paths import CONFIG_NAME, LEDGER_PREFIX, VIEWS_DIR
 from forest_files.kernel.state import worktree_dir
 
@@ -154,6 +155,15 @@ def view_ready(view: Path) -> bool:
 
 
 def discard_view(view: Path) -> None:
+    """Remove a view and its side files; a directory where the view belongs is refused
+    with the fix (nothing of ours made it, so nothing here removes it)."""
+    if view.is_dir() and not view.is_symlink():
+        import shlex
+
+        raise StateError(
+            f"{view}: a directory where forest-files keeps a cached view; remove it "
+            f"(rm -r -- {shlex.quote(str(view))}) and run the command again"
+        )
     for suffix in ("", "-wal", "-shm"):
         cache.forget(f"{view}{suffix}")
     for side in (_SEAL_SUFFIX, _BOUND_SUFFIX):

@@ -26,7 +26,8 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-CRASH_DIR = "crash"  # under kernel/state.py's shared_dir
+from forest_files.kernel.paths import CRASH_DIR  # under kernel/state.py's shared_dir
+
 KEEP = 20  # crash logs kept; the oldest beyond are removed when one is written
 MAX_LAST_LINE = 400  # characters of the exception's own line when no log was written
 _WORDS = "--words"
@@ -57,7 +58,8 @@ def write_crash_log(
     """Write ``exc``'s crash log in the git directory of ``repo``; its absolute path."""
     from forest_files.kernel.state import ensure_dir, shared_dir
 
-    folder = ensure_dir(shared_dir(worktree_root(repo)) / CRASH_DIR)
+    folder = shared_dir(worktree_root(repo)) / CRASH_DIR
+    ensure_dir(folder)
     path = _create(folder, report(exc, command, argv).encode("utf-8", "backslashreplace"))
     _prune(folder)
     return path

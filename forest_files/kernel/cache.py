@@ -202,11 +202,10 @@ def _key(path: str, *, create: bool = False) -> bytes | None:
 
 def _read_key(key_path: str) -> bytes | None:
     try:
-        fd = os.open(key_path, os.O_RDONLY | _NOFOLLOW)
-    except OSError:
+        with open_record(key_path) as fh:
+            key = fh.read(_KEY_BYTES + 1)
+    except OSError:  # absent, a symlink, a directory: no key, so no record is believed
         return None
-    with os.fdopen(fd, "rb") as fh:
-        key = fh.read(_KEY_BYTES + 1)
     return key if len(key) == _KEY_BYTES else None
 
 
