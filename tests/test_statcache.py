@@ -209,7 +209,10 @@ def test_deferred_writes_held_in_process_flushed_and_never_trusted_stale(
     finally:
         statcache.flush_writes()
         statcache.defer_writes(0)
-    entries = marshal.loads(path.read_bytes())[1]
-    assert entries["d0.md"][4] == "b" * 64
+    from forest_files.kernel import cache
+
+    record = cache.read(path, path.name)
+    assert isinstance(record, tuple)
+    assert record[1]["d0.md"][4] == "b" * 64
     write(root, "d0.md", DOC.replace("kept words", "changed words"))
     assert _kinds(repo) == ["drifted"]

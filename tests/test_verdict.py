@@ -128,14 +128,14 @@ def test_racily_clean_ledger_is_not_remembered(tmp_path: Path) -> None:
 def test_record_of_another_version_is_a_miss(tmp_path: Path) -> None:
     root = two_bound_files(tmp_path)
     assert _fast(root).returncode == 0 and _recorded(root)
-    import marshal
+    from forest_files.kernel import cache
 
     path = verdict.record_path(str(root))
-    with open(path, "rb") as fh:
-        doc = list(marshal.load(fh))
+    got = cache.read(path, "verdict")
+    assert isinstance(got, tuple)
+    doc = list(got)
     doc[1] = "0.0.0-other"
-    with open(path, "wb") as fh:
-        marshal.dump(tuple(doc), fh)
+    assert cache.write(path, "verdict", tuple(doc))  # this clone's own key: a valid record
     assert verdict.recall(str(root)) is None
 
 
