@@ -162,6 +162,37 @@ def test_drift_reverted_still_a_finding(repo: Path) -> None:
     assert listed == list(report.bindings) and listed
 
 
+def _drift_hidden_history(repo: Path) -> tuple[str, str]:
+    """A drifting commit, then one that reverts it (HEAD is clean again)."""
+    edit(repo, "Second section", "Briefly different")
+    drifting = commit_all(repo, "drift")
+    edit(repo, "Briefly different", "Second section")
+    return drifting, commit_all(repo, "revert")
+
+
+def test_replace_ref_hiding_a_drifting_commit_refused(repo: Path) -> None:
+    """``git replace --graft HEAD main`` would make HEAD's parent ``main``: the
+    drifting commit would leave the range. Replace refs are ignored."""
+    drifting, head = _drift_hidden_history(repo)
+    git(repo, "replace", "--graft", head, "main")
+    assert git(repo, "rev-list", "main..HEAD") == head  # git itself is fooled
+    assert rules(repo) == [("drifted", drifting)]
+    code, out, _ = ci(repo, "--base", "main")
+    assert code == 1 and drifting[:12] in out
+
+
+def test_grafts_file_hiding_a_drifting_commit_refused(repo: Path) -> None:
+    """``.git/info/grafts`` (still read by git 2.39, even with replace refs off)
+    naming ``main`` as HEAD's parent: the grafts file is ignored."""
+    drifting, head = _drift_hidden_history(repo)
+    (repo / ".git" / "info").mkdir(exist_ok=True)
+    (repo / ".git" / "info" / "grafts").write_text(f"{head} {git(repo, 'rev-parse', 'main')}\n")
+    assert git(repo, "rev-list", "main..HEAD", env={"GIT_NO_REPLACE_OBJECTS": "1"}) == head
+    assert rules(repo) == [("drifted", drifting)]
+    code, out, _ = ci(repo, "--base", "main")
+    assert code == 1 and drifting[:12] in out
+
+
 def test_supersession_in_same_commit_is_clean(repo: Path) -> None:
     edit(repo, "First section", "Amended openly")
     code, out, err = forest(

@@ -11,6 +11,7 @@ from helpers.git import commit_all, git, isolate, make_repo, write
 
 from forest_files import gitio
 from forest_files.gitio import Change
+from forest_files.gitio._run import NO_GRAFTS
 from forest_files.kernel.errors import ForestError
 
 
@@ -79,6 +80,68 @@ def test_clean_env_drops_repo_vars_keeps_index_on_request(
     kept = gitio.clean_env(keep_index_file=True)
     assert kept["GIT_INDEX_FILE"] == os.path.abspath("rel/index")
     assert "GIT_DIR" not in kept
+
+
+def test_clean_env_replace_refs_and_grafts_always_off_refused(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("GIT_NO_REPLACE_OBJECTS", "")
+    monkeypatch.setenv("GIT_REPLACE_REF_BASE", "refs/elsewhere/")
+    monkeypatch.setenv("GIT_GRAFT_FILE", "/tmp/grafts")
+    env = gitio.clean_env({"GIT_NO_REPLACE_OBJECTS": "", "GIT_GRAFT_FILE": "/tmp/g"})
+    assert env["GIT_NO_REPLACE_OBJECTS"] == "1"
+    assert env["GIT_GRAFT_FILE"] == NO_GRAFTS and not os.path.exists(NO_GRAFTS)
+    assert "GIT_REPLACE_REF_BASE" not in env
+
+
+def test_clean_env_object_dirs_kept_only_in_a_quarantine_accepted(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    quarantine, objects = str(tmp_path / "objects" / "incoming-x"), str(tmp_path / "objects")
+    monkeypatch.setenv("GIT_OBJECT_DIRECTORY", quarantine)
+    monkeypatch.setenv("GIT_ALTERNATE_OBJECT_DIRECTORIES", objects)
+    assert "GIT_OBJECT_DIRECTORY" not in gitio.clean_env()  # no quarantine: dropped
+    monkeypatch.setenv("GIT_QUARANTINE_PATH", str(tmp_path / "elsewhere"))
+    assert "GIT_OBJECT_DIRECTORY" not in gitio.clean_env()  # another directory: dropped
+    monkeypatch.setenv("GIT_QUARANTINE_PATH", quarantine)
+    env = gitio.clean_env()
+    assert env["GIT_OBJECT_DIRECTORY"] == quarantine
+    assert env["GIT_ALTERNATE_OBJECT_DIRECTORIES"] == objects
+    assert env["GIT_QUARANTINE_PATH"] == quarantine
+
+
+def test_server_hook_reads_pushed_objects_in_quarantine_accepted(
+    repo: Path, tmp_path: Path
+) -> None:
+    """A pre-receive hook driving git through gitio sees the objects being pushed
+    (they sit in git's quarantine until the hook accepts them)."""
+    import sys
+
+    server = tmp_path / "server.git"
+    git(tmp_path, "init", "-q", "--bare", str(server))
+    hook = server / "hooks" / "pre-receive"
+    hook.write_text(
+        f"#!/bin/sh\nexec {sys.executable} -c '"
+        "import sys\nfrom forest_files import gitio\n"
+        "for line in sys.stdin:\n"
+        "    new = line.split()[1]\n"
+        '    got = gitio.run_git(".", ["cat-file", "-t", new]).stdout\n'
+        '    print("seen", got.decode().strip())\n'
+        "'\n",
+        encoding="utf-8",
+    )
+    hook.chmod(0o755)
+    write(repo, "pushed.md", "pushed\n")
+    commit_all(repo, "to push")
+    proc = subprocess.run(
+        ["git", "push", "-q", str(server), "HEAD:refs/heads/main"],
+        cwd=repo,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "seen commit" in proc.stderr
 
 
 def test_hooks_dir_default_accepted(repo: Path) -> None:

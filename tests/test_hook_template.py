@@ -23,3 +23,11 @@ def test_hook_template_records_interpreter_and_marker_accepted() -> None:
     assert "FOREST_PYTHON='/opt/py/bin/python3'" in text
     assert MARKER in text
     assert "@PYTHON@" not in text
+
+
+def test_hook_template_runs_only_installed_code_accepted() -> None:
+    """``-E`` (no PYTHON* variable) and ``-P`` (not the repository's directory on the
+    path); neither ``-s`` nor ``-I``, which would lose a ``pip install --user``."""
+    text = template("/opt/py/bin/python3")
+    [line] = [line for line in text.splitlines() if line.startswith("exec ")]
+    assert line == 'exec "$FOREST_PYTHON" -E -P -c \''

@@ -280,9 +280,11 @@ def test_a_child_that_fails_or_miscounts_changes_nothing_refused(
     assert handed == ([] if child is None else [None, None])
 
 
-def test_the_childs_batch_file_is_removed_whatever_happens_accepted(
+def test_the_scan_leaves_nothing_in_tmpdir_accepted(
     ledger: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
+    """Each part goes through its child's stdin: no job file ever appears in TMPDIR,
+    whether the children answer or are killed."""
     monkeypatch.setenv("TMPDIR", str(tmp_path))
     import tempfile
 
@@ -291,7 +293,7 @@ def test_the_childs_batch_file_is_removed_whatever_happens_accepted(
     path_scan.bound_paths(found, parts=3)
     _child_that(monkeypatch, "import os, signal; os.kill(os.getpid(), signal.SIGKILL)")
     path_scan.bound_paths(found, parts=3)
-    assert list(tmp_path.glob("forest-scan-*")) == []
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_a_child_never_imports_the_repositorys_own_modules_refused(
@@ -317,7 +319,8 @@ def test_a_child_never_imports_the_repositorys_own_modules_refused(
 PARTS_HOOK = (
     sys.executable,
     "-c",
-    "import sys; from forest_files.kernel import spawn as childproc; childproc.usable_cpus = lambda: 2\n"
+    "import sys; from forest_files.kernel import spawn as childproc\n"
+    "childproc.usable_cpus = lambda: 2\n"
     "import forest_files.ledger.path_scan as p; p.PARALLEL_MIN_BYTES = 1\n"
     "result = p._Child.result\n"
     "def told(child):\n"
@@ -329,13 +332,14 @@ PARTS_HOOK = (
 
 
 def _first_hook(
-    origin: Path, into: Path, staged: str, text: str
+    origin: Path, into: Path, staged: str, text: str, extra: dict[str, str] | None = None
 ) -> subprocess.CompletedProcess[str]:
     shutil.rmtree(into, ignore_errors=True)
     git(origin.parent, "clone", "-q", str(origin), str(into))
     write(into, staged, text)
     git(into, "add", staged)
     env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")} | git_env()
+    env |= extra or {}
     return subprocess.run(
         [*PARTS_HOOK, "pre-commit"], cwd=into, env=env, capture_output=True, text=True, check=False
     )
@@ -367,3 +371,85 @@ def test_first_hook_after_clone_damaged_late_segment_refused(ledger: Path, tmp_p
     proc = _first_hook(origin, tmp_path / "clone", "notes/first.md", "unbound\n")
     assert proc.returncode != 0 and "Traceback" not in proc.stderr, proc.stderr
     assert name[:12] in proc.stderr and "SHA-256" in proc.stderr
+
+
+# A process of the same user watching TMPDIR: every new file there that reads as a
+# scan job (a JSON header line, then the pieces' lines) is rewritten at once with
+# each line naming TARGET replaced by another line of its piece, so the line count
+# stays and TARGET's binding vanishes. It logs every name it sees.
+SWAPPER = """
+import json, os, sys, time
+folder, target, log, stop = sys.argv[1], sys.argv[2].encode(), sys.argv[3], sys.argv[4]
+done = set()
+while not os.path.exists(stop):
+    for entry in os.scandir(folder):
+        if entry.name in done:
+            continue
+        try:
+            with open(entry.path, "rb") as fh:
+                head, _, body = fh.read().partition(b"\\n")
+            header, chunks, at = json.loads(head), [], 0
+            for name, first, size in header:
+                lines = body[at : at + size].splitlines(keepends=True)
+                at += size
+                plain = next((x for x in lines if target not in x), None)
+                chunks.append(b"".join(plain if plain and target in x else x for x in lines))
+            sizes = [[h[0], h[1], len(c)] for h, c in zip(header, chunks)]
+            with open(entry.path, "wb") as fh:
+                fh.write(json.dumps(sizes).encode() + b"\\n" + b"".join(chunks))
+        except Exception:
+            continue  # not (yet) a whole job: tried again
+        done.add(entry.name)
+        with open(log, "a") as fh:
+            fh.write(entry.name + "\\n")
+    time.sleep(0.001)
+"""
+
+
+def _bound_by_the_child_only(ledger: Path) -> str:
+    """A whole-file or section binding whose acts all lie in the child's part."""
+    found = segs(ledger)
+    plan = path_scan.plan_parts(found, 2)
+
+    def bound(part: list[path_scan.Piece]) -> set[str]:
+        return path_scan._paths(
+            act
+            for p in part
+            for _, act in path_scan.decode_lines(found[p.name][p.start : p.end], p.name, p.first)
+        )
+
+    untouched = {f"docs/d{n:02}.md" for n in range(24)} - {
+        "docs/d00.md",
+        "docs/d03.md",
+        "docs/d05.md",
+    }
+    return sorted((bound(plan[1]) - bound(plan[0])) & untouched)[0]
+
+
+def test_first_hook_after_clone_with_a_job_swapper_in_tmpdir_refused(
+    ledger: Path, tmp_path: Path
+) -> None:
+    """A watcher of a shared TMPDIR that rewrites each new scan job to drop one bound
+    path's lines changes nothing: the jobs go through the children's stdin, and an
+    answer counts only when it echoes the digest of the job sent."""
+    target = _bound_by_the_child_only(ledger)
+    shared, log, stop = tmp_path / "shared-tmp", tmp_path / "swapped", tmp_path / "stop"
+    shared.mkdir()
+    swapper = subprocess.Popen(
+        [sys.executable, "-c", SWAPPER, str(shared), target, str(log), str(stop)]
+    )
+    try:
+        n = int(target[6:8])
+        drifted = _first_hook(
+            ledger,
+            tmp_path / "clone",
+            target,
+            DOC.format(n=n) + "\nmore\n",
+            {"TMPDIR": str(shared)},
+        )
+    finally:
+        stop.touch()
+        swapper.wait(timeout=60)
+    assert drifted.returncode != 0 and f"drifted {target}" in drifted.stderr, drifted.stderr
+    assert "scan-child True" in drifted.stderr  # the child's answer was used
+    assert not log.exists() or "forest" not in log.read_text()

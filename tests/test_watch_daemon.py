@@ -96,6 +96,26 @@ def test_watch_detach_status_stop_accepted(root: Path) -> None:
     assert runner.invoke(app, ["watch", "stop", "--repo", str(root)]).output.startswith("no")
 
 
+def test_watch_detach_never_runs_the_repositorys_argparse_refused(
+    root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``argparse.py`` at the repository root (the watcher's cwd) and on PYTHONPATH:
+    the detached watcher is an isolated child (``kernel.spawn``), it never runs it."""
+    marker = tmp_path / "ran"
+    plant = f"open({str(marker)!r}, 'a').write('x')\nraise SystemExit(9)\n"
+    (root / "argparse.py").write_text(plant, encoding="utf-8")
+    trap = tmp_path / "trap"
+    trap.mkdir()
+    (trap / "argparse.py").write_text(plant, encoding="utf-8")
+    monkeypatch.setenv("PYTHONPATH", str(trap))
+    out = runner.invoke(app, ["watch", "--detach", *FAST, "--repo", str(root)])
+    assert out.exit_code == 0, out.output
+    save_by_rename(root / "a.md", EDITED)
+    assert until(lambda: "drifted" in open_kinds(root)), watch_state(root)
+    assert runner.invoke(app, ["watch", "stop", "--repo", str(root)]).exit_code == 0
+    assert not marker.exists()
+
+
 def test_watch_killed_and_restarted_catches_up_recovers(root: Path) -> None:
     child = _foreground(root)
     os.kill(child.pid, signal.SIGKILL)

@@ -125,7 +125,7 @@ def dir_inside(root: Path, parent: str, memo: dict[str, bool]) -> bool:
 @dataclass
 class WorktreeSource:
     """The working tree; with ``use_stat_cache`` a check learns file hashes from
-    ``.forest/cache`` (statcache.py) instead of reading unchanged files."""
+    ``.git/forest`` (statcache.py) instead of reading unchanged files."""
 
     root: Path
     name: str = "working tree"

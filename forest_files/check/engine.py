@@ -29,7 +29,7 @@ parse cache under the file hash, else parsed. In the working tree the file
 hash comes from the stat cache when the file's stat is unchanged (no read at
 all; statcache.py); in the git index or a commit, from the blob-hash cache
 when this machine hashed that blob before (a blob id names its bytes). Those
-caches in ``.forest/cache`` are the only thing a check writes.
+caches in ``.git/forest`` are the only thing a check writes.
 """
 
 from __future__ import annotations

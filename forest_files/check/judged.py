@@ -8,7 +8,7 @@ is HEAD's. The record is written by a full ``forest check --staged`` that found
 every binding clean while the index differed from HEAD in no bound path and no
 ledger file or forest.toml (so HEAD's bound content is the index's).
 
-Stores: ``.forest/cache/judged-<python tag>.bin`` (local; commit ids only).
+Stores: ``.git/forest/judged-<python tag>.bin`` (local; commit ids only).
 Refuses: nothing; an unreadable record is an empty one.
 Returns: whether a commit was judged clean; records one.
 Test: tests/test_doors.py

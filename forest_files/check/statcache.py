@@ -1,6 +1,6 @@
 """Local caches that spare a check from re-reading and re-parsing unchanged files.
 
-Stores (``.forest/cache/``, git-ignored, never committed):
+Stores (``.git/forest/``, git-ignored, never committed):
 ``stat-<python tag>.bin`` — repository path -> (size, mtime_ns, ino, ctime_ns,
 normalised file hash, recorded_ns); ``parse-<python tag>.bin`` — (file hash,
 selector, exclusions) ->

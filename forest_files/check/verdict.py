@@ -7,7 +7,7 @@ stat of every input; the next check whose inputs all still stat the same
 repeats the verdict without opening SQLite, replaying, listing bindings or
 reading a file — the way git's index spares ``git status`` from re-hashing.
 
-Stores: ``.forest/cache/verdict-<python tag>.bin`` (local, git-ignored), a
+Stores: ``.git/forest/verdict-<python tag>.bin`` (local, git-ignored), a
 ``marshal`` record written to a temporary file and renamed into place.
 Refuses: nothing. A missing, corrupt, foreign-version or stale record is a
 miss, and the caller runs the full check.

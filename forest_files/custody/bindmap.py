@@ -5,7 +5,7 @@ A check needs each live binding and its chain's ground. Derived from an index
 second at 10,000 bindings; a binding map keeps the result in one ``marshal``
 record, valid exactly as long as its index cannot have changed:
 
-* the working tree's index ``.forest/woods.db``: ``.forest/woods.db.bindmap-<tag>``
+* the working tree's index ``.git/forest/woods.db``: ``.git/forest/woods.db.bindmap-<tag>``
   (git-ignored with the index), keyed by the ledger's stat (verdict.ledger_key)
   taken before the sync that brought the index in step, and written only when no
   segment's mtime reaches the stamp taken with that key (git's racy-clean rule);

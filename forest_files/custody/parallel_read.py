@@ -4,17 +4,18 @@ Reading a target is Python work (decode, normalise, parse the Markdown outline o
 the Python module, cut the section), so one interpreter reads one file at a
 time. From ``PARALLEL_MIN`` targets on, and with more than one CPU, the list is
 cut into contiguous parts, one per CPU (at most ``MAX_PARTS``): this process
-reads the first while each child (``python -m forest_files.custody.parallel_read``)
+reads the first while each child (``forest_files.custody.parallel_read``)
 reads one of the others with ``targets.read_sections``, the same reader.
 
-What a child hands back is only ever used when it says it read its whole part:
-a child that refuses a target, fails or dies leaves its part to this process,
-which reads it again in order, so a refusal is exactly the one a serial read
+A child gets its part through its stdin (``kernel.spawn``), and what it hands
+back is only ever used when it echoes that very part and read all of it: a
+child that refuses a target, fails, dies or answers anything else leaves its
+part to this process, which reads it again in order, so a refusal is exactly the one a serial read
 gives (the first bad target in list order, with its type and message), and a
 target's text is always one a reader of this installation produced.
 
-Stores: nothing (children read; each part's list of targets goes through a
-temp file that the child deletes).
+Stores: nothing (children read; each part's list of targets goes through the
+child's stdin).
 Refuses: what ``read_sections`` refuses, raised here in list order.
 Returns: ``SectionText`` values in target order.
 Test: tests/test_parallel_read.py
@@ -23,14 +24,10 @@ Test: tests/test_parallel_read.py
 from __future__ import annotations
 
 import json
-import os
-import signal
-import subprocess
-import sys
 from collections.abc import Callable, Sequence
 from dataclasses import asdict
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any
 
 from forest_files.custody.record import SectionText
 from forest_files.kernel import spawn as childproc
@@ -82,37 +79,30 @@ def read_in_parts(
 class _Child:
     """One child reading one part."""
 
-    def __init__(self, proc: subprocess.Popen[bytes], listing: Path, count: int) -> None:
-        self.proc, self.listing, self.count = proc, listing, count
+    def __init__(self, child: childproc.Child, specs: list[str]) -> None:
+        self.child, self.specs = child, specs
 
     @classmethod
     def start(cls, root: Path, specs: list[str], max_bytes: int) -> _Child | None:
         job = {"root": str(root), "specs": specs, "max_bytes": max_bytes}
-
-        def write_job(fh: BinaryIO) -> None:
-            fh.write(json.dumps(job).encode("ascii"))
-
-        started = childproc.start(
-            "forest_files.custody.parallel_read", write_job, prefix="forest-read-"
+        child = childproc.spawn(
+            "forest_files.custody.parallel_read", job=json.dumps(job).encode("utf-8")
         )
-        if started is None:
-            return None
-        return cls(*started, len(specs))
+        return None if child is None else cls(child, specs)
 
     def result(self) -> list[SectionText] | None:
         """The part's sections, or None unless the child read every one of them."""
-        doc = childproc.report(self.proc, self.listing)
-        if not isinstance(doc, dict):
+        answer = self.child.answer()
+        if answer is None:
             return None
         try:
-            sections = [_section(item) for item in doc["sections"]]
-        except (KeyError, TypeError):
+            sections = [_section(item) for item in json.loads(answer)["sections"]]
+        except (KeyError, TypeError, ValueError):
             return None
-        return sections if len(sections) == self.count else None
+        return sections if len(sections) == len(self.specs) else None
 
     def stop(self) -> None:
-        childproc.stop(self.proc)
-        self.listing.unlink(missing_ok=True)
+        self.child.stop()
 
 
 def _section(item: dict[str, Any]) -> SectionText:
@@ -129,26 +119,21 @@ def _section(item: dict[str, Any]) -> SectionText:
     return SectionText(**fields)
 
 
-def main(argv: list[str]) -> int:
-    """The child: read the listed part, print every section as JSON, or exit 1."""
+def _work(job: bytes) -> bytes | None:
+    """The child: read the listed part; every section as JSON, or None (exit 1)."""
     from forest_files.custody.targets import read_sections
     from forest_files.kernel.errors import ForestError
 
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent stops its children
-    listing = Path(argv[0])
     try:
-        job = json.loads(listing.read_text(encoding="utf-8"))
-        listing.unlink()
+        doc = json.loads(job)
         sections = read_sections(
-            Path(job["root"]), job["specs"], (), max_bytes=int(job["max_bytes"]), parallel=False
+            Path(doc["root"]), doc["specs"], (), max_bytes=int(doc["max_bytes"]), parallel=False
         )
-    except (ForestError, OSError, ValueError, KeyError):
-        return 1  # the parent reads this part itself, and says what is wrong
+    except (ForestError, OSError, ValueError, KeyError, TypeError):
+        return None  # the parent reads this part itself, and says what is wrong
     data = json.dumps({"sections": [asdict(s) for s in sections]}, ensure_ascii=False)
-    sys.stdout.buffer.write(data.encode("utf-8"))
-    sys.stdout.flush()
-    return 0
+    return data.encode("utf-8")
 
 
 if __name__ == "__main__":
-    os._exit(main(sys.argv[1:]))
+    childproc.serve(_work)

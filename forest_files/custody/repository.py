@@ -1,7 +1,7 @@
 """A git repository under forest-files custody: forest.toml, the ledger, the index.
 
 Stores: ``forest.toml``, ``.forest/ledger/`` (segments and bodies, committed),
-``.forest/.gitignore``, a ``.gitattributes`` line, and ``.forest/woods.db``
+``.forest/.gitignore``, a ``.gitattributes`` line, and ``.git/forest/woods.db``
 (the local index, a cache of the working tree's ledger).
 Refuses: paths outside a git working tree; ``init`` where forest.toml exists;
 any command before ``forest init`` (ConfigError naming it); acts by a

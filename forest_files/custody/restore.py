@@ -1,7 +1,7 @@
 """Restore: write ground back into exactly one section, after capturing what was there.
 
 Stores: the divergent section text as a local capture under
-``.forest/cache/captures/`` (ignored by git: it may hold text nobody adopted),
+``.git/forest/captures/`` (ignored by git: it may hold text nobody adopted),
 then the file with only the section's lines replaced — written to a temporary
 file in the same directory, given the file's mode (an executable stays
 executable), renamed into place. The file of a missing whole-file binding is

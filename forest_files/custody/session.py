@@ -1,7 +1,7 @@
 """The custody a check judges against: the ledger of the same content source.
 
 Stores: for ``index``/commit sources, the replayed custody view in
-``.forest/cache/views/<fingerprint>.db`` (local, git-ignored; the fingerprint
+``.git/forest/views/<fingerprint>.db`` (local, git-ignored; the fingerprint
 covers every ledger blob id and forest.toml), so a hook or CI run whose
 ledger did not change reuses it instead of replaying, and a new one starts
 from the nearest earlier view whose segments and bodies are there with the

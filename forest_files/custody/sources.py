@@ -6,7 +6,7 @@ commit-ish (``"HEAD"``, a branch, a commit id; spell a branch literally named
 ``index`` or ``worktree`` as ``refs/heads/…``).
 
 Stores: nothing in the repository. ``ground_from`` replays into a throwaway
-index in a temporary directory; the working tree's ``.forest/woods.db`` is
+index in a temporary directory; the working tree's ``.git/forest/woods.db`` is
 never opened.
 Refuses: a damaged or forged ledger (``LedgerError``, as replay and
 ``read_ledger`` would); a body whose bytes do not hash to its name

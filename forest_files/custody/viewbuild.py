@@ -16,7 +16,7 @@ unexpected error — falls back to the full replay, which fails closed on a
 damaged segment or a missing body; so the result never depends on which path
 ran, and a source the full replay refuses is refused every time.
 
-Stores: ``.forest/cache/views/<fingerprint>.db``, ``<fingerprint>.cfg`` (the
+Stores: ``.git/forest/views/<fingerprint>.db``, ``<fingerprint>.cfg`` (the
 SHA-256 of the forest.toml text it was built under) and
 ``<fingerprint>.manifest`` (``MANIFEST_VERSION``: the view it was extended from,
 each segment file it holds with its blob id, each referenced body with its blob

@@ -2,7 +2,7 @@
 paths file beside each view. Light: standard library and gitio only, so the hook
 can answer "does this commit touch anything bound?" without loading the store.
 
-Stores: ``.forest/cache/views/<fingerprint>.bound`` (the bound paths, NUL-separated),
+Stores: ``.git/forest/views/<fingerprint>.bound`` (the bound paths, NUL-separated),
 written next to the view it describes; ``<VIEW_FORMAT>-<head key>.alias``, the
 fingerprint of a ledger known by its HEAD tree id (a hook whose commit stages no
 ledger file finds its view without listing the ledger).

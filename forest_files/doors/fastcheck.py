@@ -7,7 +7,7 @@ console script (entry.py) both land here for ``check``/``status``; anything
 this parser does not know (``--help`` included) goes to the full CLI, which
 calls the same ``check_command``.
 
-Stores: only the local caches in ``.forest/cache`` (statcache.py, and the
+Stores: only the local caches in ``.git/forest`` (statcache.py, and the
 remembered clean verdict of verdict.py that answers an unchanged tree without
 opening the store) and the index sync every command does.
 Refuses: an option it does not know when run as ``python -m`` (exit 2).

@@ -1,5 +1,10 @@
 """Running git: one argument-list runner, a clean environment, typed errors.
 
+Every git call sees the repository's own objects and history only: replace refs
+(``refs/replace/*``, ``git replace``) and a grafts file (``info/grafts``, still
+honoured by git 2.39 even with ``GIT_NO_REPLACE_OBJECTS``) are ignored, so neither
+can hide a commit of a range from the gate or the hook.
+
 Stores: nothing.
 Refuses: nothing itself; maps git's failures to NotARepo / GitFailed.
 Returns: decoded stdout (bytes or str), NUL-split records.
@@ -38,11 +43,17 @@ _REPO_LOCAL_VARS = frozenset(
     }
 )
 
+# Where the grafts file is said to be: beneath a file, so nothing can ever stand
+# there (git ignores a graft file it cannot open with ENOENT or ENOTDIR, silently).
+NO_GRAFTS = os.path.join(os.devnull, "forest-files-no-grafts")
+
 # Global options for every call: raw (unquoted) paths, no pager, no colour,
-# and pathspecs taken literally so a file named "*.md" means only itself.
+# pathspecs taken literally so a file named "*.md" means only itself, and no
+# replace refs (the environment says so too, for any git that git starts).
 _BASE = (
     "git",
     "--no-pager",
+    "--no-replace-objects",
     "--literal-pathspecs",
     "-c",
     "core.quotepath=off",
@@ -85,12 +96,17 @@ def clean_env(
     Repository-locating variables are dropped. ``keep_index_file=True`` keeps
     ``GIT_INDEX_FILE`` (made absolute against our cwd) for a hook that must
     judge the index git handed it: ``commit -a`` and ``commit <paths>`` run the
-    hook against a temporary index named only by that variable.
+    hook against a temporary index named only by that variable. Inside a
+    receive-pack quarantine (a server hook: ``GIT_QUARANTINE_PATH`` set, and
+    ``GIT_OBJECT_DIRECTORY`` naming it) the object directories git set are kept,
+    or the pushed objects could not be read. Replace refs and grafts are always
+    off (``GIT_NO_REPLACE_OBJECTS``, ``GIT_GRAFT_FILE``), whatever ``extra`` says.
     """
     env = {k: v for k, v in os.environ.items() if k not in _REPO_LOCAL_VARS}
     index_file = os.environ.get("GIT_INDEX_FILE")
     if keep_index_file and index_file:
         env["GIT_INDEX_FILE"] = os.path.abspath(index_file)
+    env.update(_quarantine())
     # Messages in English so the few we classify are stable; never take
     # optional locks (a background check must not fight the user's git).
     env["LC_ALL"] = "C"
@@ -99,7 +115,26 @@ def clean_env(
     env["GIT_TERMINAL_PROMPT"] = "0"
     if extra:
         env.update(extra)
+    env["GIT_NO_REPLACE_OBJECTS"] = "1"
+    env["GIT_GRAFT_FILE"] = NO_GRAFTS
     return env
+
+
+def _quarantine() -> dict[str, str]:
+    """The object directories of a receive-pack quarantine this process runs in:
+    git sets the quarantine as the object directory and the repository's own as
+    an alternate, both absolute; kept as git wrote them."""
+    quarantine = os.environ.get("GIT_QUARANTINE_PATH")
+    objects = os.environ.get("GIT_OBJECT_DIRECTORY")
+    if not quarantine or not objects or not os.path.isabs(objects):
+        return {}
+    if os.path.normpath(objects) != os.path.normpath(quarantine):
+        return {}
+    kept = {"GIT_OBJECT_DIRECTORY": objects}
+    alternates = os.environ.get("GIT_ALTERNATE_OBJECT_DIRECTORIES")
+    if alternates:
+        kept["GIT_ALTERNATE_OBJECT_DIRECTORIES"] = alternates
+    return kept
 
 
 def run_git(

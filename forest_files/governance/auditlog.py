@@ -1,6 +1,6 @@
 """The local audit log: every ceremony and refusal on this clone, never a body.
 
-Stores: ``.forest/audit.db`` (SQLite, WAL, append-only by trigger; never
+Stores: ``.git/forest/audit.db`` (SQLite, WAL, append-only by trigger; never
 committed — added to ``.git/info/exclude`` before it holds anything — and
 untouched by ``forest rebuild``). A record holds a monotonic ``seq``, the
 wall-clock time, the actor (an act's signer, or ``local``), an action and an

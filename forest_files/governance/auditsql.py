@@ -1,6 +1,6 @@
 """The local audit log's SQL, in one place, versioned by ``PRAGMA user_version``.
 
-Stores: the schema of ``.forest/audit.db``: one append-only table (triggers
+Stores: the schema of ``.git/forest/audit.db``: one append-only table (triggers
 refuse UPDATE and DELETE), a closed vocabulary of actions, outcomes and
 reasons (CHECK lists; tests/test_audit.py checks they match ``ACTIONS``,
 ``OUTCOMES``).

@@ -1,7 +1,7 @@
 """What the doors put in the audit log: a refused commit, drift found, a CI run, a
 command's refusal.
 
-Stores: one record per call in ``.forest/audit.db`` (auditlog.py): ``hook``/
+Stores: one record per call in ``.git/forest/audit.db`` (auditlog.py): ``hook``/
 ``refused`` when the pre-commit hook refuses a commit (reason ``drift``, or the
 refusing error's code); ``drift``/``found`` when ``forest check`` or the watcher
 finds a binding not clean (reason ``check`` / ``watch``); ``ci``/``found`` or

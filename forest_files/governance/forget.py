@@ -203,7 +203,7 @@ def forget(
         raise PurgePending(
             f"erase act {seen.act_id[:12]} is recorded (commit .forest/ledger as usual), "
             f"but purging its local copies failed ({type(exc).__name__}); make "
-            ".forest/local.db and .forest/cache writable regular files, then run "
+            ".git/forest/local.db and .git/forest writable regular files, then run "
             "`forest sync`: it finishes the purge"
         ) from exc
     clear_pending(repo.root, seen.act_id)

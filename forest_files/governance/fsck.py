@@ -1,7 +1,7 @@
 """``forest fsck``: the index and the local stores, checked read-only, body-free.
 
 Checks: SQLite's ``integrity_check`` and ``foreign_key_check`` of the index,
-``.forest/local.db`` and ``.forest/audit.db``; every table, view, index and
+``.git/forest/local.db`` and ``.git/forest/audit.db``; every table, view, index and
 trigger of ``schema.sql`` present in the index with the same SQL, and nothing
 else there but the cache tables ``schema.sql`` lists (their indexes too) and
 SQLite's own; every body re-hashed, every ``[erased]`` body backed by an

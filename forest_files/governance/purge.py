@@ -5,7 +5,7 @@ holds as erased (``delete_erased_bodies``; sync calls it, so a forget killed
 after its commit is finished by the next command); deletes every cached view
 (``views/`` in the git directory's state: whole stores that hold bodies; they are rebuilt on
 demand), every restore capture and any other cache file holding the text,
-purges matching proposals from ``.forest/local.db``, and rewrites the index
+purges matching proposals from ``.git/forest/local.db``, and rewrites the index
 (FTS ``optimize``, ``secure_delete``, ``VACUUM``, ``wal_checkpoint(TRUNCATE)``)
 so no free page or log frame keeps the old bytes.
 
@@ -218,7 +218,7 @@ def resume_pending(
         except Exception as exc:
             raise PurgePending(
                 f"the purge of local copies after erase act {act_id[:12]} failed again "
-                f"({type(exc).__name__}); make .forest/local.db and .forest/cache "
+                f"({type(exc).__name__}); make .git/forest/local.db and .git/forest "
                 "writable regular files, then run `forest sync`"
             ) from exc
         clear_pending(root, act_id)

@@ -1,40 +1,53 @@
-"""Child Python processes of forest-files' own (the body writer, the parallel reader).
+"""Child Python processes of forest-files' own: one way to start them, one to hear them.
 
-A bulk adoption hands work that would otherwise wait for the GIL to a child
-interpreter: the same executable, in isolated mode (``-I``: no current
-directory on its path, no ``PYTHON*`` variables, no user site), so a file such as
-``json.py`` at the root of the repository being adopted is never imported. A
-short bootstrap loads ``forest_files`` from this very installation's directory
-(whatever comes first on the child's path: a test run from a source tree, say,
-beside an installed copy), its dependencies and the standard library as usual,
-and exits with ``WRONG_PACKAGE`` when the package cannot be loaded from there;
-the caller treats any exit but 0 as "do the work yourself".
+Every child interpreter forest-files starts (the parallel reader, the ledger
+scan, the body writer, the detached watcher) is started by ``spawn``: the same
+executable in isolated mode (``-I``: no current directory on its path, no
+``PYTHON*`` variables, no user site), so a file such as ``json.py`` or a package
+``forest_files/`` at the root of the repository being worked on is never
+imported. A short bootstrap loads ``forest_files`` from this very installation's
+directory (whatever comes first on the child's path: a test run from a source
+tree, say, beside an installed copy), adds the user site this process has on its
+path (a ``pip install --user`` keeps its dependencies there), and exits with
+``WRONG_PACKAGE`` when the package cannot be loaded from there.
+
+A job child reads its whole job from its stdin, an inherited pipe (no file by
+name anywhere a watcher of a shared directory could swap it), and ``serve`` (its
+side) prints the SHA-256 of the job it read before its answer. ``Child.answer``
+hands back the answer only when the child exited 0 and echoed the digest of the
+very job sent; the caller then checks the answer's shape and counts, and treats
+None as "do the work yourself".
 
 Stores: nothing.
-Refuses: nothing; ``command`` is None when this process has no interpreter to
-start (an embedded or frozen Python): the caller then does the work itself.
-Returns: the argv of a child; a child started on a job file and its JSON report;
-the CPUs this process may use; ``stop`` kills and reaps a child not reaped yet.
-Test: tests/test_early_bodies.py, tests/test_parallel_read.py, tests/test_path_scan.py
+Refuses: nothing; ``spawn`` returns None when this process has no interpreter
+to start (an embedded or frozen Python) or the system refuses a process.
+Returns: a ``Child`` (its answer, or its ``Popen`` for a detached one); the
+CPUs this process may use.
+Test: tests/test_spawn.py, tests/test_early_bodies.py, tests/test_parallel_read.py,
+tests/test_path_scan.py, tests/test_watch_daemon.py
 """
 
 from __future__ import annotations
 
-import contextlib
-import json
+import hashlib
 import os
-import subprocess
+import site
 import sys
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
-from typing import BinaryIO
+from typing import TYPE_CHECKING, BinaryIO, NoReturn
+
+if TYPE_CHECKING:
+    import subprocess
+    import threading
 
 WRONG_PACKAGE = 97  # the child could not load its parent's forest_files
 
 _BOOT = (
-    "import importlib.util, os, runpy, sys\n"
-    "here, module = sys.argv[1], sys.argv[2]\n"
+    "import importlib.util, os, runpy, site, sys\n"
+    "here, user_site, module = sys.argv[1:4]\n"
+    "if user_site:\n"
+    "    site.addsitedir(user_site)\n"
     "package = os.path.join(here, 'forest_files')\n"
     "try:\n"
     "    spec = importlib.util.spec_from_file_location('forest_files',"
@@ -44,7 +57,7 @@ _BOOT = (
     "    spec.loader.exec_module(found)\n"
     "except Exception:\n"
     f"    sys.exit({WRONG_PACKAGE})\n"
-    "sys.argv = [module, *sys.argv[3:]]\n"
+    "sys.argv = [module, *sys.argv[4:]]\n"
     "runpy.run_module(module, run_name='__main__', alter_sys=True)\n"
 )
 
@@ -60,61 +73,121 @@ def usable_cpus() -> int:
     return os.cpu_count() or 1
 
 
+def _user_site() -> str:
+    """This process's user site directory when it is on its path, else ''."""
+    user_site = site.USER_SITE if site.ENABLE_USER_SITE else None
+    return user_site if user_site and user_site in sys.path else ""
+
+
 def command(module: str, *args: str) -> list[str] | None:
-    """The argv running ``module`` of this installation as ``__main__`` with ``args``
-    in an isolated child interpreter, or None when there is no interpreter to start."""
+    """The argv ``spawn`` runs: ``module`` of this installation as ``__main__`` with
+    ``args``, in an isolated child interpreter; None when there is none to start."""
     if not sys.executable:
         return None
     here = str(Path(__file__).resolve().parents[2])
-    return [sys.executable, "-I", "-c", _BOOT, here, module, *args]
+    return [sys.executable, "-I", "-c", _BOOT, here, _user_site(), module, *args]
 
 
-def start(
-    module: str, write_job: Callable[[BinaryIO], None], *, prefix: str
-) -> tuple[subprocess.Popen[bytes], Path] | None:
-    """A child running ``module`` on a job file (its one argument) that ``write_job``
-    fills: a new temp file (``mkstemp``: created exclusively, mode 0600) that the
-    child deletes once read, as the caller does when done with the child. Its
-    stdout is a pipe, its stdin and stderr nothing. None when no child starts."""
-    argv = command(module)
+def digest(job: bytes) -> bytes:
+    """What a child echoes for ``job``: its SHA-256, as ASCII hex."""
+    return hashlib.sha256(job).hexdigest().encode("ascii")
+
+
+class Child:
+    """One child process. A job child's answer is read by ``answer``; a detached one
+    (no job) is the caller's through ``proc``."""
+
+    def __init__(self, proc: subprocess.Popen[bytes], job: bytes | None) -> None:
+        self.proc = proc
+        self._out: bytes | None = None
+        self._sent = b""
+        self._talk: threading.Thread | None = None
+        if job is not None:
+            import threading
+
+            # Hashing, feeding the pipe and draining the answer go on beside the
+            # caller's own work (hashlib and pipe I/O let go of the GIL).
+            self._talk = threading.Thread(target=self._converse, args=(job,), daemon=True)
+            try:
+                self._talk.start()
+            except BaseException:
+                self.stop()
+                raise
+
+    def _converse(self, job: bytes) -> None:
+        self._sent = digest(job)
+        try:
+            self._out, _ = self.proc.communicate(job)
+        except (OSError, ValueError):
+            self._out = None
+
+    def answer(self) -> bytes | None:
+        """Wait for the child; what it answered after echoing the job's digest, or
+        None for any other exit or output."""
+        if self._talk is None:
+            return None
+        self._talk.join()
+        out = self._out
+        if self.proc.wait() != 0 or out is None or not self._sent:
+            return None
+        head, newline, body = out.partition(b"\n")
+        return body if newline and head == self._sent else None
+
+    def stop(self) -> None:
+        """Kill the child unless it was reaped already, and wait for it."""
+        if self.proc.returncode is None:
+            self.proc.kill()  # one that exited meanwhile is no error (Popen checks)
+        if self._talk is not None and self._talk.ident is not None:
+            self._talk.join()
+        self.proc.wait()
+
+
+def spawn(
+    module: str,
+    *args: str,
+    job: bytes | None = None,
+    log: BinaryIO | None = None,
+    cwd: Path | None = None,
+) -> Child | None:
+    """Start ``module`` of this installation in an isolated child interpreter.
+
+    With ``job``: it goes to the child's stdin, and its stdout is read for
+    ``Child.answer`` (stderr nowhere). Without: a detached child in its own session
+    (a closed terminal's SIGHUP does not reach it), stdin and stdout nowhere, stderr
+    to ``log``. None when no child can be started."""
+    import subprocess
+
+    argv = command(module, *args)
     if argv is None:
         return None
-    fd, name = tempfile.mkstemp(prefix=prefix, suffix=".part")
-    job = Path(name)
+    detached = job is None
     try:
-        with os.fdopen(fd, "wb") as fh:
-            write_job(fh)
         proc = subprocess.Popen(
-            [*argv, str(job)],
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
+            argv,
+            stdin=subprocess.DEVNULL if detached else subprocess.PIPE,
+            stdout=subprocess.DEVNULL if detached else subprocess.PIPE,
+            stderr=log if log is not None else subprocess.DEVNULL,
+            start_new_session=detached,
+            cwd=cwd,
         )
     except OSError:
-        job.unlink(missing_ok=True)
         return None
-    except BaseException:
-        job.unlink(missing_ok=True)
-        raise
-    return proc, job
+    return Child(proc, job)
 
 
-def report(proc: subprocess.Popen[bytes], job: Path) -> object:
-    """What a child started by ``start`` printed, decoded as JSON, once it exited 0;
-    None for any other exit or output (its job file is removed either way)."""
-    out, _ = proc.communicate()
-    job.unlink(missing_ok=True)
-    if proc.returncode != 0:
-        return None
-    try:
-        return json.loads(out)
-    except ValueError:
-        return None
+def serve(work: Callable[[bytes], bytes | None]) -> NoReturn:
+    """The child's side: read the whole job from stdin, answer ``work(job)`` after
+    the job's digest and exit 0; exit 1 when ``work`` gives None. SIGINT is
+    ignored: Ctrl-C reaches the whole foreground group, and the parent decides."""
+    import signal
 
-
-def stop(proc: subprocess.Popen[bytes]) -> None:
-    """Kill ``proc`` unless it was reaped already, and wait for it (its pipes drained)."""
-    if proc.returncode is None:
-        with contextlib.suppress(OSError):
-            proc.kill()
-        proc.communicate()
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    job = sys.stdin.buffer.read()
+    answer = work(job)
+    if answer is None:
+        os._exit(1)
+    out = sys.stdout.buffer
+    out.write(digest(job) + b"\n")
+    out.write(answer)
+    out.flush()
+    os._exit(0)  # nothing to tear down: no interpreter shutdown pass

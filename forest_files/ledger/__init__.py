@@ -1,7 +1,7 @@
 """The ledger: custody acts that travel with the repository, as immutable files.
 
 Stores: ``.forest/ledger/segments/*.jsonl`` and ``.forest/ledger/bodies/``,
-written through temp files in ``.forest/cache/tmp`` (``placing``).
+written through temp files in ``.git/forest/tmp`` (``placing``).
 Refuses: damaged, forged or newer-format files, with ``LedgerError``; verify
 names anything else under the ledger a ``stray`` (``strays``).
 Returns: acts, snapshots, dependency order, verify reports.

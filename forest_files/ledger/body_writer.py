@@ -6,24 +6,22 @@ as fast as the recorder lets go (measured: 5 s on a thread against 1 s alone,
 and the recorder slowed too). A child process has its own interpreter.
 
 Stores: ``<ledger>/bodies/…`` through ``segments.write_bodies`` (the one body
-writer: each body hashed again, temp file in ``.forest/cache/tmp``, rename, one
-sync). The batch it reads is a temp file of the parent's in that same directory
-(``batch_path``), deleted once read.
+writer: each body hashed again, temp file in ``.git/forest/tmp``, rename, one
+sync). The batch comes through its stdin (``kernel.spawn``: started, fed and
+heard there), the ledger directory as its one argument.
 Refuses: what ``write_bodies`` refuses (a body under a hash that is not its own),
 reported on stdout as one JSON object, never a traceback; a batch that does not
 decode.
-Returns: exit 0 with ``{"ok": true}``; ``{"error": "refused"|"os"|"batch", …}``
-otherwise. The child ignores SIGINT: Ctrl-C reaches the whole foreground group,
-and the parent decides (``EarlyBodies.discard`` kills it and takes back what
-it wrote).
+Returns: ``{"ok": true}``; ``{"error": "refused"|"os"|"batch", …}`` otherwise,
+after the batch's digest (``spawn.serve``). The child ignores SIGINT: Ctrl-C
+reaches the whole foreground group, and the parent decides
+(``EarlyBodies.discard`` kills it and takes back what it wrote).
 Test: tests/test_early_bodies.py
 """
 
 from __future__ import annotations
 
 import json
-import os
-import signal
 import struct
 import sys
 from collections.abc import Mapping
@@ -57,34 +55,29 @@ def decode_batch(blob: bytes) -> dict[str, str]:
     return out
 
 
-def _report(doc: dict[str, object], code: int) -> int:
-    sys.stdout.write(json.dumps(doc) + "\n")
-    sys.stdout.flush()
-    return code
+def _report(doc: dict[str, object]) -> bytes:
+    return json.dumps(doc).encode("utf-8") + b"\n"
 
 
-def main(argv: list[str]) -> int:
+def _work(ledger_dir: Path, blob: bytes) -> bytes:
+    """The child: write the batch's bodies; the report, whatever happened."""
     from forest_files.kernel.errors import ForestError
     from forest_files.ledger.segments import write_bodies
 
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    ledger_dir, batch_path = Path(argv[0]), Path(argv[1])
     try:
-        blob = batch_path.read_bytes()
-        batch_path.unlink()
         bodies = decode_batch(blob)
-    except (OSError, ValueError) as exc:
-        return _report({"error": "batch", "message": str(exc)}, 4)
-    del blob
+    except ValueError as exc:
+        return _report({"error": "batch", "message": str(exc)})
     try:
         write_bodies(ledger_dir, bodies)
     except ForestError as exc:
-        return _report({"error": "refused", "message": str(exc)}, 2)
+        return _report({"error": "refused", "message": str(exc)})
     except OSError as exc:
-        message = exc.strerror or str(exc)
-        return _report({"error": "os", "errno": exc.errno, "message": message}, 3)
-    return _report({"ok": True}, 0)
+        return _report({"error": "os", "errno": exc.errno, "message": exc.strerror or str(exc)})
+    return _report({"ok": True})
 
 
 if __name__ == "__main__":
-    os._exit(main(sys.argv[1:]))  # nothing to tear down: no interpreter shutdown pass
+    from forest_files.kernel.spawn import serve
+
+    serve(lambda blob: _work(Path(sys.argv[1]), blob))

@@ -11,8 +11,8 @@ that cannot be started, or dies without saying why, leaves the writing to
 ``finish``, here.
 
 Stores: ``<ledger>/bodies/…`` through ``segments.write_bodies`` (temp file in
-``.forest/cache/tmp``, rename; bodies before the segment that cites them, as
-always); the child's batch, a temp file in that same directory.
+``.git/forest/tmp``, rename; bodies before the segment that cites them, as
+always); the child's batch goes through its stdin (``kernel.spawn``).
 Refuses: nothing itself; the writer's error (a body under a hash not its own, an
 ``OSError``) is raised again by ``finish``.
 Returns: the hashes written, so the segment write skips them. ``discard``
@@ -26,10 +26,8 @@ Test: tests/test_early_bodies.py, tests/test_file_custody.py, tests/test_ledger_
 from __future__ import annotations
 
 import contextlib
-import itertools
 import json
 import os
-import subprocess
 import threading
 from collections.abc import Mapping
 from pathlib import Path
@@ -37,12 +35,10 @@ from pathlib import Path
 from forest_files.kernel import spawn as childproc
 from forest_files.kernel.errors import ForestError
 from forest_files.ledger.acts import is_hex64
-from forest_files.ledger.placing import temp_dir
 from forest_files.ledger.segments import BODIES_DIR, body_path, write_bodies
 
 # Below this many bodies the child's start-up (~60 ms) costs more than it saves.
 PROCESS_MIN = 1000
-_BATCHES = itertools.count()
 
 
 class EarlyBodies:
@@ -105,17 +101,16 @@ class EarlyBodies:
 
 
 class _Child:
-    """``python -m forest_files.ledger.body_writer`` over one batch file."""
+    """``forest_files.ledger.body_writer`` over one batch, fed through its stdin."""
 
     def __init__(
         self,
-        proc: subprocess.Popen[bytes],
+        child: childproc.Child,
         ledger: Path,
-        batch: Path,
         before: dict[str, frozenset[str]],
         bodies: Mapping[str, str],
     ) -> None:
-        self.proc, self.ledger, self.batch = proc, ledger, batch
+        self.child, self.proc, self.ledger = child, child.proc, ledger
         self.before, self.bodies = before, bodies
 
     @classmethod
@@ -123,9 +118,6 @@ class _Child:
         """The running child, or None when none can be started (the caller uses a thread)."""
         from forest_files.ledger.body_writer import encode_batch
 
-        argv = childproc.command("forest_files.ledger.body_writer")
-        if argv is None:
-            return None
         # What is on disk now: whatever else is there later was written by this batch
         # (recording holds the write lock, so no other recorder writes bodies meanwhile).
         before: dict[str, frozenset[str]] = {}
@@ -136,42 +128,19 @@ class _Child:
                     before[folder] = frozenset(os.listdir(folder))
                 except (FileNotFoundError, NotADirectoryError):
                     before[folder] = frozenset()
-        batch = temp_dir(ledger) / f"early-bodies-{next(_BATCHES)}.{os.getpid()}.part"
-        # Created, never opened through: whatever stands under this name (a leftover
-        # of a crashed namesake, a planted symlink) is removed first.
-        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL
-        flags |= getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
-        try:
-            batch.parent.mkdir(parents=True, exist_ok=True)
-            batch.unlink(missing_ok=True)
-            fd = os.open(batch, flags, 0o600)
-            try:
-                view = memoryview(encode_batch(bodies))
-                while view:
-                    view = view[os.write(fd, view) :]
-            finally:
-                os.close(fd)
-            proc = subprocess.Popen(
-                [*argv, str(ledger), str(batch)],
-                stdin=subprocess.DEVNULL,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-            )
-        except BaseException as exc:
-            batch.unlink(missing_ok=True)
-            if isinstance(exc, OSError):
-                return None
-            raise
-        return cls(proc, ledger, batch, before, bodies)
+        job = encode_batch(bodies)
+        child = childproc.spawn("forest_files.ledger.body_writer", str(ledger), job=job)
+        return None if child is None else cls(child, ledger, before, bodies)
 
     def finish(self) -> bool:
         """Wait; True when every body is written, False when the child died without
         a report (the caller writes them). A report of an error is raised."""
-        out, _ = self.proc.communicate()
-        self.batch.unlink(missing_ok=True)
+        answer = self.child.answer()
         try:
-            doc = json.loads(out.decode("utf-8").strip().splitlines()[-1])
-        except (ValueError, IndexError):
+            doc = json.loads(answer) if answer is not None else None
+        except ValueError:
+            return False
+        if not isinstance(doc, dict):
             return False
         if doc.get("ok") is True:
             return True
@@ -184,8 +153,7 @@ class _Child:
 
     def stop(self) -> None:
         """Kill the child and wait for it (a rename is atomic: it lands whole or not)."""
-        childproc.stop(self.proc)  # unless finish() reaped it
-        self.batch.unlink(missing_ok=True)
+        self.child.stop()  # unless finish() reaped it
 
     def created(self) -> list[Path]:
         """The body files of the batch that were not on disk when it started."""

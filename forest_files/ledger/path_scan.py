@@ -8,18 +8,20 @@ proportional to the ledger. From ``PARALLEL_MIN_BYTES`` of segments on, and with
 more than one CPU, the segments (in name order, as one stream of lines) are cut
 into contiguous parts of about equal size at line ends, one per CPU (at most
 ``MAX_PARTS``): this process decodes the first, and each child
-(``python -m forest_files.ledger.path_scan``) decodes one of the others and
-hands back only the paths its acts bind and how many lines it decoded.
+(``forest_files.ledger.path_scan``, started by ``kernel.spawn``) gets one of
+the others through its stdin, decodes it and hands back only the paths its
+acts bind and how many lines it decoded.
 
 This process checks every segment as a whole (not empty, ends with an LF, named
 by the SHA-256 of its bytes) itself. A child's answer is used only when it exited
-0 and decoded exactly the lines of its part; otherwise this process decodes the
-part. Any fault anywhere ends in the serial read (``sources.snapshot_of``), so a
-damaged ledger raises exactly the ``LedgerError`` a serial read raises. What this
-process decoded is kept (``segments``' memos), so a replay that follows decodes
-only the other parts.
+0, echoed the digest of the very part it was sent (no file by name: nothing a
+watcher of a shared temp directory could swap) and decoded exactly the lines of
+its part; otherwise this process decodes the part. Any fault anywhere ends in
+the serial read (``sources.snapshot_of``), so a damaged ledger raises exactly
+the ``LedgerError`` a serial read raises. What this process decoded is kept
+(``segments``' memos), so a replay that follows decodes only the other parts.
 
-Stores: nothing (each part's bytes go through a temp file the child deletes).
+Stores: nothing (each part's bytes go through the child's stdin).
 Refuses: a damaged segment or line, as ``LedgerError`` (the serial read's).
 Returns: the set of paths the acts bind (``kinds.bound_path_refs``), a superset
 of the paths the ledger's bindings hold.
@@ -29,15 +31,9 @@ Test: tests/test_path_scan.py
 from __future__ import annotations
 
 import json
-import os
-import signal
-import subprocess
-import sys
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from itertools import pairwise
-from pathlib import Path
-from typing import BinaryIO
 
 from forest_files.kernel import spawn as childproc
 from forest_files.ledger.acts import Act, LedgerError
@@ -176,26 +172,28 @@ def _paths(acts: Iterable[Act]) -> set[str]:
 class _Child:
     """One child decoding one part."""
 
-    def __init__(self, proc: subprocess.Popen[bytes], batch: Path, lines: int) -> None:
-        self.proc, self.batch, self.lines = proc, batch, lines
+    def __init__(self, child: childproc.Child, lines: int) -> None:
+        self.child, self.lines = child, lines
 
     @classmethod
     def start(cls, segments: Mapping[str, bytes], part: list[Piece]) -> _Child | None:
         chunks = [segments[p.name][p.start : p.end] for p in part]
         header = [[p.name, p.first, len(c)] for p, c in zip(part, chunks, strict=True)]
-
-        def write_job(fh: BinaryIO) -> None:
-            fh.write(json.dumps(header).encode("ascii") + b"\n")
-            fh.writelines(chunks)
-
-        started = childproc.start("forest_files.ledger.path_scan", write_job, prefix="forest-scan-")
-        if started is None:
+        job = b"".join([json.dumps(header).encode("ascii"), b"\n", *chunks])
+        child = childproc.spawn("forest_files.ledger.path_scan", job=job)
+        if child is None:
             return None
-        return cls(*started, sum(c.count(b"\n") for c in chunks))
+        return cls(child, sum(c.count(b"\n") for c in chunks))
 
     def result(self) -> set[str] | None:
         """The part's bound paths, or None unless the child decoded every line."""
-        doc = childproc.report(self.proc, self.batch)
+        answer = self.child.answer()
+        if answer is None:
+            return None
+        try:
+            doc = json.loads(answer)
+        except ValueError:
+            return None
         if not isinstance(doc, dict):
             return None
         lines, paths = doc.get("lines"), doc.get("paths")
@@ -206,33 +204,29 @@ class _Child:
         return set(paths)
 
     def stop(self) -> None:
-        childproc.stop(self.proc)
-        self.batch.unlink(missing_ok=True)
+        self.child.stop()
 
 
-def main(argv: list[str]) -> int:
-    """The child: decode the batch's lines, print their bound paths as JSON, or exit 1."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent stops its children
-    batch = Path(argv[0])
+def _work(job: bytes) -> bytes | None:
+    """The child: decode the job's lines; their bound paths as JSON, or None (exit 1)."""
     try:
-        with open(batch, "rb") as fh:
-            header = json.loads(fh.readline())
-            found: set[str] = set()
-            lines = 0
-            for name, first, size in header:
-                chunk = fh.read(size)
-                if len(chunk) != size:
-                    return 1
-                acts = decode_lines(chunk, name, first)
-                lines += len(acts)
-                found |= _paths(act for _, act in acts)
-        batch.unlink()
-    except (LedgerError, OSError, ValueError, TypeError):
-        return 1  # the parent decodes this part itself, and says what is wrong
-    sys.stdout.buffer.write(json.dumps({"lines": lines, "paths": sorted(found)}).encode("utf-8"))
-    sys.stdout.flush()
-    return 0
+        head, _, body = job.partition(b"\n")
+        found: set[str] = set()
+        lines = at = 0
+        for name, first, size in json.loads(head):
+            chunk = body[at : at + size]
+            if len(chunk) != size or not isinstance(name, str) or not isinstance(first, int):
+                return None
+            at += size
+            acts = decode_lines(chunk, name, first)
+            lines += len(acts)
+            found |= _paths(act for _, act in acts)
+        if at != len(body):
+            return None
+    except (LedgerError, ValueError, TypeError):
+        return None  # the parent decodes this part itself, and says what is wrong
+    return json.dumps({"lines": lines, "paths": sorted(found)}).encode("utf-8")
 
 
 if __name__ == "__main__":
-    os._exit(main(sys.argv[1:]))
+    childproc.serve(_work)

@@ -3,7 +3,7 @@
 Stores: ``<ledger>/segments/<sha256>.jsonl`` (acts, one canonical line each, the
 name the hash of the whole file) and ``<ledger>/bodies/<h[:2]>/<h>.txt`` (the
 exact UTF-8 text whose SHA-256 is ``h``). Every file is written to a temp file
-in ``.forest/cache/tmp`` (never inside the ledger), fsynced and renamed into
+in ``.git/forest/tmp`` (never inside the ledger), fsynced and renamed into
 place with any directory it needs (see ``placing``); stale temp files there are
 swept at the start of each write; bodies land before the segment that refers
 to them.

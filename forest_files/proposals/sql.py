@@ -1,6 +1,6 @@
 """The proposals store's SQL, in one place, versioned by ``PRAGMA user_version``.
 
-Stores: the schema of ``.forest/local.db`` (proposals and their earlier
+Stores: the schema of ``.git/forest/local.db`` (proposals and their earlier
 versions). Local only: never committed, never in the ledger, untouched by
 ``forest rebuild``.
 Refuses: a file whose schema version is newer than this code knows.

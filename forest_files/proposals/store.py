@@ -1,6 +1,6 @@
 """The local proposals store: divergent text nobody adopted yet, one open per binding.
 
-Stores: ``.forest/local.db`` (SQLite, WAL, ``secure_delete`` so a discarded
+Stores: ``.git/forest/local.db`` (SQLite, WAL, ``secure_delete`` so a discarded
 text leaves no bytes in free pages). Never committed: on creation it adds the
 file to the repository's local exclude list (``.git/info/exclude``), and
 ``forest rebuild`` never touches it. Later divergent text for a binding

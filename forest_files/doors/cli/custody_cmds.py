@@ -158,7 +158,7 @@ def _confirm(lines: list[str], yes: bool, *, err: bool) -> None:
 @boundary
 def restore(targets: TargetsArg, repo: RepoOpt = Path(".")) -> None:
     """Write ground back into sections (the first route); a file means every binding in
-    it. The divergent text is captured under .forest/cache/captures first, so nothing
+    it. The divergent text is captured under .git/forest/captures first, so nothing
     is lost; a section that already holds ground is left untouched.
 
     Example: forest restore 'canon/characters.md#Elias'

@@ -3,7 +3,8 @@
 Stores: nothing itself (``forest_files.doors.hooks`` writes the scripts).
 Refuses: nothing itself; a foreign hook is chained, never overwritten
 without ``--force``.
-Returns: one line per hook (or JSON).
+Returns: one line per hook (or JSON), and a line naming any hook of an older
+version with the command that updates it.
 Test: tests/test_hooks.py
 """
 
@@ -33,6 +34,12 @@ def _show(states: list, as_json: bool) -> None:  # type: ignore[type-arg]
         return
     for s in states:
         typer.echo(f"{s.name:<17} {s.state:<13} {s.path}")
+    old = [s for s in states if s.outdated]
+    if old:
+        names = ", ".join(f"{s.name} (v{s.version})" for s in old)
+        typer.echo(
+            f"forest: older forest-files hooks: {names}; run: forest hooks install", err=True
+        )
 
 
 @hooks_app.command()

@@ -1,7 +1,7 @@
 """``forest watch`` (foreground, or ``--detach``), ``forest watch stop``, ``forest watch status``.
 
 Stores: nothing itself (``forest_files.doors.watch.daemon`` keeps the lock, pid,
-state and log under ``.forest/cache/``; proposals go to ``.forest/local.db``).
+state and log under ``.git/forest/``; proposals go to ``.git/forest/local.db``).
 Refuses: nothing itself; a second watcher on one repository exits 1.
 Returns: live lines as drift appears and clears (the same blocks ``forest
 check`` prints); ``status`` as text or ``--json`` (selectors and ids, no text).

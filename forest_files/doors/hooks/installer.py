@@ -1,18 +1,21 @@
 """Installing forest-files into a repository's git hooks, respecting other hooks.
 
-Stores: our hook scripts (marked ``forest-files-hook v1``) in the hooks
+Stores: our hook scripts (marked ``forest-files-hook v2``) in the hooks
 directory git uses (``git rev-parse --git-path hooks``: honours
 ``core.hooksPath`` and worktrees); a foreign hook found there is kept as
-``NAME.forest-chained`` and run first by ours.
+``NAME.forest-chained`` and run first by ours. A script of an older version
+(``v1``: its interpreter could import the repository's own modules) is ours
+too: ``install`` replaces it, ``status`` names it as outdated.
 Refuses: overwriting a foreign hook with ``--force`` absent is never done —
 it is chained instead; uninstall restores it.
-Returns: ``HookState`` per hook name.
+Returns: ``HookState`` per hook name (its version, and whether it is older).
 Test: tests/test_hooks.py
 """
 
 from __future__ import annotations
 
 import os
+import re
 import stat
 import sys
 from dataclasses import dataclass
@@ -22,7 +25,10 @@ from pathlib import Path
 from forest_files import gitio
 
 HOOKS = ("pre-commit", "pre-merge-commit", "post-merge", "post-checkout", "post-rewrite")
-MARKER = "forest-files-hook v1"
+VERSION = 2
+_MARK = "forest-files-hook v"
+MARKER = f"{_MARK}{VERSION}"
+_MARK_RE = re.compile(re.escape(_MARK) + "([0-9]+)")
 CHAINED = ".forest-chained"
 
 
@@ -31,6 +37,8 @@ class HookState:
     name: str
     state: str  # "ours", "ours+chained", "foreign", "missing"
     path: str
+    version: int | None = None  # of ours: the marker's; None for any other
+    outdated: bool = False  # ours, of an older version: `forest hooks install` replaces it
 
 
 def template(python: str | None = None) -> str:
@@ -38,11 +46,18 @@ def template(python: str | None = None) -> str:
     return text.replace("@PYTHON@", python or sys.executable)
 
 
-def _is_ours(path: Path) -> bool:
+def _version(path: Path) -> int | None:
+    """The version in our marker (``forest-files-hook vN``), None for a foreign script."""
     try:
-        return MARKER in path.read_text(encoding="utf-8", errors="replace")
+        text = path.read_text(encoding="utf-8", errors="replace")
     except OSError:
-        return False
+        return None
+    found = _MARK_RE.search(text)
+    return int(found.group(1)) if found else None
+
+
+def _is_ours(path: Path) -> bool:
+    return _version(path) is not None
 
 
 def _write_exec(path: Path, text: str) -> None:
@@ -92,11 +107,13 @@ def status(repo: Path) -> list[HookState]:
     out: list[HookState] = []
     for name in HOOKS:
         path = folder / name
+        version = _version(path) if path.exists() else None
         if not path.exists():
             state = "missing"
-        elif _is_ours(path):
+        elif version is not None:
             state = "ours+chained" if (folder / (name + CHAINED)).exists() else "ours"
         else:
             state = "foreign"
-        out.append(HookState(name, state, str(path)))
+        outdated = version is not None and version < VERSION
+        out.append(HookState(name, state, str(path), version, outdated))
     return out

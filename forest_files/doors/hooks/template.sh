@@ -1,7 +1,10 @@
 #!/bin/sh
-# forest-files git hook (forest-files-hook v1) — installed by `forest hooks install`.
+# forest-files git hook (forest-files-hook v2) — installed by `forest hooks install`.
 # It runs the custody check with the interpreter forest-files was installed with,
 # after any foreign hook that was here before (kept as HOOK.forest-chained).
+# -E: no PYTHON* variable (PYTHONPATH, PYTHONSTARTUP, ...) reaches it; -P: the
+# repository it runs in is not on its path. Only installed code runs (a user
+# site install included, so not -s or -I).
 FOREST_PYTHON='@PYTHON@'
 hook_name=$(basename "$0")
 chained="$(dirname "$0")/$hook_name.forest-chained"
@@ -12,7 +15,7 @@ if [ ! -x "$FOREST_PYTHON" ]; then
     echo "forest-files hook: $FOREST_PYTHON is gone; reinstall forest-files and run 'forest hooks install'" >&2
     exit 1
 fi
-exec "$FOREST_PYTHON" -c '
+exec "$FOREST_PYTHON" -E -P -c '
 import sys
 try:
     from forest_files.doors.hooks.run import main

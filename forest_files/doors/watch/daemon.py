@@ -25,7 +25,6 @@ import os
 import shutil
 import signal
 import subprocess
-import sys
 import time
 from collections.abc import Mapping
 from pathlib import Path
@@ -35,6 +34,7 @@ from forest_files.check.findings import Reported
 from forest_files.doors.watch.lock import WatchLock, running
 from forest_files.doors.watch.settings import WatchSettings
 from forest_files.doors.watch.watcher import Alert, Sink, Watcher
+from forest_files.kernel import spawn as childproc
 from forest_files.kernel.errors import ForestError
 from forest_files.kernel.paths import LOCAL_DB_NAME, WATCH_LOG, WATCH_STATE
 from forest_files.kernel.state import shared_dir, worktree_dir
@@ -187,14 +187,16 @@ def detach(root: Path, args: list[str]) -> int:
     if (pid := running(root)) is not None:
         raise ForestError(f"a watcher already runs for {root} (pid {pid}); `forest watch stop`")
     with (worktree_dir(root) / WATCH_LOG).open("ab") as err:
-        child = subprocess.Popen(
-            [sys.executable, "-m", "forest_files.doors.watch", "--repo", str(root), *args],
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=err,
-            start_new_session=True,  # a closed terminal's SIGHUP does not reach it
-            cwd=root,
+        # Isolated, in its own session (kernel.spawn): the repository's own modules
+        # (an ``argparse.py`` at its root) are never imported by it.
+        started = childproc.spawn(
+            "forest_files.doors.watch", "--repo", str(root), *args, log=err, cwd=root
         )
+    if started is None:
+        raise ForestError(
+            "the watcher could not be started here; run it in the foreground: forest watch"
+        )
+    child = started.proc
     deadline = time.monotonic() + _START_TIMEOUT
     while time.monotonic() < deadline:
         if running(root) == child.pid:

@@ -8,7 +8,7 @@ A binding restored ``RESTORE_LIMIT`` times within ``RESTORE_WINDOW`` seconds
 is left as its proposal instead (``Restorer.allowed``).
 
 Stores: the file (only the section's lines; restore.py) and a capture under
-``.forest/cache/captures``.
+``.git/forest/captures``.
 Refuses: nothing; every problem is an outcome the watcher logs.
 Returns: the outcome: ``restored``, ``changed`` (the file moved on), ``clean``,
 ``held`` (restored too often: left as a proposal), ``failed: …``.
