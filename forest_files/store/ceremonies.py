@@ -1,7 +1,10 @@
 """Ceremonies: the only acts that change status (root, supersede, seal, unseal).
 
 Stores: adoption, sealing and unsealing records with their ceremony edges;
-superseding entries with both a ``supersedes`` and a ``derived_from`` edge.
+superseding entries with both a ``supersedes`` and a ``derived_from`` edge: the
+rows of forest_files/store/rows.py, the ones an act declares. ``supersede_beside``
+and ``seal_beside`` write the same rows without the status gate, for the ledger
+applier (a merged branch superseded or sealed the same entry too).
 Refuses (under BEGIN IMMEDIATE, so the loser of a race is refused, never
 silently last-write-wins): roots without hash, words or signature; roots of
 unknown, ceremony, sealed, superseded, contested or already-ground entries;
