@@ -27,7 +27,7 @@ def test_store_erase_leaves_tombstone_and_hash_accepted(store: ForestStore) -> N
     p = store.write_pair("seed", scroll_ptr={"path": "s", "offset": 0})
     e = store.write(body=SECRET, bucket="note", signature="m", origins=[(p, "derived_from")])
     cid = store.content_id(e)
-    store._erase(e, signature="Ada", reason="pasted secret")
+    store.erase_body(e, signature="Ada", reason="pasted secret")
     row = store.get(e)
     assert row["body"] == "[erased]" and row["body_hash"] == hash_body(SECRET)
     assert store.content_id(e) == cid
@@ -41,7 +41,7 @@ def test_store_erase_leaves_tombstone_and_hash_accepted(store: ForestStore) -> N
 def test_store_erase_blank_reason_refused(store: ForestStore) -> None:
     p = store.write_pair("seed", scroll_ptr={"path": "s", "offset": 0})
     with pytest.raises(ForestError, match="reason"):
-        store._erase(p, signature="Ada", reason=" ")
+        store.erase_body(p, signature="Ada", reason=" ")
 
 
 def test_ledger_erase_act_rebuilds_without_body_recovers(tmp_path: Path) -> None:

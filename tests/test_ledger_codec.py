@@ -409,8 +409,9 @@ def test_topo_order_ties_broken_by_id_accepted() -> None:
 
 
 def test_topo_order_cycle_refused() -> None:
-    a = Act(kind="write", deps=("b" * 64,), fields={}, id="a" * 64, scope=SCOPE)
-    b = Act(kind="write", deps=("a" * 64,), fields={}, id="b" * 64, scope=SCOPE)
+    payload = sample_payload("write")
+    a = Act(kind="write", deps=("b" * 64,), fields={}, id="a" * 64, payload=payload, scope=SCOPE)
+    b = Act(kind="write", deps=("a" * 64,), fields={}, id="b" * 64, payload=payload, scope=SCOPE)
     with pytest.raises(LedgerError, match=f"act {'a' * 64} is part of a dependency cycle"):
         topo_order([a, b])
 
@@ -633,3 +634,34 @@ def test_write_bodies_reports_only_files_it_created_accepted(tmp_path: Path) -> 
     )
     assert created == [body_path(tmp_path, hash_body(fresh))]
     assert body_path(tmp_path, hash_body(damaged)).read_text(encoding="utf-8") == damaged
+
+
+# The codec's own modules and what they may import: the kernel and the ledger package.
+_CODEC_ROOMS = ("forest_files.kernel", "forest_files.ledger")
+
+
+def test_ledger_codec_loads_no_index_module_accepted() -> None:
+    """Decoding and building acts of every kind (a binding's path rule included) loads
+    nothing of the index's rooms (custody, store, check, ...): no import cycle back up."""
+    import subprocess
+    import sys
+
+    lines = [encode_act(sample_act(kind, n=i)) for i, kind in enumerate(sorted(KINDS))]
+    script = (
+        "import sys\n"
+        "from forest_files.ledger.acts import build_act, decode_line\n"
+        "for n, line in enumerate(sys.stdin.read().splitlines(), 1):\n"
+        "    act = decode_line(line.encode(), segment='s', lineno=n)\n"
+        "    assert build_act(act.payload, act.deps, scope=act.scope).id == act.id\n"
+        "print('\\n'.join(m for m in sys.modules if m.startswith('forest_files.')))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        input="\n".join(lines),
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    loaded = done.stdout.split()
+    assert "forest_files.ledger.kinds" in loaded
+    assert [m for m in loaded if not m.startswith(_CODEC_ROOMS)] == []

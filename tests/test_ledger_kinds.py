@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
-from typing import Any
+from typing import Any, get_args
 
 import pytest
 from helpers.acts import (
@@ -75,9 +75,32 @@ def _nested(kind: str) -> list[str]:
 
 
 def test_kinds_codec_and_types_same_list_accepted() -> None:
-    assert acts.KINDS == kinds.KINDS
+    assert acts.KINDS is kinds.KINDS  # one list: the codec reads the typed kinds'
     assert set(PAYLOAD_TYPES) == set(kinds.KINDS)
     assert {"root", "bind"}.isdisjoint(kinds.KINDS)
+
+
+def test_kinds_every_list_of_kinds_agrees_detected() -> None:
+    """The kinds are the payload classes of ``kinds.Payload``, each naming its own; the
+    lists that must name every kind (the audit log's ceremonies) or only kinds (the
+    replay's index-safe kinds) agree with it."""
+    from forest_files.custody.replay import _INDEX_SAFE
+    from forest_files.governance.auditsql import CEREMONIES
+
+    classes = get_args(kinds.Payload)
+    assert len(classes) == len(kinds.KINDS) == len({c.KIND for c in classes})
+    assert all(kinds.PAYLOAD_TYPES[c.KIND] is c for c in classes)
+    assert set(CEREMONIES) == kinds.KINDS
+    assert _INDEX_SAFE <= kinds.KINDS
+
+
+@pytest.mark.parametrize("kind", ["seal", "unseal"])
+def test_kinds_seal_and_unseal_one_shape_two_types_accepted(kind: str) -> None:
+    act = _decode(_obj(kind))
+    assert type(act.payload) is kinds.PAYLOAD_TYPES[kind] and kind == act.payload.KIND
+    assert isinstance(act.payload, kinds.SealAct)  # one applier judges both directions
+    assert act.payload.sealing is (kind == "seal")
+    assert build_act(act.payload, act.deps, scope=act.scope).id == act.id
 
 
 # --- (a) round trips -------------------------------------------------------------
@@ -92,7 +115,7 @@ def test_kind_valid_act_round_trip_accepted(kind: str) -> None:
     assert back.kind == kind
     assert isinstance(back.payload, PAYLOAD_TYPES[kind])
     assert back.payload == act.payload
-    assert kinds.kind_of(back.payload) == kind
+    assert kind == back.payload.KIND
     assert encode_act(back).encode() == line
     assert build_act(back.payload, back.deps, scope=back.scope) == act
     assert set(back.fields) == PAYLOAD_TYPES[kind].KEYS

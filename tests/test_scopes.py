@@ -113,6 +113,22 @@ OPS: dict[str, Op] = {
     "supersede": lambda m, x: m.store.supersede(
         old_id=x, new_body="new text", adopting_words=ADOPTING_WORDS
     ),
+    "supersede_beside": lambda m, x: m.store.supersede_beside(
+        old_id=x,
+        new_body="new text",
+        adopting_words=ADOPTING_WORDS,
+        adopting_signature=AUTHOR,
+        signature=AUTHOR,
+        bucket=None,
+        stamp=("2024-01-01T00:00:00.000Z", "0" * 16),
+    ),
+    "seal_beside": lambda m, x: m.store.seal_beside(
+        entry_id=x,
+        quote="seal it",
+        signature=AUTHOR,
+        stamp=("2024-01-01T00:00:00.000Z", "0" * 16),
+        sealing=True,
+    ),
     "root": lambda m, x: m.store._root(
         entry_id=x, quote=ADOPTING_WORDS, adopting_signature=AUTHOR, expected_body_hash="0" * 64
     ),
@@ -120,7 +136,7 @@ OPS: dict[str, Op] = {
         contested_id=x, pick_id=x, adopting_words=ADOPTING_WORDS, adopting_signature=AUTHOR
     ),
     "contest_heads": lambda m, x: m.store.contest_heads(x),
-    "erase": lambda m, x: m.store._erase(x, signature=AUTHOR, reason="test"),
+    "erase": lambda m, x: m.store.erase_body(x, signature=AUTHOR, reason="test"),
     "cite_origin": lambda m, x: m.store.write(
         body="a citing note", bucket="note", signature=AUTHOR, origins=[(x, "cites")]
     ),
@@ -249,12 +265,12 @@ def test_scope_commit_turn_previous_pair_of_other_scope_refused(sides: tuple[Sid
 
 
 def test_scope_insert_declaring_another_scope_refused(sides: tuple[Side, Side]) -> None:
-    """The internal insert the ledger applier uses: a row declaring another scope."""
+    """The insert the ledger applier uses (``insert_entry``): a row declaring another scope."""
     a, _ = sides
 
     def smuggle() -> int:
         with a.store.atomic():
-            return a.store._insert_entry(
+            return a.store.insert_entry(
                 body="smuggled",
                 jurisdiction="home",
                 bucket="note",

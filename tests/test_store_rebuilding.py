@@ -1,4 +1,4 @@
-"""The rebuild transaction (``ForestStore._rebuilding``): reset, refill, foreign keys
+"""The rebuild transaction (``ForestStore.rebuilding``): reset, refill, foreign keys
 judged once before the commit; a refused refill leaves the old index whole."""
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ def _foreign_keys(store: ForestStore) -> int:
 def test_rebuilding_dangling_edge_refused(store: ForestStore, scroll: Scroll) -> None:
     rooted_entry(store, scroll)
     before = _dump(store)
-    with pytest.raises(StoreConstraint, match="FOREIGN KEY"), store._rebuilding():
+    with pytest.raises(StoreConstraint, match="FOREIGN KEY"), store.rebuilding():
         store.conn.execute(
             "INSERT INTO edges (from_id, to_id, kind, created_at) VALUES (998, 999, 'cites', 'x')"
         )
@@ -32,7 +32,7 @@ def test_rebuilding_dangling_edge_refused(store: ForestStore, scroll: Scroll) ->
 
 def test_rebuilding_refill_accepted(store: ForestStore, scroll: Scroll) -> None:
     rooted_entry(store, scroll)
-    with store._rebuilding():
+    with store.rebuilding():
         assert _dump(store) == []
         pair = rooted_entry(store, scroll, "a new index")
         make_entry(store, pair, "derived again")
@@ -43,6 +43,6 @@ def test_rebuilding_refill_accepted(store: ForestStore, scroll: Scroll) -> None:
 
 def test_rebuilding_inside_transaction_refused(store: ForestStore) -> None:
     with store.atomic(), pytest.raises(ForestError, match="own transaction"):  # noqa: SIM117
-        with store._rebuilding():
+        with store.rebuilding():
             pass
     assert _foreign_keys(store) == 1

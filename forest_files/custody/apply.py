@@ -34,6 +34,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import assert_never
 
 from forest_files.custody import applied as book
 from forest_files.custody import bindings
@@ -54,13 +55,12 @@ from forest_files.ledger.kinds import (
     SupersedeAct,
     WriteAct,
 )
-from forest_files.praise import refuse_praise
 from forest_files.store.base import check_kinds
 from forest_files.store.bulk import Adoption
+from forest_files.store.entryrow import ERASED_MARK
 from forest_files.store.forest import ForestStore
 
 BodyReader = Callable[[str], str | None]
-ERASED_MARK = "[erased]"
 
 
 @dataclass(frozen=True)
@@ -82,7 +82,7 @@ def project_of(store: ForestStore) -> str | None:
 
 
 def chain_of(store: ForestStore, entry_id: int) -> int:
-    row = store._require(entry_id, "chain")
+    row = store.require(entry_id, "chain")
     return int(row["chain_root"] or entry_id)
 
 
@@ -210,19 +210,20 @@ class Applier:
     def apply_many(self, acts: Sequence[Act]) -> list[Applied]:
         """Apply acts in the given (dependency) order; consecutive adopts in one batch."""
         out: list[Applied] = []
-        run: list[Act] = []
+        run: list[tuple[Act, AdoptAct]] = []
         made_in_run: set[str] = set()
         for act in acts:
-            if act.kind == "adopt":
-                origins = act.payload.entry.origins
+            p = act.payload
+            if isinstance(p, AdoptAct):
+                origins = p.entry.origins
                 # Needs the run inserted and marked first: its origin is made in the
                 # run, or it depends on an act of the run (one whose body was erased is
                 # marked only after the batch's bookkeeping).
                 if (origins and origins[0][0] in made_in_run) or made_in_run.intersection(act.deps):
                     out += self._adopts(run)
                     run, made_in_run = [], set()
-                run.append(act)
-                made_in_run.update((act.payload.entry.content_id, act.id))
+                run.append((act, p))
+                made_in_run.update((p.entry.content_id, act.id))
                 continue
             if run:
                 out += self._adopts(run)
@@ -254,7 +255,7 @@ class Applier:
             return self._supersede(act, p)
         if isinstance(p, ResolveAct):
             return self._resolve(act, p)
-        if isinstance(p, SealAct):
+        if isinstance(p, SealAct):  # an UnsealAct too
             return self._seal(act, p)
         if isinstance(p, RebindAct):
             return self._rebind(act, p)
@@ -264,15 +265,14 @@ class Applier:
             return [], self._erase(act, p)
         if isinstance(p, AdoptAct):
             raise self.fail(act, "adopts are applied in batches")
-        raise self.fail(act, "this version of forest-files cannot apply it; upgrade")
+        assert_never(p)  # every kind of ``kinds.Payload`` has its applier above
 
     # -- adopt ------------------------------------------------------------------------
-    def _adopts(self, acts: Sequence[Act]) -> list[Applied]:
+    def _adopts(self, acts: Sequence[tuple[Act, AdoptAct]]) -> list[Applied]:
         plans: list[Adoption] = []
         checked: list[tuple[Act, AdoptAct]] = []
-        for act in acts:
+        for act, p in acts:
             self._scope(act)
-            p: AdoptAct = act.payload
             try:
                 plan = self._adopt_plan(act, p)
             except (LedgerError, StoreBusy, StoreCorruption):
@@ -292,13 +292,13 @@ class Applier:
         except ForestError as exc:
             if self.live:
                 raise
-            raise self.fail(acts[0], f"refused: {exc}") from None
+            raise self.fail(acts[0][0], f"refused: {exc}") from None
         results: dict[str, Applied] = {}
         binds: list[tuple[str, BindSpec, int, str, str]] = []
         marks: list[tuple[Act, list[str]]] = []
         for (act, p), new in zip(checked, made, strict=True):
-            # The rows' content ids are the ones inserted (computed by the store's one
-            # insert path), so they are compared without reading them back.
+            # The rows' content ids are the ones inserted (``rows.adopt``'s, the function
+            # the planner describes them with), compared without reading them back.
             produced = [self._same(act, new.entry.content_id, p.entry)]
             produced.append(self._same(act, new.record.content_id, p.record))
             if p.binding is not None:
@@ -313,10 +313,10 @@ class Applier:
         book.record_paths(
             self.store, [(a.id, r.paths) for a, r in ((a, results[a.id]) for a, _ in marks)]
         )
-        for act in acts:
+        for act, p in acts:
             if act.id not in results:
-                results[act.id] = self._adopt_erased(act, act.payload)
-        return [results[act.id] for act in acts]
+                results[act.id] = self._adopt_erased(act, p)
+        return [results[act.id] for act, _ in acts]
 
     def _adopt_plan(self, act: Act, p: AdoptAct) -> Adoption | None:
         entry, record = p.entry, p.record
@@ -370,7 +370,7 @@ class Applier:
                 "scope",
             )
         text = self.body(act, rec)
-        return self.store._insert_entry(
+        return self.store.insert_entry(
             body=ERASED_MARK if text is None else text,
             erased_body_hash=rec.body_hash if text is None else None,
             jurisdiction=rec.jurisdiction,
@@ -456,44 +456,18 @@ class Applier:
                 expected_body_hash=p.entry.body_hash,
                 stamp=p.entry.stamp,
             )
-        else:
-            new_id = self._sibling_supersede(old, p.entry, p.record, body, words)
+        else:  # a merged branch superseded it too: a second successor, contested after
+            new_id = store.supersede_beside(
+                old_id=old,
+                new_body=body,
+                adopting_words=words,
+                adopting_signature=p.record.signature,
+                signature=p.entry.signature,
+                bucket=p.entry.bucket,
+                stamp=p.entry.stamp,
+            )
         produced = [self.check_id(act, new_id, p.entry), self._adoption_of(act, new_id, p.record)]
         return produced, paths
-
-    def _sibling_supersede(
-        self, old: int, entry: EntryRecord, record: EntryRecord, body: str, words: str
-    ) -> int:
-        """A second successor of one ground (a merged branch): the inserts of
-        ``supersede`` without its live 'is ground now' check; the result is contested."""
-        store = self.store
-        refuse_praise(words)
-        row = store._require(old, "supersede")
-        new_id = store._insert_entry(
-            body=body,
-            jurisdiction=row["jurisdiction"],
-            bucket=store._successor_bucket(row["bucket"], entry.bucket),
-            signature=entry.signature,
-            source=row["source"],
-            origins=[(old, "supersedes"), (old, "derived_from")],
-            ceremony=True,
-            chain_root=row["chain_root"] or old,
-            created_at=entry.created_at,
-            nonce=entry.nonce,
-            scope_of=row["scope"],
-        )
-        store._insert_entry(
-            body=words.strip(),
-            jurisdiction="home",
-            bucket="adoption_record",
-            signature=record.signature.strip(),
-            origins=[(new_id, "adopts")],
-            ceremony=True,
-            created_at=record.created_at,
-            nonce=record.nonce,
-            scope_of=row["scope"],
-        )
-        return new_id
 
     def _rivals_at_deps(self, act: Act, entry_id: int) -> list[int]:
         """Other live heads of the entry's chain, as seen from the act's dependencies."""
@@ -516,7 +490,7 @@ class Applier:
             raise self.fail(act, "the heads it resolves are not of one supersession chain")
         if not all(book.status_at_deps(store, h, act).ground for h in heads):
             raise self.fail(act, "resolves a head that was not live at its dependencies")
-        if self.present(act, p.entry) != str(store._require(pick, "resolve")["body"]):
+        if self.present(act, p.entry) != str(store.require(pick, "resolve")["body"]):
             raise self.fail(act, "the resolved text is not the picked head's text")
         paths = self._paths_of_entry(pick)
         new_id = store.resolve(
@@ -549,16 +523,12 @@ class Applier:
                 entry_id=target, quote=quote, signature=p.record.signature, stamp=p.record.stamp
             )
         else:  # a merged branch made the same change: record it beside the other one
-            record_id = store._insert_entry(
-                body=quote,
-                jurisdiction="home",
-                bucket=bucket,
+            record_id = store.seal_beside(
+                entry_id=target,
+                quote=quote,
                 signature=p.record.signature,
-                origins=[(target, "seals" if p.sealing else "unseals")],
-                ceremony=True,
-                created_at=p.record.created_at,
-                nonce=p.record.nonce,
-                scope_of=str(store._require(target, act.kind)["scope"]),
+                stamp=p.record.stamp,
+                sealing=p.sealing,
             )
         return [self.check_id(act, record_id, p.record)], self._paths_of_entry(target)
 
@@ -655,7 +625,7 @@ class Applier:
                 )
             paths |= self._paths_of_entry(entry_id)
         for row in rows:
-            store._erase(int(row[0]), signature=p.by, reason=p.reason, at=p.at)
+            store.erase_body(int(row[0]), signature=p.by, reason=p.reason, at=p.at)
         marks = (*(p.lines or ()), tombstone.body_mark(self.project or "", p.body_hash))
         tombstone.record(store, act.id, marks)
         if self._tombs is not None:

@@ -23,12 +23,12 @@ binding records is evidence about a file: checks hash what they read.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from forest_files.custody.special import special_path_reason
+# The path rule (repository-relative, never special) is the kernel's, shared with the codec.
+from forest_files.kernel.repopath import check_repo_path as check_repo_path
 from forest_files.ledger.acts import LedgerError
 
 if TYPE_CHECKING:
@@ -101,25 +101,6 @@ def table_current(store: ForestStore) -> bool:
     ensure_table(store)
     columns = {str(r[1]) for r in store.conn.execute("PRAGMA table_info(binding_events)")}
     return "file_hash" not in columns
-
-
-_CONTROL = re.compile("[\x00-\x1f\x7f]")  # a C0 control character or DEL
-
-
-def check_repo_path(path: object) -> str:
-    """A repository-relative path with ``/`` separators, or ValueError saying why not."""
-    if not isinstance(path, str) or not path:
-        raise ValueError("path must be a non-empty string")
-    if _CONTROL.search(path):
-        raise ValueError("path holds a NUL or control character")
-    if path.startswith("/") or "\\" in path or (len(path) > 1 and path[1] == ":"):
-        raise ValueError("path must be relative to the repository root, with / separators")
-    if any(part in ("", ".", "..") for part in path.split("/")):
-        raise ValueError("path must not contain '..', '.' or empty segments")
-    reason = special_path_reason(path)
-    if reason is not None:  # the one rule adoption, checks and restore use too
-        raise ValueError(f"{path} {reason}")
-    return path
 
 
 def apply_bind(

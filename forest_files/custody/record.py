@@ -164,7 +164,7 @@ def supersede_sections(
         bodies: dict[str, str] = {}
         for binding, section, _ in items:
             head = _ground_of(store, binding)
-            if store._require(head, "supersede")["body_hash"] == hash_body(section.text):
+            if store.require(head, "supersede")["body_hash"] == hash_body(section.text):
                 raise ForestError(
                     f"{binding.selector} already holds its ground text; nothing to supersede"
                 )
@@ -246,7 +246,7 @@ def _rebind_payload(
     by: str,
     words: str | None,
 ) -> RebindAct:
-    ground = str(store._require(head, "rebind")["body_hash"])
+    ground = str(store.require(head, "rebind")["body_hash"])
     now = hash_body(section.text)
     part = None
     if now != ground:

@@ -240,7 +240,7 @@ class Repository:
         store = self._open()
         # No cyclic collection while the whole ledger is decoded, ordered and replayed:
         # each pass would walk every live act again (see ``gc_paused``).
-        with gc_paused(), store._rebuilding():
+        with gc_paused(), store.rebuilding():
             store.ensure_anchor(self.config.project_id)
             snapshot = read_ledger(self.ledger_dir)
             self._snapshot = snapshot
@@ -466,7 +466,7 @@ class Repository:
                 )
             planned = plan_resolve(store, heads, picked, words=words, by=by)
             act = self.act(planned, deps_for(store, refs=heads, status_of=heads))
-            body = str(store._require(picked, "resolve")["body"])
+            body = str(store.require(picked, "resolve")["body"])
             return [act], {planned.entry.body_hash: body, planned.record.body_hash: words.strip()}
 
         return self._record(build, also_judge=path)[0].produced[0]

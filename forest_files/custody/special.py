@@ -17,35 +17,18 @@ an ``lstat`` mode or a git mode, and the one detail a check reports for it,
 Test: tests/test_special_paths.py
 
 Kept pure (``stat`` only) so the ledger applier and the hook can import it for
-nothing.
+nothing; ``special_path_reason`` is forest_files/kernel/repopath.py's, named here
+for the modules that read modes too.
 """
 
 from __future__ import annotations
 
 import stat as stat_mod
 
-from forest_files.kernel.paths import CONFIG_NAME as CONFIG
+# The rule itself lives with the other path rules, below the ledger's codec.
+from forest_files.kernel.repopath import special_path_reason
 
-_OWN_DIRS = {
-    ".git": "git's own data",
-    ".forest": "forest's ledger, index and caches",
-}
-
-
-def special_path_reason(path: str) -> str | None:
-    """Why the repository-relative ``path`` may never be bound, or None (fine)."""
-    first, _, rest = path.partition("/")
-    own = _OWN_DIRS.get(first.casefold())
-    if own is not None:
-        return f"lies inside {first}/ ({own}), which is never bound; bind a file of your own"
-    if ".git" in path.casefold().split("/"):  # git never tracks a path through a .git
-        return "lies inside a .git directory (git's own data), which is never bound"
-    if not rest and first.casefold() == CONFIG:
-        return (
-            f"is {CONFIG}, the custody configuration, which is never bound; "
-            "its changes are judged by the ledger's authority rules"
-        )
-    return None
+__all__ = ["git_mode_kind", "lstat_kind", "not_regular", "special_path_reason"]
 
 
 def lstat_kind(mode: int) -> str | None:

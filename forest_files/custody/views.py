@@ -46,7 +46,7 @@ def list_view(store: ForestStore, view: str) -> list[GroundEntry]:
     rows = store.conn.execute(queries.LIST_VIEW.format(view=view), (store.scope,)).fetchall()
     out: list[GroundEntry] = []
     for row in rows:
-        record = store._require(latest_record(store, int(row["id"]), "adopts"), "ground")
+        record = store.require(latest_record(store, int(row["id"]), "adopts"), "ground")
         out.append(
             GroundEntry(
                 content_id=str(row["content_id"]),

@@ -157,7 +157,7 @@ def forget(
 
     def build(store: ForestStore) -> Recorded:
         entry_id = store.local_id(content_id)
-        row = store._require(entry_id, "forget")
+        row = store.require(entry_id, "forget")
         body_hash = str(row["body_hash"])
         erased = {str(r[0]) for r in store.conn.execute(queries.ERASED_BODY_HASHES)}
         if body_hash in erased or str(row["body"]) == ERASED_MARK:

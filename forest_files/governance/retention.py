@@ -124,7 +124,7 @@ def expire_pairs(
     with _secure(store, fts=True), store.atomic():
         rows = store.conn.execute(_OLD_PAIRS, (stamp(cutoff),)).fetchall()
         for entry_id, _hash in rows:
-            store._erase(int(entry_id), signature=signature, reason=reason)
+            store.erase_body(int(entry_id), signature=signature, reason=reason)
     return ExpiredPairs(stamp(cutoff), tuple(str(r[1]) for r in rows))
 
 

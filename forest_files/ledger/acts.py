@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import heapq
 import json
-import re
 from collections.abc import Callable, Container, Iterable, Mapping
 from dataclasses import dataclass, field
 from itertools import pairwise
@@ -26,65 +25,33 @@ from types import MappingProxyType
 from typing import Any
 
 from forest_files.kernel import bounds
-from forest_files.kernel.errors import ForestError, StoreCorruption
+from forest_files.kernel.errors import ForestError
 from forest_files.kernel.hashing import canonical_json, sha256_text
 
+# Named here too (explicit re-exports): readers of the format import them from the codec.
+from forest_files.ledger.fault import LedgerError as LedgerError
+from forest_files.ledger.fault import is_hex64 as is_hex64
+from forest_files.ledger.kinds import KINDS as KINDS
+from forest_files.ledger.kinds import Payload, body_refs, parse_payload
+
 FORMAT_VERSION = 2
-# The kinds of ``forest_files.ledger.kinds`` (a test checks the two lists match).
-KINDS = frozenset(
-    {"write", "adopt", "supersede", "seal", "unseal", "resolve", "rebind", "retire", "erase"}
-)
 RESERVED_KEYS = frozenset({"v", "kind", "deps", "id", "scope"})
 MAX_SCOPE = bounds.MAX_SCOPE_CHARS
-_HEX64 = re.compile(r"[0-9a-f]{64}")
-
-
-def is_hex64(value: object) -> bool:
-    """True for a lowercase 64-digit hex string (an act id or a body hash)."""
-    return isinstance(value, str) and _HEX64.fullmatch(value) is not None
-
-
-class LedgerError(StoreCorruption):
-    """A ledger file is damaged, forged or from a newer format. Fail closed.
-
-    ``code`` is one of the fault codes of ``forest_files.ledger.verify``.
-    """
-
-    def __init__(
-        self,
-        reason: str,
-        *,
-        segment: str | None = None,
-        line: int | None = None,
-        act_id: str | None = None,
-        code: str = "malformed",
-    ) -> None:
-        where = []
-        if segment is not None:
-            where.append(f"segment {segment}")
-        if line is not None:
-            where.append(f"line {line}")
-        message = f"ledger {' '.join(where)}: {reason}" if where else f"ledger: {reason}"
-        super().__init__(message)
-        self.reason = reason
-        self.segment = segment
-        self.line = line
-        self.act_id = act_id
-        self.code = code
 
 
 @dataclass(frozen=True)
 class Act:
     """One decoded act. ``fields`` holds every key except v, kind, deps, scope and id;
-    ``payload`` is the same fields as the kind's typed value (``kinds.Payload``)."""
+    ``payload`` is the same fields as the kind's typed value: the ``kinds`` class
+    whose ``KIND`` is ``kind`` (``kinds.Payload``)."""
 
     kind: str
     deps: tuple[str, ...]
     fields: Mapping[str, Any] = field(compare=False, hash=False)
     id: str
+    payload: Payload = field(compare=False, hash=False, repr=False)
     scope: str = ""
     version: int = FORMAT_VERSION
-    payload: Any = field(default=None, compare=False, hash=False, repr=False)
     # The canonical line this act was decoded from or built as (None: encode it). Not
     # an init field, so ``dataclasses.replace`` (a changed act) never carries it over.
     line: str | None = field(default=None, init=False, compare=False, hash=False, repr=False)
@@ -103,11 +70,9 @@ class Act:
         }
 
 
-def build_act(payload: Any, deps: Iterable[str], *, scope: str) -> Act:
+def build_act(payload: Payload, deps: Iterable[str], *, scope: str) -> Act:
     """The act of a typed payload (``kinds``), of the current format."""
-    from forest_files.ledger.kinds import kind_of
-
-    return make_act(kind_of(payload), deps, payload.to_fields(), scope=scope)
+    return make_act(payload.KIND, deps, payload.to_fields(), scope=scope)
 
 
 def make_act(kind: str, deps: Iterable[str], fields: Mapping[str, Any], *, scope: str) -> Act:
@@ -162,8 +127,6 @@ def encode_act(act: Act) -> str:
 
 
 def _from_object(obj: dict[str, Any], act_id: str) -> Act:
-    from forest_files.ledger.kinds import parse_payload
-
     rest = {k: v for k, v in obj.items() if k not in RESERVED_KEYS}
     payload = parse_payload(obj["kind"], rest, act_id=act_id)
     # Every field at once, without the frozen __init__'s per-field setattr (a rebuild
@@ -287,10 +250,6 @@ def _check_version(version: object, fail: Callable[[str, str], LedgerError]) -> 
 
 def body_hashes(act: Act) -> frozenset[str]:
     """The body hashes an act refers to (from its typed payload)."""
-    if act.payload is None:  # an envelope built by hand, without fields
-        return frozenset()
-    from forest_files.ledger.kinds import body_refs
-
     return frozenset(body_refs(act.payload))
 
 

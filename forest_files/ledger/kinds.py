@@ -10,8 +10,10 @@ and clean, and anything over the format's fixed bounds (``MAX_TEXT``,
 from forest_files/kernel/bounds.py; meta is checked by ``bounds.check_meta``: JSON
 values only, depth, integer size, finite floats, canonical size).
 Returns: ``Payload`` values (``EntryRecord``, ``BindSpec`` and one class per
-act kind); ``parse_payload`` turns decoded fields into one, ``to_fields``
-back.
+act kind, whose ``KIND`` names it); ``parse_payload`` turns decoded fields into
+one, ``to_fields`` back. ``Payload`` is the one list of the format's kinds:
+``PAYLOAD_TYPES`` and ``KINDS`` are read from it (the codec's ``acts.KINDS`` is
+this set).
 Test: tests/test_ledger_kinds.py, tests/test_ledger_codec.py
 
 The kinds (docs/ledger-format.md has the full field tables):
@@ -20,19 +22,22 @@ The kinds (docs/ledger-format.md has the full field tables):
   for a file section, its binding, together;
 * ``write`` — an entry ground depends on without being adopted in the same act;
 * ``supersede``, ``resolve`` — a new ground entry and its adoption record;
-* ``seal``, ``unseal`` — a sealing or unsealing record of a target;
+* ``seal``, ``unseal`` — a sealing or unsealing record of a target (``SealAct``,
+  ``UnsealAct``: one shape, ``sealing`` tells the direction);
 * ``rebind``, ``retire`` — where a binding's ground lives now, or its end;
 * ``erase`` — the body with a given hash is removed (its entries stay).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar, TypeVar
+from types import MappingProxyType
+from typing import Any, ClassVar, TypeAlias, TypeVar, get_args
 
 from forest_files.kernel import bounds
-from forest_files.ledger.acts import LedgerError, is_hex64
+from forest_files.kernel.repopath import check_repo_path
+from forest_files.ledger.fault import LedgerError, is_hex64
 
 # The format's bounds, defined once in forest_files/kernel/bounds.py (with their reasons).
 MAX_TEXT = bounds.MAX_TEXT_CHARS  # characters of a path, selector, signature, time, name
@@ -120,8 +125,6 @@ def _check_excludes(reader: _Reader, excludes: tuple[str, ...]) -> tuple[str, ..
 
 
 def _check_path(reader: _Reader, key: str) -> str:
-    from forest_files.custody.bindings import check_repo_path
-
     try:
         return check_repo_path(reader.text(key))
     except ValueError as exc:
@@ -276,6 +279,7 @@ class WriteAct:
     entry: EntryRecord
     KIND: ClassVar[str] = "write"
     KEYS: ClassVar[frozenset[str]] = frozenset({"entry"})
+    OPTIONAL: ClassVar[frozenset[str]] = frozenset()
 
     @property
     def signer(self) -> str:
@@ -296,6 +300,7 @@ class AdoptAct:
     binding: BindSpec | None
     KIND: ClassVar[str] = "adopt"
     KEYS: ClassVar[frozenset[str]] = frozenset({"entry", "record", "binding"})
+    OPTIONAL: ClassVar[frozenset[str]] = frozenset()
 
     @property
     def signer(self) -> str:
@@ -326,6 +331,7 @@ class SupersedeAct:
     record: EntryRecord
     KIND: ClassVar[str] = "supersede"
     KEYS: ClassVar[frozenset[str]] = frozenset({"old", "entry", "record"})
+    OPTIONAL: ClassVar[frozenset[str]] = frozenset()
 
     @property
     def signer(self) -> str:
@@ -351,6 +357,7 @@ class ResolveAct:
     record: EntryRecord
     KIND: ClassVar[str] = "resolve"
     KEYS: ClassVar[frozenset[str]] = frozenset({"heads", "pick", "entry", "record"})
+    OPTIONAL: ClassVar[frozenset[str]] = frozenset()
 
     @property
     def signer(self) -> str:
@@ -383,17 +390,14 @@ class ResolveAct:
 
 @dataclass(frozen=True)
 class SealAct:
-    """A seal or an unseal (``sealing``) of ``target``."""
+    """A seal of ``target``: its body leaves every retrieval path until unsealed."""
 
     target: str
     record: EntryRecord
-    sealing: bool
     KIND: ClassVar[str] = "seal"
     KEYS: ClassVar[frozenset[str]] = frozenset({"target", "record"})
-
-    @property
-    def kind(self) -> str:
-        return "seal" if self.sealing else "unseal"
+    OPTIONAL: ClassVar[frozenset[str]] = frozenset()
+    sealing: ClassVar[bool] = True  # False for the unseal, the same fields the other way
 
     @property
     def signer(self) -> str:
@@ -403,12 +407,26 @@ class SealAct:
         return {"target": self.target, "record": self.record.to_fields()}
 
     @classmethod
-    def parse_kind(cls, r: _Reader, sealing: bool) -> SealAct:
-        return cls(
+    def parse(cls, r: _Reader) -> SealAct:
+        return _frozen(
+            cls,
             target=r.hex64("target"),
             record=EntryRecord.parse(r.value["record"], act_id=r.act_id, key="record"),
-            sealing=sealing,
         )
+
+
+@dataclass(frozen=True)
+class UnsealAct(SealAct):
+    """An unseal of ``target``: a seal's fields, undoing it (a ``SealAct`` with
+    ``sealing`` False, so one applier judges both directions)."""
+
+    KIND: ClassVar[str] = "unseal"
+    sealing: ClassVar[bool] = False
+
+
+def seal_act(target: str, record: EntryRecord, *, sealing: bool) -> SealAct:
+    """The seal (or, ``sealing`` False, the unseal) of ``target`` by ``record``."""
+    return (SealAct if sealing else UnsealAct)(target=target, record=record)
 
 
 @dataclass(frozen=True)
@@ -477,6 +495,7 @@ class RetireAct:
     at: str
     KIND: ClassVar[str] = "retire"
     KEYS: ClassVar[frozenset[str]] = frozenset({"binding", "words", "by", "at"})
+    OPTIONAL: ClassVar[frozenset[str]] = frozenset()
 
     @property
     def signer(self) -> str:
@@ -540,40 +559,34 @@ class EraseAct:
         )
 
 
-Payload = (
-    WriteAct | AdoptAct | SupersedeAct | ResolveAct | SealAct | RebindAct | RetireAct | EraseAct
+# The act kinds of ledger format 2, listed once: one payload class per kind, each
+# naming its kind (``KIND``). The codec, the applier and the docs test read them here.
+Payload: TypeAlias = (
+    WriteAct
+    | AdoptAct
+    | SupersedeAct
+    | ResolveAct
+    | SealAct
+    | UnsealAct
+    | RebindAct
+    | RetireAct
+    | EraseAct
 )
-
-_PARSERS: dict[str, tuple[frozenset[str], Callable[[_Reader], Payload]]] = {
-    "write": (WriteAct.KEYS, WriteAct.parse),
-    "adopt": (AdoptAct.KEYS, AdoptAct.parse),
-    "supersede": (SupersedeAct.KEYS, SupersedeAct.parse),
-    "resolve": (ResolveAct.KEYS, ResolveAct.parse),
-    "seal": (SealAct.KEYS, lambda r: SealAct.parse_kind(r, True)),
-    "unseal": (SealAct.KEYS, lambda r: SealAct.parse_kind(r, False)),
-    "rebind": (RebindAct.KEYS, RebindAct.parse),
-    "retire": (RetireAct.KEYS, RetireAct.parse),
-    "erase": (EraseAct.KEYS, EraseAct.parse),
-}
-KINDS = frozenset(_PARSERS)
-# Fields a kind may carry or leave out (format 2 stays open for them).
-_OPTIONAL: dict[str, frozenset[str]] = {"rebind": RebindAct.OPTIONAL, "erase": EraseAct.OPTIONAL}
+PAYLOAD_TYPES: Mapping[str, type[Payload]] = MappingProxyType(
+    {kind.KIND: kind for kind in get_args(Payload)}
+)
+KINDS = frozenset(PAYLOAD_TYPES)
 
 
 def parse_payload(kind: str, fields: Mapping[str, Any], *, act_id: str) -> Payload:
     """The typed payload of an act's fields; refuses unknown kinds and fields."""
-    known = _PARSERS.get(kind)
-    if known is None:
+    cls = PAYLOAD_TYPES.get(kind)
+    if cls is None:
         raise LedgerError(f"act {act_id}: unknown act kind {kind!r}", act_id=act_id)
-    keys, parse = known
-    optional = _OPTIONAL.get(kind)
-    if optional is not None and isinstance(fields, Mapping):
-        keys = keys | (optional & fields.keys())  # an optional field only when present
-    return parse(_Reader(fields, act_id=act_id, where=kind, keys=keys))
-
-
-def kind_of(payload: Payload) -> str:
-    return payload.kind if isinstance(payload, SealAct) else payload.KIND
+    keys = cls.KEYS
+    if cls.OPTIONAL and isinstance(fields, Mapping):
+        keys = keys | (cls.OPTIONAL & fields.keys())  # an optional field only when present
+    return cls.parse(_Reader(fields, act_id=act_id, where=kind, keys=keys))
 
 
 def bound_path_refs(payload: Payload) -> tuple[str, ...]:

@@ -33,7 +33,7 @@ class AnchorMixin(StoreBase):
             ).fetchone()
             if row is not None:
                 return int(row[0])
-            return self._insert_entry(
+            return self.insert_entry(
                 body=anchor_body(project_id),
                 jurisdiction="home",
                 bucket="anchor",

@@ -80,7 +80,7 @@ class AuditMixin(StoreBase):
         """Status, hash and trail of any entry (ground or not)."""
         if not isinstance(adopting_signature, str) or not adopting_signature.strip():
             raise ForestError("authority_report: adopting_signature required")
-        row = self._require(entry_id, "authority_report")
+        row = self.require(entry_id, "authority_report")
         check_excerpt_len(excerpt_len)
         packet = self._authority_packet(row, adopting_signature, excerpt_len)
         packet["status"] = {

@@ -1,9 +1,10 @@
 """Bulk import-and-root: thousands of new entries written and rooted in one pass.
 
 Stores: for each body an ``import`` entry (origin: one existing entry,
-``derived_from``) and its adoption record (``adopts``): the rows ``write``
-(without scrub) then ``root_to_ground`` store for it, with the same content
-ids; inserted with ``executemany``, their bodies indexed in one FTS5 batch.
+``derived_from``) and its adoption record (``adopts``): ``rows.adopt``'s rows,
+the ones ``write`` (without scrub) then ``root_to_ground`` store for it, with
+the same content ids; inserted with ``executemany``, their bodies indexed in one
+FTS5 batch.
 The batch is one act of adoption, so its entries share one creation time
 (each keeps its own nonce, so content ids stay distinct).
 Refuses, before anything is written: what those two calls refuse for a new
@@ -24,9 +25,10 @@ from typing import Any, NamedTuple
 
 from forest_files.kernel.errors import CeremonyRefusal, ForestError
 from forest_files.praise import refuse_praise
-from forest_files.store import queries
-from forest_files.store.base import EntryRow, utc_now
+from forest_files.store import queries, rows
+from forest_files.store.base import utc_now
 from forest_files.store.connection import guarded
+from forest_files.store.rows import Row, Stamp
 from forest_files.store.writing import WriteMixin
 
 
@@ -34,9 +36,9 @@ class Adopted(NamedTuple):
     """One imported entry and the record that roots it."""
 
     entry_id: int
-    entry: EntryRow
+    entry: Row
     record_id: int
-    record: EntryRow
+    record: Row
 
 
 class Adoption(NamedTuple):
@@ -48,8 +50,8 @@ class Adoption(NamedTuple):
     signature: str
     words: str
     speaker: str
-    entry_stamp: tuple[str, str]
-    record_stamp: tuple[str, str]
+    entry_stamp: Stamp
+    record_stamp: Stamp
 
 
 class BulkMixin(WriteMixin):
@@ -98,49 +100,41 @@ class BulkMixin(WriteMixin):
         for plan in plans:
             if not isinstance(plan.speaker, str) or not plan.speaker.strip():
                 raise CeremonyRefusal("root without a speaker signature refused")
+        words_hash: dict[str, str] = {}  # one adopting text for many records: hashed once
         with self.atomic(), self.deferred_text_index():
             known = self._origin_content_ids(sorted({(p.origin, "derived_from") for p in plans}))
             first = int(self.conn.execute(queries.MAX_ENTRY_ID).fetchone()[0]) + 1
             made: list[Adopted] = []
             for pos, plan in enumerate(plans):
-                entry_id, record_id = first + 2 * pos, first + 2 * pos + 1
-                entry, _ = self._entry_row(
+                entry, record = rows.adopt(
+                    (plan.origin, known[plan.origin]),
+                    scope=self.scope,
                     body=plan.body,
-                    jurisdiction="home",
-                    bucket="import",
-                    signature=plan.signature,
-                    source=None,
                     meta=plan.meta,
-                    origins=[(plan.origin, "derived_from")],
-                    ceremony=False,
-                    created_at=plan.entry_stamp[0],
-                    nonce=plan.entry_stamp[1],
-                    known=known,
+                    signature=plan.signature,
+                    words=plan.words,
+                    speaker=plan.speaker,
+                    stamp=plan.entry_stamp,
+                    record_stamp=plan.record_stamp,
+                    words_hash=words_hash.get(plan.words),
+                    max_body_bytes=self.max_body_bytes,
                 )
-                record, _ = self._entry_row(
-                    body=plan.words.strip(),
-                    jurisdiction="home",
-                    bucket="adoption_record",
-                    signature=plan.speaker.strip(),
-                    source=None,
-                    meta=None,
-                    origins=[(entry_id, "adopts")],
-                    ceremony=True,
-                    scope_of=entry.scope,
-                    created_at=plan.record_stamp[0],
-                    nonce=plan.record_stamp[1],
-                    known={entry_id: entry.content_id},
-                )
-                made.append(Adopted(entry_id, entry, record_id, record))
-            rows = [(a.entry_id, *a.entry.values()) for a in made]
-            rows += [(a.record_id, *a.record.values()) for a in made]
-            rows.sort()
-            self.conn.executemany(queries.INSERT_ENTRY_WITH_ID, rows)
+                words_hash[plan.words] = record.body_hash
+                made.append(Adopted(first + 2 * pos, entry, first + 2 * pos + 1, record))
+            values = [(a.entry_id, *a.entry.values()) for a in made]
+            values += [(a.record_id, *a.record.values()) for a in made]
+            values.sort()
+            self.conn.executemany(queries.INSERT_ENTRY_WITH_ID, values)
             edges = [
-                (a.entry_id, p.origin, "derived_from", a.entry.created_at)
-                for a, p in zip(made, plans, strict=True)
+                (a.entry_id, link.id, link.kind, a.entry.created_at)
+                for a in made
+                for link in a.entry.links
             ]
-            edges += [(a.record_id, a.entry_id, "adopts", a.record.created_at) for a in made]
+            edges += [  # the record's link names its entry (``rows.Link`` id None)
+                (a.record_id, a.entry_id, link.kind, a.record.created_at)
+                for a in made
+                for link in a.record.links
+            ]
             edges.sort()
             self.conn.executemany(queries.INSERT_EDGE, edges)
             rooted = self.conn.execute(queries.ROOTED_IMPORTS_FROM, (first,)).fetchone()[0]

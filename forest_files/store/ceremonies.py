@@ -1,7 +1,10 @@
 """Ceremonies: the only acts that change status (root, supersede, seal, unseal).
 
 Stores: adoption, sealing and unsealing records with their ceremony edges;
-superseding entries with both a ``supersedes`` and a ``derived_from`` edge.
+superseding entries with both a ``supersedes`` and a ``derived_from`` edge: the
+rows of forest_files/store/rows.py, the ones an act declares. ``supersede_beside``
+and ``seal_beside`` write the same rows without the status gate, for the ledger
+applier (a merged branch superseded or sealed the same entry too).
 Refuses (under BEGIN IMMEDIATE, so the loser of a race is refused, never
 silently last-write-wins): roots without hash, words or signature; roots of
 unknown, ceremony, sealed, superseded, contested or already-ground entries;
@@ -19,14 +22,13 @@ from __future__ import annotations
 
 from forest_files.kernel import bounds
 from forest_files.kernel.errors import ForestError, InvalidTransition, Refusal
-from forest_files.kernel.vocab import RESERVED_BUCKETS, ROOT_BUCKET
+from forest_files.kernel.vocab import RESERVED_BUCKETS
 from forest_files.praise import refuse_praise
 from forest_files.scrub import ScrubFn, default_scrub
-from forest_files.store.base import StoreBase
+from forest_files.store import rows
+from forest_files.store.base import StoreBase, new_stamp
 from forest_files.store.connection import guarded
-
-# (created_at, nonce): a replayed act's own stamp, so its content ids come out the same.
-Stamp = tuple[str, str]
+from forest_files.store.rows import Stamp
 
 
 def _blank(value: object) -> bool:
@@ -35,7 +37,7 @@ def _blank(value: object) -> bool:
 
 class CeremonyMixin(StoreBase):
     @guarded
-    def _root(
+    def root(
         self,
         *,
         entry_id: int,
@@ -44,7 +46,8 @@ class CeremonyMixin(StoreBase):
         expected_body_hash: str,
         stamp: Stamp | None = None,
     ) -> int:
-        """Root an entry in place: one adoption record that ``adopts`` it."""
+        """Root an entry in place: one adoption record that ``adopts`` it (the ceremony
+        behind ``root_to_ground``)."""
         if _blank(expected_body_hash):
             raise ForestError("root: expected_body_hash required (hash of the body shown)")
         if _blank(quote):
@@ -53,7 +56,7 @@ class CeremonyMixin(StoreBase):
             raise ForestError("root without a speaker signature refused")
         bounds.check_text("adopting words", quote, bounds.MAX_WORDS_CHARS, lines=True)
         with self.atomic():
-            row = self._require(entry_id, "root")
+            row = self.require(entry_id, "root")
             if row["bucket"] in RESERVED_BUCKETS:
                 raise Refusal("root: cannot root a ceremony record")
             self._refuse_unrootable(entry_id)
@@ -63,19 +66,20 @@ class CeremonyMixin(StoreBase):
                     f"{expected_body_hash}, stored {row['body_hash']}); re-read the entry and "
                     "root exactly what was shown"
                 )
-            record = self._insert_entry(
-                body=quote.strip(),
-                jurisdiction="home",
-                bucket="adoption_record",
-                signature=adopting_signature.strip(),
-                origins=[(entry_id, "adopts")],
-                ceremony=True,
-                created_at=None if stamp is None else stamp[0],
-                nonce=None if stamp is None else stamp[1],
+            made = rows.root(
+                rows.Subject.of(row),
+                words=quote,
+                speaker=adopting_signature,
+                stamp=stamp or new_stamp(),
+                max_body_bytes=self.max_body_bytes,
             )
+            (record,) = self._insert_rows([made])
             if not self._ground(entry_id):
                 raise ForestError(f"root postcondition failed: entry {entry_id} is not ground")
         return record
+
+    # Forest 0.4's name for the rooting ceremony (its own tests call it directly).
+    _root = root
 
     def _refuse_unrootable(self, entry_id: int) -> None:
         if self._sealed(entry_id):
@@ -104,6 +108,45 @@ class CeremonyMixin(StoreBase):
         stamp: Stamp | None = None,
     ) -> int:
         """Correct ground: new entry + ``supersedes`` + adoption, in one transaction."""
+        return self._supersede(
+            old_id, new_body, adopting_words, adopting_signature, signature, bucket, scrub,
+            expected_body_hash, stamp, beside=False,
+        )  # fmt: skip
+
+    @guarded
+    def supersede_beside(
+        self,
+        *,
+        old_id: int,
+        new_body: str,
+        adopting_words: str,
+        adopting_signature: str,
+        signature: str,
+        bucket: str | None,
+        stamp: Stamp,
+    ) -> int:
+        """A second successor of one ground (a merged branch superseded it too): the
+        rows of ``supersede`` without its "is current ground" gate, for the ledger
+        applier; the chain is contested afterwards. The body is taken as given."""
+        return self._supersede(
+            old_id, new_body, adopting_words, adopting_signature, signature, bucket, None,
+            None, stamp, beside=True,
+        )  # fmt: skip
+
+    def _supersede(
+        self,
+        old_id: int,
+        new_body: str,
+        adopting_words: str,
+        adopting_signature: str,
+        signature: str,
+        bucket: str | None,
+        scrub: ScrubFn | None,
+        expected_body_hash: str | None,
+        stamp: Stamp | None,
+        *,
+        beside: bool,
+    ) -> int:
         if _blank(adopting_words):
             raise ForestError("supersession without adopting words refused")
         refuse_praise(adopting_words)
@@ -114,105 +157,71 @@ class CeremonyMixin(StoreBase):
             raise ForestError(f"supersede: new_body must be a string; got {type(new_body)}")
         body = scrub(new_body) if scrub is not None else new_body
         with self.atomic():
-            old = self._require(old_id, "supersede")
-            if not self._ground(old_id):
+            old = self.require(old_id, "supersede")
+            if not beside and not self._ground(old_id):
                 raise InvalidTransition(
                     f"entry {old_id} is not current ground; only ground can be superseded"
                 )
-            new_bucket = self._successor_bucket(old["bucket"], bucket)
-            self._check_expected(body, expected_body_hash)
-            new_id = self._insert_entry(
+            made = rows.supersede(
+                rows.Subject.of(old),
                 body=body,
-                jurisdiction=old["jurisdiction"],
-                bucket=new_bucket,
-                signature=signature.strip(),
-                source=old["source"],
-                origins=[(old_id, "supersedes"), (old_id, "derived_from")],
-                ceremony=True,
-                created_at=None if stamp is None else stamp[0],
-                nonce=None if stamp is None else stamp[1],
-                chain_root=old["chain_root"] or old_id,
+                words=adopting_words,
+                speaker=adopting_signature,
+                signature=signature,
+                bucket=bucket,
+                stamp=stamp or new_stamp(),
+                record_stamp=stamp or new_stamp(),
+                expected_body_hash=expected_body_hash,
+                max_body_bytes=self.max_body_bytes,
             )
-            self._insert_entry(
-                body=adopting_words.strip(),
-                jurisdiction="home",
-                bucket="adoption_record",
-                signature=adopting_signature.strip(),
-                origins=[(new_id, "adopts")],
-                ceremony=True,
-                created_at=None if stamp is None else stamp[0],
-                nonce=None if stamp is None else stamp[1],
-            )
-            if self._ground(old_id) or not self._ground(new_id):
+            new_id = self._insert_rows(made)[0]
+            if not beside and (self._ground(old_id) or not self._ground(new_id)):
                 raise ForestError(f"supersede postcondition failed: {old_id} -> {new_id}")
         return new_id
-
-    @staticmethod
-    def _successor_bucket(old_bucket: str, requested: str | None) -> str:
-        if requested is not None and requested in RESERVED_BUCKETS:
-            raise ForestError(
-                f"supersede: new body cannot use ceremony bucket '{requested}'; "
-                "use a regular content bucket"
-            )
-        if requested == ROOT_BUCKET:
-            raise ForestError(
-                "supersede: a pair is conversation evidence and needs its own scroll_ptr; "
-                "supersede into a content bucket such as 'note'"
-            )
-        if requested is not None:
-            return requested
-        # A pair's successor is a note: new words carry no scroll evidence.
-        return "note" if old_bucket in RESERVED_BUCKETS | {ROOT_BUCKET} else old_bucket
-
-    @staticmethod
-    def _check_expected(body: str, expected_body_hash: str | None) -> None:
-        if expected_body_hash is None:
-            return
-        from forest_files.kernel.hashing import hash_body
-
-        actual = hash_body(body)
-        if actual != expected_body_hash:
-            raise ForestError(
-                f"supersede: body_hash mismatch for the new body (expected "
-                f"{expected_body_hash}, stored {actual}); re-read what was shown and "
-                "supersede exactly that (note: scrub runs first)"
-            )
 
     @guarded
     def seal(
         self, *, entry_id: int, quote: str, signature: str = "author", stamp: Stamp | None = None
     ) -> int:
         """Seal an entry: its body leaves every retrieval path until unsealed."""
-        with self.atomic():
-            self._require(entry_id, "seal")
-            if self._sealed(entry_id):
-                raise InvalidTransition(f"entry {entry_id} is already sealed")
-            return self._insert_entry(
-                body=quote,
-                jurisdiction="home",
-                bucket="sealing_record",
-                signature=signature,
-                origins=[(entry_id, "seals")],
-                ceremony=True,
-                created_at=None if stamp is None else stamp[0],
-                nonce=None if stamp is None else stamp[1],
-            )
+        return self._seal(entry_id, quote, signature, stamp, sealing=True, beside=False)
 
     @guarded
     def unseal(
         self, *, entry_id: int, quote: str, signature: str = "author", stamp: Stamp | None = None
     ) -> int:
+        return self._seal(entry_id, quote, signature, stamp, sealing=False, beside=False)
+
+    @guarded
+    def seal_beside(
+        self, *, entry_id: int, quote: str, signature: str, stamp: Stamp, sealing: bool
+    ) -> int:
+        """The sealing (or unsealing) record of a change a merged branch made too: the
+        record ``seal``/``unseal`` writes, beside the other one, without their status
+        gate (for the ledger applier)."""
+        return self._seal(entry_id, quote, signature, stamp, sealing=sealing, beside=True)
+
+    def _seal(
+        self,
+        entry_id: int,
+        quote: str,
+        signature: str,
+        stamp: Stamp | None,
+        *,
+        sealing: bool,
+        beside: bool,
+    ) -> int:
         with self.atomic():
-            self._require(entry_id, "unseal")
-            if not self._sealed(entry_id):
-                raise InvalidTransition(f"entry {entry_id} is not sealed")
-            return self._insert_entry(
-                body=quote,
-                jurisdiction="home",
-                bucket="unsealing_record",
+            row = self.require(entry_id, "seal" if sealing else "unseal")
+            if not beside and self._sealed(entry_id) == sealing:
+                state = "already sealed" if sealing else "not sealed"
+                raise InvalidTransition(f"entry {entry_id} is {state}")
+            made = rows.seal(
+                rows.Subject.of(row),
+                quote=quote,
                 signature=signature,
-                origins=[(entry_id, "unseals")],
-                ceremony=True,
-                created_at=None if stamp is None else stamp[0],
-                nonce=None if stamp is None else stamp[1],
+                stamp=stamp or new_stamp(),
+                sealing=sealing,
+                max_body_bytes=self.max_body_bytes,
             )
+            return self._insert_rows([made])[0]

@@ -19,17 +19,18 @@ from __future__ import annotations
 
 from forest_files.kernel.errors import ForestError
 from forest_files.store.base import StoreBase, utc_now
-
-ERASED_MARK = "[erased]"
+from forest_files.store.entryrow import ERASED_MARK as ERASED_MARK  # governance reads it here
 
 
 class ErasureMixin(StoreBase):
-    def _erase(self, entry_id: int, *, signature: str, reason: str, at: str | None = None) -> None:
+    def erase_body(
+        self, entry_id: int, *, signature: str, reason: str, at: str | None = None
+    ) -> None:
         """Erase the entry's body; ``at``: the recorded act's time (replay keeps it)."""
         if not signature.strip() or not reason.strip():
             raise ForestError("erase: signature and reason are required (body-free tombstone)")
         with self.atomic():
-            self._require(entry_id, "erase")
+            self.require(entry_id, "erase")
             done = self.conn.execute(
                 "SELECT 1 FROM erasures WHERE entry_id = ?", (entry_id,)
             ).fetchone()

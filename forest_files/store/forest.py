@@ -10,21 +10,24 @@ Returns: the store; ``conn`` is a sqlite3 connection whose rows are
 addressable by column name, for raw-SQL readers and audits.
 Test: tests/test_store_hostile.py
 
-The internal interface (underscored: not part of the Forest contract, used only
-by the ledger applier, ``forest_files/custody/apply.py``, and the repository
-layer, which call them inside their own transaction):
+The interface the other rooms use, beyond Forest 0.4's contract (the ledger
+applier, ``forest_files/custody/apply.py``, the repository layer and governance,
+which call them inside their own transaction):
 
-* ``_require(id, what)`` — the row of an entry, or a refusal naming ``what``;
-* ``_insert_entry(...)`` — the one validated insert (explicit stamps on replay;
+* ``require(id, what)`` — the row of an entry, or a refusal naming ``what``;
+* ``insert_entry(...)`` — the one validated insert (explicit stamps on replay;
   ``erased_body_hash`` for an entry whose body a recorded erasure removed);
-* ``_successor_bucket(old, requested)`` — the bucket a supersession writes;
-* ``_erase(id, signature=, reason=, at=)`` — the audited body erasure;
-* ``_root(...)`` — the rooting ceremony behind ``root_to_ground``;
+* ``root(...)`` — the rooting ceremony behind ``root_to_ground`` (Forest's
+  ``_root`` is the same method);
+* ``supersede_beside(...)``, ``seal_beside(...)`` — a merged branch's second
+  supersession of one ground, or its second seal (unseal): the rows of
+  ``supersede`` / ``seal`` without their status gates;
+* ``erase_body(id, signature=, reason=, at=)`` — the audited body erasure;
 * ``insert_adoptions(plans)`` — a batch of imports with their adoption records;
-* ``_reset_in_transaction()`` — empty every table for a rebuild;
-* ``_rebuilding()`` — the rebuild's own transaction: reset, refill, foreign keys
+* ``rebuilding()`` — the rebuild's own transaction: reset, refill, foreign keys
   judged once before the commit.
 
+What each ceremony writes is ``forest_files/store/rows.py``'s, the planner's too.
 The latest adoption record of an entry is ``forest_files.custody.views.latest_record``.
 """
 
@@ -132,7 +135,7 @@ class ForestStore(
         self._pending_wild_access.clear()
 
     @contextmanager
-    def _rebuilding(self) -> Iterator[None]:
+    def rebuilding(self) -> Iterator[None]:
         """One transaction that empties the index (``_reset_in_transaction``) and lets
         the caller refill it, its foreign keys judged once, before the commit.
 

@@ -87,8 +87,9 @@ class LookupBase:
         row: sqlite3.Row | None = self.conn.execute(queries.GET_ENTRY, (entry_id,)).fetchone()
         return row if row is not None and row["scope"] == self.scope else None
 
-    def _require(self, entry_id: int, what: str) -> sqlite3.Row:
-        """The entry's row in this scope, or ``NotFound`` / ``ScopeMismatch``."""
+    def require(self, entry_id: int, what: str) -> sqlite3.Row:
+        """The entry's row in this scope, or ``NotFound`` / ``ScopeMismatch`` naming
+        ``what`` (the op asking)."""
         row: sqlite3.Row | None = None
         if isinstance(entry_id, int) and not isinstance(entry_id, bool):
             row = self.conn.execute(queries.GET_ENTRY, (entry_id,)).fetchone()
@@ -97,6 +98,9 @@ class LookupBase:
         if row["scope"] != self.scope:
             raise mismatch(what, entry_id)
         return row
+
+    # The older name, still called by check/engine.py.
+    _require = require
 
     def _check_scope(self, entry_id: int, what: str) -> bool:
         """True if the entry exists in this scope, False if nowhere; ``ScopeMismatch``

@@ -142,7 +142,7 @@ class RecallMixin(StoreBase):
         return out
 
     def _side_from_store(self, entry_id: Any, excerpt_len: int) -> dict[str, Any]:
-        row = self._require(entry_id, "recall.side")
+        row = self.require(entry_id, "recall.side")
         if self._sealed(row["id"]):
             raise ForestError(f"recall.side: entry {entry_id} is sealed; its text is withheld")
         return with_trust(scrap(row, excerpt_len), self._level(row["id"]))

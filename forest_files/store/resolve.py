@@ -15,17 +15,16 @@ from __future__ import annotations
 
 from forest_files.kernel.errors import ForestError, InvalidTransition, Refusal
 from forest_files.praise import refuse_praise
-from forest_files.store import queries
-from forest_files.store.base import StoreBase
+from forest_files.store import queries, rows
+from forest_files.store.base import StoreBase, new_stamp
 from forest_files.store.connection import guarded
-
-Stamp = tuple[str, str]
+from forest_files.store.rows import Stamp
 
 
 class ResolveMixin(StoreBase):
     def contest_heads(self, entry_id: int) -> list[int]:
         """The live heads of the chain ``entry_id`` belongs to (two or more when contested)."""
-        self._require(entry_id, "resolve")
+        self.require(entry_id, "resolve")
         row = self.conn.execute(queries.CHAIN_OF, (entry_id,)).fetchone()
         chain = int(row[0])
         members = self.conn.execute(queries.CHAIN_MEMBERS, (chain, chain, self.scope)).fetchall()
@@ -54,41 +53,28 @@ class ResolveMixin(StoreBase):
             raise ForestError("resolve without a speaker signature refused")
         with self.atomic():
             if heads is None:
-                self._require(contested_id, "resolve")
+                self.require(contested_id, "resolve")
                 if not self._contested(contested_id):
                     raise InvalidTransition(
                         f"entry {contested_id} is not contested; use supersede to change ground"
                     )
                 heads = self.contest_heads(contested_id)
-            pick = self._require(pick_id, "resolve")
+            pick = self.require(pick_id, "resolve")
             if pick_id not in heads:
                 raise Refusal(
                     f"resolve: pick {pick_id} is not a live head of the contest (heads: {heads})"
                 )
-            chain = pick["chain_root"] or pick_id
-            origins = [(h, "supersedes") for h in heads] + [(pick_id, "derived_from")]
-            new_id = self._insert_entry(
-                body=pick["body"],
-                jurisdiction=pick["jurisdiction"],
-                bucket=pick["bucket"],
-                signature=adopting_signature.strip(),
-                source=pick["source"],
-                origins=origins,
-                ceremony=True,
-                chain_root=chain,
-                created_at=None if stamp is None else stamp[0],
-                nonce=None if stamp is None else stamp[1],
+            cids = self._origin_content_ids([(h, "supersedes") for h in heads])
+            made = rows.resolve(
+                [(h, cids[h]) for h in heads],
+                rows.Subject.of(pick),
+                words=adopting_words,
+                speaker=adopting_signature,
+                stamp=stamp or new_stamp(),
+                record_stamp=stamp or new_stamp(),
+                max_body_bytes=self.max_body_bytes,
             )
-            self._insert_entry(
-                body=adopting_words.strip(),
-                jurisdiction="home",
-                bucket="adoption_record",
-                signature=adopting_signature.strip(),
-                origins=[(new_id, "adopts")],
-                ceremony=True,
-                created_at=None if stamp is None else stamp[0],
-                nonce=None if stamp is None else stamp[1],
-            )
+            new_id = self._insert_rows(made)[0]
             if not self._ground(new_id):
                 raise ForestError(f"resolve postcondition failed: {new_id} is not ground")
         return new_id

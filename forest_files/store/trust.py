@@ -2,7 +2,7 @@
 
 Stores: nothing (trust is never a column; nothing an entry says about itself,
 its meta included, changes it).
-Refuses: unknown ids (``_require``).
+Refuses: unknown ids (``require``).
 Returns: ``Trust`` (level, reason, the limiting source's local id). The rule,
 the same as the ``entry_trust`` view in schema.sql (tests/test_trust.py checks
 they agree on every entry):
@@ -103,7 +103,7 @@ class TrustReader:
     def of(self, entry_id: int, row: sqlite3.Row | None = None) -> Trust:
         """The trust of ``entry_id`` (``row``: its entries row, when the caller has it)."""
         if row is None:
-            row = self.store._require(entry_id, "trust_of")
+            row = self.store.require(entry_id, "trust_of")
         if self.is_ground(entry_id):
             return Trust(TrustLevel.GROUND, "rooted")
         own = own_wild_reason(row["jurisdiction"], row["bucket"])

@@ -78,7 +78,7 @@ class WalkMixin(StoreBase):
 
     @guarded
     def open(self, handle: int) -> Trail:
-        self._require(handle, "open")
+        self.require(handle, "open")
         if self._sealed(handle):
             raise ForestError(f"open: entry {handle} is sealed")
         return self._mint(handle)
@@ -228,7 +228,7 @@ class WalkMixin(StoreBase):
         if existing is not None:
             return int(existing[0])
         with self.atomic():
-            return self._insert_entry(
+            return self.insert_entry(
                 body=extract,
                 jurisdiction=parent["jurisdiction"],
                 bucket="note",

@@ -96,7 +96,7 @@ class WriteMixin(StoreBase):
             raise ForestError(f"body must be a string; got {type(body).__name__}")
         text = scrub(body) if scrub is not None else body
         with self.atomic():
-            return self._insert_entry(
+            return self.insert_entry(
                 body=text,
                 jurisdiction=jurisdiction,
                 bucket=bucket,
@@ -125,13 +125,13 @@ class WriteMixin(StoreBase):
         with self.atomic():
             origins: list[tuple[int, str]] = [(c, "cites") for c in cites]
             if previous_pair_id is not None:
-                prev = self._require(previous_pair_id, "write_pair: previous_pair_id")
+                prev = self.require(previous_pair_id, "write_pair: previous_pair_id")
                 if prev["bucket"] != ROOT_BUCKET:
                     raise ForestError(
                         f"write_pair: previous_pair_id {previous_pair_id} is not a pair"
                     )
                 origins.append((previous_pair_id, "responds_to"))
-            pair_id = self._insert_entry(
+            pair_id = self.insert_entry(
                 body=body,
                 jurisdiction="home",
                 bucket=ROOT_BUCKET,
@@ -180,6 +180,6 @@ class WriteMixin(StoreBase):
         """Add one non-ceremony edge (idempotent for an identical edge)."""
         check_kinds([(to_id, kind)], allow_ceremony=False)
         with self.atomic():
-            self._require(from_id, "add_edge")
-            self._require(to_id, "add_edge")
+            self.require(from_id, "add_edge")
+            self.require(to_id, "add_edge")
             self.conn.execute(queries.INSERT_EDGE, (from_id, to_id, kind, utc_now()))

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from forest_files.kernel.hashing import canonical_json, entry_content_id, hash_body, sha256_text
+from forest_files.ledger import kinds
 from forest_files.ledger.acts import FORMAT_VERSION, Act, build_act
 from forest_files.ledger.kinds import (
     AdoptAct,
@@ -26,9 +27,9 @@ from forest_files.ledger.kinds import (
     RebindAct,
     ResolveAct,
     RetireAct,
-    SealAct,
     SupersedeAct,
     WriteAct,
+    seal_act,
 )
 
 SCOPE = "p" * 32
@@ -123,7 +124,7 @@ def sample_payload(kind: str = "write", *, n: int = 0, **overrides: Any) -> Payl
             "seals" if sealing else "unseals",
             bucket="sealing_record" if sealing else "unsealing_record",
         )
-        payload = SealAct(target=target, record=record, sealing=sealing)
+        payload = seal_act(target, record, sealing=sealing)
     elif kind == "rebind":
         payload = RebindAct(
             binding=hexid("binding"),
@@ -243,14 +244,4 @@ if __name__ == "__main__":
 
 
 # The payload type of every kind (the codec tests and the format doc test share it).
-PAYLOAD_TYPES: dict[str, type[Any]] = {
-    "write": WriteAct,
-    "adopt": AdoptAct,
-    "supersede": SupersedeAct,
-    "resolve": ResolveAct,
-    "seal": SealAct,
-    "unseal": SealAct,
-    "rebind": RebindAct,
-    "retire": RetireAct,
-    "erase": EraseAct,
-}
+PAYLOAD_TYPES: Mapping[str, type[Any]] = kinds.PAYLOAD_TYPES
