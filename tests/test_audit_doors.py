@@ -16,8 +16,8 @@ from forest_files.governance import auditsql
 from forest_files.governance.auditlog import MAX_PAGE, AuditLog, AuditRecord
 from forest_files.governance.doorlog import record_refusal
 from forest_files.kernel.errors import ForestError
-from forest_files.kernel.localdb import migrate
 from forest_files.store.connection import connect
+from forest_files.store.localdb import migrate
 from tests.helpers.cli import forest
 from tests.helpers.custody import DOC, two_bound_files
 from tests.helpers.git import commit_all, git, isolate, make_repo, write

@@ -21,7 +21,7 @@ from forest_files.custody.repository import Repository
 from forest_files.custody.restore import capture
 from forest_files.custody.session import custody_at
 from forest_files.custody.targets import read_section
-from forest_files.governance.tombstone import erase_acts
+from forest_files.custody.tombstone import erase_acts
 from forest_files.kernel.errors import ForestError
 from forest_files.ledger import read_ledger
 from forest_files.ledger.segments import body_path

@@ -180,7 +180,7 @@ def test_doc_states_fail_closed_and_format_1_refused_accepted() -> None:
 def test_doc_erase_lines_vector_decoded_accepted() -> None:
     """The erase vector decodes byte for byte, its fingerprint is the documented
     salted hash, and the same act without ``lines`` keeps its old id."""
-    from forest_files.governance.tombstone import fingerprint
+    from forest_files.custody.tombstone import fingerprint
     from forest_files.ledger.acts import decode_line, encode_act, make_act
 
     section = _sections()["erase"]

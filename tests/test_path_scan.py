@@ -19,10 +19,11 @@ from helpers.git import commit_all, git, git_env, isolate, make_repo, write
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from forest_files.custody import path_scan
 from forest_files.custody.repository import Repository
 from forest_files.custody.sources import segment_bytes_at, snapshot_of
 from forest_files.kernel import spawn as childproc
-from forest_files.ledger import path_scan, segments
+from forest_files.ledger import segments
 from forest_files.ledger.acts import LedgerError
 
 DOC = "# Doc {n}\n\nIntro {n}.\n\n## Part\n\nwords of doc {n}\n"
@@ -321,7 +322,7 @@ PARTS_HOOK = (
     "-c",
     "import sys; from forest_files.kernel import spawn as childproc\n"
     "childproc.usable_cpus = lambda: 2\n"
-    "import forest_files.ledger.path_scan as p; p.PARALLEL_MIN_BYTES = 1\n"
+    "import forest_files.custody.path_scan as p; p.PARALLEL_MIN_BYTES = 1\n"
     "result = p._Child.result\n"
     "def told(child):\n"
     "    got = result(child); print('scan-child', got is not None, file=sys.stderr)\n"

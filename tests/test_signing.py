@@ -17,15 +17,15 @@ from helpers.git import commit_all, git, isolate, make_repo, write
 from helpers.signing import commit_signed, keygen, signer_line, supersede
 
 from forest_files.custody.config import ConfigError, parse_config_text, render_config
+from forest_files.custody.keyring import KeyringError, parse_keyring
 from forest_files.custody.record import adopt_sections
 from forest_files.custody.repository import Repository
+from forest_files.custody.signing_advice import advise
 from forest_files.custody.targets import read_section
 from forest_files.doors.hooks.run import check_staged
 from forest_files.gate.ci import run_gate
 from forest_files.gate.range import check_range
 from forest_files.gate.render import render
-from forest_files.gate.signing.keyring import KeyringError, parse_keyring
-from forest_files.gate.signing.live import advise
 from forest_files.gitio import ShallowClone
 from forest_files.gitio.signatures import SignatureToolMissing
 

@@ -13,7 +13,7 @@ import pytest
 
 from forest_files.kernel import spawn as childproc
 
-SCAN = "forest_files.ledger.path_scan"
+SCAN = "forest_files.custody.path_scan"
 EMPTY_SCAN = b"[]\n"  # a scan job of no pieces: zero lines, no paths
 
 

@@ -18,15 +18,15 @@ from forest_files.custody.lookup import find_binding
 from forest_files.custody.record import adopt_sections
 from forest_files.custody.repository import Repository
 from forest_files.custody.targets import read_section
-from forest_files.gate.ci import run_gate
-from forest_files.gate.range import check_range
-from forest_files.governance.tombstone import (
+from forest_files.custody.tombstone import (
     MIN_LINE,
     fingerprint,
     line_fingerprints,
     normalise_line,
     tombstone_for,
 )
+from forest_files.gate.ci import run_gate
+from forest_files.gate.range import check_range
 from forest_files.kernel.errors import ForestError
 from forest_files.ledger import LedgerError, read_ledger, write_segment
 from forest_files.ledger.segments import body_path

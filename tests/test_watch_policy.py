@@ -12,7 +12,7 @@ from helpers.watch import EDITED, bound_repo, wait_proposal, wait_verdict, watch
 
 from forest_files.check.path import run_check
 from forest_files.custody.config import ConfigError, load_config, parse_config_text, render_config
-from forest_files.doors.watch.policy import RESTORE_LIMIT
+from forest_files.custody.watchpolicy import RESTORE_LIMIT
 from forest_files.doors.watch.route import Restorer
 from forest_files.proposals.store import ProposalStore
 

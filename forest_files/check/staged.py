@@ -101,7 +101,7 @@ def judge_staged_at(
     previous = map_of(root, commit_fingerprint(root, head[0])) if head is not None else None
     report = _judge_ledger_change(root, fingerprint, previous, touched, diffs)
     report = _with_coverage(root, report, staged, touched, view, None)
-    from forest_files.gate.signing.live import hook_warning
+    from forest_files.custody.signing_advice import hook_warning
 
     warning = hook_warning(root, touched)  # advice only: the gate decides
     return report._replace(notes=(*report.notes, warning)) if warning is not None else report
@@ -237,9 +237,9 @@ def _bound_from_acts(root: Path, view: Path) -> set[str] | None:
     commit touching none of them cannot move a binding. A large ledger is decoded in
     parts by child processes (``path_scan``). A line that does not decode gives
     None: the slow path replays and reports it."""
+    from forest_files.custody import path_scan
     from forest_files.custody.sources import segment_bytes_at
     from forest_files.custody.viewkey import write_bound_paths
-    from forest_files.ledger import path_scan
     from forest_files.ledger.acts import LedgerError
 
     try:

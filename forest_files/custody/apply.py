@@ -37,8 +37,7 @@ from dataclasses import dataclass
 from typing import assert_never
 
 from forest_files.custody import applied as book
-from forest_files.custody import bindings
-from forest_files.governance import tombstone
+from forest_files.custody import bindings, tombstone
 from forest_files.kernel.errors import ForestError, StoreBusy, StoreCorruption
 from forest_files.kernel.hashing import hash_body
 from forest_files.kernel.vocab import RESERVED_BUCKETS, ROOT_BUCKET

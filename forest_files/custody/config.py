@@ -20,13 +20,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from forest_files.doors.watch.policy import WatchRule, parse_watch
-from forest_files.gate.signing.settings import (
+from forest_files.custody.signers import (
     NO_SIGNING,
     SigningSettings,
     parse_settings,
     render_settings,
 )
+from forest_files.custody.watchpolicy import WatchRule, parse_watch
 from forest_files.kernel.bounds import (
     DEFAULT_MAX_BODY_BYTES,
     MAX_BODY_BYTES_LIMIT,

@@ -33,6 +33,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
+from forest_files.custody import tombstone
 from forest_files.custody.applied import chain_deps
 from forest_files.custody.apply import Applied, Applier
 from forest_files.custody.config import (
@@ -51,7 +52,6 @@ from forest_files.custody.sync import mark_segments, sync_index
 from forest_files.custody.views import GroundEntry, list_view
 from forest_files.gitio import NotARepo, toplevel
 from forest_files.governance import auditlog as audit
-from forest_files.governance import tombstone
 from forest_files.kernel.errors import AuthorityRefused, ForestError
 from forest_files.kernel.hashing import hash_body
 from forest_files.kernel.paths import (

@@ -36,10 +36,10 @@ from typing import Any
 from forest_files.custody.relocate import relocate_once
 from forest_files.governance import auditsql as sql
 from forest_files.kernel.errors import ForestError
-from forest_files.kernel.localdb import open_local
 from forest_files.kernel.paths import AUDIT_DB_NAME, FOREST_DIR
 from forest_files.store.base import utc_now
 from forest_files.store.connection import atomic, translate
+from forest_files.store.localdb import open_local
 
 MAX_TARGETS = 64
 MAX_TARGET_CHARS = 4096

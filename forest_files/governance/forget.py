@@ -34,10 +34,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from forest_files.custody import tombstone
 from forest_files.custody.applied import deps_for
 from forest_files.custody.repository import Recorded, Repository
 from forest_files.governance import auditlog as audit
-from forest_files.governance import tombstone
 from forest_files.governance.purge import (
     Purged,
     PurgePending,

@@ -25,7 +25,7 @@ from contextlib import closing, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from forest_files.governance import tombstone
+from forest_files.custody import tombstone
 from forest_files.kernel.hashing import hash_body
 from forest_files.kernel.paths import AUDIT_DB_NAME, INDEX_NAME, LEDGER_DIR, LOCAL_DB_NAME
 from forest_files.kernel.state import shared_dir, worktree_dir

@@ -35,7 +35,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from forest_files.governance import tombstone
+from forest_files.custody import tombstone
 from forest_files.kernel.errors import ForestError
 from forest_files.kernel.paths import (
     CACHE_DIR,

@@ -18,9 +18,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from forest_files.custody import applied as book
-from forest_files.custody import bindings
+from forest_files.custody import bindings, tombstone
 from forest_files.custody.apply import chain_of, project_of
-from forest_files.governance import tombstone
 from forest_files.store.forest import ForestStore
 
 _TEXT_ENTRIES = (

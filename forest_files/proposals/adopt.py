@@ -65,7 +65,7 @@ def adopt_proposal(root: Path, pid: str, *, words: str, by: str) -> str:
                 f"made ({state}); compare with `forest proposal show {proposal.id}` and "
                 "supersede by hand, or drop it"
             )
-        from forest_files.governance.tombstone import refuse_erased
+        from forest_files.custody.tombstone import refuse_erased
 
         refuse_erased(store, repo.config.project_id, proposal.text, f"proposal {proposal.id}")
         limit = repo.config.max_body_bytes  # checked above, before any byte is written

@@ -24,12 +24,12 @@ from pathlib import Path
 from forest_files.custody.relocate import relocate_once
 from forest_files.kernel.errors import ForestError
 from forest_files.kernel.hashing import hash_body
-from forest_files.kernel.localdb import open_local
 from forest_files.kernel.paths import LOCAL_DB_NAME
 from forest_files.kernel.state import shared_dir
 from forest_files.proposals import sql
 from forest_files.store.base import utc_now
 from forest_files.store.connection import atomic, translate
+from forest_files.store.localdb import open_local
 
 MAX_VERSIONS = 20
 

@@ -243,7 +243,7 @@ def _identity(repo: Path, given: str | None) -> str:
     """``--as``, or the identity the signing key is bound to when forest.toml asks for
     signatures (docs/signing.md), or the git identity. A claim: the gate authenticates."""
     from forest_files.custody.repository import find_root
-    from forest_files.gate.signing.live import advise
+    from forest_files.custody.signing_advice import advise
     from forest_files.gitio import user_identity
     from forest_files.praise import placeholder_signature
 

@@ -60,7 +60,7 @@ def _key(r: Reported) -> str:
 def _erased(root: Path, text: str) -> bool:
     """``text`` holds a line a forget tombstoned: never kept as a proposal."""
     from forest_files.custody.repository import Repository
-    from forest_files.governance.tombstone import refuse_erased
+    from forest_files.custody.tombstone import refuse_erased
 
     with Repository(root) as repo:
         try:

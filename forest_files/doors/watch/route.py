@@ -22,7 +22,7 @@ from collections import deque
 from pathlib import Path
 
 from forest_files.check.findings import Reported
-from forest_files.doors.watch.policy import RESTORE_LIMIT, RESTORE_WINDOW
+from forest_files.custody.watchpolicy import RESTORE_LIMIT, RESTORE_WINDOW
 from forest_files.kernel.errors import ForestError
 
 

@@ -37,13 +37,13 @@ from collections.abc import Callable
 from pathlib import Path
 
 from forest_files.check.findings import Reported
+from forest_files.custody.watchpolicy import RESTORE_LIMIT, RESTORE_WINDOW, WatchRule
 from forest_files.doors.watch import judge
 from forest_files.doors.watch.collector import Batch, Collector
 from forest_files.doors.watch.events import BoundSet, Handler, required_dirs
 from forest_files.doors.watch.gitstate import GitState
 from forest_files.doors.watch.journal import Journal
 from forest_files.doors.watch.observe import LostEvents, ObserverFactory, Observers, default_factory
-from forest_files.doors.watch.policy import RESTORE_LIMIT, RESTORE_WINDOW, WatchRule
 from forest_files.doors.watch.route import Restorer
 from forest_files.doors.watch.settings import WatchSettings
 from forest_files.kernel.errors import ForestError, StoreBusy
@@ -305,7 +305,7 @@ class Watcher:
     def _route(self, r: Reported) -> None:
         """The binding's ``[watch]`` policy: notify (the lines are out already),
         propose, or propose then restore (policy.py, route.py)."""
-        from forest_files.doors.watch.policy import policy_for
+        from forest_files.custody.watchpolicy import policy_for
 
         policy = policy_for(self._policies, r.finding.path)
         if policy == "notify":

@@ -32,9 +32,9 @@ from pathlib import Path
 
 from forest_files import gitio
 from forest_files.custody.config import CONFIG_NAME, ForestConfig
+from forest_files.custody.keyring import KeyringError, SignerKey, parse_keyring
+from forest_files.custody.signers import SigningSettings, mode_for, strictest
 from forest_files.gate.signing.brought import acts_brought
-from forest_files.gate.signing.keyring import KeyringError, SignerKey, parse_keyring
-from forest_files.gate.signing.settings import SigningSettings, mode_for, strictest
 from forest_files.gate.signing.verdicts import Problem, mixed_detail, problem_of
 from forest_files.gitio.signatures import (
     CommitSignature,

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from forest_files.custody.config import names_match
-from forest_files.gate.signing.keyring import SignerKey
+from forest_files.custody.keyring import SignerKey
 from forest_files.gitio.signatures import CommitSignature
 
 _GOOD = frozenset({"G", "U"})  # U: good, but gpg's web of trust is silent; the pin decides

@@ -8,7 +8,7 @@ proportional to the ledger. From ``PARALLEL_MIN_BYTES`` of segments on, and with
 more than one CPU, the segments (in name order, as one stream of lines) are cut
 into contiguous parts of about equal size at line ends, one per CPU (at most
 ``MAX_PARTS``): this process decodes the first, and each child
-(``forest_files.ledger.path_scan``, started by ``kernel.spawn``) gets one of
+(``forest_files.custody.path_scan``, started by ``kernel.spawn``) gets one of
 the others through its stdin, decodes it and hands back only the paths its
 acts bind and how many lines it decoded.
 
@@ -180,7 +180,7 @@ class _Child:
         chunks = [segments[p.name][p.start : p.end] for p in part]
         header = [[p.name, p.first, len(c)] for p, c in zip(part, chunks, strict=True)]
         job = b"".join([json.dumps(header).encode("ascii"), b"\n", *chunks])
-        child = childproc.spawn("forest_files.ledger.path_scan", job=job)
+        child = childproc.spawn("forest_files.custody.path_scan", job=job)
         if child is None:
             return None
         return cls(child, sum(c.count(b"\n") for c in chunks))

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from forest_files import gitio
 from forest_files.custody.config import CONFIG_NAME, ForestConfig, email_of, load_config
-from forest_files.gate.signing.keyring import (
+from forest_files.custody.keyring import (
     KEY_TYPES,
     SignerKey,
     key_blob,
