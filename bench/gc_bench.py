@@ -33,8 +33,8 @@ import hook_bench  # noqa: E402
 GATE = ["ci", "--base", "origin/main", "--format", "json"]
 WITH_GC = (
     "import gc, sys\n"
-    "from forest_files.doors import entry\n"
-    "entry.one_shot_gc = gc.enable  # the console script, with the collector left on\n"
+    "from forest_files.doors import boundary, entry\n"
+    "boundary.one_shot_gc = gc.enable  # the console script, with the collector left on\n"
     "sys.argv = ['forest', *sys.argv[1:]]\n"
     "entry.main()\n"
 )

@@ -32,6 +32,7 @@ from forest_files.custody.lookup import find_binding
 from forest_files.custody.record import rebind_section
 from forest_files.custody.repository import Repository
 from forest_files.custody.targets import read_section
+from forest_files.governance.forget import forget
 from forest_files.kernel.hashing import hash_body
 from forest_files.ledger import make_act, read_ledger, write_segment
 from forest_files.ledger.acts import KINDS
@@ -263,7 +264,7 @@ def _build(base: Path) -> list[Step]:
         radio = r.adopt_text(RADIO, words=WORDS, by=BY)
         changed = "The harbor radio code changed."
         r.supersede(radio, changed, words=WORDS, by=BY, expected_body_hash=hash_body(changed))
-        r.forget(radio, words="the code was pasted by mistake", by=BY)
+        forget(r, radio, words="the code was pasted by mistake", by=BY)
     h.snap("forget", b)
     with Repository(b) as r:  # depends on the forget's erase act
         r.adopt_text("The harbor opens at dawn again.", words=WORDS, by=BY)

@@ -46,6 +46,7 @@ from forest_files.custody.lookup import find_binding
 from forest_files.custody.record import adopt_sections, rebind_section
 from forest_files.custody.repository import Repository
 from forest_files.custody.targets import read_section
+from forest_files.governance.forget import forget
 from forest_files.kernel.errors import ForestError
 from forest_files.kernel.hashing import hash_body
 from forest_files.ledger import LedgerError, make_act, read_ledger, write_segment
@@ -210,7 +211,7 @@ def _forget(root: Path) -> None:
         old = next(
             a.payload.old for a in read_ledger(root / LEDGER).acts.values() if a.kind == "supersede"
         )
-        r.forget(old, words="pasted by mistake", by=BY)
+        forget(r, old, words="pasted by mistake", by=BY)
 
 
 def _adopt_after_forget(root: Path) -> None:

@@ -15,10 +15,10 @@ from test_forget import SENTINEL, WORDS, adopted_then_cleaned
 from typer.testing import CliRunner
 
 import forest_files.doors.cli  # noqa: F401  (registers every command)
+from forest_files.custody import auditsql
+from forest_files.custody.auditlog import MAX_PAGE, AuditLog, AuditRefused, Event, append_events
 from forest_files.custody.repository import Repository
 from forest_files.doors.cli import app
-from forest_files.governance import auditsql
-from forest_files.governance.auditlog import MAX_PAGE, AuditLog, AuditRefused, Event, append_events
 
 runner = CliRunner()
 WORDS_SENTINEL = "WORDS-SENTINEL-k2j8h4"

@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
+from forest_files.custody import auditsql
+from forest_files.custody.auditlog import MAX_PAGE, AuditLog, AuditRecord
 from forest_files.doors import hooks as githooks
-from forest_files.governance import auditsql
-from forest_files.governance.auditlog import MAX_PAGE, AuditLog, AuditRecord
-from forest_files.governance.doorlog import record_refusal
+from forest_files.doors.doorlog import record_refusal
 from forest_files.kernel.errors import ForestError
 from forest_files.store.connection import connect
 from forest_files.store.localdb import migrate
@@ -179,7 +179,7 @@ def test_audit_watcher_drift_recorded(tmp_path: Path) -> None:
 def test_audit_proposal_kept_and_discarded_recorded_no_text(tmp_path: Path) -> None:
     """The watcher keeping a proposal, and `forest proposal discard`: one record
     each, naming the proposal, its binding and selector, never its text."""
-    from forest_files.proposals.store import ProposalStore
+    from forest_files.custody.proposals import ProposalStore
     from tests.helpers.watch import bound_repo
 
     root = bound_repo(tmp_path)

@@ -446,8 +446,8 @@ def test_bounds_audit_targets_at_n_kept_over_left_off_counted(
     """Audit targets (governance/auditlog.py) are a bound that counts, not refuses: a
     recorded ceremony must never fail for its log line. 64 are kept; of 65, the 65th is
     left off and counted."""
+    from forest_files.custody.auditlog import MAX_TARGETS, AuditLog, Event
     from forest_files.custody.repository import Repository
-    from forest_files.governance.auditlog import MAX_TARGETS, AuditLog, Event
 
     isolate(monkeypatch)
     root = make_repo(tmp_path)

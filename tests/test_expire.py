@@ -17,15 +17,15 @@ from typer.testing import CliRunner
 
 import forest_files.doors.cli  # noqa: F401  (registers every command)
 from forest_files import ForestStore, Scroll
+from forest_files.custody.auditlog import AuditLog
 from forest_files.custody.config import ConfigError, load_config
+from forest_files.custody.proposals import ProposalStore
 from forest_files.custody.repository import Repository
 from forest_files.custody.restore import capture
 from forest_files.doors.cli import app
-from forest_files.governance.auditlog import AuditLog
 from forest_files.governance.expire import expire
 from forest_files.governance.retention import expire_pairs, expire_retrieval_log, expire_scroll
 from forest_files.kernel.errors import ForestError
-from forest_files.proposals.store import ProposalStore
 
 runner = CliRunner()
 LATER = "2999-01-01T00:00:00Z"

@@ -16,16 +16,17 @@ from helpers.custody import BY, MAX, supersede_as_it_stands
 from helpers.git import commit_all, isolate, make_repo, write
 
 import forest_files.custody.repository as repository_module
+from forest_files.custody.proposals import ProposalStore
 from forest_files.custody.record import adopt_sections
 from forest_files.custody.repository import Repository
 from forest_files.custody.restore import capture
 from forest_files.custody.session import custody_at
 from forest_files.custody.targets import read_section
 from forest_files.custody.tombstone import erase_acts
+from forest_files.governance.forget import forget
 from forest_files.kernel.errors import ForestError
 from forest_files.ledger import read_ledger
 from forest_files.ledger.segments import body_path
-from forest_files.proposals.store import ProposalStore
 from tests.helpers.state import shared_state
 
 SENTINEL = "SENTINEL-q7w3e9r1t5y2"
@@ -109,7 +110,7 @@ def test_forget_purges_every_local_copy_grep_accepted(tmp_path: Path) -> None:
     plant_copies(root)
     assert holding(root, SENTINEL)  # the test can see the copies it planted
     with Repository(root) as repo:
-        report = repo.forget(old, words=WORDS, by=BY)
+        report = forget(repo, old, words=WORDS, by=BY)
         assert report.lines == 1 and report.purged.proposals
     assert holding(root, SENTINEL) == []
     assert SENTINEL not in repr(report)
@@ -121,7 +122,7 @@ def test_forget_purges_every_local_copy_grep_accepted(tmp_path: Path) -> None:
 def test_forget_order_segment_index_body_accepted(tmp_path: Path) -> None:
     root, old = adopted_then_cleaned(tmp_path)
     with Repository(root) as repo:
-        report = repo.forget(old, words=WORDS, by=BY)
+        report = forget(repo, old, words=WORDS, by=BY)
         store = repo._open()
         assert erase_acts(store) == [report.act_id]
         row = store.conn.execute("SELECT body FROM entries WHERE content_id = ?", (old,)).fetchone()
@@ -151,7 +152,7 @@ def test_forget_crash_after_segment_then_sync_recovers(
 
     monkeypatch.setattr(repository_module, "write_segment", write_then_die)
     with Repository(root) as repo, pytest.raises(KeyboardInterrupt):
-        repo.forget(old, words=WORDS, by=BY)
+        forget(repo, old, words=WORDS, by=BY)
     monkeypatch.undo()
     ((path, data),) = landed
     path.write_bytes(data)  # a kill leaves the segment; the failed call took it back
@@ -172,7 +173,7 @@ def test_forget_crash_after_commit_then_sync_recovers(tmp_path: Path) -> None:
     """Killed after the commit, before the body file was deleted: sync deletes it."""
     root, old = adopted_then_cleaned(tmp_path)
     with Repository(root) as repo:
-        report = repo.forget(old, words=WORDS, by=BY)
+        report = forget(repo, old, words=WORDS, by=BY)
     path = body_path(root / ".forest/ledger", report.body_hash)
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(f"The keys live in the vault.\n{SECRET}\n", encoding="utf-8")
@@ -198,7 +199,7 @@ def test_forget_live_ground_refused(tmp_path: Path) -> None:
     root, _old = adopted_then_cleaned(tmp_path)
     with Repository(root) as repo:
         (live,) = [g.content_id for g in repo.ground()]
-    message = _refused_writes_nothing(root, lambda r: r.forget(live, words=WORDS, by=BY))
+    message = _refused_writes_nothing(root, lambda r: forget(r, live, words=WORDS, by=BY))
     assert "live ground" in message
 
 
@@ -208,27 +209,27 @@ def test_forget_body_also_held_by_other_live_ground_refused(tmp_path: Path) -> N
     with Repository(root) as repo:
         section = read_section(root, "b.md#Keys", (), max_bytes=MAX)
         adopt_sections(repo, [section], words="ok", by=BY)
-    message = _refused_writes_nothing(root, lambda r: r.forget(old, words=WORDS, by=BY))
+    message = _refused_writes_nothing(root, lambda r: forget(r, old, words=WORDS, by=BY))
     assert "live ground" in message
 
 
 def test_forget_twice_refused(tmp_path: Path) -> None:
     root, old = adopted_then_cleaned(tmp_path)
     with Repository(root) as repo:
-        repo.forget(old, words=WORDS, by=BY)
-    message = _refused_writes_nothing(root, lambda r: r.forget(old, words=WORDS, by=BY))
+        forget(repo, old, words=WORDS, by=BY)
+    message = _refused_writes_nothing(root, lambda r: forget(r, old, words=WORDS, by=BY))
     assert "already erased" in message
 
 
 @pytest.mark.parametrize("words", ["", "   ", "lovely!"])
 def test_forget_blank_or_praise_words_refused(tmp_path: Path, words: str) -> None:
     root, old = adopted_then_cleaned(tmp_path)
-    _refused_writes_nothing(root, lambda r: r.forget(old, words=words, by=BY))
+    _refused_writes_nothing(root, lambda r: forget(r, old, words=words, by=BY))
 
 
 def test_forget_unknown_id_refused(tmp_path: Path) -> None:
     root, _old = adopted_then_cleaned(tmp_path)
-    _refused_writes_nothing(root, lambda r: r.forget("ab" * 32, words=WORDS, by=BY))
+    _refused_writes_nothing(root, lambda r: forget(r, "ab" * 32, words=WORDS, by=BY))
 
 
 def test_forget_by_non_holder_refused(tmp_path: Path) -> None:
@@ -236,7 +237,7 @@ def test_forget_by_non_holder_refused(tmp_path: Path) -> None:
         tmp_path, authority='\n[authority]\n"doc.md" = ["t <t@example.org>"]\n'
     )
     message = _refused_writes_nothing(
-        root, lambda r: r.forget(old, words=WORDS, by="Mallory <m@x>")
+        root, lambda r: forget(r, old, words=WORDS, by="Mallory <m@x>")
     )
     assert "authority" in message
 
@@ -252,7 +253,7 @@ def test_forget_by_non_holder_refused(tmp_path: Path) -> None:
 def test_forget_bad_line_refused(tmp_path: Path, line: str, why: str) -> None:
     root, old = adopted_then_cleaned(tmp_path)
     message = _refused_writes_nothing(
-        root, lambda r: r.forget(old, words=WORDS, by=BY, lines=[line])
+        root, lambda r: forget(r, old, words=WORDS, by=BY, lines=[line])
     )
     assert why in message
 
@@ -260,7 +261,7 @@ def test_forget_bad_line_refused(tmp_path: Path, line: str, why: str) -> None:
 def test_forget_named_line_only_that_line_accepted(tmp_path: Path) -> None:
     root, old = adopted_then_cleaned(tmp_path)
     with Repository(root) as repo:
-        report = repo.forget(old, words=WORDS, by=BY, lines=[SECRET])
+        report = forget(repo, old, words=WORDS, by=BY, lines=[SECRET])
     assert report.lines == 1 and report.kept_out == 0
     assert holding(root, SENTINEL) == []
 
@@ -271,9 +272,9 @@ def test_forget_words_length_bound(tmp_path: Path, size: int, ok: bool) -> None:
     words = "w" * size
     if ok:
         with Repository(root) as repo:
-            repo.forget(old, words=words, by=BY)
+            forget(repo, old, words=words, by=BY)
     else:
-        message = _refused_writes_nothing(root, lambda r: r.forget(old, words=words, by=BY))
+        message = _refused_writes_nothing(root, lambda r: forget(r, old, words=words, by=BY))
         assert "4096" in message
 
 
@@ -288,9 +289,9 @@ def test_forget_tombstone_line_count_bound(tmp_path: Path, count: int, ok: bool)
         repo.seal(cid, words="hide it", by=BY)
     if ok:
         with Repository(root) as repo:
-            assert repo.forget(cid, words=WORDS, by=BY).lines == count
+            assert forget(repo, cid, words=WORDS, by=BY).lines == count
     else:
-        message = _refused_writes_nothing(root, lambda r: r.forget(cid, words=WORDS, by=BY))
+        message = _refused_writes_nothing(root, lambda r: forget(r, cid, words=WORDS, by=BY))
         assert "--line" in message
 
 
@@ -302,7 +303,7 @@ def test_proposal_holding_erased_text_adopt_refused_nothing_written(tmp_path: Pa
 
     root, old = adopted_then_cleaned(tmp_path)
     with Repository(root) as repo:
-        repo.forget(old, words=WORDS, by=BY)
+        forget(repo, old, words=WORDS, by=BY)
         store = repo._synced()
         (binding,) = all_bindings(store)
         (ground,) = [g.content_id for g in repo.ground()]
@@ -338,7 +339,7 @@ def test_watcher_never_keeps_erased_text_as_a_proposal(tmp_path: Path) -> None:
     root, old = adopted_then_cleaned(tmp_path)
     commit_all(root, "cleaned")
     with Repository(root) as repo:
-        repo.forget(old, words=WORDS, by=BY)
+        forget(repo, old, words=WORDS, by=BY)
     commit_all(root, "forget")
     with watching(root) as w:
         write(root, "doc.md", DOC)  # the secret pasted back
@@ -354,14 +355,14 @@ def test_forget_purge_failing_after_commit_finished_by_next_sync_recovers(
     local.db's shared-memory file belongs): forget says so and how to finish; the
     next sync fails the same way while the obstacle stands, then finishes the purge
     once it is gone — no file under .forest holds the text."""
-    from forest_files.governance.purge import PurgePending
+    from forest_files.custody.purge import PurgePending
 
     root, old = adopted_then_cleaned(tmp_path)
     plant_copies(root)
     obstacle = shared_state(root) / "local.db-shm"
     obstacle.mkdir()
     with Repository(root) as repo, pytest.raises(PurgePending) as info:
-        repo.forget(old, words=WORDS, by=BY)
+        forget(repo, old, words=WORDS, by=BY)
     assert "forest sync" in str(info.value) and SENTINEL not in str(info.value)
     assert erase_acts(Repository(root)._open()) != []  # the act stands
     assert any(p.startswith(".git/forest/local.db") for p in holding(root, SENTINEL))
@@ -378,7 +379,7 @@ def test_forget_purge_failing_after_commit_finished_by_next_sync_recovers(
 
 
 def test_forget_pending_marker_of_an_act_never_applied_dropped(tmp_path: Path) -> None:
-    from forest_files.governance.purge import mark_pending
+    from forest_files.custody.purge import mark_pending
 
     root, _old = adopted_then_cleaned(tmp_path)
     plant_copies(root)

@@ -17,6 +17,7 @@ from typer.testing import CliRunner
 import forest_files.doors.cli  # noqa: F401  (registers every command)
 from forest_files.custody.repository import Repository
 from forest_files.doors.cli import app
+from forest_files.governance.forget import forget
 from forest_files.governance.fsck import cache_tables, fsck
 from forest_files.ledger.segments import segment_paths
 from forest_files.store.forest import load_schema_sql
@@ -34,7 +35,7 @@ def _isolated_git(monkeypatch: pytest.MonkeyPatch) -> None:
 def root(tmp_path: Path) -> Path:
     root, old = adopted_then_cleaned(tmp_path)
     with Repository(root) as repo:
-        repo.forget(old, words=WORDS, by=BY)
+        forget(repo, old, words=WORDS, by=BY)
     return root
 
 

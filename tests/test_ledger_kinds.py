@@ -84,8 +84,8 @@ def test_kinds_every_list_of_kinds_agrees_detected() -> None:
     """The kinds are the payload classes of ``kinds.Payload``, each naming its own; the
     lists that must name every kind (the audit log's ceremonies) or only kinds (the
     replay's index-safe kinds) agree with it."""
+    from forest_files.custody.auditsql import CEREMONIES
     from forest_files.custody.replay import _INDEX_SAFE
-    from forest_files.governance.auditsql import CEREMONIES
 
     classes = get_args(kinds.Payload)
     assert len(classes) == len(kinds.KINDS) == len({c.KIND for c in classes})

@@ -1,5 +1,5 @@
 """One-shot console commands run without the cyclic garbage collector and end
-without the interpreter's teardown (``entry.leave``); the watcher, which runs for
+without the interpreter's teardown (``boundary.leave``); the watcher, which runs for
 hours, turns the collector back on (entry.py, watch/daemon.py)."""
 
 from __future__ import annotations
@@ -59,7 +59,7 @@ def test_leave_flushes_both_streams_and_keeps_the_code_accepted(door: str) -> No
     though nothing is torn down."""
     code = (
         "import sys\n"
-        "from forest_files.doors.entry import leave\n"
+        "from forest_files.doors.boundary import leave\n"
         "print('out ' * 5000)\n"
         "sys.stderr.write('err')\n"
         "leave(5)\n"

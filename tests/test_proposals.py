@@ -14,6 +14,7 @@ from helpers.watch import EDITED, bound_repo
 from typer.testing import CliRunner
 
 import forest_files.doors.cli  # noqa: F401  (registers every command)
+from forest_files.custody.proposals import MAX_VERSIONS, NoSuchProposal, ProposalStore
 from forest_files.custody.repository import Repository
 from forest_files.doors.cli import app
 from forest_files.doors.cli.review_cmd import walk
@@ -21,7 +22,6 @@ from forest_files.doors.watch import judge
 from forest_files.kernel.errors import AuthorityRefused, ForestError
 from forest_files.kernel.hashing import hash_body
 from forest_files.proposals.adopt import ProposalStale, adopt_proposal
-from forest_files.proposals.store import MAX_VERSIONS, NoSuchProposal, ProposalStore
 from forest_files.text.worddiff import word_diff
 from tests.helpers.state import shared_state
 

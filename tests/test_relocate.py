@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from forest_files.custody.proposals import ProposalStore
 from forest_files.custody.relocate import relocate_once
 from forest_files.custody.repository import Repository
-from forest_files.proposals.store import ProposalStore
 from tests.helpers.cli import kinds
 from tests.helpers.custody import DOC, propose_on_latest, two_bound_files
 from tests.helpers.git import git, isolate

@@ -15,6 +15,7 @@ from test_forget import DOC, SECRET, SENTINEL, WORDS, adopted_then_cleaned, tree
 
 from forest_files.custody.bindings import all_bindings
 from forest_files.custody.lookup import find_binding
+from forest_files.custody.proposals import ProposalStore
 from forest_files.custody.record import adopt_sections
 from forest_files.custody.repository import Repository
 from forest_files.custody.targets import read_section
@@ -27,11 +28,11 @@ from forest_files.custody.tombstone import (
 )
 from forest_files.gate.ci import run_gate
 from forest_files.gate.range import check_range
+from forest_files.governance.forget import forget
 from forest_files.kernel.errors import ForestError
 from forest_files.ledger import LedgerError, read_ledger, write_segment
 from forest_files.ledger.segments import body_path
 from forest_files.proposals.adopt import adopt_proposal
-from forest_files.proposals.store import ProposalStore
 
 
 @pytest.fixture(autouse=True)
@@ -43,7 +44,7 @@ def forgotten(tmp_path: Path) -> tuple[Path, str]:
     """The secret's ground forgotten and everything committed; returns root, erase act."""
     root, old = adopted_then_cleaned(tmp_path)
     with Repository(root) as repo:
-        act = repo.forget(old, words=WORDS, by=BY).act_id
+        act = forget(repo, old, words=WORDS, by=BY).act_id
     commit_all(root, "forget")
     return root, act
 
@@ -157,7 +158,7 @@ def test_erased_identical_short_body_refused(tmp_path: Path) -> None:
     with Repository.init(root, project_id="p") as repo:
         cid = repo.adopt_text("pin 4921", words="ok", by=BY)
         repo.seal(cid, words="hide it", by=BY)
-        report = repo.forget(cid, words=WORDS, by=BY)
+        report = forget(repo, cid, words=WORDS, by=BY)
         assert report.lines == 0
     with Repository(root) as repo:
         message = refused_unchanged(root, lambda: repo.adopt_text("pin 4921", words="ok", by=BY))
@@ -219,7 +220,7 @@ def test_merged_pre_erase_act_erased_content_detected(tmp_path: Path) -> None:
     commit_all(root, "copy on side")
     git(root, "checkout", "-q", "main")
     with Repository(root) as repo:
-        act = repo.forget(old, words=WORDS, by=BY).act_id
+        act = forget(repo, old, words=WORDS, by=BY).act_id
     commit_all(root, "forget")
     git(root, "merge", "-q", "--no-edit", "side")
     with Repository(root) as repo:
@@ -243,7 +244,7 @@ def test_committed_forget_body_deletion_accepted_by_gate(tmp_path: Path) -> None
     commit_all(root, "clean")
     git(root, "checkout", "-q", "-b", "pr")
     with Repository(root) as repo:
-        repo.forget(old, words=WORDS, by=BY)
+        forget(repo, old, words=WORDS, by=BY)
     commit_all(root, "forget")
     assert check_range(root, "main").faults == ()
     assert [f.rule for f in run_gate(root, "main").findings] == []

@@ -33,11 +33,11 @@ from helpers.watch import (
 from watchdog.observers import Observer
 from watchdog.observers.api import BaseObserver
 
+from forest_files.custody.proposals import ProposalStore
 from forest_files.doors.watch.observe import default_factory
 from forest_files.doors.watch.settings import WatchSettings
 from forest_files.doors.watch.watcher import Watcher
 from forest_files.kernel.hashing import hash_body
-from forest_files.proposals.store import ProposalStore
 from tests.helpers.state import local_state
 
 EDITED_KEEP = "## Keep\n\nedited words\n\n"

@@ -12,9 +12,9 @@ from helpers.watch import EDITED, bound_repo, wait_proposal, wait_verdict, watch
 
 from forest_files.check.path import run_check
 from forest_files.custody.config import ConfigError, load_config, parse_config_text, render_config
+from forest_files.custody.proposals import ProposalStore
 from forest_files.custody.watchpolicy import RESTORE_LIMIT
 from forest_files.doors.watch.route import Restorer
-from forest_files.proposals.store import ProposalStore
 
 EDITED_BOTH = EDITED.replace("other words", "other words, edited too")
 

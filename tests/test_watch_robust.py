@@ -33,11 +33,11 @@ from helpers.watch import (
     watching,
 )
 
+from forest_files.custody.proposals import ProposalStore
 from forest_files.doors.watch.daemon import stop
 from forest_files.doors.watch.lock import running
 from forest_files.doors.watch.observe import LostEvents
 from forest_files.kernel.paths import WATCH_LOG
-from forest_files.proposals.store import ProposalStore
 from tests.helpers.state import local_state, shared_state
 
 FAST = ["--quiet", "0.1", "--ceiling", "1", "--grace", "0.5"]

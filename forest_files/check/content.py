@@ -282,7 +282,7 @@ class WorktreeSource:
     def paths(self) -> list[str]:
         """Tracked and untracked (not ignored) files: a plain ``mv`` is still found."""
         from forest_files import gitio  # git only for the moved-file search
-        from forest_files.gitio._run import split_z
+        from forest_files.gitio import split_z
 
         proc = gitio.run_git(
             self.root, ["ls-files", "-z", "--cached", "--others", "--exclude-standard"]

@@ -4,7 +4,7 @@ Reading a target is Python work (decode, normalise, parse the Markdown outline o
 the Python module, cut the section), so one interpreter reads one file at a
 time. From ``PARALLEL_MIN`` targets on, and with more than one CPU, the list is
 cut into contiguous parts, one per CPU (at most ``MAX_PARTS``): this process
-reads the first while each child (``forest_files.custody.parallel_read``)
+reads the first while each child (``forest_files.custody.read_part``)
 reads one of the others with ``targets.read_sections``, the same reader.
 
 A child gets its part through its stdin (``kernel.spawn``), and what it hands
@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
-from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -86,7 +85,7 @@ class _Child:
     def start(cls, root: Path, specs: list[str], max_bytes: int) -> _Child | None:
         job = {"root": str(root), "specs": specs, "max_bytes": max_bytes}
         child = childproc.spawn(
-            "forest_files.custody.parallel_read", job=json.dumps(job).encode("utf-8")
+            "forest_files.custody.read_part", job=json.dumps(job).encode("utf-8")
         )
         return None if child is None else cls(child, specs)
 
@@ -117,23 +116,3 @@ def _section(item: dict[str, Any]) -> SectionText:
     if not all(isinstance(v, str) for k, v in fields.items() if k != "excludes"):
         raise TypeError("a section field is not text")
     return SectionText(**fields)
-
-
-def _work(job: bytes) -> bytes | None:
-    """The child: read the listed part; every section as JSON, or None (exit 1)."""
-    from forest_files.custody.targets import read_sections
-    from forest_files.kernel.errors import ForestError
-
-    try:
-        doc = json.loads(job)
-        sections = read_sections(
-            Path(doc["root"]), doc["specs"], (), max_bytes=int(doc["max_bytes"]), parallel=False
-        )
-    except (ForestError, OSError, ValueError, KeyError, TypeError):
-        return None  # the parent reads this part itself, and says what is wrong
-    data = json.dumps({"sections": [asdict(s) for s in sections]}, ensure_ascii=False)
-    return data.encode("utf-8")
-
-
-if __name__ == "__main__":
-    childproc.serve(_work)

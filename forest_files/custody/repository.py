@@ -31,8 +31,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from types import TracebackType
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from forest_files.custody import auditlog as audit
 from forest_files.custody import tombstone
 from forest_files.custody.applied import chain_deps
 from forest_files.custody.apply import Applied, Applier
@@ -51,7 +52,6 @@ from forest_files.custody.replay import applied_ids, deps_for, replay
 from forest_files.custody.sync import mark_segments, sync_index
 from forest_files.custody.views import GroundEntry, list_view
 from forest_files.gitio import NotARepo, toplevel
-from forest_files.governance import auditlog as audit
 from forest_files.kernel.errors import AuthorityRefused, ForestError
 from forest_files.kernel.hashing import hash_body
 from forest_files.kernel.paths import (
@@ -85,9 +85,6 @@ from forest_files.ledger.segments import (
 from forest_files.scrub import default_scrub
 from forest_files.store.anchor import anchor_body
 from forest_files.store.forest import ForestStore
-
-if TYPE_CHECKING:
-    from forest_files.governance.forget import ForgetReport
 
 Recorded = tuple[list[Act], dict[str, str]]
 
@@ -219,7 +216,7 @@ class Repository:
         """Delete the body file of every erasure the index holds (a forget killed
         after its commit left one; a pulled erase names one a branch still had), and
         finish any purge of local copies a forget still owes (governance/purge.py)."""
-        from forest_files.governance.purge import delete_erased_bodies, resume_pending
+        from forest_files.custody.purge import delete_erased_bodies, resume_pending
 
         store = self._open()
         delete_erased_bodies(store, self.ledger_dir)
@@ -470,14 +467,6 @@ class Repository:
             return [act], {planned.entry.body_hash: body, planned.record.body_hash: words.strip()}
 
         return self._record(build, also_judge=path)[0].produced[0]
-
-    def forget(
-        self, content_id: str, *, words: str, by: str, lines: Sequence[str] = ()
-    ) -> ForgetReport:
-        """Erase ``content_id``'s body with a tombstone; see governance/forget.py."""
-        from forest_files.governance.forget import forget
-
-        return forget(self, content_id, words=words, by=by, lines=lines)
 
     # -- reading -----------------------------------------------------------
     def ground(self) -> list[GroundEntry]:

@@ -18,7 +18,7 @@ import stat
 from pathlib import Path
 
 from forest_files import gitio
-from forest_files.gitio._run import refuse_option
+from forest_files.gitio import refuse_option
 from forest_files.kernel import cache
 from forest_files.kernel.errors import StateError
 from forest_files.kernel.paths import CONFIG_NAME, LEDGER_PREFIX, VIEWS_DIR

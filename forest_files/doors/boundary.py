@@ -24,6 +24,8 @@ only ``os`` and ``sys``; the error branches import what they need.
 
 from __future__ import annotations
 
+import gc
+import os
 import sys
 
 TYPE_CHECKING = False  # typing is not imported on the warm path
@@ -107,7 +109,7 @@ def _failed(
 
 def _record(repo: str | Path, exc: BaseException, door: str, *, usage: bool = False) -> None:
     """The refusal in ``repo``'s audit log; best effort (doorlog never raises)."""
-    from forest_files.governance.doorlog import record_refusal
+    from forest_files.doors.doorlog import record_refusal
 
     record_refusal(repo, exc, door=door, usage=usage)
 
@@ -119,3 +121,23 @@ def say(line: str) -> None:
         sys.stderr.flush()
     except (OSError, ValueError, AttributeError):
         pass
+
+
+def leave(code: int) -> None:  # never returns (typing's NoReturn costs ~3 ms)
+    """End a one-shot door with ``code``: stdout and stderr flushed, then no
+    interpreter teardown. Freeing what the command decoded object by object is
+    work nobody waits for but the user: ~0.1 s of the first hook after a clone of
+    10,000 bindings. Only for doors that return with no thread running, no child
+    unreaped and every file and store closed (``check``, ``status``, the hooks)."""
+    for stream in (sys.stdout, sys.stderr):
+        try:  # noqa: SIM105 (contextlib is not loaded on the warm path)
+            stream.flush()
+        except (OSError, ValueError):
+            pass  # a closed pipe: the caller chose the code already
+    os._exit(code)
+
+
+def one_shot_gc() -> None:
+    """No cyclic garbage collection in a process that runs one command and exits
+    (see the module header); a long-running command calls ``gc.enable()``."""
+    gc.disable()

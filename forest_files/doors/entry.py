@@ -7,14 +7,14 @@ command, ``--help`` and any option the light parser does not know go to the
 full CLI (cli/, typer), which shares the same check path and renderers.
 
 A console command runs once and exits, so it turns Python's cyclic garbage
-collector off (``one_shot_gc``): its long-lived data (a decoded ledger, a view
+collector off (``boundary.one_shot_gc``): its long-lived data (a decoded ledger, a view
 being replayed, a tree listing) is acyclic and freed by reference counting,
 and every automatic collection walked all of it again. The big decoding and
 replaying loops pause it themselves (``gc_paused``, for library callers too);
 what is left still cost up to 8% of ``forest ci`` on a fresh clone of 10,000
 bindings, with the same peak memory either way (bench/gc_bench.py).
 ``forest watch`` runs for hours and turns it back on. The light doors (``check``,
-``status``) and the hooks end through ``leave``: their output flushed, then no
+``status``) and the hooks end through ``boundary.leave``: their output flushed, then no
 interpreter teardown freeing what they decoded.
 
 Every run goes through the one error boundary (boundary.py): one ``forest:``
@@ -28,29 +28,8 @@ Test: tests/test_doors.py, tests/test_fastcheck.py, tests/test_one_shot_gc.py
 
 from __future__ import annotations
 
-import gc
 import os
 import sys
-
-
-def one_shot_gc() -> None:
-    """No cyclic garbage collection in a process that runs one command and exits
-    (see the module header); a long-running command calls ``gc.enable()``."""
-    gc.disable()
-
-
-def leave(code: int) -> None:  # never returns (typing's NoReturn costs ~3 ms)
-    """End a one-shot door with ``code``: stdout and stderr flushed, then no
-    interpreter teardown. Freeing what the command decoded object by object is
-    work nobody waits for but the user: ~0.1 s of the first hook after a clone of
-    10,000 bindings. Only for doors that return with no thread running, no child
-    unreaped and every file and store closed (``check``, ``status``, the hooks)."""
-    for stream in (sys.stdout, sys.stderr):
-        try:  # noqa: SIM105 (contextlib is not loaded on the warm path)
-            stream.flush()
-        except (OSError, ValueError):
-            pass  # a closed pipe: the caller chose the code already
-    os._exit(code)
 
 
 def _version() -> str:
@@ -104,9 +83,10 @@ def _run(argv: list[str]) -> int:
 
 def main() -> None:
     """The ``forest`` console script, inside the one error boundary (boundary.py)."""
+    from forest_files.doors.boundary import one_shot_gc, run_guarded
+
     one_shot_gc()
     argv = sys.argv[1:]
-    from forest_files.doors.boundary import run_guarded
 
     code = run_guarded("forest", lambda: _run(argv), sys.argv)
     from forest_files.doors.fastcheck import finish

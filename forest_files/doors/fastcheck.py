@@ -124,7 +124,7 @@ def _check(args: CheckArgs) -> int:
         print("\n".join(terminal(report, verbose=args.verbose, colour=colour)))
     if report.ok:
         return 0
-    from forest_files.governance.doorlog import record_findings  # only with a finding
+    from forest_files.doors.doorlog import record_findings  # only with a finding
 
     record_findings(root, "check", report.failed)
     n = len(report.failed)
@@ -208,7 +208,7 @@ def finish(code: int) -> None:
     if os.environ.get("FOREST_DEBUG_IMPORTS") == "1":
         names = sorted({m.split(".")[0] for m in sys.modules})
         print("imports: " + " ".join(names), file=sys.stderr)
-    from forest_files.doors.entry import leave
+    from forest_files.doors.boundary import leave
 
     leave(code)
 

@@ -17,6 +17,7 @@ from forest_files.gitio._run import (
     ShallowClone,
     UnknownRef,
     clean_env,
+    refuse_option,
     run_git,
     split_z,
 )
@@ -76,6 +77,7 @@ __all__ = [
     "ls_tree",
     "merge_base",
     "range_parents",
+    "refuse_option",
     "resolve_commit",
     "rev_list",
     "run_git",

@@ -22,8 +22,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+from forest_files.custody import auditlog as audit
 from forest_files.custody.config import ForestConfig
-from forest_files.governance import auditlog as audit
 from forest_files.kernel.errors import ForestError
 from forest_files.kernel.paths import CAPTURES_DIR, LOCAL_DB_NAME
 from forest_files.kernel.state import shared_dir
@@ -70,7 +70,7 @@ def _captures(root: Path, cutoff: datetime) -> list[str]:
 
 def expire(root: Path, config: ForestConfig, as_of: str) -> Expired:
     """Expire what ``config.retention`` allows as of ``as_of`` (see the module)."""
-    from forest_files.proposals.store import ProposalStore
+    from forest_files.custody.proposals import ProposalStore
 
     when = parse_as_of(as_of)
     days = dict(config.retention)

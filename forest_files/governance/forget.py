@@ -34,11 +34,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from forest_files.custody import auditlog as audit
 from forest_files.custody import tombstone
 from forest_files.custody.applied import deps_for
-from forest_files.custody.repository import Recorded, Repository
-from forest_files.governance import auditlog as audit
-from forest_files.governance.purge import (
+from forest_files.custody.purge import (
     Purged,
     PurgePending,
     clear_pending,
@@ -46,6 +45,7 @@ from forest_files.governance.purge import (
     mark_pending,
     purge_local,
 )
+from forest_files.custody.repository import Recorded, Repository
 from forest_files.kernel.errors import ForestError
 from forest_files.kernel.paths import LEDGER_DIR
 from forest_files.ledger.kinds import MAX_TEXT, MAX_TOMBSTONE_LINES, EraseAct

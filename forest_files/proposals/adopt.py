@@ -18,9 +18,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from forest_files.custody.proposals import Proposal, ProposalStore
 from forest_files.kernel.errors import ForestError
 from forest_files.kernel.hashing import hash_body
-from forest_files.proposals.store import Proposal, ProposalStore
 
 if TYPE_CHECKING:
     from forest_files.custody.bindings import Binding

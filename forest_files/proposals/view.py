@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from forest_files.proposals.store import Proposal, ProposalStore
+from forest_files.custody.proposals import Proposal, ProposalStore
 from forest_files.text.worddiff import word_diff
 
 

@@ -76,7 +76,7 @@ def two_bound_files(tmp_path: Path) -> Path:
 def propose_on_latest(root: Path, path: str, selector: str, text: str) -> str:
     """An open proposal of ``text`` for the binding the latest act made (as an agent
     or the watcher would leave one); its id."""
-    from forest_files.proposals.store import ProposalStore
+    from forest_files.custody.proposals import ProposalStore
 
     with Repository(root) as repo:
         binding = repo.log()[0].act_id

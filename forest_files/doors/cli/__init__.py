@@ -15,6 +15,7 @@ from forest_files.doors.cli import (  # noqa: F401  (registers commands)
     review_cmd,
     watch_cmd,
 )
-from forest_files.doors.cli.app import app, main
+from forest_files.doors.cli.app import main
+from forest_files.doors.cli.options import app
 
 __all__ = ["app", "main"]

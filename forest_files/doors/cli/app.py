@@ -10,7 +10,6 @@ Test: tests/test_cli.py
 
 from __future__ import annotations
 
-import json
 from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -18,27 +17,11 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from forest_files.doors.cli.errors import boundary
+from forest_files.doors.cli.options import JsonOpt, RepoOpt, WordsOpt, app, emit, identity
 from forest_files.kernel.errors import ForestError, StoreCorruption
 
 if TYPE_CHECKING:
     from forest_files.ledger.verify import Fault
-
-app = typer.Typer(
-    name="forest",
-    help="Git-backed custody of text that must stay true.\n\n"
-    "Before the command, as in git: -C DIR (change directory first; repeatable) and "
-    "--version.",
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-    rich_markup_mode=None,  # click's plain help: rich costs ~0.1 s of start-up
-)
-
-RepoOpt = Annotated[
-    Path,
-    typer.Option("--repo", "-C", help="Any path inside the repository (default: here)."),
-]
-JsonOpt = Annotated[bool, typer.Option("--json", help="Machine-readable output.")]
 
 
 class ContestedGround(ForestError):
@@ -47,10 +30,6 @@ class ContestedGround(ForestError):
 
 class LedgerFaults(StoreCorruption):
     """``forest verify`` found faults (exit 3)."""
-
-
-def _emit(as_json: bool, obj: object, text: str) -> None:
-    typer.echo(json.dumps(obj, sort_keys=True) if as_json else text)
 
 
 @app.command()
@@ -86,7 +65,7 @@ def sync(repo: RepoOpt = Path("."), as_json: JsonOpt = False) -> None:
     with Repository(repo) as r:
         report = r.sync()
     how = "rebuilt" if report.rebuilt else "in step"
-    _emit(as_json, asdict(report), f"index {how}: {report.applied} act(s) applied")
+    emit(as_json, asdict(report), f"index {how}: {report.applied} act(s) applied")
 
 
 @app.command()
@@ -100,7 +79,7 @@ def rebuild(repo: RepoOpt = Path("."), as_json: JsonOpt = False) -> None:
 
     with Repository(repo) as r:
         report = r.rebuild()
-    _emit(as_json, asdict(report), f"index rebuilt: {report.applied} act(s) replayed")
+    emit(as_json, asdict(report), f"index rebuilt: {report.applied} act(s) replayed")
 
 
 def _fault_line(f: Fault) -> str:
@@ -165,7 +144,7 @@ def verify(
         f"fix: forest resolve {c.content_id} --pick ID --words ..."
         for c in contested
     ]
-    _emit(as_json, obj, "\n".join([*lines, f"ledger {'ok' if ok else 'FAULTY'}: {summary}"]))
+    emit(as_json, obj, "\n".join([*lines, f"ledger {'ok' if ok else 'FAULTY'}: {summary}"]))
     if any(f.code not in REFUSAL_CODES for f in all_faults):
         fixes = sum(1 for f in all_faults if f.fix)
         how = [
@@ -213,54 +192,7 @@ def log(
         for c in contested
     ]
     obj = {"acts": [asdict(e) for e in entries], "contested": [c.content_id for c in contested]}
-    _emit(as_json, obj, "\n".join(lines) or "no custody acts yet")
-
-
-def words_given(words: str) -> str:
-    """``--words`` callback: a route's placeholder pasted as is signs nothing, and words
-    stay within their bound (bounds.py)."""
-    from forest_files.kernel.bounds import MAX_WORDS_CHARS, BoundsRefused, check_text
-    from forest_files.praise import placeholder_words
-
-    why = placeholder_words(words)  # blank words included: its message says what to write
-    if why is None:
-        try:
-            check_text("--words", words, MAX_WORDS_CHARS, blank=True, lines=True)
-        except BoundsRefused as exc:
-            why = str(exc)
-    if why is not None:
-        typer.echo(f"forest: {why}", err=True)
-        raise typer.Exit(1)
-    return words
-
-
-WordsOpt = Annotated[
-    str, typer.Option("--words", help="Your adopting words (required).", callback=words_given)
-]
-
-
-def _identity(repo: Path, given: str | None) -> str:
-    """``--as``, or the identity the signing key is bound to when forest.toml asks for
-    signatures (docs/signing.md), or the git identity. A claim: the gate authenticates."""
-    from forest_files.custody.repository import find_root
-    from forest_files.custody.signing_advice import advise
-    from forest_files.gitio import user_identity
-    from forest_files.praise import placeholder_signature
-
-    claimed = given.strip() if given and given.strip() else None
-    why = None if claimed is None else placeholder_signature(claimed)
-    if why is not None:
-        raise ForestError(why)
-    root = find_root(repo)
-    advice = advise(root, claimed)
-    for line in advice.lines:
-        typer.echo(line, err=True)
-    found = claimed or advice.identity or user_identity(root)
-    if not found:
-        raise typer.BadParameter("no --as given and no git user.name/user.email configured")
-    from forest_files.kernel.bounds import MAX_SIGNATURE_CHARS, check_text
-
-    return check_text("--as" if claimed else "signature", found, MAX_SIGNATURE_CHARS)
+    emit(as_json, obj, "\n".join(lines) or "no custody acts yet")
 
 
 @app.command()
@@ -282,8 +214,8 @@ def resolve(
     from forest_files.custody.repository import Repository
 
     with Repository(repo) as r:
-        new = r.resolve(content_id, pick=pick, words=words, by=_identity(repo, as_))
-    _emit(as_json, {"ground": new}, f"resolved: {new} is ground; commit .forest/ledger")
+        new = r.resolve(content_id, pick=pick, words=words, by=identity(repo, as_))
+    emit(as_json, {"ground": new}, f"resolved: {new} is ground; commit .forest/ledger")
 
 
 def main() -> None:

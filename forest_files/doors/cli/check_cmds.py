@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from forest_files.doors.cli.app import JsonOpt, RepoOpt, app
+from forest_files.doors.cli.options import JsonOpt, RepoOpt, app
 
 if TYPE_CHECKING:
     pass

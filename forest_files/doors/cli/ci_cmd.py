@@ -20,8 +20,8 @@ from typing import Annotated
 
 import typer
 
-from forest_files.doors.cli.app import RepoOpt, app
 from forest_files.doors.cli.errors import boundary
+from forest_files.doors.cli.options import RepoOpt, app
 from forest_files.kernel.errors import ForestError, StoreCorruption
 
 
@@ -63,10 +63,10 @@ def ci(
 
     Example: forest ci --base origin/main --format sarif > forest.sarif
     """
+    from forest_files.custody.auditlog import mark_recorded
+    from forest_files.doors.doorlog import record_gate
     from forest_files.gate.ci import run_gate
     from forest_files.gate.render import render, write_step_summary
-    from forest_files.governance.auditlog import mark_recorded
-    from forest_files.governance.doorlog import record_gate
 
     report = run_gate(repo, base)
     record_gate(repo, report)

@@ -16,9 +16,8 @@ from typing import Annotated
 
 import typer
 
-from forest_files.doors.cli.app import JsonOpt, RepoOpt, _identity, app
 from forest_files.doors.cli.errors import boundary
-from forest_files.doors.cli.files_cmds import AsOpt, WordsOpt
+from forest_files.doors.cli.options import AsOpt, JsonOpt, RepoOpt, WordsOpt, app, identity
 from forest_files.kernel.errors import ForestError
 
 TargetArg = Annotated[str, typer.Argument(help="PATH, PATH#Heading/Sub, PATH::Sym or PATH@region.")]
@@ -126,7 +125,7 @@ def supersede(
             )
             for c in listed
         ]
-        made = supersede_sections(r, items, words=words, by=_identity(repo, as_))
+        made = supersede_sections(r, items, words=words, by=identity(repo, as_))
     pairs = [(c.binding.selector, new) for c, new in zip(listed, made, strict=True)]
     if as_json:
         docs = [{"selector": sel, "ground": new} for sel, new in pairs]
@@ -227,7 +226,7 @@ def rebind(
         else:
             pairs = [(find_binding(bindings, old), new)]
         moves = read_moves(r.root, pairs, max_bytes=r.config.max_body_bytes)
-        rebind_sections(r, moves, by=_identity(repo, as_), words=words)
+        rebind_sections(r, moves, by=identity(repo, as_), words=words)
     for binding, section in moves:
         typer.echo(f"rebound {binding.selector} -> {section.selector}")
     if len(moves) > 1:
@@ -251,7 +250,7 @@ def retire(
 
     r, _, found = _open_binding(repo, target, binding)
     with r:
-        retire_binding(r, found, words=words, by=_identity(repo, as_))
+        retire_binding(r, found, words=words, by=identity(repo, as_))
     typer.echo(f"retired {found.selector} (binding {found.bind_act[:12]})")
 
 

@@ -18,13 +18,9 @@ from typing import Annotated
 
 import typer
 
-from forest_files.doors.cli.app import JsonOpt, RepoOpt, _identity, app
-from forest_files.doors.cli.app import WordsOpt as WordsOpt  # shared with custody_cmds
 from forest_files.doors.cli.errors import boundary
+from forest_files.doors.cli.options import AsOpt, JsonOpt, RepoOpt, WordsOpt, app, identity
 
-AsOpt = Annotated[
-    str | None, typer.Option("--as", help="Signature (default: git user.name <email>).")
-]
 ExcludeOpt = Annotated[
     list[str] | None,
     typer.Option("--exclude", help="Leave out '#Sub' or 'meta:key' (repeatable)."),
@@ -86,9 +82,7 @@ def adopt(
         skipped = 0
         if skip_bound:
             sections, skipped = unbound_only(r, sections)
-        bound = (
-            adopt_sections(r, sections, words=words, by=_identity(repo, as_)) if sections else []
-        )
+        bound = adopt_sections(r, sections, words=words, by=identity(repo, as_)) if sections else []
     lines = [f"bound {b.selector} -> {b.content_id}" for b in bound]
     if skip_bound:
         lines.append(f"skipped {skipped} target(s) already bound")

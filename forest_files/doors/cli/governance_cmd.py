@@ -17,9 +17,8 @@ from typing import Annotated
 
 import typer
 
-from forest_files.doors.cli.app import JsonOpt, RepoOpt, _emit, _identity, app
 from forest_files.doors.cli.errors import boundary
-from forest_files.doors.cli.files_cmds import AsOpt, WordsOpt
+from forest_files.doors.cli.options import AsOpt, JsonOpt, RepoOpt, WordsOpt, app, emit, identity
 from forest_files.kernel.errors import StoreCorruption
 
 LineOpt = Annotated[
@@ -48,9 +47,10 @@ def forget(
     Example: forest forget 3f2a… --words "an API key was pasted here" --as "Ada <ada@x>"
     """
     from forest_files.custody.repository import Repository
+    from forest_files.governance.forget import forget
 
     with Repository(repo) as r:
-        report = r.forget(content_id, words=words, by=_identity(repo, as_), lines=line or ())
+        report = forget(r, content_id, words=words, by=identity(repo, as_), lines=line or ())
     p = report.purged
     text = [
         f"erased: body {report.body_hash[:12]} of {report.content_id[:12]} "
@@ -65,7 +65,7 @@ def forget(
     ]
     obj = asdict(report)
     obj["purged"]["proposals"] = list(p.proposals)
-    _emit(as_json, obj, "\n".join(text))
+    emit(as_json, obj, "\n".join(text))
 
 
 @app.command()
@@ -83,8 +83,8 @@ def audit(
 
     Example: forest audit --limit 20 --before 120 --json
     """
+    from forest_files.custody.auditlog import AuditLog, AuditRecord, check_page
     from forest_files.custody.repository import find_root
-    from forest_files.governance.auditlog import AuditLog, AuditRecord, check_page
     from forest_files.kernel.paths import AUDIT_DB_NAME
     from forest_files.kernel.state import shared_dir
 
@@ -104,7 +104,7 @@ def audit(
         "records": [r.as_dict() for r in records],
         "next_before": records[-1].seq if more else None,
     }
-    _emit(as_json, obj, "\n".join([*lines, more]).strip() or "the audit log is empty")
+    emit(as_json, obj, "\n".join([*lines, more]).strip() or "the audit log is empty")
 
 
 class FsckFaults(StoreCorruption):
@@ -128,9 +128,7 @@ def fsck(repo: RepoOpt = Path("."), as_json: JsonOpt = False) -> None:
     report = run(root, load_config(root / CONFIG_NAME).project_id)
     obj = {"ok": report.ok, "checked": report.checked, "faults": [asdict(f) for f in report.faults]}
     lines = [f"{f.code}: {f.where}: {f.detail}" for f in report.faults]
-    _emit(
-        as_json, obj, "\n".join(lines) or f"fsck: ok ({report.checked.get('entries', 0)} entries)"
-    )
+    emit(as_json, obj, "\n".join(lines) or f"fsck: ok ({report.checked.get('entries', 0)} entries)")
     if not report.ok:
         raise FsckFaults(
             f"fsck found {len(report.faults)} fault(s); `forest rebuild` repairs the index"
@@ -158,4 +156,4 @@ def expire(
     root = find_root(repo)
     done = run(root, load_config(root / CONFIG_NAME), as_of)
     text = f"expired as of {done.as_of}: {len(done.proposals)} proposal text(s), "
-    _emit(as_json, asdict(done), text + f"{len(done.captures)} capture(s)")
+    emit(as_json, asdict(done), text + f"{len(done.captures)} capture(s)")

@@ -17,8 +17,8 @@ from typing import Annotated
 
 import typer
 
-from forest_files.doors.cli.app import JsonOpt, RepoOpt, app
 from forest_files.doors.cli.errors import boundary
+from forest_files.doors.cli.options import JsonOpt, RepoOpt, app
 
 hooks_app = typer.Typer(
     help="Install, remove or inspect forest-files' git hooks.",

@@ -19,9 +19,8 @@ from typing import Annotated
 
 import typer
 
-from forest_files.doors.cli.app import JsonOpt, RepoOpt, _identity, app
 from forest_files.doors.cli.errors import boundary
-from forest_files.doors.cli.files_cmds import AsOpt
+from forest_files.doors.cli.options import AsOpt, JsonOpt, RepoOpt, app, identity
 from forest_files.kernel.errors import ForestError
 
 proposal_app = typer.Typer(
@@ -37,8 +36,8 @@ AdoptWordsOpt = Annotated[
 
 
 def _listing(repo: Path, as_json: bool) -> None:
+    from forest_files.custody.proposals import ProposalStore
     from forest_files.custody.repository import find_root
-    from forest_files.proposals.store import ProposalStore
 
     with ProposalStore(find_root(repo)) as store:
         found = store.open_proposals()
@@ -77,8 +76,8 @@ def show(pid: IdArg, repo: RepoOpt = Path("."), as_json: JsonOpt = False) -> Non
 
     Example: forest proposal show 3f2a9c
     """
+    from forest_files.custody.proposals import ProposalStore
     from forest_files.custody.repository import find_root
-    from forest_files.proposals.store import ProposalStore
     from forest_files.proposals.view import show_lines
 
     root = find_root(repo)
@@ -100,14 +99,14 @@ def adopt(pid: IdArg, words: AdoptWordsOpt, as_: AsOpt = None, repo: RepoOpt = P
     from forest_files.custody.repository import find_root
     from forest_files.proposals.adopt import adopt_proposal
 
-    new = adopt_proposal(find_root(repo), pid, words=words, by=_identity(repo, as_))
+    new = adopt_proposal(find_root(repo), pid, words=words, by=identity(repo, as_))
     typer.echo(f"adopted proposal {pid}: {new} is ground; commit .forest/ledger with the file")
 
 
 def _discard(pid: str, repo: Path) -> None:
+    from forest_files.custody.proposals import ProposalStore
     from forest_files.custody.repository import find_root
-    from forest_files.governance.doorlog import record_proposal
-    from forest_files.proposals.store import ProposalStore
+    from forest_files.doors.doorlog import record_proposal
 
     root = find_root(repo)
     with ProposalStore(root) as store:
@@ -160,9 +159,9 @@ def walk(repo: Path, ask: Ask, as_: str | None = None) -> int:
     """The review loop; returns how many commands ran."""
     from forest_files.check.findings import Reported
     from forest_files.check.path import run_check
+    from forest_files.custody.proposals import Proposal, ProposalStore
     from forest_files.custody.repository import find_root
     from forest_files.doors.text import block
-    from forest_files.proposals.store import Proposal, ProposalStore
     from forest_files.proposals.view import show_lines
 
     root = find_root(repo)
@@ -198,7 +197,7 @@ def walk(repo: Path, ask: Ask, as_: str | None = None) -> int:
 def _command(answer: str, reported: object, proposal: object, ask: Ask) -> list[str] | None:
     """The printed command a key stands for (the finding's own route, words filled in)."""
     from forest_files.check.findings import WORDS_PLACEHOLDER, Reported
-    from forest_files.proposals.store import Proposal
+    from forest_files.custody.proposals import Proposal
 
     if answer == "a" and isinstance(proposal, Proposal):
         return ["forest", "proposal", "adopt", proposal.id, "--words", ask("words")]

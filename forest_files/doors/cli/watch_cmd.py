@@ -16,8 +16,8 @@ from typing import Annotated
 
 import typer
 
-from forest_files.doors.cli.app import JsonOpt, RepoOpt, app
 from forest_files.doors.cli.errors import boundary
+from forest_files.doors.cli.options import JsonOpt, RepoOpt, app
 
 watch_app = typer.Typer(
     help="Watch bound files in the background: drift is caught when it is saved.",

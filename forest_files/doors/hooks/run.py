@@ -46,7 +46,7 @@ def check_staged(root: Path) -> int:
     if report.ok:
         return 0
     _say("\n".join(hook_refusal(report)))
-    from forest_files.governance.doorlog import record_findings
+    from forest_files.doors.doorlog import record_findings
 
     record_findings(root, "hook", report.failed)
     return 1
@@ -108,7 +108,7 @@ def _run(hook: str) -> int:
 
 def console() -> None:
     """Console-script entry (``forest-hook``), used by the pre-commit framework."""
-    from forest_files.doors.entry import leave, one_shot_gc
+    from forest_files.doors.boundary import leave, one_shot_gc
 
     one_shot_gc()
     leave(main(sys.argv[1:]))

@@ -238,8 +238,8 @@ def stop(root: Path, timeout: float = 30.0) -> str:
 
 def status(root: Path) -> dict[str, object]:
     """Whether a watcher runs, what it last saw, and the open proposals (no text)."""
+    from forest_files.custody.proposals import ProposalStore
     from forest_files.custody.repository import find_root
-    from forest_files.proposals.store import ProposalStore
 
     root = find_root(root)
     pid = running(root)

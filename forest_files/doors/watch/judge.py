@@ -117,7 +117,7 @@ def capture(root: Path, r: Reported, excludes: tuple[str, ...], max_bytes: int) 
     """Keep a drifted section's text as its binding's proposal. Returns the proposal id
     and what happened (``new``/``replaced``/``same``), or None if the file moved on."""
     from forest_files.check.content import read_regular
-    from forest_files.proposals.store import ProposalStore
+    from forest_files.custody.proposals import ProposalStore
     from forest_files.text.extract import extract
     from forest_files.text.normalise import decode_bytes, normalise_text
     from forest_files.text.selector import parse_selector

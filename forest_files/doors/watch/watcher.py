@@ -284,7 +284,7 @@ class Watcher:
     def _take(self, items: list[Reported], full: bool) -> None:
         judged = self.verdicts.apply(items, full=full)
         self._emit(list(judged.lines))
-        from forest_files.governance.doorlog import record_findings  # new drift: audited
+        from forest_files.doors.doorlog import record_findings  # new drift: audited
 
         record_findings(self.root, "watch", judged.changed, head=self.head)
         for r in judged.changed:
@@ -342,7 +342,7 @@ class Watcher:
         pid, outcome = done.split(" ")
         self.journal.add("proposal", f.path, f.selector, done)
         if outcome != "same":
-            from forest_files.governance.doorlog import record_proposal
+            from forest_files.doors.doorlog import record_proposal
 
             record_proposal(self.root, (pid, f.binding, f.selector), outcome, head=self.head)
             self._emit(

@@ -33,8 +33,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from forest_files.custody import auditsql as sql
 from forest_files.custody.relocate import relocate_once
-from forest_files.governance import auditsql as sql
 from forest_files.kernel.errors import ForestError
 from forest_files.kernel.paths import AUDIT_DB_NAME, FOREST_DIR
 from forest_files.store.base import utc_now

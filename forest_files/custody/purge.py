@@ -139,7 +139,7 @@ def _compact_index(store: ForestStore) -> None:
 
 def purge_local(root: Path, store: ForestStore, holds: Holds, ledger_dir: Path) -> Purged:
     """Everything after the erase act's commit (see the module docstring)."""
-    from forest_files.proposals.store import ProposalStore
+    from forest_files.custody.proposals import ProposalStore
 
     bodies = delete_erased_bodies(store, ledger_dir)
     views, cache = _cache_files(root, holds)

@@ -30,8 +30,8 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from forest_files.check.findings import Reported
+    from forest_files.custody.auditlog import Event
     from forest_files.gate.ci import GateReport
-    from forest_files.governance.auditlog import Event
 
 
 def _targets(reported: Iterable[Reported]) -> tuple[tuple[str, ...], dict[str, int]]:
@@ -52,7 +52,7 @@ def _targets(reported: Iterable[Reported]) -> tuple[tuple[str, ...], dict[str, i
 
 def _append(root: Path, event: Event, head: str | None = None) -> bool:
     try:
-        from forest_files.governance.auditlog import append_events
+        from forest_files.custody.auditlog import append_events
 
         return append_events(root, [event], head=head)
     except Exception:  # best effort: never the command's outcome (see the module)
@@ -67,7 +67,7 @@ def record_findings(
     targets, counts = _targets(reported)
     if not counts["findings"]:
         return False
-    from forest_files.governance.auditlog import Event
+    from forest_files.custody.auditlog import Event
 
     if door == "hook":
         return _append(root, Event("hook", "refused", "drift", targets=targets, counts=counts))
@@ -79,14 +79,14 @@ def record_proposal(
 ) -> bool:
     """A proposal kept (``new``, ``replaced``) or closed (``discarded``): its id, the
     binding, the selector and hashes as targets — never its text."""
-    from forest_files.governance.auditlog import Event
+    from forest_files.custody.auditlog import Event
 
     return _append(root, Event("proposal", "ok", outcome, targets=tuple(targets)), head)
 
 
 def record_gate(root: Path | str, report: GateReport) -> bool:
     """One ``forest ci`` run: its finding rules counted, their targets named."""
-    from forest_files.governance.auditlog import Event
+    from forest_files.custody.auditlog import Event
 
     targets: list[str] = [report.head]
     rules: Counter[str] = Counter()
@@ -108,7 +108,7 @@ def record_refusal(
     """A ForestError a command (``door``: ``cli`` or ``hook``) ended with, by its
     type's code (``usage``: a usage error the command raised, reason ``usage``);
     nothing for one recorded where it was raised, or outside a repository."""
-    from forest_files.governance.auditlog import Event, mark_recorded, reason_of, was_recorded
+    from forest_files.custody.auditlog import Event, mark_recorded, reason_of, was_recorded
     from forest_files.kernel.errors import ForestError
 
     if not (usage or isinstance(exc, ForestError)) or was_recorded(exc):

@@ -21,12 +21,12 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from forest_files.custody import proposals_sql as sql
 from forest_files.custody.relocate import relocate_once
 from forest_files.kernel.errors import ForestError
 from forest_files.kernel.hashing import hash_body
 from forest_files.kernel.paths import LOCAL_DB_NAME
 from forest_files.kernel.state import shared_dir
-from forest_files.proposals import sql
 from forest_files.store.base import utc_now
 from forest_files.store.connection import atomic, translate
 from forest_files.store.localdb import open_local
