@@ -209,7 +209,7 @@ def _build(base: Path) -> list[Step]:
     moved = DOC.replace("harbor kept words", "harbor kept words, amended")
     write(b, "docs/b.md", moved.replace("harbor other words", "unbound words"))
     with Repository(b) as r:
-        binding = find_binding(all_bindings(r._synced()), "docs/a.md#Keep")
+        binding = find_binding(all_bindings(r.synced()), "docs/a.md#Keep")
         section = read_section(b, "docs/b.md#Keep", (), max_bytes=MAX)
         rebind_section(r, binding, section, by=BY)
     h.snap("rebind", b)
@@ -218,7 +218,7 @@ def _build(base: Path) -> list[Step]:
     renamed = moved.replace(kept, "## Kept\n\nharbor kept, moved")
     write(b, "docs/b.md", renamed.replace("harbor other words", "unbound words"))
     with Repository(b) as r:  # renamed and edited: a rebind carrying a supersession
-        binding = find_binding(all_bindings(r._synced()), "docs/b.md#Keep")
+        binding = find_binding(all_bindings(r.synced()), "docs/b.md#Keep")
         section = read_section(b, "docs/b.md#Kept", (), max_bytes=MAX)
         rebind_section(r, binding, section, by=BY, words=WORDS)
     h.snap("rebind-supersede", b)

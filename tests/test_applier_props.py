@@ -181,7 +181,7 @@ def _rebind_setup(root: Path) -> None:
 
 def _rebind(root: Path) -> None:
     with Repository(root) as r:
-        binding = find_binding(all_bindings(r._synced()), "docs/a.md#Keep")
+        binding = find_binding(all_bindings(r.synced()), "docs/a.md#Keep")
         section = read_section(root, "docs/b.md#Keep", (), max_bytes=MAX)
         rebind_section(r, binding, section, by=BY)
 
@@ -192,7 +192,7 @@ def _rebind_supersede_setup(root: Path) -> None:
 
 def _rebind_supersede(root: Path) -> None:
     with Repository(root) as r:
-        binding = find_binding(all_bindings(r._synced()), "docs/a.md#Keep")
+        binding = find_binding(all_bindings(r.synced()), "docs/a.md#Keep")
         section = read_section(root, "docs/b.md#Kept", (), max_bytes=MAX)
         rebind_section(r, binding, section, by=BY, words=WORDS)
 
@@ -274,7 +274,7 @@ def _case(base: Path, source: Path, label: str, opened: list[Repository]) -> Kin
         kind=act.kind,
         act=act,
         pool=_pool(work),
-        store=live._synced(),
+        store=live.synced(),
         read=lambda h: read_body(post_ledger, h),
         replay_repo=replay,
         bodies=pristine,
@@ -418,7 +418,7 @@ def _replay(case: KindCase, act: Act) -> tuple[bool, object]:
     segment = write_segment(repo.ledger_dir, [act], {})
     try:
         repo.rebuild()
-        return False, _produced(repo._open().conn, act.id)
+        return False, _produced(repo.store().conn, act.id)
     except LedgerError as exc:
         return True, f"LedgerError({exc.code}): {exc}"
     finally:

@@ -131,7 +131,7 @@ def test_forged_supersede_by_non_holder_judged_by_chain(repo: Path) -> None:
     from forest_files.custody.plan import plan_supersede
 
     with Repository(repo) as r:
-        store = r._synced()
+        store = r.synced()
         old = store.id_for_content(ground.content_id)
         assert old is not None
         text = "Elias sells the lighthouse."
@@ -180,7 +180,7 @@ def test_rebind_to_ungoverned_path_judged_on_both_paths(repo: Path) -> None:
     too, live; and a later supersede at the new path is judged by the gate."""
     write(repo, "notes/elias.md", "## Elias\n\nElias keeps the lighthouse.\n")
     with Repository(repo) as r:
-        binding = find_binding(all_bindings(r._synced()), "canon/characters.md#Elias")
+        binding = find_binding(all_bindings(r.synced()), "canon/characters.md#Elias")
         section = read_section(repo, "notes/elias.md#Elias", (), max_bytes=1 << 20)
         with pytest.raises(AuthorityRefused):
             rebind_section(r, binding, section, by=MALLORY)

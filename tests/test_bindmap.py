@@ -46,7 +46,7 @@ def test_saved_map_equals_what_the_index_derives(tmp_path: Path) -> None:
     assert ledger is not None
     loaded = bindmap.load(_record(root), ledger)
     with Repository(root) as repo:
-        derived = bindmap.derive(repo._synced())
+        derived = bindmap.derive(repo.synced())
     assert loaded == derived == first
     assert len(derived.bindings) == 2
 

@@ -178,4 +178,4 @@ def test_same_section_named_twice_adopted_once_accepted(tmp_path: Path) -> None:
         )
         bound = adopt_sections(repo, sections, words=WORDS, by=BY)
         assert [b.selector for b in bound] == ["docs/d1.md#Doc 1/Keep", "docs/d2.md"]
-        assert len(all_bindings(repo._open())) == 2
+        assert len(all_bindings(repo.store())) == 2

@@ -98,7 +98,7 @@ def test_supersede_shown_hash_changed_before_recording_refused(nested: Path) -> 
     """Law 4 per target: the act records the hash that was listed, or nothing."""
     _typo(nested)
     with Repository(nested) as r:
-        bindings = all_bindings(r._synced())
+        bindings = all_bindings(r.synced())
         items = []
         for target in ("canon.md#Rules", "other.md"):
             b = find_binding(bindings, target)

@@ -179,7 +179,7 @@ def test_short_id_ambiguous_refused_listing_candidates(tmp_path: Path) -> None:
         by_prefix.setdefault(cid[:2], []).append(cid)
     prefix, clash = next((p, c) for p, c in by_prefix.items() if len(c) > 1)
     with Repository(root) as repo:
-        store = repo._synced()
+        store = repo.synced()
         with pytest.raises(ForestError, match="give more digits") as refused:
             store.local_id(prefix, min_digits=2)
         assert all(cid in str(refused.value) for cid in clash)
@@ -239,7 +239,7 @@ def test_adoptions_of_many_grounds_one_query_accepted(bound: Path) -> None:
     from forest_files.custody.bindings import all_bindings
 
     with Repository(bound) as repo:
-        store = repo._synced()
+        store = repo.synced()
         grounds = sorted(
             str(g) for g, _hash, _heads in ground_map(store, all_bindings(store)).values()
         )

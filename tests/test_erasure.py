@@ -68,6 +68,6 @@ def test_ledger_erase_act_rebuilds_without_body_recovers(tmp_path: Path) -> None
         r.rebuild()
         (ground,) = r.ground()
         assert ground.content_id == clean
-        old = r._open().id_for_content(cid)
-        assert old is not None and r._open().get(old)["body_hash"] == hash_body(SECRET)
+        old = r.store().id_for_content(cid)
+        assert old is not None and r.store().get(old)["body_hash"] == hash_body(SECRET)
     assert SECRET not in (local_state(repo) / "woods.db").read_bytes().decode("latin-1")

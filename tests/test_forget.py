@@ -123,7 +123,7 @@ def test_forget_order_segment_index_body_accepted(tmp_path: Path) -> None:
     root, old = adopted_then_cleaned(tmp_path)
     with Repository(root) as repo:
         report = forget(repo, old, words=WORDS, by=BY)
-        store = repo._open()
+        store = repo.store()
         assert erase_acts(store) == [report.act_id]
         row = store.conn.execute("SELECT body FROM entries WHERE content_id = ?", (old,)).fetchone()
         assert row[0] == "[erased]"
@@ -160,7 +160,7 @@ def test_forget_crash_after_segment_then_sync_recovers(
     with Repository(root) as repo:
         repo.sync()
         row = (
-            repo._open()
+            repo.store()
             .conn.execute("SELECT body FROM entries WHERE content_id = ?", (old,))
             .fetchone()
         )
@@ -304,7 +304,7 @@ def test_proposal_holding_erased_text_adopt_refused_nothing_written(tmp_path: Pa
     root, old = adopted_then_cleaned(tmp_path)
     with Repository(root) as repo:
         forget(repo, old, words=WORDS, by=BY)
-        store = repo._synced()
+        store = repo.synced()
         (binding,) = all_bindings(store)
         (ground,) = [g.content_id for g in repo.ground()]
         ground_hash = store.get(store.local_id(ground))["body_hash"]
@@ -364,7 +364,7 @@ def test_forget_purge_failing_after_commit_finished_by_next_sync_recovers(
     with Repository(root) as repo, pytest.raises(PurgePending) as info:
         forget(repo, old, words=WORDS, by=BY)
     assert "forest sync" in str(info.value) and SENTINEL not in str(info.value)
-    assert erase_acts(Repository(root)._open()) != []  # the act stands
+    assert erase_acts(Repository(root).store()) != []  # the act stands
     assert any(p.startswith(".git/forest/local.db") for p in holding(root, SENTINEL))
     (marker,) = (shared_state(root) / "purge-pending").iterdir()
     assert SENTINEL.encode() not in marker.read_bytes()

@@ -165,7 +165,7 @@ def test_rebuild_indexes_every_live_body_once_accepted(
         assert report.applied == 80 + int(seal_one)
         # Runs of adopts are always indexed in one batch; with no seal the whole replay is.
         assert deferred and (seal_one or len(deferred) <= 2)
-        store = repo._open()
+        store = repo.store()
         _integrity(store)
         assert _trigger_sql(store) is not None
         for i in range(80):

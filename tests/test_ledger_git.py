@@ -408,7 +408,7 @@ def test_sync_scans_ledger_under_write_lock_detected(work: Path) -> None:
     adopt(work, "Present before both opened.")
     other = Repository(work)
     other.sync()
-    other._open().conn.execute("PRAGMA busy_timeout = 50")
+    other.store().conn.execute("PRAGMA busy_timeout = 50")
     real = sync_mod._scan
     seen: list[str] = []
 

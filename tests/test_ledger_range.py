@@ -93,7 +93,7 @@ def test_paths_derived_on_replay_not_declared(repo: Path) -> None:
     with Repository(repo) as r:
         assert r.rebuild().applied == 1
         assert len(r.ground()) == 1
-        assert act_paths(r._open(), [act.id]) == {act.id: frozenset({"docs/base.md"})}
+        assert act_paths(r.store(), [act.id]) == {act.id: frozenset({"docs/base.md"})}
     assert len(ground_from(repo, "HEAD").ground) == 1
 
 

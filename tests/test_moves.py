@@ -113,12 +113,12 @@ def test_rebind_supersede_by_non_holder_of_new_path_refused_live_and_in_ci(
     git(root, "checkout", "-q", "-b", "feature")
     write(root, "locked/l.md", "## Kept\n\nkept words, edited by Mallory\n")
     with Repository(root) as r:
-        binding = find_binding(all_bindings(r._synced()), "canon/c.md#Keep")
+        binding = find_binding(all_bindings(r.synced()), "canon/c.md#Keep")
         section = read_section(root, "locked/l.md#Kept", (), max_bytes=1 << 20)
         with pytest.raises(AuthorityRefused):
             rebind_section(r, binding, section, by=mallory, words="moved where I like")
         # The same act written by hand: the gate judges the new path too.
-        store = r._synced()
+        store = r.synced()
         head = store.contest_heads(binding.entry_id)[0]
         part = plan_supersede(store, head, section.text, words="moved", by=mallory)
         payload = RebindAct(
@@ -229,7 +229,7 @@ def test_moved_search_parses_each_candidate_once(
 
     monkeypatch.setattr(markdown, "outline", counting)
     with Repository(repo) as r:
-        store = r._synced()
+        store = r.synced()
         found = check_all(store, all_bindings(store), WorktreeSource(r.root))
     assert [(f.kind, f.moved_to) for f in found] == [
         ("moved", "b.md#B/Keep"),

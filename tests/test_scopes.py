@@ -530,7 +530,7 @@ def test_scope_repository_act_declaring_another_scope_refused(
     isolate(monkeypatch)
     repo = make_repo(tmp_path)
     with Repository.init(repo, project_id="p-scoped") as r:
-        store = r._open()
+        store = r.store()
         anchor = store.content_id(store.ensure_anchor("p-scoped"))
         index_scope = store.scope
     body = "a smuggled note"
@@ -542,7 +542,7 @@ def test_scope_repository_act_declaring_another_scope_refused(
     with Repository(repo) as r, pytest.raises(LedgerError, match="scope"):
         r.rebuild()
     with Repository(repo) as r:
-        scopes = {str(s[0]) for s in r._open().conn.execute("SELECT DISTINCT scope FROM entries")}
+        scopes = {str(s[0]) for s in r.store().conn.execute("SELECT DISTINCT scope FROM entries")}
     assert scopes == {index_scope}
 
 
@@ -577,7 +577,7 @@ def test_scope_repository_index_of_one_scope_acts_of_the_project_accepted(
             expected_body_hash=hash_body("a corrected text"),
         )  # fmt: skip
         index = r.index_path
-        index_scope = r._open().scope
+        index_scope = r.store().scope
     commit_all(repo, "custody")
     view = tmp_path / "view.db"
     build_view(repo, "index", True, view)

@@ -38,7 +38,7 @@ def _bound(tmp_path: Path, files: int = 1) -> Repository:
 
 
 def _kinds(repo: Repository) -> list[str]:
-    store = repo._synced()
+    store = repo.synced()
     return [f.kind for f in check_all(store, all_bindings(store), WorktreeSource(repo.root))]
 
 
@@ -175,7 +175,7 @@ def test_random_edits_never_look_clean(tmp_path: Path) -> None:
 
 
 def _kinds_uncached(repo: Repository) -> list[str]:
-    store = repo._synced()
+    store = repo.synced()
     source = WorktreeSource(repo.root, use_stat_cache=False)
     return [f.kind for f in check_all(store, all_bindings(store), source)]
 

@@ -128,7 +128,7 @@ def test_erased_line_supersede_refused(tmp_path: Path) -> None:
 def test_erased_line_proposal_adopt_refused(tmp_path: Path) -> None:
     root, _act = forgotten(tmp_path)
     with Repository(root) as repo:
-        store = repo._synced()
+        store = repo.synced()
         binding = find_binding(all_bindings(store), "doc.md#Keys")
         (ground,) = repo.ground()
     section = read_section(root, "doc.md#Keys", (), max_bytes=MAX).text
@@ -194,7 +194,7 @@ def test_replayed_act_depending_on_erase_refused(tmp_path: Path) -> None:
     from forest_files.custody.plan import plan_supersede
 
     with Repository(root) as repo:
-        store = repo._synced()
+        store = repo.synced()
         old = store.local_id(adopt.payload.entry.content_id)
         planned = plan_supersede(store, old, text, words="ok", by=BY)
         forged = repo.act(planned, {adopt.id})
@@ -261,7 +261,7 @@ def test_forget_by_non_holder_in_ci_refused(tmp_path: Path) -> None:
     from forest_files.ledger.kinds import EraseAct
 
     with Repository(root) as repo:
-        store = repo._synced()
+        store = repo.synced()
         entry = store.local_id(old)
         body_hash = str(store._require(entry, "t")["body_hash"])
         payload = EraseAct(body_hash, "Mallory <m@x>", "mine now", "2026-01-01T00:00:00Z", ())

@@ -99,7 +99,7 @@ def _worktree(root: Path, paths: tuple[str, ...], diffs: bool) -> CheckReport:
     from forest_files.custody.repository import Repository
 
     with Repository(root) as opened:  # who adopted, and the ground text of a diff
-        store = opened._synced()
+        store = opened.synced()
         items = explain(findings, root=root, source="worktree", conn=store.conn)
         report = CheckReport("worktree", content.name, items, extra)
         return with_diffs(report, store, bmap.bindings, content)

@@ -87,7 +87,7 @@ def adopt_sections(
         named.setdefault((section.path, section.selector), section)
     unique = list(named.values())
     for section in unique:  # early, before any file is read twice or written
-        repo._authorize(section.path, by)
+        repo.authorize(section.path, by)
     specs = [_spec(s) for s in unique]  # each section's text hashed once
 
     def build(store: ForestStore) -> tuple[list[Act], dict[str, str]]:
@@ -109,7 +109,7 @@ def adopt_sections(
     if unique:
         first[hash_body(words.strip())] = words.strip()
     with gc_paused():  # thousands of live acts and rows: no collector passes over them
-        results = repo._record(build, bodies_first=first)
+        results = repo.record(build, bodies_first=first)
     return [
         BoundSection(s.path, s.selector, r.produced[0], r.act.id)
         for s, r in zip(unique, results, strict=True)
@@ -121,7 +121,7 @@ def unbound_only(
 ) -> tuple[list[SectionText], int]:
     """The sections no live binding holds yet, and how many were left out
     (``forest adopt --skip-bound``: re-running a glob takes in only new files)."""
-    live = {(b.path, b.selector) for b in all_bindings(repo._synced())}
+    live = {(b.path, b.selector) for b in all_bindings(repo.synced())}
     kept = [s for s in sections if (s.path, s.selector) not in live]
     return kept, len(sections) - len(kept)
 
@@ -152,7 +152,7 @@ def supersede_sections(
     with one set of words: each act records exactly the hash that was shown, or
     nothing is recorded (law 4, per target)."""
     for binding, section, shown in items:
-        repo._authorize(binding.path, by)
+        repo.authorize(binding.path, by)
         if hash_body(section.text) != shown:
             raise ForestError(
                 f"{section.selector}: the text changed since it was shown "
@@ -174,7 +174,7 @@ def supersede_sections(
             bodies[planned.record.body_hash] = words.strip()
         return acts, bodies
 
-    return [r.produced[0] for r in repo._record(build)]
+    return [r.produced[0] for r in repo.record(build)]
 
 
 def _ground_of(store: ForestStore, binding: Binding) -> int:
@@ -219,8 +219,8 @@ def rebind_sections(
     moved). A location whose text is not ground is refused without ``words``; with
     them its act also supersedes ground with that text (the chain is kept)."""
     for binding, section in moves:
-        repo._authorize(binding.path, by)
-        repo._authorize(section.path, by)
+        repo.authorize(binding.path, by)
+        repo.authorize(section.path, by)
 
     def build(store: ForestStore) -> tuple[list[Act], dict[str, str]]:
         acts: list[Act] = []
@@ -234,7 +234,7 @@ def rebind_sections(
             acts.append(repo.act(payload, _binding_deps(store, binding, head)))
         return acts, bodies
 
-    return [r.act.id for r in repo._record(build)]
+    return [r.act.id for r in repo.record(build)]
 
 
 def _rebind_payload(
@@ -270,7 +270,7 @@ def _rebind_payload(
 
 def retire_binding(repo: Repository, binding: Binding, *, words: str, by: str) -> str:
     """End a binding by a recorded act (a deleted or deprecated file section)."""
-    repo._authorize(binding.path, by)
+    repo.authorize(binding.path, by)
     if not words.strip():
         raise ForestError("retire without words refused: say why the binding ends")
 
@@ -279,4 +279,4 @@ def retire_binding(repo: Repository, binding: Binding, *, words: str, by: str) -
         deps = {binding.bind_act, event_acts(store, binding.bind_act)[-1]}
         return [repo.act(payload, deps)], {}
 
-    return repo._record(build)[0].act.id
+    return repo.record(build)[0].act.id

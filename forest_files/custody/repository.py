@@ -169,7 +169,7 @@ class Repository:
         self.close()
 
     # -- the index -----------------------------------------------------------
-    def _open(self) -> ForestStore:
+    def store(self) -> ForestStore:
         if self._store is None:
             store = ForestStore(self.index_path)
             store.init_schema()
@@ -180,7 +180,7 @@ class Repository:
             if foreign:  # forest.toml names another project now: start over
                 store.close()
                 self._delete_index()
-                return self._open()
+                return self.store()
             store.ensure_anchor(self.config.project_id)
             self._store = store
         return self._store
@@ -195,13 +195,13 @@ class Repository:
 
     def sync(self) -> SyncReport:
         """Bring the index in step with the working tree's ledger."""
-        count = sync_index(self._open(), self.ledger_dir, self._read_body)
+        count = sync_index(self.store(), self.ledger_dir, self._read_body)
         if count is None:
             return self.rebuild()
         self._finish_erasures()
         if count:
             rows = (
-                self._open()
+                self.store()
                 .conn.execute(
                     "SELECT act_id FROM ledger_applied ORDER BY rowid DESC LIMIT ?",
                     (min(count, audit.MAX_TARGETS),),
@@ -218,7 +218,7 @@ class Repository:
         finish any purge of local copies a forget still owes (governance/purge.py)."""
         from forest_files.custody.purge import delete_erased_bodies, resume_pending
 
-        store = self._open()
+        store = self.store()
         delete_erased_bodies(store, self.ledger_dir)
         for act_id, purged in resume_pending(
             self.root, store, self.config.project_id, self.ledger_dir
@@ -234,7 +234,7 @@ class Repository:
         The index file is reset in place (never deleted), so another process that
         has it open sees the old custody or the new one, never a missing file.
         """
-        store = self._open()
+        store = self.store()
         # No cyclic collection while the whole ledger is decoded, ordered and replayed:
         # each pass would walk every live act again (see ``gc_paused``).
         with gc_paused(), store.rebuilding():
@@ -248,12 +248,12 @@ class Repository:
         audit.append_events(self.root, [event])
         return SyncReport(applied=count, rebuilt=True)
 
-    def _synced(self) -> ForestStore:
+    def synced(self) -> ForestStore:
         self.sync()
-        return self._open()
+        return self.store()
 
     # -- recording -----------------------------------------------------------
-    def _authorize(self, path: str | None, by: str) -> None:
+    def authorize(self, path: str | None, by: str) -> None:
         if path is not None and not may_act(self.config, path, by):
             refused = AuthorityRefused(
                 f"{by!r} holds no authority over {path} ([authority] in forest.toml); "
@@ -269,11 +269,11 @@ class Repository:
         this command does (the applier refuses erased lines only at the deps)."""
         if _brings_text(payload):
             if self._erase_deps is None:  # once per recording: a bulk adoption asks 10,000 times
-                self._erase_deps = frozenset(tombstone.erase_acts(self._open()))
+                self._erase_deps = frozenset(tombstone.erase_acts(self.store()))
             deps = deps | self._erase_deps
         return build_act(payload, deps, scope=self.config.project_id)
 
-    def _record(
+    def record(
         self,
         build: Callable[[ForestStore], Recorded],
         *,
@@ -287,7 +287,7 @@ class Repository:
         texts), written on a thread meanwhile; removed again if the act fails.
         ``also_judge``: a path the caller names for authority besides the derived ones.
         """
-        store = self._synced()
+        store = self.synced()
         self._erase_deps = None  # read again under this recording's write lock
         written: Path | None = None
         early: EarlyBodies | None = None
@@ -310,7 +310,7 @@ class Repository:
                 for result in results:
                     paths = set(result.paths) | ({also_judge} if also_judge else set())
                     for path in sorted(paths):
-                        self._authorize(path, result.act.payload.signer)
+                        self.authorize(path, result.act.payload.signer)
                 done = early.finish() if early is not None else frozenset()
                 rest = {h: text for h, text in bodies.items() if h not in done}
                 segment = write_segment(self.ledger_dir, acts, rest)
@@ -354,7 +354,7 @@ class Repository:
         act each); returns their content ids in order. Nothing is recorded if any is
         refused. Bodies go through the default scrub, as ``ForestStore.write`` does.
         ``path``, when given, is judged for authority too (the entries bind nothing)."""
-        self._authorize(path, by)
+        self.authorize(path, by)
         if not bodies:
             return []
         for body in bodies:
@@ -368,7 +368,7 @@ class Repository:
             ]
             return self.adoptions(store, items, words=words, by=by)
 
-        results = self._record(build, also_judge=path)
+        results = self.record(build, also_judge=path)
         return [r.produced[0] for r in results]
 
     def adoptions(
@@ -400,7 +400,7 @@ class Repository:
         path: str | None = None,
     ) -> str:
         """Replace ground ``content_id`` with ``new_body``; returns the new content id."""
-        self._authorize(path, by)
+        self.authorize(path, by)
         body = default_scrub(new_body) if isinstance(new_body, str) else new_body
         if not isinstance(body, str):
             raise ForestError(f"supersede: new_body must be a string; got {type(new_body)}")
@@ -417,7 +417,7 @@ class Repository:
             act = self.act(planned, chain_deps(store, old))
             return [act], {planned.entry.body_hash: body, planned.record.body_hash: words.strip()}
 
-        return self._record(build, also_judge=path)[0].produced[0]
+        return self.record(build, also_judge=path)[0].produced[0]
 
     def seal(self, content_id: str, *, words: str, by: str, path: str | None = None) -> str:
         """Seal an entry; returns the sealing record's content id."""
@@ -430,7 +430,7 @@ class Repository:
     def _seal_like(
         self, sealing: bool, content_id: str, *, words: str, by: str, path: str | None
     ) -> str:
-        self._authorize(path, by)
+        self.authorize(path, by)
 
         def build(store: ForestStore) -> Recorded:
             target = _local(store, content_id)
@@ -438,7 +438,7 @@ class Repository:
             act = self.act(planned, chain_deps(store, target))
             return [act], {planned.record.body_hash: words}
 
-        return self._record(build, also_judge=path)[0].produced[0]
+        return self.record(build, also_judge=path)[0].produced[0]
 
     def resolve(
         self, content_id: str, *, pick: str, words: str, by: str, path: str | None = None
@@ -446,7 +446,7 @@ class Repository:
         """End a contest: every live head of ``content_id``'s chain is superseded by a new
         entry carrying ``pick``'s text. Returns the new ground's content id. The signer
         must hold every path bound to the chain."""
-        self._authorize(path, by)
+        self.authorize(path, by)
 
         def build(store: ForestStore) -> Recorded:
             contested = _local(store, content_id)
@@ -466,7 +466,7 @@ class Repository:
             body = str(store.require(picked, "resolve")["body"])
             return [act], {planned.entry.body_hash: body, planned.record.body_hash: words.strip()}
 
-        return self._record(build, also_judge=path)[0].produced[0]
+        return self.record(build, also_judge=path)[0].produced[0]
 
     # -- reading -----------------------------------------------------------
     def ground(self) -> list[GroundEntry]:
@@ -478,11 +478,11 @@ class Repository:
         return self._listing("contested_entries")
 
     def _listing(self, view: str) -> list[GroundEntry]:
-        return list_view(self._synced(), view)
+        return list_view(self.synced(), view)
 
     def log(self) -> list[LogEntry]:
         """Custody acts in the order this index applied them (bodies never included)."""
-        store = self._synced()
+        store = self.synced()
         snapshot = read_ledger(self.ledger_dir)
         out: list[LogEntry] = []
         for act_id in applied_ids(store):

@@ -93,7 +93,7 @@ def custody_at(
         from forest_files.custody.repository import Repository
 
         with Repository(root) as repo:
-            store = repo._synced()
+            store = repo.synced()
             yield store, all_bindings(store), WorktreeSource(repo.root)
         return
     # Imported here: a working-tree check (the common case) needs neither git nor a

@@ -190,12 +190,12 @@ def forget(
         return [act], {}
 
     try:
-        repo._record(build)
+        repo.record(build)
     except BaseException:
         if seen.act_id:  # refused (or failed) before the commit: nothing is owed
             clear_pending(repo.root, seen.act_id)
         raise
-    store = repo._open()
+    store = repo.store()
     holds = holder(project, seen.body, seen.tomb)
     try:
         purged = purge_local(repo.root, store, holds, repo.ledger_dir)

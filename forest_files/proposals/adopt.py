@@ -55,9 +55,9 @@ def adopt_proposal(root: Path, pid: str, *, words: str, by: str) -> str:
         proposal = proposals.get(pid)
         if proposal.status != "open" or proposal.text is None:
             raise ForestError(f"proposal {proposal.id} is {proposal.status}, not open")
-        store = repo._synced()
+        store = repo.synced()
         binding = _binding(all_bindings(store), proposal)
-        repo._authorize(binding.path, by)  # before any byte of the file is touched
+        repo.authorize(binding.path, by)  # before any byte of the file is touched
         head, state = ground_body(store, binding)
         if head is None or store.content_id(head) != proposal.derived_from:
             raise ProposalStale(

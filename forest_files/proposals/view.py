@@ -29,7 +29,7 @@ def ground_of(root: Path, content_id: str) -> str | None:
     from forest_files.text.diff import ground_text
 
     with Repository(root) as repo:
-        return ground_text(repo._synced(), content_id)
+        return ground_text(repo.synced(), content_id)
 
 
 def show_lines(root: Path, pid: str) -> list[str]:

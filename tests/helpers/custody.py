@@ -40,7 +40,7 @@ def init_and_adopt(root: Path, targets: Sequence[str], *, words: str = "adopt") 
 def supersede_as_it_stands(root: Path, target: str, *, words: str = "amend") -> None:
     """Adopt the text ``target`` holds now as its binding's new ground."""
     with Repository(root) as repo:
-        binding = find_binding(all_bindings(repo._synced()), target)
+        binding = find_binding(all_bindings(repo.synced()), target)
         section = read_section(root, target, (), max_bytes=MAX)
         supersede_section(
             repo,
@@ -54,7 +54,7 @@ def supersede_as_it_stands(root: Path, target: str, *, words: str = "amend") -> 
 
 def retire(root: Path, target: str, *, words: str = "gone") -> None:
     with Repository(root) as repo:
-        binding = find_binding(all_bindings(repo._synced()), target)
+        binding = find_binding(all_bindings(repo.synced()), target)
         retire_binding(repo, binding, words=words, by=BY)
 
 

@@ -45,7 +45,7 @@ def commit_signed(repo: Path, key: Path | None, msg: str = "signed") -> str:
 def supersede(root: Path, target: str, by: str, *, words: str = "amend") -> None:
     """Adopt what ``target`` holds now as its new ground, signed ``by``."""
     with Repository(root) as repo:
-        binding = find_binding(all_bindings(repo._synced()), target)
+        binding = find_binding(all_bindings(repo.synced()), target)
         section = read_section(root, target, (), max_bytes=MAX)
         supersede_section(
             repo, binding, section, words=words, by=by, expected_body_hash=hash_body(section.text)

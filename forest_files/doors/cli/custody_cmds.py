@@ -35,7 +35,7 @@ def _open_binding(repo: Path, target: str, binding_id: str | None = None):  # ty
     from forest_files.custody.repository import Repository
 
     r = Repository(repo)
-    store = r._synced()
+    store = r.synced()
     return r, store, find_binding(all_bindings(store), target, binding_id, root=r.root)
 
 
@@ -109,7 +109,7 @@ def supersede(
     from forest_files.custody.targets import read_section
 
     with Repository(repo) as r:
-        store = r._synced()
+        store = r.synced()
         limit = r.config.max_body_bytes
         listed = changes(
             store, r.root, choose(r.root, all_bindings(store), targets), max_bytes=limit
@@ -170,7 +170,7 @@ def restore(targets: TargetsArg, repo: RepoOpt = Path(".")) -> None:
     from forest_files.text.diff import ground_text
 
     with Repository(repo) as r:
-        store = r._synced()
+        store = r.synced()
         chosen = choose(r.root, all_bindings(store), targets)
         wanted: list[Wanted] = []
         for c in chosen:  # every ground known before any file is written
@@ -220,7 +220,7 @@ def rebind(
     from forest_files.custody.repository import Repository
 
     with Repository(repo) as r:
-        bindings = all_bindings(r._synced())
+        bindings = all_bindings(r.synced())
         if old.endswith("/") or new.endswith("/"):
             pairs = moves_under(bindings, old, new)
         else:
@@ -284,7 +284,7 @@ def show(
     from forest_files.custody.repository import Repository
 
     with Repository(repo) as r:
-        store = r._synced()
+        store = r.synced()
         local = store.local_id(content_id)  # a short id works too
         row = store.get(local)
         content_id = store.content_id(local)

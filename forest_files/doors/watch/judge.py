@@ -64,7 +64,7 @@ def _erased(root: Path, text: str) -> bool:
 
     with Repository(root) as repo:
         try:
-            refuse_erased(repo._synced(), repo.config.project_id, text, "the text")
+            refuse_erased(repo.synced(), repo.config.project_id, text, "the text")
         except ForestError:
             return True
     return False

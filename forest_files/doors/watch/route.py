@@ -73,7 +73,7 @@ class Restorer:
         from forest_files.text.diff import ground_text
 
         with Repository(self.root) as repo:
-            text = ground_text(repo._synced(), content_id)
+            text = ground_text(repo.synced(), content_id)
         if text is None:
             raise ForestError(f"ground {content_id} is not in the index; run `forest sync`")
         return text
