@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 from helpers.custody import BY, MAX, supersede_as_it_stands
-from helpers.git import commit_all, isolate, make_repo, write
+from helpers.git import commit_all, git, isolate, make_repo, write
 
 import forest_files.custody.repository as repository_module
 from forest_files.custody.proposals import ProposalStore
@@ -27,7 +27,7 @@ from forest_files.governance.forget import forget
 from forest_files.kernel.errors import ForestError
 from forest_files.ledger import read_ledger
 from forest_files.ledger.segments import body_path
-from tests.helpers.state import shared_state
+from tests.helpers.state import local_state, shared_state
 
 SENTINEL = "SENTINEL-q7w3e9r1t5y2"
 SECRET = f"deploy token = {SENTINEL}"
@@ -388,3 +388,21 @@ def test_forget_pending_marker_of_an_act_never_applied_dropped(tmp_path: Path) -
         repo.sync()
     assert not (shared_state(root) / "purge-pending").exists()
     assert holding(root, SENTINEL)  # nothing was owed: nothing purged
+
+
+def test_forget_purges_every_worktrees_views_accepted(tmp_path: Path) -> None:
+    """A linked worktree keeps views of its own (in its own git directory); a forget in
+    the main worktree deletes them too, so no copy of the text survives there."""
+    from forest_files.custody.session import custody_at
+
+    root, old = adopted_then_cleaned(tmp_path)
+    commit_all(root, "cleaned")
+    other = tmp_path / "other"
+    git(root, "worktree", "add", "-q", "--detach", str(other), "HEAD~1")
+    with custody_at(other, "HEAD", keep_index_file=False) as _custody:
+        pass  # the view of a ledger whose ground still holds the secret
+    views = local_state(other) / "views"
+    assert any(SENTINEL.encode() in p.read_bytes() for p in views.glob("*.db"))
+    with Repository(root) as repo:
+        forget(repo, old, words=WORDS, by=BY)
+    assert not any(SENTINEL.encode() in p.read_bytes() for p in views.rglob("*") if p.is_file())

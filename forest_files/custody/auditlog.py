@@ -1,9 +1,8 @@
 """The local audit log: every ceremony and refusal on this clone, never a body.
 
-Stores: ``.git/forest/audit.db`` (SQLite, WAL, append-only by trigger; never
-committed — added to ``.git/info/exclude`` before it holds anything — and
-untouched by ``forest rebuild``). A record holds a monotonic ``seq``, the
-wall-clock time, the actor (an act's signer, or ``local``), an action and an
+Stores: ``.git/forest/audit.db`` (SQLite, WAL, append-only by trigger; in the
+git directory, which git never transfers; untouched by ``forest rebuild``). A
+record holds a monotonic ``seq``, the wall-clock time, the actor (an act's signer, or ``local``), an action and an
 outcome from closed vocabularies (``auditsql``), a fixed reason code, target
 ids/hashes/paths, integer counts, the HEAD commit, and a ceremony's act id
 (logged once per act). Never a body, words or an error message.

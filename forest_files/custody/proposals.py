@@ -1,9 +1,8 @@
 """The local proposals store: divergent text nobody adopted yet, one open per binding.
 
 Stores: ``.git/forest/local.db`` (SQLite, WAL, ``secure_delete`` so a discarded
-text leaves no bytes in free pages). Never committed: on creation it adds the
-file to the repository's local exclude list (``.git/info/exclude``), and
-``forest rebuild`` never touches it. Later divergent text for a binding
+text leaves no bytes in free pages), in the git directory, which git never
+transfers; ``forest rebuild`` never touches it. Later divergent text for a binding
 replaces its open proposal; the earlier texts are kept as versions, at most
 ``MAX_VERSIONS``.
 Refuses: an unknown or ambiguous id (``NoSuchProposal``, naming how to list

@@ -45,7 +45,7 @@ from forest_files.kernel.paths import (
     TMP_DIR,
     VIEWS_DIR,
 )
-from forest_files.kernel.state import ensure_dir, shared_dir, worktree_dir
+from forest_files.kernel.state import ensure_dir, every_worktree_dir, shared_dir
 from forest_files.ledger.segments import body_path
 from forest_files.store import queries
 from forest_files.store.forest import ForestStore
@@ -104,11 +104,13 @@ def holder(project: str, body: str, lines: tuple[str, ...]) -> Holds:
 def _cache_files(root: Path, holds: Holds) -> tuple[int, int]:
     """Delete every view store and every other cache file whose text ``holds``."""
     views = cache = 0
-    local, shared = worktree_dir(root), shared_dir(root)
-    for view in _files(local / VIEWS_DIR):
+    # Every worktree's views and caches: a linked worktree's hold the text as well.
+    locals_ = every_worktree_dir(root)
+    for view in [v for local in locals_ for v in _files(local / VIEWS_DIR)]:
         view.unlink(missing_ok=True)
         views += 1
-    for folder in (local / CACHE_DIR, local / TMP_DIR, shared / CAPTURES_DIR):
+    folders = [f for local in locals_ for f in (local / CACHE_DIR, local / TMP_DIR)]
+    for folder in [*folders, shared_dir(root) / CAPTURES_DIR]:
         for path in _files(folder):
             try:
                 data = path.read_bytes()

@@ -1,16 +1,17 @@
 """Moving an older layout's local state out of the work tree, once.
 
-forest-files used to keep its index, caches, captures, proposals and audit log
-under ``.forest/`` in the work tree, where a clone could bring forged ones. They
-now live in the git directory (kernel/state.py). On the first command in a
-repository laid out the old way, the files a user wrote and nothing can rebuild
-(restore captures, proposals ``local.db``, the audit log ``audit.db``) are moved
-there; the index, views and caches are deleted, never moved, since the index is
-rebuilt from the ledger and a forged one must not be carried in. Only files git
-does not track are touched: a tracked one is a claim that arrived through git,
-reported as a finding and never read. Symlinks are never followed or moved. A
-file whose new place is taken already is kept beside it under ``legacy/``, so
-nothing a user wrote is lost. One line on stderr says what happened.
+forest-files used to keep its index, caches, captures, proposals and audit log under
+``.forest/`` in the work tree, where a clone could bring forged ones. They now live
+in the git directory (kernel/state.py). On the first command in a repository laid
+out the old way, the files a user wrote and nothing can rebuild (restore captures,
+proposals ``local.db``, the audit log ``audit.db``, a forget's unfinished purge
+markers) are moved there; the index, views and caches are deleted, never moved,
+since the index is rebuilt from the ledger and a forged one must not be carried in.
+Only files git does not track are touched: a tracked one is a claim that arrived
+through git, reported as a finding and never read. Symlinks are never followed or
+moved: an untracked one among the old caches is removed as a link (its target
+untouched). A file whose new place is taken already is kept beside it under
+``legacy/``, so nothing a user wrote is lost. One line on stderr says what happened.
 
 Stores: files under ``<git-common-dir>/forest``; deletes the old index and caches.
 Refuses: nothing (a file that cannot be moved stays where it was, and is named).
@@ -40,9 +41,11 @@ from forest_files.kernel.paths import (
     LEGACY_INDEX,
     LEGACY_LOCAL_DB,
     LOCAL_DB_NAME,
+    PURGE_DIR,
 )
 from forest_files.kernel.state import ensure_dir, shared_dir
 
+LEGACY_PURGES = f"{LEGACY_CACHE}/purge-pending"  # a forget's unfinished purge markers
 _LEGACY = (LEGACY_INDEX, LEGACY_CACHE, LEGACY_LOCAL_DB, LEGACY_AUDIT_DB)
 _SQLITE_SUFFIXES = ("", "-wal", "-shm", "-journal")
 LEGACY_KEPT = "legacy"  # under the shared state: files whose new place was taken
@@ -65,11 +68,12 @@ def relocate_once(root: Path) -> Relocated | None:
     for rel in (LEGACY_LOCAL_DB, LEGACY_AUDIT_DB):
         for suffix in _SQLITE_SUFFIXES:
             _move(root, rel + suffix, target, tracked, done)
-    captures = root / LEGACY_CAPTURES
-    for path in _regular_files(captures):
-        rel = path.relative_to(root).as_posix()
-        inner = path.relative_to(captures).as_posix()
-        _move(root, rel, target / CAPTURES_DIR, tracked, done, name=inner)
+    for old, new in ((LEGACY_CAPTURES, CAPTURES_DIR), (LEGACY_PURGES, PURGE_DIR)):
+        folder = root / old
+        for path in _regular_files(folder):
+            rel = path.relative_to(root).as_posix()
+            inner = path.relative_to(folder).as_posix()
+            _move(root, rel, target / new, tracked, done, name=inner)
     # The old index, its WAL files and the binding maps kept beside it, then the caches.
     index_files = sorted((root / FOREST_DIR).glob(f"{INDEX_NAME}*"))
     for rel in [p.relative_to(root).as_posix() for p in index_files] + _regular_rels(
@@ -94,7 +98,9 @@ def _move(
     source = root / rel
     if not os.path.lexists(source):
         return
-    if rel in tracked or source.is_symlink() or not source.is_file():
+    if source.is_symlink():
+        return  # never followed: removed as a link with the old caches below
+    if rel in tracked or not source.is_file():
         done.kept.append(rel)
         return
     dest = folder / (name or source.name)

@@ -150,3 +150,17 @@ def shared_dir(root: str | os.PathLike[str], *, create: bool = True) -> Path:
     from pathlib import Path
 
     return Path(shared_path(root, create=create))
+
+
+def every_worktree_dir(root: str | os.PathLike[str]) -> list[Path]:
+    """The per-worktree state directory of every worktree of the clone at ``root`` that
+    has one (the main one and each linked worktree's), for what must reach them all:
+    a forget's purge of local copies."""
+    from pathlib import Path
+
+    common = Path(git_dir_paths(root)[1])
+    found = [common / STATE_NAME]
+    linked = common / "worktrees"
+    if linked.is_dir() and not linked.is_symlink():
+        found += sorted(d / STATE_NAME for d in linked.iterdir() if d.is_dir())
+    return [d for d in found if d.is_dir() and not d.is_symlink()]
