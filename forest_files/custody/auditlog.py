@@ -2,9 +2,9 @@
 
 Stores: ``.git/forest/audit.db`` (SQLite, WAL, append-only by trigger; in the
 git directory, which git never transfers; untouched by ``forest rebuild``). A
-record holds a monotonic ``seq``, the wall-clock time, the actor (an act's signer, or ``local``), an action and an
-outcome from closed vocabularies (``auditsql``), a fixed reason code, target
-ids/hashes/paths, integer counts, the HEAD commit, and a ceremony's act id
+record holds a monotonic ``seq``, the wall-clock time, the actor (an act's signer,
+or ``local``), an action and an outcome from closed vocabularies (``auditsql``), a
+fixed reason code, target ids/hashes/paths, integer counts, the HEAD commit, and a ceremony's act id
 (logged once per act). Never a body, words or an error message.
 Refuses (``AuditRefused``): an action, outcome or reason outside the
 vocabulary; a target with a control character or over ``MAX_TARGET_CHARS``;
