@@ -15,6 +15,7 @@ from forest_files.custody.config import ConfigError, load_config, parse_config_t
 from forest_files.custody.proposals import ProposalStore
 from forest_files.custody.watchpolicy import RESTORE_LIMIT
 from forest_files.doors.watch.route import Restorer
+from tests.helpers.state import shared_state
 
 EDITED_BOTH = EDITED.replace("other words", "other words, edited too")
 
@@ -30,7 +31,7 @@ def _policy(root: Path, policy: str) -> None:
 
 
 def _proposals(root: Path) -> list[str | None]:
-    if not (root / ".forest" / "local.db").exists():
+    if not (shared_state(root) / "local.db").exists():
         return []
     with ProposalStore(root) as store:
         return [p.text for p in store.open_proposals()]
