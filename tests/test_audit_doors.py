@@ -153,8 +153,8 @@ def test_audit_append_failure_never_changes_the_outcome(tmp_path: Path) -> None:
     root = two_bound_files(tmp_path)
     githooks.install(root)
     for suffix in ("", "-wal", "-shm"):
-        Path(f"{root / '.forest' / 'audit.db'}{suffix}").unlink(missing_ok=True)
-    (root / ".forest" / "audit.db").mkdir()  # the log cannot be opened
+        Path(f"{shared_state(root) / 'audit.db'}{suffix}").unlink(missing_ok=True)
+    (shared_state(root) / "audit.db").mkdir()  # the log cannot be opened
     write(root, "a.md", DRIFTED)
     checked = forest(root, "check", "--json")
     assert checked.exit_code == 1 and '"drifted"' in checked.stdout

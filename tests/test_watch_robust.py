@@ -82,7 +82,7 @@ def _until(root: Path, predicate: Callable[[], bool]) -> None:
 
 
 def _proposals(root: Path) -> list[str | None]:
-    if not (root / ".forest" / "local.db").exists():
+    if not (shared_state(root) / "local.db").exists():
         return []
     with ProposalStore(root) as store:
         return [p.text for p in store.open_proposals()]
