@@ -18,7 +18,7 @@ figure), commits, and then times each command as a whole process (subprocess),
                       normalise every file, parse it (pulldown-cmark / ast), write one
                       body file per section (temp + rename), one FTS5 batch
   cold / cold+10%     ``python -m forest_files.doors.fastcheck`` and ``forest check`` with
-                      ``.forest/cache`` emptied before each run (index present); +10%:
+                      ``.git/forest/cache`` and ``views`` emptied before each run (index present); +10%:
                       a tenth of the files edited outside their bound section
   warm                the same with the stat cache present and nothing changed
 
@@ -308,7 +308,9 @@ def median_of(
 
 
 def clear_cache(root: Path) -> None:
-    shutil.rmtree(root / ".forest" / "cache", ignore_errors=True)
+    state = root / ".git" / "forest"  # local state lives in the git directory
+    for name in ("cache", "views"):  # caches and views emptied; the index stays
+        shutil.rmtree(state / name, ignore_errors=True)
 
 
 def measure(n: int, args: argparse.Namespace, base: Path) -> dict[str, Any]:
@@ -336,6 +338,7 @@ def measure(n: int, args: argparse.Namespace, base: Path) -> dict[str, Any]:
 
     def reset_forest() -> None:
         git(root, "clean", "-fdxq", ".forest")
+        shutil.rmtree(root / ".git" / "forest", ignore_errors=True)  # index and caches
 
     adopt_times = []
     reps = max(1, args.adopt_repeat)

@@ -11,7 +11,7 @@ unbound note. Every figure is a whole process, median of --repeat runs:
                      ``git clone`` of the repository (no index, no cached views:
                      what a CI job runs), clone time excluded
   ci again           the same command again in that clone (views cached in
-                     ``.forest/cache``, as on a CI runner that keeps it)
+                     ``.git/forest/views``: a second run in one job)
   archive+hash       the range's floor (issue 11): for every commit of
                      merge-base..HEAD, ``git archive`` of its bound files, each
                      member hashed with hashlib — what judging every commit's
@@ -206,7 +206,7 @@ def measure(origin: Path, work: Path, n: int, repeat: int, whole: bool) -> dict[
                 raise SystemExit(f"forest ci exited {proc.returncode}")
             bucket.append(seconds)
             judged = len(json.loads(proc.stdout)["judged"])
-        views = sorted((clone / ".forest" / "cache" / "views").glob("*.db"), key=_size)
+        views = sorted((clone / ".git" / "forest" / "views").glob("*.db"), key=_size)
         worker = [sys.executable, __file__, "--ledger-floor", str(clone), str(views[-1])]
         proc = subprocess.run(worker, cwd=clone, capture_output=True, check=True)
         parts = json.loads(proc.stdout)

@@ -21,7 +21,7 @@ it times as whole processes (cwd = the repository), --repeat times each, medians
        segment staged with it: hook exits 0. A new ledger each round, so each run
        builds a view (from HEAD's cached one) and judges what the change can move
 
-The first hook run of each size, with ``.forest/cache/views`` emptied (the
+The first hook run of each size, with ``.git/forest/views`` emptied (the
 custody view is built from the staged ledger), is reported apart as "cold".
 Goals at 10,000 bindings: (a) <= 2x git status --porcelain; (b) <= 4x.
 
@@ -171,7 +171,7 @@ def _stage(root: Path, case: str, run: int = 0) -> None:
     """Stage ``case``'s change; ``run`` makes each edit's text new, so no cache keyed by
     content (the parse cache, a cached view) answers a repeated run."""
     git(root, "reset", "-q", "--hard")
-    git(root, "clean", "-fdq")  # untracked only: .forest/cache and the index stay
+    git(root, "clean", "-fdq")  # untracked only: .git/forest (index, caches) stays
     big = root / "docs" / "d00000.md"
     if case == "a":
         (root / "unbound.txt").write_text("not bound\n", encoding="utf-8")
@@ -228,7 +228,7 @@ def measure(root: Path, repeat: int, py: str) -> dict[str, Any]:
     out: dict[str, Any] = {}
     hook = install_hooks(root, py)
     _PY["python"] = py
-    views = root / ".forest" / "cache" / "views"
+    views = root / ".git" / "forest" / "views"
     for case, (label, want) in CASES.items():
         _stage(root, case)
         shutil.rmtree(views, ignore_errors=True)

@@ -148,7 +148,7 @@ def index_floor(repo: Path, db_path: Path) -> float:
     store (same schema, triggers and indexes; bodies indexed in one FTS batch, as a
     rebuild does), with nothing read, decoded, hashed or judged. A rebuild cannot
     cost less than this on the same machine."""
-    return index_floor_of(repo / ".forest" / "woods.db", db_path)
+    return index_floor_of(repo / ".git" / "forest" / "woods.db", db_path)
 
 
 def index_floor_of(source: Path, db_path: Path) -> float:
@@ -267,7 +267,7 @@ def measure(size: int, repeat: int) -> dict[str, float]:
             for name, run in figures.items():
                 rounds[name].append(run())
         raw, floor, rebuilt, checked, by_cli = (statistics.median(rounds[name]) for name in figures)
-        index = repo / ".forest" / "woods.db"
+        index = repo / ".git" / "forest" / "woods.db"
         saved = root / "woods.saved"
         shutil.copy(index, saved)
         sync0 = median_of(repeat, lambda: sync_once(repo))

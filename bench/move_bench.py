@@ -12,7 +12,7 @@ run. Timed as whole processes, interleaved, --repeat rounds, medians:
   git status --porcelain      the yardstick
   hook                        ``.git/hooks/pre-commit`` as git runs it
 
-The first hook run (``.forest/cache`` emptied) is reported apart as "cold".
+The first hook run (``.git/forest`` caches and views emptied) is reported apart as "cold".
 Goal (issue 11): hook <= 10x git status.
 
   floor                       the work any hook must do for this commit, nothing else:
@@ -150,7 +150,8 @@ def worker_floor() -> int:
 def measure(root: Path, repeat: int, py: str) -> dict[str, Any]:
     hook = install_hooks(root, py)
     stage_move(root)
-    shutil.rmtree(root / ".forest" / "cache", ignore_errors=True)
+    for name in ("cache", "views"):  # local state lives in the git directory
+        shutil.rmtree(root / ".git" / "forest" / name, ignore_errors=True)
     cold, code = _run(hook, root)
     if code != 1:
         raise SystemExit(f"hook exited {code}, expected 1 (moved sections)")
