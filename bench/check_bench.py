@@ -18,8 +18,8 @@ figure), commits, and then times each command as a whole process (subprocess),
                       normalise every file, parse it (pulldown-cmark / ast), write one
                       body file per section (temp + rename), one FTS5 batch
   cold / cold+10%     ``python -m forest_files.doors.fastcheck`` and ``forest check`` with
-                      ``.git/forest/cache`` and ``views`` emptied before each run (index present); +10%:
-                      a tenth of the files edited outside their bound section
+                      ``.git/forest/cache`` and ``views`` emptied before each run
+                      (index present); +10%: a tenth of the files edited outside their bound section
   warm                the same with the stat cache present and nothing changed
 
 Run:  .venv/bin/python bench/check_bench.py [--sizes 1000,10000] [--quick] [--repeat 5]
