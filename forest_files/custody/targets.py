@@ -16,7 +16,7 @@ never matches a symlink or a path special.py refuses: they are skipped); an
 exclusion that matches nothing in any target of one adoption (``ExcludeTally``).
 Returns: ``SectionText`` values carrying the exact selected text (normalised,
 exclusions removed, never scrubbed), the full selector and the file hash.
-Test: tests/test_file_custody.py, tests/test_special_paths.py
+Test: tests/test_file_custody.py, tests/test_special_paths.py, tests/test_parse_once.py
 """
 
 from __future__ import annotations

@@ -30,7 +30,7 @@ canonical form of each exclusion that removed something, and ``selector`` is
 the canonical full selector (full heading path, ``[n]`` only when needed);
 ``sections`` returns a dict from each request to its ``Extracted`` or its
 refusal.
-Test: tests/test_extract.py, tests/test_selector_rules.py
+Test: tests/test_extract.py, tests/test_selector_rules.py, tests/test_parse_once.py
 """
 
 from __future__ import annotations
@@ -127,7 +127,7 @@ class Document:
                 got = exc
             self._symbols[path] = got
         if isinstance(got, ForestError):
-            raise got
+            raise got.with_traceback(None)  # the same refusal, no traceback piling up
         return got
 
     def markers(self) -> list[tuple[str, str, int]]:
