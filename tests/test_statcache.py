@@ -146,7 +146,7 @@ def test_parse_cache_spares_a_second_parse(tmp_path: Path, monkeypatch: pytest.M
     def boom(*args: object) -> object:
         raise AssertionError("parsed again")
 
-    monkeypatch.setattr(check_mod, "_section", boom)
+    monkeypatch.setattr(check_mod, "_locate", boom)
     assert _kinds(repo) == ["clean"]
 
 

@@ -18,14 +18,16 @@ check). Every kind but ``clean`` fails a check (the hook only warns of
 ``unbound``: a draft may be committed).
 Returns: ``Finding`` values carrying paths, line ranges and hashes — never
 section text.
-Test: tests/test_check.py
+Test: tests/test_check.py, tests/test_parse_once.py
 
 Evidence: a verdict comes only from the bytes the check read, or from a cache
 this machine computed from such bytes — never from a hash the ledger or the
 index records (a forged rebind act could choose it). A whole-file binding
 without exclusions is clean when the normalised file hash is ground's (its
 section IS the normalised file: no parse); a section binding is located by the
-parse cache under the file hash, else parsed. In the working tree the file
+parse cache under the file hash, else parsed — once per content and run, for
+every binding of that path at once (``Sections``), so a file holding hundreds of
+bound sections costs one parse, not hundreds. In the working tree the file
 hash comes from the stat cache when the file's stat is unchanged (no read at
 all; statcache.py); in the git index or a commit, from the blob-hash cache
 when this machine hashed that blob before (a blob id names its bytes). Those
@@ -44,11 +46,12 @@ from forest_files.custody.bindings import Binding
 from forest_files.custody.special import not_regular
 from forest_files.kernel.errors import ForestError
 from forest_files.kernel.hashing import hash_body
-from forest_files.text.normalise import decode_bytes, normalise_text, normalised_hash
+from forest_files.text.normalise import decode_bytes, normalised_hash
 from forest_files.text.selector import Selector, parse_selector
 
 if TYPE_CHECKING:  # annotations only: checks from a binding map never open a store
     from forest_files.store.forest import ForestStore
+    from forest_files.text.extract import Document
 
 FINDING_KINDS = (
     "clean",
@@ -165,20 +168,80 @@ class _NotFound(str):
     """Why a selector matched nothing (its section may have moved or been renamed)."""
 
 
-def _section(data: bytes, binding: Binding, selector: str) -> tuple[str, int, int] | str:
-    """(hash, start, end) of the bound section in ``data``, or why it cannot be found."""
+Located = tuple[str, int, int]  # (section hash, first line, last line)
+Want = tuple[str, tuple[str, ...]]  # a binding's (selector, exclusions)
+
+
+class Sections:
+    """Where each bound section of a content stands, for one check run: this run's
+    answer or the parse cache's (by normalised file hash), else found now. A content
+    is parsed once, for every binding of its path the run judges (``text.extract.
+    sections``), whatever the number of sections it holds; a file in which a selector
+    found nothing keeps its parsed ``Document`` for the run's search of moves."""
+
+    def __init__(self, parsed: ParseCache | None, bindings: list[Binding]) -> None:
+        self.parsed = parsed
+        self._wanted: dict[str, dict[Want, None]] = {}
+        for b in bindings:
+            self._wanted.setdefault(b.path, {})[(b.selector, b.excludes)] = None
+        self._found: dict[str, dict[Want, Located | str]] = {}
+        self.documents: dict[str, tuple[str, Document]] = {}  # path -> (file hash, parsed)
+
+    def get(self, file_hash: str | None, binding: Binding) -> Located | str | None:
+        """The section's place in the content hashing to ``file_hash``, when known."""
+        if file_hash is None:
+            return None
+        want = (binding.selector, binding.excludes)
+        got = self._found.get(file_hash, {}).get(want)
+        if got is None and self.parsed is not None:
+            got = self.parsed.get(file_hash, *want)
+        return got
+
+    def locate(self, data: bytes, file_hash: str | None, binding: Binding) -> Located | str:
+        """(hash, start, end) of the bound section in ``data``, or why it cannot be found;
+        every other section the run wants of that path is found by the same parse."""
+        want = (binding.selector, binding.excludes)
+        wanted = [*self._wanted.get(binding.path, {}), want]
+        found, doc = _locate(data, binding.path, wanted)
+        if file_hash is not None:
+            self._found.setdefault(file_hash, {}).update(found)
+            if doc is not None and any(isinstance(v, _NotFound) for v in found.values()):
+                self.documents[binding.path] = (file_hash, doc)
+        if self.parsed is not None and file_hash is not None:  # for later runs too
+            for (selector, excludes), one in found.items():
+                if not isinstance(one, str):
+                    self.parsed.put(file_hash, selector, excludes, one)
+        return found[want]
+
+
+def _locate(
+    data: bytes, path: str, wanted: list[Want]
+) -> tuple[dict[Want, Located | str], Document | None]:
+    """Each wanted section of ``data`` (read at ``path``), from one parse."""
+    from forest_files.text.extract import Document, sections  # only for a changed file
     from forest_files.text.selector import SectionNotFound
 
     try:
-        text = normalise_text(decode_bytes(data, binding.path))
-        from forest_files.text.extract import extract  # only for a changed file
-
-        got = extract(text, parse_selector(selector), binding.excludes)
-    except SectionNotFound as exc:
-        return _NotFound(exc)
+        doc = Document(decode_bytes(data, path))
     except ForestError as exc:
-        return str(exc)
-    return hash_body(got.text), got.start_line, got.end_line
+        return {w: str(exc) for w in wanted}, None
+    out: dict[Want, Located | str] = {}
+    asked: list[tuple[Want, Selector]] = []
+    for w in wanted:
+        try:
+            asked.append((w, parse_selector(w[0])))
+        except ForestError as exc:
+            out[w] = str(exc)
+    got = sections(doc, [(sel, w[1]) for w, sel in asked])
+    for w, sel in asked:
+        one = got[(sel, w[1])]
+        if isinstance(one, SectionNotFound):
+            out[w] = _NotFound(one)
+        elif isinstance(one, ForestError):
+            out[w] = str(one)
+        else:
+            out[w] = (hash_body(one.text), one.start_line, one.end_line)
+    return out, doc
 
 
 def check_binding(
@@ -187,7 +250,7 @@ def check_binding(
     source: ContentSource,
     *,
     all_paths: list[str] | None,
-    parsed: ParseCache | None = None,
+    located: Sections | None = None,
     peers: tuple[str, ...] = (),
     grounds: dict[int, Ground] | None = None,
     defer: list[Binding] | None = None,
@@ -195,14 +258,15 @@ def check_binding(
     """The finding of one binding. A section gone from its place (file missing,
     selector matching nothing) is searched for elsewhere (``moved``) at once, or,
     with ``defer``, appended there for the caller's one search of the run."""
-    found = _judge(store, binding, source, parsed=parsed, peers=peers, grounds=grounds)
+    located = Sections(None, [binding]) if located is None else located
+    found = _judge(store, binding, source, located=located, peers=peers, grounds=grounds)
     gone = found.kind == "missing" or isinstance(found.detail, _NotFound)
     if not gone or found.expected_hash is None:
         return found
     if defer is not None:
         defer.append(binding)
         return found
-    return search_moves(source, [(found, binding)], all_paths, ())[0]
+    return search_moves(source, [(found, binding)], all_paths, (), located.documents)[0]
 
 
 def _judge(
@@ -210,7 +274,7 @@ def _judge(
     binding: Binding,
     source: ContentSource,
     *,
-    parsed: ParseCache | None,
+    located: Sections,
     peers: tuple[str, ...],
     grounds: dict[int, Ground] | None,
 ) -> Finding:
@@ -239,7 +303,7 @@ def _judge(
     known = cached.known_hash(binding.path) if cached is not None else None
     if _whole_file_clean(binding, known, expected):
         return base
-    found: tuple[str, int, int] | str | None = _cached(parsed, known, binding)
+    found = located.get(known, binding)
     if found is None:
         data = source.read(binding.path)
         if data is None:
@@ -254,11 +318,9 @@ def _judge(
             cached.remember(binding.path, file_hash)
         if _whole_file_clean(binding, file_hash, expected):
             return base
-        found = _cached(parsed, file_hash, binding)
+        found = located.get(file_hash, binding)
         if found is None:
-            found = _section(data, binding, binding.selector)
-            if parsed is not None and file_hash is not None and not isinstance(found, str):
-                parsed.put(file_hash, binding.selector, binding.excludes, found)
+            found = located.locate(data, file_hash, binding)
     if isinstance(found, str):
         return _replace(base, kind="unresolved", detail=found)
     actual, start, end = found
@@ -279,31 +341,26 @@ def _whole_file_clean(binding: Binding, file_hash: str | None, expected: str) ->
     )
 
 
-def _cached(
-    parsed: ParseCache | None, file_hash: str | None, binding: Binding
-) -> tuple[str, int, int] | None:
-    if parsed is None or file_hash is None:
-        return None
-    return parsed.get(file_hash, binding.selector, binding.excludes)
-
-
 def search_moves(
     source: ContentSource,
     gone: list[tuple[Finding, Binding]],
     candidates: list[str] | None,
     bound: tuple[str, ...],
+    documents: dict[str, tuple[str, Document]] | None = None,
 ) -> list[Finding]:
     """Each gone section's finding, ``moved`` when its unchanged text stands at exactly
     one other place; an unresolved one with no such place lists where a renamed
     section may stand. One index of section hashes for all of them (moves.py):
     candidates are ``candidates`` or the files a hook's staged change names, else
-    every file of the source (tracked and untracked in the working tree)."""
+    every file of the source (tracked and untracked in the working tree).
+    ``documents``: files the check parsed already (``Sections.documents``), not
+    parsed again."""
     from forest_files.check.moves import MoveIndex
 
     if candidates is None:
         only = getattr(source, "only", ())
         candidates = list(only) if only else source.paths()
-    index = MoveIndex(source, candidates, [b for _, b in gone], bound)
+    index = MoveIndex(source, candidates, [b for _, b in gone], bound, documents)
     out: list[Finding] = []
     for finding, binding in gone:
         target = index.moved_to(binding, finding.expected_hash or "")
@@ -356,6 +413,7 @@ def check_all(
     deferred: list[Binding] = []
     root = getattr(source, "root", None)
     parsed = ParseCache(root) if isinstance(root, Path) else None
+    located = Sections(parsed, chosen)
     worktree = source if isinstance(source, WorktreeSource) else None
     findings: list[Finding] = []
     if grounds is None:
@@ -376,14 +434,14 @@ def check_all(
             binding,
             source,
             all_paths=None,
-            parsed=parsed,
+            located=located,
             peers=tuple(sorted(peers[(binding.path, binding.selector)])),
             grounds=grounds,
             defer=deferred,
         )
         findings.append(found)
     if deferred:  # one search of the run for every section gone from its place
-        findings = _with_moves(findings, deferred, source, bindings)
+        findings = _with_moves(findings, deferred, source, bindings, located.documents)
     if isinstance(source, (WorktreeSource, GitTreeSource)):
         source.save_cache()
     if parsed is not None:
@@ -392,12 +450,16 @@ def check_all(
 
 
 def _with_moves(
-    findings: list[Finding], deferred: list[Binding], source: ContentSource, bindings: list[Binding]
+    findings: list[Finding],
+    deferred: list[Binding],
+    source: ContentSource,
+    bindings: list[Binding],
+    documents: dict[str, tuple[str, Document]],
 ) -> list[Finding]:
     where = {b.bind_act: pos for pos, b in enumerate(deferred)}
     gone = [(f, deferred[where[f.binding]]) for f in findings if f.binding in where]
     bound = tuple(sorted({b.selector for b in bindings if not b.retired}))
-    placed = iter(search_moves(source, gone, None, bound))
+    placed = iter(search_moves(source, gone, None, bound, documents))
     return [next(placed) if f.binding in where else f for f in findings]
 
 

@@ -9,10 +9,12 @@ the one selector of another place whose section hashes to ground (the
 finding becomes ``moved``); for an unresolved heading or symbol with no such
 place, the sections that stand where it stood (same parent, bound by no
 other binding) with their first lines — a renamed heading's candidates.
-Test: tests/test_moves.py
+Test: tests/test_moves.py, tests/test_parse_once.py
 
 One ``MoveIndex`` serves one check run: the candidate blobs are read in one
-``git cat-file`` batch, each file parsed at most once, and each section of a
+``git cat-file`` batch, each file parsed at most once (a file the check itself
+parsed, where a selector found nothing, is taken as the check left it,
+``Sections.documents``, when its content is the same), and each section of a
 kind the missing bindings name (heading, symbol, region, whole file) hashed
 once per exclusion set they use. Nothing is computed for display that is not
 shown: a selector is rendered only for a place a finding names (no
@@ -22,14 +24,14 @@ similarity suggestions).
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
 from forest_files.check.content import ContentSource
 from forest_files.custody.bindings import Binding
 from forest_files.kernel.errors import ForestError
 from forest_files.kernel.hashing import hash_body
-from forest_files.text.normalise import LineIndex, decode_bytes, normalise_text
+from forest_files.text.normalise import LineIndex, decode_bytes, normalised_hash
 from forest_files.text.selector import (
     MAX_INDEX,
     Selector,
@@ -42,6 +44,7 @@ from forest_files.text.selector import (
 )
 
 if TYPE_CHECKING:
+    from forest_files.text.extract import Document
     from forest_files.text.markdown import Heading
 
 Excludes = tuple[str, ...]
@@ -81,10 +84,12 @@ class MoveIndex:
         candidates: Iterable[str],
         wanted: Sequence[Binding],
         bound: Iterable[str] = (),
+        documents: Mapping[str, tuple[str, Document]] | None = None,
     ) -> None:
         self._hits: dict[Key, list[Place]] = {}
         self._children: dict[tuple[str, str, tuple[str, ...]], list[Place]] = {}
         self._bound = set(bound)
+        self._documents = documents or {}  # path -> (file hash, parsed by the check)
         suffixes = {_suffix(b.path) for b in wanted}
         self._kind_of = {b.bind_act: _kind(b) for b in wanted}
         self._kinds = set(self._kind_of.values())
@@ -105,16 +110,15 @@ class MoveIndex:
         data = source.read(path)
         if data is None:
             return
-        try:
-            text = normalise_text(decode_bytes(data, path))
-        except ForestError:
+        doc = self._document(path, data)
+        if doc is None:
             return
-        lines = LineIndex(text)
-        kinds = self._kinds
+        text, lines, kinds = doc.text, doc.lines, self._kinds
         cut = any(sets)  # an exclusion may name a heading: the outline is needed
-        heads = _outline(text, lines, path) if keep_outline or cut or "heading" in kinds else None
+        markdown = _suffix(path) in _MARKDOWN
+        heads = doc.headings() if markdown and (keep_outline or cut or "heading" in kinds) else None
         hits = self._hits
-        for place, span in _sections(text, lines, path, heads, kinds, keep_outline):
+        for place, span in _sections(doc, path, heads, kinds, keep_outline):
             if keep_outline and place.kind in ("heading", "symbol"):
                 self._children.setdefault((path, place.kind, place.parts[:-1]), []).append(place)
             if place.kind not in kinds:
@@ -123,6 +127,19 @@ class MoveIndex:
                 body = _text(text, lines, heads, span, excludes)
                 if body is not None:
                     hits.setdefault((excludes, place.kind, hash_body(body)), []).append(place)
+
+    def _document(self, path: str, data: bytes) -> Document | None:
+        """``data`` parsed: the check's own parse when it read the same content there
+        (by normalised file hash), else a new one; None when it is not UTF-8 text."""
+        from forest_files.text.extract import Document
+
+        kept = self._documents.get(path)
+        if kept is not None and kept[0] == normalised_hash(data):
+            return kept[1]
+        try:
+            return Document(decode_bytes(data, path))
+        except ForestError:
+            return None
 
     def moved_to(self, binding: Binding, expected: str) -> str | None:
         """The one other place whose section (under the binding's exclusions) hashes
@@ -196,18 +213,8 @@ def _suffix(path: str) -> str:
     return name[dot:] if dot > 0 else ""
 
 
-def _outline(text: str, lines: LineIndex, path: str) -> list[Heading] | None:
-    """The file's headings, parsed once (None for a file that is not Markdown)."""
-    if _suffix(path) not in _MARKDOWN:
-        return None
-    from forest_files.text.markdown import outline
-
-    return outline(text, lines)
-
-
 def _sections(
-    text: str,
-    lines: LineIndex,
+    doc: Document,
     path: str,
     heads: list[Heading] | None,
     kinds: set[str],
@@ -216,23 +223,21 @@ def _sections(
     """Each section of a kind in ``kinds`` (and, with ``keep_outline``, every heading
     and symbol): its place and span."""
     if "file" in kinds:
-        yield Place(path, "file", (), None, 1), ("file", 1, lines.count, None)
+        yield Place(path, "file", (), None, 1), ("file", 1, doc.lines.count, None)
     if _suffix(path) == ".py" and ("symbol" in kinds or keep_outline):
-        yield from _symbols(text, path)
+        yield from _symbols(doc, path)
     if heads is not None and ("heading" in kinds or keep_outline):
         index = _heading_ordinals(heads)
         for h, n in zip(heads, index, strict=True):
             start = h.start_line
             yield Place(path, "heading", h.path, n, start), ("heading", start, h.end_line, start)
     if "region" in kinds:
-        yield from _regions(lines, path)
+        yield from _regions(doc, path)
 
 
-def _symbols(text: str, path: str) -> Iterable[tuple[Place, Span]]:
-    from forest_files.text.pysymbol import symbols
-
+def _symbols(doc: Document, path: str) -> Iterable[tuple[Place, Span]]:
     try:  # an @overload stub is never a selector's match (pysymbol.resolve_symbol)
-        found = [s for s in symbols(text, path) if not s.stub]
+        found = [s for s in doc.symbols(path) if not s.stub]
     except ForestError:
         return
     index = _ordinals([s.path for s in found])
@@ -241,14 +246,15 @@ def _symbols(text: str, path: str) -> Iterable[tuple[Place, Span]]:
         yield place, ("symbol", s.start_line, s.end_line, None)
 
 
-def _regions(lines: LineIndex, path: str) -> Iterable[tuple[Place, Span]]:
-    if "forest:begin" not in lines.text:
+def _regions(doc: Document, path: str) -> Iterable[tuple[Place, Span]]:
+    if "forest:begin" not in doc.text:
         return
-    from forest_files.text.region import markers, resolve_region
+    from forest_files.text.region import resolve_region
 
-    for name in sorted({nm for kind, nm, _ in markers(lines) if kind == "begin"}):
+    found = doc.markers()
+    for name in sorted({nm for kind, nm, _ in found if kind == "begin"}):
         try:
-            lo, hi = resolve_region(lines, Selector(path, "region", (name,)))
+            lo, hi = resolve_region(doc.lines, Selector(path, "region", (name,)), found)
         except ForestError:
             continue
         yield Place(path, "region", (name,), None, lo), ("region", lo, hi, None)

@@ -16,7 +16,7 @@ never matches a symlink or a path special.py refuses: they are skipped); an
 exclusion that matches nothing in any target of one adoption (``ExcludeTally``).
 Returns: ``SectionText`` values carrying the exact selected text (normalised,
 exclusions removed, never scrubbed), the full selector and the file hash.
-Test: tests/test_file_custody.py, tests/test_special_paths.py
+Test: tests/test_file_custody.py, tests/test_special_paths.py, tests/test_parse_once.py
 """
 
 from __future__ import annotations
@@ -35,8 +35,8 @@ from forest_files.custody.record import SectionText
 from forest_files.custody.special import lstat_kind, special_path_reason
 from forest_files.kernel.errors import ForestError
 from forest_files.text.exclude import ExcludeError, parse_exclusions
-from forest_files.text.extract import HASH_ALGO, extract
-from forest_files.text.normalise import NORMALISATION, decode_bytes, normalise_text
+from forest_files.text.extract import HASH_ALGO, Document, extract
+from forest_files.text.normalise import NORMALISATION, decode_bytes
 from forest_files.text.selector import Selector, parse_selector, render
 
 if TYPE_CHECKING:
@@ -84,7 +84,11 @@ class ExcludeTally:
     first_miss: dict[str, ExcludeError] = field(default_factory=dict)
 
     def note(
-        self, text: str, sel: Selector, excludes: tuple[str, ...], matched: tuple[str, ...]
+        self,
+        text: str | Document,
+        sel: Selector,
+        excludes: tuple[str, ...],
+        matched: tuple[str, ...],
     ) -> None:
         self.seen += 1
         self.matched.update(matched)
@@ -242,17 +246,19 @@ def read_section(
     *,
     max_bytes: int,
     facts: RepoFacts | None = None,
+    docs: dict[str, Document] | None = None,
 ) -> SectionText:
     """The section ``spec`` names, as it stands in the working tree.
 
     With ``facts`` gathered for an adoption, the last of its targets refuses an
-    exclusion that matched in none of them (``ExcludeTally``)."""
+    exclusion that matched in none of them (``ExcludeTally``). ``docs``: files this
+    command already read and parsed, by path (another target of the same file);
+    the file read here is added to it."""
     sel = parse_selector(spec) if isinstance(spec, str) else spec
-    data = check_file(root, sel.path, max_bytes, facts)
-    text = normalise_text(decode_bytes(data, sel.path))
-    got = extract(text, sel, excludes)
+    doc = _document(root, sel.path, max_bytes, facts, docs)
+    got = extract(doc, sel, excludes)
     if facts is not None and facts.tally is not None:
-        facts.tally.note(text, sel, excludes, got.excludes_matched)
+        facts.tally.note(doc, sel, excludes, got.excludes_matched)
     return SectionText(
         path=sel.path,
         selector=render(got.selector),
@@ -261,6 +267,23 @@ def read_section(
         normalisation=NORMALISATION,
         hash_algo=HASH_ALGO,
     )
+
+
+def _document(
+    root: Path,
+    path: str,
+    max_bytes: int,
+    facts: RepoFacts | None,
+    docs: dict[str, Document] | None,
+) -> Document:
+    """``path`` read (with every refusal of ``check_file``) and parsed, or taken from
+    ``docs`` when this command read it already."""
+    doc = docs.get(path) if docs is not None else None
+    if doc is None:
+        doc = Document(decode_bytes(check_file(root, path, max_bytes, facts), path))
+        if docs is not None:
+            docs[path] = doc
+    return doc
 
 
 def read_sections(
@@ -307,10 +330,17 @@ def _read_serial(
 
     selectors = [parse_selector(s) for s in specs]
     facts = RepoFacts.gather(root, [sel.path for sel in selectors])
+    # A file named by several targets is read and parsed once; it is kept only
+    # until its last target.
+    last = {sel.path: pos for pos, sel in enumerate(selectors)}
+    docs: dict[str, Document] = {}
     out: list[SectionText] = []
     with gc_paused():  # parsing thousands of files: no collector passes over the results
-        for sel in selectors:
-            out.append(read_section(root, sel, excludes, max_bytes=max_bytes, facts=facts))
+        for pos, sel in enumerate(selectors):
+            got = read_section(root, sel, excludes, max_bytes=max_bytes, facts=facts, docs=docs)
+            out.append(got)
+            if last[sel.path] == pos:
+                docs.pop(sel.path, None)
             if progress is not None:
                 progress(1)
     return out
@@ -368,13 +398,17 @@ def _glob_match(path: str, pattern: str) -> bool:
 
 
 def read_section_at(
-    root: Path, spec: str, excludes: tuple[str, ...], *, max_bytes: int
+    root: Path,
+    spec: str,
+    excludes: tuple[str, ...],
+    *,
+    max_bytes: int,
+    docs: dict[str, Document] | None = None,
 ) -> tuple[SectionText, tuple[int, int]]:
-    """``read_section`` with the section's first and last line (a bulk listing)."""
+    """``read_section`` with the section's first and last line (a bulk listing);
+    ``docs`` as there."""
     sel = parse_selector(spec)
-    data = check_file(root, sel.path, max_bytes)
-    text = normalise_text(decode_bytes(data, sel.path))
-    got = extract(text, sel, excludes)
+    got = extract(_document(root, sel.path, max_bytes, None, docs), sel, excludes)
     section = SectionText(
         path=sel.path,
         selector=render(got.selector),

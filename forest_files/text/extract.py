@@ -10,6 +10,14 @@ it never passes through Forest's scrub. ``section_hash`` is ``HASH_ALGO`` over
 its UTF-8 bytes; a binding records ``NORMALISATION`` and ``HASH_ALGO`` so a
 later policy change is never mistaken for drift.
 
+A file holding many bound sections is parsed once, not once per section:
+``Document`` keeps one normalised text with its line index and, computed the
+first time a selector needs them, its Markdown outline, Python symbols and
+region markers; ``extract`` takes a ``Document`` as well as a string, and
+``sections(text, requests)`` cuts every requested section from one
+``Document`` (a request that cannot be resolved gives its error, the others
+still resolve).
+
 Stores: nothing.
 Refuses: whatever the selector, resolvers and exclusions refuse
 (``SelectorError`` family), and with ``strict`` (adoption) an exclusion that
@@ -19,14 +27,18 @@ Returns: ``Extracted(text, start_line, end_line, excludes_matched, selector)``
 where lines are 1-based inclusive in the normalised file (``end_line ==
 start_line - 1`` for an empty section), ``excludes_matched`` holds the
 canonical form of each exclusion that removed something, and ``selector`` is
-the canonical full selector (full heading path, ``[n]`` only when needed).
-Test: tests/test_extract.py, tests/test_selector_rules.py
+the canonical full selector (full heading path, ``[n]`` only when needed);
+``sections`` returns a dict from each request to its ``Extracted`` or its
+refusal.
+Test: tests/test_extract.py, tests/test_selector_rules.py, tests/test_parse_once.py
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
+from forest_files.kernel.errors import ForestError
 from forest_files.kernel.hashing import hash_body
 from forest_files.text.exclude import (
     ExcludeError,
@@ -37,13 +49,22 @@ from forest_files.text.exclude import (
     parse_exclusions,
     unmatched,
 )
-from forest_files.text.markdown import Heading, outline, resolve_heading
+from forest_files.text.markdown import Heading, Peers, outline, resolve_heading
 from forest_files.text.normalise import NORMALISATION, LineIndex, normalise_text
-from forest_files.text.pysymbol import resolve_symbol
-from forest_files.text.region import resolve_region
+from forest_files.text.pysymbol import Symbol, resolve_symbol, symbols
+from forest_files.text.region import markers, resolve_region
 from forest_files.text.selector import Selector
 
-__all__ = ["HASH_ALGO", "NORMALISATION", "Extracted", "extract", "section_hash"]
+__all__ = [
+    "HASH_ALGO",
+    "NORMALISATION",
+    "Document",
+    "Extracted",
+    "Request",
+    "extract",
+    "section_hash",
+    "sections",
+]
 
 HASH_ALGO = "sha256"
 
@@ -65,43 +86,118 @@ def section_hash(text: str) -> str:
     return hash_body(text)
 
 
+Request = tuple[Selector, tuple[str, ...]]  # a selector and its exclusions
+
+
+class Document:
+    """One file's normalised text and line index, and what its selectors are resolved
+    against, each computed at most once: the Markdown outline (with the suffix index
+    of its heading paths), the Python symbols, the region markers."""
+
+    __slots__ = ("_headings", "_markers", "_peers", "_symbols", "lines", "text")
+
+    def __init__(self, text: str) -> None:
+        self.text = normalise_text(text)
+        self.lines = LineIndex(self.text)
+        self._headings: list[Heading] | None = None
+        self._peers: Peers | None = None
+        self._symbols: dict[str, list[Symbol] | ForestError] = {}
+        self._markers: list[tuple[str, str, int]] | None = None
+
+    def headings(self) -> list[Heading]:
+        """The Markdown outline (markdown.py), parsed on first use."""
+        if self._headings is None:
+            self._headings = outline(self.text, self.lines)
+        return self._headings
+
+    def peers(self) -> Peers:
+        """Heading-path matcher shared by every selector of this text."""
+        if self._peers is None:
+            self._peers = Peers(self.headings())
+        return self._peers
+
+    def symbols(self, path: str) -> list[Symbol]:
+        """The Python definitions (pysymbol.py), parsed on first use; a refusal is kept
+        and raised again for every later symbol selector."""
+        got = self._symbols.get(path)
+        if got is None:
+            try:
+                got = symbols(self.text, path)
+            except ForestError as exc:
+                got = exc
+            self._symbols[path] = got
+        if isinstance(got, ForestError):
+            raise got.with_traceback(None)  # the same refusal, no traceback piling up
+        return got
+
+    def markers(self) -> list[tuple[str, str, int]]:
+        """The region markers (region.py), found on first use."""
+        if self._markers is None:
+            self._markers = markers(self.lines)
+        return self._markers
+
+
 def extract(
-    text: str, selector: Selector, excludes: tuple[str, ...] = (), *, strict: bool = False
+    text: str | Document,
+    selector: Selector,
+    excludes: tuple[str, ...] = (),
+    *,
+    strict: bool = False,
 ) -> Extracted:
     """Select ``selector``'s section of ``text`` and drop ``excludes`` from it.
 
     ``strict`` (adoption) refuses an exclusion that matches nothing, saying what
-    the section holds instead; a check (not strict) accepts it."""
+    the section holds instead; a check (not strict) accepts it. A ``Document``
+    keeps what one call parsed for the next."""
     parsed = parse_exclusions(excludes)
     if parsed and selector.kind == "symbol":
         raise ExcludeError(
             f"{selector}: exclusions apply to Markdown/text sections; "
             "a Python symbol has no sub-headings or front matter"
         )
-    text = normalise_text(text)
-    lines = LineIndex(text)
+    doc = text if isinstance(text, Document) else Document(text)
+    lines = doc.lines
     headings: list[Heading] | None = None
     owner: int | None = None
     canonical = selector
     if selector.kind == "file":
         lo, hi = 1, lines.count
     elif selector.kind == "heading":
-        headings = outline(text, lines)
-        heading, canonical = resolve_heading(text, selector, headings)
+        headings = doc.headings()
+        heading, canonical = resolve_heading(doc.text, selector, headings, doc.peers())
         lo, hi, owner = heading.start_line, heading.end_line, heading.start_line
     elif selector.kind == "symbol":
-        symbol, canonical = resolve_symbol(text, selector)
+        symbol, canonical = resolve_symbol(doc.text, selector, doc.symbols(selector.path))
         lo, hi = symbol.start_line, symbol.end_line
     else:
-        lo, hi = resolve_region(lines, selector)
-    cuts, matched = _exclusion_cuts(parsed, text, lines, headings, lo, hi, owner)
+        lo, hi = resolve_region(lines, selector, doc.markers())
+    if parsed and headings is None and any(ex.kind == "heading" for ex in parsed):
+        headings = doc.headings()
+    cuts, matched = _exclusion_cuts(parsed, doc.text, lines, headings, lo, hi, owner)
     if strict and len(matched) < len(parsed):
         missed = next(ex for ex in parsed if str(ex) not in matched)
         if missed.kind == "heading" and headings is None:
-            headings = outline(text, lines)
+            headings = doc.headings()
         raise unmatched(missed, str(canonical), headings, lines, (lo, hi), owner)
     text_out = _assemble(lines, lo, hi, cuts)
     return Extracted(text_out, lo, hi, matched, canonical, tuple(sorted(cuts)))
+
+
+def sections(
+    text: str | Document, requests: Iterable[Request]
+) -> dict[Request, Extracted | ForestError]:
+    """Every requested section of one text, parsed once: each request's
+    ``Extracted``, or the refusal ``extract`` would have raised for it alone."""
+    doc = text if isinstance(text, Document) else Document(text)
+    out: dict[Request, Extracted | ForestError] = {}
+    for request in requests:
+        if request in out:
+            continue
+        try:
+            out[request] = extract(doc, *request)
+        except ForestError as exc:
+            out[request] = exc
+    return out
 
 
 def _exclusion_cuts(

@@ -225,14 +225,30 @@ def matching(headings: list[Heading], parts: tuple[str, ...]) -> list[int]:
 
 class Peers:
     """``same`` for ``selector.pick``: the headings a full path matches as a tail.
-    The first call scans; later ones (an ambiguity listing many full paths) use a
-    suffix index built once, so a refusal over many headings stays linear."""
+    The first call scans; later ones (an ambiguity listing many full paths, or the
+    next selector of the same text when one ``Peers`` serves them all, as
+    ``extract.Document`` shares it) use a suffix index built once, so a refusal
+    over many headings, or many selectors of one file, stay linear."""
 
     def __init__(self, headings: list[Heading]) -> None:
         self.headings = headings
         self._calls = 0
         self._index: dict[tuple[str, ...], list[int]] | None = None
         self._odd: list[int] = []  # headings with a comment in their chain: scanned
+        self._paths: list[tuple[str, ...]] | None = None
+        self._lines: list[int] | None = None
+
+    def full_paths(self) -> list[tuple[str, ...]]:
+        """Each heading's full path, listed once."""
+        if self._paths is None:
+            self._paths = [h.path for h in self.headings]
+        return self._paths
+
+    def start_lines(self) -> list[int]:
+        """Each heading's first line, listed once."""
+        if self._lines is None:
+            self._lines = [h.start_line for h in self.headings]
+        return self._lines
 
     def __call__(self, parts: tuple[str, ...]) -> list[int]:
         self._calls += 1
@@ -254,19 +270,24 @@ class Peers:
 
 
 def resolve_heading(
-    text: str, sel: Selector, headings: list[Heading] | None = None
+    text: str,
+    sel: Selector,
+    headings: list[Heading] | None = None,
+    peers: Peers | None = None,
 ) -> tuple[Heading, Selector]:
-    """The heading ``sel`` names and the canonical full-path selector for it."""
+    """The heading ``sel`` names and the canonical full-path selector for it.
+    ``peers`` (``Peers`` of ``headings``), shared by every selector of one text,
+    answers each from its suffix index instead of a scan of every heading."""
     headings = outline(text) if headings is None else headings
-    full_paths = [h.path for h in headings]
+    same = Peers(headings) if peers is None else peers
     found = pick(
-        full_paths,
-        matching(headings, sel.parts),
+        same.full_paths(),
+        same(sel.parts) if peers is not None else matching(headings, sel.parts),
         sel.index,
         lambda parts, n: render(replace(sel, parts=parts, index=n)),
         f"heading selector {render(sel)!r}",
-        lines=[h.start_line for h in headings],
-        same=Peers(headings),
+        lines=same.start_lines(),
+        same=same,
     )
     if found is None:
         raise SectionNotFound(_not_found(sel, headings))

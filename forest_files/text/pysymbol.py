@@ -146,9 +146,12 @@ def _statements(node: ast.AST) -> Iterator[ast.AST]:
                 yield from child.body
 
 
-def resolve_symbol(text: str, sel: Selector) -> tuple[Symbol, Selector]:
-    """The definition ``sel`` names and its canonical selector."""
-    every = symbols(text, sel.path)
+def resolve_symbol(
+    text: str, sel: Selector, every: list[Symbol] | None = None
+) -> tuple[Symbol, Selector]:
+    """The definition ``sel`` names and its canonical selector (``every``: the
+    ``symbols`` of ``text``, when already parsed)."""
+    every = symbols(text, sel.path) if every is None else every
     found = [s for s in every if not s.stub]
     full_paths = [s.path for s in found]
     hits = [pos for pos, s in enumerate(found) if s.path == sel.parts]

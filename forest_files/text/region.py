@@ -43,10 +43,13 @@ def markers(lines: LineIndex) -> list[tuple[str, str, int]]:
     ]
 
 
-def resolve_region(lines: LineIndex, sel: Selector) -> tuple[int, int]:
-    """``(start_line, end_line)`` of region ``sel``; empty when markers touch."""
+def resolve_region(
+    lines: LineIndex, sel: Selector, found: list[tuple[str, str, int]] | None = None
+) -> tuple[int, int]:
+    """``(start_line, end_line)`` of region ``sel``; empty when markers touch
+    (``found``: the ``markers`` of ``lines``, when already listed)."""
     name = sel.parts[0]
-    found = markers(lines)
+    found = markers(lines) if found is None else found
     mine = [(kind, line) for kind, nm, line in found if nm == name]
     where = f"{sel.path}@{name}"
     if not mine:
