@@ -8,9 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from forest_files.check import verdict
 from forest_files.check.engine import check_all
-from forest_files.custody import bindmap
+from forest_files.custody import bindmap, verdict
 from forest_files.custody.repository import Repository
 from forest_files.custody.session import worktree_custody
 from tests.helpers.custody import (

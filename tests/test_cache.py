@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from forest_files.check import verdict
+from forest_files.custody import verdict
 from forest_files.kernel import cache
 from forest_files.kernel.state import shared_dir, worktree_dir
 from tests.helpers.cli import kinds

@@ -234,9 +234,9 @@ def test_adoptions_of_many_grounds_one_query_accepted(bound: Path) -> None:
     reads every adoption record once per query, so chunks multiply that scan."""
     import sqlite3
 
-    from forest_files.check.engine import ground_map
     from forest_files.check.explain import adoptions_of
     from forest_files.custody.bindings import all_bindings
+    from forest_files.custody.ground import ground_map
 
     with Repository(bound) as repo:
         store = repo.synced()
@@ -255,7 +255,7 @@ def test_adoptions_of_many_grounds_one_query_accepted(bound: Path) -> None:
 
 
 def test_status_from_remembered_verdict_equals_judged_status_accepted(bound: Path) -> None:
-    from forest_files.check import verdict
+    from forest_files.custody import verdict
 
     assert forest(bound, "check").returncode == 0  # remembers the clean verdict
     assert verdict.recall(str(bound)) == 2

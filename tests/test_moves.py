@@ -212,8 +212,8 @@ def test_section_moved_to_other_file_staged_detected(repo: Path) -> None:
 def test_moved_search_parses_each_candidate_once(
     repo: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from forest_files.check.content import WorktreeSource
     from forest_files.check.engine import check_all
+    from forest_files.custody.content import WorktreeSource
     from forest_files.text import markdown
 
     for n in range(5):

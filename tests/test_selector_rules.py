@@ -16,7 +16,7 @@ from helpers.cli import forest, ok
 from helpers.git import commit_all, git, git_env, isolate, make_repo, write
 
 import forest_files.doors.cli  # noqa: F401  (registers every command)
-from forest_files.check.content import GitTreeSource, WorktreeSource
+from forest_files.custody.content import GitTreeSource, WorktreeSource
 from forest_files.custody.restore import splice
 from forest_files.ledger import kinds
 from forest_files.ledger.kinds import LedgerError

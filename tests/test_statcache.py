@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from forest_files.check.content import WorktreeSource
 from forest_files.check.engine import check_all
-from forest_files.check.statcache import PARSE_NAME, STAT_NAME, StatCache
 from forest_files.custody.bindings import all_bindings
+from forest_files.custody.content import WorktreeSource
 from forest_files.custody.record import adopt_sections
 from forest_files.custody.repository import Repository
+from forest_files.custody.statcache import PARSE_NAME, STAT_NAME, StatCache
 from forest_files.custody.targets import read_section
 from tests.helpers.git import isolate, make_repo, write
 from tests.helpers.state import local_state
@@ -74,7 +74,7 @@ def test_racy_entry_is_rehashed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
     path.write_text(DOC.replace("kept words here", "KEPT words here"), encoding="utf-8")
     real_lstat = os.lstat
     monkeypatch.setattr(
-        "forest_files.check.statcache.os.lstat",
+        "forest_files.custody.statcache.os.lstat",
         lambda p: frozen if str(p) == str(path) else real_lstat(p),
     )
     assert StatCache(repo.root).hash_of("d0.md") is None
@@ -186,7 +186,7 @@ def test_deferred_writes_held_in_process_flushed_and_never_trusted_stale(
     """The watcher's deferral: a second save within the interval is held (the file
     on disk keeps the older entries), this process loads the held entries, and the
     flush writes them; a stale file on disk still never makes a changed file clean."""
-    from forest_files.check import statcache
+    from forest_files.custody import statcache
 
     repo = _bound(tmp_path)
     root = repo.root

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from forest_files.check import verdict
+from forest_files.custody import verdict
 from tests.helpers.custody import DOC, age_files, retire, two_bound_files
 from tests.helpers.git import git_env, isolate
 

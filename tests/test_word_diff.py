@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from helpers.git import commit_all, isolate, make_repo, write
 
-from forest_files.text.diff import colourise, is_prose, word_diff
+from forest_files.check.diff import colourise, is_prose, word_diff
 
 BIN = Path(sys.executable).parent
 FOREST = str(BIN / "forest")

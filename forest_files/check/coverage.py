@@ -27,8 +27,8 @@ from forest_files.check.engine import Finding
 from forest_files.text.selector import Selector, render
 
 if TYPE_CHECKING:
-    from forest_files.check.content import ContentSource
     from forest_files.custody.config import RequireRule
+    from forest_files.custody.content import ContentSource
     from forest_files.text.markdown import Heading
     from forest_files.text.normalise import LineIndex
 
@@ -76,7 +76,7 @@ def in_source(
     rules = tuple(rules)
     if not rules:
         return []
-    from forest_files.check.engine import under
+    from forest_files.kernel.repopath import under
 
     prefixes = tuple(within)
     paths = [p for p in source.paths() if not prefixes or any(under(p, x) for x in prefixes)]

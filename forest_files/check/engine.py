@@ -40,12 +40,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from forest_files.check.content import ContentSource, GitTreeSource, WorktreeSource
-from forest_files.check.statcache import ParseCache
 from forest_files.custody.bindings import Binding
+from forest_files.custody.content import ContentSource, GitTreeSource, WorktreeSource
+from forest_files.custody.ground import Ground, ground_map, ground_of
 from forest_files.custody.special import not_regular
+from forest_files.custody.statcache import ParseCache
 from forest_files.kernel.errors import ForestError
 from forest_files.kernel.hashing import hash_body
+from forest_files.kernel.repopath import under
 from forest_files.text.normalise import decode_bytes, normalised_hash
 from forest_files.text.selector import Selector, parse_selector
 
@@ -96,72 +98,7 @@ def with_path(selector: str, old_path: str, new_path: str) -> str:
     return render(replace(parse_selector(selector), path=new_path))
 
 
-Ground = tuple[str | None, str | None, tuple[str, ...]]
-
-# Every live head (adopted, not superseded, not sealed) with its chain, in one
-# pass: the per-binding status lookups cost ~7 queries each otherwise.
-_HEAD_COLUMNS = """
-SELECT DISTINCT COALESCE(e.chain_root, e.id) AS chain, e.content_id AS content_id,
-       e.body_hash AS body_hash
-FROM edges a
-JOIN entries r ON r.id = a.from_id AND r.bucket = 'adoption_record'
-JOIN entries e ON e.id = a.to_id
-WHERE a.kind = 'adopts'
-  AND NOT EXISTS (SELECT 1 FROM edges s WHERE s.to_id = e.id AND s.kind = 'supersedes')
-  AND COALESCE((SELECT z.kind FROM edges z
-                WHERE z.to_id = e.id AND z.kind IN ('seals', 'unseals')
-                ORDER BY z.id DESC LIMIT 1), '') != 'seals'
-"""
-_LIVE_HEADS = _HEAD_COLUMNS
-# The same for a few chains (a hook judging one staged file): by the chain index.
-_LIVE_HEADS_OF = _HEAD_COLUMNS + "  AND (e.chain_root IN ({marks}) OR e.id IN ({marks}))"
-_FEW_CHAINS = 100
 _BLOB_BATCH = 1000  # blobs read per ``git cat-file --batch`` (and held at once)
-
-
-def ground_map(store: ForestStore, bindings: list[Binding]) -> dict[int, Ground]:
-    """Ground of every binding's chain, keyed by the binding's entry id."""
-    ids = sorted({b.entry_id for b in bindings})
-    chains: dict[int, int] = {}
-    for start in range(0, len(ids), 500):
-        chunk = ids[start : start + 500]
-        marks = ",".join("?" * len(chunk))
-        for row in store.conn.execute(
-            f"SELECT id, COALESCE(chain_root, id) FROM entries WHERE id IN ({marks})", chunk
-        ):
-            chains[int(row[0])] = int(row[1])
-    wanted = sorted(set(chains.values()))
-    if len(wanted) <= _FEW_CHAINS:
-        marks = ",".join("?" * len(wanted))
-        rows = store.conn.execute(_LIVE_HEADS_OF.format(marks=marks), [*wanted, *wanted])
-    else:
-        rows = store.conn.execute(_LIVE_HEADS)
-    heads: dict[int, list[tuple[str, str]]] = {}
-    for row in rows:
-        heads.setdefault(int(row["chain"]), []).append(
-            (str(row["content_id"]), str(row["body_hash"]))
-        )
-    out: dict[int, Ground] = {}
-    for entry_id in ids:
-        live = sorted(heads.get(chains.get(entry_id, entry_id), []))
-        if len(live) > 1:
-            out[entry_id] = (None, None, tuple(cid for cid, _ in live))
-        elif live:
-            out[entry_id] = (live[0][0], live[0][1], ())
-        else:
-            out[entry_id] = (None, None, ())
-    return out
-
-
-def _ground(store: ForestStore, binding: Binding) -> Ground:
-    """(ground content id, ground body hash, contest candidates)."""
-    heads = store.contest_heads(binding.entry_id)
-    if len(heads) > 1:
-        return None, None, tuple(store.content_id(h) for h in heads)
-    if not heads:
-        return None, None, ()
-    row = store._require(heads[0], "check")
-    return store.content_id(heads[0]), str(row["body_hash"]), ()
 
 
 class _NotFound(str):
@@ -281,7 +218,7 @@ def _judge(
     if grounds is not None and binding.entry_id in grounds:
         ground, expected, heads = grounds[binding.entry_id]
     elif store is not None:
-        ground, expected, heads = _ground(store, binding)
+        ground, expected, heads = ground_of(store, binding)
     else:
         raise ForestError(f"no ground known for {binding.selector}; run `forest sync`")
     base = Finding(
@@ -461,12 +398,6 @@ def _with_moves(
     bound = tuple(sorted({b.selector for b in bindings if not b.retired}))
     placed = iter(search_moves(source, gone, None, bound, documents))
     return [next(placed) if f.binding in where else f for f in findings]
-
-
-def under(path: str, prefix: str) -> bool:
-    """``path`` is ``prefix`` or lies under it (``.`` and "" hold everything)."""
-    prefix = prefix.rstrip("/")
-    return path == prefix or path.startswith(prefix + "/") or prefix in ("", ".")
 
 
 def parse_target(spec: str) -> Selector:

@@ -18,9 +18,9 @@ from forest_files.check.routes import hints_for, routes_for
 if TYPE_CHECKING:
     import sqlite3
 
-    from forest_files.check.content import ContentSource
     from forest_files.check.engine import Finding
     from forest_files.custody.bindings import Binding
+    from forest_files.custody.content import ContentSource
     from forest_files.store.forest import ForestStore
 
 DiffOf = Callable[["Finding"], str]
@@ -86,7 +86,7 @@ def with_diffs(
     report: CheckReport, store: ForestStore, bindings: list[Binding], content: ContentSource
 ) -> CheckReport:
     """``report`` with the ground -> now diff of each drifted finding (a terminal's)."""
-    from forest_files.text.diff import is_prose, section_diff
+    from forest_files.check.diff import is_prose, section_diff
 
     excludes = {b.bind_act: b.excludes for b in bindings}
     items = tuple(

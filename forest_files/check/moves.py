@@ -27,19 +27,19 @@ import functools
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
-from forest_files.check.content import ContentSource
 from forest_files.custody.bindings import Binding
+from forest_files.custody.content import ContentSource
 from forest_files.kernel.errors import ForestError
 from forest_files.kernel.hashing import hash_body
 from forest_files.text.normalise import LineIndex, decode_bytes, normalised_hash
 from forest_files.text.selector import (
     MAX_INDEX,
     Selector,
-    _check_heading_part,
-    _render_path,
+    check_heading_part,
     parse_selector,
     render,
     render_heading_path,
+    render_path,
     validate_path,
 )
 
@@ -171,7 +171,7 @@ def _base(path: str) -> str | None:
     """``path`` as a selector renders it, checked once per path (None: no selector
     can name it)."""
     try:
-        return _render_path(validate_path(path))
+        return render_path(validate_path(path))
     except ForestError:
         return None
 
@@ -187,7 +187,7 @@ def _selector(place: Place) -> str | None:
     try:
         if place.kind == "heading":  # Selector's own checks, the path's done once
             for part in place.parts:
-                _check_heading_part(part)
+                check_heading_part(part)
             if place.ordinal is not None and not 1 <= place.ordinal <= MAX_INDEX:
                 return None
             return f"{base}#{render_heading_path(place.parts, place.ordinal)}"
@@ -302,10 +302,10 @@ def _text(
         return None
     # extract's own exclusion steps, on the outline already parsed for this file
     from forest_files.text.exclude import parse_exclusions
-    from forest_files.text.extract import _assemble, _exclusion_cuts
+    from forest_files.text.extract import assemble, exclusion_cuts
 
     try:
-        cuts, _ = _exclusion_cuts(parse_exclusions(excludes), text, lines, heads, lo, hi, owner)
+        cuts, _ = exclusion_cuts(parse_exclusions(excludes), text, lines, heads, lo, hi, owner)
     except ForestError:
         return None
-    return _assemble(lines, lo, hi, cuts)
+    return assemble(lines, lo, hi, cuts)

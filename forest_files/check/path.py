@@ -126,11 +126,11 @@ def _index(root: Path, paths: tuple[str, ...], diffs: bool) -> CheckReport:
     """Every binding of the staged ledger against the staged files, from the view's
     binding map (no store opened while all is clean); blobs this machine hashed
     before are not read again (statcache.BlobHashCache)."""
-    from forest_files.check.content import GitTreeSource
     from forest_files.check.coverage import in_source
     from forest_files.check.engine import check_all
     from forest_files.check.explain import explain
     from forest_files.check.staged import map_of
+    from forest_files.custody.content import GitTreeSource
     from forest_files.custody.sources import config_from
     from forest_files.custody.viewbuild import build_view
     from forest_files.custody.viewkey import ledger_fingerprint, view_path, view_ready

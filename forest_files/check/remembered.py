@@ -14,8 +14,7 @@ Test: tests/test_fastcheck.py, tests/test_coverage.py
 
 from __future__ import annotations
 
-from forest_files.check import verdict
-from forest_files.custody import bindmap
+from forest_files.custody import bindmap, verdict
 
 
 def remembered_clean(root: str) -> list[tuple[str, str, str]] | None:

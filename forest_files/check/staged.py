@@ -33,11 +33,12 @@ from forest_files.kernel.paths import CONFIG_NAME
 if TYPE_CHECKING:
     import sqlite3
 
-    from forest_files.check.content import ContentSource
-    from forest_files.check.engine import Finding, Ground
+    from forest_files.check.engine import Finding
     from forest_files.custody.bindings import Binding
     from forest_files.custody.bindmap import BindMap
     from forest_files.custody.config import RequireRule
+    from forest_files.custody.content import ContentSource
+    from forest_files.custody.ground import Ground
     from forest_files.store.forest import ForestStore
 
 SOURCE = "index"
@@ -138,8 +139,8 @@ def _with_coverage(
     candidates = {p for p in staged if any(r.matches(p) for r in rules)}
     if not candidates:
         return report
-    from forest_files.check.content import GitTreeSource
     from forest_files.check.coverage import unbound
+    from forest_files.custody.content import GitTreeSource
     from forest_files.doors.text import warning_note
 
     bindings: list[Binding] = []
@@ -301,8 +302,8 @@ def _touched_from_map(
 ) -> tuple[list[Binding], dict[int, Ground], ContentSource]:
     """Bindings of the staged paths, every ground, and the staged content: from the
     view's binding map (bindmap.py), derived and saved once per view."""
-    from forest_files.check.content import GitTreeSource
     from forest_files.custody import bindmap
+    from forest_files.custody.content import GitTreeSource
 
     fingerprint = view.stem
     record = bindmap.view_record(str(view))

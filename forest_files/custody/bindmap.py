@@ -34,9 +34,9 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-    from forest_files.check.engine import Ground
-    from forest_files.check.verdict import LedgerKey
     from forest_files.custody.bindings import Binding
+    from forest_files.custody.ground import Ground
+    from forest_files.custody.verdict import LedgerKey
     from forest_files.store.forest import ForestStore
 
 FORMAT = 3  # 2: no file hash (a ledger-recorded hash is no evidence; check.py); 3: status rows
@@ -85,7 +85,7 @@ def derive(store: ForestStore) -> BindMap:
 def of_bindings(store: ForestStore, bindings: list[Binding]) -> BindMap:
     """The map of ``bindings`` (all live bindings of ``store``), as a saved map
     holds them: the same map however it was found."""
-    from forest_files.check.engine import ground_map
+    from forest_files.custody.ground import ground_map
 
     return BindMap(bindings, ground_map(store, bindings))
 
@@ -160,7 +160,7 @@ def load(
             keep = set(exact)
             wanted = exact if paths is None else [p for p in wanted if p in keep]
         else:
-            from forest_files.check.engine import under as lies_under
+            from forest_files.kernel.repopath import under as lies_under
 
             wanted = [p for p in wanted if any(lies_under(p, q) for q in under)]
     from forest_files.custody.bindings import Binding  # not needed by status_rows

@@ -19,12 +19,11 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from forest_files.check import verdict
-from forest_files.check.content import ContentSource, GitTreeSource, WorktreeSource
-from forest_files.check.verdict import LedgerKey
-from forest_files.custody import bindmap
+from forest_files.custody import bindmap, verdict
 from forest_files.custody.bindings import Binding, all_bindings
 from forest_files.custody.bindmap import BindMap
+from forest_files.custody.content import ContentSource, GitTreeSource, WorktreeSource
+from forest_files.custody.verdict import LedgerKey
 
 if TYPE_CHECKING:
     from forest_files.store.forest import ForestStore

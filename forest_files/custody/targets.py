@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from forest_files import gitio
-from forest_files.check.content import dir_inside, escapes, path_variant, read_regular
+from forest_files.custody.content import dir_inside, escapes, path_variant, read_regular
 from forest_files.custody.record import SectionText
 from forest_files.custody.special import lstat_kind, special_path_reason
 from forest_files.kernel.errors import ForestError

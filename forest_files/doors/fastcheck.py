@@ -138,8 +138,8 @@ def status_command(repo: str, as_json: bool) -> int:
 
 
 def _status(repo: str, as_json: bool) -> int:
-    from forest_files.check import verdict
     from forest_files.check.remembered import remembered_clean
+    from forest_files.custody import verdict
 
     near = verdict.quick_root(repo)  # no pathlib, no git while the verdict holds
     known = remembered_clean(near) if near is not None else None
@@ -172,7 +172,7 @@ def _guarded(command: str, run: Callable[[], int], repo: str) -> int:
 
 
 def _root(repo: str) -> Path:
-    from forest_files.check import verdict
+    from forest_files.custody import verdict
 
     near = verdict.quick_root(repo)  # the same root the remembered verdict is found by
     if near is not None:
@@ -186,7 +186,7 @@ def _root(repo: str) -> Path:
 
 def _remembered(repo: str) -> int | None:
     """The binding count of a clean verdict whose inputs are all unchanged (verdict.py)."""
-    from forest_files.check import verdict
+    from forest_files.custody import verdict
 
     near = verdict.quick_root(repo)
     return verdict.recall(near) if near is not None else None

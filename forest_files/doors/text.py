@@ -43,7 +43,7 @@ def block(r: Reported, *, colour: bool = False) -> list[str]:
     lines.extend(f"  {route.line()}" for route in r.routes)
     if r.diff:
         if colour:
-            from forest_files.text.diff import colourise
+            from forest_files.check.diff import colourise
 
             lines.append(colourise(r.diff))
         else:

@@ -49,9 +49,9 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from forest_files import gitio
-from forest_files.check.content import GitTreeSource
 from forest_files.check.coverage import in_source
 from forest_files.check.engine import Finding, check_all
+from forest_files.custody.content import GitTreeSource
 from forest_files.custody.session import custody_at
 from forest_files.custody.sources import LEDGER_PREFIX, config_from
 from forest_files.kernel.paths import segment_file

@@ -59,3 +59,9 @@ def check_repo_path(path: object) -> str:
     if reason is not None:  # the one rule adoption, checks and restore use too
         raise ValueError(f"{path} {reason}")
     return path
+
+
+def under(path: str, prefix: str) -> bool:
+    """``path`` is ``prefix`` or lies under it (``.`` and "" hold everything)."""
+    prefix = prefix.rstrip("/")
+    return path == prefix or path.startswith(prefix + "/") or prefix in ("", ".")

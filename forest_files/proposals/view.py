@@ -25,8 +25,8 @@ def facts(p: Proposal, versions: int) -> list[str]:
 
 
 def ground_of(root: Path, content_id: str) -> str | None:
+    from forest_files.check.diff import ground_text
     from forest_files.custody.repository import Repository
-    from forest_files.text.diff import ground_text
 
     with Repository(root) as repo:
         return ground_text(repo.synced(), content_id)

@@ -173,13 +173,13 @@ def extract(
         lo, hi = resolve_region(lines, selector, doc.markers())
     if parsed and headings is None and any(ex.kind == "heading" for ex in parsed):
         headings = doc.headings()
-    cuts, matched = _exclusion_cuts(parsed, doc.text, lines, headings, lo, hi, owner)
+    cuts, matched = exclusion_cuts(parsed, doc.text, lines, headings, lo, hi, owner)
     if strict and len(matched) < len(parsed):
         missed = next(ex for ex in parsed if str(ex) not in matched)
         if missed.kind == "heading" and headings is None:
             headings = doc.headings()
         raise unmatched(missed, str(canonical), headings, lines, (lo, hi), owner)
-    text_out = _assemble(lines, lo, hi, cuts)
+    text_out = assemble(lines, lo, hi, cuts)
     return Extracted(text_out, lo, hi, matched, canonical, tuple(sorted(cuts)))
 
 
@@ -200,7 +200,7 @@ def sections(
     return out
 
 
-def _exclusion_cuts(
+def exclusion_cuts(
     parsed: tuple[Exclusion, ...],
     text: str,
     lines: LineIndex,
@@ -230,7 +230,7 @@ def _exclusion_cuts(
     return cuts, tuple(matched)
 
 
-def _assemble(lines: LineIndex, lo: int, hi: int, cuts: list[tuple[int, int]]) -> str:
+def assemble(lines: LineIndex, lo: int, hi: int, cuts: list[tuple[int, int]]) -> str:
     """Lines ``lo..hi`` without the (possibly overlapping) ``cuts``."""
     pieces: list[str] = []
     pos = lo

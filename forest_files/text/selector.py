@@ -107,7 +107,7 @@ class Selector:
             raise _refuse(f"symbol path {'.'.join(self.parts)!r} is not dotted Python identifiers")
         if self.kind == "heading":
             for part in self.parts:
-                _check_heading_part(part)
+                check_heading_part(part)
 
     def __str__(self) -> str:
         return render(self)
@@ -132,7 +132,7 @@ def validate_path(path: str) -> str:
     return path
 
 
-def _check_heading_part(part: str) -> None:
+def check_heading_part(part: str) -> None:
     if not part:
         raise _refuse("a heading path has an empty part (check for '//' or a trailing '/')")
     if _CONTROL_RE.search(part):
@@ -164,7 +164,7 @@ def parse_heading_path(spec: str) -> tuple[tuple[str, ...], int | None]:
         i += 1
     parts.append("".join(cur))
     for part in parts:
-        _check_heading_part(part)
+        check_heading_part(part)
     return tuple(parts), index
 
 
@@ -246,7 +246,7 @@ def parse_selector(text: str) -> Selector:
     return Selector(path, "symbol", parts, index)
 
 
-def _render_path(path: str) -> str:
+def render_path(path: str) -> str:
     out = path.replace("#", "\\#").replace("@", "\\@")
     # Only '::' (or a ':' that would touch the marker) is special in a path.
     return re.sub(r":(?=:|\Z)", r"\\:", out)
@@ -254,7 +254,7 @@ def _render_path(path: str) -> str:
 
 def render(sel: Selector) -> str:
     """The canonical full string of ``sel``."""
-    base = _render_path(sel.path)
+    base = render_path(sel.path)
     if sel.kind == "file":
         return base
     if sel.kind == "heading":

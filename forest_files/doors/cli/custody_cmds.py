@@ -58,9 +58,9 @@ def diff(
     import os
     import sys
 
-    from forest_files.check.content import WorktreeSource
+    from forest_files.check.diff import colourise, section_diff
     from forest_files.check.engine import check_binding
-    from forest_files.text.diff import colourise, section_diff
+    from forest_files.custody.content import WorktreeSource
 
     r, store, binding = _open_binding(repo, target)
     with r:
@@ -102,8 +102,8 @@ def supersede(
 
     Example: forest supersede 'docs/adr/0004-x.md' --words "Amended after review"
     """
+    from forest_files.check.bulk import changes, choose
     from forest_files.custody.bindings import all_bindings
-    from forest_files.custody.bulk import changes, choose
     from forest_files.custody.record import supersede_sections
     from forest_files.custody.repository import Repository
     from forest_files.custody.targets import read_section
@@ -162,12 +162,12 @@ def restore(targets: TargetsArg, repo: RepoOpt = Path(".")) -> None:
 
     Example: forest restore 'canon/characters.md#Elias'
     """
+    from forest_files.check.bulk import choose
+    from forest_files.check.diff import ground_text
     from forest_files.custody.bindings import all_bindings
-    from forest_files.custody.bulk import choose
     from forest_files.custody.record import ground_body
     from forest_files.custody.repository import Repository
     from forest_files.custody.restore import Wanted, restore_many
-    from forest_files.text.diff import ground_text
 
     with Repository(repo) as r:
         store = r.synced()

@@ -116,7 +116,7 @@ class Verdicts:
 def capture(root: Path, r: Reported, excludes: tuple[str, ...], max_bytes: int) -> str | None:
     """Keep a drifted section's text as its binding's proposal. Returns the proposal id
     and what happened (``new``/``replaced``/``same``), or None if the file moved on."""
-    from forest_files.check.content import read_regular
+    from forest_files.custody.content import read_regular
     from forest_files.custody.proposals import ProposalStore
     from forest_files.text.extract import extract
     from forest_files.text.normalise import decode_bytes, normalise_text

@@ -43,7 +43,7 @@ class Restorer:
         f = r.finding
         if not self.allowed(f.binding):
             return "held"
-        from forest_files.check.content import read_regular
+        from forest_files.custody.content import read_regular
         from forest_files.custody.restore import restore_section
         from forest_files.kernel.hashing import hash_body
         from forest_files.text.extract import extract
@@ -69,8 +69,8 @@ class Restorer:
         return outcome
 
     def _ground(self, content_id: str | None) -> str:
+        from forest_files.check.diff import ground_text
         from forest_files.custody.repository import Repository
-        from forest_files.text.diff import ground_text
 
         with Repository(self.root) as repo:
             text = ground_text(repo.synced(), content_id)

@@ -102,7 +102,7 @@ class Watcher:
 
     # -- life ------------------------------------------------------------------
     def start(self) -> None:
-        from forest_files.check import statcache
+        from forest_files.custody import statcache
 
         self._lost = LostEvents(self._events_lost).attach()
         # One process judging one save at a time: the local caches are written at
@@ -125,7 +125,7 @@ class Watcher:
         self.observers.stop()
         if self._lost is not None:
             self._lost.detach()
-        from forest_files.check import statcache
+        from forest_files.custody import statcache
 
         statcache.flush_writes()
         statcache.defer_writes(0)

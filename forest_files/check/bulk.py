@@ -85,8 +85,8 @@ def changes(
     store: ForestStore, root: Path, chosen: Sequence[Chosen], *, max_bytes: int
 ) -> list[Change]:
     """Every chosen binding whose section differs from ground, read now."""
+    from forest_files.check.diff import ground_text
     from forest_files.custody.targets import read_section_at
-    from forest_files.text.diff import ground_text
 
     out: list[Change] = []
     for c in chosen:

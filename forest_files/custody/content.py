@@ -26,8 +26,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
-from forest_files.check.statcache import BlobHashCache, StatCache
 from forest_files.custody.special import git_mode_kind, lstat_kind
+from forest_files.custody.statcache import BlobHashCache, StatCache
 
 if TYPE_CHECKING:
     from forest_files import gitio

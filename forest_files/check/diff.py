@@ -21,8 +21,8 @@ import re
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING
 
-from forest_files.check.content import ContentSource
 from forest_files.check.engine import Finding
+from forest_files.custody.content import ContentSource
 from forest_files.kernel.errors import ForestError
 
 if TYPE_CHECKING:

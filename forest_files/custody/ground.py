@@ -1,0 +1,81 @@
+"""The ground of each binding's chain in a store: its content id, body hash, and the
+heads of a contest. What a check compares a section with; computed in one pass.
+
+Stores: nothing (reads the index or a view).
+Refuses: nothing.
+Returns: ``Ground`` tuples keyed by a binding's entry id.
+Test: tests/test_check.py, tests/test_bindmap.py
+"""
+
+from __future__ import annotations
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # a check from a binding map never opens a store: nothing loaded here
+    from forest_files.custody.bindings import Binding
+    from forest_files.store.forest import ForestStore
+
+Ground = tuple[str | None, str | None, tuple[str, ...]]
+
+# Every live head (adopted, not superseded, not sealed) with its chain, in one
+# pass: the per-binding status lookups cost ~7 queries each otherwise.
+_HEAD_COLUMNS = """
+SELECT DISTINCT COALESCE(e.chain_root, e.id) AS chain, e.content_id AS content_id,
+       e.body_hash AS body_hash
+FROM edges a
+JOIN entries r ON r.id = a.from_id AND r.bucket = 'adoption_record'
+JOIN entries e ON e.id = a.to_id
+WHERE a.kind = 'adopts'
+  AND NOT EXISTS (SELECT 1 FROM edges s WHERE s.to_id = e.id AND s.kind = 'supersedes')
+  AND COALESCE((SELECT z.kind FROM edges z
+                WHERE z.to_id = e.id AND z.kind IN ('seals', 'unseals')
+                ORDER BY z.id DESC LIMIT 1), '') != 'seals'
+"""
+_LIVE_HEADS = _HEAD_COLUMNS
+# The same for a few chains (a hook judging one staged file): by the chain index.
+_LIVE_HEADS_OF = _HEAD_COLUMNS + "  AND (e.chain_root IN ({marks}) OR e.id IN ({marks}))"
+_FEW_CHAINS = 100
+
+
+def ground_map(store: ForestStore, bindings: list[Binding]) -> dict[int, Ground]:
+    """Ground of every binding's chain, keyed by the binding's entry id."""
+    ids = sorted({b.entry_id for b in bindings})
+    chains: dict[int, int] = {}
+    for start in range(0, len(ids), 500):
+        chunk = ids[start : start + 500]
+        marks = ",".join("?" * len(chunk))
+        for row in store.conn.execute(
+            f"SELECT id, COALESCE(chain_root, id) FROM entries WHERE id IN ({marks})", chunk
+        ):
+            chains[int(row[0])] = int(row[1])
+    wanted = sorted(set(chains.values()))
+    if len(wanted) <= _FEW_CHAINS:
+        marks = ",".join("?" * len(wanted))
+        rows = store.conn.execute(_LIVE_HEADS_OF.format(marks=marks), [*wanted, *wanted])
+    else:
+        rows = store.conn.execute(_LIVE_HEADS)
+    heads: dict[int, list[tuple[str, str]]] = {}
+    for row in rows:
+        heads.setdefault(int(row["chain"]), []).append(
+            (str(row["content_id"]), str(row["body_hash"]))
+        )
+    out: dict[int, Ground] = {}
+    for entry_id in ids:
+        live = sorted(heads.get(chains.get(entry_id, entry_id), []))
+        if len(live) > 1:
+            out[entry_id] = (None, None, tuple(cid for cid, _ in live))
+        elif live:
+            out[entry_id] = (live[0][0], live[0][1], ())
+        else:
+            out[entry_id] = (None, None, ())
+    return out
+
+
+def ground_of(store: ForestStore, binding: Binding) -> Ground:
+    """(ground content id, ground body hash, contest candidates)."""
+    heads = store.contest_heads(binding.entry_id)
+    if len(heads) > 1:
+        return None, None, tuple(store.content_id(h) for h in heads)
+    if not heads:
+        return None, None, ()
+    row = store.require(heads[0], "check")
+    return store.content_id(heads[0]), str(row["body_hash"]), ()
