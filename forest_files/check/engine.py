@@ -39,6 +39,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from forest_files.check.content import ContentSource, GitTreeSource, WorktreeSource
+from forest_files.check.kinds import KINDS
 from forest_files.check.statcache import ParseCache
 from forest_files.custody.bindings import Binding
 from forest_files.custody.special import not_regular
@@ -50,16 +51,9 @@ from forest_files.text.selector import Selector, parse_selector
 if TYPE_CHECKING:  # annotations only: checks from a binding map never open a store
     from forest_files.store.forest import ForestStore
 
-FINDING_KINDS = (
-    "clean",
-    "drifted",
-    "missing",
-    "unresolved",
-    "moved",
-    "contested",
-    "unbound",
-    "erased-content",  # the CI gate's (governance/resurrected.py), never check_binding's
-)
+# Every kind (check/kinds.py names each once); check_binding makes the first six,
+# coverage.py ``unbound``, the rest come from contests.py, localstate.py and the gate.
+FINDING_KINDS = tuple(KINDS)
 
 
 @dataclass(frozen=True)
@@ -77,6 +71,7 @@ class Finding:
     moved_to: str | None = None  # the full selector where the unchanged section stands
     candidates: tuple[str, ...] = ()  # contest heads; an unresolved section's new places
     candidate_lines: tuple[int, ...] = ()  # the first line of each new place
+    act: str | None = None  # the act a ledger finding names (the CI gate's)
 
     @property
     def failed(self) -> bool:

@@ -20,6 +20,9 @@ from forest_files.doors.cli.errors import boundary
 from forest_files.kernel.errors import ForestError, StoreCorruption
 
 if TYPE_CHECKING:
+    from forest_files.check.findings import Reported
+    from forest_files.custody.repository import Repository
+    from forest_files.custody.views import GroundEntry
     from forest_files.ledger.verify import Fault
 
 app = typer.Typer(
@@ -42,6 +45,10 @@ JsonOpt = Annotated[bool, typer.Option("--json", help="Machine-readable output."
 
 class ContestedGround(ForestError):
     """``forest verify`` found contested ground (exit 1)."""
+
+
+class TrackedLocalState(ForestError):
+    """``forest verify`` found local state committed under .forest (exit 1)."""
 
 
 class LedgerFaults(StoreCorruption):
@@ -142,6 +149,8 @@ def verify(
         ranged = None if base is None else check_range(r.root, base)
         # Replay judges what bytes cannot: a forged act refuses here (exit 3).
         contested = r.contested() if report.ok else []
+        found = _contests(r, contested)
+        found += _tracked_local(r.root)
     all_faults = [*report.faults, *(ranged.faults if ranged is not None else ())]
     ok = not all_faults
     faults = [asdict(f) for f in all_faults]
@@ -159,11 +168,8 @@ def verify(
         obj["warnings"] = [asdict(w) for w in ranged.warnings]
         summary += f", range since merge-base {ranged.merge_base[:12]} checked"
     obj["contested"] = [c.content_id for c in contested]
-    lines += [
-        f"contested: {c.content_id} (adopted by {c.adopted_by}); "
-        f"fix: forest resolve {c.content_id} --pick ID --words ..."
-        for c in contested
-    ]
+    obj["findings"] = [f.as_dict() for f in found]  # the one finding model (check/findings.py)
+    lines += _blocks(found)
     _emit(as_json, obj, "\n".join([*lines, f"ledger {'ok' if ok else 'FAULTY'}: {summary}"]))
     if any(f.code not in REFUSAL_CODES for f in all_faults):
         fixes = sum(1 for f in all_faults if f.fix)
@@ -180,6 +186,31 @@ def verify(
         )
     if contested:
         raise ContestedGround(f"{len(contested)} contested ground entries; resolve them")
+    if found:
+        raise TrackedLocalState(f"git tracks {len(found)} local path(s) under .forest; see above")
+
+
+def _contests(r: Repository, contested: list[GroundEntry]) -> list[Reported]:
+    """Every contest with its routes, from the one route builder (check/routes.py)."""
+    if not contested:
+        return []
+    from forest_files.check.contests import reported
+
+    return reported(r._synced().conn, {c.content_id: c.adopted_by for c in contested})
+
+
+def _tracked_local(root: Path) -> list[Reported]:
+    """HEAD's tracked local state (check/localstate.py): what a commit carries."""
+    from forest_files import gitio
+    from forest_files.check.localstate import reported_at
+
+    return reported_at(root, "HEAD") if gitio.head_commit(root) is not None else []
+
+
+def _blocks(found: list[Reported]) -> list[str]:
+    from forest_files.doors.text import block
+
+    return [line for r in found for line in block(r)]
 
 
 @app.command()
@@ -205,12 +236,9 @@ def log(
     with Repository(repo) as r:
         entries = r.log()
         contested = r.contested()
+        found = _contests(r, contested)
     lines = [f"{e.created_at} {e.kind} {e.subject} -> {e.result} by {e.by}" for e in entries]
-    lines += [
-        f"CONTESTED {c.content_id} (adopted by {c.adopted_by}); "
-        f"fix: forest resolve {c.content_id} --pick ID --words ..."
-        for c in contested
-    ]
+    lines += _blocks(found)
     obj = {"acts": [asdict(e) for e in entries], "contested": [c.content_id for c in contested]}
     _emit(as_json, obj, "\n".join(lines) or "no custody acts yet")
 
