@@ -14,8 +14,10 @@ carries the sections standing where it stood as ``candidates``),
 ``contested`` (two live successors of the ground, or two bindings of one
 path + selector), ``unbound`` (a file or heading forest.toml's ``[require]``
 names that no binding covers; made by coverage.py, never by a binding's
-check). Every kind but ``clean`` fails a check (the hook only warns of
-``unbound``: a draft may be committed).
+check). A contest no binding reports (contests.py), tracked local state
+(localstate.py) and the CI gate's kinds are findings of no binding, of the
+same ``Finding`` (every kind: kinds.py). Every kind but ``clean`` fails a
+check (the hook only warns of ``unbound``: a draft may be committed).
 Returns: ``Finding`` values carrying paths, line ranges and hashes — never
 section text.
 Test: tests/test_check.py

@@ -10,11 +10,12 @@ here ever reads such a path: only git's listing of names and modes is judged.
 
 The listing costs at most one git call per door, and none where the door has
 listed the source already: the git index of ``check --staged`` and a commit of
-``check --rev`` come from the content source's listing, ``forest ci`` from its
-listing of HEAD's ledger (widened to ``.forest``); the hook adds HEAD's
-``.forest`` (one level: a handful of entries) to the staged change it has
-listed; the working tree asks ``git ls-files`` once per change of the git index
-(remembered under the index's stat).
+``check --rev`` come from the content source's listing; ``forest ci`` and
+``forest verify`` list HEAD's ``.forest`` one level deep (the ledger is one tree
+entry there: a handful of entries, whatever the ledger's size); the hook adds
+that listing of HEAD to the staged change it has listed already; the working
+tree asks ``git ls-files`` once per change of the git index (remembered under
+the index's stat, so a warm check asks nothing).
 
 Stores: ``.forest/cache/tracked-<python tag>.bin``: the working tree's tracked
 local paths, keyed by the stat of the git index they were listed from.
@@ -87,6 +88,9 @@ def findings(
     With ``root``, the signing keyring forest.toml names at ``source`` is spared
     (docs/signing.md keeps it at ``.forest/allowed_signers``): it is committed on
     purpose, and forest.toml is read only when something was found."""
+    found = list(found)
+    if not found:
+        return []  # the common case: nothing more imported
     from forest_files.check.engine import Finding, under
 
     listed = [(p, k) for p, k in found if not paths or any(under(p, q) for q in paths)]
@@ -187,11 +191,13 @@ def in_worktree(root: str) -> list[Tracked]:
     return found
 
 
-def remembered_clean(root: str) -> bool:
-    """The git index is unchanged since it was listed with no tracked local state
-    (os and marshal only: what a warm ``forest check`` may ask)."""
+def worktree_clean(root: str) -> bool:
+    """The git index tracks no local state: from the record while the index is
+    unchanged (os and marshal only: what a warm ``forest check`` may load), else
+    listed again (one git call; a ``git add`` or a commit changed the index)."""
     key, record = _key(root)
-    return _recall(record, key) == []
+    found = _recall(record, key)
+    return not (in_worktree(root) if found is None else found)
 
 
 def _key(root: str) -> tuple[tuple[int, int, int, int] | None, str]:

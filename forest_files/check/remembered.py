@@ -26,13 +26,13 @@ if TYPE_CHECKING:
 
 def remembered_clean(root: str) -> list[tuple[str, str, str]] | None:
     """Every binding's row, all clean, or None when the verdict must be judged
-    (the verdict is stale, a binding has no single ground, or git's index changed
-    since it was last found to track no local state: localstate.py)."""
-    from forest_files.check import localstate
-
-    if not localstate.remembered_clean(root):
-        return None
+    (the verdict is stale, a binding has no single ground, or git's index tracks
+    local state: localstate.py)."""
     count = verdict.recall(root)
+    if count is not None:
+        from forest_files.check import localstate
+
+        count = count if localstate.worktree_clean(root) else None
     ledger = verdict.ledger_key(root) if count is not None else None
     if count is None or ledger is None:
         return None

@@ -213,16 +213,19 @@ def _root(repo: str) -> Path:
 
 def _remembered(repo: str) -> int | None:
     """The binding count of a clean verdict whose inputs are all unchanged (verdict.py),
-    while git's index tracks no local state (localstate.py: the index unchanged since
-    a check found so; when it changed, the full check lists it again)."""
+    while git's index tracks no local state (localstate.py: remembered while the
+    index is unchanged, listed again by one git call when it changed)."""
     from forest_files.check import verdict
 
     near = verdict.quick_root(repo)
     if near is None:
         return None
+    count = verdict.recall(near)
+    if count is None:
+        return None
     from forest_files.check import localstate
 
-    return verdict.recall(near) if localstate.remembered_clean(near) else None
+    return count if localstate.worktree_clean(near) else None
 
 
 def run(argv: list[str]) -> int:

@@ -58,8 +58,7 @@ from forest_files.check.kinds import CORRUPTION
 from forest_files.check.routes import forest as forest_step
 from forest_files.custody.session import custody_at
 from forest_files.custody.sources import LEDGER_PREFIX, config_from
-from forest_files.custody.special import git_mode_kind
-from forest_files.kernel.paths import FOREST_DIR, segment_file
+from forest_files.kernel.paths import segment_file
 from forest_files.ledger.acts import LedgerError
 from forest_files.ledger.segments import BODIES_DIR, SEGMENTS_DIR
 from forest_files.ledger.strays import strays_in_tree
@@ -182,13 +181,12 @@ def _under(rel: str, strays: set[str]) -> bool:
 def _verify_head(root: Path, head: str) -> tuple[list[Reported], list[Reported]]:
     """Verify ``head``'s ledger from its git tree, in memory (no files written).
     Every entry that is no well-formed segment or body (a symlink, a temp file,
-    a forged name) is a ``stray`` fault. The one listing of ``.forest`` also finds
-    the tracked local state (localstate.py). Returns (faults, tracked local state)."""
-    listed = gitio.ls_tree(root, head, FOREST_DIR)
-    entries = [e for e in listed if e.path.startswith(LEDGER_PREFIX)]
-    pairs = ((e.path, git_mode_kind(e.mode)) for e in listed)
-    tracked = localstate.of_listing(pairs, root=root, source=head)
-    local = list(explain(tracked, root=root, source=_ROUTES_ON))
+    a forged name) is a ``stray`` fault. The ledger's listing is the one replay and
+    the range share (gitio keeps it); tracked local state (localstate.py) is listed
+    from ``.forest`` one level deep, a handful of entries. Returns (faults, tracked
+    local state)."""
+    entries = gitio.ls_tree(root, head, LEDGER_PREFIX)
+    local = localstate.reported_at(root, head)
     strays = strays_in_tree(
         (e.path.removeprefix(LEDGER_PREFIX), e.type == "blob" and e.mode in _REGULAR)
         for e in entries
