@@ -133,10 +133,7 @@ def judge_history(
 
 
 def _history_hints(f: Finding, commit: str, judged_by: str | None) -> tuple[str, ...]:
-    said = (
-        f"commit {commit[:12]} changed {f.selector} without recording its supersession "
-        "in the same commit"
-    )
+    said = f"changed there without its supersession recorded in the same commit ({commit[:12]})"
     if judged_by is None:
         return (said,)
     return (said, f"commit {commit[:12]} holds no ledger; judged by the ledger of {judged_by[:12]}")
