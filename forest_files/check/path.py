@@ -26,6 +26,7 @@ from forest_files.check.findings import CheckReport
 if TYPE_CHECKING:
     from forest_files.check.content import GitTreeSource
     from forest_files.check.engine import Finding
+    from forest_files.custody.session import VerdictInputs
 
 
 def run_check(
@@ -64,7 +65,6 @@ def run_check(
 
 
 def _worktree(root: Path, paths: tuple[str, ...], diffs: bool) -> CheckReport:
-    from forest_files.check import contests, localstate
     from forest_files.check.coverage import in_source
     from forest_files.check.engine import check_all
     from forest_files.check.explain import explain
@@ -75,10 +75,7 @@ def _worktree(root: Path, paths: tuple[str, ...], diffs: bool) -> CheckReport:
     findings = check_all(None, bmap.bindings, content, paths=paths, grounds=bmap.grounds)
     rules = load_config(root).require
     unbound = in_source(rules, content, bmap.bindings, within=paths)
-    if localstate.concerns(paths):
-        unbound += localstate.findings(localstate.in_worktree(str(root)), paths, root=root)
-    if not paths:  # a contest bound to no file lies under no path
-        unbound += contests.of_worktree(str(root), before[0], before[1], findings)
+    unbound += _worktree_no_binding(root, paths, before, findings)
     failed = any(f.failed for f in findings) or bool(unbound)
     if not paths:
         # A remembered verdict keys on bound files only, so a new required file would
@@ -112,6 +109,22 @@ def _worktree(root: Path, paths: tuple[str, ...], diffs: bool) -> CheckReport:
         items = explain(findings, root=root, source="worktree", conn=store.conn)
         report = CheckReport("worktree", content.name, items, extra)
         return with_diffs(report, store, bmap.bindings, content)
+
+
+def _worktree_no_binding(
+    root: Path, paths: tuple[str, ...], before: VerdictInputs, findings: list[Finding]
+) -> list[Finding]:
+    """The working tree's findings of no binding: the local state git's index tracks,
+    and (no ``paths``: a contest bound to no file lies under none) the contests no
+    binding reports, both remembered until their inputs change."""
+    from forest_files.check import contests, localstate
+
+    out: list[Finding] = []
+    if localstate.concerns(paths):
+        out += localstate.findings(localstate.in_worktree(str(root)), paths, root=root)
+    if not paths:
+        out += contests.of_worktree(str(root), before[0], before[1], findings)
+    return out
 
 
 def _remember_head(root: Path, bound: set[str]) -> None:

@@ -149,8 +149,7 @@ def verify(
         ranged = None if base is None else check_range(r.root, base)
         # Replay judges what bytes cannot: a forged act refuses here (exit 3).
         contested = r.contested() if report.ok else []
-        found = _contests(r, contested)
-        found += _tracked_local(r.root)
+        found = _found(r, contested, local=True)
     all_faults = [*report.faults, *(ranged.faults if ranged is not None else ())]
     ok = not all_faults
     faults = [asdict(f) for f in all_faults]
@@ -190,27 +189,23 @@ def verify(
         raise TrackedLocalState(f"git tracks {len(found)} local path(s) under .forest; see above")
 
 
-def _contests(r: Repository, contested: list[GroundEntry]) -> list[Reported]:
-    """Every contest with its routes, from the one route builder (check/routes.py)."""
-    if not contested:
-        return []
-    from forest_files.check.contests import reported
-
-    return reported(r._synced().conn, {c.content_id: c.adopted_by for c in contested})
-
-
-def _tracked_local(root: Path) -> list[Reported]:
-    """HEAD's tracked local state (check/localstate.py): what a commit carries."""
+def _found(r: Repository, contested: list[GroundEntry], *, local: bool) -> list[Reported]:
+    """Every contest with its routes, from the one route builder (check/routes.py),
+    and (``local``) what HEAD tracks under .forest that only a machine keeps."""
     from forest_files import gitio
-    from forest_files.check.localstate import reported_at
+    from forest_files.check import contests, localstate
 
-    return reported_at(root, "HEAD") if gitio.head_commit(root) is not None else []
+    adopted = {c.content_id: c.adopted_by for c in contested}
+    found = contests.reported(r._synced().conn, adopted) if contested else []
+    if local and gitio.head_commit(r.root) is not None:
+        found += localstate.reported_at(r.root, "HEAD")
+    return found
 
 
 def _blocks(found: list[Reported]) -> list[str]:
     from forest_files.doors.text import block
 
-    return [line for r in found for line in block(r)]
+    return [line for x in found for line in block(x)]
 
 
 @app.command()
@@ -236,7 +231,7 @@ def log(
     with Repository(repo) as r:
         entries = r.log()
         contested = r.contested()
-        found = _contests(r, contested)
+        found = _found(r, contested, local=False)
     lines = [f"{e.created_at} {e.kind} {e.subject} -> {e.result} by {e.by}" for e in entries]
     lines += _blocks(found)
     obj = {"acts": [asdict(e) for e in entries], "contested": [c.content_id for c in contested]}
