@@ -109,7 +109,7 @@ def test_silent_edit_inside_section_drifted(bound: Path) -> None:
     assert finding["kind"] == "drifted"
     assert finding["selector"] == RULES_SEL
     assert (finding["start_line"], finding["end_line"]) == (5, 9)
-    assert finding["actual_hash"] != finding["expected_hash"]
+    assert finding["section_hash"] != finding["ground_section_hash"]
 
 
 def test_edit_outside_section_clean(bound: Path) -> None:
@@ -335,8 +335,8 @@ def test_two_branches_bind_same_section_merged_contested(repo: Path) -> None:
     assert code == 1
     assert {f["kind"] for f in doc["findings"]} == {"contested"}
     assert {f["binding"] for f in doc["findings"]} == {b1, b2}
-    status = json.loads(forest(repo, "status", "--json").stdout)
-    assert {row["finding"] for row in status} == {"contested"}
+    status = json.loads(forest(repo, "status", "--json").stdout)["findings"]
+    assert {row["kind"] for row in status} == {"contested"}
 
 
 def test_contested_bindings_can_be_cleared(repo: Path) -> None:
@@ -392,11 +392,9 @@ def test_status_agrees_with_check(bound: Path) -> None:
     adopt(bound, "canon.md#Elsewhere", "--words", WORDS)
     edit(bound, "second rule stands", "second rule bends")
     findings = check(bound)[1]["findings"]
-    rows = json.loads(forest(bound, "status", "--json").stdout)
-    assert [(r["selector"], r["finding"]) for r in rows] == [
-        (f["selector"], f["kind"]) for f in findings
-    ]
-    assert sorted(r["finding"] for r in rows) == ["clean", "drifted"]
+    rows = json.loads(forest(bound, "status", "--json").stdout)["findings"]
+    assert rows == findings  # one finding model, one schema
+    assert sorted(r["kind"] for r in rows) == ["clean", "drifted"]
 
 
 def test_check_paths_filter(bound: Path) -> None:

@@ -13,7 +13,8 @@ from typer.testing import CliRunner
 
 from forest_files.custody.repository import Repository
 from forest_files.doors.cli import app
-from forest_files.gate.ci import BoundRef, run_gate
+from forest_files.doors.text import one_line
+from forest_files.gate.ci import run_gate
 from forest_files.gate.render import FORMATS, escape_data, escape_property, render
 from forest_files.ledger.acts import LedgerError
 from forest_files.ledger.segments import segment_paths
@@ -92,7 +93,7 @@ def ci(repo: Path, *args: str) -> tuple[int, str, str]:
 def rules(repo: Path, base: str | None = "main") -> list[tuple[str, str | None]]:
     """(rule, the commit that brought it): a history finding's commit, or the commit a
     HEAD finding was introduced by."""
-    return [(f.rule, f.commit or f.introduced) for f in run_gate(repo, base).findings]
+    return [(f.kind, f.commit or f.introduced) for f in run_gate(repo, base).findings]
 
 
 def validate_sarif(text: str) -> dict[str, object]:
@@ -107,7 +108,7 @@ def test_clean_range_every_format(repo: Path) -> None:
     report = run_gate(repo, "main")
     assert report.ok and report.exit_code == 0
     assert report.merge_base == git(repo, "rev-parse", "main")
-    assert len(report.bindings) == 2 and len(report.commits) == 1
+    assert len(report.check.items) == 2 and len(report.commits) == 1
     for fmt in FORMATS:
         code, out, err = ci(repo, "--base", "main", "--format", fmt)
         assert code == 0, (fmt, out, err)
@@ -123,11 +124,12 @@ def test_without_base_judges_head_only(repo: Path) -> None:
     commit_all(repo, "silent")
     report = run_gate(repo, None)
     assert report.merge_base is None and report.commits == ()
-    assert [(f.rule, f.commit, f.selector) for f in report.findings] == [
+    assert [(f.kind, f.commit, f.selector) for f in report.findings] == [
         ("drifted", None, "docs/guide.md#Guide/Two")
     ]
     code, out, _ = ci(repo)
-    assert code == 1 and "forest/drifted" in out and SENTINEL not in out
+    assert code == 1 and "drifted docs/guide.md#Guide/Two" in out and SENTINEL not in out
+    assert "forest restore 'docs/guide.md#Guide/Two'" in out  # the same block as check
 
 
 def test_no_verify_edit_caught_in_history_and_head(repo: Path) -> None:
@@ -139,7 +141,7 @@ def test_no_verify_edit_caught_in_history_and_head(repo: Path) -> None:
     assert rules(repo) == [("drifted", bad)]  # once: at HEAD, naming the commit
     (found,) = report.findings
     assert found.commit is None and found.introduced == bad
-    assert bad[:12] in found.message and found.selector == "docs/guide.md#Guide/One"
+    assert bad[:12] in one_line(found) and found.selector == "docs/guide.md#Guide/One"
     assert bad in report.judged
     code, out, _ = ci(repo, "--base", "main")
     assert code == 1 and bad[:12] in out
@@ -151,15 +153,19 @@ def test_drift_reverted_still_a_finding(repo: Path) -> None:
     edit(repo, "Briefly different", "Second section")
     commit_all(repo, "revert")
     report = run_gate(repo, "main")
-    assert [(f.rule, f.commit) for f in report.findings] == [("drifted", first)]
+    assert [(f.kind, f.commit) for f in report.findings] == [("drifted", first)]
     assert not any(f.commit is None for f in report.findings)  # HEAD itself is clean
     code, out, _ = ci(repo, "--base", "main", "--format", "json")
     assert code == 1
     obj = json.loads(out)
-    assert obj["findings"][0]["commit"] == first and obj["exit_code"] == 1
-    # Every binding of HEAD, each with every field of BoundRef.
-    listed = [BoundRef(**b) for b in obj["bindings"]]
-    assert listed == list(report.bindings) and listed
+    failed = [f for f in obj["findings"] if f["kind"] != "clean"]
+    assert [f["commit"] for f in failed] == [first] and obj["exit_code"] == 1
+    # Every binding of HEAD, as forest check lists them: each a clean finding here.
+    listed = [
+        (f["binding"], f["path"], f["selector"]) for f in obj["findings"] if f["kind"] == "clean"
+    ]
+    assert listed == [(r.binding, r.path, r.selector) for r in report.check.items] and listed
+    assert obj["range"]["merge_base"] == report.merge_base
 
 
 def _drift_hidden_history(repo: Path) -> tuple[str, str]:
@@ -247,7 +253,7 @@ def test_deleted_segment_is_ledger_deleted(repo: Path) -> None:
     git(repo, "rm", "-q", str(newest.relative_to(repo)))
     commit_all(repo, "drop a segment")
     report = run_gate(repo, "main")
-    assert "ledger-deleted" in {f.rule for f in report.findings}
+    assert "ledger-deleted" in {f.kind for f in report.findings}
     code, out, err = ci(repo, "--base", "main", "--format", "sarif")
     assert code == 3, err
     doc = validate_sarif(out)
@@ -261,7 +267,7 @@ def test_corrupt_segment_at_head_exits_3(repo: Path) -> None:
     commit_all(repo, "corrupt")
     report = run_gate(repo, None)
     assert report.exit_code == 3
-    assert {f.rule for f in report.findings} == {"ledger-fault"}
+    assert {f.kind for f in report.findings} == {"ledger-fault"}
     code, out, _ = ci(repo, "--format", "junit")
     assert code == 3 and ET.fromstring(out).find("testsuite") is not None
 
@@ -277,9 +283,9 @@ def test_authority_added_in_same_range(repo: Path) -> None:
     commit_all(repo, "supersede as the new holder")
     found = run_gate(repo, "main").findings
     # The map change itself (by a committer not holding '**') and Mallory's act.
-    assert {f.rule for f in found} == {"authority", "config-governance"}
-    assert all("Mallory" in f.message for f in found if f.rule == "authority")
-    assert all("merge-base" in f.message for f in found)
+    assert {f.kind for f in found} == {"authority", "config-governance"}
+    assert all("Mallory" in one_line(f) for f in found if f.kind == "authority")
+    assert all("merge-base" in one_line(f) for f in found)
     code, out, _ = ci(repo, "--base", "main", "--format", "github")
     assert code == 1 and "title=forest/authority::" in out and SENTINEL not in out
 
@@ -382,7 +388,7 @@ def test_github_annotations_and_step_summary(
         assert message and "\n" not in message
     assert any(bad[:12] in line for line in errors)
     text = summary.read_text(encoding="utf-8")
-    assert text.startswith("earlier step\n") and "| rule | where | commit | message |" in text
+    assert text.startswith("earlier step\n") and "| finding | where | commit | message |" in text
     assert "`forest/drifted`" in text and SENTINEL not in text
 
 
@@ -396,7 +402,7 @@ def test_no_format_prints_bodies_with_every_kind(repo: Path) -> None:
     (repo / "docs" / "guide.md").unlink()
     commit_all(repo, "file gone")
     report = run_gate(repo, "main")
-    assert "missing" in {f.rule for f in report.findings}
+    assert "missing" in {f.kind for f in report.findings}
     for fmt in FORMATS:
         assert SENTINEL not in render(report, fmt)
         assert "Edited without the hook" not in render(report, fmt)

@@ -190,9 +190,9 @@ def test_ci_unbound_at_head_refused_adopted_next_commit_accepted(tmp_path: Path)
     write(repo, ADR, ADR_TEXT)
     commit_all(repo, "add the ADR")
     report = run_gate(repo, "main")
-    assert [(f.rule, f.selector, f.commit) for f in report.findings] == [("unbound", ADR, None)]
+    assert [(f.kind, f.selector, f.commit) for f in report.findings] == [("unbound", ADR, None)]
     proc = forest(repo, "ci", "--base", "main")
-    assert proc.returncode == 1 and "forest/unbound" in proc.stdout
+    assert proc.returncode == 1 and f"unbound {ADR} " in proc.stdout
     assert f"forest adopt {ADR} --words" in proc.stdout
     assert forest(repo, "adopt", ADR, "--words", WORDS).returncode == 0
     commit_all(repo, "adopt the ADR")
@@ -215,7 +215,7 @@ def test_ci_removing_a_requirement_by_non_holder_refused(tmp_path: Path) -> None
     [fault] = check_range(repo, "main").faults
     assert fault.code == "config-governance" and "[require]" in fault.detail
     report = run_gate(repo, "main")
-    assert "config-governance" in {f.rule for f in report.failures}
+    assert "config-governance" in {f.kind for f in report.findings}
 
 
 def test_ci_requirement_written_differently_same_meaning_accepted(tmp_path: Path) -> None:

@@ -265,8 +265,8 @@ def test_status_from_remembered_verdict_equals_judged_status_accepted(bound: Pat
     assert json.loads(remembered.stdout) == json.loads(judged.stdout)
     assert forest(bound, "check").returncode == 0
     write(bound, "b.md", "# B\n\nwasp\n")  # the verdict no longer holds
-    rows = json.loads(forest(bound, "status", "--json").stdout)
-    assert {r["selector"]: r["finding"] for r in rows}["b.md"] == "drifted"
+    rows = json.loads(forest(bound, "status", "--json").stdout)["findings"]
+    assert {r["selector"]: r["kind"] for r in rows}["b.md"] == "drifted"
 
 
 def test_case_only_rename_reported_as_such_detected(tmp_path: Path) -> None:
@@ -292,7 +292,7 @@ def test_target_as_typed_at_adoption_finds_its_binding_accepted(tmp_path: Path) 
     write(root, "c.md", "# A\n\n## Notes\n\na\n\n# B\n\n## Notes\n\nb\n")
     init_and_adopt(root, ["c.md#Notes[2]"])
     commit_all(root, "adopt")
-    status = json.loads(forest(root, "status", "--json").stdout)
+    status = json.loads(forest(root, "status", "--json").stdout)["findings"]
     assert [r["selector"] for r in status] == ["c.md#B/Notes"]
     chain = forest(root, "log", "c.md#Notes[2]", "--json")
     assert chain.returncode == 0, chain.stderr

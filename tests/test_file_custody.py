@@ -197,11 +197,11 @@ def test_show_json_metadata(repo: Path) -> None:
 
 def test_retire_then_status_no_longer_lists(repo: Path) -> None:
     ok(repo, "adopt", "canon.md#Rules", "canon.md#Elsewhere", "--words", WORDS)
-    assert len(json.loads(ok(repo, "status", "--json").stdout)) == 2
+    assert len(json.loads(ok(repo, "status", "--json").stdout)["findings"]) == 2
     result = forest(repo, "retire", "canon.md#Rules", "--words", "   ")
     assert result.exit_code == 1 and "words" in result.stderr
     ok(repo, "retire", "canon.md#Rules", "--words", "This rule is gone")
-    rows = json.loads(ok(repo, "status", "--json").stdout)
+    rows = json.loads(ok(repo, "status", "--json").stdout)["findings"]
     assert [r["selector"] for r in rows] == ["canon.md#Canon/Elsewhere"]
     (repo / "canon.md").write_text("nothing left\n")
     kinds = [f["kind"] for f in json.loads(forest(repo, "check", "--json").stdout)["findings"]]
@@ -217,8 +217,8 @@ def test_rebind_only_moves_unchanged_text(repo: Path) -> None:
     assert result.exit_code == 1 and "add --words" in result.stderr
     write(repo, "copy.md", "# Canon\n\n## Rules\n\nThe first rule stands.\n\n")
     ok(repo, "rebind", "canon.md#Rules", "copy.md#Rules")
-    rows = json.loads(ok(repo, "status", "--json").stdout)
-    assert [(r["selector"], r["finding"]) for r in rows] == [("copy.md#Canon/Rules", "clean")]
+    rows = json.loads(ok(repo, "status", "--json").stdout)["findings"]
+    assert [(r["selector"], r["kind"]) for r in rows] == [("copy.md#Canon/Rules", "clean")]
 
 
 def test_supersede_unchanged_text_refused(repo: Path) -> None:

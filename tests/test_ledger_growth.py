@@ -85,7 +85,7 @@ def test_ledger_removed_and_restored_around_an_edit_detected(repo: Path, how: st
     assert code == 3 and middle[:12] in out
 
     report = run_gate(repo, "main")
-    assert ("drifted", middle) in {(f.rule, f.commit) for f in report.findings}
+    assert ("drifted", middle) in {(f.kind, f.commit) for f in report.findings}
     code, out = forest("ci", "-C", str(repo), "--base", "main")
     assert code == 3 and middle[:12] in out and "kept words" not in out
 
@@ -100,7 +100,7 @@ def test_edit_in_a_later_commit_without_ledger_judged_by_the_nearest_one_detecte
     git(repo, "checkout", "main", "--", LEDGER)
     write(repo, "b.md", DOC.replace("kept", "second"))
     commit_all(repo, "everything back")
-    findings = {(f.rule, f.commit, f.selector) for f in run_gate(repo, "main").findings}
+    findings = {(f.kind, f.commit, f.selector) for f in run_gate(repo, "main").findings}
     assert ("drifted", gap, "b.md#Title/Keep") in findings
     assert not any(commit == gone for rule, commit, _ in findings if rule == "drifted")
 

@@ -102,10 +102,14 @@ def test_cli_log_names_contested_and_resolve_clears_it_detected(
     assert out.exit_code == 0
     assert sorted(json.loads(out.stdout)["contested"]) == sorted([y, z])
     text = runner.invoke(app, ["log", "--repo", str(b)]).stdout
-    assert f"forest resolve {y}" in text
+    # One route per head, from the one route builder (check/routes.py), as check's.
+    assert all(f"forest resolve {min(y, z)} --pick {h} --words" in text for h in (y, z))
     verified = runner.invoke(app, ["verify", "--repo", str(b), "--json"])
     assert verified.exit_code == 1  # a finding, not corruption
     assert sorted(json.loads(verified.stdout)["contested"]) == sorted([y, z])
+    (found,) = json.loads(verified.stdout)["findings"]
+    assert found["kind"] == "contested" and found["candidates"] == sorted([y, z])
+    assert [r["argv"][0][:3] for r in found["routes"]] == [["forest", "resolve", min(y, z)]] * 2
     done = runner.invoke(
         app, ["resolve", y, "--pick", z, "--words", "C is canon", "--repo", str(b), "--json"]
     )

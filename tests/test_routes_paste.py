@@ -153,8 +153,8 @@ def _routes(root: Path, env: dict[str, str], door: str) -> list[str]:
                 commands.append(rest.split("  (")[0])
         return [c for c in commands if c.startswith(("forest ", "git ", "rm "))]
     proc = sh(root, env, "forest ci --format json")
-    doc = json.loads(proc.stdout)
-    return [c for f in doc["findings"] for c in f["routes"]]
+    doc = json.loads(proc.stdout)  # the same schema and routes as forest check --json
+    return [r["command"] for f in doc["findings"] for r in f["routes"] if r["command"]]
 
 
 def _clean(root: Path, env: dict[str, str], door: str) -> bool:

@@ -201,9 +201,10 @@ def _unresolved(proc: subprocess.CompletedProcess[str], kind: str) -> None:
 def _ci_finding(root: Path, kind: str) -> None:
     proc = forest(root, "ci", "--format", "json")
     assert proc.returncode == 1, proc.stdout + proc.stderr
-    found = [(f["rule"], f["message"]) for f in json.loads(proc.stdout)["findings"]]
-    assert [rule for rule, _ in found] == ["unresolved"]
-    assert found[0][1].startswith(f"{RULES} is unresolved: not a regular file ({kind}); ")
+    doc = json.loads(proc.stdout)
+    found = [f for f in doc["findings"] if f["kind"] != "clean"]
+    assert [(f["kind"], f["selector"]) for f in found] == [("unresolved", RULES)]
+    assert found[0]["detail"] == f"not a regular file ({kind})" and found[0]["routes"]
 
 
 def _symlinked(repo: Path) -> None:
@@ -280,7 +281,8 @@ def test_check_unbound_symlink_beside_bound_file_accepted(tmp_path: Path) -> Non
         assert proc.returncode == 0, proc.stdout + proc.stderr
     assert _run(root, sys.executable, "-m", "forest_files.doors.fastcheck").returncode == 0
     ci = forest(root, "ci", "--format", "json")
-    assert ci.returncode == 0 and json.loads(ci.stdout)["findings"] == [], ci.stdout
+    kinds = {f["kind"] for f in json.loads(ci.stdout)["findings"]}
+    assert ci.returncode == 0 and kinds == {"clean"}, ci.stdout
     # a moved search (the bound file renamed) does not take the symlink for the file
     git(root, "mv", "index.md", "elsewhere.md")
     os.unlink(root / "README.md")

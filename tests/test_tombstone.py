@@ -26,6 +26,7 @@ from forest_files.custody.tombstone import (
     normalise_line,
     tombstone_for,
 )
+from forest_files.doors.text import one_line
 from forest_files.gate.ci import run_gate
 from forest_files.gate.range import check_range
 from forest_files.governance.forget import forget
@@ -227,9 +228,10 @@ def test_merged_pre_erase_act_erased_content_detected(tmp_path: Path) -> None:
         repo.sync()  # replay accepts it: made without the erase in its deps
         repo.rebuild()
     report = run_gate(root, None)
-    found = [f for f in report.findings if f.rule == "erased-content"]
+    found = [f for f in report.findings if f.kind == "erased-content"]
     assert len(found) == 1 and found[0].path == "c.md"
-    assert act[:12] in found[0].message and SENTINEL not in found[0].message
+    said = one_line(found[0])
+    assert act[:12] in said and SENTINEL not in said
     assert report.exit_code == 1
     from forest_files.gate.render import render, step_summary
 
@@ -247,7 +249,7 @@ def test_committed_forget_body_deletion_accepted_by_gate(tmp_path: Path) -> None
         forget(repo, old, words=WORDS, by=BY)
     commit_all(root, "forget")
     assert check_range(root, "main").faults == ()
-    assert [f.rule for f in run_gate(root, "main").findings] == []
+    assert [f.kind for f in run_gate(root, "main").findings] == []
 
 
 def test_forget_by_non_holder_in_ci_refused(tmp_path: Path) -> None:

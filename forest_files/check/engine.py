@@ -14,8 +14,10 @@ carries the sections standing where it stood as ``candidates``),
 ``contested`` (two live successors of the ground, or two bindings of one
 path + selector), ``unbound`` (a file or heading forest.toml's ``[require]``
 names that no binding covers; made by coverage.py, never by a binding's
-check). Every kind but ``clean`` fails a check (the hook only warns of
-``unbound``: a draft may be committed).
+check). A contest no binding reports (contests.py), tracked local state
+(localstate.py) and the CI gate's kinds are findings of no binding, of the
+same ``Finding`` (every kind: kinds.py). Every kind but ``clean`` fails a
+check (the hook only warns of ``unbound``: a draft may be committed).
 Returns: ``Finding`` values carrying paths, line ranges and hashes — never
 section text.
 Test: tests/test_check.py, tests/test_parse_once.py
@@ -40,6 +42,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from forest_files.check.kinds import KINDS
 from forest_files.custody.bindings import Binding
 from forest_files.custody.content import ContentSource, GitTreeSource, WorktreeSource
 from forest_files.custody.ground import Ground, ground_map, ground_of
@@ -55,16 +58,9 @@ if TYPE_CHECKING:  # annotations only: checks from a binding map never open a st
     from forest_files.store.forest import ForestStore
     from forest_files.text.extract import Document
 
-FINDING_KINDS = (
-    "clean",
-    "drifted",
-    "missing",
-    "unresolved",
-    "moved",
-    "contested",
-    "unbound",
-    "erased-content",  # the CI gate's (governance/resurrected.py), never check_binding's
-)
+# Every kind (check/kinds.py names each once); check_binding makes the first six,
+# coverage.py ``unbound``, the rest come from contests.py, localstate.py and the gate.
+FINDING_KINDS = tuple(KINDS)
 
 
 @dataclass(frozen=True)
@@ -82,6 +78,7 @@ class Finding:
     moved_to: str | None = None  # the full selector where the unchanged section stands
     candidates: tuple[str, ...] = ()  # contest heads; an unresolved section's new places
     candidate_lines: tuple[int, ...] = ()  # the first line of each new place
+    act: str | None = None  # the act a ledger finding names (the CI gate's)
 
     @property
     def failed(self) -> bool:

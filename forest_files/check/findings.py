@@ -67,7 +67,9 @@ class Route(NamedTuple):
 
 
 class Reported(NamedTuple):
-    """A finding as every door shows it."""
+    """A finding as every door shows it. ``commit`` and ``introduced`` are the CI
+    gate's: the commit of the range a history finding was found at, and the commit
+    that brought a finding HEAD still shows."""
 
     finding: Finding
     routes: tuple[Route, ...] = ()
@@ -75,6 +77,8 @@ class Reported(NamedTuple):
     adopted_words: str = ""
     hints: tuple[str, ...] = ()  # facts that help choose a route (candidate headings …)
     diff: str = ""  # ground -> now, for a terminal only
+    commit: str | None = None
+    introduced: str | None = None
 
     def with_diff(self, diff: str) -> Reported:
         return self._replace(diff=diff)
@@ -83,14 +87,66 @@ class Reported(NamedTuple):
     def failed(self) -> bool:
         return self.finding.failed
 
-    def as_dict(self) -> dict[str, object]:
-        from dataclasses import asdict
+    @property
+    def kind(self) -> str:
+        return self.finding.kind
 
-        out = asdict(self.finding)  # never the diff: machine output carries no text
-        out["routes"] = [r.as_dict() for r in self.routes]
-        out["adopted_by"] = self.adopted_by or None
-        out["hints"] = list(self.hints)
-        return out
+    @property
+    def path(self) -> str:
+        return self.finding.path
+
+    @property
+    def selector(self) -> str:
+        return self.finding.selector
+
+    @property
+    def binding(self) -> str:
+        return self.finding.binding
+
+    @property
+    def fingerprint(self) -> str:
+        """Stable across runs: the same finding (kind, binding or act or path, selector,
+        commit) has the same fingerprint in every door and every format."""
+        f = self.finding
+        return fingerprint(f.kind, f.binding or f.act or f.path, f.selector, self.commit)
+
+    def as_dict(self) -> dict[str, object]:
+        """The finding in the documented JSON schema (docs/findings.schema.json). Never
+        the diff or the adopting words: machine output carries no text. A clean
+        finding carries no lines or section hash (its section hashes to its ground),
+        so a remembered clean verdict and a judged one print the same."""
+        f = self.finding
+        located = f.failed  # a clean section is its ground: where it stands is not asked
+        return {
+            "kind": f.kind,
+            "path": f.path,
+            "selector": f.selector,
+            "start_line": f.start_line if located else None,
+            "end_line": f.end_line if located else None,
+            "binding": f.binding or None,
+            "act": f.act,
+            "ground": f.ground,
+            "section_hash": f.actual_hash if located else None,
+            "ground_section_hash": f.expected_hash,
+            "detail": f.detail,
+            "moved_to": f.moved_to,
+            "candidates": list(f.candidates),
+            "candidate_lines": list(f.candidate_lines),
+            "commit": self.commit,
+            "introduced": self.introduced,
+            "adopted_by": self.adopted_by or None,
+            "hints": list(self.hints),
+            "routes": [r.as_dict() for r in self.routes],
+            "fingerprint": self.fingerprint if f.failed else None,
+        }
+
+
+def fingerprint(kind: str, key: str, selector: str, commit: str | None) -> str:
+    """The finding's id across runs (SARIF's ``partialFingerprints``)."""
+    import hashlib
+
+    raw = "\0".join(("forest-ci/v1", kind, key, selector, commit or ""))
+    return hashlib.sha256(raw.encode("utf-8", "surrogateescape")).hexdigest()
 
 
 class CheckReport(NamedTuple):
@@ -99,7 +155,9 @@ class CheckReport(NamedTuple):
     source: str  # "worktree", "index", or a commit id
     where: str  # "working tree", "git index", "commit 1a2b3c4d5e6f"
     items: tuple[Reported, ...] = ()
-    extra: tuple[Reported, ...] = ()  # findings bound to no file (contests)
+    # findings of no binding: contests bound to no file, unbound [require] targets,
+    # tracked local state, and the CI gate's own rules and history
+    extra: tuple[Reported, ...] = ()
     notes: tuple[str, ...] = ()  # advice that fails nothing (an unsigned commit's warning)
     # findings that fail nothing: the hook's ``unbound`` (a draft may be committed)
     warnings: tuple[Reported, ...] = ()
@@ -118,10 +176,27 @@ class CheckReport(NamedTuple):
         line = summary_line(len(self.items), failed, self.where)
         return f"{line}; {gaps} required target(s) unbound" if gaps else line
 
-    def as_dict(self) -> dict[str, object]:
+    def with_extra(self, more: tuple[Reported, ...]) -> CheckReport:
+        return self._replace(extra=(*self.extra, *more)) if more else self
+
+    def as_dict(self, door: str, exit_code: int | None = None) -> dict[str, object]:
+        """The report in the documented JSON schema (docs/findings.schema.json), which
+        ``forest check``, ``status``, ``check --staged`` and ``ci`` all print."""
         return {
+            "schema_version": SCHEMA_VERSION,
+            "door": door,
             "source": self.source,
+            "where": self.where,
             "ok": self.ok,
+            "exit_code": (0 if self.ok else 1) if exit_code is None else exit_code,
+            "summary": self.summary(),
             "findings": [r.as_dict() for r in (*self.items, *self.extra)],
             "warnings": [r.as_dict() for r in self.warnings],
+            "notes": list(self.notes),
+            "range": None,
         }
+
+
+# The version of the JSON every door prints (docs/findings.schema.json): raised when a
+# field is removed or its meaning changes, never for a new optional field or kind.
+SCHEMA_VERSION = 1

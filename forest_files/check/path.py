@@ -16,10 +16,17 @@ Test: tests/test_doors.py, tests/test_coverage.py
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from forest_files.check.explain import with_diffs
 from forest_files.check.findings import CheckReport
+
+if TYPE_CHECKING:
+    from forest_files.check.engine import Finding
+    from forest_files.custody.content import GitTreeSource
+    from forest_files.custody.session import VerdictInputs
 
 
 def run_check(
@@ -68,6 +75,7 @@ def _worktree(root: Path, paths: tuple[str, ...], diffs: bool) -> CheckReport:
     findings = check_all(None, bmap.bindings, content, paths=paths, grounds=bmap.grounds)
     rules = load_config(root).require
     unbound = in_source(rules, content, bmap.bindings, within=paths)
+    unbound += _worktree_no_binding(root, paths, before, findings)
     failed = any(f.failed for f in findings) or bool(unbound)
     if not paths:
         # A remembered verdict keys on bound files only, so a new required file would
@@ -105,6 +113,22 @@ def _worktree(root: Path, paths: tuple[str, ...], diffs: bool) -> CheckReport:
         return with_diffs(report, store, bmap.bindings, content)
 
 
+def _worktree_no_binding(
+    root: Path, paths: tuple[str, ...], before: VerdictInputs, findings: list[Finding]
+) -> list[Finding]:
+    """The working tree's findings of no binding: the local state git's index tracks,
+    and (no ``paths``: a contest bound to no file lies under none) the contests no
+    binding reports, both remembered until their inputs change."""
+    from forest_files.check import contests, localstate
+
+    out: list[Finding] = []
+    if localstate.concerns(paths):
+        out += localstate.findings(localstate.in_worktree(str(root)), paths, root=root)
+    if not paths:
+        out += contests.of_worktree(str(root), before[0], before[1], findings)
+    return out
+
+
 def _remember_head(root: Path, bound: set[str]) -> None:
     """Every binding of the index is clean: so is HEAD's, when the index differs from
     HEAD in no bound path and no ledger file or forest.toml (judged.py)."""
@@ -126,6 +150,7 @@ def _index(root: Path, paths: tuple[str, ...], diffs: bool) -> CheckReport:
     """Every binding of the staged ledger against the staged files, from the view's
     binding map (no store opened while all is clean); blobs this machine hashed
     before are not read again (statcache.BlobHashCache)."""
+    from forest_files.check import contests
     from forest_files.check.coverage import in_source
     from forest_files.check.engine import check_all
     from forest_files.check.explain import explain
@@ -146,27 +171,49 @@ def _index(root: Path, paths: tuple[str, ...], diffs: bool) -> CheckReport:
     rules = config_from(root, "index", keep_index_file=True).require
     gaps = in_source(rules, content, bmap.bindings, within=paths)
     unbound = explain(gaps, root=root, source="index")  # what the hook says of them: a warning
+    more = _no_binding(content, findings, paths, lambda: contests.of_view(view, findings))
     if not any(f.failed for f in findings):
         items = explain(findings, root=root, source="index")
-        if not paths and not gaps:
+        if not paths and not gaps and not more:
             _remember_head(root, {b.path for b in bmap.bindings})
-        return CheckReport("index", content.name, items, warnings=unbound)
+        report = CheckReport("index", content.name, items, warnings=unbound)
+        return report.with_extra(explain(more, root=root, source="index"))
     from forest_files.store.forest import ForestStore
 
     store = ForestStore(view)
     try:
         items = explain(findings, root=root, source="index", conn=store.conn)
         report = CheckReport("index", content.name, items, warnings=unbound)
+        report = report.with_extra(explain(more, root=root, source="index", conn=store.conn))
         return with_diffs(report, store, bmap.bindings, content) if diffs else report
     finally:
         store.close()
 
 
+def _no_binding(
+    content: GitTreeSource,
+    findings: list[Finding],
+    paths: tuple[str, ...],
+    contested: Callable[[], list[Finding]],
+) -> list[Finding]:
+    """Findings of no binding at a git source: tracked local state, from the listing
+    the content source holds, and (no ``paths``) contests bound to no file."""
+    from forest_files.check import localstate
+    from forest_files.kernel.paths import FOREST_DIR
+
+    source = "index" if content.rev is None else content.rev
+    listing = content.listed(FOREST_DIR) or ()
+    more = localstate.of_listing(listing, paths, root=content.root, source=source)
+    return more if paths else [*contested(), *more]
+
+
 def _commit(root: Path, rev: str, paths: tuple[str, ...], diffs: bool) -> CheckReport:
     from forest_files import gitio
+    from forest_files.check import contests
     from forest_files.check.coverage import in_source
     from forest_files.check.engine import check_all
     from forest_files.check.explain import explain
+    from forest_files.custody.content import GitTreeSource
     from forest_files.custody.session import custody_at
     from forest_files.custody.sources import config_from
 
@@ -176,7 +223,12 @@ def _commit(root: Path, rev: str, paths: tuple[str, ...], diffs: bool) -> CheckR
         findings = check_all(store, bindings, content, paths=paths)
         items = explain(findings, root=root, source=commit, conn=store.conn)
         gaps = in_source(rules, content, bindings, within=paths)
-        report = CheckReport(rev, content.name, items, explain(gaps, root=root, source=commit))
+        assert isinstance(content, GitTreeSource)
+        gaps += _no_binding(
+            content, findings, paths, lambda: contests.of_store(store.conn, findings)
+        )
+        extra = explain(gaps, root=root, source=commit, conn=store.conn)
+        report = CheckReport(rev, content.name, items, extra)
         return with_diffs(report, store, bindings, content) if diffs else report
 
 

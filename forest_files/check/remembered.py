@@ -8,7 +8,9 @@ is the whole of a warm ``forest status``.
 
 Stores: nothing.
 Refuses: nothing; any doubt is a miss (None), and the caller judges.
-Returns: (path, selector, ground content id) of every binding, or None.
+Returns: (path, selector, ground content id) of every binding, or None;
+``remembered_report``: the same verdict as a ``CheckReport`` of clean findings
+(``forest status --json``: the finding model, and every binding's id).
 Test: tests/test_fastcheck.py, tests/test_coverage.py
 """
 
@@ -16,11 +18,20 @@ from __future__ import annotations
 
 from forest_files.custody import bindmap, verdict
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from forest_files.check.findings import CheckReport
+
 
 def remembered_clean(root: str) -> list[tuple[str, str, str]] | None:
     """Every binding's row, all clean, or None when the verdict must be judged
-    (the verdict is stale, or a binding has no single ground)."""
+    (the verdict is stale, a binding has no single ground, or git's index tracks
+    local state: localstate.py)."""
     count = verdict.recall(root)
+    if count is not None:
+        from forest_files.check import localstate
+
+        count = count if localstate.worktree_clean(root) else None
     ledger = verdict.ledger_key(root) if count is not None else None
     if count is None or ledger is None:
         return None
@@ -28,3 +39,24 @@ def remembered_clean(root: str) -> list[tuple[str, str, str]] | None:
     if rows is None or len(rows) != count:
         return None
     return rows
+
+
+def remembered_report(root: str) -> CheckReport | None:
+    """The remembered clean verdict as clean findings of every binding, or None."""
+    if remembered_clean(root) is None:
+        return None
+    ledger = verdict.ledger_key(root)
+    found = bindmap.load(bindmap.worktree_record(root), ledger) if ledger is not None else None
+    if found is None:
+        return None
+    from forest_files.check.engine import Finding
+    from forest_files.check.findings import CheckReport, Reported
+
+    items = []
+    for b in found.bindings:
+        ground = found.grounds.get(b.entry_id)
+        if ground is None or ground[0] is None:
+            return None
+        clean = Finding("clean", b.path, b.selector, b.bind_act, ground[0], ground[1])
+        items.append(Reported(clean))
+    return CheckReport("worktree", "working tree", tuple(items))

@@ -7,7 +7,8 @@ lists; ``Route.command`` quotes every word with ``shlex``) that restore
 ground, adopt the change, bring a file back, move or end a binding (a
 renamed and edited section: ``forest rebind OLD NEW --words``, so the chain
 is kept), or end a contest; ``hints_for``: the places a renamed section may
-stand now, with their lines. The only words left to the user are ``--words`` (the placeholder
+stand now, with their lines; ``untrack``: stop git tracking local state
+(``git rm --cached -r -- PATH``). The only words left to the user are ``--words`` (the placeholder
 ``…``, which every ceremony refuses when pasted as is); ``--as`` is left out,
 so the default identity (git ``user.name <email>``) signs.
 Test: tests/test_doors.py, tests/test_routes_paste.py, tests/test_moves.py
@@ -85,7 +86,30 @@ def routes_for(f: Finding, *, root: Path, source: str) -> tuple[Route, ...]:
         )
     if f.kind == "unresolved":
         return (*_unresolved(f, root, source), retire)
+    if f.kind == "tracked-local-state":
+        return (untrack(f.path),)
     return ()
+
+
+def untrack(path: str) -> Route:
+    """Stop git tracking local state (the file stays on disk; nothing reads it)."""
+    return Route(
+        "stop tracking it",
+        (("git", "rm", "--cached", "-r", "--", path),),
+        "the file stays on disk; commit the removal",
+    )
+
+
+def resolve_routes(heads: tuple[str, ...], contest: str | None = None) -> tuple[Route, ...]:
+    """One route per head of a contest: keep that head's text (``forest resolve``)."""
+    at = contest or heads[0]
+    return tuple(
+        Route(
+            f"keep {head[:12]}'s text",
+            (forest("resolve", at, options=("--pick", head, *_words())),),
+        )
+        for head in heads
+    )
 
 
 def _resolve_routes(f: Finding) -> tuple[Route, ...]:
@@ -97,14 +121,7 @@ def _resolve_routes(f: Finding) -> tuple[Route, ...]:
                 (forest("retire", f.selector, options=("--binding", f.binding, *_words())),),
             ),
         )
-    contest = f.ground or heads[0]
-    return tuple(
-        Route(
-            f"keep {head[:12]}'s text",
-            (forest("resolve", contest, options=("--pick", head, *_words())),),
-        )
-        for head in heads
-    )
+    return resolve_routes(heads, f.ground)
 
 
 def _unresolved(f: Finding, root: Path, source: str) -> tuple[Route, ...]:

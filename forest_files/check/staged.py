@@ -39,7 +39,7 @@ if TYPE_CHECKING:
     from forest_files.custody.config import RequireRule
     from forest_files.custody.content import ContentSource
     from forest_files.custody.ground import Ground
-    from forest_files.store.forest import ForestStore
+    from forest_files.gitio import Change
 
 SOURCE = "index"
 WHERE = "git index"
@@ -55,8 +55,34 @@ def judge_staged(root: Path, *, diffs: bool = False) -> CheckReport:
 def judge_staged_at(
     root: Path, head: tuple[str, str] | None, *, diffs: bool = False
 ) -> CheckReport:
-    """``judge_staged`` with ``head_custody(root)`` already asked of git."""
+    """``judge_staged`` with ``head_custody(root)`` already asked of git. Tracked
+    local state (localstate.py) is judged from HEAD's ``.forest`` and the staged change."""
     from forest_files import gitio
+
+    changes = gitio.staged_changes(
+        root, keep_index_file=True, head=head[0] if head is not None else None
+    )
+    touched = {c.path for c in changes} | {c.old_path for c in changes if c.old_path}
+    custody_uncertain = head is None or CONFIG_NAME in touched
+    if custody_uncertain and not gitio.ls_files_stage(root, CONFIG_NAME, keep_index_file=True):
+        return CheckReport(SOURCE, WHERE)  # the tree being committed holds no custody
+    report = _judge_change(root, head, changes, touched, diffs)
+    from forest_files.check import localstate
+
+    commit = head[0] if head is not None else gitio.head_commit(root)
+    tracked = localstate.in_index(root, commit, changes, keep_index_file=True)
+    found = localstate.findings(tracked, root=root, source=SOURCE, keep_index_file=True)
+    return report.with_extra(explain(found, root=root, source=SOURCE))
+
+
+def _judge_change(
+    root: Path,
+    head: tuple[str, str] | None,
+    changes: list[Change],
+    touched: set[str],
+    diffs: bool,
+) -> CheckReport:
+    """The staged change's findings (``judge_staged_at`` once custody is known)."""
     from forest_files.custody.viewkey import (
         bound_paths,
         commit_fingerprint,
@@ -69,14 +95,7 @@ def judge_staged_at(
     from forest_files.kernel.paths import LEDGER_PREFIX
 
     empty = CheckReport(SOURCE, WHERE)
-    changes = gitio.staged_changes(
-        root, keep_index_file=True, head=head[0] if head is not None else None
-    )
-    touched = {c.path for c in changes} | {c.old_path for c in changes if c.old_path}
     ledger_staged = any(p.startswith(LEDGER_PREFIX) or p == CONFIG_NAME for p in touched)
-    custody_uncertain = head is None or CONFIG_NAME in touched
-    if custody_uncertain and not gitio.ls_files_stage(root, CONFIG_NAME, keep_index_file=True):
-        return empty  # the tree being committed holds no custody (yet, or any more)
     # No ledger file staged: the staged ledger is HEAD's, known by its tree id, and
     # the view of it by the alias an earlier hook wrote (no listing of the ledger).
     same_as_head = head is not None and not ledger_staged
@@ -185,6 +204,7 @@ def _judge_from_map(root: Path, view: Path, touched: set[str], diffs: bool) -> C
 def _judge_ledger_change(
     root: Path, fingerprint: str, previous: BindMap | None, touched: set[str], diffs: bool
 ) -> CheckReport:
+    from forest_files.check import contests
     from forest_files.check.engine import check_all
     from forest_files.custody.session import custody_at
 
@@ -200,7 +220,8 @@ def _judge_ledger_change(
             staged = derive(store)
             bindings, grounds = _affected(staged, previous, touched), staged.grounds
         findings = check_all(store, bindings, content, grounds=grounds)
-        report = _report(root, findings, store.conn, extra=_contested_unbound(store, findings))
+        extra = contests.of_store(store.conn, findings)  # contests bound to no file
+        report = _report(root, findings, store.conn, extra=extra)
         if diffs and not report.ok:
             report = with_diffs(report, store, bindings, content)
         return report
@@ -320,35 +341,3 @@ def _touched_from_map(
     bindings = [b for b in found.bindings if b.path in touched]
     content = GitTreeSource(root, None, keep_index_file=True, only=tuple(sorted(touched)))
     return bindings, found.grounds, content
-
-
-def _contested_unbound(store: ForestStore, findings: list[Finding]) -> list[Finding]:
-    """Contested ground that no file binding reports (ground adopted as text only), as
-    findings of no path."""
-    from forest_files.check.engine import Finding
-    from forest_files.custody.views import list_view
-
-    reported = {c for f in findings for c in f.candidates}
-    out: list[Finding] = []
-    for g in list_view(store, "contested_entries"):
-        if g.content_id in reported:
-            continue
-        heads = tuple(
-            sorted(
-                store.content_id(h)
-                for h in store.contest_heads(store.id_for_content(g.content_id) or 0)
-            )
-        )
-        out.append(
-            Finding(
-                kind="contested",
-                path="",
-                selector=g.content_id,
-                binding="",
-                ground=g.content_id,
-                expected_hash=None,
-                candidates=heads,
-                detail="two successors merged; the ground is bound to no file",
-            )
-        )
-    return out

@@ -339,6 +339,18 @@ class GitTreeSource:
             else:
                 self._special[e.path] = kind
 
+    def listed(self, prefix: str) -> list[tuple[str, str | None]] | None:
+        """(path, non-regular kind or None) of every listed path at or under
+        ``prefix`` (a directory, no slash); None when only some paths were listed."""
+        if not self._complete:
+            return None
+        inside = prefix + "/"
+        out: list[tuple[str, str | None]] = [
+            (p, None) for p in self._blobs if p == prefix or p.startswith(inside)
+        ]
+        out += [(p, k) for p, k in self._special.items() if p == prefix or p.startswith(inside)]
+        return out
+
     def _blob_hashes(self) -> BlobHashCache:
         if self._hashes is None:
             self._hashes = BlobHashCache(self.root)

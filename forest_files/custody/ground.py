@@ -18,7 +18,7 @@ Ground = tuple[str | None, str | None, tuple[str, ...]]
 
 # Every live head (adopted, not superseded, not sealed) with its chain, in one
 # pass: the per-binding status lookups cost ~7 queries each otherwise.
-_HEAD_COLUMNS = """
+HEAD_COLUMNS = """
 SELECT DISTINCT COALESCE(e.chain_root, e.id) AS chain, e.content_id AS content_id,
        e.body_hash AS body_hash
 FROM edges a
@@ -30,9 +30,9 @@ WHERE a.kind = 'adopts'
                 WHERE z.to_id = e.id AND z.kind IN ('seals', 'unseals')
                 ORDER BY z.id DESC LIMIT 1), '') != 'seals'
 """
-_LIVE_HEADS = _HEAD_COLUMNS
+_LIVE_HEADS = HEAD_COLUMNS
 # The same for a few chains (a hook judging one staged file): by the chain index.
-_LIVE_HEADS_OF = _HEAD_COLUMNS + "  AND (e.chain_root IN ({marks}) OR e.id IN ({marks}))"
+_LIVE_HEADS_OF = HEAD_COLUMNS + "  AND (e.chain_root IN ({marks}) OR e.id IN ({marks}))"
 _FEW_CHAINS = 100
 
 

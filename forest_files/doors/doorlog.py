@@ -91,7 +91,7 @@ def record_gate(root: Path | str, report: GateReport) -> bool:
     targets: list[str] = [report.head]
     rules: Counter[str] = Counter()
     for f in report.findings:
-        rules[f.rule] += 1
+        rules[f.kind] += 1
         for value in (f.binding, f.selector or f.path, f.commit):
             if value and value not in targets:
                 targets.append(value)

@@ -118,7 +118,7 @@ def _check(args: CheckArgs) -> int:
     if args.as_json:
         import json
 
-        print(json.dumps(report.as_dict()))
+        print(json.dumps(report.as_dict("check")))
     else:
         colour = sys.stdout.isatty() and not os.environ.get("NO_COLOR")
         print("\n".join(terminal(report, verbose=args.verbose, colour=colour)))
@@ -142,24 +142,38 @@ def _status(repo: str, as_json: bool) -> int:
     from forest_files.custody import verdict
 
     near = verdict.quick_root(repo)  # no pathlib, no git while the verdict holds
+    if as_json:
+        return _status_json(repo, near)
+
     known = remembered_clean(near) if near is not None else None
-    rows: list[tuple[str, str, str, str | None]]
+    rows: list[tuple[str, str, str | None]]
     if known is not None:
-        rows = [(p, s, "clean", g) for p, s, g in known]
+        rows = [(s, "clean", g) for _, s, g in known]
     else:
         from forest_files.check.path import run_check
 
         report = run_check(_root(repo), "worktree")
-        rows = [(f.path, f.selector, f.kind, f.ground) for f in (r.finding for r in report.items)]
-    if as_json:
-        import json
-
-        keys = ("path", "selector", "finding", "ground")
-        print(json.dumps([dict(zip(keys, row, strict=True)) for row in rows]))
-    elif not rows:
+        found = (r.finding for r in (*report.items, *report.extra))
+        rows = [(f.selector, f.kind, f.ground) for f in found]
+    if not rows:
         print("no bindings yet: forest adopt PATH[#Heading] --words …")
     else:
-        print("\n".join(f"{kind:<10} {sel}  {ground or '-'}" for _, sel, kind, ground in rows))
+        print("\n".join(f"{kind:<10} {sel}  {ground or '-'}" for sel, kind, ground in rows))
+    return 0
+
+
+def _status_json(repo: str, near: str | None) -> int:
+    """``forest status --json``: the report in the one JSON schema (every binding)."""
+    import json
+
+    from forest_files.check.remembered import remembered_report
+
+    report = remembered_report(near) if near is not None else None
+    if report is None:
+        from forest_files.check.path import run_check
+
+        report = run_check(_root(repo), "worktree")
+    print(json.dumps(report.as_dict("status", exit_code=0)))
     return 0
 
 
@@ -185,11 +199,20 @@ def _root(repo: str) -> Path:
 
 
 def _remembered(repo: str) -> int | None:
-    """The binding count of a clean verdict whose inputs are all unchanged (verdict.py)."""
+    """The binding count of a clean verdict whose inputs are all unchanged (verdict.py),
+    while git's index tracks no local state (localstate.py: remembered while the
+    index is unchanged, listed again by one git call when it changed)."""
     from forest_files.custody import verdict
 
     near = verdict.quick_root(repo)
-    return verdict.recall(near) if near is not None else None
+    if near is None:
+        return None
+    count = verdict.recall(near)
+    if count is None:
+        return None
+    from forest_files.check import localstate
+
+    return count if localstate.worktree_clean(near) else None
 
 
 def run(argv: list[str]) -> int:

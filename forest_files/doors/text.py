@@ -3,8 +3,10 @@
 Stores: nothing.
 Refuses: nothing.
 Returns: lines. One block per finding, the same in every door: the finding,
-who adopted its ground with which words, each route as the exact command,
-hints, and (on a terminal) the diff. Clean bindings are counted in the
+the commit that brought it (the CI gate), who adopted its ground with which
+words (never in CI), each route as the exact command, hints, and (on a
+terminal) the diff; ``one_line``, the same block as one line (the CI gate's
+SARIF, JUnit and GitHub messages). Clean bindings are counted in the
 summary and listed only when asked (``-v``).
 Test: tests/test_doors.py
 """
@@ -26,20 +28,32 @@ def headline(r: Reported, *, colour: bool = False) -> str:
     f = r.finding
     where = f" lines {f.start_line}-{f.end_line}" if f.start_line else ""
     detail = f" {detail_of(f)}" if f.detail else ""
-    return f"{_kind(f.kind, colour)} {f.selector}{where}{detail}"
+    return f"{_kind(f.kind, colour)} {f.selector or f.path}{where}{detail}"
 
 
-def block(r: Reported, *, colour: bool = False) -> list[str]:
-    """Every line a door prints for one finding."""
+def facts(r: Reported, *, words: bool = True) -> list[str]:
+    """What a door says of a finding beside its headline and routes: the commit it was
+    found at or brought by (the CI gate), who adopted its ground (with their words
+    when ``words``: never in CI, whose logs are often public), the candidates, hints."""
     f = r.finding
-    lines = [headline(r, colour=colour)]
+    out = []
+    if r.introduced:
+        out.append(f"brought by commit {r.introduced[:12]}")
+    elif r.commit:
+        out.append(f"found at commit {r.commit[:12]} of the range")
     if r.adopted_by:
-        lines.append(
-            f"  ground {(f.ground or '-')[:12]} adopted by {r.adopted_by}: “{r.adopted_words}”"
-        )
+        said = f": “{r.adopted_words}”" if words else ""
+        out.append(f"ground {(f.ground or '-')[:12]} adopted by {r.adopted_by}{said}")
     if f.kind == "contested" and f.candidates:
-        lines.append(f"  candidates: {', '.join(f.candidates)}")
-    lines.extend(f"  {hint}" for hint in r.hints)
+        out.append(f"candidates: {', '.join(f.candidates)}")
+    out.extend(r.hints)
+    return out
+
+
+def block(r: Reported, *, colour: bool = False, words: bool = True) -> list[str]:
+    """Every line a door prints for one finding."""
+    lines = [headline(r, colour=colour)]
+    lines.extend(f"  {fact}" for fact in facts(r, words=words))
     lines.extend(f"  {route.line()}" for route in r.routes)
     if r.diff:
         if colour:
@@ -49,6 +63,12 @@ def block(r: Reported, *, colour: bool = False) -> list[str]:
         else:
             lines.append(r.diff)
     return lines
+
+
+def one_line(r: Reported) -> str:
+    """The block as one line, for the CI gate's SARIF, JUnit and GitHub formats: no
+    adopting words, no diff (body-free, as every machine format)."""
+    return "; ".join([headline(r), *facts(r, words=False), *(x.line() for x in r.routes)])
 
 
 def terminal(report: CheckReport, *, verbose: bool = False, colour: bool = False) -> list[str]:
@@ -66,9 +86,9 @@ def terminal(report: CheckReport, *, verbose: bool = False, colour: bool = False
     return out
 
 
-def warning_block(r: Reported, *, colour: bool = False) -> list[str]:
+def warning_block(r: Reported, *, colour: bool = False, words: bool = True) -> list[str]:
     """A finding that fails nothing (the hook's ``unbound``), marked as a warning."""
-    lines = block(r, colour=colour)
+    lines = block(r, colour=colour, words=words)
     return [f"warning: {lines[0]}", *lines[1:]]
 
 
@@ -82,7 +102,9 @@ def warning_note(r: Reported) -> str:
 def hook_refusal(report: CheckReport) -> list[str]:
     """The pre-commit hook's refusal (stderr)."""
     failed = report.failed
-    out = [f"forest-files: commit refused — {len(failed)} bound section(s) diverge from ground"]
+    bound = all(r.finding.binding for r in failed)
+    said = "bound section(s) diverge from ground" if bound else "finding(s) not clean"
+    out = [f"forest-files: commit refused — {len(failed)} {said}"]
     for r in failed:
         out.append("")
         out.extend(block(r))

@@ -43,15 +43,19 @@ Test: tests/test_ci_gate.py
 from __future__ import annotations
 
 import functools
-import hashlib
-from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, replace
+import shlex
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 
 from forest_files import gitio
+from forest_files.check import contests, localstate
 from forest_files.check.coverage import in_source
 from forest_files.check.engine import Finding, check_all
-from forest_files.custody.content import GitTreeSource
+from forest_files.check.explain import explain
+from forest_files.check.findings import CheckReport, Reported, Route
+from forest_files.check.kinds import CORRUPTION
+from forest_files.check.routes import forest as forest_step
 from forest_files.custody.session import custody_at
 from forest_files.custody.sources import LEDGER_PREFIX, config_from
 from forest_files.kernel.paths import segment_file
@@ -61,189 +65,110 @@ from forest_files.ledger.strays import strays_in_tree
 from forest_files.ledger.verify import Fault, verify_contents
 from forest_files.store.forest import ForestStore
 
-RULES: dict[str, str] = {
-    "drifted": "A bound section differs from its ground",
-    "missing": "A bound file is gone",
-    "unresolved": "A bound selector no longer matches, or its ground is sealed",
-    "moved": "A bound section, unchanged, now lives at another path",
-    "contested": "A binding has two successors of one ground",
-    "unbound": "A file or heading forest.toml's [require] names is bound by nothing at HEAD",
-    "ledger-rewritten": "A ledger file was modified since the merge-base",
-    "ledger-deleted": "A ledger file was deleted since the merge-base",
-    "authority": "An act by a signature without authority at the merge-base",
-    "policy": "An act carries a body over the merge-base's [policy] max_body_bytes",
-    "config-governance": (
-        "forest.toml's authority, policy or requirements changed by someone not holding '**'"
-    ),
-    "unsigned": "An act arrives in a commit without a good signature (signing required)",
-    "signer": "An act signed by a key the merge-base keyring does not bind to its signer",
-    "signers-mixed": "One commit brings acts by more than one signer (signing required)",
-    "signing-setup": "Signing is asked for but cannot be judged here (keyring, tools, history)",
-    "ledger-fault": "The committed ledger is damaged",
-    "erased-content": "Content a forget erased is back: an act made before it saw the erase",
-}
-CORRUPTION_RULES = frozenset({"ledger-fault", "ledger-rewritten", "ledger-deleted"})
 _LEDGER_DIR = LEDGER_PREFIX.rstrip("/")
 _SEGMENTS = f"{_LEDGER_DIR}/{SEGMENTS_DIR}"
 _REGULAR = ("100644", "100755")
-
-
-@dataclass(frozen=True)
-class GateFinding:
-    rule: str
-    path: str
-    selector: str
-    binding: str
-    commit: str | None
-    start_line: int | None
-    end_line: int | None
-    message: str
-    fingerprint: str
-    level: str = "error"  # "warning": reported, never a failure (signing under "warn")
-    routes: tuple[str, ...] = ()  # the commands of the finding's routes (doors/routes.py)
-    introduced: str | None = None  # a HEAD finding: the commit of the range that brought it
-
-    @property
-    def history(self) -> bool:
-        return self.commit is not None
-
-
-@dataclass(frozen=True)
-class BoundRef:
-    """A binding live at HEAD (one JUnit testcase each)."""
-
-    path: str
-    selector: str
-    binding: str
+_ROUTES_ON = "worktree"  # routes act on the checked-out tree (a CI checkout of HEAD)
 
 
 @dataclass(frozen=True)
 class GateReport:
+    """HEAD's check (every binding at HEAD in ``check.items``, clean ones included) with
+    every other finding of the run in ``check.extra``: the ledger's faults, the range's,
+    HEAD's findings of no binding, and history findings naming their commit."""
+
     head: str
     base: str | None
     merge_base: str | None
     commits: tuple[str, ...]  # the range, oldest first (empty without a base)
     judged: tuple[str, ...]  # the commits whose bindings were checked
-    bindings: tuple[BoundRef, ...]
-    findings: tuple[GateFinding, ...]
+    check: CheckReport
 
     @property
-    def failures(self) -> tuple[GateFinding, ...]:
-        return tuple(f for f in self.findings if f.level == "error")
+    def findings(self) -> tuple[Reported, ...]:
+        """Every finding that fails the gate."""
+        return self.check.failed
+
+    @property
+    def warnings(self) -> tuple[Reported, ...]:
+        """Reported, never a failure (signing under "warn")."""
+        return self.check.warnings
 
     @property
     def ok(self) -> bool:
-        return not self.failures
+        return self.check.ok
 
     @property
     def exit_code(self) -> int:
-        if any(f.rule in CORRUPTION_RULES for f in self.failures):
+        if any(f.kind in CORRUPTION for f in self.findings):
             return 3
-        return 1 if self.failures else 0
+        return 1 if self.findings else 0
+
+    def as_dict(self) -> dict[str, object]:
+        """The report in the JSON schema every door prints, with the range judged."""
+        out = self.check.as_dict("ci", self.exit_code)
+        out["range"] = {
+            "head": self.head,
+            "base": self.base,
+            "merge_base": self.merge_base,
+            "commits": list(self.commits),
+            "judged": list(self.judged),
+        }
+        return out
 
 
-def fingerprint(rule: str, key: str, selector: str, commit: str | None) -> str:
-    raw = "\0".join(("forest-ci/v1", rule, key, selector, commit or ""))
-    return hashlib.sha256(raw.encode("utf-8", "surrogateescape")).hexdigest()
-
-
-def _make(
-    rule: str,
-    path: str,
-    selector: str,
-    binding: str,
-    commit: str | None,
-    message: str,
-    lines: tuple[int | None, int | None] = (None, None),
-) -> GateFinding:
-    return GateFinding(
-        rule=rule,
-        path=path,
-        selector=selector,
-        binding=binding,
-        commit=commit,
-        start_line=lines[0],
-        end_line=lines[1],
-        message=message,
-        fingerprint=fingerprint(rule, binding or path, selector, commit),
-    )
-
-
-def _describe(f: Finding, root: Path) -> tuple[str, tuple[str, ...]]:
-    """One body-free sentence for a check finding, with its routes (doors/routes.py)."""
-    from forest_files.check.findings import detail_of
-    from forest_files.check.routes import routes_for
-
-    sel = f.selector
-    if f.kind == "drifted":
-        got = (f.actual_hash or "?")[:12]
-        want = (f.expected_hash or "?")[:12]
-        said = f"{sel} drifted: section hash {got} is not ground {want}"
-    elif f.kind == "missing":
-        said = f"{sel} is missing: {f.path} is gone"
-    elif f.kind == "moved":
-        said = f"{sel} moved to {f.moved_to}"
-    elif f.kind == "contested":
-        said = f"{sel} is contested ({f.detail})"
-    elif f.kind == "unbound":
-        said = f"{sel} is unbound at HEAD ({f.detail})"
-    else:
-        said = f"{sel} is unresolved: {detail_of(f)}"
-    routes = routes_for(f, root=root, source="worktree")
-    return "; ".join([said, *(r.line() for r in routes)]), tuple(
-        r.command for r in routes if r.steps
-    )
-
-
-def _from_finding(
-    f: Finding, root: Path, commit: str | None, judged_by: str | None = None
-) -> GateFinding:
-    message, routes = _describe(f, root)
-    if commit is not None:
-        message = (
-            f"commit {commit[:12]} changed {f.selector} without recording its supersession "
-            f"in the same commit: {message}"
-        )
-    if commit is not None and judged_by is not None:
-        message += (
-            f" (commit {commit[:12]} holds no ledger; judged by the ledger of {judged_by[:12]})"
-        )
-    found = _make(
-        f.kind, f.path, f.selector, f.binding, commit, message, (f.start_line, f.end_line)
-    )
-    return replace(found, routes=routes)
-
-
-def _from_fault(fault: Fault, rule: str, level: str = "error") -> GateFinding:
+def _from_fault(fault: Fault, kind: str) -> Reported:
     """A ledger or range fault, located at the file it concerns (a segment's
     ``.forest/ledger/segments/<id>.jsonl``, a stray's own path, or forest.toml)."""
     where = fault.segment or ""
     path = fault.path or (segment_file(where) if where else _LEDGER_DIR)
-    rule_name = rule if rule != "ledger-fault" else f"ledger-fault ({fault.code})"
     named = fault.act_id and fault.act_id[:12] in fault.detail
-    act = f" act {fault.act_id[:12]}" if fault.act_id and not named else ""
-    message = f"{rule_name}:{act} {fault.detail}"
+    act = f"act {fault.act_id[:12]}: " if fault.act_id and not named else ""
+    code = f"{fault.code}: " if kind == "ledger-fault" else ""
+    found = Finding(
+        kind,
+        path,
+        path,
+        "",
+        None,
+        None,
+        start_line=fault.line,
+        end_line=fault.line,
+        detail=f"{code}{act}{fault.detail}",
+        act=fault.act_id,
+    )
+    routes: tuple[Route, ...] = ()
     if fault.fix:
-        message += f"; remove it and commit: {fault.fix}"
-    found = _make(rule, path, where, fault.act_id or "", None, message, (fault.line, fault.line))
-    return found if level == "error" else replace(found, level=level)
+        routes = (Route("remove it and commit", (tuple(shlex.split(fault.fix)),)),)
+    return Reported(found, routes)
 
 
-def _erased_content(store: ForestStore) -> list[GateFinding]:
+def _erased_content(store: ForestStore) -> list[Reported]:
     """HEAD's entries holding content a forget tombstoned (exit 1, naming the forget)."""
+    from forest_files.check.findings import WORDS_PLACEHOLDER
     from forest_files.governance.resurrected import erased_content
 
     out = []
     for r in erased_content(store):
         by = f"act {r.act_id[:12]}" if r.act_id else "no act"
-        message = (
-            f"entry {r.content_id[:12]} (made by {by}) holds content that erase act "
-            f"{r.erase_act[:12]} (forest forget) removed; it was made without seeing that "
-            f"erase: supersede or seal it if it is ground, then `forest forget "
-            f"{r.content_id[:12]} --words …`"
+        detail = (
+            f"made by {by}, it holds content that erase act {r.erase_act[:12]} "
+            "(forest forget) removed; it was made without seeing that erase"
         )
         path = r.paths[0] if r.paths else _LEDGER_DIR
-        out.append(_make("erased-content", path, "", r.content_id, None, message))
+        found = Finding(
+            "erased-content",
+            path,
+            r.content_id,
+            "",
+            None,
+            None,
+            detail=detail,
+            act=r.act_id or None,
+        )
+        forget = forest_step("forget", r.content_id, options=("--words", WORDS_PLACEHOLDER))
+        route = Route("forget it again", (forget,), "supersede or seal it first if it is ground")
+        out.append(Reported(found, (route,)))
     return out
 
 
@@ -253,11 +178,15 @@ def _under(rel: str, strays: set[str]) -> bool:
     return any("/".join(parts[:n]) in strays for n in range(1, len(parts) + 1))
 
 
-def _verify_head(root: Path, head: str) -> list[GateFinding]:
+def _verify_head(root: Path, head: str) -> tuple[list[Reported], list[Reported]]:
     """Verify ``head``'s ledger from its git tree, in memory (no files written).
     Every entry that is no well-formed segment or body (a symlink, a temp file,
-    a forged name) is a ``stray`` fault."""
+    a forged name) is a ``stray`` fault. The ledger's listing is the one replay and
+    the range share (gitio keeps it); tracked local state (localstate.py) is listed
+    from ``.forest`` one level deep, a handful of entries. Returns (faults, tracked
+    local state)."""
     entries = gitio.ls_tree(root, head, LEDGER_PREFIX)
+    local = localstate.reported_at(root, head)
     strays = strays_in_tree(
         (e.path.removeprefix(LEDGER_PREFIX), e.type == "blob" and e.mode in _REGULAR)
         for e in entries
@@ -275,130 +204,7 @@ def _verify_head(root: Path, head: str) -> list[GateFinding]:
         elif e.path.startswith(body_dir):
             bodies[e.path.removeprefix(body_dir)] = functools.partial(data.__getitem__, e.blob)
     report = verify_contents(segments, bodies, strays, tool="git rm")
-    return [_from_fault(f, "ledger-fault") for f in report.faults]
-
-
-def _changed(
-    root: Path, commits: Iterable[str], parents: Mapping[str, tuple[str, ...]]
-) -> dict[str, set[str] | None]:
-    """The paths each commit changed against any of its parents (None for a root
-    commit: all), in one ``git diff-tree --stdin`` for the whole range. Renames are
-    split, so a moved file names both its paths."""
-    listed = list(commits)
-    pairs = [(c, p) for c in listed for p in parents.get(c, ())]
-    diffs = iter(gitio.diff_each_parent(root, pairs, None, filters=None))
-    out: dict[str, set[str] | None] = {}
-    for commit in listed:
-        ups = parents.get(commit, ())
-        out[commit] = {c.path for _ in ups for c in next(diffs)} if ups else None
-    return out
-
-
-def _touches_ledger(paths: Iterable[str]) -> bool:
-    return any(p.startswith(LEDGER_PREFIX) for p in paths)
-
-
-class _LedgerHomes:
-    """Whose ledger judges a commit's files: its own while it holds segments; for a
-    commit whose ledger is missing (removed, moved away, emptied) that of its nearest
-    first-parent ancestor that has one — judging such a commit against its own empty
-    ledger would let it edit bound text unseen (growth.py reports the removal)."""
-
-    def __init__(self, root: Path, parents: Mapping[str, tuple[str, ...]]) -> None:
-        self.root = root
-        self.parents = parents
-        self.has = gitio.trees_exist(root, list(parents), _SEGMENTS)  # one call, whole range
-        self.homes: dict[str, str | None] = {}
-
-    def of(self, commit: str) -> str | None:
-        """The commit whose ledger judges ``commit`` (None: no ledger in reach)."""
-        chain: list[str] = []
-        at = commit
-        while at not in self.homes:
-            if at not in self.has:  # a parent outside the range (the merge-base)
-                self.has.update(gitio.trees_exist(self.root, [at], _SEGMENTS))
-            if self.has[at]:
-                self.homes[at] = at
-                break
-            chain.append(at)
-            up = self.parents.get(at, ())  # outside the range: not followed further
-            if not up:
-                self.homes[at] = None
-                break
-            at = up[0]
-        for lacking in chain:
-            self.homes[lacking] = self.homes[at]
-        return self.homes[commit]
-
-
-def _check_at(
-    root: Path, commit: str, changed: set[str] | None, ledger_at: str
-) -> list[Finding] | None:
-    """Failed findings of the affected bindings at ``commit``, against the ledger of
-    ``ledger_at`` (``commit`` itself unless its ledger is missing); None if none affected."""
-    # Ledger untouched: only the changed paths' bindings can have moved off ground, so
-    # only those are loaded and only those blobs listed (cost follows the commit).
-    narrow = changed is not None and not _touches_ledger(changed)
-    with custody_at(root, ledger_at, paths=changed if narrow else None) as (
-        store,
-        bindings,
-        content,
-    ):
-        if narrow and changed is not None:
-            bindings = [b for b in bindings if b.path in changed]
-            if not bindings:
-                return None
-        if ledger_at != commit:  # the ground of an ancestor, the files of this commit
-            only = tuple(sorted(changed)) if narrow and changed is not None else ()
-            content = GitTreeSource(root, rev=commit, only=only)
-        return [f for f in check_all(store, bindings, content) if f.failed]
-
-
-HistoryKey = tuple[str, str, str | None]
-PathsOf = Callable[[list[str]], Mapping[str, frozenset[str]]]
-
-
-def _history(
-    root: Path, commits: Iterable[str], head: str, parents: Mapping[str, tuple[str, ...]]
-) -> tuple[dict[HistoryKey, GateFinding], list[str]]:
-    """The first finding of each (binding, kind, hash) in the range but HEAD, by key."""
-    out: dict[HistoryKey, GateFinding] = {}
-    judged: list[str] = []
-    homes = _LedgerHomes(root, parents)
-    before = [c for c in commits if c != head]  # HEAD is judged by the HEAD check
-    changes = _changed(root, before, parents)
-    for commit in before:
-        changed = changes[commit]
-        if changed is not None and not changed:
-            continue
-        home = homes.of(commit) or commit
-        found = _check_at(root, commit, changed, home)
-        if found is None:
-            continue
-        judged.append(commit)
-        for f in found:
-            key = (f.binding, f.kind, f.actual_hash)
-            if key not in out:
-                out[key] = _from_finding(f, root, commit, None if home == commit else home)
-    return out, judged
-
-
-def _once(
-    head: list[tuple[HistoryKey, GateFinding]], history: dict[HistoryKey, GateFinding]
-) -> list[GateFinding]:
-    """Each finding once: a HEAD finding that a commit of the range brought names that
-    commit (and is not repeated at it); history findings HEAD no longer shows stay."""
-    out: list[GateFinding] = []
-    for key, f in head:
-        brought = history.pop(key, None)
-        if brought is not None and brought.commit is not None:
-            f = replace(
-                f,
-                introduced=brought.commit,
-                message=f"brought by commit {brought.commit[:12]}: {f.message}",
-            )
-        out.append(f)
-    return [*history.values(), *out]
+    return [_from_fault(f, "ledger-fault") for f in report.faults], local
 
 
 def run_gate(root: Path | str, base: str | None) -> GateReport:
@@ -408,27 +214,26 @@ def run_gate(root: Path | str, base: str | None) -> GateReport:
     top = gitio.toplevel(root)
     head = gitio.resolve_commit(top, "HEAD")
     merge_base = None if base is None else gitio.merge_base(top, base, head)
-    findings = _verify_head(top, head)
+    found, tracked = _verify_head(top, head)
+    findings = [*found, *tracked]  # local state is reported, never read: no reason to stop
     judged: list[str] = []
     ctx = _Range(top, head, base, merge_base)
-    if any(f.rule == "ledger-fault" for f in findings):
+    items: list[Reported] = []
+    warnings: list[Reported] = []
+    if found:
         if base is not None:
-            findings += ctx.range_faults(None)
+            more, warnings = ctx.range_faults(None)
+            findings += more
     else:
         try:
-            findings += ctx.judge()
+            items, more, warnings = ctx.judge()
+            findings += more
             judged = ctx.judged
         except LedgerError as exc:
             findings.append(_from_fault(_replay_fault(top, head, exc), "ledger-fault"))
-    return GateReport(
-        head=head,
-        base=base,
-        merge_base=merge_base,
-        commits=tuple(ctx.commits),
-        judged=tuple(judged),
-        bindings=tuple(ctx.bindings),
-        findings=tuple(findings),
-    )
+    where = f"commit {head[:12]}"
+    report = CheckReport(head, where, tuple(items), tuple(findings), warnings=tuple(warnings))
+    return GateReport(head, base, merge_base, tuple(ctx.commits), tuple(judged), report)
 
 
 def _replay_fault(top: Path, head: str, exc: LedgerError) -> Fault:
@@ -441,44 +246,52 @@ def _replay_fault(top: Path, head: str, exc: LedgerError) -> Fault:
     return Fault(exc.code, segment, exc.line, exc.act_id, exc.reason)
 
 
+PathsOf = Callable[[list[str]], Mapping[str, frozenset[str]]]
+
+
 class _Range:
-    """One gate run's range: its commits, HEAD's bindings, what was judged."""
+    """One gate run's range: its commits, what was judged."""
 
     def __init__(self, top: Path, head: str, base: str | None, merge_base: str | None) -> None:
         self.top, self.head, self.base, self.merge_base = top, head, base, merge_base
         self.commits: list[str] = []
-        self.bindings: list[BoundRef] = []
         self.judged: list[str] = []
 
-    def range_faults(self, paths_of: PathsOf | None) -> list[GateFinding]:
+    def range_faults(self, paths_of: PathsOf | None) -> tuple[list[Reported], list[Reported]]:
+        """(the range's faults, its warnings)."""
         from forest_files.gate.range import check_range
 
         assert self.base is not None
         ranged = check_range(self.top, self.base, paths_of=paths_of)
-        return [
-            *(_from_fault(f, f.code) for f in ranged.faults),
-            *(_from_fault(w, w.code, level="warning") for w in ranged.warnings),
-        ]
+        faults = [_from_fault(f, f.code) for f in ranged.faults]
+        return faults, [_from_fault(w, w.code) for w in ranged.warnings]
 
-    def judge(self) -> list[GateFinding]:
+    def judge(self) -> tuple[list[Reported], list[Reported], list[Reported]]:
+        """(HEAD's bindings, every other finding, warnings)."""
         from forest_files.custody.applied import act_paths
+        from forest_files.gate.history import judge_history, once
 
         top, head = self.top, self.head
-        findings: list[GateFinding] = []
+        findings: list[Reported] = []
+        warnings: list[Reported] = []
         graph: dict[str, tuple[str, ...]] = {}
         with custody_at(top, head) as (store, live, content):
             if self.base is not None and self.merge_base is not None:
-                findings += self.range_faults(functools.partial(act_paths, store))
+                findings, warnings = self.range_faults(functools.partial(act_paths, store))
                 self.commits = gitio.rev_list(top, f"{self.merge_base}..{head}")
                 graph = dict(gitio.range_parents(top, f"{self.merge_base}..{head}"))
-            self.bindings = [BoundRef(b.path, b.selector, b.bind_act) for b in live]
             findings += _erased_content(store)
-            failed = [f for f in check_all(store, live, content) if f.failed]
-            failed += in_source(config_from(top, head).require, content, live)
-            at_head = [
-                ((f.binding or f.selector, f.kind, f.actual_hash), _from_finding(f, top, None))
-                for f in failed
-            ]
-        history, judged_before = _history(top, self.commits, head, graph)
+            checked = check_all(store, live, content)
+            gaps = in_source(config_from(top, head).require, content, live)
+            gaps += contests.of_store(store.conn, checked)  # contests bound to no file
+            items = list(explain(checked, root=top, source=_ROUTES_ON, conn=store.conn))
+            more = list(explain(gaps, root=top, source=_ROUTES_ON, conn=store.conn))
+        history, judged_before = judge_history(top, self.commits, head, graph)
         self.judged = [*judged_before, head]
-        return [*findings, *_once(at_head, history)]
+        failed = [r for r in (*items, *more) if r.failed]
+        keyed = [((r.binding or r.selector, r.kind, r.finding.actual_hash), r) for r in failed]
+        marked, earlier = once(keyed, history)
+        brought = {id(r.finding): r for r in marked}
+        items = [brought.get(id(r.finding), r) for r in items]
+        more = [brought.get(id(r.finding), r) for r in more]
+        return items, [*findings, *earlier, *more], warnings

@@ -1,40 +1,64 @@
 """One ``GateReport`` rendered five ways: text, json, sarif, junit, github.
 
-Every format carries rule ids, paths, selectors, line ranges, hashes and
-commit ids — never section or body text (CI logs are often public); the
-messages come from ``gate`` and are body-free by construction.
+Every format renders the one finding model ``forest check`` renders
+(check/findings.py): a kind, a location, the ground's content id (what ``forest
+show`` takes; a section hash is ``section_hash``), routes as data. Text is
+``forest check``'s block per finding; JSON is the schema every door prints
+(docs/findings.schema.json); SARIF, JUnit and GitHub carry the block as one line
+(doors/text.py ``one_line``), SARIF the routes and ids as properties too. Never
+section or body text, nor adopting words (CI logs are often public).
 
 Stores: nothing (``write_step_summary`` appends to the file it is given).
 Refuses: an unknown format (ValueError).
 Returns: strings.
-Test: tests/test_ci_gate.py
+Test: tests/test_ci_gate.py, tests/test_findings_schema.py
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from dataclasses import asdict
 from pathlib import Path
 from xml.etree import ElementTree as ET
 
-from forest_files.gate.ci import RULES, GateFinding, GateReport
+from forest_files.check.findings import Reported
+from forest_files.check.kinds import KINDS
+from forest_files.doors.text import block, one_line, warning_block
+from forest_files.gate.ci import GateReport
+from forest_files.kernel.paths import LEDGER_DIR
 
 FORMATS = ("text", "json", "sarif", "junit", "github")
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 INFORMATION_URI = "https://pypi.org/project/forest-files/"
 TOOL = "forest-files"
+RULES = [kind for kind in KINDS if kind != "clean"]  # SARIF's rules, in the table's order
+_LOOSE = frozenset({"ledger-fault", "ledger-rewritten", "ledger-deleted", "authority"})
 
 
-def rule_id(rule: str) -> str:
-    return f"forest/{rule}"
+def rule_id(kind: str) -> str:
+    return f"forest/{kind}"
 
 
-def _where(f: GateFinding) -> str:
+def _file(r: Reported) -> str:
+    """Where a finding lies: its path, or the ledger for one bound to no file."""
+    return r.finding.path or LEDGER_DIR
+
+
+def _where(r: Reported) -> str:
+    f = r.finding
     lines = ""
     if f.start_line:
         lines = f":{f.start_line}" + (f"-{f.end_line}" if f.end_line else "")
-    return f"{f.path}{lines}"
+    return f"{_file(r)}{lines}"
+
+
+def _level(r: Reported, report: GateReport) -> str:
+    return "warning" if any(r is w for w in report.warnings) else "error"
+
+
+def _all(report: GateReport) -> list[Reported]:
+    """Every finding of the run, failures first, then warnings."""
+    return [*report.findings, *report.warnings]
 
 
 def _summary(report: GateReport) -> str:
@@ -44,74 +68,68 @@ def _summary(report: GateReport) -> str:
         if report.merge_base
         else f"HEAD {report.head[:12]} only (no --base)"
     )
-    warned = len(report.findings) - len(report.failures)
-    verdict = "clean" if report.ok else f"{len(report.failures)} finding(s)"
-    if warned:
-        verdict += f", {warned} warning(s)"
-    return f"forest ci: {len(report.bindings)} binding(s); {span}; {verdict}"
+    verdict = "clean" if report.ok else f"{len(report.findings)} finding(s)"
+    if report.warnings:
+        verdict += f", {len(report.warnings)} warning(s)"
+    return f"forest ci: {len(report.check.items)} binding(s); {span}; {verdict}"
 
 
 def render_text(report: GateReport) -> str:
-    lines = []
-    for f in report.findings:
-        at = f" [commit {f.commit[:12]}]" if f.commit else ""
-        level = "warning: " if f.level != "error" else ""
-        lines.append(f"{level}{rule_id(f.rule)} {_where(f)}{at}: {f.message}")
+    """``forest check``'s block for each finding (no adopting words), then the summary."""
+    lines: list[str] = []
+    for r in report.findings:
+        lines.extend(block(r, words=False))
+    for r in report.warnings:
+        lines.extend(warning_block(r, words=False))
     lines.append(_summary(report))
     return "\n".join(lines)
 
 
 def render_json(report: GateReport) -> str:
-    obj = {
-        "ok": report.ok,
-        "exit_code": report.exit_code,
-        "head": report.head,
-        "base": report.base,
-        "merge_base": report.merge_base,
-        "commits": list(report.commits),
-        "judged": list(report.judged),
-        # Three strings each, built directly: ``asdict`` deep-copies every field, and a
-        # report lists every binding (10,000 of them took a third of a second).
-        "bindings": [
-            {"binding": b.binding, "path": b.path, "selector": b.selector} for b in report.bindings
-        ],
-        "findings": [asdict(f) for f in report.findings],
-    }
-    return json.dumps(obj, indent=2, sort_keys=True)
+    """The schema every door prints (docs/findings.schema.json), with ``range``."""
+    return json.dumps(report.as_dict(), indent=2, sort_keys=True)
 
 
-def _sarif_result(f: GateFinding) -> dict[str, object]:
-    physical: dict[str, object] = {"artifactLocation": {"uri": f.path}}
+def _sarif_result(r: Reported, level: str) -> dict[str, object]:
+    f = r.finding
+    physical: dict[str, object] = {"artifactLocation": {"uri": _file(r)}}
     if f.start_line:
         physical["region"] = {"startLine": f.start_line, "endLine": f.end_line or f.start_line}
-    result: dict[str, object] = {
-        "ruleId": rule_id(f.rule),
-        "ruleIndex": list(RULES).index(f.rule),
-        "level": f.level,
-        "message": {"text": f.message},
+    props: dict[str, object] = {"kind": f.kind, "selector": f.selector}
+    for key, value in (("binding", f.binding), ("ground", f.ground), ("act", f.act)):
+        if value:
+            props[key] = value
+    if f.actual_hash:
+        props["section_hash"] = f.actual_hash
+    if r.commit or r.introduced:
+        props["commit"] = r.commit or r.introduced  # the commit that brought it
+    if f.candidates:
+        props["candidates"] = list(f.candidates)
+    props["routes"] = [route.as_dict() for route in r.routes]
+    return {
+        "ruleId": rule_id(f.kind),
+        "ruleIndex": RULES.index(f.kind),
+        "level": level,
+        "message": {"text": one_line(r)},
         "locations": [{"physicalLocation": physical}],
-        "partialFingerprints": {"forestFinding/v1": f.fingerprint},
+        "partialFingerprints": {"forestFinding/v1": r.fingerprint},
+        "properties": props,
     }
-    props: dict[str, object] = {"selector": f.selector}
-    if f.binding:
-        props["binding"] = f.binding
-    if f.commit or f.introduced:
-        props["commit"] = f.commit or f.introduced  # the commit that brought it
-    result["properties"] = props
-    return result
 
 
 def render_sarif(report: GateReport) -> str:
     rules = [
         {
-            "id": rule_id(name),
-            "name": name,
-            "shortDescription": {"text": text},
-            "fullDescription": {"text": text},
+            "id": rule_id(kind),
+            "name": kind,
+            "shortDescription": {"text": KINDS[kind][0]},
+            "fullDescription": {"text": f"{KINDS[kind][0]}; way out: {KINDS[kind][2]}"},
             "defaultConfiguration": {"level": "error"},
         }
-        for name, text in RULES.items()
+        for kind in RULES
     ]
+    results = [_sarif_result(r, "error") for r in report.findings]
+    results += [_sarif_result(r, "warning") for r in report.warnings]
     doc = {
         "$schema": SARIF_SCHEMA,
         "version": "2.1.0",
@@ -120,7 +138,7 @@ def render_sarif(report: GateReport) -> str:
                 "tool": {
                     "driver": {"name": TOOL, "informationUri": INFORMATION_URI, "rules": rules}
                 },
-                "results": [_sarif_result(f) for f in report.findings],
+                "results": results,
                 "properties": {
                     "head": report.head,
                     "mergeBase": report.merge_base,
@@ -132,37 +150,43 @@ def render_sarif(report: GateReport) -> str:
     return json.dumps(doc, indent=2)
 
 
-def _failure(case: ET.Element, f: GateFinding) -> None:
-    node = ET.SubElement(case, "failure", {"type": rule_id(f.rule), "message": f.message})
-    detail = [f"rule: {rule_id(f.rule)}", f"where: {_where(f)}", f"fingerprint: {f.fingerprint}"]
-    if f.commit or f.introduced:
-        detail.insert(1, f"commit: {f.commit or f.introduced}")
+def _failure(case: ET.Element, r: Reported) -> None:
+    kind = rule_id(r.finding.kind)
+    node = ET.SubElement(case, "failure", {"type": kind, "message": one_line(r)})
+    detail = [f"finding: {kind}", f"where: {_where(r)}", f"fingerprint: {r.fingerprint}"]
+    if r.commit or r.introduced:
+        detail.insert(1, f"commit: {r.commit or r.introduced}")
+    if r.finding.ground:
+        detail.append(f"ground: {r.finding.ground}")
+    detail.extend(f"{route.label}: {route.command or route.note}" for route in r.routes)
     node.text = "\n".join(detail)
 
 
 def render_junit(report: GateReport) -> str:
-    cases: dict[str, tuple[str, str, list[GateFinding]]] = {
-        b.binding: (b.path, b.selector, []) for b in report.bindings
+    """One testcase per binding live at HEAD (its failures in it), one per finding of
+    no binding (the ledger's, an act's, a contest or a path of no binding)."""
+    cases: dict[str, tuple[str, str, list[Reported]]] = {
+        r.binding: (r.path, r.selector, []) for r in report.check.items
     }
-    loose: list[GateFinding] = []
-    for f in report.failures:  # a warning fails no testcase
-        if f.rule in ("ledger-fault", "ledger-rewritten", "ledger-deleted", "authority"):
-            loose.append(f)
-        elif f.binding in cases:
-            cases[f.binding][2].append(f)
+    loose: list[Reported] = []
+    for r in report.findings:  # a warning fails no testcase
+        if r.kind in _LOOSE or not r.binding:
+            loose.append(r)
+        elif r.binding in cases:
+            cases[r.binding][2].append(r)
         else:  # a binding no longer live at HEAD (retired since)
-            cases[f.binding] = (f.path, f.selector, [f])
+            cases[r.binding] = (r.path, r.selector, [r])
     suite = ET.Element("testsuite", {"name": TOOL})
     for path, selector, found in cases.values():
         case = ET.SubElement(suite, "testcase", {"classname": path, "name": selector})
-        for f in found:
-            _failure(case, f)
-    for f in loose:
-        name = f"{f.rule} {f.selector or f.binding or f.path}".strip()
-        if f.binding and f.rule == "authority":
-            name = f"authority act {f.binding}"
-        case = ET.SubElement(suite, "testcase", {"classname": f.path, "name": name})
-        _failure(case, f)
+        for r in found:
+            _failure(case, r)
+    for r in loose:
+        name = f"{r.kind} {r.selector or r.path}".strip()
+        if r.finding.act and r.kind == "authority":
+            name = f"authority act {r.finding.act}"
+        case = ET.SubElement(suite, "testcase", {"classname": _file(r), "name": name})
+        _failure(case, r)
     total = len(suite)
     failed = sum(1 for case in suite if len(case))
     suite.set("tests", str(total))
@@ -186,13 +210,15 @@ def escape_property(text: str) -> str:
 
 def render_github(report: GateReport) -> str:
     lines = []
-    for f in report.findings:
-        props = [f"file={escape_property(f.path)}"]
+    for r in _all(report):
+        f = r.finding
+        props = [f"file={escape_property(_file(r))}"]
         if f.start_line:
             props.append(f"line={f.start_line}")
             props.append(f"endLine={f.end_line or f.start_line}")
-        props.append(f"title={escape_property(rule_id(f.rule))}")
-        lines.append(f"::{f.level} {','.join(props)}::{escape_data(f.message)}")
+        props.append(f"title={escape_property(rule_id(f.kind))}")
+        level = _level(r, report)
+        lines.append(f"::{level} {','.join(props)}::{escape_data(one_line(r))}")
     lines.append(_summary(report))
     return "\n".join(lines)
 
@@ -204,13 +230,14 @@ def _cell(text: str) -> str:
 def step_summary(report: GateReport) -> str:
     """A Markdown table of every finding, for ``$GITHUB_STEP_SUMMARY``."""
     out = [f"### {_cell(_summary(report))}", ""]
-    if report.findings:
-        out += ["| rule | where | commit | message |", "|---|---|---|---|"]
-        for f in report.findings:
-            commit = f"`{f.commit[:12]}`" if f.commit else "HEAD"
-            out.append(
-                f"| `{rule_id(f.rule)}` | `{_cell(_where(f))}` | {commit} | {_cell(f.message)} |"
-            )
+    found = _all(report)
+    if found:
+        out += ["| finding | where | commit | message |", "|---|---|---|---|"]
+        for r in found:
+            at = r.commit or r.introduced
+            commit = f"`{at[:12]}`" if at else "HEAD"
+            kind, where = rule_id(r.finding.kind), _cell(_where(r))
+            out.append(f"| `{kind}` | `{where}` | {commit} | {_cell(one_line(r))} |")
     return "\n".join(out) + "\n"
 
 

@@ -21,11 +21,18 @@ from forest_files.doors.cli.options import JsonOpt, RepoOpt, WordsOpt, app, emit
 from forest_files.kernel.errors import ForestError, StoreCorruption
 
 if TYPE_CHECKING:
+    from forest_files.check.findings import Reported
+    from forest_files.custody.repository import Repository
+    from forest_files.custody.views import GroundEntry
     from forest_files.ledger.verify import Fault
 
 
 class ContestedGround(ForestError):
     """``forest verify`` found contested ground (exit 1)."""
+
+
+class TrackedLocalState(ForestError):
+    """``forest verify`` found local state committed under .forest (exit 1)."""
 
 
 class LedgerFaults(StoreCorruption):
@@ -122,6 +129,7 @@ def verify(
         ranged = None if base is None else check_range(r.root, base)
         # Replay judges what bytes cannot: a forged act refuses here (exit 3).
         contested = r.contested() if report.ok else []
+        found = _found(r, contested, local=True)
     all_faults = [*report.faults, *(ranged.faults if ranged is not None else ())]
     ok = not all_faults
     faults = [asdict(f) for f in all_faults]
@@ -139,11 +147,8 @@ def verify(
         obj["warnings"] = [asdict(w) for w in ranged.warnings]
         summary += f", range since merge-base {ranged.merge_base[:12]} checked"
     obj["contested"] = [c.content_id for c in contested]
-    lines += [
-        f"contested: {c.content_id} (adopted by {c.adopted_by}); "
-        f"fix: forest resolve {c.content_id} --pick ID --words ..."
-        for c in contested
-    ]
+    obj["findings"] = [f.as_dict() for f in found]  # the one finding model (check/findings.py)
+    lines += _blocks(found)
     emit(as_json, obj, "\n".join([*lines, f"ledger {'ok' if ok else 'FAULTY'}: {summary}"]))
     if any(f.code not in REFUSAL_CODES for f in all_faults):
         fixes = sum(1 for f in all_faults if f.fix)
@@ -160,6 +165,27 @@ def verify(
         )
     if contested:
         raise ContestedGround(f"{len(contested)} contested ground entries; resolve them")
+    if found:
+        raise TrackedLocalState(f"git tracks {len(found)} local path(s) under .forest; see above")
+
+
+def _found(r: Repository, contested: list[GroundEntry], *, local: bool) -> list[Reported]:
+    """Every contest with its routes, from the one route builder (check/routes.py),
+    and (``local``) what HEAD tracks under .forest that only a machine keeps."""
+    from forest_files import gitio
+    from forest_files.check import contests, localstate
+
+    adopted = {c.content_id: c.adopted_by for c in contested}
+    found = contests.reported(r.synced().conn, adopted) if contested else []
+    if local and gitio.head_commit(r.root) is not None:
+        found += localstate.reported_at(r.root, "HEAD")
+    return found
+
+
+def _blocks(found: list[Reported]) -> list[str]:
+    from forest_files.doors.text import block
+
+    return [line for x in found for line in block(x)]
 
 
 @app.command()
@@ -185,12 +211,9 @@ def log(
     with Repository(repo) as r:
         entries = r.log()
         contested = r.contested()
+        found = _found(r, contested, local=False)
     lines = [f"{e.created_at} {e.kind} {e.subject} -> {e.result} by {e.by}" for e in entries]
-    lines += [
-        f"CONTESTED {c.content_id} (adopted by {c.adopted_by}); "
-        f"fix: forest resolve {c.content_id} --pick ID --words ..."
-        for c in contested
-    ]
+    lines += _blocks(found)
     obj = {"acts": [asdict(e) for e in entries], "contested": [c.content_id for c in contested]}
     emit(as_json, obj, "\n".join(lines) or "no custody acts yet")
 

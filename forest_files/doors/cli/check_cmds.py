@@ -8,9 +8,11 @@ paths print the same report.
 
 Stores: nothing itself (the check writes only its local caches).
 Refuses: nothing itself; a check with any finding but ``clean`` exits 1.
-Returns: text, or one JSON document with ``--json``. Machine output carries
-paths, line ranges and hashes — never section text; diffs appear only on a
-terminal or with ``--show-diff``.
+Returns: text, or one JSON document with ``--json`` — for both commands the one
+schema every door prints (docs/findings.schema.json, ``schema_version``; also
+``forest ci --format json`` and, for the hook, ``check --staged --json``).
+Machine output carries paths, line ranges and hashes — never section text;
+diffs appear only on a terminal or with ``--show-diff``.
 Test: tests/test_cli_files.py
 """
 

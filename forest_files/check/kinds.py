@@ -1,0 +1,118 @@
+"""Every finding kind, named once: what it means, which doors report it, how it exits.
+
+Stores: nothing.
+Refuses: nothing.
+Returns: ``KINDS`` (kind -> ``Kind``), in the order SARIF lists its rules and the
+README's findings table lists them; ``CORRUPTION`` (the kinds that exit 3).
+Test: tests/test_findings_schema.py (the README table and the JSON Schema's enum
+are kept in step with this table)
+
+A plain dict of tuples: the hook imports the finding model, and this costs it nothing.
+"""
+
+from __future__ import annotations
+
+# (meaning, doors, way out). Doors: check (forest check, status, check --staged and
+# the hook), ci (forest ci), verify (forest verify). Every kind but ``clean`` fails
+# the door that reports it (exit 1, or 3 for CORRUPTION); the hook only warns of
+# ``unbound`` (a draft may be committed).
+Kind = tuple[str, str, str]
+
+KINDS: dict[str, Kind] = {
+    "clean": ("the section hashes to its current ground", "check, ci", "—"),
+    "drifted": (
+        "the section's text differs from ground",
+        "check, ci",
+        "`forest restore` or `forest supersede`",
+    ),
+    "missing": ("the bound file is gone", "check, ci", "bring it back, or `forest retire`"),
+    "unresolved": (
+        "the selector matches nothing (heading renamed, symbol deleted, markers removed), "
+        "the ground is sealed, or the bound path is `not a regular file (symlink)` / "
+        "`(directory)` / `(fifo)` / `(submodule)`",
+        "check, ci",
+        "put it back, `forest rebind`, or `forest retire`",
+    ),
+    "moved": (
+        "the unchanged text is found at exactly one other place (matched by hash)",
+        "check, ci",
+        "`forest rebind OLD NEW`",
+    ),
+    "contested": (
+        "a ground has two live successors (two branches each superseded it), bound to a "
+        "file or to none; or a section has two bindings",
+        "check, ci, verify",
+        "`forest resolve`",
+    ),
+    "unbound": (
+        "a file (or heading) that forest.toml's `[require]` names is bound by nothing",
+        "check, ci",
+        "`forest adopt`",
+    ),
+    "tracked-local-state": (
+        "git tracks a file under `.forest/` that only this machine keeps (the index, a "
+        "cached view, a symlink: anything but `.forest/ledger/**`, `.forest/.gitignore`, "
+        "`.forest/.gitattributes` and the signing keyring forest.toml names); it is never read",
+        "check, ci, verify",
+        "`git rm --cached -r -- PATH`, then commit",
+    ),
+    "ledger-fault": (
+        "the committed ledger is damaged (a stray file under it, a bad line, a missing "
+        "body; exit 3)",
+        "ci",
+        "restore the file from git, or the `git rm` shown",
+    ),
+    "ledger-rewritten": (
+        "a ledger file was modified since the merge-base (exit 3)",
+        "ci",
+        "restore it from the merge-base",
+    ),
+    "ledger-deleted": (
+        "a ledger file was deleted since the merge-base (exit 3)",
+        "ci",
+        "restore it from the merge-base",
+    ),
+    "authority": (
+        "an act by a signature without authority at the merge-base",
+        "ci",
+        "have a holder make the act",
+    ),
+    "policy": (
+        "an act carries a body over the merge-base's `[policy] max_body_bytes`",
+        "ci",
+        "adopt a smaller section",
+    ),
+    "config-governance": (
+        "forest.toml's authority, policy or requirements changed by someone not holding `**`",
+        "ci",
+        "have a holder of `**` make the change",
+    ),
+    "unsigned": (
+        "an act arrives in a commit without a good signature (signing required)",
+        "ci",
+        "sign the commit (docs/signing.md)",
+    ),
+    "signer": (
+        "an act signed by a key the merge-base keyring does not bind to its signer",
+        "ci",
+        "sign with the bound key (docs/signing.md)",
+    ),
+    "signers-mixed": (
+        "one commit brings acts by more than one signer (signing required)",
+        "ci",
+        "one signer per commit",
+    ),
+    "signing-setup": (
+        "signing is asked for but cannot be judged here (keyring, tools, history)",
+        "ci",
+        "fix the setup the message names",
+    ),
+    "erased-content": (
+        "content a forget erased is back: an act made before it saw the erase",
+        "ci",
+        "supersede or seal it, then `forest forget`",
+    ),
+}
+
+# The kinds the CI gate exits 3 on: the ledger itself cannot be trusted.
+CORRUPTION = frozenset({"ledger-fault", "ledger-rewritten", "ledger-deleted"})

@@ -1,0 +1,154 @@
+"""The CI gate's history: every commit of the range but HEAD, judged by its own ledger.
+
+Stores: nothing (throwaway custody views, as every commit check).
+Refuses: nothing itself; a commit whose ledger cannot be replayed raises LedgerError.
+Returns: the first finding of each (binding, kind, section hash) in the range as a
+``Reported`` naming its commit (ci.py merges them with HEAD's), and the commits judged.
+Test: tests/test_ci_gate.py, tests/test_ledger_growth.py
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+
+from forest_files import gitio
+from forest_files.check.engine import Finding, check_all
+from forest_files.check.explain import explain
+from forest_files.check.findings import Reported
+from forest_files.custody.content import GitTreeSource
+from forest_files.custody.session import custody_at
+from forest_files.custody.sources import LEDGER_PREFIX
+from forest_files.ledger.segments import SEGMENTS_DIR
+
+_SEGMENTS = f"{LEDGER_PREFIX}{SEGMENTS_DIR}"
+ROUTES_ON = "worktree"  # routes act on the checked-out tree (a CI checkout of HEAD)
+HistoryKey = tuple[str, str, "str | None"]
+
+
+def _changed(
+    root: Path, commits: Iterable[str], parents: Mapping[str, tuple[str, ...]]
+) -> dict[str, set[str] | None]:
+    """The paths each commit changed against any of its parents (None for a root
+    commit: all), in one ``git diff-tree --stdin`` for the whole range. Renames are
+    split, so a moved file names both its paths."""
+    listed = list(commits)
+    pairs = [(c, p) for c in listed for p in parents.get(c, ())]
+    diffs = iter(gitio.diff_each_parent(root, pairs, None, filters=None))
+    out: dict[str, set[str] | None] = {}
+    for commit in listed:
+        ups = parents.get(commit, ())
+        out[commit] = {c.path for _ in ups for c in next(diffs)} if ups else None
+    return out
+
+
+def _touches_ledger(paths: Iterable[str]) -> bool:
+    return any(p.startswith(LEDGER_PREFIX) for p in paths)
+
+
+class _LedgerHomes:
+    """Whose ledger judges a commit's files: its own while it holds segments; for a
+    commit whose ledger is missing (removed, moved away, emptied) that of its nearest
+    first-parent ancestor that has one — judging such a commit against its own empty
+    ledger would let it edit bound text unseen (growth.py reports the removal)."""
+
+    def __init__(self, root: Path, parents: Mapping[str, tuple[str, ...]]) -> None:
+        self.root = root
+        self.parents = parents
+        self.has = gitio.trees_exist(root, list(parents), _SEGMENTS)  # one call, whole range
+        self.homes: dict[str, str | None] = {}
+
+    def of(self, commit: str) -> str | None:
+        """The commit whose ledger judges ``commit`` (None: no ledger in reach)."""
+        chain: list[str] = []
+        at = commit
+        while at not in self.homes:
+            if at not in self.has:  # a parent outside the range (the merge-base)
+                self.has.update(gitio.trees_exist(self.root, [at], _SEGMENTS))
+            if self.has[at]:
+                self.homes[at] = at
+                break
+            chain.append(at)
+            up = self.parents.get(at, ())  # outside the range: not followed further
+            if not up:
+                self.homes[at] = None
+                break
+            at = up[0]
+        for lacking in chain:
+            self.homes[lacking] = self.homes[at]
+        return self.homes[commit]
+
+
+def _check_at(
+    root: Path, commit: str, changed: set[str] | None, ledger_at: str
+) -> list[Reported] | None:
+    """Failed findings of the affected bindings at ``commit``, against the ledger of
+    ``ledger_at`` (``commit`` itself unless its ledger is missing), explained while the
+    store is open; None if none affected."""
+    # Ledger untouched: only the changed paths' bindings can have moved off ground, so
+    # only those are loaded and only those blobs listed (cost follows the commit).
+    narrow = changed is not None and not _touches_ledger(changed)
+    with custody_at(root, ledger_at, paths=changed if narrow else None) as (
+        store,
+        bindings,
+        content,
+    ):
+        if narrow and changed is not None:
+            bindings = [b for b in bindings if b.path in changed]
+            if not bindings:
+                return None
+        if ledger_at != commit:  # the ground of an ancestor, the files of this commit
+            only = tuple(sorted(changed)) if narrow and changed is not None else ()
+            content = GitTreeSource(root, rev=commit, only=only)
+        failed = [f for f in check_all(store, bindings, content) if f.failed]
+        return list(explain(failed, root=root, source=ROUTES_ON, conn=store.conn))
+
+
+def judge_history(
+    root: Path, commits: Iterable[str], head: str, parents: Mapping[str, tuple[str, ...]]
+) -> tuple[dict[HistoryKey, Reported], list[str]]:
+    """The first finding of each (binding, kind, hash) in the range but HEAD, by key,
+    each naming the commit it was found at."""
+    out: dict[HistoryKey, Reported] = {}
+    judged: list[str] = []
+    homes = _LedgerHomes(root, parents)
+    before = [c for c in commits if c != head]  # HEAD is judged by the HEAD check
+    changes = _changed(root, before, parents)
+    for commit in before:
+        changed = changes[commit]
+        if changed is not None and not changed:
+            continue
+        home = homes.of(commit) or commit
+        found = _check_at(root, commit, changed, home)
+        if found is None:
+            continue
+        judged.append(commit)
+        for r in found:
+            f = r.finding
+            key = (f.binding, f.kind, f.actual_hash)
+            if key not in out:
+                hints = _history_hints(f, commit, None if home == commit else home)
+                out[key] = r._replace(commit=commit, hints=(*hints, *r.hints))
+    return out, judged
+
+
+def _history_hints(f: Finding, commit: str, judged_by: str | None) -> tuple[str, ...]:
+    said = f"changed there without its supersession recorded in the same commit ({commit[:12]})"
+    if judged_by is None:
+        return (said,)
+    return (said, f"commit {commit[:12]} holds no ledger; judged by the ledger of {judged_by[:12]}")
+
+
+def once(
+    head: list[tuple[HistoryKey, Reported]], history: dict[HistoryKey, Reported]
+) -> tuple[list[Reported], list[Reported]]:
+    """Each finding once: a HEAD finding that a commit of the range brought names that
+    commit as ``introduced`` (and is not repeated at it); the history findings HEAD
+    no longer shows stay. Returns (HEAD's findings, history's)."""
+    out: list[Reported] = []
+    for key, r in head:
+        brought = history.pop(key, None)
+        if brought is not None and brought.commit is not None:
+            r = r._replace(introduced=brought.commit)
+        out.append(r)
+    return out, list(history.values())
