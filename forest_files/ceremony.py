@@ -51,7 +51,7 @@ def root_to_ground(
             "body must be verbatim: the stored body differs from the source words, so rooting "
             "it would put unsigned words in the authority-holder's mouth"
         )
-    store._root(
+    store.root(
         entry_id=entry_id,
         quote=adopting_words.strip(),
         adopting_signature=adopting_signature.strip(),

@@ -71,7 +71,7 @@ def check_file_drift(
 ) -> list[dict[str, Any]]:
     """Compare a whole file with the body adopted by ``adoption_entry_id``."""
     path = Path(file_path)
-    store._check_scope(adoption_entry_id, "check_file_drift")
+    store.in_scope(adoption_entry_id, "check_file_drift")
     if not path.exists():
         return [{"label": "warning", "text": f"file missing: {path}", "path": str(path)}]
     target = _adopted(store.conn, adoption_entry_id)
@@ -98,7 +98,7 @@ def check_file_drift(
                 "actual_hash": actual,
             }
         )
-    if not store._ground(int(target[0])):
+    if not store.is_ground(int(target[0])):
         findings.append(
             {
                 "label": "warning",

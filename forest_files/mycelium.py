@@ -49,7 +49,7 @@ def _refuse_sealed(store: ForestStore, question_id: int, act: str) -> None:
         raise NotFound(f"entry {question_id} is not a question (unknown entry {question_id})")
     if row["bucket"] != "question":
         raise Refusal(f"entry {question_id} is not a question")
-    if store._sealed(question_id):
+    if store.is_sealed(question_id):
         raise Refusal(f"question {question_id} is sealed; {act} refused")
 
 
@@ -69,7 +69,7 @@ def reopen_question(store: ForestStore, *, question_id: int, entry_id: int) -> N
 
 
 def is_open(store: ForestStore, question_id: int) -> bool:
-    store._check_scope(question_id, "is_open")
+    store.in_scope(question_id, "is_open")
     row = store.conn.execute(queries.LATEST_ANSWER_KIND, (question_id,)).fetchone()
     return row is None or row[0] == REOPENS
 
@@ -96,7 +96,7 @@ def fruits_near(
             found.update(int(r[0]) for r in store.conn.execute(sql, [kind, *chunk, store.scope]))
     fruits: list[dict[str, Any]] = []
     for qid in sorted(found):
-        if store._sealed(qid) or not is_open(store, qid):
+        if store.is_sealed(qid) or not is_open(store, qid):
             continue
         ripeness = int(store.conn.execute(queries.RIPENESS, (qid,)).fetchone()[0])
         if ripeness < min_ripeness:

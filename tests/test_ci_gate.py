@@ -11,9 +11,9 @@ import pytest
 from helpers.git import commit_all, git, isolate, make_repo, write
 from typer.testing import CliRunner
 
+from forest_files.check.text import one_line
 from forest_files.custody.repository import Repository
 from forest_files.doors.cli import app
-from forest_files.doors.text import one_line
 from forest_files.gate.ci import run_gate
 from forest_files.gate.render import FORMATS, escape_data, escape_property, render
 from forest_files.ledger.acts import LedgerError

@@ -116,3 +116,36 @@ def test_no_private_name_reached_across_packages_accepted() -> None:
             if private and _package_of(target) != _package_of(name):
                 reached.append(f"{name}:{line} -> {target} {imported}".strip())
     assert reached == []
+
+
+# Attribute names that are public API despite the underscore (namedtuple's).
+PUBLIC_UNDERSCORE = {"_replace", "_asdict", "_fields", "_make"}
+
+
+def test_no_private_method_called_across_packages_accepted() -> None:
+    """``obj._name`` where ``_name`` is defined only in other packages: a private
+    interface reached from outside (the store's, ``Repository``'s)."""
+    trees = {path: ast.parse(path.read_text(encoding="utf-8")) for path in _modules().values()}
+
+    def room(path: Path) -> str:
+        parts = path.relative_to(PACKAGE).parts
+        return parts[0] if len(parts) > 1 else "(face)"
+
+    defined: dict[str, set[str]] = {}
+    for path, tree in trees.items():
+        for node in ast.walk(tree):
+            is_def = isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+            if is_def and node.name.startswith("_") and not node.name.startswith("__"):
+                defined.setdefault(node.name, set()).add(room(path))
+    reached = []
+    for path, tree in trees.items():
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Attribute) or node.attr not in defined:
+                continue
+            if node.attr in PUBLIC_UNDERSCORE:
+                continue
+            if isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"):
+                continue
+            if room(path) not in defined[node.attr]:
+                reached.append(f"{path.relative_to(PACKAGE)}:{node.lineno} .{node.attr}")
+    assert reached == []

@@ -13,6 +13,7 @@ from helpers.custody import BY, MAX, supersede_as_it_stands
 from helpers.git import commit_all, git, isolate, make_repo, write
 from test_forget import DOC, SECRET, SENTINEL, WORDS, adopted_then_cleaned, tree_bytes
 
+from forest_files.check.text import one_line
 from forest_files.custody.bindings import all_bindings
 from forest_files.custody.lookup import find_binding
 from forest_files.custody.proposals import ProposalStore
@@ -26,7 +27,6 @@ from forest_files.custody.tombstone import (
     normalise_line,
     tombstone_for,
 )
-from forest_files.doors.text import one_line
 from forest_files.gate.ci import run_gate
 from forest_files.gate.range import check_range
 from forest_files.governance.forget import forget

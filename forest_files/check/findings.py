@@ -14,7 +14,7 @@ import functools
 import shlex
 from typing import TYPE_CHECKING, NamedTuple
 
-from forest_files.doors.summary import summary_line
+from forest_files.check.summary import summary_line
 
 if TYPE_CHECKING:
     from forest_files.check.engine import Finding

@@ -138,7 +138,7 @@ def in_commit(root: Path, rev: str) -> list[Tracked]:
     """``rev``'s tracked local state: ``.forest`` one level deep (the ledger is one
     tree entry there), and recursively only a subtree that should not be there."""
     from forest_files import gitio
-    from forest_files.gitio._run import refuse_option, split_z
+    from forest_files.gitio import refuse_option, split_z
 
     refuse_option(rev, "revision")
     args = ["ls-tree", "-z", "--full-tree", "--end-of-options", rev, "--", FOREST_DIR, _PREFIX]

@@ -159,8 +159,8 @@ def _with_coverage(
     if not candidates:
         return report
     from forest_files.check.coverage import unbound
+    from forest_files.check.text import warning_note
     from forest_files.custody.content import GitTreeSource
-    from forest_files.doors.text import warning_note
 
     bindings: list[Binding] = []
     content: ContentSource

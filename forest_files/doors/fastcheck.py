@@ -99,7 +99,7 @@ def check_command(args: CheckArgs) -> int:
     if not (args.staged or args.rev or args.paths or args.as_json or args.verbose):
         count = _remembered(args.repo)
         if count is not None:
-            from forest_files.doors.summary import summary_line
+            from forest_files.check.summary import summary_line
 
             print(summary_line(count, 0, "working tree"))
             return 0
@@ -108,7 +108,7 @@ def check_command(args: CheckArgs) -> int:
 
 def _check(args: CheckArgs) -> int:
     from forest_files.check.path import run_check
-    from forest_files.doors.text import terminal
+    from forest_files.check.text import terminal
 
     root = _root(args.repo)
     source = "index" if args.staged else (args.rev or "worktree")

@@ -23,7 +23,7 @@ from xml.etree import ElementTree as ET
 
 from forest_files.check.findings import Reported
 from forest_files.check.kinds import KINDS
-from forest_files.doors.text import block, one_line, warning_block
+from forest_files.check.text import block, one_line, warning_block
 from forest_files.gate.ci import GateReport
 from forest_files.kernel.paths import LEDGER_DIR
 

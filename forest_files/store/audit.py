@@ -65,7 +65,7 @@ class AuditMixin(StoreBase):
             raise ForestError("walk_back: adopting_signature required")
         row = self._visible(entry_id) if isinstance(entry_id, int) else None
         if row is None:
-            self._check_scope(entry_id, "walk_back")  # ScopeMismatch if it is elsewhere
+            self.in_scope(entry_id, "walk_back")  # ScopeMismatch if it is elsewhere
             raise NotFound(f"walk_back: unknown entry {entry_id} is not current ground")
         if not self._ground(entry_id):
             raise Refusal(f"walk_back: entry {entry_id} is not current ground")

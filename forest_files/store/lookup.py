@@ -99,10 +99,7 @@ class LookupBase:
             raise mismatch(what, entry_id)
         return row
 
-    # The older name, still called by check/engine.py.
-    _require = require
-
-    def _check_scope(self, entry_id: int, what: str) -> bool:
+    def in_scope(self, entry_id: int, what: str) -> bool:
         """True if the entry exists in this scope, False if nowhere; ``ScopeMismatch``
         if only in another (status questions answer False for an unknown id)."""
         row = self.conn.execute(queries.ENTRY_SCOPE, (entry_id,)).fetchone()
@@ -168,14 +165,14 @@ class LookupBase:
     # The public questions check the id's scope first; the underscored ones are for
     # callers that already hold a row of this scope.
     def is_sealed(self, entry_id: int) -> bool:
-        return self._check_scope(entry_id, "is_sealed") and self._sealed(entry_id)
+        return self.in_scope(entry_id, "is_sealed") and self._sealed(entry_id)
 
     def is_contested(self, entry_id: int) -> bool:
         """A live head that shares its supersession chain with another live head."""
-        return self._check_scope(entry_id, "is_contested") and self._contested(entry_id)
+        return self.in_scope(entry_id, "is_contested") and self._contested(entry_id)
 
     def is_ground(self, entry_id: int) -> bool:
-        return self._check_scope(entry_id, "is_ground") and self._ground(entry_id)
+        return self.in_scope(entry_id, "is_ground") and self._ground(entry_id)
 
     def _sealed(self, entry_id: int) -> bool:
         row = self.conn.execute(queries.LATEST_SEAL_KIND, (entry_id,)).fetchone()

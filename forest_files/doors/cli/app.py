@@ -183,7 +183,7 @@ def _found(r: Repository, contested: list[GroundEntry], *, local: bool) -> list[
 
 
 def _blocks(found: list[Reported]) -> list[str]:
-    from forest_files.doors.text import block
+    from forest_files.check.text import block
 
     return [line for x in found for line in block(x)]
 

@@ -159,9 +159,9 @@ def walk(repo: Path, ask: Ask, as_: str | None = None) -> int:
     """The review loop; returns how many commands ran."""
     from forest_files.check.findings import Reported
     from forest_files.check.path import run_check
+    from forest_files.check.text import block
     from forest_files.custody.proposals import Proposal, ProposalStore
     from forest_files.custody.repository import find_root
-    from forest_files.doors.text import block
     from forest_files.proposals.view import show_lines
 
     root = find_root(repo)

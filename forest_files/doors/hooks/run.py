@@ -38,7 +38,7 @@ def check_staged(root: Path) -> int:
     """The pre-commit verdict for what is staged, against the staged ledger
     (doors/staged.py), rendered by the one hook renderer."""
     from forest_files.check.staged import judge_staged
-    from forest_files.doors.text import hook_refusal
+    from forest_files.check.text import hook_refusal
 
     report = judge_staged(root, diffs=sys.stderr.isatty())
     for note in report.notes:

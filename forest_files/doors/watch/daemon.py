@@ -78,7 +78,7 @@ def write_state(root: Path, w: Watcher, *, stopped: bool = False) -> None:
 def notifier() -> Alert:
     """Send a newly failed finding's headline as a desktop notification (notify-send).
     A missing tool is said once at start; a failing one once, then it is not run again."""
-    from forest_files.doors.text import headline
+    from forest_files.check.text import headline
 
     tool = shutil.which("notify-send")
     if tool is None:

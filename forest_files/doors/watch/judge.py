@@ -23,7 +23,7 @@ from pathlib import Path
 
 from forest_files.check.findings import Reported
 from forest_files.check.path import run_check
-from forest_files.doors.text import block, headline
+from forest_files.check.text import block, headline
 from forest_files.doors.watch.journal import Journal
 from forest_files.kernel.errors import ForestError, StoreBusy
 from forest_files.kernel.hashing import hash_body
