@@ -1,5 +1,5 @@
-"""Shared fixtures: a fresh custody store on disk, a real scroll, a pair maker; the
-Hypothesis profile.
+"""Shared fixtures: one fixed git environment for every test (autouse), a fresh
+custody store on disk, a real scroll, a pair maker; the Hypothesis profile.
 
 Property tests draw the same examples on every run (``derandomize``), so a CI
 run never fails on a draw no earlier run made; ``FOREST_HYPOTHESIS=explore``
@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from helpers.git import isolate
 from helpers.store import make_pair
 from hypothesis import settings
 
@@ -21,6 +22,12 @@ from forest_files import ForestStore, Scroll
 settings.register_profile("repeatable", derandomize=True, print_blob=True)
 settings.register_profile("explore", derandomize=False, print_blob=True)
 settings.load_profile(os.environ.get("FOREST_HYPOTHESIS", "repeatable"))
+
+
+@pytest.fixture(autouse=True)
+def _isolated_git(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every test sees one fixed git: author, committer, no global or system config."""
+    isolate(monkeypatch)
 
 
 @pytest.fixture

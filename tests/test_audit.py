@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from helpers.custody import BY, propose_on_latest
-from helpers.git import commit_all, git, isolate, make_repo, write
+from helpers.git import commit_all, git, make_repo, write
 from test_forget import SENTINEL, WORDS, adopted_then_cleaned
 from typer.testing import CliRunner
 
@@ -22,11 +22,6 @@ from forest_files.doors.cli import app
 
 runner = CliRunner()
 WORDS_SENTINEL = "WORDS-SENTINEL-k2j8h4"
-
-
-@pytest.fixture(autouse=True)
-def _isolated_git(monkeypatch: pytest.MonkeyPatch) -> None:
-    isolate(monkeypatch)
 
 
 def raw_log(root: Path) -> bytes:

@@ -20,16 +20,11 @@ from forest_files.store.connection import connect
 from forest_files.store.localdb import migrate
 from tests.helpers.cli import forest
 from tests.helpers.custody import DOC, two_bound_files
-from tests.helpers.git import commit_all, git, isolate, make_repo, write
+from tests.helpers.git import commit_all, git, make_repo, write
 from tests.helpers.state import shared_state
 from tests.helpers.watch import EDITED, wait_verdict, watching
 
 DRIFTED = DOC.replace("kept words", "drifted words")
-
-
-@pytest.fixture(autouse=True)
-def _isolated_git(monkeypatch: pytest.MonkeyPatch) -> None:
-    isolate(monkeypatch)
 
 
 def records(root: Path) -> list[AuditRecord]:

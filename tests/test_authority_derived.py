@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 from helpers.acts import raw_line
-from helpers.git import commit_all, git, isolate, make_repo, write
+from helpers.git import commit_all, git, make_repo, write
 from typer.testing import CliRunner
 
 from forest_files.custody.bindings import all_bindings
@@ -36,11 +36,6 @@ WORDS = "Adopted as the canon stands today"
 PROJECT = "p-derived"
 DOC = "# Canon\n\n## Elias\n\nElias keeps the lighthouse.\n"
 runner = CliRunner()
-
-
-@pytest.fixture(autouse=True)
-def _isolated_git(monkeypatch: pytest.MonkeyPatch) -> None:
-    isolate(monkeypatch)
 
 
 def forest(*args: str) -> tuple[int, str, str]:

@@ -19,12 +19,7 @@ from tests.helpers.custody import (
     supersede_as_it_stands,
     two_bound_files,
 )
-from tests.helpers.git import isolate, write
-
-
-@pytest.fixture(autouse=True)
-def _isolated(monkeypatch: pytest.MonkeyPatch) -> None:
-    isolate(monkeypatch)
+from tests.helpers.git import write
 
 
 def _kinds(root: Path) -> dict[str, str]:

@@ -25,17 +25,12 @@ from forest_files.doors.boundary import run_guarded
 from forest_files.kernel.errors import ForestError, StoreBusy, StoreCorruption
 from forest_files.ledger.acts import LedgerError
 from tests.helpers.custody import init_and_adopt
-from tests.helpers.git import commit_all, git, git_env, isolate, make_repo, write
+from tests.helpers.git import commit_all, git, git_env, make_repo, write
 from tests.helpers.state import local_state
 
 SENTINEL = "SENTINEL-7f3a-never-in-a-crash-log"
 DOC = f"# Title\n\n## Keep\n\n{SENTINEL} kept words\n\n## Other\n\nother words\n"
 DETAILS = re.compile(r"details in (.+); please report it$")
-
-
-@pytest.fixture(autouse=True)
-def _isolated(monkeypatch: pytest.MonkeyPatch) -> None:
-    isolate(monkeypatch)
 
 
 def _bound(tmp_path: Path) -> Path:

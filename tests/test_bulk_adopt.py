@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers.git import commit_all, isolate, make_repo, write
+from helpers.git import commit_all, make_repo, write
 from helpers.store import assert_refused
 
 from forest_files import ForestError, ForestStore
@@ -29,11 +29,6 @@ from tests.helpers.state import local_state
 
 BY = "t <t@example.org>"
 WORDS = "I adopt these sections as written"
-
-
-@pytest.fixture(autouse=True)
-def _isolated_git(monkeypatch: pytest.MonkeyPatch) -> None:
-    isolate(monkeypatch)
 
 
 def _import(store: ForestStore, bodies: list[str], **kw: object) -> Callable[[], object]:

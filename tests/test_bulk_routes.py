@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from helpers.cli import forest, kinds, ok
-from helpers.git import commit_all, isolate, make_repo, write
+from helpers.git import commit_all, make_repo, write
 
 import forest_files.doors.cli  # noqa: F401  (registers every command)
 from forest_files.custody.bindings import all_bindings
@@ -23,11 +23,6 @@ from tests.helpers.state import shared_state
 WORDS = "Adopted as the canon stands"
 SENTINEL = "QUOKKA-SENTINEL-4411"
 NESTED = f"# Canon\n\nIntro.\n\n## Rules\n\nThe frist rule: {SENTINEL}.\n\n## Other\n\nx\n"
-
-
-@pytest.fixture(autouse=True)
-def _isolated_git(monkeypatch: pytest.MonkeyPatch) -> None:
-    isolate(monkeypatch)
 
 
 def segments(repo: Path) -> list[str]:

@@ -9,21 +9,14 @@ import os
 import shutil
 from pathlib import Path
 
-import pytest
-
 from forest_files.custody import verdict
 from forest_files.kernel import cache
 from forest_files.kernel.state import shared_dir, worktree_dir
 from tests.helpers.cli import kinds
 from tests.helpers.custody import DOC, two_bound_files
-from tests.helpers.git import git, isolate, make_repo, write
+from tests.helpers.git import git, make_repo, write
 
 DRIFTED = DOC.replace("kept words", "kept words, changed")
-
-
-@pytest.fixture(autouse=True)
-def _isolated_git(monkeypatch: pytest.MonkeyPatch) -> None:
-    isolate(monkeypatch)
 
 
 def _state(tmp_path: Path) -> Path:

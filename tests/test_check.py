@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 from helpers.cli import forest, ok
-from helpers.git import commit_all, git, isolate, make_repo, write
+from helpers.git import commit_all, git, make_repo, write
 from typer.testing import Result
 
 import forest_files.doors.cli  # noqa: F401  (registers every command)
@@ -28,11 +28,6 @@ RULES = "## Rules\n\nThe first rule stands.\nThe second rule stands.\n\n"
 ELSE = "## Elsewhere\n\nOther words.\n\n"
 CANON = TOP + RULES + ELSE
 RULES_SEL = "canon.md#Canon/Rules"
-
-
-@pytest.fixture(autouse=True)
-def _isolated_git(monkeypatch: pytest.MonkeyPatch) -> None:
-    isolate(monkeypatch)
 
 
 def check(repo: Path, *args: str) -> tuple[int, dict[str, Any]]:

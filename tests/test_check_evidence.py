@@ -20,16 +20,11 @@ from forest_files.custody import bindmap
 from forest_files.doors import hooks as githooks
 from forest_files.text.normalise import normalised_hash
 from tests.helpers.custody import age_files, init_and_adopt
-from tests.helpers.git import commit_all, git, git_env, isolate, make_repo, write
+from tests.helpers.git import commit_all, git, git_env, make_repo, write
 from tests.helpers.state import local_state
 
 CANON = "# Canon\n\n## Rules\n\nThe first rule stands.\n\n## Elsewhere\n\nOther words.\n"
 RULES = "canon.md#Canon/Rules"
-
-
-@pytest.fixture(autouse=True)
-def _isolated(monkeypatch: pytest.MonkeyPatch) -> None:
-    isolate(monkeypatch)
 
 
 def _run(root: Path, *args: str) -> subprocess.CompletedProcess[str]:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-from helpers.git import commit_all, git, isolate, make_repo, write
+from helpers.git import commit_all, git, make_repo, write
 from typer.testing import CliRunner
 
 from forest_files.check.text import one_line
@@ -34,8 +34,7 @@ runner = CliRunner()
 
 
 @pytest.fixture(autouse=True)
-def _isolated_git(monkeypatch: pytest.MonkeyPatch) -> None:
-    isolate(monkeypatch)
+def _no_step_summary(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("GITHUB_STEP_SUMMARY", raising=False)
 
 

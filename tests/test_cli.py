@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers.git import commit_all, isolate, make_repo
+from helpers.git import commit_all, make_repo
 from typer.testing import CliRunner
 
 from forest_files.custody.repository import Repository
@@ -20,11 +20,6 @@ from forest_files.ledger.segments import segment_paths
 from tests.helpers.state import local_state
 
 runner = CliRunner()
-
-
-@pytest.fixture(autouse=True)
-def _isolated_git(monkeypatch: pytest.MonkeyPatch) -> None:
-    isolate(monkeypatch)
 
 
 def forest(*args: str) -> tuple[int, str, str]:

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-from helpers.git import commit_all, isolate, make_repo, write
+from helpers.git import commit_all, make_repo, write
 from typer.testing import CliRunner, Result
 
 import forest_files.doors.cli  # noqa: F401  (registers every command)
@@ -18,11 +18,6 @@ runner = CliRunner()
 SENTINEL = "ZEBRA-SENTINEL-7731"
 WORDS = "I adopt these words as written"
 CANON = f"# Canon\n\nIntro.\n\n## Secret\n\nThe code is {SENTINEL}.\nKeep it.\n\n## Other\n\nx\n"
-
-
-@pytest.fixture(autouse=True)
-def _isolated_git(monkeypatch: pytest.MonkeyPatch) -> None:
-    isolate(monkeypatch)
 
 
 def forest(repo: Path, *args: str) -> Result:

@@ -5,8 +5,6 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pytest
-from helpers.git import isolate
 from test_forget import SENTINEL, WORDS, adopted_then_cleaned, holding
 from typer.testing import CliRunner, Result
 
@@ -15,11 +13,6 @@ from forest_files.custody.repository import Repository
 from forest_files.doors.cli import app
 
 runner = CliRunner()
-
-
-@pytest.fixture(autouse=True)
-def _isolated_git(monkeypatch: pytest.MonkeyPatch) -> None:
-    isolate(monkeypatch)
 
 
 def forest(repo: Path, *args: str) -> Result:

@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 from helpers.custody import BY, init_and_adopt, retire
-from helpers.git import commit_all, git, git_env, isolate, make_repo, write
+from helpers.git import commit_all, git, git_env, make_repo, write
 
 from forest_files.custody.repository import Repository
 from forest_files.doors import hooks as githooks
@@ -30,11 +30,6 @@ FOREST = str(BIN / "forest")
 CANON = "# Canon\n\n## Rules\n\nThe rule stands.\n\n## Other\n\nOther words.\n"
 RULES = "canon.md#Canon/Rules"
 WORDS = "I adopt these words as written"
-
-
-@pytest.fixture(autouse=True)
-def _isolated(monkeypatch: pytest.MonkeyPatch) -> None:
-    isolate(monkeypatch)
 
 
 def run(root: Path, *args: str) -> subprocess.CompletedProcess[str]:

@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers.git import commit_all, git, isolate, make_repo, write
+from helpers.git import commit_all, git, make_repo, write
 
 import forest_files.doors.cli  # noqa: F401  (registers every command)
 from forest_files.check.coverage import unbound
@@ -38,11 +38,6 @@ GOVERNED = (
     '\n[authority]\n"**" = ["Ada Lovelace <ada@example.org>"]\n'
     '"docs/**" = ["Test Author <author@example.org>"]\n'
 )
-
-
-@pytest.fixture(autouse=True)
-def _isolated_git(monkeypatch: pytest.MonkeyPatch) -> None:
-    isolate(monkeypatch)
 
 
 def run(cwd: Path, *cmd: str) -> subprocess.CompletedProcess[str]:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from helpers.custody import BY, DOC, init_and_adopt
-from helpers.git import commit_all, git, git_env, isolate, make_repo, write
+from helpers.git import commit_all, git, git_env, make_repo, write
 
 from forest_files.check.findings import WORDS_PLACEHOLDER, Route
 from forest_files.custody.repository import Repository
@@ -20,11 +20,6 @@ from forest_files.kernel.errors import ForestError
 from tests.helpers.state import local_state
 
 HEAVY = {"typer", "pydantic", "git", "click", "rich"}
-
-
-@pytest.fixture(autouse=True)
-def _isolated(monkeypatch: pytest.MonkeyPatch) -> None:
-    isolate(monkeypatch)
 
 
 def forest(root: Path, *args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:

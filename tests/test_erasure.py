@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from helpers.git import commit_all, isolate, make_repo
+from helpers.git import commit_all, make_repo
 
 from forest_files import ForestError, ForestStore
 from forest_files.custody.repository import Repository
@@ -16,11 +16,6 @@ from tests.helpers.state import local_state
 
 ADA = "Ada <ada@example.org>"
 SECRET = "SENTINEL-PASTED-SECRET-4411"
-
-
-@pytest.fixture(autouse=True)
-def _isolated_git(monkeypatch: pytest.MonkeyPatch) -> None:
-    isolate(monkeypatch)
 
 
 def test_store_erase_leaves_tombstone_and_hash_accepted(store: ForestStore) -> None:

@@ -11,7 +11,6 @@ from pathlib import Path
 
 import pytest
 from helpers.custody import propose_on_latest
-from helpers.git import isolate
 from test_forget import SENTINEL, adopted_then_cleaned, holding, tree_bytes
 from typer.testing import CliRunner
 
@@ -29,11 +28,6 @@ from forest_files.kernel.errors import ForestError
 
 runner = CliRunner()
 LATER = "2999-01-01T00:00:00Z"
-
-
-@pytest.fixture(autouse=True)
-def _isolated_git(monkeypatch: pytest.MonkeyPatch) -> None:
-    isolate(monkeypatch)
 
 
 def with_retention(tmp_path: Path, table: str) -> Path:

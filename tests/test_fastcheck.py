@@ -11,16 +11,11 @@ from pathlib import Path
 import pytest
 
 from tests.helpers.custody import DOC, init_and_adopt
-from tests.helpers.git import commit_all, git_env, isolate, make_repo, write
+from tests.helpers.git import commit_all, git_env, make_repo, write
 from tests.helpers.state import local_state
 
 HEAVY = {"typer", "pydantic", "git", "pyromark", "markdown_it", "click", "rich"}
 PY_SRC = "def f(x):\n    return x\n\n\ndef g(x):\n    return 2 * x\n"
-
-
-@pytest.fixture(autouse=True)
-def _isolated(monkeypatch: pytest.MonkeyPatch) -> None:
-    isolate(monkeypatch)
 
 
 def _repo(tmp_path: Path) -> Path:

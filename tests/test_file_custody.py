@@ -8,18 +8,13 @@ from pathlib import Path
 
 import pytest
 from helpers.cli import forest, ok
-from helpers.git import commit_all, git, isolate, make_repo, write
+from helpers.git import commit_all, git, make_repo, write
 
 import forest_files.doors.cli  # noqa: F401  (registers every command)
 
 ADA = "Ada Lovelace <ada@example.org>"
 WORDS = "I adopt these words as written"
 CANON = "# Canon\n\nIntro.\n\n## Rules\n\nThe first rule stands.\n\n## Elsewhere\n\nOther.\n"
-
-
-@pytest.fixture(autouse=True)
-def _isolated_git(monkeypatch: pytest.MonkeyPatch) -> None:
-    isolate(monkeypatch)
 
 
 def ledger_files(repo: Path) -> list[str]:

@@ -22,7 +22,7 @@ from typing import Any
 import jsonschema
 import pytest
 from helpers.custody import init_and_adopt
-from helpers.git import commit_all, git, git_env, isolate, make_repo, write
+from helpers.git import commit_all, git, git_env, make_repo, write
 
 from forest_files.check.findings import SCHEMA_VERSION
 from forest_files.check.kinds import KINDS
@@ -34,11 +34,6 @@ README = ROOT / "README.md"
 BIN = Path(sys.executable).parent
 FOREST = str(BIN / "forest")
 DOC = "# Guide\n\n## One\n\nFirst words.\n\n## Two\n\nSecond words.\n"
-
-
-@pytest.fixture(autouse=True)
-def _isolated(monkeypatch: pytest.MonkeyPatch) -> None:
-    isolate(monkeypatch)
 
 
 def run(

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 from helpers.custody import BY, MAX, supersede_as_it_stands
-from helpers.git import commit_all, git, isolate, make_repo, write
+from helpers.git import commit_all, git, make_repo, write
 
 import forest_files.custody.repository as repository_module
 from forest_files.custody.proposals import ProposalStore
@@ -34,11 +34,6 @@ SECRET = f"deploy token = {SENTINEL}"
 DOC = f"# Ops\n\n## Keys\n\nThe keys live in the vault.\n{SECRET}\n\n## Other\n\nother words\n"
 CLEAN = DOC.replace(f"{SECRET}\n", "")
 WORDS = "A token was pasted here by mistake"
-
-
-@pytest.fixture(autouse=True)
-def _isolated_git(monkeypatch: pytest.MonkeyPatch) -> None:
-    isolate(monkeypatch)
 
 
 def adopted_then_cleaned(tmp_path: Path, *, authority: str | None = None) -> tuple[Path, str]:

@@ -10,7 +10,6 @@ from contextlib import closing
 from pathlib import Path
 
 import pytest
-from helpers.git import isolate
 from test_forget import BY, SENTINEL, WORDS, adopted_then_cleaned
 from typer.testing import CliRunner
 
@@ -24,11 +23,6 @@ from forest_files.store.forest import load_schema_sql
 from tests.helpers.state import local_state, shared_state
 
 runner = CliRunner()
-
-
-@pytest.fixture(autouse=True)
-def _isolated_git(monkeypatch: pytest.MonkeyPatch) -> None:
-    isolate(monkeypatch)
 
 
 @pytest.fixture

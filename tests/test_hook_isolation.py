@@ -16,17 +16,12 @@ from pathlib import Path
 import pytest
 from helpers.cli import forest
 from helpers.custody import DOC, init_and_adopt
-from helpers.git import commit_all, git, isolate, make_repo, write
+from helpers.git import commit_all, git, make_repo, write
 
 from forest_files.doors import hooks as githooks
 
 EDITED = DOC.replace("kept words", "edited words")
 SOURCE = Path(__file__).resolve().parents[1]
-
-
-@pytest.fixture(autouse=True)
-def _isolated_git(monkeypatch: pytest.MonkeyPatch) -> None:
-    isolate(monkeypatch)
 
 
 @pytest.fixture

@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers.git import commit_all, git, isolate, make_repo, write
+from helpers.git import commit_all, git, make_repo, write
 from typer.testing import CliRunner, Result
 
 import forest_files.doors.cli  # noqa: F401  (registers every command)
@@ -44,11 +44,6 @@ CANON = (
 RULES = "canon.md#Canon/Rules"
 OTHER = "# Other\n\n## Notes\n\nA note.\n\n## Tail\n\nTail words.\n"
 NOTES = "other.md#Other/Notes"
-
-
-@pytest.fixture(autouse=True)
-def _isolated_git(monkeypatch: pytest.MonkeyPatch) -> None:
-    isolate(monkeypatch)
 
 
 def run(

@@ -19,7 +19,7 @@ from itertools import pairwise
 from pathlib import Path
 
 import pytest
-from helpers.git import commit_all, isolate, make_repo
+from helpers.git import commit_all, make_repo
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
@@ -42,11 +42,6 @@ op = st.one_of(
     st.tuples(st.just("seal"), st.integers(0, 20)),
     st.tuples(st.just("unseal"), st.integers(0, 20)),
 )
-
-
-@pytest.fixture(autouse=True)
-def _isolated_git(monkeypatch: pytest.MonkeyPatch) -> None:
-    isolate(monkeypatch)
 
 
 Views = tuple[list[str], list[GroundEntry], list[GroundEntry], list[str]]

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from helpers.acts import PAYLOAD_TYPES, VECTOR_PROJECT
-from helpers.git import isolate, make_repo
+from helpers.git import make_repo
 
 from forest_files.custody.config import CONFIG_NAME, new_config, render_config
 from forest_files.custody.repository import LEDGER_DIR, Repository
@@ -24,11 +24,6 @@ from forest_files.store.anchor import ANCHOR_CREATED_AT, ANCHOR_SIGNATURE, ancho
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "ledger-format.md"
 VECTORS = Path(__file__).resolve().parent / "data" / "ledger-vectors"
-
-
-@pytest.fixture(autouse=True)
-def _isolated_git(monkeypatch: pytest.MonkeyPatch) -> None:
-    isolate(monkeypatch)
 
 
 def _expected() -> dict[str, Any]:

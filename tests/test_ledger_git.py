@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers.git import commit_all, git, isolate, make_repo, write
+from helpers.git import commit_all, git, make_repo, write
 from typer.testing import CliRunner
 
 from forest_files.custody.repository import GroundEntry, Repository
@@ -35,11 +35,6 @@ WORDS = "I adopt this text as written"
 LEDGER = Path(".forest") / "ledger"
 
 runner = CliRunner()
-
-
-@pytest.fixture(autouse=True)
-def _isolated_git(monkeypatch: pytest.MonkeyPatch) -> None:
-    isolate(monkeypatch)
 
 
 # -- helpers -------------------------------------------------------------------------

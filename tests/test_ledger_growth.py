@@ -18,7 +18,7 @@ from forest_files.kernel.hashing import hash_body
 from forest_files.ledger import make_act, read_ledger, write_segment
 from forest_files.ledger.segments import body_path, segment_paths
 from tests.helpers.custody import BY, DOC, two_bound_files
-from tests.helpers.git import commit_all, git, isolate, write
+from tests.helpers.git import commit_all, git, write
 
 runner = CliRunner()
 LEDGER = ".forest/ledger"
@@ -26,8 +26,7 @@ WORDS = "I adopt this text as written"
 
 
 @pytest.fixture(autouse=True)
-def _isolated_git(monkeypatch: pytest.MonkeyPatch) -> None:
-    isolate(monkeypatch)
+def _no_step_summary(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("GITHUB_STEP_SUMMARY", raising=False)
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from helpers.acts import entry_record, sample_act
-from helpers.git import commit_all, git, isolate, make_repo
+from helpers.git import commit_all, git, make_repo
 
 import forest_files.custody.sync as sync_module
 from forest_files.custody.repository import Repository
@@ -28,11 +28,6 @@ from tests.helpers.state import local_state
 
 ADA = "Ada Lovelace <ada@example.org>"
 WORDS = "I adopt this text as written"
-
-
-@pytest.fixture(autouse=True)
-def _isolated_git(monkeypatch: pytest.MonkeyPatch) -> None:
-    isolate(monkeypatch)
 
 
 @pytest.fixture

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-from helpers.git import commit_all, git, isolate, make_repo, write
+from helpers.git import commit_all, git, make_repo, write
 from helpers.ledger import delete_body
 from typer.testing import CliRunner
 
@@ -28,11 +28,6 @@ MALLORY = "Mallory <mallory@example.org>"
 AUTHOR = "Test Author <author@example.org>"  # who commits in these repositories
 WORDS = "I adopt this text as written"
 runner = CliRunner()
-
-
-@pytest.fixture(autouse=True)
-def _isolated_git(monkeypatch: pytest.MonkeyPatch) -> None:
-    isolate(monkeypatch)
 
 
 def forest(*args: str) -> tuple[int, str, str]:

@@ -7,7 +7,7 @@ import os
 from pathlib import Path
 
 import pytest
-from helpers.git import commit_all, git, isolate, make_repo, write
+from helpers.git import commit_all, git, make_repo, write
 
 from forest_files.custody.config import ConfigError
 from forest_files.custody.repository import GroundEntry, Repository
@@ -25,11 +25,6 @@ from tests.helpers.state import local_state
 
 ADA = "Ada Lovelace <ada@example.org>"
 WORDS = "I adopt this text as written"
-
-
-@pytest.fixture(autouse=True)
-def _isolated_git(monkeypatch: pytest.MonkeyPatch) -> None:
-    isolate(monkeypatch)
 
 
 def supersede(repo: Path, old: str, body: str) -> str:

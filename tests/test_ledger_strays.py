@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from helpers.acts import body_act
 from helpers.custody import BY, init_and_adopt
-from helpers.git import commit_all, git, git_env, isolate, make_repo, write
+from helpers.git import commit_all, git, git_env, make_repo, write
 
 from forest_files.custody.record import adopt_sections
 from forest_files.custody.repository import Repository
@@ -35,11 +35,6 @@ LEDGER = Path(".forest") / "ledger"
 _SEGMENT = re.compile(r"segments/[0-9a-f]{64}\.jsonl")
 _BODY = re.compile(r"bodies/([0-9a-f]{2})/(\1[0-9a-f]{62})\.txt")
 DOC = "# Doc {n}\n\n## Part\n\nwords of doc {n}\n"
-
-
-@pytest.fixture(autouse=True)
-def _isolated_git(monkeypatch: pytest.MonkeyPatch) -> None:
-    isolate(monkeypatch)
 
 
 def run(root: Path, *args: str, check: int | None = 0) -> subprocess.CompletedProcess[str]:

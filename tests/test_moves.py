@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 from helpers.cli import findings, forest, ok, runner
-from helpers.git import commit_all, git, git_env, isolate, make_repo, write
+from helpers.git import commit_all, git, git_env, make_repo, write
 
 import forest_files.doors.cli  # noqa: F401  (registers every command)
 from forest_files import gitio
@@ -31,11 +31,6 @@ from forest_files.store.base import utc_now
 WORDS = "Adopted as the canon stands"
 DOC = "# Title\n\n## Keep\n\nkept words\n\n## Other\n\nother words\n"
 BIN = Path(sys.executable).parent
-
-
-@pytest.fixture(autouse=True)
-def _isolated_git(monkeypatch: pytest.MonkeyPatch) -> None:
-    isolate(monkeypatch)
 
 
 def segments(repo: Path) -> list[str]:

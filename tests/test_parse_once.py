@@ -17,7 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from helpers.git import commit_all, git, isolate, make_repo, write
+from helpers.git import commit_all, git, make_repo, write
 from typer.testing import CliRunner
 
 from forest_files.custody.record import adopt_sections
@@ -33,11 +33,6 @@ BY = "Ada <ada@example.org>"
 NOTES = "docs/releases.md"
 RELEASES = 300
 runner = CliRunner()
-
-
-@pytest.fixture(autouse=True)
-def _isolated_git(monkeypatch: pytest.MonkeyPatch) -> None:
-    isolate(monkeypatch)
 
 
 def release_notes(edits: dict[int, str] | None = None) -> str:

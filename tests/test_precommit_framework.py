@@ -13,8 +13,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-from helpers.git import commit_all, git, isolate, make_repo, write
+from helpers.git import commit_all, git, make_repo, write
 from typer.testing import CliRunner
 
 import forest_files.doors.cli  # noqa: F401  (registers every command)
@@ -24,11 +23,6 @@ SOURCE = Path(__file__).resolve().parent.parent
 PRE_COMMIT = Path(sys.executable).parent / "pre-commit"
 WORDS = "I adopt these words as written"
 CANON = "# Canon\n\nIntro.\n\n## Rules\n\nThe first rule stands.\n\n## Elsewhere\n\nOther.\n"
-
-
-@pytest.fixture(autouse=True)
-def _isolated_git(monkeypatch: pytest.MonkeyPatch) -> None:
-    isolate(monkeypatch)
 
 
 def run(cwd: Path, *cmd: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from helpers.custody import BY, DOC
-from helpers.git import commit_all, git, isolate
+from helpers.git import commit_all, git
 from helpers.watch import EDITED, bound_repo
 from typer.testing import CliRunner
 
@@ -27,11 +27,6 @@ from tests.helpers.state import shared_state
 
 SENTINEL = "QUOKKA-SENTINEL-5521"
 runner = CliRunner()
-
-
-@pytest.fixture(autouse=True)
-def _isolated_git(monkeypatch: pytest.MonkeyPatch) -> None:
-    isolate(monkeypatch)
 
 
 def _capture(root: Path, text: str) -> str:

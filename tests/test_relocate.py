@@ -15,13 +15,8 @@ from forest_files.custody.relocate import relocate_once
 from forest_files.custody.repository import Repository
 from tests.helpers.cli import kinds
 from tests.helpers.custody import DOC, propose_on_latest, two_bound_files
-from tests.helpers.git import git, isolate
+from tests.helpers.git import git
 from tests.helpers.state import shared_state
-
-
-@pytest.fixture(autouse=True)
-def _isolated_git(monkeypatch: pytest.MonkeyPatch) -> None:
-    isolate(monkeypatch)
 
 
 def _old_layout(tmp_path: Path) -> tuple[Path, dict[str, bytes]]:

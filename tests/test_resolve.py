@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from helpers.git import commit_all, git, isolate, make_repo
+from helpers.git import commit_all, git, make_repo
 
 from forest_files.custody.repository import Repository
 from forest_files.kernel.errors import ForestError
@@ -13,11 +13,6 @@ from forest_files.kernel.hashing import hash_body
 
 ADA = "Ada Lovelace <ada@example.org>"
 WORDS = "I adopt this text as written"
-
-
-@pytest.fixture(autouse=True)
-def _isolated_git(monkeypatch: pytest.MonkeyPatch) -> None:
-    isolate(monkeypatch)
 
 
 def _supersede(repo: Path, old: str, text: str) -> str:

@@ -6,9 +6,8 @@ import json
 import tempfile
 from pathlib import Path
 
-import pytest
 from helpers.cli import forest, ok
-from helpers.git import commit_all, git, isolate, make_repo, write
+from helpers.git import commit_all, git, make_repo, write
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
@@ -24,11 +23,6 @@ CANON = (
     "# Canon\n\nIntro.\n\n## Rules\n\nThe first rule stands.\nThe second rule stands.\n\n"
     "## Else\n\nx\n"
 )
-
-
-@pytest.fixture(autouse=True)
-def _isolated_git(monkeypatch: pytest.MonkeyPatch) -> None:
-    isolate(monkeypatch)
 
 
 def kinds(repo: Path) -> list[str]:

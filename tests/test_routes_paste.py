@@ -20,17 +20,12 @@ from pathlib import Path
 
 import pytest
 from helpers.custody import BY, supersede_as_it_stands
-from helpers.git import commit_all, git, git_env, isolate, make_repo, write
+from helpers.git import commit_all, git, git_env, make_repo, write
 
 from forest_files.check.findings import WORDS_PLACEHOLDER
 
 DOC = "# Canon\n\n## Rules\n\nfirst rule stands\n\n## Other\n\nother\n"
 WORDS = "Checked by hand and right"
-
-
-@pytest.fixture(autouse=True)
-def _isolated(monkeypatch: pytest.MonkeyPatch) -> None:
-    isolate(monkeypatch)
 
 
 def _shim(tmp: Path) -> dict[str, str]:

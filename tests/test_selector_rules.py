@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from helpers.cli import forest, ok
-from helpers.git import commit_all, git, git_env, isolate, make_repo, write
+from helpers.git import commit_all, git, git_env, make_repo, write
 
 import forest_files.doors.cli  # noqa: F401  (registers every command)
 from forest_files.custody.content import GitTreeSource, WorktreeSource
@@ -28,11 +28,6 @@ from forest_files.text.pysymbol import OverloadStub
 from forest_files.text.selector import AmbiguousSelector, Selector, parse_selector
 
 WORDS = "I adopt these words as written"
-
-
-@pytest.fixture(autouse=True)
-def _isolated_git(monkeypatch: pytest.MonkeyPatch) -> None:
-    isolate(monkeypatch)
 
 
 def refused(repo: Path, *args: str) -> str:

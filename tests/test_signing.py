@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers.git import commit_all, git, isolate, make_repo, write
+from helpers.git import commit_all, git, make_repo, write
 from helpers.signing import commit_signed, keygen, signer_line, supersede
 
 from forest_files.custody.config import ConfigError, parse_config_text, render_config
@@ -37,11 +37,6 @@ DOC = "# Canon\n\n## Elias\n\nElias keeps the lighthouse.\n\n## Mara\n\nMara sai
 KEYRING = ".forest/allowed_signers"
 
 pytestmark = pytest.mark.skipif(shutil.which("ssh-keygen") is None, reason="needs ssh-keygen")
-
-
-@pytest.fixture(autouse=True)
-def _isolated_git(monkeypatch: pytest.MonkeyPatch) -> None:
-    isolate(monkeypatch)
 
 
 def _toml(mode: str = "required", extra: str = "") -> str:

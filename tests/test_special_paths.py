@@ -23,17 +23,12 @@ import pytest
 from forest_files.custody.special import git_mode_kind, special_path_reason
 from forest_files.doors import hooks as githooks
 from tests.helpers.custody import age_files, init_and_adopt
-from tests.helpers.git import commit_all, git, git_env, isolate, make_repo, write
+from tests.helpers.git import commit_all, git, git_env, make_repo, write
 
 CANON = "# Canon\n\n## Rules\n\nThe first rule stands.\n\n## Elsewhere\n\nOther words.\n"
 RULES = "canon.md#Canon/Rules"
 WORDS = "I adopt these words as written"
 needs_fifo = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs named pipes")
-
-
-@pytest.fixture(autouse=True)
-def _isolated(monkeypatch: pytest.MonkeyPatch) -> None:
-    isolate(monkeypatch)
 
 
 def _run(root: Path, *args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:

@@ -16,15 +16,10 @@ from forest_files.custody.record import adopt_sections
 from forest_files.custody.repository import Repository
 from forest_files.custody.statcache import PARSE_NAME, STAT_NAME, StatCache
 from forest_files.custody.targets import read_section
-from tests.helpers.git import isolate, make_repo, write
+from tests.helpers.git import make_repo, write
 from tests.helpers.state import local_state
 
 DOC = "# Title\n\n## Keep\n\nkept words here\n\n## Other\n\nother words\n"
-
-
-@pytest.fixture(autouse=True)
-def _isolated(monkeypatch: pytest.MonkeyPatch) -> None:
-    isolate(monkeypatch)
 
 
 def _bound(tmp_path: Path, files: int = 1) -> Repository:

@@ -18,15 +18,10 @@ from forest_files.doors import hooks as githooks
 from forest_files.kernel.errors import StateError
 from forest_files.kernel.state import ensure_dir, git_dirs, shared_dir, worktree_dir
 from tests.helpers.custody import DOC, two_bound_files
-from tests.helpers.git import commit_all, git, isolate, write
+from tests.helpers.git import commit_all, git, write
 from tests.helpers.state import local_state
 
 DRIFTED = DOC.replace("kept words", "kept words, quietly changed")
-
-
-@pytest.fixture(autouse=True)
-def _isolated_git(monkeypatch: pytest.MonkeyPatch) -> None:
-    isolate(monkeypatch)
 
 
 def forest(repo: Path, *args: str) -> subprocess.CompletedProcess[str]:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from helpers.custody import BY, MAX, supersede_as_it_stands
-from helpers.git import commit_all, git, isolate, make_repo, write
+from helpers.git import commit_all, git, make_repo, write
 from test_forget import DOC, SECRET, SENTINEL, WORDS, adopted_then_cleaned, tree_bytes
 
 from forest_files.check.text import one_line
@@ -34,11 +34,6 @@ from forest_files.kernel.errors import ForestError
 from forest_files.ledger import LedgerError, read_ledger, write_segment
 from forest_files.ledger.segments import body_path
 from forest_files.proposals.adopt import adopt_proposal
-
-
-@pytest.fixture(autouse=True)
-def _isolated_git(monkeypatch: pytest.MonkeyPatch) -> None:
-    isolate(monkeypatch)
 
 
 def forgotten(tmp_path: Path) -> tuple[Path, str]:

@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 from helpers.custody import init_and_adopt
-from helpers.git import commit_all, git, git_env, isolate, make_repo, write
+from helpers.git import commit_all, git, git_env, make_repo, write
 
 from forest_files.doors import hooks as githooks
 
@@ -29,11 +29,6 @@ FOREST = str(BIN / "forest")
 CANON = "# Canon\n\n## Rules\n\nThe rule stands.\n"
 SENTINEL = "LOCAL-STATE-SENTINEL-5e1f"
 KIND = "tracked-local-state"
-
-
-@pytest.fixture(autouse=True)
-def _isolated(monkeypatch: pytest.MonkeyPatch) -> None:
-    isolate(monkeypatch)
 
 
 def run(root: Path, *args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:

@@ -12,12 +12,7 @@ import pytest
 
 from forest_files.custody import verdict
 from tests.helpers.custody import DOC, age_files, retire, two_bound_files
-from tests.helpers.git import git_env, isolate
-
-
-@pytest.fixture(autouse=True)
-def _isolated(monkeypatch: pytest.MonkeyPatch) -> None:
-    isolate(monkeypatch)
+from tests.helpers.git import git_env
 
 
 def _fast(root: Path) -> subprocess.CompletedProcess[str]:

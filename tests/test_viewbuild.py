@@ -14,12 +14,7 @@ from forest_files.custody.viewkey import ledger_fingerprint, view_path
 from forest_files.ledger.acts import LedgerError
 from forest_files.store.forest import ForestStore
 from tests.helpers.custody import DOC, init_and_adopt, supersede_as_it_stands
-from tests.helpers.git import commit_all, git, isolate, make_repo, write
-
-
-@pytest.fixture(autouse=True)
-def _isolated(monkeypatch: pytest.MonkeyPatch) -> None:
-    isolate(monkeypatch)
+from tests.helpers.git import commit_all, git, make_repo, write
 
 
 def _repo(tmp_path: Path) -> Path:

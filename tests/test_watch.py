@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
-from helpers.git import git, isolate
+from helpers.git import git
 from helpers.watch import (
     DOC,
     EDITED,
@@ -41,11 +41,6 @@ from forest_files.kernel.hashing import hash_body
 from tests.helpers.state import local_state
 
 EDITED_KEEP = "## Keep\n\nedited words\n\n"
-
-
-@pytest.fixture(autouse=True)
-def _isolated_git(monkeypatch: pytest.MonkeyPatch) -> None:
-    isolate(monkeypatch)
 
 
 def _open_proposals(root: Path) -> list[str | None]:

@@ -11,7 +11,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from helpers.git import isolate
 from helpers.watch import (
     EDITED,
     TIMEOUT,
@@ -32,11 +31,6 @@ from tests.helpers.state import local_state
 
 runner = CliRunner()
 FAST = ["--quiet", "0.1", "--ceiling", "1", "--grace", "0.5"]
-
-
-@pytest.fixture(autouse=True)
-def _isolated_git(monkeypatch: pytest.MonkeyPatch) -> None:
-    isolate(monkeypatch)
 
 
 @pytest.fixture

@@ -7,7 +7,6 @@ from pathlib import Path
 
 import pytest
 from helpers.custody import DOC
-from helpers.git import isolate
 from helpers.watch import EDITED, bound_repo, wait_proposal, wait_verdict, watching
 
 from forest_files.check.path import run_check
@@ -18,11 +17,6 @@ from forest_files.doors.watch.route import Restorer
 from tests.helpers.state import shared_state
 
 EDITED_BOTH = EDITED.replace("other words", "other words, edited too")
-
-
-@pytest.fixture(autouse=True)
-def _isolated_git(monkeypatch: pytest.MonkeyPatch) -> None:
-    isolate(monkeypatch)
 
 
 def _policy(root: Path, policy: str) -> None:

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 from helpers.cli import forest, kinds
-from helpers.git import commit_all, git, isolate
+from helpers.git import commit_all, git
 from helpers.watch import (
     DOC,
     EDITED,
@@ -42,11 +42,6 @@ from tests.helpers.state import local_state, shared_state
 
 FAST = ["--quiet", "0.1", "--ceiling", "1", "--grace", "0.5"]
 SECRET = "sentinel-body-7f3a"  # section text that must never reach a log or a notification
-
-
-@pytest.fixture(autouse=True)
-def _isolated_git(monkeypatch: pytest.MonkeyPatch) -> None:
-    isolate(monkeypatch)
 
 
 # -- a watcher process, as `forest watch` runs it --------------------------------------

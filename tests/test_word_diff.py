@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers.git import commit_all, isolate, make_repo, write
+from helpers.git import commit_all, make_repo, write
 
 from forest_files.check.diff import colourise, is_prose, word_diff
 
@@ -18,11 +18,6 @@ FOREST = str(BIN / "forest")
 WORDS = "Adopted as written"
 CANON = "# Canon\n\n## Rules\n\nThe first rule stands.\n\nA middle line.\n\nThe last rule.\n"
 CODE = "def total(x):\n    return x + 1\n"
-
-
-@pytest.fixture(autouse=True)
-def _isolated_git(monkeypatch: pytest.MonkeyPatch) -> None:
-    isolate(monkeypatch)
 
 
 def forest(repo: Path, *args: str) -> subprocess.CompletedProcess[str]:
