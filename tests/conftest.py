@@ -25,9 +25,15 @@ settings.load_profile(os.environ.get("FOREST_HYPOTHESIS", "repeatable"))
 
 
 @pytest.fixture(autouse=True)
-def _isolated_git(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every test sees one fixed git: author, committer, no global or system config."""
+def _isolated_git(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Every test sees one fixed git: author, committer, no global or system config;
+    and a door run in this process (the hook sets a short lock budget) leaves the
+    store's busy budget as it found it."""
+    from forest_files.store import connection
+
     isolate(monkeypatch)
+    yield
+    connection.set_busy_budget(connection.BUSY_TIMEOUT_MS)
 
 
 @pytest.fixture

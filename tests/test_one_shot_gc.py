@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from forest_files.doors import entry
+from forest_files.doors import boundary, entry
 from forest_files.doors.hooks import run
 from forest_files.doors.watch.daemon import settle_gc
 from forest_files.store import connection
@@ -21,7 +21,7 @@ from forest_files.store import connection
 @pytest.fixture(autouse=True)
 def _restore_gc(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     # In this process the doors' last step raises instead of ending pytest.
-    monkeypatch.setattr(entry, "leave", _raise_exit)
+    monkeypatch.setattr(boundary, "leave", _raise_exit)
     yield
     gc.unfreeze()
     gc.enable()

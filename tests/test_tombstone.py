@@ -260,7 +260,7 @@ def test_forget_by_non_holder_in_ci_refused(tmp_path: Path) -> None:
     with Repository(root) as repo:
         store = repo.synced()
         entry = store.local_id(old)
-        body_hash = str(store._require(entry, "t")["body_hash"])
+        body_hash = str(store.require(entry, "t")["body_hash"])
         payload = EraseAct(body_hash, "Mallory <m@x>", "mine now", "2026-01-01T00:00:00Z", ())
         act = repo.act(payload, deps_for(store, refs=[entry], status_of=[entry]))
         write_segment(root / ".forest/ledger", [act], {})

@@ -54,8 +54,9 @@ def repo(tmp_path: Path) -> Path:
 def _plant(root: Path, what: str) -> str:
     """Stage one piece of local state under .forest (past its .gitignore); its path."""
     if what == "index":
-        path = ".forest/woods.db"  # the real index, as it is
+        path = ".forest/woods.db"  # a copy of the real index, at an old layout's place
         run(root, FOREST, "sync")
+        (root / path).write_bytes((root / ".git" / "forest" / "woods.db").read_bytes())
     elif what == "view":
         path = ".forest/cache/views/x.db"
         write(root, path, f"{SENTINEL}\n")
