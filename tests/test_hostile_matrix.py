@@ -128,6 +128,7 @@ def test_hostile_matrix_row_without_test_refused(matrix_rows):
     assert rows_without_test(matrix_rows) == []
 
 
+@pytest.mark.slow
 def test_hostile_matrix_unknown_test_refused(matrix_rows):
     assert missing_tests(matrix_rows, REPO) == []
 

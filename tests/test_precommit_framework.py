@@ -13,6 +13,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from helpers.git import commit_all, git, make_repo, write
 from typer.testing import CliRunner
 
@@ -31,6 +32,7 @@ def run(cwd: Path, *cmd: str, env: dict[str, str]) -> subprocess.CompletedProces
     )
 
 
+@pytest.mark.slow
 def test_precommit_framework_forest_check(tmp_path: Path) -> None:
     """The real pre-commit tool installs our hook from a clone and runs it on commits."""
     head = git(SOURCE, "rev-parse", "HEAD")

@@ -52,7 +52,7 @@ def test_readme_quick_start_has_two_commands_accepted() -> None:
     assert "pip install" in tour and "-e" not in tour.split()
     assert tests.startswith("python3 -m venv .venv && ")
     assert "'.[test]'" in tests
-    assert tests.endswith('-m pytest -m "not slow"')
+    assert tests.endswith('-m pytest -n auto -m "not slow"')
     assert TOUR.is_file()
 
 

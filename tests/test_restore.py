@@ -6,6 +6,7 @@ import json
 import tempfile
 from pathlib import Path
 
+import pytest
 from helpers.cli import forest, ok
 from helpers.git import commit_all, git, make_repo, write
 from hypothesis import HealthCheck, Phase, given, settings
@@ -245,6 +246,7 @@ PROPERTY = settings(
 )
 
 
+@pytest.mark.slow
 @PROPERTY
 @given(doc=documents(("\n",)), data=st.data())
 def test_restore_property_lf_only_the_section_changes(
@@ -253,6 +255,7 @@ def test_restore_property_lf_only_the_section_changes(
     _property(doc, False, data, ("\n",))
 
 
+@pytest.mark.slow
 @PROPERTY
 @given(doc=documents(("\n", "\r\n")), bom=st.booleans(), data=st.data())
 def test_restore_property_crlf_mix_and_bom_only_the_section_changes(
