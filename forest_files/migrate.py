@@ -15,7 +15,6 @@ Test: tests/test_migrate.py
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import sqlite3
@@ -26,6 +25,7 @@ from pathlib import Path
 from typing import Any, Literal
 from urllib.parse import quote
 
+from forest_files.kernel.cache import fsync_dir
 from forest_files.kernel.errors import ForeignStore, ForestError
 from forest_files.kernel.hashing import entry_content_id, hash_body
 from forest_files.kernel.vocab import BUCKETS, Bucket
@@ -469,7 +469,7 @@ def _publish(tmp: Path, new: Path) -> None:
         os.replace(tmp, new)
     else:
         tmp.unlink()
-    _fsync_dir(new.parent)
+    fsync_dir(new.parent)
 
 
 def _discard(tmp: Path) -> None:
@@ -481,12 +481,3 @@ def _with_side_files(path: Path) -> Iterator[Path]:
     yield path
     for suffix in _SIDE_FILES:
         yield Path(f"{path}{suffix}")
-
-
-def _fsync_dir(directory: Path) -> None:
-    with contextlib.suppress(OSError):  # not every platform can open a directory
-        fd = os.open(directory, os.O_RDONLY)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)

@@ -27,6 +27,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, NoReturn
 
+from forest_files.kernel.cache import fsync_dir
 from forest_files.kernel.errors import ScrollError
 
 __all__ = ["MAX_SLICE", "Reservation", "Scroll", "ScrollError"]
@@ -145,7 +146,7 @@ class Scroll:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         if not self.path.exists():
             self.path.touch()
-            _fsync_dir(self.path.parent)
+            fsync_dir(self.path.parent)
 
     def append(self, head: str) -> int:
         """Append ``head`` as one record and return the byte offset where it starts."""
@@ -284,15 +285,3 @@ class Scroll:
                 f"MAX_SLICE={MAX_SLICE} bytes); check it with verify_pointer()"
             )
         return line
-
-
-def _fsync_dir(directory: Path) -> None:
-    """Make a new file's directory entry durable (a no-op where dirs cannot be opened)."""
-    try:
-        fd = os.open(directory, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)

@@ -130,16 +130,23 @@ def replace_atomically(target: str, data: bytes, *, fsync: bool = False) -> None
         fsync_dir(os.path.dirname(target))
 
 
-def fsync_dir(directory: str | os.PathLike[str]) -> None:
-    """Make a rename in ``directory`` durable (a no-op where directories cannot be opened)."""
+def fsync_dir(directory: str | os.PathLike[str], *, strict: bool = False) -> None:
+    """Make a rename in ``directory`` durable: the one directory fsync of forest-files.
+    A no-op where directories cannot be opened (not POSIX); elsewhere an error is
+    raised when ``strict`` (the ledger) and ignored otherwise (caches, rebuildable)."""
+    if os.name != "posix":
+        return
     try:
         fd = os.open(directory, os.O_RDONLY)
     except OSError:
+        if strict:
+            raise
         return
     try:
         os.fsync(fd)
     except OSError:
-        pass
+        if strict:
+            raise
     finally:
         os.close(fd)
 

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
 
+from forest_files.kernel.cache import fsync_dir
 from forest_files.kernel.errors import ForestError
 from forest_files.kernel.hashing import hash_body
 from forest_files.ledger.acts import (
@@ -114,16 +115,6 @@ def read_body(ledger_dir: Path, body_hash: str) -> str | None:
         raise LedgerError(f"body file {body_hash} is not UTF-8", code="malformed") from None
 
 
-def _fsync_dir(path: Path) -> None:
-    if os.name != "posix":  # directories cannot be opened for fsync on Windows
-        return
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
 def _body_state(path: Path | str, body_hash: str) -> str:
     """ "intact", "absent", or "damaged" (present but not hashing to its name)."""
     try:
@@ -165,7 +156,7 @@ def _write_bodies(ledger_dir: Path, bodies: Mapping[str, str], created: list[Pat
     if pending and not each:
         os.sync()
     for directory in sorted(changed):
-        _fsync_dir(directory)
+        fsync_dir(directory, strict=True)
 
 
 def write_segment(ledger_dir: Path, acts: Iterable[Act], bodies: Mapping[str, str]) -> SegmentRef:
@@ -187,7 +178,7 @@ def write_segment(ledger_dir: Path, acts: Iterable[Act], bodies: Mapping[str, st
     path = directory / segment_file_name(name)
     if not path.exists():  # same bytes, same name: an existing copy is this segment
         for changed in sorted(place(ledger_dir, path, data, fsync=True)):
-            _fsync_dir(changed)
+            fsync_dir(changed, strict=True)
     return SegmentRef(name=name, path=path, acts=len(lines))
 
 
