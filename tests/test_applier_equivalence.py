@@ -321,7 +321,7 @@ def test_history_every_kind_but_write_recorded_accepted(history: dict[str, Step]
 
 @pytest.mark.parametrize("step", STEPS)
 def test_paths_acts_bind_equal_binding_events_accepted(history: dict[str, Step], step: str) -> None:
-    """What the hook's first run after a clone reads from the acts alone (doors/staged.py)
+    """What the hook's first run after a clone reads from the acts alone (check/staged.py)
     is exactly what a replay's binding events name."""
     s = history[step]
     assert s.act_paths == s.event_paths

@@ -443,7 +443,7 @@ def test_bounds_one_definition_reused_accepted() -> None:
 def test_bounds_audit_targets_at_n_kept_over_left_off_counted(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Audit targets (governance/auditlog.py) are a bound that counts, not refuses: a
+    """Audit targets (custody/auditlog.py) are a bound that counts, not refuses: a
     recorded ceremony must never fail for its log line. 64 are kept; of 65, the 65th is
     left off and counted."""
     from forest_files.custody.auditlog import MAX_TARGETS, AuditLog, Event

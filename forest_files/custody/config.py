@@ -5,7 +5,7 @@ Refuses: a missing file, bad TOML, unknown tables or keys, wrong types,
 values out of bounds, malformed globs or holders — each as ConfigError naming
 the file, the key and the fix.
 Returns: ForestConfig; holders of a path; whether a signature may act on it.
-Test: tests/test_config.py, tests/test_signing.py (the signing keys, signing/settings.py)
+Test: tests/test_config.py, tests/test_signing.py (the signing keys, custody/signers.py)
 
 Kept free of pydantic on purpose: every command, the pre-commit hook
 included, reads this file, and the hook must start fast.
@@ -51,7 +51,7 @@ _TABLES: dict[str, frozenset[str] | None] = {
     "signing": None,  # keys are globs
     "gpg": None,  # keys are holders
     "require": None,  # keys are globs (coverage: files that must be bound)
-    "watch": None,  # keys are globs (what the watcher does with drift: watch/policy.py)
+    "watch": None,  # keys are globs (what the watcher does with drift: custody/watchpolicy.py)
     "retention": None,  # keys are RETENTION_KINDS (checked with their own message)
 }
 # What ``forest expire`` may remove (local, never adopted), and its bounds in days.

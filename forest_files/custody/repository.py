@@ -215,7 +215,7 @@ class Repository:
     def _finish_erasures(self) -> None:
         """Delete the body file of every erasure the index holds (a forget killed
         after its commit left one; a pulled erase names one a branch still had), and
-        finish any purge of local copies a forget still owes (governance/purge.py)."""
+        finish any purge of local copies a forget still owes (custody/purge.py)."""
         from forest_files.custody.purge import delete_erased_bodies, resume_pending
 
         store = self.store()

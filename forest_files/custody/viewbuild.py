@@ -279,7 +279,7 @@ def _prune(folder: Path) -> None:
         Path(bindmap.view_record(str(old))).unlink(missing_ok=True)
     for old in _newest_first(folder.glob("*.alias"))[MAX_VIEWS * 8 :]:
         old.unlink(missing_ok=True)  # an alias of a pruned view only costs a rebuild
-    # Bound paths a hook remembered for a view never built (doors/staged.py).
+    # Bound paths a hook remembered for a view never built (check/staged.py).
     orphans = [b for b in folder.glob("*.bound") if not b.with_suffix(".db").exists()]
     for old in _newest_first(orphans)[MAX_VIEWS * 8 :]:
         old.unlink(missing_ok=True)

@@ -9,7 +9,7 @@ happens before a command runs (option parsing, imports, dispatch).
 
 Stores: for an internal error (an exception that is not a ForestError), a crash
 log in the git directory (crashlog.py); a refusal in the audit log of ``repo``
-(governance/doorlog.py: its type's code, never its message) when ``audit`` names
+(doors/doorlog.py: its type's code, never its message) when ``audit`` names
 the door.
 Refuses: nothing; it translates (kernel/exits.py): 0 ok; 1 a refusal
 (ForestError); 2 usage (the framework's own, re-raised); 3 corruption

@@ -5,7 +5,7 @@ Every format renders the one finding model ``forest check`` renders
 show`` takes; a section hash is ``section_hash``), routes as data. Text is
 ``forest check``'s block per finding; JSON is the schema every door prints
 (docs/findings.schema.json); SARIF, JUnit and GitHub carry the block as one line
-(doors/text.py ``one_line``), SARIF the routes and ids as properties too. Never
+(check/text.py ``one_line``), SARIF the routes and ids as properties too. Never
 section or body text, nor adopting words (CI logs are often public).
 
 Stores: nothing (``write_step_summary`` appends to the file it is given).

@@ -17,8 +17,8 @@ Returns: the checked value, so a check can wrap an argument.
 Test: tests/test_bounds.py
 
 Bounds that live elsewhere for now (their modules are governed by other work):
-``governance/auditlog.py`` (MAX_TARGETS, MAX_TARGET_CHARS, MAX_PAGE),
-``watch/policy.py`` (MAX_WATCH_RULES), ``watch/events.py`` (MAX_REQUIRED_DIRS),
+``custody/auditlog.py`` (MAX_TARGETS, MAX_TARGET_CHARS, MAX_PAGE),
+``custody/watchpolicy.py`` (MAX_WATCH_RULES), ``watch/events.py`` (MAX_REQUIRED_DIRS),
 ``signing/keyring.py`` (MAX_KEYRING_BYTES), ``scroll.py`` (MAX_SLICE).
 docs/governance.md has the table of all of them.
 """

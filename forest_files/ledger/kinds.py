@@ -515,7 +515,7 @@ class RetireAct:
 class EraseAct:
     """The body with ``body_hash`` is removed. ``lines`` (optional; absent, not
     empty, in erase acts made before tombstones): the tombstone, salted
-    fingerprints of the erased body's long lines (governance/tombstone.py), sorted
+    fingerprints of the erased body's long lines (custody/tombstone.py), sorted
     and distinct; an adopt or supersede that depends on this act and holds one of
     those lines is refused."""
 

@@ -172,7 +172,7 @@ WHERE e.id >= ? AND e.bucket = 'import'
       SELECT 1 FROM edges s WHERE s.to_id = e.id AND s.kind IN ('supersedes', 'seals'))
 """
 
-# Tombstones (governance/tombstone.py): fingerprints of erased lines, by erase act.
+# Tombstones (custody/tombstone.py): fingerprints of erased lines, by erase act.
 INSERT_TOMBSTONE_LINE = "INSERT OR IGNORE INTO tombstone_lines (fingerprint, act_id) VALUES (?, ?)"
 ALL_TOMBSTONE_LINES = "SELECT fingerprint, act_id FROM tombstone_lines"
 TOMBSTONE_ACTS = "SELECT DISTINCT act_id FROM tombstone_lines ORDER BY act_id"

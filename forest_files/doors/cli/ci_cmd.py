@@ -1,6 +1,6 @@
 """``forest ci``: the CI gate — verify the ledger, check HEAD, judge the range.
 
-Stores: one ``ci`` record per run in the local audit log (governance/doorlog.py:
+Stores: one ``ci`` record per run in the local audit log (doors/doorlog.py:
 rule counts and targets, never text). With ``--format github`` and
 ``$GITHUB_STEP_SUMMARY`` set, a Markdown summary is appended to that file.
 Refuses: a base that does not resolve, or a shallow clone without the

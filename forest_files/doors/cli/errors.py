@@ -10,7 +10,7 @@ Test: tests/test_cli.py, tests/test_audit_doors.py, tests/test_boundary.py
 
 The decorator gives the boundary what only the command knows: its name and the
 repository it was pointed at (``--repo``), where a refusal is recorded in the
-audit log (governance/doorlog.py: its type's code, never its message) and a
+audit log (doors/doorlog.py: its type's code, never its message) and a
 crash log is written. typer's own exit and abort signals pass through; a
 usage error a command raises (``typer.BadParameter``) is recorded, then typer
 renders it (exit 2).

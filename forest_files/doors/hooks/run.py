@@ -8,7 +8,7 @@ ground (drifted, missing, unresolved, moved, contested) — exit 1, naming the
 binding, who adopted its ground and with which words, a diff ground → staged
 on a terminal, and the exact restore / supersede commands.
 Returns: the hook's exit code. A refused commit (drift, or an error that
-refuses it) is recorded in the audit log (governance/doorlog.py), imported
+refuses it) is recorded in the audit log (doors/doorlog.py), imported
 only then: an accepted commit never loads it.
 Test: tests/test_hooks.py, tests/test_audit_doors.py
 
@@ -36,7 +36,7 @@ def _say(text: str) -> None:
 
 def check_staged(root: Path) -> int:
     """The pre-commit verdict for what is staged, against the staged ledger
-    (doors/staged.py), rendered by the one hook renderer."""
+    (check/staged.py), rendered by the one hook renderer."""
     from forest_files.check.staged import judge_staged
     from forest_files.check.text import hook_refusal
 

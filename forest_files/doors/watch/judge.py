@@ -1,4 +1,4 @@
-"""Judging a batch: the one check path (doors/check.py), then what changed.
+"""Judging a batch: the one check path (check/path.py), then what changed.
 
 Stores: through ``ProposalStore`` the divergent text of a drifted section as
 its binding's open proposal (``derived_from`` its ground) — read again and
@@ -8,7 +8,7 @@ Refuses: nothing; a busy index is retried with backoff (then ``StoreBusy``
 goes up and the batch is held, never lost); a failure on one section is
 logged and the rest go on.
 Returns: ``Judged`` — the findings that changed since the last verdict and
-the lines to show for them, rendered by doors/text.py (the watcher words no
+the lines to show for them, rendered by check/text.py (the watcher words no
 finding and no route itself).
 Test: tests/test_watch.py
 """
