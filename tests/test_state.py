@@ -201,3 +201,19 @@ def test_committed_state_in_an_old_layout_never_relocated(tmp_path: Path) -> Non
     assert not (shared_dir(clone) / "local.db").exists() or (
         (shared_dir(clone) / "local.db").read_bytes() != b"not a database\n"
     )
+
+
+def test_state_dirs_of_a_work_tree_apart_from_its_repository_accepted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A work tree with no ``.git`` entry, its repository named by GIT_DIR (how dotfile
+    setups work): the state goes to that repository's directory, never the work tree."""
+    root = two_bound_files(tmp_path)
+    apart = tmp_path / "repo.git"
+    (root / ".git").rename(apart)
+    monkeypatch.setenv("GIT_DIR", str(apart))
+    assert git_dirs(root) == (apart, apart)
+    assert worktree_dir(root) == apart / "forest"
+    monkeypatch.delenv("GIT_DIR")
+    with pytest.raises(StateError, match="GIT_DIR"):
+        git_dirs(root)

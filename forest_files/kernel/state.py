@@ -49,7 +49,15 @@ def git_dir_paths(root: str | os.PathLike[str]) -> tuple[str, str]:
     try:
         mode = os.lstat(dotgit).st_mode
     except FileNotFoundError:
-        raise _refuse(f"{root}: no .git here; run forest inside a git working tree") from None
+        # A work tree kept apart from its repository (GIT_DIR / GIT_WORK_TREE, as
+        # dotfile setups do): git named the directory, so take it from git's variable.
+        named = os.environ.get("GIT_DIR")
+        if not named or not os.path.isdir(named):
+            raise _refuse(
+                f"{root}: no .git here; run forest inside a git working tree "
+                "(or set GIT_DIR for a work tree kept apart from its repository)"
+            ) from None
+        mode, dotgit = stat.S_IFDIR, named
     if stat.S_ISDIR(mode):
         git_dir = os.path.abspath(dotgit)
     elif stat.S_ISREG(mode):
