@@ -34,7 +34,7 @@ unbound note. Every figure is a whole process, median of --repeat runs:
 10's rows: ci fresh and first hook <= 10x ``sha256sum -c``; with sections,
 <= 1.5x the parse floor).
 
-The gate must exit 0 (nothing in the range diverges); the JSON report's judged
+The gate must exit 0 (nothing in the range diverges); the JSON report's range.judged
 commit count is printed beside the times.
 
 Run:  .venv/bin/python bench/ci_bench.py [--n 10000] [--commits 50] [--repeat 3]
@@ -205,7 +205,7 @@ def measure(origin: Path, work: Path, n: int, repeat: int, whole: bool) -> dict[
                 sys.stderr.write(proc.stdout.decode()[-2000:] + proc.stderr.decode()[-2000:])
                 raise SystemExit(f"forest ci exited {proc.returncode}")
             bucket.append(seconds)
-            judged = len(json.loads(proc.stdout)["judged"])
+            judged = len(json.loads(proc.stdout)["range"]["judged"])
         views = sorted((clone / ".git" / "forest" / "views").glob("*.db"), key=_size)
         worker = [sys.executable, __file__, "--ledger-floor", str(clone), str(views[-1])]
         proc = subprocess.run(worker, cwd=clone, capture_output=True, check=True)

@@ -216,7 +216,7 @@ def measure_ci(origin: Path, work: Path, repeat: int, forest: str, count: int) -
                 raise SystemExit(f"forest ci ({branch}) exited {proc.returncode}, expected {want}")
             report = json.loads(proc.stdout)
             found[f"{branch} findings"] = len(report["findings"])
-            found[f"{branch} judged"] = len(report["judged"])
+            found[f"{branch} judged"] = len(report["range"]["judged"])
             if branch == "edits":
                 floor = [sys.executable, __file__, "--worker-floor", str(clone), str(count)]
                 seconds, code = _run(floor, clone)
