@@ -146,17 +146,13 @@ def view_detail(view: Path) -> object | None:
 
 
 def view_ready(view: Path) -> bool:
-    """True if ``view`` is a view this machine built and nobody changed; any other
-    file there is removed (with its side files), so the caller builds it afresh."""
+    """True if ``view`` is a view this machine built and nobody changed. Anything else
+    there is never read: the caller builds the view again, and the build's rename
+    replaces it (nothing is deleted here, so a view another process has just put in
+    place is never pulled from under it). A directory where the view belongs is
+    refused with the fix: nothing of ours made it."""
     if view_detail(view) is not None:
         return True
-    discard_view(view)
-    return False
-
-
-def discard_view(view: Path) -> None:
-    """Remove a view and its side files; a directory where the view belongs is refused
-    with the fix (nothing of ours made it, so nothing here removes it)."""
     if view.is_dir() and not view.is_symlink():
         import shlex
 
@@ -164,10 +160,7 @@ def discard_view(view: Path) -> None:
             f"{view}: a directory where forest-files keeps a cached view; remove it "
             f"(rm -r -- {shlex.quote(str(view))}) and run the command again"
         )
-    for suffix in ("", "-wal", "-shm"):
-        cache.forget(f"{view}{suffix}")
-    for side in (_SEAL_SUFFIX, _BOUND_SUFFIX):
-        cache.forget(view.with_suffix(side))
+    return False
 
 
 _BOUND_SUFFIX = ".bound"  # the paths a view's ledger binds, as a cache record
