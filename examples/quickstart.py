@@ -4,7 +4,7 @@ Stores: a woods.db and a session scroll in a temporary directory, removed at exi
 Refuses: nothing itself; it shows two refusals of the store (praise as adoption,
 a raw SQL UPDATE) and prints their messages.
 Returns: exit status 0 when every step behaved as described.
-Test: tests/test_readme.py
+Test: tests/project/test_readme.py
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ Stores: nothing.
 Refuses: nothing; an all-reasoning text comes back as ``""`` (the store then
 refuses the empty body, which is the right outcome).
 Returns: ``tool_trace_scrub(text)`` and ``cot_marker_scrub(text)``, both ``str -> str``.
-Test: tests/test_scrub.py
+Test: tests/face/test_scrub.py
 """
 
 from __future__ import annotations

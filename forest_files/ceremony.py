@@ -7,7 +7,7 @@ other than the one shown, a ``source_verbatim`` that differs from the stored
 body. The store's own refusals (sealed, superseded, already ground, race
 loser) surface as ``ForestError``; ``CeremonyRefusal`` is one too.
 Returns: the rooted entry id (Forest 0.4's contract).
-Test: tests/test_store_hostile.py
+Test: tests/store/test_store_hostile.py
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 Stores: nothing.
 Refuses: nothing.
 Returns: re-exports of the store, its errors and helpers.
-Test: tests/test_store_hostile.py
+Test: tests/store/test_store_hostile.py
 """
 
 from forest_files.kernel.errors import ForestError

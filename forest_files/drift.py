@@ -7,7 +7,7 @@ content that is not UTF-8 text (naming the byte offset).
 Returns: Forest's list of warning dicts (empty when the file matches). Newlines
 are normalised on both sides (CRLF/CR -> LF) and a UTF-8 BOM is dropped, and a
 warning is added when the adopted entry is no longer current ground.
-Test: tests/test_drift.py
+Test: tests/face/test_drift.py
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ than 0.3.x and 0.4.0; a store that is already forest-files; any entry whose
 body_hash is not the SHA-256 of its body (the whole run, naming the ids);
 meta_json that is not a JSON object; an edge history the schema rejects.
 Returns: ``MigrationReport`` with counts and notes on every translation made.
-Test: tests/test_migrate.py
+Test: tests/face/test_migrate.py
 """
 
 from __future__ import annotations

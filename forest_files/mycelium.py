@@ -8,7 +8,7 @@ ids of another scope (``ScopeMismatch``), unknown ids (``NotFound``). Fruits
 come from the store's scope only.
 Returns: ids, booleans, and fruits whose ``question`` is a preview scrap
 (never a row with a body).
-Test: tests/test_mycelium.py
+Test: tests/face/test_mycelium.py
 """
 
 from __future__ import annotations

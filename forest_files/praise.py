@@ -6,7 +6,7 @@ Refuses: adopting words that are only praise ("lovely!", "sounds good",
 convenience for English speakers, not the security wall: the wall is the
 recorded signature and the hash-checked gate.
 Returns: None.
-Test: tests/test_store_hostile.py
+Test: tests/store/test_store_hostile.py
 """
 
 from __future__ import annotations

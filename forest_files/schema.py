@@ -3,8 +3,8 @@
 Stores: nothing.
 Refuses: nothing.
 Returns: the packaged SQL text and the repository copy's path (they are
-byte-identical; tests/test_schema_sync.py proves it).
-Test: tests/test_schema_sync.py
+byte-identical; tests/face/test_schema_sync.py proves it).
+Test: tests/face/test_schema_sync.py
 """
 
 from __future__ import annotations

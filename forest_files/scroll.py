@@ -11,7 +11,7 @@ re-taking the lock from the thread that holds it.
 Returns: byte offsets of records, bounded text, records as dicts, and
 ``verify_pointer`` as a bool. ``reserve()`` lets a caller pair one record with
 a database write and truncates the record away if the write fails.
-Test: tests/test_scroll.py
+Test: tests/face/test_scroll.py
 """
 
 from __future__ import annotations

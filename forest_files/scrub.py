@@ -8,7 +8,7 @@ closing tag whose name starts with ``think``, ``scratchpad`` or ``system``
 tags go; what they enclose stays (``"<think>a</think>b"`` -> ``"ab"``), exactly
 as Forest 0.4 does it. Hosts that must drop the enclosed reasoning pass a
 stronger ``ScrubFn``; ``examples/scrubs.py`` has two.
-Test: tests/test_scrub.py
+Test: tests/face/test_scrub.py
 """
 
 from __future__ import annotations

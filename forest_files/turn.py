@@ -5,7 +5,7 @@ Refuses: whatever ``Scroll.append`` and ``write_pair`` refuse; a turn whose
 scrubbed body would be empty is refused before the scroll is touched.
 Returns: the pair id. If the pair cannot be written, the scroll record is
 truncated away under the scroll's lock, so no record is left without its pair.
-Test: tests/test_turn.py
+Test: tests/face/test_turn.py
 """
 
 from __future__ import annotations

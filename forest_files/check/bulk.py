@@ -10,7 +10,7 @@ Returns: the chosen ``Binding`` values, outer sections first (a file before
 its headings, an H1 before its H2s); ``Change`` values for a supersede
 listing — selector, line range, new hash, lines added and removed, never the
 text itself.
-Test: tests/test_bulk_routes.py
+Test: tests/check/test_bulk_routes.py
 """
 
 from __future__ import annotations

@@ -19,7 +19,7 @@ cached opens no SQLite for them either. A stale record is a miss.
 Refuses: nothing.
 Returns: ``contests`` (each contest's heads, content ids, sorted), ``unbound``
 (findings of the contests no finding names), ``of_worktree``.
-Test: tests/test_contested_doors.py
+Test: tests/check/test_contested_doors.py
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ Refuses: nothing; every gap is an ``unbound`` finding.
 Returns: ``Finding(kind="unbound")`` values, one per required target no live binding
 covers: ``selector`` is the target to adopt (the whole file, or one heading's full
 path), ``detail`` names the ``[require]`` glob. Never section text.
-Test: tests/test_coverage.py
+Test: tests/check/test_coverage.py
 
 What covers what: a whole-file binding covers the file and every heading in it; a
 heading binding covers that heading and every heading inside its section. A region

@@ -5,7 +5,7 @@ Refuses: nothing; a section that cannot be read yields a one-line note.
 Returns: unified line diff text of the bound section, or (``words=True``, for
 prose) its changed lines with the changed words marked ``[-old-]{+new+}``;
 ``colourise`` adds terminal colour to either.
-Test: tests/test_cli_files.py, tests/test_word_diff.py
+Test: tests/doors/test_cli_files.py, tests/text/test_word_diff.py
 
 Word diffs tokenise into runs of word characters, runs of whitespace and single
 other characters (so ``.`` -> ``!`` marks one character), and align the tokens

@@ -20,7 +20,7 @@ same ``Finding`` (every kind: kinds.py). Every kind but ``clean`` fails a
 check (the hook only warns of ``unbound``: a draft may be committed).
 Returns: ``Finding`` values carrying paths, line ranges and hashes — never
 section text.
-Test: tests/test_check.py, tests/test_parse_once.py
+Test: tests/check/test_check.py, tests/check/test_parse_once.py
 
 Evidence: a verdict comes only from the bytes the check read, or from a cache
 this machine computed from such bytes — never from a hash the ledger or the

@@ -3,7 +3,7 @@
 Stores: nothing.
 Refuses: nothing.
 Returns: ``Reported`` per finding (clean ones carry nothing else, at no cost).
-Test: tests/test_doors.py
+Test: tests/doors/test_doors.py
 """
 
 from __future__ import annotations

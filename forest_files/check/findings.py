@@ -5,7 +5,7 @@ Refuses: nothing.
 Returns: ``Route`` (a way out: shell words, quoted when shown), ``Reported``
 (a check finding with its routes and who adopted its ground), ``CheckReport``
 (one check of one source). Nothing here carries section text.
-Test: tests/test_doors.py
+Test: tests/doors/test_doors.py
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ ledger file or forest.toml (so HEAD's bound content is the index's).
 Stores: ``.git/forest/judged-<python tag>.bin`` (local; commit ids only).
 Refuses: nothing; an unreadable record is an empty one.
 Returns: whether a commit was judged clean; records one.
-Test: tests/test_doors.py
+Test: tests/doors/test_doors.py
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ Stores: nothing.
 Refuses: nothing.
 Returns: ``KINDS`` (kind -> ``Kind``), in the order SARIF lists its rules and the
 README's findings table lists them; ``CORRUPTION`` (the kinds that exit 3).
-Test: tests/test_findings_schema.py (the README table and the JSON Schema's enum
+Test: tests/check/test_findings_schema.py (the README table and the JSON Schema's enum
 are kept in step with this table)
 
 A plain dict of tuples: the hook imports the finding model, and this costs it nothing.

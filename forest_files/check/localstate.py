@@ -21,7 +21,7 @@ Stores: ``.git/forest/cache/tracked-<python tag>.bin`` (a kernel/cache record):
 the working tree's tracked local paths, keyed by the stat of the git index they were listed from.
 Refuses: nothing.
 Returns: ``Finding`` values of kind ``tracked-local-state``, in path order.
-Test: tests/test_tracked_local_state.py
+Test: tests/check/test_tracked_local_state.py
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ the one selector of another place whose section hashes to ground (the
 finding becomes ``moved``); for an unresolved heading or symbol with no such
 place, the sections that stand where it stood (same parent, bound by no
 other binding) with their first lines — a renamed heading's candidates.
-Test: tests/test_moves.py, tests/test_parse_once.py
+Test: tests/check/test_moves.py, tests/check/test_parse_once.py
 
 One ``MoveIndex`` serves one check run: the candidate blobs are read in one
 ``git cat-file`` batch, each file parsed at most once (a file the check itself

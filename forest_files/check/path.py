@@ -11,7 +11,7 @@ staged change can have moved), or a commit (its tree against its own ledger).
 Coverage (files/coverage.py, forest.toml's ``[require]`` at the same source)
 adds ``unbound`` findings: failures for the working tree and a commit,
 warnings for the index (a draft may be committed).
-Test: tests/test_doors.py, tests/test_coverage.py
+Test: tests/doors/test_doors.py, tests/check/test_coverage.py
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ Refuses: nothing; any doubt is a miss (None), and the caller judges.
 Returns: (path, selector, ground content id) of every binding, or None;
 ``remembered_report``: the same verdict as a ``CheckReport`` of clean findings
 (``forest status --json``: the finding model, and every binding's id).
-Test: tests/test_fastcheck.py, tests/test_coverage.py
+Test: tests/doors/test_fastcheck.py, tests/check/test_coverage.py
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ stand now, with their lines; ``untrack``: stop git tracking local state
 (``git rm --cached -r -- PATH``). The only words left to the user are ``--words`` (the placeholder
 ``…``, which every ceremony refuses when pasted as is); ``--as`` is left out,
 so the default identity (git ``user.name <email>``) signs.
-Test: tests/test_doors.py, tests/test_routes_paste.py, tests/test_moves.py
+Test: tests/doors/test_doors.py, tests/check/test_routes_paste.py, tests/check/test_moves.py
 
 ``source`` is where the check looked: ``worktree``, ``index`` (the hook; a
 route then also stages what it changed) or a commit id (routes act on the

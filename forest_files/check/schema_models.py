@@ -9,7 +9,7 @@ imports it (pydantic stays off the hook's and the warm check's path).
 Stores: nothing (``main`` prints the schema; redirect it into the file).
 Refuses: nothing.
 Returns: ``schema()``, the JSON Schema as a dict.
-Test: tests/test_findings_schema.py (the committed file is what ``schema()`` makes;
+Test: tests/check/test_findings_schema.py (the committed file is what ``schema()`` makes;
 every door's real output validates against it)
 
 Regenerate: ``python -m forest_files.check.schema_models > docs/findings.schema.json``

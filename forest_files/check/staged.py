@@ -9,7 +9,7 @@ Returns: a ``CheckReport`` of the bindings the staged change can have moved
 ledger files are staged, those whose binding or ground differs from HEAD's;
 staged files a ``[require]`` rule names but nothing binds are warnings (notes
 the hook prints; ``ok`` stays true: a draft may be committed).
-Test: tests/test_hooks.py, tests/test_doors.py
+Test: tests/doors/test_hooks.py, tests/doors/test_doors.py
 
 Honours ``GIT_INDEX_FILE`` (``git commit -a`` and ``git commit PATH`` use a
 temporary index). Its cost grows with the staged change: when no ledger file

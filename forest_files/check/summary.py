@@ -4,7 +4,7 @@ finding model (model.py builds dataclasses at import).
 
 Stores: nothing. Refuses: nothing.
 Returns: ``summary_line``.
-Test: tests/test_fastcheck.py, tests/test_doors.py
+Test: tests/doors/test_fastcheck.py, tests/doors/test_doors.py
 """
 
 from __future__ import annotations

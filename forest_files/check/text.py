@@ -8,7 +8,7 @@ words (never in CI), each route as the exact command, hints, and (on a
 terminal) the diff; ``one_line``, the same block as one line (the CI gate's
 SARIF, JUnit and GitHub messages). Clean bindings are counted in the
 summary and listed only when asked (``-v``).
-Test: tests/test_doors.py
+Test: tests/doors/test_doors.py
 """
 
 from __future__ import annotations

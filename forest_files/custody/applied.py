@@ -8,7 +8,7 @@ judged over).
 Refuses (``LedgerError``): an act depending on an act this index never applied.
 Returns: applied ids, producers, a new act's deps (``deps_for``), an entry's
 status as seen from an act's dependency closure (``status_at_deps``).
-Test: tests/test_repository.py, tests/test_ledger_equivalence.py
+Test: tests/custody/test_repository.py, tests/ledger/test_ledger_equivalence.py
 
 Judging at the dependencies: status is read from the status-changing edges
 whose producing act lies in the act's dependency closure. Closures are not

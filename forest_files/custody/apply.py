@@ -25,8 +25,8 @@ holds a line tombstoned by an erase act in its dependency closure
 (``erased-content``; the erase records its tombstone lines).
 Returns: ``Applied`` (the content ids made and the bound paths touched: what
 authority is judged over, derived from state, never from the act's own words).
-Test: tests/test_ledger_kinds.py, tests/test_authority_derived.py,
-tests/test_ledger_equivalence.py
+Test: tests/ledger/test_ledger_kinds.py, tests/governance/test_authority_derived.py,
+tests/ledger/test_ledger_equivalence.py
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ vocabulary; a target with a control character or over ``MAX_TARGET_CHARS``;
 a count that is not an integer; a page size outside 1..``MAX_PAGE``; a
 ``before`` that is not a positive sequence number.
 Returns: ``AuditRecord`` values, newest first.
-Test: tests/test_audit.py
+Test: tests/governance/test_audit.py
 
 Appending is best effort for callers (``append_events`` returns False when the
 log cannot be written): the act it records is already in the ledger, so a full

@@ -2,13 +2,13 @@
 
 Stores: the schema of ``.git/forest/audit.db``: one append-only table (triggers
 refuse UPDATE and DELETE), a closed vocabulary of actions, outcomes and
-reasons (CHECK lists; tests/test_audit.py checks they match ``ACTIONS``,
+reasons (CHECK lists; tests/governance/test_audit.py checks they match ``ACTIONS``,
 ``OUTCOMES``).
 Version 2 adds the doors' actions (``hook``, ``ci``); a version-1 file is
 upgraded in place, seq for seq.
 Refuses: a file whose schema version is newer than this code knows.
 Returns: statements; ``SCHEMA`` (version ``SCHEMA_VERSION``) for localdb.py.
-Test: tests/test_audit.py
+Test: tests/governance/test_audit.py
 """
 
 from __future__ import annotations

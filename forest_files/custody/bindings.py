@@ -12,7 +12,7 @@ an unknown binding.
 Returns: ``Binding`` values; ``contested`` marks two live bindings of one
 path + selector (two branches bound it, then merged); the bound paths of a
 supersession chain (what an act on that chain has authority over).
-Test: tests/test_file_custody.py, tests/test_authority_derived.py
+Test: tests/custody/test_file_custody.py, tests/governance/test_authority_derived.py
 
 A binding names the entry it was made for; its ground is the current live
 head of that entry's supersession chain, so a supersession carries the

@@ -16,7 +16,7 @@ record, valid exactly as long as its index cannot have changed:
 Stores: those records (temporary file, then rename).
 Refuses: nothing. A missing, corrupt, foreign-version or stale record is a miss.
 Returns: ``BindMap`` (bindings in the store's order, grounds by entry id) or None.
-Test: tests/test_bindmap.py
+Test: tests/custody/test_bindmap.py
 """
 
 from __future__ import annotations

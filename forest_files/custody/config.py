@@ -5,7 +5,8 @@ Refuses: a missing file, bad TOML, unknown tables or keys, wrong types,
 values out of bounds, malformed globs or holders — each as ConfigError naming
 the file, the key and the fix.
 Returns: ForestConfig; holders of a path; whether a signature may act on it.
-Test: tests/test_config.py, tests/test_signing.py (the signing keys, custody/signers.py)
+Test: tests/custody/test_config.py, tests/gate/test_signing.py (the signing keys,
+      custody/signers.py)
 
 Kept free of pydantic on purpose: every command, the pre-commit hook
 included, reads this file, and the hook must start fast.

@@ -14,7 +14,8 @@ path is missing but a name differing from it only in Unicode normalisation
 says so (``path_variant``) for the finding's detail — it is not the bound path
 to git, and it is never read as if it were. That search runs only when asked
 about a missing path, so a clean check pays nothing for it.
-Test: tests/test_check.py, tests/test_special_paths.py, tests/test_selector_rules.py
+Test: tests/check/test_check.py, tests/custody/test_special_paths.py,
+      tests/text/test_selector_rules.py
 """
 
 from __future__ import annotations

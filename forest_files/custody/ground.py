@@ -4,7 +4,7 @@ heads of a contest. What a check compares a section with; computed in one pass.
 Stores: nothing (reads the index or a view).
 Refuses: nothing.
 Returns: ``Ground`` tuples keyed by a binding's entry id.
-Test: tests/test_check.py, tests/test_bindmap.py
+Test: tests/check/test_check.py, tests/custody/test_bindmap.py
 """
 
 from __future__ import annotations

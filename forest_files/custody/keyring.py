@@ -13,7 +13,7 @@ type, a principal pattern (``*``, ``?``, ``!``: bound literally here, they
 would mean something else to ssh-keygen), ``cert-authority`` and unknown
 options, a file over the size limit or not UTF-8.
 Returns: ``SignerKey`` values with their ``SHA256:`` fingerprints.
-Test: tests/test_signing.py
+Test: tests/gate/test_signing.py
 """
 
 from __future__ import annotations

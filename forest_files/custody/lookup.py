@@ -7,7 +7,7 @@ holding no binding, or between overlapping directories.
 Returns: the ``Binding``; the chain of entries that were its ground, oldest
 first, as ``ChainLink`` values (content ids, signatures, words, hashes —
 never body text); the bindings a directory move carries and where to.
-Test: tests/test_file_custody.py
+Test: tests/custody/test_file_custody.py
 """
 
 from __future__ import annotations

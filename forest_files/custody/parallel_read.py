@@ -18,7 +18,7 @@ Stores: nothing (children read; each part's list of targets goes through the
 child's stdin).
 Refuses: what ``read_sections`` refuses, raised here in list order.
 Returns: ``SectionText`` values in target order.
-Test: tests/test_parallel_read.py
+Test: tests/custody/test_parallel_read.py
 """
 
 from __future__ import annotations

@@ -25,7 +25,7 @@ Stores: nothing (each part's bytes go through the child's stdin).
 Refuses: a damaged segment or line, as ``LedgerError`` (the serial read's).
 Returns: the set of paths the acts bind (``kinds.bound_path_refs``), a superset
 of the paths the ledger's bindings hold.
-Test: tests/test_path_scan.py
+Test: tests/ledger/test_path_scan.py
 """
 
 from __future__ import annotations

@@ -10,8 +10,8 @@ Stores: nothing.
 Refuses: what ``require`` refuses of the entries an act names (an unknown id,
 another scope's); the rest is the applier's to judge.
 Returns: typed payloads (``kinds``).
-Test: tests/test_repository.py, tests/test_ledger_equivalence.py,
-tests/test_store_rows.py
+Test: tests/custody/test_repository.py, tests/ledger/test_ledger_equivalence.py,
+tests/store/test_store_rows.py
 """
 
 from __future__ import annotations

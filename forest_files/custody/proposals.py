@@ -8,7 +8,7 @@ replaces its open proposal; the earlier texts are kept as versions, at most
 Refuses: an unknown or ambiguous id (``NoSuchProposal``, naming how to list
 them); closing a proposal that is not open; a schema newer than this code.
 Returns: ``Proposal`` values (frozen; ``text`` is None once discarded).
-Test: tests/test_proposals.py
+Test: tests/proposals/test_proposals.py
 """
 
 from __future__ import annotations

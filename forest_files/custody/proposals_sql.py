@@ -5,7 +5,7 @@ versions). Local only: never committed, never in the ledger, untouched by
 ``forest rebuild``.
 Refuses: a file whose schema version is newer than this code knows.
 Returns: statements; ``SCHEMA`` (version ``SCHEMA_VERSION``) for localdb.py.
-Test: tests/test_proposals.py
+Test: tests/proposals/test_proposals.py
 """
 
 from __future__ import annotations

@@ -22,7 +22,7 @@ dropped.
 Refuses: nothing (a file that vanished meanwhile is skipped); a pending purge
 that fails again raises ``PurgePending`` (exit 1), naming the act and the fix.
 Returns: ``Purged`` (counts and names; never text).
-Test: tests/test_forget.py
+Test: tests/governance/test_forget.py
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ Stores: nothing.
 Refuses: nothing itself: a part it cannot read answers None (exit 1), and the
 parent reads that part again and says what is wrong.
 Returns: the sections of its part, as JSON.
-Test: tests/test_parallel_read.py
+Test: tests/custody/test_parallel_read.py
 """
 
 from __future__ import annotations

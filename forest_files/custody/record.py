@@ -12,7 +12,7 @@ whose section text is unchanged; a rebind to text that is not ground unless
 words are given (then the rebind act carries a supersession of that ground);
 everything the applier refuses.
 Returns: ``BoundSection`` values (content ids, never local row ids).
-Test: tests/test_file_custody.py
+Test: tests/custody/test_file_custody.py
 """
 
 from __future__ import annotations

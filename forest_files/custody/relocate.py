@@ -16,7 +16,7 @@ untouched). A file whose new place is taken already is kept beside it under
 Stores: files under ``<git-common-dir>/forest``; deletes the old index and caches.
 Refuses: nothing (a file that cannot be moved stays where it was, and is named).
 Returns: ``Relocated`` (what moved, what was dropped); None when there was nothing.
-Test: tests/test_relocate.py
+Test: tests/custody/test_relocate.py
 """
 
 from __future__ import annotations

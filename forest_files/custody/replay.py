@@ -4,7 +4,7 @@ Stores: what the appliers store (``apply``) and their bookkeeping (``applied``).
 Refuses: whatever the appliers refuse, as ``LedgerError`` naming the act; the
 whole call rolls back on the first refusal.
 Returns: the number of acts applied.
-Test: tests/test_repository.py, tests/test_ledger_equivalence.py
+Test: tests/custody/test_repository.py, tests/ledger/test_ledger_equivalence.py
 
 Replay never judges authority or ``forest.toml`` policy: those are judged when
 an act is made (live, against today's map) and by the CI gate for the acts a

@@ -9,7 +9,7 @@ signature without authority over a given path; everything the store's gates
 and replay refuse.
 Returns: content ids of what it records; ground, contested and log listings
 by content id (never local row ids).
-Test: tests/test_repository.py
+Test: tests/custody/test_repository.py
 
 Every public method syncs first (``ledger.sync``): if every segment the index
 applied is still on disk, only the new segments are read and their acts

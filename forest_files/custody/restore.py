@@ -22,7 +22,7 @@ recreated, or found the section holding ground already: then nothing is
 written and nothing captured). Every byte outside the section's lines — other
 lines, their line endings, a BOM — is left exactly as it was; the restored
 lines use the line ending the section used (CRLF or LF).
-Test: tests/test_restore.py
+Test: tests/custody/test_restore.py
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ same blob ids (viewbuild.py). The working tree's own index is never touched
 by those sources.
 Refuses: whatever replay refuses (a forged or damaged ledger at that source).
 Returns: a context manager yielding (store, live bindings, content source).
-Test: tests/test_check.py
+Test: tests/check/test_check.py
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ plain repository path (or lies inside ``.forest/ledger``), a fingerprint that
 is not 40 or 64 hex digits, signing switched on with no keyring to judge by —
 each as the caller's ConfigError naming the key and the fix.
 Returns: ``SigningSettings``; the mode of a path; forest.toml lines for them.
-Test: tests/test_signing.py
+Test: tests/gate/test_signing.py
 
 Standard library only: config.py (and so the pre-commit hook) imports this.
 """

@@ -10,7 +10,7 @@ is off. Neither refuses anything: the gate decides.
 Stores: nothing.
 Refuses: nothing (any problem reading keys or config means no advice).
 Returns: ``Advice`` (an identity or None, and the lines to print on stderr).
-Test: tests/test_signing.py
+Test: tests/gate/test_signing.py
 """
 
 from __future__ import annotations

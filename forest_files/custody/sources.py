@@ -14,7 +14,7 @@ Refuses: a damaged or forged ledger (``LedgerError``, as replay and
 forest.toml in the git index; a missing or invalid forest.toml
 (``ConfigError``); a revision that names no commit (``UnknownRef``).
 Returns: ``(LedgerSnapshot, BodyReader)``; ``ForestConfig``; ``GroundView``.
-Test: tests/test_ledger_sources.py
+Test: tests/ledger/test_ledger_sources.py
 """
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ Returns: a reason (one phrase saying what to do) or None; the kind of a
 non-regular entry (``symlink``, ``directory``, ``fifo``, ``submodule``, …) from
 an ``lstat`` mode or a git mode, and the one detail a check reports for it,
 ``not a regular file (KIND)``.
-Test: tests/test_special_paths.py
+Test: tests/custody/test_special_paths.py
 
 Kept pure (``stat`` only) so the ledger applier and the hook can import it for
 nothing; ``special_path_reason`` is forest_files/kernel/repopath.py's, named here

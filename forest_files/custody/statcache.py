@@ -11,7 +11,7 @@ Refuses: nothing. A missing, unreadable, corrupt or foreign-version cache file
 is treated as empty and rebuilt by the next save.
 Returns: the normalised file hash of a path whose stat still matches, or None
 (unknown: read the file); the cached section of a known content, or None.
-Test: tests/test_statcache.py
+Test: tests/custody/test_statcache.py
 
 Racy-clean rule (git's): a stat entry is trusted only when all four stat
 fields match AND the file's mtime is strictly earlier than ``recorded_ns``, a

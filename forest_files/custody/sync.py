@@ -7,7 +7,7 @@ Refuses: whatever reading a new segment or replaying its acts refuses
 Returns: the number of acts applied, or None when only a rebuild can bring
 the index in step (a segment it applied is gone from disk — branch switch,
 reset, rebase — or its tables come from an older forest-files).
-Test: tests/test_ledger_perf.py, tests/test_repository.py
+Test: tests/ledger/test_ledger_perf.py, tests/custody/test_repository.py
 
 Cost: one directory listing (names only) plus the new segments; old segments
 are never re-read, so a sync costs what the new acts cost. Acts of new

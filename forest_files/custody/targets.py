@@ -16,7 +16,8 @@ never matches a symlink or a path special.py refuses: they are skipped); an
 exclusion that matches nothing in any target of one adoption (``ExcludeTally``).
 Returns: ``SectionText`` values carrying the exact selected text (normalised,
 exclusions removed, never scrubbed), the full selector and the file hash.
-Test: tests/test_file_custody.py, tests/test_special_paths.py, tests/test_parse_once.py
+Test: tests/custody/test_file_custody.py, tests/custody/test_special_paths.py,
+      tests/check/test_parse_once.py
 """
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ Stores: ``tombstone_lines`` rows (fingerprint, erase act id) in the index: the
 act's ``lines`` and the mark of its body hash (``body_mark``).
 Refuses: nothing (pure functions and two statements).
 Returns: fingerprints; the erase acts a text hits.
-Test: tests/test_tombstone.py
+Test: tests/custody/test_tombstone.py
 """
 
 from __future__ import annotations

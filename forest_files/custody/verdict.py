@@ -13,7 +13,7 @@ Refuses: nothing. A missing, corrupt, foreign-version or stale record is a
 miss, and the caller runs the full check.
 Returns: ``recall`` the number of bindings of the remembered clean verdict, or
 None (run the check).
-Test: tests/test_verdict.py
+Test: tests/check/test_verdict.py
 
 Trust rules, the stat cache's (statcache.py): every input must be a regular
 file whose (size, mtime_ns, ino, ctime_ns) are unchanged, and every mtime must

@@ -24,7 +24,7 @@ id or ``-``); at most ``MAX_VIEWS`` views are kept, with their side files.
 Refuses: whatever replay refuses (a forged or damaged ledger at that source).
 Returns: how the view was built ("incremental" or "full"); it is in place then;
 ``built_from``: the fingerprint of the view a view was extended from.
-Test: tests/test_viewbuild.py, tests/test_hooks.py
+Test: tests/custody/test_viewbuild.py, tests/doors/test_hooks.py
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ fingerprint of a ledger known by its HEAD tree id (a hook whose commit stages no
 ledger file finds its view without listing the ledger).
 Refuses: nothing.
 Returns: fingerprints, view paths, bound path sets (None when not cached).
-Test: tests/test_hooks.py
+Test: tests/doors/test_hooks.py
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ Stores: nothing (read-only SQL over an index; the store's scope only).
 Refuses: a view name other than ``current_ground``/``contested_entries``; an
 entry of the view without an adoption record (ForestError).
 Returns: ``GroundEntry`` values ordered by content id (never local row ids).
-Test: tests/test_repository.py, tests/test_ledger_sources.py
+Test: tests/custody/test_repository.py, tests/ledger/test_ledger_sources.py
 """
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ behaviour, not custody: the gate does not judge it.
 Stores: nothing.
 Refuses: an unknown policy or a bad glob (through config.py's ``fail``).
 Returns: ``WatchRule`` values; ``policy_for``.
-Test: tests/test_watch_policy.py
+Test: tests/doors/test_watch_policy.py
 """
 
 from __future__ import annotations

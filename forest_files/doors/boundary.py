@@ -16,7 +16,7 @@ Refuses: nothing; it translates (kernel/exits.py): 0 ok; 1 a refusal
 (StoreCorruption, LedgerError) or an internal error; 75 busy, retry (StoreBusy);
 130 interrupted (Ctrl-C); 141 standard output closed by its reader (silent).
 Returns: ``run_guarded``'s exit code.
-Test: tests/test_boundary.py
+Test: tests/doors/test_boundary.py
 
 Light on purpose: the warm ``forest check`` imports this module, so it loads
 only ``os`` and ``sys``; the error branches import what they need.

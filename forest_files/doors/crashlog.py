@@ -15,7 +15,7 @@ Refuses: nothing. Without a git directory at or above the command's repository
 (or one it cannot write in) no log is written: the line then carries the
 traceback's last line and says why there is no log.
 Returns: ``internal_line`` (the line after ``forest:``), ``write_crash_log``.
-Test: tests/test_boundary.py
+Test: tests/doors/test_boundary.py
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ Refuses: nothing. Best effort: every function returns False instead of raising,
 so recording can never change a command's outcome or exit code; nothing is
 written outside a repository with a ``.forest/`` directory.
 Returns: whether a record was written.
-Test: tests/test_audit_doors.py
+Test: tests/governance/test_audit_doors.py
 
 Callers import this module only when there is something to record, so a clean
 check or hook never loads it (nor SQLite).

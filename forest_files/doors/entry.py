@@ -23,7 +23,7 @@ line and an exit code for any exception, a crash log for an internal error.
 Stores: nothing itself.
 Refuses: ``-C`` without a directory or with one that does not exist (exit 2).
 Returns: the command's exit code.
-Test: tests/test_doors.py, tests/test_fastcheck.py, tests/test_one_shot_gc.py
+Test: tests/doors/test_doors.py, tests/doors/test_fastcheck.py, tests/doors/test_one_shot_gc.py
 """
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ Refuses: an option it does not know when run as ``python -m`` (exit 2).
 Returns: exit 0 when every binding is clean, 1 on any other finding or a
 refusal, 3 on corruption or an internal error (a crash log: boundary.py), 75
 when the index is busy (exits.py).
-Test: tests/test_fastcheck.py
+Test: tests/doors/test_fastcheck.py
 
 ``FOREST_DEBUG_IMPORTS=1`` prints, to stderr at exit, the sorted top-level
 modules loaded (how the tests prove the heavy libraries stayed out).

@@ -37,7 +37,7 @@ Refuses: a base that does not resolve (``UnknownRef``); a shallow clone
 without the merge-base (``ShallowClone``, naming ``fetch-depth: 0``).
 Returns: ``GateReport`` — paths, selectors, line ranges, hashes and commit
 ids, never section or body text.
-Test: tests/test_ci_gate.py
+Test: tests/gate/test_ci_gate.py
 """
 
 from __future__ import annotations

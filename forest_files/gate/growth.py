@@ -23,7 +23,7 @@ asked for only when it deletes a segment.
 Stores: nothing.
 Refuses: a range that does not resolve (``UnknownRef``).
 Returns: ``Fault`` values (commit ids and paths, never bodies).
-Test: tests/test_ledger_growth.py
+Test: tests/gate/test_ledger_growth.py
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ Stores: nothing (throwaway custody views, as every commit check).
 Refuses: nothing itself; a commit whose ledger cannot be replayed raises LedgerError.
 Returns: the first finding of each (binding, kind, section hash) in the range as a
 ``Reported`` naming its commit (ci.py merges them with HEAD's), and the commits judged.
-Test: tests/test_ci_gate.py, tests/test_ledger_growth.py
+Test: tests/gate/test_ci_gate.py, tests/gate/test_ledger_growth.py
 """
 
 from __future__ import annotations

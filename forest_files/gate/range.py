@@ -40,7 +40,8 @@ Refuses: a base that does not resolve (``UnknownRef``); a merge-base cut off
 by a shallow clone (``ShallowClone``, naming ``fetch-depth: 0``); an invalid
 forest.toml at the merge-base (``ConfigError``).
 Returns: ``RangeReport`` (faults carry paths, ids and signatures, never bodies).
-Test: tests/test_ledger_range.py, tests/test_authority_derived.py, tests/test_signing.py
+Test: tests/gate/test_ledger_range.py, tests/governance/test_authority_derived.py,
+      tests/gate/test_signing.py
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ section or body text, nor adopting words (CI logs are often public).
 Stores: nothing (``write_step_summary`` appends to the file it is given).
 Refuses: an unknown format (ValueError).
 Returns: strings.
-Test: tests/test_ci_gate.py, tests/test_findings_schema.py
+Test: tests/gate/test_ci_gate.py, tests/check/test_findings_schema.py
 """
 
 from __future__ import annotations

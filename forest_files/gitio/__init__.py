@@ -7,7 +7,7 @@ must start fast and the watcher must not leak git children.
 
 Stores: nothing. Refuses: NotARepo, BareRepo, ShallowClone, UnknownRef,
 GitFailed (all ForestError). Returns: paths, ids, TreeEntry, Change, bytes.
-Test: tests/test_gitio.py
+Test: tests/gitio/test_gitio.py
 """
 
 from forest_files.gitio._run import (

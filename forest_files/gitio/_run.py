@@ -8,7 +8,7 @@ can hide a commit of a range from the gate or the hook.
 Stores: nothing.
 Refuses: nothing itself; maps git's failures to NotARepo / GitFailed.
 Returns: decoded stdout (bytes or str), NUL-split records.
-Test: tests/test_gitio.py
+Test: tests/gitio/test_gitio.py
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ pathspecs and limits ``ls-files`` relative to the directory it runs in.
 Stores: nothing.
 Refuses: unknown revisions and missing objects (UnknownRef).
 Returns: TreeEntry / Change records (NUL-split, paths unquoted) and blob bytes.
-Test: tests/test_gitio.py
+Test: tests/gitio/test_gitio.py
 
 Git objects never change under their id, so what one process has read by id is
 kept (``_Seen``): a tree listed at a full commit id and blob bytes, per

@@ -6,7 +6,7 @@ Refuses: a range or revision that does not resolve (UnknownRef).
 Returns: (commit, parents) pairs oldest first; per (commit, parent) the changed
 paths under one prefix; whether a tree path exists at many revisions; one
 file's bytes at many revisions.
-Test: tests/test_gitio.py, tests/test_ledger_growth.py
+Test: tests/gitio/test_gitio.py, tests/gate/test_ledger_growth.py
 """
 
 from __future__ import annotations

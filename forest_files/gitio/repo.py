@@ -5,7 +5,7 @@ Refuses: paths outside a working tree (NotARepo), bare repositories
 (BareRepo), revisions that do not resolve (UnknownRef), a merge-base cut off
 by a shallow clone (ShallowClone, with the CI fix).
 Returns: absolute paths, commit ids, commit lists, config values.
-Test: tests/test_gitio.py
+Test: tests/gitio/test_gitio.py
 """
 
 from __future__ import annotations

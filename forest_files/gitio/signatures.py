@@ -13,7 +13,7 @@ Refuses: SignatureToolMissing when ``ssh-keygen`` (``gpg.ssh.program``) or
 ``gpg`` (``gpg.program``) is not on PATH and a commit needs it; GitFailed.
 Returns: ``CommitSignature`` per commit; ``(path, blob)`` added or modified
 under a prefix, per (commit, parent) pair.
-Test: tests/test_signing.py
+Test: tests/gate/test_signing.py
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ Stores: deletes what expires; one ``expiry`` record in the audit log (counts
 and text hashes).
 Refuses: an ``--as-of`` that is not an ISO-8601 time with a time zone.
 Returns: ``Expired`` (counts and hashes, never text).
-Test: tests/test_expire.py
+Test: tests/custody/test_expire.py
 """
 
 from __future__ import annotations

@@ -26,7 +26,7 @@ body, or is still held by live ground.
 A purge that fails after the commit raises ``PurgePending`` (exit 1): the act
 stands; ``forest sync`` finishes the purge once the obstacle is gone.
 Returns: ``ForgetReport`` (ids, counts, and what forget cannot do).
-Test: tests/test_forget.py
+Test: tests/governance/test_forget.py
 """
 
 from __future__ import annotations

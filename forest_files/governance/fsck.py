@@ -14,7 +14,7 @@ Stores: nothing (every file opened read-only; nothing is synced or repaired
 — ``forest rebuild`` repairs the index).
 Refuses: nothing; a fault is reported, never raised.
 Returns: ``FsckReport`` (fault codes, object names, row ids, act ids — never text).
-Test: tests/test_fsck.py
+Test: tests/custody/test_fsck.py
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ Stores: nothing.
 Refuses: nothing.
 Returns: ``Resurrected`` values, sorted (content ids, act ids, bound paths —
 never text).
-Test: tests/test_tombstone.py
+Test: tests/custody/test_tombstone.py
 """
 
 from __future__ import annotations

@@ -25,7 +25,7 @@ Refuses (``ForestError``, nothing changed): ``older_than_days`` outside
 1..``MAX_RETENTION_DAYS``; an ``as_of`` without a time zone; a blank signature;
 a scroll record that does not parse (the scroll is not ours to guess at).
 Returns: ``ExpiredLog``, ``ExpiredPairs``, ``ExpiredScroll`` (counts, hashes).
-Test: tests/test_expire.py
+Test: tests/custody/test_expire.py
 """
 
 from __future__ import annotations

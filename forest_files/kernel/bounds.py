@@ -14,7 +14,7 @@ a list longer than its bound; a body over its byte bound. Every message names
 the field and the bound and says what to do; none echoes the value (a body or a
 secret may be in it).
 Returns: the checked value, so a check can wrap an argument.
-Test: tests/test_bounds.py
+Test: tests/kernel/test_bounds.py
 
 Bounds that live elsewhere for now (their modules are governed by other work):
 ``custody/auditlog.py`` (MAX_TARGETS, MAX_TARGET_CHARS, MAX_PAGE),

@@ -25,7 +25,7 @@ Uses ``os``, ``hashlib`` and ``marshal`` only: the warm ``forest check`` loads i
 Stores: the record files callers name; ``mac.key`` in the shared state directory.
 Refuses: nothing (a bad record reads as None; a failed write returns False).
 Returns: decoded values, or None.
-Test: tests/test_cache.py
+Test: tests/kernel/test_cache.py
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ Refuses: nothing itself; every other module raises these.
 Returns: exception classes. ``ForestError`` is the root; the message fragments
 of Forest 0.4's error catalogue are kept by the raisers so existing
 ``pytest.raises(match=...)`` handlers still work.
-Test: tests/test_errors.py
+Test: tests/kernel/test_errors.py
 """
 
 from __future__ import annotations

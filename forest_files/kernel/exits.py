@@ -6,7 +6,7 @@ Refuses: nothing; it translates. 0 ok, 1 a finding or refusal (ForestError),
 anything unexpected), 75 busy — retry (StoreBusy), 130 interrupted (Ctrl-C),
 141 standard output closed by its reader (silent, as git).
 Returns: ``exit_code`` and ``one_line`` for an exception; ``quiet_pipe``.
-Test: tests/test_errors.py
+Test: tests/kernel/test_errors.py
 
 Free of typer on purpose: the hook and the fast ``forest check`` import it.
 An internal error's line at a door is the boundary's (it names a crash log,

@@ -4,7 +4,7 @@ Stores: nothing.
 Refuses: bodies that cannot be encoded as UTF-8 (lone surrogates) with a
 ``ForestError``; NaN/Infinity in canonical JSON.
 Returns: lowercase hex SHA-256 strings and canonical JSON bytes.
-Test: tests/test_hashing.py
+Test: tests/kernel/test_hashing.py
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ fast path never pays for the store, the CLI or their imports.
 Stores: each name, once loaded, in the package's namespace (no second lookup).
 Refuses: unknown names, with the ``AttributeError`` Python would raise.
 Returns: the package's ``__getattr__`` and ``__dir__``.
-Test: tests/test_lazy.py
+Test: tests/kernel/test_lazy.py
 """
 
 from __future__ import annotations

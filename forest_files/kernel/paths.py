@@ -4,7 +4,7 @@ Stores: nothing (names only; standard library, so the hook's fast path may
 import it for nothing).
 Refuses: nothing.
 Returns: repository-relative names, with ``/`` separators.
-Test: tests/test_paths.py
+Test: tests/kernel/test_paths.py
 """
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ is not a non-empty string, holds a NUL or control character, is absolute, uses
 any depth (git never tracks one), and ``forest.toml`` at the root; names
 compared without case, as a case-insensitive filesystem would.
 Returns: the path unchanged; a reason (one phrase saying what to do) or None.
-Test: tests/test_special_paths.py, tests/test_ledger_kinds.py
+Test: tests/custody/test_special_paths.py, tests/ledger/test_ledger_kinds.py
 """
 
 from __future__ import annotations

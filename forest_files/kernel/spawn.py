@@ -23,8 +23,9 @@ Refuses: nothing; ``spawn`` returns None when this process has no interpreter
 to start (an embedded or frozen Python) or the system refuses a process.
 Returns: a ``Child`` (its answer, or its ``Popen`` for a detached one); the
 CPUs this process may use.
-Test: tests/test_spawn.py, tests/test_early_bodies.py, tests/test_parallel_read.py,
-tests/test_path_scan.py, tests/test_watch_daemon.py
+Test: tests/kernel/test_spawn.py, tests/ledger/test_early_bodies.py,
+      tests/custody/test_parallel_read.py,
+tests/ledger/test_path_scan.py, tests/doors/test_watch_daemon.py
 """
 
 from __future__ import annotations

@@ -22,7 +22,7 @@ Stores: the directories themselves.
 Refuses: a state directory that is a symlink or not a directory (StateError);
 a ``.git`` file that names no git directory.
 Returns: absolute paths.
-Test: tests/test_state.py
+Test: tests/kernel/test_state.py
 """
 
 from __future__ import annotations

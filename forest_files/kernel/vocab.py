@@ -2,9 +2,9 @@
 
 Stores: nothing.
 Refuses: nothing; the store and the schema CHECKs use these lists.
-Returns: enums and frozensets. tests/test_vocab.py proves schema.sql's CHECK
+Returns: enums and frozensets. tests/kernel/test_vocab.py proves schema.sql's CHECK
 lists are exactly these.
-Test: tests/test_vocab.py
+Test: tests/kernel/test_vocab.py
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ written through temp files in ``.git/forest/tmp`` (``placing``).
 Refuses: damaged, forged or newer-format files, with ``LedgerError``; verify
 names anything else under the ledger a ``stray`` (``strays``).
 Returns: acts, snapshots, dependency order, verify reports.
-Test: tests/test_ledger_codec.py
+Test: tests/ledger/test_ledger_codec.py
 
 Imports only the standard library and ``forest_files.kernel.hashing``/``errors``: the
 git hook reads the ledger on its fast path. Names load lazily (PEP 562), so

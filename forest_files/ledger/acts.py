@@ -11,7 +11,7 @@ payload (``kinds``: an unknown field is refused, never skipped).
 ``topo_order`` refuses a missing dependency or a cycle, naming the act.
 Returns: frozen ``Act`` values (envelope plus typed ``payload``); encoded lines;
 acts in dependency order.
-Test: tests/test_ledger_codec.py
+Test: tests/ledger/test_ledger_codec.py
 """
 
 from __future__ import annotations

@@ -16,7 +16,7 @@ Returns: ``{"ok": true}``; ``{"error": "refused"|"os"|"batch", …}`` otherwise,
 after the batch's digest (``spawn.serve``). The child ignores SIGINT: Ctrl-C
 reaches the whole foreground group, and the parent decides
 (``EarlyBodies.discard`` kills it and takes back what it wrote).
-Test: tests/test_early_bodies.py
+Test: tests/ledger/test_early_bodies.py
 """
 
 from __future__ import annotations

@@ -20,7 +20,8 @@ removes the files this writer created, and the prefix directories that
 leaves empty, so a refused adoption (or a write that failed halfway) leaves no
 body and no empty directory behind (verify would name it a stray); files that
 were already there, intact or repaired, are never removed.
-Test: tests/test_early_bodies.py, tests/test_file_custody.py, tests/test_ledger_strays.py
+Test: tests/ledger/test_early_bodies.py, tests/custody/test_file_custody.py,
+      tests/ledger/test_ledger_strays.py
 """
 
 from __future__ import annotations

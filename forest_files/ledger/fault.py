@@ -6,7 +6,7 @@ and neither imports the other's module to refuse a line.
 Stores: nothing.
 Refuses: nothing itself.
 Returns: ``LedgerError``; ``is_hex64`` (an act id, content id or body hash).
-Test: tests/test_ledger_codec.py
+Test: tests/ledger/test_ledger_codec.py
 """
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ act kind, whose ``KIND`` names it); ``parse_payload`` turns decoded fields into
 one, ``to_fields`` back. ``Payload`` is the one list of the format's kinds:
 ``PAYLOAD_TYPES`` and ``KINDS`` are read from it (the codec's ``acts.KINDS`` is
 this set).
-Test: tests/test_ledger_kinds.py, tests/test_ledger_codec.py
+Test: tests/ledger/test_ledger_kinds.py, tests/ledger/test_ledger_codec.py
 
 The kinds (docs/ledger-format.md has the full field tables):
 

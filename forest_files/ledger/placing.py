@@ -15,7 +15,7 @@ inside the ledger is ever deleted here (verify reports strays there).
 Refuses: a temp directory on another filesystem than the ledger
 (``ForestError``, naming both).
 Returns: the directories whose entries changed, for the caller to fsync.
-Test: tests/test_ledger_strays.py
+Test: tests/ledger/test_ledger_strays.py
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ Stores: nothing.
 Refuses: (``LedgerError``) an entry that cannot be described exactly.
 Returns: ``EntryRecord`` values (the type lives in ``kinds``); the content id a
 record's own fields hash to.
-Test: tests/test_repository.py, tests/test_bulk_adopt.py
+Test: tests/custody/test_repository.py, tests/custody/test_bulk_adopt.py
 
 An entry is referred to by content id only; its body travels beside the
 segments, addressed by ``body_hash``.

@@ -14,7 +14,7 @@ Returns: ``SegmentRef`` for a write; acts of a segment, or of a run of its lines
 (``path_scan`` decodes a ledger in parts; what it decoded here is remembered for
 the full decode that may follow); a ``LedgerSnapshot`` of all segments,
 deduplicated by act id.
-Test: tests/test_ledger_codec.py, tests/test_ledger_strays.py
+Test: tests/ledger/test_ledger_codec.py, tests/ledger/test_ledger_strays.py
 """
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ file in it).
 Returns: ``Stray`` values in path order, each with a removal command that works
 pasted into a shell at the repository root (``rm --`` for a file, ``rm -r --``
 for a directory, or ``git rm`` for a commit's tree; the path shell-quoted).
-Test: tests/test_ledger_strays.py
+Test: tests/ledger/test_ledger_strays.py
 """
 
 from __future__ import annotations

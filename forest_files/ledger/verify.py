@@ -11,7 +11,7 @@ version's interrupted write, a forged file, an empty prefix directory), with
 its repository path and a removal command (``fix``). Details carry ids, hashes
 and paths only, never text.
 Returns: a ``VerifyReport``.
-Test: tests/test_ledger_codec.py, tests/test_ledger_strays.py
+Test: tests/ledger/test_ledger_codec.py, tests/ledger/test_ledger_strays.py
 """
 
 from __future__ import annotations

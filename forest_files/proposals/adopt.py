@@ -10,7 +10,7 @@ words; a proposal that is not open; a binding that is gone (retired); ground
 that moved on since the proposal was made (``ProposalStale``, naming how to
 look again).
 Returns: the new ground's content id.
-Test: tests/test_proposals.py
+Test: tests/proposals/test_proposals.py
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ Refuses: an unknown id (store.py).
 Returns: lines: the proposal's facts (id, selector, ground it diverged from,
 status, earlier versions kept), then the word-level diff ground → proposal,
 for a terminal. Machine output uses ``Proposal.as_dict`` (no text).
-Test: tests/test_proposals.py
+Test: tests/proposals/test_proposals.py
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ deterministic content (fixed timestamp, empty nonce, no origins), so its
 content id is identical on every clone and needs no ledger act.
 Refuses: a blank project id.
 Returns: the anchor's entry id (creating it on first use).
-Test: tests/test_anchor.py
+Test: tests/text/test_anchor.py
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ Returns: dicts with keys in Forest's order (entry, is_ground, adoption,
 origins, scroll_ptr, audit_signature; the report adds status, body_hash,
 note). No ``body`` key at any depth, and a sealed entry or origin shows the
 ``[sealed]`` marker instead of any text.
-Test: tests/test_store_hostile.py
+Test: tests/store/test_store_hostile.py
 """
 
 from __future__ import annotations

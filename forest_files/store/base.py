@@ -10,7 +10,7 @@ another scope (``ScopeMismatch``), unsigned inserts, empty bodies, invalid
 jurisdictions; and, by forest_files/kernel/bounds.py, signatures, bodies
 (``max_body_bytes``), meta, entry ids and content ids outside their bounds.
 Returns: entry ids.
-Test: tests/test_store_hostile.py, tests/test_store_props.py, tests/test_scopes.py
+Test: tests/store/test_store_hostile.py, tests/store/test_store_props.py, tests/store/test_scopes.py
 """
 
 from __future__ import annotations

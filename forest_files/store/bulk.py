@@ -14,7 +14,7 @@ superseded, contested, already ground) cannot apply to an entry this call
 creates; one query afterwards confirms every new entry is ground.
 Returns: ``Adopted`` (local ids and the inserted rows, so a caller can describe
 them without reading them back).
-Test: tests/test_bulk_adopt.py
+Test: tests/custody/test_bulk_adopt.py
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ The state refusals are ``InvalidTransition``; an unknown id is ``NotFound``,
 another scope's id ``ScopeMismatch`` (records take the store's scope).
 Returns: record ids (root, seal, unseal) or the new entry id (supersede).
 Replay passes ``stamp`` (created_at, nonce) so re-applied acts keep their ids.
-Test: tests/test_store_hostile.py, tests/test_store_races.py
+Test: tests/store/test_store_hostile.py, tests/store/test_store_races.py
 """
 
 from __future__ import annotations

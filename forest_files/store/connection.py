@@ -10,7 +10,7 @@ Taking the write lock (``BEGIN IMMEDIATE``) is retried with jittered,
 doubling sleeps within the connection's busy timeout, so two writers that
 collide do not retry in step; past it, ``StoreBusy`` (exit 75: retry).
 Returns: connections, the ``atomic`` context manager, the ``guarded`` decorator.
-Test: tests/test_store_hostile.py, tests/test_errors.py
+Test: tests/store/test_store_hostile.py, tests/kernel/test_errors.py
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ bucket, a source that is not text; ``entry_row`` refuses meta that is not JSON
 and an erased entry whose body is not the marker.
 Returns: ``Row`` (the columns an entry is inserted with, its origins as ``Link``
 values, its content id); ``Subject`` (what a ceremony reads of an entry).
-Test: tests/test_store_rows.py, tests/test_store_hostile.py
+Test: tests/store/test_store_rows.py, tests/store/test_store_hostile.py
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ the old text out of the full-text index.
 Refuses: an unknown entry, a blank signature or reason; erasing twice is a
 no-op that returns the existing tombstone.
 Returns: None.
-Test: tests/test_erasure.py
+Test: tests/governance/test_erasure.py
 
 This is the store half of the governance feature (the recorded ``erase``
 act replays through it). The public ``forget`` ceremony, with its scope and

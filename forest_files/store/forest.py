@@ -8,7 +8,7 @@ op's own refusals live in the mixin modules. Every op sees and writes only the
 store's scope (see forest_files/store/base.py and docs/model.md, "Scope").
 Returns: the store; ``conn`` is a sqlite3 connection whose rows are
 addressable by column name, for raw-SQL readers and audits.
-Test: tests/test_store_hostile.py
+Test: tests/store/test_store_hostile.py
 
 The interface the other rooms use, beyond Forest 0.4's contract (the ledger
 applier, ``forest_files/custody/apply.py``, the repository layer and governance,

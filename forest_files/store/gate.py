@@ -6,7 +6,7 @@ store, a store without ``forest_meta``, a Forest contract level other than
 0.4.0, a genuine Forest 0.4 store (convert it with ``migrate_to_latest``), and
 a forest-files schema newer than this code.
 Returns: None when the file may be opened (fresh or ours).
-Test: tests/test_store_hostile.py
+Test: tests/store/test_store_hostile.py
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ Stores: the file itself.
 Refuses: a file from a newer forest-files (StoreCorruption, exit 3); SQLite
 errors translated (connection.translate).
 Returns: an open ``sqlite3.Connection``.
-Test: tests/test_proposals.py, tests/test_audit.py
+Test: tests/proposals/test_proposals.py, tests/governance/test_audit.py
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ a short id that is too short or ambiguous, a scope that is blank, longer than
 ``MAX_SCOPE`` or holds a control character.
 Returns: rows, content ids, local ids; status booleans derived from the trail,
 never stored.
-Test: tests/test_scopes.py, tests/test_store_hostile.py
+Test: tests/store/test_scopes.py, tests/store/test_store_hostile.py
 
 Scopes fail closed: a row of another scope is never returned. ``get`` keeps
 Forest's ``None`` for an id that exists nowhere and raises ``ScopeMismatch``

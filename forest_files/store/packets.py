@@ -7,7 +7,7 @@ signature), the Forest packet contract. A sealed entry's excerpt is the
 marker ``[sealed]``, never its text. Recall packets add one key after Forest's
 five, ``trust`` (``with_trust``): the derived level (store/trust.py), never a
 value a caller supplied.
-Test: tests/test_store_hostile.py
+Test: tests/store/test_store_hostile.py
 """
 
 from __future__ import annotations

@@ -5,8 +5,8 @@ Refuses: nothing.
 Returns: SQL text. Status questions are targeted per id (index lookups), so
 the cost of a root or a supersede never grows with the size of the store; the
 views in schema.sql give the same answers for raw-SQL readers
-(tests/test_store_props.py checks they agree).
-Test: tests/test_store_props.py, tests/test_scopes.py
+(tests/store/test_store_props.py checks they agree).
+Test: tests/store/test_store_props.py, tests/store/test_scopes.py
 
 Scopes: the views in schema.sql are scope-agnostic (raw-SQL readers see every
 scope); every statement here that lists or searches entries filters on the

@@ -11,7 +11,7 @@ Returns: lists of scrap dicts, jurisdiction first, each with the store's
 derived ``trust`` level (an outside scrap the store does not hold is ``wild``:
 nothing here vouches for it; a ``trust`` the caller put on a scrap is
 replaced); ``trust_of`` gives an entry's ``Trust`` (store/trust.py).
-Test: tests/test_store_hostile.py
+Test: tests/store/test_store_hostile.py
 """
 
 from __future__ import annotations

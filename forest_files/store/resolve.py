@@ -8,7 +8,7 @@ Refuses: an entry that is not contested ("is not contested",
 or praise-only words, a blank signature, an unknown id (``NotFound``), another
 scope's id (``ScopeMismatch``).
 Returns: the new ground entry's id.
-Test: tests/test_resolve.py
+Test: tests/custody/test_resolve.py
 """
 
 from __future__ import annotations

@@ -16,8 +16,8 @@ the same rows), every row first as the store's insert refuses it
 Returns: ``Row`` values (forest_files/store/entryrow.py: the columns an entry is
 inserted with, its origins as ``Link`` values, its content id); ``Made`` (a new
 entry and the record that adopts it).
-Test: tests/test_store_rows.py, tests/test_applier_equivalence.py,
-tests/test_ledger_format_doc.py (the ledger vectors' content ids)
+Test: tests/store/test_store_rows.py, tests/custody/test_applier_equivalence.py,
+tests/ledger/test_ledger_format_doc.py (the ledger vectors' content ids)
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ Stores: nothing (trust is never a column; nothing an entry says about itself,
 its meta included, changes it).
 Refuses: unknown ids (``require``).
 Returns: ``Trust`` (level, reason, the limiting source's local id). The rule,
-the same as the ``entry_trust`` view in schema.sql (tests/test_trust.py checks
+the same as the ``entry_trust`` view in schema.sql (tests/store/test_trust.py checks
 they agree on every entry):
 
 * ``ground``, reason ``rooted``: current ground (a live adopted head, not
@@ -24,7 +24,7 @@ the rule: a ceremony vouched for them once, not now. Ceremony edges (adopts,
 supersedes, seals, unseals) and conversation threading (responds_to) are not
 sources; mycelium edges (asks_about, feeds, answers, reopens) relate a
 question to evidence and carry no text either.
-Test: tests/test_trust.py
+Test: tests/store/test_trust.py
 """
 
 from __future__ import annotations

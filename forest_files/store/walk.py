@@ -9,7 +9,7 @@ positions and destinations (a seal after ``open``/``around`` is honoured);
 ``open`` of another scope's id (``ScopeMismatch``) or of an unknown one
 (``NotFound``). Neighbours of another scope are never disclosed.
 Returns: ``Trail`` handles, around scraps with routes, read packets.
-Test: tests/test_store_hostile.py
+Test: tests/store/test_store_hostile.py
 """
 
 from __future__ import annotations

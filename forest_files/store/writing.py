@@ -9,7 +9,7 @@ scopes (``ScopeMismatch``: both ends must be of the store's scope), orphans
 negative or non-integer scroll offsets, a ``previous_pair_id`` that is not a
 pair.
 Returns: entry ids.
-Test: tests/test_store_hostile.py
+Test: tests/store/test_store_hostile.py
 """
 
 from __future__ import annotations

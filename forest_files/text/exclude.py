@@ -40,7 +40,7 @@ Refuses (``ExcludeError``): other syntax, duplicates, more than
 ``MAX_EXCLUSIONS``, a bad ``line:`` prefix, any exclusion on a Python-symbol
 binding, and (strict) an exclusion that matches nothing.
 Returns: ``Exclusion`` values and inclusive line ranges to remove.
-Test: tests/test_extract.py, tests/test_selector_rules.py
+Test: tests/text/test_extract.py, tests/text/test_selector_rules.py
 """
 
 from __future__ import annotations

@@ -30,7 +30,7 @@ canonical form of each exclusion that removed something, and ``selector`` is
 the canonical full selector (full heading path, ``[n]`` only when needed);
 ``sections`` returns a dict from each request to its ``Extracted`` or its
 refusal.
-Test: tests/test_extract.py, tests/test_selector_rules.py, tests/test_parse_once.py
+Test: tests/text/test_extract.py, tests/text/test_selector_rules.py, tests/check/test_parse_once.py
 """
 
 from __future__ import annotations

@@ -38,7 +38,7 @@ only where the specifications are subtle: link reference definitions followed
 by indented or HTML lines (pulldown-cmark follows CommonMark 0.31), lines
 straight after a table (it follows GFM: a table runs to a blank line), and a
 one-column table whose delimiter row has no pipe (it reads a setext heading).
-tests/test_markdown_parity.py pins the agreement.
+tests/text/test_markdown_parity.py pins the agreement.
 
 Stores: nothing. Imports pyromark only when a file is actually parsed.
 Refuses: ``SectionNotFound`` (listing nearby headings) and
@@ -46,7 +46,7 @@ Refuses: ``SectionNotFound`` (listing nearby headings) and
 line).
 Returns: ``Heading`` outlines and the resolved heading with its canonical
 full-path selector.
-Test: tests/test_selectors.py, tests/test_extract.py, tests/test_selector_rules.py
+Test: tests/text/test_selectors.py, tests/text/test_extract.py, tests/text/test_selector_rules.py
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ Refuses: binary content (a NUL byte) and invalid UTF-8, with ``SourceRefused``
 naming the file and the byte offset; never echoes the bytes themselves.
 Returns: normalised ``str``; ``LineIndex``/``Section``, the one definition of a
 line (split on LF only) that every section resolver shares.
-Test: tests/test_normalise.py
+Test: tests/text/test_normalise.py
 """
 
 from __future__ import annotations

@@ -29,7 +29,7 @@ line and never echoing source text); ``SectionNotFound`` listing nearby
 names; ``AmbiguousSelector`` listing ``::Name[n]`` candidates with their
 lines; ``OverloadStub`` (above).
 Returns: the resolved ``Symbol`` and the canonical selector.
-Test: tests/test_selectors.py, tests/test_selector_rules.py
+Test: tests/text/test_selectors.py, tests/text/test_selector_rules.py
 """
 
 from __future__ import annotations

@@ -19,7 +19,7 @@ Refuses (``RegionError``): an end without a begin above it, a begin without
 an end, a name marked more than once; ``SectionNotFound`` (listing the
 region names present) when no begin marker of that name exists.
 Returns: the region's inclusive 1-based line range.
-Test: tests/test_selectors.py
+Test: tests/text/test_selectors.py
 """
 
 from __future__ import annotations

@@ -22,7 +22,7 @@ Returns: a frozen ``Selector``; ``pick`` applies unique-tail / ``[n]`` rules
 shared by the resolvers (the canonical ``[n]`` counted the way the recorded
 selector will resolve) and raises ``AmbiguousSelector`` listing candidates,
 each with its line.
-Test: tests/test_selectors.py, tests/test_selector_rules.py
+Test: tests/text/test_selectors.py, tests/text/test_selector_rules.py
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ Stores: nothing.
 Refuses: nothing.
 Returns: one string: unchanged words as they are, removed words as ``[-…-]``,
 added words as ``{+…+}`` (git's ``--word-diff=plain`` marks), whitespace kept.
-Test: tests/test_proposals.py
+Test: tests/proposals/test_proposals.py
 """
 
 from __future__ import annotations

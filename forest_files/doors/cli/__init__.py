@@ -2,7 +2,7 @@
 
 Stores: nothing itself. Refuses: nothing itself (see ``errors``).
 Returns: ``main``, the console-script entry point.
-Test: tests/test_cli.py
+Test: tests/doors/test_cli.py
 """
 
 from forest_files.doors.cli import (  # noqa: F401  (registers commands)

@@ -5,7 +5,7 @@ Refuses: nothing itself; the one error boundary (doors/boundary.py, through
 ``errors.boundary`` for each command) maps every exception to its exit code and
 one stderr line.
 Returns: exit codes 0/1/2/3/75/130 (see ``errors``).
-Test: tests/test_cli.py
+Test: tests/doors/test_cli.py
 """
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ schema every door prints (docs/findings.schema.json, ``schema_version``; also
 ``forest ci --format json`` and, for the hook, ``check --staged --json``).
 Machine output carries paths, line ranges and hashes — never section text;
 diffs appear only on a terminal or with ``--show-diff``.
-Test: tests/test_cli_files.py
+Test: tests/doors/test_cli_files.py
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ merge-base (exit 1, naming ``fetch-depth: 0``).
 Returns: the report on stdout in the chosen format (never body text); exit 0
 clean, 1 findings, 3 ledger corruption (verify faults, ledger files rewritten
 or deleted since the merge-base).
-Test: tests/test_ci_gate.py
+Test: tests/gate/test_ci_gate.py
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ rebind, retire, chain, show.
 Stores: nothing itself; each calls one function of ``forest_files.files``.
 Refuses: nothing itself (``errors.boundary``).
 Returns: text, or one JSON document with ``--json`` (no section text in JSON).
-Test: tests/test_cli_files.py
+Test: tests/doors/test_cli_files.py
 """
 
 from __future__ import annotations

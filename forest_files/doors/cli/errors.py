@@ -6,7 +6,7 @@ Refuses: nothing; it translates. 0 ok, 1 a finding or refusal (ForestError),
 (StoreCorruption, LedgerError, anything unexpected: a crash log is written),
 75 busy — retry (StoreBusy), 130 interrupted (Ctrl-C).
 Returns: the ``boundary`` decorator (codes and wording: forest_files/kernel/exits.py).
-Test: tests/test_cli.py, tests/test_audit_doors.py, tests/test_boundary.py
+Test: tests/doors/test_cli.py, tests/governance/test_audit_doors.py, tests/doors/test_boundary.py
 
 The decorator gives the boundary what only the command knows: its name and the
 repository it was pointed at (``--repo``), where a refusal is recorded in the

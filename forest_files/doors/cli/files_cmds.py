@@ -5,7 +5,7 @@ Stores: nothing itself.
 Refuses: nothing itself (``errors.boundary`` maps exceptions to exit codes).
 Returns: text, or one JSON document with ``--json`` (paths and content ids,
 never section text).
-Test: tests/test_cli_files.py
+Test: tests/doors/test_cli_files.py
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ Stores: nothing itself (``governance.forget``); ``forest audit`` never creates
 the log it reads.
 Refuses: nothing itself (``errors.boundary``; the refusals are forget's).
 Returns: text, or one JSON document with ``--json`` (ids and counts, never text).
-Test: tests/test_cli_governance.py
+Test: tests/doors/test_cli_governance.py
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ Refuses: nothing itself; a foreign hook is chained, never overwritten
 without ``--force``.
 Returns: one line per hook (or JSON), and a line naming any hook of an older
 version with the command that updates it.
-Test: tests/test_hooks.py
+Test: tests/doors/test_hooks.py
 """
 
 from __future__ import annotations

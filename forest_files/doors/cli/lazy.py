@@ -7,11 +7,11 @@ command from a stand-in that carries only its name, help and flags, and the
 command that is run (``forest adopt …``, ``forest adopt --help``) is built from
 its real definition when click resolves it. The listing, usage errors and every
 command's own help are what the eagerly built group prints
-(tests/test_cli_lazy.py compares them).
+(tests/doors/test_cli_lazy.py compares them).
 
 Stores: nothing. Refuses: nothing itself.
 Returns: ``command(app)``, the click group the console script runs.
-Test: tests/test_cli_lazy.py
+Test: tests/doors/test_cli_lazy.py
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ the signature a command acts under, and the JSON-or-text output.
 Stores: nothing.
 Refuses: placeholder words or signatures (a route pasted as is), over-long ones.
 Returns: typer annotations; ``identity``; ``emit``.
-Test: tests/test_cli.py
+Test: tests/doors/test_cli.py
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ very command it prints (through this same CLI).
 Refuses: nothing itself; ``forest review`` without a terminal refuses,
 naming the commands to use instead.
 Returns: text, or ``--json`` (ids, selectors, hashes — never proposal text).
-Test: tests/test_proposals.py
+Test: tests/proposals/test_proposals.py
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ state and log under ``.git/forest/``; proposals go to ``.git/forest/local.db``).
 Refuses: nothing itself; a second watcher on one repository exits 1.
 Returns: live lines as drift appears and clears (the same blocks ``forest
 check`` prints); ``status`` as text or ``--json`` (selectors and ids, no text).
-Test: tests/test_watch_daemon.py
+Test: tests/doors/test_watch_daemon.py
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ too: ``install`` replaces it, ``status`` names it as outdated.
 Refuses: overwriting a foreign hook with ``--force`` absent is never done —
 it is chained instead; uninstall restores it.
 Returns: ``HookState`` per hook name (its version, and whether it is older).
-Test: tests/test_hooks.py
+Test: tests/doors/test_hooks.py
 """
 
 from __future__ import annotations

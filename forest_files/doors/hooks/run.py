@@ -10,7 +10,7 @@ on a terminal, and the exact restore / supersede commands.
 Returns: the hook's exit code. A refused commit (drift, or an error that
 refuses it) is recorded in the audit log (doors/doorlog.py), imported
 only then: an accepted commit never loads it.
-Test: tests/test_hooks.py, tests/test_audit_doors.py
+Test: tests/doors/test_hooks.py, tests/governance/test_audit_doors.py
 
 The check honours ``GIT_INDEX_FILE`` (``git commit -a`` and ``git commit
 PATH`` use a temporary index). Its cost grows with the staged change: when no

@@ -6,5 +6,5 @@ ledger, never ground: the watcher roots, supersedes and rebinds nothing.
 Refuses: a second watcher on one repository (daemon.py).
 Returns: see watcher.py (``Watcher``) and daemon.py (``run_foreground``, ``detach``,
 ``stop``, ``status``).
-Test: tests/test_watch.py, tests/test_watch_daemon.py
+Test: tests/doors/test_watch.py, tests/doors/test_watch_daemon.py
 """

@@ -5,7 +5,7 @@ Refuses: bad options (exit 2), a second watcher (exit 1); a damaged index or
 ledger exits 3, and so does an internal error, its crash log named on stderr
 (the watch log, where a detached watcher's stderr goes).
 Returns: the exit code. Free of typer: the child starts fast.
-Test: tests/test_watch_daemon.py, tests/test_boundary.py
+Test: tests/doors/test_watch_daemon.py, tests/doors/test_boundary.py
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ Returns: ``Batch`` from ``take``: when the events have been quiet for the
 quiet period, or the ceiling since the first of them has passed, or a held
 path is due, or the periodic reconcile is due (``periodic`` flag); None once
 closed.
-Test: tests/test_watch.py
+Test: tests/doors/test_watch.py
 """
 
 from __future__ import annotations

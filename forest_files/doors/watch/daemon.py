@@ -11,7 +11,7 @@ Refuses: a second watcher (lock.py); a detached watcher that did not come up
 Returns: ``run_foreground`` (0 after SIGTERM, SIGINT or SIGHUP: one clean
 shutdown), ``detach`` (the child's pid), ``stop`` (idempotent: a message),
 ``status`` (a dict without text).
-Test: tests/test_watch_daemon.py
+Test: tests/doors/test_watch_daemon.py
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ required) path always counts, whatever the source name.
 A directory event (moved, deleted, created) notes every bound path under it
 and flags ``dirs`` (watches must follow).
 Returns: nothing.
-Test: tests/test_watch.py
+Test: tests/doors/test_watch.py
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ Returns: ``busy`` — the name of the marker that shows git mid-operation
 ``rebase-merge``, ``rebase-apply``) or None; ``head`` — HEAD's commit id
 (through gitio, asked again only when HEAD, its branch's ref file or
 packed-refs changed) or None on an unborn branch.
-Test: tests/test_watch.py
+Test: tests/doors/test_watch.py
 """
 
 from __future__ import annotations

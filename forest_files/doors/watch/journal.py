@@ -5,7 +5,7 @@ Refuses: nothing.
 Returns: ``Record`` values (kind, path, selector, detail — hashes and ids,
 never text); ``wait_for`` lets a test or a caller wait on a condition with a
 timeout instead of sleeping.
-Test: tests/test_watch.py
+Test: tests/doors/test_watch.py
 """
 
 from __future__ import annotations

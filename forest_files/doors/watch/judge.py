@@ -10,7 +10,7 @@ logged and the rest go on.
 Returns: ``Judged`` — the findings that changed since the last verdict and
 the lines to show for them, rendered by check/text.py (the watcher words no
 finding and no route itself).
-Test: tests/test_watch.py
+Test: tests/doors/test_watch.py
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ recovered: the next watcher overwrites it and says so.
 Refuses: a second watcher while the lock is held (``WatcherRunning``, naming
 the pid and how to stop it).
 Returns: ``WatchLock`` (``acquire``/``release``), ``running(root)`` → pid or None.
-Test: tests/test_watch_daemon.py
+Test: tests/doors/test_watch_daemon.py
 """
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ handler: it only logs "Inotify queue overflowed; filesystem events were lost"
 (watchdog 7) and goes on. Edits made in that storm would go unseen until the
 periodic reconcile, so ``LostEvents`` listens on watchdog's logger for that
 record and the watcher reconciles every binding at once.
-Test: tests/test_watch.py
+Test: tests/doors/test_watch.py
 """
 
 from __future__ import annotations

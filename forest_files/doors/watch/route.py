@@ -12,7 +12,7 @@ Stores: the file (only the section's lines; restore.py) and a capture under
 Refuses: nothing; every problem is an outcome the watcher logs.
 Returns: the outcome: ``restored``, ``changed`` (the file moved on), ``clean``,
 ``held`` (restored too often: left as a proposal), ``failed: …``.
-Test: tests/test_watch_policy.py
+Test: tests/doors/test_watch_policy.py
 """
 
 from __future__ import annotations

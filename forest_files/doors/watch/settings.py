@@ -4,7 +4,7 @@ Stores: nothing.
 Refuses: a non-positive quiet period, a ceiling shorter than it, a negative
 grace or a reconcile interval under a second (``ForestError`` naming the option).
 Returns: ``WatchSettings``.
-Test: tests/test_watch.py
+Test: tests/doors/test_watch.py
 """
 
 from __future__ import annotations

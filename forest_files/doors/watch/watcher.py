@@ -22,7 +22,7 @@ emptied file wait ``grace`` for the rename or write that usually follows. A
 verdict reached while git started (or HEAD moved) is thrown away and the
 whole tree judged again once git is done. A full reconcile runs at start and
 every ``reconcile`` seconds: events are hints, the periodic check is the truth.
-Test: tests/test_watch.py
+Test: tests/doors/test_watch.py
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ without parents (an unrelated history merged in) brings every segment it holds.
 Stores: nothing.
 Refuses: nothing itself (git's failures surface as GitFailed).
 Returns: ``Brought``: per commit, oldest first, the wanted act ids it brought.
-Test: tests/test_signing.py
+Test: tests/gate/test_signing.py
 """
 
 from __future__ import annotations

@@ -21,7 +21,7 @@ missing ``ssh-keygen``/``gpg`` (SignatureToolMissing), a shallow clone
 (ShallowClone) — never a pass by default.
 Returns: ``SigningVerdict`` (faults and warnings naming the commit, the act,
 the signer claimed and the key found, never a body).
-Test: tests/test_signing.py
+Test: tests/gate/test_signing.py
 """
 
 from __future__ import annotations

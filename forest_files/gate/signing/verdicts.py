@@ -5,7 +5,7 @@ Refuses: nothing; it describes. A commit without a signature, with one in a
 format forest-files cannot bind (x509, unknown), one git cannot verify, or
 one by a key the keyring does not bind to the identity the act names.
 Returns: ``Problem`` (code, what, the key found, how to fix it) or None.
-Test: tests/test_signing.py
+Test: tests/gate/test_signing.py
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from forest_files.doors.hooks import MARKER, template
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_hook_template_copies_identical_accepted() -> None:

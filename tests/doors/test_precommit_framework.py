@@ -20,7 +20,7 @@ from typer.testing import CliRunner
 import forest_files.doors.cli  # noqa: F401  (registers every command)
 from forest_files.doors.cli import app
 
-SOURCE = Path(__file__).resolve().parent.parent
+SOURCE = Path(__file__).resolve().parents[2]
 PRE_COMMIT = Path(sys.executable).parent / "pre-commit"
 WORDS = "I adopt these words as written"
 CANON = "# Canon\n\nIntro.\n\n## Rules\n\nThe first rule stands.\n\n## Elsewhere\n\nOther.\n"

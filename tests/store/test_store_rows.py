@@ -28,7 +28,7 @@ COLUMNS = (
     "created_at, jurisdiction, bucket, source, signature, body, body_hash, meta_json, "
     "content_id, scope, nonce, chain_root"
 )
-PACKAGE = Path(__file__).resolve().parent.parent / "forest_files"
+PACKAGE = Path(__file__).resolve().parents[2] / "forest_files"
 
 
 def _subject(store: ForestStore, entry_id: int) -> Subject:

@@ -21,7 +21,7 @@ import forest_files.doors.cli  # noqa: F401  (registers every command)
 ADA = "Ada Lovelace <ada@example.org>"
 BOB = "Bob Builder <bob@example.org>"
 WORDS = "I adopt these words as written"
-ADR_CORPUS = Path(__file__).parent / "data" / "madr-decisions"
+ADR_CORPUS = Path(__file__).resolve().parents[1] / "data" / "madr-decisions"
 
 TOP = "# Canon\n\nIntro line.\n\n"
 RULES = "## Rules\n\nThe first rule stands.\nThe second rule stands.\n\n"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from test_forget import SENTINEL, WORDS, adopted_then_cleaned, holding
+from helpers.forgetting import SENTINEL, WORDS, adopted_then_cleaned, holding
 from typer.testing import CliRunner, Result
 
 import forest_files.doors.cli  # noqa: F401  (registers every command)

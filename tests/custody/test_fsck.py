@@ -10,7 +10,7 @@ from contextlib import closing
 from pathlib import Path
 
 import pytest
-from test_forget import BY, SENTINEL, WORDS, adopted_then_cleaned
+from helpers.forgetting import BY, SENTINEL, WORDS, adopted_then_cleaned
 from typer.testing import CliRunner
 
 import forest_files.doors.cli  # noqa: F401  (registers every command)

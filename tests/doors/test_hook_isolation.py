@@ -21,7 +21,7 @@ from helpers.git import commit_all, git, make_repo, write
 from forest_files.doors import hooks as githooks
 
 EDITED = DOC.replace("kept words", "edited words")
-SOURCE = Path(__file__).resolve().parents[1]
+SOURCE = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture

@@ -21,9 +21,9 @@ from forest_files.ledger import LedgerError, kinds, read_ledger, verify_ledger
 from forest_files.ledger.acts import MAX_SCOPE
 from forest_files.store.anchor import ANCHOR_CREATED_AT, ANCHOR_SIGNATURE, anchor_body
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "ledger-format.md"
-VECTORS = Path(__file__).resolve().parent / "data" / "ledger-vectors"
+VECTORS = Path(__file__).resolve().parents[1] / "data" / "ledger-vectors"
 
 
 def _expected() -> dict[str, Any]:

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 from helpers.custody import BY, MAX, supersede_as_it_stands
+from helpers.forgetting import DOC, SECRET, SENTINEL, WORDS, adopted_then_cleaned, tree_bytes
 from helpers.git import commit_all, git, make_repo, write
-from test_forget import DOC, SECRET, SENTINEL, WORDS, adopted_then_cleaned, tree_bytes
 
 from forest_files.check.text import one_line
 from forest_files.custody.bindings import all_bindings

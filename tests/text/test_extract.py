@@ -22,7 +22,7 @@ from forest_files.text.selector import (
     parse_selector,
 )
 
-CORPUS = Path(__file__).parent / "data" / "madr-decisions"
+CORPUS = Path(__file__).resolve().parents[1] / "data" / "madr-decisions"
 WHOLE = Selector("adr.md")
 
 

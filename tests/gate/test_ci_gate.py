@@ -24,7 +24,9 @@ MALLORY = "Mallory <mallory@example.org>"
 WORDS = "Adopted for the CI gate tests"
 SENTINEL = "SENTINEL-BODY-7f3a"
 SCHEMA = json.loads(
-    (Path(__file__).parent / "data" / "sarif-2.1.0-rtm.4.json").read_text(encoding="utf-8")
+    (Path(__file__).resolve().parents[1] / "data" / "sarif-2.1.0-rtm.4.json").read_text(
+        encoding="utf-8"
+    )
 )
 DOC = (
     "# Guide\n\n## One\n\nFirst section " + SENTINEL + ".\n\n"

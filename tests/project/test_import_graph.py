@@ -7,7 +7,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-PACKAGE = Path(__file__).resolve().parents[1] / "forest_files"
+PACKAGE = Path(__file__).resolve().parents[2] / "forest_files"
 # Private by name, public by contract: Forest 0.4's tests import it from ``core``.
 FOREST_CONTRACT = {("forest_files.store.recall", "_plain_language_fts_query")}
 

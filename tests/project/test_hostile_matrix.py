@@ -17,11 +17,11 @@ from pathlib import Path
 
 import pytest
 
-TESTS_DIR = Path(__file__).resolve().parent
+TESTS_DIR = Path(__file__).resolve().parents[1]
 REPO = TESTS_DIR.parent
 MATRIX = TESTS_DIR / "HOSTILE_CASES.md"
 # Test files whose every test must appear in the matrix (one row per refusal).
-FULLY_LISTED = ("tests/test_store_hostile.py",)
+FULLY_LISTED = ("tests/store/test_store_hostile.py",)
 
 NODE_ID = re.compile(r"(?P<path>[\w./-]+\.py)(?P<names>(?:::[A-Za-z_]\w*)+)(?:\[[^\]\s]*\])?")
 CELL_SPLIT = re.compile(r"(?<!\\)\|")

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from helpers.custody import propose_on_latest
-from test_forget import SENTINEL, adopted_then_cleaned, holding, tree_bytes
+from helpers.forgetting import SENTINEL, adopted_then_cleaned, holding, tree_bytes
 from typer.testing import CliRunner
 
 import forest_files.doors.cli  # noqa: F401  (registers every command)

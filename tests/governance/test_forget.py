@@ -7,12 +7,20 @@ is finished by the next sync; refusals write nothing.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers.custody import BY, MAX, supersede_as_it_stands
+from helpers.custody import BY, MAX
+from helpers.forgetting import (
+    DOC,
+    SECRET,
+    SENTINEL,
+    WORDS,
+    adopted_then_cleaned,
+    holding,
+    tree_bytes,
+)
 from helpers.git import commit_all, git, make_repo, write
 
 import forest_files.custody.repository as repository_module
@@ -28,56 +36,6 @@ from forest_files.kernel.errors import ForestError
 from forest_files.ledger import read_ledger
 from forest_files.ledger.segments import body_path
 from tests.helpers.state import local_state, shared_state
-
-SENTINEL = "SENTINEL-q7w3e9r1t5y2"
-SECRET = f"deploy token = {SENTINEL}"
-DOC = f"# Ops\n\n## Keys\n\nThe keys live in the vault.\n{SECRET}\n\n## Other\n\nother words\n"
-CLEAN = DOC.replace(f"{SECRET}\n", "")
-WORDS = "A token was pasted here by mistake"
-
-
-def adopted_then_cleaned(tmp_path: Path, *, authority: str | None = None) -> tuple[Path, str]:
-    """A repository whose ``doc.md#Keys`` ground held the secret, then was superseded
-    by the text without it; returns the root and the secret ground's content id."""
-    root = make_repo(tmp_path)
-    write(root, "doc.md", DOC)
-    with Repository.init(root, project_id="p") as repo:
-        if authority is not None:
-            cfg = (root / "forest.toml").read_text(encoding="utf-8")
-            (root / "forest.toml").write_text(cfg + authority, encoding="utf-8")
-    with Repository(root) as repo:
-        adopt_sections(
-            repo, [read_section(root, "doc.md#Keys", (), max_bytes=MAX)], words="ok", by=BY
-        )
-        (old,) = [g.content_id for g in repo.ground()]
-    commit_all(root, "adopt")
-    write(root, "doc.md", CLEAN)
-    supersede_as_it_stands(root, "doc.md#Keys")
-    return root, old
-
-
-def tree_bytes(root: Path) -> dict[str, bytes]:
-    out = {}
-    # The work tree's .forest/ and the local state in the git directory (.git/forest).
-    for top in (root / ".forest", root / ".git" / "forest"):
-        for dirpath, _dirs, files in os.walk(top):
-            for name in files:
-                path = Path(dirpath) / name
-                out[path.relative_to(root).as_posix()] = path.read_bytes()
-    if (root / "doc.md").exists():
-        out["doc.md"] = (root / "doc.md").read_bytes()
-    return out
-
-
-def holding(root: Path, needle: str) -> list[str]:
-    """Every file under .forest or .git/forest whose raw bytes hold ``needle`` (any case: FTS
-    tokens are folded)."""
-    want = needle.lower().encode()
-    return sorted(
-        p
-        for p, data in tree_bytes(root).items()
-        if p.startswith((".forest", ".git/forest")) and want in data.lower()
-    )
 
 
 def plant_copies(root: Path) -> None:

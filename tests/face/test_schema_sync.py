@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 RESYNC = "cp forest_files/schema.sql schema.sql"
 
 

@@ -21,8 +21,8 @@ from hypothesis import strategies as st
 from forest_files.text.markdown import front_matter_end, outline
 from forest_files.text.normalise import LineIndex
 
-REPO = Path(__file__).resolve().parents[1]
-CORPUS = Path(__file__).parent / "data" / "madr-decisions"
+REPO = Path(__file__).resolve().parents[2]
+CORPUS = Path(__file__).resolve().parents[1] / "data" / "madr-decisions"
 _JOIN = re.compile(r"[ \t]*\n[ \t]*")
 
 # Every block construct that can hide, make or end a heading. Left out on

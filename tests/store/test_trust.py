@@ -24,7 +24,7 @@ from forest_files.store.trust import (
 )
 
 GROUND, HOME, WILD = TrustLevel.GROUND, TrustLevel.HOME, TrustLevel.WILD
-SCHEMA = Path(__file__).resolve().parents[1] / "forest_files" / "schema.sql"
+SCHEMA = Path(__file__).resolve().parents[2] / "forest_files" / "schema.sql"
 
 
 def wild_page(store: ForestStore, origin: int, body: str = "a page from the internet") -> int:

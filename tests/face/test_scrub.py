@@ -13,7 +13,7 @@ import pytest
 
 from forest_files.scrub import ScrubFn, default_scrub
 
-EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "scrubs.py"
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "scrubs.py"
 CLAIM = "The treaty was signed in 1842."
 
 # (raw, what Forest 0.4's default_scrub returns for it)

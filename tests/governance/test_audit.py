@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 from helpers.custody import BY, propose_on_latest
+from helpers.forgetting import SENTINEL, WORDS, adopted_then_cleaned
 from helpers.git import commit_all, git, make_repo, write
-from test_forget import SENTINEL, WORDS, adopted_then_cleaned
 from typer.testing import CliRunner
 
 import forest_files.doors.cli  # noqa: F401  (registers every command)

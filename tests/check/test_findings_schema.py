@@ -28,7 +28,7 @@ from forest_files.check.findings import SCHEMA_VERSION
 from forest_files.check.kinds import KINDS
 from forest_files.check.schema_models import schema
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SCHEMA_FILE = ROOT / "docs" / "findings.schema.json"
 README = ROOT / "README.md"
 BIN = Path(sys.executable).parent

@@ -24,7 +24,7 @@ from forest_files.kernel.errors import ForeignStore, ForestError, StoreCorruptio
 from forest_files.kernel.hashing import entry_content_id, hash_body
 from forest_files.migrate import MigrationReport, migrate_to_latest
 
-FIXTURES = Path(__file__).parent / "fixtures"
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 ENTRY_COLUMNS = (
     "id, created_at, jurisdiction, bucket, source, signature, body, body_hash, meta_json"
 )
