@@ -25,6 +25,8 @@ from forest_files.check.findings import CheckReport
 
 if TYPE_CHECKING:
     from forest_files.check.engine import Finding
+    from forest_files.check.findings import Reported
+    from forest_files.check.opening import Custody
     from forest_files.custody.content import GitTreeSource
     from forest_files.custody.session import VerdictInputs
 
@@ -68,49 +70,53 @@ def _worktree(root: Path, paths: tuple[str, ...], diffs: bool) -> CheckReport:
     from forest_files.check.coverage import in_source
     from forest_files.check.engine import check_all
     from forest_files.check.explain import explain
+    from forest_files.check.opening import open_custody
     from forest_files.custody.config import load_config
-    from forest_files.custody.session import remember_verdict, worktree_custody
+    from forest_files.custody.session import remember_verdict, verdict_inputs
 
-    bmap, content, before = worktree_custody(root, paths)
-    findings = check_all(None, bmap.bindings, content, paths=paths, grounds=bmap.grounds)
-    rules = load_config(root).require
-    unbound = in_source(rules, content, bmap.bindings, within=paths)
-    unbound += _worktree_no_binding(root, paths, before, findings)
-    failed = any(f.failed for f in findings) or bool(unbound)
-    if not paths:
-        # A remembered verdict keys on bound files only, so a new required file would
-        # not invalidate it: with [require] rules no verdict is remembered.
-        remember_verdict(root, before, content, bmap.bindings, failed or bool(rules))
-    if not failed:
-        return CheckReport(
-            "worktree", content.name, explain(findings, root=root, source="worktree")
-        )
-    extra = explain(unbound, root=root, source="worktree")
-    if not diffs:
-        # Who adopted each ground: the index the binding map came from is in step
-        # with the ledger (worktree_custody), so it is read as it is, read-only,
-        # without opening the repository (a git call and a sync: the watcher's cost).
-        import sqlite3
-
-        from forest_files.kernel.paths import INDEX_NAME
-        from forest_files.kernel.state import worktree_dir
-
-        index = worktree_dir(root) / INDEX_NAME
-        conn = sqlite3.connect(f"{index.absolute().as_uri()}?mode=ro", uri=True)
-        try:
-            items = explain(findings, root=root, source="worktree", conn=conn)
-        except sqlite3.Error:  # the index went away meanwhile: findings without names
+    with open_custody(root, "worktree", within=paths) as custody:
+        content = custody.content
+        findings = check_all(None, custody.bindings, content, paths=paths, grounds=custody.grounds)
+        before = custody.inputs if custody.inputs is not None else verdict_inputs(str(root))
+        rules = load_config(root).require
+        unbound = in_source(rules, content, custody.bindings, within=paths)
+        unbound += _worktree_no_binding(root, paths, before, findings)
+        failed = any(f.failed for f in findings) or bool(unbound)
+        if not paths:
+            # A remembered verdict keys on bound files only, so a new required file
+            # would not invalidate it: with [require] rules no verdict is remembered.
+            remember_verdict(root, before, content, custody.bindings, failed or bool(rules))
+        if not failed:
             items = explain(findings, root=root, source="worktree")
-        finally:
-            conn.close()
-        return CheckReport("worktree", content.name, items, extra)
-    from forest_files.custody.repository import Repository
-
-    with Repository(root) as opened:  # who adopted, and the ground text of a diff
-        store = opened.synced()
+            return CheckReport("worktree", content.name, items)
+        extra = explain(unbound, root=root, source="worktree")
+        if not diffs:
+            # Who adopted each ground: the rows the grounds came from, read-only,
+            # without opening the repository (a git call and a sync: the watcher's cost).
+            return CheckReport("worktree", content.name, _named(custody, findings), extra)
+        store = custody.store()  # who adopted, and the ground text of a diff
         items = explain(findings, root=root, source="worktree", conn=store.conn)
         report = CheckReport("worktree", content.name, items, extra)
-        return with_diffs(report, store, bmap.bindings, content)
+        return with_diffs(report, store, custody.bindings, content)
+
+
+def _named(custody: Custody, findings: list[Finding]) -> tuple[Reported, ...]:
+    """``findings`` explained with who adopted each ground, from the rows the grounds
+    came from; without names when those rows went away meanwhile."""
+    import sqlite3
+
+    from forest_files.check.explain import explain
+
+    root, source = Path(custody.root), "worktree"
+    conn = custody.reader()
+    if conn is None:
+        return explain(findings, root=root, source=source)
+    try:
+        return explain(findings, root=root, source=source, conn=conn)
+    except sqlite3.Error:
+        return explain(findings, root=root, source=source)
+    finally:
+        conn.close()
 
 
 def _worktree_no_binding(
@@ -147,47 +153,38 @@ def _remember_head(root: Path, bound: set[str]) -> None:
 
 
 def _index(root: Path, paths: tuple[str, ...], diffs: bool) -> CheckReport:
-    """Every binding of the staged ledger against the staged files, from the view's
-    binding map (no store opened while all is clean); blobs this machine hashed
-    before are not read again (statcache.BlobHashCache)."""
+    """Every binding of the staged ledger against the staged files (the store is
+    opened only to explain a finding); blobs this machine hashed before are not
+    read again (statcache.BlobHashCache)."""
     from forest_files.check import contests
     from forest_files.check.coverage import in_source
     from forest_files.check.engine import check_all
     from forest_files.check.explain import explain
-    from forest_files.check.staged import map_of
+    from forest_files.check.opening import open_custody
     from forest_files.custody.content import GitTreeSource
     from forest_files.custody.sources import config_from
-    from forest_files.custody.viewbuild import build_view
-    from forest_files.custody.viewkey import ledger_fingerprint, view_path, view_ready
 
-    fingerprint = ledger_fingerprint(root, "index", keep_index_file=True)
-    view = view_path(root, fingerprint)
-    if not view_ready(view):
-        build_view(root, "index", True, view)
-    bmap = map_of(root, fingerprint)
-    assert bmap is not None  # the view exists: its map is loaded or derived
-    content = GitTreeSource(root, None, keep_index_file=True)
-    findings = check_all(None, bmap.bindings, content, paths=paths, grounds=bmap.grounds)
-    rules = config_from(root, "index", keep_index_file=True).require
-    gaps = in_source(rules, content, bmap.bindings, within=paths)
-    unbound = explain(gaps, root=root, source="index")  # what the hook says of them: a warning
-    more = _no_binding(content, findings, paths, lambda: contests.of_view(view, findings))
-    if not any(f.failed for f in findings):
-        items = explain(findings, root=root, source="index")
-        if not paths and not gaps and not more:
-            _remember_head(root, {b.path for b in bmap.bindings})
-        report = CheckReport("index", content.name, items, warnings=unbound)
-        return report.with_extra(explain(more, root=root, source="index"))
-    from forest_files.store.forest import ForestStore
-
-    store = ForestStore(view)
-    try:
+    with open_custody(root, "index", within=paths, keep_index_file=True) as custody:
+        content = custody.content
+        assert isinstance(content, GitTreeSource)
+        bindings, view = custody.bindings, custody.view
+        assert view is not None
+        findings = check_all(None, bindings, content, paths=paths, grounds=custody.grounds)
+        rules = config_from(root, "index", keep_index_file=True).require
+        gaps = in_source(rules, content, bindings, within=paths)
+        unbound = explain(gaps, root=root, source="index")  # the hook says: a warning
+        more = _no_binding(content, findings, paths, lambda: contests.of_view(view, findings))
+        if not any(f.failed for f in findings):
+            items = explain(findings, root=root, source="index")
+            if not paths and not gaps and not more:
+                _remember_head(root, {b.path for b in bindings})
+            report = CheckReport("index", content.name, items, warnings=unbound)
+            return report.with_extra(explain(more, root=root, source="index"))
+        store = custody.store()
         items = explain(findings, root=root, source="index", conn=store.conn)
         report = CheckReport("index", content.name, items, warnings=unbound)
         report = report.with_extra(explain(more, root=root, source="index", conn=store.conn))
-        return with_diffs(report, store, bmap.bindings, content) if diffs else report
-    finally:
-        store.close()
+        return with_diffs(report, store, bindings, content) if diffs else report
 
 
 def _no_binding(
@@ -213,14 +210,15 @@ def _commit(root: Path, rev: str, paths: tuple[str, ...], diffs: bool) -> CheckR
     from forest_files.check.coverage import in_source
     from forest_files.check.engine import check_all
     from forest_files.check.explain import explain
+    from forest_files.check.opening import open_custody
     from forest_files.custody.content import GitTreeSource
-    from forest_files.custody.session import custody_at
     from forest_files.custody.sources import config_from
 
     commit = gitio.resolve_commit(root, rev)
     rules = config_from(root, commit).require
-    with custody_at(root, commit) as (store, bindings, content):
-        findings = check_all(store, bindings, content, paths=paths)
+    with open_custody(root, commit, within=paths) as custody:
+        store, bindings, content = custody.store(), custody.bindings, custody.content
+        findings = check_all(store, bindings, content, paths=paths, grounds=custody.grounds)
         items = explain(findings, root=root, source=commit, conn=store.conn)
         gaps = in_source(rules, content, bindings, within=paths)
         assert isinstance(content, GitTreeSource)

@@ -16,8 +16,6 @@ Test: tests/doors/test_fastcheck.py, tests/check/test_coverage.py
 
 from __future__ import annotations
 
-from forest_files.custody import bindmap, verdict
-
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from forest_files.check.findings import CheckReport
@@ -27,36 +25,27 @@ def remembered_clean(root: str) -> list[tuple[str, str, str]] | None:
     """Every binding's row, all clean, or None when the verdict must be judged
     (the verdict is stale, a binding has no single ground, or git's index tracks
     local state: localstate.py)."""
-    count = verdict.recall(root)
-    if count is not None:
-        from forest_files.check import localstate
+    from forest_files.check.opening import remembered_rows  # the one way into custody
 
-        count = count if localstate.worktree_clean(root) else None
-    ledger = verdict.ledger_key(root) if count is not None else None
-    if count is None or ledger is None:
-        return None
-    rows = bindmap.status_rows(bindmap.worktree_record(root), ledger)
-    if rows is None or len(rows) != count:
-        return None
-    return rows
+    return remembered_rows(root)
 
 
 def remembered_report(root: str) -> CheckReport | None:
     """The remembered clean verdict as clean findings of every binding, or None."""
     if remembered_clean(root) is None:
         return None
-    ledger = verdict.ledger_key(root)
-    found = bindmap.load(bindmap.worktree_record(root), ledger) if ledger is not None else None
-    if found is None:
-        return None
     from forest_files.check.engine import Finding
     from forest_files.check.findings import CheckReport, Reported
+    from forest_files.check.opening import MAP, open_custody
 
-    items = []
-    for b in found.bindings:
-        ground = found.grounds.get(b.entry_id)
-        if ground is None or ground[0] is None:
+    with open_custody(root, "worktree") as custody:
+        if custody.via != MAP:  # the ledger moved meanwhile: judge
             return None
-        clean = Finding("clean", b.path, b.selector, b.bind_act, ground[0], ground[1])
-        items.append(Reported(clean))
+        items = []
+        for b in custody.bindings:
+            ground = custody.grounds.get(b.entry_id)
+            if ground is None or ground[0] is None:
+                return None
+            clean = Finding("clean", b.path, b.selector, b.bind_act, ground[0], ground[1])
+            items.append(Reported(clean))
     return CheckReport("worktree", "working tree", tuple(items))

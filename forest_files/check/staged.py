@@ -37,7 +37,6 @@ if TYPE_CHECKING:
     from forest_files.custody.bindings import Binding
     from forest_files.custody.bindmap import BindMap
     from forest_files.custody.config import RequireRule
-    from forest_files.custody.content import ContentSource
     from forest_files.custody.ground import Ground
     from forest_files.gitio import Change
 
@@ -83,44 +82,17 @@ def _judge_change(
     diffs: bool,
 ) -> CheckReport:
     """The staged change's findings (``judge_staged_at`` once custody is known)."""
-    from forest_files.custody.viewkey import (
-        bound_paths,
-        commit_fingerprint,
-        ledger_fingerprint,
-        read_alias,
-        view_path,
-        view_ready,
-        write_alias,
-    )
+    from forest_files.check.opening import index_fingerprint
     from forest_files.kernel.paths import LEDGER_PREFIX
 
-    empty = CheckReport(SOURCE, WHERE)
     ledger_staged = any(p.startswith(LEDGER_PREFIX) or p == CONFIG_NAME for p in touched)
-    # No ledger file staged: the staged ledger is HEAD's, known by its tree id, and
-    # the view of it by the alias an earlier hook wrote (no listing of the ledger).
-    same_as_head = head is not None and not ledger_staged
-    fingerprint = read_alias(root, head[1]) if same_as_head and head is not None else None
-    if fingerprint is None:
-        fingerprint = ledger_fingerprint(root, "index", keep_index_file=True)
-        if same_as_head and head is not None:
-            write_alias(root, head[1], fingerprint)
-    view = view_path(root, fingerprint)
+    fingerprint = index_fingerprint(root, head, ledger_staged, keep_index_file=True)
     staged = {c.path for c in changes if c.status != "D"}
     if not ledger_staged:
-        # Fast path: the staged ledger's view is cached with its bound paths; a commit
-        # touching none of them needs no store, no parse, no replay.
-        known = bound_paths(view)
-        if known is None:
-            known = _bound_from_map(view)
-        if known is None and not view_ready(view):
-            known = _bound_from_acts(root, view)
-        if known is not None and not (known & touched):
-            return _with_coverage(root, empty, staged, touched, view, known)
-        report = _judge_from_map(root, view, touched, diffs)
-        return _with_coverage(root, report, staged, touched, view, known)
-    previous = map_of(root, commit_fingerprint(root, head[0])) if head is not None else None
-    report = _judge_ledger_change(root, fingerprint, previous, touched, diffs)
-    report = _with_coverage(root, report, staged, touched, view, None)
+        report = _judge_touched(root, fingerprint, touched, diffs)
+        return _with_coverage(root, report, staged, touched, fingerprint)
+    report = _judge_ledger_change(root, fingerprint, head, touched, diffs)
+    report = _with_coverage(root, report, staged, touched, fingerprint)
     from forest_files.custody.signing_advice import hook_warning
 
     warning = hook_warning(root, touched)  # advice only: the gate decides
@@ -144,12 +116,7 @@ def _staged_rules(root: Path, touched: set[str]) -> tuple[RequireRule, ...]:
 
 
 def _with_coverage(
-    root: Path,
-    report: CheckReport,
-    staged: set[str],
-    touched: set[str],
-    view: Path,
-    known: set[str] | None,
+    root: Path, report: CheckReport, staged: set[str], touched: set[str], fingerprint: str
 ) -> CheckReport:
     """``report`` with a warning (a note, and ``warnings``) for each staged file a
     ``[require]`` rule names that the staged ledger leaves unbound. Only staged
@@ -159,16 +126,13 @@ def _with_coverage(
     if not candidates:
         return report
     from forest_files.check.coverage import unbound
+    from forest_files.check.opening import open_custody
     from forest_files.check.text import warning_note
-    from forest_files.custody.content import GitTreeSource
 
-    bindings: list[Binding] = []
-    content: ContentSource
-    if known is not None and not (known & candidates):
-        content = GitTreeSource(root, None, keep_index_file=True, only=tuple(sorted(candidates)))
-    else:
-        bindings, _grounds, content = _touched_from_map(root, view, candidates)
-    found = unbound(rules, candidates, content.read, bindings)
+    with open_custody(
+        root, "index", touched=candidates, keep_index_file=True, fingerprint=fingerprint
+    ) as custody:
+        found = unbound(rules, candidates, custody.content.read, custody.bindings)
     if not found:
         return report
     warned = explain(found, root=root, source=SOURCE)
@@ -176,50 +140,50 @@ def _with_coverage(
     return report._replace(warnings=(*report.warnings, *warned), notes=notes)
 
 
-def _judge_from_map(root: Path, view: Path, touched: set[str], diffs: bool) -> CheckReport:
+def _judge_touched(root: Path, fingerprint: str, touched: set[str], diffs: bool) -> CheckReport:
+    """The bindings of the staged paths (none at all when the staged ledger binds none
+    of them), judged without opening the store while they are clean."""
     from forest_files.check.engine import check_all
+    from forest_files.check.opening import open_custody
 
-    bindings, of_map, content = _touched_from_map(root, view, touched)
-    findings = check_all(None, bindings, content, grounds=of_map) if bindings else []
-    if not any(f.failed for f in findings):
-        return _report(root, findings, None)  # judged without opening the store
-    import sqlite3
-
-    conn = sqlite3.connect(f"{view.as_uri()}?mode=ro", uri=True)  # words, no store
-    try:
-        report = _report(root, findings, conn)
-    finally:
-        conn.close()
-    if diffs:
-        from forest_files.store.forest import ForestStore
-
-        store = ForestStore(view)
+    with open_custody(
+        root, "index", touched=touched, keep_index_file=True, fingerprint=fingerprint
+    ) as custody:
+        bindings, content = custody.bindings, custody.content
+        findings = check_all(None, bindings, content, grounds=custody.grounds) if bindings else []
+        if not any(f.failed for f in findings):
+            return _report(root, findings, None)  # judged without opening the store
+        conn = custody.reader()  # words, no store
         try:
-            report = with_diffs(report, store, bindings, content)
+            report = _report(root, findings, conn)
         finally:
-            store.close()
-    return report
+            if conn is not None:
+                conn.close()
+        return with_diffs(report, custody.store(), bindings, content) if diffs else report
 
 
 def _judge_ledger_change(
-    root: Path, fingerprint: str, previous: BindMap | None, touched: set[str], diffs: bool
+    root: Path, fingerprint: str, head: tuple[str, str] | None, touched: set[str], diffs: bool
 ) -> CheckReport:
+    """A change staging ledger files: what it can have moved, against HEAD's custody
+    when this machine holds it (else every binding of the staged ledger)."""
     from forest_files.check import contests
     from forest_files.check.engine import check_all
-    from forest_files.custody.session import custody_at
+    from forest_files.check.opening import ABSENT, open_custody
+    from forest_files.custody.bindmap import BindMap
 
-    with custody_at(root, "index", keep_index_file=True, fingerprint=fingerprint) as (
-        store,
-        bindings,
-        content,
-    ):
-        grounds: dict[int, Ground] | None = None
+    previous: BindMap | None = None
+    if head is not None:
+        with open_custody(root, head[0], replay=False) as before:
+            if before.via != ABSENT:
+                previous = BindMap(before.bindings, before.grounds)
+    with open_custody(root, "index", keep_index_file=True, fingerprint=fingerprint) as custody:
+        store, content = custody.store(), custody.content
+        bindings = custody.bindings
         if previous is not None:  # judge only what the staged change can have moved
-            from forest_files.custody.bindmap import derive
-
-            staged = derive(store)
-            bindings, grounds = _affected(staged, previous, touched), staged.grounds
-        findings = check_all(store, bindings, content, grounds=grounds)
+            staged = BindMap(custody.bindings, custody.grounds)
+            bindings = _affected(staged, previous, touched)
+        findings = check_all(store, bindings, content, grounds=custody.grounds)
         extra = contests.of_store(store.conn, findings)  # contests bound to no file
         report = _report(root, findings, store.conn, extra=extra)
         if diffs and not report.ok:
@@ -236,67 +200,6 @@ def _report(
     items = explain(findings, root=root, source=SOURCE, conn=conn)
     more = explain(extra or [], root=root, source=SOURCE, conn=conn)
     return CheckReport(SOURCE, WHERE, items, more)
-
-
-def _bound_from_map(view: Path) -> set[str] | None:
-    """The view's bound paths from its saved binding map, then remembered beside the
-    view. Only a store-backed read wrote them before, so a view whose map a hook had
-    derived never had them, and every later hook took the slow path."""
-    from forest_files.custody import bindmap
-    from forest_files.custody.viewkey import write_bound_paths
-
-    known = bindmap.paths_of(bindmap.view_record(str(view)), view.stem)
-    if known is not None:
-        write_bound_paths(view, known)
-    return known
-
-
-def _bound_from_acts(root: Path, view: Path) -> set[str] | None:
-    """The paths the staged ledger's acts bind, from its segments alone (each line
-    decoded and checked by the one codec; no replay, no body read), remembered beside
-    the view to come: after a fresh clone the first commit that touches no bound path
-    builds no view. Every path any act binds is a superset of the bound paths, so a
-    commit touching none of them cannot move a binding. A large ledger is decoded in
-    parts by child processes (``path_scan``). A line that does not decode gives
-    None: the slow path replays and reports it."""
-    from forest_files.custody import path_scan
-    from forest_files.custody.sources import segment_bytes_at
-    from forest_files.custody.viewkey import write_bound_paths
-    from forest_files.ledger.acts import LedgerError
-
-    try:
-        known = path_scan.bound_paths(segment_bytes_at(root, "index", keep_index_file=True))
-    except LedgerError:
-        return None
-    try:
-        view.parent.mkdir(parents=True, exist_ok=True)
-        write_bound_paths(view, known)
-    except OSError:
-        pass  # only a slower next hook
-    return known
-
-
-def map_of(root: Path, fingerprint: str | None) -> BindMap | None:
-    """The binding map of a cached view, derived and saved if only the view is there
-    (None when the view is not cached)."""
-    if fingerprint is None:
-        return None
-    from forest_files.custody import bindmap
-    from forest_files.custody.viewkey import view_path, view_ready
-
-    view = view_path(root, fingerprint)
-    record = bindmap.view_record(str(view))
-    found = bindmap.load(record, fingerprint)
-    if found is None and view_ready(view):
-        from forest_files.store.forest import ForestStore
-
-        store = ForestStore(view)
-        try:
-            found = bindmap.derive(store)
-        finally:
-            store.close()
-        bindmap.save(record, fingerprint, found)
-    return found
 
 
 def _affected(staged: BindMap, previous: BindMap, touched: set[str]) -> list[Binding]:
@@ -316,28 +219,3 @@ def _affected(staged: BindMap, previous: BindMap, touched: set[str]) -> list[Bin
         if b.path in touched or before.get(b.bind_act) != key(b, staged.grounds.get(b.entry_id))
     }
     return [b for b in staged.bindings if (b.path, b.selector) in moved]
-
-
-def _touched_from_map(
-    root: Path, view: Path, touched: set[str]
-) -> tuple[list[Binding], dict[int, Ground], ContentSource]:
-    """Bindings of the staged paths, every ground, and the staged content: from the
-    view's binding map (bindmap.py), derived and saved once per view."""
-    from forest_files.custody import bindmap
-    from forest_files.custody.content import GitTreeSource
-
-    fingerprint = view.stem
-    record = bindmap.view_record(str(view))
-    wanted = sorted(touched)  # path order: the same report on every run
-    found = bindmap.load(record, fingerprint, wanted) if view.exists() else None
-    if found is None:
-        from forest_files.custody.session import custody_at
-
-        with custody_at(
-            root, "index", keep_index_file=True, paths=touched, fingerprint=fingerprint
-        ) as (store, _bindings, _content):
-            found = bindmap.derive(store)
-        bindmap.save(record, fingerprint, found)
-    bindings = [b for b in found.bindings if b.path in touched]
-    content = GitTreeSource(root, None, keep_index_file=True, only=tuple(sorted(touched)))
-    return bindings, found.grounds, content

@@ -207,12 +207,9 @@ def _remembered(repo: str) -> int | None:
     near = verdict.quick_root(repo)
     if near is None:
         return None
-    count = verdict.recall(near)
-    if count is None:
-        return None
-    from forest_files.check import localstate
+    from forest_files.check.opening import remembered_count
 
-    return count if localstate.worktree_clean(near) else None
+    return remembered_count(near)
 
 
 def run(argv: list[str]) -> int:

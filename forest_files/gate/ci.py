@@ -14,7 +14,7 @@
 3. every entry of HEAD's ledger holding content a forget tombstoned, made by an
    act that never saw the erase (``erased-content``, naming the forget); check
    every binding of HEAD against the ground rebuilt from HEAD's own
-   ledger (``custody_at(root, HEAD)``), and HEAD's coverage: every file or
+   ledger (``open_custody(root, HEAD)``), and HEAD's coverage: every file or
    heading HEAD's forest.toml ``[require]`` names must be bound there
    (``unbound``; judged at HEAD only — a file added in one commit and adopted
    in the next is the normal way to work);
@@ -55,8 +55,8 @@ from forest_files.check.engine import Finding, check_all
 from forest_files.check.explain import explain
 from forest_files.check.findings import CheckReport, Reported, Route
 from forest_files.check.kinds import CORRUPTION
+from forest_files.check.opening import open_custody
 from forest_files.check.routes import forest as forest_step
-from forest_files.custody.session import custody_at
 from forest_files.custody.sources import LEDGER_PREFIX, config_from
 from forest_files.kernel.paths import segment_file
 from forest_files.ledger.acts import LedgerError
@@ -275,13 +275,14 @@ class _Range:
         findings: list[Reported] = []
         warnings: list[Reported] = []
         graph: dict[str, tuple[str, ...]] = {}
-        with custody_at(top, head) as (store, live, content):
+        with open_custody(top, head) as custody:
+            store, live, content = custody.store(), custody.bindings, custody.content
             if self.base is not None and self.merge_base is not None:
                 findings, warnings = self.range_faults(functools.partial(act_paths, store))
                 self.commits = gitio.rev_list(top, f"{self.merge_base}..{head}")
                 graph = dict(gitio.range_parents(top, f"{self.merge_base}..{head}"))
             findings += _erased_content(store)
-            checked = check_all(store, live, content)
+            checked = check_all(store, live, content, grounds=custody.grounds)
             gaps = in_source(config_from(top, head).require, content, live)
             gaps += contests.of_store(store.conn, checked)  # contests bound to no file
             items = list(explain(checked, root=top, source=_ROUTES_ON, conn=store.conn))

@@ -16,8 +16,8 @@ from forest_files import gitio
 from forest_files.check.engine import Finding, check_all
 from forest_files.check.explain import explain
 from forest_files.check.findings import Reported
+from forest_files.check.opening import open_custody
 from forest_files.custody.content import GitTreeSource
-from forest_files.custody.session import custody_at
 from forest_files.custody.sources import LEDGER_PREFIX
 from forest_files.ledger.segments import SEGMENTS_DIR
 
@@ -88,20 +88,20 @@ def _check_at(
     # Ledger untouched: only the changed paths' bindings can have moved off ground, so
     # only those are loaded and only those blobs listed (cost follows the commit).
     narrow = changed is not None and not _touches_ledger(changed)
-    with custody_at(root, ledger_at, paths=changed if narrow else None) as (
-        store,
-        bindings,
-        content,
-    ):
-        if narrow and changed is not None:
-            bindings = [b for b in bindings if b.path in changed]
-            if not bindings:
-                return None
+    touched = changed if narrow else None
+    with open_custody(root, ledger_at, touched=touched) as custody:
+        bindings, content = custody.bindings, custody.content
+        if narrow and not bindings:
+            return None
         if ledger_at != commit:  # the ground of an ancestor, the files of this commit
-            only = tuple(sorted(changed)) if narrow and changed is not None else ()
+            only = tuple(sorted(touched)) if touched is not None else ()
             content = GitTreeSource(root, rev=commit, only=only)
-        failed = [f for f in check_all(store, bindings, content) if f.failed]
-        return list(explain(failed, root=root, source=ROUTES_ON, conn=store.conn))
+        checked = check_all(None, bindings, content, grounds=custody.grounds)
+        failed = [f for f in checked if f.failed]
+        if not failed:
+            return []
+        conn = custody.store().conn
+        return list(explain(failed, root=root, source=ROUTES_ON, conn=conn))
 
 
 def judge_history(

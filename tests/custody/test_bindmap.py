@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from forest_files.check.engine import check_all
+from forest_files.check.opening import open_custody
 from forest_files.custody import bindmap, verdict
 from forest_files.custody.repository import Repository
-from forest_files.custody.session import worktree_custody
 from tests.helpers.custody import (
     DOC,
     age_files,
@@ -22,9 +22,14 @@ from tests.helpers.custody import (
 from tests.helpers.git import write
 
 
+def _opened(root: Path) -> bindmap.BindMap:
+    with open_custody(root, "worktree") as custody:
+        return bindmap.BindMap(custody.bindings, custody.grounds)
+
+
 def _kinds(root: Path) -> dict[str, str]:
-    bmap, content, _ = worktree_custody(root)
-    found = check_all(None, bmap.bindings, content, grounds=bmap.grounds)
+    with open_custody(root, "worktree") as custody:
+        found = check_all(None, custody.bindings, custody.content, grounds=custody.grounds)
     return {f.selector: f.kind for f in found}
 
 
@@ -34,7 +39,7 @@ def _record(root: Path) -> str:
 
 def test_saved_map_equals_what_the_index_derives(tmp_path: Path) -> None:
     root = two_bound_files(tmp_path)
-    first, _, _ = worktree_custody(root)
+    first = _opened(root)
     assert Path(_record(root)).exists()
     ledger = verdict.ledger_key(str(root))
     assert ledger is not None
@@ -68,7 +73,7 @@ def test_retire_makes_the_map_stale(tmp_path: Path) -> None:
 @pytest.mark.parametrize("junk", [b"", b"\x00\x01junk", b"not marshal"])
 def test_corrupt_map_is_a_miss_and_rewritten(tmp_path: Path, junk: bytes) -> None:
     root = two_bound_files(tmp_path)
-    worktree_custody(root)
+    _opened(root)
     Path(_record(root)).write_bytes(junk)
     ledger = verdict.ledger_key(str(root))
     assert ledger is not None
@@ -100,7 +105,7 @@ def test_saved_fields_are_binding_field_order_accepted() -> None:
 
 def test_status_rows_are_the_maps_rows_and_none_without_single_ground(tmp_path: Path) -> None:
     root = two_bound_files(tmp_path)
-    found, _, _ = worktree_custody(root)
+    found = _opened(root)
     ledger = verdict.ledger_key(str(root))
     assert ledger is not None
     rows = bindmap.status_rows(_record(root), ledger)

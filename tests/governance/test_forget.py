@@ -24,11 +24,11 @@ from helpers.forgetting import (
 from helpers.git import commit_all, git, make_repo, write
 
 import forest_files.custody.repository as repository_module
+from forest_files.check.opening import open_custody
 from forest_files.custody.proposals import ProposalStore
 from forest_files.custody.record import adopt_sections
 from forest_files.custody.repository import Repository
 from forest_files.custody.restore import capture
-from forest_files.custody.session import custody_at
 from forest_files.custody.targets import read_section
 from forest_files.custody.tombstone import erase_acts
 from forest_files.governance.forget import forget
@@ -54,7 +54,7 @@ def plant_copies(root: Path) -> None:
                 ground_hash="0" * 64,
                 text=text,
             )
-    with custody_at(root, "HEAD") as _view:
+    with open_custody(root, "HEAD") as _view:  # builds HEAD's view
         pass
 
 
@@ -346,13 +346,13 @@ def test_forget_pending_marker_of_an_act_never_applied_dropped(tmp_path: Path) -
 def test_forget_purges_every_worktrees_views_accepted(tmp_path: Path) -> None:
     """A linked worktree keeps views of its own (in its own git directory); a forget in
     the main worktree deletes them too, so no copy of the text survives there."""
-    from forest_files.custody.session import custody_at
+    from forest_files.check.opening import open_custody
 
     root, old = adopted_then_cleaned(tmp_path)
     commit_all(root, "cleaned")
     other = tmp_path / "other"
     git(root, "worktree", "add", "-q", "--detach", str(other), "HEAD~1")
-    with custody_at(other, "HEAD", keep_index_file=False) as _custody:
+    with open_custody(other, "HEAD") as _custody:
         pass  # the view of a ledger whose ground still holds the secret
     views = local_state(other) / "views"
     assert any(SENTINEL.encode() in p.read_bytes() for p in views.glob("*.db"))

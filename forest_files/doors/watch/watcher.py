@@ -143,14 +143,14 @@ class Watcher:
 
     # -- custody ---------------------------------------------------------------
     def _load(self) -> None:
+        from forest_files.check.opening import open_custody
         from forest_files.custody.config import load_config
-        from forest_files.custody.session import worktree_custody
 
         config = load_config(self.root / CONFIG_NAME)
         self._max_bytes = config.max_body_bytes
         self._policies = config.watch
-        bmap, _content, _before = worktree_custody(self.root)
-        live = [b for b in bmap.bindings if not b.retired]
+        with open_custody(self.root, "worktree") as custody:
+            live = [b for b in custody.bindings if not b.retired]
         self._excludes = {b.bind_act: b.excludes for b in live}
         self.bound = BoundSet.of((b.path for b in live), config.require)
 

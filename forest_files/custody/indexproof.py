@@ -1,0 +1,162 @@
+"""The working tree's index proven against the ledger before a verdict is drawn from it.
+
+The index (``<git-dir>/forest/woods.db``) is a cache of the ledger that any
+program with write access to the git directory can change. A binding map
+(bindmap.py), and so every verdict a check draws from it, is derived from the
+index only after the rows that decide a verdict agree with what the ledger
+declares:
+
+* each live binding is one an ``adopt`` act made, with its adopted rules, at
+  its adopted place or one a ``rebind`` act of it named, and no ``retire`` act
+  retired it; every binding the ledger keeps live is there;
+* each ground is an entry an act declared, with the body hash the act declared
+  (the content id covers it), and no act superseded it or left it sealed.
+
+A row that disagrees is a forged or damaged index: it is rebuilt from the
+ledger (a replay) and the map derived again. What is left to a forger is what
+the threat model leaves (docs/architecture.md): someone who can rewrite the
+ledger in the work tree, or this module.
+
+Stores: nothing itself; a forged index is rebuilt (Repository.rebuild).
+Refuses: an index that still disagrees after the rebuild (ForestError: the
+ledger and the replay disagree; run ``forest fsck``).
+Returns: ``proven_map`` a ``BindMap``; ``disagreements`` the faults found.
+Test: tests/custody/test_indexproof.py
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from forest_files.custody import bindmap
+from forest_files.kernel.errors import ForestError
+from forest_files.ledger.kinds import (
+    AdoptAct,
+    EntryRecord,
+    RebindAct,
+    ResolveAct,
+    RetireAct,
+    SealAct,
+    SupersedeAct,
+    UnsealAct,
+)
+
+if TYPE_CHECKING:
+    from forest_files.custody.repository import Repository
+    from forest_files.ledger.segments import LedgerSnapshot
+    from forest_files.store.forest import ForestStore
+
+
+@dataclass
+class Claims:
+    """What the ledger declares about bindings and grounds."""
+
+    declared: dict[str, str] = field(default_factory=dict)  # content id -> body hash
+    superseded: set[str] = field(default_factory=set)
+    sealed: set[str] = field(default_factory=set)
+    specs: dict[str, tuple[tuple[str, ...], str, str]] = field(default_factory=dict)
+    places: dict[str, set[tuple[str, str]]] = field(default_factory=dict)
+    retired: set[str] = field(default_factory=set)
+
+
+def claims_of(snapshot: LedgerSnapshot) -> Claims:
+    """The ledger's declarations, its acts taken in dependency order (seals and unseals
+    of one entry end in the state the last of them left)."""
+    out = Claims()
+    for act in snapshot.ordered():
+        _claim(out, act.id, act.payload)
+    return out
+
+
+def _claim(out: Claims, act_id: str, payload: object) -> None:
+    for name in ("entry", "record"):
+        record = getattr(payload, name, None)
+        if isinstance(record, EntryRecord):
+            out.declared[record.content_id] = record.body_hash
+    if isinstance(payload, AdoptAct) and payload.binding is not None:
+        spec = payload.binding
+        out.specs[act_id] = (spec.excludes, spec.normalisation, spec.hash_algo)
+        out.places.setdefault(act_id, set()).add((spec.path, spec.selector))
+    elif isinstance(payload, SupersedeAct):
+        out.superseded.add(payload.old)
+    elif isinstance(payload, ResolveAct):
+        out.superseded.update(payload.heads)
+    elif isinstance(payload, RebindAct):
+        out.places.setdefault(payload.binding, set()).add((payload.path, payload.selector))
+        if payload.supersede is not None:
+            _claim(out, act_id, payload.supersede)
+    elif isinstance(payload, RetireAct):
+        out.retired.add(payload.binding)
+    elif isinstance(payload, UnsealAct):  # before SealAct: an unseal is a kind of seal act
+        out.sealed.discard(payload.target)
+    elif isinstance(payload, SealAct):
+        out.sealed.add(payload.target)
+
+
+def disagreements(bmap: bindmap.BindMap, claims: Claims) -> list[str]:
+    """Where the map derived from the index departs from the ledger (empty: none)."""
+    out: list[str] = []
+    seen: set[str] = set()
+    for b in bmap.bindings:
+        seen.add(b.bind_act)
+        spec = claims.specs.get(b.bind_act)
+        if spec is None:
+            out.append(f"binding {b.bind_act[:12]}: no adopt act made it")
+            continue
+        if (b.excludes, b.normalisation, b.hash_algo) != spec:
+            out.append(f"binding {b.bind_act[:12]}: its rules are not the adopted ones")
+        if (b.path, b.selector) not in claims.places.get(b.bind_act, set()):
+            out.append(f"binding {b.bind_act[:12]}: a place no act named")
+        if b.retired or b.bind_act in claims.retired:
+            out.append(f"binding {b.bind_act[:12]}: live here, retired in the ledger")
+        ground = bmap.grounds.get(b.entry_id)
+        if ground is not None:
+            out += _ground_faults(b.bind_act, ground, claims)
+    missing = claims.specs.keys() - claims.retired - seen
+    out += [f"binding {m[:12]}: in the ledger, not in the index" for m in sorted(missing)]
+    return out
+
+
+def _ground_faults(bind_act: str, ground: tuple[object, ...], claims: Claims) -> list[str]:
+    content_id, body_hash, heads = ground[0], ground[1], ground[2]
+    out = []
+    if content_id is not None:
+        if claims.declared.get(str(content_id)) != body_hash:
+            out.append(f"binding {bind_act[:12]}: its ground is not the declared entry")
+        elif content_id in claims.superseded or content_id in claims.sealed:
+            out.append(f"binding {bind_act[:12]}: its ground is superseded or sealed")
+    if isinstance(heads, tuple) and any(str(h) not in claims.declared for h in heads):
+        out.append(f"binding {bind_act[:12]}: a contest head no act declared")
+    return out
+
+
+def proven_map(store: ForestStore, repo: Repository | None) -> bindmap.BindMap:
+    """The binding map of the synced index ``store``, proven against the ledger
+    ``repo`` keeps; a forged index is rebuilt once and derived again."""
+    found = bindmap.derive(store)
+    if repo is None:
+        return found
+    from forest_files.ledger.segments import read_ledger
+
+    claims = claims_of(read_ledger(repo.ledger_dir))
+    faults = disagreements(found, claims)
+    if not faults:
+        return found
+    import sys
+
+    sys.stderr.write(
+        f"forest: the index disagreed with the ledger ({faults[0]}); rebuilt it from the ledger\n"
+    )
+    repo.rebuild()
+    found = bindmap.derive(repo.store())
+    faults = disagreements(found, claims)
+    if faults:
+        raise ForestError(
+            f"the index disagrees with the ledger after a rebuild ({faults[0]}); "
+            "run `forest fsck` and report it"
+        )
+    return found
+
+
+__all__ = ["Claims", "claims_of", "disagreements", "proven_map"]

@@ -1,0 +1,137 @@
+"""A forged row of the working tree's index never decides a verdict.
+
+The index (``.git/forest/woods.db``) is a cache any program with write access to
+the git directory can rewrite, triggers dropped. Each test forges the rows a
+verdict is drawn from after a warm, clean check (binding map and verdict
+dropped, as a forger who knows them would), edits the bound text, and asks
+``forest check``: the edit must be ``drifted``, the index rebuilt from the
+ledger, and the ledger byte-identical.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from forest_files.check.opening import REPLAY, open_custody
+from forest_files.custody import bindmap, verdict
+from forest_files.custody.indexproof import claims_of, disagreements
+from forest_files.ledger.segments import read_ledger
+from tests.helpers.cli import findings, forest
+from tests.helpers.custody import age_files, init_and_adopt
+from tests.helpers.git import commit_all, make_repo, write
+from tests.helpers.state import local_state
+
+CANON = "# Canon\n\n## Rules\n\nThe first rule stands.\n\n## Elsewhere\n\nOther words.\n"
+EDITED = CANON.replace("first rule stands", "first rule bends")
+RULES = "canon.md#Canon/Rules"
+
+
+def _ledger_bytes(root: Path) -> dict[str, bytes]:
+    return {
+        p.relative_to(root).as_posix(): p.read_bytes()
+        for p in sorted((root / ".forest" / "ledger").rglob("*"))
+        if p.is_file()
+    }
+
+
+@pytest.fixture
+def warm(tmp_path: Path) -> Path:
+    """A committed binding of ``#Rules``, checked clean (every cache warm)."""
+    root = make_repo(tmp_path)
+    write(root, "canon.md", CANON)
+    init_and_adopt(root, [RULES])
+    commit_all(root, "adopt")
+    age_files(root)
+    assert forest(root, "check").exit_code == 0
+    return root
+
+
+def _drift_hash(root: Path) -> str:
+    """The hash the edited section has (what a forger would write as the ground's)."""
+    write(root, "canon.md", EDITED)
+    (found,) = [f for f in findings(root) if f["selector"] == RULES]
+    assert found["kind"] == "drifted"
+    return str(found["section_hash"])
+
+
+def _forge(root: Path, sql: str, *args: object) -> None:
+    """Run ``sql`` on the index with every guard trigger dropped, then drop the binding
+    map and the verdict derived from the honest rows."""
+    db = local_state(root) / "woods.db"
+    conn = sqlite3.connect(db)
+    try:
+        names = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='trigger'")]
+        with conn:
+            for name in names:
+                conn.execute(f"DROP TRIGGER {name}")
+            assert conn.execute(sql, args).rowcount >= 1
+    finally:
+        conn.close()
+    bindmap.forget(bindmap.worktree_record(str(root)))
+    verdict.forget(str(root))
+
+
+def _forged_ground_hash(root: Path) -> None:
+    forged = _drift_hash(root)
+    _forge(
+        root,
+        "UPDATE entries SET body_hash = ? WHERE body_hash IN "
+        "(SELECT e.body_hash FROM entries e JOIN edges a ON a.to_id = e.id AND a.kind = 'adopts')",
+        forged,
+    )
+
+
+def _forged_retire(root: Path) -> None:
+    write(root, "canon.md", EDITED)
+    _forge(
+        root,
+        "INSERT INTO binding_events (act_id, bind_act, kind, by_sig, at) "
+        "SELECT act_id, bind_act, 'retire', by_sig, at FROM binding_events LIMIT 1",
+    )
+
+
+def _forged_path(root: Path) -> None:
+    write(root, "canon.md", EDITED)
+    write(root, "other.md", CANON)
+    _forge(root, "UPDATE binding_events SET path = 'other.md'")
+
+
+@pytest.mark.parametrize(
+    "forge",
+    [_forged_ground_hash, _forged_retire, _forged_path],
+    ids=["ground-body-hash", "retire-row", "binding-path"],
+)
+def test_check_forged_index_row_detected(warm: Path, forge: Callable[[Path], None]) -> None:
+    root = warm
+    ledger = _ledger_bytes(root)
+    forge(root)
+    result = forest(root, "check")
+    assert result.exit_code == 1, result.stdout
+    assert "rebuilt it from the ledger" in result.stderr
+    kinds = {f["selector"]: f["kind"] for f in findings(root)}
+    assert kinds[RULES] == "drifted"
+    assert _ledger_bytes(root) == ledger
+
+
+def test_forged_index_rebuilt_once_then_map_trusted(warm: Path) -> None:
+    root = warm
+    _forged_ground_hash(root)
+    assert forest(root, "check").exit_code == 1
+    second = forest(root, "check")
+    assert second.exit_code == 1
+    assert "rebuilt" not in second.stderr  # the rebuilt index agrees with the ledger
+
+
+def test_honest_index_has_no_disagreement_accepted(warm: Path) -> None:
+    root = warm
+    bindmap.forget(bindmap.worktree_record(str(root)))
+    with open_custody(root, "worktree") as custody:
+        assert custody.via == REPLAY
+        found = bindmap.BindMap(custody.bindings, custody.grounds)
+    claims = claims_of(read_ledger(root / ".forest" / "ledger"))
+    assert disagreements(found, claims) == []
+    assert len(found.bindings) == 1
