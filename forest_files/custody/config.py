@@ -2,8 +2,10 @@
 
 Stores: nothing (``render_config`` returns text; ``forest init`` writes it).
 Refuses: a missing file, bad TOML, unknown tables or keys, wrong types,
-values out of bounds, malformed globs or holders — each as ConfigError naming
-the file, the key and the fix.
+values out of bounds, globs the one glob syntax cannot honour (kernel/globs.py:
+``{a,b}``, ``!``, an unclosed ``[`` … — refused, never matched literally),
+holders that are empty, carry control characters or stray spaces at either end —
+each as ConfigError naming the file, the table, the key and the fix.
 Returns: ForestConfig; holders of a path; whether a signature may act on it.
 Test: tests/custody/test_config.py, tests/gate/test_signing.py (the signing keys,
       custody/signers.py)
@@ -41,6 +43,8 @@ from forest_files.kernel.bounds import (
     MAX_WHEN_VALUES,
 )
 from forest_files.kernel.errors import ForestError
+from forest_files.kernel.globs import Glob, GlobError
+from forest_files.kernel.globs import compile_glob as compile_glob  # re-exported
 from forest_files.kernel.paths import CONFIG_NAME as CONFIG_NAME  # re-exported
 
 REQUIRE_BINDS = ("file", "headings")
@@ -76,7 +80,7 @@ class AuthorityRule:
 
     glob: str
     holders: tuple[str, ...]
-    pattern: re.Pattern[str] = field(compare=False, repr=False)
+    pattern: Glob = field(compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -91,14 +95,14 @@ class RequireRule:
     level: int | None = None
     when: tuple[tuple[str, tuple[str, ...]], ...] = ()
     excepted: tuple[str, ...] = ()
-    pattern: re.Pattern[str] | None = field(default=None, compare=False, repr=False)
-    except_patterns: tuple[re.Pattern[str], ...] = field(default=(), compare=False, repr=False)
+    pattern: Glob | None = field(default=None, compare=False, repr=False)
+    except_patterns: tuple[Glob, ...] = field(default=(), compare=False, repr=False)
 
     def matches(self, path: str) -> bool:
         pattern = self.pattern or compile_glob(self.glob)
-        if not pattern.fullmatch(path):
+        if not pattern.match(path):
             return False
-        return not any(p.fullmatch(path) for p in self.except_patterns)
+        return not any(p.match(path) for p in self.except_patterns)
 
 
 @dataclass(frozen=True)
@@ -112,33 +116,6 @@ class ForestConfig:
     retention: tuple[tuple[str, int], ...] = ()  # (kind, days), sorted; absent: kept
 
 
-# --- globs -------------------------------------------------------------------
-
-
-def compile_glob(glob: str) -> re.Pattern[str]:
-    """Anchored at the repository root. ``*`` and ``?`` stay within one path
-    segment; a whole segment ``**`` spans zero or more directories (at the end:
-    everything below). Any other character is literal. Raises ValueError."""
-    if not glob or glob.startswith("/") or glob.endswith("/"):
-        raise ValueError("must be a repository-relative path without a leading or trailing '/'")
-    segments = glob.split("/")
-    if any(s in ("", ".", "..") for s in segments) or "\\" in glob:
-        raise ValueError("must not contain empty, '.' or '..' segments or backslashes")
-    out: list[str] = []
-    last = len(segments) - 1
-    for i, seg in enumerate(segments):
-        if seg == "**":
-            out.append(".+" if i == last else "(?:[^/]+/)*")
-            continue
-        if "**" in seg:
-            raise ValueError("'**' must be a whole path segment (e.g. 'docs/**/x.md')")
-        part = "".join(
-            "[^/]*" if ch == "*" else "[^/]" if ch == "?" else re.escape(ch) for ch in seg
-        )
-        out.append(part if i == last else part + "/")
-    return re.compile("".join(out))
-
-
 def _norm(repo_path: str) -> str:
     path = posixpath.normpath(repo_path.replace("\\", "/"))
     return path.lstrip("/")
@@ -148,7 +125,7 @@ def holders_for(cfg: ForestConfig, repo_path: str) -> tuple[str, ...] | None:
     """Holders of the LAST rule whose glob matches; None if no rule does."""
     path = _norm(repo_path)
     for rule in reversed(cfg.authority):
-        if rule.pattern.fullmatch(path):
+        if rule.pattern.match(path):
             return rule.holders
     return None
 
@@ -290,16 +267,17 @@ class _Validator:
             )
         return tuple(self.requirement(glob, value) for glob, value in table.items())
 
-    def require_glob(self, key: str, glob: str) -> re.Pattern[str]:
-        example = 'e.g. "docs/adr/*.md" = "file"'
+    def glob(self, key: str, glob: str, example: str) -> Glob:
+        """``glob`` compiled by the one glob syntax, or a ConfigError naming ``key``."""
         if len(glob) > MAX_REQUIRE_GLOB_CHARS:
             raise self.fail(key, f"glob longer than {MAX_REQUIRE_GLOB_CHARS} characters", example)
-        if _CONTROL.search(glob):
-            raise self.fail(key, "glob contains control characters", example)
         try:
             return compile_glob(glob)
-        except ValueError as exc:
+        except GlobError as exc:
             raise self.fail(key, f"bad path glob: {exc}", example) from None
+
+    def require_glob(self, key: str, glob: str) -> Glob:
+        return self.glob(key, glob, 'e.g. "docs/adr/*.md" = "file"')
 
     def requirement(self, glob: str, value: Any) -> RequireRule:
         key = f"[require] {_toml_str(glob)}"
@@ -364,9 +342,7 @@ class _Validator:
             out.append((name, tuple(v.strip() for v in values)))
         return tuple(out)
 
-    def require_except(
-        self, key: str, globs: Any
-    ) -> tuple[tuple[str, ...], tuple[re.Pattern[str], ...]]:
+    def require_except(self, key: str, globs: Any) -> tuple[tuple[str, ...], tuple[Glob, ...]]:
         fix = 'e.g. except = ["docs/adr/0000-template.md"]'
         if not isinstance(globs, list) or len(globs) > MAX_REQUIRE_EXCEPT:
             raise self.fail(f"{key} except", f"must be a list of at most {MAX_REQUIRE_EXCEPT}", fix)
@@ -406,11 +382,8 @@ class _Validator:
         return value
 
     def rule(self, glob: str, holders: Any) -> AuthorityRule:
-        key = f'[authority] "{glob}"'
-        try:
-            pattern = compile_glob(glob)
-        except ValueError as exc:
-            raise self.fail(key, f"bad path glob: {exc}", 'e.g. "docs/adr/**"') from None
+        key = f"[authority] {_toml_str(glob)}"
+        pattern = self.glob(key, glob, 'e.g. "docs/adr/**"')
         fix = 'give a list of holders, e.g. ["Ada Lovelace <ada@example.org>"]'
         if not isinstance(holders, list) or not holders:
             raise self.fail(key, "must be a non-empty list of holders", fix)
@@ -419,7 +392,13 @@ class _Validator:
                 raise self.fail(key, f"holder {holder!r} is not a non-empty string", fix)
             if _CONTROL.search(holder):
                 raise self.fail(key, f"holder {holder!r} contains control characters", fix)
-        return AuthorityRule(glob, tuple(h.strip() for h in holders), pattern)
+            if holder != holder.strip():
+                raise self.fail(
+                    key,
+                    f"holder {holder!r} has spaces at either end (it would never match)",
+                    f"write it as {_toml_str(holder.strip())}",
+                )
+        return AuthorityRule(glob, tuple(holders), pattern)
 
 
 # --- writing -----------------------------------------------------------------
@@ -451,6 +430,7 @@ def render_config(cfg: ForestConfig) -> str:
     ]
     if cfg.authority:
         lines += ["", "# Last matching glob wins. '*' stays in one directory; '**' spans many."]
+        lines += ["# Globs are anchored at the root (README: Path globs)."]
         lines.append("[authority]")
         for rule in cfg.authority:
             holders = ", ".join(_toml_str(h) for h in rule.holders)

@@ -19,6 +19,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from forest_files.kernel.globs import Glob
+
 MODES = ("off", "warn", "required")
 _RANK = {mode: i for i, mode in enumerate(MODES)}
 _FINGERPRINT = re.compile(r"[0-9A-F]{40}|[0-9A-F]{64}")
@@ -26,7 +28,7 @@ _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 _LEDGER = ".forest/ledger"
 
 Fail = Callable[[str, str, str], Exception]
-CompileGlob = Callable[[str], "re.Pattern[str]"]
+CompileGlob = Callable[[str], Glob]
 
 
 @dataclass(frozen=True)
@@ -35,7 +37,7 @@ class SigningRule:
 
     glob: str
     mode: str
-    pattern: re.Pattern[str] = field(compare=False, repr=False)
+    pattern: Glob = field(compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -57,7 +59,7 @@ NO_SIGNING = SigningSettings()
 def mode_for(settings: SigningSettings, path: str) -> str:
     """The mode of the LAST ``[signing]`` glob matching ``path``, else ``signed``."""
     for rule in reversed(settings.rules):
-        if rule.pattern.fullmatch(path):
+        if rule.pattern.match(path):
             return rule.mode
     return settings.signed
 

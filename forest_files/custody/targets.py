@@ -11,8 +11,10 @@ any other path that is not a regular file (a directory, a FIFO); a path reached
 through a symlinked directory, or leading outside the repository through one; a
 path inside a submodule; a file under a git filter (LFS, git-crypt); a file over
 the body size bound (``[policy] max_body_bytes``, default 8 MiB); content that
-is not UTF-8 text (naming the byte offset); a glob that matches nothing (a glob
-never matches a symlink or a path special.py refuses: they are skipped); an
+is not UTF-8 text (naming the byte offset); a glob the one glob syntax
+(kernel/globs.py) cannot honour (``{a,b}``, ``!`` …); a glob that matches
+nothing (a glob names the files git tracks or would add — ignored files are not
+candidates — and never a symlink or a path special.py refuses); an
 exclusion that matches nothing in any target of one adoption (``ExcludeTally``).
 Returns: ``SectionText`` values carrying the exact selected text (normalised,
 exclusions removed, never scrubbed), the full selector and the file hash.
@@ -22,7 +24,6 @@ Test: tests/custody/test_file_custody.py, tests/custody/test_special_paths.py,
 
 from __future__ import annotations
 
-import glob
 import os
 import stat as stat_mod
 from collections.abc import Callable, Sequence
@@ -35,6 +36,7 @@ from forest_files.custody.content import dir_inside, escapes, path_variant, read
 from forest_files.custody.record import SectionText
 from forest_files.custody.special import lstat_kind, special_path_reason
 from forest_files.kernel.errors import ForestError
+from forest_files.kernel.globs import Glob, GlobError, compile_glob, is_glob, literal_prefix
 from forest_files.text.exclude import ExcludeError, parse_exclusions
 from forest_files.text.extract import HASH_ALGO, Document, extract
 from forest_files.text.normalise import NORMALISATION, decode_bytes
@@ -48,25 +50,51 @@ class TargetRefused(ForestError):
     """A file or section that cannot be taken into custody."""
 
 
+def target_glob(root: Path, path: str) -> Glob | None:
+    """The compiled glob of a target's path part, None for a plain path. A path
+    with ``{``, ``}`` or ``!`` and no wildcard is a path when that file exists,
+    else refused as a pattern the glob syntax cannot honour (never literal)."""
+    odd = any(ch in path for ch in "{}!")
+    if not is_glob(path) and (not odd or os.path.lexists(root / path)):
+        return None
+    try:
+        return compile_glob(path)
+    except GlobError as exc:
+        raise TargetRefused(f"{path}: not a glob forest-files can honour: {exc}") from None
+
+
 def expand(root: Path, specs: Sequence[str]) -> list[str]:
-    """Expand glob patterns in the path part of each target (``docs/adr/*.md``)."""
+    """Expand glob patterns in the path part of each target (``docs/adr/*.md``), with
+    the one glob syntax of forest.toml's tables (kernel/globs.py)."""
     out: list[str] = []
     for spec in specs:
         sel = parse_selector(spec)
-        if not any(ch in sel.path for ch in "*?["):
+        pattern = target_glob(root, sel.path)
+        if pattern is None:
             out.append(spec)
             continue
-        matches = sorted(
+        matches = [
             rel
-            for p in glob.glob(str(root / sel.path), recursive=True)
-            if os.path.isfile(p)
-            and not os.path.islink(p)
-            and special_path_reason(rel := Path(p).relative_to(root).as_posix()) is None
-        )
+            for rel in _candidates(root, pattern)
+            if pattern.match(rel)
+            and os.path.isfile(root / rel)
+            and not os.path.islink(root / rel)
+            and special_path_reason(rel) is None
+        ]
         if not matches:
             raise TargetRefused(f"{sel.path}: the pattern matches no file; check the glob")
         out.extend(spec.replace(sel.path, m, 1) for m in matches)
     return out
+
+
+def _candidates(root: Path, pattern: Glob) -> list[str]:
+    """Files git tracks or would add (not ignored) below the pattern's literal prefix."""
+    prefix = "/".join(literal_prefix(pattern.pattern))
+    args = ["ls-files", "-z", "--cached", "--others", "--exclude-standard", "--full-name"]
+    if prefix:
+        args += ["--", prefix]  # run_git passes --literal-pathspecs
+    proc = gitio.run_git(root, args)
+    return sorted(set(gitio.split_z(proc.stdout)))
 
 
 @dataclass
@@ -353,13 +381,12 @@ def expand_bound(root: Path, bindings: Sequence[Binding], specs: Sequence[str]) 
     out: list[str] = []
     for spec in specs:
         sel = parse_selector(spec)
-        if not any(ch in sel.path for ch in "*?["):
+        pattern = target_glob(root, sel.path)
+        if pattern is None:
             out.append(spec)
             continue
         bound = {b.path for b in bindings}
-        gone = sorted(
-            p for p in bound if _glob_match(p, sel.path) and not os.path.lexists(root / p)
-        )
+        gone = sorted(p for p in bound if pattern.match(p) and not os.path.lexists(root / p))
         try:
             out += expand(root, [spec])
         except TargetRefused:
@@ -367,35 +394,6 @@ def expand_bound(root: Path, bindings: Sequence[Binding], specs: Sequence[str]) 
                 raise
         out += [spec.replace(sel.path, p, 1) for p in gone]
     return out
-
-
-def _glob_match(path: str, pattern: str) -> bool:
-    """``glob``'s rule for one path: ``*``, ``?`` and ``[…]`` stay within a segment,
-    ``**/`` spans any number of segments."""
-    import re
-
-    out: list[str] = []
-    i = 0
-    while i < len(pattern):
-        if pattern.startswith("**/", i):
-            out.append("(?:[^/]*/)*")
-            i += 3
-            continue
-        c = pattern[i]
-        close = pattern.find("]", i + 2) if c == "[" else -1
-        if c == "*":
-            out.append("[^/]*")
-        elif c == "?":
-            out.append("[^/]")
-        elif close > 0:
-            body = pattern[i + 1 : close]
-            body = "^" + body[1:] if body.startswith("!") else body
-            out.append("[" + body.replace("\\", "\\\\") + "]")
-            i = close
-        else:
-            out.append(re.escape(c))
-        i += 1
-    return re.fullmatch("".join(out), path) is not None
 
 
 def read_section_at(

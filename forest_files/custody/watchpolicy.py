@@ -18,10 +18,11 @@ Test: tests/doors/test_watch_policy.py
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
+
+from forest_files.kernel.globs import Glob
 
 POLICIES = ("notify", "propose", "restore")
 DEFAULT_POLICY = "propose"
@@ -34,13 +35,13 @@ MAX_WATCH_RULES = 256
 class WatchRule:
     glob: str
     policy: str
-    pattern: re.Pattern[str] = field(compare=False, repr=False)
+    pattern: Glob = field(compare=False, repr=False)
 
 
 def parse_watch(
     table: dict[str, Any],
     fail: Callable[[str, str, str], Exception],
-    compile_glob: Callable[[str], re.Pattern[str]],
+    compile_glob: Callable[[str], Glob],
 ) -> tuple[WatchRule, ...]:
     example = 'e.g. "canon/**" = "restore"'
     if len(table) > MAX_WATCH_RULES:
@@ -61,6 +62,6 @@ def parse_watch(
 def policy_for(rules: tuple[WatchRule, ...], path: str) -> str:
     found = DEFAULT_POLICY
     for rule in rules:
-        if rule.pattern.fullmatch(path):
+        if rule.pattern.match(path):
             found = rule.policy
     return found

@@ -24,6 +24,7 @@ from watchdog.events import FileSystemEvent, FileSystemEventHandler
 
 from forest_files.custody.config import CONFIG_NAME, RequireRule
 from forest_files.doors.watch.collector import Collector
+from forest_files.kernel.globs import literal_prefix
 from forest_files.kernel.paths import FOREST_DIR, LEDGER_DIR, SEGMENTS
 
 
@@ -114,11 +115,7 @@ def required_dirs(root: Path, globs: list[str]) -> set[str]:
     out: set[str] = set()
     for glob in globs:
         parts = glob.split("/")[:-1]
-        literal: list[str] = []
-        for part in parts:
-            if any(c in part for c in "*?["):
-                break
-            literal.append(part)
+        literal = literal_prefix(glob)  # the one glob syntax: kernel/globs.py
         top = os.path.join(base, *literal)
         if not os.path.isdir(top):
             continue

@@ -5,11 +5,17 @@ For each act the range adds whose bound paths ask for signing (the strictest
 for an act touching none), the commit that brought it (``brought``) must
 carry a good SSH or OpenPGP signature by a key that the keyring **as it
 stood at the merge-base** binds to the identity the act names: an
-allowed-signers line whose principal is that identity's ``<email>``, or a
-``[gpg]`` fingerprint listed for that holder. That identity's authority over
-the paths is range.py's ``authority`` rule. A key added in the range is not
-trusted in it; a key removed before the merge-base signs nothing new, while
-acts judged before it stay as they are (they are not in the range).
+allowed-signers line whose principal is exactly that identity's ``<email>``,
+or a ``[gpg]`` fingerprint listed for that holder. Only git's ``G`` is good.
+The keyring's ``valid-after``, ``valid-before`` and ``namespaces`` are honoured
+twice: git checks them at the commit's date (it passes ``-Overify-time`` to
+ssh-keygen), and the lines unusable **now** are blanked from the copy git is
+handed (keyring.py's ``usable_text``) and refused by name — a committer date is
+the signer's to set, so a backdated commit by an expired key signs nothing new.
+Acts already present at the merge-base are not in the range: never judged again.
+That identity's authority over the paths is range.py's ``authority`` rule. A
+key added in the range is not trusted in it; a key removed before the
+merge-base signs nothing new, while acts judged before it stay as they are.
 
 Under ``required`` a problem is a fault (``unsigned``, ``signer``,
 ``signers-mixed``); under ``warn`` the same finding is a warning.
@@ -26,13 +32,14 @@ Test: tests/gate/test_signing.py
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 from forest_files import gitio
 from forest_files.custody.config import CONFIG_NAME, ForestConfig
-from forest_files.custody.keyring import KeyringError, SignerKey, parse_keyring
+from forest_files.custody.keyring import KeyringError, SignerKey, parse_keyring, usable_text
 from forest_files.custody.signers import SigningSettings, mode_for, strictest
 from forest_files.gate.signing.brought import acts_brought
 from forest_files.gate.signing.verdicts import Problem, mixed_detail, problem_of
@@ -66,6 +73,7 @@ class _Range:
     head: str
     settings: SigningSettings
     snapshot: LedgerSnapshot
+    now: float  # the time of the check: what the keyring's validity is judged at
 
 
 def act_mode(settings: SigningSettings, paths: frozenset[str]) -> str:
@@ -92,7 +100,7 @@ def judge_signatures(
     live = {a.id: a for a in acts if modes[a.id] != "off"}
     if not live:
         return SigningVerdict()
-    at = _Range(root, base, head, settings, snapshot)
+    at = _Range(root, base, head, settings, snapshot, time.time())
     try:
         return _judge(at, live, modes)
     except (KeyringError, SignatureToolMissing, gitio.ShallowClone) as exc:
@@ -119,7 +127,8 @@ def judge_governance(
             raise gitio.ShallowClone(f"{root}: {_SHALLOW}")
         text = keyring_text(root, base, settings)
         keys = parse_keyring(text, f"{settings.allowed_signers} at merge-base {base[:12]}")
-        sigs = commit_signatures(root, list(governed), allowed_signers=text)
+        now = time.time()
+        sigs = commit_signatures(root, list(governed), allowed_signers=usable_text(text, keys, now))
     except (KeyringError, SignatureToolMissing, gitio.ShallowClone) as exc:
         if mode == "required":
             raise
@@ -127,7 +136,7 @@ def judge_governance(
         return SigningVerdict(warnings=(Fault("signing-setup", None, None, None, detail),))
     out: list[Fault] = []
     for commit, author in governed.items():
-        problem = problem_of(sigs[commit], author, keys, settings.gpg)
+        problem = problem_of(sigs[commit], author, keys, settings.gpg, now)
         if problem is None:
             continue
         detail = (
@@ -164,7 +173,8 @@ def _judge(at: _Range, live: Mapping[str, Act], modes: Mapping[str, str]) -> Sig
     text = keyring_text(at.root, at.base, at.settings)
     keys = parse_keyring(text, f"{at.settings.allowed_signers} at merge-base {at.base[:12]}")
     brought = acts_brought(at.root, at.base, at.head, live.keys())
-    sigs = commit_signatures(at.root, brought.commits(), allowed_signers=text)
+    signers = usable_text(text, keys, at.now)
+    sigs = commit_signatures(at.root, brought.commits(), allowed_signers=signers)
     faults: list[Fault] = []
     warnings: list[Fault] = []
 
@@ -201,7 +211,7 @@ def _judge_commit(
         return [(mode, _fault("signers-mixed", at, acts[0], mixed_detail(commit, signers)))]
     out: list[tuple[str, Fault]] = []
     for act in acts:
-        problem = problem_of(sigs[commit], act.payload.signer, keys, at.settings.gpg)
+        problem = problem_of(sigs[commit], act.payload.signer, keys, at.settings.gpg, at.now)
         if problem is not None:
             detail = _detail(commit, act, problem, at)
             out.append((modes[act.id], _fault(problem.code, at, act, detail)))

@@ -2,8 +2,12 @@
 
 Stores: nothing.
 Refuses: nothing; it describes. A commit without a signature, with one in a
-format forest-files cannot bind (x509, unknown), one git cannot verify, or
-one by a key the keyring does not bind to the identity the act names.
+format forest-files cannot bind (x509, unknown), one git does not call good
+(only ``G`` is: ``U``, ``X``, ``Y``, ``R``, ``E``, ``B`` are not), one by a key the
+keyring does not bind to the identity the act names (its principal equals the
+act's ``<email>`` exactly; a fingerprint alone binds nothing), or one by a key
+whose ``valid-after``/``valid-before``/``namespaces`` forbid it at the time of
+the check (``now``), whatever date the commit claims.
 Returns: ``Problem`` (code, what, the key found, how to fix it) or None.
 Test: tests/gate/test_signing.py
 """
@@ -16,9 +20,10 @@ from forest_files.custody.config import names_match
 from forest_files.custody.keyring import SignerKey
 from forest_files.gitio.signatures import CommitSignature
 
-_GOOD = frozenset({"G", "U"})  # U: good, but gpg's web of trust is silent; the pin decides
+_GOOD = frozenset({"G"})  # U (a key git's keyring does not vouch for) is not good
 _STATUS = {
     "B": "a bad signature",
+    "U": "a good signature by a key git could not tie to a listed signer, valid then",
     "X": "a good signature that has expired",
     "Y": "a good signature by an expired key",
     "R": "a good signature by a revoked key",
@@ -47,8 +52,10 @@ def problem_of(
     signer: str,
     keys: tuple[SignerKey, ...],
     gpg: tuple[tuple[str, tuple[str, ...]], ...],
+    now: float,
 ) -> Problem | None:
-    """None when ``sig`` is a good signature by a key bound to ``signer``."""
+    """None when ``sig`` is a good signature by a key bound to ``signer`` and usable
+    at ``now`` (the time of the check)."""
     if sig.format == "none":
         return Problem("unsigned", "the commit is not signed", "none", _sign_fix(signer))
     if sig.format not in ("ssh", "openpgp"):
@@ -60,15 +67,42 @@ def problem_of(
             "`git commit --amend -S --no-edit`",
         )
     key = sig.key or "none"
-    if sig.status not in _GOOD:
+    expired = _expired(sig, keys, now)
+    if expired is not None:
+        return expired
+    if sig.status not in _GOOD and not (sig.status == "U" and sig.format == "ssh"):
         what = _STATUS.get(sig.status, f"git's verdict {sig.status!r}")
         fix = _sign_fix(signer)
         if sig.status == "E" and sig.format == "openpgp":
             fix = "import the holder's public key into the checking gpg keyring (gpg --import)"
         return Problem("unsigned", f"it carries {what}", key, fix)
     if sig.format == "ssh":
-        return _ssh_problem(sig, signer, keys)
+        return _ssh_problem(sig, signer, keys) or _not_good(sig, signer)
     return _gpg_problem(sig, signer, gpg)
+
+
+def _not_good(sig: CommitSignature, signer: str) -> Problem | None:
+    """An SSH key listed for ``signer`` and usable now, yet git's verdict is not ``G``
+    (``U``: the keyring's options forbid the key at the date the commit claims)."""
+    if sig.status in _GOOD:
+        return None
+    text = f"it carries {_STATUS['U']} (the commit's date is outside the key's validity)"
+    return Problem("signer", text, sig.key, _sign_fix(signer))
+
+
+def _expired(sig: CommitSignature, keys: tuple[SignerKey, ...], now: float) -> Problem | None:
+    """The keyring's options forbid every line of the signing key at ``now``."""
+    mine = [k for k in keys if sig.format == "ssh" and k.fingerprint == sig.key]
+    reasons = [k.unusable(now) for k in mine]
+    if not mine or None in reasons:
+        return None
+    text = f"that key may not sign now: {reasons[0]} (keyring line {mine[0].line})"
+    fix = (
+        "sign with a key the keyring lists as valid now (a holder of '**' renews or "
+        "replaces the line in a change of its own), then re-sign: "
+        "`git commit --amend -S --no-edit`"
+    )
+    return Problem("signer", text, sig.key, fix)
 
 
 def _unknown_key(signer: str, where: str) -> str:
@@ -79,7 +113,7 @@ def _unknown_key(signer: str, where: str) -> str:
 
 
 def _ssh_problem(sig: CommitSignature, signer: str, keys: tuple[SignerKey, ...]) -> Problem | None:
-    mine = [k for k in keys if k.fingerprint == sig.key]
+    mine = [k for k in keys if k.fingerprint == sig.key]  # then the principal decides
     if not mine:
         text = "that key is not in the keyring (added in this range, removed, or never listed)"
         return Problem("signer", text, sig.key, _unknown_key(signer, "the keyring"))
