@@ -293,7 +293,7 @@ def test_action_gate_planted_modules_refused(upstream: Path, tmp_path: Path) -> 
     """Code in the checkout under judgement, or on PYTHONPATH, never runs in the gate."""
     repo = clone(upstream, tmp_path, "clean")
     for planted in ("forest_files/__init__.py", "typer.py", "json.py", "sitecustomize.py"):
-        write(repo, planted, "raise SystemExit('planted code ran')\n")
+        write(repo, planted, "raise SystemExit('PWNED-7c1')\n")
     values = action_values()
     values["github.base_ref"] = "main"
     out = tmp_path / "output"
@@ -301,7 +301,7 @@ def test_action_gate_planted_modules_refused(upstream: Path, tmp_path: Path) -> 
         step("gate"), repo, values, FOREST_BIN=FOREST, GITHUB_OUTPUT=str(out), PYTHONPATH=str(repo)
     )
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "planted" not in done.stdout + done.stderr
+    assert "PWNED-7c1" not in done.stdout + done.stderr
 
 
 @pytest.mark.parametrize("spec", ["xml=a.xml", "sarif", "sarif=", "=a.sarif"])
