@@ -191,7 +191,7 @@ def test_sdist_carries_its_tests_accepted(tmp_path: Path) -> None:
     assert not [n for n in names if "__pycache__" in n]
     (unpacked,) = (tmp_path / "unpacked").iterdir()
     ran = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/kernel"],
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "tests/kernel"],
         cwd=unpacked,
         capture_output=True,
         text=True,
