@@ -21,6 +21,7 @@ from collections.abc import Callable
 from pathlib import Path
 from xml.etree import ElementTree as ET
 
+from forest_files import __version__
 from forest_files.check.findings import Reported
 from forest_files.check.kinds import KINDS
 from forest_files.check.text import block, one_line, warning_block
@@ -136,7 +137,13 @@ def render_sarif(report: GateReport) -> str:
         "runs": [
             {
                 "tool": {
-                    "driver": {"name": TOOL, "informationUri": INFORMATION_URI, "rules": rules}
+                    "driver": {
+                        "name": TOOL,
+                        "version": __version__,
+                        "semanticVersion": __version__,
+                        "informationUri": INFORMATION_URI,
+                        "rules": rules,
+                    }
                 },
                 "results": results,
                 "properties": {

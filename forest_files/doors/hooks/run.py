@@ -7,9 +7,9 @@ Refuses: a commit whose staged content diverges from the staged ledger's
 ground (drifted, missing, unresolved, moved, contested) — exit 1, naming the
 binding, who adopted its ground and with which words, a diff ground → staged
 on a terminal, and the exact restore / supersede commands.
-Returns: the hook's exit code. A refused commit (drift, or an error that
-refuses it) is recorded in the audit log (doors/doorlog.py), imported
-only then: an accepted commit never loads it.
+Returns: the hook's exit code (``forest-hook --version``: the version, exit 0).
+A refused commit (drift, or an error that refuses it) is recorded in the audit
+log (doors/doorlog.py), imported only then: an accepted commit never loads it.
 Test: tests/doors/test_hooks.py, tests/governance/test_audit_doors.py
 
 The check honours ``GIT_INDEX_FILE`` (``git commit -a`` and ``git commit
@@ -74,6 +74,11 @@ def main(argv: list[str]) -> int:
     if not argv:
         _say("usage: forest-hook pre-commit|pre-merge-commit|post-merge|post-checkout|post-rewrite")
         return 2
+    if argv[0] in ("--version", "-V"):
+        from forest_files import __version__
+
+        sys.stdout.write(f"forest-files {__version__}\n")
+        return 0
     hook = argv[0]
     from forest_files.doors.boundary import run_guarded
 
