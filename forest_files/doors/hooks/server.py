@@ -13,6 +13,10 @@ and ignores replace refs and grafts, as for every git call):
 * a ref moved to a commit that does not contain OLD (a force push) must keep
   every act of OLD's ledger (the ledger is append-only: ``ledger-deleted``,
   one finding per segment that lost acts);
+* ``update`` judges a ref only where our ``pre-receive`` is not installed (or not
+  executable): git runs ``pre-receive`` on every push first, so each ref is judged once;
+* a ref with forest.toml neither at NEW nor where it is judged from is not
+  under custody: accepted, as the commit hook accepts such a commit;
 * deleting a ref is allowed, but for the default branch, which is judged like a
   force push to nothing (it may not drop acts); a ref whose new object is no
   commit (a tag of a tree) has no commits to judge and is allowed.
@@ -95,13 +99,17 @@ def default_branch(top: Path) -> str | None:
 
 
 def _commit(top: Path, rev: str | None) -> str | None:
-    """The commit ``rev`` peels to, None for none (no ref, or a tag of a tree)."""
+    """The commit ``rev`` peels to, None for none (no ref, or a tag of a tree or blob).
+    An object git does not have is refused (fail closed), never passed as "no commit"."""
     if rev is None:
         return None
-    try:
-        return gitio.resolve_commit(top, rev)
-    except gitio.UnknownRef:
-        return None
+    code, out = _git(top, "rev-parse", "-q", "--verify", "--end-of-options", f"{rev}^{{commit}}",
+                     ok=(0, 1))  # fmt: skip
+    if code == 0 and out:
+        return out
+    if _git(top, "cat-file", "-e", "--end-of-options", rev, ok=(0, 1, 128))[0] != 0:
+        raise gitio.UnknownRef(f"{rev[:40]}: no such object in this repository")
+    return None
 
 
 def _contains(top: Path, old: str, new: str) -> bool:
@@ -155,10 +163,13 @@ def _gate_lines(top: Path, old: str | None, new: str, default: str | None) -> li
     from forest_files.gate.render import render_text
 
     base = old if old is not None else _start(top, new, default)
-    if base is None:  # no history in common with the default branch: from the root
-        root = _git(top, "rev-list", "--max-parents=0", "--end-of-options", new, "--")[1]
-        base = root.split()[0]
-        reports = [run_gate(top, None, head=base)]
+    rooted = base is None  # no history in common with the default branch: from the root
+    if base is None:
+        base = _git(top, "rev-list", "--max-parents=0", "--end-of-options", new, "--")[1].split()[0]
+    if not (_custody(top, base) or _custody(top, new)):
+        return []  # under custody at neither end: nothing to guard (as the commit hook)
+    if rooted:  # the root commit by its own ledger (if it has one), then the rest
+        reports = [run_gate(top, None, head=base)] if _custody(top, base) else []
         if base != new:
             reports.append(run_gate(top, base, head=new))
     else:
@@ -168,9 +179,16 @@ def _gate_lines(top: Path, old: str | None, new: str, default: str | None) -> li
     return [line for r in reports for line in render_text(r).splitlines()]
 
 
+def _custody(top: Path, commit: str) -> bool:
+    """``commit`` has a forest.toml: it is under custody."""
+    from forest_files.custody.sources import config_text_from
+
+    return config_text_from(top, commit) is not None
+
+
 def _start(top: Path, new: str, default: str | None) -> str | None:
     """The default branch's commit when NEW shares history with it, else None."""
-    tip = _commit(top, default)
+    tip = gitio.head_commit(top) if default is not None else None  # None: no commit yet
     if tip is None:
         return None
     code, _ = _git(top, "merge-base", tip, new, ok=(0, 1))
@@ -185,10 +203,21 @@ def bare_root() -> Path:
     return top
 
 
+def _judged_before(top: Path) -> bool:
+    """Our ``pre-receive`` is installed and runnable: git ran it on this push before any
+    ``update``, so ``update`` would judge each ref a second time."""
+    from forest_files.doors.hooks.installer import status
+
+    pre = next(s for s in status(top, server=True) if s.name == "pre-receive")
+    return pre.state.startswith("ours") and os.access(pre.path, os.X_OK)
+
+
 def run(hook: str, args: list[str]) -> int:
     """``pre-receive`` (ref lines on stdin) or ``update REF OLD NEW``."""
     top = bare_root()
     update = hook == "update"
+    if update and _judged_before(top):
+        return 0  # our pre-receive judged this push's every ref already (git runs it first)
     updates = [parse_update(args)] if update else parse_pre_receive(sys.stdin.read())
     default = default_branch(top)
     refused = [judge(top, u, default) for u in updates]
