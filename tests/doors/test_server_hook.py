@@ -255,6 +255,16 @@ def test_server_update_hook_refuses_one_ref_accepted_other(served: tuple[Path, P
     assert "refs/heads/wild" not in refs(bare)
 
 
+def test_server_hook_annotated_tag_on_drift_refused(served: tuple[Path, Path]) -> None:
+    """A new tag (an annotated tag object) on a drifting commit no branch holds."""
+    clone, bare = served
+    git(clone, "checkout", "-q", "-b", "wild")
+    drift(clone)
+    git(clone, "tag", "-a", "-m", "release", "v1")
+    err = refused(clone, bare, "refs/tags/v1")
+    assert "refs/tags/v1: push refused" in err and f"drifted {RULES}" in err
+
+
 def test_server_update_hook_judges_only_without_our_pre_receive_accepted(
     served: tuple[Path, Path],
 ) -> None:
@@ -273,14 +283,21 @@ def test_server_update_hook_judges_only_without_our_pre_receive_accepted(
 
 def test_server_hook_hundred_commits_accepted(served: tuple[Path, Path]) -> None:
     clone, bare = served
-    for n in range(100):
-        write(clone, f"notes/{n}.md", f"note {n}\n")
-        commit_all(clone, f"note {n}")
+    stream = [f"reset refs/heads/main\nfrom {git(clone, 'rev-parse', 'HEAD')}\n"]
+    for n in range(100):  # one git fast-import: a hundred commits, each adding a note
+        body = f"note {n}\n"
+        stream.append(
+            f"commit refs/heads/main\ncommitter A <a@example.org> {1700000000 + n} +0000\n"
+            f"data {len(f'note {n}')}\nnote {n}\n"
+            f"M 100644 inline notes/{n}.md\ndata {len(body)}\n{body}\n"
+        )
+    git(clone, "fast-import", "--quiet", stdin="".join(stream).encode())
     started = time.monotonic()
     landed(clone, bare, "main")
     took = time.monotonic() - started
     print(f"push of 100 commits judged in {took:.1f} s")
-    assert git(bare, "rev-parse", "main") == git(clone, "rev-parse", "HEAD")
+    assert git(bare, "rev-parse", "main") == git(clone, "rev-parse", "main")
+    assert git(bare, "rev-list", "--count", "main") == "102"  # files, adopt, 100 notes
 
 
 # -- the hook process itself -------------------------------------------------------------
@@ -345,6 +362,12 @@ def test_server_hook_internal_error_crash_log_in_bare_repository_detected(
     assert line.startswith("forest: internal error (KeyError); details in "), line
     logs = list((bare / "forest" / "crash").iterdir())
     assert len(logs) == 1 and str(logs[0]) in line
+
+
+def test_server_hooks_installed_are_the_ones_run_dispatches_accepted() -> None:
+    from forest_files.doors.hooks import installer, run
+
+    assert installer.SERVER_HOOKS == run.SERVER_HOOKS
 
 
 def test_server_hook_parse_lines_accepted() -> None:

@@ -26,9 +26,9 @@ from importlib import resources
 from pathlib import Path
 
 from forest_files import gitio
-from forest_files.doors.hooks.run import SERVER_HOOKS  # ``--server``: where pushes land
 
 HOOKS = ("pre-commit", "pre-merge-commit", "post-merge", "post-checkout", "post-rewrite")
+SERVER_HOOKS = ("pre-receive", "update")  # ``--server``: where pushes land (= run.py's)
 VERSION = 2
 _MARK = "forest-files-hook v"
 MARKER = f"{_MARK}{VERSION}"

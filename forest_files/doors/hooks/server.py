@@ -216,9 +216,9 @@ def run(hook: str, args: list[str]) -> int:
     """``pre-receive`` (ref lines on stdin) or ``update REF OLD NEW``."""
     top = bare_root()
     update = hook == "update"
+    updates = [parse_update(args)] if update else parse_pre_receive(sys.stdin.read())
     if update and _judged_before(top):
         return 0  # our pre-receive judged this push's every ref already (git runs it first)
-    updates = [parse_update(args)] if update else parse_pre_receive(sys.stdin.read())
     default = default_branch(top)
     refused = [judge(top, u, default) for u in updates]
     shown = [line for lines in refused if lines for line in lines]
