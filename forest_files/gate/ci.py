@@ -213,8 +213,8 @@ def run_gate(root: Path | str, base: str | None, *, head: str | None = None) -> 
     still writes a complete report.
 
     ``head``: judge this commit instead of HEAD, from its commits alone; ``root`` is
-    then the git directory itself and may be bare (the server hook, doors/hooks/server.py,
-    judging a pushed commit)."""
+    then the git directory itself and may be bare, with ``GIT_DIR`` naming it for the
+    state directories (the server hook, doors/hooks/server.py, judging a pushed commit)."""
     top = gitio.toplevel(root) if head is None else Path(root)
     head = gitio.resolve_commit(top, head or "HEAD")
     merge_base = None if base is None else gitio.merge_base(top, base, head)

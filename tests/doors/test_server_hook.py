@@ -265,6 +265,27 @@ def test_server_hook_annotated_tag_on_drift_refused(served: tuple[Path, Path]) -
     assert "refs/tags/v1: push refused" in err and f"drifted {RULES}" in err
 
 
+def test_server_gate_head_in_bare_repository_same_as_ci_in_clone_accepted(
+    served: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``run_gate(bare, OLD, head=NEW)`` reports what ``forest ci --base OLD`` reports in
+    a clone checked out at NEW: the same findings, rendered the same."""
+    from forest_files.gate.ci import run_gate
+    from forest_files.gate.render import render_text
+
+    clone, bare = served
+    old = git(clone, "rev-parse", "HEAD")
+    edit_outside(clone)
+    new = drift(clone)
+    git(bare, "fetch", "-q", str(clone), f"{new}:refs/heads/parked")  # no hook runs
+    in_clone = run_gate(clone, old)
+    monkeypatch.setenv("GIT_DIR", str(bare))  # as the hook sets it (git sets "." there)
+    in_bare = run_gate(bare, old, head=new)
+    assert not in_clone.ok and in_bare.head == in_clone.head == new
+    assert render_text(in_bare) == render_text(in_clone)
+    assert in_bare.judged == in_clone.judged and in_bare.exit_code == in_clone.exit_code
+
+
 def test_server_update_hook_judges_only_without_our_pre_receive_accepted(
     served: tuple[Path, Path],
 ) -> None:
