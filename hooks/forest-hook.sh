@@ -8,7 +8,14 @@
 FOREST_PYTHON='@PYTHON@'
 hook_name=$(basename "$0")
 chained="$(dirname "$0")/$hook_name.forest-chained"
-if [ -x "$chained" ]; then
+if [ -x "$chained" ] && [ "$hook_name" = pre-receive ]; then
+    # git hands pre-receive its ref lines on stdin: the chained hook and ours both read them
+    forest_refs=$(cat)
+    printf '%s\n' "$forest_refs" | "$chained" "$@" || exit $?
+    exec <<FOREST_REFS
+$forest_refs
+FOREST_REFS
+elif [ -x "$chained" ]; then
     "$chained" "$@" || exit $?
 fi
 if [ ! -x "$FOREST_PYTHON" ]; then

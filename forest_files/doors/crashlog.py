@@ -73,6 +73,9 @@ def worktree_root(repo: str | Path) -> Path:
     for folder in (start, *start.parents):
         if os.path.lexists(folder / ".git"):
             return folder
+    named = os.environ.get("GIT_DIR")
+    if named and os.path.isdir(named):  # a bare repository's hook, or a work tree kept
+        return start  # apart: kernel/state.py takes the git directory from GIT_DIR
     raise NoGitDir("not inside a git repository")
 
 

@@ -207,12 +207,16 @@ def _verify_head(root: Path, head: str) -> tuple[list[Reported], list[Reported]]
     return [_from_fault(f, "ledger-fault") for f in report.faults], local
 
 
-def run_gate(root: Path | str, base: str | None) -> GateReport:
+def run_gate(root: Path | str, base: str | None, *, head: str | None = None) -> GateReport:
     """Everything the CI gate finds for HEAD (and merge-base(``base``, HEAD)..HEAD).
     A ledger that cannot be replayed is a ``ledger-fault`` finding, so every format
-    still writes a complete report."""
-    top = gitio.toplevel(root)
-    head = gitio.resolve_commit(top, "HEAD")
+    still writes a complete report.
+
+    ``head``: judge this commit instead of HEAD, from its commits alone; ``root`` is
+    then the git directory itself and may be bare, with ``GIT_DIR`` naming it for the
+    state directories (the server hook, doors/hooks/server.py, judging a pushed commit)."""
+    top = gitio.toplevel(root) if head is None else Path(root)
+    head = gitio.resolve_commit(top, head or "HEAD")
     merge_base = None if base is None else gitio.merge_base(top, base, head)
     found, tracked = _verify_head(top, head)
     findings = [*found, *tracked]  # local state is reported, never read: no reason to stop
@@ -262,7 +266,7 @@ class _Range:
         from forest_files.gate.range import check_range
 
         assert self.base is not None
-        ranged = check_range(self.top, self.base, paths_of=paths_of)
+        ranged = check_range(self.top, self.base, paths_of=paths_of, head=self.head)
         faults = [_from_fault(f, f.code) for f in ranged.faults]
         return faults, [_from_fault(w, w.code) for w in ranged.warnings]
 

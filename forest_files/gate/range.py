@@ -278,17 +278,22 @@ PathsOf = Callable[[list[str]], Mapping[str, frozenset[str]]]
 
 
 def check_range(
-    repo_root: Path | str, base_ref: str, *, paths_of: PathsOf | None = None
+    repo_root: Path | str,
+    base_ref: str,
+    *,
+    paths_of: PathsOf | None = None,
+    head: str | None = None,
 ) -> RangeReport:
     """Faults of merge-base(``base_ref``, HEAD)..HEAD (see the module docstring).
 
     ``paths_of``: the bound paths of HEAD's acts from a store that already holds
     HEAD's ledger (the gate's view); by default HEAD's ledger is replayed here. A
     ledger that does not replay is ``verify``'s fault to report; its acts are then
-    judged over no paths here.
+    judged over no paths here. ``head``: this commit instead of HEAD, ``repo_root``
+    then being the git directory itself (bare or not: the server hook).
     """
-    root = gitio.toplevel(repo_root)
-    head = gitio.resolve_commit(root, "HEAD")
+    root = gitio.toplevel(repo_root) if head is None else Path(repo_root)
+    head = gitio.resolve_commit(root, head or "HEAD")
     base = gitio.merge_base(root, base_ref, head)
     at_head = acts_at(root, head)
     faults = growth_faults(root, base, head)

@@ -20,6 +20,14 @@ import typer
 from forest_files.doors.cli.errors import boundary
 from forest_files.doors.cli.options import JsonOpt, RepoOpt, app
 
+ServerOpt = Annotated[
+    bool,
+    typer.Option(
+        "--server",
+        help="The server's hooks (pre-receive, update), in the bare repository pushes land in.",
+    ),
+]
+
 hooks_app = typer.Typer(
     help="Install, remove or inspect forest-files' git hooks.",
     no_args_is_help=True,
@@ -52,40 +60,54 @@ def install(
             help="Replace foreign hooks (kept as NAME.forest-replaced) instead of chaining them.",
         ),
     ] = False,
+    server: ServerOpt = False,
     repo: RepoOpt = Path("."),
     as_json: JsonOpt = False,
 ) -> None:
-    """Install pre-commit, pre-merge-commit, post-merge, post-checkout, post-rewrite.
+    """Install pre-commit, pre-merge-commit, post-merge, post-checkout, post-rewrite
+    (with --server: pre-receive and update, which refuse a push as forest ci would).
 
-    Example: forest hooks install
+    Example: forest hooks install --server --repo /srv/git/project.git
     """
-    from forest_files.custody.repository import find_root
     from forest_files.doors import hooks as githooks
 
-    _show(githooks.install(find_root(repo), force=force), as_json)
+    _show(githooks.install(_where(repo, server), force=force, server=server), as_json)
 
 
 @hooks_app.command()
 @boundary
-def uninstall(repo: RepoOpt = Path("."), as_json: JsonOpt = False) -> None:
+def uninstall(
+    server: ServerOpt = False, repo: RepoOpt = Path("."), as_json: JsonOpt = False
+) -> None:
     """Remove our hooks and put chained foreign hooks back.
 
     Example: forest hooks uninstall
     """
-    from forest_files.custody.repository import find_root
     from forest_files.doors import hooks as githooks
 
-    _show(githooks.uninstall(find_root(repo)), as_json)
+    _show(githooks.uninstall(_where(repo, server), server=server), as_json)
 
 
 @hooks_app.command("status")
 @boundary
-def hooks_status(repo: RepoOpt = Path("."), as_json: JsonOpt = False) -> None:
+def hooks_status(
+    server: ServerOpt = False, repo: RepoOpt = Path("."), as_json: JsonOpt = False
+) -> None:
     """Which hooks are ours, foreign, chained or missing.
 
     Example: forest hooks status --json
     """
-    from forest_files.custody.repository import find_root
     from forest_files.doors import hooks as githooks
 
-    _show(githooks.status(find_root(repo)), as_json)
+    _show(githooks.status(_where(repo, server), server=server), as_json)
+
+
+def _where(repo: Path, server: bool) -> Path:
+    """A clone's work tree, or with ``server`` the (bare) git directory itself."""
+    if server:
+        from forest_files import gitio
+
+        return gitio.git_dir(repo)
+    from forest_files.custody.repository import find_root
+
+    return find_root(repo)

@@ -11,6 +11,7 @@ from forest_files.kernel.lazy import lazy_exports
 _INSTALL_NAMES = {
     "CHAINED",
     "HOOKS",
+    "SERVER_HOOKS",
     "MARKER",
     "HookState",
     "install",

@@ -6,8 +6,11 @@ directory git uses (``git rev-parse --git-path hooks``: honours
 ``NAME.forest-chained`` and run first by ours. A script of an older version
 (``v1``: its interpreter could import the repository's own modules) is ours
 too: ``install`` replaces it, ``status`` names it as outdated.
+With ``server=True`` the hooks are ``pre-receive`` and ``update``
+(doors/hooks/server.py), in a bare repository.
 Refuses: overwriting a foreign hook with ``--force`` absent is never done —
-it is chained instead; uninstall restores it.
+it is chained instead; uninstall restores it. Server hooks in a repository
+that is not bare (NotARepo: a clone's hooks are the client ones).
 Returns: ``HookState`` per hook name (its version, and whether it is older).
 Test: tests/doors/test_hooks.py
 """
@@ -25,6 +28,7 @@ from pathlib import Path
 from forest_files import gitio
 
 HOOKS = ("pre-commit", "pre-merge-commit", "post-merge", "post-checkout", "post-rewrite")
+SERVER_HOOKS = ("pre-receive", "update")  # ``--server``: where pushes land (= run.py's)
 VERSION = 2
 _MARK = "forest-files-hook v"
 MARKER = f"{_MARK}{VERSION}"
@@ -67,11 +71,27 @@ def _write_exec(path: Path, text: str) -> None:
     os.replace(tmp, path)
 
 
-def install(repo: Path, *, force: bool = False, python: str | None = None) -> list[HookState]:
-    """Install (or update) our hooks; chain foreign ones unless ``force``."""
+def _names(repo: Path, server: bool) -> tuple[str, ...]:
+    """The hooks of one kind: the server's only in a bare repository."""
+    if not server:
+        return HOOKS
+    if gitio.run_git(repo, ["rev-parse", "--is-bare-repository"]).stdout.strip() != b"true":
+        raise gitio.NotARepo(
+            f"{repo}: not a bare repository; run `forest hooks install --server` in the "
+            "repository pushes land in (git init --bare), or `forest hooks install` in a clone"
+        )
+    return SERVER_HOOKS
+
+
+def install(
+    repo: Path, *, force: bool = False, python: str | None = None, server: bool = False
+) -> list[HookState]:
+    """Install (or update) our hooks; chain foreign ones unless ``force``.
+    ``server``: ``pre-receive`` and ``update``, in a bare repository."""
+    names = _names(repo, server)
     folder = gitio.hooks_dir(repo)
     folder.mkdir(parents=True, exist_ok=True)
-    for name in HOOKS:
+    for name in names:
         path = folder / name
         if path.exists() and not _is_ours(path):
             chained = folder / (name + CHAINED)
@@ -86,26 +106,27 @@ def install(repo: Path, *, force: bool = False, python: str | None = None) -> li
                     f"{name}.forest-replaced)"
                 )
         _write_exec(path, template(python))
-    return status(repo)
+    return status(repo, server=server)
 
 
-def uninstall(repo: Path) -> list[HookState]:
+def uninstall(repo: Path, *, server: bool = False) -> list[HookState]:
     """Remove our hooks and put chained foreign hooks back."""
+    names = _names(repo, server)
     folder = gitio.hooks_dir(repo)
-    for name in HOOKS:
+    for name in names:
         path = folder / name
         if path.exists() and _is_ours(path):
             path.unlink()
         chained = folder / (name + CHAINED)
         if chained.exists() and not path.exists():
             chained.replace(path)
-    return status(repo)
+    return status(repo, server=server)
 
 
-def status(repo: Path) -> list[HookState]:
+def status(repo: Path, *, server: bool = False) -> list[HookState]:
     folder = gitio.hooks_dir(repo)
     out: list[HookState] = []
-    for name in HOOKS:
+    for name in SERVER_HOOKS if server else HOOKS:
         path = folder / name
         version = _version(path) if path.exists() else None
         if not path.exists():

@@ -10,7 +10,8 @@ on a terminal, and the exact restore / supersede commands.
 Returns: the hook's exit code (``forest-hook --version``: the version, exit 0).
 A refused commit (drift, or an error that refuses it) is recorded in the audit
 log (doors/doorlog.py), imported only then: an accepted commit never loads it.
-Test: tests/doors/test_hooks.py, tests/governance/test_audit_doors.py
+Test: tests/doors/test_hooks.py, tests/governance/test_audit_doors.py,
+      tests/doors/test_server_hook.py
 
 The check honours ``GIT_INDEX_FILE`` (``git commit -a`` and ``git commit
 PATH`` use a temporary index). Its cost grows with the staged change: when no
@@ -28,6 +29,7 @@ from pathlib import Path
 
 CHECK_HOOKS = ("pre-commit", "pre-merge-commit")
 SYNC_HOOKS = ("post-merge", "post-checkout", "post-rewrite")
+SERVER_HOOKS = ("pre-receive", "update")  # judged from commits alone (doors/hooks/server.py)
 
 
 def _say(text: str) -> None:
@@ -72,7 +74,10 @@ def main(argv: list[str]) -> int:
     (doors/boundary.py): a refused commit's error is recorded in the audit log; a
     sync hook never blocks git (a ForestError there exits 0 after its line)."""
     if not argv:
-        _say("usage: forest-hook pre-commit|pre-merge-commit|post-merge|post-checkout|post-rewrite")
+        _say(
+            "usage: forest-hook pre-commit|pre-merge-commit|post-merge|post-checkout|"
+            "post-rewrite|pre-receive|update"
+        )
         return 2
     if argv[0] in ("--version", "-V"):
         from forest_files import __version__
@@ -82,6 +87,10 @@ def main(argv: list[str]) -> int:
     hook = argv[0]
     from forest_files.doors.boundary import run_guarded
 
+    if hook in SERVER_HOOKS:  # a bare repository receiving a push (doors/hooks/server.py)
+        return run_guarded(
+            f"hook {hook}", lambda: _serve(hook, argv[1:]), ["forest-hook", *argv], audit=None
+        )
     checks = hook in CHECK_HOOKS
     return run_guarded(
         f"hook {hook}",
@@ -91,6 +100,14 @@ def main(argv: list[str]) -> int:
         audit="hook" if checks else None,
         lenient=not checks,
     )
+
+
+def _serve(hook: str, args: list[str]) -> int:
+    from forest_files.doors.hooks.server import run
+    from forest_files.store import connection
+
+    connection.set_busy_budget(HOOK_BUSY_MS)
+    return run(hook, args)
 
 
 def _run(hook: str) -> int:

@@ -1,0 +1,228 @@
+"""The server-side hooks: ``pre-receive`` and ``update`` judge each pushed ref as the CI gate does.
+
+Each ref update (``old new ref``) is judged from its commits alone, in the bare
+repository the push lands in, with the pushed objects still in git's quarantine
+(gitio keeps ``GIT_OBJECT_DIRECTORY``/``GIT_ALTERNATE_OBJECT_DIRECTORIES`` there,
+and ignores replace refs and grafts, as for every git call):
+
+* an existing ref is judged exactly as ``forest ci --base OLD`` judges NEW
+  (``run_gate(bare, OLD, head=NEW)``); a new ref (OLD all zeros) from its
+  merge-base with the default branch (the bare repository's HEAD); with no
+  default branch yet, or no shared history with it, from the root: NEW's root
+  commit alone, then root..NEW, so every commit of NEW is judged;
+* a ref moved to a commit that does not contain OLD (a force push) must keep
+  every act of OLD's ledger (the ledger is append-only: ``ledger-deleted``,
+  one finding per segment that lost acts);
+* ``update`` judges a ref only where our ``pre-receive`` is not installed (or not
+  executable): git runs ``pre-receive`` on every push first, so each ref is judged once;
+* a ref with forest.toml neither at NEW nor where it is judged from is not
+  under custody: accepted, as the commit hook accepts such a commit;
+* deleting a ref is allowed, but for the default branch, which is judged like a
+  force push to nothing (it may not drop acts); a ref whose new object is no
+  commit (a tag of a tree) has no commits to judge and is allowed.
+
+Stores: the custody views the gate builds (``<bare>/forest/views``), as ``forest ci``.
+Refuses: a push with any finding on any of its refs (``pre-receive``: the whole
+push; ``update``: that ref), exit 1, printing each refused ref, then the
+findings as ``forest ci`` prints them, then one line on how to fix it.
+Returns: the hook's exit code (0 every ref clean).
+Test: tests/doors/test_server_hook.py
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from forest_files import gitio
+from forest_files.check.engine import Finding
+from forest_files.check.findings import Reported
+from forest_files.check.text import block
+
+FIX = (
+    "forest: push refused; in your clone follow the routes above (restore or supersede, "
+    "then commit; a finding in an earlier commit needs that branch rewritten; an act "
+    "without authority needs a holder to make it; a force push must keep every act the "
+    "server has: rebase onto it instead), then push again"
+)
+
+
+@dataclass(frozen=True)
+class RefUpdate:
+    """One pushed ref: ``old`` None for a new ref, ``new`` None for a deletion."""
+
+    ref: str
+    old: str | None
+    new: str | None
+
+
+def _object(value: str) -> str | None:
+    """An object id, or None for git's all-zeros "no object"."""
+    if not value or any(c not in "0123456789abcdef" for c in value):
+        raise gitio.UnknownRef(f"not an object id: {value[:80]!r}")
+    return None if set(value) == {"0"} else value
+
+
+def parse_pre_receive(text: str) -> list[RefUpdate]:
+    """``pre-receive``'s standard input: one ``old new ref`` line per pushed ref."""
+    out: list[RefUpdate] = []
+    for line in text.splitlines():
+        if not line.strip():
+            continue
+        fields = line.split(" ", 2)
+        if len(fields) != 3:
+            raise gitio.GitFailed(f"pre-receive: unreadable line from git: {line[:120]!r}")
+        old, new, ref = fields
+        out.append(RefUpdate(ref, _object(old), _object(new)))
+    return out
+
+
+def parse_update(args: list[str]) -> RefUpdate:
+    """``update``'s arguments: ``ref old new``."""
+    if len(args) != 3:
+        raise gitio.GitFailed("update: git passes three arguments (ref old new)")
+    ref, old, new = args
+    return RefUpdate(ref, _object(old), _object(new))
+
+
+def _git(top: Path, *args: str, ok: tuple[int, ...] = (0,)) -> tuple[int, str]:
+    proc = gitio.run_git(top, list(args), ok_codes=ok)
+    return proc.returncode, proc.stdout.decode("utf-8", "surrogateescape").strip()
+
+
+def default_branch(top: Path) -> str | None:
+    """The ref the bare repository's HEAD names (``refs/heads/main``), None if detached."""
+    code, out = _git(top, "symbolic-ref", "-q", "HEAD", ok=(0, 1))
+    return out if code == 0 and out else None
+
+
+def _commit(top: Path, rev: str | None) -> str | None:
+    """The commit ``rev`` peels to, None for none (no ref, or a tag of a tree or blob).
+    An object git does not have is refused (fail closed), never passed as "no commit"."""
+    if rev is None:
+        return None
+    code, out = _git(top, "rev-parse", "-q", "--verify", "--end-of-options", f"{rev}^{{commit}}",
+                     ok=(0, 1))  # fmt: skip
+    if code == 0 and out:
+        return out
+    if _git(top, "cat-file", "-e", "--end-of-options", rev, ok=(0, 1, 128))[0] != 0:
+        raise gitio.UnknownRef(f"{rev[:40]}: no such object in this repository")
+    return None
+
+
+def _contains(top: Path, old: str, new: str) -> bool:
+    code, _ = _git(top, "merge-base", "--is-ancestor", old, new, ok=(0, 1))
+    return code == 0
+
+
+def dropped_acts(top: Path, old: str, new: str | None) -> list[Reported]:
+    """A ``ledger-deleted`` finding per segment of OLD's ledger whose acts NEW lacks."""
+    from forest_files.gate.range import acts_at
+    from forest_files.kernel.paths import segment_file
+
+    before = acts_at(top, old)
+    kept = set(acts_at(top, new).acts) if new is not None else set()
+    lost: dict[str, list[str]] = {}
+    for act_id in sorted(set(before.acts) - kept):
+        lost.setdefault(before.origin(act_id), []).append(act_id)
+    where = new[:12] if new is not None else "nothing (the ref deleted)"
+    out: list[Reported] = []
+    for segment, ids in sorted(lost.items()):
+        path = segment_file(segment)
+        named = ", ".join(i[:12] for i in ids[:3]) + (" …" if len(ids) > 3 else "")
+        detail = (
+            f"{len(ids)} act(s) of {old[:12]} ({named}) are missing at {where}; the ledger "
+            "only grows: a force push or a deletion may not drop acts"
+        )
+        found = Finding("ledger-deleted", path, path, "", None, None, detail=detail, act=ids[0])
+        out.append(Reported(found))
+    return out
+
+
+def judge(top: Path, update: RefUpdate, default: str | None) -> list[str]:
+    """The lines refusing ``update`` (its findings as ``forest ci`` prints them); empty
+    when it is accepted."""
+    old, new = _commit(top, update.old), _commit(top, update.new)
+    dropped: list[Reported] = []
+    replaced = new is not None and old is not None and not _contains(top, old, new)
+    if old is not None and (replaced or (new is None and update.ref == default)):
+        dropped = dropped_acts(top, old, new)  # force-pushed, or the default branch deleted
+    lines = [line for r in dropped for line in block(r, words=False)]
+    if new is not None:
+        lines += _gate_lines(top, old, new, default)
+    if not lines:
+        return []
+    return [f"{update.ref}: push refused", *(f"  {line}" for line in lines)]
+
+
+def _gate_lines(top: Path, old: str | None, new: str, default: str | None) -> list[str]:
+    """The gate's text for NEW judged from OLD, or from where a new ref starts."""
+    from forest_files.gate.ci import run_gate
+    from forest_files.gate.render import render_text
+
+    base = old if old is not None else _start(top, new, default)
+    rooted = base is None  # no history in common with the default branch: from the root
+    if base is None:
+        base = _git(top, "rev-list", "--max-parents=0", "--end-of-options", new, "--")[1].split()[0]
+    if not (_custody(top, base) or _custody(top, new)):
+        return []  # under custody at neither end: nothing to guard (as the commit hook)
+    if rooted:  # the root commit by its own ledger (if it has one), then the rest
+        reports = [run_gate(top, None, head=base)] if _custody(top, base) else []
+        if base != new:
+            reports.append(run_gate(top, base, head=new))
+    else:
+        reports = [run_gate(top, base, head=new)]
+    if all(r.ok for r in reports):
+        return []
+    return [line for r in reports for line in render_text(r).splitlines()]
+
+
+def _custody(top: Path, commit: str) -> bool:
+    """``commit`` has a forest.toml: it is under custody."""
+    from forest_files.custody.sources import config_text_from
+
+    return config_text_from(top, commit) is not None
+
+
+def _start(top: Path, new: str, default: str | None) -> str | None:
+    """The default branch's commit when NEW shares history with it, else None."""
+    tip = gitio.head_commit(top) if default is not None else None  # None: no commit yet
+    if tip is None:
+        return None
+    code, _ = _git(top, "merge-base", tip, new, ok=(0, 1))
+    return tip if code == 0 else None
+
+
+def bare_root() -> Path:
+    """The repository the hook runs in (git runs it there), its git directory absolute,
+    and named in ``GIT_DIR`` so forest-files' state directories are found there."""
+    top = gitio.git_dir(Path.cwd())
+    os.environ["GIT_DIR"] = str(top)
+    return top
+
+
+def _judged_before(top: Path) -> bool:
+    """Our ``pre-receive`` is installed and runnable: git ran it on this push before any
+    ``update``, so ``update`` would judge each ref a second time."""
+    from forest_files.doors.hooks.installer import status
+
+    pre = next(s for s in status(top, server=True) if s.name == "pre-receive")
+    return pre.state.startswith("ours") and os.access(pre.path, os.X_OK)
+
+
+def run(hook: str, args: list[str]) -> int:
+    """``pre-receive`` (ref lines on stdin) or ``update REF OLD NEW``."""
+    top = bare_root()
+    update = hook == "update"
+    updates = [parse_update(args)] if update else parse_pre_receive(sys.stdin.read())
+    if update and _judged_before(top):
+        return 0  # our pre-receive judged this push's every ref already (git runs it first)
+    default = default_branch(top)
+    refused = [judge(top, u, default) for u in updates]
+    shown = [line for lines in refused if lines for line in lines]
+    if not shown:
+        return 0
+    sys.stderr.write("\n".join([*shown, FIX]) + "\n")
+    return 1
