@@ -96,7 +96,7 @@ def call(root: Path, name: str, arguments: object, *, read_only: bool) -> types.
     record_call(
         root, name, answer.outcome, actor=_str(actor), targets=answer.targets, counts=answer.counts
     )
-    text = json.dumps(answer.data, sort_keys=True, ensure_ascii=False)
+    text = json.dumps(answer.data, ensure_ascii=False)  # packets keep jurisdiction first
     return types.CallToolResult(
         content=[types.TextContent(type="text", text=text)], structuredContent=answer.data
     )
