@@ -25,7 +25,7 @@ from forest_files.doors.watch import judge
 from forest_files.kernel.errors import ForestError
 
 pytest.importorskip("mcp")
-from forest_files.doors.mcp.server import advertised, call  # noqa: E402
+from forest_files.doors.mcp.server import advertised, call
 
 AGENT = "Claude (agent) <agent@example.org>"
 
@@ -127,7 +127,7 @@ def test_mcp_arguments_one_line_refused(tmp_path: Path) -> None:
         ("recall", {"query": "q" * (s.MAX_QUERY_CHARS + 1)}),
         ("recall", {"query": "kept", "limit": s.MAX_RECALL + 1}),
         ("propose", {"selector": "a.md#Keep", "text": long, "signature": AGENT, "reason": "r"}),
-        ("propose", {"selector": "a.md#Keep", "text": "x", "signature": "NAME <email>", "reason": "r"}),
+        ("propose", {"selector": "a.md#Keep", "text": "x", "signature": "NAME", "reason": "r"}),
         ("propose", {"selector": "a.md#Keep", "text": "x\x00", "signature": AGENT, "reason": "r"}),
         ("check", {"extra": "no"}),
     ]
@@ -166,7 +166,9 @@ def test_mcp_proposals_version_one_file_rebuilt(tmp_path: Path) -> None:
     with ProposalStore(root) as store:
         (kept,) = store.open_proposals()
         assert (kept.id, kept.text, kept.claimed_by, kept.reason) == ("p1", "old text", None, None)
-        args = dict(path="a.md", selector="a.md#Title/Keep", derived_from="g", ground_hash="h")
-        store.propose(binding="b1", text="agent", source="mcp", claimed_by=AGENT, **args)
+        store.propose(
+            binding="b1", path="a.md", selector="a.md#Title/Keep", derived_from="g",
+            ground_hash="h", text="agent", source="mcp", claimed_by=AGENT,
+        )  # fmt: skip
         assert len(store.open_proposals()) == 2
         assert store.conn.execute("PRAGMA user_version").fetchone()[0] == 2
