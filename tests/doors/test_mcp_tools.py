@@ -21,6 +21,7 @@ from forest_files.custody.proposals import ProposalStore
 from forest_files.custody.repository import Repository
 from forest_files.doors.mcp import schemas as s
 from forest_files.doors.mcp import tools
+from forest_files.doors.mcp.session import Session
 from forest_files.doors.watch import judge
 from forest_files.kernel.errors import ForestError
 
@@ -32,13 +33,13 @@ AGENT = "Claude (agent) <agent@example.org>"
 
 def _propose(root: Path, text: str, selector: str = "a.md#Keep") -> tools.Answer:
     args = {"selector": selector, "text": text, "signature": AGENT, "reason": "clearer"}
-    return tools.propose(root, s.parse("propose", s.ProposeIn, args))
+    return tools.propose(Session(root), s.parse("propose", s.ProposeIn, args))
 
 
 def test_mcp_ground_paged_next_cursor_accepted(tmp_path: Path) -> None:
     root = bound_repo(tmp_path, files=3)
-    first = tools.ground(root, s.GroundIn.model_validate({"limit": 2})).data
-    rest = tools.ground(root, s.GroundIn.model_validate({"cursor": 2, "limit": 2})).data
+    first = tools.ground(Session(root), s.GroundIn.model_validate({"limit": 2})).data
+    rest = tools.ground(Session(root), s.GroundIn.model_validate({"cursor": 2, "limit": 2})).data
     assert (len(first["bindings"]), first["next_cursor"], first["total"]) == (2, 2, 3)
     assert (len(rest["bindings"]), rest["next_cursor"]) == (1, None)
     assert {b["status"] for b in first["bindings"] + rest["bindings"]} == {"clean"}
@@ -50,8 +51,8 @@ def test_mcp_read_ground_sealed_withheld_refused(tmp_path: Path) -> None:
         (ground,) = [g.content_id for g in repo.ground()]
         repo.seal(ground, words="withheld for now", by=BY)
     with pytest.raises(ForestError, match="no live ground"):
-        tools.read_ground(root, s.ReadGroundIn.model_validate({"binding": "a.md#Keep"}))
-    found = tools.recall(root, s.RecallIn.model_validate({"query": "kept words"})).data
+        tools.read_ground(Session(root), s.ReadGroundIn.model_validate({"binding": "a.md#Keep"}))
+    found = tools.recall(Session(root), s.RecallIn.model_validate({"query": "kept words"})).data
     assert all("kept words" not in p["excerpt"] for p in found["packets"])
 
 
@@ -67,11 +68,11 @@ def test_mcp_recall_erased_text_and_proposals_never_found_refused(tmp_path: Path
             ground_hash="y", text="## Keys\n\nWOMBAT-LOCAL\n",
         )  # fmt: skip
     for query in (SENTINEL, "WOMBAT-LOCAL", "deploy token"):
-        found = tools.recall(root, s.RecallIn.model_validate({"query": query})).data
+        found = tools.recall(Session(root), s.RecallIn.model_validate({"query": query})).data
         assert all(SENTINEL not in p["excerpt"] for p in found["packets"]), query
         assert all("WOMBAT" not in p["excerpt"] for p in found["packets"]), query
     with pytest.raises(ForestError, match="no live binding"):
-        tools.read_ground(root, s.ReadGroundIn.model_validate({"binding": old}))
+        tools.read_ground(Session(root), s.ReadGroundIn.model_validate({"binding": old}))
 
 
 def test_mcp_propose_forgotten_line_refused(tmp_path: Path) -> None:
@@ -132,7 +133,7 @@ def test_mcp_arguments_one_line_refused(tmp_path: Path) -> None:
         ("check", {"extra": "no"}),
     ]
     for name, args in cases:
-        result = call(root, name, args, read_only=False)
+        result = call(Session(root), name, args, read_only=False)
         text = result.content[0].text
         assert result.isError and text.startswith("forest: ") and "\n" not in text, (name, text)
         assert "zzzz" not in text and len(text) < 500
@@ -146,7 +147,7 @@ def test_mcp_limits_at_bound_accepted(tmp_path: Path) -> None:
         ("ground", {"limit": s.MAX_PAGE}),
         ("recall", {"query": "q" * s.MAX_QUERY_CHARS, "limit": s.MAX_RECALL}),
     ]:
-        assert not call(root, name, args, read_only=False).isError, name
+        assert not call(Session(root), name, args, read_only=False).isError, name
 
 
 def test_mcp_proposals_version_one_file_rebuilt(tmp_path: Path) -> None:

@@ -20,7 +20,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from forest_files.doors.mcp.session import Session
 
 _NEAREST = {"propose": "proposal", "proposals": "proposal", "check": "drift"}
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
@@ -42,7 +45,7 @@ def _target(value: str) -> str:
 
 
 def record_call(
-    root: Path,
+    session: Session,
     tool: str,
     outcome: str,
     *,
@@ -53,7 +56,7 @@ def record_call(
 ) -> bool:
     """One call of ``tool`` (``code``: the refusal's fixed code)."""
     try:
-        from forest_files.custody.auditlog import Event, append_events
+        from forest_files.custody.auditlog import Event
 
         reason = f"mcp-{tool.replace('_', '-')}" + (f"-{code}" if code else "")
         event = Event(
@@ -64,6 +67,7 @@ def record_call(
             targets=tuple(_target(t) for t in targets if t),
             counts=dict(counts or {}),
         )
-        return append_events(root, [event])
+        session.audit().append([event], head=session.head())
+        return True
     except Exception:  # best effort: never the call's answer (see the module)
         return False

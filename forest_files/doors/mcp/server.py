@@ -7,7 +7,7 @@ advertised and not callable), arguments outside a tool's schema, an unknown or
 malformed ``forest://`` URI; each as one ``forest: …`` line, never a traceback
 and never a body.
 Returns: ``serve(root, read_only=)``, which runs until the client closes stdin;
-``build(root, read_only=)``, the server object (for tests and the bench).
+``build(session, read_only=)``, the server object (for tests and the bench).
 Test: tests/doors/test_mcp_server.py
 """
 
@@ -27,6 +27,7 @@ from mcp.shared.exceptions import McpError
 from forest_files.doors.mcp import schemas as s
 from forest_files.doors.mcp import tools
 from forest_files.doors.mcp.audit import record_call
+from forest_files.doors.mcp.session import Session
 from forest_files.kernel.errors import ForestError
 
 SCHEME = "forest://"
@@ -38,7 +39,7 @@ INSTRUCTIONS = (
     "waits for a person (`forest review`); nothing you call here makes ground."
 )
 
-Tool = tuple[type[s._Input], Callable[[Path, Any], tools.Answer], str]
+Tool = tuple[type[s._Input], Callable[[Session, Any], tools.Answer], str]
 TOOLS: dict[str, Tool] = {
     "ground": (s.GroundIn, tools.ground, "The bound sections with their status, paged."),
     "read_ground": (
@@ -78,23 +79,30 @@ def one_line(exc: BaseException) -> str:
     return "forest: " + text[:400]
 
 
-def call(root: Path, name: str, arguments: object, *, read_only: bool) -> types.CallToolResult:
+def call(
+    session: Session, name: str, arguments: object, *, read_only: bool
+) -> types.CallToolResult:
     """One tool call, audited, as the result the client receives."""
     tool = advertised(read_only).get(name)
     if tool is None:
-        record_call(root, "unknown", "refused", code="no-such-tool")
+        record_call(session, "unknown", "refused", code="no-such-tool")
         return _error(f"forest: no tool named {name[:64]!r} here; list the tools")
     model, run, _ = tool
     actor = arguments.get("signature") if isinstance(arguments, dict) else None
     try:
-        answer = run(root, s.parse(name, model, arguments))
+        answer = run(session, s.parse(name, model, arguments))
     except Exception as exc:
         from forest_files.custody.auditlog import reason_of
 
-        record_call(root, name, "refused", actor=_str(actor), code=reason_of(exc)[:40])
+        record_call(session, name, "refused", actor=_str(actor), code=reason_of(exc)[:40])
         return _error(one_line(exc))
     record_call(
-        root, name, answer.outcome, actor=_str(actor), targets=answer.targets, counts=answer.counts
+        session,
+        name,
+        answer.outcome,
+        actor=_str(actor),
+        targets=answer.targets,
+        counts=answer.counts,
     )
     text = json.dumps(answer.data, ensure_ascii=False)  # packets keep jurisdiction first
     return types.CallToolResult(
@@ -114,14 +122,10 @@ def resource_uri(selector: str) -> str:
     return SCHEME + quote(selector, safe="")
 
 
-def resources(root: Path, cursor: str | None) -> types.ListResourcesResult:
+def resources(session: Session, cursor: str | None) -> types.ListResourcesResult:
     """One resource per live binding, ``RESOURCE_PAGE`` at a time."""
-    from forest_files.custody.bindings import all_bindings
-    from forest_files.custody.repository import Repository
-
-    start = int(cursor) if cursor is not None and cursor.isdigit() else 0
-    with Repository(root) as repo:
-        live = [b for b in all_bindings(repo.synced()) if not b.contested]
+    start = int(cursor[:9]) if cursor is not None and cursor[:9].isdigit() else 0
+    live = [b for b in session.bindings() if not b.contested]
     page = live[start : start + RESOURCE_PAGE]
     nxt = start + RESOURCE_PAGE
     found = [
@@ -138,20 +142,20 @@ def resources(root: Path, cursor: str | None) -> types.ListResourcesResult:
     )
 
 
-def read(root: Path, uri: str) -> list[ReadResourceContents]:
+def read(session: Session, uri: str) -> list[ReadResourceContents]:
     """A ``forest://<selector>`` resource: its ground text, bounded (read_ground)."""
     if not uri.startswith(SCHEME) or len(uri) > 3 * s.MAX_READ_CHARS:
-        record_call(root, "resource", "refused", code="bad-uri")
+        record_call(session, "resource", "refused", code="bad-uri")
         raise McpError(types.ErrorData(code=types.INVALID_PARAMS, message=_BAD_URI))
     selector = unquote(uri[len(SCHEME) :])
     try:
-        answer = tools.read_ground(root, s.ReadGroundIn.model_validate({"binding": selector}))
+        answer = tools.read_ground(session, s.ReadGroundIn.model_validate({"binding": selector}))
     except Exception as exc:
         from forest_files.custody.auditlog import reason_of
 
-        record_call(root, "resource", "refused", code=reason_of(exc)[:40])
+        record_call(session, "resource", "refused", code=reason_of(exc)[:40])
         raise McpError(types.ErrorData(code=types.INVALID_PARAMS, message=one_line(exc))) from None
-    record_call(root, "resource", "ok", targets=answer.targets, counts=answer.counts)
+    record_call(session, "resource", "ok", targets=answer.targets, counts=answer.counts)
     data = answer.data
     meta = {k: data[k] for k in ("binding", "ground", "body_hash", "total_chars", "next_offset")}
     return [ReadResourceContents(content=data["text"], mime_type="text/plain", meta=meta)]
@@ -160,8 +164,8 @@ def read(root: Path, uri: str) -> list[ReadResourceContents]:
 _BAD_URI = "forest: a resource URI is forest://<selector, URL-quoted>; list the resources"
 
 
-def build(root: Path, *, read_only: bool = False) -> Server[Any, Any]:
-    """The server for the repository at ``root``."""
+def build(session: Session, *, read_only: bool = False) -> Server[Any, Any]:
+    """The server for the repository ``session`` holds."""
     server: Server[Any, Any] = Server(NAME, instructions=INSTRUCTIONS)
     offered = advertised(read_only)
 
@@ -174,15 +178,15 @@ def build(root: Path, *, read_only: bool = False) -> Server[Any, Any]:
 
     @server.call_tool(validate_input=False)  # type: ignore[untyped-decorator]  # validated by schemas.parse
     async def _call_tool(name: str, arguments: dict[str, Any]) -> types.CallToolResult:
-        return call(root, name, arguments, read_only=read_only)
+        return call(session, name, arguments, read_only=read_only)
 
     @server.list_resources()  # type: ignore[no-untyped-call, untyped-decorator]  # the SDK's decorators are untyped
     async def _list_resources(req: types.ListResourcesRequest) -> types.ListResourcesResult:
-        return resources(root, req.params.cursor if req.params else None)
+        return resources(session, req.params.cursor if req.params else None)
 
     @server.read_resource()  # type: ignore[no-untyped-call, untyped-decorator]  # the SDK's decorators are untyped
     async def _read_resource(uri: Any) -> list[ReadResourceContents]:
-        return read(root, str(uri))
+        return read(session, str(uri))
 
     return server
 
@@ -192,10 +196,14 @@ def serve(root: Path, *, read_only: bool = False) -> None:
     import anyio
     from mcp.server.stdio import stdio_server
 
-    server = build(root, read_only=read_only)
+    session = Session(root)
+    server = build(session, read_only=read_only)
 
     async def main() -> None:
         async with stdio_server() as (read_stream, write_stream):
             await server.run(read_stream, write_stream, server.create_initialization_options())
 
-    anyio.run(main)
+    try:
+        anyio.run(main)
+    finally:
+        session.close()

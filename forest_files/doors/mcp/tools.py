@@ -18,10 +18,10 @@ Test: tests/doors/test_mcp_tools.py
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from forest_files.doors.mcp import schemas as s
+from forest_files.doors.mcp.session import Session
 from forest_files.kernel.errors import ForestError
 
 if TYPE_CHECKING:
@@ -50,11 +50,11 @@ def _page(rows: list[dict[str, Any]], page: s.Page) -> tuple[list[dict[str, Any]
     return rows[page.cursor : end], (end if end < len(rows) else None)
 
 
-def ground(root: Path, args: s.GroundIn) -> Answer:
+def ground(session: Session, args: s.GroundIn) -> Answer:
     """Every live binding: selector, status (a finding kind or ``clean``), ground id."""
     from forest_files.check.path import run_check
 
-    report = run_check(root, "worktree")
+    report = run_check(session.root, "worktree")
     rows = [
         {
             "binding": r.finding.binding,
@@ -72,11 +72,11 @@ def ground(root: Path, args: s.GroundIn) -> Answer:
     return Answer({"bindings": shown, "total": len(rows), "next_cursor": nxt}, (), counts)
 
 
-def check(root: Path, args: s.CheckIn) -> Answer:
+def check(session: Session, args: s.CheckIn) -> Answer:
     """The working tree's findings in the documented JSON (body-free), paged."""
     from forest_files.check.path import run_check
 
-    report = run_check(root, "worktree")
+    report = run_check(session.root, "worktree")
     whole = report.as_dict("check")
     findings: list[dict[str, Any]] = list(whole["findings"])  # type: ignore[call-overload]  # as_dict's values are objects
     shown, nxt = _page(findings, args)
@@ -87,15 +87,14 @@ def check(root: Path, args: s.CheckIn) -> Answer:
     return Answer(whole, tuple(failed), counts, "ok" if report.ok else "found")
 
 
-def _binding(store: ForestStore, wanted: str) -> Binding:
+def _binding(session: Session, wanted: str) -> Binding:
     """The live binding ``wanted`` names: its id, its selector, or a unique heading tail
     (custody/lookup.py); never a file read (the working tree is not asked)."""
-    from forest_files.custody.bindings import all_bindings
     from forest_files.custody.lookup import find_binding
 
-    live = all_bindings(store)
+    live = session.bindings()
     for b in live:
-        if wanted == b.bind_act:
+        if wanted in (b.bind_act, b.selector):
             return b
     if "#" in wanted or "::" in wanted or "@" in wanted:
         return find_binding(live, wanted)
@@ -126,14 +125,10 @@ def _ground_row(store: ForestStore, b: Binding) -> tuple[str, Any]:
     return cid, row
 
 
-def read_ground(root: Path, args: s.ReadGroundIn) -> Answer:
+def read_ground(session: Session, args: s.ReadGroundIn) -> Answer:
     """The ground text of one binding, ``max_chars`` from ``offset`` on."""
-    from forest_files.custody.repository import Repository
-
-    with Repository(root) as repo:
-        store = repo.synced()
-        b = _binding(store, args.binding)
-        cid, row = _ground_row(store, b)
+    b = _binding(session, args.binding)
+    cid, row = _ground_row(session.store(), b)
     body = str(row["body"])
     end = min(len(body), args.offset + args.max_chars)
     data = {
@@ -149,18 +144,15 @@ def read_ground(root: Path, args: s.ReadGroundIn) -> Answer:
     return Answer(data, (b.bind_act, b.selector, cid), {"chars": max(0, end - args.offset)})
 
 
-def recall(root: Path, args: s.RecallIn) -> Answer:
+def recall(session: Session, args: s.RecallIn) -> Answer:
     """Full-text leads over custody only (the index replays the ledger and holds no
     proposal or capture), as packets: jurisdiction first, a bounded excerpt."""
-    from forest_files.custody.repository import Repository
-
-    with Repository(root) as repo:
-        store = repo.synced()
-        # the project's anchor is an index entry, not custody text: one more row asked
-        found = store.recall_similar(
-            args.query, scope="both", excerpt_len=args.excerpt_len, limit=args.limit + 1
-        )
-        packets = [_packet(store, p) for p in found if p["bucket"] != "anchor"][: args.limit]
+    store = session.store()
+    # the project's anchor is an index entry, not custody text: one more row asked
+    found = store.recall_similar(
+        args.query, scope="both", excerpt_len=args.excerpt_len, limit=args.limit + 1
+    )
+    packets = [_packet(store, p) for p in found if p["bucket"] != "anchor"][: args.limit]
     ids = tuple(str(p["id"]) for p in packets)
     return Answer({"packets": packets, "limit": args.limit}, ids, {"packets": len(packets)})
 
@@ -172,35 +164,33 @@ def _packet(store: ForestStore, scrap: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def proposals(root: Path, args: s.ProposalsIn) -> Answer:
+def proposals(session: Session, args: s.ProposalsIn) -> Answer:
     """The open proposals with their status: ids, selectors, hashes, never text."""
     from forest_files.custody.proposals import ProposalStore
 
-    with ProposalStore(root) as store:
+    with ProposalStore(session.root) as store:
         rows = [p.as_dict() for p in store.open_proposals()]
     shown, nxt = _page(rows, args)
     data = {"proposals": shown, "total": len(rows), "next_cursor": nxt}
     return Answer(data, tuple(str(p["id"]) for p in shown), {"proposals": len(rows)})
 
 
-def propose(root: Path, args: s.ProposeIn) -> Answer:
+def propose(session: Session, args: s.ProposeIn) -> Answer:
     """Keep ``text`` as this door's open proposal for the bound section: the file,
     the ledger and ground are untouched; a person adopts it or not."""
     from forest_files.custody.proposals import ProposalStore
-    from forest_files.custody.repository import Repository
     from forest_files.custody.tombstone import refuse_erased
     from forest_files.kernel.hashing import hash_body
 
     signature, reason = _claim(args)
     text = _normalised(args.text)
-    with Repository(root) as repo:
-        store = repo.synced()
-        b = _binding(store, args.selector)
-        cid, row = _ground_row(store, b)
-        if len(text.encode("utf-8")) > repo.config.max_body_bytes:
-            raise ToolRefused(f"text is over this repository's max_body_bytes ({b.bind_act})")
-        refuse_erased(store, repo.config.project_id, text, "the proposed text")
-    with ProposalStore(root) as kept:
+    b = _binding(session, args.selector)
+    store, config = session.store(), session.repo.config
+    cid, row = _ground_row(store, b)
+    if len(text.encode("utf-8")) > config.max_body_bytes:
+        raise ToolRefused(f"text is over this repository's max_body_bytes ({b.bind_act})")
+    refuse_erased(store, config.project_id, text, "the proposed text")
+    with ProposalStore(session.root) as kept:
         done = kept.propose(
             binding=b.bind_act,
             path=b.path,
