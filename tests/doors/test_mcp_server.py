@@ -118,7 +118,8 @@ def test_mcp_read_only_serves_no_propose_refused(tmp_path: Path) -> None:
         return names, await s.call_tool("propose", args)
 
     script = Path(sys.executable).with_name("forest")  # the console script, as a client runs it
-    names, refused = run(root, body, "--read-only", command=[str(script), "mcp"])
+    command = [str(script), "mcp"] if script.exists() else None
+    names, refused = run(root, body, "--read-only", command=command)
     assert "propose" not in names and "read_ground" in names
     assert refused.isError and "no tool named 'propose'" in refused.content[0].text
     assert "0 open proposal(s)" in ok(root, "proposals").stdout
@@ -228,3 +229,38 @@ def test_mcp_outside_custody_refused(tmp_path: Path) -> None:
     assert done.returncode == 1 and done.stderr.startswith("forest: ")
     assert "Traceback" not in done.stderr
     assert forest(tmp_path, "mcp").exit_code != 0
+
+
+def test_mcp_client_gone_mid_call_nothing_half_written_recovers(tmp_path: Path) -> None:
+    """A client that sends ``propose`` and closes its pipes at once: the server ends,
+    and the proposal is kept whole or not at all; the ledger and ground are as before."""
+    import subprocess
+
+    from forest_files.custody.proposals import ProposalStore
+    from forest_files.kernel.hashing import hash_body
+
+    root = bound_repo(tmp_path)
+    before = _custody(root)
+    client = {"name": "t", "version": "1"}
+    init = {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": client}
+    args = {"arguments": {"selector": "a.md#Keep", "text": NEW, "signature": AGENT, "reason": "r"}}
+    lines = [
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": init},
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "propose", **args}},
+    ]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "forest_files.doors.mcp", "-C", str(root)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    assert proc.stdin is not None
+    proc.stdin.write("".join(json.dumps(x) + "\n" for x in lines).encode())
+    proc.stdin.close()  # gone before any answer is read
+    assert proc.wait(timeout=60) is not None
+    with ProposalStore(root) as store:
+        kept = store.open_proposals()
+        assert store.conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    assert all(p.text == NEW and p.text_hash == hash_body(NEW) for p in kept) and len(kept) <= 1
+    assert _custody(root) == before
