@@ -131,6 +131,15 @@ def test_mcp_arguments_one_line_refused(tmp_path: Path) -> None:
         ("propose", {"selector": "a.md#Keep", "text": "x", "signature": "NAME", "reason": "r"}),
         ("propose", {"selector": "a.md#Keep", "text": "x\x00", "signature": AGENT, "reason": "r"}),
         ("check", {"extra": "no"}),
+        (
+            "propose",
+            {
+                "selector": "a.md#Keep",
+                "text": "## Keep\n\nkept words\n\n",
+                "signature": AGENT,
+                "reason": "r",
+            },
+        ),
     ]
     for name, args in cases:
         result = call(Session(root), name, args, read_only=False)

@@ -7,8 +7,8 @@ never the file, the ledger or the index's ground. Nothing here can root,
 supersede, restore, rebind, retire, seal, resolve or forget.
 Refuses (``ToolRefused``, one line, never a body): a binding that is not bound
 (or is retired), contested ground, ground that is sealed or erased, proposed
-text holding a line a forget removed or over the repository's body bound, a
-placeholder signature.
+text that is the ground already, holds a line a forget removed or is over the
+repository's body bound, a placeholder signature.
 Returns: JSON-ready dicts: pages carry ``next_cursor`` (None at the end);
 ``read_ground`` carries ``next_offset``; recall answers are Forest packets,
 jurisdiction first, with bounded excerpts and content ids (never row ids).
@@ -189,6 +189,8 @@ def propose(session: Session, args: s.ProposeIn) -> Answer:
     cid, row = _ground_row(store, b)
     if len(text.encode("utf-8")) > config.max_body_bytes:
         raise ToolRefused(f"text is over this repository's max_body_bytes ({b.bind_act})")
+    if hash_body(text) == row["body_hash"]:
+        raise ToolRefused(f"{b.bind_act}: the text is its ground already; nothing to propose")
     refuse_erased(store, config.project_id, text, "the proposed text")
     with ProposalStore(session.root) as kept:
         done = kept.propose(
