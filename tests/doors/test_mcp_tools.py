@@ -182,3 +182,19 @@ def test_mcp_proposals_version_one_file_rebuilt(tmp_path: Path) -> None:
         )  # fmt: skip
         assert len(store.open_proposals()) == 2
         assert store.conn.execute("PRAGMA user_version").fetchone()[0] == 2
+
+
+def test_mcp_proposal_shown_by_review_beside_capture_accepted(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from forest_files.doors.cli.review_cmd import walk
+
+    root = bound_repo(tmp_path)
+    (root / "a.md").write_text(EDITED, encoding="utf-8")
+    (item,) = judge.check(root, ("a.md",), threading.Event())
+    watched = judge.capture(root, item, (), 1 << 20)
+    assert watched is not None
+    agent = _propose(root, "## Keep\n\nagent words\n\n").data["id"]
+    assert walk(root, lambda prompt: "n") == 0
+    out = capsys.readouterr().out
+    assert watched.split(" ")[0] in out and agent in out and f"by {AGENT} (claimed)" in out
