@@ -3,8 +3,10 @@
 Stores: ``.git/forest/local.db`` (SQLite, WAL, ``secure_delete`` so a discarded
 text leaves no bytes in free pages), in the git directory, which git never
 transfers; ``forest rebuild`` never touches it. Later divergent text for a binding
-replaces its open proposal; the earlier texts are kept as versions, at most
-``MAX_VERSIONS``.
+from the same source (``watch``, an agent door such as ``mcp``) replaces that
+source's open proposal, never another source's; the earlier texts are kept as
+versions, at most ``MAX_VERSIONS``. An agent's claimed signature and reason are
+kept beside its text (a claim: nothing here authenticates it).
 Refuses: an unknown or ambiguous id (``NoSuchProposal``, naming how to list
 them); closing a proposal that is not open; a schema newer than this code.
 Returns: ``Proposal`` values (frozen; ``text`` is None once discarded).
@@ -52,6 +54,8 @@ class Proposal:
     updated_at: str
     status: str
     adopted_as: str | None = None
+    claimed_by: str | None = None  # an agent's claimed signature (unverified)
+    reason: str | None = None  # the agent's reason for the text
 
     def as_dict(self) -> dict[str, object]:
         """Machine output: ids, paths and hashes — never the text."""
@@ -110,17 +114,25 @@ class ProposalStore:
         ground_hash: str,
         text: str,
         source: str = "watch",
+        claimed_by: str | None = None,
+        reason: str | None = None,
     ) -> Proposed:
-        """Make ``text`` the binding's open proposal (replacing, never multiplying)."""
+        """Make ``text`` the binding's open proposal from ``source`` (replacing that
+        source's, never multiplying, never touching another source's)."""
         digest, now = hash_body(text), utc_now()
+        claim = (claimed_by, reason)
         with self._tx():
-            found = self.conn.execute(sql.SELECT_OPEN_OF, (binding,)).fetchone()
+            found = self.conn.execute(sql.SELECT_OPEN_OF, (binding, source)).fetchone()
             if found is None:
                 pid = uuid.uuid4().hex[:12]
                 values = (pid, binding, path, selector, derived_from, ground_hash, text, digest)
-                self.conn.execute(sql.INSERT, (*values, source, now, now, "open", None))
+                self.conn.execute(sql.INSERT, (*values, source, now, now, "open", None, *claim))
                 outcome = "new"
-            elif found["text_hash"] == digest and found["derived_from"] == derived_from:
+            elif (
+                found["text_hash"] == digest
+                and found["derived_from"] == derived_from
+                and (found["claimed_by"], found["reason"]) == claim
+            ):
                 return Proposed(_row(found), "same")
             else:
                 pid = str(found["id"])
@@ -128,7 +140,7 @@ class ProposalStore:
                 self.conn.execute(sql.TRIM_VERSIONS, (pid, pid, MAX_VERSIONS))
                 self.conn.execute(
                     sql.REPLACE_TEXT,
-                    (text, digest, derived_from, ground_hash, path, selector, now, pid),
+                    (text, digest, derived_from, ground_hash, path, selector, *claim, now, pid),
                 )
                 outcome = "replaced"
             return Proposed(self.get(pid), outcome)
@@ -148,8 +160,8 @@ class ProposalStore:
     def open_proposals(self) -> list[Proposal]:
         return [_row(r) for r in self.conn.execute(sql.SELECT_OPEN).fetchall()]
 
-    def open_for(self, binding: str) -> Proposal | None:
-        row = self.conn.execute(sql.SELECT_OPEN_OF, (binding,)).fetchone()
+    def open_for(self, binding: str, source: str = "watch") -> Proposal | None:
+        row = self.conn.execute(sql.SELECT_OPEN_OF, (binding, source)).fetchone()
         return None if row is None else _row(row)
 
     def versions(self, pid: str) -> int:

@@ -2,7 +2,10 @@
 
 Stores: the schema of ``.git/forest/local.db`` (proposals and their earlier
 versions). Local only: never committed, never in the ledger, untouched by
-``forest rebuild``.
+``forest rebuild``. Version 2 adds what an agent claims (``claimed_by``, its
+``reason``) and keeps one open proposal per binding *per source*, so an agent's
+proposal (source ``mcp``) never replaces the watcher's capture of a real edit;
+a version-1 file is upgraded in place, its proposals kept.
 Refuses: a file whose schema version is newer than this code knows.
 Returns: statements; ``SCHEMA`` (version ``SCHEMA_VERSION``) for localdb.py.
 Test: tests/proposals/test_proposals.py
@@ -10,11 +13,11 @@ Test: tests/proposals/test_proposals.py
 
 from __future__ import annotations
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 STATUSES = ("open", "adopted", "discarded")
 
 _V1 = """
-CREATE TABLE proposals (
+CREATE TABLE IF NOT EXISTS proposals (
     id TEXT PRIMARY KEY,
     binding TEXT NOT NULL,          -- bind act id
     path TEXT NOT NULL,
@@ -29,8 +32,9 @@ CREATE TABLE proposals (
     status TEXT NOT NULL CHECK (status IN ('open', 'adopted', 'discarded')),
     adopted_as TEXT                 -- the new ground's content id
 );
-CREATE UNIQUE INDEX one_open_per_binding ON proposals(binding) WHERE status = 'open';
-CREATE TABLE proposal_versions (
+CREATE UNIQUE INDEX IF NOT EXISTS one_open_per_binding ON proposals(binding)
+    WHERE status = 'open';
+CREATE TABLE IF NOT EXISTS proposal_versions (
     proposal TEXT NOT NULL REFERENCES proposals(id),
     n INTEGER NOT NULL,
     text TEXT NOT NULL,
@@ -41,18 +45,32 @@ CREATE TABLE proposal_versions (
 );
 """
 
+# From nothing or from version 1 alike (localdb.migrate runs one script): the
+# version-1 tables are made if missing, then widened; the one-open rule moves
+# from the binding to (binding, source).
+_V2 = f"""
+{_V1}
+ALTER TABLE proposals ADD COLUMN claimed_by TEXT;   -- an agent's claimed signature
+ALTER TABLE proposals ADD COLUMN reason TEXT;       -- the agent's reason, a sentence
+DROP INDEX IF EXISTS one_open_per_binding;
+CREATE UNIQUE INDEX one_open_per_binding_source ON proposals(binding, source)
+    WHERE status = 'open';
+"""
+
 COLUMNS = (
     "id, binding, path, selector, derived_from, ground_hash, text, text_hash, source, "
-    "created_at, updated_at, status, adopted_as"
+    "created_at, updated_at, status, adopted_as, claimed_by, reason"
 )
 SELECT_ONE = f"SELECT {COLUMNS} FROM proposals WHERE id = ?"
 SELECT_PREFIX = f"SELECT {COLUMNS} FROM proposals WHERE id LIKE ? || '%' ORDER BY id"
 SELECT_OPEN = f"SELECT {COLUMNS} FROM proposals WHERE status = 'open' ORDER BY path, selector"
-SELECT_OPEN_OF = f"SELECT {COLUMNS} FROM proposals WHERE status = 'open' AND binding = ?"
-INSERT = f"INSERT INTO proposals ({COLUMNS}) VALUES ({', '.join('?' * 13)})"
+SELECT_OPEN_OF = (
+    f"SELECT {COLUMNS} FROM proposals WHERE status = 'open' AND binding = ? AND source = ?"
+)
+INSERT = f"INSERT INTO proposals ({COLUMNS}) VALUES ({', '.join('?' * 15)})"
 REPLACE_TEXT = (
     "UPDATE proposals SET text = ?, text_hash = ?, derived_from = ?, ground_hash = ?, "
-    "path = ?, selector = ?, updated_at = ? WHERE id = ?"
+    "path = ?, selector = ?, claimed_by = ?, reason = ?, updated_at = ? WHERE id = ?"
 )
 KEEP_VERSION = (
     "INSERT INTO proposal_versions (proposal, n, text, text_hash, derived_from, captured_at) "
@@ -69,7 +87,7 @@ FORGET_TEXT = "UPDATE proposals SET text = NULL WHERE id = ?"
 FORGET_VERSIONS = "DELETE FROM proposal_versions WHERE proposal = ?"
 
 
-SCHEMA = _V1  # the current schema, created by localdb.migrate
+SCHEMA = _V2  # the current schema, created by localdb.migrate
 
 
 # Purge (store.purge, called by forest forget): every text kept, by proposal.

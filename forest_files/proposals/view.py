@@ -3,7 +3,8 @@
 Stores: nothing.
 Refuses: an unknown id (store.py).
 Returns: lines: the proposal's facts (id, selector, ground it diverged from,
-status, earlier versions kept), then the word-level diff ground → proposal,
+status, earlier versions kept; an agent's door, claimed signature and reason),
+then the word-level diff ground → proposal,
 for a terminal. Machine output uses ``Proposal.as_dict`` (no text).
 Test: tests/proposals/test_proposals.py
 """
@@ -17,11 +18,16 @@ from forest_files.text.worddiff import word_diff
 
 
 def facts(p: Proposal, versions: int) -> list[str]:
-    return [
+    lines = [
         f"proposal {p.id} {p.status} for {p.selector}",
         f"  derived from ground {p.derived_from[:12]}; text {p.text_hash[:12]}; "
         f"{versions} earlier version(s) kept; updated {p.updated_at}",
     ]
+    if p.source != "watch":  # an agent's door: what it claims, never authenticated
+        lines.append(f"  proposed through {p.source} by {p.claimed_by or '?'} (claimed)")
+        if p.reason:
+            lines.append(f"  reason: {p.reason}")
+    return lines
 
 
 def ground_of(root: Path, content_id: str) -> str | None:

@@ -12,6 +12,7 @@ from forest_files.doors.cli import (  # noqa: F401  (registers commands)
     files_cmds,
     governance_cmd,
     hooks_cmd,
+    mcp_cmd,
     review_cmd,
     watch_cmd,
 )

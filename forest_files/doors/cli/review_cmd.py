@@ -45,7 +45,8 @@ def _listing(repo: Path, as_json: bool) -> None:
         typer.echo(json.dumps([p.as_dict() for p in found], sort_keys=True))
         return
     for p in found:
-        typer.echo(f"{p.id} {p.selector} (from ground {p.derived_from[:12]}, {p.updated_at})")
+        via = "" if p.source == "watch" else f", via {p.source}"
+        typer.echo(f"{p.id} {p.selector} (from ground {p.derived_from[:12]}, {p.updated_at}{via})")
     typer.echo(f"{len(found)} open proposal(s)")
 
 
@@ -167,12 +168,15 @@ def walk(repo: Path, ask: Ask, as_: str | None = None) -> int:
     root = find_root(repo)
     report = run_check(root, "worktree", diffs=True)
     with ProposalStore(root) as store:
-        open_by_binding = {p.binding: p for p in store.open_proposals()}
+        open_by_binding: dict[str, list[Proposal]] = {}
+        for p in store.open_proposals():  # the watcher's and an agent's may both be open
+            open_by_binding.setdefault(p.binding, []).append(p)
     ran = 0
-    items: list[tuple[Reported | None, Proposal | None]] = [
-        (r, open_by_binding.pop(r.finding.binding, None)) for r in report.failed
-    ]
-    items += [(None, p) for p in open_by_binding.values()]
+    items: list[tuple[Reported | None, Proposal | None]] = []
+    for r in report.failed:
+        mine: list[Proposal | None] = [*open_by_binding.pop(r.finding.binding, [])] or [None]
+        items += [(r if n == 0 else None, p) for n, p in enumerate(mine)]
+    items += [(None, p) for ps in open_by_binding.values() for p in ps]
     for reported, proposal in items:
         if reported is not None:
             typer.echo("\n".join(block(reported)))

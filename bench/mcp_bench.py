@@ -1,0 +1,123 @@
+"""MCP benchmark: ``forest mcp`` start to first tool answer, and p50/p95 of ``recall``
+and ``read_ground``, driven by the SDK's own stdio client (issue 27's table).
+
+Builds the seeded repository of doors_bench (N files, one bound section each,
+adopted and committed), then:
+
+  start          launching ``python -m forest_files.doors.mcp -C ROOT`` through
+                 initialise to the first ``read_ground`` answer (median of --starts)
+  read_ground    --calls calls on bindings drawn at random, one session, p50/p95
+  recall         --calls calls of two words of the corpus (its vocabulary is small:
+                 each word is in thousands of sections), one session, p50/p95
+
+Each call is timed at the client: JSON-RPC over the pipes included.
+Goals: start <= 1 s; p95 <= 50 ms.
+
+Run:  .venv/bin/python bench/mcp_bench.py [--n 10000] [--calls 100] [--starts 3]
+      [--keep DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve()
+sys.path.insert(0, str(HERE.parent))
+
+from check_bench import _WORDS as CORPUS_WORDS  # noqa: E402
+from doors_bench import build  # noqa: E402
+from mcp import ClientSession, StdioServerParameters  # noqa: E402
+from mcp.client.stdio import stdio_client  # noqa: E402
+
+
+def _params(root: Path) -> StdioServerParameters:
+    args = ["-m", "forest_files.doors.mcp", "-C", str(root)]
+    return StdioServerParameters(command=sys.executable, args=args)
+
+
+def _selectors(root: Path) -> list[str]:
+    from forest_files.custody.bindings import all_bindings
+    from forest_files.custody.repository import Repository
+
+    with Repository(root) as repo:
+        return [b.selector for b in all_bindings(repo.synced())]
+
+
+async def _start(root: Path, selector: str) -> float:
+    began = time.perf_counter()
+    async with stdio_client(_params(root)) as (r, w), ClientSession(r, w) as s:
+        await s.initialize()
+        result = await s.call_tool("read_ground", {"binding": selector})
+        took = time.perf_counter() - began
+        assert not result.isError, result.content[0].text
+    return took
+
+
+async def _timed(root: Path, calls: list[tuple[str, dict[str, Any]]]) -> dict[str, list[float]]:
+    out: dict[str, list[float]] = {}
+    async with stdio_client(_params(root)) as (r, w), ClientSession(r, w) as s:
+        await s.initialize()
+        await s.call_tool("read_ground", {"binding": calls[0][1].get("binding", "x")})
+        for name, args in calls:
+            began = time.perf_counter()
+            result = await s.call_tool(name, args)
+            out.setdefault(name, []).append(time.perf_counter() - began)
+            assert not result.isError, (name, result.content[0].text)
+    return out
+
+
+def _pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--n", type=int, default=10_000)
+    ap.add_argument("--calls", type=int, default=100)
+    ap.add_argument("--starts", type=int, default=3)
+    ap.add_argument("--seed", type=int, default=27)
+    ap.add_argument("--keep", type=Path, default=None, help="Build here (reused if built).")
+    a = ap.parse_args()
+    base = a.keep or Path(tempfile.mkdtemp(prefix="mcp-bench-"))
+    root = base / "repo"
+    began = time.perf_counter()
+    if not (root / "forest.toml").exists():
+        build(root, a.n, a.seed)
+    built = time.perf_counter() - began
+    selectors = _selectors(root)
+    rng = random.Random(a.seed)
+    calls: list[tuple[str, dict[str, Any]]] = []
+    for _ in range(a.calls):
+        calls.append(("read_ground", {"binding": rng.choice(selectors)}))
+        query = " ".join(rng.sample(CORPUS_WORDS, 2))
+        calls.append(("recall", {"query": query, "limit": 10}))
+    starts = [asyncio.run(_start(root, selectors[0])) for _ in range(a.starts)]
+    timed = asyncio.run(_timed(root, calls))
+    report: dict[str, Any] = {
+        "bindings": len(selectors),
+        "build_s": round(built, 1),
+        "start_to_first_answer_s": round(statistics.median(starts), 3),
+    }
+    for name, values in sorted(timed.items()):
+        report[f"{name}_p50_ms"] = round(1000 * _pct(values, 0.5), 1)
+        report[f"{name}_p95_ms"] = round(1000 * _pct(values, 0.95), 1)
+    report["load_average"] = [round(x, 1) for x in os.getloadavg()]
+    print(json.dumps(report, indent=2))
+    if a.keep is None:
+        shutil.rmtree(base, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

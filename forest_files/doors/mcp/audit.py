@@ -1,0 +1,73 @@
+"""What the MCP door puts in the audit log: one body-free record per call.
+
+Stores: through custody/auditlog.py, one record per tool call or resource read:
+the actor (the caller-supplied signature, else ``mcp``), an outcome (``ok``,
+``found``, ``refused``), the reason ``mcp-<tool>`` (or, refused,
+``mcp-<tool>-<error code>``), the ids, selectors and hashes the call named or
+answered, integer counts. Never a text, a query, a reason or an error message.
+Refuses: nothing. Best effort (auditlog.append_events): recording never changes
+a call's answer.
+Returns: whether a record was written.
+Test: tests/doors/test_mcp_server.py
+
+The audit vocabulary (custody/auditsql.py) has no ``mcp`` action yet; until it
+does, a call is logged under the nearest action (``proposal`` for proposing and
+listing proposals, ``drift`` for a check, ``refusal`` for a refused call,
+``sync`` for a read of the index), its reason naming the door and the tool.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from forest_files.doors.mcp.session import Session
+
+_NEAREST = {"propose": "proposal", "proposals": "proposal", "check": "drift"}
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+_MAX_TARGET = 512
+
+
+def _action(tool: str, outcome: str) -> str:
+    from forest_files.custody.auditsql import ACTIONS
+
+    if "mcp" in ACTIONS:
+        return "mcp"
+    if outcome == "refused":
+        return "refusal"
+    return _NEAREST.get(tool, "sync")
+
+
+def _target(value: str) -> str:
+    return _CONTROL.sub("?", value)[:_MAX_TARGET]
+
+
+def record_call(
+    session: Session,
+    tool: str,
+    outcome: str,
+    *,
+    actor: str | None = None,
+    targets: Iterable[str] = (),
+    counts: Mapping[str, int] | None = None,
+    code: str | None = None,
+) -> bool:
+    """One call of ``tool`` (``code``: the refusal's fixed code)."""
+    try:
+        from forest_files.custody.auditlog import Event
+
+        reason = f"mcp-{tool.replace('_', '-')}" + (f"-{code}" if code else "")
+        event = Event(
+            _action(tool, outcome),
+            outcome,
+            reason[:64],
+            actor=_target(actor or "mcp")[:256] or "mcp",
+            targets=tuple(_target(t) for t in targets if t),
+            counts=dict(counts or {}),
+        )
+        session.audit().append([event], head=session.head())
+        return True
+    except Exception:  # best effort: never the call's answer (see the module)
+        return False

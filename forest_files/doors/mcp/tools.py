@@ -1,0 +1,239 @@
+"""What each MCP tool answers, computed from one repository: pure functions of the
+validated arguments (schemas.py), no protocol here.
+
+Stores: only ``propose``, and only a proposal in the local proposals store
+(source ``mcp``, the claimed signature and reason beside it; custody/proposals.py),
+never the file, the ledger or the index's ground. Nothing here can root,
+supersede, restore, rebind, retire, seal, resolve or forget.
+Refuses (``ToolRefused``, one line, never a body): a binding that is not bound
+(or is retired), contested ground, ground that is sealed or erased, proposed
+text that is the ground already, holds a line a forget removed or is over the
+repository's body bound, a placeholder signature.
+Returns: JSON-ready dicts: pages carry ``next_cursor`` (None at the end);
+``read_ground`` carries ``next_offset``; recall answers are Forest packets,
+jurisdiction first, with bounded excerpts and content ids (never row ids).
+Test: tests/doors/test_mcp_tools.py
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from forest_files.doors.mcp import schemas as s
+from forest_files.doors.mcp.session import Session
+from forest_files.kernel.errors import ForestError
+
+if TYPE_CHECKING:
+    from forest_files.custody.bindings import Binding
+    from forest_files.store.forest import ForestStore
+
+SOURCE = "mcp"  # the door a proposal from this server is marked with
+
+
+class ToolRefused(ForestError):
+    """A tool call the server will not answer (the message says why and what to do)."""
+
+
+@dataclass
+class Answer:
+    """A tool's answer and what the audit log keeps of it (ids and hashes only)."""
+
+    data: dict[str, Any]
+    targets: tuple[str, ...] = ()
+    counts: dict[str, int] | None = None
+    outcome: str = "ok"
+
+
+def _page(rows: list[dict[str, Any]], page: s.Page) -> tuple[list[dict[str, Any]], int | None]:
+    end = page.cursor + page.limit
+    return rows[page.cursor : end], (end if end < len(rows) else None)
+
+
+def ground(session: Session, args: s.GroundIn) -> Answer:
+    """Every live binding: selector, status (a finding kind or ``clean``), ground id."""
+    from forest_files.check.path import run_check
+
+    report = run_check(session.root, "worktree")
+    rows = [
+        {
+            "binding": r.finding.binding,
+            "selector": r.finding.selector,
+            "path": r.finding.path,
+            "status": r.finding.kind,
+            "ground": r.finding.ground,
+        }
+        for r in report.items
+        if r.finding.binding
+    ]
+    rows.sort(key=lambda row: (row["selector"], row["binding"]))
+    shown, nxt = _page(rows, args)
+    counts = {"bindings": len(rows), "shown": len(shown)}
+    return Answer({"bindings": shown, "total": len(rows), "next_cursor": nxt}, (), counts)
+
+
+def check(session: Session, args: s.CheckIn) -> Answer:
+    """The working tree's findings in the documented JSON (body-free), paged."""
+    from forest_files.check.path import run_check
+
+    report = run_check(session.root, "worktree")
+    whole = report.as_dict("check")
+    findings: list[dict[str, Any]] = list(whole["findings"])  # type: ignore[call-overload]  # as_dict's values are objects
+    shown, nxt = _page(findings, args)
+    whole["findings"], whole["next_cursor"] = shown, nxt
+    whole["total"] = len(findings)
+    failed = [r.finding.binding or r.finding.path for r in report.failed]
+    counts = {"findings": len(report.failed), "bindings": len(report.items)}
+    return Answer(whole, tuple(failed), counts, "ok" if report.ok else "found")
+
+
+def _binding(session: Session, wanted: str) -> Binding:
+    """The live binding ``wanted`` names: its id, its selector, or a unique heading tail
+    (custody/lookup.py); never a file read (the working tree is not asked)."""
+    from forest_files.custody.lookup import find_binding
+
+    live = session.bindings()
+    for b in live:
+        if wanted in (b.bind_act, b.selector):
+            return b
+    if "#" in wanted or "::" in wanted or "@" in wanted:
+        return find_binding(live, wanted)
+    raise ToolRefused(
+        "no live binding has that id or selector; the `ground` tool lists them "
+        "(a retired binding has no ground)"
+    )
+
+
+def _ground_row(store: ForestStore, b: Binding) -> tuple[str, Any]:
+    """(content id, entry row) of the binding's one live ground, or ToolRefused."""
+    from forest_files.custody.ground import ground_of
+    from forest_files.store.entryrow import ERASED_MARK
+
+    if b.contested:
+        raise ToolRefused(f"{b.bind_act}: two bindings claim this section; resolve it first")
+    cid, _body_hash, heads = ground_of(store, b)
+    if heads:
+        raise ToolRefused(f"{b.bind_act}: its ground is contested ({len(heads)} heads)")
+    if cid is None:
+        raise ToolRefused(f"{b.bind_act}: no live ground (sealed, erased or retired)")
+    local = store.id_for_content(cid)
+    row = None if local is None else store.get(local)
+    if row is None or local is None or store.is_sealed(local):
+        raise ToolRefused(f"{b.bind_act}: its ground is sealed; its text is withheld")
+    if row["body"] == ERASED_MARK:
+        raise ToolRefused(f"{b.bind_act}: its ground was erased (forest forget)")
+    return cid, row
+
+
+def read_ground(session: Session, args: s.ReadGroundIn) -> Answer:
+    """The ground text of one binding, ``max_chars`` from ``offset`` on."""
+    b = _binding(session, args.binding)
+    cid, row = _ground_row(session.store(), b)
+    body = str(row["body"])
+    end = min(len(body), args.offset + args.max_chars)
+    data = {
+        "binding": b.bind_act,
+        "selector": b.selector,
+        "ground": cid,
+        "body_hash": row["body_hash"],
+        "offset": args.offset,
+        "text": body[args.offset : end],
+        "total_chars": len(body),
+        "next_offset": end if end < len(body) else None,
+    }
+    return Answer(data, (b.bind_act, b.selector, cid), {"chars": max(0, end - args.offset)})
+
+
+def recall(session: Session, args: s.RecallIn) -> Answer:
+    """Full-text leads over custody only (the index replays the ledger and holds no
+    proposal or capture), as packets: jurisdiction first, a bounded excerpt."""
+    store = session.store()
+    # the project's anchor is an index entry, not custody text: one more row asked
+    found = store.recall_similar(
+        args.query, scope="both", excerpt_len=args.excerpt_len, limit=args.limit + 1
+    )
+    packets = [_packet(store, p) for p in found if p["bucket"] != "anchor"][: args.limit]
+    ids = tuple(str(p["id"]) for p in packets)
+    return Answer({"packets": packets, "limit": args.limit}, ids, {"packets": len(packets)})
+
+
+def _packet(store: ForestStore, scrap: dict[str, Any]) -> dict[str, Any]:
+    """A store scrap with its content id (identical on every clone) for its row id."""
+    out = {"jurisdiction": scrap["jurisdiction"], "id": store.content_id(int(scrap["id"]))}
+    out.update({k: v for k, v in scrap.items() if k not in out and k != "body"})
+    return out
+
+
+def proposals(session: Session, args: s.ProposalsIn) -> Answer:
+    """The open proposals with their status: ids, selectors, hashes, never text."""
+    from forest_files.custody.proposals import ProposalStore
+
+    with ProposalStore(session.root) as store:
+        rows = [p.as_dict() for p in store.open_proposals()]
+    shown, nxt = _page(rows, args)
+    data = {"proposals": shown, "total": len(rows), "next_cursor": nxt}
+    return Answer(data, tuple(str(p["id"]) for p in shown), {"proposals": len(rows)})
+
+
+def propose(session: Session, args: s.ProposeIn) -> Answer:
+    """Keep ``text`` as this door's open proposal for the bound section: the file,
+    the ledger and ground are untouched; a person adopts it or not."""
+    from forest_files.custody.proposals import ProposalStore
+    from forest_files.custody.tombstone import refuse_erased
+    from forest_files.kernel.hashing import hash_body
+
+    signature, reason = _claim(args)
+    text = _normalised(args.text)
+    b = _binding(session, args.selector)
+    store, config = session.store(), session.repo.config
+    cid, row = _ground_row(store, b)
+    if len(text.encode("utf-8")) > config.max_body_bytes:
+        raise ToolRefused(f"text is over this repository's max_body_bytes ({b.bind_act})")
+    if hash_body(text) == row["body_hash"]:
+        raise ToolRefused(f"{b.bind_act}: the text is its ground already; nothing to propose")
+    refuse_erased(store, config.project_id, text, "the proposed text")
+    with ProposalStore(session.root) as kept:
+        done = kept.propose(
+            binding=b.bind_act,
+            path=b.path,
+            selector=b.selector,
+            derived_from=cid,
+            ground_hash=str(row["body_hash"]),
+            text=text,
+            source=SOURCE,
+            claimed_by=signature,
+            reason=reason,
+        )
+    p = done.proposal
+    data = {
+        **p.as_dict(),
+        "outcome": done.outcome,
+        "same_as_ground": hash_body(text) == row["body_hash"],
+    }
+    return Answer(data, (p.id, b.bind_act, b.selector, cid, p.text_hash), {done.outcome: 1})
+
+
+def _claim(args: s.ProposeIn) -> tuple[str, str]:
+    from forest_files.kernel.bounds import BoundsRefused, check_text
+    from forest_files.praise import placeholder_signature
+
+    try:
+        signature = check_text("signature", args.signature.strip(), s.MAX_PROPOSED_CHARS)
+        reason = check_text("reason", args.reason.strip(), s.MAX_PROPOSED_CHARS, lines=True)
+    except BoundsRefused as exc:
+        raise ToolRefused(str(exc)) from None
+    if placeholder_signature(signature) is not None:
+        raise ToolRefused("signature is a placeholder; give who proposes, e.g. 'Name <email>'")
+    return signature, reason
+
+
+def _normalised(text: str) -> str:
+    """The text as a section is read (line endings, encoding): what adopting compares."""
+    from forest_files.kernel.bounds import BoundsRefused, check_text
+    from forest_files.text.normalise import normalise_text
+
+    try:
+        check_text("text", text, s.MAX_PROPOSED_CHARS, lines=True)
+    except BoundsRefused as exc:
+        raise ToolRefused(str(exc)) from None
+    return normalise_text(text)

@@ -1,0 +1,200 @@
+"""The MCP tools' answers, in process: paging and continuation, sealed and erased
+ground withheld, recall over custody only, propose refused on a forgotten line and
+kept apart from the watcher's capture, arguments refused in one line; the proposals
+store's version-1 file upgraded with its proposals kept."""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from pathlib import Path
+
+import pytest
+from helpers.custody import BY
+from helpers.forgetting import SECRET, SENTINEL, adopted_then_cleaned
+from helpers.git import write
+from helpers.state import shared_state
+from helpers.watch import EDITED, bound_repo
+
+from forest_files.custody import proposals_sql
+from forest_files.custody.proposals import ProposalStore
+from forest_files.custody.repository import Repository
+from forest_files.doors.mcp import schemas as s
+from forest_files.doors.mcp import tools
+from forest_files.doors.mcp.session import Session
+from forest_files.doors.watch import judge
+from forest_files.kernel.errors import ForestError
+
+pytest.importorskip("mcp")
+from forest_files.doors.mcp.server import advertised, call
+
+AGENT = "Claude (agent) <agent@example.org>"
+
+
+def _propose(root: Path, text: str, selector: str = "a.md#Keep") -> tools.Answer:
+    args = {"selector": selector, "text": text, "signature": AGENT, "reason": "clearer"}
+    return tools.propose(Session(root), s.parse("propose", s.ProposeIn, args))
+
+
+def test_mcp_ground_paged_next_cursor_accepted(tmp_path: Path) -> None:
+    root = bound_repo(tmp_path, files=3)
+    first = tools.ground(Session(root), s.GroundIn.model_validate({"limit": 2})).data
+    rest = tools.ground(Session(root), s.GroundIn.model_validate({"cursor": 2, "limit": 2})).data
+    assert (len(first["bindings"]), first["next_cursor"], first["total"]) == (2, 2, 3)
+    assert (len(rest["bindings"]), rest["next_cursor"]) == (1, None)
+    assert {b["status"] for b in first["bindings"] + rest["bindings"]} == {"clean"}
+
+
+def test_mcp_read_ground_sealed_withheld_refused(tmp_path: Path) -> None:
+    root = bound_repo(tmp_path)
+    with Repository(root) as repo:
+        (ground,) = [g.content_id for g in repo.ground()]
+        repo.seal(ground, words="withheld for now", by=BY)
+    with pytest.raises(ForestError, match="no live ground"):
+        tools.read_ground(Session(root), s.ReadGroundIn.model_validate({"binding": "a.md#Keep"}))
+    found = tools.recall(Session(root), s.RecallIn.model_validate({"query": "kept words"})).data
+    assert all("kept words" not in p["excerpt"] for p in found["packets"])
+
+
+def test_mcp_recall_erased_text_and_proposals_never_found_refused(tmp_path: Path) -> None:
+    root, old = adopted_then_cleaned(tmp_path)
+    from helpers.cli import ok
+
+    ok(root, "forget", old, "--words", "pasted by mistake", "--as", BY)
+    write(root, "doc.md", (root / "doc.md").read_text(encoding="utf-8") + "\nWOMBAT-LOCAL\n")
+    with ProposalStore(root) as store:  # local-only text: never a recall answer
+        store.propose(
+            binding="b", path="doc.md", selector="doc.md#Keys", derived_from="x",
+            ground_hash="y", text="## Keys\n\nWOMBAT-LOCAL\n",
+        )  # fmt: skip
+    for query in (SENTINEL, "WOMBAT-LOCAL", "deploy token"):
+        found = tools.recall(Session(root), s.RecallIn.model_validate({"query": query})).data
+        assert all(SENTINEL not in p["excerpt"] for p in found["packets"]), query
+        assert all("WOMBAT" not in p["excerpt"] for p in found["packets"]), query
+    with pytest.raises(ForestError, match="no live binding"):
+        tools.read_ground(Session(root), s.ReadGroundIn.model_validate({"binding": old}))
+
+
+def test_mcp_propose_forgotten_line_refused(tmp_path: Path) -> None:
+    root, old = adopted_then_cleaned(tmp_path)
+    from helpers.cli import ok
+
+    ok(root, "forget", old, "--words", "pasted by mistake", "--as", BY)
+    text = f"## Keys\n\nThe keys live in the vault.\n{SECRET}\n\n"
+    with pytest.raises(ForestError, match="erase act") as refused:
+        _propose(root, text, "doc.md#Keys")
+    assert SENTINEL not in str(refused.value)
+    with ProposalStore(root) as store:
+        assert store.open_proposals() == []
+
+
+def test_mcp_propose_beside_watcher_capture_accepted(tmp_path: Path) -> None:
+    """The watcher's capture of a real edit and the agent's proposal stay apart: the
+    agent's later text replaces only its own."""
+    root = bound_repo(tmp_path)
+    (root / "a.md").write_text(EDITED, encoding="utf-8")
+    (item,) = judge.check(root, ("a.md",), threading.Event())
+    watched = judge.capture(root, item, (), 1 << 20)
+    assert watched is not None
+    first = _propose(root, "## Keep\n\nagent words\n\n").data
+    again = _propose(root, "## Keep\n\nagent words, again\n\n").data
+    assert (first["outcome"], again["outcome"], again["id"]) == ("new", "replaced", first["id"])
+    with ProposalStore(root) as store:
+        kept = {p.source: p for p in store.open_proposals()}
+    assert set(kept) == {"watch", "mcp"} and kept["watch"].id == watched.split(" ")[0]
+    assert kept["watch"].text == "## Keep\n\nedited words\n\n"
+    assert (kept["mcp"].claimed_by, kept["mcp"].reason) == (AGENT, "clearer")
+    assert (root / "a.md").read_text(encoding="utf-8") == EDITED  # the file is not touched
+
+
+def test_mcp_propose_adopted_by_author_accepted(tmp_path: Path) -> None:
+    from helpers.cli import ok
+
+    root = bound_repo(tmp_path)
+    pid = _propose(root, "## Keep\n\nagent words\n\n").data["id"]
+    ok(root, "proposal", "adopt", pid, "--words", "The agent's line reads better", "--as", BY)
+    assert "agent words" in (root / "a.md").read_text(encoding="utf-8")
+    assert ok(root, "check").exit_code == 0
+
+
+def test_mcp_arguments_one_line_refused(tmp_path: Path) -> None:
+    root = bound_repo(tmp_path)
+    long = "## Keep\n" + "z" * (s.MAX_PROPOSED_CHARS + 1)
+    cases = [
+        ("read_ground", {"binding": "a.md#Keep", "max_chars": s.MAX_READ_CHARS + 1}),
+        ("read_ground", {"binding": 7}),
+        ("ground", {"limit": s.MAX_PAGE + 1}),
+        ("ground", {"cursor": -1}),
+        ("recall", {"query": "q" * (s.MAX_QUERY_CHARS + 1)}),
+        ("recall", {"query": "kept", "limit": s.MAX_RECALL + 1}),
+        ("propose", {"selector": "a.md#Keep", "text": long, "signature": AGENT, "reason": "r"}),
+        ("propose", {"selector": "a.md#Keep", "text": "x", "signature": "NAME", "reason": "r"}),
+        ("propose", {"selector": "a.md#Keep", "text": "x\x00", "signature": AGENT, "reason": "r"}),
+        ("check", {"extra": "no"}),
+        (
+            "propose",
+            {
+                "selector": "a.md#Keep",
+                "text": "## Keep\n\nkept words\n\n",
+                "signature": AGENT,
+                "reason": "r",
+            },
+        ),
+    ]
+    for name, args in cases:
+        result = call(Session(root), name, args, read_only=False)
+        text = result.content[0].text
+        assert result.isError and text.startswith("forest: ") and "\n" not in text, (name, text)
+        assert "zzzz" not in text and len(text) < 500
+    assert "propose" not in advertised(read_only=True)
+
+
+def test_mcp_limits_at_bound_accepted(tmp_path: Path) -> None:
+    root = bound_repo(tmp_path)
+    for name, args in [
+        ("read_ground", {"binding": "a.md#Keep", "max_chars": s.MAX_READ_CHARS}),
+        ("ground", {"limit": s.MAX_PAGE}),
+        ("recall", {"query": "q" * s.MAX_QUERY_CHARS, "limit": s.MAX_RECALL}),
+    ]:
+        assert not call(Session(root), name, args, read_only=False).isError, name
+
+
+def test_mcp_proposals_version_one_file_rebuilt(tmp_path: Path) -> None:
+    """A local.db of schema 1 (before agents' claims) is upgraded in place: its open
+    proposal stays readable and open, and an agent's may now stand beside it."""
+    root = bound_repo(tmp_path)
+    path = shared_state(root) / "local.db"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    v1 = proposals_sql._V1.replace(" IF NOT EXISTS", "")
+    with sqlite3.connect(path) as conn:
+        conn.executescript(v1 + "PRAGMA user_version = 1;")
+        row = ("p1", "b1", "a.md", "a.md#Title/Keep", "g", "h", "old text", "th", "watch")
+        conn.execute(
+            "INSERT INTO proposals VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 't', 't', 'open', NULL)", row
+        )
+    conn.close()
+    with ProposalStore(root) as store:
+        (kept,) = store.open_proposals()
+        assert (kept.id, kept.text, kept.claimed_by, kept.reason) == ("p1", "old text", None, None)
+        store.propose(
+            binding="b1", path="a.md", selector="a.md#Title/Keep", derived_from="g",
+            ground_hash="h", text="agent", source="mcp", claimed_by=AGENT,
+        )  # fmt: skip
+        assert len(store.open_proposals()) == 2
+        assert store.conn.execute("PRAGMA user_version").fetchone()[0] == 2
+
+
+def test_mcp_proposal_shown_by_review_beside_capture_accepted(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from forest_files.doors.cli.review_cmd import walk
+
+    root = bound_repo(tmp_path)
+    (root / "a.md").write_text(EDITED, encoding="utf-8")
+    (item,) = judge.check(root, ("a.md",), threading.Event())
+    watched = judge.capture(root, item, (), 1 << 20)
+    assert watched is not None
+    agent = _propose(root, "## Keep\n\nagent words\n\n").data["id"]
+    assert walk(root, lambda prompt: "n") == 0
+    out = capsys.readouterr().out
+    assert watched.split(" ")[0] in out and agent in out and f"by {AGENT} (claimed)" in out
