@@ -199,3 +199,15 @@ def _alive(pid: int) -> bool:
         return False
     stat = Path(f"/proc/{pid}/stat")
     return not (stat.exists() and stat.read_text().rsplit(")", 1)[1].split()[0] == "Z")
+
+
+def test_tour_without_git_refused(tmp_path: Path) -> None:
+    """No git on PATH: one ``forest:`` line naming it, exit 1, the directory removed."""
+    tmp = tmp_path / "tmp"
+    env = {**_env(tmp), "PATH": str(tmp_path / "nothing-here")}
+    done = subprocess.run(
+        [*FOREST, "tour"], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert done.stderr == "forest: tour: `git` is not installed here; install it\n"
+    assert list(tmp.iterdir()) == []

@@ -106,18 +106,25 @@ class Session:
         real = [*self.forest, *argv[1:]] if argv[0] == "forest" else list(argv)
         if show:
             self.say(f"$ {shlex.join(argv)}")
-        done = subprocess.run(
-            real,
-            cwd=self.repo,
-            env=self.env,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            text=True,
-            errors="replace",
-            timeout=STEP_TIMEOUT,
-            check=False,
-        )
+        try:
+            done = subprocess.run(
+                real,
+                cwd=self.repo,
+                env=self.env,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT,
+                text=True,
+                errors="replace",
+                timeout=STEP_TIMEOUT,
+                check=False,
+            )
+        except FileNotFoundError:
+            raise TourStepFailed(f"tour: `{argv[0]}` is not installed here; install it") from None
+        except subprocess.TimeoutExpired:
+            raise TourStepFailed(
+                f"tour step `{shlex.join(argv)}` took over {STEP_TIMEOUT:.0f} s; stopped"
+            ) from None
         text = done.stdout.rstrip()
         if show:
             for line in text.splitlines():

@@ -9,7 +9,10 @@ Test: tests/doors/test_tour.py
 To add a step, write a function of the ``Session`` and append it to ``STEPS``
 with its one-line narration; a step leaves the repository as the next expects
 (the last step leaves branch ``quiet-edit`` checked out, its drift committed
-with ``--no-verify``, ``main`` clean, and nothing running).
+with ``--no-verify``, ``main`` clean, and nothing running). The repository is
+``canon/`` inside the tour's workspace (``Session.work``), so a step may keep a
+sibling there, named relatively from the repository: a bare ``../shared.git``
+for the server-side hook's step, which goes after ``ci``.
 """
 
 from __future__ import annotations
