@@ -73,8 +73,19 @@ def test_tour_steps_but_watcher_key_lines_accepted(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The fast lane's tour: every step but the watcher's two, through the installed
-    command, in a temporary directory that is gone afterwards."""
-    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    command, in a temporary directory that is gone afterwards; the caller's git
+    (a HOME config with no identity and a global hooksPath, a stray GIT_DIR) is never used."""
+    home = tmp_path / "home"
+    home.mkdir()
+    outside = tmp_path / "outside-hooks"
+    (home / ".gitconfig").write_text(f"[core]\n\thooksPath = {outside}\n", encoding="utf-8")
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("GIT_DIR", str(tmp_path / "elsewhere"))
+    for name in ("GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_CONFIG_GLOBAL"):
+        monkeypatch.delenv(name, raising=False)
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    monkeypatch.setenv("TMPDIR", str(tmp))
     monkeypatch.setattr(tempfile, "tempdir", None)  # TMPDIR is read again
     skipped = (steps.watch, steps.adopt_proposal)
     monkeypatch.setattr(tour, "STEPS", tuple(x for x in STEPS if x[1] not in skipped))
@@ -91,7 +102,8 @@ def test_tour_steps_but_watcher_key_lines_accepted(
         "    [exit 1]\n\ntour complete",
     ):
         assert expected in text, f"{expected!r} not in tour output:\n{text}"
-    assert list(tmp_path.iterdir()) == []
+    assert list(tmp.iterdir()) == []
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["home", "tmp"]
 
 
 def test_tour_printed_commands_pasteable_accepted(tmp_path: Path) -> None:
