@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Shared by the examples' run.sh scripts (sourced, not run): a temporary
 # repository with its own git identity, and commands printed ready to paste.
 # Each run.sh calls `workspace NAME FILES...`, then `step`, `run`, `edit`.
@@ -22,7 +23,8 @@ cleanup() {
 }
 
 # workspace NAME FILES...: a new temporary directory holding a copy of the
-# example's FILES, made the current directory and removed at exit.
+# example's FILES (from $here, the run.sh's directory), made the current
+# directory and removed at exit.
 workspace() {
     local name=$1
     shift
@@ -30,8 +32,9 @@ workspace() {
     trap cleanup EXIT
     trap 'exit 130' INT
     trap 'exit 143' TERM
+    # shellcheck disable=SC2154  # here: set by the run.sh that sources this file
     for f in "$@"; do cp -R "$here/$f" "$work/"; done
-    cd "$work"
+    cd "$work" || exit 1
 }
 
 # quote WORD: the word as a shell reads it back (bare when safe, else single-quoted).
