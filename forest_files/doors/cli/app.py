@@ -241,6 +241,24 @@ def resolve(
     emit(as_json, {"ground": new}, f"resolved: {new} is ground; commit .forest/ledger")
 
 
+@app.command()
+@boundary
+def tour(
+    keep: Annotated[
+        Path | None,
+        typer.Option("--keep", metavar="DIR", help="Keep the repository in DIR (new or empty)."),
+    ] = None,
+) -> None:
+    """Walk through the tool in a throwaway repository: adopt, check, the hook, restore,
+    supersede, the watcher and a proposal, the CI gate. Each command runs for real.
+
+    Example: forest tour;  forest tour --keep /tmp/forest-tour
+    """
+    from forest_files.doors.tour import run_tour
+
+    run_tour(keep)
+
+
 def main() -> None:
     """Console-script entry point: the group with only the command being run built,
     inside the one error boundary (what fails before a command runs: building it,
