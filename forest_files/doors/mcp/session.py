@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from forest_files.custody.auditlog import AuditLog
     from forest_files.custody.bindings import Binding
+    from forest_files.custody.ground import Ground
     from forest_files.custody.repository import Repository
     from forest_files.store.forest import ForestStore
 
@@ -47,6 +48,7 @@ class Session:
         self._repo: Repository | None = None
         self._config: tuple[int, int] | None = None
         self._bindings: list[Binding] | None = None
+        self._grounds: dict[int, Ground] = {}
         self._audit: AuditLog | None = None
         self._head: tuple[float, str | None] = (0.0, None)
 
@@ -70,13 +72,21 @@ class Session:
         return repo.store()
 
     def bindings(self) -> list[Binding]:
-        """Every live binding (synced first)."""
-        from forest_files.custody.bindings import all_bindings
-
-        store = self.store()
+        """Every live binding (synced first), opened the one way every door opens
+        custody (check/opening.py: a map of index rows proven against the ledger)."""
+        self.store()
         if self._bindings is None:
-            self._bindings = all_bindings(store)
+            from forest_files.check.opening import open_custody
+
+            with open_custody(self.root, "worktree") as custody:
+                self._bindings, self._grounds = custody.bindings, custody.grounds
         return self._bindings
+
+    def ground(self, binding: Binding) -> Ground | None:
+        """(content id, body hash, contest heads) of ``binding``'s chain, as the map
+        holds it (None: the binding has no chain in the map)."""
+        self.bindings()
+        return self._grounds.get(binding.entry_id)
 
     def audit(self) -> AuditLog:
         from forest_files.custody.auditlog import AuditLog

@@ -104,31 +104,36 @@ def _binding(session: Session, wanted: str) -> Binding:
     )
 
 
-def _ground_row(store: ForestStore, b: Binding) -> tuple[str, Any]:
-    """(content id, entry row) of the binding's one live ground, or ToolRefused."""
-    from forest_files.custody.ground import ground_of
+def _ground_row(session: Session, b: Binding) -> tuple[str, Any]:
+    """(content id, entry row) of the binding's one live ground, or ToolRefused. Which
+    entry is ground comes from the proven map (Session.ground); the row's body must
+    hash to the body hash the map holds, so no index row alone decides the text."""
+    from forest_files.kernel.hashing import hash_body
     from forest_files.store.entryrow import ERASED_MARK
 
     if b.contested:
         raise ToolRefused(f"{b.bind_act}: two bindings claim this section; resolve it first")
-    cid, _body_hash, heads = ground_of(store, b)
+    cid, body_hash, heads = session.ground(b) or (None, None, ())
     if heads:
         raise ToolRefused(f"{b.bind_act}: its ground is contested ({len(heads)} heads)")
     if cid is None:
         raise ToolRefused(f"{b.bind_act}: no live ground (sealed, erased or retired)")
+    store = session.store()
     local = store.id_for_content(cid)
     row = None if local is None else store.get(local)
     if row is None or local is None or store.is_sealed(local):
         raise ToolRefused(f"{b.bind_act}: its ground is sealed; its text is withheld")
     if row["body"] == ERASED_MARK:
         raise ToolRefused(f"{b.bind_act}: its ground was erased (forest forget)")
+    if hash_body(str(row["body"])) != body_hash:
+        raise ToolRefused(f"{b.bind_act}: the index does not hold its ground; run `forest check`")
     return cid, row
 
 
 def read_ground(session: Session, args: s.ReadGroundIn) -> Answer:
     """The ground text of one binding, ``max_chars`` from ``offset`` on."""
     b = _binding(session, args.binding)
-    cid, row = _ground_row(session.store(), b)
+    cid, row = _ground_row(session, b)
     body = str(row["body"])
     end = min(len(body), args.offset + args.max_chars)
     data = {
@@ -186,7 +191,7 @@ def propose(session: Session, args: s.ProposeIn) -> Answer:
     text = _normalised(args.text)
     b = _binding(session, args.selector)
     store, config = session.store(), session.repo.config
-    cid, row = _ground_row(store, b)
+    cid, row = _ground_row(session, b)
     if len(text.encode("utf-8")) > config.max_body_bytes:
         raise ToolRefused(f"text is over this repository's max_body_bytes ({b.bind_act})")
     if hash_body(text) == row["body_hash"]:
