@@ -4,8 +4,8 @@ Stores: the schema of ``.git/forest/audit.db``: one append-only table (triggers
 refuse UPDATE and DELETE), a closed vocabulary of actions, outcomes and
 reasons (CHECK lists; tests/governance/test_audit.py checks they match ``ACTIONS``,
 ``OUTCOMES``).
-Version 2 adds the doors' actions (``hook``, ``ci``); a version-1 file is
-upgraded in place, seq for seq.
+Version 2 adds the doors' actions (``hook``, ``ci``), version 3 the agents'
+door (``mcp``); an older file is upgraded in place, seq for seq.
 Refuses: a file whose schema version is newer than this code knows.
 Returns: statements; ``SCHEMA`` (version ``SCHEMA_VERSION``) for localdb.py.
 Test: tests/governance/test_audit.py
@@ -13,7 +13,7 @@ Test: tests/governance/test_audit.py
 
 from __future__ import annotations
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 # Ceremonies are logged under their act kind; the rest are local events.
 CEREMONIES = (
     "adopt",
@@ -27,8 +27,9 @@ CEREMONIES = (
     "erase",
 )
 EVENTS = ("refusal", "sync", "rebuild", "purge", "proposal", "drift", "expiry")
-# Version 2: the doors' own records (a pre-commit hook's verdict, a CI gate run).
-DOORS = ("hook", "ci")
+# Version 2: the doors' own records (a pre-commit hook's verdict, a CI gate run);
+# version 3: a call of the MCP server (doors/mcp/audit.py).
+DOORS = ("hook", "ci", "mcp")
 ACTIONS_V1 = CEREMONIES + EVENTS
 ACTIONS = ACTIONS_V1 + DOORS
 OUTCOMES = ("ok", "refused", "found")
@@ -73,19 +74,20 @@ PAGE = f"SELECT {COLUMNS} FROM audit WHERE seq < ? ORDER BY seq DESC LIMIT ?"
 
 
 _V1 = _table("audit", ACTIONS_V1) + _TRIGGERS
-# From nothing or from version 1 alike (localdb.migrate runs one script): a
-# version-1 table is copied, seq for seq, into one whose CHECK knows the doors'
-# actions; on a new file the first statement makes an empty version-1 table.
+# From nothing or from any older version alike (localdb.migrate runs one script):
+# the older table is copied, seq for seq, into one whose CHECK knows every action;
+# on a new file the first statement makes an empty version-1 table. Each older
+# table's actions are a subset of these, so every row copies.
 # DROP TABLE's implicit delete fires no trigger; the triggers go first anyway.
-_V2 = f"""
+_UPGRADE = f"""
 {_table("audit", ACTIONS_V1).replace("CREATE TABLE", "CREATE TABLE IF NOT EXISTS")}
 DROP TRIGGER IF EXISTS audit_append_only_update;
 DROP TRIGGER IF EXISTS audit_append_only_delete;
-ALTER TABLE audit RENAME TO audit_v1;
+ALTER TABLE audit RENAME TO audit_old;
 {_table("audit", ACTIONS)}
-INSERT INTO audit ({COLUMNS}) SELECT {COLUMNS} FROM audit_v1 ORDER BY seq;
-DROP TABLE audit_v1;
+INSERT INTO audit ({COLUMNS}) SELECT {COLUMNS} FROM audit_old ORDER BY seq;
+DROP TABLE audit_old;
 {_TRIGGERS}
 """
 
-SCHEMA = _V2  # the current schema, created (or upgraded) by localdb.migrate
+SCHEMA = _UPGRADE  # the current schema, created (or upgraded) by localdb.migrate

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from forest_files.custody import auditsql
-from forest_files.custody.auditlog import MAX_PAGE, AuditLog, AuditRecord
+from forest_files.custody.auditlog import MAX_PAGE, AuditLog, AuditRecord, Event
 from forest_files.doors import hooks as githooks
 from forest_files.doors.doorlog import record_refusal
 from forest_files.kernel.errors import ForestError
@@ -238,6 +238,33 @@ def test_audit_version_1_log_upgraded_seq_for_seq(tmp_path: Path) -> None:
     (old, new) = records(root)
     assert (old.seq, old.action) == (1, "sync") and (new.seq, new.action) == (2, "drift")
     with AuditLog(root) as log:
-        assert int(log.conn.execute("PRAGMA user_version").fetchone()[0]) == 2
+        assert int(log.conn.execute("PRAGMA user_version").fetchone()[0]) == 3
         with pytest.raises(sqlite3.DatabaseError, match="append-only"):
             log.conn.execute("DELETE FROM audit")
+
+
+def test_audit_version_2_log_upgraded_for_the_agents_door_accepted(tmp_path: Path) -> None:
+    """A version-2 log (the doors' hook and ci records, no ``mcp``) keeps every row,
+    seq for seq, and then takes an MCP call's record."""
+    root = two_bound_files(tmp_path)
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{shared_state(root) / 'audit.db'}{suffix}").unlink(missing_ok=True)
+    conn = connect(shared_state(root) / "audit.db")
+    v2 = auditsql._table("audit", (*auditsql.ACTIONS_V1, "hook", "ci")) + auditsql._TRIGGERS
+    migrate(conn, "audit.db", 2, v2)
+    conn.execute(
+        "INSERT INTO audit (at, actor, action, outcome, reason, targets, counts) "
+        "VALUES ('t', 'a', 'hook', 'refused', 'drift', '[]', '{}')"
+    )
+    conn.commit()
+    with pytest.raises(sqlite3.IntegrityError):
+        conn.execute(
+            "INSERT INTO audit (at, actor, action, outcome, reason, targets, counts) "
+            "VALUES ('t', 'a', 'mcp', 'ok', 'mcp-ground', '[]', '{}')"
+        )
+    conn.close()
+    with AuditLog(root) as log:
+        log.append([Event("mcp", "ok", "mcp-ground", actor="agent")])
+        rows = log.conn.execute("SELECT seq, action FROM audit ORDER BY seq").fetchall()
+        assert [tuple(r) for r in rows] == [(1, "hook"), (2, "mcp")]
+        assert int(log.conn.execute("PRAGMA user_version").fetchone()[0]) == 3

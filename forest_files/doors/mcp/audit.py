@@ -10,10 +10,8 @@ a call's answer.
 Returns: whether a record was written.
 Test: tests/doors/test_mcp_server.py
 
-The audit vocabulary (custody/auditsql.py) has no ``mcp`` action yet; until it
-does, a call is logged under the nearest action (``proposal`` for proposing and
-listing proposals, ``drift`` for a check, ``refusal`` for a refused call,
-``sync`` for a read of the index), its reason naming the door and the tool.
+Every call is logged under the ``mcp`` action (audit schema version 3,
+custody/auditsql.py), its reason naming the tool.
 """
 
 from __future__ import annotations
@@ -25,19 +23,8 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from forest_files.doors.mcp.session import Session
 
-_NEAREST = {"propose": "proposal", "proposals": "proposal", "check": "drift"}
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 _MAX_TARGET = 512
-
-
-def _action(tool: str, outcome: str) -> str:
-    from forest_files.custody.auditsql import ACTIONS
-
-    if "mcp" in ACTIONS:
-        return "mcp"
-    if outcome == "refused":
-        return "refusal"
-    return _NEAREST.get(tool, "sync")
 
 
 def _target(value: str) -> str:
@@ -60,7 +47,7 @@ def record_call(
 
         reason = f"mcp-{tool.replace('_', '-')}" + (f"-{code}" if code else "")
         event = Event(
-            _action(tool, outcome),
+            "mcp",
             outcome,
             reason[:64],
             actor=_target(actor or "mcp")[:256] or "mcp",
