@@ -8,11 +8,11 @@ Test: tests/doors/test_tour.py
 
 To add a step, write a function of the ``Session`` and append it to ``STEPS``
 with its one-line narration; a step leaves the repository as the next expects
-(the last step leaves branch ``quiet-edit`` checked out, its drift committed
-with ``--no-verify``, ``main`` clean, and nothing running). The repository is
+(the last steps leave branch ``quiet-edit`` checked out, its drift committed
+with ``--no-verify``, ``main`` clean and pushed, and nothing running). The repository is
 ``canon/`` inside the tour's workspace (``Session.work``), so a step may keep a
-sibling there, named relatively from the repository: a bare ``../shared.git``
-for the server-side hook's step, which goes after ``ci``.
+sibling there, named relatively from the repository: the server-side hook's
+step pushes to a bare ``../shared.git`` beside it.
 """
 
 from __future__ import annotations
@@ -102,6 +102,13 @@ def ci(s: Session) -> None:
     s.run("forest", "ci", "--base", "main", expect=1)
 
 
+def server_hook(s: Session) -> None:
+    s.run("git", "init", "-q", "--bare", "-b", "main", "../shared.git")
+    s.run("forest", "hooks", "install", "--server", "--repo", "../shared.git")
+    s.run("git", "push", "-q", "../shared.git", "main")
+    s.run("git", "push", "-q", "../shared.git", "quiet-edit", expect=1)
+
+
 def _open_proposal(s: Session) -> str | None:
     listed = json.loads(s.run("forest", "proposals", "--json", show=False) or "[]")
     return next((str(p["id"]) for p in listed if p.get("status") == "open"), None)
@@ -129,4 +136,8 @@ STEPS: tuple[tuple[str, Step], ...] = (
     ("The watcher catches an edit when it is saved and keeps it as a proposal.", watch),
     ("Review, without a terminal: adopt the proposal with words.", adopt_proposal),
     ("`forest ci` fails a branch whose drift was committed with --no-verify.", ci),
+    (
+        "The server's hook: main lands in a shared repository, the same branch is refused.",
+        server_hook,
+    ),
 )
