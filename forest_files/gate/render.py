@@ -87,8 +87,10 @@ def render_text(report: GateReport) -> str:
 
 
 def render_json(report: GateReport) -> str:
-    """The schema every door prints (docs/findings.schema.json), with ``range``."""
-    return json.dumps(report.as_dict(), indent=2, sort_keys=True)
+    """The schema every door prints (docs/findings.schema.json), with ``range``, on
+    one line like ``check --json``: an indented dump runs Python's pure encoder, a
+    second and a half for 10,000 bindings (pipe it through ``python -m json.tool``)."""
+    return json.dumps(report.as_dict(), sort_keys=True)
 
 
 def _sarif_result(r: Reported, level: str) -> dict[str, object]:
@@ -154,7 +156,7 @@ def render_sarif(report: GateReport) -> str:
             }
         ],
     }
-    return json.dumps(doc, indent=2)
+    return json.dumps(doc)  # one line: the C encoder (an indented dump is pure Python)
 
 
 def _failure(case: ET.Element, r: Reported) -> None:
