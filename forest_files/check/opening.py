@@ -60,6 +60,7 @@ class Custody:
         "_content",
         "_repo",
         "_store",
+        "_tree",
         "bindings",
         "count",
         "grounds",
@@ -80,6 +81,7 @@ class Custody:
         *,
         view: Path | None = None,
         content: ContentSource | None = None,
+        tree: tuple[str | None, bool, tuple[str, ...]] | None = None,
         count: int | None = None,
         inputs: VerdictInputs | None = None,
     ) -> None:
@@ -92,6 +94,7 @@ class Custody:
         self.inputs = inputs  # the working tree's verdict inputs, taken before
         self.view = view  # the view of a git source (None for the working tree)
         self._content = content
+        self._tree = tree  # a git source's (rev, keep_index_file, only), made on first use
         self._store: ForestStore | None = None
         self._repo: Repository | None = None
 
@@ -101,9 +104,15 @@ class Custody:
         if self._content is None:
             from pathlib import Path
 
-            from forest_files.custody.content import WorktreeSource
+            if self._tree is not None:
+                from forest_files.custody.content import GitTreeSource
 
-            self._content = WorktreeSource(Path(self.root))
+                rev, keep, only = self._tree
+                self._content = GitTreeSource(Path(self.root), rev, keep_index_file=keep, only=only)
+            else:
+                from forest_files.custody.content import WorktreeSource
+
+                self._content = WorktreeSource(Path(self.root))
         return self._content
 
     def store(self) -> ForestStore:
@@ -265,7 +274,6 @@ def _git(
     fingerprint: str | None,
     replay: bool,
 ) -> Custody:
-    from forest_files.custody.content import GitTreeSource
     from forest_files.custody.viewkey import commit_fingerprint, ledger_fingerprint, view_path
 
     if source != INDEX:
@@ -280,15 +288,15 @@ def _git(
     view = view_path(root, fingerprint)
     rev = None if source == INDEX else source
     only = tuple(sorted(touched)) if touched is not None else ()
-    content = GitTreeSource(root, rev, keep_index_file=keep_index_file, only=only)
+    tree = (rev, keep_index_file, only)  # the content source, made when first read
     if touched is not None:
         known = _bound_paths(root, source, view, keep_index_file)
         if known is not None and not (known & touched):
-            return Custody(root, source, PATHS, [], {}, view=view, content=content)
+            return Custody(root, source, PATHS, [], {}, view=view, tree=tree)
     wanted = sorted(touched) if touched is not None else None
     got = _map(root, source, view, keep_index_file, wanted, replay)
     if got is None:
-        return Custody(root, source, ABSENT, [], {}, view=view, content=content)
+        return Custody(root, source, ABSENT, [], {}, view=view, tree=tree)
     via, found = got
     bindings = found.bindings
     if touched is not None:
@@ -297,7 +305,7 @@ def _git(
         from forest_files.kernel.repopath import under
 
         bindings = [b for b in bindings if any(under(b.path, p) for p in within)]
-    return Custody(root, source, via, bindings, found.grounds, view=view, content=content)
+    return Custody(root, source, via, bindings, found.grounds, view=view, tree=tree)
 
 
 def _map(

@@ -143,14 +143,17 @@ def _with_coverage(
 def _judge_touched(root: Path, fingerprint: str, touched: set[str], diffs: bool) -> CheckReport:
     """The bindings of the staged paths (none at all when the staged ledger binds none
     of them), judged without opening the store while they are clean."""
-    from forest_files.check.engine import check_all
     from forest_files.check.opening import open_custody
 
     with open_custody(
         root, "index", touched=touched, keep_index_file=True, fingerprint=fingerprint
     ) as custody:
         bindings, content = custody.bindings, custody.content
-        findings = check_all(None, bindings, content, grounds=custody.grounds) if bindings else []
+        if not bindings:  # no staged path is bound: nothing to judge, no engine loaded
+            return _report(root, [], None)
+        from forest_files.check.engine import check_all
+
+        findings = check_all(None, bindings, content, grounds=custody.grounds)
         if not any(f.failed for f in findings):
             return _report(root, findings, None)  # judged without opening the store
         conn = custody.reader()  # words, no store
