@@ -50,12 +50,15 @@ class TargetRefused(ForestError):
     """A file or section that cannot be taken into custody."""
 
 
-def target_glob(root: Path, path: str) -> Glob | None:
-    """The compiled glob of a target's path part, None for a plain path. A path
-    with ``{``, ``}`` or ``!`` and no wildcard is a path when that file exists,
-    else refused as a pattern the glob syntax cannot honour (never literal)."""
-    odd = any(ch in path for ch in "{}!")
-    if not is_glob(path) and (not odd or os.path.lexists(root / path)):
+def target_glob(root: Path, path: str, known: frozenset[str] = frozenset()) -> Glob | None:
+    """The compiled glob of a target's path part, None for a plain path. A path that
+    names an existing file, or a bound path (``known``), is that file whatever it
+    holds (``docs/[a].md`` acts on the file so named, never on ``docs/a.md``);
+    any other path with ``{``, ``}`` or ``!`` is refused as a pattern the glob
+    syntax cannot honour (never literal)."""
+    if path in known or os.path.lexists(root / path):
+        return None
+    if not is_glob(path) and not any(ch in path for ch in "{}!"):
         return None
     try:
         return compile_glob(path)
@@ -381,11 +384,11 @@ def expand_bound(root: Path, bindings: Sequence[Binding], specs: Sequence[str]) 
     out: list[str] = []
     for spec in specs:
         sel = parse_selector(spec)
-        pattern = target_glob(root, sel.path)
+        bound = frozenset(b.path for b in bindings)
+        pattern = target_glob(root, sel.path, bound)
         if pattern is None:
             out.append(spec)
             continue
-        bound = {b.path for b in bindings}
         gone = sorted(p for p in bound if pattern.match(p) and not os.path.lexists(root / p))
         try:
             out += expand(root, [spec])

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pathspec
 import pytest
-from helpers.cli import forest, ok
+from helpers.cli import findings, forest, ok
 from helpers.git import make_repo, write
 
 import forest_files.doors.cli  # noqa: F401  (registers every command)
@@ -255,3 +255,19 @@ def test_adopt_brace_named_file_that_exists_accepted(tmp_path: Path) -> None:
     repo = _governed_repo(tmp_path, "docs/**")
     write(repo, "docs/{a,b}.md", "# Odd\n\nname.\n")
     ok(repo, "adopt", "docs/{a,b}.md", "--words", "odd but real", "--as", BOSS)
+
+
+def test_file_named_like_a_class_is_that_file_accepted(tmp_path: Path) -> None:
+    """``docs/[a].md`` names the file so named, never ``docs/a.md``: adopt binds it, and
+    restore (the route a check prints) writes that file only."""
+    repo = _governed_repo(tmp_path, "docs/**")
+    write(repo, "docs/[a].md", "# Odd\n\nbracketed name.\n")
+    write(repo, "docs/a.md", "# Plain\n\nplain name.\n")
+    ok(repo, "adopt", "docs/[a].md", "--words", "odd but real", "--as", BOSS)
+    listed = [f["selector"] for f in findings(repo)]
+    assert listed == ["docs/[a].md"]
+    write(repo, "docs/[a].md", "# Odd\n\nbracketed name, edited.\n")
+    plain = (repo / "docs" / "a.md").read_bytes()
+    ok(repo, "restore", "docs/[a].md")
+    assert (repo / "docs" / "[a].md").read_text(encoding="utf-8") == "# Odd\n\nbracketed name.\n"
+    assert (repo / "docs" / "a.md").read_bytes() == plain
