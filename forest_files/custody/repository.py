@@ -52,7 +52,7 @@ from forest_files.custody.replay import applied_ids, deps_for, replay
 from forest_files.custody.sync import mark_segments, sync_index
 from forest_files.custody.views import GroundEntry, list_view
 from forest_files.gitio import NotARepo, toplevel
-from forest_files.kernel.errors import AuthorityRefused, ForestError
+from forest_files.kernel.errors import AuthorityRefused, ForestError, StoreCorruption
 from forest_files.kernel.hashing import hash_body
 from forest_files.kernel.paths import (
     FOREST_DIR,
@@ -185,6 +185,17 @@ class Repository:
             self._store = store
         return self._store
 
+    def _index_dropped(self, exc: StoreCorruption) -> ForestStore:
+        """Drop an index too damaged to open (and its journal files), say so, open anew."""
+        import sys
+
+        self._delete_index()
+        why = str(exc).splitlines()[0][:160]
+        sys.stderr.write(
+            f"forest: the index could not be read ({why}); dropped it, rebuilding from the ledger\n"
+        )
+        return self.store()
+
     def _delete_index(self) -> None:
         self.close()
         for suffix in ("", "-wal", "-shm"):
@@ -232,9 +243,15 @@ class Repository:
         """Replay the whole ledger into an emptied index, in one transaction.
 
         The index file is reset in place (never deleted), so another process that
-        has it open sees the old custody or the new one, never a missing file.
+        has it open sees the old custody or the new one, never a missing file. An
+        index too damaged to open is dropped (it is derived, and may hold a body a
+        forget must not leave behind) and built anew: rebuild repairs the index,
+        never refuses it.
         """
-        store = self.store()
+        try:
+            store = self.store()
+        except StoreCorruption as exc:
+            store = self._index_dropped(exc)
         # No cyclic collection while the whole ledger is decoded, ordered and replayed:
         # each pass would walk every live act again (see ``gc_paused``).
         with gc_paused(), store.rebuilding():

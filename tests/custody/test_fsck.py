@@ -135,3 +135,24 @@ def test_fsck_cache_tables_listed_in_schema_accepted(root: Path) -> None:
         }
     outside = {t for t in tables - declared if not t.startswith(("sqlite_", "entries_fts_"))}
     assert outside == listed
+
+
+@pytest.mark.parametrize("damage", ["first-page", "not-sqlite"])
+def test_rebuild_damaged_index_file_repairs_recovers(root: Path, damage: str) -> None:
+    """``forest rebuild`` repairs what ``forest fsck`` reports: an index too damaged to
+    open is dropped and replayed, exit 0, and fsck is clean afterwards."""
+    path = local_state(root) / "woods.db"
+    with Repository(root):
+        pass
+    if damage == "first-page":
+        data = bytearray(path.read_bytes())
+        data[100:4096] = b"\x00" * (4096 - 100)
+        path.write_bytes(bytes(data))
+    else:
+        path.write_bytes(b"garbage, not a database at all")
+    assert cli(root)[0] == 3
+    result = runner.invoke(app, ["rebuild", "--repo", str(root)])
+    assert result.exit_code == 0, result.output + result.stderr
+    assert "dropped it, rebuilding from the ledger" in result.stderr
+    assert codes(root) == []
+    assert not list(path.parent.glob("woods.db.*damaged*"))
