@@ -122,7 +122,7 @@ def _supersede(root: Path, target: str) -> None:
     from forest_files.kernel.hashing import hash_body
 
     with Repository(root) as r:
-        binding = find_binding(all_bindings(r._synced()), target)
+        binding = find_binding(all_bindings(r.synced()), target)
         section = read_section(root, target, (), max_bytes=r.config.max_body_bytes)
         shown = hash_body(section.text)
         supersede_section(r, binding, section, words="amend", by=BY, expected_body_hash=shown)
