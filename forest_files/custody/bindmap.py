@@ -91,7 +91,7 @@ def of_bindings(store: ForestStore, bindings: list[Binding]) -> BindMap:
 
 
 def worktree_record(root: str) -> str:
-    return os.path.join(worktree_path(root), INDEX_NAME + _SUFFIX)
+    return os.path.join(worktree_path(root, create=False), INDEX_NAME + _SUFFIX)
 
 
 def view_record(view: str) -> str:

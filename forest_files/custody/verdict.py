@@ -49,8 +49,10 @@ def _key(st: os.stat_result) -> StatKey:
     return (st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns)
 
 
-def record_path(root: str) -> str:
-    return os.path.join(worktree_path(root), CACHE_DIR, _NAME)
+def record_path(root: str, *, create: bool = True) -> str:
+    """Where the verdict is kept; ``create`` False for a reader, which makes nothing
+    (before ``forest init`` a check writes nothing in the git directory)."""
+    return os.path.join(worktree_path(root, create=create), CACHE_DIR, _NAME)
 
 
 def ledger_key(root: str) -> LedgerKey | None:
@@ -139,12 +141,12 @@ def remember(
 
 
 def forget(root: str) -> None:
-    cache.forget(record_path(root))
+    cache.forget(record_path(root, create=False))
 
 
 def recall(root: str) -> int | None:
     """The binding count of the remembered clean verdict if every input is unchanged."""
-    doc = cache.read(record_path(root), _KIND)
+    doc = cache.read(record_path(root, create=False), _KIND)
     if not isinstance(doc, tuple) or len(doc) != 6 or doc[0] != FORMAT:
         return None
     _, version, ledger, names, keys, bindings = doc

@@ -100,7 +100,8 @@ def commit_fingerprint(root: Path, rev: str) -> str:
 
 
 def alias_path(root: Path, head_key: str) -> Path:
-    return worktree_dir(root) / VIEWS_DIR / f"{VIEW_FORMAT}-{head_key}.alias"
+    # Named without creating anything: a write (kernel/cache) makes the directories.
+    return worktree_dir(root, create=False) / VIEWS_DIR / f"{VIEW_FORMAT}-{head_key}.alias"
 
 
 def read_alias(root: Path, head_key: str) -> str | None:
@@ -116,7 +117,8 @@ def write_alias(root: Path, head_key: str, fingerprint: str) -> None:
 
 
 def view_path(root: Path, fingerprint: str) -> Path:
-    return worktree_dir(root) / VIEWS_DIR / f"{fingerprint}.db"
+    # Named without creating anything: build_view makes (and checks) the directories.
+    return worktree_dir(root, create=False) / VIEWS_DIR / f"{fingerprint}.db"
 
 
 _SEAL_SUFFIX = ".seal"  # what the view was built from, and the stat of the file built

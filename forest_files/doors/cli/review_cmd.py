@@ -36,10 +36,13 @@ AdoptWordsOpt = Annotated[
 
 
 def _listing(repo: Path, as_json: bool) -> None:
+    from forest_files.custody.config import load_config
     from forest_files.custody.proposals import ProposalStore
     from forest_files.custody.repository import find_root
 
-    with ProposalStore(find_root(repo)) as store:
+    root = find_root(repo)
+    load_config(root)  # before `forest init`: refused, no local.db made
+    with ProposalStore(root) as store:
         found = store.open_proposals()
     if as_json:
         typer.echo(json.dumps([p.as_dict() for p in found], sort_keys=True))

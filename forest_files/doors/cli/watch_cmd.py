@@ -65,6 +65,10 @@ def watch(
     """
     if ctx.invoked_subcommand is not None:
         return
+    from forest_files.custody.config import load_config
+    from forest_files.custody.repository import find_root
+
+    load_config(find_root(repo))  # before `forest init`: refused, nothing written
     from forest_files.doors.watch.daemon import detach as start_detached
     from forest_files.doors.watch.daemon import run_foreground
     from forest_files.doors.watch.settings import WatchSettings

@@ -244,13 +244,13 @@ def status(root: Path) -> dict[str, object]:
     root = find_root(root)
     pid = running(root)
     state: dict[str, object] = {}
-    if pid is not None and (worktree_dir(root) / WATCH_STATE).exists():
+    if pid is not None and (worktree_dir(root, create=False) / WATCH_STATE).exists():
         try:
             state = json.loads((worktree_dir(root) / WATCH_STATE).read_text(encoding="utf-8"))
         except (OSError, ValueError):
             state = {}
     proposals: list[dict[str, str]] = []
-    if (shared_dir(root) / LOCAL_DB_NAME).exists():  # a status never creates the proposals file
+    if (shared_dir(root, create=False) / LOCAL_DB_NAME).exists():  # a status creates nothing
         with ProposalStore(root) as store:
             proposals = [
                 {"id": p.id, "selector": p.selector, "text_hash": p.text_hash}
@@ -265,5 +265,5 @@ def status(root: Path) -> dict[str, object]:
         "errors": state.get("errors", []),
         "problem": state.get("problem") or "",
         "proposals": proposals,
-        "log": str(worktree_dir(root) / WATCH_LOG),
+        "log": str(worktree_dir(root, create=False) / WATCH_LOG),
     }

@@ -46,7 +46,12 @@ def _try_lock(root: Path) -> int | None:
 
 
 def running(root: Path) -> int | None:
-    """The pid of the watcher holding the lock (-1 if it wrote no pid yet), or None."""
+    """The pid of the watcher holding the lock (-1 if it wrote no pid yet), or None.
+    No lock file at all: no watcher ever ran here, and asking creates nothing."""
+    from forest_files.kernel.state import worktree_path
+
+    if not os.path.exists(os.path.join(worktree_path(root, create=False), WATCH_LOCK)):
+        return None
     fd = _try_lock(root)
     if fd is None:
         return _read_pid(root) or -1
