@@ -14,12 +14,15 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import cli as in_process
 from helpers.custody import BY, init_and_adopt, retire
 from helpers.git import commit_all, git, git_env, make_repo, write
+from helpers.template import built_once, copy_repo
 
 from forest_files.custody.repository import Repository
 from forest_files.doors import hooks as githooks
@@ -40,7 +43,7 @@ def run(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
 
 
 def _ground_of(root: Path) -> str:
-    doc = json.loads(run(root, FOREST, "status", "--json").stdout)
+    doc = json.loads(in_process.ok(root, "status", "--json").stdout)
     (finding,) = doc["findings"]
     return str(finding["ground"])
 
@@ -71,7 +74,7 @@ def _origin(tmp_path: Path, how: str) -> tuple[Path, str]:
     return origin, ground
 
 
-def _sides(tmp_path: Path, how: str) -> Path:
+def _build_sides(tmp_path: Path, how: str) -> Path:
     """Clones b and c each supersede the ground; b has fetched c's main (FETCH_HEAD)."""
     origin, ground = _origin(tmp_path, how)
     b, c = tmp_path / "b", tmp_path / "c"
@@ -85,8 +88,25 @@ def _sides(tmp_path: Path, how: str) -> Path:
     return b
 
 
-def _merged(tmp_path: Path, how: str) -> Path:
-    b = _sides(tmp_path, how)
+Sides = Callable[[Path, str], Path]
+
+
+@pytest.fixture(scope="module")
+def sides(tmp_path_factory: pytest.TempPathFactory) -> Sides:
+    """``sides(tmp_path, how)``: a private copy of clone b of ``_build_sides``, the
+    three repositories built once per ``how`` for this module."""
+    built: dict[str, Path] = {}
+
+    def _copy(tmp_path: Path, how: str) -> Path:
+        if how not in built:
+            built[how] = built_once(tmp_path_factory, lambda d: _build_sides(d, how))
+        return copy_repo(built[how], tmp_path / "b")
+
+    return _copy
+
+
+def _merged(sides: Sides, tmp_path: Path, how: str) -> Path:
+    b = sides(tmp_path, how)
     git(b, "merge", "-q", "--no-ff", "--no-verify", "--no-edit", "FETCH_HEAD")
     return b
 
@@ -109,8 +129,10 @@ HOW = ["retired", "text-only"]
 
 
 @pytest.mark.parametrize("how", HOW)
-def test_check_contested_ground_bound_to_no_file_detected(tmp_path: Path, how: str) -> None:
-    b = _merged(tmp_path, how)
+def test_check_contested_ground_bound_to_no_file_detected(
+    sides: Sides, tmp_path: Path, how: str
+) -> None:
+    b = _merged(sides, tmp_path, how)
     proc = run(b, FOREST, "check", "--json")
     assert proc.returncode == 1, proc.stdout + proc.stderr
     _contest(json.loads(proc.stdout))
@@ -126,8 +148,10 @@ def test_check_contested_ground_bound_to_no_file_detected(tmp_path: Path, how: s
 
 
 @pytest.mark.parametrize("how", HOW)
-def test_check_staged_contested_merge_bound_to_no_file_detected(tmp_path: Path, how: str) -> None:
-    b = _sides(tmp_path, how)
+def test_check_staged_contested_merge_bound_to_no_file_detected(
+    sides: Sides, tmp_path: Path, how: str
+) -> None:
+    b = sides(tmp_path, how)
     assert run(b, FOREST, "check", "--staged", "--json").returncode == 0  # HEAD judged clean
     git(b, "merge", "-q", "--no-ff", "--no-commit", "FETCH_HEAD")
     full = run(b, FOREST, "check", "--staged", "--json")
@@ -139,8 +163,10 @@ def test_check_staged_contested_merge_bound_to_no_file_detected(tmp_path: Path, 
 
 
 @pytest.mark.parametrize("how", HOW)
-def test_installed_hook_contested_merge_bound_to_no_file_refused(tmp_path: Path, how: str) -> None:
-    b = _sides(tmp_path, how)
+def test_installed_hook_contested_merge_bound_to_no_file_refused(
+    sides: Sides, tmp_path: Path, how: str
+) -> None:
+    b = sides(tmp_path, how)
     githooks.install(b)
     head = git(b, "rev-parse", "HEAD")
     proc = run(b, "git", "merge", "--no-ff", "--no-edit", "FETCH_HEAD")
@@ -151,18 +177,17 @@ def test_installed_hook_contested_merge_bound_to_no_file_refused(tmp_path: Path,
 
 @pytest.mark.parametrize("how", HOW)
 def test_ci_contested_ground_bound_to_no_file_detected_then_resolved_recovers(
-    tmp_path: Path, how: str
+    sides: Sides, tmp_path: Path, how: str
 ) -> None:
-    b = _merged(tmp_path, how)
+    b = _merged(sides, tmp_path, how)
     proc = run(b, FOREST, "ci", "--format", "json")
     assert proc.returncode == 1, proc.stdout + proc.stderr
     contest = _contest(json.loads(proc.stdout))
-    for fmt in ("text", "sarif", "junit", "github"):
-        out = run(b, FOREST, "ci", "--format", fmt)
-        assert out.returncode == 1 and "forest resolve" in out.stdout, (fmt, out.stdout)
+    for fmt in ("text", "sarif", "junit", "github"):  # the other formats in process
+        out = in_process.forest(b, "ci", "--format", fmt)
+        assert out.exit_code == 1 and "forest resolve" in out.stdout, (fmt, out.stdout)
     heads = contest["candidates"]
-    done = run(b, FOREST, "resolve", heads[0], "--pick", heads[1], "--words", "C is canon")
-    assert done.returncode == 0, done.stderr
+    in_process.ok(b, "resolve", heads[0], "--pick", heads[1], "--words", "C is canon")
     commit_all(b, "resolved")
     for args in (["check"], ["check", "--rev", "HEAD"], ["ci"], ["verify"]):
         after = run(b, FOREST, *args)

@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from helpers import cli as in_process
 from helpers.git import commit_all, git, make_repo, write
 
 import forest_files.doors.cli  # noqa: F401  (registers every command)
@@ -54,12 +55,11 @@ def custody(tmp_path: Path, require: str = REQUIRE_FILE, name: str = "repo") -> 
     """``forest init`` with ``require`` appended to forest.toml, one adopted file,
     committed on ``main``."""
     repo = make_repo(tmp_path, name)
-    assert forest(repo, "init").returncode == 0
+    in_process.ok(repo, "init")  # the set-up, in process: the doors under test run below
     toml = repo / "forest.toml"
     toml.write_text(toml.read_text(encoding="utf-8") + require, encoding="utf-8")
     write(repo, "docs/adr/0001-record.md", "# 1. Record decisions\n\nWe record them.\n")
-    done = forest(repo, "adopt", "docs/adr/0001-record.md", "--words", WORDS)
-    assert done.returncode == 0, done.stderr
+    in_process.ok(repo, "adopt", "docs/adr/0001-record.md", "--words", WORDS)
     commit_all(repo, "base")
     return repo
 

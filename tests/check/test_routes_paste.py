@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 import shlex
+import shutil
 import subprocess
 import sys
 from collections.abc import Callable
@@ -63,6 +64,21 @@ def _base(tmp: Path, name: str) -> Path:
         adopt_sections(repo, sections, words="adopt", by=BY)
     commit_all(root, "adopt")
     return root
+
+
+@pytest.fixture(scope="module")
+def base(tmp_path_factory: pytest.TempPathFactory) -> Callable[[Path, str], Path]:
+    """``base(dest, name)``: a copy (its own ``.git``, nothing shared) of the adopted
+    repository ``_base`` builds, built once per name for the whole module."""
+    built: dict[str, Path] = {}
+
+    def _copy(dest: Path, name: str) -> Path:
+        if name not in built:
+            built[name] = _base(tmp_path_factory.mktemp("base"), name)
+        dest.mkdir(parents=True, exist_ok=True)
+        return Path(shutil.copytree(built[name], dest / "repo", symlinks=True))
+
+    return _copy
 
 
 # -- situations: each returns the door that reports it ------------------------------
@@ -168,14 +184,16 @@ def _clean(root: Path, env: dict[str, str], door: str) -> bool:
 
 @pytest.mark.parametrize("name", NAMES, ids=["plain", "hostile", "dash"])
 @pytest.mark.parametrize("situation", list(SITUATIONS))
-def test_every_printed_route_pasted_works(tmp_path: Path, situation: str, name: str) -> None:
+def test_every_printed_route_pasted_works(
+    tmp_path: Path, base: Callable[[Path, str], Path], situation: str, name: str
+) -> None:
     env = _shim(tmp_path)
-    probe = _base(tmp_path / "probe", name)
+    probe = base(tmp_path / "probe", name)
     door = SITUATIONS[situation](probe, name)
     routes = _routes(probe, env, door)
     assert routes, f"{situation}: the {door} door printed no route"
     for n, command in enumerate(routes):
-        root = _base(tmp_path / f"r{n}", name)
+        root = base(tmp_path / f"r{n}", name)
         assert SITUATIONS[situation](root, name) == door
         if shlex.quote(WORDS_PLACEHOLDER) in command:
             as_printed = sh(root, env, command)

@@ -272,15 +272,10 @@ def test_boundary_door_broken_state_one_line_and_code_detected(
 def _hook_repo(tmp_path: Path) -> Path:
     """Hooks installed; a drifted ``a.md`` staged and refused once (the staged
     ledger's view is cached by that first hook)."""
+    from forest_files.doors import hooks as githooks
+
     root = _bound(tmp_path)
-    env = {**os.environ, **git_env()}
-    subprocess.run(
-        [sys.executable, *DOORS["typer"][1][:2], "hooks", "install"],
-        cwd=root,
-        env=env,
-        check=True,
-        capture_output=True,
-    )
+    githooks.install(root)  # in process: the hook's run is the subject, not its install
     write(root, "a.md", DOC.replace("kept words", "drifted words"))
     git(root, "add", "a.md")
     first = _commit(root)

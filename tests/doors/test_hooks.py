@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 from helpers.git import commit_all, git, make_repo, write
+from helpers.template import built_once, copy_repo
 from typer.testing import CliRunner, Result
 
 import forest_files.doors.cli  # noqa: F401  (registers every command)
@@ -121,10 +122,8 @@ def adopt(repo: Path, *targets: str) -> None:
     forest(repo, "adopt", *targets, "--words", WORDS)
 
 
-@pytest.fixture
-def custody(tmp_path: Path) -> Path:
-    """canon.md#Rules and other.md#Notes adopted and committed; no hooks yet."""
-    repo = make_repo(tmp_path)
+def _build_custody(directory: Path) -> Path:
+    repo = make_repo(directory)
     forest(repo, "init")
     write(repo, "canon.md", CANON)
     write(repo, "other.md", OTHER)
@@ -132,6 +131,18 @@ def custody(tmp_path: Path) -> Path:
     adopt(repo, "canon.md#Rules", "other.md#Notes")
     commit_all(repo, "adopt")
     return repo
+
+
+@pytest.fixture(scope="module")
+def _custody_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return built_once(tmp_path_factory, _build_custody)
+
+
+@pytest.fixture
+def custody(_custody_template: Path, tmp_path: Path) -> Path:
+    """canon.md#Rules and other.md#Notes adopted and committed; no hooks yet (a
+    private copy of a repository built once for this module)."""
+    return copy_repo(_custody_template, tmp_path / "repo")
 
 
 def test_adopt_bind_act_depends_on_its_root_act(tmp_path: Path) -> None:
@@ -142,10 +153,11 @@ def test_adopt_bind_act_depends_on_its_root_act(tmp_path: Path) -> None:
     for _ in range(8):  # each adoption's bind must replay after its root, whatever the ids
         adopt(repo, "canon.md#Rules")
         commit_all(repo, "adopt")
-        proc = run(repo, FOREST, "check", "--rev", "HEAD")
-        assert proc.returncode == 0, proc.stdout + proc.stderr
+        forest(repo, "check", "--rev", "HEAD")  # in process: the replay is the subject
         forest(repo, "retire", "canon.md#Rules", "--words", "again")
         commit_all(repo, "retire")
+    proc = run(repo, FOREST, "check", "--rev", "HEAD~1")  # and once through the console entry
+    assert proc.returncode == 0, proc.stdout + proc.stderr
 
 
 @pytest.fixture

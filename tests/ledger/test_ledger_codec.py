@@ -359,6 +359,7 @@ def test_ledger_duplicate_act_across_segments_counted_once(tmp_path: Path) -> No
     assert verify_ledger(tmp_path).acts == 3
 
 
+@pytest.mark.slow  # scale: 10 000 acts in one segment
 def test_ledger_bulk_write_10000_acts_fast(tmp_path: Path) -> None:
     pairs = [body_act(f"body {i}", n=i) for i in range(10_000)]
     acts = [act for act, _ in pairs]

@@ -76,6 +76,7 @@ def test_example_writer_canon_runs_accepted(tmp_path: Path) -> None:
     assert out.rstrip().splitlines()[-3].endswith("judged; clean")
 
 
+@pytest.mark.slow  # a whole example end to end: 5-15 s; the doors it shows are tested fast
 def test_example_research_notes_runs_accepted(tmp_path: Path) -> None:
     out = _run("research-notes", tmp_path)
     _shows(
@@ -93,6 +94,7 @@ def test_example_research_notes_runs_accepted(tmp_path: Path) -> None:
     )
 
 
+@pytest.mark.slow  # a whole example end to end: 5-15 s; the doors it shows are tested fast
 def test_example_adr_gate_runs_accepted(tmp_path: Path) -> None:
     out = _run("adr-gate", tmp_path)
     _shows(
