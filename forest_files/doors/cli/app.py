@@ -271,7 +271,35 @@ def main() -> None:
 
 
 def _group() -> int:
+    """The group run without click's own error printing: a usage error is one
+    ``forest:`` line naming the help to read (exit 2), not a three-line block."""
+    import sys
+
     from forest_files.doors.cli.lazy import command
 
-    command(app)(prog_name="forest")
-    return 0  # not reached: the group exits the process
+    group = command(app)
+    try:
+        code = group.main(args=sys.argv[1:], prog_name="forest", standalone_mode=False)
+    except typer.Abort:  # Ctrl-C in a prompt
+        sys.stderr.write("forest: interrupted\n")
+        return 130
+    except Exception as exc:
+        line = _usage_line(exc)
+        if line is None:
+            raise  # the error boundary's (boundary.py)
+        sys.stderr.write(line)
+        return 2
+    return code if isinstance(code, int) else 0
+
+
+def _usage_line(exc: Exception) -> str | None:
+    """One line for a command-line usage error (click's, or the click typer carries),
+    or None for anything else; ``forest hooks`` alone shows its help, as before."""
+    if getattr(exc, "exit_code", None) != 2 or not hasattr(exc, "format_message"):
+        return None
+    ctx = getattr(exc, "ctx", None)
+    where = str(getattr(ctx, "command_path", "") or "forest")
+    if type(exc).__name__ == "NoArgsIsHelpError" and ctx is not None:
+        return str(ctx.get_help()) + "\n"
+    message = " ".join(str(exc.format_message()).split()).rstrip(".")
+    return f"forest: {message}; see `{where} --help`\n"
