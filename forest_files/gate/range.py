@@ -59,11 +59,9 @@ from forest_files.custody.config import (
     parse_config_text,
 )
 from forest_files.custody.sources import (
-    config_from,
     config_text_from,
     config_texts_at,
     ledger_blobs,
-    read_ledger_from,
     segments_at,
 )
 from forest_files.gate.growth import growth_faults
@@ -246,25 +244,14 @@ def _config_change(
 
 
 def head_paths(root: Path, head: str, act_ids: list[str]) -> dict[str, frozenset[str]]:
-    """The bound paths each act of HEAD's ledger touched, replayed into a throwaway
-    index (what ``check_range`` uses when the caller has no view of HEAD)."""
-    import tempfile
-
+    """The bound paths each act of HEAD's ledger touched, from HEAD's custody opened the
+    one way every door opens it (check/opening.py: its sealed view, or a replay that
+    leaves one), when the caller holds no store of HEAD already."""
+    from forest_files.check.opening import open_custody
     from forest_files.custody.applied import act_paths
-    from forest_files.custody.replay import replay
-    from forest_files.store.forest import ForestStore
 
-    cfg = config_from(root, head)
-    snapshot, reader = read_ledger_from(root, head)
-    with tempfile.TemporaryDirectory(prefix="forest-range-") as tmp:
-        store = ForestStore(Path(tmp) / "range.db")
-        try:
-            store.init_schema()
-            store.ensure_anchor(cfg.project_id)
-            replay(store, snapshot.ordered(), reader)
-            return act_paths(store, act_ids)
-        finally:
-            store.close()
+    with open_custody(root, head) as custody:
+        return act_paths(custody.store(), act_ids)
 
 
 def _config_at(root: Path, commit: str) -> ForestConfig:
