@@ -3,12 +3,13 @@
 Every door opens custody here: ``forest check`` and ``forest status`` (the
 working tree), ``check --staged`` and every branch of the pre-commit hook (the
 git index), ``check --rev``, ``verify`` and ``forest ci`` (HEAD and every commit
-of a range), the watcher and ``forest review``. This function alone chooses the
-evidence, cheapest first, and says which it took (``Custody.via``):
+of a range), the watcher and ``forest review``. This module alone chooses the
+evidence, cheapest first. Before anything is opened, the light doors ask
+``remembered_count``/``remembered_rows``: the working tree's remembered clean
+verdict still holds (verdict.py: the ledger and every bound file stat the same)
+and git's index tracks no local state, so every binding is clean and nothing is
+read. Otherwise ``open_custody`` says which evidence it took (``Custody.via``):
 
-* ``verdict``: the working tree's remembered clean verdict still holds
-  (verdict.py: the ledger and every bound file stat the same) and git's index
-  tracks no local state: every binding is clean, nothing is read;
 * ``paths``: a staged change touches none of the paths the staged ledger binds
   (known beside its view, or decoded from its segments after a clone): no
   binding can have moved;
@@ -47,14 +48,14 @@ if TYPE_CHECKING:  # the light doors (fastcheck, the hook) load none of this
     from forest_files.custody.session import VerdictInputs
     from forest_files.store.forest import ForestStore
 
-VERDICT, PATHS, MAP, VIEW, REPLAY = "verdict", "paths", "map", "view", "replay"
+PATHS, MAP, VIEW, REPLAY = "paths", "map", "view", "replay"
 ABSENT = "absent"  # asked not to replay, and nothing cached: no custody known
 WORKTREE, INDEX = "worktree", "index"
 
 
 class Custody:
     """The custody of one source. ``bindings`` and ``grounds`` are empty when ``via``
-    is ``verdict`` (``count`` bindings, all clean) or ``paths`` (none touched)."""
+    is ``paths`` (none touched) or ``absent`` (nothing cached, no replay asked)."""
 
     __slots__ = (
         "_content",
@@ -62,7 +63,6 @@ class Custody:
         "_store",
         "_tree",
         "bindings",
-        "count",
         "grounds",
         "inputs",
         "root",
@@ -82,7 +82,6 @@ class Custody:
         view: Path | None = None,
         content: ContentSource | None = None,
         tree: tuple[str | None, bool, tuple[str, ...]] | None = None,
-        count: int | None = None,
         inputs: VerdictInputs | None = None,
     ) -> None:
         self.root = root
@@ -90,7 +89,6 @@ class Custody:
         self.via = via
         self.bindings = bindings
         self.grounds = grounds
-        self.count = len(bindings) if count is None else count
         self.inputs = inputs  # the working tree's verdict inputs, taken before
         self.view = view  # the view of a git source (None for the working tree)
         self._content = content
@@ -136,14 +134,15 @@ class Custody:
         """A read-only connection to the rows the grounds came from, without opening the
         repository (no git call, no sync); None when there is none to read."""
         import sqlite3
+        from pathlib import Path
 
         from forest_files.kernel.paths import INDEX_NAME
         from forest_files.kernel.state import worktree_path
 
-        db = str(self.view) if self.view is not None else worktree_path(str(self.root))
-        db = db if self.view is not None else f"{db}/{INDEX_NAME}"
-        from pathlib import Path
-
+        if self.view is not None:
+            db = self.view
+        else:
+            db = Path(worktree_path(str(self.root), create=False)) / INDEX_NAME
         try:
             return sqlite3.connect(f"{Path(db).absolute().as_uri()}?mode=ro", uri=True)
         except sqlite3.Error:
@@ -176,7 +175,6 @@ def open_custody(
     touched: set[str] | None = None,
     keep_index_file: bool = False,
     fingerprint: str | None = None,
-    remembered: bool = False,
     replay: bool = True,
 ) -> Custody:
     """The custody of ``source``: ``worktree``, ``index`` (the staged ledger and
@@ -185,11 +183,10 @@ def open_custody(
     ``within``: only bindings at or under these paths (a check of some paths, the
     watcher's saved files). ``touched``: a staged change's paths: only their
     bindings, and none at all when the ledger binds none of them.
-    ``remembered``: a whole working-tree check that may repeat a clean verdict.
     ``fingerprint``: the view's key when the caller knows it already.
     ``replay`` False (a git source): what this machine holds, or ``via`` ABSENT."""
     if source == WORKTREE:
-        return _worktree(str(root), within, remembered)
+        return _worktree(str(root), within)
     from pathlib import Path
 
     return _git(Path(root), source, within, touched, keep_index_file, fingerprint, replay)
@@ -216,11 +213,7 @@ def remembered_rows(root: str) -> list[tuple[str, str, str]] | None:
     return rows if rows is not None and len(rows) == count else None
 
 
-def _worktree(root: str, within: tuple[str, ...], remembered: bool) -> Custody:
-    if remembered and not within:
-        count = remembered_count(root)
-        if count is not None:
-            return Custody(root, WORKTREE, VERDICT, [], {}, count=count)
+def _worktree(root: str, within: tuple[str, ...]) -> Custody:
     from forest_files.custody.session import verdict_inputs
 
     before = verdict_inputs(root)
@@ -245,7 +238,6 @@ def _worktree(root: str, within: tuple[str, ...], remembered: bool) -> Custody:
         keep = [b for b in found.bindings if any(under(b.path, p) for p in within)]
         found = bindmap.BindMap(keep, found.grounds)
     custody.bindings, custody.grounds = found.bindings, found.grounds
-    custody.count = len(found.bindings)
     return custody
 
 
@@ -384,7 +376,6 @@ __all__ = [
     "MAP",
     "PATHS",
     "REPLAY",
-    "VERDICT",
     "VIEW",
     "Custody",
     "index_fingerprint",
