@@ -107,16 +107,21 @@ WHERE n.to_id = ? AND n.kind = 'nests' AND e.body = ?
 ORDER BY e.id LIMIT 1
 """
 
-RECALL = """
+# Recall ranks in two steps: the FTS index alone gives its best-ranked rowids
+# (SQLite keeps only the top LIMIT while it ranks), then only those candidates
+# are joined and filtered. Same answer as one joined query, without the join and
+# the seal look-up for every match of a common word.
+RECALL_RANKED = """
+SELECT rowid FROM entries_fts WHERE entries_fts MATCH ? ORDER BY rank, rowid LIMIT ? OFFSET ?
+"""
+RECALL_KEEP = """
 SELECT e.id, e.jurisdiction, e.body, e.bucket, e.signature
-FROM entries_fts f JOIN entries e ON e.id = f.rowid
-WHERE entries_fts MATCH ?
+FROM entries e
+WHERE e.id IN ({marks})
   AND COALESCE((SELECT s.kind FROM edges s
                 WHERE s.to_id = e.id AND s.kind IN ('seals', 'unseals')
                 ORDER BY s.id DESC LIMIT 1), '') != 'seals'
-  AND e.scope = ? {scope_clause} {bucket_clause}
-ORDER BY f.rank
-LIMIT ?
+  AND e.scope = ? {clauses}
 """
 LOG_RETRIEVAL = """
 INSERT INTO retrieval_log (created_at, query, open_buckets_json, result_ids_json, note)

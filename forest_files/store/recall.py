@@ -87,19 +87,18 @@ class RecallMixin(StoreBase):
             raise ForestError(f"invalid recall scope {scope!r}; use home, wild or both")
         expression = _plain_language_fts_query(query)
         buckets = [str(b) for b in (open_buckets or [])]
-        params: list[Any] = [expression, self.scope]
+        extra: list[Any] = [self.scope]
         scope_clause = ""
         if scope != "both":
             scope_clause = "AND e.jurisdiction = ?"
-            params.append(scope)
+            extra.append(scope)
         bucket_clause = ""
         if buckets:
             bucket_clause = f"AND e.bucket IN ({','.join('?' * len(buckets))})"
-            params.extend(buckets)
-        params.append(-1 if limit is None else int(limit))
-        sql = queries.RECALL.format(scope_clause=scope_clause, bucket_clause=bucket_clause)
+            extra.extend(buckets)
+        want = None if limit is None or int(limit) < 0 else int(limit)
         try:
-            rows = self.conn.execute(sql, params).fetchall()
+            rows = self._ranked(expression, scope_clause + " " + bucket_clause, extra, want)
         except sqlite3.OperationalError as exc:
             if "locked" in str(exc) or "busy" in str(exc):
                 raise
@@ -120,6 +119,28 @@ class RecallMixin(StoreBase):
                 ),
             )
         return scraps
+
+    def _ranked(
+        self, expression: str, clauses: str, extra: list[Any], want: int | None
+    ) -> list[sqlite3.Row]:
+        """The ``want`` best-ranked matches that pass the filters (all when None):
+        the FTS index ranks alone, in growing batches, and only its candidates are
+        joined and filtered, so a common word costs no join per match."""
+        kept: list[sqlite3.Row] = []
+        batch, offset = (64 if want is None else max(2 * want, 16)), 0
+        while want is None or len(kept) < want:
+            ids = [
+                r[0] for r in self.conn.execute(queries.RECALL_RANKED, (expression, batch, offset))
+            ]
+            if ids:
+                marks = ",".join("?" * len(ids))
+                sql = queries.RECALL_KEEP.format(marks=marks, clauses=clauses)
+                found = {r["id"]: r for r in self.conn.execute(sql, [*ids, *extra])}
+                kept.extend(found[i] for i in ids if i in found)
+            if len(ids) < batch:
+                break
+            offset, batch = offset + batch, batch * 2
+        return kept if want is None else kept[:want]
 
     @guarded
     def recall_side(
