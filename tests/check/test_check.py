@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import shutil
-import time
 from pathlib import Path
 from typing import Any
 
@@ -220,11 +219,9 @@ def test_five_megabyte_whole_file_clean_then_drifted(repo: Path) -> None:
     write(repo, "big.md", body)
     commit_all(repo, "big")
     adopt(repo, "big.md", "--words", WORDS)
-    started = time.perf_counter()
     assert kinds(repo) == ["clean"]
     edit(repo, "fits", "FITS", "big.md")
     assert kinds(repo) == ["drifted"]
-    assert time.perf_counter() - started < 30
 
 
 def test_ten_thousand_headings_bind_one_deep(repo: Path) -> None:

