@@ -153,6 +153,7 @@ def test_append_layout_matches_published_forest_accepted(tmp_path: Path) -> None
 
 
 @pytest.mark.slow
+@pytest.mark.serial  # times processes, signals or lock waits: one at a time
 def test_append_two_processes_offsets_accepted(tmp_path: Path) -> None:
     path = str(tmp_path / "shared.jsonl")
     Scroll(path)
@@ -251,6 +252,7 @@ def test_reserve_nested_append_same_thread_refused(scroll: Scroll) -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.serial  # times processes, signals or lock waits: one at a time
 def test_reserve_rollback_while_other_process_waits_recovers(scroll: Scroll) -> None:
     ctx = multiprocessing.get_context("spawn")
     started, out = ctx.Event(), ctx.Queue()

@@ -531,6 +531,7 @@ def _writer(ledger: str, tag: str, barrier: Any, count: int) -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.serial  # times processes, signals or lock waits: one at a time
 def test_segment_two_processes_writing_at_once_both_land_accepted(tmp_path: Path) -> None:
     ctx = multiprocessing.get_context()
     barrier = ctx.Barrier(2)

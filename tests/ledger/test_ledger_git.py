@@ -427,6 +427,7 @@ def test_sync_scans_ledger_under_write_lock_detected(work: Path) -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.serial  # times processes, signals or lock waits: one at a time
 def test_two_processes_record_at_once(work: Path) -> None:
     count = 12
     views(work)  # the index exists before the writers start
@@ -457,6 +458,7 @@ _BULK = textwrap.dedent(
 
 
 @pytest.mark.slow
+@pytest.mark.serial  # times processes, signals or lock waits: one at a time
 @pytest.mark.parametrize("after", [3, 11])
 def test_kill_9_mid_bulk_recording_recovers(work: Path, after: int) -> None:
     segments = work / LEDGER / "segments"

@@ -324,6 +324,7 @@ def _interrupted_adopt(
 
 
 @pytest.mark.slow
+@pytest.mark.serial  # times processes, signals or lock waits: one at a time
 @pytest.mark.parametrize("writer", ["thread", "child"])
 def test_bulk_adopt_interrupted_by_sigint_or_sigkill_leaves_no_stray_recovers(
     tmp_path: Path, writer: str

@@ -193,6 +193,7 @@ def test_seal_concurrent_threads_one_winner_refused(store, scroll, db_path):
 
 
 @pytest.mark.slow
+@pytest.mark.serial  # times processes, signals or lock waits: one at a time
 def test_root_concurrent_processes_one_winner_refused(tmp_path):
     db_path = tmp_path / "woods.db"
     with ForestStore(db_path) as store:
@@ -207,6 +208,7 @@ def test_root_concurrent_processes_one_winner_refused(tmp_path):
 
 
 @pytest.mark.slow
+@pytest.mark.serial  # times processes, signals or lock waits: one at a time
 def test_supersede_concurrent_processes_one_winner_refused(tmp_path):
     db_path = tmp_path / "woods.db"
     with ForestStore(db_path) as store:
