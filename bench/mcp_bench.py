@@ -9,6 +9,9 @@ adopted and committed), then:
   read_ground    --calls calls on bindings drawn at random, one session, p50/p95
   recall         --calls calls of two words of the corpus (its vocabulary is small:
                  each word is in thousands of sections), one session, p50/p95
+  recall floor   the same queries' full-text ranking alone (the index's FTS5
+                 ``MATCH … ORDER BY rank``), in process, on the server's own index:
+                 what any recall over this corpus costs before a packet is built
 
 Each call is timed at the client: JSON-RPC over the pipes included.
 Goals: start <= 1 s; p95 <= 50 ms.
@@ -77,6 +80,25 @@ async def _timed(root: Path, calls: list[tuple[str, dict[str, Any]]]) -> dict[st
     return out
 
 
+def _floor(root: Path, queries: list[str]) -> list[float]:
+    """The FTS ranking alone for each query, in process, on the server's index."""
+    import sqlite3
+
+    from forest_files.kernel.state import worktree_dir
+
+    index = worktree_dir(root, create=False) / "woods.db"
+    conn = sqlite3.connect(f"file:{index}?mode=ro", uri=True)
+    sql = "SELECT rowid FROM entries_fts WHERE entries_fts MATCH ? ORDER BY rank, rowid LIMIT 22"
+    out = []
+    for query in queries:
+        expression = " ".join(f'"{word}"' for word in query.split())
+        began = time.perf_counter()
+        conn.execute(sql, (expression,)).fetchall()
+        out.append(time.perf_counter() - began)
+    conn.close()
+    return out
+
+
 def _pct(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
@@ -105,6 +127,7 @@ def main() -> None:
         calls.append(("recall", {"query": query, "limit": 10}))
     starts = [asyncio.run(_start(root, selectors[0])) for _ in range(a.starts)]
     timed = asyncio.run(_timed(root, calls))
+    timed["recall_floor"] = _floor(root, [str(a["query"]) for n, a in calls if n == "recall"])
     report: dict[str, Any] = {
         "bindings": len(selectors),
         "build_s": round(built, 1),
