@@ -106,6 +106,19 @@ def test_adopt_where_bad_key_syntax_refused(repo: Path, item: str) -> None:
     assert segments(repo) == before
 
 
+def test_adopt_where_bad_key_console_one_line_refused(repo: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "forest_files", "adopt", "docs/adr/*.md", "--where", "a b=c",
+         "--words", WORDS],
+        cwd=repo, env={**os.environ, **git_env()}, stdin=subprocess.DEVNULL,
+        capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert done.returncode == 2
+    assert done.stderr.startswith("forest: --where: not KEY=VALUE"), done.stderr
+    assert len(done.stderr.splitlines()) == 1
+    assert segments(repo) == []
+
+
 def test_adopt_where_nothing_matches_records_nothing_accepted(repo: Path) -> None:
     done = ok(repo, "adopt", "docs/adr/*.md", "--where", "status=rejected", "--words", WORDS)
     assert "nothing new to adopt" in done.stdout
