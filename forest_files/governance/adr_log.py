@@ -38,6 +38,7 @@ class Decision:
     words: str
     ground: str | None  # the content id the act made ground, if any
     act: str
+    moved_to: str | None = None  # a rebind's new path
 
 
 @dataclass
@@ -62,7 +63,7 @@ def decision_log(repo: Repository, adrs: AdrSet) -> list[Decision]:
         if act is None:
             continue
         for d in _decisions(store, act, tracks):
-            if adrs.matches(d.path) or adrs.matches(d.selector.split("#", 1)[0]):
+            if adrs.matches(d.path) or (d.moved_to is not None and adrs.matches(d.moved_to)):
                 out.append(d)
     return out
 
@@ -89,7 +90,7 @@ def _decisions(store: ForestStore, act: Act, t: _Tracks) -> list[Decision]:
             ground = p.supersede.entry.content_id
             t.chain[ground] = p.binding
             words = _words(store, p.supersede.record.content_id)
-        return [Decision(p.at, "moved", old_path, p.selector, p.by, words, ground, act.id)]
+        return [Decision(p.at, "moved", old_path, p.selector, p.by, words, ground, act.id, p.path)]
     if isinstance(p, RetireAct) and p.binding in t.where:
         path, selector = t.where[p.binding]
         return [Decision(p.at, "retired", path, selector, p.by, p.words, None, act.id)]

@@ -108,6 +108,13 @@ def test_list_and_log_follow_custody_accepted(tmp_path: Path) -> None:
     path.write_text(path.read_text().replace("keep their format", "keep their format too"))
     ok(repo, "supersede", adr2, "--words", "Amended wording")
     ok(repo, "adopt", "notes.md", "--words", "Notes")
+    moved = "docs/adr/0002-use-madr.md"
+    (repo / adr2).rename(repo / moved)  # a move into and out of the ADR globs: both kept
+    ok(repo, "rebind", adr2, moved, "--words", "Renamed")
+    (repo / moved).rename(repo / "old-adr.md")
+    ok(repo, "rebind", moved, "old-adr.md")
+    (repo / "old-adr.md").rename(repo / adr2)
+    ok(repo, "rebind", "old-adr.md", adr2)
     with Repository(repo) as r:
         found = list_adrs(r, adr_set(r.config, []))
         log = decision_log(r, adr_set(r.config, []))
@@ -120,5 +127,9 @@ def test_list_and_log_follow_custody_accepted(tmp_path: Path) -> None:
     assert [(d.event, d.path, d.words) for d in log] == [
         ("adopted", adr2, "Accepted in October"),
         ("amended", adr2, "Amended wording"),
+        ("moved", adr2, ""),  # the same text: no new words
+        ("moved", "docs/adr/0002-use-madr.md", ""),
+        ("moved", "old-adr.md", ""),
     ]
+    assert [d.moved_to for d in log[2:]] == ["docs/adr/0002-use-madr.md", "old-adr.md", adr2]
     assert log[1].ground == two.ground  # the amendment is the ground listed
