@@ -128,3 +128,25 @@ def test_adr_list_no_adr_rule_refused(tmp_path: Path) -> None:
     done = forest(repo, "adr", "list")
     assert done.exit_code == 1
     assert "forest adr list 'docs/adr/*.md'" in done.stderr
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ("adr", "list", "docs/*.md"),
+        ("adr", "log", "docs/*.md"),
+        ("adopt", "--unbound", "--yes", "--words", "x"),
+        ("adopt", "a.md", "--headings", "--yes", "--words", "x"),
+        ("adopt", "a.md", "--where", "status=accepted", "--words", "x"),
+    ],
+)
+def test_adr_and_bulk_adopt_before_init_write_nothing_refused(
+    tmp_path: Path, argv: tuple[str, ...]
+) -> None:
+    root = make_repo(tmp_path)
+    write(root, "a.md", "---\nstatus: accepted\n---\n# A\n")
+    commit_all(root, "a")
+    done = forest(root, *argv)
+    assert done.exit_code == 1, done.output
+    assert "forest init" in done.stderr
+    assert not (root / ".forest").exists() and not (root / ".git" / "forest").exists()
