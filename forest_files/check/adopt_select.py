@@ -62,16 +62,17 @@ def where_filter(
     """(targets whose file's front matter holds ``when``, the paths left out). A
     file that cannot be judged is refused: adopting it might adopt the wrong text."""
     from forest_files.check.coverage import when_holds
-    from forest_files.custody.targets import check_file
+    from forest_files.custody.targets import RepoFacts, check_file
     from forest_files.text.selector import parse_selector
 
+    paths = [parse_selector(spec).path for spec in specs]
+    facts = RepoFacts.gather(root, sorted(set(paths)))  # git asked once, not per file
     judged: dict[str, bool] = {}
     kept: list[str] = []
     left: list[str] = []
-    for spec in specs:
-        path = parse_selector(spec).path
+    for spec, path in zip(specs, paths, strict=True):
         if path not in judged:
-            got = when_holds(path, check_file(root, path, max_bytes), when)
+            got = when_holds(path, check_file(root, path, max_bytes, facts), when)
             if got is None:
                 keys = ", ".join(k for k, _ in when)
                 raise AdoptSelectRefused(
@@ -92,28 +93,29 @@ def heading_targets(
     """Every heading (of ``level``) of each whole-file target, as the full selector a
     binding records (text/markdown.py's outline; ``[n]`` where a path repeats)."""
     from forest_files.check.coverage import canonical_paths
-    from forest_files.custody.targets import check_file
+    from forest_files.custody.targets import RepoFacts, check_file
     from forest_files.text.extract import Document
     from forest_files.text.normalise import decode_bytes
     from forest_files.text.selector import Selector, parse_selector, render
 
     if level is not None and not 1 <= level <= 6:
         raise AdoptSelectRefused(f"--level {level}: give a heading level from 1 to 6")
-    out: list[str] = []
-    seen: set[str] = set()
+    files: dict[str, None] = {}  # in order, once each
     for spec in specs:
         sel = parse_selector(spec)
         if sel.kind != "file":
             raise AdoptSelectRefused(
                 f"--headings takes files, not {spec!r}; name the file ({sel.path}) alone"
             )
-        if sel.path in seen:
-            continue
-        seen.add(sel.path)
-        heads = Document(decode_bytes(check_file(root, sel.path, max_bytes), sel.path)).headings()
+        files[sel.path] = None
+    facts = RepoFacts.gather(root, list(files))  # git asked once, not per file
+    out: list[str] = []
+    for path in files:
+        data = check_file(root, path, max_bytes, facts)
+        heads = Document(decode_bytes(data, path)).headings()
         for h, (parts, index) in zip(heads, canonical_paths(heads), strict=True):
             if (level is None or h.level == level) and all(parts):
-                out.append(render(Selector(sel.path, "heading", parts, index)))
+                out.append(render(Selector(path, "heading", parts, index)))
     if not out:
         which = "heading" if level is None else f"level-{level} heading"
         raise AdoptSelectRefused(f"no {which} in the files named; nothing to adopt")
