@@ -144,6 +144,24 @@ def test_adopt_headings_level_accepted(repo: Path) -> None:
     assert bound(repo) == ["canon/world.md#Canon/People/Elias", "canon/world.md#Canon/People/Mara"]
 
 
+def test_adopt_headings_json_list_on_stderr_skip_bound_accepted(repo: Path) -> None:
+    """With --json the list goes to stderr: stdout stays one JSON document; with
+    --skip-bound a second run takes in only the headings not bound yet."""
+    ok(repo, "adopt", "canon/world.md", "--headings", "--level", "2", "--yes", "--words", WORDS)
+    done = ok(
+        repo, "adopt", "canon/world.md", "--headings", "--skip-bound", "--yes", "--json",
+        "--words", WORDS,
+    )  # fmt: skip
+    got = json.loads(done.stdout)
+    assert sorted(b["selector"] for b in got) == [
+        "canon/world.md#Canon",
+        "canon/world.md#Canon/People/Elias",
+        "canon/world.md#Canon/People/Mara",
+    ]
+    assert "to adopt (3):" in done.stderr
+    assert len(segments(repo)) == 2
+
+
 def test_adopt_headings_no_terminal_without_yes_refused(repo: Path) -> None:
     done = forest(repo, "adopt", "canon/world.md", "--headings", "--words", WORDS)
     assert done.exit_code == 1
