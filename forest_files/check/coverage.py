@@ -4,7 +4,9 @@ Stores: nothing.
 Refuses: nothing; every gap is an ``unbound`` finding.
 Returns: ``Finding(kind="unbound")`` values, one per required target no live binding
 covers: ``selector`` is the target to adopt (the whole file, or one heading's full
-path), ``detail`` names the ``[require]`` glob. Never section text.
+path), ``detail`` names the ``[require]`` glob. Never section text. Also the one
+front-matter matcher (``when_holds``: ``[require] when`` and ``forest adopt
+--where``) and each heading's canonical selector path (``canonical_paths``).
 Test: tests/check/test_coverage.py
 
 What covers what: a whole-file binding covers the file and every heading in it; a
@@ -33,6 +35,7 @@ if TYPE_CHECKING:
     from forest_files.text.normalise import LineIndex
 
 Reader = Callable[[str], bytes | None]
+When = tuple[tuple[str, tuple[str, ...]], ...]
 
 
 class Bound(Protocol):
@@ -130,7 +133,7 @@ def _uncovered_headings(
     from forest_files.text.selector import SelectorError, parse_selector
 
     heads = doc.headings()
-    canonical = _canonical(heads)
+    canonical = canonical_paths(heads)
     spans: list[tuple[int, int]] = []
     for sel in bound:
         try:
@@ -157,7 +160,21 @@ def _uncovered_headings(
     return out
 
 
-def _canonical(heads: list[Heading]) -> list[tuple[tuple[str, ...], int | None]]:
+def when_holds(path: str, data: bytes, when: When) -> bool | None:
+    """The one front-matter matcher (``[require] when``, ``forest adopt --where``):
+    True when every key equals one of its values (case-insensitive), False when one
+    does not or is absent, None when the file cannot be judged (not UTF-8 text, a
+    key given twice)."""
+    return _Doc(path, data).judge(when)
+
+
+def front_matter_value(path: str, data: bytes, key: str) -> str | None:
+    """The plain scalar of top-level front-matter ``key`` (None when absent, not a
+    scalar, given twice or the file is not text)."""
+    return _Doc(path, data).front_matter(key)[1]
+
+
+def canonical_paths(heads: list[Heading]) -> list[tuple[tuple[str, ...], int | None]]:
     """Each heading's (full path, [n]) as a binding records it: ``[n]`` only when
     that full path occurs more than once."""
     counts: dict[tuple[str, ...], int] = {}
@@ -198,14 +215,22 @@ class _Doc:
         return outline(self.text or "", self.lines())
 
     def holds(self, rule: RequireRule) -> bool:
-        """Every ``when`` key of ``rule`` equals one of its values (case-insensitive)."""
-        for key, wanted in rule.when:
+        """Every ``when`` key of ``rule`` equals one of its values (case-insensitive);
+        a key that cannot be judged holds the file to its rule (fail closed)."""
+        return self.judge(rule.when) is not False
+
+    def judge(self, when: When) -> bool | None:
+        """False when a ``when`` key's value is none of its values (or absent), else
+        None when a key cannot be judged, else True."""
+        unknown = False
+        for key, wanted in when:
             judged, value = self.front_matter(key)
             if not judged:
-                continue  # cannot be judged: held to the rule (fail closed)
+                unknown = True
+                continue
             if value is None or value.casefold() not in {w.casefold() for w in wanted}:
                 return False
-        return True
+        return None if unknown else True
 
     def front_matter(self, key: str) -> tuple[bool, str | None]:
         """(judged, the scalar value of top-level front-matter ``key``): the value is

@@ -65,7 +65,7 @@ RETENTION_KINDS = ("captures", "proposals")
 LIBRARY_RETENTION_KINDS = ("pairs", "retrieval_log", "scrolls")
 MAX_RETENTION_DAYS = 36500
 _REQUIRE_KEYS = frozenset({"bind", "level", "when", "except"})
-_WHEN_KEY = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]*")
+WHEN_KEY = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]*")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 _EMAIL_TAIL = re.compile(r"<([^<>]+)>\s*$")
 
@@ -327,7 +327,7 @@ class _Validator:
         out: list[tuple[str, tuple[str, ...]]] = []
         for name, wanted in when.items():
             where = f"{key} when.{name}"
-            if not _WHEN_KEY.fullmatch(name) or len(name) > MAX_WHEN_CHARS:
+            if not WHEN_KEY.fullmatch(name) or len(name) > MAX_WHEN_CHARS:
                 raise self.fail(where, "not a plain front-matter key", fix)
             values = wanted if isinstance(wanted, list) else [wanted]
             if not values or len(values) > MAX_WHEN_VALUES:

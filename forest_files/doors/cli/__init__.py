@@ -6,6 +6,7 @@ Test: tests/doors/test_cli.py
 """
 
 from forest_files.doors.cli import (  # noqa: F401  (registers commands)
+    adr_cmd,
     check_cmds,
     ci_cmd,
     custody_cmds,

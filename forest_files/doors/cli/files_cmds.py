@@ -14,12 +14,16 @@ import json
 import sys
 from dataclasses import asdict
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from forest_files.doors.cli.errors import boundary
 from forest_files.doors.cli.options import AsOpt, JsonOpt, RepoOpt, WordsOpt, app, identity
+
+if TYPE_CHECKING:
+    from forest_files.custody.record import SectionText
+    from forest_files.custody.repository import Repository
 
 ExcludeOpt = Annotated[
     list[str] | None,
@@ -36,14 +40,40 @@ StagedOpt = Annotated[
 ]
 RevOpt = Annotated[str | None, typer.Option("--rev", help="Judge a commit against its own ledger.")]
 ShowDiffOpt = Annotated[bool, typer.Option("--show-diff", help="Print ground -> now diffs.")]
+WhereOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--where",
+        metavar="KEY=VALUE",
+        help="Only files whose front matter KEY is VALUE (a,b: one of), as [require] when; "
+        "repeatable, all must hold.",
+    ),
+]
+HeadingsOpt = Annotated[
+    bool, typer.Option("--headings", help="Bind every heading of the files named, in one segment.")
+]
+LevelOpt = Annotated[
+    int | None, typer.Option("--level", help="With --headings: only headings of this level (1-6).")
+]
+UnboundOpt = Annotated[
+    bool,
+    typer.Option(
+        "--unbound", help="Adopt what forest.toml's [require] reports unbound (under PATHs given)."
+    ),
+]
+YesOpt = Annotated[
+    bool, typer.Option("--yes", "-y", help="Adopt a listed bulk selection without asking.")
+]
 
 
 @app.command()
 @boundary
 def adopt(
     targets: Annotated[
-        list[str], typer.Argument(help="PATH, PATH#Heading/Sub, PATH::Sym, PATH@region or a glob.")
-    ],
+        list[str] | None,
+        typer.Argument(help="PATH, PATH#Heading/Sub, PATH::Sym, PATH@region or a glob."),
+    ] = None,
+    *,
     words: WordsOpt,
     as_: AsOpt = None,
     exclude: ExcludeOpt = None,
@@ -55,36 +85,52 @@ def adopt(
             "--skip-bound", help="Adopt only targets not bound yet (re-run a glob for new files)."
         ),
     ] = False,
+    where: WhereOpt = None,
+    headings: HeadingsOpt = False,
+    level: LevelOpt = None,
+    unbound: UnboundOpt = False,
+    yes: YesOpt = False,
 ) -> None:
     """Take file sections into custody: import, root and bind, in one ledger segment.
+    --where keeps files whose front matter says so; --headings binds every heading of
+    the files, --unbound what [require] reports (both list the sections and ask once).
 
-    Example: forest adopt 'docs/adr/*.md' --exclude meta:status --words "Accepted ADRs"
+    Example: forest adopt 'docs/adr/*.md' --where status=accepted --words "Accepted ADRs"
     """
     from forest_files.custody.record import adopt_sections, unbound_only
     from forest_files.custody.repository import Repository
-    from forest_files.custody.targets import expand, read_sections
+    from forest_files.doors.cli.adopt_bulk import choose, confirm
 
     with Repository(repo) as r:
-        specs = expand(r.root, targets)
-        with typer.progressbar(
-            length=len(specs),
-            label="reading",
-            file=sys.stderr,
-            hidden=len(specs) < 50 or not sys.stderr.isatty(),
-        ) as bar:
-            sections = read_sections(
-                r.root,
-                specs,
-                tuple(exclude or ()),
-                max_bytes=r.config.max_body_bytes,
-                progress=bar.update,
-            )
+        chosen = choose(
+            r, targets or [], where=where or [], headings=headings, level=level, unbound=unbound
+        )
+        sections = _read(r, chosen.specs, tuple(exclude or ()))
         skipped = 0
         if skip_bound:
             sections, skipped = unbound_only(r, sections)
+        listed = [s.selector for s in sections]
+        if chosen.ask and sections and confirm(listed, yes, err=as_json):
+            sections = _read(r, listed, tuple(exclude or ()))  # as held after the answer
         bound = adopt_sections(r, sections, words=words, by=identity(repo, as_)) if sections else []
-    lines = [f"bound {b.selector} -> {b.content_id}" for b in bound]
+    lines = [f"left out {p} (its front matter fails --where)" for p in chosen.left_out]
+    lines += [f"bound {b.selector} -> {b.content_id}" for b in bound]
     if skip_bound:
         lines.append(f"skipped {skipped} target(s) already bound")
     lines.append("commit .forest/ledger with the files" if bound else "nothing new to adopt")
     typer.echo(json.dumps([asdict(b) for b in bound]) if as_json else "\n".join(lines))
+
+
+def _read(r: Repository, specs: list[str], excludes: tuple[str, ...]) -> list[SectionText]:
+    """The sections ``specs`` name, with a progress bar on a terminal for many."""
+    from forest_files.custody.targets import read_sections
+
+    with typer.progressbar(
+        length=len(specs),
+        label="reading",
+        file=sys.stderr,
+        hidden=len(specs) < 50 or not sys.stderr.isatty(),
+    ) as bar:
+        return read_sections(
+            r.root, specs, excludes, max_bytes=r.config.max_body_bytes, progress=bar.update
+        )

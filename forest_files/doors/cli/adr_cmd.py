@@ -1,0 +1,88 @@
+"""``forest adr list`` and ``forest adr log``: a team's decision records and their
+decision history, read from custody, to publish (text, JSON or Markdown).
+
+Stores: nothing.
+Refuses: an unknown ``--format`` (usage, exit 2); what governance/adr.py refuses (one line each).
+Returns: text, one JSON document, or a Markdown table.
+Test: tests/doors/test_cli_adr.py
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from forest_files.doors.cli.errors import boundary
+from forest_files.doors.cli.options import JsonOpt, RepoOpt, app
+
+adr_app = typer.Typer(
+    help="Architecture decision records under custody: their status and decision log.",
+    no_args_is_help=True,
+)
+app.add_typer(adr_app, name="adr")
+
+GlobsArg = Annotated[
+    list[str] | None,
+    typer.Argument(help="ADR globs (default: the [require] globs that name ADRs)."),
+]
+FormatOpt = Annotated[
+    str, typer.Option("--format", help="text, json or markdown (a table to publish).")
+]
+
+
+def _format(fmt: str, as_json: bool) -> str:
+    from forest_files.doors.adr_render import FORMATS
+    from forest_files.doors.cli.adopt_bulk import usage
+
+    if as_json:
+        return "json"
+    if fmt not in FORMATS:
+        raise usage(f"--format {fmt!r}: give one of {', '.join(FORMATS)}")
+    return fmt
+
+
+@adr_app.command("list")
+@boundary
+def list_(
+    globs: GlobsArg = None,
+    fmt: FormatOpt = "text",
+    as_json: JsonOpt = False,
+    repo: RepoOpt = Path("."),
+) -> None:
+    """List every ADR: number, title, status, bound or not, ground, adoption, successor.
+
+    Example: forest adr list --format markdown > docs/adr/STATUS.md
+    """
+    from forest_files.custody.repository import Repository
+    from forest_files.doors.adr_render import adr_list
+    from forest_files.governance.adr import adr_set, list_adrs
+
+    shown = _format(fmt, as_json)
+    with Repository(repo) as r:
+        found = list_adrs(r, adr_set(r.config, globs or ()))
+    typer.echo(adr_list(found, shown))
+
+
+@adr_app.command("log")
+@boundary
+def log_(
+    globs: GlobsArg = None,
+    fmt: FormatOpt = "text",
+    as_json: JsonOpt = False,
+    repo: RepoOpt = Path("."),
+) -> None:
+    """Show the decision history of the ADRs from the ledger: adopted, amended, moved, retired.
+
+    Example: forest adr log --format markdown > docs/adr/LOG.md
+    """
+    from forest_files.custody.repository import Repository
+    from forest_files.doors.adr_render import adr_log
+    from forest_files.governance.adr import adr_set
+    from forest_files.governance.adr_log import decision_log
+
+    shown = _format(fmt, as_json)
+    with Repository(repo) as r:
+        found = decision_log(r, adr_set(r.config, globs or ()))
+    typer.echo(adr_log(found, shown))

@@ -1,0 +1,205 @@
+"""ADRs as custody sees them (``forest adr list``): each decision record's number,
+title, status, and the binding, ground and adoption that hold it.
+
+Which files are ADRs: the globs given, else forest.toml's ``[require]`` rules whose
+``when`` names ``status`` or whose glob names ``adr`` or ``decision`` (their
+``except`` globs honoured). Status: front matter ``status`` (MADR), else the first
+line of a ``Status`` section (Nygard), found with the Markdown outline
+(text/markdown.py). "Superseded by": the ADR a ``superseded by …`` status line
+names (by its link's file number, or the number written), else its words.
+
+Stores: nothing. Reads the working tree and the index.
+Refuses (``AdrRefused``): a glob the glob syntax cannot honour; no glob given and
+no ``[require]`` rule that names ADRs (the line says how to give one).
+Returns: ``Adr`` values in path order; ``AdrSet`` (what ``adr log`` filters on).
+Test: tests/governance/test_adr.py
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from forest_files.kernel.errors import ForestError
+from forest_files.kernel.globs import Glob
+
+if TYPE_CHECKING:
+    from forest_files.custody.bindings import Binding
+    from forest_files.custody.config import ForestConfig
+    from forest_files.custody.repository import Repository
+    from forest_files.store.forest import ForestStore
+    from forest_files.text.extract import Document
+    from forest_files.text.markdown import Heading
+
+_NUMBER = re.compile(r"(?:adr[-_ ]?)?0*(\d{1,6})(?!\d)", re.I)
+_TITLE_NUMBER = re.compile(r"^(?:adr[-_ ]?)?0*\d{1,6}[.:)]?\s+", re.I)
+_LINK_TARGET = re.compile(r"\]\(([^)\s]+)")
+
+
+class AdrRefused(ForestError):
+    """``forest adr`` cannot tell which files are ADRs."""
+
+
+@dataclass(frozen=True)
+class AdrSet:
+    """The globs that name ADRs, and the ones excepted."""
+
+    globs: tuple[Glob, ...]
+    excepted: tuple[Glob, ...] = ()
+
+    def matches(self, path: str) -> bool:
+        hit = any(g.match(path) for g in self.globs)
+        return hit and not any(g.match(path) for g in self.excepted)
+
+
+@dataclass(frozen=True)
+class Adr:
+    path: str
+    number: int | None
+    title: str
+    status: str | None
+    bound: bool  # the whole file, or some of its sections
+    sections: int  # live bindings of the file's sections (not the whole file)
+    selector: str | None  # the whole file's binding
+    ground: str | None  # its ground's content id
+    adopted_by: str | None  # the claimed signature of the ground's adoption
+    adopted_at: str | None
+    superseded_by: str | None
+
+
+def adr_set(config: ForestConfig, given: Sequence[str]) -> AdrSet:
+    """The ADR globs: ``given``, else the ``[require]`` rules that name ADRs."""
+    from forest_files.kernel.globs import GlobError, compile_glob
+
+    if given:
+        try:
+            return AdrSet(tuple(compile_glob(g) for g in given))
+        except GlobError as exc:
+            raise AdrRefused(f"not a glob forest-files can honour: {exc}") from None
+    rules = [
+        r
+        for r in config.require
+        if any(k == "status" for k, _ in r.when)
+        or any(w in r.glob.casefold() for w in ("adr", "decision"))
+    ]
+    if not rules:
+        raise AdrRefused(
+            "no [require] rule names ADRs; give their glob: forest adr list 'docs/adr/*.md'"
+        )
+    globs = tuple(r.pattern or compile_glob(r.glob) for r in rules)
+    return AdrSet(globs, tuple(p for r in rules for p in r.except_patterns))
+
+
+def list_adrs(repo: Repository, adrs: AdrSet) -> list[Adr]:
+    """Every ADR file of the working tree that ``adrs`` names, with its custody."""
+    from forest_files.custody.bindings import all_bindings
+    from forest_files.custody.content import WorktreeSource
+
+    store = repo.synced()
+    by_path: dict[str, list[Binding]] = {}
+    for b in all_bindings(store):
+        by_path.setdefault(b.path, []).append(b)
+    source = WorktreeSource(repo.root, use_stat_cache=False)
+    out: list[Adr] = []
+    for path in source.paths():
+        if not adrs.matches(path):
+            continue
+        data = source.read(path)
+        if data is not None:
+            out.append(_adr(store, path, data, by_path.get(path, [])))
+    return out
+
+
+def _adr(store: ForestStore, path: str, data: bytes, bindings: list[Binding]) -> Adr:
+    number, title, status, superseded = read_adr(path, data)
+    shown = next((b for b in bindings if b.selector == b.path), None)
+    ground, by, at = _ground(store, shown) if shown is not None else (None, None, None)
+    return Adr(
+        path=path,
+        number=number,
+        title=title,
+        status=status,
+        bound=bool(bindings),
+        sections=sum(1 for b in bindings if b is not shown),
+        selector=None if shown is None else shown.selector,
+        ground=ground,
+        adopted_by=by,
+        adopted_at=at,
+        superseded_by=superseded,
+    )
+
+
+def _ground(store: ForestStore, b: Binding) -> tuple[str | None, str | None, str | None]:
+    """(ground content id, claimed signer, time) of a binding's single ground."""
+    from forest_files.custody.lookup import chain
+    from forest_files.custody.record import ground_body
+
+    head, _ = ground_body(store, b)
+    if head is None:
+        return None, None, None  # contested or gone: no single ground to name
+    cid = store.content_id(head)
+    link = next((x for x in chain(store, b) if x.content_id == cid), None)
+    if link is None:
+        return cid, None, None
+    return cid, link.adopted_by or None, link.created_at
+
+
+def read_adr(path: str, data: bytes) -> tuple[int | None, str, str | None, str | None]:
+    """(number, title, status, superseded by) of one ADR file's bytes."""
+    from forest_files.check.coverage import front_matter_value
+    from forest_files.text.extract import Document
+    from forest_files.text.normalise import decode_bytes
+
+    try:
+        doc = Document(decode_bytes(data, path))
+    except ForestError:
+        return _number(path, ""), "", None, None
+    heads = doc.headings()
+    top = next((h for h in heads if h.level == 1), heads[0] if heads else None)
+    title = top.name or top.text if top is not None else ""
+    number = _number(path, title)
+    if number is not None:
+        title = _TITLE_NUMBER.sub("", title, count=1)
+    lines = _status_lines(doc, heads, front_matter_value(path, data, "status"))
+    status = lines[0] if lines else None
+    return number, title, status, _superseded_by(lines)
+
+
+def _status_lines(doc: Document, heads: list[Heading], front: str | None) -> list[str]:
+    """The status: front matter's (MADR), else a Status section's non-blank lines."""
+    if front is not None:
+        return [front]
+    named = (h for h in heads if (h.name or h.text).strip().casefold() == "status")
+    section = next(named, None)
+    if section is None:
+        return []
+    lines = (doc.lines.line(n).strip() for n in range(section.start_line + 1, section.end_line + 1))
+    return [x for x in lines if x]
+
+
+def _number(path: str, title: str) -> int | None:
+    """The ADR number: the file name's leading digits, else the title's."""
+    name = path.rpartition("/")[2]
+    for text in (name, title):
+        m = _NUMBER.match(text)
+        if m is not None:
+            return int(m.group(1))
+    return None
+
+
+def _superseded_by(lines: list[str]) -> str | None:
+    """What a ``superseded by …`` status line names: an ADR number when its link's file
+    (or its text) gives one, else the words after "superseded by"."""
+    for line in lines:
+        low = line.casefold()
+        at = low.find("superseded by")
+        if at < 0:
+            continue
+        rest = line[at + len("superseded by") :].strip(" :")
+        link = _LINK_TARGET.search(rest)
+        target = link.group(1).rpartition("/")[2] if link else rest.lstrip("[")
+        m = _NUMBER.match(target)
+        return str(int(m.group(1))) if m else (rest or None)
+    return None

@@ -1,0 +1,245 @@
+"""``forest adopt --where / --headings [--level N] / --unbound`` as a user meets them:
+real git, real ledger; a bulk list asks once on a terminal, needs --yes elsewhere."""
+
+from __future__ import annotations
+
+import json
+import os
+import pty
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from helpers.cli import forest, ok
+from helpers.git import commit_all, git_env, make_repo, write
+from helpers.template import built_once, copy_repo
+
+ADRS = Path(__file__).resolve().parents[2] / "examples" / "adr-gate" / "docs" / "adr"
+WORDS = "Accepted in the review"
+CANON = """# Canon
+
+Intro.
+
+## People
+
+### Elias
+
+A smith.
+
+### Mara
+
+A sailor.
+
+## Places
+
+```
+# a fence, not a heading
+```
+"""
+REQUIRE = """
+[require]
+"docs/adr/*.md" = { bind = "file", when = { status = "accepted" } }
+"canon/*.md" = { bind = "headings", level = 2 }
+"""
+
+
+def _build(where: Path) -> Path:
+    repo = make_repo(where)
+    ok(repo, "init")
+    for f in ADRS.iterdir():
+        write(repo, f"docs/adr/{f.name}", f.read_text())
+    write(repo, "canon/world.md", CANON)
+    commit_all(repo, "start")
+    return repo
+
+
+@pytest.fixture(scope="module")
+def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return built_once(tmp_path_factory, _build)
+
+
+@pytest.fixture
+def repo(template: Path, tmp_path: Path) -> Path:
+    return copy_repo(template, tmp_path / "repo")
+
+
+def segments(repo: Path) -> list[str]:
+    return sorted(p.name for p in (repo / ".forest" / "ledger" / "segments").glob("*"))
+
+
+def bound(repo: Path) -> list[str]:
+    got = json.loads(ok(repo, "status", "--json").stdout)
+    return sorted(f["selector"] for f in got["findings"] if f["binding"])
+
+
+def test_adopt_where_status_accepted_only_accepted_accepted(repo: Path) -> None:
+    done = ok(
+        repo, "adopt", "docs/adr/*.md", "--where", "status=accepted",
+        "--exclude", "meta:status", "--words", WORDS,
+    )  # fmt: skip
+    assert bound(repo) == [
+        "docs/adr/0002-use-madr-for-new-decisions.md",
+        "docs/adr/0003-keep-the-index-under-forest.md",
+    ]
+    assert "left out docs/adr/0004-keep-the-index-in-the-git-directory.md" in done.stdout
+    assert "left out docs/adr/0001-record-architecture-decisions.md" in done.stdout
+
+
+def test_adopt_where_repeated_keys_anded_accepted(repo: Path) -> None:
+    ok(
+        repo, "adopt", "docs/adr/*.md", "--where", "status=accepted,proposed",
+        "--where", "deciders=Ada Author", "--words", WORDS,
+    )  # fmt: skip
+    assert bound(repo) == [
+        "docs/adr/0003-keep-the-index-under-forest.md",
+        "docs/adr/0004-keep-the-index-in-the-git-directory.md",
+    ]
+
+
+@pytest.mark.parametrize("item", ["status", "sta tus=accepted", "status=", "=accepted"])
+def test_adopt_where_bad_key_syntax_refused(repo: Path, item: str) -> None:
+    before = segments(repo)
+    done = forest(repo, "adopt", "docs/adr/*.md", "--where", item, "--words", WORDS)
+    assert done.exit_code == 2, done.output
+    assert "--where" in done.output and "KEY=VALUE" in done.output
+    assert segments(repo) == before
+
+
+def test_adopt_where_bad_key_console_one_line_refused(repo: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "forest_files", "adopt", "docs/adr/*.md", "--where", "a b=c",
+         "--words", WORDS],
+        cwd=repo, env={**os.environ, **git_env()}, stdin=subprocess.DEVNULL,
+        capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert done.returncode == 2
+    assert done.stderr.startswith("forest: --where: not KEY=VALUE"), done.stderr
+    assert len(done.stderr.splitlines()) == 1
+    assert segments(repo) == []
+
+
+def test_adopt_where_nothing_matches_records_nothing_accepted(repo: Path) -> None:
+    done = ok(repo, "adopt", "docs/adr/*.md", "--where", "status=rejected", "--words", WORDS)
+    assert "nothing new to adopt" in done.stdout
+    assert segments(repo) == []
+
+
+def test_adopt_headings_yes_every_heading_one_segment_accepted(repo: Path) -> None:
+    done = ok(repo, "adopt", "canon/world.md", "--headings", "--yes", "--words", WORDS)
+    assert "to adopt (5):" in done.stdout
+    assert bound(repo) == [
+        "canon/world.md#Canon",
+        "canon/world.md#Canon/People",
+        "canon/world.md#Canon/People/Elias",
+        "canon/world.md#Canon/People/Mara",
+        "canon/world.md#Canon/Places",
+    ]
+    assert len(segments(repo)) == 1
+    assert json.loads(ok(repo, "check", "--json").stdout)["ok"] is True
+
+
+def test_adopt_headings_level_accepted(repo: Path) -> None:
+    ok(repo, "adopt", "canon/*.md", "--headings", "--level", "3", "--yes", "--words", WORDS)
+    assert bound(repo) == ["canon/world.md#Canon/People/Elias", "canon/world.md#Canon/People/Mara"]
+
+
+def test_adopt_headings_json_list_on_stderr_skip_bound_accepted(repo: Path) -> None:
+    """With --json the list goes to stderr: stdout stays one JSON document; with
+    --skip-bound a second run takes in only the headings not bound yet."""
+    ok(repo, "adopt", "canon/world.md", "--headings", "--level", "2", "--yes", "--words", WORDS)
+    done = ok(
+        repo, "adopt", "canon/world.md", "--headings", "--skip-bound", "--yes", "--json",
+        "--words", WORDS,
+    )  # fmt: skip
+    got = json.loads(done.stdout)
+    assert sorted(b["selector"] for b in got) == [
+        "canon/world.md#Canon",
+        "canon/world.md#Canon/People/Elias",
+        "canon/world.md#Canon/People/Mara",
+    ]
+    assert "to adopt (3):" in done.stderr
+    assert len(segments(repo)) == 2
+
+
+def test_adopt_headings_no_terminal_without_yes_refused(repo: Path) -> None:
+    done = forest(repo, "adopt", "canon/world.md", "--headings", "--words", WORDS)
+    assert done.exit_code == 1
+    assert "forest: 5 section(s) would be adopted" in done.stderr
+    assert "--yes" in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
+    assert segments(repo) == []
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["canon/world.md", "--level", "2"],  # --level without --headings
+        ["--headings", "--unbound"],
+        [],  # nothing named and no --unbound
+    ],
+)
+def test_adopt_bulk_option_misuse_refused(repo: Path, args: list[str]) -> None:
+    done = forest(repo, "adopt", *args, "--yes", "--words", WORDS)
+    assert done.exit_code == 2, done.output
+    assert segments(repo) == []
+
+
+def test_adopt_unbound_adopts_what_require_reports_accepted(repo: Path) -> None:
+    (repo / "forest.toml").write_text((repo / "forest.toml").read_text() + REQUIRE)
+    assert json.loads(forest(repo, "check", "--json").stdout)["ok"] is False
+    done = ok(repo, "adopt", "--unbound", "--exclude", "meta:status", "--yes", "--words", WORDS)
+    assert "to adopt (4):" in done.stdout
+    assert bound(repo) == [
+        "canon/world.md#Canon/People",
+        "canon/world.md#Canon/Places",
+        "docs/adr/0002-use-madr-for-new-decisions.md",
+        "docs/adr/0003-keep-the-index-under-forest.md",
+    ]
+    assert json.loads(ok(repo, "check", "--json").stdout)["ok"] is True
+    # the status edit its exclusion allows passes
+    adr = repo / "docs/adr/0003-keep-the-index-under-forest.md"
+    adr.write_text(adr.read_text().replace("status: accepted", "status: superseded"))
+    assert json.loads(ok(repo, "check", "--json").stdout)["ok"] is True
+    again = ok(repo, "adopt", "--unbound", "--yes", "--words", WORDS)
+    assert "nothing new to adopt" in again.stdout
+
+
+def test_adopt_unbound_under_a_path_only_there_accepted(repo: Path) -> None:
+    (repo / "forest.toml").write_text((repo / "forest.toml").read_text() + REQUIRE)
+    ok(repo, "adopt", "canon", "--unbound", "--yes", "--words", WORDS)
+    assert bound(repo) == ["canon/world.md#Canon/People", "canon/world.md#Canon/Places"]
+
+
+def test_adopt_unbound_without_require_rules_refused(repo: Path) -> None:
+    done = forest(repo, "adopt", "--unbound", "--yes", "--words", WORDS)
+    assert done.exit_code == 1
+    assert "[require]" in done.stderr
+    assert segments(repo) == []
+
+
+def _on_terminal(repo: Path, answer: bytes) -> tuple[int, str]:
+    """``forest adopt --headings`` with stdin a pseudo-terminal answered ``answer``."""
+    leader, follower = pty.openpty()
+    try:
+        os.write(leader, answer)
+        proc = subprocess.run(
+            [sys.executable, "-m", "forest_files", "adopt", "canon/world.md", "--headings",
+             "--level", "3", "--words", WORDS],
+            cwd=repo, env={**os.environ, **git_env()}, stdin=follower,
+            capture_output=True, text=True, timeout=120, check=False,
+        )  # fmt: skip
+    finally:
+        os.close(follower)
+        os.close(leader)
+    return proc.returncode, proc.stdout + proc.stderr
+
+
+def test_adopt_headings_terminal_asks_once_no_refused_yes_accepted(repo: Path) -> None:
+    code, out = _on_terminal(repo, b"n\n")
+    assert code == 1 and out.count("adopt these 2 section(s)") == 1, out
+    assert "nothing adopted" in out
+    assert segments(repo) == []
+    code, out = _on_terminal(repo, b"y\n")
+    assert code == 0, out
+    assert bound(repo) == ["canon/world.md#Canon/People/Elias", "canon/world.md#Canon/People/Mara"]
