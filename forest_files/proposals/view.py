@@ -4,9 +4,12 @@ Stores: nothing.
 Refuses: an unknown id (store.py).
 Returns: lines: the proposal's facts (id, selector, ground it diverged from,
 status, earlier versions kept; an agent's door, claimed signature and reason),
-then the word-level diff ground → proposal,
-for a terminal. Machine output uses ``Proposal.as_dict`` (no text).
-Test: tests/proposals/test_proposals.py
+then the word-level diff ground → proposal as ``forest diff --words`` prints it:
+the changed lines with one line of context and an ``@@ line N @@`` header per
+hunk (N counted in the section, heading line 1), or with ``full`` every line
+of the section; coloured when asked. Machine output uses ``Proposal.as_dict``
+(no text).
+Test: tests/proposals/test_proposals.py, tests/proposals/test_settle.py
 """
 
 from __future__ import annotations
@@ -14,7 +17,6 @@ from __future__ import annotations
 from pathlib import Path
 
 from forest_files.custody.proposals import Proposal, ProposalStore
-from forest_files.text.worddiff import word_diff
 
 
 def facts(p: Proposal, versions: int) -> list[str]:
@@ -38,14 +40,19 @@ def ground_of(root: Path, content_id: str) -> str | None:
         return ground_text(repo.synced(), content_id)
 
 
-def show_lines(root: Path, pid: str) -> list[str]:
+def diff_lines(root: Path, p: Proposal, *, full: bool = False, colour: bool = False) -> list[str]:
+    """Ground → proposal by words: changed lines with context, or (``full``) all."""
+    from forest_files.check.diff import word_diff
+
+    if p.text is None:
+        return ["  (its text was discarded)"]
+    ground = ground_of(root, p.derived_from) or ""
+    shown = word_diff(ground, p.text, context=None if full else 1, colour=colour)
+    return [f"--- ground {p.selector}", f"+++ proposal {p.id}", shown or "(no change)"]
+
+
+def show_lines(root: Path, pid: str, *, full: bool = False, colour: bool = False) -> list[str]:
     with ProposalStore(root) as store:
         p = store.get(pid)
         versions = store.versions(p.id)
-    lines = facts(p, versions)
-    if p.text is None:
-        return [*lines, "  (its text was discarded)"]
-    ground = ground_of(root, p.derived_from)
-    lines.append("")
-    lines.append(word_diff(ground or "", p.text).rstrip("\n"))
-    return lines
+    return [*facts(p, versions), "", *diff_lines(root, p, full=full, colour=colour)]
