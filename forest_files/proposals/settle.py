@@ -3,8 +3,10 @@
 Stores: through ``ProposalStore``: an open proposal whose binding's ground moved
 on is closed — ``adopted`` (``adopted_as`` the new ground) when the new ground is
 exactly the proposed text, else ``discarded``; one whose section holds its ground
-again is ``discarded`` (the edit was undone), except under a ``restore`` watch
-policy, where ground is written back on purpose and the text waits for review.
+again is ``discarded`` (the edit was undone) if the watcher captured it from the
+working tree — not under a ``restore`` watch policy, where ground is written back
+on purpose and the text waits for review, and never an agent's proposal (its text
+never was in the file: an unedited section is where it starts).
 Whatever path moved the text (``forest check``, the hook, ``supersede``, a hand
 edit) the next door that lists proposals sees it closed (``forest proposals``,
 ``proposal show``, ``review``, ``watch status``, the watcher after each batch).
@@ -39,7 +41,7 @@ def _verdict(p: Proposal, f: Finding, restoring: bool) -> tuple[str, str] | None
         if f.expected_hash == p.text_hash:
             return "adopted", "adopted by supersede"
         return "discarded", "superseded"
-    if f.kind == "clean" and f.ground == p.derived_from and not restoring:
+    if f.kind == "clean" and f.ground == p.derived_from and p.source == "watch" and not restoring:
         return "discarded", "back at ground"
     return None
 
