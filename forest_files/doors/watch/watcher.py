@@ -240,7 +240,7 @@ class Watcher:
             # git started while we judged: these verdicts may mix two states
             self.collector.hold({}, frozenset({"full"}), now + self.settings.git_retry)
             return False
-        self._take(items, full)
+        self._take(items, full, paths)
         self.journal.add("check", detail=str(len(paths)) if paths else "all")
         if full:
             self.journal.add("reconciled")
@@ -281,8 +281,9 @@ class Watcher:
             return ""
         return "empty" if size == 0 and self._sizes.get(path, 0) > 0 else ""
 
-    def _take(self, items: list[Reported], full: bool) -> None:
-        judged = self.verdicts.apply(items, full=full)
+    def _take(self, items: list[Reported], full: bool, paths: tuple[str, ...] = ()) -> None:
+        judged = self.verdicts.apply(items, full=full, paths=paths)
+        self._settle(items)
         self._emit(list(judged.lines))
         from forest_files.doors.doorlog import record_findings  # new drift: audited
 
@@ -301,6 +302,16 @@ class Watcher:
                 self._sizes[path] = os.lstat(self.root / path).st_size
             except OSError:
                 self._sizes[path] = 0
+
+    def _settle(self, items: list[Reported]) -> None:
+        """Close the proposals these verdicts leave behind (back at ground under a
+        non-restore policy, or superseded): ``status`` lists only live ones."""
+        from forest_files.doors.review.closing import close_left_behind, said
+
+        try:
+            self._emit(said(close_left_behind(self.root, (r.finding for r in items))))
+        except Exception as exc:  # a locked local.db: logged, settled at the next batch
+            self._error(exc)
 
     def _route(self, r: Reported) -> None:
         """The binding's ``[watch]`` policy: notify (the lines are out already),
