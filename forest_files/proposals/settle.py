@@ -27,12 +27,14 @@ from forest_files.check.engine import Finding
 from forest_files.custody.proposals import Proposal, ProposalStore
 from forest_files.kernel.paths import LOCAL_DB_NAME
 from forest_files.kernel.state import shared_dir
+from forest_files.proposals import rebinds
+from forest_files.proposals.rebinds import Rebind, RebindStore
 
 
 @dataclass(frozen=True)
 class Settled:
-    proposal: Proposal
-    why: str  # "adopted by supersede", "superseded", "back at ground"
+    proposal: Proposal | Rebind
+    why: str  # "adopted by supersede", "superseded", "back at ground", "rebound" …
 
 
 def _verdict(p: Proposal, f: Finding, restoring: bool) -> tuple[str, str] | None:
@@ -70,17 +72,49 @@ def settle(root: Path, findings: Iterable[Finding]) -> list[Settled]:
     return done
 
 
-def settle_now(root: Path) -> list[Settled]:
-    """``settle`` against a fresh check of the working tree (only when proposals exist)."""
-    if not (shared_dir(root, create=False) / LOCAL_DB_NAME).exists():
+def settle_rebinds(root: Path, findings: Iterable[Finding]) -> list[Settled]:
+    """Close every open rebind proposal the binding's finding now leaves behind: the
+    heading is back (``discarded``), or the binding was rebound (``adopted`` when to
+    the proposed selector)."""
+    if not rebinds.exists(root):
         return []
-    with ProposalStore(root) as store:
-        if not store.open_proposals():
-            return []
+    by_binding = {f.binding: f for f in findings if f.binding}
+    done: list[Settled] = []
+    with RebindStore(root) as store:
+        for r in store.open_rebinds():
+            f = by_binding.get(r.binding)
+            if f is None or (f.kind == "unresolved" and f.selector == r.old_selector):
+                continue
+            if f.selector == r.new_selector:
+                done.append(Settled(store.close(r.id, "adopted"), "rebound by hand"))
+            elif f.selector != r.old_selector:
+                done.append(Settled(store.close(r.id, "discarded"), "rebound elsewhere"))
+            else:
+                done.append(Settled(store.close(r.id, "discarded"), "heading back"))
+    return done
+
+
+def _any_open(root: Path) -> bool:
+    if (shared_dir(root, create=False) / LOCAL_DB_NAME).exists():
+        with ProposalStore(root) as store:
+            if store.open_proposals():
+                return True
+    if rebinds.exists(root):
+        with RebindStore(root) as renames:
+            return bool(renames.open_rebinds())
+    return False
+
+
+def settle_now(root: Path) -> list[Settled]:
+    """Both settles against a fresh check of the working tree (only when proposals
+    are open)."""
+    if not _any_open(root):
+        return []
     from forest_files.check.path import run_check
 
     report = run_check(root, "worktree")
-    return settle(root, (r.finding for r in (*report.items, *report.extra)))
+    found = [r.finding for r in (*report.items, *report.extra)]
+    return [*settle(root, found), *settle_rebinds(root, found)]
 
 
 def _policy(root: Path) -> Callable[[str], str]:

@@ -56,3 +56,49 @@ def show_lines(root: Path, pid: str, *, full: bool = False, colour: bool = False
         p = store.get(pid)
         versions = store.versions(p.id)
     return [*facts(p, versions), "", *diff_lines(root, p, full=full, colour=colour)]
+
+
+def rebind_lines(root: Path, pid: str, *, full: bool = False, colour: bool = False) -> list[str]:
+    """A rebind proposal: old -> new selector, the route it stands for, and ground ->
+    the new section now, by words."""
+    import shlex
+
+    from forest_files.check.diff import word_diff
+    from forest_files.proposals.rebinds import RebindStore
+
+    with RebindStore(root) as store:
+        p = store.get(pid)
+    lines = [
+        f"proposal {p.id} {p.status}: rebind {p.old_selector} -> {p.new_selector}",
+        f"  derived from ground {p.derived_from[:12]}; the new section shares "
+        f"{p.score:.0%} of ground's body; updated {p.updated_at}",
+        f"  stands for: forest rebind {shlex.quote(p.old_selector)} "
+        f"{shlex.quote(p.new_selector)} --words '…'",
+        "",
+    ]
+    now = _section_now(root, p.new_selector, p.binding)
+    if now is None:
+        return [*lines, "  (the new section is not readable now)"]
+    shown = word_diff(ground_of(root, p.derived_from) or "", now, context=None if full else 1)
+    out = [f"--- ground {p.old_selector}", f"+++ now {p.new_selector}", shown or "(no change)"]
+    if colour:
+        from forest_files.check.diff import colourise
+
+        out = [colourise(line) for line in out]
+    return [*lines, *out]
+
+
+def _section_now(root: Path, selector: str, binding: str) -> str | None:
+    from forest_files.custody.bindings import all_bindings
+    from forest_files.custody.repository import Repository
+    from forest_files.custody.targets import read_section
+    from forest_files.kernel.errors import ForestError
+
+    with Repository(root) as repo:
+        found = [b for b in all_bindings(repo.synced()) if b.bind_act == binding]
+        limit = repo.config.max_body_bytes
+    excludes = found[0].excludes if found else ()
+    try:
+        return read_section(root, selector, excludes, max_bytes=limit).text
+    except ForestError:
+        return None

@@ -17,13 +17,16 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from forest_files.doors.cli.errors import boundary
 from forest_files.doors.cli.options import AsOpt, JsonOpt, RepoOpt, app, identity
 from forest_files.kernel.errors import ForestError
+
+if TYPE_CHECKING:
+    from forest_files.proposals.rebinds import Rebind
 
 proposal_app = typer.Typer(
     help="Proposals: divergent text a watcher or agent found, waiting for adoption.",
@@ -50,13 +53,26 @@ def _listing(repo: Path, as_json: bool) -> None:
     _settle(root, as_json)
     with ProposalStore(root) as store:
         found = store.open_proposals()
+    renames = _open_rebinds(root)
     if as_json:
-        typer.echo(json.dumps([p.as_dict() for p in found], sort_keys=True))
+        rows = [*(p.as_dict() for p in found), *(r.as_dict() for r in renames)]
+        typer.echo(json.dumps(rows, sort_keys=True))
         return
     for p in found:
         via = "" if p.source == "watch" else f", via {p.source}"
         typer.echo(f"{p.id} {p.selector} (from ground {p.derived_from[:12]}, {p.updated_at}{via})")
-    typer.echo(f"{len(found)} open proposal(s)")
+    for r in renames:
+        typer.echo(f"{r.id} rebind {r.old_selector} -> {r.new_selector} ({r.updated_at})")
+    typer.echo(f"{len(found) + len(renames)} open proposal(s)")
+
+
+def _open_rebinds(root: Path) -> list[Rebind]:
+    from forest_files.proposals.rebinds import RebindStore, exists
+
+    if not exists(root):
+        return []
+    with RebindStore(root) as store:
+        return store.open_rebinds()
 
 
 def _settle(root: Path, quiet: bool) -> None:
@@ -114,6 +130,14 @@ def show(
     root = find_root(repo)
     load_config(root)  # before `forest init`: refused, no local.db made
     _settle(root, as_json)
+    from forest_files.proposals.rebinds import find
+    from forest_files.proposals.view import rebind_lines
+
+    rebind = find(root, pid)
+    if rebind is not None:
+        shown = rebind_lines(root, rebind.id, full=full, colour=colour_wanted())
+        typer.echo(json.dumps(rebind.as_dict(), sort_keys=True) if as_json else "\n".join(shown))
+        return
     if as_json:
         with ProposalStore(root) as store:
             typer.echo(json.dumps(store.get(pid).as_dict(), sort_keys=True))
@@ -131,8 +155,14 @@ def adopt(pid: IdArg, words: AdoptWordsOpt, as_: AsOpt = None, repo: RepoOpt = P
     """
     from forest_files.custody.repository import find_root
     from forest_files.proposals.adopt import adopt_proposal
+    from forest_files.proposals.rebinds import adopt_rebind, find
 
-    new = adopt_proposal(find_root(repo), pid, words=words, by=identity(repo, as_))
+    root = find_root(repo)
+    if find(root, pid) is not None:
+        moved = adopt_rebind(root, pid, words=words, by=identity(repo, as_))
+        typer.echo(f"adopted proposal {pid}: rebound to {moved}; commit .forest/ledger")
+        return
+    new = adopt_proposal(root, pid, words=words, by=identity(repo, as_))
     typer.echo(f"adopted proposal {pid}: {new} is ground; commit .forest/ledger with the file")
 
 
@@ -140,8 +170,15 @@ def _discard(pid: str, repo: Path) -> None:
     from forest_files.custody.proposals import ProposalStore
     from forest_files.custody.repository import find_root
     from forest_files.doors.doorlog import record_proposal
+    from forest_files.proposals.rebinds import RebindStore, find
 
     root = find_root(repo)
+    if find(root, pid) is not None:
+        with RebindStore(root) as rebinds:
+            gone = rebinds.close(pid, "discarded")
+        record_proposal(root, (gone.id, gone.binding, gone.old_selector), "discarded")
+        typer.echo(f"discarded proposal {gone.id} (rebind {gone.old_selector})")
+        return
     with ProposalStore(root) as store:
         done = store.discard(pid)
     record_proposal(root, (done.id, done.binding, done.selector, done.text_hash), "discarded")

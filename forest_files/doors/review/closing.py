@@ -13,7 +13,8 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from forest_files.check.engine import Finding
-from forest_files.proposals.settle import Settled, settle, settle_now
+from forest_files.custody.proposals import Proposal
+from forest_files.proposals.settle import Settled, settle, settle_now, settle_rebinds
 
 
 def audited(root: Path, done: list[Settled]) -> list[Settled]:
@@ -21,14 +22,17 @@ def audited(root: Path, done: list[Settled]) -> list[Settled]:
 
     for s in done:
         p = s.proposal
-        record_proposal(root, (p.id, p.binding, p.selector, p.text_hash), f"closed: {s.why}")
+        digest = (p.text_hash,) if isinstance(p, Proposal) else ()
+        record_proposal(root, (p.id, p.binding, p.selector, *digest), f"closed: {s.why}")
     return done
 
 
 def close_left_behind(root: Path, findings: Iterable[Finding] | None = None) -> list[Settled]:
     """Close (and audit) what ``findings`` (or, if None, a fresh check) leave behind."""
-    done = settle_now(root) if findings is None else settle(root, findings)
-    return audited(root, done)
+    if findings is None:
+        return audited(root, settle_now(root))
+    found = list(findings)
+    return audited(root, [*settle(root, found), *settle_rebinds(root, found)])
 
 
 def said(done: list[Settled]) -> list[str]:

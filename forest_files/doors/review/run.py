@@ -16,16 +16,19 @@ from pathlib import Path
 
 from forest_files.doors.review.keys import Console
 from forest_files.doors.review.session import Item, Session, Tally, gather, run_in_process
+from forest_files.proposals.rebinds import Rebind
 
 
 def shower(root: Path, colour: bool) -> Callable[[Item], list[str]]:
     """What is printed for an item."""
     from forest_files.check.text import block
     from forest_files.custody.proposals import ProposalStore
-    from forest_files.proposals.view import diff_lines, facts
+    from forest_files.proposals.view import diff_lines, facts, rebind_lines
 
     def show(item: Item) -> list[str]:
         lines = [] if item.reported is None else block(item.reported, colour=colour)
+        if item.rebind is not None:
+            return [*lines, *rebind_lines(root, item.rebind.id, colour=colour)]
         p = item.proposal
         if p is None:
             return lines
@@ -48,10 +51,11 @@ def review_here(
 
     con = console or Console()
     report = run_check(root, "worktree", diffs=True)
-    for line in said(close_left_behind(root, (r.finding for r in report.items))):
+    for line in said(close_left_behind(root, [r.finding for r in report.items])):
         con.say(line)
     with ProposalStore(root) as store:
-        items = gather(list(report.failed), store.open_proposals())
+        found = store.open_proposals()
+    items = gather(list(report.failed), found, _open_rebinds(root))
     if not items:
         con.say("nothing to review: no drift, no open proposal")
         return Tally(0)
@@ -62,3 +66,12 @@ def review_here(
     if tally.recorded():
         con.say("commit the acts with the files: git add -- .forest/ledger")
     return tally
+
+
+def _open_rebinds(root: Path) -> list[Rebind]:
+    from forest_files.proposals.rebinds import RebindStore, exists
+
+    if not exists(root):
+        return []
+    with RebindStore(root) as store:
+        return store.open_rebinds()

@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import shlex
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from forest_files.check.findings import WORDS_PLACEHOLDER, Reported
 from forest_files.custody.proposals import Proposal
 from forest_files.doors.review.keys import Console
+from forest_files.proposals.rebinds import Rebind
 
 Run = Callable[[list[str]], int]
 HELP = (
@@ -40,6 +41,7 @@ _RECORDS = ("superseded", "adopted")
 class Item:
     reported: Reported | None
     proposal: Proposal | None
+    rebind: Rebind | None = None  # a heading the watcher saw renamed
 
 
 @dataclass
@@ -59,8 +61,11 @@ class Tally:
         return any(self.outcomes[k] for k in _RECORDS)
 
 
-def gather(reports: list[Reported], proposals: list[Proposal]) -> list[Item]:
-    """One item per failed finding (with its proposals), then proposals alone."""
+def gather(
+    reports: list[Reported], proposals: list[Proposal], renames: Sequence[Rebind] = ()
+) -> list[Item]:
+    """One item per failed finding (with its proposals or its rebind proposal), then
+    proposals alone."""
     by_binding: dict[str, list[Proposal]] = {}
     for p in proposals:  # the watcher's and an agent's may both be open
         by_binding.setdefault(p.binding, []).append(p)
@@ -69,6 +74,19 @@ def gather(reports: list[Reported], proposals: list[Proposal]) -> list[Item]:
         mine: list[Proposal | None] = [*by_binding.pop(r.finding.binding, [])] or [None]
         items += [Item(r if n == 0 else None, p) for n, p in enumerate(mine)]
     items += [Item(None, p) for ps in by_binding.values() for p in ps]
+    for rb in renames:
+        at = [
+            n
+            for n, i in enumerate(items)
+            if i.reported is not None
+            and i.reported.finding.binding == rb.binding
+            and i.proposal is None
+            and i.rebind is None
+        ]
+        if at:
+            items[at[0]] = Item(items[at[0]].reported, None, rb)
+        else:
+            items.append(Item(None, None, rb))
     return items
 
 
@@ -88,7 +106,7 @@ def offered(item: Item) -> list[str]:
     keys = [
         k for k, verb in (("r", "restore"), ("s", "supersede")) if route_step(item.reported, verb)
     ]
-    if item.proposal is not None:
+    if item.proposal is not None or item.rebind is not None:
         keys += ["a", "d"]
     return keys
 
@@ -163,7 +181,7 @@ class Session:
 
     def _command(self, key: str, item: Item) -> list[str] | None:
         """The command ``key`` stands for, words typed in; None if the words were not."""
-        p = item.proposal
+        p = item.proposal or item.rebind
         if key == "d" and p is not None:
             return ["forest", "proposal", "discard", p.id]
         if key == "a" and p is not None:

@@ -80,6 +80,7 @@ class Watcher:
         self.head: str | None = None
         self.bound = BoundSet()
         self._excludes: dict[str, tuple[str, ...]] = {}
+        self._taken: frozenset[str] = frozenset()  # every live binding's selector
         self._sizes: dict[str, int] = {}
         self.errors: collections.deque[str] = collections.deque(maxlen=20)
         self.problem = ""  # the error the last batch ended in; "" once one succeeds
@@ -152,6 +153,7 @@ class Watcher:
         with open_custody(self.root, "worktree") as custody:
             live = [b for b in custody.bindings if not b.retired]
         self._excludes = {b.bind_act: b.excludes for b in live}
+        self._taken = frozenset(b.selector for b in live)
         self.bound = BoundSet.of((b.path for b in live), config.require)
 
     def _dirs(self) -> list[str]:
@@ -297,6 +299,8 @@ class Watcher:
         for r in judged.changed:
             if r.finding.kind == "drifted":
                 self._route(r)
+            elif r.finding.kind == "unresolved" and r.finding.candidates:
+                self._rename(r)
         for path in {r.finding.path for r in items}:
             try:
                 self._sizes[path] = os.lstat(self.root / path).st_size
@@ -338,6 +342,26 @@ class Watcher:
             self._emit([f"  restored ground into {f.selector} (the text is kept as a proposal)"])
         elif outcome.startswith("failed"):
             self._emit([f"  {f.selector}: not restored ({outcome}); its text is a proposal"])
+
+    def _rename(self, r: Reported) -> None:
+        """A heading renamed: its likeliest new selector as a rebind proposal (unless
+        the path's policy is ``notify``); renames.py."""
+        from forest_files.custody.watchpolicy import policy_for
+        from forest_files.doors.watch.renames import propose_rebind
+
+        f = r.finding
+        if policy_for(self._policies, f.path) == "notify":
+            return
+        try:
+            done = propose_rebind(self.root, r, self._excludes.get(f.binding, ()), self._taken)
+        except Exception as exc:  # a locked rebinds.db: logged, judged again
+            self._error(exc)
+            return
+        if done is not None and done[1] != "same":
+            self.journal.add("rebind", f.path, f.selector, " ".join(done))
+            self._emit(
+                [f"  proposal {done[0]} rebinds it ({done[1]}): forest proposal show {done[0]}"]
+            )
 
     def _propose(self, r: Reported) -> bool:
         f = r.finding
