@@ -93,3 +93,20 @@ def test_review_nothing_to_do_accepted(tmp_path: Path) -> None:
     root = bound_repo(tmp_path)
     shown, _ = _review(root, "")
     assert "nothing to review" in shown
+
+
+def test_review_rebind_proposal_adopted_with_words_accepted(tmp_path: Path) -> None:
+    from forest_files.doors.watch.renames import propose_rebind
+    from forest_files.proposals.rebinds import RebindStore
+
+    root = bound_repo(tmp_path)
+    other = DOC.replace("other words", "nothing alike here at all")
+    (root / "a.md").write_text(other.replace("## Keep", "## Kept"), encoding="utf-8")
+    (item,) = judge.check(root, ("a.md",), threading.Event())
+    done = propose_rebind(root, item, (), frozenset())
+    assert done is not None
+    shown, _ = _review(root, "a\n\nthe heading was renamed\n")
+    assert "rebind a.md#Title/Keep -> a.md#Title/Kept" in shown
+    assert "words are required" in shown and "1 of 1 seen: 1 adopted" in shown
+    with RebindStore(root) as store:
+        assert store.get(done[0]).status == "adopted"

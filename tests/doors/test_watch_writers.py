@@ -72,3 +72,19 @@ def test_watch_undone_edit_closes_its_proposal_accepted(tmp_path: Path) -> None:
 
         assert until(closed), w.journal.items()
         assert not w.open_findings()
+
+
+def test_watch_heading_renamed_becomes_rebind_proposal_detected(tmp_path: Path) -> None:
+    from forest_files.proposals.rebinds import RebindStore
+
+    root = bound_repo(tmp_path)
+    renamed = "# Title\n\n## Kept\n\nkept words\n\n## Other\n\nnothing alike here at all\n"
+    # Other's body unlike Keep's (tiny bodies look alike), unbound, before the watcher
+    (root / "a.md").write_text(DOC.replace("other words", "nothing alike here at all"))
+    with watching(root) as w:
+        (root / "a.md").write_text(renamed, encoding="utf-8")
+        ok = w.journal.wait_for(lambda rs: any(r.kind == "rebind" for r in rs), 30)
+        assert ok, w.journal.items()
+    with RebindStore(root) as store:
+        (p,) = store.open_rebinds()
+    assert (p.old_selector, p.new_selector) == ("a.md#Title/Keep", "a.md#Title/Kept")
