@@ -157,6 +157,14 @@ class RebindStore:
         return self.get(found.id)
 
 
+def open_rebinds(root: Path) -> list[Rebind]:
+    """The open rebind proposals (none, and nothing created, before the first)."""
+    if not exists(root):
+        return []
+    with RebindStore(root) as store:
+        return store.open_rebinds()
+
+
 def find(root: Path, pid: str) -> Rebind | None:
     """The rebind proposal ``pid`` names, or None (then it may be a text proposal)."""
     if not exists(root):

@@ -17,16 +17,13 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 import typer
 
 from forest_files.doors.cli.errors import boundary
 from forest_files.doors.cli.options import AsOpt, JsonOpt, RepoOpt, app, identity
 from forest_files.kernel.errors import ForestError
-
-if TYPE_CHECKING:
-    from forest_files.proposals.rebinds import Rebind
 
 proposal_app = typer.Typer(
     help="Proposals: divergent text a watcher or agent found, waiting for adoption.",
@@ -53,7 +50,9 @@ def _listing(repo: Path, as_json: bool) -> None:
     _settle(root, as_json)
     with ProposalStore(root) as store:
         found = store.open_proposals()
-    renames = _open_rebinds(root)
+    from forest_files.proposals.rebinds import open_rebinds
+
+    renames = open_rebinds(root)
     if as_json:
         rows = [*(p.as_dict() for p in found), *(r.as_dict() for r in renames)]
         typer.echo(json.dumps(rows, sort_keys=True))
@@ -64,15 +63,6 @@ def _listing(repo: Path, as_json: bool) -> None:
     for r in renames:
         typer.echo(f"{r.id} rebind {r.old_selector} -> {r.new_selector} ({r.updated_at})")
     typer.echo(f"{len(found) + len(renames)} open proposal(s)")
-
-
-def _open_rebinds(root: Path) -> list[Rebind]:
-    from forest_files.proposals.rebinds import RebindStore, exists
-
-    if not exists(root):
-        return []
-    with RebindStore(root) as store:
-        return store.open_rebinds()
 
 
 def _settle(root: Path, quiet: bool) -> None:

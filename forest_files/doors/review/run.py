@@ -16,7 +16,7 @@ from pathlib import Path
 
 from forest_files.doors.review.keys import Console
 from forest_files.doors.review.session import Item, Session, Tally, gather, run_in_process
-from forest_files.proposals.rebinds import Rebind
+from forest_files.proposals.rebinds import open_rebinds
 
 
 def shower(root: Path, colour: bool) -> Callable[[Item], list[str]]:
@@ -55,7 +55,7 @@ def review_here(
         con.say(line)
     with ProposalStore(root) as store:
         found = store.open_proposals()
-    items = gather(list(report.failed), found, _open_rebinds(root))
+    items = gather(list(report.failed), found, open_rebinds(root))
     if not items:
         con.say("nothing to review: no drift, no open proposal")
         return Tally(0)
@@ -66,12 +66,3 @@ def review_here(
     if tally.recorded():
         con.say("commit the acts with the files: git add -- .forest/ledger")
     return tally
-
-
-def _open_rebinds(root: Path) -> list[Rebind]:
-    from forest_files.proposals.rebinds import RebindStore, exists
-
-    if not exists(root):
-        return []
-    with RebindStore(root) as store:
-        return store.open_rebinds()
