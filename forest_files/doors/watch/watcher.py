@@ -1,6 +1,8 @@
 """The watcher: observers note paths, one worker judges them through the check path.
 
-Stores: proposals (judge.capture); under a ``restore`` policy (forest.toml's
+Stores: proposals (judge.capture); a renamed heading's likeliest new selector
+as a rebind proposal (renames.py); closes the proposals its verdicts leave
+behind (doors/review/closing.py); under a ``restore`` policy (forest.toml's
 ``[watch]``, policy.py) the section's ground written back by compare-and-swap
 after its text became the proposal (route.py). It never roots, supersedes or
 rebinds: the index is brought in step by the check path itself.
