@@ -6,11 +6,13 @@ colour as ``forest check`` prints it (NO_COLOR honoured)."""
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import os
 import re
 import select
 import subprocess
 import sys
+import termios
 import threading
 import time
 from collections.abc import Iterator
@@ -28,6 +30,10 @@ FOREST = str(Path(sys.executable).with_name("forest"))
 TIMEOUT = 30.0
 
 
+def _controlling() -> None:
+    fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+
+
 class Pty:
     """``forest review`` on the slave side of a fresh pseudo-terminal."""
 
@@ -43,6 +49,7 @@ class Pty:
             stdout=slave,
             stderr=slave,
             start_new_session=True,
+            preexec_fn=_controlling,  # after setsid: the pty is its terminal, as in a shell
         )
         os.close(slave)
         self.seen = ""
@@ -143,3 +150,22 @@ def test_review_pty_supersede_key_no_colour_accepted(tmp_path: Path, started: li
     assert "$ forest supersede" in ran
     assert "review: 2 of 2 seen: 1 kept, 1 superseded" in ran
     assert t.close() == 0
+
+
+def test_review_pty_ctrl_c_records_nothing_recovers(tmp_path: Path, started: list[Pty]) -> None:
+    """Ctrl-C at a key prompt: one `forest: interrupted` line, exit 130, the terminal
+    mode given back, nothing recorded."""
+    root, pid = _drift_two(tmp_path)
+    segments = sorted((root / ".forest" / "ledger" / "segments").iterdir())
+    t = Pty(root)
+    started.append(t)
+    t.expect(r"1 of 2 — .*: ")
+    t.send("\x03")
+    assert "forest: interrupted" in t.expect(r"interrupted")
+    assert t.proc.wait(timeout=TIMEOUT) == 130
+    lflag = termios.tcgetattr(t.master)[3]  # the mode the terminal was left in
+    assert lflag & termios.ICANON and lflag & termios.ECHO
+    assert t.close() == 130
+    assert sorted((root / ".forest" / "ledger" / "segments").iterdir()) == segments
+    with ProposalStore(root) as store:
+        assert store.get(pid).status == "open"
