@@ -110,3 +110,13 @@ def test_review_rebind_proposal_adopted_with_words_accepted(tmp_path: Path) -> N
     assert "words are required" in shown and "1 of 1 seen: 1 adopted" in shown
     with RebindStore(root) as store:
         assert store.get(done[0]).status == "adopted"
+
+
+def test_review_discard_key_keeps_no_text_accepted(tmp_path: Path) -> None:
+    root = bound_repo(tmp_path)
+    pid = _capture(root, EDITED)
+    shown, _ = _review(root, "d\n")
+    assert f"$ forest proposal discard {pid}" in shown and "1 of 1 seen: 1 discarded" in shown
+    with ProposalStore(root) as store:
+        assert (store.get(pid).status, store.get(pid).text) == ("discarded", None)
+    assert "git add" not in shown  # nothing was recorded in the ledger
