@@ -187,6 +187,7 @@ def test_mcp_proposals_version_one_file_rebuilt(tmp_path: Path) -> None:
 def test_mcp_proposal_shown_by_review_beside_capture_accepted(tmp_path: Path) -> None:
     import io
 
+    from forest_files.doors.cli.review_cmd import run_in_process
     from forest_files.doors.review.keys import Console
     from forest_files.doors.review.run import review_here
 
@@ -197,7 +198,8 @@ def test_mcp_proposal_shown_by_review_beside_capture_accepted(tmp_path: Path) ->
     assert watched is not None
     agent = _propose(root, "## Keep\n\nagent words\n\n").data["id"]
     shown = io.StringIO()
-    tally = review_here(root, None, colour=False, console=Console(io.StringIO("n\nn\n"), shown))
+    console = Console(io.StringIO("n\nn\n"), shown)
+    tally = review_here(root, None, colour=False, run=run_in_process(root), console=console)
     assert not tally.recorded() and tally.outcomes["kept"] == 2
     out = shown.getvalue()
     assert watched.split(" ")[0] in out and agent in out and f"by {AGENT} (claimed)" in out

@@ -11,6 +11,7 @@ from helpers.custody import BY, DOC
 from helpers.watch import EDITED, bound_repo
 
 from forest_files.custody.proposals import ProposalStore
+from forest_files.doors.cli.review_cmd import run_in_process
 from forest_files.doors.review.keys import Console
 from forest_files.doors.review.run import review_here
 from forest_files.doors.watch import judge
@@ -27,7 +28,8 @@ def _capture(root: Path, text: str) -> str:
 
 def _review(root: Path, typed: str) -> tuple[str, object]:
     out = io.StringIO()
-    tally = review_here(root, BY, colour=False, console=Console(io.StringIO(typed), out))
+    console = Console(io.StringIO(typed), out)
+    tally = review_here(root, BY, colour=False, run=run_in_process(root), console=console)
     return out.getvalue(), tally
 
 
@@ -120,3 +122,9 @@ def test_review_discard_key_keeps_no_text_accepted(tmp_path: Path) -> None:
     with ProposalStore(root) as store:
         assert (store.get(pid).status, store.get(pid).text) == ("discarded", None)
     assert "git add" not in shown  # nothing was recorded in the ledger
+
+
+def test_review_command_usage_error_leaves_item_refused(tmp_path: Path) -> None:
+    """A printed command that click refuses (a usage error) is exit 2 for the item,
+    never an exception out of the review."""
+    assert run_in_process(tmp_path)(["forest", "proposal", "adopt"]) == 2

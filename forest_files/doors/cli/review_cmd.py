@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated
 
@@ -212,4 +213,25 @@ def review(repo: RepoOpt = Path("."), as_: AsOpt = None) -> None:
     from forest_files.custody.repository import find_root
     from forest_files.doors.review.run import review_here
 
-    review_here(find_root(repo), as_, colour=colour_wanted())
+    root = find_root(repo)
+    review_here(root, as_, colour=colour_wanted(), run=run_in_process(root))
+
+
+def run_in_process(root: Path) -> Callable[[list[str]], int]:
+    """Run a printed ``forest …`` command through this same CLI, in ``root``; a usage
+    error is said in one line and is exit 2 for the item, never an exception."""
+
+    def run(argv: list[str]) -> int:
+        try:
+            code = app(args=[*argv[1:], "--repo", str(root)], standalone_mode=False)
+        except typer.Exit as done:
+            return int(done.exit_code)
+        except Exception as exc:  # click's usage errors (vendored by typer or not)
+            message = getattr(exc, "format_message", None)
+            if message is None or not hasattr(exc, "exit_code"):
+                raise
+            typer.echo(f"forest: {message()}", err=True)
+            return int(exc.exit_code)
+        return int(code or 0)
+
+    return run

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from forest_files.doors.review.keys import Console
-from forest_files.doors.review.session import Item, Session, Tally, gather, run_in_process
+from forest_files.doors.review.session import Item, Run, Session, Tally, gather
 from forest_files.proposals.rebinds import open_rebinds
 
 
@@ -43,7 +43,12 @@ def shower(root: Path, colour: bool) -> Callable[[Item], list[str]]:
 
 
 def review_here(
-    root: Path, as_: str | None, *, colour: bool, console: Console | None = None
+    root: Path,
+    as_: str | None,
+    *,
+    colour: bool,
+    run: Run,
+    console: Console | None = None,
 ) -> Tally:
     from forest_files.check.path import run_check
     from forest_files.custody.proposals import ProposalStore
@@ -60,7 +65,7 @@ def review_here(
         con.say("nothing to review: no drift, no open proposal")
         return Tally(0)
     con.say(f"{len(items)} item(s) to review; ? lists the keys")
-    tally = Session(con, run_in_process(root), shower(root, colour), as_).walk(items)
+    tally = Session(con, run, shower(root, colour), as_).walk(items)
     con.say("")
     con.say(tally.summary())
     if tally.recorded():

@@ -16,7 +16,6 @@ import shlex
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from forest_files.check.findings import WORDS_PLACEHOLDER, Reported
 from forest_files.custody.proposals import Proposal
@@ -203,15 +202,3 @@ class Session:
 
     def _as(self, argv: list[str]) -> list[str]:
         return [*argv, "--as", self.as_] if self.as_ else argv
-
-
-def run_in_process(root: Path) -> Run:
-    """Run a printed ``forest …`` command through this same CLI, in ``root``."""
-
-    def run(argv: list[str]) -> int:
-        from forest_files.doors.cli import app
-
-        code = app(args=[*argv[1:], "--repo", str(root)], standalone_mode=False)
-        return int(code or 0)
-
-    return run
