@@ -109,3 +109,17 @@ def test_rebind_proposal_heading_back_closed_accepted(root: Path) -> None:
     pid = _rename(root)
     (root / "a.md").write_text(CANON, encoding="utf-8")
     assert [(s.proposal.id, s.why) for s in close_left_behind(root)] == [(pid, "heading back")]
+
+
+def test_rebind_proposal_target_offered_to_another_binding_refused(root: Path) -> None:
+    """Another binding's open rebind proposal names the target: not offered twice."""
+    with RebindStore(root) as store:
+        store.propose(
+            binding="another",
+            path="a.md",
+            old="a.md#Canon/Gone",
+            new=NEW,
+            derived_from="0" * 64,
+            score=1.0,
+        )
+    assert _rename(root) is None

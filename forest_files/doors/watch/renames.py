@@ -4,8 +4,9 @@ An ``unresolved`` finding names the headings now near where the bound one was
 (its ``candidates``). Each candidate's section is read from the file as the
 check read it; the one whose body (the lines under the heading) shares most of
 ground's body becomes the binding's rebind proposal, if it shares at least
-``MIN_SHARED`` and no live binding holds that selector already (two bindings are
-never offered the same target). Ties go to the candidate the check named first.
+``MIN_SHARED``, no live binding holds that selector already and no other
+binding's open rebind proposal names it (two bindings are never offered the same
+target). Ties go to the candidate the check named first.
 
 Stores: through ``RebindStore`` (selectors and a score; never text).
 Refuses: nothing; a file that changed again, or no candidate close enough,
@@ -83,11 +84,12 @@ def propose_rebind(
     f = r.finding
     if f.kind != "unresolved" or not f.candidates or f.ground is None:
         return None
-    found = likeliest(root, r, excludes, taken)
-    if found is None:
-        return None
-    new, score = found
     with RebindStore(root) as store:
+        offered = {p.new_selector for p in store.open_rebinds() if p.binding != f.binding}
+        found = likeliest(root, r, excludes, taken | offered)
+        if found is None:
+            return None
+        new, score = found
         done, outcome = store.propose(
             binding=f.binding,
             path=f.path,
