@@ -4,9 +4,12 @@ Stores: nothing.
 Refuses: an unknown id (store.py).
 Returns: lines: the proposal's facts (id, selector, ground it diverged from,
 status, earlier versions kept; an agent's door, claimed signature and reason),
-then the word-level diff ground → proposal,
-for a terminal. Machine output uses ``Proposal.as_dict`` (no text).
-Test: tests/proposals/test_proposals.py
+then the word-level diff ground → proposal as ``forest diff --words`` prints it:
+the changed lines with one line of context and an ``@@ line N @@`` header per
+hunk (N counted in the section, heading line 1), or with ``full`` every line
+of the section; coloured when asked. Machine output uses ``Proposal.as_dict``
+(no text).
+Test: tests/proposals/test_proposals.py, tests/proposals/test_settle.py
 """
 
 from __future__ import annotations
@@ -14,7 +17,6 @@ from __future__ import annotations
 from pathlib import Path
 
 from forest_files.custody.proposals import Proposal, ProposalStore
-from forest_files.text.worddiff import word_diff
 
 
 def facts(p: Proposal, versions: int) -> list[str]:
@@ -38,14 +40,65 @@ def ground_of(root: Path, content_id: str) -> str | None:
         return ground_text(repo.synced(), content_id)
 
 
-def show_lines(root: Path, pid: str) -> list[str]:
+def diff_lines(root: Path, p: Proposal, *, full: bool = False, colour: bool = False) -> list[str]:
+    """Ground → proposal by words: changed lines with context, or (``full``) all."""
+    from forest_files.check.diff import word_diff
+
+    if p.text is None:
+        return ["  (its text was discarded)"]
+    ground = ground_of(root, p.derived_from) or ""
+    shown = word_diff(ground, p.text, context=None if full else 1, colour=colour)
+    return [f"--- ground {p.selector}", f"+++ proposal {p.id}", shown or "(no change)"]
+
+
+def show_lines(root: Path, pid: str, *, full: bool = False, colour: bool = False) -> list[str]:
     with ProposalStore(root) as store:
         p = store.get(pid)
         versions = store.versions(p.id)
-    lines = facts(p, versions)
-    if p.text is None:
-        return [*lines, "  (its text was discarded)"]
-    ground = ground_of(root, p.derived_from)
-    lines.append("")
-    lines.append(word_diff(ground or "", p.text).rstrip("\n"))
-    return lines
+    return [*facts(p, versions), "", *diff_lines(root, p, full=full, colour=colour)]
+
+
+def rebind_lines(root: Path, pid: str, *, full: bool = False, colour: bool = False) -> list[str]:
+    """A rebind proposal: old -> new selector, the route it stands for, and ground ->
+    the new section now, by words."""
+    import shlex
+
+    from forest_files.check.diff import word_diff
+    from forest_files.proposals.rebinds import RebindStore
+
+    with RebindStore(root) as store:
+        p = store.get(pid)
+    lines = [
+        f"proposal {p.id} {p.status}: rebind {p.old_selector} -> {p.new_selector}",
+        f"  derived from ground {p.derived_from[:12]}; the new section shares "
+        f"{p.score:.0%} of ground's body; updated {p.updated_at}",
+        f"  stands for: forest rebind {shlex.quote(p.old_selector)} "
+        f"{shlex.quote(p.new_selector)} --words '…'",
+        "",
+    ]
+    now = _section_now(root, p.new_selector, p.binding)
+    if now is None:
+        return [*lines, "  (the new section is not readable now)"]
+    shown = word_diff(ground_of(root, p.derived_from) or "", now, context=None if full else 1)
+    out = [f"--- ground {p.old_selector}", f"+++ now {p.new_selector}", shown or "(no change)"]
+    if colour:
+        from forest_files.check.diff import colourise
+
+        out = [colourise(line) for line in out]
+    return [*lines, *out]
+
+
+def _section_now(root: Path, selector: str, binding: str) -> str | None:
+    from forest_files.custody.bindings import all_bindings
+    from forest_files.custody.repository import Repository
+    from forest_files.custody.targets import read_section
+    from forest_files.kernel.errors import ForestError
+
+    with Repository(root) as repo:
+        found = [b for b in all_bindings(repo.synced()) if b.bind_act == binding]
+        limit = repo.config.max_body_bytes
+    excludes = found[0].excludes if found else ()
+    try:
+        return read_section(root, selector, excludes, max_bytes=limit).text
+    except ForestError:
+        return None

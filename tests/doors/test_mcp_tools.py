@@ -184,10 +184,12 @@ def test_mcp_proposals_version_one_file_rebuilt(tmp_path: Path) -> None:
         assert store.conn.execute("PRAGMA user_version").fetchone()[0] == 2
 
 
-def test_mcp_proposal_shown_by_review_beside_capture_accepted(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    from forest_files.doors.cli.review_cmd import walk
+def test_mcp_proposal_shown_by_review_beside_capture_accepted(tmp_path: Path) -> None:
+    import io
+
+    from forest_files.doors.cli.review_cmd import run_in_process
+    from forest_files.doors.review.keys import Console
+    from forest_files.doors.review.run import review_here
 
     root = bound_repo(tmp_path)
     (root / "a.md").write_text(EDITED, encoding="utf-8")
@@ -195,6 +197,9 @@ def test_mcp_proposal_shown_by_review_beside_capture_accepted(
     watched = judge.capture(root, item, (), 1 << 20)
     assert watched is not None
     agent = _propose(root, "## Keep\n\nagent words\n\n").data["id"]
-    assert walk(root, lambda prompt: "n") == 0
-    out = capsys.readouterr().out
+    shown = io.StringIO()
+    console = Console(io.StringIO("n\nn\n"), shown)
+    tally = review_here(root, None, colour=False, run=run_in_process(root), console=console)
+    assert not tally.recorded() and tally.outcomes["kept"] == 2
+    out = shown.getvalue()
     assert watched.split(" ")[0] in out and agent in out and f"by {AGENT} (claimed)" in out

@@ -17,10 +17,8 @@ import forest_files.doors.cli  # noqa: F401  (registers every command)
 from forest_files.custody.proposals import MAX_VERSIONS, NoSuchProposal, ProposalStore
 from forest_files.custody.repository import Repository
 from forest_files.doors.cli import app
-from forest_files.doors.cli.review_cmd import walk
 from forest_files.doors.watch import judge
 from forest_files.kernel.errors import AuthorityRefused, ForestError
-from forest_files.kernel.hashing import hash_body
 from forest_files.proposals.adopt import ProposalStale, adopt_proposal
 from forest_files.text.worddiff import word_diff
 from tests.helpers.state import shared_state
@@ -197,16 +195,3 @@ def test_review_without_terminal_refused(tmp_path: Path) -> None:
     root = bound_repo(tmp_path)
     out = runner.invoke(app, ["review", "--repo", str(root)])
     assert out.exit_code == 1 and "needs a terminal" in out.output
-
-
-def test_review_keys_run_printed_commands_accepted(tmp_path: Path) -> None:
-    root = bound_repo(tmp_path)
-    pid = _capture(root, EDITED)
-    answers = iter(["a", "adopting in review"])
-    assert walk(root, lambda _prompt: next(answers), BY) == 1
-    with ProposalStore(root) as store:
-        assert store.get(pid).status == "adopted"
-    (root / "a.md").write_text(DOC.replace("kept words", "again"))
-    answers = iter(["r"])
-    assert walk(root, lambda _prompt: next(answers)) == 1
-    assert hash_body((root / "a.md").read_text()) == hash_body(EDITED)

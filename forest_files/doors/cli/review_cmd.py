@@ -2,16 +2,19 @@
 
 Stores: nothing itself: adopting is ``proposals.adopt`` (an ordinary
 supersession), discarding is ``ProposalStore.discard``; a review key runs the
-very command it prints (through this same CLI).
-Refuses: nothing itself; ``forest review`` without a terminal refuses,
-naming the commands to use instead.
+very command it prints (through this same CLI, doors/review/). Listing, showing
+and reviewing first close the proposals the text left behind (back at ground,
+or superseded: doors/review/closing.py).
+Refuses: nothing itself; ``forest review`` whose output is not a terminal
+refuses, naming the commands to use instead.
 Returns: text, or ``--json`` (ids, selectors, hashes — never proposal text).
-Test: tests/proposals/test_proposals.py
+Test: tests/proposals/test_proposals.py, tests/doors/test_review_pty.py
 """
 
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -30,6 +33,9 @@ proposal_app = typer.Typer(
 )
 app.add_typer(proposal_app, name="proposal")
 IdArg = Annotated[str, typer.Argument(help="A proposal id (or a unique prefix).")]
+FullOpt = Annotated[
+    bool, typer.Option("--full", help="Every line of the section, not only the changed ones.")
+]
 AdoptWordsOpt = Annotated[
     str, typer.Option("--words", help="Why this text becomes ground (required).")
 ]
@@ -42,15 +48,36 @@ def _listing(repo: Path, as_json: bool) -> None:
 
     root = find_root(repo)
     load_config(root)  # before `forest init`: refused, no local.db made
+    _settle(root, as_json)
     with ProposalStore(root) as store:
         found = store.open_proposals()
+    from forest_files.proposals.rebinds import open_rebinds
+
+    renames = open_rebinds(root)
     if as_json:
-        typer.echo(json.dumps([p.as_dict() for p in found], sort_keys=True))
+        rows = [*(p.as_dict() for p in found), *(r.as_dict() for r in renames)]
+        typer.echo(json.dumps(rows, sort_keys=True))
         return
     for p in found:
         via = "" if p.source == "watch" else f", via {p.source}"
         typer.echo(f"{p.id} {p.selector} (from ground {p.derived_from[:12]}, {p.updated_at}{via})")
-    typer.echo(f"{len(found)} open proposal(s)")
+    for r in renames:
+        typer.echo(f"{r.id} rebind {r.old_selector} -> {r.new_selector} ({r.updated_at})")
+    typer.echo(f"{len(found) + len(renames)} open proposal(s)")
+
+
+def _settle(root: Path, quiet: bool) -> None:
+    """Close what the text left behind before anything is listed (said on stderr)."""
+    from forest_files.doors.review.closing import close_left_behind, said
+
+    for line in said(close_left_behind(root)):
+        if not quiet:
+            typer.echo(line, err=True)
+
+
+def colour_wanted() -> bool:
+    """Colour as ``forest check``: on a terminal, unless NO_COLOR is set."""
+    return sys.stdout.isatty() and not os.environ.get("NO_COLOR")
 
 
 @app.command()
@@ -75,21 +102,38 @@ def list_(repo: RepoOpt = Path("."), as_json: JsonOpt = False) -> None:
 
 @proposal_app.command("show")
 @boundary
-def show(pid: IdArg, repo: RepoOpt = Path("."), as_json: JsonOpt = False) -> None:
-    """One proposal and its word-level diff against ground ([-removed-] {+added+}).
+def show(
+    pid: IdArg,
+    full: FullOpt = False,
+    repo: RepoOpt = Path("."),
+    as_json: JsonOpt = False,
+) -> None:
+    """One proposal and its changed lines against ground, words marked
+    ([-removed-]{+added+}) with a line of context, as `forest diff --words` prints.
 
-    Example: forest proposal show 3f2a9c
+    Example: forest proposal show 3f2a9c --full
     """
+    from forest_files.custody.config import load_config
     from forest_files.custody.proposals import ProposalStore
     from forest_files.custody.repository import find_root
     from forest_files.proposals.view import show_lines
 
     root = find_root(repo)
+    load_config(root)  # before `forest init`: refused, no local.db made
+    _settle(root, as_json)
+    from forest_files.proposals.rebinds import find
+    from forest_files.proposals.view import rebind_lines
+
+    rebind = find(root, pid)
+    if rebind is not None:
+        shown = rebind_lines(root, rebind.id, full=full, colour=colour_wanted())
+        typer.echo(json.dumps(rebind.as_dict(), sort_keys=True) if as_json else "\n".join(shown))
+        return
     if as_json:
         with ProposalStore(root) as store:
             typer.echo(json.dumps(store.get(pid).as_dict(), sort_keys=True))
         return
-    typer.echo("\n".join(show_lines(root, pid)))
+    typer.echo("\n".join(show_lines(root, pid, full=full, colour=colour_wanted())))
 
 
 @proposal_app.command("adopt")
@@ -102,8 +146,14 @@ def adopt(pid: IdArg, words: AdoptWordsOpt, as_: AsOpt = None, repo: RepoOpt = P
     """
     from forest_files.custody.repository import find_root
     from forest_files.proposals.adopt import adopt_proposal
+    from forest_files.proposals.rebinds import adopt_rebind, find
 
-    new = adopt_proposal(find_root(repo), pid, words=words, by=identity(repo, as_))
+    root = find_root(repo)
+    if find(root, pid) is not None:
+        moved = adopt_rebind(root, pid, words=words, by=identity(repo, as_))
+        typer.echo(f"adopted proposal {pid}: rebound to {moved}; commit .forest/ledger")
+        return
+    new = adopt_proposal(root, pid, words=words, by=identity(repo, as_))
     typer.echo(f"adopted proposal {pid}: {new} is ground; commit .forest/ledger with the file")
 
 
@@ -111,8 +161,15 @@ def _discard(pid: str, repo: Path) -> None:
     from forest_files.custody.proposals import ProposalStore
     from forest_files.custody.repository import find_root
     from forest_files.doors.doorlog import record_proposal
+    from forest_files.proposals.rebinds import RebindStore, find
 
     root = find_root(repo)
+    if find(root, pid) is not None:
+        with RebindStore(root) as rebinds:
+            gone = rebinds.close(pid, "discarded")
+        record_proposal(root, (gone.id, gone.binding, gone.old_selector), "discarded")
+        typer.echo(f"discarded proposal {gone.id} (rebind {gone.old_selector})")
+        return
     with ProposalStore(root) as store:
         done = store.discard(pid)
     record_proposal(root, (done.id, done.binding, done.selector, done.text_hash), "discarded")
@@ -139,83 +196,42 @@ def drop(pid: IdArg, repo: RepoOpt = Path(".")) -> None:
     _discard(pid, repo)
 
 
-Ask = Callable[[str], str]
-KEYS = "[r]estore [s]upersede [a]dopt proposal [k]eep/[n]ext [q]uit"
-
-
 @app.command()
 @boundary
 def review(repo: RepoOpt = Path("."), as_: AsOpt = None) -> None:
-    """Walk every drifted binding and open proposal: the diff, then restore, supersede,
-    adopt the proposal, keep, next or quit — each key runs the command it prints.
+    """Walk every drifted binding and open proposal, one key each (no Enter): restore,
+    supersede, adopt or discard the proposal, next, quit, ? for help.
 
+    Each key runs the command it prints; words are typed, never defaulted.
     Example: forest review
     """
-    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+    if not sys.stdout.isatty():
         raise ForestError(
             "forest review needs a terminal; use `forest check --show-diff`, "
             "`forest proposals` and `forest proposal adopt ID --words …` instead"
         )
-    walk(repo, lambda prompt: typer.prompt(prompt, default="n"), as_)
-
-
-def walk(repo: Path, ask: Ask, as_: str | None = None) -> int:
-    """The review loop; returns how many commands ran."""
-    from forest_files.check.findings import Reported
-    from forest_files.check.path import run_check
-    from forest_files.check.text import block
-    from forest_files.custody.proposals import Proposal, ProposalStore
     from forest_files.custody.repository import find_root
-    from forest_files.proposals.view import show_lines
+    from forest_files.doors.review.run import review_here
 
     root = find_root(repo)
-    report = run_check(root, "worktree", diffs=True)
-    with ProposalStore(root) as store:
-        open_by_binding: dict[str, list[Proposal]] = {}
-        for p in store.open_proposals():  # the watcher's and an agent's may both be open
-            open_by_binding.setdefault(p.binding, []).append(p)
-    ran = 0
-    items: list[tuple[Reported | None, Proposal | None]] = []
-    for r in report.failed:
-        mine: list[Proposal | None] = [*open_by_binding.pop(r.finding.binding, [])] or [None]
-        items += [(r if n == 0 else None, p) for n, p in enumerate(mine)]
-    items += [(None, p) for ps in open_by_binding.values() for p in ps]
-    for reported, proposal in items:
-        if reported is not None:
-            typer.echo("\n".join(block(reported)))
-        if proposal is not None:
-            typer.echo("\n".join(show_lines(root, proposal.id)))
-        answer = ask(KEYS).strip().lower()[:1]
-        if answer == "q":
-            break
-        argv = _command(answer, reported, proposal, ask)
-        if argv is None:
-            continue
-        typer.echo("$ " + " ".join(argv))
-        if as_ and argv[1] in ("supersede", "proposal"):
-            argv = [*argv, "--as", as_]
-        code = app(args=[*argv[1:], "--repo", str(root)], standalone_mode=False)
-        ran += 1
-        if code:
-            typer.echo(f"(exit {code})")
-    return ran
+    review_here(root, as_, colour=colour_wanted(), run=run_in_process(root))
 
 
-def _command(answer: str, reported: object, proposal: object, ask: Ask) -> list[str] | None:
-    """The printed command a key stands for (the finding's own route, words filled in)."""
-    from forest_files.check.findings import WORDS_PLACEHOLDER, Reported
-    from forest_files.custody.proposals import Proposal
+def run_in_process(root: Path) -> Callable[[list[str]], int]:
+    """Run a printed ``forest …`` command through this same CLI, in ``root``; a usage
+    error is said in one line and is exit 2 for the item, never an exception."""
 
-    if answer == "a" and isinstance(proposal, Proposal):
-        return ["forest", "proposal", "adopt", proposal.id, "--words", ask("words")]
-    if answer not in ("r", "s") or not isinstance(reported, Reported):
-        return None
-    verb = "restore" if answer == "r" else "supersede"
-    for route in reported.routes:
-        for step in route.steps:
-            if len(step) > 1 and step[0] == "forest" and step[1] == verb:
-                if WORDS_PLACEHOLDER in step:
-                    words = ask("words")
-                    return [words if w == WORDS_PLACEHOLDER else w for w in step]
-                return list(step)
-    return None
+    def run(argv: list[str]) -> int:
+        try:
+            code = app(args=[*argv[1:], "--repo", str(root)], standalone_mode=False)
+        except typer.Exit as done:
+            return int(done.exit_code)
+        except Exception as exc:  # click's usage errors (vendored by typer or not)
+            message = getattr(exc, "format_message", None)
+            if message is None or not hasattr(exc, "exit_code"):
+                raise
+            typer.echo(f"forest: {message()}", err=True)
+            return int(exc.exit_code)
+        return int(code or 0)
+
+    return run

@@ -1,6 +1,7 @@
 """Door two: the background watcher. Events only say where to look; a check decides.
 
-Stores: proposals (through ``forest_files.proposals``), the watcher's pid,
+Stores: proposals and rebind proposals (through ``forest_files.proposals``;
+renames.py), the watcher's pid,
 lock, state and log files under ``.git/forest/`` (daemon.py). Never the
 ledger, never ground: the watcher roots, supersedes and rebinds nothing.
 Refuses: a second watcher on one repository (daemon.py).

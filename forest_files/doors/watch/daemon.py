@@ -249,6 +249,11 @@ def status(root: Path) -> dict[str, object]:
             state = json.loads((worktree_dir(root) / WATCH_STATE).read_text(encoding="utf-8"))
         except (OSError, ValueError):
             state = {}
+    if pid is None:  # no watcher closes what the text left behind: close it here
+        from forest_files.doors.review.closing import close_left_behind
+
+        with contextlib.suppress(ForestError):  # a status never fails for it
+            close_left_behind(root)
     proposals: list[dict[str, str]] = []
     if (shared_dir(root, create=False) / LOCAL_DB_NAME).exists():  # a status creates nothing
         with ProposalStore(root) as store:
@@ -256,6 +261,12 @@ def status(root: Path) -> dict[str, object]:
                 {"id": p.id, "selector": p.selector, "text_hash": p.text_hash}
                 for p in store.open_proposals()
             ]
+    from forest_files.proposals.rebinds import open_rebinds
+
+    proposals += [
+        {"id": r.id, "selector": r.old_selector, "rebind_to": r.new_selector}
+        for r in open_rebinds(root)
+    ]
     return {
         "running": pid is not None,
         "pid": pid,

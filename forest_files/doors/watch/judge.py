@@ -77,13 +77,19 @@ class Verdicts:
         self.journal = journal
         self._last: dict[str, tuple[str, str | None]] = {}
         self._open: dict[str, Reported] = {}
+        self._paths: dict[str, str] = {}  # the path each key was last reported at
 
-    def apply(self, items: list[Reported], *, full: bool) -> Judged:
+    def apply(self, items: list[Reported], *, full: bool, paths: tuple[str, ...] = ()) -> Judged:
+        """Take a check's verdicts. ``full``: every binding was judged; else only those
+        in ``paths``, where a finding no longer reported (a required file deleted, a
+        section gone with its heading) is over: the state shows the present."""
         seen = {_key(r) for r in items}
-        if full:  # a binding no longer reported is retired or gone with its ledger
-            for gone in set(self._last) - seen:
+        judged = set(paths)
+        for gone in set(self._last) - seen:
+            if full or self._paths.get(gone) in judged:
                 self._last.pop(gone)
                 self._open.pop(gone, None)
+                self._paths.pop(gone, None)
         changed: list[Reported] = []
         lines: list[str] = []
         for r in items:
@@ -92,6 +98,7 @@ class Verdicts:
             now = (f.kind, f.actual_hash if f.failed else None)  # clean is clean
             before = self._last.get(key)
             self._last[key] = now
+            self._paths[key] = f.path
             if f.failed:
                 self._open[key] = r
             else:

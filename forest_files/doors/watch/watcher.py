@@ -1,6 +1,8 @@
 """The watcher: observers note paths, one worker judges them through the check path.
 
-Stores: proposals (judge.capture); under a ``restore`` policy (forest.toml's
+Stores: proposals (judge.capture); a renamed heading's likeliest new selector
+as a rebind proposal (renames.py); closes the proposals its verdicts leave
+behind (doors/review/closing.py); under a ``restore`` policy (forest.toml's
 ``[watch]``, policy.py) the section's ground written back by compare-and-swap
 after its text became the proposal (route.py). It never roots, supersedes or
 rebinds: the index is brought in step by the check path itself.
@@ -80,6 +82,7 @@ class Watcher:
         self.head: str | None = None
         self.bound = BoundSet()
         self._excludes: dict[str, tuple[str, ...]] = {}
+        self._taken: frozenset[str] = frozenset()  # every live binding's selector
         self._sizes: dict[str, int] = {}
         self.errors: collections.deque[str] = collections.deque(maxlen=20)
         self.problem = ""  # the error the last batch ended in; "" once one succeeds
@@ -152,6 +155,7 @@ class Watcher:
         with open_custody(self.root, "worktree") as custody:
             live = [b for b in custody.bindings if not b.retired]
         self._excludes = {b.bind_act: b.excludes for b in live}
+        self._taken = frozenset(b.selector for b in live)
         self.bound = BoundSet.of((b.path for b in live), config.require)
 
     def _dirs(self) -> list[str]:
@@ -240,7 +244,7 @@ class Watcher:
             # git started while we judged: these verdicts may mix two states
             self.collector.hold({}, frozenset({"full"}), now + self.settings.git_retry)
             return False
-        self._take(items, full)
+        self._take(items, full, paths)
         self.journal.add("check", detail=str(len(paths)) if paths else "all")
         if full:
             self.journal.add("reconciled")
@@ -281,8 +285,9 @@ class Watcher:
             return ""
         return "empty" if size == 0 and self._sizes.get(path, 0) > 0 else ""
 
-    def _take(self, items: list[Reported], full: bool) -> None:
-        judged = self.verdicts.apply(items, full=full)
+    def _take(self, items: list[Reported], full: bool, paths: tuple[str, ...] = ()) -> None:
+        judged = self.verdicts.apply(items, full=full, paths=paths)
+        self._settle(items)
         self._emit(list(judged.lines))
         from forest_files.doors.doorlog import record_findings  # new drift: audited
 
@@ -296,11 +301,23 @@ class Watcher:
         for r in judged.changed:
             if r.finding.kind == "drifted":
                 self._route(r)
+            elif r.finding.kind == "unresolved" and r.finding.candidates:
+                self._rename(r)
         for path in {r.finding.path for r in items}:
             try:
                 self._sizes[path] = os.lstat(self.root / path).st_size
             except OSError:
                 self._sizes[path] = 0
+
+    def _settle(self, items: list[Reported]) -> None:
+        """Close the proposals these verdicts leave behind (back at ground under a
+        non-restore policy, or superseded): ``status`` lists only live ones."""
+        from forest_files.doors.review.closing import close_left_behind, said
+
+        try:
+            self._emit(said(close_left_behind(self.root, (r.finding for r in items))))
+        except Exception as exc:  # a locked local.db: logged, settled at the next batch
+            self._error(exc)
 
     def _route(self, r: Reported) -> None:
         """The binding's ``[watch]`` policy: notify (the lines are out already),
@@ -327,6 +344,26 @@ class Watcher:
             self._emit([f"  restored ground into {f.selector} (the text is kept as a proposal)"])
         elif outcome.startswith("failed"):
             self._emit([f"  {f.selector}: not restored ({outcome}); its text is a proposal"])
+
+    def _rename(self, r: Reported) -> None:
+        """A heading renamed: its likeliest new selector as a rebind proposal (unless
+        the path's policy is ``notify``); renames.py."""
+        from forest_files.custody.watchpolicy import policy_for
+        from forest_files.doors.watch.renames import propose_rebind
+
+        f = r.finding
+        if policy_for(self._policies, f.path) == "notify":
+            return
+        try:
+            done = propose_rebind(self.root, r, self._excludes.get(f.binding, ()), self._taken)
+        except Exception as exc:  # a locked rebinds.db: logged, judged again
+            self._error(exc)
+            return
+        if done is not None and done[1] != "same":
+            self.journal.add("rebind", f.path, f.selector, " ".join(done))
+            self._emit(
+                [f"  proposal {done[0]} rebinds it ({done[1]}): forest proposal show {done[0]}"]
+            )
 
     def _propose(self, r: Reported) -> bool:
         f = r.finding

@@ -1,0 +1,211 @@
+"""Rebind proposals: a heading the watcher saw renamed, waiting for an authority-holder.
+
+Stores: ``.git/forest/rebinds.db`` (SQLite, WAL; its own file and schema
+version, beside the text proposals' ``local.db``): selectors and hashes only,
+never section text. One open rebind proposal per binding: a later rename of the
+same section replaces the target. Adopting one is an ordinary ``forest rebind
+OLD NEW --words …`` (one act: the binding follows the heading and, the heading
+line being part of the section, its text becomes ground with the words).
+Refuses: an unknown or ambiguous id (``NoSuchRebind``, naming how to list them);
+adopting without words, by a non-holder, or once the binding moved on (no
+longer at the old selector); a target already bound.
+Returns: ``Rebind`` values; ``adopt_rebind`` the new selector.
+Test: tests/proposals/test_rebinds.py
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+
+from forest_files.kernel.errors import ForestError
+from forest_files.kernel.state import shared_dir
+from forest_files.store.base import utc_now
+from forest_files.store.localdb import open_local
+
+REBINDS_DB_NAME = "rebinds.db"
+SCHEMA_VERSION = 1
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS rebinds (
+    id TEXT PRIMARY KEY,
+    binding TEXT NOT NULL,          -- bind act id
+    path TEXT NOT NULL,
+    old_selector TEXT NOT NULL,
+    new_selector TEXT NOT NULL,
+    derived_from TEXT NOT NULL,     -- the ground content id when the rename was seen
+    score REAL NOT NULL,            -- how much of ground the new section shares, 0..1
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('open', 'adopted', 'discarded'))
+);
+CREATE UNIQUE INDEX IF NOT EXISTS one_open_rebind ON rebinds(binding) WHERE status = 'open';
+"""
+_COLUMNS = (
+    "id, binding, path, old_selector, new_selector, derived_from, score, "
+    "created_at, updated_at, status"
+)
+
+
+class NoSuchRebind(ForestError):
+    """No rebind proposal has that id (or the prefix names several)."""
+
+
+@dataclass(frozen=True)
+class Rebind:
+    id: str
+    binding: str
+    path: str
+    old_selector: str
+    new_selector: str
+    derived_from: str
+    score: float
+    created_at: str
+    updated_at: str
+    status: str
+
+    @property
+    def selector(self) -> str:
+        return self.old_selector
+
+    def as_dict(self) -> dict[str, object]:
+        return {"kind": "rebind", **self.__dict__}
+
+
+def exists(root: Path) -> bool:
+    return (shared_dir(root, create=False) / REBINDS_DB_NAME).exists()
+
+
+class RebindStore:
+    def __init__(self, root: Path) -> None:
+        self.conn = open_local(Path(root), REBINDS_DB_NAME, SCHEMA_VERSION, SCHEMA)
+
+    def __enter__(self) -> RebindStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.conn.close()
+
+    def _one(self, sql: str, args: tuple[object, ...]) -> Rebind | None:
+        row = self.conn.execute(f"SELECT {_COLUMNS} FROM rebinds WHERE {sql}", args).fetchone()
+        return None if row is None else Rebind(*tuple(row))
+
+    def propose(
+        self, *, binding: str, path: str, old: str, new: str, derived_from: str, score: float
+    ) -> tuple[Rebind, str]:
+        """Make ``old -> new`` the binding's open rebind proposal: ``new``, ``replaced``
+        or ``same``."""
+        now = utc_now()
+        with self.conn:
+            found = self._one("binding = ? AND status = 'open'", (binding,))
+            if found is None:
+                pid = uuid.uuid4().hex[:12]
+                values = (pid, binding, path, old, new, derived_from, score, now, now, "open")
+                self.conn.execute(
+                    f"INSERT INTO rebinds ({_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?)", values
+                )
+                outcome = "new"
+            elif (found.new_selector, found.derived_from, found.old_selector) == (
+                new,
+                derived_from,
+                old,
+            ):
+                return found, "same"
+            else:
+                pid = found.id
+                self.conn.execute(
+                    "UPDATE rebinds SET old_selector = ?, new_selector = ?, derived_from = ?, "
+                    "score = ?, path = ?, updated_at = ? WHERE id = ?",
+                    (old, new, derived_from, score, path, now, pid),
+                )
+                outcome = "replaced"
+        return self.get(pid), outcome
+
+    def get(self, pid: str) -> Rebind:
+        found = self._one("id = ?", (pid,))
+        if found is not None:
+            return found
+        rows = (
+            self.conn.execute(
+                f"SELECT {_COLUMNS} FROM rebinds WHERE id LIKE ? || '%'", (pid,)
+            ).fetchall()
+            if pid
+            else []
+        )
+        if len(rows) == 1:
+            return Rebind(*tuple(rows[0]))
+        if not rows:
+            raise NoSuchRebind(f"no proposal {pid!r}; `forest proposals` lists them")
+        raise NoSuchRebind(f"{pid!r} names {len(rows)} proposals; give more of the id")
+
+    def open_rebinds(self) -> list[Rebind]:
+        rows = self.conn.execute(
+            f"SELECT {_COLUMNS} FROM rebinds WHERE status = 'open' ORDER BY path, old_selector"
+        ).fetchall()
+        return [Rebind(*tuple(r)) for r in rows]
+
+    def close(self, pid: str, status: str) -> Rebind:
+        with self.conn:
+            found = self.get(pid)
+            if found.status != "open":
+                raise ForestError(f"proposal {found.id} is {found.status}, not open")
+            self.conn.execute(
+                "UPDATE rebinds SET status = ?, updated_at = ? WHERE id = ?",
+                (status, utc_now(), found.id),
+            )
+        return self.get(found.id)
+
+
+def open_rebinds(root: Path) -> list[Rebind]:
+    """The open rebind proposals (none, and nothing created, before the first)."""
+    if not exists(root):
+        return []
+    with RebindStore(root) as store:
+        return store.open_rebinds()
+
+
+def find(root: Path, pid: str) -> Rebind | None:
+    """The rebind proposal ``pid`` names, or None (then it may be a text proposal)."""
+    if not exists(root):
+        return None
+    try:
+        with RebindStore(root) as store:
+            return store.get(pid)
+    except NoSuchRebind:
+        return None
+    except sqlite3.Error:
+        return None
+
+
+def adopt_rebind(root: Path, pid: str, *, words: str, by: str) -> str:
+    """Rebind the proposal's binding to its new selector, with ``words``."""
+    from forest_files.custody.bindings import all_bindings
+    from forest_files.custody.lookup import read_moves
+    from forest_files.custody.record import rebind_sections
+    from forest_files.custody.repository import Repository
+
+    if not words.strip():
+        raise ForestError("adopt without words refused: say why the binding follows the heading")
+    with RebindStore(root) as store, Repository(root) as repo:
+        p = store.get(pid)
+        if p.status != "open":
+            raise ForestError(f"proposal {p.id} is {p.status}, not open")
+        bindings = [b for b in all_bindings(repo.synced()) if not b.retired]
+        mine = [b for b in bindings if b.bind_act == p.binding and b.selector == p.old_selector]
+        if not mine:
+            raise ForestError(
+                f"proposal {p.id}: {p.old_selector} is no longer bound there; "
+                f"drop it with `forest proposal drop {p.id}`"
+            )
+        if any(b.selector == p.new_selector for b in bindings):
+            raise ForestError(
+                f"proposal {p.id}: {p.new_selector} is bound already; "
+                f"drop it with `forest proposal drop {p.id}`"
+            )
+        moves = read_moves(
+            repo.root, [(mine[0], p.new_selector)], max_bytes=repo.config.max_body_bytes
+        )
+        rebind_sections(repo, moves, by=by, words=words)
+        store.close(p.id, "adopted")
+    return p.new_selector

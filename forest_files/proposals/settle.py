@@ -1,0 +1,126 @@
+"""Closing proposals the text has left behind: a section back at ground, or superseded.
+
+Stores: through ``ProposalStore``: an open proposal whose binding's ground moved
+on is closed — ``adopted`` (``adopted_as`` the new ground) when the new ground is
+exactly the proposed text, else ``discarded``; one whose section holds its ground
+again is ``discarded`` (the edit was undone) if the watcher captured it from the
+working tree — not under a ``restore`` watch policy, where ground is written back
+on purpose and the text waits for review, and never an agent's proposal (its text
+never was in the file: an unedited section is where it starts).
+Whatever path moved the text (``forest check``, the hook, ``supersede``, a hand
+edit) the next door that lists proposals sees it closed (``forest proposals``,
+``proposal show``, ``review``, ``watch status``, the watcher after each batch).
+A discarded text keeps no bytes (the store's rule). The doors audit each
+closing (doors/review/closing.py).
+Refuses: nothing; a binding the findings do not name is left as it is.
+Returns: the proposals closed, with why (``settled``).
+Test: tests/proposals/test_settle.py
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from forest_files.check.engine import Finding
+from forest_files.custody.proposals import Proposal, ProposalStore
+from forest_files.kernel.paths import LOCAL_DB_NAME
+from forest_files.kernel.state import shared_dir
+from forest_files.proposals import rebinds
+from forest_files.proposals.rebinds import Rebind, RebindStore
+
+
+@dataclass(frozen=True)
+class Settled:
+    proposal: Proposal | Rebind
+    why: str  # "adopted by supersede", "superseded", "back at ground", "rebound" …
+
+
+def _verdict(p: Proposal, f: Finding, restoring: bool) -> tuple[str, str] | None:
+    """(status, why) for an open proposal given its binding's finding now, or None."""
+    if f.ground is not None and f.ground != p.derived_from:
+        if f.expected_hash == p.text_hash:
+            return "adopted", "adopted by supersede"
+        return "discarded", "superseded"
+    if f.kind == "clean" and f.ground == p.derived_from and p.source == "watch" and not restoring:
+        return "discarded", "back at ground"
+    return None
+
+
+def settle(root: Path, findings: Iterable[Finding]) -> list[Settled]:
+    """Close every open proposal that ``findings`` (the check's, now) leave behind."""
+    if not (shared_dir(root, create=False) / LOCAL_DB_NAME).exists():
+        return []  # no proposal was ever made here: create nothing
+    by_binding = {f.binding: f for f in findings if f.binding}
+    if not by_binding:
+        return []
+    policy = _policy(root)
+    done: list[Settled] = []
+    with ProposalStore(root) as store:
+        for p in store.open_proposals():
+            f = by_binding.get(p.binding)
+            verdict = None if f is None else _verdict(p, f, policy(p.path) == "restore")
+            if f is None or verdict is None:
+                continue
+            status, why = verdict
+            if status == "adopted":
+                closed = store.mark_adopted(p.id, str(f.ground))
+            else:
+                closed = store.discard(p.id)
+            done.append(Settled(closed, why))
+    return done
+
+
+def settle_rebinds(root: Path, findings: Iterable[Finding]) -> list[Settled]:
+    """Close every open rebind proposal the binding's finding now leaves behind: the
+    heading is back (``discarded``), or the binding was rebound (``adopted`` when to
+    the proposed selector)."""
+    if not rebinds.exists(root):
+        return []
+    by_binding = {f.binding: f for f in findings if f.binding}
+    done: list[Settled] = []
+    with RebindStore(root) as store:
+        for r in store.open_rebinds():
+            f = by_binding.get(r.binding)
+            if f is None or (f.kind == "unresolved" and f.selector == r.old_selector):
+                continue
+            if f.selector == r.new_selector:
+                done.append(Settled(store.close(r.id, "adopted"), "rebound by hand"))
+            elif f.selector != r.old_selector:
+                done.append(Settled(store.close(r.id, "discarded"), "rebound elsewhere"))
+            else:
+                done.append(Settled(store.close(r.id, "discarded"), "heading back"))
+    return done
+
+
+def _any_open(root: Path) -> bool:
+    if (shared_dir(root, create=False) / LOCAL_DB_NAME).exists():
+        with ProposalStore(root) as store:
+            if store.open_proposals():
+                return True
+    if rebinds.exists(root):
+        with RebindStore(root) as renames:
+            return bool(renames.open_rebinds())
+    return False
+
+
+def settle_now(root: Path) -> list[Settled]:
+    """Both settles against a fresh check of the working tree (only when proposals
+    are open)."""
+    if not _any_open(root):
+        return []
+    from forest_files.check.path import run_check
+
+    report = run_check(root, "worktree")
+    found = [r.finding for r in (*report.items, *report.extra)]
+    return [*settle(root, found), *settle_rebinds(root, found)]
+
+
+def _policy(root: Path) -> Callable[[str], str]:
+    from forest_files.custody.config import load_config
+    from forest_files.custody.watchpolicy import policy_for
+    from forest_files.kernel.paths import CONFIG_NAME
+
+    rules = load_config(root / CONFIG_NAME).watch
+    return lambda path: policy_for(rules, path)
