@@ -60,6 +60,7 @@ def adopt(
 
     Example: forest adopt 'docs/adr/*.md' --exclude meta:status --words "Accepted ADRs"
     """
+    from forest_files.custody.bindconf import bind_defaults
     from forest_files.custody.record import adopt_sections, unbound_only
     from forest_files.custody.repository import Repository
     from forest_files.custody.targets import expand, read_sections
@@ -78,6 +79,7 @@ def adopt(
                 tuple(exclude or ()),
                 max_bytes=r.config.max_body_bytes,
                 progress=bar.update,
+                defaults=bind_defaults(r.config),
             )
         skipped = 0
         if skip_bound:
