@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from forest_files.custody.bindings import Binding
     from forest_files.custody.content import GitTreeSource
     from forest_files.custody.record import SectionText
+    from forest_files.text.extract import Document
 
 
 def supersede_staged(root: Path, expect: str, *, words: str, by: str) -> list[tuple[str, str]]:
@@ -56,13 +57,14 @@ def supersede_staged(root: Path, expect: str, *, words: str, by: str) -> list[tu
     with Repository(root) as r:
         bindings = {b.bind_act: b for b in all_bindings(r.synced())}
         index = GitTreeSource(r.root, only=tuple(sorted({f.path for f in listed})))
-        items = [_item(bindings, index, f) for f in listed]
+        docs: dict[str, Document] = {}  # each staged file parsed once
+        items = [_item(bindings, index, f, docs) for f in listed]
         made = supersede_sections(r, items, words=words, by=by)
     return [(f.selector, new) for f, new in zip(listed, made, strict=True)]
 
 
 def _item(
-    bindings: dict[str, Binding], index: GitTreeSource, f: Finding
+    bindings: dict[str, Binding], index: GitTreeSource, f: Finding, docs: dict[str, Document]
 ) -> tuple[Binding, SectionText, str]:
     """The binding, its section as the index holds it, and the hash the route covered."""
     binding = bindings.get(f.binding)
@@ -71,22 +73,26 @@ def _item(
             f"{f.selector}: the working-tree ledger no longer holds this binding; "
             "stage .forest/ledger as it stands, then run `forest check --staged` again"
         )
-    return binding, staged_section(index, binding), f.actual_hash or ""
+    return binding, staged_section(index, binding, docs), f.actual_hash or ""
 
 
-def staged_section(index: GitTreeSource, binding: Binding) -> SectionText:
-    """``binding``'s section in the git index, as ``read_section`` reads a file."""
+def staged_section(
+    index: GitTreeSource, binding: Binding, docs: dict[str, Document]
+) -> SectionText:
+    """``binding``'s section in the git index, as ``read_section`` reads a file; each
+    file parsed once (``docs``, by path)."""
     from forest_files.custody.record import SectionText
-    from forest_files.text.extract import HASH_ALGO, NORMALISATION, extract
+    from forest_files.text.extract import HASH_ALGO, NORMALISATION, Document, extract
     from forest_files.text.normalise import decode_bytes
     from forest_files.text.selector import parse_selector, render
 
-    data = index.read(binding.path)
-    if data is None:
-        raise ForestError(f"{binding.path}: not in the git index; stage it, then look again")
-    got = extract(
-        decode_bytes(data, binding.path), parse_selector(binding.selector), binding.excludes
-    )
+    doc = docs.get(binding.path)
+    if doc is None:
+        data = index.read(binding.path)
+        if data is None:
+            raise ForestError(f"{binding.path}: not in the git index; stage it, then look again")
+        doc = docs[binding.path] = Document(decode_bytes(data, binding.path))
+    got = extract(doc, parse_selector(binding.selector), binding.excludes)
     return SectionText(
         path=binding.path,
         selector=render(got.selector),

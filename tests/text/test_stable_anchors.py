@@ -15,6 +15,7 @@ from helpers.git import commit_all, make_repo, write
 
 from forest_files.text.extract import extract
 from forest_files.text.markdown import outline
+from forest_files.text.normalise import LineIndex
 from forest_files.text.selector import (
     AmbiguousSelector,
     SectionNotFound,
@@ -99,6 +100,29 @@ def test_anchor_survives_retitle_accepted() -> None:
     before = extract(WIKI, parse_selector("a.md#{treaty}")).text
     assert extract(retitled, parse_selector("a.md#{treaty}")).text == before
     assert _lines(retitled, "a.md#{elias}")[:2] == (5, 8)
+
+
+def test_anchor_many_selectors_one_parse_accepted(monkeypatch: pytest.MonkeyPatch) -> None:
+    from forest_files.text import anchors, markdown
+    from forest_files.text.extract import sections
+
+    calls = {"outline": 0, "blocks": 0}
+    real_outline, real_blocks = markdown._top_level_headings, anchors.block_ids
+
+    def outline_counted(text: str) -> list[markdown.Found]:
+        calls["outline"] += 1
+        return real_outline(text)
+
+    def blocks_counted(lines: LineIndex) -> list[tuple[str, int, int]]:
+        calls["blocks"] += 1
+        return real_blocks(lines)
+
+    monkeypatch.setattr(markdown, "_top_level_headings", outline_counted)
+    monkeypatch.setattr("forest_files.text.extract.block_ids", blocks_counted)
+    wanted = ["{wiki}", "{elias}", "{treaty}", "{^seal}", "{^terms}", "Elias"]
+    got = sections(WIKI, [(parse_selector(f"a.md#{w}"), ()) for w in wanted])
+    assert all(not isinstance(v, Exception) for v in got.values())
+    assert calls == {"outline": 1, "blocks": 1}
 
 
 def test_anchor_literal_brace_heading_recorded_before_accepted() -> None:
