@@ -18,7 +18,8 @@ Stores: nothing.
 Refuses: ``ConfigError`` (one line naming the key and the fix) for a value
 that is not ``{ exclude = [...] }``, an empty list, an exclusion that
 names nothing valid (exclude.py's syntax) or is given twice, and two globs
-with different lists that match one file.
+with different lists that match one file (``BindConflict`` when only a
+path shows it).
 Returns: ``BindRule`` values; ``defaults_for`` (the exclusions of a path).
 Test: tests/custody/test_bind_defaults.py
 """
@@ -28,16 +29,17 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from forest_files.kernel.errors import ForestError
 from forest_files.kernel.globs import Glob
 
-if TYPE_CHECKING:
-    from forest_files.custody.config import ForestConfig
-
 Fail = Callable[[str, str, str], ForestError]
 _EXAMPLE = 'e.g. [bind."docs/adr/*.md"] exclude = ["meta:status", "#Status"]'
+
+
+class BindConflict(ForestError):
+    """Two ``[bind]`` globs give one file different exclusions."""
 
 
 @dataclass(frozen=True)
@@ -90,23 +92,26 @@ def _conflict(fail: Fail, a: BindRule, b: BindRule) -> ForestError:
 
 def defaults_for(rules: Sequence[BindRule], path: str) -> tuple[str, ...]:
     """The exclusions ``[bind]`` gives ``path`` (empty when no glob matches it);
-    ``ConfigError`` when two globs match it with different lists."""
-    from forest_files.custody.config import ConfigError
-
+    ``BindConflict`` when two globs match it with different lists."""
     found: BindRule | None = None
     for rule in rules:
         if not rule.pattern.match(path):
             continue
         if found is not None and found.exclude != rule.exclude:
-            raise _conflict(lambda k, p, f: ConfigError(f"forest.toml: {k}: {p}; {f}"), found, rule)
+            raise _conflict(
+                lambda k, p, f: BindConflict(f"forest.toml: {k}: {p}; {f}"), found, rule
+            )
         found = found or rule
     return found.exclude if found is not None else ()
 
 
-def bind_defaults(cfg: ForestConfig) -> Callable[[str], tuple[str, ...]] | None:
-    """``defaults_for`` over ``cfg``'s ``[bind]`` rules (None when it has none)."""
-    rules = cfg.bind
+def bind_defaults(rules: Sequence[BindRule]) -> Callable[[str], tuple[str, ...]] | None:
+    """``defaults_for`` over forest.toml's ``[bind]`` rules (None when it has none)."""
     return (lambda path: defaults_for(rules, path)) if rules else None
+
+
+def _at_path(key: str, problem: str, fix: str) -> ForestError:
+    return BindConflict(f"forest.toml: {key}: {problem}; {fix}")
 
 
 def merged(given: tuple[str, ...], defaults: tuple[str, ...]) -> tuple[str, ...]:

@@ -32,13 +32,26 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from forest_files.text.selector import AmbiguousSelector, SectionNotFound, Selector, render
 
 if TYPE_CHECKING:
-    from forest_files.text.markdown import Heading
     from forest_files.text.normalise import LineIndex
+
+
+class Heading(Protocol):
+    """What an anchor needs of a heading (markdown.Heading)."""
+
+    @property
+    def anchors(self) -> tuple[str, ...]: ...
+
+    @property
+    def start_line(self) -> int: ...
+
+    @property
+    def end_line(self) -> int: ...
+
 
 ID = r"[A-Za-z0-9_][A-Za-z0-9_:.-]*"
 BLOCK_ID = r"[A-Za-z0-9][A-Za-z0-9-]*"

@@ -14,7 +14,7 @@ import pytest
 from helpers import cli as in_process
 from helpers.git import commit_all, git, make_repo, write
 
-from forest_files.custody.bindconf import defaults_for
+from forest_files.custody.bindconf import BindConflict, defaults_for
 from forest_files.custody.config import ConfigError, parse_config_text, render_config
 
 BIN = Path(sys.executable).parent
@@ -96,7 +96,7 @@ def test_bind_conflict_the_examples_miss_refused_at_the_path() -> None:
     )
     cfg = parse_config_text(f"{HEAD}\n{table}", "forest.toml")
     assert defaults_for(cfg.bind, "docs/1-plan.md") == ("meta:status",)
-    with pytest.raises(ConfigError, match="both match one file"):
+    with pytest.raises(BindConflict, match="both match one file"):
         defaults_for(cfg.bind, "docs/1-draft.md")
 
 

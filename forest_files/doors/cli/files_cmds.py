@@ -79,7 +79,7 @@ def adopt(
                 tuple(exclude or ()),
                 max_bytes=r.config.max_body_bytes,
                 progress=bar.update,
-                defaults=bind_defaults(r.config),
+                defaults=bind_defaults(r.config.bind),
             )
         skipped = 0
         if skip_bound:
