@@ -4,14 +4,17 @@ Stores: nothing.
 Refuses: nothing; every gap is an ``unbound`` finding.
 Returns: ``Finding(kind="unbound")`` values, one per required target no live binding
 covers: ``selector`` is the target to adopt (the whole file, or one heading's full
-path), ``detail`` names the ``[require]`` glob. Never section text. Also the one
-front-matter matcher (``when_holds``: ``[require] when`` and ``forest adopt
---where``) and each heading's canonical selector path (``canonical_paths``).
+path), ``detail`` names the ``[require]`` glob, ``excludes`` the file's default
+exclusions (forest.toml's ``[bind]``: its adopt route names them). Never section text.
+Also the one front-matter matcher (``when_holds``: ``[require] when`` and ``forest
+adopt --where``) and each heading's canonical selector path (``canonical_paths``).
 Test: tests/check/test_coverage.py
 
 What covers what: a whole-file binding covers the file and every heading in it; a
 heading binding covers that heading and every heading inside its section. A region
-or symbol binding covers no required heading (documented in docs/coverage.md).
+or symbol binding covers no required heading (documented in docs/coverage.md). An
+anchor binding (``#{id}``) covers its heading. A heading a ``[bind]`` default
+exclusion leaves out is not required.
 
 Cheap by construction: the path list is walked once and matched against the globs;
 a file is read only when no whole-file binding already covers it; Markdown is
@@ -22,13 +25,16 @@ to its rule: coverage fails closed.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Protocol
 
 from forest_files.check.engine import Finding
+from forest_files.custody.bindconf import defaults_for
 from forest_files.text.selector import Selector, render
 
 if TYPE_CHECKING:
+    from forest_files.custody.bindconf import BindRule
     from forest_files.custody.config import RequireRule
     from forest_files.custody.content import ContentSource
     from forest_files.text.markdown import Heading
@@ -51,8 +57,12 @@ def unbound(
     paths: Iterable[str],
     read: Reader,
     bindings: Iterable[Bound],
+    bind: Sequence[BindRule] = (),
 ) -> list[Finding]:
-    """Every required target among ``paths`` that ``bindings`` leave uncovered."""
+    """Every required target among ``paths`` that ``bindings`` leave uncovered;
+    ``bind`` (forest.toml's ``[bind]``) gives each file's default exclusions: its
+    findings carry them (their adopt routes name them), and a heading they leave
+    out is not asked for."""
     rules = tuple(rules)
     if not rules:
         return []
@@ -63,7 +73,9 @@ def unbound(
     for path in sorted(set(paths)):
         matching = [r for r in rules if r.matches(path)]
         if matching:
-            out += _judge(path, matching, read, by_path.get(path, set()))
+            excludes = defaults_for(bind, path) if bind else ()
+            found = _judge(path, matching, read, by_path.get(path, set()), excludes)
+            out += [replace(f, excludes=excludes) for f in found] if excludes else found
     return out
 
 
@@ -73,6 +85,7 @@ def in_source(
     bindings: Iterable[Bound],
     *,
     within: Iterable[str] = (),
+    bind: Sequence[BindRule] = (),
 ) -> list[Finding]:
     """``unbound`` over a content source's own file list (listed once, and only when a
     rule exists), limited to paths under ``within`` when given."""
@@ -83,7 +96,7 @@ def in_source(
 
     prefixes = tuple(within)
     paths = [p for p in source.paths() if not prefixes or any(under(p, x) for x in prefixes)]
-    return unbound(rules, paths, source.read, bindings)
+    return unbound(rules, paths, source.read, bindings, bind)
 
 
 def _finding(
@@ -107,7 +120,13 @@ def _finding(
     )
 
 
-def _judge(path: str, rules: list[RequireRule], read: Reader, bound: set[str]) -> list[Finding]:
+def _judge(
+    path: str,
+    rules: list[RequireRule],
+    read: Reader,
+    bound: set[str],
+    excludes: tuple[str, ...] = (),
+) -> list[Finding]:
     whole = render(Selector(path))
     if whole in bound:
         return []  # the whole file is bound: every rule is met, nothing read
@@ -124,21 +143,28 @@ def _judge(path: str, rules: list[RequireRule], read: Reader, bound: set[str]) -
         return []
     if doc.text is None:  # cannot be parsed: only the whole file can cover it
         return [_finding(path, whole, heads[0], why="; the file is not UTF-8 text")]
-    return _uncovered_headings(path, heads, doc, bound)
+    return _uncovered_headings(path, heads, doc, bound, excludes)
 
 
 def _uncovered_headings(
-    path: str, rules: list[RequireRule], doc: _Doc, bound: set[str]
+    path: str,
+    rules: list[RequireRule],
+    doc: _Doc,
+    bound: set[str],
+    excludes: tuple[str, ...],
 ) -> list[Finding]:
     from forest_files.text.selector import SelectorError, parse_selector
 
     heads = doc.headings()
     canonical = canonical_paths(heads)
-    spans: list[tuple[int, int]] = []
+    spans = _left_out(heads, excludes, doc.lines().count)
     for sel in bound:
         try:
             parsed = parse_selector(sel)
         except SelectorError:
+            continue
+        if parsed.kind == "anchor":  # a stable id covers its heading's section
+            spans += [(h.start_line, h.end_line) for h in heads if parsed.parts[0] in h.anchors]
             continue
         if parsed.kind != "heading":
             continue
@@ -172,6 +198,25 @@ def front_matter_value(path: str, data: bytes, key: str) -> str | None:
     """The plain scalar of top-level front-matter ``key`` (None when absent, not a
     scalar, given twice or the file is not text)."""
     return _Doc(path, data).front_matter(key)[1]
+
+
+def _left_out(heads: list[Heading], excludes: tuple[str, ...], last: int) -> list[tuple[int, int]]:
+    """The heading sections the default exclusions leave out of every binding."""
+    from forest_files.text.exclude import heading_range, parse_exclusion
+    from forest_files.text.selector import SelectorError
+
+    spans: list[tuple[int, int]] = []
+    for text in excludes:
+        ex = parse_exclusion(text)
+        if ex.kind != "heading":
+            continue
+        try:
+            cut = heading_range(ex, heads, 1, last, None)
+        except SelectorError:  # named twice: it cuts nothing, so nothing is left out
+            continue
+        if cut is not None:
+            spans.append(cut)
+    return spans
 
 
 def canonical_paths(heads: list[Heading]) -> list[tuple[tuple[str, ...], int | None]]:

@@ -202,6 +202,7 @@ def _kind(binding: Binding) -> str:
         return "file"
     base = _base(binding.path)
     marker = binding.selector[len(base) : len(base) + 1] if base is not None else ""
+    # an anchor (``#{id}``) picks a heading's section: a heading elsewhere may hold it
     return {"#": "heading", "@": "region", ":": "symbol"}.get(marker) or parse_selector(
         binding.selector
     ).kind

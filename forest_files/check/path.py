@@ -78,8 +78,9 @@ def _worktree(root: Path, paths: tuple[str, ...], diffs: bool) -> CheckReport:
         content = custody.content
         findings = check_all(None, custody.bindings, content, paths=paths, grounds=custody.grounds)
         before = custody.inputs if custody.inputs is not None else verdict_inputs(str(root))
-        rules = load_config(root).require
-        unbound = in_source(rules, content, custody.bindings, within=paths)
+        cfg = load_config(root)
+        rules = cfg.require
+        unbound = in_source(rules, content, custody.bindings, within=paths, bind=cfg.bind)
         unbound += _worktree_no_binding(root, paths, before, findings)
         failed = any(f.failed for f in findings) or bool(unbound)
         if not paths:
@@ -170,8 +171,8 @@ def _index(root: Path, paths: tuple[str, ...], diffs: bool) -> CheckReport:
         bindings, view = custody.bindings, custody.view
         assert view is not None
         findings = check_all(None, bindings, content, paths=paths, grounds=custody.grounds)
-        rules = config_from(root, "index", keep_index_file=True).require
-        gaps = in_source(rules, content, bindings, within=paths)
+        cfg = config_from(root, "index", keep_index_file=True)
+        gaps = in_source(cfg.require, content, bindings, within=paths, bind=cfg.bind)
         unbound = explain(gaps, root=root, source="index")  # the hook says: a warning
         more = _no_binding(content, findings, paths, lambda: contests.of_view(view, findings))
         if not any(f.failed for f in findings):
@@ -215,12 +216,12 @@ def _commit(root: Path, rev: str, paths: tuple[str, ...], diffs: bool) -> CheckR
     from forest_files.custody.sources import config_from
 
     commit = gitio.resolve_commit(root, rev)
-    rules = config_from(root, commit).require
+    cfg = config_from(root, commit)
     with open_custody(root, commit, within=paths) as custody:
         store, bindings, content = custody.store(), custody.bindings, custody.content
         findings = check_all(store, bindings, content, paths=paths, grounds=custody.grounds)
         items = explain(findings, root=root, source=commit, conn=store.conn)
-        gaps = in_source(rules, content, bindings, within=paths)
+        gaps = in_source(cfg.require, content, bindings, within=paths, bind=cfg.bind)
         assert isinstance(content, GitTreeSource)
         gaps += _no_binding(
             content, findings, paths, lambda: contests.of_store(store.conn, findings)

@@ -4,7 +4,8 @@ Stores: nothing.
 Refuses: nothing.
 Returns: the ``Route`` values of a finding: the exact commands (argument
 lists; ``Route.command`` quotes every word with ``shlex``) that restore
-ground, adopt the change, bring a file back, move or end a binding (a
+ground, adopt the change (an unbound target with the default exclusions
+forest.toml's ``[bind]`` gives it), bring a file back, move or end a binding (a
 renamed and edited section: ``forest rebind OLD NEW --words``, so the chain
 is kept), or end a contest; ``hints_for``: the places a renamed section may
 stand now, with their lines; ``untrack``: stop git tracking local state
@@ -80,7 +81,10 @@ def routes_for(f: Finding, *, root: Path, source: str) -> tuple[Route, ...]:
         return (
             Route(
                 "adopt it",
-                (forest("adopt", sel, options=_words()), *_stage(source, _LEDGER)),
+                (
+                    forest("adopt", sel, options=(*_excludes(f), *_words())),
+                    *_stage(source, _LEDGER),
+                ),
                 "replace … with why this text is right; forest.toml's [require] asks for it",
             ),
         )
@@ -89,6 +93,11 @@ def routes_for(f: Finding, *, root: Path, source: str) -> tuple[Route, ...]:
     if f.kind == "tracked-local-state":
         return (untrack(f.path),)
     return ()
+
+
+def _excludes(f: Finding) -> Step:
+    """``--exclude E`` for each of the target's default exclusions ([bind])."""
+    return tuple(word for ex in f.excludes for word in ("--exclude", ex))
 
 
 def untrack(path: str) -> Route:

@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     import sqlite3
 
     from forest_files.check.engine import Finding
+    from forest_files.custody.bindconf import BindRule
     from forest_files.custody.bindings import Binding
     from forest_files.custody.bindmap import BindMap
     from forest_files.custody.config import RequireRule
@@ -99,20 +100,23 @@ def _judge_change(
     return report._replace(notes=(*report.notes, warning)) if warning is not None else report
 
 
-def _staged_rules(root: Path, touched: set[str]) -> tuple[RequireRule, ...]:
-    """The staged forest.toml's ``[require]`` rules. While forest.toml is not staged
-    the staged one is HEAD's, and a working-tree file that never says ``require``
-    spares the hook the git call (an unstaged edit that removed the table could hide
-    a warning here, never a failure in ``forest ci``)."""
+def _staged_rules(
+    root: Path, touched: set[str]
+) -> tuple[tuple[RequireRule, ...], tuple[BindRule, ...]]:
+    """The staged forest.toml's ``[require]`` rules and ``[bind]`` defaults. While
+    forest.toml is not staged the staged one is HEAD's, and a working-tree file that
+    never says ``require`` spares the hook the git call (an unstaged edit that removed
+    the table could hide a warning here, never a failure in ``forest ci``)."""
     if CONFIG_NAME not in touched:
         try:
             if b"require" not in (root / CONFIG_NAME).read_bytes():
-                return ()
+                return (), ()
         except OSError:
             pass
     from forest_files.custody.sources import config_from
 
-    return config_from(root, "index", keep_index_file=True).require
+    cfg = config_from(root, "index", keep_index_file=True)
+    return cfg.require, cfg.bind
 
 
 def _with_coverage(
@@ -121,7 +125,7 @@ def _with_coverage(
     """``report`` with a warning (a note, and ``warnings``) for each staged file a
     ``[require]`` rule names that the staged ledger leaves unbound. Only staged
     paths are judged; nothing is listed, and only those files are read."""
-    rules = _staged_rules(root, touched) if staged else ()
+    rules, bind = _staged_rules(root, touched) if staged else ((), ())
     candidates = {p for p in staged if any(r.matches(p) for r in rules)}
     if not candidates:
         return report
@@ -132,7 +136,7 @@ def _with_coverage(
     with open_custody(
         root, "index", touched=candidates, keep_index_file=True, fingerprint=fingerprint
     ) as custody:
-        found = unbound(rules, candidates, custody.content.read, custody.bindings)
+        found = unbound(rules, candidates, custody.content.read, custody.bindings, bind)
     if not found:
         return report
     warned = explain(found, root=root, source=SOURCE)

@@ -7,7 +7,10 @@ the commit that brought it (the CI gate), who adopted its ground with which
 words (never in CI), each route as the exact command, hints, and (on a
 terminal) the diff; ``one_line``, the same block as one line (the CI gate's
 SARIF, JUnit and GitHub messages). Clean bindings are counted in the
-summary and listed only when asked (``-v``).
+summary and listed only when asked (``-v``). An edit inside nested bindings is
+one block, at the innermost drifted binding, naming the enclosing ones; at the
+git index, several drifts end with one route for the whole commit
+(commit_route.py).
 Test: tests/doors/test_doors.py
 """
 
@@ -71,15 +74,37 @@ def one_line(r: Reported) -> str:
     return "; ".join([headline(r), *facts(r, words=False), *(x.line() for x in r.routes)])
 
 
+def enclosing(outer: tuple[Reported, ...]) -> list[str]:
+    """The drifted bindings enclosing an edit, named beneath its innermost binding."""
+    return [
+        f"  enclosed by {o.finding.selector} lines {o.finding.start_line}-"
+        f"{o.finding.end_line}: drifted too, needs its own act"
+        for o in outer
+    ]
+
+
+def failed_blocks(report: CheckReport, *, colour: bool = False) -> list[str]:
+    """Every failed finding's block, an edit inside nested bindings once (at the
+    innermost); at the git index, the one route for the whole commit after them."""
+    from forest_files.check.commit_route import commit_route, nested
+
+    out: list[str] = []
+    for r, outer in nested(report.failed):
+        out.extend(["", *block(r, colour=colour), *enclosing(outer)])
+    route = commit_route(r.finding for r in report.failed) if report.source == "index" else None
+    if route is not None:
+        out.extend(["", f"{route.line()}"])
+    return out
+
+
 def terminal(report: CheckReport, *, verbose: bool = False, colour: bool = False) -> list[str]:
     """``forest check``: each finding that needs a route (every binding with ``-v``),
     then the summary line."""
-    out: list[str] = []
-    for r in (*report.items, *report.extra):
-        if r.failed:
-            out.extend(block(r, colour=colour))
-        elif verbose:
-            out.append(headline(r, colour=colour))
+    out: list[str] = [line for line in failed_blocks(report, colour=colour) if line]
+    if verbose:
+        out.extend(
+            headline(r, colour=colour) for r in (*report.items, *report.extra) if not r.failed
+        )
     for r in report.warnings:
         out.extend(warning_block(r, colour=colour))
     out.append(report.summary())
@@ -104,8 +129,4 @@ def hook_refusal(report: CheckReport) -> list[str]:
     failed = report.failed
     bound = all(r.finding.binding for r in failed)
     said = "bound section(s) diverge from ground" if bound else "finding(s) not clean"
-    out = [f"forest-files: commit refused — {len(failed)} {said}"]
-    for r in failed:
-        out.append("")
-        out.extend(block(r))
-    return out
+    return [f"forest-files: commit refused — {len(failed)} {said}", *failed_blocks(report)]

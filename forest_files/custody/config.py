@@ -8,7 +8,7 @@ holders that are empty, carry control characters or stray spaces at either end â
 each as ConfigError naming the file, the table, the key and the fix.
 Returns: ForestConfig; holders of a path; whether a signature may act on it.
 Test: tests/custody/test_config.py, tests/gate/test_signing.py (the signing keys,
-      custody/signers.py)
+      custody/signers.py), tests/custody/test_bind_defaults.py ([bind]: bindconf.py)
 
 Kept free of pydantic on purpose: every command, the pre-commit hook
 included, reads this file, and the hook must start fast.
@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from forest_files.custody.bindconf import BindRule, parse_bind
 from forest_files.custody.signers import (
     NO_SIGNING,
     SigningSettings,
@@ -58,6 +59,7 @@ _TABLES: dict[str, frozenset[str] | None] = {
     "require": None,  # keys are globs (coverage: files that must be bound)
     "watch": None,  # keys are globs (what the watcher does with drift: custody/watchpolicy.py)
     "retention": None,  # keys are RETENTION_KINDS (checked with their own message)
+    "bind": None,  # keys are globs (default exclusions: custody/bindconf.py)
 }
 # What ``forest expire`` may remove (local, never adopted), and its bounds in days.
 RETENTION_KINDS = ("captures", "proposals")
@@ -114,6 +116,7 @@ class ForestConfig:
     require: tuple[RequireRule, ...] = ()
     watch: tuple[WatchRule, ...] = ()
     retention: tuple[tuple[str, int], ...] = ()  # (kind, days), sorted; absent: kept
+    bind: tuple[BindRule, ...] = ()  # [bind]: default exclusions per glob
 
 
 def _norm(repo_path: str) -> str:
@@ -237,6 +240,11 @@ class _Validator:
             require=self.requirements(self.table(data, "require", required=False)),
             watch=parse_watch(self.table(data, "watch", required=False), self.fail, compile_glob),
             retention=self.retention(self.table(data, "retention", required=False)),
+            bind=parse_bind(
+                self.table(data, "bind", required=False),
+                self.fail,
+                lambda key, glob: self.glob(key, glob, 'e.g. [bind."docs/adr/*.md"]'),
+            ),
         )
 
     def retention(self, table: dict[str, Any]) -> tuple[tuple[str, int], ...]:
@@ -443,6 +451,9 @@ def render_config(cfg: ForestConfig) -> str:
         lines += ["", "# What the watcher does with drift (docs/watch.md)."]
         lines.append("[watch]")
         lines += [f"{_toml_str(r.glob)} = {_toml_str(r.policy)}" for r in cfg.watch]
+    for default in cfg.bind:
+        lines += ["", f"[bind.{_toml_str(default.glob)}]  # default exclusions (docs/coverage.md)"]
+        lines.append(f"exclude = [{', '.join(_toml_str(e) for e in default.exclude)}]")
     return "\n".join(lines) + "\n"
 
 

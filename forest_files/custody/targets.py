@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from forest_files import gitio
+from forest_files.custody.bindconf import merged
 from forest_files.custody.content import dir_inside, escapes, path_variant, read_regular
 from forest_files.custody.record import SectionText
 from forest_files.custody.special import lstat_kind, special_path_reason
@@ -279,6 +280,7 @@ def read_section(
     max_bytes: int,
     facts: RepoFacts | None = None,
     docs: dict[str, Document] | None = None,
+    defaults: tuple[str, ...] = (),
 ) -> SectionText:
     """The section ``spec`` names, as it stands in the working tree.
 
@@ -288,13 +290,15 @@ def read_section(
     the file read here is added to it."""
     sel = parse_selector(spec) if isinstance(spec, str) else spec
     doc = _document(root, sel.path, max_bytes, facts, docs)
-    got = extract(doc, sel, excludes)
-    if facts is not None and facts.tally is not None:
-        facts.tally.note(doc, sel, excludes, got.excludes_matched)
+    every = merged(excludes, defaults)
+    got = extract(doc, sel, every)
+    if facts is not None and facts.tally is not None:  # a default need not match
+        own = tuple(e for e in every[: len(excludes)] if e not in defaults)
+        facts.tally.note(doc, sel, own, got.excludes_matched)
     return SectionText(
         path=sel.path,
         selector=render(got.selector),
-        excludes=excludes,
+        excludes=every,
         text=got.text,
         normalisation=NORMALISATION,
         hash_algo=HASH_ALGO,
@@ -326,8 +330,13 @@ def read_sections(
     max_bytes: int,
     parallel: bool = True,
     progress: Callable[[int], None] | None = None,
+    defaults: Callable[[str], tuple[str, ...]] | None = None,
 ) -> list[SectionText]:
     """Many targets with one git call for submodules and one for filters (bulk adoption).
+
+    ``defaults(path)``: the exclusions forest.toml's ``[bind]`` gives a file
+    (custody/bindconf.py), added to ``excludes`` for each target of that file; they
+    need not match (not tallied), and a Python symbol takes none.
 
     ``parallel``: thousands of targets without exclusions are read in parts, in child
     processes too (``parallel_read``: same sections, same refusals, in order).
@@ -337,7 +346,8 @@ def read_sections(
     from forest_files.kernel.spawn import usable_cpus
 
     # Exclusions are judged across all targets at once (``ExcludeTally``): one reader.
-    parts = parallel_read.parts_for(len(specs), usable_cpus()) if parallel and not excludes else 1
+    parallel = parallel and not excludes and defaults is None
+    parts = parallel_read.parts_for(len(specs), usable_cpus()) if parallel else 1
     if parts > 1:
         for spec in specs:  # a malformed selector is refused before any child starts
             parse_selector(spec)
@@ -348,7 +358,7 @@ def read_sections(
         return parallel_read.read_in_parts(
             root, specs, max_bytes=max_bytes, parts=parts, read=serial, progress=progress
         )
-    return _read_serial(root, specs, excludes, max_bytes, progress)
+    return _read_serial(root, specs, excludes, max_bytes, progress, defaults)
 
 
 def _read_serial(
@@ -357,6 +367,7 @@ def _read_serial(
     excludes: tuple[str, ...],
     max_bytes: int,
     progress: Callable[[int], None] | None,
+    defaults: Callable[[str], tuple[str, ...]] | None = None,
 ) -> list[SectionText]:
     from forest_files.ledger.segments import gc_paused
 
@@ -369,7 +380,10 @@ def _read_serial(
     out: list[SectionText] = []
     with gc_paused():  # parsing thousands of files: no collector passes over the results
         for pos, sel in enumerate(selectors):
-            got = read_section(root, sel, excludes, max_bytes=max_bytes, facts=facts, docs=docs)
+            more = defaults(sel.path) if defaults is not None and sel.kind != "symbol" else ()
+            got = read_section(
+                root, sel, excludes, max_bytes=max_bytes, facts=facts, docs=docs, defaults=more
+            )
             out.append(got)
             if last[sel.path] == pos:
                 docs.pop(sel.path, None)

@@ -287,7 +287,8 @@ class _Range:
                 graph = dict(gitio.range_parents(top, f"{self.merge_base}..{head}"))
             findings += _erased_content(store)
             checked = check_all(store, live, content, grounds=custody.grounds)
-            gaps = in_source(config_from(top, head).require, content, live)
+            cfg = config_from(top, head)
+            gaps = in_source(cfg.require, content, live, bind=cfg.bind)
             gaps += contests.of_store(store.conn, checked)  # contests bound to no file
             items = list(explain(checked, root=top, source=_ROUTES_ON, conn=store.conn))
             more = list(explain(gaps, root=top, source=_ROUTES_ON, conn=store.conn))

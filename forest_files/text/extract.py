@@ -30,16 +30,18 @@ canonical form of each exclusion that removed something, and ``selector`` is
 the canonical full selector (full heading path, ``[n]`` only when needed);
 ``sections`` returns a dict from each request to its ``Extracted`` or its
 refusal.
-Test: tests/text/test_extract.py, tests/text/test_selector_rules.py, tests/check/test_parse_once.py
+Test: tests/text/test_extract.py, tests/text/test_selector_rules.py, tests/check/test_parse_once.py,
+tests/text/test_stable_anchors.py
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from forest_files.kernel.errors import ForestError
 from forest_files.kernel.hashing import hash_body
+from forest_files.text.anchors import block_ids, resolve_anchor
 from forest_files.text.exclude import (
     ExcludeError,
     Exclusion,
@@ -53,7 +55,7 @@ from forest_files.text.markdown import Heading, Peers, outline, resolve_heading
 from forest_files.text.normalise import NORMALISATION, LineIndex, normalise_text
 from forest_files.text.pysymbol import Symbol, resolve_symbol, symbols
 from forest_files.text.region import markers, resolve_region
-from forest_files.text.selector import Selector
+from forest_files.text.selector import SectionNotFound, Selector
 
 __all__ = [
     "HASH_ALGO",
@@ -94,7 +96,7 @@ class Document:
     against, each computed at most once: the Markdown outline (with the suffix index
     of its heading paths), the Python symbols, the region markers."""
 
-    __slots__ = ("_headings", "_markers", "_peers", "_symbols", "lines", "text")
+    __slots__ = ("_blocks", "_headings", "_markers", "_peers", "_symbols", "lines", "text")
 
     def __init__(self, text: str) -> None:
         self.text = normalise_text(text)
@@ -103,6 +105,7 @@ class Document:
         self._peers: Peers | None = None
         self._symbols: dict[str, list[Symbol] | ForestError] = {}
         self._markers: list[tuple[str, str, int]] | None = None
+        self._blocks: list[tuple[str, int, int]] | None = None
 
     def headings(self) -> list[Heading]:
         """The Markdown outline (markdown.py), parsed on first use."""
@@ -129,6 +132,12 @@ class Document:
         if isinstance(got, ForestError):
             raise got.with_traceback(None)  # the same refusal, no traceback piling up
         return got
+
+    def blocks(self) -> list[tuple[str, int, int]]:
+        """The Obsidian block ids (anchors.py), found on first use."""
+        if self._blocks is None:
+            self._blocks = block_ids(self.lines)
+        return self._blocks
 
     def markers(self) -> list[tuple[str, str, int]]:
         """The region markers (region.py), found on first use."""
@@ -166,6 +175,9 @@ def extract(
         headings = doc.headings()
         heading, canonical = resolve_heading(doc.text, selector, headings, doc.peers())
         lo, hi, owner = heading.start_line, heading.end_line, heading.start_line
+    elif selector.kind == "anchor":
+        headings = doc.headings()
+        lo, hi, owner, canonical = _anchored(doc, selector, headings)
     elif selector.kind == "symbol":
         symbol, canonical = resolve_symbol(doc.text, selector, doc.symbols(selector.path))
         lo, hi = symbol.start_line, symbol.end_line
@@ -181,6 +193,24 @@ def extract(
         raise unmatched(missed, str(canonical), headings, lines, (lo, hi), owner)
     text_out = assemble(lines, lo, hi, cuts)
     return Extracted(text_out, lo, hi, matched, canonical, tuple(sorted(cuts)))
+
+
+def _anchored(
+    doc: Document, selector: Selector, headings: list[Heading]
+) -> tuple[int, int, int | None, Selector]:
+    """The lines of an anchor selector's section. A selector recorded before anchors
+    existed for a heading literally named ``{x}`` still resolves to that heading
+    when no id ``x`` is in the file (and keeps its recorded form)."""
+    blocks = doc.blocks() if selector.parts[0].startswith("^") else None
+    try:
+        lo, hi, owner = resolve_anchor(selector, headings, blocks)
+    except SectionNotFound:
+        literal = replace(selector, kind="heading", parts=("{" + selector.parts[0] + "}",))
+        if not doc.peers()(literal.parts):
+            raise
+        heading, _ = resolve_heading(doc.text, literal, headings, doc.peers())
+        return heading.start_line, heading.end_line, heading.start_line, selector
+    return lo, hi, owner, selector
 
 
 def sections(

@@ -19,6 +19,9 @@ A heading is also named by its text with inline HTML comments removed
 (``## How It Works <!-- How It Works -->`` is ``How It Works``): the comment
 and the spaces around it collapse to one space, or to nothing at either end.
 A heading that is nothing but a comment keeps its source text as its name.
+A closing attribute list (``## Status { #status }``) and empty HTML anchors
+(``<a id="status"></a>``) are not part of the name either; their ids name
+the heading as ``file.md#{status}`` (anchors.py).
 That comment-free name is what a binding records; a path part matches a
 heading by either name, so a binding recorded with the comment still
 resolves. Only matching changes: the section (its lines, its text, its hash)
@@ -56,6 +59,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
+from forest_files.text.anchors import split_heading
 from forest_files.text.normalise import LineIndex
 from forest_files.text.selector import (
     SectionNotFound,
@@ -84,6 +88,7 @@ class Heading:
     end_line: int
     name: str = ""  # ``text`` without inline HTML comments
     raw_path: tuple[str, ...] = ()  # the chain of ``text``s (older bindings name these)
+    anchors: tuple[str, ...] = ()  # stable ids (attribute list, HTML anchor): anchors.py
 
 
 @functools.cache
@@ -111,20 +116,24 @@ def outline(text: str, lines: LineIndex | None = None) -> list[Heading]:
     return _sections(_top_level_headings(masked), lines.count)
 
 
-def _top_level_headings(text: str) -> list[tuple[int, str, str, int]]:
-    """(level, source text, name, first line) of each heading outside every
+Found = tuple[int, str, str, int, tuple[str, ...]]  # level, text, name, line, ids
+
+
+def _top_level_headings(text: str) -> list[Found]:
+    """(level, source text, name, first line, ids) of each heading outside every
     container block.
 
     The parser reports UTF-8 byte spans. A heading is named by the source span
     of its inline content (first to last inline event), so markup stays as
     written and ATX closing ``#``s fall outside it; its name also drops the
     spans of inline HTML comments (``InlineHtml`` events from ``<!--`` to
-    ``-->``).
+    ``-->``), and a closing attribute list and empty HTML anchors, whose ids it
+    reports (anchors.py).
     """
     import pyromark
 
     data = text.encode("utf-8")
-    found: list[tuple[int, str, str, int]] = []
+    found: list[Found] = []
     comments: list[tuple[int, int]] = []
     in_comment = False
     depth = 0
@@ -154,7 +163,10 @@ def _top_level_headings(text: str) -> list[tuple[int, str, str, int]]:
                     raw = data[first:last].decode("utf-8").strip() if first >= 0 else ""
                     raw = _SETEXT_JOIN.sub(" ", raw)
                     name = _without(data, first, last, comments) if comments else raw
-                    found.append((level, raw, name or raw, line))
+                    ids: tuple[str, ...] = ()
+                    if "{" in name or "<" in name:
+                        name, ids = split_heading(name or raw)
+                    found.append((level, raw, name or raw, line, ids))
                 continue
         if inside:
             first, last = _widen(first, last, span)
@@ -188,12 +200,12 @@ def _widen(first: int, last: int, span: Range) -> tuple[int, int]:
     return (lo if first < 0 or lo < first else first), (hi if hi > last else last)
 
 
-def _sections(found: list[tuple[int, str, str, int]], last_line: int) -> list[Heading]:
+def _sections(found: list[Found], last_line: int) -> list[Heading]:
     ends = [last_line] * len(found)
     open_: list[int] = []  # positions of headings whose section is still open
     paths: list[tuple[str, ...]] = []
     raws: list[tuple[str, ...]] = []
-    for pos, (level, raw, name, start) in enumerate(found):
+    for pos, (level, raw, name, start, _) in enumerate(found):
         while open_ and found[open_[-1]][0] >= level:
             ends[open_.pop()] = start - 1
         parent = open_[-1] if open_ else None
@@ -201,8 +213,8 @@ def _sections(found: list[tuple[int, str, str, int]], last_line: int) -> list[He
         raws.append((*(raws[parent] if parent is not None else ()), raw))
         open_.append(pos)
     return [
-        Heading(level, raw, paths[pos], start, ends[pos], name, raws[pos])
-        for pos, (level, raw, name, start) in enumerate(found)
+        Heading(level, raw, paths[pos], start, ends[pos], name, raws[pos], ids)
+        for pos, (level, raw, name, start, ids) in enumerate(found)
     ]
 
 

@@ -2,11 +2,14 @@
 
 Grammar (one string, parsed left to right)::
 
-    selector := path [ "#" heading | "::" symbol | "@" region ]
+    selector := path [ "#" heading | "#" anchor | "::" symbol | "@" region ]
     path     := repo-relative, "/"-separated; "\\#", "\\@", "\\:" stand for
                 those characters when a file name contains them
     heading  := part ("/" part)* ["[" n "]"]   -- "\\/", "\\#", "\\[", "\\]",
                 "\\\\" escape inside a part; n >= 1 picks the n-th match
+    anchor   := "{" id "}" | "{^" block-id "}"  -- a stable id (anchors.py):
+                id [A-Za-z0-9_][A-Za-z0-9_:.-]*, block-id [A-Za-z0-9][A-Za-z0-9-]*;
+                a heading whose whole name has that shape is written "\\{...}"
     symbol   := identifier ("." identifier)* ["[" n "]"]
     region   := name, [A-Za-z0-9] then [A-Za-z0-9_.-], not ending in "." or "-"
 
@@ -35,7 +38,7 @@ from typing import Literal, get_args
 from forest_files.kernel import bounds
 from forest_files.kernel.errors import ForestError
 
-Kind = Literal["file", "heading", "symbol", "region"]
+Kind = Literal["file", "heading", "symbol", "region", "anchor"]
 KINDS: tuple[str, ...] = get_args(Kind)
 MAX_SELECTOR_CHARS = bounds.MAX_SELECTOR_CHARS
 MAX_INDEX = bounds.MAX_INDEX
@@ -46,12 +49,14 @@ _CONTROL_RE = re.compile(r"[\x00-\x1f\x7f]")
 _INDEX_RE = re.compile(r"\[([0-9]+)\]\Z")
 _TRAILING_INDEX_RE = re.compile(r"\[[0-9]+\]\Z")
 _PATH_ESCAPES = "#@:"
-_PART_ESCAPES = "/#[]\\"
+_PART_ESCAPES = "/#[]\\{"
+ANCHOR_RE = re.compile(r"\{(\^[A-Za-z0-9][A-Za-z0-9-]*|[A-Za-z0-9_][A-Za-z0-9_:.-]*)\}\Z")
 
 EXAMPLES = (
     "valid selectors: 'docs/adr.md' (whole file), 'docs/adr.md#Decision/Status' "
     "(heading path, or any unique tail such as '#Status'), 'docs/adr.md#Notes[2]' "
-    "(the 2nd of duplicate headings), 'src/pay.py::Invoice.total' (Python symbol), "
+    "(the 2nd of duplicate headings), 'docs/adr.md#{status}' (the heading with id "
+    "'status', which survives a retitle), 'src/pay.py::Invoice.total' (Python symbol), "
     "'notes/ch3.md@treaty' (region between forest:begin/forest:end markers)"
 )
 
@@ -94,7 +99,7 @@ class Selector:
                 f"a {self.kind} selector {'has no' if self.kind == 'file' else 'needs'} parts"
             )
         if self.index is not None and (
-            self.kind in ("file", "region") or not 1 <= self.index <= MAX_INDEX
+            self.kind in ("file", "region", "anchor") or not 1 <= self.index <= MAX_INDEX
         ):
             raise _refuse(
                 f"index [{self.index}] is not allowed here (1..{MAX_INDEX}, headings/symbols only)"
@@ -103,6 +108,10 @@ class Selector:
             len(self.parts) != 1 or not _REGION_RE.fullmatch(self.parts[0])
         ):
             raise _refuse(f"invalid region name {self.parts!r}")
+        if self.kind == "anchor" and (
+            len(self.parts) != 1 or not ANCHOR_RE.fullmatch("{" + self.parts[0] + "}")
+        ):
+            raise _refuse(f"invalid anchor id {self.parts!r} (letters, digits, '_', ':', '.', '-')")
         if self.kind == "symbol" and not all(p.isidentifier() for p in self.parts):
             raise _refuse(f"symbol path {'.'.join(self.parts)!r} is not dotted Python identifiers")
         if self.kind == "heading":
@@ -176,6 +185,8 @@ def render_heading_path(parts: Sequence[str], index: int | None) -> str:
         if k == len(parts) - 1 and _TRAILING_INDEX_RE.search(esc):
             cut = esc.rindex("[")
             esc = esc[:cut] + "\\[" + esc[cut + 1 :]
+        if len(parts) == 1 and index is None and ANCHOR_RE.fullmatch(esc):
+            esc = "\\" + esc  # a heading named like an anchor: "\{x}"
         out.append(esc)
     return "/".join(out) + (f"[{index}]" if index is not None else "")
 
@@ -227,6 +238,8 @@ def parse_selector(text: str) -> Selector:
         return Selector(path)
     if not rest:
         raise _refuse(f"nothing follows {marker!r} in {text!r}")
+    if marker == "#" and (m := ANCHOR_RE.fullmatch(rest)):
+        return Selector(path, "anchor", (m.group(1),))
     if marker == "#":
         parts, index = parse_heading_path(rest)
         return Selector(path, "heading", parts, index)
@@ -261,6 +274,8 @@ def render(sel: Selector) -> str:
         return f"{base}#{render_heading_path(sel.parts, sel.index)}"
     if sel.kind == "region":
         return f"{base}@{sel.parts[0]}"
+    if sel.kind == "anchor":
+        return f"{base}#{{{sel.parts[0]}}}"
     suffix = f"[{sel.index}]" if sel.index is not None else ""
     return f"{base}::{'.'.join(sel.parts)}{suffix}"
 

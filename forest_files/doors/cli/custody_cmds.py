@@ -81,6 +81,23 @@ TargetsArg = Annotated[
         "PATH::Sym, PATH@region, 'docs/*.md'."
     ),
 ]
+OptTargetsArg = Annotated[
+    list[str] | None,
+    typer.Argument(
+        help="Sections, files (every binding in them) or globs: PATH, PATH#Heading/Sub, "
+        "PATH::Sym, PATH@region, 'docs/*.md'. None with --staged."
+    ),
+]
+StagedOpt = Annotated[
+    bool,
+    typer.Option("--staged", help="Every drifted binding of the staged change (the hook's route)."),
+]
+ExpectOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--expect", help="With --staged: the digest the hook printed; refused if changed."
+    ),
+]
 YesOpt = Annotated[
     bool, typer.Option("--yes", "-y", help="Record a bulk supersede without asking.")
 ]
@@ -89,16 +106,20 @@ YesOpt = Annotated[
 @app.command()
 @boundary
 def supersede(
-    targets: TargetsArg,
     words: WordsOpt,
+    targets: OptTargetsArg = None,
     as_: AsOpt = None,
     yes: YesOpt = False,
+    staged: StagedOpt = False,
+    expect: ExpectOpt = None,
     repo: RepoOpt = Path("."),
     as_json: JsonOpt = False,
 ) -> None:
     """Adopt the text sections hold now as their new ground (the second route). A file
     means every changed binding in it; many targets are listed (lines, new hash, lines
     added and removed) and confirmed, then recorded in one segment with one set of words.
+    With --staged --expect DIGEST (the hook's route): every drifted binding of the staged
+    change, as the index holds it, if DIGEST is still the staged state's.
 
     Example: forest supersede 'docs/adr/0004-x.md' --words "Amended after review"
     """
@@ -108,6 +129,11 @@ def supersede(
     from forest_files.custody.repository import Repository
     from forest_files.custody.targets import read_section
 
+    if staged or expect is not None:
+        _supersede_staged(repo, targets, expect, words, identity(repo, as_), as_json)
+        return
+    if not targets:
+        raise ForestError("name what to supersede (a section, a file or a glob), or use --staged")
     with Repository(repo) as r:
         store = r.synced()
         limit = r.config.max_body_bytes
@@ -134,6 +160,30 @@ def supersede(
     for sel, new in pairs:
         typer.echo(f"superseded {sel}: {new} is ground")
     typer.echo(f"{len(pairs)} in one segment; commit .forest/ledger with the files")
+
+
+def _supersede_staged(
+    repo: Path, targets: list[str] | None, expect: str | None, words: str, by: str, as_json: bool
+) -> None:
+    """``supersede --staged --expect DIGEST`` (custody/staged_supersede.py)."""
+    from forest_files.custody.repository import Repository
+    from forest_files.custody.staged_supersede import supersede_staged
+
+    if targets:
+        raise ForestError("--staged supersedes what the hook listed; give no targets with it")
+    if expect is None:
+        raise ForestError(
+            "--staged needs --expect DIGEST; paste the route `forest check --staged` prints"
+        )
+    with Repository(repo) as r:
+        root = r.root
+    pairs = supersede_staged(root, expect, words=words, by=by)
+    if as_json:
+        typer.echo(json.dumps({"superseded": [{"selector": s, "ground": g} for s, g in pairs]}))
+        return
+    for sel, new in pairs:
+        typer.echo(f"superseded {sel}: {new} is ground")
+    typer.echo(f"{len(pairs)} in one segment; stage .forest/ledger (git add -- .forest/ledger)")
 
 
 def _confirm(lines: list[str], yes: bool, *, err: bool) -> None:

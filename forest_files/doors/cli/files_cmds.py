@@ -123,6 +123,7 @@ def adopt(
 
 def _read(r: Repository, specs: list[str], excludes: tuple[str, ...]) -> list[SectionText]:
     """The sections ``specs`` name, with a progress bar on a terminal for many."""
+    from forest_files.custody.bindconf import bind_defaults
     from forest_files.custody.targets import read_sections
 
     with typer.progressbar(
@@ -132,5 +133,10 @@ def _read(r: Repository, specs: list[str], excludes: tuple[str, ...]) -> list[Se
         hidden=len(specs) < 50 or not sys.stderr.isatty(),
     ) as bar:
         return read_sections(
-            r.root, specs, excludes, max_bytes=r.config.max_body_bytes, progress=bar.update
+            r.root,
+            specs,
+            excludes,
+            max_bytes=r.config.max_body_bytes,
+            progress=bar.update,
+            defaults=bind_defaults(r.config.bind),
         )
