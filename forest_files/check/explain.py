@@ -65,6 +65,10 @@ def explain(
     ``conn`` is given, who adopted its ground."""
     out: list[Reported] = []
     adopted = adoptions_of(conn, (f.ground for f in findings if f.failed))
+    if any(f.kind == "unresolved" and f.candidates for f in findings):
+        from forest_files.check.renames import ranked
+
+        findings = ranked(findings, conn, _reader(root, source))
     for f in findings:
         if not f.failed:
             out.append(Reported(f))
@@ -80,6 +84,16 @@ def explain(
             )
         )
     return tuple(out)
+
+
+def _reader(root: Path, source: str) -> Callable[[str], bytes | None]:
+    """Reads a file where the check looked (the working tree, the index, a commit)."""
+    from forest_files.custody.content import GitTreeSource, WorktreeSource
+
+    if source == "worktree":
+        return WorktreeSource(root, use_stat_cache=False).read
+    rev = None if source == "index" else source
+    return lambda path: GitTreeSource(root, rev=rev, only=(path,)).read(path)
 
 
 def with_diffs(

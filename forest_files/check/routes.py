@@ -51,16 +51,24 @@ def _stage(source: str, *paths: str) -> tuple[Step, ...]:
     return (("git", "add", "--", *paths),) if source == "index" else ()
 
 
+def _record(source: str, *paths: str) -> tuple[Step, ...]:
+    """After a route recorded an act: the ledger staged for the commit that carries
+    it (and, in the hook, the files the route changed)."""
+    return (("git", "add", "--", _LEDGER, *(paths if source == "index" else ())),)
+
+
 def routes_for(f: Finding, *, root: Path, source: str) -> tuple[Route, ...]:
     """Every route out of ``f`` (none for ``clean``)."""
     sel, path = f.selector, f.path
-    retire = Route("or end the binding", (forest("retire", sel, options=_words()),))
+    retire = Route(
+        "or end the binding", (forest("retire", sel, options=_words()), *_record(source))
+    )
     if f.kind == "drifted":
         return (
             Route("restore ground", (forest("restore", sel), *_stage(source, path))),
             Route(
                 "adopt the change",
-                (forest("supersede", sel, options=_words()), *_stage(source, _LEDGER, path)),
+                (forest("supersede", sel, options=_words()), *_record(source, path)),
                 "replace … with why the new text is right",
             ),
         )
@@ -70,17 +78,17 @@ def routes_for(f: Finding, *, root: Path, source: str) -> tuple[Route, ...]:
         return (  # moved_to: the full selector where the unchanged section stands
             Route(
                 "move the binding",
-                (forest("rebind", sel, f.moved_to), *_stage(source, _LEDGER)),
+                (forest("rebind", sel, f.moved_to), *_record(source)),
             ),
             retire,
         )
     if f.kind == "contested":
-        return _resolve_routes(f)
+        return _resolve_routes(f, source)
     if f.kind == "unbound":
         return (
             Route(
                 "adopt it",
-                (forest("adopt", sel, options=_words()), *_stage(source, _LEDGER)),
+                (forest("adopt", sel, options=_words()), *_record(source)),
                 "replace … with why this text is right; forest.toml's [require] asks for it",
             ),
         )
@@ -100,28 +108,33 @@ def untrack(path: str) -> Route:
     )
 
 
-def resolve_routes(heads: tuple[str, ...], contest: str | None = None) -> tuple[Route, ...]:
+def resolve_routes(
+    heads: tuple[str, ...], contest: str | None = None, source: str = "worktree"
+) -> tuple[Route, ...]:
     """One route per head of a contest: keep that head's text (``forest resolve``)."""
     at = contest or heads[0]
     return tuple(
         Route(
             f"keep {head[:12]}'s text",
-            (forest("resolve", at, options=("--pick", head, *_words())),),
+            (forest("resolve", at, options=("--pick", head, *_words())), *_record(source)),
         )
         for head in heads
     )
 
 
-def _resolve_routes(f: Finding) -> tuple[Route, ...]:
+def _resolve_routes(f: Finding, source: str) -> tuple[Route, ...]:
     heads = f.candidates
-    if len(heads) < 2:  # two bindings of one section: retire the extra one
+    if f.binding and (f.binding in heads or len(heads) < 2):  # two bindings of one section
         return (
             Route(
-                "end the extra binding",
-                (forest("retire", f.selector, options=("--binding", f.binding, *_words())),),
+                "end this binding (keep the other)",
+                (
+                    forest("retire", f.selector, options=("--binding", f.binding, *_words())),
+                    *_record(source),
+                ),
             ),
         )
-    return resolve_routes(heads, f.ground)
+    return resolve_routes(heads, f.ground, source)
 
 
 def _unresolved(f: Finding, root: Path, source: str) -> tuple[Route, ...]:
@@ -142,24 +155,27 @@ def _unresolved(f: Finding, root: Path, source: str) -> tuple[Route, ...]:
         "put the section back",
         note="restore the heading, symbol or markers the selector names",
     )
-    if len(f.candidates) == 1:  # renamed (and edited: unchanged text would be `moved`)
-        rebind = forest("rebind", f.selector, f.candidates[0], options=_words())
+    if not f.candidates:
         return (
-            Route(
-                "keep the chain at the renamed section",
-                (rebind, *_stage(source, _LEDGER)),
-                "replace … with why the new text is right",
-            ),
             back,
+            Route(
+                "or move the binding",
+                note="forest rebind with this selector and the one the section has now "
+                "(no heading stands where it stood)",
+            ),
         )
-    return (
-        back,
+    # renamed (and edited: unchanged text would be `moved`): one route per candidate,
+    # likeliest first (renames.py), each a whole command
+    first = "keep the chain at the renamed section"
+    rebinds = tuple(
         Route(
-            "or move the binding",
-            note=f"forest rebind {_quote(f.selector)} NEW --words '…' "
-            "(NEW: the section's new selector" + ("; candidates above)" if f.candidates else ")"),
-        ),
+            first if n == 0 else "or at",
+            (forest("rebind", f.selector, new, options=_words()), *_record(source)),
+            "replace … with why the new text is right" if n == 0 else "",
+        )
+        for n, new in enumerate(f.candidates)
     )
+    return (*rebinds, back)
 
 
 def hints_for(f: Finding) -> tuple[str, ...]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from dataclasses import asdict
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -20,8 +20,15 @@ from forest_files.doors.cli.errors import boundary
 from forest_files.doors.cli.options import AsOpt, JsonOpt, RepoOpt, WordsOpt, app, identity
 from forest_files.kernel.errors import ForestError
 
+if TYPE_CHECKING:
+    from forest_files.custody.bindings import Binding
+    from forest_files.custody.record import SectionText
+
 TargetArg = Annotated[str, typer.Argument(help="PATH, PATH#Heading/Sub, PATH::Sym or PATH@region.")]
 
+
+# What every recording command prints last: an act is shared only once committed.
+_COMMIT = "commit it: git add -- .forest/ledger && git commit"
 
 BindingOpt = Annotated[
     str | None,
@@ -215,22 +222,54 @@ def rebind(
     Example: forest rebind 'docs/a.md#Intro' 'docs/b.md#Overview' --words "Renamed in review"
     """
     from forest_files.custody.bindings import all_bindings
-    from forest_files.custody.lookup import find_binding, moves_under, read_moves
+    from forest_files.custody.lookup import (
+        descendants,
+        find_binding,
+        moves_under,
+        read_moves,
+        refuse_bound_targets,
+    )
     from forest_files.custody.record import rebind_sections
     from forest_files.custody.repository import Repository
 
     with Repository(repo) as r:
         bindings = all_bindings(r.synced())
+        limit = r.config.max_body_bytes
+        left: list[tuple[Binding, str]] = []
         if old.endswith("/") or new.endswith("/"):
-            pairs = moves_under(bindings, old, new)
-        else:
-            pairs = [(find_binding(bindings, old), new)]
-        moves = read_moves(r.root, pairs, max_bytes=r.config.max_body_bytes)
+            moves = read_moves(r.root, moves_under(bindings, old, new), max_bytes=limit)
+        else:  # a heading carries its bound subtree to where its full selector is now
+            moves = read_moves(r.root, [(find_binding(bindings, old), new)], max_bytes=limit)
+            refuse_bound_targets(bindings, moves)
+            under = descendants(bindings, moves[0][0], moves[0][1].selector)
+            left = _carried(r.root, under, moves, limit)
+        refuse_bound_targets(bindings, moves)
         rebind_sections(r, moves, by=identity(repo, as_), words=words)
     for binding, section in moves:
         typer.echo(f"rebound {binding.selector} -> {section.selector}")
-    if len(moves) > 1:
-        typer.echo(f"{len(moves)} bindings moved in one segment; commit .forest/ledger")
+    for binding, why in left:
+        typer.echo(f"left {binding.selector} where it is ({why}); rebind it on its own")
+    one = f"{len(moves)} bindings moved, one act each in one segment" if len(moves) > 1 else ""
+    typer.echo(f"{one + '; ' if one else ''}{_COMMIT}")
+
+
+def _carried(
+    root: Path,
+    under: list[tuple[Binding, str]],
+    moves: list[tuple[Binding, SectionText]],
+    limit: int,
+) -> list[tuple[Binding, str]]:
+    """Append to ``moves`` each descendant found at its new selector; the ones not
+    found there (renamed or removed as well) are returned with why."""
+    from forest_files.custody.lookup import read_moves
+
+    left: list[tuple[Binding, str]] = []
+    for pair in under:
+        try:
+            moves += read_moves(root, [pair], max_bytes=limit)
+        except ForestError as exc:
+            left.append((pair[0], str(exc).split(": ", 1)[-1]))
+    return left
 
 
 @app.command()
@@ -252,6 +291,7 @@ def retire(
     with r:
         retire_binding(r, found, words=words, by=identity(repo, as_))
     typer.echo(f"retired {found.selector} (binding {found.bind_act[:12]})")
+    typer.echo(_COMMIT)
 
 
 def print_chain(target: str, repo: Path, as_json: bool) -> None:
