@@ -69,6 +69,10 @@ def explain(
         from forest_files.check.renames import ranked
 
         findings = ranked(findings, conn, _reader(root, source))
+    if conn is not None and any(f.kind == "missing" for f in findings):
+        from forest_files.check.filerenames import renamed_files
+
+        findings = renamed_files(findings, conn, lambda: _content(root, source))
     for f in findings:
         if not f.failed:
             out.append(Reported(f))
@@ -86,8 +90,17 @@ def explain(
     return tuple(out)
 
 
+def _content(root: Path, source: str) -> ContentSource:
+    """Where the check looked (the working tree, the index, a commit), every file."""
+    from forest_files.custody.content import GitTreeSource, WorktreeSource
+
+    if source == "worktree":
+        return WorktreeSource(root, use_stat_cache=False)
+    return GitTreeSource(root, rev=None if source == "index" else source)
+
+
 def _reader(root: Path, source: str) -> Callable[[str], bytes | None]:
-    """Reads a file where the check looked (the working tree, the index, a commit)."""
+    """Reads a file where the check looked, one path at a time."""
     from forest_files.custody.content import GitTreeSource, WorktreeSource
 
     if source == "worktree":

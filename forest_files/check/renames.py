@@ -46,12 +46,13 @@ def ranked(
     for f in asking:
         if f.path not in texts:
             texts[f.path] = _Sections(read, f.path)
-        ground = _ground_body(conn, f.ground)
+        ground = ground_body(conn, f.ground)
         scores[f.binding] = {c: _score(f.selector, c, ground, texts[f.path]) for c in f.candidates}
     owner = _owners(asking, scores)
+    mine_ids = {id(f) for f in asking}
     out: list[Finding] = []
     for f in findings:
-        if f not in asking:
+        if id(f) not in mine_ids:
             out.append(f)
             continue
         mine = [c for c in f.candidates if owner.get(c) == f.binding]
@@ -145,7 +146,7 @@ class _Sections:
         return self._found[selector]
 
 
-def _ground_body(conn: sqlite3.Connection | None, content_id: str | None) -> str | None:
+def ground_body(conn: sqlite3.Connection | None, content_id: str | None) -> str | None:
     if conn is None or content_id is None:
         return None
     row = conn.execute("SELECT body FROM entries WHERE content_id = ?", (content_id,)).fetchone()

@@ -73,7 +73,11 @@ def routes_for(f: Finding, *, root: Path, source: str) -> tuple[Route, ...]:
             ),
         )
     if f.kind == "missing":
-        return (_bring_back(f, root, source), retire)
+        return (
+            *_rebinds(f, source, "keep the chain at the renamed file"),
+            _bring_back(f, root, source),
+            retire,
+        )
     if f.kind == "moved" and f.moved_to:
         return (  # moved_to: the full selector where the unchanged section stands
             Route(
@@ -164,10 +168,13 @@ def _unresolved(f: Finding, root: Path, source: str) -> tuple[Route, ...]:
                 "(no heading stands where it stood)",
             ),
         )
-    # renamed (and edited: unchanged text would be `moved`): one route per candidate,
-    # likeliest first (renames.py), each a whole command
-    first = "keep the chain at the renamed section"
-    rebinds = tuple(
+    return (*_rebinds(f, source, "keep the chain at the renamed section"), back)
+
+
+def _rebinds(f: Finding, source: str, first: str) -> tuple[Route, ...]:
+    """Renamed (and edited: unchanged text would be ``moved``): one whole rebind
+    route per candidate, likeliest first (renames.py, filerenames.py)."""
+    return tuple(
         Route(
             first if n == 0 else "or at",
             (forest("rebind", f.selector, new, options=_words()), *_record(source)),
@@ -175,11 +182,12 @@ def _unresolved(f: Finding, root: Path, source: str) -> tuple[Route, ...]:
         )
         for n, new in enumerate(f.candidates)
     )
-    return (*rebinds, back)
 
 
 def hints_for(f: Finding) -> tuple[str, ...]:
     """Facts that help choose a route: where a renamed section may stand now."""
+    if f.kind == "missing" and f.candidates:
+        return (f"renamed, it seems: similar text stands at {', '.join(f.candidates)}",)
     if f.kind != "unresolved" or not f.candidates:
         return ()
     lines = f.candidate_lines or (0,) * len(f.candidates)

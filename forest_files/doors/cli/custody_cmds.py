@@ -23,6 +23,7 @@ from forest_files.kernel.errors import ForestError
 if TYPE_CHECKING:
     from forest_files.custody.bindings import Binding
     from forest_files.custody.record import SectionText
+    from forest_files.custody.repository import LogEntry
 
 TargetArg = Annotated[str, typer.Argument(help="PATH, PATH#Heading/Sub, PATH::Sym or PATH@region.")]
 
@@ -58,27 +59,30 @@ def diff(
     ] = False,
     repo: RepoOpt = Path("."),
 ) -> None:
-    """Show ground -> working tree for one bound section.
+    """Show ground -> working tree for a bound section, or for every binding of a file.
 
     Example: forest diff --words 'canon/characters.md#Elias'
     """
     import os
     import sys
 
+    from forest_files.check.bulk import choose
     from forest_files.check.diff import colourise, section_diff
-    from forest_files.check.engine import check_binding
+    from forest_files.check.engine import check_all
+    from forest_files.custody.bindings import all_bindings
     from forest_files.custody.content import WorktreeSource
+    from forest_files.custody.repository import Repository
 
-    r, store, binding = _open_binding(repo, target)
-    with r:
+    colour = sys.stdout.isatty() and not os.environ.get("NO_COLOR")
+    with Repository(repo) as r:
+        store = r.synced()
+        chosen = [c.binding for c in choose(r.root, all_bindings(store), [target])]
         content = WorktreeSource(r.root)
-        finding = check_binding(store, binding, content, all_paths=None)
-        typer.echo(f"{finding.kind} {binding.selector}")
-        if finding.kind in ("drifted", "clean"):
-            shown = section_diff(store, finding, content, binding.excludes, words=words)
-            if shown and sys.stdout.isatty() and not os.environ.get("NO_COLOR"):
-                shown = colourise(shown)
-            typer.echo(shown or "(no change)")
+        for binding, finding in zip(chosen, check_all(store, chosen, content), strict=True):
+            typer.echo(f"{finding.kind} {binding.selector}")
+            if finding.kind in ("drifted", "clean"):
+                shown = section_diff(store, finding, content, binding.excludes, words=words)
+                typer.echo((colourise(shown) if shown and colour else shown) or "(no change)")
 
 
 TargetsArg = Annotated[
@@ -249,7 +253,7 @@ def rebind(
         typer.echo(f"rebound {binding.selector} -> {section.selector}")
     for binding, why in left:
         typer.echo(f"left {binding.selector} where it is ({why}); rebind it on its own")
-    one = f"{len(moves)} bindings moved, one act each in one segment" if len(moves) > 1 else ""
+    one = f"{len(moves)} bindings moved in one segment (one act each)" if len(moves) > 1 else ""
     typer.echo(f"{one + '; ' if one else ''}{_COMMIT}")
 
 
@@ -294,19 +298,44 @@ def retire(
     typer.echo(_COMMIT)
 
 
-def print_chain(target: str, repo: Path, as_json: bool) -> None:
-    """The custody chain of one binding (``forest log TARGET``)."""
-    from forest_files.custody.lookup import chain as chain_of
+def log_line(e: LogEntry) -> str:
+    """One act of ``forest log``: when, what, the section it is about, what it made,
+    who, and the words (on one line)."""
+    where = f" {e.selector}" if e.selector and e.selector != e.subject else ""
+    said = " ".join(e.words.split())
+    return f"{e.created_at} {e.kind}{where} {e.subject} -> {e.result} by {e.by}" + (
+        f": “{said}”" if said else ""
+    )
 
-    r, store, binding = _open_binding(repo, target)
+
+def print_chain(target: str, repo: Path, as_json: bool) -> None:
+    """The custody chain of one binding (``forest log TARGET``); a retired binding's
+    chain too, ending with its retire act."""
+    from forest_files.custody.bindings import all_bindings
+    from forest_files.custody.lookup import NoSuchBinding, find_binding
+    from forest_files.custody.lookup import chain as chain_of
+    from forest_files.custody.repository import Repository
+
+    r = Repository(repo)
     with r:
+        store = r.synced()
+        try:
+            binding = find_binding(all_bindings(store), target, root=r.root)
+        except NoSuchBinding:  # not live: a retired chain is still a history
+            binding = find_binding(all_bindings(store, include_retired=True), target)
         links = chain_of(store, binding)
+        ended = [e for e in r.log() if e.kind == "retire" and e.subject == binding.bind_act]
     if as_json:
-        typer.echo(json.dumps({"selector": binding.selector, "chain": [asdict(x) for x in links]}))
+        doc = {"selector": binding.selector, "retired": binding.retired}
+        typer.echo(json.dumps({**doc, "chain": [asdict(x) for x in links]}))
         return
-    typer.echo(binding.selector)
+    typer.echo(binding.selector + (" (retired)" if binding.retired else ""))
     for x in links:
         typer.echo(f"  {x.created_at} {x.status:<10} {x.content_id} by {x.adopted_by}: {x.words}")
+    for e in ended:
+        typer.echo(
+            f"  {e.created_at} {'retired':<10} binding {e.subject[:12]} by {e.by}: {e.words}"
+        )
 
 
 @app.command()
