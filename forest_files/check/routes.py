@@ -16,7 +16,8 @@ Test: tests/doors/test_doors.py, tests/check/test_routes_paste.py, tests/check/t
 ``source`` is where the check looked: ``worktree``, ``index`` (the hook; a
 route then also stages what it changed) or a commit id (routes act on the
 working tree). A missing file's route names where git still has it: the
-index, HEAD, or the parent of the commit that deleted it.
+index (in a sparse checkout that leaves it out: ``git sparse-checkout add``),
+HEAD, or the parent of the commit that deleted it.
 """
 
 from __future__ import annotations
@@ -215,6 +216,9 @@ def _bring_back(f: Finding, root: Path, source: str) -> Route:
     path = f.path
     whole = f.selector == path
     if source != "index" and gitio.ls_files_stage(root, path):
+        sparse = _outside_sparse(root, path)
+        if sparse is not None:
+            return sparse
         return Route("bring the file back", (("git", "checkout", "--", path),))
     if gitio.head_commit(root) is not None and _in_commit(root, "HEAD", path):
         return Route("bring the file back", (("git", "checkout", "HEAD", "--", path),))
@@ -230,6 +234,26 @@ def _bring_back(f: Finding, root: Path, source: str) -> Route:
     return Route("bring the file back", note=f"no commit holds {path}; write it again")
 
 
+def _outside_sparse(root: Path, path: str) -> Route | None:
+    """For a file git keeps out of this sparse checkout (skip-worktree): the route
+    that brings it into the sparse set (``git checkout`` cannot)."""
+    from forest_files import gitio
+
+    out = gitio.run_git(root, ["ls-files", "-t", "-z", "--", path], ok_codes=(0, 128))
+    if not out.stdout.startswith(b"S "):
+        return None
+    cone = gitio.run_git(root, ["config", "--bool", "core.sparseCheckoutCone"], ok_codes=(0, 1))
+    # patterns: the file itself, anchored; cone mode (git's default) takes directories
+    # (a top-level file is always in the cone)
+    pattern = cone.stdout.strip() == b"false"
+    wanted = "/" + path if pattern else path.rpartition("/")[0]
+    return Route(
+        "bring it into the sparse checkout",
+        (("git", "sparse-checkout", "add", "--", wanted),),
+        "this sparse checkout leaves the file out; git still holds it",
+    )
+
+
 def _in_commit(root: Path, rev: str, path: str) -> bool:
     from forest_files import gitio
 
@@ -242,7 +266,7 @@ def _before_deletion(root: Path, path: str) -> str | None:
 
     out = gitio.run_git(
         root,
-        ["log", "-1", "--format=%H", "--diff-filter=D", "--", f":(literal){path}"],
+        ["log", "-1", "--format=%H", "--diff-filter=D", "--", path],
         ok_codes=(0, 128),
     )
     commit = out.stdout.decode().strip() if out.returncode == 0 else ""
