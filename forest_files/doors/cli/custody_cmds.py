@@ -204,9 +204,21 @@ def _restored(selector: str, outcome: str, kept: Path | None) -> str:
     return f"restored {selector}; the replaced text is kept in {kept}"
 
 
+def _words_if_given(words: str | None) -> str | None:
+    """``--words`` when given: the same refusals as every ceremony's (a route's
+    placeholder pasted as is records nothing)."""
+    from forest_files.doors.cli.options import words_given
+
+    return None if words is None else words_given(words)
+
+
 OptWordsOpt = Annotated[
     str | None,
-    typer.Option("--words", help="Why the new text is right, when it differs from ground."),
+    typer.Option(
+        "--words",
+        help="Why the new text is right, when it differs from ground.",
+        callback=_words_if_given,
+    ),
 ]
 
 
