@@ -188,3 +188,26 @@ def test_check_path_naming_no_binding_usage_error_refused(repo: Path) -> None:
         ["forest", "check", "canon.md#Mara"], cwd=repo, env=env, capture_output=True, text=True
     )
     assert one.returncode == 0 and "1 binding(s) checked" in one.stdout
+
+
+def test_section_with_two_bindings_route_retires_by_binding_pasted_accepted(repo: Path) -> None:
+    """Two branches bound one section: the route ends one binding by id (a `resolve
+    --pick` of a bind act would fail with "unknown entry")."""
+    for branch, by in (("b1", "Ada <ada@example.org>"), ("b2", "Bob <bob@example.org>")):
+        git(repo, "checkout", "-q", "-b", branch, "main")
+        ok(repo, "adopt", "canon.md#Canon/Other", "--words", f"bound on {branch}", "--as", by)
+        commit_all(repo, branch)
+        git(repo, "checkout", "-q", "main")
+    git(repo, "merge", "-q", "--no-edit", "b1")
+    git(repo, "merge", "-q", "--no-edit", "b2")
+    first, second = (f for f in findings(repo) if f["kind"] == "contested")
+    commands = [r["command"] for r in first["routes"] if r["command"]]
+    assert commands and all("resolve" not in c for c in commands)
+    assert commands[0].startswith(
+        f"forest retire 'canon.md#Canon/Other' --binding {first['binding']} --words "
+    )
+    done = shell(repo, filled(commands[0]))
+    assert done.returncode == 0, done.stderr
+    assert "commit it: git add -- .forest/ledger" in done.stdout  # the retire's reminder
+    assert {f["kind"] for f in findings(repo)} == {"clean"}
+    assert second["binding"] in {f["binding"] for f in findings(repo)}
