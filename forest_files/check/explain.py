@@ -72,7 +72,7 @@ def explain(
     if conn is not None and any(f.kind == "missing" for f in findings):
         from forest_files.check.filerenames import renamed_files
 
-        findings = renamed_files(findings, conn, lambda: _content(root, source))
+        findings = renamed_files(findings, conn, root=root, source=source)
     for f in findings:
         if not f.failed:
             out.append(Reported(f))
@@ -88,15 +88,6 @@ def explain(
             )
         )
     return tuple(out)
-
-
-def _content(root: Path, source: str) -> ContentSource:
-    """Where the check looked (the working tree, the index, a commit), every file."""
-    from forest_files.custody.content import GitTreeSource, WorktreeSource
-
-    if source == "worktree":
-        return WorktreeSource(root, use_stat_cache=False)
-    return GitTreeSource(root, rev=None if source == "index" else source)
 
 
 def _reader(root: Path, source: str) -> Callable[[str], bytes | None]:
