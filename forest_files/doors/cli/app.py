@@ -202,7 +202,7 @@ def log(
     Example: forest log --json;  forest log 'canon/characters.md#Elias'
     """
     if target is not None:
-        from forest_files.doors.cli.custody_cmds import print_chain
+        from forest_files.doors.cli.logview import print_chain
 
         print_chain(target, repo, as_json)
         return
@@ -212,7 +212,7 @@ def log(
         entries = r.log()
         contested = r.contested()
         found = _found(r, contested, local=False)
-    from forest_files.doors.cli.custody_cmds import log_line
+    from forest_files.doors.cli.logview import log_line
 
     lines = [log_line(e) for e in entries]
     lines += _blocks(found)
