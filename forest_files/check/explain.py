@@ -65,6 +65,14 @@ def explain(
     ``conn`` is given, who adopted its ground."""
     out: list[Reported] = []
     adopted = adoptions_of(conn, (f.ground for f in findings if f.failed))
+    if any(f.kind == "unresolved" and f.candidates for f in findings):
+        from forest_files.check.renames import ranked
+
+        findings = ranked(findings, conn, _reader(root, source))
+    if conn is not None and any(f.kind == "missing" for f in findings):
+        from forest_files.check.filerenames import renamed_files
+
+        findings = renamed_files(findings, conn, root=root, source=source)
     for f in findings:
         if not f.failed:
             out.append(Reported(f))
@@ -80,6 +88,16 @@ def explain(
             )
         )
     return tuple(out)
+
+
+def _reader(root: Path, source: str) -> Callable[[str], bytes | None]:
+    """Reads a file where the check looked, one path at a time."""
+    from forest_files.custody.content import GitTreeSource, WorktreeSource
+
+    if source == "worktree":
+        return WorktreeSource(root, use_stat_cache=False).read
+    rev = None if source == "index" else source
+    return lambda path: GitTreeSource(root, rev=rev, only=(path,)).read(path)
 
 
 def with_diffs(

@@ -17,7 +17,8 @@ Test: tests/doors/test_doors.py, tests/check/test_routes_paste.py, tests/check/t
 ``source`` is where the check looked: ``worktree``, ``index`` (the hook; a
 route then also stages what it changed) or a commit id (routes act on the
 working tree). A missing file's route names where git still has it: the
-index, HEAD, or the parent of the commit that deleted it.
+index (in a sparse checkout that leaves it out: ``git sparse-checkout add``),
+HEAD, or the parent of the commit that deleted it.
 """
 
 from __future__ import annotations
@@ -52,38 +53,50 @@ def _stage(source: str, *paths: str) -> tuple[Step, ...]:
     return (("git", "add", "--", *paths),) if source == "index" else ()
 
 
+def _record(source: str, *paths: str) -> tuple[Step, ...]:
+    """After a route recorded an act: the ledger staged for the commit that carries
+    it (and, in the hook, the files the route changed)."""
+    return (("git", "add", "--", _LEDGER, *(paths if source == "index" else ())),)
+
+
 def routes_for(f: Finding, *, root: Path, source: str) -> tuple[Route, ...]:
     """Every route out of ``f`` (none for ``clean``)."""
     sel, path = f.selector, f.path
-    retire = Route("or end the binding", (forest("retire", sel, options=_words()),))
+    retire = Route(
+        "or end the binding", (forest("retire", sel, options=_words()), *_record(source))
+    )
     if f.kind == "drifted":
         return (
             Route("restore ground", (forest("restore", sel), *_stage(source, path))),
             Route(
                 "adopt the change",
-                (forest("supersede", sel, options=_words()), *_stage(source, _LEDGER, path)),
+                (forest("supersede", sel, options=_words()), *_record(source, path)),
                 "replace … with why the new text is right",
             ),
         )
     if f.kind == "missing":
-        return (_bring_back(f, root, source), retire)
+        return (
+            *_rebinds(f, source, "keep the chain at the renamed file"),
+            _bring_back(f, root, source),
+            retire,
+        )
     if f.kind == "moved" and f.moved_to:
         return (  # moved_to: the full selector where the unchanged section stands
             Route(
                 "move the binding",
-                (forest("rebind", sel, f.moved_to), *_stage(source, _LEDGER)),
+                (forest("rebind", sel, f.moved_to), *_record(source)),
             ),
             retire,
         )
     if f.kind == "contested":
-        return _resolve_routes(f)
+        return _resolve_routes(f, source)
     if f.kind == "unbound":
         return (
             Route(
                 "adopt it",
                 (
                     forest("adopt", sel, options=(*_excludes(f), *_words())),
-                    *_stage(source, _LEDGER),
+                    *_record(source),
                 ),
                 "replace … with why this text is right; forest.toml's [require] asks for it",
             ),
@@ -109,28 +122,33 @@ def untrack(path: str) -> Route:
     )
 
 
-def resolve_routes(heads: tuple[str, ...], contest: str | None = None) -> tuple[Route, ...]:
+def resolve_routes(
+    heads: tuple[str, ...], contest: str | None = None, source: str = "worktree"
+) -> tuple[Route, ...]:
     """One route per head of a contest: keep that head's text (``forest resolve``)."""
     at = contest or heads[0]
     return tuple(
         Route(
             f"keep {head[:12]}'s text",
-            (forest("resolve", at, options=("--pick", head, *_words())),),
+            (forest("resolve", at, options=("--pick", head, *_words())), *_record(source)),
         )
         for head in heads
     )
 
 
-def _resolve_routes(f: Finding) -> tuple[Route, ...]:
+def _resolve_routes(f: Finding, source: str) -> tuple[Route, ...]:
     heads = f.candidates
-    if len(heads) < 2:  # two bindings of one section: retire the extra one
+    if f.binding and (f.binding in heads or len(heads) < 2):  # two bindings of one section
         return (
             Route(
-                "end the extra binding",
-                (forest("retire", f.selector, options=("--binding", f.binding, *_words())),),
+                "end this binding (keep the other)",
+                (
+                    forest("retire", f.selector, options=("--binding", f.binding, *_words())),
+                    *_record(source),
+                ),
             ),
         )
-    return resolve_routes(heads, f.ground)
+    return resolve_routes(heads, f.ground, source)
 
 
 def _unresolved(f: Finding, root: Path, source: str) -> tuple[Route, ...]:
@@ -151,28 +169,35 @@ def _unresolved(f: Finding, root: Path, source: str) -> tuple[Route, ...]:
         "put the section back",
         note="restore the heading, symbol or markers the selector names",
     )
-    if len(f.candidates) == 1:  # renamed (and edited: unchanged text would be `moved`)
-        rebind = forest("rebind", f.selector, f.candidates[0], options=_words())
+    if not f.candidates:
         return (
-            Route(
-                "keep the chain at the renamed section",
-                (rebind, *_stage(source, _LEDGER)),
-                "replace … with why the new text is right",
-            ),
             back,
+            Route(
+                "or move the binding",
+                note="forest rebind with this selector and the one the section has now "
+                "(no heading stands where it stood)",
+            ),
         )
-    return (
-        back,
+    return (*_rebinds(f, source, "keep the chain at the renamed section"), back)
+
+
+def _rebinds(f: Finding, source: str, first: str) -> tuple[Route, ...]:
+    """Renamed (and edited: unchanged text would be ``moved``): one whole rebind
+    route per candidate, likeliest first (renames.py, filerenames.py)."""
+    return tuple(
         Route(
-            "or move the binding",
-            note=f"forest rebind {_quote(f.selector)} NEW --words '…' "
-            "(NEW: the section's new selector" + ("; candidates above)" if f.candidates else ")"),
-        ),
+            first if n == 0 else "or at",
+            (forest("rebind", f.selector, new, options=_words()), *_record(source)),
+            "replace … with why the new text is right" if n == 0 else "",
+        )
+        for n, new in enumerate(f.candidates)
     )
 
 
 def hints_for(f: Finding) -> tuple[str, ...]:
     """Facts that help choose a route: where a renamed section may stand now."""
+    if f.kind == "missing" and f.candidates:
+        return (f"renamed, it seems: similar text stands at {', '.join(f.candidates)}",)
     if f.kind != "unresolved" or not f.candidates:
         return ()
     lines = f.candidate_lines or (0,) * len(f.candidates)
@@ -200,6 +225,9 @@ def _bring_back(f: Finding, root: Path, source: str) -> Route:
     path = f.path
     whole = f.selector == path
     if source != "index" and gitio.ls_files_stage(root, path):
+        sparse = _outside_sparse(root, path)
+        if sparse is not None:
+            return sparse
         return Route("bring the file back", (("git", "checkout", "--", path),))
     if gitio.head_commit(root) is not None and _in_commit(root, "HEAD", path):
         return Route("bring the file back", (("git", "checkout", "HEAD", "--", path),))
@@ -215,6 +243,26 @@ def _bring_back(f: Finding, root: Path, source: str) -> Route:
     return Route("bring the file back", note=f"no commit holds {path}; write it again")
 
 
+def _outside_sparse(root: Path, path: str) -> Route | None:
+    """For a file git keeps out of this sparse checkout (skip-worktree): the route
+    that brings it into the sparse set (``git checkout`` cannot)."""
+    from forest_files import gitio
+
+    out = gitio.run_git(root, ["ls-files", "-t", "-z", "--", path], ok_codes=(0, 128))
+    if not out.stdout.startswith(b"S "):
+        return None
+    cone = gitio.run_git(root, ["config", "--bool", "core.sparseCheckoutCone"], ok_codes=(0, 1))
+    # patterns: the file itself, anchored; cone mode (git's default) takes directories
+    # (a top-level file is always in the cone)
+    pattern = cone.stdout.strip() == b"false"
+    wanted = "/" + path if pattern else path.rpartition("/")[0]
+    return Route(
+        "bring it into the sparse checkout",
+        (("git", "sparse-checkout", "add", "--", wanted),),
+        "this sparse checkout leaves the file out; git still holds it",
+    )
+
+
 def _in_commit(root: Path, rev: str, path: str) -> bool:
     from forest_files import gitio
 
@@ -227,7 +275,7 @@ def _before_deletion(root: Path, path: str) -> str | None:
 
     out = gitio.run_git(
         root,
-        ["log", "-1", "--format=%H", "--diff-filter=D", "--", f":(literal){path}"],
+        ["log", "-1", "--format=%H", "--diff-filter=D", "--", path],
         ok_codes=(0, 128),
     )
     commit = out.stdout.decode().strip() if out.returncode == 0 else ""

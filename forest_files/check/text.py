@@ -124,9 +124,27 @@ def warning_note(r: Reported) -> str:
     return "\n".join([first, *lines[1:]])
 
 
+_SAID = {  # the hook's headline for a refusal of one kind only
+    "drifted": "bound section(s) diverge from ground",
+    "moved": "bound section(s) moved (their text is unchanged: rebind to keep custody)",
+    "missing": "bound file(s) gone",
+}
+
+
+def _refused_what(failed: tuple[Reported, ...]) -> str:
+    kinds = sorted({r.finding.kind for r in failed})
+    if len(kinds) == 1 and kinds[0] in _SAID:
+        return _SAID[kinds[0]]
+    if all(r.finding.binding for r in failed):
+        counts = ", ".join(f"{sum(r.finding.kind == k for r in failed)} {k}" for k in kinds)
+        return f"bound section(s) not clean ({counts})"
+    return "finding(s) not clean"
+
+
 def hook_refusal(report: CheckReport) -> list[str]:
     """The pre-commit hook's refusal (stderr)."""
     failed = report.failed
-    bound = all(r.finding.binding for r in failed)
-    said = "bound section(s) diverge from ground" if bound else "finding(s) not clean"
-    return [f"forest-files: commit refused — {len(failed)} {said}", *failed_blocks(report)]
+    return [
+        f"forest-files: commit refused — {len(failed)} {_refused_what(failed)}",
+        *failed_blocks(report),
+    ]

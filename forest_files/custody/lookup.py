@@ -3,15 +3,18 @@
 Stores: nothing.
 Refuses: a target that names no binding (listing the bindings of that path),
 or that matches several (listing them); a directory move from a directory
-holding no binding, or between overlapping directories.
+holding no binding, or between overlapping directories; a rebind onto a section
+another live binding holds.
 Returns: the ``Binding``; the chain of entries that were its ground, oldest
 first, as ``ChainLink`` values (content ids, signatures, words, hashes —
-never body text); the bindings a directory move carries and where to.
+never body text); the bindings a directory move carries and where to, and the
+bound descendants a heading's rebind carries.
 Test: tests/custody/test_file_custody.py
 """
 
 from __future__ import annotations
 
+import shlex
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -19,7 +22,7 @@ from typing import TYPE_CHECKING
 from forest_files.custody.bindings import Binding
 from forest_files.kernel.errors import ForestError
 from forest_files.store.forest import ForestStore
-from forest_files.text.selector import parse_selector, render
+from forest_files.text.selector import Selector, parse_selector, render
 
 if TYPE_CHECKING:
     from forest_files.custody.record import SectionText
@@ -176,3 +179,42 @@ def read_moves(
         sections = read_sections(root, specs, excludes, max_bytes=max_bytes)
         found.update(zip(positions, sections, strict=True))
     return [(binding, found[pos]) for pos, (binding, _) in enumerate(pairs)]
+
+
+def descendants(
+    bindings: list[Binding], parent: Binding, new_selector: str
+) -> list[tuple[Binding, str]]:
+    """The live bindings under heading ``parent`` in its file (``A/B`` under ``A``), each
+    with the selector it has under the heading's new selector: a rebind of a heading
+    carries its bound subtree. None for a heading selector with an ``[n]`` (its
+    children's paths do not follow it) or a target that is no heading."""
+    old, new = parse_selector(parent.selector), parse_selector(new_selector)
+    if old.kind != "heading" or new.kind != "heading" or old.index or new.index:
+        return []
+    depth = len(old.parts)
+    out: list[tuple[Binding, str]] = []
+    for b in bindings:
+        if b.retired or b.path != parent.path or b.bind_act == parent.bind_act:
+            continue
+        sel = parse_selector(b.selector)
+        if sel.kind == "heading" and len(sel.parts) > depth and sel.parts[:depth] == old.parts:
+            child = Selector(new.path, "heading", (*new.parts, *sel.parts[depth:]), sel.index)
+            out.append((b, render(child)))
+    return out
+
+
+def refuse_bound_targets(bindings: list[Binding], moves: list[tuple[Binding, SectionText]]) -> None:
+    """Refuse a rebind onto a section another live binding holds (two bindings of one
+    section would be a contest); a binding that moves in the same command is free."""
+    moving = {b.bind_act for b, _ in moves}
+    held = {b.selector: b for b in bindings if not b.retired and b.bind_act not in moving}
+    seen: dict[str, Binding] = {}
+    for binding, section in moves:
+        other = held.get(section.selector) or seen.get(section.selector)
+        if other is not None and other.bind_act != binding.bind_act:
+            raise ForestError(
+                f"{section.selector} is bound already (binding {other.bind_act[:12]}); "
+                "rebind to another section, or end that binding first with `forest retire "
+                f"{shlex.quote(other.selector)} --binding {other.bind_act[:12]} --words '…'`"
+            )
+        seen[section.selector] = binding

@@ -99,6 +99,8 @@ class LogEntry:
     result: str
     by: str
     created_at: str
+    selector: str = ""  # the bound section the act is about (actlog.py), if any
+    words: str = ""  # the words it recorded, if any
 
 
 @dataclass(frozen=True)
@@ -501,11 +503,14 @@ class Repository:
         """Custody acts in the order this index applied them (bodies never included)."""
         store = self.synced()
         snapshot = read_ledger(self.ledger_dir)
+        from forest_files.custody.actlog import described
+
+        acts = [a for a in map(snapshot.acts.get, applied_ids(store)) if a is not None]
+        said = described(store, acts)
         out: list[LogEntry] = []
-        for act_id in applied_ids(store):
-            act = snapshot.acts.get(act_id)
-            if act is not None:
-                out.append(_log_entry(act))
+        for act in acts:
+            selector, words = said.get(act.id, ("", ""))
+            out.append(replace(_log_entry(act), selector=selector, words=words))
         return out
 
 

@@ -9,7 +9,9 @@ or ``.forest/``, and ``forest.toml`` (special.py); a file that is missing; a
 symlink (even one leading to a file inside the repository: bind its target) and
 any other path that is not a regular file (a directory, a FIFO); a path reached
 through a symlinked directory, or leading outside the repository through one; a
-path inside a submodule; a file under a git filter (LFS, git-crypt); a file over
+path inside a submodule; a file under a git filter (LFS, git-crypt) or an
+attribute by which git rewrites its bytes on checkout (``ident``,
+``working-tree-encoding``); a file over
 the body size bound (``[policy] max_body_bytes``, default 8 MiB); content that
 is not UTF-8 text (naming the byte offset); a glob the one glob syntax
 (kernel/globs.py) cannot honour (``{a,b}``, ``!`` …); a glob that matches
@@ -150,6 +152,9 @@ class RepoFacts:
 
     submodules: tuple[str, ...]
     filters: dict[str, str]
+    # Path -> the attribute (other than a filter) by which git rewrites its bytes on
+    # checkout: ``ident`` (set) or ``working-tree-encoding`` (a value).
+    rewrites: dict[str, str] = field(default_factory=dict)
     # Directory -> resolves inside the root; memoised so a bulk adoption resolves
     # each directory once, not each file's every path component.
     dirs_inside: dict[str, bool] = field(default_factory=dict)
@@ -165,6 +170,7 @@ class RepoFacts:
         return cls(
             submodules=tuple(gitio.submodule_paths(root)),
             filters=gitio.check_attr(root, "filter", list(paths)) if paths else {},
+            rewrites=_rewrites(root, paths),
             tally=ExcludeTally(len(paths)),
         )
 
@@ -194,6 +200,19 @@ class RepoFacts:
         if not stat_mod.S_ISREG(st.st_mode):
             return escapes(root, path)
         return not dir_inside(root, path.rpartition("/")[0], self.dirs_inside)
+
+
+_REWRITING = ("ident", "working-tree-encoding")  # attributes that change checked-out bytes
+
+
+def _rewrites(root: Path, paths: Sequence[str]) -> dict[str, str]:
+    """Each path git rewrites on checkout, with the attribute that does it."""
+    out: dict[str, str] = {}
+    for attr in _REWRITING if paths else ():
+        for path, value in gitio.check_attr(root, attr, list(paths)).items():
+            if value not in ("unspecified", "unset", "") and path not in out:
+                out[path] = attr if value == "set" else f"{attr}={value}"
+    return out
 
 
 def check_file(root: Path, path: str, max_bytes: int, facts: RepoFacts | None = None) -> bytes:
@@ -237,6 +256,12 @@ def check_file(root: Path, path: str, max_bytes: int, facts: RepoFacts | None = 
         raise TargetRefused(
             f"{path}: stored through the git filter {filt!r} (LFS, git-crypt…); its committed "
             "bytes are not its text — keep custody text out of filters"
+        )
+    rewrite = facts.rewrites.get(path)
+    if rewrite is not None:
+        raise TargetRefused(
+            f"{path}: git rewrites its bytes on checkout (the {rewrite} attribute), so the "
+            "committed text is not what a clone reads — unset it in .gitattributes first"
         )
     if st.st_size > max_bytes:
         raise TargetRefused(

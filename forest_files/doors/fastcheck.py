@@ -12,7 +12,8 @@ remembered clean verdict of verdict.py that answers an unchanged tree without
 opening the store) and the index sync every command does.
 Refuses: an option it does not know when run as ``python -m`` (exit 2).
 Returns: exit 0 when every binding is clean, 1 on any other finding or a
-refusal, 3 on corruption or an internal error (a crash log: boundary.py), 75
+refusal, 2 when a PATH (or section selector) names no binding and no required
+target, 3 on corruption or an internal error (a crash log: boundary.py), 75
 when the index is busy (exits.py).
 Test: tests/doors/test_fastcheck.py
 
@@ -114,7 +115,25 @@ def _check(args: CheckArgs) -> int:
     source = "index" if args.staged else (args.rev or "worktree")
     diffs = args.show_diff or (sys.stdout.isatty() and not args.as_json)
     quick = args.staged and not (args.paths or args.as_json or args.verbose)
-    report = run_check(root, source, args.paths, diffs=diffs, quick=quick)
+    paths = args.paths
+    if paths:  # a selector judges its file, then shows its own section
+        from forest_files.check.narrow import narrowed, split, unmatched
+
+        paths, selectors = split(root, args.paths)
+    report = run_check(root, source, paths, diffs=diffs, quick=quick)
+    if args.paths:
+        report = narrowed(report, args.paths, selectors)
+        missed = unmatched(report, args.paths, selectors)
+        if missed:
+            import shlex
+
+            named = ", ".join(map(shlex.quote, missed))
+            print(
+                f"forest: check: {named} names no binding and no required target; "
+                "`forest status` lists the bindings",
+                file=sys.stderr,
+            )
+            return 2
     if args.as_json:
         import json
 

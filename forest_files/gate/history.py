@@ -3,7 +3,8 @@
 Stores: nothing (throwaway custody views, as every commit check).
 Refuses: nothing itself; a commit whose ledger cannot be replayed raises LedgerError.
 Returns: the first finding of each (binding, kind, section hash) in the range as a
-``Reported`` naming its commit (ci.py merges them with HEAD's), and the commits judged.
+``Reported`` naming its commit (ci.py merges them with HEAD's), and the commits judged;
+a finding HEAD no longer shows has one route, rewriting the branch at its commit.
 Test: tests/gate/test_ci_gate.py, tests/gate/test_ledger_growth.py
 """
 
@@ -151,4 +152,20 @@ def once(
         if brought is not None and brought.commit is not None:
             r = r._replace(introduced=brought.commit)
         out.append(r)
-    return out, list(history.values())
+    return out, [_rewrite_only(r) for r in history.values()]
+
+
+def _rewrite_only(r: Reported) -> Reported:
+    """A finding of a commit HEAD no longer shows: no act at HEAD can clear it (the
+    commit stays in the range), so its one route is rewriting the branch there."""
+    if r.commit is None:
+        return r
+    from forest_files.check.findings import Route
+
+    at = r.commit[:12]
+    note = (
+        f"fixed later in the range, but commit {at} still changed the bound text without "
+        f"its act; only rewriting the branch clears it: `git rebase -i {at}^`, mark {at} "
+        "`edit`, and record the act (or undo the change) in that commit"
+    )
+    return r._replace(routes=(Route(f"rewrite the branch at {at}", note=note),))

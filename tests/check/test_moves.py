@@ -151,7 +151,9 @@ def test_section_moved_to_new_untracked_file_detected_and_route_pasted_accepted(
     assert moved["kind"] == "moved" and moved["moved_to"] == "notes/b.md#B/Keep"
     assert other["kind"] == "clean"
     command = _route(moved, "move the binding")
-    assert command == "forest rebind 'a.md#Title/Keep' 'notes/b.md#B/Keep'"
+    assert command == (
+        "forest rebind 'a.md#Title/Keep' 'notes/b.md#B/Keep' && git add -- .forest/ledger"
+    )
     done = shell(repo, command)
     assert done.returncode == 0, done.stderr
     assert [f["kind"] for f in findings(repo)] == ["clean", "clean"]
@@ -272,7 +274,9 @@ def test_unresolved_renamed_heading_route_pasted_keeps_chain_accepted(repo: Path
     assert gone["kind"] == "unresolved"
     assert gone["candidates"] == ["a.md#Title/Kept"] and gone["candidate_lines"] == [3]
     command = _route(gone, "renamed")
-    assert command == "forest rebind 'a.md#Title/Keep' 'a.md#Title/Kept' --words '…'"
+    assert command == (
+        "forest rebind 'a.md#Title/Keep' 'a.md#Title/Kept' --words '…' && git add -- .forest/ledger"
+    )
     done = shell(repo, command.replace("…", "The heading was renamed in review"))
     assert done.returncode == 0, done.stderr
     assert [f["kind"] for f in findings(repo)] == ["clean", "clean"]
@@ -280,13 +284,15 @@ def test_unresolved_renamed_heading_route_pasted_keeps_chain_accepted(repo: Path
     assert "superseded" in log and "renamed in review" in log
 
 
-def test_unresolved_several_new_headings_hint_lists_lines_detected(repo: Path) -> None:
+def test_unresolved_several_new_headings_one_route_each_detected(repo: Path) -> None:
     write(repo, "a.md", DOC.replace("## Keep\n\nkept words", "## One\n\nx\n\n## Two\n\ny"))
     result = forest(repo, "check")
     assert result.exit_code == 1
     assert "a.md#Title/One (line 3), a.md#Title/Two (line 7)" in result.stdout
+    assert " NEW " not in result.stdout
     (gone, _) = findings(repo)
-    assert all("rebind" not in (r["command"] or "") for r in gone["routes"])
+    rebinds = [r["argv"][0] for r in gone["routes"] if "rebind" in (r["command"] or "")]
+    assert [argv[3] for argv in rebinds] == ["a.md#Title/One", "a.md#Title/Two"]
 
 
 def test_unresolved_beside_an_empty_heading_lists_the_nameable_one_detected(repo: Path) -> None:

@@ -110,6 +110,17 @@ def test_file_under_git_filter_refused(repo: Path) -> None:
     refused(repo, "secret.md", match="filter 'lfs'")
 
 
+@pytest.mark.parametrize(
+    "attr", ["ident", "working-tree-encoding=UTF-16"], ids=["ident", "encoding"]
+)
+def test_file_git_rewrites_on_checkout_refused(repo: Path, attr: str) -> None:
+    """``ident`` expands ``$Id$`` on checkout, ``working-tree-encoding`` re-encodes: the
+    bytes a clone reads are not the committed text, as under a filter."""
+    write(repo, ".gitattributes", (repo / ".gitattributes").read_text() + f"ids.md {attr}\n")
+    write(repo, "ids.md", "# Ids\n\n$Id$\n")
+    refused(repo, "ids.md", match=f"the {attr.split('=')[0]}")
+
+
 def test_file_over_max_body_bytes_refused(repo: Path) -> None:
     toml = repo / "forest.toml"
     text = toml.read_text()

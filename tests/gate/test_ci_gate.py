@@ -169,6 +169,21 @@ def test_drift_reverted_still_a_finding(repo: Path) -> None:
     assert obj["range"]["merge_base"] == report.merge_base
 
 
+def test_drift_reverted_later_route_is_rewriting_the_branch_detected(repo: Path) -> None:
+    """No act at HEAD clears a commit the range keeps: restore and supersede would be
+    dead ends, so the one route names rewriting the branch at that commit."""
+    first, _ = _drift_hidden_history(repo)
+    code, out, _ = ci(repo, "--base", "main", "--format", "json")
+    assert code == 1
+    (found,) = [f for f in json.loads(out)["findings"] if f["kind"] != "clean"]
+    (route,) = found["routes"]
+    assert route["label"] == f"rewrite the branch at {first[:12]}" and route["command"] is None
+    assert f"`git rebase -i {first[:12]}^`" in route["note"]
+    code, text, _ = ci(repo, "--base", "main")
+    assert "only rewriting the branch clears it" in text
+    assert "forest restore" not in text and "forest supersede" not in text
+
+
 def _drift_hidden_history(repo: Path) -> tuple[str, str]:
     """A drifting commit, then one that reverts it (HEAD is clean again)."""
     edit(repo, "Second section", "Briefly different")

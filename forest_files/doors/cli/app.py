@@ -202,7 +202,7 @@ def log(
     Example: forest log --json;  forest log 'canon/characters.md#Elias'
     """
     if target is not None:
-        from forest_files.doors.cli.custody_cmds import print_chain
+        from forest_files.doors.cli.logview import print_chain
 
         print_chain(target, repo, as_json)
         return
@@ -212,7 +212,9 @@ def log(
         entries = r.log()
         contested = r.contested()
         found = _found(r, contested, local=False)
-    lines = [f"{e.created_at} {e.kind} {e.subject} -> {e.result} by {e.by}" for e in entries]
+    from forest_files.doors.cli.logview import log_line
+
+    lines = [log_line(e) for e in entries]
     lines += _blocks(found)
     obj = {"acts": [asdict(e) for e in entries], "contested": [c.content_id for c in contested]}
     emit(as_json, obj, "\n".join(lines) or "no custody acts yet")

@@ -10,9 +10,8 @@ Test: tests/doors/test_cli_files.py
 from __future__ import annotations
 
 import json
-from dataclasses import asdict
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -20,8 +19,15 @@ from forest_files.doors.cli.errors import boundary
 from forest_files.doors.cli.options import AsOpt, JsonOpt, RepoOpt, WordsOpt, app, identity
 from forest_files.kernel.errors import ForestError
 
+if TYPE_CHECKING:
+    from forest_files.custody.bindings import Binding
+    from forest_files.custody.record import SectionText
+
 TargetArg = Annotated[str, typer.Argument(help="PATH, PATH#Heading/Sub, PATH::Sym or PATH@region.")]
 
+
+# What every recording command prints last: an act is shared only once committed.
+_COMMIT = "commit it: git add -- .forest/ledger && git commit"
 
 BindingOpt = Annotated[
     str | None,
@@ -51,27 +57,30 @@ def diff(
     ] = False,
     repo: RepoOpt = Path("."),
 ) -> None:
-    """Show ground -> working tree for one bound section.
+    """Show ground -> working tree for a bound section, or for every binding of a file.
 
     Example: forest diff --words 'canon/characters.md#Elias'
     """
     import os
     import sys
 
+    from forest_files.check.bulk import choose
     from forest_files.check.diff import colourise, section_diff
-    from forest_files.check.engine import check_binding
+    from forest_files.check.engine import check_all
+    from forest_files.custody.bindings import all_bindings
     from forest_files.custody.content import WorktreeSource
+    from forest_files.custody.repository import Repository
 
-    r, store, binding = _open_binding(repo, target)
-    with r:
+    colour = sys.stdout.isatty() and not os.environ.get("NO_COLOR")
+    with Repository(repo) as r:
+        store = r.synced()
+        chosen = [c.binding for c in choose(r.root, all_bindings(store), [target])]
         content = WorktreeSource(r.root)
-        finding = check_binding(store, binding, content, all_paths=None)
-        typer.echo(f"{finding.kind} {binding.selector}")
-        if finding.kind in ("drifted", "clean"):
-            shown = section_diff(store, finding, content, binding.excludes, words=words)
-            if shown and sys.stdout.isatty() and not os.environ.get("NO_COLOR"):
-                shown = colourise(shown)
-            typer.echo(shown or "(no change)")
+        for binding, finding in zip(chosen, check_all(store, chosen, content), strict=True):
+            typer.echo(f"{finding.kind} {binding.selector}")
+            if finding.kind in ("drifted", "clean"):
+                shown = section_diff(store, finding, content, binding.excludes, words=words)
+                typer.echo((colourise(shown) if shown and colour else shown) or "(no change)")
 
 
 TargetsArg = Annotated[
@@ -243,9 +252,21 @@ def _restored(selector: str, outcome: str, kept: Path | None) -> str:
     return f"restored {selector}; the replaced text is kept in {kept}"
 
 
+def _words_if_given(words: str | None) -> str | None:
+    """``--words`` when given: the same refusals as every ceremony's (a route's
+    placeholder pasted as is records nothing)."""
+    from forest_files.doors.cli.options import words_given
+
+    return None if words is None else words_given(words)
+
+
 OptWordsOpt = Annotated[
     str | None,
-    typer.Option("--words", help="Why the new text is right, when it differs from ground."),
+    typer.Option(
+        "--words",
+        help="Why the new text is right, when it differs from ground.",
+        callback=_words_if_given,
+    ),
 ]
 
 
@@ -265,22 +286,54 @@ def rebind(
     Example: forest rebind 'docs/a.md#Intro' 'docs/b.md#Overview' --words "Renamed in review"
     """
     from forest_files.custody.bindings import all_bindings
-    from forest_files.custody.lookup import find_binding, moves_under, read_moves
+    from forest_files.custody.lookup import (
+        descendants,
+        find_binding,
+        moves_under,
+        read_moves,
+        refuse_bound_targets,
+    )
     from forest_files.custody.record import rebind_sections
     from forest_files.custody.repository import Repository
 
     with Repository(repo) as r:
         bindings = all_bindings(r.synced())
+        limit = r.config.max_body_bytes
+        left: list[tuple[Binding, str]] = []
         if old.endswith("/") or new.endswith("/"):
-            pairs = moves_under(bindings, old, new)
-        else:
-            pairs = [(find_binding(bindings, old), new)]
-        moves = read_moves(r.root, pairs, max_bytes=r.config.max_body_bytes)
+            moves = read_moves(r.root, moves_under(bindings, old, new), max_bytes=limit)
+        else:  # a heading carries its bound subtree to where its full selector is now
+            moves = read_moves(r.root, [(find_binding(bindings, old), new)], max_bytes=limit)
+            refuse_bound_targets(bindings, moves)
+            under = descendants(bindings, moves[0][0], moves[0][1].selector)
+            left = _carried(r.root, under, moves, limit)
+        refuse_bound_targets(bindings, moves)
         rebind_sections(r, moves, by=identity(repo, as_), words=words)
     for binding, section in moves:
         typer.echo(f"rebound {binding.selector} -> {section.selector}")
-    if len(moves) > 1:
-        typer.echo(f"{len(moves)} bindings moved in one segment; commit .forest/ledger")
+    for binding, why in left:
+        typer.echo(f"left {binding.selector} where it is ({why}); rebind it on its own")
+    one = f"{len(moves)} bindings moved in one segment (one act each)" if len(moves) > 1 else ""
+    typer.echo(f"{one + '; ' if one else ''}{_COMMIT}")
+
+
+def _carried(
+    root: Path,
+    under: list[tuple[Binding, str]],
+    moves: list[tuple[Binding, SectionText]],
+    limit: int,
+) -> list[tuple[Binding, str]]:
+    """Append to ``moves`` each descendant found at its new selector; the ones not
+    found there (renamed or removed as well) are returned with why."""
+    from forest_files.custody.lookup import read_moves
+
+    left: list[tuple[Binding, str]] = []
+    for pair in under:
+        try:
+            moves += read_moves(root, [pair], max_bytes=limit)
+        except ForestError as exc:
+            left.append((pair[0], str(exc).split(": ", 1)[-1]))
+    return left
 
 
 @app.command()
@@ -302,21 +355,7 @@ def retire(
     with r:
         retire_binding(r, found, words=words, by=identity(repo, as_))
     typer.echo(f"retired {found.selector} (binding {found.bind_act[:12]})")
-
-
-def print_chain(target: str, repo: Path, as_json: bool) -> None:
-    """The custody chain of one binding (``forest log TARGET``)."""
-    from forest_files.custody.lookup import chain as chain_of
-
-    r, store, binding = _open_binding(repo, target)
-    with r:
-        links = chain_of(store, binding)
-    if as_json:
-        typer.echo(json.dumps({"selector": binding.selector, "chain": [asdict(x) for x in links]}))
-        return
-    typer.echo(binding.selector)
-    for x in links:
-        typer.echo(f"  {x.created_at} {x.status:<10} {x.content_id} by {x.adopted_by}: {x.words}")
+    typer.echo(_COMMIT)
 
 
 @app.command()

@@ -1,0 +1,89 @@
+"""``forest check PATH…``: the bindings the arguments name, paths or section selectors.
+
+Stores: nothing.
+Refuses: nothing itself; ``unmatched`` names each argument that matches no
+binding and no required target, which the door refuses as a usage error (exit 2)
+rather than report "0 checked".
+Returns: ``split``: the paths to judge (a selector's file) and the selector
+arguments; ``narrowed``: the report with only the bindings a selector names
+(a full selector or a heading-path tail, as ``forest diff`` takes it) beside
+those under the plain paths; ``unmatched``: the arguments that named nothing.
+Test: tests/check/test_renames.py
+
+Light: the hook and the warm ``forest check`` import nothing of it unless
+arguments are given.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from forest_files.check.findings import CheckReport, Reported
+from forest_files.kernel.errors import ForestError
+from forest_files.kernel.repopath import under
+from forest_files.text.selector import Selector, parse_selector
+
+_MARKS = ("#", "@", ":")
+
+
+def split(root: Path, args: tuple[str, ...]) -> tuple[tuple[str, ...], dict[str, Selector]]:
+    """(the paths to judge, each selector argument parsed). An argument naming an
+    existing file, or no section, is a path."""
+    paths: list[str] = []
+    selectors: dict[str, Selector] = {}
+    for arg in args:
+        sel = None if (root / arg).exists() or not any(m in arg for m in _MARKS) else _parse(arg)
+        if sel is None or sel.kind == "file":
+            paths.append(arg)
+        else:
+            paths.append(sel.path)
+            selectors[arg] = sel
+    return tuple(dict.fromkeys(paths)), selectors
+
+
+def _parse(arg: str) -> Selector | None:
+    try:
+        return parse_selector(arg)
+    except ForestError:
+        return None
+
+
+def _names(sel: Selector, r: Reported) -> bool:
+    """``r``'s binding is the section ``sel`` names (its full selector, or a tail)."""
+    if r.path != sel.path:
+        return False
+    try:
+        got = parse_selector(r.selector)
+    except ForestError:
+        return False
+    if got.kind != sel.kind or (sel.index is not None and got.index != sel.index):
+        return False
+    return got.parts[len(got.parts) - len(sel.parts) :] == sel.parts
+
+
+def _matches(arg: str, selectors: dict[str, Selector], r: Reported) -> bool:
+    sel = selectors.get(arg)
+    return _names(sel, r) if sel is not None else under(r.path, arg)
+
+
+def narrowed(
+    report: CheckReport, args: tuple[str, ...], selectors: dict[str, Selector]
+) -> CheckReport:
+    """Only the findings some argument names (a selector keeps its section only)."""
+    if not selectors:
+        return report
+
+    def keep(rs: tuple[Reported, ...]) -> tuple[Reported, ...]:
+        return tuple(r for r in rs if any(_matches(a, selectors, r) for a in args))
+
+    return report._replace(
+        items=keep(report.items), extra=keep(report.extra), warnings=keep(report.warnings)
+    )
+
+
+def unmatched(
+    report: CheckReport, args: tuple[str, ...], selectors: dict[str, Selector]
+) -> list[str]:
+    """The arguments that name no binding and no required target."""
+    seen = (*report.items, *report.extra, *report.warnings)
+    return [a for a in args if not any(_matches(a, selectors, r) for r in seen)]
