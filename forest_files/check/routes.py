@@ -6,7 +6,8 @@ Returns: the ``Route`` values of a finding: the exact commands (argument
 lists; ``Route.command`` quotes every word with ``shlex``) that restore
 ground, adopt the change, bring a file back, move or end a binding (a
 renamed and edited section: ``forest rebind OLD NEW --words``, so the chain
-is kept), or end a contest; ``hints_for``: the places a renamed section may
+is kept), unseal a sealed ground (``forest unseal TARGET --words``), or end a
+contest; ``hints_for``: the places a renamed section may
 stand now, with their lines; ``untrack``: stop git tracking local state
 (``git rm --cached -r -- PATH``). The only words left to the user are ``--words`` (the placeholder
 ``…``, which every ceremony refuses when pasted as is); ``--as`` is left out,
@@ -124,7 +125,13 @@ def _resolve_routes(f: Finding) -> tuple[Route, ...]:
     return resolve_routes(heads, f.ground)
 
 
+SEALED_DETAIL = "its ground is sealed"  # check/engine.py's detail of a sealed ground
+
+
 def _unresolved(f: Finding, root: Path, source: str) -> tuple[Route, ...]:
+    if f.detail.startswith(SEALED_DETAIL):  # forest seal withheld it: unseal, or retire
+        unseal = forest("unseal", f.selector, options=_words())
+        return (Route("make its ground readable again", (unseal, *_stage(source, _LEDGER))),)
     kind = _not_regular_kind(f.detail)
     if kind is not None:
         if kind in ("directory", "submodule"):
