@@ -636,10 +636,11 @@ class Applier:
         for row in rows:
             entry_id = int(row[0])
             if book.status_at_deps(store, entry_id, act).ground:
+                ground = store.content_id(entry_id)
                 raise self.fail(
                     act,
-                    f"erases the body of live ground {store.content_id(entry_id)}; "
-                    "supersede or seal it first",
+                    f"erases the body of live ground {ground}; supersede or seal it first "
+                    f"(forest seal {ground} --words '…')",
                 )
             paths |= self._paths_of_entry(entry_id)
         for row in rows:

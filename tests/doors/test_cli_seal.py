@@ -133,6 +133,7 @@ def test_seal_then_forget_erases_bound_ground_accepted(repo: Path) -> None:
     cid = _ground(repo)
     live = forest(repo, "forget", cid, "--words", "a secret was pasted here", "--as", ADA)
     assert live.exit_code == 1 and TEXT not in live.stderr
+    assert f"forest seal {cid} --words" in live.stderr
     ok(repo, "seal", TARGET, "--words", "withheld before it is erased", "--as", ADA)
     ok(repo, "forget", cid, "--words", "a secret was pasted here", "--as", ADA)
     assert "[erased]" in ok(repo, "show", cid).stdout or TEXT not in ok(repo, "show", cid).stdout
