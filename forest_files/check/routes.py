@@ -7,7 +7,8 @@ lists; ``Route.command`` quotes every word with ``shlex``) that restore
 ground, adopt the change (an unbound target with the default exclusions
 forest.toml's ``[bind]`` gives it), bring a file back, move or end a binding (a
 renamed and edited section: ``forest rebind OLD NEW --words``, so the chain
-is kept), or end a contest; ``hints_for``: the places a renamed section may
+is kept), unseal a sealed ground (``forest unseal TARGET --words``), or end a
+contest; ``hints_for``: the places a renamed section may
 stand now, with their lines; ``untrack``: stop git tracking local state
 (``git rm --cached -r -- PATH``). The only words left to the user are ``--words`` (the placeholder
 ``…``, which every ceremony refuses when pasted as is); ``--as`` is left out,
@@ -151,7 +152,13 @@ def _resolve_routes(f: Finding, source: str) -> tuple[Route, ...]:
     return resolve_routes(heads, f.ground, source)
 
 
+SEALED_DETAIL = "its ground is sealed"  # check/engine.py's detail of a sealed ground
+
+
 def _unresolved(f: Finding, root: Path, source: str) -> tuple[Route, ...]:
+    if f.detail.startswith(SEALED_DETAIL):  # forest seal withheld it: unseal, or retire
+        unseal = forest("unseal", f.selector, options=_words())
+        return (Route("make its ground readable again", (unseal, *_stage(source, _LEDGER))),)
     kind = _not_regular_kind(f.detail)
     if kind is not None:
         if kind in ("directory", "submodule"):

@@ -24,7 +24,10 @@ that live ground holds at its dependencies; an adopt or supersede whose text
 holds a line tombstoned by an erase act in its dependency closure
 (``erased-content``; the erase records its tombstone lines).
 Returns: ``Applied`` (the content ids made and the bound paths touched: what
-authority is judged over, derived from state, never from the act's own words).
+authority is judged over, derived from state, never from the act's own words —
+an act on a chain touches every path the chain was ever bound to, retired or
+moved; an act on adopting words or a sealing record, the chain it names; an act
+touching none is judged as a path only ``**`` matches).
 Test: tests/ledger/test_ledger_kinds.py, tests/governance/test_authority_derived.py,
 tests/ledger/test_ledger_equivalence.py
 """
@@ -40,7 +43,7 @@ from forest_files.custody import applied as book
 from forest_files.custody import bindings, tombstone
 from forest_files.kernel.errors import ForestError, StoreBusy, StoreCorruption
 from forest_files.kernel.hashing import hash_body
-from forest_files.kernel.vocab import RESERVED_BUCKETS, ROOT_BUCKET
+from forest_files.kernel.vocab import CEREMONY_BUCKETS, RESERVED_BUCKETS, ROOT_BUCKET
 from forest_files.ledger.acts import Act, LedgerError
 from forest_files.ledger.kinds import (
     AdoptAct,
@@ -60,6 +63,10 @@ from forest_files.store.entryrow import ERASED_MARK
 from forest_files.store.forest import ForestStore
 
 BodyReader = Callable[[str], str | None]
+# The entry a ceremony record adopts, seals or unseals (its status edge's target).
+_NAMED_BY_RECORD = (
+    "SELECT to_id FROM edges WHERE from_id = ? AND kind IN ('adopts', 'seals', 'unseals')"
+)
 
 
 @dataclass(frozen=True)
@@ -199,7 +206,19 @@ class Applier:
             )
 
     def _paths_of_entry(self, entry_id: int) -> frozenset[str]:
-        return bindings.chain_paths(self.store, chain_of(self.store, entry_id))
+        """Every path the entry's chain was ever bound to (a retired binding keeps its
+        paths); for a ceremony record (adopting words, a sealing or unsealing record),
+        those of the entry it names. Empty: the act is judged as a path only ``**``
+        matches (config.holders_for)."""
+        row = self.store.require(entry_id, "chain")
+        if row["bucket"] not in CEREMONY_BUCKETS:
+            return bindings.chain_paths_ever(self.store, int(row["chain_root"] or entry_id))
+        named = self.store.conn.execute(_NAMED_BY_RECORD, (entry_id,)).fetchall()
+        paths: set[str] = set()
+        for (target,) in named:
+            if int(target) != entry_id:
+                paths |= self._paths_of_entry(int(target))
+        return frozenset(paths)
 
     # -- entry points ---------------------------------------------------------------
     def apply(self, act: Act) -> Applied:
@@ -560,7 +579,7 @@ class Applier:
         if named != p.path:
             raise self.fail(act, f"its selector names {named}, not its path")
         produced: list[str] = []
-        paths = frozenset({current.path, p.path})
+        paths = frozenset({current.path, p.path}) | self._paths_of_entry(current.entry_id)
         if p.supersede is None:
             if not self._ground_text_at_deps(act, current.entry_id, p.section_hash):
                 raise self.fail(
@@ -617,10 +636,11 @@ class Applier:
         for row in rows:
             entry_id = int(row[0])
             if book.status_at_deps(store, entry_id, act).ground:
+                ground = store.content_id(entry_id)
                 raise self.fail(
                     act,
-                    f"erases the body of live ground {store.content_id(entry_id)}; "
-                    "supersede or seal it first",
+                    f"erases the body of live ground {ground}; supersede or seal it first "
+                    f"(forest seal {ground} --words '…')",
                 )
             paths |= self._paths_of_entry(entry_id)
         for row in rows:

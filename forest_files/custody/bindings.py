@@ -195,6 +195,14 @@ def chain_paths(store: ForestStore, chain: int) -> frozenset[str]:
     return frozenset(p for p in live.values() if p is not None)
 
 
+def chain_paths_ever(store: ForestStore, chain: int) -> frozenset[str]:
+    """Every path a binding of the supersession chain ``chain`` ever named: live or
+    retired, before and after each rebind (what an act on the chain is judged over)."""
+    ensure_table(store)
+    rows = store.conn.execute(_CHAIN_EVENTS, (chain, chain))
+    return frozenset(str(path) for _, kind, path, _ in rows if kind != "retire" and path)
+
+
 def _fold(rows: Iterable[Any]) -> dict[str, dict[str, Any]]:
     """Binding states from their events, in seq order: the latest location wins;
     a retire ends a binding and nothing after it revives it."""

@@ -124,8 +124,16 @@ def _norm(repo_path: str) -> str:
     return path.lstrip("/")
 
 
-def holders_for(cfg: ForestConfig, repo_path: str) -> tuple[str, ...] | None:
-    """Holders of the LAST rule whose glob matches; None if no rule does."""
+# The glob an act tied to no path is judged by: it is a path only ``**`` matches.
+EVERYTHING = "**"
+
+
+def holders_for(cfg: ForestConfig, repo_path: str | None) -> tuple[str, ...] | None:
+    """Holders of the LAST rule whose glob matches; None if no rule does. ``None``
+    for the path: an act tied to no path, matched by the glob ``**`` alone."""
+    if repo_path is None:
+        rule = next((r for r in reversed(cfg.authority) if r.glob == EVERYTHING), None)
+        return None if rule is None else rule.holders
     path = _norm(repo_path)
     for rule in reversed(cfg.authority):
         if rule.pattern.match(path):
@@ -152,8 +160,9 @@ def names_match(holder: str, signature: str) -> bool:
     return _is_email_only(holder) and holder[1:-1].strip() == email_of(sig)
 
 
-def may_act(cfg: ForestConfig, repo_path: str, signature: str) -> bool:
-    """Ungoverned paths: anyone. Governed: the signature matches a holder (``names_match``)."""
+def may_act(cfg: ForestConfig, repo_path: str | None, signature: str) -> bool:
+    """Ungoverned paths: anyone. Governed: the signature matches a holder (``names_match``).
+    ``repo_path`` None: an act tied to no path (``holders_for``)."""
     holders = holders_for(cfg, repo_path)
     if holders is None:
         return True

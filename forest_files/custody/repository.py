@@ -5,8 +5,8 @@ Stores: ``forest.toml``, ``.forest/ledger/`` (segments and bodies, committed),
 (the local index, a cache of the working tree's ledger).
 Refuses: paths outside a git working tree; ``init`` where forest.toml exists;
 any command before ``forest init`` (ConfigError naming it); acts by a
-signature without authority over a given path; everything the store's gates
-and replay refuse.
+signature without authority over a given or derived path (an act tied to no
+path: over ``**``); everything the store's gates and replay refuse.
 Returns: content ids of what it records; ground, contested and log listings
 by content id (never local row ids).
 Test: tests/custody/test_repository.py
@@ -281,6 +281,18 @@ class Repository:
             self._audit_refusal(refused, by, (path,))
             raise refused
 
+    def authorize_pathless(self, act: Act) -> None:
+        """An act tied to no path is judged as a path only the glob ``**`` matches: a
+        holder of ``**`` where [authority] lists one; anyone where it does not."""
+        by = act.payload.signer
+        if not may_act(self.config, None, by):
+            refused = AuthorityRefused(
+                f"{by!r} holds no authority over acts tied to no path ('**' in [authority] "
+                f"of forest.toml); ask a holder of '**' to record this {act.kind}"
+            )
+            self._audit_refusal(refused, by, (act.id,))
+            raise refused
+
     def act(self, payload: Payload, deps: set[str]) -> Act:
         """The act of a planned payload, in this project's scope. An act that brings
         text (adopt, supersede, resolve, a rebind that supersedes) also depends on
@@ -330,6 +342,8 @@ class Repository:
                     paths = set(result.paths) | ({also_judge} if also_judge else set())
                     for path in sorted(paths):
                         self.authorize(path, result.act.payload.signer)
+                    if not paths:  # tied to no path: judged as one only '**' matches
+                        self.authorize_pathless(result.act)
                 done = early.finish() if early is not None else frozenset()
                 rest = {h: text for h, text in bodies.items() if h not in done}
                 segment = write_segment(self.ledger_dir, acts, rest)

@@ -56,10 +56,12 @@ class SigningSettings:
 NO_SIGNING = SigningSettings()
 
 
-def mode_for(settings: SigningSettings, path: str) -> str:
-    """The mode of the LAST ``[signing]`` glob matching ``path``, else ``signed``."""
+def mode_for(settings: SigningSettings, path: str | None) -> str:
+    """The mode of the LAST ``[signing]`` glob matching ``path``, else ``signed``.
+    ``path`` None: an act tied to no path, matched by the glob ``**`` alone."""
     for rule in reversed(settings.rules):
-        if rule.pattern.match(path):
+        hit = rule.glob == "**" if path is None else rule.pattern.match(path) is not None
+        if hit:
             return rule.mode
     return settings.signed
 

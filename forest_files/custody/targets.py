@@ -6,7 +6,8 @@ the file is (a Unicode-normalisation or letter-case difference, which git would
 record as another path); paths with ``..``, absolute
 paths, NUL/control characters (the selector grammar); anything under ``.git/``
 or ``.forest/``, and ``forest.toml`` (special.py); a file that is missing; a
-symlink (even one leading to a file inside the repository: bind its target) and
+symlink (even one leading to a file inside the repository: bind its target), a
+hard-linked file (link count over 1: another name could change it unseen) and
 any other path that is not a regular file (a directory, a FIFO); a path reached
 through a symlinked directory, or leading outside the repository through one; a
 path inside a submodule; a file under a git filter (LFS, git-crypt) or an
@@ -16,7 +17,8 @@ the body size bound (``[policy] max_body_bytes``, default 8 MiB); content that
 is not UTF-8 text (naming the byte offset); a glob the one glob syntax
 (kernel/globs.py) cannot honour (``{a,b}``, ``!`` …); a glob that matches
 nothing (a glob names the files git tracks or would add — ignored files are not
-candidates — and never a symlink or a path special.py refuses); an
+candidates — and never a symlink, a hard-linked file or a path special.py
+refuses); an
 exclusion that matches nothing in any target of one adoption (``ExcludeTally``).
 Returns: ``SectionText`` values carrying the exact selected text (normalised,
 exclusions removed, never scrubbed), the full selector and the file hash.
@@ -83,14 +85,22 @@ def expand(root: Path, specs: Sequence[str]) -> list[str]:
             rel
             for rel in _candidates(root, pattern)
             if pattern.match(rel)
-            and os.path.isfile(root / rel)
-            and not os.path.islink(root / rel)
+            and _single_regular(root / rel)
             and special_path_reason(rel) is None
         ]
         if not matches:
             raise TargetRefused(f"{sel.path}: the pattern matches no file; check the glob")
         out.extend(spec.replace(sel.path, m, 1) for m in matches)
     return out
+
+
+def _single_regular(full: Path) -> bool:
+    """A regular file (no symlink) with one name: what a glob may adopt."""
+    try:
+        st = os.lstat(full)
+    except OSError:
+        return False
+    return stat_mod.S_ISREG(st.st_mode) and st.st_nlink == 1
 
 
 def _candidates(root: Path, pattern: Glob) -> list[str]:
@@ -243,6 +253,12 @@ def check_file(root: Path, path: str, max_bytes: int, facts: RepoFacts | None = 
         raise TargetRefused(f"{path}: is a symlink; {_bind_instead(root, full)}")
     if kind is not None:
         raise TargetRefused(f"{path}: not a regular file ({kind}); bind a regular file")
+    if st.st_nlink > 1:  # like a symlink: another name can change it unseen
+        raise TargetRefused(
+            f"{path}: is hard-linked ({st.st_nlink} names for one file), so a write through "
+            "another name changes it unseen; give it a file of its own (cp it to a new "
+            "file and move that over it), then adopt"
+        )
     link = _linked_dir(root, path.rpartition("/")[0], facts.dir_links)
     if link:
         raise TargetRefused(

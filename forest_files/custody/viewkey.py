@@ -28,7 +28,8 @@ from forest_files.kernel.state import worktree_dir
 # naming them) of an older format are never found again and are rebuilt.
 # v4: a view is extended only from a view whose segments and bodies match by blob.
 # v5: ledger format 2 (one act per user act; paths each act touched recorded).
-VIEW_FORMAT = "forest-view-v5"
+# v6: an act's paths are every path its chain was ever bound to (authority, signing).
+VIEW_FORMAT = "forest-view-v6"
 
 
 def ledger_fingerprint(root: Path, source: str, *, keep_index_file: bool = False) -> str:

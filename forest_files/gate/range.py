@@ -12,9 +12,12 @@ The range is merge-base(REF, HEAD)..HEAD. The rules:
   adds (by act id) is judged for its signer over **every bound path the act
   touched** as its applier derived them on replay (a supersede, resolve,
   retire, seal, unseal or erase: every path bound to the chain; a rebind: the
-  old and the new path; an adopt: its path), against forest.toml **as it
-  stood at the merge-base** (``authority``). No field an act declares about
-  itself is trusted, so dropping a path from a hand-written act hides nothing.
+  old and the new path; an adopt: its path; every path a chain was ever bound
+  to, so a retired binding keeps its paths; an act on adopting words, the
+  chain they adopted; an act tied to no path, as a path only ``**`` matches),
+  against forest.toml **as it stood at the merge-base** (``authority``). No
+  field an act declares about itself is trusted, so dropping a path from a
+  hand-written act hides nothing.
 * Policy at the merge-base: a body a new act carries over the merge-base's
   ``[policy] max_body_bytes`` is a fault (``policy``). Replay never judges
   policy, so tightening it never breaks a rebuild.
@@ -102,10 +105,12 @@ def _authority_faults(
     faults: list[Fault] = []
     for act in new_acts:
         by = act.payload.signer
-        for path in sorted(paths.get(act.id, frozenset())):
+        touched: list[str | None] = [*sorted(paths.get(act.id, frozenset()))] or [None]
+        for path in touched:  # None: tied to no path, judged as one only '**' matches
             if not may_act(cfg, path, by):
+                what = path if path is not None else "acts tied to no path ('**')"
                 detail = (
-                    f"{by} holds no authority over {path} at merge-base {base[:12]} "
+                    f"{by} holds no authority over {what} at merge-base {base[:12]} "
                     f"({act.kind} act)"
                 )
                 faults.append(Fault("authority", snapshot.origin(act.id), None, act.id, detail))

@@ -8,7 +8,9 @@ SQLite's own; every body re-hashed, every ``[erased]`` body backed by an
 erasure row; every edge's kind in the vocabulary and its ends present; every
 entry in one scope; ledger ↔ index (every act of the working tree's ledger
 applied, nothing applied that the ledger lacks; every erase act's tombstone
-rows present); the audit log's append-only triggers present.
+rows present); the audit log's append-only triggers present, and the audit log present and
+holding records while the index holds applied acts (``audit-missing``,
+``audit-emptied``: every sync, rebuild and recorded act leaves a record).
 
 Stores: nothing (every file opened read-only; nothing is synced or repaired
 — ``forest rebuild`` repairs the index).
@@ -167,6 +169,34 @@ def _audit_faults(conn: sqlite3.Connection) -> list[FsckFault]:
     ]
 
 
+def _applied_count(conn: sqlite3.Connection) -> int:
+    try:
+        return int(conn.execute("SELECT count(*) FROM ledger_applied").fetchone()[0])
+    except sqlite3.Error:
+        return 0  # no ledger tables: reported by _ledger_faults
+
+
+def _audit_presence_faults(path: Path, applied: int) -> list[FsckFault]:
+    """Every sync, rebuild and recorded act leaves an audit record: an index that
+    applied acts beside an audit log that is missing or holds no record lost them."""
+    if applied == 0:
+        return []
+    fix = (
+        f"while the index holds {applied} applied act(s); its records are lost (restore "
+        "it from a backup, or run `forest rebuild`, which starts a new log)"
+    )
+    if not path.exists():
+        return [FsckFault("audit-missing", AUDIT_DB_NAME, f"absent {fix}")]
+    try:
+        with _read_only(path) as conn:
+            rows = int(conn.execute("SELECT count(*) FROM audit").fetchone()[0])
+    except sqlite3.Error:  # an emptied file is a database without the table
+        rows = 0
+    if rows == 0:
+        return [FsckFault("audit-emptied", AUDIT_DB_NAME, f"holds no record {fix}")]
+    return []
+
+
 def fsck(root: Path, project: str) -> FsckReport:
     """Check the repository's index and local stores (see the module docstring)."""
     faults: list[FsckFault] = []
@@ -181,6 +211,8 @@ def fsck(root: Path, project: str) -> FsckReport:
             rows, checked["entries"] = _row_faults(conn)
             faults += rows
             faults += _ledger_faults(conn, root / LEDGER_DIR, project)
+            applied = _applied_count(conn)
+        faults += _audit_presence_faults(shared_dir(root) / AUDIT_DB_NAME, applied)
         for rel in (LOCAL_DB_NAME, AUDIT_DB_NAME):
             if (shared_dir(root) / rel).exists():
                 with _read_only(shared_dir(root) / rel) as conn:

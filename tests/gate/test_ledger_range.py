@@ -177,7 +177,7 @@ def test_project_id_change_refused(repo: Path) -> None:
 
 def test_holder_at_merge_base_may_act(repo: Path) -> None:
     adopt(repo, "Ada's text.", by=ADA, path="docs/x.md")
-    adopt(repo, "Unbound text touches no governed path.", by=MALLORY)
+    adopt(repo, "Unbound text is judged as a path only '**' matches.", by=AUTHOR)
     commit_all(repo, "ada acts")
     assert check_range(repo, "main").faults == ()
 
@@ -197,10 +197,10 @@ def test_unknown_base_refused(repo: Path) -> None:
 
 
 def test_shallow_clone_names_the_fix(repo: Path, tmp_path: Path) -> None:
-    adopt(repo, "On the feature branch.")
+    adopt(repo, "On the feature branch.", by=AUTHOR)
     commit_all(repo, "feature work")
     git(repo, "checkout", "-q", "main")
-    adopt(repo, "Later on main.")
+    adopt(repo, "Later on main.", by=AUTHOR)
     commit_all(repo, "main moves on")
     copy = tmp_path / "shallow"
     git(tmp_path, "clone", "-q", "--depth", "1", "--no-single-branch", f"file://{repo}", str(copy))

@@ -15,6 +15,7 @@ from forest_files.doors.cli import (  # noqa: F401  (registers commands)
     hooks_cmd,
     mcp_cmd,
     review_cmd,
+    seal_cmds,
     watch_cmd,
 )
 from forest_files.doors.cli.app import main

@@ -1,12 +1,13 @@
 """Judge every commit of a range that brings custody acts by its signature.
 
 For each act the range adds whose bound paths ask for signing (the strictest
-``[signing]`` mode over the paths its applier derived; ``[policy] signed``
-for an act touching none), the commit that brought it (``brought``) must
-carry a good SSH or OpenPGP signature by a key that the keyring **as it
-stood at the merge-base** binds to the identity the act names: an
-allowed-signers line whose principal is exactly that identity's ``<email>``,
-or a ``[gpg]`` fingerprint listed for that holder. Only git's ``G`` is good.
+``[signing]`` mode over the paths its applier derived, the ones authority is
+judged over; for an act touching none, the mode of a path only ``**``
+matches: its ``[signing]`` rule, else ``[policy] signed``), the commit that
+brought it (``brought``) must carry a good SSH or OpenPGP signature by a key
+that the keyring **as it stood at the merge-base** binds to the identity the
+act names: an allowed-signers line whose principal is exactly that identity's
+``<email>``, or a ``[gpg]`` fingerprint listed for that holder. Only git's ``G`` is good.
 The keyring's ``valid-after``, ``valid-before`` and ``namespaces`` are honoured
 twice: git checks them at the commit's date (it passes ``-Overify-time`` to
 ssh-keygen), and the lines unusable **now** are blanked from the copy git is
@@ -77,9 +78,10 @@ class _Range:
 
 
 def act_mode(settings: SigningSettings, paths: frozenset[str]) -> str:
-    """The strictest mode over the act's bound paths (``signed`` when it has none)."""
+    """The strictest mode over the act's bound paths; an act tied to no path is judged
+    as a path only ``**`` matches (its ``[signing]`` rule, else ``signed``)."""
     if not paths:
-        return settings.signed
+        return mode_for(settings, None)
     return strictest(mode_for(settings, p) for p in paths)
 
 

@@ -1,0 +1,90 @@
+"""``forest seal`` and ``forest unseal``: withhold an entry's text, or make it readable again.
+
+Stores: nothing itself (custody/sealing.py records one act in one segment).
+Refuses: nothing itself (``errors.boundary``: one ``forest:`` line, exit 1).
+Returns: text naming the entry, its record and the next command, or one JSON
+document with ``--json`` (ids only, never text).
+Test: tests/doors/test_cli_seal.py
+"""
+
+from __future__ import annotations
+
+import shlex
+from dataclasses import asdict
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from forest_files.doors.cli.errors import boundary
+from forest_files.doors.cli.options import AsOpt, JsonOpt, RepoOpt, WordsOpt, app, emit, identity
+
+if TYPE_CHECKING:
+    from forest_files.custody.sealing import SealReport
+
+EntryArg = Annotated[
+    str,
+    typer.Argument(
+        help="A content id (or a unique prefix of 8+ hex digits), or a bound section "
+        "(PATH, PATH#Heading): its ground to seal, its sealed ground to unseal."
+    ),
+]
+
+
+def _run(repo: Path, given: str, *, sealing: bool, words: str, as_: str | None) -> SealReport:
+    from forest_files.custody.repository import Repository
+    from forest_files.custody.sealing import change_seal
+
+    with Repository(repo) as r:
+        return change_seal(r, given, sealing=sealing, words=words, by=identity(repo, as_))
+
+
+@app.command()
+@boundary
+def seal(
+    entry: EntryArg,
+    words: WordsOpt,
+    as_: AsOpt = None,
+    repo: RepoOpt = Path("."),
+    as_json: JsonOpt = False,
+) -> None:
+    """Withhold an entry's text from show, recall and every read until unsealed (gated
+    like supersede: authority over its paths, and signing in CI). A sealed ground is
+    no longer live ground: its binding reports `unresolved`, and forest forget may erase it.
+
+    Example: forest seal 'docs/ops.md#Keys' --words "a key was pasted here; erase next"
+    """
+    report = _run(repo, entry, sealing=True, words=words, as_=as_)
+    cid = report.content_id
+    lines = [
+        f"sealed {cid[:12]} (sealing record {report.record[:12]}, act {report.act_id[:12]}): "
+        "its text is withheld from every read",
+        f"to erase it: forest forget {cid} --words '…'",
+        f"to read it again: forest unseal {cid} --words '…'",
+        "next: commit the new segment: git add .forest/ledger && git commit",
+    ]
+    emit(as_json, asdict(report), "\n".join(lines))
+
+
+@app.command()
+@boundary
+def unseal(
+    entry: EntryArg,
+    words: WordsOpt,
+    as_: AsOpt = None,
+    repo: RepoOpt = Path("."),
+    as_json: JsonOpt = False,
+) -> None:
+    """Make a sealed entry readable again (gated like supersede); a sealed ground is
+    ground again, and its binding is checked as before.
+
+    Example: forest unseal 'docs/ops.md#Keys' --words "the key was rotated; the note may stay"
+    """
+    report = _run(repo, entry, sealing=False, words=words, as_=as_)
+    lines = [
+        f"unsealed {report.content_id[:12]} (unsealing record {report.record[:12]}, "
+        f"act {report.act_id[:12]}): its text is readable again",
+        f"show it: forest show {shlex.quote(report.content_id)}",
+        "next: commit the new segment: git add .forest/ledger && git commit",
+    ]
+    emit(as_json, asdict(report), "\n".join(lines))

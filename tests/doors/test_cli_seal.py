@@ -1,0 +1,141 @@
+"""``forest seal`` / ``forest unseal``: reachable ceremonies, gated like supersede.
+
+A sealed ground's text leaves every read (show, check's diff, the MCP door) and
+its binding reports ``unresolved`` with the unseal route; unseal makes it ground
+again; a non-holder is refused with nothing written; seal is the prerequisite
+``forest forget`` names, so a sealed ground can then be forgotten.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+from pathlib import Path
+
+import pytest
+from helpers.cli import forest, ok
+from helpers.git import commit_all, make_repo, write
+from helpers.template import built_once, copy_repo
+
+from forest_files.custody.repository import Repository
+
+ADA = "Ada Lovelace <ada@example.org>"
+MALLORY = "Mallory <mallory@example.org>"
+PROJECT = "p-seal"
+TEXT = "The vault code is kept in the ops binder."
+TARGET = "docs/ops.md#Keys"
+
+
+def _build(where: Path) -> Path:
+    root = make_repo(where)
+    Repository.init(root, project_id=PROJECT).close()
+    write(root, "forest.toml", f'[project]\nid = "{PROJECT}"\n\n[authority]\n"**" = ["{ADA}"]\n')
+    write(root, "docs/ops.md", f"# Ops\n\n## Keys\n\n{TEXT}\n")
+    ok(root, "adopt", TARGET, "--words", "the ops notes as agreed", "--as", ADA)
+    commit_all(root, "ops under custody")
+    return root
+
+
+@pytest.fixture(scope="module")
+def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return built_once(tmp_path_factory, _build)
+
+
+@pytest.fixture
+def repo(template: Path, tmp_path: Path) -> Path:
+    return copy_repo(template, tmp_path / "repo")
+
+
+def _ground(repo: Path) -> str:
+    with Repository(repo) as r:
+        [ground] = r.ground()
+        return ground.content_id
+
+
+def _ledger_files(repo: Path) -> list[str]:
+    return sorted(str(p) for p in (repo / ".forest" / "ledger").rglob("*"))
+
+
+def test_seal_target_text_withheld_unseal_restores_accepted(repo: Path) -> None:
+    cid = _ground(repo)
+    sealed = ok(repo, "seal", TARGET, "--words", "withheld while we check it", "--as", ADA)
+    assert f"sealed {cid[:12]}" in sealed.stdout and TEXT not in sealed.stdout
+    assert f"forest forget {cid}" in sealed.stdout
+    shown = ok(repo, "show", cid).stdout
+    assert "[sealed]" in shown and TEXT not in shown
+    found = json.loads(forest(repo, "check", "--json").stdout)["findings"]
+    [finding] = [f for f in found if f["selector"].endswith("Keys")]
+    assert finding["kind"] == "unresolved" and TEXT not in json.dumps(found)
+    commands = [route["command"] or "" for route in finding["routes"]]
+    assert any(c.startswith(f"forest unseal {shlex.quote(finding['selector'])}") for c in commands)
+    unsealed = ok(repo, "unseal", TARGET, "--words", "checked; it stays", "--as", ADA, "--json")
+    report = json.loads(unsealed.stdout)
+    assert report["content_id"] == cid and report["sealed"] is False and report["act_id"]
+    assert TEXT in ok(repo, "show", cid).stdout
+    assert forest(repo, "check").exit_code == 0
+
+
+def test_seal_by_non_holder_refused(repo: Path) -> None:
+    cid = _ground(repo)
+    before = _ledger_files(repo)
+    for given in (cid, TARGET):
+        result = forest(repo, "seal", given, "--words", "hide it", "--as", MALLORY)
+        assert result.exit_code == 1, result.stdout
+        assert result.stderr.startswith("forest:") and len(result.stderr.splitlines()) == 1
+        assert "docs/ops.md" in result.stderr and TEXT not in result.stderr
+    assert _ledger_files(repo) == before
+    ok(repo, "seal", cid, "--words", "withheld", "--as", ADA)
+    result = forest(repo, "unseal", cid, "--words", "show it again", "--as", MALLORY)
+    assert result.exit_code == 1 and "docs/ops.md" in result.stderr
+
+
+def test_seal_twice_and_unseal_unsealed_refused(repo: Path) -> None:
+    cid = _ground(repo)
+    result = forest(repo, "unseal", cid, "--words", "nothing to do", "--as", ADA)
+    assert result.exit_code == 1 and "not sealed" in result.stderr
+    ok(repo, "seal", cid, "--words", "withheld", "--as", ADA)
+    before = _ledger_files(repo)
+    for given in (cid, TARGET):
+        result = forest(repo, "seal", given, "--words", "again", "--as", ADA)
+        assert result.exit_code == 1 and "already sealed" in result.stderr
+        assert "forest unseal" in result.stderr
+    assert _ledger_files(repo) == before
+
+
+@pytest.mark.parametrize(
+    ("given", "words", "problem"),
+    [
+        ("docs/ops.md#Nowhere", "why", "no binding"),
+        ("deadbeefdeadbeef", "why", "unknown entry"),
+        (TARGET, "…", "…"),
+        (TARGET, "Great!", "praise"),
+    ],
+)
+def test_seal_bad_input_refused(repo: Path, given: str, words: str, problem: str) -> None:
+    before = _ledger_files(repo)
+    result = forest(repo, "seal", given, "--words", words, "--as", ADA)
+    assert result.exit_code == 1, result.stdout
+    assert result.stderr.startswith("forest:") and len(result.stderr.splitlines()) == 1
+    assert problem in result.stderr and TEXT not in result.stderr
+    assert _ledger_files(repo) == before
+
+
+def test_seal_ceremony_record_refused(repo: Path) -> None:
+    cid = _ground(repo)
+    sealed = json.loads(ok(repo, "seal", cid, "--words", "withheld", "--as", ADA, "--json").stdout)
+    result = forest(repo, "seal", sealed["record"], "--words", "seal the seal", "--as", ADA)
+    assert result.exit_code == 1 and "sealing_record" in result.stderr
+
+
+def test_seal_then_forget_erases_bound_ground_accepted(repo: Path) -> None:
+    """forget needs ground "superseded or sealed": refused on live ground, accepted
+    once it is sealed."""
+    cid = _ground(repo)
+    live = forest(repo, "forget", cid, "--words", "a secret was pasted here", "--as", ADA)
+    assert live.exit_code == 1 and TEXT not in live.stderr
+    assert f"forest seal {cid} --words" in live.stderr
+    ok(repo, "seal", TARGET, "--words", "withheld before it is erased", "--as", ADA)
+    ok(repo, "forget", cid, "--words", "a secret was pasted here", "--as", ADA)
+    assert "[erased]" in ok(repo, "show", cid).stdout or TEXT not in ok(repo, "show", cid).stdout
+    ledger = repo / ".forest" / "ledger"
+    assert not any(TEXT in p.read_text(encoding="utf-8") for p in ledger.rglob("*.txt"))
