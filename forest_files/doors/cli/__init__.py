@@ -1,6 +1,6 @@
 """The ``forest`` command line (typer). Only this package imports typer.
 
-Stores: nothing itself. Refuses: nothing itself (see ``errors``).
+Stores: nothing itself. Refuses: nothing itself (see ``errors`` and ``command``).
 Returns: ``main``, the console-script entry point.
 Test: tests/doors/test_cli.py
 """
@@ -17,6 +17,9 @@ from forest_files.doors.cli import (  # noqa: F401  (registers commands)
     watch_cmd,
 )
 from forest_files.doors.cli.app import main
+from forest_files.doors.cli.command import finish
 from forest_files.doors.cli.options import app
+
+finish(app)  # after every registration: the shared summary, -q/-v and config refusal
 
 __all__ = ["app", "main"]
