@@ -24,7 +24,7 @@ from tests.helpers.cli import forest, ok
 from tests.helpers.git import commit_all, git_env, make_repo, write
 from tests.helpers.template import built_once, copy_repo
 
-SKIP = {("tour",)}  # builds its own throwaway repository; reads none
+SKIP = {("tour",), ("completion",)}  # read no repository (tour builds its own)
 
 
 def _leaves(group: Any, prefix: tuple[str, ...] = ()) -> Iterator[tuple[tuple[str, ...], Any]]:

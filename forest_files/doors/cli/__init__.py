@@ -8,6 +8,7 @@ Test: tests/doors/test_cli.py
 from forest_files.doors.cli import (  # noqa: F401  (registers commands)
     check_cmds,
     ci_cmd,
+    completion_cmd,
     custody_cmds,
     files_cmds,
     governance_cmd,
