@@ -122,6 +122,8 @@ def _one_line_refusal(stderr: str) -> str:
 def test_bad_input_nested_config_every_command_refused(
     template: Path, tmp_path: Path, argv: list[str]
 ) -> None:
+    if argv[0] == "ci":
+        pytest.skip("ci judges the committed forest.toml: tests/gate/test_ci_config_fault.py")
     root = copy_repo(template, tmp_path / "r")
     _break(root, "nested-arrays")
     before = _snapshot(root)

@@ -42,6 +42,9 @@ from forest_files.kernel import verbosity
 
 _SENTENCE = re.compile(r"(.+?[.!?])(?=\s+[A-Z`(]|\s*$)", re.DOTALL)
 _MACHINE_FORMATS = ("json", "sarif", "junit", "github")
+# Commands that judge forest.toml themselves and must still write their report:
+# ``forest ci`` turns a broken one into a finding in every format (gate/ci.py).
+REPORTS_CONFIG = frozenset({"ci"})
 
 
 def summary(help_text: str | None) -> str | None:
@@ -186,7 +189,7 @@ def _refuse_broken_config(ctx: Any) -> None:
     the command's to refuse (before ``forest init``, in its words); outside git,
     nothing is read."""
     repo = ctx.params.get("repo")
-    if repo is None:
+    if repo is None or ctx.command.name in REPORTS_CONFIG:
         return
     from forest_files.doors.boundary import run_guarded
 
