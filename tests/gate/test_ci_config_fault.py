@@ -50,3 +50,30 @@ def test_ci_broken_config_every_format_detected(template: Path, tmp_path: Path, 
     assert "config-governance" in kinds
     assert json.loads((out / "r.sarif").read_text())["runs"][0]["results"]
     assert ET.parse(out / "r.xml").getroot().get("failures") == "1"
+
+
+def test_ci_control_character_path_every_format_detected(tmp_path: Path) -> None:
+    """Hostile: a required file named with an escape sequence. Every format is written
+    whole and valid, the name shown as ``\\x1b`` (never raw: XML forbids it, a
+    terminal would obey it)."""
+    root = make_repo(tmp_path)
+    write(root, "docs/a.md", "# A\n\ntext\n")
+    commit_all(root, "a")
+    ok(root, "init")
+    config = root / "forest.toml"
+    config.write_text(config.read_text() + '\n[require]\n"docs/*.md" = { bind = "file" }\n')
+    ok(root, "adopt", "docs/a.md", "--words", "the first words", "--as", "Ada <ada@example.org>")
+    write(root, "docs/b\x1b[31m.md", "text\n")
+    commit_all(root, "a file with an escape in its name")
+    out = tmp_path / "reports"
+    specs = [f"{f}={out}/r.{f}" for f in ("text", "json", "sarif", "junit", "github")]
+    result = forest(root, "ci", *[a for s in specs for a in ("--report", s)])
+    assert result.exit_code == 1, result.stderr
+    for fmt in ("text", "json", "sarif", "junit", "github"):
+        text = (out / f"r.{fmt}").read_text(encoding="utf-8")
+        assert "\x1b" not in text and "\\u001b" not in text, fmt
+        if fmt in ("json", "sarif"):
+            json.loads(text)
+            text = text.replace("\\\\", "\\")  # JSON writes the backslash twice
+        assert "docs/b\\x1b[31m.md" in text, fmt
+    ET.parse(out / "r.junit")
