@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from forest_files.check.engine import Finding
 from forest_files.custody.bindconf import defaults_for
-from forest_files.text.selector import Selector, render
+from forest_files.text.selector import Selector, SelectorError, render
 
 if TYPE_CHECKING:
     from forest_files.custody.bindconf import BindRule
@@ -99,6 +99,12 @@ def in_source(
     return unbound(rules, paths, source.read, bindings, bind)
 
 
+def _printable(path: str) -> str:
+    """``path`` with each control character written as ``\\xNN``: safe in every
+    report format (XML forbids most of them) and on a terminal."""
+    return "".join(f"\\x{ord(c):02x}" if ord(c) < 32 or ord(c) == 127 else c for c in path)
+
+
 def _finding(
     path: str,
     selector: str,
@@ -127,7 +133,12 @@ def _judge(
     bound: set[str],
     excludes: tuple[str, ...] = (),
 ) -> list[Finding]:
-    whole = render(Selector(path))
+    try:
+        whole = render(Selector(path))
+    except SelectorError:  # a control character in the name: no selector can name it
+        shown = _printable(path)
+        why = "; its name holds a control character: rename it with `git mv`, then adopt it"
+        return [_finding(shown, shown, rules[0], why=why)]
     if whole in bound:
         return []  # the whole file is bound: every rule is met, nothing read
     data = read(path)

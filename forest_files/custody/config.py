@@ -43,7 +43,7 @@ from forest_files.kernel.bounds import (
     MAX_WHEN_KEYS,
     MAX_WHEN_VALUES,
 )
-from forest_files.kernel.errors import ForestError
+from forest_files.kernel.errors import ForestError, UnusableConfig
 from forest_files.kernel.globs import Glob, GlobError
 from forest_files.kernel.globs import compile_glob as compile_glob  # re-exported
 from forest_files.kernel.paths import CONFIG_NAME as CONFIG_NAME  # re-exported
@@ -74,6 +74,10 @@ _EMAIL_TAIL = re.compile(r"<([^<>]+)>\s*$")
 
 class ConfigError(ForestError):
     """forest.toml is missing or invalid; the message says where and how to fix it."""
+
+
+class ConfigBroken(ConfigError, UnusableConfig):
+    """forest.toml is there but cannot be used as written (exit 2, nothing written)."""
 
 
 @dataclass(frozen=True)
@@ -175,32 +179,50 @@ def may_act(cfg: ForestConfig, repo_path: str | None, signature: str) -> bool:
 def load_config(path: Path | str) -> ForestConfig:
     """Read ``forest.toml`` (or ``<dir>/forest.toml``)."""
     file = Path(path)
-    if file.is_dir():
+    if file.name != CONFIG_NAME and file.is_dir():
         file = file / CONFIG_NAME
-    try:
-        raw = file.read_bytes()
-    except FileNotFoundError:
-        raise ConfigError(f"{file}: not a forest-files repository: run `forest init`") from None
-    except OSError as exc:
-        raise ConfigError(f"{file}: cannot be read ({exc.strerror})") from None
-    if len(raw) > MAX_CONFIG_BYTES:
-        raise ConfigError(f"{file}: {len(raw)} bytes, over the {MAX_CONFIG_BYTES}-byte limit")
+    raw = _read_bounded(file)
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
-        raise ConfigError(f"{file}: not UTF-8; save it as UTF-8") from None
+        raise ConfigBroken(f"{file}: not UTF-8; save it as UTF-8") from None
     return parse_config_text(text, str(file))
+
+
+def _read_bounded(file: Path) -> bytes:
+    """The bytes of ``file``, a regular file of at most MAX_CONFIG_BYTES; a directory,
+    a fifo or device, a dangling link or an unreadable file is refused (never read)."""
+    restore = f"restore it with `git checkout -- {CONFIG_NAME}`"
+    if not file.exists():
+        if file.is_symlink():
+            raise ConfigBroken(f"{file}: a symbolic link to nothing; {restore}")
+        raise ConfigError(f"{file}: not a forest-files repository: run `forest init`")
+    if not file.is_file():
+        raise ConfigBroken(f"{file}: not a regular file; remove it, then {restore}")
+    try:
+        with file.open("rb") as handle:
+            raw = handle.read(MAX_CONFIG_BYTES + 1)
+    except OSError as exc:
+        why = f"cannot be read ({exc.strerror}); fix its permissions"
+        raise ConfigBroken(f"{file}: {why}") from None
+    if len(raw) > MAX_CONFIG_BYTES:
+        raise ConfigBroken(f"{file}: over the {MAX_CONFIG_BYTES}-byte limit; {restore}")
+    return raw
 
 
 def parse_config_text(text: str, source_name: str) -> ForestConfig:
     """Validate forest.toml text; ``source_name`` names it in errors (a path,
     or e.g. ``"forest.toml at <merge-base>"`` for a blob)."""
     if len(text.encode("utf-8", "surrogatepass")) > MAX_CONFIG_BYTES:
-        raise ConfigError(f"{source_name}: over the {MAX_CONFIG_BYTES}-byte limit")
+        raise ConfigBroken(f"{source_name}: over the {MAX_CONFIG_BYTES}-byte limit")
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{source_name}: not valid TOML: {exc}") from None
+        raise ConfigBroken(f"{source_name}: not valid TOML: {exc}; fix that line") from None
+    except RecursionError:  # arrays or inline tables nested thousands deep
+        raise ConfigBroken(
+            f"{source_name}: nested too deeply to read; forest.toml needs tables one level deep"
+        ) from None
     return _Validator(source_name).config(data)
 
 
@@ -209,7 +231,7 @@ class _Validator:
         self.source = source
 
     def fail(self, key: str, problem: str, fix: str) -> ConfigError:
-        return ConfigError(f"{self.source}: {key}: {problem}; {fix}")
+        return ConfigBroken(f"{self.source}: {key}: {problem}; {fix}")
 
     def table(self, data: dict[str, Any], name: str, required: bool) -> dict[str, Any]:
         value = data.get(name)

@@ -21,6 +21,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from forest_files.kernel.hashing import hash_body
+from forest_files.kernel.progress import tracked
 from forest_files.ledger.kinds import (
     AdoptAct,
     BindSpec,
@@ -70,7 +71,7 @@ def plan_adoptions(
     salts = secrets.token_bytes(16 * len(items)).hex()
     words_hash = hash_body(words.strip())  # one text for every record of the batch
     out: list[AdoptAct] = []
-    for pos, (body, meta, spec) in enumerate(items):
+    for pos, (body, meta, spec) in enumerate(tracked(items, "adopting", len(items))):
         made = rows.adopt(
             source,
             scope=store.scope,

@@ -29,6 +29,7 @@ from forest_files.custody.applied import (
     tables_current,
 )
 from forest_files.custody.apply import Applier, replay_erased
+from forest_files.kernel.progress import Progress
 from forest_files.ledger.acts import Act
 from forest_files.ledger.segments import gc_paused
 from forest_files.store.forest import ForestStore
@@ -50,6 +51,7 @@ __all__ = [
 # these may defer the full-text index (WriteMixin.deferred_text_index).
 _INDEX_SAFE = frozenset({"write", "adopt", "supersede", "rebind", "retire"})
 _BATCH_INDEX_AT = 64
+_PROGRESS_CHUNK = 2000  # acts applied between two progress updates (one transaction)
 
 
 def _applied_among(store: ForestStore, act_ids: Sequence[str]) -> set[str]:
@@ -92,5 +94,9 @@ def replay(
         # their bodies reach the full-text index in one batch at the end.
         batch = len(fresh) >= _BATCH_INDEX_AT and all(a.kind in _INDEX_SAFE for a in fresh)
         with store.deferred_text_index() if batch else nullcontext(), gc_paused():
-            Applier(store, body_reader, replay_erased(acts)).apply_many(fresh)
+            applier = Applier(store, body_reader, replay_erased(acts))
+            with Progress("replaying acts", len(fresh)) as bar:  # drawn only on a terminal
+                for start in range(0, len(fresh), _PROGRESS_CHUNK):
+                    applier.apply_many(fresh[start : start + _PROGRESS_CHUNK])
+                    bar.advance(min(_PROGRESS_CHUNK, len(fresh) - start))
     return len(fresh)

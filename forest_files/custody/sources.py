@@ -29,6 +29,7 @@ from types import MappingProxyType
 from forest_files import gitio
 from forest_files.custody.config import (
     CONFIG_NAME,
+    ConfigBroken,
     ConfigError,
     ForestConfig,
     load_config,
@@ -235,7 +236,7 @@ def config_text_from(
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError:
-        raise ConfigError(f"{CONFIG_NAME} at {_describe(source)}: not UTF-8") from None
+        raise ConfigBroken(f"{CONFIG_NAME} at {_describe(source)}: not UTF-8") from None
 
 
 def config_texts_at(repo_root: Path | str, commits: Sequence[str]) -> dict[str, str | None]:
@@ -247,7 +248,7 @@ def config_texts_at(repo_root: Path | str, commits: Sequence[str]) -> dict[str, 
         try:
             texts[commit] = None if data is None else data.decode("utf-8")
         except UnicodeDecodeError:
-            raise ConfigError(f"{CONFIG_NAME} at {_describe(commit)}: not UTF-8") from None
+            raise ConfigBroken(f"{CONFIG_NAME} at {_describe(commit)}: not UTF-8") from None
     return texts
 
 

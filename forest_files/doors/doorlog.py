@@ -109,9 +109,11 @@ def record_refusal(
     type's code (``usage``: a usage error the command raised, reason ``usage``);
     nothing for one recorded where it was raised, or outside a repository."""
     from forest_files.custody.auditlog import Event, mark_recorded, reason_of, was_recorded
-    from forest_files.kernel.errors import ForestError
+    from forest_files.kernel.errors import ForestError, UnusableConfig
 
     if not (usage or isinstance(exc, ForestError)) or was_recorded(exc):
+        return False
+    if isinstance(exc, UnusableConfig):  # a broken forest.toml: nothing written, this either
         return False
     root = _root_of(where)
     if root is None:

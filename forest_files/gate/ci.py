@@ -58,7 +58,8 @@ from forest_files.check.kinds import CORRUPTION
 from forest_files.check.opening import open_custody
 from forest_files.check.routes import forest as forest_step
 from forest_files.custody.sources import LEDGER_PREFIX, config_from
-from forest_files.kernel.paths import segment_file
+from forest_files.kernel.errors import UnusableConfig
+from forest_files.kernel.paths import CONFIG_NAME, segment_file
 from forest_files.ledger.acts import LedgerError
 from forest_files.ledger.segments import BODIES_DIR, SEGMENTS_DIR
 from forest_files.ledger.strays import strays_in_tree
@@ -235,6 +236,9 @@ def run_gate(root: Path | str, base: str | None, *, head: str | None = None) -> 
             judged = ctx.judged
         except LedgerError as exc:
             findings.append(_from_fault(_replay_fault(top, head, exc), "ledger-fault"))
+        except UnusableConfig as exc:  # a broken forest.toml: a finding, so every format
+            fault = Fault("config", None, None, None, str(exc), path=CONFIG_NAME)  # reports it
+            findings.append(_from_fault(fault, "config-governance"))
     where = f"commit {head[:12]}"
     report = CheckReport(head, where, tuple(items), tuple(findings), warnings=tuple(warnings))
     return GateReport(head, base, merge_base, tuple(ctx.commits), tuple(judged), report)

@@ -20,6 +20,7 @@ from forest_files.check.findings import Reported
 from forest_files.check.opening import open_custody
 from forest_files.custody.content import GitTreeSource
 from forest_files.custody.sources import LEDGER_PREFIX
+from forest_files.kernel.progress import tracked
 from forest_files.ledger.segments import SEGMENTS_DIR
 
 _SEGMENTS = f"{LEDGER_PREFIX}{SEGMENTS_DIR}"
@@ -115,7 +116,7 @@ def judge_history(
     homes = _LedgerHomes(root, parents)
     before = [c for c in commits if c != head]  # HEAD is judged by the HEAD check
     changes = _changed(root, before, parents)
-    for commit in before:
+    for commit in tracked(before, "judging commits", len(before)):
         changed = changes[commit]
         if changed is not None and not changed:
             continue

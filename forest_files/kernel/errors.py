@@ -95,3 +95,10 @@ class ForeignStore(ForestError):
 
 class AuthorityRefused(ForestError):
     """A signature without authority over a path an act touches (exit 1, live and in CI)."""
+
+
+class UnusableConfig(ForestError):
+    """A configuration file that cannot be used as written: not TOML, not UTF-8,
+    nested too deeply, wrong types, a directory, unreadable, too big. Exit 2, as a
+    usage error: the fix is an edit of the file, named in the one line; nothing is
+    written (not even the audit record of the refusal)."""

@@ -2,9 +2,10 @@
 
 Stores: nothing.
 Refuses: nothing; it translates. 0 ok, 1 a finding or refusal (ForestError),
-2 usage, 3 corruption or an internal error (StoreCorruption, LedgerError,
-anything unexpected), 75 busy — retry (StoreBusy), 130 interrupted (Ctrl-C),
-141 standard output closed by its reader (silent, as git).
+2 usage (and an unusable forest.toml: UnusableConfig), 3 corruption or an
+internal error (StoreCorruption, LedgerError, anything unexpected), 75 busy —
+retry (StoreBusy), 130 interrupted (Ctrl-C), 141 standard output closed by its
+reader (silent, as git).
 Returns: ``exit_code`` and ``one_line`` for an exception; ``quiet_pipe``.
 Test: tests/kernel/test_errors.py
 
@@ -15,7 +16,7 @@ doors/crashlog.py); ``one_line``'s own wording for one is for other callers.
 
 from __future__ import annotations
 
-from forest_files.kernel.errors import ForestError, StoreBusy, StoreCorruption
+from forest_files.kernel.errors import ForestError, StoreBusy, StoreCorruption, UnusableConfig
 
 EXIT_OK = 0
 EXIT_REFUSED = 1
@@ -47,6 +48,8 @@ def exit_code(exc: BaseException) -> int:
         return EXIT_BUSY
     if isinstance(exc, StoreCorruption):
         return EXIT_CORRUPT
+    if isinstance(exc, UnusableConfig):  # a broken forest.toml: the user's edit fixes it
+        return EXIT_USAGE
     if isinstance(exc, ForestError):
         return EXIT_REFUSED
     return EXIT_CORRUPT

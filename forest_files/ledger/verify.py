@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from forest_files.kernel.progress import tracked
 from forest_files.ledger.acts import Act, LedgerError, body_hashes, is_hex64
 from forest_files.ledger.segments import (
     BODIES_DIR,
@@ -94,7 +95,7 @@ def _read_segments(
     segments: Sequence[tuple[str, bytes]], faults: list[Fault]
 ) -> tuple[dict[str, _Found], int]:
     found: dict[str, _Found] = {}
-    for file_name, data in segments:
+    for file_name, data in tracked(segments, "verifying segments", len(segments)):
         name = file_name.removesuffix(SEGMENT_SUFFIX)
         acts, errors = parse_segment(data, file_name)
         faults.extend(_from_error(e) for e in errors)
@@ -131,7 +132,7 @@ def _stray_fault(stray: Stray, tool: str) -> Fault:
 
 
 def _check_body_files(bodies: BodyFiles, faults: list[Fault], tool: str) -> None:
-    for rel in sorted(bodies):
+    for rel in tracked(sorted(bodies), "verifying bodies", len(bodies)):
         name = rel.rpartition("/")[2]
         stem = name.removesuffix(BODY_SUFFIX)
         if not (name.endswith(BODY_SUFFIX) and is_hex64(stem) and rel == _body_rel(stem)):

@@ -74,7 +74,7 @@ def test_audit_hook_in_repo_without_forest_dir_creates_nothing(tmp_path: Path) -
     git(root, "add", "-A")
     hook = Path(sys.executable).parent / "forest-hook"
     proc = subprocess.run([str(hook), "pre-commit"], cwd=root, capture_output=True, check=False)
-    assert proc.returncode == 1, proc.stderr
+    assert proc.returncode == 2, proc.stderr  # an unusable forest.toml: exit 2 (kernel/exits.py)
     assert not (root / ".forest").exists()
     assert git(root, "status", "--porcelain", "--untracked-files=all").split("\n") == [
         "A  a.md",

@@ -1,6 +1,6 @@
 """The ``forest`` command line (typer). Only this package imports typer.
 
-Stores: nothing itself. Refuses: nothing itself (see ``errors``).
+Stores: nothing itself. Refuses: nothing itself (see ``errors`` and ``command``).
 Returns: ``main``, the console-script entry point.
 Test: tests/doors/test_cli.py
 """
@@ -9,6 +9,7 @@ from forest_files.doors.cli import (  # noqa: F401  (registers commands)
     adr_cmd,
     check_cmds,
     ci_cmd,
+    completion_cmd,
     custody_cmds,
     files_cmds,
     governance_cmd,
@@ -19,6 +20,9 @@ from forest_files.doors.cli import (  # noqa: F401  (registers commands)
     watch_cmd,
 )
 from forest_files.doors.cli.app import main
+from forest_files.doors.cli.command import finish
 from forest_files.doors.cli.options import app
+
+finish(app)  # after every registration: the shared summary, -q/-v and config refusal
 
 __all__ = ["app", "main"]

@@ -275,10 +275,15 @@ def main() -> None:
 def _group() -> int:
     """The group run without click's own error printing: a usage error is one
     ``forest:`` line naming the help to read (exit 2), not a three-line block."""
+    import os
     import sys
 
     from forest_files.doors.cli.lazy import command
 
+    if "_FOREST_COMPLETE" in os.environ:  # the script of `forest completion SHELL` asks
+        from forest_files.doors.cli.completion_cmd import prepare
+
+        prepare()
     group = command(app)
     try:
         code = group.main(args=sys.argv[1:], prog_name="forest", standalone_mode=False)

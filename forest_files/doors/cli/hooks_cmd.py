@@ -29,7 +29,8 @@ ServerOpt = Annotated[
 ]
 
 hooks_app = typer.Typer(
-    help="Install, remove or inspect forest-files' git hooks.",
+    help="Install, remove or inspect forest-files' git hooks."
+    "\n\nExample: forest hooks install && forest hooks status",
     no_args_is_help=True,
     rich_markup_mode=None,
 )

@@ -27,7 +27,8 @@ from forest_files.doors.cli.options import AsOpt, JsonOpt, RepoOpt, app, identit
 from forest_files.kernel.errors import ForestError
 
 proposal_app = typer.Typer(
-    help="Proposals: divergent text a watcher or agent found, waiting for adoption.",
+    help="Proposals: divergent text a watcher or agent found, waiting for adoption."
+    "\n\nExample: forest proposal list;  forest proposal show ID",
     no_args_is_help=True,
     rich_markup_mode=None,
 )

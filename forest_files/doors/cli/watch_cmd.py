@@ -20,7 +20,8 @@ from forest_files.doors.cli.errors import boundary
 from forest_files.doors.cli.options import JsonOpt, RepoOpt, app
 
 watch_app = typer.Typer(
-    help="Watch bound files in the background: drift is caught when it is saved.",
+    help="Watch bound files in the background: drift is caught when it is saved."
+    "\n\nExample: forest watch --detach && forest watch status",
     invoke_without_command=True,
     rich_markup_mode=None,
 )

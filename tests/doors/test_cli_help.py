@@ -1,0 +1,75 @@
+"""Every registered command (sub-groups and their commands included) has a summary
+that is a whole sentence, shown uncut in its group's listing, and an example in its
+``--help``. The commands are read from the typer tree: a new one is checked too."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+import typer.main
+from typer.testing import CliRunner
+
+from forest_files.doors.cli import app
+from forest_files.doors.cli.command import summary
+
+runner = CliRunner()
+SENTENCE = re.compile(r"[A-Z`(].*[.!?]", re.DOTALL)
+EXAMPLE = re.compile(r"Example: (\S+ ){0,4}?forest\b")
+
+
+def _whole(text: str) -> bool:
+    return SENTENCE.fullmatch(text) is not None and not text.endswith("...")
+
+
+def _walk(group: Any, prefix: tuple[str, ...] = ()) -> list[tuple[tuple[str, ...], Any]]:
+    found: list[tuple[tuple[str, ...], Any]] = []
+    for name, cmd in sorted(group.commands.items()):
+        found.append(((*prefix, name), cmd))
+        if hasattr(cmd, "commands"):
+            found += _walk(cmd, (*prefix, name))
+    return found
+
+
+COMMANDS = _walk(typer.main.get_command(app))
+IDS = [" ".join(path) for path, _ in COMMANDS]
+
+
+def _help(args: list[str]) -> str:
+    result = runner.invoke(app, [*args, "--help"], prog_name="forest")
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+@pytest.mark.parametrize(("path", "cmd"), COMMANDS, ids=IDS)
+def test_cli_help_summary_whole_sentence_accepted(path: tuple[str, ...], cmd: Any) -> None:
+    text = cmd.get_short_help_str(45)
+    assert _whole(text), f"{' '.join(path)}: {text!r} is not a whole sentence"
+    listing = " ".join(_help(list(path[:-1])).split())
+    assert f"{path[-1]} {text}" in listing, f"{' '.join(path)}: cut in its group's listing"
+
+
+@pytest.mark.parametrize(("path", "cmd"), COMMANDS, ids=IDS)
+def test_cli_help_example_accepted(path: tuple[str, ...], cmd: Any) -> None:
+    text = " ".join(_help(list(path)).split())
+    assert EXAMPLE.search(text), f"forest {' '.join(path)} --help"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("One. Two.", "One."),
+        ("Read forest.toml, e.g. here. Then more.", "Read forest.toml, e.g. here."),
+        ("First line\nwraps here.\n\nSecond paragraph.", "First line wraps here."),
+        ("No full stop", "No full stop"),
+    ],
+)
+def test_cli_help_summary_first_sentence_accepted(text: str, expected: str) -> None:
+    assert summary(text) == expected
+
+
+def test_cli_help_cut_summary_detected() -> None:
+    """Hostile: a summary with no sentence end would fail the walk above."""
+    assert not _whole("Compare bound sections with their ground; exit 1 on any...")
+    assert not _whole("and the index")

@@ -1,0 +1,79 @@
+"""``forest ci`` with a broken forest.toml at HEAD still writes a complete report in
+every format (stdout and ``--report``): the fault is a finding, exit 1."""
+
+from __future__ import annotations
+
+import json
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from tests.helpers.cli import forest, ok
+from tests.helpers.git import commit_all, make_repo, write
+from tests.helpers.template import built_once, copy_repo
+
+
+def _build(tmp: Path) -> Path:
+    root = make_repo(tmp)
+    write(root, "a.md", "# A\n\ntext\n")
+    commit_all(root, "a")
+    ok(root, "init")
+    ok(root, "adopt", "a.md", "--words", "the first words", "--as", "Ada <ada@example.org>")
+    commit_all(root, "custody")
+    write(root, "forest.toml", "x = " + "[" * 3000 + "]" * 3000 + "\n")
+    commit_all(root, "a broken forest.toml")
+    return root
+
+
+@pytest.fixture(scope="module")
+def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return built_once(tmp_path_factory, _build)
+
+
+@pytest.mark.parametrize("fmt", ["text", "json", "sarif", "junit", "github"])
+def test_ci_broken_config_every_format_detected(template: Path, tmp_path: Path, fmt: str) -> None:
+    root = copy_repo(template, tmp_path / "r")
+    out = tmp_path / "reports"
+    result = forest(
+        root, "ci", "--format", fmt, "--report", f"json={out}/r.json",
+        "--report", f"sarif={out}/r.sarif", "--report", f"junit={out}/r.xml",
+    )  # fmt: skip
+    assert result.exit_code == 1, result.stderr
+    assert "Traceback" not in result.stderr
+    assert "forest.toml" in result.stdout
+    if fmt in ("json", "sarif"):
+        json.loads(result.stdout)
+    if fmt == "junit":
+        ET.fromstring(result.stdout)
+    kinds = [f["kind"] for f in json.loads((out / "r.json").read_text())["findings"]]
+    assert "config-governance" in kinds
+    assert json.loads((out / "r.sarif").read_text())["runs"][0]["results"]
+    assert ET.parse(out / "r.xml").getroot().get("failures") == "1"
+
+
+def test_ci_control_character_path_every_format_detected(tmp_path: Path) -> None:
+    """Hostile: a required file named with an escape sequence. Every format is written
+    whole and valid, the name shown as ``\\x1b`` (never raw: XML forbids it, a
+    terminal would obey it)."""
+    root = make_repo(tmp_path)
+    write(root, "docs/a.md", "# A\n\ntext\n")
+    commit_all(root, "a")
+    ok(root, "init")
+    config = root / "forest.toml"
+    config.write_text(config.read_text() + '\n[require]\n"docs/*.md" = { bind = "file" }\n')
+    ok(root, "adopt", "docs/a.md", "--words", "the first words", "--as", "Ada <ada@example.org>")
+    write(root, "docs/b\x1b[31m.md", "text\n")
+    commit_all(root, "a file with an escape in its name")
+    out = tmp_path / "reports"
+    specs = [f"{f}={out}/r.{f}" for f in ("text", "json", "sarif", "junit", "github")]
+    result = forest(root, "ci", *[a for s in specs for a in ("--report", s)])
+    assert result.exit_code == 1, result.stderr
+    for fmt in ("text", "json", "sarif", "junit", "github"):
+        text = (out / f"r.{fmt}").read_text(encoding="utf-8")
+        assert "\x1b" not in text and "\\u001b" not in text, fmt
+        if fmt in ("json", "sarif"):
+            json.loads(text)
+            text = text.replace("\\\\", "\\")  # JSON writes the backslash twice
+        assert "docs/b\\x1b[31m.md" in text, fmt
+    ET.parse(out / "r.junit")
