@@ -340,10 +340,13 @@ def check_all(
     *,
     paths: tuple[str, ...] = (),
     grounds: dict[int, Ground] | None = None,
+    documents: dict[str, tuple[str, Document]] | None = None,
 ) -> list[Finding]:
     """Findings for every live binding (or those under ``paths``), in binding order.
     ``grounds`` (from a binding map, bindmap.py) spares the store; without it the
-    store answers."""
+    store answers. ``documents``, when given, receives the files the check parsed
+    where a selector found nothing (path -> (file hash, parsed)), so the routes'
+    search of rename candidates reads the same parse."""
     chosen = [b for b in bindings if not paths or any(under(b.path, p) for p in paths)]
     deferred: list[Binding] = []
     root = getattr(source, "root", None)
@@ -381,6 +384,8 @@ def check_all(
         source.save_cache()
     if parsed is not None:
         parsed.save()
+    if documents is not None:
+        documents.update(located.documents)
     return findings
 
 

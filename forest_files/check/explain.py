@@ -8,7 +8,7 @@ Test: tests/doors/test_doors.py
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from forest_files.custody.bindings import Binding
     from forest_files.custody.content import ContentSource
     from forest_files.store.forest import ForestStore
+    from forest_files.text.extract import Document
 
 DiffOf = Callable[["Finding"], str]
 
@@ -60,15 +61,17 @@ def explain(
     source: str,
     conn: sqlite3.Connection | None = None,
     hints: Callable[[Finding], tuple[str, ...]] | None = None,
+    documents: Mapping[str, tuple[str, Document]] | None = None,
 ) -> tuple[Reported, ...]:
     """Every finding with its routes (built from the repository's real state) and, when
-    ``conn`` is given, who adopted its ground."""
+    ``conn`` is given, who adopted its ground. ``documents``: files the check parsed
+    (``check_all``), read again by the rename ranking only where their text changed."""
     out: list[Reported] = []
     adopted = adoptions_of(conn, (f.ground for f in findings if f.failed))
     if any(f.kind == "unresolved" and f.candidates for f in findings):
         from forest_files.check.renames import ranked
 
-        findings = ranked(findings, conn, _reader(root, source))
+        findings = ranked(findings, conn, _reader(root, source), documents or {})
     if conn is not None and any(f.kind == "missing" for f in findings):
         from forest_files.check.filerenames import renamed_files
 

@@ -16,7 +16,7 @@ Test: tests/doors/test_doors.py, tests/check/test_coverage.py
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from forest_files.check.opening import Custody
     from forest_files.custody.content import GitTreeSource
     from forest_files.custody.session import VerdictInputs
+    from forest_files.text.extract import Document
 
 
 def run_check(
@@ -76,7 +77,10 @@ def _worktree(root: Path, paths: tuple[str, ...], diffs: bool) -> CheckReport:
 
     with open_custody(root, "worktree", within=paths) as custody:
         content = custody.content
-        findings = check_all(None, custody.bindings, content, paths=paths, grounds=custody.grounds)
+        parsed: dict[str, tuple[str, Document]] = {}
+        findings = check_all(
+            None, custody.bindings, content, paths=paths, grounds=custody.grounds, documents=parsed
+        )
         before = custody.inputs if custody.inputs is not None else verdict_inputs(str(root))
         cfg = load_config(root)
         rules = cfg.require
@@ -94,14 +98,19 @@ def _worktree(root: Path, paths: tuple[str, ...], diffs: bool) -> CheckReport:
         if not diffs:
             # Who adopted each ground: the rows the grounds came from, read-only,
             # without opening the repository (a git call and a sync: the watcher's cost).
-            return CheckReport("worktree", content.name, _named(custody, findings), extra)
+            named = _named(custody, findings, parsed)
+            return CheckReport("worktree", content.name, named, extra)
         store = custody.store()  # who adopted, and the ground text of a diff
-        items = explain(findings, root=root, source="worktree", conn=store.conn)
+        items = explain(findings, root=root, source="worktree", conn=store.conn, documents=parsed)
         report = CheckReport("worktree", content.name, items, extra)
         return with_diffs(report, store, custody.bindings, content)
 
 
-def _named(custody: Custody, findings: list[Finding]) -> tuple[Reported, ...]:
+def _named(
+    custody: Custody,
+    findings: list[Finding],
+    documents: Mapping[str, tuple[str, Document]] | None = None,
+) -> tuple[Reported, ...]:
     """``findings`` explained with who adopted each ground, from the rows the grounds
     came from; without names when those rows went away meanwhile."""
     import sqlite3
@@ -111,11 +120,11 @@ def _named(custody: Custody, findings: list[Finding]) -> tuple[Reported, ...]:
     root, source = Path(custody.root), "worktree"
     conn = custody.reader()
     if conn is None:
-        return explain(findings, root=root, source=source)
+        return explain(findings, root=root, source=source, documents=documents)
     try:
-        return explain(findings, root=root, source=source, conn=conn)
+        return explain(findings, root=root, source=source, conn=conn, documents=documents)
     except sqlite3.Error:
-        return explain(findings, root=root, source=source)
+        return explain(findings, root=root, source=source, documents=documents)
     finally:
         conn.close()
 

@@ -19,7 +19,7 @@ drifted check never imports this module.
 from __future__ import annotations
 
 import difflib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -29,13 +29,17 @@ if TYPE_CHECKING:
     import sqlite3
 
     from forest_files.check.engine import Finding
+    from forest_files.text.extract import Document
 
 Score = tuple[int, float]
 ReadFile = Callable[[str], "bytes | None"]
 
 
 def ranked(
-    findings: Sequence[Finding], conn: sqlite3.Connection | None, read: ReadFile
+    findings: Sequence[Finding],
+    conn: sqlite3.Connection | None,
+    read: ReadFile,
+    documents: Mapping[str, tuple[str, Document]] | None = None,
 ) -> list[Finding]:
     """``findings`` with every unresolved finding's candidates ranked and shared out."""
     asking = [f for f in findings if f.kind == "unresolved" and f.candidates]
@@ -45,7 +49,8 @@ def ranked(
     scores: dict[str, dict[str, Score]] = {}
     for f in asking:
         if f.path not in texts:
-            texts[f.path] = _Sections(read, f.path)
+            parsed = (documents or {}).get(f.path)
+            texts[f.path] = _Sections(read, f.path, parsed[1] if parsed else None)
         ground = ground_body(conn, f.ground)
         scores[f.binding] = {c: _score(f.selector, c, ground, texts[f.path]) for c in f.candidates}
     owner = _owners(asking, scores)
@@ -120,17 +125,20 @@ class _Sections:
     """The sections of one file, each extracted when first asked (None: not found,
     or the file cannot be read or parsed)."""
 
-    def __init__(self, read: ReadFile, path: str) -> None:
+    def __init__(self, read: ReadFile, path: str, parsed: Document | None = None) -> None:
+        from forest_files.text.extract import Document
         from forest_files.text.normalise import decode_bytes, normalise_text
 
         data = read(path)
-        self._text: str | None = None
+        self._text: Document | None = None
         self._found: dict[str, str | None] = {}
         if data is not None:
             try:
-                self._text = normalise_text(decode_bytes(data, path))
+                text = normalise_text(decode_bytes(data, path))
             except ForestError:
-                self._text = None
+                return
+            # the check's own parse when the file still holds what it parsed
+            self._text = parsed if parsed is not None and parsed.text == text else Document(text)
 
     def get(self, selector: str) -> str | None:
         from forest_files.text.extract import extract
