@@ -17,14 +17,18 @@ from pathlib import Path
 import pytest
 from helpers.cli import forest, ok
 from helpers.custody import BY, MAX, supersede_as_it_stands
-from helpers.forgetting import CLEAN, DOC, SENTINEL
+from helpers.forgetting import CLEAN, DOC, SECRET, SENTINEL, WORDS
 from helpers.git import commit_all, git, make_repo, write
 from helpers.template import built_once, copy_repo
 
+from forest_files.custody.proposals import ProposalStore
 from forest_files.custody.record import adopt_sections
 from forest_files.custody.repository import Repository
 from forest_files.custody.targets import read_section
 from forest_files.doors import hooks as githooks
+from forest_files.governance.forget import forget
+from forest_files.kernel.hashing import hash_body
+from forest_files.proposals.adopt import adopt_proposal
 
 FOREST = str(Path(sys.executable).parent / "forest")
 
@@ -70,6 +74,20 @@ def _readme_block(root: Path, secret: str) -> subprocess.CompletedProcess[str]:
     return run(root, "git", "commit", "-q", "-m", "forget a pasted key")
 
 
+def _passes_everywhere(root: Path, clone: Path) -> None:
+    """``verify``, ``ci --base`` over the last commit, ``check --rev HEAD``, and a fresh
+    clone's ``status`` and ``check``: every one exits 0 and none echoes the secret."""
+    for args in (("verify",), ("ci", "--base", "HEAD~1"), ("check", "--rev", "HEAD")):
+        result = forest(root, *args)
+        assert result.exit_code == 0, (args, result.stdout, result.stderr)
+        assert SENTINEL not in result.stdout + result.stderr
+    git(clone.parent, "clone", "-q", str(root), str(clone))
+    for args in (("status",), ("check",), ("verify",)):
+        proc = run(clone, FOREST, *args)
+        assert proc.returncode == 0, (args, proc.stdout + proc.stderr)
+        assert SENTINEL not in proc.stdout + proc.stderr
+
+
 def test_forget_after_committed_supersede_readme_block_accepted(
     pasted: Path, tmp_path: Path
 ) -> None:
@@ -78,12 +96,86 @@ def test_forget_after_committed_supersede_readme_block_accepted(
     commit = _readme_block(root, _secret_id(root))
     assert commit.returncode == 0, commit.stdout + commit.stderr
     assert SENTINEL not in commit.stdout + commit.stderr
-    for args in (("verify",), ("ci", "--base", "HEAD~1"), ("check", "--rev", "HEAD")):
-        result = forest(root, *args)
-        assert result.exit_code == 0, (args, result.stdout, result.stderr)
-    clone = tmp_path / "clone"
-    git(tmp_path, "clone", "-q", str(root), str(clone))
-    status = run(clone, FOREST, "status")
-    assert status.returncode == 0, status.stdout + status.stderr
-    assert "clean" in status.stdout and SENTINEL not in status.stdout + status.stderr
-    assert run(clone, FOREST, "check").returncode == 0
+    _passes_everywhere(root, tmp_path / "clone")
+    status = run(tmp_path / "clone", FOREST, "status")
+    assert "clean" in status.stdout
+
+
+def test_forget_uncommitted_supersede_accepted(tmp_path: Path) -> None:
+    root = _pasted_by_supersede(tmp_path)
+    git(root, "reset", "-q", "--soft", "HEAD~1")  # the paste never committed
+    githooks.install(root)
+    commit = _readme_block(root, _secret_id(root))
+    assert commit.returncode == 0, commit.stdout + commit.stderr
+    _passes_everywhere(root, tmp_path / "clone")
+
+
+def _contest(tmp: Path) -> tuple[Path, str, str]:
+    """A repository holding a merged contest of text-only ground: one head holds the
+    secret; (repo, that head, the other head)."""
+    origin = make_repo(tmp, "origin")
+    Repository.init(origin, project_id="p").close()
+    with Repository(origin) as r:
+        x = r.adopt_text("The shared ground.", words="ok", by=BY)
+    commit_all(origin, "ground")
+    b, c = tmp / "b", tmp / "c"
+    git(tmp, "clone", "-q", str(origin), str(b))
+    git(tmp, "clone", "-q", str(origin), str(c))
+    with Repository(b) as r:
+        y = r.supersede(
+            x, "B's version.", words="b", by=BY, expected_body_hash=hash_body("B's version.")
+        )
+    commit_all(b, "b")
+    with Repository(c) as r:
+        z = r.supersede(x, SECRET_TEXT, words="c", by=BY, expected_body_hash=hash_body(SECRET_TEXT))
+    commit_all(c, "c")
+    git(b, "pull", "-q", "--no-rebase", "--no-edit", str(c), "main")
+    return b, z, y
+
+
+SECRET_TEXT = f"C's version.\n{SECRET}"
+
+
+def test_forget_after_resolve_accepted(tmp_path: Path) -> None:
+    root, secret_head, _other = _contest(tmp_path)
+    with Repository(root) as r:
+        resolved = r.resolve(secret_head, pick=secret_head, words="C's wording", by=BY)
+    commit_all(root, "resolve")
+    clean = "C's version."
+    with Repository(root) as r:
+        r.supersede(resolved, clean, words="no token", by=BY, expected_body_hash=hash_body(clean))
+        report = forget(r, resolved, words=WORDS, by=BY)
+        assert report.body_hash == hash_body(SECRET_TEXT)
+    commit_all(root, "forget")
+    _passes_everywhere(root, tmp_path / "clone")
+    with Repository(tmp_path / "clone") as r:
+        assert [g.body_hash for g in r.ground()] == [hash_body(clean)]
+
+
+def test_forget_after_proposal_adoption_accepted(tmp_path: Path) -> None:
+    root = make_repo(tmp_path)
+    write(root, "doc.md", CLEAN)
+    with Repository.init(root, project_id="p") as repo:
+        section = read_section(root, "doc.md#Keys", (), max_bytes=MAX)
+        adopt_sections(repo, [section], words="ok", by=BY)
+        (ground,) = repo.ground()
+        binding = repo.log()[0].act_id
+    commit_all(root, "adopt")
+    write(root, "doc.md", DOC)  # the section as the proposal would have it
+    proposed = read_section(root, "doc.md#Keys", (), max_bytes=MAX).text
+    write(root, "doc.md", CLEAN)
+    with ProposalStore(root) as local:
+        pid = local.propose(
+            binding=binding,
+            path="doc.md",
+            selector="doc.md#Keys",
+            derived_from=ground.content_id,
+            ground_hash=ground.body_hash,
+            text=proposed,
+        ).proposal.id
+    secret = adopt_proposal(root, pid, words="the agent's note is right", by=BY)
+    commit_all(root, "adopt the proposal")
+    githooks.install(root)
+    commit = _readme_block(root, secret)
+    assert commit.returncode == 0, commit.stdout + commit.stderr
+    _passes_everywhere(root, tmp_path / "clone")
