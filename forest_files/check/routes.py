@@ -88,7 +88,18 @@ def routes_for(f: Finding, *, root: Path, source: str) -> tuple[Route, ...]:
         return (*_unresolved(f, root, source), retire)
     if f.kind == "tracked-local-state":
         return (untrack(f.path),)
+    if f.kind == "erased-content" and f.binding:  # its ground's body was erased
+        return (_erased_route(sel, path, source), retire)
     return ()
+
+
+def _erased_route(sel: str, path: str, source: str) -> Route:
+    """Live ground an erase emptied: the erased text is never needed to end it."""
+    return Route(
+        "take the erased text out of the file, then adopt what is left",
+        (forest("supersede", sel, options=_words()), *_stage(source, _LEDGER, path)),
+        f"first delete the text a forget erased from {path}; replace … with why",
+    )
 
 
 def untrack(path: str) -> Route:
