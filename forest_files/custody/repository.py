@@ -34,7 +34,7 @@ from types import TracebackType
 from typing import Any
 
 from forest_files.custody import auditlog as audit
-from forest_files.custody import tombstone
+from forest_files.custody import pulled, tombstone
 from forest_files.custody.applied import chain_deps
 from forest_files.custody.apply import Applied, Applier
 from forest_files.custody.config import (
@@ -205,10 +205,14 @@ class Repository:
         return read_body(self.ledger_dir, body_hash)
 
     def sync(self) -> SyncReport:
-        """Bring the index in step with the working tree's ledger."""
+        """Bring the index in step with the working tree's ledger. An erase it brings
+        (a pulled forget) purges every local copy of the body, and says so."""
+        before = pulled.erasures(self.store())
         count = sync_index(self.store(), self.ledger_dir, self._read_body)
         if count is None:
             return self.rebuild()
+        if count:
+            pulled.owe_purges(self.root, self.store(), self.config.project_id, before)
         self._finish_erasures()
         if count:
             rows = (
@@ -231,13 +235,13 @@ class Repository:
 
         store = self.store()
         delete_erased_bodies(store, self.ledger_dir)
-        for act_id, purged in resume_pending(
-            self.root, store, self.config.project_id, self.ledger_dir
-        ):
+        done = resume_pending(self.root, store, self.config.project_id, self.ledger_dir)
+        for act_id, purged in done:
             counts = {"bodies": purged.bodies, "views": purged.views}
             counts["cache_files"], counts["proposals"] = purged.cache_files, len(purged.proposals)
             event = audit.Event("purge", "ok", "resumed", targets=(act_id, *purged.proposals))
             audit.append_events(self.root, [replace(event, counts=counts)])
+        pulled.say(done)
 
     def rebuild(self) -> SyncReport:
         """Replay the whole ledger into an emptied index, in one transaction.
@@ -252,6 +256,7 @@ class Repository:
             store = self.store()
         except StoreCorruption as exc:
             store = self._index_dropped(exc)
+        before = pulled.erasures(store)
         # No cyclic collection while the whole ledger is decoded, ordered and replayed:
         # each pass would walk every live act again (see ``gc_paused``).
         with gc_paused(), store.rebuilding():
@@ -260,6 +265,7 @@ class Repository:
             self._snapshot = snapshot
             count = replay(store, snapshot.ordered(), self._read_body)
             mark_segments(store, self.ledger_dir, snapshot.segments)
+        pulled.owe_purges(self.root, store, self.config.project_id, before)
         self._finish_erasures()
         event = audit.Event("rebuild", "ok", "replayed", counts={"acts": count})
         audit.append_events(self.root, [event])
