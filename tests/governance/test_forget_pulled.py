@@ -21,7 +21,9 @@ from forest_files.check.opening import open_custody
 from forest_files.custody.proposals import ProposalStore
 from forest_files.custody.repository import Repository
 from forest_files.custody.restore import capture
+from forest_files.doors import hooks as githooks
 from forest_files.governance.forget import forget
+from forest_files.ledger.segments import body_path
 
 FOREST = str(Path(sys.executable).parent / "forest")
 
@@ -84,3 +86,53 @@ def test_clone_pulling_a_forget_purges_every_copy_accepted(tmp_path: Path) -> No
         [FOREST, "sync"], cwd=clone, env=dict(os.environ), capture_output=True, text=True
     )
     assert again.returncode == 0 and "purged" not in again.stderr  # said once
+
+
+def _forgotten_with_hook(tmp_path: Path) -> tuple[Path, str]:
+    """A committed forget in a repository with our hooks; the erased body's path."""
+    root, old = adopted_then_cleaned(tmp_path)
+    commit_all(root, "clean")
+    githooks.install(root)
+    with Repository(root) as repo:
+        report = forget(repo, old, words=WORDS, by=BY)
+    git(root, "add", "-A", ".forest/ledger")
+    git(root, "commit", "-q", "-m", "forget")
+    return root, body_path(Path(".forest/ledger"), report.body_hash).as_posix()
+
+
+def _commit(root: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        ["git", "commit", "-q", "-m", "again"],
+        cwd=root,
+        env=dict(os.environ),
+        capture_output=True,
+        text=True,
+    )
+
+
+def test_hook_revert_of_a_forget_refused(tmp_path: Path) -> None:
+    root, _body = _forgotten_with_hook(tmp_path)
+    head = git(root, "rev-parse", "HEAD")
+    git(root, "revert", "--no-commit", "HEAD")
+    proc = _commit(root)
+    out = proc.stdout + proc.stderr
+    assert proc.returncode != 0, out
+    assert "ledger-deleted" in out and "erase act" in out and "forest sync" in out
+    assert SENTINEL not in out
+    assert git(root, "rev-parse", "HEAD") == head
+    verify = subprocess.run(
+        [FOREST, "verify", "--base", "HEAD"], cwd=root, capture_output=True, text=True
+    )
+    assert SENTINEL not in verify.stdout + verify.stderr
+
+
+def test_hook_erased_body_brought_back_refused(tmp_path: Path) -> None:
+    root, body = _forgotten_with_hook(tmp_path)
+    shown = subprocess.run(["git", "show", f"HEAD~1:{body}"], cwd=root, capture_output=True)
+    (root / body).parent.mkdir(parents=True, exist_ok=True)
+    (root / body).write_bytes(shown.stdout)
+    git(root, "add", "-f", body)
+    proc = _commit(root)
+    out = proc.stdout + proc.stderr
+    assert proc.returncode != 0, out
+    assert "erased-content" in out and SENTINEL not in out
