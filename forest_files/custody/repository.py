@@ -302,6 +302,7 @@ class Repository:
         *,
         bodies_first: Mapping[str, str] | None = None,
         also_judge: str | None = None,
+        on_refusal: Callable[[BaseException], None] | None = None,
     ) -> list[Applied]:
         """Apply the acts ``build`` plans through the one applier, judge authority over
         every path they touched, and write them as one segment, in one transaction.
@@ -309,6 +310,8 @@ class Repository:
         ``bodies_first``: bodies known before ``build`` runs (a bulk adoption's
         texts), written on a thread meanwhile; removed again if the act fails.
         ``also_judge``: a path the caller names for authority besides the derived ones.
+        ``on_refusal``: audits a refusal instead of the generic record (forget: its
+        targets, ids and hashes).
         """
         store = self.synced()
         self._erase_deps = None  # read again under this recording's write lock
@@ -345,7 +348,11 @@ class Repository:
             if early is not None:
                 early.discard()
             if isinstance(exc, ForestError) and not isinstance(exc, AuthorityRefused):
-                self._audit_refusal(exc, planned[0].payload.signer if planned else "local", ())
+                if on_refusal is not None:  # the caller audits it, with its targets
+                    on_refusal(exc)
+                else:
+                    signer = planned[0].payload.signer if planned else "local"
+                    self._audit_refusal(exc, signer, ())
             raise
         audit.append_events(self.root, [_ceremony(r) for r in results])
         return results

@@ -22,6 +22,7 @@ from helpers.git import commit_all, git, make_repo, write
 from helpers.template import built_once, copy_repo
 
 from forest_files.custody.applied import deps_for
+from forest_files.custody.auditlog import AuditLog
 from forest_files.custody.record import adopt_sections
 from forest_files.custody.repository import Repository
 from forest_files.custody.targets import read_section
@@ -79,6 +80,8 @@ def _merged(branches: Path, tmp_path: Path, into: str) -> Path:
     other = "side" if into == "main" else "main"
     git(root, "checkout", "-q", into)
     git(root, "merge", "-q", "--no-edit", other)
+    sync = forest(root, "sync")  # the merge brought the erase: its purge, said once
+    assert sync.exit_code == 0 and "purged" in sync.stderr, sync.stderr
     return root
 
 
@@ -132,6 +135,10 @@ def test_erased_ground_restore_refused(branches: Path, tmp_path: Path) -> None:
     assert "erase" in lines[0] and "supersede" in lines[0]
     assert (root / "b.md").read_bytes() == before
     assert b"[erased]" not in (root / "b.md").read_bytes()
+    with AuditLog(root) as log:
+        top = log.page(limit=1)[0]
+    assert (top.action, top.outcome, top.reason) == ("drift", "refused", "erased-ground")
+    assert top.targets[0] == "b.md#Notes/Keys" and len(top.targets) == 4
 
 
 def test_forged_erase_omitting_live_adopt_erased_content_detected(tmp_path: Path) -> None:
