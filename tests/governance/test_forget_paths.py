@@ -28,6 +28,7 @@ from forest_files.custody.targets import read_section
 from forest_files.doors import hooks as githooks
 from forest_files.governance.forget import forget
 from forest_files.kernel.hashing import hash_body
+from forest_files.ledger.segments import body_path
 from forest_files.proposals.adopt import adopt_proposal
 
 FOREST = str(Path(sys.executable).parent / "forest")
@@ -179,3 +180,22 @@ def test_forget_after_proposal_adoption_accepted(tmp_path: Path) -> None:
     commit = _readme_block(root, secret)
     assert commit.returncode == 0, commit.stdout + commit.stderr
     _passes_everywhere(root, tmp_path / "clone")
+
+
+def test_body_deleted_without_erase_hook_and_verify_agree_refused(
+    pasted: Path, tmp_path: Path
+) -> None:
+    """A body file deleted by hand (no erase act names it): the hook and ``forest
+    verify`` both refuse, naming the same act and the same missing body."""
+    root = copy_repo(pasted, tmp_path / "repo")
+    githooks.install(root)
+    with Repository(root) as repo:
+        (ground,) = repo.ground()
+        (act,) = [e.act_id for e in repo.log() if e.kind == "supersede"]
+    git(root, "rm", "-q", body_path(Path(".forest/ledger"), ground.body_hash).as_posix())
+    commit = run(root, "git", "commit", "-q", "-m", "lose a body")
+    verify = forest(root, "verify")
+    assert commit.returncode != 0 and verify.exit_code == 3, verify.stdout
+    for said in (commit.stdout + commit.stderr, verify.stdout + verify.stderr):
+        assert act in said and ground.body_hash in said and "missing" in said
+        assert SENTINEL not in said
