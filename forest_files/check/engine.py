@@ -12,8 +12,9 @@ other place — another file, or another selector of the same file — by sectio
 hash; one search per run, moves.py; an unresolved section that did not move
 carries the sections standing where it stood as ``candidates``),
 ``contested`` (two live successors of the ground, or two bindings of one
-path + selector), ``unbound`` (a file or heading forest.toml's ``[require]``
-names that no binding covers; made by coverage.py, never by a binding's
+path + selector), ``erased-content`` (its ground's body was removed by an
+erase that never saw it: erased_ground.py), ``unbound`` (a file or heading
+forest.toml's ``[require]`` names that no binding covers; made by coverage.py, never by a binding's
 check). A contest no binding reports (contests.py), tracked local state
 (localstate.py) and the CI gate's kinds are findings of no binding, of the
 same ``Finding`` (every kind: kinds.py). Every kind but ``clean`` fails a
@@ -45,6 +46,7 @@ from typing import TYPE_CHECKING
 from forest_files.check.kinds import KINDS
 from forest_files.custody.bindings import Binding
 from forest_files.custody.content import ContentSource, GitTreeSource, WorktreeSource
+from forest_files.custody.erased_ground import erased_by
 from forest_files.custody.ground import Ground, ground_map, ground_of
 from forest_files.custody.special import not_regular
 from forest_files.custody.statcache import ParseCache
@@ -227,6 +229,9 @@ def _judge(
         ground=ground,
         expected_hash=expected,
     )
+    gone = erased_by(heads)
+    if gone is not None and not binding.contested:
+        return _erased(base, *gone)
     if binding.contested or heads:
         if binding.contested:
             why = "two bindings of this section: keep one with `forest retire TARGET --binding ID`"
@@ -261,6 +266,18 @@ def _judge(
     actual, start, end = found
     kind = "clean" if actual == expected else "drifted"
     return _replace(base, kind=kind, actual_hash=actual, start_line=start, end_line=end)
+
+
+def _erased(base: Finding, erase: str, maker: str) -> Finding:
+    """Live ground whose body an erase removed (erased_ground.py): no file can be
+    compared with it; the text comes out of the file and a new ground is adopted."""
+    made = f"act {maker[:12]}" if maker else "no act"
+    detail = (
+        f"its ground {(base.ground or '')[:12]} (made by {made}) had its body removed by "
+        f"erase act {erase[:12]} (forest forget), which never saw that adoption; take the "
+        "text out of the file and supersede, or retire the binding"
+    )
+    return _replace(base, kind="erased-content", detail=detail, act=erase or None)
 
 
 def _whole_file_clean(binding: Binding, file_hash: str | None, expected: str) -> bool:

@@ -108,9 +108,11 @@ KINDS: dict[str, Kind] = {
         "fix the setup the message names",
     ),
     "erased-content": (
-        "content a forget erased is back: an act made before it saw the erase",
-        "ci",
-        "supersede or seal it, then `forest forget`",
+        "content a forget erased is back: an act made before it saw the erase; or a "
+        "binding's live ground whose body an erase that never saw it removed (a merge)",
+        "check, ci",
+        "supersede or seal it, then `forest forget`; for a binding, take the text out "
+        "of the file and `forest supersede` (or `forest retire`)",
     ),
 }
 

@@ -106,12 +106,23 @@ def routes_for(f: Finding, *, root: Path, source: str) -> tuple[Route, ...]:
         return (*_unresolved(f, root, source), retire)
     if f.kind == "tracked-local-state":
         return (untrack(f.path),)
+    if f.kind == "erased-content" and f.binding:  # its ground's body was erased
+        return (_erased_route(sel, path, source), retire)
     return ()
 
 
 def _excludes(f: Finding) -> Step:
     """``--exclude E`` for each of the target's default exclusions ([bind])."""
     return tuple(word for ex in f.excludes for word in ("--exclude", ex))
+
+
+def _erased_route(sel: str, path: str, source: str) -> Route:
+    """Live ground an erase emptied: the erased text is never needed to end it."""
+    return Route(
+        "take the erased text out of the file, then adopt what is left",
+        (forest("supersede", sel, options=_words()), *_record(source, path)),
+        f"first delete the text a forget erased from {path}; replace … with why",
+    )
 
 
 def untrack(path: str) -> Route:
@@ -158,7 +169,7 @@ SEALED_DETAIL = "its ground is sealed"  # check/engine.py's detail of a sealed g
 def _unresolved(f: Finding, root: Path, source: str) -> tuple[Route, ...]:
     if f.detail.startswith(SEALED_DETAIL):  # forest seal withheld it: unseal, or retire
         unseal = forest("unseal", f.selector, options=_words())
-        return (Route("make its ground readable again", (unseal, *_stage(source, _LEDGER))),)
+        return (Route("make its ground readable again", (unseal, *_record(source))),)
     kind = _not_regular_kind(f.detail)
     if kind is not None:
         if kind in ("directory", "submodule"):

@@ -92,7 +92,7 @@ def _judge_change(
     if not ledger_staged:
         report = _judge_touched(root, fingerprint, touched, diffs)
         return _with_coverage(root, report, staged, touched, fingerprint)
-    report = _judge_ledger_change(root, fingerprint, head, touched, diffs)
+    report = _judge_ledger_change(root, fingerprint, head, changes, diffs)
     report = _with_coverage(root, report, staged, touched, fingerprint)
     from forest_files.custody.signing_advice import hook_warning
 
@@ -170,15 +170,18 @@ def _judge_touched(root: Path, fingerprint: str, touched: set[str], diffs: bool)
 
 
 def _judge_ledger_change(
-    root: Path, fingerprint: str, head: tuple[str, str] | None, touched: set[str], diffs: bool
+    root: Path, fingerprint: str, head: tuple[str, str] | None, changes: list[Change], diffs: bool
 ) -> CheckReport:
     """A change staging ledger files: what it can have moved, against HEAD's custody
-    when this machine holds it (else every binding of the staged ledger)."""
-    from forest_files.check import contests
+    when this machine holds it (else every binding of the staged ledger); and no
+    erase act deleted, no erased body brought back (erasure_guard.py)."""
+    from forest_files.check import contests, erasure_guard
     from forest_files.check.engine import check_all
     from forest_files.check.opening import ABSENT, open_custody
     from forest_files.custody.bindmap import BindMap
 
+    touched = {c.path for c in changes} | {c.old_path for c in changes if c.old_path}
+    guarded = erasure_guard.deleted_erasures(root, head[0] if head else None, changes)
     previous: BindMap | None = None
     if head is not None:
         with open_custody(root, head[0], replay=False) as before:
@@ -195,7 +198,8 @@ def _judge_ledger_change(
         report = _report(root, findings, store.conn, extra=extra)
         if diffs and not report.ok:
             report = with_diffs(report, store, bindings, content)
-        return report
+        guarded += erasure_guard.returned_bodies(store, changes)
+        return report.with_extra(tuple(guarded))
 
 
 def _report(

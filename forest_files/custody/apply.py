@@ -23,6 +23,8 @@ rebind or retire of a binding retired at its dependencies; an erase of a body
 that live ground holds at its dependencies; an adopt or supersede whose text
 holds a line tombstoned by an erase act in its dependency closure
 (``erased-content``; the erase records its tombstone lines).
+An act whose body or words a recorded erase removed replays with an erased
+body (erased_acts.py): content ids, hashes and edges kept, the text the marker.
 Returns: ``Applied`` (the content ids made and the bound paths touched: what
 authority is judged over, derived from state, never from the act's own words —
 an act on a chain touches every path the chain was ever bound to, retired or
@@ -40,7 +42,7 @@ from dataclasses import dataclass
 from typing import assert_never
 
 from forest_files.custody import applied as book
-from forest_files.custody import bindings, tombstone
+from forest_files.custody import bindings, erased_acts, tombstone
 from forest_files.kernel.errors import ForestError, StoreBusy, StoreCorruption
 from forest_files.kernel.hashing import hash_body
 from forest_files.kernel.vocab import CEREMONY_BUCKETS, RESERVED_BUCKETS, ROOT_BUCKET
@@ -133,12 +135,6 @@ class Applier:
             raise self.fail(act, f"body {record.body_hash} does not hash to it", "body-hash")
         if record.bucket == "adoption_record":  # one adoption's words serve many entries
             self._words[record.body_hash] = text
-        return text
-
-    def present(self, act: Act, record: EntryRecord) -> str:
-        text = self.body(act, record)
-        if text is None:
-            raise self.fail(act, f"body {record.body_hash} was erased; this act needs it")
         return text
 
     def check_id(self, act: Act, local_id: int, record: EntryRecord) -> str:
@@ -451,8 +447,9 @@ class Applier:
         store = self.store
         old = self.local(act, p.old, "old")
         self._successor_shape(act, p.entry, p.record)
-        body, words = self.present(act, p.entry), self.present(act, p.record)
-        self._refuse_erased(act, body, p.entry.body_hash)
+        body, words = self.body(act, p.entry), self.body(act, p.record)
+        if body is not None:
+            self._refuse_erased(act, body, p.entry.body_hash)
         if not book.status_at_deps(store, old, act).ground:
             raise self.fail(act, "supersedes an entry that was not ground at its dependencies")
         if self._rivals_at_deps(act, old):
@@ -462,7 +459,9 @@ class Applier:
                 "resolve the contest first",
             )
         paths = self._paths_of_entry(old)
-        if store.is_ground(old):
+        if body is None or words is None:  # replayed after an erase: its text is gone
+            new_id = erased_acts.supersede(store, old, p, body, words)
+        elif store.is_ground(old):
             new_id = store.supersede(
                 old_id=old,
                 new_body=body,
@@ -508,13 +507,21 @@ class Applier:
             raise self.fail(act, "the heads it resolves are not of one supersession chain")
         if not all(book.status_at_deps(store, h, act).ground for h in heads):
             raise self.fail(act, "resolves a head that was not live at its dependencies")
-        if self.present(act, p.entry) != str(store.require(pick, "resolve")["body"]):
+        text, words = self.body(act, p.entry), self.body(act, p.record)
+        picked = store.require(pick, "resolve")
+        if text is None or words is None or str(picked["body"]) == ERASED_MARK:
+            # replayed after an erase: the pick's hash stands for its text
+            paths = self._paths_of_entry(pick)
+            new_id = erased_acts.resolve(store, sorted(heads), pick, p, words)
+            produced = [self.check_id(act, new_id, p.entry)]
+            return [*produced, self._adoption_of(act, new_id, p.record)], paths
+        if text != str(picked["body"]):
             raise self.fail(act, "the resolved text is not the picked head's text")
         paths = self._paths_of_entry(pick)
         new_id = store.resolve(
             contested_id=heads[0],
             pick_id=pick,
-            adopting_words=self.present(act, p.record),
+            adopting_words=words,
             adopting_signature=p.record.signature,
             stamp=p.entry.stamp,
             heads=sorted(heads),
@@ -531,11 +538,14 @@ class Applier:
         if p.record.bucket != bucket:
             raise self.fail(act, f"its record is a {bucket}")
         self._record_of(act, p.record, p.target, "seals" if p.sealing else "unseals")
-        quote = self.present(act, p.record)
+        quote = self.body(act, p.record)
         if book.status_at_deps(store, target, act).sealed == p.sealing:
             state = "already sealed" if p.sealing else "not sealed"
             raise self.fail(act, f"target was {state} at its dependencies")
-        if store.is_sealed(target) != p.sealing:
+        if quote is None:  # replayed after an erase of its quote: the record, marked
+            kind = "seals" if p.sealing else "unseals"
+            record_id = self._insert_declared(act, p.record, [(target, kind)], ceremony=True)
+        elif store.is_sealed(target) != p.sealing:
             ceremony = store.seal if p.sealing else store.unseal
             record_id = ceremony(
                 entry_id=target, quote=quote, signature=p.record.signature, stamp=p.record.stamp

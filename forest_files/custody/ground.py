@@ -3,7 +3,10 @@ heads of a contest. What a check compares a section with; computed in one pass.
 
 Stores: nothing (reads the index or a view).
 Refuses: nothing.
-Returns: ``Ground`` tuples keyed by a binding's entry id.
+Returns: ``Ground`` tuples keyed by a binding's entry id. A single live head whose
+body an erase removed carries, as its heads, one ``erased_ground.ERASED_HEAD``
+string naming the erase act and the act that made it (the check reports it as
+``erased-content``).
 Test: tests/check/test_check.py, tests/custody/test_bindmap.py
 """
 
@@ -58,15 +61,32 @@ def ground_map(store: ForestStore, bindings: list[Binding]) -> dict[int, Ground]
         heads.setdefault(int(row["chain"]), []).append(
             (str(row["content_id"]), str(row["body_hash"]))
         )
+    gone = _erased_heads(store, [h[0] for hs in heads.values() if len(hs) == 1 for h in hs])
     out: dict[int, Ground] = {}
     for entry_id in ids:
         live = sorted(heads.get(chains.get(entry_id, entry_id), []))
         if len(live) > 1:
             out[entry_id] = (None, None, tuple(cid for cid, _ in live))
         elif live:
-            out[entry_id] = (live[0][0], live[0][1], ())
+            out[entry_id] = (live[0][0], live[0][1], gone.get(live[0][0], ()))
         else:
             out[entry_id] = (None, None, ())
+    return out
+
+
+def _erased_heads(store: ForestStore, content_ids: list[str]) -> dict[str, tuple[str, ...]]:
+    """The heads marking each of ``content_ids`` whose body an erase removed
+    (erased_ground.py); none at all while the index holds no erasure."""
+    if store.conn.execute("SELECT 1 FROM erasures LIMIT 1").fetchone() is None:
+        return {}
+    from forest_files.custody import erased_ground
+
+    out: dict[str, tuple[str, ...]] = {}
+    for cid in erased_ground.erased_among(store, content_ids):
+        (body_hash,) = store.conn.execute(
+            "SELECT body_hash FROM entries WHERE content_id = ?", (cid,)
+        ).fetchone()
+        out[cid] = erased_ground.mark(store, cid, str(body_hash))
     return out
 
 
@@ -78,4 +98,5 @@ def ground_of(store: ForestStore, binding: Binding) -> Ground:
     if not heads:
         return None, None, ()
     row = store.require(heads[0], "check")
-    return store.content_id(heads[0]), str(row["body_hash"]), ()
+    cid = store.content_id(heads[0])
+    return cid, str(row["body_hash"]), _erased_heads(store, [cid]).get(cid, ())

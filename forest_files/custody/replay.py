@@ -4,6 +4,9 @@ Stores: what the appliers store (``apply``) and their bookkeeping (``applied``).
 Refuses: whatever the appliers refuse, as ``LedgerError`` naming the act; the
 whole call rolls back on the first refusal.
 Returns: the number of acts applied.
+After the acts, a second pass (erased_ground.py) erases every entry still
+holding a body hash an erase removed, so the order acts arrive in never
+leaves erased text in the index; a live ground it empties is a finding.
 Test: tests/custody/test_repository.py, tests/ledger/test_ledger_equivalence.py
 
 Replay never judges authority or ``forest.toml`` policy: those are judged when
@@ -17,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from contextlib import nullcontext
 
+from forest_files.custody import erased_ground
 from forest_files.custody.applied import (
     BodyReader,
     applied_ids,
@@ -94,9 +98,12 @@ def replay(
         # their bodies reach the full-text index in one batch at the end.
         batch = len(fresh) >= _BATCH_INDEX_AT and all(a.kind in _INDEX_SAFE for a in fresh)
         with store.deferred_text_index() if batch else nullcontext(), gc_paused():
-            applier = Applier(store, body_reader, replay_erased(acts))
+            erased = replay_erased(acts) | erased_ground.erased_hashes(store)
+            applier = Applier(store, body_reader, erased)
             with Progress("replaying acts", len(fresh)) as bar:  # drawn only on a terminal
                 for start in range(0, len(fresh), _PROGRESS_CHUNK):
                     applier.apply_many(fresh[start : start + _PROGRESS_CHUNK])
                     bar.advance(min(_PROGRESS_CHUNK, len(fresh) - start))
+        if fresh:  # the second pass: no erased text left, whatever the order
+            erased_ground.settle(store)
     return len(fresh)

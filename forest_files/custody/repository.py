@@ -34,7 +34,7 @@ from types import TracebackType
 from typing import Any
 
 from forest_files.custody import auditlog as audit
-from forest_files.custody import tombstone
+from forest_files.custody import pulled, tombstone
 from forest_files.custody.applied import chain_deps
 from forest_files.custody.apply import Applied, Applier
 from forest_files.custody.config import (
@@ -207,10 +207,14 @@ class Repository:
         return read_body(self.ledger_dir, body_hash)
 
     def sync(self) -> SyncReport:
-        """Bring the index in step with the working tree's ledger."""
+        """Bring the index in step with the working tree's ledger. An erase it brings
+        (a pulled forget) purges every local copy of the body, and says so."""
+        before = pulled.erasures(self.store())
         count = sync_index(self.store(), self.ledger_dir, self._read_body)
         if count is None:
             return self.rebuild()
+        if count:
+            pulled.owe_purges(self.root, self.store(), self.config.project_id, before)
         self._finish_erasures()
         if count:
             rows = (
@@ -233,13 +237,13 @@ class Repository:
 
         store = self.store()
         delete_erased_bodies(store, self.ledger_dir)
-        for act_id, purged in resume_pending(
-            self.root, store, self.config.project_id, self.ledger_dir
-        ):
+        done = resume_pending(self.root, store, self.config.project_id, self.ledger_dir)
+        for act_id, purged in done:
             counts = {"bodies": purged.bodies, "views": purged.views}
             counts["cache_files"], counts["proposals"] = purged.cache_files, len(purged.proposals)
             event = audit.Event("purge", "ok", "resumed", targets=(act_id, *purged.proposals))
             audit.append_events(self.root, [replace(event, counts=counts)])
+        pulled.say(done)
 
     def rebuild(self) -> SyncReport:
         """Replay the whole ledger into an emptied index, in one transaction.
@@ -254,6 +258,7 @@ class Repository:
             store = self.store()
         except StoreCorruption as exc:
             store = self._index_dropped(exc)
+        before = pulled.erasures(store)
         # No cyclic collection while the whole ledger is decoded, ordered and replayed:
         # each pass would walk every live act again (see ``gc_paused``).
         with gc_paused(), store.rebuilding():
@@ -262,6 +267,7 @@ class Repository:
             self._snapshot = snapshot
             count = replay(store, snapshot.ordered(), self._read_body)
             mark_segments(store, self.ledger_dir, snapshot.segments)
+        pulled.owe_purges(self.root, store, self.config.project_id, before)
         self._finish_erasures()
         event = audit.Event("rebuild", "ok", "replayed", counts={"acts": count})
         audit.append_events(self.root, [event])
@@ -310,6 +316,7 @@ class Repository:
         *,
         bodies_first: Mapping[str, str] | None = None,
         also_judge: str | None = None,
+        on_refusal: Callable[[BaseException], None] | None = None,
     ) -> list[Applied]:
         """Apply the acts ``build`` plans through the one applier, judge authority over
         every path they touched, and write them as one segment, in one transaction.
@@ -317,6 +324,8 @@ class Repository:
         ``bodies_first``: bodies known before ``build`` runs (a bulk adoption's
         texts), written on a thread meanwhile; removed again if the act fails.
         ``also_judge``: a path the caller names for authority besides the derived ones.
+        ``on_refusal``: audits a refusal instead of the generic record (forget: its
+        targets, ids and hashes).
         """
         store = self.synced()
         self._erase_deps = None  # read again under this recording's write lock
@@ -355,7 +364,11 @@ class Repository:
             if early is not None:
                 early.discard()
             if isinstance(exc, ForestError) and not isinstance(exc, AuthorityRefused):
-                self._audit_refusal(exc, planned[0].payload.signer if planned else "local", ())
+                if on_refusal is not None:  # the caller audits it, with its targets
+                    on_refusal(exc)
+                else:
+                    signer = planned[0].payload.signer if planned else "local"
+                    self._audit_refusal(exc, signer, ())
             raise
         audit.append_events(self.root, [_ceremony(r) for r in results])
         return results

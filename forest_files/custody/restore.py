@@ -17,6 +17,9 @@ Exclusions: the excluded parts are not in ground, so they are kept as they are
 now, each placed where it stood relative to the surrounding kept lines.
 ``restore_many`` restores many sections all or nothing: every refusal above
 comes before the first capture or write.
+A ground whose body an erase removed (the marker ``[erased]``) is refused: the
+marker is never written into a file. ``audit_restored``: one audit record per
+section written (``drift``/``restore-…``: binding, ground id and hash, path).
 Returns: the capture path (``restore_section`` also says whether it restored,
 recreated, or found the section holding ground already: then nothing is
 written and nothing captured). Every byte outside the section's lines — other
@@ -36,6 +39,7 @@ import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from forest_files.custody.content import escapes, read_regular
 from forest_files.custody.special import lstat_kind, not_regular
@@ -44,9 +48,14 @@ from forest_files.kernel.hashing import hash_body
 from forest_files.kernel.paths import CAPTURES_DIR
 from forest_files.kernel.state import ensure_dir, shared_dir
 from forest_files.store.base import utc_now
+from forest_files.store.entryrow import ERASED_MARK
 from forest_files.text.extract import extract
 from forest_files.text.normalise import decode_bytes, normalise_text
 from forest_files.text.selector import parse_selector
+
+if TYPE_CHECKING:
+    from forest_files.check.bulk import Chosen
+    from forest_files.store.forest import ForestStore
 
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")
 
@@ -166,6 +175,7 @@ def restore_section(
     exactly these bytes — looked at again just before the rename — else
     ``("changed", None)``, nothing written (a live editor's save wins)."""
     full = root / path
+    _refuse_marker(selector, ground)
     data, mode = _read_for_restore(root, path)
     if data is None:
         _recreate(full, path, selector, excludes, ground)
@@ -208,6 +218,7 @@ def restore_many(root: Path, wanted: Sequence[Wanted]) -> list[Restored]:
     files: dict[str, tuple[bytes | None, int]] = {}  # path -> (bytes now, or None: missing)
     plans: list[tuple[Wanted, str, str | None]] = []  # (wanted, outcome, replaced text)
     for w in wanted:
+        _refuse_marker(w.selector, w.ground)
         if w.path not in files:
             files[w.path] = _read_for_restore(root, w.path)
         data, mode = files[w.path]
@@ -236,6 +247,35 @@ def restore_many(root: Path, wanted: Sequence[Wanted]) -> list[Restored]:
 
 
 _NEW_FILE_MODE = 0o644
+
+
+def _refuse_marker(selector: str, ground: str) -> None:
+    """The marker an erase leaves in the index is no ground text: never written."""
+    if ground == ERASED_MARK:
+        raise ForestError(
+            f"{selector}: its ground's body was erased (forest forget); nothing was written — "
+            "take the erased text out of the file, then `forest supersede` or `forest retire`"
+        )
+
+
+def audit_restored(
+    root: Path, store: ForestStore, chosen: Sequence[Chosen], done: Sequence[Restored]
+) -> None:
+    """One audit record per section written: the binding, its ground's content id and
+    body hash, the path (ids and hashes, never text)."""
+    from forest_files.custody import auditlog as audit
+    from forest_files.custody.record import ground_body
+
+    events = []
+    for c, r in zip(chosen, done, strict=True):
+        if r.outcome == "clean":
+            continue
+        head, _state = ground_body(store, c.binding)
+        row = store.require(head, "restore") if head is not None else None
+        ground = () if row is None else (str(row["content_id"]), str(row["body_hash"]))
+        targets = (c.binding.bind_act, *ground, c.binding.path)
+        events.append(audit.Event("drift", "ok", f"restore-{r.outcome}", targets=targets))
+    audit.append_events(root, events)
 
 
 def _read_for_restore(root: Path, path: str) -> tuple[bytes | None, int]:

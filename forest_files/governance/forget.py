@@ -13,7 +13,9 @@ body file's deletion: the gate accepts exactly that deletion.
 
 Stores: one segment holding one ``erase`` act (body hash, signer, words, time,
 tombstone ``lines``); what ``purge`` deletes and rewrites; a ``purge`` record
-in the local audit log (ids and counts).
+in the local audit log (ids and counts); a refused forget as an ``erase``
+``refused`` record with a reason code and its targets (content id and body
+hash once known; never text, never the id as typed).
 Refuses (``ForestError``, nothing written, never echoing text): blank or
 placeholder words, a blank signer, words or signer over ``MAX_TEXT``
 characters, a body with more long lines than one tombstone holds
@@ -142,6 +144,30 @@ class _Planned:
     kept_out: int = 0
 
 
+def _audit_refused(repo: Repository, exc: BaseException, by: str, seen: _Planned) -> None:
+    """A refused forget in the audit log: a reason code and its targets (the entry's
+    content id and body hash once known; never text, never the id as typed)."""
+    if audit.was_recorded(exc):
+        return
+    text = str(exc)
+    reason = next((code for key, code in _REASONS if key in text), audit.reason_of(exc))
+    targets = tuple(t for t in (seen.content_id, seen.body_hash) if t)
+    event = audit.Event("erase", "refused", reason, by.strip() or "local", targets)
+    audit.append_events(repo.root, [event])
+    audit.mark_recorded(exc)
+
+
+# Forget's own refusals, by the words of their (fixed) messages: the audit's reason.
+_REASONS = (
+    ("live ground", "live-ground"),
+    ("already erased", "already-erased"),
+    ("holds no authority", "authority"),
+    ("--line", "line"),
+    ("tombstone holds", "tombstone-size"),
+    ("--words", "words"),
+)
+
+
 def forget(
     repo: Repository,
     content_id: str,
@@ -151,14 +177,19 @@ def forget(
     lines: Sequence[str] = (),
 ) -> ForgetReport:
     """Erase the body of ``content_id`` everywhere the index holds it (see module)."""
-    _check_words(words, by, lines)
-    project = repo.config.project_id
     seen = _Planned()
+    try:
+        _check_words(words, by, lines)
+    except ForestError as exc:
+        _audit_refused(repo, exc, by, seen)
+        raise
+    project = repo.config.project_id
 
     def build(store: ForestStore) -> Recorded:
         entry_id = store.local_id(content_id)
         row = store.require(entry_id, "forget")
         body_hash = str(row["body_hash"])
+        seen.content_id, seen.body_hash = str(row["content_id"]), body_hash
         erased = {str(r[0]) for r in store.conn.execute(queries.ERASED_BODY_HASHES)}
         if body_hash in erased or str(row["body"]) == ERASED_MARK:
             raise ForestError(f"forget: the body of {row['content_id']} is already erased")
@@ -190,7 +221,7 @@ def forget(
         return [act], {}
 
     try:
-        repo.record(build)
+        repo.record(build, on_refusal=lambda exc: _audit_refused(repo, exc, by, seen))
     except BaseException:
         if seen.act_id:  # refused (or failed) before the commit: nothing is owed
             clear_pending(repo.root, seen.act_id)

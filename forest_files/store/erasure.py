@@ -6,7 +6,8 @@ marker ``[erased]``; the permit is removed again. ``body_hash`` and
 ``content_id`` stay, so ancestry and the ledger still verify; a trigger takes
 the old text out of the full-text index.
 Refuses: an unknown entry, a blank signature or reason; erasing twice is a
-no-op that returns the existing tombstone.
+no-op that returns the existing tombstone. ``insert_erased`` (a replayed
+ceremony whose text an erasure removed) refuses rows none of which is erased.
 Returns: None.
 Test: tests/governance/test_erasure.py
 
@@ -17,12 +18,24 @@ retention rules, comes with the governance release.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from forest_files.kernel.errors import ForestError
 from forest_files.store.base import StoreBase, utc_now
 from forest_files.store.entryrow import ERASED_MARK as ERASED_MARK  # governance reads it here
+from forest_files.store.entryrow import Row
 
 
 class ErasureMixin(StoreBase):
+    def insert_erased(self, made: Sequence[Row]) -> list[int]:
+        """Insert a ceremony's rows whose body or words a recorded erasure removed
+        (``rows.supersede``/``rows.resolve`` given ``erased``): the replay of an act
+        whose text is gone, its content ids, hashes and edges kept. Call inside
+        ``atomic``; the applier judged the act first."""
+        if not any(r.body == ERASED_MARK for r in made):
+            raise ForestError("insert_erased: no row of this ceremony is erased")
+        return self._insert_rows(made)
+
     def erase_body(
         self, entry_id: int, *, signature: str, reason: str, at: str | None = None
     ) -> None:

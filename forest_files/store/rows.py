@@ -38,6 +38,9 @@ from forest_files.store.entryrow import Subject as Subject
 from forest_files.store.entryrow import check as check
 from forest_files.store.entryrow import entry_row as entry_row
 
+# The hashes of a ceremony's body and words a recorded erasure removed (None: present).
+Erased = tuple[str | None, str | None]
+
 
 class Made(NamedTuple):
     """The rows of a ceremony that writes a new entry: it, then its adoption record."""
@@ -130,12 +133,16 @@ def supersede(
     record_stamp: Stamp | None = None,
     expected_body_hash: str | None = None,
     max_body_bytes: int | None = None,
+    erased: Erased = (None, None),
 ) -> Made:
     """Correct ground ``old``: a new entry that ``supersedes`` and is ``derived_from``
     it, on its chain, and the record adopting it (``record_stamp``: the entry's
-    stamp unless given; an act's entry and record share one)."""
+    stamp unless given; an act's entry and record share one). ``erased``: the
+    hashes of the body and the words when a recorded erasure removed them (each
+    given as the marker)."""
     new_bucket = successor_bucket(old.bucket, bucket)
-    check_expected(body, expected_body_hash)
+    if erased[0] is None:
+        check_expected(body, expected_body_hash)
     entry = entry_row(
         max_body_bytes=max_body_bytes,
         scope=old.scope,
@@ -150,6 +157,7 @@ def supersede(
             Link(old.id, old.content_id, "derived_from"),
         ),
         chain_root=old.chain,
+        erased_body_hash=erased[0],
     )
     record = adoption_record(
         Link(None, entry.content_id, "adopts"),
@@ -157,6 +165,7 @@ def supersede(
         words=words,
         speaker=speaker,
         stamp=record_stamp or stamp,
+        words_hash=erased[1],
         max_body_bytes=max_body_bytes,
     )
     return Made(entry, record)
@@ -171,10 +180,12 @@ def resolve(
     stamp: Stamp,
     record_stamp: Stamp | None = None,
     max_body_bytes: int | None = None,
+    erased: Erased = (None, None),
 ) -> Made:
     """End a contest: a new entry with ``pick``'s text that ``supersedes`` every head
     (``(id, content id)`` pairs) and is ``derived_from`` the pick, signed by the
-    speaker, and the record adopting it."""
+    speaker, and the record adopting it (``erased``: as in ``supersede``; the
+    pick's body is then the marker)."""
     links = [Link(head, cid, "supersedes") for head, cid in heads]
     links.append(Link(pick.id, pick.content_id, "derived_from"))
     entry = entry_row(
@@ -188,6 +199,7 @@ def resolve(
         body=pick.body,
         links=links,
         chain_root=pick.chain,
+        erased_body_hash=erased[0],
     )
     record = adoption_record(
         Link(None, entry.content_id, "adopts"),
@@ -195,6 +207,7 @@ def resolve(
         words=words,
         speaker=speaker,
         stamp=record_stamp or stamp,
+        words_hash=erased[1],
         max_body_bytes=max_body_bytes,
     )
     return Made(entry, record)

@@ -224,9 +224,10 @@ def restore(targets: TargetsArg, repo: RepoOpt = Path(".")) -> None:
     from forest_files.check.bulk import choose
     from forest_files.check.diff import ground_text
     from forest_files.custody.bindings import all_bindings
+    from forest_files.custody.erased_ground import refuse_restore
     from forest_files.custody.record import ground_body
     from forest_files.custody.repository import Repository
-    from forest_files.custody.restore import Wanted, restore_many
+    from forest_files.custody.restore import Wanted, audit_restored, restore_many
 
     with Repository(repo) as r:
         store = r.synced()
@@ -237,10 +238,13 @@ def restore(targets: TargetsArg, repo: RepoOpt = Path(".")) -> None:
             head, state = ground_body(store, b)
             if head is None:
                 raise ForestError(f"{b.selector} has no single ground ({state}); resolve first")
+            refuse_restore(r.root, store, b.selector, store.content_id(head))
             text = ground_text(store, store.content_id(head))
             assert text is not None
             wanted.append(Wanted(b.path, b.selector, b.excludes, text))
-        for done in restore_many(r.root, wanted):  # all or nothing
+        done_all = restore_many(r.root, wanted)  # all or nothing
+        audit_restored(r.root, store, chosen, done_all)
+        for done in done_all:
             typer.echo(_restored(done.selector, done.outcome, done.kept))
 
 
