@@ -15,7 +15,7 @@ Test: tests/custody/test_tombscan.py
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -76,7 +76,7 @@ def _strings(value: Any, label: str) -> Iterator[tuple[str, str]]:
             yield from _strings(item, label)
 
 
-def _records(act: Act) -> Iterator[tuple[EntryRecord, str]]:
+def records(act: Act) -> Iterator[tuple[EntryRecord, str]]:
     owner: object = act.payload
     if isinstance(act.payload, RebindAct) and act.payload.supersede is not None:
         owner = act.payload.supersede  # a rebind that supersedes: its entry and record
@@ -86,27 +86,34 @@ def _records(act: Act) -> Iterator[tuple[EntryRecord, str]]:
             yield record, label
 
 
-def texts(act: Act, body_of: BodyOf) -> Iterator[tuple[str, str, str | None]]:
+def texts(
+    act: Act, body_of: BodyOf, *, entry_bodies: bool = True
+) -> Iterator[tuple[str, str, str | None]]:
     """(label, text, body hash or None) of every text of ``act``: its fields'
-    strings (``meta`` values too), then the bodies its entries and records name.
-    An erase's own body is not read: it is what the act removes."""
+    strings (``meta`` values too), then the bodies its entries and records name
+    (``entry_bodies=False``: its records' only, the words). An erase's own body
+    is not read: it is what the act removes."""
     for key in sorted(act.fields):
         for label, text in _strings(act.fields[key], _LABELS.get(key, key)):
             yield label, text, None
     if isinstance(act.payload, EraseAct):
         return
-    for record, label in _records(act):
+    for record, label in records(act):
+        if label == "text" and not entry_bodies:
+            continue
         body = body_of(record.body_hash)
         if body is not None:
             yield label, body, record.body_hash
 
 
-def hits(tombs: Tombs, project: str, act: Act, body_of: BodyOf) -> list[ActHit]:
+def hits(
+    tombs: Tombs, project: str, act: Act, body_of: BodyOf, *, entry_bodies: bool = True
+) -> list[ActHit]:
     """Every place ``act`` holds tombstoned content (empty when ``tombs`` is)."""
     if not tombs:
         return []
     out: list[ActHit] = []
-    for label, text, body_hash in texts(act, body_of):
+    for label, text, body_hash in texts(act, body_of, entry_bodies=entry_bodies):
         for hit in located(tombs, project, text, body_hash):
             out.append(ActHit(act.id, act.kind, label, hit.match, hit.line, hit.acts))
     return out
@@ -139,15 +146,30 @@ def describe(hit: ActHit) -> str:
     )
 
 
-def tombs_of(acts: Mapping[str, Act] | list[Act], project: str) -> dict[str, frozenset[str]]:
+def tombs_of(acts: Iterable[Act]) -> dict[str, frozenset[str]]:
     """The tombstones a set of acts carries, without an index: fingerprint -> the
-    erase acts holding it (lines, tokens and body marks alike)."""
+    erase acts holding it (lines, tokens and body marks, salted by each act's scope)."""
     from forest_files.custody.tombstone import body_mark
 
     out: dict[str, set[str]] = {}
-    for act in acts.values() if isinstance(acts, Mapping) else acts:
+    for act in acts:
         p = act.payload
         if isinstance(p, EraseAct):
-            for fp in (*(p.lines or ()), *(p.tokens or ()), body_mark(project, p.body_hash)):
+            for fp in (*(p.lines or ()), *(p.tokens or ()), body_mark(act.scope, p.body_hash)):
                 out.setdefault(fp, set()).add(act.id)
     return {fp: frozenset(ids) for fp, ids in out.items()}
+
+
+def refuse_own(project: str, marks: Iterable[str], given: Mapping[str, str]) -> None:
+    """ForestError when a text of ``given`` (label -> text: a forget's words and
+    signer) holds a line or token of the tombstone being made (``marks``): the
+    erase act would carry the very secret it removes."""
+    tombs = dict.fromkeys(marks, frozenset({"-"}))
+    for label, text in given.items():
+        found = located(tombs, project, text)
+        if found:
+            hit = found[0]
+            raise ForestError(
+                f"forget: {label}, line {hit.line}, holds a {hit.match} of the body being "
+                f"forgotten ({hit.match} match); say why without quoting it"
+            )

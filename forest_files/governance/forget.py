@@ -35,7 +35,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from forest_files.custody import auditlog as audit
-from forest_files.custody import tombstone
+from forest_files.custody import tombscan, tombstone
 from forest_files.custody.applied import deps_for
 from forest_files.custody.purge import (
     Purged,
@@ -186,6 +186,8 @@ def forget(
             tomb = _bounded(tombstone.tombstone_for(project, body, live))
         everything = tombstone.line_fingerprints(project, body)
         tokens = _tokens(repo, project, "\n".join(lines) if lines else body, live)
+        given = {"--words": words, "--as": by}
+        tombscan.refuse_own(project, (*everything, *tokens), given)
         seen.content_id, seen.body, seen.body_hash, seen.tomb = (
             str(row["content_id"]),
             body,
