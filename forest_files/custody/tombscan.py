@@ -54,7 +54,7 @@ class TombstoneHit(ForestError):
 class ActHit:
     act_id: str
     kind: str  # the act's kind
-    label: str  # which text: "words (--words)", "file name", "text" ...
+    label: str  # which text: "words (--words)", "file name", "section text" ...
     match: str  # "line", "token" or "body"
     line: int  # 1-based line of that text; 0 for a body match
     erase_acts: frozenset[str]
@@ -80,7 +80,7 @@ def records(act: Act) -> Iterator[tuple[EntryRecord, str]]:
     owner: object = act.payload
     if isinstance(act.payload, RebindAct) and act.payload.supersede is not None:
         owner = act.payload.supersede  # a rebind that supersedes: its entry and record
-    for name, label in (("entry", "text"), ("record", "words (--words)")):
+    for name, label in (("entry", "section text"), ("record", "words (--words)")):
         record = getattr(owner, name, None)
         if isinstance(record, EntryRecord):
             yield record, label
@@ -99,7 +99,7 @@ def texts(
     if isinstance(act.payload, EraseAct):
         return
     for record, label in records(act):
-        if label == "text" and not entry_bodies:
+        if label == "section text" and not entry_bodies:
             continue
         body = body_of(record.body_hash)
         if body is not None:

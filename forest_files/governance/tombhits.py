@@ -102,7 +102,7 @@ def _head_words(root: Path, head: str, acts: Sequence[Act]) -> tombscan.BodyOf:
         r.body_hash: where.bodies[r.body_hash]
         for a in acts
         for r, label in tombscan.records(a)
-        if label != "text" and r.body_hash in where.bodies
+        if label != "section text" and r.body_hash in where.bodies
     }
     data = gitio.cat_blobs(root, set(wanted.values()))
     return body_reader({h: data[blob] for h, blob in wanted.items()})
