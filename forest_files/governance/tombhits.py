@@ -16,7 +16,7 @@ reason ``tombstone-hit``, targets the erase act id, the match kind
 Refuses: nothing (callers report).
 Returns: ``Fault`` values (the gate) or findings (the hook): act ids, the
 erase act, the match kind, the line number — never text.
-Test: tests/custody/test_tombtokens_doors.py
+Test: tests/governance/test_tombhits.py
 """
 
 from __future__ import annotations

@@ -11,8 +11,9 @@ from pathlib import Path
 import pytest
 from helpers.cli import forest
 from helpers.custody import BY, MAX, supersede_as_it_stands
-from helpers.git import commit_all, git, make_repo, write
+from helpers.git import git, make_repo, write
 from helpers.template import built_once, copy_repo
+from helpers.tokens import PATH, TOKEN, URL, build, erase_act
 
 from forest_files.custody import tombtokens
 from forest_files.custody.record import adopt_sections
@@ -22,57 +23,15 @@ from forest_files.governance.forget import forget
 from forest_files.kernel.errors import ForestError
 from forest_files.ledger import read_ledger
 
-TOKEN = "sk_live_4eC39HqLyjWDarjtT1zdp7dc"  # a made-up key, shaped like a real one
-URL = "https://github.com/acme/widgets/pull/1234"
-PATH = "forest_files/custody/tombstone.py"
-
-
-def _keys(commit: str) -> str:
-    return (
-        "# Ops\n\n## Keys\n\nThe keys live in the vault.\n"
-        f"deploy token = {TOKEN}\n"
-        f"review: {URL}\nfixed by commit {commit}\ncode in {PATH}\n\n## Other\n\nother words\n"
-    )
-
-
-CLEAN = "# Ops\n\n## Keys\n\nThe keys live in the vault.\n\n## Other\n\nother words\n"
-
-
-def _build(base: Path) -> Path:
-    root = make_repo(base)
-    write(root, "README.md", "# r\n")
-    with Repository.init(root, project_id="p"):
-        pass
-    commit = commit_all(root, "start")
-    write(root, "doc.md", _keys(commit))
-    write(root, ".commit", commit)
-    with Repository(root) as repo:
-        section = read_section(root, "doc.md#Keys", (), max_bytes=MAX)
-        adopt_sections(repo, [section], words="ok", by=BY)
-        (old,) = [g.content_id for g in repo.ground()]
-    commit_all(root, "adopt")
-    write(root, "doc.md", CLEAN)
-    supersede_as_it_stands(root, "doc.md#Keys")
-    with Repository(root) as repo:
-        forget(repo, old, words="a key was pasted by mistake", by=BY)
-    commit_all(root, "forget")
-    return root
-
 
 @pytest.fixture(scope="module")
 def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return built_once(tmp_path_factory, _build)
+    return built_once(tmp_path_factory, build)
 
 
 @pytest.fixture
 def root(template: Path, tmp_path: Path) -> Path:
     return copy_repo(template, tmp_path / "repo")
-
-
-def _erase_act(root: Path) -> str:
-    acts = read_ledger(root / ".forest/ledger").acts.values()
-    (act,) = [a.id for a in acts if a.kind == "erase"]
-    return act
 
 
 def _adopt(root: Path, target: str, *, words: str = "ok", by: str = BY) -> None:
@@ -85,7 +44,7 @@ def _refused(root: Path, call, *, match: str, line: int) -> str:  # type: ignore
     with pytest.raises(ForestError) as info:
         call()
     said = str(info.value)
-    assert _erase_act(root) in said and f"{match} match" in said and f"line {line}," in said
+    assert erase_act(root) in said and f"{match} match" in said and f"line {line}," in said
     assert TOKEN.lower() not in said.lower()
     assert sorted((root / ".forest/ledger/segments").iterdir()) == segments  # nothing written
     return said
@@ -180,7 +139,7 @@ def test_forgotten_token_in_words_through_cli_refused(root: Path) -> None:
     assert result.exit_code == 1
     err = result.stderr.strip()
     assert err.startswith("forest: ") and "\n" not in err and TOKEN not in err
-    assert "token match" in err and _erase_act(root) in err
+    assert "token match" in err and erase_act(root) in err
 
 
 def test_forgotten_token_in_as_refused(root: Path) -> None:
@@ -241,7 +200,7 @@ def test_tombstone_hit_audited_with_targets_detected(root: Path) -> None:
     conn.close()
     reason, targets = rows[0]
     assert reason == "tombstone-hit"
-    assert json.loads(targets)[:2] == [_erase_act(root), "token"]
+    assert json.loads(targets)[:2] == [erase_act(root), "token"]
     raw = (root / ".git/forest/audit.db").read_bytes()
     assert TOKEN.encode() not in raw and TOKEN.lower().encode() not in raw
 
