@@ -15,7 +15,9 @@ reason ``tombstone-hit``, targets the erase act id, the match kind
 (``line``/``token``/``body``) and the act id (best effort; never text).
 Refuses: nothing (callers report).
 Returns: ``Fault`` values (the gate) or findings (the hook): act ids, the
-erase act, the match kind, the line number — never text.
+erase act, the match kind, the line number — never text. A hook report with
+such a finding shows no adopting words and no diff (``withhold``): the words
+the staged ledger names may be the erased content itself.
 Test: tests/governance/test_tombhits.py
 """
 
@@ -31,6 +33,7 @@ from forest_files.ledger.acts import Act
 
 if TYPE_CHECKING:
     from forest_files.check.engine import Finding
+    from forest_files.check.findings import CheckReport
     from forest_files.ledger.segments import LedgerSnapshot
     from forest_files.ledger.verify import Fault
     from forest_files.store.forest import ForestStore
@@ -169,3 +172,14 @@ def _store_words(store: ForestStore) -> tombscan.BodyOf:
         return None if row is None or row[0] == ERASED_MARK else str(row[0])
 
     return read
+
+
+WITHHELD = "[withheld: the staged ledger holds erased content]"
+
+
+def withhold(report: CheckReport) -> CheckReport:
+    """``report`` without any adopting words (and never a diff): when a staged act
+    holds tombstoned content, the words the ledger names may be that content."""
+    items = tuple(r._replace(adopted_words=WITHHELD) if r.adopted_by else r for r in report.items)
+    extra = tuple(r._replace(adopted_words=WITHHELD) if r.adopted_by else r for r in report.extra)
+    return report._replace(items=items, extra=extra)

@@ -106,3 +106,17 @@ def test_clean_new_act_after_forget_in_range_accepted(root: Path) -> None:
     _forge(root, "rotated the key")
     commit_all(root, "clean")
     assert not [f for f in check_range(root, base).faults if f.code == "erased-content"]
+
+
+def test_forged_words_token_hook_renders_refused(
+    root: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The hook's own renderer: exit 1, the erase act and the match named, no key."""
+    from forest_files.doors.hooks.run import check_staged
+
+    _forge(root, f"was {TOKEN}")
+    git(root, "add", "-A")
+    assert check_staged(root) == 1
+    err = capsys.readouterr().err
+    assert "erased-content" in err and erase_act(root)[:12] in err and "token match" in err
+    assert TOKEN.lower() not in err.lower()
