@@ -602,14 +602,7 @@ def parse_payload(
     optional = cls.OPTIONAL | versions.allowed(kind, version)
     if optional and isinstance(fields, Mapping):
         keys = keys | (optional & fields.keys())  # an optional field only when present
-    if version < versions.NEWEST_VERSION and isinstance(fields, Mapping):
-        newer = sorted(versions.allowed(kind, versions.NEWEST_VERSION) & fields.keys())
-        if newer:
-            raise LedgerError(
-                f"act {act_id}: {kind} field {newer[0]!r} exists only in ledger format 3 "
-                f'("v":3); this act says format {version}',
-                act_id=act_id,
-            )
+    versions.refuse_newer(kind, fields, version, act_id=act_id)
     return cls.parse(_Reader(fields, act_id=act_id, where=kind, keys=keys))
 
 

@@ -40,6 +40,22 @@ def allowed(where: str, version: int) -> frozenset[str]:
     return FORMAT3_FIELDS.get(where, frozenset())
 
 
+def refuse_newer(kind: str, fields: object, version: int, *, act_id: str) -> None:
+    """LedgerError (``malformed``) when an act of ``version`` < 3 carries a field only
+    format 3 has: never read as format 2, never skipped."""
+    if version >= NEWEST_VERSION or not isinstance(fields, Mapping):
+        return
+    newer = sorted(allowed(kind, NEWEST_VERSION) & fields.keys())
+    if newer:
+        from forest_files.ledger.fault import LedgerError
+
+        raise LedgerError(
+            f"act {act_id}: {kind} field {newer[0]!r} exists only in ledger format 3 "
+            f'("v":3); this act says format {version}',
+            act_id=act_id,
+        )
+
+
 def version_for(kind: str, fields: Mapping[str, Any]) -> int:
     """3 when the act carries a format-3 field (at its top level or in a nested
     object), else 2."""
