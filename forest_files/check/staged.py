@@ -195,7 +195,12 @@ def _judge_ledger_change(
             bindings = _affected(staged, previous, touched)
         findings = check_all(store, bindings, content, grounds=custody.grounds)
         extra = contests.of_store(store.conn, findings)  # contests bound to no file
-        report = _report(root, findings, store.conn, extra=extra)
+        from forest_files.governance.tombhits import staged_findings, withhold
+
+        erased = staged_findings(root, head[0] if head is not None else None, store)
+        report = _report(root, findings, store.conn, extra=[*extra, *erased])
+        if erased:  # the staged acts' words or text may hold what a forget removed
+            return withhold(report)
         if diffs and not report.ok:
             report = with_diffs(report, store, bindings, content)
         guarded += erasure_guard.returned_bodies(store, changes)

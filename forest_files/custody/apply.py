@@ -20,9 +20,11 @@ name its path; a rebind to text that was not ground at its dependencies (or,
 with a supersede part, a part that is not a valid supersession of the
 binding's own chain by the rebind's signer, to the rebind's hash); a
 rebind or retire of a binding retired at its dependencies; an erase of a body
-that live ground holds at its dependencies; an adopt or supersede whose text
-holds a line tombstoned by an erase act in its dependency closure
-(``erased-content``; the erase records its tombstone lines).
+that live ground holds at its dependencies;
+any act any text of which (bodies, words, signatures, file names, selectors,
+every field: custody/tombscan.py) holds a line, a token or the body an erase
+act in its dependency closure tombstoned (``erased-content``; the erase
+records its tombstone lines and tokens).
 An act whose body or words a recorded erase removed replays with an erased
 body (erased_acts.py): content ids, hashes and edges kept, the text the marker.
 Returns: ``Applied`` (the content ids made and the bound paths touched: what
@@ -42,7 +44,7 @@ from dataclasses import dataclass
 from typing import assert_never
 
 from forest_files.custody import applied as book
-from forest_files.custody import bindings, erased_acts, tombstone
+from forest_files.custody import bindings, erased_acts, tombscan, tombstone
 from forest_files.kernel.errors import ForestError, StoreBusy, StoreCorruption
 from forest_files.kernel.hashing import hash_body
 from forest_files.kernel.vocab import CEREMONY_BUCKETS, RESERVED_BUCKETS, ROOT_BUCKET
@@ -184,22 +186,32 @@ class Applier:
         if producer is not None and not book.ancestors_among(self.store, act, {producer}):
             raise self.fail(act, f"its dependencies do not include the act that made its {what}")
 
-    def _refuse_erased(self, act: Act, text: str, body_hash: str) -> None:
-        """Refuse text holding a line an erase act in this act's dependency closure
-        tombstoned (live commands depend on every such erase: repository.py). An act
-        made before it saw the erase is applied; the gate reports it (erased-content)."""
+    def _refuse_tombstoned(self, act: Act) -> None:
+        """Refuse an act any text of which (a body, its words, signature, file name,
+        selector, any field: tombscan.py) holds a line, a token or the body an erase
+        act in its dependency closure tombstoned (live commands depend on every such
+        erase: repository.py). An act made before it saw the erase is applied; the
+        gate reports it (erased-content)."""
         if self._tombs is None:
             self._tombs = tombstone.load(self.store)
-        found = tombstone.hits(self._tombs, self.project or "", text, body_hash)
-        if not found:
+        if not self._tombs:
             return
-        seen = book.ancestors_among(self.store, act, set(found))
-        if seen:
-            raise self.fail(
-                act,
-                f"its text holds a line that erase act {min(seen)} removed (forest forget); "
-                "take that line out — erased content is never adopted again",
-            )
+
+        def seen(acts: frozenset[str]) -> frozenset[str]:
+            return frozenset(book.ancestors_among(self.store, act, set(acts)))
+
+        hit = tombscan.first_hit(self._tombs, self.project or "", act, self._text_of, seen)
+        if hit is None:
+            return
+        if self.live:
+            raise tombscan.TombstoneHit(f"{act.kind} refused: {tombscan.describe(hit)}", hit)
+        raise self.fail(act, tombscan.describe(hit))
+
+    def _text_of(self, body_hash: str) -> str | None:
+        """A body's text for the tombstone scan (None when absent: the kind's own
+        rules refuse a missing body)."""
+        text = self._words.get(body_hash)
+        return text if text is not None else self.read(body_hash)
 
     def _paths_of_entry(self, entry_id: int) -> frozenset[str]:
         """Every path the entry's chain was ever bound to (a retired binding keeps its
@@ -250,6 +262,7 @@ class Applier:
     def _one(self, act: Act) -> Applied:
         self._scope(act)
         try:
+            self._refuse_tombstoned(act)
             produced, paths = self._dispatch(act)
         except (StoreBusy, StoreCorruption):
             raise
@@ -347,7 +360,7 @@ class Applier:
         body, words = self.body(act, entry), self.body(act, record)
         if body is None or words is None:
             return None
-        self._refuse_erased(act, body, entry.body_hash)
+        self._refuse_tombstoned(act)
         return Adoption(
             body=body,
             meta=entry.meta,
@@ -448,8 +461,6 @@ class Applier:
         old = self.local(act, p.old, "old")
         self._successor_shape(act, p.entry, p.record)
         body, words = self.body(act, p.entry), self.body(act, p.record)
-        if body is not None:
-            self._refuse_erased(act, body, p.entry.body_hash)
         if not book.status_at_deps(store, old, act).ground:
             raise self.fail(act, "supersedes an entry that was not ground at its dependencies")
         if self._rivals_at_deps(act, old):
@@ -655,7 +666,11 @@ class Applier:
             paths |= self._paths_of_entry(entry_id)
         for row in rows:
             store.erase_body(int(row[0]), signature=p.by, reason=p.reason, at=p.at)
-        marks = (*(p.lines or ()), tombstone.body_mark(self.project or "", p.body_hash))
+        marks = (
+            *(p.lines or ()),
+            *(p.tokens or ()),
+            tombstone.body_mark(self.project or "", p.body_hash),
+        )
         tombstone.record(store, act.id, marks)
         if self._tombs is not None:
             for fp in marks:

@@ -50,6 +50,7 @@ from forest_files.custody.plan import plan_adoptions, plan_resolve, plan_seal, p
 from forest_files.custody.relocate import relocate_once
 from forest_files.custody.replay import applied_ids, deps_for, replay
 from forest_files.custody.sync import mark_segments, sync_index
+from forest_files.custody.tombscan import TombstoneHit
 from forest_files.custody.views import GroundEntry, list_view
 from forest_files.gitio import NotARepo, toplevel
 from forest_files.kernel.errors import AuthorityRefused, ForestError, StoreCorruption
@@ -300,14 +301,13 @@ class Repository:
             raise refused
 
     def act(self, payload: Payload, deps: set[str]) -> Act:
-        """The act of a planned payload, in this project's scope. An act that brings
-        text (adopt, supersede, resolve, a rebind that supersedes) also depends on
-        every erase act with a tombstone, so replay judges it against them exactly as
-        this command does (the applier refuses erased lines only at the deps)."""
-        if _brings_text(payload):
-            if self._erase_deps is None:  # once per recording: a bulk adoption asks 10,000 times
-                self._erase_deps = frozenset(tombstone.erase_acts(self.store()))
-            deps = deps | self._erase_deps
+        """The act of a planned payload, in this project's scope. Every act depends
+        on every erase act with a tombstone (each carries text: words, a signature,
+        a path), so replay judges it against them exactly as this command does (the
+        applier refuses erased lines and tokens only at the deps)."""
+        if self._erase_deps is None:  # once per recording: a bulk adoption asks 10,000 times
+            self._erase_deps = frozenset(tombstone.erase_acts(self.store()))
+        deps = deps | self._erase_deps
         return build_act(payload, deps, scope=self.config.project_id)
 
     def record(
@@ -367,8 +367,9 @@ class Repository:
                 if on_refusal is not None:  # the caller audits it, with its targets
                     on_refusal(exc)
                 else:
+                    targets = exc.targets if isinstance(exc, TombstoneHit) else ()
                     signer = planned[0].payload.signer if planned else "local"
-                    self._audit_refusal(exc, signer, ())
+                    self._audit_refusal(exc, signer, targets)
             raise
         audit.append_events(self.root, [_ceremony(r) for r in results])
         return results
@@ -555,12 +556,6 @@ def _ceremony(result: Applied) -> audit.Event:
     act = result.act
     targets = (act.id, *result.produced, *sorted(result.paths))
     return audit.Event(act.kind, "ok", "recorded", act.payload.signer, targets, act_id=act.id)
-
-
-def _brings_text(payload: Payload) -> bool:
-    if isinstance(payload, RebindAct):
-        return payload.supersede is not None
-    return isinstance(payload, AdoptAct | SupersedeAct | ResolveAct)
 
 
 def _local(store: ForestStore, content_id: str) -> int:

@@ -7,41 +7,36 @@ remain, so a common short line (``## Status``) is never blocked. Its
 fingerprint is ``sha256(project_id + NUL + line)``: the same on every clone (the
 tombstone travels in the erase act), different across projects. This is a
 salted hash, not a keyed one: anyone holding the project id can test a guessed
-line against it (docs/governance.md says what that allows).
+line against it (docs/governance.md and docs/tombstones.md say what that allows).
+
+An erase act of ledger format 3 also carries ``tokens``: fingerprints of the
+erased body's long, secret-like tokens (custody/tombtokens.py), so the same
+token in another line, alone, or in any text field of a later act is caught.
+Both kinds live in one table; their fingerprints are domain-separated, so a
+hit knows whether a line, a token or the body itself matched.
 
 Stores: ``tombstone_lines`` rows (fingerprint, erase act id) in the index: the
-act's ``lines`` and the mark of its body hash (``body_mark``).
+act's ``lines``, its ``tokens`` and the mark of its body hash (``body_mark``).
 Refuses: nothing (pure functions and two statements).
-Returns: fingerprints; the erase acts a text hits.
+Returns: fingerprints; the erase acts a text hits (``hits``), or each hit with
+its match kind and line number (``located``).
 Test: tests/custody/test_tombstone.py
 """
 
 from __future__ import annotations
 
 import hashlib
-import re
-import unicodedata
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 
+from forest_files.custody import tombtokens
+from forest_files.custody.tombtokens import normalise_line as normalise_line
 from forest_files.store import queries
 from forest_files.store.forest import ForestStore
 
 MIN_LINE = 16
-_MARKERS = re.compile(r"^(?:[#>*+|\-]+|\d{1,9}[.)])\s*")
-_SPACES = re.compile(r"\s+")
 
 Tombs = Mapping[str, frozenset[str]]
-
-
-def normalise_line(line: str) -> str:
-    """The form a line is fingerprinted in (see the module docstring)."""
-    text = _SPACES.sub(" ", unicodedata.normalize("NFC", line)).strip()
-    for _ in range(4):  # "> - 1. text": a few nested markers, no more
-        stripped = _MARKERS.sub("", text, count=1)
-        if stripped == text:
-            break
-        text = stripped
-    return text.rstrip("| ").strip()
 
 
 def fingerprint(project: str, line: str) -> str:
@@ -74,6 +69,50 @@ def tombstone_for(project: str, body: str, keep: Iterable[str] = ()) -> tuple[st
     return tuple(sorted(line_fingerprints(project, body) - kept))
 
 
+def tokens_for(
+    project: str,
+    body: str,
+    keep: Iterable[str] = (),
+    innocent: Callable[[str], bool] | None = None,
+) -> tuple[str, ...]:
+    """The sorted token fingerprints of ``body`` (tombtokens.py), less every token
+    any text in ``keep`` offers (live ground holds it: no secret) and those
+    ``innocent`` names (the repository's own object names)."""
+    kept: set[str] = set()
+    for text in keep:
+        kept.update(fp for _, fp in tombtokens.all_fingerprints(project, text))
+    return tuple(sorted(tombtokens.token_fingerprints(project, body, innocent) - kept))
+
+
+@dataclass(frozen=True)
+class Hit:
+    """One place a text holds tombstoned content: never the text itself."""
+
+    match: str  # "line", "token" or "body" (the very erased body, by its hash)
+    line: int  # 1-based line of the text (0 for a body match)
+    acts: frozenset[str]  # the erase acts whose tombstone holds it
+
+
+def located(tombs: Tombs, project: str, text: str, body_hash: str | None = None) -> list[Hit]:
+    """Every hit of ``text`` against ``tombs``, in line order (a body match first)."""
+    if not tombs:
+        return []
+    out: list[Hit] = []
+    if body_hash is not None and body_mark(project, body_hash) in tombs:
+        out.append(Hit("body", 0, tombs[body_mark(project, body_hash)]))
+    for number, raw in enumerate(text.splitlines(), 1):
+        line = normalise_line(raw)
+        if len(line) >= MIN_LINE:
+            acts = tombs.get(fingerprint(project, line))
+            if acts:
+                out.append(Hit("line", number, acts))
+    for number, fp in tombtokens.all_fingerprints(project, text):
+        acts = tombs.get(fp)
+        if acts:
+            out.append(Hit("token", number, acts))
+    return sorted(out, key=lambda h: (h.line, h.match))
+
+
 def load(store: ForestStore) -> dict[str, frozenset[str]]:
     """Every tombstone line of the index: fingerprint -> the erase acts carrying it."""
     out: dict[str, set[str]] = {}
@@ -92,12 +131,10 @@ def erase_acts(store: ForestStore) -> list[str]:
 
 
 def hits(tombs: Tombs, project: str, text: str, body_hash: str) -> frozenset[str]:
-    """The erase acts whose tombstone holds a line of ``text`` or its body hash."""
-    if not tombs:
-        return frozenset()
-    found: set[str] = set(tombs.get(body_mark(project, body_hash), frozenset()))
-    for fp in line_fingerprints(project, text):
-        found |= tombs.get(fp, frozenset())
+    """The erase acts whose tombstone holds a line or token of ``text``, or its body hash."""
+    found: set[str] = set()
+    for hit in located(tombs, project, text, body_hash):
+        found |= hit.acts
     return frozenset(found)
 
 
@@ -107,9 +144,11 @@ def refuse_erased(store: ForestStore, project: str, text: str, what: str) -> Non
     from forest_files.kernel.errors import ForestError
     from forest_files.kernel.hashing import hash_body
 
-    found = hits(load(store), project, text, hash_body(text))
+    found = located(load(store), project, text, hash_body(text))
     if found:
+        hit = found[0]
+        where = f", line {hit.line}," if hit.line else ""
         raise ForestError(
-            f"{what} holds a line that erase act {min(found)} removed (forest forget); "
-            "nothing was written — take that line out first"
+            f"{what}{where} holds a {hit.match} that erase act {min(hit.acts)} removed "
+            f"(forest forget; {hit.match} match); nothing was written — take it out first"
         )

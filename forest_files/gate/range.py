@@ -21,6 +21,9 @@ The range is merge-base(REF, HEAD)..HEAD. The rules:
 * Policy at the merge-base: a body a new act carries over the merge-base's
   ``[policy] max_body_bytes`` is a fault (``policy``). Replay never judges
   policy, so tightening it never breaks a rebuild.
+* Tombstones (governance/tombhits.py): a new act any text field or words of
+  which holds a line, a token or the body an erase act of HEAD's ledger
+  tombstoned is a fault (``erased-content``), whatever its deps say.
 * Signed acts (signing/judge.py): where forest.toml at the merge-base asks for
   signatures, the commit that brought each new act must be signed by a key the
   merge-base's keyring binds to the identity the act names (``unsigned``,
@@ -33,7 +36,7 @@ The range is merge-base(REF, HEAD)..HEAD. The rules:
   glob ``**``; a merge-base without an authority map governs nothing); a
   project id that changes once acts exist is always a fault.
 
-Authority, policy and governance faults are refusals (exit 1); the others
+Authority, policy, governance and erased-content faults are refusals (exit 1); the others
 are a damaged or rewritten ledger (exit 3) — in ``verify --base`` and the gate
 alike.
 
@@ -69,11 +72,14 @@ from forest_files.custody.sources import (
 )
 from forest_files.gate.growth import growth_faults
 from forest_files.gate.signing.judge import SIGNING_CODES, judge_governance, judge_signatures
+from forest_files.governance.tombhits import range_faults
 from forest_files.ledger.acts import Act, LedgerError, body_hashes
 from forest_files.ledger.segments import LedgerSnapshot
 from forest_files.ledger.verify import Fault
 
-REFUSAL_CODES = frozenset({"authority", "policy", "config-governance"}) | SIGNING_CODES
+REFUSAL_CODES = (
+    frozenset({"authority", "policy", "config-governance", "erased-content"}) | SIGNING_CODES
+)
 RANGE_FAULT_CODES = frozenset({"ledger-rewritten", "ledger-deleted"}) | REFUSAL_CODES
 _NO_MAP = ForestConfig(project_id="-")
 
@@ -301,6 +307,7 @@ def check_range(
         paths = {}
     faults += _authority_faults(new_acts, paths, base_cfg, at_head, base)
     faults += _policy_faults(new_acts, _body_sizes(root, head, new_acts), base_cfg, at_head, base)
+    faults += range_faults(root, head, new_acts, at_head)
     signed = judge_signatures(root, base, head, new_acts, paths, base_cfg, at_head)
     faults += signed.faults
     governance, governed = _governance_faults(root, base, head, base_cfg)

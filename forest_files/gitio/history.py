@@ -103,6 +103,21 @@ def trees_exist(repo: Path | str, revs: Sequence[str], path: str) -> dict[str, b
     return {rev: line.split(" ")[1:2] == ["tree"] for rev, line in zip(wanted, lines, strict=True)}
 
 
+def objects_named(repo: Path | str, names: Sequence[str]) -> set[str]:
+    """Which hex ``names`` (whole or abbreviated object names) name an object of the
+    repository, in one ``git cat-file --batch-check`` (an ambiguous prefix counts:
+    it names several)."""
+    wanted = [n for n in dict.fromkeys(names) if n and all(c in "0123456789abcdef" for c in n)]
+    if not wanted:
+        return set()
+    request = "".join(f"{name}\n" for name in wanted).encode()
+    proc = run_git(repo, ["cat-file", "--batch-check"], stdin=request)
+    lines = decode(proc.stdout).splitlines()
+    if len(lines) != len(wanted):
+        raise GitFailed(f"git cat-file answered {len(lines)} of {len(wanted)} lookups")
+    return {n for n, line in zip(wanted, lines, strict=True) if not line.endswith(" missing")}
+
+
 def files_at(repo: Path | str, revs: Sequence[str], path: str) -> dict[str, bytes | None]:
     """The bytes of the file ``path`` at each of ``revs`` (None where it is absent or
     no file: a directory or a submodule), in one ``git cat-file --batch``."""

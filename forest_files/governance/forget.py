@@ -37,7 +37,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from forest_files.custody import auditlog as audit
-from forest_files.custody import tombstone
+from forest_files.custody import tombscan, tombstone
 from forest_files.custody.applied import deps_for
 from forest_files.custody.purge import (
     Purged,
@@ -132,6 +132,18 @@ def _chosen_lines(
     return tuple(sorted(out))
 
 
+def _tokens(repo: Repository, project: str, text: str, live: Sequence[str]) -> tuple[str, ...]:
+    """The token fingerprints of ``text`` (custody/tombtokens.py), less tokens live
+    ground holds and hex strings naming an object of this repository (its own
+    commit hashes are no secret)."""
+    from forest_files.custody import tombtokens
+    from forest_files.gitio.history import objects_named
+
+    named = objects_named(repo.root, sorted(tombtokens.hex_candidates(text)))
+    tokens = tombstone.tokens_for(project, text, live, innocent=lambda c: c.lower() in named)
+    return _bounded(tokens)
+
+
 @dataclass
 class _Planned:
     """What the planning step found (filled inside the transaction)."""
@@ -204,6 +216,9 @@ def forget(
         else:
             tomb = _bounded(tombstone.tombstone_for(project, body, live))
         everything = tombstone.line_fingerprints(project, body)
+        tokens = _tokens(repo, project, "\n".join(lines) if lines else body, live)
+        given = {"--words": words, "--as": by}
+        tombscan.refuse_own(project, (*everything, *tokens), given)
         seen.content_id, seen.body, seen.body_hash, seen.tomb = (
             str(row["content_id"]),
             body,
@@ -212,7 +227,12 @@ def forget(
         )
         seen.kept_out = 0 if lines else len(everything - set(tomb))
         payload = EraseAct(
-            body_hash=body_hash, by=by.strip(), reason=words.strip(), at=utc_now(), lines=tomb
+            body_hash=body_hash,
+            by=by.strip(),
+            reason=words.strip(),
+            at=utc_now(),
+            lines=tomb,
+            tokens=tokens or None,  # format 3 only when there are tokens (ledger/versions.py)
         )
         act = repo.act(payload, deps_for(store, refs=holders, status_of=holders))
         seen.act_id = act.id

@@ -153,7 +153,8 @@ def _ledger_faults(conn: sqlite3.Connection, ledger_dir: Path, project: str) -> 
     for act in acts.values():
         p = act.payload
         if isinstance(p, EraseAct) and act.id in applied:
-            want = {*(p.lines or ()), tombstone.body_mark(project, p.body_hash)}
+            marks = (*(p.lines or ()), *(p.tokens or ()))
+            want = {*marks, tombstone.body_mark(project, p.body_hash)}
             if not {(fp, act.id) for fp in want} <= tombs:
                 out.append(FsckFault("tombstone", act.id, "its tombstone rows are missing"))
     return out

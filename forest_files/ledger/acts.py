@@ -3,8 +3,9 @@
 Stores: nothing (pure codec).
 Refuses: with ``LedgerError`` naming segment and line, never the text: lines that
 are not UTF-8, not JSON, not an object, not byte-for-byte canonical, whose "id"
-is missing or does not match, whose "v" is not format 2 (format 1 is refused
-with one line saying so; a newer format asks for an upgrade), whose "scope"
+is missing or does not match, whose "v" is not format 2 or 3 (format 1 is
+refused with one line saying so; a newer format asks for an upgrade; a
+format-2 act carrying a format-3 field is refused, ledger/versions.py), whose "scope"
 (the project id) is missing, whose kind is unknown, whose deps are not a
 sorted list of 64-hex ids, or whose fields do not parse as their kind's typed
 payload (``kinds``: an unknown field is refused, never skipped).
@@ -27,6 +28,7 @@ from typing import Any
 from forest_files.kernel import bounds
 from forest_files.kernel.errors import ForestError
 from forest_files.kernel.hashing import canonical_json, sha256_text
+from forest_files.ledger import versions
 
 # Named here too (explicit re-exports): readers of the format import them from the codec.
 from forest_files.ledger.fault import LedgerError as LedgerError
@@ -34,7 +36,7 @@ from forest_files.ledger.fault import is_hex64 as is_hex64
 from forest_files.ledger.kinds import KINDS as KINDS
 from forest_files.ledger.kinds import Payload, body_refs, parse_payload
 
-FORMAT_VERSION = 2
+FORMAT_VERSION = versions.NEWEST_VERSION  # the newest format read; writers: version_for
 RESERVED_KEYS = frozenset({"v", "kind", "deps", "id", "scope"})
 MAX_SCOPE = bounds.MAX_SCOPE_CHARS
 
@@ -51,7 +53,7 @@ class Act:
     id: str
     payload: Payload = field(compare=False, hash=False, repr=False)
     scope: str = ""
-    version: int = FORMAT_VERSION
+    version: int = versions.BASE_VERSION
     # The canonical line this act was decoded from or built as (None: encode it). Not
     # an init field, so ``dataclasses.replace`` (a changed act) never carries it over.
     line: str | None = field(default=None, init=False, compare=False, hash=False, repr=False)
@@ -90,7 +92,8 @@ def make_act(kind: str, deps: Iterable[str], fields: Mapping[str, Any], *, scope
     if clash:
         raise ForestError(f"act fields may not use reserved keys {sorted(clash)}")
     try:
-        envelope = {"v": FORMAT_VERSION, "kind": kind, "deps": dep_list, "scope": scope}
+        version = versions.version_for(kind, fields)
+        envelope = {"v": version, "kind": kind, "deps": dep_list, "scope": scope}
         # One encoding gives both the id's text and the line: the line with a
         # placeholder id, its id member cut out exactly as a reader cuts it.
         full: str | None = canonical_json({**fields, **envelope, "id": _PLACEHOLDER})
@@ -128,7 +131,7 @@ def encode_act(act: Act) -> str:
 
 def _from_object(obj: dict[str, Any], act_id: str) -> Act:
     rest = {k: v for k, v in obj.items() if k not in RESERVED_KEYS}
-    payload = parse_payload(obj["kind"], rest, act_id=act_id)
+    payload = parse_payload(obj["kind"], rest, act_id=act_id, version=obj["v"])
     # Every field at once, without the frozen __init__'s per-field setattr (a rebuild
     # makes one Act per line); Act defines no __post_init__.
     act = object.__new__(Act)
@@ -154,7 +157,7 @@ _DECODER = json.JSONDecoder(parse_constant=_reject_constant)
 
 
 def decode_line(line: bytes, *, segment: str, lineno: int) -> Act:
-    """Parse one line (without its LF) and check every rule of format 2."""
+    """Parse one line (without its LF) and check every rule of its format (2 or 3)."""
 
     def fail(reason: str, code: str = "malformed", act_id: str | None = None) -> LedgerError:
         return LedgerError(reason, segment=segment, line=lineno, act_id=act_id, code=code)
@@ -193,7 +196,7 @@ def decode_line(line: bytes, *, segment: str, lineno: int) -> Act:
         )
     kind = obj.get("kind")
     if not isinstance(kind, str) or kind not in KINDS:
-        raise fail(f"unknown act kind in ledger format {FORMAT_VERSION}", act_id=claimed)
+        raise fail(f"unknown act kind in ledger format {obj['v']}", act_id=claimed)
     deps = obj.get("deps")
     if not isinstance(deps, list) or not all(is_hex64(d) for d in deps):
         raise fail('"deps" is not a list of 64-hex act ids', act_id=claimed)
@@ -241,7 +244,7 @@ def _check_version(version: object, fail: Callable[[str, str], LedgerError]) -> 
     if version == 1:
         raise fail(
             "ledger format 1 (forest-files before 0.2) is not read any more and there is "
-            "no converter; start custody afresh in a new ledger (format 2)",
+            "no converter; start custody afresh in a new ledger (format 2 or 3)",
             "bad-version",
         )
     if version < 1:

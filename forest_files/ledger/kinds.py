@@ -1,4 +1,4 @@
-"""Typed acts of ledger format 2: one frozen type per kind, its fields and its codec.
+"""Typed acts of ledger formats 2 and 3: one frozen type per kind, its fields, its codec.
 
 Stores: nothing (pure types).
 Refuses (``LedgerError`` naming the act, never a body): a field this reader
@@ -37,7 +37,9 @@ from typing import Any, ClassVar, TypeAlias, TypeVar, get_args
 
 from forest_files.kernel import bounds
 from forest_files.kernel.repopath import check_repo_path
+from forest_files.ledger import versions
 from forest_files.ledger.fault import LedgerError, is_hex64
+from forest_files.ledger.versions import BASE_VERSION
 
 # The format's bounds, defined once in forest_files/kernel/bounds.py (with their reasons).
 MAX_TEXT = bounds.MAX_TEXT_CHARS  # characters of a path, selector, signature, time, name
@@ -517,13 +519,15 @@ class EraseAct:
     empty, in erase acts made before tombstones): the tombstone, salted
     fingerprints of the erased body's long lines (custody/tombstone.py), sorted
     and distinct; an adopt or supersede that depends on this act and holds one of
-    those lines is refused."""
+    those lines is refused. ``tokens`` (format 3 only; absent otherwise): the
+    fingerprints of the body's long secret-like tokens (custody/tombtokens.py)."""
 
     body_hash: str
     by: str
     reason: str
     at: str
     lines: tuple[str, ...] | None = None
+    tokens: tuple[str, ...] | None = None
     KIND: ClassVar[str] = "erase"
     KEYS: ClassVar[frozenset[str]] = frozenset({"body_hash", "by", "reason", "at"})
     OPTIONAL: ClassVar[frozenset[str]] = frozenset({"lines"})
@@ -541,22 +545,30 @@ class EraseAct:
         }
         if self.lines is not None:  # absent, not null: older erases encode as before
             out["lines"] = list(self.lines)
+        if self.tokens is not None:  # format 3 (ledger/versions.py)
+            out["tokens"] = list(self.tokens)
         return out
 
     @classmethod
     def parse(cls, r: _Reader) -> EraseAct:
-        lines = None
-        if "lines" in r.value:
-            lines = r.texts("lines", limit=MAX_TOMBSTONE_LINES)
-            if not all(is_hex64(v) for v in lines) or list(lines) != sorted(set(lines)):
-                raise r.fail("field 'lines' must be distinct 64-hex fingerprints, sorted")
         return cls(
             body_hash=r.hex64("body_hash"),
             by=r.text("by"),
             reason=r.text("reason"),
             at=r.text("at"),
-            lines=lines,
+            lines=_fingerprints(r, "lines"),
+            tokens=_fingerprints(r, "tokens"),
         )
+
+
+def _fingerprints(r: _Reader, key: str) -> tuple[str, ...] | None:
+    """An optional list of distinct sorted 64-hex fingerprints (None when absent)."""
+    if key not in r.value:
+        return None
+    values = r.texts(key, limit=MAX_TOMBSTONE_LINES)
+    if not all(is_hex64(v) for v in values) or list(values) != sorted(set(values)):
+        raise r.fail(f"field {key!r} must be distinct 64-hex fingerprints, sorted")
+    return values
 
 
 # The act kinds of ledger format 2, listed once: one payload class per kind, each
@@ -578,14 +590,19 @@ PAYLOAD_TYPES: Mapping[str, type[Payload]] = MappingProxyType(
 KINDS = frozenset(PAYLOAD_TYPES)
 
 
-def parse_payload(kind: str, fields: Mapping[str, Any], *, act_id: str) -> Payload:
-    """The typed payload of an act's fields; refuses unknown kinds and fields."""
+def parse_payload(
+    kind: str, fields: Mapping[str, Any], *, act_id: str, version: int = BASE_VERSION
+) -> Payload:
+    """The typed payload of an act's fields in ledger format ``version``; refuses
+    unknown kinds and fields, and a format-3 field in a format-2 act."""
     cls = PAYLOAD_TYPES.get(kind)
     if cls is None:
         raise LedgerError(f"act {act_id}: unknown act kind {kind!r}", act_id=act_id)
     keys = cls.KEYS
-    if cls.OPTIONAL and isinstance(fields, Mapping):
-        keys = keys | (cls.OPTIONAL & fields.keys())  # an optional field only when present
+    optional = cls.OPTIONAL | versions.allowed(kind, version)
+    if optional and isinstance(fields, Mapping):
+        keys = keys | (optional & fields.keys())  # an optional field only when present
+    versions.refuse_newer(kind, fields, version, act_id=act_id)
     return cls.parse(_Reader(fields, act_id=act_id, where=kind, keys=keys))
 
 

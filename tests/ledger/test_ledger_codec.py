@@ -195,10 +195,10 @@ def test_act_malformed_line_refused(line: bytes, reason: str) -> None:
 
 
 def test_act_newer_version_refused() -> None:
-    line = raw_line(envelope("teleport", v=3))
+    line = raw_line(envelope("teleport", v=4))
     with pytest.raises(LedgerError) as info:
         decode_line(line, segment="s", lineno=1)
-    assert "written by a newer forest-files: needs ledger format 3; upgrade forest-files" in str(
+    assert "written by a newer forest-files: needs ledger format 4; upgrade forest-files" in str(
         info.value
     )
     assert info.value.code == "bad-version"

@@ -19,6 +19,7 @@ from forest_files.custody.repository import LEDGER_DIR, Repository
 from forest_files.kernel.hashing import entry_content_id, hash_body
 from forest_files.ledger import LedgerError, kinds, read_ledger, verify_ledger
 from forest_files.ledger.acts import MAX_SCOPE
+from forest_files.ledger.versions import FORMAT3_FIELDS
 from forest_files.store.anchor import ANCHOR_CREATED_AT, ANCHOR_SIGNATURE, anchor_body
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -139,6 +140,7 @@ def test_doc_every_kind_has_a_section_accepted() -> None:
 def test_doc_kind_table_lists_its_fields_accepted(kind: str) -> None:
     payload = PAYLOAD_TYPES[kind]
     optional = set(getattr(payload, "OPTIONAL", ()))  # format 2's optional fields
+    optional |= FORMAT3_FIELDS.get(kind, frozenset())  # and format 3's
     assert _table_fields(_sections()[kind]) == set(payload.KEYS) | optional
 
 

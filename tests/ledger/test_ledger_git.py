@@ -348,17 +348,17 @@ def _ordered(snapshot: Any, segment: str) -> list[Any]:
 
 def test_newer_format_segment_refused_with_upgrade_hint(work: Path) -> None:
     adopt(work, "Ground before the newer segment arrived.")
-    obj: dict[str, Any] = {"v": 3, "kind": "write", "deps": [], "entry": {"novel": True}}
+    obj: dict[str, Any] = {"v": 4, "kind": "write", "deps": [], "entry": {"novel": True}}
     line = canonical_json({**obj, "id": sha256_text(canonical_json(obj))}) + "\n"
     name = sha256_text(line)
     write(work, str(LEDGER / "segments" / f"{name}.jsonl"), line)
     report = verify_ledger(work / LEDGER)
     assert report.codes() == {"bad-version"}
     [fault] = report.faults
-    assert fault.segment == name and "ledger format 3" in fault.detail
+    assert fault.segment == name and "ledger format 4" in fault.detail
     code, out, _ = forest("verify", "--repo", str(work))
     assert code == 3 and "upgrade forest-files" in out
-    with Repository(work) as r, pytest.raises(LedgerError, match="format 3; upgrade forest-files"):
+    with Repository(work) as r, pytest.raises(LedgerError, match="format 4; upgrade forest-files"):
         r.sync()
     code, _, err = forest("sync", "--repo", str(work))
     assert code == 3 and "upgrade forest-files" in err and name in err
