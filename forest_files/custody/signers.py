@@ -60,7 +60,7 @@ def mode_for(settings: SigningSettings, path: str | None) -> str:
     """The mode of the LAST ``[signing]`` glob matching ``path``, else ``signed``.
     ``path`` None: an act tied to no path, matched by the glob ``**`` alone."""
     for rule in reversed(settings.rules):
-        hit = rule.glob == "**" if path is None else rule.pattern.match(path) is not None
+        hit = rule.glob == "**" if path is None else bool(rule.pattern.match(path))
         if hit:
             return rule.mode
     return settings.signed

@@ -35,9 +35,14 @@ def _leaves(group: Any, prefix: tuple[str, ...] = ()) -> Iterator[tuple[tuple[st
             yield (*prefix, name), cmd
 
 
+TARGET_NEEDED = {("adopt",), ("supersede",)}
+
+
 def _argv(path: tuple[str, ...], cmd: Any) -> list[str]:
     """``path`` with a value for each required argument and option, so parsing passes."""
     argv = list(path)
+    if path in TARGET_NEEDED:  # targets optional only beside a bulk flag (--unbound, --staged)
+        argv.append("a.md")
     for param in cmd.params:
         if not param.required:
             continue

@@ -121,7 +121,8 @@ def test_review_discard_key_keeps_no_text_accepted(tmp_path: Path) -> None:
     assert f"$ forest proposal discard {pid}" in shown and "1 of 1 seen: 1 discarded" in shown
     with ProposalStore(root) as store:
         assert (store.get(pid).status, store.get(pid).text) == ("discarded", None)
-    assert "git add" not in shown  # nothing was recorded in the ledger
+    # nothing was recorded in the ledger: no reminder to commit acts
+    assert "commit the acts with the files" not in shown
 
 
 def test_review_command_usage_error_leaves_item_refused(tmp_path: Path) -> None:

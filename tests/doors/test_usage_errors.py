@@ -30,7 +30,7 @@ def _forest(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
     ("argv", "what", "help_of"),
     [
         (("check", "--bogus"), "No such option: --bogus", "forest check"),
-        (("supersede",), "Missing argument 'targets'", "forest supersede"),
+        (("restore",), "Missing argument 'targets'", "forest restore"),
         (("ci", "--report", "bad"), "Invalid value for --report", "forest ci"),
         (("no-such-command",), "No such command 'no-such-command'", "forest"),
     ],

@@ -18,7 +18,8 @@ from forest_files.doors.cli.errors import boundary
 from forest_files.doors.cli.options import JsonOpt, RepoOpt, app
 
 adr_app = typer.Typer(
-    help="Architecture decision records under custody: their status and decision log.",
+    help="Architecture decision records under custody: their status and decision log."
+    "\n\nExample: forest adr list 'docs/adr/*.md' --format markdown",
     no_args_is_help=True,
 )
 app.add_typer(adr_app, name="adr")

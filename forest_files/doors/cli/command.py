@@ -42,9 +42,10 @@ from forest_files.kernel import verbosity
 
 _SENTENCE = re.compile(r"(.+?[.!?])(?=\s+[A-Z`(]|\s*$)", re.DOTALL)
 _MACHINE_FORMATS = ("json", "sarif", "junit", "github")
-# Commands that judge forest.toml themselves and must still write their report:
-# ``forest ci`` turns a broken one into a finding in every format (gate/ci.py).
-REPORTS_CONFIG = frozenset({"ci"})
+# Commands that judge forest.toml themselves and must still answer: ``forest ci``
+# turns a broken one into a finding in every format (gate/ci.py); ``forest watch
+# status`` and ``stop`` report or end a watcher that is failing on it.
+REPORTS_CONFIG = frozenset({"ci", "watch status", "watch stop"})
 
 
 def summary(help_text: str | None) -> str | None:
@@ -189,7 +190,7 @@ def _refuse_broken_config(ctx: Any) -> None:
     the command's to refuse (before ``forest init``, in its words); outside git,
     nothing is read."""
     repo = ctx.params.get("repo")
-    if repo is None or ctx.command.name in REPORTS_CONFIG:
+    if repo is None or " ".join(ctx.command_path.split()[1:]) in REPORTS_CONFIG:
         return
     from forest_files.doors.boundary import run_guarded
 
