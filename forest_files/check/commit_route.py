@@ -7,7 +7,7 @@ finding, one route that supersedes exactly the drifted bindings it listed::
 
 ``DIGEST`` (``staged_digest``) covers each listed binding (its bind act) and its
 staged section hash, so the route refuses when anything it covers changed
-since it was printed (custody/staged_supersede.py); authority is judged per
+since it was printed (governance/staged_supersede.py); authority is judged per
 binding when it records.
 
 An edit inside nested bindings makes every enclosing binding drift too;

@@ -195,7 +195,7 @@ def _judge_ledger_change(
             bindings = _affected(staged, previous, touched)
         findings = check_all(store, bindings, content, grounds=custody.grounds)
         extra = contests.of_store(store.conn, findings)  # contests bound to no file
-        from forest_files.governance.tombhits import staged_findings, withhold
+        from forest_files.check.tombhits import staged_findings, withhold
 
         erased = staged_findings(root, head[0] if head is not None else None, store)
         report = _report(root, findings, store.conn, extra=[*extra, *erased])

@@ -54,7 +54,7 @@ from forest_files.text.normalise import decode_bytes, normalise_text
 from forest_files.text.selector import parse_selector
 
 if TYPE_CHECKING:
-    from forest_files.check.bulk import Chosen
+    from forest_files.custody.bindings import Binding
     from forest_files.store.forest import ForestStore
 
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")
@@ -259,7 +259,7 @@ def _refuse_marker(selector: str, ground: str) -> None:
 
 
 def audit_restored(
-    root: Path, store: ForestStore, chosen: Sequence[Chosen], done: Sequence[Restored]
+    root: Path, store: ForestStore, chosen: Sequence[Binding], done: Sequence[Restored]
 ) -> None:
     """One audit record per section written: the binding, its ground's content id and
     body hash, the path (ids and hashes, never text)."""
@@ -267,13 +267,13 @@ def audit_restored(
     from forest_files.custody.record import ground_body
 
     events = []
-    for c, r in zip(chosen, done, strict=True):
+    for binding, r in zip(chosen, done, strict=True):
         if r.outcome == "clean":
             continue
-        head, _state = ground_body(store, c.binding)
+        head, _state = ground_body(store, binding)
         row = store.require(head, "restore") if head is not None else None
         ground = () if row is None else (str(row["content_id"]), str(row["body_hash"]))
-        targets = (c.binding.bind_act, *ground, c.binding.path)
+        targets = (binding.bind_act, *ground, binding.path)
         events.append(audit.Event("drift", "ok", f"restore-{r.outcome}", targets=targets))
     audit.append_events(root, events)
 

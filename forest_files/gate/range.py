@@ -21,7 +21,7 @@ The range is merge-base(REF, HEAD)..HEAD. The rules:
 * Policy at the merge-base: a body a new act carries over the merge-base's
   ``[policy] max_body_bytes`` is a fault (``policy``). Replay never judges
   policy, so tightening it never breaks a rebuild.
-* Tombstones (governance/tombhits.py): a new act any text field or words of
+* Tombstones (check/tombhits.py): a new act any text field or words of
   which holds a line, a token or the body an erase act of HEAD's ledger
   tombstoned is a fault (``erased-content``), whatever its deps say.
 * Signed acts (signing/judge.py): where forest.toml at the merge-base asks for
@@ -57,6 +57,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from forest_files import gitio
+from forest_files.check.tombhits import range_faults
 from forest_files.custody.config import (
     CONFIG_NAME,
     ConfigError,
@@ -72,7 +73,6 @@ from forest_files.custody.sources import (
 )
 from forest_files.gate.growth import growth_faults
 from forest_files.gate.signing.judge import SIGNING_CODES, judge_governance, judge_signatures
-from forest_files.governance.tombhits import range_faults
 from forest_files.ledger.acts import Act, LedgerError, body_hashes
 from forest_files.ledger.segments import LedgerSnapshot
 from forest_files.ledger.verify import Fault

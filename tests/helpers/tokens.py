@@ -1,6 +1,6 @@
 """A repository whose forgotten body held a key, a URL, a path and its own commit hash,
 shared by the token tombstone tests (tests/custody/test_tombtokens.py and
-tests/governance/test_tombhits.py).
+tests/check/test_tombhits.py).
 
 Returns: the constants of that story and ``build`` (the repository, committed after the
 forget; ``.commit`` in its work tree names the commit the body quoted).

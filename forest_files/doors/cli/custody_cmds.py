@@ -174,9 +174,9 @@ def supersede(
 def _supersede_staged(
     repo: Path, targets: list[str] | None, expect: str | None, words: str, by: str, as_json: bool
 ) -> None:
-    """``supersede --staged --expect DIGEST`` (custody/staged_supersede.py)."""
+    """``supersede --staged --expect DIGEST`` (governance/staged_supersede.py)."""
     from forest_files.custody.repository import Repository
-    from forest_files.custody.staged_supersede import supersede_staged
+    from forest_files.governance.staged_supersede import supersede_staged
 
     if targets:
         raise ForestError("--staged supersedes what the hook listed; give no targets with it")
@@ -243,7 +243,7 @@ def restore(targets: TargetsArg, repo: RepoOpt = Path(".")) -> None:
             assert text is not None
             wanted.append(Wanted(b.path, b.selector, b.excludes, text))
         done_all = restore_many(r.root, wanted)  # all or nothing
-        audit_restored(r.root, store, chosen, done_all)
+        audit_restored(r.root, store, [c.binding for c in chosen], done_all)
         for done in done_all:
             typer.echo(_restored(done.selector, done.outcome, done.kept))
 

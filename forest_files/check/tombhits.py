@@ -18,7 +18,7 @@ Returns: ``Fault`` values (the gate) or findings (the hook): act ids, the
 erase act, the match kind, the line number — never text. A hook report with
 such a finding shows no adopting words and no diff (``withhold``): the words
 the staged ledger names may be the erased content itself.
-Test: tests/governance/test_tombhits.py
+Test: tests/check/test_tombhits.py
 """
 
 from __future__ import annotations
