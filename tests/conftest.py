@@ -20,6 +20,7 @@ from hypothesis import settings
 
 from forest_files import ForestStore, Scroll
 
+
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     """``-n auto``: one worker more than the CPUs. The tests wait on git, on fsync
     and on the processes they start; with one worker per CPU about a fifth of the
