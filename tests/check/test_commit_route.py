@@ -6,21 +6,18 @@ path is someone else's."""
 
 from __future__ import annotations
 
-import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from helpers import cli as in_process
 from helpers.git import commit_all, git, make_repo, write
+from helpers.git import pasted as bash
 from helpers.template import built_once, copy_repo
 
 from forest_files.check.commit_route import staged_digest
 from forest_files.doors import hooks as githooks
 
-BIN = Path(sys.executable).parent
 WORDS = "The release as reviewed"
 WIKI = """# Wiki v1
 
@@ -65,13 +62,6 @@ def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture
 def repo(template: Path, tmp_path: Path) -> Path:
     return copy_repo(template, tmp_path / "repo")
-
-
-def bash(repo: Path, command: str) -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ, PATH=f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}")
-    return subprocess.run(
-        ["bash", "-c", command], cwd=repo, env=env, capture_output=True, text=True, check=False
-    )
 
 
 def _stage_release(repo: Path) -> None:

@@ -4,21 +4,18 @@ ledger staged by every route that records an act, a sparse checkout's missing fi
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from helpers.cli import findings, forest, ok
-from helpers.git import commit_all, git, git_env, make_repo, write
+from helpers.git import commit_all, git, make_repo, write
+from helpers.git import pasted as shell
 from helpers.template import built_once, copy_repo
 
 from forest_files.check.staged import judge_staged
 from forest_files.check.text import hook_refusal
 
 DOC = "# Lore\n\n## Sea\n\nthe sea is grey\n\n## Land\n\nthe land is green\n"
-BIN = Path(sys.executable).parent
 
 
 def _build(base: Path) -> Path:
@@ -41,13 +38,6 @@ def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture
 def repo(template: Path, tmp_path: Path) -> Path:
     return copy_repo(template, tmp_path / "repo")
-
-
-def shell(root: Path, command: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, **git_env(), "PATH": f"{BIN}{os.pathsep}{os.environ['PATH']}"}
-    return subprocess.run(
-        ["bash", "-c", command], cwd=root, env=env, capture_output=True, text=True, check=False
-    )
 
 
 def test_hook_pure_git_mv_headline_says_moved_detected(repo: Path) -> None:

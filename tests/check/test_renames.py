@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from helpers.cli import findings, forest, ok
 from helpers.git import commit_all, git, git_env, make_repo, write
+from helpers.git import pasted as shell
 from helpers.template import built_once, copy_repo
 
 from forest_files.check.findings import WORDS_PLACEHOLDER
@@ -51,14 +52,6 @@ def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture
 def repo(template: Path, tmp_path: Path) -> Path:
     return copy_repo(template, tmp_path / "repo")
-
-
-def shell(root: Path, command: str) -> subprocess.CompletedProcess[str]:
-    """Paste ``command`` into bash in ``root``, as a user would."""
-    env = {**os.environ, **git_env(), "PATH": f"{BIN}{os.pathsep}{os.environ['PATH']}"}
-    return subprocess.run(
-        ["bash", "-c", command], cwd=root, env=env, capture_output=True, text=True, check=False
-    )
 
 
 def edit(root: Path, old: str, new: str) -> None:

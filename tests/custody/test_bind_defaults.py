@@ -5,14 +5,13 @@ coverage; a conflicting or invalid list is a one-line refusal when forest.toml i
 from __future__ import annotations
 
 import json
-import os
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 from helpers import cli as in_process
 from helpers.git import commit_all, git, make_repo, write
+from helpers.git import pasted as paste
 
 from forest_files.custody.bindconf import BindConflict, defaults_for
 from forest_files.custody.config import ConfigError, parse_config_text, render_config
@@ -36,13 +35,6 @@ def repo_with(tmp_path: Path, extra: str) -> Path:
     toml.write_text(toml.read_text(encoding="utf-8") + extra, encoding="utf-8")
     commit_all(repo, "custody")
     return repo
-
-
-def paste(repo: Path, command: str) -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ, PATH=f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}")
-    return subprocess.run(
-        ["bash", "-c", command], cwd=repo, env=env, capture_output=True, text=True, check=False
-    )
 
 
 # --- reading forest.toml ---------------------------------------------------------------

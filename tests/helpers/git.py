@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -113,3 +114,13 @@ def commit_all(repo: Path, msg: str = "commit") -> str:
     git(repo, "add", "-A")
     git(repo, "commit", "-q", "--allow-empty", "-m", msg)
     return git(repo, "rev-parse", "HEAD")
+
+
+def pasted(root: Path, command: str) -> subprocess.CompletedProcess[str]:
+    """``command`` pasted into bash in ``root`` as a user would, with this
+    interpreter's ``forest`` first on PATH and the fixed test git."""
+    bin_dir = str(Path(sys.executable).parent)
+    env = {**os.environ, **git_env(), "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}"}
+    return subprocess.run(
+        ["bash", "-c", command], cwd=root, env=env, capture_output=True, text=True, check=False
+    )
