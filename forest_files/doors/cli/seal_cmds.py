@@ -61,7 +61,7 @@ def seal(
         "its text is withheld from every read",
         f"to erase it: forest forget {cid} --words '…'",
         f"to read it again: forest unseal {cid} --words '…'",
-        "next: commit the new segment: git add .forest/ledger && git commit",
+        "next: commit the new segment: git add -- .forest/ledger && git commit",
     ]
     emit(as_json, asdict(report), "\n".join(lines))
 
@@ -85,6 +85,6 @@ def unseal(
         f"unsealed {report.content_id[:12]} (unsealing record {report.record[:12]}, "
         f"act {report.act_id[:12]}): its text is readable again",
         f"show it: forest show {shlex.quote(report.content_id)}",
-        "next: commit the new segment: git add .forest/ledger && git commit",
+        "next: commit the new segment: git add -- .forest/ledger && git commit",
     ]
     emit(as_json, asdict(report), "\n".join(lines))
