@@ -32,8 +32,9 @@ from typing import Any
 
 from forest_files.check.findings import Reported
 from forest_files.doors.watch.lock import WatchLock, running
+from forest_files.doors.watch.respond import Alert, Sink
 from forest_files.doors.watch.settings import WatchSettings
-from forest_files.doors.watch.watcher import Alert, Sink, Watcher
+from forest_files.doors.watch.watcher import Watcher
 from forest_files.kernel import spawn as childproc
 from forest_files.kernel.errors import ForestError
 from forest_files.kernel.paths import LOCAL_DB_NAME, WATCH_LOG, WATCH_STATE

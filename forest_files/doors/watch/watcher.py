@@ -1,11 +1,9 @@
 """The watcher: observers note paths, one worker judges them through the check path.
 
-Stores: proposals (judge.capture); a renamed heading's likeliest new selector
-as a rebind proposal (renames.py); closes the proposals its verdicts leave
-behind (doors/review/closing.py); under a ``restore`` policy (forest.toml's
-``[watch]``, policy.py) the section's ground written back by compare-and-swap
-after its text became the proposal (route.py). It never roots, supersedes or
-rebinds: the index is brought in step by the check path itself.
+Stores: nothing itself: what a batch's verdicts lead to (proposals, rebind
+proposals, a ``restore`` policy's write, the audit log) is respond.py's. It
+never roots, supersedes or rebinds: the index is brought in step by the check
+path itself.
 Refuses: nothing; an error is logged in one line (never a section's text; a
 bug's traceback goes to a crash log, doors/crashlog.py, named in that line),
 kept for ``status`` (``problem`` while it lasts; the same error again is not
@@ -14,7 +12,7 @@ leaves the last good bindings, watches and policies in force; its edits
 trigger a full reload, so the repaired file is picked up at once.
 Returns: ``Watcher`` — ``start()``, ``stop()`` (idempotent, joins its thread
 and the observer), ``journal`` (what it did), ``open_findings()``; ``alert``
-(if given) is called once with each finding that newly failed.
+(if given) is called once with each finding that newly failed (respond.py).
 
 The worker, per batch: while git is mid-operation (gitstate.py) it only holds
 the batch; when HEAD moved, the ledger changed or a watched directory moved
@@ -39,22 +37,19 @@ from collections.abc import Callable
 from pathlib import Path
 
 from forest_files.check.findings import Reported
-from forest_files.custody.watchpolicy import RESTORE_LIMIT, RESTORE_WINDOW, WatchRule
 from forest_files.doors.watch import judge
 from forest_files.doors.watch.collector import Batch, Collector
 from forest_files.doors.watch.events import BoundSet, Handler, required_dirs
 from forest_files.doors.watch.gitstate import GitState
 from forest_files.doors.watch.journal import Journal
 from forest_files.doors.watch.observe import LostEvents, ObserverFactory, Observers, default_factory
-from forest_files.doors.watch.route import Restorer
+from forest_files.doors.watch.respond import Alert, Responder, Sink
 from forest_files.doors.watch.settings import WatchSettings
 from forest_files.kernel.errors import ForestError, StoreBusy
 from forest_files.kernel.exits import one_line
 from forest_files.kernel.paths import CONFIG_NAME, LEDGER_DIR, SEGMENTS
 
 log = logging.getLogger("forest_files.doors.watch")
-Sink = Callable[[list[str]], None]
-Alert = Callable[[Reported], None]
 _RELOAD = frozenset({"custody", "config", "dirs", "full"})
 _CACHE_WRITE_EVERY = 5.0  # seconds between writes of one local cache file
 _LOST_WAIT = 1.0  # seconds from an inotify overflow to the reconcile it calls for
@@ -74,15 +69,11 @@ class Watcher:
 
         self.root = find_root(root)
         self.settings = settings or WatchSettings()
-        self.sink = sink
-        self.alert = alert
         self.journal = Journal()
         self.collector = Collector(self.settings.quiet, self.settings.ceiling)
         self.git = GitState(self.root)
         self.head: str | None = None
         self.bound = BoundSet()
-        self._excludes: dict[str, tuple[str, ...]] = {}
-        self._taken: frozenset[str] = frozenset()  # every live binding's selector
         self._sizes: dict[str, int] = {}
         self.errors: collections.deque[str] = collections.deque(maxlen=20)
         self.problem = ""  # the error the last batch ended in; "" once one succeeds
@@ -99,9 +90,15 @@ class Watcher:
         self._thread: threading.Thread | None = None
         self._lost: LostEvents | None = None  # set by start(): watchdog's dropped-events log
         self._events_at_restart = 0
-        self._max_bytes = 8 * 1024 * 1024
-        self._policies: tuple[WatchRule, ...] = ()
-        self._restorer = Restorer(self.root)
+        self.respond = Responder(
+            self.root,
+            self.journal,
+            self.verdicts,
+            self.collector,
+            sink=sink,
+            alert=alert,
+            error=self._error,
+        )
 
     # -- life ------------------------------------------------------------------
     def start(self) -> None:
@@ -150,12 +147,12 @@ class Watcher:
         from forest_files.custody.config import load_config
 
         config = load_config(self.root / CONFIG_NAME)
-        self._max_bytes = config.max_body_bytes
-        self._policies = config.watch
+        self.respond.max_bytes = config.max_body_bytes
+        self.respond.policies = config.watch
         with open_custody(self.root, "worktree") as custody:
             live = [b for b in custody.bindings if not b.retired]
-        self._excludes = {b.bind_act: b.excludes for b in live}
-        self._taken = frozenset(b.selector for b in live)
+        self.respond.excludes = {b.bind_act: b.excludes for b in live}
+        self.respond.taken = frozenset(b.selector for b in live)
         self.bound = BoundSet.of((b.path for b in live), config.require)
 
     def _dirs(self) -> list[str]:
@@ -286,109 +283,9 @@ class Watcher:
         return "empty" if size == 0 and self._sizes.get(path, 0) > 0 else ""
 
     def _take(self, items: list[Reported], full: bool, paths: tuple[str, ...] = ()) -> None:
-        judged = self.verdicts.apply(items, full=full, paths=paths)
-        self._settle(items)
-        self._emit(list(judged.lines))
-        from forest_files.doors.doorlog import record_findings  # new drift: audited
-
-        record_findings(self.root, "watch", judged.changed, head=self.head)
-        for r in judged.changed:
-            if r.finding.failed and self.alert is not None:
-                try:
-                    self.alert(r)
-                except Exception as exc:  # a notification never stops the routing below
-                    self._error(exc)
-        for r in judged.changed:
-            if r.finding.kind == "drifted":
-                self._route(r)
-            elif r.finding.kind == "unresolved" and r.finding.candidates:
-                self._rename(r)
+        self.respond.take(items, full, paths, self.head)
         for path in {r.finding.path for r in items}:
             try:
                 self._sizes[path] = os.lstat(self.root / path).st_size
             except OSError:
                 self._sizes[path] = 0
-
-    def _settle(self, items: list[Reported]) -> None:
-        """Close the proposals these verdicts leave behind (back at ground under a
-        non-restore policy, or superseded): ``status`` lists only live ones."""
-        from forest_files.doors.review.closing import close_left_behind, said
-
-        try:
-            self._emit(said(close_left_behind(self.root, (r.finding for r in items))))
-        except Exception as exc:  # a locked local.db: logged, settled at the next batch
-            self._error(exc)
-
-    def _route(self, r: Reported) -> None:
-        """The binding's ``[watch]`` policy: notify (the lines are out already),
-        propose, or propose then restore (policy.py, route.py)."""
-        from forest_files.custody.watchpolicy import policy_for
-
-        policy = policy_for(self._policies, r.finding.path)
-        if policy == "notify":
-            return
-        kept = self._propose(r)
-        if policy != "restore" or not kept:
-            return
-        f = r.finding
-        outcome = self._restorer.restore(r, self._excludes.get(f.binding, ()))
-        self.journal.add("restore", f.path, f.selector, outcome)
-        if outcome == "held":
-            self._emit(
-                [
-                    f"  {f.selector} was restored {RESTORE_LIMIT} times within "
-                    f"{RESTORE_WINDOW:.0f} s: left as its proposal (something keeps writing it)"
-                ]
-            )
-        elif outcome == "restored":
-            self._emit([f"  restored ground into {f.selector} (the text is kept as a proposal)"])
-        elif outcome.startswith("failed"):
-            self._emit([f"  {f.selector}: not restored ({outcome}); its text is a proposal"])
-
-    def _rename(self, r: Reported) -> None:
-        """A heading renamed: its likeliest new selector as a rebind proposal (unless
-        the path's policy is ``notify``); renames.py."""
-        from forest_files.custody.watchpolicy import policy_for
-        from forest_files.doors.watch.renames import propose_rebind
-
-        f = r.finding
-        if policy_for(self._policies, f.path) == "notify":
-            return
-        try:
-            done = propose_rebind(self.root, r, self._excludes.get(f.binding, ()), self._taken)
-        except Exception as exc:  # a locked rebinds.db: logged, judged again
-            self._error(exc)
-            return
-        if done is not None and done[1] != "same":
-            self.journal.add("rebind", f.path, f.selector, " ".join(done))
-            self._emit(
-                [f"  proposal {done[0]} rebinds it ({done[1]}): forest proposal show {done[0]}"]
-            )
-
-    def _propose(self, r: Reported) -> bool:
-        f = r.finding
-        try:
-            done = judge.capture(self.root, r, self._excludes.get(f.binding, ()), self._max_bytes)
-        except Exception as exc:  # a full disk, a locked local.db: logged, judged again
-            self._error(exc)
-            done = None
-        if done is None:
-            self.verdicts.forget(f.binding)
-            self.collector.note(f.path)
-            return False
-        pid, outcome = done.split(" ")
-        self.journal.add("proposal", f.path, f.selector, done)
-        if outcome != "same":
-            from forest_files.doors.doorlog import record_proposal
-
-            record_proposal(self.root, (pid, f.binding, f.selector), outcome, head=self.head)
-            self._emit(
-                [f"  proposal {pid} holds this text ({outcome}): forest proposal show {pid}"]
-            )
-        return True
-
-    def _emit(self, lines: list[str]) -> None:
-        for line in lines:
-            log.info("%s", line)
-        if lines and self.sink is not None:
-            self.sink(lines)

@@ -1,0 +1,166 @@
+"""What the watcher does with a batch's verdicts: alert, audit, propose, restore, rebind.
+
+Stores: proposals (judge.capture); a renamed heading's likeliest new selector
+as a rebind proposal (renames.py); closes the proposals its verdicts leave
+behind (doors/review/closing.py); under a ``restore`` policy (forest.toml's
+``[watch]``, policy.py) the section's ground written back by compare-and-swap
+after its text became the proposal (route.py); new drift and kept proposals
+in the audit log (doors/doorlog.py). It never roots, supersedes or rebinds.
+Refuses: nothing; an error (a failed alert, a locked local.db, a full disk) is
+handed to the watcher's ``error`` and the rest of the batch goes on.
+Returns: ``Responder`` — ``take(items, full, paths, head)``; the custody it
+routes by (``policies``, ``excludes``, ``taken``, ``max_bytes``) is set by the
+watcher at every load. ``alert`` (if given) is called once with each finding
+that newly failed; ``sink`` (if given) gets every line it says.
+Test: tests/doors/test_watch.py, tests/doors/test_watch_policy.py,
+tests/doors/test_watch_writers.py
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from pathlib import Path
+
+from forest_files.check.findings import Reported
+from forest_files.custody.watchpolicy import RESTORE_LIMIT, RESTORE_WINDOW, WatchRule
+from forest_files.doors.watch import judge
+from forest_files.doors.watch.collector import Collector
+from forest_files.doors.watch.journal import Journal
+from forest_files.doors.watch.route import Restorer
+
+log = logging.getLogger("forest_files.doors.watch")
+Sink = Callable[[list[str]], None]
+Alert = Callable[[Reported], None]
+OnError = Callable[[BaseException], None]
+
+
+class Responder:
+    def __init__(
+        self,
+        root: Path,
+        journal: Journal,
+        verdicts: judge.Verdicts,
+        collector: Collector,
+        *,
+        sink: Sink | None,
+        alert: Alert | None,
+        error: OnError,
+    ) -> None:
+        self.root = root
+        self.journal = journal
+        self.verdicts = verdicts
+        self.collector = collector
+        self.sink = sink
+        self.alert = alert
+        self.error = error
+        self.excludes: dict[str, tuple[str, ...]] = {}
+        self.taken: frozenset[str] = frozenset()  # every live binding's selector
+        self.max_bytes = 8 * 1024 * 1024
+        self.policies: tuple[WatchRule, ...] = ()
+        self.restorer = Restorer(root)
+
+    def take(
+        self, items: list[Reported], full: bool, paths: tuple[str, ...], head: str | None
+    ) -> None:
+        judged = self.verdicts.apply(items, full=full, paths=paths)
+        self._settle(items)
+        self._emit(list(judged.lines))
+        from forest_files.doors.doorlog import record_findings  # new drift: audited
+
+        record_findings(self.root, "watch", judged.changed, head=head)
+        for r in judged.changed:
+            if r.finding.failed and self.alert is not None:
+                try:
+                    self.alert(r)
+                except Exception as exc:  # a notification never stops the routing below
+                    self.error(exc)
+        for r in judged.changed:
+            if r.finding.kind == "drifted":
+                self._route(r, head)
+            elif r.finding.kind == "unresolved" and r.finding.candidates:
+                self._rename(r)
+
+    def _settle(self, items: list[Reported]) -> None:
+        """Close the proposals these verdicts leave behind (back at ground under a
+        non-restore policy, or superseded): ``status`` lists only live ones."""
+        from forest_files.doors.review.closing import close_left_behind, said
+
+        try:
+            self._emit(said(close_left_behind(self.root, (r.finding for r in items))))
+        except Exception as exc:  # a locked local.db: logged, settled at the next batch
+            self.error(exc)
+
+    def _route(self, r: Reported, head: str | None) -> None:
+        """The binding's ``[watch]`` policy: notify (the lines are out already),
+        propose, or propose then restore (policy.py, route.py)."""
+        from forest_files.custody.watchpolicy import policy_for
+
+        policy = policy_for(self.policies, r.finding.path)
+        if policy == "notify":
+            return
+        kept = self._propose(r, head)
+        if policy != "restore" or not kept:
+            return
+        f = r.finding
+        outcome = self.restorer.restore(r, self.excludes.get(f.binding, ()))
+        self.journal.add("restore", f.path, f.selector, outcome)
+        if outcome == "held":
+            self._emit(
+                [
+                    f"  {f.selector} was restored {RESTORE_LIMIT} times within "
+                    f"{RESTORE_WINDOW:.0f} s: left as its proposal (something keeps writing it)"
+                ]
+            )
+        elif outcome == "restored":
+            self._emit([f"  restored ground into {f.selector} (the text is kept as a proposal)"])
+        elif outcome.startswith("failed"):
+            self._emit([f"  {f.selector}: not restored ({outcome}); its text is a proposal"])
+
+    def _rename(self, r: Reported) -> None:
+        """A heading renamed: its likeliest new selector as a rebind proposal (unless
+        the path's policy is ``notify``); renames.py."""
+        from forest_files.custody.watchpolicy import policy_for
+        from forest_files.doors.watch.renames import propose_rebind
+
+        f = r.finding
+        if policy_for(self.policies, f.path) == "notify":
+            return
+        try:
+            done = propose_rebind(self.root, r, self.excludes.get(f.binding, ()), self.taken)
+        except Exception as exc:  # a locked rebinds.db: logged, judged again
+            self.error(exc)
+            return
+        if done is not None and done[1] != "same":
+            self.journal.add("rebind", f.path, f.selector, " ".join(done))
+            self._emit(
+                [f"  proposal {done[0]} rebinds it ({done[1]}): forest proposal show {done[0]}"]
+            )
+
+    def _propose(self, r: Reported, head: str | None) -> bool:
+        f = r.finding
+        try:
+            done = judge.capture(self.root, r, self.excludes.get(f.binding, ()), self.max_bytes)
+        except Exception as exc:  # a full disk, a locked local.db: logged, judged again
+            self.error(exc)
+            done = None
+        if done is None:
+            self.verdicts.forget(f.binding)
+            self.collector.note(f.path)
+            return False
+        pid, outcome = done.split(" ")
+        self.journal.add("proposal", f.path, f.selector, done)
+        if outcome != "same":
+            from forest_files.doors.doorlog import record_proposal
+
+            record_proposal(self.root, (pid, f.binding, f.selector), outcome, head=head)
+            self._emit(
+                [f"  proposal {pid} holds this text ({outcome}): forest proposal show {pid}"]
+            )
+        return True
+
+    def _emit(self, lines: list[str]) -> None:
+        for line in lines:
+            log.info("%s", line)
+        if lines and self.sink is not None:
+            self.sink(lines)
