@@ -11,6 +11,8 @@ from forest_files.doors.cli import (  # noqa: F401  (registers commands)
     ci_cmd,
     completion_cmd,
     custody_cmds,
+    custody_rebind_cmds,
+    entry_cmd,
     files_cmds,
     governance_cmd,
     hooks_cmd,

@@ -1,7 +1,7 @@
-"""``forest`` commands that change or show one binding: diff, supersede, restore,
-rebind, retire, chain, show.
+"""``forest`` commands for a drifted section: see it (diff), adopt its text as
+ground (supersede), or write ground back (restore).
 
-Stores: nothing itself; each calls one function of ``forest_files.files``.
+Stores: nothing itself; each calls one function of ``forest_files.custody``.
 Refuses: nothing itself (``errors.boundary``).
 Returns: text, or one JSON document with ``--json`` (no section text in JSON).
 Test: tests/doors/test_cli_files.py
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 import typer
 
@@ -19,30 +19,7 @@ from forest_files.doors.cli.errors import boundary
 from forest_files.doors.cli.options import AsOpt, JsonOpt, RepoOpt, WordsOpt, app, identity
 from forest_files.kernel.errors import ForestError
 
-if TYPE_CHECKING:
-    from forest_files.custody.bindings import Binding
-    from forest_files.custody.record import SectionText
-
 TargetArg = Annotated[str, typer.Argument(help="PATH, PATH#Heading/Sub, PATH::Sym or PATH@region.")]
-
-
-# What every recording command prints last: an act is shared only once committed.
-_COMMIT = "commit it: git add -- .forest/ledger && git commit"
-
-BindingOpt = Annotated[
-    str | None,
-    typer.Option("--binding", help="Bind act id (or prefix) when a section has two bindings."),
-]
-
-
-def _open_binding(repo: Path, target: str, binding_id: str | None = None):  # type: ignore[no-untyped-def]
-    from forest_files.custody.bindings import all_bindings
-    from forest_files.custody.lookup import find_binding
-    from forest_files.custody.repository import Repository
-
-    r = Repository(repo)
-    store = r.synced()
-    return r, store, find_binding(all_bindings(store), target, binding_id, root=r.root)
 
 
 @app.command()
@@ -254,156 +231,3 @@ def _restored(selector: str, outcome: str, kept: Path | None) -> str:
     if outcome == "recreated":
         return f"restored {selector}: the file was gone and is written again"
     return f"restored {selector}; the replaced text is kept in {kept}"
-
-
-def _words_if_given(words: str | None) -> str | None:
-    """``--words`` when given: the same refusals as every ceremony's (a route's
-    placeholder pasted as is records nothing)."""
-    from forest_files.doors.cli.options import words_given
-
-    return None if words is None else words_given(words)
-
-
-OptWordsOpt = Annotated[
-    str | None,
-    typer.Option(
-        "--words",
-        help="Why the new text is right, when it differs from ground.",
-        callback=_words_if_given,
-    ),
-]
-
-
-@app.command()
-@boundary
-def rebind(
-    old: TargetArg,
-    new: Annotated[str, typer.Argument(help="Where the section lives now (or a new directory).")],
-    words: OptWordsOpt = None,
-    as_: AsOpt = None,
-    repo: RepoOpt = Path("."),
-) -> None:
-    """Point a binding at the path/selector its section moved to; with --words, text
-    that changed as well is adopted in the same act (the custody chain is kept).
-    OLD and NEW ending in '/' move every binding under a directory, in one segment.
-
-    Example: forest rebind 'docs/a.md#Intro' 'docs/b.md#Overview' --words "Renamed in review"
-    """
-    from forest_files.custody.bindings import all_bindings
-    from forest_files.custody.lookup import (
-        descendants,
-        find_binding,
-        moves_under,
-        read_moves,
-        refuse_bound_targets,
-    )
-    from forest_files.custody.record import rebind_sections
-    from forest_files.custody.repository import Repository
-
-    with Repository(repo) as r:
-        bindings = all_bindings(r.synced())
-        limit = r.config.max_body_bytes
-        left: list[tuple[Binding, str]] = []
-        if old.endswith("/") or new.endswith("/"):
-            moves = read_moves(r.root, moves_under(bindings, old, new), max_bytes=limit)
-        else:  # a heading carries its bound subtree to where its full selector is now
-            moves = read_moves(r.root, [(find_binding(bindings, old), new)], max_bytes=limit)
-            refuse_bound_targets(bindings, moves)
-            under = descendants(bindings, moves[0][0], moves[0][1].selector)
-            left = _carried(r.root, under, moves, limit)
-        refuse_bound_targets(bindings, moves)
-        rebind_sections(r, moves, by=identity(repo, as_), words=words)
-    for binding, section in moves:
-        typer.echo(f"rebound {binding.selector} -> {section.selector}")
-    for binding, why in left:
-        typer.echo(f"left {binding.selector} where it is ({why}); rebind it on its own")
-    one = f"{len(moves)} bindings moved in one segment (one act each)" if len(moves) > 1 else ""
-    typer.echo(f"{one + '; ' if one else ''}{_COMMIT}")
-
-
-def _carried(
-    root: Path,
-    under: list[tuple[Binding, str]],
-    moves: list[tuple[Binding, SectionText]],
-    limit: int,
-) -> list[tuple[Binding, str]]:
-    """Append to ``moves`` each descendant found at its new selector; the ones not
-    found there (renamed or removed as well) are returned with why."""
-    from forest_files.custody.lookup import read_moves
-
-    left: list[tuple[Binding, str]] = []
-    for pair in under:
-        try:
-            moves += read_moves(root, [pair], max_bytes=limit)
-        except ForestError as exc:
-            left.append((pair[0], str(exc).split(": ", 1)[-1]))
-    return left
-
-
-@app.command()
-@boundary
-def retire(
-    target: TargetArg,
-    words: WordsOpt,
-    as_: AsOpt = None,
-    binding: BindingOpt = None,
-    repo: RepoOpt = Path("."),
-) -> None:
-    """End a binding by a recorded act (a deleted or deprecated section).
-
-    Example: forest retire docs/adr/0002-old.md --words "Superseded by ADR 0009"
-    """
-    from forest_files.custody.record import retire_binding
-
-    r, _, found = _open_binding(repo, target, binding)
-    with r:
-        retire_binding(r, found, words=words, by=identity(repo, as_))
-    typer.echo(f"retired {found.selector} (binding {found.bind_act[:12]})")
-    typer.echo(_COMMIT)
-
-
-@app.command()
-@boundary
-def show(
-    content_id: Annotated[str, typer.Argument(help="An entry's content id.")],
-    repo: RepoOpt = Path("."),
-    as_json: JsonOpt = False,
-) -> None:
-    """Show one entry by content id (its text on a terminal; metadata only with --json),
-    with its derived trust (ground, home or wild, and why: docs/governance.md).
-
-    Example: forest show 3f2a…
-    """
-    from forest_files.custody.repository import Repository
-
-    with Repository(repo) as r:
-        store = r.synced()
-        local = store.local_id(content_id)  # a short id works too
-        row = store.get(local)
-        content_id = store.content_id(local)
-        if row is None:
-            raise ForestError(f"unknown entry {content_id}; `forest log` lists content ids")
-        meta = {
-            "content_id": content_id,
-            "bucket": row["bucket"],
-            "signature": row["signature"],
-            "created_at": row["created_at"],
-            "body_hash": row["body_hash"],
-            "ground": store.is_ground(local),
-            "sealed": store.is_sealed(local),
-        }
-        trust = store.trust_of(local)
-        source = None if trust.source_id is None else store.content_id(trust.source_id)
-        meta["trust"] = {"level": trust.level.value, "reason": trust.reason, "source": source}
-        sealed = store.is_sealed(local)
-        body = "[sealed]" if sealed else str(row["body"])
-    if as_json:
-        typer.echo(json.dumps(meta))
-        return
-    for key, value in meta.items():
-        if key != "trust":
-            typer.echo(f"{key}: {value}")
-    via = f", through {source}" if source else ""
-    typer.echo(f"trust: {trust.level.value} ({trust.reason}{via})")
-    typer.echo("")
-    typer.echo(body)

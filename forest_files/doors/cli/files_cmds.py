@@ -1,5 +1,6 @@
 """``forest adopt`` and the options the custody commands share (custody_cmds.py has
-supersede, restore, rebind, retire, diff, show; check_cmds.py has check and status).
+diff, supersede, restore; custody_rebind_cmds.py rebind, retire; entry_cmd.py show;
+check_cmds.py has check and status).
 
 Stores: nothing itself.
 Refuses: nothing itself (``errors.boundary`` maps exceptions to exit codes).
