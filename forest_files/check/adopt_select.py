@@ -7,7 +7,7 @@ Refuses (``AdoptSelectRefused``, one line naming the fix): a ``--where`` that is
 a file whose front matter cannot be judged for ``--where`` (a key given twice);
 ``--headings`` with a selector target (``PATH#…``) or a level outside 1 to 6, or on
 files with no heading (of that level). What reading a file refuses
-(custody/targets.py ``check_file``) is refused here too.
+(custody/target_refusals.py ``check_file``) is refused here too.
 Returns: target specs, in order, for ``custody/targets.read_sections``.
 Test: tests/check/test_adopt_select.py, tests/doors/test_cli_adopt_bulk.py
 """
@@ -62,7 +62,7 @@ def where_filter(
     """(targets whose file's front matter holds ``when``, the paths left out). A
     file that cannot be judged is refused: adopting it might adopt the wrong text."""
     from forest_files.check.coverage import when_holds
-    from forest_files.custody.targets import RepoFacts, check_file
+    from forest_files.custody.target_refusals import RepoFacts, check_file
     from forest_files.text.selector import parse_selector
 
     paths = [parse_selector(spec).path for spec in specs]
@@ -93,7 +93,7 @@ def heading_targets(
     """Every heading (of ``level``) of each whole-file target, as the full selector a
     binding records (text/markdown.py's outline; ``[n]`` where a path repeats)."""
     from forest_files.check.coverage import canonical_paths
-    from forest_files.custody.targets import RepoFacts, check_file
+    from forest_files.custody.target_refusals import RepoFacts, check_file
     from forest_files.text.extract import Document
     from forest_files.text.normalise import decode_bytes
     from forest_files.text.selector import Selector, parse_selector, render

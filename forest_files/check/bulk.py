@@ -38,7 +38,7 @@ class Chosen:
 def choose(root: Path, bindings: list[Binding], targets: Sequence[str]) -> list[Chosen]:
     """The bindings ``targets`` name: a section selector its binding, a file path every
     binding of that file, a glob every file it matches; each once, outer first."""
-    from forest_files.custody.targets import expand_bound
+    from forest_files.custody.target_globs import expand_bound
 
     out: dict[str, Chosen] = {}
     for spec in expand_bound(root, bindings, targets):

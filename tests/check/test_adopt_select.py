@@ -16,7 +16,7 @@ from forest_files.check.adopt_select import (
 )
 from forest_files.check.coverage import when_holds
 from forest_files.custody.config import RequireRule
-from forest_files.custody.targets import TargetRefused
+from forest_files.custody.target_refusals import TargetRefused
 
 ADRS = Path(__file__).resolve().parents[2] / "examples" / "adr-gate" / "docs" / "adr"
 LIMIT = 1 << 20

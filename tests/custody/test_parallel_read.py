@@ -17,7 +17,8 @@ from helpers.git import commit_all, isolate, make_repo, write
 
 from forest_files.custody import parallel_read
 from forest_files.custody.repository import Repository
-from forest_files.custody.targets import TargetRefused, read_sections
+from forest_files.custody.target_refusals import TargetRefused
+from forest_files.custody.targets import read_sections
 from forest_files.kernel import spawn as childproc
 
 MB = 8 << 20

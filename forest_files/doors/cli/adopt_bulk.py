@@ -60,7 +60,7 @@ def choose(
         unbound_targets,
         where_filter,
     )
-    from forest_files.custody.targets import expand
+    from forest_files.custody.target_globs import expand
 
     if level is not None and not headings:
         raise usage("--level applies to --headings; add --headings or drop --level")

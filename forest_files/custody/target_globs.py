@@ -1,0 +1,106 @@
+"""Expanding the glob in a target's path part to the files it names.
+
+Stores: nothing.
+Refuses (``TargetRefused``): a glob the one glob syntax (kernel/globs.py)
+cannot honour (``{a,b}``, ``!`` …); a glob that matches nothing (a glob names
+the files git tracks or would add — ignored files are not candidates — and
+never a symlink, a hard-linked file or a path special.py refuses).
+Returns: the targets with every glob replaced by the files it matches, in order.
+Test: tests/custody/test_file_custody.py, tests/check/test_bulk_routes.py
+"""
+
+from __future__ import annotations
+
+import os
+import stat as stat_mod
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from forest_files import gitio
+from forest_files.custody.special import special_path_reason
+from forest_files.custody.target_refusals import TargetRefused
+from forest_files.kernel.globs import Glob, GlobError, compile_glob, is_glob, literal_prefix
+from forest_files.text.selector import parse_selector
+
+if TYPE_CHECKING:
+    from forest_files.custody.bindings import Binding
+
+
+def target_glob(root: Path, path: str, known: frozenset[str] = frozenset()) -> Glob | None:
+    """The compiled glob of a target's path part, None for a plain path. A path that
+    names an existing file, or a bound path (``known``), is that file whatever it
+    holds (``docs/[a].md`` acts on the file so named, never on ``docs/a.md``);
+    any other path with ``{``, ``}`` or ``!`` is refused as a pattern the glob
+    syntax cannot honour (never literal)."""
+    if path in known or os.path.lexists(root / path):
+        return None
+    if not is_glob(path) and not any(ch in path for ch in "{}!"):
+        return None
+    try:
+        return compile_glob(path)
+    except GlobError as exc:
+        raise TargetRefused(f"{path}: not a glob forest-files can honour: {exc}") from None
+
+
+def expand(root: Path, specs: Sequence[str]) -> list[str]:
+    """Expand glob patterns in the path part of each target (``docs/adr/*.md``), with
+    the one glob syntax of forest.toml's tables (kernel/globs.py)."""
+    out: list[str] = []
+    for spec in specs:
+        sel = parse_selector(spec)
+        pattern = target_glob(root, sel.path)
+        if pattern is None:
+            out.append(spec)
+            continue
+        matches = [
+            rel
+            for rel in _candidates(root, pattern)
+            if pattern.match(rel)
+            and _single_regular(root / rel)
+            and special_path_reason(rel) is None
+        ]
+        if not matches:
+            raise TargetRefused(f"{sel.path}: the pattern matches no file; check the glob")
+        out.extend(spec.replace(sel.path, m, 1) for m in matches)
+    return out
+
+
+def _single_regular(full: Path) -> bool:
+    """A regular file (no symlink) with one name: what a glob may adopt."""
+    try:
+        st = os.lstat(full)
+    except OSError:
+        return False
+    return stat_mod.S_ISREG(st.st_mode) and st.st_nlink == 1
+
+
+def _candidates(root: Path, pattern: Glob) -> list[str]:
+    """Files git tracks or would add (not ignored) below the pattern's literal prefix."""
+    prefix = "/".join(literal_prefix(pattern.pattern))
+    args = ["ls-files", "-z", "--cached", "--others", "--exclude-standard", "--full-name"]
+    if prefix:
+        args += ["--", prefix]  # run_git passes --literal-pathspecs
+    proc = gitio.run_git(root, args)
+    return sorted(set(gitio.split_z(proc.stdout)))
+
+
+def expand_bound(root: Path, bindings: Sequence[Binding], specs: Sequence[str]) -> list[str]:
+    """``expand`` for targets of bound sections (supersede, restore): a glob also
+    matches bound paths whose file is gone (a restore brings them back)."""
+    out: list[str] = []
+    for spec in specs:
+        sel = parse_selector(spec)
+        bound = frozenset(b.path for b in bindings)
+        pattern = target_glob(root, sel.path, bound)
+        if pattern is None:
+            out.append(spec)
+            continue
+        gone = sorted(p for p in bound if pattern.match(p) and not os.path.lexists(root / p))
+        try:
+            out += expand(root, [spec])
+        except TargetRefused:
+            if not gone:
+                raise
+        out += [spec.replace(sel.path, p, 1) for p in gone]
+    return out
