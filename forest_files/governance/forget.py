@@ -8,7 +8,7 @@ commit by a marker of hashes only, so a purge that fails or is killed is
 finished by the next command's sync: purge.py). A process killed after
 the segment landed but before the commit leaves a segment the next sync
 replays; killed after the commit, the next sync deletes the body file
-(``Repository._finish_erasures``). Commit the new segment together with the
+(``index_refresh._finish_erasures``). Commit the new segment together with the
 body file's deletion: the gate accepts exactly that deletion.
 
 Stores: one segment holding one ``erase`` act (body hash, signer, words, time,
@@ -47,7 +47,8 @@ from forest_files.custody.purge import (
     mark_pending,
     purge_local,
 )
-from forest_files.custody.repository import Recorded, Repository
+from forest_files.custody.repo_face import Recorded
+from forest_files.custody.repository import Repository
 from forest_files.kernel.errors import ForestError
 from forest_files.kernel.paths import LEDGER_DIR
 from forest_files.ledger.kinds import MAX_TEXT, MAX_TOMBSTONE_LINES, EraseAct

@@ -253,7 +253,7 @@ def test_sibling_supersessions_merged_contested(origin: Path, tmp_path: Path) ->
 def test_failed_commit_segment_removed_and_crash_recovers(
     origin: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    import forest_files.custody.repository as repository
+    import forest_files.custody.recording as recording
 
     index = local_state(origin) / "woods.db"
     # A deferred foreign-key violation makes the index's COMMIT fail, after the
@@ -267,7 +267,7 @@ def test_failed_commit_segment_removed_and_crash_recovers(
             " BEGIN INSERT INTO crash_child VALUES (42); END;"
         )
     kept: list[Path] = []
-    original = repository.write_segment
+    original = recording.write_segment
 
     def write_and_keep(ledger: Path, acts: Any, bodies: dict[str, str]) -> Any:
         ref = original(ledger, acts, bodies)
@@ -275,7 +275,7 @@ def test_failed_commit_segment_removed_and_crash_recovers(
         kept[-1].write_bytes(ref.path.read_bytes())
         return ref
 
-    monkeypatch.setattr(repository, "write_segment", write_and_keep)
+    monkeypatch.setattr(recording, "write_segment", write_and_keep)
     with Repository(origin) as r, pytest.raises(ForestError, match="FOREIGN KEY"):
         r.adopt_text("Lost or kept?", words=WORDS, by=ADA)
     ledger = origin / ".forest" / "ledger"

@@ -23,7 +23,7 @@ from helpers.forgetting import (
 )
 from helpers.git import commit_all, git, make_repo, write
 
-import forest_files.custody.repository as repository_module
+import forest_files.custody.recording as recording_module
 from forest_files.check.opening import open_custody
 from forest_files.custody.proposals import ProposalStore
 from forest_files.custody.record import adopt_sections
@@ -96,14 +96,14 @@ def test_forget_crash_after_segment_then_sync_recovers(
     sync replays the erase and deletes the body file."""
     root, old = adopted_then_cleaned(tmp_path)
     landed: list[tuple[Path, bytes]] = []
-    real = repository_module.write_segment
+    real = recording_module.write_segment
 
     def write_then_die(*args: Any, **kwargs: Any) -> Any:
         ref = real(*args, **kwargs)
         landed.append((ref.path, ref.path.read_bytes()))
         raise KeyboardInterrupt  # the process dies here: no commit, no body deletion
 
-    monkeypatch.setattr(repository_module, "write_segment", write_then_die)
+    monkeypatch.setattr(recording_module, "write_segment", write_then_die)
     with Repository(root) as repo, pytest.raises(KeyboardInterrupt):
         forget(repo, old, words=WORDS, by=BY)
     monkeypatch.undo()

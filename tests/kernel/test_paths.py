@@ -3,7 +3,8 @@ that lay the files out."""
 
 from __future__ import annotations
 
-from forest_files.custody.repository import FOREST_DIR, INDEX_NAME, LEDGER_DIR
+from forest_files.custody.repo_init import FOREST_DIR
+from forest_files.custody.repository import INDEX_NAME, LEDGER_DIR
 from forest_files.kernel import paths
 from forest_files.ledger import segments, strays
 

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 import typer
 
 if TYPE_CHECKING:
-    from forest_files.custody.repository import LogEntry
+    from forest_files.custody.log_entries import LogEntry
 
 
 def log_line(e: LogEntry) -> str:

@@ -1,0 +1,89 @@
+"""Bringing a repository's index in step with its ledger: synced, or rebuilt whole,
+then every erasure it holds finished.
+
+Stores: the index (through ``sync_index`` or a replay of the whole ledger, in
+one transaction); the body files of erased entries deleted, and the purges of
+local copies a forget or a pulled erase still owes (purge.py, pulled.py); a
+``sync``, ``rebuild`` or resumed ``purge`` event in the local audit log.
+Refuses: whatever reading the ledger or replaying its acts refuses
+(``LedgerError``). A rebuild never refuses a damaged index: the repository
+drops it and this builds it anew.
+Returns: ``SyncReport`` (acts applied, rebuilt or not); ``sync`` returns None
+when only a rebuild can bring the index in step.
+Test: tests/custody/test_repository.py, tests/ledger/test_ledger_perf.py
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from forest_files.custody import auditlog as audit
+from forest_files.custody import pulled
+from forest_files.custody.replay import replay
+from forest_files.custody.repo_face import Custodian
+from forest_files.custody.sync import mark_segments, sync_index
+from forest_files.ledger.segments import LedgerSnapshot, gc_paused, read_body, read_ledger
+from forest_files.store.forest import ForestStore
+
+
+@dataclass(frozen=True)
+class SyncReport:
+    applied: int
+    rebuilt: bool
+
+
+def sync(repo: Custodian) -> SyncReport | None:
+    """``Repository.sync``; None when the index must be rebuilt instead."""
+    before = pulled.erasures(repo.store())
+    count = sync_index(repo.store(), repo.ledger_dir, lambda h: read_body(repo.ledger_dir, h))
+    if count is None:
+        return None
+    if count:
+        pulled.owe_purges(repo.root, repo.store(), repo.config.project_id, before)
+    _finish_erasures(repo)
+    if count:
+        rows = (
+            repo.store()
+            .conn.execute(
+                "SELECT act_id FROM ledger_applied ORDER BY rowid DESC LIMIT ?",
+                (min(count, audit.MAX_TARGETS),),
+            )
+            .fetchall()
+        )
+        event = audit.Event("sync", "ok", "applied", targets=tuple(str(r[0]) for r in rows))
+        audit.append_events(repo.root, [replace(event, counts={"acts": count})])
+    return SyncReport(applied=count, rebuilt=False)
+
+
+def _finish_erasures(repo: Custodian) -> None:
+    """Delete the body file of every erasure the index holds (a forget killed
+    after its commit left one; a pulled erase names one a branch still had), and
+    finish any purge of local copies a forget still owes (custody/purge.py)."""
+    from forest_files.custody.purge import delete_erased_bodies, resume_pending
+
+    store = repo.store()
+    delete_erased_bodies(store, repo.ledger_dir)
+    done = resume_pending(repo.root, store, repo.config.project_id, repo.ledger_dir)
+    for act_id, purged in done:
+        counts = {"bodies": purged.bodies, "views": purged.views}
+        counts["cache_files"], counts["proposals"] = purged.cache_files, len(purged.proposals)
+        event = audit.Event("purge", "ok", "resumed", targets=(act_id, *purged.proposals))
+        audit.append_events(repo.root, [replace(event, counts=counts)])
+    pulled.say(done)
+
+
+def rebuild(repo: Custodian, store: ForestStore) -> tuple[SyncReport, LedgerSnapshot]:
+    """``Repository.rebuild`` once the index is open: the report and the ledger read."""
+    before = pulled.erasures(store)
+    # No cyclic collection while the whole ledger is decoded, ordered and replayed:
+    # each pass would walk every live act again (see ``gc_paused``).
+    with gc_paused(), store.rebuilding():
+        store.ensure_anchor(repo.config.project_id)
+        snapshot = read_ledger(repo.ledger_dir)
+        count = replay(store, snapshot.ordered(), lambda h: read_body(repo.ledger_dir, h))
+        mark_segments(store, repo.ledger_dir, snapshot.segments)
+    pulled.owe_purges(repo.root, store, repo.config.project_id, before)
+    _finish_erasures(repo)
+    event = audit.Event("rebuild", "ok", "replayed", counts={"acts": count})
+    audit.append_events(repo.root, [event])
+    return SyncReport(applied=count, rebuilt=True), snapshot

@@ -1,0 +1,79 @@
+"""What ``forest log`` lists: each custody act the index applied, in order, by ids.
+
+Stores: nothing.
+Refuses: nothing (an act the ledger on disk no longer holds is left out).
+Returns: ``LogEntry`` values — act id, kind, the entry it is about, what it made,
+signer, time, and (actlog.py) the bound section and the words; never a body.
+Test: tests/custody/test_repository.py, tests/doors/test_cli.py
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from forest_files.custody.replay import applied_ids
+from forest_files.ledger.acts import Act
+from forest_files.ledger.kinds import (
+    AdoptAct,
+    EraseAct,
+    RebindAct,
+    ResolveAct,
+    RetireAct,
+    SealAct,
+    SupersedeAct,
+)
+from forest_files.ledger.segments import read_ledger
+from forest_files.store.forest import ForestStore
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    """One custody act: ``subject`` is the entry it is about, ``result`` what it made."""
+
+    act_id: str
+    kind: str
+    subject: str
+    result: str
+    by: str
+    created_at: str
+    selector: str = ""  # the bound section the act is about (actlog.py), if any
+    words: str = ""  # the words it recorded, if any
+
+
+def log_of(store: ForestStore, ledger_dir: Path) -> list[LogEntry]:
+    """Custody acts in the order ``store`` applied them (bodies never included)."""
+    snapshot = read_ledger(ledger_dir)
+    from forest_files.custody.actlog import described
+
+    acts = [a for a in map(snapshot.acts.get, applied_ids(store)) if a is not None]
+    said = described(store, acts)
+    out: list[LogEntry] = []
+    for act in acts:
+        selector, words = said.get(act.id, ("", ""))
+        out.append(replace(_log_entry(act), selector=selector, words=words))
+    return out
+
+
+def _log_entry(act: Act) -> LogEntry:
+    """What ``forest log`` shows of one act: ids, signer and time, never a body."""
+    p = act.payload
+    if isinstance(p, RebindAct):
+        return LogEntry(act.id, act.kind, p.selector, p.binding, p.by, p.at)
+    if isinstance(p, RetireAct):
+        return LogEntry(act.id, act.kind, p.binding, p.binding, p.by, p.at)
+    if isinstance(p, EraseAct):
+        return LogEntry(act.id, act.kind, p.body_hash, act.id, p.by, p.at)
+    if isinstance(p, SealAct):
+        record = p.record
+        return LogEntry(act.id, act.kind, p.target, record.content_id, p.signer, record.created_at)
+    entry = p.entry
+    if isinstance(p, AdoptAct):
+        subject = p.binding.selector if p.binding is not None else entry.content_id
+    elif isinstance(p, SupersedeAct):
+        subject = p.old
+    elif isinstance(p, ResolveAct):
+        subject = p.pick
+    else:
+        subject = entry.content_id
+    return LogEntry(act.id, act.kind, subject, entry.content_id, p.signer, entry.created_at)

@@ -1,0 +1,133 @@
+"""The one write path of custody: planned acts applied, authority judged, one segment.
+
+Stores: one ledger segment per call (with the bodies it needs) and the index rows
+its acts make, in one transaction; each recorded act, and each refusal (its
+type's code, never its message), in the local audit log.
+Refuses: a signature without authority over a path an act touches or the caller
+names (``AuthorityRefused``; an act tied to no path is judged over ``**``); a
+body over ``[policy] max_body_bytes``; everything the applier refuses. A refusal
+leaves nothing: the segment (not in git yet) and any early bodies are removed.
+Returns: the ``Applied`` result of each act, in order.
+Test: tests/custody/test_repository.py
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from pathlib import Path
+
+from forest_files.custody import auditlog as audit
+from forest_files.custody.apply import Applied, Applier
+from forest_files.custody.config import ForestConfig, may_act
+from forest_files.custody.repo_face import Custodian, Recorded
+from forest_files.custody.sync import mark_segments
+from forest_files.custody.tombscan import TombstoneHit
+from forest_files.kernel.errors import AuthorityRefused, ForestError
+from forest_files.ledger.acts import Act
+from forest_files.ledger.early_bodies import EarlyBodies
+from forest_files.ledger.segments import read_body, write_segment
+from forest_files.store.forest import ForestStore
+
+
+def authorize(repo: Custodian, path: str | None, by: str) -> None:
+    """``Repository.authorize``: refused (and audited) unless ``by`` may act on ``path``."""
+    if path is not None and not may_act(repo.config, path, by):
+        refused = AuthorityRefused(
+            f"{by!r} holds no authority over {path} ([authority] in forest.toml); "
+            "ask a listed holder to record this"
+        )
+        audit_refusal(repo.root, refused, by, (path,))
+        raise refused
+
+
+def authorize_pathless(repo: Custodian, act: Act) -> None:
+    """``Repository.authorize_pathless``: judged as a path only ``**`` matches."""
+    by = act.payload.signer
+    if not may_act(repo.config, None, by):
+        refused = AuthorityRefused(
+            f"{by!r} holds no authority over acts tied to no path ('**' in [authority] "
+            f"of forest.toml); ask a holder of '**' to record this {act.kind}"
+        )
+        audit_refusal(repo.root, refused, by, (act.id,))
+        raise refused
+
+
+def record(
+    repo: Custodian,
+    store: ForestStore,
+    build: Callable[[ForestStore], Recorded],
+    *,
+    bodies_first: Mapping[str, str] | None,
+    also_judge: str | None,
+    on_refusal: Callable[[BaseException], None] | None,
+) -> list[Applied]:
+    """``Repository.record`` once the index is synced (its docstring says how)."""
+    written: Path | None = None
+    early: EarlyBodies | None = None
+    planned: list[Act] = []
+    try:
+        with store.atomic():
+            # Started under the write lock: another recorder cannot be placing
+            # (or discarding) the same body files meanwhile.
+            if bodies_first:
+                early = EarlyBodies(repo.ledger_dir, bodies_first)
+            acts, bodies = build(store)
+            planned = acts
+            within_policy(repo.config, bodies)
+
+            def read(body_hash: str) -> str | None:
+                text = bodies.get(body_hash)
+                return text if text is not None else read_body(repo.ledger_dir, body_hash)
+
+            results = Applier(store, read, live=True).apply_many(acts)
+            for result in results:
+                paths = set(result.paths) | ({also_judge} if also_judge else set())
+                for path in sorted(paths):
+                    repo.authorize(path, result.act.payload.signer)
+                if not paths:  # tied to no path: judged as one only '**' matches
+                    repo.authorize_pathless(result.act)
+            done = early.finish() if early is not None else frozenset()
+            rest = {h: text for h, text in bodies.items() if h not in done}
+            segment = write_segment(repo.ledger_dir, acts, rest)
+            written = segment.path
+            mark_segments(store, repo.ledger_dir, [segment.name])
+    except BaseException as exc:
+        if written is not None:  # not committed to git yet: nobody can hold it
+            written.unlink(missing_ok=True)
+        if early is not None:
+            early.discard()
+        if isinstance(exc, ForestError) and not isinstance(exc, AuthorityRefused):
+            if on_refusal is not None:  # the caller audits it, with its targets
+                on_refusal(exc)
+            else:
+                targets = exc.targets if isinstance(exc, TombstoneHit) else ()
+                signer = planned[0].payload.signer if planned else "local"
+                audit_refusal(repo.root, exc, signer, targets)
+        raise
+    audit.append_events(repo.root, [_ceremony(r) for r in results])
+    return results
+
+
+def audit_refusal(root: Path, exc: BaseException, by: str, targets: tuple[str, ...]) -> None:
+    """A refusal, in the local audit log: its type's code, never its message."""
+    event = audit.Event("refusal", "refused", audit.reason_of(exc), by, targets)
+    audit.append_events(root, [event])
+    audit.mark_recorded(exc)  # the CLI's error boundary then records nothing more
+
+
+def within_policy(config: ForestConfig, bodies: Mapping[str, str]) -> None:
+    limit = config.max_body_bytes
+    for text in bodies.values():
+        size = len(text.encode("utf-8"))
+        if size > limit:
+            raise ForestError(
+                f"a body of {size} bytes is over [policy] max_body_bytes = {limit} "
+                "in forest.toml; bind a smaller section or raise the limit"
+            )
+
+
+def _ceremony(result: Applied) -> audit.Event:
+    """A recorded act, in the local audit log: ids and paths, never text."""
+    act = result.act
+    targets = (act.id, *result.produced, *sorted(result.paths))
+    return audit.Event(act.kind, "ok", "recorded", act.payload.signer, targets, act_id=act.id)
