@@ -10,6 +10,7 @@ draws fresh ones each run (use it when changing the code under them).
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -28,6 +29,12 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     cores, 443 s with two)."""
     return (os.cpu_count() or 1) + 1
 
+
+# pytest caches each test module's assertion-rewritten code as a .pyc (tests/**/__pycache__,
+# git-ignored, kept out of the sdist) unless bytecode writing is off. Where
+# PYTHONDONTWRITEBYTECODE is set, every worker of every run rewrote all 150 modules again
+# (about 10 s of CPU each, a third of collection); a run writes them once.
+sys.dont_write_bytecode = False
 
 settings.register_profile("repeatable", derandomize=True, print_blob=True)
 settings.register_profile("explore", derandomize=False, print_blob=True)

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from helpers.cli import forest, kinds, ok
 from helpers.git import commit_all, make_repo, write
+from helpers.template import reused
 
 import forest_files.doors.cli  # noqa: F401  (registers every command)
 from forest_files.custody.bindings import all_bindings
@@ -29,9 +30,7 @@ def segments(repo: Path) -> list[str]:
     return sorted(p.name for p in (repo / ".forest" / "ledger" / "segments").iterdir())
 
 
-@pytest.fixture
-def nested(tmp_path: Path) -> Path:
-    """canon.md bound three times: the file, its H1, and the H2 inside it."""
+def _build_nested(tmp_path: Path) -> Path:
     root = make_repo(tmp_path)
     ok(root, "init")
     write(root, "canon.md", NESTED)
@@ -40,6 +39,13 @@ def nested(tmp_path: Path) -> Path:
     ok(root, "adopt", "canon.md", "canon.md#Canon", "canon.md#Rules", "other.md", "--words", WORDS)
     commit_all(root, "adopt")
     return root
+
+
+@pytest.fixture
+def nested(tmp_path: Path) -> Path:
+    """canon.md bound three times: the file, its H1, and the H2 inside it."""
+    # A private copy of one built once per worker process (template.reused).
+    return reused((__name__, "nested"), tmp_path / "repo", _build_nested)
 
 
 def _typo(root: Path) -> None:

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from helpers.cli import forest, ok
 from helpers.git import commit_all, git, make_repo, write
+from helpers.template import reused
 from typer.testing import Result
 
 import forest_files.doors.cli  # noqa: F401  (registers every command)
@@ -67,8 +68,7 @@ def segments(repo: Path) -> list[str]:
     return sorted(p.name for p in folder.iterdir()) if folder.is_dir() else []
 
 
-@pytest.fixture
-def repo(tmp_path: Path) -> Path:
+def _build_repo(tmp_path: Path) -> Path:
     path = make_repo(tmp_path)
     ok(path, "init")
     write(path, "canon.md", CANON)
@@ -77,12 +77,24 @@ def repo(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def bound(repo: Path) -> Path:
-    """``canon.md#Canon/Rules`` adopted and committed."""
+def repo(tmp_path: Path) -> Path:
+    # A private copy of one built once per worker process (template.reused).
+    return reused((__name__, "repo"), tmp_path / "repo", _build_repo)
+
+
+def _build_bound(tmp_path: Path) -> Path:
+    repo = _build_repo(tmp_path)
     adopt(repo, "canon.md#Rules", "--words", WORDS)
     commit_all(repo, "adopt rules")
     assert kinds(repo) == ["clean"]
     return repo
+
+
+@pytest.fixture
+def bound(tmp_path: Path) -> Path:
+    """``canon.md#Canon/Rules`` adopted and committed (a private copy of one built once
+    per worker process)."""
+    return reused((__name__, "bound"), tmp_path / "repo", _build_bound)
 
 
 def edit(repo: Path, old: str, new: str, relpath: str = "canon.md") -> None:

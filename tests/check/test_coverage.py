@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from helpers import cli as in_process
 from helpers.git import commit_all, git, make_repo, write
+from helpers.template import reused
 
 import forest_files.doors.cli  # noqa: F401  (registers every command)
 from forest_files.check.coverage import unbound
@@ -53,8 +54,12 @@ def forest(repo: Path, *args: str) -> subprocess.CompletedProcess[str]:
 
 def custody(tmp_path: Path, require: str = REQUIRE_FILE, name: str = "repo") -> Path:
     """``forest init`` with ``require`` appended to forest.toml, one adopted file,
-    committed on ``main``."""
-    repo = make_repo(tmp_path, name)
+    committed on ``main``: a private copy of one built once per worker process."""
+    return reused((__name__, require), tmp_path / name, lambda d: _custody(d, require))
+
+
+def _custody(tmp_path: Path, require: str) -> Path:
+    repo = make_repo(tmp_path)
     in_process.ok(repo, "init")  # the set-up, in process: the doors under test run below
     toml = repo / "forest.toml"
     toml.write_text(toml.read_text(encoding="utf-8") + require, encoding="utf-8")

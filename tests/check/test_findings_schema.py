@@ -24,6 +24,7 @@ import pytest
 from helpers import cli as in_process
 from helpers.custody import init_and_adopt
 from helpers.git import commit_all, git, git_env, make_repo, write
+from helpers.template import reused
 
 from forest_files.check.findings import SCHEMA_VERSION
 from forest_files.check.kinds import KINDS
@@ -83,15 +84,20 @@ def test_schema_file_is_what_the_models_make_accepted() -> None:
     assert kinds == list(KINDS)
 
 
-@pytest.fixture
-def repo(tmp_path: Path) -> Path:
-    """docs/guide.md#Guide/One and #Guide/Two adopted on main; HEAD on ``feature``."""
+def _build_repo(tmp_path: Path) -> Path:
     root = make_repo(tmp_path)
     write(root, "docs/guide.md", DOC)
     init_and_adopt(root, ["docs/guide.md#Guide/One", "docs/guide.md#Guide/Two"])
     commit_all(root, "adopt")
     git(root, "checkout", "-q", "-b", "feature")
     return root
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    """docs/guide.md#Guide/One and #Guide/Two adopted on main; HEAD on ``feature``."""
+    # A private copy of one built once per worker process (template.reused).
+    return reused((__name__, "repo"), tmp_path / "repo", _build_repo)
 
 
 def test_every_door_clean_json_validates_accepted(repo: Path) -> None:

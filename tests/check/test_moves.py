@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from helpers.cli import findings, forest, ok, runner
 from helpers.git import commit_all, git, git_env, make_repo, write
+from helpers.template import reused
 
 import forest_files.doors.cli  # noqa: F401  (registers every command)
 from forest_files import gitio
@@ -45,8 +46,7 @@ def shell(repo: Path, command: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-@pytest.fixture
-def repo(tmp_path: Path) -> Path:
+def _build_repo(tmp_path: Path) -> Path:
     path = make_repo(tmp_path)
     ok(path, "init")
     write(path, "a.md", DOC)
@@ -54,6 +54,12 @@ def repo(tmp_path: Path) -> Path:
     ok(path, "adopt", "a.md#Keep", "a.md#Other", "--words", WORDS)
     commit_all(path, "adopt")
     return path
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    # A private copy of one built once per worker process (template.reused).
+    return reused((__name__, "repo"), tmp_path / "repo", _build_repo)
 
 
 def _route(finding: dict[str, Any], label_part: str) -> str:

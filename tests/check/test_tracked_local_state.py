@@ -22,6 +22,7 @@ import pytest
 from helpers.cli import forest
 from helpers.custody import init_and_adopt
 from helpers.git import commit_all, git, git_env, make_repo, write
+from helpers.template import reused
 
 from forest_files.doors import hooks as githooks
 
@@ -55,13 +56,18 @@ def door(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
 DOORS = (["check"], ["check", "--staged"], ["check", "--rev", "HEAD"], ["verify"], ["ci"])
 
 
-@pytest.fixture
-def repo(tmp_path: Path) -> Path:
+def _build_repo(tmp_path: Path) -> Path:
     root = make_repo(tmp_path)
     write(root, "canon.md", CANON)
     init_and_adopt(root, ["canon.md#Canon/Rules"])
     commit_all(root, "adopt")
     return root
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    # A private copy of one built once per worker process (template.reused).
+    return reused((__name__, "repo"), tmp_path / "repo", _build_repo)
 
 
 def _plant(root: Path, what: str) -> str:

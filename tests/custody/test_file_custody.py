@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from helpers.cli import forest, ok
 from helpers.git import commit_all, git, make_repo, write
+from helpers.template import reused
 
 import forest_files.doors.cli  # noqa: F401  (registers every command)
 
@@ -22,13 +23,18 @@ def ledger_files(repo: Path) -> list[str]:
     return sorted(str(p.relative_to(root)) for p in root.rglob("*") if p.is_file())
 
 
-@pytest.fixture
-def repo(tmp_path: Path) -> Path:
+def _build_repo(tmp_path: Path) -> Path:
     path = make_repo(tmp_path)
     ok(path, "init")
     write(path, "canon.md", CANON)
     commit_all(path, "init")
     return path
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    # A private copy of one built once per worker process (template.reused).
+    return reused((__name__, "repo"), tmp_path / "repo", _build_repo)
 
 
 def refused(repo: Path, *targets: str, match: str) -> str:

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from helpers.git import commit_all, git, make_repo, write
+from helpers.template import reused
 
 from forest_files.custody.config import ConfigError
 from forest_files.custody.repository import Repository
@@ -22,12 +23,17 @@ ADA = "Ada Lovelace <ada@example.org>"
 WORDS = "I adopt this text as written"
 
 
-@pytest.fixture
-def origin(tmp_path: Path) -> Path:
+def _build_origin(tmp_path: Path) -> Path:
     repo = make_repo(tmp_path, "origin")
     Repository.init(repo).close()
     commit_all(repo, "forest init")
     return repo
+
+
+@pytest.fixture
+def origin(tmp_path: Path) -> Path:
+    # A private copy of one built once per worker process (template.reused).
+    return reused((__name__, "origin"), tmp_path / "origin", _build_origin)
 
 
 def clone(src: Path, dest: Path) -> Path:

@@ -10,6 +10,7 @@ whole-file binding. Every refusal is one ``forest:`` line and writes nothing.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sqlite3
@@ -19,15 +20,20 @@ import sys
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
 
+import forest_files.doors.cli  # noqa: F401  (registers every command)
 from forest_files.custody.special import git_mode_kind, special_path_reason
 from forest_files.doors import hooks as githooks
+from forest_files.doors.cli import app
 from tests.helpers.custody import age_files, init_and_adopt
 from tests.helpers.git import commit_all, git, git_env, make_repo, write
+from tests.helpers.template import built_once, copy_repo
 
 CANON = "# Canon\n\n## Rules\n\nThe first rule stands.\n\n## Elsewhere\n\nOther words.\n"
 RULES = "canon.md#Canon/Rules"
 WORDS = "I adopt these words as written"
+runner = CliRunner()
 needs_fifo = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs named pipes")
 
 
@@ -38,9 +44,15 @@ def _run(root: Path, *args: str, timeout: float = 120) -> subprocess.CompletedPr
     )
 
 
-def forest(root: Path, *args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
-    code = "from forest_files.doors.cli import main; main()"
-    return _run(root, sys.executable, "-c", code, *args, timeout=timeout)
+def forest(root: Path, *args: str, timeout: float = 0) -> subprocess.CompletedProcess[str]:
+    """``forest ARGS`` in ``root``: in this process (the rule, not the process, is the
+    subject); in a process of its own with ``timeout`` where a FIFO could block a read."""
+    if timeout:
+        code = "from forest_files.doors.cli import main; main()"
+        return _run(root, sys.executable, "-c", code, *args, timeout=timeout)
+    with contextlib.chdir(root):
+        result = runner.invoke(app, list(args))
+    return subprocess.CompletedProcess(args, result.exit_code, result.stdout, result.stderr)
 
 
 def snapshot(root: Path) -> dict[str, bytes | str]:
@@ -68,7 +80,7 @@ def snapshot(root: Path) -> dict[str, bytes | str]:
 
 
 def refused(
-    root: Path, *args: str, match: str, timeout: float = 120
+    root: Path, *args: str, match: str, timeout: float = 0
 ) -> subprocess.CompletedProcess[str]:
     """``forest ARGS`` exits 1 with one ``forest:`` line matching ``match`` on stderr,
     and every byte under ``root`` (ledger, index, files, .git) is as before."""
@@ -83,16 +95,26 @@ def refused(
     return proc
 
 
-@pytest.fixture
-def repo(tmp_path: Path) -> Path:
-    """``canon.md#Canon/Rules`` adopted and committed, every file aged."""
-    root = make_repo(tmp_path)
+def _adopted(directory: Path) -> Path:
+    root = make_repo(directory)
     write(root, "canon.md", CANON)
     init_and_adopt(root, [RULES])
     commit_all(root, "adopt")
     age_files(root)
     assert forest(root, "check").returncode == 0  # the index records the aged ledger
     return root
+
+
+@pytest.fixture(scope="module")
+def _template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return built_once(tmp_path_factory, _adopted)
+
+
+@pytest.fixture
+def repo(_template: Path, tmp_path: Path) -> Path:
+    """``canon.md#Canon/Rules`` adopted and committed, every file aged (a private copy
+    of one repository built once for the module)."""
+    return copy_repo(_template, tmp_path / "repo")
 
 
 # --- the pure rule ----------------------------------------------------------------------
@@ -324,7 +346,8 @@ def _replace(root: Path, kind: str) -> None:
 @pytest.mark.parametrize("kind", ["symlink", "directory", pytest.param("fifo", marks=needs_fifo)])
 def test_restore_non_regular_file_at_bound_path_refused(repo: Path, kind: str) -> None:
     _replace(repo, kind)
-    refused(repo, "restore", RULES, match=f"canon.md: not a regular file ({kind})", timeout=20)
+    timeout = 20 if kind == "fifo" else 0  # a FIFO in a process of its own: it must not block
+    refused(repo, "restore", RULES, match=f"canon.md: not a regular file ({kind})", timeout=timeout)
 
 
 def test_restore_deleted_whole_file_binding_recovers(tmp_path: Path) -> None:

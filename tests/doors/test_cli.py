@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from helpers.git import commit_all, make_repo
+from helpers.template import reused
 from typer.testing import CliRunner
 
 from forest_files.custody.repository import Repository
@@ -27,8 +28,7 @@ def forest(*args: str) -> tuple[int, str, str]:
     return result.exit_code, result.stdout, result.stderr
 
 
-@pytest.fixture
-def repo(tmp_path: Path) -> Path:
+def _build_repo(tmp_path: Path) -> Path:
     path = make_repo(tmp_path)
     code, out, _ = forest("init", "--repo", str(path))
     assert code == 0, out
@@ -36,6 +36,12 @@ def repo(tmp_path: Path) -> Path:
         r.adopt_text("Some ground.", words="I adopt this as written", by="Ada <ada@example.org>")
     commit_all(path, "init")
     return path
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    # A private copy of one built once per worker process (template.reused).
+    return reused((__name__, "repo"), tmp_path / "repo", _build_repo)
 
 
 def test_init_creates_layout_and_twice_refused(tmp_path: Path) -> None:

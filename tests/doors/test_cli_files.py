@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from helpers.git import commit_all, make_repo, write
+from helpers.template import reused
 from typer.testing import CliRunner, Result
 
 import forest_files.doors.cli  # noqa: F401  (registers every command)
@@ -24,13 +25,18 @@ def forest(repo: Path, *args: str) -> Result:
     return runner.invoke(app, [*args, "--repo", str(repo)])
 
 
-@pytest.fixture
-def repo(tmp_path: Path) -> Path:
+def _build_repo(tmp_path: Path) -> Path:
     path = make_repo(tmp_path)
     assert forest(path, "init").exit_code == 0
     write(path, "canon.md", CANON)
     commit_all(path, "init")
     return path
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    # A private copy of one built once per worker process (template.reused).
+    return reused((__name__, "repo"), tmp_path / "repo", _build_repo)
 
 
 def no_sentinel(result: Result, *, exit_code: int = 0) -> Result:

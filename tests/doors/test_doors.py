@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from helpers.custody import BY, DOC, init_and_adopt
 from helpers.git import commit_all, git, git_env, make_repo, write
+from helpers.template import reused
 
 from forest_files.check.findings import WORDS_PLACEHOLDER, Route
 from forest_files.custody.repository import Repository
@@ -41,14 +42,19 @@ def _imports(proc: subprocess.CompletedProcess[str]) -> set[str]:
     return set(line.removeprefix("imports: ").split())
 
 
-@pytest.fixture
-def bound(tmp_path: Path) -> Path:
+def _build_bound(tmp_path: Path) -> Path:
     root = make_repo(tmp_path)
     write(root, "a.md", DOC)
     write(root, "b.md", "# B\n\nbee\n")
     init_and_adopt(root, ["a.md#Keep", "b.md"])
     commit_all(root, "adopt")
     return root
+
+
+@pytest.fixture
+def bound(tmp_path: Path) -> Path:
+    # A private copy of one built once per worker process (template.reused).
+    return reused((__name__, "bound"), tmp_path / "repo", _build_bound)
 
 
 HOSTILE = ["it's.md", "`touch pwned`.md", "$(touch pwned).md", "-dash.md", "sp ace.md", "é.md"]

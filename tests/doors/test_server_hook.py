@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 from helpers.git import commit_all, git, make_repo, write
+from helpers.template import built_once, copy_repo
 from typer.testing import CliRunner
 
 import forest_files.doors.cli  # noqa: F401  (registers every command)
@@ -88,11 +89,9 @@ def serve(tmp_path: Path) -> Path:
     return bare
 
 
-@pytest.fixture
-def served(tmp_path: Path) -> tuple[Path, Path]:
-    """(clone, bare): canon.md#Rules adopted in the clone and pushed to ``main``."""
-    bare = serve(tmp_path)
-    clone = make_repo(tmp_path, "clone")
+def _served(directory: Path) -> Path:
+    bare = serve(directory)
+    clone = make_repo(directory, "clone")
     forest(clone, "init")
     write(clone, "canon.md", CANON)
     commit_all(clone, "files")
@@ -100,6 +99,22 @@ def served(tmp_path: Path) -> tuple[Path, Path]:
     commit_all(clone, "adopt")
     git(clone, "remote", "add", "origin", str(bare))
     landed(clone, bare, "main")
+    return directory
+
+
+@pytest.fixture(scope="module")
+def _served_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return built_once(tmp_path_factory, _served)
+
+
+@pytest.fixture
+def served(_served_template: Path, tmp_path: Path) -> tuple[Path, Path]:
+    """(clone, bare): canon.md#Rules adopted in the clone and pushed to ``main`` (the
+    first push judged by the server hook); private copies of a pair built once per
+    module, the clone's ``origin`` pointed at its own copy of the bare repository."""
+    bare = copy_repo(_served_template / "server.git", tmp_path / "server.git")
+    clone = copy_repo(_served_template / "clone", tmp_path / "clone")
+    git(clone, "remote", "set-url", "origin", str(bare))
     return clone, bare
 
 

@@ -9,6 +9,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 from helpers.git import commit_all, git, make_repo, write
+from helpers.template import reused
 from typer.testing import CliRunner
 
 from forest_files.check.text import one_line
@@ -62,15 +63,7 @@ def _base_repo(tmp_path: Path, name: str) -> Path:
     return path
 
 
-@pytest.fixture
-def repo(tmp_path: Path) -> Path:
-    """main: docs/guide.md#Guide/One and #Guide/Two bound by Ada; HEAD on ``feature``.
-
-    Workaround, to drop once fixed: ``files.record._bind_act`` gives a bind act
-    only its entry's ``write`` act as dep, not the ``root`` act that adopted it,
-    so a commit's ledger replays only when the bind happens to sort after the
-    root (about half the time per binding). Retry until the base replays.
-    """
+def _build_repo(tmp_path: Path) -> Path:
     for attempt in range(40):
         path = _base_repo(tmp_path, f"repo{attempt}")
         try:
@@ -80,6 +73,19 @@ def repo(tmp_path: Path) -> Path:
         git(path, "checkout", "-q", "-b", "feature")
         return path
     raise AssertionError("no base ledger replayed in 40 attempts")
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    """main: docs/guide.md#Guide/One and #Guide/Two bound by Ada; HEAD on ``feature``.
+
+    Workaround, to drop once fixed: ``files.record._bind_act`` gives a bind act
+    only its entry's ``write`` act as dep, not the ``root`` act that adopted it,
+    so a commit's ledger replays only when the bind happens to sort after the
+    root (about half the time per binding). Retry until the base replays.
+    """
+    # A private copy of one built once per worker process (template.reused).
+    return reused((__name__, "repo"), tmp_path / "repo0", _build_repo)
 
 
 def edit(repo: Path, old: str, new: str) -> None:

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from helpers.git import commit_all, git, make_repo, write
 from helpers.ledger import delete_body
+from helpers.template import reused
 from typer.testing import CliRunner
 
 from forest_files.custody.applied import act_paths
@@ -43,10 +44,7 @@ def config_text(*holders: str, everything: str = AUTHOR) -> str:
     )
 
 
-@pytest.fixture
-def repo(tmp_path: Path) -> Path:
-    """main: forest.toml governing docs/** by Ada (and ``**`` by the committer), one
-    adopted file; HEAD on ``feature``."""
+def _build_repo(tmp_path: Path) -> Path:
     path = make_repo(tmp_path)
     Repository.init(path, project_id="p-range").close()
     write(path, "forest.toml", config_text(ADA))
@@ -54,6 +52,14 @@ def repo(tmp_path: Path) -> Path:
     commit_all(path, "base")
     git(path, "checkout", "-q", "-b", "feature")
     return path
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    """main: forest.toml governing docs/** by Ada (and ``**`` by the committer), one
+    adopted file; HEAD on ``feature``."""
+    # A private copy of one built once per worker process (template.reused).
+    return reused((__name__, "repo"), tmp_path / "repo", _build_repo)
 
 
 def adopt(repo: Path, body: str, by: str = ADA, path: str | None = None) -> str:

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from helpers.acts import raw_line
 from helpers.git import commit_all, git, make_repo, write
+from helpers.template import reused
 from typer.testing import CliRunner
 
 from forest_files.custody.bindings import all_bindings
@@ -43,9 +44,7 @@ def forest(*args: str) -> tuple[int, str, str]:
     return result.exit_code, result.stdout, result.stderr
 
 
-@pytest.fixture
-def repo(tmp_path: Path) -> Path:
-    """canon/** governed by Ada; one bound heading; HEAD on ``feature``."""
+def _build_repo(tmp_path: Path) -> Path:
     path = make_repo(tmp_path)
     Repository.init(path, project_id=PROJECT).close()
     write(
@@ -61,6 +60,13 @@ def repo(tmp_path: Path) -> Path:
     commit_all(path, "canon under custody")
     git(path, "checkout", "-q", "-b", "feature")
     return path
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    """canon/** governed by Ada; one bound heading; HEAD on ``feature``."""
+    # A private copy of one built once per worker process (template.reused).
+    return reused((__name__, "repo"), tmp_path / "repo", _build_repo)
 
 
 def _acts(repo: Path) -> list[Any]:

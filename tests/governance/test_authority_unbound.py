@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from helpers.git import commit_all, git, make_repo, write
 from helpers.ledger import delete_body
+from helpers.template import reused
 
 from forest_files.custody.applied import chain_deps
 from forest_files.custody.bindings import all_bindings
@@ -46,9 +47,7 @@ def _toml(everything: bool = True) -> str:
     return f'[project]\nid = "{PROJECT}"\n\n[authority]\n{top}"canon/**" = ["{ADA}"]\n'
 
 
-@pytest.fixture
-def repo(tmp_path: Path) -> Path:
-    """canon/** governed by Ada, ``**`` by the committer; one bound heading; on feature."""
+def _build_repo(tmp_path: Path) -> Path:
     path = make_repo(tmp_path)
     Repository.init(path, project_id=PROJECT).close()
     write(path, "forest.toml", _toml())
@@ -59,6 +58,13 @@ def repo(tmp_path: Path) -> Path:
     commit_all(path, "canon under custody")
     git(path, "checkout", "-q", "-b", "feature")
     return path
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    """canon/** governed by Ada, ``**`` by the committer; one bound heading; on feature."""
+    # A private copy of one built once per worker process (template.reused).
+    return reused((__name__, "repo"), tmp_path / "repo", _build_repo)
 
 
 def _ledger(repo: Path) -> Path:

@@ -14,6 +14,7 @@ from forest_files.custody.repository import Repository
 from forest_files.custody.targets import read_section
 from forest_files.kernel.hashing import hash_body
 from tests.helpers.git import commit_all, make_repo, write
+from tests.helpers.template import reused
 
 BY = "t <t@example.org>"
 MAX = 1 << 20
@@ -63,7 +64,12 @@ DOC = "# Title\n\n## Keep\n\nkept words\n\n## Other\n\nother words\n"
 
 def two_bound_files(tmp_path: Path) -> Path:
     """A committed repository binding ``a.md#Keep`` and ``b.md#Keep`` (both ``DOC``
-    shaped), every file aged past the racy-clean window."""
+    shaped), every file aged past the racy-clean window, at ``tmp_path / "repo"`` (a
+    private copy of one built once per worker process)."""
+    return reused(("two_bound_files",), tmp_path / "repo", _two_bound_files)
+
+
+def _two_bound_files(tmp_path: Path) -> Path:
     root = make_repo(tmp_path)
     write(root, "a.md", DOC)
     write(root, "b.md", DOC.replace("kept", "second"))

@@ -4,11 +4,18 @@ A copy is the whole directory, ``.git`` included (``shutil.copytree``, symlinks 
 as symlinks): its own objects, index, refs and local state, nothing shared with the
 original or another copy. Build only what every test of the module starts from;
 hooks (which record paths) are installed on the copy.
+
+``reused`` does the same for a shared builder (``helpers.custody.two_bound_files``,
+``helpers.watch.bound_repo``): built once per worker process for each set of
+arguments, in a directory removed when the process ends. A copy skips the set-up's
+fsyncs (store, ledger) that made up most of its time.
 """
 
 from __future__ import annotations
 
+import atexit
 import shutil
+import tempfile
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -39,3 +46,19 @@ def built_once(factory: pytest.TempPathFactory, build: Callable[[Path], Path]) -
 def copy_repo(template: Path, dest: Path) -> Path:
     """A private copy of ``template`` at ``dest`` (which must not exist)."""
     return Path(shutil.copytree(template, dest, symlinks=True))
+
+
+_BUILT: dict[tuple[object, ...], Path] = {}
+_ROOT = tempfile.gettempdir()  # at import: never a directory a test points TMPDIR at
+
+
+def reused(key: tuple[object, ...], dest: Path, build: Callable[[Path], Path]) -> Path:
+    """A private copy at ``dest`` of the repository ``build(directory)`` returns, built
+    once per worker process for ``key`` (everything the build depends on)."""
+    template = _BUILT.get(key)
+    if template is None or not template.is_dir():
+        home = Path(tempfile.mkdtemp(prefix="forest-template-", dir=_ROOT))
+        atexit.register(shutil.rmtree, home, True)
+        with isolated():  # the fixed git, whatever the first caller's test changed
+            template = _BUILT[key] = build(home)
+    return copy_repo(template, dest)

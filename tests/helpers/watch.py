@@ -21,6 +21,7 @@ from forest_files.kernel.paths import WATCH_STATE
 from tests.helpers.custody import DOC, age_files, init_and_adopt
 from tests.helpers.git import commit_all, make_repo, write
 from tests.helpers.state import local_state
+from tests.helpers.template import reused
 
 TIMEOUT = 30.0  # seconds: generous on purpose
 FAST = WatchSettings(quiet=0.1, ceiling=1.0, grace=0.5, reconcile=3600)
@@ -28,7 +29,12 @@ EDITED = DOC.replace("kept words", "edited words")
 
 
 def bound_repo(tmp_path: Path, *, files: int = 1) -> Path:
-    """``a.md`` (and ``f1.md`` … for ``files`` > 1) bound at ``#Keep``, committed, aged."""
+    """``a.md`` (and ``f1.md`` … for ``files`` > 1) bound at ``#Keep``, committed, aged,
+    at ``tmp_path / "repo"`` (a private copy of one built once per worker process)."""
+    return reused(("bound_repo", files), tmp_path / "repo", lambda d: _bound_repo(d, files))
+
+
+def _bound_repo(tmp_path: Path, files: int) -> Path:
     root = make_repo(tmp_path)
     write(root, "a.md", DOC)
     names = ["a.md"]

@@ -20,6 +20,7 @@ from typing import Any
 
 import pytest
 from helpers.git import commit_all, git, make_repo, write
+from helpers.template import reused
 from typer.testing import CliRunner
 
 from forest_files.custody.repository import GroundEntry, Repository
@@ -93,7 +94,12 @@ def ledger_act_ids(repo: Path) -> set[str]:
 
 @pytest.fixture
 def origin(tmp_path: Path) -> Path:
-    """A bare origin holding one commit of an initialised forest (no acts yet)."""
+    """A bare origin holding one commit of an initialised forest (no acts yet): a
+    private copy of one built once per worker process."""
+    return reused((__name__, "origin"), tmp_path / "origin.git", _build_origin)
+
+
+def _build_origin(tmp_path: Path) -> Path:
     bare = make_repo(tmp_path, "origin.git", bare=True)
     seed = make_repo(tmp_path, "seed")
     Repository.init(seed, project_id="proj-ledger-git").close()

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from helpers.acts import entry_record, sample_act
 from helpers.git import commit_all, git, make_repo
+from helpers.template import reused
 
 import forest_files.custody.sync as sync_module
 from forest_files.custody.repository import Repository
@@ -30,12 +31,17 @@ ADA = "Ada Lovelace <ada@example.org>"
 WORDS = "I adopt this text as written"
 
 
-@pytest.fixture
-def origin(tmp_path: Path) -> Path:
+def _build_origin(tmp_path: Path) -> Path:
     repo = make_repo(tmp_path, "origin")
     Repository.init(repo).close()
     commit_all(repo, "forest init")
     return repo
+
+
+@pytest.fixture
+def origin(tmp_path: Path) -> Path:
+    # A private copy of one built once per worker process (template.reused).
+    return reused((__name__, "origin"), tmp_path / "origin", _build_origin)
 
 
 def ledger(repo: Path) -> Path:
