@@ -17,6 +17,7 @@ Test: tests/ledger/test_ledger_codec.py
 
 from __future__ import annotations
 
+import hashlib
 import heapq
 import json
 from collections.abc import Callable, Container, Iterable, Mapping
@@ -27,7 +28,13 @@ from typing import Any
 
 from forest_files.kernel import bounds
 from forest_files.kernel.errors import ForestError
-from forest_files.kernel.hashing import canonical_json, sha256_text
+from forest_files.kernel.hashing import (
+    canonical_bytes,
+    canonical_json,
+    canonical_object,
+    reference_json,
+    sha256_text,
+)
 from forest_files.ledger import versions
 
 # Named here too (explicit re-exports): readers of the format import them from the codec.
@@ -91,31 +98,56 @@ def make_act(kind: str, deps: Iterable[str], fields: Mapping[str, Any], *, scope
     clash = RESERVED_KEYS.intersection(fields)
     if clash:
         raise ForestError(f"act fields may not use reserved keys {sorted(clash)}")
+    version = versions.version_for(kind, fields)
+    envelope = {"v": version, "kind": kind, "deps": dep_list, "scope": scope}
+    built = _compiled(kind, {**fields, **envelope, "id": _PLACEHOLDER})
+    if built is not None:
+        return built
     try:
-        version = versions.version_for(kind, fields)
-        envelope = {"v": version, "kind": kind, "deps": dep_list, "scope": scope}
         # One encoding gives both the id's text and the line: the line with a
         # placeholder id, its id member cut out exactly as a reader cuts it.
-        full: str | None = canonical_json({**fields, **envelope, "id": _PLACEHOLDER})
-        body_text = None if full is None else _without_id(full, _PLACEHOLDER)
-        if body_text is None:  # the placeholder occurs in the fields too: encode twice
-            body_text, full = canonical_json({**fields, **envelope}), None
-        act_id = sha256_text(body_text)
+        full: str | None = reference_json({**fields, **envelope, "id": _PLACEHOLDER})
+        body = None if full is None else _without_id_text(full, _PLACEHOLDER)
+        if body is None:  # the placeholder occurs in the fields too: encode twice
+            body, full = reference_json({**fields, **envelope}), None
+        act_id = sha256_text(body)
     except (TypeError, UnicodeEncodeError) as exc:
         raise ForestError(f"act fields must be JSON values of valid Unicode text: {exc}") from None
     # Round-trip through JSON so the stored fields are exactly what a reader
     # decodes (tuples become lists) and later mutation of the input is harmless.
-    obj = json.loads(body_text)
-    try:
-        act = _from_object(obj, act_id)
-    except LedgerError as exc:
-        raise ForestError(f"cannot build a {kind} act: {exc.reason}") from None
+    act = _built(kind, json.loads(body), act_id)
     if full is not None:
         # The line a reader checks: canonical iff the fields re-encode as they decode,
         # the very condition under which the id above is the one a reader computes.
         member = f'"id":"{_PLACEHOLDER}"'
         object.__setattr__(act, "line", full.replace(member, f'"id":"{act_id}"', 1))
     return act
+
+
+def _compiled(kind: str, obj: dict[str, Any]) -> Act | None:
+    """``make_act`` by the compiled codec: the act, or None when it cannot vouch that its
+    bytes are the json module's (a float, a tuple, a value it prints otherwise)."""
+    data = canonical_bytes(obj)
+    decoded = None if data is None else canonical_object(data)
+    if data is None or decoded != obj:
+        return None
+    body = _without_id(data, _PLACEHOLDER)
+    if body is None:
+        return None
+    act_id = hashlib.sha256(body).hexdigest()
+    del decoded["id"]
+    act = _built(kind, decoded, act_id)
+    member = f'"id":"{_PLACEHOLDER}"'.encode("ascii")
+    line = data.replace(member, f'"id":"{act_id}"'.encode("ascii"), 1)
+    object.__setattr__(act, "line", line.decode("utf-8"))
+    return act
+
+
+def _built(kind: str, obj: dict[str, Any], act_id: str) -> Act:
+    try:
+        return _from_object(obj, act_id)
+    except LedgerError as exc:
+        raise ForestError(f"cannot build a {kind} act: {exc.reason}") from None
 
 
 # A 64-hex id no act has (its member text is cut out of the encoding; see make_act).
@@ -162,32 +194,19 @@ def decode_line(line: bytes, *, segment: str, lineno: int) -> Act:
     def fail(reason: str, code: str = "malformed", act_id: str | None = None) -> LedgerError:
         return LedgerError(reason, segment=segment, line=lineno, act_id=act_id, code=code)
 
-    try:
-        text = line.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise fail(f"not UTF-8 (byte {exc.start})") from None
-    try:
-        obj = _DECODER.decode(text)
-    except (ValueError, RecursionError):
-        raise fail("not a JSON value") from None
-    if not isinstance(obj, dict):
-        raise fail("not a JSON object")
-    _check_version(obj.get("v"), fail)
-    try:
-        # Compared as text: the line decoded as UTF-8, so equal text is equal bytes (a
-        # lone surrogate the encoding could hold is in no decoded line).
-        canonical = canonical_json(obj)
-    except ForestError:
-        canonical = ""
-    if canonical != text:
-        raise fail(
-            "not canonical JSON (hand-edited? re-encoding changes the bytes)", "noncanonical"
-        )
+    obj = canonical_object(line)  # the compiled codec vouches for the line, or:
+    if obj is None:
+        obj = _reference_object(line, fail)
+    else:
+        _check_version(obj.get("v"), fail)
     claimed = obj.pop("id", None)
     if not isinstance(claimed, str):
         raise fail('"id" missing or not a string')
-    without = _without_id(text, claimed)
-    actual = sha256_text(canonical_json(obj) if without is None else without)
+    without = _without_id(line, claimed)
+    if without is None:
+        actual = sha256_text(canonical_json(obj))
+    else:
+        actual = hashlib.sha256(without).hexdigest()
     if claimed != actual:
         raise fail(
             f"act id {claimed} does not match its content (hashes to {actual})",
@@ -211,26 +230,60 @@ def decode_line(line: bytes, *, segment: str, lineno: int) -> Act:
         raise LedgerError(
             exc.reason, segment=segment, line=lineno, act_id=claimed, code=exc.code
         ) from None
-    object.__setattr__(act, "line", text)  # checked canonical above
+    object.__setattr__(act, "line", line.decode("utf-8"))  # checked canonical above
     return act
 
 
-def _without_id(text: str, claimed: str) -> str | None:
-    """The canonical ``text`` of an act minus its top-level ``"id"`` member, cut out
+def _reference_object(line: bytes, fail: Callable[..., LedgerError]) -> dict[str, Any]:
+    """The line's object by the json module, every refusal in its order: not UTF-8,
+    not JSON, not an object, its version, not canonical (the format's definition)."""
+    try:
+        text = line.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise fail(f"not UTF-8 (byte {exc.start})") from None
+    try:
+        obj = _DECODER.decode(text)
+    except (ValueError, RecursionError):
+        raise fail("not a JSON value") from None
+    if not isinstance(obj, dict):
+        raise fail("not a JSON object")
+    _check_version(obj.get("v"), fail)
+    try:
+        # Compared as text: the line decoded as UTF-8, so equal text is equal bytes (a
+        # lone surrogate the encoding could hold is in no decoded line).
+        canonical = reference_json(obj)
+    except ForestError:
+        canonical = ""
+    if canonical != text:
+        raise fail(
+            "not canonical JSON (hand-edited? re-encoding changes the bytes)", "noncanonical"
+        )
+    return obj
+
+
+def _without_id_text(text: str, claimed: str) -> str | None:
+    """``_without_id`` of text that may hold a lone surrogate (kept, for the encoding
+    of the id's text to refuse it as it always has)."""
+    cut = _without_id(text.encode("utf-8", "surrogatepass"), claimed)
+    return None if cut is None else cut.decode("utf-8", "surrogatepass")
+
+
+def _without_id(line: bytes, claimed: str) -> bytes | None:
+    """The canonical ``line`` of an act minus its top-level ``"id"`` member, cut out
     instead of encoded again; None when the id is not 64 hex digits or its member
-    text occurs more than once (the caller then re-encodes)."""
+    occurs more than once (the caller then re-encodes)."""
     if not is_hex64(claimed):
         return None
-    member = f'"id":"{claimed}"'
-    at = text.find(member)
-    if at < 0 or text.find(member, at + 1) >= 0:
+    member = b'"id":"' + claimed.encode("ascii") + b'"'
+    at = line.find(member)
+    if at < 0 or line.find(member, at + 1) >= 0:
         return None
     end = at + len(member)
-    if text[at - 1] == ",":
-        return text[: at - 1] + text[end:]
-    if text[end] == ",":
-        return text[:at] + text[end + 1 :]
-    return text[:at] + text[end:]
+    if line[at - 1 : at] == b",":
+        return line[: at - 1] + line[end:]
+    if line[end : end + 1] == b",":
+        return line[:at] + line[end + 1 :]
+    return line[:at] + line[end:]
 
 
 def _check_version(version: object, fail: Callable[[str, str], LedgerError]) -> None:
