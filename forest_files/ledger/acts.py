@@ -12,7 +12,11 @@ payload (``kinds``: an unknown field is refused, never skipped).
 ``topo_order`` refuses a missing dependency or a cycle, naming the act.
 Returns: frozen ``Act`` values (envelope plus typed ``payload``); encoded lines;
 acts in dependency order.
-Test: tests/ledger/test_ledger_codec.py
+Test: tests/ledger/test_ledger_codec.py, tests/ledger/test_ledger_compiled_codec.py
+
+Canonical form is checked and written by the compiled codec where it vouches for
+the bytes (``hashing.canonical_object``); every other line goes through the json
+module (``_reference_object``), which gives each refusal exactly as before.
 """
 
 from __future__ import annotations
