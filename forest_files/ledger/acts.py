@@ -16,7 +16,7 @@ Test: tests/ledger/test_ledger_codec.py, tests/ledger/test_ledger_compiled_codec
 
 Canonical form is checked and written by the compiled codec where it vouches for
 the bytes (``hashing.canonical_object``); every other line goes through the json
-module (``_reference_object``), which gives each refusal exactly as before.
+module (``canonical.reference_object``), which gives each refusal as it always has.
 """
 
 from __future__ import annotations
@@ -40,6 +40,12 @@ from forest_files.kernel.hashing import (
     sha256_text,
 )
 from forest_files.ledger import versions
+from forest_files.ledger.canonical import (
+    reference_canonical,
+    reference_object,
+    without_id,
+    without_id_text,
+)
 
 # Named here too (explicit re-exports): readers of the format import them from the codec.
 from forest_files.ledger.fault import LedgerError as LedgerError
@@ -111,7 +117,7 @@ def make_act(kind: str, deps: Iterable[str], fields: Mapping[str, Any], *, scope
         # One encoding gives both the id's text and the line: the line with a
         # placeholder id, its id member cut out exactly as a reader cuts it.
         full: str | None = reference_json({**fields, **envelope, "id": _PLACEHOLDER})
-        body = None if full is None else _without_id_text(full, _PLACEHOLDER)
+        body = None if full is None else without_id_text(full, _PLACEHOLDER)
         if body is None:  # the placeholder occurs in the fields too: encode twice
             body, full = reference_json({**fields, **envelope}), None
         act_id = sha256_text(body)
@@ -135,7 +141,7 @@ def _compiled(kind: str, obj: dict[str, Any]) -> Act | None:
     decoded = None if data is None else canonical_object(data)
     if data is None or decoded != obj:
         return None
-    body = _without_id(data, _PLACEHOLDER)
+    body = without_id(data, _PLACEHOLDER)
     if body is None:
         return None
     act_id = hashlib.sha256(body).hexdigest()
@@ -184,14 +190,6 @@ def _from_object(obj: dict[str, Any], act_id: str) -> Act:
     return act
 
 
-def _reject_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not allowed")
-
-
-# One decoder for every line: ``json.loads`` with a keyword builds a new one per call.
-_DECODER = json.JSONDecoder(parse_constant=_reject_constant)
-
-
 def decode_line(line: bytes, *, segment: str, lineno: int) -> Act:
     """Parse one line (without its LF) and check every rule of its format (2 or 3)."""
 
@@ -200,13 +198,15 @@ def decode_line(line: bytes, *, segment: str, lineno: int) -> Act:
 
     obj = canonical_object(line)  # the compiled codec vouches for the line, or:
     if obj is None:
-        obj = _reference_object(line, fail)
+        text, obj = reference_object(line, fail)
+        _check_version(obj.get("v"), fail)
+        reference_canonical(text, obj, fail)
     else:
         _check_version(obj.get("v"), fail)
     claimed = obj.pop("id", None)
     if not isinstance(claimed, str):
         raise fail('"id" missing or not a string')
-    without = _without_id(line, claimed)
+    without = without_id(line, claimed)
     if without is None:
         actual = sha256_text(canonical_json(obj))
     else:
@@ -236,58 +236,6 @@ def decode_line(line: bytes, *, segment: str, lineno: int) -> Act:
         ) from None
     object.__setattr__(act, "line", line.decode("utf-8"))  # checked canonical above
     return act
-
-
-def _reference_object(line: bytes, fail: Callable[..., LedgerError]) -> dict[str, Any]:
-    """The line's object by the json module, every refusal in its order: not UTF-8,
-    not JSON, not an object, its version, not canonical (the format's definition)."""
-    try:
-        text = line.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise fail(f"not UTF-8 (byte {exc.start})") from None
-    try:
-        obj = _DECODER.decode(text)
-    except (ValueError, RecursionError):
-        raise fail("not a JSON value") from None
-    if not isinstance(obj, dict):
-        raise fail("not a JSON object")
-    _check_version(obj.get("v"), fail)
-    try:
-        # Compared as text: the line decoded as UTF-8, so equal text is equal bytes (a
-        # lone surrogate the encoding could hold is in no decoded line).
-        canonical = reference_json(obj)
-    except ForestError:
-        canonical = ""
-    if canonical != text:
-        raise fail(
-            "not canonical JSON (hand-edited? re-encoding changes the bytes)", "noncanonical"
-        )
-    return obj
-
-
-def _without_id_text(text: str, claimed: str) -> str | None:
-    """``_without_id`` of text that may hold a lone surrogate (kept, for the encoding
-    of the id's text to refuse it as it always has)."""
-    cut = _without_id(text.encode("utf-8", "surrogatepass"), claimed)
-    return None if cut is None else cut.decode("utf-8", "surrogatepass")
-
-
-def _without_id(line: bytes, claimed: str) -> bytes | None:
-    """The canonical ``line`` of an act minus its top-level ``"id"`` member, cut out
-    instead of encoded again; None when the id is not 64 hex digits or its member
-    occurs more than once (the caller then re-encodes)."""
-    if not is_hex64(claimed):
-        return None
-    member = b'"id":"' + claimed.encode("ascii") + b'"'
-    at = line.find(member)
-    if at < 0 or line.find(member, at + 1) >= 0:
-        return None
-    end = at + len(member)
-    if line[at - 1 : at] == b",":
-        return line[: at - 1] + line[end:]
-    if line[end : end + 1] == b",":
-        return line[:at] + line[end + 1 :]
-    return line[:at] + line[end:]
 
 
 def _check_version(version: object, fail: Callable[[str, str], LedgerError]) -> None:
