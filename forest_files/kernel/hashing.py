@@ -4,7 +4,15 @@ Stores: nothing.
 Refuses: bodies that cannot be encoded as UTF-8 (lone surrogates) with a
 ``ForestError``; NaN/Infinity in canonical JSON.
 Returns: lowercase hex SHA-256 strings and canonical JSON bytes.
-Test: tests/kernel/test_hashing.py
+Test: tests/kernel/test_hashing.py, tests/kernel/test_canonical_codec.py
+
+The canonical form is the json module's (sorted keys, compact, UTF-8, no NaN).
+A compiled codec (msgspec, imported on first use) produces the same bytes much
+faster, and is trusted only where it provably agrees (``canonical_object``):
+every character escapes the same way in both (the property test walks them
+all), keys sort by code point in both and integers print alike, but floats do
+not (``1e+16`` against ``1e16``), so any line holding a float, and anything the
+compiled codec refuses or prints otherwise, is left to the json module.
 """
 
 from __future__ import annotations
@@ -35,6 +43,16 @@ _ENCODER: Any = None  # one json.JSONEncoder, made on first use
 
 def canonical_json(obj: Any) -> str:
     """The one canonical encoding: sorted keys, compact, UTF-8, no NaN."""
+    data = canonical_bytes(obj)
+    if data is not None and canonical_object(data) == obj:
+        # The compiled codec's bytes are canonical JSON of a value equal to ``obj``
+        # with no float in it: the json module's text for ``obj`` (see the header).
+        return data.decode("utf-8")
+    return reference_json(obj)
+
+
+def reference_json(obj: Any) -> str:
+    """``canonical_json`` by the json module alone: the definition of the form."""
     global _ENCODER
     if _ENCODER is None:
         import json  # lazily: a check that only hashes file bytes never needs it
@@ -48,6 +66,57 @@ def canonical_json(obj: Any) -> str:
         return str(_ENCODER.encode(obj))
     except ValueError as exc:
         raise ForestError(f"value cannot be encoded canonically: {exc}") from None
+
+
+class _FloatSeen(Exception):
+    """A JSON float: the compiled codec prints some unlike the json module."""
+
+
+def _refuse_float(text: str) -> Any:
+    raise _FloatSeen
+
+
+# Deeper nesting than this many brackets is left to the json module, whose own
+# recursion limit (near 1,000 frames) decides it: the compiled codec's may differ.
+_MAX_BRACKETS = 512
+_CODEC: Any = None  # (decoder, encoder) of msgspec, made on first use
+
+
+def _codec() -> Any:
+    global _CODEC
+    if _CODEC is None:
+        import msgspec  # lazily: ~10 ms, paid only by a command that reads the ledger
+
+        _CODEC = (
+            msgspec.json.Decoder(float_hook=_refuse_float).decode,
+            msgspec.json.Encoder(order="sorted").encode,
+        )
+    return _CODEC
+
+
+def canonical_object(line: bytes) -> dict[str, Any] | None:
+    """The JSON object ``line`` holds when ``line`` is exactly its canonical encoding;
+    None when the compiled codec cannot vouch for that (not canonical, not an object,
+    not JSON, a float, deep nesting, not UTF-8): the json module decides those."""
+    if line.count(b"[") + line.count(b"{") > _MAX_BRACKETS:
+        return None
+    decode, encode = _codec()
+    try:
+        obj = decode(line)
+        if type(obj) is not dict or encode(obj) != line:
+            return None
+    except Exception:  # msgspec.DecodeError, _FloatSeen, RecursionError: not vouched for
+        return None
+    return obj
+
+
+def canonical_bytes(obj: Any) -> bytes | None:
+    """The compiled codec's sorted compact encoding of ``obj`` (None when it refuses):
+    canonical only once ``canonical_object`` of it gives back a value equal to ``obj``."""
+    try:
+        return bytes(_codec()[1](obj))
+    except Exception:  # TypeError, UnicodeEncodeError, ValueError: left to the json module
+        return None
 
 
 def sha256_text(text: str) -> str:

@@ -1,7 +1,7 @@
 """Child Python processes of forest-files' own: one way to start them, one to hear them.
 
-Every child interpreter forest-files starts (the parallel reader, the ledger
-scan, the body writer, the detached watcher) is started by ``spawn``: the same
+Every child interpreter forest-files starts (the parallel reader, the body
+writer, the detached watcher) is started by ``spawn``: the same
 executable in isolated mode (``-I``: no current directory on its path, no
 ``PYTHON*`` variables, no user site), so a file such as ``json.py`` or a package
 ``forest_files/`` at the root of the repository being worked on is never
@@ -24,8 +24,7 @@ to start (an embedded or frozen Python) or the system refuses a process.
 Returns: a ``Child`` (its answer, or its ``Popen`` for a detached one); the
 CPUs this process may use.
 Test: tests/kernel/test_spawn.py, tests/ledger/test_early_bodies.py,
-      tests/custody/test_parallel_read.py,
-tests/ledger/test_path_scan.py, tests/doors/test_watch_daemon.py
+      tests/custody/test_parallel_read.py, tests/doors/test_watch_daemon.py
 """
 
 from __future__ import annotations

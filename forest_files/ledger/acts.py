@@ -12,11 +12,16 @@ payload (``kinds``: an unknown field is refused, never skipped).
 ``topo_order`` refuses a missing dependency or a cycle, naming the act.
 Returns: frozen ``Act`` values (envelope plus typed ``payload``); encoded lines;
 acts in dependency order.
-Test: tests/ledger/test_ledger_codec.py
+Test: tests/ledger/test_ledger_codec.py, tests/ledger/test_ledger_compiled_codec.py
+
+Canonical form is checked and written by the compiled codec where it vouches for
+the bytes (``hashing.canonical_object``); every other line goes through the json
+module (``canonical.reference_object``), which gives each refusal as it always has.
 """
 
 from __future__ import annotations
 
+import hashlib
 import heapq
 import json
 from collections.abc import Callable, Container, Iterable, Mapping
@@ -27,8 +32,20 @@ from typing import Any
 
 from forest_files.kernel import bounds
 from forest_files.kernel.errors import ForestError
-from forest_files.kernel.hashing import canonical_json, sha256_text
+from forest_files.kernel.hashing import (
+    canonical_bytes,
+    canonical_json,
+    canonical_object,
+    reference_json,
+    sha256_text,
+)
 from forest_files.ledger import versions
+from forest_files.ledger.canonical import (
+    reference_canonical,
+    reference_object,
+    without_id,
+    without_id_text,
+)
 
 # Named here too (explicit re-exports): readers of the format import them from the codec.
 from forest_files.ledger.fault import LedgerError as LedgerError
@@ -91,31 +108,56 @@ def make_act(kind: str, deps: Iterable[str], fields: Mapping[str, Any], *, scope
     clash = RESERVED_KEYS.intersection(fields)
     if clash:
         raise ForestError(f"act fields may not use reserved keys {sorted(clash)}")
+    version = versions.version_for(kind, fields)
+    envelope = {"v": version, "kind": kind, "deps": dep_list, "scope": scope}
+    built = _compiled(kind, {**fields, **envelope, "id": _PLACEHOLDER})
+    if built is not None:
+        return built
     try:
-        version = versions.version_for(kind, fields)
-        envelope = {"v": version, "kind": kind, "deps": dep_list, "scope": scope}
         # One encoding gives both the id's text and the line: the line with a
         # placeholder id, its id member cut out exactly as a reader cuts it.
-        full: str | None = canonical_json({**fields, **envelope, "id": _PLACEHOLDER})
-        body_text = None if full is None else _without_id(full, _PLACEHOLDER)
-        if body_text is None:  # the placeholder occurs in the fields too: encode twice
-            body_text, full = canonical_json({**fields, **envelope}), None
-        act_id = sha256_text(body_text)
+        full: str | None = reference_json({**fields, **envelope, "id": _PLACEHOLDER})
+        body = None if full is None else without_id_text(full, _PLACEHOLDER)
+        if body is None:  # the placeholder occurs in the fields too: encode twice
+            body, full = reference_json({**fields, **envelope}), None
+        act_id = sha256_text(body)
     except (TypeError, UnicodeEncodeError) as exc:
         raise ForestError(f"act fields must be JSON values of valid Unicode text: {exc}") from None
     # Round-trip through JSON so the stored fields are exactly what a reader
     # decodes (tuples become lists) and later mutation of the input is harmless.
-    obj = json.loads(body_text)
-    try:
-        act = _from_object(obj, act_id)
-    except LedgerError as exc:
-        raise ForestError(f"cannot build a {kind} act: {exc.reason}") from None
+    act = _built(kind, json.loads(body), act_id)
     if full is not None:
         # The line a reader checks: canonical iff the fields re-encode as they decode,
         # the very condition under which the id above is the one a reader computes.
         member = f'"id":"{_PLACEHOLDER}"'
         object.__setattr__(act, "line", full.replace(member, f'"id":"{act_id}"', 1))
     return act
+
+
+def _compiled(kind: str, obj: dict[str, Any]) -> Act | None:
+    """``make_act`` by the compiled codec: the act, or None when it cannot vouch that its
+    bytes are the json module's (a float, a tuple, a value it prints otherwise)."""
+    data = canonical_bytes(obj)
+    decoded = None if data is None else canonical_object(data)
+    if data is None or decoded != obj:
+        return None
+    body = without_id(data, _PLACEHOLDER)
+    if body is None:
+        return None
+    act_id = hashlib.sha256(body).hexdigest()
+    del decoded["id"]
+    act = _built(kind, decoded, act_id)
+    member = f'"id":"{_PLACEHOLDER}"'.encode("ascii")
+    line = data.replace(member, f'"id":"{act_id}"'.encode("ascii"), 1)
+    object.__setattr__(act, "line", line.decode("utf-8"))
+    return act
+
+
+def _built(kind: str, obj: dict[str, Any], act_id: str) -> Act:
+    try:
+        return _from_object(obj, act_id)
+    except LedgerError as exc:
+        raise ForestError(f"cannot build a {kind} act: {exc.reason}") from None
 
 
 # A 64-hex id no act has (its member text is cut out of the encoding; see make_act).
@@ -148,46 +190,27 @@ def _from_object(obj: dict[str, Any], act_id: str) -> Act:
     return act
 
 
-def _reject_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not allowed")
-
-
-# One decoder for every line: ``json.loads`` with a keyword builds a new one per call.
-_DECODER = json.JSONDecoder(parse_constant=_reject_constant)
-
-
 def decode_line(line: bytes, *, segment: str, lineno: int) -> Act:
     """Parse one line (without its LF) and check every rule of its format (2 or 3)."""
 
     def fail(reason: str, code: str = "malformed", act_id: str | None = None) -> LedgerError:
         return LedgerError(reason, segment=segment, line=lineno, act_id=act_id, code=code)
 
-    try:
-        text = line.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise fail(f"not UTF-8 (byte {exc.start})") from None
-    try:
-        obj = _DECODER.decode(text)
-    except (ValueError, RecursionError):
-        raise fail("not a JSON value") from None
-    if not isinstance(obj, dict):
-        raise fail("not a JSON object")
-    _check_version(obj.get("v"), fail)
-    try:
-        # Compared as text: the line decoded as UTF-8, so equal text is equal bytes (a
-        # lone surrogate the encoding could hold is in no decoded line).
-        canonical = canonical_json(obj)
-    except ForestError:
-        canonical = ""
-    if canonical != text:
-        raise fail(
-            "not canonical JSON (hand-edited? re-encoding changes the bytes)", "noncanonical"
-        )
+    obj = canonical_object(line)  # the compiled codec vouches for the line, or:
+    if obj is None:
+        text, obj = reference_object(line, fail)
+        _check_version(obj.get("v"), fail)
+        reference_canonical(text, obj, fail)
+    else:
+        _check_version(obj.get("v"), fail)
     claimed = obj.pop("id", None)
     if not isinstance(claimed, str):
         raise fail('"id" missing or not a string')
-    without = _without_id(text, claimed)
-    actual = sha256_text(canonical_json(obj) if without is None else without)
+    without = without_id(line, claimed)
+    if without is None:
+        actual = sha256_text(canonical_json(obj))
+    else:
+        actual = hashlib.sha256(without).hexdigest()
     if claimed != actual:
         raise fail(
             f"act id {claimed} does not match its content (hashes to {actual})",
@@ -211,26 +234,8 @@ def decode_line(line: bytes, *, segment: str, lineno: int) -> Act:
         raise LedgerError(
             exc.reason, segment=segment, line=lineno, act_id=claimed, code=exc.code
         ) from None
-    object.__setattr__(act, "line", text)  # checked canonical above
+    object.__setattr__(act, "line", line.decode("utf-8"))  # checked canonical above
     return act
-
-
-def _without_id(text: str, claimed: str) -> str | None:
-    """The canonical ``text`` of an act minus its top-level ``"id"`` member, cut out
-    instead of encoded again; None when the id is not 64 hex digits or its member
-    text occurs more than once (the caller then re-encodes)."""
-    if not is_hex64(claimed):
-        return None
-    member = f'"id":"{claimed}"'
-    at = text.find(member)
-    if at < 0 or text.find(member, at + 1) >= 0:
-        return None
-    end = at + len(member)
-    if text[at - 1] == ",":
-        return text[: at - 1] + text[end:]
-    if text[end] == ",":
-        return text[:at] + text[end + 1 :]
-    return text[:at] + text[end:]
 
 
 def _check_version(version: object, fail: Callable[[str, str], LedgerError]) -> None:

@@ -10,9 +10,8 @@ to them.
 Refuses: a truncated segment, a segment whose name is not the hash of its bytes,
 any bad line (see ``acts``) — all as ``LedgerError``; writing a body under a hash
 that is not its own, or an empty segment (``ForestError``).
-Returns: ``SegmentRef`` for a write; acts of a segment, or of a run of its lines
-(``path_scan`` decodes a ledger in parts; what it decoded here is remembered for
-the full decode that may follow); a ``LedgerSnapshot`` of all segments,
+Returns: ``SegmentRef`` for a write; the acts of a segment (remembered by name for
+the next read of the same bytes); a ``LedgerSnapshot`` of all segments,
 deduplicated by act id.
 Test: tests/ledger/test_ledger_codec.py, tests/ledger/test_ledger_strays.py
 """
@@ -188,9 +187,6 @@ def write_segment(ledger_dir: Path, acts: Iterable[Act], bodies: Mapping[str, st
 # its view: each segment is decoded and its act ids re-hashed once, not thrice.)
 _DECODED: dict[str, tuple[tuple[int, Act], ...]] = {}
 _DECODED_MAX = 4096
-# The first lines of a segment decoded without a fault by a reader that read only
-# part of it (``path_scan``), by name: a later full decode starts after them.
-_PREFIX: dict[str, tuple[tuple[int, Act], ...]] = {}
 
 
 def segment_faults(data: bytes, name: str) -> list[LedgerError]:
@@ -235,11 +231,10 @@ def parse_segment(data: bytes, name: str) -> tuple[list[tuple[int, Act]], list[L
         return [], errors
     if not errors and stem in _DECODED:  # the same verified bytes, decoded before
         return list(_DECODED[stem]), errors
-    # A prefix is only ever used for bytes that hash to its name (no fault above).
-    acts: list[tuple[int, Act]] = [] if errors else list(_PREFIX.pop(stem, ()))
+    acts: list[tuple[int, Act]] = []
     lines = data.split(b"\n")
     with gc_paused():  # every reader decodes here: the hook's view, verify, CI, sync
-        for lineno, line in enumerate(lines[len(acts) : -1], start=len(acts) + 1):
+        for lineno, line in enumerate(lines[:-1], start=1):
             try:
                 acts.append((lineno, decode_line(line, segment=stem, lineno=lineno)))
             except LedgerError as exc:
@@ -247,34 +242,6 @@ def parse_segment(data: bytes, name: str) -> tuple[list[tuple[int, Act]], list[L
     if not errors:
         _remember(_DECODED, stem, tuple(acts))
     return acts, errors
-
-
-def decode_lines(chunk: bytes, name: str, first: int) -> list[tuple[int, Act]]:
-    """The acts of ``chunk``, whole LF-terminated lines of segment ``name`` starting
-    at line ``first``; the first bad line raises. The segment's own faults are the
-    caller's to check (``segment_faults``)."""
-    stem = name.removesuffix(SEGMENT_SUFFIX)
-    lines = chunk.split(b"\n")
-    acts: list[tuple[int, Act]] = []
-    with gc_paused():
-        for lineno, line in enumerate(lines[:-1], start=first):
-            acts.append((lineno, decode_line(line, segment=stem, lineno=lineno)))
-    return acts
-
-
-def decode_prefix(data: bytes, name: str, upto: int) -> list[tuple[int, Act]]:
-    """The acts of segment ``data``'s lines that end before byte ``upto`` (an offset
-    just past an LF), kept for a later full decode of the same bytes; a fault of the
-    segment or of one of those lines raises."""
-    stem = name.removesuffix(SEGMENT_SUFFIX)
-    errors = segment_faults(data, stem)
-    if errors:
-        raise errors[0]
-    if upto <= 0 or upto > len(data) or data[upto - 1] != 0x0A:
-        raise ValueError(f"byte {upto} does not end a line of segment {stem}")
-    acts = decode_lines(data[:upto], stem, 1)
-    _remember(_PREFIX, stem, tuple(acts))
-    return acts
 
 
 def _remember(

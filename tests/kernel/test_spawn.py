@@ -10,11 +10,17 @@ import sys
 from pathlib import Path
 
 import pytest
+from helpers.git import make_repo
 
 from forest_files.kernel import spawn as childproc
 
-SCAN = "forest_files.custody.path_scan"
-EMPTY_SCAN = b"[]\n"  # a scan job of no pieces: zero lines, no paths
+SCAN = "forest_files.custody.read_part"  # a served child: the parallel reader's
+
+
+def empty_part(tmp_path: Path) -> bytes:
+    """A parallel reader's job of no targets, in a repository of its own."""
+    root = make_repo(tmp_path / "repo")
+    return json.dumps({"root": str(root), "specs": [], "max_bytes": 1}).encode()
 
 
 def _hostile(monkeypatch: pytest.MonkeyPatch, code: str) -> None:
@@ -24,10 +30,10 @@ def _hostile(monkeypatch: pytest.MonkeyPatch, code: str) -> None:
     )
 
 
-def test_spawn_job_through_stdin_answer_checked_accepted() -> None:
-    child = childproc.spawn(SCAN, job=EMPTY_SCAN)
+def test_spawn_job_through_stdin_answer_checked_accepted(tmp_path: Path) -> None:
+    child = childproc.spawn(SCAN, job=empty_part(tmp_path))
     assert child is not None
-    assert json.loads(child.answer() or b"") == {"lines": 0, "paths": []}
+    assert json.loads(child.answer() or b"") == {"sections": []}
     child.stop()  # after the answer: nothing left to do, no error
 
 
@@ -74,7 +80,7 @@ def test_spawn_job_never_touches_tmpdir_accepted(
 
     monkeypatch.setenv("TMPDIR", str(tmp_path))
     monkeypatch.setattr(tempfile, "tempdir", None)
-    big = b"[]\n" + b"x" * (4 << 20)  # not a valid scan job: the child says no
+    big = b"[]\n" + b"x" * (4 << 20)  # not a valid job: the child says no
     child = childproc.spawn(SCAN, job=big)
     assert child is not None and child.answer() is None
     stopped = childproc.spawn(SCAN, job=big)
@@ -97,14 +103,14 @@ def test_spawn_child_ignores_cwd_and_python_variables_refused(
     monkeypatch.chdir(trap)
     monkeypatch.setenv("PYTHONPATH", str(trap))
     monkeypatch.setenv("PYTHONSTARTUP", str(trap / "startup.py"))
-    child = childproc.spawn(SCAN, job=EMPTY_SCAN)
+    child = childproc.spawn(SCAN, job=empty_part(tmp_path))
     assert child is not None and child.answer() is not None
     assert not marker.exists()
 
 
 def test_spawn_no_interpreter_gives_no_child_accepted(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(sys, "executable", "")
-    assert childproc.spawn(SCAN, job=EMPTY_SCAN) is None
+    assert childproc.spawn(SCAN, job=b"{}") is None
 
 
 def test_spawn_child_finds_the_parents_user_site_accepted(
