@@ -370,7 +370,6 @@ class Applier:
             speaker=record.signature,
             entry_stamp=entry.stamp,
             record_stamp=record.stamp,
-            body_hash=entry.body_hash,  # ``self.body`` hashed this text to it
         )
 
     def _check_spec(self, act: Act, spec: BindSpec, body_hash: str) -> None:

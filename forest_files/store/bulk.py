@@ -52,9 +52,6 @@ class Adoption(NamedTuple):
     speaker: str
     entry_stamp: Stamp
     record_stamp: Stamp
-    # The body's hash when the caller computed it from this very body (the applier
-    # hashes every body it reads to check it): not computed a second time.
-    body_hash: str | None = None
 
 
 class BulkMixin(WriteMixin):
@@ -119,7 +116,6 @@ class BulkMixin(WriteMixin):
                     speaker=plan.speaker,
                     stamp=plan.entry_stamp,
                     record_stamp=plan.record_stamp,
-                    body_hash=plan.body_hash,
                     words_hash=words_hash.get(plan.words),
                     max_body_bytes=self.max_body_bytes,
                 )

@@ -248,14 +248,11 @@ def adopt(
     speaker: str,
     stamp: Stamp,
     record_stamp: Stamp,
-    body_hash: str | None = None,
     words_hash: str | None = None,
     max_body_bytes: int | None = None,
 ) -> Made:
     """Import ``body`` as an ``import`` entry ``derived_from`` ``origin`` (its id and
-    content id) and root it: the entry and its adoption record. ``body_hash`` and
-    ``words_hash``: ``hash_body`` of the body and of the stripped words, when the
-    caller computed them from that very text."""
+    content id) and root it: the entry and its adoption record."""
     entry = entry_row(
         max_body_bytes=max_body_bytes,
         ceremony=False,
@@ -268,7 +265,6 @@ def adopt(
         body=body,
         meta=meta,
         links=(Link(origin[0], origin[1], "derived_from"),),
-        body_hash=body_hash,
     )
     record = adoption_record(
         Link(None, entry.content_id, "adopts"),
