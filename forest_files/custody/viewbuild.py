@@ -97,8 +97,8 @@ def build_view(root: Path, source: str, keep_index_file: bool, target: Path) -> 
         os.replace(tmp, target)
     finally:
         _discard(tmp)
-    # Every reader opens a view in WAL mode, which rewrites the header of a file built
-    # in rollback mode: done once here, so the seal names the file readers will find.
+    # Every reader opens a view in WAL mode (it was left in it): opened once here, so
+    # the seal names the file readers will find.
     ForestStore(target).close()
     seal_view(target, (cfg_key, _manifest_rows(manifest)))
     _prune(target.parent)
@@ -265,7 +265,9 @@ def _private(store: ForestStore) -> None:
 
 
 def _settle(store: ForestStore) -> None:
-    store.conn.execute("PRAGMA journal_mode = DELETE")
+    """Leave the view in WAL mode, the mode every reader opens it in, while the build's
+    connection still writes without fsync (the header changes here, not in a reader)."""
+    store.conn.execute("PRAGMA journal_mode = WAL")
 
 
 def _discard(tmp: Path) -> None:
