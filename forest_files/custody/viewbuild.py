@@ -97,8 +97,8 @@ def build_view(root: Path, source: str, keep_index_file: bool, target: Path) -> 
         os.replace(tmp, target)
     finally:
         _discard(tmp)
-    # Every reader opens a view in WAL mode, which rewrites the header of a file built
-    # in rollback mode: done once here, so the seal names the file readers will find.
+    # Every reader opens a view in WAL mode (it was left in it): opened once here, so
+    # the seal names the file readers will find.
     ForestStore(target).close()
     seal_view(target, (cfg_key, _manifest_rows(manifest)))
     _prune(target.parent)
@@ -113,6 +113,7 @@ def _full(root: Path, project_id: str, where: LedgerBlobs, tmp: Path) -> Manifes
     reader = body_reader({h: data[blob] for h, blob in where.bodies.items()})
     store = ForestStore(tmp)
     try:
+        _private(store)
         store.init_schema()
         store.ensure_anchor(project_id)
         replay(store, snapshot.ordered(), reader, known=snapshot.acts)
@@ -213,6 +214,7 @@ def _extend(
     _copy(view, tmp)
     store = ForestStore(tmp)
     try:
+        _private(store)
         replay(store, topo_order(fresh.values(), satisfied=outside), reader)
         _settle(store)
     finally:
@@ -245,15 +247,27 @@ def _copy(view: Path, tmp: Path) -> None:
     source = sqlite3.connect(f"{view.as_uri()}?mode=ro", uri=True)
     dest = sqlite3.connect(tmp)
     try:
+        dest.execute("PRAGMA synchronous = OFF")  # a private file until its rename
         source.backup(dest)
     finally:
         dest.close()
         source.close()
 
 
+def _private(store: ForestStore) -> None:
+    """Build a view as the private file it is until its rename: the rollback journal in
+    memory (a refused act still rolls back) and no fsync. A crash leaves a temporary
+    file no reader finds; a view is believed only through its seal (viewkey.py),
+    written after the rename, like every cache record (kernel/cache.py: atomic
+    rename, no fsync)."""
+    store.conn.execute("PRAGMA journal_mode = MEMORY")
+    store.conn.execute("PRAGMA synchronous = OFF")
+
+
 def _settle(store: ForestStore) -> None:
-    store.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-    store.conn.execute("PRAGMA journal_mode=DELETE")
+    """Leave the view in WAL mode, the mode every reader opens it in, while the build's
+    connection still writes without fsync (the header changes here, not in a reader)."""
+    store.conn.execute("PRAGMA journal_mode = WAL")
 
 
 def _discard(tmp: Path) -> None:

@@ -180,7 +180,7 @@ def entry_row(
         body_hash = erased_body_hash
     elif body_hash is None:
         body_hash = hash_body(body)
-    meta_read = json.loads(meta_json) if meta_obj else {}
+    meta_read = _read_back(meta_obj, meta_json)
     cid = entry_content_id(
         scope=scope,
         created_at=stamp[0],
@@ -197,3 +197,15 @@ def entry_row(
         stamp[0], jurisdiction, bucket, source, signature, body, body_hash, meta_json,
         cid, scope, stamp[1], chain_root, meta_read, tuple(links),
     )  # fmt: skip
+
+
+def _read_back(meta: dict[str, Any], meta_json: str) -> dict[str, Any]:
+    """The meta as a reader of ``meta_json`` gets it back. The usual meta (a file's path
+    and selector: a flat object of strings) comes back as itself, keys sorted, so it is
+    not decoded again; anything else is."""
+    if not meta:
+        return {}
+    if all(type(k) is str and type(v) is str for k, v in meta.items()):
+        return dict(sorted(meta.items()))
+    loaded: dict[str, Any] = json.loads(meta_json)
+    return loaded

@@ -136,3 +136,38 @@ def test_a_view_of_an_older_format_is_not_the_start(tmp_path: Path) -> None:
     git(root, "add", "-A")
     how, third = _build_staged(root)
     assert how == "incremental" and built_from(third) == second.stem
+
+
+def _leftovers(views: Path) -> list[str]:
+    return sorted(p.name for p in views.iterdir() if ".db" in p.name or p.name.startswith(".view-"))
+
+
+def test_a_refused_full_build_leaves_no_view_and_no_journal_refused(tmp_path: Path) -> None:
+    """A view is built as a private file (rollback journal in memory, no fsync): an act
+    refused half-way leaves nothing under the views folder that a reader could find."""
+    root = _repo(tmp_path)
+    _supersede_a(root)
+    added = git(root, "diff", "--cached", "--name-only", "--diff-filter=A", "HEAD")
+    bodies = [p for p in added.splitlines() if "/bodies/" in p]
+    git(root, "rm", "-q", "--cached", *bodies)  # the supersede's body is missing
+    target = view_path(root, ledger_fingerprint(root, "index"))
+    with pytest.raises(LedgerError, match="missing"):
+        build_view(root, "index", False, target)
+    assert _leftovers(target.parent) == []
+
+
+def test_a_view_built_privately_is_sound_and_opens_in_wal_accepted(tmp_path: Path) -> None:
+    """The private build leaves a whole database (integrity check), no journal beside
+    it, and readers find it in WAL mode, the mode every store opens."""
+    import sqlite3
+
+    root = _repo(tmp_path)
+    _how, view = _build_staged(root)
+    assert _leftovers(view.parent) == [view.name]
+    conn = sqlite3.connect(f"{view.as_uri()}?mode=ro", uri=True)
+    try:
+        assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    finally:
+        conn.close()
+    assert len(_custody(view)) == 3

@@ -365,3 +365,34 @@ def test_rows_store_private_names_outside_the_store_refused(room: str) -> None:
         if _PRIVATE_CALL.search(line)
     ]
     assert found == [], "call the store's public names (forest_files/store/forest.py)"
+
+
+@pytest.mark.parametrize(
+    "meta",
+    [
+        {"z": "last", "a": "first", "path": "docs/ü.md", "q": 'quote " and \\ back'},
+        {"nul": "\x00", "line": "a\u2028b", "astral": "\U0001f332"},
+        {"n": 1, "nested": {"b": [1, 2], "a": None}, "flag": True},
+    ],
+)
+def test_rows_meta_reads_back_as_its_json_accepted(meta: dict[str, Any]) -> None:
+    """The meta a row carries (and its content id hashes) is what a reader of its
+    ``meta_json`` gets back, keys in the same order: a flat object of strings is not
+    decoded again, so it must come back identical, escapes and all."""
+    import json
+
+    row = rows.entry_row(
+        scope="default",
+        stamp=("2026-01-01T00:00:00.000Z", "00" * 8),
+        jurisdiction="home",
+        bucket="import",
+        source=None,
+        signature="tester",
+        body="text",
+        links=(),
+        meta=meta,
+    )
+    back = json.loads(row.meta_json)
+    assert row.meta == back
+    assert list(row.meta) == list(back)
+    assert row.meta is not meta  # a copy: the caller's dict never becomes the row's
