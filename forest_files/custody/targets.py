@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from forest_files import gitio
-from forest_files.custody.bindconf import merged
+from forest_files.custody.bindconf import fitting, merged
 from forest_files.custody.content import dir_inside, escapes, path_variant, read_regular
 from forest_files.custody.record import SectionText
 from forest_files.custody.special import lstat_kind, special_path_reason
@@ -421,7 +421,7 @@ def _read_serial(
     out: list[SectionText] = []
     with gc_paused():  # parsing thousands of files: no collector passes over the results
         for pos, sel in enumerate(selectors):
-            more = defaults(sel.path) if defaults is not None and sel.kind != "symbol" else ()
+            more = fitting(defaults(sel.path), sel.kind) if defaults is not None else ()
             got = read_section(
                 root, sel, excludes, max_bytes=max_bytes, facts=facts, docs=docs, defaults=more
             )

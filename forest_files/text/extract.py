@@ -254,6 +254,8 @@ def exclusion_cuts(
     cuts: list[tuple[int, int]] = []
     matched: list[str] = []
     for ex in parsed:
+        if ex.kind == "normalise":  # never a cut: applied after (normalisers.py)
+            continue
         if ex.kind == "line":
             found = line_ranges(ex, lines, lo, hi, owner)
             cuts.extend(found)
