@@ -65,7 +65,8 @@ class Claims:
 
 
 class _Mixed(Exception):
-    """A target both sealed and unsealed: only the acts' dependency order decides."""
+    """A target both sealed and unsealed, or a binding's normalisations changed: only
+    the acts' dependency order decides."""
 
 
 def claims_of_ledger(ledger_dir: Path) -> Claims:
@@ -73,7 +74,8 @@ def claims_of_ledger(ledger_dir: Path) -> Claims:
     was synced from these very segments (every act checked when applied), so the
     proof needs their fields, not a second full decode (0.2 s, not 2 s, at 10,000
     acts). An entry both sealed and unsealed, or a line that is not what the
-    format says, is read the typed way instead (``claims_of``, in act order)."""
+    format says, or a rebind that changes normalisations, is read the typed way
+    instead (``claims_of``, in act order)."""
     import json
 
     from forest_files.ledger.segments import read_ledger, segment_paths
@@ -117,8 +119,8 @@ def _claim_raw(out: Claims, seals: dict[str, set[bool]], d: dict[str, Any]) -> N
         out.superseded.update(d["heads"])
     elif kind == "rebind":
         out.places.setdefault(d["binding"], set()).add((d["path"], d["selector"]))
-        if "normalise" in d:
-            _renormalise(out, d["binding"], tuple(d["normalise"]))
+        if "normalise" in d:  # which change is the latest: only act order decides
+            raise _Mixed
         if d.get("supersede") is not None:
             _claim_raw(out, seals, {**d["supersede"], "kind": "supersede", "id": act_id})
     elif kind == "retire":
