@@ -28,10 +28,10 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from forest_files.text.exclude import ExcludeError
+from forest_files.text.selector import SelectorError
 
 
-class NormaliseError(ExcludeError):
+class NormaliseError(SelectorError):
     """A normalisation is unknown, of an unknown version, or does not fit the target."""
 
 
