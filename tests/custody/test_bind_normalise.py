@@ -180,3 +180,18 @@ def test_adopt_bad_normalisation_refused(
     if "unknown" in why:
         assert "trailing-whitespace" in lines[0] and "py-docstrings" in lines[0]
     assert ledger_bytes(repo) == before
+
+
+def test_bind_normalise_applied_by_adopt_headings_accepted(tmp_path: Path) -> None:
+    """``adopt --headings`` records the configured list with every binding it makes."""
+    repo = repo_with(tmp_path, BIND)
+    write(repo, "docs/canon.md", "# Canon\n\n## One\n\n* a\n\n## Two\n\n+ b\n")
+    in_process.ok(repo, "adopt", "docs/canon.md", "--headings", "--yes", "--words", WORDS)
+    adopted = [p for k, _, p in acts(repo) if k == "adopt"]
+    assert len(adopted) == 3
+    for payload in adopted:
+        assert isinstance(payload, AdoptAct) and payload.binding is not None
+        assert payload.binding.normalise == ("list-markers@1", "trailing-whitespace@1")
+    commit_all(repo, "canon")
+    write(repo, "docs/canon.md", "# Canon\n\n## One  \n\n- a\n\n## Two\n\n* b\n")
+    assert in_process.kinds(repo) == ["clean", "clean", "clean"]
