@@ -225,7 +225,9 @@ def link_style(text: str, whole: str = "") -> str:
     if "[" not in text:
         return text
     doc, counts = _doc_links(whole or text)
-    prefix = "".join(f"[{k}]: x\n" for k in doc if "\n" not in k and "]" not in k) + "\n"
+    seen = " ".join(text.split()).casefold()  # only the labels the section may use
+    usable = (k for k in doc if k in seen and "]" not in k)
+    prefix = "".join(f"[{k}]: x\n" for k in usable) + "\n"
     data = (prefix + text).encode("utf-8")
     events = _events(prefix + text)
     lo = len(prefix.encode("utf-8"))
