@@ -147,16 +147,18 @@ def defaults_for(rules: Sequence[BindRule], path: str) -> tuple[str, ...]:
     return found.rules if found is not None else ()
 
 
-def fitting(rules: tuple[str, ...], kind: str) -> tuple[str, ...]:
-    """The default rules a target of selector kind ``kind`` takes: a Python symbol no
-    exclusion and only the normalisations that fit it; any other target every
-    exclusion and the normalisations that fit it (normalisers.fits)."""
+def fitting(rules: tuple[str, ...], kind: str, path: str = "") -> tuple[str, ...]:
+    """The default rules a target of selector kind ``kind`` in ``path`` takes: a
+    Python symbol no exclusion; every target the normalisations that fit it
+    (normalisers.fits: the Markdown ones only on Markdown)."""
     if not any(r.startswith("normalise:") for r in rules):
         return () if kind == "symbol" else rules
     from forest_files.text.normalisers import fits
 
     return tuple(
-        r for r in rules if (fits(r[10:], kind) if r.startswith("normalise:") else kind != "symbol")
+        r
+        for r in rules
+        if (fits(r[10:], kind, path) if r.startswith("normalise:") else kind != "symbol")
     )
 
 

@@ -421,7 +421,7 @@ def _read_serial(
     out: list[SectionText] = []
     with gc_paused():  # parsing thousands of files: no collector passes over the results
         for pos, sel in enumerate(selectors):
-            more = fitting(defaults(sel.path), sel.kind) if defaults is not None else ()
+            more = fitting(defaults(sel.path), sel.kind, sel.path) if defaults is not None else ()
             got = read_section(
                 root, sel, excludes, max_bytes=max_bytes, facts=facts, docs=docs, defaults=more
             )

@@ -202,7 +202,7 @@ def extract(
         from forest_files.text.normalisers import apply
 
         labels = [ex.key for ex in norms]
-        text_out = apply(labels, text_out, doc.text, selector.kind, str(canonical))
+        text_out = apply(labels, text_out, doc.text, selector.kind, str(canonical), selector.path)
         matched += tuple(str(ex) for ex in norms)
     return Extracted(text_out, lo, hi, matched, canonical, tuple(sorted(cuts)))
 

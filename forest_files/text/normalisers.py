@@ -417,36 +417,52 @@ def canonical_list(given: Iterable[str]) -> tuple[str, ...]:
     return tuple(sorted(out))
 
 
-def fits(label: str, kind: str) -> bool:
-    """Whether normalisation ``label`` applies to a target of selector kind ``kind``."""
+MARKDOWN_SUFFIXES = (".md", ".markdown", ".mdown", ".mkd", ".mdx")
+
+
+def fits(label: str, kind: str, path: str = "") -> bool:
+    """Whether normalisation ``label`` applies to a target of selector kind ``kind`` in
+    file ``path``: the ``py-*`` ones to a Python symbol only; the Markdown ones to a
+    heading or anchor, or a whole file or region of a Markdown file (a ``+`` line of
+    Python read as a bullet would hide a sign); the rest to every target. Without
+    ``path`` only the kind is judged."""
     targets = REGISTRY[label].targets
     if targets == "python":
         return kind == "symbol"
-    return targets == "any" or kind != "symbol"
+    if targets == "any":
+        return True
+    if kind in ("heading", "anchor"):
+        return True
+    return kind != "symbol" and (not path or path.lower().endswith(MARKDOWN_SUFFIXES))
 
 
-def misfit(label: str, kind: str, where: str) -> NormaliseError:
-    """The refusal of ``label`` on a target of selector kind ``kind``."""
+def misfit(label: str, where: str) -> NormaliseError:
+    """The refusal of ``label`` on a target it does not fit."""
     name = REGISTRY[label].name
     if REGISTRY[label].targets == "python":
         fix = "py-comments and py-docstrings apply to Python symbols (FILE.py::Name) only"
     else:
-        fix = f"{name} reads Markdown; a Python symbol takes py-comments, py-docstrings"
+        fix = (
+            f"{name} reads Markdown: a heading, or a whole .md file or region "
+            "(a Python symbol takes py-comments, py-docstrings)"
+        )
     return NormaliseError(
-        f"{where}: normalisation {name!r} does not fit this target; {fix} "
-        "(trailing-whitespace and blank-lines fit every target); drop --normalise "
+        f"{where}: normalisation {name!r} does not fit this target; {fix}; "
+        "trailing-whitespace and blank-lines fit every target; drop --normalise "
         f"{name} or bind another target"
     )
 
 
-def apply(labels: Iterable[str], text: str, whole: str, kind: str, where: str) -> str:
+def apply(
+    labels: Iterable[str], text: str, whole: str, kind: str, where: str, path: str = ""
+) -> str:
     """``text`` under every normalisation of ``labels`` (canonical), in ``ORDER``;
-    ``whole`` is the file's text (links resolve over it)."""
+    ``whole`` is the file's text (links resolve over it), ``path`` its path."""
     wanted = set(labels)
     for label in ORDER:
         if label in wanted:
-            if not fits(label, kind):
-                raise misfit(label, kind, where)
+            if not fits(label, kind, path):
+                raise misfit(label, where)
             text = REGISTRY[label].run(text, whole)
     unknown = wanted - REGISTRY.keys()
     if unknown:

@@ -55,6 +55,9 @@ def test_bind_normalise_round_trip_accepted() -> None:
     rules = defaults_for(cfg.bind, "docs/a.md")
     assert rules == ("normalise:list-markers@1", "normalise:trailing-whitespace@1")
     assert fitting(rules, "symbol") == ("normalise:trailing-whitespace@1",)
+    # a Markdown normalisation never reaches a whole Python file the glob matches
+    assert fitting(rules, "file", "docs/conf.py") == ("normalise:trailing-whitespace@1",)
+    assert fitting(rules, "file", "docs/a.MD") == rules
 
 
 @pytest.mark.parametrize(

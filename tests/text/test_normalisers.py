@@ -197,3 +197,12 @@ def test_extract_python_normalisation_on_markdown_refused() -> None:
 def test_extract_markdown_normalisation_on_symbol_refused() -> None:
     with pytest.raises(NormaliseError, match="reads Markdown"):
         extract("def f():\n    return 1\n", parse_selector("m.py::f"), ("normalise:emphasis",))
+
+
+def test_extract_markdown_normalisation_on_python_file_refused() -> None:
+    """A whole Python file is not Markdown: ``+ b)`` read as a bullet would hide a
+    sign change, so list-markers does not apply there."""
+    code = "total = (a\n+ b)\n"
+    with pytest.raises(NormaliseError, match="reads Markdown"):
+        extract(code, parse_selector("m.py"), ("normalise:list-markers",))
+    assert extract(code, parse_selector("m.py"), ("normalise:trailing-whitespace",)).text == code
