@@ -328,7 +328,8 @@ def py_comments(text: str, _whole: str = "") -> str:
 
 def py_docstrings(text: str, _whole: str = "") -> str:
     """The docstring of each function, class (and module) in the section removed:
-    the lines of a first statement that is a string literal alone on its lines.
+    the lines of a first statement that is a string literal alone on its lines (kept
+    when a second bare string follows it, so the result reads the same again).
     Every other string is kept; text ``ast`` cannot parse is kept as it is."""
     import ast
 
@@ -347,15 +348,26 @@ def py_docstrings(text: str, _whole: str = "") -> str:
         body = getattr(node, "body", None)
         if not isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
             continue
-        if not body or not isinstance(body[0], ast.Expr):
+        if not body or not _bare_string(body[0]):
             continue
-        value = body[0].value
-        if not (isinstance(value, ast.Constant) and isinstance(value.value, str)):
-            continue
+        if len(body) > 1 and _bare_string(body[1]):
+            continue  # kept: removing it would make the next string a docstring
+        assert isinstance(body[0], ast.Expr)
         first, last = body[0].lineno - shift, (body[0].end_lineno or 0) - shift
         if _alone(lines, first, last, body[0].col_offset, body[0].end_col_offset):
             drop.update(range(first, last + 1))
     return "".join(line for n, line in enumerate(lines, 1) if n not in drop)
+
+
+def _bare_string(node: object) -> bool:
+    """A statement that is a string literal alone (what a docstring is)."""
+    import ast
+
+    return (
+        isinstance(node, ast.Expr)
+        and isinstance(node.value, ast.Constant)
+        and isinstance(node.value.value, str)
+    )
 
 
 def _alone(lines: list[str], first: int, last: int, col: int, end_col: int | None) -> bool:

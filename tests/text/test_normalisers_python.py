@@ -65,3 +65,12 @@ def test_extract_symbol_with_both_accepted() -> None:
     sel = parse_selector("m.py::area")
     rules = ("normalise:py-docstrings", "normalise:py-comments", "normalise:trailing-whitespace")
     assert extract(text, sel, rules).text == "def area(w, h):\n    return w * h\n"
+
+
+def test_py_docstrings_second_bare_string_kept_detected() -> None:
+    """A bare string after the docstring never becomes one: the docstring is kept, so
+    the second string's edit stays drift and the result reads the same again."""
+    code = 'def f():\n    """Doc."""\n    "second"\n    return 1\n'
+    assert py_docstrings(code) == code
+    assert py_docstrings(py_docstrings(FUNC)) == py_docstrings(FUNC)
+    assert py_docstrings(code) != py_docstrings(code.replace("second", "third"))
