@@ -299,14 +299,21 @@ def _text(
     kind, lo, hi, owner = span
     if not excludes:
         return text[lines.offset(lo) : lines.offset(hi + 1)]
-    if kind == "symbol":
+    if kind == "symbol" and not all(e.startswith("normalise:") for e in excludes):
         return None
     # extract's own exclusion steps, on the outline already parsed for this file
     from forest_files.text.exclude import parse_exclusions
     from forest_files.text.extract import assemble, exclusion_cuts
 
     try:
-        cuts, _ = exclusion_cuts(parse_exclusions(excludes), text, lines, heads, lo, hi, owner)
+        parsed = parse_exclusions(excludes)
+        cuts, _ = exclusion_cuts(parsed, text, lines, heads, lo, hi, owner)
+        out = assemble(lines, lo, hi, cuts)
+        labels = [ex.key for ex in parsed if ex.kind == "normalise"]
+        if labels:  # and its declared normalisations (text/normalisers.py)
+            from forest_files.text.normalisers import apply
+
+            out = apply(labels, out, text, kind, "a moved section")
     except ForestError:
         return None
-    return assemble(lines, lo, hi, cuts)
+    return out

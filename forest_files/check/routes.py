@@ -112,8 +112,13 @@ def routes_for(f: Finding, *, root: Path, source: str) -> tuple[Route, ...]:
 
 
 def _excludes(f: Finding) -> Step:
-    """``--exclude E`` for each of the target's default exclusions ([bind])."""
-    return tuple(word for ex in f.excludes for word in ("--exclude", ex))
+    """``--exclude E`` for each of the target's default exclusions ([bind]), and
+    ``--normalise NAME@V`` for each of its declared normalisations."""
+    return tuple(
+        word
+        for ex in f.excludes
+        for word in (("--normalise", ex[10:]) if ex.startswith("normalise:") else ("--exclude", ex))
+    )
 
 
 def _erased_route(sel: str, path: str, source: str) -> Route:

@@ -1,4 +1,4 @@
-"""forest.toml's ``[bind]`` table: default exclusions per path glob.
+"""forest.toml's ``[bind]`` table: default exclusions and normalisations per path glob.
 
 ``[bind."docs/adr/*.md"] exclude = ["meta:status", "#Status"]`` says every
 binding of a file that glob matches leaves those parts out: ``forest adopt``
@@ -9,19 +9,29 @@ coverage does not ask for a heading they leave out. A Python symbol takes no
 exclusions, so a symbol binding takes no defaults. Globs are the one glob
 syntax (kernel/globs.py).
 
-Two rules whose globs can match one file must give the same list: when
+``[bind."docs/**/*.md"] normalise = ["trailing-whitespace", "list-markers"]``
+declares normalisations (text/normalisers.py; docs/normalisation.md) the same
+way: ``forest adopt`` records them with each binding it makes (as
+``name@version``), and printed adopt routes name them (``--normalise``). A
+target takes those that fit it (``fitting``): a Python symbol only
+trailing-whitespace, blank-lines and the ``py-*`` ones, any other target all but
+the ``py-*`` ones. In memory they ride with the exclusions as
+``normalise:NAME@V`` items (what extract applies).
+
+Two rules whose globs can match one file must give the same lists: when
 forest.toml is read, each glob is tried on an example path of every other
 (``docs/adr/*.md`` and ``docs/**/*.md`` overlap: ``docs/adr/x.md``); a pair the
 examples miss is refused when a path matches both (``defaults_for``).
 
 Stores: nothing.
 Refuses: ``ConfigError`` (one line naming the key and the fix) for a value
-that is not ``{ exclude = [...] }``, an empty list, an exclusion that
-names nothing valid (exclude.py's syntax) or is given twice, and two globs
-with different lists that match one file (``BindConflict`` when only a
+that is not ``{ exclude = [...], normalise = [...] }`` (either or both), an
+empty list, an exclusion that names nothing valid (exclude.py's syntax) or is
+given twice, an unknown normalisation or version (listing the known names), and
+two globs with different lists that match one file (``BindConflict`` when only a
 path shows it).
-Returns: ``BindRule`` values; ``defaults_for`` (the exclusions of a path).
-Test: tests/custody/test_bind_defaults.py
+Returns: ``BindRule`` values; ``defaults_for`` (the rules of a path).
+Test: tests/custody/test_bind_defaults.py, tests/custody/test_bind_normalise.py
 """
 
 from __future__ import annotations
@@ -44,11 +54,18 @@ class BindConflict(ForestError):
 
 @dataclass(frozen=True)
 class BindRule:
-    """One ``[bind."GLOB"]`` table: the exclusions every binding of a match takes."""
+    """One ``[bind."GLOB"]`` table: the exclusions and normalisations (canonical
+    ``name@version``) every binding of a match takes."""
 
     glob: str
     exclude: tuple[str, ...]
     pattern: Glob = field(compare=False, repr=False)
+    normalise: tuple[str, ...] = ()
+
+    @property
+    def rules(self) -> tuple[str, ...]:
+        """The exclusions, then the normalisations as ``normalise:NAME@V`` items."""
+        return self.exclude + tuple(f"normalise:{n}" for n in self.normalise)
 
 
 def parse_bind(
@@ -59,7 +76,7 @@ def parse_bind(
     rules = tuple(_rule(glob, value, fail, compile_glob) for glob, value in table.items())
     for k, a in enumerate(rules):
         for b in rules[k + 1 :]:
-            if a.exclude != b.exclude and _overlap(a, b):
+            if a.rules != b.rules and _overlap(a, b):
                 raise _conflict(fail, a, b)
     return rules
 
@@ -69,40 +86,80 @@ def _rule(glob: str, value: Any, fail: Fail, compile_glob: Callable[[str, str], 
 
     key = f"[bind] {glob!r}"
     pattern = compile_glob(key, glob)
-    if not isinstance(value, dict) or set(value) != {"exclude"}:
-        raise fail(key, "must be a table with one key, exclude", _EXAMPLE)
-    names = value["exclude"]
+    if not isinstance(value, dict) or not value or not set(value) <= {"exclude", "normalise"}:
+        raise fail(key, "must be a table with one key, exclude, or normalise, or both", _EXAMPLE)
+    exclude: tuple[str, ...] = ()
+    if "exclude" in value:
+        names = _strings(value["exclude"], fail, f"{key} exclude", "exclusions")
+        if any(n.startswith("normalise:") for n in names):
+            raise fail(f"{key} exclude", "holds a normalisation", "list it under normalise")
+        try:
+            parsed = parse_exclusions(names)
+        except ExcludeError as exc:
+            why = str(exc).split("; valid exclusions", 1)[0]
+            fix = "write '#Heading', 'meta:key' or 'line:PREFIX'"
+            raise fail(f"{key} exclude", why, fix) from None
+        exclude = tuple(str(ex) for ex in parsed)
+    return BindRule(glob, exclude, pattern, _normalise(value, key, fail))
+
+
+def _strings(names: Any, fail: Fail, key: str, what: str) -> tuple[str, ...]:
     if not isinstance(names, list) or not names or not all(isinstance(n, str) for n in names):
-        raise fail(f"{key} exclude", "must be a non-empty list of exclusions", _EXAMPLE)
+        raise fail(key, f"must be a non-empty list of {what}", _EXAMPLE)
+    return tuple(names)
+
+
+def _normalise(value: dict[str, Any], key: str, fail: Fail) -> tuple[str, ...]:
+    """The table's ``normalise`` list, canonical (``name@version``) and sorted."""
+    if "normalise" not in value:
+        return ()
+    from forest_files.text.normalisers import NormaliseError, canonical_list, known
+
+    names = _strings(value["normalise"], fail, f"{key} normalise", "normalisations")
     try:
-        parsed = parse_exclusions(tuple(names))
-    except ExcludeError as exc:
-        why = str(exc).split("; valid exclusions", 1)[0]
-        raise fail(f"{key} exclude", why, "write '#Heading', 'meta:key' or 'line:PREFIX'") from None
-    return BindRule(glob, tuple(str(ex) for ex in parsed), pattern)
+        return canonical_list(names)
+    except NormaliseError as exc:
+        why = str(exc).split("; ", 1)[0]
+        raise fail(f"{key} normalise", why, f"write one of {known()}") from None
 
 
 def _conflict(fail: Fail, a: BindRule, b: BindRule) -> ForestError:
     return fail(
         f"[bind] {a.glob!r} and {b.glob!r}",
-        "both match one file with different exclude lists",
+        "both match one file with different exclude lists (or normalise lists)",
         "give them the same list, or narrow one glob so they never meet",
     )
 
 
 def defaults_for(rules: Sequence[BindRule], path: str) -> tuple[str, ...]:
-    """The exclusions ``[bind]`` gives ``path`` (empty when no glob matches it);
+    """The rules ``[bind]`` gives ``path``: its exclusions, then its normalisations as
+    ``normalise:NAME@V`` items (empty when no glob matches it);
     ``BindConflict`` when two globs match it with different lists."""
     found: BindRule | None = None
     for rule in rules:
         if not rule.pattern.match(path):
             continue
-        if found is not None and found.exclude != rule.exclude:
+        if found is not None and found.rules != rule.rules:
             raise _conflict(
                 lambda k, p, f: BindConflict(f"forest.toml: {k}: {p}; {f}"), found, rule
             )
         found = found or rule
-    return found.exclude if found is not None else ()
+    return found.rules if found is not None else ()
+
+
+def fitting(rules: tuple[str, ...], kind: str, path: str = "") -> tuple[str, ...]:
+    """The default rules a target of selector kind ``kind`` in ``path`` takes: a
+    Python symbol no exclusion; every target the normalisations that fit it
+    (normalisers.fits: the Markdown ones only on Markdown)."""
+    if not any(r.startswith("normalise:") for r in rules):
+        return () if kind == "symbol" else rules
+    from forest_files.text.normalisers import fits
+
+    return tuple(
+        r
+        for r in rules
+        if (fits(r[10:], kind, path) if r.startswith("normalise:") else kind != "symbol")
+    )
 
 
 def bind_defaults(rules: Sequence[BindRule]) -> Callable[[str], tuple[str, ...]] | None:

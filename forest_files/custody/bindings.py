@@ -120,7 +120,7 @@ def apply_binds(store: ForestStore, binds: Sequence[tuple[str, BindSpec, int, st
             "bind",
             spec.path,
             spec.selector,
-            json.dumps(list(spec.excludes)),
+            json.dumps(list(spec.rules)),  # normalisations ride as normalise:NAME@V
             spec.normalisation,
             spec.hash_algo,
             spec.section_hash,
@@ -162,7 +162,7 @@ def apply_rebind(store: ForestStore, act_id: str, act: RebindAct, current: Bindi
             "rebind",
             act.path,
             act.selector,
-            json.dumps(list(current.excludes)),
+            json.dumps(list(_renormalised(current.excludes, act.normalise))),
             current.normalisation,
             current.hash_algo,
             act.section_hash,
@@ -171,6 +171,16 @@ def apply_rebind(store: ForestStore, act_id: str, act: RebindAct, current: Bindi
             act.at,
         ),
     )
+
+
+def _renormalised(rules: tuple[str, ...], normalise: tuple[str, ...] | None) -> tuple[str, ...]:
+    """A binding's rules after a rebind: its normalisations replaced when the act
+    names them (ledger format 3), kept otherwise."""
+    if normalise is None:
+        return rules
+    from forest_files.ledger.kinds import rules_of
+
+    return rules_of(tuple(r for r in rules if not r.startswith("normalise:")), normalise)
 
 
 def apply_retire(store: ForestStore, act_id: str, act: RetireAct, current: Binding) -> None:

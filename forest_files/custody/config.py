@@ -484,7 +484,10 @@ def render_config(cfg: ForestConfig) -> str:
         lines += [f"{_toml_str(r.glob)} = {_toml_str(r.policy)}" for r in cfg.watch]
     for default in cfg.bind:
         lines += ["", f"[bind.{_toml_str(default.glob)}]  # default exclusions (docs/coverage.md)"]
-        lines.append(f"exclude = [{', '.join(_toml_str(e) for e in default.exclude)}]")
+        if default.exclude:
+            lines.append(f"exclude = [{', '.join(_toml_str(e) for e in default.exclude)}]")
+        if default.normalise:  # docs/normalisation.md
+            lines.append(f"normalise = [{', '.join(_toml_str(n) for n in default.normalise)}]")
     return "\n".join(lines) + "\n"
 
 

@@ -43,6 +43,7 @@ from forest_files.ledger.kinds import (
     SealAct,
     SupersedeAct,
     UnsealAct,
+    rules_of,
 )
 
 if TYPE_CHECKING:
@@ -64,7 +65,8 @@ class Claims:
 
 
 class _Mixed(Exception):
-    """A target both sealed and unsealed: only the acts' dependency order decides."""
+    """A target both sealed and unsealed, or a binding's normalisations changed: only
+    the acts' dependency order decides."""
 
 
 def claims_of_ledger(ledger_dir: Path) -> Claims:
@@ -72,7 +74,8 @@ def claims_of_ledger(ledger_dir: Path) -> Claims:
     was synced from these very segments (every act checked when applied), so the
     proof needs their fields, not a second full decode (0.2 s, not 2 s, at 10,000
     acts). An entry both sealed and unsealed, or a line that is not what the
-    format says, is read the typed way instead (``claims_of``, in act order)."""
+    format says, or a rebind that changes normalisations, is read the typed way
+    instead (``claims_of``, in act order)."""
     import json
 
     from forest_files.ledger.segments import read_ledger, segment_paths
@@ -92,6 +95,14 @@ def claims_of_ledger(ledger_dir: Path) -> Claims:
     return out
 
 
+def _renormalise(out: Claims, binding: str, normalise: tuple[str, ...]) -> None:
+    """A rebind that names normalisations: the binding's rules from then on."""
+    made = out.specs.get(binding)
+    if made is not None:
+        kept = tuple(r for r in made[0] if not r.startswith("normalise:"))
+        out.specs[binding] = (rules_of(kept, normalise), made[1], made[2])
+
+
 def _claim_raw(out: Claims, seals: dict[str, set[bool]], d: dict[str, Any]) -> None:
     kind, act_id = d["kind"], d["id"]
     for name in ("entry", "record"):
@@ -99,7 +110,8 @@ def _claim_raw(out: Claims, seals: dict[str, set[bool]], d: dict[str, Any]) -> N
             out.declared[str(d[name]["content_id"])] = str(d[name]["body_hash"])
     if kind == "adopt" and d.get("binding") is not None:
         spec = d["binding"]
-        out.specs[act_id] = (tuple(spec["excludes"]), spec["normalisation"], spec["hash_algo"])
+        rules = rules_of(tuple(spec["excludes"]), spec.get("normalise"))
+        out.specs[act_id] = (rules, spec["normalisation"], spec["hash_algo"])
         out.places.setdefault(act_id, set()).add((spec["path"], spec["selector"]))
     elif kind == "supersede":
         out.superseded.add(d["old"])
@@ -107,6 +119,8 @@ def _claim_raw(out: Claims, seals: dict[str, set[bool]], d: dict[str, Any]) -> N
         out.superseded.update(d["heads"])
     elif kind == "rebind":
         out.places.setdefault(d["binding"], set()).add((d["path"], d["selector"]))
+        if "normalise" in d:  # which change is the latest: only act order decides
+            raise _Mixed
         if d.get("supersede") is not None:
             _claim_raw(out, seals, {**d["supersede"], "kind": "supersede", "id": act_id})
     elif kind == "retire":
@@ -131,7 +145,7 @@ def _claim(out: Claims, act_id: str, payload: object) -> None:
             out.declared[record.content_id] = record.body_hash
     if isinstance(payload, AdoptAct) and payload.binding is not None:
         spec = payload.binding
-        out.specs[act_id] = (spec.excludes, spec.normalisation, spec.hash_algo)
+        out.specs[act_id] = (spec.rules, spec.normalisation, spec.hash_algo)
         out.places.setdefault(act_id, set()).add((spec.path, spec.selector))
     elif isinstance(payload, SupersedeAct):
         out.superseded.add(payload.old)
@@ -139,6 +153,8 @@ def _claim(out: Claims, act_id: str, payload: object) -> None:
         out.superseded.update(payload.heads)
     elif isinstance(payload, RebindAct):
         out.places.setdefault(payload.binding, set()).add((payload.path, payload.selector))
+        if payload.normalise is not None:
+            _renormalise(out, payload.binding, payload.normalise)
         if payload.supersede is not None:
             _claim(out, act_id, payload.supersede)
     elif isinstance(payload, RetireAct):

@@ -57,14 +57,30 @@ class BoundSection:
 
 
 def _spec(section: SectionText) -> BindSpec:
+    """The binding a section is recorded with: its exclusions, and its declared
+    normalisations (``normalise:NAME@V`` items of ``excludes``) as format 3's
+    ``normalise`` field, canonical and sorted."""
+    excludes, normalise = split_rules(section.excludes)
     return BindSpec(
         path=section.path,
         selector=section.selector,
-        excludes=tuple(section.excludes),
+        excludes=excludes,
         normalisation=section.normalisation,
         hash_algo=section.hash_algo,
         section_hash=hash_body(section.text),
+        normalise=normalise,
     )
+
+
+def split_rules(rules: Sequence[str]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(exclusions, canonical sorted normalisations) of a section's rules."""
+    excludes = tuple(r for r in rules if not r.startswith("normalise:"))
+    names = [r[10:] for r in rules if r.startswith("normalise:")]
+    if not names:
+        return excludes, ()
+    from forest_files.text.normalisers import canonical_list
+
+    return excludes, canonical_list(names)
 
 
 def _binding_deps(store: ForestStore, binding: Binding, head: int) -> set[str]:

@@ -16,7 +16,13 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+<<<<<<< HEAD
 from forest_files.custody.bindconf import merged
+=======
+from forest_files import gitio
+from forest_files.custody.bindconf import fitting, merged
+from forest_files.custody.content import dir_inside, escapes, path_variant, read_regular
+>>>>>>> h-norm
 from forest_files.custody.record import SectionText
 from forest_files.custody.target_refusals import RepoFacts, check_file
 from forest_files.text.extract import HASH_ALGO, Document, extract
@@ -132,7 +138,7 @@ def _read_serial(
     out: list[SectionText] = []
     with gc_paused():  # parsing thousands of files: no collector passes over the results
         for pos, sel in enumerate(selectors):
-            more = defaults(sel.path) if defaults is not None and sel.kind != "symbol" else ()
+            more = fitting(defaults(sel.path), sel.kind, sel.path) if defaults is not None else ()
             got = read_section(
                 root, sel, excludes, max_bytes=max_bytes, facts=facts, docs=docs, defaults=more
             )

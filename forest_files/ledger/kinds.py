@@ -53,8 +53,16 @@ MAX_TOMBSTONE_LINES = bounds.MAX_TOMBSTONE_LINES  # fingerprints one erase act c
 class _Reader:
     """Field access for one object of one act, with refusals that name both."""
 
-    def __init__(self, value: object, *, act_id: str, where: str, keys: frozenset[str]) -> None:
-        self.act_id, self.where = act_id, where
+    def __init__(
+        self,
+        value: object,
+        *,
+        act_id: str,
+        where: str,
+        keys: frozenset[str],
+        version: int = BASE_VERSION,
+    ) -> None:
+        self.act_id, self.where, self.version = act_id, where, version
         if type(value) is not dict and not isinstance(value, Mapping):  # dict: no ABC check
             raise self.fail("is not an object")
         if value.keys() == keys:  # the common case: exactly the kind's fields
@@ -110,6 +118,11 @@ def _check_excludes(reader: _Reader, excludes: tuple[str, ...]) -> tuple[str, ..
     control character and at most ``MAX_LINE_PREFIX`` characters, so a replayed
     one can only remove the lines it names (files/exclude.py applies it)."""
     for item in excludes:
+        if item.startswith("normalise:"):  # never through excludes: format 3's field
+            raise reader.fail(
+                "field 'excludes': a 'normalise:' item is not an exclusion (normalisations "
+                "are the binding's 'normalise' field, ledger format 3)"
+            )
         if not item.startswith("line:"):
             continue
         prefix = item[5:]
@@ -124,6 +137,35 @@ def _check_excludes(reader: _Reader, excludes: tuple[str, ...]) -> tuple[str, ..
                 "characters"
             )
     return excludes
+
+
+def _normalise(reader: _Reader, key: str, *, empty: bool) -> tuple[str, ...] | None:
+    """The optional ``normalise`` list (format 3): known ``name@version`` labels,
+    sorted and distinct (empty only where ``empty``); None when absent. An unknown
+    name or version fails closed: this reader could not hash the section as the
+    binding declares."""
+    if key not in reader.value:
+        return None
+    from forest_files.text.normalisers import REGISTRY
+
+    values = reader.texts(key, limit=len(REGISTRY))
+    if not values and not empty:
+        raise reader.fail(f"field {key!r} must not be empty (leave it out instead)")
+    unknown = [v for v in values if v not in REGISTRY]
+    if unknown:
+        raise reader.fail(
+            f"field {key!r} names normalisation {unknown[0][:40]!r}, which this "
+            f"forest-files does not know; upgrade forest-files (known: {', '.join(REGISTRY)})"
+        )
+    if list(values) != sorted(set(values)):
+        raise reader.fail(f"field {key!r} must list distinct normalisations, sorted")
+    return values
+
+
+def rules_of(excludes: tuple[str, ...], normalise: tuple[str, ...] | None) -> tuple[str, ...]:
+    """A binding's exclusions with its normalisations as the ``normalise:NAME@V`` items
+    extract applies (text/normalisers.py)."""
+    return excludes + tuple(f"normalise:{n}" for n in normalise or ())
 
 
 def _check_path(reader: _Reader, key: str) -> str:
@@ -236,7 +278,8 @@ class EntryRecord:
 
 @dataclass(frozen=True)
 class BindSpec:
-    """Where an adopted section lives: path, full selector, exclusions, hash rules."""
+    """Where an adopted section lives: path, full selector, exclusions, hash rules.
+    ``normalise`` (format 3; absent when empty): the declared normalisations."""
 
     path: str
     selector: str
@@ -244,6 +287,7 @@ class BindSpec:
     normalisation: str
     hash_algo: str
     section_hash: str
+    normalise: tuple[str, ...] = ()
 
     KEYS: ClassVar[frozenset[str]] = frozenset(
         {"path", "selector", "excludes", "normalisation", "hash_algo", "section_hash"}
@@ -257,11 +301,21 @@ class BindSpec:
             "normalisation": self.normalisation,
             "hash_algo": self.hash_algo,
             "section_hash": self.section_hash,
+            **({"normalise": list(self.normalise)} if self.normalise else {}),
         }
 
+    @property
+    def rules(self) -> tuple[str, ...]:
+        """Exclusions and normalisations, as extract takes them."""
+        return rules_of(self.excludes, self.normalise)
+
     @classmethod
-    def parse(cls, value: object, *, act_id: str) -> BindSpec:
-        r = _Reader(value, act_id=act_id, where="binding", keys=cls.KEYS)
+    def parse(cls, value: object, *, act_id: str, version: int = BASE_VERSION) -> BindSpec:
+        keys = cls.KEYS
+        if isinstance(value, Mapping) and "normalise" in value:
+            versions.refuse_newer("adopt.binding", value, version, act_id=act_id)
+            keys = keys | versions.allowed("adopt.binding", version)
+        r = _Reader(value, act_id=act_id, where="binding", keys=keys)
         return _frozen(
             cls,
             path=_check_path(r, "path"),
@@ -270,6 +324,7 @@ class BindSpec:
             normalisation=r.text("normalisation"),
             hash_algo=r.text("hash_algo"),
             section_hash=r.hex64("section_hash"),
+            normalise=_normalise(r, "normalise", empty=False) or (),
         )
 
 
@@ -322,7 +377,9 @@ class AdoptAct:
             cls,
             entry=EntryRecord.parse(r.value["entry"], act_id=r.act_id, key="entry"),
             record=EntryRecord.parse(r.value["record"], act_id=r.act_id, key="record"),
-            binding=None if raw is None else BindSpec.parse(raw, act_id=r.act_id),
+            binding=None
+            if raw is None
+            else BindSpec.parse(raw, act_id=r.act_id, version=r.version),
         )
 
 
@@ -437,7 +494,10 @@ class RebindAct:
 
     With ``supersede`` (optional; a renamed *and* edited section) the act also
     supersedes the binding's ground with the text found there, in the same act:
-    ``section_hash`` is then the new entry's body hash and ``by`` its adopter."""
+    ``section_hash`` is then the new entry's body hash and ``by`` its adopter.
+    With ``normalise`` (format 3 only; absent otherwise) the binding's declared
+    normalisations are that list from this act on (empty: none), and
+    ``section_hash`` is the section read under them."""
 
     binding: str
     path: str
@@ -446,6 +506,7 @@ class RebindAct:
     by: str
     at: str
     supersede: SupersedeAct | None = None
+    normalise: tuple[str, ...] | None = None
     KIND: ClassVar[str] = "rebind"
     KEYS: ClassVar[frozenset[str]] = frozenset(
         {"binding", "path", "selector", "section_hash", "by", "at"}
@@ -467,6 +528,8 @@ class RebindAct:
         }
         if self.supersede is not None:  # absent, not null: older rebinds encode as before
             out["supersede"] = self.supersede.to_fields()
+        if self.normalise is not None:  # format 3 (ledger/versions.py)
+            out["normalise"] = list(self.normalise)
         return out
 
     @classmethod
@@ -486,6 +549,7 @@ class RebindAct:
             by=r.text("by"),
             at=r.text("at"),
             supersede=part,
+            normalise=_normalise(r, "normalise", empty=True),
         )
 
 
@@ -603,7 +667,7 @@ def parse_payload(
     if optional and isinstance(fields, Mapping):
         keys = keys | (optional & fields.keys())  # an optional field only when present
     versions.refuse_newer(kind, fields, version, act_id=act_id)
-    return cls.parse(_Reader(fields, act_id=act_id, where=kind, keys=keys))
+    return cls.parse(_Reader(fields, act_id=act_id, where=kind, keys=keys, version=version))
 
 
 def bound_path_refs(payload: Payload) -> tuple[str, ...]:

@@ -29,6 +29,8 @@ NEWEST_VERSION = 3  # the newest format this reader reads
 FORMAT3_FIELDS: Mapping[str, frozenset[str]] = MappingProxyType(
     {
         "erase": frozenset({"tokens"}),  # token fingerprints of the tombstone
+        "adopt.binding": frozenset({"normalise"}),  # declared normalisations (name@version)
+        "rebind": frozenset({"normalise"}),  # a binding's normalisations, changed by a holder
     }
 )
 

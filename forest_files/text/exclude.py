@@ -73,13 +73,13 @@ class ExcludeError(SelectorError):
 class Exclusion:
     """One parsed exclusion; ``parts`` for headings, ``key`` for front matter."""
 
-    kind: str  # "heading" | "meta" | "line"
+    kind: str  # "heading" | "meta" | "line" | "normalise" (normalisers.py: never a cut)
     parts: tuple[str, ...] = ()
     index: int | None = None
     key: str = ""  # the front-matter key, or the line prefix
 
     def __str__(self) -> str:
-        if self.kind in ("meta", "line"):
+        if self.kind in ("meta", "line", "normalise"):
             return f"{self.kind}:{self.key}"
         return "#" + render_heading_path(self.parts, self.index)
 
@@ -96,7 +96,12 @@ def line_prefix_problem(prefix: str) -> str | None:
 
 
 def parse_exclusion(text: str) -> Exclusion:
-    """Parse ``#Heading/Path[n]``, ``meta:key`` or ``line:PREFIX``."""
+    """Parse ``#Heading/Path[n]``, ``meta:key`` or ``line:PREFIX`` (or the in-memory
+    ``normalise:NAME@V`` a declared normalisation rides as: text/normalisers.py)."""
+    if text.startswith("normalise:"):
+        from forest_files.text.normalisers import canonical
+
+        return Exclusion("normalise", key=canonical(text[10:]))
     if text.startswith("line:"):
         problem = line_prefix_problem(text[5:])
         if problem is not None:
@@ -118,7 +123,7 @@ def parse_exclusion(text: str) -> Exclusion:
 
 def parse_exclusions(texts: tuple[str, ...]) -> tuple[Exclusion, ...]:
     """Parse every exclusion; refuse too many and duplicates (after canonicalising)."""
-    if len(texts) > MAX_EXCLUSIONS:
+    if sum(not t.startswith("normalise:") for t in texts) > MAX_EXCLUSIONS:
         raise ExcludeError(f"{len(texts)} exclusions given; at most {MAX_EXCLUSIONS} allowed")
     parsed = tuple(parse_exclusion(t) for t in texts)
     seen: set[str] = set()

@@ -4,7 +4,10 @@
 BOM dropped, CRLF/CR -> LF; idempotent, so already-normalised text is
 unchanged), resolves the selector to whole lines (boundaries are defined in
 the resolver modules: whole file = every line; ``markdown.py``,
-``pysymbol.py``, ``region.py``), then removes excluded line ranges. The text
+``pysymbol.py``, ``region.py``), then removes excluded line ranges, then
+applies the binding's declared normalisations (``normalise:NAME@V`` items among
+its exclusions: normalisers.py), so the section hash is the hash of the section
+as the binding sees it. The text
 returned is exactly those lines, final LF included where the file has one;
 it never passes through Forest's scrub. ``section_hash`` is ``HASH_ALGO`` over
 its UTF-8 bytes; a binding records ``NORMALISATION`` and ``HASH_ALGO`` so a
@@ -31,7 +34,7 @@ the canonical full selector (full heading path, ``[n]`` only when needed);
 ``sections`` returns a dict from each request to its ``Extracted`` or its
 refusal.
 Test: tests/text/test_extract.py, tests/text/test_selector_rules.py, tests/check/test_parse_once.py,
-tests/text/test_stable_anchors.py
+tests/text/test_stable_anchors.py, tests/text/test_normalisers.py
 """
 
 from __future__ import annotations
@@ -159,6 +162,9 @@ def extract(
     the section holds instead; a check (not strict) accepts it. A ``Document``
     keeps what one call parsed for the next."""
     parsed = parse_exclusions(excludes)
+    norms = tuple(ex for ex in parsed if ex.kind == "normalise")
+    if norms:
+        parsed = tuple(ex for ex in parsed if ex.kind != "normalise")
     if parsed and selector.kind == "symbol":
         raise ExcludeError(
             f"{selector}: exclusions apply to Markdown/text sections; "
@@ -192,6 +198,12 @@ def extract(
             headings = doc.headings()
         raise unmatched(missed, str(canonical), headings, lines, (lo, hi), owner)
     text_out = assemble(lines, lo, hi, cuts)
+    if norms:  # declared normalisations, after the exclusions (normalisers.py)
+        from forest_files.text.normalisers import apply
+
+        labels = [ex.key for ex in norms]
+        text_out = apply(labels, text_out, doc.text, selector.kind, str(canonical), selector.path)
+        matched += tuple(str(ex) for ex in norms)
     return Extracted(text_out, lo, hi, matched, canonical, tuple(sorted(cuts)))
 
 
@@ -242,6 +254,8 @@ def exclusion_cuts(
     cuts: list[tuple[int, int]] = []
     matched: list[str] = []
     for ex in parsed:
+        if ex.kind == "normalise":  # never a cut: applied after (normalisers.py)
+            continue
         if ex.kind == "line":
             found = line_ranges(ex, lines, lo, hi, owner)
             cuts.extend(found)

@@ -92,7 +92,7 @@ def test_writer_version_only_when_needed_accepted() -> None:
     assert version_for("erase", fields) == 3
     assert make_act("erase", [], fields, scope="p").version == 3
     assert make_act("erase", [], payload.to_fields(), scope="p").version == 2
-    assert set(FORMAT3_FIELDS) == {"erase"}  # the one bump's fields, listed once
+    assert set(FORMAT3_FIELDS) == {"erase", "adopt.binding", "rebind"}  # listed once
 
 
 def test_format2_act_with_format3_field_refused() -> None:

@@ -149,7 +149,7 @@ def test_doc_shared_object_tables_list_their_fields_accepted() -> None:
     entry = text.split("### Entry record", 1)[1].split("###", 1)[0]
     binding = text.split("### Binding", 1)[1].split("##", 1)[0]
     assert _table_fields(entry) == set(kinds.EntryRecord.KEYS)
-    assert _table_fields(binding) == set(kinds.BindSpec.KEYS)
+    assert _table_fields(binding) == set(kinds.BindSpec.KEYS) | FORMAT3_FIELDS["adopt.binding"]
     envelope = text.split("## The envelope", 1)[1].split("##", 1)[0]
     assert _table_fields(envelope) == {"v", "kind", "deps", "scope", "id"}
 

@@ -17,6 +17,7 @@ from forest_files.doors.cli import (  # noqa: F401  (registers commands)
     governance_cmd,
     hooks_cmd,
     mcp_cmd,
+    normalise_cmds,
     review_cmd,
     seal_cmds,
     watch_cmd,

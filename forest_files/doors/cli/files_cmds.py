@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from forest_files.doors.cli.errors import boundary
+from forest_files.doors.cli.normalise_cmds import NormaliseOpt, with_normalise
 from forest_files.doors.cli.options import AsOpt, JsonOpt, RepoOpt, WordsOpt, app, identity
 
 if TYPE_CHECKING:
@@ -78,6 +79,7 @@ def adopt(
     words: WordsOpt,
     as_: AsOpt = None,
     exclude: ExcludeOpt = None,
+    normalise: NormaliseOpt = None,
     repo: RepoOpt = Path("."),
     as_json: JsonOpt = False,
     skip_bound: Annotated[
@@ -95,6 +97,7 @@ def adopt(
     """Take file sections into custody: import, root and bind, in one ledger segment.
     --where keeps files whose front matter says so; --headings binds every heading of
     the files, --unbound what [require] reports (both list the sections and ask once).
+    --normalise NAME declares a normalisation the binding reads its section with.
 
     Example: forest adopt 'docs/adr/*.md' --where status=accepted --words "Accepted ADRs"
     """
@@ -102,17 +105,18 @@ def adopt(
     from forest_files.custody.repository import Repository
     from forest_files.doors.cli.adopt_bulk import choose, confirm
 
+    rules = with_normalise(exclude, normalise)  # exclusions, then normalise:NAME@V items
     with Repository(repo) as r:
         chosen = choose(
             r, targets or [], where=where or [], headings=headings, level=level, unbound=unbound
         )
-        sections = _read(r, chosen.specs, tuple(exclude or ()))
+        sections = _read(r, chosen.specs, rules)
         skipped = 0
         if skip_bound:
             sections, skipped = unbound_only(r, sections)
         listed = [s.selector for s in sections]
         if chosen.ask and sections and confirm(listed, yes, err=as_json):
-            sections = _read(r, listed, tuple(exclude or ()))  # as held after the answer
+            sections = _read(r, listed, rules)  # as held after the answer
         bound = adopt_sections(r, sections, words=words, by=identity(repo, as_)) if sections else []
     lines = [f"left out {p} (its front matter fails --where)" for p in chosen.left_out]
     lines += [f"bound {b.selector} -> {b.content_id}" for b in bound]
