@@ -19,6 +19,9 @@ working:
            rename or move first (a rebind carries its bound descendants),
            then the one route per commit (``forest supersede --staged
            --expect DIGEST``) once only drifted sections are left.
+  anchors  as ``after``, but every heading is bound by its stable id
+           (``FILE#{id}`` from the canon's ``{ #id }`` attribute lists), all
+           in one ``forest adopt`` (``--headings`` binds heading paths).
 
 Every step ends with ``git commit`` passing the hook and ``forest check``
 clean. A ceremony is a forest command that records an act; it is a
@@ -26,11 +29,10 @@ clean. A ceremony is a forest command that records an act; it is a
 the section's text changed and its new text is adopted) or it *follows a
 heading* (a rebind without ``--words``: the text is unchanged, only the
 selector moved). Goals (issue 26): no step needs more ceremonies after than
-before, no release more than one command after, and no ceremony after that
+before, no release more than one command after,, and no ceremony after that
 only follows a heading.
 
-Run:  .venv/bin/python bench/ceremony_bench.py [-v]
-      [--keep DIR] [--json out.json]
+Run:  .venv/bin/python bench/ceremony_bench.py [-v] [--keep DIR] [--json out.json]
 """
 
 from __future__ import annotations
@@ -51,10 +53,11 @@ from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
 DATA = REPO / "tests" / "data" / "canon-history"
-MODES = ("before", "after")
+MODES = ("before", "after", "anchors")
 LEDGER_ROUTE = "&& git add -- .forest/ledger"
 _ROUTE = re.compile(r"^  [a-z][^:]*: (forest .*)$")
 _ALL = re.compile(r"^or adopt all \d+ drifted sections at once: (forest .*)$")
+_ID = re.compile(r"^#{1,6} .*\{ #([A-Za-z0-9_][A-Za-z0-9_:.-]*) \}$")
 _KINDS = ("drifted", "moved", "unresolved", "missing", "contested")
 _NOTE = re.compile(r"  \((replace|refused) [^()]*\)$")
 _ENV = {
@@ -246,9 +249,24 @@ def unbound_headings(rep: Replay, files: list[str]) -> list[str]:
     return [line.strip() for line in lines if line.startswith("  ")]
 
 
+def unbound_anchors(rep: Replay, files: list[str]) -> list[str]:
+    """``FILE#{id}`` for every heading id of ``files`` no binding holds."""
+    proc = rep.run(["forest", "status", "--json"])
+    bound = {f["selector"] for f in json.loads(proc.stdout)["findings"]}
+    out = []
+    for name in files:
+        for line in (rep.root / name).read_text("utf-8").splitlines():
+            if (m := _ID.match(line)) and f"{name}#{{{m.group(1)}}}" not in bound:
+                out.append(f"{name}#{{{m.group(1)}}}")
+    return out
+
+
 def adopt_new(rep: Replay, words: str) -> list[str]:
     """Bind every heading no binding holds yet (the writer's policy)."""
     files = sorted(str(p.relative_to(rep.root)) for p in (rep.root / "canon").glob("*.md"))
+    if rep.mode == "anchors":
+        ids = unbound_anchors(rep, files)
+        return [f"forest adopt {shlex.join(ids)} --words {shlex.quote(words)}"] if ids else []
     new = unbound_headings(rep, files)
     if not new:
         return []
@@ -295,33 +313,38 @@ def replay(
 
 
 def table(results: dict[str, list[StepResult]]) -> str:
-    before, after = results["before"], results["after"]
-    head = f"{'step':<15} {'before':>6} {'after':>6} {'follows b/a':>12} {'acts b/a':>10}  release"
+    """One row per step: ceremonies per way of working, those that only follow a
+    heading, ledger acts recorded, and a release's command count after."""
+    head = (
+        f"{'step':<14} {'before':>6} {'after':>6} {'anchors':>7}  {'follows b/a/n':>13}"
+        f"  {'acts b/a/n':>10}  release (after/anchors)"
+    )
     rows = [head, "-" * len(head)]
-    for b, a in zip(before, after, strict=True):
-        rel = f"{a.count} command(s)" if a.release else ""
+    for b, a, n in zip(*(results[m] for m in MODES), strict=True):
+        rel = f"{a.count} / {n.count} command(s)" if a.release else ""
         rows.append(
-            f"{b.label:<15} {b.count:>6} {a.count:>6} {f'{b.follows}/{a.follows}':>12}"
-            f" {f'{b.acts}/{a.acts}':>10}  {rel}"
+            f"{b.label:<14} {b.count:>6} {a.count:>6} {n.count:>7}"
+            f"  {f'{b.follows}/{a.follows}/{n.follows}':>13}"
+            f"  {f'{b.acts}/{a.acts}/{n.acts}':>10}  {rel}"
         )
-    tb, ta = sum(s.count for s in before), sum(s.count for s in after)
-    fb, fa = sum(s.follows for s in before), sum(s.follows for s in after)
+    tot = [sum(s.count for s in results[m]) for m in MODES]
+    fol = "/".join(str(sum(s.follows for s in results[m])) for m in MODES)
     rows.append("-" * len(head))
-    rows.append(f"{'total':<15} {tb:>6} {ta:>6} {f'{fb}/{fa}':>12}")
+    rows.append(f"{'total':<14} {tot[0]:>6} {tot[1]:>6} {tot[2]:>7}  {fol:>13}")
     return "\n".join(rows)
 
 
-def goals(results: dict[str, list[StepResult]]) -> list[str]:
-    """The goal lines: each one met or named with the step that misses it."""
-    before, after = results["before"], results["after"]
-    more = [a.label for b, a in zip(before, after, strict=True) if a.count > b.count]
-    releases = [f"{a.label} ({a.count})" for a in after if a.release and a.count > 1]
-    follows = [f"{a.label}: {c.command}" for a in after for c in a.ceremonies if c.follows]
+def goals(results: dict[str, list[StepResult]], mode: str) -> list[str]:
+    """The goal lines for one way of working: each met, or the steps that miss it."""
+    before, now = results["before"], results[mode]
+    more = [a.label for b, a in zip(before, now, strict=True) if a.count > b.count]
+    releases = [f"{a.label} ({a.count})" for a in now if a.release and a.count > 1]
+    follows = [f"{a.label}: {c.command}" for a in now for c in a.ceremonies if c.follows]
     return [
-        f"after <= before at every step: {'met' if not more else 'MISSED at ' + ', '.join(more)}",
-        "every release one command after: "
+        f"{mode}: <= before at every step: {'met' if not more else 'MISSED at ' + ', '.join(more)}",
+        f"{mode}: every release one command: "
         + ("met" if not releases else "MISSED: " + ", ".join(releases)),
-        "no ceremony that only follows a heading after: "
+        f"{mode}: no ceremony that only follows a heading: "
         + ("met" if not follows else f"MISSED ({len(follows)}):\n    " + "\n    ".join(follows)),
     ]
 
@@ -342,11 +365,12 @@ def main(argv: list[str] | None = None) -> int:
         for mode, steps in results.items():
             for s in steps:
                 for c in s.ceremonies:
-                    print(f"{mode:<6} {s.label:<15} {'F' if c.follows else 'D'} {c.command}")
+                    print(f"{mode:<7} {s.label:<14} {'F' if c.follows else 'D'} {c.command}")
     print(f"ceremonies per step ({DATA.relative_to(REPO)}; follows = a rebind that only")
     print("follows a heading; acts = ledger acts recorded)")
     print(table(results))
-    print("\n".join(goals(results)))
+    for mode in MODES[1:]:
+        print("\n".join(goals(results, mode)))
     print(f"reproduce: {Path(sys.executable).name} bench/ceremony_bench.py [-v] [--json out.json]")
     if args.json_out:
         dump = {m: [asdict(s) for s in steps] for m, steps in results.items()}
