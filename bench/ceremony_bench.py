@@ -29,7 +29,7 @@ clean. A ceremony is a forest command that records an act; it is a
 the section's text changed and its new text is adopted) or it *follows a
 heading* (a rebind without ``--words``: the text is unchanged, only the
 selector moved). Goals (issue 26): no step needs more ceremonies after than
-before, no release more than one command after,, and no ceremony after that
+before, no release more than one command after, and no ceremony after that
 only follows a heading.
 
 Run:  .venv/bin/python bench/ceremony_bench.py [-v] [--keep DIR] [--json out.json]
