@@ -312,6 +312,16 @@ def replay(
     return [run_step(rep, step, hook, data) for step in load_history(data)]
 
 
+def replay_all(base: Path, data: Path = DATA) -> dict[str, list[StepResult]]:
+    """Every way of working, each in its own repository under ``base``, side by side
+    (they wait on git and forest processes, not on each other)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(len(MODES)) as pool:
+        runs = {mode: pool.submit(replay, mode, base / mode, data) for mode in MODES}
+        return {mode: run.result() for mode, run in runs.items()}
+
+
 def table(results: dict[str, list[StepResult]]) -> str:
     """One row per step: ceremonies per way of working, those that only follow a
     heading, ledger acts recorded, and a release's command count after."""
@@ -357,7 +367,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     base = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="ceremony-bench-"))
     try:
-        results = {mode: replay(mode, base / mode) for mode in MODES}
+        results = replay_all(base)
     finally:
         if not args.keep:
             shutil.rmtree(base, ignore_errors=True)
@@ -371,7 +381,7 @@ def main(argv: list[str] | None = None) -> int:
     print(table(results))
     for mode in MODES[1:]:
         print("\n".join(goals(results, mode)))
-    print(f"reproduce: {Path(sys.executable).name} bench/ceremony_bench.py [-v] [--json out.json]")
+    print("reproduce: .venv/bin/python bench/ceremony_bench.py [-v] [--keep DIR] [--json out.json]")
     if args.json_out:
         dump = {m: [asdict(s) for s in steps] for m, steps in results.items()}
         Path(args.json_out).write_text(json.dumps(dump, indent=2), encoding="utf-8")
