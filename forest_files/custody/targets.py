@@ -16,13 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-<<<<<<< HEAD
-from forest_files.custody.bindconf import merged
-=======
-from forest_files import gitio
 from forest_files.custody.bindconf import fitting, merged
-from forest_files.custody.content import dir_inside, escapes, path_variant, read_regular
->>>>>>> h-norm
 from forest_files.custody.record import SectionText
 from forest_files.custody.target_refusals import RepoFacts, check_file
 from forest_files.text.extract import HASH_ALGO, Document, extract
