@@ -58,12 +58,17 @@ def write_vectors3(workdir: Path, dest: Path) -> dict[str, Any]:
         "ground": ground,
     }
     assert [g["content_id"] for g in ground] == [second]
+    save_vectors(ledger, dest, expected)
+    return expected
+
+
+def save_vectors(ledger: Path, dest: Path, expected: dict[str, Any]) -> None:
+    """Copy the ledger's segments and bodies into ``dest`` beside ``expected.json``."""
     for sub in ("segments", "bodies"):
         shutil.copytree(ledger / sub, dest / sub, dirs_exist_ok=True)
     (dest / "expected.json").write_text(
         json.dumps(expected, indent=2, sort_keys=True) + "\n", encoding="utf-8"
     )
-    return expected
 
 
 if __name__ == "__main__":

@@ -9,12 +9,11 @@ the committed files under tests/data/ledger-vectors-3-normalise/ are its output.
 from __future__ import annotations
 
 import dataclasses
-import json
-import shutil
 from pathlib import Path
 from typing import Any
 
 from tests.helpers.acts import VECTOR_BY, VECTOR_PROJECT
+from tests.helpers.vectors3 import save_vectors
 
 VECTOR3N_PATH = "docs/adr/0001.md"
 VECTOR3N_TARGET = "docs/adr/0001.md#Use Postgres"
@@ -59,11 +58,7 @@ def write_vectors3n(workdir: Path, dest: Path) -> dict[str, Any]:
         "rules": list(binding.excludes),
         "ground": ground,
     }
-    for sub in ("segments", "bodies"):
-        shutil.copytree(ledger / sub, dest / sub, dirs_exist_ok=True)
-    (dest / "expected.json").write_text(
-        json.dumps(expected, indent=2, sort_keys=True) + "\n", encoding="utf-8"
-    )
+    save_vectors(ledger, dest, expected)
     return expected
 
 
