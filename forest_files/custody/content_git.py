@@ -1,0 +1,182 @@
+"""The git index or a commit's tree as a content source: blobs read in one batch.
+
+Stores: blob file hashes in the blob hash cache (statcache.py, under the git
+directory); nothing else.
+Refuses: to read a symlink (120000) or submodule (160000) entry, or a conflicted
+path (read as absent); ``special`` names what stands there instead.
+Returns: bytes of a path's blob (None when it is not a regular file);
+``special``; ``variant`` of a missing path; the paths the tree holds.
+Test: tests/check/test_check.py, tests/custody/test_special_paths.py,
+      tests/text/test_selector_rules.py
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from forest_files.custody.content_read import path_variant
+from forest_files.custody.special import git_mode_kind
+from forest_files.custody.statcache import BlobHashCache
+
+if TYPE_CHECKING:
+    from forest_files import gitio
+
+
+@dataclass
+class GitTreeSource:
+    """The git index (``rev=None``) or a commit's tree: blobs read in one batch."""
+
+    root: Path
+    rev: str | None = None
+    keep_index_file: bool = False
+    name: str = "git index"
+    # A few paths a hook judges: list just those; the whole tree only if asked (moved).
+    only: tuple[str, ...] = ()
+    _blobs: dict[str, str] = field(default_factory=dict)
+    _special: dict[str, str] = field(default_factory=dict)  # path -> kind (symlink, …)
+    _cache: dict[str, bytes] = field(default_factory=dict)
+    _complete: bool = False
+    _hashes: BlobHashCache | None = None  # blob id -> file hash, computed here (statcache.py)
+    _dirs: set[str] | None = None  # every directory the listed blobs lie in (built once)
+    _by_dir: dict[str, list[str]] | None = None  # listed paths by directory (variant)
+    _listed: set[str] = field(default_factory=set)  # directories listed for variant
+    _variants: dict[str, str | None] = field(default_factory=dict)  # path -> variant
+
+    def __post_init__(self) -> None:
+        if self.rev is not None:
+            self.name = f"commit {self.rev}"
+        if self.only and len(self.only) <= 20:
+            for path in self.only:
+                self._take(self._list(path))
+        else:
+            self._take(self._list(""))
+            self._complete = True
+
+    def _list(self, prefix: str) -> list[gitio.TreeEntry]:
+        from forest_files import gitio  # imported by use: a working-tree check needs no git
+
+        if self.rev is None:
+            return gitio.ls_files_stage(self.root, prefix, keep_index_file=self.keep_index_file)
+        return gitio.ls_tree(self.root, self.rev, prefix)
+
+    def _take(self, entries: list[gitio.TreeEntry]) -> None:
+        self._dirs = None
+        self._by_dir = None
+        for e in entries:
+            if e.stage != 0:
+                continue  # a conflicted path holds no one content: read as absent
+            kind = git_mode_kind(e.mode)
+            if kind is None:
+                self._blobs[e.path] = e.blob
+            else:
+                self._special[e.path] = kind
+
+    def listed(self, prefix: str) -> list[tuple[str, str | None]] | None:
+        """(path, non-regular kind or None) of every listed path at or under
+        ``prefix`` (a directory, no slash); None when only some paths were listed."""
+        if not self._complete:
+            return None
+        inside = prefix + "/"
+        out: list[tuple[str, str | None]] = [
+            (p, None) for p in self._blobs if p == prefix or p.startswith(inside)
+        ]
+        out += [(p, k) for p, k in self._special.items() if p == prefix or p.startswith(inside)]
+        return out
+
+    def _blob_hashes(self) -> BlobHashCache:
+        if self._hashes is None:
+            self._hashes = BlobHashCache(self.root)
+        return self._hashes
+
+    def known_hash(self, path: str) -> str | None:
+        """The normalised file hash of ``path``'s blob, when this machine computed it."""
+        blob = self._blobs.get(path)
+        return None if blob is None else self._blob_hashes().get(blob)
+
+    def remember(self, path: str, file_hash: str | None) -> None:
+        """Record ``file_hash`` for the blob ``read(path)`` returned."""
+        blob = self._blobs.get(path)
+        if blob is not None:
+            self._blob_hashes().put(blob, file_hash)
+
+    def save_cache(self) -> None:
+        if self._hashes is not None:
+            self._hashes.save()
+
+    def read(self, path: str) -> bytes | None:
+        blob = self._blobs.get(path)
+        if blob is None:
+            return None
+        if blob not in self._cache:
+            from forest_files.gitio import cat_blobs
+
+            self._cache.update(cat_blobs(self.root, [blob]))
+        return self._cache[blob]
+
+    def special(self, path: str) -> str | None:
+        kind = self._special.get(path)
+        if kind is None and path not in self._blobs:
+            if self._dirs is None:  # a tree where the file was: files listed under it
+                self._dirs = _directories(self._blobs)
+            if path in self._dirs:
+                return "directory"
+        return kind
+
+    def variant(self, path: str) -> str | None:
+        """For a missing ``path``: how a path git records in the same directory
+        differs from it only in Unicode normalisation or letter case; None if none.
+        Asked once per path: every binding of a missing file asks the same."""
+        if path in self._variants:
+            return self._variants[path]
+        parent = path.rpartition("/")[0]
+        if not self._complete and parent not in self._listed:  # a hook listed its paths only
+            self._take(self._list(parent + "/" if parent else ""))
+            self._listed.add(parent)
+            self._complete = not parent
+        if self._by_dir is None:  # one grouping of every listed path per run
+            self._by_dir = {}
+            for p in self._blobs:
+                self._by_dir.setdefault(p.rpartition("/")[0], []).append(p)
+        found = self._variants[path] = path_variant(path, self._by_dir.get(parent, ()))
+        return found
+
+    def prefetch(self, paths: list[str], *, known_too: bool = False) -> None:
+        """Read these paths' blobs in one ``git cat-file --batch``; blobs read by an
+        earlier prefetch are let go (a check holds one batch at a time). A blob whose
+        file hash is known is skipped (a check needs no bytes for it) unless
+        ``known_too`` (the moved search parses every candidate)."""
+        wanted = [self._blobs[p] for p in paths if p in self._blobs]
+        if not known_too:
+            hashes = self._blob_hashes()
+            wanted = [b for b in wanted if hashes.get(b) is None]  # known: no read needed
+        keep = {b: self._cache[b] for b in wanted if b in self._cache}
+        missing = [b for b in wanted if b not in keep]
+        self._cache = keep
+        if missing:
+            from forest_files.gitio import cat_blobs
+
+            self._cache.update(cat_blobs(self.root, missing))
+
+    def paths(self) -> list[str]:
+        if not self._complete:
+            self._take(self._list(""))
+            self._complete = True
+        return sorted(self._blobs)
+
+
+def _directories(paths: Iterable[str]) -> set[str]:
+    """Every directory that holds one of ``paths``, at any depth. Each path climbs
+    only until it meets a directory already found (its parents are found too)."""
+    dirs: set[str] = set()
+    for path in paths:
+        cut = path.rfind("/")
+        while cut >= 0:
+            parent = path[:cut]
+            if parent in dirs:
+                break
+            dirs.add(parent)
+            cut = path.rfind("/", 0, cut)
+    return dirs
