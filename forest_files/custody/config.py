@@ -1,7 +1,8 @@
 """forest.toml: the committed project id, policies and authority map.
 
 Stores: nothing (``render_config`` returns text; ``forest init`` writes it).
-Refuses: a missing file, bad TOML, unknown tables or keys, wrong types,
+Refuses: a missing file, text that is not UTF-8 (or a str holding a lone
+surrogate), bad TOML, unknown tables or keys, wrong types,
 values out of bounds, globs the one glob syntax cannot honour (kernel/globs.py:
 ``{a,b}``, ``!``, an unclosed ``[`` … — refused, never matched literally),
 holders that are empty, carry control characters or stray spaces at either end —
@@ -122,7 +123,14 @@ def _read_bounded(file: Path) -> bytes:
 def parse_config_text(text: str, source_name: str) -> ForestConfig:
     """Validate forest.toml text; ``source_name`` names it in errors (a path,
     or e.g. ``"forest.toml at <merge-base>"`` for a blob)."""
-    if len(text.encode("utf-8", "surrogatepass")) > MAX_CONFIG_BYTES:
+    try:
+        size = len(text.encode("utf-8"))
+    except UnicodeEncodeError as exc:  # a lone surrogate: no file holds one as UTF-8
+        raise ConfigBroken(
+            f"{source_name}: not valid Unicode text (unpaired surrogate at index {exc.start}); "
+            "save it as UTF-8"
+        ) from None
+    if size > MAX_CONFIG_BYTES:
         raise ConfigBroken(f"{source_name}: over the {MAX_CONFIG_BYTES}-byte limit")
     try:
         data = tomllib.loads(text)

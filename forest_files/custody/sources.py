@@ -224,7 +224,10 @@ def config_text_from(
     root = Path(repo_root)
     if source == WORKTREE:
         path = root / CONFIG_NAME
-        return path.read_text(encoding="utf-8") if path.is_file() else None
+        try:
+            return path.read_text(encoding="utf-8") if path.is_file() else None
+        except UnicodeDecodeError:
+            raise ConfigBroken(f"{path}: not UTF-8; save it as UTF-8") from None
     entries = [
         e
         for e in _git_entries(root, source, CONFIG_NAME, keep_index_file=keep_index_file)
@@ -236,7 +239,9 @@ def config_text_from(
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError:
-        raise ConfigBroken(f"{CONFIG_NAME} at {_describe(source)}: not UTF-8") from None
+        raise ConfigBroken(
+            f"{CONFIG_NAME} at {_describe(source)}: not UTF-8; save it as UTF-8 and commit it"
+        ) from None
 
 
 def config_texts_at(repo_root: Path | str, commits: Sequence[str]) -> dict[str, str | None]:
@@ -248,7 +253,9 @@ def config_texts_at(repo_root: Path | str, commits: Sequence[str]) -> dict[str, 
         try:
             texts[commit] = None if data is None else data.decode("utf-8")
         except UnicodeDecodeError:
-            raise ConfigBroken(f"{CONFIG_NAME} at {_describe(commit)}: not UTF-8") from None
+            raise ConfigBroken(
+                f"{CONFIG_NAME} at {_describe(commit)}: not UTF-8; save it as UTF-8 and commit it"
+            ) from None
     return texts
 
 

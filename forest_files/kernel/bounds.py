@@ -3,8 +3,9 @@
 Stores: nothing (constants and pure checks; standard library only, so the hook's
 fast path may import it for nothing).
 Refuses (``BoundsRefused``, a ``ForestError``: exit 1): a text that is not a
-string, blank, longer than its bound, not encodable as UTF-8, or holding a NUL
-or control character; an entry id outside SQLite's integer range; metadata that
+string, blank, longer than its bound, not valid Unicode text (a lone surrogate:
+``not_unicode``, the one wording every layer uses), or holding a NUL or control
+character; an entry id outside SQLite's integer range; metadata that
 is not a JSON object of JSON values (tuples, sets, non-string keys refused),
 nests deeper than ``MAX_META_DEPTH`` (the top-level object is level 1), holds an
 integer of more than ``MAX_META_INT_BITS`` bits (bool is checked first) or a
@@ -14,7 +15,7 @@ a list longer than its bound; a body over its byte bound. Every message names
 the field and the bound and says what to do; none echoes the value (a body or a
 secret may be in it).
 Returns: the checked value, so a check can wrap an argument.
-Test: tests/kernel/test_bounds.py
+Test: tests/kernel/test_bounds.py, tests/store/test_store_lone_surrogate.py (not_unicode)
 
 Bounds that live elsewhere for now (their modules are governed by other work):
 ``custody/auditlog.py`` (MAX_TARGETS, MAX_TARGET_CHARS, MAX_PAGE),
@@ -106,10 +107,51 @@ def check_text(
     try:
         value.encode("utf-8")
     except UnicodeEncodeError as exc:
-        raise BoundsRefused(
-            field, f"is not valid Unicode text (unpaired surrogate at index {exc.start})"
-        ) from None
+        raise not_unicode(field, exc.start) from None
     return value
+
+
+# --- Unicode text ------------------------------------------------------------------------
+# A lone surrogate (a byte that was not UTF-8, decoded with surrogateescape, or half of a
+# UTF-16 pair such as "\ud800") is a str Python holds but UTF-8 cannot encode: the
+# ledger, the content ids and the index all need UTF-8, so it is refused at the door.
+UNICODE_FIX = "give it as UTF-8 text (a non-UTF-8 byte or half a surrogate pair cannot be recorded)"
+
+
+def not_unicode(field: str, index: int, fix: str = UNICODE_FIX) -> BoundsRefused:
+    """The one refusal of a string that is not valid Unicode text."""
+    return BoundsRefused(
+        field, f"is not valid Unicode text (unpaired surrogate at index {index}); {fix}"
+    )
+
+
+def unicode_fault(value: object, field: str) -> tuple[str, int] | None:
+    """Where the first string in ``value`` (a string, or mappings and lists of them,
+    keys included) that UTF-8 cannot encode lies: (``field`` with the keys and list
+    indexes that reach it, the index of the surrogate); None when every one encodes."""
+    todo: list[tuple[object, str]] = [(value, field)]
+    while todo:
+        item, where = todo.pop()
+        if isinstance(item, str):
+            if not item.isascii():
+                try:
+                    item.encode("utf-8")
+                except UnicodeEncodeError as exc:
+                    return where, exc.start
+        elif isinstance(item, Mapping):
+            for key, sub in reversed(list(item.items())):
+                todo.append((sub, f"{where}.{key}" if isinstance(key, str) else where))
+                todo.append((key, f"{where} (a key)"))
+        elif isinstance(item, (list, tuple)):
+            todo.extend((sub, f"{where}[{i}]") for i, sub in reversed(list(enumerate(item))))
+    return None
+
+
+def check_unicode(field: str, value: object, fix: str = UNICODE_FIX) -> None:
+    """Refused (``not_unicode``) when a string in ``value`` is not valid Unicode text."""
+    fault = unicode_fault(value, field)
+    if fault is not None:
+        raise not_unicode(*fault, fix)
 
 
 def check_entry_id(field: str, value: object) -> object:
@@ -161,6 +203,9 @@ def check_meta(value: object, field: str = "meta") -> Mapping[str, Any]:
         size = _canonical_size(value)
     except BoundsRefused:
         raise
+    except UnicodeEncodeError as exc:  # a ValueError: named as what it is
+        fault = unicode_fault(value, field)
+        raise not_unicode(*(fault or (field, exc.start))) from None
     except (RecursionError, OverflowError, ValueError, TypeError):
         raise BoundsRefused(field, _META_RULE) from None
     if size > MAX_META_BYTES:

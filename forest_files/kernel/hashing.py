@@ -2,7 +2,8 @@
 
 Stores: nothing.
 Refuses: bodies that cannot be encoded as UTF-8 (lone surrogates) with a
-``ForestError``; NaN/Infinity in canonical JSON.
+``ForestError``, and an entry whose fields hold one (``BoundsRefused`` naming the
+field: kernel/bounds.py ``not_unicode``); NaN/Infinity in canonical JSON.
 Returns: lowercase hex SHA-256 strings and canonical JSON bytes.
 Test: tests/kernel/test_hashing.py, tests/kernel/test_canonical_codec.py
 
@@ -21,6 +22,7 @@ import hashlib
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from forest_files.kernel.bounds import not_unicode, unicode_fault
 from forest_files.kernel.errors import ForestError
 
 CONTENT_ID_VERSION = 1
@@ -155,4 +157,8 @@ def entry_content_id(
         "nonce": nonce,
         "origins": sorted([list(o) for o in origins]),
     }
-    return sha256_text(canonical_json(record))
+    try:
+        return sha256_text(canonical_json(record))
+    except UnicodeEncodeError as exc:  # a lone surrogate: refused, naming the field
+        fault = unicode_fault({k: v for k, v in record.items() if k != "v"}, "entry")
+        raise not_unicode(*(fault or ("entry", exc.start))) from None

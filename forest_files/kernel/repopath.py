@@ -10,7 +10,8 @@ is not a non-empty string, holds a NUL or control character, is absolute, uses
 ``\\`` or a drive letter, has ``..``, ``.`` or empty segments, or is special;
 ``special_path_reason`` says why a path may never be bound — anything under
 ``.git/`` or ``.forest/`` at the root, a path through a ``.git`` directory at
-any depth (git never tracks one), and ``forest.toml`` at the root; names
+any depth (git never tracks one), ``forest.toml`` at the root, and a name that
+is not valid UTF-8 (a lone surrogate: the ledger records UTF-8 only); names
 compared without case, as a case-insensitive filesystem would.
 Returns: the path unchanged; a reason (one phrase saying what to do) or None.
 Test: tests/custody/test_special_paths.py, tests/ledger/test_ledger_kinds.py
@@ -31,6 +32,14 @@ _CONTROL = re.compile("[\x00-\x1f\x7f]")  # a C0 control character or DEL
 
 def special_path_reason(path: str) -> str | None:
     """Why the repository-relative ``path`` may never be bound, or None (fine)."""
+    if not path.isascii():
+        try:
+            path.encode("utf-8")
+        except UnicodeEncodeError as exc:  # a name git holds as bytes that are not UTF-8
+            return (
+                f"its name is not valid UTF-8 (a byte that is not UTF-8 at index {exc.start}), "
+                "which the ledger cannot record; rename it to a UTF-8 name first (git mv)"
+            )
     first, _, rest = path.partition("/")
     own = _OWN_DIRS.get(first.casefold())
     if own is not None:

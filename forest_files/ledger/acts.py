@@ -121,7 +121,10 @@ def make_act(kind: str, deps: Iterable[str], fields: Mapping[str, Any], *, scope
         if body is None:  # the placeholder occurs in the fields too: encode twice
             body, full = reference_json({**fields, **envelope}), None
         act_id = sha256_text(body)
-    except (TypeError, UnicodeEncodeError) as exc:
+    except UnicodeEncodeError as exc:  # a lone surrogate: named, with the fix
+        fault = bounds.unicode_fault({**fields, "scope": scope}, kind)
+        raise bounds.not_unicode(*(fault or (kind, exc.start))) from None
+    except TypeError as exc:
         raise ForestError(f"act fields must be JSON values of valid Unicode text: {exc}") from None
     # Round-trip through JSON so the stored fields are exactly what a reader
     # decodes (tuples become lists) and later mutation of the input is harmless.

@@ -6,7 +6,8 @@ the form, with the refusals the codec has always given, in their order.
 
 Stores: nothing.
 Refuses: (through the caller's ``fail``) a line that is not UTF-8, not JSON
-(NaN and Infinity included), not an object, or not byte-for-byte canonical.
+(NaN and Infinity included), not an object, or not byte-for-byte canonical (an
+escaped lone surrogate named as not valid Unicode text, by its top-level field).
 Returns: the decoded text and object of a line; a canonical line without its
 top-level ``"id"`` member (``without_id``).
 Test: tests/ledger/test_ledger_compiled_codec.py, tests/ledger/test_ledger_codec.py
@@ -18,6 +19,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+from forest_files.kernel.bounds import unicode_fault
 from forest_files.kernel.errors import ForestError
 from forest_files.kernel.hashing import reference_json
 from forest_files.ledger.fault import LedgerError, is_hex64
@@ -58,6 +60,14 @@ def reference_canonical(text: str, obj: dict[str, Any], fail: Fail) -> None:
     except ForestError:
         canonical = ""
     if canonical != text:
+        top = next((k for k, v in obj.items() if unicode_fault([k, v], "") is not None), None)
+        if top is not None:  # an escaped lone surrogate: named (the field, never the text)
+            raise fail(
+                f"not canonical JSON: its {top!a} field holds an escaped lone surrogate "
+                "(\\ud800-\\udfff alone), which is not valid Unicode text (hand-edited? "
+                "restore the segment from git)",
+                "noncanonical",
+            )
         raise fail(
             "not canonical JSON (hand-edited? re-encoding changes the bytes)", "noncanonical"
         )

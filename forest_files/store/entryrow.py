@@ -7,8 +7,9 @@ Stores: nothing (no clock, no randomness: a caller gives every stamp).
 Refuses (``ForestError``): ``check`` refuses a row as the store's insert does, in
 its order — a ceremony bucket outside a ceremony, a blank signature or body,
 signatures, bodies and meta over their bounds, an unknown jurisdiction or
-bucket, a source that is not text; ``entry_row`` refuses meta that is not JSON
-and an erased entry whose body is not the marker.
+bucket, a source that is not text; ``entry_row`` refuses meta that is not JSON,
+an erased entry whose body is not the marker, and (through its content id) any
+field that is not valid Unicode text, checked or not.
 Returns: ``Row`` (the columns an entry is inserted with, its origins as ``Link``
 values, its content id); ``Subject`` (what a ceremony reads of an entry).
 Test: tests/store/test_store_rows.py, tests/store/test_store_hostile.py
@@ -131,6 +132,7 @@ def check(
         raise ForestError(f"unknown bucket {bucket!r}; use one of: {', '.join(sorted(BUCKETS))}")
     if source is not None and not isinstance(source, str):
         raise ForestError(f"source must be a string or None; got {type(source).__name__}")
+    bounds.check_unicode("source", source)
 
 
 def entry_row(

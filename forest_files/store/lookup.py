@@ -46,6 +46,7 @@ def check_scope(scope: object) -> str:
         raise ForestError(
             f"scope holds a control character at index {bad}; use printable text only"
         )
+    bounds.check_unicode("scope", scope, "use printable UTF-8 text only")
     return scope
 
 
