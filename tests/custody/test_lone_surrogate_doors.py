@@ -97,6 +97,15 @@ def test_cli_option_lone_surrogate_refused(root: Path, args: list[str]) -> None:
     _refused(root, args, 1, "is not valid Unicode text", "give it as UTF-8 text")
 
 
+def test_git_identity_not_utf8_refused(root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No --as: the signature is git's identity, whose name holds a Latin-1 byte."""
+    monkeypatch.setenv("GIT_AUTHOR_NAME", os.fsdecode(b"Jos\xe9"))
+    _refused(
+        root, ["retire", "a.md#Title/Keep", "--words", "gone"], 1,
+        "is not valid Unicode text", "set git's user.name and user.email as UTF-8", "--as",
+    )  # fmt: skip
+
+
 def test_ledger_line_escaped_lone_surrogate_refused(root: Path) -> None:
     """A committed, hand-written act whose meta holds ``\\ud800`` (the segment named by its
     hash, so only the line is at fault): a damaged ledger (exit 3) naming the field and

@@ -81,8 +81,11 @@ def identity(repo: Path, given: str | None) -> str:
     found = claimed or advice.identity or user_identity(root)
     if not found:
         raise typer.BadParameter("no --as given and no git user.name/user.email configured")
-    from forest_files.kernel.bounds import MAX_SIGNATURE_CHARS, check_text
+    from forest_files.kernel.bounds import MAX_SIGNATURE_CHARS, check_text, check_unicode
 
+    if not claimed:  # git's identity: its config holds bytes that are not UTF-8
+        fix = "set git's user.name and user.email as UTF-8 text (git config), or pass --as"
+        check_unicode("signature (git user.name <user.email>)", found, fix)
     return check_text("--as" if claimed else "signature", found, MAX_SIGNATURE_CHARS)
 
 
