@@ -55,9 +55,9 @@ from forest_files.text.selector import (
     AmbiguousSelector,
     SelectorError,
     parse_heading_path,
-    pick,
     render_heading_path,
 )
+from forest_files.text.selector_pick import pick
 
 MAX_EXCLUSIONS = bounds.MAX_EXCLUDES
 MAX_LINE_PREFIX = bounds.MAX_LINE_PREFIX  # the ledger's bound too (ledger.kinds)

@@ -64,10 +64,10 @@ from forest_files.text.normalise import LineIndex
 from forest_files.text.selector import (
     SectionNotFound,
     Selector,
-    pick,
     render,
     render_heading_path,
 )
+from forest_files.text.selector_pick import pick
 
 if TYPE_CHECKING:
     from pyromark import Options
@@ -236,7 +236,7 @@ def matching(headings: list[Heading], parts: tuple[str, ...]) -> list[int]:
 
 
 class Peers:
-    """``same`` for ``selector.pick``: the headings a full path matches as a tail.
+    """``same`` for ``selector_pick.pick``: the headings a full path matches as a tail.
     The first call scans; later ones (an ambiguity listing many full paths, or the
     next selector of the same text when one ``Peers`` serves them all, as
     ``extract.Document`` shares it) use a suffix index built once, so a refusal

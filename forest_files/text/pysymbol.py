@@ -42,9 +42,9 @@ from forest_files.text.selector import (
     SectionNotFound,
     Selector,
     SelectorError,
-    pick,
     render,
 )
+from forest_files.text.selector_pick import pick
 
 _DEFS = (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
 

@@ -21,17 +21,16 @@ letters, ``..``/``.``/empty components, backslashes, NUL and other control
 characters, longer than ``MAX_SELECTOR_CHARS``, a path longer than
 ``MAX_PATH_CHARS``: bounds.py) with ``SelectorError``, whose
 message says what is wrong and shows valid examples.
-Returns: a frozen ``Selector``; ``pick`` applies unique-tail / ``[n]`` rules
-shared by the resolvers (the canonical ``[n]`` counted the way the recorded
-selector will resolve) and raises ``AmbiguousSelector`` listing candidates,
-each with its line.
+Returns: a frozen ``Selector``; its canonical text (``render``). Choosing one of
+several matches (unique tail, ``[n]``) is selector_pick.py's ``pick``, shared by
+the resolvers.
 Test: tests/text/test_selectors.py, tests/text/test_selector_rules.py
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal, get_args
 
@@ -278,74 +277,3 @@ def render(sel: Selector) -> str:
         return f"{base}#{{{sel.parts[0]}}}"
     suffix = f"[{sel.index}]" if sel.index is not None else ""
     return f"{base}::{'.'.join(sel.parts)}{suffix}"
-
-
-Label = Callable[[tuple[str, ...], int | None], str]
-Same = Callable[[tuple[str, ...]], Sequence[int]]
-MAX_SHOWN = 20  # candidates named in one refusal; ``candidates`` holds them all
-
-
-def pick(
-    full_paths: Sequence[tuple[str, ...]],
-    matching: Sequence[int],
-    index: int | None,
-    label: Label,
-    query: str,
-    *,
-    lines: Sequence[int] | None = None,
-    same: Same | None = None,
-) -> tuple[int, int | None] | None:
-    """Choose one of ``matching`` (positions in ``full_paths``, document order).
-
-    With ``index`` the n-th match is chosen; without it exactly one must
-    match, else ``AmbiguousSelector`` lists every match by full path (with
-    its line from ``lines``), each with ``[n]`` when its full path alone
-    would match more than once. ``same(full_path)`` gives the positions a
-    selector naming that full path matches (default: equal full paths; a
-    heading path matches as a tail, so there it is the tail matcher) — the
-    canonical index counts among those, so the recorded selector resolves to
-    the same section. Returns ``(position, canonical_index)`` (``None`` when
-    the full path alone is unique), or ``None`` when nothing (or no n-th
-    thing) matches.
-    """
-    if not matching or (index is not None and index > len(matching)):
-        return None
-    if index is None and len(matching) > 1:
-        peers: dict[tuple[str, ...], list[int]] = {}
-        for p in matching:  # one ``same`` call per distinct full path
-            fp = full_paths[p]
-            if fp not in peers:
-                peers[fp] = _peers(full_paths, fp, same)
-        shown = [label(full_paths[p], _ordinal(peers[full_paths[p]], p)) for p in matching]
-        where = [
-            f"{text} (line {lines[p]})" if lines is not None else text
-            for text, p in zip(shown, matching, strict=True)
-        ]
-        more = f" and {len(where) - MAX_SHOWN} more" if len(where) > MAX_SHOWN else ""
-        raise AmbiguousSelector(
-            f"{query} matches {len(matching)} sections: {', '.join(where[:MAX_SHOWN])}{more}; "
-            "choose one of them (a binding records the full path)",
-            shown,
-        )
-    pos = matching[0 if index is None else index - 1]
-    return pos, _canonical(full_paths, pos, same)[1]
-
-
-def _peers(
-    full_paths: Sequence[tuple[str, ...]], fp: tuple[str, ...], same: Same | None
-) -> list[int]:
-    if same is None:
-        return [k for k, other in enumerate(full_paths) if other == fp]
-    return list(same(fp))
-
-
-def _ordinal(peers: list[int], pos: int) -> int | None:
-    return peers.index(pos) + 1 if len(peers) > 1 else None
-
-
-def _canonical(
-    full_paths: Sequence[tuple[str, ...]], pos: int, same: Same | None
-) -> tuple[tuple[str, ...], int | None]:
-    """The full path of ``pos`` and its index among what that full path matches."""
-    fp = full_paths[pos]
-    return fp, _ordinal(_peers(full_paths, fp, same), pos)
