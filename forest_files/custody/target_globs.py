@@ -4,7 +4,8 @@ Stores: nothing.
 Refuses (``TargetRefused``): a glob the one glob syntax (kernel/globs.py)
 cannot honour (``{a,b}``, ``!`` …); a glob that matches nothing (a glob names
 the files git tracks or would add — ignored files are not candidates — and
-never a symlink, a hard-linked file or a path special.py refuses).
+never a symlink, a hard-linked file or a path special.py refuses); a glob that
+matches a file whose name is not UTF-8 (the ledger cannot name it: rename it).
 Returns: the targets with every glob replaced by the files it matches, in order.
 Test: tests/custody/test_file_custody.py, tests/check/test_bulk_routes.py
 """
@@ -21,6 +22,7 @@ from forest_files import gitio
 from forest_files.custody.special import special_path_reason
 from forest_files.custody.target_refusals import TargetRefused
 from forest_files.kernel.globs import Glob, GlobError, compile_glob, is_glob, literal_prefix
+from forest_files.kernel.repopath import not_utf8_reason
 from forest_files.text.selector import parse_selector
 
 if TYPE_CHECKING:
@@ -56,10 +58,13 @@ def expand(root: Path, specs: Sequence[str]) -> list[str]:
         matches = [
             rel
             for rel in _candidates(root, pattern)
-            if pattern.match(rel)
-            and _single_regular(root / rel)
-            and special_path_reason(rel) is None
+            if pattern.match(rel) and _single_regular(root / rel)
         ]
+        for rel in matches:  # a file the user meant, that the ledger cannot name: said
+            not_utf8 = not_utf8_reason(rel)
+            if not_utf8 is not None:
+                raise TargetRefused(f"{rel}: matched by {sel.path}, but {not_utf8}")
+        matches = [rel for rel in matches if special_path_reason(rel) is None]
         if not matches:
             raise TargetRefused(f"{sel.path}: the pattern matches no file; check the glob")
         out.extend(spec.replace(sel.path, m, 1) for m in matches)

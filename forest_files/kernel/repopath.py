@@ -30,16 +30,26 @@ _OWN_DIRS = {
 _CONTROL = re.compile("[\x00-\x1f\x7f]")  # a C0 control character or DEL
 
 
+def not_utf8_reason(path: str) -> str | None:
+    """Why ``path`` cannot be recorded when git holds its name as bytes that are not
+    UTF-8 (decoded with surrogateescape: a lone surrogate), or None (fine)."""
+    if path.isascii():
+        return None
+    try:
+        path.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        return (
+            f"its name is not valid UTF-8 (a byte that is not UTF-8 at index {exc.start}), "
+            "which the ledger cannot record; rename it to a UTF-8 name first (git mv)"
+        )
+    return None
+
+
 def special_path_reason(path: str) -> str | None:
     """Why the repository-relative ``path`` may never be bound, or None (fine)."""
-    if not path.isascii():
-        try:
-            path.encode("utf-8")
-        except UnicodeEncodeError as exc:  # a name git holds as bytes that are not UTF-8
-            return (
-                f"its name is not valid UTF-8 (a byte that is not UTF-8 at index {exc.start}), "
-                "which the ledger cannot record; rename it to a UTF-8 name first (git mv)"
-            )
+    not_utf8 = not_utf8_reason(path)
+    if not_utf8 is not None:
+        return not_utf8
     first, _, rest = path.partition("/")
     own = _OWN_DIRS.get(first.casefold())
     if own is not None:

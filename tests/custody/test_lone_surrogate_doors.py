@@ -72,7 +72,7 @@ def _refused(root: Path, args: list[str], code: int, *needles: str) -> str:
     return lines[0]
 
 
-@pytest.mark.parametrize("target", [NOT_UTF8_NAME, NOT_UTF8_NAME + "#Title/Keep"])
+@pytest.mark.parametrize("target", [NOT_UTF8_NAME, NOT_UTF8_NAME + "#Title/Keep", "b*.md"])
 def test_adopt_not_utf8_file_name_refused(root: Path, target: str) -> None:
     """Was an internal error (UnicodeEncodeError in the content id): the ledger records
     UTF-8 only, so the name is refused with the rename that fixes it."""
