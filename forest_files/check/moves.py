@@ -7,9 +7,14 @@ candidate).
 Returns: for a binding whose file is gone or whose selector matches nothing,
 the one selector of another place whose section hashes to ground (the
 finding becomes ``moved``); for an unresolved heading or symbol with no such
-place, the sections that stand where it stood (same parent, bound by no
-other binding) with their first lines — a renamed heading's candidates.
-Test: tests/check/test_moves.py, tests/check/test_parse_once.py
+place, the sections that stand where it stood (same parent) or bear its name
+under another parent (moved and edited), and for a heading id no heading
+carries any more (``file.md#{id}``), every heading of its file (named by its
+own id when the file holds that id once, else by its heading path) — each
+bound by no live binding (by selector, or resolving to the same section),
+with its first line: a renamed section's candidates, ranked by renames.py.
+Test: tests/check/test_moves.py, tests/check/test_parse_once.py,
+tests/check/test_move_candidates.py
 
 One ``MoveIndex`` serves one check run: the candidate blobs are read in one
 ``git cat-file`` batch, each file parsed at most once (a file the check itself
@@ -51,7 +56,8 @@ Excludes = tuple[str, ...]
 Key = tuple[Excludes, str, str]  # (exclusions, selector kind, section hash)
 Span = tuple[str, int, int, int | None]  # (kind, first line, last line, owning heading line)
 _BATCH = 1000  # candidate blobs read per ``git cat-file --batch`` (and held at once)
-MAX_CANDIDATES = 12  # renamed-section candidates listed in a hint
+MAX_CANDIDATES = 12  # renamed-section candidates listed in a hint (renames.py ranks, then cuts)
+MAX_POOL = 100  # candidates handed to the ranking at most, per binding
 _MARKDOWN = (".md", ".markdown", ".mdx", ".mdown", ".mkd")
 
 
@@ -64,6 +70,7 @@ class Place(NamedTuple):
     parts: tuple[str, ...]
     ordinal: int | None  # the [n] its canonical selector needs (None: none)
     line: int
+    anchors: tuple[str, ...] = ()  # a heading's stable ids (anchors.py)
 
 
 class Candidate(NamedTuple):
@@ -88,6 +95,9 @@ class MoveIndex:
     ) -> None:
         self._hits: dict[Key, list[Place]] = {}
         self._children: dict[tuple[str, str, tuple[str, ...]], list[Place]] = {}
+        self._outline: dict[tuple[str, str], list[Place]] = {}  # (path, kind) -> places
+        self._docs: dict[str, Document] = {}  # the bindings' own files, as parsed here
+        self._taken: dict[str, set[int]] = {}  # path -> first lines a live binding holds
         self._bound = set(bound)
         self._documents = documents or {}  # path -> (file hash, parsed by the check)
         suffixes = {_suffix(b.path) for b in wanted}
@@ -118,9 +128,12 @@ class MoveIndex:
         markdown = _suffix(path) in _MARKDOWN
         heads = doc.headings() if markdown and (keep_outline or cut or "heading" in kinds) else None
         hits = self._hits
+        if keep_outline:
+            self._docs[path] = doc
         for place, span in _sections(doc, path, heads, kinds, keep_outline):
             if keep_outline and place.kind in ("heading", "symbol"):
                 self._children.setdefault((path, place.kind, place.parts[:-1]), []).append(place)
+                self._outline.setdefault((path, place.kind), []).append(place)
             if place.kind not in kinds:
                 continue
             for excludes in sets:
@@ -152,18 +165,81 @@ class MoveIndex:
         return others[0] if len(others) == 1 else None
 
     def renamed(self, binding: Binding) -> tuple[Candidate, ...]:
-        """Sections under the same parent as the binding's, bound by no other binding
-        (in document order): where a renamed heading or symbol may stand now."""
+        """Where a renamed (or moved and edited) section may stand now, bound by no
+        other binding, in document order (renames.py ranks them): for a heading or
+        symbol, the sections under its old parent, then those of its own name under
+        another parent; for a heading id no heading carries any more (``file.md#{id}``),
+        every heading of the file, named by its own id when it has one the file holds
+        once (else by its heading path)."""
         sel = parse_selector(binding.selector)
+        path = binding.path
+        if sel.kind == "anchor":
+            if sel.parts[0].startswith("^"):  # an Obsidian block id: no heading holds it
+                return ()
+            return self._free(path, self._outline.get((path, "heading"), []), by_id=True)
         if sel.kind not in ("heading", "symbol"):
             return ()
-        places = self._children.get((binding.path, sel.kind, sel.parts[:-1]), [])
-        free = [
-            Candidate(shown, p.line)
-            for p in places
-            if (shown := _selector(p)) is not None and shown not in self._bound
+        places = list(self._children.get((path, sel.kind, sel.parts[:-1]), []))
+        own = sel.parts[-1].casefold()
+        seen = {p.line for p in places}
+        places += [  # moved under another parent (and edited: unchanged text is ``moved``)
+            p
+            for p in self._outline.get((path, sel.kind), [])
+            if p.line not in seen and p.parts[-1].casefold() == own
         ]
-        return tuple(free[:MAX_CANDIDATES])
+        return self._free(path, places, by_id=False)
+
+    def _free(self, path: str, places: Sequence[Place], *, by_id: bool) -> tuple[Candidate, ...]:
+        """``places`` no live binding holds (by selector, or by resolving to the same
+        section), as candidates; ``by_id``: named by a heading id the file holds once."""
+        taken = self._held(path)
+        ids = _unique_ids(self._outline.get((path, "heading"), [])) if by_id else set()
+        free: list[Candidate] = []
+        for p in places:
+            shown = _selector(p)
+            if p.line in taken or shown is None or shown in self._bound:
+                continue
+            anchor = next((a for a in p.anchors if a in ids), None)
+            if anchor is not None:
+                shown = render(Selector(p.path, "anchor", (anchor,)))
+                if shown in self._bound:
+                    continue
+            free.append(Candidate(shown, p.line))
+            if len(free) == MAX_POOL:
+                break
+        return tuple(free)
+
+    def _held(self, path: str) -> set[int]:
+        """First lines of the sections of ``path`` a live binding's selector resolves to
+        (a tail selector, an anchor or a heading path: the same section is taken)."""
+        if path in self._taken:
+            return self._taken[path]
+        from forest_files.text.extract import extract
+
+        base, doc = _base(path), self._docs.get(path)
+        lines: set[int] = set()
+        if base is not None and doc is not None:
+            for shown in self._bound:
+                if not shown.startswith(base) or shown[len(base) : len(base) + 1] not in ("#", ":"):
+                    continue
+                try:
+                    sel = parse_selector(shown)
+                    if sel.path == path and not (sel.kind == "anchor" and sel.parts[0][:1] == "^"):
+                        lines.add(extract(doc, sel, ()).start_line)
+                except ForestError:
+                    continue
+        self._taken[path] = lines
+        return lines
+
+
+def _unique_ids(heads: Sequence[Place]) -> set[str]:
+    """The heading ids that occur on one heading of the file only (an id on two is
+    no selector: anchors.py refuses it)."""
+    count: dict[str, int] = {}
+    for p in heads:
+        for a in p.anchors:
+            count[a] = count.get(a, 0) + 1
+    return {a for a, n in count.items() if n == 1}
 
 
 @functools.lru_cache(maxsize=4096)
@@ -231,7 +307,8 @@ def _sections(
         index = _heading_ordinals(heads)
         for h, n in zip(heads, index, strict=True):
             start = h.start_line
-            yield Place(path, "heading", h.path, n, start), ("heading", start, h.end_line, start)
+            place = Place(path, "heading", h.path, n, start, h.anchors)
+            yield place, ("heading", start, h.end_line, start)
     if "region" in kinds:
         yield from _regions(doc, path)
 
