@@ -225,7 +225,19 @@ def hints_for(f: Finding) -> tuple[str, ...]:
         return ()
     lines = f.candidate_lines or (0,) * len(f.candidates)
     places = ", ".join(f"{sel} (line {n})" for sel, n in zip(f.candidates, lines, strict=False))
+    if _is_anchor(f.selector):  # an id no heading carries now: the file's likeliest headings
+        return (f"its heading, likeliest first: {places}",)
     return (f"standing where it stood now: {places}",)
+
+
+def _is_anchor(selector: str) -> bool:
+    from forest_files.kernel.errors import ForestError
+    from forest_files.text.selector import parse_selector
+
+    try:
+        return parse_selector(selector).kind == "anchor"
+    except ForestError:
+        return False
 
 
 def _not_regular_kind(detail: str) -> str | None:

@@ -256,3 +256,33 @@ def test_moved_and_edited_route_from_hook_and_ci_pasted_accepted(repo: Path) -> 
     git(repo, "reset", "-q", "--soft", "HEAD~1")
     assert shell(repo, filled(hook_route)).returncode == 0
     assert json.loads(forest(repo, "check", "--staged", "--json").stdout)["ok"]
+
+
+def test_anchor_route_hostile_name_from_hook_text_pasted_accepted(tmp_path: Path) -> None:
+    """A file name with a quote, ``$(…)`` and a space: the hook's printed rebind route
+    for a changed id, pasted through ``bash -c``, runs nothing else and the commit
+    passes the hook."""
+    root = make_repo(tmp_path)
+    ok(root, "init")
+    name = "it's $(touch pwned) `touch pwned2`.md"
+    write(root, name, "# T\n\n## A { #a }\n\none\ntwo\nthree\n\n## B\n\nb\n")
+    commit_all(root, "init")
+    ok(root, "adopt", f"{name}#{{a}}", "--words", "Adopted as it stands")
+    commit_all(root, "adopt")
+    write(root, name, "# T\n\n## A { #a2 }\n\none\ntwo\nthree!\n\n## B\n\nb\n")
+    git(root, "add", "-A")
+    hook = shell(root, "forest-hook pre-commit")
+    assert hook.returncode == 1
+    lines = [
+        ln for ln in hook.stderr.splitlines() if "keep the chain at the renamed section: " in ln
+    ]
+    command = lines[0].split(": ", 1)[1].split("  (", 1)[0]
+    assert command == (
+        f"forest rebind {shlex.quote(name + '#{a}')} {shlex.quote(name + '#{a2}')} "
+        f"--words {shlex.quote(WORDS_PLACEHOLDER)} && git add -- .forest/ledger"
+    )
+    assert "its heading, likeliest first: " in hook.stderr
+    done = shell(root, filled(command))
+    assert done.returncode == 0, done.stderr
+    assert shell(root, "forest-hook pre-commit").returncode == 0
+    assert not (root / "pwned").exists() and not (root / "pwned2").exists()
