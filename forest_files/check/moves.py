@@ -165,7 +165,8 @@ class MoveIndex:
         if sel.kind == "anchor":
             if sel.parts[0].startswith("^"):  # an Obsidian block id: no heading holds it
                 return ()
-            return self._free(path, self._outline.get((path, "heading"), []), by_id=True)
+            heads = self._outline.get((path, "heading"), [])
+            return self._free(path, heads, by_id=sel.parts[0])
         if sel.kind not in ("heading", "symbol"):
             return ()
         places = list(self._children.get((path, sel.kind, sel.parts[:-1]), []))
@@ -176,11 +177,15 @@ class MoveIndex:
             for p in self._outline.get((path, sel.kind), [])
             if p.line not in seen and p.parts[-1].casefold() == own
         ]
-        return self._free(path, places, by_id=False)
+        return self._free(path, places)
 
-    def _free(self, path: str, places: Sequence[Place], *, by_id: bool) -> tuple[Candidate, ...]:
+    def _free(
+        self, path: str, places: Sequence[Place], *, by_id: str | None = None
+    ) -> tuple[Candidate, ...]:
         """``places`` no live binding holds (by selector, or by resolving to the same
-        section), as candidates; ``by_id``: named by a heading id the file holds once."""
+        section), as candidates; ``by_id`` (the id gone): each named by a heading id
+        the file holds once, and past ``MAX_POOL`` of them the ones whose id or name
+        reads most like the one gone."""
         taken = self._held(path)
         ids = _unique_ids(self._outline.get((path, "heading"), [])) if by_id else set()
         free: list[Candidate] = []
@@ -194,8 +199,12 @@ class MoveIndex:
                 if shown in self._bound:
                     continue
             free.append(Candidate(shown, p.line))
-            if len(free) == MAX_POOL:
+            if by_id is None and len(free) == MAX_POOL:
                 break
+        if len(free) > MAX_POOL and by_id is not None:  # a large file: the nearest names
+            near = sorted(free, key=lambda c: _likeness(by_id, c.selector), reverse=True)
+            kept = set(near[:MAX_POOL])
+            free = [c for c in free if c in kept]
         return tuple(free)
 
     def _held(self, path: str) -> set[int]:
@@ -219,6 +228,16 @@ class MoveIndex:
                     continue
         self._taken[path] = lines
         return lines
+
+
+def _likeness(gone: str, selector: str) -> float:
+    """How much a candidate's id, or its heading name as a slug, reads like the id
+    gone (``glass-road`` against ``#{glass-road-2}`` or ``#A/The Glass Road``)."""
+    import difflib
+
+    own = selector.rpartition("#")[2].rpartition("/")[2].strip("{}")
+    slug = "-".join(own.casefold().split())
+    return difflib.SequenceMatcher(None, gone.casefold(), slug, autojunk=False).ratio()
 
 
 def _unique_ids(heads: Sequence[Place]) -> set[str]:

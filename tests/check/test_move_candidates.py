@@ -286,3 +286,20 @@ def test_anchor_route_hostile_name_from_hook_text_pasted_accepted(tmp_path: Path
     assert done.returncode == 0, done.stderr
     assert shell(root, "forest-hook pre-commit").returncode == 0
     assert not (root / "pwned").exists() and not (root / "pwned2").exists()
+
+
+def test_anchor_gone_in_a_large_file_nearest_names_kept_detected(tmp_path: Path) -> None:
+    """Past the pool of candidates the ranking reads, a heading late in a large file
+    whose name reads like the id gone is still offered, first."""
+    root = make_repo(tmp_path)
+    ok(root, "init")
+    filler = "".join(f"## Part {n}\n\nfiller {n}\n\n" for n in range(150))
+    target = "## Glass Road { #glass-road }\n\nA causeway of fused sand.\nIt never floods.\n"
+    write(root, "big.md", "# Big\n\n" + filler + target)
+    commit_all(root, "init")
+    ok(root, "adopt", "big.md#{glass-road}", "--words", "Adopted as it stands")
+    commit_all(root, "adopt")
+    write(root, "big.md", "# Big\n\n" + filler + target.replace("{ #glass-road }", "{ #road }"))
+    gone = finding_of(findings(root), "big.md#{glass-road}")
+    assert rebinds(gone)[0] == "big.md#{road}"
+    assert len(gone["candidates"]) <= 12
