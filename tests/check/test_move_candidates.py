@@ -303,3 +303,23 @@ def test_anchor_gone_in_a_large_file_nearest_names_kept_detected(tmp_path: Path)
     gone = finding_of(findings(root), "big.md#{glass-road}")
     assert rebinds(gone)[0] == "big.md#{road}"
     assert len(gone["candidates"]) <= 12
+
+
+def test_rebind_onto_heading_bound_under_another_name_refused(repo: Path) -> None:
+    """``forest rebind`` onto a heading a live binding holds by its id, named by its
+    path (or held by its path, named by an id it gained) is refused like the same
+    selector: one line naming the binding and the fix; nothing recorded."""
+    edit(repo, "## Greyridge { #ridge }\n", "## Greyridge\n")
+    edit(repo, "### Present Age\n", "### Present Age { #now }\n")
+    ledger = sorted((repo / ".forest" / "ledger").rglob("*"))
+    for old, new in (
+        ("doc.md#{ridge}", "doc.md#Canon/Hill of Bells"),
+        ("doc.md#{ridge}", "doc.md#{now}"),
+    ):
+        refused = forest(repo, "rebind", old, new, "--words", WORDS)
+        assert refused.exit_code == 1, (new, refused.stdout)
+        assert "is bound already" in refused.stderr and "forest retire" in refused.stderr
+        assert refused.stderr.count("\n") == 1
+    assert sorted((repo / ".forest" / "ledger").rglob("*")) == ledger
+    done = forest(repo, "rebind", "doc.md#{ridge}", "doc.md#Canon/Greyridge", "--words", WORDS)
+    assert done.exit_code == 0, done.stderr
