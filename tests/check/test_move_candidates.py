@@ -281,7 +281,7 @@ def test_anchor_route_hostile_name_from_hook_text_pasted_accepted(tmp_path: Path
         f"forest rebind {shlex.quote(name + '#{a}')} {shlex.quote(name + '#{a2}')} "
         f"--words {shlex.quote(WORDS_PLACEHOLDER)} && git add -- .forest/ledger"
     )
-    assert "its heading, likeliest first: " in hook.stderr
+    assert "where it may stand now, likeliest first: " in hook.stderr
     done = shell(root, filled(command))
     assert done.returncode == 0, done.stderr
     assert shell(root, "forest-hook pre-commit").returncode == 0
