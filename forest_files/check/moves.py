@@ -7,9 +7,16 @@ candidate).
 Returns: for a binding whose file is gone or whose selector matches nothing,
 the one selector of another place whose section hashes to ground (the
 finding becomes ``moved``); for an unresolved heading or symbol with no such
-place, the sections that stand where it stood (same parent, bound by no
-other binding) with their first lines — a renamed heading's candidates.
-Test: tests/check/test_moves.py, tests/check/test_parse_once.py
+place, the sections that stand where it stood (same parent) or bear its name
+under another parent (moved and edited), and for a heading id no heading
+carries any more (``file.md#{id}``), every heading of its file (named by its
+own id when the file holds that id once, else by its heading path) — each
+bound by no live binding (by selector, or resolving to the same section),
+with its first line: a renamed section's candidates, ranked by renames.py.
+Test: tests/check/test_moves.py, tests/check/test_parse_once.py,
+tests/check/test_move_candidates.py
+
+The places of a file and their text are read by move_places.py.
 
 One ``MoveIndex`` serves one check run: the candidate blobs are read in one
 ``git cat-file`` batch, each file parsed at most once (a file the check itself
@@ -27,11 +34,13 @@ import functools
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
+from forest_files.check.move_places import MARKDOWN, Place, section_text, sections
+from forest_files.check.move_places import suffix as _suffix
 from forest_files.custody.bindings import Binding
 from forest_files.custody.content import ContentSource
 from forest_files.kernel.errors import ForestError
 from forest_files.kernel.hashing import hash_body
-from forest_files.text.normalise import LineIndex, decode_bytes, normalised_hash
+from forest_files.text.normalise import decode_bytes, normalised_hash
 from forest_files.text.selector import (
     MAX_INDEX,
     Selector,
@@ -45,25 +54,12 @@ from forest_files.text.selector import (
 
 if TYPE_CHECKING:
     from forest_files.text.extract import Document
-    from forest_files.text.markdown import Heading
 
 Excludes = tuple[str, ...]
 Key = tuple[Excludes, str, str]  # (exclusions, selector kind, section hash)
-Span = tuple[str, int, int, int | None]  # (kind, first line, last line, owning heading line)
 _BATCH = 1000  # candidate blobs read per ``git cat-file --batch`` (and held at once)
-MAX_CANDIDATES = 12  # renamed-section candidates listed in a hint
-_MARKDOWN = (".md", ".markdown", ".mdx", ".mdown", ".mkd")
-
-
-class Place(NamedTuple):
-    """A section somewhere in the content: where it is and its first line. (A tuple:
-    the index holds one per section of every candidate, and renders few of them.)"""
-
-    path: str
-    kind: str
-    parts: tuple[str, ...]
-    ordinal: int | None  # the [n] its canonical selector needs (None: none)
-    line: int
+MAX_CANDIDATES = 12  # renamed-section candidates listed in a hint (renames.py ranks, then cuts)
+MAX_POOL = 100  # candidates handed to the ranking at most, per binding
 
 
 class Candidate(NamedTuple):
@@ -88,6 +84,9 @@ class MoveIndex:
     ) -> None:
         self._hits: dict[Key, list[Place]] = {}
         self._children: dict[tuple[str, str, tuple[str, ...]], list[Place]] = {}
+        self._outline: dict[tuple[str, str], list[Place]] = {}  # (path, kind) -> places
+        self._docs: dict[str, Document] = {}  # the bindings' own files, as parsed here
+        self._taken: dict[str, set[int]] = {}  # path -> first lines a live binding holds
         self._bound = set(bound)
         self._documents = documents or {}  # path -> (file hash, parsed by the check)
         suffixes = {_suffix(b.path) for b in wanted}
@@ -115,16 +114,19 @@ class MoveIndex:
             return
         text, lines, kinds = doc.text, doc.lines, self._kinds
         cut = any(sets)  # an exclusion may name a heading: the outline is needed
-        markdown = _suffix(path) in _MARKDOWN
+        markdown = _suffix(path) in MARKDOWN
         heads = doc.headings() if markdown and (keep_outline or cut or "heading" in kinds) else None
         hits = self._hits
-        for place, span in _sections(doc, path, heads, kinds, keep_outline):
+        if keep_outline:
+            self._docs[path] = doc
+        for place, span in sections(doc, path, heads, kinds, keep_outline):
             if keep_outline and place.kind in ("heading", "symbol"):
                 self._children.setdefault((path, place.kind, place.parts[:-1]), []).append(place)
+                self._outline.setdefault((path, place.kind), []).append(place)
             if place.kind not in kinds:
                 continue
             for excludes in sets:
-                body = _text(text, lines, heads, span, excludes)
+                body = section_text(text, lines, heads, span, excludes)
                 if body is not None:
                     hits.setdefault((excludes, place.kind, hash_body(body)), []).append(place)
 
@@ -152,18 +154,100 @@ class MoveIndex:
         return others[0] if len(others) == 1 else None
 
     def renamed(self, binding: Binding) -> tuple[Candidate, ...]:
-        """Sections under the same parent as the binding's, bound by no other binding
-        (in document order): where a renamed heading or symbol may stand now."""
+        """Where a renamed (or moved and edited) section may stand now, bound by no
+        other binding, in document order (renames.py ranks them): for a heading or
+        symbol, the sections under its old parent, then those of its own name under
+        another parent; for a heading id no heading carries any more (``file.md#{id}``),
+        every heading of the file, named by its own id when it has one the file holds
+        once (else by its heading path)."""
         sel = parse_selector(binding.selector)
+        path = binding.path
+        if sel.kind == "anchor":
+            if sel.parts[0].startswith("^"):  # an Obsidian block id: no heading holds it
+                return ()
+            heads = self._outline.get((path, "heading"), [])
+            return self._free(path, heads, by_id=sel.parts[0])
         if sel.kind not in ("heading", "symbol"):
             return ()
-        places = self._children.get((binding.path, sel.kind, sel.parts[:-1]), [])
-        free = [
-            Candidate(shown, p.line)
-            for p in places
-            if (shown := _selector(p)) is not None and shown not in self._bound
+        places = list(self._children.get((path, sel.kind, sel.parts[:-1]), []))
+        own = sel.parts[-1].casefold()
+        seen = {p.line for p in places}
+        places += [  # moved under another parent (and edited: unchanged text is ``moved``)
+            p
+            for p in self._outline.get((path, sel.kind), [])
+            if p.line not in seen and p.parts[-1].casefold() == own
         ]
-        return tuple(free[:MAX_CANDIDATES])
+        return self._free(path, places)
+
+    def _free(
+        self, path: str, places: Sequence[Place], *, by_id: str | None = None
+    ) -> tuple[Candidate, ...]:
+        """``places`` no live binding holds (by selector, or by resolving to the same
+        section), as candidates; ``by_id`` (the id gone): each named by a heading id
+        the file holds once, and past ``MAX_POOL`` of them the ones whose id or name
+        reads most like the one gone."""
+        taken = self._held(path)
+        ids = _unique_ids(self._outline.get((path, "heading"), [])) if by_id else set()
+        free: list[Candidate] = []
+        for p in places:
+            shown = _selector(p)
+            if p.line in taken or shown is None or shown in self._bound:
+                continue
+            anchor = next((a for a in p.anchors if a in ids), None)
+            if anchor is not None:
+                shown = render(Selector(p.path, "anchor", (anchor,)))
+                if shown in self._bound:
+                    continue
+            free.append(Candidate(shown, p.line))
+            if by_id is None and len(free) == MAX_POOL:
+                break
+        if len(free) > MAX_POOL and by_id is not None:  # a large file: the nearest names
+            near = sorted(free, key=lambda c: _likeness(by_id, c.selector), reverse=True)
+            kept = set(near[:MAX_POOL])
+            free = [c for c in free if c in kept]
+        return tuple(free)
+
+    def _held(self, path: str) -> set[int]:
+        """First lines of the sections of ``path`` a live binding's selector resolves to
+        (a tail selector, an anchor or a heading path: the same section is taken)."""
+        if path in self._taken:
+            return self._taken[path]
+        from forest_files.text.extract import extract
+
+        base, doc = _base(path), self._docs.get(path)
+        lines: set[int] = set()
+        if base is not None and doc is not None:
+            for shown in self._bound:
+                if not shown.startswith(base) or shown[len(base) : len(base) + 1] not in ("#", ":"):
+                    continue
+                try:
+                    sel = parse_selector(shown)
+                    if sel.path == path and not (sel.kind == "anchor" and sel.parts[0][:1] == "^"):
+                        lines.add(extract(doc, sel, ()).start_line)
+                except ForestError:
+                    continue
+        self._taken[path] = lines
+        return lines
+
+
+def _likeness(gone: str, selector: str) -> float:
+    """How much a candidate's id, or its heading name as a slug, reads like the id
+    gone (``glass-road`` against ``#{glass-road-2}`` or ``#A/The Glass Road``)."""
+    import difflib
+
+    own = selector.rpartition("#")[2].rpartition("/")[2].strip("{}")
+    slug = "-".join(own.casefold().split())
+    return difflib.SequenceMatcher(None, gone.casefold(), slug, autojunk=False).ratio()
+
+
+def _unique_ids(heads: Sequence[Place]) -> set[str]:
+    """The heading ids that occur on one heading of the file only (an id on two is
+    no selector: anchors.py refuses it)."""
+    count: dict[str, int] = {}
+    for p in heads:
+        for a in p.anchors:
+            count[a] = count.get(a, 0) + 1
+    return {a for a, n in count.items() if n == 1}
 
 
 @functools.lru_cache(maxsize=4096)
@@ -206,114 +290,3 @@ def _kind(binding: Binding) -> str:
     return {"#": "heading", "@": "region", ":": "symbol"}.get(marker) or parse_selector(
         binding.selector
     ).kind
-
-
-def _suffix(path: str) -> str:
-    name = path.rpartition("/")[2]
-    dot = name.rfind(".")
-    return name[dot:] if dot > 0 else ""
-
-
-def _sections(
-    doc: Document,
-    path: str,
-    heads: list[Heading] | None,
-    kinds: set[str],
-    keep_outline: bool,
-) -> Iterable[tuple[Place, Span]]:
-    """Each section of a kind in ``kinds`` (and, with ``keep_outline``, every heading
-    and symbol): its place and span."""
-    if "file" in kinds:
-        yield Place(path, "file", (), None, 1), ("file", 1, doc.lines.count, None)
-    if _suffix(path) == ".py" and ("symbol" in kinds or keep_outline):
-        yield from _symbols(doc, path)
-    if heads is not None and ("heading" in kinds or keep_outline):
-        index = _heading_ordinals(heads)
-        for h, n in zip(heads, index, strict=True):
-            start = h.start_line
-            yield Place(path, "heading", h.path, n, start), ("heading", start, h.end_line, start)
-    if "region" in kinds:
-        yield from _regions(doc, path)
-
-
-def _symbols(doc: Document, path: str) -> Iterable[tuple[Place, Span]]:
-    try:  # an @overload stub is never a selector's match (pysymbol.resolve_symbol)
-        found = [s for s in doc.symbols(path) if not s.stub]
-    except ForestError:
-        return
-    index = _ordinals([s.path for s in found])
-    for s, n in zip(found, index, strict=True):
-        place = Place(path, "symbol", s.path, n, s.start_line)
-        yield place, ("symbol", s.start_line, s.end_line, None)
-
-
-def _regions(doc: Document, path: str) -> Iterable[tuple[Place, Span]]:
-    if "forest:begin" not in doc.text:
-        return
-    from forest_files.text.region import resolve_region
-
-    found = doc.markers()
-    for name in sorted({nm for kind, nm, _ in found if kind == "begin"}):
-        try:
-            lo, hi = resolve_region(doc.lines, Selector(path, "region", (name,)), found)
-        except ForestError:
-            continue
-        yield Place(path, "region", (name,), None, lo), ("region", lo, hi, None)
-
-
-def _heading_ordinals(heads: list[Heading]) -> list[int | None]:
-    """The ``[n]`` each heading's canonical selector needs: its rank among the headings
-    its full path matches as a tail (``A/B`` also matches ``X/A/B``), as markdown.py
-    records one; None when it matches itself only."""
-    from forest_files.text.markdown import Peers
-
-    same = Peers(heads)
-    out: list[int | None] = []
-    for pos, h in enumerate(heads):
-        peers = same(h.path)
-        out.append(peers.index(pos) + 1 if len(peers) > 1 else None)
-    return out
-
-
-def _ordinals(paths: Sequence[tuple[str, ...]]) -> list[int | None]:
-    """The ``[n]`` each symbol's full path needs (None when it occurs once)."""
-    counts: dict[tuple[str, ...], int] = {}
-    for p in paths:
-        counts[p] = counts.get(p, 0) + 1
-    seen: dict[tuple[str, ...], int] = {}
-    out: list[int | None] = []
-    for p in paths:
-        seen[p] = seen.get(p, 0) + 1
-        out.append(seen[p] if counts[p] > 1 else None)
-    return out
-
-
-def _text(
-    text: str,
-    lines: LineIndex,
-    heads: list[Heading] | None,
-    span: Span,
-    excludes: Excludes,
-) -> str | None:
-    """The section's text under ``excludes`` (None when they cannot apply to it)."""
-    kind, lo, hi, owner = span
-    if not excludes:
-        return text[lines.offset(lo) : lines.offset(hi + 1)]
-    if kind == "symbol" and not all(e.startswith("normalise:") for e in excludes):
-        return None
-    # extract's own exclusion steps, on the outline already parsed for this file
-    from forest_files.text.exclude import parse_exclusions
-    from forest_files.text.extract import assemble, exclusion_cuts
-
-    try:
-        parsed = parse_exclusions(excludes)
-        cuts, _ = exclusion_cuts(parsed, text, lines, heads, lo, hi, owner)
-        out = assemble(lines, lo, hi, cuts)
-        labels = [ex.key for ex in parsed if ex.kind == "normalise"]
-        if labels:  # and its declared normalisations (text/normalisers.py)
-            from forest_files.text.normalisers import apply
-
-            out = apply(labels, out, text, kind, "a moved section")
-    except ForestError:
-        return None
-    return out

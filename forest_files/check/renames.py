@@ -6,10 +6,12 @@ by its heading name alone; a ground whose body is sealed or erased, the same).
 Returns: the findings with their ``candidates`` (and ``candidate_lines``)
 reordered, likeliest first — a heading of the ground's own level first, then
 the most shared text (the section's lines against the ground's, and the
-heading names, case-blind, so a case-only rename comes first), then document
-order — and each candidate kept only at the binding it fits best, so two
-bindings are never offered the same target (ties: the binding listed first).
-Test: tests/check/test_renames.py
+heading names, case-blind, so a case-only rename comes first; a heading id's
+name is its heading's), then document order — the first ``MAX_CANDIDATES``
+of them, each candidate section kept only at the binding it fits best (one
+heading named two ways, by id and by path, is one target), so two bindings
+are never offered the same target (ties: the binding listed first).
+Test: tests/check/test_renames.py, tests/check/test_move_candidates.py
 
 Only unresolved findings that carry candidates cost anything here (a read of
 their file and one parse, and the ground body from the store): a clean or
@@ -23,6 +25,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from forest_files.check.moves import MAX_CANDIDATES
 from forest_files.kernel.errors import ForestError
 
 if TYPE_CHECKING:
@@ -60,9 +63,10 @@ def ranked(
         if id(f) not in mine_ids:
             out.append(f)
             continue
-        mine = [c for c in f.candidates if owner.get(c) == f.binding]
         line_of = dict(zip(f.candidates, f.candidate_lines, strict=False))
+        mine = [c for c in f.candidates if owner.get(_place(f, c, line_of)) == f.binding]
         order = sorted(mine, key=lambda c: scores[f.binding][c], reverse=True)  # stable
+        order = order[:MAX_CANDIDATES]
         out.append(
             replace(
                 f,
@@ -73,22 +77,35 @@ def ranked(
     return out
 
 
-def _owners(asking: Sequence[Finding], scores: dict[str, dict[str, Score]]) -> dict[str, str]:
-    """Each candidate's binding: the one it scores best for (ties: the first listed)."""
-    owner: dict[str, str] = {}
-    best: dict[str, Score] = {}
+Place = tuple[str, "int | str"]  # (path, first line), or (path, selector) with no line
+
+
+def _place(f: Finding, candidate: str, line_of: Mapping[str, int]) -> Place:
+    """The section a candidate names: by its first line, so one heading named two
+    ways (``#{id}`` for an anchored binding, its heading path for another) is one
+    target."""
+    line = line_of.get(candidate)
+    return (f.path, line if line is not None else candidate)
+
+
+def _owners(asking: Sequence[Finding], scores: dict[str, dict[str, Score]]) -> dict[Place, str]:
+    """Each candidate section's binding: the one it scores best for (ties: the first
+    listed)."""
+    owner: dict[Place, str] = {}
+    best: dict[Place, Score] = {}
     for f in asking:
+        line_of = dict(zip(f.candidates, f.candidate_lines, strict=False))
         for c in f.candidates:
-            s = scores[f.binding][c]
-            if c not in best or s > best[c]:
-                owner[c], best[c] = f.binding, s
+            s, at = scores[f.binding][c], _place(f, c, line_of)
+            if at not in best or s > best[at]:
+                owner[at], best[at] = f.binding, s
     return owner
 
 
 def _score(old: str, new: str, ground: str | None, texts: _Sections) -> Score:
     """(same heading level as ground, shared text in [0, 2]) of candidate ``new``."""
-    name = _ratio(_last(old).casefold(), _last(new).casefold())
     body = texts.get(new)
+    name = _ratio(_name(old, ground).casefold(), _name(new, body).casefold())
     if ground is None or body is None:
         return (0, name)
     level = int(_level(ground) == _level(body) != 0)
@@ -112,6 +129,21 @@ def _last(selector: str) -> str:
         if mark in selector:
             selector = selector.rsplit(mark, 1)[1]
     return selector.rsplit("/", 1)[-1]
+
+
+def _name(selector: str, section: str | None) -> str:
+    """The section's own name: a heading id's (``file.md#{id}``) is its heading's, read
+    from the section's first line without the attribute list; else the selector's
+    last part."""
+    last = _last(selector)
+    if not (last.startswith("{") and last.endswith("}")) or section is None:
+        return last
+    from forest_files.text.anchors import split_heading
+
+    first = section.lstrip("\n").split("\n", 1)[0]
+    if not _level(first):
+        return last
+    return split_heading(first.strip().lstrip("#").strip())[0]
 
 
 def _level(text: str) -> int:

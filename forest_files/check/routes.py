@@ -218,14 +218,15 @@ def _rebinds(f: Finding, source: str, first: str) -> tuple[Route, ...]:
 
 
 def hints_for(f: Finding) -> tuple[str, ...]:
-    """Facts that help choose a route: where a renamed section may stand now."""
+    """Facts that help choose a route: where a renamed (or moved and edited) section
+    may stand now, likeliest first (renames.py)."""
     if f.kind == "missing" and f.candidates:
         return (f"renamed, it seems: similar text stands at {', '.join(f.candidates)}",)
     if f.kind != "unresolved" or not f.candidates:
         return ()
     lines = f.candidate_lines or (0,) * len(f.candidates)
     places = ", ".join(f"{sel} (line {n})" for sel, n in zip(f.candidates, lines, strict=False))
-    return (f"standing where it stood now: {places}",)
+    return (f"where it may stand now, likeliest first: {places}",)
 
 
 def _not_regular_kind(detail: str) -> str | None:

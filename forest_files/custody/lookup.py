@@ -4,7 +4,8 @@ Stores: nothing.
 Refuses: a target that names no binding (listing the bindings of that path),
 or that matches several (listing them); a directory move from a directory
 holding no binding, or between overlapping directories; a rebind onto a section
-another live binding holds.
+another live binding holds (by the same selector, or a heading by another name:
+its id or its heading path).
 Returns: the ``Binding``; the chain of entries that were its ground, oldest
 first, as ``ChainLink`` values (content ids, signatures, words, hashes —
 never body text); the bindings a directory move carries and where to, and the
@@ -203,14 +204,20 @@ def descendants(
     return out
 
 
-def refuse_bound_targets(bindings: list[Binding], moves: list[tuple[Binding, SectionText]]) -> None:
+def refuse_bound_targets(
+    bindings: list[Binding], moves: list[tuple[Binding, SectionText]], root: Path | None = None
+) -> None:
     """Refuse a rebind onto a section another live binding holds (two bindings of one
-    section would be a contest); a binding that moves in the same command is free."""
+    section would be a contest); a binding that moves in the same command is free.
+    With ``root``, a heading held under another name (its id, its heading path) is
+    held too."""
     moving = {b.bind_act for b, _ in moves}
     held = {b.selector: b for b in bindings if not b.retired and b.bind_act not in moving}
     seen: dict[str, Binding] = {}
     for binding, section in moves:
         other = held.get(section.selector) or seen.get(section.selector)
+        if other is None and root is not None:
+            other = _held_by_another_name(root, held, section)
         if other is not None and other.bind_act != binding.bind_act:
             raise ForestError(
                 f"{section.selector} is bound already (binding {other.bind_act[:12]}); "
@@ -218,3 +225,35 @@ def refuse_bound_targets(bindings: list[Binding], moves: list[tuple[Binding, Sec
                 f"{shlex.quote(other.selector)} --binding {other.bind_act[:12]} --words '…'`"
             )
         seen[section.selector] = binding
+
+
+_NAMED = ("heading", "anchor")  # the kinds that name one heading in more than one way
+
+
+def _held_by_another_name(
+    root: Path, held: dict[str, Binding], section: SectionText
+) -> Binding | None:
+    """The live binding whose selector names the heading ``section`` stands at under
+    another name (``file.md#{id}`` and ``file.md#A/B`` are one heading), if any."""
+    from forest_files.custody.content import read_regular
+    from forest_files.text.extract import Document, extract
+    from forest_files.text.normalise import decode_bytes, normalise_text
+
+    target = parse_selector(section.selector)
+    others = [b for b in held.values() if b.path == section.path]
+    if target.kind not in _NAMED or not others:
+        return None
+    data = read_regular(str(root / section.path))
+    try:
+        doc = Document(normalise_text(decode_bytes(data or b"", section.path)))
+        line = extract(doc, target, ()).start_line
+    except ForestError:
+        return None
+    for b in others:
+        try:
+            sel = parse_selector(b.selector)
+            if sel.kind in _NAMED and extract(doc, sel, ()).start_line == line:
+                return b
+        except ForestError:
+            continue
+    return None

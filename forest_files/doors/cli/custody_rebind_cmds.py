@@ -94,10 +94,10 @@ def rebind(
             moves = read_moves(r.root, moves_under(bindings, old, new), max_bytes=limit)
         else:  # a heading carries its bound subtree to where its full selector is now
             moves = read_moves(r.root, [(find_binding(bindings, old), new)], max_bytes=limit)
-            refuse_bound_targets(bindings, moves)
+            refuse_bound_targets(bindings, moves, r.root)
             under = descendants(bindings, moves[0][0], moves[0][1].selector)
             left = _carried(r.root, under, moves, limit)
-        refuse_bound_targets(bindings, moves)
+        refuse_bound_targets(bindings, moves, r.root)
         rebind_sections(r, moves, by=identity(repo, as_), words=words)
     for binding, section in moves:
         typer.echo(f"rebound {binding.selector} -> {section.selector}")
