@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from forest_files.check.summary import summary_line
 
 if TYPE_CHECKING:
+    from forest_files.check.commit_plan import Step
     from forest_files.check.engine import Finding
 
 # The text a user must replace before a printed route records anything; the
@@ -161,6 +162,8 @@ class CheckReport(NamedTuple):
     notes: tuple[str, ...] = ()  # advice that fails nothing (an unsigned commit's warning)
     # findings that fail nothing: the hook's ``unbound`` (a draft may be committed)
     warnings: tuple[Reported, ...] = ()
+    # at the git index: the steps of the one route for the whole commit (commit_plan.py)
+    commit: tuple[Step, ...] = ()
 
     @property
     def failed(self) -> tuple[Reported, ...]:
