@@ -91,7 +91,11 @@ def commit_route(steps: Sequence[Step], failed: Iterable[Finding] = ()) -> Route
         label = f"or adopt all {len(steps)} drifted sections at once"
     covered = {s.binding for s in steps}
     left = {f.binding for f in failed if f.binding and f.binding not in covered}
-    more = f"; {len(left)} other finding(s) need their own route above" if left else ""
+    more = ""
+    if left:  # a choice the route cannot make: two candidates, none, a retire …
+        more = "; the other finding needs its own route above"
+        if len(left) > 1:
+            more = f"; the {len(left)} other findings need their own routes above"
     return Route(
         label,
         (
