@@ -24,8 +24,9 @@ Test: tests/check/test_commit_route.py, tests/check/test_commit_rebind.py
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
+from forest_files.check.findings import Step
 from forest_files.kernel.errors import ForestError
 
 if TYPE_CHECKING:
@@ -34,19 +35,9 @@ if TYPE_CHECKING:
     from forest_files.custody.bindings import Binding
     from forest_files.text.extract import Document
 
+__all__ = ["StagedTexts", "Step", "plan", "rebind_group", "target", "with_plan"]
 ReadFile = Callable[[str], "bytes | None"]
 _ONE_PLACE = ("moved", "unresolved", "missing")
-
-
-class Step(NamedTuple):
-    """One act of the route: ``supersede`` (``new == old``) or ``rebind``."""
-
-    kind: str
-    binding: str  # bind act
-    old: str  # the selector the binding has
-    new: str  # the selector it has after the act
-    section: str  # the section hash the index gives at ``new``
-    carried: bool = False  # a descendant carried by an enclosing rebind
 
 
 def target(f: Finding) -> str | None:

@@ -36,11 +36,10 @@ import hashlib
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
-from forest_files.check.findings import WORDS_PLACEHOLDER, Reported, Route
+from forest_files.check.findings import WORDS_PLACEHOLDER, Reported, Route, Step
 from forest_files.kernel.paths import LEDGER_PREFIX
 
 if TYPE_CHECKING:
-    from forest_files.check.commit_plan import Step
     from forest_files.check.engine import Finding
 
 DIGEST_CHARS = 20

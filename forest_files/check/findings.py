@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING, NamedTuple
 from forest_files.check.summary import summary_line
 
 if TYPE_CHECKING:
-    from forest_files.check.commit_plan import Step
     from forest_files.check.engine import Finding
 
 # The text a user must replace before a printed route records anything; the
@@ -148,6 +147,18 @@ def fingerprint(kind: str, key: str, selector: str, commit: str | None) -> str:
 
     raw = "\0".join(("forest-ci/v1", kind, key, selector, commit or ""))
     return hashlib.sha256(raw.encode("utf-8", "surrogateescape")).hexdigest()
+
+
+class Step(NamedTuple):
+    """One act of the one route for a commit (check/commit_plan.py): ``supersede``
+    (``new == old``) or ``rebind``."""
+
+    kind: str
+    binding: str  # bind act
+    old: str  # the selector the binding has
+    new: str  # the selector it has after the act
+    section: str  # the section hash the index gives at ``new``
+    carried: bool = False  # a descendant carried by an enclosing rebind
 
 
 class CheckReport(NamedTuple):

@@ -32,7 +32,8 @@ from typing import TYPE_CHECKING, NamedTuple
 from forest_files.kernel.errors import ForestError
 
 if TYPE_CHECKING:
-    from forest_files.check.commit_plan import StagedTexts, Step
+    from forest_files.check.commit_plan import StagedTexts
+    from forest_files.check.findings import Step
     from forest_files.custody.bindings import Binding
     from forest_files.custody.record import SectionText
 
