@@ -133,7 +133,12 @@ def rebind_group(
     if head is None:
         return []
     out = [Step("rebind", binding.bind_act, binding.selector, head[0], _hash(head[1]))]
-    for child, place in descendants(list(bindings), binding, head[0]):
+    # a descendant's selector extends its heading's: only those are parsed (a file of
+    # thousands of bindings, renamed headings by the dozen, stays linear)
+    near = [
+        b for b in bindings if b.path == binding.path and b.selector.startswith(binding.selector)
+    ]
+    for child, place in descendants(near, binding, head[0]):
         got = texts.text(place, child.excludes)
         if got is not None:
             out.append(Step("rebind", child.bind_act, child.selector, got[0], _hash(got[1]), True))
