@@ -39,6 +39,9 @@ if TYPE_CHECKING:
 
 
 class Recorded(NamedTuple):
+    """What the route recorded: (old, new selector) per rebind, (selector, ground)
+    per supersede."""
+
     rebound: list[tuple[str, str]]
     superseded: list[tuple[str, str]]
 
@@ -75,8 +78,7 @@ def supersede_staged(root: Path, expect: str, *, words: str, by: str) -> Recorde
         moves = [_move(bindings, texts, s) for s in steps if s.kind == "rebind"]
         refuse_bound_targets(live, moves)
         items = [_item(bindings, texts, s) for s in steps if s.kind == "supersede"]
-        rebound, made = rebind_and_supersede(r, moves, items, words=words, by=by)
-    del rebound
+        _, made = rebind_and_supersede(r, moves, items, words=words, by=by)
     return Recorded(
         [(b.selector, sec.selector) for b, sec in moves],
         [(b.selector, new) for (b, _, _), new in zip(items, made, strict=True)],
