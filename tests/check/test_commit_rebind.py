@@ -17,8 +17,10 @@ from helpers.git import commit_all, git, make_repo, write
 from helpers.git import pasted as bash
 from helpers.template import built_once, copy_repo
 
-from forest_files.check.commit_plan import Step
+from forest_files.check.commit_plan import Step, plan
 from forest_files.check.commit_route import commit_route, plan_digest
+from forest_files.check.engine import Finding
+from forest_files.custody.bindings import Binding
 from forest_files.doors import hooks as githooks
 
 WORDS = "Release v2 as reviewed"
@@ -214,3 +216,47 @@ def test_commit_rebind_file_renamed_and_edited_accepted(repo: Path) -> None:
     assert pasted.returncode == 0, pasted.stderr
     assert "rebound docs/notes.md -> docs/tides.md" in pasted.stdout
     assert in_process.forest(repo, "check", "--staged").exit_code == 0
+
+
+def _bound(act: str, selector: str) -> Binding:
+    path = selector.partition("#")[0]
+    return Binding(act, path, selector, (), "n", "sha256", "h", 1, "by", False)
+
+
+def _finding(
+    kind: str,
+    act: str,
+    selector: str,
+    *,
+    moved_to: str | None = None,
+    candidates: tuple[str, ...] = (),
+    actual_hash: str | None = None,
+) -> Finding:
+    path = selector.partition("#")[0]
+    return Finding(
+        kind, path, selector, act, "g", "e", actual_hash, moved_to=moved_to, candidates=candidates
+    )
+
+
+MOVED = "# W\n\n## A\n\nx\n\n## B\n\n### C\n\nc text\n\n## D\n\n## E\n"
+
+
+def test_commit_plan_moved_and_choices_detected() -> None:
+    """A moved section (one place) is rebound; two candidates, or a target two
+    rebinds or a staying binding would hold, are never taken in."""
+    read = {"w.md": MOVED.encode()}.get
+    moved = _finding("moved", "m", "w.md#W/A/C", moved_to="w.md#W/B/C")
+    two = _finding("unresolved", "t", "w.md#W/Q", candidates=("w.md#W/D", "w.md#W/E"))
+    held = _finding("unresolved", "h", "w.md#W/R", candidates=("w.md#W/A",))
+    drift = _finding("drifted", "d", "w.md#W", actual_hash="9" * 64)
+    bindings = [_bound(f.binding, f.selector) for f in (moved, two, held, drift)]
+    bindings.append(_bound("a", "w.md#W/A"))  # stays where it is
+    steps = plan([moved, two, held, drift], bindings, read)
+    assert [(s.kind, s.binding, s.new) for s in steps] == [
+        ("rebind", "m", "w.md#W/B/C"),
+        ("supersede", "d", "w.md#W"),
+    ]
+    clash = _finding("unresolved", "k", "w.md#W/K", candidates=("w.md#W/B/C",))
+    bindings.append(_bound("k", clash.selector))
+    steps = plan([moved, clash, drift], bindings, read)
+    assert [s.binding for s in steps] == ["d"]  # two rebinds onto one place: neither
