@@ -15,10 +15,12 @@ working:
            from that binding's own route in ``forest check --staged --json``.
   after    what the tool offers now: ``forest adopt FILES --headings
            --skip-bound --yes`` for new headings, and otherwise only the
-           routes the hook PRINTS, pasted through ``bash -c``: the outermost
-           rename or move first (a rebind carries its bound descendants),
-           then the one route per commit (``forest supersede --staged
-           --expect DIGEST``) once only drifted sections are left.
+           routes the hook PRINTS, pasted through ``bash -c``: the one route
+           for the whole commit (``forest supersede --staged --expect
+           DIGEST``: every drift, and every section standing at exactly one
+           new place rebound there with its bound descendants) when the hook
+           prints one, else the outermost rename or move's first route (a
+           rebind carries its bound descendants), else the one drift's.
   anchors  as ``after``, but every heading is bound by its stable id
            (``FILE#{id}`` from the canon's ``{ #id }`` attribute lists), all
            in one ``forest adopt`` (``--headings`` binds heading paths).
@@ -56,7 +58,10 @@ DATA = REPO / "tests" / "data" / "canon-history"
 MODES = ("before", "after", "anchors")
 LEDGER_ROUTE = "&& git add -- .forest/ledger"
 _ROUTE = re.compile(r"^  [a-z][^:]*: (forest .*)$")
-_ALL = re.compile(r"^or adopt all \d+ drifted sections at once: (forest .*)$")
+_ALL = re.compile(
+    r"^or (?:adopt all \d+ drifted sections|record the whole commit) at once(?: \([^()]*\))?: "
+    r"(forest .*)$"
+)
 _ID = re.compile(r"^#{1,6} .*\{ #([A-Za-z0-9_][A-Za-z0-9_:.-]*) \}$")
 _KINDS = ("drifted", "moved", "unresolved", "missing", "contested")
 _NOTE = re.compile(r"  \((replace|refused) [^()]*\)$")
@@ -214,8 +219,10 @@ def printed_blocks(text: str) -> tuple[list[tuple[str, list[str]]], str | None]:
 
 
 def after_round(rep: Replay, hook: list[str]) -> list[str]:
-    """The next route the hook prints: the outermost rename or move first (its
-    first route), else the one route for the whole commit, else the one drift's."""
+    """The next route the hook prints: the one route for the whole commit when it
+    printed one (it takes in every drift and every section that stands at one new
+    place), else the outermost rename or move (its first route), else the one
+    drift's."""
     proc = rep.run(hook, ok=(0, 1))
     if proc.returncode == 0:
         return []
@@ -223,11 +230,11 @@ def after_round(rep: Replay, hook: list[str]) -> list[str]:
     stuck = [kind for kind, routes in blocks if not routes]
     if stuck:
         raise SystemExit(f"after: a {stuck[0]} finding printed no route to paste\n{proc.stderr}")
+    if whole:
+        return [whole]
     moves = [routes[0] for kind, routes in blocks if kind != "drifted"]
     if moves:
         return [min(moves, key=depth)]
-    if whole:
-        return [whole]
     drifts = [routes[0] for kind, routes in blocks if kind == "drifted" and routes]
     if drifts:
         return drifts[:1]

@@ -1,14 +1,19 @@
 """One route per commit, and one finding per edit: how the hook shows many drifts.
 
-When a staged change drifts several bindings, the hook prints, beside each
-finding, one route that supersedes exactly the drifted bindings it listed::
+When a staged change needs two acts or more, the hook prints, after the
+findings, one route that records exactly the steps it planned
+(commit_plan.py: each drifted binding superseded, each binding whose section
+stands at exactly one other place rebound there with its bound descendants)::
 
     forest supersede --staged --expect DIGEST --words '…' && git add -- .forest/ledger
 
-``DIGEST`` (``staged_digest``) covers each listed binding (its bind act) and its
-staged section hash, so the route refuses when anything it covers changed
-since it was printed (governance/staged_supersede.py); authority is judged per
-binding when it records.
+``DIGEST`` (``plan_digest``) covers each step: its binding (bind act), the
+section hash the index gives at its place, and for a rebind its old and new
+selector; so the route refuses when anything it covers changed since it was
+printed (a section edited, a candidate renamed again, a second candidate
+come: governance/staged_supersede.py); authority is judged per binding when
+it records. A finding with no single place (two candidates, none) is not
+taken in: the route says how many are left to their own routes.
 
 An edit inside nested bindings makes every enclosing binding drift too;
 ``nested`` shows it once, at the innermost drifted binding, with the enclosing
@@ -18,9 +23,11 @@ route records them all).
 
 Stores: nothing.
 Refuses: nothing.
-Returns: ``staged_digest``, ``commit_route`` (None below two drifted bindings),
-``nested`` (each finding to show, with the enclosing findings named under it).
-Test: tests/check/test_commit_route.py
+Returns: ``staged_digest`` (drifted bindings only), ``plan_digest``,
+``commit_route`` (None when the steps need fewer than two commands of their
+own: one drift, or one rebind with what it carries), ``nested`` (each finding
+to show, with the enclosing findings named under it).
+Test: tests/check/test_commit_route.py, tests/check/test_commit_rebind.py
 """
 
 from __future__ import annotations
@@ -29,7 +36,7 @@ import hashlib
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
-from forest_files.check.findings import WORDS_PLACEHOLDER, Reported, Route
+from forest_files.check.findings import WORDS_PLACEHOLDER, Reported, Route, Step
 from forest_files.kernel.paths import LEDGER_PREFIX
 
 if TYPE_CHECKING:
@@ -41,13 +48,24 @@ _TAG = "forest-staged-supersede/v1"
 
 def staged_digest(pairs: Iterable[tuple[str, str]]) -> str:
     """The digest of (bind act, staged section hash) pairs, in any order."""
-    lines = sorted(f"{binding}\t{section}" for binding, section in pairs)
-    raw = "\n".join([_TAG, *lines]).encode("utf-8")
+    return _digest(f"{binding}\t{section}" for binding, section in pairs)
+
+
+def plan_digest(steps: Iterable[Step]) -> str:
+    """The digest of a route's steps, in any order: a supersede as ``staged_digest``
+    has it; a rebind also names its old and new selector."""
+    return _digest(
+        f"{s.binding}\t{s.section}" if s.kind == "supersede" else "\t".join(s[1:5]) for s in steps
+    )
+
+
+def _digest(lines: Iterable[str]) -> str:
+    raw = "\n".join([_TAG, *sorted(lines)]).encode("utf-8", "surrogateescape")
     return hashlib.sha256(raw).hexdigest()[:DIGEST_CHARS]
 
 
 def drifted(findings: Iterable[Finding]) -> list[Finding]:
-    """The drifted findings a commit route covers (each binding once)."""
+    """The drifted findings of a commit (each binding once)."""
     seen: dict[str, Finding] = {}
     for f in findings:
         if f.kind == "drifted" and f.binding and f.actual_hash:
@@ -55,17 +73,35 @@ def drifted(findings: Iterable[Finding]) -> list[Finding]:
     return list(seen.values())
 
 
-def commit_route(findings: Iterable[Finding]) -> Route | None:
-    """The one route superseding every drifted binding listed (None below two)."""
-    covered = drifted(findings)
-    if len(covered) < 2:
+def commit_route(steps: Sequence[Step], failed: Iterable[Finding] = ()) -> Route | None:
+    """The one route recording every step (None when they need fewer than two
+    commands: the finding's own route is then one command already)."""
+    heads = [s for s in steps if not s.carried]
+    if len(heads) < 2:
         return None
-    digest = staged_digest((f.binding, f.actual_hash or "") for f in covered)
-    step = ("forest", "supersede", "--staged", "--expect", digest, "--words", WORDS_PLACEHOLDER)
+    step = ("forest", "supersede", "--staged", "--expect", plan_digest(steps))
+    rebound = sum(s.kind == "rebind" for s in steps)
+    if rebound:
+        label = (
+            f"or record the whole commit at once ({rebound} rebound where they stand now, "
+            f"{len(steps) - rebound} drifted adopted)"
+        )
+    else:
+        label = f"or adopt all {len(steps)} drifted sections at once"
+    covered = {s.binding for s in steps}
+    left = {f.binding for f in failed if f.binding and f.binding not in covered}
+    more = ""
+    if left:  # a choice the route cannot make: two candidates, none, a retire …
+        more = "; the other finding needs its own route above"
+        if len(left) > 1:
+            more = f"; the {len(left)} other findings need their own routes above"
     return Route(
-        f"or adopt all {len(covered)} drifted sections at once",
-        (step, ("git", "add", "--", LEDGER_PREFIX.rstrip("/"))),
-        "replace … with why the reviewed text is right; refused if the staged text changed",
+        label,
+        (
+            (*step, "--words", WORDS_PLACEHOLDER),
+            ("git", "add", "--", LEDGER_PREFIX.rstrip("/")),
+        ),
+        f"replace … with why the reviewed text is right; refused if the staged text changed{more}",
     )
 
 

@@ -149,6 +149,18 @@ def fingerprint(kind: str, key: str, selector: str, commit: str | None) -> str:
     return hashlib.sha256(raw.encode("utf-8", "surrogateescape")).hexdigest()
 
 
+class Step(NamedTuple):
+    """One act of the one route for a commit (check/commit_plan.py): ``supersede``
+    (``new == old``) or ``rebind``."""
+
+    kind: str
+    binding: str  # bind act
+    old: str  # the selector the binding has
+    new: str  # the selector it has after the act
+    section: str  # the section hash the index gives at ``new``
+    carried: bool = False  # a descendant carried by an enclosing rebind
+
+
 class CheckReport(NamedTuple):
     """One check of one content source: every binding's finding, clean ones included."""
 
@@ -161,6 +173,8 @@ class CheckReport(NamedTuple):
     notes: tuple[str, ...] = ()  # advice that fails nothing (an unsigned commit's warning)
     # findings that fail nothing: the hook's ``unbound`` (a draft may be committed)
     warnings: tuple[Reported, ...] = ()
+    # at the git index: the steps of the one route for the whole commit (commit_plan.py)
+    commit: tuple[Step, ...] = ()
 
     @property
     def failed(self) -> tuple[Reported, ...]:

@@ -167,6 +167,7 @@ def _index(root: Path, paths: tuple[str, ...], diffs: bool) -> CheckReport:
     opened only to explain a finding); blobs this machine hashed before are not
     read again (statcache.BlobHashCache)."""
     from forest_files.check import contests
+    from forest_files.check.commit_plan import with_plan
     from forest_files.check.coverage import in_source
     from forest_files.check.engine import check_all
     from forest_files.check.explain import explain
@@ -194,6 +195,7 @@ def _index(root: Path, paths: tuple[str, ...], diffs: bool) -> CheckReport:
         items = explain(findings, root=root, source="index", conn=store.conn)
         report = CheckReport("index", content.name, items, warnings=unbound)
         report = report.with_extra(explain(more, root=root, source="index", conn=store.conn))
+        report = with_plan(report, bindings, content.read)  # the one route for the commit
         return with_diffs(report, store, bindings, content) if diffs else report
 
 

@@ -26,6 +26,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from forest_files.check.commit_plan import with_plan
 from forest_files.check.explain import explain, with_diffs
 from forest_files.check.findings import CheckReport
 from forest_files.kernel.paths import CONFIG_NAME
@@ -162,7 +163,7 @@ def _judge_touched(root: Path, fingerprint: str, touched: set[str], diffs: bool)
             return _report(root, findings, None)  # judged without opening the store
         conn = custody.reader()  # words, no store
         try:
-            report = _report(root, findings, conn)
+            report = with_plan(_report(root, findings, conn), bindings, content.read)
         finally:
             if conn is not None:
                 conn.close()
@@ -201,6 +202,7 @@ def _judge_ledger_change(
         report = _report(root, findings, store.conn, extra=[*extra, *erased])
         if erased:  # the staged acts' words or text may hold what a forget removed
             return withhold(report)
+        report = with_plan(report, bindings, content.read)
         if diffs and not report.ok:
             report = with_diffs(report, store, bindings, content)
         guarded += erasure_guard.returned_bodies(store, changes)

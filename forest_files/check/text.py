@@ -91,7 +91,8 @@ def failed_blocks(report: CheckReport, *, colour: bool = False) -> list[str]:
     out: list[str] = []
     for r, outer in nested(report.failed):
         out.extend(["", *block(r, colour=colour), *enclosing(outer)])
-    route = commit_route(r.finding for r in report.failed) if report.source == "index" else None
+    failed = (r.finding for r in report.failed)
+    route = commit_route(report.commit, failed) if report.source == "index" else None
     if route is not None:
         out.extend(["", f"{route.line()}"])
     return out

@@ -167,6 +167,39 @@ def supersede_sections(
     """Supersede every (binding, section read now, hash that was shown) in one segment
     with one set of words: each act records exactly the hash that was shown, or
     nothing is recorded (law 4, per target)."""
+    return rebind_and_supersede(repo, (), items, words=words, by=by)[1]
+
+
+def rebind_and_supersede(
+    repo: Repository,
+    moves: Sequence[tuple[Binding, SectionText]],
+    items: Sequence[tuple[Binding, SectionText, str]],
+    *,
+    words: str | None,
+    by: str,
+) -> tuple[list[str], list[str]]:
+    """``rebind_sections`` of ``moves`` and ``supersede_sections`` of ``items`` as one
+    segment (the hook's one route for a commit): every act judged as those two judge
+    it, and nothing recorded unless all may be. Returns (rebind act ids, new ground
+    content ids)."""
+    _authorize_moves(repo, moves, by)
+    _check_shown(repo, items, by)
+    if items and words is None:
+        raise ForestError("a supersede needs --words saying why the new text is right")
+
+    def build(store: ForestStore) -> tuple[list[Act], dict[str, str]]:
+        acts, bodies = _rebind_acts(repo, store, moves, by=by, words=words)
+        more, texts = _supersede_acts(repo, store, items, words=words or "", by=by)
+        return [*acts, *more], {**bodies, **texts}
+
+    applied = repo.record(build)
+    cut = len(moves)
+    return [r.act.id for r in applied[:cut]], [r.produced[0] for r in applied[cut:]]
+
+
+def _check_shown(
+    repo: Repository, items: Sequence[tuple[Binding, SectionText, str]], by: str
+) -> None:
     for binding, section, shown in items:
         repo.authorize(binding.path, by)
         if hash_body(section.text) != shown:
@@ -175,22 +208,28 @@ def supersede_sections(
                 f"(expected {shown[:12]}); look again and supersede what you saw"
             )
 
-    def build(store: ForestStore) -> tuple[list[Act], dict[str, str]]:
-        acts: list[Act] = []
-        bodies: dict[str, str] = {}
-        for binding, section, _ in items:
-            head = _ground_of(store, binding)
-            if store.require(head, "supersede")["body_hash"] == hash_body(section.text):
-                raise ForestError(
-                    f"{binding.selector} already holds its ground text; nothing to supersede"
-                )
-            planned = plan_supersede(store, head, section.text, words=words, by=by)
-            acts.append(repo.act(planned, chain_deps(store, head)))
-            bodies[planned.entry.body_hash] = section.text
-            bodies[planned.record.body_hash] = words.strip()
-        return acts, bodies
 
-    return [r.produced[0] for r in repo.record(build)]
+def _supersede_acts(
+    repo: Repository,
+    store: ForestStore,
+    items: Sequence[tuple[Binding, SectionText, str]],
+    *,
+    words: str,
+    by: str,
+) -> tuple[list[Act], dict[str, str]]:
+    acts: list[Act] = []
+    bodies: dict[str, str] = {}
+    for binding, section, _ in items:
+        head = _ground_of(store, binding)
+        if store.require(head, "supersede")["body_hash"] == hash_body(section.text):
+            raise ForestError(
+                f"{binding.selector} already holds its ground text; nothing to supersede"
+            )
+        planned = plan_supersede(store, head, section.text, words=words, by=by)
+        acts.append(repo.act(planned, chain_deps(store, head)))
+        bodies[planned.entry.body_hash] = section.text
+        bodies[planned.record.body_hash] = words.strip()
+    return acts, bodies
 
 
 def _ground_of(store: ForestStore, binding: Binding) -> int:
@@ -234,23 +273,35 @@ def rebind_sections(
     """Every (binding, new location) as one rebind act, in one segment (a directory
     moved). A location whose text is not ground is refused without ``words``; with
     them its act also supersedes ground with that text (the chain is kept)."""
+    return rebind_and_supersede(repo, moves, (), words=words, by=by)[0]
+
+
+def _authorize_moves(
+    repo: Repository, moves: Sequence[tuple[Binding, SectionText]], by: str
+) -> None:
     for binding, section in moves:
         repo.authorize(binding.path, by)
         repo.authorize(section.path, by)
 
-    def build(store: ForestStore) -> tuple[list[Act], dict[str, str]]:
-        acts: list[Act] = []
-        bodies: dict[str, str] = {}
-        for binding, section in moves:
-            head = _ground_of(store, binding)
-            payload = _rebind_payload(store, head, binding, section, by=by, words=words)
-            if payload.supersede is not None:
-                bodies[payload.section_hash] = section.text
-                bodies[payload.supersede.record.body_hash] = (words or "").strip()
-            acts.append(repo.act(payload, _binding_deps(store, binding, head)))
-        return acts, bodies
 
-    return [r.act.id for r in repo.record(build)]
+def _rebind_acts(
+    repo: Repository,
+    store: ForestStore,
+    moves: Sequence[tuple[Binding, SectionText]],
+    *,
+    by: str,
+    words: str | None,
+) -> tuple[list[Act], dict[str, str]]:
+    acts: list[Act] = []
+    bodies: dict[str, str] = {}
+    for binding, section in moves:
+        head = _ground_of(store, binding)
+        payload = _rebind_payload(store, head, binding, section, by=by, words=words)
+        if payload.supersede is not None:
+            bodies[payload.section_hash] = section.text
+            bodies[payload.supersede.record.body_hash] = (words or "").strip()
+        acts.append(repo.act(payload, _binding_deps(store, binding, head)))
+    return acts, bodies
 
 
 def _rebind_payload(

@@ -1,53 +1,68 @@
 """``forest supersede --staged --expect DIGEST``: the hook's one route for a commit.
 
-The staged change is judged again (check/staged.py, the hook's own check); its
-drifted bindings are exactly those the hook listed when their digest
-(check/commit_route.py: each bind act and staged section hash) equals
-``DIGEST``. Each is superseded with its section as the git index holds it (the
-text being committed, not the working tree's), in one segment with one set of
-words; authority is judged per binding, and nothing is recorded unless every
-one may be.
+The staged change is judged again (check/staged.py, the hook's own check) and
+its route planned again (check/commit_plan.py); the steps are exactly those
+the hook listed when their digest (check/commit_route.py ``plan_digest``: each
+binding, the section hash the index gives at its place, a rebind's old and new
+selector) equals ``DIGEST``. Each drifted binding is superseded, and each
+binding whose section stands at one other place is rebound there (with the
+bound descendants a ``forest rebind`` carries), with its section as the git
+index holds it (the text being committed, not the working tree's), all in one
+segment with one set of words (custody/record.py ``rebind_and_supersede``:
+the rebind and supersede acts as those commands make them); authority is
+judged per binding, and nothing is recorded unless every act may be.
 
-Stores: one ledger segment (through ``supersede_sections``).
+Stores: one ledger segment.
 Refuses (``ForestError``, one line, nothing recorded): a digest that is not the
-staged state's (anything staged changed since the route was printed: the fix
-is to look again), nothing drifted at the index, a binding the working-tree
-ledger no longer holds, a signer without authority over one of the paths.
-Returns: (selector, new ground content id) per superseded binding.
-Test: tests/check/test_commit_route.py
+staged state's (anything staged changed since the route was printed, a rename
+candidate renamed again or a second one come: the fix is to look again),
+nothing to record at the index, a binding the working-tree ledger no longer
+holds or whose bound descendants differ from the staged ledger's, a target
+another live binding holds, a signer without authority over one of the paths.
+Returns: ``Recorded``: (old selector, new selector) per rebound binding and
+(selector, new ground content id) per superseded one.
+Test: tests/check/test_commit_route.py, tests/check/test_commit_rebind.py
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from forest_files.kernel.errors import ForestError
 
 if TYPE_CHECKING:
-    from forest_files.check.engine import Finding
+    from forest_files.check.commit_plan import StagedTexts
+    from forest_files.check.findings import Step
     from forest_files.custody.bindings import Binding
-    from forest_files.custody.content import GitTreeSource
     from forest_files.custody.record import SectionText
-    from forest_files.text.extract import Document
 
 
-def supersede_staged(root: Path, expect: str, *, words: str, by: str) -> list[tuple[str, str]]:
-    """Supersede every drifted binding of the staged change, if ``expect`` is its digest."""
-    from forest_files.check.commit_route import drifted, staged_digest
+class Recorded(NamedTuple):
+    """What the route recorded: (old, new selector) per rebind, (selector, ground)
+    per supersede."""
+
+    rebound: list[tuple[str, str]]
+    superseded: list[tuple[str, str]]
+
+
+def supersede_staged(root: Path, expect: str, *, words: str, by: str) -> Recorded:
+    """Record every step of the staged change's route, if ``expect`` is its digest."""
+    from forest_files.check.commit_plan import StagedTexts
+    from forest_files.check.commit_route import plan_digest
     from forest_files.check.staged import judge_staged
     from forest_files.custody.bindings import all_bindings
     from forest_files.custody.content import GitTreeSource
-    from forest_files.custody.record import supersede_sections
+    from forest_files.custody.lookup import refuse_bound_targets
+    from forest_files.custody.record import rebind_and_supersede
     from forest_files.custody.repository import Repository
 
-    report = judge_staged(root)
-    listed = drifted(r.finding for r in report.failed)
-    if not listed:
+    steps = judge_staged(root).commit
+    if not steps:
         raise ForestError(
             "nothing staged drifts from ground; run `forest check --staged` to see what is"
         )
-    now = staged_digest((f.binding, f.actual_hash or "") for f in listed)
+    now = plan_digest(steps)
     if now != expect.strip().lower():
         raise ForestError(
             f"the staged sections changed since the route was printed (it covered {expect}, "
@@ -55,49 +70,89 @@ def supersede_staged(root: Path, expect: str, *, words: str, by: str) -> list[tu
             "it prints"
         )
     with Repository(root) as r:
-        bindings = {b.bind_act: b for b in all_bindings(r.synced())}
-        index = GitTreeSource(r.root, only=tuple(sorted({f.path for f in listed})))
-        docs: dict[str, Document] = {}  # each staged file parsed once
-        items = [_item(bindings, index, f, docs) for f in listed]
-        made = supersede_sections(r, items, words=words, by=by)
-    return [(f.selector, new) for f, new in zip(listed, made, strict=True)]
+        live = [b for b in all_bindings(r.synced()) if not b.retired]
+        bindings = {b.bind_act: b for b in live}
+        paths = {_path_of(sel) for s in steps for sel in (s.old, s.new)}
+        texts = StagedTexts(GitTreeSource(r.root, only=tuple(sorted(paths))).read)
+        _same_carry(steps, live, texts)
+        moves = [_move(bindings, texts, s) for s in steps if s.kind == "rebind"]
+        refuse_bound_targets(live, moves)
+        items = [_item(bindings, texts, s) for s in steps if s.kind == "supersede"]
+        _, made = rebind_and_supersede(r, moves, items, words=words, by=by)
+    return Recorded(
+        [(b.selector, sec.selector) for b, sec in moves],
+        [(b.selector, new) for (b, _, _), new in zip(items, made, strict=True)],
+    )
 
 
-def _item(
-    bindings: dict[str, Binding], index: GitTreeSource, f: Finding, docs: dict[str, Document]
-) -> tuple[Binding, SectionText, str]:
-    """The binding, its section as the index holds it, and the hash the route covered."""
-    binding = bindings.get(f.binding)
-    if binding is None:
+def _binding(bindings: dict[str, Binding], step: Step) -> Binding:
+    binding = bindings.get(step.binding)
+    if binding is None or binding.selector != step.old:
         raise ForestError(
-            f"{f.selector}: the working-tree ledger no longer holds this binding; "
+            f"{step.old}: the working-tree ledger no longer holds this binding; "
             "stage .forest/ledger as it stands, then run `forest check --staged` again"
         )
-    return binding, staged_section(index, binding, docs), f.actual_hash or ""
+    return binding
 
 
-def staged_section(
-    index: GitTreeSource, binding: Binding, docs: dict[str, Document]
-) -> SectionText:
-    """``binding``'s section in the git index, as ``read_section`` reads a file; each
-    file parsed once (``docs``, by path)."""
+def _section(texts: StagedTexts, binding: Binding, selector: str, shown: str) -> SectionText:
+    """The section at ``selector`` as the index holds it, read with the binding's
+    exclusions; refused when it is gone or differs from what the route covered."""
     from forest_files.custody.record import SectionText
-    from forest_files.text.extract import HASH_ALGO, NORMALISATION, Document, extract
-    from forest_files.text.normalise import decode_bytes
-    from forest_files.text.selector import parse_selector, render
+    from forest_files.kernel.hashing import hash_body
+    from forest_files.text.extract import HASH_ALGO, NORMALISATION
 
-    doc = docs.get(binding.path)
-    if doc is None:
-        data = index.read(binding.path)
-        if data is None:
-            raise ForestError(f"{binding.path}: not in the git index; stage it, then look again")
-        doc = docs[binding.path] = Document(decode_bytes(data, binding.path))
-    got = extract(doc, parse_selector(binding.selector), binding.excludes)
+    found = texts.text(selector, binding.excludes)
+    if found is None or hash_body(found[1]) != shown:
+        raise ForestError(
+            f"{selector}: the staged section changed since the route was printed; "
+            "run `forest check --staged` and paste the route it prints"
+        )
     return SectionText(
-        path=binding.path,
-        selector=render(got.selector),
+        path=_path_of(found[0]),
+        selector=found[0],
         excludes=binding.excludes,
-        text=got.text,
+        text=found[1],
         normalisation=NORMALISATION,
         hash_algo=HASH_ALGO,
     )
+
+
+def _path_of(selector: str) -> str:
+    from forest_files.text.selector import parse_selector
+
+    return parse_selector(selector).path
+
+
+def _item(
+    bindings: dict[str, Binding], texts: StagedTexts, step: Step
+) -> tuple[Binding, SectionText, str]:
+    """The binding, its section as the index holds it, and the hash the route covered."""
+    binding = _binding(bindings, step)
+    return binding, _section(texts, binding, binding.selector, step.section), step.section
+
+
+def _move(
+    bindings: dict[str, Binding], texts: StagedTexts, step: Step
+) -> tuple[Binding, SectionText]:
+    binding = _binding(bindings, step)
+    return binding, _section(texts, binding, step.new, step.section)
+
+
+def _same_carry(steps: tuple[Step, ...], live: list[Binding], texts: StagedTexts) -> None:
+    """Each planned rebind carries exactly what ``forest rebind`` would carry with the
+    working-tree ledger (it may hold bindings the staged one does not)."""
+    from forest_files.check.commit_plan import rebind_group
+
+    planned = {s.binding for s in steps if s.kind == "rebind"}
+    by_id = {b.bind_act: b for b in live}
+    for s in steps:
+        if s.kind != "rebind" or s.carried or s.binding not in by_id:
+            continue
+        group = rebind_group(by_id[s.binding], s.new, live, texts)
+        if not {g.binding for g in group} <= planned:
+            raise ForestError(
+                f"{s.old}: the working-tree ledger binds more under it than the staged "
+                "one; stage .forest/ledger as it stands, then run `forest check --staged` "
+                "again"
+            )

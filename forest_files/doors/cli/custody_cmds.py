@@ -163,13 +163,23 @@ def _supersede_staged(
         )
     with Repository(repo) as r:
         root = r.root
-    pairs = supersede_staged(root, expect, words=words, by=by)
+    done = supersede_staged(root, expect, words=words, by=by)
     if as_json:
-        typer.echo(json.dumps({"superseded": [{"selector": s, "ground": g} for s, g in pairs]}))
+        typer.echo(
+            json.dumps(
+                {
+                    "superseded": [{"selector": s, "ground": g} for s, g in done.superseded],
+                    "rebound": [{"selector": o, "to": n} for o, n in done.rebound],
+                }
+            )
+        )
         return
-    for sel, new in pairs:
-        typer.echo(f"superseded {sel}: {new} is ground")
-    typer.echo(f"{len(pairs)} in one segment; stage .forest/ledger (git add -- .forest/ledger)")
+    for old, new in done.rebound:
+        typer.echo(f"rebound {old} -> {new}")
+    for sel, ground in done.superseded:
+        typer.echo(f"superseded {sel}: {ground} is ground")
+    count = len(done.rebound) + len(done.superseded)
+    typer.echo(f"{count} in one segment; stage .forest/ledger (git add -- .forest/ledger)")
 
 
 def _confirm(lines: list[str], yes: bool, *, err: bool) -> None:

@@ -1,0 +1,168 @@
+"""What the one route for a commit records: each step, read from the git index.
+
+The hook's route (commit_route.py) takes in every failed binding that one act
+settles without a choice: a drifted binding is superseded with its staged
+section; a binding whose finding names exactly ONE place it may stand now (a
+``moved`` finding's unchanged section, an ``unresolved`` heading's single
+rename candidate, a ``missing`` file's single renamed file) is rebound there,
+carrying its bound descendants as ``forest rebind`` does (custody/lookup.py
+``descendants``: a descendant not found under the new heading is left). A
+finding with no candidate or two and more is never taken in: its own routes
+stay the way out. Two steps that would land on one place, or a place another
+binding holds, are left out as well (``forest rebind`` would refuse them).
+
+Stores: nothing.
+Refuses: nothing (a place that cannot be read or extracted at the index is no
+step).
+Returns: ``Step`` values, each with the section hash the index gives at its
+new place (the digest covers them: commit_route.py ``plan_digest``);
+``staged_text``, one section as the index holds it (governance/
+staged_supersede.py records exactly that).
+Test: tests/check/test_commit_route.py, tests/check/test_commit_rebind.py
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING
+
+from forest_files.check.findings import Step
+from forest_files.kernel.errors import ForestError
+
+if TYPE_CHECKING:
+    from forest_files.check.engine import Finding
+    from forest_files.check.findings import CheckReport
+    from forest_files.custody.bindings import Binding
+    from forest_files.text.extract import Document
+
+__all__ = ["StagedTexts", "Step", "plan", "rebind_group", "target", "with_plan"]
+ReadFile = Callable[[str], "bytes | None"]
+_ONE_PLACE = ("moved", "unresolved", "missing")
+
+
+def target(f: Finding) -> str | None:
+    """The one place a failed finding's section stands now, or None (none, or a choice)."""
+    if f.kind == "moved":
+        return f.moved_to
+    if f.kind in _ONE_PLACE and len(f.candidates) == 1:
+        return f.candidates[0]
+    return None
+
+
+class StagedTexts:
+    """Sections as the index holds them, each file parsed once."""
+
+    def __init__(self, read: ReadFile) -> None:
+        self._read = read
+        self._docs: dict[str, Document | None] = {}
+
+    def text(self, selector: str, excludes: tuple[str, ...]) -> tuple[str, str] | None:
+        """(canonical selector, section text) at ``selector``; None when it is not there."""
+        from forest_files.text.extract import extract
+        from forest_files.text.selector import parse_selector, render
+
+        try:
+            sel = parse_selector(selector)
+            doc = self._doc(sel.path)
+            if doc is None:
+                return None
+            got = extract(doc, sel, excludes)
+        except ForestError:
+            return None
+        return render(got.selector), got.text
+
+    def hash(self, selector: str, excludes: tuple[str, ...]) -> str | None:
+        from forest_files.kernel.hashing import hash_body
+
+        found = self.text(selector, excludes)
+        return None if found is None else hash_body(found[1])
+
+    def _doc(self, path: str) -> Document | None:
+        from forest_files.text.extract import Document
+        from forest_files.text.normalise import decode_bytes
+
+        if path not in self._docs:
+            data = self._read(path)
+            self._docs[path] = None if data is None else Document(decode_bytes(data, path))
+        return self._docs[path]
+
+
+def with_plan(report: CheckReport, bindings: Sequence[Binding], read: ReadFile) -> CheckReport:
+    """``report`` (of the git index) with the steps of its one route for the commit;
+    the index is read again only for a section that stands at one new place."""
+    if report.ok:
+        return report
+    steps = plan((r.finding for r in report.failed), bindings, read)
+    return report._replace(commit=steps) if steps else report
+
+
+def plan(
+    failed: Iterable[Finding], bindings: Sequence[Binding], read: ReadFile
+) -> tuple[Step, ...]:
+    """Every step of the route for the failed findings of one staged change."""
+    found = {f.binding: f for f in failed if f.binding}
+    by_id = {b.bind_act: b for b in bindings if not b.retired}
+    texts = StagedTexts(read)
+    heads = [(f, t) for f in found.values() if (t := target(f)) and f.binding in by_id]
+    heads.sort(key=lambda h: (_depth(h[0].selector), h[0].selector))
+    groups: list[list[Step]] = []
+    taken: set[str] = set()
+    for f, new in heads:
+        if f.binding in taken:
+            continue  # carried already by an enclosing heading's rebind
+        group = rebind_group(by_id[f.binding], new, bindings, texts)
+        if group:
+            groups.append(group)
+            taken.update(s.binding for s in group)
+    steps = [s for g in _free(groups, bindings) for s in g]
+    moving = {s.binding for s in steps}
+    for f in found.values():
+        if f.kind == "drifted" and f.actual_hash and f.binding not in moving:
+            steps.append(Step("supersede", f.binding, f.selector, f.selector, f.actual_hash))
+    return tuple(steps)
+
+
+def rebind_group(
+    binding: Binding, new: str, bindings: Sequence[Binding], texts: StagedTexts
+) -> list[Step]:
+    """The rebind of ``binding`` to ``new`` and of each bound descendant found under
+    it (``forest rebind``'s carry); empty when ``new`` is not there."""
+    from forest_files.custody.lookup import descendants
+
+    head = texts.text(new, binding.excludes)
+    if head is None:
+        return []
+    out = [Step("rebind", binding.bind_act, binding.selector, head[0], _hash(head[1]))]
+    # a descendant's selector extends its heading's: only those are parsed (a file of
+    # thousands of bindings, renamed headings by the dozen, stays linear)
+    near = [
+        b for b in bindings if b.path == binding.path and b.selector.startswith(binding.selector)
+    ]
+    for child, place in descendants(near, binding, head[0]):
+        got = texts.text(place, child.excludes)
+        if got is not None:
+            out.append(Step("rebind", child.bind_act, child.selector, got[0], _hash(got[1]), True))
+    return out
+
+
+def _free(groups: list[list[Step]], bindings: Sequence[Binding]) -> list[list[Step]]:
+    """The groups none of whose targets another group or a staying binding holds."""
+    moving = {s.binding for g in groups for s in g}
+    held = {b.selector for b in bindings if not b.retired and b.bind_act not in moving}
+    count: dict[str, int] = {}
+    for g in groups:
+        for s in g:
+            count[s.new] = count.get(s.new, 0) + 1
+    return [g for g in groups if all(count[s.new] == 1 and s.new not in held for s in g)]
+
+
+def _hash(text: str) -> str:
+    from forest_files.kernel.hashing import hash_body
+
+    return hash_body(text)
+
+
+def _depth(selector: str) -> int:
+    """How deep a heading selector sits (``#A/B`` is 2; no heading: 0)."""
+    _, mark, rest = selector.partition("#")
+    return rest.count("/") + 1 if mark else 0
