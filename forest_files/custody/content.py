@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 from forest_files.custody.special import git_mode_kind, lstat_kind
-from forest_files.custody.statcache import BlobHashCache, StatCache
+from forest_files.custody.statcache import BlobHashCache, StatCache, StatKey, stat_key
 
 if TYPE_CHECKING:
     from forest_files import gitio
@@ -150,6 +150,7 @@ class WorktreeSource:
     _dirs_inside: dict[str, bool] = field(default_factory=dict)
     _resolved_root: Path | None = None
     _prefetched: dict[str, str] = field(default_factory=dict)
+    _read_keys: dict[str, StatKey] = field(default_factory=dict)  # trusted, of prefetch's reads
     _listings: dict[str, list[str]] = field(default_factory=dict)  # variant: dir -> names
 
     def _cache(self) -> StatCache:
@@ -256,7 +257,7 @@ class WorktreeSource:
         cache = self._cache()
         stamp = cache.stamp()  # before any of these stats and reads
         record = cache.record
-        prefetched = self._prefetched
+        prefetched, keys = self._prefetched, self._read_keys
         root_fd = _open_dir(self.root)
         try:
             for path in dict.fromkeys(paths):
@@ -275,6 +276,7 @@ class WorktreeSource:
                 record(path, st, file_hash, stamp)
                 if file_hash is not None and st.st_mtime_ns < stamp:
                     prefetched[path] = file_hash  # trusted: no second lstat
+                    keys[path] = stat_key(st)  # what the stat cache now trusts
         finally:
             if root_fd is not None:
                 os.close(root_fd)
@@ -301,16 +303,25 @@ class WorktreeSource:
 
     def remember(self, path: str, file_hash: str | None) -> None:
         """Record ``file_hash`` for the bytes ``read(path)`` last returned."""
+        self._read_keys.pop(path, None)  # its entry changes: ask the stat cache
         st = self._read_stat.pop(path, None)
         if st is not None:
             cache = self._cache()
             cache.record(path, st, file_hash, cache.stamp())
 
-    def trusted_keys(self, paths: set[str]) -> dict[str, tuple[int, int, int, int]] | None:
-        """Trusted stat keys of every path in ``paths`` (None if one has none)."""
+    def trusted_keys(self, paths: set[str]) -> dict[str, StatKey] | None:
+        """Trusted stat keys of every path in ``paths`` (None if one has none): those
+        this run's prefetch read and recorded as it recorded them, the others as
+        the stat cache holds them."""
         if not self.use_stat_cache:
             return None
-        return self._cache().trusted_keys(paths)
+        known = self._read_keys
+        rest = paths - known.keys()
+        out = self._cache().trusted_keys(rest) if rest else {}
+        if out is None:
+            return None
+        out.update((p, known[p]) for p in paths & known.keys())
+        return out
 
     def save_cache(self) -> None:
         if self._stats is not None:
