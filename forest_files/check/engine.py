@@ -55,11 +55,11 @@ from forest_files.kernel.errors import ForestError
 from forest_files.kernel.hashing import hash_body
 from forest_files.kernel.repopath import under
 from forest_files.text.normalise import decode_bytes, normalised_hash
-from forest_files.text.selector import Selector, parse_selector
 
 if TYPE_CHECKING:  # annotations only: checks from a binding map never open a store
     from forest_files.store.forest import ForestStore
     from forest_files.text.extract import Document
+    from forest_files.text.selector import Selector
 
 # Every kind (check/kinds.py names each once); check_binding makes the first six,
 # coverage.py ``unbound``, the rest come from contests.py, localstate.py and the gate.
@@ -93,7 +93,7 @@ def with_path(selector: str, old_path: str, new_path: str) -> str:
     """``selector`` re-rooted at ``new_path`` (same section spec)."""
     from dataclasses import replace
 
-    from forest_files.text.selector import render
+    from forest_files.text.selector import parse_selector, render
 
     del old_path  # the selector carries its own path
     return render(replace(parse_selector(selector), path=new_path))
@@ -162,7 +162,7 @@ def _locate(
 ) -> tuple[dict[Want, Located | str], Document | None]:
     """Each wanted section of ``data`` (read at ``path``), from one parse."""
     from forest_files.text.extract import Document, sections  # only for a changed file
-    from forest_files.text.selector import SectionNotFound
+    from forest_files.text.selector import SectionNotFound, parse_selector
 
     try:
         doc = Document(decode_bytes(data, path))
@@ -484,4 +484,6 @@ def _with_moves(
 
 
 def parse_target(spec: str) -> Selector:
+    from forest_files.text.selector import parse_selector  # not on a clean check
+
     return parse_selector(spec)

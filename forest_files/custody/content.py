@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 from forest_files.custody.special import git_mode_kind, lstat_kind
-from forest_files.custody.statcache import BlobHashCache, StatCache, StatKey, stat_key
+from forest_files.custody.statcache import BlobHashCache, StatCache, StatKey
 
 if TYPE_CHECKING:
     from forest_files import gitio
@@ -273,10 +273,10 @@ class WorktreeSource:
                     continue
                 st, data = got
                 file_hash = normalised_hash(data)
-                record(path, st, file_hash, stamp)
-                if file_hash is not None and st.st_mtime_ns < stamp:
-                    prefetched[path] = file_hash  # trusted: no second lstat
-                    keys[path] = stat_key(st)  # what the stat cache now trusts
+                key = record(path, st, file_hash, stamp)
+                if key is not None and file_hash is not None:  # trusted: no second lstat
+                    prefetched[path] = file_hash
+                    keys[path] = key  # what the stat cache now trusts
         finally:
             if root_fd is not None:
                 os.close(root_fd)

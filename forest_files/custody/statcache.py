@@ -193,15 +193,21 @@ class StatCache:
             return None
         return self.lookup(path, st)
 
-    def record(self, path: str, st: os.stat_result, file_hash: str | None, stamp: int) -> None:
-        """Remember ``file_hash`` for the content read after ``st`` (``stamp`` taken first)."""
+    def record(
+        self, path: str, st: os.stat_result, file_hash: str | None, stamp: int
+    ) -> StatKey | None:
+        """Remember ``file_hash`` for the content read after ``st`` (``stamp`` taken
+        first); the entry's stat key when it is trusted at once (its mtime before
+        ``stamp``: ``trusted_keys`` gives the same), else None."""
         if file_hash is None or not stat_mod.S_ISREG(st.st_mode):
             self.forget(path)
-            return
-        entry: list[object] = [*stat_key(st), file_hash, stamp]
+            return None
+        key = (st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns)  # stat_key(st)
+        entry: list[object] = [*key, file_hash, stamp]
         if self._entries.get(path) != entry:
             self._entries[path] = entry
             self._dirty = True
+        return key if key[1] < stamp else None
 
     def forget(self, path: str) -> None:
         if self._entries.pop(path, None) is not None:

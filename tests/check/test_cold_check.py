@@ -42,6 +42,16 @@ def _repo(tmp_path: Path) -> Path:
     return reused(("cold_check_whole_files",), tmp_path / "repo", _whole_files)
 
 
+def _only_whole(tmp_path: Path) -> Path:
+    root = make_repo(tmp_path)
+    write(root, "a.md", DOC)
+    write(root, "m.py", "def f(x):\n    return x\n")
+    init_and_adopt(root, ["a.md", "m.py"])
+    commit_all(root, "adopt")
+    age_files(root)
+    return root
+
+
 def _binding(**changes: object) -> Binding:
     fields: dict[str, object] = {
         "bind_act": "b" * 64,
@@ -136,14 +146,23 @@ def test_racily_clean_read_is_no_trusted_key_refused(tmp_path: Path) -> None:
 
 
 # What a cold whole-file check no longer imports (it did before issue 23's cut): the
-# binding map needs ``Binding`` only, not the ledger's act kinds; nothing parses JSON.
-COLD_NEVER = {"forest_files.ledger.acts", "forest_files.ledger.kinds", "json"}
+# binding map needs ``Binding`` only, not the ledger's act kinds; nothing parses JSON;
+# no selector is parsed (a whole-file binding is clean by its file hash, and coverage
+# names targets only under a [require] rule).
+COLD_NEVER = {
+    "forest_files.ledger.acts",
+    "forest_files.ledger.kinds",
+    "forest_files.text.selector",
+    "json",
+}
 
 
-def test_cold_whole_file_check_imports_no_ledger_acts_nor_json_refused(tmp_path: Path) -> None:
+def test_cold_whole_file_check_imports_no_ledger_acts_json_or_selector_refused(
+    tmp_path: Path,
+) -> None:
     """Caches emptied as the bench empties them (the index and its binding map stay):
     the check judges every binding from bytes read, without those modules."""
-    root = _repo(tmp_path)
+    root = reused(("cold_check_only_whole",), tmp_path / "repo", _only_whole)
     env = {**os.environ, **git_env()}
     entry = "from forest_files.doors.entry import main; main()"
     first = subprocess.run(
