@@ -21,6 +21,9 @@ figure), commits, and then times each command as a whole process (subprocess),
                       ``.git/forest/cache`` and ``views`` emptied before each run
                       (index present); +10%: a tenth of the files edited outside their bound section
   warm                the same with the stat cache present and nothing changed
+  ... whole           the same files bound whole (no parse), in a copy of the repository,
+                      against ``sha256sum -c`` of them: cold ``fastcheck`` and ``forest
+                      check`` (the command as installed), warm ``fastcheck``
 
 Run:  .venv/bin/python bench/check_bench.py [--sizes 1000,10000] [--quick] [--repeat 5]
       [--cap 60] [--json out.json] [--keep DIR]
@@ -418,6 +421,7 @@ def _whole_file_figures(work: Path, root: Path, files: list[str], r: int) -> dic
     Repository.init(whole, project_id="bench-whole").close()
     run_once([PY, str(HERE), "--worker", "adopt", str(whole), "files.json"], whole)
     fast = [PY, "-m", "forest_files.doors.fastcheck"]
+    cli = [str(Path(PY).parent / "forest"), "check"]  # the user's command, as installed
     run_once(fast, whole)
     sums = str(work / "SUMS")
     rounds: dict[str, list[float]] = {}
@@ -426,6 +430,7 @@ def _whole_file_figures(work: Path, root: Path, files: list[str], r: int) -> dic
             ("sha256sum -c (whole)", ["sha256sum", "-c", "--quiet", sums], False),
             ("cold fast whole", fast, True),
             ("warm fast whole", fast, False),
+            ("cold cli whole", cli, True),
         ):
             if cold:
                 clear_cache(whole)
@@ -449,6 +454,7 @@ FIGURES = (
     "sha256sum -c (whole)",
     "cold fast whole",
     "warm fast whole",
+    "cold cli whole",
 )
 
 

@@ -31,7 +31,9 @@ from typing import TYPE_CHECKING, Protocol
 
 from forest_files.check.engine import Finding
 from forest_files.custody.bindconf import defaults_for
-from forest_files.text.selector import Selector, SelectorError, render
+
+# text.selector is imported by the functions that name a target: a check with no
+# [require] rule (the cold check's common case) never loads it.
 
 if TYPE_CHECKING:
     from forest_files.custody.bindconf import BindRule
@@ -133,6 +135,8 @@ def _judge(
     bound: set[str],
     excludes: tuple[str, ...] = (),
 ) -> list[Finding]:
+    from forest_files.text.selector import Selector, SelectorError, render
+
     try:
         whole = render(Selector(path))
     except SelectorError:  # a control character in the name: no selector can name it
@@ -164,7 +168,7 @@ def _uncovered_headings(
     bound: set[str],
     excludes: tuple[str, ...],
 ) -> list[Finding]:
-    from forest_files.text.selector import SelectorError, parse_selector
+    from forest_files.text.selector import Selector, SelectorError, parse_selector, render
 
     heads = doc.headings()
     canonical = canonical_paths(heads)

@@ -39,7 +39,8 @@ caches in ``.git/forest`` are the only thing a check writes.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import MISSING, dataclass, fields
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -54,11 +55,11 @@ from forest_files.kernel.errors import ForestError
 from forest_files.kernel.hashing import hash_body
 from forest_files.kernel.repopath import under
 from forest_files.text.normalise import decode_bytes, normalised_hash
-from forest_files.text.selector import Selector, parse_selector
 
 if TYPE_CHECKING:  # annotations only: checks from a binding map never open a store
     from forest_files.store.forest import ForestStore
     from forest_files.text.extract import Document
+    from forest_files.text.selector import Selector
 
 # Every kind (check/kinds.py names each once); check_binding makes the first six,
 # coverage.py ``unbound``, the rest come from contests.py, localstate.py and the gate.
@@ -92,12 +93,14 @@ def with_path(selector: str, old_path: str, new_path: str) -> str:
     """``selector`` re-rooted at ``new_path`` (same section spec)."""
     from dataclasses import replace
 
-    from forest_files.text.selector import render
+    from forest_files.text.selector import parse_selector, render
 
     del old_path  # the selector carries its own path
     return render(replace(parse_selector(selector), path=new_path))
 
 
+_NEW = object.__new__
+_SET = object.__setattr__
 _BLOB_BATCH = 1000  # blobs read per ``git cat-file --batch`` (and held at once)
 
 
@@ -118,9 +121,8 @@ class Sections:
 
     def __init__(self, parsed: ParseCache | None, bindings: list[Binding]) -> None:
         self.parsed = parsed
-        self._wanted: dict[str, dict[Want, None]] = {}
-        for b in bindings:
-            self._wanted.setdefault(b.path, {})[(b.selector, b.excludes)] = None
+        self._bindings = bindings
+        self._wanted: dict[str, dict[Want, None]] | None = None  # grouped on first parse
         self._found: dict[str, dict[Want, Located | str]] = {}
         self.documents: dict[str, tuple[str, Document]] = {}  # path -> (file hash, parsed)
 
@@ -138,6 +140,10 @@ class Sections:
         """(hash, start, end) of the bound section in ``data``, or why it cannot be found;
         every other section the run wants of that path is found by the same parse."""
         want = (binding.selector, binding.excludes)
+        if self._wanted is None:  # a clean whole-file check parses nothing: never grouped
+            self._wanted = {}
+            for b in self._bindings:
+                self._wanted.setdefault(b.path, {})[(b.selector, b.excludes)] = None
         wanted = [*self._wanted.get(binding.path, {}), want]
         found, doc = _locate(data, binding.path, wanted)
         if file_hash is not None:
@@ -156,7 +162,7 @@ def _locate(
 ) -> tuple[dict[Want, Located | str], Document | None]:
     """Each wanted section of ``data`` (read at ``path``), from one parse."""
     from forest_files.text.extract import Document, sections  # only for a changed file
-    from forest_files.text.selector import SectionNotFound
+    from forest_files.text.selector import SectionNotFound, parse_selector
 
     try:
         doc = Document(decode_bytes(data, path))
@@ -375,35 +381,92 @@ def check_all(
         if store is None:
             raise ForestError("a check needs the store or the ground of every binding")
         grounds = ground_map(store, chosen)
+    read: Mapping[str, str] = {}
     if worktree is not None:
         worktree.prefetch_hashes([b.path for b in chosen])
-    peers: dict[tuple[str, str], list[str]] = {}
-    for b in bindings:
-        peers.setdefault((b.path, b.selector), []).append(b.bind_act)
+        read = worktree.hashes_read()
+    peers = _Peers(bindings)
     prefetch = getattr(source, "prefetch", None)  # a git source: blobs in batches
     for index, binding in enumerate(chosen):
         if prefetch is not None and index % _BLOB_BATCH == 0:
             prefetch([b.path for b in chosen[index : index + _BLOB_BATCH]])
-        found = check_binding(
-            store,
-            binding,
-            source,
-            all_paths=None,
-            located=located,
-            peers=tuple(sorted(peers[(binding.path, binding.selector)])),
-            grounds=grounds,
-            defer=deferred,
-        )
+        found = _whole_file_read_clean(binding, grounds.get(binding.entry_id), read)
+        if found is None:
+            found = check_binding(
+                store,
+                binding,
+                source,
+                all_paths=None,
+                located=located,
+                peers=peers.of(binding) if binding.contested else (),
+                grounds=grounds,
+                defer=deferred,
+            )
         findings.append(found)
     if deferred:  # one search of the run for every section gone from its place
         findings = _with_moves(findings, deferred, source, bindings, located.documents)
+    _save_caches(source, parsed)
+    if documents is not None:
+        documents.update(located.documents)
+    return findings
+
+
+def _save_caches(source: ContentSource, parsed: ParseCache | None) -> None:
     if isinstance(source, (WorktreeSource, GitTreeSource)):
         source.save_cache()
     if parsed is not None:
         parsed.save()
-    if documents is not None:
-        documents.update(located.documents)
-    return findings
+
+
+class _Peers:
+    """The bind acts of every binding of one path + selector (a contest's candidates),
+    grouped on first use: only a contested binding asks."""
+
+    def __init__(self, bindings: list[Binding]) -> None:
+        self.bindings = bindings
+        self._by: dict[tuple[str, str], list[str]] | None = None
+
+    def of(self, binding: Binding) -> tuple[str, ...]:
+        if self._by is None:
+            self._by = {}
+            for b in self.bindings:
+                self._by.setdefault((b.path, b.selector), []).append(b.bind_act)
+        return tuple(sorted(self._by[(binding.path, binding.selector)]))
+
+
+# Finding's fields with their defaults, for ``_whole_file_read_clean``'s plain build.
+_FINDING_DEFAULTS = {f.name: f.default for f in fields(Finding) if f.default is not MISSING}
+
+
+def _whole_file_read_clean(
+    binding: Binding, ground: Ground | None, read: Mapping[str, str]
+) -> Finding | None:
+    """The clean finding ``_judge`` gives a whole-file binding without exclusions of a
+    single live, unsealed, unerased ground whose file this run read and hashed to
+    ground's hash (``read``: the working tree's ``hashes_read``); None for any other
+    binding (``check_binding`` judges it). The same value as ``Finding(kind="clean",
+    ...)``, built without the frozen ``__init__``'s per-field ``object.__setattr__``:
+    a cold check of 10,000 files builds 10,000."""
+    if ground is None or ground[2] or binding.contested or binding.excludes:
+        return None
+    expected = ground[1]
+    if expected is None or read.get(binding.path) != expected or binding.selector != binding.path:
+        return None
+    found = _NEW(Finding)
+    _SET(
+        found,
+        "__dict__",
+        {
+            "kind": "clean",
+            "path": binding.path,
+            "selector": binding.selector,
+            "binding": binding.bind_act,
+            "ground": ground[0],
+            "expected_hash": expected,
+            **_FINDING_DEFAULTS,
+        },
+    )
+    return found
 
 
 def _with_moves(
@@ -421,4 +484,6 @@ def _with_moves(
 
 
 def parse_target(spec: str) -> Selector:
+    from forest_files.text.selector import parse_selector  # not on a clean check
+
     return parse_selector(spec)

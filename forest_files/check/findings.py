@@ -178,7 +178,7 @@ class CheckReport(NamedTuple):
 
     @property
     def failed(self) -> tuple[Reported, ...]:
-        return tuple(r for r in (*self.items, *self.extra) if r.failed)
+        return tuple(r for r in (*self.items, *self.extra) if r.finding.failed)  # 1 call, not 2
 
     @property
     def ok(self) -> bool:

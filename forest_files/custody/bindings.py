@@ -22,14 +22,15 @@ binding records is evidence about a file: checks hash what they read.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 # The path rule (repository-relative, never special) is the kernel's, shared with the codec.
 from forest_files.kernel.repopath import check_repo_path as check_repo_path
-from forest_files.ledger.acts import LedgerError
+
+# json and the ledger's acts are imported where used: a check reading a binding map
+# (bindmap.py) needs only ``Binding`` (the ledger's kinds cost ~10 ms to import).
 
 if TYPE_CHECKING:
     from forest_files.ledger.kinds import BindSpec, RebindAct, RetireAct
@@ -112,6 +113,8 @@ def apply_bind(
 
 def apply_binds(store: ForestStore, binds: Sequence[tuple[str, BindSpec, int, str, str]]) -> None:
     """``apply_bind`` for a batch of (act id, spec, entry id, by, at)."""
+    import json
+
     ensure_table(store)
     rows = [
         (
@@ -141,6 +144,8 @@ def binding_of(store: ForestStore, bind_act: str, *, act_id: str) -> Binding:
     ).fetchall()
     state = _fold(rows)
     if bind_act not in state:
+        from forest_files.ledger.acts import LedgerError
+
         raise LedgerError(f"act {act_id}: unknown binding {bind_act}", act_id=act_id)
     return _as_binding(state[bind_act], contested=False)
 
@@ -154,6 +159,8 @@ def event_acts(store: ForestStore, bind_act: str) -> list[str]:
 
 
 def apply_rebind(store: ForestStore, act_id: str, act: RebindAct, current: Binding) -> None:
+    import json
+
     store.conn.execute(
         _INSERT,
         (
@@ -216,6 +223,8 @@ def chain_paths_ever(store: ForestStore, chain: int) -> frozenset[str]:
 def _fold(rows: Iterable[Any]) -> dict[str, dict[str, Any]]:
     """Binding states from their events, in seq order: the latest location wins;
     a retire ends a binding and nothing after it revives it."""
+    import json
+
     state: dict[str, dict[str, Any]] = {}
     for row in rows:
         key = str(row["bind_act"])

@@ -75,16 +75,30 @@ def read_regular(full: str) -> bytes | None:
         os.close(fd)
 
 
-def escapes(root: Path, path: str) -> bool:
-    """True when ``root/path`` resolves (through symlinks) outside ``root``."""
+def open_dir(root: Path) -> int | None:
+    """A descriptor of the directory ``root`` to open paths under, or None where the
+    system opens no path relative to one (then each path is joined to ``root``)."""
+    if os.open not in os.supports_dir_fd:
+        return None
+    try:
+        return os.open(root, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    except OSError:
+        return None
+
+
+def escapes(root: Path, path: str, resolved_root: Path | None = None) -> bool:
+    """True when ``root/path`` resolves (through symlinks) outside ``root``
+    (``resolved_root``: ``root.resolve()`` when the caller holds it already)."""
     target = (root / path).resolve()
-    return not target.is_relative_to(root.resolve())
+    return not target.is_relative_to(root.resolve() if resolved_root is None else resolved_root)
 
 
-def dir_inside(root: Path, parent: str, memo: dict[str, bool]) -> bool:
+def dir_inside(
+    root: Path, parent: str, memo: dict[str, bool], resolved_root: Path | None = None
+) -> bool:
     """``parent`` (repository-relative) resolves inside ``root``; memoised in ``memo``
     so a regular file in it costs one ``lstat``, not a walk of every component."""
     inside = memo.get(parent)
     if inside is None:
-        inside = memo[parent] = not escapes(root, parent or ".")
+        inside = memo[parent] = not escapes(root, parent or ".", resolved_root)
     return inside

@@ -28,6 +28,7 @@ from __future__ import annotations
 import os
 import stat as stat_mod
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 
 from forest_files.kernel import cache
@@ -156,17 +157,29 @@ class StatCache:
             return None
         return file_hash if isinstance(file_hash, str) else None
 
-    def trusted_key(self, path: str) -> StatKey | None:
-        """The stat key of ``path``'s entry when ``lookup`` would trust a file with it."""
-        got = self._entries.get(path)
-        if not isinstance(got, list) or len(got) != 6:
-            return None
-        size, mtime, ino, ctime, file_hash, recorded = got
-        if type(size) is not int or type(mtime) is not int or type(ino) is not int:
-            return None
-        if type(ctime) is not int or type(recorded) is not int or type(file_hash) is not str:
-            return None
-        return (size, mtime, ino, ctime) if mtime < recorded else None
+    def trusted_keys(self, paths: Iterable[str]) -> dict[str, StatKey] | None:
+        """The stat key of each path's entry when ``lookup`` would trust a file with
+        it (well-formed, and its mtime before the stamp it was recorded under); None
+        when one path has no such entry."""
+        entries = self._entries
+        out: dict[str, StatKey] = {}
+        for path in paths:
+            got = entries.get(path)
+            if type(got) is not list or len(got) != 6:
+                return None
+            size, mtime, ino, ctime, file_hash, recorded = got
+            if type(size) is not int or type(mtime) is not int or type(ino) is not int:
+                return None
+            if type(ctime) is not int or type(recorded) is not int or type(file_hash) is not str:
+                return None
+            if mtime >= recorded:
+                return None
+            out[path] = (size, mtime, ino, ctime)
+        return out
+
+    def __contains__(self, path: str) -> bool:
+        """An entry for ``path`` exists (trusted or not: ``hash_of`` says)."""
+        return path in self._entries
 
     def hash_of(self, path: str) -> str | None:
         """``lookup`` with a fresh ``lstat`` of ``path`` (None for non-regular files)."""
@@ -180,15 +193,21 @@ class StatCache:
             return None
         return self.lookup(path, st)
 
-    def record(self, path: str, st: os.stat_result, file_hash: str | None, stamp: int) -> None:
-        """Remember ``file_hash`` for the content read after ``st`` (``stamp`` taken first)."""
+    def record(
+        self, path: str, st: os.stat_result, file_hash: str | None, stamp: int
+    ) -> StatKey | None:
+        """Remember ``file_hash`` for the content read after ``st`` (``stamp`` taken
+        first); the entry's stat key when it is trusted at once (its mtime before
+        ``stamp``: ``trusted_keys`` gives the same), else None."""
         if file_hash is None or not stat_mod.S_ISREG(st.st_mode):
             self.forget(path)
-            return
-        entry: list[object] = [*stat_key(st), file_hash, stamp]
+            return None
+        key = (st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns)  # stat_key(st)
+        entry: list[object] = [*key, file_hash, stamp]
         if self._entries.get(path) != entry:
             self._entries[path] = entry
             self._dirty = True
+        return key if key[1] < stamp else None
 
     def forget(self, path: str) -> None:
         if self._entries.pop(path, None) is not None:

@@ -71,7 +71,8 @@ def decode(path: str, kind: str, data: bytes) -> object | None:
         return None
     if data[len(MAGIC) + 1 : head] != name:
         return None
-    mac, payload = data[head : head + 32], data[head + 32 :]
+    # The payload as a view, not a copy: a binding map runs to megabytes.
+    mac, payload = data[head : head + 32], memoryview(data)[head + 32 :]
     key = _key(path)
     if key is None or not compare_digest(mac, _mac(key, name, payload)):
         return None
@@ -168,7 +169,7 @@ def file_digest(path: str | os.PathLike[str]) -> str | None:
     return digest.hexdigest()
 
 
-def _mac(key: bytes, name: bytes, payload: bytes) -> bytes:
+def _mac(key: bytes, name: bytes, payload: bytes | memoryview) -> bytes:
     mac = hashlib.blake2b(key=key, digest_size=32)
     mac.update(bytes((len(name),)) + name)
     mac.update(payload)

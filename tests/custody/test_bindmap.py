@@ -119,3 +119,29 @@ def test_status_rows_are_the_maps_rows_and_none_without_single_ground(tmp_path: 
     bindmap.save(_record(root), ledger, bindmap.BindMap(found.bindings, contested))
     assert bindmap.status_rows(_record(root), ledger) is None
     assert bindmap.load(_record(root), ledger) is not None  # the map itself still loads
+
+
+@pytest.mark.parametrize("cut", [1, -1])
+def test_map_row_of_another_length_is_a_miss_refused(tmp_path: Path, cut: int) -> None:
+    """load() builds each binding from its row's fields without Binding's __init__: a
+    row one field short or long (another version's layout under this one's MAC) is a
+    miss, never a binding with a field shifted or missing; the check derives again."""
+    import marshal
+
+    from forest_files.kernel import cache
+
+    root = two_bound_files(tmp_path)
+    _opened(root)
+    ledger = verdict.ledger_key(str(root))
+    assert ledger is not None
+    doc = cache.read(_record(root), "bindmap")
+    assert isinstance(doc, tuple)
+    packed = dict(doc[5])
+    path = doc[4][0]
+    rows = marshal.loads(packed[path])
+    row = rows[0][:-2] + rows[0][-1:] if cut == 1 else (*rows[0][:-1], "extra", rows[0][-1])
+    packed[path] = marshal.dumps((row, *rows[1:]))
+    assert cache.write(_record(root), "bindmap", (*doc[:5], packed, doc[6]))
+    assert bindmap.load(_record(root), ledger) is None
+    assert set(_kinds(root).values()) == {"clean"}
+    assert bindmap.load(_record(root), ledger) is not None
