@@ -39,6 +39,10 @@ commit count is printed beside the times.
 
 Run:  .venv/bin/python bench/ci_bench.py [--n 10000] [--commits 50] [--repeat 3]
       [--whole] [--json out.json] [--keep DIR]
+
+``--keep DIR`` builds the corpus under DIR and keeps it; a later run with the same
+--n, --commits and --whole reuses it (a stamp in the origin's ``.git`` says what
+was built), so only the clones and the timings run again.
 """
 
 from __future__ import annotations
@@ -83,13 +87,30 @@ def make_range(root: Path, n: int, commits: int, whole: bool = False) -> None:
     hook_bench.git(root, "checkout", "-q", "main")
 
 
+CLONE_TRIES = 4
+
+
 def fresh_clone(origin: Path, into: Path) -> Path:
-    if into.exists():
-        shutil.rmtree(into)
-    clone = ["git", "clone", "-q", str(origin), str(into)]
-    subprocess.run(clone, check=True, env=hook_bench._env())
-    hook_bench.git(into, "checkout", "-q", "pr")
-    return into
+    """A fresh clone of ``origin`` at ``into``, on ``pr``. Objects are copied, not
+    hard-linked (``--no-hardlinks``: the clone shares no file with the origin), and a
+    clone that fails under load (a killed or timed-out ``git clone``) is retried from
+    an empty directory, up to CLONE_TRIES times, with its error kept for the last."""
+    clone = ["git", "clone", "-q", "--no-hardlinks", str(origin), str(into)]
+    for attempt in range(1, CLONE_TRIES + 1):
+        if into.exists():
+            shutil.rmtree(into)
+        proc = subprocess.run(clone, env=hook_bench._env(), capture_output=True, check=False)
+        if proc.returncode == 0:
+            try:
+                hook_bench.git(into, "checkout", "-q", "pr")
+                return into
+            except subprocess.CalledProcessError as exc:
+                error = str(exc.stderr or exc)
+        else:
+            error = proc.stderr.decode(errors="replace")
+        print(f"git clone attempt {attempt} failed: {error.strip()[-300:]}", file=sys.stderr)
+        time.sleep(attempt)
+    raise SystemExit(f"git clone {origin} failed {CLONE_TRIES} times")
 
 
 def worker_archive_hash(clone: Path, base: str) -> None:
@@ -253,11 +274,18 @@ def main(argv: list[str] | None = None) -> int:
     base = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="ci-bench-"))
     try:
         origin = base / f"origin-{args.n}"
-        if origin.exists():
-            shutil.rmtree(origin)
-        built = hook_bench.build(origin, args.n, whole=args.whole)
-        make_range(origin, args.n, args.commits, args.whole)
-        print(f"built {args.n} bindings + {args.commits} commits in {built:.1f}s", file=sys.stderr)
+        stamp = origin / ".git" / "ci-bench-corpus"
+        wanted = f"n={args.n} commits={args.commits} whole={int(args.whole)}\n"
+        if args.keep and stamp.is_file() and stamp.read_text(encoding="utf-8") == wanted:
+            print(f"reusing the corpus kept at {origin}", file=sys.stderr)
+        else:
+            if origin.exists():
+                shutil.rmtree(origin)
+            built = hook_bench.build(origin, args.n, whole=args.whole)
+            make_range(origin, args.n, args.commits, args.whole)
+            stamp.write_text(wanted, encoding="utf-8")
+            done = f"built {args.n} bindings + {args.commits} commits in {built:.1f}s"
+            print(done, file=sys.stderr)
         res = measure(origin, base, args.n, args.repeat, args.whole)
         res["commits"] = args.commits
     finally:
