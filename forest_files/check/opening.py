@@ -266,17 +266,17 @@ def _git(
     fingerprint: str | None,
     replay: bool,
 ) -> Custody:
-    from forest_files.custody.viewkey import commit_fingerprint, ledger_fingerprint, view_path
+    from forest_files.custody.viewkey import ledger_fingerprint, view_path
 
-    if source != INDEX:
+    if source == INDEX:
+        if fingerprint is None:
+            fingerprint = ledger_fingerprint(root, source, keep_index_file=keep_index_file)
+    elif fingerprint is None:
+        source, fingerprint = _commit_key(root, source)
+    else:
         from forest_files import gitio
 
         source = gitio.resolve_commit(root, source)
-    if fingerprint is None:
-        if source == INDEX:
-            fingerprint = ledger_fingerprint(root, source, keep_index_file=keep_index_file)
-        else:
-            fingerprint = commit_fingerprint(root, source)
     view = view_path(root, fingerprint)
     rev = None if source == INDEX else source
     only = tuple(sorted(touched)) if touched is not None else ()
@@ -298,6 +298,33 @@ def _git(
 
         bindings = [b for b in bindings if any(under(b.path, p) for p in within)]
     return Custody(root, source, via, bindings, found.grounds, view=view, tree=tree)
+
+
+def _commit_key(root: Path, rev: str) -> tuple[str, str]:
+    """(the commit ``rev`` names, its view key): one ``rev-parse`` names the commit and
+    its ledger tree, whose alias an earlier run wrote holds the key (no listing); a
+    range judges each commit with this one git call. A commit without a ledger tree
+    or forest.toml is resolved on its own (UnknownRef when ``rev`` names no commit)
+    and its ledger listed."""
+    from forest_files.custody.viewkey import (
+        head_custody,
+        ledger_fingerprint,
+        read_alias,
+        write_alias,
+    )
+
+    known = head_custody(root, rev)
+    if known is None:
+        from forest_files import gitio
+
+        commit = gitio.resolve_commit(root, rev)
+        return commit, ledger_fingerprint(root, commit)
+    commit, tree_key = known
+    found = read_alias(root, tree_key)
+    if found is None:
+        found = ledger_fingerprint(root, commit)
+        write_alias(root, tree_key, found)
+    return commit, found
 
 
 def _map(

@@ -92,9 +92,10 @@ def _check_at(
     narrow = changed is not None and not _touches_ledger(changed)
     touched = changed if narrow else None
     with open_custody(root, ledger_at, touched=touched) as custody:
-        bindings, content = custody.bindings, custody.content
+        bindings = custody.bindings
         if narrow and not bindings:
-            return None
+            return None  # before the content is made: no tree listed for nothing to judge
+        content = custody.content
         if ledger_at != commit:  # the ground of an ancestor, the files of this commit
             only = tuple(sorted(touched)) if touched is not None else ()
             content = GitTreeSource(root, rev=commit, only=only)
