@@ -28,7 +28,8 @@ kernel/cache.py), the views it builds, the index a sync brings in step.
 Refuses: what a sync or a replay refuses (a forged or damaged ledger), an
 unknown revision.
 Returns: a ``Custody`` (close it, or use it as a context manager).
-Test: tests/check/test_opening.py, tests/check/test_check_evidence.py
+Test: tests/check/test_opening.py, tests/check/test_check_evidence.py,
+tests/gate/test_ci_git_calls.py
 """
 
 from __future__ import annotations
@@ -176,6 +177,7 @@ def open_custody(
     keep_index_file: bool = False,
     fingerprint: str | None = None,
     replay: bool = True,
+    key: tuple[str, str] | None = None,
 ) -> Custody:
     """The custody of ``source``: ``worktree``, ``index`` (the staged ledger and
     files) or a commit.
@@ -184,12 +186,15 @@ def open_custody(
     watcher's saved files). ``touched``: a staged change's paths: only their
     bindings, and none at all when the ledger binds none of them.
     ``fingerprint``: the view's key when the caller knows it already.
-    ``replay`` False (a git source): what this machine holds, or ``via`` ABSENT."""
+    ``replay`` False (a git source): what this machine holds, or ``via`` ABSENT.
+    ``key``: a commit's ``viewkey.heads_custody`` entry, asked of git for a whole
+    range at once (its commit id and ledger tree key)."""
     if source == WORKTREE:
         return _worktree(str(root), within)
     from pathlib import Path
 
-    return _git(Path(root), source, within, touched, keep_index_file, fingerprint, replay)
+    where = (touched, keep_index_file, fingerprint, replay, key)
+    return _git(Path(root), source, within, *where)
 
 
 def remembered_count(root: str) -> int | None:
@@ -265,6 +270,7 @@ def _git(
     keep_index_file: bool,
     fingerprint: str | None,
     replay: bool,
+    key: tuple[str, str] | None,
 ) -> Custody:
     from forest_files.custody.viewkey import ledger_fingerprint, view_path
 
@@ -272,7 +278,7 @@ def _git(
         if fingerprint is None:
             fingerprint = ledger_fingerprint(root, source, keep_index_file=keep_index_file)
     elif fingerprint is None:
-        source, fingerprint = _commit_key(root, source)
+        source, fingerprint = _commit_key(root, source, key)
     else:
         from forest_files import gitio
 
@@ -300,12 +306,12 @@ def _git(
     return Custody(root, source, via, bindings, found.grounds, view=view, tree=tree)
 
 
-def _commit_key(root: Path, rev: str) -> tuple[str, str]:
+def _commit_key(root: Path, rev: str, known: tuple[str, str] | None) -> tuple[str, str]:
     """(the commit ``rev`` names, its view key): one ``rev-parse`` names the commit and
     its ledger tree, whose alias an earlier run wrote holds the key (no listing); a
     range judges each commit with this one git call. A commit without a ledger tree
     or forest.toml is resolved on its own (UnknownRef when ``rev`` names no commit)
-    and its ledger listed."""
+    and its ledger listed. ``known``: ``head_custody(root, rev)`` asked already."""
     from forest_files.custody.viewkey import (
         head_custody,
         ledger_fingerprint,
@@ -313,7 +319,8 @@ def _commit_key(root: Path, rev: str) -> tuple[str, str]:
         write_alias,
     )
 
-    known = head_custody(root, rev)
+    if known is None:
+        known = head_custody(root, rev)
     if known is None:
         from forest_files import gitio
 

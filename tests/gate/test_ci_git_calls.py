@@ -60,17 +60,17 @@ def test_ci_untouched_commit_tree_never_listed_accepted(
     repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """No ``ls-tree`` of a range commit that changed no bound path (HEAD aside: its
-    bindings are all checked); each is named by one ``rev-parse`` at most."""
+    bindings are all checked); one ``rev-parse`` keys every commit of the range."""
     commits = git(repo, "rev-list", "main..HEAD").split()
     assert len(commits) == RANGE
     lines = _traced(repo, tmp_path / "trace.txt", monkeypatch)
     head = git(repo, "rev-parse", "HEAD").strip()
-    for commit in commits:
-        named = [line for line in lines if commit in line]
-        listed = [line for line in named if " ls-tree " in line]
-        if commit != head:
-            assert listed == [], listed
-            assert sum(" rev-parse " in line for line in named) <= 1, named
+    before = [c for c in commits if c != head]
+    for commit in before:
+        listed = [line for line in lines if commit in line and " ls-tree " in line]
+        assert listed == [], listed
+    keyed = [line for line in lines if " rev-parse " in line and any(c in line for c in before)]
+    assert len(keyed) == 1, keyed  # the whole range keyed in one call
 
 
 def test_open_custody_unknown_rev_refused(repo: Path) -> None:
@@ -95,3 +95,24 @@ def test_open_custody_names_resolved_commit_accepted(repo: Path) -> None:
         assert by_name.source == by_id.source == head
         assert by_name.view == by_id.view
         assert [b.path for b in by_name.bindings] == ["docs/a.md"]
+
+
+def test_heads_custody_missing_ledger_or_bad_rev_refused(repo: Path) -> None:
+    """The batched key is all or nothing: a commit without forest.toml or ledger, or a
+    revision naming nothing, empties it (each commit is then keyed alone); an option
+    is refused, never passed to git."""
+    from forest_files.custody.viewkey import head_custody, heads_custody
+
+    head = git(repo, "rev-parse", "HEAD").strip()
+    base = git(repo, "rev-parse", "main").strip()
+    both = heads_custody(repo, [head, base])
+    assert both == {head: head_custody(repo, head), base: head_custody(repo, base)}
+    git(repo, "rm", "-q", "forest.toml")
+    commit_all(repo, "no config")
+    bare = git(repo, "rev-parse", "HEAD").strip()
+    assert heads_custody(repo, [head, bare]) == {}
+    assert head_custody(repo, bare) is None
+    assert heads_custody(repo, [head, "no-such-branch"]) == {}
+    with pytest.raises(ForestError):
+        heads_custody(repo, [head, "--output=x"])
+    assert not (repo / "x").exists()
