@@ -23,6 +23,8 @@ unbound note. Every figure is a whole process, median of --repeat runs:
                      bound file of the clone once, hashing it and (section
                      bindings) parsing it with forest-files' parser and hashing
                      the bound section — no ledger read, nothing judged
+  ci fixed           ``ci fresh`` on a corpus of 5 bindings and 2 commits: the
+                     fixed cost every run pays (interpreter, imports, git calls)
   ledger floor       what a fresh clone's gate cannot skip beyond that: every
                      ledger line decoded, re-encoded canonically and compared,
                      hashed without its id (ledger_bench's ``verify``), plus the
@@ -39,6 +41,10 @@ commit count is printed beside the times.
 
 Run:  .venv/bin/python bench/ci_bench.py [--n 10000] [--commits 50] [--repeat 3]
       [--whole] [--json out.json] [--keep DIR]
+
+``--keep DIR`` builds the corpus under DIR and keeps it; a later run with the same
+--n, --commits and --whole reuses it (a stamp in the origin's ``.git`` says what
+was built), so only the clones and the timings run again.
 """
 
 from __future__ import annotations
@@ -83,13 +89,30 @@ def make_range(root: Path, n: int, commits: int, whole: bool = False) -> None:
     hook_bench.git(root, "checkout", "-q", "main")
 
 
+CLONE_TRIES = 4
+
+
 def fresh_clone(origin: Path, into: Path) -> Path:
-    if into.exists():
-        shutil.rmtree(into)
-    clone = ["git", "clone", "-q", str(origin), str(into)]
-    subprocess.run(clone, check=True, env=hook_bench._env())
-    hook_bench.git(into, "checkout", "-q", "pr")
-    return into
+    """A fresh clone of ``origin`` at ``into``, on ``pr``. Objects are copied, not
+    hard-linked (``--no-hardlinks``: the clone shares no file with the origin), and a
+    clone that fails under load (a killed or timed-out ``git clone``) is retried from
+    an empty directory, up to CLONE_TRIES times, with its error kept for the last."""
+    clone = ["git", "clone", "-q", "--no-hardlinks", str(origin), str(into)]
+    for attempt in range(1, CLONE_TRIES + 1):
+        if into.exists():
+            shutil.rmtree(into)
+        proc = subprocess.run(clone, env=hook_bench._env(), capture_output=True, check=False)
+        if proc.returncode == 0:
+            try:
+                hook_bench.git(into, "checkout", "-q", "pr")
+                return into
+            except subprocess.CalledProcessError as exc:
+                error = str(exc.stderr or exc)
+        else:
+            error = proc.stderr.decode(errors="replace")
+        print(f"git clone attempt {attempt} failed: {error.strip()[-300:]}", file=sys.stderr)
+        time.sleep(attempt)
+    raise SystemExit(f"git clone {origin} failed {CLONE_TRIES} times")
 
 
 def worker_archive_hash(clone: Path, base: str) -> None:
@@ -227,6 +250,43 @@ def measure(origin: Path, work: Path, n: int, repeat: int, whole: bool) -> dict[
     }
 
 
+FIXED_N, FIXED_COMMITS = 5, 2  # the fixed cost: a handful of bindings, a short range
+
+
+def corpus(base: Path, n: int, commits: int, whole: bool, *, reuse: bool) -> Path:
+    """The origin repository of ``n`` bindings and a ``commits``-commit range under
+    ``base``; with ``reuse`` (``--keep``) one built before with the same options
+    (a stamp in its ``.git`` says what was built) is taken as it is."""
+    origin = base / f"origin-{n}"
+    stamp = origin / ".git" / "ci-bench-corpus"
+    wanted = f"n={n} commits={commits} whole={int(whole)}\n"
+    if reuse and stamp.is_file() and stamp.read_text(encoding="utf-8") == wanted:
+        print(f"reusing the corpus kept at {origin}", file=sys.stderr)
+        return origin
+    if origin.exists():
+        shutil.rmtree(origin)
+    built = hook_bench.build(origin, n, whole=whole)
+    make_range(origin, n, commits, whole)
+    stamp.write_text(wanted, encoding="utf-8")
+    print(f"built {n} bindings + {commits} commits in {built:.1f}s", file=sys.stderr)
+    return origin
+
+
+def fixed_cost(origin: Path, work: Path, repeat: int) -> float:
+    """``forest ci --base origin/main`` in a fresh clone of a handful of bindings: what
+    every run pays whatever the corpus (interpreter, imports, git calls), median."""
+    gate = [FOREST, "ci", "--base", "origin/main", "--format", "json"]
+    runs: list[float] = []
+    for k in range(repeat):
+        clone = fresh_clone(origin, work / f"fixed-{k}")
+        seconds, proc = timed(gate, clone)
+        if proc.returncode != 0:
+            raise SystemExit(f"forest ci (fixed cost) exited {proc.returncode}")
+        runs.append(seconds)
+        shutil.rmtree(clone)
+    return statistics.median(runs)
+
+
 def _size(path: Path) -> int:
     return path.stat().st_size
 
@@ -252,14 +312,11 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     base = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="ci-bench-"))
     try:
-        origin = base / f"origin-{args.n}"
-        if origin.exists():
-            shutil.rmtree(origin)
-        built = hook_bench.build(origin, args.n, whole=args.whole)
-        make_range(origin, args.n, args.commits, args.whole)
-        print(f"built {args.n} bindings + {args.commits} commits in {built:.1f}s", file=sys.stderr)
+        origin = corpus(base, args.n, args.commits, args.whole, reuse=bool(args.keep))
         res = measure(origin, base, args.n, args.repeat, args.whole)
         res["commits"] = args.commits
+        small = corpus(base, FIXED_N, FIXED_COMMITS, args.whole, reuse=bool(args.keep))
+        res["ci fixed"] = fixed_cost(small, base, args.repeat)
     finally:
         if not args.keep:
             shutil.rmtree(base, ignore_errors=True)
@@ -279,6 +336,7 @@ def main(argv: list[str] | None = None) -> int:
             f"  {name:<14} {res[name] * 1000:>9.0f} ms  {res[name] / sha:>6.1f}x sha256sum -c"
             f"  {res[name] / parsed:>6.2f}x parse floor  {res[name] / floor:>6.2f}x archive+hash"
         )
+    print(f"  {'ci fixed':<14} {res['ci fixed'] * 1000:>9.0f} ms  ({FIXED_N} bindings: every run)")
     fresh, hook = res["ci fresh"], res["first hook"]
     print(
         f"  ci fresh / ci floor {fresh / res['ci floor']:.2f}x; "

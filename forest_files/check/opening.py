@@ -28,7 +28,8 @@ kernel/cache.py), the views it builds, the index a sync brings in step.
 Refuses: what a sync or a replay refuses (a forged or damaged ledger), an
 unknown revision.
 Returns: a ``Custody`` (close it, or use it as a context manager).
-Test: tests/check/test_opening.py, tests/check/test_check_evidence.py
+Test: tests/check/test_opening.py, tests/check/test_check_evidence.py,
+tests/gate/test_ci_git_calls.py
 """
 
 from __future__ import annotations
@@ -176,6 +177,7 @@ def open_custody(
     keep_index_file: bool = False,
     fingerprint: str | None = None,
     replay: bool = True,
+    key: tuple[str, str] | None = None,
 ) -> Custody:
     """The custody of ``source``: ``worktree``, ``index`` (the staged ledger and
     files) or a commit.
@@ -184,12 +186,15 @@ def open_custody(
     watcher's saved files). ``touched``: a staged change's paths: only their
     bindings, and none at all when the ledger binds none of them.
     ``fingerprint``: the view's key when the caller knows it already.
-    ``replay`` False (a git source): what this machine holds, or ``via`` ABSENT."""
+    ``replay`` False (a git source): what this machine holds, or ``via`` ABSENT.
+    ``key``: a commit's ``viewkey.heads_custody`` entry, asked of git for a whole
+    range at once (its commit id and ledger tree key)."""
     if source == WORKTREE:
         return _worktree(str(root), within)
     from pathlib import Path
 
-    return _git(Path(root), source, within, touched, keep_index_file, fingerprint, replay)
+    where = (touched, keep_index_file, fingerprint, replay, key)
+    return _git(Path(root), source, within, *where)
 
 
 def remembered_count(root: str) -> int | None:
@@ -265,18 +270,19 @@ def _git(
     keep_index_file: bool,
     fingerprint: str | None,
     replay: bool,
+    key: tuple[str, str] | None,
 ) -> Custody:
-    from forest_files.custody.viewkey import commit_fingerprint, ledger_fingerprint, view_path
+    from forest_files.custody.viewkey import ledger_fingerprint, view_path
 
-    if source != INDEX:
+    if source == INDEX:
+        if fingerprint is None:
+            fingerprint = ledger_fingerprint(root, source, keep_index_file=keep_index_file)
+    elif fingerprint is None:
+        source, fingerprint = _commit_key(root, source, key)
+    else:
         from forest_files import gitio
 
         source = gitio.resolve_commit(root, source)
-    if fingerprint is None:
-        if source == INDEX:
-            fingerprint = ledger_fingerprint(root, source, keep_index_file=keep_index_file)
-        else:
-            fingerprint = commit_fingerprint(root, source)
     view = view_path(root, fingerprint)
     rev = None if source == INDEX else source
     only = tuple(sorted(touched)) if touched is not None else ()
@@ -298,6 +304,34 @@ def _git(
 
         bindings = [b for b in bindings if any(under(b.path, p) for p in within)]
     return Custody(root, source, via, bindings, found.grounds, view=view, tree=tree)
+
+
+def _commit_key(root: Path, rev: str, known: tuple[str, str] | None) -> tuple[str, str]:
+    """(the commit ``rev`` names, its view key): one ``rev-parse`` names the commit and
+    its ledger tree, whose alias an earlier run wrote holds the key (no listing); a
+    range judges each commit with this one git call. A commit without a ledger tree
+    or forest.toml is resolved on its own (UnknownRef when ``rev`` names no commit)
+    and its ledger listed. ``known``: ``head_custody(root, rev)`` asked already."""
+    from forest_files.custody.viewkey import (
+        head_custody,
+        ledger_fingerprint,
+        read_alias,
+        write_alias,
+    )
+
+    if known is None:
+        known = head_custody(root, rev)
+    if known is None:
+        from forest_files import gitio
+
+        commit = gitio.resolve_commit(root, rev)
+        return commit, ledger_fingerprint(root, commit)
+    commit, tree_key = known
+    found = read_alias(root, tree_key)
+    if found is None:
+        found = ledger_fingerprint(root, commit)
+        write_alias(root, tree_key, found)
+    return commit, found
 
 
 def _map(

@@ -8,7 +8,7 @@ fingerprint of a ledger known by its HEAD tree id (a hook whose commit stages no
 ledger file finds its view without listing the ledger).
 Refuses: nothing.
 Returns: fingerprints, view paths, bound path sets (None when not cached).
-Test: tests/doors/test_hooks.py
+Test: tests/doors/test_hooks.py, tests/gate/test_ci_git_calls.py
 """
 
 from __future__ import annotations
@@ -70,22 +70,26 @@ def head_custody(root: Path, rev: str = "HEAD") -> tuple[str, str] | None:
     forest.toml (the caller falls back to ``ledger_fingerprint``). Tree and blob
     ids name content, so the key is as exact as the listing's hash.
     """
-    refuse_option(rev, "revision")
-    proc = gitio.run_git(
-        root,
-        [
-            "rev-parse",
-            f"{rev}^{{commit}}",
-            f"{rev}:{LEDGER_PREFIX.rstrip('/')}",
-            f"{rev}:forest.toml",
-        ],
-        ok_codes=(0, 128),
-    )
+    return heads_custody(root, [rev]).get(rev)
+
+
+def heads_custody(root: Path, revs: list[str]) -> dict[str, tuple[str, str]]:
+    """``head_custody`` of many revisions in one ``rev-parse`` (a range judged commit
+    by commit); empty when any of them has no commit, ledger tree or forest.toml
+    (the caller then asks ``head_custody`` one at a time)."""
+    args = ["rev-parse"]
+    for rev in revs:
+        refuse_option(rev, "revision")
+        args += [f"{rev}^{{commit}}", f"{rev}:{LEDGER_PREFIX.rstrip('/')}", f"{rev}:forest.toml"]
+    proc = gitio.run_git(root, args, ok_codes=(0, 128))
     lines = proc.stdout.decode("ascii", "replace").split()
-    if proc.returncode != 0 or len(lines) != 3:
-        return None
-    commit, tree, config = lines
-    return commit, f"tree-{tree}-{config}"
+    if proc.returncode != 0 or len(lines) != 3 * len(revs):
+        return {}
+    out: dict[str, tuple[str, str]] = {}
+    for at, rev in enumerate(revs):
+        commit, tree, config = lines[3 * at : 3 * at + 3]
+        out[rev] = (commit, f"tree-{tree}-{config}")
+    return out
 
 
 def commit_fingerprint(root: Path, rev: str) -> str:

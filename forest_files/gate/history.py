@@ -20,12 +20,14 @@ from forest_files.check.findings import Reported
 from forest_files.check.opening import open_custody
 from forest_files.custody.content import GitTreeSource
 from forest_files.custody.sources import LEDGER_PREFIX
+from forest_files.custody.viewkey import heads_custody
 from forest_files.kernel.progress import tracked
 from forest_files.ledger.segments import SEGMENTS_DIR
 
 _SEGMENTS = f"{LEDGER_PREFIX}{SEGMENTS_DIR}"
 ROUTES_ON = "worktree"  # routes act on the checked-out tree (a CI checkout of HEAD)
 HistoryKey = tuple[str, str, "str | None"]
+CommitKey = tuple[str, str] | None  # a commit's id and ledger tree key (viewkey.py)
 
 
 def _changed(
@@ -82,7 +84,7 @@ class _LedgerHomes:
 
 
 def _check_at(
-    root: Path, commit: str, changed: set[str] | None, ledger_at: str
+    root: Path, commit: str, changed: set[str] | None, ledger_at: str, key: CommitKey
 ) -> list[Reported] | None:
     """Failed findings of the affected bindings at ``commit``, against the ledger of
     ``ledger_at`` (``commit`` itself unless its ledger is missing), explained while the
@@ -91,10 +93,11 @@ def _check_at(
     # only those are loaded and only those blobs listed (cost follows the commit).
     narrow = changed is not None and not _touches_ledger(changed)
     touched = changed if narrow else None
-    with open_custody(root, ledger_at, touched=touched) as custody:
-        bindings, content = custody.bindings, custody.content
+    with open_custody(root, ledger_at, touched=touched, key=key) as custody:
+        bindings = custody.bindings
         if narrow and not bindings:
-            return None
+            return None  # before the content is made: no tree listed for nothing to judge
+        content = custody.content
         if ledger_at != commit:  # the ground of an ancestor, the files of this commit
             only = tuple(sorted(touched)) if touched is not None else ()
             content = GitTreeSource(root, rev=commit, only=only)
@@ -116,12 +119,13 @@ def judge_history(
     homes = _LedgerHomes(root, parents)
     before = [c for c in commits if c != head]  # HEAD is judged by the HEAD check
     changes = _changed(root, before, parents)
+    keys = heads_custody(root, before) if before else {}  # one rev-parse for the range
     for commit in tracked(before, "judging commits", len(before)):
         changed = changes[commit]
         if changed is not None and not changed:
             continue
         home = homes.of(commit) or commit
-        found = _check_at(root, commit, changed, home)
+        found = _check_at(root, commit, changed, home, keys.get(home))
         if found is None:
             continue
         judged.append(commit)

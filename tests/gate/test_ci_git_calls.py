@@ -1,0 +1,118 @@
+"""``forest ci --base``: what judging a commit of the range costs in git processes.
+
+A commit that touches no bound path and not the ledger is judged from one
+``rev-parse`` (its commit and ledger tree, the view key through the alias); its
+tree is never listed. Counted from git's own trace (``GIT_TRACE``), real processes.
+
+Test: forest_files/gate/history.py (_check_at), forest_files/check/opening.py (_commit_key).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from helpers.git import commit_all, git, make_repo, write
+from helpers.template import reused
+from typer.testing import CliRunner
+
+from forest_files.custody.repository import Repository
+from forest_files.doors.cli import app
+from forest_files.gate.ci import run_gate
+from forest_files.kernel.errors import ForestError
+
+ADA = "Ada Lovelace <ada@example.org>"
+RANGE = 4
+
+
+def _build(tmp_path: Path) -> Path:
+    path = make_repo(tmp_path, "repo")
+    Repository.init(path, project_id="p-calls").close()
+    write(path, "forest.toml", '[project]\nid = "p-calls"\n\n[authority]\n"**" = ["' + ADA + '"]\n')
+    write(path, "docs/a.md", "# A\n\nBound text.\n")
+    result = CliRunner().invoke(
+        app,
+        ["adopt", "docs/a.md", "--words", "Adopted for the count", "--as", ADA, "-C", str(path)],
+    )
+    assert result.exit_code == 0, result.stdout + result.stderr
+    commit_all(path, "base")
+    git(path, "checkout", "-q", "-b", "feature")
+    for i in range(RANGE):
+        write(path, f"notes/n{i}.txt", f"note {i}\n")
+        commit_all(path, f"note {i}")
+    return path
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    return reused((__name__, "repo"), tmp_path / "repo", _build)
+
+
+def _traced(repo: Path, trace: Path, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    monkeypatch.setenv("GIT_TRACE", str(trace))
+    report = run_gate(repo, "main")
+    monkeypatch.delenv("GIT_TRACE")
+    assert report.exit_code == 0
+    return [line for line in trace.read_text(encoding="utf-8").splitlines() if "git " in line]
+
+
+def test_ci_untouched_commit_tree_never_listed_accepted(
+    repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No ``ls-tree`` of a range commit that changed no bound path (HEAD aside: its
+    bindings are all checked); one ``rev-parse`` keys every commit of the range."""
+    commits = git(repo, "rev-list", "main..HEAD").split()
+    assert len(commits) == RANGE
+    lines = _traced(repo, tmp_path / "trace.txt", monkeypatch)
+    head = git(repo, "rev-parse", "HEAD").strip()
+    before = [c for c in commits if c != head]
+    for commit in before:
+        listed = [line for line in lines if commit in line and " ls-tree " in line]
+        assert listed == [], listed
+    keyed = [line for line in lines if " rev-parse " in line and any(c in line for c in before)]
+    assert len(keyed) == 1, keyed  # the whole range keyed in one call
+
+
+def test_open_custody_unknown_rev_refused(repo: Path) -> None:
+    """The one-call key keeps resolve's refusal: a revision naming no commit (or an
+    option) is refused, never keyed."""
+    from forest_files.check.opening import open_custody
+    from forest_files.gitio import UnknownRef
+
+    with pytest.raises(UnknownRef):
+        open_custody(repo, "no-such-branch")
+    with pytest.raises(ForestError):
+        open_custody(repo, "--output=x")
+    assert not (repo / "x").exists()
+
+
+def test_open_custody_names_resolved_commit_accepted(repo: Path) -> None:
+    """A symbolic revision is judged as the commit it names, with the same key."""
+    from forest_files.check.opening import open_custody
+
+    head = git(repo, "rev-parse", "HEAD").strip()
+    with open_custody(repo, "HEAD") as by_name, open_custody(repo, head) as by_id:
+        assert by_name.source == by_id.source == head
+        assert by_name.view == by_id.view
+        assert [b.path for b in by_name.bindings] == ["docs/a.md"]
+
+
+def test_heads_custody_missing_ledger_or_bad_rev_refused(repo: Path) -> None:
+    """The batched key is all or nothing: a commit without forest.toml or ledger, or a
+    revision naming nothing, empties it (each commit is then keyed alone); an option
+    is refused, never passed to git."""
+    from forest_files.custody.viewkey import head_custody, heads_custody
+
+    head = git(repo, "rev-parse", "HEAD").strip()
+    base = git(repo, "rev-parse", "main").strip()
+    both = heads_custody(repo, [head, base])
+    assert both == {head: head_custody(repo, head), base: head_custody(repo, base)}
+    git(repo, "rm", "-q", "forest.toml")
+    commit_all(repo, "no config")
+    bare = git(repo, "rev-parse", "HEAD").strip()
+    assert heads_custody(repo, [head, bare]) == {}
+    assert head_custody(repo, bare) is None
+    assert heads_custody(repo, [head, "no-such-branch"]) == {}
+    with pytest.raises(ForestError):
+        heads_custody(repo, [head, "--output=x"])
+    assert not (repo / "x").exists()
