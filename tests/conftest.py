@@ -15,11 +15,11 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from helpers.git import isolate
-from helpers.store import make_pair
 from hypothesis import settings
 
 from forest_files import ForestStore, Scroll
+from tests.helpers.git import isolate
+from tests.helpers.store import make_pair
 
 
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:

@@ -6,7 +6,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from helpers.git import make_repo, write
 
 from forest_files.check.adopt_select import (
     AdoptSelectRefused,
@@ -17,6 +16,7 @@ from forest_files.check.adopt_select import (
 from forest_files.check.coverage import when_holds
 from forest_files.custody.config import RequireRule
 from forest_files.custody.target_refusals import TargetRefused
+from tests.helpers.git import make_repo, write
 
 ADRS = Path(__file__).resolve().parents[2] / "examples" / "adr-gate" / "docs" / "adr"
 LIMIT = 1 << 20

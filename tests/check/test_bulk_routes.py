@@ -7,9 +7,6 @@ import re
 from pathlib import Path
 
 import pytest
-from helpers.cli import forest, kinds, ok
-from helpers.git import commit_all, make_repo, write
-from helpers.template import reused
 
 import forest_files.doors.cli  # noqa: F401  (registers every command)
 from forest_files.custody.bindings import all_bindings
@@ -19,7 +16,10 @@ from forest_files.custody.repository import Repository
 from forest_files.custody.targets import read_section
 from forest_files.kernel.errors import ForestError
 from forest_files.kernel.hashing import hash_body
+from tests.helpers.cli import forest, kinds, ok
+from tests.helpers.git import commit_all, make_repo, write
 from tests.helpers.state import shared_state
+from tests.helpers.template import reused
 
 WORDS = "Adopted as the canon stands"
 SENTINEL = "QUOKKA-SENTINEL-4411"

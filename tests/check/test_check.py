@@ -11,12 +11,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers.cli import forest, ok
-from helpers.git import commit_all, git, make_repo, write
-from helpers.template import reused
 from typer.testing import Result
 
 import forest_files.doors.cli  # noqa: F401  (registers every command)
+from tests.helpers.cli import forest, ok
+from tests.helpers.git import commit_all, git, make_repo, write
+from tests.helpers.template import reused
 
 ADA = "Ada Lovelace <ada@example.org>"
 BOB = "Bob Builder <bob@example.org>"

@@ -9,14 +9,12 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-import pytest
-from helpers import cli as in_process
-from helpers.git import commit_all, git, make_repo, write
-from helpers.git import pasted as bash
-from helpers.template import built_once, copy_repo
-
 from forest_files.check.commit_route import staged_digest
 from forest_files.doors import hooks as githooks
+from tests.helpers import cli as in_process
+from tests.helpers.git import commit_all, git, make_repo, write
+from tests.helpers.git import pasted as bash
+from tests.helpers.template import copied_from
 
 WORDS = "The release as reviewed"
 WIKI = """# Wiki v1
@@ -54,14 +52,7 @@ def _build(base: Path) -> Path:
     return repo
 
 
-@pytest.fixture(scope="module")
-def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return built_once(tmp_path_factory, _build)
-
-
-@pytest.fixture
-def repo(template: Path, tmp_path: Path) -> Path:
-    return copy_repo(template, tmp_path / "repo")
+repo = copied_from(_build)
 
 
 def _stage_release(repo: Path) -> None:

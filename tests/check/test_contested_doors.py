@@ -19,14 +19,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import cli as in_process
-from helpers.custody import BY, init_and_adopt, retire
-from helpers.git import commit_all, git, git_env, make_repo, write
-from helpers.template import built_once, copy_repo
 
 from forest_files.custody.repository import Repository
 from forest_files.doors import hooks as githooks
 from forest_files.kernel.hashing import hash_body
+from tests.helpers import cli as in_process
+from tests.helpers.custody import BY, init_and_adopt, retire
+from tests.helpers.git import commit_all, git, git_env, make_repo, write
+from tests.helpers.template import built_once, copy_repo
 
 BIN = Path(sys.executable).parent
 FOREST = str(BIN / "forest")

@@ -11,9 +11,6 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers import cli as in_process
-from helpers.git import commit_all, git, make_repo, write
-from helpers.template import reused
 
 import forest_files.doors.cli  # noqa: F401  (registers every command)
 from forest_files.check.coverage import unbound
@@ -28,6 +25,9 @@ from forest_files.custody.config import (
 from forest_files.doors import hooks as githooks
 from forest_files.gate.ci import run_gate
 from forest_files.gate.range import check_range
+from tests.helpers import cli as in_process
+from tests.helpers.git import commit_all, git, make_repo, write
+from tests.helpers.template import reused
 
 BIN = Path(sys.executable).parent
 FOREST = str(BIN / "forest")

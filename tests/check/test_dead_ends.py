@@ -6,14 +6,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-from helpers.cli import findings, forest, ok
-from helpers.git import commit_all, git, make_repo, write
-from helpers.git import pasted as shell
-from helpers.template import built_once, copy_repo
-
 from forest_files.check.staged import judge_staged
 from forest_files.check.text import hook_refusal
+from tests.helpers.cli import findings, forest, ok
+from tests.helpers.git import commit_all, git, make_repo, write
+from tests.helpers.git import pasted as shell
+from tests.helpers.template import copied_from
 
 DOC = "# Lore\n\n## Sea\n\nthe sea is grey\n\n## Land\n\nthe land is green\n"
 
@@ -30,14 +28,7 @@ def _build(base: Path) -> Path:
     return root
 
 
-@pytest.fixture(scope="module")
-def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return built_once(tmp_path_factory, _build)
-
-
-@pytest.fixture
-def repo(template: Path, tmp_path: Path) -> Path:
-    return copy_repo(template, tmp_path / "repo")
+repo = copied_from(_build)
 
 
 def test_hook_pure_git_mv_headline_says_moved_detected(repo: Path) -> None:

@@ -21,14 +21,14 @@ from typing import Any
 
 import jsonschema
 import pytest
-from helpers import cli as in_process
-from helpers.custody import init_and_adopt
-from helpers.git import commit_all, git, git_env, make_repo, write
-from helpers.template import reused
 
 from forest_files.check.findings import SCHEMA_VERSION
 from forest_files.check.kinds import KINDS
 from forest_files.check.schema_models import schema
+from tests.helpers import cli as in_process
+from tests.helpers.custody import init_and_adopt
+from tests.helpers.git import commit_all, git, git_env, make_repo, write
+from tests.helpers.template import reused
 
 ROOT = Path(__file__).resolve().parents[2]
 SCHEMA_FILE = ROOT / "docs" / "findings.schema.json"

@@ -11,13 +11,11 @@ import shlex
 from pathlib import Path
 from typing import Any
 
-import pytest
-from helpers.cli import findings, forest, ok
-from helpers.git import commit_all, git, make_repo, write
-from helpers.git import pasted as shell
-from helpers.template import built_once, copy_repo
-
 from forest_files.check.findings import WORDS_PLACEHOLDER
+from tests.helpers.cli import findings, forest, ok
+from tests.helpers.git import commit_all, git, make_repo, write
+from tests.helpers.git import pasted as shell
+from tests.helpers.template import copied_from
 
 WORDS = "Reviewed: the new id and text are right"
 DOC = (
@@ -55,14 +53,7 @@ def _build(base: Path) -> Path:
     return root
 
 
-@pytest.fixture(scope="module")
-def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return built_once(tmp_path_factory, _build)
-
-
-@pytest.fixture
-def repo(template: Path, tmp_path: Path) -> Path:
-    return copy_repo(template, tmp_path / "repo")
+repo = copied_from(_build)
 
 
 def edit(root: Path, old: str, new: str) -> None:

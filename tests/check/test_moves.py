@@ -10,9 +10,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers.cli import findings, forest, ok, runner
-from helpers.git import commit_all, git, git_env, make_repo, write
-from helpers.template import reused
 
 import forest_files.doors.cli  # noqa: F401  (registers every command)
 from forest_files import gitio
@@ -28,6 +25,9 @@ from forest_files.kernel.errors import AuthorityRefused
 from forest_files.ledger import write_segment
 from forest_files.ledger.kinds import RebindAct
 from forest_files.store.base import utc_now
+from tests.helpers.cli import findings, forest, ok, runner
+from tests.helpers.git import commit_all, git, git_env, make_repo, write
+from tests.helpers.template import reused
 
 WORDS = "Adopted as the canon stands"
 DOC = "# Title\n\n## Keep\n\nkept words\n\n## Other\n\nother words\n"

@@ -17,7 +17,6 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from helpers.git import commit_all, git, make_repo, write
 from typer.testing import CliRunner
 
 from forest_files.custody.record import adopt_sections
@@ -28,6 +27,7 @@ from forest_files.kernel.errors import ForestError
 from forest_files.text import markdown
 from forest_files.text.extract import Document, Extracted, extract, sections
 from forest_files.text.selector import Selector, parse_selector
+from tests.helpers.git import commit_all, git, make_repo, write
 
 BY = "Ada <ada@example.org>"
 NOTES = "docs/releases.md"

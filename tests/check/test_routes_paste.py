@@ -21,13 +21,13 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from helpers.custody import BY, supersede_as_it_stands
-from helpers.git import commit_all, git, git_env, make_repo, write
 from typer.testing import CliRunner
 
 import forest_files.doors.cli  # noqa: F401  (registers every command)
 from forest_files.check.findings import WORDS_PLACEHOLDER
 from forest_files.doors.cli import app
+from tests.helpers.custody import BY, supersede_as_it_stands
+from tests.helpers.git import commit_all, git, git_env, make_repo, write
 
 DOC = "# Canon\n\n## Rules\n\nfirst rule stands\n\n## Other\n\nother\n"
 WORDS = "Checked by hand and right"

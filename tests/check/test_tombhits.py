@@ -10,10 +10,6 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from helpers.cli import forest
-from helpers.git import commit_all, git, write
-from helpers.template import built_once, copy_repo
-from helpers.tokens import BY, TOKEN, build, erase_act
 
 from forest_files.check.staged import judge_staged
 from forest_files.custody.applied import deps_for
@@ -23,18 +19,15 @@ from forest_files.gate.ci import run_gate
 from forest_files.gate.range import check_range
 from forest_files.ledger import write_segment
 from forest_files.ledger.acts import build_act
+from tests.helpers.cli import forest
+from tests.helpers.git import commit_all, git, write
+from tests.helpers.template import copied_from
+from tests.helpers.tokens import BY, TOKEN, build, erase_act
 
 NEW = "# Ops\n\n## Keys\n\nThe keys live in the vault, rotated.\n\n## Other\n\nother words\n"
 
 
-@pytest.fixture(scope="module")
-def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return built_once(tmp_path_factory, build)
-
-
-@pytest.fixture
-def root(template: Path, tmp_path: Path) -> Path:
-    return copy_repo(template, tmp_path / "repo")
+root = copied_from(build)
 
 
 def _forge(root: Path, words: str) -> str:

@@ -19,12 +19,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers.cli import forest
-from helpers.custody import init_and_adopt
-from helpers.git import commit_all, git, git_env, make_repo, write
-from helpers.template import reused
 
 from forest_files.doors import hooks as githooks
+from tests.helpers.cli import forest
+from tests.helpers.custody import init_and_adopt
+from tests.helpers.git import commit_all, git, git_env, make_repo, write
+from tests.helpers.template import reused
 
 BIN = Path(sys.executable).parent
 FOREST = str(BIN / "forest")

@@ -24,8 +24,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers.custody import BY, MAX, init_and_adopt, retire, supersede_as_it_stands
-from helpers.git import commit_all, git, isolate, make_repo, write
 
 from forest_files.custody.bindings import all_bindings
 from forest_files.custody.lookup import find_binding
@@ -38,6 +36,8 @@ from forest_files.ledger import make_act, read_ledger, write_segment
 from forest_files.ledger.acts import KINDS
 from forest_files.ledger.kinds import bound_path_refs
 from forest_files.ledger.segments import body_path
+from tests.helpers.custody import BY, MAX, init_and_adopt, retire, supersede_as_it_stands
+from tests.helpers.git import commit_all, git, isolate, make_repo, write
 from tests.helpers.state import local_state
 
 WORDS = "I adopt this text as written"

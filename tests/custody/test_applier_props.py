@@ -34,9 +34,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers.acts import raw_line
-from helpers.custody import BY, MAX, init_and_adopt, retire, supersede_as_it_stands
-from helpers.git import commit_all, isolate, make_repo, write
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
@@ -53,6 +50,9 @@ from forest_files.ledger import LedgerError, make_act, read_ledger, write_segmen
 from forest_files.ledger.acts import Act, decode_line
 from forest_files.ledger.segments import read_body, read_segment, segment_paths
 from forest_files.store.forest import ForestStore
+from tests.helpers.acts import raw_line
+from tests.helpers.custody import BY, MAX, init_and_adopt, retire, supersede_as_it_stands
+from tests.helpers.git import commit_all, isolate, make_repo, write
 from tests.helpers.state import local_state
 
 WORDS = "I adopt this text as written"

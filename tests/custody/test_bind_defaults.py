@@ -9,12 +9,12 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers import cli as in_process
-from helpers.git import commit_all, git, make_repo, write
-from helpers.git import pasted as paste
 
 from forest_files.custody.bindconf import BindConflict, defaults_for
 from forest_files.custody.config import ConfigError, parse_config_text, render_config
+from tests.helpers import cli as in_process
+from tests.helpers.git import commit_all, git, make_repo, write
+from tests.helpers.git import pasted as paste
 
 BIN = Path(sys.executable).parent
 WORDS = "Accepted as the team agreed"

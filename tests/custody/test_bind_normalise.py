@@ -9,14 +9,14 @@ import json
 from pathlib import Path
 
 import pytest
-from helpers import cli as in_process
-from helpers.git import commit_all, git, make_repo, write
-from helpers.git import pasted as paste
 
 from forest_files.custody.bindconf import defaults_for, fitting
 from forest_files.custody.config import ConfigError, parse_config_text, render_config
 from forest_files.ledger import read_ledger
 from forest_files.ledger.kinds import AdoptAct
+from tests.helpers import cli as in_process
+from tests.helpers.git import commit_all, git, make_repo, write
+from tests.helpers.git import pasted as paste
 
 WORDS = "Accepted as the team agreed"
 HEAD = '[project]\nid = "p"\n'

@@ -16,8 +16,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers.git import commit_all, make_repo, write
-from helpers.store import assert_refused
 
 from forest_files import ForestError, ForestStore
 from forest_files.custody.bindings import all_bindings
@@ -25,7 +23,9 @@ from forest_files.custody.record import adopt_sections
 from forest_files.custody.repository import Repository
 from forest_files.custody.targets import read_sections
 from forest_files.ledger.record import EntryRecord, describe
+from tests.helpers.git import commit_all, make_repo, write
 from tests.helpers.state import local_state
+from tests.helpers.store import assert_refused
 
 BY = "t <t@example.org>"
 WORDS = "I adopt these sections as written"

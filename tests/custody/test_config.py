@@ -6,7 +6,6 @@ import uuid
 from pathlib import Path
 
 import pytest
-from helpers.git import commit_all, git, isolate, make_repo, write
 
 from forest_files import gitio
 from forest_files.custody.config import (
@@ -24,6 +23,7 @@ from forest_files.custody.config import (
     render_config,
 )
 from forest_files.kernel.errors import ForestError
+from tests.helpers.git import commit_all, git, isolate, make_repo, write
 
 ADA = "Ada Lovelace <ada@example.org>"
 JO = "Jo <jo@x>"

@@ -10,8 +10,6 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
-from helpers.custody import propose_on_latest
-from helpers.forgetting import SENTINEL, adopted_then_cleaned, holding, tree_bytes
 from typer.testing import CliRunner
 
 import forest_files.doors.cli  # noqa: F401  (registers every command)
@@ -25,6 +23,8 @@ from forest_files.doors.cli import app
 from forest_files.governance.expire import expire
 from forest_files.governance.retention import expire_pairs, expire_retrieval_log, expire_scroll
 from forest_files.kernel.errors import ForestError
+from tests.helpers.custody import propose_on_latest
+from tests.helpers.forgetting import SENTINEL, adopted_then_cleaned, holding, tree_bytes
 
 runner = CliRunner()
 LATER = "2999-01-01T00:00:00Z"

@@ -7,11 +7,11 @@ import os
 from pathlib import Path
 
 import pytest
-from helpers.cli import forest, ok
-from helpers.git import commit_all, git, make_repo, write
-from helpers.template import reused
 
 import forest_files.doors.cli  # noqa: F401  (registers every command)
+from tests.helpers.cli import forest, ok
+from tests.helpers.git import commit_all, git, make_repo, write
+from tests.helpers.template import reused
 
 ADA = "Ada Lovelace <ada@example.org>"
 WORDS = "I adopt these words as written"

@@ -10,7 +10,6 @@ from contextlib import closing
 from pathlib import Path
 
 import pytest
-from helpers.forgetting import BY, SENTINEL, WORDS, adopted_then_cleaned
 from typer.testing import CliRunner
 
 import forest_files.doors.cli  # noqa: F401  (registers every command)
@@ -20,6 +19,7 @@ from forest_files.governance.forget import forget
 from forest_files.governance.fsck import cache_tables, fsck
 from forest_files.ledger.segments import segment_paths
 from forest_files.store.forest import load_schema_sql
+from tests.helpers.forgetting import BY, SENTINEL, WORDS, adopted_then_cleaned
 from tests.helpers.state import local_state, shared_state
 
 runner = CliRunner()

@@ -8,10 +8,10 @@ import os
 from pathlib import Path
 
 import pytest
-from helpers.cli import forest, ok
-from helpers.git import make_repo, write
 
 from forest_files.custody.repository import Repository
+from tests.helpers.cli import forest, ok
+from tests.helpers.git import make_repo, write
 
 BY = "Ada Lovelace <ada@example.org>"
 TEXT = "Hard-linked words stay out of custody."

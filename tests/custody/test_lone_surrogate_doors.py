@@ -19,7 +19,7 @@ from forest_files.custody.config import ConfigBroken, parse_config_text
 from tests.helpers.cli import forest, ok
 from tests.helpers.git import commit_all, git, make_repo, write
 from tests.helpers.state import local_state
-from tests.helpers.template import built_once, copy_repo
+from tests.helpers.template import copied_from
 
 DOC = "# Title\n\n## Keep\n\nbody text\n"
 NOT_UTF8_NAME = os.fsdecode(b"b\xff.md")  # what git's bytes decode to: "b\udcff.md"
@@ -40,14 +40,7 @@ def _build(tmp: Path) -> Path:
     return root
 
 
-@pytest.fixture(scope="module")
-def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return built_once(tmp_path_factory, _build)
-
-
-@pytest.fixture
-def root(template: Path, tmp_path: Path) -> Path:
-    return copy_repo(template, tmp_path / "r")
+root = copied_from(_build, "r")
 
 
 def _state(root: Path) -> dict[str, bytes]:

@@ -11,15 +11,15 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers.children import observe_results
-from helpers.cli import forest, ok
-from helpers.git import commit_all, isolate, make_repo, write
 
 from forest_files.custody import parallel_read
 from forest_files.custody.repository import Repository
 from forest_files.custody.target_refusals import TargetRefused
 from forest_files.custody.targets import read_sections
 from forest_files.kernel import spawn as childproc
+from tests.helpers.children import observe_results
+from tests.helpers.cli import forest, ok
+from tests.helpers.git import commit_all, isolate, make_repo, write
 
 MB = 8 << 20
 MD = "# Doc {n}\n\nIntro {n}.\n\n## Part\n\nwords of doc {n} — ü\n\n## Tail\n\nend {n}\n"

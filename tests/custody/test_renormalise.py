@@ -8,13 +8,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from helpers import cli as in_process
-from helpers.git import commit_all, make_repo, write
 
 from forest_files.custody.bindings import all_bindings
 from forest_files.custody.repository import Repository
 from forest_files.ledger import read_ledger
 from forest_files.ledger.kinds import RebindAct
+from tests.helpers import cli as in_process
+from tests.helpers.git import commit_all, make_repo, write
 
 ADA = "Ada Lovelace <ada@example.org>"
 MALLORY = "Mallory <mallory@example.org>"

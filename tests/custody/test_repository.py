@@ -8,8 +8,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers.git import commit_all, git, make_repo, write
-from helpers.template import reused
 
 from forest_files.custody.config import ConfigError
 from forest_files.custody.repository import Repository
@@ -17,7 +15,9 @@ from forest_files.kernel.errors import ForestError
 from forest_files.kernel.hashing import hash_body
 from forest_files.ledger import LedgerError, make_act, read_ledger, write_segment
 from forest_files.ledger.segments import segment_paths
+from tests.helpers.git import commit_all, git, make_repo, write
 from tests.helpers.state import local_state
+from tests.helpers.template import reused
 
 ADA = "Ada Lovelace <ada@example.org>"
 WORDS = "I adopt this text as written"

@@ -5,11 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from helpers.git import commit_all, git, make_repo
 
 from forest_files.custody.repository import Repository
 from forest_files.kernel.errors import ForestError
 from forest_files.kernel.hashing import hash_body
+from tests.helpers.git import commit_all, git, make_repo
 
 ADA = "Ada Lovelace <ada@example.org>"
 WORDS = "I adopt this text as written"

@@ -7,8 +7,6 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from helpers.cli import forest, ok
-from helpers.git import commit_all, git, make_repo, write
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
@@ -17,6 +15,8 @@ from forest_files.custody.restore import splice
 from forest_files.kernel.errors import ForestError
 from forest_files.text.extract import extract
 from forest_files.text.selector import parse_selector
+from tests.helpers.cli import forest, ok
+from tests.helpers.git import commit_all, git, make_repo, write
 from tests.helpers.state import shared_state
 
 WORDS = "I adopt these words as written"

@@ -9,9 +9,6 @@ import os
 from pathlib import Path
 
 import pytest
-from helpers.custody import BY, MAX, supersede_as_it_stands
-from helpers.forgetting import DOC, SECRET, SENTINEL, WORDS, adopted_then_cleaned, tree_bytes
-from helpers.git import commit_all, git, make_repo, write
 
 from forest_files.check.text import one_line
 from forest_files.custody.bindings import all_bindings
@@ -34,6 +31,9 @@ from forest_files.kernel.errors import ForestError
 from forest_files.ledger import LedgerError, read_ledger, write_segment
 from forest_files.ledger.segments import body_path
 from forest_files.proposals.adopt import adopt_proposal
+from tests.helpers.custody import BY, MAX, supersede_as_it_stands
+from tests.helpers.forgetting import DOC, SECRET, SENTINEL, WORDS, adopted_then_cleaned, tree_bytes
+from tests.helpers.git import commit_all, git, make_repo, write
 
 
 def forgotten(tmp_path: Path) -> tuple[Path, str]:

@@ -9,11 +9,6 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from helpers.cli import forest
-from helpers.custody import BY, MAX, supersede_as_it_stands
-from helpers.git import git, make_repo, write
-from helpers.template import built_once, copy_repo
-from helpers.tokens import PATH, TOKEN, URL, build, erase_act
 
 from forest_files.custody import tombtokens
 from forest_files.custody.record import adopt_sections
@@ -22,16 +17,13 @@ from forest_files.custody.targets import read_section
 from forest_files.governance.forget import forget
 from forest_files.kernel.errors import ForestError
 from forest_files.ledger import read_ledger
+from tests.helpers.cli import forest
+from tests.helpers.custody import BY, MAX, supersede_as_it_stands
+from tests.helpers.git import git, make_repo, write
+from tests.helpers.template import copied_from
+from tests.helpers.tokens import PATH, TOKEN, URL, build, erase_act
 
-
-@pytest.fixture(scope="module")
-def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return built_once(tmp_path_factory, build)
-
-
-@pytest.fixture
-def root(template: Path, tmp_path: Path) -> Path:
-    return copy_repo(template, tmp_path / "repo")
+root = copied_from(build)
 
 
 def _adopt(root: Path, target: str, *, words: str = "ok", by: str = BY) -> None:

@@ -8,8 +8,6 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers.git import commit_all, make_repo
-from helpers.template import reused
 from typer.testing import CliRunner
 
 from forest_files.custody.repository import Repository
@@ -18,7 +16,9 @@ from forest_files.doors.cli.errors import exit_code
 from forest_files.kernel.errors import ForestError, StoreBusy, StoreCorruption
 from forest_files.ledger import LedgerError
 from forest_files.ledger.segments import segment_paths
+from tests.helpers.git import commit_all, make_repo
 from tests.helpers.state import local_state
+from tests.helpers.template import reused
 
 runner = CliRunner()
 

@@ -11,9 +11,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers.cli import forest, ok
-from helpers.git import commit_all, git_env, make_repo, write
-from helpers.template import built_once, copy_repo
+
+from tests.helpers.cli import forest, ok
+from tests.helpers.git import commit_all, git_env, make_repo, write
+from tests.helpers.template import copied_from
 
 ADRS = Path(__file__).resolve().parents[2] / "examples" / "adr-gate" / "docs" / "adr"
 WORDS = "Accepted in the review"
@@ -54,14 +55,7 @@ def _build(where: Path) -> Path:
     return repo
 
 
-@pytest.fixture(scope="module")
-def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return built_once(tmp_path_factory, _build)
-
-
-@pytest.fixture
-def repo(template: Path, tmp_path: Path) -> Path:
-    return copy_repo(template, tmp_path / "repo")
+repo = copied_from(_build)
 
 
 def segments(repo: Path) -> list[str]:

@@ -7,9 +7,10 @@ import json
 from pathlib import Path
 
 import pytest
-from helpers.cli import forest, ok
-from helpers.git import commit_all, make_repo, write
-from helpers.template import built_once, copy_repo
+
+from tests.helpers.cli import forest, ok
+from tests.helpers.git import commit_all, make_repo, write
+from tests.helpers.template import built_once, copy_repo
 
 ADRS = Path(__file__).resolve().parents[2] / "examples" / "adr-gate" / "docs" / "adr"
 TABLES = ADRS.parents[1] / "forest-tables.toml"

@@ -7,12 +7,12 @@ import json
 from pathlib import Path
 
 import pytest
-from helpers.git import commit_all, make_repo, write
-from helpers.template import reused
 from typer.testing import CliRunner, Result
 
 import forest_files.doors.cli  # noqa: F401  (registers every command)
 from forest_files.doors.cli import app
+from tests.helpers.git import commit_all, make_repo, write
+from tests.helpers.template import reused
 
 runner = CliRunner()
 

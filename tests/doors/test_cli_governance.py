@@ -5,12 +5,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from helpers.forgetting import SENTINEL, WORDS, adopted_then_cleaned, holding
 from typer.testing import CliRunner, Result
 
 import forest_files.doors.cli  # noqa: F401  (registers every command)
 from forest_files.custody.repository import Repository
 from forest_files.doors.cli import app
+from tests.helpers.forgetting import SENTINEL, WORDS, adopted_then_cleaned, holding
 
 runner = CliRunner()
 

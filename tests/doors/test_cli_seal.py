@@ -13,11 +13,11 @@ import shlex
 from pathlib import Path
 
 import pytest
-from helpers.cli import forest, ok
-from helpers.git import commit_all, make_repo, write
-from helpers.template import built_once, copy_repo
 
 from forest_files.custody.repository import Repository
+from tests.helpers.cli import forest, ok
+from tests.helpers.git import commit_all, make_repo, write
+from tests.helpers.template import copied_from
 
 ADA = "Ada Lovelace <ada@example.org>"
 MALLORY = "Mallory <mallory@example.org>"
@@ -36,14 +36,7 @@ def _build(where: Path) -> Path:
     return root
 
 
-@pytest.fixture(scope="module")
-def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return built_once(tmp_path_factory, _build)
-
-
-@pytest.fixture
-def repo(template: Path, tmp_path: Path) -> Path:
-    return copy_repo(template, tmp_path / "repo")
+repo = copied_from(_build)
 
 
 def _ground(repo: Path) -> str:

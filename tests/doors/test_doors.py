@@ -11,14 +11,14 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers.custody import BY, DOC, init_and_adopt
-from helpers.git import commit_all, git, git_env, make_repo, write
-from helpers.template import reused
 
 from forest_files.check.findings import WORDS_PLACEHOLDER, Route
 from forest_files.custody.repository import Repository
 from forest_files.kernel.errors import ForestError
+from tests.helpers.custody import BY, DOC, init_and_adopt
+from tests.helpers.git import commit_all, git, git_env, make_repo, write
 from tests.helpers.state import local_state
+from tests.helpers.template import reused
 
 HEAVY = {"typer", "pydantic", "git", "click", "rich"}
 

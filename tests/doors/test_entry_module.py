@@ -19,9 +19,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers.git import commit_all, git_env, make_repo, write
 
 from forest_files import __version__
+from tests.helpers.git import commit_all, git_env, make_repo, write
 
 BIN = Path(sys.executable).parent
 FOREST = str(BIN / "forest")

@@ -14,11 +14,11 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers.cli import forest
-from helpers.custody import DOC, init_and_adopt
-from helpers.git import commit_all, git, make_repo, write
 
 from forest_files.doors import hooks as githooks
+from tests.helpers.cli import forest
+from tests.helpers.custody import DOC, init_and_adopt
+from tests.helpers.git import commit_all, git, make_repo, write
 
 EDITED = DOC.replace("kept words", "edited words")
 SOURCE = Path(__file__).resolve().parents[2]

@@ -15,8 +15,6 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers.git import commit_all, git, make_repo, write
-from helpers.template import built_once, copy_repo
 from typer.testing import CliRunner, Result
 
 import forest_files.doors.cli  # noqa: F401  (registers every command)
@@ -26,7 +24,9 @@ from forest_files.custody.viewkey import commit_fingerprint, view_path
 from forest_files.doors import hooks as githooks
 from forest_files.doors.cli import app
 from forest_files.kernel.paths import VIEWS_DIR
+from tests.helpers.git import commit_all, git, make_repo, write
 from tests.helpers.state import local_state
+from tests.helpers.template import built_once, copy_repo
 
 runner = CliRunner()
 

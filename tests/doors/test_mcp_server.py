@@ -15,15 +15,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers.cli import forest, ok
-from helpers.custody import BY, supersede_as_it_stands
-from helpers.git import commit_all, write
-from helpers.state import shared_state
-from helpers.watch import bound_repo
 
 from forest_files.custody.auditlog import AuditLog
 from forest_files.custody.repository import Repository
 from forest_files.kernel.bounds import MAX_SELECTOR_CHARS
+from tests.helpers.cli import forest, ok
+from tests.helpers.custody import BY, supersede_as_it_stands
+from tests.helpers.git import commit_all, write
+from tests.helpers.state import shared_state
+from tests.helpers.watch import bound_repo
 
 mcp = pytest.importorskip("mcp")
 from mcp import ClientSession, StdioServerParameters  # noqa: E402

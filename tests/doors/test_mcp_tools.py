@@ -10,11 +10,6 @@ import threading
 from pathlib import Path
 
 import pytest
-from helpers.custody import BY
-from helpers.forgetting import SECRET, SENTINEL, adopted_then_cleaned
-from helpers.git import write
-from helpers.state import shared_state
-from helpers.watch import EDITED, bound_repo
 
 from forest_files.custody import proposals_sql
 from forest_files.custody.proposals import ProposalStore
@@ -24,6 +19,11 @@ from forest_files.doors.mcp import tools
 from forest_files.doors.mcp.session import Session
 from forest_files.doors.watch import judge
 from forest_files.kernel.errors import ForestError
+from tests.helpers.custody import BY
+from tests.helpers.forgetting import SECRET, SENTINEL, adopted_then_cleaned
+from tests.helpers.git import write
+from tests.helpers.state import shared_state
+from tests.helpers.watch import EDITED, bound_repo
 
 pytest.importorskip("mcp")
 from forest_files.doors.mcp.server import advertised, call
@@ -58,7 +58,7 @@ def test_mcp_read_ground_sealed_withheld_refused(tmp_path: Path) -> None:
 
 def test_mcp_recall_erased_text_and_proposals_never_found_refused(tmp_path: Path) -> None:
     root, old = adopted_then_cleaned(tmp_path)
-    from helpers.cli import ok
+    from tests.helpers.cli import ok
 
     ok(root, "forget", old, "--words", "pasted by mistake", "--as", BY)
     write(root, "doc.md", (root / "doc.md").read_text(encoding="utf-8") + "\nWOMBAT-LOCAL\n")
@@ -77,7 +77,7 @@ def test_mcp_recall_erased_text_and_proposals_never_found_refused(tmp_path: Path
 
 def test_mcp_propose_forgotten_line_refused(tmp_path: Path) -> None:
     root, old = adopted_then_cleaned(tmp_path)
-    from helpers.cli import ok
+    from tests.helpers.cli import ok
 
     ok(root, "forget", old, "--words", "pasted by mistake", "--as", BY)
     text = f"## Keys\n\nThe keys live in the vault.\n{SECRET}\n\n"
@@ -108,7 +108,7 @@ def test_mcp_propose_beside_watcher_capture_accepted(tmp_path: Path) -> None:
 
 
 def test_mcp_propose_adopted_by_author_accepted(tmp_path: Path) -> None:
-    from helpers.cli import ok
+    from tests.helpers.cli import ok
 
     root = bound_repo(tmp_path)
     pid = _propose(root, "## Keep\n\nagent words\n\n").data["id"]

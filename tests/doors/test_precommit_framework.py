@@ -14,11 +14,11 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers.git import commit_all, git, make_repo, write
 from typer.testing import CliRunner
 
 import forest_files.doors.cli  # noqa: F401  (registers every command)
 from forest_files.doors.cli import app
+from tests.helpers.git import commit_all, git, make_repo, write
 
 SOURCE = Path(__file__).resolve().parents[2]
 PRE_COMMIT = Path(sys.executable).parent / "pre-commit"

@@ -19,12 +19,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from helpers.custody import BY, DOC
-from helpers.git import git_env
-from helpers.watch import bound_repo
 
 from forest_files.custody.proposals import ProposalStore
 from forest_files.doors.watch import judge
+from tests.helpers.custody import BY, DOC
+from tests.helpers.git import git_env
+from tests.helpers.watch import bound_repo
 
 FOREST = str(Path(sys.executable).with_name("forest"))
 TIMEOUT = 30.0

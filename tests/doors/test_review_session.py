@@ -7,15 +7,14 @@ import io
 import threading
 from pathlib import Path
 
-from helpers.custody import BY, DOC
-from helpers.watch import EDITED, bound_repo
-
 from forest_files.custody.proposals import ProposalStore
 from forest_files.doors.cli.review_cmd import run_in_process
 from forest_files.doors.review.keys import Console
 from forest_files.doors.review.run import review_here
 from forest_files.doors.watch import judge
 from forest_files.kernel.hashing import hash_body
+from tests.helpers.custody import BY, DOC
+from tests.helpers.watch import EDITED, bound_repo
 
 
 def _capture(root: Path, text: str) -> str:

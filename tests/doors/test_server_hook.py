@@ -15,14 +15,14 @@ import time
 from pathlib import Path
 
 import pytest
-from helpers.git import commit_all, git, make_repo, write
-from helpers.template import built_once, copy_repo
 from typer.testing import CliRunner
 
 import forest_files.doors.cli  # noqa: F401  (registers every command)
 from forest_files.doors import hooks as githooks
 from forest_files.doors.cli import app
 from forest_files.doors.hooks.server import parse_pre_receive, parse_update
+from tests.helpers.git import commit_all, git, make_repo, write
+from tests.helpers.template import built_once, copy_repo
 
 runner = CliRunner()
 WORDS = "I adopt these words as written"

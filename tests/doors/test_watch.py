@@ -12,8 +12,17 @@ import time
 from pathlib import Path
 
 import pytest
-from helpers.git import git
-from helpers.watch import (
+from watchdog.observers import Observer
+from watchdog.observers.api import BaseObserver
+
+from forest_files.custody.proposals import ProposalStore
+from forest_files.doors.watch.observe import default_factory
+from forest_files.doors.watch.settings import WatchSettings
+from forest_files.doors.watch.watcher import Watcher
+from forest_files.kernel.hashing import hash_body
+from tests.helpers.git import git
+from tests.helpers.state import local_state
+from tests.helpers.watch import (
     DOC,
     EDITED,
     FAST,
@@ -31,15 +40,6 @@ from helpers.watch import (
     wait_verdict,
     watching,
 )
-from watchdog.observers import Observer
-from watchdog.observers.api import BaseObserver
-
-from forest_files.custody.proposals import ProposalStore
-from forest_files.doors.watch.observe import default_factory
-from forest_files.doors.watch.settings import WatchSettings
-from forest_files.doors.watch.watcher import Watcher
-from forest_files.kernel.hashing import hash_body
-from tests.helpers.state import local_state
 
 EDITED_KEEP = "## Keep\n\nedited words\n\n"
 
@@ -187,7 +187,7 @@ def test_watch_git_mid_operation_only_collects_accepted(tmp_path: Path, marker: 
 
 
 def test_watch_branch_switch_resyncs_without_drift_accepted(tmp_path: Path) -> None:
-    from helpers.custody import supersede_as_it_stands
+    from tests.helpers.custody import supersede_as_it_stands
 
     root = bound_repo(tmp_path)
     git(root, "checkout", "-q", "-b", "other")
@@ -272,12 +272,11 @@ def test_watch_directory_renamed_detected(tmp_path: Path) -> None:
 
 
 def test_watch_new_binding_noticed_detected(tmp_path: Path) -> None:
-    from helpers.custody import init_and_adopt  # noqa: F401  (same builders)
-    from helpers.git import write
-
     from forest_files.custody.record import adopt_sections
     from forest_files.custody.repository import Repository
     from forest_files.custody.targets import read_section
+    from tests.helpers.custody import init_and_adopt  # noqa: F401  (same builders)
+    from tests.helpers.git import write
 
     root = bound_repo(tmp_path)
     with watching(root) as w:

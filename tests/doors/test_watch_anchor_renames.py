@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from helpers.custody import age_files, init_and_adopt
-from helpers.git import commit_all, make_repo, write
-from helpers.watch import watching
+from tests.helpers.custody import age_files, init_and_adopt
+from tests.helpers.git import commit_all, make_repo, write
+from tests.helpers.watch import watching
 
 DOC = (
     "# Title { #title }\n\n## Keep { #keep }\n\nkept words stay here\nand more of them\n\n"

@@ -11,15 +11,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from helpers.watch import (
-    EDITED,
-    TIMEOUT,
-    bound_repo,
-    open_kinds,
-    save_by_rename,
-    until,
-    watch_state,
-)
 from typer.testing import CliRunner
 
 import forest_files.doors.cli  # noqa: F401  (registers every command)
@@ -28,6 +19,15 @@ from forest_files.doors.watch.daemon import status, stop
 from forest_files.doors.watch.lock import WatcherRunning, WatchLock, running
 from forest_files.kernel.paths import WATCH_LOG, WATCH_PID
 from tests.helpers.state import local_state
+from tests.helpers.watch import (
+    EDITED,
+    TIMEOUT,
+    bound_repo,
+    open_kinds,
+    save_by_rename,
+    until,
+    watch_state,
+)
 
 runner = CliRunner()
 FAST = ["--quiet", "0.1", "--ceiling", "1", "--grace", "0.5"]

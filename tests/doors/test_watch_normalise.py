@@ -7,13 +7,12 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
-from helpers import cli as in_process
-from helpers.git import commit_all, make_repo, write
-
 from forest_files.custody.bindings import all_bindings
 from forest_files.custody.proposals import ProposalStore
 from forest_files.custody.repository import Repository
 from forest_files.doors.watch.judge import capture, check
+from tests.helpers import cli as in_process
+from tests.helpers.git import commit_all, make_repo, write
 
 DOC = "# Notes\n\nThe _lighthouse_ stands.\n\n* one\n"
 

@@ -6,15 +6,15 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from helpers.custody import DOC
-from helpers.watch import EDITED, bound_repo, wait_proposal, wait_verdict, watching
 
 from forest_files.check.path import run_check
 from forest_files.custody.config import ConfigError, load_config, parse_config_text, render_config
 from forest_files.custody.proposals import ProposalStore
 from forest_files.custody.watchpolicy import RESTORE_LIMIT
 from forest_files.doors.watch.route import Restorer
+from tests.helpers.custody import DOC
 from tests.helpers.state import shared_state
+from tests.helpers.watch import EDITED, bound_repo, wait_proposal, wait_verdict, watching
 
 EDITED_BOTH = EDITED.replace("other words", "other words, edited too")
 
@@ -116,9 +116,8 @@ def test_watch_new_required_file_reported_unbound_detected(tmp_path: Path) -> No
 
 
 def test_gitstate_head_follows_a_commit_and_a_pack_detected(tmp_path: Path) -> None:
-    from helpers.git import commit_all, git, write
-
     from forest_files.doors.watch.gitstate import GitState
+    from tests.helpers.git import commit_all, git, write
 
     root = bound_repo(tmp_path)
     state = GitState(root)

@@ -15,9 +15,16 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from helpers.cli import forest, kinds
-from helpers.git import commit_all, git
-from helpers.watch import (
+
+from forest_files.custody.proposals import ProposalStore
+from forest_files.doors.watch.daemon import stop
+from forest_files.doors.watch.lock import running
+from forest_files.doors.watch.observe import LostEvents
+from forest_files.kernel.paths import WATCH_LOG
+from tests.helpers.cli import forest, kinds
+from tests.helpers.git import commit_all, git
+from tests.helpers.state import local_state, shared_state
+from tests.helpers.watch import (
     DOC,
     EDITED,
     TIMEOUT,
@@ -32,13 +39,6 @@ from helpers.watch import (
     watch_state,
     watching,
 )
-
-from forest_files.custody.proposals import ProposalStore
-from forest_files.doors.watch.daemon import stop
-from forest_files.doors.watch.lock import running
-from forest_files.doors.watch.observe import LostEvents
-from forest_files.kernel.paths import WATCH_LOG
-from tests.helpers.state import local_state, shared_state
 
 FAST = ["--quiet", "0.1", "--ceiling", "1", "--grace", "0.5"]
 SECRET = "sentinel-body-7f3a"  # section text that must never reach a log or a notification
@@ -96,7 +96,7 @@ def _rebase_repo(tmp_path: Path) -> Path:
     """``feature`` edits a.md's Keep and Other (then adopts the new Keep); ``main``
     also moved: it edits Other. ``feature`` is checked out; a rebase onto main stops
     on the Other conflict with Keep edited but not yet adopted on that base."""
-    from helpers.custody import supersede_as_it_stands
+    from tests.helpers.custody import supersede_as_it_stands
 
     root = bound_repo(tmp_path)
     with (root / "forest.toml").open("a", encoding="utf-8") as fh:

@@ -6,8 +6,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from helpers.custody import DOC
-from helpers.watch import (
+from forest_files.custody.proposals import ProposalStore
+from forest_files.doors.watch.daemon import write_state
+from forest_files.doors.watch.journal import Journal
+from forest_files.doors.watch.judge import Verdicts
+from tests.helpers.custody import DOC
+from tests.helpers.watch import (
     EDITED,
     bound_repo,
     until,
@@ -16,11 +20,6 @@ from helpers.watch import (
     watch_state,
     watching,
 )
-
-from forest_files.custody.proposals import ProposalStore
-from forest_files.doors.watch.daemon import write_state
-from forest_files.doors.watch.journal import Journal
-from forest_files.doors.watch.judge import Verdicts
 
 
 def test_watch_required_file_deleted_leaves_status_accepted(tmp_path: Path) -> None:

@@ -8,8 +8,6 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-from helpers.git import commit_all, git, make_repo, write
-from helpers.template import reused
 from typer.testing import CliRunner
 
 from forest_files.check.text import one_line
@@ -19,6 +17,8 @@ from forest_files.gate.ci import run_gate
 from forest_files.gate.render import FORMATS, escape_data, escape_property, render
 from forest_files.ledger.acts import LedgerError
 from forest_files.ledger.segments import segment_paths
+from tests.helpers.git import commit_all, git, make_repo, write
+from tests.helpers.template import reused
 
 ADA = "Ada Lovelace <ada@example.org>"
 MALLORY = "Mallory <mallory@example.org>"

@@ -12,14 +12,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from helpers.git import commit_all, git, make_repo, write
-from helpers.template import reused
 from typer.testing import CliRunner
 
 from forest_files.custody.repository import Repository
 from forest_files.doors.cli import app
 from forest_files.gate.ci import run_gate
 from forest_files.kernel.errors import ForestError
+from tests.helpers.git import commit_all, git, make_repo, write
+from tests.helpers.template import reused
 
 ADA = "Ada Lovelace <ada@example.org>"
 RANGE = 4

@@ -7,9 +7,6 @@ import json
 from pathlib import Path
 
 import pytest
-from helpers.git import commit_all, git, make_repo, write
-from helpers.ledger import delete_body
-from helpers.template import reused
 from typer.testing import CliRunner
 
 from forest_files.custody.applied import act_paths
@@ -23,6 +20,9 @@ from forest_files.gitio import ShallowClone, UnknownRef
 from forest_files.kernel.hashing import hash_body
 from forest_files.ledger import make_act, read_ledger, write_segment
 from forest_files.ledger.segments import body_path, segment_paths
+from tests.helpers.git import commit_all, git, make_repo, write
+from tests.helpers.ledger import delete_body
+from tests.helpers.template import reused
 
 ADA = "Ada Lovelace <ada@example.org>"
 MALLORY = "Mallory <mallory@example.org>"

@@ -13,8 +13,6 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers.git import commit_all, git, make_repo, write
-from helpers.signing import commit_signed, keygen, signer_line, supersede
 
 from forest_files.custody.config import ConfigError, parse_config_text, render_config
 from forest_files.custody.keyring import KeyringError, parse_keyring
@@ -28,6 +26,8 @@ from forest_files.gate.range import check_range
 from forest_files.gate.render import render
 from forest_files.gitio import ShallowClone
 from forest_files.gitio.signatures import SignatureToolMissing
+from tests.helpers.git import commit_all, git, make_repo, write
+from tests.helpers.signing import commit_signed, keygen, signer_line, supersede
 
 ADA = "Ada Lovelace <ada@example.org>"
 BOB = "Bob <bob@example.org>"

@@ -11,14 +11,14 @@ import shutil
 from pathlib import Path
 
 import pytest
-from helpers.git import git, make_repo, write
-from helpers.signing import commit_signed, keygen, supersede
 
 from forest_files.custody.keyring import KeyringError, parse_keyring
 from forest_files.custody.record import adopt_sections
 from forest_files.custody.repository import Repository
 from forest_files.custody.targets import read_section
 from forest_files.gate.range import check_range
+from tests.helpers.git import git, make_repo, write
+from tests.helpers.signing import commit_signed, keygen, supersede
 
 ADA = "Ada Lovelace <ada@example.org>"
 AUTHOR = "Test Author <author@example.org>"

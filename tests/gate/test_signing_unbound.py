@@ -12,8 +12,6 @@ import shutil
 from pathlib import Path
 
 import pytest
-from helpers.git import git, make_repo, write
-from helpers.signing import commit_signed, keygen, signer_line
 
 from forest_files.custody.bindings import all_bindings
 from forest_files.custody.lookup import find_binding
@@ -21,6 +19,8 @@ from forest_files.custody.record import adopt_sections, retire_binding
 from forest_files.custody.repository import Repository
 from forest_files.custody.targets import read_section
 from forest_files.gate.range import check_range
+from tests.helpers.git import git, make_repo, write
+from tests.helpers.signing import commit_signed, keygen, signer_line
 
 ADA = "Ada Lovelace <ada@example.org>"
 AUTHOR = "Test Author <author@example.org>"

@@ -7,12 +7,12 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from helpers.git import commit_all, git, make_repo, write
 
 from forest_files import gitio
 from forest_files.gitio import Change
 from forest_files.gitio._run import NO_GRAFTS
 from forest_files.kernel.errors import ForestError
+from tests.helpers.git import commit_all, git, make_repo, write
 
 
 @pytest.fixture

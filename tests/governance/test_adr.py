@@ -6,13 +6,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from helpers.cli import ok
-from helpers.git import commit_all, make_repo, write
 
 from forest_files.custody.config import new_config
 from forest_files.custody.repository import Repository
 from forest_files.governance.adr import AdrRefused, adr_set, list_adrs, read_adr
 from forest_files.governance.adr_log import decision_log
+from tests.helpers.cli import ok
+from tests.helpers.git import commit_all, make_repo, write
 
 ADRS = Path(__file__).resolve().parents[2] / "examples" / "adr-gate" / "docs" / "adr"
 NYGARD_SUPERSEDED = """# 7. Use flat files

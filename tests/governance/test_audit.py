@@ -9,9 +9,6 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from helpers.custody import BY, propose_on_latest
-from helpers.forgetting import SENTINEL, WORDS, adopted_then_cleaned
-from helpers.git import commit_all, git, make_repo, write
 from typer.testing import CliRunner
 
 import forest_files.doors.cli  # noqa: F401  (registers every command)
@@ -19,6 +16,9 @@ from forest_files.custody import auditsql
 from forest_files.custody.auditlog import MAX_PAGE, AuditLog, AuditRefused, Event, append_events
 from forest_files.custody.repository import Repository
 from forest_files.doors.cli import app
+from tests.helpers.custody import BY, propose_on_latest
+from tests.helpers.forgetting import SENTINEL, WORDS, adopted_then_cleaned
+from tests.helpers.git import commit_all, git, make_repo, write
 
 runner = CliRunner()
 WORDS_SENTINEL = "WORDS-SENTINEL-k2j8h4"

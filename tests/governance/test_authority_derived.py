@@ -13,9 +13,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers.acts import raw_line
-from helpers.git import commit_all, git, make_repo, write
-from helpers.template import reused
 from typer.testing import CliRunner
 
 from forest_files.custody.bindings import all_bindings
@@ -29,6 +26,9 @@ from forest_files.kernel.errors import AuthorityRefused, ForestError
 from forest_files.kernel.hashing import hash_body
 from forest_files.ledger import LedgerError, make_act, read_ledger, write_segment
 from forest_files.ledger.segments import body_path
+from tests.helpers.acts import raw_line
+from tests.helpers.git import commit_all, git, make_repo, write
+from tests.helpers.template import reused
 
 ADA = "Ada Lovelace <ada@example.org>"
 MALLORY = "Mallory <mallory@example.org>"

@@ -14,9 +14,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers.git import commit_all, git, make_repo, write
-from helpers.ledger import delete_body
-from helpers.template import reused
 
 from forest_files.custody.applied import chain_deps
 from forest_files.custody.bindings import all_bindings
@@ -31,6 +28,9 @@ from forest_files.governance.forget import forget
 from forest_files.kernel.errors import AuthorityRefused
 from forest_files.kernel.hashing import hash_body
 from forest_files.ledger import make_act, read_ledger, write_segment
+from tests.helpers.git import commit_all, git, make_repo, write
+from tests.helpers.ledger import delete_body
+from tests.helpers.template import reused
 
 ADA = "Ada Lovelace <ada@example.org>"
 MALLORY = "Mallory <mallory@example.org>"

@@ -15,11 +15,6 @@ import json
 from pathlib import Path
 
 import pytest
-from helpers.cli import forest
-from helpers.custody import BY, MAX, supersede_as_it_stands
-from helpers.forgetting import CLEAN, DOC, SENTINEL, WORDS, holding
-from helpers.git import commit_all, git, make_repo, write
-from helpers.template import built_once, copy_repo
 
 from forest_files.custody.applied import deps_for
 from forest_files.custody.auditlog import AuditLog
@@ -31,6 +26,11 @@ from forest_files.ledger.acts import build_act
 from forest_files.ledger.kinds import EraseAct
 from forest_files.ledger.segments import write_segment
 from forest_files.store.base import utc_now
+from tests.helpers.cli import forest
+from tests.helpers.custody import BY, MAX, supersede_as_it_stands
+from tests.helpers.forgetting import CLEAN, DOC, SENTINEL, WORDS, holding
+from tests.helpers.git import commit_all, git, make_repo, write
+from tests.helpers.template import built_once, copy_repo
 
 OTHER = "# Notes\n\n## Keys\n\nnothing here yet\n"
 

@@ -5,13 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from helpers.git import commit_all, make_repo
 
 from forest_files import ForestError, ForestStore
 from forest_files.custody.repository import Repository
 from forest_files.kernel.hashing import hash_body
 from forest_files.ledger import make_act, read_ledger, write_segment
 from forest_files.ledger.segments import body_path
+from tests.helpers.git import commit_all, make_repo
 from tests.helpers.state import local_state
 
 ADA = "Ada <ada@example.org>"

@@ -11,17 +11,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers.custody import BY, MAX
-from helpers.forgetting import (
-    DOC,
-    SECRET,
-    SENTINEL,
-    WORDS,
-    adopted_then_cleaned,
-    holding,
-    tree_bytes,
-)
-from helpers.git import commit_all, git, make_repo, write
 
 import forest_files.custody.recording as recording_module
 from forest_files.check.opening import open_custody
@@ -35,6 +24,17 @@ from forest_files.governance.forget import forget
 from forest_files.kernel.errors import ForestError
 from forest_files.ledger import read_ledger
 from forest_files.ledger.segments import body_path
+from tests.helpers.custody import BY, MAX
+from tests.helpers.forgetting import (
+    DOC,
+    SECRET,
+    SENTINEL,
+    WORDS,
+    adopted_then_cleaned,
+    holding,
+    tree_bytes,
+)
+from tests.helpers.git import commit_all, git, make_repo, write
 from tests.helpers.state import local_state, shared_state
 
 
@@ -287,7 +287,7 @@ def test_proposal_holding_erased_text_adopt_refused_nothing_written(tmp_path: Pa
 
 
 def test_watcher_never_keeps_erased_text_as_a_proposal(tmp_path: Path) -> None:
-    from helpers.watch import wait_verdict, watching
+    from tests.helpers.watch import wait_verdict, watching
 
     root, old = adopted_then_cleaned(tmp_path)
     commit_all(root, "cleaned")

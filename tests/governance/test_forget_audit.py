@@ -11,15 +11,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from helpers.cli import forest
-from helpers.custody import BY
-from helpers.forgetting import DOC, SENTINEL, WORDS, adopted_then_cleaned
-from helpers.git import write
-
 from forest_files.custody.auditlog import AuditLog, AuditRecord
 from forest_files.custody.repository import Repository
 from forest_files.kernel.paths import AUDIT_DB_NAME
 from forest_files.kernel.state import shared_dir
+from tests.helpers.cli import forest
+from tests.helpers.custody import BY
+from tests.helpers.forgetting import DOC, SENTINEL, WORDS, adopted_then_cleaned
+from tests.helpers.git import write
 
 
 def _records(root: Path) -> list[AuditRecord]:

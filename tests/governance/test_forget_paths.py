@@ -15,11 +15,6 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers.cli import forest, ok
-from helpers.custody import BY, MAX, supersede_as_it_stands
-from helpers.forgetting import CLEAN, DOC, SECRET, SENTINEL, WORDS
-from helpers.git import commit_all, git, make_repo, write
-from helpers.template import built_once, copy_repo
 
 from forest_files.custody.proposals import ProposalStore
 from forest_files.custody.record import adopt_sections
@@ -30,6 +25,11 @@ from forest_files.governance.forget import forget
 from forest_files.kernel.hashing import hash_body
 from forest_files.ledger.segments import body_path
 from forest_files.proposals.adopt import adopt_proposal
+from tests.helpers.cli import forest, ok
+from tests.helpers.custody import BY, MAX, supersede_as_it_stands
+from tests.helpers.forgetting import CLEAN, DOC, SECRET, SENTINEL, WORDS
+from tests.helpers.git import commit_all, git, make_repo, write
+from tests.helpers.template import built_once, copy_repo
 
 FOREST = str(Path(sys.executable).parent / "forest")
 

@@ -13,10 +13,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-from helpers.custody import BY
-from helpers.forgetting import SECRET, SENTINEL, WORDS, adopted_then_cleaned
-from helpers.git import commit_all, git
-
 from forest_files.check.opening import open_custody
 from forest_files.custody.proposals import ProposalStore
 from forest_files.custody.repository import Repository
@@ -24,6 +20,9 @@ from forest_files.custody.restore import capture
 from forest_files.doors import hooks as githooks
 from forest_files.governance.forget import forget
 from forest_files.ledger.segments import body_path
+from tests.helpers.custody import BY
+from tests.helpers.forgetting import SECRET, SENTINEL, WORDS, adopted_then_cleaned
+from tests.helpers.git import commit_all, git
 
 FOREST = str(Path(sys.executable).parent / "forest")
 

@@ -8,13 +8,13 @@ import json
 from pathlib import Path
 
 import pytest
-from helpers.cli import forest, ok
-from helpers.git import commit_all, make_repo, write
-from helpers.state import shared_state
 
 from forest_files.custody.repository import Repository
 from forest_files.governance.fsck import fsck
 from forest_files.kernel.paths import AUDIT_DB_NAME
+from tests.helpers.cli import forest, ok
+from tests.helpers.git import commit_all, make_repo, write
+from tests.helpers.state import shared_state
 
 BY = "Ada Lovelace <ada@example.org>"
 

@@ -13,8 +13,8 @@ from pathlib import Path
 from forest_files.custody.record import adopt_sections
 from forest_files.custody.repository import Repository
 from forest_files.custody.targets import read_section
-from helpers.custody import BY, MAX, supersede_as_it_stands
-from helpers.git import commit_all, make_repo, write
+from tests.helpers.custody import BY, MAX, supersede_as_it_stands
+from tests.helpers.git import commit_all, make_repo, write
 
 __all__ = [
     "BY",

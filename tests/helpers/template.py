@@ -5,7 +5,9 @@ as symlinks): its own objects, index, refs and local state, nothing shared with 
 original or another copy. Build only what every test of the module starts from;
 hooks (which record paths) are installed on the copy.
 
-``reused`` does the same for a shared builder (``helpers.custody.two_bound_files``,
+``copied_from(build)`` is the usual pair as one fixture: a test's private copy of
+the repository ``build`` makes, built once per worker process. ``reused`` does the
+same for a shared builder (``helpers.custody.two_bound_files``,
 ``helpers.watch.bound_repo``): built once per worker process for each set of
 arguments, in a directory removed when the process ends. A copy skips the set-up's
 fsyncs (store, ledger) that made up most of its time.
@@ -62,3 +64,16 @@ def reused(key: tuple[object, ...], dest: Path, build: Callable[[Path], Path]) -
         with isolated():  # the fixed git, whatever the first caller's test changed
             template = _BUILT[key] = build(home)
     return copy_repo(template, dest)
+
+
+def copied_from(build: Callable[[Path], Path], dest: str = "repo") -> Callable[[Path], Path]:
+    """A test fixture (named by the module attribute it is assigned to): a private copy,
+    at ``tmp_path / dest``, of the repository ``build(directory)`` returns, built once
+    per worker process (``reused``)."""
+    key = ("copied_from", build.__module__, build.__qualname__)
+
+    @pytest.fixture
+    def copied(tmp_path: Path) -> Path:
+        return reused(key, tmp_path / dest, build)
+
+    return copied

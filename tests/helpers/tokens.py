@@ -15,8 +15,8 @@ from forest_files.custody.repository import Repository
 from forest_files.custody.targets import read_section
 from forest_files.governance.forget import forget
 from forest_files.ledger import read_ledger
-from helpers.custody import BY, MAX, supersede_as_it_stands
-from helpers.git import commit_all, make_repo, write
+from tests.helpers.custody import BY, MAX, supersede_as_it_stands
+from tests.helpers.git import commit_all, make_repo, write
 
 __all__ = ["BY", "CLEAN", "PATH", "TOKEN", "URL", "build", "erase_act"]
 

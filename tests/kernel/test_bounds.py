@@ -13,16 +13,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers.acts import act_object, hexid, raw_line, sample_act
-from helpers.cli import forest
-from helpers.git import commit_all, isolate, make_repo, write
-from helpers.store import ADOPTING_WORDS, assert_refused, body_hash_of, make_entry, make_pair
 
 from forest_files import ForestStore, Scroll, root_to_ground
 from forest_files.kernel import bounds
 from forest_files.kernel.bounds import BoundsRefused
 from forest_files.kernel.errors import ForestError
 from forest_files.ledger.acts import LedgerError, decode_line
+from tests.helpers.acts import act_object, hexid, raw_line, sample_act
+from tests.helpers.cli import forest
+from tests.helpers.git import commit_all, isolate, make_repo, write
+from tests.helpers.store import ADOPTING_WORDS, assert_refused, body_hash_of, make_entry, make_pair
 
 SENT = "Qx7SENTINEL"
 

@@ -8,8 +8,6 @@ from pathlib import Path
 
 import pathspec
 import pytest
-from helpers.cli import findings, forest, ok
-from helpers.git import make_repo, write
 
 import forest_files.doors.cli  # noqa: F401  (registers every command)
 from forest_files.check.coverage import unbound
@@ -17,6 +15,8 @@ from forest_files.custody.config import ConfigError, holders_for, parse_config_t
 from forest_files.custody.signers import mode_for
 from forest_files.custody.watchpolicy import policy_for
 from forest_files.kernel.globs import GlobError, compile_glob, literal_prefix
+from tests.helpers.cli import findings, forest, ok
+from tests.helpers.git import make_repo, write
 
 BOSS = "Boss <b@x>"
 HEAD = '[project]\nid = "p"\n'

@@ -10,9 +10,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers.git import make_repo
 
 from forest_files.kernel import spawn as childproc
+from tests.helpers.git import make_repo
 
 SCAN = "forest_files.custody.read_part"  # a served child: the parallel reader's
 

@@ -11,18 +11,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers.acts import (
-    SAMPLE_BODIES,
-    SCOPE,
-    act_object,
-    body_act,
-    entry_record,
-    envelope,
-    raw_line,
-    sample_act,
-    sample_payload,
-)
-from helpers.ledger import delete_body
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -44,6 +32,18 @@ from forest_files.ledger import (
     write_segment,
 )
 from forest_files.ledger.placing import temp_dir
+from tests.helpers.acts import (
+    SAMPLE_BODIES,
+    SCOPE,
+    act_object,
+    body_act,
+    entry_record,
+    envelope,
+    raw_line,
+    sample_act,
+    sample_payload,
+)
+from tests.helpers.ledger import delete_body
 
 SECRET = "SENTINEL-secret-body-never-echo"
 

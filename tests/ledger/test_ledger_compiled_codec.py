@@ -13,12 +13,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers.acts import act_object, entry_record, raw_line, sample_act
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from forest_files.kernel.hashing import reference_json
 from forest_files.ledger import LedgerError, acts, decode_line, encode_act
+from tests.helpers.acts import act_object, entry_record, raw_line, sample_act
 
 VECTORS = Path(__file__).resolve().parents[1] / "data"
 SPECIAL = [chr(c) for c in range(0x20)] + list('"\\/\x7f\u2028\u2029\ufeff\uffff\ue000é')

@@ -19,7 +19,6 @@ from itertools import pairwise
 from pathlib import Path
 
 import pytest
-from helpers.git import commit_all, make_repo
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
@@ -28,6 +27,7 @@ from forest_files.kernel.errors import ForestError
 from forest_files.kernel.hashing import hash_body
 from forest_files.ledger import LedgerError, read_ledger, read_segment, verify_ledger
 from forest_files.ledger.segments import segment_paths
+from tests.helpers.git import commit_all, make_repo
 
 ADA = "Ada Lovelace <ada@example.org>"
 WORDS = "I adopt this text as written"

@@ -10,9 +10,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers.acts import VECTOR_PROJECT, envelope, hexid, raw_line, sample_payload
-from helpers.git import make_repo
-from helpers.vectors3 import VECTOR3_FIRST, VECTOR3_LINE, VECTOR3_TOKEN
 
 from forest_files.custody import tombstone, tombtokens
 from forest_files.custody.config import CONFIG_NAME, new_config, render_config
@@ -22,6 +19,9 @@ from forest_files.kernel.hashing import hash_body
 from forest_files.ledger import LedgerError, read_ledger
 from forest_files.ledger.acts import build_act, decode_line, encode_act, make_act
 from forest_files.ledger.versions import FORMAT3_FIELDS, version_for
+from tests.helpers.acts import VECTOR_PROJECT, envelope, hexid, raw_line, sample_payload
+from tests.helpers.git import make_repo
+from tests.helpers.vectors3 import VECTOR3_FIRST, VECTOR3_LINE, VECTOR3_TOKEN
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 VECTORS3 = DATA / "ledger-vectors-3"

@@ -11,8 +11,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers.acts import PAYLOAD_TYPES, VECTOR_PROJECT
-from helpers.git import make_repo
 
 from forest_files.custody.config import CONFIG_NAME, new_config, render_config
 from forest_files.custody.repository import LEDGER_DIR, Repository
@@ -21,6 +19,8 @@ from forest_files.ledger import LedgerError, kinds, read_ledger, verify_ledger
 from forest_files.ledger.acts import MAX_SCOPE
 from forest_files.ledger.versions import FORMAT3_FIELDS
 from forest_files.store.anchor import ANCHOR_CREATED_AT, ANCHOR_SIGNATURE, anchor_body
+from tests.helpers.acts import PAYLOAD_TYPES, VECTOR_PROJECT
+from tests.helpers.git import make_repo
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "ledger-format.md"

@@ -19,8 +19,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers.git import commit_all, git, make_repo, write
-from helpers.template import reused
 from typer.testing import CliRunner
 
 from forest_files.custody.repository import GroundEntry, Repository
@@ -28,7 +26,9 @@ from forest_files.doors.cli import app
 from forest_files.kernel.hashing import canonical_json, hash_body, sha256_text
 from forest_files.ledger import LedgerError, make_act, read_ledger, verify_ledger, write_segment
 from forest_files.ledger.segments import segment_paths
+from tests.helpers.git import commit_all, git, make_repo, write
 from tests.helpers.state import local_state
+from tests.helpers.template import reused
 
 ADA = "Ada Lovelace <ada@example.org>"
 BOB = "Bob Babbage <bob@example.org>"

@@ -7,7 +7,13 @@ import json
 from typing import Any, get_args
 
 import pytest
-from helpers.acts import (
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from forest_files.kernel.errors import ForestError
+from forest_files.ledger import acts, kinds
+from forest_files.ledger.acts import Act, LedgerError, build_act, decode_line, encode_act, make_act
+from tests.helpers.acts import (
     PAYLOAD_TYPES,
     SCOPE,
     act_object,
@@ -17,12 +23,6 @@ from helpers.acts import (
     sample_act,
     sample_payload,
 )
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
-
-from forest_files.kernel.errors import ForestError
-from forest_files.ledger import acts, kinds
-from forest_files.ledger.acts import Act, LedgerError, build_act, decode_line, encode_act, make_act
 
 KINDS = sorted(kinds.KINDS)
 # The kinds whose payload holds entry records, and under which keys.

@@ -11,11 +11,11 @@ import copy
 from typing import Any
 
 import pytest
-from helpers.acts import act_object, sample_act
 
 from forest_files.kernel import bounds
 from forest_files.ledger import kinds
 from forest_files.ledger.fault import LedgerError, is_hex64
+from tests.helpers.acts import act_object, sample_act
 
 
 def _entry() -> dict[str, Any]:

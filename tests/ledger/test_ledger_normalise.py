@@ -9,12 +9,12 @@ import dataclasses
 from typing import Any
 
 import pytest
-from helpers.acts import envelope, raw_line, sample_payload
 
 from forest_files.ledger import LedgerError
 from forest_files.ledger.acts import decode_line, encode_act, make_act
 from forest_files.ledger.kinds import AdoptAct, RebindAct
 from forest_files.ledger.versions import version_for
+from tests.helpers.acts import envelope, raw_line, sample_payload
 
 
 def _adopt_fields(**binding: Any) -> dict[str, Any]:

@@ -8,9 +8,6 @@ from contextlib import closing
 from pathlib import Path
 
 import pytest
-from helpers.acts import entry_record, sample_act
-from helpers.git import commit_all, git, make_repo
-from helpers.template import reused
 
 import forest_files.custody.sync as sync_module
 from forest_files.custody.repository import Repository
@@ -25,7 +22,10 @@ from forest_files.ledger import (
 )
 from forest_files.ledger.acts import build_act
 from forest_files.ledger.segments import segment_paths
+from tests.helpers.acts import entry_record, sample_act
+from tests.helpers.git import commit_all, git, make_repo
 from tests.helpers.state import local_state
+from tests.helpers.template import reused
 
 ADA = "Ada Lovelace <ada@example.org>"
 WORDS = "I adopt this text as written"

@@ -7,7 +7,6 @@ import os
 from pathlib import Path
 
 import pytest
-from helpers.git import commit_all, git, make_repo, write
 
 from forest_files.custody.config import ConfigError
 from forest_files.custody.repository import GroundEntry, Repository
@@ -21,6 +20,7 @@ from forest_files.gitio import UnknownRef
 from forest_files.kernel.hashing import hash_body
 from forest_files.ledger import LedgerError, read_ledger
 from forest_files.ledger.segments import body_path
+from tests.helpers.git import commit_all, git, make_repo, write
 from tests.helpers.state import local_state
 
 ADA = "Ada Lovelace <ada@example.org>"

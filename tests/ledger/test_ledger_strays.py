@@ -15,9 +15,6 @@ import time
 from pathlib import Path
 
 import pytest
-from helpers.acts import body_act
-from helpers.custody import BY, init_and_adopt
-from helpers.git import commit_all, git, git_env, make_repo, write
 
 from forest_files.custody.record import adopt_sections
 from forest_files.custody.repository import Repository
@@ -27,6 +24,9 @@ from forest_files.kernel.hashing import hash_body
 from forest_files.ledger import verify_ledger, write_segment
 from forest_files.ledger.placing import STALE_SECONDS, temp_dir
 from forest_files.ledger.segments import body_path
+from tests.helpers.acts import body_act
+from tests.helpers.custody import BY, init_and_adopt
+from tests.helpers.git import commit_all, git, git_env, make_repo, write
 from tests.helpers.state import local_state
 
 FOREST = str(Path(sys.executable).with_name("forest"))

@@ -10,17 +10,16 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from helpers import cli as in_process
-from helpers.acts import VECTOR_PROJECT
-from helpers.git import make_repo, write
-from helpers.vectors3n import VECTOR3N_FILE, VECTOR3N_FIRST, VECTOR3N_PATH, VECTOR3N_SECOND
-
 from forest_files.custody.bindings import all_bindings
 from forest_files.custody.config import CONFIG_NAME, new_config, render_config
 from forest_files.custody.repository import LEDGER_DIR, Repository
 from forest_files.ledger import read_ledger
 from forest_files.ledger.acts import build_act, encode_act
 from forest_files.ledger.kinds import AdoptAct, RebindAct
+from tests.helpers import cli as in_process
+from tests.helpers.acts import VECTOR_PROJECT
+from tests.helpers.git import make_repo, write
+from tests.helpers.vectors3n import VECTOR3N_FILE, VECTOR3N_FIRST, VECTOR3N_PATH, VECTOR3N_SECOND
 
 VECTORS = Path(__file__).resolve().parents[1] / "data" / "ledger-vectors-3-normalise"
 

@@ -13,14 +13,14 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers.cli import ok
-from helpers.git import commit_all, git, git_env, isolate, make_repo, write
 
 from forest_files.custody import path_scan
 from forest_files.custody.repository import Repository
 from forest_files.custody.sources import segment_bytes_at, snapshot_of
 from forest_files.ledger import segments
 from forest_files.ledger.acts import LedgerError
+from tests.helpers.cli import ok
+from tests.helpers.git import commit_all, git, git_env, isolate, make_repo, write
 
 DOC = "# Doc {n}\n\nIntro {n}.\n\n## Part\n\nwords of doc {n}\n"
 SEGMENTS = ".forest/ledger/segments"

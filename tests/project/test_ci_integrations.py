@@ -27,9 +27,9 @@ from typing import Any
 
 import pytest
 import yaml
-from helpers.git import commit_all, git, git_env, make_repo, write
 
 from forest_files import __version__
+from tests.helpers.git import commit_all, git, git_env, make_repo, write
 
 ROOT = Path(__file__).resolve().parents[2]
 ACTION = ROOT / "action.yml"

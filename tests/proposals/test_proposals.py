@@ -8,9 +8,6 @@ import json
 from pathlib import Path
 
 import pytest
-from helpers.custody import BY, DOC
-from helpers.git import commit_all, git
-from helpers.watch import EDITED, bound_repo
 from typer.testing import CliRunner
 
 import forest_files.doors.cli  # noqa: F401  (registers every command)
@@ -21,7 +18,10 @@ from forest_files.doors.watch import judge
 from forest_files.kernel.errors import AuthorityRefused, ForestError
 from forest_files.proposals.adopt import ProposalStale, adopt_proposal
 from forest_files.text.worddiff import word_diff
+from tests.helpers.custody import BY, DOC
+from tests.helpers.git import commit_all, git
 from tests.helpers.state import shared_state
+from tests.helpers.watch import EDITED, bound_repo
 
 SENTINEL = "QUOKKA-SENTINEL-5521"
 runner = CliRunner()
@@ -121,7 +121,7 @@ def test_proposal_adopt_writes_text_and_supersedes_accepted(tmp_path: Path) -> N
 
 
 def test_proposal_adopt_after_ground_moved_refused(tmp_path: Path) -> None:
-    from helpers.custody import supersede_as_it_stands
+    from tests.helpers.custody import supersede_as_it_stands
 
     root = bound_repo(tmp_path)
     pid = _capture(root, EDITED)

@@ -9,16 +9,14 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
-import pytest
-from helpers.cli import forest, ok
-from helpers.custody import BY, age_files, init_and_adopt
-from helpers.git import commit_all, make_repo, write
-from helpers.template import built_once, copy_repo
-
 from forest_files.doors.review.closing import close_left_behind
 from forest_files.doors.watch import judge
 from forest_files.doors.watch.renames import propose_rebind
 from forest_files.proposals.rebinds import RebindStore
+from tests.helpers.cli import forest, ok
+from tests.helpers.custody import BY, age_files, init_and_adopt
+from tests.helpers.git import commit_all, make_repo, write
+from tests.helpers.template import copied_from
 
 CANON = (
     "# Canon\n\n## Elias\n\nElias keeps the lantern at the north gate of the city.\n"
@@ -37,14 +35,7 @@ def _build(tmp: Path) -> Path:
     return root
 
 
-@pytest.fixture(scope="module")
-def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return built_once(tmp_path_factory, _build)
-
-
-@pytest.fixture
-def root(template: Path, tmp_path: Path) -> Path:
-    return copy_repo(template, tmp_path / "repo")
+root = copied_from(_build)
 
 
 def _rename(root: Path, text: str = CANON, taken: frozenset[str] = frozenset()) -> str | None:

@@ -9,28 +9,19 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
-import pytest
-from helpers.cli import forest, ok
-from helpers.custody import BY, DOC
-from helpers.template import built_once, copy_repo
-from helpers.watch import EDITED, bound_repo
-
 from forest_files.custody.proposals import ProposalStore
 from forest_files.doors.review.closing import close_left_behind
 from forest_files.doors.watch import judge
+from tests.helpers.cli import forest, ok
+from tests.helpers.custody import BY, DOC
 from tests.helpers.state import shared_state
+from tests.helpers.template import copied_from
+from tests.helpers.watch import EDITED, bound_repo
 
 SEL = "a.md#Title/Keep"
 
 
-@pytest.fixture(scope="module")
-def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return built_once(tmp_path_factory, bound_repo)
-
-
-@pytest.fixture
-def root(template: Path, tmp_path: Path) -> Path:
-    return copy_repo(template, tmp_path / "repo")
+root = copied_from(bound_repo)
 
 
 def _capture(root: Path, text: str) -> str:

@@ -12,12 +12,12 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from helpers.git import isolate, make_repo
-from helpers.store import assert_refused
 
 from forest_files import ForestError, ForestStore, root_to_ground
 from forest_files.custody.repository import Repository
 from forest_files.kernel.hashing import hash_body
+from tests.helpers.git import isolate, make_repo
+from tests.helpers.store import assert_refused
 
 WORDS = "I have read this and adopt it as true"
 

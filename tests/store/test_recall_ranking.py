@@ -9,9 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from helpers.store import make_entry
-
 from forest_files import ForestStore
+from tests.helpers.store import make_entry
 
 # The reference: one query joining every match, ranked by bm25, as recall was first
 # written. Recall's batches must give exactly its first LIMIT rows.

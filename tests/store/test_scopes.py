@@ -18,16 +18,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers.store import (
-    ADOPTING_WORDS,
-    AUTHOR,
-    assert_refused,
-    body_hash_of,
-    make_entry,
-    make_pair,
-    root,
-    unchanged,
-)
 
 from forest_files import (
     CeremonyRefusal,
@@ -49,6 +39,16 @@ from forest_files import (
 from forest_files.custody.views import latest_record, list_view
 from forest_files.kernel.exits import EXIT_REFUSED, exit_code
 from forest_files.store.lookup import MAX_SCOPE
+from tests.helpers.store import (
+    ADOPTING_WORDS,
+    AUTHOR,
+    assert_refused,
+    body_hash_of,
+    make_entry,
+    make_pair,
+    root,
+    unchanged,
+)
 
 UNKNOWN = 10**6
 SECRET = "zq-sentinel-body-text"  # appears in bodies; must never appear in an error
@@ -520,12 +520,11 @@ def test_scope_repository_act_declaring_another_scope_refused(
     """A hand-written write act of this project whose entry declares another scope
     (its content id computed to match) is refused on replay; before scopes were
     enforced it put an entry of that scope into the index."""
-    from helpers.acts import entry_record
-    from helpers.git import isolate, make_repo
-
     from forest_files.custody.repository import Repository
     from forest_files.kernel.hashing import hash_body
     from forest_files.ledger import LedgerError, make_act, write_segment
+    from tests.helpers.acts import entry_record
+    from tests.helpers.git import isolate, make_repo
 
     isolate(monkeypatch)
     repo = make_repo(tmp_path)
@@ -555,8 +554,6 @@ def test_scope_repository_index_of_one_scope_acts_of_the_project_accepted(
     id, which the applier checks against forest.toml."""
     import sqlite3
 
-    from helpers.git import commit_all, isolate, make_repo, write
-
     from forest_files.custody.record import adopt_sections
     from forest_files.custody.repository import Repository
     from forest_files.custody.sources import ground_from
@@ -564,6 +561,7 @@ def test_scope_repository_index_of_one_scope_acts_of_the_project_accepted(
     from forest_files.custody.viewbuild import build_view
     from forest_files.kernel.hashing import hash_body
     from forest_files.ledger import read_ledger
+    from tests.helpers.git import commit_all, isolate, make_repo, write
 
     isolate(monkeypatch)
     repo = make_repo(tmp_path)

@@ -17,21 +17,6 @@ from typing import Any
 
 import forest_memory
 import pytest
-from helpers.store import (
-    AUTHOR,
-    adoption_record_ids,
-    assert_refused,
-    body_hash_of,
-    count,
-    ground_chain,
-    ground_ids,
-    make_entry,
-    make_pair,
-    root,
-    rooted_entry,
-    supersede,
-    unchanged,
-)
 
 from forest_files import (
     CeremonyRefusal,
@@ -50,6 +35,21 @@ from forest_files import (
     root_to_ground,
 )
 from forest_files.scroll import MAX_SLICE
+from tests.helpers.store import (
+    AUTHOR,
+    adoption_record_ids,
+    assert_refused,
+    body_hash_of,
+    count,
+    ground_chain,
+    ground_ids,
+    make_entry,
+    make_pair,
+    root,
+    rooted_entry,
+    supersede,
+    unchanged,
+)
 
 SENTINEL = "SENTINEL-SEALED-7731"
 SECRET_BODY = f"the hive key is {SENTINEL} and must stay hidden"

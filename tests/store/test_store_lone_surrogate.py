@@ -13,7 +13,6 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from helpers.store import AUTHOR, assert_refused, body_hash_of, make_entry, rooted_entry
 
 from forest_files import ForestStore, Scroll, root_to_ground
 from forest_files.kernel.bounds import BoundsRefused, check_meta, check_unicode, unicode_fault
@@ -21,6 +20,7 @@ from forest_files.kernel.hashing import entry_content_id
 from forest_files.kernel.repopath import check_repo_path, special_path_reason
 from forest_files.ledger.acts import make_act
 from forest_files.store.entryrow import entry_row
+from tests.helpers.store import AUTHOR, assert_refused, body_hash_of, make_entry, rooted_entry
 
 LONE = "\ud800"
 NOT_UNICODE = r"is not valid Unicode text \(unpaired surrogate at index \d+\); give it as UTF-8"

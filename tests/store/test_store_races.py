@@ -18,7 +18,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers.store import (
+
+from forest_files import ForestError, ForestStore, Scroll, root_to_ground
+from tests.helpers.state import local_state
+from tests.helpers.store import (
     AUTHOR,
     adoption_record_ids,
     body_hash_of,
@@ -27,9 +30,6 @@ from helpers.store import (
     make_pair,
     rooted_entry,
 )
-
-from forest_files import ForestError, ForestStore, Scroll, root_to_ground
-from tests.helpers.state import local_state
 
 CONTENDERS = 4
 ROUNDS = 3
@@ -246,12 +246,11 @@ def test_door_budget_past_the_lock_store_busy_exit_75_refused(tmp_path, monkeypa
     writer holds the index: ``StoreBusy``, exit 75, nothing recorded."""
     import time
 
-    from helpers.cli import forest
-    from helpers.git import isolate, make_repo, write
-
     from forest_files.custody.repository import Repository
     from forest_files.kernel.exits import EXIT_BUSY
     from forest_files.store import connection
+    from tests.helpers.cli import forest
+    from tests.helpers.git import isolate, make_repo, write
 
     isolate(monkeypatch)
     root = make_repo(tmp_path)

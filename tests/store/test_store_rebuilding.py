@@ -4,10 +4,10 @@ judged once before the commit; a refused refill leaves the old index whole."""
 from __future__ import annotations
 
 import pytest
-from helpers.store import make_entry, rooted_entry
 
 from forest_files import ForestError, ForestStore, Scroll
 from forest_files.kernel.errors import StoreConstraint
+from tests.helpers.store import make_entry, rooted_entry
 
 
 def _dump(store: ForestStore) -> list[tuple[object, ...]]:

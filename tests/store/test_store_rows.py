@@ -15,12 +15,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers.store import ADOPTING_WORDS, AUTHOR, assert_refused, make_entry, root, supersede
 
 from forest_files import ForestError, ForestStore
 from forest_files.custody.plan import plan_adoptions, plan_resolve, plan_seal, plan_supersede
 from forest_files.store import rows
 from forest_files.store.rows import Row, Subject
+from tests.helpers.store import ADOPTING_WORDS, AUTHOR, assert_refused, make_entry, root, supersede
 
 STAMP = ("2024-05-01T10:00:00.000Z", "00000000000000aa")
 LATER = ("2024-05-01T10:00:01.000Z", "00000000000000bb")

@@ -9,9 +9,6 @@ import re
 from pathlib import Path
 
 import pytest
-from helpers.cli import ok
-from helpers.git import commit_all, isolate, make_repo, write
-from helpers.store import make_entry, make_pair, root, supersede
 
 from forest_files import ForestStore, Scroll
 from forest_files.store.trust import (
@@ -21,6 +18,9 @@ from forest_files.store.trust import (
     Trust,
     TrustLevel,
 )
+from tests.helpers.cli import ok
+from tests.helpers.git import commit_all, isolate, make_repo, write
+from tests.helpers.store import make_entry, make_pair, root, supersede
 
 GROUND, HOME, WILD = TrustLevel.GROUND, TrustLevel.HOME, TrustLevel.WILD
 SCHEMA = Path(__file__).resolve().parents[2] / "forest_files" / "schema.sql"

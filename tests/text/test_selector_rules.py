@@ -12,8 +12,6 @@ import unicodedata
 from pathlib import Path
 
 import pytest
-from helpers.cli import forest, ok
-from helpers.git import commit_all, git, git_env, make_repo, write
 
 import forest_files.doors.cli  # noqa: F401  (registers every command)
 from forest_files.custody.content import GitTreeSource, WorktreeSource
@@ -26,6 +24,8 @@ from forest_files.text.extract import extract, section_hash
 from forest_files.text.markdown import outline
 from forest_files.text.pysymbol import OverloadStub
 from forest_files.text.selector import AmbiguousSelector, Selector, parse_selector
+from tests.helpers.cli import forest, ok
+from tests.helpers.git import commit_all, git, git_env, make_repo, write
 
 WORDS = "I adopt these words as written"
 

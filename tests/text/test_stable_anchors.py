@@ -10,8 +10,6 @@ import shutil
 from pathlib import Path
 
 import pytest
-from helpers import cli as in_process
-from helpers.git import commit_all, make_repo, write
 
 from forest_files.text.extract import extract
 from forest_files.text.markdown import outline
@@ -23,6 +21,8 @@ from forest_files.text.selector import (
     parse_selector,
     render,
 )
+from tests.helpers import cli as in_process
+from tests.helpers.git import commit_all, make_repo, write
 
 WORDS = "The canon as written"
 FORMAT2 = Path(__file__).resolve().parents[1] / "data" / "anchors-format2"

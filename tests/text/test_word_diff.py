@@ -9,9 +9,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers.git import commit_all, make_repo, write
 
 from forest_files.check.diff import colourise, is_prose, word_diff
+from tests.helpers.git import commit_all, make_repo, write
 
 BIN = Path(sys.executable).parent
 FOREST = str(BIN / "forest")
