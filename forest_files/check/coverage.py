@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from forest_files.check.engine import Finding
 from forest_files.custody.bindconf import defaults_for
+from forest_files.kernel.repopath import not_utf8_reason
 
 # text.selector is imported by the functions that name a target: a check with no
 # [require] rule (the cold check's common case) never loads it.
@@ -150,6 +151,9 @@ def _judge(
         return []  # not a regular file here (a symlink, a submodule): nothing to adopt
     doc = _Doc(path, data)
     active = [r for r in rules if doc.holds(r)]
+    if active and not_utf8_reason(path) is not None:  # its route renames it first
+        why = "; its name is not valid UTF-8, which the ledger cannot record"
+        return [_finding(path, whole, active[0], why=why)]
     for rule in active:
         if rule.bind == "file":
             return [_finding(path, whole, rule)]

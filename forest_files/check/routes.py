@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING
 
 from forest_files.check.findings import WORDS_PLACEHOLDER, Route
 from forest_files.kernel.paths import LEDGER_PREFIX
+from forest_files.kernel.repopath import not_utf8_reason
 
 if TYPE_CHECKING:
     from forest_files.check.engine import Finding
@@ -92,6 +93,8 @@ def routes_for(f: Finding, *, root: Path, source: str) -> tuple[Route, ...]:
     if f.kind == "contested":
         return _resolve_routes(f, source)
     if f.kind == "unbound":
+        if not_utf8_reason(f.path) is not None:
+            return (_rename_first(f, source),)
         return (
             Route(
                 "adopt it",
@@ -109,6 +112,27 @@ def routes_for(f: Finding, *, root: Path, source: str) -> tuple[Route, ...]:
     if f.kind == "erased-content" and f.binding:  # its ground's body was erased
         return (_erased_route(sel, path, source), retire)
     return ()
+
+
+def utf8_name(path: str) -> str:
+    """A UTF-8 name for ``path``, whose bytes are not UTF-8 (git's name decoded with
+    surrogateescape): each byte that is not UTF-8 read as Latin-1, the usual legacy
+    encoding of such a name (``b\\xff.md`` becomes ``bÿ.md``)."""
+    return "".join(chr(ord(c) - 0xDC00) if "\udc80" <= c <= "\udcff" else c for c in path)
+
+
+def _rename_first(f: Finding, source: str) -> Route:
+    """An unbound file whose name the ledger cannot record (not UTF-8): ``git mv`` it
+    to a UTF-8 name; the next check prints the adopt route there. (Rename and
+    adopt are not one route: the adopt's placeholder words would be refused after
+    the rename had already run.)"""
+    new = utf8_name(f.path)
+    return Route(
+        "rename it to a UTF-8 name",
+        (("git", "mv", "--", f.path, new), *_stage(source, new)),
+        "the ledger records UTF-8 names only (pick another name if you like); then "
+        "`forest check` prints the route that adopts it",
+    )
 
 
 def _excludes(f: Finding) -> Step:
