@@ -23,7 +23,7 @@ Test: tests/check/test_commit_route.py, tests/check/test_commit_rebind.py
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from forest_files.check.findings import Step
@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     from forest_files.custody.bindings import Binding
     from forest_files.text.extract import Document
 
-__all__ = ["StagedTexts", "Step", "plan", "rebind_group", "target", "with_plan"]
+__all__ = ["StagedTexts", "Step", "by_path", "plan", "rebind_group", "target", "with_plan"]
 ReadFile = Callable[[str], "bytes | None"]
 _ONE_PLACE = ("moved", "unresolved", "missing")
 
@@ -50,10 +50,15 @@ def target(f: Finding) -> str | None:
 
 
 class StagedTexts:
-    """Sections as the index holds them, each file parsed once."""
+    """Sections as the index holds them, each file parsed once: ``parsed`` (path ->
+    (normalised file hash, parse)) holds the check's own parses, used for the same
+    content."""
 
-    def __init__(self, read: ReadFile) -> None:
+    def __init__(
+        self, read: ReadFile, parsed: Mapping[str, tuple[str, Document]] | None = None
+    ) -> None:
         self._read = read
+        self._parsed = parsed or {}
         self._docs: dict[str, Document | None] = {}
 
     def text(self, selector: str, excludes: tuple[str, ...]) -> tuple[str, str] | None:
@@ -79,30 +84,47 @@ class StagedTexts:
 
     def _doc(self, path: str) -> Document | None:
         from forest_files.text.extract import Document
-        from forest_files.text.normalise import decode_bytes
+        from forest_files.text.normalise import decode_bytes, normalised_hash
 
         if path not in self._docs:
             data = self._read(path)
-            self._docs[path] = None if data is None else Document(decode_bytes(data, path))
+            kept = self._parsed.get(path)
+            if data is None:
+                self._docs[path] = None
+            elif kept is not None and kept[0] == normalised_hash(data):
+                self._docs[path] = kept[1]
+            else:
+                self._docs[path] = Document(decode_bytes(data, path))
         return self._docs[path]
 
 
-def with_plan(report: CheckReport, bindings: Sequence[Binding], read: ReadFile) -> CheckReport:
+def with_plan(
+    report: CheckReport,
+    bindings: Sequence[Binding],
+    read: ReadFile,
+    parsed: Mapping[str, tuple[str, Document]] | None = None,
+) -> CheckReport:
     """``report`` (of the git index) with the steps of its one route for the commit;
-    the index is read again only for a section that stands at one new place."""
+    the index is read again only for a section that stands at one new place, and
+    a file the check parsed (``parsed``, check_all's ``documents``) is not parsed
+    again."""
     if report.ok:
         return report
-    steps = plan((r.finding for r in report.failed), bindings, read)
+    steps = plan((r.finding for r in report.failed), bindings, read, parsed)
     return report._replace(commit=steps) if steps else report
 
 
 def plan(
-    failed: Iterable[Finding], bindings: Sequence[Binding], read: ReadFile
+    failed: Iterable[Finding],
+    bindings: Sequence[Binding],
+    read: ReadFile,
+    parsed: Mapping[str, tuple[str, Document]] | None = None,
 ) -> tuple[Step, ...]:
     """Every step of the route for the failed findings of one staged change."""
     found = {f.binding: f for f in failed if f.binding}
     by_id = {b.bind_act: b for b in bindings if not b.retired}
-    texts = StagedTexts(read)
+    texts = StagedTexts(read, parsed)
+    files = by_path(bindings)
     heads = [(f, t) for f in found.values() if (t := target(f)) and f.binding in by_id]
     heads.sort(key=lambda h: (_depth(h[0].selector), h[0].selector))
     groups: list[list[Step]] = []
@@ -110,7 +132,11 @@ def plan(
     for f, new in heads:
         if f.binding in taken:
             continue  # carried already by an enclosing heading's rebind
-        group = rebind_group(by_id[f.binding], new, bindings, texts)
+        binding = by_id[f.binding]
+        # a moved section was found at ``new`` by its staged hash (the check's own
+        # parse of the index, not a claim): that hash is not computed again
+        known = f.expected_hash if f.kind == "moved" else None
+        group = rebind_group(binding, new, files.get(binding.path, ()), texts, known)
         if group:
             groups.append(group)
             taken.update(s.binding for s in group)
@@ -122,23 +148,43 @@ def plan(
     return tuple(steps)
 
 
+def by_path(bindings: Iterable[Binding]) -> dict[str, list[Binding]]:
+    """The bindings of each file (what ``rebind_group`` takes), grouped once."""
+    files: dict[str, list[Binding]] = {}
+    for b in bindings:
+        files.setdefault(b.path, []).append(b)
+    return files
+
+
 def rebind_group(
-    binding: Binding, new: str, bindings: Sequence[Binding], texts: StagedTexts
+    binding: Binding,
+    new: str,
+    in_file: Sequence[Binding],
+    texts: StagedTexts,
+    known: str | None = None,
 ) -> list[Step]:
     """The rebind of ``binding`` to ``new`` and of each bound descendant found under
-    it (``forest rebind``'s carry); empty when ``new`` is not there."""
+    it (``forest rebind``'s carry); empty when ``new`` is not there. ``in_file``: the
+    bindings of ``binding``'s file (``by_path``), so a commit that moves thousands
+    of bindings stays linear. ``known``: the section hash the check found at ``new``
+    (a canonical selector), for a ``moved`` finding."""
     from forest_files.custody.lookup import descendants
 
-    head = texts.text(new, binding.excludes)
-    if head is None:
-        return []
-    out = [Step("rebind", binding.bind_act, binding.selector, head[0], _hash(head[1]))]
-    # a descendant's selector extends its heading's: only those are parsed (a file of
-    # thousands of bindings, renamed headings by the dozen, stays linear)
-    near = [
-        b for b in bindings if b.path == binding.path and b.selector.startswith(binding.selector)
-    ]
-    for child, place in descendants(near, binding, head[0]):
+    if known is not None:
+        out = [Step("rebind", binding.bind_act, binding.selector, new, known)]
+    else:
+        head = texts.text(new, binding.excludes)
+        if head is None:
+            return []
+        out = [Step("rebind", binding.bind_act, binding.selector, head[0], _hash(head[1]))]
+    new = out[0].new
+    # a descendant's selector is its heading's, "/" and more (a "/" in a name is
+    # escaped): only those are parsed, none for a binding with no bound children
+    below = binding.selector + "/"
+    near = [b for b in in_file if b.selector.startswith(below)]
+    if not near:
+        return out
+    for child, place in descendants(near, binding, new):
         got = texts.text(place, child.excludes)
         if got is not None:
             out.append(Step("rebind", child.bind_act, child.selector, got[0], _hash(got[1]), True))

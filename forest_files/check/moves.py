@@ -31,7 +31,7 @@ similarity suggestions).
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
 from forest_files.check.move_places import MARKDOWN, Place, section_text, sections
@@ -80,7 +80,7 @@ class MoveIndex:
         candidates: Iterable[str],
         wanted: Sequence[Binding],
         bound: Iterable[str] = (),
-        documents: Mapping[str, tuple[str, Document]] | None = None,
+        documents: dict[str, tuple[str, Document]] | None = None,
     ) -> None:
         self._hits: dict[Key, list[Place]] = {}
         self._children: dict[tuple[str, str, tuple[str, ...]], list[Place]] = {}
@@ -88,7 +88,9 @@ class MoveIndex:
         self._docs: dict[str, Document] = {}  # the bindings' own files, as parsed here
         self._taken: dict[str, set[int]] = {}  # path -> first lines a live binding holds
         self._bound = set(bound)
-        self._documents = documents or {}  # path -> (file hash, parsed by the check)
+        # path -> (file hash, parsed): the check's parses, and this search's own added
+        # (the caller's dict), so the commit's route (commit_plan.py) reads them too
+        self._documents = documents if documents is not None else {}
         suffixes = {_suffix(b.path) for b in wanted}
         self._kind_of = {b.bind_act: _kind(b) for b in wanted}
         self._kinds = set(self._kind_of.values())
@@ -135,13 +137,17 @@ class MoveIndex:
         (by normalised file hash), else a new one; None when it is not UTF-8 text."""
         from forest_files.text.extract import Document
 
+        file_hash = normalised_hash(data)
         kept = self._documents.get(path)
-        if kept is not None and kept[0] == normalised_hash(data):
+        if kept is not None and kept[0] == file_hash:
             return kept[1]
         try:
-            return Document(decode_bytes(data, path))
+            doc = Document(decode_bytes(data, path))
         except ForestError:
             return None
+        if file_hash is not None:
+            self._documents[path] = (file_hash, doc)
+        return doc
 
     def moved_to(self, binding: Binding, expected: str) -> str | None:
         """The one other place whose section (under the binding's exclusions) hashes

@@ -180,7 +180,10 @@ def _index(root: Path, paths: tuple[str, ...], diffs: bool) -> CheckReport:
         assert isinstance(content, GitTreeSource)
         bindings, view = custody.bindings, custody.view
         assert view is not None
-        findings = check_all(None, bindings, content, paths=paths, grounds=custody.grounds)
+        parsed: dict[str, tuple[str, Document]] = {}
+        findings = check_all(
+            None, bindings, content, paths=paths, grounds=custody.grounds, documents=parsed
+        )
         cfg = config_from(root, "index", keep_index_file=True)
         gaps = in_source(cfg.require, content, bindings, within=paths, bind=cfg.bind)
         unbound = explain(gaps, root=root, source="index")  # the hook says: a warning
@@ -195,7 +198,7 @@ def _index(root: Path, paths: tuple[str, ...], diffs: bool) -> CheckReport:
         items = explain(findings, root=root, source="index", conn=store.conn)
         report = CheckReport("index", content.name, items, warnings=unbound)
         report = report.with_extra(explain(more, root=root, source="index", conn=store.conn))
-        report = with_plan(report, bindings, content.read)  # the one route for the commit
+        report = with_plan(report, bindings, content.read, parsed)  # the commit's one route
         return with_diffs(report, store, bindings, content) if diffs else report
 
 

@@ -41,6 +41,7 @@ if TYPE_CHECKING:
     from forest_files.custody.config import RequireRule
     from forest_files.custody.ground import Ground
     from forest_files.gitio import Change
+    from forest_files.text.extract import Document
 
 SOURCE = "index"
 WHERE = "git index"
@@ -158,12 +159,13 @@ def _judge_touched(root: Path, fingerprint: str, touched: set[str], diffs: bool)
             return _report(root, [], None)
         from forest_files.check.engine import check_all
 
-        findings = check_all(None, bindings, content, grounds=custody.grounds)
+        parsed: dict[str, tuple[str, Document]] = {}
+        findings = check_all(None, bindings, content, grounds=custody.grounds, documents=parsed)
         if not any(f.failed for f in findings):
             return _report(root, findings, None)  # judged without opening the store
         conn = custody.reader()  # words, no store
         try:
-            report = with_plan(_report(root, findings, conn), bindings, content.read)
+            report = with_plan(_report(root, findings, conn), bindings, content.read, parsed)
         finally:
             if conn is not None:
                 conn.close()
@@ -194,7 +196,8 @@ def _judge_ledger_change(
         if previous is not None:  # judge only what the staged change can have moved
             staged = BindMap(custody.bindings, custody.grounds)
             bindings = _affected(staged, previous, touched)
-        findings = check_all(store, bindings, content, grounds=custody.grounds)
+        parsed: dict[str, tuple[str, Document]] = {}
+        findings = check_all(store, bindings, content, grounds=custody.grounds, documents=parsed)
         extra = contests.of_store(store.conn, findings)  # contests bound to no file
         from forest_files.check.tombhits import staged_findings, withhold
 
@@ -202,7 +205,7 @@ def _judge_ledger_change(
         report = _report(root, findings, store.conn, extra=[*extra, *erased])
         if erased:  # the staged acts' words or text may hold what a forget removed
             return withhold(report)
-        report = with_plan(report, bindings, content.read)
+        report = with_plan(report, bindings, content.read, parsed)
         if diffs and not report.ok:
             report = with_diffs(report, store, bindings, content)
         guarded += erasure_guard.returned_bodies(store, changes)

@@ -142,14 +142,16 @@ def _move(
 def _same_carry(steps: tuple[Step, ...], live: list[Binding], texts: StagedTexts) -> None:
     """Each planned rebind carries exactly what ``forest rebind`` would carry with the
     working-tree ledger (it may hold bindings the staged one does not)."""
-    from forest_files.check.commit_plan import rebind_group
+    from forest_files.check.commit_plan import by_path, rebind_group
 
     planned = {s.binding for s in steps if s.kind == "rebind"}
     by_id = {b.bind_act: b for b in live}
+    files = by_path(live)
     for s in steps:
         if s.kind != "rebind" or s.carried or s.binding not in by_id:
             continue
-        group = rebind_group(by_id[s.binding], s.new, live, texts)
+        binding = by_id[s.binding]
+        group = rebind_group(binding, s.new, files.get(binding.path, ()), texts)
         if not {g.binding for g in group} <= planned:
             raise ForestError(
                 f"{s.old}: the working-tree ledger binds more under it than the staged "

@@ -148,6 +148,21 @@ def test_parse_renamed_heading_moves_search_reuses_parse_accepted(
     assert parses == Counter({content_key(text): 1})
 
 
+def test_parse_staged_file_move_plan_reuses_parse_accepted(
+    notes: Path, parses: Parses, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A staged rename of the bound file: the search of where its 300 sections stand
+    now and the whole-commit route's rebinds (commit_plan.py) share one parse."""
+    from forest_files.doors.hooks.run import main as hook
+
+    git(notes, "mv", NOTES, "docs/changelog.md")
+    monkeypatch.chdir(notes)
+    assert hook(["pre-commit"]) == 1
+    err = capsys.readouterr().err
+    assert "or record the whole commit at once (300 rebound" in err, err[-2000:]
+    assert parses == Counter({content_key(release_notes()): 1})
+
+
 def test_parse_adoption_300_targets_one_parse_accepted(tmp_path: Path, parses: Parses) -> None:
     root = make_repo(tmp_path, "adopt")
     text = release_notes()
