@@ -108,10 +108,15 @@ def with_plan(
     the index is read again only for a section that stands at one new place, and
     a file the check parsed (``parsed``, check_all's ``documents``) is not parsed
     again."""
+    from forest_files.check.commit_route import commit_route
+
     if report.ok:
         return report
-    steps = plan((r.finding for r in report.failed), bindings, read, parsed)
-    return report._replace(commit=steps) if steps else report
+    failed = [r.finding for r in report.failed]
+    steps = plan(failed, bindings, read, parsed)
+    if not steps:
+        return report
+    return report._replace(commit=steps, commit_route=commit_route(steps, failed))
 
 
 def plan(

@@ -175,6 +175,8 @@ class CheckReport(NamedTuple):
     warnings: tuple[Reported, ...] = ()
     # at the git index: the steps of the one route for the whole commit (commit_plan.py)
     commit: tuple[Step, ...] = ()
+    # ... and that route, when the steps need two commands or more (commit_route.py)
+    commit_route: Route | None = None
 
     @property
     def failed(self) -> tuple[Reported, ...]:
@@ -207,6 +209,7 @@ class CheckReport(NamedTuple):
             "findings": [r.as_dict() for r in (*self.items, *self.extra)],
             "warnings": [r.as_dict() for r in self.warnings],
             "notes": list(self.notes),
+            "commit_route": None if self.commit_route is None else self.commit_route.as_dict(),
             "range": None,
         }
 

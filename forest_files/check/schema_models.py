@@ -127,6 +127,14 @@ class ReportModel(_Strict):
     )
     warnings: list[FindingModel] = Field(description="Findings that fail nothing.")
     notes: list[str] = Field(description="Advice that fails nothing.")
+    commit_route: RouteModel | None = Field(
+        description=(
+            "At the git index (`forest check --staged`, the hook): the one route that "
+            "records every drifted and single-place moved binding of the commit "
+            "(`forest supersede --staged --expect DIGEST`), when it saves commands; "
+            "null elsewhere."
+        )
+    )
     range: RangeModel | None = Field(description="`forest ci`: the range; null elsewhere.")
 
 

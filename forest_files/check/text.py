@@ -86,13 +86,12 @@ def enclosing(outer: tuple[Reported, ...]) -> list[str]:
 def failed_blocks(report: CheckReport, *, colour: bool = False) -> list[str]:
     """Every failed finding's block, an edit inside nested bindings once (at the
     innermost); at the git index, the one route for the whole commit after them."""
-    from forest_files.check.commit_route import commit_route, nested
+    from forest_files.check.commit_route import nested
 
     out: list[str] = []
     for r, outer in nested(report.failed):
         out.extend(["", *block(r, colour=colour), *enclosing(outer)])
-    failed = (r.finding for r in report.failed)
-    route = commit_route(report.commit, failed) if report.source == "index" else None
+    route = report.commit_route  # set at the git index only (commit_plan.with_plan)
     if route is not None:
         out.extend(["", f"{route.line()}"])
     return out

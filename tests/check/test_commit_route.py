@@ -146,3 +146,24 @@ def test_commit_route_staged_without_expect_refused(repo: Path) -> None:
     _stage_release(repo)
     proc = in_process.forest(repo, "supersede", "--staged", "--words", WORDS)
     assert proc.exit_code != 0 and "--staged needs --expect DIGEST" in proc.stderr
+
+
+def test_commit_route_in_staged_json_same_as_hook_accepted(repo: Path) -> None:
+    """``check --staged --json`` carries the one route for the commit (``commit_route``)
+    the hook's text prints; pasted from the JSON (argv joined as printed), it records
+    the release. The working-tree door has none."""
+    import json
+
+    _stage_release(repo)
+    _, route = _route(repo)
+    doc = json.loads(in_process.forest(repo, "check", "--staged", "--json").stdout)
+    given = doc["commit_route"]
+    assert given is not None and ROUTE.fullmatch(given["command"]), given
+    assert given["command"].replace("'…'", f"'{WORDS}'") == route
+    assert given["argv"][0][:3] == ["forest", "supersede", "--staged"]
+    assert json.loads(in_process.forest(repo, "check", "--json").stdout)["commit_route"] is None
+    assert bash(repo, route).returncode == 0
+    assert (
+        json.loads(in_process.forest(repo, "check", "--staged", "--json").stdout)["commit_route"]
+        is None
+    )  # nothing left to record
