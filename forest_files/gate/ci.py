@@ -270,7 +270,9 @@ class _Range:
         from forest_files.gate.range import check_range
 
         assert self.base is not None
-        ranged = check_range(self.top, self.base, paths_of=paths_of, head=self.head)
+        ranged = check_range(
+            self.top, self.base, paths_of=paths_of, head=self.head, merge_base=self.merge_base
+        )
         faults = [_from_fault(f, f.code) for f in ranged.faults]
         return faults, [_from_fault(w, w.code) for w in ranged.warnings]
 

@@ -281,6 +281,7 @@ def check_range(
     *,
     paths_of: PathsOf | None = None,
     head: str | None = None,
+    merge_base: str | None = None,
 ) -> RangeReport:
     """Faults of merge-base(``base_ref``, HEAD)..HEAD (see the module docstring).
 
@@ -289,10 +290,12 @@ def check_range(
     ledger that does not replay is ``verify``'s fault to report; its acts are then
     judged over no paths here. ``head``: this commit instead of HEAD, ``repo_root``
     then being the git directory itself (bare or not: the server hook).
+    ``merge_base``: merge-base(``base_ref``, ``head``) when the caller holds it
+    already (the gate computed it for the same head), so git is not asked twice.
     """
     root = gitio.toplevel(repo_root) if head is None else Path(repo_root)
     head = gitio.resolve_commit(root, head or "HEAD")
-    base = gitio.merge_base(root, base_ref, head)
+    base = gitio.merge_base(root, base_ref, head) if merge_base is None else merge_base
     at_head = acts_at(root, head)
     faults = growth_faults(root, base, head)
     at_base = acts_at(root, base)

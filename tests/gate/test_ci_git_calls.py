@@ -116,3 +116,12 @@ def test_heads_custody_missing_ledger_or_bad_rev_refused(repo: Path) -> None:
     with pytest.raises(ForestError):
         heads_custody(repo, [head, "--output=x"])
     assert not (repo / "x").exists()
+
+
+def test_ci_merge_base_asked_once_accepted(
+    repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The gate asks git for merge-base(base, HEAD) once; the range rules reuse it."""
+    lines = _traced(repo, tmp_path / "trace.txt", monkeypatch)
+    asked = [line for line in lines if " merge-base " in line]
+    assert len(asked) == 1, asked
