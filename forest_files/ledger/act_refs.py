@@ -1,0 +1,40 @@
+"""What an act refers to outside itself: the repository paths it binds, the bodies it names.
+
+Stores: nothing.
+Refuses: nothing (read from typed payloads, already checked).
+Returns: ``bound_path_refs`` and ``body_refs``, tuples read from the typed fields.
+Test: tests/custody/test_applier_equivalence.py, tests/ledger/test_ledger_codec.py
+"""
+
+from __future__ import annotations
+
+from forest_files.ledger.act_records import EntryRecord
+from forest_files.ledger.entry_kinds import AdoptAct
+from forest_files.ledger.payload import Payload
+from forest_files.ledger.ref_kinds import EraseAct, RebindAct
+
+
+def bound_path_refs(payload: Payload) -> tuple[str, ...]:
+    """The repository paths an act binds: an adopt's binding, a rebind's new place.
+    Every other kind keeps a binding where it is or ends it, so the paths of all
+    acts of a ledger are every path its binding events can name."""
+    if isinstance(payload, AdoptAct):
+        return () if payload.binding is None else (payload.binding.path,)
+    if isinstance(payload, RebindAct):
+        return (payload.path,)
+    return ()
+
+
+def body_refs(payload: Payload) -> tuple[str, ...]:
+    """The body hashes an act refers to: its entries' and records' bodies, or the body
+    an erase names (from the typed fields, no walk over the raw object)."""
+    if isinstance(payload, EraseAct):
+        return (payload.body_hash,)
+    out: list[str] = []
+    if isinstance(payload, RebindAct) and payload.supersede is not None:
+        payload = payload.supersede  # a rebind that supersedes: its entry and record
+    for name in ("entry", "record"):
+        record = getattr(payload, name, None)
+        if isinstance(record, EntryRecord):
+            out.append(record.body_hash)
+    return tuple(out)
