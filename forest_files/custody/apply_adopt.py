@@ -28,22 +28,7 @@ from forest_files.store.bulk import Adoption
 
 
 def adopts(ap: ApplyRules, acts: Sequence[tuple[Act, AdoptAct]]) -> list[Applied]:
-    plans: list[Adoption] = []
-    checked: list[tuple[Act, AdoptAct]] = []
-    for act, p in acts:
-        ap.scope(act)
-        try:
-            plan = _adopt_plan(ap, act, p)
-        except (LedgerError, StoreBusy, StoreCorruption):
-            raise
-        except ForestError as exc:
-            if ap.live:
-                raise
-            raise ap.fail(act, f"refused: {exc}") from None
-        if plan is None:  # an erased body: the one-entry path keeps the marker
-            continue
-        plans.append(plan)
-        checked.append((act, p))
+    plans, checked = _plans(ap, acts)
     try:
         made = ap.store.insert_adoptions(plans) if plans else []
     except (StoreBusy, StoreCorruption):
@@ -74,6 +59,29 @@ def adopts(ap: ApplyRules, acts: Sequence[tuple[Act, AdoptAct]]) -> list[Applied
         if act.id not in results:
             results[act.id] = _adopt_erased(ap, act, p)
     return [results[act.id] for act, _ in acts]
+
+
+def _plans(
+    ap: ApplyRules, acts: Sequence[tuple[Act, AdoptAct]]
+) -> tuple[list[Adoption], list[tuple[Act, AdoptAct]]]:
+    """Each adopt checked and planned; one whose body was erased is left out."""
+    plans: list[Adoption] = []
+    checked: list[tuple[Act, AdoptAct]] = []
+    for act, p in acts:
+        ap.scope(act)
+        try:
+            plan = _adopt_plan(ap, act, p)
+        except (LedgerError, StoreBusy, StoreCorruption):
+            raise
+        except ForestError as exc:
+            if ap.live:
+                raise
+            raise ap.fail(act, f"refused: {exc}") from None
+        if plan is None:  # an erased body: the one-entry path keeps the marker
+            continue
+        plans.append(plan)
+        checked.append((act, p))
+    return plans, checked
 
 
 def _adopt_plan(ap: ApplyRules, act: Act, p: AdoptAct) -> Adoption | None:
