@@ -8,7 +8,7 @@ reports (ground adopted as text only, or whose binding was retired) is a
 ``check --rev``, the hook and ``forest ci`` all fail on it, with the same routes.
 
 A second live head can only come from a second ``supersedes`` edge to one entry
-(custody/apply.py's sibling supersede), so only the chains of such entries are
+(the applier's sibling supersede, custody/apply_entries.py), so only the chains of such entries are
 looked at: a few milliseconds on an index of 100,000 entries, where the
 ``contested_entries`` view takes a quarter of a second.
 

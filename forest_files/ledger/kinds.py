@@ -42,7 +42,6 @@ The kinds (docs/ledger-format.md has the full field tables):
 from __future__ import annotations
 
 from forest_files.ledger.act_records import BindSpec, EntryRecord
-from forest_files.ledger.act_records import entry_fast as _entry_fast
 from forest_files.ledger.act_refs import body_refs, bound_path_refs
 from forest_files.ledger.entry_kinds import (
     AdoptAct,
@@ -88,7 +87,6 @@ __all__ = [
     "SupersedeAct",
     "UnsealAct",
     "WriteAct",
-    "_entry_fast",  # tests/ledger/test_ledger_kinds_fast.py reads it here
     "body_refs",
     "bound_path_refs",
     "parse_payload",

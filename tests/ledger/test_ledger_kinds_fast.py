@@ -1,4 +1,4 @@
-"""The entry record's one-pass check (kinds._entry_fast) accepts exactly what the full
+"""The entry record's one-pass check (act_records.entry_fast) accepts exactly what the full
 parse accepts, and a record it declines is refused with the full parse's own words.
 
 Test: forest_files/ledger/kinds.py (EntryRecord.parse, _Reader.text/hex64),
@@ -14,6 +14,7 @@ import pytest
 
 from forest_files.kernel import bounds
 from forest_files.ledger import kinds
+from forest_files.ledger.act_records import entry_fast
 from forest_files.ledger.fault import LedgerError, is_hex64
 from tests.helpers.acts import act_object, sample_act
 
@@ -64,7 +65,7 @@ def test_entry_fast_hostile_field_refused(key: str, value: object) -> None:
     """Each bad field: the fast path declines it and both ways refuse with one message."""
     entry = _entry()
     entry[key] = value
-    assert kinds._entry_fast(kinds.EntryRecord, entry) is None
+    assert entry_fast(kinds.EntryRecord, entry) is None
     with pytest.raises(LedgerError) as fast:
         kinds.EntryRecord.parse(entry, act_id="a" * 64, key="entry")
     with pytest.raises(LedgerError) as full:
@@ -81,7 +82,7 @@ def test_entry_fast_edge_values_accepted(key: str, value: object) -> None:
     meta): both ways make the same record."""
     entry = _entry()
     entry[key] = value
-    fast = kinds._entry_fast(kinds.EntryRecord, entry)
+    fast = entry_fast(kinds.EntryRecord, entry)
     assert fast is not None
     assert fast == _full(entry)
     assert fast == kinds.EntryRecord.parse(entry, act_id="a" * 64, key="entry")
@@ -91,7 +92,7 @@ def test_entry_fast_str_subclass_left_to_full_parse_accepted() -> None:
     """A str subclass is not taken by the one-pass check; the full parse decides."""
     entry = _entry()
     entry["scope"] = _Str(entry["scope"])
-    assert kinds._entry_fast(kinds.EntryRecord, entry) is None
+    assert entry_fast(kinds.EntryRecord, entry) is None
     assert kinds.EntryRecord.parse(entry, act_id="a" * 64, key="entry") == _full(entry)
 
 
