@@ -108,10 +108,10 @@ def with_plan(
     the index is read again only for a section that stands at one new place, and
     a file the check parsed (``parsed``, check_all's ``documents``) is not parsed
     again."""
-    from forest_files.check.commit_route import commit_route
-
     if report.ok:
         return report
+    from forest_files.check.commit_route import commit_route  # only when something failed
+
     failed = [r.finding for r in report.failed]
     steps = plan(failed, bindings, read, parsed)
     if not steps:
