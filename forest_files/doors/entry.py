@@ -1,8 +1,8 @@
 """The ``forest`` console script: git-style global options, then the command.
 
 ``forest [-C DIR]... [--version] COMMAND ...``: ``-C`` changes directory
-before anything else, as git does. ``check`` and ``status`` are answered by
-the light entry (fastcheck.py: no typer, rich or pydantic); every other
+before anything else, as git does. ``check``, ``status`` and ``ci`` are answered
+by the light entry (fastcheck.py, gatecmd.py: no typer, rich or pydantic); every other
 command, ``--help`` and any option the light parser does not know go to the
 full CLI (cli/, typer), which shares the same check path and renderers.
 
@@ -23,7 +23,8 @@ line and an exit code for any exception, a crash log for an internal error.
 Stores: nothing itself.
 Refuses: ``-C`` without a directory or with one that does not exist (exit 2).
 Returns: the command's exit code.
-Test: tests/doors/test_doors.py, tests/doors/test_fastcheck.py, tests/doors/test_one_shot_gc.py
+Test: tests/doors/test_doors.py, tests/doors/test_fastcheck.py, tests/doors/test_one_shot_gc.py,
+tests/doors/test_light_ci.py
 """
 
 from __future__ import annotations
@@ -62,6 +63,11 @@ def dispatch(argv: list[str]) -> int | None:
 
         args = fastcheck.parse_check(rest)
         return None if args is None else fastcheck.check_command(args)
+    if command == "ci":
+        from forest_files.doors import gatecmd
+
+        found = gatecmd.parse_ci(rest)
+        return None if found is None else gatecmd.ci_command(found)
     if command == "status" and set(rest) <= {"--json"}:
         from forest_files.doors import fastcheck
 

@@ -11,12 +11,13 @@ merge-base (exit 1, naming ``fetch-depth: 0``); a ``--report`` that is not
 Returns: the report on stdout in the chosen format (never body text); exit 0
 clean, 1 findings, 3 ledger corruption (verify faults, ledger files rewritten
 or deleted since the merge-base).
-Test: tests/gate/test_ci_gate.py
+Test: tests/gate/test_ci_gate.py, tests/doors/test_light_ci.py
+
+The body is doors/gatecmd.py ``run_ci``, which the light entry calls too.
 """
 
 from __future__ import annotations
 
-import os
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
@@ -25,7 +26,7 @@ import typer
 
 from forest_files.doors.cli.errors import boundary
 from forest_files.doors.cli.options import RepoOpt, app
-from forest_files.kernel.errors import ForestError, StoreCorruption
+from forest_files.doors.gatecmd import FORMATS, GateCorrupt, GateFailed, report_targets, run_ci
 
 
 class CiFormat(StrEnum):
@@ -38,26 +39,14 @@ class CiFormat(StrEnum):
 
 def _reports(specs: list[str]) -> list[tuple[str, Path]]:
     """``FORMAT=FILE`` pairs, checked before the gate runs (a typo costs no range)."""
-    pairs: list[tuple[str, Path]] = []
-    known = ", ".join(f.value for f in CiFormat)
     for spec in specs:
-        fmt, sep, target = spec.partition("=")
-        if not sep or not target or fmt not in CiFormat.__members__:
+        if report_targets([spec]) is None:
             raise typer.BadParameter(
-                f"{spec!r} is not FORMAT=FILE with FORMAT one of {known} "
+                f"{spec!r} is not FORMAT=FILE with FORMAT one of {', '.join(FORMATS)} "
                 "(e.g. --report sarif=forest.sarif)",
                 param_hint="--report",
             )
-        pairs.append((fmt, Path(target)))
-    return pairs
-
-
-class GateFailed(ForestError):
-    """``forest ci`` found something (exit 1)."""
-
-
-class GateCorrupt(StoreCorruption):
-    """``forest ci`` found the ledger damaged or rewritten (exit 3)."""
+    return report_targets(specs) or []
 
 
 @app.command("ci")
@@ -90,26 +79,7 @@ def ci(
 
     Example: forest ci --base origin/main --format github --report sarif=forest.sarif
     """
-    from forest_files.custody.auditlog import mark_recorded
-    from forest_files.doors.doorlog import record_gate
-    from forest_files.gate.ci import run_gate
-    from forest_files.gate.render import render, write_step_summary
+    run_ci(repo, base, fmt.value, _reports(report_to or []))
 
-    targets = _reports(report_to or [])
-    report = run_gate(repo, base)
-    record_gate(repo, report)
-    for kind, target in targets:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(render(report, kind) + "\n", encoding="utf-8")
-    typer.echo(render(report, fmt.value))
-    summary = os.environ.get("GITHUB_STEP_SUMMARY")
-    if fmt is CiFormat.github and summary:
-        write_step_summary(report, Path(summary))
-    failed: ForestError | None = None
-    if report.exit_code == 3:
-        failed = GateCorrupt(f"{len(report.findings)} finding(s), the ledger among them; see above")
-    elif report.exit_code:
-        failed = GateFailed(f"{len(report.findings)} finding(s); see above")
-    if failed is not None:
-        mark_recorded(failed)  # the run's record above says it all
-        raise failed
+
+__all__ = ["CiFormat", "GateCorrupt", "GateFailed", "ci"]

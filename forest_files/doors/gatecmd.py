@@ -1,0 +1,149 @@
+"""``forest ci``'s one body, and its light parser: the CI gate without typer or pydantic.
+
+The console script (entry.py) answers ``forest ci`` here when every option is
+one this parser knows in its plain form; anything else (``--help``, a typo, a
+bad ``--report``, an option given twice) goes to the full CLI (cli/ci_cmd.py),
+which parses with typer and calls the same ``run_ci``. One gate, one report,
+one set of exit codes; the light door only skips typer's start-up (with its
+pydantic adapters, about a third of a small repository's run).
+
+Stores: one ``ci`` record per run in the local audit log (doors/doorlog.py);
+each ``--report FORMAT=FILE`` written whatever the verdict; with ``--format
+github`` and ``$GITHUB_STEP_SUMMARY`` set, a Markdown summary appended to it.
+Refuses: nothing itself (the gate's refusals, through the one error boundary).
+Returns: ``ci_command``'s exit code: 0 clean, 1 findings, 3 ledger corruption.
+Test: tests/doors/test_light_ci.py, tests/gate/test_ci_gate.py
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from forest_files.kernel.errors import ForestError, StoreCorruption
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from pathlib import Path
+
+FORMATS = ("text", "json", "sarif", "junit", "github")
+
+
+class GateFailed(ForestError):
+    """``forest ci`` found something (exit 1)."""
+
+
+class GateCorrupt(StoreCorruption):
+    """``forest ci`` found the ledger damaged or rewritten (exit 3)."""
+
+
+class CiArgs:
+    """``ci``'s options, as the light parser read them."""
+
+    __slots__ = ("base", "fmt", "repo", "reports")
+
+    def __init__(self, base: str | None, fmt: str, reports: list[str], repo: str) -> None:
+        self.base = base
+        self.fmt = fmt
+        self.reports = reports
+        self.repo = repo
+
+
+_SINGLE = {"--base": "base", "--format": "fmt", "--repo": "repo", "-C": "repo"}
+
+
+def parse_ci(argv: list[str]) -> CiArgs | None:
+    """``ci``'s options, or None when anything is not plainly understood (the full
+    CLI then answers, with its usage error or help)."""
+    values: dict[str, str] = {}
+    reports: list[str] = []
+    args = iter(argv)
+    for arg in args:
+        name, eq, inline = arg.partition("=")
+        if (name not in _SINGLE and name != "--report") or (eq and name == "-C"):
+            return None
+        value = inline if eq else next(args, None)
+        if not value or value.startswith("-"):
+            return None  # a missing or odd value: typer says what it makes of it
+        if name == "--report":
+            reports.append(value)
+            continue
+        key = _SINGLE[name]
+        if key in values:
+            return None  # given twice: the full CLI decides
+        values[key] = value
+    fmt = values.get("fmt", "text")
+    if fmt not in FORMATS or report_targets(reports) is None:
+        return None
+    return CiArgs(values.get("base"), fmt, reports, values.get("repo", "."))
+
+
+def report_targets(specs: list[str]) -> list[tuple[str, Path]] | None:
+    """``FORMAT=FILE`` pairs (checked before the gate runs: a typo costs no range), or
+    None when one is not FORMAT=FILE with a known format."""
+    from pathlib import Path
+
+    pairs: list[tuple[str, Path]] = []
+    for spec in specs:
+        fmt, sep, target = spec.partition("=")
+        if not sep or not target or fmt not in FORMATS:
+            return None
+        pairs.append((fmt, Path(target)))
+    return pairs
+
+
+def run_ci(repo: Path, base: str | None, fmt: str, targets: list[tuple[str, Path]]) -> None:
+    """Run the gate, record it, write its reports, print ``fmt``; a finding raises
+    GateFailed (exit 1), a damaged ledger GateCorrupt (exit 3)."""
+    from forest_files.custody.auditlog import mark_recorded
+    from forest_files.doors.doorlog import record_gate
+    from forest_files.gate.ci import run_gate
+    from forest_files.gate.render import render, write_step_summary
+
+    report = run_gate(repo, base)
+    record_gate(repo, report)
+    for kind, target in targets:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(render(report, kind) + "\n", encoding="utf-8")
+    sys.stdout.write(render(report, fmt) + "\n")
+    summary = os.environ.get("GITHUB_STEP_SUMMARY")
+    if fmt == "github" and summary:
+        from pathlib import Path
+
+        write_step_summary(report, Path(summary))
+    failed: ForestError | None = None
+    if report.exit_code == 3:
+        failed = GateCorrupt(f"{len(report.findings)} finding(s), the ledger among them; see above")
+    elif report.exit_code:
+        failed = GateFailed(f"{len(report.findings)} finding(s); see above")
+    if failed is not None:
+        mark_recorded(failed)  # the run's record above says it all
+        raise failed
+
+
+def ci_command(args: CiArgs) -> int:
+    """``forest ci`` on the light door, inside the one error boundary."""
+    from pathlib import Path
+
+    from forest_files.doors.boundary import run_guarded
+
+    targets = report_targets(args.reports) or []
+    repo = Path(args.repo)
+
+    def run() -> int:
+        run_ci(repo, args.base, args.fmt, targets)
+        return 0
+
+    return run_guarded("ci", run, sys.argv, repo=repo)
+
+
+__all__ = [
+    "FORMATS",
+    "CiArgs",
+    "GateCorrupt",
+    "GateFailed",
+    "ci_command",
+    "parse_ci",
+    "report_targets",
+    "run_ci",
+]
