@@ -4,7 +4,7 @@ A commit that touches no bound path and not the ledger is judged from one
 ``rev-parse`` (its commit and ledger tree, the view key through the alias); its
 tree is never listed. Counted from git's own trace (``GIT_TRACE``), real processes.
 
-Test: forest_files/gate/history.py (_check_at), forest_files/check/opening.py (_commit_key).
+Test: forest_files/gate/history.py (_check_at), forest_files/check/opening_git.py (_commit_key).
 """
 
 from __future__ import annotations

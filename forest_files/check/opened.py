@@ -1,0 +1,150 @@
+"""The custody of one source once opened: the ``Custody`` handle and the names of the evidence.
+
+``Custody.via`` names what it was opened from (``PATHS``, ``MAP``, ``VIEW``,
+``REPLAY`` or ``ABSENT``); ``Custody.source`` is ``WORKTREE``, ``INDEX`` or a
+commit id. Only check/opening.py (``open_custody``) and the paths it takes
+(opening_worktree.py, opening_git.py) make one.
+
+Stores: nothing; the store it opens on first use is the synced index of the
+working tree (through ``Repository``) or the view of a git source.
+Refuses: what opening that store refuses (``Repository.synced``).
+Returns: a handle to close (or use as a context manager): bindings, grounds, the
+content they are judged against, the store and a read-only reader of its rows.
+Test: tests/check/test_opening.py, tests/check/test_check_evidence.py
+"""
+
+from __future__ import annotations
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # the light doors (fastcheck, the hook) load none of this
+    import sqlite3
+    from pathlib import Path
+    from types import TracebackType
+
+    from forest_files.custody.bindings import Binding
+    from forest_files.custody.content import ContentSource
+    from forest_files.custody.ground import Ground
+    from forest_files.custody.repository import Repository
+    from forest_files.custody.session import VerdictInputs
+    from forest_files.store.forest import ForestStore
+
+PATHS, MAP, VIEW, REPLAY = "paths", "map", "view", "replay"
+ABSENT = "absent"  # asked not to replay, and nothing cached: no custody known
+WORKTREE, INDEX = "worktree", "index"
+
+
+class Custody:
+    """The custody of one source. ``bindings`` and ``grounds`` are empty when ``via``
+    is ``paths`` (none touched) or ``absent`` (nothing cached, no replay asked)."""
+
+    __slots__ = (
+        "_content",
+        "_repo",
+        "_store",
+        "_tree",
+        "bindings",
+        "grounds",
+        "inputs",
+        "root",
+        "source",
+        "via",
+        "view",
+    )
+
+    def __init__(
+        self,
+        root: Path | str,
+        source: str,
+        via: str,
+        bindings: list[Binding],
+        grounds: dict[int, Ground],
+        *,
+        view: Path | None = None,
+        content: ContentSource | None = None,
+        tree: tuple[str | None, bool, tuple[str, ...]] | None = None,
+        inputs: VerdictInputs | None = None,
+    ) -> None:
+        self.root = root
+        self.source = source  # "worktree", "index" or a commit id
+        self.via = via
+        self.bindings = bindings
+        self.grounds = grounds
+        self.inputs = inputs  # the working tree's verdict inputs, taken before
+        self.view = view  # the view of a git source (None for the working tree)
+        self._content = content
+        self._tree = tree  # a git source's (rev, keep_index_file, only), made on first use
+        self._store: ForestStore | None = None
+        self._repo: Repository | None = None
+
+    @property
+    def content(self) -> ContentSource:
+        """What the bindings are judged against (made on first use)."""
+        if self._content is None:
+            from pathlib import Path
+
+            if self._tree is not None:
+                from forest_files.custody.content import GitTreeSource
+
+                rev, keep, only = self._tree
+                self._content = GitTreeSource(Path(self.root), rev, keep_index_file=keep, only=only)
+            else:
+                from forest_files.custody.content import WorktreeSource
+
+                self._content = WorktreeSource(Path(self.root))
+        return self._content
+
+    def store(self) -> ForestStore:
+        """The store the grounds came from, opened on first use: the synced index of the
+        working tree, or the view of a git source (words, adopters, diffs)."""
+        if self._store is None:
+            if self.view is None:
+                from pathlib import Path
+
+                from forest_files.custody.repository import Repository
+
+                self._repo = Repository(Path(self.root))
+                self._store = self._repo.synced()
+            else:
+                from forest_files.store.forest import ForestStore
+
+                self._store = ForestStore(self.view)
+        return self._store
+
+    def reader(self) -> sqlite3.Connection | None:
+        """A read-only connection to the rows the grounds came from, without opening the
+        repository (no git call, no sync); None when there is none to read."""
+        import sqlite3
+        from pathlib import Path
+
+        from forest_files.kernel.paths import INDEX_NAME
+        from forest_files.kernel.state import worktree_path
+
+        if self.view is not None:
+            db = self.view
+        else:
+            db = Path(worktree_path(str(self.root), create=False)) / INDEX_NAME
+        try:
+            return sqlite3.connect(f"{Path(db).absolute().as_uri()}?mode=ro", uri=True)
+        except sqlite3.Error:
+            return None
+
+    def close(self) -> None:
+        if self._repo is not None:
+            self._repo.close()
+        elif self._store is not None:
+            self._store.close()
+        self._store = self._repo = None
+
+    def __enter__(self) -> Custody:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+
+__all__ = ["ABSENT", "INDEX", "MAP", "PATHS", "REPLAY", "VIEW", "WORKTREE", "Custody"]

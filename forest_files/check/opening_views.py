@@ -1,0 +1,100 @@
+"""A git source's binding map and bound paths, from its view (or a replay into one).
+
+``view_map``: the view's binding map, saved beside it (bindmap.py), derived once
+from the sealed view (viewkey.py), or built by replaying the source's ledger
+(viewbuild.py). ``bound_paths_of``: every path the source's ledger binds,
+without a replay (remembered beside the view, from its saved map, or decoded
+from the segments after a clone), so a staged change touching none opens nothing.
+Called by opening_git.py only (the one way into custody: check/opening.py).
+
+Stores: the binding map and bound-path set beside the view, the view a replay builds.
+Refuses: what a replay refuses (a forged or damaged ledger); a ledger the segment
+scan cannot decode is left for the replay to report (bound paths unknown).
+Returns: (how the map was known, the map), or None (not cached, no replay asked);
+a set of paths, or None (not known).
+Test: tests/check/test_opening.py,
+tests/doors/test_doors.py::test_staged_view_without_bound_paths_remembers_them_from_its_map_detected
+"""
+
+from __future__ import annotations
+
+from forest_files.check.opened import MAP, REPLAY, VIEW
+from forest_files.custody import bindmap
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # the light doors (fastcheck, the hook) load none of this
+    from pathlib import Path
+
+
+def view_map(
+    root: Path,
+    source: str,
+    view: Path,
+    keep_index_file: bool,
+    wanted: list[str] | None,
+    replay: bool,
+) -> tuple[str, bindmap.BindMap] | None:
+    """The view's binding map: saved, derived from the sealed view, or replayed."""
+    from forest_files.custody.viewkey import bound_paths, view_ready, write_bound_paths
+
+    record = bindmap.view_record(str(view))
+    found = bindmap.load(record, view.stem, wanted) if view_ready(view) else None
+    if found is not None:
+        return MAP, found
+    via = VIEW
+    if not view_ready(view):
+        if not replay:
+            return None
+        from forest_files.custody.viewbuild import build_view
+
+        build_view(root, source, keep_index_file, view)
+        via = REPLAY
+    from forest_files.store.forest import ForestStore
+
+    store = ForestStore(view)
+    try:
+        every = bindmap.derive(store)
+    finally:
+        store.close()
+    bindmap.save(record, view.stem, every)
+    if bound_paths(view) is None:
+        write_bound_paths(view, {b.path for b in every.bindings})
+    if wanted is None:
+        return via, every
+    keep = set(wanted)
+    return via, bindmap.BindMap([b for b in every.bindings if b.path in keep], every.grounds)
+
+
+def bound_paths_of(root: Path, source: str, view: Path, keep_index_file: bool) -> set[str] | None:
+    """Every path the source's ledger binds, without a replay: remembered beside the
+    view, from its saved map, or (no view yet: the first hook after a clone) from
+    the decoded segments (every path any act binds: a superset). None: not known."""
+    from forest_files.custody.viewkey import bound_paths, view_ready, write_bound_paths
+
+    known = bound_paths(view)
+    if known is not None:
+        return known
+    known = bindmap.paths_of(bindmap.view_record(str(view)), view.stem)
+    if known is None and not view_ready(view):
+        from forest_files.custody import path_scan
+        from forest_files.custody.sources import segment_bytes_at
+        from forest_files.ledger.acts import LedgerError
+
+        try:
+            known = path_scan.bound_paths(
+                segment_bytes_at(root, source, keep_index_file=keep_index_file)
+            )
+        except LedgerError:
+            return None  # the replay reports it
+    if known is not None:
+        from forest_files.kernel.state import ensure_dir
+
+        try:
+            ensure_dir(view.parent)
+            write_bound_paths(view, known)
+        except OSError:
+            pass  # only a slower next hook
+    return known
+
+
+__all__ = ["bound_paths_of", "view_map"]
