@@ -110,6 +110,11 @@ class Custody:
                 self._store = ForestStore(self.view)
         return self._store
 
+    @property
+    def repository(self) -> Repository | None:
+        """The working tree's repository once ``store()`` opened it; None for a view."""
+        return self._repo
+
     def reader(self) -> sqlite3.Connection | None:
         """A read-only connection to the rows the grounds came from, without opening the
         repository (no git call, no sync); None when there is none to read."""

@@ -34,7 +34,7 @@ def open_worktree(root: str, within: tuple[str, ...]) -> Custody:
     try:
         from forest_files.custody.indexproof import proven_map
 
-        found = proven_map(custody.store(), custody._repo)
+        found = proven_map(custody.store(), custody.repository)
     except BaseException:
         custody.close()
         raise
