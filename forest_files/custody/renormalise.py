@@ -56,7 +56,8 @@ def renormalise(
     (``section``: read now under those rules); one rebind act, in one segment."""
     from forest_files.custody.applied import chain_deps
     from forest_files.custody.bindings import event_acts
-    from forest_files.custody.record import _ground_of, _rebind_payload
+    from forest_files.custody.record_ground import ground_of
+    from forest_files.custody.record_rebind import rebind_payload
 
     repo.authorize(binding.path, by)
     if normalise == current_normalise(binding):
@@ -67,14 +68,14 @@ def renormalise(
         )
 
     def build(store: ForestStore) -> tuple[list[Act], dict[str, str]]:
-        head = _ground_of(store, binding)
+        head = ground_of(store, binding)
         if words is None and store.require(head, "rebind")["body_hash"] != hash_body(section.text):
             raise ForestError(
                 f"{binding.selector} reads differently under the new normalisations; "
                 "add --words '…' saying why the text it reads now is right (it becomes "
                 "the new ground in the same act)"
             )
-        payload = _rebind_payload(store, head, binding, section, by=by, words=words)
+        payload = rebind_payload(store, head, binding, section, by=by, words=words)
         payload = replace(payload, normalise=normalise)
         bodies: dict[str, str] = {}
         if payload.supersede is not None:

@@ -26,129 +26,48 @@ written and nothing captured). Every byte outside the section's lines — other
 lines, their line endings, a BOM — is left exactly as it was; the restored
 lines use the line ending the section used (CRLF or LF).
 Test: tests/custody/test_restore.py
+
+This module holds the entry points and is the one import path of restore; its
+rooms: restore_splice.py (the new bytes of a file, worked out in memory:
+``splice``, ``split_lines``) and restore_files.py (the bound file read safely
+and replaced atomically, the capture: ``capture``).
 """
 
 from __future__ import annotations
 
-import contextlib
-import difflib
-import os
-import re
-import stat as stat_mod
-import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from forest_files.custody.content import escapes, read_regular
-from forest_files.custody.special import lstat_kind, not_regular
+from forest_files.custody.content import read_regular
+from forest_files.custody.restore_files import (
+    NEW_FILE_MODE,
+    capture,
+    read_for_restore,
+    recreate,
+    recreate_allowed,
+    replace_file,
+)
+from forest_files.custody.restore_splice import splice, split_lines
 from forest_files.kernel.errors import ForestError
-from forest_files.kernel.hashing import hash_body
-from forest_files.kernel.paths import CAPTURES_DIR
-from forest_files.kernel.state import ensure_dir, shared_dir
-from forest_files.store.base import utc_now
 from forest_files.store.entryrow import ERASED_MARK
-from forest_files.text.extract import extract
-from forest_files.text.normalise import decode_bytes, normalise_text
-from forest_files.text.selector import parse_selector
 
 if TYPE_CHECKING:
     from forest_files.custody.bindings import Binding
     from forest_files.store.forest import ForestStore
 
-_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")
-
-
-def split_lines(text: str) -> list[str]:
-    """Lines with their own terminators, one per normalised line."""
-    return _LINE.findall(text)
-
-
-def splice(
-    original: bytes, selector: str, excludes: tuple[str, ...], ground: str, path: str
-) -> tuple[bytes, str]:
-    """(new file bytes, the text the section held) — only the section's lines change."""
-    decode_bytes(original, path)  # refuses binary / invalid UTF-8, naming the offset
-    raw = original.decode("utf-8")  # as stored: BOM and line endings kept
-    bom = "\ufeff" if raw.startswith("\ufeff") else ""
-    body = raw[len(bom) :]
-    sel = parse_selector(selector)
-    got = extract(normalise_text(body), sel, excludes)
-    lines = split_lines(body)
-    lo, hi = got.start_line - 1, got.end_line  # 0-based slice of the section's lines
-    section = lines[lo:hi]
-    crlf = sum(x.endswith("\r\n") for x in section or lines)
-    lf = sum(x.endswith("\n") and not x.endswith("\r\n") for x in section or lines)
-    eol = "\r\n" if crlf > lf else "\n"
-    kept, inserts = _split_excluded(section, got.start_line, got.cuts)
-    replacement = _merge_lines(kept, ground, eol, inserts)
-    if hi < len(lines) and replacement and not replacement.endswith(("\n", "\r")):
-        replacement += eol  # keep the following line on its own line
-    new = bom + "".join(lines[:lo]) + replacement + "".join(lines[hi:])
-    if extract(normalise_text(new[len(bom) :]), sel, excludes).text != ground:
-        raise ForestError(
-            f"{selector}: ground cannot be restored around the excluded parts as they "
-            "stand now (they would change the section); nothing was written — edit by "
-            "hand (`forest diff` shows ground)"
-        )
-    return new.encode("utf-8"), got.text
-
-
-def _split_excluded(
-    section: list[str], first_line: int, cuts: tuple[tuple[int, int], ...]
-) -> tuple[list[str], dict[int, list[str]]]:
-    """The section's kept lines, and each excluded line keyed by how many kept lines
-    precede it (where it goes back among ground's lines)."""
-    excluded = {n for start, end in cuts for n in range(start, end + 1)}
-    kept: list[str] = []
-    inserts: dict[int, list[str]] = {}
-    for offset, line in enumerate(section):
-        if first_line + offset in excluded:
-            inserts.setdefault(len(kept), []).append(line)
-        else:
-            kept.append(line)
-    return kept, inserts
-
-
-def _key(line: str) -> tuple[str, bool]:
-    body = line.rstrip("\r\n")
-    return body, len(body) != len(line)
-
-
-def _merge_lines(
-    section: list[str], ground: str, eol: str, inserts: dict[int, list[str]] | None = None
-) -> str:
-    """Ground's lines, reusing each unchanged original line byte for byte (its own
-    line ending included); new or changed lines take the section's line ending.
-    ``inserts[k]`` (excluded lines) go back before what original line ``k`` became."""
-    inserts = inserts or {}
-    wanted = re.findall(r"[^\n]*\n|[^\n]+$", ground)
-    have = [_key(x) for x in section]
-    want = [_key(x) for x in wanted]
-    out: list[str] = []
-    matcher = difflib.SequenceMatcher(a=have, b=want, autojunk=False)
-    for tag, a0, a1, b0, b1 in matcher.get_opcodes():
-        if tag == "equal":
-            for k in range(a0, a1):
-                out.extend(inserts.get(k, ()))
-                out.append(section[k])
-        else:
-            for k in range(a0, a1):
-                out.extend(inserts.get(k, ()))
-            out.extend(body + (eol if ended else "") for body, ended in want[b0:b1])
-    out.extend(inserts.get(len(section), ()))
-    return "".join(out)
-
-
-def capture(root: Path, selector: str, text: str) -> Path:
-    """Keep divergent text locally (never committed) before it is overwritten."""
-    folder = shared_dir(root) / CAPTURES_DIR
-    ensure_dir(folder)
-    stamp = utc_now().replace(":", "").replace(".", "")
-    path = folder / f"{stamp}-{hash_body(text)[:12]}.txt"
-    path.write_text(f"# captured before `forest restore {selector}`\n{text}", encoding="utf-8")
-    return path
+__all__ = [
+    "Restored",
+    "Wanted",
+    "audit_restored",
+    "capture",
+    "restore_file",
+    "restore_many",
+    "restore_section",
+    "splice",
+    "split_lines",
+]
 
 
 def restore_file(
@@ -176,9 +95,9 @@ def restore_section(
     ``("changed", None)``, nothing written (a live editor's save wins)."""
     full = root / path
     _refuse_marker(selector, ground)
-    data, mode = _read_for_restore(root, path)
+    data, mode = read_for_restore(root, path)
     if data is None:
-        _recreate(full, path, selector, excludes, ground)
+        recreate(full, path, selector, excludes, ground)
         return "recreated", None
     if expected is not None and data != expected:
         return "changed", None
@@ -187,7 +106,7 @@ def restore_section(
         return "clean", None
     kept = capture(root, selector, old_text)
     still = None if expected is None else (lambda: read_regular(str(full)) == expected)
-    if not _replace_file(full, new, mode, still=still):
+    if not replace_file(full, new, mode, still=still):
         return "changed", None
     return "restored", kept
 
@@ -220,11 +139,11 @@ def restore_many(root: Path, wanted: Sequence[Wanted]) -> list[Restored]:
     for w in wanted:
         _refuse_marker(w.selector, w.ground)
         if w.path not in files:
-            files[w.path] = _read_for_restore(root, w.path)
+            files[w.path] = read_for_restore(root, w.path)
         data, mode = files[w.path]
         if data is None:
-            _recreate_allowed(root / w.path, w.path, w.selector, w.excludes)
-            files[w.path] = (w.ground.encode("utf-8"), _NEW_FILE_MODE)
+            recreate_allowed(root / w.path, w.path, w.selector, w.excludes)
+            files[w.path] = (w.ground.encode("utf-8"), NEW_FILE_MODE)
             plans.append((w, "recreated", None))
             continue
         new, old_text = splice(data, w.selector, w.excludes, w.ground, w.path)
@@ -242,11 +161,8 @@ def restore_many(root: Path, wanted: Sequence[Wanted]) -> list[Restored]:
         if path in changed:
             data, mode = files[path]
             assert data is not None
-            _replace_file(root / path, data, mode)
+            replace_file(root / path, data, mode)
     return out
-
-
-_NEW_FILE_MODE = 0o644
 
 
 def _refuse_marker(selector: str, ground: str) -> None:
@@ -276,66 +192,3 @@ def audit_restored(
         targets = (binding.bind_act, *ground, binding.path)
         events.append(audit.Event("drift", "ok", f"restore-{r.outcome}", targets=targets))
     audit.append_events(root, events)
-
-
-def _read_for_restore(root: Path, path: str) -> tuple[bytes | None, int]:
-    """The file's bytes and mode (None: no file there), or the refusal of restore."""
-    full = root / path
-    if escapes(root, path.rpartition("/")[0] or "."):
-        raise ForestError(
-            f"{path}: its directory leads outside the repository through a symlink; "
-            "nothing was written — put the real directory back, then restore"
-        )
-    try:
-        st = os.lstat(full)
-    except FileNotFoundError:
-        return None, _NEW_FILE_MODE
-    kind = lstat_kind(st.st_mode)
-    data = read_regular(str(full)) if kind is None else None
-    if data is None:
-        what = not_regular(kind) if kind is not None else "could not be read as a regular file"
-        raise ForestError(
-            f"{path}: {what}; nothing was written — remove it and bring the file back "
-            f"(git checkout -- '{path}'), then restore"
-        )
-    return data, stat_mod.S_IMODE(st.st_mode)
-
-
-def _recreate(full: Path, path: str, selector: str, excludes: tuple[str, ...], ground: str) -> None:
-    _recreate_allowed(full, path, selector, excludes)
-    _replace_file(full, ground.encode("utf-8"), _NEW_FILE_MODE)
-
-
-def _recreate_allowed(full: Path, path: str, selector: str, excludes: tuple[str, ...]) -> None:
-    """Refuse to recreate a missing file unless the binding held the whole of it."""
-    if selector != path or excludes:
-        raise ForestError(
-            f"{path}: the file is gone, and with it the place of {selector}; nothing was "
-            f"written — bring the file back (git checkout -- '{path}'), then restore"
-        )
-    if not full.parent.is_dir():
-        raise ForestError(
-            f"{path}: its directory is gone; nothing was written — create "
-            f"{full.parent.name}/ (or git checkout it), then restore"
-        )
-
-
-def _replace_file(
-    full: Path, data: bytes, mode: int, *, still: Callable[[], bool] | None = None
-) -> bool:
-    """``data`` into ``full`` atomically: a temporary file beside it, ``mode``, rename.
-    ``still``: asked just before the rename; False leaves ``full`` as it is."""
-    fd, tmp = tempfile.mkstemp(dir=full.parent, prefix=f".{full.name}.", suffix=".forest-restore")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        os.chmod(tmp, mode)  # mkstemp made it 0600
-        if still is not None and not still():
-            os.unlink(tmp)
-            return False
-        os.replace(tmp, full)
-        return True
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise

@@ -1,0 +1,108 @@
+"""Splice: a file's new bytes with one section's lines replaced by ground, in memory.
+
+Stores: nothing (bytes in, bytes out).
+Refuses (one-line ``ForestError``): bytes that are not UTF-8 text (naming the
+offset); a section that cannot be found (restore needs its lines); with
+exclusions, a result whose section would not hash to ground (an excluded
+heading placed where it would swallow ground lines).
+Exclusions: the excluded parts are not in ground, so they are kept as they are
+now, each placed where it stood relative to the surrounding kept lines.
+Returns: (new file bytes, the text the section held). Every byte outside the
+section's lines — other lines, their line endings, a BOM — is left exactly as
+it was; ground's lines reuse each unchanged original line byte for byte, and new
+or changed lines use the line ending the section used (CRLF or LF).
+Test: tests/custody/test_restore.py, tests/text/test_selector_rules.py
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+
+from forest_files.kernel.errors import ForestError
+from forest_files.text.extract import extract
+from forest_files.text.normalise import decode_bytes, normalise_text
+from forest_files.text.selector import parse_selector
+
+_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")
+
+
+def split_lines(text: str) -> list[str]:
+    """Lines with their own terminators, one per normalised line."""
+    return _LINE.findall(text)
+
+
+def splice(
+    original: bytes, selector: str, excludes: tuple[str, ...], ground: str, path: str
+) -> tuple[bytes, str]:
+    """(new file bytes, the text the section held) — only the section's lines change."""
+    decode_bytes(original, path)  # refuses binary / invalid UTF-8, naming the offset
+    raw = original.decode("utf-8")  # as stored: BOM and line endings kept
+    bom = "\ufeff" if raw.startswith("\ufeff") else ""
+    body = raw[len(bom) :]
+    sel = parse_selector(selector)
+    got = extract(normalise_text(body), sel, excludes)
+    lines = split_lines(body)
+    lo, hi = got.start_line - 1, got.end_line  # 0-based slice of the section's lines
+    section = lines[lo:hi]
+    crlf = sum(x.endswith("\r\n") for x in section or lines)
+    lf = sum(x.endswith("\n") and not x.endswith("\r\n") for x in section or lines)
+    eol = "\r\n" if crlf > lf else "\n"
+    kept, inserts = _split_excluded(section, got.start_line, got.cuts)
+    replacement = _merge_lines(kept, ground, eol, inserts)
+    if hi < len(lines) and replacement and not replacement.endswith(("\n", "\r")):
+        replacement += eol  # keep the following line on its own line
+    new = bom + "".join(lines[:lo]) + replacement + "".join(lines[hi:])
+    if extract(normalise_text(new[len(bom) :]), sel, excludes).text != ground:
+        raise ForestError(
+            f"{selector}: ground cannot be restored around the excluded parts as they "
+            "stand now (they would change the section); nothing was written — edit by "
+            "hand (`forest diff` shows ground)"
+        )
+    return new.encode("utf-8"), got.text
+
+
+def _split_excluded(
+    section: list[str], first_line: int, cuts: tuple[tuple[int, int], ...]
+) -> tuple[list[str], dict[int, list[str]]]:
+    """The section's kept lines, and each excluded line keyed by how many kept lines
+    precede it (where it goes back among ground's lines)."""
+    excluded = {n for start, end in cuts for n in range(start, end + 1)}
+    kept: list[str] = []
+    inserts: dict[int, list[str]] = {}
+    for offset, line in enumerate(section):
+        if first_line + offset in excluded:
+            inserts.setdefault(len(kept), []).append(line)
+        else:
+            kept.append(line)
+    return kept, inserts
+
+
+def _key(line: str) -> tuple[str, bool]:
+    body = line.rstrip("\r\n")
+    return body, len(body) != len(line)
+
+
+def _merge_lines(
+    section: list[str], ground: str, eol: str, inserts: dict[int, list[str]] | None = None
+) -> str:
+    """Ground's lines, reusing each unchanged original line byte for byte (its own
+    line ending included); new or changed lines take the section's line ending.
+    ``inserts[k]`` (excluded lines) go back before what original line ``k`` became."""
+    inserts = inserts or {}
+    wanted = re.findall(r"[^\n]*\n|[^\n]+$", ground)
+    have = [_key(x) for x in section]
+    want = [_key(x) for x in wanted]
+    out: list[str] = []
+    matcher = difflib.SequenceMatcher(a=have, b=want, autojunk=False)
+    for tag, a0, a1, b0, b1 in matcher.get_opcodes():
+        if tag == "equal":
+            for k in range(a0, a1):
+                out.extend(inserts.get(k, ()))
+                out.append(section[k])
+        else:
+            for k in range(a0, a1):
+                out.extend(inserts.get(k, ()))
+            out.extend(body + (eol if ended else "") for body, ended in want[b0:b1])
+    out.extend(inserts.get(len(section), ()))
+    return "".join(out)
