@@ -8,7 +8,7 @@ selector) equals ``DIGEST``. Each drifted binding is superseded, and each
 binding whose section stands at one other place is rebound there (with the
 bound descendants a ``forest rebind`` carries), with its section as the git
 index holds it (the text being committed, not the working tree's), all in one
-segment with one set of words (custody/record.py ``rebind_and_supersede``:
+segment with one set of words (custody/record_rebind.py ``rebind_and_supersede``:
 the rebind and supersede acts as those commands make them); authority is
 judged per binding, and nothing is recorded unless every act may be.
 
