@@ -2,7 +2,7 @@
 
 A chain is contested when it has two or more live heads: two branches each
 superseded the same ground and were merged. A binding of that chain reports it
-(engine.py, ``contested`` with the heads as candidates); a contest no live binding
+(binding_check.py, ``contested`` with the heads as candidates); a contest no live binding
 reports (ground adopted as text only, or whose binding was retired) is a
 ``contested`` finding of no path here, so ``forest check``, ``check --staged``,
 ``check --rev``, the hook and ``forest ci`` all fail on it, with the same routes.

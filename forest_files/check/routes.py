@@ -192,7 +192,7 @@ def _resolve_routes(f: Finding, source: str) -> tuple[Route, ...]:
     return resolve_routes(heads, f.ground, source)
 
 
-SEALED_DETAIL = "its ground is sealed"  # check/engine.py's detail of a sealed ground
+SEALED_DETAIL = "its ground is sealed"  # check/binding_check.py's detail of a sealed ground
 
 
 def _unresolved(f: Finding, root: Path, source: str) -> tuple[Route, ...]:

@@ -136,7 +136,7 @@ def test_parse_cache_spares_a_second_parse(tmp_path: Path, monkeypatch: pytest.M
     repo = _bound(tmp_path)
     (repo.root / "d0.md").write_text(DOC + "\nappended\n", encoding="utf-8")
     assert _kinds(repo) == ["clean"]
-    import forest_files.check.engine as check_mod
+    import forest_files.check.sections as check_mod
 
     def boom(*args: object) -> object:
         raise AssertionError("parsed again")

@@ -1,0 +1,63 @@
+"""One finding: what a check says of one binding (or of no binding), as a value.
+
+Stores: nothing.
+Refuses: nothing; every problem is a finding. Kinds (DESIGN.md "Drift"):
+``clean`` (the section hashes to current ground), ``drifted`` (it does not),
+``missing`` (the bound file is gone), ``unresolved`` (the selector matches
+nothing, the file is no longer UTF-8 text, or the bound path holds no regular
+file: ``not a regular file (symlink)``, ``(directory)``, ``(fifo)``,
+``(submodule)``, the same from every source), ``moved`` (the file is gone or the
+selector matches nothing, and the unchanged section stands at exactly one
+other place — another file, or another selector of the same file — by section
+hash; one search per run, moves.py; an unresolved section that did not move
+carries the sections standing where it stood as ``candidates``),
+``contested`` (two live successors of the ground, or two bindings of one
+path + selector), ``erased-content`` (its ground's body was removed by an
+erase that never saw it: erased_ground.py), ``unbound`` (a file or heading
+forest.toml's ``[require]`` names that no binding covers; made by coverage.py, never by a binding's
+check). A contest no binding reports (contests.py), tracked local state
+(localstate.py) and the CI gate's kinds are findings of no binding, of the
+same ``Finding`` (every kind: kinds.py). Every kind but ``clean`` fails a
+check (the hook only warns of ``unbound``: a draft may be committed).
+Returns: ``Finding`` values carrying paths, line ranges and hashes — never
+section text; ``replaced`` (a copy with some fields changed). Callers
+import them from engine.py; findings.py renders them with their routes.
+Test: tests/check/test_check.py
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from forest_files.check.kinds import KINDS
+
+# Every kind (check/kinds.py names each once); check_binding makes the first six,
+# coverage.py ``unbound``, the rest come from contests.py, localstate.py and the gate.
+FINDING_KINDS = tuple(KINDS)
+
+
+@dataclass(frozen=True)
+class Finding:
+    kind: str
+    path: str
+    selector: str
+    binding: str
+    ground: str | None
+    expected_hash: str | None
+    actual_hash: str | None = None
+    start_line: int | None = None
+    end_line: int | None = None
+    detail: str = ""
+    moved_to: str | None = None  # the full selector where the unchanged section stands
+    candidates: tuple[str, ...] = ()  # contest heads; an unresolved section's new places
+    candidate_lines: tuple[int, ...] = ()  # the first line of each new place
+    act: str | None = None  # the act a ledger finding names (the CI gate's)
+    excludes: tuple[str, ...] = ()  # an unbound target's [bind] default exclusions
+
+    @property
+    def failed(self) -> bool:
+        return self.kind != "clean"
+
+
+def replaced(base: Finding, **changes: object) -> Finding:
+    return Finding(**{**base.__dict__, **changes})  # dataclasses.replace(), 6x faster

@@ -1,0 +1,74 @@
+"""The run's one search of moves: where each section gone from its place stands now.
+
+Stores: nothing.
+Refuses: nothing; a gone section found nowhere keeps its finding.
+Returns: ``search_moves`` (each gone section's finding: ``moved`` when its unchanged
+text stands at exactly one other place, by section hash; an unresolved one that did
+not move lists the sections standing where it stood as ``candidates``). The index
+of section hashes is moves.py's, built once for all of them.
+Test: tests/check/test_moves.py, tests/check/test_move_candidates.py
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from forest_files.check.finding import Finding, replaced
+from forest_files.custody.bindings import Binding
+from forest_files.custody.content import ContentSource
+
+if TYPE_CHECKING:
+    from forest_files.text.extract import Document
+
+
+def search_moves(
+    source: ContentSource,
+    gone: list[tuple[Finding, Binding]],
+    candidates: list[str] | None,
+    bound: tuple[str, ...],
+    documents: dict[str, tuple[str, Document]] | None = None,
+) -> list[Finding]:
+    """Each gone section's finding, ``moved`` when its unchanged text stands at exactly
+    one other place; an unresolved one with no such place lists where a renamed
+    section may stand. One index of section hashes for all of them (moves.py):
+    candidates are ``candidates`` or the files a hook's staged change names, else
+    every file of the source (tracked and untracked in the working tree).
+    ``documents``: files the check parsed already (``Sections.documents``), not
+    parsed again."""
+    from forest_files.check.moves import MoveIndex
+
+    if candidates is None:
+        only = getattr(source, "only", ())
+        candidates = list(only) if only else source.paths()
+    index = MoveIndex(source, candidates, [b for _, b in gone], bound, documents)
+    out: list[Finding] = []
+    for finding, binding in gone:
+        target = index.moved_to(binding, finding.expected_hash or "")
+        if target is not None:
+            out.append(
+                replaced(
+                    finding,
+                    kind="moved",
+                    moved_to=target,
+                    detail=f"its unchanged text stands at {target}" + _renamed_how(finding),
+                )
+            )
+            continue
+        places = index.renamed(binding) if finding.kind == "unresolved" else ()
+        if not places:
+            out.append(finding)
+            continue
+        out.append(
+            replaced(
+                finding,
+                candidates=tuple(p.selector for p in places),
+                candidate_lines=tuple(p.line for p in places),
+            )
+        )
+    return out
+
+
+def _renamed_how(finding: Finding) -> str:
+    """The clause of a missing finding that names a case-only or NFC/NFD rename."""
+    head, sep, how = finding.detail.partition("; ")
+    return f" ({how})" if sep and head == "the bound file is gone" else ""

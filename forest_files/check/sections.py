@@ -1,0 +1,113 @@
+"""Where each bound section of a content stands: every section one parse, once per run.
+
+Stores: nothing itself; the parse cache (``.git/forest``, custody/statcache.py) it is
+handed keeps each section's place under the normalised file hash for later runs.
+Refuses: nothing; a section that cannot be found is a reason (a string): a file no
+longer UTF-8 text, a bad selector, or ``NotFound`` (the selector matched nothing: its
+section may have moved or been renamed, which the check searches for).
+Returns: ``Sections`` (a run's places: (section hash, first line, last line) by file
+hash and selector + exclusions) and the parsed ``Document`` of each file in which a
+selector found nothing, for the run's search of moves (move_search.py).
+Test: tests/check/test_parse_once.py, tests/custody/test_statcache.py
+
+A section binding is located by the parse cache under the file hash, else parsed —
+once per content and run, for every binding of that path at once, so a file holding
+hundreds of bound sections costs one parse, not hundreds.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from forest_files.custody.bindings import Binding
+from forest_files.custody.statcache import ParseCache
+from forest_files.kernel.errors import ForestError
+from forest_files.kernel.hashing import hash_body
+from forest_files.text.normalise import decode_bytes
+
+if TYPE_CHECKING:
+    from forest_files.text.extract import Document
+    from forest_files.text.selector import Selector
+
+
+class NotFound(str):
+    """Why a selector matched nothing (its section may have moved or been renamed)."""
+
+
+Located = tuple[str, int, int]  # (section hash, first line, last line)
+Want = tuple[str, tuple[str, ...]]  # a binding's (selector, exclusions)
+
+
+class Sections:
+    """Where each bound section of a content stands, for one check run: this run's
+    answer or the parse cache's (by normalised file hash), else found now. A content
+    is parsed once, for every binding of its path the run judges (``text.extract.
+    sections``), whatever the number of sections it holds; a file in which a selector
+    found nothing keeps its parsed ``Document`` for the run's search of moves."""
+
+    def __init__(self, parsed: ParseCache | None, bindings: list[Binding]) -> None:
+        self.parsed = parsed
+        self._bindings = bindings
+        self._wanted: dict[str, dict[Want, None]] | None = None  # grouped on first parse
+        self._found: dict[str, dict[Want, Located | str]] = {}
+        self.documents: dict[str, tuple[str, Document]] = {}  # path -> (file hash, parsed)
+
+    def get(self, file_hash: str | None, binding: Binding) -> Located | str | None:
+        """The section's place in the content hashing to ``file_hash``, when known."""
+        if file_hash is None:
+            return None
+        want = (binding.selector, binding.excludes)
+        got = self._found.get(file_hash, {}).get(want)
+        if got is None and self.parsed is not None:
+            got = self.parsed.get(file_hash, *want)
+        return got
+
+    def locate(self, data: bytes, file_hash: str | None, binding: Binding) -> Located | str:
+        """(hash, start, end) of the bound section in ``data``, or why it cannot be found;
+        every other section the run wants of that path is found by the same parse."""
+        want = (binding.selector, binding.excludes)
+        if self._wanted is None:  # a clean whole-file check parses nothing: never grouped
+            self._wanted = {}
+            for b in self._bindings:
+                self._wanted.setdefault(b.path, {})[(b.selector, b.excludes)] = None
+        wanted = [*self._wanted.get(binding.path, {}), want]
+        found, doc = _locate(data, binding.path, wanted)
+        if file_hash is not None:
+            self._found.setdefault(file_hash, {}).update(found)
+            if doc is not None and any(isinstance(v, NotFound) for v in found.values()):
+                self.documents[binding.path] = (file_hash, doc)
+        if self.parsed is not None and file_hash is not None:  # for later runs too
+            for (selector, excludes), one in found.items():
+                if not isinstance(one, str):
+                    self.parsed.put(file_hash, selector, excludes, one)
+        return found[want]
+
+
+def _locate(
+    data: bytes, path: str, wanted: list[Want]
+) -> tuple[dict[Want, Located | str], Document | None]:
+    """Each wanted section of ``data`` (read at ``path``), from one parse."""
+    from forest_files.text.extract import Document, sections  # only for a changed file
+    from forest_files.text.selector import SectionNotFound, parse_selector
+
+    try:
+        doc = Document(decode_bytes(data, path))
+    except ForestError as exc:
+        return {w: str(exc) for w in wanted}, None
+    out: dict[Want, Located | str] = {}
+    asked: list[tuple[Want, Selector]] = []
+    for w in wanted:
+        try:
+            asked.append((w, parse_selector(w[0])))
+        except ForestError as exc:
+            out[w] = str(exc)
+    got = sections(doc, [(sel, w[1]) for w, sel in asked])
+    for w, sel in asked:
+        one = got[(sel, w[1])]
+        if isinstance(one, SectionNotFound):
+            out[w] = NotFound(one)
+        elif isinstance(one, ForestError):
+            out[w] = str(one)
+        else:
+            out[w] = (hash_body(one.text), one.start_line, one.end_line)
+    return out, doc
