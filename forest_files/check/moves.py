@@ -91,11 +91,11 @@ class MoveIndex:
         # path -> (file hash, parsed): the check's parses, and this search's own added
         # (the caller's dict), so the commit's route (commit_plan.py) reads them too
         self._documents = documents if documents is not None else {}
-        suffixes = {_suffix(b.path) for b in wanted}
+        own = {b.path for b in wanted}
+        suffixes = {_suffix(p) for p in own}
         self._kind_of = {b.bind_act: _kind(b) for b in wanted}
         self._kinds = set(self._kind_of.values())
         sets = sorted({b.excludes for b in wanted})
-        own = {b.path for b in wanted}
         chosen = [p for p in sorted(set(candidates) | own) if _suffix(p) in suffixes]
         prefetch = getattr(source, "prefetch", None)  # a git source: blobs in batches
         for start in range(0, len(chosen), _BATCH):
@@ -266,6 +266,17 @@ def _base(path: str) -> str | None:
         return None
 
 
+@functools.lru_cache(maxsize=4096)
+def _part_ok(part: str) -> bool:
+    """Whether a heading path may hold ``part`` (``check_heading_part``), checked once
+    per name: a reorganisation moves thousands of sections named alike."""
+    try:
+        check_heading_part(part)
+    except ForestError:
+        return False
+    return True
+
+
 def _selector(place: Place) -> str | None:
     """The place's full selector, rendered only for a place that is looked at; None
     when no selector can name it (an empty heading, say): never a route's target."""
@@ -275,9 +286,9 @@ def _selector(place: Place) -> str | None:
     if place.kind == "file":
         return base
     try:
-        if place.kind == "heading":  # Selector's own checks, the path's done once
-            for part in place.parts:
-                check_heading_part(part)
+        if place.kind == "heading":  # Selector's own checks, the path's and parts' once
+            if not all(map(_part_ok, place.parts)):
+                return None
             if place.ordinal is not None and not 1 <= place.ordinal <= MAX_INDEX:
                 return None
             return f"{base}#{render_heading_path(place.parts, place.ordinal)}"

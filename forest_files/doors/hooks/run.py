@@ -23,6 +23,7 @@ opened only to explain a refusal.
 
 from __future__ import annotations
 
+import gc
 import os
 import sys
 from pathlib import Path
@@ -72,7 +73,9 @@ HOOK_BUSY_MS = 2000  # how long the hook waits for another writer of a store
 def main(argv: list[str]) -> int:
     """``forest-hook HOOK [git's hook arguments]``, inside the one error boundary
     (doors/boundary.py): a refused commit's error is recorded in the audit log; a
-    sync hook never blocks git (a ForestError there exits 0 after its line)."""
+    sync hook never blocks git (a ForestError there exits 0 after its line). The
+    cyclic collector is off while it runs: the installed script calls ``main``, not
+    ``console``."""
     if not argv:
         _say(
             "usage: forest-hook pre-commit|pre-merge-commit|post-merge|post-checkout|"
@@ -84,7 +87,16 @@ def main(argv: list[str]) -> int:
 
         sys.stdout.write(f"forest-files {__version__}\n")
         return 0
-    hook = argv[0]
+    collecting = gc.isenabled()
+    gc.disable()  # one check, then exit: what it builds is acyclic (boundary.one_shot_gc)
+    try:
+        return _guarded(argv[0], argv)
+    finally:
+        if collecting:  # called in a process that goes on (a test): as it was
+            gc.enable()
+
+
+def _guarded(hook: str, argv: list[str]) -> int:
     from forest_files.doors.boundary import run_guarded
 
     if hook in SERVER_HOOKS:  # a bare repository receiving a push (doors/hooks/server.py)
