@@ -74,8 +74,8 @@ def main(argv: list[str]) -> int:
     """``forest-hook HOOK [git's hook arguments]``, inside the one error boundary
     (doors/boundary.py): a refused commit's error is recorded in the audit log; a
     sync hook never blocks git (a ForestError there exits 0 after its line). The
-    cyclic collector is off while it runs: the installed script calls ``main``, not
-    ``console``."""
+    cyclic collector is off while it runs (as ``console`` has it): a script installed
+    by an earlier release calls ``main`` itself."""
     if not argv:
         _say(
             "usage: forest-hook pre-commit|pre-merge-commit|post-merge|post-checkout|"
@@ -141,7 +141,9 @@ def _run(hook: str) -> int:
 
 
 def console() -> None:
-    """Console-script entry (``forest-hook``), used by the pre-commit framework."""
+    """Console-script entry (``forest-hook``), used by the pre-commit framework, and
+    what the installed hook script runs (template.sh): ``main`` without the cyclic
+    collector, then the process ends without the interpreter's teardown."""
     from forest_files.doors.boundary import leave, one_shot_gc
 
     one_shot_gc()
