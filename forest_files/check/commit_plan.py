@@ -9,7 +9,8 @@ carrying its bound descendants as ``forest rebind`` does (custody/lookup.py
 ``descendants``: a descendant not found under the new heading is left). A
 finding with no candidate or two and more is never taken in: its own routes
 stay the way out. Two steps that would land on one place, or a place another
-binding holds, are left out as well (``forest rebind`` would refuse them).
+binding holds, are left out as well (``forest rebind`` would refuse them), and so
+is a place in a file whose name is not UTF-8 (its routes rename the file first).
 
 Stores: nothing.
 Refuses: nothing (a place that cannot be read or extracted at the index is no
@@ -18,7 +19,8 @@ Returns: ``Step`` values, each with the section hash the index gives at its
 new place (the digest covers them: commit_route.py ``plan_digest``);
 ``staged_text``, one section as the index holds it (governance/
 staged_supersede.py records exactly that).
-Test: tests/check/test_commit_route.py, tests/check/test_commit_rebind.py
+Test: tests/check/test_commit_route.py, tests/check/test_commit_rebind.py,
+tests/check/test_hook_move_cost.py, tests/check/test_moved_not_utf8.py
 """
 
 from __future__ import annotations

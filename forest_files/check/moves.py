@@ -12,9 +12,12 @@ under another parent (moved and edited), and for a heading id no heading
 carries any more (``file.md#{id}``), every heading of its file (named by its
 own id when the file holds that id once, else by its heading path) — each
 bound by no live binding (by selector, or resolving to the same section),
-with its first line: a renamed section's candidates, ranked by renames.py.
+with its first line: a renamed section's candidates, ranked by renames.py. (A
+place in a file whose name is not UTF-8 is found all the same: routes.py routes
+that file's rename, never a rebind the ledger could not record.)
 Test: tests/check/test_moves.py, tests/check/test_parse_once.py,
-tests/check/test_move_candidates.py
+tests/check/test_move_candidates.py, tests/check/test_hook_move_cost.py,
+tests/check/test_moved_not_utf8.py
 
 The places of a file and their text are read by move_places.py.
 
@@ -266,17 +269,6 @@ def _base(path: str) -> str | None:
         return None
 
 
-@functools.lru_cache(maxsize=4096)
-def _part_ok(part: str) -> bool:
-    """Whether a heading path may hold ``part`` (``check_heading_part``), checked once
-    per name: a reorganisation moves thousands of sections named alike."""
-    try:
-        check_heading_part(part)
-    except ForestError:
-        return False
-    return True
-
-
 def _selector(place: Place) -> str | None:
     """The place's full selector, rendered only for a place that is looked at; None
     when no selector can name it (an empty heading, say): never a route's target."""
@@ -286,9 +278,9 @@ def _selector(place: Place) -> str | None:
     if place.kind == "file":
         return base
     try:
-        if place.kind == "heading":  # Selector's own checks, the path's and parts' once
-            if not all(map(_part_ok, place.parts)):
-                return None
+        if place.kind == "heading":  # Selector's own checks, the path's done once
+            for part in place.parts:
+                check_heading_part(part)
             if place.ordinal is not None and not 1 <= place.ordinal <= MAX_INDEX:
                 return None
             return f"{base}#{render_heading_path(place.parts, place.ordinal)}"

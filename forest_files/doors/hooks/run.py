@@ -11,7 +11,7 @@ Returns: the hook's exit code (``forest-hook --version``: the version, exit 0).
 A refused commit (drift, or an error that refuses it) is recorded in the audit
 log (doors/doorlog.py), imported only then: an accepted commit never loads it.
 Test: tests/doors/test_hooks.py, tests/governance/test_audit_doors.py,
-      tests/doors/test_server_hook.py
+      tests/doors/test_server_hook.py, tests/check/test_hook_move_cost.py
 
 The check honours ``GIT_INDEX_FILE`` (``git commit -a`` and ``git commit
 PATH`` use a temporary index). Its cost grows with the staged change: when no
