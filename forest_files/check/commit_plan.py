@@ -9,7 +9,8 @@ carrying its bound descendants as ``forest rebind`` does (custody/lookup.py
 ``descendants``: a descendant not found under the new heading is left). A
 finding with no candidate or two and more is never taken in: its own routes
 stay the way out. Two steps that would land on one place, or a place another
-binding holds, are left out as well (``forest rebind`` would refuse them).
+binding holds, are left out as well (``forest rebind`` would refuse them), and so
+is a place in a file whose name is not UTF-8 (its routes rename the file first).
 
 Stores: nothing.
 Refuses: nothing (a place that cannot be read or extracted at the index is no
@@ -18,7 +19,8 @@ Returns: ``Step`` values, each with the section hash the index gives at its
 new place (the digest covers them: commit_route.py ``plan_digest``);
 ``staged_text``, one section as the index holds it (governance/
 staged_supersede.py records exactly that).
-Test: tests/check/test_commit_route.py, tests/check/test_commit_rebind.py
+Test: tests/check/test_commit_route.py, tests/check/test_commit_rebind.py,
+tests/check/test_hook_move_cost.py, tests/check/test_moved_not_utf8.py
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from typing import TYPE_CHECKING
 
 from forest_files.check.findings import Step
 from forest_files.kernel.errors import ForestError
+from forest_files.kernel.repopath import not_utf8_reason
 
 if TYPE_CHECKING:
     from forest_files.check.engine import Finding
@@ -35,18 +38,31 @@ if TYPE_CHECKING:
     from forest_files.custody.bindings import Binding
     from forest_files.text.extract import Document
 
-__all__ = ["StagedTexts", "Step", "by_path", "plan", "rebind_group", "target", "with_plan"]
+__all__ = [
+    "StagedTexts",
+    "Step",
+    "by_path",
+    "plan",
+    "rebind_group",
+    "target",
+    "under",
+    "with_plan",
+]
 ReadFile = Callable[[str], "bytes | None"]
 _ONE_PLACE = ("moved", "unresolved", "missing")
 
 
 def target(f: Finding) -> str | None:
-    """The one place a failed finding's section stands now, or None (none, or a choice)."""
+    """The one place a failed finding's section stands now, or None (none, a choice,
+    or a file whose name is not UTF-8: no rebind can record it; check/routes.py
+    routes the rename first)."""
     if f.kind == "moved":
-        return f.moved_to
-    if f.kind in _ONE_PLACE and len(f.candidates) == 1:
-        return f.candidates[0]
-    return None
+        place = f.moved_to
+    elif f.kind in _ONE_PLACE and len(f.candidates) == 1:
+        place = f.candidates[0]
+    else:
+        return None
+    return place if place is not None and not_utf8_reason(place) is None else None
 
 
 class StagedTexts:
@@ -129,7 +145,7 @@ def plan(
     found = {f.binding: f for f in failed if f.binding}
     by_id = {b.bind_act: b for b in bindings if not b.retired}
     texts = StagedTexts(read, parsed)
-    files = by_path(bindings)
+    below = under(bindings)
     heads = [(f, t) for f in found.values() if (t := target(f)) and f.binding in by_id]
     heads.sort(key=lambda h: (_depth(h[0].selector), h[0].selector))
     groups: list[list[Step]] = []
@@ -141,7 +157,7 @@ def plan(
         # a moved section was found at ``new`` by its staged hash (the check's own
         # parse of the index, not a claim): that hash is not computed again
         known = f.expected_hash if f.kind == "moved" else None
-        group = rebind_group(binding, new, files.get(binding.path, ()), texts, known)
+        group = rebind_group(binding, new, below.get(binding.selector, ()), texts, known)
         if group:
             groups.append(group)
             taken.update(s.binding for s in group)
@@ -161,6 +177,21 @@ def by_path(bindings: Iterable[Binding]) -> dict[str, list[Binding]]:
     return files
 
 
+def under(bindings: Iterable[Binding]) -> dict[str, list[Binding]]:
+    """The bindings whose selector starts with each selector and a ``/`` (what
+    ``rebind_group`` reads of ``in_file``), grouped once in binding order: every
+    binding is filed under each prefix of its selector that a ``/`` ends, so no
+    rebind scans its file's bindings again."""
+    out: dict[str, list[Binding]] = {}
+    for b in bindings:
+        sel = b.selector
+        cut = sel.find("/")
+        while cut >= 0:
+            out.setdefault(sel[:cut], []).append(b)
+            cut = sel.find("/", cut + 1)
+    return out
+
+
 def rebind_group(
     binding: Binding,
     new: str,
@@ -170,11 +201,10 @@ def rebind_group(
 ) -> list[Step]:
     """The rebind of ``binding`` to ``new`` and of each bound descendant found under
     it (``forest rebind``'s carry); empty when ``new`` is not there. ``in_file``: the
-    bindings of ``binding``'s file (``by_path``), so a commit that moves thousands
-    of bindings stays linear. ``known``: the section hash the check found at ``new``
-    (a canonical selector), for a ``moved`` finding."""
-    from forest_files.custody.lookup import descendants
-
+    bindings of ``binding``'s file (``by_path``), or only those under its selector
+    (``under``), so a commit that moves thousands of bindings stays linear.
+    ``known``: the section hash the check found at ``new`` (a canonical selector),
+    for a ``moved`` finding."""
     if known is not None:
         out = [Step("rebind", binding.bind_act, binding.selector, new, known)]
     else:
@@ -189,6 +219,8 @@ def rebind_group(
     near = [b for b in in_file if b.selector.startswith(below)]
     if not near:
         return out
+    from forest_files.custody.lookup import descendants  # the store's module: only now
+
     for child, place in descendants(near, binding, new):
         got = texts.text(place, child.excludes)
         if got is not None:

@@ -12,9 +12,12 @@ under another parent (moved and edited), and for a heading id no heading
 carries any more (``file.md#{id}``), every heading of its file (named by its
 own id when the file holds that id once, else by its heading path) — each
 bound by no live binding (by selector, or resolving to the same section),
-with its first line: a renamed section's candidates, ranked by renames.py.
+with its first line: a renamed section's candidates, ranked by renames.py. (A
+place in a file whose name is not UTF-8 is found all the same: routes.py routes
+that file's rename, never a rebind the ledger could not record.)
 Test: tests/check/test_moves.py, tests/check/test_parse_once.py,
-tests/check/test_move_candidates.py
+tests/check/test_move_candidates.py, tests/check/test_hook_move_cost.py,
+tests/check/test_moved_not_utf8.py
 
 The places of a file and their text are read by move_places.py.
 
@@ -91,11 +94,11 @@ class MoveIndex:
         # path -> (file hash, parsed): the check's parses, and this search's own added
         # (the caller's dict), so the commit's route (commit_plan.py) reads them too
         self._documents = documents if documents is not None else {}
-        suffixes = {_suffix(b.path) for b in wanted}
+        own = {b.path for b in wanted}
+        suffixes = {_suffix(p) for p in own}
         self._kind_of = {b.bind_act: _kind(b) for b in wanted}
         self._kinds = set(self._kind_of.values())
         sets = sorted({b.excludes for b in wanted})
-        own = {b.path for b in wanted}
         chosen = [p for p in sorted(set(candidates) | own) if _suffix(p) in suffixes]
         prefetch = getattr(source, "prefetch", None)  # a git source: blobs in batches
         for start in range(0, len(chosen), _BATCH):

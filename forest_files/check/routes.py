@@ -7,13 +7,15 @@ lists; ``Route.command`` quotes every word with ``shlex``) that restore
 ground, adopt the change (an unbound target with the default exclusions
 forest.toml's ``[bind]`` gives it), bring a file back, move or end a binding (a
 renamed and edited section: ``forest rebind OLD NEW --words``, so the chain
-is kept), unseal a sealed ground (``forest unseal TARGET --words``), or end a
-contest; ``hints_for``: the places a renamed section may
-stand now, with their lines; ``untrack``: stop git tracking local state
+is kept; a section moved into a file whose name is not UTF-8: that file renamed
+first, ``git mv -- OLD NEW``, as for an unbound one), unseal a sealed ground
+(``forest unseal TARGET --words``), or end a contest; ``hints_for``: the places
+a renamed section may stand now, with their lines; ``untrack``: stop git tracking local state
 (``git rm --cached -r -- PATH``). The only words left to the user are ``--words`` (the placeholder
 ``…``, which every ceremony refuses when pasted as is); ``--as`` is left out,
 so the default identity (git ``user.name <email>``) signs.
-Test: tests/doors/test_doors.py, tests/check/test_routes_paste.py, tests/check/test_moves.py
+Test: tests/doors/test_doors.py, tests/check/test_routes_paste.py, tests/check/test_moves.py,
+tests/check/test_moved_not_utf8.py
 
 ``source`` is where the check looked: ``worktree``, ``index`` (the hook; a
 route then also stages what it changed) or a commit id (routes act on the
@@ -83,6 +85,8 @@ def routes_for(f: Finding, *, root: Path, source: str) -> tuple[Route, ...]:
             retire,
         )
     if f.kind == "moved" and f.moved_to:
+        if not_utf8_reason(f.moved_to) is not None:  # a name no rebind can record
+            return (_rename_first(_selector_path(f.moved_to), source, _THEN_REBIND), retire)
         return (  # moved_to: the full selector where the unchanged section stands
             Route(
                 "move the binding",
@@ -94,7 +98,7 @@ def routes_for(f: Finding, *, root: Path, source: str) -> tuple[Route, ...]:
         return _resolve_routes(f, source)
     if f.kind == "unbound":
         if not_utf8_reason(f.path) is not None:
-            return (_rename_first(f, source),)
+            return (_rename_first(f.path, source, _THEN_ADOPT),)
         return (
             Route(
                 "adopt it",
@@ -121,18 +125,29 @@ def utf8_name(path: str) -> str:
     return "".join(chr(ord(c) - 0xDC00) if "\udc80" <= c <= "\udcff" else c for c in path)
 
 
-def _rename_first(f: Finding, source: str) -> Route:
-    """An unbound file whose name the ledger cannot record (not UTF-8): ``git mv`` it
-    to a UTF-8 name; the next check prints the adopt route there. (Rename and
-    adopt are not one route: the adopt's placeholder words would be refused after
-    the rename had already run.)"""
-    new = utf8_name(f.path)
+_THEN_ADOPT = "`forest check` prints the route that adopts it"
+_THEN_REBIND = "the check prints the route that moves the binding there"
+
+
+def _rename_first(path: str, source: str, then: str) -> Route:
+    """A file whose name the ledger cannot record (not UTF-8): an unbound one, or
+    the one a bound section moved into: ``git mv`` it to a UTF-8 name; the next
+    check prints the adopt (or rebind) route there. (Rename and adopt are not one
+    route: the adopt's placeholder words would be refused after the rename had
+    already run.)"""
+    new = utf8_name(path)
     return Route(
         "rename it to a UTF-8 name",
-        (("git", "mv", "--", f.path, new), *_stage(source, new)),
-        "the ledger records UTF-8 names only (pick another name if you like); then "
-        "`forest check` prints the route that adopts it",
+        (("git", "mv", "--", path, new), *_stage(source, new)),
+        f"the ledger records UTF-8 names only (pick another name if you like); then {then}",
     )
+
+
+def _selector_path(selector: str) -> str:
+    """The file a full selector names (a moved section's new place)."""
+    from forest_files.text.selector import parse_selector
+
+    return parse_selector(selector).path
 
 
 def _excludes(f: Finding) -> Step:

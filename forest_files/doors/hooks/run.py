@@ -11,7 +11,7 @@ Returns: the hook's exit code (``forest-hook --version``: the version, exit 0).
 A refused commit (drift, or an error that refuses it) is recorded in the audit
 log (doors/doorlog.py), imported only then: an accepted commit never loads it.
 Test: tests/doors/test_hooks.py, tests/governance/test_audit_doors.py,
-      tests/doors/test_server_hook.py
+      tests/doors/test_server_hook.py, tests/check/test_hook_move_cost.py
 
 The check honours ``GIT_INDEX_FILE`` (``git commit -a`` and ``git commit
 PATH`` use a temporary index). Its cost grows with the staged change: when no
@@ -23,6 +23,7 @@ opened only to explain a refusal.
 
 from __future__ import annotations
 
+import gc
 import os
 import sys
 from pathlib import Path
@@ -72,7 +73,9 @@ HOOK_BUSY_MS = 2000  # how long the hook waits for another writer of a store
 def main(argv: list[str]) -> int:
     """``forest-hook HOOK [git's hook arguments]``, inside the one error boundary
     (doors/boundary.py): a refused commit's error is recorded in the audit log; a
-    sync hook never blocks git (a ForestError there exits 0 after its line)."""
+    sync hook never blocks git (a ForestError there exits 0 after its line). The
+    cyclic collector is off while it runs (as ``console`` has it): a script installed
+    by an earlier release calls ``main`` itself."""
     if not argv:
         _say(
             "usage: forest-hook pre-commit|pre-merge-commit|post-merge|post-checkout|"
@@ -84,7 +87,16 @@ def main(argv: list[str]) -> int:
 
         sys.stdout.write(f"forest-files {__version__}\n")
         return 0
-    hook = argv[0]
+    collecting = gc.isenabled()
+    gc.disable()  # one check, then exit: what it builds is acyclic (boundary.one_shot_gc)
+    try:
+        return _guarded(argv[0], argv)
+    finally:
+        if collecting:  # called in a process that goes on (a test): as it was
+            gc.enable()
+
+
+def _guarded(hook: str, argv: list[str]) -> int:
     from forest_files.doors.boundary import run_guarded
 
     if hook in SERVER_HOOKS:  # a bare repository receiving a push (doors/hooks/server.py)
@@ -129,7 +141,9 @@ def _run(hook: str) -> int:
 
 
 def console() -> None:
-    """Console-script entry (``forest-hook``), used by the pre-commit framework."""
+    """Console-script entry (``forest-hook``), used by the pre-commit framework, and
+    what the installed hook script runs (template.sh): ``main`` without the cyclic
+    collector, then the process ends without the interpreter's teardown."""
     from forest_files.doors.boundary import leave, one_shot_gc
 
     one_shot_gc()

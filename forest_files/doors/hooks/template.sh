@@ -22,13 +22,15 @@ if [ ! -x "$FOREST_PYTHON" ]; then
     echo "forest-files hook: $FOREST_PYTHON is gone; reinstall forest-files and run 'forest hooks install'" >&2
     exit 1
 fi
+# console(): the check with sys.argv[1:] (the hook name, then git's arguments), no
+# cyclic collector, and the process ends without the interpreter's teardown.
 exec "$FOREST_PYTHON" -E -P -c '
 import sys
 try:
-    from forest_files.doors.hooks.run import main
+    from forest_files.doors.hooks.run import console
 except ImportError:
     sys.stderr.write("forest-files hook: forest_files is not importable by " + sys.executable
                      + "; reinstall forest-files there and run: forest hooks install\n")
     sys.exit(1)
-sys.exit(main(sys.argv[1:]))
+console()
 ' "$hook_name" "$@"

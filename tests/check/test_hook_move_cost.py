@@ -1,0 +1,154 @@
+"""What the pre-commit hook pays on a commit that moves bound files, counted.
+
+A reorganisation commit (``git mv`` of bound files) makes the hook find every moved
+section and plan the one route for the commit. Counted in process, around the real
+functions (monkeypatch wrappers that call through): each staged file parsed once
+and each of its sections hashed once; each rebind of the route given only the
+bindings under its heading (its bound descendants, carried), never every binding of
+its file again; no cyclic garbage collection while the hook runs, the collector as
+it was afterwards. In a fresh interpreter: a move of sections with no bound
+descendant never imports the store's lookup module (``custody/lookup.py``, and the
+whole store behind it).
+"""
+
+from __future__ import annotations
+
+import gc
+import hashlib
+import os
+import subprocess
+import sys
+from collections import Counter
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+import pytest
+
+from forest_files.check import commit_plan, moves
+from forest_files.custody.bindings import Binding
+from forest_files.doors.hooks.run import main as hook
+from forest_files.kernel import hashing
+from forest_files.text import markdown
+from tests.helpers.cli import forest
+from tests.helpers.git import commit_all, git, git_env, make_repo, write
+from tests.helpers.template import copied_from
+
+CHAPTERS = 8
+BOOK = "# Book\n\nopening\n\n" + "".join(
+    f"## Chapter {k}\n\ntext of chapter {k}\n\n" + ("### Scene\n\nthe scene\n\n" if k == 1 else "")
+    for k in range(1, CHAPTERS + 1)
+)
+FLAT = "# Flat\n\n## One\n\nfirst\n\n## Two\n\nsecond\n"
+
+
+def _build(where: Path) -> Path:
+    root = make_repo(where)
+    write(root, "book.md", BOOK)
+    write(root, "flat.md", FLAT)
+    commit_all(root, "docs")
+    assert forest(root, "init").exit_code == 0
+    targets = [f"book.md#Book/Chapter {k}" for k in range(1, CHAPTERS + 1)]
+    targets += ["book.md#Book/Chapter 1/Scene", "flat.md#Flat/One", "flat.md#Flat/Two"]
+    for target in targets:
+        done = forest(root, "adopt", target, "--words", "as written")
+        assert done.exit_code == 0, done.stdout + done.stderr
+    commit_all(root, "custody")
+    return root
+
+
+repo = copied_from(_build)
+
+
+def _key(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def test_hook_move_parse_hash_and_scan_once_accepted(
+    repo: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    parses: Counter[str] = Counter()
+    hashed: Counter[str] = Counter()
+    scanned: dict[str, int] = {}
+    real_parse = markdown._top_level_headings
+    real_hash: Callable[[str], str] = hashing.hash_body
+    real_group = commit_plan.rebind_group
+
+    def parse(text: str) -> list[markdown.Found]:
+        parses[_key(text)] += 1
+        return real_parse(text)
+
+    def hash_body(body: str) -> str:
+        hashed[_key(body)] += 1
+        return real_hash(body)
+
+    def group(
+        binding: Binding,
+        new: str,
+        in_file: Sequence[Binding],
+        texts: commit_plan.StagedTexts,
+        known: str | None = None,
+    ) -> list[commit_plan.Step]:
+        scanned[binding.selector] = len(in_file)
+        return real_group(binding, new, in_file, texts, known)
+
+    monkeypatch.setattr(markdown, "_top_level_headings", parse)
+    monkeypatch.setattr(moves, "hash_body", hash_body)
+    monkeypatch.setattr(commit_plan, "rebind_group", group)
+    git(repo, "mv", "book.md", "novel.md")
+    monkeypatch.chdir(repo)
+    assert hook(["pre-commit"]) == 1
+    err = capsys.readouterr().err
+    assert f"or record the whole commit at once ({CHAPTERS + 1} rebound" in err, err
+    assert parses == Counter({_key(BOOK): 1})
+    sections = 1 + CHAPTERS + 1  # the H1, every chapter, the scene: each hashed once
+    assert sum(hashed.values()) == sections and set(hashed.values()) == {1}, hashed
+    # each rebind looked at the bindings under its heading only: chapter 1's scene
+    assert scanned == {f"book.md#Book/Chapter {k}": int(k == 1) for k in range(1, CHAPTERS + 1)}
+
+
+def test_hook_move_collector_off_then_restored_accepted(
+    repo: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    passes: list[str] = []
+
+    def seen(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            passes.append(phase)
+
+    git(repo, "mv", "book.md", "novel.md")
+    monkeypatch.chdir(repo)
+    assert gc.isenabled()
+    threshold = gc.get_threshold()
+    gc.set_threshold(1)  # any collection the hook allowed would run at once
+    gc.callbacks.append(seen)
+    try:
+        assert hook(["pre-commit"]) == 1
+    finally:
+        gc.callbacks.remove(seen)
+        gc.set_threshold(*threshold)
+    assert "moved book.md#Book/Chapter 2" in capsys.readouterr().err
+    assert passes == []
+    assert gc.isenabled()
+
+
+def test_hook_move_flat_sections_store_lookup_never_imported_accepted(repo: Path) -> None:
+    """Hostile: the rebind route of a section with no bound descendant needs nothing
+    of the store's lookup module; importing it for every rebind cost the hook the
+    whole store's import (custody/lookup.py -> store/forest.py)."""
+    git(repo, "mv", "flat.md", "level.md")
+    code = (
+        "import sys; from forest_files.doors.hooks.run import main; code = main(['pre-commit']); "
+        "print(code, sorted(m for m in sys.modules if m in "
+        "('forest_files.custody.lookup', 'forest_files.store.forest')))"
+    )
+    for _ in range(2):  # the second run: the staged ledger's view cached by the first
+        proc = subprocess.run(
+            [sys.executable, "-c", code],
+            cwd=repo,
+            env={**os.environ, **git_env()},
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+    assert "moved flat.md#Flat/One" in proc.stderr, proc.stderr
+    assert proc.stdout.strip() == "1 []", proc.stdout
