@@ -245,9 +245,13 @@ def _unresolved(f: Finding, root: Path, source: str) -> tuple[Route, ...]:
 
 def _rebinds(f: Finding, source: str, first: str) -> tuple[Route, ...]:
     """Renamed (and edited: unchanged text would be ``moved``): one whole rebind
-    route per candidate, likeliest first (renames.py, filerenames.py)."""
+    route per candidate, likeliest first (renames.py, filerenames.py); a candidate
+    in a file whose name is not UTF-8 gets that file's rename instead (no rebind
+    can record the name)."""
     return tuple(
-        Route(
+        _rename_first(_selector_path(new), source, _THEN_REBIND)
+        if not_utf8_reason(new) is not None
+        else Route(
             first if n == 0 else "or at",
             (forest("rebind", f.selector, new, options=_words()), *_record(source)),
             "replace … with why the new text is right" if n == 0 else "",

@@ -98,3 +98,22 @@ def test_moved_into_non_ascii_utf8_name_rebind_accepted(repo: Path) -> None:
     routes = _finding(_staged(repo), SOUP)["routes"]
     assert routes[0]["label"] == "move the binding", routes
     assert routes[0]["command"].startswith("forest rebind "), routes
+
+
+def test_renamed_and_edited_into_not_utf8_name_rebind_refused(repo: Path) -> None:
+    """The file renamed to a name that is not UTF-8 and its section edited: the
+    ``missing`` finding's candidate there is routed to the rename, never to a
+    rebind ``forest rebind`` would refuse; pasted, the next check offers the rebind."""
+    git(repo, "mv", "menu.md", LEGACY)
+    write(repo, LEGACY, MENU.replace("soup of the day", "soup of the night"))
+    git(repo, "add", "--", LEGACY)
+    soup = _finding(_staged(repo), SOUP)
+    assert soup["kind"] == "missing" and soup["candidates"] == [f"{LEGACY}#Menu/Soup"], soup
+    commands = [r["command"] for r in soup["routes"]]
+    assert not any(c.startswith("forest rebind") for c in commands), commands
+    rename = f"git mv -- {shlex.quote(LEGACY)} {shlex.quote(RENAMED)}"
+    assert f"{rename} && git add -- {shlex.quote(RENAMED)}" in commands, commands
+    done = pasted(repo, f"{rename} && git add -- {shlex.quote(RENAMED)}")
+    assert done.returncode == 0, done.stdout + done.stderr
+    again = _finding(_staged(repo), SOUP)
+    assert any(r["command"].startswith("forest rebind ") for r in again["routes"]), again
