@@ -11,10 +11,10 @@ Test: tests/doors/test_doors.py
 from __future__ import annotations
 
 import functools
-import shlex
 from typing import TYPE_CHECKING, NamedTuple
 
 from forest_files.check.summary import summary_line
+from forest_files.kernel.shellword import shell_word
 
 if TYPE_CHECKING:
     from forest_files.check.engine import Finding
@@ -23,9 +23,10 @@ if TYPE_CHECKING:
 # ceremonies refuse it (praise.refuse_placeholder) so a pasted route cannot sign it.
 WORDS_PLACEHOLDER = "…"
 
-# shlex.quote, remembered: a report repeats the same few words (forest, git, add, --,
-# --words …) in every route, and a hook may print thousands of routes.
-_quote = functools.lru_cache(maxsize=4096)(shlex.quote)
+# shell_word (shlex.quote, and a name that is not UTF-8 as $'\ooo'), remembered: a
+# report repeats the same few words (forest, git, add, --, --words …) in every route,
+# and a hook may print thousands of routes.
+_quote = functools.lru_cache(maxsize=4096)(shell_word)
 
 
 def detail_of(f: Finding) -> str:

@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING
 from forest_files.check.findings import WORDS_PLACEHOLDER, Route
 from forest_files.kernel.paths import LEDGER_PREFIX
 from forest_files.kernel.repopath import not_utf8_reason
+from forest_files.kernel.shellword import shell_word
 
 if TYPE_CHECKING:
     from forest_files.check.engine import Finding
@@ -221,8 +222,8 @@ def _unresolved(f: Finding, root: Path, source: str) -> tuple[Route, ...]:
                 Route(
                     "put the file back",
                     note=f"move the {kind} at {f.path} away, then bring the file back "
-                    f"(git checkout HEAD -- {_quote(f.path)}, or forest restore "
-                    f"{_quote(f.selector)} for a whole-file binding)",
+                    f"(git checkout HEAD -- {shell_word(f.path)}, or forest restore "
+                    f"{shell_word(f.selector)} for a whole-file binding)",
                 ),
             )
         back = _bring_back(f, root, source)
@@ -277,12 +278,6 @@ def _not_regular_kind(detail: str) -> str | None:
     if not detail.startswith(prefix):
         return None
     return detail[len(prefix) :].split(")", 1)[0]
-
-
-def _quote(word: str) -> str:
-    import shlex
-
-    return shlex.quote(word)
 
 
 def _bring_back(f: Finding, root: Path, source: str) -> Route:

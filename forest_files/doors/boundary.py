@@ -56,6 +56,7 @@ def run_guarded(
     ``passthrough``: re-raised untouched (a framework's own exit signals);
     ``usage``: recorded as a usage error in the audit log, then re-raised.
     """
+    tolerant_streams()
     try:
         code = fn()
         _flush()
@@ -71,6 +72,21 @@ def run_guarded(
         return quiet_pipe()
     except (Exception, KeyboardInterrupt) as exc:
         return _failed(exc, command, argv, repo, prefix, audit, lenient)
+
+
+def tolerant_streams() -> None:
+    """Standard output and error never fail on a character their encoding lacks: a
+    strict stream (a UTF-8 terminal's stdout, ``PYTHONIOENCODING=utf-8:strict``)
+    writes it backslash-escaped, as Python's own stderr does, instead of ending the
+    command in an internal error. A name that is not UTF-8 then shows as ``\udce9``
+    in prose; every command printed spells it ``$'\351'`` (kernel/shellword.py),
+    so it still works pasted."""
+    for stream in (sys.stdout, sys.stderr):
+        if getattr(stream, "errors", None) == "strict" and hasattr(stream, "reconfigure"):
+            try:  # noqa: SIM105  (contextlib is not imported on the warm path)
+                stream.reconfigure(errors="backslashreplace")
+            except (OSError, ValueError):  # closed or detached: nothing will be written
+                pass
 
 
 def _flush() -> None:

@@ -125,9 +125,9 @@ def _check(args: CheckArgs) -> int:
         report = narrowed(report, args.paths, selectors)
         missed = unmatched(report, args.paths, selectors)
         if missed:
-            import shlex
+            from forest_files.kernel.shellword import shell_word
 
-            named = ", ".join(map(shlex.quote, missed))
+            named = ", ".join(map(shell_word, missed))
             print(
                 f"forest: check: {named} names no binding and no required target; "
                 "`forest status` lists the bindings",

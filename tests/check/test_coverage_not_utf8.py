@@ -20,6 +20,8 @@ from tests.helpers.cli import forest
 from tests.helpers.git import commit_all, git, make_repo, pasted, write
 
 LEGACY = os.fsdecode(b"caf\xe9.md")  # a Latin-1 name, as git's bytes decode: "caf\udce9.md"
+# how every printed command spells it: the byte as $'\ooo' (kernel/shellword.py)
+LEGACY_WORD = "caf$'\\351'.md"
 DOC = "# Menu\n\nsoup of the day\n"
 
 
@@ -57,7 +59,7 @@ def test_route_renames_then_check_routes_the_adopt(tmp_path: Path) -> None:
     root = _repo(tmp_path)
     route = _route(root, "findings")
     command = str(route["command"])
-    assert command == f"git mv -- {shlex.quote(LEGACY)} {shlex.quote('café.md')}", command
+    assert command == f"git mv -- {LEGACY_WORD} {shlex.quote('café.md')}", command
 
     done = pasted(root, command)
     assert done.returncode == 0, done.stdout + done.stderr

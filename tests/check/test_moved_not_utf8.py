@@ -22,6 +22,8 @@ from tests.helpers.git import commit_all, git, make_repo, pasted, write
 from tests.helpers.template import copied_from
 
 LEGACY = os.fsdecode(b"caf\xe9.md")  # a Latin-1 name, as git's bytes decode: "caf\udce9.md"
+# how every printed command spells it: the byte as $'\ooo' (kernel/shellword.py)
+LEGACY_WORD = "caf$'\\351'.md"
 RENAMED = "café.md"
 MENU = "# Menu\n\n## Soup\n\nsoup of the day\n\n## Bread\n\nrye and spelt\n"
 NOTES = "# Notes\n\n## Tea\n\ngreen\n\n## Coffee\n\nblack\n"
@@ -65,7 +67,7 @@ def test_moved_into_not_utf8_name_rebind_refused(repo: Path) -> None:
     assert soup["kind"] == "moved" and soup["moved_to"] == f"{LEGACY}#Menu/Soup", soup
     commands = [r["command"] for r in soup["routes"]]
     assert not any("rebind" in c for c in commands), commands
-    rename = f"git mv -- {shlex.quote(LEGACY)} {shlex.quote(RENAMED)}"
+    rename = f"git mv -- {LEGACY_WORD} {shlex.quote(RENAMED)}"
     assert commands[0] == f"{rename} && git add -- {shlex.quote(RENAMED)}", commands
     assert commands[1].startswith(f"forest retire {shlex.quote(SOUP)} "), commands
     route = report["commit_route"]
@@ -111,7 +113,7 @@ def test_renamed_and_edited_into_not_utf8_name_rebind_refused(repo: Path) -> Non
     assert soup["kind"] == "missing" and soup["candidates"] == [f"{LEGACY}#Menu/Soup"], soup
     commands = [r["command"] for r in soup["routes"]]
     assert not any(c.startswith("forest rebind") for c in commands), commands
-    rename = f"git mv -- {shlex.quote(LEGACY)} {shlex.quote(RENAMED)}"
+    rename = f"git mv -- {LEGACY_WORD} {shlex.quote(RENAMED)}"
     assert f"{rename} && git add -- {shlex.quote(RENAMED)}" in commands, commands
     done = pasted(repo, f"{rename} && git add -- {shlex.quote(RENAMED)}")
     assert done.returncode == 0, done.stdout + done.stderr

@@ -1,0 +1,50 @@
+"""``shell_word``: a printed command's word for a name git holds as bytes that are
+not UTF-8, pasted into a real bash, gives back exactly those bytes; every other
+word is ``shlex.quote``'s, unchanged."""
+
+from __future__ import annotations
+
+import os
+import shlex
+import subprocess
+
+import pytest
+
+from forest_files.kernel.shellword import shell_word
+
+# Names as git's bytes decode (surrogateescape), with the shell's special characters
+# next to the bytes that are not UTF-8.
+NAMES = [
+    b"caf\xe9.md",
+    b"\xff",
+    b"-\x80lead.md",
+    b"a b\xe9'c\".md",
+    b"$HOME\xe9`x`\\n",
+    b"\xc3(\xa9.md",  # a broken two-byte sequence
+    b"caf\xc3\xa9 \xe9.md",  # valid UTF-8 beside a byte that is not
+    *(bytes([b]) + b".txt" for b in range(0x80, 0x100)),
+]
+
+
+def _bash_words(words: list[str]) -> list[bytes]:
+    script = "printf '%s\\0' " + " ".join(words)
+    done = subprocess.run(["bash", "-c", script], capture_output=True, check=True)
+    return done.stdout.split(b"\0")[:-1]
+
+
+def test_shell_word_not_utf8_name_pasted_into_bash_gives_its_bytes_accepted() -> None:
+    words = [shell_word(os.fsdecode(raw)) for raw in NAMES]
+    for word in words:
+        word.encode("utf-8")  # plain text: no lone surrogate left to print
+    assert _bash_words(words) == NAMES
+
+
+@pytest.mark.parametrize("word", ["a.md", "café.md", "it's here", "--words", "…", "", "$x"])
+def test_shell_word_utf8_word_is_shlex_quote_accepted(word: str) -> None:
+    assert shell_word(word) == shlex.quote(word)
+    assert _bash_words([shell_word(word)]) == [word.encode("utf-8")]
+
+
+def test_shell_word_spells_a_byte_in_octal_as_gnu_ls_does_accepted() -> None:
+    assert shell_word(os.fsdecode(b"caf\xe9.md")) == "caf$'\\351'.md"
+    assert shell_word(os.fsdecode(b"a b\xe9")) == "'a b'$'\\351'"
