@@ -13,6 +13,7 @@ import pytest
 from forest_files.custody import verdict
 from tests.helpers.custody import DOC, age_files, retire, two_bound_files
 from tests.helpers.git import git_env
+from tests.helpers.imports import loaded
 
 
 def _fast(root: Path) -> subprocess.CompletedProcess[str]:
@@ -28,8 +29,7 @@ def _fast(root: Path) -> subprocess.CompletedProcess[str]:
 
 
 def _answered_from_record(proc: subprocess.CompletedProcess[str]) -> bool:
-    line = next(x for x in proc.stderr.splitlines() if x.startswith("imports: "))
-    return "sqlite3" not in line.split()
+    return "sqlite3" not in loaded(proc.stderr)
 
 
 def _recorded(root: Path) -> bool:

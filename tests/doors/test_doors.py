@@ -17,6 +17,7 @@ from forest_files.custody.repository import Repository
 from forest_files.kernel.errors import ForestError
 from tests.helpers.custody import BY, DOC, init_and_adopt
 from tests.helpers.git import commit_all, git, git_env, make_repo, write
+from tests.helpers.imports import loaded
 from tests.helpers.state import local_state
 from tests.helpers.template import reused
 
@@ -38,8 +39,7 @@ def forest(root: Path, *args: str, cwd: Path | None = None) -> subprocess.Comple
 
 
 def _imports(proc: subprocess.CompletedProcess[str]) -> set[str]:
-    line = next(x for x in proc.stderr.splitlines() if x.startswith("imports: "))
-    return set(line.removeprefix("imports: ").split())
+    return loaded(proc.stderr)
 
 
 def _build_bound(tmp_path: Path) -> Path:

@@ -12,6 +12,7 @@ import pytest
 
 from tests.helpers.custody import DOC, init_and_adopt
 from tests.helpers.git import commit_all, git_env, make_repo, write
+from tests.helpers.imports import loaded
 from tests.helpers.state import local_state
 
 HEAVY = {"typer", "pydantic", "git", "pyromark", "markdown_it", "click", "rich"}
@@ -42,8 +43,7 @@ def _run(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
 
 
 def _imports(proc: subprocess.CompletedProcess[str]) -> set[str]:
-    line = next(x for x in proc.stderr.splitlines() if x.startswith("imports: "))
-    return set(line.removeprefix("imports: ").split())
+    return loaded(proc.stderr)
 
 
 def _forest(root: Path, *args: str) -> subprocess.CompletedProcess[str]:

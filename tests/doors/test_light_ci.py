@@ -14,6 +14,7 @@ import pytest
 
 from tests.helpers.custody import DOC, init_and_adopt
 from tests.helpers.git import commit_all, git, git_env, make_repo, write
+from tests.helpers.imports import loaded
 from tests.helpers.template import copied_from
 
 HEAVY = {"typer", "pydantic", "click", "rich", "git"}
@@ -53,8 +54,7 @@ def _run(
 
 
 def _imports(proc: subprocess.CompletedProcess[str]) -> set[str]:
-    line = next(x for x in proc.stderr.splitlines() if x.startswith("imports: "))
-    return set(line.removeprefix("imports: ").split())
+    return loaded(proc.stderr)
 
 
 @pytest.mark.parametrize("fmt", ["json", "text", "sarif"])
