@@ -43,7 +43,6 @@ Test: tests/gate/test_ci_gate.py
 from __future__ import annotations
 
 import functools
-import shlex
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -139,8 +138,8 @@ def _from_fault(fault: Fault, kind: str) -> Reported:
         act=fault.act_id,
     )
     routes: tuple[Route, ...] = ()
-    if fault.fix:
-        routes = (Route("remove it and commit", (tuple(shlex.split(fault.fix)),)),)
+    if fault.fix_argv:
+        routes = (Route("remove it and commit", (fault.fix_argv,)),)
     return Reported(found, routes)
 
 

@@ -21,12 +21,12 @@ from __future__ import annotations
 
 import os
 import re
-import shlex
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
 from forest_files.kernel.paths import LEDGER_PREFIX
+from forest_files.kernel.shellword import shell_word
 from forest_files.ledger.segments import BODIES_DIR, BODY_SUFFIX, SEGMENT_SUFFIX, SEGMENTS_DIR
 
 _SEGMENT = re.compile(r"[0-9a-f]{64}" + re.escape(SEGMENT_SUFFIX))
@@ -47,9 +47,14 @@ class Stray:
         """The path relative to the repository root."""
         return LEDGER_PREFIX + self.rel
 
+    def removal_argv(self, tool: str = "rm") -> tuple[str, ...]:
+        """The command that removes it, as its words (``tool``: ``rm`` or ``git rm``)."""
+        return (*tool.split(), *(("-r",) if self.is_dir else ()), "--", self.path())
+
     def removal(self, tool: str = "rm") -> str:
-        """The shell command that removes it (``tool``: ``rm`` or ``git rm``)."""
-        return f"{tool}{' -r' if self.is_dir else ''} -- {shlex.quote(self.path())}"
+        """``removal_argv`` as one line a shell runs as printed (a name that is not
+        UTF-8 spelled ``$'\\ooo'``: kernel/shellword.py)."""
+        return " ".join(map(shell_word, self.removal_argv(tool)))
 
 
 def _dir_ok(parts: tuple[str, ...]) -> bool:

@@ -60,6 +60,7 @@ class Fault:
     detail: str
     path: str | None = None  # relative to the repository root, when one file is at fault
     fix: str | None = None  # a shell command that removes the fault (strays)
+    fix_argv: tuple[str, ...] = ()  # the same command as its words
 
 
 @dataclass(frozen=True)
@@ -128,7 +129,8 @@ def _check_body_refs(bodies: BodyFiles, found: dict[str, _Found], faults: list[F
 
 def _stray_fault(stray: Stray, tool: str) -> Fault:
     detail = f"{stray.path()}: {stray.why}"
-    return Fault("stray", None, None, None, detail, path=stray.path(), fix=stray.removal(tool))
+    fix, argv = stray.removal(tool), stray.removal_argv(tool)
+    return Fault("stray", None, None, None, detail, path=stray.path(), fix=fix, fix_argv=argv)
 
 
 def _check_body_files(bodies: BodyFiles, faults: list[Fault], tool: str) -> None:

@@ -365,3 +365,21 @@ def test_bulk_adopt_interrupted_by_sigint_or_sigkill_leaves_no_stray_recovers(
             doc = json.loads(run(trial, "ci", "--format", "json").stdout)
             assert len([f for f in doc["findings"] if f["binding"]]) == files, where
             assert git(trial, "status", "--porcelain") == "", where
+
+
+def test_stray_named_not_utf8_fix_pasted_recovers(tmp_path: Path) -> None:
+    """A stray whose name is not UTF-8: ``verify`` and ``ci`` print its removal with
+    the byte spelled ``$'\\351'`` (kernel/shellword.py), plain text that bash runs."""
+    root = adopted(tmp_path)
+    name = os.fsdecode(b"caf\xe9.part")
+    (root / LEDGER / "segments" / name).write_bytes(b"")
+    fault = next(f for f in json.loads(run(root, "verify", "--json", check=3).stdout)["faults"])
+    assert fault["fix"] == "rm -- .forest/ledger/segments/caf$'\\351'.part", fault
+    commit_all(root, "commit the stray")
+    found = json.loads(run(root, "ci", "--format", "json", check=3).stdout)["findings"]
+    command = next(r["command"] for f in found for r in f["routes"] if r["command"])
+    assert command == "git rm -- .forest/ledger/segments/caf$'\\351'.part", command
+    bash(root, command)
+    assert not (root / LEDGER / "segments" / name).exists()
+    commit_all(root, "stray removed")
+    run(root, "ci")
