@@ -88,6 +88,8 @@ def main(argv: list[str]) -> int:
         sys.stdout.write(f"forest-files {__version__}\n")
         return 0
     collecting = gc.isenabled()
+    # ledger/segments.py gc_paused does the same as a context manager; the hook's
+    # start-up loads neither contextlib nor the ledger's modules for it.
     gc.disable()  # one check, then exit: what it builds is acyclic (boundary.one_shot_gc)
     try:
         return _guarded(argv[0], argv)
