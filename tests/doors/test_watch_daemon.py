@@ -3,6 +3,7 @@ SIGTERM/SIGINT/SIGHUP one clean shutdown, killed -9 and restarted it catches up.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -17,6 +18,7 @@ import forest_files.doors.cli  # noqa: F401  (registers every command)
 from forest_files.doors.cli import app
 from forest_files.doors.watch.daemon import status, stop
 from forest_files.doors.watch.lock import WatcherRunning, WatchLock, running
+from forest_files.kernel.errors import ForestError
 from forest_files.kernel.paths import WATCH_LOG, WATCH_PID
 from tests.helpers.state import local_state
 from tests.helpers.watch import (
@@ -37,17 +39,37 @@ FAST = ["--quiet", "0.1", "--ceiling", "1", "--grace", "0.5"]
 def root(tmp_path: Path) -> Iterator[Path]:
     path = bound_repo(tmp_path)
     yield path
-    stop(path)  # whatever a test left running
+    stopped(path)  # whatever a test left running
 
 
 def _foreground(root: Path) -> subprocess.Popen[bytes]:
-    child = subprocess.Popen(
-        [sys.executable, "-m", "forest_files.doors.watch", "--repo", str(root), *FAST],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
-    assert until(lambda: running(root) == child.pid), child.stderr
+    # stderr to a file, never an unread pipe: a child blocked writing to a full pipe
+    # would not stop, and the file is what a failure shows (``stopped``).
+    with (root.parent / "watcher.stderr").open("ab") as err:
+        child = subprocess.Popen(
+            [sys.executable, "-m", "forest_files.doors.watch", "--repo", str(root), *FAST],
+            stdout=subprocess.DEVNULL,
+            stderr=err,
+        )
+    assert until(lambda: running(root) == child.pid), _told(root)
     return child
+
+
+def _told(root: Path) -> str:
+    """What the watcher said: its log and its stderr, for a failing assertion."""
+    said = []
+    for path in (local_state(root) / WATCH_LOG, root.parent / "watcher.stderr"):
+        with contextlib.suppress(OSError):
+            said.append(f"--- {path.name}\n{path.read_text(errors='replace')[-4000:]}")
+    return "\n".join(said)
+
+
+def stopped(root: Path) -> str:
+    """``stop``; a watcher that does not stop fails the test with what it said."""
+    try:
+        return stop(root)
+    except ForestError as exc:
+        raise AssertionError(f"{exc}\n{_told(root)}") from exc
 
 
 def test_watch_second_watcher_refused(root: Path) -> None:
@@ -56,7 +78,7 @@ def test_watch_second_watcher_refused(root: Path) -> None:
         WatchLock(root).acquire()
     out = runner.invoke(app, ["watch", "--repo", str(root)])
     assert out.exit_code == 1 and "already runs" in out.output
-    assert stop(root).startswith("stopped") and child.wait(TIMEOUT) == 0
+    assert stopped(root).startswith("stopped") and child.wait(TIMEOUT) == 0
 
 
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT, signal.SIGHUP])
@@ -70,10 +92,10 @@ def test_watch_signal_clean_shutdown_accepted(root: Path, sig: signal.Signals) -
 
 
 def test_watch_stop_idempotent_accepted(root: Path) -> None:
-    assert stop(root) == "no watcher running"
+    assert stopped(root) == "no watcher running"
     child = _foreground(root)
-    assert stop(root).startswith("stopped")
-    assert stop(root) == "no watcher running"
+    assert stopped(root).startswith("stopped")
+    assert stopped(root) == "no watcher running"
     assert child.wait(TIMEOUT) == 0
 
 
@@ -121,4 +143,17 @@ def test_watch_killed_and_restarted_catches_up_recovers(root: Path) -> None:
     again = _foreground(root)
     assert until(lambda: "drifted" in open_kinds(root)), watch_state(root)
     assert f"stale pid file (pid {child.pid}" in (local_state(root) / WATCH_LOG).read_text()
-    assert stop(root).startswith("stopped") and again.wait(TIMEOUT) == 0
+    assert stopped(root).startswith("stopped") and again.wait(TIMEOUT) == 0
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="needs /proc/PID/task")
+def test_watch_signal_to_another_thread_still_stops_accepted(root: Path) -> None:
+    """The kernel may hand a process's SIGTERM to any thread that does not block it
+    (here: sent to one by its thread id). The main thread, asleep in its read, is
+    woken through the wakeup fd and stops the watcher cleanly."""
+    child = _foreground(root)
+    assert until(lambda: len(list(Path(f"/proc/{child.pid}/task").iterdir())) > 1)
+    threads = sorted(int(t.name) for t in Path(f"/proc/{child.pid}/task").iterdir())
+    os.kill(next(t for t in threads if t != child.pid), signal.SIGTERM)
+    assert child.wait(TIMEOUT) == 0, _told(root)
+    assert running(root) is None and "stopped" in (local_state(root) / WATCH_LOG).read_text()

@@ -128,13 +128,17 @@ def run_foreground(
     # A handler only writes a byte to a pipe that the main thread waits on: it takes
     # no lock (``Event.set`` does, and a handler runs on the main thread, which may
     # hold that very lock: the signal module's docs warn of the deadlock).
+    # The pipe is also the wakeup fd: a signal the kernel hands to another thread (the
+    # observer's, the worker's) still wakes the main thread's read, which otherwise
+    # sleeps on until its own read ends and only then runs the handler.
     wake, poke = os.pipe()
     os.set_blocking(poke, False)
     previous = {s: signal.signal(s, lambda *_: _poke(poke)) for s in _SIGNALS}
+    woken = signal.set_wakeup_fd(poke, warn_on_full_buffer=False)
     try:
         lock.acquire()
     except BaseException:
-        _restore(previous)
+        _restore(previous, woken)
         _close(wake, poke)
         raise
     handler = _log_to_file(root)
@@ -152,7 +156,7 @@ def run_foreground(
     finally:
         w.stop()
         write_state(root, w, stopped=True)
-        _restore(previous)
+        _restore(previous, woken)
         _close(wake, poke)
         lock.release()
         log.info("stopped")
@@ -164,7 +168,8 @@ def run_foreground(
 _SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
 
 
-def _restore(previous: Mapping[signal.Signals, Any]) -> None:
+def _restore(previous: Mapping[signal.Signals, Any], woken: int) -> None:
+    signal.set_wakeup_fd(woken)
     for sig, old in previous.items():
         signal.signal(sig, old)
 
@@ -230,7 +235,8 @@ def stop(root: Path, timeout: float = 30.0) -> str:
     while running(root) is not None:
         if time.monotonic() > deadline:
             raise ForestError(
-                f"the watcher (pid {pid}) did not stop in {timeout:.0f} s; "
+                f"the watcher (pid {pid}) did not stop in {timeout:.0f} s "
+                f"(its log: {worktree_dir(root) / WATCH_LOG}); "
                 f"`kill -9 {pid}`, then `forest watch status`"
             )
         time.sleep(0.05)  # polling another process's lock: there is no event to wait on
