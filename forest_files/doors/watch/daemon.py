@@ -220,7 +220,10 @@ def detach(root: Path, args: list[str]) -> int:
     )
 
 
-def stop(root: Path, timeout: float = 30.0) -> str:
+_STOP_TIMEOUT = 60.0  # above the watcher's own bound: its batch 30 s + its observer 10 s
+
+
+def stop(root: Path, timeout: float = _STOP_TIMEOUT) -> str:
     """Ask the running watcher to stop and wait until it has; fine when none runs."""
     from forest_files.custody.repository import find_root
 
