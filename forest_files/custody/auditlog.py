@@ -27,6 +27,7 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
+import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -201,8 +202,9 @@ class AuditLog:
 
 
 def append_events(root: Path, events: Sequence[Event], *, head: str | None = None) -> bool:
-    """Append ``events``; False (nothing raised) when the log cannot be written, or
-    when ``root`` has no ``.forest/`` directory (nothing is created there)."""
+    """Append ``events``; False (nothing raised) when the log cannot be written (said
+    in one warning line on stderr), or when ``root`` has no ``.forest/`` directory
+    (nothing is created there)."""
     if not events:
         return True
     if not (Path(root) / FOREST_DIR).is_dir():
@@ -210,6 +212,9 @@ def append_events(root: Path, events: Sequence[Event], *, head: str | None = Non
     try:
         with AuditLog(root) as log:
             log.append(events, head=head)
-    except (ForestError, OSError, sqlite3.Error):
+    except (ForestError, OSError, sqlite3.Error) as exc:
+        # The act itself stands (the ledger holds it); the log's gap is said, never silent.
+        why = " ".join(str(exc).split())[:300]
+        sys.stderr.write(f"forest: warning: the audit log was not written ({why})\n")
         return False
     return True

@@ -8,13 +8,21 @@ proposals ``local.db``, the audit log ``audit.db``, a forget's unfinished purge
 markers) are moved there; the index, views and caches are deleted, never moved,
 since the index is rebuilt from the ledger and a forged one must not be carried in.
 Only files git does not track are touched: a tracked one is a claim that arrived
-through git, reported as a finding and never read. Symlinks are never followed or
-moved: an untracked one among the old caches is removed as a link (its target
-untouched). A file whose new place is taken already is kept beside it under
-``legacy/``, so nothing a user wrote is lost. One line on stderr says what happened.
+through git, reported as a finding and never read, and so is a ``local.db`` or
+``audit.db`` that any commit ever held: a file that came through git is nobody's
+own proposals or log. Symlinks are never followed or moved: every directory on
+the way (``.forest``, ``.forest/cache``, …) is checked with ``lstat`` and a linked
+one is left alone, so a committed ``.forest -> elsewhere`` moves or deletes nothing
+there; an untracked link among the old caches is removed as a link (its target
+untouched). A SQLite file moves with its ``-wal``/``-shm``/``-journal`` files, to
+one place. A file whose new place is taken already is kept under a new
+``legacy/<n>/`` directory of its own (never overwritten), so nothing a user wrote
+is lost. One line on stderr says what happened.
 
 Stores: files under ``<git-common-dir>/forest``; deletes the old index and caches.
 Refuses: nothing (a file that cannot be moved stays where it was, and is named).
+Nothing happens where ``.forest`` is no real directory (custody/ledger_dirs.py
+refuses that repository).
 Returns: ``Relocated`` (what moved, what was dropped); None when there was nothing.
 Test: tests/custody/test_relocate.py
 """
@@ -24,6 +32,7 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
+import stat
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -56,23 +65,31 @@ class Relocated:
     moved: list[str] = field(default_factory=list)  # repository-relative, old places
     dropped: list[str] = field(default_factory=list)  # rebuilt from the ledger instead
     kept: list[str] = field(default_factory=list)  # left in place: tracked, links, errors
+    legacy: Path | None = None  # where files whose new place was taken went
 
 
 def relocate_once(root: Path) -> Relocated | None:
     """Move ``root``'s old-layout local state into the git directory (see above)."""
+    if not _real_dir(root, FOREST_DIR):
+        return None  # the usual case (no .forest, or a new one): one lstat more
     if not any(os.path.lexists(root / rel) for rel in _LEGACY):
         return None  # the usual case: four lstat calls
     tracked = _tracked(root)
     done = Relocated()
     target = shared_dir(root)
     for rel in (LEGACY_LOCAL_DB, LEGACY_AUDIT_DB):
-        for suffix in _SQLITE_SUFFIXES:
-            _move(root, rel + suffix, target, tracked, done)
+        group = [rel + suffix for suffix in _SQLITE_SUFFIXES]
+        present = [r for r in group if os.path.lexists(root / r)]
+        if present and _ever_committed(root, group):
+            done.kept += present  # it came through git: not this machine's own
+            continue
+        names = [Path(r).name for r in group]
+        taken = any(os.path.lexists(target / n) for n in names)
+        for r in present:  # one destination for the database and its journal files
+            _move(root, r, target, tracked, done, taken=taken)
     for old, new in ((LEGACY_CAPTURES, CAPTURES_DIR), (LEGACY_PURGES, PURGE_DIR)):
-        folder = root / old
-        for path in _regular_files(folder):
-            rel = path.relative_to(root).as_posix()
-            inner = path.relative_to(folder).as_posix()
+        for rel in _regular_rels(root, old):
+            inner = rel.removeprefix(old + "/")
             _move(root, rel, target / new, tracked, done, name=inner)
     # The old index, its WAL files and the binding maps kept beside it, then the caches.
     index_files = sorted((root / FOREST_DIR).glob(f"{INDEX_NAME}*"))
@@ -80,10 +97,30 @@ def relocate_once(root: Path) -> Relocated | None:
         root, LEGACY_CACHE
     ):
         _drop(root, rel, tracked, done)
-    _prune_empty(root / LEGACY_CACHE)
+    if _real_dir(root, LEGACY_CACHE):
+        _prune_empty(root / LEGACY_CACHE)
     if done.moved or done.dropped:
         sys.stderr.write(_notice(done, target))
     return done
+
+
+def _real_dir(root: Path, rel: str) -> bool:
+    """Every component of ``rel`` under ``root`` is a real directory (``lstat``: a
+    symlink anywhere on the way is never walked through)."""
+    here = os.fspath(root)
+    for part in rel.split("/"):
+        here = os.path.join(here, part)
+        try:
+            if not stat.S_ISDIR(os.lstat(here).st_mode):
+                return False
+        except OSError:
+            return False
+    return True
+
+
+def _parent_real(root: Path, rel: str) -> bool:
+    parent = rel.rpartition("/")[0]
+    return not parent or _real_dir(root, parent)
 
 
 def _tracked(root: Path) -> set[str]:
@@ -92,11 +129,28 @@ def _tracked(root: Path) -> set[str]:
     return {p for p in gitio.split_z(out) if not p.startswith(LEDGER_DIR + "/")}
 
 
+def _ever_committed(root: Path, rels: list[str]) -> bool:
+    """Any commit of any ref ever held one of ``rels`` (asked once, in a repository
+    laid out the old way: an untracked copy of a committed file came through git)."""
+    args = ["log", "--all", "-1", "--format=%H", "--", *rels]
+    try:
+        return bool(gitio.run_git(root, args).stdout.strip())
+    except gitio.GitFailed:
+        return False  # no commit yet: nothing came through git
+
+
 def _move(
-    root: Path, rel: str, folder: Path, tracked: set[str], done: Relocated, *, name: str = ""
+    root: Path,
+    rel: str,
+    folder: Path,
+    tracked: set[str],
+    done: Relocated,
+    *,
+    name: str = "",
+    taken: bool = False,
 ) -> None:
     source = root / rel
-    if not os.path.lexists(source):
+    if not os.path.lexists(source) or not _parent_real(root, rel):
         return
     if source.is_symlink():
         return  # never followed: removed as a link with the old caches below
@@ -104,10 +158,10 @@ def _move(
         done.kept.append(rel)
         return
     dest = folder / (name or source.name)
-    if os.path.lexists(dest):
-        dest = shared_dir(root) / LEGACY_KEPT / rel.replace("/", "%2F")
-    ensure_dir(dest.parent)
+    if taken or os.path.lexists(dest):
+        dest = _legacy(root, done) / rel.removeprefix(FOREST_DIR + "/")
     try:
+        ensure_dir(dest.parent)
         os.replace(source, dest)
     except OSError:
         try:
@@ -119,9 +173,27 @@ def _move(
     done.moved.append(rel)
 
 
+def _legacy(root: Path, done: Relocated) -> Path:
+    """This run's own ``legacy/<n>`` directory, made on first use with ``mkdir``
+    (which fails on a name that exists): nothing kept before is ever overwritten."""
+    if done.legacy is None:
+        base = Path(ensure_dir(shared_dir(root) / LEGACY_KEPT))
+        n = 1
+        while True:
+            try:
+                os.mkdir(base / str(n), 0o700)
+                break
+            except FileExistsError:
+                n += 1
+        done.legacy = base / str(n)
+    return done.legacy
+
+
 def _drop(root: Path, rel: str, tracked: set[str], done: Relocated) -> None:
     path = root / rel
-    if not os.path.lexists(path) or rel in tracked or (path.is_dir() and not path.is_symlink()):
+    if not os.path.lexists(path) or rel in tracked or not _parent_real(root, rel):
+        return
+    if path.is_dir() and not path.is_symlink():
         return
     try:
         path.unlink()
@@ -131,23 +203,19 @@ def _drop(root: Path, rel: str, tracked: set[str], done: Relocated) -> None:
     done.dropped.append(rel)
 
 
-def _regular_files(folder: Path) -> list[Path]:
-    if folder.is_symlink() or not folder.is_dir():
+def _regular_rels(root: Path, rel: str) -> list[str]:
+    """The files under ``root/rel`` (repository-relative), walked only where every
+    directory on the way is a real one; links inside are listed, never descended."""
+    if not _real_dir(root, rel):
         return []
-    found: list[Path] = []
-    for dirpath, dirs, files in os.walk(folder):  # os.walk never descends into links
+    found: list[str] = []
+    for dirpath, dirs, files in os.walk(root / rel):  # os.walk never descends into links
         del dirs
-        found += [Path(dirpath) / n for n in sorted(files)]
+        found += [(Path(dirpath) / n).relative_to(root).as_posix() for n in sorted(files)]
     return found
 
 
-def _regular_rels(root: Path, rel: str) -> list[str]:
-    return [p.relative_to(root).as_posix() for p in _regular_files(root / rel)]
-
-
 def _prune_empty(folder: Path) -> None:
-    if folder.is_symlink() or not folder.is_dir():
-        return
     for dirpath, _dirs, _files in sorted(os.walk(folder), key=lambda w: -len(w[0])):
         with contextlib.suppress(OSError):  # not empty: a tracked file, one that stayed
             os.rmdir(dirpath)
@@ -160,6 +228,8 @@ def _notice(done: Relocated, target: Path) -> str:
             f"moved {len(done.moved)} local file(s) (captures, {LOCAL_DB_NAME}, "
             f"{AUDIT_DB_NAME}) into {target}"
         )
+    if done.legacy is not None:
+        parts.append(f"files whose new place was taken are kept in {done.legacy}")
     if done.dropped:
         parts.append(
             f"dropped {len(done.dropped)} cache file(s) (the index is rebuilt from the ledger)"

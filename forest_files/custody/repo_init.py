@@ -3,7 +3,9 @@ the ignore and attribute lines.
 
 Stores: ``forest.toml`` (a new project id), ``.forest/ledger/``,
 ``.forest/.gitignore`` and a ``.gitattributes`` line (added once).
-Refuses: ``init`` where forest.toml exists (``ConfigError`` naming ``forest sync``).
+Refuses: ``init`` where forest.toml exists (``ConfigError`` naming ``forest sync``);
+a ledger directory, ``.forest/.gitignore`` or ``.gitattributes`` that is a symlink
+(custody/ledger_dirs.py; nothing is written through a link).
 Returns: nothing; ``Repository.init`` then opens the repository and syncs its index.
 Test: tests/custody/test_repository.py
 """
@@ -14,7 +16,10 @@ import uuid
 from pathlib import Path
 
 from forest_files.custody.config import CONFIG_NAME, ConfigError, new_config, render_config
+from forest_files.custody.ledger_dirs import refuse_linked_ledger
+from forest_files.kernel.errors import ForestError
 from forest_files.kernel.paths import FOREST_DIR, GITATTRIBUTES_LINE, GITIGNORE_LINES, LEDGER_DIR
+from forest_files.kernel.shellword import shell_word
 
 
 def lay_out(root: Path, project_id: str | None) -> None:
@@ -26,6 +31,14 @@ def lay_out(root: Path, project_id: str | None) -> None:
             "use `forest sync` (or `forest rebuild`)"
         )
     cfg = new_config(project_id or uuid.uuid4().hex)
+    refuse_linked_ledger(root)  # never laid out through a committed link
+    for written in (root / FOREST_DIR / ".gitignore", root / ".gitattributes"):
+        if written.is_symlink():
+            raise ForestError(
+                f"{written.relative_to(root)} is a symlink; forest init writes it and "
+                f"follows no link: remove it (rm -- {shell_word(str(written.relative_to(root)))}"
+                ") and run forest init again"
+            )
     (root / LEDGER_DIR).mkdir(parents=True, exist_ok=True)
     (root / FOREST_DIR / ".gitignore").write_text(
         "".join(f"{line}\n" for line in GITIGNORE_LINES), encoding="utf-8"

@@ -41,6 +41,7 @@ from forest_files.custody import entry_acts, index_refresh, recording, repo_init
 from forest_files.custody.apply import Applied
 from forest_files.custody.config import CONFIG_NAME, ForestConfig, load_config
 from forest_files.custody.index_refresh import SyncReport
+from forest_files.custody.ledger_dirs import refuse_linked_ledger
 from forest_files.custody.log_entries import LogEntry, log_of
 from forest_files.custody.relocate import relocate_once
 from forest_files.custody.repo_face import Recorded
@@ -48,7 +49,7 @@ from forest_files.custody.views import GroundEntry, list_view
 from forest_files.gitio import NotARepo, toplevel
 from forest_files.kernel.errors import ForestError, StoreCorruption
 from forest_files.kernel.paths import INDEX_NAME, LEDGER_DIR
-from forest_files.kernel.state import worktree_dir
+from forest_files.kernel.state import refuse_linked_file, worktree_dir
 from forest_files.ledger.acts import Act, build_act
 from forest_files.ledger.kinds import BindSpec, Payload
 from forest_files.ledger.segments import LedgerSnapshot
@@ -73,6 +74,7 @@ class Repository:
         self.root = find_root(path)
         self.config: ForestConfig = load_config(self.root / CONFIG_NAME)
         self.ledger_dir = self.root / LEDGER_DIR
+        refuse_linked_ledger(self.root)  # a linked ledger is never read nor written
         relocate_once(self.root)
         self.index_path = worktree_dir(self.root) / INDEX_NAME
         self._store: ForestStore | None = None
@@ -108,6 +110,7 @@ class Repository:
     # -- the index -----------------------------------------------------------
     def store(self) -> ForestStore:
         if self._store is None:
+            refuse_linked_file(self.index_path, INDEX_NAME, sqlite=True)
             store = ForestStore(self.index_path)
             store.init_schema()
             foreign = store.conn.execute(

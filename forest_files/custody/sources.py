@@ -40,6 +40,7 @@ from forest_files.custody.views import GroundEntry, list_view
 from forest_files.gitio import TreeEntry
 from forest_files.kernel.errors import ForestError
 from forest_files.kernel.paths import LEDGER_PREFIX as LEDGER_PREFIX
+from forest_files.kernel.shellword import shell_word
 from forest_files.ledger.acts import Act, LedgerError, is_hex64
 from forest_files.ledger.segments import (
     BODIES_DIR,
@@ -112,10 +113,11 @@ def ledger_blobs(
     root = Path(repo_root)
     segments: dict[str, str] = {}
     bodies: dict[str, str] = {}
-    prefix = LEDGER_PREFIX if with_bodies else f"{LEDGER_PREFIX}{SEGMENTS_DIR}/"
+    # No trailing slash on the segments: a ``segments`` that is a symlink is listed too.
+    prefix = LEDGER_PREFIX if with_bodies else f"{LEDGER_PREFIX}{SEGMENTS_DIR}"
     for entry in _git_entries(root, source, prefix, keep_index_file=keep_index_file):
         if entry.type != "blob" or entry.mode == "120000":
-            continue  # a symlink or gitlink is no ledger file; verify names strays
+            raise _linked(entry)  # git lists a link as such: never a missing ledger file
         # Plain string work: a ledger of 10,000 bodies lists 10,000 entries here.
         parts = entry.path.removeprefix(LEDGER_PREFIX).split("/")
         if len(parts) == 2 and parts[0] == SEGMENTS_DIR and parts[1].endswith(SEGMENT_SUFFIX):
@@ -125,6 +127,19 @@ def ledger_blobs(
             if is_hex64(stem) and parts[1] == stem[:2]:
                 bodies[stem] = entry.blob
     return LedgerBlobs(MappingProxyType(segments), MappingProxyType(bodies))
+
+
+def _linked(entry: TreeEntry) -> LedgerError:
+    """A symlink or submodule among a git source's ledger entries: refused, so custody
+    never silently shrinks to what is left (verify names it as a stray too)."""
+    what = "a submodule" if entry.type == "commit" else "a symlink"
+    path = shell_word(entry.path)
+    return LedgerError(
+        f"{entry.path} is {what} in the ledger, which holds only regular files: remove it "
+        f"(git rm -q --cached -r -- {path}) and restore the ledger's file "
+        f"(git log -- {path} lists the commits that touched it)",
+        code="stray",
+    )
 
 
 def snapshot_of(segments: Mapping[str, bytes], *, strict: bool = True) -> LedgerSnapshot:

@@ -26,7 +26,12 @@ from pathlib import Path
 
 from forest_files.custody.replay import BodyReader, is_applied, replay, tables_current
 from forest_files.ledger.acts import Act, topo_order
-from forest_files.ledger.segments import SEGMENT_SUFFIX, SEGMENTS_DIR, read_segment
+from forest_files.ledger.segments import (
+    SEGMENT_SUFFIX,
+    SEGMENTS_DIR,
+    linked_segment,
+    read_segment,
+)
 from forest_files.store.forest import ForestStore
 
 # A segment whose mtime is this close to (or after) the moment its stat was recorded
@@ -35,15 +40,20 @@ _RACY_NS = 100_000_000
 
 
 def _scan(ledger_dir: Path) -> dict[str, os.DirEntry[str]]:
+    """Segment files by name; one that is a symlink is refused, never read through."""
+    found: dict[str, os.DirEntry[str]] = {}
     try:
         with os.scandir(Path(ledger_dir) / SEGMENTS_DIR) as entries:
-            return {
-                e.name.removesuffix(SEGMENT_SUFFIX): e
-                for e in entries
-                if e.name.endswith(SEGMENT_SUFFIX) and e.is_file()
-            }
+            for e in entries:
+                if not e.name.endswith(SEGMENT_SUFFIX):
+                    continue
+                if e.is_symlink():
+                    raise linked_segment(e.name, e.path)
+                if e.is_file(follow_symlinks=False):
+                    found[e.name.removesuffix(SEGMENT_SUFFIX)] = e
     except FileNotFoundError:
         return {}
+    return found
 
 
 def segment_names(ledger_dir: Path) -> list[str]:

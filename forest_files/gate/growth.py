@@ -100,7 +100,8 @@ def _pair_faults(
                 f"commit {short} {verb} {change.path} (against parent {against}); "
                 "ledger files are immutable"
             )
-            faults.append((change.path, Fault("ledger-rewritten", name, None, None, detail)))
+            fault = Fault("ledger-rewritten", name, None, None, detail, path=change.path)
+            faults.append((change.path, fault))
             continue
         body = _BODY.fullmatch(rel)
         if body is None and _SEGMENT.fullmatch(rel) is None:
@@ -111,7 +112,9 @@ def _pair_faults(
         if emptied and body is None:
             how += f": the ledger was removed or moved in commit {short}, no segment is left"
         detail = f"{how}; the ledger only grows, even when a later commit puts it back"
-        faults.append((change.path, Fault("ledger-deleted", name, None, None, detail)))
+        faults.append(
+            (change.path, Fault("ledger-deleted", name, None, None, detail, path=change.path))
+        )
     return faults
 
 

@@ -20,7 +20,8 @@ the error module's sqlite3); the ``Path`` ones are for everyone else.
 
 Stores: the directories themselves.
 Refuses: a state directory that is a symlink or not a directory (StateError);
-a ``.git`` file that names no git directory.
+a state file that is a symlink (``refuse_linked_file``, ``open_append``); a
+``.git`` file that names no git directory.
 Returns: absolute paths.
 Test: tests/kernel/test_state.py
 """
@@ -136,6 +137,42 @@ def _real_dir(path: str) -> None:
             f"{path}: expected a directory of forest-files' own, found {found}; "
             f"remove it (rm -- {shlex.quote(path)}) and run the command again"
         )
+
+
+_SQLITE_SIDES = ("", "-wal", "-shm", "-journal")
+
+
+def refuse_linked_file(path: str | os.PathLike[str], what: str, *, sqlite: bool = False) -> None:
+    """Refuse a symlink (or anything but a regular file) where forest-files keeps the
+    file ``what``, before anything opens it (SQLite and the logging module follow
+    links). ``sqlite``: the database's ``-wal``/``-shm``/``-journal`` files too, which
+    SQLite opens beside it by name."""
+    path = os.fspath(path)
+    for side in _SQLITE_SIDES if sqlite else ("",):
+        try:
+            mode = os.lstat(path + side).st_mode
+        except FileNotFoundError:
+            continue
+        if stat.S_ISLNK(mode) or not stat.S_ISREG(mode):
+            import shlex
+
+            found = "a symlink" if stat.S_ISLNK(mode) else "another kind of file"
+            raise _refuse(
+                f"{path + side}: {found} where forest-files keeps {what}; remove it "
+                f"(rm -- {shlex.quote(path + side)}) and run the command again"
+            )
+
+
+def open_append(path: str | os.PathLike[str], what: str) -> int:
+    """A descriptor appending to ``path`` (created ``0600``), never through a symlink:
+    ``O_NOFOLLOW`` refuses a link planted at the name itself, ``refuse_linked_file``
+    says how to remove it."""
+    flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC
+    try:
+        return os.open(path, flags | getattr(os, "O_NOFOLLOW", 0), 0o600)
+    except OSError:
+        refuse_linked_file(path, what)  # a link or a non-file: named, with its removal
+        raise
 
 
 def git_dirs(root: str | os.PathLike[str]) -> tuple[Path, Path]:

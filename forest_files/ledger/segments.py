@@ -31,6 +31,7 @@ from types import MappingProxyType
 from forest_files.kernel.cache import fsync_dir
 from forest_files.kernel.errors import ForestError
 from forest_files.kernel.hashing import hash_body
+from forest_files.kernel.shellword import shell_word
 from forest_files.ledger.acts import (
     Act,
     LedgerError,
@@ -49,6 +50,8 @@ _SEGMENT_NAME = re.compile(r"([0-9a-f]{64})\.jsonl")
 # Above this many new bodies one os.sync() replaces per-file fsyncs: on ext4 an
 # fsync costs ~2.5 ms, so 10,000 bodies would take ~25 s; one sync takes ~0.1 s.
 _FSYNC_EACH_LIMIT = 32
+
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 
 
 @dataclass(frozen=True)
@@ -102,10 +105,19 @@ def read_body(ledger_dir: Path, body_hash: str) -> str | None:
     # Plain strings, not pathlib: replay reads one body per entry.
     path = os.path.join(ledger_dir, BODIES_DIR, body_hash[:2], body_hash + BODY_SUFFIX)
     try:
-        with open(path, "rb") as handle:
-            data = handle.read()
+        fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC | _NOFOLLOW)
     except FileNotFoundError:
         return None
+    except OSError:
+        if not os.path.islink(path):
+            raise
+        raise LedgerError(
+            f"body file {body_hash} is a symlink; a ledger file is read only from the "
+            f"ledger itself: remove the link (rm -- {shell_word(path)}) and restore the file",
+            code="stray",
+        ) from None
+    with open(fd, "rb") as handle:
+        data = handle.read()
     if hashlib.sha256(data).hexdigest() != body_hash:
         raise LedgerError(f"body file {body_hash} does not hash to its name", code="body-hash")
     try:
@@ -265,12 +277,33 @@ def read_segment(path: Path) -> list[Act]:
     return read_segment_bytes(path.read_bytes(), path.name)
 
 
-def segment_paths(ledger_dir: Path) -> list[Path]:
-    """Segment files by name (``*.jsonl``; anything else there is a stray for verify)."""
+def segment_paths(ledger_dir: Path, *, refuse_links: bool = False) -> list[Path]:
+    """Segment files by name (``*.jsonl``, regular files; anything else there is a
+    stray for verify). ``refuse_links``: a segment name that is a symlink is refused
+    (``LedgerError``) instead of skipped, for a reader whose custody it would hide."""
     directory = Path(ledger_dir) / SEGMENTS_DIR
     if not directory.is_dir():
         return []
-    return sorted(p for p in directory.iterdir() if p.name.endswith(SEGMENT_SUFFIX) and p.is_file())
+    found = []
+    with os.scandir(directory) as entries:
+        for e in entries:
+            if not e.name.endswith(SEGMENT_SUFFIX):
+                continue
+            if e.is_file(follow_symlinks=False):
+                found.append(Path(e.path))
+            elif refuse_links and e.is_symlink():
+                raise linked_segment(e.name, e.path)
+    return sorted(found)
+
+
+def linked_segment(name: str, path: str) -> LedgerError:
+    """The refusal of a segment file that is a symlink (never read through)."""
+    return LedgerError(
+        f"{name} is a symlink; a segment is read only from the ledger itself: remove the "
+        f"link (rm -- {shell_word(path)}) and restore the segment's file",
+        segment=name.removesuffix(SEGMENT_SUFFIX),
+        code="stray",
+    )
 
 
 @contextmanager
@@ -296,7 +329,7 @@ def read_ledger(ledger_dir: Path) -> LedgerSnapshot:
     found_in: dict[str, list[str]] = {}
     names: list[str] = []
     with gc_paused():
-        for path in segment_paths(ledger_dir):
+        for path in segment_paths(ledger_dir, refuse_links=True):
             name = path.name.removesuffix(SEGMENT_SUFFIX)
             names.append(name)
             for act in read_segment(path):

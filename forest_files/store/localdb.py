@@ -14,12 +14,10 @@ Test: tests/proposals/test_proposals.py, tests/governance/test_audit.py
 
 from __future__ import annotations
 
-import os
 import sqlite3
 from pathlib import Path
 
-from forest_files.kernel.errors import StateError
-from forest_files.kernel.state import shared_dir
+from forest_files.kernel.state import refuse_linked_file, shared_dir
 from forest_files.store.connection import connect, translate
 
 
@@ -43,8 +41,7 @@ def open_local(
 ) -> sqlite3.Connection:
     """The local store ``name`` of the repository at ``root``, created if need be."""
     path = shared_dir(root) / name
-    if os.path.islink(path):
-        raise StateError(f"{path}: a symlink where forest-files keeps {name}; remove it")
+    refuse_linked_file(path, name, sqlite=True)
     conn = connect(path)
     try:
         conn.execute("PRAGMA journal_mode = WAL")

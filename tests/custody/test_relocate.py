@@ -81,8 +81,13 @@ def test_old_layout_taken_place_kept_beside_recovers(tmp_path: Path) -> None:
     done = relocate_once(root)
     assert done is not None
     assert (state / "audit.db").read_bytes() == b"newer log"
-    legacy = state / "legacy" / ".forest%2Faudit.db"
-    assert legacy.read_bytes() == kept[".forest/audit.db"]
+    legacy = state / "legacy" / "1"
+    assert (legacy / "audit.db").read_bytes() == kept[".forest/audit.db"]
+    # the database moved with its journal files, to one place, none beside the new one
+    for side in ("-wal", "-shm"):
+        if ".forest/audit.db" + side in kept:
+            assert (legacy / ("audit.db" + side)).read_bytes() == kept[".forest/audit.db" + side]
+        assert not (state / ("audit.db" + side)).exists()
 
 
 def test_old_layout_symlinked_capture_never_followed_refused(tmp_path: Path) -> None:

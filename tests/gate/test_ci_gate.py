@@ -275,7 +275,9 @@ def test_deleted_segment_is_ledger_deleted(repo: Path) -> None:
     git(repo, "rm", "-q", str(newest.relative_to(repo)))
     commit_all(repo, "drop a segment")
     report = run_gate(repo, "main")
-    assert "ledger-deleted" in {f.kind for f in report.findings}
+    deleted = [f for f in report.findings if f.kind == "ledger-deleted"]
+    # located at the path the commit deleted, as git names it (not a made-up name)
+    assert [f.finding.path for f in deleted] == [newest.relative_to(repo).as_posix()]
     code, out, err = ci(repo, "--base", "main", "--format", "sarif")
     assert code == 3, err
     doc = validate_sarif(out)

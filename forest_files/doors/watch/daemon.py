@@ -38,7 +38,12 @@ from forest_files.doors.watch.watcher import Watcher
 from forest_files.kernel import spawn as childproc
 from forest_files.kernel.errors import ForestError
 from forest_files.kernel.paths import LOCAL_DB_NAME, WATCH_LOG, WATCH_STATE
-from forest_files.kernel.state import shared_dir, worktree_dir
+from forest_files.kernel.state import (
+    open_append,
+    refuse_linked_file,
+    shared_dir,
+    worktree_dir,
+)
 
 log = logging.getLogger("forest_files.doors.watch")
 _START_TIMEOUT = 30.0
@@ -46,6 +51,8 @@ _START_TIMEOUT = 30.0
 
 def _log_to_file(root: Path) -> logging.Handler:
     path = worktree_dir(root) / WATCH_LOG
+    for kept in (path, *(path.with_name(f"{path.name}.{n}") for n in range(1, 4))):
+        refuse_linked_file(kept, WATCH_LOG)  # the handler opens and rotates by name
     handler = logging.handlers.RotatingFileHandler(path, maxBytes=1 << 20, backupCount=3)
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
     log.addHandler(handler)
@@ -192,7 +199,7 @@ def detach(root: Path, args: list[str]) -> int:
     root = find_root(root)
     if (pid := running(root)) is not None:
         raise ForestError(f"a watcher already runs for {root} (pid {pid}); `forest watch stop`")
-    with (worktree_dir(root) / WATCH_LOG).open("ab") as err:
+    with os.fdopen(open_append(worktree_dir(root) / WATCH_LOG, WATCH_LOG), "ab") as err:
         # Isolated, in its own session (kernel.spawn): the repository's own modules
         # (an ``argparse.py`` at its root) are never imported by it.
         started = childproc.spawn(
