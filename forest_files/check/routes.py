@@ -26,6 +26,8 @@ HEAD, or the parent of the commit that deleted it.
 
 from __future__ import annotations
 
+import os
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -38,6 +40,7 @@ if TYPE_CHECKING:
     from forest_files.check.engine import Finding
 
 _LEDGER = LEDGER_PREFIX.rstrip("/")
+_PATHSPEC_MAGIC = re.compile(r"^:|[*?\[\\]")
 Step = tuple[str, ...]
 
 
@@ -53,15 +56,27 @@ def forest(command: str, *targets: str, options: Step = ()) -> Step:
     return ("forest", command, *targets, *options)
 
 
+def git_step(*words: str) -> Step:
+    """``git WORDS…``. The paths after ``--`` are git pathspecs, where ``*``, ``?``,
+    ``[``, a backslash and a leading ``:`` are patterns or magic (``git add --
+    'ch*.md'`` would stage every matching file, ``':!notes.md'`` every file but
+    one): a step naming such a path runs with ``--literal-pathspecs``, so it acts on
+    that one file alone."""
+    paths = words[words.index("--") + 1 :] if "--" in words else ()
+    if any(_PATHSPEC_MAGIC.search(p) for p in paths):
+        return ("git", "--literal-pathspecs", *words)
+    return ("git", *words)
+
+
 def _stage(source: str, *paths: str) -> tuple[Step, ...]:
     """After a route changed files: the hook's commit needs them staged again."""
-    return (("git", "add", "--", *paths),) if source == "index" else ()
+    return (git_step("add", "--", *paths),) if source == "index" else ()
 
 
 def _record(source: str, *paths: str) -> tuple[Step, ...]:
     """After a route recorded an act: the ledger staged for the commit that carries
     it (and, in the hook, the files the route changed)."""
-    return (("git", "add", "--", _LEDGER, *(paths if source == "index" else ())),)
+    return (git_step("add", "--", _LEDGER, *(paths if source == "index" else ())),)
 
 
 def routes_for(f: Finding, *, root: Path, source: str) -> tuple[Route, ...]:
@@ -139,7 +154,7 @@ def _rename_first(path: str, source: str, then: str) -> Route:
     new = utf8_name(path)
     return Route(
         "rename it to a UTF-8 name",
-        (("git", "mv", "--", path, new), *_stage(source, new)),
+        (git_step("mv", "--", path, new), *_stage(source, new)),
         f"the ledger records UTF-8 names only (pick another name if you like); then {then}",
     )
 
@@ -174,7 +189,7 @@ def untrack(path: str) -> Route:
     """Stop git tracking local state (the file stays on disk; nothing reads it)."""
     return Route(
         "stop tracking it",
-        (("git", "rm", "--cached", "-r", "--", path),),
+        (git_step("rm", "--cached", "-r", "--", path),),
         "the file stays on disk; commit the removal",
     )
 
@@ -290,16 +305,22 @@ def _bring_back(f: Finding, root: Path, source: str) -> Route:
         sparse = _outside_sparse(root, path)
         if sparse is not None:
             return sparse
-        return Route("bring the file back", (("git", "checkout", "--", path),))
+        return Route("bring the file back", (git_step("checkout", "--", path),))
     if gitio.head_commit(root) is not None and _in_commit(root, "HEAD", path):
-        return Route("bring the file back", (("git", "checkout", "HEAD", "--", path),))
+        if source == "index" and os.path.lexists(root / path):
+            # Only the index lost it (``git rm --cached``): put HEAD's entry back
+            # there; a checkout would overwrite the work tree's own edits.
+            return Route(
+                "put the file back in the index", (git_step("reset", "-q", "HEAD", "--", path),)
+            )
+        return Route("bring the file back", (git_step("checkout", "HEAD", "--", path),))
     if whole:  # the ground text is the whole file: restore writes it again
         return Route("bring the file back", (forest("restore", path), *_stage(source, path)))
     before = _before_deletion(root, path)
     if before is not None:
         return Route(
             "bring the file back",
-            (("git", "checkout", before, "--", path), *_stage(source, path)),
+            (git_step("checkout", before, "--", path), *_stage(source, path)),
             f"the file as it stood before commit {before[:12]}^ deleted it",
         )
     return Route("bring the file back", note=f"no commit holds {path}; write it again")
