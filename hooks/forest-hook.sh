@@ -5,7 +5,7 @@
 # -E: no PYTHON* variable (PYTHONPATH, PYTHONSTARTUP, ...) reaches it; -P: the
 # repository it runs in is not on its path. Only installed code runs (a user
 # site install included, so not -s or -I).
-FOREST_PYTHON='@PYTHON@'
+FOREST_PYTHON=@PYTHON@
 hook_name=$(basename "$0")
 chained="$(dirname "$0")/$hook_name.forest-chained"
 if [ -x "$chained" ] && [ "$hook_name" = pre-receive ]; then

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import os
 import re
+import shlex
 import stat
 import sys
 from dataclasses import dataclass
@@ -47,7 +48,8 @@ class HookState:
 
 def template(python: str | None = None) -> str:
     text = (resources.files("forest_files.doors.hooks") / "template.sh").read_text("utf-8")
-    return text.replace("@PYTHON@", python or sys.executable)
+    # One shell word whatever the path holds (a venv under "Bob's projects"): quoted.
+    return text.replace("@PYTHON@", shlex.quote(python or sys.executable))
 
 
 def _version(path: Path) -> int | None:
