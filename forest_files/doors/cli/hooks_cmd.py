@@ -37,17 +37,34 @@ hooks_app = typer.Typer(
 app.add_typer(hooks_app, name="hooks")
 
 
-def _show(states: list, as_json: bool) -> None:  # type: ignore[type-arg]
+def _show(states: list, as_json: bool, repo: Path | None = None) -> None:  # type: ignore[type-arg]
+    from forest_files.doors import hooks as githooks
+
     if as_json:
         typer.echo(json.dumps([asdict(s) for s in states]))
-        return
-    for s in states:
-        typer.echo(f"{s.name:<17} {s.state:<13} {s.path}")
+    else:
+        for s in states:
+            typer.echo(f"{s.name:<17} {s.state:<13} {s.path}")
     old = [s for s in states if s.outdated]
     if old:
         names = ", ".join(f"{s.name} (v{s.version})" for s in old)
         typer.echo(
             f"forest: older forest-files hooks: {names}; run: forest hooks install", err=True
+        )
+    altered = [s.name for s in states if s.state == "altered"]
+    if altered:
+        typer.echo(
+            f"forest: {', '.join(altered)} carry forest-files' marker but not its script "
+            "(changed by hand, or by a commit); run: forest hooks install",
+            err=True,
+        )
+    if repo is not None and githooks.in_work_tree(repo):
+        typer.echo(
+            "forest: warning: git's hooks folder (core.hooksPath) lies in the work tree, so "
+            "its scripts can change with any commit or pull; `forest ci` is the gate that "
+            "counts (to keep hooks out of commits: git config --unset core.hooksPath, then "
+            "forest hooks install)",
+            err=True,
         )
 
 
@@ -72,7 +89,8 @@ def install(
     """
     from forest_files.doors import hooks as githooks
 
-    _show(githooks.install(_where(repo, server), force=force, server=server), as_json)
+    where = _where(repo, server)
+    _show(githooks.install(where, force=force, server=server), as_json, where)
 
 
 @hooks_app.command()
@@ -100,7 +118,8 @@ def hooks_status(
     """
     from forest_files.doors import hooks as githooks
 
-    _show(githooks.status(_where(repo, server), server=server), as_json)
+    where = _where(repo, server)
+    _show(githooks.status(where, server=server), as_json, where)
 
 
 def _where(repo: Path, server: bool) -> Path:

@@ -14,6 +14,7 @@ _INSTALL_NAMES = {
     "SERVER_HOOKS",
     "MARKER",
     "HookState",
+    "in_work_tree",
     "install",
     "status",
     "template",

@@ -27,6 +27,7 @@ from importlib import resources
 from pathlib import Path
 
 from forest_files import gitio
+from forest_files.kernel.state import git_dirs
 
 HOOKS = ("pre-commit", "pre-merge-commit", "post-merge", "post-checkout", "post-rewrite")
 SERVER_HOOKS = ("pre-receive", "update")  # ``--server``: where pushes land (= run.py's)
@@ -40,7 +41,7 @@ CHAINED = ".forest-chained"
 @dataclass(frozen=True)
 class HookState:
     name: str
-    state: str  # "ours", "ours+chained", "foreign", "missing"
+    state: str  # "ours", "ours+chained", "altered", "foreign", "missing"
     path: str
     version: int | None = None  # of ours: the marker's; None for any other
     outdated: bool = False  # ours, of an older version: `forest hooks install` replaces it
@@ -125,6 +126,36 @@ def uninstall(repo: Path, *, server: bool = False) -> list[HookState]:
     return status(repo, server=server)
 
 
+def _altered(path: Path) -> bool:
+    """A script with our current marker whose text is not the template's for the
+    interpreter it names (edited by hand, or arrived by a commit in a tracked
+    ``core.hooksPath``): never reported as ours."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return True
+    named = [line for line in text.splitlines() if line.startswith("FOREST_PYTHON=")]
+    try:
+        words = shlex.split(named[0].removeprefix("FOREST_PYTHON=")) if named else []
+    except ValueError:
+        return True
+    return len(words) != 1 or text != template(words[0])
+
+
+def in_work_tree(repo: Path) -> bool:
+    """The hooks folder lies inside the work tree (a ``core.hooksPath`` such as
+    ``.githooks``): its scripts can travel with commits, so a pull can change them."""
+    try:
+        top = gitio.toplevel(repo).resolve()
+    except gitio.NotARepo:
+        return False  # a bare repository: no work tree
+    folder = gitio.hooks_dir(repo).resolve()
+    inside = {p.resolve() for p in git_dirs(repo)}  # .git/hooks is git's own, never tracked
+    if folder in inside or any(d in folder.parents for d in inside):
+        return False
+    return folder == top or top in folder.parents
+
+
 def status(repo: Path, *, server: bool = False) -> list[HookState]:
     folder = gitio.hooks_dir(repo)
     out: list[HookState] = []
@@ -133,6 +164,8 @@ def status(repo: Path, *, server: bool = False) -> list[HookState]:
         version = _version(path) if path.exists() else None
         if not path.exists():
             state = "missing"
+        elif version == VERSION and _altered(path):
+            state = "altered"
         elif version is not None:
             state = "ours+chained" if (folder / (name + CHAINED)).exists() else "ours"
         else:
