@@ -222,9 +222,17 @@ def segment_faults(data: bytes, name: str) -> list[LedgerError]:
             LedgerError("segment name is not <sha256>.jsonl", segment=stem, code="segment-name")
         )
     elif hashlib.sha256(data).hexdigest() != stem:
+        why = "edited or renamed?"
+        if b"\r\n" in data and hashlib.sha256(data.replace(b"\r\n", b"\n")).hexdigest() == stem:
+            # the bytes git holds, with CRLF line ends: converted on checkout
+            why = (
+                "its lines end in CRLF: a .gitattributes rule converts the ledger on "
+                "checkout; the ledger needs `.forest/ledger/** -text` (git check-attr -a "
+                f"-- .forest/ledger/segments/{stem}.jsonl names the rule)"
+            )
         errors.append(
             LedgerError(
-                "segment name is not the SHA-256 of its bytes (edited or renamed?)",
+                f"segment name is not the SHA-256 of its bytes ({why})",
                 segment=stem,
                 code="segment-name",
             )
