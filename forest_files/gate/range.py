@@ -24,6 +24,10 @@ The range is merge-base(REF, HEAD)..HEAD. The rules:
 * Tombstones (check/tombhits.py): a new act any text field or words of
   which holds a line, a token or the body an erase act of HEAD's ledger
   tombstoned is a fault (``erased-content``), whatever its deps say.
+* Forged tombstones (tombproof.py): an erase act the range adds whose
+  ``lines`` or ``tokens`` hold a fingerprint its erased body (read at the
+  merge-base, else in the range) does not yield is a fault (``authority``):
+  it would block text on paths its signer need not hold.
 * Signed acts (signing/judge.py): where forest.toml at the merge-base asks for
   signatures, the commit that brought each new act must be signed by a key the
   merge-base's keyring binds to the identity the act names (``unsigned``,
@@ -47,7 +51,7 @@ by a shallow clone (``ShallowClone``, naming ``fetch-depth: 0``); an invalid
 forest.toml at the merge-base (``ConfigError``).
 Returns: ``RangeReport`` (faults carry paths, ids and signatures, never bodies).
 Test: tests/gate/test_ledger_range.py, tests/governance/test_authority_derived.py,
-      tests/gate/test_signing.py
+      tests/gate/test_signing.py, tests/gate/test_erase_lines_forged.py
 """
 
 from __future__ import annotations
@@ -73,6 +77,7 @@ from forest_files.custody.sources import (
 )
 from forest_files.gate.growth import growth_faults
 from forest_files.gate.signing.judge import SIGNING_CODES, judge_governance, judge_signatures
+from forest_files.gate.tombproof import forged_tombstone_faults
 from forest_files.ledger.acts import Act, LedgerError, body_hashes
 from forest_files.ledger.segments import LedgerSnapshot
 from forest_files.ledger.verify import Fault
@@ -311,6 +316,7 @@ def check_range(
     faults += _authority_faults(new_acts, paths, base_cfg, at_head, base)
     faults += _policy_faults(new_acts, _body_sizes(root, head, new_acts), base_cfg, at_head, base)
     faults += range_faults(root, head, new_acts, at_head)
+    faults += forged_tombstone_faults(root, base, head, new_acts, at_head)
     signed = judge_signatures(root, base, head, new_acts, paths, base_cfg, at_head)
     faults += signed.faults
     governance, governed = _governance_faults(root, base, head, base_cfg)
