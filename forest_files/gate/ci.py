@@ -297,8 +297,11 @@ class _Range:
             gaps += contests.of_store(store.conn, checked)  # contests bound to no file
             items = list(explain(checked, root=top, source=_ROUTES_ON, conn=store.conn))
             more = list(explain(gaps, root=top, source=_ROUTES_ON, conn=store.conn))
-        history, judged_before = judge_history(top, self.commits, head, graph)
+        history, judged_before, broken = judge_history(top, self.commits, head, graph)
         self.judged = [*judged_before, head]
+        for commit, exc in broken:  # a commit of the range whose ledger does not replay
+            fault = _from_fault(_replay_fault(top, commit, exc), "ledger-fault")
+            findings.append(fault._replace(commit=commit))
         failed = [r for r in (*items, *more) if r.failed]
         keyed = [((r.binding or r.selector, r.kind, r.finding.actual_hash), r) for r in failed]
         marked, earlier = once(keyed, history)

@@ -1,9 +1,11 @@
 """The CI gate's history: every commit of the range but HEAD, judged by its own ledger.
 
 Stores: nothing (throwaway custody views, as every commit check).
-Refuses: nothing itself; a commit whose ledger cannot be replayed raises LedgerError.
+Refuses: nothing itself; a commit whose ledger cannot be replayed is returned with
+its ``LedgerError`` (ci.py reports it at that commit) and the rest are still judged.
 Returns: the first finding of each (binding, kind, section hash) in the range as a
-``Reported`` naming its commit (ci.py merges them with HEAD's), and the commits judged;
+``Reported`` naming its commit (ci.py merges them with HEAD's), the commits judged,
+and the commits whose ledger does not replay;
 a finding HEAD no longer shows has one route, rewriting the branch at its commit.
 Test: tests/gate/test_ci_gate.py, tests/gate/test_ledger_growth.py
 """
@@ -22,6 +24,7 @@ from forest_files.custody.content import GitTreeSource
 from forest_files.custody.sources import LEDGER_PREFIX
 from forest_files.custody.viewkey import heads_custody
 from forest_files.kernel.progress import tracked
+from forest_files.ledger.acts import LedgerError
 from forest_files.ledger.segments import SEGMENTS_DIR
 
 _SEGMENTS = f"{LEDGER_PREFIX}{SEGMENTS_DIR}"
@@ -111,11 +114,13 @@ def _check_at(
 
 def judge_history(
     root: Path, commits: Iterable[str], head: str, parents: Mapping[str, tuple[str, ...]]
-) -> tuple[dict[HistoryKey, Reported], list[str]]:
+) -> tuple[dict[HistoryKey, Reported], list[str], list[tuple[str, LedgerError]]]:
     """The first finding of each (binding, kind, hash) in the range but HEAD, by key,
-    each naming the commit it was found at."""
+    each naming the commit it was found at; then the commits judged, and those whose
+    ledger does not replay (with why)."""
     out: dict[HistoryKey, Reported] = {}
     judged: list[str] = []
+    broken: list[tuple[str, LedgerError]] = []
     homes = _LedgerHomes(root, parents)
     before = [c for c in commits if c != head]  # HEAD is judged by the HEAD check
     changes = _changed(root, before, parents)
@@ -125,7 +130,11 @@ def judge_history(
         if changed is not None and not changed:
             continue
         home = homes.of(commit) or commit
-        found = _check_at(root, commit, changed, home, keys.get(home))
+        try:
+            found = _check_at(root, commit, changed, home, keys.get(home))
+        except LedgerError as exc:  # that commit's ledger: reported there, the rest judged
+            broken.append((home, exc))
+            continue
         if found is None:
             continue
         judged.append(commit)
@@ -135,7 +144,7 @@ def judge_history(
             if key not in out:
                 hints = _history_hints(f, commit, None if home == commit else home)
                 out[key] = r._replace(commit=commit, hints=(*hints, *r.hints))
-    return out, judged
+    return out, judged, broken
 
 
 def _history_hints(f: Finding, commit: str, judged_by: str | None) -> tuple[str, ...]:

@@ -430,3 +430,33 @@ def test_no_format_prints_bodies_with_every_kind(repo: Path) -> None:
     for fmt in FORMATS:
         assert SENTINEL not in render(report, fmt)
         assert "Edited without the hook" not in render(report, fmt)
+
+
+def test_range_commit_ledger_not_replayable_named_there_detected(tmp_path: Path) -> None:
+    """A commit of the range whose ledger does not replay (an act whose dependency
+    only arrives in the next commit) is a ledger fault naming that commit; HEAD,
+    whose ledger is whole, is still judged, its bindings reported."""
+    from tests.helpers.custody import init_and_adopt, supersede_as_it_stands
+
+    root = make_repo(tmp_path)
+    write(root, "canon.md", "# Canon\n\nfirst\n")
+    init_and_adopt(root, ["canon.md"])
+    commit_all(root, "base")
+    git(root, "checkout", "-q", "-b", "feature")
+    segments = root / ".forest" / "ledger" / "segments"
+    before = set(segments.iterdir())
+    write(root, "canon.md", "# Canon\n\nsecond\n")
+    supersede_as_it_stands(root, "canon.md")
+    first = set(segments.iterdir()) - before
+    write(root, "canon.md", "# Canon\n\nthird\n")
+    supersede_as_it_stands(root, "canon.md")
+    second = set(segments.iterdir()) - before - first
+    git(root, "add", "-A", "--", "canon.md", ".forest/ledger/bodies", *map(str, second))
+    git(root, "commit", "-q", "--no-verify", "-m", "the later act alone")
+    broken = git(root, "rev-parse", "HEAD")
+    commit_all(root, "its dependency")
+    report = run_gate(root, "main")
+    faults = [r for r in report.findings if r.kind == "ledger-fault"]
+    assert [r.commit for r in faults] == [broken], report.findings
+    assert "dangling-dep" in faults[0].finding.detail
+    assert [r.kind for r in report.check.items] == ["clean"]  # HEAD still judged
