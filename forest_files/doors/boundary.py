@@ -110,7 +110,7 @@ def _failed(
     from forest_files.kernel.exits import EXIT_CORRUPT, EXIT_OK, exit_code, one_line
 
     if isinstance(exc, (ForestError, KeyboardInterrupt)):
-        say(f"{prefix}: {one_line(exc)}")
+        say(f"{prefix}: {one_line(exc)}{_more(exc)}")
         if isinstance(exc, ForestError):
             if audit is not None:
                 _record(repo, exc, audit)
@@ -121,6 +121,16 @@ def _failed(
 
     say(f"{prefix}: {internal_line(exc, repo, command, argv)}")
     return EXIT_CORRUPT
+
+
+def _more(exc: BaseException) -> str:
+    """What to run next after a damaged ledger's one line, which names only the
+    first fault: the command that lists them all."""
+    from forest_files.ledger.fault import LedgerError
+
+    if isinstance(exc, LedgerError) and "forest verify" not in str(exc):
+        return " (forest verify lists every fault of the ledger)"
+    return ""
 
 
 def _record(repo: str | Path, exc: BaseException, door: str, *, usage: bool = False) -> None:
