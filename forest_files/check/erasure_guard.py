@@ -1,22 +1,29 @@
-"""The hook's guard of erasures: a commit never deletes an erase act or brings an erased body back.
+"""The hook's guard of the ledger: a staged change only adds files, and no erased body returns.
 
-A ``git revert`` of a forget commit deletes the erase act's segment and puts
-the erased body file back; so does editing the ledger by hand. The pre-commit
-hook (and ``forest check --staged``) refuses both, judged from the staged
-change alone: a staged deletion of a segment that holds an ``erase`` act in
-HEAD (``ledger-deleted``), and a staged body file whose hash the staged
-ledger holds as erased (``erased-content``). Their route puts HEAD's ledger
-back and lets ``forest sync`` delete the body file again; it never needs the
-erased text.
+Ledger files are immutable and the ledger only grows (as ``forest ci`` judges
+each commit of a range, gate/growth.py); the pre-commit hook (and ``forest
+check --staged``) judges the staged change the same way, from the staged
+change alone. A ledger file HEAD holds that the change retypes (a symlink, a
+gitlink: status ``T``) is ``ledger-rewritten``; one it deletes is
+``ledger-deleted``, except a body an erase act of the staged ledger names (a
+``forest forget``) and a file that is no well-formed ledger file (removing
+garbage is allowed). One modified in place is the ledger reader's to refuse
+(every ledger file is named by the SHA-256 of its bytes). A ``git revert`` of a
+forget deletes or retypes the erase act's segment and puts the erased body
+back: that finding says so, and a staged body whose hash the staged ledger
+holds as erased is ``erased-content``. Their route puts HEAD's file (or, for
+an erasure, HEAD's ledger) back and lets ``forest sync`` delete the body file
+again; it never needs the erased text.
 
 Stores: nothing.
 Refuses: nothing; it returns findings (ids, hashes, paths; never text).
 Returns: ``Finding`` values of no binding, with their routes (``Reported``).
-Test: tests/governance/test_forget_pulled.py
+Test: tests/governance/test_forget_pulled.py, tests/doors/test_hooks_custody.py
 """
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -24,15 +31,25 @@ from forest_files.check.findings import Reported, Route
 from forest_files.kernel.paths import LEDGER_PREFIX
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator, Set
+
     from forest_files.gitio import Change
-    from forest_files.store.forest import ForestStore
 
 _LEDGER = LEDGER_PREFIX.rstrip("/")
 _SEGMENTS = f"{LEDGER_PREFIX}segments/"
 _BODIES = f"{LEDGER_PREFIX}bodies/"
+# Well-formed ledger file names (as gate/growth.py has them): deleting anything
+# else under the ledger is removing garbage, which ``forest ci`` routes to ``git rm``.
+_SEGMENT = re.compile(rf"{re.escape(_SEGMENTS)}[0-9a-f]{{64}}\.jsonl")
+_BODY = re.compile(
+    rf"{re.escape(_BODIES)}(?P<fan>[0-9a-f]{{2}})/(?P<hash>(?P=fan)[0-9a-f]{{62}})\.txt"
+)
+# A file modified in place is the ledger reader's to refuse: every ledger file is
+# named by the SHA-256 of its bytes (a damaged ledger, exit 3), so only these two.
+_VERBS = {"T": "changes the type of", "D": "deletes"}
 
 
-def _route() -> Route:
+def _erase_route() -> Route:
     return Route(
         "keep the erase: put HEAD's ledger back, then let forest delete the body again",
         (
@@ -44,11 +61,18 @@ def _route() -> Route:
     )
 
 
-def _finding(kind: str, path: str, act: str | None, detail: str) -> Reported:
+def _file_route(path: str) -> Route:
+    return Route(
+        "put HEAD's file back (the ledger only grows: a change is a new act)",
+        (("git", "checkout", "HEAD", "--", path),),
+    )
+
+
+def _finding(kind: str, path: str, act: str | None, detail: str, route: Route) -> Reported:
     from forest_files.check.engine import Finding
 
     found = Finding(kind, path, path, "", None, None, detail=detail, act=act)
-    return Reported(found, (_route(),))
+    return Reported(found, (route,))
 
 
 def _erase_acts(data: bytes) -> list[str]:
@@ -67,45 +91,85 @@ def _erase_acts(data: bytes) -> list[str]:
     return out
 
 
-def deleted_erasures(root: Path, head: str | None, changes: list[Change]) -> list[Reported]:
-    """A staged deletion of a segment that holds an erase act in ``head``."""
-    gone = [c.old_path or c.path for c in changes if c.status[:1] in "DR"]
-    gone = [p for p in gone if p.startswith(_SEGMENTS)]
-    if head is None or not gone:
-        return []
+def _edits(changes: list[Change]) -> Iterator[tuple[str, str]]:
+    """(path, status letter T or D) of each staged change to a ledger file HEAD holds
+    that retypes or deletes it: a rename's source is deleted, a copy's left as it was."""
+    for c in changes:
+        letter = c.status[:1]
+        if letter == "R" and c.old_path is not None:
+            letter, path = "D", c.old_path
+        else:
+            path = c.path
+        if letter in _VERBS and path.startswith(LEDGER_PREFIX):
+            yield path, letter
+
+
+def _head_erasures(root: Path, head: str, paths: list[str]) -> dict[str, list[str]]:
+    """The erase acts of each of ``paths`` (segments) as ``head`` holds them."""
+    if not paths:
+        return {}
     from forest_files import gitio
 
+    wanted = set(paths)
+    listed = gitio.ls_tree(root, head, _SEGMENTS.rstrip("/"))
+    entries = {e.path: e.blob for e in listed if e.path in wanted and e.type == "blob"}
+    blobs = gitio.cat_blobs(root, entries.values())
+    return {p: _erase_acts(blobs[b]) for p, b in entries.items()}
+
+
+def _edit_finding(path: str, letter: str, erasures: list[str]) -> Reported:
+    kind = "ledger-deleted" if letter == "D" else "ledger-rewritten"
+    how = f"the staged change {_VERBS[letter]} {path}"
+    if erasures:
+        detail = (
+            f"{how}, which holds erase act {erasures[0][:12]} (forest forget): "
+            "the ledger only grows, and the erased text would come back"
+        )
+        return _finding(kind, path, erasures[0], detail, _erase_route())
+    detail = f"{how}, which HEAD holds: ledger files are immutable, the ledger only grows"
+    return _finding(kind, path, None, detail, _file_route(path))
+
+
+def rewritten_ledger(root: Path, head: str | None, changes: list[Change]) -> list[Reported]:
+    """A staged change to a ledger file ``head`` holds that the ledger reader cannot
+    see, judged before the staged ledger is read (a link there is refused with a
+    ``git rm`` that would drop the act for good): a file retyped (``ledger-rewritten``),
+    a segment deleted (``ledger-deleted``). A segment that holds an erase act says so
+    and routes to putting HEAD's ledger back. A body's deletion is ``deleted_bodies``'
+    to judge, against the staged ledger's erasures."""
+    edits = [
+        (path, letter)
+        for path, letter in _edits(changes)
+        if letter != "D" or _SEGMENT.fullmatch(path) is not None
+    ]
+    segments = [path for path, _ in edits if path.startswith(_SEGMENTS)]
+    acts = _head_erasures(root, head or "HEAD", segments)
+    return [_edit_finding(path, letter, acts.get(path, [])) for path, letter in edits]
+
+
+def deleted_bodies(erased: Set[str], changes: list[Change]) -> list[Reported]:
+    """A staged deletion of a body file that no erase act of the staged ledger names
+    (``erased``: its erased body hashes): ``ledger-deleted``."""
     out = []
-    for path in gone:
-        entries = [e for e in gitio.ls_tree(root, head, path) if e.path == path]
-        if not entries:
-            continue
-        data = gitio.cat_blobs(root, [entries[0].blob])[entries[0].blob]
-        for act in _erase_acts(data):
-            detail = (
-                f"the staged change deletes {path}, which holds erase act {act[:12]} "
-                "(forest forget): the ledger only grows, and the erased text would come back"
-            )
-            out.append(_finding("ledger-deleted", path, act, detail))
+    for path, letter in _edits(changes):
+        body = _BODY.fullmatch(path) if letter == "D" else None
+        if body is not None and body["hash"] not in erased:
+            out.append(_edit_finding(path, letter, []))
     return out
 
 
-def returned_bodies(store: ForestStore, changes: list[Change]) -> list[Reported]:
-    """A staged body file whose hash the staged ledger holds as erased."""
+def returned_bodies(erased: Set[str], changes: list[Change]) -> list[Reported]:
+    """A staged body file whose hash the staged ledger holds as erased (``erased``)."""
     added = {
         c.path.rpartition("/")[2].removesuffix(".txt"): c.path
         for c in changes
-        if c.status[:1] in "AMRC" and c.path.startswith(_BODIES)
+        if c.status[:1] in "AMRCT" and c.path.startswith(_BODIES)
     }
-    if not added:
-        return []
-    from forest_files.custody.erased_ground import erased_hashes
-
     out = []
-    for body_hash in sorted(erased_hashes(store) & added.keys()):
+    for body_hash in sorted(erased & added.keys()):
         detail = (
             f"the staged change brings back body {body_hash[:12]}, which an erase act "
             "(forest forget) removed; commit the ledger without it"
         )
-        out.append(_finding("erased-content", added[body_hash], None, detail))
+        out.append(_finding("erased-content", added[body_hash], None, detail, _erase_route()))
     return out

@@ -63,14 +63,15 @@ KINDS: dict[str, Kind] = {
         "restore the file from git, or the `git rm` shown",
     ),
     "ledger-rewritten": (
-        "a ledger file was modified since the merge-base (exit 3)",
-        "ci",
-        "restore it from the merge-base",
+        "a ledger file was modified or retyped since the merge-base (exit 3), "
+        "or in the staged change",
+        "check, ci",
+        "restore it from the merge-base (the hook: from HEAD)",
     ),
     "ledger-deleted": (
-        "a ledger file was deleted since the merge-base (exit 3)",
-        "ci",
-        "restore it from the merge-base",
+        "a ledger file was deleted since the merge-base (exit 3), or in the staged change",
+        "check, ci",
+        "restore it from the merge-base (the hook: from HEAD)",
     ),
     "authority": (
         "an act by a signature without authority at the merge-base",

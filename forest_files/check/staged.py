@@ -3,13 +3,15 @@ and ``forest check --staged``.
 
 Stores: only local caches (views, binding maps, the alias of HEAD's ledger
 tree); the working tree and the git index are never modified or stashed.
-Refuses: nothing itself; a damaged staged ledger raises what replay raises.
+Refuses: a staged change that removes forest.toml, or the whole ledger, that HEAD
+holds (``Refusal``: removing custody is a governance act; one line with the git
+command that puts HEAD's copy back); a damaged staged ledger raises what replay raises.
 Returns: a ``CheckReport`` of the bindings the staged change can have moved
 (HEAD was judged when it was committed): those of staged paths, and, when
 ledger files are staged, those whose binding or ground differs from HEAD's;
 staged files a ``[require]`` rule names but nothing binds are warnings (notes
 the hook prints; ``ok`` stays true: a draft may be committed).
-Test: tests/doors/test_hooks.py, tests/doors/test_doors.py
+Test: tests/doors/test_hooks.py, tests/doors/test_doors.py, tests/doors/test_hooks_custody.py
 
 Honours ``GIT_INDEX_FILE`` (``git commit -a`` and ``git commit PATH`` use a
 temporary index). Its cost grows with the staged change: when no ledger file
@@ -41,6 +43,7 @@ if TYPE_CHECKING:
     from forest_files.custody.config import RequireRule
     from forest_files.custody.ground import Ground
     from forest_files.gitio import Change
+    from forest_files.kernel.errors import Refusal
     from forest_files.text.extract import Document
 
 SOURCE = "index"
@@ -65,6 +68,7 @@ def judge_staged_at(
         root, keep_index_file=True, head=head[0] if head is not None else None
     )
     touched = {c.path for c in changes} | {c.old_path for c in changes if c.old_path}
+    _refuse_custody_removal(root, changes)
     custody_uncertain = head is None or CONFIG_NAME in touched
     if custody_uncertain and not gitio.ls_files_stage(root, CONFIG_NAME, keep_index_file=True):
         return CheckReport(SOURCE, WHERE)  # the tree being committed holds no custody
@@ -75,6 +79,46 @@ def judge_staged_at(
     tracked = localstate.in_index(root, commit, changes, keep_index_file=True)
     found = localstate.findings(tracked, root=root, source=SOURCE, keep_index_file=True)
     return report.with_extra(explain(found, root=root, source=SOURCE))
+
+
+def _refuse_custody_removal(root: Path, changes: list[Change]) -> None:
+    """Refuse (``Refusal``, one line) a staged change that takes custody away from what
+    HEAD holds: forest.toml deleted or no longer a regular file, or every segment of
+    the ledger deleted. Read from the staged change against HEAD alone; the index is
+    listed only when a segment's deletion is staged."""
+    from forest_files.kernel.paths import LEDGER_PREFIX
+
+    removed = {c.path: c.status for c in changes if c.status in ("D", "T")}
+    if CONFIG_NAME in removed:
+        raise _custody_removed(root, CONFIG_NAME, removed[CONFIG_NAME] == "T")
+    segments = f"{LEDGER_PREFIX}segments"
+    if any(p.startswith(f"{segments}/") and s == "D" for p, s in removed.items()):
+        from forest_files import gitio
+
+        if not gitio.ls_files_stage(root, segments, keep_index_file=True):
+            raise _custody_removed(root, LEDGER_PREFIX.rstrip("/"), False)
+
+
+def _custody_removed(root: Path, path: str, retyped: bool) -> Refusal:
+    """The one-line refusal of a commit removing ``path`` (forest.toml or the ledger)
+    that HEAD holds; its route puts HEAD's copy back in the index (and in the working
+    tree when it is gone from there too), so the change is judged again."""
+    from forest_files.check.findings import Route
+    from forest_files.kernel.errors import Refusal
+
+    # the ledger's files never change: HEAD's are the ones to have, new segments stay
+    kept = path == CONFIG_NAME and (root / path).exists() and not retyped
+    step = (
+        ("git", "restore", "--staged", "--", path)
+        if kept
+        else ("git", "checkout", "HEAD", "--", path)
+    )
+    how = "changes the type of" if retyped else "removes"
+    return Refusal(
+        f"commit refused — the staged change {how} {path}, which HEAD holds: removing "
+        f"custody is a governance act, not a commit's; put it back: {Route('', (step,)).command} "
+        "(or commit with --no-verify, deliberately, and let forest ci judge it)"
+    )
 
 
 def _judge_change(
@@ -177,14 +221,18 @@ def _judge_ledger_change(
 ) -> CheckReport:
     """A change staging ledger files: what it can have moved, against HEAD's custody
     when this machine holds it (else every binding of the staged ledger); and no
-    erase act deleted, no erased body brought back (erasure_guard.py)."""
+    ledger file HEAD holds modified, retyped or deleted, no erased body brought back
+    (erasure_guard.py)."""
     from forest_files.check import contests, erasure_guard
     from forest_files.check.engine import check_all
     from forest_files.check.opening import ABSENT, open_custody
     from forest_files.custody.bindmap import BindMap
+    from forest_files.custody.erased_ground import erased_hashes
 
     touched = {c.path for c in changes} | {c.old_path for c in changes if c.old_path}
-    guarded = erasure_guard.deleted_erasures(root, head[0] if head else None, changes)
+    rewritten = erasure_guard.rewritten_ledger(root, head[0] if head else None, changes)
+    if rewritten:  # HEAD's ledger is not what the staged one grows from: judge nothing else
+        return CheckReport(SOURCE, WHERE, (), tuple(rewritten))
     previous: BindMap | None = None
     if head is not None:
         with open_custody(root, head[0], replay=False) as before:
@@ -202,13 +250,15 @@ def _judge_ledger_change(
         from forest_files.check.tombhits import staged_findings, withhold
 
         erased = staged_findings(root, head[0] if head is not None else None, store)
+        gone = erased_hashes(store)
+        guarded = erasure_guard.deleted_bodies(gone, changes)
+        guarded += erasure_guard.returned_bodies(gone, changes)
         report = _report(root, findings, store.conn, extra=[*extra, *erased])
         if erased:  # the staged acts' words or text may hold what a forget removed
-            return withhold(report)
+            return withhold(report.with_extra(tuple(guarded)))
         report = with_plan(report, bindings, content.read, parsed)
         if diffs and not report.ok:
             report = with_diffs(report, store, bindings, content)
-        guarded += erasure_guard.returned_bodies(store, changes)
         return report.with_extra(tuple(guarded))
 
 

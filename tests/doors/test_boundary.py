@@ -215,16 +215,21 @@ def _index_garbage(root: Path) -> None:  # corruption: not a SQLite file
     (local_state(root) / "woods.db").write_bytes(b"not a database, just bytes\n" * 200)
 
 
-def _segments_a_file(root: Path) -> None:  # internal: a state nothing maps
-    segments = root / ".forest" / "ledger" / "segments"
-    shutil.rmtree(segments)
-    segments.write_bytes(b"")
+def _body_folder_a_file(root: Path) -> None:  # internal: a state nothing maps
+    """A body's two-digit folder made a file, the index gone: the rebuild's read of
+    that body fails with ENOTDIR. (A linked or non-directory ``segments`` is a
+    refusal now: custody/ledger_dirs.py.)"""
+    folder = next(p for p in (root / ".forest" / "ledger" / "bodies").iterdir() if p.is_dir())
+    shutil.rmtree(folder)
+    folder.write_bytes(b"")
+    for leftover in local_state(root).glob("woods.db*"):
+        leftover.unlink()
 
 
 STATES: dict[str, tuple[Callable[[Path], None], int]] = {
     "refusal": (_index_a_directory, 1),
     "corruption": (_index_garbage, 3),
-    "internal": (_segments_a_file, 3),
+    "internal": (_body_folder_a_file, 3),
 }
 DOORS: dict[str, tuple[str, list[str]]] = {
     "typer": ("forest", ["-c", "from forest_files.doors.cli import main; main()", "sync"]),

@@ -90,7 +90,8 @@ def install(
     from forest_files.doors import hooks as githooks
 
     where = _where(repo, server)
-    _show(githooks.install(where, force=force, server=server), as_json, where)
+    shown = None if server else where  # a bare repository has no work tree
+    _show(githooks.install(where, force=force, server=server), as_json, shown)
 
 
 @hooks_app.command()
@@ -119,7 +120,7 @@ def hooks_status(
     from forest_files.doors import hooks as githooks
 
     where = _where(repo, server)
-    _show(githooks.status(where, server=server), as_json, where)
+    _show(githooks.status(where, server=server), as_json, None if server else where)
 
 
 def _where(repo: Path, server: bool) -> Path:

@@ -6,12 +6,19 @@ post-rewrite bring the local index in step with the checked-out ledger.
 Refuses: a commit whose staged content diverges from the staged ledger's
 ground (drifted, missing, unresolved, moved, contested) — exit 1, naming the
 binding, who adopted its ground and with which words, a diff ground → staged
-on a terminal, and the exact restore / supersede commands.
+on a terminal, and the exact restore / supersede commands; a staged change that
+removes forest.toml (or the whole ledger) HEAD holds, or changes a ledger file
+HEAD holds (check/staged.py, check/erasure_guard.py).
 Returns: the hook's exit code (``forest-hook --version``: the version, exit 0).
 A refused commit (drift, or an error that refuses it) is recorded in the audit
 log (doors/doorlog.py), imported only then: an accepted commit never loads it.
 Test: tests/doors/test_hooks.py, tests/governance/test_audit_doors.py,
-      tests/doors/test_server_hook.py, tests/check/test_hook_move_cost.py
+      tests/doors/test_server_hook.py, tests/check/test_hook_move_cost.py,
+      tests/doors/test_hooks_custody.py
+
+Custody is what is committed, never the working tree's forest.toml: the check
+runs when the git index or HEAD holds forest.toml, asked in the one ``rev-parse``
+that also gives the root (``committed_custody``).
 
 The check honours ``GIT_INDEX_FILE`` (``git commit -a`` and ``git commit
 PATH`` use a temporary index). Its cost grows with the staged change: when no
@@ -129,17 +136,41 @@ def _run(hook: str) -> int:
     from forest_files.store import connection
 
     connection.set_busy_budget(HOOK_BUSY_MS)  # git waits on the hook: a short wait, then 75
+    if hook in CHECK_HOOKS:
+        root, held = committed_custody(Path.cwd())
+        return check_staged(root) if held else 0  # never under custody: nothing to guard
     root = gitio.toplevel(Path.cwd())
     from forest_files.kernel.paths import CONFIG_NAME
 
     if not (root / CONFIG_NAME).exists():
         return 0  # not under custody (yet): nothing to guard
-    if hook in CHECK_HOOKS:
-        return check_staged(root)
     if hook in SYNC_HOOKS:
         return sync_index(root)
     _say(f"forest-files hook: unknown hook {hook!r}")
     return 2
+
+
+def committed_custody(cwd: Path) -> tuple[Path, bool]:
+    """(the working tree's root, whether the git index or HEAD holds forest.toml), in
+    the one git call the root costs anyway: the working tree's forest.toml is never
+    asked, so moving it away cannot switch the check off, and a repository that never
+    held custody pays nothing more. ``--revs-only`` prints the index's forest.toml
+    (``GIT_INDEX_FILE``'s) when it is there, else ``--default``'s, HEAD's, when that is
+    (rev-parse reads no name after one that fails: hence one name and a default)."""
+    from forest_files import gitio
+    from forest_files.kernel.paths import CONFIG_NAME
+
+    args = ["rev-parse", "--show-toplevel", "--revs-only", "--default", f"HEAD:{CONFIG_NAME}"]
+    proc = gitio.run_git(cwd, [*args, f":{CONFIG_NAME}"], keep_index_file=True, ok_codes=(0, 128))
+    lines = proc.stdout.decode("utf-8", "surrogateescape").rstrip("\n").split("\n")
+    if proc.returncode != 0:
+        return gitio.toplevel(cwd), True  # toplevel says why; else the check decides
+    held = len(lines) > 1 and _is_object_id(lines[-1])
+    return Path("\n".join(lines[:-1] if held else lines)), held
+
+
+def _is_object_id(line: str) -> bool:
+    return len(line) in (40, 64) and all(c in "0123456789abcdef" for c in line)
 
 
 def console() -> None:
