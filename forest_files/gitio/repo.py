@@ -47,6 +47,9 @@ def toplevel(path: Path | str) -> Path:
                 f"{start}: bare repository; forest-files needs a working tree "
                 "(clone it, or use `git worktree add`)"
             ) from None
+        from forest_files.kernel.state import refuse_foreign_git_dir
+
+        refuse_foreign_git_dir(None)  # git named a repository this tree does not lead to
         raise NotARepo(f"{start}: not inside a git working tree (inside .git?)") from None
 
 

@@ -65,6 +65,7 @@ def git_dir_paths(root: str | os.PathLike[str]) -> tuple[str, str]:
         git_dir = _gitdir_file(dotgit)
     else:
         raise _refuse(f"{dotgit}: neither a directory nor a gitdir file; repair the clone")
+    refuse_foreign_git_dir(git_dir)
     common = git_dir
     commondir = os.path.join(git_dir, "commondir")
     if os.path.isfile(commondir):
@@ -72,6 +73,37 @@ def git_dir_paths(root: str | os.PathLike[str]) -> tuple[str, str]:
             named = fh.read().strip()
         common = os.path.normpath(os.path.join(git_dir, named))
     return git_dir, common
+
+
+def refuse_foreign_git_dir(git_dir: str | None) -> None:
+    """Refuse when ``GIT_DIR`` (git exports it to every hook) names another repository
+    than ``git_dir``, the one the work tree's ``.git`` leads to (None: none found).
+    A separate git directory (``git --git-dir=X --work-tree=Y``, as vcsh and yadm
+    run git) would otherwise be judged by whatever repository holds the work tree,
+    or none: forest-files follows the work tree's ``.git`` only, and says how to
+    give it one."""
+    named = os.environ.get("GIT_DIR")
+    if not named or (git_dir is not None and _same(named, git_dir)):
+        return
+    import shlex
+
+    wanted = os.path.realpath(named)
+    tree = os.environ.get("GIT_WORK_TREE")
+    fix = "run forest-files with GIT_DIR and GIT_WORK_TREE unset, from a clone"
+    if tree:
+        dotgit = shlex.quote(os.path.join(os.path.realpath(tree), ".git"))
+        named_dir = shlex.quote(wanted)
+        printf = f"printf 'gitdir: %s\\n' {named_dir} > {dotgit}"
+        fix = f"give the work tree a .git file naming it: {printf}"
+    found = "no repository" if git_dir is None else git_dir
+    raise _refuse(
+        f"git names the repository {wanted} (GIT_DIR), but the work tree here leads to "
+        f"{found}; forest-files judges only the repository a work tree's .git names: {fix}"
+    )
+
+
+def _same(a: str, b: str) -> bool:
+    return os.path.realpath(a) == os.path.realpath(b)
 
 
 def _gitdir_file(dotgit: str) -> str:

@@ -136,10 +136,14 @@ def _run(hook: str) -> int:
     from forest_files.store import connection
 
     connection.set_busy_budget(HOOK_BUSY_MS)  # git waits on the hook: a short wait, then 75
+    from forest_files.kernel.state import git_dir_paths
+
     if hook in CHECK_HOOKS:
         root, held = committed_custody(Path.cwd())
+        git_dir_paths(root)  # the repository git runs the hook for is the one found here
         return check_staged(root) if held else 0  # never under custody: nothing to guard
     root = gitio.toplevel(Path.cwd())
+    git_dir_paths(root)
     from forest_files.kernel.paths import CONFIG_NAME
 
     if not (root / CONFIG_NAME).exists():
