@@ -49,7 +49,7 @@ from forest_files.custody.views import GroundEntry, list_view
 from forest_files.gitio import NotARepo, toplevel
 from forest_files.kernel.errors import ForestError, StoreCorruption
 from forest_files.kernel.paths import INDEX_NAME, LEDGER_DIR
-from forest_files.kernel.state import refuse_linked_file, worktree_dir
+from forest_files.kernel.state import git_dir_paths, refuse_linked_file, worktree_dir
 from forest_files.ledger.acts import Act, build_act
 from forest_files.ledger.kinds import BindSpec, Payload
 from forest_files.ledger.segments import LedgerSnapshot
@@ -58,8 +58,11 @@ from forest_files.store.forest import ForestStore
 
 
 def find_root(path: Path | str) -> Path:
+    """The work tree's root; refused when git names another repository (GIT_DIR)."""
     try:
-        return toplevel(path)
+        root = toplevel(path)
+        git_dir_paths(root)  # before anything is written there (kernel/state.py)
+        return root
     except NotARepo:
         raise ForestError(
             f"{Path(path).absolute()}: not inside a git working tree; "
