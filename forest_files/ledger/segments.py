@@ -129,10 +129,13 @@ def read_body(ledger_dir: Path, body_hash: str) -> str | None:
 def _body_state(path: Path | str, body_hash: str) -> str:
     """ "intact", "absent", or "damaged" (present but not hashing to its name)."""
     try:
-        with open(path, "rb") as handle:
-            data = handle.read()
+        fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC | _NOFOLLOW)
     except FileNotFoundError:
         return "absent"
+    except OSError:
+        return "damaged"  # a symlink: never read through; the write replaces the link
+    with open(fd, "rb") as handle:
+        data = handle.read()
     return "intact" if hashlib.sha256(data).hexdigest() == body_hash else "damaged"
 
 

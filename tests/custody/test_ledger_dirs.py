@@ -259,3 +259,24 @@ def test_relocation_twice_taken_never_overwrites_recovers(tmp_path: Path) -> Non
         assert (done.legacy / "local.db-wal").read_text() == text + " wal"
     assert (state / "local.db").read_text() == "current"
     assert not (state / "local.db-wal").exists()
+
+
+def test_body_write_over_a_symlink_replaces_the_link_recovers(tmp_path: Path) -> None:
+    """Writing a body whose place holds a symlink (to ``/dev/zero``, or to a file
+    outside) never reads or writes through it: the link is replaced by the file."""
+    from forest_files.kernel.hashing import hash_body
+    from forest_files.ledger.segments import write_bodies
+
+    ledger = tmp_path / "ledger"
+    text = "The rule stands.\n"
+    body_hash = hash_body(text)
+    place = ledger / "bodies" / body_hash[:2] / f"{body_hash}.txt"
+    place.parent.mkdir(parents=True)
+    outside = tmp_path / "outside.txt"
+    outside.write_text("theirs\n")
+    for target in ("/dev/zero", str(outside)):
+        place.unlink(missing_ok=True)
+        os.symlink(target, place)
+        write_bodies(ledger, {body_hash: text})
+        assert not place.is_symlink() and place.read_text() == text
+    assert outside.read_text() == "theirs\n"
