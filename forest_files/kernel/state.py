@@ -21,7 +21,9 @@ the error module's sqlite3); the ``Path`` ones are for everyone else.
 Stores: the directories themselves.
 Refuses: a state directory that is a symlink or not a directory (StateError);
 a state file that is a symlink (``refuse_linked_file``, ``open_append``); a
-``.git`` file that names no git directory.
+``.git`` file that names no git directory; a ``GIT_DIR`` naming another
+repository than the one the work tree's ``.git`` leads to
+(``refuse_foreign_git_dir``).
 Returns: absolute paths.
 Test: tests/kernel/test_state.py
 """
