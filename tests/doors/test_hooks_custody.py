@@ -21,10 +21,8 @@ from forest_files.custody.record import adopt_sections
 from forest_files.custody.repository import Repository
 from forest_files.custody.targets import read_section
 from forest_files.doors import hooks as githooks
-from forest_files.governance.forget import forget
-from forest_files.ledger.segments import body_path
 from tests.helpers.custody import BY, MAX, init_and_adopt
-from tests.helpers.forgetting import SENTINEL, WORDS, adopted_then_cleaned
+from tests.helpers.forgetting import SENTINEL, forgotten_with_hooks
 from tests.helpers.git import commit_all, git, make_repo, pasted, write
 
 BIN = Path(sys.executable).parent
@@ -150,24 +148,9 @@ def test_hook_repository_without_custody_accepted(tmp_path: Path) -> None:
     assert run(repo, "git", "commit", "-q", "-m", "b").returncode == 0
 
 
-def _forgotten(tmp_path: Path) -> tuple[Path, str, str]:
-    """A committed forget with our hooks: the root, the erase act's segment, the
-    erased body's path."""
-    root, old = adopted_then_cleaned(tmp_path)
-    commit_all(root, "clean")
-    githooks.install(root)
-    with Repository(root) as repo:
-        report = forget(repo, old, words=WORDS, by=BY)
-    git(root, "add", "-A", ".forest/ledger")
-    git(root, "commit", "-q", "-m", "forget")
-    added = git(root, "show", "--name-only", "--format=", "--diff-filter=A", "HEAD")
-    (segment,) = [p for p in added.splitlines() if "/segments/" in p]
-    return root, segment, body_path(Path(".forest/ledger"), report.body_hash).as_posix()
-
-
 @pytest.mark.parametrize("retype", ["gitlink", "symlink"])
 def test_hook_erase_segment_retyped_body_restaged_refused(tmp_path: Path, retype: str) -> None:
-    root, segment, body = _forgotten(tmp_path)
+    root, segment, body = forgotten_with_hooks(tmp_path)
     erased = subprocess.run(["git", "show", f"HEAD~1:{body}"], cwd=root, capture_output=True)
     write(root, body, erased.stdout)
     git(root, "add", "-f", body)

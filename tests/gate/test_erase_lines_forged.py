@@ -20,7 +20,7 @@ from forest_files.custody.tombstone import line_fingerprints, tokens_for, tombst
 from forest_files.custody.tombtokens import fingerprint as token_fingerprint
 from forest_files.kernel.hashing import hash_body
 from forest_files.ledger import make_act, read_ledger, write_segment
-from tests.helpers.cli import forest
+from tests.helpers.cli import forest, ok
 from tests.helpers.git import commit_all, git, make_repo, write
 from tests.helpers.ledger import delete_body
 from tests.helpers.template import reused
@@ -44,9 +44,9 @@ def _build(tmp_path: Path) -> Path:
         f'[project]\nid = "{PROJECT}"\n\n[authority]\n"**" = ["{ADA}"]\n"notes/**" = ["{BOB}"]\n',
     )
     write(root, "docs/a.md", f"# Title\n\n## Keep\n\n{VICTIM}\n")
-    _ok(root, "adopt", "docs/a.md#Keep", "--words", "Ada keeps this section", "--as", ADA)
+    ok(root, "adopt", "docs/a.md#Keep", "--words", "Ada keeps this section", "--as", ADA)
     write(root, "notes/x.md", V1)
-    _ok(root, "adopt", "notes/x.md", "--words", "Bob adopts his note", "--as", BOB)
+    ok(root, "adopt", "notes/x.md", "--words", "Bob adopts his note", "--as", BOB)
     commit_all(root, "base")
     git(root, "checkout", "-q", "-b", "feature")
     return root
@@ -58,14 +58,9 @@ def repo(tmp_path: Path) -> Path:
     return reused((__name__, "repo"), tmp_path / "repo", _build)
 
 
-def _ok(root: Path, *args: str) -> None:
-    result = forest(root, *args)
-    assert result.exit_code == 0, (args, result.stdout, result.stderr)
-
-
 def _supersede_note(root: Path, path: str = "notes/x.md", text: str = V2) -> None:
     write(root, path, text)
-    _ok(root, "supersede", path, "--words", "Bob revises his note", "--as", BOB)
+    ok(root, "supersede", path, "--words", "Bob revises his note", "--as", BOB)
 
 
 def _forged_erase(root: Path, body: str, *, lines: set[str], tokens: set[str] | None = None) -> str:
@@ -138,7 +133,7 @@ def test_erase_lines_forged_body_adopted_in_range_detected(repo: Path) -> None:
     commit of the range still holds it."""
     first = "A note Bob adopts on his branch only.\n"
     write(repo, "notes/y.md", first)
-    _ok(repo, "adopt", "notes/y.md", "--words", "Bob adopts a branch note", "--as", BOB)
+    ok(repo, "adopt", "notes/y.md", "--words", "Bob adopts a branch note", "--as", BOB)
     commit_all(repo, "bob's branch note")
     _supersede_note(repo, "notes/y.md", "The branch note, rewritten by Bob.\n")
     lines = set(tombstone_for(PROJECT, first)) | line_fingerprints(PROJECT, VICTIM)
@@ -154,7 +149,7 @@ def test_erase_honest_forget_in_range_accepted(repo: Path) -> None:
     fingerprints than the body yields are no fault."""
     old = _old_id(repo)
     _supersede_note(repo)
-    _ok(repo, "forget", old, "--words", "Bob forgets", "--as", BOB)
+    ok(repo, "forget", old, "--words", "Bob forgets", "--as", BOB)
     commit_all(repo, "bob forgets his v1 note")
     code, findings = _ci(repo)
     assert code == 0, findings
@@ -166,7 +161,7 @@ def test_erase_honest_forget_chosen_line_accepted(repo: Path) -> None:
     old = _old_id(repo)
     _supersede_note(repo)
     chosen = "Bob's first version of the note, long enough."
-    _ok(repo, "forget", old, "--words", "Bob forgets", "--as", BOB, "--line", chosen)
+    ok(repo, "forget", old, "--words", "Bob forgets", "--as", BOB, "--line", chosen)
     commit_all(repo, "bob forgets one line of his v1 note")
     code, findings = _ci(repo)
     assert code == 0, findings

@@ -17,11 +17,15 @@ from forest_files.check.opening import open_custody
 from forest_files.custody.proposals import ProposalStore
 from forest_files.custody.repository import Repository
 from forest_files.custody.restore import capture
-from forest_files.doors import hooks as githooks
 from forest_files.governance.forget import forget
-from forest_files.ledger.segments import body_path
 from tests.helpers.custody import BY
-from tests.helpers.forgetting import SECRET, SENTINEL, WORDS, adopted_then_cleaned
+from tests.helpers.forgetting import (
+    SECRET,
+    SENTINEL,
+    WORDS,
+    adopted_then_cleaned,
+    forgotten_with_hooks,
+)
 from tests.helpers.git import commit_all, git
 
 FOREST = str(Path(sys.executable).parent / "forest")
@@ -87,18 +91,6 @@ def test_clone_pulling_a_forget_purges_every_copy_accepted(tmp_path: Path) -> No
     assert again.returncode == 0 and "purged" not in again.stderr  # said once
 
 
-def _forgotten_with_hook(tmp_path: Path) -> tuple[Path, str]:
-    """A committed forget in a repository with our hooks; the erased body's path."""
-    root, old = adopted_then_cleaned(tmp_path)
-    commit_all(root, "clean")
-    githooks.install(root)
-    with Repository(root) as repo:
-        report = forget(repo, old, words=WORDS, by=BY)
-    git(root, "add", "-A", ".forest/ledger")
-    git(root, "commit", "-q", "-m", "forget")
-    return root, body_path(Path(".forest/ledger"), report.body_hash).as_posix()
-
-
 def _commit(root: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         ["git", "commit", "-q", "-m", "again"],
@@ -110,7 +102,7 @@ def _commit(root: Path) -> subprocess.CompletedProcess[str]:
 
 
 def test_hook_revert_of_a_forget_refused(tmp_path: Path) -> None:
-    root, _body = _forgotten_with_hook(tmp_path)
+    root, _segment, _body = forgotten_with_hooks(tmp_path)
     head = git(root, "rev-parse", "HEAD")
     git(root, "revert", "--no-commit", "HEAD")
     proc = _commit(root)
@@ -126,7 +118,7 @@ def test_hook_revert_of_a_forget_refused(tmp_path: Path) -> None:
 
 
 def test_hook_erased_body_brought_back_refused(tmp_path: Path) -> None:
-    root, body = _forgotten_with_hook(tmp_path)
+    root, _segment, body = forgotten_with_hooks(tmp_path)
     shown = subprocess.run(["git", "show", f"HEAD~1:{body}"], cwd=root, capture_output=True)
     (root / body).parent.mkdir(parents=True, exist_ok=True)
     (root / body).write_bytes(shown.stdout)

@@ -1,8 +1,9 @@
 """A repository whose bound section once held a pasted secret, shared by the erasure tests.
 
 Returns: the constants of that story and ``adopted_then_cleaned`` (a repository whose
-ground held the secret and was then superseded), ``tree_bytes`` and ``holding`` (which
-local files still hold a needle).
+ground held the secret and was then superseded), ``forgotten_with_hooks`` (that secret
+then forgotten and committed, our hooks installed), ``tree_bytes`` and ``holding``
+(which local files still hold a needle).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from forest_files.custody.record import adopt_sections
 from forest_files.custody.repository import Repository
 from forest_files.custody.targets import read_section
 from tests.helpers.custody import BY, MAX, supersede_as_it_stands
-from tests.helpers.git import commit_all, make_repo, write
+from tests.helpers.git import commit_all, git, make_repo, write
 
 __all__ = [
     "BY",
@@ -24,6 +25,7 @@ __all__ = [
     "SENTINEL",
     "WORDS",
     "adopted_then_cleaned",
+    "forgotten_with_hooks",
     "holding",
     "tree_bytes",
 ]
@@ -77,3 +79,22 @@ def holding(root: Path, needle: str) -> list[str]:
         for p, data in tree_bytes(root).items()
         if p.startswith((".forest", ".git/forest")) and want in data.lower()
     )
+
+
+def forgotten_with_hooks(tmp_path: Path) -> tuple[Path, str, str]:
+    """``adopted_then_cleaned``, then the secret ground forgotten and committed, with
+    our hooks installed: (root, the erase act's segment, the erased body's path)."""
+    from forest_files.doors import hooks as githooks
+    from forest_files.governance.forget import forget
+    from forest_files.ledger.segments import body_path
+
+    root, old = adopted_then_cleaned(tmp_path)
+    commit_all(root, "clean")
+    githooks.install(root)
+    with Repository(root) as repo:
+        report = forget(repo, old, words=WORDS, by=BY)
+    git(root, "add", "-A", ".forest/ledger")
+    git(root, "commit", "-q", "-m", "forget")
+    added = git(root, "show", "--name-only", "--format=", "--diff-filter=A", "HEAD")
+    (segment,) = [p for p in added.splitlines() if "/segments/" in p]
+    return root, segment, body_path(Path(".forest/ledger"), report.body_hash).as_posix()
