@@ -51,7 +51,7 @@ from forest_files.kernel.bounds import (
     MAX_REQUIRE_RULES,
 )
 from forest_files.kernel.globs import compile_glob
-from forest_files.kernel.paths import CONFIG_NAME
+from forest_files.kernel.paths import CONFIG_NAME, LEDGER_DIR
 
 __all__ = [
     "CONFIG_NAME",
@@ -106,6 +106,7 @@ def _read_bounded(file: Path) -> bytes:
     if not file.exists():
         if file.is_symlink():
             raise ConfigBroken(f"{file}: a symbolic link to nothing; {restore}")
+        _refuse_lost(file)
         raise ConfigError(f"{file}: not a forest-files repository: run `forest init`")
     if not file.is_file():
         raise ConfigBroken(f"{file}: not a regular file; remove it, then {restore}")
@@ -118,6 +119,22 @@ def _read_bounded(file: Path) -> bytes:
     if len(raw) > MAX_CONFIG_BYTES:
         raise ConfigBroken(f"{file}: over the {MAX_CONFIG_BYTES}-byte limit; {restore}")
     return raw
+
+
+def _refuse_lost(file: Path) -> None:
+    """A missing forest.toml beside a ledger holding acts: refused with the way back
+    (custody/lost_config.py), never with ``forest init``, which would start another
+    project. Loaded only here: every door reads forest.toml, few ever miss it."""
+    from forest_files.custody import lost_config
+
+    root = file.parent
+    if not lost_config.holds_ledger(root):
+        return
+    route = lost_config.way_back(root)
+    raise ConfigBroken(
+        f"{file}: missing, but the ledger ({LEDGER_DIR}) holds custody; put it back with "
+        f"`{route}` (a new `forest init` would start another project)"
+    )
 
 
 def parse_config_text(text: str, source_name: str) -> ForestConfig:

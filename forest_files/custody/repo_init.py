@@ -1,28 +1,37 @@
 """Setting a git repository up for custody: forest.toml, the ledger directory, and
 the ignore and attribute lines.
 
-Stores: ``forest.toml`` (a new project id), ``.forest/ledger/``,
-``.forest/.gitignore`` and a ``.gitattributes`` line (added once).
+Stores: ``forest.toml`` (a new project id, or the ledger's when one stands),
+``.forest/ledger/``, ``.forest/.gitignore`` and a ``.gitattributes`` line (added
+once).
 Refuses: ``init`` where forest.toml exists (``ConfigError`` naming ``forest sync``);
-a ledger directory, ``.forest/.gitignore`` or ``.gitattributes`` that is a symlink
-(custody/ledger_dirs.py; nothing is written through a link).
-Returns: nothing; ``Repository.init`` then opens the repository and syncs its index.
-Test: tests/custody/test_repository.py
+``init`` beside a ledger of another project, or with no ``--project-id`` beside a
+ledger whose forest.toml git still holds (custody/lost_config.py names the way
+back); a ledger directory, ``.forest/.gitignore`` or ``.gitattributes`` that is a
+symlink (custody/ledger_dirs.py; nothing is written through a link). Every
+refusal comes before the first write.
+Returns: an ``Undo`` that puts every file it wrote back as it was
+(``Repository.init`` calls it when the first sync refuses the ledger).
+Test: tests/custody/test_repository.py, tests/custody/test_lost_config.py
 """
 
 from __future__ import annotations
 
 import uuid
+from collections.abc import Callable
 from pathlib import Path
 
+from forest_files.custody import lost_config
 from forest_files.custody.config import CONFIG_NAME, ConfigError, new_config, render_config
 from forest_files.custody.ledger_dirs import refuse_linked_ledger
 from forest_files.kernel.errors import ForestError
 from forest_files.kernel.paths import FOREST_DIR, GITATTRIBUTES_LINE, GITIGNORE_LINES, LEDGER_DIR
 from forest_files.kernel.shellword import shell_word
 
+Undo = Callable[[], None]
 
-def lay_out(root: Path, project_id: str | None) -> None:
+
+def lay_out(root: Path, project_id: str | None) -> Undo:
     """Create forest.toml, the ledger directory and the ignore/attribute lines."""
     config_path = root / CONFIG_NAME
     if config_path.exists():
@@ -30,21 +39,64 @@ def lay_out(root: Path, project_id: str | None) -> None:
             f"{config_path} exists: this repository is already initialised; "
             "use `forest sync` (or `forest rebuild`)"
         )
-    cfg = new_config(project_id or uuid.uuid4().hex)
     refuse_linked_ledger(root)  # never laid out through a committed link
-    for written in (root / FOREST_DIR / ".gitignore", root / ".gitattributes"):
-        if written.is_symlink():
+    project_id = _project_beside_ledger(root, project_id)
+    cfg = new_config(project_id or uuid.uuid4().hex)
+    written = (root / FOREST_DIR / ".gitignore", root / ".gitattributes")
+    for path in written:
+        if path.is_symlink():
             raise ForestError(
-                f"{written.relative_to(root)} is a symlink; forest init writes it and "
-                f"follows no link: remove it (rm -- {shell_word(str(written.relative_to(root)))}"
+                f"{path.relative_to(root)} is a symlink; forest init writes it and "
+                f"follows no link: remove it (rm -- {shell_word(str(path.relative_to(root)))}"
                 ") and run forest init again"
             )
+    before = {path: path.read_bytes() if path.exists() else None for path in written}
+    made = [d for d in (root / FOREST_DIR, root / LEDGER_DIR) if not d.exists()]
     (root / LEDGER_DIR).mkdir(parents=True, exist_ok=True)
     (root / FOREST_DIR / ".gitignore").write_text(
         "".join(f"{line}\n" for line in GITIGNORE_LINES), encoding="utf-8"
     )
     _append_line(root / ".gitattributes", GITATTRIBUTES_LINE)
     config_path.write_text(render_config(cfg), encoding="utf-8")
+
+    def undo() -> None:
+        config_path.unlink(missing_ok=True)
+        for path, data in before.items():
+            if data is None:
+                path.unlink(missing_ok=True)
+            else:
+                path.write_bytes(data)
+        for folder in reversed(made):
+            if folder.is_dir() and not any(folder.iterdir()):
+                folder.rmdir()
+
+    return undo
+
+
+def _project_beside_ledger(root: Path, asked: str | None) -> str | None:
+    """The project id for a forest.toml laid beside a ledger that already holds acts
+    (a clone whose forest.toml was lost): the ledger's own. Without ``--project-id``,
+    refused while git still holds the lost file (its authority rules come back with
+    it); a different id is refused (every act would then be refused)."""
+    if not lost_config.holds_ledger(root):
+        return asked
+    project = lost_config.ledger_project(root)
+    if project is None or asked == project:
+        return asked  # an undecodable first act: the first sync names the fault
+    route = lost_config.way_back(root)
+    if asked is None and route.startswith("forest init"):
+        return project  # nothing to restore: the ledger says whose it is
+    fresh = f"forest init --project-id {shell_word(project)}"
+    why = f"the ledger ({LEDGER_DIR}) belongs to project {project!r}"
+    if asked is not None:
+        raise ConfigError(
+            f"{why}, not {asked!r}: a forest.toml of another project would refuse every "
+            f"act; run `{fresh}`"
+        )
+    raise ConfigError(
+        f"{why} and git still holds its forest.toml, with its authority rules: put it "
+        f"back with `{route}` (or start a new one for that project: `{fresh}`)"
+    )
 
 
 def _append_line(path: Path, line: str) -> None:

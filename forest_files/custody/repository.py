@@ -89,9 +89,16 @@ class Repository:
     def init(cls, path: Path | str = ".", *, project_id: str | None = None) -> Repository:
         """Create forest.toml, the ledger directory, ignore/attribute lines and the index."""
         root = find_root(path)
-        repo_init.lay_out(root, project_id)
-        repo = cls(root)
-        repo.sync()
+        undo = repo_init.lay_out(root, project_id)
+        repo = None
+        try:
+            repo = cls(root)
+            repo.sync()
+        except BaseException:  # a ledger the first sync refuses: nothing of init is left
+            if repo is not None:
+                repo.close()
+            undo()
+            raise
         return repo
 
     def close(self) -> None:

@@ -283,8 +283,23 @@ def config_from(
     text = config_text_from(repo_root, source, keep_index_file=keep_index_file)
     name = f"{CONFIG_NAME} at {_describe(source)}"
     if text is None:
-        raise ConfigError(f"{name}: missing; not a forest-files repository there (`forest init`)")
+        raise ConfigError(f"{name}: missing; {_way_back(Path(repo_root), source, keep_index_file)}")
     return parse_config_text(text, name)
+
+
+def _way_back(root: Path, source: LedgerSource, keep_index_file: bool) -> str:
+    """What to do about a git source without forest.toml: put it back where its
+    ledger stands (custody/lost_config.py), else ``forest init``."""
+    from forest_files.custody import lost_config
+
+    if source == INDEX:
+        if lost_config.index_holds_ledger(root, keep_index_file=keep_index_file):
+            route = lost_config.way_back(root, staged=True)
+            return f"the ledger is staged without it: put it back with `{route}` and stage it"
+    elif lost_config.commit_holds_ledger(root, source):
+        route = lost_config.way_back(root, source)
+        return f"its ledger is there without it: put it back with `{route}` and commit it"
+    return "not a forest-files repository there (`forest init`)"
 
 
 def ground_from(

@@ -144,7 +144,8 @@ def test_hook_repository_without_custody_accepted(tmp_path: Path) -> None:
     write(shim, "git", f'#!/bin/sh\necho "$@" >> {calls}\nexec {real} "$@"\n').chmod(0o755)
     hook = run(repo, FOREST_HOOK, "pre-commit", path=f"{shim}{os.pathsep}{os.environ['PATH']}")
     assert hook.returncode == 0 and hook.stderr == "", hook.stderr
-    assert len(calls.read_text().splitlines()) == 1  # the root's call, nothing more
+    # the root's call, then one ls-files: does the index hold a ledger without forest.toml?
+    assert len(calls.read_text().splitlines()) == 2, calls.read_text()
     assert run(repo, "git", "commit", "-q", "-m", "b").returncode == 0
 
 
@@ -170,3 +171,30 @@ def test_hook_erase_segment_retyped_body_restaged_refused(tmp_path: Path, retype
     assert pasted(root, command).returncode == 0
     assert git(root, "status", "--porcelain", "--untracked-files=all") == ""
     assert not (root / body).exists()
+
+
+def test_hook_ledger_committed_without_config_refused_until_restored(bound: Path) -> None:
+    git(bound, "rm", "-q", "forest.toml")
+    git(bound, "commit", "-q", "--no-verify", "-m", "drop forest.toml")
+    dropper = git(bound, "rev-parse", "HEAD")
+    drift(bound)
+    err = refused(bound, "drift with custody gone")
+    (line,) = err.splitlines()
+    assert "forest.toml is not committed but the ledger (.forest/ledger) is" in line, err
+    command = line.split("put it back with `", 1)[1].split("`", 1)[0]
+    assert command == f"git checkout {dropper}~1 -- forest.toml"
+    assert pasted(bound, command).returncode == 0
+    assert "drifted doc.md#Doc/Rules" in refused(bound, "drift")  # judged again
+
+
+def test_hook_first_commit_ledger_without_config_refused(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path)
+    write(repo, "doc.md", DOC)
+    init_and_adopt(repo, ["doc.md#Rules"])
+    githooks.install(repo)
+    git(repo, "add", "doc.md", ".forest", ".gitattributes")  # forest.toml left out
+    proc = run(repo, "git", "commit", "-q", "-m", "first")
+    assert proc.returncode != 0, proc.stderr
+    assert "put it back with `git add -- forest.toml`" in proc.stderr, proc.stderr
+    assert pasted(repo, "git add -- forest.toml").returncode == 0
+    assert run(repo, "git", "commit", "-q", "-m", "first").returncode == 0

@@ -445,3 +445,20 @@ def test_server_hook_chained_pre_receive_both_read_refs_refused(
     drift(clone)
     refused(clone, bare, "main")
     assert "refs/heads/main" in seen.read_text(encoding="utf-8")
+
+
+def test_server_hook_config_removed_no_verify_with_drift_refused(
+    served: tuple[Path, Path],
+) -> None:
+    clone, bare = served
+    git(clone, "rm", "-q", "forest.toml")
+    git(clone, "commit", "-q", "--no-verify", "-m", "drop forest.toml")
+    dropper = git(clone, "rev-parse", "HEAD")
+    drift(clone)
+    before = refs(bare)
+    proc = push(clone, "main")
+    assert proc.returncode != 0 and "declined" in proc.stderr, proc.stderr
+    assert refs(bare) == before
+    (line,) = [ln for ln in proc.stderr.splitlines() if "forest:" in ln]
+    assert "its ledger is there without it" in line, proc.stderr
+    assert f"put it back with `git checkout {dropper}~1 -- forest.toml`" in line

@@ -18,7 +18,8 @@ Test: tests/doors/test_hooks.py, tests/governance/test_audit_doors.py,
 
 Custody is what is committed, never the working tree's forest.toml: the check
 runs when the git index or HEAD holds forest.toml, asked in the one ``rev-parse``
-that also gives the root (``committed_custody``).
+that also gives the root (``committed_custody``). A staged ledger without
+forest.toml in the index or HEAD is refused with the way back.
 
 The check honours ``GIT_INDEX_FILE`` (``git commit -a`` and ``git commit
 PATH`` use a temporary index). Its cost grows with the staged change: when no
@@ -141,7 +142,10 @@ def _run(hook: str) -> int:
     if hook in CHECK_HOOKS:
         root, held = committed_custody(Path.cwd())
         git_dir_paths(root)  # the repository git runs the hook for is the one found here
-        return check_staged(root) if held else 0  # never under custody: nothing to guard
+        if not held:
+            _refuse_ledger_alone(root)
+            return 0  # never under custody: nothing to guard
+        return check_staged(root)
     root = gitio.toplevel(Path.cwd())
     git_dir_paths(root)
     from forest_files.kernel.paths import CONFIG_NAME
@@ -157,10 +161,11 @@ def _run(hook: str) -> int:
 def committed_custody(cwd: Path) -> tuple[Path, bool]:
     """(the working tree's root, whether the git index or HEAD holds forest.toml), in
     the one git call the root costs anyway: the working tree's forest.toml is never
-    asked, so moving it away cannot switch the check off, and a repository that never
-    held custody pays nothing more. ``--revs-only`` prints the index's forest.toml
-    (``GIT_INDEX_FILE``'s) when it is there, else ``--default``'s, HEAD's, when that is
-    (rev-parse reads no name after one that fails: hence one name and a default)."""
+    asked, so moving it away cannot switch the check off (a repository that never held
+    custody then pays one ``ls-files`` more: ``_refuse_ledger_alone``). ``--revs-only``
+    prints the index's forest.toml (``GIT_INDEX_FILE``'s) when it is there, else
+    ``--default``'s, HEAD's, when that is (rev-parse reads no name after one that
+    fails: hence one name and a default)."""
     from forest_files import gitio
     from forest_files.kernel.paths import CONFIG_NAME
 
@@ -171,6 +176,26 @@ def committed_custody(cwd: Path) -> tuple[Path, bool]:
         return gitio.toplevel(cwd), True  # toplevel says why; else the check decides
     held = len(lines) > 1 and _is_object_id(lines[-1])
     return Path("\n".join(lines[:-1] if held else lines)), held
+
+
+def _refuse_ledger_alone(root: Path) -> None:
+    """Neither the git index nor HEAD holds forest.toml, yet the index holds the
+    ledger (forest.toml removed by a commit made with ``--no-verify``): custody
+    cannot be judged, so nothing is accepted; the way back is named
+    (custody/lost_config.py). A repository that never held custody pays this one
+    ``ls-files``."""
+    from forest_files.custody import lost_config
+
+    if not lost_config.index_holds_ledger(root, keep_index_file=True):
+        return
+    from forest_files.custody.config import ConfigBroken
+    from forest_files.kernel.paths import CONFIG_NAME, LEDGER_DIR
+
+    route = lost_config.way_back(root, staged=True)
+    raise ConfigBroken(
+        f"{CONFIG_NAME} is not committed but the ledger ({LEDGER_DIR}) is: custody cannot "
+        f"be judged without it; put it back with `{route}`, stage it, and commit again"
+    )
 
 
 def _is_object_id(line: str) -> bool:

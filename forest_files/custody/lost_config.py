@@ -1,0 +1,102 @@
+"""forest.toml gone while a ledger stands: the way back, never a fresh project.
+
+A repository whose forest.toml was deleted (by hand, or by a commit made with
+``--no-verify``) still holds its ledger. A new forest.toml from ``forest init``
+would carry a new project id, so every act of the ledger would be refused, and
+none of the authority rules those acts were judged by. Every door that finds the
+ledger without forest.toml therefore names the way back, in this order: the
+forest.toml the revision holds (``git checkout REV -- forest.toml``), else the
+one before the commit that removed it (``git checkout C~1 -- forest.toml``),
+else the working tree's (``git add forest.toml``, for the hook), else a new one
+with the ledger's own project id (``forest init --project-id ID``).
+
+Stores: nothing.
+Refuses: nothing; it says.
+Returns: ``holds_ledger`` (the working tree's ledger has a segment file),
+``index_holds_ledger`` / ``commit_holds_ledger`` (the same for a git source),
+``ledger_project`` (the project id of the working tree's ledger, from its first
+act), ``way_back`` (the command that puts forest.toml back).
+Test: tests/custody/test_lost_config.py
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from forest_files import gitio
+from forest_files.kernel.paths import CONFIG_NAME, LEDGER_DIR, SEGMENTS
+from forest_files.kernel.shellword import shell_word
+from forest_files.ledger.acts import LedgerError, decode_line
+from forest_files.ledger.segments import segment_paths
+
+_SEGMENTS = f"{LEDGER_DIR}/{SEGMENTS}"
+_FIRST_LINE_MAX = 1 << 20  # an act line is bounded far below this
+
+
+def holds_ledger(root: Path) -> bool:
+    """True if the working tree's ledger holds a segment file (links not followed)."""
+    return bool(segment_paths(Path(root) / LEDGER_DIR))
+
+
+def index_holds_ledger(root: Path, *, keep_index_file: bool = False) -> bool:
+    """True if the git index (``GIT_INDEX_FILE``'s with ``keep_index_file``) holds a
+    file under the ledger's segments."""
+    proc = gitio.run_git(
+        root, ["ls-files", "--cached", "-z", "--", f"{_SEGMENTS}/"], keep_index_file=keep_index_file
+    )
+    return bool(proc.stdout)
+
+
+def commit_holds_ledger(root: Path, rev: str) -> bool:
+    """True if commit ``rev`` holds the ledger's segments folder."""
+    proc = gitio.run_git(
+        root, ["rev-parse", "-q", "--verify", f"{rev}:{_SEGMENTS}"], ok_codes=(0, 1, 128)
+    )
+    return proc.returncode == 0
+
+
+def ledger_project(root: Path) -> str | None:
+    """The project id (scope) of the first act of the working tree's first segment;
+    None when there is none or it cannot be decoded (a sync then names the fault)."""
+    for path in segment_paths(Path(root) / LEDGER_DIR):
+        try:
+            fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
+        except OSError:
+            return None
+        with os.fdopen(fd, "rb") as handle:
+            line = handle.readline(_FIRST_LINE_MAX).rstrip(b"\n")
+        try:
+            return decode_line(line, segment=path.stem, lineno=1).scope or None
+        except LedgerError:
+            return None
+    return None
+
+
+def way_back(root: Path, rev: str = "HEAD", *, staged: bool = False) -> str:
+    """The one command that puts forest.toml back beside the ledger at ``rev``.
+    ``staged``: the git index is judged (the hook), so a working-tree forest.toml
+    git has not seen may be staged."""
+    held = gitio.run_git(
+        root, ["rev-parse", "-q", "--verify", f"{rev}:{CONFIG_NAME}"], ok_codes=(0, 1, 128)
+    )
+    if held.returncode == 0:
+        return f"git checkout {shell_word(rev)} -- {CONFIG_NAME}"
+    last = gitio.run_git(
+        root, ["rev-list", "-1", rev, "--", CONFIG_NAME], ok_codes=(0, 128)
+    ).stdout.strip()
+    if last:  # the newest commit touching it, and it holds none: the one that removed it
+        return f"git checkout {last.decode('ascii')}~1 -- {CONFIG_NAME}"
+    if staged and (Path(root) / CONFIG_NAME).is_file():
+        return f"git add -- {CONFIG_NAME}"
+    project = ledger_project(root)
+    return f"forest init --project-id {shell_word(project)}" if project else "forest init"
+
+
+__all__ = [
+    "commit_holds_ledger",
+    "holds_ledger",
+    "index_holds_ledger",
+    "ledger_project",
+    "way_back",
+]

@@ -1,0 +1,159 @@
+"""forest.toml gone while the ledger stands: every door names the way back, and
+``forest init`` never starts another project beside it (custody/lost_config.py).
+
+Real repositories: forest.toml removed by a commit made with ``--no-verify`` (or
+only from the working tree, or never committed); the printed command is pasted
+into bash as a user would, and a refused ``forest init`` leaves every file as it
+found it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from pathlib import Path
+
+import pytest
+
+from forest_files.custody.config import load_config
+from tests.helpers.cli import forest
+from tests.helpers.custody import init_and_adopt
+from tests.helpers.git import commit_all, git, make_repo, pasted, write
+
+DOC = "# Doc\n\n## Rules\n\nCanon as agreed.\n"
+
+
+def _tree(root: Path) -> dict[str, str]:
+    """Every file outside .git with the SHA-256 of its bytes (links by their target)."""
+    out = {}
+    for path in sorted(root.rglob("*")):
+        rel = path.relative_to(root).as_posix()
+        if rel == ".git" or rel.startswith(".git/"):
+            continue
+        if path.is_symlink():
+            out[rel] = "-> " + str(path.readlink())
+        elif path.is_file():
+            out[rel] = hashlib.sha256(path.read_bytes()).hexdigest()
+        else:
+            out[rel] = "dir"
+    return out
+
+
+def _route(text: str) -> str:
+    """The command between the backticks after ``put it back with``."""
+    found = re.search(r"put it back with `([^`]+)`", text)
+    assert found, text
+    return found.group(1)
+
+
+@pytest.fixture
+def dropped(tmp_path: Path) -> tuple[Path, str]:
+    """doc.md#Rules adopted and committed, then forest.toml removed by a commit that
+    skipped the hook; (the repository, forest.toml's bytes as they were)."""
+    repo = make_repo(tmp_path)
+    write(repo, "doc.md", DOC)
+    init_and_adopt(repo, ["doc.md#Rules"], words="Canon as agreed")
+    commit_all(repo, "adopt")
+    config = (repo / "forest.toml").read_text(encoding="utf-8")
+    git(repo, "rm", "-q", "forest.toml")
+    git(repo, "commit", "-q", "--no-verify", "-m", "drop forest.toml")
+    return repo, config
+
+
+def test_check_config_lost_names_checkout_not_init(dropped: tuple[Path, str]) -> None:
+    repo, config = dropped
+    result = forest(repo, "check")
+    assert result.exit_code == 2, result.output
+    (line,) = result.stderr.splitlines()
+    assert line.startswith("forest: ") and "holds custody" in line, line
+    assert "run `forest init`" not in line
+    dropper = git(repo, "rev-parse", "HEAD")
+    assert _route(line) == f"git checkout {dropper}~1 -- forest.toml"
+    assert pasted(repo, _route(line)).returncode == 0
+    assert (repo / "forest.toml").read_text(encoding="utf-8") == config
+    assert forest(repo, "check").exit_code == 0
+
+
+def test_check_config_deleted_in_worktree_only_names_head(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path)
+    write(repo, "doc.md", DOC)
+    init_and_adopt(repo, ["doc.md#Rules"])
+    commit_all(repo, "adopt")
+    (repo / "forest.toml").unlink()
+    result = forest(repo, "check")
+    assert result.exit_code == 2
+    assert _route(result.stderr) == "git checkout HEAD -- forest.toml"
+    assert pasted(repo, _route(result.stderr)).returncode == 0
+    assert forest(repo, "check").exit_code == 0
+
+
+def test_ci_head_without_config_names_the_commit_that_removed_it(
+    dropped: tuple[Path, str],
+) -> None:
+    repo, _ = dropped
+    result = forest(repo, "ci", "--base", "HEAD~1")
+    assert result.exit_code == 1, result.output
+    assert "its ledger is there without it" in result.stderr, result.stderr
+    assert "forest init" not in result.stderr
+    dropper = git(repo, "rev-parse", "HEAD")
+    assert _route(result.stderr) == f"git checkout {dropper}~1 -- forest.toml"
+
+
+def test_init_beside_ledger_git_still_holds_config_refused_nothing_written(
+    dropped: tuple[Path, str],
+) -> None:
+    repo, config = dropped
+    before = _tree(repo)
+    result = forest(repo, "init")
+    assert result.exit_code == 1, result.output
+    (line,) = result.stderr.splitlines()
+    assert "belongs to project 'p'" in line and "authority rules" in line, line
+    assert _tree(repo) == before
+    assert pasted(repo, _route(line)).returncode == 0
+    assert (repo / "forest.toml").read_text(encoding="utf-8") == config
+
+
+def test_init_other_project_beside_ledger_refused_nothing_written(
+    dropped: tuple[Path, str],
+) -> None:
+    repo, _ = dropped
+    before = _tree(repo)
+    result = forest(repo, "init", "--project-id", "other")
+    assert result.exit_code == 1, result.output
+    assert "not 'other'" in result.stderr and "forest init --project-id p" in result.stderr
+    assert _tree(repo) == before
+
+
+def test_init_with_the_ledgers_project_id_accepted(dropped: tuple[Path, str]) -> None:
+    repo, _ = dropped
+    assert forest(repo, "init", "--project-id", "p").exit_code == 0
+    assert load_config(repo).project_id == "p"
+    assert forest(repo, "check").exit_code == 0
+
+
+def test_init_beside_never_committed_ledger_takes_its_project(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path)
+    write(repo, "doc.md", DOC)
+    commit_all(repo, "doc")
+    init_and_adopt(repo, ["doc.md#Rules"])
+    (repo / "forest.toml").unlink()
+    missing = forest(repo, "check")
+    assert missing.exit_code == 2
+    assert _route(missing.stderr) == "forest init --project-id p"
+    result = forest(repo, "init")
+    assert result.exit_code == 0, result.output
+    assert "(project p)" in result.stdout
+    assert forest(repo, "check").exit_code == 0
+
+
+def test_init_refused_by_its_first_sync_leaves_every_file(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path)
+    write(repo, ".gitattributes", "*.png binary\n")
+    bad = ".forest/ledger/segments/" + "0" * 64 + ".jsonl"
+    write(repo, bad, "not an act\n")
+    commit_all(repo, "a ledger without forest.toml")
+    before = _tree(repo)
+    result = forest(repo, "init")
+    assert result.exit_code == 3, result.output
+    assert _tree(repo) == before
+    assert git(repo, "status", "--porcelain", "--untracked-files=all") == ""
