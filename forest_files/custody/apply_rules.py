@@ -138,7 +138,9 @@ class ApplyRules:
             raise self.fail(
                 act,
                 f"belongs to project {act.scope!r}, not this repository's "
-                f"{self.project!r} (forest.toml [project] id)",
+                f"{self.project!r} (forest.toml [project] id): if forest.toml's id was "
+                "changed, put the committed one back (git checkout HEAD -- forest.toml); "
+                "if the act's segment was copied in from another project, remove it",
                 "scope",
             )
 

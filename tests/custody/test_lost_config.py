@@ -157,3 +157,20 @@ def test_init_refused_by_its_first_sync_leaves_every_file(tmp_path: Path) -> Non
     assert result.exit_code == 3, result.output
     assert _tree(repo) == before
     assert git(repo, "status", "--porcelain", "--untracked-files=all") == ""
+
+
+def test_check_config_project_id_edited_names_the_checkout_recovers(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path)
+    write(repo, "doc.md", DOC)
+    init_and_adopt(repo, ["doc.md#Rules"])
+    commit_all(repo, "adopt")
+    toml = repo / "forest.toml"
+    toml.write_text(toml.read_text(encoding="utf-8").replace('"p"', '"q"'), encoding="utf-8")
+    result = forest(repo, "rebuild")
+    assert result.exit_code == 3, result.output
+    (line,) = result.stderr.splitlines()
+    assert "belongs to project 'p', not this repository's 'q'" in line, line
+    assert "(git checkout HEAD -- forest.toml)" in line
+    assert pasted(repo, "git checkout HEAD -- forest.toml").returncode == 0
+    assert forest(repo, "rebuild").exit_code == 0
+    assert forest(repo, "check").exit_code == 0
