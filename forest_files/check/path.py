@@ -44,13 +44,7 @@ def run_check(
     ``quick`` (the index, no paths): when HEAD was judged clean in full on this
     machine (judged.py), judge only what the staged change can have moved, as the
     pre-commit hook does; the report then lists those bindings only."""
-    if source == "index":
-        from forest_files.kernel.paths import CONFIG_NAME  # not config: tomllib, policy parsers
-
-        if not (root / CONFIG_NAME).exists():
-            from forest_files.kernel.errors import ForestError  # sqlite3 too: only when refusing
-
-            raise ForestError(f"{root}: no {CONFIG_NAME} here; run `forest init` first")
+    if source == "index":  # the staged forest.toml decides, never the working tree's
         if quick and not paths:
             from forest_files.check.judged import judged_clean
             from forest_files.custody.viewkey import head_custody

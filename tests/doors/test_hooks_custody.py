@@ -77,7 +77,9 @@ def test_hook_config_moved_out_of_worktree_drift_staged_refused(
     (bound / "forest.toml").rename(tmp_path / "keep.toml")  # still staged, still in HEAD
     err = refused(bound, "drift")
     assert "drifted doc.md#Doc/Rules" in err, err
-    assert run(bound, FOREST, "check", "--staged").returncode == 1
+    staged = run(bound, FOREST, "check", "--staged")  # the staged forest.toml decides
+    assert staged.returncode == 1 and "drifted doc.md#Doc/Rules" in staged.stdout, staged
+    assert "forest init" not in staged.stderr
 
 
 def test_hook_config_unstaged_with_drift_refused(bound: Path) -> None:
