@@ -10,13 +10,16 @@ SARIF, JUnit and GitHub messages). Clean bindings are counted in the
 summary and listed only when asked (``-v``). An edit inside nested bindings is
 one block, at the innermost drifted binding, naming the enclosing ones; at the
 git index, several drifts end with one route for the whole commit
-(commit_route.py).
-Test: tests/doors/test_doors.py
+(commit_route.py). Every line is plain text: a control character or a byte that
+is not UTF-8 in a name or a word is shown escaped (kernel/shellword.py
+``printable``), so a name can never end a line and forge the next one.
+Test: tests/doors/test_doors.py, tests/check/test_forged_lines.py
 """
 
 from __future__ import annotations
 
 from forest_files.check.findings import CheckReport, Reported, detail_of
+from forest_files.kernel.shellword import printable
 
 _RED, _GREEN, _RESET = "\x1b[31m", "\x1b[32m", "\x1b[0m"
 
@@ -31,7 +34,7 @@ def headline(r: Reported, *, colour: bool = False) -> str:
     f = r.finding
     where = f" lines {f.start_line}-{f.end_line}" if f.start_line else ""
     detail = f" {detail_of(f)}" if f.detail else ""
-    return f"{_kind(f.kind, colour)} {f.selector or f.path}{where}{detail}"
+    return f"{_kind(f.kind, colour)} {printable(f'{f.selector or f.path}{where}{detail}')}"
 
 
 def facts(r: Reported, *, words: bool = True) -> list[str]:
@@ -56,28 +59,31 @@ def facts(r: Reported, *, words: bool = True) -> list[str]:
 def block(r: Reported, *, colour: bool = False, words: bool = True) -> list[str]:
     """Every line a door prints for one finding."""
     lines = [headline(r, colour=colour)]
-    lines.extend(f"  {fact}" for fact in facts(r, words=words))
-    lines.extend(f"  {route.line()}" for route in r.routes)
+    lines.extend(f"  {printable(fact)}" for fact in facts(r, words=words))
+    lines.extend(f"  {printable(route.line())}" for route in r.routes)
     if r.diff:
+        diff = printable(r.diff, keep="\n\t")  # the text's own escapes never reach the terminal
         if colour:
             from forest_files.check.diff import colourise
 
-            lines.append(colourise(r.diff))
+            lines.append(colourise(diff))
         else:
-            lines.append(r.diff)
+            lines.append(diff)
     return lines
 
 
 def one_line(r: Reported) -> str:
     """The block as one line, for the CI gate's SARIF, JUnit and GitHub formats: no
     adopting words, no diff (body-free, as every machine format)."""
-    return "; ".join([headline(r), *facts(r, words=False), *(x.line() for x in r.routes)])
+    return printable(
+        "; ".join([headline(r), *facts(r, words=False), *(x.line() for x in r.routes)])
+    )
 
 
 def enclosing(outer: tuple[Reported, ...]) -> list[str]:
     """The drifted bindings enclosing an edit, named beneath its innermost binding."""
     return [
-        f"  enclosed by {o.finding.selector} lines {o.finding.start_line}-"
+        f"  enclosed by {printable(o.finding.selector)} lines {o.finding.start_line}-"
         f"{o.finding.end_line}: drifted too, needs its own act"
         for o in outer
     ]
@@ -93,7 +99,7 @@ def failed_blocks(report: CheckReport, *, colour: bool = False) -> list[str]:
         out.extend(["", *block(r, colour=colour), *enclosing(outer)])
     route = report.commit_route  # set at the git index only (commit_plan.with_plan)
     if route is not None:
-        out.extend(["", f"{route.line()}"])
+        out.extend(["", printable(route.line())])
     return out
 
 

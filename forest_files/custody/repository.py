@@ -37,9 +37,16 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from forest_files.custody import entry_acts, index_refresh, recording, repo_init, tombstone
+from forest_files.custody import (
+    entry_acts,
+    index_refresh,
+    lost_config,
+    recording,
+    repo_init,
+    tombstone,
+)
 from forest_files.custody.apply import Applied
-from forest_files.custody.config import CONFIG_NAME, ForestConfig, load_config
+from forest_files.custody.config import CONFIG_NAME, ConfigBroken, ForestConfig, load_config
 from forest_files.custody.index_refresh import SyncReport
 from forest_files.custody.ledger_dirs import refuse_linked_ledger
 from forest_files.custody.log_entries import LogEntry, log_of
@@ -129,11 +136,25 @@ class Repository:
             ).fetchone()[0]
             if foreign:  # forest.toml names another project now: start over
                 store.close()
+                self._refuse_other_project()  # unless the ledger is not that project's
                 self._delete_index()
                 return self.store()
             store.ensure_anchor(self.config.project_id)
             self._store = store
         return self._store
+
+    def _refuse_other_project(self) -> None:
+        """forest.toml's project id is not its ledger's (an edited id): refused before the
+        index is dropped, since no replay under that id could rebuild it."""
+        ledger = lost_config.ledger_project(self.root)
+        ours = self.config.project_id
+        if ledger is None or ledger == ours:
+            return
+        raise ConfigBroken(
+            f"{CONFIG_NAME} [project] id {ours!r} is not its ledger's {ledger!r}; every act "
+            f"would be refused: put the committed one back (git checkout HEAD -- {CONFIG_NAME})"
+            f" or set id = {ledger!r} under [project]"
+        )
 
     def _index_dropped(self, exc: StoreCorruption) -> ForestStore:
         """Drop an index too damaged to open (and its journal files), say so, open anew."""

@@ -54,7 +54,7 @@ class Progress:
         self._stream = sys.stderr if stream is None else stream
         self._on = total >= MIN_TOTAL and _terminal(self._stream)
         self._drawn = False
-        self._last = 0.0
+        self._last = float("-inf")  # the first step draws (monotonic() may start near 0)
 
     def __enter__(self) -> Progress:
         return self

@@ -9,9 +9,20 @@ shell-escape style: the line stays plain text, and bash, zsh, ksh, mksh,
 busybox sh and dash 0.5.12 or newer (POSIX.1-2024) give back the file's own
 bytes. Every other word is ``shlex.quote``'s.
 
+A control character in a name (a newline, an escape, DEL, a C1 control, the
+Unicode line and paragraph separators) is written the same way, as the octal
+of its UTF-8 bytes: printed raw it would end the line, so a name could forge a
+route or a CI workflow command (``::notice …``) on a line of its own.
+
+``printable`` is the same care for prose a door prints around the commands (a
+finding's headline, its facts, a ledger fault): each such character, and each
+byte that is not UTF-8, shown as ``\\xNN`` (``\\uNNNN`` above U+00FF), so one
+finding is one line and the output stays plain UTF-8.
+
 Stores: nothing. Refuses: nothing.
-Returns: ``shell_word``'s quoted word.
-Test: tests/kernel/test_shellword.py, tests/check/test_not_utf8_output.py
+Returns: ``shell_word``'s quoted word; ``printable``'s text.
+Test: tests/kernel/test_shellword.py, tests/check/test_not_utf8_output.py,
+tests/check/test_forged_lines.py
 """
 
 from __future__ import annotations
@@ -23,19 +34,32 @@ def _escaped_byte(ch: str) -> bool:
     return "\udc80" <= ch <= "\udcff"
 
 
+def _control(ch: str) -> bool:
+    """A character that moves the cursor or ends a line on a terminal or in a log."""
+    code = ord(ch)
+    return code < 32 or 127 <= code < 160 or code in (0x2028, 0x2029)
+
+
+def _octal(ch: str) -> str:
+    if _escaped_byte(ch):
+        return f"\\{ord(ch) - 0xDC00:03o}"
+    return "".join(f"\\{b:03o}" for b in ch.encode("utf-8"))
+
+
 def shell_word(word: str) -> str:
     """``word`` quoted for a shell: ``shlex.quote``, with each byte that is not UTF-8
-    (a surrogateescape surrogate) written as ``$'\\ooo'``."""
-    if word.isascii() or not any(map(_escaped_byte, word)):
+    (a surrogateescape surrogate) and each control character written as
+    ``$'\\ooo'``."""
+    if word.isprintable() or not any(_escaped_byte(c) or _control(c) for c in word):
         return shlex.quote(word)
     parts: list[str] = []
     run: list[str] = []
     for ch in word:
-        if _escaped_byte(ch):
+        if _escaped_byte(ch) or _control(ch):
             if run:
                 parts.append(shlex.quote("".join(run)))
                 run = []
-            parts.append(f"$'\\{ord(ch) - 0xDC00:03o}'")
+            parts.append(f"$'{_octal(ch)}'")
         else:
             run.append(ch)
     if run:
@@ -43,4 +67,21 @@ def shell_word(word: str) -> str:
     return "".join(parts)
 
 
-__all__ = ["shell_word"]
+def printable(text: str, *, keep: str = "") -> str:
+    """``text`` with each control character (but those in ``keep``, e.g. a diff's
+    newlines) and each byte that is not UTF-8 written as ``\\xNN`` / ``\\uNNNN``."""
+    if text.isprintable():
+        return text
+    out = []
+    for ch in text:
+        if ch in keep or not (_escaped_byte(ch) or _control(ch)):
+            out.append(ch)
+        elif _escaped_byte(ch):
+            out.append(f"\\x{ord(ch) - 0xDC00:02x}")
+        else:
+            code = ord(ch)
+            out.append(f"\\x{code:02x}" if code < 256 else f"\\u{code:04x}")
+    return "".join(out)
+
+
+__all__ = ["printable", "shell_word"]

@@ -60,7 +60,7 @@ def test_not_utf8_name_on_strict_terminal_internal_error_refused(
     assert done.returncode == 1, out
     assert "internal error" not in out
     assert RENAME in out
-    assert "caf\\udce9.md" in out  # the prose names it escaped, as Python's stderr does
+    assert "caf\\xe9.md" in out  # the prose names its byte escaped (shellword.printable)
 
 
 def test_not_utf8_rename_printed_on_strict_terminal_pasted_recovers(repo: Path) -> None:

@@ -166,11 +166,15 @@ def test_check_config_project_id_edited_names_the_checkout_recovers(tmp_path: Pa
     commit_all(repo, "adopt")
     toml = repo / "forest.toml"
     toml.write_text(toml.read_text(encoding="utf-8").replace('"p"', '"q"'), encoding="utf-8")
-    result = forest(repo, "rebuild")
-    assert result.exit_code == 3, result.output
-    (line,) = result.stderr.splitlines()
-    assert "belongs to project 'p', not this repository's 'q'" in line, line
-    assert "(git checkout HEAD -- forest.toml)" in line
+    index = repo / ".git" / "forest" / "woods.db"
+    before = index.read_bytes()
+    for command in ("rebuild", "sync", "check"):  # refused before the index is dropped
+        result = forest(repo, command)
+        assert result.exit_code == 2, result.output
+        (line,) = result.stderr.splitlines()
+        assert "[project] id 'q' is not its ledger's 'p'" in line, line
+        assert "(git checkout HEAD -- forest.toml)" in line
+        assert index.read_bytes() == before
     assert pasted(repo, "git checkout HEAD -- forest.toml").returncode == 0
     assert forest(repo, "rebuild").exit_code == 0
     assert forest(repo, "check").exit_code == 0

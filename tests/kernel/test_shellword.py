@@ -10,7 +10,7 @@ import subprocess
 
 import pytest
 
-from forest_files.kernel.shellword import shell_word
+from forest_files.kernel.shellword import printable, shell_word
 
 # Names as git's bytes decode (surrogateescape), with the shell's special characters
 # next to the bytes that are not UTF-8.
@@ -48,3 +48,32 @@ def test_shell_word_utf8_word_is_shlex_quote_accepted(word: str) -> None:
 def test_shell_word_spells_a_byte_in_octal_as_gnu_ls_does_accepted() -> None:
     assert shell_word(os.fsdecode(b"caf\xe9.md")) == "caf$'\\351'.md"
     assert shell_word(os.fsdecode(b"a b\xe9")) == "'a b'$'\\351'"
+
+
+# Control characters: each would end or rewrite the printed line if printed raw.
+CONTROLS = [
+    b"z\n  fix: touch FORGED\n",
+    b"\n::notice title=forest::all clean\n",
+    b"tab\there.md",
+    b"esc\x1b[31mred.md",
+    b"cr\rover.md",
+    b"del\x7f.md",
+    "c1\u0085next.md".encode(),
+    "ls\u2028ps\u2029.md".encode(),
+    b"\xe9\n\xff",  # beside bytes that are not UTF-8
+]
+
+
+def test_shell_word_control_character_name_one_line_pasted_gives_its_bytes_accepted() -> None:
+    words = [shell_word(os.fsdecode(raw)) for raw in CONTROLS]
+    for word in words:
+        assert word.isprintable(), word  # one line of plain text, nothing to forge with
+    assert _bash_words(words) == CONTROLS
+
+
+def test_printable_escapes_controls_and_bytes_keeps_the_rest_accepted() -> None:
+    assert printable("a\nb\tc\x1b") == "a\\x0ab\\x09c\\x1b"
+    assert printable(os.fsdecode(b"n\xe9.md")) == "n\\xe9.md"
+    assert printable("ls\u2028") == "ls\\u2028"
+    assert printable("diff\n+line\t1\n", keep="\n\t") == "diff\n+line\t1\n"
+    assert printable("café “quoted” …") == "café “quoted” …"

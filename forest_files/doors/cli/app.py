@@ -19,6 +19,7 @@ import typer
 from forest_files.doors.cli.errors import boundary
 from forest_files.doors.cli.options import JsonOpt, RepoOpt, WordsOpt, app, emit, identity
 from forest_files.kernel.errors import ForestError, StoreCorruption
+from forest_files.kernel.shellword import printable
 
 if TYPE_CHECKING:
     from forest_files.check.findings import Reported
@@ -90,11 +91,13 @@ def rebuild(repo: RepoOpt = Path("."), as_json: JsonOpt = False) -> None:
 
 
 def _fault_line(f: Fault) -> str:
+    """One fault on its own lines; a name's control characters shown escaped, so a
+    stray's name never forges a line (kernel/shellword.py ``printable``)."""
     if f.path is not None:  # one file at fault (a stray): its path says where
-        text = f"{f.code}: {f.detail}"
+        text = f"{f.code}: {printable(f.detail)}"
     else:
-        text = f"{f.code}: segment {f.segment or '-'} line {f.line or '-'}: {f.detail}"
-    return text + (f"\n  fix, at the repository root: {f.fix}" if f.fix else "")
+        text = f"{f.code}: segment {f.segment or '-'} line {f.line or '-'}: {printable(f.detail)}"
+    return text + (f"\n  fix, at the repository root: {printable(f.fix)}" if f.fix else "")
 
 
 @app.command()
