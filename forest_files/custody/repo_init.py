@@ -8,11 +8,13 @@ Refuses: ``init`` where forest.toml exists (``ConfigError`` naming ``forest sync
 ``init`` beside a ledger of another project, or with no ``--project-id`` beside a
 ledger whose forest.toml git still holds (custody/lost_config.py names the way
 back); a ledger directory, ``.forest/.gitignore`` or ``.gitattributes`` that is a
-symlink (custody/ledger_dirs.py; nothing is written through a link). Every
-refusal comes before the first write.
+symlink (custody/ledger_dirs.py; nothing is written through a link); an empty
+``--project-id``. Every refusal comes before the first write; a file that cannot
+be written is refused after the ones written before it are taken back.
 Returns: an ``Undo`` that puts every file it wrote back as it was
 (``Repository.init`` calls it when the first sync refuses the ledger).
-Test: tests/custody/test_repository.py, tests/custody/test_lost_config.py
+Test: tests/custody/test_repository.py, tests/custody/test_lost_config.py,
+tests/custody/test_repo_init.py
 """
 
 from __future__ import annotations
@@ -39,6 +41,8 @@ def lay_out(root: Path, project_id: str | None) -> Undo:
             f"{config_path} exists: this repository is already initialised; "
             "use `forest sync` (or `forest rebuild`)"
         )
+    if project_id is not None and not project_id.strip():
+        raise ConfigError("--project-id is empty: give the id, or leave the option out")
     refuse_linked_ledger(root)  # never laid out through a committed link
     project_id = _project_beside_ledger(root, project_id)
     cfg = new_config(project_id or uuid.uuid4().hex)
@@ -52,24 +56,35 @@ def lay_out(root: Path, project_id: str | None) -> Undo:
             )
     before = {path: path.read_bytes() if path.exists() else None for path in written}
     made = [d for d in (root / FOREST_DIR, root / LEDGER_DIR) if not d.exists()]
-    (root / LEDGER_DIR).mkdir(parents=True, exist_ok=True)
-    (root / FOREST_DIR / ".gitignore").write_text(
-        "".join(f"{line}\n" for line in GITIGNORE_LINES), encoding="utf-8"
-    )
-    _append_line(root / ".gitattributes", GITATTRIBUTES_LINE)
-    config_path.write_text(render_config(cfg), encoding="utf-8")
 
     def undo() -> None:
         config_path.unlink(missing_ok=True)
         for path, data in before.items():
             if data is None:
                 path.unlink(missing_ok=True)
-            else:
+            elif path.read_bytes() != data:  # untouched: never written again
                 path.write_bytes(data)
         for folder in reversed(made):
             if folder.is_dir() and not any(folder.iterdir()):
                 folder.rmdir()
 
+    step = root / LEDGER_DIR
+    try:
+        step.mkdir(parents=True, exist_ok=True)
+        step = written[0]
+        for line in GITIGNORE_LINES:
+            _append_line(step, line)  # a user's own lines there are kept
+        step = written[1]
+        _append_line(step, GITATTRIBUTES_LINE)
+        step = config_path
+        config_path.write_text(render_config(cfg), encoding="utf-8")
+    except OSError as exc:
+        undo()
+        where = step.relative_to(root)
+        raise ForestError(
+            f"{where} cannot be written ({exc.strerror}); nothing was set up: make it "
+            "writable, then run forest init again"
+        ) from None
     return undo
 
 
