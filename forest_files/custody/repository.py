@@ -128,8 +128,11 @@ class Repository:
     def store(self) -> ForestStore:
         if self._store is None:
             refuse_linked_file(self.index_path, INDEX_NAME, sqlite=True)
-            store = ForestStore(self.index_path)
-            store.init_schema()
+            try:
+                store = ForestStore(self.index_path)
+                store.init_schema()
+            except StoreCorruption as exc:  # derived from the ledger: dropped and rebuilt
+                return self._index_dropped(exc)
             foreign = store.conn.execute(
                 "SELECT COUNT(*) FROM entries WHERE bucket = 'anchor' AND body != ?",
                 (anchor_body(self.config.project_id),),
@@ -161,7 +164,7 @@ class Repository:
         import sys
 
         self._delete_index()
-        why = str(exc).splitlines()[0][:160]
+        why = str(exc).splitlines()[0].split("; ")[0][:160]
         sys.stderr.write(
             f"forest: the index could not be read ({why}); dropped it, rebuilding from the ledger\n"
         )

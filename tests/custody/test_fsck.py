@@ -156,3 +156,22 @@ def test_rebuild_damaged_index_file_repairs_recovers(root: Path, damage: str) ->
     assert "dropped it, rebuilding from the ledger" in result.stderr
     assert codes(root) == []
     assert not list(path.parent.glob("woods.db.*damaged*"))
+
+
+@pytest.mark.parametrize("command", ["adopt", "sync", "check"])
+def test_damaged_index_file_any_command_rebuilds_recovers(root: Path, command: str) -> None:
+    """Every command that opens the index drops one too damaged to open and rebuilds it
+    from the ledger, saying so in one line (it said "point ForestStore at a store
+    file", which no user can do); fsck is clean afterwards."""
+    path = local_state(root) / "woods.db"
+    with Repository(root):
+        pass
+    path.write_bytes(b"garbage, not a database at all")
+    (root / "o.md").write_text("# O\n\nO.\n", encoding="utf-8")
+    args = {"adopt": ["adopt", "o.md", "--words", "w"], "sync": ["sync"], "check": ["check"]}
+    result = runner.invoke(app, [*args[command], "--repo", str(root)])
+    assert result.exit_code == 0, result.output + result.stderr
+    line = result.stderr.splitlines()[0]
+    assert line.endswith("dropped it, rebuilding from the ledger"), result.stderr
+    assert "ForestStore" not in line
+    assert codes(root) == []
