@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING
 from forest_files.check.findings import WORDS_PLACEHOLDER, Route
 from forest_files.kernel.paths import LEDGER_PREFIX
 from forest_files.kernel.repopath import not_utf8_reason
-from forest_files.kernel.shellword import shell_word
+from forest_files.kernel.shellword import command_text, forest_step
 
 if TYPE_CHECKING:
     from forest_files.check.engine import Finding
@@ -48,12 +48,7 @@ def _words() -> Step:
     return ("--words", WORDS_PLACEHOLDER)
 
 
-def forest(command: str, *targets: str, options: Step = ()) -> Step:
-    """``forest COMMAND [options] TARGET…``; a target that starts with ``-`` comes
-    after ``--`` so it is never read as an option."""
-    if any(t.startswith("-") for t in targets):
-        return ("forest", command, *options, "--", *targets)
-    return ("forest", command, *targets, *options)
+forest = forest_step  # ``forest COMMAND [options] TARGET…`` (kernel/shellword.py)
 
 
 def git_step(*words: str) -> Step:
@@ -237,8 +232,8 @@ def _unresolved(f: Finding, root: Path, source: str) -> tuple[Route, ...]:
                 Route(
                     "put the file back",
                     note=f"move the {kind} at {f.path} away, then bring the file back "
-                    f"(git checkout HEAD -- {shell_word(f.path)}, or forest restore "
-                    f"{shell_word(f.selector)} for a whole-file binding)",
+                    f"({command_text(git_step('checkout', 'HEAD', '--', f.path))}, or "
+                    f"{command_text(forest('restore', f.selector))} for a whole-file binding)",
                 ),
             )
         back = _bring_back(f, root, source)

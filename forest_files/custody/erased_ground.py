@@ -24,8 +24,9 @@ Test: tests/governance/test_erased_ground.py
 
 from __future__ import annotations
 
-import shlex
 from pathlib import Path
+
+from forest_files.kernel.shellword import command_text, forest_step
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # the ground map imports this module: nothing heavy at import time
@@ -111,12 +112,13 @@ def refuse_restore(root: Path, store: ForestStore, selector: str, content_id: st
         "SELECT body_hash FROM entries WHERE content_id = ?", (content_id,)
     ).fetchone()
     erase, _maker = erased_by(mark(store, content_id, str(body_hash))) or ("", "")
-    target = shlex.quote(selector)
+    words = ("--words", "…")
+    supersede = command_text(forest_step("supersede", selector, options=words))
+    retire = command_text(forest_step("retire", selector, options=words))
     refused = ForestError(
         f"{selector}: its ground {content_id[:12]} has no text to restore — erase act "
         f"{erase[:12]} (forest forget) removed its body; nothing was written. Take the "
-        f"erased text out of the file, then `forest supersede {target} --words …` "
-        f"(or `forest retire {target} --words …`)"
+        f"erased text out of the file, then `{supersede}` (or `{retire}`)"
     )
     targets = (selector, content_id, str(body_hash), erase)
     audit.append_events(root, [audit.Event("drift", "refused", "erased-ground", targets=targets)])

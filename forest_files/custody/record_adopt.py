@@ -23,6 +23,7 @@ from forest_files.custody.bindings import all_bindings
 from forest_files.custody.section_text import BoundSection, SectionText
 from forest_files.kernel.errors import ForestError
 from forest_files.kernel.hashing import hash_body
+from forest_files.kernel.shellword import command_text, forest_step
 from forest_files.ledger.acts import Act
 from forest_files.ledger.kinds import BindSpec
 from forest_files.ledger.segments import gc_paused
@@ -79,9 +80,10 @@ def adopt_sections(
         live = {(b.path, b.selector) for b in all_bindings(store)}
         for section in unique:
             if (section.path, section.selector) in live:
+                supersede = forest_step("supersede", section.selector, options=("--words", "…"))
                 raise ForestError(
                     f"{section.selector} is already bound; change it with "
-                    f"`forest supersede {section.selector} --words …`"
+                    f"`{command_text(supersede)}`"
                 )
         items = [
             (s.text, {"path": s.path, "selector": s.selector}, spec)

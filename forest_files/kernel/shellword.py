@@ -20,7 +20,11 @@ byte that is not UTF-8, shown as ``\\xNN`` (``\\uNNNN`` above U+00FF), so one
 finding is one line and the output stays plain UTF-8.
 
 Stores: nothing. Refuses: nothing.
-Returns: ``shell_word``'s quoted word; ``printable``'s text.
+``forest_step`` is the one spelling of a ``forest`` command a door prints (a target
+that starts with ``-`` after ``--``), ``command_text`` its words quoted: the routes
+(check/routes.py) and the refusals of lower rooms (custody/) print the same.
+
+Returns: ``shell_word``'s quoted word; ``printable``'s text; a step and its text.
 Test: tests/kernel/test_shellword.py, tests/check/test_not_utf8_output.py,
 tests/check/test_forged_lines.py
 """
@@ -84,4 +88,17 @@ def printable(text: str, *, keep: str = "") -> str:
     return "".join(out)
 
 
-__all__ = ["printable", "shell_word"]
+def forest_step(command: str, *targets: str, options: tuple[str, ...] = ()) -> tuple[str, ...]:
+    """``forest COMMAND [options] TARGET…``; a target that starts with ``-`` comes
+    after ``--`` so it is never read as an option."""
+    if any(t.startswith("-") for t in targets):
+        return ("forest", command, *options, "--", *targets)
+    return ("forest", command, *targets, *options)
+
+
+def command_text(step: tuple[str, ...]) -> str:
+    """One command's words, each quoted for a shell, as a door prints them."""
+    return " ".join(map(shell_word, step))
+
+
+__all__ = ["command_text", "forest_step", "printable", "shell_word"]
