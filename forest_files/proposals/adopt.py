@@ -6,9 +6,9 @@ written into exactly that section (``files.restore.restore_file``, which
 captures what was there — nothing is lost). Then the proposal is closed as
 adopted.
 Refuses (nothing written): a signer without authority over the path; empty
-words; a proposal that is not open; a binding that is gone (retired); ground
-that moved on since the proposal was made (``ProposalStale``, naming how to
-look again).
+words, or a printed route's placeholder (``…``) pasted as the words; a proposal
+that is not open; a binding that is gone (retired); ground that moved on since
+the proposal was made (``ProposalStale``, naming how to look again).
 Returns: the new ground's content id.
 Test: tests/proposals/test_proposals.py
 """
@@ -48,9 +48,12 @@ def adopt_proposal(root: Path, pid: str, *, words: str, by: str) -> str:
     from forest_files.custody.repository import Repository
     from forest_files.custody.restore import restore_file
     from forest_files.custody.targets import read_section
+    from forest_files.praise import placeholder_words
 
     if not words.strip():
         raise ForestError("adopt without words refused: say why this text becomes ground")
+    if (why := placeholder_words(words)) is not None:  # a route's ``…`` pasted as is
+        raise ForestError(why)
     with ProposalStore(root) as proposals, Repository(root) as repo:
         proposal = proposals.get(pid)
         if proposal.status != "open" or proposal.text is None:
