@@ -5,14 +5,18 @@ its acts make, in one transaction; each recorded act, and each refusal (its
 type's code, never its message), in the local audit log.
 Refuses: a signature without authority over a path an act touches or the caller
 names (``AuthorityRefused``; an act tied to no path is judged over ``**``); a
-body over ``[policy] max_body_bytes``; everything the applier refuses. A refusal
-leaves nothing: the segment (not in git yet) and any early bodies are removed.
+body over ``[policy] max_body_bytes``; everything the applier refuses; a ledger
+file that cannot be written (an ``OSError``: one line naming its directory and
+the fix). A refusal leaves nothing: the segment (not in git yet) and every body
+file this act created are removed (a body that was there before stays: other
+acts cite it).
 Returns: the ``Applied`` result of each act, in order.
-Test: tests/custody/test_repository.py
+Test: tests/custody/test_repository.py, tests/custody/test_recording.py
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
@@ -25,7 +29,7 @@ from forest_files.custody.tombscan import TombstoneHit
 from forest_files.kernel.errors import AuthorityRefused, ForestError
 from forest_files.ledger.acts import Act
 from forest_files.ledger.early_bodies import EarlyBodies
-from forest_files.ledger.segments import read_body, write_segment
+from forest_files.ledger.segments import read_body, take_back, write_segment
 from forest_files.store.forest import ForestStore
 
 
@@ -65,6 +69,7 @@ def record(
     written: Path | None = None
     early: EarlyBodies | None = None
     planned: list[Act] = []
+    created: list[Path] = []  # body files this act placed that were not there before
     try:
         with store.atomic():
             # Started under the write lock: another recorder cannot be placing
@@ -86,14 +91,20 @@ def record(
                     repo.authorize(path, result.act.payload.signer)
                 if not paths:  # tied to no path: judged as one only '**' matches
                     repo.authorize_pathless(result.act)
-            done = early.finish() if early is not None else frozenset()
-            rest = {h: text for h, text in bodies.items() if h not in done}
-            segment = write_segment(repo.ledger_dir, acts, rest)
+            try:
+                done = early.finish() if early is not None else frozenset()
+                rest = {h: text for h, text in bodies.items() if h not in done}
+                segment = write_segment(repo.ledger_dir, acts, rest, created)
+            except OSError as exc:
+                raise unwritable(repo.root, exc) from exc
             written = segment.path
             mark_segments(store, repo.ledger_dir, [segment.name])
     except BaseException as exc:
         if written is not None:  # not committed to git yet: nobody can hold it
             written.unlink(missing_ok=True)
+        # Then its bodies: text nobody adopted must not wait in the ledger for the
+        # next `git add`. Only files this act created; one already there is cited.
+        take_back(created)
         if early is not None:
             early.discard()
         if isinstance(exc, ForestError) and not isinstance(exc, AuthorityRefused):
@@ -106,6 +117,23 @@ def record(
         raise
     audit.append_events(repo.root, [_ceremony(r) for r in results])
     return results
+
+
+def unwritable(root: Path, exc: OSError) -> ForestError:
+    """A ledger file that could not be written, as a refusal naming its directory."""
+    where = exc.filename2 if exc.filename2 is not None else exc.filename
+    place = Path(os.fsdecode(where)).parent if where is not None else None
+    if place is None:
+        shown = ".forest/ledger"
+    elif place.is_relative_to(root):
+        shown = place.relative_to(root).as_posix()
+    else:
+        shown = str(place)
+    why = exc.strerror or type(exc).__name__
+    return ForestError(
+        f"cannot write {shown} ({why}): make it writable, then run the command "
+        "again; nothing was recorded"
+    )
 
 
 def audit_refusal(root: Path, exc: BaseException, by: str, targets: tuple[str, ...]) -> None:

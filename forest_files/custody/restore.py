@@ -16,7 +16,10 @@ swallow ground lines).
 Exclusions: the excluded parts are not in ground, so they are kept as they are
 now, each placed where it stood relative to the surrounding kept lines.
 ``restore_many`` restores many sections all or nothing: every refusal above
-comes before the first capture or write.
+comes before the first capture or write. ``plan_rewrite`` works one restore out
+in memory (every refusal above, nothing written), ``write_rewrite`` writes it
+and ``undo_rewrite`` puts the file back byte for byte (and drops the capture)
+when what follows the write is refused (proposals/adopt.py).
 A ground whose body an erase removed (the marker ``[erased]``) is refused: the
 marker is never written into a file. ``audit_restored``: one audit record per
 section written (``drift``/``restore-…``: binding, ground id and hash, path).
@@ -59,14 +62,18 @@ if TYPE_CHECKING:
 
 __all__ = [
     "Restored",
+    "Rewrite",
     "Wanted",
     "audit_restored",
     "capture",
+    "plan_rewrite",
     "restore_file",
     "restore_many",
     "restore_section",
     "splice",
     "split_lines",
+    "undo_rewrite",
+    "write_rewrite",
 ]
 
 
@@ -109,6 +116,61 @@ def restore_section(
     if not replace_file(full, new, mode, still=still):
         return "changed", None
     return "restored", kept
+
+
+@dataclass(frozen=True)
+class Rewrite:
+    """One section's restore worked out in memory (``plan_rewrite``), not yet written:
+    the file's bytes now (None: no file, recreated) and after, its mode, and the
+    text the section holds now (None when recreated: nothing to keep)."""
+
+    path: str
+    selector: str
+    before: bytes | None
+    after: bytes
+    mode: int
+    replaced: str | None
+
+
+def plan_rewrite(
+    root: Path, path: str, selector: str, excludes: tuple[str, ...], ground: str
+) -> Rewrite | None:
+    """What ``restore_section`` would write, with its refusals, writing nothing; None
+    when the section holds ``ground`` already."""
+    _refuse_marker(selector, ground)
+    data, mode = read_for_restore(root, path)
+    if data is None:
+        recreate_allowed(root / path, path, selector, excludes)
+        return Rewrite(path, selector, None, ground.encode("utf-8"), NEW_FILE_MODE, None)
+    new, old_text = splice(data, selector, excludes, ground, path)
+    if old_text == ground:
+        return None
+    return Rewrite(path, selector, data, new, mode, old_text)
+
+
+def write_rewrite(root: Path, plan: Rewrite) -> Path | None:
+    """Write a planned restore (capturing the replaced text first); the capture."""
+    kept = capture(root, plan.selector, plan.replaced) if plan.replaced is not None else None
+    replace_file(root / plan.path, plan.after, plan.mode)
+    return kept
+
+
+def undo_rewrite(root: Path, plan: Rewrite, kept: Path | None) -> bool:
+    """Put the file back byte for byte as it was before ``write_rewrite`` (removed if
+    it was recreated) and drop the capture; False, with both left alone, when the
+    file no longer holds what was written (an editor saved meanwhile: it wins)."""
+    full = root / plan.path
+    if read_regular(str(full)) != plan.after:
+        return False
+    if plan.before is None:
+        full.unlink()
+    elif not replace_file(
+        full, plan.before, plan.mode, still=lambda: read_regular(str(full)) == plan.after
+    ):
+        return False
+    if kept is not None:
+        kept.unlink(missing_ok=True)
+    return True
 
 
 @dataclass(frozen=True)

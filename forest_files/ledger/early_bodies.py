@@ -26,7 +26,6 @@ Test: tests/ledger/test_early_bodies.py, tests/custody/test_file_custody.py,
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import threading
@@ -36,7 +35,7 @@ from pathlib import Path
 from forest_files.kernel import spawn as childproc
 from forest_files.kernel.errors import ForestError
 from forest_files.ledger.acts import is_hex64
-from forest_files.ledger.segments import BODIES_DIR, body_path, write_bodies
+from forest_files.ledger.segments import BODIES_DIR, body_path, take_back, write_bodies
 
 # Below this many bodies the child's start-up (~60 ms) costs more than it saves.
 PROCESS_MIN = 1000
@@ -92,13 +91,7 @@ class EarlyBodies:
             self._created += self._child.created()
         if self._thread is not None and self._thread.ident is not None:  # it started
             self._thread.join()
-        for path in self._created:
-            path.unlink(missing_ok=True)
-        for directory in sorted({p.parent for p in self._created}):
-            # Only an empty one goes; a concurrent writer whose rename then misses
-            # it brings the directory back with its file (see ``placing``).
-            with contextlib.suppress(OSError):
-                os.rmdir(directory)
+        take_back(self._created)
 
 
 class _Child:

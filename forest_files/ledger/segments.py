@@ -7,17 +7,19 @@ in ``.git/forest/tmp`` (never inside the ledger), fsynced and renamed into
 place with any directory it needs (see ``placing``); stale temp files there are
 swept at the start of each write; bodies land before the segment that refers
 to them.
+A failed write's new bodies are taken back by the caller (``take_back``).
 Refuses: a truncated segment, a segment whose name is not the hash of its bytes,
 any bad line (see ``acts``) — all as ``LedgerError``; writing a body under a hash
 that is not its own, or an empty segment (``ForestError``).
-Returns: ``SegmentRef`` for a write; the acts of a segment (remembered by name for
-the next read of the same bytes); a ``LedgerSnapshot`` of all segments,
-deduplicated by act id.
+Returns: ``SegmentRef`` for a write (and, into ``created``, the body files it
+made); the acts of a segment (remembered by name for the next read of the same
+bytes); a ``LedgerSnapshot`` of all segments, deduplicated by act id.
 Test: tests/ledger/test_ledger_codec.py, tests/ledger/test_ledger_strays.py
 """
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import hashlib
 import os
@@ -173,8 +175,32 @@ def _write_bodies(ledger_dir: Path, bodies: Mapping[str, str], created: list[Pat
         fsync_dir(directory, strict=True)
 
 
-def write_segment(ledger_dir: Path, acts: Iterable[Act], bodies: Mapping[str, str]) -> SegmentRef:
-    """Write ``bodies`` then one new segment holding ``acts`` (duplicates dropped)."""
+def take_back(created: Iterable[Path]) -> None:
+    """Remove body files a failed write created (``write_bodies``' ``created``), and
+    each prefix directory that leaves empty; a file already gone is no error."""
+    made = list(created)
+    for path in made:
+        path.unlink(missing_ok=True)
+    for directory in sorted({p.parent for p in made}):
+        # Only an empty one goes; a concurrent writer whose rename then misses it
+        # brings the directory back with its file (see ``placing``).
+        with contextlib.suppress(OSError):
+            os.rmdir(directory)
+
+
+def write_segment(
+    ledger_dir: Path,
+    acts: Iterable[Act],
+    bodies: Mapping[str, str],
+    created: list[Path] | None = None,
+) -> SegmentRef:
+    """Write ``bodies`` then one new segment holding ``acts`` (duplicates dropped).
+
+    ``created`` collects the body files that did not exist before (as
+    ``write_bodies``), so a caller whose act fails takes back exactly those
+    (``take_back``). A segment this call placed is removed again if syncing its
+    directory fails: it never stays without the call returning it.
+    """
     ledger_dir = Path(ledger_dir)
     lines: list[str] = []
     seen: set[str] = set()
@@ -185,14 +211,19 @@ def write_segment(ledger_dir: Path, acts: Iterable[Act], bodies: Mapping[str, st
     if not lines:
         raise ForestError("a segment needs at least one act")
     sweep(ledger_dir)
-    _write_bodies(ledger_dir, bodies, None)
+    _write_bodies(ledger_dir, bodies, created)
     data = ("\n".join(lines) + "\n").encode("utf-8")
     name = hashlib.sha256(data).hexdigest()
     directory = ledger_dir / SEGMENTS_DIR
     path = directory / segment_file_name(name)
     if not path.exists():  # same bytes, same name: an existing copy is this segment
-        for changed in sorted(place(ledger_dir, path, data, fsync=True)):
-            fsync_dir(changed, strict=True)
+        changed = place(ledger_dir, path, data, fsync=True)
+        try:
+            for folder in sorted(changed):
+                fsync_dir(folder, strict=True)
+        except BaseException:
+            path.unlink(missing_ok=True)  # not returned, so no caller could take it back
+            raise
     return SegmentRef(name=name, path=path, acts=len(lines))
 
 

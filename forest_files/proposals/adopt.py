@@ -1,16 +1,20 @@
 """Adopting a proposal: an ordinary supersession by an authority-holder, with words.
 
-Stores: through ``files.record.supersede_section`` (one transaction, one
+Stores: through ``custody.record.supersede_section`` (one transaction, one
 ledger segment); if the file no longer holds the proposed text it is first
-written into exactly that section (``files.restore.restore_file``, which
-captures what was there — nothing is lost). Then the proposal is closed as
-adopted.
+written into exactly that section (``custody.restore.write_rewrite``, which
+captures what was there). Then the proposal is closed as adopted. Every bound
+(the file's and each body's size, authority, the words) is judged before that
+write; if recording is refused after it (a ledger that cannot be written, a
+refusal of the applier) the file is put back byte for byte and the capture
+dropped — unless the file changed meanwhile (or cannot be written): then it is
+left as it is and the refusal names the capture.
 Refuses (nothing written): a signer without authority over the path; empty
-words; a proposal that is not open; a binding that is gone (retired); ground
-that moved on since the proposal was made (``ProposalStale``, naming how to
-look again).
+words, or a printed route's placeholder (``…``) pasted as the words; a proposal
+that is not open; a binding that is gone (retired); ground that moved on since
+the proposal was made (``ProposalStale``, naming how to look again).
 Returns: the new ground's content id.
-Test: tests/proposals/test_proposals.py
+Test: tests/proposals/test_proposals.py, tests/proposals/test_adopt.py
 """
 
 from __future__ import annotations
@@ -25,6 +29,8 @@ from forest_files.kernel.hashing import hash_body
 if TYPE_CHECKING:
     from forest_files.custody.bindings import Binding
     from forest_files.custody.record import SectionText
+    from forest_files.custody.repository import Repository
+    from forest_files.custody.restore import Rewrite
 
 
 class ProposalStale(ForestError):
@@ -46,11 +52,12 @@ def adopt_proposal(root: Path, pid: str, *, words: str, by: str) -> str:
     from forest_files.custody.bindings import all_bindings
     from forest_files.custody.record import ground_body, supersede_section
     from forest_files.custody.repository import Repository
-    from forest_files.custody.restore import restore_file
-    from forest_files.custody.targets import read_section
+    from forest_files.praise import placeholder_words
 
     if not words.strip():
         raise ForestError("adopt without words refused: say why this text becomes ground")
+    if (why := placeholder_words(words)) is not None:  # a route's ``…`` pasted as is
+        raise ForestError(why)
     with ProposalStore(root) as proposals, Repository(root) as repo:
         proposal = proposals.get(pid)
         if proposal.status != "open" or proposal.text is None:
@@ -68,16 +75,70 @@ def adopt_proposal(root: Path, pid: str, *, words: str, by: str) -> str:
         from forest_files.custody.tombstone import refuse_erased
 
         refuse_erased(store, repo.config.project_id, proposal.text, f"proposal {proposal.id}")
-        limit = repo.config.max_body_bytes  # checked above, before any byte is written
+        limit = repo.config.max_body_bytes
         section = _section_now(root, binding, limit)
-        if section is None or hash_body(section.text) != proposal.text_hash:
-            restore_file(root, binding.path, binding.selector, binding.excludes, proposal.text)
-            section = read_section(root, binding.selector, binding.excludes, max_bytes=limit)
-        new = supersede_section(
-            repo, binding, section, words=words, by=by, expected_body_hash=proposal.text_hash
-        )
+        if section is not None and hash_body(section.text) == proposal.text_hash:
+            new = supersede_section(
+                repo, binding, section, words=words, by=by, expected_body_hash=proposal.text_hash
+            )
+        else:
+            new = _write_and_supersede(repo, binding, proposal, words=words, by=by)
         proposals.mark_adopted(proposal.id, new)
         return new
+
+
+def _write_and_supersede(
+    repo: Repository, binding: Binding, proposal: Proposal, *, words: str, by: str
+) -> str:
+    """Write the proposed text into the section, then supersede with it. Every bound
+    is judged before the write; anything refused after it puts the file back."""
+    from forest_files.custody.record import supersede_section
+    from forest_files.custody.restore import plan_rewrite, write_rewrite
+    from forest_files.custody.targets import read_section
+
+    assert proposal.text is not None  # an open proposal holds its text
+    root, limit = repo.root, repo.config.max_body_bytes
+    plan = plan_rewrite(root, binding.path, binding.selector, binding.excludes, proposal.text)
+    kept: Path | None = None
+    if plan is not None:
+        _within_bounds(repo, plan, proposal.text, words)
+        kept = write_rewrite(root, plan)
+    try:
+        section = read_section(root, binding.selector, binding.excludes, max_bytes=limit)
+        return supersede_section(
+            repo, binding, section, words=words, by=by, expected_body_hash=proposal.text_hash
+        )
+    except BaseException as exc:
+        if plan is not None and not _put_back(root, plan, kept):
+            held = f"; the text it held before is kept in {kept}" if kept is not None else ""
+            raise ForestError(
+                f"proposal {proposal.id} was not adopted ({exc}); {plan.path} now holds the "
+                f"proposed text or a later edit{held}"
+            ) from exc
+        raise
+
+
+def _put_back(root: Path, plan: Rewrite, kept: Path | None) -> bool:
+    """``undo_rewrite``; False when it could not (changed meanwhile, or unwritable)."""
+    from forest_files.custody.restore import undo_rewrite
+
+    try:
+        return undo_rewrite(root, plan, kept)
+    except OSError:
+        return False
+
+
+def _within_bounds(repo: Repository, plan: Rewrite, text: str, words: str) -> None:
+    """``[policy] max_body_bytes`` as reading and recording judge it, before the write."""
+    from forest_files.custody.recording import within_policy
+
+    limit = repo.config.max_body_bytes
+    if len(plan.after) > limit:
+        raise ForestError(
+            f"{plan.path}: {len(plan.after)} bytes with the proposed text is over the bound "
+            f"of {limit} ([policy] max_body_bytes in forest.toml); nothing was written"
+        )
+    within_policy(repo.config, {"text": text, "words": words.strip()})
 
 
 def _section_now(root: Path, binding: Binding, limit: int) -> SectionText | None:

@@ -7,8 +7,9 @@ same section replaces the target. Adopting one is an ordinary ``forest rebind
 OLD NEW --words …`` (one act: the binding follows the heading and, the heading
 line being part of the section, its text becomes ground with the words).
 Refuses: an unknown or ambiguous id (``NoSuchRebind``, naming how to list them);
-adopting without words, by a non-holder, or once the binding moved on (no
-longer at the old selector); a target already bound.
+adopting without words (or with a route's placeholder ``…``), by a non-holder,
+or once the binding moved on (no longer at the old selector); a target already
+bound.
 Returns: ``Rebind`` values; ``adopt_rebind`` the new selector.
 Test: tests/proposals/test_rebinds.py
 """
@@ -184,9 +185,12 @@ def adopt_rebind(root: Path, pid: str, *, words: str, by: str) -> str:
     from forest_files.custody.lookup import read_moves
     from forest_files.custody.record import rebind_sections
     from forest_files.custody.repository import Repository
+    from forest_files.praise import placeholder_words
 
     if not words.strip():
         raise ForestError("adopt without words refused: say why the binding follows the heading")
+    if (why := placeholder_words(words)) is not None:  # a route's ``…`` pasted as is
+        raise ForestError(why)
     with RebindStore(root) as store, Repository(root) as repo:
         p = store.get(pid)
         if p.status != "open":

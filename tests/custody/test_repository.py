@@ -14,7 +14,7 @@ from forest_files.custody.repository import Repository
 from forest_files.kernel.errors import ForestError
 from forest_files.kernel.hashing import hash_body
 from forest_files.ledger import LedgerError, make_act, read_ledger, write_segment
-from forest_files.ledger.segments import segment_paths
+from forest_files.ledger.segments import body_path, segment_paths, write_bodies
 from tests.helpers.git import commit_all, git, make_repo, write
 from tests.helpers.state import local_state
 from tests.helpers.template import reused
@@ -273,12 +273,16 @@ def test_failed_commit_segment_removed_and_crash_recovers(
             " BEGIN INSERT INTO crash_child VALUES (42); END;"
         )
     kept: list[Path] = []
+    texts: dict[str, str] = {}
     original = recording.write_segment
 
-    def write_and_keep(ledger: Path, acts: Any, bodies: dict[str, str]) -> Any:
-        ref = original(ledger, acts, bodies)
+    def write_and_keep(
+        ledger: Path, acts: Any, bodies: dict[str, str], created: list[Path] | None = None
+    ) -> Any:
+        ref = original(ledger, acts, bodies, created)
         kept.append(tmp_path / ref.path.name)
         kept[-1].write_bytes(ref.path.read_bytes())
+        texts.update(bodies)
         return ref
 
     monkeypatch.setattr(recording, "write_segment", write_and_keep)
@@ -286,10 +290,13 @@ def test_failed_commit_segment_removed_and_crash_recovers(
         r.adopt_text("Lost or kept?", words=WORDS, by=ADA)
     ledger = origin / ".forest" / "ledger"
     assert kept and segment_paths(ledger) == []  # written, then removed again
+    assert texts and not any(body_path(ledger, h).exists() for h in texts)  # its bodies too
     with closing(sqlite3.connect(index)) as db:
         db.execute("DROP TRIGGER crash")
     assert ground_ids(origin) == []
-    # A crash (no chance to delete) leaves the segment; the next sync replays it.
+    # A crash (no chance to delete) leaves the segment and its bodies; the next sync
+    # replays it.
+    write_bodies(ledger, texts)
     (ledger / "segments" / kept[0].name).write_bytes(kept[0].read_bytes())
     with Repository(origin) as r:
         assert r.sync().applied == 1

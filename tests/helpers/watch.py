@@ -171,3 +171,18 @@ def watch_state(root: Path) -> dict[str, object]:
 def open_kinds(root: Path) -> list[str]:
     """The kinds of the open findings that state file lists."""
     return [str(o["kind"]) for o in watch_state(root).get("open", [])]  # type: ignore[attr-defined]
+
+
+def captured_proposal(root: Path, text: str, path: str = "a.md") -> str:
+    """What the watcher does for a drifted section: ``text`` saved into ``path``, judged,
+    kept as an open proposal; its id."""
+    import threading
+
+    from forest_files.doors.watch import judge
+
+    (root / path).write_text(text, encoding="utf-8")
+    (item,) = judge.check(root, (path,), threading.Event())
+    assert item.finding.kind == "drifted"
+    done = judge.capture(root, item, (), 1 << 20)
+    assert done is not None
+    return done.split(" ")[0]

@@ -195,3 +195,15 @@ def test_review_without_terminal_refused(tmp_path: Path) -> None:
     root = bound_repo(tmp_path)
     out = runner.invoke(app, ["review", "--repo", str(root)])
     assert out.exit_code == 1 and "needs a terminal" in out.output
+
+
+@pytest.mark.parametrize("words", ["…", "...", "'…'"])
+def test_proposal_adopt_placeholder_words_refused(tmp_path: Path, words: str) -> None:
+    root = bound_repo(tmp_path)
+    pid = _capture(root, EDITED)
+    segments = _segments(root)
+    with pytest.raises(ForestError, match="placeholder of a printed route"):
+        adopt_proposal(root, pid, words=words, by=BY)
+    assert _segments(root) == segments
+    with ProposalStore(root) as store:
+        assert store.get(pid).status == "open"

@@ -91,7 +91,9 @@ def test_rebind_proposal_adopt_without_words_refused(root: Path) -> None:
     pid = _rename(root)
     assert pid is not None
     out = forest(root, "proposal", "adopt", pid, "--words", "  ", "--as", BY)
-    assert out.exit_code == 1 and "without words refused" in out.stderr
+    # the refusal of every recording command's blank words (options.words_given)
+    assert out.exit_code == 1 and out.stderr.startswith("forest: --words"), out.stderr
+    assert "say why" in out.stderr
     with RebindStore(root) as store:
         assert store.get(pid).status == "open"
 

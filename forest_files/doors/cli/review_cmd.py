@@ -5,10 +5,13 @@ supersession), discarding is ``ProposalStore.discard``; a review key runs the
 very command it prints (through this same CLI, doors/review/). Listing, showing
 and reviewing first close the proposals the text left behind (back at ground,
 or superseded: doors/review/closing.py).
-Refuses: nothing itself; ``forest review`` whose output is not a terminal
-refuses, naming the commands to use instead.
+Refuses: ``--words`` of ``proposal adopt`` that are a printed route's placeholder
+(``…``), blank or over their bound, as every recording command does
+(``options.words_given``), before anything is read; ``forest review`` whose
+output is not a terminal refuses, naming the commands to use instead.
 Returns: text, or ``--json`` (ids, selectors, hashes — never proposal text).
-Test: tests/proposals/test_proposals.py, tests/doors/test_review_pty.py
+Test: tests/proposals/test_proposals.py, tests/doors/test_review_pty.py,
+tests/doors/test_review_cmd.py
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ from typing import Annotated
 import typer
 
 from forest_files.doors.cli.errors import boundary
-from forest_files.doors.cli.options import AsOpt, JsonOpt, RepoOpt, app, identity
+from forest_files.doors.cli.options import AsOpt, JsonOpt, RepoOpt, app, identity, words_given
 from forest_files.kernel.errors import ForestError
 
 proposal_app = typer.Typer(
@@ -38,7 +41,8 @@ FullOpt = Annotated[
     bool, typer.Option("--full", help="Every line of the section, not only the changed ones.")
 ]
 AdoptWordsOpt = Annotated[
-    str, typer.Option("--words", help="Why this text becomes ground (required).")
+    str,
+    typer.Option("--words", help="Why this text becomes ground (required).", callback=words_given),
 ]
 
 

@@ -1,0 +1,106 @@
+"""Adopting a proposal never costs the user's newer edit: whatever refuses it — the
+size bound, authority, the words, a ledger that cannot be written — leaves the file
+byte-identical, no capture, the ledger as it was and the proposal open
+(proposals/adopt.py).
+
+Real repositories: a proposal the watcher's judge kept, then the user's own newer
+edit saved over it, then the adoption (the library, and the CLI for the ledger
+that cannot be written: ``chattr +i``, tests/helpers/immutable.py).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from pathlib import Path
+
+import pytest
+
+from forest_files.custody.proposals import ProposalStore
+from forest_files.kernel.errors import ForestError
+from forest_files.proposals.adopt import adopt_proposal
+from tests.helpers.cli import forest
+from tests.helpers.custody import BY, DOC
+from tests.helpers.immutable import immutable
+from tests.helpers.state import shared_state
+from tests.helpers.watch import EDITED, bound_repo, captured_proposal
+
+MINE = DOC.replace("kept words", "mine")  # shorter than the proposal's EDITED
+
+
+def _state(root: Path) -> dict[str, str]:
+    """a.md, every ledger file and every capture, with the SHA-256 of their bytes."""
+    paths = [root / "a.md", *(root / ".forest" / "ledger").rglob("*")]
+    paths += (shared_state(root) / "captures").glob("*")
+    return {
+        p.relative_to(root).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(paths)
+        if p.is_file()
+    }
+
+
+def _bound(root: Path, limit: int) -> None:
+    cfg = root / "forest.toml"
+    text = cfg.read_text(encoding="utf-8")
+    cfg.write_text(
+        re.sub(r"(?m)^max_body_bytes = .*$", f"max_body_bytes = {limit}", text), encoding="utf-8"
+    )
+
+
+def _pending(tmp_path: Path) -> tuple[Path, str]:
+    """A proposal of EDITED, then the user's newer edit MINE saved in a.md."""
+    root = bound_repo(tmp_path)
+    pid = captured_proposal(root, EDITED)
+    (root / "a.md").write_text(MINE, encoding="utf-8")
+    return root, pid
+
+
+def _still_open(root: Path, pid: str) -> None:
+    with ProposalStore(root) as store:
+        assert store.get(pid).status == "open"
+
+
+def test_proposal_adopt_file_over_max_body_bytes_refused(tmp_path: Path) -> None:
+    root, pid = _pending(tmp_path)
+    _bound(root, len(EDITED.encode()) - 1)  # MINE is within it; the proposed file is not
+    before = _state(root)
+    with pytest.raises(ForestError, match="max_body_bytes"):
+        adopt_proposal(root, pid, words="take the proposal", by=BY)
+    assert _state(root) == before
+    assert (root / "a.md").read_text(encoding="utf-8") == MINE
+    _still_open(root, pid)
+
+
+def test_proposal_adopt_file_at_max_body_bytes_accepted(tmp_path: Path) -> None:
+    root, pid = _pending(tmp_path)
+    _bound(root, len(EDITED.encode()))
+    adopt_proposal(root, pid, words="take the proposal", by=BY)
+    assert (root / "a.md").read_text(encoding="utf-8") == EDITED
+    with ProposalStore(root) as store:
+        assert store.get(pid).status == "adopted"
+
+
+def test_proposal_adopt_words_over_max_body_bytes_refused(tmp_path: Path) -> None:
+    root, pid = _pending(tmp_path)
+    _bound(root, len(EDITED.encode()))  # the file fits; the words do not
+    before = _state(root)
+    with pytest.raises(ForestError, match="max_body_bytes"):
+        adopt_proposal(root, pid, words="w" * (len(EDITED.encode()) + 1), by=BY)
+    assert _state(root) == before
+    _still_open(root, pid)
+
+
+def test_proposal_adopt_segments_unwritable_recovers(tmp_path: Path) -> None:
+    root, pid = _pending(tmp_path)
+    before = _state(root)
+    with immutable(root / ".forest" / "ledger" / "segments"):
+        result = forest(root, "proposal", "adopt", pid, "--words", "take the proposal")
+    assert result.exit_code == 1, result.output
+    (line,) = result.stderr.splitlines()
+    assert line.startswith("forest: cannot write .forest/ledger/segments"), line
+    assert _state(root) == before
+    assert (root / "a.md").read_text(encoding="utf-8") == MINE
+    _still_open(root, pid)
+    again = forest(root, "proposal", "adopt", pid, "--words", "take the proposal")
+    assert again.exit_code == 0, again.output
+    assert (root / "a.md").read_text(encoding="utf-8") == EDITED
