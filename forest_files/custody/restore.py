@@ -97,7 +97,7 @@ def restore_section(
     _refuse_marker(selector, ground)
     data, mode = read_for_restore(root, path)
     if data is None:
-        recreate(full, path, selector, excludes, ground)
+        recreate(root, path, selector, excludes, ground)
         return "recreated", None
     if expected is not None and data != expected:
         return "changed", None
@@ -142,7 +142,7 @@ def restore_many(root: Path, wanted: Sequence[Wanted]) -> list[Restored]:
             files[w.path] = read_for_restore(root, w.path)
         data, mode = files[w.path]
         if data is None:
-            recreate_allowed(root / w.path, w.path, w.selector, w.excludes)
+            recreate_allowed(root, w.path, w.selector, w.excludes)
             files[w.path] = (w.ground.encode("utf-8"), NEW_FILE_MODE)
             plans.append((w, "recreated", None))
             continue

@@ -9,7 +9,8 @@ Refuses (one-line ``ForestError``, nothing written): a bound path holding a
 symlink, directory, FIFO or other non-regular file (never followed, never
 opened blocking); a path whose directory resolves outside the repository; a
 missing file of a section binding (its lines are gone with it), or one whose
-directory is gone.
+directory is gone (the route: ``mkdir -p DIR && forest restore TARGET``, DIR
+from the repository root).
 Returns: the file's bytes and mode (None: no file there); the capture's path;
 whether ``replace_file`` wrote (``still``, asked just before the rename, can
 leave the file as it is: a live editor's save wins).
@@ -30,6 +31,7 @@ from forest_files.custody.special import lstat_kind, not_regular
 from forest_files.kernel.errors import ForestError
 from forest_files.kernel.hashing import hash_body
 from forest_files.kernel.paths import CAPTURES_DIR
+from forest_files.kernel.shellword import shell_word
 from forest_files.kernel.state import ensure_dir, shared_dir
 from forest_files.store.base import utc_now
 
@@ -70,23 +72,33 @@ def read_for_restore(root: Path, path: str) -> tuple[bytes | None, int]:
     return data, stat_mod.S_IMODE(st.st_mode)
 
 
-def recreate(full: Path, path: str, selector: str, excludes: tuple[str, ...], ground: str) -> None:
-    recreate_allowed(full, path, selector, excludes)
-    replace_file(full, ground.encode("utf-8"), NEW_FILE_MODE)
+def recreate(root: Path, path: str, selector: str, excludes: tuple[str, ...], ground: str) -> None:
+    recreate_allowed(root, path, selector, excludes)
+    replace_file(root / path, ground.encode("utf-8"), NEW_FILE_MODE)
 
 
-def recreate_allowed(full: Path, path: str, selector: str, excludes: tuple[str, ...]) -> None:
-    """Refuse to recreate a missing file unless the binding held the whole of it."""
+def recreate_allowed(root: Path, path: str, selector: str, excludes: tuple[str, ...]) -> None:
+    """Refuse to recreate a missing file unless the binding held the whole of it, or
+    when its directory is gone (the route: that directory made, from the root)."""
     if selector != path or excludes:
         raise ForestError(
             f"{path}: the file is gone, and with it the place of {selector}; nothing was "
             f"written — bring the file back (git checkout -- '{path}'), then restore"
         )
-    if not full.parent.is_dir():
+    if not (root / path).parent.is_dir():
+        folder = path.rpartition("/")[0]
+        make = _command(("mkdir", "-p"), folder)
+        route = f"{make} && {_command(('forest', 'restore'), selector)}"
         raise ForestError(
-            f"{path}: its directory is gone; nothing was written — create "
-            f"{full.parent.name}/ (or git checkout it), then restore"
+            f"{path}: its directory is gone; nothing was written — make it, then restore: "
+            f"`{route}` (or bring it back from git)"
         )
+
+
+def _command(words: tuple[str, ...], operand: str) -> str:
+    """``WORDS… OPERAND`` quoted for a shell; an operand that starts with ``-`` after ``--``."""
+    dash = ("--",) if operand.startswith("-") else ()
+    return " ".join(map(shell_word, (*words, *dash, operand)))
 
 
 def replace_file(
