@@ -27,20 +27,18 @@ HEAD, or the parent of the commit that deleted it.
 from __future__ import annotations
 
 import os
-import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from forest_files.check.findings import WORDS_PLACEHOLDER, Route
 from forest_files.kernel.paths import LEDGER_PREFIX
 from forest_files.kernel.repopath import not_utf8_reason
-from forest_files.kernel.shellword import command_text, forest_step
+from forest_files.kernel.shellword import command_text, forest_step, git_step
 
 if TYPE_CHECKING:
     from forest_files.check.engine import Finding
 
 _LEDGER = LEDGER_PREFIX.rstrip("/")
-_PATHSPEC_MAGIC = re.compile(r"^:|[*?\[\\]")
 Step = tuple[str, ...]
 
 
@@ -49,18 +47,6 @@ def _words() -> Step:
 
 
 forest = forest_step  # ``forest COMMAND [options] TARGET…`` (kernel/shellword.py)
-
-
-def git_step(*words: str) -> Step:
-    """``git WORDS…``. The paths after ``--`` are git pathspecs, where ``*``, ``?``,
-    ``[``, a backslash and a leading ``:`` are patterns or magic (``git add --
-    'ch*.md'`` would stage every matching file, ``':!notes.md'`` every file but
-    one): a step naming such a path runs with ``--literal-pathspecs``, so it acts on
-    that one file alone."""
-    paths = words[words.index("--") + 1 :] if "--" in words else ()
-    if any(_PATHSPEC_MAGIC.search(p) for p in paths):
-        return ("git", "--literal-pathspecs", *words)
-    return ("git", *words)
 
 
 def _stage(source: str, *paths: str) -> tuple[Step, ...]:

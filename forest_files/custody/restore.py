@@ -16,10 +16,13 @@ swallow ground lines).
 Exclusions: the excluded parts are not in ground, so they are kept as they are
 now, each placed where it stood relative to the surrounding kept lines.
 ``restore_many`` restores many sections all or nothing: every refusal above
-comes before the first capture or write. ``plan_rewrite`` works one restore out
-in memory (every refusal above, nothing written), ``write_rewrite`` writes it
-and ``undo_rewrite`` puts the file back byte for byte (and drops the capture)
-when what follows the write is refused (proposals/adopt.py).
+comes before the first capture or write, and the files are written by
+restore_commit.py (every new file prepared before the first rename; a failed
+rename puts back the files renamed before it). Captures are kept only for the
+texts of files that change. ``plan_rewrite`` works one restore out in memory
+(every refusal above, nothing written), ``write_rewrite`` writes it and
+``undo_rewrite`` puts the file back byte for byte (and drops the capture) when
+what follows the write is refused (proposals/adopt.py).
 A ground whose body an erase removed (the marker ``[erased]``) is refused: the
 marker is never written into a file. ``audit_restored``: one audit record per
 section written (``drift``/``restore-…``: binding, ground id and hash, path).
@@ -32,8 +35,9 @@ Test: tests/custody/test_restore.py
 
 This module holds the entry points and is the one import path of restore; its
 rooms: restore_splice.py (the new bytes of a file, worked out in memory:
-``splice``, ``split_lines``) and restore_files.py (the bound file read safely
-and replaced atomically, the capture: ``capture``).
+``splice``, ``split_lines``), restore_files.py (the bound file read safely
+and replaced atomically, the capture: ``capture``) and restore_commit.py (many
+files written all or nothing).
 """
 
 from __future__ import annotations
@@ -44,6 +48,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from forest_files.custody.content import read_regular
+from forest_files.custody.restore_commit import Change, Keep, write_all
 from forest_files.custody.restore_files import (
     NEW_FILE_MODE,
     capture,
@@ -104,18 +109,18 @@ def restore_section(
     _refuse_marker(selector, ground)
     data, mode = read_for_restore(root, path)
     if data is None:
-        recreate(full, path, selector, excludes, ground)
+        recreate(root, path, selector, excludes, ground)
         return "recreated", None
     if expected is not None and data != expected:
         return "changed", None
     new, old_text = splice(data, selector, excludes, ground, path)
     if old_text == ground:
         return "clean", None
-    kept = capture(root, selector, old_text)
     still = None if expected is None else (lambda: read_regular(str(full)) == expected)
-    if not replace_file(full, new, mode, still=still):
-        return "changed", None
-    return "restored", kept
+    wrote, kept = replace_file(
+        root, path, new, mode, still=still, keep=lambda: capture(root, selector, old_text)
+    )
+    return ("restored", kept) if wrote else ("changed", None)
 
 
 @dataclass(frozen=True)
@@ -140,7 +145,7 @@ def plan_rewrite(
     _refuse_marker(selector, ground)
     data, mode = read_for_restore(root, path)
     if data is None:
-        recreate_allowed(root / path, path, selector, excludes)
+        recreate_allowed(root, path, selector, excludes)
         return Rewrite(path, selector, None, ground.encode("utf-8"), NEW_FILE_MODE, None)
     new, old_text = splice(data, selector, excludes, ground, path)
     if old_text == ground:
@@ -150,8 +155,9 @@ def plan_rewrite(
 
 def write_rewrite(root: Path, plan: Rewrite) -> Path | None:
     """Write a planned restore (capturing the replaced text first); the capture."""
-    kept = capture(root, plan.selector, plan.replaced) if plan.replaced is not None else None
-    replace_file(root / plan.path, plan.after, plan.mode)
+    replaced = plan.replaced
+    keep = None if replaced is None else (lambda: capture(root, plan.selector, replaced))
+    _wrote, kept = replace_file(root, plan.path, plan.after, plan.mode, keep=keep)
     return kept
 
 
@@ -165,8 +171,8 @@ def undo_rewrite(root: Path, plan: Rewrite, kept: Path | None) -> bool:
     if plan.before is None:
         full.unlink()
     elif not replace_file(
-        full, plan.before, plan.mode, still=lambda: read_regular(str(full)) == plan.after
-    ):
+        root, plan.path, plan.before, plan.mode, still=lambda: read_regular(str(full)) == plan.after
+    )[0]:
         return False
     if kept is not None:
         kept.unlink(missing_ok=True)
@@ -195,16 +201,18 @@ def restore_many(root: Path, wanted: Sequence[Wanted]) -> list[Restored]:
     worked out in memory, so a section that cannot be restored (its file gone, a
     directory in its place, its heading missing) refuses the whole command before
     any capture or file is written. Sections of one file are spliced in turn into
-    one new text, written once."""
-    files: dict[str, tuple[bytes | None, int]] = {}  # path -> (bytes now, or None: missing)
+    one new text, written once; the files are written all or nothing
+    (restore_commit.py), and only the texts of files that change are captured."""
+    before: dict[str, tuple[bytes | None, int]] = {}  # path -> (bytes now, or None: missing)
+    files: dict[str, tuple[bytes, int]] = {}  # path -> the new bytes so far
     plans: list[tuple[Wanted, str, str | None]] = []  # (wanted, outcome, replaced text)
     for w in wanted:
         _refuse_marker(w.selector, w.ground)
-        if w.path not in files:
-            files[w.path] = read_for_restore(root, w.path)
-        data, mode = files[w.path]
+        if w.path not in before:
+            before[w.path] = read_for_restore(root, w.path)
+        data, mode = files.get(w.path) or before[w.path]
         if data is None:
-            recreate_allowed(root / w.path, w.path, w.selector, w.excludes)
+            recreate_allowed(root, w.path, w.selector, w.excludes)
             files[w.path] = (w.ground.encode("utf-8"), NEW_FILE_MODE)
             plans.append((w, "recreated", None))
             continue
@@ -214,17 +222,16 @@ def restore_many(root: Path, wanted: Sequence[Wanted]) -> list[Restored]:
             continue
         files[w.path] = (new, mode)
         plans.append((w, "restored", old_text))
-    out: list[Restored] = []
-    for w, outcome, replaced in plans:  # every text that will be replaced, kept first
-        kept = capture(root, w.selector, replaced) if replaced is not None else None
-        out.append(Restored(w.selector, outcome, kept))
-    changed = {w.path for w, outcome, _ in plans if outcome != "clean"}
-    for path in dict.fromkeys(w.path for w in wanted):
-        if path in changed:
-            data, mode = files[path]
-            assert data is not None
-            replace_file(root / path, data, mode)
-    return out
+    changes = [
+        Change(path, *files[path], *before[path])
+        for path in dict.fromkeys(w.path for w, outcome, _ in plans if outcome != "clean")
+    ]
+    keeps = [Keep(w.path, w.selector, text) for w, _, text in plans if text is not None]
+    kept = iter(write_all(root, changes, keeps))
+    return [
+        Restored(w.selector, outcome, next(kept) if text is not None else None)
+        for w, outcome, text in plans
+    ]
 
 
 def _refuse_marker(selector: str, ground: str) -> None:

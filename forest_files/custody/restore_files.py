@@ -2,18 +2,23 @@
 
 Stores: the divergent section text as a local capture under
 ``.git/forest/captures/`` (ignored by git: it may hold text nobody adopted); a
-bound file's new bytes written to a temporary file in the same directory, given
-the file's mode (an executable stays executable), renamed into place; the file
-of a missing whole-file binding recreated from ground (mode 0644).
+bound file's new bytes written to a temporary file in the same directory
+(``Staged``: written, fsynced, given the file's mode — an executable stays
+executable), renamed into place; the file of a missing whole-file binding
+recreated from ground (mode 0644). ``replace_file`` keeps the capture only once
+the new file is ready, and removes it again when the file is left as it was.
 Refuses (one-line ``ForestError``, nothing written): a bound path holding a
 symlink, directory, FIFO or other non-regular file (never followed, never
 opened blocking); a path whose directory resolves outside the repository; a
 missing file of a section binding (its lines are gone with it), or one whose
-directory is gone.
+directory is gone (the route: ``mkdir -p DIR && forest restore TARGET``, DIR
+from the repository root); a file or capture that cannot be written (the path,
+the reason, and the fix; no temporary file or capture left behind).
 Returns: the file's bytes and mode (None: no file there); the capture's path;
-whether ``replace_file`` wrote (``still``, asked just before the rename, can
-leave the file as it is: a live editor's save wins).
-Test: tests/custody/test_special_paths.py, tests/custody/test_restore.py
+whether ``replace_file`` wrote, and its capture (``still``, asked just before
+the rename, can leave the file as it is: a live editor's save wins).
+Test: tests/custody/test_special_paths.py, tests/custody/test_restore.py,
+tests/custody/test_restore_commit.py
 """
 
 from __future__ import annotations
@@ -30,6 +35,7 @@ from forest_files.custody.special import lstat_kind, not_regular
 from forest_files.kernel.errors import ForestError
 from forest_files.kernel.hashing import hash_body
 from forest_files.kernel.paths import CAPTURES_DIR
+from forest_files.kernel.shellword import command_text, forest_step, git_step, shell_word
 from forest_files.kernel.state import ensure_dir, shared_dir
 from forest_files.store.base import utc_now
 
@@ -37,10 +43,17 @@ from forest_files.store.base import utc_now
 def capture(root: Path, selector: str, text: str) -> Path:
     """Keep divergent text locally (never committed) before it is overwritten."""
     folder = shared_dir(root) / CAPTURES_DIR
-    ensure_dir(folder)
     stamp = utc_now().replace(":", "").replace(".", "")
     path = folder / f"{stamp}-{hash_body(text)[:12]}.txt"
-    path.write_text(f"# captured before `forest restore {selector}`\n{text}", encoding="utf-8")
+    try:
+        ensure_dir(folder)
+        path.write_text(f"# captured before `forest restore {selector}`\n{text}", encoding="utf-8")
+    except OSError as exc:
+        drop(path)
+        raise ForestError(
+            f"{selector}: the text it replaces cannot be kept in {folder} ({reason(exc)}); "
+            f"nothing was restored — make {folder} writable, then run the same command again"
+        ) from exc
     return path
 
 
@@ -70,41 +83,126 @@ def read_for_restore(root: Path, path: str) -> tuple[bytes | None, int]:
     return data, stat_mod.S_IMODE(st.st_mode)
 
 
-def recreate(full: Path, path: str, selector: str, excludes: tuple[str, ...], ground: str) -> None:
-    recreate_allowed(full, path, selector, excludes)
-    replace_file(full, ground.encode("utf-8"), NEW_FILE_MODE)
+def recreate(root: Path, path: str, selector: str, excludes: tuple[str, ...], ground: str) -> None:
+    recreate_allowed(root, path, selector, excludes)
+    replace_file(root, path, ground.encode("utf-8"), NEW_FILE_MODE)
 
 
-def recreate_allowed(full: Path, path: str, selector: str, excludes: tuple[str, ...]) -> None:
-    """Refuse to recreate a missing file unless the binding held the whole of it."""
+def recreate_allowed(root: Path, path: str, selector: str, excludes: tuple[str, ...]) -> None:
+    """Refuse to recreate a missing file unless the binding held the whole of it, or
+    when its directory is gone (the route: that directory made, from the root)."""
     if selector != path or excludes:
         raise ForestError(
             f"{path}: the file is gone, and with it the place of {selector}; nothing was "
-            f"written — bring the file back (git checkout -- '{path}'), then restore"
+            f"written — bring the file back ({command_text(git_step('checkout', '--', path))}),"
+            " then restore"
         )
-    if not full.parent.is_dir():
+    if not (root / path).parent.is_dir():
+        folder = path.rpartition("/")[0]
+        make = _command(("mkdir", "-p"), folder)
+        route = f"{make} && {command_text(forest_step('restore', selector))}"
         raise ForestError(
-            f"{path}: its directory is gone; nothing was written — create "
-            f"{full.parent.name}/ (or git checkout it), then restore"
+            f"{path}: its directory is gone; nothing was written — make it, then restore: "
+            f"`{route}` (or bring it back from git)"
         )
+
+
+def _command(words: tuple[str, ...], operand: str) -> str:
+    """``WORDS… OPERAND`` quoted for a shell; an operand that starts with ``-`` after ``--``."""
+    dash = ("--",) if operand.startswith("-") else ()
+    return " ".join(map(shell_word, (*words, *dash, operand)))
+
+
+class Staged:
+    """A file's new bytes in a temporary file beside it (written, fsynced, given its
+    mode), waiting for the rename that puts them in place."""
+
+    def __init__(self, root: Path, path: str, data: bytes, mode: int) -> None:
+        self.path = path
+        self.full = root / path
+        fd, self.tmp = -1, ""
+        try:
+            fd, self.tmp = tempfile.mkstemp(
+                dir=self.full.parent, prefix=f".{self.full.name}.", suffix=".forest-restore"
+            )
+            with os.fdopen(fd, "wb") as fh:
+                fd = -1
+                fh.write(data)
+                fh.flush()
+                os.fsync(fh.fileno())
+            os.chmod(self.tmp, mode)  # mkstemp made it 0600
+        except OSError as exc:
+            if fd >= 0:
+                os.close(fd)
+            self.discard()
+            raise ForestError(
+                f"{path}: its new text cannot be written beside it ({reason(exc)}); nothing "
+                f"was restored — {MAKE_WRITABLE.format(path=path)}"
+            ) from exc
+
+    def commit(self) -> None:
+        """Rename into place; an ``OSError`` is the caller's to report."""
+        os.replace(self.tmp, self.full)
+        self.tmp = ""
+
+    def discard(self) -> None:
+        if self.tmp:
+            with contextlib.suppress(OSError):
+                os.unlink(self.tmp)
+            self.tmp = ""
+
+
+MAKE_WRITABLE = "make {path} and its directory writable, then run the same command again"
+
+
+def reason(exc: OSError) -> str:
+    return exc.strerror or type(exc).__name__
+
+
+def not_replaced(path: str, exc: OSError) -> str:
+    """The refusal of a rename into ``path`` that failed (nothing left changed)."""
+    return (
+        f"{path}: cannot be replaced ({reason(exc)}); nothing was restored — "
+        + MAKE_WRITABLE.format(path=path)
+    )
 
 
 def replace_file(
-    full: Path, data: bytes, mode: int, *, still: Callable[[], bool] | None = None
-) -> bool:
-    """``data`` into ``full`` atomically: a temporary file beside it, ``mode``, rename.
-    ``still``: asked just before the rename; False leaves ``full`` as it is."""
-    fd, tmp = tempfile.mkstemp(dir=full.parent, prefix=f".{full.name}.", suffix=".forest-restore")
+    root: Path,
+    path: str,
+    data: bytes,
+    mode: int,
+    *,
+    still: Callable[[], bool] | None = None,
+    keep: Callable[[], Path] | None = None,
+) -> tuple[bool, Path | None]:
+    """``data`` into ``root/path`` atomically: a temporary file beside it, ``mode``,
+    rename. ``keep`` (the capture) runs once the new file is ready, before the rename;
+    ``still``, asked just before the rename, False leaves the file as it is. Returns
+    whether it wrote, and the capture kept (none when nothing was written). A file
+    that cannot be written is a ``ForestError``, with no temporary file or capture
+    left behind."""
+    staged = Staged(root, path, data, mode)
+    kept: Path | None = None
     try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        os.chmod(tmp, mode)  # mkstemp made it 0600
+        kept = keep() if keep is not None else None
         if still is not None and not still():
-            os.unlink(tmp)
-            return False
-        os.replace(tmp, full)
-        return True
+            drop(kept)
+            return False, None
+        try:
+            staged.commit()
+        except OSError as exc:
+            raise ForestError(not_replaced(path, exc)) from exc
+        return True, kept
     except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
+        drop(kept)
         raise
+    finally:
+        staged.discard()
+
+
+def drop(kept: Path | None) -> None:
+    """Remove a capture of text that stayed where it was."""
+    if kept is not None:
+        with contextlib.suppress(OSError):
+            kept.unlink()

@@ -21,7 +21,9 @@ finding is one line and the output stays plain UTF-8.
 
 Stores: nothing. Refuses: nothing.
 ``forest_step`` is the one spelling of a ``forest`` command a door prints (a target
-that starts with ``-`` after ``--``), ``command_text`` its words quoted: the routes
+that starts with ``-`` after ``--``), ``git_step`` of a ``git`` one (a path git would
+read as a pattern or magic under ``--literal-pathspecs``), ``command_text`` their
+words quoted: the routes
 (check/routes.py) and the refusals of lower rooms (custody/) print the same.
 
 Returns: ``shell_word``'s quoted word; ``printable``'s text; a step and its text.
@@ -31,6 +33,7 @@ tests/check/test_forged_lines.py
 
 from __future__ import annotations
 
+import re
 import shlex
 
 
@@ -96,9 +99,24 @@ def forest_step(command: str, *targets: str, options: tuple[str, ...] = ()) -> t
     return ("forest", command, *targets, *options)
 
 
+_PATHSPEC_MAGIC = re.compile(r"^:|[*?\[\\]")
+
+
+def git_step(*words: str) -> tuple[str, ...]:
+    """``git WORDS…``. The paths after ``--`` are git pathspecs, where ``*``, ``?``,
+    ``[``, a backslash and a leading ``:`` are patterns or magic (``git add --
+    'ch*.md'`` would stage every matching file, ``':!notes.md'`` every file but
+    one): a step naming such a path runs with ``--literal-pathspecs``, so it acts on
+    that one file alone."""
+    paths = words[words.index("--") + 1 :] if "--" in words else ()
+    if any(_PATHSPEC_MAGIC.search(p) for p in paths):
+        return ("git", "--literal-pathspecs", *words)
+    return ("git", *words)
+
+
 def command_text(step: tuple[str, ...]) -> str:
     """One command's words, each quoted for a shell, as a door prints them."""
     return " ".join(map(shell_word, step))
 
 
-__all__ = ["command_text", "forest_step", "printable", "shell_word"]
+__all__ = ["command_text", "forest_step", "git_step", "printable", "shell_word"]

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from forest_files.check.routes import git_step
+from forest_files.kernel.shellword import git_step
 from tests.helpers.custody import init_and_adopt
 from tests.helpers.git import commit_all, git, git_env, make_repo, pasted, write
 

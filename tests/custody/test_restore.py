@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import re
+import shlex
+import shutil
 import tempfile
 from pathlib import Path
 
@@ -16,7 +19,7 @@ from forest_files.kernel.errors import ForestError
 from forest_files.text.extract import extract
 from forest_files.text.selector import parse_selector
 from tests.helpers.cli import forest, ok
-from tests.helpers.git import commit_all, git, make_repo, write
+from tests.helpers.git import commit_all, git, make_repo, pasted, write
 from tests.helpers.state import shared_state
 
 WORDS = "I adopt these words as written"
@@ -170,6 +173,29 @@ def test_restore_of_a_missing_section_refused(tmp_path: Path) -> None:
     result = forest(repo, "restore", "canon.md#Rules")
     assert result.exit_code == 1
     assert len(result.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("folder", ["docs/adr", "docs/my adr"])
+def test_restore_whole_file_directory_gone_route_pasted_recovers(
+    tmp_path: Path, folder: str
+) -> None:
+    """The route names the directory from the repository root, quoted, as one command."""
+    target = f"{folder}/x.md"
+    repo = new_repo(tmp_path, {target: "# X\n\nX.\n"})
+    ok(repo, "adopt", target, "--words", WORDS)
+    commit_all(repo, "adopt")
+    shutil.rmtree(repo / "docs")
+    result = forest(repo, "restore", target)
+    assert result.exit_code == 1, result.output
+    (line,) = result.stderr.splitlines()
+    route = re.search(r"`([^`]+)`", line)
+    assert route, line
+    made = f"mkdir -p {shlex.quote(folder)}"
+    assert route.group(1) == f"{made} && forest restore {shlex.quote(target)}"
+    done = pasted(repo, route.group(1))
+    assert done.returncode == 0, done.stderr
+    assert (repo / target).read_text(encoding="utf-8") == "# X\n\nX.\n"
+    assert kinds(repo) == ["clean"]
 
 
 # -- the property ------------------------------------------------------------------------

@@ -4,14 +4,17 @@ one line and a non-zero exit outside a repository or before ``forest init``."""
 from __future__ import annotations
 
 import json
+import re
+import shlex
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner, Result
 
 import forest_files.doors.cli  # noqa: F401  (registers every command)
+from forest_files.check.findings import WORDS_PLACEHOLDER
 from forest_files.doors.cli import app
-from tests.helpers.git import commit_all, make_repo, write
+from tests.helpers.git import commit_all, git, make_repo, pasted, write
 from tests.helpers.template import reused
 
 runner = CliRunner()
@@ -141,3 +144,49 @@ def test_before_init_one_line(tmp_path: Path, args: tuple[str, ...]) -> None:
     commit_all(path, "no forest yet")
     one_line_failure(forest(path, *args))
     assert not (path / ".forest").exists()
+
+
+RULES = "# Canon\n\n## Rules\n\nThe first rule stands.\n\nmiddle\n\nThe last rule stands.\n"
+
+
+def _contested(tmp_path: Path) -> Path:
+    """canon.md#Rules superseded on two branches (different lines), merged: two heads."""
+    root = make_repo(tmp_path)
+    assert forest(root, "init").exit_code == 0
+    write(root, "canon.md", RULES)
+    commit_all(root, "base")
+    assert forest(root, "adopt", "canon.md#Rules", "--words", WORDS).exit_code == 0
+    commit_all(root, "adopt")
+    for branch, old, new in (("b", "first rule", "first law"), ("c", "last rule", "last law")):
+        git(root, "checkout", "-q", "-b", branch, "main")
+        write(root, "canon.md", RULES.replace(old, new))
+        said = forest(root, "supersede", "canon.md#Rules", "--words", f"{branch} wording")
+        assert said.exit_code == 0, said.output
+        commit_all(root, branch)
+    git(root, "checkout", "-q", "b")
+    git(root, "merge", "-q", "--no-ff", "--no-edit", "--no-verify", "c")
+    return root
+
+
+def test_restore_contested_names_check_resolve_routes_recovers(tmp_path: Path) -> None:
+    root = _contested(tmp_path)
+    result = forest(root, "restore", "canon.md")
+    assert result.exit_code == 1, result.output
+    (line,) = result.stderr.splitlines()
+    assert "contested" in line and "internal error" not in line, line
+    *resolves, then = re.findall(r"`([^`]+)`", line)
+    (finding,) = json.loads(forest(root, "check", "--json").stdout)["findings"]
+    assert finding["kind"] == "contested"
+    assert resolves == [r["command"] for r in finding["routes"]]  # the one route builder
+    assert then == "forest restore 'canon.md#Canon/Rules'"
+    chosen = resolves[1].replace(shlex.quote(WORDS_PLACEHOLDER), shlex.quote(WORDS))
+    assert pasted(root, chosen).returncode == 0
+    done = pasted(root, then)
+    assert done.returncode == 0, done.stderr
+    assert (root / "canon.md").read_text() in (
+        RULES.replace("first rule", "first law"),
+        RULES.replace("last rule", "last law"),
+    )
+    assert [f["kind"] for f in json.loads(forest(root, "check", "--json").stdout)["findings"]] == [
+        "clean"
+    ]

@@ -2,7 +2,9 @@
 ground (supersede), or write ground back (restore).
 
 Stores: nothing itself; each calls one function of ``forest_files.custody``.
-Refuses: nothing itself (``errors.boundary``).
+Refuses (``errors.boundary``): restore of a binding with no single ground; a
+contest names the routes ``forest check`` prints out of it (check/routes.py's
+``resolve_routes``, one ``forest resolve`` per head), then the restore again.
 Returns: text, or one JSON document with ``--json`` (no section text in JSON).
 Test: tests/doors/test_cli_files.py
 """
@@ -11,13 +13,17 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from forest_files.doors.cli.errors import boundary
 from forest_files.doors.cli.options import AsOpt, JsonOpt, RepoOpt, WordsOpt, app, identity
 from forest_files.kernel.errors import ForestError
+
+if TYPE_CHECKING:
+    from forest_files.custody.bindings import Binding
+    from forest_files.store.forest import ForestStore
 
 TargetArg = Annotated[str, typer.Argument(help="PATH, PATH#Heading/Sub, PATH::Sym or PATH@region.")]
 
@@ -224,7 +230,7 @@ def restore(targets: TargetsArg, repo: RepoOpt = Path(".")) -> None:
             b = c.binding
             head, state = ground_body(store, b)
             if head is None:
-                raise ForestError(f"{b.selector} has no single ground ({state}); resolve first")
+                raise ForestError(_no_single_ground(store, b, state))
             refuse_restore(r.root, store, b.selector, store.content_id(head))
             text = ground_text(store, store.content_id(head))
             assert text is not None
@@ -233,6 +239,24 @@ def restore(targets: TargetsArg, repo: RepoOpt = Path(".")) -> None:
         audit_restored(r.root, store, [c.binding for c in chosen], done_all)
         for done in done_all:
             typer.echo(_restored(done.selector, done.outcome, done.kept))
+
+
+def _no_single_ground(store: ForestStore, b: Binding, state: str) -> str:
+    """Why a binding cannot be restored; for a contest, the routes ``forest check``
+    prints out of it (one ``forest resolve`` per head), then the restore again."""
+    from forest_files.check.routes import resolve_routes
+    from forest_files.kernel.shellword import command_text, forest_step
+
+    lead = f"{b.selector} has no single ground ({state}); nothing was restored"
+    if state != "contested":
+        return f"{lead} — `forest status` shows why"
+    heads = tuple(sorted(store.content_id(h) for h in store.contest_heads(b.entry_id)))
+    routes = " or ".join(f"`{r.command}`" for r in resolve_routes(heads))
+    again = command_text(forest_step("restore", b.selector))
+    return (
+        f"{lead} — keep one head's text first: {routes} (replace … with why that text "
+        f"is right), then `{again}`"
+    )
 
 
 def _restored(selector: str, outcome: str, kept: Path | None) -> str:
