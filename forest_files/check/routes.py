@@ -222,7 +222,7 @@ def _unresolved(f: Finding, root: Path, source: str) -> tuple[Route, ...]:
                     f"{command_text(forest('restore', f.selector))} for a whole-file binding)",
                 ),
             )
-        back = _bring_back(f, root, source)
+        back = _bring_back(f, root, source, removed=True)  # the rm goes first
         return (Route("put the file back", (("rm", "--", f.path), *back.steps), back.note),)
     back = Route(
         "put the section back",
@@ -276,8 +276,10 @@ def _not_regular_kind(detail: str) -> str | None:
     return detail[len(prefix) :].split(")", 1)[0]
 
 
-def _bring_back(f: Finding, root: Path, source: str) -> Route:
-    """Where git still holds the file: the index, HEAD, or before its deletion."""
+def _bring_back(f: Finding, root: Path, source: str, *, removed: bool = False) -> Route:
+    """Where git still holds the file: the index, HEAD, or before its deletion.
+    ``removed``: the route removes what stands at the path first (a symlink), so the
+    work tree needs the file as much as the index does."""
     from forest_files import gitio
 
     path = f.path
@@ -288,7 +290,7 @@ def _bring_back(f: Finding, root: Path, source: str) -> Route:
             return sparse
         return Route("bring the file back", (git_step("checkout", "--", path),))
     if gitio.head_commit(root) is not None and _in_commit(root, "HEAD", path):
-        if source == "index" and os.path.lexists(root / path):
+        if source == "index" and not removed and os.path.lexists(root / path):
             # Only the index lost it (``git rm --cached``): put HEAD's entry back
             # there; a checkout would overwrite the work tree's own edits.
             return Route(

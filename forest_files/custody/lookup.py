@@ -10,7 +10,7 @@ Returns: the ``Binding``; the chain of entries that were its ground, oldest
 first, as ``ChainLink`` values (content ids, signatures, words, hashes —
 never body text); the bindings a directory move carries and where to, and the
 bound descendants a heading's rebind carries.
-Test: tests/custody/test_file_custody.py
+Test: tests/custody/test_file_custody.py, tests/custody/test_lookup.py
 """
 
 from __future__ import annotations
@@ -54,11 +54,18 @@ def find_binding(
     one section (two branches bound it, then merged). With ``root``, a target that
     names no binding as typed (``c.md#Notes[2]`` recorded as ``c.md#B/Notes``) is
     resolved against the working-tree file, and the binding of that section wins."""
+    every = bindings
     if binding_id:
         bindings = [b for b in bindings if b.bind_act.startswith(binding_id)]
     sel = parse_selector(target)
     full = render(sel)
     same_path = [b for b in bindings if b.path == sel.path]
+    if binding_id and not same_path:  # the id names none of this file's bindings
+        ids = ", ".join(f"{b.selector} ({b.bind_act[:12]})" for b in every if b.path == sel.path)
+        raise NoSuchBinding(
+            f"{target}: no binding with id {binding_id} (bindings of {sel.path}: "
+            f"{ids or 'none'}); list them with `forest status`"
+        )
     found = [b for b in same_path if b.selector == full]
     if not found:
         found = [

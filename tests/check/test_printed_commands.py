@@ -74,3 +74,25 @@ def test_file_made_directory_note_restore_pasted_with_dash_name_recovers(tmp_pat
     assert pasted(repo, restore).returncode == 0
     assert forest(repo, "check").exit_code == 0
     assert git(repo, "status", "--porcelain") == ""
+
+
+def test_staged_symlink_put_back_route_restores_work_tree_too_recovers(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path)
+    write(repo, "sp ace.md", "# T\n\nother\n")
+    write(repo, "t.md", "x\n")
+    commit_all(repo, "files")
+    assert forest(repo, "init").exit_code == 0
+    assert forest(repo, "adopt", "--words", "w", "sp ace.md").exit_code == 0
+    commit_all(repo, "adopt")
+    (repo / "sp ace.md").unlink()
+    (repo / "sp ace.md").symlink_to("t.md")
+    git(repo, "add", "-A")
+    check = forest(repo, "check", "--staged")
+    assert check.exit_code == 1
+    (line,) = [ln for ln in check.stdout.splitlines() if "put the file back:" in ln]
+    command = line.split(": ", 1)[1]
+    assert command == "rm -- 'sp ace.md' && git checkout HEAD -- 'sp ace.md'", command
+    assert pasted(repo, command).returncode == 0
+    assert git(repo, "status", "--porcelain") == ""  # neither deleted nor a link: as HEAD
+    assert not (repo / "sp ace.md").is_symlink()
+    assert forest(repo, "check", "--staged").exit_code == 0
