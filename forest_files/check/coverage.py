@@ -140,7 +140,10 @@ def _judge(
 
     try:
         whole = render(Selector(path))
-    except SelectorError:  # a control character in the name: no selector can name it
+    except SelectorError as exc:  # no selector can name it: its route renames it first
+        if _printable(path) == path:  # a backslash: the finding keeps the real name
+            why = f"; no selector can name it ({str(exc).split(';')[0]})"
+            return [_finding(path, path, rules[0], why=why)]
         shown = _printable(path)
         why = "; its name holds a control character: rename it with `git mv`, then adopt it"
         return [_finding(shown, shown, rules[0], why=why)]

@@ -96,6 +96,17 @@ def routes_for(f: Finding, *, root: Path, source: str) -> tuple[Route, ...]:
     if f.kind == "unbound":
         if not_utf8_reason(f.path) is not None:
             return (_rename_first(f.path, source, _THEN_ADOPT),)
+        if "no selector can name it" in f.detail:  # a backslash in the name (coverage.py)
+            new = f.path.replace("\\", "_")
+            return (
+                Route(
+                    "rename it first",
+                    (git_step("mv", "--", f.path, new), *_stage(source, new)),
+                    f"pick another name if you like; then {_THEN_ADOPT}",
+                ),
+            )
+        if "control character" in f.detail:  # coverage.py shows the name escaped
+            return (Route("rename it first", note=f"with git mv; then {_THEN_ADOPT}"),)
         return (
             Route(
                 "adopt it",

@@ -407,3 +407,31 @@ def test_unbound_headings_duplicates_and_nesting_detected() -> None:
         ("g.md#T/Same[1]", 3),
         ("g.md#T/Same[2]", 7),
     ]  # Inner lies inside the bound Kept
+
+
+def test_required_name_with_backslash_routes_a_rename_never_another_file_recovers(
+    tmp_path: Path,
+) -> None:
+    """``x\\#y.md`` beside ``x#y.md``: no selector names the first (a backslash), and
+    the route printed for it adopted the second. It now renames it first; pasted,
+    the next check routes the adoption of the renamed file."""
+    from tests.helpers.git import pasted
+
+    repo = make_repo(tmp_path)
+    write(repo, "x\\#y.md", "# T\n\nbackslash file\n")
+    write(repo, "x#y.md", "# T\n\nhash file\n")
+    assert in_process.forest(repo, "init").exit_code == 0
+    with (repo / "forest.toml").open("a", encoding="utf-8") as fh:
+        fh.write('\n[require]\n"*.md" = "file"\n')
+    commit_all(repo, "init")
+    out = in_process.forest(repo, "check").stdout
+    (line,) = [ln for ln in out.splitlines() if "no selector can name it" in ln]
+    assert "(the path contains a backslash)" in line and "control character" not in line
+    (rename,) = [ln for ln in out.splitlines() if ln.startswith("  rename it first: ")]
+    command = rename.removeprefix("  rename it first: ").rsplit("  (", 1)[0]
+    assert command == "git --literal-pathspecs mv -- 'x\\#y.md' 'x_#y.md'", command
+    assert pasted(repo, command).returncode == 0
+    assert (repo / "x_#y.md").read_text(encoding="utf-8").endswith("backslash file\n")
+    assert (repo / "x#y.md").read_text(encoding="utf-8").endswith("hash file\n")
+    after = in_process.forest(repo, "check").stdout
+    assert "no selector can name it" not in after and "adopt it: forest adopt 'x_\\#y.md'" in after
