@@ -33,8 +33,10 @@ from forest_files.kernel.errors import ForestError
 from forest_files.kernel.repopath import not_utf8_reason
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from forest_files.check.engine import Finding
-    from forest_files.check.findings import CheckReport
+    from forest_files.check.findings import CheckReport, Reported
     from forest_files.custody.bindings import Binding
     from forest_files.text.extract import Document
 
@@ -44,6 +46,7 @@ __all__ = [
     "by_path",
     "plan",
     "rebind_group",
+    "staged_text_only",
     "target",
     "under",
     "with_plan",
@@ -119,11 +122,15 @@ def with_plan(
     bindings: Sequence[Binding],
     read: ReadFile,
     parsed: Mapping[str, tuple[str, Document]] | None = None,
+    *,
+    root: Path | None = None,
 ) -> CheckReport:
     """``report`` (of the git index) with the steps of its one route for the commit;
     the index is read again only for a section that stands at one new place, and
     a file the check parsed (``parsed``, check_all's ``documents``) is not parsed
-    again."""
+    again. With ``root``: a drifted file the working tree holds otherwise than the
+    index (partly staged) gets the route that adopts the staged text, never one
+    that adopts the working tree's (``staged_text_only``)."""
     if report.ok:
         return report
     from forest_files.check.commit_route import commit_route  # only when something failed
@@ -132,7 +139,42 @@ def with_plan(
     steps = plan(failed, bindings, read, parsed)
     if not steps:
         return report
-    return report._replace(commit=steps, commit_route=commit_route(steps, failed))
+    partly = set()
+    if root is not None:
+        from forest_files import gitio
+
+        drifted = sorted({f.path for f in failed if f.kind == "drifted"})
+        partly = gitio.unstaged_paths(root, drifted, keep_index_file=True)
+    route = commit_route(steps, failed, partly_staged=bool(partly))
+    report = report._replace(commit=steps, commit_route=route)
+    return staged_text_only(report, partly) if partly else report
+
+
+def staged_text_only(report: CheckReport, partly: set[str]) -> CheckReport:
+    """A drifted file partly staged: its own supersede route would adopt the working
+    tree's text (not the staged text the hook judged) and stage the file's other
+    edits, so it is dropped for the one route for the commit, which adopts what the
+    index holds; the restore route says it stages the whole file."""
+
+    def shown(r: Reported) -> Reported:
+        if r.finding.path not in partly or r.finding.kind != "drifted":
+            return r
+        routes = []
+        for route in r.routes:
+            if route.steps and route.steps[0][:2] == ("forest", "supersede"):
+                continue
+            if route.steps and route.steps[0][:2] == ("forest", "restore"):
+                note = "it stages the whole file, its unstaged edits too"
+                route = route._replace(note=f"{route.note}; {note}" if route.note else note)
+            routes.append(route)
+        hint = (
+            "the working tree's copy has edits not staged: the route below adopts the staged text"
+        )
+        return r._replace(routes=tuple(routes), hints=(*r.hints, hint))
+
+    return report._replace(
+        items=tuple(map(shown, report.items)), extra=tuple(map(shown, report.extra))
+    )
 
 
 def plan(

@@ -73,15 +73,21 @@ def drifted(findings: Iterable[Finding]) -> list[Finding]:
     return list(seen.values())
 
 
-def commit_route(steps: Sequence[Step], failed: Iterable[Finding] = ()) -> Route | None:
+def commit_route(
+    steps: Sequence[Step], failed: Iterable[Finding] = (), *, partly_staged: bool = False
+) -> Route | None:
     """The one route recording every step (None when they need fewer than two
-    commands: the finding's own route is then one command already)."""
+    commands: the finding's own route is then one command already — unless a
+    drifted file is ``partly_staged``: its own route would adopt the working tree's
+    text, so this one, adopting the staged text, is the route)."""
     heads = [s for s in steps if not s.carried]
-    if len(heads) < 2:
+    if len(heads) < 2 and not (partly_staged and heads):
         return None
     step = ("forest", "supersede", "--staged", "--expect", plan_digest(steps))
     rebound = sum(s.kind == "rebind" for s in steps)
-    if rebound:
+    if len(heads) < 2:
+        label = "adopt the staged text"
+    elif rebound:
         label = (
             f"or record the whole commit at once ({rebound} rebound where they stand now, "
             f"{len(steps) - rebound} drifted adopted)"

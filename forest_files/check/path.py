@@ -192,7 +192,7 @@ def _index(root: Path, paths: tuple[str, ...], diffs: bool) -> CheckReport:
         items = explain(findings, root=root, source="index", conn=store.conn)
         report = CheckReport("index", content.name, items, warnings=unbound)
         report = report.with_extra(explain(more, root=root, source="index", conn=store.conn))
-        report = with_plan(report, bindings, content.read, parsed)  # the commit's one route
+        report = with_plan(report, bindings, content.read, parsed, root=root)  # the commit's route
         return with_diffs(report, store, bindings, content) if diffs else report
 
 

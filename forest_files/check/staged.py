@@ -209,7 +209,9 @@ def _judge_touched(root: Path, fingerprint: str, touched: set[str], diffs: bool)
             return _report(root, findings, None)  # judged without opening the store
         conn = custody.reader()  # words, no store
         try:
-            report = with_plan(_report(root, findings, conn), bindings, content.read, parsed)
+            report = with_plan(
+                _report(root, findings, conn), bindings, content.read, parsed, root=root
+            )
         finally:
             if conn is not None:
                 conn.close()
@@ -256,7 +258,7 @@ def _judge_ledger_change(
         report = _report(root, findings, store.conn, extra=[*extra, *erased])
         if erased:  # the staged acts' words or text may hold what a forget removed
             return withhold(report.with_extra(tuple(guarded)))
-        report = with_plan(report, bindings, content.read, parsed)
+        report = with_plan(report, bindings, content.read, parsed, root=root)
         if diffs and not report.ok:
             report = with_diffs(report, store, bindings, content)
         return report.with_extra(tuple(guarded))

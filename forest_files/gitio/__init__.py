@@ -33,6 +33,7 @@ from forest_files.gitio.content import (
     ls_tree,
     staged_changes,
     submodule_paths,
+    unstaged_paths,
 )
 from forest_files.gitio.history import diff_each_parent, files_at, range_parents, trees_exist
 from forest_files.gitio.repo import (
@@ -86,5 +87,6 @@ __all__ = [
     "submodule_paths",
     "toplevel",
     "trees_exist",
+    "unstaged_paths",
     "user_identity",
 ]

@@ -207,6 +207,19 @@ def staged_changes(
     return _parse_name_status(proc.stdout)
 
 
+def unstaged_paths(
+    repo: Path | str, paths: Sequence[str], *, keep_index_file: bool = False
+) -> set[str]:
+    """Which of ``paths`` the working tree holds otherwise than the git index (edits
+    not staged, or the file gone): ``git diff`` (content compared, not stat data;
+    the index is never written)."""
+    if not paths:
+        return set()
+    args = ["diff", "-z", "--name-only", "--no-ext-diff", "--no-textconv", "--", *paths]
+    proc = run_git(repo, ["--literal-pathspecs", *args], keep_index_file=keep_index_file)
+    return set(split_z(proc.stdout))
+
+
 def cat_blobs(repo: Path | str, blob_ids: Iterable[str]) -> dict[str, bytes]:
     """The bytes of many blobs through one ``git cat-file --batch`` process."""
     wanted = list(dict.fromkeys(blob_ids))

@@ -96,3 +96,29 @@ def test_staged_symlink_put_back_route_restores_work_tree_too_recovers(tmp_path:
     assert git(repo, "status", "--porcelain") == ""  # neither deleted nor a link: as HEAD
     assert not (repo / "sp ace.md").is_symlink()
     assert forest(repo, "check", "--staged").exit_code == 0
+
+
+def test_partly_staged_drift_route_adopts_the_staged_text_only_recovers(tmp_path: Path) -> None:
+    """The hook judged the staged text; the finding's own route adopted the working
+    tree's and staged the file's other edits (an unbound section the user had left
+    out on purpose). The route printed is now the one adopting the staged text."""
+    repo = make_repo(tmp_path)
+    write(repo, "sp ace.md", "# T\n\n## Hero\n\nbody\n\n## Other\n\nfree\n")
+    commit_all(repo, "file")
+    assert forest(repo, "init").exit_code == 0
+    assert forest(repo, "adopt", "--words", "w", "sp ace.md#Hero").exit_code == 0
+    commit_all(repo, "adopt")
+    write(repo, "sp ace.md", "# T\n\n## Hero\n\nSTAGED\n\n## Other\n\nfree\n")
+    git(repo, "add", "sp ace.md")
+    write(repo, "sp ace.md", "# T\n\n## Hero\n\nWORKTREE\n\n## Other\n\nunstaged-other\n")
+    check = forest(repo, "check", "--staged")
+    assert check.exit_code == 1
+    assert "forest supersede 'sp ace.md" not in check.stdout  # no route adopting WORKTREE
+    (line,) = [ln for ln in check.stdout.splitlines() if ln.startswith("adopt the staged text:")]
+    command = line.split(": ", 1)[1].rsplit("  (", 1)[0]
+    assert command.startswith("forest supersede --staged --expect "), command
+    assert pasted(repo, _with_words(command)).returncode == 0
+    assert forest(repo, "check", "--staged").exit_code == 0
+    staged = git(repo, "show", ":sp ace.md")
+    assert "STAGED" in staged and "unstaged-other" not in staged  # nothing else staged
+    assert "unstaged-other" in (repo / "sp ace.md").read_text(encoding="utf-8")

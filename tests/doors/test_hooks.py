@@ -178,7 +178,10 @@ def test_staged_drift_clean_worktree_refused(bound: Path) -> None:
     assert f"drifted {RULES}" in err
     assert "commit refused" in err
     assert f"\u201c{WORDS}\u201d" in err and "adopted by " in err  # who, with which words
-    assert f"forest restore '{RULES}'" in err and f"forest supersede '{RULES}'" in err
+    assert f"forest restore '{RULES}'" in err
+    # the working tree holds other text than the index: the route adopts the staged one
+    assert f"forest supersede '{RULES}'" not in err
+    assert "adopt the staged text: forest supersede --staged --expect " in err
 
 
 def test_refusal_on_a_terminal_shows_the_diff_ground_to_staged(bound: Path) -> None:
