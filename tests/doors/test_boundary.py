@@ -209,10 +209,13 @@ def _index_a_directory(root: Path) -> None:  # a refusal: the store cannot be op
     (local_state(root) / "woods.db").mkdir()
 
 
-def _index_garbage(root: Path) -> None:  # corruption: not a SQLite file
-    for leftover in local_state(root).glob("woods.db*"):
-        leftover.unlink()
-    (local_state(root) / "woods.db").write_bytes(b"not a database, just bytes\n" * 200)
+def _segment_damaged(root: Path) -> None:  # corruption: a ledger segment edited
+    """One byte appended to a committed segment (its name no longer its hash); an
+    index that is not a SQLite file is no longer this state: every door drops it and
+    rebuilds it from the ledger (tests/custody/test_fsck.py)."""
+    (segment,) = (root / ".forest" / "ledger" / "segments").iterdir()
+    with segment.open("ab") as fh:
+        fh.write(b" ")
 
 
 def _body_folder_a_file(root: Path) -> None:  # internal: a state nothing maps
@@ -228,7 +231,7 @@ def _body_folder_a_file(root: Path) -> None:  # internal: a state nothing maps
 
 STATES: dict[str, tuple[Callable[[Path], None], int]] = {
     "refusal": (_index_a_directory, 1),
-    "corruption": (_index_garbage, 3),
+    "corruption": (_segment_damaged, 3),
     "internal": (_body_folder_a_file, 3),
 }
 DOORS: dict[str, tuple[str, list[str]]] = {
