@@ -10,23 +10,30 @@ With ``server=True`` the hooks are ``pre-receive`` and ``update``
 (doors/hooks/server.py), in a bare repository.
 Refuses: overwriting a foreign hook with ``--force`` absent is never done —
 it is chained instead; uninstall restores it. Server hooks in a repository
-that is not bare (NotARepo: a clone's hooks are the client ones).
+that is not bare (NotARepo: a clone's hooks are the client ones). A directory
+where a hook goes (git runs files only). Install is all or nothing: a hook that
+cannot be written (a read-only folder or file) is one ``ForestError`` naming it,
+after every hook already written or moved is put back as it was.
 Returns: ``HookState`` per hook name (its version, and whether it is older).
-Test: tests/doors/test_hooks.py
+Test: tests/doors/test_hooks.py, tests/doors/test_hooks_install.py
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import shlex
 import stat
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
 from forest_files import gitio
+from forest_files.kernel.errors import ForestError
+from forest_files.kernel.shellword import shell_word
 from forest_files.kernel.state import git_dirs
 
 HOOKS = ("pre-commit", "pre-merge-commit", "post-merge", "post-checkout", "post-rewrite")
@@ -69,9 +76,14 @@ def _is_ours(path: Path) -> bool:
 
 def _write_exec(path: Path, text: str) -> None:
     tmp = path.with_name(path.name + ".forest-tmp")
-    tmp.write_text(text, encoding="utf-8")
-    tmp.chmod(tmp.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
-    os.replace(tmp, path)
+    try:
+        tmp.write_text(text, encoding="utf-8")
+        tmp.chmod(tmp.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
+        os.replace(tmp, path)
+    except OSError:
+        with contextlib.suppress(OSError):
+            tmp.unlink(missing_ok=True)
+        raise
 
 
 def _names(repo: Path, server: bool) -> tuple[str, ...]:
@@ -93,23 +105,54 @@ def install(
     ``server``: ``pre-receive`` and ``update``, in a bare repository."""
     names = _names(repo, server)
     folder = gitio.hooks_dir(repo)
-    folder.mkdir(parents=True, exist_ok=True)
-    for name in names:
+    for name in names:  # refused before anything is written
         path = folder / name
-        if path.exists() and not _is_ours(path):
-            chained = folder / (name + CHAINED)
-            if force:
-                path.replace(folder / (name + ".forest-replaced"))
-            elif not chained.exists():
-                path.replace(chained)
-            else:
-                raise gitio.GitFailed(
-                    f"{path}: a foreign hook is here and {chained.name} exists too; "
-                    "merge them by hand or use --force (the foreign one is kept as "
-                    f"{name}.forest-replaced)"
-                )
-        _write_exec(path, template(python))
+        if path.is_dir() and not path.is_symlink():
+            raise ForestError(
+                f"{path} is a directory; git runs a hook from a file there: move it away "
+                f"(mv -- {shell_word(str(path))} {shell_word(str(path) + '.moved')}), then "
+                "run forest hooks install again"
+            )
+        chained = folder / (name + CHAINED)
+        if path.exists() and not _is_ours(path) and not force and chained.exists():
+            raise gitio.GitFailed(
+                f"{path}: a foreign hook is here and {chained.name} exists too; "
+                "merge them by hand or use --force (the foreign one is kept as "
+                f"{name}.forest-replaced)"
+            )
+    undo: list[Callable[[], object]] = []
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        for name in names:
+            _install_one(folder, name, template(python), force, undo)
+    except OSError as exc:
+        for step in reversed(undo):
+            with contextlib.suppress(OSError):
+                step()
+        where = exc.filename or folder
+        raise ForestError(
+            f"{where}: cannot be written ({exc.strerror}); no hook was installed: make "
+            f"{folder} and the hooks in it writable, then run forest hooks install again"
+        ) from None
     return status(repo, server=server)
+
+
+def _install_one(
+    folder: Path, name: str, text: str, force: bool, undo: list[Callable[[], object]]
+) -> None:
+    """One hook written (a foreign one moved aside first), with how to take each
+    step back appended to ``undo``."""
+    path = folder / name
+    if path.exists() and not _is_ours(path):
+        aside = folder / (name + (".forest-replaced" if force else CHAINED))
+        path.replace(aside)
+        undo.append(lambda: aside.replace(path))
+    before = path.read_bytes() if path.exists() else None
+    _write_exec(path, text)
+    if before is None:
+        undo.append(lambda: path.unlink(missing_ok=True))
+    else:
+        undo.append(lambda: path.write_bytes(before))
 
 
 def uninstall(repo: Path, *, server: bool = False) -> list[HookState]:
