@@ -55,6 +55,24 @@ _HEX64 = re.compile(r"[0-9a-f]{64}")
 _APPLIED = "SELECT 1 FROM ledger_applied WHERE act_id = ?"
 
 
+def purge_failed(root: Path, lead: str, exc: BaseException) -> PurgePending:
+    """``lead``, then what could not be purged and the fix: the file the failure
+    names (a body in the ledger, a local database), else the local state's folder."""
+    where = exc.filename if isinstance(exc, OSError) and exc.filename else None
+    if where is None:
+        return PurgePending(
+            f"{lead} ({type(exc).__name__}); make .git/forest/local.db and .git/forest "
+            "writable regular files, then run `forest sync`: it finishes the purge"
+        )
+    path = Path(os.fsdecode(where))
+    shown = path.relative_to(root) if path.is_relative_to(root) else path
+    why = exc.strerror if isinstance(exc, OSError) and exc.strerror else type(exc).__name__
+    return PurgePending(
+        f"{lead}: {shown} ({why}); make it and its folder writable, then run `forest sync`: "
+        "it finishes the purge"
+    )
+
+
 class PurgePending(ForestError):
     """A forget's erase act is recorded, but its local copies are not all purged yet."""
 
@@ -218,11 +236,8 @@ def resume_pending(
         try:
             purged = purge_local(root, store, holds, ledger_dir)
         except Exception as exc:
-            raise PurgePending(
-                f"the purge of local copies after erase act {act_id[:12]} failed again "
-                f"({type(exc).__name__}); make .git/forest/local.db and .git/forest "
-                "writable regular files, then run `forest sync`"
-            ) from exc
+            lead = f"the purge of local copies after erase act {act_id[:12]} failed again"
+            raise purge_failed(root, lead, exc) from exc
         clear_pending(root, act_id)
         done.append((act_id, purged))
     return done

@@ -41,10 +41,10 @@ from forest_files.custody import tombscan, tombstone
 from forest_files.custody.applied import deps_for
 from forest_files.custody.purge import (
     Purged,
-    PurgePending,
     clear_pending,
     holder,
     mark_pending,
+    purge_failed,
     purge_local,
 )
 from forest_files.custody.repo_face import Recorded
@@ -252,12 +252,11 @@ def forget(
     try:
         purged = purge_local(repo.root, store, holds, repo.ledger_dir)
     except Exception as exc:
-        raise PurgePending(
+        lead = (
             f"erase act {seen.act_id[:12]} is recorded (commit .forest/ledger as usual), "
-            f"but purging its local copies failed ({type(exc).__name__}); make "
-            ".git/forest/local.db and .git/forest writable regular files, then run "
-            "`forest sync`: it finishes the purge"
-        ) from exc
+            "but purging its local copies failed"
+        )
+        raise purge_failed(repo.root, lead, exc) from exc
     clear_pending(repo.root, seen.act_id)
     counts = {"bodies": purged.bodies, "views": purged.views, "cache_files": purged.cache_files}
     counts["proposals"], counts["lines"] = len(purged.proposals), len(seen.tomb)
