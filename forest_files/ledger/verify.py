@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from forest_files.kernel.paths import LEDGER_PREFIX
 from forest_files.kernel.progress import tracked
 from forest_files.ledger.acts import Act, LedgerError, body_hashes, is_hex64
 from forest_files.ledger.segments import (
@@ -142,7 +143,8 @@ def _check_body_files(bodies: BodyFiles, faults: list[Fault], tool: str) -> None
             faults.append(_stray_fault(stray, tool))
         elif hashlib.sha256(bodies[rel]()).hexdigest() != stem:
             detail = f"body file {stem} does not hash to its name (edited?)"
-            faults.append(Fault("body-hash", None, None, None, detail))
+            where = f"{LEDGER_PREFIX}{BODIES_DIR}/{rel}"
+            faults.append(Fault("body-hash", None, None, None, detail, path=where))
 
 
 def verify_contents(

@@ -154,9 +154,13 @@ def verify(
     lines += _blocks(found)
     emit(as_json, obj, "\n".join([*lines, f"ledger {'ok' if ok else 'FAULTY'}: {summary}"]))
     if any(f.code not in REFUSAL_CODES for f in all_faults):
+        from forest_files.custody.damaged import restore_route
+
         fixes = sum(1 for f in all_faults if f.fix)
+        route = restore_route(r.root, all_faults) if fixes < len(all_faults) else None
+        back = f"restore them from git: `{route}`" if route else "restore the damaged files"
         how = [
-            *(["restore the damaged files from git"] if fixes < len(all_faults) else []),
+            *([back] if fixes < len(all_faults) else []),
             *(["run the fix commands shown"] if fixes else []),
         ]
         then = " and ".join(how)

@@ -1,0 +1,48 @@
+"""Damaged ledger files that git still holds: the one command that brings them back.
+
+A segment edited or truncated in the working tree, or a body file changed, is a
+fault ``forest verify`` lists; where HEAD holds the file, its committed bytes are
+the ledger's own, and ``git checkout HEAD -- FILES`` restores them.
+
+Stores: nothing.
+Refuses: nothing; it says.
+Returns: ``restore_route`` (the checkout of every damaged file HEAD holds, or None).
+Test: tests/custody/test_damaged.py
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+
+from forest_files import gitio
+from forest_files.kernel.paths import LEDGER_DIR, SEGMENTS
+from forest_files.kernel.shellword import command_text, git_step
+from forest_files.ledger.verify import Fault
+
+
+def damaged_files(faults: Iterable[Fault]) -> list[str]:
+    """The ledger files at fault that no printed fix removes (not strays)."""
+    found: dict[str, None] = {}
+    for f in faults:
+        if f.fix:
+            continue
+        if f.path:
+            found[f.path] = None
+        elif f.segment:
+            found[f"{LEDGER_DIR}/{SEGMENTS}/{f.segment}.jsonl"] = None
+    return list(found)
+
+
+def restore_route(root: Path, faults: Iterable[Fault]) -> str | None:
+    """``git checkout HEAD -- FILES`` for the damaged files HEAD holds; None when it
+    holds none of them (never committed: git cannot bring them back)."""
+    files = damaged_files(faults)
+    if not files or gitio.head_commit(root) is None:
+        return None
+    listed = gitio.run_git(root, ["ls-tree", "-z", "--name-only", "HEAD", "--", *files])
+    held = [p for p in files if p in set(gitio.split_z(listed.stdout))]
+    return command_text(git_step("checkout", "HEAD", "--", *held)) if held else None
+
+
+__all__ = ["damaged_files", "restore_route"]

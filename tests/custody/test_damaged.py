@@ -1,0 +1,57 @@
+"""``forest verify`` names the command that brings damaged ledger files back from git
+(custody/damaged.py), where HEAD holds them.
+
+Real repository: a committed segment with a byte appended, and a committed body
+file edited; the printed ``git checkout HEAD -- …`` pasted into bash; a segment
+never committed gets no such command.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from tests.helpers.cli import forest
+from tests.helpers.custody import init_and_adopt
+from tests.helpers.git import commit_all, make_repo, pasted, write
+
+
+def _repo(tmp_path: Path) -> Path:
+    repo = make_repo(tmp_path)
+    write(repo, "a.md", "# A\n\n## One\n\nfirst\n")
+    init_and_adopt(repo, ["a.md#One"])
+    commit_all(repo, "adopt")
+    return repo
+
+
+def test_verify_damaged_committed_files_route_pasted_recovers(tmp_path: Path) -> None:
+    repo = _repo(tmp_path)
+    ledger = repo / ".forest" / "ledger"
+    (segment,) = (ledger / "segments").iterdir()
+    with segment.open("ab") as fh:
+        fh.write(b" ")
+    body = next(p for p in (ledger / "bodies").rglob("*.txt"))
+    body.write_text("forged\n", encoding="utf-8")
+    result = forest(repo, "verify")
+    assert result.exit_code == 3
+    found = re.search(r"restore them from git: `([^`]+)`", result.stderr)
+    assert found, result.stderr
+    command = found.group(1)
+    assert command.startswith("git checkout HEAD -- ")
+    assert segment.relative_to(repo).as_posix() in command
+    assert body.relative_to(repo).as_posix() in command
+    assert pasted(repo, command).returncode == 0
+    assert forest(repo, "verify").exit_code == 0
+
+
+def test_verify_damaged_uncommitted_segment_no_checkout_refused(tmp_path: Path) -> None:
+    repo = _repo(tmp_path)
+    write(repo, "b.md", "# B\n\n## Two\n\nsecond\n")
+    assert forest(repo, "adopt", "b.md#Two", "--words", "w").exit_code == 0  # not committed
+    ledger = repo / ".forest" / "ledger" / "segments"
+    newest = max(ledger.iterdir(), key=lambda p: p.stat().st_mtime_ns)
+    with newest.open("ab") as fh:
+        fh.write(b" ")
+    result = forest(repo, "verify")
+    assert result.exit_code == 3
+    assert "git checkout" not in result.stderr and "restore the damaged files" in result.stderr
