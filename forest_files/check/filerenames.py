@@ -9,7 +9,8 @@ selectors its section has in the files that hold similar text, the way git's
 rename detection pairs a deleted file with an added one: at least
 ``SIMILAR`` (git's default 50%) of the lines alike, the most alike first. A
 file renamed and edited in one commit keeps its chain with
-``forest rebind OLD NEW --words``. Each target is offered to one binding only.
+``forest rebind OLD NEW --words``. Each target is offered to one binding only,
+and never a file a ``moved`` binding's unchanged text stands at now.
 Test: tests/check/test_renames.py
 
 Cost: only when a check has such a finding, and only the files git would pair
@@ -49,7 +50,9 @@ def renamed_files(
     asking = [f for f in findings if f.kind == "missing" and not f.candidates]
     if not asking or conn is None:
         return list(findings)
-    named = {f.path for f in findings}
+    # a finding's own file, and one a moved binding's unchanged text stands at now
+    # (``moved_to``: it is that binding's route already), is no one else's candidate
+    named = {f.path for f in findings} | {_path_of(f.moved_to) for f in findings if f.moved_to}
     suffixes = {_suffix(f.path) for f in asking}
     added = _added(root, source, sorted({f.path for f in asking}))
     pool = [p for p in added if _suffix(p) in suffixes and p not in named][:MAX_FILES]
@@ -179,6 +182,15 @@ def _may_hold(ground: str, text: str) -> bool:
     lines = ground.splitlines()
     present = set(text.splitlines())
     return sum(1 for line in lines if line in present) >= SIMILAR / 2 * len(lines) > 0
+
+
+def _path_of(selector: str) -> str:
+    from forest_files.text.selector import SelectorError, parse_selector
+
+    try:
+        return parse_selector(selector).path
+    except SelectorError:
+        return selector
 
 
 def _suffix(path: str) -> str:

@@ -195,3 +195,25 @@ def test_section_with_two_bindings_route_retires_by_binding_pasted_accepted(repo
     assert "commit it: git add -- .forest/ledger" in done.stdout  # the retire's reminder
     assert {f["kind"] for f in findings(repo)} == {"clean"}
     assert second["binding"] in {f["binding"] for f in findings(repo)}
+
+
+def test_file_a_moved_binding_stands_at_never_offered_to_another_detected(
+    tmp_path: Path,
+) -> None:
+    """Two bound files alike; one renamed unchanged (``moved``, standing at q2.md), the
+    other renamed away out of sight: q2.md was offered to the second as its renamed
+    file, and pasting that rebind re-grounded it with the first's text."""
+    root = make_repo(tmp_path)
+    for name in ("sp ace.md", "q'uote.md"):
+        write(root, name, f"# T\n\n## Hero\n\nbody of {name}\nline2\nline3\nline4\n")
+    commit_all(root, "files")
+    ok(root, "init")
+    ok(root, "adopt", "--words", "w", "sp ace.md")
+    ok(root, "adopt", "--words", "w", "q'uote.md")
+    commit_all(root, "adopt")
+    git(root, "mv", "--", "sp ace.md", "gone.txt")  # another suffix: no candidate
+    git(root, "mv", "--", "q'uote.md", "q2.md")
+    moved = finding_of(root, "q'uote.md")
+    assert moved["kind"] == "moved" and moved["moved_to"] == "q2.md", moved
+    missing = finding_of(root, "sp ace.md")
+    assert "q2.md" not in missing.get("candidates", []), missing
