@@ -7,7 +7,8 @@ the files git tracks or would add — ignored files are not candidates — and
 never a symlink, a hard-linked file or a path special.py refuses); a glob that
 matches a file whose name is not UTF-8 (the ledger cannot name it: rename it).
 Returns: the targets with every glob replaced by the files it matches, in order.
-Test: tests/custody/test_file_custody.py, tests/check/test_bulk_routes.py
+Test: tests/custody/test_file_custody.py, tests/check/test_bulk_routes.py,
+tests/custody/test_target_globs.py
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from __future__ import annotations
 import os
 import stat as stat_mod
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -23,7 +25,7 @@ from forest_files.custody.special import special_path_reason
 from forest_files.custody.target_refusals import TargetRefused
 from forest_files.kernel.globs import Glob, GlobError, compile_glob, is_glob, literal_prefix
 from forest_files.kernel.repopath import not_utf8_reason
-from forest_files.text.selector import parse_selector
+from forest_files.text.selector import Selector, SelectorError, parse_selector, render
 
 if TYPE_CHECKING:
     from forest_files.custody.bindings import Binding
@@ -67,8 +69,22 @@ def expand(root: Path, specs: Sequence[str]) -> list[str]:
         matches = [rel for rel in matches if special_path_reason(rel) is None]
         if not matches:
             raise TargetRefused(f"{sel.path}: the pattern matches no file; check the glob")
-        out.extend(spec.replace(sel.path, m, 1) for m in matches)
+        out.extend(_named(sel, m) for m in matches)
     return out
+
+
+def _named(sel: Selector, path: str) -> str:
+    """The target ``sel`` names in the matched file ``path``, its name escaped as a
+    selector spells it (a ``#``, ``@`` or ``::`` in a file name is no separator)."""
+    try:
+        target = render(replace(sel, path=path))
+        parse_selector(target)
+    except SelectorError as exc:  # a backslash: no selector can name the file
+        raise TargetRefused(
+            f"{path}: matched by {sel.path}, but no selector can name it "
+            f"({str(exc).split(';')[0]}); rename it with git mv first"
+        ) from None
+    return target
 
 
 def _single_regular(full: Path) -> bool:

@@ -1,0 +1,37 @@
+"""A glob's matches named as selectors spell them (custody/target_globs.py): a ``#``
+or ``@`` in a matched file's name is part of the name, never a separator.
+
+Real repository: ``forest adopt '*.md'`` beside ``x#y.md`` aborted with "x: no
+such file" (the match was read again as ``x`` + heading ``y.md``).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.helpers.cli import forest
+from tests.helpers.git import commit_all, make_repo, write
+
+
+def test_glob_matching_names_with_hash_and_at_adopts_each_file_accepted(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path)
+    for name in ("x#y.md", "r@eg.md", "a.md"):
+        write(repo, name, f"# {name}\n\ntext\n")
+    commit_all(repo, "files")
+    assert forest(repo, "init").exit_code == 0
+    result = forest(repo, "adopt", "*.md", "--words", "w")
+    assert result.exit_code == 0, result.output
+    status = forest(repo, "status").stdout
+    for shown in ("x\\#y.md", "r\\@eg.md", "a.md"):
+        assert f"clean      {shown} " in status, status
+    assert forest(repo, "check").exit_code == 0
+
+
+def test_glob_matching_name_with_backslash_refused(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path)
+    write(repo, "a\\b.md", "# A\n\ntext\n")
+    commit_all(repo, "files")
+    assert forest(repo, "init").exit_code == 0
+    result = forest(repo, "adopt", "*.md", "--words", "w")
+    assert result.exit_code == 1
+    assert "no selector can name it (the path contains a backslash)" in result.stderr
