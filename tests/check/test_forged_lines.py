@@ -16,8 +16,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.helpers.custody import init_and_adopt
-from tests.helpers.git import commit_all, git, make_repo, pasted, write
+from tests.helpers.custody import adopted_repo
+from tests.helpers.git import git, pasted, write
 
 BIN = Path(sys.executable).parent
 FOREST = str(BIN / "forest")
@@ -32,11 +32,7 @@ def _run(repo: Path, *cmd: str) -> subprocess.CompletedProcess[str]:
 
 
 def _bound(tmp_path: Path) -> Path:
-    repo = make_repo(tmp_path)
-    write(repo, "a.md", "# T\n\n## Hero\n\nbody\n")
-    init_and_adopt(repo, ["a.md#Hero"])
-    commit_all(repo, "adopt")
-    return repo
+    return adopted_repo(tmp_path, "a.md", "# T\n\n## Hero\n\nbody\n", "a.md#Hero")
 
 
 def _no_forged_line(text: str) -> None:

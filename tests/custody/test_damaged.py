@@ -12,16 +12,12 @@ import re
 from pathlib import Path
 
 from tests.helpers.cli import forest
-from tests.helpers.custody import init_and_adopt
-from tests.helpers.git import commit_all, make_repo, pasted, write
+from tests.helpers.custody import adopted_repo
+from tests.helpers.git import pasted, write
 
 
 def _repo(tmp_path: Path) -> Path:
-    repo = make_repo(tmp_path)
-    write(repo, "a.md", "# A\n\n## One\n\nfirst\n")
-    init_and_adopt(repo, ["a.md#One"])
-    commit_all(repo, "adopt")
-    return repo
+    return adopted_repo(tmp_path, "a.md", "# A\n\n## One\n\nfirst\n", "a.md#One")
 
 
 def test_verify_damaged_committed_files_route_pasted_recovers(tmp_path: Path) -> None:

@@ -10,17 +10,12 @@ import pytest
 from forest_files.custody.bindings import all_bindings
 from forest_files.custody.lookup import NoSuchBinding, find_binding
 from forest_files.custody.repository import Repository
-from tests.helpers.custody import init_and_adopt
-from tests.helpers.git import commit_all, make_repo, write
+from tests.helpers.custody import adopted_repo
 
 
 @pytest.fixture
 def bound(tmp_path: Path) -> Path:
-    repo = make_repo(tmp_path)
-    write(repo, "canon.md", "# Canon\n\n## Hero\n\nThe hero is brave.\n")
-    init_and_adopt(repo, ["canon.md"])
-    commit_all(repo, "adopt")
-    return repo
+    return adopted_repo(tmp_path, "canon.md", "# Canon\n\n## Hero\n\nThe hero is brave.\n")
 
 
 def test_find_binding_unknown_id_names_the_files_bindings_refused(bound: Path) -> None:

@@ -38,6 +38,16 @@ def init_and_adopt(root: Path, targets: Sequence[str], *, words: str = "adopt") 
         adopt_sections(repo, sections, words=words, by=BY)
 
 
+def adopted_repo(tmp_path: Path, path: str, text: str, target: str | None = None) -> Path:
+    """A new repository holding ``path`` with ``text``, ``target`` (default: the whole
+    file) adopted and committed."""
+    repo = make_repo(tmp_path)
+    write(repo, path, text)
+    init_and_adopt(repo, [target or path])
+    commit_all(repo, "adopt")
+    return repo
+
+
 def supersede_as_it_stands(root: Path, target: str, *, words: str = "amend") -> None:
     """Adopt the text ``target`` holds now as its binding's new ground."""
     with Repository(root) as repo:
