@@ -97,7 +97,7 @@ def record(
                 segment = write_segment(repo.ledger_dir, acts, rest, created)
             except OSError as exc:
                 raise unwritable(repo.root, exc) from exc
-            written = segment.path
+            written = segment.path if segment.placed else None  # never one it found there
             mark_segments(store, repo.ledger_dir, [segment.name])
     except BaseException as exc:
         if written is not None:  # not committed to git yet: nobody can hold it

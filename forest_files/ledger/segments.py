@@ -63,6 +63,7 @@ class SegmentRef:
     name: str
     path: Path
     acts: int
+    placed: bool = True  # False: a file of the same bytes stood there already
 
 
 @dataclass(frozen=True)
@@ -224,7 +225,8 @@ def write_segment(
         except BaseException:
             path.unlink(missing_ok=True)  # not returned, so no caller could take it back
             raise
-    return SegmentRef(name=name, path=path, acts=len(lines))
+        return SegmentRef(name=name, path=path, acts=len(lines))
+    return SegmentRef(name=name, path=path, acts=len(lines), placed=False)
 
 
 # Segments decoded in this process, by name: a name is the SHA-256 of the bytes,

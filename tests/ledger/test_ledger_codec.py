@@ -332,7 +332,10 @@ def test_segment_renamed_detected(tmp_path: Path) -> None:
 
 def test_segment_same_acts_rewritten_idempotent_accepted(tmp_path: Path) -> None:
     acts = [_act(1), _act(2)]
-    assert write_segment(tmp_path, acts, {}) == write_segment(tmp_path, acts, {})
+    first, again = write_segment(tmp_path, acts, {}), write_segment(tmp_path, acts, {})
+    assert (first.name, first.path, first.acts) == (again.name, again.path, again.acts)
+    # the second found it there: a recorder whose act then fails never removes it
+    assert first.placed and not again.placed
     assert len(list((tmp_path / "segments").iterdir())) == 1
 
 
