@@ -19,7 +19,6 @@ import typer
 from forest_files.doors.cli.errors import boundary
 from forest_files.doors.cli.options import JsonOpt, RepoOpt, WordsOpt, app, emit, identity
 from forest_files.kernel.errors import ForestError, StoreCorruption
-from forest_files.kernel.shellword import printable
 
 if TYPE_CHECKING:
     from forest_files.check.findings import Reported
@@ -93,6 +92,8 @@ def rebuild(repo: RepoOpt = Path("."), as_json: JsonOpt = False) -> None:
 def _fault_line(f: Fault) -> str:
     """One fault on its own lines; a name's control characters shown escaped, so a
     stray's name never forges a line (kernel/shellword.py ``printable``)."""
+    from forest_files.kernel.shellword import printable  # `forest --help` never loads it
+
     if f.path is not None:  # one file at fault (a stray): its path says where
         text = f"{f.code}: {printable(f.detail)}"
     else:
