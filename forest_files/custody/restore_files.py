@@ -35,7 +35,7 @@ from forest_files.custody.special import lstat_kind, not_regular
 from forest_files.kernel.errors import ForestError
 from forest_files.kernel.hashing import hash_body
 from forest_files.kernel.paths import CAPTURES_DIR
-from forest_files.kernel.shellword import command_text, forest_step, git_step, shell_word
+from forest_files.kernel.shellword import command_text, forest_step, git_step
 from forest_files.kernel.state import ensure_dir, shared_dir
 from forest_files.store.base import utc_now
 
@@ -99,18 +99,13 @@ def recreate_allowed(root: Path, path: str, selector: str, excludes: tuple[str, 
         )
     if not (root / path).parent.is_dir():
         folder = path.rpartition("/")[0]
-        make = _command(("mkdir", "-p"), folder)
+        dash = ("--",) if folder.startswith("-") else ()  # never read as an option
+        make = command_text(("mkdir", "-p", *dash, folder))
         route = f"{make} && {command_text(forest_step('restore', selector))}"
         raise ForestError(
             f"{path}: its directory is gone; nothing was written — make it, then restore: "
             f"`{route}` (or bring it back from git)"
         )
-
-
-def _command(words: tuple[str, ...], operand: str) -> str:
-    """``WORDS… OPERAND`` quoted for a shell; an operand that starts with ``-`` after ``--``."""
-    dash = ("--",) if operand.startswith("-") else ()
-    return " ".join(map(shell_word, (*words, *dash, operand)))
 
 
 class Staged:

@@ -216,7 +216,7 @@ def unstaged_paths(
     if not paths:
         return set()
     args = ["diff", "-z", "--name-only", "--no-ext-diff", "--no-textconv", "--", *paths]
-    proc = run_git(repo, ["--literal-pathspecs", *args], keep_index_file=keep_index_file)
+    proc = run_git(repo, args, keep_index_file=keep_index_file)  # paths taken literally
     return set(split_z(proc.stdout))
 
 
