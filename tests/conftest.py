@@ -1,6 +1,6 @@
 """Shared fixtures: one fixed git environment for every test (autouse), a fresh
 custody store on disk, a real scroll, a pair maker; the Hypothesis profile; what
-``-n auto`` means.
+``-n auto`` means; typer's test runner with each app's click command built once.
 
 Property tests draw the same examples on every run (``derandomize``), so a CI
 run never fails on a draw no earlier run made; ``FOREST_HYPOTHESIS=explore``
@@ -9,12 +9,15 @@ draws fresh ones each run (use it when changing the code under them).
 
 from __future__ import annotations
 
+import functools
 import os
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+import typer.main
+import typer.testing
 from hypothesis import settings
 
 from forest_files import ForestStore, Scroll
@@ -39,6 +42,20 @@ sys.dont_write_bytecode = False
 settings.register_profile("repeatable", derandomize=True, print_blob=True)
 settings.register_profile("explore", derandomize=False, print_blob=True)
 settings.load_profile(os.environ.get("FOREST_HYPOTHESIS", "repeatable"))
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _cli_built_once() -> Iterator[None]:
+    """typer's ``CliRunner.invoke`` turns every signature of the app into click
+    parameters again on each call (string annotations evaluated, options made): a
+    third of the CPU the in-process CLI tests spent (cProfile of five CLI test files:
+    ``get_params_from_function`` 20.7 s of 56 s). Each app's command is built once per
+    worker here; the command a test runs is the one it ran before, built from the
+    same definitions (tests/doors/test_cli_lazy.py still patches in its own group)."""
+    patch = pytest.MonkeyPatch()
+    patch.setattr(typer.testing, "_get_command", functools.cache(typer.main.get_command))
+    yield
+    patch.undo()
 
 
 @pytest.fixture(autouse=True)
