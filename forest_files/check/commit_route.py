@@ -26,7 +26,9 @@ Refuses: nothing.
 Returns: ``staged_digest`` (drifted bindings only), ``plan_digest``,
 ``commit_route`` (None when the steps need fewer than two commands of their
 own: one drift, or one rebind with what it carries), ``nested`` (each finding
-to show, with the enclosing findings named under it).
+to show, with the enclosing findings named under it), ``named_files_route``
+(for ``git commit FILE…``, which commits the named files alone: the commit to
+run after a route that stages the ledger).
 Test: tests/check/test_commit_route.py, tests/check/test_commit_rebind.py
 """
 
@@ -38,6 +40,7 @@ from typing import TYPE_CHECKING
 
 from forest_files.check.findings import WORDS_PLACEHOLDER, Reported, Route, Step
 from forest_files.kernel.paths import LEDGER_PREFIX
+from forest_files.kernel.shellword import git_step
 
 if TYPE_CHECKING:
     from forest_files.check.engine import Finding
@@ -108,6 +111,23 @@ def commit_route(
             ("git", "add", "--", LEDGER_PREFIX.rstrip("/")),
         ),
         f"replace … with why the reviewed text is right; refused if the staged text changed{more}",
+    )
+
+
+def named_files_route(routes: Iterable[Route], named: Sequence[str]) -> Route | None:
+    """``git commit FILE…`` commits the named files alone (from a temporary index of
+    HEAD and them), so the ledger a route stages with ``git add`` stays out of it and
+    the same commit is refused again. When one of ``routes`` stages the ledger: the
+    commit to run after it, the ``named`` files with the ledger (None otherwise)."""
+    ledger = LEDGER_PREFIX.rstrip("/")
+    staging = (s for r in routes for s in r.steps if s[:1] == ("git",) and "add" in s[1:3])
+    if not any(ledger in step for step in staging):
+        return None
+    files = [p for p in named if p != ledger and not p.startswith(LEDGER_PREFIX)]
+    return Route(
+        "then commit the ledger with the files this commit names",
+        (git_step("commit", "--", ledger, *files),),
+        "`git commit FILE…` leaves out what a route stages; name the ledger too",
     )
 
 

@@ -37,6 +37,7 @@ from forest_files.gitio.content import (
 )
 from forest_files.gitio.history import diff_each_parent, files_at, range_parents, trees_exist
 from forest_files.gitio.repo import (
+    commit_names_its_files,
     commits_with_authors,
     config_get,
     git_dir,
@@ -63,6 +64,7 @@ __all__ = [
     "cat_blobs",
     "check_attr",
     "clean_env",
+    "commit_names_its_files",
     "commits_with_authors",
     "config_get",
     "diff_each_parent",

@@ -172,6 +172,20 @@ def user_identity(repo: Path | str) -> str | None:
     return f"{name} <{email}>"
 
 
+def commit_names_its_files(repo: Path | str) -> bool:
+    """True in a hook git runs for ``git commit FILE…`` (``--only``): what it judges is
+    a temporary index of HEAD and the named files alone, which ``GIT_INDEX_FILE``
+    names; it is then neither the repository's index nor that index's lock (``git
+    commit -a`` and ``-i`` stage into the lock). What the hook's routes ``git add``
+    reaches the repository's index, not that commit."""
+    named = os.environ.get("GIT_INDEX_FILE")
+    if not named:
+        return False
+    index = Path(git_out(repo, ["rev-parse", "--path-format=absolute", "--git-path", "index"]))
+    mine = Path(os.path.abspath(named)).resolve()
+    return mine not in (index.resolve(), index.with_name(index.name + ".lock").resolve())
+
+
 def is_index_locked(repo: Path | str, *, keep_index_file: bool = False) -> bool:
     """True while another git process holds the (possibly temporary) index lock."""
     index = git_out(

@@ -24,7 +24,7 @@ from forest_files.custody.viewkey import commit_fingerprint, view_path
 from forest_files.doors import hooks as githooks
 from forest_files.doors.cli import app
 from forest_files.kernel.paths import VIEWS_DIR
-from tests.helpers.git import commit_all, git, make_repo, write
+from tests.helpers.git import commit_all, git, make_repo, pasted, write
 from tests.helpers.state import local_state
 from tests.helpers.template import built_once, copy_repo
 
@@ -243,6 +243,51 @@ def test_commit_path_drifted_refused(bound: Path) -> None:
     git(bound, "add", "other.md")  # the real index is clean for canon.md
     err = refused(bound, "commit", "canon.md", "-m", "drift by path")
     assert f"drifted {RULES}" in err
+
+
+NAMED_ROUTE = "then commit the ledger with the files this commit names: "
+
+
+def test_commit_naming_files_route_commits_the_ledger_pasted_recovers(bound: Path) -> None:
+    """``git commit FILE…`` commits the named files alone: the ledger a route stages
+    stays out, so the same commit was refused again with the same routes. The hook
+    now names the commit that takes the ledger along; pasted, it lands (a name with
+    a quote, a space and a glob character, so a pathspec would match more)."""
+    name = "it's *.md"
+    write(bound, name, "# Odd\n\n## Part\n\nThe first rule stands.\n")
+    commit_all(bound, "odd file")
+    adopt(bound, f"{name}#Odd/Part")
+    commit_all(bound, "adopt odd")
+    write(bound, "aside.md", "staged, not for this commit\n")
+    git(bound, "add", "aside.md")
+    drift(bound, name)
+    err = refused(bound, "commit", "-m", "odd by path", "--", name)
+    route = [line for line in err.splitlines() if line.startswith(NAMED_ROUTE)]
+    assert len(route) == 1, err
+    command = route[0].removeprefix(NAMED_ROUTE).split("  (")[0]
+    assert command == "git --literal-pathspecs commit -- .forest/ledger 'it'\"'\"'s *.md'"
+    forest(bound, "supersede", name, "--words", "The rule bends now")
+    git(bound, "add", "--", ".forest/ledger", name)
+    # what the user did before: the same commit again, refused again
+    again = refused(bound, "commit", "-m", "odd by path", "--", name)
+    assert f"drifted {name}" in again
+    proc = pasted(bound, f"GIT_EDITOR='sed -i 1iodd' {command}")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    committed = git(bound, "show", "--name-only", "--format=", "HEAD").splitlines()
+    assert name in committed and any(p.startswith(".forest/ledger/segments/") for p in committed)
+    assert "aside.md" not in committed  # what the user left out stays out
+    assert git(bound, "diff", "--cached", "--name-only") == "aside.md"
+    assert run(bound, FOREST, "check", "--rev", "HEAD").returncode == 0
+
+
+def test_commit_of_the_index_no_named_files_route_accepted(bound: Path) -> None:
+    """A commit of the index (``git commit``, ``-a``) takes what a route stages: no
+    such line."""
+    drift(bound)
+    git(bound, "add", "canon.md")
+    assert NAMED_ROUTE not in refused(bound, "commit", "-m", "drift")
+    err = refused(bound, "commit", "-a", "-m", "drift")
+    assert f"drifted {RULES}" in err and NAMED_ROUTE not in err
 
 
 @pytest.mark.parametrize("staged", [False, True], ids=["unstaged", "staged-in-real-index"])

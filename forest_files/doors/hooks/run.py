@@ -35,6 +35,10 @@ import gc
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from forest_files.check.findings import CheckReport
 
 CHECK_HOOKS = ("pre-commit", "pre-merge-commit")
 SYNC_HOOKS = ("post-merge", "post-checkout", "post-rewrite")
@@ -56,11 +60,28 @@ def check_staged(root: Path) -> int:
         _say(note)
     if report.ok:
         return 0
-    _say("\n".join(hook_refusal(report)))
+    _say("\n".join([*hook_refusal(report), *_named_files(root, report)]))
     from forest_files.doors.doorlog import record_findings
 
     record_findings(root, "hook", report.failed)
     return 1
+
+
+def _named_files(root: Path, report: CheckReport) -> list[str]:
+    """For ``git commit FILE…``: the commit to run after a route that stages the
+    ledger, which that commit would leave out (check/commit_route.py)."""
+    from forest_files import gitio
+    from forest_files.check.commit_route import named_files_route
+    from forest_files.kernel.shellword import printable
+
+    if not gitio.commit_names_its_files(root):
+        return []
+    routes = [route for r in report.failed for route in r.routes]
+    if report.commit_route is not None:
+        routes.append(report.commit_route)
+    named = [c.path for c in gitio.staged_changes(root, keep_index_file=True)]
+    route = named_files_route(routes, named)
+    return [] if route is None else ["", printable(route.line())]
 
 
 def sync_index(root: Path) -> int:
