@@ -27,8 +27,9 @@ Returns: ``staged_digest`` (drifted bindings only), ``plan_digest``,
 ``commit_route`` (None when the steps need fewer than two commands of their
 own: one drift, or one rebind with what it carries), ``nested`` (each finding
 to show, with the enclosing findings named under it), ``named_files_route``
-(for ``git commit FILE…``, which commits the named files alone: the commit to
-run after a route that stages the ledger).
+and ``for_named_files`` (for ``git commit FILE…``, which commits the named files
+alone: the commit to run after a route that stages the ledger, and the one route
+staging those files first).
 Test: tests/check/test_commit_route.py, tests/check/test_commit_rebind.py
 """
 
@@ -38,7 +39,7 @@ import hashlib
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
-from forest_files.check.findings import WORDS_PLACEHOLDER, Reported, Route, Step
+from forest_files.check.findings import WORDS_PLACEHOLDER, CheckReport, Reported, Route, Step
 from forest_files.kernel.paths import LEDGER_PREFIX
 from forest_files.kernel.shellword import git_step
 
@@ -112,6 +113,20 @@ def commit_route(
         ),
         f"replace … with why the reviewed text is right; refused if the staged text changed{more}",
     )
+
+
+def for_named_files(report: CheckReport, named: Sequence[str]) -> CheckReport:
+    """The report of ``git commit FILE…``, whose one route stages the ``named`` files
+    first. That commit judges a temporary index of HEAD and the named files as the
+    working tree holds them, but ``forest supersede --staged`` reads the repository's
+    index, where they may not be staged: the route found nothing there, or refused
+    its digest. Staging them is what that commit does to them anyway."""
+    route = report.commit_route
+    files = [p for p in named if not p.startswith(LEDGER_PREFIX)]
+    if route is None or not files:
+        return report
+    first = git_step("add", "--", *files)
+    return report._replace(commit_route=route._replace(steps=(first, *route.steps)))
 
 
 def named_files_route(routes: Iterable[Route], named: Sequence[str]) -> Route | None:

@@ -280,6 +280,30 @@ def test_commit_naming_files_route_commits_the_ledger_pasted_recovers(bound: Pat
     assert run(bound, FOREST, "check", "--rev", "HEAD").returncode == 0
 
 
+def test_commit_naming_files_one_route_stages_them_first_pasted_recovers(bound: Path) -> None:
+    """Two drifts committed by name: the one route for the whole commit read the
+    repository's index (``--staged``), where the named files were not staged, and
+    said "nothing staged drifts". It now stages them first; pasted with the commit
+    the hook names after it, the commit lands."""
+    drift(bound)
+    (bound / "other.md").write_text(OTHER.replace("A note.", "A changed note."), encoding="utf-8")
+    err = refused(bound, "commit", "-m", "two by path", "--", "canon.md", "other.md")
+    lines = err.splitlines()
+    at_once = [ln for ln in lines if ln.startswith("or adopt all 2 drifted sections at once: ")]
+    assert len(at_once) == 1, err
+    route = at_once[0].split(": ", 1)[1].split("  (")[0]
+    assert route.startswith("git add -- canon.md other.md && forest supersede --staged ")
+    proc = pasted(bound, route.replace("'…'", "'both edits are right'"))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    named = [ln for ln in lines if ln.startswith(NAMED_ROUTE)]
+    command = named[0].removeprefix(NAMED_ROUTE).split("  (")[0]
+    assert command == "git commit -- .forest/ledger canon.md other.md"
+    proc = pasted(bound, f"GIT_EDITOR='sed -i 1iboth' {command}")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert run(bound, FOREST, "check", "--rev", "HEAD").returncode == 0
+    assert git(bound, "status", "--porcelain") == ""
+
+
 def test_commit_of_the_index_no_named_files_route_accepted(bound: Path) -> None:
     """A commit of the index (``git commit``, ``-a``) takes what a route stages: no
     such line."""

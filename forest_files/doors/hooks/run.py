@@ -60,28 +60,32 @@ def check_staged(root: Path) -> int:
         _say(note)
     if report.ok:
         return 0
-    _say("\n".join([*hook_refusal(report), *_named_files(root, report)]))
+    report, after = _named_files(root, report)
+    _say("\n".join([*hook_refusal(report), *after]))
     from forest_files.doors.doorlog import record_findings
 
     record_findings(root, "hook", report.failed)
     return 1
 
 
-def _named_files(root: Path, report: CheckReport) -> list[str]:
-    """For ``git commit FILE…``: the commit to run after a route that stages the
-    ledger, which that commit would leave out (check/commit_route.py)."""
+def _named_files(root: Path, report: CheckReport) -> tuple[CheckReport, list[str]]:
+    """For ``git commit FILE…``, which commits the named files alone: the report with
+    its one route staging them first, and the commit to run after a route that
+    stages the ledger, which that commit would leave out (check/commit_route.py)."""
     from forest_files import gitio
-    from forest_files.check.commit_route import named_files_route
-    from forest_files.kernel.shellword import printable
 
     if not gitio.commit_names_its_files(root):
-        return []
+        return report, []
+    from forest_files.check.commit_route import for_named_files, named_files_route
+    from forest_files.kernel.shellword import printable
+
+    named = [c.path for c in gitio.staged_changes(root, keep_index_file=True)]
+    report = for_named_files(report, named)
     routes = [route for r in report.failed for route in r.routes]
     if report.commit_route is not None:
         routes.append(report.commit_route)
-    named = [c.path for c in gitio.staged_changes(root, keep_index_file=True)]
     route = named_files_route(routes, named)
-    return [] if route is None else ["", printable(route.line())]
+    return report, [] if route is None else ["", printable(route.line())]
 
 
 def sync_index(root: Path) -> int:
