@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 
 import forest_files.doors.cli  # noqa: F401  (registers every command)
 from forest_files.doors.cli import app
-from tests.helpers.git import make_repo, write
+from tests.helpers.git import git, make_repo, pasted, write
 from tests.helpers.immutable import immutable
 
 runner = CliRunner()
@@ -53,3 +53,36 @@ def test_hooks_install_directory_named_like_a_hook_refused(tmp_path: Path) -> No
     assert result.exit_code == 1, result.output
     assert "is a directory; git runs a hook from a file there" in result.stderr
     assert _hooks(repo) == before
+
+
+def test_hooks_install_folder_outside_repository_said_route_pasted_recovers(
+    tmp_path: Path,
+) -> None:
+    """A ``core.hooksPath`` outside the repository (often set globally): the install
+    wrote there without a word, and created the folder when it was missing, so the
+    hooks ran for every repository naming it (and refused their commits once
+    forest-files was uninstalled). Both are said now; the printed command, pasted,
+    keeps the hooks to this repository."""
+    repo = make_repo(tmp_path)
+    shared = tmp_path / "shared hooks"
+    git(repo, "config", "core.hooksPath", str(shared))
+    result = runner.invoke(app, ["hooks", "install", "--repo", str(repo)])
+    assert result.exit_code == 0, result.output
+    assert f"forest: created {shared} (git's hooks folder)" in result.stderr
+    (note,) = [ln for ln in result.stderr.splitlines() if ln.startswith("forest: note: ")]
+    assert f"is {shared}, outside this repository" in note
+    assert (shared / "pre-commit").is_file()
+    route = note.split("to keep them to this repository: ", 1)[1]
+    proc = pasted(repo, route)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert (repo / ".git" / "hooks" / "pre-commit").is_file()
+    again = runner.invoke(app, ["hooks", "status", "--repo", str(repo)])
+    assert again.exit_code == 0 and "forest: note" not in again.stderr, again.stderr
+    assert "created" not in again.stderr
+
+
+def test_hooks_install_git_own_folder_no_note_accepted(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path)
+    result = runner.invoke(app, ["hooks", "install", "--repo", str(repo)])
+    assert result.exit_code == 0, result.output
+    assert "forest: note" not in result.stderr and "created" not in result.stderr

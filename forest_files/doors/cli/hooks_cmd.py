@@ -38,7 +38,9 @@ app.add_typer(hooks_app, name="hooks")
 
 
 def _show(states: list, as_json: bool, repo: Path | None = None) -> None:  # type: ignore[type-arg]
+    from forest_files import gitio
     from forest_files.doors import hooks as githooks
+    from forest_files.kernel.shellword import printable
 
     if as_json:
         typer.echo(json.dumps([asdict(s) for s in states]))
@@ -58,7 +60,19 @@ def _show(states: list, as_json: bool, repo: Path | None = None) -> None:  # typ
             "(changed by hand, or by a commit); run: forest hooks install",
             err=True,
         )
-    if repo is not None and githooks.in_work_tree(repo):
+    place = None if repo is None else githooks.hooks_place(repo)
+    if repo is not None and place == "outside":
+        folder = printable(str(gitio.hooks_dir(repo)))
+        typer.echo(
+            f"forest: note: git's hooks folder (core.hooksPath) is {folder}, outside this "
+            "repository: its hooks run for every repository whose git config names it, and "
+            "refuse their commits if forest-files is uninstalled; to keep them to this "
+            "repository: git config --local core.hooksPath "
+            '"$(git rev-parse --path-format=absolute --git-common-dir)/hooks" && '
+            "forest hooks install",
+            err=True,
+        )
+    if place == "work tree":
         typer.echo(
             "forest: warning: git's hooks folder (core.hooksPath) lies in the work tree, so "
             "its scripts can change with any commit or pull; `forest ci` is the gate that "
@@ -87,11 +101,18 @@ def install(
 
     Example: forest hooks install --server --repo /srv/git/project.git
     """
+    from forest_files import gitio
     from forest_files.doors import hooks as githooks
+    from forest_files.kernel.shellword import printable
 
     where = _where(repo, server)
     shown = None if server else where  # a bare repository has no work tree
-    _show(githooks.install(where, force=force, server=server), as_json, shown)
+    folder = gitio.hooks_dir(where)
+    missing = not folder.exists()
+    states = githooks.install(where, force=force, server=server)
+    if missing and githooks.hooks_place(where) != "git":  # a core.hooksPath not there
+        typer.echo(f"forest: created {printable(str(folder))} (git's hooks folder)", err=True)
+    _show(states, as_json, shown)
 
 
 @hooks_app.command()

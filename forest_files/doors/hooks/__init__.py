@@ -14,7 +14,7 @@ _INSTALL_NAMES = {
     "SERVER_HOOKS",
     "MARKER",
     "HookState",
-    "in_work_tree",
+    "hooks_place",
     "install",
     "status",
     "template",

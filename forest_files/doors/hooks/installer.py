@@ -185,18 +185,21 @@ def _altered(path: Path) -> bool:
     return len(words) != 1 or text != template(words[0])
 
 
-def in_work_tree(repo: Path) -> bool:
-    """The hooks folder lies inside the work tree (a ``core.hooksPath`` such as
-    ``.githooks``): its scripts can travel with commits, so a pull can change them."""
+def hooks_place(repo: Path) -> str:
+    """Where git's hooks folder of the work tree ``repo`` lies: ``git`` (in the git
+    directory: git's own, never tracked), ``work tree`` (a ``core.hooksPath`` such as
+    ``.githooks``: its scripts can travel with commits, so a pull can change them), or
+    ``outside`` (neither: a ``core.hooksPath`` such as ``~/.githooks``, often set in
+    the global git config, whose scripts run for every repository naming it)."""
     try:
         top = gitio.toplevel(repo).resolve()
     except gitio.NotARepo:
-        return False  # a bare repository: no work tree
+        return "git"  # a bare repository: its hooks are its own
     folder = gitio.hooks_dir(repo).resolve()
-    inside = {p.resolve() for p in git_dirs(repo)}  # .git/hooks is git's own, never tracked
+    inside = {p.resolve() for p in git_dirs(repo)}
     if folder in inside or any(d in folder.parents for d in inside):
-        return False
-    return folder == top or top in folder.parents
+        return "git"
+    return "work tree" if folder == top or top in folder.parents else "outside"
 
 
 def status(repo: Path, *, server: bool = False) -> list[HookState]:
