@@ -142,7 +142,8 @@ def named_files_route(routes: Iterable[Route], named: Sequence[str]) -> Route | 
     return Route(
         "then commit the ledger with the files this commit names",
         (git_step("commit", "--", ledger, *files),),
-        "`git commit FILE…` leaves out what a route stages; name the ledger too",
+        "`git commit FILE…` leaves out what a route stages, so name the ledger too, "
+        "with the options you gave, such as -m or --amend",
     )
 
 
