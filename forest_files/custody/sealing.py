@@ -16,20 +16,21 @@ unseal of what is not; a bound target whose chain has no single ground to seal
 (contested: resolve first) or no single sealed head to unseal; blank or
 praise-only words; a signer without authority (``AuthorityRefused``).
 Returns: ``SealReport`` (content ids and the act id, never text).
-Test: tests/custody/test_sealing.py, tests/doors/test_cli_seal.py
+Test: tests/doors/test_cli_seal.py
 """
 
 from __future__ import annotations
 
 import re
-import shlex
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from forest_files.custody.applied import creator_act
 from forest_files.kernel.errors import ForestError
+from forest_files.kernel.shellword import command_text, forest_step
 from forest_files.kernel.vocab import RESERVED_BUCKETS, ROOT_BUCKET
 from forest_files.praise import refuse_praise
+from forest_files.store.entryrow import ERASED_MARK
 
 if TYPE_CHECKING:
     from forest_files.custody.repository import Repository
@@ -49,6 +50,7 @@ class SealReport:
     record: str  # its sealing (or unsealing) record's content id
     act_id: str
     sealed: bool  # True after a seal, False after an unseal
+    erased: bool = False  # its body was erased (forest forget): nothing to read
 
 
 def is_content_id(given: str) -> bool:
@@ -76,7 +78,7 @@ def change_seal(repo: Repository, given: str, *, sealing: bool, words: str, by: 
     change = repo.seal if sealing else repo.unseal
     record = change(content_id, words=words.strip(), by=by)
     act_id = creator_act(repo.store(), record) or ""
-    return SealReport(content_id, record, act_id, sealing)
+    return SealReport(content_id, record, act_id, sealing, str(row["body"]) == ERASED_MARK)
 
 
 def _same_state(content_id: str, sealing: bool) -> str:
@@ -98,18 +100,19 @@ def _entry_of(repo: Repository, store: ForestStore, given: str, *, sealing: bool
     from forest_files.custody.lookup import find_binding
 
     binding = find_binding(all_bindings(store), given, root=repo.root)
-    where = shlex.quote(binding.selector)
     if sealing:
         ground, _, heads = ground_of(store, binding)
         if heads:
+            listed = command_text(forest_step("log", binding.selector))
             raise ForestError(
                 f"{binding.selector}: its ground is contested ({len(heads)} heads); resolve "
-                f"it first (forest log {where} lists them), or seal one head by its content id"
+                f"it first ({listed} lists them), or seal one head by its content id"
             )
         if ground is None:
+            unseal = forest_step("unseal", binding.selector, options=("--words", "…"))
             raise ForestError(
                 f"{binding.selector}: its ground is already sealed; to read it again: "
-                f"forest unseal {where} --words '…'"
+                f"{command_text(unseal)}"
             )
         return store.local_id(ground)
     return _sealed_head(store, binding.entry_id, binding.selector)

@@ -15,8 +15,9 @@ from pathlib import Path
 import pytest
 
 from forest_files.custody.repository import Repository
-from tests.helpers.cli import forest, ok
-from tests.helpers.git import commit_all, make_repo, write
+from forest_files.doors.cli import app
+from tests.helpers.cli import forest, ok, runner
+from tests.helpers.git import commit_all, make_repo, pasted, write
 from tests.helpers.template import copied_from
 
 ADA = "Ada Lovelace <ada@example.org>"
@@ -132,3 +133,44 @@ def test_seal_then_forget_erases_bound_ground_accepted(repo: Path) -> None:
     assert "[erased]" in ok(repo, "show", cid).stdout or TEXT not in ok(repo, "show", cid).stdout
     ledger = repo / ".forest" / "ledger"
     assert not any(TEXT in p.read_text(encoding="utf-8") for p in ledger.rglob("*.txt"))
+
+
+def test_unseal_of_a_forgotten_ground_says_nothing_is_readable_detected(repo: Path) -> None:
+    """Sealed, then forgotten, then unsealed: the door said "its text is readable
+    again" and offered ``forest show``, though forget had erased the body. It now says
+    the text was erased, and ``forest check`` names the finding with its routes."""
+    cid = _ground(repo)
+    ok(repo, "seal", TARGET, "--words", "withheld before it is erased", "--as", ADA)
+    ok(repo, "forget", cid, "--words", "a secret was pasted here", "--as", ADA)
+    out = ok(repo, "unseal", TARGET, "--words", "let the binding be judged", "--as", ADA)
+    assert "readable again" in out.stdout and "its text was erased (forest forget)" in out.stdout
+    assert "nothing is readable again" in out.stdout and "forest show" not in out.stdout
+    data = json.loads(forest(repo, "check", "--json").stdout)["findings"]
+    [finding] = [f for f in data if f["selector"].endswith("Keys")]
+    assert finding["kind"] == "erased-content"
+    assert TEXT not in out.stdout
+
+
+def test_seal_of_sealed_target_named_with_dash_printed_unseal_pasted_recovers(
+    tmp_path: Path,
+) -> None:
+    """A bound file named ``-x.md``: the "already sealed" refusal printed ``forest
+    unseal '-x.md#…'``, which reads the target as an option. It now puts it after
+    ``--``; pasted (words filled in), it unseals."""
+    root = make_repo(tmp_path)
+    Repository.init(root, project_id=PROJECT).close()
+    write(root, "forest.toml", f'[project]\nid = "{PROJECT}"\n\n[authority]\n"**" = ["{ADA}"]\n')
+    write(root, "-x.md", f"# Ops\n\n## Keys\n\n{TEXT}\n")
+    target = "-x.md#Ops/Keys"
+    who = ("--as", ADA, "--repo", str(root))
+    adopted = runner.invoke(app, ["adopt", "--words", "the notes", *who, "--", target])
+    assert adopted.exit_code == 0, adopted.output
+    sealed = runner.invoke(app, ["seal", "--words", "withheld", *who, "--", target])
+    assert sealed.exit_code == 0, sealed.output
+    result = runner.invoke(app, ["seal", "--words", "again", *who, "--", target])
+    assert result.exit_code == 1, result.output
+    command = result.stderr.split("to read it again: ", 1)[1].strip()
+    assert command == "forest unseal --words '…' -- '-x.md#Ops/Keys'"
+    pasted_ok = pasted(root, command.replace("'…'", f"'read again' --as {shlex.quote(ADA)}"))
+    assert pasted_ok.returncode == 0, pasted_ok.stdout + pasted_ok.stderr
+    assert "readable again" in pasted_ok.stdout

@@ -81,10 +81,20 @@ def unseal(
     Example: forest unseal 'docs/ops.md#Keys' --words "the key was rotated; the note may stay"
     """
     report = _run(repo, entry, sealing=False, words=words, as_=as_)
-    lines = [
+    head = (
         f"unsealed {report.content_id[:12]} (unsealing record {report.record[:12]}, "
-        f"act {report.act_id[:12]}): its text is readable again",
-        f"show it: forest show {shlex.quote(report.content_id)}",
-        "next: commit the new segment: git add -- .forest/ledger && git commit",
-    ]
+        f"act {report.act_id[:12]})"
+    )
+    if report.erased:  # sealed, then forgotten: the unseal brings back no text
+        lines = [
+            f"{head}: its text was erased (forest forget), so nothing is readable again; "
+            "forest check now names it erased-content, with the routes out",
+            "next: commit the new segment: git add -- .forest/ledger && git commit",
+        ]
+    else:
+        lines = [
+            f"{head}: its text is readable again",
+            f"show it: forest show {shlex.quote(report.content_id)}",
+            "next: commit the new segment: git add -- .forest/ledger && git commit",
+        ]
     emit(as_json, asdict(report), "\n".join(lines))
