@@ -20,11 +20,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from forest_files.check.findings import WORDS_PLACEHOLDER
+from forest_files.check.routes import no_single_ground
 from forest_files.custody.bindings import Binding
 from forest_files.custody.lookup import NoSuchBinding, find_binding
 from forest_files.custody.record import SectionText, ground_body
 from forest_files.kernel.errors import ForestError
 from forest_files.kernel.hashing import hash_body
+from forest_files.kernel.shellword import forest_step
 from forest_files.store.forest import ForestStore
 from forest_files.text.selector import parse_selector
 
@@ -93,7 +96,10 @@ def changes(
         b = c.binding
         head, state = ground_body(store, b)
         if head is None:
-            raise ForestError(f"{b.selector} has no single ground ({state}); resolve it first")
+            heads = tuple(sorted(store.content_id(h) for h in store.contest_heads(b.entry_id)))
+            again = forest_step("supersede", b.selector, options=("--words", WORDS_PLACEHOLDER))
+            why = no_single_ground(b.selector, state, heads, again, undone="nothing was superseded")
+            raise ForestError(why)
         ground = ground_text(store, store.content_id(head)) or ""
         section, lines = read_section_at(root, b.selector, b.excludes, max_bytes=max_bytes)
         if section.text == ground:

@@ -200,6 +200,23 @@ def resolve_routes(
     )
 
 
+def no_single_ground(
+    selector: str, state: str, heads: tuple[str, ...], then: tuple[str, ...], *, undone: str
+) -> str:
+    """Why a command on ``selector`` did nothing (``undone``): its binding has no single
+    ground. For a contest, the routes ``forest check`` prints out of it (one ``forest
+    resolve`` per head of ``heads``), then the command ``then`` again; otherwise where
+    to see why (a sealed ground, a retired binding)."""
+    lead = f"{selector} has no single ground ({state}); {undone}"
+    if state != "contested" or not heads:
+        return f"{lead}: `forest status` shows why"
+    routes = " or ".join(f"`{r.command}`" for r in resolve_routes(heads))
+    return (
+        f"{lead}: keep one head's text first: {routes} (replace … with why that text "
+        f"is right), then `{command_text(then)}`"
+    )
+
+
 def _resolve_routes(f: Finding, source: str) -> tuple[Route, ...]:
     heads = f.candidates
     if f.binding and (f.binding in heads or len(heads) < 2):  # two bindings of one section

@@ -2,7 +2,8 @@
 
 Stores: nothing (reads the index).
 Refuses (``ground_of``: one ``ForestError`` line with the fix): a contested chain
-(resolve it first: the command is named) and a chain with no current ground (sealed?).
+(resolve it first: ``forest check`` prints the routes) and a chain with no current
+ground (sealed?).
 Returns: ``ground_of``: the head's entry id; ``ground_body``: (entry id, status),
 status ground|contested|none, never a refusal.
 Test: tests/custody/test_file_custody.py, tests/check/test_bulk_routes.py
@@ -24,11 +25,13 @@ def ground_of(store: ForestStore, binding: Binding) -> int:
     heads = store.contest_heads(binding.entry_id)
     if len(heads) > 1:
         raise ForestError(
-            f"{binding.selector} is contested; resolve it first "
-            f"(`forest resolve {store.content_id(heads[0])} --pick … --words …`)"
+            f"{binding.selector} is contested ({len(heads)} heads); resolve it first: "
+            "`forest check` prints one `forest resolve` route per head"
         )
     if not heads or not store.is_ground(heads[0]):
-        raise ForestError(f"{binding.selector} has no current ground (sealed?)")
+        raise ForestError(
+            f"{binding.selector} has no current ground (sealed?): `forest status` shows why"
+        )
     return heads[0]
 
 

@@ -168,6 +168,31 @@ def _contested(tmp_path: Path) -> Path:
     return root
 
 
+def test_supersede_contested_names_check_resolve_routes_recovers(tmp_path: Path) -> None:
+    """``forest supersede`` of contested ground said "resolve it first" and named no
+    command; it now names the resolve routes ``forest check`` prints (one builder),
+    then the supersede again, each pasteable."""
+    root = _contested(tmp_path)
+    write(root, "canon.md", RULES.replace("first rule", "first law").replace("last", "final"))
+    result = forest(root, "supersede", "canon.md#Rules", "--words", WORDS)
+    assert result.exit_code == 1, result.output
+    (line,) = result.stderr.splitlines()
+    assert "contested" in line and "nothing was superseded" in line, line
+    *resolves, then = re.findall(r"`([^`]+)`", line)
+    (finding,) = json.loads(forest(root, "check", "--json").stdout)["findings"]
+    assert resolves == [r["command"] for r in finding["routes"]]
+    assert (
+        then == f"forest supersede 'canon.md#Canon/Rules' --words {shlex.quote(WORDS_PLACEHOLDER)}"
+    )
+    chosen = resolves[0].replace(shlex.quote(WORDS_PLACEHOLDER), shlex.quote(WORDS))
+    assert pasted(root, chosen).returncode == 0
+    done = pasted(root, then.replace(shlex.quote(WORDS_PLACEHOLDER), shlex.quote(WORDS)))
+    assert done.returncode == 0, done.stderr
+    assert [f["kind"] for f in json.loads(forest(root, "check", "--json").stdout)["findings"]] == [
+        "clean"
+    ]
+
+
 def test_restore_contested_names_check_resolve_routes_recovers(tmp_path: Path) -> None:
     root = _contested(tmp_path)
     result = forest(root, "restore", "canon.md")

@@ -242,21 +242,13 @@ def restore(targets: TargetsArg, repo: RepoOpt = Path(".")) -> None:
 
 
 def _no_single_ground(store: ForestStore, b: Binding, state: str) -> str:
-    """Why a binding cannot be restored; for a contest, the routes ``forest check``
-    prints out of it (one ``forest resolve`` per head), then the restore again."""
-    from forest_files.check.routes import resolve_routes
-    from forest_files.kernel.shellword import command_text, forest_step
+    """Why a binding cannot be restored, with the routes out of a contest."""
+    from forest_files.check.routes import no_single_ground
+    from forest_files.kernel.shellword import forest_step
 
-    lead = f"{b.selector} has no single ground ({state}); nothing was restored"
-    if state != "contested":
-        return f"{lead} — `forest status` shows why"
     heads = tuple(sorted(store.content_id(h) for h in store.contest_heads(b.entry_id)))
-    routes = " or ".join(f"`{r.command}`" for r in resolve_routes(heads))
-    again = command_text(forest_step("restore", b.selector))
-    return (
-        f"{lead} — keep one head's text first: {routes} (replace … with why that text "
-        f"is right), then `{again}`"
-    )
+    again = forest_step("restore", b.selector)
+    return no_single_ground(b.selector, state, heads, again, undone="nothing was restored")
 
 
 def _restored(selector: str, outcome: str, kept: Path | None) -> str:
