@@ -86,3 +86,17 @@ def test_hooks_install_git_own_folder_no_note_accepted(tmp_path: Path) -> None:
     result = runner.invoke(app, ["hooks", "install", "--repo", str(repo)])
     assert result.exit_code == 0, result.output
     assert "forest: note" not in result.stderr and "created" not in result.stderr
+
+
+def test_hooks_install_server_bare_repository_without_hooks_folder_accepted(
+    tmp_path: Path,
+) -> None:
+    """A bare repository made without git's template has no hooks folder: the server
+    install creates it and installs, with no note (it is the repository's own)."""
+    bare = tmp_path / "origin.git"
+    git(tmp_path, "init", "-q", "--bare", "--template=", str(bare))
+    assert not (bare / "hooks").exists()
+    result = runner.invoke(app, ["hooks", "install", "--server", "--repo", str(bare)])
+    assert result.exit_code == 0, result.output
+    assert (bare / "hooks" / "pre-receive").is_file() and (bare / "hooks" / "update").is_file()
+    assert "forest: note" not in result.stderr

@@ -110,7 +110,7 @@ def install(
     folder = gitio.hooks_dir(where)
     missing = not folder.exists()
     states = githooks.install(where, force=force, server=server)
-    if missing and githooks.hooks_place(where) != "git":  # a core.hooksPath not there
+    if missing and not server and githooks.hooks_place(where) != "git":  # a hooksPath not there
         typer.echo(f"forest: created {printable(str(folder))} (git's hooks folder)", err=True)
     _show(states, as_json, shown)
 

@@ -193,7 +193,7 @@ def hooks_place(repo: Path) -> str:
     the global git config, whose scripts run for every repository naming it)."""
     try:
         top = gitio.toplevel(repo).resolve()
-    except gitio.NotARepo:
+    except (gitio.NotARepo, gitio.BareRepo):
         return "git"  # a bare repository: its hooks are its own
     folder = gitio.hooks_dir(repo).resolve()
     inside = {p.resolve() for p in git_dirs(repo)}
