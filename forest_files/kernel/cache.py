@@ -108,15 +108,16 @@ def forget(path: str | os.PathLike[str]) -> None:
         pass
 
 
-def replace_atomically(target: str, data: bytes, *, fsync: bool = False) -> None:
-    """``data`` at ``target``: a temp file beside it (``O_EXCL|O_NOFOLLOW``), renamed in."""
+def replace_atomically(target: str, data: bytes, *, fsync: bool = False, mode: int = 0o600) -> None:
+    """``data`` at ``target``: a temp file beside it (``O_EXCL|O_NOFOLLOW``, created
+    with ``mode`` less the umask), renamed in."""
     tmp = f"{target}.{os.getpid()}.tmp"
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW
     try:
-        fd = os.open(tmp, flags, 0o600)
+        fd = os.open(tmp, flags, mode)
     except FileExistsError:  # left by a crashed earlier process that had our pid
         os.unlink(tmp)
-        fd = os.open(tmp, flags, 0o600)
+        fd = os.open(tmp, flags, mode)
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)

@@ -100,3 +100,28 @@ def test_hooks_install_server_bare_repository_without_hooks_folder_accepted(
     assert result.exit_code == 0, result.output
     assert (bare / "hooks" / "pre-receive").is_file() and (bare / "hooks" / "update").is_file()
     assert "forest: note" not in result.stderr
+
+
+def test_hooks_install_links_planted_beside_hooks_never_followed_refused(tmp_path: Path) -> None:
+    """A hooks folder in the work tree (``core.hooksPath .githooks``) can arrive by a
+    commit, with symlinks in it. The install wrote each script to a fixed temporary
+    name beside it, following a link planted there: a file outside the repository was
+    overwritten with the hook script. The one atomic write (kernel/cache.py) creates
+    its temporary file O_EXCL|O_NOFOLLOW; a link at either temporary name is left
+    harmless, and the hook is installed."""
+    import os
+
+    repo = make_repo(tmp_path)
+    outside = write(tmp_path, "outside.txt", "keep me\n")
+    hooks = repo / ".githooks"
+    hooks.mkdir()
+    (hooks / "pre-commit.forest-tmp").symlink_to(outside)
+    (hooks / f"post-merge.{os.getpid()}.tmp").symlink_to(outside)  # this process's name
+    git(repo, "config", "core.hooksPath", ".githooks")
+    result = runner.invoke(app, ["hooks", "install", "--repo", str(repo)])
+    assert result.exit_code == 0, result.output
+    assert outside.read_text() == "keep me\n"
+    for name in ("pre-commit", "post-merge"):
+        script = hooks / name
+        assert not script.is_symlink() and "forest-files-hook" in script.read_text()
+        assert os.access(script, os.X_OK)

@@ -21,10 +21,8 @@ Test: tests/doors/test_hooks.py, tests/doors/test_hooks_install.py
 from __future__ import annotations
 
 import contextlib
-import os
 import re
 import shlex
-import stat
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -32,6 +30,7 @@ from importlib import resources
 from pathlib import Path
 
 from forest_files import gitio
+from forest_files.kernel import cache
 from forest_files.kernel.errors import ForestError
 from forest_files.kernel.shellword import shell_word
 from forest_files.kernel.state import git_dirs
@@ -75,15 +74,10 @@ def _is_ours(path: Path) -> bool:
 
 
 def _write_exec(path: Path, text: str) -> None:
-    tmp = path.with_name(path.name + ".forest-tmp")
-    try:
-        tmp.write_text(text, encoding="utf-8")
-        tmp.chmod(tmp.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
-        os.replace(tmp, path)
-    except OSError:
-        with contextlib.suppress(OSError):
-            tmp.unlink(missing_ok=True)
-        raise
+    """An executable script at ``path``, written through the one atomic write (its
+    temporary file never follows a link planted beside it, in a hooks folder that
+    can arrive by a commit)."""
+    cache.replace_atomically(str(path), text.encode("utf-8"), mode=0o755)
 
 
 def _names(repo: Path, server: bool) -> tuple[str, ...]:
