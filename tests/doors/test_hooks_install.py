@@ -45,6 +45,24 @@ def test_hooks_install_foreign_hook_immutable_nothing_installed_refused(tmp_path
     assert runner.invoke(app, ["hooks", "install", "--repo", str(repo)]).exit_code == 0
 
 
+def test_hooks_install_failed_late_rewritten_hook_restored_recovers(tmp_path: Path) -> None:
+    """An install that fails after rewriting one of our older hooks puts that hook back
+    as it was, bytes and mode (through the one atomic write, not a write that follows
+    a link planted meanwhile)."""
+    repo = make_repo(tmp_path)
+    old = write(repo, ".git/hooks/pre-commit", "#!/bin/sh\n# forest-files-hook v1\nexit 0\n")
+    old.chmod(0o750)
+    foreign = write(repo, ".git/hooks/post-rewrite", "#!/bin/sh\necho mine\n")
+    foreign.chmod(0o755)
+    before = _hooks(repo)
+    with immutable(foreign):
+        result = runner.invoke(app, ["hooks", "install", "--repo", str(repo)])
+    assert result.exit_code == 1, result.output
+    assert "no hook was installed" in result.stderr
+    assert _hooks(repo) == before
+    assert not old.is_symlink() and old.stat().st_mode & 0o7777 == 0o750
+
+
 def test_hooks_install_directory_named_like_a_hook_refused(tmp_path: Path) -> None:
     repo = make_repo(tmp_path)
     (repo / ".git" / "hooks" / "pre-commit").mkdir()

@@ -63,11 +63,10 @@ def test_build_system_setuptools_77_accepted() -> None:
 
 def test_dependency_floors_accepted() -> None:
     deps = requirements(project()["project"]["dependencies"])
-    assert floor(deps["typer"]) >= (0, 16)
-    assert floor(deps["click"]) >= (8, 2)
+    assert floor(deps["typer"]) >= (0, 26)
     assert floor(deps["watchdog"]) >= (4,)
     script = (ROOT / "scripts" / "floor-check").read_text(encoding="utf-8")
-    for name in ("typer", "click", "watchdog"):
+    for name in ("typer", "watchdog"):
         pinned = re.search(rf"{name.upper()}:-([0-9.]+)", script)
         assert pinned and floor(f">={pinned.group(1)}") == floor(deps[name]), name
 
@@ -81,7 +80,25 @@ def test_undeclared_imports_dropped_refused() -> None:
     assert "pydantic" in test_extra and "pyyaml" in test_extra
     mcp_extra = requirements(project()["project"]["optional-dependencies"]["mcp"])
     assert "pydantic" in mcp_extra and "mcp" in mcp_extra
-    importers: dict[str, list[str]] = {"git": [], "pydantic": []}
+    importers = _importers({"git", "pydantic"})
+    assert importers == {
+        "git": [],
+        "pydantic": ["forest_files/check/schema_models.py", "forest_files/doors/mcp/schemas.py"],
+    }
+
+
+def test_declared_dependency_never_imported_refused() -> None:
+    """Every core dependency is imported by the package (click was declared long after
+    typer 0.26 began to carry its own: installed, never imported)."""
+    deps = requirements(project()["project"]["dependencies"])
+    importers = _importers(set(deps))
+    assert sorted(name for name, files in importers.items() if not files) == []
+
+
+def _importers(tops: set[str]) -> dict[str, list[str]]:
+    """The package's files that import each top-level module of ``tops`` (absolute
+    imports, deferred ones included)."""
+    importers: dict[str, list[str]] = {top: [] for top in tops}
     for path in sorted((ROOT / "forest_files").rglob("*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in ast.walk(tree):
@@ -94,10 +111,7 @@ def test_undeclared_imports_dropped_refused() -> None:
                 top = name.split(".")[0]
                 if top in importers:
                     importers[top].append(path.relative_to(ROOT).as_posix())
-    assert importers == {
-        "git": [],
-        "pydantic": ["forest_files/check/schema_models.py", "forest_files/doors/mcp/schemas.py"],
-    }
+    return importers
 
 
 def test_metadata_classifiers_and_urls_accepted() -> None:

@@ -142,11 +142,12 @@ def _install_one(
         path.replace(aside)
         undo.append(lambda: aside.replace(path))
     before = path.read_bytes() if path.exists() else None
+    mode = path.stat().st_mode & 0o7777 if before is not None else 0o755
     _write_exec(path, text)
     if before is None:
         undo.append(lambda: path.unlink(missing_ok=True))
-    else:
-        undo.append(lambda: path.write_bytes(before))
+    else:  # through the one atomic write too: a link planted meanwhile is replaced
+        undo.append(lambda: cache.replace_atomically(str(path), before, mode=mode))
 
 
 def uninstall(repo: Path, *, server: bool = False) -> list[HookState]:
