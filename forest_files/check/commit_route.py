@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING
 
 from forest_files.check.findings import WORDS_PLACEHOLDER, CheckReport, Reported, Route, Step
 from forest_files.kernel.paths import LEDGER_PREFIX
-from forest_files.kernel.shellword import git_step
+from forest_files.kernel.shellword import command_text, git_step, shell_word
 
 if TYPE_CHECKING:
     from forest_files.check.engine import Finding
@@ -127,6 +127,27 @@ def for_named_files(report: CheckReport, named: Sequence[str]) -> CheckReport:
         return report
     first = git_step("add", "--", *files)
     return report._replace(commit_route=route._replace(steps=(first, *route.steps)))
+
+
+def for_commit_staged(
+    report: CheckReport, whole: Sequence[str], parts: Sequence[str]
+) -> CheckReport:
+    """The report of ``git commit -a``/``-i``/``-p``, which stage into the index's lock
+    for this commit alone: once the hook refuses, what they staged beyond the index
+    (``whole``: files taken as the working tree holds them; ``parts``: files of which
+    ``-p`` took only some hunks) is gone, and ``forest supersede --staged`` found
+    nothing staged there. Its one route stages ``whole`` first; ``parts`` must be
+    staged again by hand, the same hunks (``git add -p``), before it is pasted."""
+    route = report.commit_route
+    if route is None or not (whole or parts):
+        return report
+    steps = route.steps if not whole else (git_step("add", "--", *whole), *route.steps)
+    note = route.note
+    if parts:
+        files = ", ".join(shell_word(p) for p in parts)
+        again = command_text(git_step("add", "-p", "--", *parts))
+        note = f"first stage again the parts of {files} this commit took ({again}); {note}"
+    return report._replace(commit_route=route._replace(steps=steps, note=note))
 
 
 def named_files_route(routes: Iterable[Route], named: Sequence[str]) -> Route | None:

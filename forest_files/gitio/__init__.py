@@ -38,6 +38,7 @@ from forest_files.gitio.content import (
 from forest_files.gitio.history import diff_each_parent, files_at, range_parents, trees_exist
 from forest_files.gitio.repo import (
     commit_names_its_files,
+    commit_stages_into_lock,
     commits_with_authors,
     config_get,
     git_dir,
@@ -65,6 +66,7 @@ __all__ = [
     "check_attr",
     "clean_env",
     "commit_names_its_files",
+    "commit_stages_into_lock",
     "commits_with_authors",
     "config_get",
     "diff_each_parent",

@@ -186,6 +186,19 @@ def commit_names_its_files(repo: Path | str) -> bool:
     return mine not in (index.resolve(), index.with_name(index.name + ".lock").resolve())
 
 
+def commit_stages_into_lock(repo: Path | str) -> bool:
+    """True in a hook git runs for ``git commit`` with or without ``-a``, ``-i`` or
+    ``-p``: ``GIT_INDEX_FILE`` names the repository's index lock, which git renames
+    over the index only when the commit lands. What ``-a``/``-p`` staged into it is
+    gone once the hook refuses, so a route that reads the index must stage it again."""
+    named = os.environ.get("GIT_INDEX_FILE")
+    if not named:
+        return False
+    index = Path(git_out(repo, ["rev-parse", "--path-format=absolute", "--git-path", "index"]))
+    lock = index.with_name(index.name + ".lock")
+    return Path(os.path.abspath(named)).resolve() == lock.resolve()
+
+
 def is_index_locked(repo: Path | str, *, keep_index_file: bool = False) -> bool:
     """True while another git process holds the (possibly temporary) index lock."""
     index = git_out(

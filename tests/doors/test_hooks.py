@@ -314,6 +314,86 @@ def test_commit_of_the_index_no_named_files_route_accepted(bound: Path) -> None:
     assert f"drifted {RULES}" in err and NAMED_ROUTE not in err
 
 
+AT_ONCE = "or adopt all 2 drifted sections at once: "
+
+
+def _at_once(err: str) -> tuple[str, str]:
+    """The one route for the whole commit as printed: (command, its note)."""
+    (line,) = [ln for ln in err.splitlines() if ln.startswith(AT_ONCE)]
+    command, _, note = line.removeprefix(AT_ONCE).partition("  (")
+    return command, note
+
+
+def test_commit_all_one_route_stages_again_pasted_recovers(bound: Path) -> None:
+    """``git commit -a`` stages into the index's lock, gone once the hook refuses: the
+    one route (``forest supersede --staged``) then read the index, said "nothing
+    staged drifts", and the same commit was refused again. It stages the files the
+    commit took first now; pasted, ``git commit -a`` lands."""
+    drift(bound)
+    (bound / "other.md").write_text(OTHER.replace("A note.", "A changed note."), encoding="utf-8")
+    command, _ = _at_once(refused(bound, "commit", "-a", "-m", "two"))
+    assert command.startswith("git add -- canon.md other.md && forest supersede --staged ")
+    proc = pasted(bound, command.replace("'…'", "'both edits are right'"))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    accepted(bound, "commit", "-a", "-m", "two")
+    assert run(bound, FOREST, "check", "--rev", "HEAD").returncode == 0
+    assert git(bound, "status", "--porcelain") == ""
+
+
+def test_commit_of_the_index_one_route_stages_nothing_accepted(bound: Path) -> None:
+    """A plain ``git commit`` stages nothing beyond the index: its one route is left
+    as it was (staging the working tree would take unstaged edits along)."""
+    drift(bound)
+    (bound / "other.md").write_text(OTHER.replace("A note.", "A changed note."), encoding="utf-8")
+    git(bound, "add", "canon.md", "other.md")
+    edit_outside(bound, "other.md")  # not staged: must stay out
+    command, note = _at_once(refused(bound, "commit", "-m", "two"))
+    assert command.startswith("forest supersede --staged "), command
+    assert "git add -p" not in note
+
+
+def test_commit_patch_one_route_says_stage_the_parts_again_pasted_recovers(
+    bound: Path,
+) -> None:
+    """``git commit -p`` taking some hunks of a file: the one route cannot stage them
+    again by itself (``git add`` would take the whole file), so it says to stage the
+    same parts with ``git add -p`` first, and stages whole what the commit took
+    whole."""
+    drift(bound)
+    edit_outside(bound)  # a second hunk in canon.md, left out of the commit
+    (bound / "other.md").write_text(OTHER.replace("A note.", "A changed note."), encoding="utf-8")
+    before = state(bound)
+    proc = subprocess.run(
+        ["git", "commit", "-p", "-m", "parts"],
+        cwd=bound,
+        input="y\nn\ny\n",  # canon.md: the drift, not the appendix; other.md: yes
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert proc.returncode != 0, proc.stdout + proc.stderr
+    assert state(bound) == before
+    command, note = _at_once(proc.stderr)
+    assert command.startswith("git add -- other.md && forest supersede --staged "), command
+    assert "first stage again the parts of canon.md this commit took (git add -p -- canon.md)" in (
+        note
+    )
+    staged = subprocess.run(
+        ["git", "add", "-p", "--", "canon.md"],
+        cwd=bound,
+        input="y\nn\n",
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert staged.returncode == 0, staged.stderr
+    proc2 = pasted(bound, command.replace("'…'", "'both edits are right'"))
+    assert proc2.returncode == 0, proc2.stdout + proc2.stderr
+    accepted(bound, "commit", "-m", "parts")
+    assert "An appendix." not in git(bound, "show", "HEAD:canon.md")
+    assert run(bound, FOREST, "check", "--rev", "HEAD").returncode == 0
+
+
 @pytest.mark.parametrize("staged", [False, True], ids=["unstaged", "staged-in-real-index"])
 def test_commit_clean_path_while_other_drifts_accepted(bound: Path, staged: bool) -> None:
     drift(bound)

@@ -60,7 +60,7 @@ def check_staged(root: Path) -> int:
         _say(note)
     if report.ok:
         return 0
-    report, after = _named_files(root, report)
+    report, after = _commit_index(root, report)
     _say("\n".join([*hook_refusal(report), *after]))
     from forest_files.doors.doorlog import record_findings
 
@@ -68,12 +68,16 @@ def check_staged(root: Path) -> int:
     return 1
 
 
-def _named_files(root: Path, report: CheckReport) -> tuple[CheckReport, list[str]]:
-    """For ``git commit FILE…``, which commits the named files alone: the report with
+def _commit_index(root: Path, report: CheckReport) -> tuple[CheckReport, list[str]]:
+    """The report as the commit's own index needs it (check/commit_route.py): for
+    ``git commit -a``/``-p``, its one route staging again what the commit staged
+    beyond the index; for ``git commit FILE…``, which commits the named files alone,
     its one route staging them first, and the commit to run after a route that
-    stages the ledger, which that commit would leave out (check/commit_route.py)."""
+    stages the ledger, which that commit would leave out."""
     from forest_files import gitio
 
+    if report.commit_route is not None and gitio.commit_stages_into_lock(root):
+        return _staged_beyond_index(root, report), []
     if not gitio.commit_names_its_files(root):
         return report, []
     from forest_files.check.commit_route import for_named_files, named_files_route
@@ -86,6 +90,24 @@ def _named_files(root: Path, report: CheckReport) -> tuple[CheckReport, list[str
         routes.append(report.commit_route)
     route = named_files_route(routes, named)
     return report, [] if route is None else ["", printable(route.line())]
+
+
+def _staged_beyond_index(root: Path, report: CheckReport) -> CheckReport:
+    """``report`` with its one route staging first what this commit's index (the
+    lock ``git commit -a``/``-p`` staged into) holds otherwise than the index; a
+    plain ``git commit`` staged nothing more, and its route is left as it is."""
+    from forest_files import gitio
+    from forest_files.check.commit_route import for_commit_staged
+
+    def entries(keep: bool) -> dict[str, tuple[str, str, int]]:
+        listed = gitio.ls_files_stage(root, keep_index_file=keep)
+        return {e.path: (e.mode, e.blob, e.stage) for e in listed}
+
+    mine, index = entries(True), entries(False)
+    beyond = sorted(p for p in mine.keys() | index.keys() if mine.get(p) != index.get(p))
+    parts = gitio.unstaged_paths(root, [p for p in beyond if p in mine], keep_index_file=True)
+    whole = [p for p in beyond if p not in parts]
+    return for_commit_staged(report, whole, sorted(parts))
 
 
 def sync_index(root: Path) -> int:
