@@ -61,13 +61,15 @@ def _cli_built_once() -> Iterator[None]:
 @pytest.fixture(autouse=True)
 def _isolated_git(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """Every test sees one fixed git: author, committer, no global or system config;
-    and a door run in this process (the hook sets a short lock budget) leaves the
-    store's busy budget as it found it."""
+    and a door run in this process (the hook sets a short lock budget, a door run
+    in a subdirectory notes where it stands) leaves both as it found them."""
+    from forest_files.kernel.shellword import stand_at
     from forest_files.store import connection
 
     isolate(monkeypatch)
     yield
     connection.set_busy_budget(connection.BUSY_TIMEOUT_MS)
+    stand_at(None)  # a door run from a subdirectory: the next test's routes from the top
 
 
 @pytest.fixture

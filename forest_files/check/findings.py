@@ -14,7 +14,7 @@ import functools
 from typing import TYPE_CHECKING, NamedTuple
 
 from forest_files.check.summary import summary_line
-from forest_files.kernel.shellword import shell_word
+from forest_files.kernel.shellword import from_here, shell_word
 
 if TYPE_CHECKING:
     from forest_files.check.engine import Finding
@@ -50,7 +50,8 @@ class Route(NamedTuple):
     @property
     def command(self) -> str:
         """The steps as one line a POSIX shell runs as printed (every word quoted)."""
-        return " && ".join(" ".join(map(_quote, step)) for step in self.steps)  # shlex.join
+        steps = (from_here(step) for step in self.steps)  # git steps from the top
+        return " && ".join(" ".join(map(_quote, step)) for step in steps)  # shlex.join
 
     def line(self) -> str:
         if not self.steps:
@@ -62,7 +63,7 @@ class Route(NamedTuple):
         return {
             "label": self.label,
             "command": self.command or None,
-            "argv": [list(s) for s in self.steps],
+            "argv": [list(from_here(s)) for s in self.steps],
             "note": self.note,
         }
 

@@ -205,16 +205,22 @@ def _guarded(command: str, run: Callable[[], int], repo: str) -> int:
 
 
 def _root(repo: str) -> Path:
+    """The work tree's top, with where the user stands in it noted for the routes a
+    check prints (kernel/shellword.py ``stand_at``)."""
     from forest_files.custody import verdict
+    from forest_files.kernel.shellword import stand_at
 
     near = verdict.quick_root(repo)  # the same root the remembered verdict is found by
     if near is not None:
         from pathlib import Path
 
+        stand_at(near)
         return Path(near)
     from forest_files.custody.repository import find_root  # GIT_DIR / GIT_WORK_TREE: only git knows
 
-    return find_root(repo)
+    root = find_root(repo)
+    stand_at(root)
+    return root
 
 
 def _remembered(repo: str) -> int | None:

@@ -33,6 +33,7 @@ tests/check/test_forged_lines.py
 
 from __future__ import annotations
 
+import os
 import re
 import shlex
 
@@ -114,9 +115,52 @@ def git_step(*words: str) -> tuple[str, ...]:
     return ("git", *words)
 
 
+# The way up from the directory the user typed the command in to the top of the work
+# tree ("" at the top, outside it, or not known): set once per command by its door
+# (``stand_at``), read when a route's git step is printed (``from_here``).
+_UP = [""]
+
+
+def stand_at(root: str | os.PathLike[str] | None) -> None:
+    """Note where the user stands in the work tree at ``root``: ``GIT_PREFIX`` when
+    git set it (a hook runs at the top, git names the user's directory under it),
+    else the working directory when it lies below ``root``. A printed ``git`` step
+    then runs from the top whatever directory it is pasted in (``git -C ../..``):
+    its paths are the top's, as every selector is. Idempotent; "" when unknown."""
+    prefix = os.environ.get("GIT_PREFIX")
+    if prefix is None and root is not None:
+        try:
+            prefix = os.path.relpath(os.getcwd(), os.fspath(root))
+        except (OSError, ValueError):
+            prefix = ""
+        if prefix == "." or prefix == ".." or prefix.startswith(f"..{os.sep}"):
+            prefix = ""  # at the top, or outside the work tree: paths stay as they are
+    depth = len([part for part in (prefix or "").split("/") if part and part != "."])
+    _UP[0] = "/".join([".."] * depth)
+
+
+def from_here(step: tuple[str, ...]) -> tuple[str, ...]:
+    """``step`` as the user runs it where they stand: a ``git`` step from the top of
+    the work tree (``git -C ..``); every other step, and every step at the top, as
+    it is."""
+    up = _UP[0]
+    if not up or step[:1] != ("git",):
+        return step
+    return ("git", "-C", up, *step[1:])
+
+
 def command_text(step: tuple[str, ...]) -> str:
-    """One command's words, each quoted for a shell, as a door prints them."""
-    return " ".join(map(shell_word, step))
+    """One command's words, each quoted for a shell, as a door prints them (a ``git``
+    step from where the user stands: ``from_here``)."""
+    return " ".join(map(shell_word, from_here(step)))
 
 
-__all__ = ["command_text", "forest_step", "git_step", "printable", "shell_word"]
+__all__ = [
+    "command_text",
+    "forest_step",
+    "from_here",
+    "git_step",
+    "printable",
+    "shell_word",
+    "stand_at",
+]

@@ -314,6 +314,58 @@ def test_commit_of_the_index_no_named_files_route_accepted(bound: Path) -> None:
     assert f"drifted {RULES}" in err and NAMED_ROUTE not in err
 
 
+def test_commit_from_a_subdirectory_routes_pasted_there_recover(bound: Path) -> None:
+    """``git commit`` typed in a subdirectory: git runs the hook at the top, and the
+    routes' ``git add -- .forest/ledger canon.md`` failed pasted where the user stands
+    ("pathspec did not match"), after the ``forest`` half had recorded its act. The
+    git steps run from the top now (``git -C ..``, from git's ``GIT_PREFIX``); pasted
+    in the subdirectory, the commit lands."""
+    sub = bound / "notes" / "deep"
+    sub.mkdir(parents=True)
+    drift(bound)
+    git(bound, "add", "canon.md")
+    before = state(bound)
+    proc = run(sub, "git", "commit", "-m", "from below")
+    assert proc.returncode != 0 and state(bound) == before, proc.stderr
+    route = [ln for ln in proc.stderr.splitlines() if ln.startswith("  adopt the change: ")]
+    assert len(route) == 1, proc.stderr
+    command = route[0].removeprefix("  adopt the change: ").split("  (")[0]
+    assert command.endswith("&& git -C ../.. add -- .forest/ledger canon.md"), command
+    done = pasted(sub, command.replace("'…'", "'the rule bends now'"))
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert run(sub, "git", "commit", "-m", "from below").returncode == 0
+    assert run(bound, FOREST, "check", "--rev", "HEAD").returncode == 0
+    assert git(bound, "status", "--porcelain") == ""
+
+
+def test_check_from_a_subdirectory_routes_pasted_there_recover(bound: Path) -> None:
+    """``forest check`` typed in a subdirectory (the light entry, and ``--json``): its
+    routes' git steps run from the top, so pasted there they stage the ledger."""
+    sub = bound / "notes"
+    sub.mkdir()
+    drift(bound)
+    proc = run(sub, FOREST, "check")
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    route = [ln for ln in proc.stdout.splitlines() if ln.startswith("  adopt the change: ")]
+    command = route[0].removeprefix("  adopt the change: ").split("  (")[0]
+    assert command.endswith("&& git -C .. add -- .forest/ledger"), command
+    data = json.loads(run(sub, FOREST, "check", "--json").stdout)
+    (drifted,) = [f for f in data["findings"] if f["kind"] == "drifted"]
+    argv = next(r["argv"] for r in drifted["routes"] if r["label"] == "adopt the change")
+    assert argv[-1] == ["git", "-C", "..", "add", "--", ".forest/ledger"]
+    top = json.loads(run(bound, FOREST, "check", "--json").stdout)  # at the top: as it was
+    (there,) = [f for f in top["findings"] if f["kind"] == "drifted"]
+    assert next(r["argv"] for r in there["routes"] if r["label"] == "adopt the change")[-1] == [
+        "git",
+        "add",
+        "--",
+        ".forest/ledger",
+    ]
+    done = pasted(sub, command.replace("'…'", "'the rule bends now'"))
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert ".forest/ledger/segments/" in git(bound, "diff", "--cached", "--name-only")
+
+
 AT_ONCE = "or adopt all 2 drifted sections at once: "
 
 

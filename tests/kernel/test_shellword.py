@@ -7,10 +7,18 @@ from __future__ import annotations
 import os
 import shlex
 import subprocess
+from pathlib import Path
 
 import pytest
 
-from forest_files.kernel.shellword import printable, shell_word
+from forest_files.kernel.shellword import (
+    command_text,
+    from_here,
+    git_step,
+    printable,
+    shell_word,
+    stand_at,
+)
 
 # Names as git's bytes decode (surrogateescape), with the shell's special characters
 # next to the bytes that are not UTF-8.
@@ -77,3 +85,46 @@ def test_printable_escapes_controls_and_bytes_keeps_the_rest_accepted() -> None:
     assert printable("ls\u2028") == "ls\\u2028"
     assert printable("diff\n+line\t1\n", keep="\n\t") == "diff\n+line\t1\n"
     assert printable("café “quoted” …") == "café “quoted” …"
+
+
+# --- where the user stands: git steps from the top ---------------------------------
+
+
+def test_stand_at_subdirectory_git_steps_from_the_top_accepted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Typed two folders below the top, a printed git step runs from the top
+    (``git -C ../..``), so its paths, the top's like every selector, name the same
+    files pasted there; a forest step is left as it is (it finds the top itself)."""
+    deep = tmp_path / "a b" / "c"
+    deep.mkdir(parents=True)
+    monkeypatch.chdir(deep)
+    stand_at(tmp_path)
+    step = git_step("add", "--", ".forest/ledger", "it's *.md")
+    assert command_text(step) == (
+        "git -C ../.. --literal-pathspecs add -- .forest/ledger 'it'\"'\"'s *.md'"
+    )
+    assert from_here(("forest", "check")) == ("forest", "check")
+    stand_at(None)
+    assert command_text(git_step("add", "--", "x.md")) == "git add -- x.md"
+
+
+def test_stand_at_top_outside_or_git_prefix_accepted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """At the top, and outside the work tree (``--repo`` elsewhere), paths stay as
+    they are; in a hook, git's ``GIT_PREFIX`` (the user's folder under the top, the
+    hook itself runs at the top) decides."""
+    (tmp_path / "top").mkdir()
+    monkeypatch.chdir(tmp_path / "top")
+    stand_at(tmp_path / "top")
+    assert from_here(("git", "add")) == ("git", "add")
+    monkeypatch.chdir(tmp_path)
+    stand_at(tmp_path / "top")
+    assert from_here(("git", "add")) == ("git", "add")
+    monkeypatch.setenv("GIT_PREFIX", "docs/deep/")
+    stand_at(tmp_path / "top")
+    assert from_here(("git", "add")) == ("git", "-C", "../..", "add")
+    monkeypatch.delenv("GIT_PREFIX")
+    stand_at(None)
+    assert from_here(("git", "add")) == ("git", "add")

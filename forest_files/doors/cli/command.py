@@ -191,6 +191,9 @@ def _refuse_broken_config(ctx: Any) -> None:
     nothing is read."""
     repo = ctx.params.get("repo")
     if repo is None or " ".join(ctx.command_path.split()[1:]) in REPORTS_CONFIG:
+        from forest_files.kernel.shellword import stand_at
+
+        stand_at(None)  # where the user stands is not known here: paths as they are
         return
     from forest_files.doors.boundary import run_guarded
 
@@ -203,11 +206,14 @@ def _read_config(repo: Any) -> None:
     from forest_files.custody.config import CONFIG_NAME, load_config
     from forest_files.gitio import toplevel
     from forest_files.kernel.errors import ForestError
+    from forest_files.kernel.shellword import stand_at
 
     try:
         root = toplevel(repo)
     except ForestError:
+        stand_at(None)
         return
+    stand_at(root)  # the git steps a command prints run from the top, pasted anywhere
     config = root / CONFIG_NAME
     if config.exists() or config.is_symlink():
         load_config(config)

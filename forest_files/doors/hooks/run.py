@@ -189,6 +189,9 @@ def _run(hook: str) -> int:
     if hook in CHECK_HOOKS:
         root, held = committed_custody(Path.cwd())
         git_dir_paths(root)  # the repository git runs the hook for is the one found here
+        from forest_files.kernel.shellword import stand_at
+
+        stand_at(root)  # git's GIT_PREFIX: routes that work where `git commit` was typed
         if not held:
             _refuse_ledger_alone(root)
             return 0  # never under custody: nothing to guard
