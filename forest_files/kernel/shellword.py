@@ -149,6 +149,12 @@ def from_here(step: tuple[str, ...]) -> tuple[str, ...]:
     return ("git", "-C", up, *step[1:])
 
 
+def stage_ledger() -> str:
+    """``git add -- .forest/ledger`` as the user runs it where they stand: the step a
+    door names after recording an act."""
+    return command_text(git_step("add", "--", ".forest/ledger"))
+
+
 def command_text(step: tuple[str, ...]) -> str:
     """One command's words, each quoted for a shell, as a door prints them (a ``git``
     step from where the user stands: ``from_here``)."""
@@ -162,5 +168,6 @@ __all__ = [
     "git_step",
     "printable",
     "shell_word",
+    "stage_ledger",
     "stand_at",
 ]

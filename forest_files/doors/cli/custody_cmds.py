@@ -20,6 +20,7 @@ import typer
 from forest_files.doors.cli.errors import boundary
 from forest_files.doors.cli.options import AsOpt, JsonOpt, RepoOpt, WordsOpt, app, identity
 from forest_files.kernel.errors import ForestError
+from forest_files.kernel.shellword import stage_ledger
 
 if TYPE_CHECKING:
     from forest_files.custody.bindings import Binding
@@ -185,7 +186,7 @@ def _supersede_staged(
     for sel, ground in done.superseded:
         typer.echo(f"superseded {sel}: {ground} is ground")
     count = len(done.rebound) + len(done.superseded)
-    typer.echo(f"{count} in one segment; stage .forest/ledger (git add -- .forest/ledger)")
+    typer.echo(f"{count} in one segment; stage .forest/ledger ({stage_ledger()})")
 
 
 def _confirm(lines: list[str], yes: bool, *, err: bool) -> None:

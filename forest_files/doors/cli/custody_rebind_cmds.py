@@ -18,13 +18,11 @@ from forest_files.doors.cli.custody_cmds import TargetArg
 from forest_files.doors.cli.errors import boundary
 from forest_files.doors.cli.options import AsOpt, RepoOpt, WordsOpt, app, identity
 from forest_files.kernel.errors import ForestError
+from forest_files.kernel.shellword import stage_ledger
 
 if TYPE_CHECKING:
     from forest_files.custody.bindings import Binding
     from forest_files.custody.record import SectionText
-
-# What every recording command prints last: an act is shared only once committed.
-_COMMIT = "commit it: git add -- .forest/ledger && git commit"
 
 BindingOpt = Annotated[
     str | None,
@@ -104,7 +102,7 @@ def rebind(
     for binding, why in left:
         typer.echo(f"left {binding.selector} where it is ({why}); rebind it on its own")
     one = f"{len(moves)} bindings moved in one segment (one act each)" if len(moves) > 1 else ""
-    typer.echo(f"{one + '; ' if one else ''}{_COMMIT}")
+    typer.echo(f"{one + '; ' if one else ''}commit it: {stage_ledger()} && git commit")
 
 
 def _carried(
@@ -145,4 +143,4 @@ def retire(
     with r:
         retire_binding(r, found, words=words, by=identity(repo, as_))
     typer.echo(f"retired {found.selector} (binding {found.bind_act[:12]})")
-    typer.echo(_COMMIT)
+    typer.echo(f"commit it: {stage_ledger()} && git commit")

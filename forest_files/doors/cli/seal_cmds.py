@@ -18,6 +18,7 @@ import typer
 
 from forest_files.doors.cli.errors import boundary
 from forest_files.doors.cli.options import AsOpt, JsonOpt, RepoOpt, WordsOpt, app, emit, identity
+from forest_files.kernel.shellword import stage_ledger
 
 if TYPE_CHECKING:
     from forest_files.custody.sealing import SealReport
@@ -61,7 +62,7 @@ def seal(
         "its text is withheld from every read",
         f"to erase it: forest forget {cid} --words '…'",
         f"to read it again: forest unseal {cid} --words '…'",
-        "next: commit the new segment: git add -- .forest/ledger && git commit",
+        f"next: commit the new segment: {stage_ledger()} && git commit",
     ]
     emit(as_json, asdict(report), "\n".join(lines))
 
@@ -89,12 +90,12 @@ def unseal(
         lines = [
             f"{head}: its text was erased (forest forget), so nothing is readable again; "
             "forest check now names it erased-content, with the routes out",
-            "next: commit the new segment: git add -- .forest/ledger && git commit",
+            f"next: commit the new segment: {stage_ledger()} && git commit",
         ]
     else:
         lines = [
             f"{head}: its text is readable again",
             f"show it: forest show {shlex.quote(report.content_id)}",
-            "next: commit the new segment: git add -- .forest/ledger && git commit",
+            f"next: commit the new segment: {stage_ledger()} && git commit",
         ]
     emit(as_json, asdict(report), "\n".join(lines))
