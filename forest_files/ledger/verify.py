@@ -125,7 +125,10 @@ def _check_body_refs(bodies: BodyFiles, found: dict[str, _Found], faults: list[F
         for ref in sorted(body_hashes(where.act)):
             if ref not in erased and _body_rel(ref) not in bodies:
                 detail = f"body {ref} of act {act_id} is missing and no erase act records it"
-                faults.append(Fault("body-missing", where.segment, where.line, act_id, detail))
+                missing = f"{LEDGER_PREFIX}{BODIES_DIR}/{_body_rel(ref)}"  # the file to restore
+                faults.append(
+                    Fault("body-missing", where.segment, where.line, act_id, detail, path=missing)
+                )
 
 
 def _stray_fault(stray: Stray, tool: str) -> Fault:

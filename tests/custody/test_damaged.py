@@ -51,3 +51,21 @@ def test_verify_damaged_uncommitted_segment_no_checkout_refused(tmp_path: Path) 
     result = forest(repo, "verify")
     assert result.exit_code == 3
     assert "git checkout" not in result.stderr and "restore the damaged files" in result.stderr
+
+
+def test_verify_body_missing_route_names_the_body_pasted_recovers(tmp_path: Path) -> None:
+    """A committed body file deleted: the route named the segment of the act whose
+    body is gone (``git checkout HEAD -- segments/….jsonl``, a no-op) and verify
+    failed again after it was pasted; it names the missing body file now."""
+    repo = _repo(tmp_path)
+    ledger = repo / ".forest" / "ledger"
+    body = next(p for p in (ledger / "bodies").rglob("*.txt"))
+    body.unlink()
+    result = forest(repo, "verify")
+    assert result.exit_code == 3
+    found = re.search(r"restore them from git: `([^`]+)`", result.stderr)
+    assert found, result.stderr
+    command = found.group(1)
+    assert command == f"git checkout HEAD -- {body.relative_to(repo).as_posix()}"
+    assert pasted(repo, command).returncode == 0
+    assert forest(repo, "verify").exit_code == 0
