@@ -60,12 +60,20 @@ def expand(root: Path, specs: Sequence[str]) -> list[str]:
         matches = [
             rel
             for rel in _candidates(root, pattern)
-            if pattern.match(rel) and _single_regular(root / rel)
+            if pattern.match(rel) and _regular(root / rel)
         ]
         for rel in matches:  # a file the user meant, that the ledger cannot name: said
             not_utf8 = not_utf8_reason(rel)
             if not_utf8 is not None:
                 raise TargetRefused(f"{rel}: matched by {sel.path}, but {not_utf8}")
+            names = _names(root / rel)
+            if names > 1:  # left out without a word, it was never in custody
+                raise TargetRefused(
+                    f"{rel}: matched by {sel.path}, but it is hard-linked ({names} names for "
+                    "one file), so a write through another name changes it unseen; give it "
+                    "a file of its own (cp it to a new file and move that over it), or "
+                    "narrow the glob, then adopt"
+                )
         matches = [rel for rel in matches if special_path_reason(rel) is None]
         if not matches:
             raise TargetRefused(f"{sel.path}: the pattern matches no file; check the glob")
@@ -87,13 +95,20 @@ def _named(sel: Selector, path: str) -> str:
     return target
 
 
-def _single_regular(full: Path) -> bool:
-    """A regular file (no symlink) with one name: what a glob may adopt."""
+def _regular(full: Path) -> bool:
+    """A regular file (no symlink): what a glob may match."""
     try:
-        st = os.lstat(full)
+        return stat_mod.S_ISREG(os.lstat(full).st_mode)
     except OSError:
         return False
-    return stat_mod.S_ISREG(st.st_mode) and st.st_nlink == 1
+
+
+def _names(full: Path) -> int:
+    """How many names the file has (hard links)."""
+    try:
+        return os.lstat(full).st_nlink
+    except OSError:
+        return 1
 
 
 def _candidates(root: Path, pattern: Glob) -> list[str]:

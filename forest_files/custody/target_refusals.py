@@ -32,6 +32,7 @@ from forest_files import gitio
 from forest_files.custody.content import dir_inside, escapes, path_variant, read_regular
 from forest_files.custody.special import lstat_kind, special_path_reason
 from forest_files.kernel.errors import ForestError
+from forest_files.kernel.shellword import shell_word, standing
 from forest_files.text.exclude import ExcludeError, parse_exclusions
 from forest_files.text.extract import Document, extract
 from forest_files.text.selector import Selector
@@ -140,6 +141,17 @@ class RepoFacts:
         return not dir_inside(root, path.rpartition("/")[0], self.dirs_inside)
 
 
+def _below(root: Path, path: str) -> str | None:
+    """``path`` as the top names the file of that name in the directory the user stands
+    in below the top, when one is there (a selector is the top's, a shell's
+    path the working directory's: the user may have meant either)."""
+    prefix = standing()
+    if not prefix:
+        return None
+    below = prefix + path
+    return below if os.path.lexists(root / below) else None
+
+
 _REWRITING = ("ident", "working-tree-encoding")  # attributes that change checked-out bytes
 
 
@@ -167,9 +179,22 @@ def check_file(root: Path, path: str, max_bytes: int, facts: RepoFacts | None = 
     try:
         st = os.lstat(full)
     except OSError:
+        below = _below(root, path)
+        if below:
+            raise TargetRefused(
+                f"{path}: no such file at the top of the work tree, where every selector "
+                f"starts; you stand in {standing()}, so give {shell_word(below)}"
+            ) from None
         variant = facts.variant(root, path, exists=False)
         why = f"; {variant}: give the path exactly as the file is named" if variant else ""
         raise TargetRefused(f"{path}: no such file in the working tree{why}") from None
+    below = _below(root, path)
+    if below:  # typed in docs/, ``a.md`` is the top's a.md, not docs/a.md beside the user
+        raise TargetRefused(
+            f"{path}: two files answer to it: {path} at the top of the work tree, where "
+            f"every selector starts, and {below} in {standing()}, where you stand; give "
+            f"{shell_word(below)} for that one, or run the command at the top for {path}"
+        )
     variant = facts.variant(root, path, exists=True)
     if variant is not None:  # a case- or normalisation-insensitive filesystem found it
         raise TargetRefused(

@@ -57,6 +57,7 @@ def run_guarded(
     ``usage``: recorded as a usage error in the audit log, then re-raised.
     """
     tolerant_streams()
+    undo = _terminate_as_interrupt()
     try:
         code = fn()
         _flush()
@@ -72,6 +73,38 @@ def run_guarded(
         return quiet_pipe()
     except (Exception, KeyboardInterrupt) as exc:
         return _failed(exc, command, argv, repo, prefix, audit, lenient)
+    finally:
+        undo()
+
+
+def _terminate_as_interrupt() -> Callable[[], None]:
+    """SIGTERM and SIGHUP (a closed terminal, a CI job cancelled, ``kill``) raise
+    ``Terminated`` where the command stands, so it cleans up as for Ctrl-C instead of
+    dying at once: a bulk adoption took back the bodies it had written ahead of its
+    segment on Ctrl-C alone. Only where the signal still does its default (a command
+    that handles it, the watcher, keeps its own) and on the main thread; returns how
+    to put the handlers back. (``signal`` is built in: nothing for the warm check.)"""
+    import signal
+
+    def stop(signum: int, _frame: object) -> None:
+        from forest_files.kernel.errors import Terminated  # sqlite3: not on the warm path
+
+        raise Terminated(signum)
+
+    kept: dict[int, object] = {}
+    for sig in (signal.SIGTERM, getattr(signal, "SIGHUP", None)):
+        if sig is None or signal.getsignal(sig) is not signal.SIG_DFL:
+            continue
+        try:
+            kept[sig] = signal.signal(sig, stop)
+        except ValueError:  # not the main thread: signals are the main thread's
+            break
+
+    def undo() -> None:
+        for sig, handler in kept.items():
+            signal.signal(sig, handler)  # type: ignore[arg-type]  # as getsignal gave it
+
+    return undo
 
 
 def tolerant_streams() -> None:

@@ -17,6 +17,16 @@ class ForestError(Exception):
     """A constitutional refusal or a failure of the custody store."""
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM or SIGHUP, raised where the command stands (doors/boundary.py), so it
+    cleans up as it does for Ctrl-C (temporary files, bodies written ahead of their
+    segment); the exit code is 128 + the signal's number, as the shell's."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
 class StateError(ForestError):
     """A local state directory that cannot be trusted (a symlink, a file)."""
 

@@ -16,7 +16,15 @@ doors/crashlog.py); ``one_line``'s own wording for one is for other callers.
 
 from __future__ import annotations
 
-from forest_files.kernel.errors import ForestError, StoreBusy, StoreCorruption, UnusableConfig
+import re
+
+from forest_files.kernel.errors import (
+    ForestError,
+    StoreBusy,
+    StoreCorruption,
+    Terminated,
+    UnusableConfig,
+)
 
 EXIT_OK = 0
 EXIT_REFUSED = 1
@@ -25,6 +33,11 @@ EXIT_CORRUPT = 3
 EXIT_BUSY = 75
 EXIT_INTERRUPTED = 130
 EXIT_PIPE = 141  # 128 + SIGPIPE: what git and coreutils exit with when the reader left
+
+# A run of whitespace holding a line break (CR, LF, or another character
+# str.splitlines ends a line at). Only such runs are joined: a run of spaces
+# inside a quoted file name in a printed command is part of the name.
+_LINE_BREAK = re.compile(r"\s*[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]\s*")
 
 
 def quiet_pipe() -> int:
@@ -42,6 +55,8 @@ def quiet_pipe() -> int:
 
 def exit_code(exc: BaseException) -> int:
     """The exit code for ``exc``; order matters (the busy/corrupt types are ForestErrors)."""
+    if isinstance(exc, Terminated):
+        return 128 + exc.signum
     if isinstance(exc, KeyboardInterrupt):
         return EXIT_INTERRUPTED
     if isinstance(exc, StoreBusy):
@@ -56,10 +71,14 @@ def exit_code(exc: BaseException) -> int:
 
 
 def one_line(exc: BaseException) -> str:
-    """The stderr line for ``exc``, without the ``forest:`` prefix; never a traceback."""
+    """The stderr line for ``exc``, without the ``forest:`` prefix; never a traceback.
+    Line breaks (with the whitespace around them) become one space; any other
+    whitespace is kept as it is, since it may be part of a quoted name."""
+    if isinstance(exc, Terminated):
+        return "terminated"
     if isinstance(exc, KeyboardInterrupt):
         return "interrupted"
-    text = " ".join(str(exc).split()) or type(exc).__name__
+    text = _LINE_BREAK.sub(" ", str(exc)).strip() or type(exc).__name__
     if not isinstance(exc, ForestError):
         text = f"internal error ({type(exc).__name__}): {text}; please report it"
     return text

@@ -119,6 +119,7 @@ def git_step(*words: str) -> tuple[str, ...]:
 # tree ("" at the top, outside it, or not known): set once per command by its door
 # (``stand_at``), read when a route's git step is printed (``from_here``).
 _UP = [""]
+_PREFIX = [""]  # that directory, relative to the top ("docs/adr/"; "" at the top)
 
 
 def stand_at(root: str | os.PathLike[str] | None) -> None:
@@ -135,18 +136,39 @@ def stand_at(root: str | os.PathLike[str] | None) -> None:
             prefix = ""
         if prefix == "." or prefix == ".." or prefix.startswith(f"..{os.sep}"):
             prefix = ""  # at the top, or outside the work tree: paths stay as they are
-    depth = len([part for part in (prefix or "").split("/") if part and part != "."])
-    _UP[0] = "/".join([".."] * depth)
+    parts = [
+        part for part in (prefix or "").replace(os.sep, "/").split("/") if part not in ("", ".")
+    ]
+    _UP[0] = "/".join([".."] * len(parts))
+    _PREFIX[0] = "".join(f"{part}/" for part in parts)
+
+
+def standing() -> str:
+    """The directory the user typed the command in, relative to the top of the work
+    tree, with a trailing slash (``docs/``); "" at the top or when not known."""
+    return _PREFIX[0]
 
 
 def from_here(step: tuple[str, ...]) -> tuple[str, ...]:
     """``step`` as the user runs it where they stand: a ``git`` step from the top of
-    the work tree (``git -C ..``); every other step, and every step at the top, as
-    it is."""
+    the work tree (``git -C ..``), the paths of a ``mkdir`` or ``rm`` step reached
+    from here (``../docs/adr``); every other step (``forest`` finds the top itself),
+    and every step at the top, as it is."""
     up = _UP[0]
-    if not up or step[:1] != ("git",):
+    if not up:
         return step
-    return ("git", "-C", up, *step[1:])
+    if step[:1] == ("git",):
+        return ("git", "-C", up, *step[1:])
+    if step[:1] in (("mkdir",), ("rm",)):  # their paths are the top's: reached from here
+        out, paths = [step[0]], False
+        for word in step[1:]:
+            if paths or not word.startswith("-"):
+                out.append(word if word.startswith("/") else f"{up}/{word}")
+            else:
+                out.append(word)
+                paths = word == "--"
+        return tuple(out)
+    return step
 
 
 def stage_ledger() -> str:
@@ -170,4 +192,5 @@ __all__ = [
     "shell_word",
     "stage_ledger",
     "stand_at",
+    "standing",
 ]

@@ -175,6 +175,28 @@ def spawn(
     return Child(proc, job)
 
 
+PARENT_POLL_SECONDS = 0.01
+
+
+def _end_with_parent() -> None:
+    """Exit as soon as the parent is gone (killed: SIGKILL runs no clean-up there),
+    so a job child never goes on writing what the dead parent will never record: a
+    killed bulk adoption's body writer wrote every body of the corpus, text nobody
+    adopted, into the ledger. A daemon thread asks every ``PARENT_POLL_SECONDS``
+    (portable; an orphan is handed to another parent)."""
+    import threading
+    import time
+
+    parent = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_POLL_SECONDS)
+        os._exit(1)
+
+    threading.Thread(target=watch, daemon=True).start()
+
+
 def serve(work: Callable[[bytes], bytes | None]) -> NoReturn:
     """The child's side: read the whole job from stdin, answer ``work(job)`` after
     the job's digest and exit 0; exit 1 when ``work`` gives None. SIGINT is
@@ -182,6 +204,7 @@ def serve(work: Callable[[bytes], bytes | None]) -> NoReturn:
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _end_with_parent()
     job = sys.stdin.buffer.read()
     answer = work(job)
     if answer is None:

@@ -17,7 +17,7 @@ Test: tests/ledger/test_ledger_codec.py, tests/ledger/test_ledger_strays.py
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Container, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -137,6 +137,12 @@ def _stray_fault(stray: Stray, tool: str) -> Fault:
     return Fault("stray", None, None, None, detail, path=stray.path(), fix=fix, fix_argv=argv)
 
 
+_UNNAMED = (
+    "no act names this body: text nobody adopted, left by an interrupted adoption "
+    "(or the body of a deleted segment: restore that segment from git instead)"
+)
+
+
 def _check_body_files(bodies: BodyFiles, faults: list[Fault], tool: str) -> None:
     for rel in tracked(sorted(bodies), "verifying bodies", len(bodies)):
         name = rel.rpartition("/")[2]
@@ -150,12 +156,29 @@ def _check_body_files(bodies: BodyFiles, faults: list[Fault], tool: str) -> None
             faults.append(Fault("body-hash", None, None, None, detail, path=where))
 
 
+def _unnamed_bodies(
+    bodies: BodyFiles, found: dict[str, _Found], tool: str, tracked: Container[str]
+) -> list[Fault]:
+    """Body files no act cites, judged only in an otherwise sound ledger, and not
+    those in ``tracked`` (on disk: the bodies git tracks, whose deleted segment git
+    restores; removing them would lose it). Such a body holds text nobody adopted
+    (a bulk adoption killed before its segment), and committed it would travel to
+    every clone: a stray, removed like one."""
+    named = {h for w in found.values() for h in body_hashes(w.act)}
+    return [
+        _stray_fault(Stray(f"{BODIES_DIR}/{rel}", False, _UNNAMED), tool)
+        for rel in sorted(bodies)
+        if rel.rpartition("/")[2].removesuffix(BODY_SUFFIX) not in named and rel not in tracked
+    ]
+
+
 def verify_contents(
     segments: Sequence[tuple[str, bytes]],
     bodies: BodyFiles,
     strays: Iterable[Stray] = (),
     *,
     tool: str = "git rm",
+    tracked: Container[str] = (),
 ) -> VerifyReport:
     """Every fault of a ledger given as its segment files (name, bytes), its body
     files (path under ``bodies/`` -> reader) and its strays: from a directory or a
@@ -165,13 +188,17 @@ def verify_contents(
     _check_deps(found, faults)
     _check_body_refs(bodies, found, faults)
     _check_body_files(bodies, faults, tool)
+    if not faults:
+        faults += _unnamed_bodies(bodies, found, tool, tracked)
     faults.sort(key=lambda f: (f.segment or "", f.line or 0, f.code, f.act_id or "", f.detail))
     return VerifyReport(faults=tuple(faults), segments=segment_count, acts=len(found))
 
 
-def verify_ledger(ledger_dir: Path) -> VerifyReport:
+def verify_ledger(ledger_dir: Path, *, tracked: Container[str] = ()) -> VerifyReport:
     """Every fault of the ledger at ``ledger_dir``, in a stable order; its strays
-    named by their path under ``.forest/ledger/``, to be removed with ``rm``."""
+    named by their path under ``.forest/ledger/``, to be removed with ``rm``.
+    ``tracked``: the body files (``ab/<hash>.txt``) git tracks, never called
+    unnamed here (their segment, if deleted, is git's to restore)."""
     ledger_dir = Path(ledger_dir)
     strays = strays_on_disk(ledger_dir)
     stray_paths = {s.rel for s in strays}  # each reported once, as a stray, and not read
@@ -187,4 +214,4 @@ def verify_ledger(ledger_dir: Path) -> VerifyReport:
             rel = path.relative_to(root).as_posix()
             if f"{BODIES_DIR}/{rel}" not in stray_paths:
                 bodies[rel] = path.read_bytes
-    return verify_contents(segments, bodies, strays, tool="rm")
+    return verify_contents(segments, bodies, strays, tool="rm", tracked=tracked)

@@ -1,6 +1,7 @@
 """A hard-linked file (link count over 1) is refused at adoption like a symlink:
-another name for the same inode could change bound text unseen. A glob passes
-over it, as over a symlink; a file of its own is adopted."""
+another name for the same inode could change bound text unseen. A glob matching
+it is refused naming it (it passed over it without a word); a file of its own is
+adopted."""
 
 from __future__ import annotations
 
@@ -41,8 +42,18 @@ def test_adopt_hard_linked_file_refused(root: Path) -> None:
     assert _ledger(root) == before
 
 
-def test_adopt_glob_passes_over_hard_linked_file_accepted(root: Path) -> None:
-    ok(root, "adopt", "docs/*.md", "--words", "the docs of their own", "--as", BY)
+def test_adopt_glob_matching_hard_linked_file_refused(root: Path) -> None:
+    """A glob passed over a hard-linked file without a word: the user believed it in
+    custody, and its edits were committed unchecked. The adoption is refused naming
+    it (all or nothing, as for a name the ledger cannot hold); narrowed, it goes."""
+    before = _ledger(root)
+    result = forest(root, "adopt", "docs/*.md", "--words", "the docs", "--as", BY)
+    assert result.exit_code == 1, result.stdout
+    (line,) = result.stderr.splitlines()
+    assert line.startswith("forest: docs/a.md: matched by docs/*.md, but it is hard-linked"), line
+    assert "narrow the glob" in line and TEXT not in line
+    assert _ledger(root) == before
+    ok(root, "adopt", "docs/b*.md", "--words", "the docs of their own", "--as", BY)
     with Repository(root) as r:
         from forest_files.custody.bindings import all_bindings
 

@@ -374,3 +374,49 @@ def test_boundary_watcher_loop_bug_crash_log_named_once_detected(
     (log,) = crash.iterdir()
     assert str(log) in said[0]
     assert "Traceback (most recent call last)" in log.read_text(encoding="utf-8")
+
+
+_TERMINATED = """
+import os, sys, time
+from forest_files.doors.boundary import run_guarded
+marker = sys.argv[1]
+
+def work():
+    try:
+        open(marker + ".started", "w").close()
+        time.sleep(60)
+    finally:
+        open(marker + ".cleaned", "w").close()  # a command's clean-up, as on Ctrl-C
+
+sys.exit(run_guarded("probe", work, sys.argv, audit=None))
+"""
+
+
+@pytest.mark.parametrize("sig", ["SIGTERM", "SIGHUP"])
+def test_boundary_terminated_cleans_up_and_exits_128_plus_signal_recovers(
+    tmp_path: Path, sig: str
+) -> None:
+    """SIGTERM and SIGHUP (a cancelled CI job, a closed terminal) ended a command at
+    once, its clean-up never run: a bulk adoption killed so left every body it had
+    written ahead of its segment in the ledger. The boundary raises them where the
+    command stands, so its ``finally`` runs as for Ctrl-C; the exit code is the
+    shell's, 128 + the signal."""
+    import signal
+    import time
+
+    marker = tmp_path / "probe"
+    proc = subprocess.Popen(
+        [sys.executable, "-c", _TERMINATED, str(marker)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    deadline = time.monotonic() + 60
+    while not Path(f"{marker}.started").exists():
+        assert time.monotonic() < deadline and proc.poll() is None, proc.communicate()
+        time.sleep(0.02)
+    proc.send_signal(getattr(signal, sig))
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 128 + getattr(signal, sig), err
+    assert Path(f"{marker}.cleaned").exists()
+    assert err.strip() == "forest: terminated"

@@ -128,3 +128,19 @@ def test_stand_at_top_outside_or_git_prefix_accepted(
     monkeypatch.delenv("GIT_PREFIX")
     stand_at(None)
     assert from_here(("git", "add")) == ("git", "add")
+
+
+def test_stand_at_subdirectory_mkdir_and_rm_paths_from_here_accepted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A restore's ``mkdir -p docs/adr`` pasted in ``other/`` made ``other/docs/adr``
+    and the restore refused again, a loop; its paths are reached from where the user
+    stands now (a name after ``--`` that starts with a dash too)."""
+    (tmp_path / "other").mkdir()
+    monkeypatch.chdir(tmp_path / "other")
+    stand_at(tmp_path)
+    assert command_text(("mkdir", "-p", "docs/adr")) == "mkdir -p ../docs/adr"
+    assert command_text(("mkdir", "-p", "--", "-x")) == "mkdir -p -- ../-x"
+    assert from_here(("rm", "--", "/abs")) == ("rm", "--", "/abs")
+    stand_at(None)
+    assert command_text(("mkdir", "-p", "docs/adr")) == "mkdir -p docs/adr"

@@ -132,3 +132,56 @@ def test_spawn_child_finds_the_parents_user_site_accepted(
     monkeypatch.setattr(sys, "path", [p for p in sys.path if p != str(user_site)])
     child = childproc.spawn("probe_in_user_site", job=b"abc")  # not on the parent's path
     assert child is not None and child.answer() is None
+
+
+_ORPHANED = """
+import sys
+from forest_files.kernel import spawn as childproc
+slow = (
+    "import time\\nfrom forest_files.kernel.spawn import serve\\n"
+    "def work(job):\\n    time.sleep(60)\\n    return job\\nserve(work)\\n"
+)
+childproc.command = lambda module, *args: [sys.executable, "-c", slow]
+child = childproc.spawn("a slow job", job=b"x")
+print(child.proc.pid, flush=True)
+child.answer()
+"""
+
+
+def test_spawn_child_ends_with_its_killed_parent_recovers() -> None:
+    """A job child whose parent is killed (SIGKILL: no clean-up runs there) exits
+    within a moment instead of going on with its job: a killed bulk adoption's body
+    writer went on writing every body of the corpus, text nobody adopted, into the
+    ledger."""
+    import os
+    import signal
+    import subprocess
+    import time
+
+    parent = subprocess.Popen([sys.executable, "-c", _ORPHANED], stdout=subprocess.PIPE, text=True)
+    assert parent.stdout is not None
+    child_pid = int(parent.stdout.readline())
+    time.sleep(0.5)  # the child is in its job
+    assert not _zombie(child_pid)
+    parent.send_signal(signal.SIGKILL)
+    parent.wait(timeout=30)
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        try:
+            os.kill(child_pid, 0)
+        except ProcessLookupError:
+            return  # gone (reaped by whoever adopted it)
+        if _zombie(child_pid):
+            return
+        time.sleep(0.05)
+    os.kill(child_pid, signal.SIGKILL)
+    raise AssertionError("the job child outlived its killed parent by 10 s")
+
+
+def _zombie(pid: int) -> bool:
+    """True when ``pid`` has exited and waits to be reaped (Linux ``/proc``)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text(encoding="ascii")
+    except OSError:
+        return False
+    return stat.rpartition(")")[2].split()[0] == "Z"

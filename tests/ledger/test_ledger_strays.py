@@ -353,18 +353,33 @@ def test_bulk_adopt_interrupted_by_sigint_or_sigkill_leaves_no_stray_recovers(
             pid = _interrupted_adopt(template, trial, sig, delay, command)
             where = f"{sig.name} after {delay:.3f}s of {duration:.3f}s"
             assert foreign_paths(trial / LEDGER) == [], where
-            run(trial, "verify")
+            _unnamed_only_after_a_kill(trial, sig, where)
             again = run(trial, *ADOPT, check=None)
             assert again.returncode == 0 or (
                 again.returncode == 1 and "is already bound" in again.stderr
             ), (where, again.stderr)
             assert foreign_paths(trial / LEDGER) == [], where
+            run(trial, "verify")  # the run again adopted every body a killed writer left
             leftovers = [p.name for p in temp_dir(trial / LEDGER).glob(f"*.{pid}.*")]
             assert leftovers == [], where  # the killed writer's temp files were swept
             commit_all(trial, "adopted")
             doc = json.loads(run(trial, "ci", "--format", "json").stdout)
             assert len([f for f in doc["findings"] if f["binding"]]) == files, where
             assert git(trial, "status", "--porcelain") == "", where
+
+
+def _unnamed_only_after_a_kill(trial: Path, sig: int, where: str) -> None:
+    """Verify after the interruption: clean after SIGINT (the bodies written ahead of
+    the segment are taken back); after SIGKILL, which runs no clean-up, at most the
+    bodies the writer finished before it saw its parent gone, each named as a body
+    no act names, with its ``rm``."""
+    proc = run(trial, "verify", "--json", check=None)
+    if proc.returncode == 0:
+        return
+    assert sig == signal.SIGKILL and proc.returncode == 3, (where, proc.stdout)
+    for fault in json.loads(proc.stdout)["faults"]:
+        assert fault["code"] == "stray" and "no act names this body" in fault["detail"], where
+        assert fault["fix"].startswith("rm -- .forest/ledger/bodies/"), where
 
 
 def test_stray_named_not_utf8_fix_pasted_recovers(tmp_path: Path) -> None:
@@ -383,3 +398,43 @@ def test_stray_named_not_utf8_fix_pasted_recovers(tmp_path: Path) -> None:
     assert not (root / LEDGER / "segments" / name).exists()
     commit_all(root, "stray removed")
     run(root, "ci")
+
+
+def test_body_no_act_names_stray_fix_pasted_recovers(tmp_path: Path) -> None:
+    """A body file no act cites (a bulk adoption killed before its segment: text
+    nobody adopted) passed verify, fsck and the CI gate, and `git add -A
+    .forest/ledger` committed it to every clone. It is a stray now: verify names it
+    with its `rm`, the gate with its `git rm`; pasted, both come clean."""
+    import hashlib
+
+    root = adopted(tmp_path)
+    text = b"a secret paragraph nobody adopted\n"
+    digest = hashlib.sha256(text).hexdigest()
+    orphan = body_path(root / LEDGER, digest)
+    orphan.parent.mkdir(parents=True, exist_ok=True)
+    orphan.write_bytes(text)
+    faults = json.loads(run(root, "verify", "--json", check=3).stdout)["faults"]
+    (fault,) = faults
+    rel = f".forest/ledger/bodies/{digest[:2]}/{digest}.txt"
+    assert fault["code"] == "stray" and "no act names this body" in fault["detail"], fault
+    assert fault["fix"] == f"rm -- {rel}"
+    commit_all(root, "the orphan committed")
+    found = json.loads(run(root, "ci", "--format", "json", check=3).stdout)["findings"]
+    command = next(r["command"] for f in found for r in f["routes"] if r["command"])
+    assert command == f"git rm -- {rel}", command
+    bash(root, command)
+    commit_all(root, "orphan removed")
+    run(root, "ci")
+    run(root, "verify")
+
+
+def test_body_of_a_deleted_segment_not_called_a_stray_accepted(tmp_path: Path) -> None:
+    """A segment deleted: its bodies are the ones to keep (the segment is restored
+    from git), so verify names the missing segment's consequences, never `rm` of
+    its bodies."""
+    root = adopted(tmp_path)
+    (segment,) = (root / LEDGER / "segments").iterdir()
+    segment.unlink()
+    proc = run(root, "verify", "--json", check=None)
+    faults = json.loads(proc.stdout)["faults"]
+    assert not [f for f in faults if "no act names this body" in f["detail"]], faults

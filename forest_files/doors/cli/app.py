@@ -89,6 +89,19 @@ def rebuild(repo: RepoOpt = Path("."), as_json: JsonOpt = False) -> None:
     emit(as_json, asdict(report), f"index rebuilt: {report.applied} act(s) replayed")
 
 
+def _tracked_bodies(root: Path) -> set[str]:
+    """The ledger's body files git tracks (``ab/<hash>.txt``, as verify names them)."""
+    from forest_files import gitio
+    from forest_files.kernel.paths import LEDGER_PREFIX
+
+    prefix = f"{LEDGER_PREFIX}bodies/"
+    return {
+        e.path.removeprefix(prefix)
+        for e in gitio.ls_files_stage(root, prefix)
+        if e.path.startswith(prefix)
+    }
+
+
 def _fault_line(f: Fault) -> str:
     """One fault on its own lines; a name's control characters shown escaped, so a
     stray's name never forges a line (kernel/shellword.py ``printable``)."""
@@ -129,7 +142,7 @@ def verify(
     with Repository(repo) as r:
         from forest_files.ledger.verify import verify_ledger
 
-        report = verify_ledger(r.ledger_dir)
+        report = verify_ledger(r.ledger_dir, tracked=_tracked_bodies(r.root))
         ranged = None if base is None else check_range(r.root, base)
         # Replay judges what bytes cannot: a forged act refuses here (exit 3).
         contested = r.contested() if report.ok else []

@@ -1,0 +1,71 @@
+"""A target typed below the top of the work tree (custody/target_refusals.py).
+
+Selectors are the top's (every route prints them so, and they work pasted
+anywhere); a shell's path is the working directory's. Typed in ``docs/``,
+``forest adopt a.md`` bound the top's ``a.md`` without a word while ``docs/a.md``
+stood beside the user, and ``forest adopt b.md`` said "no such file" of a file
+the user could see. Real repository, the console entry run in the subdirectory.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.helpers.git import commit_all, git_env, make_repo, write
+
+FOREST = str(Path(sys.executable).with_name("forest"))
+
+
+def _repo(tmp_path: Path) -> Path:
+    root = make_repo(tmp_path)
+    assert _forest(root, "init").returncode == 0
+    write(root, "a.md", "# Root\n\nroot a\n")
+    write(root, "docs/a.md", "# Docs\n\ndocs a\n")
+    write(root, "docs/b.md", "# B\n\nb\n")
+    commit_all(root, "files")
+    return root
+
+
+def _forest(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [FOREST, *args],
+        cwd=cwd,
+        env={**os.environ, **git_env()},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+def _ledger(root: Path) -> list[str]:
+    return sorted(p.name for p in (root / ".forest" / "ledger").rglob("*") if p.is_file())
+
+
+def test_adopt_below_top_two_files_answer_refused(tmp_path: Path) -> None:
+    root = _repo(tmp_path)
+    before = _ledger(root)
+    proc = _forest(root / "docs", "adopt", "a.md", "--words", "the docs file")
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    (line,) = proc.stderr.splitlines()
+    assert "two files answer to it" in line and "give docs/a.md for that one" in line, line
+    assert _ledger(root) == before  # nothing recorded
+
+
+def test_adopt_below_top_file_only_beside_user_named_recovers(tmp_path: Path) -> None:
+    root = _repo(tmp_path)
+    proc = _forest(root / "docs", "adopt", "b.md", "--words", "the b file")
+    assert proc.returncode == 1
+    assert "you stand in docs/, so give docs/b.md" in proc.stderr, proc.stderr
+    done = _forest(root / "docs", "adopt", "docs/b.md", "--words", "the b file")
+    assert done.returncode == 0, done.stderr
+    assert "bound docs/b.md" in done.stdout
+
+
+def test_adopt_at_the_top_same_name_accepted(tmp_path: Path) -> None:
+    root = _repo(tmp_path)
+    done = _forest(root, "adopt", "a.md", "--words", "the top file")
+    assert done.returncode == 0, done.stderr
+    assert "bound a.md" in done.stdout
