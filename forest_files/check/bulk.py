@@ -89,8 +89,10 @@ def changes(
 ) -> list[Change]:
     """Every chosen binding whose section differs from ground, read now."""
     from forest_files.check.diff import ground_text
+    from forest_files.custody.target_refusals import RepoFacts
     from forest_files.custody.targets import read_section_at
 
+    facts = RepoFacts.gather(root, [c.binding.path for c in chosen], tally=False)
     out: list[Change] = []
     for c in chosen:
         b = c.binding
@@ -101,7 +103,9 @@ def changes(
             why = no_single_ground(b.selector, state, heads, again, undone="nothing was superseded")
             raise ForestError(why)
         ground = ground_text(store, store.content_id(head)) or ""
-        section, lines = read_section_at(root, b.selector, b.excludes, max_bytes=max_bytes)
+        section, lines = read_section_at(
+            root, b.selector, b.excludes, max_bytes=max_bytes, facts=facts
+        )
         if section.text == ground:
             if c.explicit and len(chosen) == 1:
                 raise ForestError(

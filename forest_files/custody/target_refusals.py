@@ -104,13 +104,15 @@ class RepoFacts:
     listings: dict[str, frozenset[str]] = field(default_factory=dict)
 
     @classmethod
-    def gather(cls, root: Path, paths: Sequence[str]) -> RepoFacts:
-        """The facts of one adoption of ``paths`` (one per target, in order)."""
+    def gather(cls, root: Path, paths: Sequence[str], *, tally: bool = True) -> RepoFacts:
+        """The facts of one adoption of ``paths`` (one per target, in order); without
+        ``tally``, of a command that reads bound sections again (their exclusions
+        are the bindings', not the user's to have matched)."""
         return cls(
             submodules=tuple(gitio.submodule_paths(root)),
             filters=gitio.check_attr(root, "filter", list(paths)) if paths else {},
             rewrites=_rewrites(root, paths),
-            tally=ExcludeTally(len(paths)),
+            tally=ExcludeTally(len(paths)) if tally else None,
         )
 
     def variant(self, root: Path, path: str, *, exists: bool) -> str | None:

@@ -151,11 +151,13 @@ def read_section_at(
     *,
     max_bytes: int,
     docs: dict[str, Document] | None = None,
+    facts: RepoFacts | None = None,
 ) -> tuple[SectionText, tuple[int, int]]:
     """``read_section`` with the section's first and last line (a bulk listing);
-    ``docs`` as there."""
+    ``docs`` as there; ``facts``: gathered once for every section the listing reads
+    (each read gathered its own: four git calls per binding)."""
     sel = parse_selector(spec)
-    got = extract(_document(root, sel.path, max_bytes, None, docs), sel, excludes)
+    got = extract(_document(root, sel.path, max_bytes, facts, docs), sel, excludes)
     section = SectionText(
         path=sel.path,
         selector=render(got.selector),

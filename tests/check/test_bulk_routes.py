@@ -173,3 +173,34 @@ def test_adopt_skip_bound_takes_in_only_new_files_accepted(tmp_path: Path) -> No
     again = ok(root, "adopt", "doc/adr/*.md", "--words", "Accepted ADRs", "--skip-bound")
     assert "skipped 2" in again.stdout and "nothing new to adopt" in again.stdout
     assert segments(root) == before
+
+
+def test_bulk_supersede_reads_git_facts_once_per_pass_accepted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Superseding many files gathered the repository's facts (submodules, filters,
+    attributes: four git calls) once per target, twice over (the listing and the
+    read after the question): 3,000 targets took four minutes. Once per pass now,
+    whatever the count; every target is still checked against them."""
+    from forest_files.custody.target_refusals import RepoFacts
+
+    root = make_repo(tmp_path)
+    ok(root, "init")
+    for n in range(12):
+        write(root, f"docs/d{n:02}.md", f"# D{n}\n\nwords {n}\n")
+    commit_all(root, "docs")
+    ok(root, "adopt", "docs/*.md", "--words", WORDS)
+    commit_all(root, "adopt")
+    for n in range(12):
+        write(root, f"docs/d{n:02}.md", f"# D{n}\n\nwords {n}, changed\n")
+    gathered: list[int] = []
+    real = RepoFacts.gather
+
+    def counting(root: Path, paths: list[str], **kw: bool) -> RepoFacts:
+        gathered.append(len(paths))
+        return real(root, paths, **kw)
+
+    monkeypatch.setattr(RepoFacts, "gather", counting)
+    ok(root, "supersede", "docs/*.md", "--yes", "--words", "all changed")
+    assert gathered == [12, 12], gathered
+    assert kinds(root) == ["clean"] * 12

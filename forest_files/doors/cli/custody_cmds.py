@@ -120,6 +120,7 @@ def supersede(
     from forest_files.custody.bindings import all_bindings
     from forest_files.custody.record import supersede_sections
     from forest_files.custody.repository import Repository
+    from forest_files.custody.target_refusals import RepoFacts
     from forest_files.custody.targets import read_section
 
     if staged or expect is not None:
@@ -136,10 +137,13 @@ def supersede(
         if len(listed) > 1:
             _confirm([c.line() for c in listed], yes, err=as_json)
         # Read again after the question: each act records the hash that was listed.
+        facts = RepoFacts.gather(r.root, [c.binding.path for c in listed], tally=False)
         items = [
             (
                 c.binding,
-                read_section(r.root, c.binding.selector, c.binding.excludes, max_bytes=limit),
+                read_section(
+                    r.root, c.binding.selector, c.binding.excludes, max_bytes=limit, facts=facts
+                ),
                 c.new_hash,
             )
             for c in listed
