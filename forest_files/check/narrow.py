@@ -28,12 +28,13 @@ _MARKS = ("#", "@", ":")
 
 def split(root: Path, args: tuple[str, ...]) -> tuple[tuple[str, ...], dict[str, Selector]]:
     """(the paths to judge, each selector argument parsed). An argument naming an
-    existing file, or no section, is a path."""
+    existing file, or no section, is a path; a whole-file selector (``x\\#y.md``,
+    the escaped spelling status and routes print) judges the file it names."""
     paths: list[str] = []
     selectors: dict[str, Selector] = {}
     for arg in args:
         sel = None if (root / arg).exists() or not any(m in arg for m in _MARKS) else _parse(arg)
-        if sel is None or sel.kind == "file":
+        if sel is None:
             paths.append(arg)
         else:
             paths.append(sel.path)
@@ -63,14 +64,16 @@ def _names(sel: Selector, r: Reported) -> bool:
 
 def _matches(arg: str, selectors: dict[str, Selector], r: Reported) -> bool:
     sel = selectors.get(arg)
-    return _names(sel, r) if sel is not None else under(r.path, arg)
+    if sel is None:
+        return under(r.path, arg)
+    return under(r.path, sel.path) if sel.kind == "file" else _names(sel, r)
 
 
 def narrowed(
     report: CheckReport, args: tuple[str, ...], selectors: dict[str, Selector]
 ) -> CheckReport:
     """Only the findings some argument names (a selector keeps its section only)."""
-    if not selectors:
+    if all(sel.kind == "file" for sel in selectors.values()):  # judged whole already
         return report
 
     def keep(rs: tuple[Reported, ...]) -> tuple[Reported, ...]:

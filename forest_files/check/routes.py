@@ -96,8 +96,10 @@ def routes_for(f: Finding, *, root: Path, source: str) -> tuple[Route, ...]:
     if f.kind == "unbound":
         if not_utf8_reason(f.path) is not None:
             return (_rename_first(f.path, source, _THEN_ADOPT),)
-        if "no selector can name it" in f.detail:  # a backslash in the name (coverage.py)
-            new = f.path.replace("\\", "_")
+        if "no selector can name it" in f.detail:  # a backslash, a drive (coverage.py)
+            new = _nameable(f.path.replace("\\", "_"), f.path)
+            if new is None:  # no name to offer: a git mv to itself, or to another bad name
+                return (Route("rename it first", note=f"with git mv; then {_THEN_ADOPT}"),)
             return (
                 Route(
                     "rename it first",
@@ -144,11 +146,26 @@ def _rename_first(path: str, source: str, then: str) -> Route:
     route: the adopt's placeholder words would be refused after the rename had
     already run.)"""
     new = utf8_name(path)
+    if new == path:  # never a git mv of a file onto itself
+        return Route("rename it to a UTF-8 name", note=f"with git mv; then {then}")
     return Route(
         "rename it to a UTF-8 name",
         (git_step("mv", "--", path, new), *_stage(source, new)),
         f"the ledger records UTF-8 names only (pick another name if you like); then {then}",
     )
+
+
+def _nameable(new: str, old: str) -> str | None:
+    """``new``, the name a rename route offers for ``old`` (a file no selector can
+    name), if it is another name and a selector can name it; else None."""
+    from forest_files.text.selector import SelectorError, validate_path
+
+    if new == old:
+        return None
+    try:
+        return validate_path(new)
+    except SelectorError:
+        return None
 
 
 def _selector_path(selector: str) -> str:

@@ -11,7 +11,9 @@ Refuses: a signature without authority over a path an act touches (derived by
 the applier: the bound paths of the chain, both paths of a rebind); a supersede
 without words, of text changed since it was shown (law 4, per target), of text
 that is ground already, or of a contested or sealed chain; a rebind to text
-that is not ground unless words are given; everything the applier refuses.
+that is not ground unless words are given; a rebind to the place the binding
+stands already (its selector unchanged: an act that moves nothing); everything
+the applier refuses.
 Nothing is recorded unless every act may be.
 Returns: the new ground's content ids (supersede), the rebind act ids (rebind);
 ``rebind_payload``: the planned ``RebindAct`` of one binding (renormalise.py
@@ -32,6 +34,7 @@ from forest_files.custody.record_ground import ground_of
 from forest_files.custody.section_text import SectionText
 from forest_files.kernel.errors import ForestError
 from forest_files.kernel.hashing import hash_body
+from forest_files.kernel.shellword import command_text, forest_step
 from forest_files.ledger.acts import Act
 from forest_files.ledger.kinds import RebindAct
 from forest_files.store.base import utc_now
@@ -89,6 +92,7 @@ def rebind_and_supersede(
     it, and nothing recorded unless all may be. Returns (rebind act ids, new ground
     content ids)."""
     _authorize_moves(repo, moves, by)
+    _refuse_in_place(moves)
     _check_shown(repo, items, by)
     if items and words is None:
         raise ForestError("a supersede needs --words saying why the new text is right")
@@ -165,6 +169,19 @@ def _authorize_moves(
     for binding, section in moves:
         repo.authorize(binding.path, by)
         repo.authorize(section.path, by)
+
+
+def _refuse_in_place(moves: Sequence[tuple[Binding, SectionText]]) -> None:
+    """A rebind to where the binding stands already would record an act that moves
+    nothing (the append-only ledger keeps it for ever): refused."""
+    for binding, section in moves:
+        if (section.path, section.selector) == (binding.path, binding.selector):
+            supersede = forest_step("supersede", binding.selector, options=("--words", "…"))
+            raise ForestError(
+                f"{binding.selector} is bound there already; nothing rebound, nothing "
+                "recorded: give the selector its section moved to (to adopt new text "
+                f"where it stands: `{command_text(supersede)}`)"
+            )
 
 
 def _rebind_acts(

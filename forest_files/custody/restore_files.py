@@ -3,7 +3,8 @@
 Stores: the divergent section text as a local capture under
 ``.git/forest/captures/`` (ignored by git: it may hold text nobody adopted); a
 bound file's new bytes written to a temporary file in the same directory
-(``Staged``: written, fsynced, given the file's mode — an executable stays
+(``Staged``: a short name of fixed length, so a name of up to 255 bytes can be
+restored; written, fsynced, given the file's mode — an executable stays
 executable), renamed into place; the file of a missing whole-file binding
 recreated from ground (mode 0644). ``replace_file`` keeps the capture only once
 the new file is ready, and removes it again when the file is left as it was.
@@ -108,6 +109,11 @@ def recreate_allowed(root: Path, path: str, selector: str, excludes: tuple[str, 
         )
 
 
+# The temporary file beside a restored file: ".forest-XXXXXXXX.forest-restore".
+TMP_PREFIX = ".forest-"
+TMP_SUFFIX = ".forest-restore"
+
+
 class Staged:
     """A file's new bytes in a temporary file beside it (written, fsynced, given its
     mode), waiting for the rename that puts them in place."""
@@ -117,8 +123,11 @@ class Staged:
         self.full = root / path
         fd, self.tmp = -1, ""
         try:
+            # A short name of fixed length, never the file's own name with more
+            # around it: a name near NAME_MAX (255 bytes) could then never be
+            # restored. mkstemp opens it O_CREAT|O_EXCL|O_NOFOLLOW.
             fd, self.tmp = tempfile.mkstemp(
-                dir=self.full.parent, prefix=f".{self.full.name}.", suffix=".forest-restore"
+                dir=self.full.parent, prefix=TMP_PREFIX, suffix=TMP_SUFFIX
             )
             with os.fdopen(fd, "wb") as fh:
                 fd = -1

@@ -58,9 +58,7 @@ def expand(root: Path, specs: Sequence[str]) -> list[str]:
             out.append(spec)
             continue
         matches = [
-            rel
-            for rel in _candidates(root, pattern)
-            if pattern.match(rel) and _regular(root / rel)
+            rel for rel in _candidates(root, pattern) if pattern.match(rel) and _regular(root / rel)
         ]
         for rel in matches:  # a file the user meant, that the ledger cannot name: said
             not_utf8 = not_utf8_reason(rel)

@@ -2,8 +2,9 @@
 
 Stores: nothing.
 Refuses: paths outside a working tree (NotARepo), bare repositories
-(BareRepo), revisions that do not resolve (UnknownRef), a merge-base cut off
-by a shallow clone (ShallowClone, with the CI fix).
+(BareRepo), revisions that do not resolve (UnknownRef: for REMOTE/BRANCH this
+clone never fetched, the pasteable ``git fetch``; in a shallow clone, the CI
+fix), a merge-base cut off by a shallow clone (ShallowClone, with the CI fix).
 Returns: absolute paths, commit ids, commit lists, config values.
 Test: tests/gitio/test_gitio.py
 """
@@ -25,12 +26,14 @@ from forest_files.gitio._run import (
     run_git,
     split_z,
 )
+from forest_files.kernel.shellword import shell_word
 
-_SHALLOW_FIX = (
-    "the clone is shallow, so the merge-base is not in it; fetch full history "
-    "(GitHub Actions: actions/checkout with `fetch-depth: 0`; elsewhere: "
-    "`git fetch --unshallow`)"
+_FULL_HISTORY = (
+    "fetch full history (GitHub Actions: actions/checkout with `fetch-depth: 0`; "
+    "elsewhere: `git fetch --unshallow`)"
 )
+_SHALLOW_FIX = f"the clone is shallow, so the merge-base is not in it; {_FULL_HISTORY}"
+_SHALLOW_MISSING = f"the clone is shallow, so that commit may not be in it; {_FULL_HISTORY}"
 
 
 def toplevel(path: Path | str) -> Path:
@@ -75,7 +78,7 @@ def is_shallow(repo: Path | str) -> bool:
 
 
 def resolve_commit(repo: Path | str, rev: str) -> str:
-    """The commit id ``rev`` names; UnknownRef if it names none."""
+    """The commit id ``rev`` names; UnknownRef if it names none, saying how to get it."""
     refuse_option(rev, "revision")
     proc = run_git(
         repo,
@@ -84,9 +87,51 @@ def resolve_commit(repo: Path | str, rev: str) -> str:
     )
     out = decode(proc.stdout).strip()
     if not out:
-        hint = f"; {_SHALLOW_FIX}" if is_shallow(repo) else " (fetch it first?)"
-        raise UnknownRef(f"{repo}: revision {rev!r} does not name a commit{hint}")
+        raise UnknownRef(f"{repo}: revision {rev!r} does not name a commit{_fetch_hint(repo, rev)}")
     return out
+
+
+def _fetch_hint(repo: Path | str, rev: str) -> str:
+    """How to get ``rev`` into this clone: the fetch of a remote branch it never
+    fetched (a single-branch clone has only its own branch), full history when the
+    clone is shallow, else a question."""
+    shallow = is_shallow(repo)
+    missing = _missing_remote_branch(repo, rev)
+    if missing is not None:
+        remote, branch = missing
+        # --unshallow too when shallow: the fetched branch alone would still meet
+        # this branch's history cut off, and the merge-base would be missing next.
+        deepen = ("--unshallow",) if shallow else ()
+        words = ("git", "fetch", *deepen, remote, f"{branch}:refs/remotes/{remote}/{branch}")
+        actions = (
+            " (GitHub Actions: actions/checkout with `fetch-depth: 0` fetches every branch)"
+            if shallow
+            else ""
+        )
+        return (
+            f"; this clone never fetched branch {branch!r} of remote {remote!r}; fetch it: "
+            f"`{' '.join(map(shell_word, words))}`{actions}"
+        )
+    if shallow:
+        return f"; {_SHALLOW_MISSING}"
+    return " (fetch it first?)"
+
+
+def _missing_remote_branch(repo: Path | str, rev: str) -> tuple[str, str] | None:
+    """(remote, branch) when ``rev`` is spelled REMOTE/BRANCH for a remote this
+    repository has and names nothing at all here; else None."""
+    named = run_git(repo, ["rev-parse", "-q", "--verify", "--end-of-options", rev], ok_codes=(0, 1))
+    if named.returncode == 0:
+        return None
+    remotes = git_out(repo, ["remote"]).splitlines()
+    for remote in sorted(remotes, key=len, reverse=True):  # "a/b" before "a"
+        branch = rev[len(remote) + 1 :] if rev.startswith(f"{remote}/") else ""
+        if not branch or branch.startswith("-"):
+            continue
+        valid = run_git(repo, ["check-ref-format", f"refs/heads/{branch}"], ok_codes=(0, 1))
+        if valid.returncode == 0:
+            return remote, branch
+    return None
 
 
 def merge_base(repo: Path | str, a: str, b: str) -> str:

@@ -28,6 +28,9 @@ _OWN_DIRS = {
     ".forest": "forest's ledger, index and caches",
 }
 _CONTROL = re.compile("[\x00-\x1f\x7f]")  # a C0 control character or DEL
+# A Windows drive: "C:" alone or followed by a separator. "Q:A.md" is a plain
+# relative name git tracks on POSIX, so a letter and a colon alone are not one.
+_DRIVE = re.compile(r"[A-Za-z]:(?:[/\\]|\Z)")
 
 
 def not_utf8_reason(path: str) -> str | None:
@@ -64,13 +67,18 @@ def special_path_reason(path: str) -> str | None:
     return None
 
 
+def is_drive_path(path: str) -> bool:
+    """``path`` starts with a Windows drive (``C:``, ``C:/…``, ``C:\\…``)."""
+    return _DRIVE.match(path) is not None
+
+
 def check_repo_path(path: object) -> str:
     """A repository-relative path with ``/`` separators, or ValueError saying why not."""
     if not isinstance(path, str) or not path:
         raise ValueError("path must be a non-empty string")
     if _CONTROL.search(path):
         raise ValueError("path holds a NUL or control character")
-    if path.startswith("/") or "\\" in path or (len(path) > 1 and path[1] == ":"):
+    if path.startswith("/") or "\\" in path or is_drive_path(path):
         raise ValueError("path must be relative to the repository root, with / separators")
     if any(part in ("", ".", "..") for part in path.split("/")):
         raise ValueError("path must not contain '..', '.' or empty segments")

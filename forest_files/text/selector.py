@@ -36,6 +36,7 @@ from typing import Literal, get_args
 
 from forest_files.kernel import bounds
 from forest_files.kernel.errors import ForestError
+from forest_files.kernel.repopath import is_drive_path
 
 Kind = Literal["file", "heading", "symbol", "region", "anchor"]
 KINDS: tuple[str, ...] = get_args(Kind)
@@ -131,7 +132,7 @@ def validate_path(path: str) -> str:
         raise _refuse("the path contains NUL or another control character")
     if "\\" in path:
         raise _refuse("the path contains a backslash; use '/' between directories")
-    if path.startswith("/") or re.match(r"[A-Za-z]:", path):
+    if path.startswith("/") or is_drive_path(path):
         raise _refuse(f"the path {path!r} is absolute; give it relative to the repository root")
     for component in path.split("/"):
         if component in ("", ".", ".."):
