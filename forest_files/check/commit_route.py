@@ -121,12 +121,7 @@ def for_named_files(report: CheckReport, named: Sequence[str]) -> CheckReport:
     working tree holds them, but ``forest supersede --staged`` reads the repository's
     index, where they may not be staged: the route found nothing there, or refused
     its digest. Staging them is what that commit does to them anyway."""
-    route = report.commit_route
-    files = [p for p in named if not p.startswith(LEDGER_PREFIX)]
-    if route is None or not files:
-        return report
-    first = git_step("add", "--", *files)
-    return report._replace(commit_route=route._replace(steps=(first, *route.steps)))
+    return for_commit_staged(report, [p for p in named if not p.startswith(LEDGER_PREFIX)], ())
 
 
 def for_commit_staged(

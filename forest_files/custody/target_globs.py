@@ -57,14 +57,17 @@ def expand(root: Path, specs: Sequence[str]) -> list[str]:
         if pattern is None:
             out.append(spec)
             continue
-        matches = [
-            rel for rel in _candidates(root, pattern) if pattern.match(rel) and _regular(root / rel)
-        ]
+        named = {  # each matching regular file (no symlink) with its count of names
+            rel: names
+            for rel in _candidates(root, pattern)
+            if pattern.match(rel) and (names := _regular_names(root / rel))
+        }
+        matches = list(named)
         for rel in matches:  # a file the user meant, that the ledger cannot name: said
             not_utf8 = not_utf8_reason(rel)
             if not_utf8 is not None:
                 raise TargetRefused(f"{rel}: matched by {sel.path}, but {not_utf8}")
-            names = _names(root / rel)
+            names = named[rel]
             if names > 1:  # left out without a word, it was never in custody
                 raise TargetRefused(
                     f"{rel}: matched by {sel.path}, but it is hard-linked ({names} names for "
@@ -93,20 +96,14 @@ def _named(sel: Selector, path: str) -> str:
     return target
 
 
-def _regular(full: Path) -> bool:
-    """A regular file (no symlink): what a glob may match."""
+def _regular_names(full: Path) -> int:
+    """How many names (hard links) the file has when it is a regular file, what a glob
+    may match; 0 for anything else (a symlink, a directory, gone), in one ``lstat``."""
     try:
-        return stat_mod.S_ISREG(os.lstat(full).st_mode)
+        st = os.lstat(full)
     except OSError:
-        return False
-
-
-def _names(full: Path) -> int:
-    """How many names the file has (hard links)."""
-    try:
-        return os.lstat(full).st_nlink
-    except OSError:
-        return 1
+        return 0
+    return st.st_nlink if stat_mod.S_ISREG(st.st_mode) else 0
 
 
 def _candidates(root: Path, pattern: Glob) -> list[str]:

@@ -115,11 +115,10 @@ def git_step(*words: str) -> tuple[str, ...]:
     return ("git", *words)
 
 
-# The way up from the directory the user typed the command in to the top of the work
-# tree ("" at the top, outside it, or not known): set once per command by its door
-# (``stand_at``), read when a route's git step is printed (``from_here``).
-_UP = [""]
-_PREFIX = [""]  # that directory, relative to the top ("docs/adr/"; "" at the top)
+# The directory the user typed the command in, relative to the top of the work tree
+# ("docs/adr/"; "" at the top, outside it, or not known): set once per command by its
+# door (``stand_at``), read when a route's step is printed (``from_here``).
+_PREFIX = [""]
 
 
 def stand_at(root: str | os.PathLike[str] | None) -> None:
@@ -139,7 +138,6 @@ def stand_at(root: str | os.PathLike[str] | None) -> None:
     parts = [
         part for part in (prefix or "").replace(os.sep, "/").split("/") if part not in ("", ".")
     ]
-    _UP[0] = "/".join([".."] * len(parts))
     _PREFIX[0] = "".join(f"{part}/" for part in parts)
 
 
@@ -154,9 +152,9 @@ def from_here(step: tuple[str, ...]) -> tuple[str, ...]:
     the work tree (``git -C ..``), the paths of a ``mkdir`` or ``rm`` step reached
     from here (``../docs/adr``); every other step (``forest`` finds the top itself),
     and every step at the top, as it is."""
-    up = _UP[0]
-    if not up:
+    if not _PREFIX[0]:
         return step
+    up = "/".join([".."] * _PREFIX[0].count("/"))  # "docs/adr/" -> "../.."
     if step[:1] == ("git",):
         return ("git", "-C", up, *step[1:])
     if step[:1] in (("mkdir",), ("rm",)):  # their paths are the top's: reached from here
