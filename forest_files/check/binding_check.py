@@ -24,12 +24,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from forest_files.check.finding import Finding, replaced
+from forest_files.check.finding import SEALED_DETAIL, SEALED_ERASED_DETAIL, Finding, replaced
 from forest_files.check.move_search import search_moves
 from forest_files.check.sections import NotFound, Sections
 from forest_files.custody.bindings import Binding
 from forest_files.custody.content import ContentSource, GitTreeSource, WorktreeSource
-from forest_files.custody.erased_ground import erased_by
+from forest_files.custody.erased_ground import erased_by, sealed_erased
 from forest_files.custody.ground import Ground, ground_of
 from forest_files.custody.special import not_regular
 from forest_files.kernel.errors import ForestError
@@ -90,13 +90,17 @@ def _judge(
     gone = erased_by(heads)
     if gone is not None and not binding.contested:
         return _erased(base, *gone)
+    forgotten = sealed_erased(heads)
+    if forgotten is not None and not binding.contested:
+        detail = f"{SEALED_ERASED_DETAIL} ({forgotten[:12]}); unseal and supersede, or retire"
+        return replaced(base, kind="unresolved", detail=detail)
     if binding.contested or heads:
         if binding.contested:
             why = "two bindings of this section: keep one with `forest retire TARGET --binding ID`"
             return replaced(base, kind="contested", candidates=peers, detail=why)
         return replaced(base, kind="contested", candidates=heads, detail="two live successors")
     if expected is None:
-        return replaced(base, kind="unresolved", detail="its ground is sealed; unseal or retire")
+        return replaced(base, kind="unresolved", detail=f"{SEALED_DETAIL}; unseal or retire")
     cached = source if isinstance(source, (WorktreeSource, GitTreeSource)) else None
     known = cached.known_hash(binding.path) if cached is not None else None
     if _whole_file_clean(binding, known, expected):

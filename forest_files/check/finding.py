@@ -35,6 +35,12 @@ from forest_files.check.kinds import KINDS
 # coverage.py ``unbound``, the rest come from contests.py, localstate.py and the gate.
 FINDING_KINDS = tuple(KINDS)
 
+# The details of an ``unresolved`` sealed ground (binding_check.py makes them,
+# routes.py picks each one's routes by them): sealed, and sealed with its text
+# erased by a forget (no unseal alone gets it back: there is no text to read).
+SEALED_DETAIL = "its ground is sealed"
+SEALED_ERASED_DETAIL = f"{SEALED_DETAIL} and its text was erased by forest forget"
+
 
 @dataclass(frozen=True)
 class Finding:

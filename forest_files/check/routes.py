@@ -30,6 +30,7 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from forest_files.check.finding import SEALED_DETAIL, SEALED_ERASED_DETAIL
 from forest_files.check.findings import WORDS_PLACEHOLDER, Route
 from forest_files.kernel.paths import LEDGER_PREFIX
 from forest_files.kernel.repopath import not_utf8_reason
@@ -224,6 +225,10 @@ def no_single_ground(
     ground. For a contest, the routes ``forest check`` prints out of it (one ``forest
     resolve`` per head of ``heads``), then the command ``then`` again; otherwise where
     to see why (a sealed ground, a retired binding)."""
+    from forest_files.custody.record_ground import SEALED_ERASED, no_ground
+
+    if state in ("sealed", SEALED_ERASED):
+        return no_ground(selector, state, f"; {undone}")
     lead = f"{selector} has no single ground ({state}); {undone}"
     if state != "contested" or not heads:
         return f"{lead}: `forest status` shows why"
@@ -249,12 +254,20 @@ def _resolve_routes(f: Finding, source: str) -> tuple[Route, ...]:
     return resolve_routes(heads, f.ground, source)
 
 
-SEALED_DETAIL = "its ground is sealed"  # check/binding_check.py's detail of a sealed ground
-
-
 def _unresolved(f: Finding, root: Path, source: str) -> tuple[Route, ...]:
     if f.detail.startswith(SEALED_DETAIL):  # forest seal withheld it: unseal, or retire
         unseal = forest("unseal", f.selector, options=_words())
+        if f.detail.startswith(SEALED_ERASED_DETAIL):  # nothing to read again: new text
+            adopt = forest("supersede", f.selector, options=_words())
+            return (
+                Route(
+                    "take the erased text out of the file, then adopt what is left",
+                    (unseal, adopt, *_record(source, f.path)),
+                    f"first delete the text the forget erased from {f.path}; the unseal "
+                    "reads nothing again, it lets the supersede replace the erased ground; "
+                    "replace each … with why",
+                ),
+            )
         return (Route("make its ground readable again", (unseal, *_record(source))),)
     kind = _not_regular_kind(f.detail)
     if kind is not None:

@@ -39,7 +39,8 @@ if TYPE_CHECKING:
     from forest_files.custody.verdict import LedgerKey
     from forest_files.store.forest import ForestStore
 
-FORMAT = 3  # 2: no file hash (a ledger-recorded hash is no evidence; check.py); 3: status rows
+FORMAT = 4  # 2: no file hash (a ledger-recorded hash is no evidence; check.py); 3: status rows;
+# 4: a sealed ground a forget erased is marked (custody/ground.py)
 _SUFFIX = f".bindmap-{sys.implementation.cache_tag}"
 _KIND = "bindmap"
 _FIELDS = (

@@ -18,7 +18,10 @@ Refuses: ``refuse_restore``: restoring such a ground (there is no text to write;
 the marker is never written into a file), one ``forest:`` line, audited.
 Returns: ``settle``: how many entries it erased; ``erased_hashes``; ``mark``:
 the ``ERASED_HEAD`` heads of an erased live ground; ``erased_by``: the
-(erase act, maker act) a ground's heads name.
+(erase act, maker act) a ground's heads name; ``sealed_erased``: the content id
+of a sealed ground a forget erased (``SEALED_ERASED_HEAD``, marked by
+``ground_map``: its way out is an unseal and a supersede, or a retire);
+``is_mark``: heads that mark either, not a contest.
 Test: tests/governance/test_erased_ground.py
 """
 
@@ -34,6 +37,9 @@ if TYPE_CHECKING:  # the ground map imports this module: nothing heavy at import
 
 # A live head whose body an erase removed: its ground's heads are this one string.
 ERASED_HEAD = "erased:"
+# A chain with no live head whose sealed head's body a forget erased (the usual way
+# to erase: seal, then forget): its ground's heads are this string and the content id.
+SEALED_ERASED_HEAD = "sealed-erased:"
 
 _ERASED = (
     "SELECT e.body_hash, x.signature, x.reason, x.created_at FROM erasures x "
@@ -98,6 +104,19 @@ def erased_by(heads: tuple[str, ...]) -> tuple[str, str] | None:
         return None
     erase, _, maker = heads[0].removeprefix(ERASED_HEAD).partition(":")
     return erase, maker
+
+
+def sealed_erased(heads: tuple[str, ...]) -> str | None:
+    """The content id of a sealed ground whose body a forget erased, when ``heads``
+    mark one (``ground_map``)."""
+    if len(heads) != 1 or not heads[0].startswith(SEALED_ERASED_HEAD):
+        return None
+    return heads[0].removeprefix(SEALED_ERASED_HEAD)
+
+
+def is_mark(heads: tuple[str, ...]) -> bool:
+    """``heads`` mark an erased ground (either kind), not the heads of a contest."""
+    return erased_by(heads) is not None or sealed_erased(heads) is not None
 
 
 def refuse_restore(root: Path, store: ForestStore, selector: str, content_id: str) -> None:

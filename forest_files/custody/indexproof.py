@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from forest_files.custody import bindmap
-from forest_files.custody.erased_ground import erased_by
+from forest_files.custody.erased_ground import is_mark
 from forest_files.kernel.errors import ForestError
 from forest_files.ledger.kinds import (
     AdoptAct,
@@ -197,8 +197,8 @@ def _ground_faults(bind_act: str, ground: tuple[object, ...], claims: Claims) ->
             out.append(f"binding {bind_act[:12]}: its ground is not the declared entry")
         elif content_id in claims.superseded or content_id in claims.sealed:
             out.append(f"binding {bind_act[:12]}: its ground is superseded or sealed")
-    if erased_by(heads if isinstance(heads, tuple) else ()) is not None:
-        return out  # an erased live ground: a finding of the check (erased_ground.py)
+    if is_mark(heads if isinstance(heads, tuple) else ()):
+        return out  # an erased ground: a finding of the check (erased_ground.py)
     if isinstance(heads, tuple) and any(str(h) not in claims.declared for h in heads):
         out.append(f"binding {bind_act[:12]}: a contest head no act declared")
     return out

@@ -101,8 +101,10 @@ def _entry_of(repo: Repository, store: ForestStore, given: str, *, sealing: bool
 
     binding = find_binding(all_bindings(store), given, root=repo.root)
     if sealing:
+        from forest_files.custody.erased_ground import is_mark
+
         ground, _, heads = ground_of(store, binding)
-        if heads:
+        if heads and not is_mark(heads):
             listed = command_text(forest_step("log", binding.selector))
             raise ForestError(
                 f"{binding.selector}: its ground is contested ({len(heads)} heads); resolve "

@@ -203,3 +203,17 @@ def test_mcp_proposal_shown_by_review_beside_capture_accepted(tmp_path: Path) ->
     assert not tally.recorded() and tally.outcomes["kept"] == 2
     out = shown.getvalue()
     assert watched.split(" ")[0] in out and agent in out and f"by {AGENT} (claimed)" in out
+
+
+def test_mcp_read_ground_sealed_then_forgotten_no_live_ground_refused(tmp_path: Path) -> None:
+    """A sealed ground a forget erased is marked in the ground map (custody/ground.py);
+    the mark is no contest head: the tool says there is no live ground."""
+    from forest_files.governance.forget import forget
+
+    root = bound_repo(tmp_path)
+    with Repository(root) as repo:
+        (ground,) = [g.content_id for g in repo.ground()]
+        repo.seal(ground, words="withheld for now", by=BY)
+        forget(repo, ground, words="a token was pasted here", by=BY)
+    with pytest.raises(ForestError, match="no live ground"):
+        tools.read_ground(Session(root), s.ReadGroundIn.model_validate({"binding": "a.md#Keep"}))

@@ -113,8 +113,10 @@ def _ground_row(session: Session, b: Binding) -> tuple[str, Any]:
 
     if b.contested:
         raise ToolRefused(f"{b.bind_act}: two bindings claim this section; resolve it first")
+    from forest_files.custody.erased_ground import is_mark
+
     cid, body_hash, heads = session.ground(b) or (None, None, ())
-    if heads:
+    if heads and not is_mark(heads):  # a mark names an erased ground: refused below
         raise ToolRefused(f"{b.bind_act}: its ground is contested ({len(heads)} heads)")
     if cid is None:
         raise ToolRefused(f"{b.bind_act}: no live ground (sealed, erased or retired)")
