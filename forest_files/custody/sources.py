@@ -214,6 +214,55 @@ def _body_reader(blobs: Mapping[str, bytes]) -> BodyReader:
     return read
 
 
+# What makes git rewrite a file between the work tree and what it stores (a clean or
+# smudge filter, line-end conversion, $Id$ expansion, re-encoding): never wanted on
+# the ledger, whose file names are the SHA-256 of their bytes.
+_CONVERTING = ("filter", "text", "eol", "ident", "working-tree-encoding", "crlf")
+_PROBES = (
+    f"{LEDGER_PREFIX}segments/{'0' * 64}.jsonl",
+    f"{LEDGER_PREFIX}bodies/00/{'0' * 64}.txt",
+)
+UNCONVERTED_LINE = f"{LEDGER_PREFIX}** -text -filter -ident -working-tree-encoding"
+
+
+def conversion_note(root: Path, code: str) -> str | None:
+    """Why a ledger file read from git does not hash to its name (``code``:
+    ``body-hash`` or ``segment-name``) when a ``.gitattributes`` rule makes git rewrite
+    ledger files, with the fix; None when no rule does. One ``git check-attr``."""
+    try:
+        found = gitio.attributes(root, list(_PROBES))
+    except ForestError:
+        return None
+    rules = sorted(
+        {
+            attr if value == "set" else f"{attr}={value}"
+            for attrs in found.values()
+            for attr, value in attrs.items()
+            if attr in _CONVERTING and value not in ("unset", "unspecified")
+        }
+    )
+    if not rules:
+        return None
+    probe = shell_word(_PROBES[1] if code == "body-hash" else _PROBES[0])
+    return (
+        f"a .gitattributes rule makes git rewrite ledger files ({', '.join(rules)}); end "
+        f".gitattributes with the line '{UNCONVERTED_LINE}' (git check-attr -a -- {probe} "
+        f"names the rule), then git add --renormalize -- {LEDGER_PREFIX.rstrip('/')}"
+    )
+
+
+def with_conversion(root: Path, exc: LedgerError) -> LedgerError:
+    """``exc`` (a segment or body read from git that does not hash to its name) with
+    ``conversion_note``'s cause and fix; ``exc`` itself for any other fault."""
+    if exc.code not in ("body-hash", "segment-name"):
+        return exc
+    note = conversion_note(root, exc.code)
+    if note is None:
+        return exc
+    reason = f"{exc.reason}: {note}"
+    return LedgerError(reason, segment=exc.segment, line=exc.line, act_id=exc.act_id, code=exc.code)
+
+
 def read_ledger_from(
     repo_root: Path | str, source: LedgerSource, *, keep_index_file: bool = False
 ) -> tuple[LedgerSnapshot, BodyReader]:

@@ -47,11 +47,12 @@ from forest_files.custody.sources import (
     config_text_from,
     ledger_blobs,
     snapshot_of,
+    with_conversion,
 )
 from forest_files.custody.viewkey import seal_view, view_detail
 from forest_files.kernel.errors import ForestError
 from forest_files.kernel.state import ensure_dir
-from forest_files.ledger.acts import Act, body_hashes, is_hex64, topo_order
+from forest_files.ledger.acts import Act, LedgerError, body_hashes, is_hex64, topo_order
 from forest_files.store.forest import ForestStore
 
 MAX_VIEWS = 6
@@ -95,6 +96,8 @@ def build_view(root: Path, source: str, keep_index_file: bool, target: Path) -> 
             _discard(tmp)
             manifest = _full(root, cfg.project_id, where, tmp)
         os.replace(tmp, target)
+    except LedgerError as exc:  # a rule that rewrites ledger files: named, with the fix
+        raise with_conversion(root, exc) from exc
     finally:
         _discard(tmp)
     # Every reader opens a view in WAL mode (it was left in it): opened once here, so

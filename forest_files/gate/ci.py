@@ -42,6 +42,7 @@ Test: tests/gate/test_ci_gate.py
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -56,7 +57,7 @@ from forest_files.check.findings import CheckReport, Reported, Route
 from forest_files.check.kinds import CORRUPTION
 from forest_files.check.opening import open_custody
 from forest_files.check.routes import forest as forest_step
-from forest_files.custody.sources import LEDGER_PREFIX, config_from
+from forest_files.custody.sources import LEDGER_PREFIX, config_from, conversion_note
 from forest_files.kernel.errors import UnusableConfig
 from forest_files.kernel.paths import CONFIG_NAME, segment_file
 from forest_files.ledger.acts import LedgerError
@@ -204,7 +205,25 @@ def _verify_head(root: Path, head: str) -> tuple[list[Reported], list[Reported]]
         elif e.path.startswith(body_dir):
             bodies[e.path.removeprefix(body_dir)] = functools.partial(data.__getitem__, e.blob)
     report = verify_contents(segments, bodies, strays, tool="git rm")
-    return [_from_fault(f, "ledger-fault") for f in report.faults], local
+    faults = _with_conversion(root, report.faults)
+    return [_from_fault(f, "ledger-fault") for f in faults], local
+
+
+def _with_conversion(root: Path, faults: tuple[Fault, ...]) -> list[Fault]:
+    """Bodies and segments that do not hash to their names, with the cause when a
+    ``.gitattributes`` rule makes git rewrite ledger files (and the fix): one
+    ``git check-attr`` per fault code, only when such a fault is found."""
+    notes: dict[str, str | None] = {}
+    out = []
+    for fault in faults:
+        if fault.code in ("body-hash", "segment-name"):
+            if fault.code not in notes:
+                notes[fault.code] = conversion_note(root, fault.code)
+            note = notes[fault.code]
+            if note is not None:
+                fault = dataclasses.replace(fault, detail=f"{fault.detail}: {note}")
+        out.append(fault)
+    return out
 
 
 def run_gate(root: Path | str, base: str | None, *, head: str | None = None) -> GateReport:

@@ -256,6 +256,20 @@ def _parse_batch(out: bytes, wanted: list[str]) -> dict[str, bytes]:
     return blobs
 
 
+def attributes(repo: Path | str, paths: Sequence[str]) -> dict[str, dict[str, str]]:
+    """Every attribute set (or unset) for each path, by name: its value, "set" or
+    "unset" (``git check-attr -a``; the paths need not exist)."""
+    if not paths:
+        return {}
+    stdin = b"".join(p.encode("utf-8", "surrogateescape") + b"\0" for p in paths)
+    proc = run_git(repo, ["check-attr", "-z", "-a", "--stdin"], stdin=stdin)
+    fields = split_z(proc.stdout)
+    out: dict[str, dict[str, str]] = {p: {} for p in paths}
+    for i in range(0, len(fields) - 2, 3):
+        out.setdefault(fields[i], {})[fields[i + 1]] = fields[i + 2]
+    return out
+
+
 def check_attr(
     repo: Path | str,
     attr: str,
