@@ -3,8 +3,8 @@
 Stores: the divergent section text as a local capture under
 ``.git/forest/captures/`` (ignored by git: it may hold text nobody adopted); a
 bound file's new bytes written to a temporary file in the same directory
-(``Staged``: a short name of fixed length, so a name of up to 255 bytes can be
-restored; written, fsynced, given the file's mode — an executable stays
+(``Staged``: a short name, ``.forest-<pid>-XXXXXXXX.forest-restore``, so a name of
+up to 255 bytes can be restored; written, fsynced, given the file's mode — an executable stays
 executable), renamed into place; the file of a missing whole-file binding
 recreated from ground (mode 0644). ``replace_file`` keeps the capture only once
 the new file is ready, and removes it again when the file is left as it was.
@@ -109,7 +109,10 @@ def recreate_allowed(root: Path, path: str, selector: str, excludes: tuple[str, 
         )
 
 
-# The temporary file beside a restored file: ".forest-XXXXXXXX.forest-restore".
+# The temporary file beside a restored file: ".forest-<pid>-XXXXXXXX.forest-restore"
+# (older versions: ".forest-XXXXXXXX.forest-restore"); the writer's pid lets the next
+# restore tell a leftover of a killed one from a file still being written
+# (restore_leftovers.py).
 TMP_PREFIX = ".forest-"
 TMP_SUFFIX = ".forest-restore"
 
@@ -127,7 +130,7 @@ class Staged:
             # around it: a name near NAME_MAX (255 bytes) could then never be
             # restored. mkstemp opens it O_CREAT|O_EXCL|O_NOFOLLOW.
             fd, self.tmp = tempfile.mkstemp(
-                dir=self.full.parent, prefix=TMP_PREFIX, suffix=TMP_SUFFIX
+                dir=self.full.parent, prefix=f"{TMP_PREFIX}{os.getpid()}-", suffix=TMP_SUFFIX
             )
             with os.fdopen(fd, "wb") as fh:
                 fd = -1

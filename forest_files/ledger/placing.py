@@ -31,6 +31,7 @@ from pathlib import Path
 
 from forest_files.kernel.errors import ForestError, StateError
 from forest_files.kernel.paths import TMP_DIR
+from forest_files.kernel.pids import pid_alive
 from forest_files.kernel.state import ensure_dir, worktree_dir
 
 STALE_SECONDS = 3600
@@ -57,20 +58,6 @@ def _flat(rel: str) -> str:
     return rel.replace("%", "%25").replace("/", "%2F")
 
 
-def _alive(pid: int) -> bool:
-    if pid == os.getpid():
-        return True  # a file of ours from a dead namesake goes by age alone
-    if os.name != "posix":
-        return True  # os.kill(pid, 0) would terminate the process on Windows
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:  # EPERM: alive, another user's
-        return True
-    return True
-
-
 def sweep(ledger_dir: Path | str, *, now: float | None = None) -> list[str]:
     """Remove stale temp files and staging directories; the names removed."""
     directory = temp_dir(ledger_dir)
@@ -88,7 +75,7 @@ def sweep(ledger_dir: Path | str, *, now: float | None = None) -> list[str]:
             age = clock - entry.stat(follow_symlinks=False).st_mtime
         except FileNotFoundError:
             continue  # another sweeper, or its writer, took it
-        if age < STALE_SECONDS and _alive(int(found["pid"])):
+        if age < STALE_SECONDS and pid_alive(int(found["pid"])):
             continue
         if entry.is_dir(follow_symlinks=False):
             shutil.rmtree(entry.path, ignore_errors=True)

@@ -8,9 +8,11 @@ referenced body may be absent only if an "erase" act names it in its
 top-level "body_hash". ``stray``: any file or directory under the ledger that
 is no well-formed segment or body (see ``strays``: a temp file left by an older
 version's interrupted write, a forged file, an empty prefix directory), with
-its repository path and a removal command (``fix``). Details carry ids, hashes
-and paths only, never text.
-Returns: a ``VerifyReport``.
+its repository path and a removal command (``fix``, from the repository root;
+the door prints it from where the user stands). Details carry ids, hashes and
+paths only, never text.
+Returns: a ``VerifyReport``; ``removal_of_all``: one ``rm --`` per batch of the
+stray files, naming each exactly (never a pattern, never a directory).
 Test: tests/ledger/test_ledger_codec.py, tests/ledger/test_ledger_strays.py
 """
 
@@ -192,6 +194,26 @@ def verify_contents(
         faults += _unnamed_bodies(bodies, found, tool, tracked)
     faults.sort(key=lambda f: (f.segment or "", f.line or 0, f.code, f.act_id or "", f.detail))
     return VerifyReport(faults=tuple(faults), segments=segment_count, acts=len(found))
+
+
+# Names per ``rm`` step of ``removal_of_all``: about 100 kB of arguments, well under
+# the smallest ARG_MAX a shell meets (256 kB on older macOS).
+REMOVAL_BATCH = 1000
+
+
+def removal_of_all(faults: Iterable[Fault]) -> tuple[tuple[str, ...], ...]:
+    """``rm -- FILE…`` for every stray that one file's ``rm --`` removes (an unnamed
+    body, a temp file of an older version), in batches of ``REMOVAL_BATCH``: each
+    file named exactly, as its own fix names it; none when fewer than two."""
+    files = [
+        f.fix_argv[2]
+        for f in faults
+        if f.code == "stray" and len(f.fix_argv) == 3 and f.fix_argv[:2] == ("rm", "--")
+    ]
+    if len(files) < 2:
+        return ()
+    batches = range(0, len(files), REMOVAL_BATCH)
+    return tuple(("rm", "--", *files[i : i + REMOVAL_BATCH]) for i in batches)
 
 
 def verify_ledger(ledger_dir: Path, *, tracked: Container[str] = ()) -> VerifyReport:

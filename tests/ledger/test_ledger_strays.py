@@ -438,3 +438,89 @@ def test_body_of_a_deleted_segment_not_called_a_stray_accepted(tmp_path: Path) -
     proc = run(root, "verify", "--json", check=None)
     faults = json.loads(proc.stdout)["faults"]
     assert not [f for f in faults if "no act names this body" in f["detail"]], faults
+
+
+def _unnamed_bodies(root: Path, count: int) -> list[Path]:
+    """``count`` well-formed body files no act names (as a killed bulk adoption leaves)."""
+    import hashlib
+
+    out = []
+    for n in range(count):
+        text = f"a paragraph nobody adopted, number {n}\n".encode()
+        orphan = body_path(root / LEDGER, hashlib.sha256(text).hexdigest())
+        orphan.parent.mkdir(parents=True, exist_ok=True)
+        orphan.write_bytes(text)
+        out.append(orphan)
+    return out
+
+
+def test_unnamed_body_fix_pasted_in_a_subdirectory_recovers(tmp_path: Path) -> None:
+    """The `rm` of a stray named the path from the top: pasted in `docs/`, where the
+    user typed `forest verify`, it failed. It reaches the top from there now, in the
+    text and in `--json` (the fix and its argv)."""
+    root = adopted(tmp_path)
+    (root / "docs" / "adr").mkdir(parents=True)
+    here = root / "docs" / "adr"
+    first, second = _unnamed_bodies(root, 2)
+    text = run(here, "verify", check=3).stdout
+    fixes = re.findall(r"^  fix: (.+)$", text, flags=re.MULTILINE)
+    fix = f"rm -- ../../{first.relative_to(root).as_posix()}"
+    assert fix in fixes and len(fixes) == 2, text
+    assert "at the repository root" not in text, text
+    bash(here, fix)
+    assert not first.exists() and second.exists()
+    (fault,) = json.loads(run(here, "verify", "--json", check=3).stdout)["faults"]
+    assert fault["fix_argv"] == ["rm", "--", f"../../{second.relative_to(root).as_posix()}"]
+    subprocess.run(fault["fix_argv"], cwd=here, check=True)
+    assert not second.exists()
+    run(here, "verify")
+
+
+def test_many_unnamed_bodies_one_route_removes_exactly_them_recovers(tmp_path: Path) -> None:
+    """Hundreds of strays printed hundreds of `rm` lines; one route beside them removes
+    every one, pasted where the user stands, and nothing else in the ledger."""
+    root = adopted(tmp_path)
+    here = root / "docs"
+    here.mkdir()
+    kept = sorted(p for p in (root / LEDGER).rglob("*") if p.is_file())
+    orphans = _unnamed_bodies(root, 30)
+    text = run(here, "verify", check=3).stdout
+    (line,) = [ln for ln in text.splitlines() if ln.startswith("remove all 30 stray files")]
+    bash(here, line.split(": ", 1)[1])
+    assert not any(p.exists() for p in orphans)
+    assert sorted(p for p in (root / LEDGER).rglob("*") if p.is_file()) == kept
+    run(here, "verify")
+    _unnamed_bodies(root, 3)
+    doc = json.loads(run(here, "verify", "--json", check=3).stdout)
+    (argv,) = doc["fix_all"]["argv"]
+    assert argv[:2] == ["rm", "--"] and all(
+        a.startswith("../.forest/ledger/bodies/") for a in argv[2:]
+    )
+    subprocess.run(argv, cwd=here, check=True)
+    assert sorted(p for p in (root / LEDGER).rglob("*") if p.is_file()) == kept
+
+
+def test_one_stray_no_route_for_all_accepted(tmp_path: Path) -> None:
+    root = adopted(tmp_path)
+    _unnamed_bodies(root, 1)
+    doc = json.loads(run(root, "verify", "--json", check=3).stdout)
+    assert doc["fix_all"] is None and len(doc["faults"]) == 1
+
+
+def test_removal_of_all_batches_at_the_limit_accepted() -> None:
+    """One `rm` per REMOVAL_BATCH names (ARG_MAX): N names in one step, N+1 in two;
+    a directory's `rm -r` is never part of it."""
+    from forest_files.ledger.verify import REMOVAL_BATCH, Fault, removal_of_all
+
+    def stray(n: int) -> Fault:
+        path = f".forest/ledger/bodies/{n:064x}"
+        return Fault("stray", None, None, None, "x", path=path, fix_argv=("rm", "--", path))
+
+    directory = Fault("stray", None, None, None, "d", fix_argv=("rm", "-r", "--", "x"))
+    at = removal_of_all([stray(n) for n in range(REMOVAL_BATCH)] + [directory])
+    assert [len(step) - 2 for step in at] == [REMOVAL_BATCH]
+    over = removal_of_all([stray(n) for n in range(REMOVAL_BATCH + 1)])
+    assert [len(step) - 2 for step in over] == [REMOVAL_BATCH, 1]
+    assert [w for step in over for w in step[2:]] == [
+        stray(n).path for n in range(REMOVAL_BATCH + 1)
+    ]

@@ -21,7 +21,7 @@ from forest_files.doors.cli.options import JsonOpt, RepoOpt, WordsOpt, app, emit
 from forest_files.kernel.errors import ForestError, StoreCorruption
 
 if TYPE_CHECKING:
-    from forest_files.check.findings import Reported
+    from forest_files.check.findings import Reported, Route
     from forest_files.custody.repository import Repository
     from forest_files.custody.views import GroundEntry
     from forest_files.ledger.verify import Fault
@@ -102,16 +102,48 @@ def _tracked_bodies(root: Path) -> set[str]:
     }
 
 
+def _from_here(f: Fault) -> Fault:
+    """``f`` with its fix as the user runs it where they stand: a ``git`` step from the
+    top, the paths of an ``rm`` reached from here (kernel/shellword.py ``from_here``)."""
+    from dataclasses import replace
+
+    from forest_files.kernel.shellword import command_text, from_here
+
+    if not f.fix_argv:
+        return f
+    return replace(f, fix=command_text(f.fix_argv), fix_argv=from_here(f.fix_argv))
+
+
 def _fault_line(f: Fault) -> str:
     """One fault on its own lines; a name's control characters shown escaped, so a
-    stray's name never forges a line (kernel/shellword.py ``printable``)."""
-    from forest_files.kernel.shellword import printable  # `forest --help` never loads it
+    stray's name never forges a line (kernel/shellword.py ``printable``). Its fix
+    works where the user stands; where that is not known, at the repository root."""
+    from forest_files.kernel.shellword import printable, standing
 
     if f.path is not None:  # one file at fault (a stray): its path says where
         text = f"{f.code}: {printable(f.detail)}"
     else:
         text = f"{f.code}: segment {f.segment or '-'} line {f.line or '-'}: {printable(f.detail)}"
-    return text + (f"\n  fix, at the repository root: {printable(f.fix)}" if f.fix else "")
+    return text + (f"\n  fix{_where(standing())}: {printable(f.fix)}" if f.fix else "")
+
+
+def _where(standing: str) -> str:
+    """Where a printed fix runs: where the user stands, or (not known) the top."""
+    return "" if standing else ", at the repository root"
+
+
+def _fix_all(faults: list[Fault]) -> Route | None:
+    """One route removing every stray file at once, beside each one's own fix (a
+    killed bulk adoption can leave hundreds): exactly the files named above."""
+    from forest_files.check.findings import Route
+    from forest_files.kernel.shellword import standing
+    from forest_files.ledger.verify import removal_of_all
+
+    steps = removal_of_all(faults)
+    if not steps:
+        return None
+    count = sum(len(step) - 2 for step in steps)
+    return Route(f"remove all {count} stray files at once{_where(standing())}", steps)
 
 
 @app.command()
@@ -149,8 +181,14 @@ def verify(
         found = _found(r, contested, local=True)
     all_faults = [*report.faults, *(ranged.faults if ranged is not None else ())]
     ok = not all_faults
-    faults = [asdict(f) for f in all_faults]
-    lines = [_fault_line(f) for f in all_faults]
+    shown = [_from_here(f) for f in all_faults]  # fixes pasted where the user stands
+    faults = [asdict(f) for f in shown]
+    lines = [_fault_line(f) for f in shown]
+    fix_all = _fix_all(all_faults)  # a Route: its steps reached from here when shown
+    if fix_all is not None:
+        from forest_files.kernel.shellword import printable
+
+        lines.append(printable(fix_all.line()))
     lines += [f"warning: {_fault_line(w)}" for w in (ranged.warnings if ranged else ())]
     summary = f"{report.acts} act(s) in {report.segments} segment(s)"
     obj: dict[str, object] = {
@@ -158,6 +196,7 @@ def verify(
         "acts": report.acts,
         "segments": report.segments,
         "faults": faults,
+        "fix_all": fix_all.as_dict() if fix_all is not None else None,
     }
     if ranged is not None:
         obj["merge_base"] = ranged.merge_base

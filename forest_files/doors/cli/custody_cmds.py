@@ -244,6 +244,32 @@ def restore(targets: TargetsArg, repo: RepoOpt = Path(".")) -> None:
         audit_restored(r.root, store, [c.binding for c in chosen], done_all)
         for done in done_all:
             typer.echo(_restored(done.selector, done.outcome, done.kept))
+        for line in _leftovers(r.root, [w.path for w in wanted]):
+            typer.echo(line)
+
+
+def _leftovers(root: Path, paths: list[str]) -> list[str]:
+    """The temp files of killed restores beside ``paths``: how many were removed (the
+    first named), and those a restore may still be writing, with one ``rm`` for them."""
+    from forest_files.custody.restore_leftovers import sweep_leftovers
+    from forest_files.kernel.shellword import command_text, printable
+
+    swept = sweep_leftovers(root, paths)
+    lines = []
+    if swept.removed:
+        more = f" and {len(swept.removed) - 1} more" if len(swept.removed) > 1 else ""
+        lines.append(
+            f"removed {printable(swept.removed[0])}{more}: temp files an interrupted "
+            "restore left behind"
+        )
+    if swept.kept:
+        batches = range(0, len(swept.kept), 1000)  # ARG_MAX: about 100 kB a step
+        rm = " && ".join(command_text(("rm", "--", *swept.kept[i : i + 1000])) for i in batches)
+        lines.append(
+            f"kept {len(swept.kept)} temp file(s) of a restore still running or interrupted "
+            f"within the hour ({printable(swept.kept[0])}); once none runs: {rm}"
+        )
+    return lines
 
 
 def _no_single_ground(store: ForestStore, b: Binding, state: str) -> str:
