@@ -101,9 +101,14 @@ def _entry_of(repo: Repository, store: ForestStore, given: str, *, sealing: bool
 
     binding = find_binding(all_bindings(store), given, root=repo.root)
     if sealing:
-        from forest_files.custody.erased_ground import is_mark
+        from forest_files.custody.erased_ground import is_mark, sealed_erased
 
         ground, _, heads = ground_of(store, binding)
+        if sealed_erased(heads) is not None:
+            raise ForestError(
+                f"{binding.selector}: its ground is already sealed, and its text was erased "
+                "by forest forget; nothing to seal (forest check prints the way out)"
+            )
         if heads and not is_mark(heads):
             listed = command_text(forest_step("log", binding.selector))
             raise ForestError(

@@ -25,6 +25,14 @@ TARGET = "a.md#Ops/Keys"
 REWRITTEN = CLEAN.replace("The keys live in the vault.", "Keys are issued by the ops team.")
 
 
+def _ledger(root: Path) -> dict[str, bytes]:
+    """The bytes of every file under ``.forest/`` (the ledger; local state, such as the
+    audit log that records a refusal, lives in the git directory)."""
+    found = {k: v for k, v in tree_bytes(root).items() if k.startswith(".forest/")}
+    assert found
+    return found
+
+
 def _sealed(tmp_path: Path) -> tuple[Path, str]:
     """``a.md#Keys`` adopted holding the secret, then sealed (committed)."""
     root = adopted_repo(tmp_path, "a.md", DOC, "a.md#Keys")
@@ -74,7 +82,7 @@ def test_supersede_and_restore_of_sealed_erased_ground_name_the_route_refused(
 ) -> None:
     root, _ = _sealed_and_forgotten(tmp_path)
     write(root, "a.md", REWRITTEN)
-    before = tree_bytes(root / ".forest")
+    before = _ledger(root)
     for args in (("supersede", TARGET, "--words", "w"), ("restore", TARGET)):
         done = forest(root, *args)
         assert done.exit_code != 0
@@ -82,7 +90,7 @@ def test_supersede_and_restore_of_sealed_erased_ground_name_the_route_refused(
         assert line.startswith("forest: ") and "\n" not in line
         assert "erased by forest forget" in line and "forest unseal" in line
         assert "forest supersede" in line and "forest retire" in line
-    assert tree_bytes(root / ".forest") == before
+    assert _ledger(root) == before
     assert (root / "a.md").read_text() == REWRITTEN
 
 
@@ -104,3 +112,13 @@ def test_sealed_erased_at_the_gate_matches_the_check_accepted(tmp_path: Path) ->
     (found,) = [f for f in gate["findings"] if f["kind"] == "unresolved"]
     assert "erased by forest forget" in found["detail"] and ground[:12] in found["detail"]
     assert SECRET not in json.dumps(gate)
+
+
+def test_seal_again_of_sealed_erased_ground_says_erased_refused(tmp_path: Path) -> None:
+    root, _ = _sealed_and_forgotten(tmp_path)
+    before = _ledger(root)
+    done = forest(root, "seal", TARGET, "--words", "again")
+    assert done.exit_code != 0
+    assert "already sealed, and its text was erased" in done.stderr
+    assert "to read it again" not in done.stderr
+    assert _ledger(root) == before
