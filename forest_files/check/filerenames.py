@@ -10,7 +10,9 @@ rename detection pairs a deleted file with an added one: at least
 ``SIMILAR`` (git's default 50%) of the lines alike, the most alike first. A
 file renamed and edited in one commit keeps its chain with
 ``forest rebind OLD NEW --words``. Each target is offered to one binding only,
-and never a file a ``moved`` binding's unchanged text stands at now.
+never the place a ``moved`` binding's unchanged text stands at now, and its file
+only to bindings of the same file (a file renamed with several bound sections,
+one edited: each binding follows it).
 Test: tests/check/test_renames.py
 
 Cost: only when a check has such a finding, and only the files git would pair
@@ -50,14 +52,13 @@ def renamed_files(
     asking = [f for f in findings if f.kind == "missing" and not f.candidates]
     if not asking or conn is None:
         return list(findings)
-    # a finding's own file, and one a moved binding's unchanged text stands at now
-    # (``moved_to``: it is that binding's route already), is no one else's candidate
-    named = {f.path for f in findings} | {_path_of(f.moved_to) for f in findings if f.moved_to}
+    named = {f.path for f in findings}  # a finding's own file is no one's candidate
     suffixes = {_suffix(f.path) for f in asking}
     added = _added(root, source, sorted({f.path for f in asking}))
     pool = [p for p in added if _suffix(p) in suffixes and p not in named][:MAX_FILES]
     if not pool:
         return list(findings)
+    moved_from = _moved_from(findings)
     content = _content(root, source)
     prefetch = getattr(content, "prefetch", None)  # a git source: blobs in one batch
     if prefetch is not None:
@@ -67,9 +68,13 @@ def renamed_files(
     for f in asking:
         ground = ground_body(conn, f.ground)
         if ground is not None:
-            alike = (_alike(f, p, ground, texts) for p in pool)
+            # a file a moved binding's unchanged text stands at now is that binding's
+            # route already: another file's binding is never offered it (a binding of
+            # the same file is: the file was renamed with both sections in it)
+            mine = (p for p in pool if moved_from.get(p, set()) <= {f.path})
+            alike = (_alike(f, p, ground, texts) for p in mine)
             found[id(f)] = sorted((a for a in alike if a is not None), reverse=True)
-    taken: set[str] = set()
+    taken = {f.moved_to for f in findings if f.moved_to}  # those places are held
     out: list[Finding] = []
     for f in findings:
         places = [x for x in found.get(id(f), []) if x[1] not in taken]
@@ -84,6 +89,16 @@ def renamed_files(
                 candidate_lines=tuple(x[2] for x in places),
             )
         )
+    return out
+
+
+def _moved_from(findings: Sequence[Finding]) -> dict[str, set[str]]:
+    """Each file a ``moved`` binding's unchanged text stands at now -> the files those
+    bindings were bound in."""
+    out: dict[str, set[str]] = {}
+    for f in findings:
+        if f.moved_to:
+            out.setdefault(_path_of(f.moved_to), set()).add(f.path)
     return out
 
 

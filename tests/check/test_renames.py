@@ -217,3 +217,32 @@ def test_file_a_moved_binding_stands_at_never_offered_to_another_detected(
     assert moved["kind"] == "moved" and moved["moved_to"] == "q2.md", moved
     missing = finding_of(root, "sp ace.md")
     assert "q2.md" not in missing.get("candidates", []), missing
+
+
+def test_renamed_edited_file_of_two_bound_sections_both_followed_pasted_accepted(
+    repo: Path,
+) -> None:
+    """``git mv`` of a file holding several bound sections, one of them edited: the
+    unedited ones are ``moved`` to the new file, and the edited one is offered the
+    same routes as a file of one bound section renamed and edited (the file the
+    others moved to was dropped from its candidates: bring back or retire only)."""
+    git(repo, "mv", "canon.md", "lore.md")
+    write(repo, "lore.md", (repo / "lore.md").read_text().replace("keeps bees", "keeps wasps"))
+    moved = finding_of(repo, "canon.md#Canon/Elias")
+    assert moved["kind"] == "moved" and moved["moved_to"] == "lore.md#Canon/Elias", moved
+    gone = finding_of(repo, "canon.md#Canon/Mara")
+    assert gone["kind"] == "missing" and gone["candidates"] == ["lore.md#Canon/Mara"], gone
+    labels = [r["label"] for r in gone["routes"]]
+    assert labels == [
+        "keep the chain at the renamed file",
+        "bring the file back",
+        "or end the binding",
+    ]
+    command = gone["routes"][0]["command"]
+    assert command.startswith("forest rebind 'canon.md#Canon/Mara' 'lore.md#Canon/Mara' --words ")
+    assert shell(repo, filled(command)).returncode == 0
+    for old in ("canon.md#Canon/Elias/Youth", "canon.md#Canon/Elias"):  # the child first
+        route = finding_of(repo, old)["routes"][0]["command"]
+        done = shell(repo, route)
+        assert done.returncode == 0, done.stderr
+    assert {f["kind"] for f in findings(repo)} == {"clean"}
