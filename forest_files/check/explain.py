@@ -2,8 +2,10 @@
 
 Stores: nothing.
 Refuses: nothing.
-Returns: ``Reported`` per finding (clean ones carry nothing else, at no cost).
-Test: tests/doors/test_doors.py
+Returns: ``Reported`` per finding (clean ones carry nothing else, at no cost); a
+failed binding whose file is in a merge conflict is reported as that, with no move
+(conflicts.py).
+Test: tests/doors/test_doors.py, tests/check/test_conflicts.py
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from forest_files.check.conflicts import in_conflict
 from forest_files.check.findings import CheckReport, Reported
 from forest_files.check.routes import hints_for, routes_for
 
@@ -76,6 +79,8 @@ def explain(
         from forest_files.check.filerenames import renamed_files
 
         findings = renamed_files(findings, conn, root=root, source=source)
+    if any(f.failed for f in findings):  # a file in a merge conflict: resolve it first
+        findings = in_conflict(findings, root=root, source=source)
     for f in findings:
         if not f.failed:
             out.append(Reported(f))

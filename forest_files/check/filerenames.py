@@ -2,7 +2,8 @@
 
 Stores: nothing.
 Refuses: nothing (a file that cannot be read, parsed or named by the binding's
-selector is no candidate; a ground whose body is sealed or erased finds none).
+selector, or that holds merge conflict markers, is no candidate; a ground whose
+body is sealed or erased finds none).
 Returns: the findings, each ``missing`` one (the file gone, its unchanged text
 nowhere: a plain move is ``moved`` already) carrying as ``candidates`` the
 selectors its section has in the files that hold similar text, the way git's
@@ -31,6 +32,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from forest_files.check.conflict_markers import has_markers
 from forest_files.check.renames import ground_body
 from forest_files.kernel.errors import ForestError
 
@@ -156,9 +158,11 @@ class _Texts:
 
         if path not in self._seen:
             data = self._content.read(path)
-            try:
+            try:  # a file in a merge conflict holds no section yet (conflicts.py)
                 self._seen[path] = (
-                    None if data is None else normalise_text(decode_bytes(data, path))
+                    None
+                    if data is None or has_markers(data)
+                    else normalise_text(decode_bytes(data, path))
                 )
             except ForestError:
                 self._seen[path] = None

@@ -6,11 +6,13 @@ Refuses: nothing; every problem is a finding. Kinds (DESIGN.md "Drift"):
 ``missing`` (the bound file is gone), ``unresolved`` (the selector matches
 nothing, the file is no longer UTF-8 text, or the bound path holds no regular
 file: ``not a regular file (symlink)``, ``(directory)``, ``(fifo)``,
-``(submodule)``, the same from every source), ``moved`` (the file is gone or the
-selector matches nothing, and the unchanged section stands at exactly one
-other place — another file, or another selector of the same file — by section
-hash; one search per run, moves.py; an unresolved section that did not move
-carries the sections standing where it stood as ``candidates``),
+``(submodule)``, the same from every source; or, made so by conflicts.py when the
+routes are built, a failed binding's file has unresolved merge conflicts),
+``moved`` (the file is gone or the selector matches nothing, and the unchanged
+section stands at exactly one other place — another file, or another selector of
+the same file — by section hash; one search per run, moves.py; an unresolved
+section that did not move carries the sections standing where it stood as
+``candidates``),
 ``contested`` (two live successors of the ground, or two bindings of one
 path + selector), ``erased-content`` (its ground's body was removed by an
 erase that never saw it: erased_ground.py), ``unbound`` (a file or heading

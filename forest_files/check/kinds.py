@@ -28,10 +28,10 @@ KINDS: dict[str, Kind] = {
     "missing": ("the bound file is gone", "check, ci", "bring it back, or `forest retire`"),
     "unresolved": (
         "the selector matches nothing (heading renamed, symbol deleted, markers removed), "
-        "the ground is sealed, or the bound path is `not a regular file (symlink)` / "
-        "`(directory)` / `(fifo)` / `(submodule)`",
+        "the ground is sealed, the bound path is `not a regular file (symlink)` / "
+        "`(directory)` / `(fifo)` / `(submodule)`, or its file has unresolved merge conflicts",
         "check, ci",
-        "put it back, `forest rebind`, or `forest retire`",
+        "put it back, `forest rebind`, or `forest retire`; a merge conflict: resolve it first",
     ),
     "moved": (
         "the unchanged text is found at exactly one other place (matched by hash)",

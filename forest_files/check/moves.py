@@ -1,9 +1,9 @@
 """The moved search: where a section that left its place stands now, by section hash.
 
 Stores: nothing.
-Refuses: nothing (a candidate that is not UTF-8 text or not valid Python, or a
-section no selector can name, such as an empty heading, is simply no
-candidate).
+Refuses: nothing (a candidate that is not UTF-8 text or not valid Python, a
+file holding merge conflict markers, or a section no selector can name, such as
+an empty heading, is simply no candidate).
 Returns: for a binding whose file is gone or whose selector matches nothing,
 the one selector of another place whose section hashes to ground (the
 finding becomes ``moved``); for an unresolved heading or symbol with no such
@@ -37,6 +37,7 @@ import functools
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
+from forest_files.check.conflict_markers import has_markers
 from forest_files.check.move_places import MARKDOWN, Place, section_text, sections
 from forest_files.check.move_places import suffix as _suffix
 from forest_files.custody.bindings import Binding
@@ -112,7 +113,7 @@ class MoveIndex:
         self, source: ContentSource, path: str, sets: list[Excludes], keep_outline: bool
     ) -> None:
         data = source.read(path)
-        if data is None:
+        if data is None or has_markers(data):  # a merge conflict: no section stands there
             return
         doc = self._document(path, data)
         if doc is None:

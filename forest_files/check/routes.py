@@ -9,7 +9,8 @@ forest.toml's ``[bind]`` gives it), bring a file back, move or end a binding (a
 renamed and edited section: ``forest rebind OLD NEW --words``, so the chain
 is kept; a section moved into a file whose name is not UTF-8: that file renamed
 first, ``git mv -- OLD NEW``, as for an unbound one), unseal a sealed ground
-(``forest unseal TARGET --words``), or end a contest; ``hints_for``: the places
+(``forest unseal TARGET --words``), or end a contest; for a file in a merge
+conflict, only its resolution (conflicts.py); ``hints_for``: the places
 a renamed section may stand now, with their lines; ``untrack``: stop git tracking local state
 (``git rm --cached -r -- PATH``). The only words left to the user are ``--words`` (the placeholder
 ``…``, which every ceremony refuses when pasted as is); ``--as`` is left out,
@@ -30,6 +31,7 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from forest_files.check.conflicts import CONFLICT_DETAIL, conflict_routes
 from forest_files.check.finding import SEALED_DETAIL, SEALED_ERASED_DETAIL
 from forest_files.check.findings import WORDS_PLACEHOLDER, Route
 from forest_files.kernel.paths import LEDGER_PREFIX
@@ -64,6 +66,8 @@ def _record(source: str, *paths: str) -> tuple[Step, ...]:
 def routes_for(f: Finding, *, root: Path, source: str) -> tuple[Route, ...]:
     """Every route out of ``f`` (none for ``clean``)."""
     sel, path = f.selector, f.path
+    if f.detail.startswith(CONFLICT_DETAIL):  # conflicts.py: nothing to act on before
+        return conflict_routes(f, root=root, source=source)
     retire = Route(
         "or end the binding", (forest("retire", sel, options=_words()), *_record(source))
     )

@@ -1,0 +1,28 @@
+"""Git's merge conflict markers in a file's bytes: a file no section stands in yet.
+
+Stores: nothing.
+Refuses: nothing.
+Returns: ``has_markers`` (a ``<<<<<<<`` line, then a ``=======`` line, then a
+``>>>>>>>`` line, at the start of their lines, in that order: a heading underlined
+with ``=======`` alone is none). The move and rename searches (moves.py,
+filerenames.py) skip such a file; conflicts.py reports a bound one.
+Test: tests/check/test_conflicts.py
+"""
+
+from __future__ import annotations
+
+import re
+
+_START = re.compile(rb"^<{7}(?: |\r?$)", re.MULTILINE)
+_MIDDLE = re.compile(rb"^={7}\r?$", re.MULTILINE)
+_END = re.compile(rb"^>{7}(?: |\r?$)", re.MULTILINE)
+
+
+def has_markers(data: bytes) -> bool:
+    """``data`` holds a ``<<<<<<<`` line, then ``=======``, then ``>>>>>>>`` (git's
+    conflict markers, at the start of their lines, in that order)."""
+    if b"<<<<<<<" not in data:  # most files: one fast scan
+        return False
+    start = _START.search(data)
+    middle = _MIDDLE.search(data, start.end()) if start is not None else None
+    return middle is not None and _END.search(data, middle.end()) is not None

@@ -1,0 +1,130 @@
+"""A bound file left in a merge conflict: no rebind to a "heading" of conflict text.
+
+A conflict's ``=======`` under a line of text reads as a setext heading, so a bound
+section below it seemed moved under that heading (a ``forest rebind`` onto conflict
+text). Every failed binding of the file says it holds unresolved merge conflicts,
+and its routes resolve them (by hand, then ``git add``; or one side whole), pasted
+through ``bash -c``; in the hook's index the staged markers are found the same way.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from forest_files.check.conflict_markers import has_markers
+from forest_files.check.conflicts import CONFLICT_DETAIL
+from tests.helpers.cli import findings, forest, ok
+from tests.helpers.git import commit_all, git, make_repo, pasted, write
+from tests.helpers.template import copied_from
+
+DOC = "# Doc\n\n## Alpha\n\nline one\nline two\nline three\n\n## Beta\n\nbeta text\n"
+
+
+def _build(base: Path) -> Path:
+    """Two branches edited the bound section Alpha each its own way; main merges."""
+    root = make_repo(base)
+    write(root, "docs/a.md", DOC)
+    commit_all(root, "init")
+    ok(root, "init")
+    ok(root, "adopt", "docs/a.md#Doc/Alpha", "docs/a.md#Doc/Beta", "--words", "as it stands")
+    commit_all(root, "adopt")
+    for branch, start in (("other", "-b"), ("main", "")):
+        git(root, "checkout", "-q", *filter(None, (start, branch)))
+        write(root, "docs/a.md", DOC.replace("line two", f"line two {branch}"))
+        commit_all(root, branch)
+    return root
+
+
+repo = copied_from(_build)
+
+
+def _merged(root: Path) -> None:
+    proc = pasted(root, "git merge -q other")
+    assert proc.returncode == 1 and "CONFLICT" in proc.stdout, proc.stdout
+    assert git(root, "ls-files", "-u", "--", "docs/a.md")
+
+
+def _commands(found: dict[str, Any]) -> list[str]:
+    return [r["command"] for r in found["routes"] if r["command"]]
+
+
+def test_conflicted_file_offers_no_rebind_routes_resolve_pasted_detected(repo: Path) -> None:
+    """Before: Beta was ``moved`` to ``docs/a.md#line one <<<<<<< HEAD …/Beta``."""
+    _merged(repo)
+    found = findings(repo)
+    assert [f["kind"] for f in found] == ["unresolved", "unresolved"], found
+    for f in found:
+        assert f["detail"].startswith(CONFLICT_DETAIL), f
+        assert not f["moved_to"] and not f["candidates"], f
+        assert all("forest" not in c for c in _commands(f)), f
+        assert "<<<<<<<" not in json.dumps(f["routes"]).replace("delete the <<<<<<<", ""), f
+    labels = [r["label"] for r in found[1]["routes"]]
+    assert labels == ["resolve the conflicts", "or keep HEAD's side", "or keep the other side"]
+    assert "git add -- docs/a.md" in found[1]["routes"][0]["note"]
+    theirs = _commands(found[1])[1]
+    assert theirs == "git checkout --theirs -- docs/a.md && git add -- docs/a.md"
+    done = pasted(repo, theirs)
+    assert done.returncode == 0, done.stderr
+    assert not git(repo, "ls-files", "-u")
+    after = {f["selector"]: f for f in findings(repo)}
+    assert after["docs/a.md#Doc/Beta"]["kind"] == "clean"
+    assert after["docs/a.md#Doc/Alpha"]["kind"] == "drifted"  # the other side's edit
+
+
+def test_conflict_markers_staged_check_staged_no_rebind_detected(repo: Path) -> None:
+    """``git add`` of the file with its markers (as ``git commit -a`` does): the
+    index holds them, and the hook's check reads the index."""
+    _merged(repo)
+    git(repo, "add", "--", "docs/a.md")
+    result = forest(repo, "check", "--staged", "--json")
+    assert result.exit_code == 1, result.stdout
+    report = json.loads(result.stdout)
+    assert report["commit_route"] is None
+    for f in report["findings"]:
+        assert f["kind"] == "unresolved" and f["detail"].startswith(CONFLICT_DETAIL), f
+        assert "conflict markers" in f["detail"]
+        assert not _commands(f), f  # resolve by hand: the index holds no side any more
+
+
+def test_section_moved_into_file_with_conflict_markers_no_rebind_detected(
+    tmp_path: Path,
+) -> None:
+    """A bound section cut from one file and pasted below conflict markers in another:
+    no move is found there (its "parent" would be conflict text)."""
+    root = make_repo(tmp_path)
+    write(root, "x.md", "# X\n\n## Gamma\n\ngamma one\ngamma two\n\n## Rest\n\nrest\n")
+    write(root, "y.md", "# Y\n\ntext\n")
+    commit_all(root, "init")
+    ok(root, "init")
+    ok(root, "adopt", "x.md#X/Gamma", "--words", "as it stands")
+    commit_all(root, "adopt")
+    write(root, "x.md", "# X\n\n## Rest\n\nrest\n")
+    conflict = "<<<<<<< HEAD\nours\n=======\ntheirs\n>>>>>>> other\n"
+    write(root, "y.md", f"# Y\n\ntext\n{conflict}\n## Gamma\n\ngamma one\ngamma two\n\n## Z\n")
+    (gone,) = findings(root)
+    assert gone["kind"] == "unresolved" and not gone["moved_to"], gone
+    assert not any("y.md" in c for c in (*_commands(gone), *gone["candidates"])), gone
+
+
+def test_file_renamed_into_conflict_markers_no_rebind_detected(repo: Path) -> None:
+    """A bound file renamed, and the renamed file left with conflict markers (one
+    branch renamed it, the other edited it): similar text, but no rebind into it."""
+    git(repo, "mv", "docs/a.md", "docs/b.md")
+    conflict = "<<<<<<< HEAD\nline two main\n=======\nline two other\n>>>>>>> other\n"
+    write(repo, "docs/b.md", DOC.replace("line two\n", conflict))
+    for f in findings(repo):
+        assert f["kind"] == "missing" and not f["candidates"], f
+        assert not any("docs/b.md" in c for c in _commands(f)), f
+
+
+def test_setext_heading_of_seven_equals_not_conflict_accepted() -> None:
+    """Only the three markers in git's order make a conflict: a heading underlined
+    with ``=======``, or the markers in another order, is none."""
+    assert has_markers(b"a\n<<<<<<< HEAD\nb\n=======\nc\n>>>>>>> other\n")
+    assert has_markers(b"<<<<<<<\r\nb\r\n=======\r\nc\r\n>>>>>>>\r\n")
+    assert not has_markers(b"Title\n=======\n\ntext\n")
+    assert not has_markers(b">>>>>>> x\n=======\n<<<<<<< y\n")
+    assert not has_markers(b"<<<<<<<< eight\n=======\n>>>>>>> x\n")
+    assert not has_markers(b"<<<<<<< HEAD\n========\n>>>>>>> x\n")
