@@ -23,7 +23,7 @@ from pathlib import Path
 from forest_files.check.findings import WORDS_PLACEHOLDER
 from forest_files.check.routes import no_single_ground
 from forest_files.custody.bindings import Binding
-from forest_files.custody.lookup import NoSuchBinding, find_binding
+from forest_files.custody.lookup import NoSuchBinding, binding_twin, find_binding
 from forest_files.custody.record import SectionText, ground_body
 from forest_files.kernel.errors import ForestError
 from forest_files.kernel.hashing import hash_body
@@ -49,9 +49,9 @@ def choose(root: Path, bindings: list[Binding], targets: Sequence[str]) -> list[
         if sel.kind == "file":
             of_file = [b for b in bindings if b.path == sel.path]
             if not of_file:
-                raise NoSuchBinding(
-                    f"{spec}: no binding in this file; list bindings with `forest status`"
-                )
+                twin = binding_twin(bindings, spec)
+                how = twin or "list bindings with `forest status`"
+                raise NoSuchBinding(f"{spec}: no binding in this file; {how}")
             for b in of_file:
                 out.setdefault(b.bind_act, Chosen(b, explicit=len(of_file) == 1))
         else:

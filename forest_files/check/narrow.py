@@ -7,7 +7,8 @@ rather than report "0 checked".
 Returns: ``split``: the paths to judge (a selector's file) and the selector
 arguments; ``narrowed``: the report with only the bindings a selector names
 (a full selector or a heading-path tail, as ``forest diff`` takes it) beside
-those under the plain paths; ``unmatched``: the arguments that named nothing.
+those under the plain paths; ``unmatched``: the arguments that named nothing;
+``twin_of``: the binding one names but for Unicode normalisation, as a clause.
 Test: tests/check/test_renames.py
 
 Light: the hook and the warm ``forest check`` import nothing of it unless
@@ -90,3 +91,13 @@ def unmatched(
     """The arguments that name no binding and no required target."""
     seen = (*report.items, *report.extra, *report.warnings)
     return [a for a in args if not any(_matches(a, selectors, r) for r in seen)]
+
+
+def twin_of(report: CheckReport, arg: str) -> str | None:
+    """The clause naming the binding ``arg`` names but for Unicode normalisation, from
+    the report before narrowing (its file was judged), or None."""
+    from forest_files.text.unicode_twin import twin_clause, twin_selector
+
+    seen = (*report.items, *report.extra, *report.warnings)
+    spelled = twin_selector(arg, (r.selector for r in seen))
+    return None if spelled is None else twin_clause(arg, spelled, spelled, holder="its binding")

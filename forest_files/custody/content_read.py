@@ -32,6 +32,10 @@ def path_variant(path: str, names: Iterable[str]) -> str | None:
     clause for a finding or refusal; None when none is."""
     import unicodedata  # only for a path that is missing
 
+    from forest_files.kernel.shellword import shell_word
+    from forest_files.text.selector import render_path
+    from forest_files.text.unicode_twin import form_of
+
     def nfc(text: str) -> str:
         return unicodedata.normalize("NFC", text)
 
@@ -42,10 +46,10 @@ def path_variant(path: str, names: Iterable[str]) -> str | None:
             continue
         got = nfc(other)
         if got == want:
-            form = "NFD" if unicodedata.normalize("NFD", other) == other else "not NFC"
             return (
-                f"only {other!r} ({other!a}) stands there: the same name in another "
-                f"Unicode normalisation ({form}), a different path to git"
+                f"only {shell_word(render_path(other))} ({other!a}) stands there: the same "
+                f"name as {path!a} ({form_of(path)}) in another Unicode normalisation "
+                f"({form_of(other)}), a different path to git"
             )
         if got.casefold() == folded:
             return (

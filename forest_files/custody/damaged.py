@@ -6,7 +6,8 @@ the ledger's own, and ``git checkout HEAD -- FILES`` restores them.
 
 Stores: nothing.
 Refuses: nothing; it says.
-Returns: ``restore_route`` (the checkout of every damaged file HEAD holds, or None).
+Returns: ``restore_route`` (the checkout of every damaged file HEAD holds with
+other bytes, or None: a file damaged in HEAD too is not restored by it).
 Test: tests/custody/test_damaged.py
 """
 
@@ -41,8 +42,14 @@ def restore_route(root: Path, faults: Iterable[Fault]) -> str | None:
     if not files or gitio.head_commit(root) is None:
         return None
     listed = gitio.run_git(root, ["ls-tree", "-z", "--name-only", "HEAD", "--", *files])
-    held = [p for p in files if p in set(gitio.split_z(listed.stdout))]
-    return command_text(git_step("checkout", "HEAD", "--", *held)) if held else None
+    changed = gitio.run_git(
+        root, ["diff", "--no-ext-diff", "-z", "--name-only", "HEAD", "--", *files]
+    )
+    # A file HEAD holds with the same bytes (the damage committed) is not restored
+    # by a checkout of HEAD: a route that changes nothing is no route.
+    held = set(gitio.split_z(listed.stdout)) & set(gitio.split_z(changed.stdout))
+    kept = [p for p in files if p in held]
+    return command_text(git_step("checkout", "HEAD", "--", *kept)) if kept else None
 
 
 __all__ = ["damaged_files", "restore_route"]

@@ -1,7 +1,8 @@
 """Finding a binding from what a user typed, and its custody chain.
 
 Stores: nothing.
-Refuses: a target that names no binding (listing the bindings of that path),
+Refuses: a target that names no binding (listing the bindings of that path, or
+naming the one it names but for Unicode normalisation: ``binding_twin``),
 or that matches several (listing them); a directory move from a directory
 holding no binding, or between overlapping directories; a rebind onto a section
 another live binding holds (by the same selector, or a heading by another name:
@@ -77,6 +78,9 @@ def find_binding(
     if len(found) == 1:
         return found[0]
     if not found:
+        twin = binding_twin(bindings, target)
+        if twin is not None:
+            raise NoSuchBinding(f"{target}: no binding; {twin}")
         known = ", ".join(b.selector for b in same_path) or "none"
         raise NoSuchBinding(
             f"{target}: no binding (bindings of {sel.path}: {known}); "
@@ -87,6 +91,18 @@ def find_binding(
         f"{', '.join(f'{b.selector} (--binding {b.bind_act[:12]})' for b in found)}; "
         "give the full selector or --binding ID"
     )
+
+
+def binding_twin(bindings: list[Binding], target: str) -> str | None:
+    """The clause naming the live binding ``target`` names but for Unicode
+    normalisation (its full selector, or a heading-path tail), or None."""
+    from forest_files.text.unicode_twin import twin_clause, twin_selector
+
+    live = (b.selector for b in bindings if not b.retired)
+    spelled = twin_selector(target, live)
+    if spelled is None:
+        return None
+    return twin_clause(target, spelled, spelled, holder="its binding")
 
 
 def _resolved(root: Path, target: str) -> str | None:

@@ -117,20 +117,21 @@ def _check(args: CheckArgs) -> int:
     quick = args.staged and not (args.paths or args.as_json or args.verbose)
     paths = args.paths
     if paths:  # a selector judges its file, then shows its own section
-        from forest_files.check.narrow import narrowed, split, unmatched
+        from forest_files.check.narrow import narrowed, split, twin_of, unmatched
 
         paths, selectors = split(root, args.paths)
     report = run_check(root, source, paths, diffs=diffs, quick=quick)
     if args.paths:
-        report = narrowed(report, args.paths, selectors)
+        whole, report = report, narrowed(report, args.paths, selectors)
         missed = unmatched(report, args.paths, selectors)
         if missed:
             from forest_files.kernel.shellword import shell_word
 
             named = ", ".join(map(shell_word, missed))
+            twin = twin_of(whole, missed[0]) if len(missed) == 1 else None
+            how = twin or "`forest status` lists the bindings"
             print(
-                f"forest: check: {named} names no binding and no required target; "
-                "`forest status` lists the bindings",
+                f"forest: check: {named} names no binding and no required target; {how}",
                 file=sys.stderr,
             )
             return 2

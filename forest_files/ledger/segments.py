@@ -9,7 +9,8 @@ swept at the start of each write; bodies land before the segment that refers
 to them.
 A failed write's new bodies are taken back by the caller (``take_back``).
 Refuses: a truncated segment, a segment whose name is not the hash of its bytes,
-any bad line (see ``acts``) — all as ``LedgerError``; writing a body under a hash
+a segment holding one act twice (``duplicate-act``: forest never writes one), any
+bad line (see ``acts``) — all as ``LedgerError``; writing a body under a hash
 that is not its own, or an empty segment (``ForestError``).
 Returns: ``SegmentRef`` for a write (and, into ``created``, the body files it
 made); the acts of a segment (remembered by name for the next read of the same
@@ -295,9 +296,44 @@ def parse_segment(data: bytes, name: str) -> tuple[list[tuple[int, Act]], list[L
                 acts.append((lineno, decode_line(line, segment=stem, lineno=lineno)))
             except LedgerError as exc:
                 errors.append(exc)
+    errors += _repeated_acts(acts, lines[:-1], stem)
     if not errors:
         _remember(_DECODED, stem, tuple(acts))
     return acts, errors
+
+
+def _repeated_acts(acts: list[tuple[int, Act]], lines: list[bytes], stem: str) -> list[LedgerError]:
+    """An act a segment holds twice: forest writes each act once per segment
+    (``write_segment``), so a repeat is an edit; its name, if renamed to match, is
+    no proof. The fault names the segment forest wrote (the repeats dropped)."""
+    first: dict[str, int] = {}
+    repeats: list[tuple[int, Act]] = []
+    for lineno, act in acts:
+        if act.id in first:
+            repeats.append((lineno, act))
+        else:
+            first[act.id] = lineno
+    if not repeats:
+        return []
+    kept = b"".join(lines[n - 1] + b"\n" for n in sorted(first.values()))
+    written = hashlib.sha256(kept).hexdigest()
+    route = (
+        "restore it from git"
+        if written == stem
+        else f"the segment forest wrote is {segment_file_name(written)}: restore that file "
+        "from git and remove this one"
+    )
+    return [
+        LedgerError(
+            f"act {act.id} repeats line {first[act.id]} (forest writes each act once in a "
+            f"segment: the file was edited); {route}",
+            segment=stem,
+            line=lineno,
+            act_id=act.id,
+            code="duplicate-act",
+        )
+        for lineno, act in repeats
+    ]
 
 
 def _remember(

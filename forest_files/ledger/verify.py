@@ -2,7 +2,8 @@
 
 Stores: nothing (read-only).
 Refuses: nothing; faults are returned. Codes: noncanonical, id-mismatch,
-bad-version, truncated, segment-name, dangling-dep, body-missing, body-hash,
+bad-version, truncated, segment-name, duplicate-act (one act twice in a
+segment), dangling-dep, body-missing, body-hash,
 malformed, unknown-field (a field this reader does not know), scope, stray. A
 referenced body may be absent only if an "erase" act names it in its
 top-level "body_hash". ``stray``: any file or directory under the ledger that
@@ -43,6 +44,7 @@ FAULT_CODES = frozenset(
         "bad-version",
         "truncated",
         "segment-name",
+        "duplicate-act",
         "dangling-dep",
         "body-missing",
         "body-hash",

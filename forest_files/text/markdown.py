@@ -44,7 +44,8 @@ one-column table whose delimiter row has no pipe (it reads a setext heading).
 tests/text/test_markdown_parity.py pins the agreement.
 
 Stores: nothing. Imports pyromark only when a file is actually parsed.
-Refuses: ``SectionNotFound`` (listing nearby headings) and
+Refuses: ``SectionNotFound`` (listing nearby headings; or the heading that differs
+from the selector only in Unicode normalisation, with the selector to give) and
 ``AmbiguousSelector`` (listing each candidate's full path with ``[n]`` and its
 line).
 Returns: ``Heading`` outlines and the resolved heading with its canonical
@@ -254,6 +255,9 @@ def _not_found(sel: Selector, headings: list[Heading]) -> str:
         head = f"{render(sel)}: only {hits} heading(s) match, so [{sel.index}] does not exist"
     if not headings:
         return f"{head}; the file has no Markdown headings"
+    twin = _twin(sel, headings)
+    if twin is not None:
+        return f"{head}; {twin}"
     names = sorted({h.name for h in headings})
     import difflib  # only when a selector misses: suggestions
 
@@ -261,3 +265,21 @@ def _not_found(sel: Selector, headings: list[Heading]) -> str:
     shown = [h for h in headings if h.name in near][:5] or headings[:5]
     listed = ", ".join("#" + render_heading_path(h.path, None) for h in shown)
     return f"{head}; nearby headings: {listed}"
+
+
+def _twin(sel: Selector, headings: list[Heading]) -> str | None:
+    """The clause naming the heading ``sel`` names but for Unicode normalisation (its
+    first such heading), or None. Never a match: the selector stays exact bytes."""
+    from forest_files.text.unicode_twin import nfc, twin_clause
+
+    typed = render_heading_path(sel.parts, None)
+    if typed.isascii() and all(h.name.isascii() for h in headings):
+        return None
+    wanted = tuple(nfc(p) for p in sel.parts)
+    k = len(wanted)
+    for h in headings:
+        if len(h.path) >= k and tuple(nfc(p) for p in h.path[-k:]) == wanted:
+            spelled = render_heading_path(h.path[-k:], None)
+            full = render(replace(sel, parts=h.path, index=None))
+            return twin_clause("#" + typed, "#" + spelled, full)
+    return None

@@ -20,7 +20,8 @@ Refuses: malformed selectors and unsafe paths (empty, absolute, drive
 letters, ``..``/``.``/empty components, backslashes, NUL and other control
 characters, longer than ``MAX_SELECTOR_CHARS``, a path longer than
 ``MAX_PATH_CHARS``: bounds.py) with ``SelectorError``, whose
-message says what is wrong and shows valid examples.
+message says what is wrong and shows valid examples (a path ending in ``/``:
+the selector without it, quoted for a shell).
 Returns: a frozen ``Selector``; its canonical text (``render``). Choosing one of
 several matches (unique tail, ``[n]``) is selector_pick.py's ``pick``, shared by
 the resolvers.
@@ -37,6 +38,7 @@ from typing import Literal, get_args
 from forest_files.kernel import bounds
 from forest_files.kernel.errors import ForestError
 from forest_files.kernel.repopath import is_drive_path
+from forest_files.kernel.shellword import shell_word
 
 Kind = Literal["file", "heading", "symbol", "region", "anchor"]
 KINDS: tuple[str, ...] = get_args(Kind)
@@ -217,6 +219,24 @@ def _split_path(text: str) -> tuple[str, str, str]:
     return "".join(buf), "", ""
 
 
+def _refuse_directory(path: str, marker: str, rest: str) -> None:
+    """A path ending in '/' (``notes/a.md/#H``, ``git mv``'s spelling of a directory):
+    refused naming the selector without it, when that one is well formed."""
+    bare = path.rstrip("/")
+    if bare == path or not bare or marker == "@":  # "pkgs/@scope": an '@' in a name
+        return
+    try:
+        validate_path(bare)
+    except SelectorError:
+        return
+    given = f"{render_path(bare)}{marker}{rest}"
+    escape = f" (if {marker!r} is part of the file name, write it as '\\{marker[:1]}')"
+    raise _refuse(
+        f"the path {path!r} ends in '/' (an empty component: a directory), and a selector "
+        f"names a file: give {shell_word(given)}{escape if marker else ''}"
+    )
+
+
 def parse_selector(text: str) -> Selector:
     """Parse one selector string; see the module docstring for the grammar."""
     if not isinstance(text, str) or not text:
@@ -229,6 +249,7 @@ def parse_selector(text: str) -> Selector:
     try:
         validate_path(path)
     except SelectorError as exc:
+        _refuse_directory(path, marker, rest)
         if not marker:
             raise
         hint = f"if {marker!r} is part of the file name, write it as '\\{marker[0]}'"

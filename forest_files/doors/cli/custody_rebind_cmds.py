@@ -81,6 +81,7 @@ def rebind(
         read_moves,
         refuse_bound_targets,
     )
+    from forest_files.custody.rebind_dest import refuse_one_as_directory
     from forest_files.custody.record import rebind_sections
     from forest_files.custody.repository import Repository
 
@@ -89,6 +90,7 @@ def rebind(
         limit = r.config.max_body_bytes
         left: list[tuple[Binding, str]] = []
         if old.endswith("/") or new.endswith("/"):
+            refuse_one_as_directory(bindings, old, new, r.root)
             moves = read_moves(r.root, moves_under(bindings, old, new), max_bytes=limit)
         else:  # a heading carries its bound subtree to where its full selector is now
             moves = read_moves(r.root, [(find_binding(bindings, old), new)], max_bytes=limit)

@@ -123,6 +123,7 @@ def fsck(repo: RepoOpt = Path("."), as_json: JsonOpt = False) -> None:
     from forest_files.custody.config import CONFIG_NAME, load_config
     from forest_files.custody.repository import find_root
     from forest_files.governance.fsck import fsck as run
+    from forest_files.ledger.verify import FAULT_CODES
 
     root = find_root(repo)
     report = run(root, load_config(root / CONFIG_NAME).project_id)
@@ -130,9 +131,13 @@ def fsck(repo: RepoOpt = Path("."), as_json: JsonOpt = False) -> None:
     lines = [f"{f.code}: {f.where}: {f.detail}" for f in report.faults]
     emit(as_json, obj, "\n".join(lines) or f"fsck: ok ({report.checked.get('entries', 0)} entries)")
     if not report.ok:
-        raise FsckFaults(
-            f"fsck found {len(report.faults)} fault(s); `forest rebuild` repairs the index"
+        # A ledger that cannot be read is not the index's fault: rebuild reads it too.
+        route = (
+            "the ledger is damaged: `forest verify` names each fault and how to restore it"
+            if any(f.code == "ledger" and f.detail in FAULT_CODES for f in report.faults)
+            else "`forest rebuild` repairs the index"
         )
+        raise FsckFaults(f"fsck found {len(report.faults)} fault(s); {route}")
 
 
 @app.command()
