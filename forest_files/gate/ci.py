@@ -28,6 +28,9 @@
    empty one. A finding there is a *history* finding naming C, even when a
    later commit reverted the edit (no silent edit anywhere in history). One
    (binding, kind, hash) is reported once, at the first commit that shows it.
+   Its one route rewrites the branch at that commit (rewrite.py): no act on top
+   changes a commit's own ledger. HEAD's restore and supersede amend HEAD when
+   HEAD made the change, and say when earlier commits carry it too.
 
 Steps 3 and 4 are skipped when step 1 finds faults: a damaged ledger cannot be
 replayed into a trustworthy ground.
@@ -58,6 +61,7 @@ from forest_files.check.kinds import CORRUPTION
 from forest_files.check.opening import open_custody
 from forest_files.check.routes import forest as forest_step
 from forest_files.custody.sources import LEDGER_PREFIX, config_from, conversion_note
+from forest_files.gate.rewrite import Rewrite
 from forest_files.kernel.errors import UnusableConfig
 from forest_files.kernel.paths import CONFIG_NAME, segment_file
 from forest_files.ledger.acts import LedgerError
@@ -324,7 +328,24 @@ class _Range:
         failed = [r for r in (*items, *more) if r.failed]
         keyed = [((r.binding or r.selector, r.kind, r.finding.actual_hash), r) for r in failed]
         marked, earlier = once(keyed, history)
+        rewrite = self._rewrite(graph)
+        if rewrite is not None:
+            earlier = [rewrite.at_commit(r) for r in earlier]
+            before = [(r.binding, r.commit) for r in earlier if r.binding and r.commit]
+            marked = [rewrite.at_head(r, (c for b, c in before if b == r.binding)) for r in marked]
         brought = {id(r.finding): r for r in marked}
         items = [brought.get(id(r.finding), r) for r in items]
         more = [brought.get(id(r.finding), r) for r in more]
         return items, [*findings, *earlier, *more], warnings
+
+    def _rewrite(self, graph: Mapping[str, tuple[str, ...]]) -> Rewrite | None:
+        """The range as its rewrite routes need it (None without a base)."""
+        if self.merge_base is None or self.head == self.merge_base:
+            return None
+        parents = graph.get(self.head, ())
+        diffs = gitio.diff_each_parent(
+            self.top, [(self.head, p) for p in parents], None, filters=None
+        )
+        changed = frozenset(c.path for diff in diffs for c in diff)
+        merges = any(len(up) > 1 for up in graph.values())
+        return Rewrite(self.top, self.head, self.merge_base, merges, changed)

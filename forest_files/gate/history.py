@@ -5,8 +5,8 @@ Refuses: nothing itself; a commit whose ledger cannot be replayed is returned wi
 its ``LedgerError`` (ci.py reports it at that commit) and the rest are still judged.
 Returns: the first finding of each (binding, kind, section hash) in the range as a
 ``Reported`` naming its commit (ci.py merges them with HEAD's), the commits judged,
-and the commits whose ledger does not replay;
-a finding HEAD no longer shows has one route, rewriting the branch at its commit.
+and the commits whose ledger does not replay (ci.py gives a finding of a commit
+before HEAD its one route, rewriting the branch there: rewrite.py).
 Test: tests/gate/test_ci_gate.py, tests/gate/test_ledger_growth.py
 """
 
@@ -166,20 +166,4 @@ def once(
         if brought is not None and brought.commit is not None:
             r = r._replace(introduced=brought.commit)
         out.append(r)
-    return out, [_rewrite_only(r) for r in history.values()]
-
-
-def _rewrite_only(r: Reported) -> Reported:
-    """A finding of a commit HEAD no longer shows: no act at HEAD can clear it (the
-    commit stays in the range), so its one route is rewriting the branch there."""
-    if r.commit is None:
-        return r
-    from forest_files.check.findings import Route
-
-    at = r.commit[:12]
-    note = (
-        f"fixed later in the range, but commit {at} still changed the bound text without "
-        f"its act; only rewriting the branch clears it: `git rebase -i {at}^`, mark {at} "
-        "`edit`, and record the act (or undo the change) in that commit"
-    )
-    return r._replace(routes=(Route(f"rewrite the branch at {at}", note=note),))
+    return out, list(history.values())

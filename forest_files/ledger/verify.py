@@ -66,6 +66,7 @@ class Fault:
     path: str | None = None  # relative to the repository root, when one file is at fault
     fix: str | None = None  # a shell command that removes the fault (strays)
     fix_argv: tuple[str, ...] = ()  # the same command as its words
+    dep: str | None = None  # dangling-dep: the act depended on that the ledger lacks
 
 
 @dataclass(frozen=True)
@@ -115,7 +116,9 @@ def _check_deps(found: dict[str, _Found], faults: list[Fault]) -> None:
         for dep in where.act.deps:
             if dep not in found:
                 detail = f"act {act_id} depends on {dep}, which is not in the ledger"
-                faults.append(Fault("dangling-dep", where.segment, where.line, act_id, detail))
+                faults.append(
+                    Fault("dangling-dep", where.segment, where.line, act_id, detail, dep=dep)
+                )
 
 
 def _body_rel(body_hash: str) -> str:

@@ -182,12 +182,14 @@ def test_drift_reverted_later_route_is_rewriting_the_branch_detected(repo: Path)
     code, out, _ = ci(repo, "--base", "main", "--format", "json")
     assert code == 1
     (found,) = [f for f in json.loads(out)["findings"] if f["kind"] != "clean"]
-    (route,) = found["routes"]
-    assert route["label"] == f"rewrite the branch at {first[:12]}" and route["command"] is None
-    assert f"`git rebase -i {first[:12]}^`" in route["note"]
+    record, undo = found["routes"]
+    assert record["label"] == f"rewrite the branch: record the act in {first[:12]}"
+    assert undo["label"] == f"or rewrite it: take the edit out of {first[:12]}"
+    base = git(repo, "merge-base", "main", "HEAD")
+    assert record["argv"] == undo["argv"] == [["git", "rebase", "-i", base]]
+    assert f"mark {first[:12]} `edit`" in record["note"] and "--force-with-lease" in undo["note"]
     code, text, _ = ci(repo, "--base", "main")
-    assert "only rewriting the branch clears it" in text
-    assert "forest restore" not in text and "forest supersede" not in text
+    assert "restore ground:" not in text and "adopt the change:" not in text
 
 
 def _drift_hidden_history(repo: Path) -> tuple[str, str]:

@@ -1,0 +1,123 @@
+"""Routes out of the gate's findings that only a rewrite of the branch can clear.
+
+The gate judges commits, not the working tree: a finding at commit C of the range
+is judged against C's own ledger, which no later commit changes. A route that
+edits the working tree and commits on top (``forest restore``, ``forest
+supersede``) leaves C as it was, and the next run fails at C again. So a finding
+at a commit before HEAD has one route: ``git rebase -i MERGE-BASE`` with C marked
+``edit``, and C given the act (or the edit taken out) before the rebase goes on. A
+drift HEAD itself brought is cleared by amending HEAD with the act. A finding
+HEAD shows that earlier commits also carry keeps its restore and supersede routes,
+each saying it cannot clear the gate alone. Every rewrite needs a force push.
+
+Stores: nothing.
+Refuses: nothing.
+Returns: ``Rewrite.at_commit`` (a history finding's route),
+``Rewrite.at_head`` (HEAD's finding's routes).
+Test: tests/gate/test_ci_rewrite_routes.py
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from forest_files.check.findings import Reported, Route
+from forest_files.check.routes import routes_for
+from forest_files.kernel.shellword import command_text, git_step
+
+Step = tuple[str, ...]
+AMEND: Step = ("git", "commit", "--amend", "--no-edit")
+_CONTINUE: Step = ("git", "rebase", "--continue")
+_PUSH = "a rewritten branch that was pushed needs a force push (`git push --force-with-lease`)"
+_AT_STOP = "index"  # at a stopped rebase, a route stages what it changed for the amend
+
+
+@dataclass(frozen=True)
+class Rewrite:
+    """One gate run's range, as its rewrite routes need it."""
+
+    root: Path
+    head: str
+    merge_base: str
+    merges: bool  # the range holds a merge: the rebase keeps it (--rebase-merges)
+    head_changed: frozenset[str]  # the paths HEAD changed against its parents
+
+    def rebase(self) -> Step:
+        keep = ("--rebase-merges",) if self.merges else ()
+        return git_step("rebase", "-i", *keep, self.merge_base)
+
+    def at_commit(self, r: Reported) -> Reported:
+        """A finding at a commit before HEAD: its routes rewrite the branch there."""
+        if r.commit is None or r.commit == self.head:
+            return r
+        return r._replace(routes=self.rewrite_routes(r, r.commit))
+
+    def rewrite_routes(self, r: Reported, commit: str) -> tuple[Route, ...]:
+        """``git rebase -i MERGE-BASE``, and what to do with ``commit`` in it: for a
+        drift, record its act there or take the edit out; else a route ``forest
+        check`` prints there. The commands at the stop are the finding's own routes,
+        staging what they change for the amend."""
+        at = commit[:12]
+        go_on = f"{command_text(AMEND)} && {command_text(_CONTINUE)}"
+        stop = f"mark {at} `edit`; when the rebase stops there:"
+        if r.kind != "drifted":
+            note = f"{stop} run a route `forest check` prints there, then `{go_on}`; {_PUSH}"
+            return (Route(f"rewrite the branch at {at}", (self.rebase(),), note),)
+        restore, supersede = routes_for(r.finding, root=self.root, source=_AT_STOP)
+        emptied = f"{command_text((*AMEND, '--allow-empty'))} && {command_text(_CONTINUE)}"
+        record = (
+            f"{stop} `{_text(supersede.steps)} && {go_on}` (replace … with why; when a "
+            f"later commit records that act already, move it up after {at} and mark it "
+            f"`fixup` instead); {_PUSH}"
+        )
+        undo = (
+            f"mark {at} `drop` when the edit is all it holds, else `edit`, and when the "
+            f"rebase stops there: `{_text(restore.steps)} && {emptied}` (a later commit "
+            f"that only undid the edit is then empty: `git rebase --skip`); {_PUSH}"
+        )
+        return (
+            Route(f"rewrite the branch: record the act in {at}", (self.rebase(),), record),
+            Route(f"or rewrite it: take the edit out of {at}", (self.rebase(),), undo),
+        )
+
+    def at_head(self, r: Reported, earlier: Iterable[str]) -> Reported:
+        """HEAD's finding: its restore and supersede amend HEAD when HEAD brought the
+        change; each says when earlier commits of the range carry it too."""
+        if not r.failed:
+            return r
+        before = sorted({c for c in (r.introduced, *earlier) if c and c != self.head})
+        routes = r.routes
+        if r.introduced is None and r.kind == "drifted" and r.path in self.head_changed:
+            routes = self._amended(r)
+        if not before:
+            return r._replace(routes=routes)
+        named = ", ".join(c[:12] for c in before)
+        which = f"commit {named} carries" if len(before) == 1 else f"commits {named} carry"
+        alone = (
+            f"alone this cannot clear the gate: {which} the change too, earlier in the "
+            "range (rewrite the branch there)"
+        )
+        routes = tuple(
+            x._replace(note=f"{x.note}; {alone}" if x.note else alone) if x.steps else x
+            for x in routes
+        )
+        if r.introduced is not None and r.introduced != self.head:
+            routes = (*routes, *self.rewrite_routes(r, r.introduced))
+        return r._replace(routes=routes)
+
+    def _amended(self, r: Reported) -> tuple[Route, ...]:
+        """HEAD brought the drift: a commit on top would leave HEAD in the range as it
+        is, so the act (or the undo) goes into HEAD itself."""
+        why = f"amends HEAD, which made the change (a commit on top leaves it as it is); {_PUSH}"
+        out = []
+        restore, supersede = routes_for(r.finding, root=self.root, source=_AT_STOP)
+        for x, amend in ((restore, (*AMEND, "--allow-empty")), (supersede, AMEND)):
+            note = f"{x.note}; {why}" if x.note else why
+            out.append(Route(f"{x.label} in HEAD", (*x.steps, amend), note))
+        return tuple(out)
+
+
+def _text(steps: Iterable[Step]) -> str:
+    return " && ".join(command_text(s) for s in steps)

@@ -1,0 +1,144 @@
+"""``forest ci``: a finding a commit of the range made is cleared only by rewriting
+that commit (or amending HEAD, when HEAD made it); the routes say so and, pasted
+into bash, clear the gate."""
+
+from __future__ import annotations
+
+import re
+import shlex
+from pathlib import Path
+
+from forest_files.check.findings import Reported, Route
+from forest_files.gate.ci import run_gate
+from tests.helpers.custody import adopted_repo
+from tests.helpers.git import commit_all, git, pasted, write
+
+DOC = "docs/a.md"
+
+
+def _branch(tmp_path: Path) -> Path:
+    """main: docs/a.md adopted whole; HEAD on ``feature``. No hooks: edits go in silently."""
+    root = adopted_repo(tmp_path, DOC, "# A\n\nfirst\n")
+    git(root, "checkout", "-q", "-b", "feature")
+    return root
+
+
+def _route(r: Reported, label: str) -> Route:
+    (found,) = [x for x in r.routes if x.label.startswith(label)]
+    return found
+
+
+def _quoted(note: str, start: str) -> str:
+    """The one command in backquotes in ``note`` that starts with ``start``."""
+    (found,) = [c for c in re.findall(r"`([^`]+)`", note) if c.startswith(start)]
+    return found
+
+
+def _paste(root: Path, command: str) -> None:
+    done = pasted(root, command.replace("'…'", "'why it is right'"))
+    assert done.returncode == 0, (command, done.stdout, done.stderr)
+
+
+def _rebase_stopping_at(root: Path, route: Route, commit: str) -> None:
+    """Paste the route's rebase with the todo edited as the note says (mark ``edit``)."""
+    short = commit[:7]
+    editor = f"sed -i 's/^pick {short}/edit {short}/'"
+    _paste(root, f"GIT_SEQUENCE_EDITOR={shlex.quote(editor)} {route.command}")
+    assert git(root, "rev-parse", "HEAD") == commit  # stopped there
+
+
+def test_ci_drift_from_earlier_commit_rewrite_route_recovers(tmp_path: Path) -> None:
+    """An edit committed silently, then an unrelated commit: HEAD's restore and
+    supersede say they cannot clear the gate alone, and the rewrite route, pasted,
+    does."""
+    root = _branch(tmp_path)
+    write(root, DOC, "# A\n\nsecond\n")
+    bad = commit_all(root, "silent edit")
+    write(root, "notes.txt", "later\n")
+    commit_all(root, "unrelated")
+    report = run_gate(root, "main")
+    (found,) = report.findings
+    assert found.introduced == bad and found.commit is None
+    for label in ("restore ground", "adopt the change"):
+        note = _route(found, label).note
+        assert "alone this cannot clear the gate" in note and bad[:12] in note
+    rewrite = _route(found, f"rewrite the branch: record the act in {bad[:12]}")
+    assert rewrite.steps == (("git", "rebase", "-i", report.merge_base),)
+    assert "git push --force-with-lease" in rewrite.note
+    _rebase_stopping_at(root, rewrite, bad)
+    _paste(root, _quoted(rewrite.note, "forest supersede"))
+    assert run_gate(root, "main").ok
+    assert git(root, "show", "-s", "--format=%s", "HEAD~1") == "silent edit"  # the act in it
+
+
+def test_ci_drift_made_by_head_amend_route_recovers(tmp_path: Path) -> None:
+    """HEAD made the edit: a commit on top would leave HEAD's edit in the range, so
+    HEAD's routes amend HEAD; pasted, the gate passes with one commit in the range."""
+    root = _branch(tmp_path)
+    write(root, DOC, "# A\n\nsecond\n")
+    commit_all(root, "silent edit")
+    (found,) = run_gate(root, "main").findings
+    adopt = _route(found, "adopt the change in HEAD")
+    assert adopt.steps[-1] == ("git", "commit", "--amend", "--no-edit")
+    assert "alone this cannot" not in adopt.note and "force push" in adopt.note
+    _paste(root, adopt.command)
+    assert run_gate(root, "main").ok
+    assert git(root, "rev-list", "--count", "main..HEAD") == "1"
+
+
+def test_ci_drift_undone_in_head_amend_route_recovers(tmp_path: Path) -> None:
+    """HEAD holds nothing but the edit: restoring it in HEAD leaves HEAD empty, and
+    the route still amends (an empty commit changes nothing the gate judges)."""
+    root = _branch(tmp_path)
+    write(root, DOC, "# A\n\nsecond\n")
+    commit_all(root, "silent edit")
+    (found,) = run_gate(root, "main").findings
+    _paste(root, _route(found, "restore ground in HEAD").command)
+    assert run_gate(root, "main").ok
+
+
+def test_ci_drift_edited_again_at_head_both_routes_recover(tmp_path: Path) -> None:
+    """A silent edit, then HEAD edits the same text again (another section hash: two
+    findings). HEAD's amend routes name the earlier commit they cannot clear; its
+    rewrite route, then HEAD's amend route, pasted in turn, clear the gate."""
+    root = _branch(tmp_path)
+    write(root, DOC, "# A\n\nsecond\n")
+    bad = commit_all(root, "silent edit")
+    write(root, DOC, "# A\n\nthird\n")
+    commit_all(root, "silent again")
+    report = run_gate(root, "main")
+    at_head, earlier = sorted(report.findings, key=lambda r: r.commit is not None)
+    assert earlier.commit == bad and at_head.commit is None
+    adopt = _route(at_head, "adopt the change in HEAD")
+    assert "alone this cannot clear the gate" in adopt.note and bad[:12] in adopt.note
+    assert [r.label for r in earlier.routes] == [
+        f"rewrite the branch: record the act in {bad[:12]}",
+        f"or rewrite it: take the edit out of {bad[:12]}",
+    ]
+    rewrite = earlier.routes[0]
+    _rebase_stopping_at(root, rewrite, bad)
+    _paste(root, _quoted(rewrite.note, "forest supersede"))
+    (left,) = run_gate(root, "main").findings  # HEAD's edit, against the new ground
+    assert left.commit is None and left.introduced is None
+    _paste(root, _route(left, "adopt the change in HEAD").command)
+    assert run_gate(root, "main").ok
+
+
+def test_ci_drift_reverted_later_take_out_route_recovers(tmp_path: Path) -> None:
+    """An edit, then a commit that undid it (HEAD clean): the history finding's route
+    that takes the edit out, pasted as its note says, clears the gate."""
+    root = _branch(tmp_path)
+    write(root, DOC, "# A\n\nsecond\n")
+    bad = commit_all(root, "silent edit")
+    write(root, DOC, "# A\n\nfirst\n")
+    commit_all(root, "undo it")
+    (found,) = run_gate(root, "main").findings
+    assert found.commit == bad
+    undo = _route(found, f"or rewrite it: take the edit out of {bad[:12]}")
+    _rebase_stopping_at(root, undo, bad)
+    at_stop = _quoted(undo.note, "forest restore")
+    assert at_stop.endswith("git commit --amend --no-edit --allow-empty && git rebase --continue")
+    emptied = pasted(root, at_stop)  # the undoing commit is empty now: git stops there
+    assert emptied.returncode != 0 and "git rebase --skip" in undo.note
+    _paste(root, "git rebase --skip")
+    assert run_gate(root, "main").ok
