@@ -61,13 +61,14 @@ from forest_files.check.kinds import CORRUPTION
 from forest_files.check.opening import open_custody
 from forest_files.check.routes import forest as forest_step
 from forest_files.custody.sources import LEDGER_PREFIX, config_from, conversion_note
-from forest_files.gate.rewrite import Rewrite
+from forest_files.gate.rewrite import Rewrite, put_back
 from forest_files.kernel.errors import UnusableConfig
 from forest_files.kernel.paths import CONFIG_NAME, segment_file
+from forest_files.kernel.shellword import git_step
 from forest_files.ledger.acts import LedgerError
 from forest_files.ledger.segments import BODIES_DIR, SEGMENTS_DIR
 from forest_files.ledger.strays import strays_in_tree
-from forest_files.ledger.verify import Fault, verify_contents
+from forest_files.ledger.verify import UNNAMED_BODY, Fault, verify_contents
 from forest_files.store.forest import ForestStore
 
 _LEDGER_DIR = LEDGER_PREFIX.rstrip("/")
@@ -250,7 +251,7 @@ def run_gate(root: Path | str, base: str | None, *, head: str | None = None) -> 
     if found:
         if base is not None:
             more, warnings = ctx.range_faults(None)
-            findings += more
+            findings = [*_keep_deleted_bodies(findings, more), *more]
     else:
         try:
             items, more, warnings = ctx.judge()
@@ -264,6 +265,24 @@ def run_gate(root: Path | str, base: str | None, *, head: str | None = None) -> 
     where = f"commit {head[:12]}"
     report = CheckReport(head, where, tuple(items), tuple(findings), warnings=tuple(warnings))
     return GateReport(head, base, merge_base, tuple(ctx.commits), tuple(judged), report)
+
+
+def _keep_deleted_bodies(found: list[Reported], ranged: list[Reported]) -> list[Reported]:
+    """HEAD's bodies no act names, when the range deleted a segment: they may be that
+    segment's, which its put-back route restores (rewrite.py ``put_back``), so their
+    ``git rm`` (which would delete more of the ledger) is withheld."""
+    deleted = any(
+        r.kind == "ledger-deleted" and r.finding.path.startswith(f"{_SEGMENTS}/") for r in ranged
+    )
+    if not deleted:
+        return found
+    note = Route("put the deleted segment back first", note="see the ledger-deleted finding")
+    return [
+        r._replace(routes=(note,))
+        if r.kind == "ledger-fault" and UNNAMED_BODY in r.finding.detail
+        else r
+        for r in found
+    ]
 
 
 def _replay_fault(top: Path, head: str, exc: LedgerError) -> Fault:
@@ -286,6 +305,7 @@ class _Range:
         self.top, self.head, self.base, self.merge_base = top, head, base, merge_base
         self.commits: list[str] = []
         self.judged: list[str] = []
+        self._merges: bool | None = None  # the range holds a merge (asked once, if needed)
 
     def range_faults(self, paths_of: PathsOf | None) -> tuple[list[Reported], list[Reported]]:
         """(the range's faults, its warnings)."""
@@ -295,8 +315,25 @@ class _Range:
         ranged = check_range(
             self.top, self.base, paths_of=paths_of, head=self.head, merge_base=self.merge_base
         )
-        faults = [_from_fault(f, f.code) for f in ranged.faults]
+        faults = [self._put_back(f, ranged.faults) for f in ranged.faults]
         return faults, [_from_fault(w, w.code) for w in ranged.warnings]
+
+    def _put_back(self, fault: Fault, every: tuple[Fault, ...]) -> Reported:
+        """A ledger file a commit of the range deleted or changed, with the route that
+        puts back every such file of that commit (rewrite.py ``put_back``)."""
+        reported = _from_fault(fault, fault.code)
+        if fault.commit is None or fault.parent is None or self.merge_base is None:
+            return reported
+        paths = [
+            f.path for f in every if f.path and (f.commit, f.parent) == (fault.commit, fault.parent)
+        ]
+        if self._merges is None:
+            graph = gitio.range_parents(self.top, f"{self.merge_base}..{self.head}")
+            self._merges = any(len(up) > 1 for _, up in graph)
+        keep = ("--rebase-merges",) if self._merges else ()
+        rebase = git_step("rebase", "-i", *keep, self.merge_base)
+        routes = put_back(fault.commit, fault.parent, paths, head=self.head, rebase=rebase)
+        return reported._replace(routes=routes)
 
     def judge(self) -> tuple[list[Reported], list[Reported], list[Reported]]:
         """(HEAD's bindings, every other finding, warnings)."""

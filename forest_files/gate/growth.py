@@ -22,7 +22,9 @@ asked for only when it deletes a segment.
 
 Stores: nothing.
 Refuses: a range that does not resolve (``UnknownRef``).
-Returns: ``Fault`` values (commit ids and paths, never bodies).
+Returns: ``Fault`` values (commit ids and paths, never bodies), each naming the
+commit and the parent it was judged against (the gate's route puts the file back
+from that parent: gate/rewrite.py ``put_back``).
 Test: tests/gate/test_ledger_growth.py
 """
 
@@ -100,7 +102,16 @@ def _pair_faults(
                 f"commit {short} {verb} {change.path} (against parent {against}); "
                 "ledger files are immutable"
             )
-            fault = Fault("ledger-rewritten", name, None, None, detail, path=change.path)
+            fault = Fault(
+                "ledger-rewritten",
+                name,
+                None,
+                None,
+                detail,
+                path=change.path,
+                commit=pair.commit,
+                parent=pair.parent,
+            )
             faults.append((change.path, fault))
             continue
         body = _BODY.fullmatch(rel)
@@ -112,9 +123,17 @@ def _pair_faults(
         if emptied and body is None:
             how += f": the ledger was removed or moved in commit {short}, no segment is left"
         detail = f"{how}; the ledger only grows, even when a later commit puts it back"
-        faults.append(
-            (change.path, Fault("ledger-deleted", name, None, None, detail, path=change.path))
+        fault = Fault(
+            "ledger-deleted",
+            name,
+            None,
+            None,
+            detail,
+            path=change.path,
+            commit=pair.commit,
+            parent=pair.parent,
         )
+        faults.append((change.path, fault))
     return faults
 
 

@@ -13,7 +13,9 @@ each saying it cannot clear the gate alone. Every rewrite needs a force push.
 Stores: nothing.
 Refuses: nothing.
 Returns: ``Rewrite.at_commit`` (a history finding's route),
-``Rewrite.at_head`` (HEAD's finding's routes).
+``Rewrite.at_head`` (HEAD's finding's routes); ``put_back`` (a ledger file a
+commit of the range deleted or changed: checked out from that commit's parent,
+amending HEAD when HEAD did it, else at a rebase stopped at that commit).
 Test: tests/gate/test_ci_rewrite_routes.py
 """
 
@@ -117,6 +119,35 @@ class Rewrite:
             note = f"{x.note}; {why}" if x.note else why
             out.append(Route(f"{x.label} in HEAD", (*x.steps, amend), note))
         return tuple(out)
+
+
+# Paths per ``git checkout`` step of ``put_back``: well under the smallest ARG_MAX.
+_PUT_BACK_BATCH = 1000
+
+
+def put_back(
+    commit: str, parent: str, paths: list[str], *, head: str, rebase: Step
+) -> tuple[Route, ...]:
+    """The route that puts back the ledger files ``commit`` deleted or changed against
+    ``parent`` (every path named exactly: an erased body, which the gate allows, is
+    never among them). HEAD's own: check them out and amend HEAD; an earlier
+    commit's: ``rebase`` with the same checkout at the stop."""
+    batches = range(0, len(paths), _PUT_BACK_BATCH)
+    checkouts = tuple(
+        git_step("checkout", parent, "--", *paths[i : i + _PUT_BACK_BATCH]) for i in batches
+    )
+    at = commit[:12]
+    amend = (*AMEND, "--allow-empty")  # the removal may have been all the commit held
+    if commit == head:
+        why = f"amends HEAD, which deleted or changed them; {_PUSH}"
+        return (Route("put the ledger files back in HEAD", (*checkouts, amend), why),)
+    go_on = f"{command_text(amend)} && {command_text(_CONTINUE)}"
+    note = (
+        f"mark {at} `edit` (a merge cannot be: put them back in the commit after it); "
+        f"when the rebase stops there: `{_text(checkouts)} && {go_on}` (a later commit "
+        f"that put them back is then empty: `git rebase --skip`); {_PUSH}"
+    )
+    return (Route(f"rewrite the branch: put them back in {at}", (rebase,), note),)
 
 
 def _text(steps: Iterable[Step]) -> str:

@@ -67,6 +67,8 @@ class Fault:
     fix: str | None = None  # a shell command that removes the fault (strays)
     fix_argv: tuple[str, ...] = ()  # the same command as its words
     dep: str | None = None  # dangling-dep: the act depended on that the ledger lacks
+    commit: str | None = None  # the CI gate's growth faults: the commit that changed the file
+    parent: str | None = None  # ... against this parent, which holds the file as it was
 
 
 @dataclass(frozen=True)
@@ -144,7 +146,7 @@ def _stray_fault(stray: Stray, tool: str) -> Fault:
     return Fault("stray", None, None, None, detail, path=stray.path(), fix=fix, fix_argv=argv)
 
 
-_UNNAMED = (
+UNNAMED_BODY = (
     "no act names this body: text nobody adopted, left by an interrupted adoption "
     "(or the body of a deleted segment: restore that segment from git instead)"
 )
@@ -173,7 +175,7 @@ def _unnamed_bodies(
     every clone: a stray, removed like one."""
     named = {h for w in found.values() for h in body_hashes(w.act)}
     return [
-        _stray_fault(Stray(f"{BODIES_DIR}/{rel}", False, _UNNAMED), tool)
+        _stray_fault(Stray(f"{BODIES_DIR}/{rel}", False, UNNAMED_BODY), tool)
         for rel in sorted(bodies)
         if rel.rpartition("/")[2].removesuffix(BODY_SUFFIX) not in named and rel not in tracked
     ]

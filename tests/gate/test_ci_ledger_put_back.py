@@ -1,0 +1,105 @@
+"""``forest ci``: a ledger file a commit of the range deleted or changed gets the route
+that puts it back, and that route, pasted into bash, clears the gate.
+
+The gate judges each commit against its parents (gate/growth.py): a later commit
+that puts the file back leaves the faulty commit in the range, so the route amends
+HEAD when HEAD did it and rewrites the branch at that commit otherwise. HEAD's bodies
+that no act names because their segment was deleted keep their finding but lose the
+``git rm`` route, which would delete more of the ledger.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from pathlib import Path
+
+from forest_files.check.findings import Reported, Route
+from forest_files.custody.record import adopt_sections
+from forest_files.custody.repository import Repository
+from forest_files.custody.targets import read_section
+from forest_files.gate.ci import run_gate
+from tests.helpers.custody import BY, MAX, adopted_repo
+from tests.helpers.git import commit_all, git, pasted, write
+
+
+def _branch(tmp_path: Path) -> tuple[Path, str]:
+    """main: a.md adopted; ``feature``: b.md adopted. Returns the root and the path of
+    main's segment (no hooks: the removal goes in silently)."""
+    root = adopted_repo(tmp_path, "a.md", "# A\n\nfirst\n")
+    (segment,) = git(
+        root, "ls-tree", "-r", "--name-only", "HEAD", ".forest/ledger/segments"
+    ).splitlines()
+    git(root, "checkout", "-q", "-b", "feature")
+    write(root, "b.md", "# B\n\nsecond\n")
+    with Repository(root) as repo:
+        adopt_sections(repo, [read_section(root, "b.md", (), max_bytes=MAX)], words="b", by=BY)
+    commit_all(root, "adopt b")
+    return root, segment
+
+
+def _put_back(findings: tuple[Reported, ...]) -> Route:
+    """The one route every ledger-deleted finding of one commit carries."""
+    (found,) = {r for f in findings if f.kind == "ledger-deleted" for r in f.routes}
+    return found
+
+
+def _paste(root: Path, command: str) -> None:
+    done = pasted(root, command)
+    assert done.returncode == 0, (command, done.stdout, done.stderr)
+
+
+def test_ci_segment_deleted_by_head_put_back_route_recovers(tmp_path: Path) -> None:
+    root, segment = _branch(tmp_path)
+    git(root, "rm", "-q", "--", segment)
+    git(root, "commit", "-q", "-m", "drop a segment")
+    report = run_gate(root, "main")
+    assert not report.ok
+    route = _put_back(report.check.extra)
+    assert route.label == "put the ledger files back in HEAD"
+    assert route.steps[0][:3] == ("git", "checkout", git(root, "rev-parse", "HEAD~1"))
+    strays = [f for f in report.check.extra if "no act names this body" in f.finding.detail]
+    assert strays and all("git rm" not in (r.command or "") for f in strays for r in f.routes)
+    _paste(root, route.command)
+    assert run_gate(root, "main").ok
+
+
+def test_ci_body_changed_by_head_put_back_route_recovers(tmp_path: Path) -> None:
+    root, _ = _branch(tmp_path)
+    bodies = git(root, "ls-tree", "-r", "--name-only", "HEAD", ".forest/ledger/bodies")
+    body = bodies.splitlines()[0]
+    write(root, body, "forged\n")
+    commit_all(root, "edit a body")
+    report = run_gate(root, "main")
+    (found,) = [f for f in report.check.extra if f.kind == "ledger-rewritten"]
+    (route,) = found.routes
+    _paste(root, route.command)
+    assert run_gate(root, "main").ok
+
+
+def test_ci_segment_deleted_earlier_and_put_back_later_rewrite_route_recovers(
+    tmp_path: Path,
+) -> None:
+    """Put back by a later commit, the removal still fails the gate at its commit: the
+    route rewrites the branch there; pasted as its note says, the gate passes."""
+    root, segment = _branch(tmp_path)
+    git(root, "rm", "-q", "--", segment)
+    git(root, "commit", "-q", "-m", "drop a segment")
+    bad = git(root, "rev-parse", "HEAD")
+    git(root, "checkout", "-q", "HEAD~1", "--", segment)
+    git(root, "commit", "-q", "-m", "put it back")
+    report = run_gate(root, "main")
+    route = _put_back(report.check.extra)
+    assert route.label == f"rewrite the branch: put them back in {bad[:12]}"
+    assert route.steps == (("git", "rebase", "-i", report.merge_base),)
+    assert "git push --force-with-lease" in route.note
+    editor = f"sed -i 's/^pick {bad[:7]}/edit {bad[:7]}/'"
+    _paste(root, f"GIT_SEQUENCE_EDITOR={shlex.quote(editor)} {route.command}")
+    assert git(root, "rev-parse", "HEAD") == bad  # stopped there
+    (at_stop,) = [c for c in re.findall(r"`([^`]+)`", route.note) if c.startswith("git checkout")]
+    done = pasted(root, at_stop)
+    if (root / ".git" / "rebase-merge").exists():  # the later commit became empty
+        assert "git rebase --skip" in route.note
+        _paste(root, "git rebase --skip")
+    assert not (root / ".git" / "rebase-merge").exists(), done.stdout + done.stderr
+    assert run_gate(root, "main").ok
