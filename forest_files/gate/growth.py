@@ -95,24 +95,13 @@ def _pair_faults(
     faults: list[tuple[str, Fault]] = []
     for change in pair.changes:
         rel = _rel(change.path)
-        name = rel.rsplit("/", 1)[-1]
         if change.status != "D":
             verb = "changed the type of" if change.status == "T" else "modified"
             detail = (
                 f"commit {short} {verb} {change.path} (against parent {against}); "
                 "ledger files are immutable"
             )
-            fault = Fault(
-                "ledger-rewritten",
-                name,
-                None,
-                None,
-                detail,
-                path=change.path,
-                commit=pair.commit,
-                parent=pair.parent,
-            )
-            faults.append((change.path, fault))
+            faults.append((change.path, _fault("ledger-rewritten", pair, change, detail)))
             continue
         body = _BODY.fullmatch(rel)
         if body is None and _SEGMENT.fullmatch(rel) is None:
@@ -123,18 +112,17 @@ def _pair_faults(
         if emptied and body is None:
             how += f": the ledger was removed or moved in commit {short}, no segment is left"
         detail = f"{how}; the ledger only grows, even when a later commit puts it back"
-        fault = Fault(
-            "ledger-deleted",
-            name,
-            None,
-            None,
-            detail,
-            path=change.path,
-            commit=pair.commit,
-            parent=pair.parent,
-        )
-        faults.append((change.path, fault))
+        faults.append((change.path, _fault("ledger-deleted", pair, change, detail)))
     return faults
+
+
+def _fault(code: str, pair: _Pair, change: Change, detail: str) -> Fault:
+    """A growth fault at ``change``'s file, naming the commit and the parent it was
+    judged against (the route puts the file back from that parent)."""
+    name = change.path.rsplit("/", 1)[-1]
+    return Fault(
+        code, name, None, None, detail, path=change.path, commit=pair.commit, parent=pair.parent
+    )
 
 
 def _erased_at(root: Path, commit: str, memo: dict[str, set[str]]) -> set[str]:
