@@ -92,10 +92,15 @@ def ground_map(store: ForestStore, bindings: list[Binding]) -> dict[int, Ground]
     return out
 
 
+def _any_erasure(store: ForestStore) -> bool:
+    """The index holds an erasure (most never do: no erasure query runs then)."""
+    return store.conn.execute("SELECT 1 FROM erasures LIMIT 1").fetchone() is not None
+
+
 def _erased_heads(store: ForestStore, content_ids: list[str]) -> dict[str, tuple[str, ...]]:
     """The heads marking each of ``content_ids`` whose body an erase removed
     (erased_ground.py); none at all while the index holds no erasure."""
-    if store.conn.execute("SELECT 1 FROM erasures LIMIT 1").fetchone() is None:
+    if not _any_erasure(store):
         return {}
     from forest_files.custody import erased_ground
 
@@ -111,7 +116,7 @@ def _erased_heads(store: ForestStore, content_ids: list[str]) -> dict[str, tuple
 def _sealed_erased(store: ForestStore, chains: list[int]) -> dict[int, tuple[str]]:
     """The ``SEALED_ERASED_HEAD`` heads of those ``chains`` (none live) whose one sealed
     head a forget erased; no query at all while the index holds no erasure."""
-    if not chains or store.conn.execute("SELECT 1 FROM erasures LIMIT 1").fetchone() is None:
+    if not chains or not _any_erasure(store):
         return {}
     from forest_files.custody.erased_ground import SEALED_ERASED_HEAD
 

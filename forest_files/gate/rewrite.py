@@ -27,7 +27,7 @@ from pathlib import Path
 
 from forest_files.check.findings import Reported, Route
 from forest_files.check.routes import routes_for
-from forest_files.kernel.shellword import command_text, git_step
+from forest_files.kernel.shellword import command_text, git_step, in_batches
 
 Step = tuple[str, ...]
 AMEND: Step = ("git", "commit", "--amend", "--no-edit")
@@ -121,10 +121,6 @@ class Rewrite:
         return tuple(out)
 
 
-# Paths per ``git checkout`` step of ``put_back``: well under the smallest ARG_MAX.
-_PUT_BACK_BATCH = 1000
-
-
 def put_back(
     commit: str, parent: str, paths: list[str], *, head: str, rebase: Step
 ) -> tuple[Route, ...]:
@@ -132,10 +128,8 @@ def put_back(
     ``parent`` (every path named exactly: an erased body, which the gate allows, is
     never among them). HEAD's own: check them out and amend HEAD; an earlier
     commit's: ``rebase`` with the same checkout at the stop."""
-    batches = range(0, len(paths), _PUT_BACK_BATCH)
-    checkouts = tuple(
-        git_step("checkout", parent, "--", *paths[i : i + _PUT_BACK_BATCH]) for i in batches
-    )
+    batches = in_batches(("checkout", parent, "--"), paths)
+    checkouts = tuple(git_step(*batch) for batch in batches)  # literal pathspecs if need be
     at = commit[:12]
     amend = (*AMEND, "--allow-empty")  # the removal may have been all the commit held
     if commit == head:

@@ -175,6 +175,17 @@ def stage_ledger() -> str:
     return command_text(git_step("add", "--", ".forest/ledger"))
 
 
+# Names per step of ``in_batches``: about 100 kB of arguments, well under the smallest
+# ARG_MAX a shell meets (256 kB on older macOS).
+ARGV_BATCH = 1000
+
+
+def in_batches(head: tuple[str, ...], names: list[str]) -> tuple[tuple[str, ...], ...]:
+    """``head`` followed by ``names``, split into steps of at most ``ARGV_BATCH``
+    names each (one command line per step: a pasted route never exceeds ARG_MAX)."""
+    return tuple((*head, *names[i : i + ARGV_BATCH]) for i in range(0, len(names), ARGV_BATCH))
+
+
 def command_text(step: tuple[str, ...]) -> str:
     """One command's words, each quoted for a shell, as a door prints them (a ``git``
     step from where the user stands: ``from_here``)."""
@@ -182,10 +193,12 @@ def command_text(step: tuple[str, ...]) -> str:
 
 
 __all__ = [
+    "ARGV_BATCH",
     "command_text",
     "forest_step",
     "from_here",
     "git_step",
+    "in_batches",
     "printable",
     "shell_word",
     "stage_ledger",

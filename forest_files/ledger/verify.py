@@ -26,6 +26,7 @@ from pathlib import Path
 
 from forest_files.kernel.paths import LEDGER_PREFIX
 from forest_files.kernel.progress import tracked
+from forest_files.kernel.shellword import ARGV_BATCH, in_batches
 from forest_files.ledger.acts import Act, LedgerError, body_hashes, is_hex64
 from forest_files.ledger.segments import (
     BODIES_DIR,
@@ -203,9 +204,7 @@ def verify_contents(
     return VerifyReport(faults=tuple(faults), segments=segment_count, acts=len(found))
 
 
-# Names per ``rm`` step of ``removal_of_all``: about 100 kB of arguments, well under
-# the smallest ARG_MAX a shell meets (256 kB on older macOS).
-REMOVAL_BATCH = 1000
+REMOVAL_BATCH = ARGV_BATCH  # names per ``rm`` step of ``removal_of_all``
 
 
 def removal_of_all(faults: Iterable[Fault]) -> tuple[tuple[str, ...], ...]:
@@ -219,8 +218,7 @@ def removal_of_all(faults: Iterable[Fault]) -> tuple[tuple[str, ...], ...]:
     ]
     if len(files) < 2:
         return ()
-    batches = range(0, len(files), REMOVAL_BATCH)
-    return tuple(("rm", "--", *files[i : i + REMOVAL_BATCH]) for i in batches)
+    return in_batches(("rm", "--"), files)
 
 
 def verify_ledger(ledger_dir: Path, *, tracked: Container[str] = ()) -> VerifyReport:

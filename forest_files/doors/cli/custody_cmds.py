@@ -252,7 +252,7 @@ def _leftovers(root: Path, paths: list[str]) -> list[str]:
     """The temp files of killed restores beside ``paths``: how many were removed (the
     first named), and those a restore may still be writing, with one ``rm`` for them."""
     from forest_files.custody.restore_leftovers import sweep_leftovers
-    from forest_files.kernel.shellword import command_text, printable
+    from forest_files.kernel.shellword import command_text, in_batches, printable
 
     swept = sweep_leftovers(root, paths)
     lines = []
@@ -263,8 +263,8 @@ def _leftovers(root: Path, paths: list[str]) -> list[str]:
             "restore left behind"
         )
     if swept.kept:
-        batches = range(0, len(swept.kept), 1000)  # ARG_MAX: about 100 kB a step
-        rm = " && ".join(command_text(("rm", "--", *swept.kept[i : i + 1000])) for i in batches)
+        steps = in_batches(("rm", "--"), list(swept.kept))  # ARG_MAX: one line a step
+        rm = " && ".join(command_text(step) for step in steps)
         lines.append(
             f"kept {len(swept.kept)} temp file(s) of a restore still running or interrupted "
             f"within the hour ({printable(swept.kept[0])}); once none runs: {rm}"
