@@ -89,14 +89,26 @@ def enclosing(outer: tuple[Reported, ...]) -> list[str]:
     ]
 
 
-def failed_blocks(report: CheckReport, *, colour: bool = False) -> list[str]:
+def failed_blocks(
+    report: CheckReport, *, colour: bool = False, shown: int | None = None, lister: str = ""
+) -> list[str]:
     """Every failed finding's block, an edit inside nested bindings once (at the
-    innermost); at the git index, the one route for the whole commit after them."""
+    innermost); at the git index, the one route for the whole commit after them.
+    ``shown``: at most that many blocks, the rarest kinds first, the rest counted by
+    kind in one line that names ``lister``, the command that lists every one."""
     from forest_files.check.commit_route import nested
 
     out: list[str] = []
-    for r, outer in nested(report.failed):
+    pairs = nested(report.failed)
+    if shown is not None and len(pairs) > shown:  # a rare kind is not hidden behind many
+        many: dict[str, int] = {}
+        for r, _ in pairs:
+            many[r.finding.kind] = many.get(r.finding.kind, 0) + 1
+        pairs.sort(key=lambda pair: many[pair[0].finding.kind])  # stable: in order within
+    for r, outer in pairs[:shown]:
         out.extend(["", *block(r, colour=colour), *enclosing(outer)])
+    if shown is not None and len(pairs) > shown:
+        out.extend(["", _more([r for r, _ in pairs[shown:]], lister)])
     route = report.commit_route  # set at the git index only (commit_plan.with_plan)
     if route is not None:
         out.extend(["", printable(route.line())])
@@ -147,10 +159,25 @@ def _refused_what(failed: tuple[Reported, ...]) -> str:
     return "finding(s) not clean"
 
 
-def hook_refusal(report: CheckReport) -> list[str]:
-    """The pre-commit hook's refusal (stderr)."""
+# Finding blocks the hook prints: a reorganisation can move thousands of bound
+# sections, and the refusal's headline and its one route for the whole commit must
+# stay on the screen; the rest are counted and ``lister`` lists every one.
+HOOK_SHOWN = 20
+
+
+def _more(rest: list[Reported], lister: str) -> str:
+    kinds: dict[str, int] = {}
+    for r in rest:
+        kinds[r.finding.kind] = kinds.get(r.finding.kind, 0) + 1
+    counts = ", ".join(f"{n} {kind}" for kind, n in sorted(kinds.items()))
+    return f"… and {len(rest)} more ({counts}): {lister} lists every one"
+
+
+def hook_refusal(report: CheckReport, *, lister: str = "forest check --staged") -> list[str]:
+    """The pre-commit hook's refusal (stderr): the first ``HOOK_SHOWN`` blocks.
+    ``lister``: the command that lists every finding of this commit."""
     failed = report.failed
     return [
         f"forest-files: commit refused — {len(failed)} {_refused_what(failed)}",
-        *failed_blocks(report),
+        *failed_blocks(report, shown=HOOK_SHOWN, lister=lister),
     ]

@@ -60,26 +60,39 @@ def check_staged(root: Path) -> int:
         _say(note)
     if report.ok:
         return 0
-    report, after = _commit_index(root, report)
-    _say("\n".join([*hook_refusal(report), *after]))
+    from forest_files.check.text import HOOK_SHOWN
+
+    report, after, beyond = _commit_index(root, report, len(report.failed) > HOOK_SHOWN)
+    # What lists every finding: the index, unless this commit judged more than it
+    # (``git commit -a``/``-p``/``FILE…``), whose staging is undone once it is refused.
+    lister = "forest check" if beyond else "forest check --staged"
+    _say("\n".join([*hook_refusal(report, lister=lister), *after]))
     from forest_files.doors.doorlog import record_findings
 
     record_findings(root, "hook", report.failed)
     return 1
 
 
-def _commit_index(root: Path, report: CheckReport) -> tuple[CheckReport, list[str]]:
+def _commit_index(
+    root: Path, report: CheckReport, many: bool
+) -> tuple[CheckReport, list[str], bool]:
     """The report as the commit's own index needs it (check/commit_route.py): for
     ``git commit -a``/``-p``, its one route staging again what the commit staged
     beyond the index; for ``git commit FILE…``, which commits the named files alone,
     its one route staging them first, and the commit to run after a route that
-    stages the ledger, which that commit would leave out."""
+    stages the ledger, which that commit would leave out. And whether the commit
+    judged another index than the repository's (then ``check --staged`` would not
+    list what it found), asked only when the findings are ``many`` (more than the
+    hook shows) or a route needs it."""
     from forest_files import gitio
 
-    if report.commit_route is not None and gitio.commit_stages_into_lock(root):
-        return _staged_beyond_index(root, report), []
+    if (report.commit_route is not None or many) and gitio.commit_stages_into_lock(root):
+        beyond = _beyond_index(root)
+        if report.commit_route is not None:
+            report = _staged_beyond_index(report, beyond)
+        return report, [], bool(beyond[0] or beyond[1])
     if not gitio.commit_names_its_files(root):
-        return report, []
+        return report, [], False
     from forest_files.check.commit_route import for_named_files, named_files_route
     from forest_files.kernel.shellword import printable
 
@@ -89,15 +102,14 @@ def _commit_index(root: Path, report: CheckReport) -> tuple[CheckReport, list[st
     if report.commit_route is not None:
         routes.append(report.commit_route)
     route = named_files_route(routes, named)
-    return report, [] if route is None else ["", printable(route.line())]
+    return report, [] if route is None else ["", printable(route.line())], True
 
 
-def _staged_beyond_index(root: Path, report: CheckReport) -> CheckReport:
-    """``report`` with its one route staging first what this commit's index (the
-    lock ``git commit -a``/``-p`` staged into) holds otherwise than the index; a
-    plain ``git commit`` staged nothing more, and its route is left as it is."""
+def _beyond_index(root: Path) -> tuple[list[str], list[str]]:
+    """What this commit's index (the lock ``git commit -a``/``-p`` staged into) holds
+    otherwise than the index: (paths staged whole, paths staged in part); both empty
+    for a plain ``git commit``."""
     from forest_files import gitio
-    from forest_files.check.commit_route import for_commit_staged
 
     def entries(keep: bool) -> dict[str, tuple[str, str, int]]:
         listed = gitio.ls_files_stage(root, keep_index_file=keep)
@@ -106,8 +118,16 @@ def _staged_beyond_index(root: Path, report: CheckReport) -> CheckReport:
     mine, index = entries(True), entries(False)
     beyond = sorted(p for p in mine.keys() | index.keys() if mine.get(p) != index.get(p))
     parts = gitio.unstaged_paths(root, [p for p in beyond if p in mine], keep_index_file=True)
-    whole = [p for p in beyond if p not in parts]
-    return for_commit_staged(report, whole, sorted(parts))
+    return [p for p in beyond if p not in parts], sorted(parts)
+
+
+def _staged_beyond_index(report: CheckReport, beyond: tuple[list[str], list[str]]) -> CheckReport:
+    """``report`` with its one route staging first what the commit staged beyond the
+    index (``_beyond_index``); a plain ``git commit`` staged nothing more, and its
+    route is left as it is."""
+    from forest_files.check.commit_route import for_commit_staged
+
+    return for_commit_staged(report, *beyond)
 
 
 def sync_index(root: Path) -> int:
