@@ -17,8 +17,11 @@ Test: tests/gate/test_ci_gate.py, tests/check/test_findings_schema.py
 from __future__ import annotations
 
 import json
+import os
+import re
 from collections.abc import Callable
 from pathlib import Path
+from urllib.parse import quote
 from xml.etree import ElementTree as ET
 
 from forest_files import __version__
@@ -43,6 +46,15 @@ def rule_id(kind: str) -> str:
 def _file(r: Reported) -> str:
     """Where a finding lies: its path, or the ledger for one bound to no file."""
     return r.finding.path or LEDGER_DIR
+
+
+def _uri(path: str) -> str:
+    """``path`` as the URI reference SARIF's ``artifactLocation.uri`` must be (RFC
+    3986): every byte but unreserved ones and ``/`` percent-encoded, so a name holding
+    ``%20``, a space, ``#`` or ``?`` is read back as itself (a raw ``%0A`` would be
+    decoded as a line feed; a ``#`` would start a fragment). Undecodable bytes of a
+    name are encoded as the bytes they are."""
+    return quote(os.fsencode(path), safe="/")
 
 
 def _where(r: Reported) -> str:
@@ -95,7 +107,7 @@ def render_json(report: GateReport) -> str:
 
 def _sarif_result(r: Reported, level: str) -> dict[str, object]:
     f = r.finding
-    physical: dict[str, object] = {"artifactLocation": {"uri": _file(r)}}
+    physical: dict[str, object] = {"artifactLocation": {"uri": _uri(_file(r))}}
     if f.start_line:
         physical["region"] = {"startLine": f.start_line, "endLine": f.end_line or f.start_line}
     props: dict[str, object] = {"kind": f.kind, "selector": f.selector}
@@ -236,17 +248,27 @@ def _cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\r", " ").replace("\n", " ")
 
 
+def _code(text: str) -> str:
+    """``text`` as one table cell's code span, whatever it holds: a file name or a
+    message built from one (a pull request's own names) renders as the characters it
+    is, never as a link, an image or HTML. The fence is one backtick longer than any
+    run inside, and padded (CommonMark strips one space each side)."""
+    fence = "`" * (max((len(run) for run in re.findall("`+", text)), default=0) + 1)
+    return f"{fence} {_cell(text)} {fence}"
+
+
 def step_summary(report: GateReport) -> str:
-    """A Markdown table of every finding, for ``$GITHUB_STEP_SUMMARY``."""
-    out = [f"### {_cell(_summary(report))}", ""]
+    """A Markdown table of every finding, for ``$GITHUB_STEP_SUMMARY``: names and
+    messages in code spans (``_code``)."""
+    out = [f"### {_code(_summary(report))}", ""]
     found = _all(report)
     if found:
         out += ["| finding | where | commit | message |", "|---|---|---|---|"]
         for r in found:
             at = r.commit or r.introduced
             commit = f"`{at[:12]}`" if at else "HEAD"
-            kind, where = rule_id(r.finding.kind), _cell(_where(r))
-            out.append(f"| `{kind}` | `{where}` | {commit} | {_cell(one_line(r))} |")
+            kind, where = rule_id(r.finding.kind), _code(_where(r))
+            out.append(f"| `{kind}` | {where} | {commit} | {_code(one_line(r))} |")
     return "\n".join(out) + "\n"
 
 

@@ -462,3 +462,65 @@ def test_range_commit_ledger_not_replayable_named_there_detected(tmp_path: Path)
     assert [r.commit for r in faults] == [broken], report.findings
     assert "dangling-dep" in faults[0].finding.detail
     assert [r.kind for r in report.check.items] == ["clean"]  # HEAD still judged
+
+
+def test_sarif_uri_of_a_name_with_percent_space_query_is_encoded_reads_back_itself(
+    repo: Path,
+) -> None:
+    """SARIF's ``artifactLocation.uri`` is an RFC 3986 URI reference: a file named
+    ``a%0Ab c,d?.md`` was written raw, which a reader decodes as a line feed and cuts
+    at ``?``; now every byte but unreserved ones and ``/`` is percent-encoded and
+    decodes to the very name (a non-ASCII one as its UTF-8 bytes)."""
+    import os
+    import re
+    from urllib.parse import unquote_to_bytes
+
+    names = ["docs/a%0Ab c,d?.md", "docs/café x.md"]
+    for name in names:
+        write(repo, name, "# N\n\n## S\n\nThe words.\n")
+    commit_all(repo, "odd names")
+    code, out, err = forest(
+        "adopt", *(f"{n}#N/S" for n in names), "--words", WORDS, "--as", ADA, "-C", str(repo)
+    )
+    assert code == 0, out + err
+    commit_all(repo, "adopt odd names")
+    for name in names:
+        path = repo / name
+        path.write_bytes(path.read_bytes().replace(b"The words", b"Other words"))
+    commit_all(repo, "drift odd names")
+    code, out, _ = ci(repo, "--base", "main", "--format", "sarif")
+    assert code == 1
+    results = validate_sarif(out)["runs"][0]["results"]  # type: ignore[index]
+    uris = {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in results}
+    assert all(re.fullmatch(r"[A-Za-z0-9._~/%-]+", u) for u in uris), uris
+    assert {unquote_to_bytes(u) for u in uris} == {os.fsencode(n) for n in names}
+
+
+def test_step_summary_hostile_name_renders_as_text_not_link_image_or_html(
+    repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A pull request names its own files: one named like Markdown (an image, a link,
+    HTML, a backtick, a table pipe) rendered as an image and a link in the step
+    summary's message column. Now names and messages are code spans (rendered here
+    with the GFM table parser forest-files uses for Markdown)."""
+    import pyromark
+
+    name = "docs/a`b ![i](p.png) [fix](fix.html) <b>x|y.md"
+    write(repo, name, "# N\n\n## S\n\nThe words.\n")
+    commit_all(repo, "odd name")
+    code, out, err = forest("adopt", f"{name}#N/S", "--words", WORDS, "--as", ADA, "-C", str(repo))
+    assert code == 0, out + err
+    commit_all(repo, "adopt odd name")
+    (repo / name).write_text("# N\n\n## S\n\nOther words.\n", encoding="utf-8")
+    commit_all(repo, "drift odd name")
+    summary = tmp_path / "summary.md"
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(summary))
+    code, _, _ = ci(repo, "--base", "main", "--format", "github")
+    assert code == 1
+    html = pyromark.html(
+        summary.read_text(encoding="utf-8"), options=pyromark.Options.ENABLE_TABLES
+    )
+    assert "<img" not in html and "<a " not in html and "<b>" not in html, html
+    rows = html.split("<tr>")[2:]
+    assert rows and all(row.count("<td>") == 4 for row in rows), html  # no cell split by |
+    assert "<code>docs/a`b ![i](p.png) [fix](fix.html) &lt;b&gt;x|y.md" in html
