@@ -384,5 +384,5 @@ class _Range:
             self.top, [(self.head, p) for p in parents], None, filters=None
         )
         changed = frozenset(c.path for diff in diffs for c in diff)
-        merges = any(len(up) > 1 for up in graph.values())
-        return Rewrite(self.top, self.head, self.merge_base, merges, changed)
+        merged = frozenset(c for c, up in graph.items() if len(up) > 1)
+        return Rewrite(self.top, self.head, self.merge_base, bool(merged), changed, merged)

@@ -5,7 +5,8 @@ is judged against C's own ledger, which no later commit changes. A route that
 edits the working tree and commits on top (``forest restore``, ``forest
 supersede``) leaves C as it was, and the next run fails at C again. So a finding
 at a commit before HEAD has one route: ``git rebase -i MERGE-BASE`` with C marked
-``edit``, and C given the act (or the edit taken out) before the rebase goes on. A
+``edit`` (a merge: a ``break`` line after it, as ``--rebase-merges`` merges again),
+and C given the act (or the edit taken out) before the rebase goes on. A
 drift HEAD itself brought is cleared by amending HEAD with the act. A finding
 HEAD shows that earlier commits also carry keeps its restore and supersede routes,
 each saying it cannot clear the gate alone. Every rewrite needs a force push.
@@ -45,6 +46,21 @@ class Rewrite:
     merge_base: str
     merges: bool  # the range holds a merge: the rebase keeps it (--rebase-merges)
     head_changed: frozenset[str]  # the paths HEAD changed against its parents
+    merge_commits: frozenset[str] = frozenset()  # the range's merges (full ids)
+
+    def _stop(self, commit: str) -> str:
+        """How the rebase is made to stop at ``commit``: a commit is marked ``edit``; a
+        merge, which ``--rebase-merges`` lists as ``merge -C`` and merges again, gets a
+        ``break`` line after it (marking it ``edit`` or ``drop`` is not possible)."""
+        at = commit[:12]
+        if commit not in self.merge_commits:
+            return f"mark {at} `edit`; when the rebase stops there:"
+        return (
+            f"add a line `break` right after the line `merge -C {commit[:7]}…` (when a "
+            "commit before it changed, git merges again there: if that stops on "
+            "conflicts, resolve them as they were, `git add` them and `git rebase "
+            "--continue`); when the rebase stops at the break:"
+        )
 
     def rebase(self) -> Step:
         keep = ("--rebase-merges",) if self.merges else ()
@@ -63,7 +79,7 @@ class Rewrite:
         staging what they change for the amend."""
         at = commit[:12]
         go_on = f"{command_text(AMEND)} && {command_text(_CONTINUE)}"
-        stop = f"mark {at} `edit`; when the rebase stops there:"
+        stop = self._stop(commit)
         if r.kind != "drifted":
             note = f"{stop} run a route `forest check` prints there, then `{go_on}`; {_PUSH}"
             return (Route(f"rewrite the branch at {at}", (self.rebase(),), note),)
@@ -79,6 +95,12 @@ class Rewrite:
             f"rebase stops there: `{_text(restore.steps)} && {emptied}` (a later commit "
             f"that only undid the edit is then empty: `git rebase --skip`); {_PUSH}"
         )
+        if commit in self.merge_commits:  # a merge is never dropped: its side would go too
+            undo = (
+                f"{stop} `{_text(restore.steps)} && {emptied}` (when the merge made again "
+                f"no longer holds the edit, nothing is to restore: `{command_text(_CONTINUE)}`"
+                f"); {_PUSH}"
+            )
         return (
             Route(f"rewrite the branch: record the act in {at}", (self.rebase(),), record),
             Route(f"or rewrite it: take the edit out of {at}", (self.rebase(),), undo),

@@ -142,3 +142,89 @@ def test_ci_drift_reverted_later_take_out_route_recovers(tmp_path: Path) -> None
     assert emptied.returncode != 0 and "git rebase --skip" in undo.note
     _paste(root, "git rebase --skip")
     assert run_gate(root, "main").ok
+
+
+def _evil_merge(tmp_path: Path) -> tuple[Path, str]:
+    """``feature`` and ``side`` change notes.txt each their own way; the merge that
+    resolves the conflict also edits the adopted docs/a.md, silently; a commit on top."""
+    root = _branch(tmp_path)
+    write(root, "notes.txt", "base\n")
+    commit_all(root, "notes")
+    git(root, "checkout", "-q", "-b", "side")
+    write(root, "notes.txt", "side\n")
+    commit_all(root, "side notes")
+    git(root, "checkout", "-q", "feature")
+    write(root, "notes.txt", "feature\n")
+    commit_all(root, "feature notes")
+    assert pasted(root, "git merge -q side").returncode != 0  # a conflict on notes.txt
+    write(root, "notes.txt", "both\n")
+    write(root, DOC, "# A\n\nresolved otherwise\n")
+    merge = commit_all(root, "merge side")
+    write(root, "later.txt", "later\n")
+    commit_all(root, "later")
+    return root, merge
+
+
+def _rebase_breaking_after_merge(
+    root: Path, route: Route, merge: str, *, again: bool = False
+) -> None:
+    """Paste the route's rebase with a ``break`` line after the merge, as its note
+    says. ``again``: the first commit is reworded too, so every commit after it is
+    made anew and git merges again, stopping on the conflict, resolved as it was;
+    else the rebase keeps the merge as it is."""
+    assert f"add a line `break` right after the line `merge -C {merge[:7]}…`" in route.note
+    todo = root.parent / "todo-editor.sh"
+    lines = ["#!/bin/sh", f"sed -i -e '/^merge -C {merge[:7]}/a break' \"$1\""]
+    if again:
+        lines.append("sed -i -e '0,/^pick /s//reword /' \"$1\"")
+    todo.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    todo.chmod(0o755)
+    editors = f"GIT_SEQUENCE_EDITOR={shlex.quote(str(todo))} GIT_EDITOR='sed -i 1s/$/!/'"
+    done = pasted(root, f"{editors} {route.command}")
+    if again:
+        assert done.returncode != 0 and "CONFLICT" in done.stdout + done.stderr
+        git(root, "checkout", merge, "--", ".")  # resolved as it was
+        done = pasted(root, "git add -A && GIT_EDITOR=true git rebase --continue")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert git(root, "rev-parse", "HEAD^{tree}") == git(root, "rev-parse", f"{merge}^{{tree}}")
+    assert len(git(root, "rev-parse", "HEAD^@").split()) == 2  # stopped at the merge
+
+
+def test_ci_drift_in_merge_record_route_breaks_after_it_pasted_recovers(tmp_path: Path) -> None:
+    """A merge cannot be marked ``edit`` (``--rebase-merges`` lists it as ``merge -C``
+    and merges again): the route says to add a ``break`` after it; pasted, with the
+    conflict resolved as before, the act lands in the merge and the gate passes."""
+    root, merge = _evil_merge(tmp_path)
+    (found,) = run_gate(root, "main").findings
+    assert found.introduced == merge
+    record = _route(found, f"rewrite the branch: record the act in {merge[:12]}")
+    assert record.steps[0][:4] == ("git", "rebase", "-i", "--rebase-merges")
+    assert f"mark {merge[:12]} `edit`" not in record.note
+    _rebase_breaking_after_merge(root, record, merge)
+    _paste(root, _quoted(record.note, "forest supersede"))
+    assert run_gate(root, "main").ok
+    assert git(root, "show", "-s", "--format=%s", "HEAD~1") == "merge side"
+
+
+def test_ci_drift_in_merge_made_again_record_route_pasted_recovers(tmp_path: Path) -> None:
+    """The same when a commit before the merge changes in the rebase: git merges
+    again and stops on the conflict; resolved as it was, the break stops after it."""
+    root, merge = _evil_merge(tmp_path)
+    (found,) = run_gate(root, "main").findings
+    record = _route(found, f"rewrite the branch: record the act in {merge[:12]}")
+    _rebase_breaking_after_merge(root, record, merge, again=True)
+    _paste(root, _quoted(record.note, "forest supersede"))
+    assert run_gate(root, "main").ok
+
+
+def test_ci_drift_in_merge_undo_route_never_drops_it_pasted_recovers(tmp_path: Path) -> None:
+    """Dropping a merge would drop its side too: the undo route breaks after it and
+    restores there; pasted, the gate passes and side's commit is still merged."""
+    root, merge = _evil_merge(tmp_path)
+    (found,) = run_gate(root, "main").findings
+    undo = _route(found, f"or rewrite it: take the edit out of {merge[:12]}")
+    assert "`drop`" not in undo.note
+    _rebase_breaking_after_merge(root, undo, merge, again=True)
+    _paste(root, _quoted(undo.note, "forest restore"))
+    assert run_gate(root, "main").ok
+    assert "side notes" in git(root, "log", "--format=%s", "main..HEAD").splitlines()
