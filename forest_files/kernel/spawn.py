@@ -39,7 +39,8 @@ from typing import TYPE_CHECKING, BinaryIO, NoReturn
 
 if TYPE_CHECKING:
     import subprocess
-    import threading
+
+    from forest_files.kernel.background import Background
 
 WRONG_PACKAGE = 97  # the child could not load its parent's forest_files
 
@@ -101,13 +102,13 @@ class Child:
         self.proc = proc
         self._out: bytes | None = None
         self._sent = b""
-        self._talk: threading.Thread | None = None
+        self._talk: Background | None = None
         if job is not None:
-            import threading
+            from forest_files.kernel.background import Background
 
             # Hashing, feeding the pipe and draining the answer go on beside the
             # caller's own work (hashlib and pipe I/O let go of the GIL).
-            self._talk = threading.Thread(target=self._converse, args=(job,), daemon=True)
+            self._talk = Background(lambda: self._converse(job))
             try:
                 self._talk.start()
             except BaseException:
@@ -126,7 +127,7 @@ class Child:
         None for any other exit or output."""
         if self._talk is None:
             return None
-        self._talk.join()
+        self._talk.wait()
         out = self._out
         if self.proc.wait() != 0 or out is None or not self._sent:
             return None
@@ -137,8 +138,8 @@ class Child:
         """Kill the child unless it was reaped already, and wait for it."""
         if self.proc.returncode is None:
             self.proc.kill()  # one that exited meanwhile is no error (Popen checks)
-        if self._talk is not None and self._talk.ident is not None:
-            self._talk.join()
+        if self._talk is not None:
+            self._talk.wait()
         self.proc.wait()
 
 

@@ -28,11 +28,11 @@ from __future__ import annotations
 
 import json
 import os
-import threading
 from collections.abc import Mapping
 from pathlib import Path
 
 from forest_files.kernel import spawn as childproc
+from forest_files.kernel.background import Background
 from forest_files.kernel.errors import ForestError
 from forest_files.ledger.acts import is_hex64
 from forest_files.ledger.segments import BODIES_DIR, body_path, take_back, write_bodies
@@ -50,7 +50,7 @@ class EarlyBodies:
         self._bodies = dict(bodies)
         self._created: list[Path] = []
         self._error: BaseException | None = None
-        self._thread: threading.Thread | None = None
+        self._thread: Background | None = None
         self._child: _Child | None = None
         if len(self._bodies) >= PROCESS_MIN:
             self._child = _Child.start(self._ledger, self._bodies)
@@ -58,7 +58,7 @@ class EarlyBodies:
             self._start_thread()
 
     def _start_thread(self) -> None:
-        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread = Background(self._run)
         try:
             self._thread.start()  # waits for the thread: Ctrl-C can land here
         except BaseException:
@@ -78,7 +78,7 @@ class EarlyBodies:
                 write_bodies(self._ledger, self._bodies, self._created)
             return self.hashes
         if self._thread is not None:
-            self._thread.join()
+            self._thread.wait()
         if self._error is not None:
             raise self._error
         return self.hashes
@@ -89,8 +89,8 @@ class EarlyBodies:
         if self._child is not None:
             self._child.stop()
             self._created += self._child.created()
-        if self._thread is not None and self._thread.ident is not None:  # it started
-            self._thread.join()
+        if self._thread is not None:  # on its event: a join Ctrl-C broke may not wait
+            self._thread.wait()
         take_back(self._created)
 
 
