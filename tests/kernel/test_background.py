@@ -59,12 +59,14 @@ def test_wait_never_started_returns_at_once() -> None:
     task.wait()
 
 
-def test_target_error_still_ends_the_wait() -> None:
+def test_target_error_still_ends_the_wait(monkeypatch: pytest.MonkeyPatch) -> None:
+    seen: list[type[BaseException]] = []
+    monkeypatch.setattr(threading, "excepthook", lambda args: seen.append(args.exc_type))
+
     def fail() -> None:
         raise RuntimeError("boom")
 
     task = Background(fail)
-    # threading prints the error (as for any thread); the wait still ends
     task.start()
     task.wait()
-    assert task.started
+    assert task.started and seen == [RuntimeError]  # reported as any thread's, and waited
