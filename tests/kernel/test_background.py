@@ -68,5 +68,8 @@ def test_target_error_still_ends_the_wait(monkeypatch: pytest.MonkeyPatch) -> No
 
     task = Background(fail)
     task.start()
-    task.wait()
+    task.wait()  # the event is set as the target leaves; threading reports it just after
+    deadline = time.monotonic() + 10
+    while not seen and time.monotonic() < deadline:
+        time.sleep(0.01)
     assert task.started and seen == [RuntimeError]  # reported as any thread's, and waited
