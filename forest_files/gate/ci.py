@@ -61,7 +61,7 @@ from forest_files.check.kinds import CORRUPTION
 from forest_files.check.opening import open_custody
 from forest_files.check.routes import forest as forest_step
 from forest_files.custody.sources import LEDGER_PREFIX, config_from, conversion_note
-from forest_files.gate.rewrite import Rewrite, put_back
+from forest_files.gate.rewrite import Rewrite, Step, put_back
 from forest_files.kernel.errors import UnusableConfig
 from forest_files.kernel.paths import CONFIG_NAME, segment_file
 from forest_files.kernel.shellword import git_step
@@ -184,7 +184,7 @@ def _under(rel: str, strays: set[str]) -> bool:
     return any("/".join(parts[:n]) in strays for n in range(1, len(parts) + 1))
 
 
-def _verify_head(root: Path, head: str) -> tuple[list[Reported], list[Reported]]:
+def _verify_head(root: Path, head: str) -> tuple[list[Fault], list[Reported]]:
     """Verify ``head``'s ledger from its git tree, in memory (no files written).
     Every entry that is no well-formed segment or body (a symlink, a temp file,
     a forged name) is a ``stray`` fault. The ledger's listing is the one replay and
@@ -211,7 +211,7 @@ def _verify_head(root: Path, head: str) -> tuple[list[Reported], list[Reported]]
             bodies[e.path.removeprefix(body_dir)] = functools.partial(data.__getitem__, e.blob)
     report = verify_contents(segments, bodies, strays, tool="git rm")
     faults = _with_conversion(root, report.faults)
-    return [_from_fault(f, "ledger-fault") for f in faults], local
+    return faults, local
 
 
 def _with_conversion(root: Path, faults: tuple[Fault, ...]) -> list[Fault]:
@@ -242,16 +242,18 @@ def run_gate(root: Path | str, base: str | None, *, head: str | None = None) -> 
     top = gitio.toplevel(root) if head is None else Path(root)
     head = gitio.resolve_commit(top, head or "HEAD")
     merge_base = None if base is None else gitio.merge_base(top, base, head)
-    found, tracked = _verify_head(top, head)
-    findings = [*found, *tracked]  # local state is reported, never read: no reason to stop
+    faults, tracked = _verify_head(top, head)
     judged: list[str] = []
     ctx = _Range(top, head, base, merge_base)
     items: list[Reported] = []
     warnings: list[Reported] = []
-    if found:
+    findings = tracked  # local state is reported, never read: no reason to stop
+    if faults:
+        more: list[Reported] = []
         if base is not None:
             more, warnings = ctx.range_faults(None)
-            findings = [*_keep_deleted_bodies(findings, more), *more]
+        found = ctx.ledger_faults(head, faults, more)
+        findings = [*_keep_deleted_bodies([*found, *tracked], more), *more]
     else:
         try:
             items, more, warnings = ctx.judge()
@@ -327,13 +329,36 @@ class _Range:
         paths = [
             f.path for f in every if f.path and (f.commit, f.parent) == (fault.commit, fault.parent)
         ]
+        routes = put_back(fault.commit, fault.parent, paths, head=self.head, rebase=self._rebase())
+        return reported._replace(routes=routes)
+
+    def _rebase(self) -> Step:
+        """``git rebase -i MERGE-BASE`` (``--rebase-merges`` when the range holds one)."""
+        assert self.merge_base is not None
         if self._merges is None:
             graph = gitio.range_parents(self.top, f"{self.merge_base}..{self.head}")
             self._merges = any(len(up) > 1 for _, up in graph)
         keep = ("--rebase-merges",) if self._merges else ()
-        rebase = git_step("rebase", "-i", *keep, self.merge_base)
-        routes = put_back(fault.commit, fault.parent, paths, head=self.head, rebase=rebase)
-        return reported._replace(routes=routes)
+        return git_step("rebase", "-i", *keep, self.merge_base)
+
+    def ledger_faults(self, at: str, faults: list[Fault], ranged: list[Reported]) -> list[Reported]:
+        """``at``'s ledger faults, a dangling dependency with its routes (dangling.py),
+        placed in the range whose faults are ``ranged``."""
+        from forest_files.gate.dangling import Placing, dangling_routes
+
+        found = [_from_fault(f, "ledger-fault") for f in faults]
+        if not any(f.code == "dangling-dep" for f in faults):
+            return found
+        deleted = frozenset(r.path for r in ranged if r.kind == "ledger-deleted")
+        rebase = None if self.merge_base is None else self._rebase()
+        ways = dangling_routes(self.top, at, Placing(self.head, self.merge_base, rebase, deleted))
+        for i, f in enumerate(faults):
+            # a replay's refusal names the act, not what it lacks: its first missing one's
+            key = next((k for k in ways if k[0] == f.act_id and f.dep in (None, k[1])), None)
+            if key is not None:
+                way = ways[key]
+                found[i] = found[i]._replace(routes=way.routes, hints=way.hints)
+        return found
 
     def judge(self) -> tuple[list[Reported], list[Reported], list[Reported]]:
         """(HEAD's bindings, every other finding, warnings)."""
@@ -360,7 +385,7 @@ class _Range:
         history, judged_before, broken = judge_history(top, self.commits, head, graph)
         self.judged = [*judged_before, head]
         for commit, exc in broken:  # a commit of the range whose ledger does not replay
-            fault = _from_fault(_replay_fault(top, commit, exc), "ledger-fault")
+            (fault,) = self.ledger_faults(commit, [_replay_fault(top, commit, exc)], findings)
             findings.append(fault._replace(commit=commit))
         failed = [r for r in (*items, *more) if r.failed]
         keyed = [((r.binding or r.selector, r.kind, r.finding.actual_hash), r) for r in failed]

@@ -14,9 +14,10 @@ each saying it cannot clear the gate alone. Every rewrite needs a force push.
 Stores: nothing.
 Refuses: nothing.
 Returns: ``Rewrite.at_commit`` (a history finding's route),
-``Rewrite.at_head`` (HEAD's finding's routes); ``put_back`` (a ledger file a
-commit of the range deleted or changed: checked out from that commit's parent,
-amending HEAD when HEAD did it, else at a rebase stopped at that commit).
+``Rewrite.at_head`` (HEAD's finding's routes); ``in_commit`` (steps run in one
+commit of the range: amending HEAD when HEAD is that commit, else at a rebase
+stopped there); ``put_back`` (a ledger file a commit of the range deleted or
+changed: checked out from that commit's parent, in that commit).
 Test: tests/gate/test_ci_rewrite_routes.py
 """
 
@@ -25,6 +26,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from forest_files.check.findings import Reported, Route
 from forest_files.check.routes import routes_for
@@ -143,6 +145,43 @@ class Rewrite:
         return tuple(out)
 
 
+class Wording(NamedTuple):
+    """How an ``in_commit`` route names what it does."""
+
+    in_head: str  # its label when it amends HEAD
+    short: str  # "put them back in": the rebase route's label, ending before the commit
+    did: str  # what HEAD did that the amend undoes
+    later: str = ""  # what a later commit did that the rewrite leaves empty
+
+
+def in_commit(
+    commit: str, steps: tuple[Step, ...], words: Wording, *, head: str, rebase: Step, also: str = ""
+) -> Route:
+    """``steps`` run in ``commit`` itself, so no commit of the range keeps what they
+    undo: HEAD's, then an amend of HEAD; an earlier commit's, at a ``rebase`` stopped
+    there. ``also``: one more thing the note says."""
+    at = commit[:12]
+    amend = (*AMEND, "--allow-empty")  # what they undo may have been all the commit held
+    tail = f"; {also}" if also else ""
+    if commit == head:
+        why = f"amends HEAD, which {words.did}; {_PUSH}{tail}"
+        return Route(words.in_head, (*steps, amend), why)
+    go_on = f"{command_text(amend)} && {command_text(_CONTINUE)}"
+    later = f" (a later commit that {words.later} is then empty: `git rebase --skip`)"
+    note = (
+        f"mark {at} `edit` (a merge cannot be: {words.short} the commit after it); "
+        f"when the rebase stops there: `{_text(steps)} && {go_on}`"
+        f"{later if words.later else ''}; {_PUSH}{tail}"
+    )
+    return Route(f"rewrite the branch: {words.short} {at}", (rebase,), note)
+
+
+_PUT_BACK = Wording(
+    "put the ledger files back in HEAD", "put them back in", "deleted or changed them",
+    "put them back",
+)  # fmt: skip
+
+
 def put_back(
     commit: str, parent: str, paths: list[str], *, head: str, rebase: Step
 ) -> tuple[Route, ...]:
@@ -152,18 +191,7 @@ def put_back(
     commit's: ``rebase`` with the same checkout at the stop."""
     batches = in_batches(("checkout", parent, "--"), paths)
     checkouts = tuple(git_step(*batch) for batch in batches)  # literal pathspecs if need be
-    at = commit[:12]
-    amend = (*AMEND, "--allow-empty")  # the removal may have been all the commit held
-    if commit == head:
-        why = f"amends HEAD, which deleted or changed them; {_PUSH}"
-        return (Route("put the ledger files back in HEAD", (*checkouts, amend), why),)
-    go_on = f"{command_text(amend)} && {command_text(_CONTINUE)}"
-    note = (
-        f"mark {at} `edit` (a merge cannot be: put them back in the commit after it); "
-        f"when the rebase stops there: `{_text(checkouts)} && {go_on}` (a later commit "
-        f"that put them back is then empty: `git rebase --skip`); {_PUSH}"
-    )
-    return (Route(f"rewrite the branch: put them back in {at}", (rebase,), note),)
+    return (in_commit(commit, checkouts, _PUT_BACK, head=head, rebase=rebase),)
 
 
 def _text(steps: Iterable[Step]) -> str:

@@ -53,9 +53,11 @@ from forest_files.gitio.repo import (
     toplevel,
     user_identity,
 )
+from forest_files.gitio.search import Added, blobs_at, files_with, first_added
 
 __all__ = [
     "SUBMODULE_MODE",
+    "Added",
     "BareRepo",
     "Change",
     "GitFailed",
@@ -64,6 +66,7 @@ __all__ = [
     "TreeEntry",
     "UnknownRef",
     "attributes",
+    "blobs_at",
     "cat_blobs",
     "check_attr",
     "clean_env",
@@ -74,6 +77,8 @@ __all__ = [
     "diff_each_parent",
     "diff_names",
     "files_at",
+    "files_with",
+    "first_added",
     "forget_read_objects",
     "git_dir",
     "head_commit",

@@ -5,7 +5,7 @@ Stores: nothing.
 Refuses: a range or revision that does not resolve (UnknownRef).
 Returns: (commit, parents) pairs oldest first; per (commit, parent) the changed
 paths under one prefix; whether a tree path exists at many revisions; one
-file's bytes at many revisions.
+file's bytes at many revisions; the bytes of many ``REV:PATH`` names.
 Test: tests/gitio/test_gitio.py, tests/gate/test_ledger_growth.py
 """
 
@@ -124,22 +124,28 @@ def files_at(repo: Path | str, revs: Sequence[str], path: str) -> dict[str, byte
     wanted = list(dict.fromkeys(revs))
     for rev in wanted:
         refuse_option(rev, "revision")
-    if "\n" in path:  # cat-file --batch reads one name per line
-        raise ValueError(f"{path!r}: a path with a newline cannot be looked up this way")
-    if not wanted:
-        return {}
-    request = "".join(f"{rev}:{path}\n" for rev in wanted).encode()
+    return dict(zip(wanted, named_files(repo, [f"{rev}:{path}" for rev in wanted]), strict=True))
+
+
+def named_files(repo: Path | str, names: Sequence[str]) -> list[bytes | None]:
+    """The bytes of each ``REV:PATH`` of ``names``, in order (None where it is absent
+    or no file), in one ``git cat-file --batch``."""
+    if any("\n" in name for name in names):  # cat-file --batch reads one name per line
+        raise ValueError("a path with a newline cannot be looked up this way")
+    if not names:
+        return []
+    request = "".join(f"{name}\n" for name in names).encode()
     out = run_git(repo, ["cat-file", "--batch"], stdin=request).stdout
-    found: dict[str, bytes | None] = {}
+    found: list[bytes | None] = []
     pos = 0
-    for rev in wanted:
+    for _ in names:
         end = out.index(b"\n", pos)
         header = out[pos:end].rsplit(b" ", 2)
         pos = end + 1
         if len(header) != 3 or not header[2].isdigit():  # "<rev>:<path> missing"
-            found[rev] = None
+            found.append(None)
             continue
         size = int(header[2])
-        found[rev] = out[pos : pos + size] if header[1] == b"blob" else None
+        found.append(out[pos : pos + size] if header[1] == b"blob" else None)
         pos += size + 1  # content is followed by one LF
     return found

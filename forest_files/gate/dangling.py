@@ -1,0 +1,171 @@
+"""The gate's routes out of a dangling dependency: bring the missing act back, or take
+out the segment that depends on it.
+
+A ledger whose act depends on an act it lacks (``dangling-dep``) does not replay.
+Its usual cause: a branch that cherry-picked or copied a segment whose acts depend
+on acts recorded on a branch that was never merged (or a hand-made segment
+committed with ``--no-verify``). The missing act is looked for in every commit a
+ref reaches (holders.py, which accepts only a whole segment holding an act of that
+very id):
+
+* found: ``git checkout COMMIT -- SEGMENT BODIES…`` (its own missing dependencies
+  too), run in the commit of the range that added the dependent segment — amending
+  HEAD when HEAD added it, else at a rebase stopped there (rewrite.py
+  ``in_commit``), since a commit on top leaves that commit's ledger as it is; on
+  top of HEAD when the dependent segment came with the base (or there is none).
+  A missing act in a segment a commit of the range deleted is that deletion's
+  (its put-back route brings it back).
+* nowhere: ``git rm`` the dependent segment (and the bodies only its acts name,
+  added with it) in the commit that added it; its acts are lost from the branch
+  and must be recorded again, which the note says, with the other way out
+  (fetch the branch that recorded the act and run again). A segment that came
+  with the base gets that advice only, no command.
+
+Stores: nothing.
+Refuses: nothing.
+Returns: ``dangling_routes``: for each (act id, missing id) of a commit's ledger,
+its routes and the hints that say where the missing act was found.
+Test: tests/gate/test_ci_dangling_dep.py
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import NamedTuple
+
+from forest_files import gitio
+from forest_files.check.findings import Route
+from forest_files.custody.sources import segments_at
+from forest_files.gate.holders import Holder, body_path, closure, find_holders
+from forest_files.gate.rewrite import Step, Wording, in_commit
+from forest_files.kernel.paths import segment_file
+from forest_files.kernel.shellword import git_step, in_batches
+from forest_files.ledger.acts import body_hashes
+from forest_files.ledger.segments import LedgerSnapshot
+
+_BRING = Wording(
+    "bring the missing acts into HEAD", "bring them into",
+    "added the segment that depends on them", "brought them",
+)  # fmt: skip
+_TAKE_OUT = Wording(
+    "take the segment out of HEAD", "take the segment out of", "added it"
+)  # fmt: skip
+_MESSAGE = "ledger: bring back the acts it depends on"
+_FETCH = "if the branch that recorded it is not fetched here, fetch it and run the gate again"
+
+
+@dataclass(frozen=True)
+class Placing:
+    """The range a route must clear."""
+
+    head: str
+    merge_base: str | None  # None: no base, no range
+    rebase: Step | None  # ``git rebase -i MERGE-BASE`` (None without a base)
+    deleted: frozenset[str] = frozenset()  # ledger files a commit of the range deleted
+
+
+class Way(NamedTuple):
+    routes: tuple[Route, ...]
+    hints: tuple[str, ...]
+
+
+def dangling_routes(root: Path, at: str, place: Placing) -> dict[tuple[str, str], Way]:
+    """The routes of every dangling dependency of ``at``'s ledger, by (act id,
+    missing act id); one route for all the dependent segments one commit added."""
+    snap = segments_at(root, at, strict=False)
+    pairs = sorted({(a.id, d) for a in snap.acts.values() for d in a.deps if d not in snap.acts})
+    if not pairs:
+        return {}
+    holders = find_holders(root, (d for _, d in pairs), snap.acts)
+    needs: dict[str, dict[str, Holder] | None] = {}  # dependent segment -> what it needs
+    for act_id, dep in pairs:
+        segment = segment_file(snap.origin(act_id))
+        chain = closure(dep, holders, snap.acts)
+        if chain is None:
+            needs[segment] = None  # something is nowhere: the segment comes out
+        elif (need := needs.setdefault(segment, {})) is not None:
+            need.update((h.segment, h) for h in chain)
+    added = {}
+    if place.merge_base is not None and place.merge_base != at:
+        added = gitio.first_added(root, f"{place.merge_base}..{at}", sorted(needs))
+    groups: dict[tuple[str | None, bool], list[str]] = {}
+    for segment in sorted(needs):
+        groups.setdefault((added.get(segment), needs[segment] is None), []).append(segment)
+    routes: dict[str, tuple[Route, ...]] = {}
+    for (commit, lost), segments in groups.items():
+        if lost:
+            found = _take_out(root, at, snap, commit, segments, place)
+        else:
+            wanted = {p: h for s in segments for p, h in (needs[s] or {}).items()}
+            found = _bring(commit, list(wanted.values()), place)
+        routes.update(dict.fromkeys(segments, found))
+    return {
+        (a, d): Way(routes[segment_file(snap.origin(a))], _hints(d, holders, snap))
+        for a, d in pairs
+    }
+
+
+def _hints(dep: str, holders: Mapping[str, Holder], snap: LedgerSnapshot) -> tuple[str, ...]:
+    holder = holders.get(dep)
+    if holder is None:
+        return (f"no commit any ref reaches holds act {dep[:12]} in a whole segment",)
+    where = f"act {dep[:12]} is in {holder.segment} at commit {holder.commit[:12]}"
+    if closure(dep, holders, snap.acts) is None:
+        return (f"{where}, but an act it depends on is in no commit any ref reaches",)
+    return (where,)
+
+
+def _bring(commit: str | None, holders: list[Holder], place: Placing) -> tuple[Route, ...]:
+    """Check out every segment (and body) the dependent segments need, from the commits
+    that hold them, in ``commit`` (which added the dependent segments), or on top."""
+    if any(h.segment in place.deleted for h in holders):
+        note = "a commit of the range deleted it: the ledger-deleted finding's route brings it back"
+        return (Route("put the deleted segment back", note=note),)
+    files: dict[str, dict[str, None]] = {}
+    for h in holders:
+        files.setdefault(h.commit, {}).update(dict.fromkeys((h.segment, *h.bodies)))
+    checkouts = tuple(
+        git_step(*batch)  # literal pathspecs if need be
+        for source, paths in files.items()
+        for batch in in_batches(("checkout", source, "--"), list(paths))
+    )
+    if commit is not None and place.rebase is not None:
+        return (in_commit(commit, checkouts, _BRING, head=place.head, rebase=place.rebase),)
+    note = "the acts brought are judged like every new act of the range"
+    if place.merge_base is not None:
+        note += "; the dependent segment came with the base: it needs them there too"
+    commit_step = git_step("commit", "-m", _MESSAGE)
+    return (Route("bring the missing acts back", (*checkouts, commit_step), note),)
+
+
+def _take_out(
+    root: Path,
+    at: str,
+    snap: LedgerSnapshot,
+    commit: str | None,
+    segments: list[str],
+    place: Placing,
+) -> tuple[Route, ...]:
+    """``git rm`` the dependent segments, and the bodies only their acts name that
+    ``commit`` added with them, in ``commit``; advice alone when the base holds them."""
+    names = {s.rsplit("/", 1)[1].removesuffix(".jsonl") for s in segments}
+    lost = {a for a, where in snap.found_in.items() if set(where) <= names}
+    kept = {h for a in snap.acts if a not in lost for h in body_hashes(snap.acts[a])}
+    only = sorted({h for a in lost for h in body_hashes(snap.acts[a])} - kept)
+    if commit is None or place.rebase is None or place.merge_base is None:
+        note = (
+            f"no commit here holds the act it depends on; {_FETCH}; else take the "
+            "segment out in the commit that added it (on the base branch when it came "
+            "with the base): the acts it holds are then lost and must be recorded again"
+        )
+        return (Route("the act it depends on is nowhere here", note=note),)
+    added = gitio.first_added(root, f"{place.merge_base}..{at}", [body_path(h) for h in only])
+    bodies = [body_path(h) for h in only if added.get(body_path(h)) == commit]
+    steps = tuple(git_step(*b) for b in in_batches(("rm", "-q", "--"), [*segments, *bodies]))
+    also = (
+        f"the {len(lost)} act(s) it holds are lost from this branch and must be recorded "
+        f"again; {_FETCH} instead: the route then brings the act back"
+    )
+    return (in_commit(commit, steps, _TAKE_OUT, head=place.head, rebase=place.rebase, also=also),)

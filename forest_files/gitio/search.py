@@ -1,0 +1,84 @@
+"""Where files came from: the commits that added files holding some hex words, and the
+commit of a range that added a path (``git log``, one call for many words or paths).
+
+Stores: nothing.
+Refuses: a word that is not lowercase hex, a range or revision that starts with
+``-`` (``UnknownRef``), a path with a newline (``ValueError``: ``cat-file --batch``
+reads one name a line).
+Returns: ``Added`` (commit, path, blob) records; path -> commit; path -> bytes.
+Test: tests/gitio/test_gitio_search.py
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import NamedTuple
+
+from forest_files.gitio._run import UnknownRef, decode, refuse_option, run_git
+from forest_files.gitio.history import named_files
+
+_HEX = re.compile(r"[0-9a-f]+")
+_LOG = ("log", "-z", "--no-renames", "--no-abbrev", "--no-ext-diff", "--format=commit %H", "--raw")
+
+
+class Added(NamedTuple):
+    """A regular file ``path`` a commit added (or changed), and its blob there."""
+
+    commit: str
+    path: str
+    blob: str
+
+
+def _records(raw: bytes) -> Iterator[tuple[str, str, str, str]]:
+    """(commit, status, blob, path) of ``git log -z --raw --format='commit %H'``, only
+    regular files (a symlink or a submodule is never a ledger file)."""
+    fields = iter(decode(raw).split("\0"))
+    commit = ""
+    for field in fields:
+        field = field.lstrip("\n")
+        if field.startswith("commit "):
+            commit = field.removeprefix("commit ")
+        elif field.startswith(":"):  # ":<mode> <mode> <blob> <blob> <status>", then the path
+            _, mode, _, blob, status = field.split(" ")
+            path = next(fields)
+            if mode in ("100644", "100755"):
+                yield commit, status[:1], blob, path
+
+
+def files_with(repo: Path | str, words: Sequence[str], prefix: str) -> list[Added]:
+    """Each file under ``prefix`` that a commit any ref reaches added or changed with a
+    line holding one of the hex ``words`` (``git log --all -G``), newest first. A
+    match is a place to look, never proof: the caller reads the blob. Merges are
+    not diffed (a file a merge alone brought is missed)."""
+    if not words:
+        return []
+    for word in words:
+        if not _HEX.fullmatch(word):
+            raise UnknownRef(f"{word!r} is not a hex id")
+    pattern = f"({'|'.join(words)})"  # extended regex: hex words only, nothing to escape
+    args = [*_LOG, "--all", "--diff-filter=AM", f"-G{pattern}", "--", prefix]
+    proc = run_git(repo, args)
+    return [Added(c, p, b) for c, _, b, p in _records(proc.stdout)]
+
+
+def first_added(repo: Path | str, rev_range: str, paths: Sequence[str]) -> dict[str, str]:
+    """For each of ``paths`` the oldest commit of ``rev_range`` that added it (paths no
+    commit of the range added are left out)."""
+    refuse_option(rev_range, "range")
+    if not paths:
+        return {}
+    args = [*_LOG, "--reverse", "--diff-filter=A", "--end-of-options", rev_range, "--", *paths]
+    out: dict[str, str] = {}
+    for commit, _, _, path in _records(run_git(repo, args).stdout):
+        out.setdefault(path, commit)
+    return out
+
+
+def blobs_at(repo: Path | str, rev: str, paths: Sequence[str]) -> dict[str, bytes | None]:
+    """The bytes of each of ``paths`` at ``rev`` (None where absent or no file), in one
+    ``git cat-file --batch``."""
+    refuse_option(rev, "revision")
+    wanted = list(dict.fromkeys(paths))
+    return dict(zip(wanted, named_files(repo, [f"{rev}:{p}" for p in wanted]), strict=True))

@@ -1,0 +1,211 @@
+"""``forest ci``: an act that depends on an act the ledger lacks (``dangling-dep``) gets
+a route, and that route, pasted into bash, clears the gate.
+
+The usual cause, built here: ``rooted`` adopts b.md (act R), ``superseded`` (off
+``rooted``) supersedes it (act S, which depends on R); ``feature`` (off main) takes
+S's segment alone, as a branch that copied one segment file would. The missing act
+is searched in every commit a ref reaches and accepted only from a whole segment
+holding an act of that very id (gate/holders.py).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import shlex
+from pathlib import Path
+from typing import Any
+
+from forest_files.custody.record import adopt_sections
+from forest_files.custody.repository import Repository
+from forest_files.custody.targets import read_section
+from forest_files.kernel.hashing import canonical_json
+from forest_files.ledger.acts import decode_line
+from tests.helpers.acts import act_object, raw_line
+from tests.helpers.custody import BY, MAX, adopted_repo, supersede_as_it_stands
+from tests.helpers.git import commit_all, git, pasted, write
+
+_LEDGER = ".forest/ledger"
+
+
+def _new_files(root: Path, old: str, new: str) -> list[str]:
+    return git(root, "diff", "--name-only", old, new, "--", _LEDGER).splitlines()
+
+
+def _split(tmp_path: Path) -> tuple[Path, list[str], list[str]]:
+    """main: a.md adopted. Returns the root (on ``feature``, which holds S's files alone,
+    committed with no hook), R's ledger files and S's."""
+    root = adopted_repo(tmp_path, "a.md", "# A\n\nfirst\n")
+    git(root, "checkout", "-q", "-b", "rooted")
+    write(root, "b.md", "# B\n\nsecond\n")
+    with Repository(root) as repo:
+        adopt_sections(repo, [read_section(root, "b.md", (), max_bytes=MAX)], words="b", by=BY)
+    commit_all(root, "adopt b")
+    git(root, "checkout", "-q", "-b", "superseded")
+    write(root, "b.md", "# B\n\nsecond, amended\n")
+    supersede_as_it_stands(root, "b.md")
+    commit_all(root, "supersede b")
+    rooted = _new_files(root, "main", "rooted")
+    superseded = _new_files(root, "rooted", "superseded")
+    git(root, "checkout", "-q", "-b", "feature", "main")
+    git(root, "checkout", "-q", "superseded", "--", "b.md", *superseded)
+    git(root, "commit", "-q", "--no-verify", "-m", "copy one segment")
+    return root, rooted, superseded
+
+
+def _segment(files: list[str]) -> str:
+    (segment,) = [f for f in files if "/segments/" in f]
+    return segment
+
+
+def _segment_first(files: list[str]) -> list[str]:
+    """A segment's files as a route names them: the segment, then its bodies."""
+    return [_segment(files), *sorted(set(files) - {_segment(files)})]
+
+
+def _ci(root: Path) -> tuple[int, dict[str, Any]]:
+    done = pasted(root, "forest ci --base main --format json")
+    return done.returncode, json.loads(done.stdout)
+
+
+def _dangling(report: dict[str, Any]) -> list[dict[str, Any]]:
+    return [f for f in report["findings"] if "dangling-dep" in f["detail"]]
+
+
+def _paste(root: Path, command: str) -> None:
+    done = pasted(root, command)
+    assert done.returncode == 0, (command, done.stdout, done.stderr)
+
+
+def _gate_passes(root: Path) -> None:
+    done = pasted(root, "forest ci --base main")
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_ci_dangling_dep_added_by_head_bring_route_recovers(tmp_path: Path) -> None:
+    root, rooted, _ = _split(tmp_path)
+    code, report = _ci(root)
+    assert code == 3
+    (found,) = _dangling(report)
+    (route,) = found["routes"]  # the route as data: label, argv, command, note
+    assert route["label"] == "bring the missing acts into HEAD"
+    holder = git(root, "rev-parse", "rooted")
+    assert route["argv"] == [
+        ["git", "checkout", holder, "--", *_segment_first(rooted)],
+        ["git", "commit", "--amend", "--no-edit", "--allow-empty"],
+    ]
+    assert route["command"] == " && ".join(shlex.join(s) for s in route["argv"])
+    assert any(holder[:12] in h for h in found["hints"])
+    _paste(root, route["command"])
+    _gate_passes(root)
+
+
+def test_ci_dangling_dep_added_earlier_rewrite_route_recovers(tmp_path: Path) -> None:
+    """The missing act brought by a later commit: the commit that copied the segment
+    still fails at its own ledger; the route rewrites the branch there."""
+    root, rooted, _ = _split(tmp_path)
+    bad = git(root, "rev-parse", "HEAD")
+    git(root, "checkout", "-q", "rooted", "--", *rooted)
+    git(root, "commit", "-q", "--no-verify", "-m", "bring the root too")
+    code, report = _ci(root)
+    assert code == 3
+    (found,) = _dangling(report)
+    assert found["commit"] == bad
+    (route,) = found["routes"]
+    assert route["label"] == f"rewrite the branch: bring them into {bad[:12]}"
+    assert route["argv"] == [["git", "rebase", "-i", report["range"]["merge_base"]]]
+    editor = f"sed -i 's/^pick {bad[:7]}/edit {bad[:7]}/'"
+    _paste(root, f"GIT_SEQUENCE_EDITOR={shlex.quote(editor)} {route['command']}")
+    assert git(root, "rev-parse", "HEAD") == bad  # stopped there
+    (at_stop,) = [
+        c for c in re.findall(r"`([^`]+)`", route["note"]) if c.startswith("git checkout")
+    ]
+    pasted(root, at_stop)
+    if (root / ".git" / "rebase-merge").exists():  # the later commit became empty
+        _paste(root, "git rebase --skip")
+    assert not (root / ".git" / "rebase-merge").exists()
+    _gate_passes(root)
+
+
+def test_ci_dangling_dep_held_nowhere_take_out_route_recovers(tmp_path: Path) -> None:
+    """No commit any ref reaches holds the missing act: the route takes the dependent
+    segment (and the bodies only it names) out of the commit that added it, and says
+    its acts are lost."""
+    root, _, superseded = _split(tmp_path)
+    git(root, "branch", "-q", "-D", "rooted", "superseded")
+    code, report = _ci(root)
+    assert code == 3
+    (found,) = _dangling(report)
+    (route,) = found["routes"]
+    assert route["label"] == "take the segment out of HEAD"
+    assert "lost from this branch and must be recorded again" in route["note"]
+    assert route["argv"][0] == ["git", "rm", "-q", "--", *_segment_first(superseded)]
+    assert any("no commit any ref reaches holds" in h for h in found["hints"])
+    _paste(root, route["command"])
+    assert not git(root, "ls-tree", "-r", "--name-only", "HEAD", "--", _LEDGER + "/segments/"
+                   + _segment(superseded).rsplit("/", 1)[1])  # fmt: skip
+    _gate_passes(root)
+
+
+def test_ci_dangling_dep_id_as_text_elsewhere_never_a_holder(tmp_path: Path) -> None:
+    """The missing id in a body, in a file outside the ledger, in another act's deps and
+    as the id of a forged line (a well-named segment whose line does not hash to it):
+    none of them is a holder, so the route stays the take-out."""
+    root, rooted, superseded = _split(tmp_path)
+    segment = _segment(rooted)
+    line = git(root, "show", f"rooted:{segment}").splitlines()[0].encode()
+    missing = decode_line(line, segment="x", lineno=1).id
+    git(root, "branch", "-q", "-D", "rooted", "superseded")
+    git(root, "checkout", "-q", "-b", "decoy", "main")
+    write(root, "notes.md", f"# Notes\n\nact {missing}\n")
+    with Repository(root) as repo:  # a body holding the id as text
+        adopt_sections(repo, [read_section(root, "notes.md", (), max_bytes=MAX)], words="n", by=BY)
+    obj = act_object(decode_line(line, segment="x", lineno=1))
+    forged = canonical_json({**obj, "scope": "q" * 32, "id": missing}).encode()  # id kept
+    name = hashlib.sha256(forged + b"\n").hexdigest()
+    write(root, f"{_LEDGER}/segments/{name}.jsonl", forged + b"\n")
+    commit_all(root, "decoys")
+    git(root, "checkout", "-q", "feature")
+    assert missing in git(root, "log", "--all", "-p", "--format=", "--", _LEDGER + "/bodies")
+    code, report = _ci(root)
+    assert code == 3
+    (found,) = _dangling(report)
+    (route,) = found["routes"]
+    assert route["label"] == "take the segment out of HEAD"
+    assert route["argv"][0] == ["git", "rm", "-q", "--", *_segment_first(superseded)]
+
+
+def test_ci_dep_not_hex_refused_never_searched(tmp_path: Path) -> None:
+    """An act whose dep is no 64-hex id (an option, here) is a malformed line, never a
+    dangling dependency: nothing is searched for it and git is handed nothing."""
+    root, rooted, _ = _split(tmp_path)
+    segment = _segment(rooted)
+    line = git(root, "show", f"rooted:{segment}").splitlines()[0].encode()
+    obj = act_object(decode_line(line, segment="x", lineno=1))
+    trap = tmp_path / "pwned"
+    obj["deps"] = [f"--output={trap}"]
+    data = raw_line(obj) + b"\n"
+    write(root, f"{_LEDGER}/segments/{hashlib.sha256(data).hexdigest()}.jsonl", data)
+    commit_all(root, "hand-made segment")
+    code, report = _ci(root)
+    assert code == 3
+    assert any('"deps" is not a list of 64-hex act ids' in f["detail"] for f in report["findings"])
+    assert not trap.exists()
+
+
+def test_ci_dangling_dep_of_deleted_segment_defers_to_put_back(tmp_path: Path) -> None:
+    """A commit of the range deleted the segment that holds the missing act: the
+    deletion's put-back route brings it back, and the dangling dependency says so."""
+    root, rooted, _ = _split(tmp_path)
+    git(root, "checkout", "-q", "-b", "dropped", "superseded")
+    git(root, "rm", "-q", "--", _segment(rooted))
+    git(root, "commit", "-q", "--no-verify", "-m", "drop the root's segment")
+    code, report = _ci(root)
+    assert code == 3
+    (found,) = _dangling(report)
+    assert [r["label"] for r in found["routes"]] == ["put the deleted segment back"]
+    assert found["routes"][0]["command"] is None
+    (deleted,) = [f for f in report["findings"] if f["kind"] == "ledger-deleted"]
+    _paste(root, deleted["routes"][0]["command"])
+    _gate_passes(root)

@@ -1,0 +1,53 @@
+"""gitio.search: the commits that added files holding hex words, the commit of a range
+that added a path, many files at one revision."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from forest_files import gitio
+from tests.helpers.git import commit_all, git, make_repo, write
+
+WORD = "ab" * 32
+
+
+def test_files_with_word_added_on_any_branch_accepted(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path)
+    write(repo, "a.txt", "start\n")
+    commit_all(repo, "start")
+    git(repo, "checkout", "-q", "-b", "side")
+    write(repo, "d/held.txt", f"x {WORD}\n")
+    write(repo, "elsewhere.txt", f"{WORD}\n")
+    side = commit_all(repo, "side")
+    git(repo, "checkout", "-q", "main")
+    (added,) = gitio.files_with(repo, [WORD, "cd" * 32], "d")
+    assert added.commit == side and added.path == "d/held.txt"
+    assert gitio.cat_blobs(repo, [added.blob])[added.blob] == f"x {WORD}\n".encode()
+    assert gitio.files_with(repo, [], "d") == []
+
+
+@pytest.mark.parametrize("word", ["--output=/tmp/x", "ab|.*", "AB" * 32, ""])
+def test_files_with_word_not_hex_refused(tmp_path: Path, word: str) -> None:
+    repo = make_repo(tmp_path)
+    commit_all(repo, "empty")
+    with pytest.raises(gitio.UnknownRef):
+        gitio.files_with(repo, [word], "d")
+
+
+def test_first_added_oldest_commit_of_range_accepted(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path)
+    base = commit_all(repo, "base")
+    write(repo, "x.txt", "1\n")
+    first = commit_all(repo, "x")
+    write(repo, "y.txt", "2\n")
+    commit_all(repo, "y")
+    got = gitio.first_added(repo, f"{base}..HEAD", ["x.txt", "missing.txt"])
+    assert got == {"x.txt": first}
+    assert gitio.blobs_at(repo, "HEAD", ["x.txt", "missing.txt"]) == {
+        "x.txt": b"1\n",
+        "missing.txt": None,
+    }
+    with pytest.raises(gitio.UnknownRef):
+        gitio.first_added(repo, "--all", ["x.txt"])
