@@ -209,3 +209,17 @@ def test_ci_dangling_dep_of_deleted_segment_defers_to_put_back(tmp_path: Path) -
     (deleted,) = [f for f in report["findings"] if f["kind"] == "ledger-deleted"]
     _paste(root, deleted["routes"][0]["command"])
     _gate_passes(root)
+
+
+def test_ci_dangling_dep_without_base_commit_on_top_recovers(tmp_path: Path) -> None:
+    """No base, no range: the missing act's files are committed on top."""
+    root, rooted, _ = _split(tmp_path)
+    done = pasted(root, "forest ci --format json")
+    assert done.returncode == 3
+    (found,) = _dangling(json.loads(done.stdout))
+    (route,) = found["routes"]
+    assert route["label"] == "bring the missing acts back"
+    assert route["argv"][-1][:3] == ["git", "commit", "-m"]
+    _paste(root, route["command"])
+    done = pasted(root, "forest ci")
+    assert done.returncode == 0, done.stdout + done.stderr
