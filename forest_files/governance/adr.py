@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from forest_files.kernel.errors import ForestError
 from forest_files.kernel.globs import Glob
@@ -69,8 +69,13 @@ class Adr:
     superseded_by: str | None
 
 
-def adr_set(config: ForestConfig, given: Sequence[str]) -> AdrSet:
-    """The ADR globs: ``given``, else the ``[require]`` rules that name ADRs."""
+def adr_set(
+    config: ForestConfig, given: Sequence[str], command: Literal["list", "log"] = "list"
+) -> AdrSet:
+    """The ADR globs: ``given``, else the ``[require]`` rules that name ADRs.
+
+    ``command`` (``list`` or ``log``) is the ``forest adr`` command the refusal's
+    route repeats with a glob."""
     from forest_files.kernel.globs import GlobError, compile_glob
 
     if given:
@@ -86,7 +91,7 @@ def adr_set(config: ForestConfig, given: Sequence[str]) -> AdrSet:
     ]
     if not rules:
         raise AdrRefused(
-            "no [require] rule names ADRs; give their glob: forest adr list 'docs/adr/*.md'"
+            f"no [require] rule names ADRs; give their glob: forest adr {command} 'docs/adr/*.md'"
         )
     globs = tuple(r.pattern or compile_glob(r.glob) for r in rules)
     return AdrSet(globs, tuple(p for r in rules for p in r.except_patterns))

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from tests.helpers.cli import forest, ok
-from tests.helpers.git import commit_all, make_repo, write
+from tests.helpers.git import commit_all, make_repo, pasted, write
 from tests.helpers.template import built_once, copy_repo
 
 ADRS = Path(__file__).resolve().parents[2] / "examples" / "adr-gate" / "docs" / "adr"
@@ -129,6 +129,26 @@ def test_adr_list_no_adr_rule_refused(tmp_path: Path) -> None:
     done = forest(repo, "adr", "list")
     assert done.exit_code == 1
     assert "forest adr list 'docs/adr/*.md'" in done.stderr
+
+
+@pytest.mark.parametrize(("command", "shows"), [("list", "0001 A [accepted]"), ("log", "adopted")])
+def test_adr_no_adr_rule_route_pasted_runs_same_command_refused(
+    tmp_path: Path, command: str, shows: str
+) -> None:
+    # `forest adr log` without a rule routed to `forest adr list`: pasted, the
+    # route printed the list, not the log asked for.
+    repo = make_repo(tmp_path)
+    ok(repo, "init")
+    write(repo, "docs/adr/0001-a.md", "---\nstatus: accepted\n---\n# A\n")
+    commit_all(repo, "adr")
+    ok(repo, "adopt", "docs/adr/0001-a.md", "--words", "Accepted")
+    done = forest(repo, "adr", command)
+    assert done.exit_code == 1
+    route = done.stderr.strip().split("give their glob: ", 1)[1]
+    assert route == f"forest adr {command} 'docs/adr/*.md'"
+    pasted_run = pasted(repo, route)
+    assert pasted_run.returncode == 0, pasted_run.stderr
+    assert shows in pasted_run.stdout
 
 
 @pytest.mark.parametrize(

@@ -85,5 +85,5 @@ def log_(
 
     shown = _format(fmt, as_json)
     with Repository(repo) as r:
-        found = decision_log(r, adr_set(r.config, globs or ()))
+        found = decision_log(r, adr_set(r.config, globs or (), "log"))
     typer.echo(adr_log(found, shown))
