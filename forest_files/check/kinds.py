@@ -66,12 +66,14 @@ KINDS: dict[str, Kind] = {
         "a ledger file was modified or retyped since the merge-base (exit 3), "
         "or in the staged change",
         "check, ci",
-        "restore it from the merge-base (the hook: from HEAD)",
+        "put it back in the commit that changed it: ci prints the checkout and amend, "
+        "or the rebase (the hook: from HEAD)",
     ),
     "ledger-deleted": (
         "a ledger file was deleted since the merge-base (exit 3), or in the staged change",
         "check, ci",
-        "restore it from the merge-base (the hook: from HEAD)",
+        "put it back in the commit that deleted it: ci prints the checkout and amend, "
+        "or the rebase (the hook: from HEAD)",
     ),
     "authority": (
         "an act by a signature without authority at the merge-base",
