@@ -27,7 +27,7 @@ def show(
     repo: RepoOpt = Path("."),
     as_json: JsonOpt = False,
 ) -> None:
-    """Show one entry by content id (its text on a terminal; metadata only with --json),
+    """Show one entry by content id (its metadata, then its text; metadata only with --json),
     with its derived trust (ground, home or wild, and why: docs/governance.md).
 
     Example: forest show 3f2a…
