@@ -41,6 +41,13 @@ def _version() -> str:
 
 def dispatch(argv: list[str]) -> int | None:
     """Answer ``argv`` on the light path, or None for the full CLI. Applies ``-C``."""
+    if argv and argv[0].startswith("-C"):
+        from contextlib import suppress
+
+        from forest_files.kernel.shellword import typed_in
+
+        with suppress(OSError):  # the directory is gone: where the user stands is unknown
+            typed_in(os.getcwd())  # the routes it prints are pasted here, not in DIR
     while argv and argv[0].startswith("-C"):
         if argv[0] == "-C" and len(argv) < 2:
             print("forest: -C needs a directory (forest -C DIR COMMAND …)", file=sys.stderr)

@@ -25,10 +25,12 @@ that starts with ``-`` after ``--``), ``git_step`` of a ``git`` one (a path git 
 read as a pattern or magic under ``--literal-pathspecs``), ``command_text`` their
 words quoted: the routes
 (check/routes.py) and the refusals of lower rooms (custody/) print the same.
+``stand_at`` (and ``typed_in``, where ``forest -C DIR`` left the user's directory)
+note where the printed steps are pasted; ``from_here`` reaches the top from there.
 
 Returns: ``shell_word``'s quoted word; ``printable``'s text; a step and its text.
 Test: tests/kernel/test_shellword.py, tests/check/test_not_utf8_output.py,
-tests/check/test_forged_lines.py
+tests/check/test_forged_lines.py, tests/doors/test_doors.py
 """
 
 from __future__ import annotations
@@ -119,6 +121,20 @@ def git_step(*words: str) -> tuple[str, ...]:
 # ("docs/adr/"; "" at the top, outside it, or not known): set once per command by its
 # door (``stand_at``), read when a route's step is printed (``from_here``).
 _PREFIX = [""]
+# Where the user's shell stands when ``forest -C DIR`` moved the command elsewhere
+# (``typed_in``, before the first ``-C``); None when the command runs where it was typed.
+_TYPED_IN: list[str | None] = [None]
+# From where the user's shell stands to the top of the work tree ("../.." below it,
+# "../repo" beside it after ``forest -C ../repo``; "" at the top or when not known),
+# and whether that is outside the work tree (then a ``forest`` step needs it too).
+_REACH = [""]
+_OUTSIDE = [False]
+
+
+def typed_in(directory: str | None) -> None:
+    """Note the directory the command was typed in, before ``forest -C DIR`` leaves it:
+    the routes it prints are pasted there, not in ``DIR`` (None: where it runs)."""
+    _TYPED_IN[0] = directory
 
 
 def stand_at(root: str | os.PathLike[str] | None) -> None:
@@ -126,7 +142,9 @@ def stand_at(root: str | os.PathLike[str] | None) -> None:
     git set it (a hook runs at the top, git names the user's directory under it),
     else the working directory when it lies below ``root``. A printed ``git`` step
     then runs from the top whatever directory it is pasted in (``git -C ../..``):
-    its paths are the top's, as every selector is. Idempotent; "" when unknown."""
+    its paths are the top's, as every selector is. After ``forest -C DIR`` the steps
+    are reached from where the command was typed (``typed_in``), also from outside the
+    work tree (``forest -C ../repo restore …``). Idempotent; "" when unknown."""
     prefix = os.environ.get("GIT_PREFIX")
     if prefix is None and root is not None:
         try:
@@ -139,6 +157,15 @@ def stand_at(root: str | os.PathLike[str] | None) -> None:
         part for part in (prefix or "").replace(os.sep, "/").split("/") if part not in ("", ".")
     ]
     _PREFIX[0] = "".join(f"{part}/" for part in parts)
+    _REACH[0], _OUTSIDE[0] = "/".join([".."] * len(parts)), False
+    typed = _TYPED_IN[0]
+    if typed is not None and root is not None and "GIT_PREFIX" not in os.environ:
+        try:
+            reach = os.path.relpath(os.fspath(root), typed).replace(os.sep, "/")
+        except ValueError:  # another drive: the top as it is
+            reach = os.fspath(root)
+        up = all(part == ".." for part in reach.split("/"))
+        _REACH[0], _OUTSIDE[0] = ("", False) if reach == "." else (reach, not up)
 
 
 def standing() -> str:
@@ -147,16 +174,23 @@ def standing() -> str:
     return _PREFIX[0]
 
 
+def reach() -> str:
+    """The path from where the user's shell stands to the top of the work tree, as a
+    printed step reaches it (``../..``); "" at the top or when not known."""
+    return _REACH[0]
+
+
 def from_here(step: tuple[str, ...]) -> tuple[str, ...]:
     """``step`` as the user runs it where they stand: a ``git`` step from the top of
     the work tree (``git -C ..``), the paths of a ``mkdir`` or ``rm`` step reached
-    from here (``../docs/adr``); every other step (``forest`` finds the top itself),
-    and every step at the top, as it is."""
-    if not _PREFIX[0]:
+    from here (``../docs/adr``); a ``forest`` step as it is (``forest`` finds the top
+    itself) unless the user stands outside the work tree (``forest -C ../repo``); every
+    step at the top as it is."""
+    up = _REACH[0]
+    if not up:
         return step
-    up = "/".join([".."] * _PREFIX[0].count("/"))  # "docs/adr/" -> "../.."
-    if step[:1] == ("git",):
-        return ("git", "-C", up, *step[1:])
+    if step[:1] == ("git",) or (step[:1] == ("forest",) and _OUTSIDE[0]):
+        return (step[0], "-C", up, *step[1:])
     if step[:1] in (("mkdir",), ("rm",)):  # their paths are the top's: reached from here
         out, paths = [step[0]], False
         for word in step[1:]:
@@ -200,8 +234,10 @@ __all__ = [
     "git_step",
     "in_batches",
     "printable",
+    "reach",
     "shell_word",
     "stage_ledger",
     "stand_at",
     "standing",
+    "typed_in",
 ]

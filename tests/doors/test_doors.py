@@ -16,7 +16,7 @@ from forest_files.check.findings import WORDS_PLACEHOLDER, Route
 from forest_files.custody.repository import Repository
 from forest_files.kernel.errors import ForestError
 from tests.helpers.custody import BY, DOC, init_and_adopt
-from tests.helpers.git import commit_all, git, git_env, make_repo, write
+from tests.helpers.git import commit_all, git, git_env, make_repo, pasted, write
 from tests.helpers.imports import loaded
 from tests.helpers.state import local_state
 from tests.helpers.template import reused
@@ -150,6 +150,36 @@ def test_route_pasted_with_words_filled_in_accepted(bound: Path) -> None:
         text=True,
     )
     assert pasted.returncode == 0, pasted.stderr
+    assert forest(bound, "check").returncode == 0
+
+
+def _route(output: str, label: str) -> str:
+    """The command of the route ``label`` in a printed block, its note left off."""
+    line = next(x for x in output.splitlines() if x.strip().startswith(f"{label}: "))
+    return line.split(": ", 1)[1].split("  (", 1)[0]
+
+
+def test_dash_c_routes_pasted_where_typed_accepted(bound: Path, tmp_path: Path) -> None:
+    """``forest -C DIR check``: its routes are pasted where it was typed. Beside the
+    repository they printed ``forest restore b.md`` (not a repository there); at the
+    top with ``-C sub`` they printed ``git -C .. add`` (above the repository)."""
+    write(bound, "b.md", "# B\n\nwasp\n")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    proc = forest(bound, "-C", str(bound), "check", cwd=elsewhere)
+    assert proc.returncode == 1, proc.stderr
+    restore = _route(proc.stdout, "restore ground")
+    assert restore == f"forest -C ../{bound.name} restore b.md"
+    done = pasted(elsewhere, restore)
+    assert done.returncode == 0, done.stderr
+    assert forest(bound, "check").returncode == 0
+    write(bound, "b.md", "# B\n\nwasp\n")
+    write(bound, "sub/x.txt", "x\n")
+    proc = forest(bound, "-C", "sub", "check", cwd=bound)
+    adopt = _route(proc.stdout, "adopt the change")
+    done = pasted(bound, adopt.replace(shlex.quote(WORDS_PLACEHOLDER), "'Wasps, not bees'"))
+    assert done.returncode == 0, done.stderr
+    assert ".forest/ledger/" in git(bound, "diff", "--cached", "--name-only")
     assert forest(bound, "check").returncode == 0
 
 

@@ -18,6 +18,8 @@ from forest_files.kernel.shellword import (
     printable,
     shell_word,
     stand_at,
+    standing,
+    typed_in,
 )
 
 # Names as git's bytes decode (surrogateescape), with the shell's special characters
@@ -144,3 +146,36 @@ def test_stand_at_subdirectory_mkdir_and_rm_paths_from_here_accepted(
     assert from_here(("rm", "--", "/abs")) == ("rm", "--", "/abs")
     stand_at(None)
     assert command_text(("mkdir", "-p", "docs/adr")) == "mkdir -p docs/adr"
+
+
+def test_typed_in_before_dash_c_steps_reached_from_there_accepted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``forest -C DIR``: the routes are pasted where the command was typed, not in
+    DIR. Typed beside the work tree, every step reaches it (``forest -C repo``,
+    ``git -C repo``, ``mkdir -p repo/docs``); typed at the top with ``-C docs``, the
+    steps stay as they are (they printed ``git -C ..``, which failed pasted there)."""
+    top = tmp_path / "repo"
+    (top / "docs").mkdir(parents=True)
+    monkeypatch.delenv("GIT_PREFIX", raising=False)
+    monkeypatch.chdir(top / "docs")
+    try:
+        typed_in(str(tmp_path))
+        stand_at(top)
+        assert command_text(("forest", "restore", "a.md")) == "forest -C repo restore a.md"
+        assert command_text(git_step("add", "--", ".forest/ledger")) == (
+            "git -C repo add -- .forest/ledger"
+        )
+        assert command_text(("mkdir", "-p", "docs/adr")) == "mkdir -p repo/docs/adr"
+        assert standing() == "docs/"  # a target is still read as -C DIR's, as git does
+        typed_in(str(top))
+        stand_at(top)
+        assert command_text(git_step("add", "--", "x.md")) == "git add -- x.md"
+        assert command_text(("forest", "check")) == "forest check"
+        typed_in(str(top / "docs"))
+        stand_at(top)
+        assert command_text(git_step("add", "--", "x.md")) == "git -C .. add -- x.md"
+        assert from_here(("forest", "check")) == ("forest", "check")
+    finally:
+        typed_in(None)
+        stand_at(None)

@@ -118,32 +118,33 @@ def _fault_line(f: Fault) -> str:
     """One fault on its own lines; a name's control characters shown escaped, so a
     stray's name never forges a line (kernel/shellword.py ``printable``). Its fix
     works where the user stands; where that is not known, at the repository root."""
-    from forest_files.kernel.shellword import printable, standing
+    from forest_files.kernel.shellword import printable, reach
 
     if f.path is not None:  # one file at fault (a stray): its path says where
         text = f"{f.code}: {printable(f.detail)}"
     else:
         text = f"{f.code}: segment {f.segment or '-'} line {f.line or '-'}: {printable(f.detail)}"
-    return text + (f"\n  fix{_where(standing())}: {printable(f.fix)}" if f.fix else "")
+    return text + (f"\n  fix{_where(reach())}: {printable(f.fix)}" if f.fix else "")
 
 
-def _where(standing: str) -> str:
-    """Where a printed fix runs: where the user stands, or (not known) the top."""
-    return "" if standing else ", at the repository root"
+def _where(reached: str) -> str:
+    """Where a printed fix runs: where the user stands (reached from there), or (at
+    the top, or not known) the top."""
+    return "" if reached else ", at the repository root"
 
 
 def _fix_all(faults: list[Fault]) -> Route | None:
     """One route removing every stray file at once, beside each one's own fix (a
     killed bulk adoption can leave hundreds): exactly the files named above."""
     from forest_files.check.findings import Route
-    from forest_files.kernel.shellword import standing
+    from forest_files.kernel.shellword import reach
     from forest_files.ledger.verify import removal_of_all
 
     steps = removal_of_all(faults)
     if not steps:
         return None
     count = sum(len(step) - 2 for step in steps)
-    return Route(f"remove all {count} stray files at once{_where(standing())}", steps)
+    return Route(f"remove all {count} stray files at once{_where(reach())}", steps)
 
 
 @app.command()
