@@ -58,9 +58,11 @@ KINDS: dict[str, Kind] = {
     ),
     "ledger-fault": (
         "the committed ledger is damaged (a stray file under it, a bad line, a missing "
-        "body; exit 3)",
+        "body, an act depending on one it lacks: `dangling-dep`; exit 3)",
         "ci",
-        "restore the file from git, or the `git rm` shown",
+        "restore the file from git, or the `git rm` shown; a `dangling-dep`: ci prints "
+        "the checkout of the missing act's segment from a commit that holds it, or, held "
+        "nowhere, the removal of the segment that depends on it (docs/hooks-and-ci.md)",
     ),
     "ledger-rewritten": (
         "a ledger file was modified or retyped since the merge-base (exit 3), "

@@ -41,10 +41,11 @@ def _version() -> str:
 
 def dispatch(argv: list[str]) -> int | None:
     """Answer ``argv`` on the light path, or None for the full CLI. Applies ``-C``."""
+    from forest_files.kernel.shellword import typed_in
+
+    typed_in(None)  # set for this command alone (a process may dispatch more than one)
     if argv and argv[0].startswith("-C"):
         from contextlib import suppress
-
-        from forest_files.kernel.shellword import typed_in
 
         with suppress(OSError):  # the directory is gone: where the user stands is unknown
             typed_in(os.getcwd())  # the routes it prints are pasted here, not in DIR
