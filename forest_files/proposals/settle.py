@@ -36,6 +36,11 @@ class Settled:
     proposal: Proposal | Rebind
     why: str  # "adopted by supersede", "superseded", "back at ground", "rebound" …
 
+    @property
+    def code(self) -> str:
+        """``why`` as the audit log's fixed reason code: ``closed-back-at-ground`` …"""
+        return "closed-" + "-".join(self.why.split())
+
 
 def _verdict(p: Proposal, f: Finding, restoring: bool) -> tuple[str, str] | None:
     """(status, why) for an open proposal given its binding's finding now, or None."""

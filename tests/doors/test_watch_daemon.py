@@ -4,6 +4,7 @@ SIGTERM/SIGINT/SIGHUP one clean shutdown, killed -9 and restarted it catches up.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import signal
 import subprocess
@@ -19,7 +20,8 @@ from forest_files.doors.cli import app
 from forest_files.doors.watch.daemon import status, stop
 from forest_files.doors.watch.lock import WatcherRunning, WatchLock, running
 from forest_files.kernel.errors import ForestError
-from forest_files.kernel.paths import WATCH_LOG, WATCH_PID
+from forest_files.kernel.paths import WATCH_LOCK, WATCH_LOG, WATCH_PID, WATCH_STATE
+from tests.helpers.git import pasted
 from tests.helpers.state import local_state
 from tests.helpers.watch import (
     EDITED,
@@ -157,3 +159,50 @@ def test_watch_signal_to_another_thread_still_stops_accepted(root: Path) -> None
     os.kill(next(t for t in threads if t != child.pid), signal.SIGTERM)
     assert child.wait(TIMEOUT) == 0, _told(root)
     assert running(root) is None and "stopped" in (local_state(root) / WATCH_LOG).read_text()
+
+
+@pytest.mark.parametrize("command", ["status", "stop", "--detach"])
+def test_watch_lock_symlink_refused(root: Path, tmp_path: Path, command: str) -> None:
+    """A symlink planted at ``watch.lock``: one ``forest:`` line naming its removal
+    (before: an internal error, exit 3, and a crash log), the link's target never
+    opened for writing; the printed ``rm`` pasted lets the watcher start."""
+    theirs = tmp_path / "theirs.txt"
+    theirs.write_text("theirs\n", encoding="utf-8")
+    lock = local_state(root) / WATCH_LOCK
+    lock.parent.mkdir(parents=True, exist_ok=True)
+    lock.unlink(missing_ok=True)
+    os.symlink(theirs, lock)
+    done = pasted(root, f"forest watch {command}")
+    lines = done.stderr.splitlines()
+    assert done.returncode == 1 and len(lines) == 1, done.stderr
+    assert lines[0].startswith("forest: ") and "watch.lock: a symlink" in lines[0]
+    assert theirs.read_text(encoding="utf-8") == "theirs\n"
+    assert not (local_state(root) / "crash").exists()
+    fix = lines[0].split("(", 1)[1].split(")", 1)[0]  # rm -- …
+    assert pasted(root, fix).returncode == 0 and not lock.is_symlink()
+    assert pasted(root, "forest watch status").returncode == 0
+
+
+def test_watch_pid_and_state_temp_symlink_not_followed_refused(root: Path, tmp_path: Path) -> None:
+    """Links planted at the temp names the pid file and the state file are written
+    under (``NAME.PID.tmp``): never written through; the files are written anyway."""
+    from forest_files.doors.watch.daemon import write_state
+    from tests.helpers.watch import watching
+
+    state = local_state(root)
+    state.mkdir(parents=True, exist_ok=True)
+    theirs = tmp_path / "theirs.txt"
+    theirs.write_text("theirs\n", encoding="utf-8")
+    for name in (WATCH_PID, WATCH_STATE):
+        os.symlink(theirs, state / f"{name}.{os.getpid()}.tmp")
+    lock = WatchLock(root)
+    lock.acquire()
+    try:
+        with watching(root) as w:
+            write_state(root, w)
+        assert (state / WATCH_PID).read_text(encoding="ascii") == f"{os.getpid()}\n"
+        assert json.loads((state / WATCH_STATE).read_text(encoding="utf-8"))["running"]
+    finally:
+        lock.release()
+    assert theirs.read_text(encoding="utf-8") == "theirs\n"
+    assert not list(state.glob("*.tmp"))

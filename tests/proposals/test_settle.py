@@ -9,6 +9,7 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
+from forest_files.custody.auditlog import MAX_PAGE, AuditLog
 from forest_files.custody.proposals import ProposalStore
 from forest_files.doors.review.closing import close_left_behind
 from forest_files.doors.watch import judge
@@ -45,6 +46,18 @@ def test_proposal_section_back_at_ground_closed_accepted(root: Path) -> None:
     assert listed.exit_code == 0 and "0 open proposal(s)" in listed.stdout
     assert f"closed proposal {pid} ({SEL}): back at ground" in listed.stderr
     assert _status(root, pid)[:2] == ("discarded", None)  # nothing of its text kept
+
+
+def test_proposal_closed_audited_accepted(root: Path) -> None:
+    """Each closing is one audit record with a fixed reason code (a sentence such as
+    "closed: back at ground" was refused by the log: a warning, and nothing kept)."""
+    pid = _capture(root, EDITED)
+    (root / "a.md").write_text(DOC, encoding="utf-8")
+    listed = forest(root, "proposals")
+    assert "warning" not in listed.stderr, listed.stderr
+    with AuditLog(root) as log:
+        closed = [r for r in log.page(limit=MAX_PAGE) if r.action == "proposal"]
+    assert [(r.reason, r.targets[0]) for r in closed][:1] == [("closed-back-at-ground", pid)]
 
 
 def test_proposal_superseded_with_its_text_adopted_accepted(root: Path) -> None:

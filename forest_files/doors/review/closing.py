@@ -23,7 +23,7 @@ def audited(root: Path, done: list[Settled]) -> list[Settled]:
     for s in done:
         p = s.proposal
         digest = (p.text_hash,) if isinstance(p, Proposal) else ()
-        record_proposal(root, (p.id, p.binding, p.selector, *digest), f"closed: {s.why}")
+        record_proposal(root, (p.id, p.binding, p.selector, *digest), s.code)
     return done
 
 

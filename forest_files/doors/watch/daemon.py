@@ -36,6 +36,7 @@ from forest_files.doors.watch.respond import Alert, Sink
 from forest_files.doors.watch.settings import WatchSettings
 from forest_files.doors.watch.watcher import Watcher
 from forest_files.kernel import spawn as childproc
+from forest_files.kernel.cache import replace_atomically
 from forest_files.kernel.errors import ForestError
 from forest_files.kernel.paths import LOCAL_DB_NAME, WATCH_LOG, WATCH_STATE
 from forest_files.kernel.state import (
@@ -77,10 +78,9 @@ def write_state(root: Path, w: Watcher, *, stopped: bool = False) -> None:
         "events": w.collector.events,
         "checks": w.journal.counts.get("check", 0),
     }
+    # Never through a link planted at the file or its temp name (cache.py).
     path = worktree_dir(root) / WATCH_STATE
-    tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-    tmp.write_text(json.dumps(state, sort_keys=True), encoding="utf-8")
-    os.replace(tmp, path)
+    replace_atomically(str(path), json.dumps(state, sort_keys=True).encode("utf-8"), mode=0o644)
 
 
 def notifier() -> Alert:

@@ -5,7 +5,10 @@ process dies, even by ``kill -9``) and ``<git-dir>/forest/watch.pid`` (advice fo
 ``stop``/``status``; the lock decides). A pid file left by a dead watcher is
 recovered: the next watcher overwrites it and says so.
 Refuses: a second watcher while the lock is held (``WatcherRunning``, naming
-the pid and how to stop it).
+the pid and how to stop it); a symlink or other non-file at the lock's name
+(``StateError``, naming its removal). The pid file is replaced through a temp
+file created ``O_EXCL|O_NOFOLLOW``: a link planted at either name is never
+written through.
 Returns: ``WatchLock`` (``acquire``/``release``), ``running(root)`` → pid or None.
 Test: tests/doors/test_watch_daemon.py
 """
@@ -19,7 +22,8 @@ from pathlib import Path
 
 from forest_files.kernel.errors import ForestError
 from forest_files.kernel.paths import WATCH_LOCK, WATCH_PID
-from forest_files.kernel.state import worktree_dir
+from forest_files.kernel.cache import replace_atomically
+from forest_files.kernel.state import refuse_linked_file, worktree_dir
 
 
 class WatcherRunning(ForestError):
@@ -36,7 +40,11 @@ def _read_pid(root: Path) -> int | None:
 def _try_lock(root: Path) -> int | None:
     """An fd holding the lock, or None when another process (or handle) holds it."""
     path = worktree_dir(root) / WATCH_LOCK
-    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o644)
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o644)
+    except OSError:
+        refuse_linked_file(path, WATCH_LOCK)  # a link or a non-file: named, with its removal
+        raise
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
@@ -77,10 +85,9 @@ class WatchLock:
         old = _read_pid(self.root)
         if old is not None and old != os.getpid():
             self.recovered = old
+        # Never through a link planted at the file or its temp name (cache.py).
         pid_file = worktree_dir(self.root) / WATCH_PID
-        tmp = pid_file.with_name(f"{pid_file.name}.{os.getpid()}.tmp")
-        tmp.write_text(f"{os.getpid()}\n", encoding="ascii")
-        os.replace(tmp, pid_file)
+        replace_atomically(str(pid_file), f"{os.getpid()}\n".encode("ascii"), mode=0o644)
 
     def release(self) -> None:
         fd, self._fd = self._fd, None
