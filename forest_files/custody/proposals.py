@@ -5,8 +5,10 @@ text leaves no bytes in free pages), in the git directory, which git never
 transfers; ``forest rebuild`` never touches it. Later divergent text for a binding
 from the same source (``watch``, an agent door such as ``mcp``) replaces that
 source's open proposal, never another source's; the earlier texts are kept as
-versions, at most ``MAX_VERSIONS``. An agent's claimed signature and reason are
-kept beside its text (a claim: nothing here authenticates it).
+versions, at most ``MAX_VERSIONS``. Each text records the worktree it was
+proposed in (``worktree``), for closing it there only (proposals/settle.py). An
+agent's claimed signature and reason are kept beside its text (a claim: nothing
+here authenticates it).
 Refuses: an unknown or ambiguous id (``NoSuchProposal``, naming how to list
 them); closing a proposal that is not open; a schema newer than this code.
 Returns: ``Proposal`` values (frozen; ``text`` is None once discarded).
@@ -27,7 +29,7 @@ from forest_files.custody.relocate import relocate_once
 from forest_files.kernel.errors import ForestError
 from forest_files.kernel.hashing import hash_body
 from forest_files.kernel.paths import LOCAL_DB_NAME
-from forest_files.kernel.state import shared_dir
+from forest_files.kernel.state import shared_dir, worktree_key
 from forest_files.store.base import utc_now
 from forest_files.store.connection import atomic, translate
 from forest_files.store.localdb import open_local
@@ -56,6 +58,7 @@ class Proposal:
     adopted_as: str | None = None
     claimed_by: str | None = None  # an agent's claimed signature (unverified)
     reason: str | None = None  # the agent's reason for the text
+    worktree: str | None = None  # the worktree that captured it (state.worktree_key)
 
     def as_dict(self) -> dict[str, object]:
         """Machine output: ids, paths and hashes — never the text."""
@@ -83,6 +86,7 @@ class ProposalStore:
         self.root = Path(root)
         relocate_once(self.root)
         self.path = shared_dir(self.root) / LOCAL_DB_NAME
+        self.worktree = worktree_key(self.root)  # recorded with each text proposed here
         self.conn = open_local(
             self.root, LOCAL_DB_NAME, sql.SCHEMA_VERSION, sql.SCHEMA, secure_delete=True
         )
@@ -126,7 +130,8 @@ class ProposalStore:
             if found is None:
                 pid = uuid.uuid4().hex[:12]
                 values = (pid, binding, path, selector, derived_from, ground_hash, text, digest)
-                self.conn.execute(sql.INSERT, (*values, source, now, now, "open", None, *claim))
+                row = (*values, source, now, now, "open", None, *claim, self.worktree)
+                self.conn.execute(sql.INSERT, row)
                 outcome = "new"
             elif (
                 found["text_hash"] == digest
@@ -138,10 +143,8 @@ class ProposalStore:
                 pid = str(found["id"])
                 self.conn.execute(sql.KEEP_VERSION, (pid, pid))
                 self.conn.execute(sql.TRIM_VERSIONS, (pid, pid, MAX_VERSIONS))
-                self.conn.execute(
-                    sql.REPLACE_TEXT,
-                    (text, digest, derived_from, ground_hash, path, selector, *claim, now, pid),
-                )
+                held = (text, digest, derived_from, ground_hash, path, selector)
+                self.conn.execute(sql.REPLACE_TEXT, (*held, *claim, self.worktree, now, pid))
                 outcome = "replaced"
             return Proposed(self.get(pid), outcome)
 

@@ -5,7 +5,11 @@ versions). Local only: never committed, never in the ledger, untouched by
 ``forest rebuild``. Version 2 adds what an agent claims (``claimed_by``, its
 ``reason``) and keeps one open proposal per binding *per source*, so an agent's
 proposal (source ``mcp``) never replaces the watcher's capture of a real edit;
-a version-1 file is upgraded in place, its proposals kept.
+a version-1 file is upgraded in place, its proposals kept. Version 3 adds the
+``worktree`` that captured (or last replaced) a proposal's text, so closing a
+text the working tree left behind is judged only in that worktree: another
+worktree of the clone, whose copy of the section is still at ground, never
+discards it (a version-2 row has none, and is judged anywhere, as before).
 Refuses: a file whose schema version is newer than this code knows.
 Returns: statements; ``SCHEMA`` (version ``SCHEMA_VERSION``) for localdb.py.
 Test: tests/proposals/test_proposals.py
@@ -13,7 +17,7 @@ Test: tests/proposals/test_proposals.py
 
 from __future__ import annotations
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 STATUSES = ("open", "adopted", "discarded")
 
 _V1 = """
@@ -57,9 +61,13 @@ CREATE UNIQUE INDEX one_open_per_binding_source ON proposals(binding, source)
     WHERE status = 'open';
 """
 
+_V3 = """
+ALTER TABLE proposals ADD COLUMN worktree TEXT;     -- the worktree that captured it
+"""
+
 COLUMNS = (
     "id, binding, path, selector, derived_from, ground_hash, text, text_hash, source, "
-    "created_at, updated_at, status, adopted_as, claimed_by, reason"
+    "created_at, updated_at, status, adopted_as, claimed_by, reason, worktree"
 )
 SELECT_ONE = f"SELECT {COLUMNS} FROM proposals WHERE id = ?"
 SELECT_PREFIX = f"SELECT {COLUMNS} FROM proposals WHERE id LIKE ? || '%' ORDER BY id"
@@ -67,10 +75,11 @@ SELECT_OPEN = f"SELECT {COLUMNS} FROM proposals WHERE status = 'open' ORDER BY p
 SELECT_OPEN_OF = (
     f"SELECT {COLUMNS} FROM proposals WHERE status = 'open' AND binding = ? AND source = ?"
 )
-INSERT = f"INSERT INTO proposals ({COLUMNS}) VALUES ({', '.join('?' * 15)})"
+INSERT = f"INSERT INTO proposals ({COLUMNS}) VALUES ({', '.join('?' * 16)})"
 REPLACE_TEXT = (
     "UPDATE proposals SET text = ?, text_hash = ?, derived_from = ?, ground_hash = ?, "
-    "path = ?, selector = ?, claimed_by = ?, reason = ?, updated_at = ? WHERE id = ?"
+    "path = ?, selector = ?, claimed_by = ?, reason = ?, worktree = ?, updated_at = ? "
+    "WHERE id = ?"
 )
 KEEP_VERSION = (
     "INSERT INTO proposal_versions (proposal, n, text, text_hash, derived_from, captured_at) "
@@ -87,7 +96,8 @@ FORGET_TEXT = "UPDATE proposals SET text = NULL WHERE id = ?"
 FORGET_VERSIONS = "DELETE FROM proposal_versions WHERE proposal = ?"
 
 
-SCHEMA = _V2  # the current schema, created by localdb.migrate
+# The script that brings a file of each older version to SCHEMA_VERSION (localdb.migrate).
+SCHEMA = {0: _V2 + _V3, 1: _V2 + _V3, 2: _V3}
 
 
 # Purge (store.purge, called by forest forget): every text kept, by proposal.

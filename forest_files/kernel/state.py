@@ -124,6 +124,14 @@ def worktree_path(root: str | os.PathLike[str], *, create: bool = True) -> str:
     return _state(git_dir_paths(root)[0], create)
 
 
+def worktree_key(root: str | os.PathLike[str]) -> str:
+    """Which worktree of its clone ``root`` is, as the clone's shared state names it:
+    ``.`` for the main one, ``worktrees/NAME`` for a linked one (its git directory
+    under the common one: the same after ``git worktree move`` or a moved clone)."""
+    git_dir, common = git_dir_paths(root)
+    return os.path.relpath(git_dir, common).replace(os.sep, "/")
+
+
 def shared_path(root: str | os.PathLike[str], *, create: bool = True) -> str:
     """``<git-common-dir>/forest``: state every worktree of this clone may share."""
     return _state(git_dir_paths(root)[1], create)

@@ -11,7 +11,10 @@ Whatever path moved the text (``forest check``, the hook, ``supersede``, a hand
 edit) the next door that lists proposals sees it closed (``forest proposals``,
 ``proposal show``, ``review``, ``watch status``, the watcher after each batch).
 A discarded text keeps no bytes (the store's rule). The doors audit each
-closing (doors/review/closing.py).
+closing (doors/review/closing.py). Only the proposals captured in this worktree
+are judged (a linked worktree on another branch, or one whose copy of the
+section was never edited, must not close the text another worktree keeps); one
+recorded before worktrees were (schema 2) is judged anywhere.
 Refuses: nothing; a binding the findings do not name is left as it is.
 Returns: the proposals closed, with why (``settled``).
 Test: tests/proposals/test_settle.py
@@ -64,6 +67,8 @@ def settle(root: Path, findings: Iterable[Finding]) -> list[Settled]:
     done: list[Settled] = []
     with ProposalStore(root) as store:
         for p in store.open_proposals():
+            if p.worktree not in (None, store.worktree):
+                continue  # judged where its text was captured: this copy may differ
             f = by_binding.get(p.binding)
             verdict = None if f is None else _verdict(p, f, policy(p.path) == "restore")
             if f is None or verdict is None:

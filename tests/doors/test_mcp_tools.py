@@ -181,7 +181,9 @@ def test_mcp_proposals_version_one_file_rebuilt(tmp_path: Path) -> None:
             ground_hash="h", text="agent", source="mcp", claimed_by=AGENT,
         )  # fmt: skip
         assert len(store.open_proposals()) == 2
-        assert store.conn.execute("PRAGMA user_version").fetchone()[0] == 2
+        assert (
+            store.conn.execute("PRAGMA user_version").fetchone()[0] == proposals_sql.SCHEMA_VERSION
+        )
 
 
 def test_mcp_proposal_shown_by_review_beside_capture_accepted(tmp_path: Path) -> None:

@@ -144,6 +144,35 @@ def test_proposal_discard_keeps_no_text_accepted(tmp_path: Path) -> None:
         store.discard(pid)
 
 
+def test_proposal_version_two_file_upgraded_accepted(tmp_path: Path) -> None:
+    """A local.db of schema 2 (before worktrees were recorded) is upgraded in place:
+    its open proposal keeps its text, with no worktree (judged anywhere, as before);
+    a new one records the worktree it was captured in."""
+    import sqlite3
+
+    from forest_files.custody import proposals_sql
+
+    root = bound_repo(tmp_path)
+    path = shared_state(root) / "local.db"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with sqlite3.connect(path) as conn:
+        conn.executescript(proposals_sql._V2 + "PRAGMA user_version = 2;")
+        row = ("p1", "b1", "a.md", "a.md#Title/Keep", "g", "h", "old text", "th", "watch")
+        conn.execute(
+            "INSERT INTO proposals VALUES "
+            "(?, ?, ?, ?, ?, ?, ?, ?, ?, 't', 't', 'open', NULL, NULL, NULL)",
+            row,
+        )
+    conn.close()
+    with ProposalStore(root) as store:
+        (kept,) = store.open_proposals()
+        assert (kept.id, kept.text, kept.worktree) == ("p1", "old text", None)
+        assert store.conn.execute("PRAGMA user_version").fetchone()[0] == 3
+    pid = _capture(root, EDITED)
+    with ProposalStore(root) as store:
+        assert store.get(pid).worktree == "."
+
+
 def test_proposal_survives_rebuild_accepted(tmp_path: Path) -> None:
     root = bound_repo(tmp_path)
     pid = _capture(root, EDITED)

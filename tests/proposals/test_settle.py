@@ -15,6 +15,7 @@ from forest_files.doors.review.closing import close_left_behind
 from forest_files.doors.watch import judge
 from tests.helpers.cli import forest, ok
 from tests.helpers.custody import BY, DOC
+from tests.helpers.git import git
 from tests.helpers.state import shared_state
 from tests.helpers.template import copied_from
 from tests.helpers.watch import EDITED, bound_repo
@@ -46,6 +47,23 @@ def test_proposal_section_back_at_ground_closed_accepted(root: Path) -> None:
     assert listed.exit_code == 0 and "0 open proposal(s)" in listed.stdout
     assert f"closed proposal {pid} ({SEL}): back at ground" in listed.stderr
     assert _status(root, pid)[:2] == ("discarded", None)  # nothing of its text kept
+
+
+def test_proposal_of_another_worktree_kept_accepted(root: Path, tmp_path: Path) -> None:
+    """A text captured in a linked worktree is not closed by the main worktree, whose
+    copy of the section is at ground (before: `forest proposals` there discarded it,
+    keeping nothing of its text); undone in its own worktree, it closes there."""
+    other = tmp_path / "other"
+    git(root, "worktree", "add", "-q", "-b", "side", str(other))
+    pid = _capture(other, EDITED)
+    for door in ("proposals", "watch status"):
+        shown = forest(root, *door.split())
+        assert shown.exit_code == 0 and "closed proposal" not in shown.stderr, shown.stderr
+    assert _status(root, pid)[:2] == ("open", "## Keep\n\nedited words\n\n")
+    assert close_left_behind(root) == []
+    (other / "a.md").write_text(DOC, encoding="utf-8")  # undone where it was made
+    assert f"closed proposal {pid}" in forest(other, "proposals").stderr
+    assert _status(root, pid)[:2] == ("discarded", None)
 
 
 def test_proposal_closed_audited_accepted(root: Path) -> None:

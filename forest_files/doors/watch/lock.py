@@ -20,9 +20,9 @@ import fcntl
 import os
 from pathlib import Path
 
+from forest_files.kernel.cache import replace_atomically
 from forest_files.kernel.errors import ForestError
 from forest_files.kernel.paths import WATCH_LOCK, WATCH_PID
-from forest_files.kernel.cache import replace_atomically
 from forest_files.kernel.state import refuse_linked_file, worktree_dir
 
 
