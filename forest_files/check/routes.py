@@ -82,13 +82,13 @@ def routes_for(f: Finding, *, root: Path, source: str) -> tuple[Route, ...]:
         )
     if f.kind == "missing":
         return (
-            *_rebinds(f, source, "keep the chain at the renamed file"),
+            *_rebinds(f, root, source, "keep the chain at the renamed file"),
             _bring_back(f, root, source),
             retire,
         )
     if f.kind == "moved" and f.moved_to:
         if not_utf8_reason(f.moved_to) is not None:  # a name no rebind can record
-            return (_rename_first(_selector_path(f.moved_to), source, _THEN_REBIND), retire)
+            return (_rename_first(_selector_path(f.moved_to), root, source, _THEN_REBIND), retire)
         return (  # moved_to: the full selector where the unchanged section stands
             Route(
                 "move the binding",
@@ -100,7 +100,7 @@ def routes_for(f: Finding, *, root: Path, source: str) -> tuple[Route, ...]:
         return _resolve_routes(f, source)
     if f.kind == "unbound":
         if not_utf8_reason(f.path) is not None:
-            return (_rename_first(f.path, source, _THEN_ADOPT),)
+            return (_rename_first(f.path, root, source, _THEN_ADOPT),)
         if "no selector can name it" in f.detail:  # a backslash, a drive (coverage.py)
             new = _nameable(f.path.replace("\\", "_"), f.path)
             if new is None:  # no name to offer: a git mv to itself, or to another bad name
@@ -144,18 +144,23 @@ _THEN_ADOPT = "`forest check` prints the route that adopts it"
 _THEN_REBIND = "the check prints the route that moves the binding there"
 
 
-def _rename_first(path: str, source: str, then: str) -> Route:
+def _rename_first(path: str, root: Path, source: str, then: str) -> Route:
     """A file whose name the ledger cannot record (not UTF-8): an unbound one, or
-    the one a bound section moved into: ``git mv`` it to a UTF-8 name; the next
-    check prints the adopt (or rebind) route there. (Rename and adopt are not one
-    route: the adopt's placeholder words would be refused after the rename had
-    already run.)"""
+    the one a bound section moved into: ``git mv`` it to a UTF-8 name (``mv`` when
+    git does not track it: ``git mv`` refuses an untracked file, and a new file a
+    ``[require]`` glob names usually is one); the next check prints the adopt (or
+    rebind) route there. (Rename and adopt are not one route: the adopt's
+    placeholder words would be refused after the rename had already run.)"""
+    from forest_files import gitio
+
     new = utf8_name(path)
     if new == path:  # never a git mv of a file onto itself
         return Route("rename it to a UTF-8 name", note=f"with git mv; then {then}")
+    tracked = source == "index" or bool(gitio.ls_files_stage(root, path))
+    rename = git_step("mv", "--", path, new) if tracked else ("mv", "--", path, new)
     return Route(
         "rename it to a UTF-8 name",
-        (git_step("mv", "--", path, new), *_stage(source, new)),
+        (rename, *_stage(source, new)),
         f"the ledger records UTF-8 names only (pick another name if you like); then {then}",
     )
 
@@ -299,16 +304,16 @@ def _unresolved(f: Finding, root: Path, source: str) -> tuple[Route, ...]:
                 "(no heading stands where it stood)",
             ),
         )
-    return (*_rebinds(f, source, "keep the chain at the renamed section"), back)
+    return (*_rebinds(f, root, source, "keep the chain at the renamed section"), back)
 
 
-def _rebinds(f: Finding, source: str, first: str) -> tuple[Route, ...]:
+def _rebinds(f: Finding, root: Path, source: str, first: str) -> tuple[Route, ...]:
     """Renamed (and edited: unchanged text would be ``moved``): one whole rebind
     route per candidate, likeliest first (renames.py, filerenames.py); a candidate
     in a file whose name is not UTF-8 gets that file's rename instead (no rebind
     can record the name)."""
     return tuple(
-        _rename_first(_selector_path(new), source, _THEN_REBIND)
+        _rename_first(_selector_path(new), root, source, _THEN_REBIND)
         if not_utf8_reason(new) is not None
         else Route(
             first if n == 0 else "or at",

@@ -192,6 +192,15 @@ def from_here(step: tuple[str, ...]) -> tuple[str, ...]:
     if step[:1] == ("git",) or (step[:1] == ("forest",) and _OUTSIDE[0]):
         return (step[0], "-C", up, *step[1:])
     if step[:1] in (("mkdir",), ("rm",)):  # their paths are the top's: reached from here
+    the work tree (``git -C ..``), the paths of a ``mkdir``, ``rm`` or ``mv`` step reached
+    from here (``../docs/adr``); every other step (``forest`` finds the top itself),
+    and every step at the top, as it is."""
+    if not _PREFIX[0]:
+        return step
+    up = "/".join([".."] * _PREFIX[0].count("/"))  # "docs/adr/" -> "../.."
+    if step[:1] == ("git",):
+        return ("git", "-C", up, *step[1:])
+    if step[:1] in (("mkdir",), ("rm",), ("mv",)):  # paths the top's: reached from here
         out, paths = [step[0]], False
         for word in step[1:]:
             if paths or not word.startswith("-"):

@@ -98,3 +98,22 @@ def test_rule_that_does_not_hold_reports_nothing(tmp_path: Path) -> None:
     result = forest(root, "check", "--json")
     paths = [f["path"] for f in json.loads(result.stdout)["findings"]]
     assert LEGACY not in paths, result.stdout
+
+
+def test_untracked_route_renames_then_check_routes_the_adopt(tmp_path: Path) -> None:
+    """A new file [require] names, not yet known to git (the watcher's usual case: a
+    file just saved): the rename is a plain ``mv`` (``git mv`` refuses an untracked
+    file: "not under version control"), printed and pasted at the top and in a
+    subdirectory."""
+    root = _repo(tmp_path)
+    (root / "d").mkdir()
+    for name, where in ((os.fsdecode(b"new\xe9.md"), root), (os.fsdecode(b"n\xe9.md"), root / "d")):
+        (root / name).write_text(DOC, encoding="utf-8")
+        result = pasted(where, "forest check --json")
+        (found,) = [f for f in json.loads(result.stdout)["findings"] if f["path"] == name]
+        (route,) = found["routes"]
+        command = str(route["command"])
+        assert command.startswith("mv -- "), command
+        done = pasted(where, command)
+        assert done.returncode == 0, done.stdout + done.stderr
+        assert not (root / name).exists() and (root / utf8_name(name)).read_text() == DOC
