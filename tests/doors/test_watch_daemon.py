@@ -206,3 +206,18 @@ def test_watch_pid_and_state_temp_symlink_not_followed_refused(root: Path, tmp_p
         lock.release()
     assert theirs.read_text(encoding="utf-8") == "theirs\n"
     assert not list(state.glob("*.tmp"))
+
+
+def test_watch_status_spells_names_as_check_accepted(root: Path) -> None:
+    """A required file whose name is not UTF-8: `forest watch status` names it as
+    `forest check` does (``\\xe9``), not with a replacement character."""
+    with (root / "forest.toml").open("a", encoding="utf-8") as fh:
+        fh.write('\n[require]\n"new/*.md" = "file"\n')
+    (root / "new").mkdir()
+    (root / os.fsdecode(b"new/caf\xe9.md")).write_text("# Menu\n", encoding="utf-8")
+    _foreground(root)
+    assert until(lambda: "unbound" in open_kinds(root)), watch_state(root)
+    shown = runner.invoke(app, ["watch", "status", "--repo", str(root)])
+    checked = runner.invoke(app, ["check", "--repo", str(root)])
+    assert "unbound new/caf\\xe9.md" in checked.stdout, checked.stdout
+    assert "  unbound new/caf\\xe9.md" in shown.stdout.splitlines(), shown.stdout

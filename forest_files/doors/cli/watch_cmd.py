@@ -125,6 +125,7 @@ def status(repo: RepoOpt = Path("."), as_json: JsonOpt = False) -> None:
     Example: forest watch status --json
     """
     from forest_files.doors.watch.daemon import status as watch_status
+    from forest_files.kernel.shellword import printable
 
     found = watch_status(repo)
     if as_json:
@@ -135,11 +136,14 @@ def status(repo: RepoOpt = Path("."), as_json: JsonOpt = False) -> None:
     else:
         fallback = f" — {found['fallback']}" if found["fallback"] else ""
         typer.echo(f"watching (pid {found['pid']}, {found['mode']}{fallback}); log {found['log']}")
+        # Names spelled as `forest check` spells them (printable): a byte that is not
+        # UTF-8 as \xNN, never a replacement character; a newline never ends a line.
         for item in found["open"]:  # type: ignore[attr-defined]
-            typer.echo(f"  {item['kind']} {item['selector']}")
+            typer.echo(f"  {item['kind']} {printable(str(item['selector'] or item['path']))}")
         for error in found["errors"]:  # type: ignore[attr-defined]
-            typer.echo(f"  error: {error}")
+            typer.echo(f"  error: {printable(str(error))}")
         if found["problem"]:
-            typer.echo(f"  failing now: {found['problem']}")
+            typer.echo(f"  failing now: {printable(str(found['problem']))}")
     for p in found["proposals"]:  # type: ignore[attr-defined]
-        typer.echo(f"proposal {p['id']} {p['selector']}: `forest proposal show {p['id']}`")
+        shown = printable(str(p["selector"]))
+        typer.echo(f"proposal {p['id']} {shown}: `forest proposal show {p['id']}`")
