@@ -80,6 +80,7 @@ def test_watch_second_watcher_refused(root: Path) -> None:
         WatchLock(root).acquire()
     out = runner.invoke(app, ["watch", "--repo", str(root)])
     assert out.exit_code == 1 and "already runs" in out.output
+    assert "Ctrl-C stops" not in out.output  # the refusal alone: nothing is watching
     assert stopped(root).startswith("stopped") and child.wait(TIMEOUT) == 0
 
 
@@ -221,3 +222,21 @@ def test_watch_status_spells_names_as_check_accepted(root: Path) -> None:
     checked = runner.invoke(app, ["check", "--repo", str(root)])
     assert "unbound new/caf\\xe9.md" in checked.stdout, checked.stdout
     assert "  unbound new/caf\\xe9.md" in shown.stdout.splitlines(), shown.stdout
+
+
+def test_watch_log_symlink_foreground_leaves_no_lock_refused(root: Path, tmp_path: Path) -> None:
+    """A link at ``watch.log`` refuses the foreground watcher after it took the lock:
+    the lock and the pid file are let go again (before: the pid file was left naming
+    a watcher that never ran, and a process that went on, as the MCP server or a
+    test does, held the lock: ``status`` named it as a running watcher)."""
+    theirs = tmp_path / "theirs.txt"
+    theirs.write_text("theirs\n", encoding="utf-8")
+    state = local_state(root)
+    state.mkdir(parents=True, exist_ok=True)
+    os.symlink(theirs, state / WATCH_LOG)
+    out = pasted(root, "forest watch")
+    assert out.returncode == 1 and "watch.log: a symlink" in out.stderr, out.stderr
+    assert "watching" not in out.stderr  # one line: the refusal
+    assert running(root) is None and not (state / WATCH_PID).exists()
+    assert theirs.read_text(encoding="utf-8") == "theirs\n"
+    (state / WATCH_LOG).unlink()

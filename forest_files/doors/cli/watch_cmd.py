@@ -101,8 +101,10 @@ def watch(
     def show(lines: list[str]) -> None:
         typer.echo("\n".join(lines))
 
-    typer.echo("watching; Ctrl-C stops", err=True)
-    raise typer.Exit(run_foreground(repo, settings, sink=show, notify=notify))
+    def started() -> None:
+        typer.echo("watching; Ctrl-C stops", err=True)
+
+    raise typer.Exit(run_foreground(repo, settings, sink=show, notify=notify, started=started))
 
 
 @watch_app.command("stop")

@@ -26,7 +26,7 @@ import shutil
 import signal
 import subprocess
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -124,9 +124,15 @@ def settle_gc() -> None:
 
 
 def run_foreground(
-    root: Path, settings: WatchSettings, *, sink: Sink | None = None, notify: bool = False
+    root: Path,
+    settings: WatchSettings,
+    *,
+    sink: Sink | None = None,
+    notify: bool = False,
+    started: Callable[[], None] | None = None,
 ) -> int:
-    """Watch until SIGTERM, SIGINT or SIGHUP; then stop once, cleanly."""
+    """Watch until SIGTERM, SIGINT or SIGHUP; then stop once, cleanly. ``started`` is
+    called once the lock and the log are this watcher's (a refusal says nothing else)."""
     from forest_files.custody.repository import find_root
 
     root = find_root(root)
@@ -144,11 +150,17 @@ def run_foreground(
     woken = signal.set_wakeup_fd(poke, warn_on_full_buffer=False)
     try:
         lock.acquire()
+        try:
+            handler = _log_to_file(root)  # a link planted at the log: refused here
+        except BaseException:
+            lock.release()  # no pid file naming a watcher that never ran
+            raise
     except BaseException:
         _restore(previous, woken)
         _close(wake, poke)
         raise
-    handler = _log_to_file(root)
+    if started is not None:
+        started()
     w = Watcher(root, settings, sink=sink, alert=notifier() if notify else None)
     try:
         if lock.recovered is not None:
