@@ -240,3 +240,32 @@ def test_watch_log_symlink_foreground_leaves_no_lock_refused(root: Path, tmp_pat
     assert running(root) is None and not (state / WATCH_PID).exists()
     assert theirs.read_text(encoding="utf-8") == "theirs\n"
     (state / WATCH_LOG).unlink()
+
+
+def test_watch_two_detach_at_once_loser_told_why_refused(root: Path) -> None:
+    """Two ``forest watch --detach`` at once: one watcher runs; the other is told a
+    watcher already runs, with its pid and how to stop it (before: when both passed
+    the first look, "the watcher exited at start (1); see …watch.log")."""
+    import threading
+
+    from forest_files.doors.watch.daemon import detach
+
+    gate = threading.Barrier(2)
+    said: list[str] = []
+    pids: list[int] = []
+
+    def start() -> None:
+        gate.wait(TIMEOUT)
+        try:
+            pids.append(detach(root, FAST))
+        except ForestError as exc:
+            said.append(str(exc))
+
+    threads = [threading.Thread(target=start) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(TIMEOUT * 2)
+    assert len(pids) == 1 and len(said) == 1, (pids, said)
+    assert f"a watcher already runs for {root} (pid {pids[0]})" in said[0], said
+    assert "forest watch stop" in said[0]

@@ -230,6 +230,10 @@ def detach(root: Path, args: list[str]) -> int:
             code = child.wait(timeout=0.05)
         except subprocess.TimeoutExpired:
             continue
+        if (other := running(root)) is not None:  # a watcher started beside this one won
+            raise ForestError(
+                f"a watcher already runs for {root} (pid {other}); `forest watch stop`"
+            )
         raise ForestError(
             f"the watcher exited at start ({code}); see {worktree_dir(root) / WATCH_LOG}"
         )
