@@ -269,3 +269,23 @@ def test_watch_two_detach_at_once_loser_told_why_refused(root: Path) -> None:
     assert len(pids) == 1 and len(said) == 1, (pids, said)
     assert f"a watcher already runs for {root} (pid {pids[0]})" in said[0], said
     assert "forest watch stop" in said[0]
+
+
+def test_watch_status_says_waiting_for_git_accepted(root: Path) -> None:
+    """An edit while git is mid-merge is only collected: `forest watch status` says
+    the watcher waits for git (what it lists predates git) and points at `forest
+    check`; once git is done the edit is judged and the line is gone."""
+    _foreground(root)
+    assert until(lambda: watch_state(root).get("checks", 0) >= 1), watch_state(root)
+    marker = root / ".git" / "MERGE_HEAD"
+    marker.write_text("")
+    save_by_rename(root / "a.md", EDITED)
+    assert until(lambda: watch_state(root).get("held") == "MERGE_HEAD"), watch_state(root)
+    shown = runner.invoke(app, ["watch", "status", "--repo", str(root)]).stdout
+    assert "  waiting for git (MERGE_HEAD): " in shown and "`forest check`" in shown, shown
+    marker.unlink()
+    assert until(lambda: "drifted" in open_kinds(root)), watch_state(root)
+    assert not watch_state(root).get("held")
+    assert (
+        "waiting for git" not in runner.invoke(app, ["watch", "status", "--repo", str(root)]).stdout
+    )

@@ -146,6 +146,11 @@ def status(repo: RepoOpt = Path("."), as_json: JsonOpt = False) -> None:
             typer.echo(f"  error: {printable(str(error))}")
         if found["problem"]:
             typer.echo(f"  failing now: {printable(str(found['problem']))}")
+        if found["held"]:  # what it lists is from before git started: say so
+            typer.echo(
+                f"  waiting for git ({found['held']}): edits are judged once git is done; "
+                "`forest check` judges the files as they stand now"
+            )
     for p in found["proposals"]:  # type: ignore[attr-defined]
         shown = printable(str(p["selector"]))
         typer.echo(f"proposal {p['id']} {shown}: `forest proposal show {p['id']}`")

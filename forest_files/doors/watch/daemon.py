@@ -3,9 +3,10 @@
 Stores: the lock and pid file (lock.py); a rotating log ``<git-dir>/forest/watch.log``
 (1 MiB, 3 kept; lines carry paths, selectors, hashes — never section text); the
 state ``<git-dir>/forest/watch.json`` (mode, fallback, open findings, recent
-errors, the error in force) after every batch. With ``--notify`` one desktop
-notification per newly failed finding: its headline (kind, selector, lines),
-never its text; a missing or failing ``notify-send`` is logged once.
+errors, the error in force, the git marker a batch waits on) after every batch.
+With ``--notify`` one desktop notification per newly failed finding: its
+headline (kind, selector, lines), never its text; a missing or failing
+``notify-send`` is logged once.
 Refuses: a second watcher (lock.py); a detached watcher that did not come up
 (``ForestError`` naming the log); a watcher that ignores SIGTERM (naming kill).
 Returns: ``run_foreground`` (0 after SIGTERM, SIGINT or SIGHUP: one clean
@@ -74,6 +75,7 @@ def write_state(root: Path, w: Watcher, *, stopped: bool = False) -> None:
         ],
         "errors": list(w.errors),
         "problem": w.problem,
+        "held": w.held,
         "error_count": w.error_count,
         "events": w.collector.events,
         "checks": w.journal.counts.get("check", 0),
@@ -308,6 +310,7 @@ def status(root: Path) -> dict[str, object]:
         "open": state.get("open", []),
         "errors": state.get("errors", []),
         "problem": state.get("problem") or "",
+        "held": state.get("held") or "",
         "proposals": proposals,
         "log": str(worktree_dir(root, create=False) / WATCH_LOG),
     }

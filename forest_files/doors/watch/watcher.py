@@ -80,6 +80,7 @@ class Watcher:
         self._erred = False
         self.error_count = 0  # every error, repeats included
         self.on_batch: Callable[[], None] | None = None  # the daemon writes its state here
+        self.held = ""  # the git marker the last batch waited on ("" once git was done)
         handler = Handler(str(self.root), self.collector, lambda: self.bound)
         s = self.settings
         self.observers = Observers(handler, poll=s.poll, interval=s.poll_interval, factory=factory)
@@ -219,6 +220,7 @@ class Watcher:
         """Judge one batch; True when it was a full reconcile."""
         now = time.monotonic()
         busy = self.git.busy()
+        self.held = busy or ""
         if busy is not None:
             self.journal.add("held", detail=busy)
             self.collector.hold(batch.paths, batch.flags, now + self.settings.git_retry)
