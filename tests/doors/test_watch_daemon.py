@@ -289,3 +289,22 @@ def test_watch_status_says_waiting_for_git_accepted(root: Path) -> None:
     assert (
         "waiting for git" not in runner.invoke(app, ["watch", "status", "--repo", str(root)]).stdout
     )
+
+
+def test_watch_status_and_stop_with_broken_config_accepted(root: Path) -> None:
+    """forest.toml made invalid while a watcher runs: `forest watch status` and
+    `forest watch stop`, run in the repository, still answer (before: the `watch`
+    group read forest.toml first and refused both, exit 2, so the watcher could be
+    neither seen nor stopped); `forest watch` itself still refuses it."""
+    good = (root / "forest.toml").read_text(encoding="utf-8")
+    child = _foreground(root)
+    assert until(lambda: watch_state(root).get("checks", 0) >= 1), _told(root)  # loaded
+    save_by_rename(root / "forest.toml", good + "\n[watch\n")
+    assert until(lambda: "not valid TOML" in str(watch_state(root).get("problem"))), _told(root)
+    shown = pasted(root, "forest watch status")
+    assert shown.returncode == 0 and "failing now:" in shown.stdout, shown.stderr
+    refused = pasted(root, "forest watch")
+    assert refused.returncode == 2 and "forest.toml" in refused.stderr, refused.stderr
+    ended = pasted(root, "forest watch stop")
+    assert ended.returncode == 0 and "stopped the watcher" in ended.stdout, ended.stderr
+    assert child.wait(TIMEOUT) == 0

@@ -45,7 +45,9 @@ _MACHINE_FORMATS = ("json", "sarif", "junit", "github")
 # Commands that judge forest.toml themselves and must still answer: ``forest ci``
 # turns a broken one into a finding in every format (gate/ci.py); ``forest watch
 # status`` and ``stop`` report or end a watcher that is failing on it.
-REPORTS_CONFIG = frozenset({"ci", "watch status", "watch stop"})
+# ``watch`` itself: its group runs before ``watch status``/``stop`` (which must reach a
+# running watcher whatever forest.toml holds now); ``forest watch`` reads it itself.
+REPORTS_CONFIG = frozenset({"ci", "watch", "watch status", "watch stop"})
 
 
 def summary(help_text: str | None) -> str | None:
