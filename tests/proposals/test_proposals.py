@@ -173,6 +173,43 @@ def test_proposal_version_two_file_upgraded_accepted(tmp_path: Path) -> None:
         assert store.get(pid).worktree == "."
 
 
+def test_proposal_version_two_upgraded_by_two_at_once_accepted(tmp_path: Path) -> None:
+    """Two stores opening one version-2 file at once: both may see version 2, one
+    adds the column, the other's ALTER then finds it: it takes the upgraded file as
+    it is instead of failing."""
+    import sqlite3
+    import threading
+
+    from forest_files.custody import proposals_sql
+
+    root = bound_repo(tmp_path)
+    path = shared_state(root) / "local.db"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    for _ in range(6):
+        for side in ("", "-wal", "-shm"):
+            Path(f"{path}{side}").unlink(missing_ok=True)
+        with sqlite3.connect(path) as conn:
+            conn.executescript(proposals_sql._V2 + "PRAGMA user_version = 2;")
+        conn.close()
+        gate = threading.Barrier(2)
+        failed: list[BaseException] = []
+
+        def open_store(gate: threading.Barrier, failed: list[BaseException]) -> None:
+            gate.wait(30)
+            try:
+                with ProposalStore(root) as store:
+                    assert store.open_proposals() == []
+            except BaseException as exc:
+                failed.append(exc)
+
+        threads = [threading.Thread(target=open_store, args=(gate, failed)) for _ in range(2)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(60)
+        assert failed == []
+
+
 def test_proposal_survives_rebuild_accepted(tmp_path: Path) -> None:
     root = bound_repo(tmp_path)
     pid = _capture(root, EDITED)
