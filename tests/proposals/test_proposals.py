@@ -188,7 +188,8 @@ def test_proposal_version_two_upgraded_by_two_at_once_accepted(tmp_path: Path) -
     for _ in range(6):
         for side in ("", "-wal", "-shm"):
             Path(f"{path}{side}").unlink(missing_ok=True)
-        with sqlite3.connect(path) as conn:
+        with sqlite3.connect(path) as conn:  # in WAL mode, as every local.db is
+            conn.execute("PRAGMA journal_mode = WAL")
             conn.executescript(proposals_sql._V2 + "PRAGMA user_version = 2;")
         conn.close()
         gate = threading.Barrier(2)
