@@ -182,24 +182,15 @@ def reach() -> str:
 
 def from_here(step: tuple[str, ...]) -> tuple[str, ...]:
     """``step`` as the user runs it where they stand: a ``git`` step from the top of
-    the work tree (``git -C ..``), the paths of a ``mkdir`` or ``rm`` step reached
-    from here (``../docs/adr``); a ``forest`` step as it is (``forest`` finds the top
-    itself) unless the user stands outside the work tree (``forest -C ../repo``); every
-    step at the top as it is."""
+    the work tree (``git -C ..``), the paths of a ``mkdir``, ``rm`` or ``mv`` step
+    reached from here (``../docs/adr``); a ``forest`` step as it is (``forest`` finds
+    the top itself) unless the user stands outside the work tree (``forest -C
+    ../repo``); every step at the top as it is."""
     up = _REACH[0]
     if not up:
         return step
     if step[:1] == ("git",) or (step[:1] == ("forest",) and _OUTSIDE[0]):
         return (step[0], "-C", up, *step[1:])
-    if step[:1] in (("mkdir",), ("rm",)):  # their paths are the top's: reached from here
-    the work tree (``git -C ..``), the paths of a ``mkdir``, ``rm`` or ``mv`` step reached
-    from here (``../docs/adr``); every other step (``forest`` finds the top itself),
-    and every step at the top, as it is."""
-    if not _PREFIX[0]:
-        return step
-    up = "/".join([".."] * _PREFIX[0].count("/"))  # "docs/adr/" -> "../.."
-    if step[:1] == ("git",):
-        return ("git", "-C", up, *step[1:])
     if step[:1] in (("mkdir",), ("rm",), ("mv",)):  # paths the top's: reached from here
         out, paths = [step[0]], False
         for word in step[1:]:
