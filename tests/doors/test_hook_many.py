@@ -8,13 +8,11 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
-import pytest
-
 from forest_files.check.text import HOOK_SHOWN
 from forest_files.doors import hooks as githooks
 from tests.helpers.cli import ok
 from tests.helpers.git import commit_all, git, make_repo, pasted, write
-from tests.helpers.template import built_once, copy_repo
+from tests.helpers.template import copied_from
 
 PARTS = HOOK_SHOWN + 5
 MANY = "# Many\n\n" + "".join(f"## Part {k}\n\nWords of part {k}.\n\n" for k in range(PARTS))
@@ -34,14 +32,7 @@ def _build(directory: Path) -> Path:
     return repo
 
 
-@pytest.fixture(scope="module")
-def _template(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return built_once(tmp_path_factory, _build)
-
-
-@pytest.fixture
-def repo(_template: Path, tmp_path: Path) -> Path:
-    return copy_repo(_template, tmp_path / "repo")
+repo = copied_from(_build)
 
 
 def _state(repo: Path) -> tuple[str, ...]:
