@@ -213,7 +213,7 @@ def test_ci_dangling_dep_of_deleted_segment_defers_to_put_back(tmp_path: Path) -
 
 def test_ci_dangling_dep_without_base_commit_on_top_recovers(tmp_path: Path) -> None:
     """No base, no range: the missing act's files are committed on top."""
-    root, rooted, _ = _split(tmp_path)
+    root, _, _ = _split(tmp_path)
     done = pasted(root, "forest ci --format json")
     assert done.returncode == 3
     (found,) = _dangling(json.loads(done.stdout))
