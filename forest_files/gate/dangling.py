@@ -37,8 +37,8 @@ from typing import NamedTuple
 
 from forest_files import gitio
 from forest_files.check.findings import Route
+from forest_files.custody.holders import Holder, body_path, closure, find_holders
 from forest_files.custody.sources import segments_at
-from forest_files.gate.holders import Holder, body_path, closure, find_holders
 from forest_files.gate.rewrite import Step, Wording, in_commit
 from forest_files.kernel.paths import segment_file
 from forest_files.kernel.shellword import git_step, in_batches

@@ -5,7 +5,7 @@ The usual cause, built here: ``rooted`` adopts b.md (act R), ``superseded`` (off
 ``rooted``) supersedes it (act S, which depends on R); ``feature`` (off main) takes
 S's segment alone, as a branch that copied one segment file would. The missing act
 is searched in every commit a ref reaches and accepted only from a whole segment
-holding an act of that very id (gate/holders.py).
+holding an act of that very id (custody/holders.py).
 """
 
 from __future__ import annotations

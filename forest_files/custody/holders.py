@@ -1,5 +1,8 @@
 """Where a missing act is: a whole segment that holds it, in any commit a ref reaches.
 
+The one search of both doors that route a dangling dependency: ``forest ci``
+(gate/dangling.py) and ``forest verify`` (custody/damaged.py).
+
 A dangling dependency (``forest verify``'s ``dangling-dep``) names an act the ledger
 lacks; it was usually recorded on a branch that was never merged. Every commit any
 ref reaches is searched for it (``git log --all -G``: one call for up to
@@ -15,7 +18,7 @@ Refuses: nothing; an id that is no 64-hex act id is never searched.
 Returns: ``find_holders`` (act id -> ``Holder``, for every act a found segment
 holds), ``closure`` (the holders one missing act needs, or None when one is
 nowhere).
-Test: tests/gate/test_ci_dangling_dep.py
+Test: tests/gate/test_ci_dangling_dep.py, tests/custody/test_damaged.py
 """
 
 from __future__ import annotations
