@@ -1,28 +1,54 @@
-"""Damaged ledger files that git still holds: the one command that brings them back.
+"""Damaged ledger files that git still holds, and acts the ledger lacks that some
+commit holds: the one command that brings them back.
 
 A segment edited or truncated in the working tree, or a body file changed, is a
 fault ``forest verify`` lists; where HEAD holds the file, its committed bytes are
 the ledger's own, and ``git checkout HEAD -- FILES`` restores them. A dangling
 dependency names no damaged file (the segment at fault is whole): the files to
-bring back are those of the act it depends on, the segment HEAD holds it in and
-its bodies; when HEAD lacks that act too, git cannot bring it back from HEAD.
+bring back are those of the act it depends on, the segment that holds it and its
+bodies. HEAD's are checked out from HEAD; an act HEAD lacks is looked for in every
+commit a ref reaches, by the search ``forest ci`` uses (holders.py: only a whole
+segment holding an act of that very id), and its files (and those of the acts it
+needs in turn) are checked out from the commit that holds them, which stages them.
+The working tree of another worktree is not searched: files nobody committed may
+still change, and no ``git checkout`` reaches them (commit them there first).
+
+An act no commit holds cannot be brought back here: the dependent segment's acts
+cannot stand; the way out is to fetch the branch that recorded the act, or to
+take the dependent segment out (``git rm``, or ``rm`` when git does not track it),
+with the bodies only its acts name, and record its acts again.
 
 Stores: nothing.
 Refuses: nothing; it says.
-Returns: ``restore_route`` (the checkout of every damaged file HEAD holds with
-other bytes, or None: a file damaged in HEAD too is not restored by it).
+Returns: ``restore_plan``: ``Restore`` (the checkouts of every damaged file HEAD holds
+with other bytes and of every missing act some commit holds, or None; and one
+sentence per dependent segment whose missing act is nowhere, with its take-out).
 Test: tests/custody/test_damaged.py
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
 
 from forest_files import gitio
-from forest_files.kernel.paths import BODIES, LEDGER_DIR, SEGMENTS
-from forest_files.kernel.shellword import command_text, git_step
+from forest_files.custody.holders import Holder, body_path, closure, find_holders
+from forest_files.kernel.paths import LEDGER_DIR, LEDGER_PREFIX, SEGMENTS, segment_file
+from forest_files.kernel.shellword import command_text, git_step, in_batches
+from forest_files.ledger.acts import Act, body_hashes
+from forest_files.ledger.segments import parse_segment, segment_paths
 from forest_files.ledger.verify import Fault
+
+_FETCH = "fetch the branch that recorded it and run `forest verify` again"
+
+
+@dataclass(frozen=True)
+class Restore:
+    """What brings the ledger back: one command, and what no command brings back."""
+
+    route: str | None  # the checkouts, joined with ``&&``; None: none brings anything
+    lost: tuple[str, ...]  # per dependent segment whose missing act no commit holds
 
 
 def damaged_files(faults: Iterable[Fault]) -> list[str]:
@@ -38,17 +64,39 @@ def damaged_files(faults: Iterable[Fault]) -> list[str]:
     return list(found)
 
 
-def restore_route(root: Path, faults: Iterable[Fault]) -> str | None:
-    """``git checkout HEAD -- FILES`` for the damaged files HEAD holds, and the files
-    of each missing dependency HEAD holds; None when HEAD holds none of them (never
-    committed: git cannot bring them back)."""
+def restore_plan(root: Path, faults: Iterable[Fault]) -> Restore:
+    """``git checkout HEAD -- FILES`` for the damaged files HEAD holds and the files of
+    each missing dependency HEAD holds, then ``git checkout COMMIT -- FILES`` for each
+    missing dependency another commit holds; the dependent segments whose missing act
+    is nowhere, with their take-out."""
     faults = list(faults)
-    files = damaged_files(faults)
-    if gitio.head_commit(root) is None:
-        return None
-    files += _dependencies(root, [f.dep for f in faults if f.code == "dangling-dep" and f.dep])
+    dangling = [(f.segment, f.dep) for f in faults if f.code == "dangling-dep" and f.dep]
+    head = gitio.head_commit(root) is not None
+    files = damaged_files(faults) if head else []
+    at_head = _at_head(root, [d for _, d in dangling]) if head else {}
+    files += [p for d in sorted(at_head) for p in at_head[d]]
+    steps = [*_from_head(root, files)]
+    elsewhere = [(s, d) for s, d in dangling if d not in at_head]
+    lost: tuple[str, ...] = ()
+    if elsewhere:
+        ledger = _worktree_acts(root)
+        have = {a.id for acts in ledger.values() for a in acts}
+        holders = find_holders(root, (d for _, d in elsewhere), have)
+        chains = {d: closure(d, holders, have) for _, d in elsewhere}
+        steps += _checkouts([h for c in chains.values() if c is not None for h in c])
+        nowhere: dict[str, str] = {}
+        for segment, dep in elsewhere:
+            if chains[dep] is None and segment is not None:
+                nowhere.setdefault(segment, dep)
+        lost = tuple(_take_out(root, ledger, s, d) for s, d in sorted(nowhere.items()))
+    route = " && ".join(command_text(s) for s in steps) or None
+    return Restore(route, lost)
+
+
+def _from_head(root: Path, files: list[str]) -> tuple[tuple[str, ...], ...]:
+    """The checkout from HEAD of the ``files`` HEAD holds with other bytes."""
     if not files:
-        return None
+        return ()
     listed = gitio.run_git(root, ["ls-tree", "-r", "-z", "--name-only", "HEAD", "--", *files])
     changed = gitio.run_git(
         root, ["diff", "--no-ext-diff", "-z", "--name-only", "HEAD", "--", *files]
@@ -57,25 +105,68 @@ def restore_route(root: Path, faults: Iterable[Fault]) -> str | None:
     # by a checkout of HEAD: a route that changes nothing is no route.
     held = set(gitio.split_z(listed.stdout)) & set(gitio.split_z(changed.stdout))
     kept = [p for p in dict.fromkeys(files) if p in held]
-    return command_text(git_step("checkout", "HEAD", "--", *kept)) if kept else None
+    return (git_step("checkout", "HEAD", "--", *kept),) if kept else ()
 
 
-def _dependencies(root: Path, deps: list[str]) -> list[str]:
-    """The segment and body files of HEAD's ledger that hold the acts ``deps``."""
+def _at_head(root: Path, deps: list[str]) -> dict[str, list[str]]:
+    """For each of ``deps`` HEAD's ledger holds: its segment and body files there."""
     if not deps:
-        return []
+        return {}
     from forest_files.custody.sources import segments_at
-    from forest_files.ledger.acts import body_hashes
 
-    at_head = segments_at(root, "HEAD", strict=False)
-    out: list[str] = []
-    for dep in deps:
-        act = at_head.acts.get(dep)
-        if act is None:
-            continue
-        out.append(f"{LEDGER_DIR}/{SEGMENTS}/{at_head.origin(dep)}.jsonl")
-        out += [f"{LEDGER_DIR}/{BODIES}/{h[:2]}/{h}.txt" for h in sorted(body_hashes(act))]
+    snap = segments_at(root, "HEAD", strict=False)
+    return {
+        dep: [segment_file(snap.origin(dep)), *map(body_path, sorted(body_hashes(act)))]
+        for dep in deps
+        if (act := snap.acts.get(dep)) is not None
+    }
+
+
+def _checkouts(holders: list[Holder]) -> tuple[tuple[str, ...], ...]:
+    """``git checkout COMMIT -- SEGMENT BODIES…`` per commit holding some of them."""
+    files: dict[str, dict[str, None]] = {}
+    for h in holders:
+        files.setdefault(h.commit, {}).update(dict.fromkeys((h.segment, *h.bodies)))
+    return tuple(
+        git_step(*batch)
+        for commit, paths in files.items()
+        for batch in in_batches(("checkout", commit, "--"), list(paths))
+    )
+
+
+def _worktree_acts(root: Path) -> dict[str, list[Act]]:
+    """The acts of each whole-enough segment file of the working tree, by its name
+    (a line that does not decode is left out: verify lists it)."""
+    out: dict[str, list[Act]] = {}
+    for path in segment_paths(root / LEDGER_DIR):
+        acts, _ = parse_segment(path.read_bytes(), path.name)
+        out[path.name.removesuffix(".jsonl")] = [act for _, act in acts]
     return out
 
 
-__all__ = ["damaged_files", "restore_route"]
+def _take_out(root: Path, ledger: dict[str, list[Act]], segment: str, dep: str) -> str:
+    """What to do with ``segment``, whose act depends on ``dep`` that no commit holds:
+    fetch, or remove it and the bodies only its acts name (``git rm`` for the files
+    the index holds, ``rm`` for the others)."""
+    acts = ledger.get(segment, [])
+    kept = {h for name, others in ledger.items() if name != segment for a in others
+            for h in body_hashes(a)}  # fmt: skip
+    only = sorted({h for a in acts for h in body_hashes(a)} - kept)
+    files = [segment_file(segment), *map(body_path, only)]
+    indexed = {e.path for e in gitio.ls_files_stage(root, LEDGER_PREFIX)}
+    steps = [
+        *(
+            git_step(*b)
+            for b in in_batches(("rm", "-q", "-f", "--"), [p for p in files if p in indexed])
+        ),
+        *in_batches(("rm", "-f", "--"), [p for p in files if p not in indexed]),
+    ]
+    take_out = " && ".join(command_text(s) for s in steps)
+    return (
+        f"act {dep[:12]} is in no commit any ref reaches, so the {len(acts)} act(s) of "
+        f"segment {segment[:12]} cannot stand here: {_FETCH}, or take the segment out "
+        f"(its acts are then lost and must be recorded again): `{take_out}`"
+    )
+
+
+__all__ = ["Restore", "damaged_files", "restore_plan"]

@@ -208,13 +208,16 @@ def verify(
     lines += _blocks(found)
     emit(as_json, obj, "\n".join([*lines, f"ledger {'ok' if ok else 'FAULTY'}: {summary}"]))
     if any(f.code not in REFUSAL_CODES for f in all_faults):
-        from forest_files.custody.damaged import restore_route
+        from forest_files.custody.damaged import Restore, restore_plan
 
         fixes = sum(1 for f in all_faults if f.fix)
-        route = restore_route(r.root, all_faults) if fixes < len(all_faults) else None
-        back = f"restore them from git: `{route}`" if route else "restore the damaged files"
+        plan = restore_plan(r.root, all_faults) if fixes < len(all_faults) else Restore(None, ())
+        back = [f"restore them from git: `{plan.route}`"] if plan.route else []
+        if not back and not plan.lost:
+            back = ["restore the damaged files"]
         how = [
-            *([back] if fixes < len(all_faults) else []),
+            *(back if fixes < len(all_faults) else []),
+            *plan.lost,
             *(["run the fix commands shown"] if fixes else []),
         ]
         then = " and ".join(how)
