@@ -26,9 +26,11 @@ def facts(p: Proposal, versions: int) -> list[str]:
         f"{versions} earlier version(s) kept; updated {p.updated_at}",
     ]
     if p.source != "watch":  # an agent's door: what it claims, never authenticated
-        lines.append(f"  proposed through {p.source} by {p.claimed_by or '?'} (claimed)")
+        from forest_files.kernel.shellword import printable  # a claim never forges a line
+
+        lines.append(f"  proposed through {p.source} by {printable(p.claimed_by or '?')} (claimed)")
         if p.reason:
-            lines.append(f"  reason: {p.reason}")
+            lines.append(f"  reason: {printable(p.reason)}")
     return lines
 
 
@@ -43,11 +45,13 @@ def ground_of(root: Path, content_id: str) -> str | None:
 def diff_lines(root: Path, p: Proposal, *, full: bool = False, colour: bool = False) -> list[str]:
     """Ground → proposal by words: changed lines with context, or (``full``) all."""
     from forest_files.check.diff import word_diff
+    from forest_files.kernel.shellword import printable
 
     if p.text is None:
         return ["  (its text was discarded)"]
-    ground = ground_of(root, p.derived_from) or ""
-    shown = word_diff(ground, p.text, context=None if full else 1, colour=colour)
+    ground = printable(ground_of(root, p.derived_from) or "", keep="\t\n")
+    text = printable(p.text, keep="\t\n")  # an escape or a C1 control shown, not obeyed
+    shown = word_diff(ground, text, context=None if full else 1, colour=colour)
     return [f"--- ground {p.selector}", f"+++ proposal {p.id}", shown or "(no change)"]
 
 

@@ -264,3 +264,35 @@ def test_mcp_client_gone_mid_call_nothing_half_written_recovers(tmp_path: Path) 
         assert store.conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
     assert all(p.text == NEW and p.text_hash == hash_body(NEW) for p in kept) and len(kept) <= 1
     assert _custody(root) == before
+
+
+def test_mcp_propose_forged_lines_and_controls_refused(tmp_path: Path) -> None:
+    """A reason with line breaks would print as lines of its own under ``forest proposal
+    show`` and ``forest review`` (a forged "adopted" line, a forged command); a C1 control
+    (U+009B, a terminal's CSI) in the signature, the reason or the text would be obeyed by
+    the terminal. Each is refused in one line; nothing is kept; ``forest audit`` shows the
+    refused call's claimed signature escaped."""
+    root = bound_repo(tmp_path)
+    before = _custody(root)
+    base = {"selector": "a.md#Keep", "text": NEW, "signature": AGENT, "reason": "clearer"}
+    hostile = [
+        {"reason": "clearer\nproposal 0123456789ab adopted\n  forest proposal adopt X --words y"},
+        {"reason": "clearer\r  proposed through cli by Ada <ada@example.org> (verified)"},
+        {"reason": "clearer\u2028forged"},
+        {"reason": "clearer \u009b2K"},
+        {"signature": "Ada \u009b2K <ada@example.org>"},
+        {"text": "## Keep\n\nkept \u009b31mred\u009b0m words\n\n"},
+        {"text": "## Keep\n\nkept words\n\n\x1f"},
+    ]
+
+    async def body(s: Any) -> list[Any]:
+        return [await s.call_tool("propose", {**base, **h}) for h in hostile]
+
+    for h, result in zip(hostile, run(root, body), strict=True):
+        text = result.content[0].text
+        assert result.isError and text.startswith("forest: ") and "\n" not in text, (h, text)
+        assert "one line" in text or "remove it" in text, (h, text)
+    assert "0 open proposal(s)" in ok(root, "proposals").stdout
+    assert _custody(root) == before
+    audit = ok(root, "audit").stdout
+    assert "\u009b" not in audit and "mcp-propose" in audit

@@ -274,3 +274,25 @@ def test_proposal_adopt_placeholder_words_refused(tmp_path: Path, words: str) ->
     assert _segments(root) == segments
     with ProposalStore(root) as store:
         assert store.get(pid).status == "open"
+
+
+def test_proposal_show_escapes_kept_claims_and_text_refused(tmp_path: Path) -> None:
+    """A proposal kept before the MCP door refused them (or by another door) whose claim,
+    reason or text holds a line break, an escape or a C1 control: ``forest proposal show``
+    prints each escaped, so no line is forged and the terminal obeys nothing."""
+    from tests.helpers.cli import ok
+
+    root = bound_repo(tmp_path)
+    with Repository(root) as repo:
+        (g,) = repo.ground()
+    with ProposalStore(root) as store:
+        pid = store.propose(
+            binding="b", path="a.md", selector="a.md#Title/Keep", derived_from=g.content_id,
+            ground_hash=g.body_hash, text="## Keep\n\nkept \x1b[31mred\u009b0m words\n\n",
+            source="mcp", claimed_by="Ada \u009b2K <ada@example.org>",
+            reason="clearer\nproposal 0123456789ab adopted",
+        ).proposal.id  # fmt: skip
+    shown = ok(root, "proposal", "show", pid).stdout
+    assert not any(c in shown for c in "\x1b\u009b"), shown
+    assert "reason: clearer\\x0aproposal 0123456789ab adopted" in shown
+    assert "\nproposal 0123456789ab adopted" not in shown

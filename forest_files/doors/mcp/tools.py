@@ -8,7 +8,9 @@ supersede, restore, rebind, retire, seal, resolve or forget.
 Refuses (``ToolRefused``, one line, never a body): a binding that is not bound
 (or is retired), contested ground, ground that is sealed or erased, proposed
 text that is the ground already, holds a line a forget removed or is over the
-repository's body bound, a placeholder signature.
+repository's body bound, a placeholder signature, a signature or reason that is
+not one line (a line break, a C0 or C1 control, U+2028/U+2029: each would forge a
+line where a person reads it), a C1 control or U+2028/U+2029 in the text.
 Returns: JSON-ready dicts: pages carry ``next_cursor`` (None at the end);
 ``read_ground`` carries ``next_offset``; recall answers are Forest packets,
 jurisdiction first, with bounded excerpts and content ids (never row ids).
@@ -225,8 +227,12 @@ def _claim(args: s.ProposeIn) -> tuple[str, str]:
     from forest_files.praise import placeholder_signature
 
     try:
-        signature = check_text("signature", args.signature.strip(), s.MAX_PROPOSED_CHARS)
-        reason = check_text("reason", args.reason.strip(), s.MAX_PROPOSED_CHARS, lines=True)
+        signature = _one_line(
+            "signature", check_text("signature", args.signature.strip(), s.MAX_PROPOSED_CHARS)
+        )
+        reason = _one_line(
+            "reason", check_text("reason", args.reason.strip(), s.MAX_PROPOSED_CHARS)
+        )
     except BoundsRefused as exc:
         raise ToolRefused(str(exc)) from None
     if placeholder_signature(signature) is not None:
@@ -234,13 +240,29 @@ def _claim(args: s.ProposeIn) -> tuple[str, str]:
     return signature, reason
 
 
+def _one_line(field: str, value: str) -> str:
+    """``value`` if no character of it would end or move a line where a person reads it
+    (``forest proposal show``, ``forest review``, ``forest audit``): a C1 control
+    (U+0080-U+009F, e.g. U+009B, a terminal's CSI) or U+2028/U+2029; check_text has
+    refused line breaks and the other controls already."""
+    from forest_files.kernel.bounds import BoundsRefused
+    from forest_files.kernel.shellword import printable
+
+    if printable(value) != value:
+        raise BoundsRefused(field, "holds a line break or control character; give one line")
+    return value
+
+
 def _normalised(text: str) -> str:
     """The text as a section is read (line endings, encoding): what adopting compares."""
     from forest_files.kernel.bounds import BoundsRefused, check_text
+    from forest_files.kernel.shellword import printable
     from forest_files.text.normalise import normalise_text
 
     try:
         check_text("text", text, s.MAX_PROPOSED_CHARS, lines=True)
+        if printable(text, keep="\t\n\r") != text:
+            raise BoundsRefused("text", "holds a C1 control or U+2028/U+2029; remove it")
     except BoundsRefused as exc:
         raise ToolRefused(str(exc)) from None
     return normalise_text(text)
