@@ -296,3 +296,31 @@ def test_mcp_propose_forged_lines_and_controls_refused(tmp_path: Path) -> None:
     assert _custody(root) == before
     audit = ok(root, "audit").stdout
     assert "\u009b" not in audit and "mcp-propose" in audit
+
+
+def test_mcp_propose_signed_as_authority_holder_refused(tmp_path: Path) -> None:
+    """An agent that claims to be a holder of ``[authority]`` (the holder's exact
+    signature, the same ``<email>`` in another case, the same words respaced) is refused
+    in one line and nothing is kept; signed as itself, it proposes."""
+    root = bound_repo(tmp_path)
+    holder = "Ada Lovelace <ada@example.org>"
+    config = (root / "forest.toml").read_text(encoding="utf-8")
+    write(root, "forest.toml", config + f'\n[authority]\n"**" = ["{holder}"]\n')
+    commit_all(root, "authority")
+    before = _custody(root)
+    base = {"selector": "a.md#Keep", "text": NEW, "reason": "clearer"}
+    claims = [holder, "Assistant <ADA@Example.org>", "ada  lovelace <ada@example.org>"]
+
+    async def body(s: Any) -> tuple[list[Any], Any]:
+        refused = [await s.call_tool("propose", {**base, "signature": c}) for c in claims]
+        return refused, await s.call_tool("propose", {**base, "signature": AGENT})
+
+    refused, accepted = run(root, body)
+    for claim, result in zip(claims, refused, strict=True):
+        text = result.content[0].text
+        assert result.isError and text.startswith("forest: ") and "\n" not in text, claim
+        assert "holder of [authority]" in text and "sign as the agent" in text, text
+    assert answer(accepted)["claimed_by"] == AGENT
+    listed = ok(root, "proposals").stdout
+    assert "1 open proposal(s)" in listed and "Ada" not in listed
+    assert _custody(root) == before

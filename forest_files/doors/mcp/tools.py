@@ -10,7 +10,8 @@ Refuses (``ToolRefused``, one line, never a body): a binding that is not bound
 text that is the ground already, holds a line a forget removed or is over the
 repository's body bound, a placeholder signature, a signature or reason that is
 not one line (a line break, a C0 or C1 control, U+2028/U+2029: each would forge a
-line where a person reads it), a C1 control or U+2028/U+2029 in the text.
+line where a person reads it), a C1 control or U+2028/U+2029 in the text, a
+signature naming a holder of forest.toml's ``[authority]`` (an agent is not one).
 Returns: JSON-ready dicts: pages carry ``next_cursor`` (None at the end);
 ``read_ground`` carries ``next_offset``; recall answers are Forest packets,
 jurisdiction first, with bounded excerpts and content ids (never row ids).
@@ -28,6 +29,7 @@ from forest_files.kernel.errors import ForestError
 
 if TYPE_CHECKING:
     from forest_files.custody.bindings import Binding
+    from forest_files.custody.config import ForestConfig
     from forest_files.store.forest import ForestStore
 
 SOURCE = "mcp"  # the door a proposal from this server is marked with
@@ -195,6 +197,7 @@ def propose(session: Session, args: s.ProposeIn) -> Answer:
     text = _normalised(args.text)
     b = _binding(session, args.selector)
     store, config = session.store(), session.repo.config
+    _not_a_holder(config, signature)
     cid, row = _ground_row(session, b)
     if len(text.encode("utf-8")) > config.max_body_bytes:
         raise ToolRefused(f"text is over this repository's max_body_bytes ({b.bind_act})")
@@ -238,6 +241,30 @@ def _claim(args: s.ProposeIn) -> tuple[str, str]:
     if placeholder_signature(signature) is not None:
         raise ToolRefused("signature is a placeholder; give who proposes, e.g. 'Name <email>'")
     return signature, reason
+
+
+def _not_a_holder(config: ForestConfig, signature: str) -> None:
+    """Refused: a claimed signature that names a holder of forest.toml's
+    ``[authority]``: as an adopting signature is matched (names_match), or by the
+    same ``<email>`` or the same words in any case. An agent proposes as itself;
+    the holder adopts, or not, under their own name."""
+    from forest_files.custody.config import email_of, names_match
+
+    def _same(holder: str) -> bool:
+        email, held = email_of(signature), email_of(holder)
+        return (
+            names_match(holder, signature)
+            or " ".join(holder.split()).casefold() == " ".join(signature.split()).casefold()
+            or (email is not None and held is not None and email.casefold() == held.casefold())
+        )
+
+    for rule in config.authority:
+        for holder in rule.holders:
+            if _same(holder):
+                raise ToolRefused(
+                    f"signature names a holder of [authority] {rule.glob!r} in forest.toml; "
+                    "sign as the agent you are (the holder adopts under their own name)"
+                )
 
 
 def _one_line(field: str, value: str) -> str:
