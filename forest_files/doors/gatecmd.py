@@ -11,7 +11,9 @@ Stores: one ``ci`` record per run in the local audit log (doors/doorlog.py);
 each ``--report FORMAT=FILE`` written whatever the verdict; with ``--format
 github`` and ``$GITHUB_STEP_SUMMARY`` set, a Markdown summary appended to it.
 Refuses: nothing itself (the gate's refusals, through the one error boundary).
-Returns: ``ci_command``'s exit code: 0 clean, 1 findings, 3 ledger corruption.
+Returns: ``ci_command``'s exit code: 0 clean, 1 findings, 3 ledger corruption; the
+text and JSON reports' commands pasted where ``forest ci`` was typed (``git -C ..``
+in a subfolder, as ``forest check``'s), SARIF, JUnit and GitHub's from the top.
 Test: tests/doors/test_light_ci.py, tests/gate/test_ci_gate.py
 """
 
@@ -100,6 +102,7 @@ def run_ci(repo: Path, base: str | None, fmt: str, targets: list[tuple[str, Path
     from forest_files.gate.ci import run_gate
     from forest_files.gate.render import render, write_step_summary
 
+    _stand(repo)
     report = run_gate(repo, base)
     record_gate(repo, report)
     for kind, target in targets:
@@ -119,6 +122,19 @@ def run_ci(repo: Path, base: str | None, fmt: str, targets: list[tuple[str, Path
     if failed is not None:
         mark_recorded(failed)  # the run's record above says it all
         raise failed
+
+
+def _stand(repo: Path) -> None:
+    """Note where the user stands in the work tree at ``repo`` (kernel/shellword.py
+    ``stand_at``): the text and JSON reports' commands are pasted there, as ``forest
+    check``'s. Outside git: nothing noted (the gate refuses it in its own words)."""
+    from forest_files.gitio import toplevel
+    from forest_files.kernel.shellword import stand_at
+
+    try:
+        stand_at(toplevel(repo))
+    except ForestError:
+        stand_at(None)
 
 
 def ci_command(args: CiArgs) -> int:

@@ -5,7 +5,10 @@ Every format renders the one finding model ``forest check`` renders
 show`` takes; a section hash is ``section_hash``), routes as data. Text is
 ``forest check``'s block per finding; JSON is the schema every door prints
 (docs/findings.schema.json); SARIF, JUnit and GitHub carry the block as one line
-(check/text.py ``one_line``), SARIF the routes and ids as properties too. Never
+(check/text.py ``one_line``), SARIF the routes and ids as properties too. Text
+and JSON print commands pasted where ``forest ci`` was typed, as ``forest check``'s
+(``git -C ..`` in a subfolder); SARIF, JUnit and GitHub print them from the top,
+where a checkout's reports are read. Never
 section or body text, nor adopting words (CI logs are often public).
 
 Stores: nothing (``write_step_summary`` appends to the file it is given).
@@ -30,8 +33,12 @@ from forest_files.check.kinds import KINDS
 from forest_files.check.text import block, one_line, warning_block
 from forest_files.gate.ci import GateReport
 from forest_files.kernel.paths import LEDGER_DIR
+from forest_files.kernel.shellword import from_the_top
 
 FORMATS = ("text", "json", "sarif", "junit", "github")
+# The formats ``forest check`` prints too: their commands are pasted where ``forest ci``
+# was typed (as check's); SARIF, JUnit and GitHub are read at the top of a checkout.
+WHERE_TYPED = frozenset({"text", "json"})
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 INFORMATION_URI = "https://pypi.org/project/forest-files/"
 TOOL = "forest-files"
@@ -273,7 +280,7 @@ def step_summary(report: GateReport) -> str:
 
 
 def write_step_summary(report: GateReport, path: Path) -> None:
-    with path.open("a", encoding="utf-8") as fh:
+    with path.open("a", encoding="utf-8") as fh, from_the_top():
         fh.write(step_summary(report))
 
 
@@ -287,7 +294,13 @@ _RENDERERS: dict[str, Callable[[GateReport], str]] = {
 
 
 def render(report: GateReport, fmt: str) -> str:
+    """``report`` in ``fmt``: text and JSON with commands pasted where the command was
+    typed (kernel/shellword.py ``from_here``), the CI formats with them from the top."""
     try:
-        return _RENDERERS[fmt](report)
+        renderer = _RENDERERS[fmt]
     except KeyError:
         raise ValueError(f"unknown format {fmt!r}; one of {', '.join(FORMATS)}") from None
+    if fmt in WHERE_TYPED:
+        return renderer(report)
+    with from_the_top():
+        return renderer(report)

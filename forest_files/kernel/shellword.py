@@ -26,7 +26,9 @@ read as a pattern or magic under ``--literal-pathspecs``), ``command_text`` thei
 words quoted: the routes
 (check/routes.py) and the refusals of lower rooms (custody/) print the same.
 ``stand_at`` (and ``typed_in``, where ``forest -C DIR`` left the user's directory)
-note where the printed steps are pasted; ``from_here`` reaches the top from there.
+note where the printed steps are pasted; ``from_here`` reaches the top from there
+(``from_the_top``: steps printed as at the top, for reports read there);
+``forest_text`` and ``commit_ledger`` are the hints a door prints after an act.
 
 Returns: ``shell_word``'s quoted word; ``printable``'s text; a step and its text.
 Test: tests/kernel/test_shellword.py, tests/check/test_not_utf8_output.py,
@@ -203,10 +205,37 @@ def from_here(step: tuple[str, ...]) -> tuple[str, ...]:
     return step
 
 
+class from_the_top:
+    """Steps printed inside as run at the top of the work tree, wherever the user
+    stands: the CI gate's SARIF, JUnit and GitHub reports, read at the top of a
+    checkout (gate/render.py). Where the user stands is noted again after. A class,
+    not ``contextlib``: this module is on the hook's import list."""
+
+    def __enter__(self) -> None:
+        self._saved = (_PREFIX[0], _REACH[0], _OUTSIDE[0])
+        _PREFIX[0], _REACH[0], _OUTSIDE[0] = "", "", False
+
+    def __exit__(self, *exc: object) -> None:
+        _PREFIX[0], _REACH[0], _OUTSIDE[0] = self._saved
+
+
 def stage_ledger() -> str:
     """``git add -- .forest/ledger`` as the user runs it where they stand: the step a
     door names after recording an act."""
     return command_text(git_step("add", "--", ".forest/ledger"))
+
+
+def commit_ledger() -> str:
+    """``git add -- .forest/ledger && git commit`` as the user runs it where they stand
+    (both ``git`` steps from the top): the step a door names after an act."""
+    return f"{stage_ledger()} && {command_text(git_step('commit'))}"
+
+
+def forest_text(command: str, *targets: str, options: tuple[str, ...] = ()) -> str:
+    """``forest_step``'s words quoted, as the user runs them where they stand: the
+    command a hint or a refusal names (``forest -C ../repo show …`` after ``forest -C
+    ../repo``)."""
+    return command_text(forest_step(command, *targets, options=options))
 
 
 # Names per step of ``in_batches``: about 100 kB of arguments, well under the smallest
@@ -229,8 +258,11 @@ def command_text(step: tuple[str, ...]) -> str:
 __all__ = [
     "ARGV_BATCH",
     "command_text",
+    "commit_ledger",
     "forest_step",
+    "forest_text",
     "from_here",
+    "from_the_top",
     "git_step",
     "in_batches",
     "printable",
