@@ -21,6 +21,7 @@ from __future__ import annotations
 from forest_files.custody import applied as book
 from forest_files.custody import tombstone
 from forest_files.custody.apply_rules import ApplyRules
+from forest_files.kernel.shellword import forest_text
 from forest_files.ledger.acts import Act
 from forest_files.ledger.kinds import EraseAct, SealAct
 
@@ -72,7 +73,7 @@ def erase(ap: ApplyRules, act: Act, p: EraseAct) -> frozenset[str]:
             raise ap.fail(
                 act,
                 f"erases the body of live ground {ground}; supersede or seal it first "
-                f"(forest seal {ground} --words '…')",
+                f"({forest_text('seal', ground, options=('--words', '…'))})",
             )
         paths |= ap.paths_of_entry(entry_id)
     for row in rows:

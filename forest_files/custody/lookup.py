@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 
 from forest_files.custody.bindings import Binding
 from forest_files.kernel.errors import ForestError
+from forest_files.kernel.shellword import forest_text
 from forest_files.store.forest import ForestStore
 from forest_files.text.selector import Selector, parse_selector, render
 
@@ -65,7 +66,7 @@ def find_binding(
         ids = ", ".join(f"{b.selector} ({b.bind_act[:12]})" for b in every if b.path == sel.path)
         raise NoSuchBinding(
             f"{target}: no binding with id {binding_id} (bindings of {sel.path}: "
-            f"{ids or 'none'}); list them with `forest status`"
+            f"{ids or 'none'}); list them with `{forest_text('status')}`"
         )
     found = [b for b in same_path if b.selector == full]
     if not found:
@@ -84,7 +85,7 @@ def find_binding(
         known = ", ".join(b.selector for b in same_path) or "none"
         raise NoSuchBinding(
             f"{target}: no binding (bindings of {sel.path}: {known}); "
-            "list them with `forest status`"
+            f"list them with `{forest_text('status')}`"
         )
     raise NoSuchBinding(
         f"{target} matches several bindings: "

@@ -85,7 +85,7 @@ def _same_state(content_id: str, sealing: bool) -> str:
     if sealing:
         return (
             f"{content_id[:12]} is already sealed; to read it again: "
-            f"forest unseal {content_id} --words '…'"
+            f"{command_text(forest_step('unseal', content_id, options=('--words', '…')))}"
         )
     return f"{content_id[:12]} is not sealed; nothing to unseal"
 

@@ -30,12 +30,18 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from forest_files.kernel.errors import ForestError
+from forest_files.kernel.shellword import forest_text
 
 if TYPE_CHECKING:
     from forest_files.check.commit_plan import StagedTexts
     from forest_files.check.findings import Step
     from forest_files.custody.bindings import Binding
     from forest_files.custody.record import SectionText
+
+
+def _check_staged() -> str:
+    """``forest check --staged`` as the user runs it where they stand."""
+    return forest_text("check", options=("--staged",))
 
 
 class Recorded(NamedTuple):
@@ -60,13 +66,13 @@ def supersede_staged(root: Path, expect: str, *, words: str, by: str) -> Recorde
     steps = judge_staged(root).commit
     if not steps:
         raise ForestError(
-            "nothing staged drifts from ground; run `forest check --staged` to see what is"
+            f"nothing staged drifts from ground; run `{_check_staged()}` to see what is"
         )
     now = plan_digest(steps)
     if now != expect.strip().lower():
         raise ForestError(
             f"the staged sections changed since the route was printed (it covered {expect}, "
-            f"the index now gives {now}); run `forest check --staged` and paste the route "
+            f"the index now gives {now}); run `{_check_staged()}` and paste the route "
             "it prints"
         )
     with Repository(root) as r:
@@ -90,7 +96,7 @@ def _binding(bindings: dict[str, Binding], step: Step) -> Binding:
     if binding is None or binding.selector != step.old:
         raise ForestError(
             f"{step.old}: the working-tree ledger no longer holds this binding; "
-            "stage .forest/ledger as it stands, then run `forest check --staged` again"
+            f"stage .forest/ledger as it stands, then run `{_check_staged()}` again"
         )
     return binding
 
@@ -106,7 +112,7 @@ def _section(texts: StagedTexts, binding: Binding, selector: str, shown: str) ->
     if found is None or hash_body(found[1]) != shown:
         raise ForestError(
             f"{selector}: the staged section changed since the route was printed; "
-            "run `forest check --staged` and paste the route it prints"
+            f"run `{_check_staged()}` and paste the route it prints"
         )
     return SectionText(
         path=_path_of(found[0]),
@@ -155,6 +161,6 @@ def _same_carry(steps: tuple[Step, ...], live: list[Binding], texts: StagedTexts
         if not {g.binding for g in group} <= planned:
             raise ForestError(
                 f"{s.old}: the working-tree ledger binds more under it than the staged "
-                "one; stage .forest/ledger as it stands, then run `forest check --staged` "
+                f"one; stage .forest/ledger as it stands, then run `{_check_staged()}` "
                 "again"
             )

@@ -25,6 +25,7 @@ from pathlib import Path
 
 from forest_files.kernel import bounds
 from forest_files.kernel.errors import ForestError, NotFound, ScopeMismatch
+from forest_files.kernel.shellword import forest_text
 from forest_files.store import connection, queries
 
 SHORT_ID_MIN = 8  # hex digits: a short id the doors print is 12
@@ -139,7 +140,7 @@ class LookupBase:
         if not (least <= len(text) < 64) or not _HEX.fullmatch(text):
             raise NotFound(
                 f"unknown entry {given!r}: give a content id or a unique prefix of at "
-                f"least {least} hex digits; `forest log` lists content ids"
+                f"least {least} hex digits; `{forest_text('log')}` lists content ids"
             )
         rows = self.conn.execute(
             queries.CONTENT_IDS_FROM, (text, text + "g", self.scope, 11)
@@ -151,7 +152,7 @@ class LookupBase:
             ).fetchone()
             if elsewhere is not None:
                 raise mismatch("lookup", repr(given))
-            raise NotFound(f"unknown entry {given!r}; `forest log` lists content ids")
+            raise NotFound(f"unknown entry {given!r}; `{forest_text('log')}` lists content ids")
         if len(found) > 1:
             shown = ", ".join(found[:10]) + (", …" if len(found) > 10 else "")
             raise ForestError(

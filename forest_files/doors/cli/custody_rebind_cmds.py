@@ -18,7 +18,7 @@ from forest_files.doors.cli.custody_cmds import TargetArg
 from forest_files.doors.cli.errors import boundary
 from forest_files.doors.cli.options import AsOpt, RepoOpt, WordsOpt, app, identity
 from forest_files.kernel.errors import ForestError
-from forest_files.kernel.shellword import stage_ledger
+from forest_files.kernel.shellword import commit_ledger
 
 if TYPE_CHECKING:
     from forest_files.custody.bindings import Binding
@@ -104,7 +104,7 @@ def rebind(
     for binding, why in left:
         typer.echo(f"left {binding.selector} where it is ({why}); rebind it on its own")
     one = f"{len(moves)} bindings moved in one segment (one act each)" if len(moves) > 1 else ""
-    typer.echo(f"{one + '; ' if one else ''}commit it: {stage_ledger()} && git commit")
+    typer.echo(f"{one + '; ' if one else ''}commit it: {commit_ledger()}")
 
 
 def _carried(
@@ -145,4 +145,4 @@ def retire(
     with r:
         retire_binding(r, found, words=words, by=identity(repo, as_))
     typer.echo(f"retired {found.selector} (binding {found.bind_act[:12]})")
-    typer.echo(f"commit it: {stage_ledger()} && git commit")
+    typer.echo(f"commit it: {commit_ledger()}")

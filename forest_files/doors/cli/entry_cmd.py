@@ -18,6 +18,7 @@ import typer
 from forest_files.doors.cli.errors import boundary
 from forest_files.doors.cli.options import JsonOpt, RepoOpt, app
 from forest_files.kernel.errors import ForestError
+from forest_files.kernel.shellword import forest_text
 
 
 @app.command()
@@ -40,7 +41,9 @@ def show(
         row = store.get(local)
         content_id = store.content_id(local)
         if row is None:
-            raise ForestError(f"unknown entry {content_id}; `forest log` lists content ids")
+            raise ForestError(
+                f"unknown entry {content_id}; `{forest_text('log')}` lists content ids"
+            )
         meta = {
             "content_id": content_id,
             "bucket": row["bucket"],

@@ -20,6 +20,7 @@ import typer
 from forest_files.doors.cli.errors import boundary
 from forest_files.doors.cli.options import AsOpt, JsonOpt, RepoOpt, WordsOpt, app, emit, identity
 from forest_files.kernel.errors import StoreCorruption
+from forest_files.kernel.shellword import command_text, git_step
 
 LineOpt = Annotated[
     list[str] | None,
@@ -59,7 +60,8 @@ def forget(
         f"purged: {p.bodies} ledger body file(s), {p.views} cached view file(s), "
         f"{p.cache_files} capture/cache file(s), {len(p.proposals)} proposal(s)",
         "next: commit the new segment WITH the body file's deletion: "
-        "git add -A .forest/ledger && git commit",
+        f"{command_text(git_step('add', '-A', '--', '.forest/ledger'))} && "
+        f"{command_text(git_step('commit'))}",
         "forest forget cannot:",
         *(f"  - {c}" for c in report.cannot),
     ]

@@ -23,7 +23,7 @@ import typer
 from forest_files.doors.cli.errors import boundary
 from forest_files.doors.cli.options import AsOpt, RepoOpt, app, identity, words_given
 from forest_files.kernel.errors import ForestError
-from forest_files.kernel.shellword import stage_ledger
+from forest_files.kernel.shellword import commit_ledger
 
 NormaliseOpt = Annotated[
     list[str] | None,
@@ -101,4 +101,4 @@ def renormalise(
         section = read_section(r.root, binding.selector, rules, max_bytes=r.config.max_body_bytes)
         record(r, binding, section, names, by=identity(repo, as_), words=words)
     typer.echo(f"{binding.selector} now reads with: {', '.join(names) or 'no normalisation'}")
-    typer.echo(f"commit it: {stage_ledger()} && git commit")
+    typer.echo(f"commit it: {commit_ledger()}")

@@ -9,20 +9,21 @@ Test: tests/doors/test_cli_seal.py
 
 from __future__ import annotations
 
-import shlex
 from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from forest_files.check.findings import WORDS_PLACEHOLDER
 from forest_files.doors.cli.errors import boundary
 from forest_files.doors.cli.options import AsOpt, JsonOpt, RepoOpt, WordsOpt, app, emit, identity
-from forest_files.kernel.shellword import stage_ledger
+from forest_files.kernel.shellword import commit_ledger, forest_text
 
 if TYPE_CHECKING:
     from forest_files.custody.sealing import SealReport
 
+PLACEHOLDER = ("--words", WORDS_PLACEHOLDER)  # the user's to fill in: as is, it is refused
 EntryArg = Annotated[
     str,
     typer.Argument(
@@ -60,9 +61,9 @@ def seal(
     lines = [
         f"sealed {cid[:12]} (sealing record {report.record[:12]}, act {report.act_id[:12]}): "
         "its text is withheld from every read",
-        f"to erase it: forest forget {cid} --words '…'",
-        f"to read it again: forest unseal {cid} --words '…'",
-        f"next: commit the new segment: {stage_ledger()} && git commit",
+        f"to erase it: {forest_text('forget', cid, options=PLACEHOLDER)}",
+        f"to read it again: {forest_text('unseal', cid, options=PLACEHOLDER)}",
+        f"next: commit the new segment: {commit_ledger()}",
     ]
     emit(as_json, asdict(report), "\n".join(lines))
 
@@ -90,12 +91,12 @@ def unseal(
         lines = [
             f"{head}: its text was erased (forest forget), so nothing is readable again; "
             "forest check now names it erased-content, with the routes out",
-            f"next: commit the new segment: {stage_ledger()} && git commit",
+            f"next: commit the new segment: {commit_ledger()}",
         ]
     else:
         lines = [
             f"{head}: its text is readable again",
-            f"show it: forest show {shlex.quote(report.content_id)}",
-            f"next: commit the new segment: {stage_ledger()} && git commit",
+            f"show it: {forest_text('show', report.content_id)}",
+            f"next: commit the new segment: {commit_ledger()}",
         ]
     emit(as_json, asdict(report), "\n".join(lines))
