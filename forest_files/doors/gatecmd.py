@@ -14,7 +14,8 @@ Refuses: nothing itself (the gate's refusals, through the one error boundary).
 Returns: ``ci_command``'s exit code: 0 clean, 1 findings, 3 ledger corruption; the
 text and JSON reports' commands pasted where ``forest ci`` was typed (``git -C ..``
 in a subfolder, as ``forest check``'s), SARIF, JUnit and GitHub's from the top.
-Test: tests/doors/test_light_ci.py, tests/gate/test_ci_gate.py
+Test: tests/doors/test_light_ci.py, tests/gate/test_ci_gate.py,
+tests/gate/test_ci_where_typed.py
 """
 
 from __future__ import annotations

@@ -14,7 +14,8 @@ section or body text, nor adopting words (CI logs are often public).
 Stores: nothing (``write_step_summary`` appends to the file it is given).
 Refuses: an unknown format (ValueError).
 Returns: strings.
-Test: tests/gate/test_ci_gate.py, tests/check/test_findings_schema.py
+Test: tests/gate/test_ci_gate.py, tests/check/test_findings_schema.py,
+tests/gate/test_ci_where_typed.py
 """
 
 from __future__ import annotations

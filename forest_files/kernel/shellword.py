@@ -32,7 +32,8 @@ note where the printed steps are pasted; ``from_here`` reaches the top from ther
 
 Returns: ``shell_word``'s quoted word; ``printable``'s text; a step and its text.
 Test: tests/kernel/test_shellword.py, tests/check/test_not_utf8_output.py,
-tests/check/test_forged_lines.py, tests/doors/test_doors.py
+tests/check/test_forged_lines.py, tests/doors/test_doors.py, tests/doors/test_dash_c_hints.py,
+tests/gate/test_ci_where_typed.py
 """
 
 from __future__ import annotations

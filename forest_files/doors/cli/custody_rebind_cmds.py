@@ -4,7 +4,7 @@ lives now, or ended by a recorded act.
 Stores: nothing itself; each calls one function of ``forest_files.custody.record``.
 Refuses: nothing itself (``errors.boundary``).
 Returns: text.
-Test: tests/doors/test_cli_files.py
+Test: tests/doors/test_cli_files.py, tests/doors/test_dash_c_hints.py
 """
 
 from __future__ import annotations

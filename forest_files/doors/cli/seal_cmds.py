@@ -4,7 +4,7 @@ Stores: nothing itself (custody/sealing.py records one act in one segment).
 Refuses: nothing itself (``errors.boundary``: one ``forest:`` line, exit 1).
 Returns: text naming the entry, its record and the next command, or one JSON
 document with ``--json`` (ids only, never text).
-Test: tests/doors/test_cli_seal.py
+Test: tests/doors/test_cli_seal.py, tests/doors/test_dash_c_hints.py
 """
 
 from __future__ import annotations
