@@ -10,18 +10,16 @@ checked out from its commit; held nowhere: the take-out, pasted.
 
 from __future__ import annotations
 
-import hashlib
 import re
 from pathlib import Path
 
 import pytest
 
-from forest_files.kernel.hashing import canonical_json
 from forest_files.ledger.acts import decode_line
-from tests.helpers.acts import act_object
 from tests.helpers.cli import forest
 from tests.helpers.custody import adopted_repo, supersede_as_it_stands
 from tests.helpers.git import commit_all, git, pasted, write
+from tests.helpers.ledger import write_forged_holder
 
 _LEDGER = ".forest/ledger"
 
@@ -225,10 +223,7 @@ def test_verify_dangling_dep_id_as_text_elsewhere_never_a_holder(tmp_path: Path)
     git(root, "checkout", "-q", "-b", "decoy", "main")
     write(root, "notes.md", f"# Notes\n\nact {missing}\n")
     assert forest(root, "adopt", "notes.md", "--words", "n").exit_code == 0  # a body
-    obj = act_object(decode_line(line, segment="x", lineno=1))
-    forged = canonical_json({**obj, "scope": "q" * 32, "id": missing}).encode()  # id kept
-    name = hashlib.sha256(forged + b"\n").hexdigest()
-    write(root, f"{_LEDGER}/segments/{name}.jsonl", forged + b"\n")
+    write_forged_holder(root, line, missing)  # its id kept: it does not hash to it
     commit_all(root, "decoys")
     git(root, "checkout", "-q", "feature")
     assert missing in git(root, "log", "--all", "-p", "--format=", "--", f"{_LEDGER}/bodies")

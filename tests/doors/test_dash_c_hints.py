@@ -5,29 +5,18 @@ machinery (kernel/shellword.py ``forest_text``, ``commit_ledger``): after ``fore
 from __future__ import annotations
 
 import json
-import os
 import re
 import subprocess
-import sys
 from pathlib import Path
 
+from tests.helpers.cli import console
 from tests.helpers.custody import init_and_adopt
-from tests.helpers.git import commit_all, git, git_env, make_repo, pasted, write
+from tests.helpers.git import commit_all, git, make_repo, pasted, write
 
 EDITOR = "export GIT_EDITOR='echo forest act >'; "  # `git commit` as printed, message given
 
 
-def forest(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    """The installed console script's code path (entry.main), typed in ``cwd``."""
-    code = "from forest_files.doors.entry import main; main()"
-    return subprocess.run(
-        [sys.executable, "-c", code, *args],
-        cwd=cwd,
-        env={**os.environ, **git_env()},
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+forest = console  # typed in a directory, through entry.main
 
 
 def _beside(tmp_path: Path) -> tuple[Path, Path, tuple[str, str]]:

@@ -20,11 +20,11 @@ from typing import Any
 from forest_files.custody.record import adopt_sections
 from forest_files.custody.repository import Repository
 from forest_files.custody.targets import read_section
-from forest_files.kernel.hashing import canonical_json
 from forest_files.ledger.acts import decode_line
 from tests.helpers.acts import act_object, raw_line
 from tests.helpers.custody import BY, MAX, adopted_repo, supersede_as_it_stands
 from tests.helpers.git import commit_all, git, pasted, write
+from tests.helpers.ledger import write_forged_holder
 
 _LEDGER = ".forest/ledger"
 
@@ -161,10 +161,7 @@ def test_ci_dangling_dep_id_as_text_elsewhere_never_a_holder(tmp_path: Path) -> 
     write(root, "notes.md", f"# Notes\n\nact {missing}\n")
     with Repository(root) as repo:  # a body holding the id as text
         adopt_sections(repo, [read_section(root, "notes.md", (), max_bytes=MAX)], words="n", by=BY)
-    obj = act_object(decode_line(line, segment="x", lineno=1))
-    forged = canonical_json({**obj, "scope": "q" * 32, "id": missing}).encode()  # id kept
-    name = hashlib.sha256(forged + b"\n").hexdigest()
-    write(root, f"{_LEDGER}/segments/{name}.jsonl", forged + b"\n")
+    write_forged_holder(root, line, missing)  # its id kept: it does not hash to it
     commit_all(root, "decoys")
     git(root, "checkout", "-q", "feature")
     assert missing in git(root, "log", "--all", "-p", "--format=", "--", _LEDGER + "/bodies")

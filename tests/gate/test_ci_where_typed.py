@@ -5,28 +5,16 @@ the top of a checkout and stay as run there."""
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
+from tests.helpers.cli import console
 from tests.helpers.custody import adopted_repo
-from tests.helpers.git import commit_all, git, git_env, pasted, write
+from tests.helpers.git import commit_all, git, pasted, write
 
 DOC = "docs/a.md"
 
 
-def forest(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    """The installed console script's code path (entry.main), typed in ``cwd``."""
-    code = "from forest_files.doors.entry import main; main()"
-    return subprocess.run(
-        [sys.executable, "-c", code, *args],
-        cwd=cwd,
-        env={**os.environ, **git_env()},
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+forest = console  # typed in a directory, through entry.main
 
 
 def _drifted_head(tmp_path: Path) -> Path:

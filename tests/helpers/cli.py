@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -32,3 +35,19 @@ def findings(repo: Path) -> list[dict[str, Any]]:
 
 def kinds(repo: Path) -> list[str]:
     return [f["kind"] for f in findings(repo)]
+
+
+def console(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """``forest ARGS`` typed in ``cwd``: the installed console script's code path
+    (entry.main, ``-C`` and the light doors included), in a process of its own."""
+    from tests.helpers.git import git_env
+
+    code = "from forest_files.doors.entry import main; main()"
+    return subprocess.run(
+        [sys.executable, "-c", code, *args],
+        cwd=cwd,
+        env={**os.environ, **git_env()},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )

@@ -16,3 +16,21 @@ def delete_body(ledger: Path, body_hash: str) -> None:
     path.unlink()
     with contextlib.suppress(OSError):  # other bodies still live there
         os.rmdir(path.parent)
+
+
+def write_forged_holder(root: Path, line: bytes, act_id: str) -> str:
+    """A well-named segment whose one line is ``line``'s act with another scope but the
+    id ``act_id`` kept (so the line does not hash to its id): a decoy for a search of
+    the act that holds ``act_id``. Returns its path under ``root``."""
+    import hashlib
+
+    from forest_files.kernel.hashing import canonical_json
+    from forest_files.ledger.acts import decode_line
+    from tests.helpers.acts import act_object
+
+    obj = act_object(decode_line(line, segment="x", lineno=1))
+    forged = canonical_json({**obj, "scope": "q" * 32, "id": act_id}).encode() + b"\n"
+    rel = f".forest/ledger/segments/{hashlib.sha256(forged).hexdigest()}.jsonl"
+    (root / rel).parent.mkdir(parents=True, exist_ok=True)
+    (root / rel).write_bytes(forged)
+    return rel
