@@ -204,7 +204,8 @@ def test_short_id_ambiguous_refused_listing_candidates(tmp_path: Path) -> None:
     with Repository.init(root, project_id="p") as repo:
         # 96 ids over 256 two-digit prefixes: no clash has odds of about 2e-8 (48 gave
         # ~1 %: the ids carry their adoption time, so a run without a clash was possible)
-        ids = [repo.adopt_text(f"text {n}", words="adopt", by=BY) for n in range(96)]
+        # (one transaction: the ids still differ by their nonces)
+        ids = repo.adopt_many([f"text {n}" for n in range(96)], words="adopt", by=BY)
     by_prefix: dict[str, list[str]] = {}
     for cid in ids:
         by_prefix.setdefault(cid[:2], []).append(cid)
