@@ -4,8 +4,10 @@ and has no tool that promotes.
 Stores: nothing itself; ``propose`` keeps a proposal (custody/proposals.py) and
 every call is audited (audit.py). Nothing here writes the ledger.
 Refuses: see tools.py (arguments, sealed and erased text, forgotten lines).
-Returns: ``serve`` (server.py); the answers are computed in tools.py.
-Test: tests/doors/test_mcp_server.py, tests/doors/test_mcp_tools.py
+Returns: ``serve`` (server.py, over the transport of stdio.py); the answers are
+computed in tools.py.
+Test: tests/doors/test_mcp_server.py, tests/doors/test_mcp_tools.py,
+tests/doors/test_mcp_stdio.py
 
 Nothing of this package is imported by ``forest --help``, the hook or a check:
 the ``forest mcp`` command imports it when it runs (the ``mcp`` extra).

@@ -6,7 +6,8 @@ Refuses: a tool it does not advertise (``propose`` under ``--read-only`` is not
 advertised and not callable), arguments outside a tool's schema, an unknown or
 malformed ``forest://`` URI; each as one ``forest: …`` line, never a traceback
 and never a body.
-Returns: ``serve(root, read_only=)``, which runs until the client closes stdin;
+Returns: ``serve(root, read_only=)``, which runs until the client closes stdin
+(over stdio.py, which answers a line that is no JSON-RPC message itself);
 ``build(session, read_only=)``, the server object (for tests and the bench).
 Test: tests/doors/test_mcp_server.py
 """
@@ -194,13 +195,14 @@ def build(session: Session, *, read_only: bool = False) -> Server[Any, Any]:
 def serve(root: Path, *, read_only: bool = False) -> None:
     """Serve ``root`` over stdin/stdout until the client closes the stream."""
     import anyio
-    from mcp.server.stdio import stdio_server
+
+    from forest_files.doors.mcp.stdio import stdio
 
     session = Session(root)
     server = build(session, read_only=read_only)
 
     async def main() -> None:
-        async with stdio_server() as (read_stream, write_stream):
+        async with stdio() as (read_stream, write_stream):
             await server.run(read_stream, write_stream, server.create_initialization_options())
 
     try:
