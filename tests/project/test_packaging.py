@@ -73,7 +73,8 @@ def test_dependency_floors_accepted() -> None:
 
 def test_undeclared_imports_dropped_refused() -> None:
     """GitPython is gone; pydantic is imported only by the schema generator and the
-    MCP server's tool inputs, each declared by the extra that installs it."""
+    MCP server (its tool inputs, its stdio transport's validation errors), each
+    declared by the extra that installs it."""
     deps = requirements(project()["project"]["dependencies"])
     assert "gitpython" not in deps and "pydantic" not in deps
     test_extra = requirements(project()["project"]["optional-dependencies"]["test"])
@@ -83,7 +84,11 @@ def test_undeclared_imports_dropped_refused() -> None:
     importers = _importers({"git", "pydantic"})
     assert importers == {
         "git": [],
-        "pydantic": ["forest_files/check/schema_models.py", "forest_files/doors/mcp/schemas.py"],
+        "pydantic": [
+            "forest_files/check/schema_models.py",
+            "forest_files/doors/mcp/schemas.py",
+            "forest_files/doors/mcp/stdio.py",
+        ],
     }
 
 
