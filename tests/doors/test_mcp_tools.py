@@ -219,3 +219,45 @@ def test_mcp_read_ground_sealed_then_forgotten_no_live_ground_refused(tmp_path: 
         forget(repo, ground, words="a token was pasted here", by=BY)
     with pytest.raises(ForestError, match="no live ground"):
         tools.read_ground(Session(root), s.ReadGroundIn.model_validate({"binding": "a.md#Keep"}))
+
+
+def test_mcp_selector_several_or_none_names_tool_arguments_refused(tmp_path: Path) -> None:
+    """A selector naming two bindings (a heading tail) or none is refused with the
+    file's selectors (``tools.UNKNOWN_SHOWN`` of them, then how many more) and what
+    this door takes; never the command line's ``--binding ID`` or ``forest status``.
+    Passing a listed selector whole, or a binding id ``ground`` lists, is answered."""
+    from tests.helpers.custody import init_and_adopt
+    from tests.helpers.git import commit_all, make_repo
+
+    root = make_repo(tmp_path)
+    twice = "# Cast\n\n## Elias\n\none\n\n# Crew\n\n## Elias\n\ntwo\n\n"
+    write(root, "b.md", twice + "".join(f"# S{i}\n\ns{i}\n\n" for i in range(3)))
+    write(root, "c.md", "".join(f"# T{i}\n\nt{i}\n\n" for i in range(6)))
+    b_sections = ["b.md#Cast/Elias", "b.md#Crew/Elias", "b.md#S0", "b.md#S1", "b.md#S2"]
+    init_and_adopt(root, [*b_sections, *(f"c.md#T{i}" for i in range(6))])
+    commit_all(root, "adopt")
+    cases = [
+        ("read_ground", {"binding": "b.md#Elias"}, "`binding`"),
+        ("propose", {"selector": "b.md#Elias", "text": "## Elias\n\nx\n\n"}, "`selector`"),
+        ("read_ground", {"binding": "c.md#Nobody"}, "and 1 more"),
+        ("read_ground", {"binding": "d.md#Nobody"}, "(those of d.md: none)"),
+    ]
+    for name, args, said in cases:
+        args |= {"signature": AGENT, "reason": "r"} if name == "propose" else {}
+        result = call(Session(root), name, args, read_only=False)
+        text = result.content[0].text
+        assert result.isError and text.startswith("forest: ") and "\n" not in text, text
+        assert said in text and "the `ground` tool lists" in text, text
+        assert "--binding" not in text and "forest status" not in text, text
+    refused = call(Session(root), "read_ground", {"binding": "b.md#Elias"}, read_only=False)
+    listed = refused.content[0].text.split("(those of b.md: ")[1].split(")")[0].split(", ")
+    assert listed == sorted(b_sections)
+    for selector in listed:
+        read = call(Session(root), "read_ground", {"binding": selector}, read_only=False)
+        assert not read.isError, read.content[0].text
+    page = call(Session(root), "ground", {}, read_only=False).structuredContent
+    assert page is not None
+    for row in page["bindings"]:
+        read = call(Session(root), "read_ground", {"binding": row["binding"]}, read_only=False)
+        assert not read.isError and row["selector"] in read.content[0].text
+    assert len(b_sections) == tools.UNKNOWN_SHOWN  # b.md: all shown; c.md: one more

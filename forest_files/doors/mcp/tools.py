@@ -5,13 +5,15 @@ Stores: only ``propose``, and only a proposal in the local proposals store
 (source ``mcp``, the claimed signature and reason beside it; custody/proposals.py),
 never the file, the ledger or the index's ground. Nothing here can root,
 supersede, restore, rebind, retire, seal, resolve or forget.
-Refuses (``ToolRefused``, one line, never a body): a binding that is not bound
-(or is retired), contested ground, ground that is sealed or erased, proposed
-text that is the ground already, holds a line a forget removed or is over the
-repository's body bound, a placeholder signature, a signature or reason that is
-not one line (a line break, a C0 or C1 control, U+2028/U+2029: each would forge a
-line where a person reads it), a C1 control or U+2028/U+2029 in the text, a
-signature naming a holder of forest.toml's ``[authority]`` (an agent is not one).
+Refuses (``ToolRefused``, one line, never a body): a binding that is not bound (or
+is retired), a selector naming several or none (the file's selectors listed, and
+this door's argument to pass, never the command line's), contested ground, ground
+that is sealed or erased, proposed text that is the ground already, holds a line a
+forget removed or is over the repository's body bound, a placeholder signature, a
+signature or reason that is not one line (a line break, a C0 or C1 control,
+U+2028/U+2029: each would forge a line where a person reads it), a C1 control or
+U+2028/U+2029 in the text, a signature naming a holder of forest.toml's
+``[authority]`` (an agent is not one).
 Returns: JSON-ready dicts: pages carry ``next_cursor`` (None at the end);
 ``read_ground`` carries ``next_offset``; recall answers are Forest packets,
 jurisdiction first, with bounded excerpts and content ids (never row ids).
@@ -33,6 +35,7 @@ if TYPE_CHECKING:
     from forest_files.store.forest import ForestStore
 
 SOURCE = "mcp"  # the door a proposal from this server is marked with
+UNKNOWN_SHOWN = 5  # selectors a refusal lists of the file it names
 
 
 class ToolRefused(ForestError):
@@ -91,20 +94,44 @@ def check(session: Session, args: s.CheckIn) -> Answer:
     return Answer(whole, tuple(failed), counts, "ok" if report.ok else "found")
 
 
-def _binding(session: Session, wanted: str) -> Binding:
+def _binding(session: Session, wanted: str, argument: str = "binding") -> Binding:
     """The live binding ``wanted`` names: its id, its selector, or a unique heading tail
     (custody/lookup.py); never a file read (the working tree is not asked)."""
-    from forest_files.custody.lookup import find_binding
+    from forest_files.custody.lookup import NoSuchBinding, binding_twin, find_binding
 
     live = session.bindings()
     for b in live:
         if wanted in (b.bind_act, b.selector):
             return b
     if "#" in wanted or "::" in wanted or "@" in wanted:
-        return find_binding(live, wanted)
+        try:
+            return find_binding(live, wanted)
+        except NoSuchBinding:
+            # Its hints are the command line's (`forest status`, --binding ID), which
+            # an agent here has no way to follow.
+            twin = binding_twin(live, wanted)
+            raise ToolRefused(
+                f"{wanted}: no binding as given; {twin}"
+                if twin
+                else _unknown(live, wanted, argument)
+            ) from None
     raise ToolRefused(
         "no live binding has that id or selector; the `ground` tool lists them "
         "(a retired binding has no ground)"
+    )
+
+
+def _unknown(live: list[Binding], wanted: str, argument: str) -> str:
+    """Which bindings of the file ``wanted`` names there are, and what to pass."""
+    from forest_files.text.selector import parse_selector
+
+    path = parse_selector(wanted).path
+    same = sorted({b.selector for b in live if b.path == path})
+    shown = ", ".join(same[:UNKNOWN_SHOWN]) or "none"
+    more = f" and {len(same) - UNKNOWN_SHOWN} more" if len(same) > UNKNOWN_SHOWN else ""
+    return (
+        f"{wanted}: names no single live binding (those of {path}: {shown}{more}); pass one "
+        f"whole as `{argument}`, or a binding id the `ground` tool lists"
     )
 
 
@@ -195,7 +222,7 @@ def propose(session: Session, args: s.ProposeIn) -> Answer:
 
     signature, reason = _claim(args)
     text = _normalised(args.text)
-    b = _binding(session, args.selector)
+    b = _binding(session, args.selector, "selector")
     store, config = session.store(), session.repo.config
     _not_a_holder(config, signature)
     cid, row = _ground_row(session, b)
