@@ -74,6 +74,7 @@ def test_mcp_client_calls_every_tool_accepted(tmp_path: Path) -> None:
         out["check"] = answer(await s.call_tool("check", {}))
         resources = (await s.list_resources()).resources
         out["uris"] = [str(r.uri) for r in resources]
+        out["mimes"] = [r.mimeType for r in resources]
         out["resource"] = await s.read_resource(resources[0].uri)
         args = {"selector": "a.md#Keep", "text": NEW, "signature": AGENT, "reason": "clearer"}
         out["propose"] = answer(await s.call_tool("propose", args))
@@ -95,6 +96,7 @@ def test_mcp_client_calls_every_tool_accepted(tmp_path: Path) -> None:
     assert out["check"]["ok"] is True and out["check"]["findings"][0]["kind"] == "clean"
     assert out["uris"] == ["forest://a.md%23Title%2FKeep"]
     assert out["resource"].contents[0].text == out["read"]["text"]
+    assert out["resource"].contents[0].mimeType == out["mimes"][0] == "text/markdown"
     assert out["propose"]["outcome"] == "new" and out["propose"]["source"] == "mcp"
     assert "text" not in out["proposals"]["proposals"][0]
     listed = ok(root, "proposals")

@@ -119,6 +119,11 @@ def _error(line: str) -> types.CallToolResult:
     return types.CallToolResult(content=[types.TextContent(type="text", text=line)], isError=True)
 
 
+def mime_type(path: str) -> str:
+    """What a resource of a binding in ``path`` is, listed and read alike."""
+    return "text/markdown" if path.endswith(".md") else "text/plain"
+
+
 def resource_uri(selector: str) -> str:
     return SCHEME + quote(selector, safe="")
 
@@ -134,7 +139,7 @@ def resources(session: Session, cursor: str | None) -> types.ListResourcesResult
             uri=resource_uri(b.selector),  # type: ignore[arg-type]  # pydantic coerces str to AnyUrl
             name=b.selector,
             description=f"ground of binding {b.bind_act}",
-            mimeType="text/markdown" if b.path.endswith(".md") else "text/plain",
+            mimeType=mime_type(b.path),
         )
         for b in page
     ]
@@ -159,7 +164,10 @@ def read(session: Session, uri: str) -> list[ReadResourceContents]:
     record_call(session, "resource", "ok", targets=answer.targets, counts=answer.counts)
     data = answer.data
     meta = {k: data[k] for k in ("binding", "ground", "body_hash", "total_chars", "next_offset")}
-    return [ReadResourceContents(content=data["text"], mime_type="text/plain", meta=meta)]
+    from forest_files.text.selector import parse_selector
+
+    mime = mime_type(parse_selector(str(data["selector"])).path)
+    return [ReadResourceContents(content=data["text"], mime_type=mime, meta=meta)]
 
 
 _BAD_URI = "forest: a resource URI is forest://<selector, URL-quoted>; list the resources"
