@@ -9,7 +9,11 @@ line being part of the section, its text becomes ground with the words).
 Refuses: an unknown or ambiguous id (``NoSuchRebind``, naming how to list them);
 adopting without words (or with a route's placeholder ``…``), by a non-holder,
 or once the binding moved on (no longer at the old selector); a target already
-bound.
+bound. Each proposal records the worktree that saw the rename (``worktree``,
+schema 2; a version-1 file is upgraded in place, its proposals kept with none):
+only that worktree closes it as left behind (proposals/settle.py), since
+another worktree's copy of the heading may never have moved.
+Refuses: a file whose schema is newer than this code knows (localdb.py).
 Returns: ``Rebind`` values; ``adopt_rebind`` the new selector.
 Test: tests/proposals/test_rebinds.py
 """
@@ -22,13 +26,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from forest_files.kernel.errors import ForestError
-from forest_files.kernel.state import shared_dir
+from forest_files.kernel.state import shared_dir, worktree_key
 from forest_files.store.base import utc_now
 from forest_files.store.localdb import open_local
 
 REBINDS_DB_NAME = "rebinds.db"
-SCHEMA_VERSION = 1
-SCHEMA = """
+SCHEMA_VERSION = 2
+_V1 = """
 CREATE TABLE IF NOT EXISTS rebinds (
     id TEXT PRIMARY KEY,
     binding TEXT NOT NULL,          -- bind act id
@@ -43,9 +47,15 @@ CREATE TABLE IF NOT EXISTS rebinds (
 );
 CREATE UNIQUE INDEX IF NOT EXISTS one_open_rebind ON rebinds(binding) WHERE status = 'open';
 """
+_V2 = """
+ALTER TABLE rebinds ADD COLUMN worktree TEXT;   -- the worktree that saw the rename
+"""
+# Per version found (localdb.migrate): the column is added once, never to a file that
+# has it; a racing upgrader's ALTER is told apart there by the version it left.
+SCHEMA = {0: _V1 + _V2, 1: _V2}
 _COLUMNS = (
     "id, binding, path, old_selector, new_selector, derived_from, score, "
-    "created_at, updated_at, status"
+    "created_at, updated_at, status, worktree"
 )
 
 
@@ -65,6 +75,7 @@ class Rebind:
     created_at: str
     updated_at: str
     status: str
+    worktree: str | None = None  # the worktree that saw the rename (state.worktree_key)
 
     @property
     def selector(self) -> str:
@@ -81,6 +92,7 @@ def exists(root: Path) -> bool:
 class RebindStore:
     def __init__(self, root: Path) -> None:
         self.conn = open_local(Path(root), REBINDS_DB_NAME, SCHEMA_VERSION, SCHEMA)
+        self.worktree = worktree_key(root)  # recorded with each rename seen here
 
     def __enter__(self) -> RebindStore:
         return self
@@ -104,7 +116,8 @@ class RebindStore:
                 pid = uuid.uuid4().hex[:12]
                 values = (pid, binding, path, old, new, derived_from, score, now, now, "open")
                 self.conn.execute(
-                    f"INSERT INTO rebinds ({_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?)", values
+                    f"INSERT INTO rebinds ({_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+                    (*values, self.worktree),
                 )
                 outcome = "new"
             elif (found.new_selector, found.derived_from, found.old_selector) == (
@@ -117,8 +130,8 @@ class RebindStore:
                 pid = found.id
                 self.conn.execute(
                     "UPDATE rebinds SET old_selector = ?, new_selector = ?, derived_from = ?, "
-                    "score = ?, path = ?, updated_at = ? WHERE id = ?",
-                    (old, new, derived_from, score, path, now, pid),
+                    "score = ?, path = ?, worktree = ?, updated_at = ? WHERE id = ?",
+                    (old, new, derived_from, score, path, self.worktree, now, pid),
                 )
                 outcome = "replaced"
         return self.get(pid), outcome

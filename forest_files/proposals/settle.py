@@ -14,7 +14,9 @@ A discarded text keeps no bytes (the store's rule). The doors audit each
 closing (doors/review/closing.py). Only the proposals captured in this worktree
 are judged (a linked worktree on another branch, or one whose copy of the
 section was never edited, must not close the text another worktree keeps); one
-recorded before worktrees were (schema 2) is judged anywhere.
+recorded before worktrees were (schema 2) is judged anywhere. Rebind proposals
+alike: only the worktree that saw the rename closes one (``rebinds.db`` schema
+2; one of schema 1 is judged anywhere).
 Refuses: nothing; a binding the findings do not name is left as it is.
 Returns: the proposals closed, with why (``settled``).
 Test: tests/proposals/test_settle.py
@@ -92,6 +94,8 @@ def settle_rebinds(root: Path, findings: Iterable[Finding]) -> list[Settled]:
     done: list[Settled] = []
     with RebindStore(root) as store:
         for r in store.open_rebinds():
+            if r.worktree not in (None, store.worktree):
+                continue  # judged where the rename was seen: this copy may never have moved
             f = by_binding.get(r.binding)
             if f is None or (f.kind == "unresolved" and f.selector == r.old_selector):
                 continue

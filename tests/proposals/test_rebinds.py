@@ -15,7 +15,8 @@ from forest_files.doors.watch.renames import propose_rebind
 from forest_files.proposals.rebinds import RebindStore
 from tests.helpers.cli import forest, ok
 from tests.helpers.custody import BY, age_files, init_and_adopt
-from tests.helpers.git import commit_all, make_repo, write
+from tests.helpers.git import commit_all, git, make_repo, write
+from tests.helpers.state import shared_state
 from tests.helpers.template import copied_from
 
 CANON = (
@@ -116,3 +117,85 @@ def test_rebind_proposal_target_offered_to_another_binding_refused(root: Path) -
             score=1.0,
         )
     assert _rename(root) is None
+
+
+def test_rebind_proposal_of_another_worktree_kept_accepted(root: Path, tmp_path: Path) -> None:
+    """A rename seen in a linked worktree is not closed by the main worktree, whose
+    heading never moved (before: `forest proposals` there discarded it as "heading
+    back"); put back in its own worktree, it closes there."""
+    other = tmp_path / "other"
+    git(root, "worktree", "add", "-q", "-b", "side", str(other))
+    pid = _rename(other)
+    assert pid is not None
+    for door in ("proposals", "watch status"):
+        shown = forest(root, *door.split())
+        assert shown.exit_code == 0 and "closed proposal" not in shown.stderr, shown.stderr
+    assert close_left_behind(root) == []
+    with RebindStore(root) as store:
+        assert (store.get(pid).status, store.get(pid).worktree) == ("open", "worktrees/other")
+    (other / "a.md").write_text(CANON, encoding="utf-8")  # put back where it was seen
+    assert f"closed proposal {pid} ({OLD}): heading back" in forest(other, "proposals").stderr
+    with RebindStore(root) as store:
+        assert store.get(pid).status == "discarded"
+
+
+def _version_one(root: Path) -> Path:
+    """A rebinds.db of schema 1 (before worktrees were recorded), one open proposal."""
+    import sqlite3
+
+    from forest_files.proposals import rebinds
+
+    path = shared_state(root) / rebinds.REBINDS_DB_NAME
+    path.parent.mkdir(parents=True, exist_ok=True)
+    for side in ("", "-wal", "-shm"):
+        Path(f"{path}{side}").unlink(missing_ok=True)
+    with sqlite3.connect(path) as conn:  # in WAL mode, as every local store is
+        conn.execute("PRAGMA journal_mode = WAL")
+        conn.executescript(rebinds._V1 + "PRAGMA user_version = 1;")
+        conn.execute(
+            "INSERT INTO rebinds VALUES ('r1', 'b1', 'a.md', ?, ?, 'g', 0.9, 't', 't', 'open')",
+            (OLD, NEW),
+        )
+    conn.close()
+    return path
+
+
+def test_rebind_proposal_version_one_file_upgraded_accepted(root: Path) -> None:
+    """A version-1 rebinds.db is upgraded in place: its open proposal is kept with no
+    worktree (judged anywhere, as before); a new one records where it was seen."""
+    from forest_files.proposals import rebinds
+
+    _version_one(root)
+    with RebindStore(root) as store:
+        (kept,) = store.open_rebinds()
+        assert (kept.id, kept.worktree, kept.new_selector) == ("r1", None, NEW)
+        assert store.conn.execute("PRAGMA user_version").fetchone()[0] == rebinds.SCHEMA_VERSION
+        store.close("r1", "discarded")
+    pid = _rename(root)
+    assert pid is not None
+    with RebindStore(root) as store:
+        assert store.get(pid).worktree == "."
+
+
+def test_rebind_proposal_version_one_upgraded_by_two_at_once_accepted(root: Path) -> None:
+    """Two processes opening a version-1 file at once: both succeed (the loser of the
+    upgrade finds the column there and the file at version 2), the proposal kept."""
+    failed: list[BaseException] = []
+    for _ in range(6):
+        _version_one(root)
+        gate = threading.Barrier(2)
+
+        def open_store(gate: threading.Barrier = gate) -> None:
+            gate.wait(30)
+            try:
+                with RebindStore(root) as store:
+                    assert [r.id for r in store.open_rebinds()] == ["r1"]
+            except BaseException as exc:
+                failed.append(exc)
+
+        threads = [threading.Thread(target=open_store) for _ in range(2)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(60)
+    assert failed == []
