@@ -129,7 +129,14 @@ def worktree_key(root: str | os.PathLike[str]) -> str:
     ``.`` for the main one, ``worktrees/NAME`` for a linked one (its git directory
     under the common one: the same after ``git worktree move`` or a moved clone)."""
     git_dir, common = git_dir_paths(root)
-    return os.path.relpath(git_dir, common).replace(os.sep, "/")
+    return key_text(os.path.relpath(git_dir, common).replace(os.sep, "/"))
+
+
+def key_text(name: str) -> str:
+    """``name`` as text a store can hold: git keeps a linked worktree's name as the
+    bytes of its directory's, and SQLite takes UTF-8 only, so each byte that is not
+    UTF-8 (a surrogate here) is written ``\\xNN``."""
+    return os.fsencode(name).decode("utf-8", "backslashreplace")
 
 
 def shared_path(root: str | os.PathLike[str], *, create: bool = True) -> str:

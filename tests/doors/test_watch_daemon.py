@@ -248,7 +248,7 @@ def test_watch_two_detach_at_once_loser_told_why_refused(root: Path) -> None:
     the first look, "the watcher exited at start (1); see …watch.log")."""
     import threading
 
-    from forest_files.doors.watch.daemon import detach
+    from forest_files.doors.watch.detach import detach
 
     gate = threading.Barrier(2)
     said: list[str] = []

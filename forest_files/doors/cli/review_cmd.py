@@ -21,13 +21,17 @@ import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from forest_files.doors.cli.errors import boundary
 from forest_files.doors.cli.options import AsOpt, JsonOpt, RepoOpt, app, identity, words_given
 from forest_files.kernel.errors import ForestError
+
+if TYPE_CHECKING:
+    from forest_files.custody.proposals import Proposal
+    from forest_files.proposals.rebinds import Rebind
 
 proposal_app = typer.Typer(
     help="Proposals: divergent text a watcher or agent found, waiting for adoption."
@@ -50,25 +54,42 @@ def _listing(repo: Path, as_json: bool) -> None:
     from forest_files.custody.config import load_config
     from forest_files.custody.proposals import ProposalStore
     from forest_files.custody.repository import find_root
+    from forest_files.proposals.rebinds import open_rebinds
+    from forest_files.proposals.whose import place
 
     root = find_root(repo)
     load_config(root)  # before `forest init`: refused, no local.db made
     _settle(root, as_json)
     with ProposalStore(root) as store:
-        found = store.open_proposals()
-    from forest_files.proposals.rebinds import open_rebinds
-
-    renames = open_rebinds(root)
-    if as_json:
-        rows = [*(p.as_dict() for p in found), *(r.as_dict() for r in renames)]
+        found: list[Proposal | Rebind] = [*store.open_proposals()]
+    found += open_rebinds(root)
+    if as_json:  # each row names the worktree that captured it, by key and by path
+        rows = [{**x.as_dict(), "worktree_path": place(root, x.worktree)} for x in found]
         typer.echo(json.dumps(rows, sort_keys=True))
         return
-    for p in found:
-        via = "" if p.source == "watch" else f", via {p.source}"
-        typer.echo(f"{p.id} {p.selector} (from ground {p.derived_from[:12]}, {p.updated_at}{via})")
-    for r in renames:
-        typer.echo(f"{r.id} rebind {r.old_selector} -> {r.new_selector} ({r.updated_at})")
-    typer.echo(f"{len(found) + len(renames)} open proposal(s)")
+    for line in _lines(root, found):
+        typer.echo(line)
+    typer.echo(f"{len(found)} open proposal(s)")
+
+
+def _lines(root: Path, found: list[Proposal | Rebind]) -> list[str]:
+    """One line per proposal, names spelled as `forest check` spells them (printable);
+    another worktree's named by its path (``in worktree PATH``)."""
+    from forest_files.kernel.shellword import printable
+    from forest_files.proposals.rebinds import Rebind
+    from forest_files.proposals.whose import elsewhere
+
+    lines = []
+    for x in found:
+        whose = [w] if (w := elsewhere(root, x.worktree)) else []
+        if isinstance(x, Rebind):
+            moved = f"{printable(x.old_selector)} -> {printable(x.new_selector)}"
+            lines.append(f"{x.id} rebind {moved} ({', '.join([x.updated_at, *whose])})")
+            continue
+        via = [] if x.source == "watch" else [f"via {printable(x.source)}"]
+        notes = [f"from ground {x.derived_from[:12]}", x.updated_at, *via, *whose]
+        lines.append(f"{x.id} {printable(x.selector)} ({', '.join(notes)})")
+    return lines
 
 
 def _settle(root: Path, quiet: bool) -> None:

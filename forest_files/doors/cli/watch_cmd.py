@@ -18,6 +18,7 @@ import typer
 
 from forest_files.doors.cli.errors import boundary
 from forest_files.doors.cli.options import JsonOpt, RepoOpt, app
+from forest_files.kernel.shellword import forest_text, stand_at
 
 watch_app = typer.Typer(
     help="Watch bound files in the background: drift is caught when it is saved."
@@ -67,11 +68,10 @@ def watch(
     if ctx.invoked_subcommand is not None:
         return
     from forest_files.custody.config import load_config
-    from forest_files.custody.repository import find_root
 
-    load_config(find_root(repo))  # before `forest init`: refused, nothing written
-    from forest_files.doors.watch.daemon import detach as start_detached
+    load_config(_stand(repo))  # before `forest init`: refused, nothing written
     from forest_files.doors.watch.daemon import run_foreground
+    from forest_files.doors.watch.detach import detach as start_detached
     from forest_files.doors.watch.settings import WatchSettings
 
     settings = WatchSettings(
@@ -93,9 +93,8 @@ def watch(
             *(["--notify"] if notify else []),
         ]
         pid = start_detached(repo, args)
-        typer.echo(
-            f"watching in the background (pid {pid}); `forest watch status`, `forest watch stop`"
-        )
+        seen, stop_it = forest_text("watch", "status"), forest_text("watch", "stop")
+        typer.echo(f"watching in the background (pid {pid}); `{seen}`, `{stop_it}`")
         return
 
     def show(lines: list[str]) -> None:
@@ -116,7 +115,7 @@ def stop(repo: RepoOpt = Path(".")) -> None:
     """
     from forest_files.doors.watch.daemon import stop as stop_watcher
 
-    typer.echo(stop_watcher(repo))
+    typer.echo(stop_watcher(_stand(repo)))
 
 
 @watch_app.command("status")
@@ -128,13 +127,16 @@ def status(repo: RepoOpt = Path("."), as_json: JsonOpt = False) -> None:
     """
     from forest_files.doors.watch.daemon import status as watch_status
     from forest_files.kernel.shellword import printable
+    from forest_files.proposals.whose import label
 
-    found = watch_status(repo)
+    found = watch_status(_stand(repo))
     if as_json:
         typer.echo(json.dumps(found, sort_keys=True))
         return
     if not found["running"]:
-        typer.echo("no watcher running; start one with `forest watch --detach`")
+        typer.echo(
+            f"no watcher running; start one with `{forest_text('watch', options=('--detach',))}`"
+        )
     else:
         fallback = f" — {found['fallback']}" if found["fallback"] else ""
         typer.echo(f"watching (pid {found['pid']}, {found['mode']}{fallback}); log {found['log']}")
@@ -153,4 +155,18 @@ def status(repo: RepoOpt = Path("."), as_json: JsonOpt = False) -> None:
             )
     for p in found["proposals"]:  # type: ignore[attr-defined]
         shown = printable(str(p["selector"]))
-        typer.echo(f"proposal {p['id']} {shown}: `forest proposal show {p['id']}`")
+        if not p["here"]:  # another worktree's: named, since only that one closes it
+            shown += f" ({label(str(p['worktree']), p['worktree_path'])})"
+        typer.echo(f"proposal {p['id']} {shown}: `{forest_text('proposal', 'show', p['id'])}`")
+
+
+def _stand(repo: Path) -> Path:
+    """The top of the work tree at ``repo``, noted as where the hints' commands reach
+    (``forest -C ../repo watch status`` after ``forest -C ../repo watch …``): the watch
+    commands read no forest.toml before they run (command.py), which notes it for
+    the others."""
+    from forest_files.custody.repository import find_root
+
+    root = find_root(repo)
+    stand_at(root)
+    return root

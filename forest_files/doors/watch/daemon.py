@@ -1,18 +1,19 @@
-"""Running the watcher as a process: foreground, detached, stopped, and its status.
+"""Running the watcher as a process: foreground, stopped, and its status (detached: detach.py).
 
 Stores: the lock and pid file (lock.py); a rotating log ``<git-dir>/forest/watch.log``
 (1 MiB, 3 kept; lines carry paths, selectors, hashes — never section text); the
 state ``<git-dir>/forest/watch.json`` (mode, fallback, open findings, recent
-errors, the error in force, the git marker a batch waits on) after every batch.
+errors, the error in force, the git marker a batch waits on) once it has read
+forest.toml and the bindings and observes (the handshake ``--detach`` waits on;
+an earlier watcher's is removed when the lock is taken), and after every batch.
 With ``--notify`` one desktop notification per newly failed finding: its
 headline (kind, selector, lines), never its text; a missing or failing
 ``notify-send`` is logged once.
-Refuses: a second watcher (lock.py); a detached watcher that did not come up
-(``ForestError`` naming the log); a watcher that ignores SIGTERM (naming kill).
+Refuses: a second watcher (lock.py); a watcher that ignores SIGTERM (naming kill).
 Returns: ``run_foreground`` (0 after SIGTERM, SIGINT or SIGHUP: one clean
-shutdown), ``detach`` (the child's pid), ``stop`` (idempotent: a message),
-``status`` (a dict without text).
-Test: tests/doors/test_watch_daemon.py
+shutdown), ``stop`` (idempotent: a message), ``status`` (a dict without text;
+each proposal with the worktree that captured it: proposals/whose.py).
+Test: tests/doors/test_watch_daemon.py, tests/doors/test_watch_detach.py
 """
 
 from __future__ import annotations
@@ -36,19 +37,17 @@ from forest_files.doors.watch.lock import WatchLock, running
 from forest_files.doors.watch.respond import Alert, Sink
 from forest_files.doors.watch.settings import WatchSettings
 from forest_files.doors.watch.watcher import Watcher
-from forest_files.kernel import spawn as childproc
 from forest_files.kernel.cache import replace_atomically
 from forest_files.kernel.errors import ForestError
 from forest_files.kernel.paths import LOCAL_DB_NAME, WATCH_LOG, WATCH_STATE
+from forest_files.kernel.shellword import forest_text
 from forest_files.kernel.state import (
-    open_append,
     refuse_linked_file,
     shared_dir,
     worktree_dir,
 )
 
 log = logging.getLogger("forest_files.doors.watch")
-_START_TIMEOUT = 30.0
 
 
 def _log_to_file(root: Path) -> logging.Handler:
@@ -134,7 +133,9 @@ def run_foreground(
     started: Callable[[], None] | None = None,
 ) -> int:
     """Watch until SIGTERM, SIGINT or SIGHUP; then stop once, cleanly. ``started`` is
-    called once the lock and the log are this watcher's (a refusal says nothing else)."""
+    called once the watcher holds the lock and the log, has read forest.toml and the
+    bindings and observes (a refusal says nothing else); the state file is written
+    first, the handshake a detached watcher's parent waits on (``detach``)."""
     from forest_files.custody.repository import find_root
 
     root = find_root(root)
@@ -154,6 +155,7 @@ def run_foreground(
         lock.acquire()
         try:
             handler = _log_to_file(root)  # a link planted at the log: refused here
+            _forget_state(root)  # an earlier watcher's: this one's is written once it watches
         except BaseException:
             lock.release()  # no pid file naming a watcher that never ran
             raise
@@ -161,8 +163,6 @@ def run_foreground(
         _restore(previous, woken)
         _close(wake, poke)
         raise
-    if started is not None:
-        started()
     w = Watcher(root, settings, sink=sink, alert=notifier() if notify else None)
     try:
         if lock.recovered is not None:
@@ -171,7 +171,9 @@ def run_foreground(
         w.start()
         settle_gc()
         log.info("watching %s (%s; pid %s)", root, w.observers.mode, os.getpid())
-        write_state(root, w)
+        write_state(root, w)  # the handshake: it has read forest.toml and observes
+        if started is not None:
+            started()
         os.read(wake, 1)  # until a signal: a read a handler interrupts goes on (PEP 475)
         log.info("stopping (signal)")
     finally:
@@ -189,6 +191,12 @@ def run_foreground(
 _SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
 
 
+def _forget_state(root: Path) -> None:
+    """Remove the state file an earlier watcher left (a link planted there: the link)."""
+    with contextlib.suppress(FileNotFoundError):
+        (worktree_dir(root) / WATCH_STATE).unlink()
+
+
 def _restore(previous: Mapping[signal.Signals, Any], woken: int) -> None:
     signal.set_wakeup_fd(woken)
     for sig, old in previous.items():
@@ -204,45 +212,6 @@ def _close(*fds: int) -> None:
     for fd in fds:
         with contextlib.suppress(OSError):
             os.close(fd)
-
-
-def detach(root: Path, args: list[str]) -> int:
-    """Start a watcher in its own session; return its pid once it holds the lock."""
-    from forest_files.custody.repository import find_root
-
-    root = find_root(root)
-    if (pid := running(root)) is not None:
-        raise ForestError(f"a watcher already runs for {root} (pid {pid}); `forest watch stop`")
-    with os.fdopen(open_append(worktree_dir(root) / WATCH_LOG, WATCH_LOG), "ab") as err:
-        # Isolated, in its own session (kernel.spawn): the repository's own modules
-        # (an ``argparse.py`` at its root) are never imported by it.
-        started = childproc.spawn(
-            "forest_files.doors.watch", "--repo", str(root), *args, log=err, cwd=root
-        )
-    if started is None:
-        raise ForestError(
-            "the watcher could not be started here; run it in the foreground: forest watch"
-        )
-    child = started.proc
-    deadline = time.monotonic() + _START_TIMEOUT
-    while time.monotonic() < deadline:
-        if running(root) == child.pid:
-            return child.pid
-        try:
-            code = child.wait(timeout=0.05)
-        except subprocess.TimeoutExpired:
-            continue
-        if (other := running(root)) is not None:  # a watcher started beside this one won
-            raise ForestError(
-                f"a watcher already runs for {root} (pid {other}); `forest watch stop`"
-            )
-        raise ForestError(
-            f"the watcher exited at start ({code}); see {worktree_dir(root) / WATCH_LOG}"
-        )
-    child.terminate()
-    raise ForestError(
-        f"the watcher did not start in {_START_TIMEOUT:.0f} s; see {worktree_dir(root) / WATCH_LOG}"
-    )
 
 
 _STOP_TIMEOUT = 60.0  # above the watcher's own bound: its batch 30 s + its observer 10 s
@@ -265,7 +234,7 @@ def stop(root: Path, timeout: float = _STOP_TIMEOUT) -> str:
             raise ForestError(
                 f"the watcher (pid {pid}) did not stop in {timeout:.0f} s "
                 f"(its log: {worktree_dir(root) / WATCH_LOG}); "
-                f"`kill -9 {pid}`, then `forest watch status`"
+                f"`kill -9 {pid}`, then `{forest_text('watch', 'status')}`"
             )
         time.sleep(0.05)  # polling another process's lock: there is no event to wait on
     return f"stopped the watcher (pid {pid})"
@@ -289,19 +258,33 @@ def status(root: Path) -> dict[str, object]:
 
         with contextlib.suppress(ForestError):  # a status never fails for it
             close_left_behind(root)
-    proposals: list[dict[str, str]] = []
+    from forest_files.proposals.rebinds import open_rebinds
+    from forest_files.proposals.whose import here, place
+
+    proposals: list[dict[str, object]] = []
     if (shared_dir(root, create=False) / LOCAL_DB_NAME).exists():  # a status creates nothing
         with ProposalStore(root) as store:
             proposals = [
-                {"id": p.id, "selector": p.selector, "text_hash": p.text_hash}
+                {
+                    "id": p.id,
+                    "selector": p.selector,
+                    "text_hash": p.text_hash,
+                    "worktree": p.worktree,
+                }
                 for p in store.open_proposals()
             ]
-    from forest_files.proposals.rebinds import open_rebinds
-
     proposals += [
-        {"id": r.id, "selector": r.old_selector, "rebind_to": r.new_selector}
+        {
+            "id": r.id,
+            "selector": r.old_selector,
+            "rebind_to": r.new_selector,
+            "worktree": r.worktree,
+        }
         for r in open_rebinds(root)
     ]
+    for p in proposals:  # whose each is: the worktree that captured it (proposals/whose.py)
+        key = p["worktree"] if isinstance(p["worktree"], str) else None
+        p["worktree_path"], p["here"] = place(root, key), here(root, key)
     return {
         "running": pid is not None,
         "pid": pid,

@@ -23,6 +23,7 @@ from pathlib import Path
 from forest_files.kernel.cache import replace_atomically
 from forest_files.kernel.errors import ForestError
 from forest_files.kernel.paths import WATCH_LOCK, WATCH_PID
+from forest_files.kernel.shellword import forest_text
 from forest_files.kernel.state import refuse_linked_file, worktree_dir
 
 
@@ -78,8 +79,8 @@ class WatchLock:
         if fd is None:
             pid = _read_pid(self.root)
             raise WatcherRunning(
-                f"a watcher already runs for {self.root} (pid {pid or '?'}); "
-                "see `forest watch status`, stop it with `forest watch stop`"
+                f"a watcher already runs for {self.root} (pid {pid or '?'}); see "
+                f"`{forest_text('watch', 'status')}`, stop it with `{forest_text('watch', 'stop')}`"
             )
         self._fd = fd
         old = _read_pid(self.root)

@@ -28,6 +28,7 @@ from forest_files.doors.watch import judge
 from forest_files.doors.watch.collector import Collector
 from forest_files.doors.watch.journal import Journal
 from forest_files.doors.watch.route import Restorer
+from forest_files.kernel.shellword import forest_text
 
 log = logging.getLogger("forest_files.doors.watch")
 Sink = Callable[[list[str]], None]
@@ -133,9 +134,8 @@ class Responder:
             return
         if done is not None and done[1] != "same":
             self.journal.add("rebind", f.path, f.selector, " ".join(done))
-            self._emit(
-                [f"  proposal {done[0]} rebinds it ({done[1]}): forest proposal show {done[0]}"]
-            )
+            show = forest_text("proposal", "show", done[0])
+            self._emit([f"  proposal {done[0]} rebinds it ({done[1]}): {show}"])
 
     def _propose(self, r: Reported, head: str | None) -> bool:
         f = r.finding
@@ -154,9 +154,8 @@ class Responder:
             from forest_files.doors.doorlog import record_proposal
 
             record_proposal(self.root, (pid, f.binding, f.selector), outcome, head=head)
-            self._emit(
-                [f"  proposal {pid} holds this text ({outcome}): forest proposal show {pid}"]
-            )
+            show = forest_text("proposal", "show", pid)
+            self._emit([f"  proposal {pid} holds this text ({outcome}): {show}"])
         return True
 
     def _emit(self, lines: list[str]) -> None:
