@@ -30,7 +30,7 @@ from forest_files.kernel import spawn as childproc
 from forest_files.kernel.errors import ForestError, StoreBusy, StoreCorruption, UnusableConfig
 from forest_files.kernel.exits import EXIT_BUSY, EXIT_CORRUPT, EXIT_USAGE
 from forest_files.kernel.paths import WATCH_LOG, WATCH_STATE
-from forest_files.kernel.shellword import forest_text
+from forest_files.kernel.shellword import forest_text, printable
 from forest_files.kernel.state import open_append, worktree_dir
 
 START_TIMEOUT = 120.0  # its start reads the bindings: a first index of a large tree
@@ -107,11 +107,13 @@ _REFUSAL_BYTES = 1 << 16  # of the log, from where it ended when the child was s
 
 def _refusal(log_path: Path, start: int) -> str | None:
     """The child's one ``forest watch:`` line in its log (its stderr), after ``start``."""
-    try:
-        with log_path.open("rb") as fh:
+    try:  # never through a link planted at the log's name meanwhile
+        fd = os.open(log_path, os.O_RDONLY | os.O_CLOEXEC | getattr(os, "O_NOFOLLOW", 0))
+        with os.fdopen(fd, "rb") as fh:
             fh.seek(start)
-            said = fh.read(_REFUSAL_BYTES).decode("utf-8", "replace")
+            said = fh.read(_REFUSAL_BYTES).decode("utf-8", "surrogateescape")
     except OSError:
         return None
     lines = [x for x in said.splitlines() if x.startswith("forest watch: ")]
-    return lines[-1][len("forest watch: ") :] if lines else None
+    # Spelled as `forest check` spells names: a byte that is not UTF-8 as \xNN.
+    return printable(lines[-1][len("forest watch: ") :]) if lines else None
