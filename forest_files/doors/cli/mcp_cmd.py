@@ -36,6 +36,6 @@ def mcp(
         from forest_files.doors.mcp.server import serve
     except ImportError:
         raise ForestError("forest mcp needs the MCP SDK: pip install 'forest-files[mcp]'") from None
-    from forest_files.doors.mcp.__main__ import _root
+    from forest_files.doors.mcp.__main__ import custody_root
 
-    serve(_root(repo), read_only=read_only)
+    serve(custody_root(repo), read_only=read_only)

@@ -22,7 +22,7 @@ def main(argv: list[str] | None = None) -> int:
     from forest_files.kernel.errors import ForestError
 
     try:
-        root = _root(Path(args.repo))
+        root = custody_root(Path(args.repo))
     except ForestError as exc:
         print(f"forest: {exc}", file=sys.stderr)
         return 1
@@ -32,7 +32,7 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def _root(path: Path) -> Path:
+def custody_root(path: Path) -> Path:
     """The repository's root, refused before serving if it is not under custody."""
     from forest_files.custody.repository import Repository
 
