@@ -4,8 +4,12 @@ Stores: nothing.
 Refuses: nothing; a section that cannot be read yields a one-line note.
 Returns: unified line diff text of the bound section, or (``words=True``, for
 prose) its changed lines with the changed words marked ``[-old-]{+new+}``;
-``colourise`` adds terminal colour to either.
-Test: tests/doors/test_cli_files.py, tests/text/test_word_diff.py
+``colourise`` adds terminal colour to either; ``for_terminal``, the one way a door
+prints a diff: each control character of the text shown escaped (kernel/shellword.py
+``printable``: the text's own escapes never reach the terminal), then coloured.
+Lines are split at ``\n`` alone: U+2028 or a form feed inside a line stays in it.
+Test: tests/doors/test_cli_files.py, tests/text/test_word_diff.py,
+tests/check/test_control_chars.py
 
 Word diffs tokenise into runs of word characters, runs of whitespace and single
 other characters (so ``.`` -> ``!`` marks one character), and align the tokens
@@ -24,6 +28,7 @@ from typing import TYPE_CHECKING
 from forest_files.check.engine import Finding
 from forest_files.custody.content import ContentSource
 from forest_files.kernel.errors import ForestError
+from forest_files.kernel.shellword import printable
 
 if TYPE_CHECKING:
     from forest_files.store.forest import ForestStore
@@ -79,12 +84,26 @@ def section_diff(
             return ""
         return f"--- ground {finding.selector}\n+++ now {finding.selector}\n{body}"
     lines = difflib.unified_diff(
-        old.splitlines(keepends=True),
-        new.splitlines(keepends=True),
+        _lines(old),
+        _lines(new),
         fromfile=f"ground {finding.selector}",
         tofile=f"now {finding.selector}",
     )
     return "".join(lines).rstrip("\n")
+
+
+def _lines(text: str) -> list[str]:
+    """``text``'s lines, each with its ``\n``: split there alone (``str.splitlines``
+    also splits at U+2028, a form feed, a CR, which a section's lines may hold)."""
+    return re.findall(r"[^\n]*\n|[^\n]+$", text)
+
+
+def for_terminal(diff: str, *, colour: bool) -> str:
+    """``diff`` as a door prints it: every control character but newline and tab shown
+    escaped (a file's own ESC, CSI, BEL, CR or U+2028 never reaches the terminal), then
+    coloured when ``colour``."""
+    shown = printable(diff, keep="\n\t")
+    return colourise(shown) if colour and shown else shown
 
 
 def _mark(kind: str, text: str) -> list[str]:

@@ -62,13 +62,9 @@ def block(r: Reported, *, colour: bool = False, words: bool = True) -> list[str]
     lines.extend(f"  {printable(fact)}" for fact in facts(r, words=words))
     lines.extend(f"  {printable(route.line())}" for route in r.routes)
     if r.diff:
-        diff = printable(r.diff, keep="\n\t")  # the text's own escapes never reach the terminal
-        if colour:
-            from forest_files.check.diff import colourise
+        from forest_files.check.diff import for_terminal
 
-            lines.append(colourise(diff))
-        else:
-            lines.append(diff)
+        lines.append(for_terminal(r.diff, colour=colour))
     return lines
 
 

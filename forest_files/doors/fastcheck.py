@@ -178,7 +178,10 @@ def _status(repo: str, as_json: bool) -> int:
     if not rows:
         print("no bindings yet: forest adopt PATH[#Heading] --words …")
     else:
-        print("\n".join(f"{kind:<10} {sel}  {ground or '-'}" for sel, kind, ground in rows))
+        from forest_files.kernel.shellword import printable
+
+        shown = (f"{kind:<10} {printable(sel)}  {ground or '-'}" for sel, kind, ground in rows)
+        print("\n".join(shown))
     return 0
 
 

@@ -86,8 +86,10 @@ def confirm(selectors: Sequence[str], yes: bool, *, err: bool) -> bool:
     """List a bulk adoption and ask once on a terminal; ``--yes`` elsewhere. True when
     the user was asked (the sections are read again after the answer)."""
     typer.echo(f"to adopt ({len(selectors)}):", err=err)
-    for sel in selectors:
-        typer.echo(f"  {sel}", err=err)
+    from forest_files.kernel.shellword import printable
+
+    for sel in selectors:  # a heading's escapes cannot hide a line of the list
+        typer.echo(f"  {printable(sel)}", err=err)
     if yes:
         return False
     if not sys.stdin.isatty():

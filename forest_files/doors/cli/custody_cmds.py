@@ -5,8 +5,10 @@ Stores: nothing itself; each calls one function of ``forest_files.custody``.
 Refuses (``errors.boundary``): restore of a binding with no single ground; a
 contest names the routes ``forest check`` prints out of it (check/routes.py's
 ``resolve_routes``, one ``forest resolve`` per head), then the restore again.
-Returns: text, or one JSON document with ``--json`` (no section text in JSON).
-Test: tests/doors/test_cli_files.py
+Returns: text, or one JSON document with ``--json`` (no section text in JSON). A
+selector or a diff is printed with its control characters shown escaped
+(kernel/shellword.py ``printable``, check/diff.py ``for_terminal``); JSON keeps them.
+Test: tests/doors/test_cli_files.py, tests/check/test_control_chars.py
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ import typer
 from forest_files.doors.cli.errors import boundary
 from forest_files.doors.cli.options import AsOpt, JsonOpt, RepoOpt, WordsOpt, app, identity
 from forest_files.kernel.errors import ForestError
-from forest_files.kernel.shellword import stage_ledger
+from forest_files.kernel.shellword import printable, stage_ledger
 
 if TYPE_CHECKING:
     from forest_files.custody.bindings import Binding
@@ -49,7 +51,7 @@ def diff(
     import sys
 
     from forest_files.check.bulk import choose
-    from forest_files.check.diff import colourise, section_diff
+    from forest_files.check.diff import for_terminal, section_diff
     from forest_files.check.engine import check_all
     from forest_files.custody.bindings import all_bindings
     from forest_files.custody.content import WorktreeSource
@@ -61,10 +63,10 @@ def diff(
         chosen = [c.binding for c in choose(r.root, all_bindings(store), [target])]
         content = WorktreeSource(r.root)
         for binding, finding in zip(chosen, check_all(store, chosen, content), strict=True):
-            typer.echo(f"{finding.kind} {binding.selector}")
+            typer.echo(f"{finding.kind} {printable(binding.selector)}")
             if finding.kind in ("drifted", "clean"):
                 shown = section_diff(store, finding, content, binding.excludes, words=words)
-                typer.echo((colourise(shown) if shown and colour else shown) or "(no change)")
+                typer.echo(for_terminal(shown, colour=colour) or "(no change)")
 
 
 TargetsArg = Annotated[
@@ -155,7 +157,7 @@ def supersede(
         typer.echo(json.dumps(docs[0] if len(docs) == 1 else {"superseded": docs}))
         return
     for sel, new in pairs:
-        typer.echo(f"superseded {sel}: {new} is ground")
+        typer.echo(f"superseded {printable(sel)}: {new} is ground")
     typer.echo(f"{len(pairs)} in one segment; commit .forest/ledger with the files")
 
 
@@ -186,9 +188,9 @@ def _supersede_staged(
         )
         return
     for old, new in done.rebound:
-        typer.echo(f"rebound {old} -> {new}")
+        typer.echo(f"rebound {printable(old)} -> {printable(new)}")
     for sel, ground in done.superseded:
-        typer.echo(f"superseded {sel}: {ground} is ground")
+        typer.echo(f"superseded {printable(sel)}: {ground} is ground")
     count = len(done.rebound) + len(done.superseded)
     typer.echo(f"{count} in one segment; stage .forest/ledger ({stage_ledger()})")
 
@@ -198,7 +200,7 @@ def _confirm(lines: list[str], yes: bool, *, err: bool) -> None:
     import sys
 
     for line in lines:
-        typer.echo(f"  {line}", err=err)
+        typer.echo(f"  {printable(line)}", err=err)
     if yes:
         return
     if not sys.stdin.isatty():
@@ -243,7 +245,7 @@ def restore(targets: TargetsArg, repo: RepoOpt = Path(".")) -> None:
         done_all = restore_many(r.root, wanted)  # all or nothing
         audit_restored(r.root, store, [c.binding for c in chosen], done_all)
         for done in done_all:
-            typer.echo(_restored(done.selector, done.outcome, done.kept))
+            typer.echo(printable(_restored(done.selector, done.outcome, done.kept)))
         for line in _leftovers(r.root, [w.path for w in wanted]):
             typer.echo(line)
 

@@ -18,7 +18,7 @@ from forest_files.doors.cli.custody_cmds import TargetArg
 from forest_files.doors.cli.errors import boundary
 from forest_files.doors.cli.options import AsOpt, RepoOpt, WordsOpt, app, identity
 from forest_files.kernel.errors import ForestError
-from forest_files.kernel.shellword import commit_ledger
+from forest_files.kernel.shellword import commit_ledger, printable
 
 if TYPE_CHECKING:
     from forest_files.custody.bindings import Binding
@@ -100,9 +100,9 @@ def rebind(
         refuse_bound_targets(bindings, moves, r.root)
         rebind_sections(r, moves, by=identity(repo, as_), words=words)
     for binding, section in moves:
-        typer.echo(f"rebound {binding.selector} -> {section.selector}")
+        typer.echo(printable(f"rebound {binding.selector} -> {section.selector}"))
     for binding, why in left:
-        typer.echo(f"left {binding.selector} where it is ({why}); rebind it on its own")
+        typer.echo(printable(f"left {binding.selector} where it is ({why}); rebind it on its own"))
     one = f"{len(moves)} bindings moved in one segment (one act each)" if len(moves) > 1 else ""
     typer.echo(f"{one + '; ' if one else ''}commit it: {commit_ledger()}")
 
@@ -144,5 +144,5 @@ def retire(
     r, _, found = _open_binding(repo, target, binding)
     with r:
         retire_binding(r, found, words=words, by=identity(repo, as_))
-    typer.echo(f"retired {found.selector} (binding {found.bind_act[:12]})")
+    typer.echo(printable(f"retired {found.selector} (binding {found.bind_act[:12]})"))
     typer.echo(f"commit it: {commit_ledger()}")

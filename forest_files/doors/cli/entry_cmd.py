@@ -3,8 +3,9 @@
 Stores: nothing.
 Refuses: an unknown content id (``ForestError`` naming ``forest log``).
 Returns: text (the entry's text on a terminal), or one JSON document with
-``--json`` (metadata only, no text).
-Test: tests/doors/test_cli_files.py
+``--json`` (metadata only, no text). Text shows each control character of the
+entry escaped (kernel/shellword.py ``printable``), newlines and tabs but kept.
+Test: tests/doors/test_cli_files.py, tests/check/test_control_chars.py
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import typer
 from forest_files.doors.cli.errors import boundary
 from forest_files.doors.cli.options import JsonOpt, RepoOpt, app
 from forest_files.kernel.errors import ForestError
-from forest_files.kernel.shellword import forest_text
+from forest_files.kernel.shellword import forest_text, printable
 
 
 @app.command()
@@ -63,8 +64,8 @@ def show(
         return
     for key, value in meta.items():
         if key != "trust":
-            typer.echo(f"{key}: {value}")
+            typer.echo(printable(f"{key}: {value}"))
     via = f", through {source}" if source else ""
-    typer.echo(f"trust: {trust.level.value} ({trust.reason}{via})")
+    typer.echo(printable(f"trust: {trust.level.value} ({trust.reason}{via})"))
     typer.echo("")
-    typer.echo(body)
+    typer.echo(printable(body, keep="\n\t"))  # the text's own escapes are shown, not obeyed

@@ -123,7 +123,12 @@ def adopt(
     if skip_bound:
         lines.append(f"skipped {skipped} target(s) already bound")
     lines.append("commit .forest/ledger with the files" if bound else "nothing new to adopt")
-    typer.echo(json.dumps([asdict(b) for b in bound]) if as_json else "\n".join(lines))
+    if as_json:
+        typer.echo(json.dumps([asdict(b) for b in bound]))
+    else:  # a heading's control characters shown escaped (kernel/shellword.py)
+        from forest_files.kernel.shellword import printable
+
+        typer.echo("\n".join(map(printable, lines)))
 
 
 def _read(r: Repository, specs: list[str], excludes: tuple[str, ...]) -> list[SectionText]:

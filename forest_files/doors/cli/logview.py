@@ -3,8 +3,10 @@
 Stores: nothing.
 Refuses: a target that names no binding, live or retired (lookup.py).
 Returns: text lines, or one JSON document for a chain with ``--json`` (ids,
-signatures, words — never section text).
-Test: tests/check/test_dead_ends.py, tests/doors/test_cli_files.py
+signatures, words — never section text). Every text line is one line, its control
+characters shown escaped (kernel/shellword.py ``printable``); JSON keeps them.
+Test: tests/check/test_dead_ends.py, tests/doors/test_cli_files.py,
+tests/check/test_control_chars.py
 """
 
 from __future__ import annotations
@@ -16,6 +18,8 @@ from typing import TYPE_CHECKING
 
 import typer
 
+from forest_files.kernel.shellword import printable
+
 if TYPE_CHECKING:
     from forest_files.custody.log_entries import LogEntry
 
@@ -24,10 +28,14 @@ def log_line(e: LogEntry) -> str:
     """One act of ``forest log``: when, what, the section it is about, what it made,
     who, and the words (on one line)."""
     where = f" {e.selector}" if e.selector and e.selector != e.subject else ""
-    said = " ".join(e.words.split())
-    return f"{e.created_at} {e.kind}{where} {e.subject} -> {e.result} by {e.by}" + (
-        f": “{said}”" if said else ""
-    )
+    said = _one_line(e.words)
+    line = f"{e.created_at} {e.kind}{where} {e.subject} -> {e.result} by {e.by}"
+    return printable(line + (f": “{said}”" if said else ""))
+
+
+def _one_line(words: str) -> str:
+    """Words as one line: runs of whitespace (line breaks too) as one space."""
+    return " ".join(words.split())
 
 
 def print_chain(target: str, repo: Path, as_json: bool) -> None:
@@ -51,10 +59,13 @@ def print_chain(target: str, repo: Path, as_json: bool) -> None:
         doc = {"selector": binding.selector, "retired": binding.retired}
         typer.echo(json.dumps({**doc, "chain": [asdict(x) for x in links]}))
         return
-    typer.echo(binding.selector + (" (retired)" if binding.retired else ""))
+    typer.echo(printable(binding.selector + (" (retired)" if binding.retired else "")))
     for x in links:
-        typer.echo(f"  {x.created_at} {x.status:<10} {x.content_id} by {x.adopted_by}: {x.words}")
-    for e in ended:
+        said = _one_line(x.words)
         typer.echo(
-            f"  {e.created_at} {'retired':<10} binding {e.subject[:12]} by {e.by}: {e.words}"
+            printable(f"  {x.created_at} {x.status:<10} {x.content_id} by {x.adopted_by}: {said}")
         )
+    for e in ended:
+        said = _one_line(e.words)
+        line = f"  {e.created_at} {'retired':<10} binding {e.subject[:12]} by {e.by}: {said}"
+        typer.echo(printable(line))

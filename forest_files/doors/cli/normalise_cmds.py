@@ -23,7 +23,7 @@ import typer
 from forest_files.doors.cli.errors import boundary
 from forest_files.doors.cli.options import AsOpt, RepoOpt, app, identity, words_given
 from forest_files.kernel.errors import ForestError
-from forest_files.kernel.shellword import commit_ledger
+from forest_files.kernel.shellword import commit_ledger, printable
 
 NormaliseOpt = Annotated[
     list[str] | None,
@@ -100,5 +100,6 @@ def renormalise(
         rules = rules_with(binding, names)
         section = read_section(r.root, binding.selector, rules, max_bytes=r.config.max_body_bytes)
         record(r, binding, section, names, by=identity(repo, as_), words=words)
-    typer.echo(f"{binding.selector} now reads with: {', '.join(names) or 'no normalisation'}")
+    reads = ", ".join(names) or "no normalisation"
+    typer.echo(printable(f"{binding.selector} now reads with: {reads}"))
     typer.echo(f"commit it: {commit_ledger()}")

@@ -28,6 +28,7 @@ import typer
 from forest_files.doors.cli.errors import boundary
 from forest_files.doors.cli.options import AsOpt, JsonOpt, RepoOpt, app, identity, words_given
 from forest_files.kernel.errors import ForestError
+from forest_files.kernel.shellword import printable
 
 if TYPE_CHECKING:
     from forest_files.custody.proposals import Proposal
@@ -75,7 +76,6 @@ def _listing(repo: Path, as_json: bool) -> None:
 def _lines(root: Path, found: list[Proposal | Rebind]) -> list[str]:
     """One line per proposal, names spelled as `forest check` spells them (printable);
     another worktree's named by its path (``in worktree PATH``)."""
-    from forest_files.kernel.shellword import printable
     from forest_files.proposals.rebinds import Rebind
     from forest_files.proposals.whose import elsewhere
 
@@ -177,7 +177,7 @@ def adopt(pid: IdArg, words: AdoptWordsOpt, as_: AsOpt = None, repo: RepoOpt = P
     root = find_root(repo)
     if find(root, pid) is not None:
         moved = adopt_rebind(root, pid, words=words, by=identity(repo, as_))
-        typer.echo(f"adopted proposal {pid}: rebound to {moved}; commit .forest/ledger")
+        typer.echo(printable(f"adopted proposal {pid}: rebound to {moved}; commit .forest/ledger"))
         return
     new = adopt_proposal(root, pid, words=words, by=identity(repo, as_))
     typer.echo(f"adopted proposal {pid}: {new} is ground; commit .forest/ledger with the file")
@@ -194,12 +194,13 @@ def _discard(pid: str, repo: Path) -> None:
         with RebindStore(root) as rebinds:
             gone = rebinds.close(pid, "discarded")
         record_proposal(root, (gone.id, gone.binding, gone.old_selector), "discarded")
-        typer.echo(f"discarded proposal {gone.id} (rebind {gone.old_selector})")
+        typer.echo(printable(f"discarded proposal {gone.id} (rebind {gone.old_selector})"))
         return
     with ProposalStore(root) as store:
         done = store.discard(pid)
     record_proposal(root, (done.id, done.binding, done.selector, done.text_hash), "discarded")
-    typer.echo(f"discarded proposal {done.id} ({done.selector}); nothing of its text is kept")
+    said = f"discarded proposal {done.id} ({done.selector})"
+    typer.echo(printable(f"{said}; nothing of its text is kept"))
 
 
 @proposal_app.command("discard")
