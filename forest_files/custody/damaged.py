@@ -21,8 +21,10 @@ with the bodies only its acts name, and record its acts again.
 Stores: nothing.
 Refuses: nothing; it says.
 Returns: ``restore_plan``: ``Restore`` (the checkouts of every damaged file HEAD holds
-with other bytes and of every missing act some commit holds, or None; and one
-sentence per dependent segment whose missing act is nowhere, with its take-out).
+with other bytes and of every missing act some commit holds, as steps, none when
+nothing can be brought back, and which faults they cover; and per dependent segment
+whose missing act is nowhere, a ``TakeOut``: its steps and its sentence). The doors
+print the steps as one command and give them as a route's ``argv`` in JSON.
 Test: tests/custody/test_damaged.py
 """
 
@@ -44,11 +46,49 @@ _FETCH = "fetch the branch that recorded it and run `forest verify` again"
 
 
 @dataclass(frozen=True)
+class TakeOut:
+    """A dependent segment whose missing act no commit holds: its ``steps`` take it
+    out with the bodies only its acts name (run at the top of the work tree)."""
+
+    segment: str
+    dep: str  # the missing act
+    acts: int  # the segment's acts, lost when it is taken out
+    steps: tuple[tuple[str, ...], ...]
+
+    def line(self) -> str:
+        take_out = " && ".join(command_text(s) for s in self.steps)
+        return (
+            f"act {self.dep[:12]} is in no commit any ref reaches, so the {self.acts} act(s) "
+            f"of segment {self.segment[:12]} cannot stand here: {_FETCH}, or take the "
+            f"segment out (its acts are then lost and must be recorded again): `{take_out}`"
+        )
+
+
+@dataclass(frozen=True)
 class Restore:
     """What brings the ledger back: one command, and what no command brings back."""
 
-    route: str | None  # the checkouts, joined with ``&&``; None: none brings anything
-    lost: tuple[str, ...]  # per dependent segment whose missing act no commit holds
+    steps: tuple[tuple[str, ...], ...] = ()  # the checkouts, run at the top in order
+    taken_out: tuple[TakeOut, ...] = ()  # per dependent segment whose act is nowhere
+    files: frozenset[str] = frozenset()  # the damaged files the checkouts bring back
+    brought: frozenset[str] = frozenset()  # the missing acts the checkouts bring back
+
+    @property
+    def route(self) -> str | None:
+        """The checkouts as one command, joined with ``&&``; None: none brings anything."""
+        return " && ".join(command_text(s) for s in self.steps) or None
+
+    @property
+    def lost(self) -> tuple[str, ...]:
+        """One sentence per dependent segment whose missing act no commit holds."""
+        return tuple(t.line() for t in self.taken_out)
+
+    def covers(self, fault: Fault) -> bool:
+        """Whether the checkouts bring back what ``fault`` names."""
+        if fault.code == "dangling-dep":
+            return fault.dep in self.brought
+        named = fault.path or (fault.segment and _segment_path(fault.segment))
+        return bool(named) and named in self.files
 
 
 def damaged_files(faults: Iterable[Fault]) -> list[str]:
@@ -60,8 +100,12 @@ def damaged_files(faults: Iterable[Fault]) -> list[str]:
         if f.path:
             found[f.path] = None
         elif f.segment:
-            found[f"{LEDGER_DIR}/{SEGMENTS}/{f.segment}.jsonl"] = None
+            found[_segment_path(f.segment)] = None
     return list(found)
+
+
+def _segment_path(segment: str) -> str:
+    return f"{LEDGER_DIR}/{SEGMENTS}/{segment}.jsonl"
 
 
 def restore_plan(root: Path, faults: Iterable[Fault]) -> Restore:
@@ -75,22 +119,25 @@ def restore_plan(root: Path, faults: Iterable[Fault]) -> Restore:
     files = damaged_files(faults) if head else []
     at_head = _at_head(root, [d for _, d in dangling]) if head else {}
     files += [p for d in sorted(at_head) for p in at_head[d]]
-    steps = [*_from_head(root, files)]
+    head_steps = _from_head(root, files)
+    steps = [*head_steps]
+    restored = frozenset(p for step in head_steps for p in step[step.index("--") + 1 :])
+    brought = {d for d in at_head if at_head[d][0] in restored}  # its segment is back
     elsewhere = [(s, d) for s, d in dangling if d not in at_head]
-    lost: tuple[str, ...] = ()
+    lost: tuple[TakeOut, ...] = ()
     if elsewhere:
         ledger = _worktree_acts(root)
         have = {a.id for acts in ledger.values() for a in acts}
         holders = find_holders(root, (d for _, d in elsewhere), have)
         chains = {d: closure(d, holders, have) for _, d in elsewhere}
         steps += _checkouts([h for c in chains.values() if c is not None for h in c])
+        brought.update(d for d, c in chains.items() if c is not None)
         nowhere: dict[str, str] = {}
         for segment, dep in elsewhere:
             if chains[dep] is None and segment is not None:
                 nowhere.setdefault(segment, dep)
         lost = tuple(_take_out(root, ledger, s, d) for s, d in sorted(nowhere.items()))
-    route = " && ".join(command_text(s) for s in steps) or None
-    return Restore(route, lost)
+    return Restore(tuple(steps), lost, restored, frozenset(brought))
 
 
 def _from_head(root: Path, files: list[str]) -> tuple[tuple[str, ...], ...]:
@@ -144,7 +191,7 @@ def _worktree_acts(root: Path) -> dict[str, list[Act]]:
     return out
 
 
-def _take_out(root: Path, ledger: dict[str, list[Act]], segment: str, dep: str) -> str:
+def _take_out(root: Path, ledger: dict[str, list[Act]], segment: str, dep: str) -> TakeOut:
     """What to do with ``segment``, whose act depends on ``dep`` that no commit holds:
     fetch, or remove it and the bodies only its acts name (``git rm`` for the files
     the index holds, ``rm`` for the others)."""
@@ -161,12 +208,7 @@ def _take_out(root: Path, ledger: dict[str, list[Act]], segment: str, dep: str) 
         ),
         *in_batches(("rm", "-f", "--"), [p for p in files if p not in indexed]),
     ]
-    take_out = " && ".join(command_text(s) for s in steps)
-    return (
-        f"act {dep[:12]} is in no commit any ref reaches, so the {len(acts)} act(s) of "
-        f"segment {segment[:12]} cannot stand here: {_FETCH}, or take the segment out "
-        f"(its acts are then lost and must be recorded again): `{take_out}`"
-    )
+    return TakeOut(segment, dep, len(acts), tuple(steps))
 
 
-__all__ = ["Restore", "damaged_files", "restore_plan"]
+__all__ = ["Restore", "TakeOut", "damaged_files", "restore_plan"]

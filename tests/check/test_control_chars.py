@@ -69,7 +69,7 @@ def test_diff_section_control_chars_shown_escaped_detected(tmp_path: Path) -> No
         assert "\\x9b1A" in done.stdout and "\\x9b31m" in done.stdout, done.stdout
         if "--words" not in args:  # the heading with ESC and BEL: context of a line diff
             assert "### Sub \\x1b[8m\\x07" in done.stdout, done.stdout
-        assert f"drifted a.md#T/Hero\\u2028\\x9b2J" in done.stdout.splitlines(), done.stdout
+        assert "drifted a.md#T/Hero\\u2028\\x9b2J" in done.stdout.splitlines(), done.stdout
     lines = _run(repo, "diff", SELECTOR).stdout.splitlines()
     # U+2028 splits no diff line: the changed line is one - line and one + line
     assert [ln for ln in lines if ln.startswith("-body")] == [

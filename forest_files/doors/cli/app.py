@@ -182,8 +182,14 @@ def verify(
         found = _found(r, contested, local=True)
     all_faults = [*report.faults, *(ranged.faults if ranged is not None else ())]
     ok = not all_faults
+    from forest_files.doors.cli.verify_routes import plan_of, routes_of
+
+    plan = plan_of(r.root, all_faults, REFUSAL_CODES)
     shown = [_from_here(f) for f in all_faults]  # fixes pasted where the user stands
-    faults = [asdict(f) for f in shown]
+    faults = [
+        {**asdict(f), "routes": [x.as_dict() for x in routes_of(top, plan, REFUSAL_CODES)]}
+        for f, top in zip(shown, all_faults, strict=True)
+    ]  # each route's steps reached from here, as the check's (the findings schema's)
     lines = [_fault_line(f) for f in shown]
     fix_all = _fix_all(all_faults)  # a Route: its steps reached from here when shown
     if fix_all is not None:
@@ -208,11 +214,10 @@ def verify(
     lines += _blocks(found)
     emit(as_json, obj, "\n".join([*lines, f"ledger {'ok' if ok else 'FAULTY'}: {summary}"]))
     if any(f.code not in REFUSAL_CODES for f in all_faults):
-        from forest_files.custody.damaged import Restore, restore_plan
+        from forest_files.doors.cli.verify_routes import RESTORE
 
         fixes = sum(1 for f in all_faults if f.fix)
-        plan = restore_plan(r.root, all_faults) if fixes < len(all_faults) else Restore(None, ())
-        back = [f"restore them from git: `{plan.route}`"] if plan.route else []
+        back = [f"{RESTORE}: `{plan.route}`"] if plan.route else []
         if not back and not plan.lost:
             back = ["restore the damaged files"]
         how = [
