@@ -2,11 +2,14 @@
 
 Markdown is a table a team can publish as its decision log: cells on one line,
 ``|`` escaped, nothing a renderer would read as markup left unescaped at the start.
+Text and Markdown show a title's or a status's control characters escaped (an ADR's
+own ESC or CSI never reaches a terminal or a published page: kernel/shellword.py
+``printable``); JSON keeps them.
 
 Stores: nothing.
 Refuses: nothing.
 Returns: one string per format (JSON sorted, one document).
-Test: tests/doors/test_cli_adr.py
+Test: tests/doors/test_cli_adr.py, tests/check/test_control_chars.py
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from dataclasses import asdict
 
 from forest_files.governance.adr import Adr
 from forest_files.governance.adr_log import Decision
+from forest_files.kernel.shellword import printable
 
 FORMATS = ("text", "json", "markdown")
 
@@ -26,7 +30,7 @@ def _short(cid: str | None) -> str:
 
 
 def _cell(value: object) -> str:
-    text = " ".join(str(value if value is not None else "-").split())
+    text = printable(" ".join(str(value if value is not None else "-").split()))
     return (text or "-").replace("\\", "\\\\").replace("|", "\\|")
 
 
@@ -83,7 +87,7 @@ def _adr_line(a: Adr) -> str:
     else:
         where = f"{a.sections} section(s) bound, not the whole file" if a.sections else "not bound"
     tail = f"; superseded by {a.superseded_by}" if a.superseded_by else ""
-    return f"{head}\n    {a.path}: {where}{tail}"
+    return f"{printable(head)}\n    {printable(f'{a.path}: {where}{tail}')}"
 
 
 def adr_log(decisions: Sequence[Decision], fmt: str) -> str:
@@ -105,4 +109,4 @@ def _log_line(d: Decision) -> str:
     ground = f" -> {_short(d.ground)}" if d.ground else ""
     words = " ".join(d.words.split())
     said = f": {words}" if words else ""
-    return f"{d.at} {d.event} {d.selector or d.path}{ground} by {d.by}{said}"
+    return printable(f"{d.at} {d.event} {d.selector or d.path}{ground} by {d.by}{said}")

@@ -126,3 +126,21 @@ def test_adopt_headings_list_control_chars_escaped_detected(tmp_path: Path) -> N
     assert "  a.md#T/Hero\\u2028\\x9b2J" in done.stdout.splitlines(), done.stdout
     listed = json.loads(_run(repo, "status", "--json").stdout)["findings"]
     assert SELECTOR in [f["selector"] for f in listed]
+
+
+def test_adr_list_title_status_control_chars_escaped_json_exact_detected(
+    tmp_path: Path,
+) -> None:
+    """An ADR's title and status from its file: text and Markdown escaped, JSON exact."""
+    repo = make_repo(tmp_path)
+    title, status = "Use X \x1b[2K\x07", "Accepted\x9b1A\u2028"
+    write(repo, "decisions/0001-use-x.md", f"# 1. {title}\n\n## Status\n\n{status}\n")
+    assert _run(repo, "init").returncode == 0
+    for fmt in ("text", "markdown"):
+        done = _run(repo, "adr", "list", "decisions/*.md", "--format", fmt)
+        assert done.returncode == 0, done.stderr
+        assert not _raw(done.stdout), (fmt, _raw(done.stdout))
+        shown = done.stdout.replace("\\\\", "\\")  # Markdown doubles a backslash
+        assert "Use X \\x1b[2K\\x07" in shown and "\\x9b1A" in shown, done.stdout
+    doc = json.loads(_run(repo, "adr", "list", "decisions/*.md", "--format", "json").stdout)
+    assert [(a["title"], a["status"]) for a in doc["adrs"]] == [(title, status.strip())]
