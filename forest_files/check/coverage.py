@@ -8,7 +8,7 @@ path), ``detail`` names the ``[require]`` glob, ``excludes`` the file's default
 exclusions (forest.toml's ``[bind]``: its adopt route names them). Never section text.
 Also the one front-matter matcher (``when_holds``: ``[require] when`` and ``forest
 adopt --where``) and each heading's canonical selector path (``canonical_paths``).
-Test: tests/check/test_coverage.py
+Test: tests/check/test_coverage.py, tests/doors/test_printed_where_typed.py
 
 What covers what: a whole-file binding covers the file and every heading in it; a
 heading binding covers that heading and every heading inside its section. A region
@@ -25,6 +25,7 @@ to its rule: coverage fails closed.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Protocol
@@ -108,6 +109,17 @@ def _printable(path: str) -> str:
     return "".join(f"\\x{ord(c):02x}" if ord(c) < 32 or ord(c) == 127 else c for c in path)
 
 
+_SHOWN_CONTROL = re.compile(r"\\x(0[0-9a-f]|1[0-9a-f]|7f)")
+
+
+def shown_name(shown: str) -> str:
+    """The name ``_printable`` showed as ``shown`` (each ``\\xNN`` of a control
+    character back to that character): the file a rename route names. A name that
+    held those four characters itself reads back as another name; the route checks
+    that the name it renames is there."""
+    return _SHOWN_CONTROL.sub(lambda m: chr(int(m.group(1), 16)), shown)
+
+
 def _finding(
     path: str,
     selector: str,
@@ -145,7 +157,7 @@ def _judge(
             why = f"; no selector can name it ({str(exc).split(';')[0]})"
             return [_finding(path, path, rules[0], why=why)]
         shown = _printable(path)
-        why = "; its name holds a control character: rename it with `git mv`, then adopt it"
+        why = "; its name holds a control character: rename it, then adopt it"
         return [_finding(shown, shown, rules[0], why=why)]
     if whole in bound:
         return []  # the whole file is bound: every rule is met, nothing read

@@ -9,14 +9,16 @@ forest.toml's ``[bind]`` gives it), bring a file back, move or end a binding (a
 renamed and edited section: ``forest rebind OLD NEW --words``, so the chain
 is kept; a section moved into a file whose name is not UTF-8: that file renamed
 first, ``git mv -- OLD NEW``, as for an unbound one), unseal a sealed ground
-(``forest unseal TARGET --words``), or end a contest; for a file in a merge
+(``forest unseal TARGET --words``), or end a contest; rename a required file whose
+name holds a control character (``git mv``, ``mv`` untracked, each control character
+``_`` in the new name, the old one quoted ``$'\\033'``); for a file in a merge
 conflict, only its resolution (conflicts.py); ``hints_for``: the places
 a renamed section may stand now, with their lines; ``untrack``: stop git tracking local state
 (``git rm --cached -r -- PATH``). The only words left to the user are ``--words`` (the placeholder
 ``…``, which every ceremony refuses when pasted as is); ``--as`` is left out,
 so the default identity (git ``user.name <email>``) signs.
 Test: tests/doors/test_doors.py, tests/check/test_routes_paste.py, tests/check/test_moves.py,
-tests/check/test_moved_not_utf8.py
+tests/check/test_moved_not_utf8.py, tests/doors/test_printed_where_typed.py
 
 ``source`` is where the check looked: ``worktree``, ``index`` (the hook; a
 route then also stages what it changed) or a commit id (routes act on the
@@ -36,7 +38,7 @@ from forest_files.check.finding import SEALED_DETAIL, SEALED_ERASED_DETAIL
 from forest_files.check.findings import WORDS_PLACEHOLDER, Route
 from forest_files.kernel.paths import LEDGER_PREFIX
 from forest_files.kernel.repopath import not_utf8_reason
-from forest_files.kernel.shellword import command_text, forest_step, git_step
+from forest_files.kernel.shellword import command_text, forest_step, forest_text, git_step
 
 if TYPE_CHECKING:
     from forest_files.check.engine import Finding
@@ -100,20 +102,20 @@ def routes_for(f: Finding, *, root: Path, source: str) -> tuple[Route, ...]:
         return _resolve_routes(f, source)
     if f.kind == "unbound":
         if not_utf8_reason(f.path) is not None:
-            return (_rename_first(f.path, root, source, _THEN_ADOPT),)
+            return (_rename_first(f.path, root, source, _then_adopt()),)
         if "no selector can name it" in f.detail:  # a backslash, a drive (coverage.py)
             new = _nameable(f.path.replace("\\", "_"), f.path)
             if new is None:  # no name to offer: a git mv to itself, or to another bad name
-                return (Route("rename it first", note=f"with git mv; then {_THEN_ADOPT}"),)
+                return (Route("rename it first", note=f"with git mv; then {_then_adopt()}"),)
             return (
                 Route(
                     "rename it first",
                     (git_step("mv", "--", f.path, new), *_stage(source, new)),
-                    f"pick another name if you like; then {_THEN_ADOPT}",
+                    f"pick another name if you like; then {_then_adopt()}",
                 ),
             )
         if "control character" in f.detail:  # coverage.py shows the name escaped
-            return (Route("rename it first", note=f"with git mv; then {_THEN_ADOPT}"),)
+            return (_rename_control(f.path, root, source),)
         return (
             Route(
                 "adopt it",
@@ -140,7 +142,11 @@ def utf8_name(path: str) -> str:
     return "".join(chr(ord(c) - 0xDC00) if "\udc80" <= c <= "\udcff" else c for c in path)
 
 
-_THEN_ADOPT = "`forest check` prints the route that adopts it"
+def _then_adopt() -> str:
+    """The note after a rename: ``forest check`` as the user runs it where they stand."""
+    return f"`{forest_text('check')}` prints the route that adopts it"
+
+
 _THEN_REBIND = "the check prints the route that moves the binding there"
 
 
@@ -162,6 +168,27 @@ def _rename_first(path: str, root: Path, source: str, then: str) -> Route:
         "rename it to a UTF-8 name",
         (rename, *_stage(source, new)),
         f"the ledger records UTF-8 names only (pick another name if you like); then {then}",
+    )
+
+
+def _rename_control(shown: str, root: Path, source: str) -> Route:
+    """A required file whose name holds a control character (``shown`` escaped, as
+    coverage.py shows it): ``git mv`` (``mv`` when git does not track it) to the name
+    with each control character as ``_``; the name quoted as every step is
+    (``$'\\033'``), so the route pastes and prints no control character."""
+    from forest_files import gitio
+    from forest_files.check.coverage import shown_name
+
+    path = shown_name(shown)
+    new = _nameable("".join("_" if ord(c) < 32 or ord(c) == 127 else c for c in path), path)
+    tracked = any(e.path == path for e in gitio.ls_files_stage(root, path))
+    if new is None or not (tracked or os.path.lexists(os.path.join(root, path))):
+        return Route("rename it first", note=f"then {_then_adopt()}")  # not the name it showed
+    rename = git_step("mv", "--", path, new) if tracked else ("mv", "--", path, new)
+    return Route(
+        "rename it first",
+        (rename, *_stage(source, new)),
+        f"pick another name if you like; then {_then_adopt()}",
     )
 
 

@@ -52,10 +52,25 @@ def test_ci_broken_config_every_format_detected(template: Path, tmp_path: Path, 
     assert ET.parse(out / "r.xml").getroot().get("failures") == "1"
 
 
+BAD, FIXED = "docs/b\x1b[31m.md", "docs/b_[31m.md"
+
+
+def _without_argv(obj: object, argvs: list[object]) -> object:
+    """``obj`` with each route's ``argv`` taken out into ``argvs``."""
+    if isinstance(obj, dict):
+        if "argv" in obj:
+            argvs.append(obj["argv"])
+        return {k: _without_argv(v, argvs) for k, v in obj.items() if k != "argv"}
+    if isinstance(obj, list):
+        return [_without_argv(v, argvs) for v in obj]
+    return obj
+
+
 def test_ci_control_character_path_every_format_detected(tmp_path: Path) -> None:
     """Hostile: a required file named with an escape sequence. Every format is written
     whole and valid, the name shown as ``\\x1b`` (never raw: XML forbids it, a
-    terminal would obey it)."""
+    terminal would obey it); the rename route quotes it as ``$'\\033'``, and only the
+    JSON route's argv holds the name itself (JSON-escaped), to run as it is."""
     root = make_repo(tmp_path)
     write(root, "docs/a.md", "# A\n\ntext\n")
     commit_all(root, "a")
@@ -71,6 +86,11 @@ def test_ci_control_character_path_every_format_detected(tmp_path: Path) -> None
     assert result.exit_code == 1, result.stderr
     for fmt in ("text", "json", "sarif", "junit", "github"):
         text = (out / f"r.{fmt}").read_text(encoding="utf-8")
+        if fmt in ("json", "sarif"):  # the rename's argv names the file as it is
+            argvs: list[object] = []
+            text = json.dumps(_without_argv(json.loads(text), argvs))
+            assert argvs == [[["git", "--literal-pathspecs", "mv", "--", BAD, FIXED]]], argvs
+            assert "mv -- docs/b$'" in text, fmt  # the command quotes it as $'\\033'
         assert "\x1b" not in text and "\\u001b" not in text, fmt
         if fmt in ("json", "sarif"):
             json.loads(text)
