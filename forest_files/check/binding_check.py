@@ -78,7 +78,9 @@ def _judge(
     elif store is not None:
         ground, expected, heads = ground_of(store, binding)
     else:
-        raise ForestError(f"no ground known for {binding.selector}; run `forest sync`")
+        from forest_files.kernel.shellword import forest_text
+
+        raise ForestError(f"no ground known for {binding.selector}; run `{forest_text('sync')}`")
     base = Finding(
         kind="clean",
         path=binding.path,

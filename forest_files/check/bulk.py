@@ -27,7 +27,7 @@ from forest_files.custody.lookup import NoSuchBinding, binding_twin, find_bindin
 from forest_files.custody.record import SectionText, ground_body
 from forest_files.kernel.errors import ForestError
 from forest_files.kernel.hashing import hash_body
-from forest_files.kernel.shellword import forest_step
+from forest_files.kernel.shellword import forest_step, forest_text
 from forest_files.store.forest import ForestStore
 from forest_files.text.selector import parse_selector
 
@@ -50,7 +50,7 @@ def choose(root: Path, bindings: list[Binding], targets: Sequence[str]) -> list[
             of_file = [b for b in bindings if b.path == sel.path]
             if not of_file:
                 twin = binding_twin(bindings, spec)
-                how = twin or "list bindings with `forest status`"
+                how = twin or f"list bindings with `{forest_text('status')}`"
                 raise NoSuchBinding(f"{spec}: no binding in this file; {how}")
             for b in of_file:
                 out.setdefault(b.bind_act, Chosen(b, explicit=len(of_file) == 1))

@@ -135,11 +135,14 @@ class ApplyRules:
 
     def scope(self, act: Act) -> None:
         if self.project is None or act.scope != self.project:
+            from forest_files.kernel.shellword import command_text, git_step
+
+            checkout = command_text(git_step("checkout", "HEAD", "--", "forest.toml"))
             raise self.fail(
                 act,
                 f"belongs to project {act.scope!r}, not this repository's "
                 f"{self.project!r} (forest.toml [project] id): if forest.toml's id was "
-                "changed, put the committed one back (git checkout HEAD -- forest.toml); "
+                f"changed, put the committed one back ({checkout}); "
                 "if the act's segment was copied in from another project, remove it",
                 "scope",
             )

@@ -102,12 +102,14 @@ def load_config(path: Path | str) -> ForestConfig:
 def _read_bounded(file: Path) -> bytes:
     """The bytes of ``file``, a regular file of at most MAX_CONFIG_BYTES; a directory,
     a fifo or device, a dangling link or an unreadable file is refused (never read)."""
-    restore = f"restore it with `git checkout -- {CONFIG_NAME}`"
+    from forest_files.kernel.shellword import command_text, forest_text, git_step
+
+    restore = f"restore it with `{command_text(git_step('checkout', '--', CONFIG_NAME))}`"
     if not file.exists():
         if file.is_symlink():
             raise ConfigBroken(f"{file}: a symbolic link to nothing; {restore}")
         _refuse_lost(file)
-        raise ConfigError(f"{file}: not a forest-files repository: run `forest init`")
+        raise ConfigError(f"{file}: not a forest-files repository: run `{forest_text('init')}`")
     if not file.is_file():
         raise ConfigBroken(f"{file}: not a regular file; remove it, then {restore}")
     try:

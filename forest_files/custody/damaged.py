@@ -42,7 +42,13 @@ from forest_files.ledger.acts import Act, body_hashes
 from forest_files.ledger.segments import parse_segment, segment_paths
 from forest_files.ledger.verify import Fault
 
-_FETCH = "fetch the branch that recorded it and run `forest verify` again"
+
+def _fetch() -> str:
+    """How a segment whose dependency is missing can stand: ``forest verify`` as the
+    user runs it where they stand."""
+    from forest_files.kernel.shellword import forest_text
+
+    return f"fetch the branch that recorded it and run `{forest_text('verify')}` again"
 
 
 @dataclass(frozen=True)
@@ -59,7 +65,7 @@ class TakeOut:
         take_out = " && ".join(command_text(s) for s in self.steps)
         return (
             f"act {self.dep[:12]} is in no commit any ref reaches, so the {self.acts} act(s) "
-            f"of segment {self.segment[:12]} cannot stand here: {_FETCH}, or take the "
+            f"of segment {self.segment[:12]} cannot stand here: {_fetch()}, or take the "
             f"segment out (its acts are then lost and must be recorded again): `{take_out}`"
         )
 

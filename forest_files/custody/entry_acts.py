@@ -125,7 +125,11 @@ def resolve(
         contested = _local(store, content_id)
         picked = _local(store, pick)
         if not store.is_contested(contested):
-            raise ForestError(f"{content_id} is not contested; `forest log` lists contested ground")
+            from forest_files.kernel.shellword import forest_text
+
+            raise ForestError(
+                f"{content_id} is not contested; `{forest_text('log')}` lists contested ground"
+            )
         heads = store.contest_heads(contested)
         if picked not in heads:
             raise ForestError(

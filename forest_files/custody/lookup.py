@@ -183,7 +183,7 @@ def moves_under(bindings: list[Binding], old_dir: str, new_dir: str) -> list[tup
             out.append((b, render(replace(parse_selector(b.selector), path=moved))))
     if not out:
         raise NoSuchBinding(
-            f"{old_dir}: no binding lies under it; list bindings with `forest status`"
+            f"{old_dir}: no binding lies under it; list bindings with `{forest_text('status')}`"
         )
     return out
 

@@ -16,7 +16,7 @@ Returns: ``holds_ledger`` (the working tree's ledger has a segment file),
 ``index_holds_ledger`` / ``commit_holds_ledger`` (the same for a git source),
 ``ledger_project`` (the project id of the working tree's ledger, from its first
 act), ``way_back`` (the command that puts forest.toml back).
-Test: tests/custody/test_lost_config.py
+Test: tests/custody/test_lost_config.py, tests/doors/test_printed_where_typed.py
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from pathlib import Path
 
 from forest_files import gitio
 from forest_files.kernel.paths import CONFIG_NAME, LEDGER_DIR, SEGMENTS
-from forest_files.kernel.shellword import shell_word
+from forest_files.kernel.shellword import command_text, forest_text, git_step
 from forest_files.ledger.acts import LedgerError, decode_line
 from forest_files.ledger.segments import segment_paths
 
@@ -74,23 +74,24 @@ def ledger_project(root: Path) -> str | None:
 
 
 def way_back(root: Path, rev: str = "HEAD", *, staged: bool = False) -> str:
-    """The one command that puts forest.toml back beside the ledger at ``rev``.
+    """The one command that puts forest.toml back beside the ledger at ``rev``, as the
+    user runs it where they stand (a ``git`` step from the top, kernel/shellword.py).
     ``staged``: the git index is judged (the hook), so a working-tree forest.toml
     git has not seen may be staged."""
     held = gitio.run_git(
         root, ["rev-parse", "-q", "--verify", f"{rev}:{CONFIG_NAME}"], ok_codes=(0, 1, 128)
     )
     if held.returncode == 0:
-        return f"git checkout {shell_word(rev)} -- {CONFIG_NAME}"
+        return command_text(git_step("checkout", rev, "--", CONFIG_NAME))
     last = gitio.run_git(
         root, ["rev-list", "-1", rev, "--", CONFIG_NAME], ok_codes=(0, 128)
     ).stdout.strip()
     if last:  # the newest commit touching it, and it holds none: the one that removed it
-        return f"git checkout {last.decode('ascii')}~1 -- {CONFIG_NAME}"
+        return command_text(git_step("checkout", f"{last.decode('ascii')}~1", "--", CONFIG_NAME))
     if staged and (Path(root) / CONFIG_NAME).is_file():
-        return f"git add -- {CONFIG_NAME}"
+        return command_text(git_step("add", "--", CONFIG_NAME))
     project = ledger_project(root)
-    return f"forest init --project-id {shell_word(project)}" if project else "forest init"
+    return forest_text("init", options=("--project-id", project) if project else ())
 
 
 __all__ = [

@@ -29,6 +29,7 @@ from forest_files.custody.relocate import relocate_once
 from forest_files.kernel.errors import ForestError
 from forest_files.kernel.hashing import hash_body
 from forest_files.kernel.paths import LOCAL_DB_NAME
+from forest_files.kernel.shellword import forest_text
 from forest_files.kernel.state import shared_dir, worktree_key
 from forest_files.store.base import utc_now
 from forest_files.store.connection import atomic, translate
@@ -157,7 +158,7 @@ class ProposalStore:
         if len(rows) == 1:
             return _row(rows[0])
         if not rows:
-            raise NoSuchProposal(f"no proposal {pid!r}; `forest proposals` lists them")
+            raise NoSuchProposal(f"no proposal {pid!r}; `{forest_text('proposals')}` lists them")
         raise NoSuchProposal(f"{pid!r} names {len(rows)} proposals; give more of the id")
 
     def open_proposals(self) -> list[Proposal]:

@@ -45,6 +45,7 @@ from forest_files.kernel.paths import (
     TMP_DIR,
     VIEWS_DIR,
 )
+from forest_files.kernel.shellword import forest_text
 from forest_files.kernel.state import ensure_dir, every_worktree_dir, shared_dir
 from forest_files.ledger.segments import body_path
 from forest_files.store import queries
@@ -62,13 +63,14 @@ def purge_failed(root: Path, lead: str, exc: BaseException) -> PurgePending:
     if where is None:
         return PurgePending(
             f"{lead} ({type(exc).__name__}); make .git/forest/local.db and .git/forest "
-            "writable regular files, then run `forest sync`: it finishes the purge"
+            f"writable regular files, then run `{forest_text('sync')}`: it finishes the purge"
         )
     path = Path(os.fsdecode(where))
     shown = path.relative_to(root) if path.is_relative_to(root) else path
     why = exc.strerror if isinstance(exc, OSError) and exc.strerror else type(exc).__name__
     return PurgePending(
-        f"{lead}: {shown} ({why}); make it and its folder writable, then run `forest sync`: "
+        f"{lead}: {shown} ({why}); make it and its folder writable, then run "
+        f"`{forest_text('sync')}`: "
         "it finishes the purge"
     )
 

@@ -38,7 +38,7 @@ def ground_of(store: ForestStore, binding: Binding) -> int:
 def no_ground(selector: str, state: str, undone: str = "") -> str:
     """Why ``selector``'s chain has no ground to act on (``state``: ``ground_body``'s
     status), what was not done (``undone``), and the commands out of it."""
-    from forest_files.kernel.shellword import command_text, forest_step
+    from forest_files.kernel.shellword import command_text, forest_step, forest_text
 
     words = ("--words", "…")
     unseal = command_text(forest_step("unseal", selector, options=words))
@@ -55,7 +55,9 @@ def no_ground(selector: str, state: str, undone: str = "") -> str:
             f"{selector}: its ground is sealed{undone}; make it readable again first: `{unseal}`, "
             f"or end the binding: `{retire}`"
         )
-    return f"{selector} has no current ground ({state}){undone}: `forest status` shows why"
+    return (
+        f"{selector} has no current ground ({state}){undone}: `{forest_text('status')}` shows why"
+    )
 
 
 def ground_body(store: ForestStore, binding: Binding) -> tuple[int | None, str]:

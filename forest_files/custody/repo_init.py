@@ -28,7 +28,7 @@ from forest_files.custody.config import CONFIG_NAME, ConfigError, new_config, re
 from forest_files.custody.ledger_dirs import refuse_linked_ledger
 from forest_files.kernel.errors import ForestError
 from forest_files.kernel.paths import FOREST_DIR, GITATTRIBUTES_LINE, GITIGNORE_LINES, LEDGER_DIR
-from forest_files.kernel.shellword import shell_word
+from forest_files.kernel.shellword import command_text, forest_text
 
 Undo = Callable[[], None]
 
@@ -39,7 +39,7 @@ def lay_out(root: Path, project_id: str | None) -> Undo:
     if config_path.exists():
         raise ConfigError(
             f"{config_path} exists: this repository is already initialised; "
-            "use `forest sync` (or `forest rebuild`)"
+            f"use `{forest_text('sync')}` (or `{forest_text('rebuild')}`)"
         )
     if project_id is not None and not project_id.strip():
         raise ConfigError("--project-id is empty: give the id, or leave the option out")
@@ -49,10 +49,10 @@ def lay_out(root: Path, project_id: str | None) -> Undo:
     written = (root / FOREST_DIR / ".gitignore", root / ".gitattributes")
     for path in written:
         if path.is_symlink():
+            rel = path.relative_to(root).as_posix()
             raise ForestError(
-                f"{path.relative_to(root)} is a symlink; forest init writes it and "
-                f"follows no link: remove it (rm -- {shell_word(str(path.relative_to(root)))}"
-                ") and run forest init again"
+                f"{rel} is a symlink; forest init writes it and follows no link: remove it "
+                f"({command_text(('rm', '--', rel))}) and run {forest_text('init')} again"
             )
     before = {path: path.read_bytes() if path.exists() else None for path in written}
     made = [d for d in (root / FOREST_DIR, root / LEDGER_DIR) if not d.exists()]
@@ -99,9 +99,9 @@ def _project_beside_ledger(root: Path, asked: str | None) -> str | None:
     if project is None or asked == project:
         return asked  # an undecodable first act: the first sync names the fault
     route = lost_config.way_back(root)
-    if asked is None and route.startswith("forest init"):
+    if asked is None and route.startswith("forest "):  # its one forest step: init
         return project  # nothing to restore: the ledger says whose it is
-    fresh = f"forest init --project-id {shell_word(project)}"
+    fresh = forest_text("init", options=("--project-id", project))
     why = f"the ledger ({LEDGER_DIR}) belongs to project {project!r}"
     if asked is not None:
         raise ConfigError(

@@ -10,7 +10,7 @@ is off. Neither refuses anything: the gate decides.
 Stores: nothing.
 Refuses: nothing (any problem reading keys or config means no advice).
 Returns: ``Advice`` (an identity or None, and the lines to print on stderr).
-Test: tests/gate/test_signing.py
+Test: tests/gate/test_signing.py, tests/doors/test_printed_where_typed.py
 """
 
 from __future__ import annotations
@@ -28,11 +28,20 @@ from forest_files.custody.keyring import (
     ssh_fingerprint,
 )
 from forest_files.kernel.errors import ForestError
+from forest_files.kernel.shellword import command_text, git_step
 
-SIGN_HINT = (
-    "forest: the commit that carries this act must be signed: "
-    "`git commit -S`, or `git config commit.gpgsign true`"
-)
+
+def _git(*words: str) -> str:
+    """A ``git`` step as the user runs it where they stand (kernel/shellword.py)."""
+    return f"`{command_text(git_step(*words))}`"
+
+
+def sign_hint() -> str:
+    """The line after an act whose commit must be signed."""
+    return (
+        "forest: the commit that carries this act must be signed: "
+        f"{_git('commit', '-S')}, or {_git('config', 'commit.gpgsign', 'true')}"
+    )
 
 
 @dataclass(frozen=True)
@@ -100,7 +109,8 @@ def advise(root: Path, given: str | None) -> Advice:
     if fingerprint is None and not cfg.signing.gpg:
         lines.append(
             "forest: warning: signing is on but git has no SSH signing key; "
-            "`git config gpg.format ssh` and `git config user.signingkey ~/.ssh/id_ed25519.pub`"
+            f"{_git('config', 'gpg.format', 'ssh')} and "
+            f"`{command_text(git_step('config', 'user.signingkey'))} ~/.ssh/id_ed25519.pub`"
         )
     elif fingerprint is not None and not principals:
         lines.append(
@@ -113,7 +123,7 @@ def advise(root: Path, given: str | None) -> Advice:
             f"forest: warning: {claimed} is not bound to your signing key {fingerprint} "
             f"(it signs as {', '.join(sorted(principals))}); the gate will refuse this act"
         )
-    return Advice(identity, (*lines, SIGN_HINT))
+    return Advice(identity, (*lines, sign_hint()))
 
 
 def hook_warning(root: Path, touched: set[str]) -> str | None:
@@ -137,6 +147,6 @@ def hook_warning(root: Path, touched: set[str]) -> str | None:
         return None
     return (
         "forest-files: warning: this commit carries custody acts and forest.toml requires "
-        "them signed, but commit.gpgsign is off; commit with `git commit -S` (or "
-        "`git config commit.gpgsign true`), or the CI gate will refuse it"
+        f"them signed, but commit.gpgsign is off; commit with {_git('commit', '-S')} (or "
+        f"{_git('config', 'commit.gpgsign', 'true')}), or the CI gate will refuse it"
     )

@@ -348,7 +348,9 @@ def _way_back(root: Path, source: LedgerSource, keep_index_file: bool) -> str:
     elif lost_config.commit_holds_ledger(root, source):
         route = lost_config.way_back(root, source)
         return f"its ledger is there without it: put it back with `{route}` and commit it"
-    return "not a forest-files repository there (`forest init`)"
+    from forest_files.kernel.shellword import forest_text
+
+    return f"not a forest-files repository there (`{forest_text('init')}`)"
 
 
 def ground_from(

@@ -125,11 +125,11 @@ def _check(args: CheckArgs) -> int:
         whole, report = report, narrowed(report, args.paths, selectors)
         missed = unmatched(report, args.paths, selectors)
         if missed:
-            from forest_files.kernel.shellword import shell_word
+            from forest_files.kernel.shellword import forest_text, shell_word
 
             named = ", ".join(map(shell_word, missed))
             twin = twin_of(whole, missed[0]) if len(missed) == 1 else None
-            how = twin or "`forest status` lists the bindings"
+            how = twin or f"`{forest_text('status')}` lists the bindings"
             print(
                 f"forest: check: {named} names no binding and no required target; {how}",
                 file=sys.stderr,

@@ -6,7 +6,7 @@ Refuses: paths outside a working tree (NotARepo), bare repositories
 clone never fetched, the pasteable ``git fetch``; in a shallow clone, the CI
 fix), a merge-base cut off by a shallow clone (ShallowClone, with the CI fix).
 Returns: absolute paths, commit ids, commit lists, config values.
-Test: tests/gitio/test_gitio.py
+Test: tests/gitio/test_gitio.py, tests/doors/test_printed_where_typed.py
 """
 
 from __future__ import annotations
@@ -26,14 +26,17 @@ from forest_files.gitio._run import (
     run_git,
     split_z,
 )
-from forest_files.kernel.shellword import shell_word
+from forest_files.kernel.shellword import command_text, git_step
 
-_FULL_HISTORY = (
-    "fetch full history (GitHub Actions: actions/checkout with `fetch-depth: 0`; "
-    "elsewhere: `git fetch --unshallow`)"
-)
-_SHALLOW_FIX = f"the clone is shallow, so the merge-base is not in it; {_FULL_HISTORY}"
-_SHALLOW_MISSING = f"the clone is shallow, so that commit may not be in it; {_FULL_HISTORY}"
+
+def _full_history() -> str:
+    """How to fetch full history; the ``git fetch`` as the user runs it where they
+    stand (``git -C ../repo fetch --unshallow`` after ``forest -C ../repo``)."""
+    fetch = command_text(git_step("fetch", "--unshallow"))
+    return (
+        "fetch full history (GitHub Actions: actions/checkout with `fetch-depth: 0`; "
+        f"elsewhere: `{fetch}`)"
+    )
 
 
 def toplevel(path: Path | str) -> Path:
@@ -102,7 +105,7 @@ def _fetch_hint(repo: Path | str, rev: str) -> str:
         # --unshallow too when shallow: the fetched branch alone would still meet
         # this branch's history cut off, and the merge-base would be missing next.
         deepen = ("--unshallow",) if shallow else ()
-        words = ("git", "fetch", *deepen, remote, f"{branch}:refs/remotes/{remote}/{branch}")
+        words = git_step("fetch", *deepen, remote, f"{branch}:refs/remotes/{remote}/{branch}")
         actions = (
             " (GitHub Actions: actions/checkout with `fetch-depth: 0` fetches every branch)"
             if shallow
@@ -110,10 +113,10 @@ def _fetch_hint(repo: Path | str, rev: str) -> str:
         )
         return (
             f"; this clone never fetched branch {branch!r} of remote {remote!r}; fetch it: "
-            f"`{' '.join(map(shell_word, words))}`{actions}"
+            f"`{command_text(words)}`{actions}"
         )
     if shallow:
-        return f"; {_SHALLOW_MISSING}"
+        return f"; the clone is shallow, so that commit may not be in it; {_full_history()}"
     return " (fetch it first?)"
 
 
@@ -142,7 +145,10 @@ def merge_base(repo: Path | str, a: str, b: str) -> str:
     if out:
         return out
     if is_shallow(repo):
-        raise ShallowClone(f"{repo}: no merge-base of {a!r} and {b!r}: {_SHALLOW_FIX}")
+        raise ShallowClone(
+            f"{repo}: no merge-base of {a!r} and {b!r}: the clone is shallow, so the "
+            f"merge-base is not in it; {_full_history()}"
+        )
     raise GitFailed(f"{repo}: {a!r} and {b!r} share no history (unrelated branches)")
 
 

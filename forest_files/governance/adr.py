@@ -12,7 +12,7 @@ Stores: nothing. Reads the working tree and the index.
 Refuses (``AdrRefused``): a glob the glob syntax cannot honour; no glob given and
 no ``[require]`` rule that names ADRs (the line says how to give one).
 Returns: ``Adr`` values in path order; ``AdrSet`` (what ``adr log`` filters on).
-Test: tests/governance/test_adr.py
+Test: tests/governance/test_adr.py, tests/doors/test_printed_where_typed.py
 """
 
 from __future__ import annotations
@@ -90,9 +90,10 @@ def adr_set(
         or any(w in r.glob.casefold() for w in ("adr", "decision"))
     ]
     if not rules:
-        raise AdrRefused(
-            f"no [require] rule names ADRs; give their glob: forest adr {command} 'docs/adr/*.md'"
-        )
+        from forest_files.kernel.shellword import forest_text
+
+        route = forest_text("adr", command, "docs/adr/*.md")  # pasted where it was typed
+        raise AdrRefused(f"no [require] rule names ADRs; give their glob: {route}")
     globs = tuple(r.pattern or compile_glob(r.glob) for r in rules)
     return AdrSet(globs, tuple(p for r in rules for p in r.except_patterns))
 

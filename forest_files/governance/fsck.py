@@ -16,7 +16,7 @@ Stores: nothing (every file opened read-only; nothing is synced or repaired
 — ``forest rebuild`` repairs the index).
 Refuses: nothing; a fault is reported, never raised.
 Returns: ``FsckReport`` (fault codes, object names, row ids, act ids — never text).
-Test: tests/custody/test_fsck.py
+Test: tests/custody/test_fsck.py, tests/doors/test_printed_where_typed.py
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ from pathlib import Path
 from forest_files.custody import tombstone
 from forest_files.kernel.hashing import hash_body
 from forest_files.kernel.paths import AUDIT_DB_NAME, INDEX_NAME, LEDGER_DIR, LOCAL_DB_NAME
+from forest_files.kernel.shellword import forest_text
 from forest_files.kernel.state import shared_dir, worktree_dir
 from forest_files.kernel.vocab import EdgeKind
 from forest_files.ledger.acts import LedgerError
@@ -184,7 +185,7 @@ def _audit_presence_faults(path: Path, applied: int) -> list[FsckFault]:
         return []
     fix = (
         f"while the index holds {applied} applied act(s); its records are lost (restore "
-        "it from a backup, or run `forest rebuild`, which starts a new log)"
+        f"it from a backup, or run `{forest_text('rebuild')}`, which starts a new log)"
     )
     if not path.exists():
         return [FsckFault("audit-missing", AUDIT_DB_NAME, f"absent {fix}")]
@@ -204,7 +205,8 @@ def fsck(root: Path, project: str) -> FsckReport:
     checked: dict[str, int] = {}
     index = worktree_dir(root) / INDEX_NAME
     if not index.exists():
-        return FsckReport((FsckFault("missing", INDEX_NAME, "no index; run forest sync"),), checked)
+        missing = FsckFault("missing", INDEX_NAME, f"no index; run `{forest_text('sync')}`")
+        return FsckReport((missing,), checked)
     try:
         with _read_only(index) as conn:
             faults += _sqlite_faults(conn, INDEX_NAME)

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING
 from forest_files.custody.proposals import Proposal, ProposalStore
 from forest_files.kernel.errors import ForestError
 from forest_files.kernel.hashing import hash_body
+from forest_files.kernel.shellword import forest_text
 
 if TYPE_CHECKING:
     from forest_files.custody.bindings import Binding
@@ -43,7 +44,7 @@ def _binding(bindings: list[Binding], proposal: Proposal) -> Binding:
             return b
     raise ForestError(
         f"proposal {proposal.id}: {proposal.selector} is no longer bound; "
-        f"drop it with `forest proposal drop {proposal.id}`"
+        f"drop it with `{forest_text('proposal', 'drop', proposal.id)}`"
     )
 
 
@@ -69,8 +70,9 @@ def adopt_proposal(root: Path, pid: str, *, words: str, by: str) -> str:
         if head is None or store.content_id(head) != proposal.derived_from:
             raise ProposalStale(
                 f"proposal {proposal.id}: ground of {binding.selector} moved on since it was "
-                f"made ({state}); compare with `forest proposal show {proposal.id}` and "
-                "supersede by hand, or drop it"
+                f"made ({state}); compare with "
+                f"`{forest_text('proposal', 'show', proposal.id)}` and supersede by hand, "
+                "or drop it"
             )
         from forest_files.custody.tombstone import refuse_erased
 

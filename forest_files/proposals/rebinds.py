@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from forest_files.kernel.errors import ForestError
+from forest_files.kernel.shellword import forest_text
 from forest_files.kernel.state import shared_dir, worktree_key
 from forest_files.store.base import utc_now
 from forest_files.store.localdb import open_local
@@ -150,7 +151,7 @@ class RebindStore:
         if len(rows) == 1:
             return Rebind(*tuple(rows[0]))
         if not rows:
-            raise NoSuchRebind(f"no proposal {pid!r}; `forest proposals` lists them")
+            raise NoSuchRebind(f"no proposal {pid!r}; `{forest_text('proposals')}` lists them")
         raise NoSuchRebind(f"{pid!r} names {len(rows)} proposals; give more of the id")
 
     def open_rebinds(self) -> list[Rebind]:
@@ -213,12 +214,12 @@ def adopt_rebind(root: Path, pid: str, *, words: str, by: str) -> str:
         if not mine:
             raise ForestError(
                 f"proposal {p.id}: {p.old_selector} is no longer bound there; "
-                f"drop it with `forest proposal drop {p.id}`"
+                f"drop it with `{forest_text('proposal', 'drop', p.id)}`"
             )
         if any(b.selector == p.new_selector for b in bindings):
             raise ForestError(
                 f"proposal {p.id}: {p.new_selector} is bound already; "
-                f"drop it with `forest proposal drop {p.id}`"
+                f"drop it with `{forest_text('proposal', 'drop', p.id)}`"
             )
         moves = read_moves(
             repo.root, [(mine[0], p.new_selector)], max_bytes=repo.config.max_body_bytes

@@ -9,7 +9,8 @@ the changed lines with one line of context and an ``@@ line N @@`` header per
 hunk (N counted in the section, heading line 1), or with ``full`` every line
 of the section; coloured when asked. Machine output uses ``Proposal.as_dict``
 (no text).
-Test: tests/proposals/test_proposals.py, tests/proposals/test_settle.py
+Test: tests/proposals/test_proposals.py, tests/proposals/test_settle.py,
+tests/doors/test_printed_where_typed.py
 """
 
 from __future__ import annotations
@@ -65,19 +66,19 @@ def show_lines(root: Path, pid: str, *, full: bool = False, colour: bool = False
 def rebind_lines(root: Path, pid: str, *, full: bool = False, colour: bool = False) -> list[str]:
     """A rebind proposal: old -> new selector, the route it stands for, and ground ->
     the new section now, by words."""
-    import shlex
-
     from forest_files.check.diff import word_diff
+    from forest_files.check.findings import WORDS_PLACEHOLDER
+    from forest_files.kernel.shellword import forest_text
     from forest_files.proposals.rebinds import RebindStore
 
     with RebindStore(root) as store:
         p = store.get(pid)
+    words = ("--words", WORDS_PLACEHOLDER)  # pasted as it stands, refused: the user says why
     lines = [
         f"proposal {p.id} {p.status}: rebind {p.old_selector} -> {p.new_selector}",
         f"  derived from ground {p.derived_from[:12]}; the new section shares "
         f"{p.score:.0%} of ground's body; updated {p.updated_at}",
-        f"  stands for: forest rebind {shlex.quote(p.old_selector)} "
-        f"{shlex.quote(p.new_selector)} --words '…'",
+        f"  stands for: {forest_text('rebind', p.old_selector, p.new_selector, options=words)}",
         "",
     ]
     now = _section_now(root, p.new_selector, p.binding)

@@ -22,7 +22,7 @@ import typer
 from forest_files.doors.cli.errors import boundary
 from forest_files.doors.cli.options import AsOpt, JsonOpt, RepoOpt, WordsOpt, app, identity
 from forest_files.kernel.errors import ForestError
-from forest_files.kernel.shellword import printable, stage_ledger
+from forest_files.kernel.shellword import forest_text, printable, stage_ledger
 
 if TYPE_CHECKING:
     from forest_files.custody.bindings import Binding
@@ -172,7 +172,8 @@ def _supersede_staged(
         raise ForestError("--staged supersedes what the hook listed; give no targets with it")
     if expect is None:
         raise ForestError(
-            "--staged needs --expect DIGEST; paste the route `forest check --staged` prints"
+            "--staged needs --expect DIGEST; paste the route "
+            f"`{forest_text('check', options=('--staged',))}` prints"
         )
     with Repository(repo) as r:
         root = r.root

@@ -6,7 +6,7 @@ Stores: nothing itself (``governance.forget``); ``forest audit`` never creates
 the log it reads.
 Refuses: nothing itself (``errors.boundary``; the refusals are forget's).
 Returns: text, or one JSON document with ``--json`` (ids and counts, never text).
-Test: tests/doors/test_cli_governance.py
+Test: tests/doors/test_cli_governance.py, tests/doors/test_printed_where_typed.py
 """
 
 from __future__ import annotations
@@ -20,7 +20,9 @@ import typer
 from forest_files.doors.cli.errors import boundary
 from forest_files.doors.cli.options import AsOpt, JsonOpt, RepoOpt, WordsOpt, app, emit, identity
 from forest_files.kernel.errors import StoreCorruption
-from forest_files.kernel.shellword import command_text, git_step
+from forest_files.kernel.shellword import command_text, forest_text, git_step
+
+_PAGE = 50  # audit records per page unless --limit says otherwise
 
 LineOpt = Annotated[
     list[str] | None,
@@ -73,7 +75,7 @@ def forget(
 @app.command()
 @boundary
 def audit(
-    limit: Annotated[int, typer.Option("--limit", help="Records per page (1..1000).")] = 50,
+    limit: Annotated[int, typer.Option("--limit", help="Records per page (1..1000).")] = _PAGE,
     before: Annotated[
         int | None, typer.Option("--before", help="Only records with a smaller seq (paging).")
     ] = None,
@@ -101,12 +103,18 @@ def audit(
         + " ".join(t[:12] if len(t) == 64 else t for t in r.targets)
         for r in records
     ]
-    more = f"older: forest audit --before {records[-1].seq}" if len(records) == limit else ""
+    more = f"older: {_older(records[-1].seq, limit)}" if len(records) == limit else ""
     obj = {
         "records": [r.as_dict() for r in records],
         "next_before": records[-1].seq if more else None,
     }
     emit(as_json, obj, "\n".join([*lines, more]).strip() or "the audit log is empty")
+
+
+def _older(seq: int, limit: int) -> str:
+    """The next page's command as the user runs it where they stand, the same size."""
+    size = ("--limit", str(limit)) if limit != _PAGE else ()
+    return forest_text("audit", options=(*size, "--before", str(seq)))
 
 
 class FsckFaults(StoreCorruption):
@@ -135,9 +143,10 @@ def fsck(repo: RepoOpt = Path("."), as_json: JsonOpt = False) -> None:
     if not report.ok:
         # A ledger that cannot be read is not the index's fault: rebuild reads it too.
         route = (
-            "the ledger is damaged: `forest verify` names each fault and how to restore it"
+            f"the ledger is damaged: `{forest_text('verify')}` names each fault and how to "
+            "restore it"
             if any(f.code == "ledger" and f.detail in FAULT_CODES for f in report.faults)
-            else "`forest rebuild` repairs the index"
+            else f"`{forest_text('rebuild')}` repairs the index"
         )
         raise FsckFaults(f"fsck found {len(report.faults)} fault(s); {route}")
 

@@ -233,9 +233,12 @@ def review(repo: RepoOpt = Path("."), as_: AsOpt = None) -> None:
     Example: forest review
     """
     if not sys.stdout.isatty():
+        from forest_files.kernel.shellword import forest_text
+
+        check = forest_text("check", options=("--show-diff",))
         raise ForestError(
-            "forest review needs a terminal; use `forest check --show-diff`, "
-            "`forest proposals` and `forest proposal adopt ID --words …` instead"
+            f"forest review needs a terminal; use `{check}`, `{forest_text('proposals')}` and "
+            f"`{forest_text('proposal', 'adopt', 'ID', options=('--words', '…'))}` instead"
         )
     from forest_files.custody.repository import find_root
     from forest_files.doors.review.run import review_here
