@@ -68,7 +68,7 @@ def test_check_config_lost_names_checkout_not_init(dropped: tuple[Path, str]) ->
     assert line.startswith("forest: ") and "holds custody" in line, line
     assert "run `forest init`" not in line
     dropper = git(repo, "rev-parse", "HEAD")
-    assert _route(line) == f"git checkout {dropper}~1 -- forest.toml"
+    assert _route(line) == f"git checkout '{dropper}~1' -- forest.toml"
     assert pasted(repo, _route(line)).returncode == 0
     assert (repo / "forest.toml").read_text(encoding="utf-8") == config
     assert forest(repo, "check").exit_code == 0
@@ -96,7 +96,7 @@ def test_ci_head_without_config_names_the_commit_that_removed_it(
     assert "its ledger is there without it" in result.stderr, result.stderr
     assert "forest init" not in result.stderr
     dropper = git(repo, "rev-parse", "HEAD")
-    assert _route(result.stderr) == f"git checkout {dropper}~1 -- forest.toml"
+    assert _route(result.stderr) == f"git checkout '{dropper}~1' -- forest.toml"
 
 
 def test_init_beside_ledger_git_still_holds_config_refused_nothing_written(

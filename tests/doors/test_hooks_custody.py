@@ -184,7 +184,7 @@ def test_hook_ledger_committed_without_config_refused_until_restored(bound: Path
     (line,) = err.splitlines()
     assert "forest.toml is not committed but the ledger (.forest/ledger) is" in line, err
     command = line.split("put it back with `", 1)[1].split("`", 1)[0]
-    assert command == f"git checkout {dropper}~1 -- forest.toml"
+    assert command == f"git checkout '{dropper}~1' -- forest.toml"
     assert pasted(bound, command).returncode == 0
     assert "drifted doc.md#Doc/Rules" in refused(bound, "drift")  # judged again
 
