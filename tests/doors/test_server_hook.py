@@ -461,4 +461,4 @@ def test_server_hook_config_removed_no_verify_with_drift_refused(
     assert refs(bare) == before
     (line,) = [ln for ln in proc.stderr.splitlines() if "forest:" in ln]
     assert "its ledger is there without it" in line, proc.stderr
-    assert f"put it back with `git checkout {dropper}~1 -- forest.toml`" in line
+    assert f"put it back with `git checkout '{dropper}~1' -- forest.toml`" in line
