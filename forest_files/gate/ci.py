@@ -61,10 +61,9 @@ from forest_files.check.kinds import CORRUPTION
 from forest_files.check.opening import open_custody
 from forest_files.check.routes import forest as forest_step
 from forest_files.custody.sources import LEDGER_PREFIX, config_from, conversion_note
-from forest_files.gate.rewrite import Rewrite, Step, put_back
+from forest_files.gate.rewrite import Rebase, Rewrite, put_back
 from forest_files.kernel.errors import UnusableConfig
 from forest_files.kernel.paths import CONFIG_NAME, segment_file
-from forest_files.kernel.shellword import git_step
 from forest_files.ledger.acts import LedgerError
 from forest_files.ledger.segments import BODIES_DIR, SEGMENTS_DIR
 from forest_files.ledger.strays import strays_in_tree
@@ -307,7 +306,7 @@ class _Range:
         self.top, self.head, self.base, self.merge_base = top, head, base, merge_base
         self.commits: list[str] = []
         self.judged: list[str] = []
-        self._merges: bool | None = None  # the range holds a merge (asked once, if needed)
+        self._rebase_at: Rebase | None = None  # the range's merges asked once, if needed
 
     def range_faults(self, paths_of: PathsOf | None) -> tuple[list[Reported], list[Reported]]:
         """(the range's faults, its warnings)."""
@@ -332,14 +331,14 @@ class _Range:
         routes = put_back(fault.commit, fault.parent, paths, head=self.head, rebase=self._rebase())
         return reported._replace(routes=routes)
 
-    def _rebase(self) -> Step:
-        """``git rebase -i MERGE-BASE`` (``--rebase-merges`` when the range holds one)."""
+    def _rebase(self) -> Rebase:
+        """``git rebase -i MERGE-BASE`` over the range, knowing its merges."""
         assert self.merge_base is not None
-        if self._merges is None:
+        if self._rebase_at is None:
             graph = gitio.range_parents(self.top, f"{self.merge_base}..{self.head}")
-            self._merges = any(len(up) > 1 for _, up in graph)
-        keep = ("--rebase-merges",) if self._merges else ()
-        return git_step("rebase", "-i", *keep, self.merge_base)
+            merges = frozenset(c for c, up in graph if len(up) > 1)
+            self._rebase_at = Rebase(self.merge_base, merges)
+        return self._rebase_at
 
     def ledger_faults(self, at: str, faults: list[Fault], ranged: list[Reported]) -> list[Reported]:
         """``at``'s ledger faults, a dangling dependency with its routes (dangling.py),
@@ -410,4 +409,4 @@ class _Range:
         )
         changed = frozenset(c.path for diff in diffs for c in diff)
         merged = frozenset(c for c, up in graph.items() if len(up) > 1)
-        return Rewrite(self.top, self.head, self.merge_base, bool(merged), changed, merged)
+        return Rewrite(self.top, self.head, Rebase(self.merge_base, merged), changed)

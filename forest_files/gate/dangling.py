@@ -39,7 +39,7 @@ from forest_files import gitio
 from forest_files.check.findings import Route
 from forest_files.custody.holders import Holder, body_path, closure, find_holders
 from forest_files.custody.sources import segments_at
-from forest_files.gate.rewrite import Step, Wording, in_commit
+from forest_files.gate.rewrite import Rebase, Wording, in_commit
 from forest_files.kernel.paths import segment_file
 from forest_files.kernel.shellword import git_step, in_batches
 from forest_files.ledger.acts import body_hashes
@@ -62,7 +62,7 @@ class Placing:
 
     head: str
     merge_base: str | None  # None: no base, no range
-    rebase: Step | None  # ``git rebase -i MERGE-BASE`` (None without a base)
+    rebase: Rebase | None  # ``git rebase -i MERGE-BASE`` (None without a base)
     deleted: frozenset[str] = frozenset()  # ledger files a commit of the range deleted
 
 

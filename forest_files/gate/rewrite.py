@@ -13,12 +13,14 @@ each saying it cannot clear the gate alone. Every rewrite needs a force push.
 
 Stores: nothing.
 Refuses: nothing.
-Returns: ``Rewrite.at_commit`` (a history finding's route),
+Returns: ``Rebase`` (the rebase over the range and how it stops at one of its
+commits, said in this one place), ``Rewrite.at_commit`` (a history finding's route),
 ``Rewrite.at_head`` (HEAD's finding's routes); ``in_commit`` (steps run in one
 commit of the range: amending HEAD when HEAD is that commit, else at a rebase
-stopped there); ``put_back`` (a ledger file a commit of the range deleted or
-changed: checked out from that commit's parent, in that commit).
-Test: tests/gate/test_ci_rewrite_routes.py
+stopped there, a ``break`` after its line when that commit is a merge);
+``put_back`` (a ledger file a commit of the range deleted or changed: checked out
+from that commit's parent, in that commit).
+Test: tests/gate/test_ci_rewrite_routes.py, tests/gate/test_ci_ledger_put_back.py
 """
 
 from __future__ import annotations
@@ -39,24 +41,25 @@ _PUSH = "a rewritten branch that was pushed needs a force push (`git push --forc
 _AT_STOP = "index"  # at a stopped rebase, a route stages what it changed for the amend
 
 
-@dataclass(frozen=True)
-class Rewrite:
-    """One gate run's range, as its rewrite routes need it."""
+class Rebase(NamedTuple):
+    """``git rebase -i MERGE-BASE`` over the range, and the one place that says how it
+    is made to stop at a commit of the range."""
 
-    root: Path
-    head: str
     merge_base: str
-    merges: bool  # the range holds a merge: the rebase keeps it (--rebase-merges)
-    head_changed: frozenset[str]  # the paths HEAD changed against its parents
-    merge_commits: frozenset[str] = frozenset()  # the range's merges (full ids)
+    merges: frozenset[str]  # the range's merges (full ids)
 
-    def _stop(self, commit: str) -> str:
+    @property
+    def step(self) -> Step:
+        """``--rebase-merges`` when the range holds a merge: the rebase keeps it."""
+        keep = ("--rebase-merges",) if self.merges else ()
+        return git_step("rebase", "-i", *keep, self.merge_base)
+
+    def stop(self, commit: str) -> str:
         """How the rebase is made to stop at ``commit``: a commit is marked ``edit``; a
         merge, which ``--rebase-merges`` lists as ``merge -C`` and merges again, gets a
         ``break`` line after it (marking it ``edit`` or ``drop`` is not possible)."""
-        at = commit[:12]
-        if commit not in self.merge_commits:
-            return f"mark {at} `edit`; when the rebase stops there:"
+        if commit not in self.merges:
+            return f"mark {commit[:12]} `edit`; when the rebase stops there:"
         return (
             f"add a line `break` right after the line `merge -C {commit[:7]}…` (when a "
             "commit before it changed, git merges again there: if that stops on "
@@ -64,9 +67,15 @@ class Rewrite:
             "--continue`); when the rebase stops at the break:"
         )
 
-    def rebase(self) -> Step:
-        keep = ("--rebase-merges",) if self.merges else ()
-        return git_step("rebase", "-i", *keep, self.merge_base)
+
+@dataclass(frozen=True)
+class Rewrite:
+    """One gate run's range, as its rewrite routes need it."""
+
+    root: Path
+    head: str
+    branch: Rebase
+    head_changed: frozenset[str]  # the paths HEAD changed against its parents
 
     def at_commit(self, r: Reported) -> Reported:
         """A finding at a commit before HEAD: its routes rewrite the branch there."""
@@ -81,10 +90,10 @@ class Rewrite:
         staging what they change for the amend."""
         at = commit[:12]
         go_on = f"{command_text(AMEND)} && {command_text(_CONTINUE)}"
-        stop = self._stop(commit)
+        stop, rebase = self.branch.stop(commit), self.branch.step
         if r.kind != "drifted":
             note = f"{stop} run a route `forest check` prints there, then `{go_on}`; {_PUSH}"
-            return (Route(f"rewrite the branch at {at}", (self.rebase(),), note),)
+            return (Route(f"rewrite the branch at {at}", (rebase,), note),)
         restore, supersede = routes_for(r.finding, root=self.root, source=_AT_STOP)
         emptied = f"{command_text((*AMEND, '--allow-empty'))} && {command_text(_CONTINUE)}"
         record = (
@@ -97,15 +106,15 @@ class Rewrite:
             f"rebase stops there: `{_text(restore.steps)} && {emptied}` (a later commit "
             f"that only undid the edit is then empty: `git rebase --skip`); {_PUSH}"
         )
-        if commit in self.merge_commits:  # a merge is never dropped: its side would go too
+        if commit in self.branch.merges:  # a merge is never dropped: its side would go too
             undo = (
                 f"{stop} `{_text(restore.steps)} && {emptied}` (when the merge made again "
                 f"no longer holds the edit, nothing is to restore: `{command_text(_CONTINUE)}`"
                 f"); {_PUSH}"
             )
         return (
-            Route(f"rewrite the branch: record the act in {at}", (self.rebase(),), record),
-            Route(f"or rewrite it: take the edit out of {at}", (self.rebase(),), undo),
+            Route(f"rewrite the branch: record the act in {at}", (rebase,), record),
+            Route(f"or rewrite it: take the edit out of {at}", (rebase,), undo),
         )
 
     def at_head(self, r: Reported, earlier: Iterable[str]) -> Reported:
@@ -155,11 +164,17 @@ class Wording(NamedTuple):
 
 
 def in_commit(
-    commit: str, steps: tuple[Step, ...], words: Wording, *, head: str, rebase: Step, also: str = ""
+    commit: str,
+    steps: tuple[Step, ...],
+    words: Wording,
+    *,
+    head: str,
+    rebase: Rebase,
+    also: str = "",
 ) -> Route:
     """``steps`` run in ``commit`` itself, so no commit of the range keeps what they
-    undo: HEAD's, then an amend of HEAD; an earlier commit's, at a ``rebase`` stopped
-    there. ``also``: one more thing the note says."""
+    undo: HEAD's, then an amend of HEAD; an earlier commit's (a merge's too), at a
+    ``rebase`` stopped there. ``also``: one more thing the note says."""
     at = commit[:12]
     amend = (*AMEND, "--allow-empty")  # what they undo may have been all the commit held
     tail = f"; {also}" if also else ""
@@ -169,11 +184,10 @@ def in_commit(
     go_on = f"{command_text(amend)} && {command_text(_CONTINUE)}"
     later = f" (a later commit that {words.later} is then empty: `git rebase --skip`)"
     note = (
-        f"mark {at} `edit` (a merge cannot be: {words.short} the commit after it); "
-        f"when the rebase stops there: `{_text(steps)} && {go_on}`"
+        f"{rebase.stop(commit)} `{_text(steps)} && {go_on}`"
         f"{later if words.later else ''}; {_PUSH}{tail}"
     )
-    return Route(f"rewrite the branch: {words.short} {at}", (rebase,), note)
+    return Route(f"rewrite the branch: {words.short} {at}", (rebase.step,), note)
 
 
 _PUT_BACK = Wording(
@@ -183,7 +197,7 @@ _PUT_BACK = Wording(
 
 
 def put_back(
-    commit: str, parent: str, paths: list[str], *, head: str, rebase: Step
+    commit: str, parent: str, paths: list[str], *, head: str, rebase: Rebase
 ) -> tuple[Route, ...]:
     """The route that puts back the ledger files ``commit`` deleted or changed against
     ``parent`` (every path named exactly: an erased body, which the gate allows, is

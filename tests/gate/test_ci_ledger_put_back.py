@@ -19,6 +19,7 @@ from forest_files.custody.record import adopt_sections
 from forest_files.custody.repository import Repository
 from forest_files.custody.targets import read_section
 from forest_files.gate.ci import run_gate
+from tests.gate.merging import break_after_merge, evil_merge
 from tests.helpers.custody import BY, MAX, adopted_repo
 from tests.helpers.git import commit_all, git, pasted, write
 
@@ -102,4 +103,47 @@ def test_ci_segment_deleted_earlier_and_put_back_later_rewrite_route_recovers(
         assert "git rebase --skip" in route.note
         _paste(root, "git rebase --skip")
     assert not (root / ".git" / "rebase-merge").exists(), done.stdout + done.stderr
+    assert run_gate(root, "main").ok
+
+
+def _at_break(root: Path, route: Route, merge: str, *, again: bool) -> None:
+    """Paste the put-back route at a merge: the rebase with a ``break`` after the merge
+    (as the note says, never ``edit``), then the note's commands at the break."""
+    assert route.label == f"rewrite the branch: put them back in {merge[:12]}"
+    assert route.steps[0][:4] == ("git", "rebase", "-i", "--rebase-merges")
+    assert f"mark {merge[:12]} `edit`" not in route.note
+    break_after_merge(root, route.command, route.note, merge, again=again)
+    (at_stop,) = [c for c in re.findall(r"`([^`]+)`", route.note) if c.startswith("git checkout")]
+    _paste(root, at_stop)
+    assert not (root / ".git" / "rebase-merge").exists()
+    assert git(root, "show", "-s", "--format=%s", "HEAD~1") == "merge side"
+
+
+def test_ci_segment_deleted_by_merge_put_back_route_breaks_after_it_pasted_recovers(
+    tmp_path: Path,
+) -> None:
+    """A merge that resolves a conflict and deletes a segment: it cannot be marked
+    ``edit``; the route adds a ``break`` after its ``merge -C`` line and puts the
+    segment back there; pasted, the gate passes and the merge is still a merge."""
+    root, segment = _branch(tmp_path)
+    merge = evil_merge(root, lambda: git(root, "rm", "-q", "--", segment))
+    report = run_gate(root, "main")
+    route = _put_back(report.check.extra)
+    _at_break(root, route, merge, again=False)
+    assert run_gate(root, "main").ok
+
+
+def test_ci_body_changed_by_merge_made_again_put_back_route_pasted_recovers(
+    tmp_path: Path,
+) -> None:
+    """The same for a body a merge changed, when a commit before the merge changes in
+    the rebase: git merges again, stops on the conflict, resolved as it was; at the
+    break the route puts the body back from the merge's old parent."""
+    root, _ = _branch(tmp_path)
+    body = git(root, "ls-tree", "-r", "--name-only", "HEAD", ".forest/ledger/bodies")
+    merge = evil_merge(root, lambda: write(root, body.splitlines()[0], "forged\n"))
+    report = run_gate(root, "main")
+    (found,) = [f for f in report.check.extra if f.kind == "ledger-rewritten"]
+    (route,) = found.routes
+    _at_break(root, route, merge, again=True)
     assert run_gate(root, "main").ok

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from forest_files.check.findings import Reported, Route
 from forest_files.gate.ci import run_gate
+from tests.gate.merging import break_after_merge, evil_merge
 from tests.helpers.custody import adopted_repo
 from tests.helpers.git import commit_all, git, pasted, write
 
@@ -145,49 +146,16 @@ def test_ci_drift_reverted_later_take_out_route_recovers(tmp_path: Path) -> None
 
 
 def _evil_merge(tmp_path: Path) -> tuple[Path, str]:
-    """``feature`` and ``side`` change notes.txt each their own way; the merge that
-    resolves the conflict also edits the adopted docs/a.md, silently; a commit on top."""
+    """The merge that resolves a conflict on notes.txt also edits the adopted docs/a.md,
+    silently; a commit on top."""
     root = _branch(tmp_path)
-    write(root, "notes.txt", "base\n")
-    commit_all(root, "notes")
-    git(root, "checkout", "-q", "-b", "side")
-    write(root, "notes.txt", "side\n")
-    commit_all(root, "side notes")
-    git(root, "checkout", "-q", "feature")
-    write(root, "notes.txt", "feature\n")
-    commit_all(root, "feature notes")
-    assert pasted(root, "git merge -q side").returncode != 0  # a conflict on notes.txt
-    write(root, "notes.txt", "both\n")
-    write(root, DOC, "# A\n\nresolved otherwise\n")
-    merge = commit_all(root, "merge side")
-    write(root, "later.txt", "later\n")
-    commit_all(root, "later")
-    return root, merge
+    return root, evil_merge(root, lambda: write(root, DOC, "# A\n\nresolved otherwise\n"))
 
 
 def _rebase_breaking_after_merge(
     root: Path, route: Route, merge: str, *, again: bool = False
 ) -> None:
-    """Paste the route's rebase with a ``break`` line after the merge, as its note
-    says. ``again``: the first commit is reworded too, so every commit after it is
-    made anew and git merges again, stopping on the conflict, resolved as it was;
-    else the rebase keeps the merge as it is."""
-    assert f"add a line `break` right after the line `merge -C {merge[:7]}…`" in route.note
-    todo = root.parent / "todo-editor.sh"
-    lines = ["#!/bin/sh", f"sed -i -e '/^merge -C {merge[:7]}/a break' \"$1\""]
-    if again:
-        lines.append("sed -i -e '0,/^pick /s//reword /' \"$1\"")
-    todo.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    todo.chmod(0o755)
-    editors = f"GIT_SEQUENCE_EDITOR={shlex.quote(str(todo))} GIT_EDITOR='sed -i 1s/$/!/'"
-    done = pasted(root, f"{editors} {route.command}")
-    if again:
-        assert done.returncode != 0 and "CONFLICT" in done.stdout + done.stderr
-        git(root, "checkout", merge, "--", ".")  # resolved as it was
-        done = pasted(root, "git add -A && GIT_EDITOR=true git rebase --continue")
-    assert done.returncode == 0, done.stdout + done.stderr
-    assert git(root, "rev-parse", "HEAD^{tree}") == git(root, "rev-parse", f"{merge}^{{tree}}")
-    assert len(git(root, "rev-parse", "HEAD^@").split()) == 2  # stopped at the merge
+    break_after_merge(root, route.command, route.note, merge, again=again)
 
 
 def test_ci_drift_in_merge_record_route_breaks_after_it_pasted_recovers(tmp_path: Path) -> None:
