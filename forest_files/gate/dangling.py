@@ -11,10 +11,11 @@ very id):
 * found: ``git checkout COMMIT -- SEGMENT BODIES…`` (its own missing dependencies
   too), run in the commit of the range that added the dependent segment — amending
   HEAD when HEAD added it, else at a rebase stopped there (rewrite.py
-  ``in_commit``), since a commit on top leaves that commit's ledger as it is; on
-  top of HEAD when the dependent segment came with the base (or there is none).
-  A missing act in a segment a commit of the range deleted is that deletion's
-  (its put-back route brings it back).
+  ``in_commit``; a merge that alone added it: a ``break`` after it), since a
+  commit on top leaves that commit's ledger as it is; on top of HEAD when the
+  dependent segment came with the base (or there is none). A missing act in a
+  segment a commit of the range deleted is that deletion's (its put-back route
+  brings it back).
 * nowhere: ``git rm`` the dependent segment (and the bodies only its acts name,
   added with it) in the commit that added it; its acts are lost from the branch
   and must be recorded again, which the note says, with the other way out

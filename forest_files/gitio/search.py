@@ -1,5 +1,6 @@
 """Where files came from: the commits that added files holding some hex words, and the
-commit of a range that added a path (``git log``, one call for many words or paths).
+commit of a range that added a path (``git log``, one call for many words or paths;
+a merge counts where it added what none of its parents held).
 
 Stores: nothing.
 Refuses: a word that is not lowercase hex, a range or revision that starts with
@@ -21,6 +22,9 @@ from forest_files.gitio.history import named_files
 
 _HEX = re.compile(r"[0-9a-f]+")
 _LOG = ("log", "-z", "--no-renames", "--no-abbrev", "--no-ext-diff", "--format=commit %H", "--raw")
+# A merge diffed combined: only what it holds unlike every parent (a file its conflict
+# resolution added), never what it took from one side (found at that side's commit).
+_MERGES = "-c"
 
 
 class Added(NamedTuple):
@@ -33,7 +37,9 @@ class Added(NamedTuple):
 
 def _records(raw: bytes) -> Iterator[tuple[str, str, str, str]]:
     """(commit, status, blob, path) of ``git log -z --raw --format='commit %H'``, only
-    regular files (a symlink or a submodule is never a ledger file)."""
+    regular files (a symlink or a submodule is never a ledger file). A merge's combined
+    record (``-c``: one colon, mode and blob per parent, then the result's) gives the
+    result's mode and blob."""
     fields = iter(decode(raw).split("\0"))
     commit = ""
     for field in fields:
@@ -41,7 +47,9 @@ def _records(raw: bytes) -> Iterator[tuple[str, str, str, str]]:
         if field.startswith("commit "):
             commit = field.removeprefix("commit ")
         elif field.startswith(":"):  # ":<mode> <mode> <blob> <blob> <status>", then the path
-            _, mode, _, blob, status = field.split(" ")
+            parents = len(field) - len(field.lstrip(":"))
+            words = field[parents:].split(" ")
+            mode, blob, status = words[parents], words[2 * parents + 1], words[-1]
             path = next(fields)
             if mode in ("100644", "100755"):
                 yield commit, status[:1], blob, path
@@ -49,27 +57,29 @@ def _records(raw: bytes) -> Iterator[tuple[str, str, str, str]]:
 
 def files_with(repo: Path | str, words: Sequence[str], prefix: str) -> list[Added]:
     """Each file under ``prefix`` that a commit any ref reaches added or changed with a
-    line holding one of the hex ``words`` (``git log --all -G``), newest first. A
-    match is a place to look, never proof: the caller reads the blob. Merges are
-    not diffed (a file a merge alone brought is missed)."""
+    line holding one of the hex ``words`` (``git log --all -G``), newest first; a merge
+    that added or changed it unlike each of its parents too (an evil merge). A match
+    is a place to look, never proof: the caller reads the blob."""
     if not words:
         return []
     for word in words:
         if not _HEX.fullmatch(word):
             raise UnknownRef(f"{word!r} is not a hex id")
     pattern = f"({'|'.join(words)})"  # extended regex: hex words only, nothing to escape
-    args = [*_LOG, "--all", "--diff-filter=AM", f"-G{pattern}", "--", prefix]
+    args = [*_LOG, _MERGES, "--all", "--diff-filter=AM", f"-G{pattern}", "--", prefix]
     proc = run_git(repo, args)
     return [Added(c, p, b) for c, _, b, p in _records(proc.stdout)]
 
 
 def first_added(repo: Path | str, rev_range: str, paths: Sequence[str]) -> dict[str, str]:
     """For each of ``paths`` the oldest commit of ``rev_range`` that added it (paths no
-    commit of the range added are left out)."""
+    commit of the range added are left out; parents before children,
+    ``--topo-order``): a merge only when none of its parents held it."""
     refuse_option(rev_range, "range")
     if not paths:
         return {}
-    args = [*_LOG, "--reverse", "--diff-filter=A", "--end-of-options", rev_range, "--", *paths]
+    args = [*_LOG, _MERGES, "--topo-order", "--reverse", "--diff-filter=A"]
+    args += ["--end-of-options", rev_range, "--", *paths]
     out: dict[str, str] = {}
     for commit, _, _, path in _records(run_git(repo, args).stdout):
         out.setdefault(path, commit)

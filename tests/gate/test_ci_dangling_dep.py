@@ -21,6 +21,7 @@ from forest_files.custody.record import adopt_sections
 from forest_files.custody.repository import Repository
 from forest_files.custody.targets import read_section
 from forest_files.ledger.acts import decode_line
+from tests.gate.merging import break_after_merge, evil_merge
 from tests.helpers.acts import act_object, raw_line
 from tests.helpers.custody import BY, MAX, adopted_repo, supersede_as_it_stands
 from tests.helpers.git import commit_all, git, pasted, write
@@ -33,15 +34,23 @@ def _new_files(root: Path, old: str, new: str) -> list[str]:
     return git(root, "diff", "--name-only", old, new, "--", _LEDGER).splitlines()
 
 
-def _split(tmp_path: Path) -> tuple[Path, list[str], list[str]]:
+def _split(tmp_path: Path, *, in_merge: bool = False) -> tuple[Path, list[str], list[str]]:
     """main: a.md adopted. Returns the root (on ``feature``, which holds S's files alone,
-    committed with no hook), R's ledger files and S's."""
+    committed with no hook), R's ledger files and S's. ``in_merge``: R is recorded in
+    the merge of a conflicting branch into ``rooted`` (an evil merge), no commit else."""
     root = adopted_repo(tmp_path, "a.md", "# A\n\nfirst\n")
     git(root, "checkout", "-q", "-b", "rooted")
-    write(root, "b.md", "# B\n\nsecond\n")
-    with Repository(root) as repo:
-        adopt_sections(repo, [read_section(root, "b.md", (), max_bytes=MAX)], words="b", by=BY)
-    commit_all(root, "adopt b")
+
+    def adopt_b() -> None:
+        write(root, "b.md", "# B\n\nsecond\n")
+        with Repository(root) as repo:
+            adopt_sections(repo, [read_section(root, "b.md", (), max_bytes=MAX)], words="b", by=BY)
+
+    if in_merge:
+        evil_merge(root, adopt_b, later=False)
+    else:
+        adopt_b()
+        commit_all(root, "adopt b")
     git(root, "checkout", "-q", "-b", "superseded")
     write(root, "b.md", "# B\n\nsecond, amended\n")
     supersede_as_it_stands(root, "b.md")
@@ -220,3 +229,50 @@ def test_ci_dangling_dep_without_base_commit_on_top_recovers(tmp_path: Path) -> 
     _paste(root, route["command"])
     done = pasted(root, "forest ci")
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_ci_dangling_dep_held_only_by_merge_bring_route_recovers(tmp_path: Path) -> None:
+    """The missing act was recorded in a merge's conflict resolution and no other commit
+    added its segment: the search diffs merges (combined), finds the merge as its holder,
+    and the route brings its files from there; pasted, the gate passes."""
+    root, rooted, _ = _split(tmp_path, in_merge=True)
+    holder = git(root, "rev-parse", "rooted")
+    assert len(git(root, "rev-parse", "rooted^@").split()) == 2  # the holder is the merge
+    code, report = _ci(root)
+    assert code == 3
+    (found,) = _dangling(report)
+    assert any(f"at commit {holder[:12]}" in h for h in found["hints"])
+    (route,) = found["routes"]
+    assert route["label"] == "bring the missing acts into HEAD"
+    assert route["argv"][0] == ["git", "checkout", holder, "--", *_segment_first(rooted)]
+    _paste(root, route["command"])
+    _gate_passes(root)
+
+
+def test_ci_dangling_dep_brought_by_merge_route_breaks_after_it_pasted_recovers(
+    tmp_path: Path,
+) -> None:
+    """The dependent segment came into the range with a merge's conflict resolution
+    alone, then a commit on top: the route brings the missing acts into that merge, at
+    a ``break`` after its ``merge -C`` line (a merge cannot be marked ``edit``);
+    pasted, the gate passes."""
+    root, _, superseded = _split(tmp_path)
+    git(root, "checkout", "-q", "-b", "merged", "main")
+    copy = ("checkout", "-q", "superseded", "--", "b.md", *superseded)
+    merge = evil_merge(root, lambda: git(root, *copy))
+    code, report = _ci(root)
+    assert code == 3
+    (found,) = _dangling(report)
+    (route,) = found["routes"]
+    assert route["label"] == f"rewrite the branch: bring them into {merge[:12]}"
+    assert route["argv"] == [
+        ["git", "rebase", "-i", "--rebase-merges", report["range"]["merge_base"]]
+    ]
+    assert f"mark {merge[:12]} `edit`" not in route["note"]
+    break_after_merge(root, route["command"], route["note"], merge, again=False)
+    (at_stop,) = [
+        c for c in re.findall(r"`([^`]+)`", route["note"]) if c.startswith("git checkout")
+    ]
+    _paste(root, at_stop)
+    assert git(root, "rev-parse", "rooted") in at_stop
+    _gate_passes(root)

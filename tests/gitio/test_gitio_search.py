@@ -51,3 +51,23 @@ def test_first_added_oldest_commit_of_range_accepted(tmp_path: Path) -> None:
     }
     with pytest.raises(gitio.UnknownRef):
         gitio.first_added(repo, "--all", ["x.txt"])
+
+
+def test_files_with_and_first_added_merge_alone_bringing_file_detected(tmp_path: Path) -> None:
+    """A merge diffs combined: a file its resolution added (no parent held it) is found
+    at the merge; a file it took from a side is found at the side's commit only."""
+    repo = make_repo(tmp_path)
+    base = commit_all(repo, "base")
+    git(repo, "checkout", "-q", "-b", "side")
+    write(repo, "d/side.txt", f"{WORD}\n")
+    side = commit_all(repo, "side")
+    git(repo, "checkout", "-q", "main")
+    write(repo, "main.txt", "main\n")
+    commit_all(repo, "main")
+    git(repo, "merge", "-q", "--no-commit", "side")
+    write(repo, "d/evil.txt", f"{WORD} too\n")
+    merge = commit_all(repo, "merge side")
+    found = {(a.commit, a.path) for a in gitio.files_with(repo, [WORD], "d")}
+    assert found == {(merge, "d/evil.txt"), (side, "d/side.txt")}
+    got = gitio.first_added(repo, f"{base}..HEAD", ["d/evil.txt", "d/side.txt"])
+    assert got == {"d/evil.txt": merge, "d/side.txt": side}
