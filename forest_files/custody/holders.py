@@ -13,12 +13,17 @@ decoding) and one of its decoded acts has that very id. An id that occurs as tex
 anywhere else (a body, a file outside the segments, another act's ``deps``) is
 never a holder. The holder's own dependencies the ledger lacks are searched the
 same way, ``ROUNDS`` deep at most, so bringing its files back leaves none dangling.
+A body its acts name that the holder's commit lacks (a segment copied without its
+bodies) is looked for by its path in every commit a ref reaches and checked out
+from the one that holds it whole; one found nowhere (that no erase act records)
+is the holder's ``lacks``: bringing the segment alone would leave it missing.
 
 Stores: nothing.
 Refuses: nothing; an id that is no 64-hex act id is never searched.
 Returns: ``find_holders`` (act id -> ``Holder``, for every act a found segment
 holds), ``closure`` (the holders one missing act needs, or None when one is
-nowhere).
+nowhere), ``checkouts`` (commit -> the files to check out from it),
+``unbacked`` (the bodies a chain of holders needs that no commit holds).
 Test: tests/gate/test_ci_dangling_dep.py, tests/custody/test_damaged.py
 """
 
@@ -27,7 +32,7 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Collection, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from forest_files import gitio
@@ -51,6 +56,11 @@ class Holder:
     deps: frozenset[str]  # every id those acts depend on
     bodies: tuple[str, ...]  # repository paths of the bodies they name that the commit
     # holds with bytes that hash to their names
+    elsewhere: tuple[tuple[str, str], ...] = ()  # (commit, path): a body they name that
+    # the commit lacks, in another commit that holds it whole
+    lacks: tuple[str, ...] = ()  # paths of bodies they name that no commit holds whole
+    # (none its own erase acts record)
+    erases: frozenset[str] = frozenset()  # paths of the bodies its erase acts record
 
 
 def body_path(body_hash: str) -> str:
@@ -72,7 +82,27 @@ def find_holders(root: Path, wanted: Iterable[str], have: Collection[str]) -> di
                 found.setdefault(act_id, holder)
         deps = {d for h in found.values() for d in h.deps}
         missing = sorted(d for d in deps if d not in have and d not in found and d not in searched)
-    return found
+    return _with_bodies(root, found)
+
+
+def checkouts(holders: Iterable[Holder]) -> dict[str, list[str]]:
+    """The files that bring ``holders`` back, by the commit they are checked out from:
+    each segment with the bodies its commit holds; a body it lacks, from the commit
+    that holds it."""
+    files: dict[str, dict[str, None]] = {}
+    for h in holders:
+        files.setdefault(h.commit, {}).update(dict.fromkeys((h.segment, *h.bodies)))
+        for commit, path in h.elsewhere:
+            files.setdefault(commit, {})[path] = None
+    return {commit: list(paths) for commit, paths in files.items()}
+
+
+def unbacked(chain: Iterable[Holder], erased: Collection[str]) -> list[str]:
+    """The body paths ``chain`` needs that no commit holds, none of its erase acts
+    records and ``erased`` (the paths the ledger's own erase acts record) lacks."""
+    chain = list(chain)
+    gone = {p for h in chain for p in h.erases} | set(erased)
+    return sorted({p for h in chain for p in h.lacks} - gone)
 
 
 def closure(
@@ -125,10 +155,11 @@ def _whole(data: bytes, path: str) -> list[Act]:
 def _holder(root: Path, added: gitio.Added, acts: list[Act]) -> Holder:
     named = sorted({h for act in acts for h in body_hashes(act)})
     held = gitio.blobs_at(root, added.commit, [body_path(h) for h in named])
-    bodies = tuple(
+    bodies = tuple(body_path(h) for h in named if _hashes_to(held[body_path(h)], h))
+    erases = frozenset(
         body_path(h)
-        for h in named
-        if (data := held[body_path(h)]) is not None and hashlib.sha256(data).hexdigest() == h
+        for a in acts
+        if a.kind == "erase" and isinstance(h := a.fields.get("body_hash"), str)
     )
     return Holder(
         added.commit,
@@ -136,4 +167,33 @@ def _holder(root: Path, added: gitio.Added, acts: list[Act]) -> Holder:
         frozenset(a.id for a in acts),
         frozenset(d for a in acts for d in a.deps),
         bodies,
+        lacks=tuple(p for p in map(body_path, named) if p not in bodies and p not in erases),
+        erases=erases,
     )
+
+
+def _hashes_to(data: bytes | None, body_hash: str) -> bool:
+    return data is not None and hashlib.sha256(data).hexdigest() == body_hash
+
+
+def _with_bodies(root: Path, found: dict[str, Holder]) -> dict[str, Holder]:
+    """``found`` with each body a holder's commit lacks looked for in every commit any
+    ref reaches (by its path; the newest commit whose blob hashes to its name)."""
+    lacking = sorted({p for h in found.values() for p in h.lacks})
+    if not lacking:
+        return found
+    where: dict[str, str] = {}
+    for i in range(0, len(lacking), WORDS_PER_CALL):
+        added = gitio.paths_added(root, lacking[i : i + WORDS_PER_CALL])
+        data = gitio.cat_blobs(root, [a.blob for a in added])
+        for a in added:
+            name = a.path.rsplit("/", 1)[1].removesuffix(".txt")
+            if _hashes_to(data[a.blob], name):
+                where.setdefault(a.path, a.commit)
+    done: dict[str, Holder] = {}  # by segment: one holder for all the acts it holds
+    for h in found.values():
+        if h.segment not in done:
+            more = tuple((where[p], p) for p in h.lacks if p in where)
+            left = tuple(p for p in h.lacks if p not in where)
+            done[h.segment] = replace(h, elsewhere=more, lacks=left)
+    return {act_id: done[h.segment] for act_id, h in found.items()}

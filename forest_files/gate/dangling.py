@@ -15,11 +15,13 @@ very id):
   commit on top leaves that commit's ledger as it is; on top of HEAD when the
   dependent segment came with the base (or there is none). A missing act in a
   segment a commit of the range deleted is that deletion's (its put-back route
-  brings it back).
-* nowhere: ``git rm`` the dependent segment (and the bodies only its acts name,
-  added with it) in the commit that added it; its acts are lost from the branch
-  and must be recorded again, which the note says, with the other way out
-  (fetch the branch that recorded the act and run again). A segment that came
+  brings it back). A body the holder's commit lacks is checked out from the
+  commit that holds it.
+* nowhere (the act, or a body it needs that no erase act records): ``git rm`` the
+  dependent segment (and the bodies only its acts name, added with it) in the
+  commit that added it; its acts are lost from the branch and must be recorded
+  again, which the note says, with the other way out (fetch the branch that
+  recorded the act and run again). A segment that came
   with the base gets that advice only, no command.
 
 Stores: nothing.
@@ -38,7 +40,14 @@ from typing import NamedTuple
 
 from forest_files import gitio
 from forest_files.check.findings import Route
-from forest_files.custody.holders import Holder, body_path, closure, find_holders
+from forest_files.custody.holders import (
+    Holder,
+    body_path,
+    checkouts,
+    closure,
+    find_holders,
+    unbacked,
+)
 from forest_files.custody.sources import segments_at
 from forest_files.gate.rewrite import Rebase, Wording, in_commit
 from forest_files.kernel.paths import segment_file
@@ -80,11 +89,12 @@ def dangling_routes(root: Path, at: str, place: Placing) -> dict[tuple[str, str]
     if not pairs:
         return {}
     holders = find_holders(root, (d for _, d in pairs), snap.acts)
+    erased = _erased(snap)
     needs: dict[str, dict[str, Holder] | None] = {}  # dependent segment -> what it needs
     for act_id, dep in pairs:
         segment = segment_file(snap.origin(act_id))
         chain = closure(dep, holders, snap.acts)
-        if chain is None:
+        if chain is None or unbacked(chain, erased):
             needs[segment] = None  # something is nowhere: the segment comes out
         elif (need := needs.setdefault(segment, {})) is not None:
             need.update((h.segment, h) for h in chain)
@@ -103,42 +113,52 @@ def dangling_routes(root: Path, at: str, place: Placing) -> dict[tuple[str, str]
             found = _bring(commit, list(wanted.values()), place)
         routes.update(dict.fromkeys(segments, found))
     return {
-        (a, d): Way(routes[segment_file(snap.origin(a))], _hints(d, holders, snap))
+        (a, d): Way(routes[segment_file(snap.origin(a))], _hints(d, holders, snap, erased))
         for a, d in pairs
     }
 
 
-def _hints(dep: str, holders: Mapping[str, Holder], snap: LedgerSnapshot) -> tuple[str, ...]:
+def _erased(snap: LedgerSnapshot) -> frozenset[str]:
+    """The paths of the bodies the ledger's own erase acts record (never brought)."""
+    hashes = (a.fields.get("body_hash") for a in snap.acts.values() if a.kind == "erase")
+    return frozenset(body_path(h) for h in hashes if isinstance(h, str))
+
+
+def _hints(
+    dep: str, holders: Mapping[str, Holder], snap: LedgerSnapshot, erased: frozenset[str]
+) -> tuple[str, ...]:
     holder = holders.get(dep)
     if holder is None:
         return (f"no commit any ref reaches holds act {dep[:12]} in a whole segment",)
     where = f"act {dep[:12]} is in {holder.segment} at commit {holder.commit[:12]}"
-    if closure(dep, holders, snap.acts) is None:
+    chain = closure(dep, holders, snap.acts)
+    if chain is None:
         return (f"{where}, but an act it depends on is in no commit any ref reaches",)
+    if lost := unbacked(chain, erased):
+        named = ", ".join(lost)
+        return (f"{where}, but no commit any ref reaches holds the bodies it needs: {named}",)
     return (where,)
 
 
 def _bring(commit: str | None, holders: list[Holder], place: Placing) -> tuple[Route, ...]:
-    """Check out every segment (and body) the dependent segments need, from the commits
-    that hold them, in ``commit`` (which added the dependent segments), or on top."""
+    """Check out every segment and body the dependent segments need, from the commits
+    that hold them (a body its segment's commit lacks, from another), in ``commit``
+    (which added the dependent segments), or on top."""
     if any(h.segment in place.deleted for h in holders):
         note = "a commit of the range deleted it: the ledger-deleted finding's route brings it back"
         return (Route("put the deleted segment back", note=note),)
-    files: dict[str, dict[str, None]] = {}
-    for h in holders:
-        files.setdefault(h.commit, {}).update(dict.fromkeys((h.segment, *h.bodies)))
-    checkouts = tuple(
+    steps = tuple(
         git_step(*batch)  # literal pathspecs if need be
-        for source, paths in files.items()
-        for batch in in_batches(("checkout", source, "--"), list(paths))
+        for source, paths in checkouts(holders).items()
+        for batch in in_batches(("checkout", source, "--"), paths)
     )
     if commit is not None and place.rebase is not None:
-        return (in_commit(commit, checkouts, _BRING, head=place.head, rebase=place.rebase),)
+        return (in_commit(commit, steps, _BRING, head=place.head, rebase=place.rebase),)
     note = "the acts brought are judged like every new act of the range"
     if place.merge_base is not None:
         note += "; the dependent segment came with the base: it needs them there too"
     commit_step = git_step("commit", "-m", _MESSAGE)
-    return (Route("bring the missing acts back", (*checkouts, commit_step), note),)
+    return (Route("bring the missing acts back", (*steps, commit_step), note),)
 
 
 def _take_out(

@@ -53,7 +53,13 @@ from forest_files.gitio.repo import (
     toplevel,
     user_identity,
 )
-from forest_files.gitio.search import Added, blobs_at, files_with, first_added
+from forest_files.gitio.search import (
+    Added,
+    blobs_at,
+    files_with,
+    first_added,
+    paths_added,
+)
 
 __all__ = [
     "SUBMODULE_MODE",
@@ -88,6 +94,7 @@ __all__ = [
     "ls_files_stage",
     "ls_tree",
     "merge_base",
+    "paths_added",
     "range_parents",
     "refuse_option",
     "resolve_commit",

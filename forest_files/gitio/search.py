@@ -6,7 +6,8 @@ Stores: nothing.
 Refuses: a word that is not lowercase hex, a range or revision that starts with
 ``-`` (``UnknownRef``), a path with a newline (``ValueError``: ``cat-file --batch``
 reads one name a line).
-Returns: ``Added`` (commit, path, blob) records; path -> commit; path -> bytes.
+Returns: ``Added`` (commit, path, blob) records (of files holding words, or of
+named paths); path -> commit; path -> bytes.
 Test: tests/gitio/test_gitio_search.py
 """
 
@@ -69,6 +70,15 @@ def files_with(repo: Path | str, words: Sequence[str], prefix: str) -> list[Adde
     args = [*_LOG, _MERGES, "--all", "--diff-filter=AM", f"-G{pattern}", "--", prefix]
     proc = run_git(repo, args)
     return [Added(c, p, b) for c, _, b, p in _records(proc.stdout)]
+
+
+def paths_added(repo: Path | str, paths: Sequence[str]) -> list[Added]:
+    """Each of ``paths`` (exact paths) as a commit any ref reaches added or changed it,
+    merges diffed as ``files_with`` diffs them; newest first. The caller reads the blob."""
+    if not paths:
+        return []
+    args = [*_LOG, _MERGES, "--all", "--diff-filter=AM", "--", *dict.fromkeys(paths)]
+    return [Added(c, p, b) for c, _, b, p in _records(run_git(repo, args).stdout)]
 
 
 def first_added(repo: Path | str, rev_range: str, paths: Sequence[str]) -> dict[str, str]:

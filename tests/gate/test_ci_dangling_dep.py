@@ -276,3 +276,66 @@ def test_ci_dangling_dep_brought_by_merge_route_breaks_after_it_pasted_recovers(
     _paste(root, at_stop)
     assert git(root, "rev-parse", "rooted") in at_stop
     _gate_passes(root)
+
+
+def _segment_apart(root: Path, rooted: list[str], *, bodies: bool) -> tuple[str, str | None]:
+    """R's segment alone in a commit of ``segment-only``, its bodies alone in one of
+    ``bodies-only`` (when ``bodies``); no other ref reaches R. Returns both commits."""
+    segment = _segment(rooted)
+    held: list[str | None] = []
+    for branch, files in (
+        ("segment-only", [segment]),
+        ("bodies-only", sorted(set(rooted) - {segment})),
+    ):
+        if branch == "bodies-only" and not bodies:
+            held.append(None)
+            continue
+        git(root, "checkout", "-q", "-b", branch, "main")
+        git(root, "checkout", "-q", "rooted", "--", *files)
+        git(root, "commit", "-q", "--no-verify", "-m", branch)
+        held.append(git(root, "rev-parse", "HEAD"))
+    git(root, "checkout", "-q", "feature")
+    git(root, "branch", "-q", "-D", "rooted", "superseded")
+    assert held[0] is not None
+    return held[0], held[1]
+
+
+def test_ci_dangling_dep_holder_lacks_bodies_brought_from_their_commit_recovers(
+    tmp_path: Path,
+) -> None:
+    """The holder's commit has the segment but not the bodies its acts name; another
+    commit has them: the route checks the bodies out from there too (it brought the
+    segment alone, and the gate then failed on the missing body); pasted, it passes."""
+    root, rooted, _ = _split(tmp_path)
+    at_segment, at_bodies = _segment_apart(root, rooted, bodies=True)
+    code, report = _ci(root)
+    assert code == 3
+    (found,) = _dangling(report)
+    (route,) = found["routes"]
+    assert route["label"] == "bring the missing acts into HEAD"
+    assert route["argv"] == [
+        ["git", "checkout", at_segment, "--", _segment(rooted)],
+        ["git", "checkout", at_bodies, "--", *_segment_first(rooted)[1:]],
+        ["git", "commit", "--amend", "--no-edit", "--allow-empty"],
+    ]
+    _paste(root, route["command"])
+    _gate_passes(root)
+
+
+def test_ci_dangling_dep_holder_bodies_nowhere_take_out_route_recovers(tmp_path: Path) -> None:
+    """The holder's bodies are in no commit any ref reaches: bringing the segment alone
+    would leave its act's body missing, so the route is the take-out, and the hint names
+    the bodies; pasted, the gate passes."""
+    root, rooted, superseded = _split(tmp_path)
+    at_segment, _ = _segment_apart(root, rooted, bodies=False)
+    code, report = _ci(root)
+    assert code == 3
+    (found,) = _dangling(report)
+    (route,) = found["routes"]
+    assert route["label"] == "take the segment out of HEAD"
+    assert route["argv"][0] == ["git", "rm", "-q", "--", *_segment_first(superseded)]
+    (hint,) = found["hints"]
+    assert at_segment[:12] in hint and "holds the bodies it needs" in hint
+    assert all(body in hint for body in _segment_first(rooted)[1:])
+    _paste(root, route["command"])
+    _gate_passes(root)

@@ -71,3 +71,17 @@ def test_files_with_and_first_added_merge_alone_bringing_file_detected(tmp_path:
     assert found == {(merge, "d/evil.txt"), (side, "d/side.txt")}
     got = gitio.first_added(repo, f"{base}..HEAD", ["d/evil.txt", "d/side.txt"])
     assert got == {"d/evil.txt": merge, "d/side.txt": side}
+
+
+def test_paths_added_exact_path_on_any_branch_accepted(tmp_path: Path) -> None:
+    """A path is a name, never a glob: ``d/*.txt`` finds only a file of that name."""
+    repo = make_repo(tmp_path)
+    commit_all(repo, "start")
+    git(repo, "checkout", "-q", "-b", "side")
+    write(repo, "d/b.txt", "b\n")
+    side = commit_all(repo, "side")
+    git(repo, "checkout", "-q", "main")
+    (added,) = gitio.paths_added(repo, ["d/b.txt", "d/absent.txt"])
+    assert (added.commit, added.path) == (side, "d/b.txt")
+    assert gitio.paths_added(repo, ["d/*.txt"]) == []
+    assert gitio.paths_added(repo, []) == []
