@@ -7,9 +7,9 @@ A dangling dependency (``forest verify``'s ``dangling-dep``) names an act the le
 lacks; it was usually recorded on a branch that was never merged. Every commit any
 ref reaches is searched for it (``git log --all -G``: one call for up to
 ``WORDS_PER_CALL`` missing ids; a merge counts where it holds a segment none of its
-parents held, as a conflict resolved by hand may), and a match is only a place to look: a segment is
-its holder only when it is whole (well named, hashing to its name, every line
-decoding) and one of its decoded acts has that very id. An id that occurs as text
+parents held, as a conflict resolved by hand may), and a match is only a place to
+look: a segment is its holder only when it is whole (well named, hashing to its
+name, every line decoding) and one of its decoded acts has that very id. An id that occurs as text
 anywhere else (a body, a file outside the segments, another act's ``deps``) is
 never a holder. The holder's own dependencies the ledger lacks are searched the
 same way, ``ROUNDS`` deep at most, so bringing its files back leaves none dangling.
