@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from forest_files import gitio
-from forest_files.custody.holders import Holder, body_path, closure, find_holders
+from forest_files.custody.holders import Holder, body_path, checkouts, closure, find_holders
 from forest_files.kernel.paths import LEDGER_DIR, LEDGER_PREFIX, SEGMENTS, segment_file
 from forest_files.kernel.shellword import command_text, git_step, in_batches
 from forest_files.ledger.acts import Act, body_hashes
@@ -176,14 +176,12 @@ def _at_head(root: Path, deps: list[str]) -> dict[str, list[str]]:
 
 
 def _checkouts(holders: list[Holder]) -> tuple[tuple[str, ...], ...]:
-    """``git checkout COMMIT -- SEGMENT BODIES…`` per commit holding some of them."""
-    files: dict[str, dict[str, None]] = {}
-    for h in holders:
-        files.setdefault(h.commit, {}).update(dict.fromkeys((h.segment, *h.bodies)))
+    """``git checkout COMMIT -- SEGMENT BODIES…`` per commit holding some of them (a
+    body the segment's commit lacks, from the commit that holds it: as the gate does)."""
     return tuple(
         git_step(*batch)
-        for commit, paths in files.items()
-        for batch in in_batches(("checkout", commit, "--"), list(paths))
+        for commit, paths in checkouts(holders).items()
+        for batch in in_batches(("checkout", commit, "--"), paths)
     )
 
 

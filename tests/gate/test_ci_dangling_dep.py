@@ -339,3 +339,24 @@ def test_ci_dangling_dep_holder_bodies_nowhere_take_out_route_recovers(tmp_path:
     assert all(body in hint for body in _segment_first(rooted)[1:])
     _paste(root, route["command"])
     _gate_passes(root)
+
+
+def test_verify_dangling_dep_holder_lacks_bodies_brought_from_their_commit_recovers(
+    tmp_path: Path,
+) -> None:
+    """``forest verify`` finds the same holders as the gate: its restore route checks
+    the bodies the holder's commit lacks out from the commit that holds them (it
+    brought the segment alone, and verify then failed on the missing body)."""
+    root, rooted, _ = _split(tmp_path)
+    at_segment, at_bodies = _segment_apart(root, rooted, bodies=True)
+    done = pasted(root, "forest verify --json")
+    assert done.returncode == 3, done.stderr
+    (fault,) = [f for f in json.loads(done.stdout)["faults"] if f["code"] == "dangling-dep"]
+    (route,) = fault["routes"]
+    assert route["argv"] == [
+        ["git", "checkout", at_segment, "--", _segment(rooted)],
+        ["git", "checkout", at_bodies, "--", *_segment_first(rooted)[1:]],
+    ]
+    _paste(root, route["command"])
+    done = pasted(root, "forest verify")
+    assert done.returncode == 0, done.stdout + done.stderr
