@@ -17,6 +17,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.helpers.custody import init_and_adopt
 from tests.helpers.git import commit_all, make_repo, write
 
@@ -77,6 +79,7 @@ def test_diff_section_control_chars_shown_escaped_detected(tmp_path: Path) -> No
     ], lines
 
 
+@pytest.mark.slow  # every door in turn: many processes (.ci/run runs it)
 def test_show_log_status_check_control_chars_escaped_json_exact_detected(
     tmp_path: Path,
 ) -> None:
@@ -128,6 +131,7 @@ def test_adopt_headings_list_control_chars_escaped_detected(tmp_path: Path) -> N
     assert SELECTOR in [f["selector"] for f in listed]
 
 
+@pytest.mark.slow  # every door in turn: many processes (.ci/run runs it)
 def test_adr_list_title_status_control_chars_escaped_json_exact_detected(
     tmp_path: Path,
 ) -> None:

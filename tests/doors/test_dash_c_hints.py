@@ -9,9 +9,15 @@ import re
 import subprocess
 from pathlib import Path
 
+import pytest
+
 from tests.helpers.cli import console
 from tests.helpers.custody import init_and_adopt
 from tests.helpers.git import commit_all, git, make_repo, pasted, write
+
+# The slow lane (.ci/run runs it; the README's fast command leaves it out):
+# every hint pasted where typed: dozens of processes.
+pytestmark = pytest.mark.slow
 
 EDITOR = "export GIT_EDITOR='echo forest act >'; "  # `git commit` as printed, message given
 

@@ -18,6 +18,10 @@ from tests.helpers.cli import console
 from tests.helpers.custody import age_files, init_and_adopt
 from tests.helpers.git import AUTHOR_EMAIL, commit_all, git, make_repo, pasted, write
 
+# The slow lane (.ci/run runs it; the README's fast command leaves it out):
+# every command pasted in a subfolder and beside the repository: dozens of processes.
+pytestmark = pytest.mark.slow
+
 forest = console  # typed in a directory, through entry.main
 
 

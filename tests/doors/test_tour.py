@@ -176,7 +176,9 @@ _INTERRUPTIBLE = textwrap.dedent(
 )
 
 
-@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+@pytest.mark.parametrize(
+    "sig", [signal.SIGINT, pytest.param(signal.SIGTERM, marks=pytest.mark.slow)]
+)
 def test_tour_interrupted_with_watcher_leaves_nothing_recovers(
     tmp_path: Path, sig: signal.Signals
 ) -> None:

@@ -17,6 +17,8 @@ import shlex
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from forest_files.custody.record import adopt_sections
 from forest_files.custody.repository import Repository
 from forest_files.custody.targets import read_section
@@ -26,6 +28,10 @@ from tests.helpers.acts import act_object, raw_line
 from tests.helpers.custody import BY, MAX, adopted_repo, supersede_as_it_stands
 from tests.helpers.git import commit_all, git, pasted, write
 from tests.helpers.ledger import write_forged_holder
+
+# The slow lane (.ci/run runs it; the README's fast command leaves it out):
+# branches, merges and rebases pasted, the gate run after each.
+pytestmark = pytest.mark.slow
 
 _LEDGER = ".forest/ledger"
 

@@ -8,11 +8,17 @@ import re
 import shlex
 from pathlib import Path
 
+import pytest
+
 from forest_files.check.findings import Reported, Route
 from forest_files.gate.ci import run_gate
 from tests.gate.merging import break_after_merge, evil_merge
 from tests.helpers.custody import adopted_repo
 from tests.helpers.git import commit_all, git, pasted, write
+
+# The slow lane (.ci/run runs it; the README's fast command leaves it out):
+# rebases pasted with GIT_SEQUENCE_EDITOR, the gate run after each.
+pytestmark = pytest.mark.slow
 
 DOC = "docs/a.md"
 

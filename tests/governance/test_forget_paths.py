@@ -31,6 +31,10 @@ from tests.helpers.forgetting import CLEAN, DOC, SECRET, SENTINEL, WORDS
 from tests.helpers.git import commit_all, git, make_repo, write
 from tests.helpers.template import built_once, copy_repo
 
+# The slow lane (.ci/run runs it; the README's fast command leaves it out):
+# the README's forget block end to end, clones and the gate.
+pytestmark = pytest.mark.slow
+
 FOREST = str(Path(sys.executable).parent / "forest")
 
 

@@ -29,6 +29,10 @@ from tests.helpers.custody import BY, init_and_adopt
 from tests.helpers.git import commit_all, git, git_env, make_repo, write
 from tests.helpers.state import local_state
 
+# The slow lane (.ci/run runs it; the README's fast command leaves it out):
+# each fix pasted, the gate and verify run after it.
+pytestmark = pytest.mark.slow
+
 FOREST = str(Path(sys.executable).with_name("forest"))
 LEDGER = Path(".forest") / "ledger"
 _SEGMENT = re.compile(r"segments/[0-9a-f]{64}\.jsonl")
