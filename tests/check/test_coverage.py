@@ -231,9 +231,16 @@ def test_ci_requirement_written_differently_same_meaning_accepted(tmp_path: Path
 # --- the printed route, pasted ---------------------------------------------------------
 
 
+# A quote and a command substitution in the fast lane; the other names in the slow lane.
 @pytest.mark.parametrize(
     "name",
-    ["it's mine.md", "two  spaces.md", "$(touch pwned).md", "`touch pwned2`.md", "-dash.md"],
+    [
+        "it's mine.md",
+        pytest.param("two  spaces.md", marks=pytest.mark.slow),
+        "$(touch pwned).md",
+        pytest.param("`touch pwned2`.md", marks=pytest.mark.slow),
+        pytest.param("-dash.md", marks=pytest.mark.slow),
+    ],
 )
 def test_adopt_route_pasted_through_bash_accepted(tmp_path: Path, name: str) -> None:
     repo = custody(tmp_path)
