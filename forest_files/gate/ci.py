@@ -45,34 +45,29 @@ Test: tests/gate/test_ci_gate.py
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 from forest_files import gitio
-from forest_files.check import contests, localstate
+from forest_files.check import contests
 from forest_files.check.coverage import in_source
-from forest_files.check.engine import Finding, check_all
+from forest_files.check.engine import check_all
 from forest_files.check.explain import explain
 from forest_files.check.findings import CheckReport, Reported, Route
 from forest_files.check.kinds import CORRUPTION
 from forest_files.check.opening import open_custody
-from forest_files.check.routes import forest as forest_step
-from forest_files.custody.sources import LEDGER_PREFIX, config_from, conversion_note
+from forest_files.custody.sources import config_from
+from forest_files.gate.head_faults import LEDGER_DIR, erased_content_found, from_fault, verify_head
 from forest_files.gate.rewrite import Rebase, Rewrite, put_back
 from forest_files.kernel.errors import UnusableConfig
-from forest_files.kernel.paths import CONFIG_NAME, segment_file
+from forest_files.kernel.paths import CONFIG_NAME
 from forest_files.ledger.acts import LedgerError
-from forest_files.ledger.segments import BODIES_DIR, SEGMENTS_DIR
-from forest_files.ledger.strays import strays_in_tree
-from forest_files.ledger.verify import UNNAMED_BODY, Fault, verify_contents
-from forest_files.store.forest import ForestStore
+from forest_files.ledger.segments import SEGMENTS_DIR
+from forest_files.ledger.verify import UNNAMED_BODY, Fault
 
-_LEDGER_DIR = LEDGER_PREFIX.rstrip("/")
-_SEGMENTS = f"{_LEDGER_DIR}/{SEGMENTS_DIR}"
-_REGULAR = ("100644", "100755")
+_SEGMENTS = f"{LEDGER_DIR}/{SEGMENTS_DIR}"
 _ROUTES_ON = "worktree"  # routes act on the checked-out tree (a CI checkout of HEAD)
 
 
@@ -122,114 +117,6 @@ class GateReport:
         return out
 
 
-def _from_fault(fault: Fault, kind: str) -> Reported:
-    """A ledger or range fault, located at the file it concerns (a segment's
-    ``.forest/ledger/segments/<id>.jsonl``, a stray's own path, or forest.toml)."""
-    where = fault.segment or ""
-    path = fault.path or (segment_file(where) if where else _LEDGER_DIR)
-    named = fault.act_id and fault.act_id[:12] in fault.detail
-    act = f"act {fault.act_id[:12]}: " if fault.act_id and not named else ""
-    code = f"{fault.code}: " if kind == "ledger-fault" else ""
-    found = Finding(
-        kind,
-        path,
-        path,
-        "",
-        None,
-        None,
-        start_line=fault.line,
-        end_line=fault.line,
-        detail=f"{code}{act}{fault.detail}",
-        act=fault.act_id,
-    )
-    routes: tuple[Route, ...] = ()
-    if fault.fix_argv:
-        routes = (Route("remove it and commit", (fault.fix_argv,)),)
-    return Reported(found, routes)
-
-
-def _erased_content(store: ForestStore) -> list[Reported]:
-    """HEAD's entries holding content a forget tombstoned (exit 1, naming the forget)."""
-    from forest_files.check.findings import WORDS_PLACEHOLDER
-    from forest_files.governance.resurrected import erased_content
-
-    out = []
-    for r in erased_content(store):
-        by = f"act {r.act_id[:12]}" if r.act_id else "no act"
-        detail = (
-            f"made by {by}, it holds content that erase act {r.erase_act[:12]} "
-            "(forest forget) removed; it was made without seeing that erase"
-        )
-        path = r.paths[0] if r.paths else _LEDGER_DIR
-        found = Finding(
-            "erased-content",
-            path,
-            r.content_id,
-            "",
-            None,
-            None,
-            detail=detail,
-            act=r.act_id or None,
-        )
-        forget = forest_step("forget", r.content_id, options=("--words", WORDS_PLACEHOLDER))
-        route = Route("forget it again", (forget,), "supersede or seal it first if it is ground")
-        out.append(Reported(found, (route,)))
-    return out
-
-
-def _under(rel: str, strays: set[str]) -> bool:
-    """``rel`` is a stray or lies in a stray directory."""
-    parts = rel.split("/")
-    return any("/".join(parts[:n]) in strays for n in range(1, len(parts) + 1))
-
-
-def _verify_head(root: Path, head: str) -> tuple[list[Fault], list[Reported]]:
-    """Verify ``head``'s ledger from its git tree, in memory (no files written).
-    Every entry that is no well-formed segment or body (a symlink, a temp file,
-    a forged name) is a ``stray`` fault. The ledger's listing is the one replay and
-    the range share (gitio keeps it); tracked local state (localstate.py) is listed
-    from ``.forest`` one level deep, a handful of entries. Returns (faults, tracked
-    local state)."""
-    entries = gitio.ls_tree(root, head, LEDGER_PREFIX)
-    local = localstate.reported_at(root, head)
-    strays = strays_in_tree(
-        (e.path.removeprefix(LEDGER_PREFIX), e.type == "blob" and e.mode in _REGULAR)
-        for e in entries
-    )
-    unwanted = {s.rel for s in strays}
-    blobs = [e for e in entries if not _under(e.path.removeprefix(LEDGER_PREFIX), unwanted)]
-    data = gitio.cat_blobs(root, [e.blob for e in blobs])
-    segments: list[tuple[str, bytes]] = []
-    bodies: dict[str, Callable[[], bytes]] = {}
-    segment_dir = f"{_LEDGER_DIR}/{SEGMENTS_DIR}/"
-    body_dir = f"{_LEDGER_DIR}/{BODIES_DIR}/"
-    for e in sorted(blobs, key=lambda entry: entry.path):
-        if e.path.startswith(segment_dir):
-            segments.append((e.path.removeprefix(segment_dir), data[e.blob]))
-        elif e.path.startswith(body_dir):
-            bodies[e.path.removeprefix(body_dir)] = functools.partial(data.__getitem__, e.blob)
-    report = verify_contents(segments, bodies, strays, tool="git rm")
-    faults = _with_conversion(root, report.faults)
-    return faults, local
-
-
-def _with_conversion(root: Path, faults: tuple[Fault, ...]) -> list[Fault]:
-    """Bodies and segments that do not hash to their names, with the cause when a
-    ``.gitattributes`` rule makes git rewrite ledger files (and the fix): one
-    ``git check-attr`` per fault code, only when such a fault is found."""
-    notes: dict[str, str | None] = {}
-    out = []
-    for fault in faults:
-        if fault.code in ("body-hash", "segment-name"):
-            if fault.code not in notes:
-                notes[fault.code] = conversion_note(root, fault.code)
-            note = notes[fault.code]
-            if note is not None:
-                fault = dataclasses.replace(fault, detail=f"{fault.detail}: {note}")
-        out.append(fault)
-    return out
-
-
 def run_gate(root: Path | str, base: str | None, *, head: str | None = None) -> GateReport:
     """Everything the CI gate finds for HEAD (and merge-base(``base``, HEAD)..HEAD).
     A ledger that cannot be replayed is a ``ledger-fault`` finding, so every format
@@ -241,7 +128,7 @@ def run_gate(root: Path | str, base: str | None, *, head: str | None = None) -> 
     top = gitio.toplevel(root) if head is None else Path(root)
     head = gitio.resolve_commit(top, head or "HEAD")
     merge_base = None if base is None else gitio.merge_base(top, base, head)
-    faults, tracked = _verify_head(top, head)
+    faults, tracked = verify_head(top, head)
     judged: list[str] = []
     ctx = _Range(top, head, base, merge_base)
     items: list[Reported] = []
@@ -259,10 +146,10 @@ def run_gate(root: Path | str, base: str | None, *, head: str | None = None) -> 
             findings += more
             judged = ctx.judged
         except LedgerError as exc:
-            findings.append(_from_fault(_replay_fault(top, head, exc), "ledger-fault"))
+            findings.append(from_fault(_replay_fault(top, head, exc), "ledger-fault"))
         except UnusableConfig as exc:  # a broken forest.toml: a finding, so every format
             fault = Fault("config", None, None, None, str(exc), path=CONFIG_NAME)  # reports it
-            findings.append(_from_fault(fault, "config-governance"))
+            findings.append(from_fault(fault, "config-governance"))
     where = f"commit {head[:12]}"
     report = CheckReport(head, where, tuple(items), tuple(findings), warnings=tuple(warnings))
     return GateReport(head, base, merge_base, tuple(ctx.commits), tuple(judged), report)
@@ -306,7 +193,7 @@ class _Range:
         self.top, self.head, self.base, self.merge_base = top, head, base, merge_base
         self.commits: list[str] = []
         self.judged: list[str] = []
-        self._rebase_at: Rebase | None = None  # the range's merges asked once, if needed
+        self._parents: dict[str, tuple[str, ...]] | None = None  # asked once, if needed
 
     def range_faults(self, paths_of: PathsOf | None) -> tuple[list[Reported], list[Reported]]:
         """(the range's faults, its warnings)."""
@@ -317,12 +204,12 @@ class _Range:
             self.top, self.base, paths_of=paths_of, head=self.head, merge_base=self.merge_base
         )
         faults = [self._put_back(f, ranged.faults) for f in ranged.faults]
-        return faults, [_from_fault(w, w.code) for w in ranged.warnings]
+        return faults, [from_fault(w, w.code) for w in ranged.warnings]
 
     def _put_back(self, fault: Fault, every: tuple[Fault, ...]) -> Reported:
         """A ledger file a commit of the range deleted or changed, with the route that
         puts back every such file of that commit (rewrite.py ``put_back``)."""
-        reported = _from_fault(fault, fault.code)
+        reported = from_fault(fault, fault.code)
         if fault.commit is None or fault.parent is None or self.merge_base is None:
             return reported
         paths = [
@@ -331,21 +218,26 @@ class _Range:
         routes = put_back(fault.commit, fault.parent, paths, head=self.head, rebase=self._rebase())
         return reported._replace(routes=routes)
 
+    def _graph(self) -> dict[str, tuple[str, ...]]:
+        """Each commit of the range with its parents (one ``git rev-list`` per run)."""
+        assert self.merge_base is not None
+        if self._parents is None:
+            span = f"{self.merge_base}..{self.head}"
+            self._parents = dict(gitio.range_parents(self.top, span))
+        return self._parents
+
     def _rebase(self) -> Rebase:
         """``git rebase -i MERGE-BASE`` over the range, knowing its merges."""
         assert self.merge_base is not None
-        if self._rebase_at is None:
-            graph = gitio.range_parents(self.top, f"{self.merge_base}..{self.head}")
-            merges = frozenset(c for c, up in graph if len(up) > 1)
-            self._rebase_at = Rebase(self.merge_base, merges)
-        return self._rebase_at
+        merges = frozenset(c for c, up in self._graph().items() if len(up) > 1)
+        return Rebase(self.merge_base, merges)
 
     def ledger_faults(self, at: str, faults: list[Fault], ranged: list[Reported]) -> list[Reported]:
         """``at``'s ledger faults, a dangling dependency with its routes (dangling.py),
         placed in the range whose faults are ``ranged``."""
         from forest_files.gate.dangling import Placing, dangling_routes
 
-        found = [_from_fault(f, "ledger-fault") for f in faults]
+        found = [from_fault(f, "ledger-fault") for f in faults]
         if not any(f.code == "dangling-dep" for f in faults):
             return found
         deleted = frozenset(r.path for r in ranged if r.kind == "ledger-deleted")
@@ -373,8 +265,8 @@ class _Range:
             if self.base is not None and self.merge_base is not None:
                 findings, warnings = self.range_faults(functools.partial(act_paths, store))
                 self.commits = gitio.rev_list(top, f"{self.merge_base}..{head}")
-                graph = dict(gitio.range_parents(top, f"{self.merge_base}..{head}"))
-            findings += _erased_content(store)
+                graph = self._graph()
+            findings += erased_content_found(store)
             checked = check_all(store, live, content, grounds=custody.grounds)
             cfg = config_from(top, head)
             gaps = in_source(cfg.require, content, live, bind=cfg.bind)
@@ -408,5 +300,4 @@ class _Range:
             self.top, [(self.head, p) for p in parents], None, filters=None
         )
         changed = frozenset(c.path for diff in diffs for c in diff)
-        merged = frozenset(c for c, up in graph.items() if len(up) > 1)
-        return Rewrite(self.top, self.head, Rebase(self.merge_base, merged), changed)
+        return Rewrite(self.top, self.head, self._rebase(), changed)
