@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from tests.helpers.cli import console
-from tests.helpers.custody import age_files, init_and_adopt
+from tests.helpers.custody import age_files, feature_upstream, init_and_adopt
 from tests.helpers.git import AUTHOR_EMAIL, commit_all, git, make_repo, pasted, write
 
 # The slow lane (.ci/run runs it; the README's fast command leaves it out):
@@ -153,16 +153,7 @@ def test_proposal_routes_pasted_where_typed_accepted(tmp_path: Path) -> None:
 def test_shallow_clone_fetch_pasted_where_typed_recovers(tmp_path: Path) -> None:
     """Before, ``forest -C ../clone ci --base origin/main`` in a shallow clone said
     ``git fetch --unshallow``: pasted beside the clone, not a git repository."""
-    up = make_repo(tmp_path, "up")
-    write(up, "t.md", "# T\n\nwords\n")
-    init_and_adopt(up, ["t.md"])
-    commit_all(up, "adopt")
-    git(up, "checkout", "-q", "-b", "feat")
-    write(up, "other.md", "feature\n")
-    commit_all(up, "feature work")
-    git(up, "checkout", "-q", "main")
-    write(up, "main.md", "main moves on\n")
-    commit_all(up, "main moves on")
+    up = feature_upstream(tmp_path)
     for n, (sub, how) in enumerate((("docs", ()), ("", ("-C", "../clone1")))):
         clone = tmp_path / f"clone{n}"
         git(tmp_path, "clone", "-q", "--depth", "1", "--no-single-branch", "--branch", "feat",

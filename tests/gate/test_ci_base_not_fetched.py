@@ -14,20 +14,8 @@ import pytest
 
 from forest_files import gitio
 from tests.helpers.cli import forest
-from tests.helpers.custody import adopted_repo
-from tests.helpers.git import commit_all, git, pasted, write
-
-
-def _upstream(tmp_path: Path) -> Path:
-    """main (a bound file), then a branch feat one commit ahead, and main moving on."""
-    up = adopted_repo(tmp_path, "t.md", "# T\n\nwords\n")
-    git(up, "checkout", "-q", "-b", "feat")
-    write(up, "other.md", "feature\n")
-    commit_all(up, "feature work")
-    git(up, "checkout", "-q", "main")
-    write(up, "main.md", "main moves on\n")
-    commit_all(up, "main moves on")
-    return up
+from tests.helpers.custody import feature_upstream
+from tests.helpers.git import git, pasted
 
 
 def _route(text: str) -> str:
@@ -47,7 +35,7 @@ def _route(text: str) -> str:
 def test_ci_base_branch_never_fetched_route_pasted_recovers(
     tmp_path: Path, how: tuple[str, ...], fetch: str
 ) -> None:
-    up = _upstream(tmp_path)
+    up = feature_upstream(tmp_path)
     clone = tmp_path / "clone"
     git(tmp_path, "clone", "-q", *how, "--branch", "feat", f"file://{up}", str(clone))
     assert gitio.is_shallow(clone) == ("--depth" in how)
@@ -66,7 +54,7 @@ def test_ci_base_branch_never_fetched_route_pasted_recovers(
 def test_shallow_clone_unknown_name_hint_without_merge_base_detected(tmp_path: Path) -> None:
     """Not REMOTE/BRANCH of a remote here (or not a branch name): no fetch route,
     the shallow hint worded for a commit, not a merge-base."""
-    up = _upstream(tmp_path)
+    up = feature_upstream(tmp_path)
     clone = tmp_path / "clone"
     git(tmp_path, "clone", "-q", "--depth", "1", "--branch", "feat", f"file://{up}", str(clone))
     for name in ("nope", "upstream/main", "origin/main~2"):

@@ -88,6 +88,15 @@ def _dangling(report: dict[str, Any]) -> list[dict[str, Any]]:
     return [f for f in report["findings"] if "dangling-dep" in f["detail"]]
 
 
+def _refused(root: Path) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The gate refuses (exit 3) with one dangling-dep finding of one route."""
+    code, report = _ci(root)
+    assert code == 3
+    (found,) = _dangling(report)
+    (route,) = found["routes"]
+    return found, route
+
+
 def _paste(root: Path, command: str) -> None:
     done = pasted(root, command)
     assert done.returncode == 0, (command, done.stdout, done.stderr)
@@ -100,10 +109,7 @@ def _gate_passes(root: Path) -> None:
 
 def test_ci_dangling_dep_added_by_head_bring_route_recovers(tmp_path: Path) -> None:
     root, rooted, _ = _split(tmp_path)
-    code, report = _ci(root)
-    assert code == 3
-    (found,) = _dangling(report)
-    (route,) = found["routes"]  # the route as data: label, argv, command, note
+    found, route = _refused(root)  # the route as data: label, argv, command, note
     assert route["label"] == "bring the missing acts into HEAD"
     holder = git(root, "rev-parse", "rooted")
     assert route["argv"] == [
@@ -149,10 +155,7 @@ def test_ci_dangling_dep_held_nowhere_take_out_route_recovers(tmp_path: Path) ->
     its acts are lost."""
     root, _, superseded = _split(tmp_path)
     git(root, "branch", "-q", "-D", "rooted", "superseded")
-    code, report = _ci(root)
-    assert code == 3
-    (found,) = _dangling(report)
-    (route,) = found["routes"]
+    found, route = _refused(root)
     assert route["label"] == "take the segment out of HEAD"
     assert "lost from this branch and must be recorded again" in route["note"]
     assert route["argv"][0] == ["git", "rm", "-q", "--", *_segment_first(superseded)]
@@ -180,10 +183,7 @@ def test_ci_dangling_dep_id_as_text_elsewhere_never_a_holder(tmp_path: Path) -> 
     commit_all(root, "decoys")
     git(root, "checkout", "-q", "feature")
     assert missing in git(root, "log", "--all", "-p", "--format=", "--", _LEDGER + "/bodies")
-    code, report = _ci(root)
-    assert code == 3
-    (found,) = _dangling(report)
-    (route,) = found["routes"]
+    _, route = _refused(root)
     assert route["label"] == "take the segment out of HEAD"
     assert route["argv"][0] == ["git", "rm", "-q", "--", *_segment_first(superseded)]
 
@@ -314,10 +314,7 @@ def test_ci_dangling_dep_holder_lacks_bodies_brought_from_their_commit_recovers(
     segment alone, and the gate then failed on the missing body); pasted, it passes."""
     root, rooted, _ = _split(tmp_path)
     at_segment, at_bodies = _segment_apart(root, rooted, bodies=True)
-    code, report = _ci(root)
-    assert code == 3
-    (found,) = _dangling(report)
-    (route,) = found["routes"]
+    _, route = _refused(root)
     assert route["label"] == "bring the missing acts into HEAD"
     assert route["argv"] == [
         ["git", "checkout", at_segment, "--", _segment(rooted)],
@@ -334,10 +331,7 @@ def test_ci_dangling_dep_holder_bodies_nowhere_take_out_route_recovers(tmp_path:
     the bodies; pasted, the gate passes."""
     root, rooted, superseded = _split(tmp_path)
     at_segment, _ = _segment_apart(root, rooted, bodies=False)
-    code, report = _ci(root)
-    assert code == 3
-    (found,) = _dangling(report)
-    (route,) = found["routes"]
+    found, route = _refused(root)
     assert route["label"] == "take the segment out of HEAD"
     assert route["argv"][0] == ["git", "rm", "-q", "--", *_segment_first(superseded)]
     (hint,) = found["hints"]

@@ -13,7 +13,7 @@ from forest_files.custody.record import adopt_sections, retire_binding, supersed
 from forest_files.custody.repository import Repository
 from forest_files.custody.targets import read_section
 from forest_files.kernel.hashing import hash_body
-from tests.helpers.git import commit_all, make_repo, write
+from tests.helpers.git import commit_all, git, make_repo, write
 from tests.helpers.template import reused
 
 BY = "t <t@example.org>"
@@ -46,6 +46,19 @@ def adopted_repo(tmp_path: Path, path: str, text: str, target: str | None = None
     init_and_adopt(repo, [target or path])
     commit_all(repo, "adopt")
     return repo
+
+
+def feature_upstream(tmp_path: Path) -> Path:
+    """main (a bound ``t.md``), then a branch ``feat`` one commit ahead, and main moving
+    on: an upstream whose shallow or single-branch clones lack the merge-base."""
+    up = adopted_repo(tmp_path, "t.md", "# T\n\nwords\n")
+    git(up, "checkout", "-q", "-b", "feat")
+    write(up, "other.md", "feature\n")
+    commit_all(up, "feature work")
+    git(up, "checkout", "-q", "main")
+    write(up, "main.md", "main moves on\n")
+    commit_all(up, "main moves on")
+    return up
 
 
 def supersede_as_it_stands(root: Path, target: str, *, words: str = "amend") -> None:
