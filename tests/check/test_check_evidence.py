@@ -23,6 +23,10 @@ from tests.helpers.custody import age_files, init_and_adopt
 from tests.helpers.git import commit_all, git, git_env, make_repo, write
 from tests.helpers.state import local_state
 
+# The slow lane (.ci/run runs it; the README's fast command leaves it out):
+# whole repositories judged door by door.
+pytestmark = pytest.mark.slow
+
 CANON = "# Canon\n\n## Rules\n\nThe first rule stands.\n\n## Elsewhere\n\nOther words.\n"
 RULES = "canon.md#Canon/Rules"
 

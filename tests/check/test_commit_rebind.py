@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+
 from forest_files.check.commit_plan import Step, plan
 from forest_files.check.commit_route import commit_route, plan_digest
 from forest_files.check.engine import Finding
@@ -20,6 +22,10 @@ from tests.helpers import cli as in_process
 from tests.helpers.git import commit_all, git, make_repo, write
 from tests.helpers.git import pasted as bash
 from tests.helpers.template import copied_from
+
+# The slow lane (.ci/run runs it; the README's fast command leaves it out):
+# commits with the hook, rebinds pasted.
+pytestmark = pytest.mark.slow
 
 WORDS = "Release v2 as reviewed"
 ADA = "Ada Lovelace <ada@example.org>"

@@ -12,11 +12,17 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from forest_files.check.findings import WORDS_PLACEHOLDER
 from tests.helpers.cli import findings, forest, ok
 from tests.helpers.git import commit_all, git, git_env, make_repo, write
 from tests.helpers.git import pasted as shell
 from tests.helpers.template import copied_from
+
+# The slow lane (.ci/run runs it; the README's fast command leaves it out):
+# renames committed and their routes pasted.
+pytestmark = pytest.mark.slow
 
 WORDS = "Renamed in review and right"
 CANON = (

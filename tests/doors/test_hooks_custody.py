@@ -25,6 +25,10 @@ from tests.helpers.custody import BY, MAX, init_and_adopt
 from tests.helpers.forgetting import SENTINEL, forgotten_with_hooks
 from tests.helpers.git import commit_all, git, make_repo, pasted, write
 
+# The slow lane (.ci/run runs it; the README's fast command leaves it out):
+# the installed hook through real commits, each ledger forgery in turn.
+pytestmark = pytest.mark.slow
+
 BIN = Path(sys.executable).parent
 FOREST = str(BIN / "forest")
 FOREST_HOOK = str(BIN / "forest-hook")

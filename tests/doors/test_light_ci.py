@@ -17,6 +17,10 @@ from tests.helpers.git import commit_all, git, git_env, make_repo, write
 from tests.helpers.imports import loaded
 from tests.helpers.template import copied_from
 
+# The slow lane (.ci/run runs it; the README's fast command leaves it out):
+# the light and the full CLI run side by side in every format.
+pytestmark = pytest.mark.slow
+
 HEAVY = {"typer", "pydantic", "click", "rich", "git"}
 ENTRY = "from forest_files.doors.entry import main; main()"
 FULL = "from forest_files.doors.cli import main; main()"

@@ -146,6 +146,7 @@ def test_server_hook_drift_then_restored_history_refused(served: tuple[Path, Pat
     assert bad[:12] in err
 
 
+@pytest.mark.slow  # many pushes (.ci/run runs it)
 def test_server_hook_new_branch_clean_accepted_drifting_refused(
     served: tuple[Path, Path],
 ) -> None:
@@ -160,6 +161,7 @@ def test_server_hook_new_branch_clean_accepted_drifting_refused(
     assert "refs/heads/wild: push refused" in err and f"drifted {RULES}" in err
 
 
+@pytest.mark.slow  # many pushes (.ci/run runs it)
 def test_server_hook_deleted_branch_accepted(served: tuple[Path, Path]) -> None:
     clone, bare = served
     landed(clone, bare, "main:topic")
@@ -175,6 +177,7 @@ def test_server_hook_deleted_default_branch_dropping_acts_refused(
     assert "ledger-deleted" in err and "missing at nothing" in err
 
 
+@pytest.mark.slow  # many pushes (.ci/run runs it)
 def test_server_hook_force_push_dropping_act_refused(served: tuple[Path, Path]) -> None:
     clone, bare = served
     write(clone, "canon.md", CANON.replace("first rule stands", "first rule grows"))
@@ -187,6 +190,7 @@ def test_server_hook_force_push_dropping_act_refused(served: tuple[Path, Path]) 
     assert "ledger-deleted" in err and "the ledger only grows" in err
 
 
+@pytest.mark.slow  # many pushes (.ci/run runs it)
 def test_server_hook_force_push_keeping_acts_accepted(served: tuple[Path, Path]) -> None:
     clone, bare = served
     edit_outside(clone, "a typo")
@@ -215,6 +219,7 @@ def test_server_hook_first_push_to_empty_repository_judged_from_root_refused(
     assert refs(bare) == ""
 
 
+@pytest.mark.slow  # many pushes (.ci/run runs it)
 def test_server_hook_first_push_root_before_forest_init_accepted_drift_refused(
     tmp_path: Path,
 ) -> None:
@@ -256,6 +261,7 @@ def test_server_hook_replace_ref_pushed_with_drift_refused(served: tuple[Path, P
     assert f"drifted {RULES}" in err
 
 
+@pytest.mark.slow  # many pushes (.ci/run runs it)
 def test_server_update_hook_refuses_one_ref_accepted_other(served: tuple[Path, Path]) -> None:
     clone, bare = served
     (bare / "hooks" / "pre-receive").unlink()  # only `update` judges, one ref at a time
@@ -301,6 +307,7 @@ def test_server_gate_head_in_bare_repository_same_as_ci_in_clone_accepted(
     assert in_bare.judged == in_clone.judged and in_bare.exit_code == in_clone.exit_code
 
 
+@pytest.mark.slow  # many pushes (.ci/run runs it)
 def test_server_update_hook_judges_only_without_our_pre_receive_accepted(
     served: tuple[Path, Path],
 ) -> None:
@@ -317,6 +324,7 @@ def test_server_update_hook_judges_only_without_our_pre_receive_accepted(
     assert proc.returncode == 1 and "refs/heads/main: push refused" in proc.stderr
 
 
+@pytest.mark.slow  # many pushes (.ci/run runs it)
 def test_server_hook_hundred_commits_accepted(served: tuple[Path, Path]) -> None:
     clone, bare = served
     stream = [f"reset refs/heads/main\nfrom {git(clone, 'rev-parse', 'HEAD')}\n"]

@@ -40,6 +40,10 @@ from tests.helpers.watch import (
     watching,
 )
 
+# The slow lane (.ci/run runs it; the README's fast command leaves it out):
+# real watchers through overflow, conflicts and restarts.
+pytestmark = pytest.mark.slow
+
 FAST = ["--quiet", "0.1", "--ceiling", "1", "--grace", "0.5"]
 SECRET = "sentinel-body-7f3a"  # section text that must never reach a log or a notification
 

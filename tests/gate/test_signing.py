@@ -36,7 +36,11 @@ PROJECT = "p-signing"
 DOC = "# Canon\n\n## Elias\n\nElias keeps the lighthouse.\n\n## Mara\n\nMara sails.\n"
 KEYRING = ".forest/allowed_signers"
 
-pytestmark = pytest.mark.skipif(shutil.which("ssh-keygen") is None, reason="needs ssh-keygen")
+# The slow lane too (.ci/run runs it): keys made, commits signed and pushed, many processes.
+pytestmark = [
+    pytest.mark.skipif(shutil.which("ssh-keygen") is None, reason="needs ssh-keygen"),
+    pytest.mark.slow,
+]
 
 
 def _toml(mode: str = "required", extra: str = "") -> str:

@@ -13,6 +13,10 @@ import pytest
 from forest_files.check.diff import colourise, is_prose, word_diff
 from tests.helpers.git import commit_all, make_repo, write
 
+# The slow lane (.ci/run runs it; the README's fast command leaves it out):
+# generated texts, many cases.
+pytestmark = pytest.mark.slow
+
 BIN = Path(sys.executable).parent
 FOREST = str(BIN / "forest")
 WORDS = "Adopted as written"
