@@ -43,7 +43,7 @@ from forest_files.ledger.segments import parse_segment, segment_paths
 from forest_files.ledger.verify import Fault
 
 
-def _fetch() -> str:
+def fetch_advice() -> str:
     """How a segment whose dependency is missing can stand: ``forest verify`` as the
     user runs it where they stand."""
     from forest_files.kernel.shellword import forest_text
@@ -65,7 +65,7 @@ class TakeOut:
         take_out = " && ".join(command_text(s) for s in self.steps)
         return (
             f"act {self.dep[:12]} is in no commit any ref reaches, so the {self.acts} act(s) "
-            f"of segment {self.segment[:12]} cannot stand here: {_fetch()}, or take the "
+            f"of segment {self.segment[:12]} cannot stand here: {fetch_advice()}, or take the "
             f"segment out (its acts are then lost and must be recorded again): `{take_out}`"
         )
 
@@ -215,4 +215,4 @@ def _take_out(root: Path, ledger: dict[str, list[Act]], segment: str, dep: str) 
     return TakeOut(segment, dep, len(acts), tuple(steps))
 
 
-__all__ = ["Restore", "TakeOut", "damaged_files", "restore_plan"]
+__all__ = ["Restore", "TakeOut", "damaged_files", "fetch_advice", "restore_plan"]

@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from forest_files.check.findings import Route
-from forest_files.custody.damaged import Restore, restore_plan
+from forest_files.custody.damaged import Restore, fetch_advice, restore_plan
 from forest_files.ledger.verify import Fault
 
 RESTORE = "restore them from git"
@@ -54,10 +54,7 @@ def routes_of(fault: Fault, plan: Restore, refusals: frozenset[str]) -> tuple[Ro
 
 
 def _taken_out(dep: str, steps: tuple[tuple[str, ...], ...]) -> tuple[Route, ...]:
-    fetch = (
-        f"act {dep[:12]} is in no commit any ref reaches: fetch the branch that recorded "
-        "it and run `forest verify` again"
-    )
+    fetch = f"act {dep[:12]} is in no commit any ref reaches: {fetch_advice()}"
     lost = "its acts are then lost and must be recorded again"
     return (
         Route("fetch the act", note=fetch),
