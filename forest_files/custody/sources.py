@@ -363,6 +363,7 @@ def ground_from(
         store = ForestStore(Path(tmp) / "ground.db")
         try:
             store.init_schema()
+            store.drop_text_index()  # a throwaway replay, never searched
             store.ensure_anchor(cfg.project_id)
             replay(store, snapshot.ordered(), reader, known=snapshot.acts)
             return GroundView(

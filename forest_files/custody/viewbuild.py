@@ -118,6 +118,7 @@ def _full(root: Path, project_id: str, where: LedgerBlobs, tmp: Path) -> Manifes
     try:
         _private(store)
         store.init_schema()
+        store.drop_text_index()  # a view is judged, never searched
         store.ensure_anchor(project_id)
         replay(store, snapshot.ordered(), reader, known=snapshot.acts)
         _settle(store)

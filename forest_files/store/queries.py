@@ -160,6 +160,15 @@ LIMIT 1
 INDEX_ENTRIES_SINCE = """
 INSERT INTO entries_fts (rowid, body) SELECT id, body FROM entries WHERE id > ?
 """
+# A store no one searches (a custody view, custody/viewbuild.py) keeps no full-text
+# index: its triggers and the table go, so a search there fails loudly, never empty.
+DROP_TEXT_INDEX = """
+DROP TRIGGER IF EXISTS entries_fts_ai;
+DROP TRIGGER IF EXISTS edges_seal_fts;
+DROP TRIGGER IF EXISTS edges_unseal_fts;
+DROP TRIGGER IF EXISTS entries_erase_fts;
+DROP TABLE IF EXISTS entries_fts;
+"""
 
 # Bulk import-and-root (bulk.py): explicit ids, taken under the write lock.
 INSERT_ENTRY_WITH_ID = """

@@ -158,7 +158,7 @@ class WriteMixin(StoreBase):
         if not self.conn.in_transaction:
             raise ForestError("deferred_text_index needs an open transaction (store.atomic())")
         row = self.conn.execute(queries.TRIGGER_SQL, (queries.FTS_INSERT_TRIGGER,)).fetchone()
-        if row is None:  # already deferred by an enclosing block
+        if row is None:  # already deferred by an enclosing block, or no index kept
             yield
             return
         with self.atomic():
@@ -174,6 +174,14 @@ class WriteMixin(StoreBase):
                 )
             self.conn.execute(queries.INDEX_ENTRIES_SINCE, (entries,))
             self.conn.execute(str(row[0]))
+
+    def drop_text_index(self) -> None:
+        """Keep no full-text index in this store: for a store no one searches (a custody
+        view), whose every write would otherwise index its bodies. Its search then
+        fails (no such table) rather than answering empty. Before any entry is written."""
+        if self.conn.in_transaction:
+            self.conn.execute("COMMIT")
+        self.conn.executescript(f"BEGIN IMMEDIATE;\n{queries.DROP_TEXT_INDEX}\nCOMMIT;")
 
     @guarded
     def add_edge(self, from_id: int, to_id: int, kind: str) -> None:

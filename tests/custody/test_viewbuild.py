@@ -171,3 +171,42 @@ def test_a_view_built_privately_is_sound_and_opens_in_wal_accepted(tmp_path: Pat
     finally:
         conn.close()
     assert len(_custody(view)) == 3
+
+
+def test_a_view_keeps_no_text_index_and_a_search_there_is_refused(tmp_path: Path) -> None:
+    """A view is judged, never searched: it keeps no full-text index (indexing every
+    body was a seventh of a fresh clone's gate), and a search of it fails loudly
+    rather than answering nothing. A seal applied to a copy of such a view (the
+    incremental path) is the same custody as a full build."""
+    import sqlite3
+
+    from forest_files.kernel.errors import ForestError
+    from tests.helpers.cli import ok
+
+    root = _repo(tmp_path)
+    _how, first = _build_staged(root)
+    conn = sqlite3.connect(f"{first.as_uri()}?mode=ro", uri=True)
+    try:
+        names = {r[0] for r in conn.execute("SELECT name FROM sqlite_master")}
+    finally:
+        conn.close()
+    assert "entries" in names
+    assert not {n for n in names if "fts" in n}
+    store = ForestStore(first)
+    try:
+        with pytest.raises(ForestError, match="FTS query failed"):
+            store.recall_similar("kept")
+    finally:
+        store.close()
+    before_seal = _custody(first)
+    ok(root, "seal", "b.md#Keep", "--words", "a key was pasted")
+    git(root, "add", "-A")
+    how, second = _build_staged(root)
+    assert how == "incremental"
+    incremental = _custody(second)
+    shutil.rmtree(second.parent)
+    how, rebuilt = _build_staged(root)
+    assert how == "full"
+    assert _custody(rebuilt) == incremental
+    assert incremental[0] == before_seal[0] and incremental[2] == before_seal[2]
+    assert before_seal[1][2] is not None and incremental[1][2] is None  # b.md: sealed
