@@ -201,7 +201,12 @@ class _Range:
 
         assert self.base is not None
         ranged = check_range(
-            self.top, self.base, paths_of=paths_of, head=self.head, merge_base=self.merge_base
+            self.top,
+            self.base,
+            paths_of=paths_of,
+            head=self.head,
+            merge_base=self.merge_base,
+            parents=None if self.merge_base is None else list(self._graph().items()),
         )
         faults = [self._put_back(f, ranged.faults) for f in ranged.faults]
         return faults, [from_fault(w, w.code) for w in ranged.warnings]

@@ -51,11 +51,18 @@ class _Pair(NamedTuple):
     changes: list[Change]
 
 
-def growth_faults(repo_root: Path | str, merge_base: str, head: str) -> list[Fault]:
+def growth_faults(
+    repo_root: Path | str,
+    merge_base: str,
+    head: str,
+    parents: list[tuple[str, tuple[str, ...]]] | None = None,
+) -> list[Fault]:
     """Every ledger file modified, retyped or deleted by a commit of
-    ``merge_base..head`` against any of its parents (one fault per commit and path)."""
+    ``merge_base..head`` against any of its parents (one fault per commit and path;
+    ``parents``: that range's commits with their parents, when the caller read them)."""
     root = Path(repo_root)
-    commits = gitio.range_parents(root, f"{merge_base}..{head}")
+    span = f"{merge_base}..{head}"
+    commits = gitio.range_parents(root, span) if parents is None else parents
     pairs = [(commit, parent) for commit, parents in commits for parent in parents]
     diffs = gitio.diff_each_parent(root, pairs, LEDGER_DIR)
     judged = [_Pair(c, p, changes) for (c, p), changes in zip(pairs, diffs, strict=True) if changes]

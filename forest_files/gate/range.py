@@ -287,6 +287,7 @@ def check_range(
     paths_of: PathsOf | None = None,
     head: str | None = None,
     merge_base: str | None = None,
+    parents: list[tuple[str, tuple[str, ...]]] | None = None,
 ) -> RangeReport:
     """Faults of merge-base(``base_ref``, HEAD)..HEAD (see the module docstring).
 
@@ -296,13 +297,14 @@ def check_range(
     judged over no paths here. ``head``: this commit instead of HEAD, ``repo_root``
     then being the git directory itself (bare or not: the server hook).
     ``merge_base``: merge-base(``base_ref``, ``head``) when the caller holds it
-    already (the gate computed it for the same head), so git is not asked twice.
+    already (the gate computed it for the same head), so git is not asked twice;
+    ``parents``: likewise, each commit of that range with its parents, oldest first.
     """
     root = gitio.toplevel(repo_root) if head is None else Path(repo_root)
     head = gitio.resolve_commit(root, head or "HEAD")
     base = gitio.merge_base(root, base_ref, head) if merge_base is None else merge_base
     at_head = acts_at(root, head)
-    faults = growth_faults(root, base, head)
+    faults = growth_faults(root, base, head, parents)
     at_base = acts_at(root, base)
     new_acts = sorted(
         (a for a in at_head.acts.values() if a.id not in at_base.acts), key=lambda a: a.id

@@ -5,7 +5,9 @@ Refuses: paths outside a working tree (NotARepo), bare repositories
 (BareRepo), revisions that do not resolve (UnknownRef: for REMOTE/BRANCH this
 clone never fetched, the pasteable ``git fetch``; in a shallow clone, the CI
 fix), a merge-base cut off by a shallow clone (ShallowClone, with the CI fix).
-Returns: absolute paths, commit ids, commit lists, config values.
+Returns: absolute paths, commit ids, commit lists, config values. A full commit id
+once found to name a commit is not asked again in the same process (an object id
+names its content for ever): one CI run asked git the same question nine times.
 Test: tests/gitio/test_gitio.py, tests/doors/test_printed_where_typed.py
 """
 
@@ -80,9 +82,19 @@ def is_shallow(repo: Path | str) -> bool:
     return git_out(repo, ["rev-parse", "--is-shallow-repository"]) == "true"
 
 
+# (repository, full commit id) pairs git confirmed this process; bounded.
+_CONFIRMED: set[tuple[str, str]] = set()
+_CONFIRMED_MAX = 4096
+_HEX = frozenset("0123456789abcdef")
+
+
 def resolve_commit(repo: Path | str, rev: str) -> str:
     """The commit id ``rev`` names; UnknownRef if it names none, saying how to get it."""
     refuse_option(rev, "revision")
+    full = len(rev) in (40, 64) and _HEX.issuperset(rev)
+    key = (os.path.abspath(repo), rev)
+    if full and key in _CONFIRMED:
+        return rev
     proc = run_git(
         repo,
         ["rev-parse", "-q", "--verify", "--end-of-options", f"{rev}^{{commit}}"],
@@ -91,6 +103,10 @@ def resolve_commit(repo: Path | str, rev: str) -> str:
     out = decode(proc.stdout).strip()
     if not out:
         raise UnknownRef(f"{repo}: revision {rev!r} does not name a commit{_fetch_hint(repo, rev)}")
+    if full and out == rev:
+        if len(_CONFIRMED) >= _CONFIRMED_MAX:
+            _CONFIRMED.clear()
+        _CONFIRMED.add(key)
     return out
 
 

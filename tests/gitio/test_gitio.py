@@ -484,3 +484,41 @@ def test_user_identity_author_env_overrides_config_accepted(
     monkeypatch.setenv("GIT_AUTHOR_NAME", "Grace Hopper")
     monkeypatch.setenv("GIT_AUTHOR_EMAIL", "grace@example.org")
     assert gitio.user_identity(repo) == "Grace Hopper <grace@example.org>"
+
+
+# --- a full commit id is asked once ---------------------------------------------
+
+
+def _rev_parses(trace: Path) -> int:
+    text = trace.read_text(encoding="utf-8") if trace.exists() else ""
+    return sum("built-in: git" in line and " rev-parse " in line for line in text.splitlines())
+
+
+def test_resolve_commit_full_id_asked_once_other_names_every_time_accepted(
+    repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A full commit id git confirmed is not asked again in the process (an object id
+    names its content for ever); a branch name, which can move, is asked every time;
+    so is a full id that names no commit, refused every time."""
+    write(repo, "a.md", "x")
+    commit_all(repo, "one")
+    head = git(repo, "rev-parse", "HEAD").strip()
+    trace = tmp_path / "trace"
+    monkeypatch.setenv("GIT_TRACE", str(trace))
+    assert gitio.resolve_commit(repo, head) == head
+    assert gitio.resolve_commit(repo, head) == head
+    assert _rev_parses(trace) == 1
+    assert gitio.resolve_commit(repo, "HEAD") == head
+    assert gitio.resolve_commit(repo, "HEAD") == head
+    assert _rev_parses(trace) == 3
+    missing = "0123456789abcdef" * 2 + "01234567"
+    for _ in range(2):
+        with pytest.raises(gitio.UnknownRef, match="does not name a commit"):
+            gitio.resolve_commit(repo, missing)
+    tree = git(repo, "rev-parse", "HEAD^{tree}").strip()  # a full id of a tree: no commit
+    for _ in range(2):
+        with pytest.raises(gitio.UnknownRef):
+            gitio.resolve_commit(repo, tree)
+    other = make_repo(tmp_path / "other")  # the same id in another repository: asked there
+    with pytest.raises(gitio.UnknownRef):
+        gitio.resolve_commit(other, head)
