@@ -29,7 +29,8 @@ unbound note. Every figure is a whole process, median of --repeat runs:
                      ledger line decoded, re-encoded canonically and compared,
                      hashed without its id (ledger_bench's ``verify``), plus the
                      rows of the replayed view ``executemany``-ed into a fresh
-                     store of the same schema (ledger_bench's ``floor``), timed
+                     store built as a view is (ledger_bench's ``floor`` with
+                     ``view=True``: no full-text index, no fsync), timed
                      in one process; ``ci floor`` = ledger floor + parse floor
   work floor         the same without the view's rows: every ledger line
                      verified and every bound file read once (verify + parse
@@ -172,7 +173,7 @@ def worker_ledger_floor(clone: Path, view: Path) -> None:
     import ledger_bench
 
     verify = ledger_bench.verify_floor(clone)
-    index = ledger_bench.index_floor_of(view, clone.parent / f"{clone.name}-floor.db")
+    index = ledger_bench.index_floor_of(view, clone.parent / f"{clone.name}-floor.db", view=True)
     print(json.dumps({"verify": verify, "index": index}))
 
 

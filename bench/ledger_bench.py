@@ -151,8 +151,10 @@ def index_floor(repo: Path, db_path: Path) -> float:
     return index_floor_of(repo / ".git" / "forest" / "woods.db", db_path)
 
 
-def index_floor_of(source: Path, db_path: Path) -> float:
-    """``index_floor`` for the rows of any replayed store (an index or a view)."""
+def index_floor_of(source: Path, db_path: Path, *, view: bool = False) -> float:
+    """``index_floor`` for the rows of any replayed store (an index or a view). ``view``:
+    built as a view is (custody/viewbuild.py): no full-text index, the journal in
+    memory and no fsync."""
     from forest_files.custody.applied import ensure_tables
     from forest_files.custody.bindings import ensure_table
     from forest_files.store.forest import ForestStore
@@ -166,7 +168,12 @@ def index_floor_of(source: Path, db_path: Path) -> float:
             Path(f"{db_path}{suffix}").unlink(missing_ok=True)
         store = ForestStore(db_path)
         try:
+            if view:
+                store.conn.execute("PRAGMA journal_mode = MEMORY")
+                store.conn.execute("PRAGMA synchronous = OFF")
             store.init_schema()
+            if view:
+                store.drop_text_index()
             with store.atomic(), store.deferred_text_index():
                 ensure_tables(store)
                 ensure_table(store)
