@@ -20,7 +20,7 @@ which flushes the whole machine's dirty pages: expect it to vary.
 
 The ratios are of wall time, what a user waits for. The floor is one serial
 process; an adoption of this size reads its targets in parts in child processes
-(files/parallel_read) and has a child write the body files (ledger/body_writer),
+(custody/parallel_read) and has a child write the body files (ledger/body_writer),
 so it uses more than one CPU. The last line therefore also gives the CPU time of
 every process of each run (user + system, children included), against the
 floor's.
