@@ -23,8 +23,6 @@ from forest_files.gitio._run import (
 )
 from forest_files.gitio.content import (
     SUBMODULE_MODE,
-    Change,
-    TreeEntry,
     attributes,
     cat_blobs,
     check_attr,
@@ -37,6 +35,7 @@ from forest_files.gitio.content import (
     unstaged_paths,
 )
 from forest_files.gitio.history import diff_each_parent, files_at, range_parents, trees_exist
+from forest_files.gitio.records import Change, TreeEntry
 from forest_files.gitio.repo import (
     commit_names_its_files,
     commit_stages_into_lock,

@@ -9,7 +9,7 @@ Returns: TreeEntry / Change records (NUL-split, paths unquoted) and blob bytes.
 Test: tests/gitio/test_gitio.py
 
 Git objects never change under their id, so what one process has read by id is
-kept (``_Seen``): a tree listed at a full commit id and blob bytes, per
+kept (seen_objects.py): a tree listed at a full commit id and blob bytes, per
 repository, within a byte budget. The CI gate reads HEAD's ledger for verify,
 the range and the view: once from git, not three times.
 """
@@ -19,8 +19,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import NamedTuple
 
+from forest_files.gitio import seen_objects
 from forest_files.gitio._run import (
     GitFailed,
     UnknownRef,
@@ -29,70 +29,22 @@ from forest_files.gitio._run import (
     run_git,
     split_z,
 )
+from forest_files.gitio.records import Change, TreeEntry
 from forest_files.gitio.repo import head_commit
 
 SUBMODULE_MODE = "160000"
 _OBJECT_ID = re.compile(r"[0-9a-f]{40}([0-9a-f]{24})?")
 
 
-class TreeEntry(NamedTuple):
-    """One path of a tree or of the git index. ``stage`` is 0 unless conflicted.
-    (A NamedTuple, not a dataclass: the hook's start-up skips ``dataclasses``.)"""
-
-    mode: str
-    type: str
-    blob: str
-    path: str
-    stage: int = 0
-
-
-class Change(NamedTuple):
-    """One path of a diff: status letter (A, M, D, T, R, C, …), path, and the
-    source path for renames and copies."""
-
-    status: str
-    path: str
-    old_path: str | None = None
-
-
-class _Seen:
-    """Objects read by id in this process, per repository (ids are immutable)."""
-
-    BLOB_BUDGET = 128 << 20  # bytes of blob content kept; the oldest go first
-    TREES = 32  # tree listings kept
-
-    def __init__(self) -> None:
-        self.blobs: dict[tuple[str, str], bytes] = {}
-        self.blob_bytes = 0
-        self.trees: dict[tuple[str, str, str], tuple[TreeEntry, ...]] = {}
-
-    def keep_blob(self, key: tuple[str, str], data: bytes) -> None:
-        if key in self.blobs or len(data) > self.BLOB_BUDGET // 4:
-            return
-        self.blobs[key] = data
-        self.blob_bytes += len(data)
-        while self.blob_bytes > self.BLOB_BUDGET:
-            self.blob_bytes -= len(self.blobs.pop(next(iter(self.blobs))))
-
-    def keep_tree(self, key: tuple[str, str, str], entries: tuple[TreeEntry, ...]) -> None:
-        if len(self.trees) >= self.TREES:
-            self.trees.pop(next(iter(self.trees)))
-        self.trees[key] = entries
-
-
-_SEEN = _Seen()
-
-
 def forget_read_objects() -> None:
     """Drop every object this process kept (what a new process starts from)."""
-    global _SEEN
-    _SEEN = _Seen()
+    seen_objects.forget()
 
 
 def ls_tree(repo: Path | str, rev: str, path_prefix: str = "") -> list[TreeEntry]:
     """Every entry under ``path_prefix`` in ``rev``'s tree, recursively."""
     key = (str(repo), rev, path_prefix)
-    kept = _SEEN.trees.get(key)
+    kept = seen_objects.seen().trees.get(key)
     if kept is not None:
         return list(kept)
     refuse_option(rev, "revision")
@@ -109,7 +61,7 @@ def ls_tree(repo: Path | str, rev: str, path_prefix: str = "") -> list[TreeEntry
         mode, kind, blob = meta.split(" ")
         entries.append(TreeEntry(mode, kind, blob, path))
     if _OBJECT_ID.fullmatch(rev):  # a name (HEAD, a branch) may move; an id never does
-        _SEEN.keep_tree(key, tuple(entries))
+        seen_objects.seen().keep_tree(key, tuple(entries))
     return entries
 
 
@@ -227,14 +179,18 @@ def cat_blobs(repo: Path | str, blob_ids: Iterable[str]) -> dict[str, bytes]:
         if not _OBJECT_ID.fullmatch(oid):
             raise UnknownRef(f"{oid!r} is not a full object id")
     where = str(repo)
-    found = {oid: data for oid in wanted if (data := _SEEN.blobs.get((where, oid))) is not None}
+    found = {
+        oid: data
+        for oid in wanted
+        if (data := seen_objects.seen().blobs.get((where, oid))) is not None
+    }
     asked = [oid for oid in wanted if oid not in found]
     if asked:
         request = "".join(f"{oid}\n" for oid in asked).encode()
         proc = run_git(repo, ["cat-file", "--batch"], stdin=request)
         read = _parse_batch(proc.stdout, asked)
         for oid, data in read.items():
-            _SEEN.keep_blob((where, oid), data)
+            seen_objects.seen().keep_blob((where, oid), data)
         found.update(read)
     return {oid: found[oid] for oid in wanted}
 

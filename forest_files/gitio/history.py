@@ -23,7 +23,7 @@ from forest_files.gitio._run import (
     refuse_option,
     run_git,
 )
-from forest_files.gitio.content import Change
+from forest_files.gitio.records import Change
 
 
 def range_parents(repo: Path | str, rev_range: str) -> list[tuple[str, tuple[str, ...]]]:

@@ -7,7 +7,8 @@ clone never fetched, the pasteable ``git fetch``; in a shallow clone, the CI
 fix), a merge-base cut off by a shallow clone (ShallowClone, with the CI fix).
 Returns: absolute paths, commit ids, commit lists, config values. A full commit id
 once found to name a commit is not asked again in the same process (an object id
-names its content for ever): one CI run asked git the same question nine times.
+names its content for ever; kept with the objects read, seen_objects.py): one
+CI run asked git the same question nine times.
 Test: tests/gitio/test_gitio.py, tests/doors/test_printed_where_typed.py
 """
 
@@ -16,6 +17,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from forest_files.gitio import seen_objects
 from forest_files.gitio._run import (
     BareRepo,
     GitFailed,
@@ -82,9 +84,6 @@ def is_shallow(repo: Path | str) -> bool:
     return git_out(repo, ["rev-parse", "--is-shallow-repository"]) == "true"
 
 
-# (repository, full commit id) pairs git confirmed this process; bounded.
-_CONFIRMED: set[tuple[str, str]] = set()
-_CONFIRMED_MAX = 4096
 _HEX = frozenset("0123456789abcdef")
 
 
@@ -92,8 +91,7 @@ def resolve_commit(repo: Path | str, rev: str) -> str:
     """The commit id ``rev`` names; UnknownRef if it names none, saying how to get it."""
     refuse_option(rev, "revision")
     full = len(rev) in (40, 64) and _HEX.issuperset(rev)
-    key = (os.path.abspath(repo), rev)
-    if full and key in _CONFIRMED:
+    if full and (str(repo), rev) in seen_objects.seen().commits:
         return rev
     proc = run_git(
         repo,
@@ -104,9 +102,7 @@ def resolve_commit(repo: Path | str, rev: str) -> str:
     if not out:
         raise UnknownRef(f"{repo}: revision {rev!r} does not name a commit{_fetch_hint(repo, rev)}")
     if full and out == rev:
-        if len(_CONFIRMED) >= _CONFIRMED_MAX:
-            _CONFIRMED.clear()
-        _CONFIRMED.add(key)
+        seen_objects.seen().keep_commit((str(repo), rev))
     return out
 
 

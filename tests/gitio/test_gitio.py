@@ -508,9 +508,12 @@ def test_resolve_commit_full_id_asked_once_other_names_every_time_accepted(
     assert gitio.resolve_commit(repo, head) == head
     assert gitio.resolve_commit(repo, head) == head
     assert _rev_parses(trace) == 1
+    gitio.forget_read_objects()  # what a new process starts from: asked again
+    assert gitio.resolve_commit(repo, head) == head
+    assert _rev_parses(trace) == 2
     assert gitio.resolve_commit(repo, "HEAD") == head
     assert gitio.resolve_commit(repo, "HEAD") == head
-    assert _rev_parses(trace) == 3
+    assert _rev_parses(trace) == 4
     missing = "0123456789abcdef" * 2 + "01234567"
     for _ in range(2):
         with pytest.raises(gitio.UnknownRef, match="does not name a commit"):
