@@ -8,7 +8,6 @@ the installed package; a ``pip install --user`` still serves it (not ``-s``, not
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -19,9 +18,9 @@ from forest_files.doors import hooks as githooks
 from tests.helpers.cli import forest
 from tests.helpers.custody import DOC, init_and_adopt
 from tests.helpers.git import commit_all, git, make_repo, write
+from tests.helpers.source import source_copy
 
 EDITED = DOC.replace("kept words", "edited words")
-SOURCE = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
@@ -156,15 +155,7 @@ def test_hook_from_a_user_site_install_accepted(guarded: Path, tmp_path: Path) -
     ).stdout.split()
     if enabled != "True":
         pytest.skip(f"{python} has no user site")
-    src = tmp_path / "src"  # a copy: pip builds in the tree it is given
-    src.mkdir()
-    for name in ("pyproject.toml", "README.md", "LICENSE"):
-        shutil.copy2(SOURCE / name, src / name)
-    shutil.copytree(
-        SOURCE / "forest_files",
-        src / "forest_files",
-        ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"),
-    )
+    src = source_copy(tmp_path / "src")  # a copy: pip builds in the tree it is given
     pip = [python, "-m", "pip", "install", "-q", "--user", "--no-deps", str(src)]
     built = subprocess.run(pip, env=env, capture_output=True, text=True, check=False)
     if built.returncode != 0:

@@ -30,6 +30,7 @@ import yaml
 
 from forest_files import __version__
 from tests.helpers.git import commit_all, git, git_env, make_repo, write
+from tests.helpers.source import source_copy
 
 ROOT = Path(__file__).resolve().parents[2]
 ACTION = ROOT / "action.yml"
@@ -326,10 +327,12 @@ def test_action_install_step_own_venv_accepted(tmp_path: Path) -> None:
     """The install step, run for real: a venv of its own, forest-files from the checkout."""
     env_file = tmp_path / "env"
     env_file.write_text("", encoding="utf-8")
+    values = action_values()
+    values["github.action_path"] = str(source_copy(tmp_path / "action"))  # built there
     done = run_step(
         step("Install forest-files from the action's checkout"),
         tmp_path,
-        action_values(),
+        values,
         RUNNER_TEMP=str(tmp_path),
         GITHUB_ENV=str(env_file),
     )
@@ -381,7 +384,8 @@ def test_gitlab_script_clean_accepted(upstream: Path, tmp_path: Path) -> None:
 def test_gitlab_before_script_installs_own_venv_accepted(tmp_path: Path) -> None:
     (job,) = load(GITLAB).values()
     variables = {k: str(v) for k, v in job["variables"].items()}
-    variables.update(FOREST_VENV=str(tmp_path / "venv"), FOREST_FILES_SOURCE=str(ROOT))
+    source = source_copy(tmp_path / "source")  # pip builds in place: a copy of its own
+    variables.update(FOREST_VENV=str(tmp_path / "venv"), FOREST_FILES_SOURCE=str(source))
     done = subprocess.run(
         ["bash", "-eo", "pipefail", "-c", gitlab_script("before_script")],
         cwd=tmp_path,
