@@ -25,7 +25,6 @@ to its rule: coverage fails closed.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Protocol
@@ -33,6 +32,7 @@ from typing import TYPE_CHECKING, Protocol
 from forest_files.check.engine import Finding
 from forest_files.custody.bindconf import defaults_for
 from forest_files.kernel.repopath import not_utf8_reason
+from forest_files.kernel.shellword import printable
 
 # text.selector is imported by the functions that name a target: a check with no
 # [require] rule (the cold check's common case) never loads it.
@@ -103,23 +103,6 @@ def in_source(
     return unbound(rules, paths, source.read, bindings, bind)
 
 
-def _printable(path: str) -> str:
-    """``path`` with each control character written as ``\\xNN``: safe in every
-    report format (XML forbids most of them) and on a terminal."""
-    return "".join(f"\\x{ord(c):02x}" if ord(c) < 32 or ord(c) == 127 else c for c in path)
-
-
-_SHOWN_CONTROL = re.compile(r"\\x(0[0-9a-f]|1[0-9a-f]|7f)")
-
-
-def shown_name(shown: str) -> str:
-    """The name ``_printable`` showed as ``shown`` (each ``\\xNN`` of a control
-    character back to that character): the file a rename route names. A name that
-    held those four characters itself reads back as another name; the route checks
-    that the name it renames is there."""
-    return _SHOWN_CONTROL.sub(lambda m: chr(int(m.group(1), 16)), shown)
-
-
 def _finding(
     path: str,
     selector: str,
@@ -153,10 +136,12 @@ def _judge(
     try:
         whole = render(Selector(path))
     except SelectorError as exc:  # no selector can name it: its route renames it first
-        if _printable(path) == path:  # a backslash: the finding keeps the real name
+        if not any(ord(c) < 32 or ord(c) == 127 for c in path):  # a backslash: real name
             why = f"; no selector can name it ({str(exc).split(';')[0]})"
             return [_finding(path, path, rules[0], why=why)]
-        shown = _printable(path)
+        # Shown escaped (kernel printable), safe in every report format (XML forbids
+        # most control characters) and on a terminal; routes.py reads it back.
+        shown = printable(path)
         why = "; its name holds a control character: rename it, then adopt it"
         return [_finding(shown, shown, rules[0], why=why)]
     if whole in bound:

@@ -177,9 +177,9 @@ def _rename_control(shown: str, root: Path, source: str) -> Route:
     with each control character as ``_``; the name quoted as every step is
     (``$'\\033'``), so the route pastes and prints no control character."""
     from forest_files import gitio
-    from forest_files.check.coverage import shown_name
+    from forest_files.kernel.shellword import unprintable
 
-    path = shown_name(shown)
+    path = unprintable(shown)
     new = _nameable("".join("_" if ord(c) < 32 or ord(c) == 127 else c for c in path), path)
     tracked = any(e.path == path for e in gitio.ls_files_stage(root, path))
     if new is None or not (tracked or os.path.lexists(os.path.join(root, path))):

@@ -442,3 +442,33 @@ def test_required_name_with_backslash_routes_a_rename_never_another_file_recover
     assert (repo / "x#y.md").read_text(encoding="utf-8").endswith("hash file\n")
     after = in_process.forest(repo, "check").stdout
     assert "no selector can name it" not in after and "adopt it: forest adopt 'x_\\#y.md'" in after
+
+
+def test_required_name_with_control_c1_and_separator_rename_pasted_recovers(
+    tmp_path: Path,
+) -> None:
+    """A required name holding ESC, CR and BEL beside a C1 CSI (U+009B) and U+2028: the
+    finding shows it through the one escaper (kernel ``printable``), each escaped (its
+    own escaper left the C1 and U+2028 raw in the finding's path, ``--json`` too); the
+    route reads it back to the real name (``unprintable``) and its rename, pasted,
+    moves that file to one a selector can name; the next check routes its adopt."""
+    from tests.helpers.git import pasted
+
+    name = "n\x1b[2J\r\x07\x9b\u2028.md"
+    repo = make_repo(tmp_path)
+    write(repo, name, "# T\n\ncontrol file\n")
+    assert in_process.forest(repo, "init").exit_code == 0
+    with (repo / "forest.toml").open("a", encoding="utf-8") as fh:
+        fh.write('\n[require]\n"*.md" = "file"\n')
+    commit_all(repo, "init")
+    shown = "n\\x1b[2J\\x0d\\x07\\x9b\\u2028.md"
+    assert [f["path"] for f in in_process.findings(repo)] == [shown]  # plain text, all of it
+    out = in_process.forest(repo, "check").stdout
+    assert shown in out, out
+    assert not [c for c in out if c in "\r\x07\x9b\u2028"], out
+    (rename,) = [ln for ln in out.splitlines() if ln.startswith("  rename it first: ")]
+    command = rename.removeprefix("  rename it first: ").rsplit("  (", 1)[0]
+    assert pasted(repo, command).returncode == 0, command
+    assert sorted(p.name for p in repo.glob("n*.md")) == ["n_[2J__\x9b\u2028.md"]
+    after = in_process.forest(repo, "check").stdout
+    assert "control character" not in after and "adopt it: forest adopt" in after, after

@@ -20,6 +20,7 @@ from forest_files.kernel.shellword import (
     stand_at,
     standing,
     typed_in,
+    unprintable,
 )
 
 # Names as git's bytes decode (surrogateescape), with the shell's special characters
@@ -87,6 +88,29 @@ def test_printable_escapes_controls_and_bytes_keeps_the_rest_accepted() -> None:
     assert printable("ls\u2028") == "ls\\u2028"
     assert printable("diff\n+line\t1\n", keep="\n\t") == "diff\n+line\t1\n"
     assert printable("café “quoted” …") == "café “quoted” …"
+
+
+def test_unprintable_reads_back_what_printable_showed_accepted() -> None:
+    """The rename route of a name no selector can name (coverage.py shows it escaped)
+    reads the real name back: C0, DEL, C1, the separators, bytes not UTF-8."""
+    for name in ("n\x1b[2J\r\x07\x7f\x9b\u2028\u2029.md", os.fsdecode(b"b\x01\xe9\xff.md")):
+        assert unprintable(printable(name)) == name, name
+    assert unprintable("a\\x41\\x20.md") == "a\\x41\\x20.md"  # printable never writes those
+
+
+def test_one_escaper_of_printed_text_accepted() -> None:
+    """``printable`` is the one escaper of printed prose: no other module of the package
+    builds a ``\\xNN`` escape of its own (coverage.py had one, which left C1 and
+    U+2028 raw)."""
+    import forest_files
+
+    package = Path(forest_files.__file__).parent
+    own = [
+        p.relative_to(package).as_posix()
+        for p in sorted(package.rglob("*.py"))
+        if '"\\\\x{' in p.read_text(encoding="utf-8")
+    ]
+    assert own == ["kernel/shellword.py"], own
 
 
 # --- where the user stands: git steps from the top ---------------------------------

@@ -5,8 +5,10 @@ stores), ``forest expire`` (explicit retention).
 Stores: nothing itself (``governance.forget``); ``forest audit`` never creates
 the log it reads.
 Refuses: nothing itself (``errors.boundary``; the refusals are forget's).
-Returns: text, or one JSON document with ``--json`` (ids and counts, never text).
-Test: tests/doors/test_cli_governance.py, tests/doors/test_printed_where_typed.py
+Returns: text, or one JSON document with ``--json`` (ids and counts, never text); the
+text shows each control character a record or fault holds escaped (``printable``).
+Test: tests/doors/test_cli_governance.py, tests/doors/test_printed_where_typed.py,
+tests/doors/test_control_chars_doors.py
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ import typer
 from forest_files.doors.cli.errors import boundary
 from forest_files.doors.cli.options import AsOpt, JsonOpt, RepoOpt, WordsOpt, app, emit, identity
 from forest_files.kernel.errors import StoreCorruption
-from forest_files.kernel.shellword import command_text, forest_text, git_step
+from forest_files.kernel.shellword import command_text, forest_text, git_step, printable
 
 _PAGE = 50  # audit records per page unless --limit says otherwise
 
@@ -98,9 +100,13 @@ def audit(
     if (shared_dir(root, create=False) / AUDIT_DB_NAME).exists():  # reading never creates the log
         with AuditLog(root) as log:
             records = log.page(limit=limit, before=before)
+    # The log refuses a control character on append, but its file is the clone's own
+    # to edit: what it holds is shown escaped, never handed to the terminal.
     lines = [
-        f"{r.seq:>6} {r.at} {r.action:<9} {r.outcome:<7} {r.reason:<16} {r.actor} "
-        + " ".join(t[:12] if len(t) == 64 else t for t in r.targets)
+        printable(
+            f"{r.seq:>6} {r.at} {r.action:<9} {r.outcome:<7} {r.reason:<16} {r.actor} "
+            + " ".join(t[:12] if len(t) == 64 else t for t in r.targets)
+        )
         for r in records
     ]
     more = f"older: {_older(records[-1].seq, limit)}" if len(records) == limit else ""
@@ -138,7 +144,8 @@ def fsck(repo: RepoOpt = Path("."), as_json: JsonOpt = False) -> None:
     root = find_root(repo)
     report = run(root, load_config(root / CONFIG_NAME).project_id)
     obj = {"ok": report.ok, "checked": report.checked, "faults": [asdict(f) for f in report.faults]}
-    lines = [f"{f.code}: {f.where}: {f.detail}" for f in report.faults]
+    # A fault names what the stores hold (a segment's file name, a table, an act id).
+    lines = [printable(f"{f.code}: {f.where}: {f.detail}") for f in report.faults]
     emit(as_json, obj, "\n".join(lines) or f"fsck: ok ({report.checked.get('entries', 0)} entries)")
     if not report.ok:
         # A ledger that cannot be read is not the index's fault: rebuild reads it too.

@@ -3,9 +3,9 @@
 Stores: nothing itself (``forest_files.doors.hooks`` writes the scripts).
 Refuses: nothing itself; a foreign hook is chained, never overwritten
 without ``--force``.
-Returns: one line per hook (or JSON), and a line naming any hook of an older
-version with the command that updates it.
-Test: tests/doors/test_hooks.py
+Returns: one line per hook (or JSON; its path shown escaped in text, exact in JSON),
+and a line naming any hook of an older version with the command that updates it.
+Test: tests/doors/test_hooks.py, tests/doors/test_control_chars_doors.py
 """
 
 from __future__ import annotations
@@ -46,7 +46,7 @@ def _show(states: list, as_json: bool, repo: Path | None = None) -> None:  # typ
         typer.echo(json.dumps([asdict(s) for s in states]))
     else:
         for s in states:
-            typer.echo(f"{s.name:<17} {s.state:<13} {s.path}")
+            typer.echo(f"{s.name:<17} {s.state:<13} {printable(s.path)}")
     old = [s for s in states if s.outdated]
     if old:
         names = ", ".join(f"{s.name} (v{s.version})" for s in old)
