@@ -75,6 +75,21 @@ MAX_WHEN_KEYS = 16
 MAX_WHEN_VALUES = 16
 MAX_WHEN_CHARS = 256
 
+# --- the MCP door ------------------------------------------------------------------------
+MAX_PROPOSED_CHARS = 1_000_000  # an agent's proposed section; max_body_bytes also applies
+# The most one character can take inside a JSON string: beyond the BMP, a client that
+# escapes everything sends a surrogate pair, "\ud83d\ude00" (12 bytes; 6 for any other
+# \uXXXX, the 6-per-UTF-8-byte worst case of a body).
+MAX_JSON_CHAR_BYTES = 12
+MCP_ENVELOPE_BYTES = 64 * 1024  # keys, method, id, _meta and spaces around the arguments
+# One line of ``forest mcp``'s stdin: the largest message a tool accepts is a ``propose``
+# call, a text of MAX_PROPOSED_CHARS and selector, signature and reason of
+# MAX_TEXT_CHARS each, every character escaped at its most. No [policy] max_body_bytes
+# (up to MAX_BODY_BYTES_LIMIT) widens it: the character bound caps a proposed text first.
+MAX_MCP_LINE_BYTES = (
+    MAX_JSON_CHAR_BYTES * (MAX_PROPOSED_CHARS + 3 * MAX_TEXT_CHARS) + MCP_ENVELOPE_BYTES
+)
+
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 _CONTROL_NOT_LINES = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")  # tab, LF, CR allowed
 

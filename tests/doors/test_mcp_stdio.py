@@ -2,15 +2,20 @@
 message (nested too deep, a lone surrogate, invalid UTF-8, not an object, a bad
 ``method`` or ``id``) gets its JSON-RPC error at once (``-32700`` or ``-32600``, ``id``
 null or the line's own), nothing of the line is echoed or logged, and the server goes
-on answering; in process, ``judge`` reads the id from the one parse only."""
+on answering; a line over the bound is refused without being held, one at the bound
+is judged; the end of input ends the server, status 0; in process, ``judge`` reads the
+id from the one parse only and ``next_line`` holds no more than the bound."""
 
 from __future__ import annotations
 
+import io
 import json
 import queue
 import subprocess
 import sys
 import threading
+import time
+import tracemalloc
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -21,7 +26,8 @@ import pytest
 from tests.helpers.watch import bound_repo
 
 pytest.importorskip("mcp")
-from forest_files.doors.mcp.stdio import Refusal, judge
+from forest_files.doors.mcp.stdio import CHUNK, OVERLONG, Refusal, judge, next_line, too_long
+from forest_files.kernel.bounds import MAX_MCP_LINE_BYTES
 
 SENTINEL = "OCELOT-SENTINEL-5501"
 WAIT = 60.0  # seconds for one answer: generous on purpose; a hang fails, never blocks
@@ -175,3 +181,134 @@ def test_mcp_stdio_invalid_request_id_from_the_one_parse_refused() -> None:
         assert isinstance(judged, Refusal) and (judged.code, judged.id) == (INVALID, ident), line
     accepted = judge(_request(11, "tools/list"))
     assert not isinstance(accepted, Refusal) and accepted.root.id == 11  # type: ignore[union-attr]
+
+
+def _padded(ident: int, size: int) -> bytes:
+    """A ``ping`` request of exactly ``size`` bytes (its ``_meta`` padded), no newline."""
+    head = b'{"jsonrpc":"2.0","id":%d,"method":"ping","params":{"_meta":{"pad":"' % ident
+    tail = b'"}}}'
+    return head + b"x" * (size - len(head) - len(tail)) + tail
+
+
+def _peak_kib(pid: int) -> int:
+    """The process's peak resident memory (``VmHWM``), in KiB."""
+    for row in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if row.startswith("VmHWM:"):
+            return int(row.split()[1])
+    raise AssertionError("no VmHWM")
+
+
+def test_mcp_stdio_line_at_bound_accepted_over_bound_refused() -> None:
+    """N bytes before the newline are a line, N + 1 are not; an over-long line is read
+    to its newline and the next line is whole; at the end of input, the last line
+    (with no newline) is still a line, an over-long one still refused; docs/mcp.md
+    states the bound and the refusal as they are."""
+    limit = 3 * CHUNK + 5  # over several chunks, not a multiple of one
+    at = _padded(1, limit)
+    stream = io.BytesIO(
+        at + b"\n" + _padded(2, limit + 1) + b"\n" + b"y" * (8 * limit) + b"\r\n"
+        b"\n" + _request(3, "ping") + b"\n" + b"z" * (limit + 1)
+    )
+    got = [next_line(stream, limit) for _ in range(6)]
+    assert got[0] == at + b"\n" and not isinstance(judge(bytes(at)), Refusal)
+    assert got[1:3] == [OVERLONG, OVERLONG] and got[3] == b"\n"
+    assert got[4] == _request(3, "ping") + b"\n"
+    assert got[5] is OVERLONG and next_line(stream, limit) is None
+    last = io.BytesIO(b"\n" + at)
+    assert next_line(last, limit) == b"\n" and next_line(last, limit) == at
+    page = (Path(__file__).resolve().parents[2] / "docs" / "mcp.md").read_text(encoding="utf-8")
+    assert too_long(MAX_MCP_LINE_BYTES).message in page  # the bound and refusal documented
+    assert f"{MAX_MCP_LINE_BYTES:,} bytes" in page
+
+
+class _Flood(io.RawIOBase):
+    """``size`` bytes of ``x``, a newline and ``tail``, made as they are read."""
+
+    def __init__(self, size: int, tail: bytes) -> None:
+        self.left, self.tail = size, b"\n" + tail
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        view = memoryview(buffer).cast("B")
+        if self.left:
+            n = min(self.left, len(view))
+            view[:n] = b"x" * n
+            self.left -= n
+            return n
+        n = min(len(self.tail), len(view))
+        view[:n], self.tail = self.tail[:n], self.tail[n:]
+        return n
+
+
+def test_mcp_stdio_over_long_line_memory_bounded_refused() -> None:
+    """A line 32 times the bound streams through while the reader holds at most the
+    bound and a chunk (Python's own allocations, traced), and the next line is whole."""
+    limit = 4 * CHUNK
+    stream = io.BufferedReader(_Flood(32 * limit, _request(4, "ping")))
+    tracemalloc.start()
+    try:
+        tracemalloc.reset_peak()
+        refused = next_line(stream, limit)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert refused is OVERLONG
+    assert peak < limit + 4 * CHUNK, peak  # the line is 32 * limit
+    assert next_line(stream, limit) == _request(4, "ping")
+    assert next_line(stream, limit) is None
+
+
+@pytest.mark.slow
+def test_mcp_stdio_over_long_line_answered_refused_then_served(tmp_path: Path) -> None:
+    """Through a real ``forest mcp``: a line 8 times the bound is answered ``-32600``
+    (id null, the bound named) without the server's peak memory growing by the line;
+    a line at the bound is judged and answered; one byte more is refused; then
+    ``tools/list`` is answered."""
+    root = bound_repo(tmp_path)
+    size = 8 * MAX_MCP_LINE_BYTES
+    with served(root) as pipes:
+        assert pipes.send(_request(1, "initialize", INIT))["result"]["serverInfo"]
+        pipes.tell(b'{"jsonrpc":"2.0","method":"notifications/initialized"}')
+        before = _peak_kib(pipes.proc.pid)
+        head = _padded(2, 200)[:-4]  # a request's start, then its padding goes on and on
+        piece = SENTINEL.encode() * (CHUNK // len(SENTINEL))
+        assert pipes.proc.stdin is not None
+        pipes.proc.stdin.write(head)
+        for _ in range(size // len(piece) + 1):
+            pipes.proc.stdin.write(piece)
+        why = _refused(pipes.send(b'"}}}'), INVALID, None)
+        assert f"over {MAX_MCP_LINE_BYTES} bytes" in why and "one line within it" in why
+        grown = (_peak_kib(pipes.proc.pid) - before) * 1024
+        assert grown < size // 4, (grown, size)
+        assert pipes.send(_padded(3, MAX_MCP_LINE_BYTES)) == {
+            "jsonrpc": "2.0",
+            "id": 3,
+            "result": {},
+        }
+        _refused(pipes.send(_padded(4, MAX_MCP_LINE_BYTES + 1)), INVALID, None)
+        listed = pipes.send(_request(5, "tools/list"))
+        assert listed["id"] == 5 and listed["result"]["tools"]
+
+
+@pytest.mark.slow
+def test_mcp_stdio_end_of_input_mid_request_exits_accepted(tmp_path: Path) -> None:
+    """The client closes stdin with a tool call in flight and a last line without its
+    newline (a request, then half an over-long line): the server exits promptly with
+    status 0, every answer it wrote whole, no traceback."""
+    root = bound_repo(tmp_path)
+    call = _request(2, "tools/call", {"name": "check", "arguments": {}})
+    for last in (_request(3, "ping"), _padded(4, 2 * CHUNK)[: CHUNK + 7]):
+        with served(root) as pipes:
+            assert pipes.send(_request(1, "initialize", INIT))["result"]["serverInfo"]
+            pipes.tell(b'{"jsonrpc":"2.0","method":"notifications/initialized"}')
+            assert pipes.proc.stdin is not None
+            pipes.proc.stdin.write(call + b"\n" + last)
+            pipes.proc.stdin.close()
+            closed = time.monotonic()
+            assert pipes.proc.wait(timeout=WAIT) == 0
+            assert time.monotonic() - closed < 20.0  # promptly: no read or answer waited on
+            while not pipes.lines.empty():
+                answer = json.loads(pipes.lines.get())
+                assert answer["id"] in (2, 3, None), answer

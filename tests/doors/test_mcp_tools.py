@@ -18,6 +18,7 @@ from forest_files.doors.mcp import schemas as s
 from forest_files.doors.mcp import tools
 from forest_files.doors.mcp.session import Session
 from forest_files.doors.watch import judge
+from forest_files.kernel.bounds import MAX_PROPOSED_CHARS
 from forest_files.kernel.errors import ForestError
 from tests.helpers.custody import BY
 from tests.helpers.forgetting import SECRET, SENTINEL, adopted_then_cleaned
@@ -119,7 +120,7 @@ def test_mcp_propose_adopted_by_author_accepted(tmp_path: Path) -> None:
 
 def test_mcp_arguments_one_line_refused(tmp_path: Path) -> None:
     root = bound_repo(tmp_path)
-    long = "## Keep\n" + "z" * (s.MAX_PROPOSED_CHARS + 1)
+    long = "## Keep\n" + "z" * (MAX_PROPOSED_CHARS + 1)
     cases = [
         ("read_ground", {"binding": "a.md#Keep", "max_chars": s.MAX_READ_CHARS + 1}),
         ("read_ground", {"binding": 7}),

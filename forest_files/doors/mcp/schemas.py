@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from forest_files.kernel.bounds import (
     MAX_EXCERPT_LEN,
+    MAX_PROPOSED_CHARS,
     MAX_SELECTOR_CHARS,
     MAX_SIGNATURE_CHARS,
     MAX_WORDS_CHARS,
@@ -27,7 +28,6 @@ DEFAULT_PAGE = 50
 MAX_READ_CHARS = 16_000  # characters of ground text one read_ground answer carries
 MAX_RECALL = 50  # packets of one recall
 MAX_QUERY_CHARS = 512
-MAX_PROPOSED_CHARS = 1_000_000  # the repository's [policy] max_body_bytes also applies
 MAX_CURSOR = 10_000_000
 _UNSAFE = re.compile(r"[^\w.\-]")
 

@@ -3,16 +3,21 @@ line validated once with the SDK's own model; a line that is no message is answe
 here, with the JSON-RPC error itself, and never left waiting.
 
 Stores: nothing.
-Refuses: a line that is not UTF-8 JSON (invalid UTF-8, a lone surrogate escape, nested
+Refuses: a line longer than ``MAX_MCP_LINE_BYTES`` before its newline (bounds.py: the
+largest ``propose`` call, every character escaped at its most): ``-32600`` with ``id``
+null, its bytes read on to the newline ``CHUNK`` at a time and dropped, never held
+whole; a line that is not UTF-8 JSON (invalid UTF-8, a lone surrogate escape, nested
 deeper than the SDK's JSON parser goes, cut short): ``-32700`` with ``id`` null; JSON
 that is no JSON-RPC 2.0 message (not an object, no ``"jsonrpc": "2.0"``, a ``method``
 that is not a string, an ``id`` neither string nor integer): ``-32600`` with the
 line's ``id`` when the one parse read a string or integer there, else null. The error
 message is one ``forest: …`` line naming what to send; it never echoes the line, and
 nothing of the line reaches the log or stderr. A blank line is no message: skipped.
-Returns: ``judge(line)`` (the message, or the ``Refusal`` to answer);
+Returns: ``next_line(stream)`` (a line, ``OVERLONG``, or None at end of input);
+``judge(line)`` (the message, or the ``Refusal`` to answer);
 ``stdio(stdin, stdout)``, an async context of the (read, write) streams the SDK's
-``Server.run`` takes.
+``Server.run`` takes; it ends when ``stdin`` does (a last line without its newline
+is still judged).
 Test: tests/doors/test_mcp_stdio.py
 
 The SDK's own ``stdio_server`` hands an unparsable line to the session as an
@@ -36,12 +41,19 @@ from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStre
 from mcp.shared.message import SessionMessage
 from pydantic import ValidationError
 
+from forest_files.kernel.bounds import MAX_MCP_LINE_BYTES, MAX_PROPOSED_CHARS
+
 NOT_JSON = "forest: not JSON ({why}); send each JSON-RPC message as one line of UTF-8 JSON"
 NOT_MESSAGE = (
     'forest: not a JSON-RPC 2.0 message; send one object with "jsonrpc": "2.0", '
     'a string "method" and, for a request, a string or integer "id"'
 )
+TOO_LONG = (
+    "forest: a line over {limit} bytes, the bound of one message (a propose text of "
+    "{chars} characters fits it); send each JSON-RPC message as one line within it"
+)
 WHY_CHARS = 120
+CHUNK = 64 * 1024  # bytes read at a time: an over-long line costs this much, not its length
 
 RequestId = str | int
 
@@ -60,7 +72,36 @@ class Refusal:
         return json.dumps(body, separators=(",", ":")).encode()
 
 
-def judge(line: bytes) -> types.JSONRPCMessage | Refusal:
+class Overlong:
+    """A line over the bound, read to its end and dropped."""
+
+
+OVERLONG = Overlong()
+
+
+def next_line(stream: BinaryIO, limit: int = MAX_MCP_LINE_BYTES) -> bytearray | Overlong | None:
+    """The next line of ``stream``, newline kept (the last may have none); ``OVERLONG``
+    for one of more than ``limit`` bytes before its newline; None at end of input.
+    Never more than ``limit`` + 1 bytes of a line are held, plus one ``CHUNK``."""
+    line = bytearray()
+    while len(line) <= limit:
+        piece = stream.readline(min(CHUNK, limit + 1 - len(line)))
+        if not piece:
+            return line or None
+        line += piece
+        if piece.endswith(b"\n"):
+            return line
+    del line  # over the bound: what remains of it is read and dropped a chunk at a time
+    while (piece := stream.readline(CHUNK)) and not piece.endswith(b"\n"):
+        pass
+    return OVERLONG
+
+
+def too_long(limit: int) -> Refusal:
+    return Refusal(types.INVALID_REQUEST, TOO_LONG.format(limit=limit, chars=MAX_PROPOSED_CHARS))
+
+
+def judge(line: bytes | bytearray) -> types.JSONRPCMessage | Refusal:
     """``line`` as the message it is (validated once, by the SDK's model), or the
     refusal to answer it with."""
     try:
@@ -106,7 +147,7 @@ async def stdio(
 ) -> AsyncIterator[Streams]:
     """The session's streams over ``stdin``/``stdout`` (the process's own by default,
     read and written as bytes: UTF-8 is judged per line, never replaced)."""
-    source = anyio.wrap_file(stdin or sys.stdin.buffer)
+    source = stdin or sys.stdin.buffer
     sink = anyio.wrap_file(stdout or sys.stdout.buffer)
     lock = anyio.Lock()  # a refusal and an answer never share a line
     to_session, incoming = anyio.create_memory_object_stream[SessionMessage | Exception](0)
@@ -119,8 +160,11 @@ async def stdio(
 
     async def read() -> None:
         async with to_session:
-            async for line in source:
-                if not line.strip():
+            while (line := await anyio.to_thread.run_sync(next_line, source)) is not None:
+                if isinstance(line, Overlong):
+                    await emit(too_long(MAX_MCP_LINE_BYTES).line())
+                    continue
+                if line.isspace():
                     continue
                 judged = judge(line)
                 if isinstance(judged, Refusal):

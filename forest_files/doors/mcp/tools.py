@@ -253,16 +253,14 @@ def propose(session: Session, args: s.ProposeIn) -> Answer:
 
 
 def _claim(args: s.ProposeIn) -> tuple[str, str]:
-    from forest_files.kernel.bounds import BoundsRefused, check_text
+    from forest_files.kernel.bounds import MAX_PROPOSED_CHARS, BoundsRefused, check_text
     from forest_files.praise import placeholder_signature
 
     try:
         signature = _one_line(
-            "signature", check_text("signature", args.signature.strip(), s.MAX_PROPOSED_CHARS)
+            "signature", check_text("signature", args.signature.strip(), MAX_PROPOSED_CHARS)
         )
-        reason = _one_line(
-            "reason", check_text("reason", args.reason.strip(), s.MAX_PROPOSED_CHARS)
-        )
+        reason = _one_line("reason", check_text("reason", args.reason.strip(), MAX_PROPOSED_CHARS))
     except BoundsRefused as exc:
         raise ToolRefused(str(exc)) from None
     if placeholder_signature(signature) is not None:
@@ -309,12 +307,12 @@ def _one_line(field: str, value: str) -> str:
 
 def _normalised(text: str) -> str:
     """The text as a section is read (line endings, encoding): what adopting compares."""
-    from forest_files.kernel.bounds import BoundsRefused, check_text
+    from forest_files.kernel.bounds import MAX_PROPOSED_CHARS, BoundsRefused, check_text
     from forest_files.kernel.shellword import printable
     from forest_files.text.normalise import normalise_text
 
     try:
-        check_text("text", text, s.MAX_PROPOSED_CHARS, lines=True)
+        check_text("text", text, MAX_PROPOSED_CHARS, lines=True)
         if printable(text, keep="\t\n\r") != text:
             raise BoundsRefused("text", "holds a C1 control or U+2028/U+2029; remove it")
     except BoundsRefused as exc:
