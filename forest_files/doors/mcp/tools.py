@@ -244,11 +244,7 @@ def propose(session: Session, args: s.ProposeIn) -> Answer:
             reason=reason,
         )
     p = done.proposal
-    data = {
-        **p.as_dict(),
-        "outcome": done.outcome,
-        "same_as_ground": hash_body(text) == row["body_hash"],
-    }
+    data = {**p.as_dict(), "outcome": done.outcome}
     return Answer(data, (p.id, b.bind_act, b.selector, cid, p.text_hash), {done.outcome: 1})
 
 
