@@ -161,9 +161,12 @@ def _more(exc: BaseException) -> str:
     first fault: the command that lists them all."""
     from forest_files.ledger.fault import LedgerError
 
-    if isinstance(exc, LedgerError) and "forest verify" not in str(exc):
-        return " (forest verify lists every fault of the ledger)"
-    return ""
+    if not isinstance(exc, LedgerError):
+        return ""
+    from forest_files.kernel.shellword import forest_text
+
+    verify = forest_text("verify")  # `forest -C ../repo verify` where the user stands
+    return "" if verify in str(exc) else f" (`{verify}` lists every fault of the ledger)"
 
 
 def _record(repo: str | Path, exc: BaseException, door: str, *, usage: bool = False) -> None:

@@ -13,7 +13,9 @@ github`` and ``$GITHUB_STEP_SUMMARY`` set, a Markdown summary appended to it.
 Refuses: nothing itself (the gate's refusals, through the one error boundary).
 Returns: ``ci_command``'s exit code: 0 clean, 1 findings, 3 ledger corruption; the
 text and JSON reports' commands pasted where ``forest ci`` was typed (``git -C ..``
-in a subfolder, as ``forest check``'s), SARIF, JUnit and GitHub's from the top.
+in a subfolder, as ``forest check``'s), SARIF, JUnit and GitHub's from the top (their
+notes too: typed elsewhere than the top, the gate judges the range a second time for
+them, ``_at_the_top``).
 Test: tests/doors/test_light_ci.py, tests/gate/test_ci_gate.py,
 tests/gate/test_ci_where_typed.py
 """
@@ -28,6 +30,8 @@ from forest_files.kernel.errors import ForestError, StoreCorruption
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from pathlib import Path
+
+    from forest_files.gate.ci import GateReport
 
 FORMATS = ("text", "json", "sarif", "junit", "github")
 
@@ -106,15 +110,16 @@ def run_ci(repo: Path, base: str | None, fmt: str, targets: list[tuple[str, Path
     _stand(repo)
     report = run_gate(repo, base)
     record_gate(repo, report)
+    top = _at_the_top(repo, base, report, {fmt, *(kind for kind, _ in targets)})
     for kind, target in targets:
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(render(report, kind) + "\n", encoding="utf-8")
-    sys.stdout.write(render(report, fmt) + "\n")
+        target.write_text(render(top.get(kind, report), kind) + "\n", encoding="utf-8")
+    sys.stdout.write(render(top.get(fmt, report), fmt) + "\n")
     summary = os.environ.get("GITHUB_STEP_SUMMARY")
     if fmt == "github" and summary:
         from pathlib import Path
 
-        write_step_summary(report, Path(summary))
+        write_step_summary(top.get(fmt, report), Path(summary))
     failed: ForestError | None = None
     if report.exit_code == 3:
         failed = GateCorrupt(f"{len(report.findings)} finding(s), the ledger among them; see above")
@@ -123,6 +128,27 @@ def run_ci(repo: Path, base: str | None, fmt: str, targets: list[tuple[str, Path
     if failed is not None:
         mark_recorded(failed)  # the run's record above says it all
         raise failed
+
+
+def _at_the_top(
+    repo: Path, base: str | None, report: GateReport, kinds: set[str]
+) -> dict[str, GateReport]:
+    """The report each of ``kinds`` read at the top of a checkout renders (SARIF, JUnit,
+    GitHub's). Its routes' steps are spelled at render time, but the commands inside
+    their notes and in the findings' fixes (a rewrite's amend and force push, a
+    re-sign) are text the gate wrote where the user stands: typed in a subfolder or
+    with ``-C``, the gate judges the range again with the steps noted at the top."""
+    from forest_files.gate.ci import run_gate
+    from forest_files.gate.render import WHERE_TYPED
+    from forest_files.kernel.shellword import from_the_top, reach
+
+    at_top = kinds - WHERE_TYPED
+    if not at_top:
+        return {}
+    if reach():
+        with from_the_top():
+            report = run_gate(repo, base)
+    return dict.fromkeys(at_top, report)
 
 
 def _stand(repo: Path) -> None:

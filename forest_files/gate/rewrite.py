@@ -10,6 +10,8 @@ and C given the act (or the edit taken out) before the rebase goes on. A
 drift HEAD itself brought is cleared by amending HEAD with the act. A finding
 HEAD shows that earlier commits also carry keeps its restore and supersede routes,
 each saying it cannot clear the gate alone. Every rewrite needs a force push.
+Every command a note names (the amend, ``--continue``, ``--skip``, the force push)
+is built with the route, so it is reached from where ``forest ci`` was typed.
 
 Stores: nothing.
 Refuses: nothing.
@@ -20,7 +22,8 @@ commit of the range: amending HEAD when HEAD is that commit, else at a rebase
 stopped there, a ``break`` after its line when that commit is a merge);
 ``put_back`` (a ledger file a commit of the range deleted or changed: checked out
 from that commit's parent, in that commit).
-Test: tests/gate/test_ci_rewrite_routes.py, tests/gate/test_ci_ledger_put_back.py
+Test: tests/gate/test_ci_rewrite_routes.py, tests/gate/test_ci_ledger_put_back.py,
+tests/gate/test_ci_where_typed.py
 """
 
 from __future__ import annotations
@@ -32,13 +35,25 @@ from typing import NamedTuple
 
 from forest_files.check.findings import Reported, Route
 from forest_files.check.routes import routes_for
-from forest_files.kernel.shellword import command_text, git_step, in_batches
+from forest_files.kernel.shellword import command_text, forest_text, git_step, in_batches
 
 Step = tuple[str, ...]
 AMEND: Step = ("git", "commit", "--amend", "--no-edit")
 _CONTINUE: Step = ("git", "rebase", "--continue")
-_PUSH = "a rewritten branch that was pushed needs a force push (`git push --force-with-lease`)"
+_SKIP: Step = ("git", "rebase", "--skip")
 _AT_STOP = "index"  # at a stopped rebase, a route stages what it changed for the amend
+
+
+def _push() -> str:
+    """The force push every rewrite needs, as the user runs it where they stand (built
+    when a route is, after the door noted where that is: ``git -C ..`` in docs/)."""
+    push = command_text(git_step("push", "--force-with-lease"))
+    return f"a rewritten branch that was pushed needs a force push (`{push}`)"
+
+
+def _skip(what: str) -> str:
+    """`` (a later commit that WHAT is then empty: `git rebase --skip`)``."""
+    return f" (a later commit that {what} is then empty: `{command_text(_SKIP)}`)"
 
 
 class Rebase(NamedTuple):
@@ -63,8 +78,8 @@ class Rebase(NamedTuple):
         return (
             f"add a line `break` right after the line `merge -C {commit[:7]}…` (when a "
             "commit before it changed, git merges again there: if that stops on "
-            "conflicts, resolve them as they were, `git add` them and `git rebase "
-            "--continue`); when the rebase stops at the break:"
+            "conflicts, resolve them as they were, `git add` them and "
+            f"`{command_text(_CONTINUE)}`); when the rebase stops at the break:"
         )
 
 
@@ -92,25 +107,26 @@ class Rewrite:
         go_on = f"{command_text(AMEND)} && {command_text(_CONTINUE)}"
         stop, rebase = self.branch.stop(commit), self.branch.step
         if r.kind != "drifted":
-            note = f"{stop} run a route `forest check` prints there, then `{go_on}`; {_PUSH}"
+            check = forest_text("check")
+            note = f"{stop} run a route `{check}` prints there, then `{go_on}`; {_push()}"
             return (Route(f"rewrite the branch at {at}", (rebase,), note),)
         restore, supersede = routes_for(r.finding, root=self.root, source=_AT_STOP)
         emptied = f"{command_text((*AMEND, '--allow-empty'))} && {command_text(_CONTINUE)}"
         record = (
             f"{stop} `{_text(supersede.steps)} && {go_on}` (replace … with why; when a "
             f"later commit records that act already, move it up after {at} and mark it "
-            f"`fixup` instead); {_PUSH}"
+            f"`fixup` instead); {_push()}"
         )
         undo = (
             f"mark {at} `drop` when the edit is all it holds, else `edit`, and when the "
-            f"rebase stops there: `{_text(restore.steps)} && {emptied}` (a later commit "
-            f"that only undid the edit is then empty: `git rebase --skip`); {_PUSH}"
+            f"rebase stops there: `{_text(restore.steps)} && {emptied}`"
+            f"{_skip('only undid the edit')}; {_push()}"
         )
         if commit in self.branch.merges:  # a merge is never dropped: its side would go too
             undo = (
                 f"{stop} `{_text(restore.steps)} && {emptied}` (when the merge made again "
                 f"no longer holds the edit, nothing is to restore: `{command_text(_CONTINUE)}`"
-                f"); {_PUSH}"
+                f"); {_push()}"
             )
         return (
             Route(f"rewrite the branch: record the act in {at}", (rebase,), record),
@@ -145,7 +161,7 @@ class Rewrite:
     def _amended(self, r: Reported) -> tuple[Route, ...]:
         """HEAD brought the drift: a commit on top would leave HEAD in the range as it
         is, so the act (or the undo) goes into HEAD itself."""
-        why = f"amends HEAD, which made the change (a commit on top leaves it as it is); {_PUSH}"
+        why = f"amends HEAD, which made the change (a commit on top leaves it as it is); {_push()}"
         out = []
         restore, supersede = routes_for(r.finding, root=self.root, source=_AT_STOP)
         for x, amend in ((restore, (*AMEND, "--allow-empty")), (supersede, AMEND)):
@@ -179,14 +195,11 @@ def in_commit(
     amend = (*AMEND, "--allow-empty")  # what they undo may have been all the commit held
     tail = f"; {also}" if also else ""
     if commit == head:
-        why = f"amends HEAD, which {words.did}; {_PUSH}{tail}"
+        why = f"amends HEAD, which {words.did}; {_push()}{tail}"
         return Route(words.in_head, (*steps, amend), why)
     go_on = f"{command_text(amend)} && {command_text(_CONTINUE)}"
-    later = f" (a later commit that {words.later} is then empty: `git rebase --skip`)"
-    note = (
-        f"{rebase.stop(commit)} `{_text(steps)} && {go_on}`"
-        f"{later if words.later else ''}; {_PUSH}{tail}"
-    )
+    later = _skip(words.later) if words.later else ""
+    note = f"{rebase.stop(commit)} `{_text(steps)} && {go_on}`{later}; {_push()}{tail}"
     return Route(f"rewrite the branch: {words.short} {at}", (rebase.step,), note)
 
 

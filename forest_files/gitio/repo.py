@@ -5,7 +5,8 @@ Refuses: paths outside a working tree (NotARepo), bare repositories
 (BareRepo), revisions that do not resolve (UnknownRef: for REMOTE/BRANCH this
 clone never fetched, the pasteable ``git fetch``; in a shallow clone, the CI
 fix), a merge-base cut off by a shallow clone (ShallowClone, with the CI fix).
-Returns: absolute paths, commit ids, commit lists, config values. A full commit id
+Returns: absolute paths, commit ids, commit lists, config values; ``full_history``
+(how to fetch full history, said by every shallow-clone refusal). A full commit id
 once found to name a commit is not asked again in the same process (an object id
 names its content for ever; kept with the objects read, seen_objects.py): one
 CI run asked git the same question nine times.
@@ -33,7 +34,7 @@ from forest_files.gitio._run import (
 from forest_files.kernel.shellword import command_text, git_step
 
 
-def _full_history() -> str:
+def full_history() -> str:
     """How to fetch full history; the ``git fetch`` as the user runs it where they
     stand (``git -C ../repo fetch --unshallow`` after ``forest -C ../repo``)."""
     fetch = command_text(git_step("fetch", "--unshallow"))
@@ -128,7 +129,7 @@ def _fetch_hint(repo: Path | str, rev: str) -> str:
             f"`{command_text(words)}`{actions}"
         )
     if shallow:
-        return f"; the clone is shallow, so that commit may not be in it; {_full_history()}"
+        return f"; the clone is shallow, so that commit may not be in it; {full_history()}"
     return " (fetch it first?)"
 
 
@@ -159,7 +160,7 @@ def merge_base(repo: Path | str, a: str, b: str) -> str:
     if is_shallow(repo):
         raise ShallowClone(
             f"{repo}: no merge-base of {a!r} and {b!r}: the clone is shallow, so the "
-            f"merge-base is not in it; {_full_history()}"
+            f"merge-base is not in it; {full_history()}"
         )
     raise GitFailed(f"{repo}: {a!r} and {b!r} share no history (unrelated branches)")
 

@@ -25,9 +25,10 @@ that starts with ``-`` after ``--``), ``git_step`` of a ``git`` one (a path git 
 read as a pattern or magic under ``--literal-pathspecs``), ``command_text`` their
 words quoted: the routes
 (check/routes.py) and the refusals of lower rooms (custody/) print the same.
-``stand_at`` (and ``typed_in``, where ``forest -C DIR`` left the user's directory)
-note where the printed steps are pasted; ``from_here`` reaches the top from there
-(``from_the_top``: steps printed as at the top, for reports read there);
+``stand_at`` (and ``typed_in``, where ``forest -C DIR`` left the user's directory;
+``where_typed`` hands it to a child) note where the printed steps are pasted;
+``from_here`` reaches the top from there (``from_the_top``: steps printed as at the
+top, for reports read there);
 ``forest_text`` and ``commit_ledger`` are the hints a door prints after an act.
 
 Returns: ``shell_word``'s quoted word; ``printable``'s text (the one escaper of
@@ -163,6 +164,19 @@ def typed_in(directory: str | None) -> None:
     _TYPED_IN[0] = directory
 
 
+def where_typed() -> str | None:
+    """The directory the user typed the command in: before ``forest -C DIR`` left it
+    (``typed_in``), else the working directory; None when it is gone. A child that
+    speaks for the command (the detached watcher) is handed it, and notes it with
+    ``typed_in``."""
+    if _TYPED_IN[0] is not None:
+        return _TYPED_IN[0]
+    try:
+        return os.getcwd()
+    except OSError:
+        return None
+
+
 def stand_at(root: str | os.PathLike[str] | None) -> None:
     """Note where the user stands in the work tree at ``root``: ``GIT_PREFIX`` when
     git set it (a hook runs at the top, git names the user's directory under it),
@@ -296,4 +310,5 @@ __all__ = [
     "stand_at",
     "standing",
     "typed_in",
+    "where_typed",
 ]

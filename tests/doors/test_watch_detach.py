@@ -103,3 +103,20 @@ def test_watch_detach_damaged_ledger_refusal_said_refused(root: Path) -> None:
     assert done.returncode == 3 and len(lines) == 1, (done.stdout, done.stderr)
     assert lines[0].startswith("forest: the watcher did not start: ledger segment "), lines
     assert "watching" not in done.stdout and running(root) is None
+
+
+@pytest.mark.slow  # three processes: the door, its watcher child, the pasted verify
+def test_watch_detach_dash_c_child_refusal_pasted_where_typed_accepted(root: Path) -> None:
+    """Before, the detached watcher spoke as at the top: ``forest -C ../repo watch
+    --detach`` relayed its refusal naming a bare `forest verify`, which found no
+    repository beside it. The child is told where the command was typed."""
+    beside = _beside(root)
+    (segment,) = (root / ".forest" / "ledger" / "segments").glob("*.jsonl")
+    with segment.open("a", encoding="utf-8") as fh:
+        fh.write("garbage\n")
+    done = console(beside, "-C", "../repo", "watch", "--detach", *FAST)
+    assert done.returncode == 3 and running(root) is None, (done.stdout, done.stderr)
+    (verify,) = _quoted(done.stderr)
+    assert verify == "forest -C ../repo verify", done.stderr
+    listed = pasted(beside, verify)
+    assert listed.returncode == 3 and segment.stem in listed.stdout + listed.stderr, listed

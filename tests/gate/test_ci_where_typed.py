@@ -5,9 +5,13 @@ the top of a checkout and stay as run there."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
-from tests.helpers.cli import console
+from forest_files.gate.ci import run_gate
+from forest_files.gate.signing.verdicts import mixed_detail, problem_of
+from forest_files.gitio.signatures import CommitSignature
+from tests.helpers.cli import console, typed_beside
 from tests.helpers.custody import adopted_repo
 from tests.helpers.git import commit_all, git, pasted, write
 
@@ -24,6 +28,11 @@ def _drifted_head(tmp_path: Path) -> Path:
     write(root, DOC, "# A\n\nsecond\n")
     commit_all(root, "silent edit")
     return root
+
+
+def _commands(note: str) -> list[str]:
+    """The ``git`` and ``forest`` commands a note names in backquotes."""
+    return [c for c in re.findall(r"`([^`]+)`", note) if c.split(" ")[0] in ("git", "forest")]
 
 
 def _line(text: str, label: str) -> str:
@@ -78,3 +87,57 @@ def test_ci_machine_formats_in_a_subfolder_keep_top_commands_accepted(tmp_path: 
     done = pasted(root, restore["command"])
     assert done.returncode == 0, (restore["command"], done.stderr)
     assert forest(docs, "ci", "--base", "main").returncode == 0
+
+
+def test_ci_rewrite_notes_reached_from_where_typed_accepted(tmp_path: Path) -> None:
+    """Before, ``forest -C ../repo ci`` built its rewrite routes' notes with a bare
+    `git push --force-with-lease`, `git rebase --skip` and `forest check`: pasted
+    beside the repository, none found it. Every command a note names now reaches it."""
+    root = adopted_repo(tmp_path, DOC, "# A\n\nfirst\n")
+    git(root, "checkout", "-q", "-b", "feature")
+    write(root, DOC, "# A\n\nsecond\n")
+    commit_all(root, "silent edit")  # a drift at an earlier commit: record or undo it there
+    (root / DOC).unlink()
+    commit_all(root, "deleted")  # a missing file there: `forest check` names the route
+    write(root, DOC, "# A\n\nfirst\n")
+    commit_all(root, "put back")
+    with typed_beside(root):
+        report = run_gate(root, "main")
+    named = [c for r in report.findings for x in r.routes for c in _commands(x.note)]
+    reached = ("git -C ../repo ", "forest -C ../repo ")
+    assert {c for c in named if not c.startswith(reached)} == set(), named
+    for needed in ("push --force-with-lease", "rebase --skip", "rebase --continue", "check"):
+        assert any(c.endswith(needed) for c in named), (needed, named)
+
+
+def test_ci_notes_text_where_typed_sarif_at_the_top_accepted(tmp_path: Path) -> None:
+    """Typed in docs/ with text on stdout and a SARIF report: the text's notes name
+    `git -C .. push`, pasted there; the SARIF's name `git push`, as its steps, read at
+    the top of a checkout (the notes are text the gate writes: it judges again)."""
+    root = _drifted_head(tmp_path)
+    sarif = tmp_path / "forest.sarif"
+    proc = forest(root / "docs", "ci", "--base", "main", "--report", f"sarif={sarif}")
+    assert proc.returncode == 1, proc.stderr
+    assert "(`git -C .. push --force-with-lease`)" in proc.stdout, proc.stdout
+    (result,) = json.loads(sarif.read_text())["runs"][0]["results"]
+    notes = [r["note"] for r in result["properties"]["routes"]]
+    assert any("(`git push --force-with-lease`)" in n for n in notes), notes
+    assert not any("-C" in c for n in notes for c in _commands(n)), notes
+
+
+def test_ci_signing_fixes_reached_from_where_typed_accepted(tmp_path: Path) -> None:
+    """Before, the signing faults of ``forest -C ../repo ci`` named a bare `git commit
+    --amend -S --no-edit` (and `git config …`, `git commit -S`): pasted beside the
+    repository, git found none. Each is now built with the fault, from where typed;
+    `git -C ../repo config commit.gpgsign true` pasted there sets the repository's."""
+    root = _drifted_head(tmp_path)
+    unsigned, x509 = (CommitSignature("c" * 40, f, "N", "", "", "") for f in ("none", "x509"))
+    with typed_beside(root) as beside:
+        fixes = [problem_of(sig, "Ada <ada@example.org>", (), (), 0.0) for sig in (unsigned, x509)]
+        mixed = mixed_detail("c" * 40, ["Ada <ada@example.org>", "Bob <bob@example.org>"])
+    named = [c for text in (*(p.fix for p in fixes if p), mixed) for c in _commands(text)]
+    assert "git -C ../repo commit --amend -S --no-edit" in named, named
+    assert {c for c in named if not c.startswith("git -C ../repo ")} == set(), named
+    setting = next(c for c in named if c.endswith("commit.gpgsign true"))
+    assert pasted(beside, setting).returncode == 0
+    assert git(root, "config", "--local", "commit.gpgsign") == "true"

@@ -26,7 +26,8 @@ from forest_files.gate.range import check_range
 from forest_files.gate.render import render
 from forest_files.gitio import ShallowClone
 from forest_files.gitio.signatures import SignatureToolMissing
-from tests.helpers.git import commit_all, git, make_repo, write
+from tests.helpers.cli import typed_beside
+from tests.helpers.git import commit_all, git, make_repo, pasted, write
 from tests.helpers.signing import commit_signed, keygen, signer_line, supersede
 
 ADA = "Ada Lovelace <ada@example.org>"
@@ -390,7 +391,8 @@ def test_signing_missing_ssh_keygen_refused(
         check_range(root, "main")
 
 
-def test_signing_shallow_clone_refused(tmp_path: Path, keys: dict[str, Path]) -> None:
+def _shallow_clone(tmp_path: Path, keys: dict[str, Path]) -> Path:
+    """A clone two commits deep of a range whose act Ada signed: the merge-base in it."""
     root = _setup(tmp_path, keys)
     git(root, "checkout", "-q", "main")
     commit_all(root, "older history")
@@ -411,8 +413,30 @@ def test_signing_shallow_clone_refused(tmp_path: Path, keys: dict[str, Path]) ->
         f"file://{root}",
         str(clone),
     )
+    return clone
+
+
+def test_signing_shallow_clone_refused(tmp_path: Path, keys: dict[str, Path]) -> None:
+    clone = _shallow_clone(tmp_path, keys)
     with pytest.raises(ShallowClone, match="fetch-depth: 0"):
         check_range(clone, "origin/main")
+
+
+def test_signing_shallow_clone_fetch_pasted_where_typed_recovers(
+    tmp_path: Path, keys: dict[str, Path]
+) -> None:
+    """Before, the judge's shallow-clone refusal named a bare `git fetch --unshallow`
+    (its own copy of gitio's advice): after ``forest -C ../clone ci`` it found no
+    repository where it was pasted. Now gitio's one ``full_history``, from there."""
+    clone = _shallow_clone(tmp_path, keys)
+    with typed_beside(clone) as beside, pytest.raises(ShallowClone) as told:
+        check_range(clone, "origin/main")
+    said = str(told.value)
+    assert "its signature, cannot be judged" in said, said
+    fetch = "git -C ../clone fetch --unshallow"
+    assert f"`{fetch}`" in said, said
+    assert pasted(beside, fetch).returncode == 0
+    assert check_range(clone, "origin/main").ok
 
 
 def test_signing_missing_keyring_under_warn_accepted_with_warning(

@@ -6,6 +6,8 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -51,3 +53,21 @@ def console(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
         text=True,
         timeout=120,
     )
+
+
+@contextmanager
+def typed_beside(root: Path) -> Iterator[Path]:
+    """In this process, as ``forest -C ../NAME …`` typed in a directory ``beside`` the
+    work tree at ``root`` (entry.py's ``typed_in``, then the door's ``stand_at``): the
+    commands built inside reach ``root`` from there. Forgotten after."""
+    from forest_files.kernel.shellword import stand_at, typed_in
+
+    beside = root.parent / "beside"
+    beside.mkdir(exist_ok=True)
+    typed_in(str(beside))
+    stand_at(root)
+    try:
+        yield beside
+    finally:
+        typed_in(None)
+        stand_at(None)

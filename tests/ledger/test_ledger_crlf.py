@@ -38,7 +38,7 @@ def test_crlf_checkout_of_the_ledger_named_refused(tmp_path: Path) -> None:
     )
     assert proc.returncode == 3, proc.stderr
     assert "its lines end in CRLF" in proc.stderr and proc.stderr.count("forest:") == 1
-    assert "(forest verify lists every fault of the ledger)" in proc.stderr
+    assert "(`forest verify` lists every fault of the ledger)" in proc.stderr
     shown = proc.stderr.split("(git check-attr", 1)[1].split(" names the rule", 1)[0]
     attrs = pasted(clone, "git check-attr" + shown)
     assert "eol: crlf" in attrs.stdout, attrs

@@ -59,7 +59,7 @@ def test_hook_names_the_rule_that_rewrites_ledger_files_refused(tmp_path: Path) 
     assert git(root, "rev-parse", "HEAD") == head
     assert "does not hash to its name" in done.stderr and RULE in done.stderr
     fix = done.stderr.split("end .gitattributes with the line '", 1)[1].split("'", 1)[0]
-    renormalise = done.stderr.split("names the rule), then ", 1)[1].split(" (forest", 1)[0]
+    renormalise = done.stderr.split("names the rule), then ", 1)[1].split(" (`forest", 1)[0]
     with (root / ".gitattributes").open("a") as fh:
         fh.write(fix + "\n")
     pasted_fix = pasted(root, f"git add .gitattributes && {renormalise}")

@@ -4,8 +4,10 @@ Stores: see daemon.py; a crash log for an internal error (doors/boundary.py).
 Refuses: bad options (exit 2), a second watcher (exit 1); a damaged index or
 ledger exits 3, and so does an internal error, its crash log named on stderr
 (the watch log, where a detached watcher's stderr goes).
-Returns: the exit code. Free of typer: the child starts fast.
-Test: tests/doors/test_watch_daemon.py, tests/doors/test_boundary.py
+Returns: the exit code. Free of typer: the child starts fast. ``--typed-in DIR`` (the
+parent's): the commands it prints are reached from DIR.
+Test: tests/doors/test_watch_daemon.py, tests/doors/test_boundary.py,
+tests/doors/test_watch_detach.py
 """
 
 from __future__ import annotations
@@ -27,12 +29,22 @@ def _options(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--poll", action="store_true")
     p.add_argument("--poll-interval", type=float, default=WatchSettings.poll_interval)
     p.add_argument("--notify", action="store_true")
+    # Where the user typed `forest watch --detach` (detach.py): what the watcher prints
+    # is reached from there, as the foreground watcher's is.
+    p.add_argument("--typed-in", default=None, help=argparse.SUPPRESS)
     return p.parse_args(argv)
 
 
 def _watch(a: argparse.Namespace) -> int:
     from forest_files.doors.watch.daemon import run_foreground
     from forest_files.doors.watch.settings import WatchSettings
+
+    if a.typed_in is not None:
+        from forest_files.custody.repository import find_root
+        from forest_files.kernel.shellword import stand_at, typed_in
+
+        typed_in(a.typed_in)
+        stand_at(find_root(a.repo))
 
     settings = WatchSettings(
         quiet=a.quiet,

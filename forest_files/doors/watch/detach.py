@@ -12,7 +12,9 @@ Refuses: a watcher already running (naming ``forest watch stop``, as the user
 reaches it: ``forest_text``); a child that did not start: its own refusal
 (``the watcher did not start: …``), as the refusal type its exit code stands for
 (2 a broken forest.toml, 3 a damaged ledger or index), else its exit code and
-the log; one that did not start in ``START_TIMEOUT`` seconds (stopped).
+the log; one that did not start in ``START_TIMEOUT`` seconds (stopped). The child
+is handed the directory the user typed the command in (``--typed-in``), so the
+commands its refusal names are reached from there (``forest -C ../repo verify``).
 Returns: the watching child's pid.
 Test: tests/doors/test_watch_detach.py, tests/doors/test_watch_daemon.py
 """
@@ -30,7 +32,7 @@ from forest_files.kernel import spawn as childproc
 from forest_files.kernel.errors import ForestError, StoreBusy, StoreCorruption, UnusableConfig
 from forest_files.kernel.exits import EXIT_BUSY, EXIT_CORRUPT, EXIT_USAGE
 from forest_files.kernel.paths import WATCH_LOG, WATCH_STATE
-from forest_files.kernel.shellword import forest_text, printable
+from forest_files.kernel.shellword import forest_text, printable, where_typed
 from forest_files.kernel.state import open_append, worktree_dir
 
 START_TIMEOUT = 120.0  # its start reads the bindings: a first index of a large tree
@@ -51,8 +53,12 @@ def detach(root: Path, args: list[str]) -> int:
         said_from = os.fstat(err.fileno()).st_size  # the child's refusal is said after this
         # Isolated, in its own session (kernel.spawn): the repository's own modules
         # (an ``argparse.py`` at its root) are never imported by it.
+        # Where the user typed `forest watch --detach`: the commands the child's refusal
+        # (or any line it says) names are reached from there, as the foreground's are.
+        typed = where_typed()
+        here = (f"--typed-in={typed}",) if typed is not None else ()  # one word: any name
         started = childproc.spawn(
-            "forest_files.doors.watch", "--repo", str(root), *args, log=err, cwd=root
+            "forest_files.doors.watch", "--repo", str(root), *here, *args, log=err, cwd=root
         )
     if started is None:
         raise ForestError(

@@ -54,11 +54,15 @@ from forest_files.ledger.segments import LedgerSnapshot
 from forest_files.ledger.verify import Fault
 
 SIGNING_CODES = frozenset({"unsigned", "signer", "signers-mixed"})
-_SHALLOW = (
-    "the clone is shallow, so which commit brought each act, and its signature, cannot "
-    "be judged; fetch full history (actions/checkout with `fetch-depth: 0`, or "
-    "`git fetch --unshallow`)"
-)
+
+
+def _shallow(root: Path) -> gitio.ShallowClone:
+    """The refusal of a shallow clone, its ``git fetch`` reached from where ``forest
+    ci`` was typed (gitio's ``full_history``, built when the refusal is)."""
+    return gitio.ShallowClone(
+        f"{root}: the clone is shallow, so which commit brought each act, and its "
+        f"signature, cannot be judged; {gitio.full_history()}"
+    )
 
 
 @dataclass(frozen=True)
@@ -126,7 +130,7 @@ def judge_governance(
         return SigningVerdict()
     try:
         if gitio.is_shallow(root):
-            raise gitio.ShallowClone(f"{root}: {_SHALLOW}")
+            raise _shallow(root)
         text = keyring_text(root, base, settings)
         keys = parse_keyring(text, f"{settings.allowed_signers} at merge-base {base[:12]}")
         now = time.time()
@@ -171,7 +175,7 @@ def keyring_text(root: Path, commit: str, settings: SigningSettings) -> str:
 
 def _judge(at: _Range, live: Mapping[str, Act], modes: Mapping[str, str]) -> SigningVerdict:
     if gitio.is_shallow(at.root):
-        raise gitio.ShallowClone(f"{at.root}: {_SHALLOW}")
+        raise _shallow(at.root)
     text = keyring_text(at.root, at.base, at.settings)
     keys = parse_keyring(text, f"{at.settings.allowed_signers} at merge-base {at.base[:12]}")
     brought = acts_brought(at.root, at.base, at.head, live.keys())

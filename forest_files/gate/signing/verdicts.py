@@ -8,8 +8,9 @@ keyring does not bind to the identity the act names (its principal equals the
 act's ``<email>`` exactly; a fingerprint alone binds nothing), or one by a key
 whose ``valid-after``/``valid-before``/``namespaces`` forbid it at the time of
 the check (``now``), whatever date the commit claims.
+Each fix's ``git`` command is reached from where ``forest ci`` was typed.
 Returns: ``Problem`` (code, what, the key found, how to fix it) or None.
-Test: tests/gate/test_signing.py
+Test: tests/gate/test_signing.py, tests/gate/test_ci_where_typed.py
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from dataclasses import dataclass
 from forest_files.custody.config import names_match
 from forest_files.custody.keyring import SignerKey
 from forest_files.gitio.signatures import CommitSignature
+from forest_files.kernel.shellword import command_text, git_step
 
 _GOOD = frozenset({"G"})  # U (a key git's keyring does not vouch for) is not good
 _STATUS = {
@@ -40,10 +42,20 @@ class Problem:
     fix: str
 
 
+def _git(*words: str) -> str:
+    """A ``git`` command a fix names, as the user runs it where ``forest ci`` was typed
+    (``git -C ../repo …`` after ``forest -C ../repo ci``): built when the fix is."""
+    return f"`{command_text(git_step(*words))}`"
+
+
+def _resign() -> str:
+    return _git("commit", "--amend", "-S", "--no-edit")
+
+
 def _sign_fix(signer: str) -> str:
     return (
-        f"sign it with the key bound to {signer}: `git commit --amend -S --no-edit` "
-        "(or `git config commit.gpgsign true` before committing), then push again"
+        f"sign it with the key bound to {signer}: {_resign()} "
+        f"(or {_git('config', 'commit.gpgsign', 'true')} before committing), then push again"
     )
 
 
@@ -63,8 +75,7 @@ def problem_of(
             "unsigned",
             f"its signature is in a format ({sig.format}) no keyring here can bind",
             "none",
-            "re-sign it with SSH (`git config gpg.format ssh`) or OpenPGP: "
-            "`git commit --amend -S --no-edit`",
+            f"re-sign it with SSH ({_git('config', 'gpg.format', 'ssh')}) or OpenPGP: {_resign()}",
         )
     key = sig.key or "none"
     expired = _expired(sig, keys, now)
@@ -99,8 +110,7 @@ def _expired(sig: CommitSignature, keys: tuple[SignerKey, ...], now: float) -> P
     text = f"that key may not sign now: {reasons[0]} (keyring line {mine[0].line})"
     fix = (
         "sign with a key the keyring lists as valid now (a holder of '**' renews or "
-        "replaces the line in a change of its own), then re-sign: "
-        "`git commit --amend -S --no-edit`"
+        f"replaces the line in a change of its own), then re-sign: {_resign()}"
     )
     return Problem("signer", text, sig.key, fix)
 
@@ -145,5 +155,5 @@ def mixed_detail(commit: str, signers: list[str]) -> str:
         f"commit {commit[:12]} brings acts by {len(signers)} signers ({'; '.join(signers)}), "
         "but a commit carries one signature; split it: one commit per signer, each "
         "staging only that signer's new .forest/ledger segments and signed with that "
-        "signer's key (`git commit -S`)"
+        f"signer's key ({_git('commit', '-S')})"
     )
