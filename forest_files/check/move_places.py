@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from forest_files.kernel.errors import ForestError
 from forest_files.text.normalise import LineIndex
-from forest_files.text.selector import Selector
+from forest_files.text.selector import Kind, Selector
 
 if TYPE_CHECKING:
     from forest_files.text.extract import Document
@@ -32,7 +32,7 @@ class Place(NamedTuple):
     the index holds one per section of every candidate, and renders few of them.)"""
 
     path: str
-    kind: str
+    kind: Kind
     parts: tuple[str, ...]
     ordinal: int | None  # the [n] its canonical selector needs (None: none)
     line: int

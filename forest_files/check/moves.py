@@ -285,7 +285,7 @@ def _selector(place: Place) -> str | None:
             if place.ordinal is not None and not 1 <= place.ordinal <= MAX_INDEX:
                 return None
             return f"{base}#{render_heading_path(place.parts, place.ordinal)}"
-        return render(Selector(place.path, place.kind, place.parts, place.ordinal))  # type: ignore[arg-type]
+        return render(Selector(place.path, place.kind, place.parts, place.ordinal))
     except ForestError:
         return None
 

@@ -153,7 +153,7 @@ class StatCache:
         size, mtime, ino, ctime, file_hash, recorded = got
         if (size, mtime, ino, ctime) != stat_key(st) or not isinstance(recorded, int):
             return None
-        if mtime >= recorded:  # type: ignore[operator]
+        if not isinstance(mtime, int) or mtime >= recorded:
             return None
         return file_hash if isinstance(file_hash, str) else None
 

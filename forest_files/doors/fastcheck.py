@@ -70,12 +70,13 @@ _FLAGS = {
 def parse_check(argv: list[str]) -> CheckArgs | None:
     """``check``'s options, or None when something here is not understood (the full
     CLI then answers, with its usage error or help)."""
-    values: dict[str, object] = {}
+    flags: set[str] = set()
+    values: dict[str, str] = {}
     paths: list[str] = []
     args = iter(argv)
     for arg in args:
         if arg in _FLAGS:
-            values[_FLAGS[arg]] = True
+            flags.add(_FLAGS[arg])
         elif arg in ("--rev", "--repo"):
             value = next(args, None)
             if value is None:
@@ -90,9 +91,17 @@ def parse_check(argv: list[str]) -> CheckArgs | None:
             return None
         else:
             paths.append(arg)
-    if values.get("staged") and values.get("rev"):
+    if "staged" in flags and "rev" in values:
         return None  # the full CLI says why
-    return CheckArgs(paths=tuple(paths), **values)  # type: ignore[arg-type]
+    return CheckArgs(
+        paths=tuple(paths),
+        rev=values.get("rev"),
+        repo=values.get("repo", "."),
+        staged="staged" in flags,
+        as_json="as_json" in flags,
+        verbose="verbose" in flags,
+        show_diff="show_diff" in flags,
+    )
 
 
 def check_command(args: CheckArgs) -> int:

@@ -23,6 +23,8 @@ from forest_files.kernel.shellword import commit_ledger, printable
 if TYPE_CHECKING:
     from forest_files.custody.bindings import Binding
     from forest_files.custody.record import SectionText
+    from forest_files.custody.repository import Repository
+    from forest_files.store.forest import ForestStore
 
 BindingOpt = Annotated[
     str | None,
@@ -30,7 +32,9 @@ BindingOpt = Annotated[
 ]
 
 
-def _open_binding(repo: Path, target: str, binding_id: str | None = None):  # type: ignore[no-untyped-def]
+def _open_binding(
+    repo: Path, target: str, binding_id: str | None = None
+) -> tuple[Repository, ForestStore, Binding]:
     from forest_files.custody.bindings import all_bindings
     from forest_files.custody.lookup import find_binding
     from forest_files.custody.repository import Repository

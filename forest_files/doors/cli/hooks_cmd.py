@@ -13,12 +13,15 @@ from __future__ import annotations
 import json
 from dataclasses import asdict
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from forest_files.doors.cli.errors import boundary
 from forest_files.doors.cli.options import JsonOpt, RepoOpt, app
+
+if TYPE_CHECKING:
+    from forest_files.doors.hooks.installer import HookState
 
 ServerOpt = Annotated[
     bool,
@@ -37,7 +40,7 @@ hooks_app = typer.Typer(
 app.add_typer(hooks_app, name="hooks")
 
 
-def _show(states: list, as_json: bool, repo: Path | None = None) -> None:  # type: ignore[type-arg]
+def _show(states: list[HookState], as_json: bool, repo: Path | None = None) -> None:
     from forest_files import gitio
     from forest_files.doors import hooks as githooks
     from forest_files.kernel.shellword import printable

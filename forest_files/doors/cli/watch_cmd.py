@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -142,9 +142,9 @@ def status(repo: RepoOpt = Path("."), as_json: JsonOpt = False) -> None:
         typer.echo(f"watching (pid {found['pid']}, {found['mode']}{fallback}); log {found['log']}")
         # Names spelled as `forest check` spells them (printable): a byte that is not
         # UTF-8 as \xNN, never a replacement character; a newline never ends a line.
-        for item in found["open"]:  # type: ignore[attr-defined]
+        for item in _listed(found["open"]):
             typer.echo(f"  {item['kind']} {printable(str(item['selector'] or item['path']))}")
-        for error in found["errors"]:  # type: ignore[attr-defined]
+        for error in _listed(found["errors"]):
             typer.echo(f"  error: {printable(str(error))}")
         if found["problem"]:
             typer.echo(f"  failing now: {printable(str(found['problem']))}")
@@ -153,7 +153,7 @@ def status(repo: RepoOpt = Path("."), as_json: JsonOpt = False) -> None:
                 f"  waiting for git ({found['held']}): edits are judged once git is done; "
                 "`forest check` judges the files as they stand now"
             )
-    for p in found["proposals"]:  # type: ignore[attr-defined]
+    for p in _listed(found["proposals"]):
         shown = printable(str(p["selector"]))
         if not p["here"]:  # another worktree's: named, since only that one closes it
             shown += f" ({label(str(p['worktree']), p['worktree_path'])})"
@@ -170,3 +170,8 @@ def _stand(repo: Path) -> Path:
     root = find_root(repo)
     stand_at(root)
     return root
+
+
+def _listed(value: object) -> list[Any]:
+    """A list ``forest watch status`` holds (its JSON shape); anything else as none."""
+    return value if isinstance(value, list) else []
