@@ -41,7 +41,7 @@ from pathlib import Path
 from types import TracebackType
 
 from forest_files.kernel.errors import ForestError, StoreConstraint
-from forest_files.store import connection, gate
+from forest_files.store import connection, gate, queries
 from forest_files.store.anchor import AnchorMixin
 from forest_files.store.audit import AuditMixin
 from forest_files.store.bulk import BulkMixin
@@ -93,16 +93,25 @@ class ForestStore(
             if schema_path is None
             else Path(schema_path).read_text(encoding="utf-8")
         )
+        self._script(sql, "init_schema")
+
+    def drop_text_index(self) -> None:
+        """Keep no full-text index in this store: for a store no one searches (a custody
+        view), whose every write would otherwise index its bodies. Its search then
+        fails (no such table) rather than answering empty. Before any entry is written."""
+        self._script(queries.DROP_TEXT_INDEX, "drop_text_index")
+
+    def _script(self, sql: str, what: str) -> None:
+        """Run ``sql`` as one IMMEDIATE transaction: a second process opening the same
+        new file sees none of it or all of it, never half (its gate would refuse)."""
         try:
             if self.conn.in_transaction:
                 self.conn.execute("COMMIT")
-            # One IMMEDIATE transaction: a second process opening the same new file
-            # sees either no schema or all of it, never half (its gate would refuse).
             self.conn.executescript(f"BEGIN IMMEDIATE;\n{sql}\nCOMMIT;")
         except sqlite3.Error as exc:
             if self.conn.in_transaction:
                 self.conn.execute("ROLLBACK")
-            raise connection.translate(exc, "init_schema") from exc
+            raise connection.translate(exc, what) from exc
 
     def _reset_in_transaction(self) -> None:
         """Drop every object and recreate the schema, inside the caller's transaction.

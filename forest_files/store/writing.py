@@ -175,14 +175,6 @@ class WriteMixin(StoreBase):
             self.conn.execute(queries.INDEX_ENTRIES_SINCE, (entries,))
             self.conn.execute(str(row[0]))
 
-    def drop_text_index(self) -> None:
-        """Keep no full-text index in this store: for a store no one searches (a custody
-        view), whose every write would otherwise index its bodies. Its search then
-        fails (no such table) rather than answering empty. Before any entry is written."""
-        if self.conn.in_transaction:
-            self.conn.execute("COMMIT")
-        self.conn.executescript(f"BEGIN IMMEDIATE;\n{queries.DROP_TEXT_INDEX}\nCOMMIT;")
-
     @guarded
     def add_edge(self, from_id: int, to_id: int, kind: str) -> None:
         """Add one non-ceremony edge (idempotent for an identical edge)."""
