@@ -223,9 +223,11 @@ def proven_map(store: ForestStore, repo: Repository | None) -> bindmap.BindMap:
     found = bindmap.derive(repo.store())
     faults = disagreements(found, claims)
     if faults:
+        from forest_files.kernel.shellword import forest_text
+
         raise ForestError(
             f"the index disagrees with the ledger after a rebuild ({faults[0]}); "
-            "run `forest fsck` and report it"
+            f"run `{forest_text('fsck')}` and report it"
         )
     return found
 

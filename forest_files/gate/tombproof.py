@@ -85,6 +85,9 @@ def _fault(act: Act, p: EraseAct, body: str, snapshot: LedgerSnapshot) -> Fault 
     tokens = set(p.tokens or ()) - set(tokens_for(act.scope, body))
     if not lines and not tokens:
         return None
+    # `forest forget` is named, not printed as a step: this very act already erased the
+    # body, so forget refuses it until the act is taken out of the branch (a rewrite
+    # of history no one pasted line can say).
     detail = (
         f"erase act {act.id[:12]} carries tombstone lines its erased body does not hold "
         f"({len(lines)} line and {len(tokens)} token fingerprint(s) that body "

@@ -151,3 +151,36 @@ def test_claims_from_json_lines_equal_the_typed_reading_accepted(tmp_path: Path)
     quick, typed = claims_of_ledger(ledger), claims_of(read_ledger(ledger))
     assert quick == typed
     assert quick.superseded and quick.retired and len(quick.specs) == 2
+
+
+@pytest.mark.slow  # a pasted `forest fsck`: one process
+def test_index_disagreeing_after_rebuild_fsck_route_pasted_where_typed_refused(
+    warm: Path,
+) -> None:
+    """A replay that leaves the forged row (what no honest replay does: the branch a
+    replay bug would reach) is refused, naming ``forest fsck`` as pasted where
+    ``forest -C ../repo …`` was typed."""
+    from forest_files.custody.index_refresh import SyncReport
+    from forest_files.custody.indexproof import proven_map
+    from forest_files.custody.repository import Repository
+    from forest_files.kernel.errors import ForestError
+    from tests.helpers.cli import typed_beside
+    from tests.helpers.git import pasted
+
+    class ReplayLeavesIt(Repository):
+        def rebuild(self) -> SyncReport:
+            return SyncReport(applied=0, rebuilt=True)  # said rebuilt; the forged row stays
+
+    root = warm
+    _forged_ground_hash(root)
+    with (
+        typed_beside(root) as beside,
+        ReplayLeavesIt(root) as repo,
+        pytest.raises(ForestError) as refused,
+    ):
+        proven_map(repo.store(), repo)
+    said = str(refused.value)
+    assert said.endswith("; run `forest -C ../repo fsck` and report it"), said
+    done = pasted(beside, said.rsplit("`", 2)[1])
+    # Pasted beside the repository, fsck reaches it and names the forged row.
+    assert done.returncode == 3 and "body-hash" in done.stdout, (done.stdout, done.stderr)

@@ -366,6 +366,28 @@ def test_check_from_a_subdirectory_routes_pasted_there_recover(bound: Path) -> N
     assert ".forest/ledger/segments/" in git(bound, "diff", "--cached", "--name-only")
 
 
+@pytest.mark.slow  # a checkout through the hook, then a pasted `forest sync`
+def test_sync_hook_failing_from_a_subdirectory_route_pasted_there_detected(bound: Path) -> None:
+    """``git checkout`` typed in a subdirectory of a branch whose segment was edited: the
+    post-checkout hook (run at the top) names ``forest sync`` as it runs where git was
+    typed, with no ``-C``; pasted there it reaches the ledger and names the fault."""
+    sub = bound / "notes"
+    sub.mkdir()
+    git(bound, "checkout", "-q", "-b", "edited")
+    (segment,) = (bound / ".forest" / "ledger" / "segments").glob("*.jsonl")
+    segment.write_bytes(segment.read_bytes().replace(b'"kind"', b'"kind" ', 1))
+    git(bound, "commit", "-qam", "an edited segment", "--no-verify")
+    git(bound, "checkout", "-q", "main")
+    proc = run(sub, "git", "checkout", "-q", "edited")
+    assert proc.returncode == 0, proc.stderr  # a sync hook never blocks git
+    said = [ln for ln in proc.stderr.splitlines() if "index not in step" in ln]
+    assert len(said) == 1, proc.stderr
+    command = said[0].rsplit("`", 2)[1]
+    assert command == "forest sync", said
+    done = pasted(sub, command)
+    assert done.returncode == 3 and segment.stem in done.stderr, done.stdout + done.stderr
+
+
 AT_ONCE = "or adopt all 2 drifted sections at once: "
 
 

@@ -86,6 +86,29 @@ def test_restore_repeated_too_often_held_as_proposal_refused(tmp_path: Path) -> 
     assert (root / "a.md").read_text(encoding="utf-8") == EDITED  # left for a person
 
 
+@pytest.mark.slow  # a pasted `forest sync`: one process
+def test_restore_ground_gone_from_index_sync_route_pasted_where_typed_refused(
+    tmp_path: Path,
+) -> None:
+    """The ground a restore needs is gone from the index (a sync raced it): the outcome
+    names ``forest sync`` as pasted where ``forest -C ../repo watch`` was typed."""
+    import dataclasses
+
+    from tests.helpers.cli import typed_beside
+    from tests.helpers.git import pasted
+
+    root = bound_repo(tmp_path)
+    (root / "a.md").write_text(EDITED, encoding="utf-8")
+    judged = _drifted(root)
+    gone = judged._replace(finding=dataclasses.replace(judged.finding, ground="f" * 64))
+    with typed_beside(root) as beside:
+        outcome = Restorer(root).restore(gone, ())
+    assert outcome == f"failed: ground {'f' * 64} is not in the index; run `forest -C ../repo sync`"
+    assert (root / "a.md").read_text(encoding="utf-8") == EDITED  # nothing written
+    done = pasted(beside, outcome.rsplit("`", 2)[1])
+    assert done.returncode == 0, done.stderr
+
+
 @pytest.mark.parametrize("bad", ['"a.md" = "fix"', '"/abs" = "restore"', '"a.md" = 3'])
 def test_watch_table_bad_value_refused(tmp_path: Path, bad: str) -> None:
     text = f'[project]\nid = "p"\n\n[watch]\n{bad}\n'

@@ -138,7 +138,10 @@ def sync_index(root: Path) -> int:
         with Repository(root) as repo:
             repo.sync()
     except ForestError as exc:  # the boundary says it, and a sync hook exits 0
-        raise ForestError(f"index not in step with the ledger ({exc}); run `forest sync`") from exc
+        from forest_files.kernel.shellword import forest_text
+
+        sync = forest_text("sync")  # `forest` finds the top from any folder of the work tree
+        raise ForestError(f"index not in step with the ledger ({exc}); run `{sync}`") from exc
     return 0
 
 
@@ -223,6 +226,9 @@ def _run(hook: str) -> int:
     if not (root / CONFIG_NAME).exists():
         return 0  # not under custody (yet): nothing to guard
     if hook in SYNC_HOOKS:
+        from forest_files.kernel.shellword import stand_at
+
+        stand_at(root)  # git's GIT_PREFIX: the steps a failed sync names, where git was typed
         return sync_index(root)
     _say(f"forest-files hook: unknown hook {hook!r}")
     return 2

@@ -71,9 +71,11 @@ class Restorer:
     def _ground(self, content_id: str | None) -> str:
         from forest_files.check.diff import ground_text
         from forest_files.custody.repository import Repository
+        from forest_files.kernel.shellword import forest_text
 
         with Repository(self.root) as repo:
             text = ground_text(repo.synced(), content_id)
         if text is None:
-            raise ForestError(f"ground {content_id} is not in the index; run `forest sync`")
+            sync = forest_text("sync")  # reached from where `forest watch` was typed
+            raise ForestError(f"ground {content_id} is not in the index; run `{sync}`")
         return text
