@@ -60,6 +60,7 @@ from forest_files.gitio.search import (
     first_added,
     paths_added,
 )
+from forest_files.gitio.worktrees import Worktree, worktree_list
 
 __all__ = [
     "SUBMODULE_MODE",
@@ -71,6 +72,7 @@ __all__ = [
     "ShallowClone",
     "TreeEntry",
     "UnknownRef",
+    "Worktree",
     "attributes",
     "blobs_at",
     "cat_blobs",
@@ -108,4 +110,5 @@ __all__ = [
     "trees_exist",
     "unstaged_paths",
     "user_identity",
+    "worktree_list",
 ]

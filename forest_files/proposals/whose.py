@@ -3,17 +3,21 @@
 Every worktree of a clone lists the clone's proposals, but only the one that
 captured a proposal closes it (settle.py): a listing names that worktree by its
 path. The store records a worktree by its key (``.`` for the main one,
-``worktrees/NAME`` for a linked one: kernel/state.py ``worktree_key``); a linked
-one's path is what git itself keeps for it (``<common-dir>/worktrees/NAME/gitdir``,
-the path of its ``.git`` file), the main one's the directory holding the common
-git directory.
+``worktrees/NAME`` for a linked one: kernel/state.py ``worktree_key``). The paths
+are git's own (``git worktree list``, gitio/worktrees.py, asked once per listing):
+each listed work tree that is there is keyed as ``worktree_key`` keys it, and
+counts only when it is a work tree of this clone.
 Stores: nothing.
-Refuses: nothing; a worktree git keeps no path for (removed, pruned) is named
-by its key, its path said to be unknown.
+Refuses: nothing. A worktree no listed work tree is (removed, its directory gone
+or moved without ``git worktree repair``: git lists such a one as prunable) is named
+by its key, as no longer a work tree of this clone; a main work tree git keeps no
+path for (one made apart from its git directory, ``--separate-git-dir``: git lists
+the git directory in its place) as the main worktree, its path unknown.
 Returns: ``place`` (a path, or None); ``elsewhere`` (the label a listing prints
 beside another worktree's proposal, ``label``'s, printable as ``forest check``
 spells names; None for this worktree's and for one recorded before worktrees
-were); ``here`` (whether a key is this worktree's, or none was recorded).
+were); ``here`` (whether a key is this worktree's, or none was recorded);
+``Worktrees``, the same for every proposal of one listing from one git call.
 Test: tests/proposals/test_whose.py
 """
 
@@ -22,50 +26,81 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from forest_files.kernel.state import git_dir_paths, key_text, worktree_key
+from forest_files.kernel.errors import ForestError
+from forest_files.kernel.state import git_dir_paths, worktree_key
 
-_LINKED = "worktrees/"
+MAIN = "."
+
+
+class Worktrees:
+    """The work trees of the clone at ``root`` by key, asked of git once, when a key
+    that is not this worktree's is first placed."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self._placed: dict[str, str] | None = None
+
+    def place(self, key: str | None) -> str | None:
+        """The path of the worktree ``key`` names, or None."""
+        if key is None:
+            return None
+        if key == worktree_key(self.root):
+            return os.fspath(self.root)
+        if self._placed is None:
+            self._placed = _placed(self.root)
+        return self._placed.get(key)
+
+    def elsewhere(self, key: str | None) -> str | None:
+        """``in worktree PATH`` for a proposal another worktree captured, else None."""
+        if key is None or here(self.root, key):
+            return None
+        return label(key, self.place(key))
+
+
+def _placed(root: Path) -> dict[str, str]:
+    """Each work tree git lists that is there and of this clone, by its key."""
+    from forest_files.gitio.worktrees import worktree_list
+
+    common = os.path.realpath(git_dir_paths(root)[1])
+    out: dict[str, str] = {}
+    for tree in worktree_list(root):
+        if tree.bare or tree.prunable is not None:
+            continue
+        # Only a directory with its own .git is asked: the git directory git lists for
+        # a main work tree kept apart from it has none (kernel/state.py would fall
+        # back on GIT_DIR and key it as this clone's main work tree).
+        if not os.path.lexists(os.path.join(tree.path, ".git")):
+            continue
+        try:
+            of = os.path.realpath(git_dir_paths(tree.path)[1])
+            key = worktree_key(tree.path)
+        except (ForestError, OSError):
+            continue  # its .git is broken: no path is guessed
+        if of == common:
+            out.setdefault(key, tree.path)
+    return out
 
 
 def place(root: Path, key: str | None) -> str | None:
     """The path of the worktree ``key`` names in the clone at ``root``, or None."""
-    if key is None:
-        return None
-    if key == worktree_key(root):
-        return os.fspath(root)
-    common = git_dir_paths(root)[1]
-    if key == ".":
-        return os.path.dirname(common) if os.path.basename(common) == ".git" else None
-    linked = os.path.join(common, "worktrees")
-    try:  # the key's name is the directory's own, its bytes that are not UTF-8 as \xNN
-        (name,) = [n for n in os.listdir(linked) if key == _LINKED + key_text(n)]
-    except (OSError, ValueError):
-        return None  # gone, or not a key this code records: no path is guessed
-    held = os.path.join(linked, name)
-    try:
-        with open(os.path.join(held, "gitdir"), "rb") as fh:
-            dotgit = os.fsdecode(fh.readline().rstrip(b"\r\n"))
-    except OSError:
-        return None
-    # Relative to the file's own directory when git wrote it so (worktree.useRelativePaths).
-    dotgit = os.path.normpath(os.path.join(held, dotgit))
-    return os.path.dirname(dotgit) if os.path.basename(dotgit) == ".git" else None
+    return Worktrees(root).place(key)
 
 
 def elsewhere(root: Path, key: str | None) -> str | None:
     """``in worktree PATH`` for a proposal another worktree captured, else None."""
-    if key is None or here(root, key):
-        return None
-    return label(key, place(root, key))
+    return Worktrees(root).elsewhere(key)
 
 
 def label(key: str, path: str | None) -> str:
-    """``in worktree PATH`` (its key when git keeps no path for it), printable."""
+    """``in worktree PATH``, printable; without a path, the main worktree's path
+    unknown, or a linked one by its key, no longer a work tree of the clone."""
     from forest_files.kernel.shellword import printable
 
-    if path is None:
-        return f"in worktree {printable(key)} (its path unknown)"
-    return f"in worktree {printable(path)}"
+    if path is not None:
+        return f"in worktree {printable(path)}"
+    if key == MAIN:
+        return "in the main worktree (its path unknown)"
+    return f"in worktree {printable(key)} (no longer a work tree of this clone)"
 
 
 def here(root: Path, key: str | None) -> bool:

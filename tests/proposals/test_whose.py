@@ -86,4 +86,52 @@ def test_proposal_worktree_path_not_utf8_escaped_accepted(root: Path, tmp_path: 
     assert f"(in worktree {tmp_path}/o\\x1bth\\xe9r)" in _line(status, pid), status
     git(root, "worktree", "remove", "--force", str(other))
     listed = ok(root, "proposals").stdout
-    assert _line(listed, pid).endswith(", in worktree worktrees/o-th\\xe9r (its path unknown))")
+    gone = ", in worktree worktrees/o-th\\xe9r (no longer a work tree of this clone))"
+    assert _line(listed, pid).endswith(gone), listed
+
+
+def test_proposal_of_a_worktree_whose_directory_is_gone_labelled_detected(
+    root: Path, tmp_path: Path
+) -> None:
+    """A linked worktree's directory deleted by hand (git lists it as prunable, at the
+    path it last knew): its proposal is named by its key, as no longer a work tree of
+    the clone, never by the path git lists for it; its JSON path is null."""
+    import shutil
+
+    other = tmp_path / "other"
+    git(root, "worktree", "add", "-q", "-b", "side", str(other))
+    pid = _capture(other)
+    shutil.rmtree(other)
+    assert "prunable" in git(root, "worktree", "list", "--porcelain")
+    listed = ok(root, "proposals").stdout
+    gone = ", in worktree worktrees/other (no longer a work tree of this clone))"
+    assert _line(listed, pid).endswith(gone), listed
+    rows = {r["id"]: r for r in json.loads(ok(root, "proposals", "--json").stdout)}
+    assert (rows[pid]["worktree"], rows[pid]["worktree_path"]) == ("worktrees/other", None)
+
+
+def test_proposal_of_a_main_worktree_apart_from_its_git_dir_labelled_detected(
+    root: Path, tmp_path: Path
+) -> None:
+    """``git init --separate-git-dir``: git lists the git directory where the main
+    work tree belongs (it keeps no path for a work tree apart from it). Seen from a
+    linked worktree, the main one's proposal is the main worktree's, its path unknown:
+    never the git directory's path."""
+    apart = tmp_path / "apart.git"
+    git(root, "init", "-q", "--separate-git-dir", str(apart))
+    other = tmp_path / "other"
+    git(root, "worktree", "add", "-q", "-b", "side", str(other))
+    assert git(other, "worktree", "list", "--porcelain").startswith(f"worktree {apart}\n")
+    mine = _capture(root)
+    there = ok(other, "proposals").stdout
+    assert _line(there, mine).endswith(", in the main worktree (its path unknown))"), there
+    assert str(apart) not in there
+    rows = {r["id"]: r for r in json.loads(ok(other, "proposals", "--json").stdout)}
+    assert (rows[mine]["worktree"], rows[mine]["worktree_path"]) == (".", None)
+    # Another text for the section, captured in the linked worktree: now its proposal,
+    # and from the main one that worktree is named by the path git lists for it.
+    (other / "a.md").write_text(EDITED.replace("edited", "edited there"), encoding="utf-8")
+    (item,) = judge.check(other, ("a.md",), threading.Event())
+    assert judge.capture(other, item, (), 1 << 20) is not None
+    listed = ok(root, "proposals").stdout
+    assert _line(listed, mine).endswith(f", in worktree {other})"), listed

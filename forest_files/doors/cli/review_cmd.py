@@ -33,6 +33,7 @@ from forest_files.kernel.shellword import printable
 if TYPE_CHECKING:
     from forest_files.custody.proposals import Proposal
     from forest_files.proposals.rebinds import Rebind
+    from forest_files.proposals.whose import Worktrees
 
 proposal_app = typer.Typer(
     help="Proposals: divergent text a watcher or agent found, waiting for adoption."
@@ -56,7 +57,7 @@ def _listing(repo: Path, as_json: bool) -> None:
     from forest_files.custody.proposals import ProposalStore
     from forest_files.custody.repository import find_root
     from forest_files.proposals.rebinds import open_rebinds
-    from forest_files.proposals.whose import place
+    from forest_files.proposals.whose import Worktrees
 
     root = find_root(repo)
     load_config(root)  # before `forest init`: refused, no local.db made
@@ -64,24 +65,24 @@ def _listing(repo: Path, as_json: bool) -> None:
     with ProposalStore(root) as store:
         found: list[Proposal | Rebind] = [*store.open_proposals()]
     found += open_rebinds(root)
+    trees = Worktrees(root)  # git asked once, if any proposal is another worktree's
     if as_json:  # each row names the worktree that captured it, by key and by path
-        rows = [{**x.as_dict(), "worktree_path": place(root, x.worktree)} for x in found]
+        rows = [{**x.as_dict(), "worktree_path": trees.place(x.worktree)} for x in found]
         typer.echo(json.dumps(rows, sort_keys=True))
         return
-    for line in _lines(root, found):
+    for line in _lines(trees, found):
         typer.echo(line)
     typer.echo(f"{len(found)} open proposal(s)")
 
 
-def _lines(root: Path, found: list[Proposal | Rebind]) -> list[str]:
+def _lines(trees: Worktrees, found: list[Proposal | Rebind]) -> list[str]:
     """One line per proposal, names spelled as `forest check` spells them (printable);
     another worktree's named by its path (``in worktree PATH``)."""
     from forest_files.proposals.rebinds import Rebind
-    from forest_files.proposals.whose import elsewhere
 
     lines = []
     for x in found:
-        whose = [w] if (w := elsewhere(root, x.worktree)) else []
+        whose = [w] if (w := trees.elsewhere(x.worktree)) else []
         if isinstance(x, Rebind):
             moved = f"{printable(x.old_selector)} -> {printable(x.new_selector)}"
             lines.append(f"{x.id} rebind {moved} ({', '.join([x.updated_at, *whose])})")

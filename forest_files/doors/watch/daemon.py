@@ -259,7 +259,7 @@ def status(root: Path) -> dict[str, object]:
         with contextlib.suppress(ForestError):  # a status never fails for it
             close_left_behind(root)
     from forest_files.proposals.rebinds import open_rebinds
-    from forest_files.proposals.whose import here, place
+    from forest_files.proposals.whose import Worktrees, here
 
     proposals: list[dict[str, object]] = []
     if (shared_dir(root, create=False) / LOCAL_DB_NAME).exists():  # a status creates nothing
@@ -282,9 +282,10 @@ def status(root: Path) -> dict[str, object]:
         }
         for r in open_rebinds(root)
     ]
+    trees = Worktrees(root)  # git asked once, if any proposal is another worktree's
     for p in proposals:  # whose each is: the worktree that captured it (proposals/whose.py)
         key = p["worktree"] if isinstance(p["worktree"], str) else None
-        p["worktree_path"], p["here"] = place(root, key), here(root, key)
+        p["worktree_path"], p["here"] = trees.place(key), here(root, key)
     return {
         "running": pid is not None,
         "pid": pid,
