@@ -6,7 +6,9 @@ Refuses: nothing; it translates. 0 ok, 1 a finding or refusal (ForestError),
 internal error (StoreCorruption, LedgerError, anything unexpected), 75 busy —
 retry (StoreBusy), 130 interrupted (Ctrl-C), 141 standard output closed by its
 reader (silent, as git).
-Returns: ``exit_code`` and ``one_line`` for an exception; ``quiet_pipe``.
+Returns: ``exit_code`` and ``one_line`` for an exception; ``quiet_pipe``;
+``output_to_devnull`` (what both a one-shot command and ``forest mcp`` do when
+their reader left).
 Test: tests/kernel/test_errors.py
 
 Free of typer on purpose: the hook and the fast ``forest check`` import it.
@@ -44,13 +46,24 @@ def quiet_pipe() -> int:
     """Standard output's reader went away (``forest status | head``): not an error
     worth a line. Output is sent to /dev/null so the interpreter's last flush stays
     silent too; returns the exit code."""
-    import os
     import sys
 
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(devnull, sys.stdout.fileno())
-    os.close(devnull)
+    output_to_devnull(sys.stdout.fileno())
     return EXIT_PIPE
+
+
+def output_to_devnull(fd: int) -> None:
+    """Point ``fd`` (standard output, whose reader went away) at /dev/null: what a
+    buffer still holds for it, and the interpreter's last flush, then go nowhere
+    instead of raising BrokenPipeError a second time (Python's documented advice for
+    SIGPIPE)."""
+    import os
+
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, fd)
+    finally:
+        os.close(devnull)
 
 
 def exit_code(exc: BaseException) -> int:

@@ -23,6 +23,10 @@ from typing import IO, Any
 
 import pytest
 
+from forest_files.custody.auditlog import AuditLog
+from forest_files.custody.proposals import ProposalStore
+from forest_files.kernel.paths import CRASH_DIR
+from tests.helpers.state import shared_state
 from tests.helpers.watch import bound_repo
 
 pytest.importorskip("mcp")
@@ -30,6 +34,8 @@ from forest_files.doors.mcp.stdio import CHUNK, OVERLONG, Refusal, judge, next_l
 from forest_files.kernel.bounds import MAX_MCP_LINE_BYTES
 
 SENTINEL = "OCELOT-SENTINEL-5501"
+AGENT = "Claude (agent) <agent@example.org>"
+NEW = "## Keep\n\nkept words, and a better line\n\n"
 WAIT = 60.0  # seconds for one answer: generous on purpose; a hang fails, never blocks
 PARSE, INVALID = -32700, -32600
 CLIENT = {"name": "t", "version": "1"}
@@ -82,17 +88,21 @@ class Pipes:
         return answer
 
 
-@contextmanager
-def served(root: Path) -> Iterator[Pipes]:
+def _forest_mcp(root: Path) -> subprocess.Popen[bytes]:
     script = Path(sys.executable).with_name("forest")  # the console script, as a client runs it
     module = [sys.executable, "-m", "forest_files.doors.mcp"]
     argv = [str(script), "mcp"] if script.exists() else module
-    proc = subprocess.Popen(
+    return subprocess.Popen(
         [*argv, "-C", str(root)],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
     )
+
+
+@contextmanager
+def served(root: Path) -> Iterator[Pipes]:
+    proc = _forest_mcp(root)
     try:
         yield Pipes(proc)
     finally:
@@ -312,3 +322,67 @@ def test_mcp_stdio_end_of_input_mid_request_exits_accepted(tmp_path: Path) -> No
             while not pipes.lines.empty():
                 answer = json.loads(pipes.lines.get())
                 assert answer["id"] in (2, 3, None), answer
+
+
+def _ends_quietly(proc: subprocess.Popen[bytes], root: Path) -> None:
+    """Status 0, nothing on stderr, no crash log: a hang-up is no error."""
+    assert proc.wait(timeout=WAIT) == 0
+    assert proc.stderr is not None
+    assert proc.stderr.read() == b""
+    assert not list((shared_state(root) / CRASH_DIR).glob("*.log"))
+
+
+def _audited(root: Path, reason: str) -> bool:
+    deadline = time.monotonic() + WAIT
+    while time.monotonic() < deadline:
+        with AuditLog(root) as log:
+            if any(r.reason == reason for r in log.page(limit=50)):
+                return True
+        time.sleep(0.05)
+    return False
+
+
+@pytest.mark.slow
+def test_mcp_stdio_client_hangs_up_before_answer_exits_accepted(tmp_path: Path) -> None:
+    """The client reads the answer to ``propose``, closes the server's stdout and sends
+    ``check``: the answer it can no longer hear is dropped (no BrokenPipeError, no crash
+    log), the next line ends the server with status 0, and both calls are recorded."""
+    root = bound_repo(tmp_path)
+    proc = _forest_mcp(root)
+    assert proc.stdin is not None and proc.stdout is not None
+    args = {"selector": "a.md#Keep", "text": NEW, "signature": AGENT, "reason": "r"}
+    proc.stdin.write(_request(1, "initialize", INIT) + b"\n")
+    proc.stdin.write(b'{"jsonrpc":"2.0","method":"notifications/initialized"}\n')
+    proc.stdin.write(_request(2, "tools/call", {"name": "propose", "arguments": args}) + b"\n")
+    proc.stdin.flush()
+    answers = [json.loads(proc.stdout.readline()) for _ in range(2)]
+    proposed = answers[1]["result"]["structuredContent"]
+    assert answers[1]["id"] == 2 and proposed["outcome"] == "new"
+    proc.stdout.close()  # the client hangs up before its next answer
+    proc.stdin.write(_request(3, "tools/call", {"name": "check", "arguments": {}}) + b"\n")
+    proc.stdin.flush()
+    assert _audited(root, "mcp-check")  # answered into the closed pipe by now, or about to be
+    proc.stdin.write(_request(4, "ping") + b"\n")  # the line after a hang-up ends the server
+    proc.stdin.flush()
+    try:
+        _ends_quietly(proc, root)
+    finally:
+        proc.stdin.close()
+    with ProposalStore(root) as kept:
+        assert [p.id for p in kept.open_proposals()] == [proposed["id"]]
+    with AuditLog(root) as log:
+        assert {r.reason for r in log.page(limit=50)} >= {"mcp-propose", "mcp-check"}
+
+
+@pytest.mark.slow
+def test_mcp_stdio_end_of_input_after_initialize_exits_accepted(tmp_path: Path) -> None:
+    """stdin closed right after ``initialize`` was answered: status 0, quiet, no crash log."""
+    root = bound_repo(tmp_path)
+    proc = _forest_mcp(root)
+    assert proc.stdin is not None and proc.stdout is not None
+    proc.stdin.write(_request(1, "initialize", INIT) + b"\n")
+    proc.stdin.flush()
+    assert json.loads(proc.stdout.readline())["result"]["serverInfo"]
+    proc.stdin.close()
+    _ends_quietly(proc, root)
+    proc.stdout.close()

@@ -17,7 +17,9 @@ Returns: ``next_line(stream)`` (a line, ``OVERLONG``, or None at end of input);
 ``judge(line)`` (the message, or the ``Refusal`` to answer);
 ``stdio(stdin, stdout)``, an async context of the (read, write) streams the SDK's
 ``Server.run`` takes; it ends when ``stdin`` does (a last line without its newline
-is still judged).
+is still judged), or at the first line after the client closed ``stdout`` (a hang-up,
+``hung_up``: no error; answers still owed are dropped, and a call already running
+finishes and is recorded, as tool calls run whole between two awaits).
 Test: tests/doors/test_mcp_stdio.py
 
 The SDK's own ``stdio_server`` hands an unparsable line to the session as an
@@ -141,6 +143,19 @@ Streams = tuple[
 ]
 
 
+def hung_up(stdout: BinaryIO) -> None:
+    """The client closed the stream the answers go to: the normal end of a stdio
+    session, not an error. What the buffer still holds, and the interpreter's last
+    flush, then go to /dev/null instead of raising BrokenPipeError again."""
+    from forest_files.kernel.exits import output_to_devnull
+
+    try:
+        fd = stdout.fileno()
+    except (OSError, ValueError):  # no descriptor (an in-memory stream): nothing to flush
+        return
+    output_to_devnull(fd)
+
+
 @asynccontextmanager
 async def stdio(
     stdin: BinaryIO | None = None, stdout: BinaryIO | None = None
@@ -148,19 +163,29 @@ async def stdio(
     """The session's streams over ``stdin``/``stdout`` (the process's own by default,
     read and written as bytes: UTF-8 is judged per line, never replaced)."""
     source = stdin or sys.stdin.buffer
-    sink = anyio.wrap_file(stdout or sys.stdout.buffer)
+    target = stdout or sys.stdout.buffer
+    sink = anyio.wrap_file(target)
     lock = anyio.Lock()  # a refusal and an answer never share a line
+    gone = anyio.Event()  # the client closed our stdout: nothing more can reach it
     to_session, incoming = anyio.create_memory_object_stream[SessionMessage | Exception](0)
     outgoing, from_session = anyio.create_memory_object_stream[SessionMessage](0)
 
     async def emit(data: bytes) -> None:
         async with lock:
-            await sink.write(data + b"\n")
-            await sink.flush()
+            if gone.is_set():
+                return
+            try:
+                await sink.write(data + b"\n")
+                await sink.flush()
+            except BrokenPipeError:
+                gone.set()
+                hung_up(target)
 
     async def read() -> None:
         async with to_session:
             while (line := await anyio.to_thread.run_sync(next_line, source)) is not None:
+                if gone.is_set():
+                    return  # no answer can be heard: nothing more is served
                 if isinstance(line, Overlong):
                     await emit(too_long(MAX_MCP_LINE_BYTES).line())
                     continue
