@@ -6,10 +6,14 @@ record holds a monotonic ``seq``, the wall-clock time, the actor (an act's signe
 or ``local``), an action and an outcome from closed vocabularies (``auditsql``), a
 fixed reason code, target ids/hashes/paths, integer counts, the HEAD commit, and a ceremony's act id
 (logged once per act). Never a body, words or an error message.
-Refuses (``AuditRefused``): an action, outcome or reason outside the
-vocabulary; a target with a control character or over ``MAX_TARGET_CHARS``;
-a count that is not an integer; a page size outside 1..``MAX_PAGE``; a
-``before`` that is not a positive sequence number.
+Refuses (``AuditRefused``, one line with the fix; nothing of the batch written): an
+action, outcome or reason outside the vocabulary; an actor holding a character
+kernel/shellword.py calls unprintable (``first_unprintable``: C0, DEL, C1,
+U+2028/U+2029, a byte that is not UTF-8); an actor or target over
+``MAX_TARGET_CHARS``; a count that is not an integer; a page size outside
+1..``MAX_PAGE``; a ``before`` that is not a positive sequence number. A target (an
+id, a hash, a selector, a path: a file's name is the user's and may hold any of
+those characters) is not refused for them but stored as ``printable`` shows it.
 Returns: ``AuditRecord`` values, newest first.
 Test: tests/governance/test_audit.py
 
@@ -37,6 +41,7 @@ from forest_files.custody import auditsql as sql
 from forest_files.custody.relocate import relocate_once
 from forest_files.kernel.errors import ForestError
 from forest_files.kernel.paths import AUDIT_DB_NAME, FOREST_DIR
+from forest_files.kernel.shellword import first_unprintable, printable
 from forest_files.store.base import utc_now
 from forest_files.store.connection import atomic, translate
 from forest_files.store.localdb import open_local
@@ -46,7 +51,6 @@ MAX_TARGET_CHARS = 4096
 MAX_PAGE = 1000
 _REASON = re.compile(r"[a-z][a-z0-9-]{0,63}")
 _CAMEL = re.compile(r"(?<!^)(?=[A-Z])")
-_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 _RECORDED = "_forest_audit_recorded"
 
 
@@ -100,12 +104,27 @@ def was_recorded(exc: BaseException) -> bool:
     return bool(getattr(exc, _RECORDED, False))
 
 
-def _clean(text: str, what: str) -> str:
-    if len(text) > MAX_TARGET_CHARS or _CONTROL.search(text) is not None:
+def _actor(text: str) -> str:
+    """The actor, refused if it holds what kernel/shellword.py would escape (a
+    control character, U+2028/U+2029, a byte that is not UTF-8): a name is one
+    printable line wherever it is shown."""
+    if len(text) > MAX_TARGET_CHARS:
+        raise AuditRefused(f"audit actor: over {MAX_TARGET_CHARS} characters; sign with a name")
+    bad = first_unprintable(text)
+    if bad is not None:
         raise AuditRefused(
-            f"audit {what}: over {MAX_TARGET_CHARS} characters or a control character"
+            f"audit actor: holds {printable(bad)}, an unprintable character; sign with a "
+            "name of printable characters (git config user.name, or --as)"
         )
     return text
+
+
+def _target(text: str) -> str:
+    """A target, escaped as ``printable`` shows it: a path or selector is the user's
+    name for a file, which may hold any character git allows; its record is kept."""
+    if len(text) > MAX_TARGET_CHARS:
+        raise AuditRefused(f"audit target: over {MAX_TARGET_CHARS} characters")
+    return printable(text)
 
 
 def _row(event: Event, head: str | None) -> tuple[Any, ...]:
@@ -115,7 +134,7 @@ def _row(event: Event, head: str | None) -> tuple[Any, ...]:
         )
     if _REASON.fullmatch(event.reason) is None:
         raise AuditRefused("audit: a reason is a fixed lower-case code")
-    targets = [_clean(t, "target") for t in event.targets[:MAX_TARGETS]]
+    targets = [_target(t) for t in event.targets[:MAX_TARGETS]]
     counts = dict(event.counts)
     if len(event.targets) > MAX_TARGETS:
         counts["targets_left_off"] = len(event.targets) - MAX_TARGETS
@@ -123,7 +142,7 @@ def _row(event: Event, head: str | None) -> tuple[Any, ...]:
         raise AuditRefused("audit: counts are integers")
     return (
         utc_now(),
-        _clean(event.actor, "actor") or "local",
+        _actor(event.actor) or "local",
         event.action,
         event.outcome,
         event.reason,

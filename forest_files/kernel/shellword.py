@@ -32,7 +32,9 @@ top, for reports read there);
 ``forest_text`` and ``commit_ledger`` are the hints a door prints after an act.
 
 Returns: ``shell_word``'s quoted word; ``printable``'s text (the one escaper of
-printed prose; ``unprintable`` reads a name it showed back); a step and its text.
+printed prose; ``unprintable`` reads a name it showed back; ``first_unprintable``
+the first character it would escape, for a rule that refuses one); a step and its
+text.
 Test: tests/kernel/test_shellword.py, tests/check/test_not_utf8_output.py,
 tests/check/test_forged_lines.py, tests/doors/test_doors.py, tests/doors/test_dash_c_hints.py,
 tests/gate/test_ci_where_typed.py, tests/doors/test_control_chars_doors.py
@@ -55,6 +57,19 @@ def _control(ch: str) -> bool:
     return code < 32 or 127 <= code < 160 or code in (0x2028, 0x2029)
 
 
+def _unshown(ch: str) -> bool:
+    return _escaped_byte(ch) or _control(ch)
+
+
+def first_unprintable(text: str) -> str | None:
+    """The first character of ``text`` that ``printable`` escapes (a control character,
+    a line or paragraph separator, a byte that is not UTF-8), or None: the one test of
+    "unprintable" for a rule that refuses what this module would escape."""
+    if text.isprintable():
+        return None
+    return next((ch for ch in text if _unshown(ch)), None)
+
+
 def _octal(ch: str) -> str:
     if _escaped_byte(ch):
         return f"\\{ord(ch) - 0xDC00:03o}"
@@ -65,12 +80,12 @@ def shell_word(word: str) -> str:
     """``word`` quoted for a shell: ``shlex.quote``, with each byte that is not UTF-8
     (a surrogateescape surrogate) and each control character written as
     ``$'\\ooo'``."""
-    if word.isprintable() or not any(_escaped_byte(c) or _control(c) for c in word):
+    if first_unprintable(word) is None:
         return shlex.quote(word)
     parts: list[str] = []
     run: list[str] = []
     for ch in word:
-        if _escaped_byte(ch) or _control(ch):
+        if _unshown(ch):
             if run:
                 parts.append(shlex.quote("".join(run)))
                 run = []
@@ -89,7 +104,7 @@ def printable(text: str, *, keep: str = "") -> str:
         return text
     out = []
     for ch in text:
-        if ch in keep or not (_escaped_byte(ch) or _control(ch)):
+        if ch in keep or not _unshown(ch):
             out.append(ch)
         elif _escaped_byte(ch):
             out.append(f"\\x{ord(ch) - 0xDC00:02x}")
@@ -297,6 +312,7 @@ __all__ = [
     "ARGV_BATCH",
     "command_text",
     "commit_ledger",
+    "first_unprintable",
     "forest_step",
     "forest_text",
     "from_here",

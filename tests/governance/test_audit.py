@@ -16,7 +16,7 @@ from forest_files.custody import auditsql
 from forest_files.custody.auditlog import MAX_PAGE, AuditLog, AuditRefused, Event, append_events
 from forest_files.custody.repository import Repository
 from forest_files.doors.cli import app
-from tests.helpers.custody import BY, propose_on_latest
+from tests.helpers.custody import BY, adopted_repo, propose_on_latest
 from tests.helpers.forgetting import SENTINEL, WORDS, adopted_then_cleaned
 from tests.helpers.git import commit_all, git, make_repo, write
 
@@ -191,7 +191,6 @@ def test_audit_pages_by_before_accepted(tmp_path: Path) -> None:
         Event("gossip", "ok", "x"),
         Event("sync", "maybe", "x"),
         Event("sync", "ok", "Free text from a caller"),
-        Event("sync", "ok", "x", targets=("a\nb",)),
         Event("sync", "ok", "x", targets=("a" * 4097,)),
     ],
 )
@@ -223,3 +222,67 @@ def test_audit_log_never_committed_accepted(tmp_path: Path) -> None:
     root, _old = adopted_then_cleaned(tmp_path)
     commit_all(root, "all")
     assert "audit.db" not in git(root, "ls-files")
+
+
+# What kernel/shellword.py calls unprintable: C0, DEL, C1 (NEL, CSI), the line and
+# paragraph separators, a byte that is not UTF-8 (a surrogate).
+UNPRINTABLE = ["\x01", "\x7f", "\x85", "\x9b", "\u2028", "\u2029", "\udce9"]
+
+
+@pytest.mark.parametrize("bad", UNPRINTABLE)
+def test_audit_actor_unprintable_refused(tmp_path: Path, bad: str) -> None:
+    """An actor holding any character ``printable`` would escape is refused on write,
+    in one line naming it escaped and the fix; the batch it came in leaves nothing.
+    A character that is only unusual (a no-break space, U+0100) is a name's own."""
+    root = make_repo(tmp_path)
+    Repository.init(root, project_id="p").close()
+    good = Event("sync", "ok", "x", actor="Ada\xa0L\u0100 <a@example.org>")
+    before = actions(root)
+    with AuditLog(root) as log, pytest.raises(AuditRefused) as refused:
+        log.append([good, Event("sync", "ok", "y", actor=f"Eve{bad} <e@example.org>")])
+    said = str(refused.value)
+    assert said.startswith("audit actor: holds \\") and "sign with a name" in said
+    assert said.isprintable() and bad not in said
+    assert actions(root) == before  # nothing of the batch
+    assert append_events(root, [good]) is True
+    with AuditLog(root) as log:
+        assert log.page(limit=1)[0].actor == good.actor
+
+
+def test_audit_target_unprintable_escaped_accepted(tmp_path: Path) -> None:
+    """A path is the user's name for a file and may hold a C1 control or U+2028: a
+    ceremony on such a file keeps its record, the path escaped as ``printable``
+    shows it; so does a target holding C0, DEL or a byte that is not UTF-8. Nothing
+    unprintable reaches the log's bytes."""
+    name = "n\x85o\u2028.md"
+    root = adopted_repo(tmp_path, name, "# T\n\nwords\n")
+    with AuditLog(root) as log:
+        (adopt,) = [r for r in log.page(limit=MAX_PAGE) if r.action == "adopt"]
+    assert "n\\x85o\\u2028.md" in adopt.targets, adopt.targets
+    odd = ("a\x01\x7f.md", "b\udce9.md", "c\nd")
+    assert append_events(root, [Event("sync", "ok", "x", targets=odd)]) is True
+    with AuditLog(root) as log:
+        kept = log.page(limit=1)[0].targets
+    assert kept == ("a\\x01\\x7f.md", "b\\xe9.md", "c\\x0ad")
+    logged = raw_log(root)
+    for raw in ("\x85", "\u2028"):
+        assert raw.encode() not in logged
+    shown = runner.invoke(app, ["audit", "--repo", str(root)])
+    assert shown.exit_code == 0 and "n\\x85o\\u2028.md" in shown.output
+
+
+def test_audit_signature_unprintable_refused_at_door(tmp_path: Path) -> None:
+    """``--as`` holding a C1 control or U+2028 is refused before any act (the audit
+    log would refuse its actor): one ``forest:`` line with the fix; nothing recorded."""
+    root = adopted_repo(tmp_path, "doc.md", "# T\n\nwords\n")
+    write(root, "doc.md", "# T\n\nnew words\n")
+    before = actions(root)
+    for bad in ("\x85", "\u2028"):
+        args = ["supersede", "doc.md", "--words", "clearer", "--as", f"Eve{bad} <e@x.org>"]
+        result = runner.invoke(app, [*args, "--repo", str(root)])
+        assert result.exit_code == 1, result.output
+        (line,) = result.stderr.splitlines()
+        assert line.startswith("forest: --as: holds \\") and "printable" in line, line
+    assert [a for a in actions(root) if a[0] != "refusal"] == [
+        a for a in before if a[0] != "refusal"
+    ]

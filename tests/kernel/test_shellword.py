@@ -13,6 +13,7 @@ import pytest
 
 from forest_files.kernel.shellword import (
     command_text,
+    first_unprintable,
     from_here,
     git_step,
     printable,
@@ -203,3 +204,12 @@ def test_typed_in_before_dash_c_steps_reached_from_there_accepted(
     finally:
         typed_in(None)
         stand_at(None)
+
+
+def test_first_unprintable_is_what_printable_escapes_accepted() -> None:
+    """The one predicate: a character is unprintable exactly when ``printable`` escapes
+    it (every code point to U+3000, and the bytes that are not UTF-8)."""
+    chars = [chr(c) for c in range(0x3000) if not 0xD800 <= c < 0xDC80 and not 0xDD00 <= c < 0xE000]
+    for ch in chars:
+        assert (first_unprintable(f"a{ch}b") is None) == (printable(ch) == ch), hex(ord(ch))
+    assert first_unprintable("ok\xa0\u2028\x85") == "\u2028"

@@ -86,7 +86,21 @@ def identity(repo: Path, given: str | None) -> str:
     if not claimed:  # git's identity: its config holds bytes that are not UTF-8
         fix = "set git's user.name and user.email as UTF-8 text (git config), or pass --as"
         check_unicode("signature (git user.name <user.email>)", found, fix)
-    return check_text("--as" if claimed else "signature", found, MAX_SIGNATURE_CHARS)
+    field = "--as" if claimed else "signature"
+    check_text(field, found, MAX_SIGNATURE_CHARS)
+    from forest_files.kernel.shellword import first_unprintable, printable
+
+    bad = first_unprintable(found)  # C1, U+2028: the audit log refuses such an actor
+    if bad is not None:
+        from forest_files.kernel.bounds import BoundsRefused
+
+        fix = (
+            "give a name of printable characters"
+            if claimed
+            else "set git's user.name and user.email as printable text (git config), or pass --as"
+        )
+        raise BoundsRefused(field, f"holds {printable(bad)}, an unprintable character; {fix}")
+    return found
 
 
 AsOpt = Annotated[

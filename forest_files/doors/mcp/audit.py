@@ -1,10 +1,11 @@
 """What the MCP door puts in the audit log: one body-free record per call.
 
 Stores: through custody/auditlog.py, one record per tool call or resource read:
-the actor (the caller-supplied signature, else ``mcp``), an outcome (``ok``,
-``found``, ``refused``), the reason ``mcp-<tool>`` (or, refused,
-``mcp-<tool>-<error code>``), the ids, selectors and hashes the call named or
-answered, integer counts. Never a text, a query, a reason or an error message.
+the actor (the caller-supplied signature, escaped as kernel/shellword.py's
+``printable`` shows it, else ``mcp``), an outcome (``ok``, ``found``, ``refused``),
+the reason ``mcp-<tool>`` (or, refused, ``mcp-<tool>-<error code>``), the ids,
+selectors and hashes the call named or answered (escaped by the audit log),
+integer counts. Never a text, a query, a reason or an error message.
 Refuses: nothing. Best effort (auditlog.append_events): recording never changes
 a call's answer.
 Returns: whether a record was written.
@@ -16,19 +17,25 @@ custody/auditsql.py), its reason naming the tool.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from forest_files.doors.mcp.session import Session
 
-_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")  # C0, DEL, C1, line seps
 _MAX_TARGET = 512
 
 
 def _target(value: str) -> str:
-    return _CONTROL.sub("?", value)[:_MAX_TARGET]
+    return value[:_MAX_TARGET]  # the audit log escapes what it would not show
+
+
+def _actor(claimed: str | None) -> str:
+    """The signature a call claimed, escaped (the audit log refuses an unprintable
+    actor; a refused call's claim may hold one, and its record is still kept)."""
+    from forest_files.kernel.shellword import printable
+
+    return printable(claimed or "mcp")[:256] or "mcp"
 
 
 def record_call(
@@ -50,7 +57,7 @@ def record_call(
             "mcp",
             outcome,
             reason[:64],
-            actor=_target(actor or "mcp")[:256] or "mcp",
+            actor=_actor(actor),
             targets=tuple(_target(t) for t in targets if t),
             counts=dict(counts or {}),
         )

@@ -294,9 +294,9 @@ def _one_line(field: str, value: str) -> str:
     (U+0080-U+009F, e.g. U+009B, a terminal's CSI) or U+2028/U+2029; check_text has
     refused line breaks and the other controls already."""
     from forest_files.kernel.bounds import BoundsRefused
-    from forest_files.kernel.shellword import printable
+    from forest_files.kernel.shellword import first_unprintable
 
-    if printable(value) != value:
+    if first_unprintable(value) is not None:
         raise BoundsRefused(field, "holds a line break or control character; give one line")
     return value
 
