@@ -32,7 +32,6 @@ from typing import TYPE_CHECKING, Protocol
 from forest_files.check.engine import Finding
 from forest_files.custody.bindconf import defaults_for
 from forest_files.kernel.repopath import not_utf8_reason
-from forest_files.kernel.shellword import printable
 
 # text.selector is imported by the functions that name a target: a check with no
 # [require] rule (the cold check's common case) never loads it.
@@ -139,11 +138,10 @@ def _judge(
         if not any(ord(c) < 32 or ord(c) == 127 for c in path):  # a backslash: real name
             why = f"; no selector can name it ({str(exc).split(';')[0]})"
             return [_finding(path, path, rules[0], why=why)]
-        # Shown escaped (kernel printable), safe in every report format (XML forbids
-        # most control characters) and on a terminal; routes.py reads it back.
-        shown = printable(path)
+        # The exact name, as every finding carries it: JSON escapes it losslessly, and
+        # each door that prints it escapes it there (check/text.py, gate/render.py).
         why = "; its name holds a control character: rename it, then adopt it"
-        return [_finding(shown, shown, rules[0], why=why)]
+        return [_finding(path, path, rules[0], why=why)]
     if whole in bound:
         return []  # the whole file is bound: every rule is met, nothing read
     data = read(path)

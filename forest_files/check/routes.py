@@ -114,7 +114,7 @@ def routes_for(f: Finding, *, root: Path, source: str) -> tuple[Route, ...]:
                     f"pick another name if you like; then {_then_adopt()}",
                 ),
             )
-        if "control character" in f.detail:  # coverage.py shows the name escaped
+        if "control character" in f.detail:  # coverage.py: no selector can name it
             return (_rename_control(f.path, root, source),)
         return (
             Route(
@@ -171,19 +171,17 @@ def _rename_first(path: str, root: Path, source: str, then: str) -> Route:
     )
 
 
-def _rename_control(shown: str, root: Path, source: str) -> Route:
-    """A required file whose name holds a control character (``shown`` escaped, as
-    coverage.py shows it): ``git mv`` (``mv`` when git does not track it) to the name
-    with each control character as ``_``; the name quoted as every step is
-    (``$'\\033'``), so the route pastes and prints no control character."""
+def _rename_control(path: str, root: Path, source: str) -> Route:
+    """A required file whose name holds a control character: ``git mv`` (``mv`` when
+    git does not track it) to the name with each control character as ``_``; the name
+    quoted as every step is (``$'\\033'``), so the route pastes and prints no control
+    character."""
     from forest_files import gitio
-    from forest_files.kernel.shellword import unprintable
 
-    path = unprintable(shown)
     new = _nameable("".join("_" if ord(c) < 32 or ord(c) == 127 else c for c in path), path)
     tracked = any(e.path == path for e in gitio.ls_files_stage(root, path))
     if new is None or not (tracked or os.path.lexists(os.path.join(root, path))):
-        return Route("rename it first", note=f"then {_then_adopt()}")  # not the name it showed
+        return Route("rename it first", note=f"then {_then_adopt()}")  # gone, or no other name
     rename = git_step("mv", "--", path, new) if tracked else ("mv", "--", path, new)
     return Route(
         "rename it first",

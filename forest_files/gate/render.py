@@ -34,7 +34,7 @@ from forest_files.check.kinds import KINDS
 from forest_files.check.text import block, one_line, warning_block
 from forest_files.gate.ci import GateReport
 from forest_files.kernel.paths import LEDGER_DIR
-from forest_files.kernel.shellword import from_the_top
+from forest_files.kernel.shellword import from_the_top, printable
 
 FORMATS = ("text", "json", "sarif", "junit", "github")
 # The formats ``forest check`` prints too: their commands are pasted where ``forest ci``
@@ -66,11 +66,19 @@ def _uri(path: str) -> str:
 
 
 def _where(r: Reported) -> str:
+    """Where a finding lies, as a line of a report shows it (escaped: ``_shown``)."""
     f = r.finding
     lines = ""
     if f.start_line:
         lines = f":{f.start_line}" + (f"-{f.end_line}" if f.end_line else "")
-    return f"{_file(r)}{lines}"
+    return _shown(f"{_file(r)}{lines}")
+
+
+def _shown(name: str) -> str:
+    """A name (a finding carries the exact one) as XML, a workflow command or a
+    Markdown cell may hold it: control characters escaped (kernel ``printable``),
+    as ``forest check`` shows them. JSON and SARIF carry it exact."""
+    return printable(name)
 
 
 def _level(r: Reported, report: GateReport) -> str:
@@ -207,14 +215,15 @@ def render_junit(report: GateReport) -> str:
             cases[r.binding] = (r.path, r.selector, [r])
     suite = ET.Element("testsuite", {"name": TOOL})
     for path, selector, found in cases.values():
-        case = ET.SubElement(suite, "testcase", {"classname": path, "name": selector})
+        names = {"classname": _shown(path), "name": _shown(selector)}
+        case = ET.SubElement(suite, "testcase", names)
         for r in found:
             _failure(case, r)
     for r in loose:
-        name = f"{r.kind} {r.selector or r.path}".strip()
+        name = _shown(f"{r.kind} {r.selector or r.path}".strip())
         if r.finding.act and r.kind == "authority":
             name = f"authority act {r.finding.act}"
-        case = ET.SubElement(suite, "testcase", {"classname": _file(r), "name": name})
+        case = ET.SubElement(suite, "testcase", {"classname": _shown(_file(r)), "name": name})
         _failure(case, r)
     total = len(suite)
     failed = sum(1 for case in suite if len(case))
@@ -241,7 +250,7 @@ def render_github(report: GateReport) -> str:
     lines = []
     for r in _all(report):
         f = r.finding
-        props = [f"file={escape_property(_file(r))}"]
+        props = [f"file={escape_property(_shown(_file(r)))}"]
         if f.start_line:
             props.append(f"line={f.start_line}")
             props.append(f"endLine={f.end_line or f.start_line}")

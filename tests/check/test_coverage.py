@@ -448,10 +448,9 @@ def test_required_name_with_control_c1_and_separator_rename_pasted_recovers(
     tmp_path: Path,
 ) -> None:
     """A required name holding ESC, CR and BEL beside a C1 CSI (U+009B) and U+2028: the
-    finding shows it through the one escaper (kernel ``printable``), each escaped (its
-    own escaper left the C1 and U+2028 raw in the finding's path, ``--json`` too); the
-    route reads it back to the real name (``unprintable``) and its rename, pasted,
-    moves that file to one a selector can name; the next check routes its adopt."""
+    text shows it through the one escaper (kernel ``printable``), each escaped; the
+    finding (``--json``) carries the exact name; its rename, pasted, moves that file to
+    one a selector can name; the next check routes its adopt."""
     from tests.helpers.git import pasted
 
     name = "n\x1b[2J\r\x07\x9b\u2028.md"
@@ -462,7 +461,7 @@ def test_required_name_with_control_c1_and_separator_rename_pasted_recovers(
         fh.write('\n[require]\n"*.md" = "file"\n')
     commit_all(repo, "init")
     shown = "n\\x1b[2J\\x0d\\x07\\x9b\\u2028.md"
-    assert [f["path"] for f in in_process.findings(repo)] == [shown]  # plain text, all of it
+    assert [f["path"] for f in in_process.findings(repo)] == [name]  # exact: JSON escapes it
     out = in_process.forest(repo, "check").stdout
     assert shown in out, out
     assert not [c for c in out if c in "\r\x07\x9b\u2028"], out

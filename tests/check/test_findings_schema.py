@@ -224,3 +224,28 @@ def test_readme_findings_table_in_step_with_kinds_accepted() -> None:
     assert _readme_rows() == KINDS
     text = README.read_text(encoding="utf-8")
     assert "docs/findings.schema.json" in text and "schema_version" in text
+
+
+def test_required_name_with_controls_json_exact_text_escaped_detected(tmp_path: Path) -> None:
+    """Required files named with a C0 control beside a C1 one (no selector can name
+    it) and with a C1 control alone: ``forest check --json`` carries each exact name
+    (JSON escapes it losslessly) and validates; the text shows each escaped, raw
+    never."""
+    c0, c1 = "r\x01\x85.md", "s\x85.md"
+    repo = make_repo(tmp_path)
+    for name in (c0, c1):
+        write(repo, name, "# T\n\nwords\n")
+    assert in_process.forest(repo, "init").exit_code == 0
+    with (repo / "forest.toml").open("a", encoding="utf-8") as fh:
+        fh.write('\n[require]\n"*.md" = "file"\n')
+    commit_all(repo, "init")
+    raw = in_process.forest(repo, "check", "--json")
+    doc = json.loads(raw.stdout)
+    validate(doc)
+    found = {f["path"]: f for f in doc["findings"]}
+    assert sorted(found) == [c0, c1] and found[c0]["selector"] == c0
+    assert all(f["kind"] == "unbound" for f in found.values())
+    assert "\\x01" not in raw.stdout and "\\x85" not in raw.stdout  # not escaped early
+    text = in_process.forest(repo, "check").stdout
+    assert "r\\x01\\x85.md" in text and "s\\x85.md" in text, text
+    assert not [c for c in text if c in "\x01\x85"], text

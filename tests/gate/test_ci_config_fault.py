@@ -66,11 +66,20 @@ def _without_argv(obj: object, argvs: list[object]) -> object:
     return obj
 
 
+def _strings(obj: object) -> set[str]:
+    if isinstance(obj, dict):
+        return set().union(*map(_strings, obj.values())) if obj else set()
+    if isinstance(obj, list):
+        return set().union(*map(_strings, obj)) if obj else set()
+    return {obj} if isinstance(obj, str) else set()
+
+
 def test_ci_control_character_path_every_format_detected(tmp_path: Path) -> None:
     """Hostile: a required file named with an escape sequence. Every format is written
-    whole and valid, the name shown as ``\\x1b`` (never raw: XML forbids it, a
-    terminal would obey it); the rename route quotes it as ``$'\\033'``, and only the
-    JSON route's argv holds the name itself (JSON-escaped), to run as it is."""
+    whole and valid, never holding it raw (XML forbids it, a terminal would obey it):
+    text, JUnit and GitHub show it as ``\\x1b``; JSON and SARIF carry the exact name
+    (JSON-escaped, ``\\u001b``) where a finding names it, and the escaped one in their
+    messages; the rename route quotes it as ``$'\\033'``, its argv holds it exact."""
     root = make_repo(tmp_path)
     write(root, "docs/a.md", "# A\n\ntext\n")
     commit_all(root, "a")
@@ -91,9 +100,10 @@ def test_ci_control_character_path_every_format_detected(tmp_path: Path) -> None
             text = json.dumps(_without_argv(json.loads(text), argvs))
             assert argvs == [[["git", "--literal-pathspecs", "mv", "--", BAD, FIXED]]], argvs
             assert "mv -- docs/b$'" in text, fmt  # the command quotes it as $'\\033'
-        assert "\x1b" not in text and "\\u001b" not in text, fmt
-        if fmt in ("json", "sarif"):
-            json.loads(text)
+            assert BAD in _strings(json.loads(text)), fmt  # a finding's exact name
+        assert "\x1b" not in text, fmt
+        if fmt == "sarif":
             text = text.replace("\\\\", "\\")  # JSON writes the backslash twice
-        assert "docs/b\\x1b[31m.md" in text, fmt
+        if fmt != "json":  # JSON has no message: only the exact name
+            assert "docs/b\\x1b[31m.md" in text, fmt
     ET.parse(out / "r.junit")
