@@ -32,9 +32,8 @@ top, for reports read there);
 ``forest_text`` and ``commit_ledger`` are the hints a door prints after an act.
 
 Returns: ``shell_word``'s quoted word; ``printable``'s text (the one escaper of
-printed prose; ``unprintable`` reads a name it showed back; ``first_unprintable``
-the first character it would escape, for a rule that refuses one); a step and its
-text.
+printed prose; ``first_unprintable`` the first character it would escape, for a
+rule that refuses one); a step and its text.
 Test: tests/kernel/test_shellword.py, tests/check/test_not_utf8_output.py,
 tests/check/test_forged_lines.py, tests/doors/test_doors.py, tests/doors/test_dash_c_hints.py,
 tests/gate/test_ci_where_typed.py, tests/doors/test_control_chars_doors.py
@@ -112,28 +111,6 @@ def printable(text: str, *, keep: str = "") -> str:
             code = ord(ch)
             out.append(f"\\x{code:02x}" if code < 256 else f"\\u{code:04x}")
     return "".join(out)
-
-
-_SHOWN = re.compile(r"\\x([0-9a-f]{2})|\\u(202[89])")
-
-
-def unprintable(shown: str) -> str:
-    """The text ``printable`` showed as ``shown``: each ``\\xNN`` of a control character
-    back to it, of a byte ``printable`` alone writes so (``\\xa0``…``\\xff``) back to
-    that byte (a surrogate), ``\\u2028``/``\\u2029`` back to the separator. A C1 code
-    (``\\x80``…``\\x9f``) reads back as the character, not the byte; text that held
-    such an escape itself reads back as other text: a caller that acts on the result
-    checks it names what it meant."""
-
-    def back(m: re.Match[str]) -> str:
-        if m.group(2):
-            return chr(int(m.group(2), 16))
-        code = int(m.group(1), 16)
-        if code < 32 or 127 <= code < 160:
-            return chr(code)
-        return chr(0xDC00 + code) if code >= 0xA0 else m.group(0)
-
-    return _SHOWN.sub(back, shown)
 
 
 def forest_step(command: str, *targets: str, options: tuple[str, ...] = ()) -> tuple[str, ...]:

@@ -21,7 +21,6 @@ from forest_files.kernel.shellword import (
     stand_at,
     standing,
     typed_in,
-    unprintable,
 )
 
 # Names as git's bytes decode (surrogateescape), with the shell's special characters
@@ -89,14 +88,6 @@ def test_printable_escapes_controls_and_bytes_keeps_the_rest_accepted() -> None:
     assert printable("ls\u2028") == "ls\\u2028"
     assert printable("diff\n+line\t1\n", keep="\n\t") == "diff\n+line\t1\n"
     assert printable("café “quoted” …") == "café “quoted” …"
-
-
-def test_unprintable_reads_back_what_printable_showed_accepted() -> None:
-    """The rename route of a name no selector can name (coverage.py shows it escaped)
-    reads the real name back: C0, DEL, C1, the separators, bytes not UTF-8."""
-    for name in ("n\x1b[2J\r\x07\x7f\x9b\u2028\u2029.md", os.fsdecode(b"b\x01\xe9\xff.md")):
-        assert unprintable(printable(name)) == name, name
-    assert unprintable("a\\x41\\x20.md") == "a\\x41\\x20.md"  # printable never writes those
 
 
 def test_one_escaper_of_printed_text_accepted() -> None:
