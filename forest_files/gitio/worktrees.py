@@ -7,7 +7,8 @@ git directory: a work tree kept apart from it (``git init --separate-git-dir``) 
 one git keeps no path for, and git names the git directory itself instead.
 
 Stores: nothing.
-Refuses: nothing of its own (NotARepo, GitFailed as every git call).
+Refuses: nothing of its own (NotARepo, GitFailed as every git call; a git without
+``-z`` for this listing, before 2.36, is asked without it).
 Returns: ``worktree_list``: one ``Worktree`` per work tree git keeps.
 Test: tests/gitio/test_worktrees.py
 """
@@ -17,7 +18,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import NamedTuple
 
-from forest_files.gitio._run import run_git, split_z
+from forest_files.gitio._run import GitFailed, decode, run_git, split_z
 
 
 class Worktree(NamedTuple):
@@ -57,8 +58,13 @@ def _record(fields: list[str]) -> Worktree:
 def worktree_list(repo: Path | str) -> tuple[Worktree, ...]:
     """Every work tree of the clone ``repo`` belongs to, the main one first: one
     ``git worktree list --porcelain -z`` (each record's fields end in NUL, an empty
-    field ends the record)."""
-    fields = split_z(run_git(repo, ["worktree", "list", "--porcelain", "-z"]).stdout)
+    field ends the record). A git older than 2.36 knows no ``-z``: its lines are read
+    instead (a path holding a newline is then misread: the listing only names paths)."""
+    try:
+        fields = split_z(run_git(repo, ["worktree", "list", "--porcelain", "-z"]).stdout)
+    except GitFailed:
+        lines = run_git(repo, ["worktree", "list", "--porcelain"]).stdout
+        fields = decode(lines).split("\n")
     records: list[Worktree] = []
     current: list[str] = []
     for field in [*fields, ""]:

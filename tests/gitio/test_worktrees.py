@@ -8,6 +8,8 @@ import os
 import shutil
 from pathlib import Path
 
+import pytest
+
 from forest_files.gitio import Worktree, worktree_list
 from tests.helpers.git import commit_all, git, make_repo, write
 
@@ -36,3 +38,33 @@ def test_worktree_list_hostile_paths_and_flags_round_trip_accepted(tmp_path: Pat
     assert rest[str(raw)].prunable is None and rest[str(gone)].locked is None
     assert rest[str(gone)].prunable  # git's reason: its gitdir names a path that is gone
     assert os.fsencode(rest[str(raw)].path) == os.fsencode(tmp_path) + b"/esc\x1b-\xe9"
+
+
+def test_worktree_list_on_a_git_without_z_reads_lines_accepted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A git before 2.36 refuses ``worktree list -z`` (usage, exit 129): the listing is
+    read from its lines instead, the same records (a `forest proposals` there works)."""
+    root = make_repo(tmp_path)
+    write(root, "a.txt", "a\n")
+    head = commit_all(root, "one")
+    linked = tmp_path / "linked tree"
+    git(root, "worktree", "add", "-q", "-b", "side", str(linked))
+    real = shutil.which("git")
+    assert real is not None
+    shim = tmp_path / "old-git"
+    shim.mkdir()
+    (shim / "git").write_text(
+        "#!/bin/sh\n"
+        'case " $* " in *" worktree list --porcelain -z "*)\n'
+        '  echo "error: unknown switch \\`z\'" >&2; exit 129;;\n'
+        "esac\n"
+        f'exec {real} "$@"\n'
+    )
+    (shim / "git").chmod(0o755)
+    monkeypatch.setenv("PATH", f"{shim}{os.pathsep}{os.environ['PATH']}")
+    listed = worktree_list(root)
+    assert listed == (
+        Worktree(str(root), head, "refs/heads/main"),
+        Worktree(str(linked), head, "refs/heads/side"),
+    )
