@@ -21,10 +21,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from forest_files.check.conflict_markers import has_markers
 from forest_files.check.finding import replaced
 from forest_files.check.findings import Route
 from forest_files.kernel.shellword import command_text, git_step
+from forest_files.text.conflict_markers import has_markers
 
 if TYPE_CHECKING:
     from forest_files.check.finding import Finding

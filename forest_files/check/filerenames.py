@@ -32,9 +32,9 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from forest_files.check.conflict_markers import has_markers
 from forest_files.check.renames import ground_body
 from forest_files.kernel.errors import ForestError
+from forest_files.text.conflict_markers import has_markers
 
 if TYPE_CHECKING:
     import sqlite3

@@ -37,13 +37,13 @@ import functools
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
-from forest_files.check.conflict_markers import has_markers
 from forest_files.check.move_places import MARKDOWN, Place, section_text, sections
 from forest_files.check.move_places import suffix as _suffix
 from forest_files.custody.bindings import Binding
 from forest_files.custody.content import ContentSource
 from forest_files.kernel.errors import ForestError
 from forest_files.kernel.hashing import hash_body
+from forest_files.text.conflict_markers import has_markers
 from forest_files.text.normalise import decode_bytes, normalised_hash
 from forest_files.text.selector import (
     MAX_INDEX,

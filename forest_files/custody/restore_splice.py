@@ -2,9 +2,11 @@
 
 Stores: nothing (bytes in, bytes out).
 Refuses (one-line ``ForestError``): bytes that are not UTF-8 text (naming the
-offset); a section that cannot be found (restore needs its lines); with
-exclusions, a result whose section would not hash to ground (an excluded
-heading placed where it would swallow ground lines).
+offset); a file holding git's merge conflict markers (its sections are not yet
+where they will stand: a conflict's ``=======`` reads as a heading's underline);
+a section that cannot be found (restore needs its lines); a result whose section
+would not read as ground (with exclusions: an excluded heading placed where it
+would swallow ground lines).
 Exclusions: the excluded parts are not in ground, so they are kept as they are
 now, each placed where it stood relative to the surrounding kept lines.
 Returns: (new file bytes, the text the section held). Every byte outside the
@@ -20,6 +22,8 @@ import difflib
 import re
 
 from forest_files.kernel.errors import ForestError
+from forest_files.kernel.shellword import forest_text
+from forest_files.text.conflict_markers import has_markers
 from forest_files.text.extract import extract
 from forest_files.text.normalise import decode_bytes, normalise_text
 from forest_files.text.selector import parse_selector
@@ -37,6 +41,13 @@ def splice(
 ) -> tuple[bytes, str]:
     """(new file bytes, the text the section held) — only the section's lines change."""
     decode_bytes(original, path)  # refuses binary / invalid UTF-8, naming the offset
+    if has_markers(original):
+        check = forest_text("check")
+        raise ForestError(
+            f"{path}: the file holds unresolved merge conflicts (its <<<<<<<, ======= "
+            f"and >>>>>>> lines); nothing was written — resolve them first (`{check}` "
+            "shows how), then restore again"
+        )
     raw = original.decode("utf-8")  # as stored: BOM and line endings kept
     bom = "\ufeff" if raw.startswith("\ufeff") else ""
     body = raw[len(bom) :]
@@ -54,9 +65,14 @@ def splice(
         replacement += eol  # keep the following line on its own line
     new = bom + "".join(lines[:lo]) + replacement + "".join(lines[hi:])
     if extract(normalise_text(new[len(bom) :]), sel, excludes).text != ground:
+        why = (
+            "around the excluded parts as they stand now (they would change the section)"
+            if excludes
+            else "here: written in, the section would end elsewhere (a line after it reads as"
+            " part of it, or ground's own lines as a heading that ends it)"
+        )
         raise ForestError(
-            f"{selector}: ground cannot be restored around the excluded parts as they "
-            "stand now (they would change the section); nothing was written — edit by "
+            f"{selector}: ground cannot be restored {why}; nothing was written — edit by "
             "hand (`forest diff` shows ground)"
         )
     return new.encode("utf-8"), got.text

@@ -13,8 +13,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from forest_files.check.conflict_markers import has_markers
 from forest_files.check.conflicts import CONFLICT_DETAIL
+from forest_files.text.conflict_markers import has_markers
 from tests.helpers.cli import findings, forest, ok
 from tests.helpers.git import commit_all, git, make_repo, pasted, write
 from tests.helpers.template import copied_from

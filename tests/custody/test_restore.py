@@ -288,3 +288,46 @@ def test_restore_property_crlf_mix_and_bom_only_the_section_changes(
     doc: tuple[list[str], list[int], int], bom: bool, data: st.DataObject
 ) -> None:
     _property(doc, bom, data, ("\n", "\r\n"))
+
+
+MERGED = "# Doc\n\n## Alpha\n\nline one\nline two\nline three\n\n## Beta\n\nbeta text\n"
+
+
+def test_restore_into_a_file_with_merge_conflicts_refused(tmp_path: Path) -> None:
+    """A bound file left in a merge conflict: its ``=======`` reads as a heading's
+    underline, so no section stands where it will. Restore says so (it spoke of
+    "excluded parts" the binding does not have) and writes nothing; the command it
+    names, pasted, shows how to resolve."""
+    repo = new_repo(tmp_path, {"docs/a.md": MERGED})
+    ok(repo, "adopt", "docs/a.md#Doc/Alpha", "--words", WORDS)
+    commit_all(repo, "adopt")
+    git(repo, "checkout", "-q", "-b", "other")
+    write(repo, "docs/a.md", MERGED.replace("line two", "line two, other"))
+    commit_all(repo, "other")
+    git(repo, "checkout", "-q", "-")
+    write(repo, "docs/a.md", MERGED.replace("line two", "line two, here"))
+    commit_all(repo, "here")
+    assert pasted(repo, "git merge -q other").returncode == 1
+    before = (repo / "docs/a.md").read_bytes()
+    ledger = sorted(p.name for p in (repo / ".forest/ledger/segments").iterdir())
+    refused = forest(repo, "restore", "docs/a.md#Doc/Alpha")
+    assert refused.exit_code == 1, refused.stdout
+    said = refused.stderr.strip()
+    assert said.startswith("forest: docs/a.md: the file holds unresolved merge conflicts"), said
+    assert "excluded" not in said and said.count("\n") == 0, said
+    assert (repo / "docs/a.md").read_bytes() == before
+    assert sorted(p.name for p in (repo / ".forest/ledger/segments").iterdir()) == ledger
+    assert not captures(repo)
+    shown = pasted(repo, said.split("`")[1])  # `forest check`: how to resolve
+    assert shown.returncode == 1 and "git checkout --theirs -- docs/a.md" in shown.stdout
+
+
+def test_restore_where_a_setext_heading_would_swallow_ground_refused() -> None:
+    """No exclusions, no conflict: a paragraph right after the section, underlined as a
+    setext heading, would take ground's last line into its heading once written. The
+    refusal names that, not excluded parts the binding does not have."""
+    drifted = "# D\n\n## A\n\n\nfoo\n=======\n\nbar\n"
+    with pytest.raises(ForestError) as refused:
+        splice(drifted.encode(), "d.md#D/A", (), "## A\n\nkept text\n", "d.md")
+    said = str(refused.value)
+    assert "the section would end elsewhere" in said and "excluded" not in said, said

@@ -4,9 +4,10 @@ Stores: nothing.
 Refuses: nothing.
 Returns: ``has_markers`` (a ``<<<<<<<`` line, then a ``=======`` line, then a
 ``>>>>>>>`` line, at the start of their lines, in that order: a heading underlined
-with ``=======`` alone is none). The move and rename searches (moves.py,
-filerenames.py) skip such a file; conflicts.py reports a bound one.
-Test: tests/check/test_conflicts.py
+with ``=======`` alone is none). The move and rename searches (check/moves.py,
+check/filerenames.py) skip such a file; check/conflicts.py reports a bound one;
+restore writes nothing into one (custody/restore_splice.py).
+Test: tests/check/test_conflicts.py, tests/custody/test_restore.py
 """
 
 from __future__ import annotations
