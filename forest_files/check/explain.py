@@ -2,7 +2,8 @@
 
 Stores: nothing.
 Refuses: nothing.
-Returns: ``Reported`` per finding (clean ones carry nothing else, at no cost); a
+Returns: ``Reported`` per finding (clean ones carry nothing else, at no cost; a
+contest's heads each with who adopted it and their words, to choose by); a
 failed binding whose file is in a merge conflict is reported as that, with no move
 (conflicts.py).
 Test: tests/doors/test_doors.py, tests/check/test_conflicts.py
@@ -70,7 +71,8 @@ def explain(
     ``conn`` is given, who adopted its ground. ``documents``: files the check parsed
     (``check_all``), read again by the rename ranking only where their text changed."""
     out: list[Reported] = []
-    adopted = adoptions_of(conn, (f.ground for f in findings if f.failed))
+    heads = (c for f in findings if f.kind == "contested" for c in f.candidates)
+    adopted = adoptions_of(conn, [*(f.ground for f in findings if f.failed), *heads])
     if any(f.kind == "unresolved" and f.candidates for f in findings):
         from forest_files.check.renames import ranked
 
@@ -93,9 +95,17 @@ def explain(
                 adopted_by=by,
                 adopted_words=words,
                 hints=hints(f) if hints is not None else hints_for(f),
+                heads_adopted=_heads(f, adopted) if conn is not None else (),
             )
         )
     return tuple(out)
+
+
+def _heads(f: Finding, adopted: Mapping[str, tuple[str, str]]) -> tuple[tuple[str, str, str], ...]:
+    """A contest's heads, each with (signature, words) of its adoption on record."""
+    if f.kind != "contested":
+        return ()
+    return tuple((h, *adopted.get(h, ("", ""))) for h in f.candidates)
 
 
 def _reader(root: Path, source: str) -> Callable[[str], bytes | None]:

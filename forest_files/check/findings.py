@@ -81,6 +81,9 @@ class Reported(NamedTuple):
     diff: str = ""  # ground -> now, for a terminal only
     commit: str | None = None
     introduced: str | None = None
+    # A contest's heads, each with who adopted it and their words ("" when none is on
+    # record), in the order of ``finding.candidates``: text shows them to choose by.
+    heads_adopted: tuple[tuple[str, str, str], ...] = ()
 
     def with_diff(self, diff: str) -> Reported:
         return self._replace(diff=diff)

@@ -88,14 +88,16 @@ def _worktree(root: Path, paths: tuple[str, ...], diffs: bool) -> CheckReport:
         if not failed:
             items = explain(findings, root=root, source="worktree")
             return CheckReport("worktree", content.name, items)
-        extra = explain(unbound, root=root, source="worktree")
         if not diffs:
-            # Who adopted each ground: the rows the grounds came from, read-only,
-            # without opening the repository (a git call and a sync: the watcher's cost).
+            # Who adopted each ground (and each head of a contest): the rows they came
+            # from, read-only, without opening the repository (a git call and a sync:
+            # the watcher's cost).
             named = _named(custody, findings, parsed)
+            extra = _named(custody, unbound) if unbound else ()
             return CheckReport("worktree", content.name, named, extra)
         store = custody.store()  # who adopted, and the ground text of a diff
         items = explain(findings, root=root, source="worktree", conn=store.conn, documents=parsed)
+        extra = explain(unbound, root=root, source="worktree", conn=store.conn)
         report = CheckReport("worktree", content.name, items, extra)
         return with_diffs(report, store, custody.bindings, content)
 
@@ -187,7 +189,8 @@ def _index(root: Path, paths: tuple[str, ...], diffs: bool) -> CheckReport:
             if not paths and not gaps and not more:
                 _remember_head(root, {b.path for b in bindings})
             report = CheckReport("index", content.name, items, warnings=unbound)
-            return report.with_extra(explain(more, root=root, source="index"))
+            conn = custody.store().conn if more else None  # who adopted a contest's heads
+            return report.with_extra(explain(more, root=root, source="index", conn=conn))
         store = custody.store()
         items = explain(findings, root=root, source="index", conn=store.conn)
         report = CheckReport("index", content.name, items, warnings=unbound)

@@ -50,7 +50,11 @@ def facts(r: Reported, *, words: bool = True) -> list[str]:
     if r.adopted_by:
         said = f": “{r.adopted_words}”" if words else ""
         out.append(f"ground {(f.ground or '-')[:12]} adopted by {r.adopted_by}{said}")
-    if f.kind == "contested" and f.candidates:
+    if f.kind == "contested" and r.heads_adopted:  # each head with who adopted it
+        for head, by, said in r.heads_adopted:
+            quoted = f": “{said}”" if words and said else ""
+            out.append(f"head {head} adopted by {by}{quoted}" if by else f"head {head}")
+    elif f.kind == "contested" and f.candidates:
         out.append(f"candidates: {', '.join(f.candidates)}")
     out.extend(r.hints)
     return out

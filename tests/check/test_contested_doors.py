@@ -17,6 +17,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+from xml.sax.saxutils import escape
 
 import pytest
 
@@ -138,6 +139,8 @@ def test_check_contested_ground_bound_to_no_file_detected(
     _contest(json.loads(proc.stdout))
     text = run(b, FOREST, "check")
     assert text.returncode == 1 and "contested " in text.stdout and "forest resolve" in text.stdout
+    for head in _contest(json.loads(proc.stdout))["candidates"]:  # which head is whose
+        assert f"  head {head} adopted by {BY}: “{WORDS}”\n" in text.stdout, text.stdout
     again = run(b, FOREST, "check")  # the cached contests (check/contests.py) say the same
     assert again.returncode == 1 and again.stdout == text.stdout
     rev = run(b, FOREST, "check", "--rev", "HEAD", "--json")
@@ -156,10 +159,11 @@ def test_check_staged_contested_merge_bound_to_no_file_detected(
     git(b, "merge", "-q", "--no-ff", "--no-commit", "FETCH_HEAD")
     full = run(b, FOREST, "check", "--staged", "--json")
     assert full.returncode == 1, full.stdout + full.stderr
-    _contest(json.loads(full.stdout))
+    heads = _contest(json.loads(full.stdout))["candidates"]
     quick = run(b, FOREST, "check", "--staged")  # the hook's own path: HEAD judged clean
     assert "the staged change; HEAD judged clean" in quick.stdout, quick.stdout
     assert quick.returncode == 1 and "contested " in quick.stdout, quick.stdout
+    assert all(f"  head {h} adopted by {BY}: “{WORDS}”" in quick.stdout for h in heads)
 
 
 @pytest.mark.parametrize("how", HOW)
@@ -186,6 +190,11 @@ def test_ci_contested_ground_bound_to_no_file_detected_then_resolved_recovers(
     for fmt in ("text", "sarif", "junit", "github"):  # the other formats in process
         out = in_process.forest(b, "ci", "--format", fmt)
         assert out.exit_code == 1 and "forest resolve" in out.stdout, (fmt, out.stdout)
+        # Each head with who adopted it; never their words (CI logs are often public).
+        by = escape(BY) if fmt == "junit" else BY  # XML writes <t@example.org> escaped
+        shown = [f"head {h} adopted by {by}" for h in contest["candidates"]]
+        assert all(s in out.stdout for s in shown), (fmt, out.stdout)
+        assert WORDS not in out.stdout, (fmt, out.stdout)
     heads = contest["candidates"]
     in_process.ok(b, "resolve", heads[0], "--pick", heads[1], "--words", "C is canon")
     commit_all(b, "resolved")
