@@ -163,8 +163,14 @@ def test_adopt_skip_bound_takes_in_only_new_files_accepted(tmp_path: Path) -> No
     commit_all(root, "init")
     ok(root, "adopt", "doc/adr/*.md", "--words", "Accepted ADRs")
     write(root, "doc/adr/0002-b.md", "# 2. B\n\nDate: 2024-02-01\n")
+    before = segments(root)
     refused = forest(root, "adopt", "doc/adr/*.md", "--words", "Accepted ADRs")
-    assert refused.exit_code == 1 and "already bound" in refused.stderr
+    assert refused.exit_code == 1 and refused.stderr.count("\n") == 1, refused.stderr
+    said = refused.stderr  # a bulk adoption: the fix names --skip-bound, not only supersede
+    assert "1 of the 2 sections named is already bound (doc/adr/0001-a.md)" in said, said
+    assert "add --skip-bound to adopt only the others" in said, said
+    assert "`forest supersede doc/adr/0001-a.md --words '…'`" in said, said
+    assert segments(root) == before  # nothing adopted
     result = ok(root, "adopt", "doc/adr/*.md", "--words", "Accepted ADRs", "--skip-bound")
     assert "bound doc/adr/0002-b.md" in result.stdout
     assert "skipped 1 target(s) already bound" in result.stdout

@@ -114,6 +114,8 @@ def adopt(
         skipped = 0
         if skip_bound:
             sections, skipped = unbound_only(r, sections)
+        elif len(sections) > 1:
+            _refuse_some_bound(sections, unbound_only(r, sections)[0])
         listed = [s.selector for s in sections]
         if chosen.ask and sections and confirm(listed, yes, err=as_json):
             sections = _read(r, listed, rules)  # as held after the answer
@@ -129,6 +131,26 @@ def adopt(
         from forest_files.kernel.shellword import printable
 
         typer.echo("\n".join(map(printable, lines)))
+
+
+def _refuse_some_bound(named: list[SectionText], fresh: list[SectionText]) -> None:
+    """A bulk adoption naming sections already bound: refused before anything is read
+    again or written, saying how to take in only the others (``--skip-bound``) as well
+    as how to change one that is bound (the store's own refusal names only that)."""
+    if len(fresh) == len(named):
+        return
+    from forest_files.kernel.errors import ForestError
+    from forest_files.kernel.shellword import command_text, forest_step
+
+    taken = {s.selector for s in fresh}
+    bound = [s.selector for s in named if s.selector not in taken]
+    change = command_text(forest_step("supersede", bound[0], options=("--words", "…")))
+    are = "is" if len(bound) == 1 else "are"
+    raise ForestError(
+        f"{len(bound)} of the {len(named)} sections named {are} already bound ({bound[0]}"
+        f"{', …' if len(bound) > 1 else ''}); nothing was adopted — add --skip-bound to "
+        f"adopt only the others, or change a bound one with `{change}`"
+    )
 
 
 def _read(r: Repository, specs: list[str], excludes: tuple[str, ...]) -> list[SectionText]:
