@@ -174,6 +174,10 @@ def test_adopt_skip_bound_takes_in_only_new_files_accepted(tmp_path: Path) -> No
     result = ok(root, "adopt", "doc/adr/*.md", "--words", "Accepted ADRs", "--skip-bound")
     assert "bound doc/adr/0002-b.md" in result.stdout
     assert "skipped 1 target(s) already bound" in result.stdout
+    every = forest(root, "adopt", "doc/adr/*.md", "--words", "Accepted ADRs")
+    assert every.exit_code == 1, every.stdout  # none left to take in: no --skip-bound named
+    assert "all 2 sections named are already bound (doc/adr/0001-a.md, …)" in every.stderr
+    assert "--skip-bound" not in every.stderr, every.stderr
     assert kinds(root) == ["clean", "clean"]
     before = segments(root)
     again = ok(root, "adopt", "doc/adr/*.md", "--words", "Accepted ADRs", "--skip-bound")

@@ -145,11 +145,17 @@ def _refuse_some_bound(named: list[SectionText], fresh: list[SectionText]) -> No
     taken = {s.selector for s in fresh}
     bound = [s.selector for s in named if s.selector not in taken]
     change = command_text(forest_step("supersede", bound[0], options=("--words", "…")))
+    first = f"{bound[0]}{', …' if len(bound) > 1 else ''}"
+    if not fresh:  # nothing else to take in: only a change of a bound one is left
+        raise ForestError(
+            f"all {len(named)} sections named are already bound ({first}); nothing was "
+            f"adopted — change a bound one with `{change}`"
+        )
     are = "is" if len(bound) == 1 else "are"
     raise ForestError(
-        f"{len(bound)} of the {len(named)} sections named {are} already bound ({bound[0]}"
-        f"{', …' if len(bound) > 1 else ''}); nothing was adopted — add --skip-bound to "
-        f"adopt only the others, or change a bound one with `{change}`"
+        f"{len(bound)} of the {len(named)} sections named {are} already bound ({first}); "
+        f"nothing was adopted — add --skip-bound to adopt only the others, or change a "
+        f"bound one with `{change}`"
     )
 
 
