@@ -13,11 +13,11 @@ or moved without ``git worktree repair``: git lists such a one as prunable) is n
 by its key, as no longer a work tree of this clone; a main work tree git keeps no
 path for (one made apart from its git directory, ``--separate-git-dir``: git lists
 the git directory in its place) as the main worktree, its path unknown.
-Returns: ``place`` (a path, or None); ``elsewhere`` (the label a listing prints
-beside another worktree's proposal, ``label``'s, printable as ``forest check``
-spells names; None for this worktree's and for one recorded before worktrees
-were); ``here`` (whether a key is this worktree's, or none was recorded);
-``Worktrees``, the same for every proposal of one listing from one git call.
+Returns: ``Worktrees`` for one listing, git asked once: ``place`` (a path, or
+None) and ``elsewhere`` (the label a listing prints beside another worktree's
+proposal, ``label``'s, printable as ``forest check`` spells names; None for this
+worktree's and for one recorded before worktrees were); ``here`` (whether a key is
+this worktree's, or none was recorded).
 Test: tests/proposals/test_whose.py
 """
 
@@ -79,16 +79,6 @@ def _placed(root: Path) -> dict[str, str]:
         if of == common:
             out.setdefault(key, tree.path)
     return out
-
-
-def place(root: Path, key: str | None) -> str | None:
-    """The path of the worktree ``key`` names in the clone at ``root``, or None."""
-    return Worktrees(root).place(key)
-
-
-def elsewhere(root: Path, key: str | None) -> str | None:
-    """``in worktree PATH`` for a proposal another worktree captured, else None."""
-    return Worktrees(root).elsewhere(key)
 
 
 def label(key: str, path: str | None) -> str:
