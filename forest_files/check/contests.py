@@ -146,21 +146,15 @@ def _save(record: str, ledger: LedgerKey, found: list[Contest]) -> None:
     cache.write(record, _KIND, (_FORMAT, ledger, tuple(found)))  # else: a slower next check
 
 
-def reported(conn: sqlite3.Connection, adopted: dict[str, str] | None = None) -> list[Reported]:
+def reported(conn: sqlite3.Connection) -> list[Reported]:
     """Every contest of a store, bound or not, as ``forest verify`` and ``forest log``
     name them: one finding per contest, its heads as candidates, the routes from the
-    one route builder (routes.py), and who adopted each head (``adopted``: content
-    id -> signature) as hints."""
+    one route builder (routes.py), and each head with who adopted it and their words
+    (``Reported.heads_adopted``, explain.py), as ``forest check`` shows them."""
     from forest_files.check.explain import explain
 
-    by = adopted or {}
     found = [
         Finding("contested", "", h[0], "", None, None, candidates=h, detail=DETAIL_ANY)
         for h in contests(conn)
     ]
-    out = []
-    for r in explain(found, root=Path("."), source="worktree"):
-        heads = r.finding.candidates
-        hints = tuple(f"{h[:12]} adopted by {by[h]}" for h in heads if h in by)
-        out.append(r._replace(hints=hints))
-    return out
+    return list(explain(found, root=Path("."), source="worktree", conn=conn))

@@ -99,6 +99,12 @@ def test_cli_log_names_contested_and_resolve_clears_it_detected(
     text = runner.invoke(app, ["log", "--repo", str(b)]).stdout
     # One route per head, from the one route builder (check/routes.py), as check's.
     assert all(f"forest resolve {min(y, z)} --pick {h} --words" in text for h in (y, z))
+    # Each head with who adopted it, as check's; the words too where log shows words.
+    assert all(f"head {h} adopted by {ADA}: \u201c{WORDS}\u201d" in text for h in (y, z))
+    assert "candidates:" not in text
+    plain = runner.invoke(app, ["verify", "--repo", str(b)]).stdout
+    assert all(f"head {h} adopted by {ADA}\n" in plain for h in (y, z))
+    assert WORDS not in plain  # verify runs in CI, whose logs are often public
     verified = runner.invoke(app, ["verify", "--repo", str(b), "--json"])
     assert verified.exit_code == 1  # a finding, not corruption
     assert sorted(json.loads(verified.stdout)["contested"]) == sorted([y, z])

@@ -211,7 +211,7 @@ def verify(
         summary += f", range since merge-base {ranged.merge_base[:12]} checked"
     obj["contested"] = [c.content_id for c in contested]
     obj["findings"] = [f.as_dict() for f in found]  # the one finding model (check/findings.py)
-    lines += _blocks(found)
+    lines += _blocks(found, words=False)
     emit(as_json, obj, "\n".join([*lines, f"ledger {'ok' if ok else 'FAULTY'}: {summary}"]))
     if any(f.code not in REFUSAL_CODES for f in all_faults):
         from forest_files.doors.cli.verify_routes import RESTORE
@@ -244,17 +244,18 @@ def _found(r: Repository, contested: list[GroundEntry], *, local: bool) -> list[
     from forest_files import gitio
     from forest_files.check import contests, localstate
 
-    adopted = {c.content_id: c.adopted_by for c in contested}
-    found = contests.reported(r.synced().conn, adopted) if contested else []
+    found = contests.reported(r.synced().conn) if contested else []
     if local and gitio.head_commit(r.root) is not None:
         found += localstate.reported_at(r.root, "HEAD")
     return found
 
 
-def _blocks(found: list[Reported]) -> list[str]:
+def _blocks(found: list[Reported], *, words: bool) -> list[str]:
+    """Each finding's lines, as ``forest check`` prints them; adopting words only where
+    the command shows words already (``forest log``; never ``verify``, run in CI)."""
     from forest_files.check.text import block
 
-    return [line for x in found for line in block(x)]
+    return [line for x in found for line in block(x, words=words)]
 
 
 @app.command()
@@ -284,7 +285,7 @@ def log(
     from forest_files.doors.cli.logview import log_line
 
     lines = [log_line(e) for e in entries]
-    lines += _blocks(found)
+    lines += _blocks(found, words=True)
     obj = {"acts": [asdict(e) for e in entries], "contested": [c.content_id for c in contested]}
     emit(as_json, obj, "\n".join(lines) or "no custody acts yet")
 
