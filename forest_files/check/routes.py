@@ -332,12 +332,19 @@ def _unresolved(f: Finding, root: Path, source: str) -> tuple[Route, ...]:
     return (*_rebinds(f, root, source, "keep the chain at the renamed section"), back)
 
 
+# Rebind routes written out per finding, likeliest first: the hint lists every
+# candidate (``MAX_CANDIDATES``), the routes only the few worth pasting.
+REBIND_ROUTES = 3
+
+
 def _rebinds(f: Finding, root: Path, source: str, first: str) -> tuple[Route, ...]:
     """Renamed (and edited: unchanged text would be ``moved``): one whole rebind
-    route per candidate, likeliest first (renames.py, filerenames.py); a candidate
+    route for each of the ``REBIND_ROUTES`` likeliest candidates (renames.py,
+    filerenames.py), then a note for the others, which the hint lists; a candidate
     in a file whose name is not UTF-8 gets that file's rename instead (no rebind
     can record the name)."""
-    return tuple(
+    shown = f.candidates[:REBIND_ROUTES]
+    routes = tuple(
         _rename_first(_selector_path(new), root, source, _THEN_REBIND)
         if not_utf8_reason(new) is not None
         else Route(
@@ -345,8 +352,14 @@ def _rebinds(f: Finding, root: Path, source: str, first: str) -> tuple[Route, ..
             (forest("rebind", f.selector, new, options=_words()), *_record(source)),
             "replace … with why the new text is right" if n == 0 else "",
         )
-        for n, new in enumerate(f.candidates)
+        for n, new in enumerate(shown)
     )
+    others = len(f.candidates) - len(shown)
+    if others <= 0:
+        return routes
+    places = "place" if others == 1 else f"{others} places"
+    note = f"the same rebind with the selector of the other {places} listed above"
+    return (*routes, Route("or at", note=note))
 
 
 def hints_for(f: Finding) -> tuple[str, ...]:

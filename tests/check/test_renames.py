@@ -1,6 +1,7 @@
-"""Renames that follow the text: every candidate a whole route, likeliest first, never
-shared; a heading's rebind carries its bound subtree; a renamed and edited file is
-offered ``rebind OLD NEW``; the routes pasted through ``bash -c``."""
+"""Renames that follow the text: the three likeliest candidates each a whole route (the
+rest in the hint), likeliest first, never shared; a heading's rebind carries its bound
+subtree; a renamed and edited file is offered ``rebind OLD NEW``; the routes pasted
+through ``bash -c``."""
 
 from __future__ import annotations
 
@@ -252,3 +253,26 @@ def test_renamed_edited_file_of_two_bound_sections_both_followed_pasted_accepted
         done = shell(repo, route)
         assert done.returncode == 0, done.stderr
     assert {f["kind"] for f in findings(repo)} == {"clean"}
+
+
+def test_renamed_among_many_headings_three_rebind_routes_then_a_note_detected(
+    repo: Path,
+) -> None:
+    """Ten headings a renamed and edited section may stand at: the hint lists them all,
+    likeliest first; only the three likeliest are written out as rebind routes (ten
+    near-identical lines hid the restore and retire routes), then one note says the
+    others take the same rebind."""
+    extra = "".join(f"## Note {n}\n\nunrelated note {n}\n\n" for n in range(1, 9))
+    edit(repo, "## Elias\n", extra + "## Elias the Smith\n")
+    edit(repo, "He lives by the sea.", "He lives by the grey sea.")
+    gone = finding_of(repo, "canon.md#Canon/Elias")
+    assert gone["kind"] == "unresolved" and len(gone["candidates"]) > 3
+    assert rebinds(gone) == gone["candidates"][:3]
+    assert rebinds(gone)[0] == "canon.md#Canon/Elias the Smith"
+    after = [r for r in gone["routes"] if r["label"] == "or at" and not r["argv"]]
+    others = len(gone["candidates"]) - 3
+    assert [r["note"] for r in after] == [
+        f"the same rebind with the selector of the other {others} places listed above"
+    ]
+    labels = [r["label"] for r in gone["routes"]]
+    assert labels[-2:] == ["put the section back", "or end the binding"]
