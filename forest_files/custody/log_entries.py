@@ -1,4 +1,4 @@
-"""What ``forest log`` lists: each custody act the index applied, in order, by ids.
+"""What ``forest log`` lists: each custody act the index applied, oldest first, by ids.
 
 Stores: nothing.
 Refuses: nothing (an act the ledger on disk no longer holds is left out).
@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from forest_files.custody.replay import applied_ids
-from forest_files.ledger.acts import Act
+from forest_files.ledger.acts import Act, topo_order
 from forest_files.ledger.kinds import (
     AdoptAct,
     EraseAct,
@@ -42,16 +42,23 @@ class LogEntry:
 
 
 def log_of(store: ForestStore, ledger_dir: Path) -> list[LogEntry]:
-    """Custody acts in the order ``store`` applied them (bodies never included)."""
+    """The custody acts ``store`` applied (bodies never included), oldest first: in
+    dependency order, and among acts that do not depend on each other by the time
+    each claims, then by id. The order depends only on the ledger, so every clone
+    lists it alike (a replay applies independent acts by id, not by time)."""
     snapshot = read_ledger(ledger_dir)
     from forest_files.custody.actlog import described
 
-    acts = [a for a in map(snapshot.acts.get, applied_ids(store)) if a is not None]
+    applied = [a for a in map(snapshot.acts.get, applied_ids(store)) if a is not None]
+    entries = {act.id: _log_entry(act) for act in applied}
+    kept = set(entries)
+    gone = {d for act in applied for d in act.deps if d not in kept}  # left out above
+    acts = topo_order(applied, satisfied=gone, first=lambda act: entries[act.id].created_at)
     said = described(store, acts)
     out: list[LogEntry] = []
     for act in acts:
         selector, words = said.get(act.id, ("", ""))
-        out.append(replace(_log_entry(act), selector=selector, words=words))
+        out.append(replace(entries[act.id], selector=selector, words=words))
     return out
 
 

@@ -264,8 +264,15 @@ def body_hashes(act: Act) -> frozenset[str]:
     return frozenset(body_refs(act.payload))
 
 
-def topo_order(acts: Iterable[Act], *, satisfied: Container[str] = ()) -> list[Act]:
-    """Dependency order; among acts that are ready at once, the smallest id first.
+def topo_order(
+    acts: Iterable[Act],
+    *,
+    satisfied: Container[str] = (),
+    first: Callable[[Act], str] | None = None,
+) -> list[Act]:
+    """Dependency order; among acts that are ready at once, the smallest id first
+    (``first``: the smallest ``(first(act), id)``, e.g. the time an act claims, for
+    a listing read by people; the replay keeps the id alone).
 
     The result depends only on the set of acts, never on file or segment order.
     A dep outside ``acts`` is refused unless it is in ``satisfied`` (acts applied
@@ -285,16 +292,20 @@ def topo_order(acts: Iterable[Act], *, satisfied: Container[str] = ()) -> list[A
                 )
             dependents.setdefault(dep, []).append(act.id)
         waiting[act.id] = len(inside)
-    ready = [i for i, n in waiting.items() if n == 0]
+
+    def rank(act_id: str) -> str:  # ids are 64 hex digits: the id is the key's tail
+        return act_id if first is None else f"{first(by_id[act_id])}\x00{act_id}"
+
+    ready = [rank(i) for i, n in waiting.items() if n == 0]
     heapq.heapify(ready)
     order: list[Act] = []
     while ready:
-        current = heapq.heappop(ready)
+        current = heapq.heappop(ready)[-64:]
         order.append(by_id[current])
         for child in dependents.get(current, ()):
             waiting[child] -= 1
             if waiting[child] == 0:
-                heapq.heappush(ready, child)
+                heapq.heappush(ready, rank(child))
     if len(order) != len(by_id):
         stuck = min(i for i, n in waiting.items() if n > 0)
         raise LedgerError(f"act {stuck} is part of a dependency cycle", act_id=stuck, code="cycle")
