@@ -116,7 +116,8 @@ def _judge(
                 return replaced(base, kind="unresolved", detail=not_regular(kind))
             variant = source.variant(binding.path)  # a case-only or NFC/NFD rename
             detail = "the bound file is gone" + (f"; {variant}" if variant else "")
-            return replaced(base, kind="missing", detail=detail)
+            # its exclusions reach the routes: restore cannot write back what they leave out
+            return replaced(base, kind="missing", detail=detail, excludes=binding.excludes)
         file_hash = normalised_hash(data)
         if cached is not None:
             cached.remember(binding.path, file_hash)

@@ -60,7 +60,8 @@ class Finding:
     candidates: tuple[str, ...] = ()  # contest heads; an unresolved section's new places
     candidate_lines: tuple[int, ...] = ()  # the first line of each new place
     act: str | None = None  # the act a ledger finding names (the CI gate's)
-    excludes: tuple[str, ...] = ()  # an unbound target's [bind] default exclusions
+    # an unbound target's [bind] default exclusions; a missing binding's own
+    excludes: tuple[str, ...] = ()
 
     @property
     def failed(self) -> bool:

@@ -388,7 +388,8 @@ def _bring_back(f: Finding, root: Path, source: str, *, removed: bool = False) -
     from forest_files import gitio
 
     path = f.path
-    whole = f.selector == path
+    # restore writes a whole file again only when ground holds all of it (recreate_allowed)
+    whole = f.selector == path and not f.excludes
     if source != "index" and gitio.ls_files_stage(root, path):
         sparse = _outside_sparse(root, path)
         if sparse is not None:

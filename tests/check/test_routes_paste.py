@@ -31,6 +31,8 @@ from tests.helpers.git import commit_all, git, git_env, make_repo, write
 
 DOC = "# Canon\n\n## Rules\n\nfirst rule stands\n\n## Other\n\nother\n"
 WORDS = "Checked by hand and right"
+# a Nygard ADR adopted whole with its Status section left out of the hash
+ADR = "# 1. Decide\n\n## Status\n\nAccepted\n\n## Decision\n\nwe decide\n"
 runner = CliRunner()
 
 
@@ -58,6 +60,7 @@ def _base(tmp: Path, name: str) -> Path:
     root = make_repo(tmp)
     write(root, name, DOC)
     write(root, "whole.md", "# Whole\n\nall of it\n")
+    write(root, "adr.md", ADR)
     from forest_files.custody.record import adopt_sections
     from forest_files.custody.repository import Repository
     from forest_files.custody.targets import read_section
@@ -66,6 +69,7 @@ def _base(tmp: Path, name: str) -> Path:
         sections = [
             read_section(root, t, (), max_bytes=1 << 20) for t in (f"{name}#Rules", "whole.md")
         ]
+        sections.append(read_section(root, "adr.md", ("#Status",), max_bytes=1 << 20))
         adopt_sections(repo, sections, words="adopt", by=BY)
     commit_all(root, "adopt")
     return root
@@ -119,6 +123,15 @@ def whole_missing_committed(root: Path, name: str) -> str:
     return "ci"
 
 
+def excluded_missing_committed(root: Path, name: str) -> str:
+    """A whole-file binding with an exclusion, its file deleted in a commit: restore
+    cannot write back the parts ground leaves out, so the route is git's copy."""
+    del name
+    git(root, "rm", "-q", "--", "adr.md")
+    git(root, "commit", "-q", "--no-verify", "-m", "deleted")
+    return "ci"
+
+
 def moved(root: Path, name: str) -> str:
     git(root, "mv", "--", name, f"moved-{name}")
     return "check"
@@ -143,6 +156,7 @@ SITUATIONS: dict[str, Callable[[Path, str], str]] = {
     "missing-uncommitted": missing_uncommitted,
     "missing-committed": missing_committed,
     "whole-missing-committed": whole_missing_committed,
+    "excluded-missing-committed": excluded_missing_committed,
     "moved": moved,
     "symlink": symlinked,
     "drifted-ci": drifted_in_ci,
