@@ -96,7 +96,9 @@ def adr_log(decisions: Sequence[Decision], fmt: str) -> str:
     if fmt == "markdown":
         rows = ["| Date | ADR | Event | By (claimed) | Words |", "|---|---|---|---|---|"]
         rows += [
-            "| " + " | ".join(_cell(x) for x in (d.at[:10], d.path, d.event, d.by, d.words)) + " |"
+            "| "
+            + " | ".join(_cell(x) for x in (d.at[:10], _where(d), d.event, d.by, d.words))
+            + " |"
             for d in decisions
         ]
         return "\n".join(rows)
@@ -105,8 +107,15 @@ def adr_log(decisions: Sequence[Decision], fmt: str) -> str:
     return "\n".join(_log_line(d) for d in decisions)
 
 
+def _where(d: Decision) -> str:
+    """The ADR a decision is on; a move names both places (its path alone would say
+    only one, and a published log could not tell where the ADR went)."""
+    return f"{d.path} to {d.moved_to}" if d.moved_to is not None else d.path
+
+
 def _log_line(d: Decision) -> str:
     ground = f" -> {_short(d.ground)}" if d.ground else ""
     words = " ".join(d.words.split())
     said = f": {words}" if words else ""
-    return printable(f"{d.at} {d.event} {d.selector or d.path}{ground} by {d.by}{said}")
+    where = f"{d.path} to {d.selector}" if d.moved_to is not None else d.selector or d.path
+    return printable(f"{d.at} {d.event} {where}{ground} by {d.by}{said}")

@@ -3,8 +3,9 @@
 Each custody act on a binding of an ADR path, in the order the index applied
 them: ``adopted`` (an adopt act binding it), ``amended`` (a supersession of its
 ground, or a rebind carrying new text), ``moved`` (a rebind), ``retired``,
-``resolved`` (a contest ended). An act is in the log when the path it names
-(before or after a move) is one the ADR set names (governance/adr.py).
+``resolved`` (a contest ended). An act is in the log when its binding named a path
+the ADR set names (governance/adr.py) at any time, before or after a move: a renamed
+ADR directory keeps each decision's whole history under the old glob and the new.
 
 Stores: nothing. Reads the checked-out ledger and the index.
 Refuses: nothing itself (a damaged ledger is the reader's refusal).
@@ -57,23 +58,26 @@ def decision_log(repo: Repository, adrs: AdrSet) -> list[Decision]:
     store = repo.synced()
     snapshot = read_ledger(repo.ledger_dir)
     tracks = _Tracks()
-    out: list[Decision] = []
+    made: list[tuple[str, Decision]] = []  # (the binding's bind act, a decision on it)
     for act_id in applied_ids(store):
         act = snapshot.acts.get(act_id)
-        if act is None:
-            continue
-        for d in _decisions(store, act, tracks):
-            if adrs.matches(d.path) or (d.moved_to is not None and adrs.matches(d.moved_to)):
-                out.append(d)
-    return out
+        if act is not None:
+            made += _decisions(store, act, tracks)
+    adr_bindings = {
+        bound
+        for bound, d in made
+        if adrs.matches(d.path) or (d.moved_to is not None and adrs.matches(d.moved_to))
+    }
+    return [d for bound, d in made if bound in adr_bindings]
 
 
-def _decisions(store: ForestStore, act: Act, t: _Tracks) -> list[Decision]:
+def _decisions(store: ForestStore, act: Act, t: _Tracks) -> list[tuple[str, Decision]]:
     p = act.payload
     if isinstance(p, AdoptAct) and p.binding is not None:
         t.where[act.id] = (p.binding.path, p.binding.selector)
         t.chain[p.entry.content_id] = act.id
-        return [_made(store, act, "adopted", act.id, p.entry.content_id, p.record.content_id, t)]
+        made = _made(store, act, "adopted", act.id, p.entry.content_id, p.record.content_id, t)
+        return [(act.id, made)]
     if isinstance(p, SupersedeAct | ResolveAct):
         olds = (p.old,) if isinstance(p, SupersedeAct) else p.heads
         bound = next((t.chain[o] for o in olds if o in t.chain), None)
@@ -81,7 +85,9 @@ def _decisions(store: ForestStore, act: Act, t: _Tracks) -> list[Decision]:
             return []
         t.chain[p.entry.content_id] = bound
         event = "amended" if isinstance(p, SupersedeAct) else "resolved"
-        return [_made(store, act, event, bound, p.entry.content_id, p.record.content_id, t)]
+        return [
+            (bound, _made(store, act, event, bound, p.entry.content_id, p.record.content_id, t))
+        ]
     if isinstance(p, RebindAct) and p.binding in t.where:
         old_path, _ = t.where[p.binding]
         t.where[p.binding] = (p.path, p.selector)
@@ -90,10 +96,11 @@ def _decisions(store: ForestStore, act: Act, t: _Tracks) -> list[Decision]:
             ground = p.supersede.entry.content_id
             t.chain[ground] = p.binding
             words = _words(store, p.supersede.record.content_id)
-        return [Decision(p.at, "moved", old_path, p.selector, p.by, words, ground, act.id, p.path)]
+        moved = Decision(p.at, "moved", old_path, p.selector, p.by, words, ground, act.id, p.path)
+        return [(p.binding, moved)]
     if isinstance(p, RetireAct) and p.binding in t.where:
         path, selector = t.where[p.binding]
-        return [Decision(p.at, "retired", path, selector, p.by, p.words, None, act.id)]
+        return [(p.binding, Decision(p.at, "retired", path, selector, p.by, p.words, None, act.id))]
     return []
 
 

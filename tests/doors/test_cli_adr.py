@@ -171,3 +171,17 @@ def test_adr_and_bulk_adopt_before_init_write_nothing_refused(
     assert done.exit_code == 1, done.output
     assert "forest init" in done.stderr
     assert not (root / ".forest").exists() and not (root / ".git" / "forest").exists()
+
+
+def test_adr_log_moved_names_old_and_new_place_accepted() -> None:
+    """A move in the published log says where the ADR came from and where it went:
+    text named only the new place, the Markdown table only the old one."""
+    from forest_files.doors.adr_render import adr_log
+    from forest_files.governance.adr_log import Decision
+
+    new = "docs/decisions/0001-one.md"
+    moved = Decision("2026-01-02T00:00:00.000Z", "moved", "doc/adr/0001-one.md", new, "Ada", "",
+                     None, "a" * 64, new)  # fmt: skip
+    both = f"doc/adr/0001-one.md to {new}"
+    assert f"moved {both} by Ada" in adr_log([moved], "text")
+    assert f"| 2026-01-02 | {both} | moved | Ada | - |" in adr_log([moved], "markdown")

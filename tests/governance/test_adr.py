@@ -133,3 +133,29 @@ def test_list_and_log_follow_custody_accepted(tmp_path: Path) -> None:
     ]
     assert [d.moved_to for d in log[2:]] == ["docs/adr/0002-use-madr.md", "old-adr.md", adr2]
     assert log[1].ground == two.ground  # the amendment is the ground listed
+
+
+def test_log_after_directory_move_keeps_each_decision_history_accepted(tmp_path: Path) -> None:
+    """The ADR directory renamed (every binding rebound): the log under the new glob
+    still starts at each adoption, and under the old glob still sees later acts."""
+    repo = make_repo(tmp_path)
+    ok(repo, "init")
+    write(repo, "doc/adr/0001-one.md", "# 1. One\n\n## Status\n\nAccepted\n\n## Decision\n\nx\n")
+    commit_all(repo, "start")
+    ok(repo, "adopt", "doc/adr/0001-one.md", "--exclude", "#Status", "--words", "Accepted")
+    (repo / "docs").mkdir()
+    (repo / "doc/adr").rename(repo / "docs/decisions")
+    new = "docs/decisions/0001-one.md"
+    ok(repo, "rebind", "doc/adr/0001-one.md", new)
+    write(repo, new, (repo / new).read_text().replace("x\n", "y\n"))
+    ok(repo, "supersede", new, "--words", "Amended after the move")
+    with Repository(repo) as r:
+        after = decision_log(r, adr_set(r.config, ["docs/decisions/*.md"]))
+        before = decision_log(r, adr_set(r.config, ["doc/adr/*.md"]))
+    expected = [
+        ("adopted", "doc/adr/0001-one.md", "Accepted"),
+        ("moved", "doc/adr/0001-one.md", ""),
+        ("amended", new, "Amended after the move"),
+    ]
+    assert [(d.event, d.path, d.words) for d in after] == expected
+    assert [(d.event, d.path, d.words) for d in before] == expected
