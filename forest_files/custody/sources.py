@@ -238,7 +238,7 @@ def conversion_note(root: Path, code: str) -> str | None:
             attr if value == "set" else f"{attr}={value}"
             for attrs in found.values()
             for attr, value in attrs.items()
-            if attr in _CONVERTING and value not in ("unset", "unspecified")
+            if attr in _converting(attrs) and value not in ("unset", "unspecified")
         }
     )
     if not rules:
@@ -249,6 +249,15 @@ def conversion_note(root: Path, code: str) -> str | None:
         f".gitattributes with the line '{UNCONVERTED_LINE}' (git check-attr -a -- {probe} "
         f"names the rule), then git add --renormalize -- {LEDGER_PREFIX.rstrip('/')}"
     )
+
+
+def _converting(attrs: Mapping[str, str]) -> tuple[str, ...]:
+    """The attributes that convert a path with ``attrs``: with ``text`` unset (``forest
+    init``'s ``-text``) git ignores ``eol`` and the old ``crlf``, so ``* eol=lf`` above
+    that line rewrites nothing and is no cause to name."""
+    if attrs.get("text") == "unset":
+        return tuple(a for a in _CONVERTING if a not in ("eol", "crlf"))
+    return _CONVERTING
 
 
 def with_conversion(root: Path, exc: LedgerError) -> LedgerError:

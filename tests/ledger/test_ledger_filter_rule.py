@@ -97,3 +97,24 @@ def test_body_edited_by_hand_keeps_its_plain_message_accepted(tmp_path: Path) ->
     details = [f["detail"] for f in json.loads(gate.stdout)["findings"]]
     assert any("does not hash to its name" in d for d in details)
     assert not any(".gitattributes" in d for d in details)
+
+
+def test_segment_edited_by_hand_under_eol_rule_keeps_its_plain_message_accepted(
+    tmp_path: Path,
+) -> None:
+    """``* text=auto eol=lf`` (a common first line) before ``forest init``'s
+    ``-text``: with ``text`` unset git ignores ``eol``, so a segment edited by hand is
+    not blamed on the rule (the note sent the user to edit .gitattributes and
+    renormalise, which changes nothing)."""
+    root = make_repo(tmp_path)
+    write(root, ".gitattributes", "* text=auto eol=lf\n")
+    write(root, "canon.md", "# Canon\n\nThe rule.\n")
+    init_and_adopt(root, ["canon.md"])
+    (segment,) = (root / ".forest" / "ledger" / "segments").glob("*.jsonl")
+    segment.write_bytes(segment.read_bytes().replace(b"adopt", b"ADOPT", 1))
+    commit_all(root, "edited segment")
+    gate = _run(root, FOREST, "ci", "--format", "json")
+    assert gate.returncode == 3
+    details = [f["detail"] for f in json.loads(gate.stdout)["findings"]]
+    assert any("segment name is not the SHA-256 of its bytes" in d for d in details)
+    assert not any(".gitattributes" in d for d in details), details
