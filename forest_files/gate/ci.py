@@ -58,8 +58,15 @@ from forest_files.check.explain import explain
 from forest_files.check.findings import CheckReport, Reported, Route
 from forest_files.check.kinds import CORRUPTION
 from forest_files.check.opening import open_custody
+from forest_files.custody.config_model import ConfigError
 from forest_files.custody.sources import config_from
-from forest_files.gate.head_faults import LEDGER_DIR, erased_content_found, from_fault, verify_head
+from forest_files.gate.head_faults import (
+    LEDGER_DIR,
+    erased_content_found,
+    forked_before_custody,
+    from_fault,
+    verify_head,
+)
 from forest_files.gate.rewrite import Rebase, Rewrite, put_back
 from forest_files.kernel.errors import UnusableConfig
 from forest_files.kernel.paths import CONFIG_NAME
@@ -150,6 +157,11 @@ def run_gate(root: Path | str, base: str | None, *, head: str | None = None) -> 
         except UnusableConfig as exc:  # a broken forest.toml: a finding, so every format
             fault = Fault("config", None, None, None, str(exc), path=CONFIG_NAME)  # reports it
             findings.append(from_fault(fault, "config-governance"))
+        except ConfigError:  # none at HEAD: a branch forked before custody is a finding too
+            forked = forked_before_custody(top, base, merge_base)
+            if forked is None:
+                raise
+            findings.append(forked)
     where = f"commit {head[:12]}"
     report = CheckReport(head, where, tuple(items), tuple(findings), warnings=tuple(warnings))
     return GateReport(head, base, merge_base, tuple(ctx.commits), tuple(judged), report)

@@ -9,12 +9,15 @@ removes it; a body or segment that does not hash to its name says so, with the
 range fault as a finding at the file it concerns. ``erased_content``: HEAD's
 entries holding content a forget tombstoned, made by an act that never saw the
 erase (``erased-content``, naming the forget, with the route that forgets it again).
+``forked_before_custody``: HEAD without forest.toml on a branch forked before the
+base's custody began, as a finding routed to a merge of the base.
 Called by ci.py only (the gate's steps 1 and 3).
 
 Stores: nothing.
 Refuses: nothing (faults are returned, the gate reports them).
 Returns: (faults, tracked local state); a ``Reported``; a list of ``Reported``.
-Test: tests/gate/test_ci_gate.py, tests/custody/test_tombstone.py
+Test: tests/gate/test_ci_gate.py, tests/custody/test_tombstone.py,
+tests/gate/test_ci_config_fault.py
 """
 
 from __future__ import annotations
@@ -67,6 +70,28 @@ def from_fault(fault: Fault, kind: str) -> Reported:
     if fault.fix_argv:
         routes = (Route("remove it and commit", (fault.fix_argv,)),)
     return Reported(found, routes)
+
+
+def forked_before_custody(top: Path, base: str | None, merge_base: str | None) -> Reported | None:
+    """HEAD without forest.toml on a branch that forks from before custody began (the
+    base has forest.toml, the merge-base none), as a finding every format reports, its
+    route the merge of the base (``forest init`` would start a second custody beside
+    it); None in any other case (the missing forest.toml stays a refusal)."""
+    from forest_files.custody.sources import config_text_from
+    from forest_files.kernel.paths import CONFIG_NAME
+    from forest_files.kernel.shellword import git_step
+
+    if base is None or config_text_from(top, base) is None:
+        return None
+    if merge_base is not None and config_text_from(top, merge_base) is not None:
+        return None
+    ref = gitio.resolve_commit(top, base) if base.startswith("-") else base  # no option
+    why = (
+        f"missing at HEAD: the branch forks from before custody began ({base} has it); "
+        f"merge {base} into the branch (or rebase onto it)"
+    )
+    found = Finding("config-governance", CONFIG_NAME, CONFIG_NAME, "", None, None, detail=why)
+    return Reported(found, (Route("bring custody in", (git_step("merge", "--no-edit", ref),)),))
 
 
 def erased_content_found(store: ForestStore) -> list[Reported]:

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from tests.helpers.cli import forest, ok
-from tests.helpers.git import commit_all, make_repo, write
+from tests.helpers.git import commit_all, git, make_repo, pasted, write
 from tests.helpers.template import built_once, copy_repo
 
 
@@ -107,3 +107,34 @@ def test_ci_control_character_path_every_format_detected(tmp_path: Path) -> None
         if fmt != "json":  # JSON has no message: only the exact name
             assert "docs/b\\x1b[31m.md" in text, fmt
     ET.parse(out / "r.junit")
+
+
+def test_ci_branch_forked_before_custody_every_format_detected(tmp_path: Path) -> None:
+    """A pull request forked before ``forest init`` reached main: HEAD has no
+    forest.toml. Every format is still written whole (it wrote nothing, exit 1 with
+    one line saying ``forest init``, a route that would start a second custody); the
+    finding names the merge of the base, and that route pasted lets the gate pass."""
+    root = make_repo(tmp_path)
+    write(root, "a.md", "# A\n\ntext\n")
+    commit_all(root, "a")
+    git(root, "branch", "old")
+    ok(root, "init")
+    ok(root, "adopt", "a.md", "--words", "the first words", "--as", "Ada <ada@example.org>")
+    commit_all(root, "custody")
+    git(root, "checkout", "-q", "old")
+    write(root, "README.md", "readme\n")
+    commit_all(root, "an old pull request")
+    out = tmp_path / "reports"
+    specs = [f"{f}={out}/r.{f}" for f in ("text", "json", "sarif", "junit", "github")]
+    result = forest(root, "ci", "--base", "main", *[a for s in specs for a in ("--report", s)])
+    assert result.exit_code == 1, result.stderr
+    (found,) = json.loads((out / "r.json").read_text())["findings"]
+    assert "forest init" not in found["detail"] and "main" in found["detail"]
+    (route,) = found["routes"]
+    assert json.loads((out / "r.sarif").read_text())["runs"][0]["results"]
+    assert ET.parse(out / "r.junit").getroot().get("failures") == "1"
+    assert (out / "r.github").read_text().startswith("::error file=forest.toml")
+    assert route["command"] in (out / "r.text").read_text()
+    done = pasted(root, route["command"])
+    assert done.returncode == 0, done.stderr
+    assert forest(root, "ci", "--base", "main").exit_code == 0
