@@ -10,7 +10,8 @@ names (by its link's file number, or the number written), else its words.
 
 Stores: nothing. Reads the working tree and the index.
 Refuses (``AdrRefused``): a glob the glob syntax cannot honour; no glob given and
-no ``[require]`` rule that names ADRs (the line says how to give one).
+no ``[require]`` rule that names ADRs (the line says how to give one: the folder of
+the bound numbered Markdown files, else ``docs/adr``).
 Returns: ``Adr`` values in path order; ``AdrSet`` (what ``adr log`` filters on).
 Test: tests/governance/test_adr.py, tests/doors/test_printed_where_typed.py
 """
@@ -18,7 +19,7 @@ Test: tests/governance/test_adr.py, tests/doors/test_printed_where_typed.py
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
@@ -36,6 +37,7 @@ if TYPE_CHECKING:
 _NUMBER = re.compile(r"(?:adr[-_ ]?)?0*(\d{1,6})(?!\d)", re.I)
 _TITLE_NUMBER = re.compile(r"^(?:adr[-_ ]?)?0*\d{1,6}[.:)]?\s+", re.I)
 _LINK_TARGET = re.compile(r"\]\(([^)\s]+)")
+_GLOB_MAGIC = re.compile(r"[*?\[\]{}\\]")  # a folder whose name a glob would read otherwise
 
 
 class AdrRefused(ForestError):
@@ -70,12 +72,16 @@ class Adr:
 
 
 def adr_set(
-    config: ForestConfig, given: Sequence[str], command: Literal["list", "log"] = "list"
+    config: ForestConfig,
+    given: Sequence[str],
+    command: Literal["list", "log"] = "list",
+    bound: Callable[[], Sequence[str]] | None = None,
 ) -> AdrSet:
     """The ADR globs: ``given``, else the ``[require]`` rules that name ADRs.
 
     ``command`` (``list`` or ``log``) is the ``forest adr`` command the refusal's
-    route repeats with a glob."""
+    route repeats with a glob; ``bound`` gives the bound paths, asked only for that
+    route's glob (``adr_glob``)."""
     from forest_files.kernel.globs import GlobError, compile_glob
 
     if given:
@@ -92,10 +98,27 @@ def adr_set(
     if not rules:
         from forest_files.kernel.shellword import forest_text
 
-        route = forest_text("adr", command, "docs/adr/*.md")  # pasted where it was typed
+        glob = adr_glob(bound() if bound is not None else ())
+        route = forest_text("adr", command, glob)  # pasted where it was typed
         raise AdrRefused(f"no [require] rule names ADRs; give their glob: {route}")
     globs = tuple(r.pattern or compile_glob(r.glob) for r in rules)
     return AdrSet(globs, tuple(p for r in rules for p in r.except_patterns))
+
+
+def adr_glob(bound: Sequence[str]) -> str:
+    """The glob of the folder holding the most bound numbered Markdown files (an ADR
+    folder as custody knows it: adr-tools' ``doc/adr``), else ``docs/adr/*.md``."""
+    from collections import Counter
+
+    folders = Counter(
+        folder
+        for folder, _, name in (p.rpartition("/") for p in bound)
+        if name.endswith(".md") and _NUMBER.match(name) and not _GLOB_MAGIC.search(folder)
+    )
+    if not folders:
+        return "docs/adr/*.md"
+    folder = min(folders, key=lambda f: (-folders[f], f))  # most ADRs; ties by name
+    return f"{folder}/*.md" if folder else "*.md"
 
 
 def list_adrs(repo: Repository, adrs: AdrSet) -> list[Adr]:

@@ -185,3 +185,22 @@ def test_adr_log_moved_names_old_and_new_place_accepted() -> None:
     both = f"doc/adr/0001-one.md to {new}"
     assert f"moved {both} by Ada" in adr_log([moved], "text")
     assert f"| 2026-01-02 | {both} | moved | Ada | - |" in adr_log([moved], "markdown")
+
+
+def test_adr_no_adr_rule_route_names_the_bound_adr_folder_accepted(tmp_path: Path) -> None:
+    """adr-tools keeps its ADRs in ``doc/adr``: without a rule, the route names the
+    folder of the bound numbered Markdown files (it named ``docs/adr/*.md``, which,
+    pasted, said "no ADRs found" and exit 0); an unnumbered bound file is no ADR."""
+    repo = make_repo(tmp_path)
+    ok(repo, "init")
+    write(repo, "doc/adr/0001-record.md", "# 1. Record\n\n## Status\n\nAccepted\n")
+    write(repo, "notes/a.md", "# Notes\n")
+    write(repo, "notes/b.md", "# More notes\n")
+    commit_all(repo, "adr")
+    ok(repo, "adopt", "doc/adr/0001-record.md", "notes/a.md", "notes/b.md", "--words", "Yes")
+    done = forest(repo, "adr", "list")
+    assert done.exit_code == 1
+    route = done.stderr.strip().split("give their glob: ", 1)[1]
+    assert route == "forest adr list 'doc/adr/*.md'"
+    listed = pasted(repo, route)
+    assert listed.returncode == 0 and "0001 Record [Accepted]" in listed.stdout, listed

@@ -9,13 +9,17 @@ Test: tests/doors/test_cli_adr.py
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from forest_files.doors.cli.errors import boundary
 from forest_files.doors.cli.options import JsonOpt, RepoOpt, app
+
+if TYPE_CHECKING:
+    from forest_files.custody.repository import Repository
 
 adr_app = typer.Typer(
     help="Architecture decision records under custody: their status and decision log."
@@ -44,6 +48,13 @@ def _format(fmt: str, as_json: bool) -> str:
     return fmt
 
 
+def _bound_paths(r: Repository) -> Callable[[], list[str]]:
+    """The bound paths, read when a refusal's route needs them."""
+    from forest_files.custody.bindings import all_bindings
+
+    return lambda: [b.path for b in all_bindings(r.synced())]
+
+
 @adr_app.command("list")
 @boundary
 def list_(
@@ -62,7 +73,7 @@ def list_(
 
     shown = _format(fmt, as_json)
     with Repository(repo) as r:
-        found = list_adrs(r, adr_set(r.config, globs or ()))
+        found = list_adrs(r, adr_set(r.config, globs or (), bound=_bound_paths(r)))
     typer.echo(adr_list(found, shown))
 
 
@@ -85,5 +96,5 @@ def log_(
 
     shown = _format(fmt, as_json)
     with Repository(repo) as r:
-        found = decision_log(r, adr_set(r.config, globs or (), "log"))
+        found = decision_log(r, adr_set(r.config, globs or (), "log", _bound_paths(r)))
     typer.echo(adr_log(found, shown))
