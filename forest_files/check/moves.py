@@ -155,13 +155,16 @@ class MoveIndex:
 
     def moved_to(self, binding: Binding, expected: str) -> str | None:
         """The one other place whose section (under the binding's exclusions) hashes
-        to ``expected``; None when there is none or more than one."""
+        to ``expected``, leaving out the places live bindings name (an identical copy
+        bound on its own, as an untranslated file beside its original, is no place the
+        section went); None when there is none or more than one."""
         kind = self._kind_of.get(binding.bind_act) or _kind(binding)
         hits = self._hits.get((binding.excludes, kind, expected))
-        if not hits or len(hits) > 2:
+        if not hits:
             return None
-        others = [sel for sel in map(_selector, hits) if sel != binding.selector]
-        return others[0] if len(others) == 1 else None
+        others = {sel for sel in map(_selector, hits) if sel != binding.selector}
+        others -= self._bound
+        return others.pop() if len(others) == 1 else None
 
     def renamed(self, binding: Binding) -> tuple[Candidate, ...]:
         """Where a renamed (or moved and edited) section may stand now, bound by no

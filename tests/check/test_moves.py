@@ -393,3 +393,20 @@ def test_hostile_names_through_renamed_route_pasted_accepted(tmp_path: Path, nam
     assert done.returncode == 0, (command, done.stderr)
     assert not (root / "PWNED").exists()
     assert [f["kind"] for f in findings(root)] == ["clean"]
+
+
+def test_moved_beside_an_identical_bound_copy_detected(tmp_path: Path) -> None:
+    """A translation folder with an untranslated file (the same text as the bound
+    original): the folder renamed, its file is ``moved`` to the one place no other
+    binding holds. It was ``missing`` (two places hashed to ground, one of them the
+    original's own), routed to a rebind with new words or a restore at the old path."""
+    root = make_repo(tmp_path)
+    ok(root, "init")
+    write(root, "en/a.md", "# A\n\nnot translated yet\n")
+    write(root, "tr/a.md", "# A\n\nnot translated yet\n")
+    commit_all(root, "init")
+    ok(root, "adopt", "en/a.md", "tr/a.md", "--words", WORDS)
+    commit_all(root, "adopt")
+    git(root, "mv", "tr", "tr-TR")
+    got = {f["selector"]: (f["kind"], f["moved_to"]) for f in findings(root)}
+    assert got == {"en/a.md": ("clean", None), "tr/a.md": ("moved", "tr-TR/a.md")}
