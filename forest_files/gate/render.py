@@ -11,7 +11,8 @@ and JSON print commands pasted where ``forest ci`` was typed, as ``forest check`
 where a checkout's reports are read. Never
 section or body text, nor adopting words (CI logs are often public).
 
-Stores: nothing (``write_step_summary`` appends to the file it is given).
+Stores: nothing (``write_step_summary`` appends to the file it is given, within
+GitHub's 1 MiB for a step's summary: rows past it are counted, not written).
 Refuses: an unknown format (ValueError).
 Returns: strings.
 Test: tests/gate/test_ci_gate.py, tests/check/test_findings_schema.py,
@@ -274,24 +275,46 @@ def _code(text: str) -> str:
     return f"{fence} {_cell(text)} {fence}"
 
 
-def step_summary(report: GateReport) -> str:
+# GitHub refuses a step's summary file over 1 MiB and then shows none of it
+SUMMARY_LIMIT = 1024 * 1024
+_LEFT_OUT_ROOM = 256  # bytes kept for the line that counts the rows left out
+
+
+def step_summary(report: GateReport, budget: int = SUMMARY_LIMIT) -> str:
     """A Markdown table of every finding, for ``$GITHUB_STEP_SUMMARY``: names and
-    messages in code spans (``_code``)."""
+    messages in code spans (``_code``). Rows that would take it past ``budget`` bytes
+    are left out, and counted in a last line."""
     out = [f"### {_code(_summary(report))}", ""]
     found = _all(report)
     if found:
         out += ["| finding | where | commit | message |", "|---|---|---|---|"]
-        for r in found:
+        size = len("\n".join(out).encode("utf-8")) + 1
+        for n, r in enumerate(found):
             at = r.commit or r.introduced
             commit = f"`{at[:12]}`" if at else "HEAD"
             kind, where = rule_id(r.finding.kind), _code(_where(r))
-            out.append(f"| `{kind}` | {where} | {commit} | {_code(one_line(r))} |")
+            row = f"| `{kind}` | {where} | {commit} | {_code(one_line(r))} |"
+            size += len(row.encode("utf-8")) + 1
+            if size + _LEFT_OUT_ROOM > budget:
+                out += [
+                    "",
+                    f"{len(found) - n} more finding(s) left out (a step summary holds "
+                    "1 MiB): the job log and `forest ci --report json=FILE` hold them all",
+                ]
+                break
+            out.append(row)
     return "\n".join(out) + "\n"
 
 
 def write_step_summary(report: GateReport, path: Path) -> None:
+    """Append ``step_summary`` within what the file (earlier steps' text) leaves of
+    the limit."""
+    try:
+        used = path.stat().st_size
+    except OSError:
+        used = 0
     with path.open("a", encoding="utf-8") as fh, from_the_top():
-        fh.write(step_summary(report))
+        fh.write(step_summary(report, SUMMARY_LIMIT - used))
 
 
 _RENDERERS: dict[str, Callable[[GateReport], str]] = {

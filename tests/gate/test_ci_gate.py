@@ -14,7 +14,14 @@ from forest_files.check.text import one_line
 from forest_files.custody.repository import Repository
 from forest_files.doors.cli import app
 from forest_files.gate.ci import run_gate
-from forest_files.gate.render import FORMATS, escape_data, escape_property, render
+from forest_files.gate.render import (
+    FORMATS,
+    SUMMARY_LIMIT,
+    escape_data,
+    escape_property,
+    render,
+    step_summary,
+)
 from forest_files.ledger.acts import LedgerError
 from forest_files.ledger.segments import segment_paths
 from tests.helpers.git import commit_all, git, make_repo, write
@@ -416,6 +423,29 @@ def test_github_annotations_and_step_summary(
     text = summary.read_text(encoding="utf-8")
     assert text.startswith("earlier step\n") and "| finding | where | commit | message |" in text
     assert "`forest/drifted`" in text and SENTINEL not in text
+
+
+def test_step_summary_near_github_limit_counts_rows_left_out_accepted(
+    repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """GitHub drops a step summary over 1 MiB whole: a renamed folder of hundreds of
+    bound files filled it (about 1.2 kB a row). Here earlier steps left room for one
+    row: the file stays within the limit and counts the row left out."""
+    _history_repo(repo)
+    whole = step_summary(run_gate(repo, "main"))
+    rows = [line for line in whole.splitlines() if line.startswith("| `forest/")]
+    assert len(rows) == 2
+    summary = tmp_path / "summary.md"
+    room = len(whole.encode()) - len(rows[1].encode()) + 300  # one row and the count
+    summary.write_text("x" * (SUMMARY_LIMIT - room), encoding="utf-8")
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(summary))
+    code, _, _ = ci(repo, "--base", "main", "--format", "github")
+    assert code == 1
+    assert summary.stat().st_size <= SUMMARY_LIMIT
+    added = summary.read_text(encoding="utf-8").lstrip("x")
+    assert rows[0] in added and rows[1] not in added
+    assert added.rstrip().endswith("`forest ci --report json=FILE` hold them all")
+    assert "1 more finding(s) left out" in added
 
 
 def test_github_escaping() -> None:
