@@ -410,7 +410,7 @@ def _bring_back(f: Finding, root: Path, source: str, *, removed: bool = False) -
         return Route(
             "bring the file back",
             (git_step("checkout", before, "--", path), *_stage(source, path)),
-            f"the file as it stood before commit {before[:12]}^ deleted it",
+            f"the file as it stood before commit {before[:12]} deleted it",
         )
     return Route("bring the file back", note=f"no commit holds {path}; write it again")
 

@@ -266,3 +266,20 @@ def test_contested_resolve_route_pasted_works(tmp_path: Path) -> None:
     pasted = sh(root, env, resolve[0].replace(shlex.quote(WORDS_PLACEHOLDER), shlex.quote(WORDS)))
     assert pasted.returncode == 0, pasted.stderr
     assert "contested" not in sh(root, env, "forest check").stdout
+
+
+def test_bring_back_note_names_the_deleting_commit_accepted(
+    tmp_path: Path, base: Callable[[Path, str], Path]
+) -> None:
+    """The note of the route that checks the file out of the deleting commit's parent
+    names that commit as the one that deleted it (it said ``commit X^ deleted it``:
+    the parent, which still holds the file)."""
+    root = base(tmp_path, "canon.md")
+    excluded_missing_committed(root, "canon.md")
+    deleter = git(root, "rev-parse", "HEAD")
+    doc = json.loads(sh(root, _shim(tmp_path), "forest check --json").stdout)
+    (back,) = [
+        r for f in doc["findings"] for r in f["routes"] if r["label"] == "bring the file back"
+    ]
+    assert back["argv"] == [["git", "checkout", f"{deleter}^", "--", "adr.md"]]
+    assert back["note"] == f"the file as it stood before commit {deleter[:12]} deleted it"
