@@ -39,6 +39,7 @@ from forest_files.custody.replay import BodyReader, replay
 from forest_files.custody.views import GroundEntry, list_view
 from forest_files.gitio import TreeEntry
 from forest_files.kernel.errors import ForestError
+from forest_files.kernel.paths import GITATTRIBUTES_LINE
 from forest_files.kernel.paths import LEDGER_PREFIX as LEDGER_PREFIX
 from forest_files.kernel.shellword import shell_word
 from forest_files.ledger.acts import Act, LedgerError, is_hex64
@@ -222,7 +223,7 @@ _PROBES = (
     f"{LEDGER_PREFIX}segments/{'0' * 64}.jsonl",
     f"{LEDGER_PREFIX}bodies/00/{'0' * 64}.txt",
 )
-UNCONVERTED_LINE = f"{LEDGER_PREFIX}** -text -filter -ident -working-tree-encoding"
+UNCONVERTED_LINE = GITATTRIBUTES_LINE  # forest init's line: the fix for an older repository
 
 
 def conversion_note(root: Path, code: str) -> str | None:

@@ -48,7 +48,11 @@ def segment_file(stem: str) -> str:
     return f"{LEDGER_DIR}/{SEGMENTS}/{stem}.jsonl"
 
 
-GITATTRIBUTES_LINE = f"{LEDGER_DIR}/** -text"
+# What ``forest init`` writes to .gitattributes: git stores and checks out ledger files
+# byte for byte (no line-end conversion, clean/smudge filter such as LFS, $Id$
+# expansion or re-encoding), whatever a broader rule above says; their names are the
+# SHA-256 of their bytes.
+GITATTRIBUTES_LINE = f"{LEDGER_DIR}/** -text -filter -ident -working-tree-encoding"
 # .forest/.gitignore: nothing but the ledger belongs in .forest/; the lines keep an
 # older forest-files' local files (which lived here) out of commits.
 GITIGNORE_LINES = (f"{INDEX_NAME}*", "cache/", f"{LOCAL_DB_NAME}*", f"{AUDIT_DB_NAME}*")

@@ -13,6 +13,7 @@ from forest_files.custody.config import ConfigError
 from forest_files.custody.repository import Repository
 from forest_files.kernel.errors import ForestError
 from forest_files.kernel.hashing import hash_body
+from forest_files.kernel.paths import GITATTRIBUTES_LINE as LINE
 from forest_files.ledger import LedgerError, make_act, read_ledger, write_segment
 from forest_files.ledger.segments import body_path, segment_paths, write_bodies
 from tests.helpers.git import commit_all, git, make_repo, write
@@ -65,7 +66,7 @@ def test_init_creates_layout(tmp_path: Path) -> None:
         "local.db*",
         "audit.db*",
     ]
-    assert ".forest/ledger/** -text" in (repo / ".gitattributes").read_text().splitlines()
+    assert LINE in (repo / ".gitattributes").read_text().splitlines()
     status = git(repo, "status", "--porcelain", "--untracked-files=all")
     assert "woods.db" not in status
     assert "forest.toml" in status
@@ -76,7 +77,25 @@ def test_init_keeps_existing_gitattributes(tmp_path: Path) -> None:
     write(repo, ".gitattributes", "*.png binary")
     Repository.init(repo).close()
     lines = (repo / ".gitattributes").read_text().splitlines()
-    assert lines == ["*.png binary", ".forest/ledger/** -text"]
+    assert lines == ["*.png binary", LINE]
+
+
+def test_init_ledger_safe_from_a_broader_filter_rule_refused(tmp_path: Path) -> None:
+    """A rule above forest init's line that filters every ``.txt`` (git LFS, a clean
+    filter) would store ledger bodies rewritten, and every clone's ledger would fail
+    its hashes: init's line unsets the filter too, so git stores the bytes."""
+    repo = make_repo(tmp_path)
+    write(repo, ".gitattributes", "*.txt filter=shout")
+    git(repo, "config", "filter.shout.clean", "tr a-z A-Z")
+    git(repo, "config", "filter.shout.smudge", "cat")
+    Repository.init(repo).close()
+    with Repository(repo) as r:
+        r.adopt_text("quiet words, kept as written", words="The canon line", by="Ada <a@x>")
+    commit_all(repo, "ground")
+    bodies = sorted((repo / ".forest" / "ledger" / "bodies").rglob("*.txt"))
+    stored = [git(repo, "show", f"HEAD:{b.relative_to(repo).as_posix()}") for b in bodies]
+    assert stored == [b.read_text(encoding="utf-8").rstrip("\n") for b in bodies]
+    assert any("quiet words" in text for text in stored)
 
 
 def test_init_twice_refused(origin: Path) -> None:

@@ -1,6 +1,6 @@
 """A ``.gitattributes`` rule that converts the ledger on checkout is named.
 
-``forest init`` writes ``.forest/ledger/** -text``; a later rule such as
+``forest init`` writes ``.forest/ledger/** -text …``; a later rule such as
 ``.forest/ledger/** text eol=crlf`` makes every clone check the segments out with
 CRLF line ends, so their bytes no longer hash to their names. The refusal says so,
 and names the command that shows the rule (ledger/segments.py ``segment_faults``).
