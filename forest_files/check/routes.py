@@ -445,10 +445,5 @@ def _before_deletion(root: Path, path: str) -> str | None:
     """The parent of the last commit that deleted ``path`` (it still holds the file)."""
     from forest_files import gitio
 
-    out = gitio.run_git(
-        root,
-        ["log", "-1", "--format=%H", "--diff-filter=D", "--", path],
-        ok_codes=(0, 128),
-    )
-    commit = out.stdout.decode().strip() if out.returncode == 0 else ""
-    return f"{commit}^" if commit else None
+    commit = gitio.last_deleted_by(root, path)
+    return f"{commit}^" if commit is not None else None

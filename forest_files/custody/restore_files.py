@@ -95,8 +95,7 @@ def recreate_allowed(root: Path, path: str, selector: str, excludes: tuple[str, 
     if selector != path or excludes:
         raise ForestError(
             f"{path}: the file is gone, and with it the place of {selector}; nothing was "
-            f"written — bring the file back ({command_text(git_step('checkout', '--', path))}),"
-            " then restore"
+            f"written — {_bring_back(root, path)}, then restore"
         )
     if not (root / path).parent.is_dir():
         folder = path.rpartition("/")[0]
@@ -107,6 +106,23 @@ def recreate_allowed(root: Path, path: str, selector: str, excludes: tuple[str, 
             f"{path}: its directory is gone; nothing was written — make it, then restore: "
             f"`{route}` (or bring it back from git)"
         )
+
+
+def _bring_back(root: Path, path: str) -> str:
+    """How to bring a gone file back from where git still holds it: the index, HEAD,
+    or the commit before the one that deleted it."""
+    from forest_files import gitio
+
+    rev = gitio.holding_rev(root, path)
+    if rev is None:
+        return f"no commit holds {path}: write it again"
+    step = git_step("checkout", *((rev,) if rev else ()), "--", path)
+    before = (
+        f": the file as it stood before commit {rev[:-1][:12]} deleted it"
+        if rev[-1:] == "^"
+        else ""
+    )
+    return f"bring the file back ({command_text(step)}{before})"
 
 
 # The temporary file beside a restored file: ".forest-<pid>-XXXXXXXX.forest-restore"

@@ -34,7 +34,14 @@ from forest_files.gitio.content import (
     submodule_paths,
     unstaged_paths,
 )
-from forest_files.gitio.history import diff_each_parent, files_at, range_parents, trees_exist
+from forest_files.gitio.history import (
+    diff_each_parent,
+    files_at,
+    holding_rev,
+    last_deleted_by,
+    range_parents,
+    trees_exist,
+)
 from forest_files.gitio.records import Change, TreeEntry
 from forest_files.gitio.repo import (
     commit_names_its_files,
@@ -91,9 +98,11 @@ __all__ = [
     "full_history",
     "git_dir",
     "head_commit",
+    "holding_rev",
     "hooks_dir",
     "is_index_locked",
     "is_shallow",
+    "last_deleted_by",
     "ls_files_stage",
     "ls_tree",
     "merge_base",

@@ -5,7 +5,8 @@ Stores: nothing.
 Refuses: a range or revision that does not resolve (UnknownRef).
 Returns: (commit, parents) pairs oldest first; per (commit, parent) the changed
 paths under one prefix; whether a tree path exists at many revisions; one
-file's bytes at many revisions; the bytes of many ``REV:PATH`` names.
+file's bytes at many revisions; the bytes of many ``REV:PATH`` names; the commit
+that last deleted a path, and where git still holds a file gone from the work tree.
 Test: tests/gitio/test_gitio.py, tests/gate/test_ledger_growth.py
 """
 
@@ -23,7 +24,9 @@ from forest_files.gitio._run import (
     refuse_option,
     run_git,
 )
+from forest_files.gitio.content import ls_files_stage, ls_tree
 from forest_files.gitio.records import Change
+from forest_files.gitio.repo import head_commit
 
 
 def range_parents(repo: Path | str, rev_range: str) -> list[tuple[str, tuple[str, ...]]]:
@@ -149,3 +152,29 @@ def named_files(repo: Path | str, names: Sequence[str]) -> list[bytes | None]:
         found.append(out[pos : pos + size] if header[1] == b"blob" else None)
         pos += size + 1  # content is followed by one LF
     return found
+
+
+def last_deleted_by(repo: Path | str, path: str) -> str | None:
+    """The last commit HEAD reaches that deleted ``path``; None: none did (or no
+    commit yet)."""
+    out = run_git(
+        repo,
+        ["log", "-1", "--format=%H", "--diff-filter=D", "--", path],
+        ok_codes=(0, 128),
+    )
+    commit = decode(out.stdout).strip() if out.returncode == 0 else ""
+    return commit or None
+
+
+def holding_rev(repo: Path | str, path: str) -> str | None:
+    """Where git still holds a file gone from the work tree, as ``git checkout [REV] --
+    PATH`` takes it: "" (the index), "HEAD", or the parent of the commit that last
+    deleted it (``C^``); None: no commit HEAD reaches holds it."""
+    if any(e.path == path for e in ls_files_stage(repo, path)):
+        return ""
+    if head_commit(repo) is None:
+        return None
+    if any(e.path == path for e in ls_tree(repo, "HEAD", path)):
+        return "HEAD"
+    gone = last_deleted_by(repo, path)
+    return f"{gone}^" if gone is not None else None

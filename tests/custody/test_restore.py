@@ -198,6 +198,38 @@ def test_restore_whole_file_directory_gone_route_pasted_recovers(
     assert kinds(repo) == ["clean"]
 
 
+@pytest.mark.parametrize("gone", ["removed", "staged", "committed"])
+def test_restore_section_of_a_gone_file_route_pasted_recovers(tmp_path: Path, gone: str) -> None:
+    """A section binding's file gone: restore refuses (its place went with it) and
+    names where git still holds the file, pasted as printed: the index (``rm``), HEAD
+    (``git rm``), or the commit before the one that deleted it (it said ``git
+    checkout -- PATH`` whatever the case, which fails once the deletion is staged)."""
+    repo = new_repo(tmp_path, {"canon.md": CANON})
+    ok(repo, "adopt", "canon.md#Canon/Rules", "--words", WORDS)
+    commit_all(repo, "adopt")
+    if gone == "removed":
+        (repo / "canon.md").unlink()
+    else:
+        git(repo, "rm", "-q", "canon.md")
+    if gone == "committed":
+        git(repo, "commit", "-q", "--no-verify", "-m", "drop the canon")
+    result = forest(repo, "restore", "canon.md#Canon/Rules")
+    assert result.exit_code == 1, result.output
+    (line,) = result.stderr.splitlines()
+    step = re.search(r"bring the file back \((git checkout [^:)]+)", line)
+    assert step, line
+    held = {
+        "removed": (),
+        "staged": ("HEAD",),
+        "committed": (git(repo, "rev-parse", "HEAD") + "^",),
+    }
+    assert step.group(1) == shlex.join(["git", "checkout", *held[gone], "--", "canon.md"])
+    done = pasted(repo, step.group(1))
+    assert done.returncode == 0, done.stderr
+    assert (repo / "canon.md").read_text(encoding="utf-8") == CANON
+    assert kinds(repo) == ["clean"]
+
+
 # -- the property ------------------------------------------------------------------------
 
 WORD = st.text(alphabet="abcdefghijklmnopqrstuvwxyz", min_size=1, max_size=8)
