@@ -25,7 +25,7 @@ tests/check/test_bulk_routes.py, tests/governance/test_authority_derived.py
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from forest_files.custody.applied import chain_deps
 from forest_files.custody.bindings import Binding, event_acts
@@ -40,6 +40,7 @@ from forest_files.ledger.kinds import RebindAct
 from forest_files.store.base import utc_now
 
 if TYPE_CHECKING:
+    from forest_files.custody.apply_rules import Applied
     from forest_files.custody.repository import Repository
     from forest_files.store.forest import ForestStore
 
@@ -91,6 +92,20 @@ def rebind_and_supersede(
     segment (the hook's one route for a commit): every act judged as those two judge
     it, and nothing recorded unless all may be. Returns (rebind act ids, new ground
     content ids)."""
+    applied = _record_moves(repo, moves, items, words=words, by=by)
+    cut = len(moves)
+    return [r.act.id for r in applied[:cut]], [r.produced[0] for r in applied[cut:]]
+
+
+def _record_moves(
+    repo: Repository,
+    moves: Sequence[tuple[Binding, SectionText]],
+    items: Sequence[tuple[Binding, SectionText, str]],
+    *,
+    words: str | None,
+    by: str,
+) -> list[Applied]:
+    """The acts of ``rebind_and_supersede``, recorded: the rebinds first, in order."""
     _authorize_moves(repo, moves, by)
     _refuse_in_place(moves)
     _check_shown(repo, items, by)
@@ -102,9 +117,7 @@ def rebind_and_supersede(
         more, texts = _supersede_acts(repo, store, items, words=words or "", by=by)
         return [*acts, *more], {**bodies, **texts}
 
-    applied = repo.record(build)
-    cut = len(moves)
-    return [r.act.id for r in applied[:cut]], [r.produced[0] for r in applied[cut:]]
+    return repo.record(build)
 
 
 def _check_shown(
@@ -147,7 +160,15 @@ def rebind_section(
 ) -> str:
     """Point a binding at a new path/selector (a moved or renamed section); with
     ``words``, text that differs from ground is superseded in the same act."""
-    return rebind_sections(repo, [(binding, section)], by=by, words=words)[0]
+    return rebind_sections(repo, [(binding, section)], by=by, words=words).acts[0]
+
+
+class Rebound(NamedTuple):
+    """The rebind acts recorded, and how many of them adopted new text as well (the
+    only acts that keep the words)."""
+
+    acts: list[str]
+    adopted: int
 
 
 def rebind_sections(
@@ -156,11 +177,12 @@ def rebind_sections(
     *,
     by: str,
     words: str | None = None,
-) -> list[str]:
+) -> Rebound:
     """Every (binding, new location) as one rebind act, in one segment (a directory
     moved). A location whose text is not ground is refused without ``words``; with
     them its act also supersedes ground with that text (the chain is kept)."""
-    return rebind_and_supersede(repo, moves, (), words=words, by=by)[0]
+    applied = _record_moves(repo, moves, (), words=words, by=by)[: len(moves)]
+    return Rebound([r.act.id for r in applied], sum(1 for r in applied if r.produced))
 
 
 def _authorize_moves(

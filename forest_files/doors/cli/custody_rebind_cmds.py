@@ -102,13 +102,36 @@ def rebind(
             under = descendants(bindings, moves[0][0], moves[0][1].selector)
             left = _carried(r.root, under, moves, limit)
         refuse_bound_targets(bindings, moves, r.root)
-        rebind_sections(r, moves, by=identity(repo, as_), words=words)
+        done = rebind_sections(r, moves, by=identity(repo, as_), words=words)
     for binding, section in moves:
         typer.echo(printable(f"rebound {binding.selector} -> {section.selector}"))
+    if words is not None and done.adopted < len(done.acts):
+        typer.echo(_words_unkept(len(done.acts) - done.adopted, len(done.acts)))
     for binding, why in left:
         typer.echo(printable(f"left {binding.selector} where it is ({why}); rebind it on its own"))
     one = f"{len(moves)} bindings moved in one segment (one act each)" if len(moves) > 1 else ""
     typer.echo(f"{one + '; ' if one else ''}commit it: {commit_ledger()}")
+
+
+def _words_unkept(unchanged: int, moved: int) -> str:
+    """A rebind records words only with text it adopts: say so when --words went
+    unused (the user may think they are on record)."""
+    if unchanged == moved == 1:
+        return (
+            "note: the text is unchanged, so nothing was adopted and your --words were "
+            "not recorded (a rebind of unchanged text records where the section stands, "
+            "not why)"
+        )
+    if unchanged == moved:
+        return (
+            f"note: all {moved} texts are unchanged, so nothing was adopted and your "
+            "--words were not recorded (a rebind of unchanged text records where the "
+            "section stands, not why)"
+        )
+    return (
+        f"note: {unchanged} of {moved} texts are unchanged: nothing was adopted for them "
+        "and your --words were recorded only with the others, which adopted their new text"
+    )
 
 
 def _carried(
