@@ -2,8 +2,9 @@
 
 Stores: nothing.
 Refuses (``ForestError``, saying what to type): a target that names no binding
-(a file path names every binding of that file); a glob that matches nothing;
-a supersede whose targets hold no changed section; an explicitly named
+(a file path names every binding of that file; typed below the top, the
+refusal gives the target as the top names it: custody/lookup.py ``below_top``);
+a glob that matches nothing; a supersede whose targets hold no changed section; an explicitly named
 section that already holds its ground; a changed section that cannot be read
 (its file gone, its selector matching nothing).
 Returns: the chosen ``Binding`` values, outer sections first (a file before
@@ -23,7 +24,7 @@ from pathlib import Path
 from forest_files.check.findings import WORDS_PLACEHOLDER
 from forest_files.check.routes import no_single_ground
 from forest_files.custody.bindings import Binding
-from forest_files.custody.lookup import NoSuchBinding, binding_twin, find_binding
+from forest_files.custody.lookup import NoSuchBinding, below_top, binding_twin, find_binding
 from forest_files.custody.record import SectionText, ground_body
 from forest_files.kernel.errors import ForestError
 from forest_files.kernel.hashing import hash_body
@@ -49,6 +50,9 @@ def choose(root: Path, bindings: list[Binding], targets: Sequence[str]) -> list[
         if sel.kind == "file":
             of_file = [b for b in bindings if b.path == sel.path]
             if not of_file:
+                below = below_top(bindings, spec)
+                if below is not None:
+                    raise NoSuchBinding(f"{spec}: {below}")
                 twin = binding_twin(bindings, spec)
                 how = twin or f"list bindings with `{forest_text('status')}`"
                 raise NoSuchBinding(f"{spec}: no binding in this file; {how}")

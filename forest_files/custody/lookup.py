@@ -1,8 +1,9 @@
 """Finding a binding from what a user typed, and its custody chain.
 
 Stores: nothing.
-Refuses: a target that names no binding (listing the bindings of that path, or
-naming the one it names but for Unicode normalisation: ``binding_twin``),
+Refuses: a target that names no binding (listing the bindings of that path,
+naming the one it names but for Unicode normalisation: ``binding_twin``, or,
+typed below the top, the one it names there: ``below_top``),
 or that matches several (listing them); a directory move from a directory
 holding no binding, or between overlapping directories; a rebind onto a section
 another live binding holds (by the same selector, or a heading by another name:
@@ -23,7 +24,7 @@ from typing import TYPE_CHECKING
 
 from forest_files.custody.bindings import Binding
 from forest_files.kernel.errors import ForestError
-from forest_files.kernel.shellword import forest_text
+from forest_files.kernel.shellword import forest_text, shell_word, standing
 from forest_files.store.forest import ForestStore
 from forest_files.text.selector import Selector, parse_selector, render
 
@@ -82,6 +83,9 @@ def find_binding(
         twin = binding_twin(bindings, target)
         if twin is not None:
             raise NoSuchBinding(f"{target}: no binding; {twin}")
+        below = below_top(bindings, target)
+        if below is not None:
+            raise NoSuchBinding(f"{target}: {below}")
         known = ", ".join(b.selector for b in same_path) or "none"
         raise NoSuchBinding(
             f"{target}: no binding (bindings of {sel.path}: {known}); "
@@ -104,6 +108,23 @@ def binding_twin(bindings: list[Binding], target: str) -> str | None:
     if spelled is None:
         return None
     return twin_clause(target, spelled, spelled, holder="its binding")
+
+
+def below_top(bindings: list[Binding], target: str) -> str | None:
+    """Typed below the top (``forest diff ch2.md`` in ``book/``, where
+    ``book/ch2.md`` is bound): the clause saying every selector starts at the top
+    and naming the target as given there, or None (at the top, or nothing bound
+    beside the user under that name)."""
+    prefix = standing()
+    if not prefix:
+        return None
+    path = parse_selector(target).path
+    if not any(b.path == prefix + path and not b.retired for b in bindings):
+        return None
+    return (
+        "no binding at the top of the work tree, where every selector starts; "
+        f"you stand in {prefix}, so give {shell_word(prefix + target)}"
+    )
 
 
 def _resolved(root: Path, target: str) -> str | None:

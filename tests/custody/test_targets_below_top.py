@@ -1,7 +1,8 @@
 """A target typed below the top of the work tree (custody/target_refusals.py).
 
 Selectors are the top's (every route prints them so, and they work pasted
-anywhere); a shell's path is the working directory's. Typed in ``docs/``,
+anywhere); a shell's path is the working directory's (custody/lookup.py
+``below_top`` says so for a target that names no binding there). Typed in ``docs/``,
 ``forest adopt a.md`` bound the top's ``a.md`` without a word while ``docs/a.md``
 stood beside the user, and ``forest adopt b.md`` said "no such file" of a file
 the user could see. Real repository, the console entry run in the subdirectory.
@@ -14,6 +15,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+from forest_files.kernel.shellword import shell_word
+from tests.helpers.cli import forest, ok
 from tests.helpers.git import commit_all, git_env, make_repo, write
 
 FOREST = str(Path(sys.executable).with_name("forest"))
@@ -69,3 +74,28 @@ def test_adopt_at_the_top_same_name_accepted(tmp_path: Path) -> None:
     done = _forest(root, "adopt", "a.md", "--words", "the top file")
     assert done.returncode == 0, done.stderr
     assert "bound a.md" in done.stdout
+
+
+@pytest.mark.parametrize(
+    "typed",
+    [("diff", "b.md"), ("restore", "b.md#B"), ("log", "b.md"), ("supersede", "b.md")],
+)
+def test_bound_target_below_top_names_it_from_the_top_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, typed: tuple[str, ...]
+) -> None:
+    """Typed in ``docs/``, ``forest diff b.md`` said "no binding in this file" of the
+    bound ``docs/b.md`` beside the user (adopt said where selectors start; these did not)."""
+    root = _repo(tmp_path)
+    ok(root, "adopt", "docs/b.md#B", "--words", "the b section")
+    write(root, "docs/b.md", "# B\n\nb, edited\n")
+    before = _ledger(root)
+    monkeypatch.chdir(root / "docs")
+    words = ("--words", "why") if typed[0] == "supersede" else ()
+    result = forest(root, *typed, *words)
+    assert result.exit_code == 1, result.stdout
+    given = shell_word(f"docs/{typed[1]}")
+    assert f"you stand in docs/, so give {given}" in result.stderr, result.stderr
+    assert (root / "docs" / "b.md").read_text() == "# B\n\nb, edited\n"  # nothing written
+    assert _ledger(root) == before
+    shown = forest(root, "diff", f"docs/{typed[1]}")  # given so: the drift
+    assert shown.exit_code == 0 and "+b, edited" in shown.stdout, shown.stdout
