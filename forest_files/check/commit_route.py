@@ -29,7 +29,8 @@ own: one drift, or one rebind with what it carries), ``nested`` (each finding
 to show, with the enclosing findings named under it), ``named_files_route``
 and ``for_named_files`` (for ``git commit FILE…``, which commits the named files
 alone: the commit to run after a route that stages the ledger, and the one route
-staging those files first).
+staging those files first); ``routes_stage_taken`` (for ``git commit -a``: a
+finding's route staging the ledger stages that finding's files again).
 Test: tests/check/test_commit_route.py, tests/check/test_commit_rebind.py
 """
 
@@ -145,14 +146,60 @@ def for_commit_staged(
     return report._replace(commit_route=route._replace(steps=steps, note=note))
 
 
+def routes_stage_taken(report: CheckReport, whole: Sequence[str]) -> CheckReport:
+    """The report of ``git commit -a``/``-i``, whose staging is gone once the hook
+    refuses: a finding's route that stages the ledger (a rebind, a retire, a resolve)
+    stages too the files of that finding the commit took ``whole``. The plain ``git
+    commit`` run after it (as ``forest rebind`` says) then carries the moved section;
+    it carried the ledger alone, and was refused: the section had "moved" back."""
+    if not whole:
+        return report
+
+    def staging(r: Reported) -> Reported:
+        mine = [p for p in whole if p in _paths_of(r.finding)]
+        if not mine or not r.routes:
+            return r
+        routes = tuple(
+            route._replace(steps=tuple(_with_paths(s, mine) for s in route.steps))
+            for route in r.routes
+        )
+        return r._replace(routes=routes)
+
+    return report._replace(
+        items=tuple(map(staging, report.items)), extra=tuple(map(staging, report.extra))
+    )
+
+
+def _paths_of(f: Finding) -> set[str]:
+    """The files a finding names: its own, and where its section may stand now."""
+    from forest_files.text.selector import parse_selector
+
+    places = () if f.kind == "contested" else f.candidates  # a contest's are content ids
+    if f.moved_to:
+        places = (f.moved_to, *places)
+    return {f.path, *(parse_selector(p).path for p in places)}
+
+
+def stages_ledger(step: tuple[str, ...]) -> bool:
+    """``step`` is a ``git add`` that stages the ledger."""
+    return step[:1] == ("git",) and "add" in step[1:3] and LEDGER_PREFIX.rstrip("/") in step
+
+
+def _with_paths(step: tuple[str, ...], paths: Sequence[str]) -> tuple[str, ...]:
+    if not stages_ledger(step):
+        return step
+    words = step[2:] if step[1] == "--literal-pathspecs" else step[1:]
+    have = set(words[words.index("--") + 1 :])
+    return git_step(*words, *(p for p in paths if p not in have))
+
+
 def named_files_route(routes: Iterable[Route], named: Sequence[str]) -> Route | None:
     """``git commit FILE…`` commits the named files alone (from a temporary index of
     HEAD and them), so the ledger a route stages with ``git add`` stays out of it and
     the same commit is refused again. When one of ``routes`` stages the ledger: the
     commit to run after it, the ``named`` files with the ledger (None otherwise)."""
     ledger = LEDGER_PREFIX.rstrip("/")
-    staging = (s for r in routes for s in r.steps if s[:1] == ("git",) and "add" in s[1:3])
-    if not any(ledger in step for step in staging):
+    if not any(stages_ledger(s) for r in routes for s in r.steps):
         return None
     files = [p for p in named if p != ledger and not p.startswith(LEDGER_PREFIX)]
     return Route(

@@ -414,6 +414,26 @@ def test_commit_all_one_route_stages_again_pasted_recovers(bound: Path) -> None:
     assert git(bound, "status", "--porcelain") == ""
 
 
+def test_commit_all_moved_section_route_stages_both_files_pasted_recovers(bound: Path) -> None:
+    """A bound section cut from one file and pasted into another, ``git commit -a``:
+    the route ``forest rebind OLD NEW && git add -- .forest/ledger`` staged the ledger
+    alone (what ``-a`` staged is gone once the hook refuses), so the ``git commit``
+    ``forest rebind`` then asks for carried the rebind without the move, and was
+    refused: the section had "moved" back, with a route to rebind it there. The route
+    stages both files the commit took now; pasted, a plain ``git commit`` lands."""
+    write(bound, "other.md", OTHER.replace("## Notes\n\nA note.\n\n", ""))
+    write(bound, "canon.md", CANON + "\n## Notes\n\nA note.\n\n")
+    err = refused(bound, "commit", "-a", "-m", "move the notes")
+    (line,) = [ln for ln in err.splitlines() if ln.startswith("  move the binding: ")]
+    command = line.removeprefix("  move the binding: ")
+    assert command.endswith("&& git add -- .forest/ledger canon.md other.md"), command
+    proc = pasted(bound, command)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    accepted(bound, "commit", "-m", "move the notes")
+    assert git(bound, "status", "--porcelain") == ""
+    assert run(bound, FOREST, "check", "--rev", "HEAD").returncode == 0
+
+
 def test_commit_of_the_index_one_route_stages_nothing_accepted(bound: Path) -> None:
     """A plain ``git commit`` stages nothing beyond the index: its one route is left
     as it was (staging the working tree would take unstaged edits along)."""

@@ -78,18 +78,22 @@ def _commit_index(
 ) -> tuple[CheckReport, list[str], bool]:
     """The report as the commit's own index needs it (check/commit_route.py): for
     ``git commit -a``/``-p``, its one route staging again what the commit staged
-    beyond the index; for ``git commit FILE…``, which commits the named files alone,
+    beyond the index, and each route that stages the ledger staging its finding's
+    files the commit took whole; for ``git commit FILE…``, which commits the named files alone,
     its one route staging them first, and the commit to run after a route that
     stages the ledger, which that commit would leave out. And whether the commit
     judged another index than the repository's (then ``check --staged`` would not
     list what it found), asked only when the findings are ``many`` (more than the
     hook shows) or a route needs it."""
     from forest_files import gitio
+    from forest_files.check.commit_route import routes_stage_taken, stages_ledger
 
-    if (report.commit_route is not None or many) and gitio.commit_stages_into_lock(root):
+    ledger = any(stages_ledger(s) for r in report.failed for route in r.routes for s in route.steps)
+    if (report.commit_route is not None or many or ledger) and gitio.commit_stages_into_lock(root):
         beyond = _beyond_index(root)
         if report.commit_route is not None:
             report = _staged_beyond_index(report, beyond)
+        report = routes_stage_taken(report, beyond[0])
         return report, [], bool(beyond[0] or beyond[1])
     if not gitio.commit_names_its_files(root):
         return report, [], False
