@@ -277,6 +277,8 @@ def _twin(sel: Selector, headings: list[Heading]) -> str | None:
         return None
     wanted = tuple(nfc(p) for p in sel.parts)
     k = len(wanted)
+    if any(tuple(h.path[-k:]) == tuple(sel.parts) for h in headings):
+        return None  # spelled as typed: only the ``[n]`` is past the last match
     for h in headings:
         if len(h.path) >= k and tuple(nfc(p) for p in h.path[-k:]) == wanted:
             spelled = render_heading_path(h.path[-k:], None)

@@ -78,3 +78,16 @@ def test_file_name_other_normalisation_supersede_refused(tmp_path: Path) -> None
     assert result.exit_code == 1, result.output
     (line,) = result.stderr.splitlines()
     assert "only in Unicode normalisation" in line and f"give 'docs/{NFC}.md'" in line
+
+
+def test_heading_index_past_its_last_match_no_normalisation_clause_refused(
+    tmp_path: Path,
+) -> None:
+    """``#Café[2]`` where one ``Café`` heading stands, spelled as typed: the refusal
+    said the file spelled it otherwise "only in Unicode normalisation", naming the
+    same bytes twice; only the ``[2]`` is wrong."""
+    repo = _repo(tmp_path, NFC)
+    result = forest(repo, "adopt", f"docs/a.md#{NFC}[2]", "--words", "w")
+    assert result.exit_code == 1, result.output
+    assert "only 1 heading(s) match, so [2] does not exist" in result.output
+    assert "normalisation" not in result.output, result.output
