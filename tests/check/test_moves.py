@@ -200,6 +200,36 @@ def test_symbol_moved_after_an_overload_stub_route_names_it_canonically_accepted
     assert {f["kind"] for f in findings(repo)} == {"clean"}
 
 
+def test_heading_named_like_bound_one_added_before_it_moved_route_pasted_accepted(
+    repo: Path,
+) -> None:
+    """A second ``## Keep`` written before the bound one made its selector match twice:
+    the check said "unresolved … choose one of them", with a route that was no command
+    ("no heading stands where it stood"). The unchanged section is found where it
+    stands now, ``Keep[2]``, as a move; the printed rebind, pasted, keeps custody."""
+    write(repo, "a.md", DOC.replace("## Keep\n", "## Keep\n\nnew words\n\n## Keep\n"))
+    (moved, other) = findings(repo)
+    assert moved["kind"] == "moved" and moved["moved_to"] == "a.md#Title/Keep[2]", moved
+    assert other["kind"] == "clean"
+    done = shell(repo, _route(moved, "move the binding"))
+    assert done.returncode == 0, done.stderr
+    assert [f["kind"] for f in findings(repo)] == ["clean", "clean"]
+
+
+def test_heading_named_like_bound_one_added_and_bound_edited_candidates_detected(
+    repo: Path,
+) -> None:
+    """The same, with the bound section edited too: no move, but both places are
+    offered as rebinds (with words)."""
+    write(repo, "a.md", DOC.replace("## Keep\n", "## Keep\n\nnew words\n\n## Keep\n"))
+    write(repo, "a.md", (repo / "a.md").read_text().replace("kept words", "kept words!"))
+    (gone, _) = findings(repo)
+    assert gone["kind"] == "unresolved", gone
+    assert sorted(gone["candidates"]) == ["a.md#Title/Keep[1]", "a.md#Title/Keep[2]"]
+    rebinds = [r["argv"][0] for r in gone["routes"] if "rebind" in (r["command"] or "")]
+    assert sorted(argv[3] for argv in rebinds) == sorted(gone["candidates"])
+
+
 def test_section_moved_to_other_file_staged_detected(repo: Path) -> None:
     from forest_files.check.staged import judge_staged
 
