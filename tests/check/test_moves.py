@@ -200,6 +200,7 @@ def test_symbol_moved_after_an_overload_stub_route_names_it_canonically_accepted
     assert {f["kind"] for f in findings(repo)} == {"clean"}
 
 
+@pytest.mark.slow  # the route pasted into a real shell
 def test_heading_named_like_bound_one_added_before_it_moved_route_pasted_accepted(
     repo: Path,
 ) -> None:

@@ -76,12 +76,9 @@ def test_adopt_at_the_top_same_name_accepted(tmp_path: Path) -> None:
     assert "bound a.md" in done.stdout
 
 
-@pytest.mark.parametrize(
-    "typed",
-    [("diff", "b.md"), ("restore", "b.md#B"), ("log", "b.md"), ("supersede", "b.md")],
-)
+@pytest.mark.slow  # a repository built and five commands run in it (about 1 s)
 def test_bound_target_below_top_names_it_from_the_top_refused(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, typed: tuple[str, ...]
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Typed in ``docs/``, ``forest diff b.md`` said "no binding in this file" of the
     bound ``docs/b.md`` beside the user (adopt said where selectors start; these did not)."""
@@ -90,12 +87,13 @@ def test_bound_target_below_top_names_it_from_the_top_refused(
     write(root, "docs/b.md", "# B\n\nb, edited\n")
     before = _ledger(root)
     monkeypatch.chdir(root / "docs")
-    words = ("--words", "why") if typed[0] == "supersede" else ()
-    result = forest(root, *typed, *words)
-    assert result.exit_code == 1, result.stdout
-    given = shell_word(f"docs/{typed[1]}")
-    assert f"you stand in docs/, so give {given}" in result.stderr, result.stderr
+    for typed in (("diff", "b.md"), ("restore", "b.md#B"), ("log", "b.md"), ("supersede", "b.md")):
+        words = ("--words", "why") if typed[0] == "supersede" else ()
+        result = forest(root, *typed, *words)
+        assert result.exit_code == 1, (typed, result.stdout)
+        given = shell_word(f"docs/{typed[1]}")
+        assert f"you stand in docs/, so give {given}" in result.stderr, result.stderr
     assert (root / "docs" / "b.md").read_text() == "# B\n\nb, edited\n"  # nothing written
     assert _ledger(root) == before
-    shown = forest(root, "diff", f"docs/{typed[1]}")  # given so: the drift
+    shown = forest(root, "diff", "docs/b.md#B")  # given so: the drift
     assert shown.exit_code == 0 and "+b, edited" in shown.stdout, shown.stdout

@@ -414,6 +414,7 @@ def test_commit_all_one_route_stages_again_pasted_recovers(bound: Path) -> None:
     assert git(bound, "status", "--porcelain") == ""
 
 
+@pytest.mark.slow  # three git commits through the hook and a pasted route
 def test_commit_all_moved_section_route_stages_both_files_pasted_recovers(bound: Path) -> None:
     """A bound section cut from one file and pasted into another, ``git commit -a``:
     the route ``forest rebind OLD NEW && git add -- .forest/ledger`` staged the ledger
