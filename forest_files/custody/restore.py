@@ -57,7 +57,7 @@ from forest_files.custody.restore_files import (
     recreate_allowed,
     replace_file,
 )
-from forest_files.custody.restore_splice import splice, split_lines
+from forest_files.custody.restore_splice import WouldNotStand, splice, split_lines
 from forest_files.kernel.errors import ForestError
 from forest_files.store.entryrow import ERASED_MARK
 
@@ -69,6 +69,7 @@ __all__ = [
     "Restored",
     "Rewrite",
     "Wanted",
+    "WouldNotStand",
     "audit_restored",
     "capture",
     "plan_rewrite",

@@ -5,8 +5,8 @@ Refuses (one-line ``ForestError``): bytes that are not UTF-8 text (naming the
 offset); a file holding git's merge conflict markers (its sections are not yet
 where they will stand: a conflict's ``=======`` reads as a heading's underline);
 a section that cannot be found (restore needs its lines); a result whose section
-would not read as ground (with exclusions: an excluded heading placed where it
-would swallow ground lines).
+would not read as ground, or would not be found at all (``WouldNotStand``; with
+exclusions: an excluded heading placed where it would swallow ground lines).
 Exclusions: the excluded parts are not in ground, so they are kept as they are
 now, each placed where it stood relative to the surrounding kept lines.
 Returns: (new file bytes, the text the section held). Every byte outside the
@@ -26,7 +26,14 @@ from forest_files.kernel.shellword import forest_text
 from forest_files.text.conflict_markers import has_markers
 from forest_files.text.extract import extract
 from forest_files.text.normalise import decode_bytes, normalise_text
-from forest_files.text.selector import parse_selector
+from forest_files.text.selector import Selector, SelectorError, parse_selector
+
+
+class WouldNotStand(ForestError):
+    """Written in, the text would not read back as the section (it would end elsewhere,
+    or the selector would find no section): a caller writing someone's text rather than
+    ground (a proposal) words the refusal for that text."""
+
 
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")
 
@@ -64,18 +71,27 @@ def splice(
     if hi < len(lines) and replacement and not replacement.endswith(("\n", "\r")):
         replacement += eol  # keep the following line on its own line
     new = bom + "".join(lines[:lo]) + replacement + "".join(lines[hi:])
-    if extract(normalise_text(new[len(bom) :]), sel, excludes).text != ground:
+    if not _reads_back(new[len(bom) :], sel, excludes, ground):
         why = (
             "around the excluded parts as they stand now (they would change the section)"
             if excludes
             else "here: written in, the section would end elsewhere (a line after it reads as"
             " part of it, or ground's own lines as a heading that ends it)"
         )
-        raise ForestError(
+        raise WouldNotStand(
             f"{selector}: ground cannot be restored {why}; nothing was written — edit by "
             "hand (`forest diff` shows ground)"
         )
     return new.encode("utf-8"), got.text
+
+
+def _reads_back(text: str, sel: Selector, excludes: tuple[str, ...], ground: str) -> bool:
+    """Whether the selector finds ``ground`` in ``text``; a selector that finds nothing
+    there (the text drops or renames the heading it names) or finds twice does not."""
+    try:
+        return extract(normalise_text(text), sel, excludes).text == ground
+    except SelectorError:
+        return False
 
 
 def _split_excluded(

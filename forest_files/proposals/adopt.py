@@ -12,7 +12,9 @@ left as it is and the refusal names the capture.
 Refuses (nothing written): a signer without authority over the path; empty
 words, or a printed route's placeholder (``…``) pasted as the words; a proposal
 that is not open; a binding that is gone (retired); ground that moved on since
-the proposal was made (``ProposalStale``, naming how to look again).
+the proposal was made (``ProposalStale``, naming how to look again); a text that
+would not stand as the section once written in (its heading dropped or renamed, a
+heading inside it ending the section), naming the discard and the edit by hand.
 Returns: the new ground's content id.
 Test: tests/proposals/test_proposals.py, tests/proposals/test_adopt.py
 """
@@ -95,12 +97,12 @@ def _write_and_supersede(
     """Write the proposed text into the section, then supersede with it. Every bound
     is judged before the write; anything refused after it puts the file back."""
     from forest_files.custody.record import supersede_section
-    from forest_files.custody.restore import plan_rewrite, write_rewrite
+    from forest_files.custody.restore import write_rewrite
     from forest_files.custody.targets import read_section
 
     assert proposal.text is not None  # an open proposal holds its text
     root, limit = repo.root, repo.config.max_body_bytes
-    plan = plan_rewrite(root, binding.path, binding.selector, binding.excludes, proposal.text)
+    plan = _plan(repo, binding, proposal)
     kept: Path | None = None
     if plan is not None:
         _within_bounds(repo, plan, proposal.text, words)
@@ -118,6 +120,30 @@ def _write_and_supersede(
                 f"proposed text or a later edit{held}"
             ) from exc
         raise
+
+
+def _plan(repo: Repository, binding: Binding, proposal: Proposal) -> Rewrite | None:
+    """``plan_rewrite`` of the proposed text, refused in the proposal's own words when
+    the text would not stand as the section once written in (its heading dropped,
+    renamed or moved to another level, or a heading inside it that ends the section:
+    an agent's text, never checked against the file)."""
+    from forest_files.custody.restore import WouldNotStand, plan_rewrite
+
+    assert proposal.text is not None  # an open proposal holds its text
+    try:
+        return plan_rewrite(
+            repo.root, binding.path, binding.selector, binding.excludes, proposal.text
+        )
+    except WouldNotStand:
+        discard = forest_text("proposal", "discard", proposal.id)
+        supersede = forest_text("supersede", binding.selector, options=("--words", "…"))
+        raise ForestError(
+            f"proposal {proposal.id}: its text would not stand as {binding.selector} "
+            "(written in, the section would not read back as it: a heading dropped, "
+            "renamed or at another level, or one inside it that ends the section); "
+            f"nothing was written — discard it (`{discard}`), or edit the file by hand "
+            f"and `{supersede}`"
+        ) from None
 
 
 def _put_back(root: Path, plan: Rewrite, kept: Path | None) -> bool:

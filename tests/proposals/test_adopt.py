@@ -55,6 +55,32 @@ def _pending(tmp_path: Path) -> tuple[Path, str]:
     return root, pid
 
 
+def _agent_proposal(root: Path, text: str) -> str:
+    """An open proposal of ``text`` for a.md#Keep against its current ground, kept as
+    an agent's would be (nothing checks it against the file); its id."""
+    from forest_files.custody.bindings import all_bindings
+    from forest_files.custody.record import ground_body
+    from forest_files.custody.repository import Repository
+
+    with Repository(root) as repo:
+        store = repo.synced()
+        (binding,) = all_bindings(store)
+        head, _state = ground_body(store, binding)
+        assert head is not None
+        cid, ground_hash = store.content_id(head), store.get(head)["body_hash"]
+    with ProposalStore(root) as kept:
+        done = kept.propose(
+            binding=binding.bind_act,
+            path=binding.path,
+            selector=binding.selector,
+            derived_from=cid,
+            ground_hash=ground_hash,
+            text=text,
+            source="mcp",
+        )
+    return done.proposal.id
+
+
 def _still_open(root: Path, pid: str) -> None:
     with ProposalStore(root) as store:
         assert store.get(pid).status == "open"
@@ -104,3 +130,29 @@ def test_proposal_adopt_segments_unwritable_recovers(tmp_path: Path) -> None:
     again = forest(root, "proposal", "adopt", pid, "--words", "take the proposal")
     assert again.exit_code == 0, again.output
     assert (root / "a.md").read_text(encoding="utf-8") == EDITED
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "agent words\n\n",  # the heading dropped
+        "## Kept\n\nagent words\n\n",  # the heading renamed
+        "# Keep\n\nagent words\n\n",  # the heading raised out of its parent
+        "## Keep\n\nagent words\n\n## Extra\n\nmore\n\n",  # a heading that ends it
+    ],
+    ids=["heading-dropped", "heading-renamed", "heading-raised", "heading-inside"],
+)
+def test_proposal_adopt_text_not_standing_as_section_refused(tmp_path: Path, text: str) -> None:
+    """An agent's text is never checked against the file: adopting one that, written in,
+    would not read back as the section names the proposal and its ways out (not
+    restore's words, nor the headings of a file that was never written)."""
+    root = bound_repo(tmp_path)
+    pid = _agent_proposal(root, text)
+    before = _state(root)
+    result = forest(root, "proposal", "adopt", pid, "--words", "take the proposal", "--as", BY)
+    assert result.exit_code == 1, result.output
+    (line,) = result.stderr.splitlines()
+    assert line.startswith(f"forest: proposal {pid}: its text would not stand as a.md#Title/Keep")
+    assert f"`forest proposal discard {pid}`" in line and "restored" not in line
+    assert _state(root) == before
+    _still_open(root, pid)
