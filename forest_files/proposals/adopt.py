@@ -15,12 +15,14 @@ that is not open; a binding that is gone (retired); ground that moved on since
 the proposal was made (``ProposalStale``, naming how to look again); a text that
 would not stand as the section once written in (its heading dropped or renamed, a
 heading inside it ending the section), naming the discard and the edit by hand.
-Returns: the new ground's content id.
+Returns: the new ground's content id (``adopt``: with where the text the section
+held before the proposed text was written in is kept, for the door to name).
 Test: tests/proposals/test_proposals.py, tests/proposals/test_adopt.py
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -50,7 +52,23 @@ def _binding(bindings: list[Binding], proposal: Proposal) -> Binding:
     )
 
 
+@dataclass(frozen=True)
+class Adopted:
+    """A proposal made ground: the new ground's content id, and where the text the
+    section held before the proposed text was written in is kept (None: the file held
+    the proposed text already, or was recreated)."""
+
+    content_id: str
+    kept: Path | None
+
+
 def adopt_proposal(root: Path, pid: str, *, words: str, by: str) -> str:
+    """Supersede the proposal's binding with exactly the proposed text; the new
+    ground's content id (``adopt``: where the replaced text is kept, too)."""
+    return adopt(root, pid, words=words, by=by).content_id
+
+
+def adopt(root: Path, pid: str, *, words: str, by: str) -> Adopted:
     """Supersede the proposal's binding with exactly the proposed text."""
     from forest_files.custody.bindings import all_bindings
     from forest_files.custody.record import ground_body, supersede_section
@@ -85,15 +103,16 @@ def adopt_proposal(root: Path, pid: str, *, words: str, by: str) -> str:
             new = supersede_section(
                 repo, binding, section, words=words, by=by, expected_body_hash=proposal.text_hash
             )
+            done = Adopted(new, None)
         else:
-            new = _write_and_supersede(repo, binding, proposal, words=words, by=by)
-        proposals.mark_adopted(proposal.id, new)
-        return new
+            done = _write_and_supersede(repo, binding, proposal, words=words, by=by)
+        proposals.mark_adopted(proposal.id, done.content_id)
+        return done
 
 
 def _write_and_supersede(
     repo: Repository, binding: Binding, proposal: Proposal, *, words: str, by: str
-) -> str:
+) -> Adopted:
     """Write the proposed text into the section, then supersede with it. Every bound
     is judged before the write; anything refused after it puts the file back."""
     from forest_files.custody.record import supersede_section
@@ -109,7 +128,7 @@ def _write_and_supersede(
         kept = write_rewrite(root, plan)
     try:
         section = read_section(root, binding.selector, binding.excludes, max_bytes=limit)
-        return supersede_section(
+        new = supersede_section(
             repo, binding, section, words=words, by=by, expected_body_hash=proposal.text_hash
         )
     except BaseException as exc:
@@ -120,6 +139,7 @@ def _write_and_supersede(
                 f"proposed text or a later edit{held}"
             ) from exc
         raise
+    return Adopted(new, kept)
 
 
 def _plan(repo: Repository, binding: Binding, proposal: Proposal) -> Rewrite | None:

@@ -156,3 +156,15 @@ def test_proposal_adopt_text_not_standing_as_section_refused(tmp_path: Path, tex
     assert f"`forest proposal discard {pid}`" in line and "restored" not in line
     assert _state(root) == before
     _still_open(root, pid)
+
+
+def test_proposal_adopt_over_newer_edit_capture_named_accepted(tmp_path: Path) -> None:
+    """Adopting writes the proposed text over the user's newer edit of the section: the
+    edit is kept as restore keeps one, and the line says where, as restore's does."""
+    root, pid = _pending(tmp_path)
+    result = forest(root, "proposal", "adopt", pid, "--words", "take the proposal", "--as", BY)
+    assert result.exit_code == 0, result.output
+    (capture,) = (shared_state(root) / "captures").glob("*")
+    assert f"; the replaced text is kept in {capture}; " in result.stdout
+    assert "mine" in capture.read_text(encoding="utf-8")
+    assert (root / "a.md").read_text(encoding="utf-8") == EDITED

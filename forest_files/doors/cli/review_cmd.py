@@ -172,7 +172,7 @@ def adopt(pid: IdArg, words: AdoptWordsOpt, as_: AsOpt = None, repo: RepoOpt = P
     Example: forest proposal adopt 3f2a9c --words "Accepted the agent's wording"
     """
     from forest_files.custody.repository import find_root
-    from forest_files.proposals.adopt import adopt_proposal
+    from forest_files.proposals.adopt import adopt
     from forest_files.proposals.rebinds import adopt_rebind, find
 
     root = find_root(repo)
@@ -180,8 +180,15 @@ def adopt(pid: IdArg, words: AdoptWordsOpt, as_: AsOpt = None, repo: RepoOpt = P
         moved = adopt_rebind(root, pid, words=words, by=identity(repo, as_))
         typer.echo(printable(f"adopted proposal {pid}: rebound to {moved}; commit .forest/ledger"))
         return
-    new = adopt_proposal(root, pid, words=words, by=identity(repo, as_))
-    typer.echo(f"adopted proposal {pid}: {new} is ground; commit .forest/ledger with the file")
+    done = adopt(root, pid, words=words, by=identity(repo, as_))
+    # The section held other text (a newer edit): say where it went, as restore does.
+    kept = "" if done.kept is None else f"; the replaced text is kept in {done.kept}"
+    typer.echo(
+        printable(
+            f"adopted proposal {pid}: {done.content_id} is ground{kept}; "
+            "commit .forest/ledger with the file"
+        )
+    )
 
 
 def _discard(pid: str, repo: Path) -> None:
