@@ -24,7 +24,7 @@ Stores: nothing itself.
 Refuses: ``-C`` without a directory or with one that does not exist (exit 2).
 Returns: the command's exit code.
 Test: tests/doors/test_doors.py, tests/doors/test_fastcheck.py, tests/doors/test_one_shot_gc.py,
-tests/doors/test_light_ci.py
+tests/doors/test_light_ci.py, tests/doors/test_dash_c_hints.py
 """
 
 from __future__ import annotations
@@ -39,12 +39,15 @@ def _version() -> str:
     return f"forest-files {__version__}"
 
 
-def dispatch(argv: list[str]) -> int | None:
-    """Answer ``argv`` on the light path, or None for the full CLI. Applies ``-C``."""
+def dispatch(argv: list[str], *, typed: bool = False) -> int | None:
+    """Answer ``argv`` on the light path, or None for the full CLI. Applies ``-C``.
+    ``typed``: ``argv`` was typed in this directory (the console script), so the routes
+    it prints are pasted here even when a command's own ``-C``/``--repo`` points
+    elsewhere; an in-process caller leaves them as the top's."""
     from forest_files.kernel.shellword import typed_in
 
     typed_in(None)  # set for this command alone (a process may dispatch more than one)
-    if argv and argv[0].startswith("-C"):
+    if typed or (argv and argv[0].startswith("-C")):
         from contextlib import suppress
 
         with suppress(OSError):  # the directory is gone: where the user stands is unknown
@@ -85,7 +88,7 @@ def dispatch(argv: list[str]) -> int | None:
 
 def _run(argv: list[str]) -> int:
     """``argv`` answered: by the light path, or by the full CLI (which exits itself)."""
-    code = dispatch(argv)
+    code = dispatch(argv, typed=True)
     if code is None:
         from forest_files.doors.cli import main as full
 

@@ -116,3 +116,23 @@ def test_dash_c_refusal_hints_pasted_where_typed_accepted(tmp_path: Path) -> Non
     _paste(beside, _quoted(live.stderr))
     assert git(root, "log", "-1", "--format=%s") == before  # the seal pasted: not committed
     assert forest(root, "forget", cid, "--words", "erase it").returncode == 0
+
+
+@pytest.mark.parametrize("option", ["--repo", "-C"])
+def test_command_repo_option_beside_routes_pasted_where_typed_accepted(
+    tmp_path: Path, option: str
+) -> None:
+    """``forest check -C ../repo`` (the command's own option, which every ``--help``
+    offers) typed beside the repository printed ``forest restore b.md``, as at the top:
+    pasted where it was typed, it found no repository. Its routes, and the watcher's
+    hints, reach the repository from there, as after ``forest -C ../repo check``."""
+    root, beside, _here = _beside(tmp_path)
+    write(root, "b.md", "# B\n\nwasp\n")
+    found = forest(beside, "check", option, f"../{root.name}")
+    assert found.returncode == 1, found.stderr
+    restore = _after(found.stdout, "  restore ground: ")
+    assert restore == "forest -C ../repo restore b.md"
+    _paste(beside, restore)
+    assert (root / "b.md").read_text(encoding="utf-8") == "# B\n\nbee\n"
+    idle = forest(beside, "watch", "status", option, f"../{root.name}")
+    assert "`forest -C ../repo watch --detach`" in idle.stdout, idle.stdout
