@@ -53,8 +53,9 @@ def placeholder_words(words: str) -> str | None:
 
 
 def placeholder_signature(by: str) -> str | None:
-    """Why ``by`` is a placeholder signature (None: it is not)."""
-    if by.strip() in _PLACEHOLDER_NAMES:
+    """Why ``by`` is a placeholder signature (None: it is not): ``NAME`` from old docs,
+    or a route's ``…`` (dots, quotes) typed as the signature — neither names anyone."""
+    if by.strip() in _PLACEHOLDER_NAMES or (by.strip() and _PLACEHOLDER_WORDS.fullmatch(by)):
         return (
             f"--as {by.strip()!r} is a placeholder; leave --as out to sign as your git "
             "identity, or give your name: --as 'Ada Lovelace <ada@example.org>'"

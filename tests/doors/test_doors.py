@@ -123,9 +123,12 @@ def test_placeholder_words_pasted_refused_nothing_written(bound: Path, words: st
     assert sorted(p.name for p in (bound / ".forest/ledger/segments").iterdir()) == before
 
 
-def test_placeholder_signature_refused_nothing_written(bound: Path) -> None:
+@pytest.mark.parametrize("signature", ["NAME", WORDS_PLACEHOLDER, "...", "'…'"])
+def test_placeholder_signature_refused_nothing_written(bound: Path, signature: str) -> None:
+    """``--as NAME`` from old docs, or a route's ``…`` typed as the signature: neither
+    names anyone, and an act signed so was recorded as signed by ``…``."""
     write(bound, "b.md", "# B\n\nwasp\n")
-    proc = forest(bound, "supersede", "b.md", "--words", "Wasps now", "--as", "NAME")
+    proc = forest(bound, "supersede", "b.md", "--words", "Wasps now", "--as", signature)
     assert proc.returncode == 1 and "leave --as out" in proc.stderr
     assert forest(bound, "check").returncode == 1  # still drifted: nothing recorded
 

@@ -130,6 +130,7 @@ def test_mcp_arguments_one_line_refused(tmp_path: Path) -> None:
         ("recall", {"query": "kept", "limit": s.MAX_RECALL + 1}),
         ("propose", {"selector": "a.md#Keep", "text": long, "signature": AGENT, "reason": "r"}),
         ("propose", {"selector": "a.md#Keep", "text": "x", "signature": "NAME", "reason": "r"}),
+        ("propose", {"selector": "a.md#Keep", "text": "x", "signature": "…", "reason": "r"}),
         ("propose", {"selector": "a.md#Keep", "text": "x\x00", "signature": AGENT, "reason": "r"}),
         ("check", {"extra": "no"}),
         (
