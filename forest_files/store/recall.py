@@ -57,7 +57,8 @@ def _plain_language_fts_query(query: str) -> str:
     tokens = [t.replace('"', "") for t in _WORD.findall(query)]
     tokens = [t for t in tokens if t]
     if not tokens:
-        raise ForestError(f"recall: empty query (no word tokens) — got {query!r}")
+        # never the query itself: it may hold what the caller should not spread (a pasted key)
+        raise ForestError("recall: empty query (no word tokens); give plain words to search for")
     parts = [f'"{t}"*' if _UNSPACED.search(t) else f'"{t}"' for t in tokens]
     return " ".join(parts)
 

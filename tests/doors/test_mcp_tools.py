@@ -151,6 +151,16 @@ def test_mcp_arguments_one_line_refused(tmp_path: Path) -> None:
     assert "propose" not in advertised(read_only=True)
 
 
+def test_mcp_recall_query_without_words_refused(tmp_path: Path) -> None:
+    """A query with no word to search for is refused naming the argument, never
+    repeating its value (the query may hold what the agent should not spread)."""
+    root = bound_repo(tmp_path)
+    result = call(Session(root), "recall", {"query": "¿¡ --- !?"}, read_only=False)
+    text = result.content[0].text
+    assert result.isError and text.startswith("forest: ") and "query" in text, text
+    assert "¿¡" not in text and "!?" not in text
+
+
 def test_mcp_limits_at_bound_accepted(tmp_path: Path) -> None:
     root = bound_repo(tmp_path)
     for name, args in [
