@@ -388,3 +388,25 @@ def test_mcp_stdio_end_of_input_after_initialize_exits_accepted(tmp_path: Path) 
     proc.stdin.close()
     _ends_quietly(proc, root)
     proc.stdout.close()
+
+
+@pytest.mark.slow
+def test_mcp_stdio_unknown_tool_name_never_raw_on_stderr_refused(tmp_path: Path) -> None:
+    """The SDK logs the name of a tool it does not list to stderr, which a client keeps
+    in its log file: an agent's name holding a terminal escape reached it raw (ESC
+    and all), read later with ``tail`` in a terminal. It is escaped there, as in the
+    answer."""
+    root = bound_repo(tmp_path)
+    proc = _forest_mcp(root)
+    pipes = Pipes(proc)
+    assert pipes.send(_request(1, "initialize", INIT))["result"]["serverInfo"]
+    pipes.tell(b'{"jsonrpc":"2.0","method":"notifications/initialized"}')
+    name = "\x1b]0;owned\x07\x1b[31mevil\u009b2J"
+    called = pipes.send(_request(2, "tools/call", {"name": name, "arguments": {}}))
+    assert called["result"]["isError"], called
+    assert proc.stdin is not None and proc.stderr is not None
+    proc.stdin.close()
+    assert proc.wait(timeout=WAIT) == 0
+    err = proc.stderr.read().decode("utf-8", errors="replace")
+    proc.stderr.close()
+    assert "\x1b" not in err and "\x07" not in err and "\u009b" not in err, err

@@ -1,7 +1,9 @@
 """The MCP server over stdio (the official ``mcp`` SDK's low-level server): tools
 that read custody and one that proposes, each bound section a resource.
 
-Stores: nothing itself (tools.py; every call audited, audit.py).
+Stores: nothing itself (tools.py; every call audited, audit.py). The SDK's own log
+lines go to stderr with each control character escaped (an agent's tool name is in
+them).
 Refuses: a tool it does not advertise (``propose`` under ``--read-only`` is not
 advertised and not callable), arguments outside a tool's schema, an unknown or
 malformed ``forest://`` URI; each as one ``forest: …`` line, never a traceback
@@ -15,6 +17,8 @@ Test: tests/doors/test_mcp_server.py
 from __future__ import annotations
 
 import json
+import logging
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -30,6 +34,7 @@ from forest_files.doors.mcp import tools
 from forest_files.doors.mcp.audit import record_call
 from forest_files.doors.mcp.session import Session
 from forest_files.kernel.errors import ForestError
+from forest_files.kernel.shellword import printable
 
 SCHEME = "forest://"
 RESOURCE_PAGE = 500
@@ -206,6 +211,7 @@ def serve(root: Path, *, read_only: bool = False) -> None:
 
     from forest_files.doors.mcp.stdio import stdio
 
+    _escaped_sdk_log()
     session = Session(root)
     server = build(session, read_only=read_only)
 
@@ -217,3 +223,22 @@ def serve(root: Path, *, read_only: bool = False) -> None:
         anyio.run(main)
     finally:
         session.close()
+
+
+class _Escaped(logging.Formatter):
+    def formatMessage(self, record: logging.LogRecord) -> str:
+        return printable(super().formatMessage(record))
+
+
+def _escaped_sdk_log() -> None:
+    """The SDK logs what an agent sent (the name of a tool it does not list) through
+    Python's last-resort handler, raw, to stderr: a client's log file, read later in a
+    terminal. Its records go there still, each control character escaped."""
+    sdk = logging.getLogger("mcp")
+    if any(isinstance(h.formatter, _Escaped) for h in sdk.handlers):
+        return
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setLevel(logging.WARNING)  # what the last-resort handler printed
+    handler.setFormatter(_Escaped("%(message)s"))
+    sdk.addHandler(handler)
+    sdk.propagate = False
