@@ -105,7 +105,12 @@ def main() -> None:
     one_shot_gc()
     argv = sys.argv[1:]
 
-    code = run_guarded("forest", lambda: _run(argv), sys.argv)
+    try:
+        code = run_guarded("forest", lambda: _run(argv), sys.argv)
+    finally:
+        from forest_files.kernel.shellword import typed_in
+
+        typed_in(None)  # the next command of this process (a caller in process) types anew
     from forest_files.doors.fastcheck import finish
 
     finish(code)
