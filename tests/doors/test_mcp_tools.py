@@ -273,3 +273,19 @@ def test_mcp_selector_several_or_none_names_tool_arguments_refused(tmp_path: Pat
         read = call(Session(root), "read_ground", {"binding": row["binding"]}, read_only=False)
         assert not read.isError and row["selector"] in read.content[0].text
     assert len(b_sections) == tools.UNKNOWN_SHOWN  # b.md: all shown; c.md: one more
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["agent words\n\n", "## Kept\n\nagent words\n\n", "## Keep\n\nagent\n\n## Extra\n\nmore\n\n"],
+    ids=["heading-dropped", "heading-renamed", "heading-inside"],
+)
+def test_mcp_propose_text_not_standing_as_section_refused(tmp_path: Path, text: str) -> None:
+    """A text that, written into the file, would not read back as the section (its
+    heading dropped or renamed, a heading inside it ending it) could never be adopted:
+    the agent is told at once, and nothing is kept."""
+    root = bound_repo(tmp_path)
+    with pytest.raises(tools.ToolRefused, match="would not read back as the section"):
+        _propose(root, text)
+    with ProposalStore(root) as store:
+        assert store.open_proposals() == []

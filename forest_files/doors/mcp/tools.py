@@ -13,7 +13,8 @@ forget removed or is over the repository's body bound, a placeholder signature, 
 signature or reason that is not one line (a line break, a C0 or C1 control,
 U+2028/U+2029: each would forge a line where a person reads it), a C1 control or
 U+2028/U+2029 in the text, a signature naming a holder of forest.toml's
-``[authority]`` (an agent is not one).
+``[authority]`` (an agent is not one), a text that written into the file would not
+read back as the section (no person could adopt it).
 Returns: JSON-ready dicts: pages carry ``next_cursor`` (None at the end);
 ``read_ground`` carries ``next_offset``; recall answers are Forest packets,
 jurisdiction first, with bounded excerpts and content ids (never row ids).
@@ -230,6 +231,7 @@ def propose(session: Session, args: s.ProposeIn) -> Answer:
         raise ToolRefused(f"text is over this repository's max_body_bytes ({b.bind_act})")
     if hash_body(text) == row["body_hash"]:
         raise ToolRefused(f"{b.bind_act}: the text is its ground already; nothing to propose")
+    _stands(session, b, text)
     refuse_erased(store, config.project_id, text, "the proposed text")
     with ProposalStore(session.root) as kept:
         done = kept.propose(
@@ -262,6 +264,25 @@ def _claim(args: s.ProposeIn) -> tuple[str, str]:
     if placeholder_signature(signature) is not None:
         raise ToolRefused("signature is a placeholder; give who proposes, e.g. 'Name <email>'")
     return signature, reason
+
+
+def _stands(session: Session, b: Binding, text: str) -> None:
+    """Refused: a text that, written into the file as it is now, would not read back as
+    the section (its heading dropped or renamed, a heading inside it ending it): no
+    person could adopt it. Anything else the file says now (gone, in a conflict, the
+    section not found) is judged again when a person adopts, so it refuses nothing."""
+    from forest_files.custody.restore import WouldNotStand, plan_rewrite
+
+    try:
+        plan_rewrite(session.root, b.path, b.selector, b.excludes, text)
+    except WouldNotStand:
+        raise ToolRefused(
+            f"{b.bind_act}: written into the file, this text would not read back as the "
+            "section; keep its heading line as read_ground gives it, and add no heading "
+            "that would end it"
+        ) from None
+    except (ForestError, OSError):
+        pass
 
 
 def _not_a_holder(config: ForestConfig, signature: str) -> None:
