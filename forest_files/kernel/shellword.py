@@ -50,10 +50,17 @@ def _escaped_byte(ch: str) -> bool:
     return "\udc80" <= ch <= "\udcff"
 
 
+# The bidirectional embedding, override and isolate controls (U+202A-U+202E,
+# U+2066-U+2069): shown raw they reorder what a terminal or a review page displays,
+# so a name or a line reads other than it is ("Trojan Source", CVE-2021-42574).
+_BIDI = frozenset(range(0x202A, 0x202F)) | frozenset(range(0x2066, 0x206A))
+
+
 def _control(ch: str) -> bool:
-    """A character that moves the cursor or ends a line on a terminal or in a log."""
+    """A character that moves the cursor, ends a line or reorders the text on a
+    terminal or in a log."""
     code = ord(ch)
-    return code < 32 or 127 <= code < 160 or code in (0x2028, 0x2029)
+    return code < 32 or 127 <= code < 160 or code in (0x2028, 0x2029) or code in _BIDI
 
 
 def _unshown(ch: str) -> bool:
@@ -62,7 +69,8 @@ def _unshown(ch: str) -> bool:
 
 def first_unprintable(text: str) -> str | None:
     """The first character of ``text`` that ``printable`` escapes (a control character,
-    a line or paragraph separator, a byte that is not UTF-8), or None: the one test of
+    a line or paragraph separator, a bidirectional control, a byte that is not UTF-8),
+    or None: the one test of
     "unprintable" for a rule that refuses what this module would escape."""
     if text.isprintable():
         return None

@@ -90,3 +90,29 @@ def test_hooks_status_hooks_path_with_control_chars_shown_escaped_detected(
     assert not _raw(as_json)
     states = json.loads(as_json.stdout)
     assert states[0]["path"] == str(repo / f"hooks{PLANT}" / "pre-commit"), states[0]
+
+
+def test_bidi_override_in_a_file_name_and_a_signature_never_raw_detected(tmp_path: Path) -> None:
+    """A bidirectional override (U+202E) reorders what a terminal shows: a bound file
+    named ``notes/a\\u202edm.txt`` reads as ``notes/atxt.md``. ``forest check`` and
+    ``forest status`` print it escaped (``--json`` keeps the exact name), and an
+    ``--as`` holding one is refused before any act."""
+    repo = make_repo(tmp_path)
+    name = "notes/a\u202edm.txt"
+    write(repo, name, "# T\n\nwords\n")
+    init_and_adopt(repo, [name])
+    commit_all(repo, "adopt")
+    write(repo, name, "# T\n\nother words\n")
+    for door in ("check", "status"):
+        shown = in_process.forest(repo, door)
+        text = shown.stdout + shown.stderr
+        assert "\u202e" not in text and "notes/a\\u202edm.txt" in text, text
+    found = json.loads(in_process.forest(repo, "check", "--json").stdout)["findings"]
+    assert [f["path"] for f in found] == [name]
+    refused = in_process.forest(
+        repo, "supersede", name, "--words", "clearer now", "--as", "Eve \u202eevE <e@x.org>"
+    )
+    assert refused.exit_code == 1 and "\u202e" not in refused.stderr, refused.stderr
+    (line,) = refused.stderr.splitlines()
+    assert line.startswith("forest: --as: holds \\u202e"), line
+    assert in_process.forest(repo, "check").exit_code == 1  # still drifted: nothing recorded

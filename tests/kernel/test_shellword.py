@@ -204,3 +204,8 @@ def test_first_unprintable_is_what_printable_escapes_accepted() -> None:
     for ch in chars:
         assert (first_unprintable(f"a{ch}b") is None) == (printable(ch) == ch), hex(ord(ch))
     assert first_unprintable("ok\xa0\u2028\x85") == "\u2028"
+    for bidi in ("\u202a", "\u202e", "\u2066", "\u2069"):  # reorder what is shown
+        assert first_unprintable(f"ab{bidi}c") == bidi
+        assert printable(f"a{bidi}b") == f"a\\u{ord(bidi):04x}b"
+    assert shell_word("a\u202eb.md") == "a$'\\342\\200\\256'b.md"
+    assert first_unprintable("\u05e9\u05dc\u05d5\u05dd \u0627") is None  # right-to-left text itself

@@ -312,13 +312,18 @@ def _not_a_holder(config: ForestConfig, signature: str) -> None:
 def _one_line(field: str, value: str) -> str:
     """``value`` if no character of it would end or move a line where a person reads it
     (``forest proposal show``, ``forest review``, ``forest audit``): a C1 control
-    (U+0080-U+009F, e.g. U+009B, a terminal's CSI) or U+2028/U+2029; check_text has
-    refused line breaks and the other controls already."""
+    (U+0080-U+009F, e.g. U+009B, a terminal's CSI), U+2028/U+2029, or a bidirectional
+    control that reorders what is shown (U+202E); check_text has refused line breaks
+    and the other controls already."""
     from forest_files.kernel.bounds import BoundsRefused
     from forest_files.kernel.shellword import first_unprintable
 
     if first_unprintable(value) is not None:
-        raise BoundsRefused(field, "holds a line break or control character; give one line")
+        raise BoundsRefused(
+            field,
+            "holds a line break, a control character or a bidirectional control; "
+            "give one line of plain text",
+        )
     return value
 
 
