@@ -48,10 +48,10 @@ def dispatch(argv: list[str], *, typed: bool = False) -> int | None:
 
     typed_in(None)  # set for this command alone (a process may dispatch more than one)
     if typed or (argv and argv[0].startswith("-C")):
-        from contextlib import suppress
-
-        with suppress(OSError):  # the directory is gone: where the user stands is unknown
+        try:  # noqa: SIM105  (contextlib stays off the warm check's import list)
             typed_in(os.getcwd())  # the routes it prints are pasted here, not in DIR
+        except OSError:
+            pass  # the directory is gone: where the user stands is unknown
     while argv and argv[0].startswith("-C"):
         if argv[0] == "-C" and len(argv) < 2:
             print("forest: -C needs a directory (forest -C DIR COMMAND …)", file=sys.stderr)
