@@ -24,7 +24,13 @@ from pathlib import Path
 from forest_files.check.findings import WORDS_PLACEHOLDER
 from forest_files.check.routes import no_single_ground
 from forest_files.custody.bindings import Binding
-from forest_files.custody.lookup import NoSuchBinding, below_top, binding_twin, find_binding
+from forest_files.custody.lookup import (
+    NoSuchBinding,
+    below_top,
+    binding_twin,
+    find_binding,
+    two_answer,
+)
 from forest_files.custody.record import SectionText, ground_body
 from forest_files.kernel.errors import ForestError
 from forest_files.kernel.hashing import hash_body
@@ -48,6 +54,9 @@ def choose(root: Path, bindings: list[Binding], targets: Sequence[str]) -> list[
     for spec in expand_bound(root, bindings, targets):
         sel = parse_selector(spec)
         if sel.kind == "file":
+            both = two_answer(bindings, spec)
+            if both is not None:
+                raise NoSuchBinding(f"{spec}: {both}")
             of_file = [b for b in bindings if b.path == sel.path]
             if not of_file:
                 below = below_top(bindings, spec)

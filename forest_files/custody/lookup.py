@@ -3,8 +3,9 @@
 Stores: nothing.
 Refuses: a target that names no binding (listing the bindings of that path,
 naming the one it names but for Unicode normalisation: ``binding_twin``, or,
-typed below the top, the one it names there: ``below_top``),
-or that matches several (listing them); a directory move from a directory
+typed below the top, the one it names there: ``below_top``), a target two bound
+files answer to (typed below the top, where a bound file of that name stands too:
+``two_answer``, as adopt refuses), or one that matches several (listing them); a directory move from a directory
 holding no binding, or between overlapping directories; a rebind onto a section
 another live binding holds (by the same selector, or a heading by another name:
 its id or its heading path).
@@ -61,6 +62,9 @@ def find_binding(
     if binding_id:
         bindings = [b for b in bindings if b.bind_act.startswith(binding_id)]
     sel = parse_selector(target)
+    both = two_answer(bindings, target)
+    if both is not None:
+        raise NoSuchBinding(f"{target}: {both}")
     full = render(sel)
     same_path = [b for b in bindings if b.path == sel.path]
     if binding_id and not same_path:  # the id names none of this file's bindings
@@ -124,6 +128,25 @@ def below_top(bindings: list[Binding], target: str) -> str | None:
     return (
         "no binding at the top of the work tree, where every selector starts; "
         f"you stand in {prefix}, so give {shell_word(prefix + target)}"
+    )
+
+
+def two_answer(bindings: list[Binding], target: str) -> str | None:
+    """Typed below the top where both files are bound (``forest restore a.md`` in
+    ``docs/``, where ``a.md`` and ``docs/a.md`` are): the clause naming both, as
+    ``forest adopt`` refuses it, or None. The top's file is what the selector means,
+    but an act on it from beside the other could restore or supersede the wrong one."""
+    prefix = standing()
+    if not prefix:
+        return None
+    path = parse_selector(target).path
+    live = {b.path for b in bindings if not b.retired}
+    if path not in live or prefix + path not in live:
+        return None
+    return (
+        f"two bound files answer to it: {path} at the top of the work tree, where every "
+        f"selector starts, and {prefix + path} in {prefix}, where you stand; give "
+        f"{shell_word(prefix + target)} for that one, or run the command at the top for {path}"
     )
 
 

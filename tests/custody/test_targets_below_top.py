@@ -97,3 +97,32 @@ def test_bound_target_below_top_names_it_from_the_top_refused(
     assert _ledger(root) == before
     shown = forest(root, "diff", "docs/b.md#B")  # given so: the drift
     assert shown.exit_code == 0 and "+b, edited" in shown.stdout, shown.stdout
+
+
+@pytest.mark.slow  # a repository built and four commands run in it (about 1 s)
+def test_acts_below_top_two_bound_files_answer_refused(tmp_path: Path) -> None:
+    """Typed in ``docs/`` where ``a.md`` and ``docs/a.md`` are both bound and edited:
+    ``forest restore a.md`` restored the top's file without a word (the user likely
+    meant the one beside them). Restore, supersede and retire refuse as adopt does,
+    naming both; nothing is written and nothing recorded."""
+    root = _repo(tmp_path)
+    ok(root, "adopt", "a.md", "docs/a.md", "--words", "both as written")
+    commit_all(root, "adopt")
+    write(root, "a.md", "# Root\n\nroot a, edited\n")
+    write(root, "docs/a.md", "# Docs\n\ndocs a, edited\n")
+    before = (_ledger(root), (root / "a.md").read_bytes(), (root / "docs/a.md").read_bytes())
+    for args in (
+        ("restore", "a.md"),
+        ("supersede", "a.md", "--words", "newer"),
+        ("retire", "a.md", "--words", "gone"),
+    ):
+        proc = _forest(root / "docs", *args)
+        assert proc.returncode == 1, proc.stdout + proc.stderr
+        (line,) = proc.stderr.splitlines()
+        assert "two bound files answer to it" in line and "give docs/a.md" in line, line
+    after = (_ledger(root), (root / "a.md").read_bytes(), (root / "docs/a.md").read_bytes())
+    assert after == before
+    done = _forest(root / "docs", "restore", "docs/a.md")  # the full selector: that one
+    assert done.returncode == 0, done.stderr
+    assert (root / "docs/a.md").read_text() == "# Docs\n\ndocs a\n"
+    assert (root / "a.md").read_bytes() == before[1]
