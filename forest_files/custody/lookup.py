@@ -5,8 +5,9 @@ Refuses: a target that names no binding (listing the bindings of that path,
 naming the one it names but for Unicode normalisation: ``binding_twin``, or,
 typed below the top, the one it names there: ``below_top``), a target two bound
 files answer to (typed below the top, where a bound file of that name stands too:
-``two_answer``, as adopt refuses), or one that matches several (listing them); a directory move from a directory
-holding no binding, or between overlapping directories; a rebind onto a section
+``two_answer``, as adopt refuses), or one that matches several (listing them); a
+directory move from a directory holding no binding, or between overlapping
+directories; a rebind onto a section
 another live binding holds (by the same selector, or a heading by another name:
 its id or its heading path).
 Returns: the ``Binding``; the chain of entries that were its ground, oldest
