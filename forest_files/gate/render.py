@@ -53,8 +53,15 @@ def rule_id(kind: str) -> str:
 
 
 def _file(r: Reported) -> str:
-    """Where a finding lies: its path, or the ledger for one bound to no file."""
-    return r.finding.path or LEDGER_DIR
+    """Where a finding lies: its path, or the ledger for one bound to no file; a moved
+    section's where its text stands now (its old path may be gone at HEAD, and an
+    annotation on a file the commit does not hold is dropped)."""
+    f = r.finding
+    if f.kind == "moved" and f.moved_to:
+        from forest_files.text.selector import parse_selector
+
+        return parse_selector(f.moved_to).path
+    return f.path or LEDGER_DIR
 
 
 def _uri(path: str) -> str:

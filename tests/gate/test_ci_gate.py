@@ -554,3 +554,22 @@ def test_step_summary_hostile_name_renders_as_text_not_link_image_or_html(
     rows = html.split("<tr>")[2:]
     assert rows and all(row.count("<td>") == 4 for row in rows), html  # no cell split by |
     assert "<code>docs/a`b ![i](p.png) [fix](fix.html) &lt;b&gt;x|y.md" in html
+
+
+def test_moved_file_annotated_where_its_text_stands_now_detected(repo: Path) -> None:
+    """A bound file renamed (``git mv``) without a rebind: the ``moved`` findings lie
+    where the text stands now. GitHub's annotations and SARIF's locations named the
+    old path, which no longer exists at HEAD (GitHub drops such an annotation)."""
+    git(repo, "mv", "docs/guide.md", "docs/handbook.md")
+    commit_all(repo, "renamed")
+    code, out, _ = ci(repo, "--base", "main", "--format", "github")
+    assert code == 1
+    moved = [ln for ln in out.splitlines() if ln.startswith("::") and "moved" in ln]
+    assert moved and all("file=docs/handbook.md," in ln for ln in moved), moved
+    sarif = validate_sarif(ci(repo, "--base", "main", "--format", "sarif")[1])
+    uris = {
+        r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]  # type: ignore[index]
+        for r in sarif["runs"][0]["results"]  # type: ignore[index]
+        if r["properties"]["kind"] == "moved"  # type: ignore[index]
+    }
+    assert uris == {"docs/handbook.md"}
