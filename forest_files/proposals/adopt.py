@@ -54,12 +54,14 @@ def _binding(bindings: list[Binding], proposal: Proposal) -> Binding:
 
 @dataclass(frozen=True)
 class Adopted:
-    """A proposal made ground: the new ground's content id, and where the text the
+    """A proposal made ground: the new ground's content id, where the text the
     section held before the proposed text was written in is kept (None: the file held
-    the proposed text already, or was recreated)."""
+    the proposed text already, or was recreated), and the bound file (to commit with
+    the ledger)."""
 
     content_id: str
     kept: Path | None
+    path: str
 
 
 def adopt_proposal(root: Path, pid: str, *, words: str, by: str) -> str:
@@ -103,7 +105,7 @@ def adopt(root: Path, pid: str, *, words: str, by: str) -> Adopted:
             new = supersede_section(
                 repo, binding, section, words=words, by=by, expected_body_hash=proposal.text_hash
             )
-            done = Adopted(new, None)
+            done = Adopted(new, None, binding.path)
         else:
             done = _write_and_supersede(repo, binding, proposal, words=words, by=by)
         proposals.mark_adopted(proposal.id, done.content_id)
@@ -139,7 +141,7 @@ def _write_and_supersede(
                 f"proposed text or a later edit{held}"
             ) from exc
         raise
-    return Adopted(new, kept)
+    return Adopted(new, kept, binding.path)
 
 
 def _plan(repo: Repository, binding: Binding, proposal: Proposal) -> Rewrite | None:

@@ -123,3 +123,23 @@ def test_cli_log_names_contested_and_resolve_clears_it_detected(
         (ground,) = r.ground()
         assert ground.content_id == new
         assert ground.adopted_by == "Test Author <author@example.org>"  # git identity
+
+
+def test_cli_resolve_commit_step_pasted_accepted(contest: tuple[Path, Path, str, str, str]) -> None:
+    """The text form ends with a command that works pasted (it said "commit
+    .forest/ledger"): the resolve act is committed and the contest is over."""
+    from typer.testing import CliRunner
+
+    from forest_files.doors.cli import app
+    from tests.helpers.git import pasted
+
+    b, _, _, y, z = contest
+    done = CliRunner().invoke(
+        app, ["resolve", y, "--pick", z, "--words", "C is canon", "--repo", str(b)]
+    )
+    assert done.exit_code == 0, done.stderr
+    (line,) = [ln for ln in done.stdout.splitlines() if ln.startswith("commit it: ")]
+    assert line == "commit it: git add -- .forest/ledger && git commit"
+    committed = pasted(b, line.removeprefix("commit it: ") + " -q -m resolved")
+    assert committed.returncode == 0, committed.stderr
+    assert git(b, "status", "--porcelain", "--", ".forest") == ""

@@ -15,6 +15,7 @@ import pytest
 
 from forest_files.custody.proposals import ProposalStore
 from tests.helpers.cli import forest
+from tests.helpers.git import git, pasted
 from tests.helpers.watch import EDITED, bound_repo, captured_proposal
 
 
@@ -53,3 +54,20 @@ def test_proposal_adopt_real_words_accepted(tmp_path: Path) -> None:
     assert (root / "a.md").read_text(encoding="utf-8") == EDITED
     with ProposalStore(root) as store:
         assert store.get(pid).status == "adopted"
+
+
+def test_proposal_adopt_commit_step_pasted_commits_file_and_ledger_accepted(
+    tmp_path: Path,
+) -> None:
+    """The adoption ends with a command that works pasted: the ledger and the file
+    the proposed text was written into, staged and committed (it said "commit
+    .forest/ledger with the file", prose a user had to turn into git commands)."""
+    root = bound_repo(tmp_path)
+    pid = captured_proposal(root, EDITED)
+    result = forest(root, "proposal", "adopt", pid, "--words", "The edit is right")
+    assert result.exit_code == 0, result.output
+    (line,) = [ln for ln in result.stdout.splitlines() if ln.startswith("commit it")]
+    assert line == "commit it with the file: git add -- .forest/ledger a.md && git commit"
+    done = pasted(root, line.split(": ", 1)[1] + " -q -m adopted")
+    assert done.returncode == 0, done.stderr
+    assert git(root, "status", "--porcelain", "--", "a.md", ".forest") == ""

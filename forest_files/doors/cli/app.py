@@ -310,7 +310,9 @@ def resolve(
 
     with Repository(repo) as r:
         new = r.resolve(content_id, pick=pick, words=words, by=identity(repo, as_))
-    emit(as_json, {"ground": new}, f"resolved: {new} is ground; commit .forest/ledger")
+    from forest_files.kernel.shellword import commit_ledger
+
+    emit(as_json, {"ground": new}, f"resolved: {new} is ground\ncommit it: {commit_ledger()}")
 
 
 @app.command()

@@ -172,23 +172,23 @@ def adopt(pid: IdArg, words: AdoptWordsOpt, as_: AsOpt = None, repo: RepoOpt = P
     Example: forest proposal adopt 3f2a9c --words "Accepted the agent's wording"
     """
     from forest_files.custody.repository import find_root
+    from forest_files.kernel.paths import LEDGER_DIR
+    from forest_files.kernel.shellword import command_text, commit_ledger, git_step
     from forest_files.proposals.adopt import adopt
     from forest_files.proposals.rebinds import adopt_rebind, find
 
     root = find_root(repo)
     if find(root, pid) is not None:
         moved = adopt_rebind(root, pid, words=words, by=identity(repo, as_))
-        typer.echo(printable(f"adopted proposal {pid}: rebound to {moved}; commit .forest/ledger"))
+        typer.echo(printable(f"adopted proposal {pid}: rebound to {moved}"))
+        typer.echo(f"commit it: {commit_ledger()}")
         return
     done = adopt(root, pid, words=words, by=identity(repo, as_))
     # The section held other text (a newer edit): say where it went, as restore does.
     kept = "" if done.kept is None else f"; the replaced text is kept in {done.kept}"
-    typer.echo(
-        printable(
-            f"adopted proposal {pid}: {done.content_id} is ground{kept}; "
-            "commit .forest/ledger with the file"
-        )
-    )
+    typer.echo(printable(f"adopted proposal {pid}: {done.content_id} is ground{kept}"))
+    with_file = command_text(git_step("add", "--", LEDGER_DIR, done.path))
+    typer.echo(f"commit it with the file: {with_file} && {command_text(git_step('commit'))}")
 
 
 def _discard(pid: str, repo: Path) -> None:
