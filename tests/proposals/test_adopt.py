@@ -165,6 +165,6 @@ def test_proposal_adopt_over_newer_edit_capture_named_accepted(tmp_path: Path) -
     result = forest(root, "proposal", "adopt", pid, "--words", "take the proposal", "--as", BY)
     assert result.exit_code == 0, result.output
     (capture,) = (shared_state(root) / "captures").glob("*")
-    assert f"; the replaced text is kept in {capture}; " in result.stdout
+    assert f"; the replaced text is kept in {capture}\n" in result.stdout
     assert "mine" in capture.read_text(encoding="utf-8")
     assert (root / "a.md").read_text(encoding="utf-8") == EDITED
