@@ -77,7 +77,17 @@ def supersede_sections(
     """Supersede every (binding, section read now, hash that was shown) in one segment
     with one set of words: each act records exactly the hash that was shown, or
     nothing is recorded (law 4, per target)."""
-    return rebind_and_supersede(repo, (), items, words=words, by=by)[1]
+    return rebind_and_supersede(repo, (), items, words=words, by=by).grounds
+
+
+class Moved(NamedTuple):
+    """What ``rebind_and_supersede`` recorded: the rebind act ids, the new grounds of
+    the supersedes, and how many rebinds adopted new text as well (the words are kept
+    only with acts that adopt text)."""
+
+    rebound: list[str]
+    grounds: list[str]
+    adopted: int
 
 
 def rebind_and_supersede(
@@ -87,14 +97,17 @@ def rebind_and_supersede(
     *,
     words: str | None,
     by: str,
-) -> tuple[list[str], list[str]]:
+) -> Moved:
     """``rebind_sections`` of ``moves`` and ``supersede_sections`` of ``items`` as one
     segment (the hook's one route for a commit): every act judged as those two judge
-    it, and nothing recorded unless all may be. Returns (rebind act ids, new ground
-    content ids)."""
+    it, and nothing recorded unless all may be."""
     applied = _record_moves(repo, moves, items, words=words, by=by)
     cut = len(moves)
-    return [r.act.id for r in applied[:cut]], [r.produced[0] for r in applied[cut:]]
+    return Moved(
+        [r.act.id for r in applied[:cut]],
+        [r.produced[0] for r in applied[cut:]],
+        sum(1 for r in applied[:cut] if r.produced),
+    )
 
 
 def _record_moves(
@@ -181,8 +194,8 @@ def rebind_sections(
     """Every (binding, new location) as one rebind act, in one segment (a directory
     moved). A location whose text is not ground is refused without ``words``; with
     them its act also supersedes ground with that text (the chain is kept)."""
-    applied = _record_moves(repo, moves, (), words=words, by=by)[: len(moves)]
-    return Rebound([r.act.id for r in applied], sum(1 for r in applied if r.produced))
+    done = rebind_and_supersede(repo, moves, (), words=words, by=by)
+    return Rebound(done.rebound, done.adopted)
 
 
 def _authorize_moves(

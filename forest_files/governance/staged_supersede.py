@@ -46,10 +46,12 @@ def _check_staged() -> str:
 
 class Recorded(NamedTuple):
     """What the route recorded: (old, new selector) per rebind, (selector, ground)
-    per supersede."""
+    per supersede, and how many rebinds moved unchanged text (the words are not kept
+    with those: nothing was adopted)."""
 
     rebound: list[tuple[str, str]]
     superseded: list[tuple[str, str]]
+    unchanged: int = 0
 
 
 def supersede_staged(root: Path, expect: str, *, words: str, by: str) -> Recorded:
@@ -84,10 +86,11 @@ def supersede_staged(root: Path, expect: str, *, words: str, by: str) -> Recorde
         moves = [_move(bindings, texts, s) for s in steps if s.kind == "rebind"]
         refuse_bound_targets(live, moves)
         items = [_item(bindings, texts, s) for s in steps if s.kind == "supersede"]
-        _, made = rebind_and_supersede(r, moves, items, words=words, by=by)
+        done = rebind_and_supersede(r, moves, items, words=words, by=by)
     return Recorded(
         [(b.selector, sec.selector) for b, sec in moves],
-        [(b.selector, new) for (b, _, _), new in zip(items, made, strict=True)],
+        [(b.selector, new) for (b, _, _), new in zip(items, done.grounds, strict=True)],
+        len(moves) - done.adopted,
     )
 
 

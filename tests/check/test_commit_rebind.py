@@ -107,6 +107,7 @@ def test_commit_rebind_h1_rename_and_drift_one_route_accepted(repo: Path) -> Non
     assert "rebound docs/wiki.md#Wiki v1 -> docs/wiki.md#Wiki v2" in pasted.stdout
     assert "rebound docs/wiki.md#Wiki v1/Elias -> docs/wiki.md#Wiki v2/Elias" in pasted.stdout
     assert "4 in one segment" in pasted.stdout
+    assert "note: 1 of 4 texts are unchanged" in pasted.stdout  # Mara, carried as it was
     assert len([p for p in set(_ledger(repo)) - before if p.startswith("segments/")]) == 1
     assert bash(repo, "git commit -q -m v2").returncode == 0
     assert in_process.kinds(repo) == ["clean"] * 5
@@ -200,6 +201,21 @@ def test_commit_rebind_digest_covers_selectors_detected() -> None:
     carried = Step("rebind", "bind-c", "a.md#Old/C", "a.md#New/C", "3" * 64, True)
     assert commit_route([step, carried]) is None  # one command of its own already
     assert commit_route([step, carried, drift]) is not None
+
+
+def test_commit_rebind_files_only_renamed_words_not_recorded_said_detected(repo: Path) -> None:
+    """Two bound files renamed, their texts unchanged: the one route rebinds them all,
+    and says the words it asked for were not recorded (nothing was adopted; they
+    were dropped in silence)."""
+    git(repo, "mv", "docs/wiki.md", "docs/book.md")
+    git(repo, "mv", "docs/notes.md", "docs/tides.md")
+    out, route = _route(repo)
+    assert "(4 rebound where they stand now, 0 drifted adopted)" in out
+    pasted = bash(repo, route)
+    assert pasted.returncode == 0, pasted.stderr
+    assert "note: all 4 texts are unchanged" in pasted.stdout
+    log = in_process.ok(repo, "log", "--json").stdout
+    assert WORDS not in log  # what the note says
 
 
 def test_commit_rebind_file_renamed_and_edited_accepted(repo: Path) -> None:

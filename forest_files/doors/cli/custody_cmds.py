@@ -193,6 +193,10 @@ def _supersede_staged(
     for sel, ground in done.superseded:
         typer.echo(f"superseded {printable(sel)}: {ground} is ground")
     count = len(done.rebound) + len(done.superseded)
+    if done.unchanged:  # moves of unchanged text keep no words
+        from forest_files.doors.cli.custody_rebind_cmds import words_unkept
+
+        typer.echo(words_unkept(done.unchanged, count))
     typer.echo(f"{count} in one segment; stage .forest/ledger ({stage_ledger()})")
 
 

@@ -106,14 +106,14 @@ def rebind(
     for binding, section in moves:
         typer.echo(printable(f"rebound {binding.selector} -> {section.selector}"))
     if words is not None and done.adopted < len(done.acts):
-        typer.echo(_words_unkept(len(done.acts) - done.adopted, len(done.acts)))
+        typer.echo(words_unkept(len(done.acts) - done.adopted, len(done.acts)))
     for binding, why in left:
         typer.echo(printable(f"left {binding.selector} where it is ({why}); rebind it on its own"))
     one = f"{len(moves)} bindings moved in one segment (one act each)" if len(moves) > 1 else ""
     typer.echo(f"{one + '; ' if one else ''}commit it: {commit_ledger()}")
 
 
-def _words_unkept(unchanged: int, moved: int) -> str:
+def words_unkept(unchanged: int, moved: int) -> str:
     """A rebind records words only with text it adopts: say so when --words went
     unused (the user may think they are on record)."""
     if unchanged == moved == 1:
