@@ -140,8 +140,11 @@ class Rewrite:
             return r
         before = sorted({c for c in (r.introduced, *earlier) if c and c != self.head})
         routes = r.routes
-        if r.introduced is None and r.kind == "drifted" and r.path in self.head_changed:
-            routes = self._amended(r)
+        if r.introduced is None and r.path in self.head_changed:
+            if r.kind == "drifted":
+                routes = self._amended(r)
+            elif r.kind in _AMENDABLE:
+                routes = self._amended_all(r)
         if not before:
             return r._replace(routes=routes)
         named = ", ".join(c[:12] for c in before)
@@ -168,6 +171,26 @@ class Rewrite:
             note = f"{x.note}; {why}" if x.note else why
             out.append(Route(f"{x.label} in HEAD", (*x.steps, amend), note))
         return tuple(out)
+
+    def _amended_all(self, r: Reported) -> tuple[Route, ...]:
+        """HEAD moved, renamed or deleted a bound section or file: each of its routes
+        that records or brings something back goes into HEAD itself, as a drift's does
+        (a commit on top would leave HEAD in the range as it is)."""
+        why = f"amends HEAD, which made the change (a commit on top leaves it as it is); {_push()}"
+        out = []
+        for x in routes_for(r.finding, root=self.root, source=_AT_STOP):
+            if not x.steps:
+                out.append(x)
+                continue
+            note = f"{x.note}; {why}" if x.note else why
+            out.append(Route(f"{x.label} in HEAD", (*x.steps, AMEND), note))
+        return tuple(out)
+
+
+# Findings HEAD brings whose routes record an act or bring a file back (a drift has
+# its own pair, ``_amended``): pasted and committed on top, they would leave HEAD,
+# which the gate judges as a commit of the range, as it is.
+_AMENDABLE = frozenset({"moved", "missing", "unresolved"})
 
 
 class Wording(NamedTuple):

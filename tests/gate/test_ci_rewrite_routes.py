@@ -93,6 +93,25 @@ def test_ci_drift_made_by_head_amend_route_recovers(tmp_path: Path) -> None:
     assert git(root, "rev-list", "--count", "main..HEAD") == "1"
 
 
+@pytest.mark.parametrize("label", ["move the binding in HEAD", "or end the binding in HEAD"])
+def test_ci_file_renamed_by_head_amend_route_recovers(tmp_path: Path, label: str) -> None:
+    """HEAD renamed a bound file without a rebind: the ``moved`` finding's routes amend
+    HEAD as a drift's do. They were the check's own (``forest rebind … && git add``),
+    and the commit they led to, on top, left HEAD's move in the range: the gate
+    failed again at the commit the route was meant to fix."""
+    root = _branch(tmp_path)
+    git(root, "mv", DOC, "docs/b.md")
+    commit_all(root, "renamed")
+    (found,) = run_gate(root, "main").findings
+    assert found.kind == "moved"
+    route = _route(found, label)
+    assert route.steps[-1] == ("git", "commit", "--amend", "--no-edit")
+    assert "force push" in route.note
+    _paste(root, route.command)
+    assert run_gate(root, "main").ok
+    assert git(root, "rev-list", "--count", "main..HEAD") == "1"
+
+
 def test_ci_drift_undone_in_head_amend_route_recovers(tmp_path: Path) -> None:
     """HEAD holds nothing but the edit: restoring it in HEAD leaves HEAD empty, and
     the route still amends (an empty commit changes nothing the gate judges)."""
