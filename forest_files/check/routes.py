@@ -404,7 +404,12 @@ def _bring_back(f: Finding, root: Path, source: str, *, removed: bool = False) -
             )
         return Route("bring the file back", (git_step("checkout", "HEAD", "--", path),))
     if whole:  # the ground text is the whole file: restore writes it again
-        return Route("bring the file back", (forest("restore", path), *_stage(source, path)))
+        folder = path.rpartition("/")[0]
+        make: tuple[Step, ...] = ()
+        if folder and not (root / folder).is_dir():  # restore refuses a gone directory
+            make = (("mkdir", "-p", *(("--",) if folder.startswith("-") else ()), folder),)
+        restore = forest("restore", path)
+        return Route("bring the file back", (*make, restore, *_stage(source, path)))
     before = _before_deletion(root, path)
     if before is not None:
         return Route(

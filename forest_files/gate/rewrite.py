@@ -183,7 +183,8 @@ class Rewrite:
                 out.append(x)
                 continue
             note = f"{x.note}; {why}" if x.note else why
-            out.append(Route(f"{x.label} in HEAD", (*x.steps, AMEND), note))
+            # a file brought back into a HEAD that only deleted it leaves HEAD empty
+            out.append(Route(f"{x.label} in HEAD", (*x.steps, (*AMEND, "--allow-empty")), note))
         return tuple(out)
 
 

@@ -231,7 +231,8 @@ def _routes_of(doc: dict[str, Any], selector: str) -> list[str]:
 
 
 def test_moved_and_edited_route_from_hook_and_ci_pasted_accepted(repo: Path) -> None:
-    """The same first route from ``check --staged`` (the hook's check) and ``forest ci``;
+    """The same first rebind from ``check --staged`` (the hook's check) and ``forest
+    ci``, which records it in HEAD, the commit that made the change (an amend);
     pasted from the hook's it is staged with the ledger and the commit passes."""
     edit(repo, "## Elias { #elias }", "## Elias { #smith }")
     edit(repo, "He has two brothers.", "He has a brother.")
@@ -241,7 +242,7 @@ def test_moved_and_edited_route_from_hook_and_ci_pasted_accepted(repo: Path) -> 
     ci = json.loads(forest(repo, "ci", "--base", "HEAD~1", "--format", "json").stdout)
     hook_route = _routes_of(staged, "doc.md#{elias}")[0]
     assert _routes_of(ci, "doc.md#{elias}")[0] == hook_route.split(" && git add")[0] + (
-        " && git add -- .forest/ledger"
+        " && git add -- .forest/ledger && git commit --amend --no-edit --allow-empty"
     )
     assert hook_route.startswith("forest rebind 'doc.md#{elias}' 'doc.md#{smith}' --words ")
     git(repo, "reset", "-q", "--soft", "HEAD~1")

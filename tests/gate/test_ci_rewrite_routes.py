@@ -93,19 +93,30 @@ def test_ci_drift_made_by_head_amend_route_recovers(tmp_path: Path) -> None:
     assert git(root, "rev-list", "--count", "main..HEAD") == "1"
 
 
-@pytest.mark.parametrize("label", ["move the binding in HEAD", "or end the binding in HEAD"])
-def test_ci_file_renamed_by_head_amend_route_recovers(tmp_path: Path, label: str) -> None:
-    """HEAD renamed a bound file without a rebind: the ``moved`` finding's routes amend
-    HEAD as a drift's do. They were the check's own (``forest rebind … && git add``),
-    and the commit they led to, on top, left HEAD's move in the range: the gate
-    failed again at the commit the route was meant to fix."""
+@pytest.mark.parametrize(
+    ("change", "kind", "label"),
+    [
+        ("mv", "moved", "move the binding in HEAD"),
+        ("mv", "moved", "or end the binding in HEAD"),
+        ("rm", "missing", "bring the file back in HEAD"),
+        ("rm", "missing", "or end the binding in HEAD"),
+    ],
+)
+def test_ci_file_renamed_by_head_amend_route_recovers(
+    tmp_path: Path, change: str, kind: str, label: str
+) -> None:
+    """HEAD renamed (or deleted) a bound file without recording it: the finding's
+    routes amend HEAD as a drift's do. They were the check's own (``forest rebind …
+    && git add``), and the commit they led to, on top, left HEAD's change in the
+    range: the gate failed again at the commit the route was meant to fix. Bringing
+    the file back empties a HEAD that only deleted it: the amend allows that."""
     root = _branch(tmp_path)
-    git(root, "mv", DOC, "docs/b.md")
-    commit_all(root, "renamed")
+    git(root, "mv", DOC, "docs/b.md") if change == "mv" else git(root, "rm", "-q", DOC)
+    commit_all(root, "renamed" if change == "mv" else "deleted")
     (found,) = run_gate(root, "main").findings
-    assert found.kind == "moved"
+    assert found.kind == kind
     route = _route(found, label)
-    assert route.steps[-1] == ("git", "commit", "--amend", "--no-edit")
+    assert route.steps[-1] == ("git", "commit", "--amend", "--no-edit", "--allow-empty")
     assert "force push" in route.note
     _paste(root, route.command)
     assert run_gate(root, "main").ok
