@@ -20,7 +20,15 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from forest_files.doors.cli.errors import boundary
-from forest_files.doors.cli.options import AsOpt, JsonOpt, RepoOpt, WordsOpt, app, identity
+from forest_files.doors.cli.options import (
+    AsOpt,
+    JsonOpt,
+    RepoOpt,
+    WordsOpt,
+    app,
+    identity,
+    words_unkept,
+)
 from forest_files.kernel.errors import ForestError
 from forest_files.kernel.shellword import forest_text, printable, stage_ledger
 
@@ -194,8 +202,6 @@ def _supersede_staged(
         typer.echo(f"superseded {printable(sel)}: {ground} is ground")
     count = len(done.rebound) + len(done.superseded)
     if done.unchanged:  # moves of unchanged text keep no words
-        from forest_files.doors.cli.custody_rebind_cmds import words_unkept
-
         typer.echo(words_unkept(done.unchanged, count))
     typer.echo(f"{count} in one segment; stage .forest/ledger ({stage_ledger()})")
 

@@ -16,7 +16,7 @@ import typer
 
 from forest_files.doors.cli.custody_cmds import TargetArg
 from forest_files.doors.cli.errors import boundary
-from forest_files.doors.cli.options import AsOpt, RepoOpt, WordsOpt, app, identity
+from forest_files.doors.cli.options import AsOpt, RepoOpt, WordsOpt, app, identity, words_unkept
 from forest_files.kernel.errors import ForestError
 from forest_files.kernel.shellword import commit_ledger, printable
 
@@ -111,27 +111,6 @@ def rebind(
         typer.echo(printable(f"left {binding.selector} where it is ({why}); rebind it on its own"))
     one = f"{len(moves)} bindings moved in one segment (one act each)" if len(moves) > 1 else ""
     typer.echo(f"{one + '; ' if one else ''}commit it: {commit_ledger()}")
-
-
-def words_unkept(unchanged: int, moved: int) -> str:
-    """A rebind records words only with text it adopts: say so when --words went
-    unused (the user may think they are on record)."""
-    if unchanged == moved == 1:
-        return (
-            "note: the text is unchanged, so nothing was adopted and your --words were "
-            "not recorded (a rebind of unchanged text records where the section stands, "
-            "not why)"
-        )
-    if unchanged == moved:
-        return (
-            f"note: all {moved} texts are unchanged, so nothing was adopted and your "
-            "--words were not recorded (a rebind of unchanged text records where the "
-            "section stands, not why)"
-        )
-    return (
-        f"note: {unchanged} of {moved} texts are unchanged: nothing was adopted for them "
-        "and your --words were recorded only with the others, which adopted their new text"
-    )
 
 
 def _carried(

@@ -3,7 +3,8 @@ the signature a command acts under, and the JSON-or-text output.
 
 Stores: nothing.
 Refuses: placeholder words or signatures (a route pasted as is), over-long ones.
-Returns: typer annotations; ``identity``; ``emit``.
+Returns: typer annotations; ``identity``; ``emit``; ``words_unkept`` (the note of a
+rebind whose words were not recorded: nothing was adopted).
 Test: tests/doors/test_cli.py
 """
 
@@ -106,3 +107,24 @@ def identity(repo: Path, given: str | None) -> str:
 AsOpt = Annotated[
     str | None, typer.Option("--as", help="Signature (default: git user.name <email>).")
 ]
+
+
+def words_unkept(unchanged: int, moved: int) -> str:
+    """A rebind records words only with text it adopts: say so when --words went
+    unused (the user may think they are on record)."""
+    if unchanged == moved == 1:
+        return (
+            "note: the text is unchanged, so nothing was adopted and your --words were "
+            "not recorded (a rebind of unchanged text records where the section stands, "
+            "not why)"
+        )
+    if unchanged == moved:
+        return (
+            f"note: all {moved} texts are unchanged, so nothing was adopted and your "
+            "--words were not recorded (a rebind of unchanged text records where the "
+            "section stands, not why)"
+        )
+    return (
+        f"note: {unchanged} of {moved} texts are unchanged: nothing was adopted for them "
+        "and your --words were recorded only with the others, which adopted their new text"
+    )
