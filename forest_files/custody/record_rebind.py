@@ -40,7 +40,6 @@ from forest_files.ledger.kinds import RebindAct
 from forest_files.store.base import utc_now
 
 if TYPE_CHECKING:
-    from forest_files.custody.apply_rules import Applied
     from forest_files.custody.repository import Repository
     from forest_files.store.forest import ForestStore
 
@@ -101,24 +100,6 @@ def rebind_and_supersede(
     """``rebind_sections`` of ``moves`` and ``supersede_sections`` of ``items`` as one
     segment (the hook's one route for a commit): every act judged as those two judge
     it, and nothing recorded unless all may be."""
-    applied = _record_moves(repo, moves, items, words=words, by=by)
-    cut = len(moves)
-    return Moved(
-        [r.act.id for r in applied[:cut]],
-        [r.produced[0] for r in applied[cut:]],
-        sum(1 for r in applied[:cut] if r.produced),
-    )
-
-
-def _record_moves(
-    repo: Repository,
-    moves: Sequence[tuple[Binding, SectionText]],
-    items: Sequence[tuple[Binding, SectionText, str]],
-    *,
-    words: str | None,
-    by: str,
-) -> list[Applied]:
-    """The acts of ``rebind_and_supersede``, recorded: the rebinds first, in order."""
     _authorize_moves(repo, moves, by)
     _refuse_in_place(moves)
     _check_shown(repo, items, by)
@@ -130,7 +111,13 @@ def _record_moves(
         more, texts = _supersede_acts(repo, store, items, words=words or "", by=by)
         return [*acts, *more], {**bodies, **texts}
 
-    return repo.record(build)
+    applied = repo.record(build)  # the rebinds first, in order
+    cut = len(moves)
+    return Moved(
+        [r.act.id for r in applied[:cut]],
+        [r.produced[0] for r in applied[cut:]],
+        sum(1 for r in applied[:cut] if r.produced),
+    )
 
 
 def _check_shown(
