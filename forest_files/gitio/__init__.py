@@ -32,6 +32,7 @@ from forest_files.gitio.content import (
     ls_tree,
     staged_changes,
     submodule_paths,
+    to_stage,
     unstaged_paths,
 )
 from forest_files.gitio.history import (
@@ -115,6 +116,7 @@ __all__ = [
     "split_z",
     "staged_changes",
     "submodule_paths",
+    "to_stage",
     "toplevel",
     "trees_exist",
     "unstaged_paths",

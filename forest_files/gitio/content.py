@@ -172,6 +172,19 @@ def unstaged_paths(
     return set(split_z(proc.stdout))
 
 
+def to_stage(repo: Path | str, paths: Sequence[str]) -> list[str]:
+    """Which of ``paths`` (from the top) a commit would miss unless they are staged:
+    edits the index does not hold, or files it does not track (ignored files aside:
+    ``git add`` refuses those). One ``git ls-files`` over the work tree, filtered
+    here: no pathspec, so any number of paths stays within ARG_MAX. A file whose
+    stat alone changed may be listed; staging it is harmless."""
+    if not paths:
+        return []
+    args = ["ls-files", "-z", "--full-name", "-m", "-o", "--exclude-standard"]
+    listed = set(split_z(run_git(repo, args).stdout))
+    return [p for p in dict.fromkeys(paths) if p in listed]
+
+
 def cat_blobs(repo: Path | str, blob_ids: Iterable[str]) -> dict[str, bytes]:
     """The bytes of many blobs through one ``git cat-file --batch`` process."""
     wanted = list(dict.fromkeys(blob_ids))

@@ -45,6 +45,10 @@ import os
 import re
 import shlex
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
 
 def _escaped_byte(ch: str) -> bool:
     return "\udc80" <= ch <= "\udcff"
@@ -269,6 +273,17 @@ def commit_ledger() -> str:
     return f"{stage_ledger()} && {command_text(git_step('commit'))}"
 
 
+def commit_ledger_with(paths: Sequence[str]) -> str:
+    """``git add -- .forest/ledger PATH… && git commit`` as the user runs it where they
+    stand: the step after an act whose text is in files a commit would miss unless
+    staged (``paths`` from the top; in steps of at most ``ARGV_BATCH`` names)."""
+    if not paths:
+        return commit_ledger()
+    steps = in_batches(("add", "--", ".forest/ledger"), list(paths))
+    adds = [command_text(git_step(*step)) for step in steps]
+    return " && ".join([*adds, command_text(git_step("commit"))])
+
+
 def forest_text(command: str, *targets: str, options: tuple[str, ...] = ()) -> str:
     """``forest_step``'s words quoted, as the user runs them where they stand: the
     command a hint or a refusal names (``forest -C ../repo show …`` after ``forest -C
@@ -297,6 +312,7 @@ __all__ = [
     "ARGV_BATCH",
     "command_text",
     "commit_ledger",
+    "commit_ledger_with",
     "first_unprintable",
     "forest_step",
     "forest_text",

@@ -62,6 +62,7 @@ class Adopted:
     content_id: str
     kept: Path | None
     path: str
+    changed: tuple[str, ...] = ()  # other bound sections of the file the write changed
 
 
 def adopt_proposal(root: Path, pid: str, *, words: str, by: str) -> str:
@@ -86,7 +87,8 @@ def adopt(root: Path, pid: str, *, words: str, by: str) -> Adopted:
         if proposal.status != "open" or proposal.text is None:
             raise ForestError(f"proposal {proposal.id} is {proposal.status}, not open")
         store = repo.synced()
-        binding = _binding(all_bindings(store), proposal)
+        bindings = all_bindings(store)
+        binding = _binding(bindings, proposal)
         repo.authorize(binding.path, by)  # before any byte of the file is touched
         head, state = ground_body(store, binding)
         if head is None or store.content_id(head) != proposal.derived_from:
@@ -107,16 +109,25 @@ def adopt(root: Path, pid: str, *, words: str, by: str) -> Adopted:
             )
             done = Adopted(new, None, binding.path)
         else:
-            done = _write_and_supersede(repo, binding, proposal, words=words, by=by)
+            beside = [b for b in bindings if b.path == binding.path and b is not binding]
+            done = _write_and_supersede(repo, binding, beside, proposal, words=words, by=by)
         proposals.mark_adopted(proposal.id, done.content_id)
         return done
 
 
 def _write_and_supersede(
-    repo: Repository, binding: Binding, proposal: Proposal, *, words: str, by: str
+    repo: Repository,
+    binding: Binding,
+    beside: list[Binding],
+    proposal: Proposal,
+    *,
+    words: str,
+    by: str,
 ) -> Adopted:
     """Write the proposed text into the section, then supersede with it. Every bound
-    is judged before the write; anything refused after it puts the file back."""
+    is judged before the write; anything refused after it puts the file back. The
+    sections of ``beside`` (the file's other bindings) the write changed are named:
+    one enclosing the section now differs from its ground."""
     from forest_files.custody.record import supersede_section
     from forest_files.custody.restore import write_rewrite
     from forest_files.custody.targets import read_section
@@ -125,8 +136,10 @@ def _write_and_supersede(
     root, limit = repo.root, repo.config.max_body_bytes
     plan = _plan(repo, binding, proposal)
     kept: Path | None = None
+    before: dict[str, str | None] = {}
     if plan is not None:
         _within_bounds(repo, plan, proposal.text, words)
+        before = _texts(root, beside, limit)
         kept = write_rewrite(root, plan)
     try:
         section = read_section(root, binding.selector, binding.excludes, max_bytes=limit)
@@ -141,7 +154,18 @@ def _write_and_supersede(
                 f"proposed text or a later edit{held}"
             ) from exc
         raise
-    return Adopted(new, kept, binding.path)
+    after = _texts(root, beside, limit) if before else {}
+    changed = tuple(sel for sel, text in before.items() if after.get(sel) != text)
+    return Adopted(new, kept, binding.path, changed)
+
+
+def _texts(root: Path, bindings: list[Binding], limit: int) -> dict[str, str | None]:
+    """Each binding's section text as the file holds it (None: it resolves to none)."""
+    found: dict[str, str | None] = {}
+    for b in bindings:
+        section = _section_now(root, b, limit)
+        found[b.selector] = None if section is None else section.text
+    return found
 
 
 def _plan(repo: Repository, binding: Binding, proposal: Proposal) -> Rewrite | None:

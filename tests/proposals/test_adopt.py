@@ -168,3 +168,58 @@ def test_proposal_adopt_over_newer_edit_capture_named_accepted(tmp_path: Path) -
     assert f"; the replaced text is kept in {capture}\n" in result.stdout
     assert "mine" in capture.read_text(encoding="utf-8")
     assert (root / "a.md").read_text(encoding="utf-8") == EDITED
+
+
+def _proposal_for(root: Path, selector: str, text: str) -> str:
+    """An open agent proposal of ``text`` for the binding ``selector`` (one of several
+    in the file) against its current ground; its id."""
+    from forest_files.custody.bindings import all_bindings
+    from forest_files.custody.record import ground_body
+    from forest_files.custody.repository import Repository
+
+    with Repository(root) as repo:
+        store = repo.synced()
+        (binding,) = [b for b in all_bindings(store) if b.selector == selector]
+        head, _state = ground_body(store, binding)
+        assert head is not None
+        cid, ground_hash = store.content_id(head), store.get(head)["body_hash"]
+    with ProposalStore(root) as kept:
+        done = kept.propose(
+            binding=binding.bind_act,
+            path=binding.path,
+            selector=binding.selector,
+            derived_from=cid,
+            ground_hash=ground_hash,
+            text=text,
+            source="mcp",
+        )
+    return done.proposal.id
+
+
+def test_proposal_adopt_inner_section_names_enclosing_binding_detected(tmp_path: Path) -> None:
+    """The proposed text written into an inner section changes the enclosing bound
+    section too: the adoption says so and gives its supersede; pasted with words, the
+    file is clean again (the enclosing binding was left drifted without a word)."""
+    from tests.helpers.cli import kinds, ok
+    from tests.helpers.git import commit_all, make_repo, pasted, write
+
+    root = make_repo(tmp_path)
+    canon = "# Canon\n\n## Rules\n\nThe sky is green.\n\n### Detail\n\nInner text.\n"
+    write(root, "canon.md", canon)
+    commit_all(root, "start")
+    ok(root, "init")
+    ok(root, "adopt", "canon.md#Canon/Rules", "--words", "Outer", "--as", BY)
+    ok(root, "adopt", "canon.md#Canon/Rules/Detail", "--words", "Inner", "--as", BY)
+    commit_all(root, "custody")
+    pid = _proposal_for(root, "canon.md#Canon/Rules/Detail", "### Detail\n\nBetter text.\n")
+    result = forest(root, "proposal", "adopt", pid, "--words", "Right", "--as", BY)
+    assert result.exit_code == 0, result.output
+    assert "Better text." in (root / "canon.md").read_text(encoding="utf-8")
+    (note,) = [ln for ln in result.stdout.splitlines() if ln.startswith("note:")]
+    assert "canon.md#Canon/Rules too" in note, note
+    route = note.rsplit(": ", 1)[1]
+    assert route == "forest supersede 'canon.md#Canon/Rules' --words '…'", route
+    assert sorted(kinds(root)) == ["clean", "drifted"]
+    done = pasted(root, route.replace("'…'", "'Holds the better detail'") + f" --as '{BY}'")
+    assert done.returncode == 0, done.stderr
+    assert kinds(root) == ["clean", "clean"]

@@ -52,12 +52,14 @@ def init(
     Example: forest init && git add forest.toml .gitattributes .forest && git commit
     """
     from forest_files.custody.repository import Repository
+    from forest_files.kernel.shellword import command_text, git_step, printable
 
     with Repository.init(repo, project_id=project_id) as r:
+        add = git_step("add", "--", "forest.toml", ".gitattributes", ".forest")
         typer.echo(
-            f"initialised forest-files in {r.root} (project {r.config.project_id}); "
-            "commit forest.toml, .gitattributes and .forest/"
+            printable(f"initialised forest-files in {r.root} (project {r.config.project_id})")
         )
+        typer.echo(f"commit it: {command_text(add)} && {command_text(git_step('commit'))}")
 
 
 @app.command()

@@ -172,8 +172,7 @@ def adopt(pid: IdArg, words: AdoptWordsOpt, as_: AsOpt = None, repo: RepoOpt = P
     Example: forest proposal adopt 3f2a9c --words "Accepted the agent's wording"
     """
     from forest_files.custody.repository import find_root
-    from forest_files.kernel.paths import LEDGER_DIR
-    from forest_files.kernel.shellword import command_text, commit_ledger, git_step
+    from forest_files.kernel.shellword import commit_ledger, commit_ledger_with, forest_text
     from forest_files.proposals.adopt import adopt
     from forest_files.proposals.rebinds import adopt_rebind, find
 
@@ -187,8 +186,13 @@ def adopt(pid: IdArg, words: AdoptWordsOpt, as_: AsOpt = None, repo: RepoOpt = P
     # The section held other text (a newer edit): say where it went, as restore does.
     kept = "" if done.kept is None else f"; the replaced text is kept in {done.kept}"
     typer.echo(printable(f"adopted proposal {pid}: {done.content_id} is ground{kept}"))
-    with_file = command_text(git_step("add", "--", LEDGER_DIR, done.path))
-    typer.echo(f"commit it with the file: {with_file} && {command_text(git_step('commit'))}")
+    if done.changed:  # an enclosing bound section holds the text written in
+        again = forest_text("supersede", *done.changed, options=("--words", "…"))
+        typer.echo(
+            printable(f"note: the text written in changed {', '.join(done.changed)} too")
+            + f"; supersede it as well, or the commit is refused: {again}"
+        )
+    typer.echo(f"commit it with the file: {commit_ledger_with([done.path])}")
 
 
 def _discard(pid: str, repo: Path) -> None:
