@@ -60,6 +60,7 @@ from forest_files.custody.restore_files import (
 from forest_files.custody.restore_splice import WouldNotStand, splice, split_lines
 from forest_files.kernel.errors import ForestError
 from forest_files.store.entryrow import ERASED_MARK
+from forest_files.text.selector import AmbiguousSelector
 
 if TYPE_CHECKING:
     from forest_files.custody.bindings import Binding
@@ -217,7 +218,10 @@ def restore_many(root: Path, wanted: Sequence[Wanted]) -> list[Restored]:
             files[w.path] = (w.ground.encode("utf-8"), NEW_FILE_MODE)
             plans.append((w, "recreated", None))
             continue
-        new, old_text = splice(data, w.selector, w.excludes, w.ground, w.path)
+        try:
+            new, old_text = splice(data, w.selector, w.excludes, w.ground, w.path)
+        except AmbiguousSelector as exc:
+            raise _twice(w.selector, exc) from None
         if old_text == w.ground:
             plans.append((w, "clean", None))
             continue
@@ -233,6 +237,23 @@ def restore_many(root: Path, wanted: Sequence[Wanted]) -> list[Restored]:
         Restored(w.selector, outcome, next(kept) if text is not None else None)
         for w, outcome, text in plans
     ]
+
+
+def _twice(selector: str, exc: AmbiguousSelector) -> ForestError:
+    """A bound selector the file now holds more than once (a heading added twice, a
+    merge that kept both): which occurrence is the bound one is the user's to say, so
+    nothing is written; the ways out name the occurrences (``[n]`` of the selector
+    names no binding, so it is no target for restore)."""
+    from forest_files.kernel.shellword import forest_text
+
+    where = str(exc).split(" matches ", 1)[-1].split("; choose", 1)[0]
+    first = exc.candidates[0] if exc.candidates else selector
+    rebind = forest_text("rebind", selector, first, options=("--words", "…"))
+    return ForestError(
+        f"{selector} now matches {where}; nothing was written — rename or remove the "
+        f"occurrence that is not the bound one, then `{forest_text('restore', selector)}`; "
+        f"or keep the text an occurrence holds as ground: `{rebind}` (or another of them)"
+    )
 
 
 def _refuse_marker(selector: str, ground: str) -> None:

@@ -363,3 +363,32 @@ def test_restore_where_a_setext_heading_would_swallow_ground_refused() -> None:
         splice(drifted.encode(), "d.md#D/A", (), "## A\n\nkept text\n", "d.md")
     said = str(refused.value)
     assert "the section would end elsewhere" in said and "excluded" not in said, said
+
+
+def test_restore_bound_heading_now_twice_refused_with_ways_out(tmp_path: Path) -> None:
+    """A second ``## Notes`` under the same parent: which one is bound is the user's to
+    say. Refused, nothing written, no capture; the refusal names both occurrences and
+    the ways out (it said "choose one of them", and ``Notes[1]`` named no binding).
+    The first way, followed, restores."""
+    root = make_repo(tmp_path)
+    write(root, "a.md", "# T\n\n## Notes\n\nfirst\n\n## Other\n\nx\n")
+    commit_all(root, "start")
+    ok(root, "init")
+    ok(root, "adopt", "a.md#T/Notes", "--words", "adopt")
+    commit_all(root, "custody")
+    twice = "# T\n\n## Notes\n\nfirst, changed\n\n## Other\n\nx\n\n## Notes\n\nsecond\n"
+    write(root, "a.md", twice)
+    captures = shared_state(root) / "captures"
+    result = forest(root, "restore", "a.md#T/Notes")
+    assert result.exit_code == 1, result.output
+    (line,) = result.stderr.splitlines()
+    assert "a.md#T/Notes[1] (line 3), a.md#T/Notes[2] (line 11)" in line, line
+    assert "nothing was written" in line and "choose one of them" not in line, line
+    assert (root / "a.md").read_text(encoding="utf-8") == twice
+    assert not captures.exists() or not any(captures.iterdir())
+    restore = re.findall(r"`([^`]*)`", line)[0]
+    assert restore == "forest restore 'a.md#T/Notes'", line
+    write(root, "a.md", twice.replace("## Notes\n\nsecond", "## Later notes\n\nsecond"))
+    done = pasted(root, restore)
+    assert done.returncode == 0, done.stderr
+    assert (root / "a.md").read_text(encoding="utf-8").startswith("# T\n\n## Notes\n\nfirst\n")
