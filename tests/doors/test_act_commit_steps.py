@@ -26,6 +26,19 @@ def _step(out: str) -> str:
     return line.split("commit it", 1)[1].split(": ", 1)[1]
 
 
+def _custody(tmp_path: Path, files: dict[str, str], *targets: str) -> Path:
+    """``files`` committed, then ``forest init`` (and ``targets`` adopted) committed."""
+    root = make_repo(tmp_path)
+    for name, text in files.items():
+        write(root, name, text)
+    commit_all(root, "start")
+    ok(root, "init")
+    for target in targets:
+        ok(root, "adopt", target, "--words", "Adopted")
+    commit_all(root, "custody")
+    return root
+
+
 def test_init_step_pasted_commits_custody_files_accepted(tmp_path: Path) -> None:
     root = make_repo(tmp_path)
     write(root, "a.md", "# A\n\ntext\n")
@@ -41,12 +54,7 @@ def test_init_step_pasted_commits_custody_files_accepted(tmp_path: Path) -> None
 def test_adopt_step_names_new_and_edited_files_only_accepted(tmp_path: Path) -> None:
     """An unchanged committed file needs no staging; a new file and an edited one do:
     only those two are named, and the pasted step leaves nothing for the hook to refuse."""
-    root = make_repo(tmp_path)
-    write(root, "kept.md", "# Kept\n\nsame\n")
-    write(root, "edited.md", "# Edited\n\nold\n")
-    commit_all(root, "start")
-    ok(root, "init")
-    commit_all(root, "custody")
+    root = _custody(tmp_path, {"kept.md": "# Kept\n\nsame\n", "edited.md": "# Edited\n\nold\n"})
     write(root, "edited.md", "# Edited\n\nnew\n")
     write(root, "docs/it's new.md", "# New\n\nfresh\n")
     out = ok(root, "adopt", "kept.md", "edited.md", "docs/it's new.md", "--words", "Adopted")
@@ -65,11 +73,7 @@ def test_adopt_step_with_glob_character_name_stages_that_file_alone_hostile(
 ) -> None:
     """A file named ``n*.md`` is a pathspec pattern to git: the step stages it
     literally, so the unbound ``notes.md`` beside it stays out of the commit."""
-    root = make_repo(tmp_path)
-    write(root, "seed.md", "seed\n")
-    commit_all(root, "start")
-    ok(root, "init")
-    commit_all(root, "custody")
+    root = _custody(tmp_path, {"seed.md": "seed\n"})
     write(root, "n*.md", "# Star\n\nbound\n")
     write(root, "notes.md", "# Notes\n\nnot for this commit\n")
     step = _step(ok(root, "adopt", "n*.md", "--words", "Adopted").stdout)
@@ -81,11 +85,7 @@ def test_adopt_step_with_glob_character_name_stages_that_file_alone_hostile(
 
 
 def test_adopt_step_from_subdirectory_pasted_there_accepted(tmp_path: Path) -> None:
-    root = make_repo(tmp_path)
-    write(root, "book/ch1.md", "# One\n\ntext\n")
-    commit_all(root, "start")
-    ok(root, "init")
-    commit_all(root, "custody")
+    root = _custody(tmp_path, {"book/ch1.md": "# One\n\ntext\n"})
     write(root, "book/ch1.md", "# One\n\nrevised\n")
     result = pasted(root / "book", "forest adopt book/ch1.md --words Adopted")
     assert result.returncode == 0, result.stderr
@@ -99,12 +99,9 @@ def test_adopt_step_from_subdirectory_pasted_there_accepted(tmp_path: Path) -> N
 def test_supersede_step_pasted_passes_the_hook_accepted(tmp_path: Path) -> None:
     """The supersede's step stages the edited file with the ledger; pasted with the
     hooks installed, the commit is accepted."""
-    root = make_repo(tmp_path)
-    write(root, "canon.md", "# Canon\n\n## Rule\n\nThe sky is green.\n")
-    commit_all(root, "start")
-    ok(root, "init")
-    ok(root, "adopt", "canon.md#Rule", "--words", "Adopted")
-    commit_all(root, "custody")
+    root = _custody(
+        tmp_path, {"canon.md": "# Canon\n\n## Rule\n\nThe sky is green.\n"}, "canon.md#Rule"
+    )
     ok(root, "hooks", "install")
     write(root, "canon.md", "# Canon\n\n## Rule\n\nThe sky is blue.\n")
     out = ok(root, "supersede", "canon.md#Rule", "--words", "Corrected")

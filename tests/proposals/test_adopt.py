@@ -55,16 +55,17 @@ def _pending(tmp_path: Path) -> tuple[Path, str]:
     return root, pid
 
 
-def _agent_proposal(root: Path, text: str) -> str:
-    """An open proposal of ``text`` for a.md#Keep against its current ground, kept as
-    an agent's would be (nothing checks it against the file); its id."""
+def _agent_proposal(root: Path, text: str, selector: str | None = None) -> str:
+    """An open proposal of ``text`` for ``selector`` (default: the one binding,
+    a.md#Keep) against its current ground, kept as an agent's would be (nothing
+    checks it against the file); its id."""
     from forest_files.custody.bindings import all_bindings
     from forest_files.custody.record import ground_body
     from forest_files.custody.repository import Repository
 
     with Repository(root) as repo:
         store = repo.synced()
-        (binding,) = all_bindings(store)
+        (binding,) = [b for b in all_bindings(store) if selector in (None, b.selector)]
         head, _state = ground_body(store, binding)
         assert head is not None
         cid, ground_hash = store.content_id(head), store.get(head)["body_hash"]
@@ -170,32 +171,6 @@ def test_proposal_adopt_over_newer_edit_capture_named_accepted(tmp_path: Path) -
     assert (root / "a.md").read_text(encoding="utf-8") == EDITED
 
 
-def _proposal_for(root: Path, selector: str, text: str) -> str:
-    """An open agent proposal of ``text`` for the binding ``selector`` (one of several
-    in the file) against its current ground; its id."""
-    from forest_files.custody.bindings import all_bindings
-    from forest_files.custody.record import ground_body
-    from forest_files.custody.repository import Repository
-
-    with Repository(root) as repo:
-        store = repo.synced()
-        (binding,) = [b for b in all_bindings(store) if b.selector == selector]
-        head, _state = ground_body(store, binding)
-        assert head is not None
-        cid, ground_hash = store.content_id(head), store.get(head)["body_hash"]
-    with ProposalStore(root) as kept:
-        done = kept.propose(
-            binding=binding.bind_act,
-            path=binding.path,
-            selector=binding.selector,
-            derived_from=cid,
-            ground_hash=ground_hash,
-            text=text,
-            source="mcp",
-        )
-    return done.proposal.id
-
-
 def test_proposal_adopt_inner_section_names_enclosing_binding_detected(tmp_path: Path) -> None:
     """The proposed text written into an inner section changes the enclosing bound
     section too: the adoption says so and gives its supersede; pasted with words, the
@@ -211,7 +186,7 @@ def test_proposal_adopt_inner_section_names_enclosing_binding_detected(tmp_path:
     ok(root, "adopt", "canon.md#Canon/Rules", "--words", "Outer", "--as", BY)
     ok(root, "adopt", "canon.md#Canon/Rules/Detail", "--words", "Inner", "--as", BY)
     commit_all(root, "custody")
-    pid = _proposal_for(root, "canon.md#Canon/Rules/Detail", "### Detail\n\nBetter text.\n")
+    pid = _agent_proposal(root, "### Detail\n\nBetter text.\n", "canon.md#Canon/Rules/Detail")
     result = forest(root, "proposal", "adopt", pid, "--words", "Right", "--as", BY)
     assert result.exit_code == 0, result.output
     assert "Better text." in (root / "canon.md").read_text(encoding="utf-8")
