@@ -146,7 +146,7 @@ def test_review_pty_supersede_key_no_colour_accepted(tmp_path: Path, started: li
     t.send("s")
     t.expect(r"words \(.*\): ")
     t.send("the hand edit is right\r")
-    ran = t.expect(r"git add -- \.forest")
+    ran = t.expect(r"commit the acts with the files: git add -- \.forest")
     assert "$ forest supersede" in ran
     assert "review: 2 of 2 seen: 1 kept, 1 superseded" in ran
     assert t.close() == 0
