@@ -208,10 +208,13 @@ class _Range:
         self._parents: dict[str, tuple[str, ...]] | None = None  # asked once, if needed
 
     def range_faults(self, paths_of: PathsOf | None) -> tuple[list[Reported], list[Reported]]:
-        """(the range's faults, its warnings)."""
+        """(the range's faults, its warnings); the range's commits are listed too, so a
+        report whose ledger is too damaged to judge still says which commits it held."""
         from forest_files.gate.range import check_range
 
         assert self.base is not None
+        if self.merge_base is not None:
+            self.commits = gitio.rev_list(self.top, f"{self.merge_base}..{self.head}")
         ranged = check_range(
             self.top,
             self.base,
@@ -281,7 +284,6 @@ class _Range:
             store, live, content = custody.store(), custody.bindings, custody.content
             if self.base is not None and self.merge_base is not None:
                 findings, warnings = self.range_faults(functools.partial(act_paths, store))
-                self.commits = gitio.rev_list(top, f"{self.merge_base}..{head}")
                 graph = self._graph()
             findings += erased_content_found(store)
             checked = check_all(store, live, content, grounds=custody.grounds)

@@ -147,3 +147,17 @@ def test_ci_body_changed_by_merge_made_again_put_back_route_pasted_recovers(
     (route,) = found.routes
     _at_break(root, route, merge, again=True)
     assert run_gate(root, "main").ok
+
+
+def test_ci_damaged_ledger_range_commits_listed_detected(tmp_path: Path) -> None:
+    """A ledger too damaged to replay still reports the range's commits: the text line
+    and JSON ``range.commits`` said ``0 commit(s)`` beside a finding naming one of them."""
+    root, _ = _branch(tmp_path)
+    body = git(root, "ls-tree", "-r", "--name-only", "HEAD", ".forest/ledger/bodies")
+    write(root, body.splitlines()[0], "forged\n")
+    commit_all(root, "edit a body")
+    report = run_gate(root, "main")
+    assert any(f.kind == "ledger-fault" for f in report.check.extra)
+    listed = git(root, "rev-list", "--reverse", "main..HEAD").splitlines()
+    assert list(report.commits) == listed and len(listed) == 2
+    assert report.judged == ()
