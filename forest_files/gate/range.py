@@ -240,22 +240,28 @@ def _config_change(
     base_cfg: ForestConfig,
     root: Path,
 ) -> Fault | None:
+    # located at forest.toml (SARIF and annotations place the finding on that file);
+    # the detail still names it, for verify's line, which prints the detail alone
     name = f"{CONFIG_NAME} in commit {commit[:12]}"
     before = parse_config_text(theirs, f"{CONFIG_NAME} at {parent[:12]}")
     if mine is None:
-        return Fault("config-governance", None, None, None, f"{name} deleted (by {author})")
+        detail = f"commit {commit[:12]} deletes {CONFIG_NAME} (by {author})"
+        return Fault("config-governance", None, None, None, detail, path=CONFIG_NAME)
     after = parse_config_text(mine, name)
     if after.project_id != before.project_id and acts_at(root, parent).acts:
-        detail = f"{name} changes the project id, which never changes once acts exist"
-        return Fault("config-governance", None, None, None, detail)
+        detail = (
+            f"commit {commit[:12]} changes the project id in {CONFIG_NAME}, "
+            "which never changes once acts exist"
+        )
+        return Fault("config-governance", None, None, None, detail, path=CONFIG_NAME)
     governed = _governed_tables(before) != _governed_tables(after)
     if governed and not _holds_everything(base_cfg, author):
         detail = (
-            f"{name} changes [authority] or [policy] (or [signing], [gpg], [require]), but "
-            f"its author {author} does not hold '**' at the merge-base; ask a holder of '**' "
-            "to make that change"
+            f"commit {commit[:12]} changes {CONFIG_NAME}'s [authority] or [policy] (or "
+            f"[signing], [gpg], [require]), but its author {author} does not hold '**' at "
+            "the merge-base; ask a holder of '**' to make that change"
         )
-        return Fault("config-governance", None, None, None, detail)
+        return Fault("config-governance", None, None, None, detail, path=CONFIG_NAME)
     return None
 
 

@@ -235,3 +235,20 @@ def test_body_over_the_merge_bases_policy_refused(repo: Path) -> None:
     assert code == 1 and "policy" in out and "x" * 200 not in out
     with Repository(repo) as r:  # replay never judges policy
         assert r.rebuild().applied >= 2
+
+
+def test_config_change_fault_located_at_forest_toml_detected(repo: Path) -> None:
+    """A governed forest.toml change is placed on forest.toml, where SARIF and the
+    GitHub annotation can show it; it was placed on the directory .forest/ledger."""
+    write(repo, "forest.toml", config_text(ADA, MALLORY, everything=ADA).replace("p-range", "p-x"))
+    commit_all(repo, "add Mallory, new id")
+    git(repo, "rm", "-q", "forest.toml")
+    git(repo, "commit", "-q", "-m", "drop the config")
+    faults = [f for f in check_range(repo, "main").faults if f.code == "config-governance"]
+    assert len(faults) == 2 and {f.path for f in faults} == {"forest.toml"}
+    changed, deleted = (git(repo, "rev-parse", f"HEAD{up}")[:12] for up in ("~1", ""))
+    assert {f.detail.split(" forest.toml")[0] for f in faults} == {
+        f"commit {changed} changes the project id in",
+        f"commit {deleted} deletes",
+    }
+    assert all("forest.toml" in f.detail for f in faults)  # verify prints the detail alone
