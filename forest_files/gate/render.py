@@ -24,6 +24,7 @@ from __future__ import annotations
 import json
 import os
 import re
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import quote
@@ -227,10 +228,7 @@ def render_junit(report: GateReport) -> str:
         case = ET.SubElement(suite, "testcase", names)
         for r in found:
             _failure(case, r)
-    for r in loose:
-        name = _shown(f"{r.kind} {r.selector or r.path}".strip())
-        if r.finding.act and r.kind == "authority":
-            name = f"authority act {r.finding.act}"
+    for r, name in zip(loose, _loose_names(loose), strict=True):
         case = ET.SubElement(suite, "testcase", {"classname": _shown(_file(r)), "name": name})
         _failure(case, r)
     total = len(suite)
@@ -242,6 +240,37 @@ def render_junit(report: GateReport) -> str:
     root.append(suite)
     ET.indent(root)
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode")
+
+
+def _loose_names(loose: list[Reported]) -> list[str]:
+    """Each finding of no binding's testcase name, unique by class and name: a
+    test-report viewer files a case under that key (GitLab shows one of the cases
+    named alike), so findings of one kind at one file (a segment's faults, two
+    commits' forest.toml changes) are told apart by their lines, then their commit,
+    then a count."""
+
+    def lines(r: Reported) -> str:
+        start, end = r.finding.start_line, r.finding.end_line or r.finding.start_line
+        return "" if not start else f" line {start}" if end == start else f" lines {start}-{end}"
+
+    def commit(r: Reported) -> str:
+        at = r.commit or r.introduced
+        return f" at commit {at[:12]}" if at else ""
+
+    names = [
+        f"authority act {r.finding.act}"
+        if r.finding.act and r.kind == "authority"
+        else _shown(f"{r.kind} {r.selector or r.path}".strip())
+        for r in loose
+    ]
+    for told in (lines, commit, None):
+        keys = [(_file(r), name) for r, name in zip(loose, names, strict=True)]
+        seen, many = Counter[tuple[str, str]](), Counter(keys)
+        for i, (r, key) in enumerate(zip(loose, keys, strict=True)):
+            seen[key] += 1
+            if many[key] > 1:
+                names[i] += told(r) if told else f" [{seen[key]}]"
+    return names
 
 
 def escape_data(text: str) -> str:

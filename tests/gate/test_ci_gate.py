@@ -573,3 +573,29 @@ def test_moved_file_annotated_where_its_text_stands_now_detected(repo: Path) -> 
         if r["properties"]["kind"] == "moved"  # type: ignore[index]
     }
     assert uris == {"docs/handbook.md"}
+
+
+def test_junit_findings_of_one_file_named_apart_detected(repo: Path) -> None:
+    """A test-report viewer files a case under its class and name (GitLab shows one of
+    the cases named alike): a segment's faults, one per forged line, and two commits'
+    forest.toml changes each get a case of their own name."""
+    [first, *_] = segment_paths(repo / ".forest" / "ledger")
+    forged = []
+    for line in first.read_text(encoding="utf-8").splitlines():
+        act = json.loads(line)
+        act["scope"] = "forged"  # each act's id no longer matches its content
+        forged.append(json.dumps(act, sort_keys=True, separators=(",", ":")))
+    assert len(forged) >= 2
+    first.write_text("\n".join(forged) + "\n", encoding="utf-8")
+    commit_all(repo, "retime the acts")
+    for n in (1, 2):
+        write(repo, "forest.toml", config_text(ADA, f"M{n} <m{n}@example.org>"))
+        commit_all(repo, f"holder {n}")
+    code, out, _ = ci(repo, "--base", "main", "--format", "junit")
+    assert code == 3
+    cases = list(ET.fromstring(out).iter("testcase"))
+    keys = [(c.get("classname"), c.get("name")) for c in cases]
+    faults = [k for k, c in zip(keys, cases, strict=True) if c.find("failure") is not None]
+    assert len(faults) >= 5 and len(set(keys)) == len(keys), keys
+    names = [n for c, n in keys if c == "forest.toml"]
+    assert names == ["config-governance forest.toml [1]", "config-governance forest.toml [2]"]
