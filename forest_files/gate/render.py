@@ -283,8 +283,12 @@ def escape_property(text: str) -> str:
     return escape_data(text).replace(":", "%3A").replace(",", "%2C")
 
 
+# GitHub shows the first 10 error and the first 10 warning annotations of a step
+ANNOTATIONS_PER_STEP = 10
+
+
 def render_github(report: GateReport) -> str:
-    lines = []
+    lines, levels = [], []
     for r in _all(report):
         f = r.finding
         props = [f"file={escape_property(_shown(_file(r)))}"]
@@ -292,10 +296,26 @@ def render_github(report: GateReport) -> str:
             props.append(f"line={f.start_line}")
             props.append(f"endLine={f.end_line or f.start_line}")
         props.append(f"title={escape_property(rule_id(f.kind))}")
-        level = _level(r, report)
-        lines.append(f"::{level} {','.join(props)}::{escape_data(one_line(r))}")
+        levels.append(_level(r, report))
+        lines.append(f"::{levels[-1]} {','.join(props)}::{escape_data(one_line(r))}")
+    lines += _unannotated(levels)
     lines.append(_summary(report))
     return "\n".join(lines)
+
+
+def _unannotated(levels: list[str]) -> list[str]:
+    """A notice per level with more findings than GitHub annotates in a step, which
+    drops the rest without a word: they are still in the log and the summary."""
+    notes = []
+    for level in ("error", "warning"):
+        more = levels.count(level) - ANNOTATIONS_PER_STEP
+        if more > 0:
+            said = (
+                f"{more} more {level}(s) than the {ANNOTATIONS_PER_STEP} GitHub annotates in "
+                "a step: every finding is in this step's log and its summary"
+            )
+            notes.append(f"::notice title=forest::{escape_data(said)}")
+    return notes
 
 
 def _cell(text: str) -> str:

@@ -15,6 +15,7 @@ from forest_files.custody.repository import Repository
 from forest_files.doors.cli import app
 from forest_files.gate.ci import run_gate
 from forest_files.gate.render import (
+    ANNOTATIONS_PER_STEP,
     FORMATS,
     SUMMARY_LIMIT,
     escape_data,
@@ -599,3 +600,26 @@ def test_junit_findings_of_one_file_named_apart_detected(repo: Path) -> None:
     assert len(faults) >= 5 and len(set(keys)) == len(keys), keys
     names = [n for c, n in keys if c == "forest.toml"]
     assert names == ["config-governance forest.toml [1]", "config-governance forest.toml [2]"]
+
+
+def test_github_findings_past_annotation_limit_noticed_detected(repo: Path) -> None:
+    """GitHub annotates the first 10 errors of a step and drops the rest in silence:
+    past that, one notice says how many more the log and the summary hold."""
+    for n in range(ANNOTATIONS_PER_STEP + 1):  # each commit a config-governance finding
+        write(repo, "forest.toml", config_text(ADA, f"M{n} <m{n}@example.org>"))
+        commit_all(repo, f"holder {n}")
+    for base, notices in (
+        (f"HEAD~{ANNOTATIONS_PER_STEP}", []),
+        (
+            "main",
+            [
+                "::notice title=forest::1 more error(s) than the 10 GitHub annotates in a "
+                "step: every finding is in this step's log and its summary"
+            ],
+        ),
+    ):
+        code, out, _ = ci(repo, "--base", base, "--format", "github")
+        lines = out.splitlines()
+        errors = [line for line in lines if line.startswith("::error ")]
+        assert code == 1 and len(errors) == ANNOTATIONS_PER_STEP + len(notices)
+        assert [line for line in lines if line.startswith("::notice ")] == notices
