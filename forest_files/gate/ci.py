@@ -159,9 +159,10 @@ def run_gate(root: Path | str, base: str | None, *, head: str | None = None) -> 
             findings.append(from_fault(fault, "config-governance"))
         except ConfigError:  # none at HEAD: a branch forked before custody is a finding too
             forked = forked_before_custody(top, base, merge_base)
-            if forked is None:
+            dropped = [] if forked is not None else ctx.custody_dropped()
+            if forked is None and not dropped:
                 raise
-            findings.append(forked)
+            findings += [forked] if forked is not None else dropped
     where = f"commit {head[:12]}"
     report = CheckReport(head, where, tuple(items), tuple(findings), warnings=tuple(warnings))
     return GateReport(head, base, merge_base, tuple(ctx.commits), tuple(judged), report)
@@ -225,6 +226,19 @@ class _Range:
         )
         faults = [self._put_back(f, ranged.faults) for f in ranged.faults]
         return faults, [from_fault(w, w.code) for w in ranged.warnings]
+
+    def custody_dropped(self) -> list[Reported]:
+        """HEAD without forest.toml where the merge-base has one: the range's faults
+        (the commit that deleted it, the ledger files gone with it, with the routes
+        that put them back); none without a base or custody at the merge-base, and
+        the missing forest.toml stays a refusal (``forest init`` there is right)."""
+        from forest_files.custody.sources import config_text_from
+
+        if self.base is None or self.merge_base is None:
+            return []
+        if config_text_from(self.top, self.merge_base) is None:
+            return []
+        return self.range_faults(None)[0]
 
     def _put_back(self, fault: Fault, every: tuple[Fault, ...]) -> Reported:
         """A ledger file a commit of the range deleted or changed, with the route that

@@ -246,7 +246,9 @@ def _config_change(
     before = parse_config_text(theirs, f"{CONFIG_NAME} at {parent[:12]}")
     if mine is None:
         detail = f"commit {commit[:12]} deletes {CONFIG_NAME} (by {author})"
-        return Fault("config-governance", None, None, None, detail, path=CONFIG_NAME)
+        return Fault(  # commit and parent: put back with the ledger files it deleted
+            "config-governance", None, None, None, detail, CONFIG_NAME, commit=commit, parent=parent
+        )
     after = parse_config_text(mine, name)
     if after.project_id != before.project_id and acts_at(root, parent).acts:
         detail = (

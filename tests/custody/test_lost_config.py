@@ -91,12 +91,22 @@ def test_ci_head_without_config_names_the_commit_that_removed_it(
     dropped: tuple[Path, str],
 ) -> None:
     repo, _ = dropped
-    result = forest(repo, "ci", "--base", "HEAD~1")
+    dropper = git(repo, "rev-parse", "HEAD")
+    result = forest(repo, "ci")  # HEAD alone: the refusal names the way back
     assert result.exit_code == 1, result.output
     assert "its ledger is there without it" in result.stderr, result.stderr
     assert "forest init" not in result.stderr
-    dropper = git(repo, "rev-parse", "HEAD")
     assert _route(result.stderr) == f"git checkout '{dropper}~1' -- forest.toml"
+    # with a base, the deleting commit is a finding of the range, put back in that
+    # commit: one on top would leave it in the range and the gate failing
+    result = forest(repo, "ci", "--base", "HEAD~1")
+    assert result.exit_code == 1, result.output
+    assert f"commit {dropper[:12]} deletes forest.toml" in result.stdout, result.stdout
+    parent = git(repo, "rev-parse", "HEAD~1")
+    route = f"git checkout {parent} -- forest.toml && git commit --amend --no-edit --allow-empty"
+    assert route in result.stdout
+    assert pasted(repo, route).returncode == 0
+    assert forest(repo, "ci", "--base", "HEAD~1").exit_code == 0
 
 
 def test_init_beside_ledger_git_still_holds_config_refused_nothing_written(

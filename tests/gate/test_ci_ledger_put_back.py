@@ -161,3 +161,22 @@ def test_ci_damaged_ledger_range_commits_listed_detected(tmp_path: Path) -> None
     listed = git(root, "rev-list", "--reverse", "main..HEAD").splitlines()
     assert list(report.commits) == listed and len(listed) == 2
     assert report.judged == ()
+
+
+def test_ci_custody_deleted_whole_put_back_route_recovers(tmp_path: Path) -> None:
+    """A branch that deletes forest.toml and the ledger (custody dropped, the push of
+    it to main refused by the server hook the same way) is judged, not refused with
+    ``forest init``: the deletion is a config-governance finding at forest.toml, each
+    ledger file a ledger-deleted one, and the one put-back route brings all back."""
+    root, _ = _branch(tmp_path)
+    git(root, "rm", "-q", "-r", "--", "forest.toml", ".forest")
+    git(root, "commit", "-q", "-m", "drop custody")
+    report = run_gate(root, "main")
+    assert report.exit_code == 3
+    (config,) = [f for f in report.check.extra if f.kind == "config-governance"]
+    assert config.finding.path == "forest.toml" and "deletes forest.toml" in config.finding.detail
+    assert any(f.kind == "ledger-deleted" for f in report.check.extra)
+    (route,) = config.routes
+    assert route == _put_back(report.check.extra) and "forest.toml" in route.steps[0]
+    _paste(root, route.command)
+    assert run_gate(root, "main").ok
