@@ -178,6 +178,24 @@ def test_server_hook_deleted_default_branch_dropping_acts_refused(
 
 
 @pytest.mark.slow  # many pushes (.ci/run runs it)
+def test_server_hook_head_names_no_branch_deleted_branch_dropping_acts_refused(
+    served: tuple[Path, Path],
+) -> None:
+    """``git init --bare`` names master in HEAD while the pushes went to main: no branch
+    is known as the default, so deleting main (every act of the server) was allowed.
+    Every branch is guarded then, and the refusal says how to name the default."""
+    clone, bare = served
+    landed(clone, bare, "main:topic")
+    git(bare, "symbolic-ref", "HEAD", "refs/heads/master")
+    for gone in (":main", ":topic"):
+        err = refused(clone, bare, gone)
+        assert "missing at nothing" in err and "HEAD names refs/heads/master" in err
+    git(bare, "symbolic-ref", "HEAD", "refs/heads/main")
+    landed(clone, bare, ":topic")
+    refused(clone, bare, ":main")
+
+
+@pytest.mark.slow  # many pushes (.ci/run runs it)
 def test_server_hook_force_push_dropping_act_refused(served: tuple[Path, Path]) -> None:
     clone, bare = served
     write(clone, "canon.md", CANON.replace("first rule stands", "first rule grows"))

@@ -18,8 +18,10 @@ and ignores replace refs and grafts, as for every git call):
 * a ref with forest.toml neither at NEW nor where it is judged from is not
   under custody: accepted, as the commit hook accepts such a commit;
 * deleting a ref is allowed, but for the default branch, which is judged like a
-  force push to nothing (it may not drop acts); a ref whose new object is no
-  commit (a tag of a tree) has no commits to judge and is allowed.
+  force push to nothing (it may not drop acts), and for any branch while HEAD names
+  a branch that does not exist (``git init --bare`` names master, pushes went to
+  main: no branch is known as the default); a ref whose new object is no commit (a
+  tag of a tree) has no commits to judge and is allowed.
 
 Stores: the custody views the gate builds (``<bare>/forest/views``), as ``forest ci``.
 Refuses: a push with any finding on any of its refs (``pre-receive``: the whole
@@ -98,6 +100,14 @@ def default_branch(top: Path) -> str | None:
     return out if code == 0 and out else None
 
 
+def headless(top: Path, default: str | None) -> bool:
+    """HEAD names a branch that does not exist: which branch is the default is unknown."""
+    if default is None:
+        return False
+    code, _ = _git(top, "rev-parse", "-q", "--verify", "--end-of-options", default, ok=(0, 1))
+    return code != 0
+
+
 def _commit(top: Path, rev: str | None) -> str | None:
     """The commit ``rev`` peels to, None for none (no ref, or a tag of a tree or blob).
     An object git does not have is refused (fail closed), never passed as "no commit"."""
@@ -117,8 +127,9 @@ def _contains(top: Path, old: str, new: str) -> bool:
     return code == 0
 
 
-def dropped_acts(top: Path, old: str, new: str | None) -> list[Reported]:
-    """A ``ledger-deleted`` finding per segment of OLD's ledger whose acts NEW lacks."""
+def dropped_acts(top: Path, old: str, new: str | None, why: str = "") -> list[Reported]:
+    """A ``ledger-deleted`` finding per segment of OLD's ledger whose acts NEW lacks
+    (``why``: a last clause for the detail)."""
     from forest_files.gate.range import acts_at
     from forest_files.kernel.paths import segment_file
 
@@ -134,21 +145,34 @@ def dropped_acts(top: Path, old: str, new: str | None) -> list[Reported]:
         named = ", ".join(i[:12] for i in ids[:3]) + (" …" if len(ids) > 3 else "")
         detail = (
             f"{len(ids)} act(s) of {old[:12]} ({named}) are missing at {where}; the ledger "
-            "only grows: a force push or a deletion may not drop acts"
+            f"only grows: a force push or a deletion may not drop acts{why}"
         )
         found = Finding("ledger-deleted", path, path, "", None, None, detail=detail, act=ids[0])
         out.append(Reported(found))
     return out
 
 
-def judge(top: Path, update: RefUpdate, default: str | None) -> list[str]:
+_NO_DEFAULT = (
+    "; the server's HEAD names {}, which does not exist, so every branch is kept as the "
+    "default is: its administrator sets HEAD to the default branch there "
+    "(`git symbolic-ref HEAD refs/heads/main` for main)"
+)
+
+
+def judge(
+    top: Path, update: RefUpdate, default: str | None, *, guard_all: bool = False
+) -> list[str]:
     """The lines refusing ``update`` (its findings as ``forest ci`` prints them); empty
-    when it is accepted."""
+    when it is accepted. ``guard_all``: HEAD names no branch that exists, so a deleted
+    branch is guarded as the default one is."""
     old, new = _commit(top, update.old), _commit(top, update.new)
     dropped: list[Reported] = []
     replaced = new is not None and old is not None and not _contains(top, old, new)
-    if old is not None and (replaced or (new is None and update.ref == default)):
-        dropped = dropped_acts(top, old, new)  # force-pushed, or the default branch deleted
+    branch = update.ref.startswith("refs/heads/")
+    guarded = update.ref == default or (guard_all and branch)
+    if old is not None and (replaced or (new is None and guarded)):
+        why = "" if replaced or update.ref == default else _NO_DEFAULT.format(default)
+        dropped = dropped_acts(top, old, new, why)  # force-pushed, or the default deleted
     lines = [line for r in dropped for line in block(r, words=False)]
     if new is not None:
         lines += _gate_lines(top, old, new, default)
@@ -220,7 +244,8 @@ def run(hook: str, args: list[str]) -> int:
     if update and _judged_before(top):
         return 0  # our pre-receive judged this push's every ref already (git runs it first)
     default = default_branch(top)
-    refused = [judge(top, u, default) for u in updates]
+    guard_all = headless(top, default)
+    refused = [judge(top, u, default, guard_all=guard_all) for u in updates]
     shown = [line for lines in refused if lines for line in lines]
     if not shown:
         return 0
