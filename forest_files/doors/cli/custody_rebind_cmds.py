@@ -4,7 +4,8 @@ lives now, or ended by a recorded act.
 Stores: nothing itself; each calls one function of ``forest_files.custody.record``.
 Refuses: nothing itself (``errors.boundary``).
 Returns: text.
-Test: tests/doors/test_cli_files.py, tests/doors/test_dash_c_hints.py
+Test: tests/doors/test_cli_files.py, tests/doors/test_dash_c_hints.py,
+      tests/custody/test_rebind_commit_step.py
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from forest_files.doors.cli.custody_cmds import TargetArg
 from forest_files.doors.cli.errors import boundary
 from forest_files.doors.cli.options import AsOpt, RepoOpt, WordsOpt, app, identity, words_unkept
 from forest_files.kernel.errors import ForestError
-from forest_files.kernel.shellword import commit_ledger, printable
+from forest_files.kernel.shellword import commit_ledger, commit_ledger_with, printable
 
 if TYPE_CHECKING:
     from forest_files.custody.bindings import Binding
@@ -110,7 +111,18 @@ def rebind(
     for binding, why in left:
         typer.echo(printable(f"left {binding.selector} where it is ({why}); rebind it on its own"))
     one = f"{len(moves)} bindings moved in one segment (one act each)" if len(moves) > 1 else ""
-    typer.echo(f"{one + '; ' if one else ''}commit it: {commit_ledger()}")
+    typer.echo(f"{one + '; ' if one else ''}{_commit_step(r.root, moves)}")
+
+
+def _commit_step(root: Path, moves: list[tuple[Binding, SectionText]]) -> str:
+    """The commit of the rebind: the ledger, and the files of the move the index
+    does not hold yet (an edit that moved a method, a file moved with ``mv``); the
+    hook judges the index, so without them it refuses and routes the move back."""
+    from forest_files import gitio
+
+    waiting = gitio.to_stage(root, sorted({p for b, s in moves for p in (b.path, s.path)}))
+    files = f" with the {len(waiting)} files" if len(waiting) > 1 else " with the file"
+    return f"commit it{files if waiting else ''}: {commit_ledger_with(waiting)}"
 
 
 def _carried(

@@ -1,0 +1,65 @@
+"""``forest rebind``'s last line, pasted: the commit it names must carry the files
+whose edit moved the section, or the pre-commit hook judges the index (the section
+still at its old place) against the new binding and refuses, routing the user to
+rebind back (it said ``commit it: git add -- .forest/ledger && git commit``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.helpers.cli import ok
+from tests.helpers.git import commit_all, git, make_repo, pasted, write
+
+METHOD = "    def total(self):\n        return 1\n"
+
+
+def _repo(tmp_path: Path) -> Path:
+    from forest_files.doors import hooks as githooks
+
+    repo = make_repo(tmp_path)
+    ok(repo, "init")
+    write(repo, "src/pay.py", f"class Invoice:\n{METHOD}\n\nclass Other:\n    pass\n")
+    write(repo, "a.md", "# A\n\nalpha\n")
+    ok(repo, "adopt", "src/pay.py::Invoice.total", "a.md", "--words", "Signed off")
+    commit_all(repo, "adopt")
+    githooks.install(repo)
+    return repo
+
+
+def _commit_line(repo: Path, *args: str) -> str:
+    done = ok(repo, "rebind", *args)
+    (line,) = [ln for ln in done.stdout.splitlines() if ln.startswith("commit it")]
+    return line
+
+
+@pytest.mark.slow
+def test_rebind_method_moved_unstaged_commit_step_pasted_accepted(tmp_path: Path) -> None:
+    repo = _repo(tmp_path)
+    write(repo, "src/pay.py", f"class Invoice:\n    pass\n\n\nclass Other:\n{METHOD}")
+    line = _commit_line(repo, "src/pay.py::Invoice.total", "src/pay.py::Other.total")
+    assert line == "commit it with the file: git add -- .forest/ledger src/pay.py && git commit"
+    done = pasted(repo, line.split(": ", 1)[1] + " -q -m moved")
+    assert done.returncode == 0, done.stderr
+    assert git(repo, "status", "--porcelain") == ""
+
+
+@pytest.mark.slow
+def test_rebind_file_moved_without_git_mv_commit_step_pasted_accepted(tmp_path: Path) -> None:
+    repo = _repo(tmp_path)
+    (repo / "a.md").rename(repo / "b.md")  # mv, not git mv: both names wait for git add
+    line = _commit_line(repo, "a.md", "b.md")
+    assert line == "commit it with the 2 files: git add -- .forest/ledger a.md b.md && git commit"
+    done = pasted(repo, line.split(": ", 1)[1] + " -q -m moved")
+    assert done.returncode == 0, done.stderr
+    assert git(repo, "status", "--porcelain") == ""
+
+
+def test_rebind_after_git_mv_commit_step_names_only_the_ledger_accepted(
+    tmp_path: Path,
+) -> None:
+    repo = _repo(tmp_path)
+    git(repo, "mv", "a.md", "b.md")  # staged already: nothing more to add
+    line = _commit_line(repo, "a.md", "b.md")
+    assert line == "commit it: git add -- .forest/ledger && git commit"
