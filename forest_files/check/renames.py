@@ -5,13 +5,16 @@ Refuses: nothing (a candidate whose text cannot be read keeps its place, scored
 by its heading name alone; a ground whose body is sealed or erased, the same).
 Returns: the findings with their ``candidates`` (and ``candidate_lines``)
 reordered, likeliest first — a heading of the ground's own level first, then
-the most shared text (the section's lines against the ground's, and the
-heading names, case-blind, so a case-only rename comes first; a heading id's
-name is its heading's), then document order — the first ``MAX_CANDIDATES``
+the most shared text (the section's lines against the ground's, each without
+its indentation, and the heading or symbol names, case-blind and without an
+``[n]``, so a case-only rename comes first and a symbol wrapped in an ``if``
+is found at its own copies; a heading id's name is its heading's), then
+document order — the first ``MAX_CANDIDATES``
 of them, each candidate section kept only at the binding it fits best (one
 heading named two ways, by id and by path, is one target), so two bindings
 are never offered the same target (ties: the binding listed first).
-Test: tests/check/test_renames.py, tests/check/test_move_candidates.py
+Test: tests/check/test_renames.py, tests/check/test_move_candidates.py,
+      tests/check/test_rename_rank_python.py
 
 Only unresolved findings that carry candidates cost anything here (a read of
 their file and one parse, and the ground body from the store): a clean or
@@ -21,6 +24,7 @@ drifted check never imports this module.
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
@@ -35,6 +39,7 @@ if TYPE_CHECKING:
     from forest_files.text.extract import Document
 
 Score = tuple[int, float]
+_NTH = re.compile(r"\[[0-9]+\]$")
 ReadFile = Callable[[str], "bytes | None"]
 
 
@@ -109,12 +114,18 @@ def _score(old: str, new: str, ground: str | None, texts: _Sections) -> Score:
     if ground is None or body is None:
         return (0, name)
     level = int(_level(ground) == _level(body) != 0)
-    shared = _ratio_lines(ground.splitlines()[1:], body.splitlines()[1:])
+    shared = _ratio_lines(_stripped(ground), _stripped(body))
     return (level, round(name + shared, 6))
 
 
 def _ratio(a: str, b: str) -> float:
     return difflib.SequenceMatcher(None, a, b, autojunk=False).ratio()
+
+
+def _stripped(section: str) -> list[str]:
+    """The lines after the section's first, each without its indentation: a symbol
+    now inside an ``if`` (or a class) shares its text, every line indented deeper."""
+    return [line.strip() for line in section.splitlines()[1:]]
 
 
 def _ratio_lines(a: list[str], b: list[str]) -> float:
@@ -124,11 +135,12 @@ def _ratio_lines(a: list[str], b: list[str]) -> float:
 
 
 def _last(selector: str) -> str:
-    """The last part of a heading or symbol selector (its own name)."""
+    """The last part of a heading or symbol selector (its own name; an ``[n]`` that
+    picks one of its repeats is no part of it)."""
     for mark in ("#", "::"):
         if mark in selector:
             selector = selector.rsplit(mark, 1)[1]
-    return selector.rsplit("/", 1)[-1]
+    return _NTH.sub("", selector.rsplit("/", 1)[-1])
 
 
 def _name(selector: str, section: str | None) -> str:
