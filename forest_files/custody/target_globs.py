@@ -5,7 +5,9 @@ Refuses (``TargetRefused``): a glob the one glob syntax (kernel/globs.py)
 cannot honour (``{a,b}``, ``!`` …); a glob that matches nothing (a glob names
 the files git tracks or would add — ignored files are not candidates — and
 never a symlink, a hard-linked file or a path special.py refuses); a glob that
-matches a file whose name is not UTF-8 (the ledger cannot name it: rename it).
+matches a file whose name is not UTF-8 (the ledger cannot name it: rename it);
+a glob that matches a file no selector can name (a backslash, a newline or
+another control character), naming it escaped and its rename as a command.
 Returns: the targets with every glob replaced by the files it matches, in order.
 Test: tests/custody/test_file_custody.py, tests/check/test_bulk_routes.py,
 tests/custody/test_target_globs.py
@@ -25,7 +27,14 @@ from forest_files.custody.special import special_path_reason
 from forest_files.custody.target_refusals import TargetRefused
 from forest_files.kernel.globs import Glob, GlobError, compile_glob, is_glob, literal_prefix
 from forest_files.kernel.repopath import not_utf8_reason
-from forest_files.text.selector import Selector, SelectorError, parse_selector, render
+from forest_files.kernel.shellword import command_text, git_step, printable
+from forest_files.text.selector import (
+    Selector,
+    SelectorError,
+    parse_selector,
+    render,
+    validate_path,
+)
 
 if TYPE_CHECKING:
     from forest_files.custody.bindings import Binding
@@ -78,22 +87,36 @@ def expand(root: Path, specs: Sequence[str]) -> list[str]:
         matches = [rel for rel in matches if special_path_reason(rel) is None]
         if not matches:
             raise TargetRefused(f"{sel.path}: the pattern matches no file; check the glob")
-        out.extend(_named(sel, m) for m in matches)
+        out.extend(_named(root, sel, m) for m in matches)
     return out
 
 
-def _named(sel: Selector, path: str) -> str:
+def _named(root: Path, sel: Selector, path: str) -> str:
     """The target ``sel`` names in the matched file ``path``, its name escaped as a
     selector spells it (a ``#``, ``@`` or ``::`` in a file name is no separator)."""
     try:
         target = render(replace(sel, path=path))
         parse_selector(target)
-    except SelectorError as exc:  # a backslash: no selector can name the file
+    except SelectorError as exc:  # a backslash, a newline: no selector can name the file
         raise TargetRefused(
-            f"{path}: matched by {sel.path}, but no selector can name it "
-            f"({str(exc).split(';')[0]}); rename it with git mv first"
+            f"{printable(path)}: matched by {printable(sel.path)}, but no selector can "
+            f"name it ({str(exc).split(';')[0]}); {_rename_first(root, path)}"
         ) from None
     return target
+
+
+def _rename_first(root: Path, path: str) -> str:
+    """The rename of a file no selector can name, each backslash and control
+    character ``_`` in the new name (``mv`` when git does not track the file), quoted
+    so it pastes (``$'\\012'`` for a newline); no command when that name is no better."""
+    new = "".join("_" if c == "\\" or ord(c) < 32 or ord(c) == 127 else c for c in path)
+    try:
+        validate_path(new)
+    except SelectorError:
+        return "rename it first (git mv), then adopt"
+    tracked = any(e.path == path for e in gitio.ls_files_stage(root, path))
+    step = git_step("mv", "--", path, new) if tracked else ("mv", "--", path, new)
+    return f"rename it first, `{command_text(step)}` (or a name you like), then adopt"
 
 
 def _regular_names(full: Path) -> int:

@@ -35,3 +35,24 @@ def test_glob_matching_name_with_backslash_refused(tmp_path: Path) -> None:
     result = forest(repo, "adopt", "*.md", "--words", "w")
     assert result.exit_code == 1
     assert "no selector can name it (the path contains a backslash)" in result.stderr
+
+
+def test_glob_matching_name_with_newline_refusal_names_the_rename_pasted_accepted(
+    tmp_path: Path,
+) -> None:
+    """The refusal said "rename it with git mv first" and showed the newline as a
+    space (a name no command finds): it names the file escaped and the exact
+    rename, which pasted lets the adopt through."""
+    from tests.helpers.git import pasted
+
+    repo = make_repo(tmp_path)
+    write(repo, "docs/new\nline.md", "# A\n\ntext\n")
+    commit_all(repo, "files")
+    assert forest(repo, "init").exit_code == 0
+    result = forest(repo, "adopt", "docs/*", "--words", "w")
+    assert result.exit_code == 1
+    assert "docs/new\\x0aline.md" in result.stderr, result.stderr
+    (rename,) = [part for part in result.stderr.split("`") if " mv " in part]
+    assert rename == "git mv -- docs/new$'\\012'line.md docs/new_line.md"
+    assert pasted(repo, rename).returncode == 0
+    assert forest(repo, "adopt", "docs/*", "--words", "w").exit_code == 0
