@@ -130,10 +130,16 @@ def with_plan(
     a file the check parsed (``parsed``, check_all's ``documents``) is not parsed
     again. With ``root``: a drifted file the working tree holds otherwise than the
     index (partly staged) gets the route that adopts the staged text, never one
-    that adopts the working tree's (``staged_text_only``)."""
+    that adopts the working tree's (``staged_text_only``); a moved, unresolved or
+    missing section whose file is not staged gets the ``git add`` (unstaged.py)."""
     if report.ok:
         return report
     from forest_files.check.commit_route import commit_route  # only when something failed
+
+    if root is not None:  # a move the ledger records, its file not staged: say so
+        from forest_files.check.unstaged import hinted
+
+        report = hinted(report, root)
 
     failed = [r.finding for r in report.failed]
     steps = plan(failed, bindings, read, parsed)

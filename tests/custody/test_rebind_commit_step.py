@@ -63,3 +63,23 @@ def test_rebind_after_git_mv_commit_step_names_only_the_ledger_accepted(
     git(repo, "mv", "a.md", "b.md")  # staged already: nothing more to add
     line = _commit_line(repo, "a.md", "b.md")
     assert line == "commit it: git add -- .forest/ledger && git commit"
+
+
+def test_rebind_staged_without_its_file_check_staged_names_the_git_add_detected(
+    tmp_path: Path,
+) -> None:
+    """Only the ledger staged after the rebind: the hook's verdict (``check
+    --staged``) judges the index, where the method still stands in its old class, and
+    its only route rebinds back; it also says the working tree's file is not staged,
+    with the ``git add`` that lets the commit through."""
+    from tests.helpers.cli import forest
+
+    repo = _repo(tmp_path)
+    write(repo, "src/pay.py", f"class Invoice:\n    pass\n\n\nclass Other:\n{METHOD}")
+    ok(repo, "rebind", "src/pay.py::Invoice.total", "src/pay.py::Other.total")
+    git(repo, "add", "--", ".forest/ledger")
+    refused = forest(repo, "check", "--staged")
+    assert refused.exit_code == 1
+    assert "not staged" in refused.stdout and "`git add -- src/pay.py`" in refused.stdout
+    git(repo, "add", "--", "src/pay.py")
+    assert forest(repo, "check", "--staged").exit_code == 0
