@@ -12,13 +12,15 @@ first, ``git mv -- OLD NEW``, as for an unbound one), unseal a sealed ground
 (``forest unseal TARGET --words``), or end a contest; rename a required file whose
 name holds a control character (``git mv``, ``mv`` untracked, each control character
 ``_`` in the new name, the old one quoted ``$'\\033'``); for a file in a merge
-conflict, only its resolution (conflicts.py); ``hints_for``: the places
+conflict, only its resolution (conflicts.py); for a symbol in a file that no longer
+parses as Python, its syntax error (where it stands); ``hints_for``: the places
 a renamed section may stand now, with their lines; ``untrack``: stop git tracking local state
 (``git rm --cached -r -- PATH``). The only words left to the user are ``--words`` (the placeholder
 ``…``, which every ceremony refuses when pasted as is); ``--as`` is left out,
 so the default identity (git ``user.name <email>``) signs.
 Test: tests/doors/test_doors.py, tests/check/test_routes_paste.py, tests/check/test_moves.py,
-tests/check/test_moved_not_utf8.py, tests/doors/test_printed_where_typed.py
+tests/check/test_moved_not_utf8.py, tests/doors/test_printed_where_typed.py,
+      tests/check/test_unresolved_python_routes.py
 
 ``source`` is where the check looked: ``worktree``, ``index`` (the hook; a
 route then also stages what it changed) or a commit id (routes act on the
@@ -316,20 +318,35 @@ def _unresolved(f: Finding, root: Path, source: str) -> tuple[Route, ...]:
             )
         back = _bring_back(f, root, source, removed=True)  # the rm goes first
         return (Route("put the file back", (("rm", "--", f.path), *back.steps), back.note),)
-    back = Route(
-        "put the section back",
-        note="restore the heading, symbol or markers the selector names",
-    )
+    what = _named_part(f.selector)
+    if what == "symbol" and _NOT_PYTHON in f.detail:  # pysymbol.py: nothing to look in
+        where = f.detail.split(_NOT_PYTHON, 1)[1].split("); fix", 1)[0]
+        return (Route("fix the file", note=f"fix its syntax error at {where}"),)
+    back = Route("put the section back", note=f"restore the {what} the selector names")
     if not f.candidates:
         return (
             back,
             Route(
                 "or move the binding",
                 note="forest rebind with this selector and the one the section has now "
-                "(no heading stands where it stood)",
+                f"(no {what} stands where it stood)",
             ),
         )
     return (*_rebinds(f, root, source, "keep the chain at the renamed section"), back)
+
+
+_NOT_PYTHON = "not valid Python ("  # text/pysymbol.py's refusal, in a finding's detail
+
+
+def _named_part(selector: str) -> str:
+    """What the selector names inside its file, as a route speaks of it."""
+    from forest_files.text.selector import SelectorError, parse_selector
+
+    try:
+        kind = parse_selector(selector).kind
+    except SelectorError:
+        return "heading, symbol or markers"
+    return {"symbol": "symbol", "region": "markers"}.get(kind, "heading")
 
 
 # Rebind routes written out per finding, likeliest first: the hint lists every
