@@ -41,7 +41,8 @@ def hinted(report: CheckReport, root: Path) -> CheckReport:
         return report
     from forest_files import gitio
 
-    waiting = set(gitio.to_stage(root, sorted({p for r in asking for p in _paths(r)})))
+    named = sorted({p for r in asking for p in _paths(r)})
+    waiting = set(gitio.to_stage(root, named, keep_index_file=True))  # the hook's index
     if not waiting:
         return report
 

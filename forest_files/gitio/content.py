@@ -159,6 +159,11 @@ def staged_changes(
     return _parse_name_status(proc.stdout)
 
 
+# Paths ``to_stage`` names on git's command line (well within ARG_MAX); more are
+# filtered from one listing of the work tree.
+_NAMED_PATHS = 500
+
+
 def unstaged_paths(
     repo: Path | str, paths: Sequence[str], *, keep_index_file: bool = False
 ) -> set[str]:
@@ -172,17 +177,21 @@ def unstaged_paths(
     return set(split_z(proc.stdout))
 
 
-def to_stage(repo: Path | str, paths: Sequence[str]) -> list[str]:
+def to_stage(repo: Path | str, paths: Sequence[str], *, keep_index_file: bool = False) -> list[str]:
     """Which of ``paths`` (from the top) a commit would miss unless they are staged:
     edits the index does not hold, or files it does not track (ignored files aside:
-    ``git add`` refuses those). One ``git ls-files`` over the work tree, filtered
-    here: no pathspec, so any number of paths stays within ARG_MAX. A file whose
-    stat alone changed may be listed; staging it is harmless."""
-    if not paths:
+    ``git add`` refuses those). One ``git ls-files``, limited to ``paths`` (taken
+    literally) when they are few, else over the work tree and filtered here, so any
+    number of paths stays within ARG_MAX. A file whose stat alone changed may be
+    listed; staging it is harmless."""
+    wanted = list(dict.fromkeys(paths))
+    if not wanted:
         return []
     args = ["ls-files", "-z", "--full-name", "-m", "-o", "--exclude-standard"]
-    listed = set(split_z(run_git(repo, args).stdout))
-    return [p for p in dict.fromkeys(paths) if p in listed]
+    if len(wanted) <= _NAMED_PATHS:
+        args += ["--", *wanted]
+    listed = set(split_z(run_git(repo, args, keep_index_file=keep_index_file).stdout))
+    return [p for p in wanted if p in listed]
 
 
 def cat_blobs(repo: Path | str, blob_ids: Iterable[str]) -> dict[str, bytes]:
