@@ -143,3 +143,24 @@ def test_cli_resolve_commit_step_pasted_accepted(contest: tuple[Path, Path, str,
     committed = pasted(b, line.removeprefix("commit it: ") + " -q -m resolved")
     assert committed.returncode == 0, committed.stderr
     assert git(b, "status", "--porcelain", "--", ".forest") == ""
+
+
+def test_resolve_merged_with_branch_that_superseded_a_head_contested(
+    contest: tuple[Path, Path, str, str, str],
+) -> None:
+    """A resolve of {y, z} merged with a branch that superseded z again (w): both
+    branches are valid alone, so the merged ledger replays to a new contest (the
+    resolve's text against w), as two merged supersedes do, never a damaged ledger
+    that stops every command."""
+    b, c, _, y, z = contest
+    w = _supersede(c, z, "C's second version.")
+    commit_all(c, "c again")
+    with Repository(b) as r:
+        resolved = r.resolve(y, pick=z, words="C's wording is canon", by=ADA)
+    commit_all(b, "resolve")
+    git(c, "pull", "-q", "--no-rebase", "--no-edit", str(b), "main")
+    with Repository(c) as r:
+        assert sorted(e.content_id for e in r.contested()) == sorted([resolved, w])
+        assert r.ground() == []
+        after = r.resolve(w, pick=resolved, words="The resolve stands", by=ADA)
+        assert [g.content_id for g in r.ground()] == [after]
