@@ -4,9 +4,10 @@ Stores: nothing.
 Refuses: nothing.
 Returns: the ``Route`` values of a finding: the exact commands (argument
 lists; ``Route.command`` quotes every word with ``shlex``) that restore
-ground, adopt the change (an unbound target with the default exclusions
-forest.toml's ``[bind]`` gives it), bring a file back, move or end a binding (a
-renamed and edited section: ``forest rebind OLD NEW --words``, so the chain
+ground, adopt the change (a drift's supersede stages its file with the ledger
+at every door: the act adopts the working tree's text; an unbound target with
+the default exclusions forest.toml's ``[bind]`` gives it), bring a file back,
+move or end a binding (a renamed and edited section: ``forest rebind OLD NEW --words``, so the chain
 is kept; a section moved into a file whose name is not UTF-8: that file renamed
 first, ``git mv -- OLD NEW``, as for an unbound one), unseal a sealed ground
 (``forest unseal TARGET --words``), or end a contest; rename a required file whose
@@ -78,9 +79,9 @@ def routes_for(f: Finding, *, root: Path, source: str) -> tuple[Route, ...]:
     if f.kind == "drifted":
         return (
             Route("restore ground", (forest("restore", sel), *_stage(source, path))),
-            Route(
+            Route(  # it adopts the working tree's text: the commit carries that copy
                 "adopt the change",
-                (forest("supersede", sel, options=_words()), *_record(source, path)),
+                (forest("supersede", sel, options=_words()), git_step("add", "--", _LEDGER, path)),
                 "replace … with why the new text is right",
             ),
         )

@@ -338,6 +338,23 @@ def test_commit_from_a_subdirectory_routes_pasted_there_recover(bound: Path) -> 
     assert git(bound, "status", "--porcelain") == ""
 
 
+def test_check_adopt_route_pasted_then_commit_accepted(bound: Path) -> None:
+    """``forest check``'s "adopt the change" route, pasted, then a plain ``git commit``:
+    the supersede adopts the working tree's text, so the route stages that file with
+    the ledger. (It staged the ledger alone; the hook then refused the commit, with
+    routes that would restore or adopt the staged, older, text.)"""
+    drift(bound)
+    proc = run(bound, FOREST, "check")
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    (line,) = [ln for ln in proc.stdout.splitlines() if ln.startswith("  adopt the change: ")]
+    command = line.removeprefix("  adopt the change: ").split("  (")[0]
+    done = pasted(bound, command.replace("'…'", "'the rule bends now'"))
+    assert done.returncode == 0, done.stdout + done.stderr
+    committed = run(bound, "git", "commit", "-q", "-m", "the rule bends")
+    assert committed.returncode == 0, committed.stdout + committed.stderr
+    assert git(bound, "status", "--porcelain") == ""
+
+
 def test_check_from_a_subdirectory_routes_pasted_there_recover(bound: Path) -> None:
     """``forest check`` typed in a subdirectory (the light entry, and ``--json``): its
     routes' git steps run from the top, so pasted there they stage the ledger."""
@@ -348,11 +365,11 @@ def test_check_from_a_subdirectory_routes_pasted_there_recover(bound: Path) -> N
     assert proc.returncode == 1, proc.stdout + proc.stderr
     route = [ln for ln in proc.stdout.splitlines() if ln.startswith("  adopt the change: ")]
     command = route[0].removeprefix("  adopt the change: ").split("  (")[0]
-    assert command.endswith("&& git -C .. add -- .forest/ledger"), command
+    assert command.endswith("&& git -C .. add -- .forest/ledger canon.md"), command
     data = json.loads(run(sub, FOREST, "check", "--json").stdout)
     (drifted,) = [f for f in data["findings"] if f["kind"] == "drifted"]
     argv = next(r["argv"] for r in drifted["routes"] if r["label"] == "adopt the change")
-    assert argv[-1] == ["git", "-C", "..", "add", "--", ".forest/ledger"]
+    assert argv[-1] == ["git", "-C", "..", "add", "--", ".forest/ledger", "canon.md"]
     top = json.loads(run(bound, FOREST, "check", "--json").stdout)  # at the top: as it was
     (there,) = [f for f in top["findings"] if f["kind"] == "drifted"]
     assert next(r["argv"] for r in there["routes"] if r["label"] == "adopt the change")[-1] == [
@@ -360,6 +377,7 @@ def test_check_from_a_subdirectory_routes_pasted_there_recover(bound: Path) -> N
         "add",
         "--",
         ".forest/ledger",
+        "canon.md",
     ]
     done = pasted(sub, command.replace("'…'", "'the rule bends now'"))
     assert done.returncode == 0, done.stdout + done.stderr
