@@ -164,3 +164,34 @@ def test_resolve_merged_with_branch_that_superseded_a_head_contested(
         assert r.ground() == []
         after = r.resolve(w, pick=resolved, words="The resolve stands", by=ADA)
         assert [g.content_id for g in r.ground()] == [after]
+
+
+def test_cli_resolve_during_a_conflicted_merge_stage_step_pasted_accepted(
+    contest: tuple[Path, Path, str, str, str],
+) -> None:
+    """A resolve while a merge still has a file in conflict: git refuses any commit
+    then, so the door offers the staging alone (it printed ``git add … && git
+    commit``, which failed pasted) and says what is left."""
+    from typer.testing import CliRunner
+
+    from forest_files.doors.cli import app
+    from tests.helpers.git import pasted, write
+
+    b, _, _, y, z = contest
+    git(b, "checkout", "-q", "-b", "side")
+    write(b, "notes.md", "side\n")
+    commit_all(b, "side")
+    git(b, "checkout", "-q", "main")
+    write(b, "notes.md", "main\n")
+    commit_all(b, "main")
+    assert pasted(b, "git merge -q side").returncode != 0  # notes.md in conflict
+    done = CliRunner().invoke(
+        app, ["resolve", y, "--pick", z, "--words", "C is canon", "--repo", str(b)]
+    )
+    assert done.exit_code == 0, done.stderr
+    assert "git commit" not in done.stdout
+    (line,) = [ln for ln in done.stdout.splitlines() if ln.startswith("stage it: ")]
+    assert "the 1 file(s) still in conflict, `forest check` names them" in line
+    staged = pasted(b, line.removeprefix("stage it: ").split("  (")[0])
+    assert staged.returncode == 0, staged.stderr
+    assert ".forest/ledger/segments/" in git(b, "diff", "--cached", "--name-only")
