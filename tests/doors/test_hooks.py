@@ -338,6 +338,7 @@ def test_commit_from_a_subdirectory_routes_pasted_there_recover(bound: Path) -> 
     assert git(bound, "status", "--porcelain") == ""
 
 
+@pytest.mark.slow  # three forest processes: the check, the pasted route, the hook
 def test_check_adopt_route_pasted_then_commit_accepted(bound: Path) -> None:
     """``forest check``'s "adopt the change" route, pasted, then a plain ``git commit``:
     the supersede adopts the working tree's text, so the route stages that file with
