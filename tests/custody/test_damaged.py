@@ -232,3 +232,46 @@ def test_verify_dangling_dep_id_as_text_elsewhere_never_a_holder(tmp_path: Path)
     assert result.exit_code == 3
     assert "git checkout" not in result.stderr
     assert "act " + missing[:12] + " is in no commit any ref reaches" in result.stderr
+
+
+def _forged_segment(root: Path) -> str:
+    """A new segment whose one act is the adopt's with another signature, re-hashed
+    so every line check passes (name, id, canonical form): only the replay, which
+    recomputes the entry's content id, refuses it. Its path under ``root``."""
+    import hashlib
+
+    from tests.helpers.acts import act_object, raw_line
+
+    (segment,) = (root / _LEDGER / "segments").iterdir()
+    obj = act_object(decode_line(segment.read_bytes().splitlines()[0], segment="x", lineno=1))
+    obj["entry"]["signature"] = "Mallory <m@example.org>"
+    forged = raw_line(obj) + b"\n"
+    rel = f"{_LEDGER}/segments/{hashlib.sha256(forged).hexdigest()}.jsonl"
+    (root / rel).write_bytes(forged)
+    return rel
+
+
+@pytest.mark.parametrize("staged", [False, True])
+def test_verify_forged_act_listed_with_its_segment_fix_pasted_recovers(
+    tmp_path: Path, staged: bool
+) -> None:
+    """Every other command stops at the forged act and names ``forest verify``; verify
+    itself stopped there too, naming itself. It now lists the fault at its segment with
+    the command that removes it (``rm``, or ``git rm -f`` once staged); pasted, the
+    ledger verifies and the check runs again."""
+    repo = _repo(tmp_path)
+    rel = _forged_segment(repo)
+    if staged:
+        git(repo, "add", "--", rel)
+    result = forest(repo, "verify")
+    assert result.exit_code == 3, result.output
+    assert "lists every fault" not in result.stderr, result.stderr
+    name = rel.rsplit("/", 1)[1].removesuffix(".jsonl")
+    (line,) = [ln for ln in result.stdout.splitlines() if ln.startswith("id-mismatch:")]
+    assert f"segment {name}" in line and "forged or edited act" in line, line
+    fix = result.stdout.split("fix, at the repository root: ", 1)[1].splitlines()[0]
+    assert fix == (f"git rm -q -f -- {rel}" if staged else f"rm -- {rel}"), fix
+    done = pasted(repo, fix)
+    assert done.returncode == 0, done.stderr
+    assert forest(repo, "verify").exit_code == 0
+    assert forest(repo, "check").exit_code == 0
