@@ -20,18 +20,20 @@ with the bodies only its acts name, and record its acts again.
 
 Stores: nothing.
 Refuses: nothing; it says.
-Returns: ``restore_plan``: ``Restore`` (the checkouts of every damaged file HEAD holds
-with other bytes and of every missing act some commit holds, as steps, none when
-nothing can be brought back, and which faults they cover; and per dependent segment
-whose missing act is nowhere, a ``TakeOut``: its steps and its sentence). The doors
-print the steps as one command and give them as a route's ``argv`` in JSON.
+Returns: ``replay_fault``: the replay's refusal as a fault at its segment, with the
+take-out of a segment no commit holds; ``restore_plan``: ``Restore`` (the checkouts
+of every damaged file HEAD holds with other bytes and of every missing act some
+commit holds, as steps, none when nothing can be brought back, and which faults they
+cover; and per dependent segment whose missing act is nowhere, a ``TakeOut``: its
+steps and its sentence). The doors print the steps as one command and give them as
+a route's ``argv`` in JSON.
 Test: tests/custody/test_damaged.py
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from forest_files import gitio
@@ -39,7 +41,8 @@ from forest_files.custody.holders import Holder, body_path, checkouts, closure, 
 from forest_files.kernel.paths import LEDGER_DIR, LEDGER_PREFIX, SEGMENTS, segment_file
 from forest_files.kernel.shellword import command_text, git_step, in_batches
 from forest_files.ledger.acts import Act, body_hashes
-from forest_files.ledger.segments import parse_segment, segment_paths
+from forest_files.ledger.fault import LedgerError
+from forest_files.ledger.segments import parse_segment, read_ledger, segment_paths
 from forest_files.ledger.verify import Fault
 
 
@@ -204,15 +207,46 @@ def _take_out(root: Path, ledger: dict[str, list[Act]], segment: str, dep: str) 
             for h in body_hashes(a)}  # fmt: skip
     only = sorted({h for a in acts for h in body_hashes(a)} - kept)
     files = [segment_file(segment), *map(body_path, only)]
+    return TakeOut(segment, dep, len(acts), _removal(root, files))
+
+
+def _removal(root: Path, files: list[str]) -> tuple[tuple[str, ...], ...]:
+    """The steps that take ``files`` out: ``git rm`` for those the index holds, ``rm``
+    for the others."""
     indexed = {e.path for e in gitio.ls_files_stage(root, LEDGER_PREFIX)}
-    steps = [
+    return (
         *(
             git_step(*b)
             for b in in_batches(("rm", "-q", "-f", "--"), [p for p in files if p in indexed])
         ),
         *in_batches(("rm", "-f", "--"), [p for p in files if p not in indexed]),
-    ]
-    return TakeOut(segment, dep, len(acts), tuple(steps))
+    )
 
 
-__all__ = ["Restore", "TakeOut", "damaged_files", "fetch_advice", "restore_plan"]
+def replay_fault(root: Path, exc: LedgerError) -> Fault:
+    """The replay's refusal of the working tree's ledger (an act whose lines hash right
+    but whose fields were forged or edited: only the replay recomputes its content
+    ids) as a fault at the segment that holds the act, so ``forest verify`` lists it.
+    Its fix takes the segment out when no commit holds it; a segment HEAD holds came
+    with a commit, which ``forest ci --base`` names with its way out."""
+    segment = exc.segment
+    if segment is None and exc.act_id is not None:
+        segment = read_ledger(root / LEDGER_DIR).found_in.get(exc.act_id, (None,))[0]
+    fault = Fault(exc.code, segment, exc.line, exc.act_id, exc.reason)
+    if segment is None:
+        return fault
+    path = segment_file(segment)
+    if gitio.head_commit(root) is not None and gitio.ls_tree(root, "HEAD", path):
+        return fault
+    (step,) = _removal(root, [path])
+    return replace(fault, fix=command_text(step), fix_argv=step)
+
+
+__all__ = [
+    "Restore",
+    "TakeOut",
+    "damaged_files",
+    "fetch_advice",
+    "replay_fault",
+    "restore_plan",
+]

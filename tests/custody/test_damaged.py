@@ -257,7 +257,7 @@ def test_verify_forged_act_listed_with_its_segment_fix_pasted_recovers(
 ) -> None:
     """Every other command stops at the forged act and names ``forest verify``; verify
     itself stopped there too, naming itself. It now lists the fault at its segment with
-    the command that removes it (``rm``, or ``git rm -f`` once staged); pasted, the
+    the command that removes it (``rm -f``, or ``git rm -q -f`` once staged); pasted, the
     ledger verifies and the check runs again."""
     repo = _repo(tmp_path)
     rel = _forged_segment(repo)
@@ -270,7 +270,7 @@ def test_verify_forged_act_listed_with_its_segment_fix_pasted_recovers(
     (line,) = [ln for ln in result.stdout.splitlines() if ln.startswith("id-mismatch:")]
     assert f"segment {name}" in line and "forged or edited act" in line, line
     fix = result.stdout.split("fix, at the repository root: ", 1)[1].splitlines()[0]
-    assert fix == (f"git rm -q -f -- {rel}" if staged else f"rm -- {rel}"), fix
+    assert fix == (f"git rm -q -f -- {rel}" if staged else f"rm -f -- {rel}"), fix
     done = pasted(repo, fix)
     assert done.returncode == 0, done.stderr
     assert forest(repo, "verify").exit_code == 0

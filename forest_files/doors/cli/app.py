@@ -241,41 +241,16 @@ def verify(
 
 
 def _replayed(r: Repository) -> tuple[list[GroundEntry], list[Fault]]:
-    """The contested ground entries; or, when the replay refuses the ledger (an act
-    whose lines hash right but whose fields are forged or edited), that refusal as a
-    fault located at the segment holding the act: verify lists it, where every other
-    command stops at it and names verify."""
-    from forest_files.kernel.shellword import command_text
+    """The contested ground entries; or, when the replay refuses the ledger, that
+    refusal as a fault (custody/damaged.py ``replay_fault``): verify lists it, where
+    every other command stops at it and names verify."""
+    from forest_files.custody.damaged import replay_fault
     from forest_files.ledger.fault import LedgerError
-    from forest_files.ledger.segments import read_ledger
-    from forest_files.ledger.verify import Fault
 
     try:
         return r.contested(), []
     except LedgerError as exc:
-        segment = exc.segment
-        if segment is None and exc.act_id is not None:
-            segment = read_ledger(r.ledger_dir).found_in.get(exc.act_id, (None,))[0]
-        argv = _removal(r.root, segment) if segment else ()
-        fix = command_text(argv) if argv else None
-        fault = Fault(exc.code, segment, exc.line, exc.act_id, exc.reason, fix=fix, fix_argv=argv)
-        return [], [fault]
-
-
-def _removal(root: Path, segment: str) -> tuple[str, ...]:
-    """The command that takes a segment no commit holds out of the working tree (not
-    tracked: ``rm``; only staged: ``git rm -f``); () when HEAD holds it (a commit
-    brought it: ``forest ci --base`` names that commit and its way out)."""
-    from forest_files import gitio
-    from forest_files.kernel.paths import segment_file
-    from forest_files.kernel.shellword import git_step
-
-    path = segment_file(segment)
-    if gitio.to_stage(root, [path]):
-        return ("rm", "--", path)
-    if gitio.head_commit(root) is None or not gitio.ls_tree(root, "HEAD", path):
-        return git_step("rm", "-q", "-f", "--", path)
-    return ()
+        return [], [replay_fault(r.root, exc)]
 
 
 def _found(r: Repository, contested: list[GroundEntry], *, local: bool) -> list[Reported]:
