@@ -111,3 +111,23 @@ def test_supersede_step_pasted_passes_the_hook_accepted(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stdout + done.stderr
     assert git(root, "status", "--porcelain") == ""
     assert git(root, "-c", HOOKLESS, "log", "-1", "--format=%s") == "corrected"
+
+
+def test_retire_during_conflicted_merge_stage_step_pasted_accepted(tmp_path: Path) -> None:
+    """While a merge leaves a file in conflict git refuses any commit, so an act's step
+    stages alone and says what is left (``retire`` printed ``… && git commit``, which
+    failed pasted; ``resolve`` had the same fix, now shared: doors/cli/commit_step.py)."""
+    root = _custody(tmp_path, {"canon.md": "# Canon\n\n## Rule\n\nsky\n"}, "canon.md#Rule")
+    git(root, "checkout", "-q", "-b", "side")
+    write(root, "notes.md", "side\n")
+    commit_all(root, "side")
+    git(root, "checkout", "-q", "-")
+    write(root, "notes.md", "main\n")
+    commit_all(root, "main")
+    assert pasted(root, "git merge -q side").returncode != 0  # notes.md in conflict
+    out = ok(root, "retire", "canon.md#Rule", "--words", "Dropped from canon").stdout
+    (line,) = [ln for ln in out.splitlines() if ln.startswith("stage it")]
+    assert "git commit" not in line and "the 1 file(s) still in conflict" in line, line
+    done = pasted(root, line.removeprefix("stage it: ").split("  (")[0])
+    assert done.returncode == 0, done.stderr
+    assert ".forest/ledger/segments/" in git(root, "diff", "--cached", "--name-only")

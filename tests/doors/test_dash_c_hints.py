@@ -60,16 +60,16 @@ def test_dash_c_seal_unseal_forget_hints_pasted_where_typed_accepted(tmp_path: P
     root, beside, here = _beside(tmp_path)
     sealed = forest(beside, *here, "seal", "b.md", "--words", "a key was pasted")
     assert sealed.returncode == 0, sealed.stderr
-    _paste(beside, _after(sealed.stdout, "next: commit the new segment: "))
+    _paste(beside, _after(sealed.stdout, "next: commit it: "))
     _committed(root)
     again = _after(sealed.stdout, "to read it again: ")
     assert again.startswith("forest -C ../repo unseal ")
     unsealed = _paste(beside, again)
     _paste(beside, _after(unsealed.stdout, "show it: "))
-    _paste(beside, _after(unsealed.stdout, "next: commit the new segment: "))
+    _paste(beside, _after(unsealed.stdout, "next: commit it: "))
     _committed(root)
     sealed = forest(beside, *here, "seal", "b.md", "--words", "seal it again")
-    _paste(beside, _after(sealed.stdout, "next: commit the new segment: "))
+    _paste(beside, _after(sealed.stdout, "next: commit it: "))
     forgot = _paste(beside, _after(sealed.stdout, "to erase it: "))
     _paste(
         beside,

@@ -321,22 +321,14 @@ def resolve(
 
     Example: forest resolve 3f2a… --pick 9c1d… --words "C's wording is canon" --as "Ada <ada@x>"
     """
-    from forest_files.check.conflicts import unmerged_stages
     from forest_files.custody.repository import Repository
+    from forest_files.doors.cli.commit_step import commit_step
 
     with Repository(repo) as r:
         new = r.resolve(content_id, pick=pick, words=words, by=identity(repo, as_))
-        unmerged = unmerged_stages(r.root, "worktree")
-    from forest_files.kernel.shellword import commit_ledger, forest_text, stage_ledger
-
-    # a contest usually shows up in a merge, a rebase or a cherry-pick whose files may
-    # still be in conflict: git refuses a commit then, so only the staging is offered
-    step = (
-        f"commit it: {commit_ledger()}"
-        if not unmerged
-        else f"stage it: {stage_ledger()}  (then resolve the {len(unmerged)} file(s) still"
-        f" in conflict, `{forest_text('check')}` names them, and commit)"
-    )
+        # a contest shows up in a merge, rebase or cherry-pick whose files may still be
+        # in conflict: the step then stages alone (git refuses a commit)
+        step = commit_step(r.root)
     emit(as_json, {"ground": new}, f"resolved: {new} is ground\n{step}")
 
 

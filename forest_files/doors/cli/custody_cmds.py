@@ -30,12 +30,7 @@ from forest_files.doors.cli.options import (
     words_unkept,
 )
 from forest_files.kernel.errors import ForestError
-from forest_files.kernel.shellword import (
-    commit_ledger_with,
-    forest_text,
-    printable,
-    stage_ledger,
-)
+from forest_files.kernel.shellword import forest_text, printable, stage_ledger
 
 if TYPE_CHECKING:
     from forest_files.custody.bindings import Binding
@@ -131,13 +126,13 @@ def supersede(
 
     Example: forest supersede 'docs/adr/0004-x.md' --words "Amended after review"
     """
-    from forest_files import gitio
     from forest_files.check.bulk import changes, choose
     from forest_files.custody.bindings import all_bindings
     from forest_files.custody.record import supersede_sections
     from forest_files.custody.repository import Repository
     from forest_files.custody.target_refusals import RepoFacts
     from forest_files.custody.targets import read_section
+    from forest_files.doors.cli.commit_step import commit_step
 
     if staged or expect is not None:
         _supersede_staged(repo, targets, expect, words, identity(repo, as_), as_json)
@@ -165,7 +160,7 @@ def supersede(
             for c in listed
         ]
         made = supersede_sections(r, items, words=words, by=identity(repo, as_))
-        unstaged = gitio.to_stage(r.root, [c.binding.path for c in listed])
+        step = commit_step(r.root, [c.binding.path for c in listed])
     pairs = [(c.binding.selector, new) for c, new in zip(listed, made, strict=True)]
     if as_json:
         docs = [{"selector": sel, "ground": new} for sel, new in pairs]
@@ -173,8 +168,7 @@ def supersede(
         return
     for sel, new in pairs:
         typer.echo(f"superseded {printable(sel)}: {new} is ground")
-    files = "" if not unstaged else " with the file" if len(unstaged) == 1 else " with the files"
-    typer.echo(f"{len(pairs)} in one segment; commit it{files}: {commit_ledger_with(unstaged)}")
+    typer.echo(f"{len(pairs)} in one segment; {step}")
 
 
 def _supersede_staged(

@@ -15,11 +15,12 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from forest_files.doors.cli.commit_step import commit_step
 from forest_files.doors.cli.custody_cmds import TargetArg
 from forest_files.doors.cli.errors import boundary
 from forest_files.doors.cli.options import AsOpt, RepoOpt, WordsOpt, app, identity, words_unkept
 from forest_files.kernel.errors import ForestError
-from forest_files.kernel.shellword import commit_ledger, commit_ledger_with, printable
+from forest_files.kernel.shellword import printable
 
 if TYPE_CHECKING:
     from forest_files.custody.bindings import Binding
@@ -111,18 +112,10 @@ def rebind(
     for binding, why in left:
         typer.echo(printable(f"left {binding.selector} where it is ({why}); rebind it on its own"))
     one = f"{len(moves)} bindings moved in one segment (one act each)" if len(moves) > 1 else ""
-    typer.echo(f"{one + '; ' if one else ''}{_commit_step(r.root, moves)}")
-
-
-def _commit_step(root: Path, moves: list[tuple[Binding, SectionText]]) -> str:
-    """The commit of the rebind: the ledger, and the files of the move the index
-    does not hold yet (an edit that moved a method, a file moved with ``mv``); the
-    hook judges the index, so without them it refuses and routes the move back."""
-    from forest_files import gitio
-
-    waiting = gitio.to_stage(root, sorted({p for b, s in moves for p in (b.path, s.path)}))
-    files = f" with the {len(waiting)} files" if len(waiting) > 1 else " with the file"
-    return f"commit it{files if waiting else ''}: {commit_ledger_with(waiting)}"
+    # the files of the move the index does not hold yet (an edit that moved a method, a
+    # file moved with ``mv``) go with the ledger: the hook judges the index
+    moved = sorted({p for b, s in moves for p in (b.path, s.path)})
+    typer.echo(f"{one + '; ' if one else ''}{commit_step(r.root, moved)}")
 
 
 def _carried(
@@ -162,5 +155,6 @@ def retire(
     r, _, found = _open_binding(repo, target, binding)
     with r:
         retire_binding(r, found, words=words, by=identity(repo, as_))
+        step = commit_step(r.root)
     typer.echo(printable(f"retired {found.selector} (binding {found.bind_act[:12]})"))
-    typer.echo(f"commit it: {commit_ledger()}")
+    typer.echo(step)

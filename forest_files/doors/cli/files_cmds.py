@@ -101,10 +101,10 @@ def adopt(
 
     Example: forest adopt 'docs/adr/*.md' --where status=accepted --words "Accepted ADRs"
     """
-    from forest_files import gitio
     from forest_files.custody.record import adopt_sections, unbound_only
     from forest_files.custody.repository import Repository
     from forest_files.doors.cli.adopt_bulk import choose, confirm
+    from forest_files.doors.cli.commit_step import commit_step
 
     rules = with_normalise(exclude, normalise)  # exclusions, then normalise:NAME@V items
     with Repository(repo) as r:
@@ -121,11 +121,11 @@ def adopt(
         if chosen.ask and sections and confirm(listed, yes, err=as_json):
             sections = _read(r, listed, rules)  # as held after the answer
         bound = adopt_sections(r, sections, words=words, by=identity(repo, as_)) if sections else []
-        unstaged = gitio.to_stage(r.root, [s.path for s in sections]) if bound else []
+        step = commit_step(r.root, [s.path for s in sections]) if bound else ""
     if as_json:
         typer.echo(json.dumps([asdict(b) for b in bound]))
         return
-    from forest_files.kernel.shellword import commit_ledger_with, printable
+    from forest_files.kernel.shellword import printable
 
     lines = [f"left out {p} (its front matter fails --where)" for p in chosen.left_out]
     lines += [f"bound {b.selector} -> {b.content_id}" for b in bound]
@@ -137,14 +137,7 @@ def adopt(
     # quoted for a shell already
     typer.echo("\n".join(map(printable, lines)))
     if bound:
-        typer.echo(f"commit it{_with_files(unstaged)}: {commit_ledger_with(unstaged)}")
-
-
-def _with_files(unstaged: list[str]) -> str:
-    """What the commit step stages beside the ledger, said before it."""
-    if not unstaged:
-        return ""
-    return " with the file" if len(unstaged) == 1 else f" with the {len(unstaged)} files"
+        typer.echo(step)
 
 
 def _refuse_some_bound(named: list[SectionText], fresh: list[SectionText]) -> None:

@@ -23,7 +23,7 @@ import typer
 from forest_files.doors.cli.errors import boundary
 from forest_files.doors.cli.options import AsOpt, RepoOpt, app, identity, words_given
 from forest_files.kernel.errors import ForestError
-from forest_files.kernel.shellword import commit_ledger, printable
+from forest_files.kernel.shellword import printable
 
 NormaliseOpt = Annotated[
     list[str] | None,
@@ -89,6 +89,7 @@ def renormalise(
     from forest_files.custody.renormalise import rules_with
     from forest_files.custody.repository import Repository
     from forest_files.custody.targets import read_section
+    from forest_files.doors.cli.commit_step import commit_step
 
     if none == bool(normalise):
         raise ForestError(
@@ -100,6 +101,7 @@ def renormalise(
         rules = rules_with(binding, names)
         section = read_section(r.root, binding.selector, rules, max_bytes=r.config.max_body_bytes)
         record(r, binding, section, names, by=identity(repo, as_), words=words)
+        step = commit_step(r.root)
     reads = ", ".join(names) or "no normalisation"
     typer.echo(printable(f"{binding.selector} now reads with: {reads}"))
-    typer.echo(f"commit it: {commit_ledger()}")
+    typer.echo(step)

@@ -172,7 +172,8 @@ def adopt(pid: IdArg, words: AdoptWordsOpt, as_: AsOpt = None, repo: RepoOpt = P
     Example: forest proposal adopt 3f2a9c --words "Accepted the agent's wording"
     """
     from forest_files.custody.repository import find_root
-    from forest_files.kernel.shellword import commit_ledger, commit_ledger_with, forest_text
+    from forest_files.doors.cli.commit_step import commit_step
+    from forest_files.kernel.shellword import forest_text
     from forest_files.proposals.adopt import adopt
     from forest_files.proposals.rebinds import adopt_rebind, find
 
@@ -180,7 +181,7 @@ def adopt(pid: IdArg, words: AdoptWordsOpt, as_: AsOpt = None, repo: RepoOpt = P
     if find(root, pid) is not None:
         moved = adopt_rebind(root, pid, words=words, by=identity(repo, as_))
         typer.echo(printable(f"adopted proposal {pid}: rebound to {moved}"))
-        typer.echo(f"commit it: {commit_ledger()}")
+        typer.echo(commit_step(root))
         return
     done = adopt(root, pid, words=words, by=identity(repo, as_))
     # The section held other text (a newer edit): say where it went, as restore does.
@@ -192,7 +193,7 @@ def adopt(pid: IdArg, words: AdoptWordsOpt, as_: AsOpt = None, repo: RepoOpt = P
             printable(f"note: the text written in changed {', '.join(done.changed)} too")
             + f"; supersede it as well, or the commit is refused: {again}"
         )
-    typer.echo(f"commit it with the file: {commit_ledger_with([done.path])}")
+    typer.echo(commit_step(root, [done.path]))
 
 
 def _discard(pid: str, repo: Path) -> None:

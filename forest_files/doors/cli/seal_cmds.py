@@ -18,7 +18,7 @@ import typer
 from forest_files.check.findings import WORDS_PLACEHOLDER
 from forest_files.doors.cli.errors import boundary
 from forest_files.doors.cli.options import AsOpt, JsonOpt, RepoOpt, WordsOpt, app, emit, identity
-from forest_files.kernel.shellword import commit_ledger, forest_text
+from forest_files.kernel.shellword import forest_text
 
 if TYPE_CHECKING:
     from forest_files.custody.sealing import SealReport
@@ -39,6 +39,13 @@ def _run(repo: Path, given: str, *, sealing: bool, words: str, as_: str | None) 
 
     with Repository(repo) as r:
         return change_seal(r, given, sealing=sealing, words=words, by=identity(repo, as_))
+
+
+def _next(repo: Path) -> str:
+    from forest_files.custody.repository import find_root
+    from forest_files.doors.cli.commit_step import commit_step
+
+    return f"next: {commit_step(find_root(repo))}"
 
 
 @app.command()
@@ -63,7 +70,7 @@ def seal(
         "its text is withheld from every read",
         f"to erase it: {forest_text('forget', cid, options=PLACEHOLDER)}",
         f"to read it again: {forest_text('unseal', cid, options=PLACEHOLDER)}",
-        f"next: commit the new segment: {commit_ledger()}",
+        _next(repo),
     ]
     emit(as_json, asdict(report), "\n".join(lines))
 
@@ -91,12 +98,12 @@ def unseal(
         lines = [
             f"{head}: its text was erased (forest forget), so nothing is readable again; "
             "forest check now names it erased-content, with the routes out",
-            f"next: commit the new segment: {commit_ledger()}",
+            _next(repo),
         ]
     else:
         lines = [
             f"{head}: its text is readable again",
             f"show it: {forest_text('show', report.content_id)}",
-            f"next: commit the new segment: {commit_ledger()}",
+            _next(repo),
         ]
     emit(as_json, asdict(report), "\n".join(lines))
