@@ -175,16 +175,10 @@ def test_cli_resolve_during_a_conflicted_merge_stage_step_pasted_accepted(
     from typer.testing import CliRunner
 
     from forest_files.doors.cli import app
-    from tests.helpers.git import pasted, write
+    from tests.helpers.git import conflicted_merge, pasted
 
     b, _, _, y, z = contest
-    git(b, "checkout", "-q", "-b", "side")
-    write(b, "notes.md", "side\n")
-    commit_all(b, "side")
-    git(b, "checkout", "-q", "main")
-    write(b, "notes.md", "main\n")
-    commit_all(b, "main")
-    assert pasted(b, "git merge -q side").returncode != 0  # notes.md in conflict
+    conflicted_merge(b)
     done = CliRunner().invoke(
         app, ["resolve", y, "--pick", z, "--words", "C is canon", "--repo", str(b)]
     )

@@ -16,7 +16,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tests.helpers.cli import forest, ok
-from tests.helpers.git import commit_all, git, make_repo, pasted, write
+from tests.helpers.git import commit_all, conflicted_merge, git, make_repo, pasted, write
 
 HOOKLESS = "core.hooksPath=/dev/null"  # the step is judged alone, not the hook
 
@@ -118,13 +118,7 @@ def test_retire_during_conflicted_merge_stage_step_pasted_accepted(tmp_path: Pat
     stages alone and says what is left (``retire`` printed ``… && git commit``, which
     failed pasted; ``resolve`` had the same fix, now shared: doors/cli/commit_step.py)."""
     root = _custody(tmp_path, {"canon.md": "# Canon\n\n## Rule\n\nsky\n"}, "canon.md#Rule")
-    git(root, "checkout", "-q", "-b", "side")
-    write(root, "notes.md", "side\n")
-    commit_all(root, "side")
-    git(root, "checkout", "-q", "-")
-    write(root, "notes.md", "main\n")
-    commit_all(root, "main")
-    assert pasted(root, "git merge -q side").returncode != 0  # notes.md in conflict
+    conflicted_merge(root)
     out = ok(root, "retire", "canon.md#Rule", "--words", "Dropped from canon").stdout
     (line,) = [ln for ln in out.splitlines() if ln.startswith("stage it")]
     assert "git commit" not in line and "the 1 file(s) still in conflict" in line, line

@@ -116,6 +116,18 @@ def commit_all(repo: Path, msg: str = "commit") -> str:
     return git(repo, "rev-parse", "HEAD")
 
 
+def conflicted_merge(root: Path) -> None:
+    """A merge stopped with ``notes.md`` in conflict (both sides wrote it on branches
+    of the current one): git refuses any commit until it is resolved."""
+    git(root, "checkout", "-q", "-b", "side")
+    write(root, "notes.md", "side\n")
+    commit_all(root, "side")
+    git(root, "checkout", "-q", "-")
+    write(root, "notes.md", "main\n")
+    commit_all(root, "main")
+    assert pasted(root, "git merge -q side").returncode != 0  # notes.md in conflict
+
+
 def pasted(root: Path, command: str) -> subprocess.CompletedProcess[str]:
     """``command`` pasted into bash in ``root`` as a user would, with this
     interpreter's ``forest`` first on PATH and the fixed test git."""

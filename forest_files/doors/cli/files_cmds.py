@@ -121,7 +121,7 @@ def adopt(
         if chosen.ask and sections and confirm(listed, yes, err=as_json):
             sections = _read(r, listed, rules)  # as held after the answer
         bound = adopt_sections(r, sections, words=words, by=identity(repo, as_)) if sections else []
-        step = commit_step(r.root, [s.path for s in sections]) if bound else ""
+        step = commit_step(r.root, [s.path for s in sections]) if bound and not as_json else ""
     if as_json:
         typer.echo(json.dumps([asdict(b) for b in bound]))
         return
