@@ -34,6 +34,7 @@ from forest_files.gitio.content import (
     submodule_paths,
     to_stage,
     unstaged_paths,
+    untracked,
 )
 from forest_files.gitio.history import (
     diff_each_parent,
@@ -120,6 +121,7 @@ __all__ = [
     "toplevel",
     "trees_exist",
     "unstaged_paths",
+    "untracked",
     "user_identity",
     "worktree_list",
 ]

@@ -194,6 +194,26 @@ def to_stage(repo: Path | str, paths: Sequence[str], *, keep_index_file: bool = 
     return [p for p in wanted if p in listed]
 
 
+def untracked(
+    repo: Path | str,
+    paths: Sequence[str],
+    *,
+    keep_index_file: bool = False,
+    which: str = "added",
+) -> list[str]:
+    """The files under ``paths`` (from the top, taken literally) the index does not
+    track, in git's order: ``which`` ``"added"``, those ``git add`` would track (no
+    ignore rule hides them); ``"all"``, ignored or not; ``"ignored"``, only those an
+    ignore rule hides. One ``git ls-files``."""
+    if not paths:
+        return []
+    args = ["ls-files", "-z", "--full-name", "-o"]
+    args += {"added": ["--exclude-standard"], "all": [], "ignored": ["-i", "--exclude-standard"]}[
+        which
+    ]
+    return split_z(run_git(repo, [*args, "--", *paths], keep_index_file=keep_index_file).stdout)
+
+
 def cat_blobs(repo: Path | str, blob_ids: Iterable[str]) -> dict[str, bytes]:
     """The bytes of many blobs through one ``git cat-file --batch`` process."""
     wanted = list(dict.fromkeys(blob_ids))

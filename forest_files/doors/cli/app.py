@@ -60,6 +60,11 @@ def init(
             printable(f"initialised forest-files in {r.root} (project {r.config.project_id})")
         )
         typer.echo(f"commit it: {command_text(add)} && {command_text(git_step('commit'))}")
+        from forest_files.check.uncommitted import ignored_custody
+
+        hidden = ignored_custody(r.root)  # git add would refuse them: the rule is named
+        if hidden is not None:
+            typer.echo(hidden, err=True)
 
 
 @app.command()

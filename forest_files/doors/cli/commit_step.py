@@ -2,7 +2,10 @@
 
 One line, ready to paste where the command was typed: ``commit it: git add --
 .forest/ledger && git commit``, naming beside the ledger the files a commit would
-miss (``gitio.to_stage``: new or edited; ``with the file`` / ``with the N files``).
+miss (``gitio.to_stage``: new or edited; ``with the file`` / ``with the N files``),
+and forest init's own files (forest.toml, ``.gitattributes``, ``.forest/.gitignore``)
+while git does not track them. A custody file an ignore rule hides (``git add``
+refuses it) gets a second line naming the rule (check/uncommitted.py).
 While git holds files in conflict (a merge, rebase or cherry-pick stopped), git
 refuses any commit: the step then stages alone and says what is left
 (``stage it: … (then resolve the N file(s) still in conflict, …, and commit)``).
@@ -33,18 +36,23 @@ def commit_step(root: Path, paths: Sequence[str] = ()) -> str:
     alone when empty)."""
     from forest_files import gitio
     from forest_files.check.conflicts import unmerged_stages
+    from forest_files.check.uncommitted import SETUP, ignored_custody
 
-    waiting = gitio.to_stage(root, paths) if paths else []
+    # forest init's own files, never committed: the act's commit carries them too
+    setup = [p for p in SETUP if p in gitio.untracked(root, SETUP)]
+    waiting = [*setup, *(gitio.to_stage(root, paths) if paths else [])]
     many = f" with the {len(waiting)} files"
     files = "" if not waiting else " with the file" if len(waiting) == 1 else many
     unmerged = unmerged_stages(root, "worktree")
+    hidden = ignored_custody(root)  # then git add refuses the ledger: the rule is named
+    after = "" if hidden is None else f"\n{hidden}"
     if not unmerged:
-        return f"commit it{files}: {commit_ledger_with(waiting)}"
+        return f"commit it{files}: {commit_ledger_with(waiting)}{after}"
     steps = in_batches(("add", "--", ".forest/ledger"), list(waiting)) if waiting else ()
     stage = " && ".join(command_text(git_step(*step)) for step in steps) or stage_ledger()
     return (
         f"stage it{files}: {stage}  (then resolve the {len(unmerged)} file(s) still in "
-        f"conflict, `{forest_text('check')}` names them, and commit)"
+        f"conflict, `{forest_text('check')}` names them, and commit){after}"
     )
 
 

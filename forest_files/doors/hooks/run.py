@@ -59,6 +59,7 @@ def check_staged(root: Path) -> int:
     for note in report.notes:
         _say(note)
     if report.ok:
+        _say_left_out(root)
         return 0
     from forest_files.check.text import HOOK_SHOWN
 
@@ -71,6 +72,16 @@ def check_staged(root: Path) -> int:
 
     record_findings(root, "hook", report.failed)
     return 1
+
+
+def _say_left_out(root: Path) -> None:
+    """Advice, the commit goes on: custody files of the working tree this commit
+    leaves out because git does not track them (check/uncommitted.py)."""
+    from forest_files.check.uncommitted import uncommitted_custody
+
+    left_out = uncommitted_custody(root, keep_index_file=True, in_commit=True)
+    if left_out is not None:
+        _say(left_out)
 
 
 def _commit_index(
@@ -221,6 +232,7 @@ def _run(hook: str) -> int:
         stand_at(root)  # git's GIT_PREFIX: routes that work where `git commit` was typed
         if not held:
             _refuse_ledger_alone(root)
+            _say_left_out(root)  # a forest.toml never committed: said, at one stat's cost
             return 0  # never under custody: nothing to guard
         return check_staged(root)
     root = gitio.toplevel(Path.cwd())
