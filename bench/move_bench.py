@@ -22,6 +22,11 @@ Goal (issue 11): hook <= 10x git status.
                               with the parser forest-files uses, hashes every section,
                               and prints one finding line and one quoted route per
                               section that moved (no ledger, index or binding read)
+  custody floor               the floor, plus the least custody any hook must read: HEAD's
+                              ledger tree (one git call), its cached view's alias and the
+                              cached binding map of the moved files (the warm hook's own
+                              read, through the package's public names); a route is
+                              printed only for a section a binding names
 
 Run:  .venv/bin/python bench/move_bench.py [--repeat 5] [--json out.json] [--editable]
 """
@@ -96,8 +101,27 @@ def stage_move(root: Path) -> None:
     git(root, "mv", "vault/old", "vault/new")
 
 
-def worker_floor() -> int:
-    """The floor (see the module header); run in the repository, prints its findings."""
+def _bound_selectors(old_paths: list[str]) -> set[str]:
+    """The selectors HEAD's custody binds in ``old_paths``, read as the warm hook reads
+    them (the custody floor's extra work)."""
+    from forest_files.custody import bindmap
+    from forest_files.custody.viewkey import head_custody, read_alias, view_path
+
+    root = Path.cwd()
+    head = head_custody(root)
+    fingerprint = read_alias(root, head[1]) if head is not None else None
+    if fingerprint is None:
+        raise SystemExit("custody floor: no view of HEAD's ledger (run the hook once)")
+    record = bindmap.view_record(str(view_path(root, fingerprint)))
+    bmap = bindmap.load(record, fingerprint, old_paths)
+    if bmap is None:
+        raise SystemExit("custody floor: no cached binding map (run the hook once)")
+    return {b.selector for b in bmap.bindings}
+
+
+def worker_floor(custody: bool = False) -> int:
+    """The floor (see the module header); run in the repository, prints its findings.
+    ``custody``: the custody floor (the bindings of the moved files read first)."""
     import hashlib
     import shlex
     import subprocess
@@ -118,6 +142,7 @@ def worker_floor() -> int:
             i += 3
         else:
             i += 2
+    bound = _bound_selectors([old for old, _ in moved]) if custody else None
     staged = subprocess.run(
         ["git", "ls-files", "-s", "-z", "--", *(new for _, new in moved)],
         capture_output=True, check=True,
@@ -139,7 +164,7 @@ def worker_floor() -> int:
             lo = lines.offset(h.start_line)
             hi = lines.offset(h.end_line + 1) if h.end_line < lines.count else len(text)
             hashlib.sha256(text[lo:hi].encode("utf-8")).hexdigest()
-            if h.level == 2:
+            if h.level == 2 and (bound is None or f"{old}#{'/'.join(h.path)}" in bound):
                 was, now = f"{old}#{'/'.join(h.path)}", f"{new}#{'/'.join(h.path)}"
                 lines_out.append(f"moved      {was}\n  now at {now}")
                 lines_out.append("  " + shlex.join(["forest", "rebind", was, now]))
@@ -159,6 +184,7 @@ def measure(root: Path, repeat: int, py: str) -> dict[str, Any]:
         "git status --porcelain": ["git", "status", "--porcelain"],
         "hook": hook,
         "floor": [py, str(Path(__file__).resolve()), "--worker-floor"],
+        "custody floor": [py, str(Path(__file__).resolve()), "--worker-custody-floor"],
     }
     times: dict[str, list[float]] = {name: [] for name in commands}
     for _ in range(repeat):  # interleaved: load changes weigh on both alike
@@ -172,6 +198,8 @@ def measure(root: Path, repeat: int, py: str) -> dict[str, Any]:
     row["ratio_vs_status"] = row["hook"] / row["git status --porcelain"]
     row["floor_vs_status"] = row["floor"] / row["git status --porcelain"]
     row["ratio_vs_floor"] = row["hook"] / row["floor"]
+    row["custody_floor_vs_status"] = row["custody floor"] / row["git status --porcelain"]
+    row["ratio_vs_custody_floor"] = row["hook"] / row["custody floor"]
     row["moved_findings"] = _moved_count(root, py)
     return row
 
@@ -197,6 +225,8 @@ def _moved_count(root: Path, py: str) -> int:
 def main(argv: list[str] | None = None) -> int:
     if (argv if argv is not None else sys.argv[1:]) == ["--worker-floor"]:
         return worker_floor()
+    if (argv if argv is not None else sys.argv[1:]) == ["--worker-custody-floor"]:
+        return worker_floor(custody=True)
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--json", dest="json_out")
@@ -219,7 +249,10 @@ def main(argv: list[str] | None = None) -> int:
         f"ratio {row['ratio_vs_status']:.1f}x (goal <= 10x: "
         f"{'met' if row['ratio_vs_status'] <= 10 else 'MISSED'})\n"
         f"floor {row['floor'] * 1000:.0f}ms = {row['floor_vs_status']:.1f}x git status; "
-        f"hook = {row['ratio_vs_floor']:.2f}x the floor"
+        f"hook = {row['ratio_vs_floor']:.2f}x the floor\n"
+        f"custody floor {row['custody floor'] * 1000:.0f}ms = "
+        f"{row['custody_floor_vs_status']:.1f}x git status; "
+        f"hook = {row['ratio_vs_custody_floor']:.2f}x the custody floor"
     )
     if args.json_out:
         Path(args.json_out).write_text(json.dumps(row, indent=2), encoding="utf-8")
