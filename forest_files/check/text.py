@@ -18,7 +18,7 @@ Test: tests/doors/test_doors.py, tests/check/test_forged_lines.py
 
 from __future__ import annotations
 
-from forest_files.check.findings import CheckReport, Reported, detail_of
+from forest_files.check.findings import CheckReport, Reported, Route, detail_of
 from forest_files.kernel.shellword import printable
 
 _RED, _GREEN, _RESET = "\x1b[31m", "\x1b[32m", "\x1b[0m"
@@ -115,10 +115,18 @@ def failed_blocks(
     return out
 
 
-def terminal(report: CheckReport, *, verbose: bool = False, colour: bool = False) -> list[str]:
+def terminal(
+    report: CheckReport,
+    *,
+    verbose: bool = False,
+    colour: bool = False,
+    more: tuple[Route, ...] = (),
+) -> list[str]:
     """``forest check``: each finding that needs a route (every binding with ``-v``),
-    then the summary line."""
+    ``more`` routes that settle several of them (folder_move.py), then the summary
+    line."""
     out: list[str] = [line for line in failed_blocks(report, colour=colour) if line]
+    out.extend(printable(route.line()) for route in more)
     if verbose:
         out.extend(
             headline(r, colour=colour) for r in (*report.items, *report.extra) if not r.failed

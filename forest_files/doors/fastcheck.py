@@ -31,6 +31,8 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from pathlib import Path
 
+    from forest_files.check.findings import CheckReport, Route
+
 
 class CheckArgs:
     """``check``'s options. A plain class: a dataclass (with inspect) or a NamedTuple
@@ -150,7 +152,8 @@ def _check(args: CheckArgs) -> int:
         print(json.dumps(report.as_dict("check")))
     else:
         colour = sys.stdout.isatty() and not os.environ.get("NO_COLOR")
-        print("\n".join(terminal(report, verbose=args.verbose, colour=colour)))
+        more = _folder_routes(report) if source == "worktree" and not args.paths else ()
+        print("\n".join(terminal(report, verbose=args.verbose, colour=colour, more=more)))
     if report.ok:
         return 0
     from forest_files.doors.doorlog import record_findings  # only with a finding
@@ -159,6 +162,16 @@ def _check(args: CheckArgs) -> int:
     n = len(report.failed)
     print(f"forest: {n} finding(s) not clean; see the routes above", file=sys.stderr)
     return 1
+
+
+def _folder_routes(report: CheckReport) -> tuple[Route, ...]:
+    """A folder moved whole: one directory rebind for its moved bindings (every
+    binding judged: a check narrowed to paths may not see them all)."""
+    if report.ok:
+        return ()
+    from forest_files.check.folder_move import folder_routes
+
+    return folder_routes(report)
 
 
 def status_command(repo: str, as_json: bool) -> int:
