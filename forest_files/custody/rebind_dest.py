@@ -10,6 +10,10 @@ Stores: nothing.
 Refuses: (``ForestError``) OLD naming one binding (not a directory holding any) with
 OLD or NEW ending in ``/``, naming the command to give: NEW's file when it names
 one, else the binding's file name under the directory NEW names, with OLD's section.
+Refuses too: a directory given without the ``/`` (``forest rebind docs notes``, as
+``git mv docs notes`` spells it), which would be looked for as a file and refused as
+holding no binding: named the directory move to give, ``forest rebind docs/ notes/``
+(a rebind does not guess whether NEW is the folder renamed or a folder it went into).
 Returns: nothing when the arguments are a directory move (or name nothing: the
 directory move refuses that).
 Test: tests/custody/test_rebind_trailing_slash.py
@@ -52,4 +56,17 @@ def refuse_one_as_directory(bindings: list[Binding], old: str, new: str, root: P
         f"{old} -> {new}: a path ending in '/' moves every binding under a directory, "
         f"and {old.rstrip('/')} is one binding; name the place its section stands now: "
         f"`{command_text(step)}`"
+    )
+
+
+def refuse_directory_as_one(bindings: list[Binding], old: str, new: str) -> None:
+    """Refuse ``old new`` when ``old`` (no ``/`` at its end) is a directory holding
+    bindings rather than a bound file."""
+    held = sum(b.path.startswith(old + "/") for b in bindings)
+    if not held or any(b.path == old for b in bindings):
+        return
+    step = forest_step("rebind", f"{old}/", f"{new}/")
+    raise ForestError(
+        f"{old} -> {new}: {old} is a directory holding {held} binding(s); a directory "
+        f"move ends both paths in '/': `{command_text(step)}`"
     )

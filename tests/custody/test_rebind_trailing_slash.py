@@ -60,3 +60,17 @@ def test_rebind_directory_without_slash_to_directory_accepted(tmp_path: Path) ->
     result = forest(repo, "rebind", "docs", "notes/")
     assert result.exit_code == 0, result.output
     assert "rebound docs/a.md -> notes/a.md" in result.stdout
+
+
+def test_rebind_directory_without_slashes_refused(tmp_path: Path) -> None:
+    """``forest rebind docs notes`` (``git mv docs notes`` spelt): one line naming the
+    directory move, nothing recorded; before, "no binding (bindings of docs: none)"."""
+    repo = _repo(tmp_path, moved=True)
+    before = _ledger(repo)
+    result = forest(repo, "rebind", "docs", "notes")
+    assert result.exit_code == 1, result.output
+    (line,) = result.stderr.splitlines()
+    assert "docs is a directory holding 2 binding(s)" in line, line
+    assert line.endswith("`forest rebind docs/ notes/`"), line
+    assert _ledger(repo) == before
+    assert "rebound docs/a.md -> notes/a.md" in ok(repo, "rebind", "docs/", "notes/").stdout

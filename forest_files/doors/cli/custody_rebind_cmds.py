@@ -87,7 +87,7 @@ def rebind(
         read_moves,
         refuse_bound_targets,
     )
-    from forest_files.custody.rebind_dest import refuse_one_as_directory
+    from forest_files.custody.rebind_dest import refuse_directory_as_one, refuse_one_as_directory
     from forest_files.custody.record import rebind_sections
     from forest_files.custody.repository import Repository
 
@@ -99,6 +99,7 @@ def rebind(
             refuse_one_as_directory(bindings, old, new, r.root)
             moves = read_moves(r.root, moves_under(bindings, old, new), max_bytes=limit)
         else:  # a heading carries its bound subtree to where its full selector is now
+            refuse_directory_as_one(bindings, old, new)
             moves = read_moves(r.root, [(find_binding(bindings, old), new)], max_bytes=limit)
             refuse_bound_targets(bindings, moves, r.root)
             under = descendants(bindings, moves[0][0], moves[0][1].selector)
