@@ -1,15 +1,21 @@
-"""The hook's word on a moved, unresolved or missing section whose file the working
-tree holds otherwise than the git index.
+"""The hook's word on a finding the working tree may settle but the git index does not
+hold yet: a moved, unresolved or missing section whose file the working tree holds
+otherwise than the index, and any finding while the working tree's ledger holds acts
+not staged.
 
 The hook judges the index. After ``forest rebind`` with only the ledger staged, the
 index still holds the section at its old place, so the finding's route rebinds it
 back; the change the rebind recorded waits in the working tree. One hint per such
-finding names the file and the ``git add`` that stages it.
+finding names the file and the ``git add`` that stages it. After ``forest rebind``
+(``supersede``, ``retire``) with the ledger NOT staged, the finding's route records
+the act again, which the working tree's ledger refuses (the binding has moved: "no
+binding"), so pasted it fails; one hint per drifted, moved, unresolved or missing
+finding names the ``git add -- .forest/ledger`` that stages what was recorded.
 
 Stores: nothing.
 Refuses: nothing.
-Returns: the report with that hint on each such finding (one ``git ls-files``
-call, only when one of them failed).
+Returns: the report with those hints (one ``git ls-files`` call for the files and
+one for the ledger, only when such a finding failed).
 Test: tests/custody/test_rebind_commit_step.py
 """
 
@@ -18,12 +24,15 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from forest_files.kernel.paths import LEDGER_PREFIX
 from forest_files.kernel.shellword import command_text, git_step, printable
 
 if TYPE_CHECKING:
     from forest_files.check.findings import CheckReport, Reported
 
 _KINDS = ("moved", "unresolved", "missing")
+_LEDGER_KINDS = ("drifted", *_KINDS)  # an act recorded in the working tree may settle
+_LEDGER = LEDGER_PREFIX.rstrip("/")
 
 
 def _paths(r: Reported) -> tuple[str, ...]:
@@ -35,28 +44,37 @@ def _paths(r: Reported) -> tuple[str, ...]:
 
 def hinted(report: CheckReport, root: Path) -> CheckReport:
     """``report`` (of the git index) with a hint on each moved, unresolved or
-    missing finding whose file the working tree holds otherwise than the index."""
-    asking = [r for r in report.failed if r.finding.kind in _KINDS]
+    missing finding whose file the working tree holds otherwise than the index, and
+    on each finding an act may settle while the working tree's ledger is not staged."""
+    asking = [r for r in report.failed if r.finding.kind in _LEDGER_KINDS]
     if not asking:
         return report
     from forest_files import gitio
 
-    named = sorted({p for r in asking for p in _paths(r)})
-    waiting = set(gitio.to_stage(root, named, keep_index_file=True))  # the hook's index
-    if not waiting:
+    named = sorted({p for r in asking if r.finding.kind in _KINDS for p in _paths(r)})
+    waiting = set(gitio.to_stage(root, named, keep_index_file=True)) if named else set()
+    ledger = bool(gitio.untracked(root, [_LEDGER], keep_index_file=True))  # new acts
+    if not waiting and not ledger:
         return report
 
     def shown(r: Reported) -> Reported:
+        hints = list(r.hints)
         mine = [p for p in _paths(r) if p in waiting] if r.finding.kind in _KINDS else []
-        if not mine:
-            return r
-        add = command_text(git_step("add", "--", *mine))
-        names = ", ".join(printable(p) for p in mine)
-        hint = (
-            f"{names}: the working tree's changes are not staged (this judged the index); "
-            f"if they are what the staged ledger records, stage them: `{add}`"
-        )
-        return r._replace(hints=(*r.hints, hint))
+        if mine:
+            add = command_text(git_step("add", "--", *mine))
+            names = ", ".join(printable(p) for p in mine)
+            hints.append(
+                f"{names}: the working tree's changes are not staged (this judged the "
+                f"index); if they are what the staged ledger records, stage them: `{add}`"
+            )
+        if ledger and r.finding.kind in _LEDGER_KINDS:
+            add = command_text(git_step("add", "--", _LEDGER))
+            hints.append(
+                f"{_LEDGER}: acts recorded in the working tree are not staged (this judged "
+                f"the staged ledger); if one settles this, stage them instead of a route "
+                f"below: `{add}`"
+            )
+        return r._replace(hints=tuple(hints)) if len(hints) > len(r.hints) else r
 
     return report._replace(
         items=tuple(map(shown, report.items)), extra=tuple(map(shown, report.extra))

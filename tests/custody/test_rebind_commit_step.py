@@ -81,5 +81,27 @@ def test_rebind_staged_without_its_file_check_staged_names_the_git_add_detected(
     refused = forest(repo, "check", "--staged")
     assert refused.exit_code == 1
     assert "not staged" in refused.stdout and "`git add -- src/pay.py`" in refused.stdout
+    assert "acts recorded in the working tree" not in refused.stdout  # the ledger is staged
     git(repo, "add", "--", "src/pay.py")
+    assert forest(repo, "check", "--staged").exit_code == 0
+
+
+@pytest.mark.slow
+def test_rebind_ledger_not_staged_hook_names_the_ledger_add_detected(tmp_path: Path) -> None:
+    """``git mv``, ``forest rebind``, then ``git commit`` without staging the ledger: the
+    hook's route rebinds again, which the working tree's ledger refuses ("no binding"),
+    so pasted it fails; a hint names the ``git add -- .forest/ledger`` that lets the
+    commit through."""
+    from tests.helpers.cli import forest
+
+    repo = _repo(tmp_path)
+    git(repo, "mv", "a.md", "b.md")
+    hint = "acts recorded in the working tree are not staged"
+    ok(repo, "rebind", "a.md", "b.md")
+    refused = forest(repo, "check", "--staged")
+    assert refused.exit_code == 1
+    (line,) = [ln for ln in refused.stdout.splitlines() if hint in ln]
+    assert line.endswith("`git add -- .forest/ledger`"), line
+    assert forest(repo, "rebind", "a.md", "b.md").exit_code == 1  # the route, pasted
+    git(repo, "add", "--", ".forest/ledger")
     assert forest(repo, "check", "--staged").exit_code == 0
