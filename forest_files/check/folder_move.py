@@ -73,10 +73,14 @@ def folder_routes(report: CheckReport) -> tuple[Route, ...]:
         if pair is not None:
             moves.setdefault(pair, set()).add(f.binding)
             files.setdefault(pair, set()).add(f.path)
+    held: dict[str, set[str]] = {}  # each directory -> every binding under it
+    for f in found:
+        parts = f.path.split("/")[:-1]
+        for depth in range(1, len(parts) + 1):
+            held.setdefault("/".join(parts[:depth]), set()).add(f.binding)
     routes = []
     for (old, new), moved in sorted(moves.items()):
-        under = {f.binding for f in found if f.path.startswith(old + "/")}
-        if len(files[(old, new)]) < 2 or under != moved:
+        if len(files[(old, new)]) < 2 or held.get(old) != moved:
             continue  # one file: its whole-file rebind carries its sections
         step = forest_step("rebind", f"{old}/", f"{new}/")
         ledger = git_step("add", "--", LEDGER_PREFIX.rstrip("/"))
