@@ -43,6 +43,10 @@ FINDING_KINDS = tuple(KINDS)
 SEALED_DETAIL = "its ground is sealed"
 SEALED_ERASED_DETAIL = f"{SEALED_DETAIL} and its text was erased by forest forget"
 
+# The detail of an ``unresolved`` section whose unchanged text stands at several places
+# (move_search.py makes it, routes.py routes it): a copy to delete, or one to bind.
+COPIES_DETAIL = "its unchanged text stands at"
+
 
 @dataclass(frozen=True)
 class Finding:

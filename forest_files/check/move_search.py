@@ -3,21 +3,25 @@
 Stores: nothing.
 Refuses: nothing; a gone section found nowhere keeps its finding.
 Returns: ``search_moves`` (each gone section's finding: ``moved`` when its unchanged
-text stands at exactly one other place, by section hash; an unresolved one that did
-not move lists the sections standing where it stood as ``candidates``). The index
+text stands at exactly one other place, by section hash; an unresolved one whose
+unchanged text stands at several places, a copy pasted, lists those places as
+``candidates`` under ``COPIES_DETAIL``; one that did not move lists the sections
+standing where it stood as ``candidates``). The index
 of section hashes is moves.py's, built once for all of them.
-Test: tests/check/test_moves.py, tests/check/test_move_candidates.py
+Test: tests/check/test_moves.py, tests/check/test_move_candidates.py,
+tests/check/test_copied_section.py
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from forest_files.check.finding import Finding, replaced
+from forest_files.check.finding import COPIES_DETAIL, Finding, replaced
 from forest_files.custody.bindings import Binding
 from forest_files.custody.content import ContentSource
 
 if TYPE_CHECKING:
+    from forest_files.check.moves import Candidate
     from forest_files.text.extract import Document
 
 
@@ -43,7 +47,11 @@ def search_moves(
     index = MoveIndex(source, candidates, [b for _, b in gone], bound, documents)
     out: list[Finding] = []
     for finding, binding in gone:
-        target = index.moved_to(binding, finding.expected_hash or "")
+        copies = index.copies(binding, finding.expected_hash or "")
+        target = copies[0].selector if len(copies) == 1 else None
+        if len(copies) > 1 and finding.kind == "unresolved":
+            out.append(_copied(finding, copies))
+            continue
         if target is not None:
             out.append(
                 replaced(
@@ -66,6 +74,18 @@ def search_moves(
             )
         )
     return out
+
+
+def _copied(finding: Finding, copies: tuple[Candidate, ...]) -> Finding:
+    """An unresolved section whose unchanged text stands at several places (a class
+    pasted twice makes its selector match both): those places, with their lines."""
+    places = ", ".join(f"{c.selector} (line {c.line})" for c in copies)
+    return replaced(
+        finding,
+        detail=f"{COPIES_DETAIL} {len(copies)} places (copies): {places}",
+        candidates=tuple(c.selector for c in copies),
+        candidate_lines=tuple(c.line for c in copies),
+    )
 
 
 def _renamed_how(finding: Finding) -> str:

@@ -5,8 +5,8 @@ Refuses: nothing (a candidate that is not UTF-8 text or not valid Python, a
 file holding merge conflict markers, or a section no selector can name, such as
 an empty heading, is simply no candidate).
 Returns: for a binding whose file is gone or whose selector matches nothing,
-the one selector of another place whose section hashes to ground (the
-finding becomes ``moved``); for an unresolved heading or symbol with no such
+the places whose section hashes to ground (one: the finding becomes ``moved``;
+several: copies of it, move_search.py); for an unresolved heading or symbol with no such
 place, the sections that stand where it stood (same parent) or bear its name
 under another parent (moved and edited), and for a heading id no heading
 carries any more (``file.md#{id}``), every heading of its file (named by its
@@ -153,18 +153,20 @@ class MoveIndex:
             self._documents[path] = (file_hash, doc)
         return doc
 
-    def moved_to(self, binding: Binding, expected: str) -> str | None:
-        """The one other place whose section (under the binding's exclusions) hashes
-        to ``expected``, leaving out the places live bindings name (an identical copy
-        bound on its own, as an untranslated file beside its original, is no place the
-        section went); None when there is none or more than one."""
+    def copies(self, binding: Binding, expected: str) -> tuple[Candidate, ...]:
+        """Every other place whose section (under the binding's exclusions) hashes to
+        ``expected``, in the index's order, leaving out the places live bindings name
+        (an identical copy bound on its own, as an untranslated file beside its
+        original, is no place the section went): one is where the section moved, two
+        or more are copies of its unchanged text (a class pasted twice)."""
         kind = self._kind_of.get(binding.bind_act) or _kind(binding)
-        hits = self._hits.get((binding.excludes, kind, expected))
-        if not hits:
-            return None
-        others = {sel for sel in map(_selector, hits) if sel != binding.selector}
-        others -= self._bound
-        return others.pop() if len(others) == 1 else None
+        hits = self._hits.get((binding.excludes, kind, expected), [])
+        seen: dict[str, int] = {}
+        for place in hits:
+            sel = _selector(place)
+            if sel is not None and sel != binding.selector and sel not in self._bound:
+                seen.setdefault(sel, place.line)
+        return tuple(Candidate(sel, line) for sel, line in seen.items())
 
     def renamed(self, binding: Binding) -> tuple[Candidate, ...]:
         """Where a renamed (or moved and edited) section may stand now, bound by no

@@ -13,15 +13,17 @@ first, ``git mv -- OLD NEW``, as for an unbound one), unseal a sealed ground
 (``forest unseal TARGET --words``), or end a contest; rename a required file whose
 name holds a control character (``git mv``, ``mv`` untracked, each control character
 ``_`` in the new name, the old one quoted ``$'\\033'``); for a file in a merge
-conflict, only its resolution (conflicts.py); for a symbol in a file that no longer
-parses as Python, its syntax error (where it stands); ``hints_for``: the places
-a renamed section may stand now, with their lines; ``untrack``: stop git tracking local state
-(``git rm --cached -r -- PATH``). The only words left to the user are ``--words`` (the placeholder
-``…``, which every ceremony refuses when pasted as is); ``--as`` is left out,
-so the default identity (git ``user.name <email>``) signs.
+conflict, only its resolution (conflicts.py); for a section whose unchanged text
+stands at several places (a copy pasted), removing the copy or binding one of them;
+for a symbol in a file that no longer parses as Python, its syntax error (where it
+stands); ``hints_for``: the places a renamed section may stand now, with their
+lines; ``untrack``: stop git tracking local state (``git rm --cached -r -- PATH``).
+The only words left to the user are ``--words`` (the placeholder ``…``, which every
+ceremony refuses when pasted as is); ``--as`` is left out, so the default identity
+(git ``user.name <email>``) signs.
 Test: tests/doors/test_doors.py, tests/check/test_routes_paste.py, tests/check/test_moves.py,
 tests/check/test_moved_not_utf8.py, tests/doors/test_printed_where_typed.py,
-      tests/check/test_unresolved_python_routes.py
+      tests/check/test_unresolved_python_routes.py, tests/check/test_copied_section.py
 
 ``source`` is where the check looked: ``worktree``, ``index`` (the hook; a
 route then also stages what it changed) or a commit id (routes act on the
@@ -37,7 +39,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from forest_files.check.conflicts import CONFLICT_DETAIL, conflict_routes
-from forest_files.check.finding import SEALED_DETAIL, SEALED_ERASED_DETAIL
+from forest_files.check.finding import COPIES_DETAIL, SEALED_DETAIL, SEALED_ERASED_DETAIL
 from forest_files.check.findings import WORDS_PLACEHOLDER, Route
 from forest_files.kernel.paths import LEDGER_PREFIX
 from forest_files.kernel.repopath import not_utf8_reason
@@ -319,6 +321,8 @@ def _unresolved(f: Finding, root: Path, source: str) -> tuple[Route, ...]:
             )
         back = _bring_back(f, root, source, removed=True)  # the rm goes first
         return (Route("put the file back", (("rm", "--", f.path), *back.steps), back.note),)
+    if f.detail.startswith(COPIES_DETAIL):  # move_search.py: unchanged, at several places
+        return _copies(f, source)
     what = _named_part(f.selector)
     if what == "symbol" and _NOT_PYTHON in f.detail:  # pysymbol.py: nothing to look in
         where = f.detail.split(_NOT_PYTHON, 1)[1].split("); fix", 1)[0]
@@ -334,6 +338,27 @@ def _unresolved(f: Finding, root: Path, source: str) -> tuple[Route, ...]:
             ),
         )
     return (*_rebinds(f, root, source, "keep the chain at the renamed section"), back)
+
+
+def _copies(f: Finding, source: str) -> tuple[Route, ...]:
+    """The section's unchanged text stands at several places (pasted twice): delete
+    the copy, and the selector names one section again; or bind one of them (no new
+    text: no words), the others left unbound."""
+    delete = Route(
+        "remove the copy",
+        note=f"delete all but one of the {len(f.candidates)} places above; "
+        f"then `{forest_text('check')}` finds the one left",
+    )
+    binds = tuple(
+        Route(
+            "or bind one of them" if n == 0 else "or",
+            (forest("rebind", f.selector, new), *_record(source)),
+            "the text is unchanged: no words needed" if n == 0 else "",
+        )
+        for n, new in enumerate(f.candidates[:REBIND_ROUTES])
+        if not_utf8_reason(new) is None
+    )
+    return (delete, *binds)
 
 
 _NOT_PYTHON = "not valid Python ("  # text/pysymbol.py's refusal, in a finding's detail
@@ -385,8 +410,8 @@ def hints_for(f: Finding) -> tuple[str, ...]:
     may stand now, likeliest first (renames.py)."""
     if f.kind == "missing" and f.candidates:
         return (f"renamed, it seems: similar text stands at {', '.join(f.candidates)}",)
-    if f.kind != "unresolved" or not f.candidates:
-        return ()
+    if f.kind != "unresolved" or not f.candidates or f.detail.startswith(COPIES_DETAIL):
+        return ()  # copies: the detail names each place with its line
     lines = f.candidate_lines or (0,) * len(f.candidates)
     places = ", ".join(f"{sel} (line {n})" for sel, n in zip(f.candidates, lines, strict=False))
     return (f"where it may stand now, likeliest first: {places}",)
