@@ -192,6 +192,9 @@ def _index(root: Path, paths: tuple[str, ...], diffs: bool) -> CheckReport:
             conn = custody.store().conn if more else None  # who adopted a contest's heads
             return report.with_extra(explain(more, root=root, source="index", conn=conn))
         store = custody.store()
+        from forest_files.check.converted import with_conversion
+
+        findings = with_conversion(root, findings)  # git asked only of a failed file
         items = explain(findings, root=root, source="index", conn=store.conn)
         report = CheckReport("index", content.name, items, warnings=unbound)
         report = report.with_extra(explain(more, root=root, source="index", conn=store.conn))

@@ -10,8 +10,11 @@ Returns: a ``CheckReport`` of the bindings the staged change can have moved
 (HEAD was judged when it was committed): those of staged paths, and, when
 ledger files are staged, those whose binding or ground differs from HEAD's;
 staged files a ``[require]`` rule names but nothing binds are warnings (notes
-the hook prints; ``ok`` stays true: a draft may be committed).
-Test: tests/doors/test_hooks.py, tests/doors/test_doors.py, tests/doors/test_hooks_custody.py
+the hook prints; ``ok`` stays true: a draft may be committed). A finding whose staged
+blob only git's conversion made (a clean filter set after adoption) says so
+(converted.py).
+Test: tests/doors/test_hooks.py, tests/doors/test_doors.py, tests/doors/test_hooks_custody.py,
+tests/check/test_staged_converted.py
 
 Honours ``GIT_INDEX_FILE`` (``git commit -a`` and ``git commit PATH`` use a
 temporary index). Its cost grows with the staged change: when no ledger file
@@ -270,7 +273,10 @@ def _report(
     conn: sqlite3.Connection | None,
     extra: list[Finding] | None = None,
 ) -> CheckReport:
-    items = explain(findings, root=root, source=SOURCE, conn=conn)
+    from forest_files.check.converted import with_conversion
+
+    found = with_conversion(root, findings)  # asks git only of a failed finding's file
+    items = explain(found, root=root, source=SOURCE, conn=conn)
     more = explain(extra or [], root=root, source=SOURCE, conn=conn)
     return CheckReport(SOURCE, WHERE, items, more)
 

@@ -1,0 +1,116 @@
+"""Staged bytes that only git's conversion made: a clean filter, ``text``/``eol`` or
+``working-tree-encoding`` set after adoption turns the working file into another blob.
+
+Stores: nothing.
+Refuses: nothing.
+Returns: ``with_conversion`` (the hook's findings, each failed one whose staged blob
+differs from its working file only by git's conversion — ``git hash-object`` of the
+file with its filters is the index's blob, without them it is not — carrying a clause
+that names the attributes converting it and the ``git check-attr -a -- PATH`` that
+shows them; the check read the index's blob and reported drift, or no valid Python,
+with no word of why the working tree was clean).
+Test: tests/check/test_staged_converted.py
+
+Git is asked only when a finding is about to be reported: a clean commit pays nothing.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from forest_files.check.finding import replaced
+
+if TYPE_CHECKING:
+    from forest_files.check.engine import Finding
+
+# The attributes by which git converts a working file into the blob it stages.
+_CONVERTING = ("filter", "text", "eol", "crlf", "working-tree-encoding", "ident")
+_JUDGED = ("drifted", "unresolved", "moved")  # read from the staged blob of a file there
+
+
+def with_conversion(root: Path, findings: list[Finding]) -> list[Finding]:
+    """``findings``, each failed one of a file git converts on staging with a clause
+    saying so (the others as they are)."""
+    paths = sorted({f.path for f in findings if f.kind in _JUDGED})
+    if not paths:
+        return findings
+    said = _converted(root, paths)
+    if not said:
+        return findings
+    return [
+        replaced(f, detail=f"{f.detail}; {said[f.path]}" if f.detail else said[f.path])
+        if f.kind in _JUDGED and f.path in said
+        else f
+        for f in findings
+    ]
+
+
+def _converted(root: Path, paths: list[str]) -> dict[str, str]:
+    """The clause for each of ``paths`` whose staged blob is its working file as git's
+    conversion makes it, and not its bytes as they stand."""
+    from forest_files import gitio
+
+    staged = _staged_blobs(root, paths)
+    files = [p for p in paths if p in staged and _regular(root / p)]
+    if not files:
+        return {}
+    raw = _hashes(root, files, filters=False)
+    cooked = _hashes(root, files, filters=True)
+    changed = [p for p in files if raw.get(p) != staged[p] and cooked.get(p) == staged[p]]
+    if not changed:
+        return {}
+    attrs = gitio.attributes(root, changed)
+    return {p: _clause(p, attrs.get(p, {})) for p in changed}
+
+
+def _clause(path: str, attrs: dict[str, str]) -> str:
+    from forest_files.kernel.shellword import command_text, git_step
+
+    named = [_attr(name, attrs[name]) for name in _CONVERTING if name in attrs]
+    said = ", ".join(n for n in named if n) or "an attribute"
+    see = command_text(git_step("check-attr", "-a", "--", path))
+    return (
+        f"the staged blob is what git's conversion ({said}) makes of the working file, "
+        f"not its bytes as they stand: `{see}` shows the attributes"
+    )
+
+
+def _attr(name: str, value: str) -> str:
+    if value == "unset":
+        return ""  # ``-text``, ``-filter``: no conversion by that one
+    return name if value == "set" else f"{name}={value}"
+
+
+def _regular(path: Path) -> bool:
+    return os.path.isfile(path) and not os.path.islink(path)
+
+
+def _staged_blobs(root: Path, paths: list[str]) -> dict[str, str]:
+    """The blob id the git index holds (stage 0) at each of ``paths``."""
+    from forest_files import gitio
+
+    proc = gitio.run_git(
+        root, ["ls-files", "-s", "-z", "--full-name", "--", *paths], keep_index_file=True
+    )
+    out: dict[str, str] = {}
+    for record in gitio.split_z(proc.stdout):
+        meta, _, path = record.partition("\t")
+        _mode, blob, stage = meta.split(" ")
+        if stage == "0":
+            out[path] = blob
+    return out
+
+
+def _hashes(root: Path, paths: list[str], *, filters: bool) -> dict[str, str]:
+    """``git hash-object`` of each working file, through the conversion its attributes
+    choose (``filters``) or as its bytes stand."""
+    from forest_files import gitio
+
+    args = ["hash-object", *(() if filters else ("--no-filters",)), "--", *paths]
+    proc = gitio.run_git(root, args, ok_codes=(0, 128))
+    if proc.returncode != 0:  # a filter that fails: no claim about conversion
+        return {}
+    ids = proc.stdout.decode("ascii", "replace").split()
+    return dict(zip(paths, ids, strict=False)) if len(ids) == len(paths) else {}
