@@ -10,7 +10,9 @@ SARIF, JUnit and GitHub messages). Clean bindings are counted in the
 summary and listed only when asked (``-v``). An edit inside nested bindings is
 one block, at the innermost drifted binding, naming the enclosing ones; at the
 git index, several drifts end with one route for the whole commit
-(commit_route.py). Every line is plain text: a control character or a byte that
+(commit_route.py). The bindings of a file in a merge conflict print their
+routes once, after the last of them (``--json`` keeps one finding per binding,
+each with its routes). Every line is plain text: a control character or a byte that
 is not UTF-8 in a name or a word is shown escaped (kernel/shellword.py
 ``printable``), so a name can never end a line and forge the next one.
 Test: tests/doors/test_doors.py, tests/check/test_forged_lines.py
@@ -60,11 +62,15 @@ def facts(r: Reported, *, words: bool = True) -> list[str]:
     return out
 
 
-def block(r: Reported, *, colour: bool = False, words: bool = True) -> list[str]:
-    """Every line a door prints for one finding."""
+def block(
+    r: Reported, *, colour: bool = False, words: bool = True, routes: bool = True
+) -> list[str]:
+    """Every line a door prints for one finding (its routes left out when not
+    ``routes``: a file in conflict prints them once, after its last finding)."""
     lines = [headline(r, colour=colour)]
     lines.extend(f"  {printable(fact)}" for fact in facts(r, words=words))
-    lines.extend(f"  {printable(route.line())}" for route in r.routes)
+    if routes:
+        lines.extend(f"  {printable(route.line())}" for route in r.routes)
     if r.diff:
         from forest_files.check.diff import for_terminal
 
@@ -105,13 +111,37 @@ def failed_blocks(
         for r, _ in pairs:
             many[r.finding.kind] = many.get(r.finding.kind, 0) + 1
         pairs.sort(key=lambda pair: many[pair[0].finding.kind])  # stable: in order within
+    conflicted = _conflicted(pairs[:shown])
     for r, outer in pairs[:shown]:
-        out.extend(["", *block(r, colour=colour), *enclosing(outer)])
+        group = conflicted.pop(r.finding.path, None) if _in_conflict(r) else [r]
+        if not group:  # a file in conflict whose findings are printed already
+            continue
+        out.append("")
+        for n, one in enumerate(group, 1):  # one file's conflict: its routes once, last
+            out.extend(block(one, colour=colour, routes=n == len(group)))
+        out.extend(enclosing(outer))
     if shown is not None and len(pairs) > shown:
         out.extend(["", _more([r for r, _ in pairs[shown:]], lister)])
     route = report.commit_route  # set at the git index only (commit_plan.with_plan)
     if route is not None:
         out.extend(["", printable(route.line())])
+    return out
+
+
+def _in_conflict(r: Reported) -> bool:
+    # imported here: conflicts.py loads dataclasses, which a clean hook never needs
+    from forest_files.check.conflicts import CONFLICT_DETAIL
+
+    return r.finding.detail.startswith(CONFLICT_DETAIL)
+
+
+def _conflicted(pairs: list[tuple[Reported, tuple[Reported, ...]]]) -> dict[str, list[Reported]]:
+    """Each file in a merge conflict -> its findings in order: the routes out of a
+    conflict are the file's (conflicts.py), the same for every binding in it."""
+    out: dict[str, list[Reported]] = {}
+    for r, _ in pairs:
+        if _in_conflict(r):
+            out.setdefault(r.finding.path, []).append(r)
     return out
 
 

@@ -88,6 +88,26 @@ def test_conflict_markers_staged_check_staged_no_rebind_detected(repo: Path) -> 
         assert not _commands(f), f  # resolve by hand: the index holds no side any more
 
 
+def test_conflicted_file_of_two_bindings_routes_printed_once_detected(repo: Path) -> None:
+    """Each bound section of a file in conflict printed the same resolve block again
+    (N sections, N blocks); the text prints them once per file, after its last
+    binding; ``--json`` keeps one finding per binding, each with its routes. The
+    hook's text (``check --staged``, the markers staged) the same."""
+    from forest_files.check.staged import judge_staged
+    from forest_files.check.text import hook_refusal
+
+    _merged(repo)
+    text = forest(repo, "check").stdout
+    assert text.count("unresolved docs/a.md#Doc/") == 2, text
+    assert text.count("resolve the conflicts:") == 1 and text.count("--theirs") == 1, text
+    assert text.index("Doc/Beta") < text.index("resolve the conflicts:")  # after the last
+    assert all(f["routes"] for f in findings(repo))
+    git(repo, "add", "--", "docs/a.md")
+    hook = "\n".join(hook_refusal(judge_staged(repo)))
+    assert hook.count("unresolved docs/a.md#Doc/") == 2, hook
+    assert hook.count("resolve the conflicts:") == 1, hook
+
+
 def test_section_moved_into_file_with_conflict_markers_no_rebind_detected(
     tmp_path: Path,
 ) -> None:
