@@ -7,7 +7,8 @@ the files git tracks or would add — ignored files are not candidates — and
 never a symlink, a hard-linked file or a path special.py refuses); a glob that
 matches a file whose name is not UTF-8 (the ledger cannot name it: rename it);
 a glob that matches a file no selector can name (a backslash, a newline or
-another control character), naming it escaped and its rename as a command.
+another control character), or such a file typed as it stands, naming it escaped
+and its rename as a command.
 Returns: the targets with every glob replaced by the files it matches, in order.
 Test: tests/custody/test_file_custody.py, tests/check/test_bulk_routes.py,
 tests/custody/test_target_globs.py
@@ -61,7 +62,13 @@ def expand(root: Path, specs: Sequence[str]) -> list[str]:
     the one glob syntax of forest.toml's tables (kernel/globs.py)."""
     out: list[str] = []
     for spec in specs:
-        sel = parse_selector(spec)
+        try:
+            sel = parse_selector(spec)
+        except SelectorError:  # typed as it stands, a file no selector can name
+            refused = _unnameable(root, spec)
+            if refused is None:
+                raise
+            raise refused from None
         pattern = target_glob(root, sel.path)
         if pattern is None:
             out.append(spec)
@@ -98,11 +105,34 @@ def _named(root: Path, sel: Selector, path: str) -> str:
         target = render(replace(sel, path=path))
         parse_selector(target)
     except SelectorError as exc:  # a backslash, a newline: no selector can name the file
-        raise TargetRefused(
-            f"{printable(path)}: matched by {printable(sel.path)}, but no selector can "
-            f"name it ({str(exc).split(';')[0]}); {_rename_first(root, path)}"
-        ) from None
+        raise _cannot_name(root, path, exc, f"matched by {printable(sel.path)}, but ") from None
     return target
+
+
+def _unnameable(root: Path, spec: str) -> TargetRefused | None:
+    """A target typed as it stands that names a file no selector can name (its name
+    holds a backslash, a newline or another control character): the refusal with its
+    rename, as a glob matching it gets; None when ``spec`` names no such file. The
+    file is ``spec`` itself, or the part before a ``#``, ``::`` or ``@``."""
+    parts = (spec, *(spec.split(marker, 1)[0] for marker in ("#", "::", "@")))
+    for path in dict.fromkeys(parts):
+        if not path or "\0" in path or os.path.isabs(path) or ".." in path.split("/"):
+            continue  # no file has that name (the OS refuses NUL), or it is outside
+        try:
+            validate_path(path)
+            continue  # a name a selector spells: the refusal was about something else
+        except SelectorError as exc:
+            if _regular_names(root / path):
+                return _cannot_name(root, path, exc, "")
+    return None
+
+
+def _cannot_name(root: Path, path: str, exc: SelectorError, matched: str) -> TargetRefused:
+    """``path`` names a file no selector can name: said escaped, with its rename."""
+    why = str(exc).split(";")[0]
+    return TargetRefused(
+        f"{printable(path)}: {matched}no selector can name it ({why}); {_rename_first(root, path)}"
+    )
 
 
 def _rename_first(root: Path, path: str) -> str:
