@@ -67,7 +67,7 @@ from forest_files.gate.head_faults import (
     from_fault,
     verify_head,
 )
-from forest_files.gate.rewrite import Rebase, Rewrite, put_back
+from forest_files.gate.rewrite import Rebase, Rewrite, drop_act, put_back, take_out
 from forest_files.kernel.errors import UnusableConfig
 from forest_files.kernel.paths import CONFIG_NAME
 from forest_files.ledger.acts import LedgerError
@@ -75,6 +75,11 @@ from forest_files.ledger.segments import SEGMENTS_DIR
 from forest_files.ledger.verify import UNNAMED_BODY, Fault
 
 _SEGMENTS = f"{LEDGER_DIR}/{SEGMENTS_DIR}"
+# An act refused for what it is: the commit that brought it is dropped, then this.
+_DROPPED = {
+    "authority": "a holder of its path at the merge-base makes the act",
+    "policy": "adopt a smaller section (under the merge-base's max_body_bytes)",
+}
 _ROUTES_ON = "worktree"  # routes act on the checked-out tree (a CI checkout of HEAD)
 
 
@@ -241,15 +246,22 @@ class _Range:
         return self.range_faults(None)[0]
 
     def _put_back(self, fault: Fault, every: tuple[Fault, ...]) -> Reported:
-        """A ledger file a commit of the range deleted or changed, with the route that
-        puts back every such file of that commit (rewrite.py ``put_back``)."""
+        """A range fault at the commit that brought it, with its route: a ledger file a
+        commit deleted or changed, or a governed file it changed, puts back every such
+        file of that commit (rewrite.py ``put_back``, ``take_out``); an act refused for
+        its signer or its body drops the commit that brought it (``drop_act``)."""
         reported = from_fault(fault, fault.code)
-        if fault.commit is None or fault.parent is None or self.merge_base is None:
+        if fault.commit is None or self.merge_base is None:
             return reported
-        paths = [
-            f.path for f in every if f.path and (f.commit, f.parent) == (fault.commit, fault.parent)
-        ]
-        routes = put_back(fault.commit, fault.parent, paths, head=self.head, rebase=self._rebase())
+        if fault.code in _DROPPED:
+            routes = drop_act(fault.commit, _DROPPED[fault.code], rebase=self._rebase())
+            return reported._replace(routes=routes)
+        if fault.parent is None:
+            return reported  # its detail says what to do (a keyring the commit added)
+        mine = [f for f in every if f.path and (f.commit, f.parent) == (fault.commit, fault.parent)]
+        paths = [f.path for f in mine if f.path]
+        how = take_out if all(f.code == "config-governance" for f in mine) else put_back
+        routes = how(fault.commit, fault.parent, paths, head=self.head, rebase=self._rebase())
         return reported._replace(routes=routes)
 
     def _graph(self) -> dict[str, tuple[str, ...]]:

@@ -69,7 +69,7 @@ def from_fault(fault: Fault, kind: str) -> Reported:
     routes: tuple[Route, ...] = ()
     if fault.fix_argv:
         routes = (Route("remove it and commit", (fault.fix_argv,)),)
-    return Reported(found, routes)
+    return Reported(found, routes, commit=fault.commit)  # a range fault's commit
 
 
 def forked_before_custody(top: Path, base: str | None, merge_base: str | None) -> Reported | None:

@@ -49,13 +49,15 @@ caller hands in a store that already holds it).
 Refuses: a base that does not resolve (``UnknownRef``); a merge-base cut off
 by a shallow clone (``ShallowClone``, naming ``fetch-depth: 0``); an invalid
 forest.toml at the merge-base (``ConfigError``).
-Returns: ``RangeReport`` (faults carry paths, ids and signatures, never bodies).
+Returns: ``RangeReport`` (faults carry paths, ids and signatures, never bodies;
+each names the commit it judges: an act's, the commit that brought it).
 Test: tests/gate/test_ledger_range.py, tests/governance/test_authority_derived.py,
       tests/gate/test_signing.py, tests/gate/test_erase_lines_forged.py
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -122,7 +124,7 @@ def _authority_faults(
                 what = path if path is not None else "acts tied to no path ('**')"
                 detail = (
                     f"{by} holds no authority over {what} at merge-base {base[:12]} "
-                    f"({act.kind} act)"
+                    f"({act.kind} act); a holder there must make it instead"
                 )
                 faults.append(Fault("authority", snapshot.origin(act.id), None, act.id, detail))
     return faults
@@ -149,7 +151,7 @@ def _policy_faults(
             if size > limit:
                 detail = (
                     f"body {body_hash} of act {act.id} is {size} bytes, over max_body_bytes "
-                    f"= {limit} at merge-base {base[:12]}"
+                    f"= {limit} at merge-base {base[:12]}; adopt a smaller section instead"
                 )
                 faults.append(Fault("policy", snapshot.origin(act.id), None, act.id, detail))
     return faults
@@ -225,7 +227,16 @@ def _keyring_faults(
                 f"commit {commit[:12]} changes the keyring {path}, but its author {author} "
                 "does not hold '**' at the merge-base; ask a holder of '**' to make that change"
             )
-            faults.append(Fault("config-governance", None, None, None, detail, path=path))
+            # the parent when it holds the keyring: the route puts it back from there
+            parent = next(
+                (p for p, diff in zip(parents, mine, strict=True) for c in diff
+                 if c.path == path and c.status != "A"),
+                None,
+            )  # fmt: skip
+            faults.append(
+                Fault("config-governance", None, None, None, detail, path, commit=commit,
+                      parent=parent)
+            )  # fmt: skip
         elif changed:
             governed[commit] = author
     return faults
@@ -255,7 +266,9 @@ def _config_change(
             f"commit {commit[:12]} changes the project id in {CONFIG_NAME}, "
             "which never changes once acts exist"
         )
-        return Fault("config-governance", None, None, None, detail, path=CONFIG_NAME)
+        return Fault(
+            "config-governance", None, None, None, detail, CONFIG_NAME, commit=commit, parent=parent
+        )
     governed = _governed_tables(before) != _governed_tables(after)
     if governed and not _holds_everything(base_cfg, author):
         detail = (
@@ -263,7 +276,9 @@ def _config_change(
             f"[signing], [gpg], [require]), but its author {author} does not hold '**' at "
             "the merge-base; ask a holder of '**' to make that change"
         )
-        return Fault("config-governance", None, None, None, detail, path=CONFIG_NAME)
+        return Fault(
+            "config-governance", None, None, None, detail, CONFIG_NAME, commit=commit, parent=parent
+        )
     return None
 
 
@@ -334,5 +349,28 @@ def check_range(
     signed_governance = judge_governance(root, base, governed, base_cfg)
     faults += signed_governance.faults
     faults.sort(key=lambda f: (f.code, f.segment or "", f.act_id or "", f.detail))
-    warnings = (*signed.warnings, *signed_governance.warnings)
-    return RangeReport(merge_base=base, faults=tuple(faults), warnings=warnings)
+    named, warned = _brought_by(
+        root, base, head, faults, [*signed.warnings, *signed_governance.warnings]
+    )
+    return RangeReport(merge_base=base, faults=tuple(named), warnings=tuple(warned))
+
+
+def _brought_by(
+    root: Path, base: str, head: str, faults: list[Fault], warnings: list[Fault]
+) -> tuple[list[Fault], list[Fault]]:
+    """Each fault of an act named by the commit of the range that brought the act
+    (the commit that added its segment: signing/brought.py), asked of git only when
+    such a fault exists; an act no commit of the range brought keeps none."""
+    from forest_files.gate.signing.brought import acts_brought
+
+    wanted = {f.act_id for f in (*faults, *warnings) if f.act_id and f.commit is None}
+    if not wanted:
+        return faults, warnings
+    by_act = {a: c for c, ids in acts_brought(root, base, head, wanted).by_commit for a in ids}
+
+    def named(f: Fault) -> Fault:
+        if f.commit is not None or f.act_id not in by_act:
+            return f
+        return dataclasses.replace(f, commit=by_act[f.act_id])
+
+    return [named(f) for f in faults], [named(f) for f in warnings]

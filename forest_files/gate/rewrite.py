@@ -21,7 +21,9 @@ commits, said in this one place), ``Rewrite.at_commit`` (a history finding's rou
 commit of the range: amending HEAD when HEAD is that commit, else at a rebase
 stopped there, a ``break`` after its line when that commit is a merge);
 ``put_back`` (a ledger file a commit of the range deleted or changed: checked out
-from that commit's parent, in that commit).
+from that commit's parent, in that commit); ``take_out`` (a governed change to
+forest.toml or the keyring, checked out from the parent likewise); ``drop_act``
+(an act refused for its signer or body: the commit that brought it dropped).
 Test: tests/gate/test_ci_rewrite_routes.py, tests/gate/test_ci_ledger_put_back.py,
 tests/gate/test_ci_where_typed.py
 """
@@ -243,6 +245,37 @@ def put_back(
     batches = in_batches(("checkout", parent, "--"), paths)
     checkouts = tuple(git_step(*batch) for batch in batches)  # literal pathspecs if need be
     return (in_commit(commit, checkouts, _PUT_BACK, head=head, rebase=rebase),)
+
+
+_TAKE_OUT = Wording(
+    "take the change out of HEAD", "take the change out of", "made the change", "undid it",
+)  # fmt: skip
+
+
+def take_out(
+    commit: str, parent: str, paths: list[str], *, head: str, rebase: Rebase
+) -> tuple[Route, ...]:
+    """The route that takes a governed change to ``paths`` (forest.toml, the keyring)
+    out of ``commit``: each checked out from ``parent`` there, as ``put_back`` does a
+    ledger file (a holder of ``**`` then makes the change, the finding's detail says)."""
+    batches = in_batches(("checkout", parent, "--"), paths)
+    checkouts = tuple(git_step(*batch) for batch in batches)
+    return (in_commit(commit, checkouts, _TAKE_OUT, head=head, rebase=rebase),)
+
+
+def drop_act(commit: str, then: str, *, rebase: Rebase) -> tuple[Route, ...]:
+    """The route out of an act the gate refuses (no authority, a body over the policy):
+    ``commit``, which brought it, dropped from the branch (a merge is never dropped:
+    none then, the finding's detail says what to do); ``then``: what follows."""
+    if commit in rebase.merges:
+        return ()
+    at = commit[:12]
+    note = (
+        f"mark {at} `drop`: its act goes, with all else {at} holds (a later commit that "
+        f"built on it then stops the rebase: resolve it and `{command_text(_CONTINUE)}`, "
+        f"or `{command_text(_SKIP)}` one left empty); then {then}; {_push()}"
+    )
+    return (Route(f"rewrite the branch: drop {at}", (rebase.step,), note),)
 
 
 def _text(steps: Iterable[Step]) -> str:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import re
+import shlex
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -25,7 +27,7 @@ from forest_files.gate.render import (
 )
 from forest_files.ledger.acts import LedgerError
 from forest_files.ledger.segments import segment_paths
-from tests.helpers.git import commit_all, git, make_repo, write
+from tests.helpers.git import commit_all, git, make_repo, pasted, write
 from tests.helpers.template import reused
 
 ADA = "Ada Lovelace <ada@example.org>"
@@ -324,6 +326,46 @@ def test_authority_added_in_same_range(repo: Path) -> None:
     assert code == 1 and "title=forest/authority::" in out and SENTINEL not in out
 
 
+@pytest.mark.slow  # a rebase pasted into bash, the gate run after it
+def test_unheld_act_and_map_change_named_by_commit_routes_pasted_recovers(repo: Path) -> None:
+    """The act of a holder the branch itself made, and the map change that made them
+    one, each name the commit that brought it, in every format, and each has a route
+    out: drop the act's commit, take the change out of the map's; pasted, both clear
+    the gate."""
+    write(repo, "forest.toml", config_text(ADA, MALLORY))
+    gov = commit_all(repo, "make myself a holder")
+    edit(repo, "First section", "Mallory's amendment")
+    code, out, err = forest(
+        "supersede", "docs/guide.md#Guide/One", "--words", WORDS, "--as", MALLORY, "-C", str(repo)
+    )
+    assert code == 0, out + err
+    act = commit_all(repo, "supersede as the new holder")
+    report = run_gate(repo, "main")
+    assert sorted((f.kind, f.commit) for f in report.findings) == [
+        ("authority", act),
+        ("config-governance", gov),
+    ]
+    code, out, _ = ci(repo, "--base", "main", "--format", "json")
+    assert sorted(f["commit"] for f in json.loads(out)["findings"] if f["commit"]) == sorted(
+        [act, gov]
+    )
+    for fmt in ("text", "sarif", "junit", "github"):
+        out = ci(repo, "--base", "main", "--format", fmt)[1]
+        assert act[:12] in out and gov[:12] in out, fmt
+    found = {f.kind: f for f in report.findings}
+    (drop,) = found["authority"].routes
+    (take,) = found["config-governance"].routes
+    assert drop.label == f"rewrite the branch: drop {act[:12]}"
+    assert take.steps == drop.steps == (("git", "rebase", "-i", report.merge_base),)
+    todo = f"sed -i -e 's/^pick {act[:7]}/drop {act[:7]}/' -e 's/^pick {gov[:7]}/edit {gov[:7]}/'"
+    done = pasted(repo, f"GIT_SEQUENCE_EDITOR={shlex.quote(todo)} {take.command}")
+    assert done.returncode == 0, done.stderr
+    (at_stop,) = [c for c in re.findall(r"`([^`]+)`", take.note) if c.startswith("git checkout")]
+    done = pasted(repo, at_stop)
+    assert done.returncode == 0, done.stderr
+    assert run_gate(repo, "main").ok
+
+
 def test_shallow_clone_refused_with_fix(repo: Path, tmp_path: Path) -> None:
     write(repo, "feature.txt", "feature\n")
     commit_all(repo, "feature work")
@@ -599,7 +641,8 @@ def test_junit_findings_of_one_file_named_apart_detected(repo: Path) -> None:
     faults = [k for k, c in zip(keys, cases, strict=True) if c.find("failure") is not None]
     assert len(faults) >= 5 and len(set(keys)) == len(keys), keys
     names = [n for c, n in keys if c == "forest.toml"]
-    assert names == ["config-governance forest.toml [1]", "config-governance forest.toml [2]"]
+    holders = [git(repo, "rev-parse", f"HEAD~{n}")[:12] for n in (1, 0)]
+    assert sorted(names) == sorted(f"config-governance forest.toml at commit {c}" for c in holders)
 
 
 def test_github_findings_past_annotation_limit_noticed_detected(repo: Path) -> None:

@@ -152,7 +152,7 @@ def test_new_holder_cannot_act_in_same_range(repo: Path) -> None:
     assert fault.code == "authority" and fault.act_id is not None
     assert fault.detail == (
         f"{MALLORY} holds no authority over docs/x.md at merge-base {report.merge_base[:12]} "
-        "(adopt act)"
+        "(adopt act); a holder there must make it instead"
     )
     code, out, _ = forest("verify", "--repo", str(repo), "--base", "main")
     assert code == 1 and "authority" in out and "Mallory's text" not in out

@@ -150,7 +150,7 @@ def judge_governance(
             f"{author}, and signing is {mode}: {problem.text} (key found: {problem.key}); "
             f"{problem.fix}"
         )
-        out.append(Fault("config-governance", None, None, None, detail, path=CONFIG_NAME))
+        out.append(Fault("config-governance", None, None, None, detail, CONFIG_NAME, commit=commit))
     return SigningVerdict(tuple(out)) if mode == "required" else SigningVerdict(warnings=tuple(out))
 
 
