@@ -60,6 +60,7 @@ from forest_files.check.kinds import CORRUPTION
 from forest_files.check.opening import open_custody
 from forest_files.custody.config_model import ConfigError
 from forest_files.custody.sources import config_from
+from forest_files.gate.causes import lead_with_causes
 from forest_files.gate.head_faults import (
     LEDGER_DIR,
     erased_content_found,
@@ -151,7 +152,9 @@ def run_gate(root: Path | str, base: str | None, *, head: str | None = None) -> 
         if base is not None:
             more, warnings = ctx.range_faults(None)
         found = ctx.ledger_faults(head, faults, more)
-        findings = [*_keep_deleted_bodies([*found, *tracked], more), *more]
+        kept = _keep_deleted_bodies(found, more)
+        ranged = list(zip(ctx.faults, more, strict=True))
+        findings = [*lead_with_causes(top, list(zip(faults, kept, strict=True)), ranged), *tracked]
     else:
         try:
             items, more, warnings = ctx.judge()
@@ -211,6 +214,7 @@ class _Range:
         self.top, self.head, self.base, self.merge_base = top, head, base, merge_base
         self.commits: list[str] = []
         self.judged: list[str] = []
+        self.faults: list[Fault] = []  # the range's, as its findings (range_faults) list them
         self._parents: dict[str, tuple[str, ...]] | None = None  # asked once, if needed
 
     def range_faults(self, paths_of: PathsOf | None) -> tuple[list[Reported], list[Reported]]:
@@ -229,6 +233,7 @@ class _Range:
             merge_base=self.merge_base,
             parents=None if self.merge_base is None else list(self._graph().items()),
         )
+        self.faults = list(ranged.faults)
         faults = [self._put_back(f, ranged.faults) for f in ranged.faults]
         return faults, [from_fault(w, w.code) for w in ranged.warnings]
 

@@ -216,7 +216,9 @@ def test_ci_dangling_dep_of_deleted_segment_defers_to_put_back(tmp_path: Path) -
     code, report = _ci(root)
     assert code == 3
     (found,) = _dangling(report)
-    assert [r["label"] for r in found["routes"]] == ["put the deleted segment back"]
+    assert [r["label"] for r in found["routes"]] == [
+        "follows from the ledger-deleted finding above"
+    ]
     assert found["routes"][0]["command"] is None
     (deleted,) = [f for f in report["findings"] if f["kind"] == "ledger-deleted"]
     _paste(root, deleted["routes"][0]["command"])

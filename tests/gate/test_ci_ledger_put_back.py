@@ -10,6 +10,7 @@ that no act names because their segment was deleted keep their finding but lose 
 
 from __future__ import annotations
 
+import json
 import re
 import shlex
 from pathlib import Path
@@ -19,6 +20,7 @@ from forest_files.custody.record import adopt_sections
 from forest_files.custody.repository import Repository
 from forest_files.custody.targets import read_section
 from forest_files.gate.ci import run_gate
+from forest_files.gate.render import render
 from tests.gate.merging import break_after_merge, evil_merge
 from tests.helpers.custody import BY, MAX, adopted_repo
 from tests.helpers.git import commit_all, git, pasted, write
@@ -178,5 +180,33 @@ def test_ci_custody_deleted_whole_put_back_route_recovers(tmp_path: Path) -> Non
     assert any(f.kind == "ledger-deleted" for f in report.check.extra)
     (route,) = config.routes
     assert route == _put_back(report.check.extra) and "forest.toml" in route.steps[0]
+    _paste(root, route.command)
+    assert run_gate(root, "main").ok
+
+
+def test_ci_act_retimed_in_segment_cause_leads_detected(tmp_path: Path) -> None:
+    """One act's created_at edited in a committed segment: the segment's name, the act's
+    id and every act that depended on it all fault at HEAD. The report leads with the
+    one cause (ledger-rewritten, its put-back route), each fault that follows from it
+    right after, routed to it; JSON keeps every fault, and the route clears them all."""
+    root, segment = _branch(tmp_path)
+    path = root / segment
+    lines = path.read_text(encoding="utf-8").splitlines()
+    assert '"created_at":"' in lines[0]
+    lines[0] = re.sub(r'"created_at":"\d{4}', '"created_at":"1999', lines[0], count=1)
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    commit_all(root, "retime an act")
+    report = run_gate(root, "main")
+    cause, *rest = report.findings
+    assert cause.kind == "ledger-rewritten" and cause.path == segment
+    faults = [f for f in rest if f.kind == "ledger-fault"]
+    assert len(faults) >= 2 and rest[: len(faults)] == faults  # each right after the cause
+    assert all(r.label.startswith("follows from the ledger-rewritten") for f in faults
+               for r in f.routes)  # fmt: skip
+    text = render(report, "text")
+    assert text.startswith(f"ledger-rewritten {segment}")
+    kinds = [f["kind"] for f in json.loads(render(report, "json"))["findings"]]
+    assert kinds.count("ledger-fault") == len(faults)
+    (route,) = cause.routes
     _paste(root, route.command)
     assert run_gate(root, "main").ok
