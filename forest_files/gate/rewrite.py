@@ -9,7 +9,8 @@ at a commit before HEAD has one route: ``git rebase -i MERGE-BASE`` with C marke
 and C given the act (or the edit taken out) before the rebase goes on. A
 drift HEAD itself brought is cleared by amending HEAD with the act. A finding
 HEAD shows that earlier commits also carry keeps its restore and supersede routes,
-each saying it cannot clear the gate alone. Every rewrite needs a force push.
+each saying it cannot clear the gate alone. A rewrite of a branch a remote holds
+needs a force push (said as a condition: whether it does is not known here).
 Every command a note names (the amend, ``--continue``, ``--skip``, the force push)
 is built with the route, so it is reached from where ``forest ci`` was typed.
 
@@ -50,7 +51,9 @@ def _push() -> str:
     """The force push every rewrite needs, as the user runs it where they stand (built
     when a route is, after the door noted where that is: ``git -C ..`` in docs/)."""
     push = command_text(git_step("push", "--force-with-lease"))
-    return f"a rewritten branch that was pushed needs a force push (`{push}`)"
+    # Said as a condition: whether the branch is on a remote is not known here (a
+    # branch never pushed, as at the server's refusal of a new ref, takes a plain push).
+    return f"if the branch is on a remote already, the rewrite needs a force push (`{push}`)"
 
 
 def _skip(what: str) -> str:

@@ -366,6 +366,18 @@ def test_unheld_act_and_map_change_named_by_commit_routes_pasted_recovers(repo: 
     assert run_gate(repo, "main").ok
 
 
+def test_rewrite_route_force_push_said_as_condition_detected(repo: Path) -> None:
+    """A drift HEAD made, on a branch never pushed: the amend route's force push is
+    said as the condition it is (it said the branch "was pushed")."""
+    edit(repo, "First section", "Silent change")
+    commit_all(repo, "silent")
+    (found,) = run_gate(repo, "main").findings
+    notes = [r.note for r in found.routes]
+    assert notes and all("if the branch is on a remote already, the rewrite needs a force push" in n
+                         for n in notes)  # fmt: skip
+    assert not any("was pushed" in n for n in notes)
+
+
 def test_shallow_clone_refused_with_fix(repo: Path, tmp_path: Path) -> None:
     write(repo, "feature.txt", "feature\n")
     commit_all(repo, "feature work")
