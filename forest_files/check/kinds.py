@@ -28,10 +28,12 @@ KINDS: dict[str, Kind] = {
     "missing": ("the bound file is gone", "check, ci", "bring it back, or `forest retire`"),
     "unresolved": (
         "the selector matches nothing (heading renamed, symbol deleted, markers removed), "
+        "its unchanged text stands at several places (a copy pasted), "
         "the ground is sealed, the bound path is `not a regular file (symlink)` / "
         "`(directory)` / `(fifo)` / `(submodule)`, or its file has unresolved merge conflicts",
         "check, ci",
-        "put it back, `forest rebind`, or `forest retire`; a merge conflict: resolve it first",
+        "put it back, `forest rebind`, or `forest retire`; a copy: remove it, or "
+        "`forest rebind` to one place; a merge conflict: resolve it first",
     ),
     "moved": (
         "the unchanged text is found at exactly one other place (matched by hash)",

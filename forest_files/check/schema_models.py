@@ -84,7 +84,8 @@ class FindingModel(_Strict):
     moved_to: str | None = Field(description="`moved`: the selector where the text stands.")
     candidates: list[str] = Field(
         description="`contested`: the heads (content ids) or the bindings; `unresolved`: "
-        "where a renamed section may stand."
+        "where a renamed section may stand, or each place a copy of its unchanged text "
+        "stands."
     )
     candidate_lines: list[int] = Field(description="The first line of each candidate place.")
     commit: str | None = Field(description="`forest ci`: the commit of the range it was found at.")
