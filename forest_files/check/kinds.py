@@ -82,17 +82,18 @@ KINDS: dict[str, Kind] = {
     "authority": (
         "an act by a signature without authority at the merge-base",
         "ci",
-        "have a holder make the act",
+        "drop the commit that brought it (ci prints the rebase), then have a holder make the act",
     ),
     "policy": (
         "an act carries a body over the merge-base's `[policy] max_body_bytes`",
         "ci",
-        "adopt a smaller section",
+        "drop the commit that brought it (ci prints the rebase), then adopt a smaller section",
     ),
     "config-governance": (
         "forest.toml's authority, policy or requirements changed by someone not holding `**`",
         "ci",
-        "have a holder of `**` make the change",
+        "take the change out of its commit (ci prints the checkout and amend, or the rebase), "
+        "then have a holder of `**` make it",
     ),
     "unsigned": (
         "an act arrives in a commit without a good signature (signing required)",
