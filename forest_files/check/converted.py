@@ -91,16 +91,8 @@ def _staged_blobs(root: Path, paths: list[str]) -> dict[str, str]:
     """The blob id the git index holds (stage 0) at each of ``paths``."""
     from forest_files import gitio
 
-    proc = gitio.run_git(
-        root, ["ls-files", "-s", "-z", "--full-name", "--", *paths], keep_index_file=True
-    )
-    out: dict[str, str] = {}
-    for record in gitio.split_z(proc.stdout):
-        meta, _, path = record.partition("\t")
-        _mode, blob, stage = meta.split(" ")
-        if stage == "0":
-            out[path] = blob
-    return out
+    listed = gitio.ls_files_stage(root, keep_index_file=True, paths=paths)
+    return {e.path: e.blob for e in listed if e.stage == 0}
 
 
 def _hashes(root: Path, paths: list[str], *, filters: bool) -> dict[str, str]:

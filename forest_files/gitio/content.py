@@ -66,12 +66,19 @@ def ls_tree(repo: Path | str, rev: str, path_prefix: str = "") -> list[TreeEntry
 
 
 def ls_files_stage(
-    repo: Path | str, prefix: str = "", *, keep_index_file: bool = False
+    repo: Path | str,
+    prefix: str = "",
+    *,
+    keep_index_file: bool = False,
+    paths: Sequence[str] = (),
 ) -> list[TreeEntry]:
-    """Entries of the git index under ``prefix`` (pass ``keep_index_file=True``
-    from a hook so a temporary index named by GIT_INDEX_FILE is the one read)."""
+    """Entries of the git index under ``prefix``, or at ``paths`` (from the top, taken
+    literally) when given (pass ``keep_index_file=True`` from a hook so a temporary
+    index named by GIT_INDEX_FILE is the one read)."""
     args = ["ls-files", "-s", "-z", "--full-name"]
-    if prefix:
+    if paths:
+        args += ["--", *paths]
+    elif prefix:
         args += ["--", prefix]
     proc = run_git(repo, args, keep_index_file=keep_index_file)
     entries: list[TreeEntry] = []
