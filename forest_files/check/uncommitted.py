@@ -45,9 +45,8 @@ def uncommitted_custody(
     hidden = ignored_custody(root, keep_index_file=keep_index_file, in_commit=in_commit)
     if hidden is not None:
         return hidden
-    waiting = [p for p in SETUP if p in listed] + [p for p in listed if p not in SETUP]
-    setup = [p for p in SETUP if p in waiting]
-    ledger = [p for p in waiting if p.startswith(LEDGER_PREFIX)]
+    setup = [p for p in SETUP if p in listed]
+    ledger = [p for p in listed if p.startswith(LEDGER_PREFIX)]
     left_out = "this commit leaves them out, and " if in_commit else ""
     if CONFIG_NAME in setup:
         tops = [p for p in setup if not p.startswith(f"{FOREST_DIR}/")]

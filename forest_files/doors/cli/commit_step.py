@@ -39,7 +39,8 @@ def commit_step(root: Path, paths: Sequence[str] = ()) -> str:
     from forest_files.check.uncommitted import SETUP, ignored_custody
 
     # forest init's own files, never committed: the act's commit carries them too
-    setup = [p for p in SETUP if p in gitio.untracked(root, SETUP)]
+    untracked = set(gitio.untracked(root, SETUP))  # one git call
+    setup = [p for p in SETUP if p in untracked]
     waiting = [*setup, *(gitio.to_stage(root, paths) if paths else [])]
     many = f" with the {len(waiting)} files"
     files = "" if not waiting else " with the file" if len(waiting) == 1 else many
