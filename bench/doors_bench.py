@@ -11,6 +11,8 @@ times, medians:
   forest check -v     the same, listing every clean binding
   check --staged      a commit staging one unbound file (touching no bound file)
   forest-hook         the pre-commit hook on that same staged change
+  post-commit         the post-commit hook after a commit that keeps the ledger
+                      (``forest-hook post-commit``: one ``git diff-tree``)
   forest status       every binding with its finding
   forest --help       the full CLI's help (typer loaded)
 
@@ -87,6 +89,7 @@ def measure(root: Path, repeat: int, bin_dir: Path) -> dict[str, float]:
         "forest check -v": median_of([forest, "check", "-v"], root, repeat),
         "check --staged": median_of([forest, "check", "--staged"], root, repeat),
         "forest-hook": median_of([hook, "pre-commit"], root, repeat),
+        "post-commit": median_of([hook, "post-commit"], root, repeat),
         "forest status": median_of([forest, "status"], root, repeat),
         "forest --help": median_of([forest, "--help"], root, repeat),
         "python -c pass": median_of([python, "-c", "pass"], root, repeat),

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from forest_files.check.findings import Reported, Route
 from forest_files.kernel.paths import LEDGER_PREFIX
@@ -68,11 +68,25 @@ def _file_route(path: str) -> Route:
     )
 
 
-def _finding(kind: str, path: str, act: str | None, detail: str, route: Route) -> Reported:
+def _finding(kind: str, path: str, act: str | None, detail: str, *routes: Route) -> Reported:
     from forest_files.check.engine import Finding
 
     found = Finding(kind, path, path, "", None, None, detail=detail, act=act)
-    return Reported(found, (route,))
+    return Reported(found, routes)
+
+
+class Subject(NamedTuple):
+    """Whose change a finding judges and the ways out: the staged change against HEAD
+    (the pre-commit hook, ``forest check --staged``), or a commit already made against
+    its parent (the post-commit hook: check/after_commit.py)."""
+
+    change: str  # "the staged change", "commit 1a2b3c4d5e6f"
+    holder: str  # what holds the file before the change: "HEAD", "its parent"
+    erase_routes: tuple[Route, ...]
+    file_routes: tuple[Route, ...] = ()  # empty: put HEAD's file back, per file
+
+
+STAGED = Subject("the staged change", "HEAD", (_erase_route(),))
 
 
 def _erase_acts(data: bytes) -> list[str]:
@@ -117,25 +131,28 @@ def _head_erasures(root: Path, head: str, paths: list[str]) -> dict[str, list[st
     return {p: _erase_acts(blobs[b]) for p, b in entries.items()}
 
 
-def _edit_finding(path: str, letter: str, erasures: list[str]) -> Reported:
+def _edit_finding(path: str, letter: str, erasures: list[str], by: Subject = STAGED) -> Reported:
     kind = "ledger-deleted" if letter == "D" else "ledger-rewritten"
-    how = f"the staged change {_VERBS[letter]} {path}"
+    how = f"{by.change} {_VERBS[letter]} {path}"
     if erasures:
         detail = (
             f"{how}, which holds erase act {erasures[0][:12]} (forest forget): "
             "the ledger only grows, and the erased text would come back"
         )
-        return _finding(kind, path, erasures[0], detail, _erase_route())
-    detail = f"{how}, which HEAD holds: ledger files are immutable, the ledger only grows"
-    return _finding(kind, path, None, detail, _file_route(path))
+        return _finding(kind, path, erasures[0], detail, *by.erase_routes)
+    detail = f"{how}, which {by.holder} holds: ledger files are immutable, the ledger only grows"
+    return _finding(kind, path, None, detail, *(by.file_routes or (_file_route(path),)))
 
 
-def rewritten_ledger(root: Path, head: str | None, changes: list[Change]) -> list[Reported]:
+def rewritten_ledger(
+    root: Path, head: str | None, changes: list[Change], by: Subject = STAGED
+) -> list[Reported]:
     """A staged change to a ledger file ``head`` holds that the ledger reader cannot
     see, judged before the staged ledger is read (a link there is refused with a
     ``git rm`` that would drop the act for good): a file retyped (``ledger-rewritten``),
     a segment deleted (``ledger-deleted``). A segment that holds an erase act says so
-    and routes to putting HEAD's ledger back. A body's deletion is ``deleted_bodies``'
+    and routes to putting HEAD's ledger back. ``by``: whose change it is (``head`` the
+    tree before it) and its ways out. A body's deletion is ``deleted_bodies``'
     to judge, against the staged ledger's erasures."""
     edits = [
         (path, letter)
@@ -144,7 +161,7 @@ def rewritten_ledger(root: Path, head: str | None, changes: list[Change]) -> lis
     ]
     segments = [path for path, _ in edits if path.startswith(_SEGMENTS)]
     acts = _head_erasures(root, head or "HEAD", segments)
-    return [_edit_finding(path, letter, acts.get(path, [])) for path, letter in edits]
+    return [_edit_finding(path, letter, acts.get(path, []), by) for path, letter in edits]
 
 
 def deleted_bodies(erased: Set[str], changes: list[Change]) -> list[Reported]:

@@ -37,6 +37,7 @@ from forest_files.gitio.content import (
     untracked,
 )
 from forest_files.gitio.history import (
+    commit_changes,
     diff_each_parent,
     files_at,
     holding_rev,
@@ -87,6 +88,7 @@ __all__ = [
     "cat_blobs",
     "check_attr",
     "clean_env",
+    "commit_changes",
     "commit_names_its_files",
     "commit_stages_into_lock",
     "commits_with_authors",

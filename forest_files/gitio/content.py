@@ -97,7 +97,7 @@ def submodule_paths(repo: Path | str, *, keep_index_file: bool = False) -> list[
     return [e.path for e in entries if e.mode == SUBMODULE_MODE]
 
 
-def _parse_name_status(raw: bytes) -> list[Change]:
+def parse_name_status(raw: bytes) -> list[Change]:
     fields = split_z(raw)
     changes: list[Change] = []
     i = 0
@@ -140,7 +140,7 @@ def diff_names(
         proc = run_git(repo, args)
     except GitFailed as exc:
         raise UnknownRef(f"{repo}: cannot diff {a!r}..{b!r}: {exc.stderr.strip()}") from None
-    return _parse_name_status(proc.stdout)
+    return parse_name_status(proc.stdout)
 
 
 def _empty_tree(repo: Path | str) -> str:
@@ -163,7 +163,7 @@ def staged_changes(
     base = head or head_commit(repo) or _empty_tree(repo)
     args = ["diff-index", "--cached", *_diff_opts(None, renames), base, "--", *paths]
     proc = run_git(repo, args, keep_index_file=keep_index_file)
-    return _parse_name_status(proc.stdout)
+    return parse_name_status(proc.stdout)
 
 
 # Paths ``to_stage`` names on git's command line (well within ARG_MAX); more are

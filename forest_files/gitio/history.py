@@ -4,9 +4,10 @@ for the whole range, however many commits it holds.
 Stores: nothing.
 Refuses: a range or revision that does not resolve (UnknownRef).
 Returns: (commit, parents) pairs oldest first; per (commit, parent) the changed
-paths under one prefix; whether a tree path exists at many revisions; one
-file's bytes at many revisions; the bytes of many ``REV:PATH`` names; the commit
-that last deleted a path, and where git still holds a file gone from the work tree.
+paths under one prefix; what one commit changed under a prefix; whether a tree
+path exists at many revisions; one file's bytes at many revisions; the bytes of
+many ``REV:PATH`` names; the commit that last deleted a path, and where git still
+holds a file gone from the work tree.
 Test: tests/gitio/test_gitio.py, tests/gate/test_ledger_growth.py
 """
 
@@ -24,7 +25,7 @@ from forest_files.gitio._run import (
     refuse_option,
     run_git,
 )
-from forest_files.gitio.content import ls_files_stage, ls_tree
+from forest_files.gitio.content import ls_files_stage, ls_tree, parse_name_status
 from forest_files.gitio.records import Change
 from forest_files.gitio.repo import head_commit
 
@@ -44,6 +45,23 @@ def range_parents(repo: Path | str, rev_range: str) -> list[tuple[str, tuple[str
         commit, *parents = line.split()
         out.append((commit, tuple(parents)))
     return out
+
+
+def commit_changes(
+    repo: Path | str, rev: str, prefix: str, *, filters: str | None = None
+) -> list[Change]:
+    """The paths under ``prefix`` that commit ``rev`` changed against its first parent
+    (a root commit: against nothing), in one ``git diff-tree`` (``filters`` as for
+    ``--diff-filter``). A merge shows none: git asks its pre-merge-commit hook about
+    it. Renames are never detected, so a moved file is its deletion."""
+    refuse_option(rev, "revision")
+    args = ["diff-tree", "-r", "-z", "--no-renames", "--no-ext-diff", "--no-commit-id"]
+    args += ["--root", "--name-status", *([f"--diff-filter={filters}"] if filters else [])]
+    try:
+        proc = run_git(repo, [*args, rev, "--", prefix])
+    except GitFailed as exc:
+        raise UnknownRef(f"{repo}: cannot read commit {rev!r}: {exc.stderr.strip()}") from None
+    return parse_name_status(proc.stdout)
 
 
 def diff_each_parent(

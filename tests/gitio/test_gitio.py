@@ -525,3 +525,28 @@ def test_resolve_commit_full_id_asked_once_other_names_every_time_accepted(
     other = make_repo(tmp_path / "other")  # the same id in another repository: asked there
     with pytest.raises(gitio.UnknownRef):
         gitio.resolve_commit(other, head)
+
+
+def test_commit_changes_against_first_parent_root_and_merge_accepted(tmp_path: Path) -> None:
+    """One commit's changes under a prefix: against its parent (a deletion, a file
+    outside the prefix left out), a root commit against nothing, a merge none."""
+    root = make_repo(tmp_path)
+    write(root, "led/a.txt", "a\n")
+    write(root, "led/b.txt", "b\n")
+    first = commit_all(root, "first")
+    assert gitio.commit_changes(root, first, "led") == [
+        Change("A", "led/a.txt"),
+        Change("A", "led/b.txt"),
+    ]
+    git(root, "rm", "-q", "led/a.txt")
+    write(root, "other.txt", "x\n")
+    second = commit_all(root, "second")
+    assert gitio.commit_changes(root, second, "led", filters="DT") == [Change("D", "led/a.txt")]
+    git(root, "checkout", "-q", "-b", "side", first)
+    write(root, "side.txt", "s\n")
+    commit_all(root, "side")
+    git(root, "checkout", "-q", "-")
+    git(root, "merge", "-q", "--no-edit", "side")
+    assert gitio.commit_changes(root, "HEAD", "led") == []
+    with pytest.raises(gitio.UnknownRef):
+        gitio.commit_changes(root, "no-such-rev", "led")

@@ -35,7 +35,14 @@ from forest_files.kernel.errors import ForestError
 from forest_files.kernel.shellword import shell_word
 from forest_files.kernel.state import git_dirs
 
-HOOKS = ("pre-commit", "pre-merge-commit", "post-merge", "post-checkout", "post-rewrite")
+HOOKS = (
+    "pre-commit",
+    "pre-merge-commit",
+    "post-commit",
+    "post-merge",
+    "post-checkout",
+    "post-rewrite",
+)
 SERVER_HOOKS = ("pre-receive", "update")  # ``--server``: where pushes land (= run.py's)
 VERSION = 2
 _MARK = "forest-files-hook v"

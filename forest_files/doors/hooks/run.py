@@ -1,8 +1,10 @@
 """What the installed git hooks run. Fast path: no typer, pydantic, GitPython.
 
 Stores: nothing on pre-commit / pre-merge-commit (the working tree and the
-git index are never modified or stashed); post-merge, post-checkout and
-post-rewrite bring the local index in step with the checked-out ledger.
+git index are never modified or stashed) and post-commit (which only says
+what a commit made without the pre-commit check removed from the ledger:
+check/after_commit.py); post-merge, post-checkout and post-rewrite bring the
+local index in step with the checked-out ledger.
 Refuses: a commit whose staged content diverges from the staged ledger's
 ground (drifted, missing, unresolved, moved, contested) — exit 1, naming the
 binding, who adopted its ground and with which words, a diff ground → staged
@@ -42,6 +44,7 @@ if TYPE_CHECKING:
 
 CHECK_HOOKS = ("pre-commit", "pre-merge-commit")
 SYNC_HOOKS = ("post-merge", "post-checkout", "post-rewrite")
+AFTER_HOOKS = ("post-commit",)  # says what a commit made without pre-commit removed
 SERVER_HOOKS = ("pre-receive", "update")  # judged from commits alone (doors/hooks/server.py)
 
 
@@ -171,8 +174,8 @@ def main(argv: list[str]) -> int:
     by an earlier release calls ``main`` itself."""
     if not argv:
         _say(
-            "usage: forest-hook pre-commit|pre-merge-commit|post-merge|post-checkout|"
-            "post-rewrite|pre-receive|update"
+            "usage: forest-hook pre-commit|pre-merge-commit|post-commit|post-merge|"
+            "post-checkout|post-rewrite|pre-receive|update"
         )
         return 2
     if argv[0] in ("--version", "-V"):
@@ -237,6 +240,8 @@ def _run(hook: str) -> int:
         return check_staged(root)
     root = gitio.toplevel(Path.cwd())
     git_dir_paths(root)
+    if hook in AFTER_HOOKS:  # the commit is made: said, never refused
+        return after_commit(root)
     from forest_files.kernel.paths import CONFIG_NAME
 
     if not (root / CONFIG_NAME).exists():
@@ -248,6 +253,21 @@ def _run(hook: str) -> int:
         return sync_index(root)
     _say(f"forest-files hook: unknown hook {hook!r}")
     return 2
+
+
+def after_commit(root: Path) -> int:
+    """The post-commit hook: a commit git made without the pre-commit check (a revert,
+    a cherry-pick, ``--no-verify``) that removed acts from the ledger is said at once,
+    with the ways back (check/after_commit.py); whether forest.toml is still there or
+    not (a revert of the commit that made custody removes it too). Exit 0: git ignores
+    it, and the commit is made."""
+    from forest_files.check.after_commit import removed_custody
+    from forest_files.kernel.shellword import stand_at
+
+    stand_at(root)  # git's GIT_PREFIX: the ways back, from where git was typed
+    for line in removed_custody(root).lines():
+        _say(line)
+    return 0
 
 
 def committed_custody(cwd: Path) -> tuple[Path, bool]:

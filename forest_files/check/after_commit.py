@@ -1,0 +1,93 @@
+"""What the post-commit hook says: a commit made without the pre-commit check that
+deletes or retypes a ledger file its parent holds.
+
+The pre-commit hook refuses such a change (erasure_guard.py). Git asks no
+pre-commit hook for ``git revert``, ``git cherry-pick`` or ``git commit
+--no-verify``, but it runs post-commit after each of them: a revert of the
+commit that adopted a section deletes that act's segment, and until ``forest
+ci`` refuses the branch (gate/growth.py) every local door would judge without
+the act, as if the binding had never been made. The commit is made by then, so
+this can only say so at once, with the ways back: undo the commit while it is
+not pushed, or keep it and put the parent's ledger files back in a new one.
+
+Stores: nothing.
+Refuses: nothing (git ignores a post-commit hook's exit code).
+Returns: ``Removed``: erasure_guard's ``ledger-deleted`` and ``ledger-rewritten``
+findings, judged against the parent, and the lines the hook prints for them.
+Test: tests/check/test_after_commit.py
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import NamedTuple
+
+from forest_files import gitio
+from forest_files.check import erasure_guard, text
+from forest_files.check.findings import Reported, Route
+from forest_files.kernel.paths import LEDGER_PREFIX
+from forest_files.kernel.shellword import printable
+
+_LEDGER = LEDGER_PREFIX.rstrip("/")
+_PARENT = "HEAD~1"
+
+
+def _subject(commit: str) -> erasure_guard.Subject:
+    short = commit[:12]
+    undo = Route(
+        "undo the commit, its changes kept staged (the next git commit is checked)",
+        (("git", "reset", "--soft", _PARENT),),
+        "while it is not pushed",
+    )
+    message = f"Put back the ledger files {short} removed"
+    keep = Route(
+        "or keep it and put the ledger files back in a new commit",
+        (("git", "checkout", _PARENT, "--", _LEDGER), ("git", "commit", "-m", message)),
+    )
+    keep_erase = Route(
+        "or keep it, put the erase back, and let forest delete the body again",
+        (
+            ("git", "checkout", _PARENT, "--", _LEDGER),
+            ("forest", "sync"),
+            ("git", "add", "-A", "--", _LEDGER),
+            ("git", "commit", "-m", message),
+        ),
+        f"the erased text is in commit {short} now: rotate the secret",
+    )
+    return erasure_guard.Subject(f"commit {short}", "its parent", (undo, keep_erase), (undo, keep))
+
+
+class Removed(NamedTuple):
+    """What one commit removed from the ledger (``found`` empty: nothing)."""
+
+    commit: str
+    found: tuple[Reported, ...]
+
+    def lines(self) -> list[str]:
+        """The post-commit hook's warning: each finding, then the ways back once."""
+        if not self.found:
+            return []
+        out = [
+            f"forest-files: commit {self.commit[:12]} was made without the pre-commit check "
+            "(a revert, a cherry-pick or --no-verify) and removes acts from the ledger: "
+            "every door judges without them, and forest ci refuses the branch",
+        ]
+        for r in self.found:
+            out += ["", *text.block(r, routes=False)]
+        out += [f"  {printable(route.line())}" for route in self.found[-1].routes]
+        return out
+
+
+def removed_custody(root: Path, commit: str = "HEAD") -> Removed:
+    """The ledger files ``commit`` deletes or retypes that its first parent holds:
+    one ``git diff-tree`` (and, when it finds one, the commit's id and one read of
+    the parent's segments for the erase acts they hold)."""
+    changes = gitio.commit_changes(root, commit, _LEDGER, filters="DT")
+    if not changes:
+        return Removed(commit, ())
+    full = gitio.resolve_commit(root, commit)
+    found = erasure_guard.rewritten_ledger(root, f"{full}~1", changes, _subject(full))
+    return Removed(full, tuple(found))
+
+
+__all__ = ["Removed", "removed_custody"]
