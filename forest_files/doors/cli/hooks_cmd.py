@@ -56,6 +56,13 @@ def _show(states: list[HookState], as_json: bool, repo: Path | None = None) -> N
         typer.echo(
             f"forest: older forest-files hooks: {names}; run: forest hooks install", err=True
         )
+    gone = [s.name for s in states if s.state == "missing"]
+    if gone and len(gone) < len(states):  # some installed: a hook added since, or removed
+        typer.echo(
+            f"forest: missing beside the installed ones: {', '.join(gone)} (added by a later "
+            "forest-files, or removed); run: forest hooks install",
+            err=True,
+        )
     altered = [s.name for s in states if s.state == "altered"]
     if altered:
         typer.echo(
