@@ -1,7 +1,9 @@
 """Finding a binding from what a user typed, and its custody chain.
 
 Stores: nothing.
-Refuses: a target that names no binding (listing the bindings of that path,
+Refuses: a target naming a file no selector can name (so no binding can hold it:
+refused with its rename, custody/target_names.py); a target that names no binding
+(listing the bindings of that path,
 naming the one it names but for Unicode normalisation: ``binding_twin``, or,
 typed below the top, the one it names there: ``below_top``), a target two bound
 files answer to (typed below the top, where a bound file of that name stands too:
@@ -25,6 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from forest_files.custody.bindings import Binding
+from forest_files.custody.target_names import parse_target
 from forest_files.kernel.errors import ForestError
 from forest_files.kernel.shellword import forest_text, shell_word, standing
 from forest_files.store.forest import ForestStore
@@ -58,11 +61,12 @@ def find_binding(
     ``binding_id`` (a bind act id or a unique prefix) picks one of several bindings of
     one section (two branches bound it, then merged). With ``root``, a target that
     names no binding as typed (``c.md#Notes[2]`` recorded as ``c.md#B/Notes``) is
-    resolved against the working-tree file, and the binding of that section wins."""
+    resolved against the working-tree file, and the binding of that section wins; a
+    file no selector can name, typed as it stands, is refused with its rename."""
     every = bindings
     if binding_id:
         bindings = [b for b in bindings if b.bind_act.startswith(binding_id)]
-    sel = parse_selector(target)
+    sel = parse_selector(target) if root is None else parse_target(root, target)
     both = two_answer(bindings, target)
     if both is not None:
         raise NoSuchBinding(f"{target}: {both}")

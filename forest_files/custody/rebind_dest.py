@@ -14,6 +14,9 @@ Refuses too: a directory given without the ``/`` (``forest rebind docs notes``, 
 ``git mv docs notes`` spells it), which would be looked for as a file and refused as
 holding no binding: named the directory move to give, ``forest rebind docs/ notes/``
 (a rebind does not guess whether NEW is the folder renamed or a folder it went into).
+Refuses too: OLD or NEW naming a file no selector can name (a backslash or a control
+character in its name), with the rename that frees it, as ``forest adopt`` refuses it
+(target_names.py): NEW is the file the section moved to, so the rename comes first.
 Returns: nothing when the arguments are a directory move (or name nothing: the
 directory move refuses that).
 Test: tests/custody/test_rebind_trailing_slash.py
@@ -27,6 +30,7 @@ from pathlib import Path
 
 from forest_files.custody.bindings import Binding
 from forest_files.custody.lookup import find_binding
+from forest_files.custody.target_names import ADOPT, unnameable
 from forest_files.kernel.errors import ForestError
 from forest_files.kernel.shellword import command_text, forest_step
 from forest_files.text.selector import parse_selector, render
@@ -57,6 +61,15 @@ def refuse_one_as_directory(bindings: list[Binding], old: str, new: str, root: P
         f"and {old.rstrip('/')} is one binding; name the place its section stands now: "
         f"`{command_text(step)}`"
     )
+
+
+def refuse_unnameable(root: Path, old: str, new: str) -> None:
+    """Refuse ``old new`` when either, typed as it stands, names a file no selector can
+    name: the rename first, then the rebind to the new name."""
+    for given, then in ((old, ADOPT), (new, "rebind to the new name")):
+        refused = unnameable(root, given, then=then)
+        if refused is not None:
+            raise refused
 
 
 def refuse_directory_as_one(bindings: list[Binding], old: str, new: str) -> None:

@@ -8,7 +8,7 @@ never a symlink, a hard-linked file or a path special.py refuses); a glob that
 matches a file whose name is not UTF-8 (the ledger cannot name it: rename it);
 a glob that matches a file no selector can name (a backslash, a newline or
 another control character), or such a file typed as it stands, naming it escaped
-and its rename as a command.
+and its rename as a command (target_names.py).
 Returns: the targets with every glob replaced by the files it matches, in order.
 Test: tests/custody/test_file_custody.py, tests/check/test_bulk_routes.py,
 tests/custody/test_target_globs.py
@@ -17,7 +17,6 @@ tests/custody/test_target_globs.py
 from __future__ import annotations
 
 import os
-import stat as stat_mod
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -25,17 +24,12 @@ from typing import TYPE_CHECKING
 
 from forest_files import gitio
 from forest_files.custody.special import special_path_reason
+from forest_files.custody.target_names import cannot_name, parse_target, regular_names
 from forest_files.custody.target_refusals import TargetRefused
 from forest_files.kernel.globs import Glob, GlobError, compile_glob, is_glob, literal_prefix
 from forest_files.kernel.repopath import not_utf8_reason
-from forest_files.kernel.shellword import command_text, git_step, printable
-from forest_files.text.selector import (
-    Selector,
-    SelectorError,
-    parse_selector,
-    render,
-    validate_path,
-)
+from forest_files.kernel.shellword import printable
+from forest_files.text.selector import Selector, SelectorError, parse_selector, render
 
 if TYPE_CHECKING:
     from forest_files.custody.bindings import Binding
@@ -62,13 +56,7 @@ def expand(root: Path, specs: Sequence[str]) -> list[str]:
     the one glob syntax of forest.toml's tables (kernel/globs.py)."""
     out: list[str] = []
     for spec in specs:
-        try:
-            sel = parse_selector(spec)
-        except SelectorError:  # typed as it stands, a file no selector can name
-            refused = _unnameable(root, spec)
-            if refused is None:
-                raise
-            raise refused from None
+        sel = parse_target(root, spec)  # typed as it stands, a file no selector can name
         pattern = target_glob(root, sel.path)
         if pattern is None:
             out.append(spec)
@@ -76,7 +64,7 @@ def expand(root: Path, specs: Sequence[str]) -> list[str]:
         named = {  # each matching regular file (no symlink) with its count of names
             rel: names
             for rel in _candidates(root, pattern)
-            if pattern.match(rel) and (names := _regular_names(root / rel))
+            if pattern.match(rel) and (names := regular_names(root / rel))
         }
         matches = list(named)
         for rel in matches:  # a file the user meant, that the ledger cannot name: said
@@ -105,58 +93,8 @@ def _named(root: Path, sel: Selector, path: str) -> str:
         target = render(replace(sel, path=path))
         parse_selector(target)
     except SelectorError as exc:  # a backslash, a newline: no selector can name the file
-        raise _cannot_name(root, path, exc, f"matched by {printable(sel.path)}, but ") from None
+        raise cannot_name(root, path, exc, f"matched by {printable(sel.path)}, but ") from None
     return target
-
-
-def _unnameable(root: Path, spec: str) -> TargetRefused | None:
-    """A target typed as it stands that names a file no selector can name (its name
-    holds a backslash, a newline or another control character): the refusal with its
-    rename, as a glob matching it gets; None when ``spec`` names no such file. The
-    file is ``spec`` itself, or the part before a ``#``, ``::`` or ``@``."""
-    parts = (spec, *(spec.split(marker, 1)[0] for marker in ("#", "::", "@")))
-    for path in dict.fromkeys(parts):
-        if not path or "\0" in path or os.path.isabs(path) or ".." in path.split("/"):
-            continue  # no file has that name (the OS refuses NUL), or it is outside
-        try:
-            validate_path(path)
-            continue  # a name a selector spells: the refusal was about something else
-        except SelectorError as exc:
-            if _regular_names(root / path):
-                return _cannot_name(root, path, exc, "")
-    return None
-
-
-def _cannot_name(root: Path, path: str, exc: SelectorError, matched: str) -> TargetRefused:
-    """``path`` names a file no selector can name: said escaped, with its rename."""
-    why = str(exc).split(";")[0]
-    return TargetRefused(
-        f"{printable(path)}: {matched}no selector can name it ({why}); {_rename_first(root, path)}"
-    )
-
-
-def _rename_first(root: Path, path: str) -> str:
-    """The rename of a file no selector can name, each backslash and control
-    character ``_`` in the new name (``mv`` when git does not track the file), quoted
-    so it pastes (``$'\\012'`` for a newline); no command when that name is no better."""
-    new = "".join("_" if c == "\\" or ord(c) < 32 or ord(c) == 127 else c for c in path)
-    try:
-        validate_path(new)
-    except SelectorError:
-        return "rename it first (git mv), then adopt"
-    tracked = any(e.path == path for e in gitio.ls_files_stage(root, path))
-    step = git_step("mv", "--", path, new) if tracked else ("mv", "--", path, new)
-    return f"rename it first, `{command_text(step)}` (or a name you like), then adopt"
-
-
-def _regular_names(full: Path) -> int:
-    """How many names (hard links) the file has when it is a regular file, what a glob
-    may match; 0 for anything else (a symlink, a directory, gone), in one ``lstat``."""
-    try:
-        st = os.lstat(full)
-    except OSError:
-        return 0
-    return st.st_nlink if stat_mod.S_ISREG(st.st_mode) else 0
 
 
 def _candidates(root: Path, pattern: Glob) -> list[str]:
@@ -174,7 +112,7 @@ def expand_bound(root: Path, bindings: Sequence[Binding], specs: Sequence[str]) 
     matches bound paths whose file is gone (a restore brings them back)."""
     out: list[str] = []
     for spec in specs:
-        sel = parse_selector(spec)
+        sel = parse_target(root, spec)
         bound = frozenset(b.path for b in bindings)
         pattern = target_glob(root, sel.path, bound)
         if pattern is None:

@@ -87,13 +87,18 @@ def rebind(
         read_moves,
         refuse_bound_targets,
     )
-    from forest_files.custody.rebind_dest import refuse_directory_as_one, refuse_one_as_directory
+    from forest_files.custody.rebind_dest import (
+        refuse_directory_as_one,
+        refuse_one_as_directory,
+        refuse_unnameable,
+    )
     from forest_files.custody.record import rebind_sections
     from forest_files.custody.repository import Repository
 
     with Repository(repo) as r:
         bindings = all_bindings(r.synced())
         limit = r.config.max_body_bytes
+        refuse_unnameable(r.root, old, new)
         left: list[tuple[Binding, str]] = []
         if old.endswith("/") or new.endswith("/"):
             refuse_one_as_directory(bindings, old, new, r.root)
