@@ -9,6 +9,13 @@ file with its filters is the index's blob, without them it is not — carrying a
 that names the attributes converting it and the ``git check-attr -a -- PATH`` that
 shows them; the check read the index's blob and reported drift, or no valid Python,
 with no word of why the working tree was clean).
+``conversion_routes``: the routes of such a finding (routes.py asks for them by
+``CONVERTED_DETAIL``). Every route that acts on the working file (restore, then
+stage; supersede it; fix its syntax error) cannot clear it: git converts the file
+again as it is staged. The one that can takes the file out of the conversion: a line
+unsetting the converting attributes for it in the ``.gitattributes`` of its own
+directory (which outranks those above it), then the file staged again as it stands;
+adoption refuses a converted file for the same reason (target_refusals.py).
 Test: tests/check/test_staged_converted.py
 
 Git is asked only when a finding is about to be reported: a clean commit pays nothing.
@@ -24,6 +31,10 @@ from forest_files.check.finding import replaced
 
 if TYPE_CHECKING:
     from forest_files.check.engine import Finding
+    from forest_files.check.findings import Route
+
+# How a finding's detail says its staged blob is a conversion of the working file.
+CONVERTED_DETAIL = "the staged blob is what git's conversion"
 
 # The attributes by which git converts a working file into the blob it stages.
 _CONVERTING = ("filter", "text", "eol", "crlf", "working-tree-encoding", "ident")
@@ -72,9 +83,57 @@ def _clause(path: str, attrs: dict[str, str]) -> str:
     said = ", ".join(n for n in named if n) or "an attribute"
     see = command_text(git_step("check-attr", "-a", "--", path))
     return (
-        f"the staged blob is what git's conversion ({said}) makes of the working file, "
+        f"{CONVERTED_DETAIL} ({said}) makes of the working file, "
         f"not its bytes as they stand: `{see}` shows the attributes"
     )
+
+
+# What unsets each converting attribute for one path: ``-text`` ends ``eol`` and
+# ``crlf`` too (git applies neither to a file that is not text); an encoding is made
+# unspecified (git refuses ``-working-tree-encoding`` as no encoding).
+_UNSET = {
+    "filter": "-filter",
+    "text": "-text",
+    "eol": "-text",
+    "crlf": "-text",
+    "working-tree-encoding": "!working-tree-encoding",
+    "ident": "-ident",
+}
+
+
+def conversion_routes(f: Finding, *, root: Path) -> tuple[Route, ...]:
+    """The route out of a finding whose staged blob is git's conversion of its working
+    file: the file taken out of the conversion (a ``.gitattributes`` line, then the
+    file staged as it stands)."""
+    from forest_files import gitio
+    from forest_files.check.findings import Route
+    from forest_files.kernel.shellword import git_step
+
+    attrs = gitio.attributes(root, [f.path]).get(f.path, {})
+    unset = dict.fromkeys(_UNSET[n] for n in _CONVERTING if _attr(n, attrs.get(n, "unset")))
+    folder, _, name = f.path.rpartition("/")
+    where = f"{folder}/.gitattributes" if folder else ".gitattributes"
+    line = " ".join((attribute_pattern(name), *unset))
+    return (
+        Route(
+            "take the file out of git's conversion",
+            (git_step("add", "--", where), git_step("add", "--renormalize", "--", f.path)),
+            f"first add the line `{line}` at the end of {where}, so git stages the file's "
+            "bytes as they stand; a restore or a supersede of the working file cannot clear "
+            "this, git converts it again as it is staged",
+        ),
+    )
+
+
+def attribute_pattern(name: str) -> str:
+    """A ``.gitattributes`` pattern matching the one file ``name`` beside it: anchored
+    with ``/``, each glob character escaped; one with a space (which ends a bare
+    pattern) in double quotes, C-style, as git reads a quoted pattern."""
+    out = "/" + "".join(f"\\{c}" if c in "*?[\\" else c for c in name)
+    if " " not in out and '"' not in out:
+        return out
+    quoted = out.replace("\\", "\\\\").replace('"', '\\"')
+    return f'"{quoted}"'
 
 
 def _attr(name: str, value: str) -> str:

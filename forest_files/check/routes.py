@@ -16,8 +16,12 @@ name holds a control character (``git mv``, ``mv`` untracked, each control chara
 conflict, only its resolution (conflicts.py); for a section whose unchanged text
 stands at several places (a copy pasted), removing the copy or binding one of them;
 for a symbol in a file that no longer parses as Python, its syntax error (where it
-stands); ``hints_for``: the places a renamed section may stand now, with their
-lines; ``untrack``: stop git tracking local state (``git rm --cached -r -- PATH``).
+stands); for a staged blob that is git's conversion of its working file (a clean
+filter, ``text``/``eol`` set after adoption), only taking the file out of the
+conversion (converted.py: a restore, a supersede or a fix of the working file is
+converted again as it is staged); ``hints_for``: the places a renamed section may
+stand now, with their lines; ``untrack``: stop git tracking local state (``git rm
+--cached -r -- PATH``).
 The only words left to the user are ``--words`` (the placeholder ``…``, which every
 ceremony refuses when pasted as is); ``--as`` is left out, so the default identity
 (git ``user.name <email>``) signs.
@@ -39,6 +43,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from forest_files.check.conflicts import CONFLICT_DETAIL, conflict_routes
+from forest_files.check.converted import CONVERTED_DETAIL, conversion_routes
 from forest_files.check.finding import COPIES_DETAIL, SEALED_DETAIL, SEALED_ERASED_DETAIL
 from forest_files.check.findings import WORDS_PLACEHOLDER, Route
 from forest_files.kernel.paths import LEDGER_PREFIX
@@ -75,6 +80,8 @@ def routes_for(f: Finding, *, root: Path, source: str) -> tuple[Route, ...]:
     sel, path = f.selector, f.path
     if f.detail.startswith(CONFLICT_DETAIL):  # conflicts.py: nothing to act on before
         return conflict_routes(f, root=root, source=source)
+    if source == "index" and CONVERTED_DETAIL in f.detail:  # git converts what it stages
+        return conversion_routes(f, root=root)
     retire = Route(
         "or end the binding", (forest("retire", sel, options=_words()), *_record(source))
     )

@@ -56,3 +56,60 @@ def test_staged_edit_without_conversion_no_filter_clause_detected(tmp_path: Path
     git(root, "add", "m.py")
     (staged,) = _staged_details(root)
     assert "conversion" not in staged and "check-attr" not in staged
+
+
+@pytest.mark.slow  # a check, a paste and a check again: > 0.5 s
+@pytest.mark.parametrize(
+    ("clean", "kind"),
+    [("sed s/return/yield/", "drifted"), ("sed s/def/xdef/", "unresolved")],
+    ids=["drift", "syntax"],
+)
+def test_converted_staged_blob_routes_only_out_of_the_conversion_pasted_recovers(
+    tmp_path: Path, clean: str, kind: str
+) -> None:
+    """The routes said "restore ground: forest restore … && git add", "adopt the
+    change: forest supersede …" or "fix its syntax error": each acts on the working
+    file, which git converts again as it stages it, so none could clear the finding.
+    The one route takes the file out of the conversion; done as printed, the staged
+    check is clean."""
+    from tests.helpers.git import pasted
+
+    root = _adopted(tmp_path)
+    write(root, "src/m.py", SOURCE)  # a file below the top: its own .gitattributes
+    ok(root, "adopt", "src/m.py::total", "--words", "Signed off")
+    commit_all(root, "adopt src")
+    git(root, "config", "filter.bump.clean", clean)
+    git(root, "config", "filter.bump.smudge", "cat")
+    (root / ".gitattributes").write_text("*.py filter=bump\n")
+    git(root, "add", "--renormalize", "--", ".gitattributes", "m.py", "src/m.py")
+    out = json.loads(forest(root, "check", "--staged", "--json").stdout)
+    assert sorted(f["kind"] for f in out["findings"]) == [kind, kind]
+    for finding in out["findings"]:
+        (route,) = finding["routes"]
+        assert "restore" not in route["command"] and "supersede" not in route["command"]
+        folder = finding["path"].rpartition("/")[0]
+        where = f"{folder}/.gitattributes" if folder else ".gitattributes"
+        line = route["note"].split("`")[1]
+        assert line == "/m.py -filter" and f"at the end of {where}," in route["note"]
+        with (root / where).open("a") as f:
+            f.write(line + "\n")
+        assert pasted(root, route["command"]).returncode == 0
+    assert json.loads(forest(root, "check", "--staged", "--json").stdout)["ok"]
+
+
+def test_attribute_pattern_names_one_file_with_glob_characters_and_spaces_accepted(
+    tmp_path: Path,
+) -> None:
+    """The line the route prints matches its one file: a glob character or a space in
+    its name (which ends a pattern) matches itself alone."""
+    from forest_files import gitio
+    from forest_files.check.converted import attribute_pattern
+
+    root = make_repo(tmp_path)
+    names = ["a b.md", "a*b.md", "a[x].md", "q?.md", 's "q" *.md']
+    lines = [f"{attribute_pattern(n)} -text\n" for n in names]
+    (root / ".gitattributes").write_text("*.md text\n" + "".join(lines))
+    others = ["aab.md", "ax.md", "qq.md", "s.md"]
+    got = gitio.check_attr(root, "text", [*names, *others])
+    assert [got[n] for n in names] == ["unset"] * len(names)
+    assert [got[n] for n in others] == ["set"] * len(others)
