@@ -48,8 +48,9 @@ def dispatch(argv: list[str], *, typed: bool = False) -> int | None:
 
     typed_in(None)  # set for this command alone (a process may dispatch more than one)
     if typed or (argv and argv[0].startswith("-C")):
+        absolute = any(os.path.isabs(d) for d in _directories(argv))  # printed absolute
         try:  # noqa: SIM105  (contextlib stays off the warm check's import list)
-            typed_in(os.getcwd())  # the routes it prints are pasted here, not in DIR
+            typed_in(os.getcwd(), absolute=absolute)  # routes are pasted here, not in DIR
         except OSError:
             pass  # the directory is gone: where the user stands is unknown
     while argv and argv[0].startswith("-C"):
@@ -84,6 +85,20 @@ def dispatch(argv: list[str], *, typed: bool = False) -> int | None:
 
         return fastcheck.status_command(".", "--json" in rest)
     return None
+
+
+def _directories(argv: list[str]) -> list[str]:
+    """The directories of the ``-C DIR`` / ``-CDIR`` before the command."""
+    out: list[str] = []
+    at = 0
+    while at < len(argv) and argv[at].startswith("-C"):
+        if argv[at] == "-C":
+            out += argv[at + 1 : at + 2]
+            at += 2
+        else:
+            out.append(argv[at][2:])
+            at += 1
+    return out
 
 
 def _run(argv: list[str]) -> int:

@@ -240,12 +240,12 @@ def _root(repo: str) -> Path:
     if near is not None:
         from pathlib import Path
 
-        stand_at(near)
+        stand_at(near, absolute=os.path.isabs(repo))  # --repo /abs: routes say /abs
         return Path(near)
     from forest_files.custody.repository import find_root  # GIT_DIR / GIT_WORK_TREE: only git knows
 
     root = find_root(repo)
-    stand_at(root)
+    stand_at(root, absolute=os.path.isabs(repo))
     return root
 
 

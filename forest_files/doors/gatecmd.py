@@ -159,7 +159,7 @@ def _stand(repo: Path) -> None:
     from forest_files.kernel.shellword import stand_at
 
     try:
-        stand_at(toplevel(repo))
+        stand_at(toplevel(repo), absolute=os.path.isabs(repo))  # --repo /abs: routes say /abs
     except ForestError:
         stand_at(None)
 

@@ -160,12 +160,17 @@ _TYPED_IN: list[str | None] = [None]
 # and whether that is outside the work tree (then a ``forest`` step needs it too).
 _REACH = [""]
 _OUTSIDE = [False]
+# Whether the user reached the work tree by an absolute ``-C``: the printed steps then
+# reach its top by its absolute path too (``-C /abs/repo``, never ``-C ../repo``).
+_ABSOLUTE = [False]
 
 
-def typed_in(directory: str | None) -> None:
+def typed_in(directory: str | None, *, absolute: bool = False) -> None:
     """Note the directory the command was typed in, before ``forest -C DIR`` leaves it:
-    the routes it prints are pasted there, not in ``DIR`` (None: where it runs)."""
+    the routes it prints are pasted there, not in ``DIR`` (None: where it runs).
+    ``absolute``: ``DIR`` was typed as an absolute path (so the routes keep one)."""
     _TYPED_IN[0] = directory
+    _ABSOLUTE[0] = absolute and directory is not None
 
 
 def where_typed() -> str | None:
@@ -181,14 +186,16 @@ def where_typed() -> str | None:
         return None
 
 
-def stand_at(root: str | os.PathLike[str] | None) -> None:
+def stand_at(root: str | os.PathLike[str] | None, *, absolute: bool = False) -> None:
     """Note where the user stands in the work tree at ``root``: ``GIT_PREFIX`` when
     git set it (a hook runs at the top, git names the user's directory under it),
     else the working directory when it lies below ``root``. A printed ``git`` step
     then runs from the top whatever directory it is pasted in (``git -C ../..``):
     its paths are the top's, as every selector is. After ``forest -C DIR`` the steps
     are reached from where the command was typed (``typed_in``), also from outside the
-    work tree (``forest -C ../repo restore …``). Idempotent; "" when unknown."""
+    work tree (``forest -C ../repo restore …``); by the top's absolute path when the
+    user typed an absolute one (``absolute``: a command's own ``--repo /abs``, or
+    ``typed_in``'s). Idempotent; "" when unknown."""
     prefix = os.environ.get("GIT_PREFIX")
     if prefix is None and root is not None:
         try:
@@ -209,6 +216,8 @@ def stand_at(root: str | os.PathLike[str] | None) -> None:
         except ValueError:  # another drive: the top as it is
             reach = os.fspath(root)
         up = all(part == ".." for part in reach.split("/"))
+        if absolute or _ABSOLUTE[0]:  # typed absolute: reached by the same kind of path
+            reach = reach if reach == "." else os.path.abspath(os.fspath(root))
         _REACH[0], _OUTSIDE[0] = ("", False) if reach == "." else (reach, not up)
 
 

@@ -136,3 +136,31 @@ def test_command_repo_option_beside_routes_pasted_where_typed_accepted(
     assert (root / "b.md").read_text(encoding="utf-8") == "# B\n\nbee\n"
     idle = forest(beside, "watch", "status", option, f"../{root.name}")
     assert "`forest -C ../repo watch --detach`" in idle.stdout, idle.stdout
+
+
+@pytest.mark.parametrize("where", ["global", "--repo", "-C"])
+def test_absolute_dash_c_routes_keep_it_absolute_pasted_accepted(
+    tmp_path: Path, where: str
+) -> None:
+    """``forest -C /abs/repo check`` (and the command's own ``--repo``/``-C``) printed
+    ``forest -C ../repo restore …``: right only where it was typed. The routes and the
+    act's commit hint keep the absolute path the user gave."""
+    root, beside, _here = _beside(tmp_path)
+    top = str(root.resolve())
+    write(root, "b.md", "# B\n\nwasp\n")
+    given = ("-C", top, "check") if where == "global" else ("check", where, top)
+    found = forest(beside, *given)
+    assert found.returncode == 1, found.stderr
+    restore = _after(found.stdout, "  restore ground: ")
+    assert restore == f"forest -C {top} restore b.md"
+    _paste(beside, restore)
+    assert (root / "b.md").read_text(encoding="utf-8") == "# B\n\nbee\n"
+    retired = forest(root / ".forest", "-C", top, "retire", "x.md", "--words", "gone")
+    assert retired.returncode == 0, retired.stderr
+    step = _after(retired.stdout, "commit it: ")
+    assert step.startswith(f"git -C {top} add "), step
+    _paste(beside, step)
+    _committed(root)
+    write(root, "b.md", "# B\n\nwasp\n")
+    relative = forest(beside, "-C", f"../{root.name}", "check")  # a relative one stays so
+    assert _after(relative.stdout, "  restore ground: ") == "forest -C ../repo restore b.md"

@@ -165,14 +165,15 @@ def _route(output: str, label: str) -> str:
 def test_dash_c_routes_pasted_where_typed_accepted(bound: Path, tmp_path: Path) -> None:
     """``forest -C DIR check``: its routes are pasted where it was typed. Beside the
     repository they printed ``forest restore b.md`` (not a repository there); at the
-    top with ``-C sub`` they printed ``git -C .. add`` (above the repository)."""
+    top with ``-C sub`` they printed ``git -C .. add`` (above the repository). An
+    absolute ``DIR`` stays absolute."""
     write(bound, "b.md", "# B\n\nwasp\n")
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     proc = forest(bound, "-C", str(bound), "check", cwd=elsewhere)
     assert proc.returncode == 1, proc.stderr
     restore = _route(proc.stdout, "restore ground")
-    assert restore == f"forest -C ../{bound.name} restore b.md"
+    assert restore == f"forest -C {bound.resolve()} restore b.md"  # absolute, as typed
     done = pasted(elsewhere, restore)
     assert done.returncode == 0, done.stderr
     assert forest(bound, "check").returncode == 0

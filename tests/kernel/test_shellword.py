@@ -209,3 +209,28 @@ def test_first_unprintable_is_what_printable_escapes_accepted() -> None:
         assert printable(f"a{bidi}b") == f"a\\u{ord(bidi):04x}b"
     assert shell_word("a\u202eb.md") == "a$'\\342\\200\\256'b.md"
     assert first_unprintable("\u05e9\u05dc\u05d5\u05dd \u0627") is None  # right-to-left text itself
+
+
+def test_absolute_dash_c_steps_reach_the_top_by_its_absolute_path_accepted(
+    tmp_path: Path,
+) -> None:
+    """Typed beside the work tree with an absolute ``-C`` (``typed_in(..., absolute=True)``)
+    or an absolute ``--repo`` (``stand_at(..., absolute=True)``), every step reaches the
+    top by its absolute path; a relative one by the relative path, as before."""
+    from forest_files.kernel.shellword import command_text, git_step, stand_at, typed_in
+
+    root, beside = tmp_path / "repo", tmp_path / "beside"
+    top = os.path.abspath(root)
+    try:
+        for flag_in_typed in (True, False):
+            typed_in(str(beside), absolute=flag_in_typed)
+            stand_at(root, absolute=not flag_in_typed)
+            assert command_text(git_step("add", "--", "a.md")) == f"git -C {top} add -- a.md"
+            assert command_text(("forest", "check")) == f"forest -C {top} check"
+            assert command_text(("mv", "--", "a", "b")) == f"mv -- {top}/a {top}/b"
+        typed_in(str(beside))
+        stand_at(root)
+        assert command_text(git_step("add", "--", "a.md")) == "git -C ../repo add -- a.md"
+    finally:
+        typed_in(None)
+        stand_at(None)

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import functools
 import io
+import os
 import re
 import sys
 import time
@@ -215,7 +216,9 @@ def _read_config(repo: Any) -> None:
     except ForestError:
         stand_at(None)
         return
-    stand_at(root)  # the git steps a command prints run from the top, pasted anywhere
+    # the git steps a command prints run from the top, pasted anywhere (reached by an
+    # absolute path when --repo was typed as one)
+    stand_at(root, absolute=os.path.isabs(repo))
     config = root / CONFIG_NAME
     if config.exists() or config.is_symlink():
         load_config(config)
