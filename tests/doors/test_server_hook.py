@@ -20,8 +20,8 @@ from typer.testing import CliRunner
 import forest_files.doors.cli  # noqa: F401  (registers every command)
 from forest_files.doors import hooks as githooks
 from forest_files.doors.cli import app
-from forest_files.doors.hooks.server import parse_pre_receive, parse_update
-from tests.helpers.git import commit_all, git, make_repo, write
+from forest_files.doors.hooks.server import Refusal, closing, parse_pre_receive, parse_update
+from tests.helpers.git import commit_all, git, make_repo, pasted, write
 from tests.helpers.template import built_once, copy_repo
 
 runner = CliRunner()
@@ -175,6 +175,8 @@ def test_server_hook_deleted_default_branch_dropping_acts_refused(
     clone, bare = served
     err = refused(clone, bare, ":main")
     assert "ledger-deleted" in err and "missing at nothing" in err
+    # nothing above has a route to paste: the last line says what to do instead
+    assert "follow the routes" not in err and "forest: push refused; keep the branch" in err
 
 
 @pytest.mark.slow  # many pushes (.ci/run runs it)
@@ -206,6 +208,50 @@ def test_server_hook_force_push_dropping_act_refused(served: tuple[Path, Path]) 
     edit_outside(clone, "elsewhere")  # diverged: the supersede act is gone
     err = refused(clone, bare, "+main")
     assert "ledger-deleted" in err and "the ledger only grows" in err
+
+
+def _route(err: str, label: str) -> str:
+    """The command of the route labelled ``label`` in a refusal git relayed."""
+    lines = [line.removeprefix("remote:").strip() for line in err.splitlines()]
+    line = next(x for x in lines if x.startswith(f"{label}"))
+    return line.split(": ", 1)[1].split("  (", 1)[0]
+
+
+@pytest.mark.slow  # many pushes (.ci/run runs it)
+def test_server_hook_force_push_dropped_acts_route_pasted_accepted(
+    served: tuple[Path, Path],
+) -> None:
+    """The ``ledger-deleted`` of a force push has a route: pasted in the clone it puts
+    the segment and its bodies back from OLD and runs ``forest check``, which shows the
+    drift against the act put back; restored and committed with it, the push lands."""
+    clone, bare = served
+    write(clone, "canon.md", CANON.replace("first rule stands", "first rule grows"))
+    forest(clone, "supersede", RULES, "--words", "a second act")
+    old = commit_all(clone, "supersede")
+    landed(clone, bare, "main")
+    git(clone, "reset", "-q", "--hard", "HEAD~1")
+    edit_outside(clone, "elsewhere")  # diverged: the supersede act is gone
+    err = refused(clone, bare, "+main")
+    assert "run `forest check` before you commit them" in err
+    said = [line.removeprefix("remote:").strip() for line in err.splitlines()]
+    assert "forest: push refused; in your clone follow the routes above, then push again" in said
+    put_back = pasted(clone, _route(err, f"put the acts back from {old[:12]}"))
+    assert put_back.returncode == 1 and f"drifted {RULES}" in put_back.stdout  # as the detail says
+    forest(clone, "restore", RULES)
+    git(clone, "add", "--", ".forest/ledger", "canon.md")
+    git(clone, "commit", "-q", "-m", "put back")
+    landed(clone, bare, "+main")
+
+
+def test_server_hook_closing_line_worded_by_what_was_printed_accepted() -> None:
+    shown = ("refs/heads/x: push refused",)
+    assert closing([Refusal(shown, routed=True)]).endswith(
+        "follow the routes above, then push again"
+    )
+    no_route = closing([Refusal(shown, unrouted=True)])
+    assert "routes above" not in no_route and "without a route" in no_route
+    both = closing([Refusal(shown, routed=True), Refusal(shown, deleted=True), Refusal()])
+    assert "routes above" in both and "keep the branch" in both and "without a route" not in both
 
 
 @pytest.mark.slow  # many pushes (.ci/run runs it)

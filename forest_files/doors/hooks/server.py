@@ -26,7 +26,10 @@ and ignores replace refs and grafts, as for every git call):
 Stores: the custody views the gate builds (``<bare>/forest/views``), as ``forest ci``.
 Refuses: a push with any finding on any of its refs (``pre-receive``: the whole
 push; ``update``: that ref), exit 1, printing each refused ref, then the
-findings as ``forest ci`` prints them, then one line on how to fix it.
+findings as ``forest ci`` prints them (a ``ledger-deleted`` of a push routed to put
+the segment back from OLD and commit it, in the pusher's clone), then one line on
+how to fix it, worded by what was printed (``closing``: the routes only when a
+finding printed one).
 Returns: the hook's exit code (0 every ref clean).
 Test: tests/doors/test_server_hook.py
 """
@@ -40,14 +43,28 @@ from pathlib import Path
 
 from forest_files import gitio
 from forest_files.check.engine import Finding
-from forest_files.check.findings import Reported
+from forest_files.check.findings import Reported, Route
 from forest_files.check.text import block
+from forest_files.kernel.paths import LEDGER_DIR
+from forest_files.kernel.shellword import (
+    command_text,
+    forest_step,
+    forest_text,
+    git_step,
+    in_batches,
+)
 
-FIX = (
-    "forest: push refused; in your clone follow the routes above (restore or supersede, "
-    "then commit; a finding in an earlier commit needs that branch rewritten; an act "
-    "without authority needs a holder to make it; a force push must keep every act the "
-    "server has: rebase onto it instead), then push again"
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from forest_files.ledger.acts import Act
+
+# The closing line, worded by what the refusal printed (``closing``).
+_ROUTED = "in your clone follow the routes above"
+_UNROUTED = "do what the detail of each finding without a route says"
+_KEEP_BRANCH = (
+    "keep the branch: deleting it drops the acts its ledger holds, and the ledger only grows"
 )
 
 
@@ -129,7 +146,8 @@ def _contains(top: Path, old: str, new: str) -> bool:
 
 def dropped_acts(top: Path, old: str, new: str | None, why: str = "") -> list[Reported]:
     """A ``ledger-deleted`` finding per segment of OLD's ledger whose acts NEW lacks
-    (``why``: a last clause for the detail)."""
+    (``why``: a last clause for the detail); pushed (NEW a commit), routed to put that
+    segment back, with the bodies its lost acts name (``_put_back``)."""
     from forest_files.gate.range import acts_at
     from forest_files.kernel.paths import segment_file
 
@@ -147,9 +165,48 @@ def dropped_acts(top: Path, old: str, new: str | None, why: str = "") -> list[Re
             f"{len(ids)} act(s) of {old[:12]} ({named}) are missing at {where}; the ledger "
             f"only grows: a force push or a deletion may not drop acts{why}"
         )
+        routes: tuple[Route, ...] = ()
+        if new is not None:
+            detail += (
+                "; once they are put back, a bound file may show drift against them: run "
+                f"`{forest_text('check')}` before you commit them"
+            )
+            bodies = _bodies_lost(top, old, new, [before.acts[i] for i in ids])
+            routes = (_put_back(old, [path, *bodies]),)
         found = Finding("ledger-deleted", path, path, "", None, None, detail=detail, act=ids[0])
-        out.append(Reported(found))
+        out.append(Reported(found, routes=routes))
     return out
+
+
+def _bodies_lost(top: Path, old: str, new: str, acts: list[Act]) -> list[str]:
+    """The body files ``acts`` name that OLD holds and NEW lacks, but for those an erase
+    act of NEW's ledger tombstones (putting one back would undo that erase)."""
+    from forest_files.custody.holders import body_path
+    from forest_files.custody.sources import ledger_blobs, segments_at
+    from forest_files.ledger.acts import body_hashes
+
+    held, kept = ledger_blobs(top, old).bodies, ledger_blobs(top, new).bodies
+    erases = (a for a in segments_at(top, new, strict=False).acts.values() if a.kind == "erase")
+    erased = {a.fields.get("body_hash") for a in erases}
+    wanted = {h for a in acts for h in body_hashes(a)}
+    return [body_path(h) for h in sorted(wanted) if h in held and h not in kept and h not in erased]
+
+
+def _put_back(old: str, paths: list[str]) -> Route:
+    """The ledger files ``paths`` checked out from OLD (the server's tip), then ``forest
+    check``, pasted at the top of the pusher's clone: what the acts put back say of the
+    bound files goes into the same commit (a commit of the ledger alone would be judged
+    drifted itself, and no commit on top clears that)."""
+    checkouts = in_batches(("checkout", old, "--"), paths)
+    add = command_text(git_step("add", "--", LEDGER_DIR))
+    commit = command_text(git_step("commit", "-m", f"put back the ledger acts of {old[:12]}"))
+    note = (
+        f"at the top of your clone (`git fetch` first if it lacks {old[:12]}); restore or "
+        f"supersede what `{forest_text('check')}` finds, then commit it all in one commit "
+        f"(`{add}`, the files its routes changed, `{commit}`) and push again"
+    )
+    steps = (*(git_step(*batch) for batch in checkouts), forest_step("check"))
+    return Route(f"put the acts back from {old[:12]}", steps, note)
 
 
 _NO_DEFAULT = (
@@ -159,10 +216,34 @@ _NO_DEFAULT = (
 )
 
 
-def judge(
-    top: Path, update: RefUpdate, default: str | None, *, guard_all: bool = False
-) -> list[str]:
-    """The lines refusing ``update`` (its findings as ``forest ci`` prints them); empty
+@dataclass(frozen=True)
+class Refusal:
+    """One ref's refusal as printed, and what its findings offer (``closing``)."""
+
+    lines: tuple[str, ...] = ()
+    routed: bool = False  # a finding printed with a route
+    unrouted: bool = False  # a finding printed without one (but a deleted branch's)
+    deleted: bool = False  # a deleted branch whose ledger held acts
+
+
+def closing(refusals: Iterable[Refusal]) -> str:
+    """The push's last line, worded by what was printed above it: the routes only when
+    a finding printed one."""
+    shown = [r for r in refusals if r.lines]
+    ways = [_ROUTED] if any(r.routed for r in shown) else []
+    ways += [_UNROUTED] if any(r.unrouted for r in shown) else []
+    parts = [f"{' and '.join(ways)}, then push again"] if ways else []
+    parts += [_KEEP_BRANCH] if any(r.deleted for r in shown) else []
+    return "; ".join(["forest: push refused", *parts])
+
+
+def _offers(found: Iterable[Reported]) -> dict[str, bool]:
+    found = list(found)
+    return {"routed": any(r.routes for r in found), "unrouted": any(not r.routes for r in found)}
+
+
+def judge(top: Path, update: RefUpdate, default: str | None, *, guard_all: bool = False) -> Refusal:
+    """The refusal of ``update`` (its findings as ``forest ci`` prints them); no lines
     when it is accepted. ``guard_all``: HEAD names no branch that exists, so a deleted
     branch is guarded as the default one is."""
     old, new = _commit(top, update.old), _commit(top, update.new)
@@ -174,15 +255,22 @@ def judge(
         why = "" if replaced or update.ref == default else _NO_DEFAULT.format(default)
         dropped = dropped_acts(top, old, new, why)  # force-pushed, or the default deleted
     lines = [line for r in dropped for line in block(r, words=False)]
+    found = list(dropped) if new is not None else []
     if new is not None:
-        lines += _gate_lines(top, old, new, default)
+        gate_lines, gate_found = _gate_lines(top, old, new, default)
+        lines += gate_lines
+        found += gate_found
     if not lines:
-        return []
-    return [f"{update.ref}: push refused", *(f"  {line}" for line in lines)]
+        return Refusal()
+    shown = (f"{update.ref}: push refused", *(f"  {line}" for line in lines))
+    return Refusal(shown, deleted=new is None and bool(dropped), **_offers(found))
 
 
-def _gate_lines(top: Path, old: str | None, new: str, default: str | None) -> list[str]:
-    """The gate's text for NEW judged from OLD, or from where a new ref starts."""
+def _gate_lines(
+    top: Path, old: str | None, new: str, default: str | None
+) -> tuple[list[str], list[Reported]]:
+    """The gate's text for NEW judged from OLD, or from where a new ref starts, and the
+    findings it printed."""
     from forest_files.gate.ci import run_gate
     from forest_files.gate.render import render_text
 
@@ -191,7 +279,7 @@ def _gate_lines(top: Path, old: str | None, new: str, default: str | None) -> li
     if base is None:
         base = _git(top, "rev-list", "--max-parents=0", "--end-of-options", new, "--")[1].split()[0]
     if not (_custody(top, base) or _custody(top, new)):
-        return []  # under custody at neither end: nothing to guard (as the commit hook)
+        return [], []  # under custody at neither end: nothing to guard (as the commit hook)
     if rooted:  # the root commit by its own ledger (if it has one), then the rest
         reports = [run_gate(top, None, head=base)] if _custody(top, base) else []
         if base != new:
@@ -199,8 +287,9 @@ def _gate_lines(top: Path, old: str | None, new: str, default: str | None) -> li
     else:
         reports = [run_gate(top, base, head=new)]
     if all(r.ok for r in reports):
-        return []
-    return [line for r in reports for line in render_text(r).splitlines()]
+        return [], []
+    lines = [line for r in reports for line in render_text(r).splitlines()]
+    return lines, [f for r in reports for f in r.findings]
 
 
 def _custody(top: Path, commit: str) -> bool:
@@ -246,8 +335,8 @@ def run(hook: str, args: list[str]) -> int:
     default = default_branch(top)
     guard_all = headless(top, default)
     refused = [judge(top, u, default, guard_all=guard_all) for u in updates]
-    shown = [line for lines in refused if lines for line in lines]
+    shown = [line for r in refused for line in r.lines]
     if not shown:
         return 0
-    sys.stderr.write("\n".join([*shown, FIX]) + "\n")
+    sys.stderr.write("\n".join([*shown, closing(refused)]) + "\n")
     return 1
