@@ -122,6 +122,13 @@ KINDS: dict[str, Kind] = {
         "supersede or seal it, then `forest forget`; for a binding, take the text out "
         "of the file and `forest supersede` (or `forest retire`)",
     ),
+    "shallow-clone": (
+        "the clone is shallow: history the gate judges (the merge-base, which commit "
+        "brought each act) is not in it; nothing was judged (exit 1)",
+        "ci",
+        "fetch the full history: `git fetch --unshallow` (GitHub Actions: "
+        "actions/checkout with `fetch-depth: 0`)",
+    ),
 }
 
 # The kinds the CI gate exits 3 on: the ledger itself cannot be trusted.
