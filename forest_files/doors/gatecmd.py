@@ -9,7 +9,9 @@ pydantic adapters, about a third of a small repository's run).
 
 Stores: one ``ci`` record per run in the local audit log (doors/doorlog.py);
 each ``--report FORMAT=FILE`` written whatever the verdict; with ``--format
-github`` and ``$GITHUB_STEP_SUMMARY`` set, a Markdown summary appended to it.
+github`` and ``$GITHUB_STEP_SUMMARY`` set, a Markdown summary appended to it; a
+shallow clone's refusal written to those files too, as one ``shallow-clone``
+finding (gate/shallow.py), before it is raised as it was.
 Refuses: nothing itself (the gate's refusals, through the one error boundary).
 Returns: ``ci_command``'s exit code: 0 clean, 1 findings, 3 ledger corruption; the
 text and JSON reports' commands pasted where ``forest ci`` was typed (``git -C ..``
@@ -17,7 +19,7 @@ in a subfolder, as ``forest check``'s), SARIF, JUnit and GitHub's from the top (
 notes too: typed elsewhere than the top, the gate judges the range a second time for
 them, ``_at_the_top``).
 Test: tests/doors/test_light_ci.py, tests/gate/test_ci_gate.py,
-tests/gate/test_ci_where_typed.py
+tests/gate/test_ci_where_typed.py, tests/gate/test_ci_shallow_reports.py
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from forest_files.gate.ci import GateReport
+    from forest_files.gitio import ShallowClone
 
 FORMATS = ("text", "json", "sarif", "junit", "github")
 
@@ -105,21 +108,19 @@ def run_ci(repo: Path, base: str | None, fmt: str, targets: list[tuple[str, Path
     from forest_files.custody.auditlog import mark_recorded
     from forest_files.doors.doorlog import record_gate
     from forest_files.gate.ci import run_gate
-    from forest_files.gate.render import render, write_step_summary
+    from forest_files.gate.render import render
+    from forest_files.gitio import ShallowClone
 
     _stand(repo)
-    report = run_gate(repo, base)
+    try:
+        report = run_gate(repo, base)
+    except ShallowClone as exc:  # its reports say so; the refusal itself stays as it was
+        _write_shallow(repo, base, exc, fmt, targets)
+        raise
     record_gate(repo, report)
     top = _at_the_top(repo, base, report, {fmt, *(kind for kind, _ in targets)})
-    for kind, target in targets:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(render(top.get(kind, report), kind) + "\n", encoding="utf-8")
+    _write(top, report, fmt, targets)
     sys.stdout.write(render(top.get(fmt, report), fmt) + "\n")
-    summary = os.environ.get("GITHUB_STEP_SUMMARY")
-    if fmt == "github" and summary:
-        from pathlib import Path
-
-        write_step_summary(top.get(fmt, report), Path(summary))
     failed: ForestError | None = None
     if report.exit_code == 3:
         failed = GateCorrupt(f"{len(report.findings)} finding(s), the ledger among them; see above")
@@ -128,6 +129,34 @@ def run_ci(repo: Path, base: str | None, fmt: str, targets: list[tuple[str, Path
     if failed is not None:
         mark_recorded(failed)  # the run's record above says it all
         raise failed
+
+
+def _write(
+    top: dict[str, GateReport], report: GateReport, fmt: str, targets: list[tuple[str, Path]]
+) -> None:
+    """Each ``--report`` file, and with ``--format github`` the step summary."""
+    from forest_files.gate.render import render, write_step_summary
+
+    for kind, target in targets:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(render(top.get(kind, report), kind) + "\n", encoding="utf-8")
+    summary = os.environ.get("GITHUB_STEP_SUMMARY")
+    if fmt == "github" and summary:
+        from pathlib import Path
+
+        write_step_summary(top.get(fmt, report), Path(summary))
+
+
+def _write_shallow(
+    repo: Path, base: str | None, exc: ShallowClone, fmt: str, targets: list[tuple[str, Path]]
+) -> None:
+    """A shallow clone's refusal as each report's one finding (gate/shallow.py); its
+    route's step is spelled at render time, so one report serves every format."""
+    from forest_files.gate.shallow import shallow_report
+
+    report = shallow_report(repo, base, exc)
+    if report is not None:
+        _write({}, report, fmt, targets)
 
 
 def _at_the_top(

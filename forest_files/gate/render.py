@@ -100,12 +100,15 @@ def _all(report: GateReport) -> list[Reported]:
 
 
 def _summary(report: GateReport) -> str:
-    span = (
-        f"range {report.merge_base[:12]}..{report.head[:12]}: {len(report.commits)} commit(s), "
-        f"{len(report.judged)} judged"
-        if report.merge_base
-        else f"HEAD {report.head[:12]} only (no --base)"
-    )
+    if report.merge_base:
+        span = (
+            f"range {report.merge_base[:12]}..{report.head[:12]}: {len(report.commits)} "
+            f"commit(s), {len(report.judged)} judged"
+        )
+    elif report.base is not None:  # refused before the range was found (gate/shallow.py)
+        span = f"nothing judged at HEAD {report.head[:12]} (--base {printable(report.base)})"
+    else:
+        span = f"HEAD {report.head[:12]} only (no --base)"
     verdict = "clean" if report.ok else f"{len(report.findings)} finding(s)"
     if report.warnings:
         verdict += f", {len(report.warnings)} warning(s)"

@@ -1,0 +1,69 @@
+"""``forest ci --base`` refused in a shallow clone still writes every ``--report``
+file: the refusal as one ``shallow-clone`` finding whose route is the fetch that
+deepens the clone (a CI job uploading its SARIF or JUnit shows why nothing was
+judged). The exit code and the one ``forest:`` line stay the refusal's."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from forest_files.doors.gatecmd import FORMATS
+from tests.helpers.cli import forest
+from tests.helpers.custody import feature_upstream
+from tests.helpers.git import git, pasted
+
+
+def _shallow(tmp_path: Path) -> Path:
+    """A depth-1 clone of ``feat`` with a depth-1 ``origin/main``: no merge-base."""
+    up = feature_upstream(tmp_path)
+    clone = tmp_path / "clone"
+    git(tmp_path, "clone", "-q", "--depth", "1", "--branch", "feat", f"file://{up}", str(clone))
+    git(clone, "fetch", "-q", "--depth", "1", "origin", "main:refs/remotes/origin/main")
+    return clone
+
+
+@pytest.mark.slow  # a clone, a fetch and a gate run (~0.6 s)
+def test_ci_shallow_clone_reports_written_refused(tmp_path: Path) -> None:
+    clone = _shallow(tmp_path)
+    out = {fmt: tmp_path / "out" / f"forest.{fmt}" for fmt in FORMATS}
+    reports = [word for fmt, path in out.items() for word in ("--report", f"{fmt}={path}")]
+    result = forest(clone, "ci", "--base", "origin/main", *reports)
+    assert result.exit_code == 1, result.output
+    (line,) = result.stderr.splitlines()  # the refusal, as before
+    assert line.startswith("forest: ") and "the clone is shallow" in line, line
+    assert result.stdout == ""
+    doc = json.loads(out["json"].read_text(encoding="utf-8"))
+    (found,) = doc["findings"]
+    assert (found["kind"], doc["exit_code"], doc["ok"]) == ("shallow-clone", 1, False)
+    (route,) = found["routes"]
+    assert route["command"] == "git fetch --unshallow" and "fetch-depth: 0" in route["note"]
+    (sarif,) = json.loads(out["sarif"].read_text(encoding="utf-8"))["runs"][0]["results"]
+    assert sarif["ruleId"] == "forest/shallow-clone" and sarif["level"] == "error"
+    assert 'type="forest/shallow-clone"' in out["junit"].read_text(encoding="utf-8")
+    assert "::error " in out["github"].read_text(encoding="utf-8")
+    text = out["text"].read_text(encoding="utf-8")
+    assert "fetch the full history: git fetch --unshallow" in text
+    assert "nothing judged at HEAD" in text and "(--base origin/main)" in text
+
+
+@pytest.mark.slow  # a clone, a fetch and three gate runs
+def test_ci_shallow_clone_route_pasted_in_subfolder_recovers(tmp_path: Path) -> None:
+    """Typed in a subfolder: the text report's fetch reaches the top from there, the
+    SARIF's is spelled at the top; pasted, the gate runs and the reports are clean."""
+    clone = _shallow(tmp_path)
+    (clone / "sub").mkdir()
+    text, sarif = tmp_path / "forest.txt", tmp_path / "forest.sarif"
+    reports = ("--report", f"text={text}", "--report", f"sarif={sarif}")
+    typed = pasted(clone / "sub", f"forest ci --base origin/main {' '.join(reports)}")
+    assert typed.returncode == 1, typed.stderr
+    assert '"command": "git fetch --unshallow"' in sarif.read_text(encoding="utf-8")
+    route = "git -C .. fetch --unshallow"
+    assert f"fetch the full history: {route}  (" in text.read_text(encoding="utf-8")
+    done = pasted(clone / "sub", route)
+    assert done.returncode == 0, done.stderr
+    ran = forest(clone, "ci", "--base", "origin/main", *reports)
+    assert ran.exit_code == 0, ran.output
+    assert "shallow-clone" not in text.read_text(encoding="utf-8")
