@@ -135,7 +135,8 @@ def _write(
     top: dict[str, GateReport], report: GateReport, fmt: str, targets: list[tuple[str, Path]]
 ) -> None:
     """Each ``--report`` file, and with ``--format github`` the step summary."""
-    from forest_files.gate.render import render, write_step_summary
+    from forest_files.gate.render import render
+    from forest_files.gate.render_github import write_step_summary
 
     for kind, target in targets:
         target.parent.mkdir(parents=True, exist_ok=True)

@@ -228,7 +228,8 @@ def test_merged_pre_erase_act_erased_content_detected(tmp_path: Path) -> None:
     said = one_line(found[0])
     assert act[:12] in said and SENTINEL not in said
     assert report.exit_code == 1
-    from forest_files.gate.render import render, step_summary
+    from forest_files.gate.render import render
+    from forest_files.gate.render_github import step_summary
 
     for fmt in ("text", "json", "sarif", "junit", "github"):
         out = render(report, fmt)

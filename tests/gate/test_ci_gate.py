@@ -16,13 +16,12 @@ from forest_files.check.text import one_line
 from forest_files.custody.repository import Repository
 from forest_files.doors.cli import app
 from forest_files.gate.ci import run_gate
-from forest_files.gate.render import (
+from forest_files.gate.render import FORMATS, render
+from forest_files.gate.render_github import (
     ANNOTATIONS_PER_STEP,
-    FORMATS,
     SUMMARY_LIMIT,
     escape_data,
     escape_property,
-    render,
     step_summary,
 )
 from forest_files.ledger.acts import LedgerError
