@@ -1,0 +1,203 @@
+"""One CI gate run's range judged: its commits, their faults with routes, HEAD's findings.
+
+``JudgedRange`` is what ``run_gate`` (ci.py) holds for one run: the range's
+commits (merge-base..HEAD, oldest first, one ``git rev-list`` for their parents),
+its ledger faults from ``check_range`` each given its route (a ledger file a commit
+deleted or changed put back, a governed change taken out, an act refused for its
+signer or body dropped: rewrite.py), HEAD's ledger faults with a dangling
+dependency's routes (dangling.py), and ``judge``: HEAD's bindings checked against
+the ground rebuilt from HEAD's own ledger, then every commit of the range against
+its own (history.py), each finding routed to rewrite the branch where it was made.
+
+Stores: nothing (throwaway stores in temporary directories).
+Refuses: nothing itself (the range's refusals, as ``check_range`` raises them).
+Returns: findings as ``Reported`` values; ``replay_fault``: a replay refusal as a
+fault located at a segment.
+Test: tests/gate/test_ci_gate.py, tests/gate/test_ci_rewrite_routes.py,
+tests/gate/test_ci_ledger_put_back.py
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Mapping
+from pathlib import Path
+
+from forest_files import gitio
+from forest_files.check import contests
+from forest_files.check.coverage import in_source
+from forest_files.check.engine import check_all
+from forest_files.check.explain import explain
+from forest_files.check.findings import Reported
+from forest_files.check.opening import open_custody
+from forest_files.custody.sources import config_from
+from forest_files.gate.head_faults import erased_content_found, from_fault
+from forest_files.gate.rewrite import Rebase, Rewrite, drop_act, put_back, take_out
+from forest_files.ledger.acts import LedgerError
+from forest_files.ledger.verify import Fault
+
+# An act refused for what it is: the commit that brought it is dropped, then this.
+_DROPPED = {
+    "authority": "a holder of its path at the merge-base makes the act",
+    "policy": "adopt a smaller section (under the merge-base's max_body_bytes)",
+}
+_ROUTES_ON = "worktree"  # routes act on the checked-out tree (a CI checkout of HEAD)
+
+
+def replay_fault(top: Path, head: str, exc: LedgerError) -> Fault:
+    """A replay refusal as a fault located at the segment of the act it names."""
+    from forest_files.gate.range import acts_at
+
+    segment = exc.segment
+    if segment is None and exc.act_id is not None:
+        segment = acts_at(top, head).origin(exc.act_id)
+    return Fault(exc.code, segment, exc.line, exc.act_id, exc.reason)
+
+
+PathsOf = Callable[[list[str]], Mapping[str, frozenset[str]]]
+
+
+class JudgedRange:
+    """One gate run's range: its commits, what was judged."""
+
+    def __init__(self, top: Path, head: str, base: str | None, merge_base: str | None) -> None:
+        self.top, self.head, self.base, self.merge_base = top, head, base, merge_base
+        self.commits: list[str] = []
+        self.judged: list[str] = []
+        self.faults: list[Fault] = []  # the range's, as its findings (range_faults) list them
+        self._parents: dict[str, tuple[str, ...]] | None = None  # asked once, if needed
+
+    def range_faults(self, paths_of: PathsOf | None) -> tuple[list[Reported], list[Reported]]:
+        """(the range's faults, its warnings); the range's commits are listed too, so a
+        report whose ledger is too damaged to judge still says which commits it held."""
+        from forest_files.gate.range import check_range
+
+        assert self.base is not None
+        if self.merge_base is not None:
+            self.commits = gitio.rev_list(self.top, f"{self.merge_base}..{self.head}")
+        ranged = check_range(
+            self.top,
+            self.base,
+            paths_of=paths_of,
+            head=self.head,
+            merge_base=self.merge_base,
+            parents=None if self.merge_base is None else list(self._graph().items()),
+        )
+        self.faults = list(ranged.faults)
+        faults = [self._put_back(f, ranged.faults) for f in ranged.faults]
+        return faults, [from_fault(w, w.code) for w in ranged.warnings]
+
+    def custody_dropped(self) -> list[Reported]:
+        """HEAD without forest.toml where the merge-base has one: the range's faults
+        (the commit that deleted it, the ledger files gone with it, with the routes
+        that put them back); none without a base or custody at the merge-base, and
+        the missing forest.toml stays a refusal (``forest init`` there is right)."""
+        from forest_files.custody.sources import config_text_from
+
+        if self.base is None or self.merge_base is None:
+            return []
+        if config_text_from(self.top, self.merge_base) is None:
+            return []
+        return self.range_faults(None)[0]
+
+    def _put_back(self, fault: Fault, every: tuple[Fault, ...]) -> Reported:
+        """A range fault at the commit that brought it, with its route: a ledger file a
+        commit deleted or changed, or a governed file it changed, puts back every such
+        file of that commit (rewrite.py ``put_back``, ``take_out``); an act refused for
+        its signer or its body drops the commit that brought it (``drop_act``)."""
+        reported = from_fault(fault, fault.code)
+        if fault.commit is None or self.merge_base is None:
+            return reported
+        if fault.code in _DROPPED:
+            routes = drop_act(fault.commit, _DROPPED[fault.code], rebase=self._rebase())
+            return reported._replace(routes=routes)
+        if fault.parent is None:
+            return reported  # its detail says what to do (a keyring the commit added)
+        mine = [f for f in every if f.path and (f.commit, f.parent) == (fault.commit, fault.parent)]
+        paths = [f.path for f in mine if f.path]
+        how = take_out if all(f.code == "config-governance" for f in mine) else put_back
+        routes = how(fault.commit, fault.parent, paths, head=self.head, rebase=self._rebase())
+        return reported._replace(routes=routes)
+
+    def _graph(self) -> dict[str, tuple[str, ...]]:
+        """Each commit of the range with its parents (one ``git rev-list`` per run)."""
+        assert self.merge_base is not None
+        if self._parents is None:
+            span = f"{self.merge_base}..{self.head}"
+            self._parents = dict(gitio.range_parents(self.top, span))
+        return self._parents
+
+    def _rebase(self) -> Rebase:
+        """``git rebase -i MERGE-BASE`` over the range, knowing its merges."""
+        assert self.merge_base is not None
+        merges = frozenset(c for c, up in self._graph().items() if len(up) > 1)
+        return Rebase(self.merge_base, merges)
+
+    def ledger_faults(self, at: str, faults: list[Fault], ranged: list[Reported]) -> list[Reported]:
+        """``at``'s ledger faults, a dangling dependency with its routes (dangling.py),
+        placed in the range whose faults are ``ranged``."""
+        from forest_files.gate.dangling import Placing, dangling_routes
+
+        found = [from_fault(f, "ledger-fault") for f in faults]
+        if not any(f.code == "dangling-dep" for f in faults):
+            return found
+        deleted = frozenset(r.path for r in ranged if r.kind == "ledger-deleted")
+        rebase = None if self.merge_base is None else self._rebase()
+        ways = dangling_routes(self.top, at, Placing(self.head, self.merge_base, rebase, deleted))
+        for i, f in enumerate(faults):
+            # a replay's refusal names the act, not what it lacks: its first missing one's
+            key = next((k for k in ways if k[0] == f.act_id and f.dep in (None, k[1])), None)
+            if key is not None:
+                way = ways[key]
+                found[i] = found[i]._replace(routes=way.routes, hints=way.hints)
+        return found
+
+    def judge(self) -> tuple[list[Reported], list[Reported], list[Reported]]:
+        """(HEAD's bindings, every other finding, warnings)."""
+        from forest_files.custody.applied import act_paths
+        from forest_files.gate.history import judge_history, once
+
+        top, head = self.top, self.head
+        findings: list[Reported] = []
+        warnings: list[Reported] = []
+        graph: dict[str, tuple[str, ...]] = {}
+        with open_custody(top, head) as custody:
+            store, live, content = custody.store(), custody.bindings, custody.content
+            if self.base is not None and self.merge_base is not None:
+                findings, warnings = self.range_faults(functools.partial(act_paths, store))
+                graph = self._graph()
+            findings += erased_content_found(store)
+            checked = check_all(store, live, content, grounds=custody.grounds)
+            cfg = config_from(top, head)
+            gaps = in_source(cfg.require, content, live, bind=cfg.bind)
+            gaps += contests.of_store(store.conn, checked)  # contests bound to no file
+            items = list(explain(checked, root=top, source=_ROUTES_ON, conn=store.conn))
+            more = list(explain(gaps, root=top, source=_ROUTES_ON, conn=store.conn))
+        history, judged_before, broken = judge_history(top, self.commits, head, graph)
+        self.judged = [*judged_before, head]
+        for commit, exc in broken:  # a commit of the range whose ledger does not replay
+            (fault,) = self.ledger_faults(commit, [replay_fault(top, commit, exc)], findings)
+            findings.append(fault._replace(commit=commit))
+        failed = [r for r in (*items, *more) if r.failed]
+        keyed = [((r.binding or r.selector, r.kind, r.finding.actual_hash), r) for r in failed]
+        marked, earlier = once(keyed, history)
+        rewrite = self._rewrite(graph)
+        if rewrite is not None:
+            earlier = [rewrite.at_commit(r) for r in earlier]
+            before = [(r.binding, r.commit) for r in earlier if r.binding and r.commit]
+            marked = [rewrite.at_head(r, (c for b, c in before if b == r.binding)) for r in marked]
+        brought = {id(r.finding): r for r in marked}
+        items = [brought.get(id(r.finding), r) for r in items]
+        more = [brought.get(id(r.finding), r) for r in more]
+        return items, [*findings, *earlier, *more], warnings
+
+    def _rewrite(self, graph: Mapping[str, tuple[str, ...]]) -> Rewrite | None:
+        """The range as its rewrite routes need it (None without a base)."""
+        if self.merge_base is None or self.head == self.merge_base:
+            return None
+        parents = graph.get(self.head, ())
+        diffs = gitio.diff_each_parent(
+            self.top, [(self.head, p) for p in parents], None, filters=None
+        )
+        changed = frozenset(c.path for diff in diffs for c in diff)
+        return Rewrite(self.top, self.head, self._rebase(), changed)
