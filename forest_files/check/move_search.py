@@ -6,10 +6,12 @@ Returns: ``search_moves`` (each gone section's finding: ``moved`` when its uncha
 text stands at exactly one other place, by section hash; an unresolved one whose
 unchanged text stands at several places, a copy pasted, lists those places as
 ``candidates`` under ``COPIES_DETAIL``; one that did not move lists the sections
-standing where it stood as ``candidates``). The index
+standing where it stood as ``candidates``; a whole file gone, found whole nowhere, is
+``moved`` to the one heading section of a file of the same change whose text hashes
+to its ground: a page merged into another, ``_Changed`` bounds the files). The index
 of section hashes is moves.py's, built once for all of them.
 Test: tests/check/test_moves.py, tests/check/test_move_candidates.py,
-tests/check/test_copied_section.py
+tests/check/test_copied_section.py, tests/check/test_merged_pages.py
 """
 
 from __future__ import annotations
@@ -18,7 +20,9 @@ from typing import TYPE_CHECKING
 
 from forest_files.check.finding import COPIES_DETAIL, Finding, replaced
 from forest_files.custody.bindings import Binding
-from forest_files.custody.content import ContentSource
+from forest_files.custody.content import ContentSource, GitTreeSource, WorktreeSource
+
+MAX_MERGED = 2000  # files of the change outlined for a merged page, at most
 
 if TYPE_CHECKING:
     from forest_files.check.moves import Candidate
@@ -45,9 +49,12 @@ def search_moves(
         only = getattr(source, "only", ())
         candidates = list(only) if only else source.paths()
     index = MoveIndex(source, candidates, [b for _, b in gone], bound, documents)
+    changed = _Changed(source, candidates)
     out: list[Finding] = []
     for finding, binding in gone:
         copies = index.copies(binding, finding.expected_hash or "")
+        if not copies and finding.kind == "missing" and binding.selector == binding.path:
+            copies = index.merged(binding, finding.expected_hash or "", changed())
         target = copies[0].selector if len(copies) == 1 else None
         if len(copies) > 1 and finding.kind == "unresolved":
             out.append(_copied(finding, copies))
@@ -74,6 +81,46 @@ def search_moves(
             )
         )
     return out
+
+
+class _Changed:
+    """The files of the change a check looks at, where a whole page merged into another
+    is searched for as a heading section (``MoveIndex.merged``): a hook's or
+    ``--staged`` check's staged files (its candidates already); else the index's
+    change against HEAD, in the working tree with the files edited or untracked too,
+    or a commit's change against its first parent (one or two git calls, on first use
+    only). ``MAX_MERGED`` of them at most, so the outline
+    of every file is never read on a large tree."""
+
+    def __init__(self, source: ContentSource, candidates: list[str]) -> None:
+        self._source, self._candidates = source, candidates
+        self._paths: list[str] | None = None
+
+    def __call__(self) -> list[str]:
+        if self._paths is None:
+            self._paths = sorted(set(self._listed()))[:MAX_MERGED]
+        return self._paths
+
+    def _listed(self) -> list[str]:
+        from forest_files import gitio
+
+        source = self._source
+        if getattr(source, "only", ()):
+            return self._candidates
+        if isinstance(source, GitTreeSource) and source.rev is not None:
+            try:  # the commit's own change (none for a root commit: no parent to diff)
+                changes = gitio.diff_names(source.root, f"{source.rev}^", source.rev)
+            except gitio.UnknownRef:
+                return []
+            return [c.path for c in changes if c.status in ("A", "M")]
+        keep = isinstance(source, GitTreeSource) and source.keep_index_file
+        if not isinstance(source, (GitTreeSource, WorktreeSource)):
+            return []
+        added = gitio.staged_changes(source.root, keep_index_file=keep)
+        staged = [c.path for c in added if c.status in ("A", "M")]
+        if isinstance(source, GitTreeSource):  # the index: its change against HEAD
+            return staged
+        return [*staged, *gitio.to_stage(source.root, self._candidates)]
 
 
 def _copied(finding: Finding, copies: tuple[Candidate, ...]) -> Finding:

@@ -6,7 +6,9 @@ file holding merge conflict markers, or a section no selector can name, such as
 an empty heading, is simply no candidate).
 Returns: for a binding whose file is gone or whose selector matches nothing,
 the places whose section hashes to ground (one: the finding becomes ``moved``;
-several: copies of it, move_search.py); for an unresolved heading or symbol with no such
+several: copies of it, move_search.py), and for a whole file without exclusions
+found whole nowhere, the heading sections of the change's files that hash to it
+(``merged``: a page merged into another); for an unresolved heading or symbol with no such
 place, the sections that stand where it stood (same parent) or bear its name
 under another parent (moved and edited), and for a heading id no heading
 carries any more (``file.md#{id}``), every heading of its file (named by its
@@ -17,7 +19,7 @@ place in a file whose name is not UTF-8 is found all the same: routes.py routes
 that file's rename, never a rebind the ledger could not record.)
 Test: tests/check/test_moves.py, tests/check/test_parse_once.py,
 tests/check/test_move_candidates.py, tests/check/test_hook_move_cost.py,
-tests/check/test_moved_not_utf8.py
+tests/check/test_moved_not_utf8.py, tests/check/test_merged_pages.py
 
 The places of a file and their text are read by move_places.py.
 
@@ -92,6 +94,8 @@ class MoveIndex:
         self._docs: dict[str, Document] = {}  # the bindings' own files, as parsed here
         self._taken: dict[str, set[int]] = {}  # path -> first lines a live binding holds
         self._bound = set(bound)
+        self._source = source
+        self._merged: dict[str, list[Place]] | None = None  # heading hash -> places (merged)
         # path -> (file hash, parsed): the check's parses, and this search's own added
         # (the caller's dict), so the commit's route (commit_plan.py) reads them too
         self._documents = documents if documents is not None else {}
@@ -160,7 +164,42 @@ class MoveIndex:
         original, is no place the section went): one is where the section moved, two
         or more are copies of its unchanged text (a class pasted twice)."""
         kind = self._kind_of.get(binding.bind_act) or _kind(binding)
-        hits = self._hits.get((binding.excludes, kind, expected), [])
+        return self._shown(binding, self._hits.get((binding.excludes, kind, expected), []))
+
+    def merged(
+        self, binding: Binding, expected: str, paths: Iterable[str]
+    ) -> tuple[Candidate, ...]:
+        """For a whole-file binding without exclusions: the heading sections of
+        ``paths`` (the change's own files, move_search.py bounds them) whose text hashes
+        to ``expected``, as ``copies`` gives them: where a page merged into another
+        stands now. The Markdown files among ``paths`` are outlined once, on first use."""
+        if binding.excludes or binding.selector != binding.path:
+            return ()
+        if self._merged is None:
+            self._merged = {}
+            for path in paths:
+                self._add_headings(path, self._merged)
+        return self._shown(binding, self._merged.get(expected, []))
+
+    def _add_headings(self, path: str, into: dict[str, list[Place]]) -> None:
+        """Each heading section of a Markdown ``path``, by the hash of its text."""
+        if _suffix(path) not in MARKDOWN:
+            return
+        data = self._source.read(path)
+        if data is None or has_markers(data):
+            return
+        doc = self._document(path, data)
+        if doc is None:
+            return
+        heads = doc.headings()
+        for place, span in sections(doc, path, heads, {"heading"}, False):
+            body = section_text(doc.text, doc.lines, heads, span, ())
+            if body is not None:
+                into.setdefault(hash_body(body), []).append(place)
+
+    def _shown(self, binding: Binding, hits: Sequence[Place]) -> tuple[Candidate, ...]:
+        """``hits`` by selector, first line kept, less the binding's own place and
+        those a live binding names."""
         seen: dict[str, int] = {}
         for place in hits:
             sel = _selector(place)
