@@ -13,8 +13,9 @@ and so does a place in a file whose name is not UTF-8 (its route renames it firs
 Stores: nothing.
 Refuses: nothing.
 Returns: ``folder_routes``, one ``Route`` per such directory holding two moved
-files or more (one file is its own finding's route), outermost directories named.
-Test: tests/check/test_folder_route.py
+files or more (one file is its own finding's route), outermost directories named;
+``folder_routes_of`` the same from findings (the watcher's latest verdicts).
+Test: tests/check/test_folder_route.py, tests/doors/test_watch_folder_route.py
 """
 
 from __future__ import annotations
@@ -29,6 +30,8 @@ from forest_files.kernel.shellword import forest_step, git_step
 from forest_files.text.selector import parse_selector, render
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+
     from forest_files.check.engine import Finding
     from forest_files.check.findings import CheckReport
 
@@ -65,7 +68,13 @@ def _pair(f: Finding) -> tuple[str, str] | None:
 
 def folder_routes(report: CheckReport) -> tuple[Route, ...]:
     """The directory rebind for each folder whose every binding moved with it."""
-    found = [r.finding for r in (*report.items, *report.extra) if r.finding.binding]
+    return folder_routes_of(r.finding for r in (*report.items, *report.extra))
+
+
+def folder_routes_of(findings: Iterable[Finding]) -> tuple[Route, ...]:
+    """``folder_routes`` of every binding's latest finding (the watcher's verdicts:
+    doors/watch/respond.py), which must name every binding under a folder."""
+    found = [f for f in findings if f.binding]
     moves: dict[tuple[str, str], set[str]] = {}
     files: dict[tuple[str, str], set[str]] = {}
     for f in found:

@@ -77,6 +77,7 @@ class Verdicts:
         self.journal = journal
         self._last: dict[str, tuple[str, str | None]] = {}
         self._open: dict[str, Reported] = {}
+        self._latest: dict[str, Reported] = {}  # every key's latest finding (folder routes)
         self._paths: dict[str, str] = {}  # the path each key was last reported at
 
     def apply(self, items: list[Reported], *, full: bool, paths: tuple[str, ...] = ()) -> Judged:
@@ -89,6 +90,7 @@ class Verdicts:
             if full or self._paths.get(gone) in judged:
                 self._last.pop(gone)
                 self._open.pop(gone, None)
+                self._latest.pop(gone, None)
                 self._paths.pop(gone, None)
         changed: list[Reported] = []
         lines: list[str] = []
@@ -99,6 +101,7 @@ class Verdicts:
             before = self._last.get(key)
             self._last[key] = now
             self._paths[key] = f.path
+            self._latest[key] = r
             if f.failed:
                 self._open[key] = r
             else:
@@ -112,6 +115,11 @@ class Verdicts:
 
     def open_findings(self) -> list[Reported]:
         return list(self._open.values())
+
+    def latest(self) -> list[Reported]:
+        """Every binding's latest finding, clean ones too (a folder route must see
+        every binding under the folder: check/folder_move.py)."""
+        return list(self._latest.values())
 
     def forget(self, binding: str) -> None:
         """Report this binding's next verdict whatever it is (its proposal could not be

@@ -10,10 +10,11 @@ Refuses: nothing; an error (a failed alert, a locked local.db, a full disk) is
 handed to the watcher's ``error`` and the rest of the batch goes on.
 Returns: ``Responder`` — ``take(items, full, paths, head)``; the custody it
 routes by (``policies``, ``excludes``, ``taken``, ``max_bytes``) is set by the
-watcher at every load. ``alert`` (if given) is called once with each finding
-that newly failed; ``sink`` (if given) gets every line it says.
+watcher at every load. A folder moved whole gets ``forest check``'s one directory
+rebind after its findings (check/folder_move.py). ``alert`` (if given) is called
+once with each finding that newly failed; ``sink`` (if given) gets every line it says.
 Test: tests/doors/test_watch.py, tests/doors/test_watch_policy.py,
-tests/doors/test_watch_writers.py
+tests/doors/test_watch_writers.py, tests/doors/test_watch_folder_route.py
 """
 
 from __future__ import annotations
@@ -60,13 +61,14 @@ class Responder:
         self.max_bytes = 8 * 1024 * 1024
         self.policies: tuple[WatchRule, ...] = ()
         self.restorer = Restorer(root)
+        self._folders_said: set[str] = set()  # folder routes said, while they stand
 
     def take(
         self, items: list[Reported], full: bool, paths: tuple[str, ...], head: str | None
     ) -> None:
         judged = self.verdicts.apply(items, full=full, paths=paths)
         self._settle(items)
-        self._emit(list(judged.lines))
+        self._emit([*judged.lines, *self._folder_lines(judged.changed)])
         from forest_files.doors.doorlog import record_findings  # new drift: audited
 
         record_findings(self.root, "watch", judged.changed, head=head)
@@ -81,6 +83,23 @@ class Responder:
                 self._route(r, head)
             elif r.finding.kind == "unresolved" and r.finding.candidates:
                 self._rename(r)
+
+    def _folder_lines(self, changed: tuple[Reported, ...]) -> list[str]:
+        """A folder moved whole, seen in this batch: ``forest check``'s one directory
+        rebind (check/folder_move.py), judged on every binding's latest verdict; each
+        said once while it stands."""
+        if not any(r.finding.kind == "moved" for r in changed):
+            return []
+        from forest_files.check.folder_move import folder_routes_of
+        from forest_files.kernel.shellword import printable
+
+        lines = [
+            printable(route.line())
+            for route in folder_routes_of(r.finding for r in self.verdicts.latest())
+        ]
+        new = [line for line in lines if line not in self._folders_said]
+        self._folders_said = set(lines)
+        return new
 
     def _settle(self, items: list[Reported]) -> None:
         """Close the proposals these verdicts leave behind (back at ground under a
