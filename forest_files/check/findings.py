@@ -182,6 +182,9 @@ class CheckReport(NamedTuple):
     commit: tuple[Step, ...] = ()
     # ... and that route, when the steps need two commands or more (commit_route.py)
     commit_route: Route | None = None
+    # a word on the whole run, said once before the findings (the working tree's
+    # ledger not staged: unstaged.py); in JSON among the notes
+    hints: tuple[str, ...] = ()
 
     @property
     def failed(self) -> tuple[Reported, ...]:
@@ -213,7 +216,7 @@ class CheckReport(NamedTuple):
             "summary": self.summary(),
             "findings": [r.as_dict() for r in (*self.items, *self.extra)],
             "warnings": [r.as_dict() for r in self.warnings],
-            "notes": list(self.notes),
+            "notes": [*self.notes, *self.hints],
             "commit_route": None if self.commit_route is None else self.commit_route.as_dict(),
             "range": None,
         }

@@ -98,13 +98,14 @@ def enclosing(outer: tuple[Reported, ...]) -> list[str]:
 def failed_blocks(
     report: CheckReport, *, colour: bool = False, shown: int | None = None, lister: str = ""
 ) -> list[str]:
-    """Every failed finding's block, an edit inside nested bindings once (at the
-    innermost); at the git index, the one route for the whole commit after them.
+    """The report's hints, then every failed finding's block, an edit inside nested
+    bindings once (at the innermost); at the git index, the one route for the whole
+    commit after them.
     ``shown``: at most that many blocks, the rarest kinds first, the rest counted by
     kind in one line that names ``lister``, the command that lists every one."""
     from forest_files.check.commit_route import nested
 
-    out: list[str] = []
+    out: list[str] = [printable(hint) for hint in report.hints]  # once, not per finding
     pairs = nested(report.failed)
     if shown is not None and len(pairs) > shown:  # a rare kind is not hidden behind many
         many: dict[str, int] = {}

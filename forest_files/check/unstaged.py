@@ -9,14 +9,15 @@ back; the change the rebind recorded waits in the working tree. One hint per suc
 finding names the file and the ``git add`` that stages it. After ``forest rebind``
 (``supersede``, ``retire``) with the ledger NOT staged, the finding's route records
 the act again, which the working tree's ledger refuses (the binding has moved: "no
-binding"), so pasted it fails; one hint per drifted, moved, unresolved or missing
-finding names the ``git add -- .forest/ledger`` that stages what was recorded.
+binding"), so pasted it fails; while a drifted, moved, unresolved or missing finding
+stands, one hint on the report (said once, before the findings: check/text.py)
+names the ``git add -- .forest/ledger`` that stages what was recorded.
 
 Stores: nothing.
 Refuses: nothing.
 Returns: the report with those hints (one ``git ls-files`` call for the files and
 one for the ledger, only when such a finding failed).
-Test: tests/custody/test_rebind_commit_step.py
+Test: tests/custody/test_rebind_commit_step.py, tests/check/test_unstaged_hint.py
 """
 
 from __future__ import annotations
@@ -45,7 +46,7 @@ def _paths(r: Reported) -> tuple[str, ...]:
 def hinted(report: CheckReport, root: Path) -> CheckReport:
     """``report`` (of the git index) with a hint on each moved, unresolved or
     missing finding whose file the working tree holds otherwise than the index, and
-    on each finding an act may settle while the working tree's ledger is not staged."""
+    one on the report while the working tree's ledger is not staged."""
     asking = [r for r in report.failed if r.finding.kind in _LEDGER_KINDS]
     if not asking:
         return report
@@ -58,24 +59,26 @@ def hinted(report: CheckReport, root: Path) -> CheckReport:
         return report
 
     def shown(r: Reported) -> Reported:
-        hints = list(r.hints)
         mine = [p for p in _paths(r) if p in waiting] if r.finding.kind in _KINDS else []
-        if mine:
-            add = command_text(git_step("add", "--", *mine))
-            names = ", ".join(printable(p) for p in mine)
-            hints.append(
-                f"{names}: the working tree's changes are not staged (this judged the "
-                f"index); if they are what the staged ledger records, stage them: `{add}`"
-            )
-        if ledger and r.finding.kind in _LEDGER_KINDS:
-            add = command_text(git_step("add", "--", _LEDGER))
-            hints.append(
-                f"{_LEDGER}: acts recorded in the working tree are not staged (this judged "
-                f"the staged ledger); if one settles this, stage them instead of a route "
-                f"below: `{add}`"
-            )
-        return r._replace(hints=tuple(hints)) if len(hints) > len(r.hints) else r
+        if not mine:
+            return r
+        add = command_text(git_step("add", "--", *mine))
+        names = ", ".join(printable(p) for p in mine)
+        hint = (
+            f"{names}: the working tree's changes are not staged (this judged the "
+            f"index); if they are what the staged ledger records, stage them: `{add}`"
+        )
+        return r._replace(hints=(*r.hints, hint))
 
-    return report._replace(
+    report = report._replace(
         items=tuple(map(shown, report.items)), extra=tuple(map(shown, report.extra))
     )
+    if not ledger:
+        return report
+    add = command_text(git_step("add", "--", _LEDGER))
+    said = (
+        f"{_LEDGER}: acts recorded in the working tree are not staged (this judged the "
+        f"staged ledger); if one settles a finding below, stage them instead of its "
+        f"route: `{add}`"
+    )
+    return report._replace(hints=(*report.hints, said))

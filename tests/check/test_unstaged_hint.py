@@ -1,0 +1,44 @@
+"""The working tree's ledger not staged while several findings stand: its hint (the
+``git add -- .forest/ledger``) is said once per run at every door that prints it,
+not once per finding (check/unstaged.py)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from forest_files.check.staged import judge_staged
+from forest_files.check.text import hook_refusal
+from tests.helpers.cli import forest, ok
+from tests.helpers.git import commit_all, git, make_repo, write
+
+HINT = "acts recorded in the working tree are not staged"
+PAGES = ("p1.md", "p2.md", "p3.md")
+
+
+@pytest.mark.slow  # three checks of the index and an adoption: over half a second
+def test_unstaged_ledger_many_findings_hint_once_per_door_detected(tmp_path: Path) -> None:
+    root = make_repo(tmp_path)
+    ok(root, "init")
+    for name in PAGES:
+        write(root, name, f"# {name}\n\nwords\n")
+    commit_all(root, "init")
+    ok(root, "adopt", *PAGES, "--words", "The pages")
+    commit_all(root, "adopt")
+    for name in PAGES:
+        write(root, name, f"# {name}\n\nwords, edited\n")
+    git(root, "add", *PAGES)
+    ok(root, "supersede", "p1.md", "--words", "Edited")  # recorded, the ledger not staged
+    shown = forest(root, "check", "--staged")
+    blocks = [ln for ln in shown.stdout.splitlines() if ln.startswith("drifted ")]
+    assert shown.exit_code == 1 and len(blocks) == 3
+    assert shown.stdout.count(HINT) == 1, shown.stdout  # forest check --staged
+    (line,) = [ln for ln in shown.stdout.splitlines() if HINT in ln]
+    assert line.endswith("`git add -- .forest/ledger`")
+    refusal = "\n".join(hook_refusal(judge_staged(root)))
+    assert refusal.count(HINT) == 1, refusal  # the pre-commit hook
+    data = json.loads(forest(root, "check", "--staged", "--json").stdout)
+    assert [n for n in data["notes"] if HINT in n] == [line]  # JSON: one note
+    assert not [h for f in data["findings"] for h in f["hints"] if HINT in h]
