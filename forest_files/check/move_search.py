@@ -53,8 +53,8 @@ def search_moves(
     out: list[Finding] = []
     for finding, binding in gone:
         copies = index.copies(binding, finding.expected_hash or "")
-        if not copies and finding.kind == "missing" and binding.selector == binding.path:
-            copies = index.merged(binding, finding.expected_hash or "", changed())
+        if not copies and finding.kind == "missing":  # a whole file only (``merged``)
+            copies = index.merged(binding, finding.expected_hash or "", changed)
         target = copies[0].selector if len(copies) == 1 else None
         if len(copies) > 1 and finding.kind == "unresolved":
             out.append(_copied(finding, copies))

@@ -36,7 +36,7 @@ similarity suggestions).
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
 from forest_files.check.move_places import MARKDOWN, Place, section_text, sections
@@ -167,17 +167,18 @@ class MoveIndex:
         return self._shown(binding, self._hits.get((binding.excludes, kind, expected), []))
 
     def merged(
-        self, binding: Binding, expected: str, paths: Iterable[str]
+        self, binding: Binding, expected: str, paths: Callable[[], Iterable[str]]
     ) -> tuple[Candidate, ...]:
         """For a whole-file binding without exclusions: the heading sections of
-        ``paths`` (the change's own files, move_search.py bounds them) whose text hashes
+        ``paths()`` (the change's own files, move_search.py bounds them) whose text hashes
         to ``expected``, as ``copies`` gives them: where a page merged into another
         stands now. The Markdown files among ``paths`` are outlined once, on first use."""
-        if binding.excludes or binding.selector != binding.path:
+        kind = self._kind_of.get(binding.bind_act) or _kind(binding)
+        if binding.excludes or kind != "file":
             return ()
         if self._merged is None:
             self._merged = {}
-            for path in paths:
+            for path in paths():
                 self._add_headings(path, self._merged)
         return self._shown(binding, self._merged.get(expected, []))
 

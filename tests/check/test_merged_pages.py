@@ -91,3 +91,33 @@ def test_page_merged_into_a_bound_section_not_moved_refused(pages: Path) -> None
     ok(pages, "adopt", "ab.md#A", "--words", WORDS)
     got = _moved(findings(pages))
     assert got["a.md"] == ("missing", None) and got["b.md"] == MOVED["b.md"]
+
+
+def test_page_gone_outlines_only_the_change_files_accepted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The cost bound: a whole page gone makes the check outline the files of the
+    change (here one untracked file), never every Markdown file of the tree."""
+    from forest_files.text import extract
+    from forest_files.text.markdown import Heading, outline
+    from forest_files.text.normalise import LineIndex
+
+    root = make_repo(tmp_path)
+    ok(root, "init")
+    write(root, "a.md", A)
+    for n in range(5):
+        write(root, f"other{n}.md", f"# Other {n}\n\nwords {n}\n")
+    commit_all(root, "init")
+    ok(root, "adopt", "a.md", "--words", WORDS)
+    commit_all(root, "adopt")
+    git(root, "rm", "-q", "a.md")
+    write(root, "new.md", "# New\n\nnew words\n")  # untracked: part of the change
+    outlined: list[str] = []
+
+    def counted(text: str, lines: LineIndex) -> list[Heading]:
+        outlined.append(text.partition("\n")[0])
+        return outline(text, lines)  # the real one, called through
+
+    monkeypatch.setattr(extract, "outline", counted)
+    assert _moved(findings(root)) == {"a.md": ("missing", None)}
+    assert outlined == ["# New"]
