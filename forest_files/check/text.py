@@ -36,7 +36,8 @@ def headline(r: Reported, *, colour: bool = False) -> str:
     f = r.finding
     where = f" lines {f.start_line}-{f.end_line}" if f.start_line else ""
     detail = f" {detail_of(f)}" if f.detail else ""
-    return f"{_kind(f.kind, colour)} {printable(f'{f.selector or f.path}{where}{detail}')}"
+    said = f"{f.selector or f.path}{where}{detail}".lstrip(" ")  # no place: the detail alone
+    return f"{_kind(f.kind, colour)} {printable(said)}"
 
 
 def facts(r: Reported, *, words: bool = True) -> list[str]:

@@ -46,6 +46,8 @@ def test_ci_shallow_clone_reports_written_refused(tmp_path: Path) -> None:
     assert "::error " in out["github"].read_text(encoding="utf-8")
     text = out["text"].read_text(encoding="utf-8")
     assert "fetch the full history: git fetch --unshallow" in text
+    (headline,) = [ln for ln in text.splitlines() if ln.startswith("shallow-clone")]
+    assert "  " not in headline  # no place to name: the kind, then the detail
     assert "nothing judged at HEAD" in text and "(--base origin/main)" in text
 
 
