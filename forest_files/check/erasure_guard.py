@@ -15,10 +15,15 @@ holds as erased is ``erased-content``. Their route puts HEAD's file (or, for
 an erasure, HEAD's ledger) back and lets ``forest sync`` delete the body file
 again; it never needs the erased text.
 
+The post-commit hook judges a commit already made against its parent the same
+way (check/after_commit.py): a ``Subject`` says whose change it is and its ways
+back.
+
 Stores: nothing.
 Refuses: nothing; it returns findings (ids, hashes, paths; never text).
 Returns: ``Finding`` values of no binding, with their routes (``Reported``).
-Test: tests/governance/test_forget_pulled.py, tests/doors/test_hooks_custody.py
+Test: tests/governance/test_forget_pulled.py, tests/doors/test_hooks_custody.py,
+tests/check/test_after_commit.py
 """
 
 from __future__ import annotations

@@ -136,8 +136,12 @@ def _check(args: CheckArgs) -> int:
         whole, report = report, narrowed(report, args.paths, selectors)
         missed = unmatched(report, args.paths, selectors)
         if missed:
+            from forest_files.custody.target_names import unnameable
             from forest_files.kernel.shellword import forest_text, shell_word
 
+            refused = unnameable(root, missed[0]) if len(missed) == 1 else None
+            if refused is not None:  # a file no selector can name: its rename
+                raise refused
             named = ", ".join(map(shell_word, missed))
             twin = twin_of(whole, missed[0]) if len(missed) == 1 else None
             how = twin or f"`{forest_text('status')}` lists the bindings"

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from tests.custody.test_special_paths import snapshot as every_byte
-from tests.helpers.cli import forest
+from tests.helpers.cli import console, forest
 from tests.helpers.git import commit_all, make_repo, pasted, write
 
 BACKSLASH = "git --literal-pathspecs mv -- 'a\\b.md' a_b.md"
@@ -80,3 +80,26 @@ def test_unnameable_file_typed_to_every_target_command_names_its_rename_refused(
     # The rename pasted frees the name: the next rebind to it goes through.
     assert pasted(repo, BACKSLASH).returncode == 0
     assert forest(repo, "rebind", "ok.md", "a_b.md").exit_code == 0
+
+
+@pytest.mark.slow  # the installed console script, twice
+def test_unnameable_file_typed_to_the_light_check_names_its_rename_refused(
+    tmp_path: Path,
+) -> None:
+    """``forest check 'a\\b.md'`` (the light entry, as a user types it) said the name
+    named no binding; it gives the same rename as every other command, and a name
+    that is merely unbound keeps its own line."""
+    repo = _bound_repo(tmp_path)
+    assert console(repo, "check").returncode == 0  # the machine's own caches made
+
+    def kept(repo: Path) -> dict[str, bytes | str]:  # all but the caches' time stamps
+        return {k: v for k, v in snapshot(repo).items() if "/forest/cache/" not in k}
+
+    before = kept(repo)
+    typed = console(repo, "check", "a\\b.md")
+    assert typed.returncode == 1, typed.stderr
+    (line,) = typed.stderr.splitlines()
+    assert "no selector can name it" in line and f"`{BACKSLASH}`" in line, line
+    assert kept(repo) == before
+    plain = console(repo, "check", "zz.md")
+    assert plain.returncode == 2 and "names no binding" in plain.stderr, plain.stderr
