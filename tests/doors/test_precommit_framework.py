@@ -50,13 +50,15 @@ def test_precommit_framework_forest_check(tmp_path: Path) -> None:
     write(
         canon,
         ".pre-commit-config.yaml",
-        f"repos:\n- repo: {hook_repo}\n  rev: {head}\n  hooks:\n  - id: forest-check\n",
+        f"repos:\n- repo: {hook_repo}\n  rev: {head}\n  hooks:\n  - id: forest-check\n"
+        "  - id: forest-after-commit\n",
     )
     commit_all(canon, "adopt")
 
     env = dict(os.environ)
     env["PRE_COMMIT_HOME"] = str(tmp_path / "pre-commit-home")
-    installed = run(canon, str(PRE_COMMIT), "install", "--hook-type", "pre-commit", env=env)
+    hook_types = ("--hook-type", "pre-commit", "--hook-type", "post-commit")
+    installed = run(canon, str(PRE_COMMIT), "install", *hook_types, env=env)
     assert installed.returncode == 0, installed.stdout + installed.stderr
 
     # Clean: a change outside the bound section (the first run builds the hook env).
@@ -79,3 +81,19 @@ def test_precommit_framework_forest_check(tmp_path: Path) -> None:
     assert "drifted canon.md#Canon/Rules" in out
     assert git(canon, "rev-parse", "HEAD") == before
     assert git(canon, "diff", "--cached") == staged
+
+    # A revert of an adoption (git asks no pre-commit hook): the framework's
+    # post-commit stage says what it took out of the ledger.
+    git(canon, "reset", "-q", "--hard", "HEAD")
+    done = runner.invoke(
+        app, ["adopt", "canon.md#Elsewhere", "--words", WORDS, "--repo", str(canon)]
+    )
+    assert done.exit_code == 0, done.stderr
+    git(canon, "add", "-A")
+    adopted = run(canon, "git", "commit", "-m", "adopt elsewhere", env=env)
+    assert adopted.returncode == 0, adopted.stdout + adopted.stderr
+    assert "removes acts from the ledger" not in adopted.stdout + adopted.stderr
+    reverted = run(canon, "git", "revert", "--no-edit", "HEAD", env=env)
+    out = reverted.stdout + reverted.stderr
+    assert reverted.returncode == 0, out
+    assert "- hook id: forest-after-commit" in out and "removes acts from the ledger" in out

@@ -259,15 +259,17 @@ def after_commit(root: Path) -> int:
     """The post-commit hook: a commit git made without the pre-commit check (a revert,
     a cherry-pick, ``--no-verify``) that removed acts from the ledger is said at once,
     with the ways back (check/after_commit.py); whether forest.toml is still there or
-    not (a revert of the commit that made custody removes it too). Exit 0: git ignores
-    it, and the commit is made."""
+    not (a revert of the commit that made custody removes it too). Exit 1 when it says
+    so: git ignores it (the commit is made), and the pre-commit framework shows a
+    hook's output only when it fails."""
     from forest_files.check.after_commit import removed_custody
     from forest_files.kernel.shellword import stand_at
 
     stand_at(root)  # git's GIT_PREFIX: the ways back, from where git was typed
-    for line in removed_custody(root).lines():
+    said = removed_custody(root).lines()
+    for line in said:
         _say(line)
-    return 0
+    return 1 if said else 0
 
 
 def committed_custody(cwd: Path) -> tuple[Path, bool]:
