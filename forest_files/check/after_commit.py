@@ -33,21 +33,24 @@ _PARENT = "HEAD~1"
 
 
 def _subject(commit: str) -> erasure_guard.Subject:
+    """The ways back from ``commit``: undone while it is HEAD and not pushed, or kept
+    with its parent's ledger files put back (named by the commit: right later too)."""
     short = commit[:12]
     undo = Route(
         "undo the commit, its changes kept staged (the next git commit is checked)",
         (("git", "reset", "--soft", _PARENT),),
-        "while it is not pushed",
+        "while it is the last commit and not pushed",
     )
+    parent = f"{short}~1"
     message = f"Put back the ledger files {short} removed"
     keep = Route(
         "or keep it and put the ledger files back in a new commit",
-        (("git", "checkout", _PARENT, "--", _LEDGER), ("git", "commit", "-m", message)),
+        (("git", "checkout", parent, "--", _LEDGER), ("git", "commit", "-m", message)),
     )
     keep_erase = Route(
         "or keep it, put the erase back, and let forest delete the body again",
         (
-            ("git", "checkout", _PARENT, "--", _LEDGER),
+            ("git", "checkout", parent, "--", _LEDGER),
             ("forest", "sync"),
             ("git", "add", "-A", "--", _LEDGER),
             ("git", "commit", "-m", message),
@@ -74,7 +77,9 @@ class Removed(NamedTuple):
         ]
         for r in self.found:
             out += ["", *text.block(r, routes=False)]
-        out += [f"  {printable(route.line())}" for route in self.found[-1].routes]
+        # the ways back once: an erase's when the commit removed one (it does more)
+        routes = next((r.routes for r in self.found if r.finding.act), self.found[-1].routes)
+        out += [f"  {printable(route.line())}" for route in routes]
         return out
 
 

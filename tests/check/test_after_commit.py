@@ -71,7 +71,7 @@ def test_revert_of_an_adoption_said_and_put_back_hostile(tmp_path: Path) -> None
     assert WARNED in done.stderr and "ledger-deleted .forest/ledger/segments/" in done.stderr
     assert "0 binding(s)" in _bindings(root)  # what every door judges until it is put back
     keep = _routes(done.stderr)["or"]
-    assert keep.startswith("git checkout 'HEAD~1' -- .forest/ledger && git commit -m ")
+    assert keep.startswith(f"git checkout '{head[:12]}~1' -- .forest/ledger && git commit -m ")
     put_back = pasted(root, keep)
     assert put_back.returncode == 0, put_back.stderr
     assert WARNED not in put_back.stderr
