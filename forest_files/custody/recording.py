@@ -29,7 +29,8 @@ from forest_files.custody.tombscan import TombstoneHit
 from forest_files.kernel.errors import AuthorityRefused, ForestError
 from forest_files.ledger.acts import Act
 from forest_files.ledger.early_bodies import EarlyBodies
-from forest_files.ledger.segments import read_body, take_back, write_segment
+from forest_files.ledger.segment_write import take_back, write_segment
+from forest_files.ledger.segments import read_body
 from forest_files.store.forest import ForestStore
 
 

@@ -24,7 +24,7 @@ _EXPORTS: dict[str, str] = {
     "KINDS": "forest_files.ledger.acts",
     "LedgerError": "forest_files.ledger.acts",
     "LedgerSnapshot": "forest_files.ledger.segments",
-    "SegmentRef": "forest_files.ledger.segments",
+    "SegmentRef": "forest_files.ledger.segment_write",
     "VerifyReport": "forest_files.ledger.verify",
     "body_hashes": "forest_files.ledger.acts",
     "body_path": "forest_files.ledger.segments",
@@ -38,7 +38,7 @@ _EXPORTS: dict[str, str] = {
     "read_segment_bytes": "forest_files.ledger.segments",
     "topo_order": "forest_files.ledger.acts",
     "verify_ledger": "forest_files.ledger.verify",
-    "write_segment": "forest_files.ledger.segments",
+    "write_segment": "forest_files.ledger.segment_write",
 }
 
 __all__ = [
@@ -81,14 +81,13 @@ if TYPE_CHECKING:
         make_act,
         topo_order,
     )
+    from forest_files.ledger.segment_write import SegmentRef, write_segment
     from forest_files.ledger.segments import (
         LedgerSnapshot,
-        SegmentRef,
         body_path,
         read_body,
         read_ledger,
         read_segment,
         read_segment_bytes,
-        write_segment,
     )
     from forest_files.ledger.verify import Fault, VerifyReport, verify_ledger

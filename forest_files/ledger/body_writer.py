@@ -5,7 +5,7 @@ thread: every system call it makes must take the lock back, so it proceeds only
 as fast as the recorder lets go (measured: 5 s on a thread against 1 s alone,
 and the recorder slowed too). A child process has its own interpreter.
 
-Stores: ``<ledger>/bodies/…`` through ``segments.write_bodies`` (the one body
+Stores: ``<ledger>/bodies/…`` through ``segment_write.write_bodies`` (the one body
 writer: each body hashed again, temp file in ``.git/forest/tmp``, rename, one
 sync). The batch comes through its stdin (``kernel.spawn``: started, fed and
 heard there), the ledger directory as its one argument.
@@ -62,7 +62,7 @@ def _report(doc: dict[str, object]) -> bytes:
 def _work(ledger_dir: Path, blob: bytes) -> bytes:
     """The child: write the batch's bodies; the report, whatever happened."""
     from forest_files.kernel.errors import ForestError
-    from forest_files.ledger.segments import write_bodies
+    from forest_files.ledger.segment_write import write_bodies
 
     try:
         bodies = decode_batch(blob)

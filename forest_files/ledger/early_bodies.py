@@ -10,7 +10,7 @@ with the thread against 5.2 s with the child (bench/adopt_bench.py). A child
 that cannot be started, or dies without saying why, leaves the writing to
 ``finish``, here.
 
-Stores: ``<ledger>/bodies/…`` through ``segments.write_bodies`` (temp file in
+Stores: ``<ledger>/bodies/…`` through ``segment_write.write_bodies`` (temp file in
 ``.git/forest/tmp``, rename; bodies before the segment that cites them, as
 always); the child's batch goes through its stdin (``kernel.spawn``).
 Refuses: nothing itself; the writer's error (a body under a hash not its own, an
@@ -35,7 +35,8 @@ from forest_files.kernel import spawn as childproc
 from forest_files.kernel.background import Background
 from forest_files.kernel.errors import ForestError
 from forest_files.ledger.acts import is_hex64
-from forest_files.ledger.segments import BODIES_DIR, body_path, take_back, write_bodies
+from forest_files.ledger.segment_write import take_back, write_bodies
+from forest_files.ledger.segments import BODIES_DIR, body_path
 
 # Below this many bodies the child's start-up (~60 ms) costs more than it saves.
 PROCESS_MIN = 1000

@@ -265,7 +265,7 @@ def test_body_write_over_a_symlink_replaces_the_link_recovers(tmp_path: Path) ->
     """Writing a body whose place holds a symlink (to ``/dev/zero``, or to a file
     outside) never reads or writes through it: the link is replaced by the file."""
     from forest_files.kernel.hashing import hash_body
-    from forest_files.ledger.segments import write_bodies
+    from forest_files.ledger.segment_write import write_bodies
 
     ledger = tmp_path / "ledger"
     text = "The rule stands.\n"

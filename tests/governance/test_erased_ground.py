@@ -24,7 +24,7 @@ from forest_files.custody.targets import read_section
 from forest_files.governance.forget import forget
 from forest_files.ledger.acts import build_act
 from forest_files.ledger.kinds import EraseAct
-from forest_files.ledger.segments import write_segment
+from forest_files.ledger.segment_write import write_segment
 from forest_files.store.base import utc_now
 from tests.helpers.cli import forest
 from tests.helpers.custody import BY, MAX, supersede_as_it_stands

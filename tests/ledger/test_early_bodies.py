@@ -17,7 +17,8 @@ from forest_files.ledger import early_bodies
 from forest_files.ledger.body_writer import decode_batch, encode_batch
 from forest_files.ledger.early_bodies import EarlyBodies
 from forest_files.ledger.placing import temp_dir
-from forest_files.ledger.segments import body_path, write_bodies
+from forest_files.ledger.segment_write import write_bodies
+from forest_files.ledger.segments import body_path
 
 
 def texts(n: int, tag: str = "body") -> dict[str, str]:

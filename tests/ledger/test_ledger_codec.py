@@ -622,7 +622,8 @@ def test_act_make_unknown_kind_refused() -> None:
 def test_write_bodies_reports_only_files_it_created_accepted(tmp_path: Path) -> None:
     """A damaged body file is rewritten but not reported as created, so a caller
     taking back a failed adoption's files (EarlyBodies.discard) never removes it."""
-    from forest_files.ledger.segments import body_path, write_bodies
+    from forest_files.ledger.segment_write import write_bodies
+    from forest_files.ledger.segments import body_path
 
     fresh, damaged, intact = "a fresh body", "a damaged body", "an intact body"
     write_bodies(tmp_path, {hash_body(intact): intact, hash_body(damaged): damaged})
