@@ -87,3 +87,48 @@ def test_watcher_settle_gc_turns_the_collector_back_on_accepted() -> None:
     settle_gc()
     assert gc.isenabled()
     assert gc.get_freeze_count() > 0
+
+
+# Refusals of the commands that open the index to find their target. Without the
+# collector (every console command), an index a refused command left open stays open
+# until the process ends: SQLite's ``-wal`` and ``-shm`` stay beside it, and in a
+# process that goes on (the library, a test) the connection leaks.
+_ZERO = "0" * 64
+_REFUSED = (
+    ("retire", "nope.md", "--words", "w"),
+    ("retire", "ok.md", "--binding", "abc", "--words", "w"),
+    ("supersede", "nope.md", "--words", "w"),
+    ("restore", "nope.md#A"),
+    ("diff", "nope.md#A"),
+    ("log", "nope.md"),
+    ("renormalise", "nope.md", "--none", "--words", "w"),
+    ("seal", "nope.md", "--words", "w"),
+    ("unseal", "ok.md", "--words", "w"),
+    ("rebind", "nope.md", "ok.md"),
+    ("show", _ZERO),
+    ("forget", _ZERO, "--words", "w"),
+    ("resolve", _ZERO, "--pick", _ZERO, "--words", "w"),
+    ("adopt", "ok.md", "--words", "w"),
+)
+
+
+@pytest.mark.slow  # fourteen commands in process
+def test_refused_target_commands_close_the_index_without_the_collector_refused(
+    tmp_path: Path,
+) -> None:
+    from tests.helpers.cli import forest
+    from tests.helpers.git import commit_all, make_repo, write
+
+    repo = make_repo(tmp_path)
+    write(repo, "ok.md", "# A\n\ntext\n")
+    assert forest(repo, "init").exit_code == 0
+    assert forest(repo, "adopt", "ok.md", "--words", "w").exit_code == 0
+    commit_all(repo, "adopt")
+    gc.collect()
+    gc.disable()  # as in every console command (entry.main)
+    state = repo / ".git" / "forest"
+    for args in _REFUSED:
+        result = forest(repo, *args)
+        assert result.exit_code == 1 and result.stderr.startswith("forest: "), (args, result)
+        left = sorted(p.name for p in state.glob("woods.db-*"))
+        assert left == [], (args, left)  # `forest retire nope.md` left the index open

@@ -26,7 +26,6 @@ if TYPE_CHECKING:
     from forest_files.custody.bindings import Binding
     from forest_files.custody.record import SectionText
     from forest_files.custody.repository import Repository
-    from forest_files.store.forest import ForestStore
 
 BindingOpt = Annotated[
     str | None,
@@ -34,16 +33,12 @@ BindingOpt = Annotated[
 ]
 
 
-def _open_binding(
-    repo: Path, target: str, binding_id: str | None = None
-) -> tuple[Repository, ForestStore, Binding]:
+def _find_binding(r: Repository, target: str, binding_id: str | None = None) -> Binding:
+    """The binding ``target`` (and ``--binding``) names in ``r``'s synced index."""
     from forest_files.custody.bindings import all_bindings
     from forest_files.custody.lookup import find_binding
-    from forest_files.custody.repository import Repository
 
-    r = Repository(repo)
-    store = r.synced()
-    return r, store, find_binding(all_bindings(store), target, binding_id, root=r.root)
+    return find_binding(all_bindings(r.synced()), target, binding_id, root=r.root)
 
 
 def _words_if_given(words: str | None) -> str | None:
@@ -157,9 +152,10 @@ def retire(
     Example: forest retire docs/adr/0002-old.md --words "Superseded by ADR 0009"
     """
     from forest_files.custody.record import retire_binding
+    from forest_files.custody.repository import Repository
 
-    r, _, found = _open_binding(repo, target, binding)
-    with r:
+    with Repository(repo) as r:  # a refused target closes the index too
+        found = _find_binding(r, target, binding)
         retire_binding(r, found, words=words, by=identity(repo, as_))
         step = commit_step(r.root)
     typer.echo(printable(f"retired {found.selector} (binding {found.bind_act[:12]})"))
