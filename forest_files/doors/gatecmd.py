@@ -11,7 +11,8 @@ Stores: one ``ci`` record per run in the local audit log (doors/doorlog.py);
 each ``--report FORMAT=FILE`` written whatever the verdict; with ``--format
 github`` and ``$GITHUB_STEP_SUMMARY`` set, a Markdown summary appended to it; a
 shallow clone's refusal written to those files too, as one ``shallow-clone``
-finding (gate/shallow.py), before it is raised as it was.
+finding (gate/shallow.py), before it is raised as it was: the merge-base cut off,
+or a base the shallow clone never fetched (GitHub's default checkout).
 Refuses: nothing itself (the gate's refusals, through the one error boundary).
 Returns: ``ci_command``'s exit code: 0 clean, 1 findings, 3 ledger corruption; the
 text and JSON reports' commands pasted where ``forest ci`` was typed (``git -C ..``
@@ -34,7 +35,6 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from forest_files.gate.ci import GateReport
-    from forest_files.gitio import ShallowClone
 
 FORMATS = ("text", "json", "sarif", "junit", "github")
 
@@ -109,13 +109,17 @@ def run_ci(repo: Path, base: str | None, fmt: str, targets: list[tuple[str, Path
     from forest_files.doors.doorlog import record_gate
     from forest_files.gate.ci import run_gate
     from forest_files.gate.render import render
-    from forest_files.gitio import ShallowClone
+    from forest_files.gate.shallow import shallow_report, unfetched_report
+    from forest_files.gitio import ShallowClone, UnknownRef
 
     _stand(repo)
     try:
         report = run_gate(repo, base)
     except ShallowClone as exc:  # its reports say so; the refusal itself stays as it was
-        _write_shallow(repo, base, exc, fmt, targets)
+        _write_refusal(shallow_report(repo, base, exc), fmt, targets)
+        raise
+    except UnknownRef:  # a base a shallow clone never fetched: likewise
+        _write_refusal(unfetched_report(repo, base), fmt, targets)
         raise
     record_gate(repo, report)
     top = _at_the_top(repo, base, report, {fmt, *(kind for kind, _ in targets)})
@@ -148,14 +152,10 @@ def _write(
         write_step_summary(top.get(fmt, report), Path(summary))
 
 
-def _write_shallow(
-    repo: Path, base: str | None, exc: ShallowClone, fmt: str, targets: list[tuple[str, Path]]
-) -> None:
-    """A shallow clone's refusal as each report's one finding (gate/shallow.py); its
-    route's step is spelled at render time, so one report serves every format."""
-    from forest_files.gate.shallow import shallow_report
-
-    report = shallow_report(repo, base, exc)
+def _write_refusal(report: GateReport | None, fmt: str, targets: list[tuple[str, Path]]) -> None:
+    """A shallow clone's refusal as each report's one finding (gate/shallow.py; None:
+    none to write); its route's step is spelled at render time, so one report serves
+    every format."""
     if report is not None:
         _write({}, report, fmt, targets)
 

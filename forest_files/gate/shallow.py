@@ -9,8 +9,17 @@ deepens the clone, spelled at render time like every route's step (where ``fores
 ci`` was typed for text and JSON, from the top for the CI formats); the detail is
 the refusal without its own copy of that fetch.
 
+A shallow clone whose base does not resolve stops the gate earlier (``UnknownRef``):
+GitHub's default checkout (``fetch-depth: 1``) never fetches the pull request's
+base branch. That stop is the same finding, its detail the refusal's reason, its
+route the fetch the refusal prints (gitio ``fetch_route``: the base branch with
+``--unshallow``, or full history). A clone that is not shallow keeps the refusal
+alone: nothing is cut off there, the base is simply not a revision it holds.
+
 Stores: nothing.
-Refuses: nothing (``None`` when HEAD itself does not resolve: no report then).
+Refuses: nothing (``None`` when HEAD itself does not resolve, or, for a base that
+does not resolve, when the clone is not shallow or the base does resolve: no
+report then).
 Returns: ``GateReport`` with the one finding, no range judged.
 Test: tests/gate/test_ci_shallow_reports.py
 """
@@ -33,16 +42,54 @@ def shallow_report(
     root: Path | str, base: str | None, exc: gitio.ShallowClone
 ) -> GateReport | None:
     """``exc`` (the gate's refusal of a shallow clone at ``root``) as a report."""
+    detail = str(exc).removesuffix(f"; {gitio.full_history()}")
+    step = git_step("fetch", "--unshallow")
+    fetch = Route(
+        "fetch the full history", (step,), _again("actions/checkout with `fetch-depth: 0`")
+    )
+    return _report(root, base, detail, fetch)
+
+
+def unfetched_report(root: Path | str, base: str | None) -> GateReport | None:
+    """The gate's stop (``UnknownRef``) at a ``base`` this shallow clone lacks, as a
+    report routed to the fetch the refusal prints; None when the stop is no such
+    thing (judged again here: the refusal's text is not parsed)."""
+    if base is None:
+        return None
+    try:
+        top = gitio.toplevel(root)
+        if not gitio.is_shallow(top) or _resolves(top, base):
+            return None
+        route = gitio.fetch_route(top, base)  # a shallow clone always has one
+    except ForestError:
+        return None
+    if route is None:
+        return None
+    detail = f"{top}: revision {base!r} does not name a commit; {route.why}"
+    what = (
+        "fetch the base branch and the full history" if route.branch else "fetch the full history"
+    )
+    return _report(root, base, detail, Route(what, (route.step,), _again(route.actions)))
+
+
+def _again(actions: str) -> str:
+    return f"GitHub Actions: {actions}; then run forest ci again"
+
+
+def _resolves(top: Path, rev: str) -> bool:
+    try:
+        gitio.resolve_commit(top, rev)
+    except gitio.UnknownRef:
+        return False
+    return True
+
+
+def _report(root: Path | str, base: str | None, detail: str, fetch: Route) -> GateReport | None:
+    """One ``shallow-clone`` finding of no file, with its one route."""
     try:
         head = gitio.resolve_commit(gitio.toplevel(root), "HEAD")
     except ForestError:
         return None
-    detail = str(exc).removesuffix(f"; {gitio.full_history()}")
     found = Finding(KIND, "", "", "", None, None, detail=detail)  # of no file
-    fetch = Route(
-        "fetch the full history",
-        (git_step("fetch", "--unshallow"),),
-        "GitHub Actions: actions/checkout with `fetch-depth: 0`; then run forest ci again",
-    )
     check = CheckReport(head, f"commit {head[:12]}", (), (Reported(found, (fetch,)),))
     return GateReport(head, base, None, (), (), check)

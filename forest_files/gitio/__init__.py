@@ -47,10 +47,12 @@ from forest_files.gitio.history import (
 )
 from forest_files.gitio.records import Change, TreeEntry
 from forest_files.gitio.repo import (
+    FetchRoute,
     commit_names_its_files,
     commit_stages_into_lock,
     commits_with_authors,
     config_get,
+    fetch_route,
     full_history,
     git_dir,
     head_commit,
@@ -77,6 +79,7 @@ __all__ = [
     "Added",
     "BareRepo",
     "Change",
+    "FetchRoute",
     "GitFailed",
     "NotARepo",
     "ShallowClone",
@@ -95,6 +98,7 @@ __all__ = [
     "config_get",
     "diff_each_parent",
     "diff_names",
+    "fetch_route",
     "files_at",
     "files_with",
     "first_added",

@@ -6,7 +6,9 @@ Refuses: paths outside a working tree (NotARepo), bare repositories
 clone never fetched, the pasteable ``git fetch``; in a shallow clone, the CI
 fix), a merge-base cut off by a shallow clone (ShallowClone, with the CI fix).
 Returns: absolute paths, commit ids, commit lists, config values; ``full_history``
-(how to fetch full history, said by every shallow-clone refusal). A full commit id
+(how to fetch full history, said by every shallow-clone refusal); ``fetch_route``
+(the one builder of the fetch that brings a revision this clone lacks: the
+refusal's hint and the CI gate's reports print it). A full commit id
 once found to name a commit is not asked again in the same process (an object id
 names its content for ever; kept with the objects read, seen_objects.py): one
 CI run asked git the same question nine times.
@@ -16,6 +18,7 @@ Test: tests/gitio/test_gitio.py, tests/doors/test_printed_where_typed.py
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
 from pathlib import Path
 
 from forest_files.gitio import seen_objects
@@ -33,15 +36,14 @@ from forest_files.gitio._run import (
 )
 from forest_files.kernel.shellword import command_text, git_step
 
+_CHECKOUT_ALL = "actions/checkout with `fetch-depth: 0`"
+
 
 def full_history() -> str:
     """How to fetch full history; the ``git fetch`` as the user runs it where they
     stand (``git -C ../repo fetch --unshallow`` after ``forest -C ../repo``)."""
     fetch = command_text(git_step("fetch", "--unshallow"))
-    return (
-        "fetch full history (GitHub Actions: actions/checkout with `fetch-depth: 0`; "
-        f"elsewhere: `{fetch}`)"
-    )
+    return f"fetch full history (GitHub Actions: {_CHECKOUT_ALL}; elsewhere: `{fetch}`)"
 
 
 def toplevel(path: Path | str) -> Path:
@@ -107,10 +109,22 @@ def resolve_commit(repo: Path | str, rev: str) -> str:
     return out
 
 
-def _fetch_hint(repo: Path | str, rev: str) -> str:
-    """How to get ``rev`` into this clone: the fetch of a remote branch it never
-    fetched (a single-branch clone has only its own branch), full history when the
-    clone is shallow, else a question."""
+@dataclass(frozen=True)
+class FetchRoute:
+    """How a revision this clone lacks gets into it: why it is missing, and the
+    ``git fetch`` that brings it (a ``git_step``, spelled where the user stands when
+    printed)."""
+
+    why: str  # "this clone never fetched branch 'main' of remote 'origin'", ...
+    step: tuple[str, ...]
+    actions: str  # the GitHub Actions way, "" when the clone is not shallow
+    branch: bool  # a remote branch never fetched (else: history cut off by a shallow clone)
+
+
+def fetch_route(repo: Path | str, rev: str) -> FetchRoute | None:
+    """The fetch that brings ``rev`` (which names nothing here) into this clone: a
+    remote branch it never fetched (a single-branch clone has only its own branch),
+    else full history when the clone is shallow; None when neither applies."""
     shallow = is_shallow(repo)
     missing = _missing_remote_branch(repo, rev)
     if missing is not None:
@@ -119,18 +133,24 @@ def _fetch_hint(repo: Path | str, rev: str) -> str:
         # this branch's history cut off, and the merge-base would be missing next.
         deepen = ("--unshallow",) if shallow else ()
         words = git_step("fetch", *deepen, remote, f"{branch}:refs/remotes/{remote}/{branch}")
-        actions = (
-            " (GitHub Actions: actions/checkout with `fetch-depth: 0` fetches every branch)"
-            if shallow
-            else ""
-        )
-        return (
-            f"; this clone never fetched branch {branch!r} of remote {remote!r}; fetch it: "
-            f"`{command_text(words)}`{actions}"
-        )
+        why = f"this clone never fetched branch {branch!r} of remote {remote!r}"
+        actions = f"{_CHECKOUT_ALL} fetches every branch" if shallow else ""
+        return FetchRoute(why, words, actions, branch=True)
     if shallow:
-        return f"; the clone is shallow, so that commit may not be in it; {full_history()}"
-    return " (fetch it first?)"
+        why = "the clone is shallow, so that commit may not be in it"
+        return FetchRoute(why, git_step("fetch", "--unshallow"), _CHECKOUT_ALL, branch=False)
+    return None
+
+
+def _fetch_hint(repo: Path | str, rev: str) -> str:
+    """How to get ``rev`` into this clone (``fetch_route``), else a question."""
+    route = fetch_route(repo, rev)
+    if route is None:
+        return " (fetch it first?)"
+    if not route.branch:
+        return f"; {route.why}; {full_history()}"
+    actions = f" (GitHub Actions: {route.actions})" if route.actions else ""
+    return f"; {route.why}; fetch it: `{command_text(route.step)}`{actions}"
 
 
 def _missing_remote_branch(repo: Path | str, rev: str) -> tuple[str, str] | None:

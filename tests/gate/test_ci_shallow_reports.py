@@ -69,3 +69,64 @@ def test_ci_shallow_clone_route_pasted_in_subfolder_recovers(tmp_path: Path) -> 
     ran = forest(clone, "ci", "--base", "origin/main", *reports)
     assert ran.exit_code == 0, ran.output
     assert "shallow-clone" not in text.read_text(encoding="utf-8")
+
+
+def _never_fetched(tmp_path: Path, *depth: str) -> Path:
+    """GitHub's default pull-request checkout: a clone of ``feat`` alone (``--depth 1``
+    when ``depth`` says so), ``origin/main`` never fetched."""
+    up = feature_upstream(tmp_path)
+    clone = tmp_path / "clone"
+    how = ("clone", "-q", *depth, "--single-branch", "--branch", "feat", f"file://{up}")
+    git(tmp_path, *how, str(clone))
+    return clone
+
+
+@pytest.mark.slow  # a clone, two gate runs and a fetch (~1 s)
+def test_ci_shallow_base_never_fetched_reports_written_route_pasted_recovers(
+    tmp_path: Path,
+) -> None:
+    """``fetch-depth: 1``: the base branch is not in the clone. Every report holds the
+    stop as one ``shallow-clone`` finding routed to the refusal's own fetch; the exit
+    code and the ``forest:`` line stay the refusal's; pasted, the gate passes."""
+    clone = _never_fetched(tmp_path, "--depth", "1")
+    out = {fmt: tmp_path / "out" / f"forest.{fmt}" for fmt in FORMATS}
+    reports = [word for fmt, path in out.items() for word in ("--report", f"{fmt}={path}")]
+    result = forest(clone, "ci", "--base", "origin/main", *reports)
+    assert result.exit_code == 1, result.output
+    (line,) = result.stderr.splitlines()
+    fetch = "git fetch --unshallow origin main:refs/remotes/origin/main"
+    assert line.startswith("forest: ") and f"fetch it: `{fetch}`" in line, line
+    assert result.stdout == ""
+    doc = json.loads(out["json"].read_text(encoding="utf-8"))
+    (found,) = doc["findings"]
+    assert (found["kind"], doc["exit_code"], doc["range"]["base"]) == (
+        "shallow-clone",
+        1,
+        "origin/main",
+    )
+    assert "never fetched branch 'main' of remote 'origin'" in found["detail"]
+    (route,) = found["routes"]
+    assert route["command"] == fetch and "fetch-depth: 0" in route["note"]
+    (sarif,) = json.loads(out["sarif"].read_text(encoding="utf-8"))["runs"][0]["results"]
+    assert sarif["ruleId"] == "forest/shallow-clone" and sarif["level"] == "error"
+    for fmt in ("text", "junit", "github"):
+        assert fetch in out[fmt].read_text(encoding="utf-8"), fmt
+    assert pasted(clone, route["command"]).returncode == 0
+    ran = forest(clone, "ci", "--base", "origin/main", *reports)
+    assert ran.exit_code == 0, ran.output
+    assert json.loads(out["json"].read_text(encoding="utf-8"))["ok"] is True
+
+
+@pytest.mark.slow  # a clone, a fetch and two gate runs
+def test_ci_base_not_resolving_outside_shallow_case_no_report_refused(tmp_path: Path) -> None:
+    """Only a shallow clone's stop is reported as one: a full single-branch clone that
+    never fetched the base, or a typo of a base in a clone that holds everything,
+    keeps the refusal alone and writes no report (nothing there is cut off)."""
+    full = _never_fetched(tmp_path)
+    sarif = tmp_path / "forest.sarif"
+    result = forest(full, "ci", "--base", "origin/main", "--report", f"sarif={sarif}")
+    assert result.exit_code == 1 and "never fetched" in result.stderr, result.output
+    assert not sarif.exists()
+    pasted(full, "git fetch origin main:refs/remotes/origin/main")
+    typo = forest(full, "ci", "--base", "origin/mian", "--report", f"sarif={sarif}")
+    assert typo.exit_code == 1 and not sarif.exists(), typo.output

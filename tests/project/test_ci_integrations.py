@@ -264,7 +264,7 @@ def test_action_gate_clean_branch_accepted(upstream: Path, tmp_path: Path) -> No
     sarif = json.loads((repo / "forest.sarif").read_text(encoding="utf-8"))
     assert sarif["runs"][0]["results"] == []
     assert sarif["runs"][0]["tool"]["driver"]["version"] == __version__
-    assert files["output"].read_text(encoding="utf-8") == "exit-code=0\n"
+    assert files["output"].read_text(encoding="utf-8") == "exit-code=0\nsarif-written=true\n"
     assert "forest ci:" in files["summary"].read_text(encoding="utf-8")
 
 
@@ -274,7 +274,7 @@ def test_action_gate_drift_detected(upstream: Path, tmp_path: Path) -> None:
     done, files = run_gate_step(repo, tmp_path, base_ref="main", **{"junit-file": "forest.xml"})
     assert done.returncode == 1, done.stdout + done.stderr
     assert "::error file=docs/guide.md" in done.stdout
-    assert files["output"].read_text(encoding="utf-8") == "exit-code=1\n"
+    assert files["output"].read_text(encoding="utf-8") == "exit-code=1\nsarif-written=true\n"
     assert "forest/drifted" in files["summary"].read_text(encoding="utf-8")
     sarif = json.loads((repo / "forest.sarif").read_text(encoding="utf-8"))
     (result,) = sarif["runs"][0]["results"]
@@ -288,6 +288,50 @@ def test_action_gate_explicit_base_detected(upstream: Path, tmp_path: Path) -> N
     done, _ = run_gate_step(repo, tmp_path, base="origin/main", **{"sarif-file": "out/x.sarif"})
     assert done.returncode == 1, done.stdout + done.stderr
     assert json.loads((repo / "out" / "x.sarif").read_text(encoding="utf-8"))["runs"]
+
+
+@pytest.mark.slow  # a clone and a gate run
+def test_action_gate_default_shallow_checkout_sarif_uploaded_detected(
+    upstream: Path, tmp_path: Path
+) -> None:
+    """actions/checkout's default (``fetch-depth: 1``, the pull request's branch
+    alone): the gate stops at a base the clone never fetched, and its SARIF holds that
+    stop as one result naming the fetch, which the upload step then sends."""
+    repo = tmp_path / "work"
+    how = ("--depth", "1", "--single-branch", "-b", "clean", f"file://{upstream}")
+    git(tmp_path, "clone", "-q", *how, str(repo))
+    done, files = run_gate_step(repo, tmp_path, base_ref="main")
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "never fetched branch 'main'" in done.stderr
+    assert files["output"].read_text(encoding="utf-8") == "exit-code=1\nsarif-written=true\n"
+    (result,) = json.loads((repo / "forest.sarif").read_text(encoding="utf-8"))["runs"][0][
+        "results"
+    ]
+    assert result["ruleId"] == "forest/shallow-clone"
+    assert "git fetch --unshallow origin main:refs/remotes/origin/main" in json.dumps(result)
+    (upload,) = [s for s in action_steps() if "upload-sarif" in s.get("uses", "")]
+    assert "steps.gate.outputs.sarif-written == 'true'" in upload["if"]
+
+
+def test_action_gate_crash_leaves_no_sarif_to_upload_refused(
+    upstream: Path, tmp_path: Path
+) -> None:
+    """A gate that dies before writing (here: a ``forest`` that only exits 3) uploads
+    nothing: not a SARIF an earlier run left, nor one the checkout under judgement
+    holds (a pull request could commit a clean-looking forest.sarif)."""
+    repo = clone(upstream, tmp_path, "clean")
+    write(repo, "forest.sarif", '{"runs": [{"results": []}]}\n')
+    crash = tmp_path / "crash"
+    crash.write_text("#!/bin/sh\nexit 3\n", encoding="utf-8")
+    crash.chmod(0o755)
+    values = action_values()
+    values["github.base_ref"] = "main"
+    out = tmp_path / "output"
+    out.write_text("", encoding="utf-8")
+    done = run_step(step("gate"), repo, values, FOREST_BIN=str(crash), GITHUB_OUTPUT=str(out))
+    assert done.returncode == 3, done.stdout + done.stderr
+    assert out.read_text(encoding="utf-8") == "exit-code=3\n"
+    assert not (repo / "forest.sarif").exists()
 
 
 def test_action_gate_planted_modules_refused(upstream: Path, tmp_path: Path) -> None:
