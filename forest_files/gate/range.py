@@ -32,7 +32,7 @@ The range is merge-base(REF, HEAD)..HEAD. The rules:
   signatures, the commit that brought each new act must be signed by a key the
   merge-base's keyring binds to the identity the act names (``unsigned``,
   ``signer``, ``signers-mixed``; under ``warn`` these are the report's warnings).
-* forest.toml is governed: a commit of the range that changes its
+* forest.toml is governed (config_governance.py): a commit of the range that changes its
   ``[authority]``, ``[policy]``, ``[signing]``, ``[gpg]`` or ``[require]``
   tables (a requirement removed would let an unadopted file in), or the
   keyring file the merge-base names, is a fault (``config-governance``)
@@ -71,12 +71,8 @@ from forest_files.custody.config import (
     may_act,
     parse_config_text,
 )
-from forest_files.custody.sources import (
-    config_text_from,
-    config_texts_at,
-    ledger_blobs,
-    segments_at,
-)
+from forest_files.custody.sources import config_text_from, ledger_blobs, segments_at
+from forest_files.gate.config_governance import governance_faults
 from forest_files.gate.growth import growth_faults
 from forest_files.gate.signing.judge import SIGNING_CODES, judge_governance, judge_signatures
 from forest_files.gate.tombproof import forged_tombstone_faults
@@ -157,131 +153,6 @@ def _policy_faults(
     return faults
 
 
-def _holds_everything(cfg: ForestConfig, who: str) -> bool:
-    """``who`` is listed for the glob ``**`` (or nothing is governed at all)."""
-    if not cfg.authority:
-        return True
-    rule = next((r for r in reversed(cfg.authority) if r.glob == "**"), None)
-    if rule is None:
-        return False
-    return may_act(ForestConfig(project_id="-", authority=(rule,)), "**", who)
-
-
-def _governance_faults(
-    root: Path, base: str, head: str, base_cfg: ForestConfig
-) -> tuple[list[Fault], dict[str, str]]:
-    """Faults of governed changes, and the commits that made one an author holding
-    ``**`` may make (commit -> author: under signing they must also be signed)."""
-    faults: list[Fault] = []
-    governed: dict[str, str] = {}
-    commits = gitio.commits_with_authors(root, f"{base}..{head}")
-    faults += _keyring_faults(root, commits, base_cfg, governed)
-    texts = config_texts_at(root, [c for commit, parents, _ in commits for c in (commit, *parents)])
-    for commit, parents, author in commits:
-        mine = texts[commit]
-        for parent in parents:
-            theirs = texts[parent]
-            if mine == theirs or theirs is None:
-                continue
-            fault = _config_change(commit, parent, mine, theirs, author, base_cfg, root)
-            if fault is not None:
-                faults.append(fault)
-            elif _governed_change(mine, theirs, parent):
-                governed[commit] = author
-    return faults, governed
-
-
-def _governed_change(mine: str | None, theirs: str, parent: str) -> bool:
-    """``mine`` changes a governed table of ``theirs`` (already judged well-formed)."""
-    if mine is None:
-        return True
-    before = parse_config_text(theirs, f"{CONFIG_NAME} at {parent[:12]}")
-    after = parse_config_text(mine, CONFIG_NAME)
-    return _governed_tables(before) != _governed_tables(after)
-
-
-def _governed_tables(cfg: ForestConfig) -> tuple[object, ...]:
-    # [require] too: removing a requirement would let an unadopted file in unseen.
-    return (cfg.authority, cfg.max_body_bytes, cfg.signing, cfg.require)
-
-
-def _keyring_faults(
-    root: Path,
-    commits: list[tuple[str, tuple[str, ...], str]],
-    base_cfg: ForestConfig,
-    governed: dict[str, str],
-) -> list[Fault]:
-    """The keyring the merge-base names is governed like [authority]: changed in a
-    commit whose author does not hold '**' at the merge-base, it is a fault."""
-    path = base_cfg.signing.allowed_signers
-    pairs = [(c, p) for c, parents, _ in commits for p in parents]
-    if path is None or not pairs:
-        return []
-    diffs = iter(gitio.diff_each_parent(root, pairs, path, filters="ADMT"))
-    faults: list[Fault] = []
-    for commit, parents, author in commits:
-        mine = [next(diffs) for _ in parents]  # consume every parent's diff
-        changed = any(c.path == path for diff in mine for c in diff)
-        if changed and not _holds_everything(base_cfg, author):
-            detail = (
-                f"commit {commit[:12]} changes the keyring {path}, but its author {author} "
-                "does not hold '**' at the merge-base; ask a holder of '**' to make that change"
-            )
-            # the parent when it holds the keyring: the route puts it back from there
-            parent = next(
-                (p for p, diff in zip(parents, mine, strict=True) for c in diff
-                 if c.path == path and c.status != "A"),
-                None,
-            )  # fmt: skip
-            faults.append(
-                Fault("config-governance", None, None, None, detail, path, commit=commit,
-                      parent=parent)
-            )  # fmt: skip
-        elif changed:
-            governed[commit] = author
-    return faults
-
-
-def _config_change(
-    commit: str,
-    parent: str,
-    mine: str | None,
-    theirs: str,
-    author: str,
-    base_cfg: ForestConfig,
-    root: Path,
-) -> Fault | None:
-    # located at forest.toml (SARIF and annotations place the finding on that file);
-    # the detail still names it, for verify's line, which prints the detail alone
-    name = f"{CONFIG_NAME} in commit {commit[:12]}"
-    before = parse_config_text(theirs, f"{CONFIG_NAME} at {parent[:12]}")
-    if mine is None:
-        detail = f"commit {commit[:12]} deletes {CONFIG_NAME} (by {author})"
-        return Fault(  # commit and parent: put back with the ledger files it deleted
-            "config-governance", None, None, None, detail, CONFIG_NAME, commit=commit, parent=parent
-        )
-    after = parse_config_text(mine, name)
-    if after.project_id != before.project_id and acts_at(root, parent).acts:
-        detail = (
-            f"commit {commit[:12]} changes the project id in {CONFIG_NAME}, "
-            "which never changes once acts exist"
-        )
-        return Fault(
-            "config-governance", None, None, None, detail, CONFIG_NAME, commit=commit, parent=parent
-        )
-    governed = _governed_tables(before) != _governed_tables(after)
-    if governed and not _holds_everything(base_cfg, author):
-        detail = (
-            f"commit {commit[:12]} changes {CONFIG_NAME}'s [authority] or [policy] (or "
-            f"[signing], [gpg], [require]), but its author {author} does not hold '**' at "
-            "the merge-base; ask a holder of '**' to make that change"
-        )
-        return Fault(
-            "config-governance", None, None, None, detail, CONFIG_NAME, commit=commit, parent=parent
-        )
-    return None
-
-
 def head_paths(root: Path, head: str, act_ids: list[str]) -> dict[str, frozenset[str]]:
     """The bound paths each act of HEAD's ledger touched, from HEAD's custody opened the
     one way every door opens it (check/opening.py: its sealed view, or a replay that
@@ -344,7 +215,7 @@ def check_range(
     faults += forged_tombstone_faults(root, base, head, new_acts, at_head)
     signed = judge_signatures(root, base, head, new_acts, paths, base_cfg, at_head)
     faults += signed.faults
-    governance, governed = _governance_faults(root, base, head, base_cfg)
+    governance, governed = governance_faults(root, base, head, base_cfg)
     faults += governance
     signed_governance = judge_governance(root, base, governed, base_cfg)
     faults += signed_governance.faults
