@@ -1,5 +1,5 @@
-"""What the post-commit hook says: a commit made without the pre-commit check that
-deletes or retypes a ledger file its parent holds.
+"""What the post-commit and post-applypatch hooks say: a commit made without the
+pre-commit check that deletes or retypes a ledger file its parent holds.
 
 The pre-commit hook refuses such a change (erasure_guard.py). Git asks no
 pre-commit hook for ``git revert``, ``git cherry-pick`` or ``git commit
@@ -9,6 +9,11 @@ ci`` refuses the branch (gate/growth.py) every local door would judge without
 the act, as if the binding had never been made. The commit is made by then, so
 this can only say so at once, with the ways back: undo the commit while it is
 not pushed, or keep it and put the parent's ledger files back in a new one.
+``git am`` (and ``git rebase --apply``, which applies through it) runs no
+post-commit hook but post-applypatch after each patch it commits: the same
+findings and routes, said in the words of a patch (``Applied``); a patch that
+more patches of the same run follow is undone by its own id, as HEAD~1 then
+names another commit.
 
 Stores: nothing.
 Refuses: nothing (git ignores a post-commit hook's exit code).
@@ -32,15 +37,35 @@ _LEDGER = LEDGER_PREFIX.rstrip("/")
 _PARENT = "HEAD~1"
 
 
-def _subject(commit: str) -> erasure_guard.Subject:
+class Applied(NamedTuple):
+    """A commit ``git am`` applied (the post-applypatch hook): ``last`` when no patch
+    of the same run follows it (then HEAD~1 is its parent once ``git am`` ends)."""
+
+    last: bool
+
+
+def _undo(short: str, applied: Applied | None) -> Route:
+    """Undo by HEAD~1 while the commit is the last one; a patch that others follow is
+    undone by its own id, with them (their changes staged too, nothing lost)."""
+    if applied is None or applied.last:
+        return Route(
+            "undo the commit, its changes kept staged (the next git commit is checked)",
+            (("git", "reset", "--soft", _PARENT),),
+            "while it is the last commit and not pushed",
+        )
+    return Route(
+        "undo the commit and the patches applied after it, their changes kept staged "
+        "(the next git commit is checked)",
+        (("git", "reset", "--soft", f"{short}~1"),),
+        "once git am has finished, while none of them is pushed",
+    )
+
+
+def _subject(commit: str, applied: Applied | None = None) -> erasure_guard.Subject:
     """The ways back from ``commit``: undone while it is HEAD and not pushed, or kept
     with its parent's ledger files put back (named by the commit: right later too)."""
     short = commit[:12]
-    undo = Route(
-        "undo the commit, its changes kept staged (the next git commit is checked)",
-        (("git", "reset", "--soft", _PARENT),),
-        "while it is the last commit and not pushed",
-    )
+    undo = _undo(short, applied)
     parent = f"{short}~1"
     message = f"Put back the ledger files {short} removed"
     keep = Route(
@@ -65,14 +90,20 @@ class Removed(NamedTuple):
 
     commit: str
     found: tuple[Reported, ...]
+    applied: Applied | None = None  # None: said by post-commit
 
     def lines(self) -> list[str]:
-        """The post-commit hook's warning: each finding, then the ways back once."""
+        """The hook's warning: each finding, then the ways back once."""
         if not self.found:
             return []
+        how = (
+            "(a revert, a cherry-pick or --no-verify)"
+            if self.applied is None
+            else "(a patch applied by git am or git rebase --apply)"
+        )
         out = [
             f"forest-files: commit {self.commit[:12]} was made without the pre-commit check "
-            "(a revert, a cherry-pick or --no-verify) and removes acts from the ledger: "
+            f"{how} and removes acts from the ledger: "
             "every door judges without them, and forest ci refuses the branch",
         ]
         for r in self.found:
@@ -83,16 +114,17 @@ class Removed(NamedTuple):
         return out
 
 
-def removed_custody(root: Path, commit: str = "HEAD") -> Removed:
+def removed_custody(root: Path, commit: str = "HEAD", *, applied: Applied | None = None) -> Removed:
     """The ledger files ``commit`` deletes or retypes that its first parent holds:
     one ``git diff-tree`` (and, when it finds one, the commit's id and one read of
-    the parent's segments for the erase acts they hold)."""
+    the parent's segments for the erase acts they hold). ``applied``: the commit is
+    a patch ``git am`` applied (post-applypatch), which only words it otherwise."""
     changes = gitio.commit_changes(root, commit, _LEDGER, filters="DT")
     if not changes:
-        return Removed(commit, ())
+        return Removed(commit, (), applied)
     full = gitio.resolve_commit(root, commit)
-    found = erasure_guard.rewritten_ledger(root, f"{full}~1", changes, _subject(full))
-    return Removed(full, tuple(found))
+    found = erasure_guard.rewritten_ledger(root, f"{full}~1", changes, _subject(full, applied))
+    return Removed(full, tuple(found), applied)
 
 
-__all__ = ["Removed", "removed_custody"]
+__all__ = ["Applied", "Removed", "removed_custody"]

@@ -150,3 +150,72 @@ def test_revert_of_a_forget_says_the_erase_way_back_hostile(tmp_path: Path) -> N
         ["git", "grep", "-q", SENTINEL, "HEAD"], cwd=root, capture_output=True, check=False
     )
     assert shown.returncode == 1  # HEAD's tree no longer holds the text
+
+
+def _patches(root: Path, *extra: str) -> list[str]:
+    """The revert of the adoption (then one commit per ``extra`` file) as patch files,
+    and the branch put back on the adoption: ``git am`` of them deletes its segment."""
+    adopted = git(root, "rev-parse", "HEAD")
+    assert pasted(root, "git revert --no-edit HEAD").returncode == 0
+    for name in extra:
+        write(root, name, f"{name}\n")
+        git(root, "add", name)
+        git(root, "commit", "-q", "-m", name)
+    out = root.parent / "patches"
+    count = str(1 + len(extra))
+    names = git(root, "format-patch", f"-{count}", "-o", str(out)).splitlines()
+    git(root, "reset", "-q", "--hard", adopted)
+    return names
+
+
+def test_git_am_of_a_revert_said_and_both_ways_back_work_hostile(tmp_path: Path) -> None:
+    """``git am`` of a revert of the adoption runs no post-commit hook: post-applypatch
+    says it, worded for a patch; pasted once ``git am`` ends, "undo" leaves the adoption
+    as HEAD with the deletion staged (refused by the next ``git commit``), and "keep it"
+    (after a second ``git am``) puts the act back."""
+    root = _adopted(tmp_path)
+    adopted = git(root, "rev-parse", "HEAD")
+    (patch,) = _patches(root)
+    done = pasted(root, f"git am -q {patch}")
+    assert done.returncode == 0, done.stderr
+    head = git(root, "rev-parse", "HEAD")
+    assert f"commit {head[:12]} was made without the pre-commit check" in done.stderr
+    assert "git am" in done.stderr and "ledger-deleted .forest/ledger/segments/" in done.stderr
+    routes = _routes(done.stderr)
+    assert routes["undo"] == "git reset --soft 'HEAD~1'"
+    assert pasted(root, routes["undo"]).returncode == 0
+    assert git(root, "rev-parse", "HEAD") == adopted
+    again = pasted(root, "git commit -q -m again")
+    assert again.returncode != 0 and "commit refused" in again.stderr, again.stderr
+    git(root, "reset", "-q", "--hard", adopted)
+    assert pasted(root, f"git am -q {patch}").returncode == 0
+    put_back = pasted(root, routes["or"].replace(head[:12], git(root, "rev-parse", "HEAD")[:12]))
+    assert put_back.returncode == 0 and WARNED not in put_back.stderr, put_back.stderr
+    assert "1 binding(s)" in _bindings(root)
+
+
+def test_git_am_of_several_patches_undoes_by_the_commit_id_hostile(tmp_path: Path) -> None:
+    """A revert then two more patches in one ``git am``: HEAD~1 would undo another
+    commit, so the undo names the revert; pasted once ``git am`` ends, the adoption is
+    HEAD again with every later change staged (nothing lost). "keep it" from a second
+    run puts the act back with the later commits kept."""
+    root = _adopted(tmp_path)
+    adopted = git(root, "rev-parse", "HEAD")
+    patches = _patches(root, "one.md", "two.md")
+    done = pasted(root, "git am -q " + " ".join(patches))
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.count(WARNED) == 1, done.stderr
+    reverted = git(root, "rev-parse", "HEAD~2")
+    routes = _routes(done.stderr)
+    assert routes["undo"] == f"git reset --soft '{reverted[:12]}~1'"
+    assert pasted(root, routes["undo"]).returncode == 0
+    assert git(root, "rev-parse", "HEAD") == adopted
+    staged = git(root, "diff", "--cached", "--name-status").splitlines()
+    assert {"A\tone.md", "A\ttwo.md"} <= set(staged)
+    assert any(s.startswith("D\t.forest/ledger/segments/") for s in staged)
+    git(root, "reset", "-q", "--hard", adopted)
+    assert pasted(root, "git am -q " + " ".join(patches)).returncode == 0
+    keep = routes["or"].replace(reverted[:12], git(root, "rev-parse", "HEAD~2")[:12])
+    put_back = pasted(root, keep)
+    assert put_back.returncode == 0 and WARNED not in put_back.stderr, put_back.stderr
+    assert "1 binding(s)" in _bindings(root) and (root / "two.md").exists()

@@ -148,18 +148,19 @@ def test_hooks_install_links_planted_beside_hooks_never_followed_refused(tmp_pat
 def test_hooks_status_names_a_hook_missing_beside_installed_ones_recovers(
     tmp_path: Path,
 ) -> None:
-    """A repository whose hooks an earlier release installed (no post-commit): status
-    names the missing hook and the command; pasted, every hook is ours. Nothing
-    installed at all is not this case (no line)."""
+    """A repository whose hooks an earlier release installed (no post-commit, no
+    post-applypatch): status names the missing hooks and the command; pasted, every
+    hook is ours. Nothing installed at all is not this case (no line)."""
     repo = make_repo(tmp_path)
     bare = runner.invoke(app, ["hooks", "status", "--repo", str(repo)])
     assert "missing beside" not in bare.stderr
     assert runner.invoke(app, ["hooks", "install", "--repo", str(repo)]).exit_code == 0
-    (repo / ".git" / "hooks" / "post-commit").unlink()
+    for name in ("post-commit", "post-applypatch"):
+        (repo / ".git" / "hooks" / name).unlink()
     result = runner.invoke(app, ["hooks", "status", "--repo", str(repo)])
     assert result.exit_code == 0, result.output
     (line,) = [ln for ln in result.stderr.splitlines() if "missing beside" in ln]
-    assert "post-commit" in line
+    assert "post-commit, post-applypatch" in line
     assert pasted(repo, line.rsplit("run: ", 1)[1]).returncode == 0
     after = runner.invoke(app, ["hooks", "status", "--repo", str(repo)])
     assert "missing" not in after.output + after.stderr

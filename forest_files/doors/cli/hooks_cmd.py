@@ -106,8 +106,9 @@ def install(
     repo: RepoOpt = Path("."),
     as_json: JsonOpt = False,
 ) -> None:
-    """Install pre-commit, pre-merge-commit, post-commit, post-merge, post-checkout and
-    post-rewrite (with --server: pre-receive and update, which refuse a push as forest ci would).
+    """Install pre-commit, pre-merge-commit, post-commit, post-applypatch, post-merge,
+    post-checkout and post-rewrite (--server: pre-receive and update, as forest ci judges
+    a push).
 
     Example: forest hooks install --server --repo /srv/git/project.git
     """

@@ -39,6 +39,7 @@ HOOKS = (
     "pre-commit",
     "pre-merge-commit",
     "post-commit",
+    "post-applypatch",  # git am commits each patch without pre-commit or post-commit
     "post-merge",
     "post-checkout",
     "post-rewrite",

@@ -1,10 +1,10 @@
 """What the installed git hooks run. Fast path: no typer, pydantic, GitPython.
 
 Stores: nothing on pre-commit / pre-merge-commit (the working tree and the
-git index are never modified or stashed) and post-commit (which only says
-what a commit made without the pre-commit check removed from the ledger:
-check/after_commit.py); post-merge, post-checkout and post-rewrite bring the
-local index in step with the checked-out ledger.
+git index are never modified or stashed) and post-commit / post-applypatch
+(which only say what a commit made without the pre-commit check removed from
+the ledger: check/after_commit.py); post-merge, post-checkout and post-rewrite
+bring the local index in step with the checked-out ledger.
 Refuses: a commit whose staged content diverges from the staged ledger's
 ground (drifted, missing, unresolved, moved, contested) — exit 1, naming the
 binding, who adopted its ground and with which words, a diff ground → staged
@@ -16,7 +16,7 @@ A refused commit (drift, or an error that refuses it) is recorded in the audit
 log (doors/doorlog.py), imported only then: an accepted commit never loads it.
 Test: tests/doors/test_hooks.py, tests/governance/test_audit_doors.py,
       tests/doors/test_server_hook.py, tests/check/test_hook_move_cost.py,
-      tests/doors/test_hooks_custody.py
+      tests/doors/test_hooks_custody.py, tests/check/test_after_commit.py
 
 Custody is what is committed, never the working tree's forest.toml: the check
 runs when the git index or HEAD holds forest.toml, asked in the one ``rev-parse``
@@ -40,11 +40,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from forest_files.check.after_commit import Applied
     from forest_files.check.findings import CheckReport
 
 CHECK_HOOKS = ("pre-commit", "pre-merge-commit")
 SYNC_HOOKS = ("post-merge", "post-checkout", "post-rewrite")
-AFTER_HOOKS = ("post-commit",)  # says what a commit made without pre-commit removed
+# say what a commit made without pre-commit removed; git am runs post-applypatch alone
+AFTER_HOOKS = ("post-commit", "post-applypatch")
 SERVER_HOOKS = ("pre-receive", "update")  # judged from commits alone (doors/hooks/server.py)
 
 
@@ -174,8 +176,8 @@ def main(argv: list[str]) -> int:
     by an earlier release calls ``main`` itself."""
     if not argv:
         _say(
-            "usage: forest-hook pre-commit|pre-merge-commit|post-commit|post-merge|"
-            "post-checkout|post-rewrite|pre-receive|update"
+            "usage: forest-hook pre-commit|pre-merge-commit|post-commit|post-applypatch|"
+            "post-merge|post-checkout|post-rewrite|pre-receive|update"
         )
         return 2
     if argv[0] in ("--version", "-V"):
@@ -241,7 +243,7 @@ def _run(hook: str) -> int:
     root = gitio.toplevel(Path.cwd())
     git_dir_paths(root)
     if hook in AFTER_HOOKS:  # the commit is made: said, never refused
-        return after_commit(root)
+        return after_commit(root, applied=hook == "post-applypatch")
     from forest_files.kernel.paths import CONFIG_NAME
 
     if not (root / CONFIG_NAME).exists():
@@ -255,21 +257,38 @@ def _run(hook: str) -> int:
     return 2
 
 
-def after_commit(root: Path) -> int:
+def after_commit(root: Path, *, applied: bool = False) -> int:
     """The post-commit hook: a commit git made without the pre-commit check (a revert,
     a cherry-pick, ``--no-verify``) that removed acts from the ledger is said at once,
     with the ways back (check/after_commit.py); whether forest.toml is still there or
     not (a revert of the commit that made custody removes it too). Exit 1 when it says
     so: git ignores it (the commit is made), and the pre-commit framework shows a
-    hook's output only when it fails."""
+    hook's output only when it fails. ``applied``: the post-applypatch hook, after
+    each patch ``git am`` commits (the same check, worded for a patch)."""
     from forest_files.check.after_commit import removed_custody
     from forest_files.kernel.shellword import stand_at
 
     stand_at(root)  # git's GIT_PREFIX: the ways back, from where git was typed
-    said = removed_custody(root).lines()
+    said = removed_custody(root, applied=_patch(root) if applied else None).lines()
     for line in said:
         _say(line)
     return 1 if said else 0
+
+
+def _patch(root: Path) -> Applied:
+    """The patch ``git am`` just committed, from its state folder (``rebase-apply``
+    in this work tree's git directory): ``next`` is the patch's number, ``last`` the
+    run's count. Unreadable (a later git that keeps them elsewhere): taken as the
+    last, so the route is the post-commit one."""
+    from forest_files.check.after_commit import Applied
+    from forest_files.kernel.state import git_dir_paths
+
+    state = Path(git_dir_paths(root)[0]) / "rebase-apply"
+    try:
+        at, count = (int((state / name).read_text("ascii")) for name in ("next", "last"))
+    except (OSError, ValueError):
+        return Applied(last=True)
+    return Applied(last=at >= count)
 
 
 def committed_custody(cwd: Path) -> tuple[Path, bool]:
