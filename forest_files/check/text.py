@@ -106,7 +106,7 @@ def failed_blocks(
     kind in one line that names ``lister``, the command that lists every one."""
     from forest_files.check.commit_route import nested
 
-    out: list[str] = [printable(hint) for hint in report.hints]  # once, not per finding
+    out: list[str] = [printable(hint) for hint in dict.fromkeys(report.hints)]  # once each
     pairs = nested(report.failed)
     if shown is not None and len(pairs) > shown:  # a rare kind is not hidden behind many
         many: dict[str, int] = {}
@@ -176,9 +176,10 @@ def warning_block(r: Reported, *, colour: bool = False, words: bool = True) -> l
 
 
 def warning_note(r: Reported) -> str:
-    """One ``CheckReport.notes`` entry: the hook prints it and lets the commit through."""
+    """One ``CheckReport.notes`` entry: the hook prints it (after the verdict when it
+    refuses the commit for another finding: ``hook_refusal``)."""
     lines = warning_block(r)
-    first = f"forest-files: {lines[0]} (committed anyway; `forest ci` fails until it is adopted)"
+    first = f"forest-files: {lines[0]} (this refuses no commit; `forest ci` fails until adopted)"
     return "\n".join([first, *lines[1:]])
 
 
@@ -214,10 +215,14 @@ def _more(rest: list[Reported], lister: str) -> str:
 
 
 def hook_refusal(report: CheckReport, *, lister: str = "forest check --staged") -> list[str]:
-    """The pre-commit hook's refusal (stderr): the first ``HOOK_SHOWN`` blocks.
+    """The pre-commit hook's refusal (stderr), in one order: the verdict, each note
+    (advice that refuses nothing: an unbound file, signing) and the run's hint once,
+    then the first ``HOOK_SHOWN`` blocks and the route for the whole commit last.
     ``lister``: the command that lists every finding of this commit."""
     failed = report.failed
+    notes = [n for n in dict.fromkeys(report.notes) if n not in report.hints]
     return [
         f"forest-files: commit refused — {len(failed)} {_refused_what(failed)}",
+        *notes,
         *failed_blocks(report, shown=HOOK_SHOWN, lister=lister),
     ]

@@ -42,3 +42,43 @@ def test_unstaged_ledger_many_findings_hint_once_per_door_detected(tmp_path: Pat
     data = json.loads(forest(root, "check", "--staged", "--json").stdout)
     assert [n for n in data["notes"] if HINT in n] == [line]  # JSON: one note
     assert not [h for f in data["findings"] for h in f["hints"] if HINT in h]
+
+
+@pytest.mark.slow  # an adoption, a supersede and a refused commit through the real hook
+def test_hook_refusal_says_verdict_then_notes_then_findings_once_detected(
+    tmp_path: Path,
+) -> None:
+    """A refused commit with a note (an unbound file ``[require]`` asks for) and the
+    working tree's ledger not staged: the verdict first, then each note and the hint
+    once, then the findings, the route for the whole commit last (before: the note
+    above the verdict, saying "committed anyway" of a refused commit)."""
+    from tests.helpers.git import pasted
+
+    root = make_repo(tmp_path)
+    ok(root, "init")
+    for name in PAGES:
+        write(root, name, f"# {name}\n\nwords\n")
+    commit_all(root, "init")
+    ok(root, "adopt", *PAGES, "--words", "The pages")
+    ok(root, "hooks", "install")
+    with (root / "forest.toml").open("a", encoding="utf-8") as toml:
+        toml.write('\n[require]\n"docs/*.md" = "file"\n')
+    commit_all(root, "adopt")
+    write(root, "docs/draft.md", "# Draft\n")
+    for name in PAGES:
+        write(root, name, f"# {name}\n\nwords, edited\n")
+    git(root, "add", "docs", *PAGES)
+    ok(root, "supersede", "p1.md", "--words", "Edited")  # recorded, the ledger not staged
+    refused = pasted(root, "git commit -q -m edits")
+    assert refused.returncode == 1
+    lines = refused.stderr.splitlines()
+    assert lines[0].startswith("forest-files: commit refused — 3 "), refused.stderr
+
+    def at(text: str) -> int:
+        (index,) = [i for i, line in enumerate(lines) if text in line]  # each once
+        return index
+
+    note, hint = at("warning: unbound docs/draft.md"), at(HINT)
+    first = min(i for i, line in enumerate(lines) if line.startswith("drifted "))
+    assert 0 < note < hint < first < at("or adopt all 3 drifted sections at once")
+    assert "committed anyway" not in refused.stderr

@@ -61,9 +61,9 @@ def check_staged(root: Path) -> int:
     from forest_files.check.text import hook_refusal
 
     report = judge_staged(root, diffs=sys.stderr.isatty())
-    for note in report.notes:
-        _say(note)
     if report.ok:
+        for note in report.notes:  # refused, hook_refusal says them after the verdict
+            _say(note)
         _say_left_out(root)
         return 0
     from forest_files.check.text import HOOK_SHOWN
