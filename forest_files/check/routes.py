@@ -8,7 +8,8 @@ ground, adopt the change (a drift's supersede stages its file with the ledger
 at every door: the act adopts the working tree's text; an unbound target with
 the default exclusions forest.toml's ``[bind]`` gives it), bring a file back,
 move or end a binding (a renamed and edited section: ``forest rebind OLD NEW --words``, so the chain
-is kept; a section moved into a file whose name is not UTF-8: that file renamed
+is kept; or put back by hand from the adopted text ``forest show GROUND`` prints;
+a section moved into a file whose name is not UTF-8: that file renamed
 first, ``git mv -- OLD NEW``, as for an unbound one), unseal a sealed ground
 (``forest unseal TARGET --words``), or end a contest; rename a required file whose
 name holds a control character (``git mv``, ``mv`` untracked, each control character
@@ -27,7 +28,8 @@ ceremony refuses when pasted as is); ``--as`` is left out, so the default identi
 (git ``user.name <email>``) signs.
 Test: tests/doors/test_doors.py, tests/check/test_routes_paste.py, tests/check/test_moves.py,
 tests/check/test_moved_not_utf8.py, tests/doors/test_printed_where_typed.py,
-      tests/check/test_unresolved_python_routes.py, tests/check/test_copied_section.py
+      tests/check/test_unresolved_python_routes.py, tests/check/test_copied_section.py,
+      tests/check/test_renames.py
 
 ``source`` is where the check looked: ``worktree``, ``index`` (the hook; a
 route then also stages what it changed) or a commit id (routes act on the
@@ -334,7 +336,7 @@ def _unresolved(f: Finding, root: Path, source: str) -> tuple[Route, ...]:
     if what == "symbol" and _NOT_PYTHON in f.detail:  # pysymbol.py: nothing to look in
         where = f.detail.split(_NOT_PYTHON, 1)[1].split("); fix", 1)[0]
         return (Route("fix the file", note=f"fix its syntax error at {where}"),)
-    back = Route("put the section back", note=f"restore the {what} the selector names")
+    back = _put_back(f, what)
     if not f.candidates:
         return (
             back,
@@ -345,6 +347,16 @@ def _unresolved(f: Finding, root: Path, source: str) -> tuple[Route, ...]:
             ),
         )
     return (*_rebinds(f, root, source, "keep the chain at the renamed section"), back)
+
+
+def _put_back(f: Finding, what: str) -> Route:
+    """The section the selector names is gone (a heading renamed): write it back by
+    hand, from the adopted text ``forest show`` prints (its ground's id)."""
+    note = f"restore the {what} the selector names"
+    if not f.ground:
+        return Route("put the section back", note=note)
+    shown = forest("show", f.ground[:12])
+    return Route("put the section back", (shown,), f"{note}, from the adopted text this prints")
 
 
 def _copies(f: Finding, source: str) -> tuple[Route, ...]:

@@ -276,3 +276,21 @@ def test_renamed_among_many_headings_three_rebind_routes_then_a_note_detected(
     ]
     labels = [r["label"] for r in gone["routes"]]
     assert labels[-2:] == ["put the section back", "or end the binding"]
+
+
+def test_renamed_heading_put_back_route_shows_the_adopted_text_pasted_accepted(
+    repo: Path,
+) -> None:
+    """ "put the section back" names the command that prints the adopted text (it was a
+    note with no command): ``forest show GROUND``, carrying ``-C`` when typed with it;
+    pasted where it was typed, it prints the section as adopted."""
+    edit(repo, "## Elias\n", "## Elias the Smith\n")
+    edit(repo, "He lives by the sea.", "He lives by the grey sea.")
+    typed = shell(repo.parent, f"forest -C {shlex.quote(repo.name)} check --json")
+    (gone,) = [f for f in json.loads(typed.stdout)["findings"] if f["kind"] == "unresolved"]
+    assert gone["selector"] == "canon.md#Canon/Elias"
+    (back,) = [r for r in gone["routes"] if r["label"] == "put the section back"]
+    assert back["argv"] == [["forest", "-C", repo.name, "show", gone["ground"][:12]]]
+    shown = shell(repo.parent, back["command"])
+    assert shown.returncode == 0, shown.stderr
+    assert "## Elias\n\nElias is a smith.\nHe lives by the sea.\n" in shown.stdout
