@@ -355,7 +355,7 @@ def _put_back(f: Finding, what: str) -> Route:
     note = f"restore the {what} the selector names"
     if not f.ground:
         return Route("put the section back", note=note)
-    shown = forest("show", f.ground[:12])
+    shown = forest("show", f.ground)
     return Route("put the section back", (shown,), f"{note}, from the adopted text this prints")
 
 

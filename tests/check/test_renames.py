@@ -290,7 +290,7 @@ def test_renamed_heading_put_back_route_shows_the_adopted_text_pasted_accepted(
     (gone,) = [f for f in json.loads(typed.stdout)["findings"] if f["kind"] == "unresolved"]
     assert gone["selector"] == "canon.md#Canon/Elias"
     (back,) = [r for r in gone["routes"] if r["label"] == "put the section back"]
-    assert back["argv"] == [["forest", "-C", repo.name, "show", gone["ground"][:12]]]
+    assert back["argv"] == [["forest", "-C", repo.name, "show", gone["ground"]]]
     shown = shell(repo.parent, back["command"])
     assert shown.returncode == 0, shown.stderr
     assert "## Elias\n\nElias is a smith.\nHe lives by the sea.\n" in shown.stdout
