@@ -124,10 +124,12 @@ KINDS: dict[str, Kind] = {
     ),
     "shallow-clone": (
         "the clone is shallow: history the gate judges (the merge-base, which commit "
-        "brought each act) is not in it; nothing was judged (exit 1)",
+        "brought each act, or the base branch itself, never fetched) is not in it; "
+        "nothing was judged (exit 1)",
         "ci",
-        "fetch the full history: `git fetch --unshallow` (GitHub Actions: "
-        "actions/checkout with `fetch-depth: 0`)",
+        "fetch the full history: `git fetch --unshallow` (the base branch never "
+        "fetched: `git fetch --unshallow origin main:refs/remotes/origin/main`; "
+        "GitHub Actions: actions/checkout with `fetch-depth: 0`)",
     ),
 }
 
