@@ -11,9 +11,10 @@ this can only say so at once, with the ways back: undo the commit while it is
 not pushed, or keep it and put the parent's ledger files back in a new one.
 ``git am`` (and ``git rebase --apply``, which applies through it) runs no
 post-commit hook but post-applypatch after each patch it commits: the same
-findings and routes, said in the words of a patch (``Applied``); a patch that
-more patches of the same run follow is undone by its own id, as HEAD~1 then
-names another commit.
+findings and routes, said in the words of a patch. A pick of ``git rebase`` runs
+post-commit while git's ``rebase-merge`` folder stands. A step of either that more
+steps of the same run follow is undone by its own id (``Sequence``, read by
+``sequence_at``), as HEAD~1 names another commit once the run ends.
 
 Stores: nothing.
 Refuses: nothing (git ignores a post-commit hook's exit code).
@@ -35,37 +36,47 @@ from forest_files.kernel.shellword import printable
 
 _LEDGER = LEDGER_PREFIX.rstrip("/")
 _PARENT = "HEAD~1"
+# How the commit came without the pre-commit check, by the command it is a step of.
+_HOW = {
+    "": "(a revert, a cherry-pick or --no-verify)",
+    "am": "(a patch applied by git am or git rebase --apply)",
+    "rebase": "(a pick of git rebase)",
+}
 
 
-class Applied(NamedTuple):
-    """A commit ``git am`` applied (the post-applypatch hook): ``last`` when no patch
-    of the same run follows it (then HEAD~1 is its parent once ``git am`` ends)."""
+class Sequence(NamedTuple):
+    """A commit one step of a longer git command made: a patch ``git am`` applied
+    (the post-applypatch hook, ``am``) or a pick of ``git rebase`` (post-commit while
+    ``rebase-merge`` stands, ``rebase``); ``last`` when no step of the same run follows
+    it (then HEAD~1 is its parent once the command ends)."""
 
+    tool: str  # "am" or "rebase"
     last: bool
 
 
-def _undo(short: str, applied: Applied | None) -> Route:
-    """Undo by HEAD~1 while the commit is the last one; a patch that others follow is
+def _undo(short: str, sequence: Sequence | None) -> Route:
+    """Undo by HEAD~1 while the commit is the last one; a step that others follow is
     undone by its own id, with them (their changes staged too, nothing lost)."""
-    if applied is None or applied.last:
+    if sequence is None or sequence.last:
         return Route(
             "undo the commit, its changes kept staged (the next git commit is checked)",
             (("git", "reset", "--soft", _PARENT),),
             "while it is the last commit and not pushed",
         )
+    after = "patches applied" if sequence.tool == "am" else "commits rebased"
     return Route(
-        "undo the commit and the patches applied after it, their changes kept staged "
+        f"undo the commit and the {after} after it, their changes kept staged "
         "(the next git commit is checked)",
         (("git", "reset", "--soft", f"{short}~1"),),
-        "once git am has finished, while none of them is pushed",
+        f"once git {sequence.tool} has finished, while none of them is pushed",
     )
 
 
-def _subject(commit: str, applied: Applied | None = None) -> erasure_guard.Subject:
+def _subject(commit: str, sequence: Sequence | None = None) -> erasure_guard.Subject:
     """The ways back from ``commit``: undone while it is HEAD and not pushed, or kept
     with its parent's ledger files put back (named by the commit: right later too)."""
     short = commit[:12]
-    undo = _undo(short, applied)
+    undo = _undo(short, sequence)
     parent = f"{short}~1"
     message = f"Put back the ledger files {short} removed"
     keep = Route(
@@ -90,17 +101,13 @@ class Removed(NamedTuple):
 
     commit: str
     found: tuple[Reported, ...]
-    applied: Applied | None = None  # None: said by post-commit
+    sequence: Sequence | None = None  # None: a commit of its own
 
     def lines(self) -> list[str]:
         """The hook's warning: each finding, then the ways back once."""
         if not self.found:
             return []
-        how = (
-            "(a revert, a cherry-pick or --no-verify)"
-            if self.applied is None
-            else "(a patch applied by git am or git rebase --apply)"
-        )
+        how = _HOW[self.sequence.tool if self.sequence is not None else ""]
         out = [
             f"forest-files: commit {self.commit[:12]} was made without the pre-commit check "
             f"{how} and removes acts from the ledger: "
@@ -114,17 +121,40 @@ class Removed(NamedTuple):
         return out
 
 
-def removed_custody(root: Path, commit: str = "HEAD", *, applied: Applied | None = None) -> Removed:
+def removed_custody(
+    root: Path, commit: str = "HEAD", *, sequence: Sequence | None = None
+) -> Removed:
     """The ledger files ``commit`` deletes or retypes that its first parent holds:
     one ``git diff-tree`` (and, when it finds one, the commit's id and one read of
-    the parent's segments for the erase acts they hold). ``applied``: the commit is
-    a patch ``git am`` applied (post-applypatch), which only words it otherwise."""
+    the parent's segments for the erase acts they hold). ``sequence``: the commit is
+    one step of ``git am`` or ``git rebase``, which words it and its undo."""
     changes = gitio.commit_changes(root, commit, _LEDGER, filters="DT")
     if not changes:
-        return Removed(commit, (), applied)
+        return Removed(commit, (), sequence)
     full = gitio.resolve_commit(root, commit)
-    found = erasure_guard.rewritten_ledger(root, f"{full}~1", changes, _subject(full, applied))
-    return Removed(full, tuple(found), applied)
+    found = erasure_guard.rewritten_ledger(root, f"{full}~1", changes, _subject(full, sequence))
+    return Removed(full, tuple(found), sequence)
 
 
-__all__ = ["Applied", "Removed", "removed_custody"]
+def sequence_at(git_dir: Path, hook: str) -> Sequence | None:
+    """The step of ``git am`` (post-applypatch: ``rebase-apply/next`` of ``last``) or of
+    ``git rebase`` (post-commit while ``rebase-merge/msgnum`` of ``end`` stands) that
+    made the commit, from git's state folder in this work tree's git directory; None
+    for a commit of its own. Unreadable (a later git that keeps them elsewhere): the
+    last step, so the undo is the one of a commit of its own."""
+    tool, folder, names = (
+        ("am", "rebase-apply", ("next", "last"))
+        if hook == "post-applypatch"
+        else ("rebase", "rebase-merge", ("msgnum", "end"))
+    )
+    state = git_dir / folder
+    if tool == "rebase" and not state.is_dir():
+        return None
+    try:
+        at, count = (int((state / name).read_text("ascii")) for name in names)
+    except (OSError, ValueError):
+        return Sequence(tool, last=True)
+    return Sequence(tool, last=at >= count)
+
+
+__all__ = ["Removed", "Sequence", "removed_custody", "sequence_at"]

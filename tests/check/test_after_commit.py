@@ -219,3 +219,40 @@ def test_git_am_of_several_patches_undoes_by_the_commit_id_hostile(tmp_path: Pat
     put_back = pasted(root, keep)
     assert put_back.returncode == 0 and WARNED not in put_back.stderr, put_back.stderr
     assert "1 binding(s)" in _bindings(root) and (root / "two.md").exists()
+
+
+def test_rebase_pick_that_others_follow_undone_by_its_id_hostile(tmp_path: Path) -> None:
+    """A branch whose revert of the adoption (made with ``--no-verify``) two commits
+    follow, rebased onto new work: post-commit says the revert's pick as a pick of
+    ``git rebase``, and its undo names the pick's id (HEAD~1 would undo the last
+    commit once the rebase ends); pasted then, the adoption's act is staged back and
+    every later change with it (nothing lost); "keep it" puts the act back in a new
+    commit with the later commits kept."""
+    root = _adopted(tmp_path)
+    git(root, "checkout", "-q", "-b", "topic")
+    assert pasted(root, "git revert --no-edit HEAD").returncode == 0
+    for name in ("one.md", "two.md"):
+        write(root, name, f"{name}\n")
+        git(root, "add", name)
+        git(root, "commit", "-q", "-m", name)
+    git(root, "checkout", "-q", "main")
+    write(root, "new.md", "new work\n")
+    git(root, "add", "new.md")
+    git(root, "commit", "-q", "-m", "new work")
+    done = pasted(root, "git rebase -q main topic")
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.count(WARNED) == 1, done.stderr
+    assert "(a pick of git rebase)" in done.stderr, done.stderr
+    picked = git(root, "rev-parse", "HEAD~2")
+    routes = _routes(done.stderr)
+    assert routes["undo"] == f"git reset --soft '{picked[:12]}~1'", routes
+    assert "once git rebase has finished" in done.stderr
+    rebased = git(root, "rev-parse", "HEAD")
+    assert pasted(root, routes["undo"]).returncode == 0
+    staged = git(root, "diff", "--cached", "--name-status").splitlines()
+    assert {"A\tone.md", "A\ttwo.md"} <= set(staged)
+    assert any(s.startswith("D\t.forest/ledger/segments/") for s in staged)
+    git(root, "reset", "-q", "--hard", rebased)
+    put_back = pasted(root, routes["or"])
+    assert put_back.returncode == 0 and WARNED not in put_back.stderr, put_back.stderr
+    assert "1 binding(s)" in _bindings(root) and (root / "two.md").exists()

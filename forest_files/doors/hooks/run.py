@@ -40,7 +40,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from forest_files.check.after_commit import Applied
     from forest_files.check.findings import CheckReport
 
 CHECK_HOOKS = ("pre-commit", "pre-merge-commit")
@@ -264,31 +263,20 @@ def after_commit(root: Path, *, applied: bool = False) -> int:
     not (a revert of the commit that made custody removes it too). Exit 1 when it says
     so: git ignores it (the commit is made), and the pre-commit framework shows a
     hook's output only when it fails. ``applied``: the post-applypatch hook, after
-    each patch ``git am`` commits (the same check, worded for a patch)."""
-    from forest_files.check.after_commit import removed_custody
+    each patch ``git am`` commits (the same check, worded for a patch); a pick of
+    ``git rebase`` is worded as one, and a step that others follow is undone by its
+    id (check/after_commit.py ``sequence_at``)."""
+    from forest_files.check.after_commit import removed_custody, sequence_at
     from forest_files.kernel.shellword import stand_at
+    from forest_files.kernel.state import git_dir_paths
 
     stand_at(root)  # git's GIT_PREFIX: the ways back, from where git was typed
-    said = removed_custody(root, applied=_patch(root) if applied else None).lines()
+    hook = "post-applypatch" if applied else "post-commit"
+    sequence = sequence_at(Path(git_dir_paths(root)[0]), hook)
+    said = removed_custody(root, sequence=sequence).lines()
     for line in said:
         _say(line)
     return 1 if said else 0
-
-
-def _patch(root: Path) -> Applied:
-    """The patch ``git am`` just committed, from its state folder (``rebase-apply``
-    in this work tree's git directory): ``next`` is the patch's number, ``last`` the
-    run's count. Unreadable (a later git that keeps them elsewhere): taken as the
-    last, so the route is the post-commit one."""
-    from forest_files.check.after_commit import Applied
-    from forest_files.kernel.state import git_dir_paths
-
-    state = Path(git_dir_paths(root)[0]) / "rebase-apply"
-    try:
-        at, count = (int((state / name).read_text("ascii")) for name in ("next", "last"))
-    except (OSError, ValueError):
-        return Applied(last=True)
-    return Applied(last=at >= count)
 
 
 def committed_custody(cwd: Path) -> tuple[Path, bool]:
