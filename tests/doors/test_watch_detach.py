@@ -16,9 +16,11 @@ from forest_files.doors.watch.detach import detach
 from forest_files.doors.watch.lock import running
 from forest_files.kernel.errors import UnusableConfig
 from forest_files.kernel.exits import exit_code
+from forest_files.kernel.paths import WATCH_LOG
 from tests.helpers.cli import console
 from tests.helpers.git import pasted
-from tests.helpers.watch import EDITED, bound_repo, captured_proposal, watch_state
+from tests.helpers.state import local_state
+from tests.helpers.watch import EDITED, bound_repo, captured_proposal, until, watch_state
 
 FAST = ("--quiet=0.1", "--ceiling=1", "--grace=0.5")
 
@@ -120,3 +122,30 @@ def test_watch_detach_dash_c_child_refusal_pasted_where_typed_accepted(root: Pat
     assert verify == "forest -C ../repo verify", done.stderr
     listed = pasted(beside, verify)
     assert listed.returncode == 3 and segment.stem in listed.stdout + listed.stderr, listed
+
+
+@pytest.mark.slow  # the door, its watcher child, the pasted commands
+@pytest.mark.parametrize("where", ["global", "--repo"])
+def test_watch_absolute_dash_c_child_lines_keep_it_absolute_pasted_accepted(
+    root: Path, where: str
+) -> None:
+    """Before, ``forest watch --detach --repo /abs/repo`` printed ``forest -C ../repo
+    watch status``, and the detached child of ``forest -C /abs/repo watch --detach``
+    logged ``forest -C ../repo proposal show …``: right only in the directory it was
+    typed in. Every line keeps the absolute path the user gave, as the other doors'."""
+    beside = _beside(root)
+    top = str(root.resolve())
+    given = ("-C", top, "watch") if where == "global" else ("watch", "--repo", top)
+    done = console(beside, *given, "--detach", *FAST)
+    assert done.returncode == 0, (done.stdout, done.stderr)
+    seen, stop_it = _quoted(done.stdout)
+    assert (seen, stop_it) == (f"forest -C {top} watch status", f"forest -C {top} watch stop")
+    (root / "a.md").write_text(EDITED, encoding="utf-8")
+    log = local_state(root) / WATCH_LOG
+    lead = "holds this text (new): "
+    assert until(lambda: lead in log.read_text(encoding="utf-8")), log.read_text("utf-8")
+    (line,) = [x for x in log.read_text(encoding="utf-8").splitlines() if lead in x]
+    show = line.split(lead, 1)[1]
+    assert show.startswith(f"forest -C {top} proposal show "), line
+    assert "{+edited+} words" in _paste(root / ".forest", show)  # pasted anywhere else
+    assert "stopped the watcher" in _paste(beside.parent, stop_it)

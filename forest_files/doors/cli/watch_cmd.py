@@ -162,13 +162,13 @@ def status(repo: RepoOpt = Path("."), as_json: JsonOpt = False) -> None:
 
 def _stand(repo: Path) -> Path:
     """The top of the work tree at ``repo``, noted as where the hints' commands reach
-    (``forest -C ../repo watch status`` after ``forest -C ../repo watch …``): the watch
-    commands read no forest.toml before they run (command.py), which notes it for
-    the others."""
+    (``forest -C ../repo watch status`` after ``forest -C ../repo watch …``; by its
+    absolute path when ``--repo`` was typed as one, as command.py notes it for the
+    commands that read forest.toml first)."""
     from forest_files.custody.repository import find_root
 
     root = find_root(repo)
-    stand_at(root)
+    stand_at(root, absolute=repo.is_absolute())
     return root
 
 

@@ -5,7 +5,8 @@ Refuses: bad options (exit 2), a second watcher (exit 1); a damaged index or
 ledger exits 3, and so does an internal error, its crash log named on stderr
 (the watch log, where a detached watcher's stderr goes).
 Returns: the exit code. Free of typer: the child starts fast. ``--typed-in DIR`` (the
-parent's): the commands it prints are reached from DIR.
+parent's): the commands it prints are reached from DIR (``--typed-absolute``: by the
+top's absolute path, as the user typed it).
 Test: tests/doors/test_watch_daemon.py, tests/doors/test_boundary.py,
 tests/doors/test_watch_detach.py
 """
@@ -32,6 +33,9 @@ def _options(argv: list[str] | None) -> argparse.Namespace:
     # Where the user typed `forest watch --detach` (detach.py): what the watcher prints
     # is reached from there, as the foreground watcher's is.
     p.add_argument("--typed-in", default=None, help=argparse.SUPPRESS)
+    # The user reached the work tree by an absolute path (``-C /abs/repo``, ``--repo
+    # /abs/repo``): the commands it prints reach it by that path too.
+    p.add_argument("--typed-absolute", action="store_true", help=argparse.SUPPRESS)
     return p.parse_args(argv)
 
 
@@ -43,7 +47,7 @@ def _watch(a: argparse.Namespace) -> int:
         from forest_files.custody.repository import find_root
         from forest_files.kernel.shellword import stand_at, typed_in
 
-        typed_in(a.typed_in)
+        typed_in(a.typed_in, absolute=a.typed_absolute)
         stand_at(find_root(a.repo))
 
     settings = WatchSettings(

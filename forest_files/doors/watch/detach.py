@@ -14,7 +14,9 @@ reaches it: ``forest_text``); a child that did not start: its own refusal
 (2 a broken forest.toml, 3 a damaged ledger or index), else its exit code and
 the log; one that did not start in ``START_TIMEOUT`` seconds (stopped). The child
 is handed the directory the user typed the command in (``--typed-in``), so the
-commands its refusal names are reached from there (``forest -C ../repo verify``).
+commands its refusal and its log lines name are reached from there (``forest -C
+../repo verify``), by the top's absolute path when the user typed one
+(``--typed-absolute``).
 Returns: the watching child's pid.
 Test: tests/doors/test_watch_detach.py, tests/doors/test_watch_daemon.py
 """
@@ -32,7 +34,7 @@ from forest_files.kernel import spawn as childproc
 from forest_files.kernel.errors import ForestError, StoreBusy, StoreCorruption, UnusableConfig
 from forest_files.kernel.exits import EXIT_BUSY, EXIT_CORRUPT, EXIT_USAGE
 from forest_files.kernel.paths import WATCH_LOG, WATCH_STATE
-from forest_files.kernel.shellword import forest_text, printable, where_typed
+from forest_files.kernel.shellword import forest_text, printable, reach, where_typed
 from forest_files.kernel.state import open_append, worktree_dir
 
 START_TIMEOUT = 120.0  # its start reads the bindings: a first index of a large tree
@@ -56,7 +58,10 @@ def detach(root: Path, args: list[str]) -> int:
         # Where the user typed `forest watch --detach`: the commands the child's refusal
         # (or any line it says) names are reached from there, as the foreground's are.
         typed = where_typed()
-        here = (f"--typed-in={typed}",) if typed is not None else ()  # one word: any name
+        # One word, --typed-in=DIR: a directory whose name starts with "-" stays its value.
+        here: tuple[str, ...] = (f"--typed-in={typed}",) if typed is not None else ()
+        if typed is not None and os.path.isabs(reach()):  # the user typed an absolute -C
+            here += ("--typed-absolute",)  # or --repo: the child's lines keep it too
         started = childproc.spawn(
             "forest_files.doors.watch", "--repo", str(root), *here, *args, log=err, cwd=root
         )
