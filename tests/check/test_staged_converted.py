@@ -113,3 +113,67 @@ def test_attribute_pattern_names_one_file_with_glob_characters_and_spaces_accept
     got = gitio.check_attr(root, "text", [*names, *others])
     assert [got[n] for n in names] == ["unset"] * len(names)
     assert [got[n] for n in others] == ["set"] * len(others)
+
+
+@pytest.mark.slow  # a check, a paste and a check again: > 0.5 s
+@pytest.mark.parametrize(
+    "rules",
+    ["*.py filter=bump\n", "[attr]bumped filter=bump\n*.py bumped\n"],
+    ids=["filter", "macro"],
+)
+def test_converted_by_info_attributes_route_line_goes_there_pasted_recovers(
+    tmp_path: Path, rules: str
+) -> None:
+    """A clean filter set in ``.git/info/attributes``, which outranks every
+    ``.gitattributes``: the route's `/m.py -filter` line in ``src/.gitattributes``
+    changed nothing, and the staged check printed the same route again. The route
+    names that file and a line for its end, anchored from the top; done as printed,
+    the staged check is clean. A rule of the same file for other paths alone leaves
+    the ``.gitattributes`` route as it was."""
+    from tests.helpers.git import pasted
+
+    root = _adopted(tmp_path)
+    write(root, "src/m.py", SOURCE)
+    ok(root, "adopt", "src/m.py::total", "--words", "Signed off")
+    commit_all(root, "adopt src")
+    git(root, "config", "filter.bump.clean", "sed s/return/yield/")
+    git(root, "config", "filter.bump.smudge", "cat")
+    info = root / ".git" / "info" / "attributes"
+    info.parent.mkdir(exist_ok=True)
+    info.write_text(rules.replace("*.py", "/src/*.py") + "/docs/** filter=bump\n")
+    (root / ".gitattributes").write_text("/m.py filter=bump\n")  # the top's m.py
+    git(root, "add", "--renormalize", "--", ".gitattributes", "m.py", "src/m.py")
+    out = json.loads(forest(root, "check", "--staged", "--json").stdout)
+    routes = {f["path"]: f["routes"] for f in out["findings"]}
+    assert sorted(routes) == ["m.py", "src/m.py"], out
+    (top,) = routes["m.py"]  # the info file names no rule for it: .gitattributes works
+    assert "info/attributes" not in top["note"] and "at the end of .gitattributes," in top["note"]
+    (route,) = routes["src/m.py"]
+    assert route["note"].startswith("a line of .git/info/attributes converts it"), route
+    line = route["note"].split("`")[1]
+    assert line == "/src/m.py -filter" and "at the end of .git/info/attributes," in route["note"]
+    with info.open("a") as f:
+        f.write(line + "\n")
+    assert pasted(root, route["command"]).returncode == 0
+    out = json.loads(forest(root, "check", "--staged", "--json").stdout)
+    assert [f["path"] for f in out["findings"] if f["kind"] != "clean"] == ["m.py"], out
+
+
+def test_info_rules_quoted_pattern_macro_and_other_paths_detected(tmp_path: Path) -> None:
+    """Which lines of ``.git/info/attributes`` convert a file: git matches each pattern
+    (a quoted one with a space, a macro standing for ``filter``); a line for other
+    paths, or one naming no converting attribute, names none."""
+    from forest_files.check.converted import info_rules
+
+    root = make_repo(tmp_path)
+    info = root / ".git" / "info" / "attributes"
+    info.parent.mkdir(exist_ok=True)
+    info.write_text(
+        '# a comment\n"/a b.py" filter=bump\n[attr]conv text\n/c.py conv\n'
+        "/d.py diff=python\n/e.py -filter\n"
+    )
+    assert info_rules(root, "a b.py", ["filter"]) == ".git/info/attributes"
+    assert info_rules(root, "c.py", ["text"]) == ".git/info/attributes"
+    assert info_rules(root, "e.py", ["filter"]) == ".git/info/attributes"  # it decides
+    assert [info_rules(root, p, ["filter"]) for p in ("a.py", "d.py", "c.py")] == [None] * 3
+    assert info_rules(root, "a b.py", []) is None
