@@ -8,9 +8,14 @@ check`` and ``forest status`` in this working tree judge it as held. The hook (o
 commit it lets through), ``forest init`` and every act's commit step say so, with
 the step that commits it (or, for an ignored file, the ``git check-ignore`` that
 names the rule to remove); none refuses (committing other files first is allowed).
-``forest status`` does not ask: its warm answer runs no git at all.
+``forest status`` says it too (``status_custody``), and asks git once per change of
+the git index or of the ledger: the listing is remembered under their stat (git
+replaces its index by a rename, an act writes a new segment), so a warm status
+still runs no git and loads no more than the standard library's light modules.
 
-Stores: nothing.
+Stores: ``.git/forest/cache/custody-<python tag>.bin`` (a kernel/cache record, by
+``status_custody``): the custody files git does not track, keyed by the stat of the
+git index, the ledger's segments and forest.toml.
 Refuses: nothing.
 Returns: the one line to print, or None when git tracks every file of the working
 tree's custody (one ``git ls-files``; a second only when one is untracked).
@@ -19,15 +24,25 @@ Test: tests/check/test_uncommitted_custody.py
 
 from __future__ import annotations
 
-from pathlib import Path
+import os
+import sys
 
-from forest_files.kernel.paths import CONFIG_NAME, FOREST_DIR, LEDGER_DIR, LEDGER_PREFIX
+from forest_files.kernel import cache
+from forest_files.kernel.paths import CACHE_DIR, CONFIG_NAME, FOREST_DIR, LEDGER_DIR, LEDGER_PREFIX
 from forest_files.kernel.shellword import command_text, git_step, printable
+
+TYPE_CHECKING = False  # typing and pathlib are not imported: a warm status asks here
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from pathlib import Path
 
 # What ``forest init`` writes for git to carry: its settings, the ledger's git
 # attributes and the ignore rules that keep local state out.
 SETUP = (CONFIG_NAME, ".gitattributes", f"{FOREST_DIR}/.gitignore")
 _CUSTODY = (*SETUP, LEDGER_DIR)
+_FORMAT = 1
+_NAME = f"custody-{sys.implementation.cache_tag}.bin"
+_KIND = "untracked-custody"
 
 
 def uncommitted_custody(
@@ -42,9 +57,57 @@ def uncommitted_custody(
     listed = gitio.untracked(root, _CUSTODY, keep_index_file=keep_index_file, which="all")
     if not listed:
         return None
-    hidden = ignored_custody(root, keep_index_file=keep_index_file, in_commit=in_commit)
-    if hidden is not None:
-        return hidden
+    hidden = gitio.untracked(root, _CUSTODY, keep_index_file=keep_index_file, which="ignored")
+    return _said(listed, hidden, in_commit=in_commit)
+
+
+def status_custody(root: str) -> str | None:
+    """``uncommitted_custody``'s line for ``forest status``: from the record while the
+    git index, the ledger's segments and forest.toml stat as they did, else listed
+    again (one or two ``git ls-files``) and remembered."""
+    if not os.path.isfile(os.path.join(root, CONFIG_NAME)):
+        return None
+    from forest_files.kernel.state import worktree_path
+
+    key = _key(root)
+    record = os.path.join(worktree_path(root), CACHE_DIR, _NAME)
+    doc = cache.read(record, _KIND) if key is not None else None
+    if isinstance(doc, tuple) and len(doc) == 4 and doc[:2] == (_FORMAT, key):
+        listed, hidden = list(doc[2]), list(doc[3])
+    else:
+        from pathlib import Path
+
+        from forest_files import gitio
+
+        top = Path(root)
+        listed = gitio.untracked(top, _CUSTODY, which="all")
+        hidden = gitio.untracked(top, _CUSTODY, which="ignored") if listed else []
+        if key is not None and key == _key(root):  # nothing changed while git listed
+            cache.write(record, _KIND, (_FORMAT, key, tuple(listed), tuple(hidden)))
+    return _said(listed, hidden, in_commit=False) if listed else None
+
+
+def _key(root: str) -> tuple[object, ...] | None:
+    """The stat of what decides which custody files git does not track: its index
+    (``git add``, a commit, ``git rm --cached``) and the ledger (an act adds files)."""
+    from forest_files.custody.verdict import ledger_key
+    from forest_files.kernel.state import git_dir_paths
+
+    try:
+        st = os.stat(os.path.join(git_dir_paths(root)[0], "index"))
+    except OSError:
+        return None  # no index yet: listed each time
+    ledger = ledger_key(root)
+    if ledger is None:
+        return None
+    return ((st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns), ledger)
+
+
+def _said(listed: Sequence[str], hidden: Sequence[str], *, in_commit: bool) -> str:
+    """The line for the custody files git does not track (``listed``), those an ignore
+    rule hides (``hidden``) named with the rule first."""
+    if hidden:
+        return _ignored(hidden, in_commit=in_commit)
     setup = [p for p in SETUP if p in listed]
     ledger = [p for p in listed if p.startswith(LEDGER_PREFIX)]
     left_out = "this commit leaves them out, and " if in_commit else ""
@@ -71,8 +134,10 @@ def ignored_custody(
     from forest_files import gitio
 
     hidden = gitio.untracked(root, _CUSTODY, keep_index_file=keep_index_file, which="ignored")
-    if not hidden:
-        return None
+    return _ignored(hidden, in_commit=in_commit) if hidden else None
+
+
+def _ignored(hidden: Sequence[str], *, in_commit: bool) -> str:
     first = hidden[0]
     see = command_text(git_step("check-ignore", "-v", "--", first))
     more = f" and {len(hidden) - 1} more" if len(hidden) > 1 else ""
@@ -84,4 +149,4 @@ def ignored_custody(
     )
 
 
-__all__ = ["SETUP", "ignored_custody", "uncommitted_custody"]
+__all__ = ["SETUP", "ignored_custody", "status_custody", "uncommitted_custody"]

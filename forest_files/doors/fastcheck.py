@@ -208,7 +208,25 @@ def _status(repo: str, as_json: bool) -> int:
 
         shown = (f"{kind:<10} {printable(sel)}  {ground or '-'}" for sel, kind, ground in rows)
         print("\n".join(shown))
+    said = _custody_line(repo, near)
+    if said is not None:  # advice, as the hook gives it: the table on stdout stays rows
+        sys.stdout.flush()
+        print(said, file=sys.stderr)
     return 0
+
+
+def _custody_line(repo: str, near: str | None) -> str | None:
+    """The one line naming custody git does not track (check/uncommitted.py: an act's
+    ledger files never committed), its step reached from where the user stands; None
+    when git tracks it all. Status still exits 0: it reports, the hook decides."""
+    from forest_files.check.uncommitted import status_custody
+
+    if near is None:
+        return status_custody(str(_root(repo)))
+    from forest_files.kernel.shellword import stand_at
+
+    stand_at(near, absolute=os.path.isabs(repo))  # the warm answer noted no standing
+    return status_custody(near)
 
 
 def _status_json(repo: str, near: str | None) -> int:
@@ -222,6 +240,9 @@ def _status_json(repo: str, near: str | None) -> int:
         from forest_files.check.path import run_check
 
         report = run_check(_root(repo), "worktree")
+    said = _custody_line(repo, near)
+    if said is not None:  # among the notes, as the check's other advice
+        report = report._replace(notes=(*report.notes, said))
     print(json.dumps(report.as_dict("status", exit_code=0)))
     return 0
 

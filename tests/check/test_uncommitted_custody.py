@@ -13,6 +13,7 @@ commit``; printed steps pasted into bash.
 
 from __future__ import annotations
 
+import json
 import subprocess
 from pathlib import Path
 
@@ -130,3 +131,40 @@ def test_ignored_ledger_named_with_its_rule_at_every_door_hostile(
     assert see.startswith("git check-ignore -v -- .forest/"), see
     found = pasted(root, see)
     assert found.returncode == 0 and f".gitignore:1:{rule.strip()}" in found.stdout, found.stdout
+
+
+@pytest.mark.slow  # six `forest status` processes and two pasted steps
+def test_status_says_ledger_never_committed_warm_and_json_pasted_recovers(
+    tmp_path: Path,
+) -> None:
+    """Before, ``forest status`` after ``forest adopt`` showed the binding clean and
+    said nothing, while the hook, ``init`` and the act's own step named the ledger
+    files no commit held. Status says it in one line on stderr (the table on stdout
+    stays rows) and among ``--json``'s notes, warm or not, with the step reached from
+    where it was typed; it still exits 0 (it reports; the hook decides). Pasted, the
+    line goes; an act recorded after, with the git index unchanged, brings it back."""
+    from tests.helpers.cli import console
+
+    root = _adopted_uncommitted(tmp_path, setup_committed=True)
+    (root / "sub").mkdir()
+    said = []
+    for _ in range(2):  # judged, then answered by the remembered verdict: no git
+        done = console(root / "sub", "status")
+        assert done.returncode == 0 and done.stdout.startswith("clean "), done
+        (line,) = done.stderr.splitlines()
+        said.append(line)
+    assert said[0] == said[1] and said[0].startswith("forest: 3 ledger file(s) not in git")
+    step = _step(said[0])
+    assert step == "git -C .. add -- .forest/ledger && git -C .. commit", step
+    shown = console(root / "sub", "status", "--json")
+    assert shown.returncode == 0 and shown.stderr == ""
+    assert json.loads(shown.stdout)["notes"] == [said[0]]
+    assert pasted(root / "sub", f"{step} -q --no-verify -m custody").returncode == 0
+    quiet = console(root / "sub", "status")
+    assert quiet.returncode == 0 and quiet.stderr == "", quiet.stderr
+    index = (root / ".git" / "index").stat()
+    write(root, "c.md", "# C\n\nc\n")
+    ok(root, "adopt", "c.md", "--words", "c")
+    assert (root / ".git" / "index").stat().st_mtime_ns == index.st_mtime_ns
+    again = console(root, "status")
+    assert "ledger file(s) not in git" in again.stderr, again.stderr
