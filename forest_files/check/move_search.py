@@ -25,7 +25,7 @@ from forest_files.custody.content import ContentSource, GitTreeSource, WorktreeS
 MAX_MERGED = 2000  # files of the change outlined for a merged page, at most
 
 if TYPE_CHECKING:
-    from forest_files.check.moves import Candidate
+    from forest_files.check.move_names import Candidate
     from forest_files.text.extract import Document
 
 

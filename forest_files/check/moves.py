@@ -21,7 +21,8 @@ Test: tests/check/test_moves.py, tests/check/test_parse_once.py,
 tests/check/test_move_candidates.py, tests/check/test_hook_move_cost.py,
 tests/check/test_moved_not_utf8.py, tests/check/test_merged_pages.py
 
-The places of a file and their text are read by move_places.py.
+The places of a file and their text are read by move_places.py; a place is named
+(its selector, a binding's kind, a heading id's likeness) by move_names.py.
 
 One ``MoveIndex`` serves one check run: the candidate blobs are read in one
 ``git cat-file`` batch, each file parsed at most once (a file the check itself
@@ -35,10 +36,17 @@ similarity suggestions).
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable, Iterable, Sequence
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
+from forest_files.check.move_names import (
+    Candidate,
+    binding_kind,
+    likeness,
+    path_base,
+    place_selector,
+    unique_ids,
+)
 from forest_files.check.move_places import MARKDOWN, Place, section_text, sections
 from forest_files.check.move_places import suffix as _suffix
 from forest_files.custody.bindings import Binding
@@ -47,16 +55,7 @@ from forest_files.kernel.errors import ForestError
 from forest_files.kernel.hashing import hash_body
 from forest_files.text.conflict_markers import has_markers
 from forest_files.text.normalise import decode_bytes, normalised_hash
-from forest_files.text.selector import (
-    MAX_INDEX,
-    Selector,
-    check_heading_part,
-    parse_selector,
-    render,
-    render_heading_path,
-    render_path,
-    validate_path,
-)
+from forest_files.text.selector import Selector, parse_selector, render
 
 if TYPE_CHECKING:
     from forest_files.text.extract import Document
@@ -66,13 +65,6 @@ Key = tuple[Excludes, str, str]  # (exclusions, selector kind, section hash)
 _BATCH = 1000  # candidate blobs read per ``git cat-file --batch`` (and held at once)
 MAX_CANDIDATES = 12  # renamed-section candidates listed in a hint (renames.py ranks, then cuts)
 MAX_POOL = 100  # candidates handed to the ranking at most, per binding
-
-
-class Candidate(NamedTuple):
-    """A place shown to the user: its full selector and its first line."""
-
-    selector: str
-    line: int
 
 
 class MoveIndex:
@@ -101,7 +93,7 @@ class MoveIndex:
         self._documents = documents if documents is not None else {}
         own = {b.path for b in wanted}
         suffixes = {_suffix(p) for p in own}
-        self._kind_of = {b.bind_act: _kind(b) for b in wanted}
+        self._kind_of = {b.bind_act: binding_kind(b) for b in wanted}
         self._kinds = set(self._kind_of.values())
         sets = sorted({b.excludes for b in wanted})
         chosen = [p for p in sorted(set(candidates) | own) if _suffix(p) in suffixes]
@@ -163,7 +155,7 @@ class MoveIndex:
         (an identical copy bound on its own, as an untranslated file beside its
         original, is no place the section went): one is where the section moved, two
         or more are copies of its unchanged text (a class pasted twice)."""
-        kind = self._kind_of.get(binding.bind_act) or _kind(binding)
+        kind = self._kind_of.get(binding.bind_act) or binding_kind(binding)
         return self._shown(binding, self._hits.get((binding.excludes, kind, expected), []))
 
     def merged(
@@ -173,7 +165,7 @@ class MoveIndex:
         ``paths()`` (the change's own files, move_search.py bounds them) whose text hashes
         to ``expected``, as ``copies`` gives them: where a page merged into another
         stands now. The Markdown files among ``paths`` are outlined once, on first use."""
-        kind = self._kind_of.get(binding.bind_act) or _kind(binding)
+        kind = self._kind_of.get(binding.bind_act) or binding_kind(binding)
         if binding.excludes or kind != "file":
             return ()
         if self._merged is None:
@@ -203,7 +195,7 @@ class MoveIndex:
         those a live binding names."""
         seen: dict[str, int] = {}
         for place in hits:
-            sel = _selector(place)
+            sel = place_selector(place)
             if sel is not None and sel != binding.selector and sel not in self._bound:
                 seen.setdefault(sel, place.line)
         return tuple(Candidate(sel, line) for sel, line in seen.items())
@@ -242,10 +234,10 @@ class MoveIndex:
         the file holds once, and past ``MAX_POOL`` of them the ones whose id or name
         reads most like the one gone."""
         taken = self._held(path)
-        ids = _unique_ids(self._outline.get((path, "heading"), [])) if by_id else set()
+        ids = unique_ids(self._outline.get((path, "heading"), [])) if by_id else set()
         free: list[Candidate] = []
         for p in places:
-            shown = _selector(p)
+            shown = place_selector(p)
             if p.line in taken or shown is None or shown in self._bound:
                 continue
             anchor = next((a for a in p.anchors if a in ids), None)
@@ -257,7 +249,7 @@ class MoveIndex:
             if by_id is None and len(free) == MAX_POOL:
                 break
         if len(free) > MAX_POOL and by_id is not None:  # a large file: the nearest names
-            near = sorted(free, key=lambda c: _likeness(by_id, c.selector), reverse=True)
+            near = sorted(free, key=lambda c: likeness(by_id, c.selector), reverse=True)
             kept = set(near[:MAX_POOL])
             free = [c for c in free if c in kept]
         return tuple(free)
@@ -269,7 +261,7 @@ class MoveIndex:
             return self._taken[path]
         from forest_files.text.extract import extract
 
-        base, doc = _base(path), self._docs.get(path)
+        base, doc = path_base(path), self._docs.get(path)
         lines: set[int] = set()
         if base is not None and doc is not None:
             for shown in self._bound:
@@ -283,65 +275,3 @@ class MoveIndex:
                     continue
         self._taken[path] = lines
         return lines
-
-
-def _likeness(gone: str, selector: str) -> float:
-    """How much a candidate's id, or its heading name as a slug, reads like the id
-    gone (``glass-road`` against ``#{glass-road-2}`` or ``#A/The Glass Road``)."""
-    import difflib
-
-    own = selector.rpartition("#")[2].rpartition("/")[2].strip("{}")
-    slug = "-".join(own.casefold().split())
-    return difflib.SequenceMatcher(None, gone.casefold(), slug, autojunk=False).ratio()
-
-
-def _unique_ids(heads: Sequence[Place]) -> set[str]:
-    """The heading ids that occur on one heading of the file only (an id on two is
-    no selector: anchors.py refuses it)."""
-    count: dict[str, int] = {}
-    for p in heads:
-        for a in p.anchors:
-            count[a] = count.get(a, 0) + 1
-    return {a for a, n in count.items() if n == 1}
-
-
-@functools.lru_cache(maxsize=4096)
-def _base(path: str) -> str | None:
-    """``path`` as a selector renders it, checked once per path (None: no selector
-    can name it)."""
-    try:
-        return render_path(validate_path(path))
-    except ForestError:
-        return None
-
-
-def _selector(place: Place) -> str | None:
-    """The place's full selector, rendered only for a place that is looked at; None
-    when no selector can name it (an empty heading, say): never a route's target."""
-    base = _base(place.path)
-    if base is None:
-        return None
-    if place.kind == "file":
-        return base
-    try:
-        if place.kind == "heading":  # Selector's own checks, the path's done once
-            for part in place.parts:
-                check_heading_part(part)
-            if place.ordinal is not None and not 1 <= place.ordinal <= MAX_INDEX:
-                return None
-            return f"{base}#{render_heading_path(place.parts, place.ordinal)}"
-        return render(Selector(place.path, place.kind, place.parts, place.ordinal))
-    except ForestError:
-        return None
-
-
-def _kind(binding: Binding) -> str:
-    """The selector kind of a binding, from the marker after its (escaped) path."""
-    if binding.selector == binding.path:
-        return "file"
-    base = _base(binding.path)
-    marker = binding.selector[len(base) : len(base) + 1] if base is not None else ""
-    # an anchor (``#{id}``) picks a heading's section: a heading elsewhere may hold it
-    return {"#": "heading", "@": "region", ":": "symbol"}.get(marker) or parse_selector(
-        binding.selector
-    ).kind
