@@ -167,7 +167,10 @@ def info_rules(root: Path, path: str, names: list[str]) -> str | None:
     patterns = _patterns_naming(text, set(names))
     if not patterns:
         return None
-    with tempfile.TemporaryDirectory(prefix="forest-attr-") as tmp:
+    from forest_files.kernel.state import worktree_dir
+
+    # the probe in a private folder of the git directory, as every file forest writes
+    with tempfile.TemporaryDirectory(prefix=".attr-", dir=worktree_dir(root)) as tmp:
         probe = Path(tmp) / "attributes"
         probe.write_bytes(
             "".join(f"{p} {_PROBE}\n" for p in patterns).encode("utf-8", "surrogateescape")
