@@ -18,7 +18,7 @@ directory (which outranks those above it), then the file staged again as it stan
 adoption refuses a converted file for the same reason (target_refusals.py). When a
 line of ``$GIT_DIR/info/attributes`` converts it, that file outranks every
 ``.gitattributes``: the route says so and the line goes at its end instead
-(``info_rules``: which of its lines name a converting attribute for the file, git
+(gitio ``info_rules``: which of its lines name a converting attribute for the file, git
 itself matching their patterns).
 Test: tests/check/test_staged_converted.py
 
@@ -28,7 +28,6 @@ Git is asked only when a finding is about to be reported: a clean commit pays no
 from __future__ import annotations
 
 import os
-import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -122,7 +121,7 @@ def conversion_routes(f: Finding, *, root: Path) -> tuple[Route, ...]:
         "so git stages the file's bytes as they stand; a restore or a supersede of the "
         "working file cannot clear this, git converts it again as it is staged"
     )
-    info = info_rules(root, f.path, converting)
+    info = gitio.info_rules(root, f.path, converting)
     if info is not None:  # outranks every .gitattributes: the line goes there, unshared
         line = " ".join((attribute_pattern(f.path), *unset))  # its patterns: from the top
         return (
@@ -143,76 +142,6 @@ def conversion_routes(f: Finding, *, root: Path) -> tuple[Route, ...]:
             f"first add the line `{line}` at the end of {where}, {keep}",
         ),
     )
-
-
-_PROBE = "forest-info-rule"  # an attribute no rule sets: set only by the probe's lines
-
-
-def info_rules(root: Path, path: str, names: list[str]) -> str | None:
-    """Where ``$GIT_DIR/info/attributes`` is (from the top; absolute outside it) when one
-    of its lines names one of the attributes ``names`` for ``path`` (set, unset or
-    given a value: the highest-ranked file decides them), else None. Git matches the
-    lines' patterns: copied into a file of their own (``core.attributesFile``, read
-    from the top as info/attributes is), each sets only the probe attribute."""
-    from forest_files import gitio
-
-    if not names:
-        return None
-    proc = gitio.run_git(root, ["rev-parse", "--path-format=absolute", "--git-path", "info"])
-    info = Path(os.fsdecode(proc.stdout.rstrip(b"\n"))) / "attributes"
-    try:
-        text = info.read_bytes().decode("utf-8", "surrogateescape")
-    except OSError:
-        return None
-    patterns = _patterns_naming(text, set(names))
-    if not patterns:
-        return None
-    from forest_files.kernel.state import worktree_dir
-
-    # the probe in a private folder of the git directory, as every file forest writes
-    with tempfile.TemporaryDirectory(prefix=".attr-", dir=worktree_dir(root)) as tmp:
-        probe = Path(tmp) / "attributes"
-        probe.write_bytes(
-            "".join(f"{p} {_PROBE}\n" for p in patterns).encode("utf-8", "surrogateescape")
-        )
-        args = ["-c", f"core.attributesFile={probe}", "check-attr", "-z", _PROBE, "--", path]
-        fields = gitio.split_z(gitio.run_git(root, args).stdout)
-    if fields[2:3] != ["set"]:
-        return None
-    try:
-        return info.relative_to(root.resolve()).as_posix()
-    except ValueError:  # a linked worktree's common directory: elsewhere
-        return str(info)
-
-
-def _patterns_naming(text: str, names: set[str]) -> list[str]:
-    """The patterns (as written: quoted ones kept quoted) of the lines of an attributes
-    file that name one of ``names``, directly or through a macro it defines."""
-    lines = []
-    for raw in text.splitlines():
-        line = raw.strip()
-        if not line or line.startswith("#"):
-            continue
-        pattern, attrs = _split_rule(line)
-        named = {a.lstrip("-!").partition("=")[0] for a in attrs}
-        if pattern.startswith("[attr]"):
-            if named & names:  # a macro standing for a converting attribute
-                names = names | {pattern[len("[attr]") :]}
-            continue
-        lines.append((pattern, named))
-    return [pattern for pattern, named in lines if named & names]
-
-
-def _split_rule(line: str) -> tuple[str, list[str]]:
-    """An attributes line's pattern and its attribute words; a pattern in double
-    quotes (git's C-style quoting) ends at its closing quote."""
-    if line.startswith('"'):
-        at = 1
-        while at < len(line) and line[at] != '"':
-            at += 2 if line[at] == "\\" else 1
-        return line[: at + 1], line[at + 1 :].split()
-    first = line.split(None, 1)
-    return first[0], (first[1].split() if len(first) > 1 else [])
 
 
 def attribute_pattern(name: str) -> str:

@@ -244,12 +244,26 @@ def conversion_note(root: Path, code: str) -> str | None:
     )
     if not rules:
         return None
-    probe = shell_word(_PROBES[1] if code == "body-hash" else _PROBES[0])
+    path = _PROBES[1] if code == "body-hash" else _PROBES[0]
+    probe = shell_word(path)
+    names = sorted({r.partition("=")[0] for r in rules})
+    info = _info_rules(root, path, names)
+    where, why = (
+        (".gitattributes", "") if info is None else (info, ", which outranks .gitattributes")
+    )
     return (
-        f"a .gitattributes rule makes git rewrite ledger files ({', '.join(rules)}); end "
-        f".gitattributes with the line '{UNCONVERTED_LINE}' (git check-attr -a -- {probe} "
+        f"a rule in {where}{why} makes git rewrite ledger files ({', '.join(rules)}); end "
+        f"{where} with the line '{UNCONVERTED_LINE}' (git check-attr -a -- {probe} "
         f"names the rule), then git add --renormalize -- {LEDGER_PREFIX.rstrip('/')}"
     )
+
+
+def _info_rules(root: Path, path: str, names: list[str]) -> str | None:
+    """``$GIT_DIR/info/attributes`` when a line of it sets ``names`` for ``path``."""
+    try:
+        return gitio.info_rules(root, path, names)
+    except ForestError:
+        return None
 
 
 def _converting(attrs: Mapping[str, str]) -> tuple[str, ...]:

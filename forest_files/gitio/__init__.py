@@ -21,6 +21,7 @@ from forest_files.gitio._run import (
     run_git,
     split_z,
 )
+from forest_files.gitio.attr_rules import info_rules
 from forest_files.gitio.content import (
     SUBMODULE_MODE,
     attributes,
@@ -108,6 +109,7 @@ __all__ = [
     "head_commit",
     "holding_rev",
     "hooks_dir",
+    "info_rules",
     "is_index_locked",
     "is_shallow",
     "last_deleted_by",

@@ -163,7 +163,7 @@ def test_info_rules_quoted_pattern_macro_and_other_paths_detected(tmp_path: Path
     """Which lines of ``.git/info/attributes`` convert a file: git matches each pattern
     (a quoted one with a space, a macro standing for ``filter``); a line for other
     paths, or one naming no converting attribute, names none."""
-    from forest_files.check.converted import info_rules
+    from forest_files.gitio import info_rules
 
     root = make_repo(tmp_path)
     info = root / ".git" / "info" / "attributes"

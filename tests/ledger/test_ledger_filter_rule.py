@@ -19,6 +19,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.helpers.custody import init_and_adopt
 from tests.helpers.git import commit_all, git, git_env, make_repo, pasted, write
 
@@ -118,3 +120,31 @@ def test_segment_edited_by_hand_under_eol_rule_keeps_its_plain_message_accepted(
     details = [f["detail"] for f in json.loads(gate.stdout)["findings"]]
     assert any("segment name is not the SHA-256 of its bytes" in d for d in details)
     assert not any(".gitattributes" in d for d in details), details
+
+
+@pytest.mark.slow  # the hook twice and the gate
+def test_hook_names_info_attributes_when_the_rule_is_there_refused(tmp_path: Path) -> None:
+    """The same clean filter set in ``.git/info/attributes``, which outranks every
+    ``.gitattributes`` (forest init's ``-filter`` line included): the refusal names that
+    file, not ``.gitattributes`` (whose line changes nothing there); the line appended
+    where it says and the renormalise pasted, the commit lands and the gate passes."""
+    root = _shouting(tmp_path)
+    git(root, "reset", "-q", "HEAD~1")  # the filter rule out of .gitattributes ...
+    git(root, "checkout", "-q", "--", ".gitattributes")
+    info = root / ".git" / "info" / "attributes"
+    info.parent.mkdir(exist_ok=True)
+    info.write_text(f"*.txt {RULE}\n")  # ... and into git's own, unshared file
+    git(root, "add", "-A")
+    done = _run(root, "git", "commit", "-q", "-m", "rules")
+    assert done.returncode != 0 and RULE in done.stderr, done.stderr
+    assert "a rule in .git/info/attributes, which outranks .gitattributes" in done.stderr
+    fix = done.stderr.split("end .git/info/attributes with the line '", 1)[1].split("'", 1)[0]
+    renormalise = done.stderr.split("names the rule), then ", 1)[1].split(" (`forest", 1)[0]
+    with info.open("a") as fh:
+        fh.write(fix + "\n")
+    pasted_fix = pasted(root, renormalise)
+    assert pasted_fix.returncode == 0, pasted_fix.stderr
+    landed = _run(root, "git", "commit", "-q", "-m", "rules")
+    assert landed.returncode == 0, landed.stderr
+    gate = _run(root, FOREST, "ci")
+    assert gate.returncode == 0, gate.stdout + gate.stderr
