@@ -39,6 +39,7 @@ from pathlib import Path
 
 from forest_files import gitio
 from forest_files.custody import bindmap
+from forest_files.custody.ledger_conversion import with_conversion
 from forest_files.custody.replay import replay
 from forest_files.custody.sources import (
     LedgerBlobs,
@@ -47,7 +48,6 @@ from forest_files.custody.sources import (
     config_text_from,
     ledger_blobs,
     snapshot_of,
-    with_conversion,
 )
 from forest_files.custody.viewkey import seal_view, view_detail
 from forest_files.kernel.errors import ForestError

@@ -32,7 +32,8 @@ from forest_files.check import localstate
 from forest_files.check.engine import Finding
 from forest_files.check.findings import Reported, Route
 from forest_files.check.routes import forest as forest_step
-from forest_files.custody.sources import LEDGER_PREFIX, conversion_note
+from forest_files.custody.ledger_conversion import conversion_note
+from forest_files.custody.sources import LEDGER_PREFIX
 from forest_files.kernel.paths import segment_file
 from forest_files.ledger.segments import BODIES_DIR, SEGMENTS_DIR
 from forest_files.ledger.strays import strays_in_tree
