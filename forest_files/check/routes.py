@@ -1,4 +1,6 @@
-"""Routes out of each finding, built from the real state of the repository.
+"""Routes out of each finding, built from the real state of the repository (its rooms:
+the steps in ``route_steps.py``, renames in ``route_names.py``, a file brought back in
+``route_back.py``).
 
 Stores: nothing.
 Refuses: nothing.
@@ -40,41 +42,35 @@ HEAD, or the parent of the commit that deleted it.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from forest_files.check.conflicts import CONFLICT_DETAIL, conflict_routes
 from forest_files.check.converted import CONVERTED_DETAIL, conversion_routes
 from forest_files.check.finding import COPIES_DETAIL, SEALED_DETAIL, SEALED_ERASED_DETAIL
-from forest_files.check.findings import WORDS_PLACEHOLDER, Route
-from forest_files.kernel.paths import LEDGER_PREFIX
+from forest_files.check.findings import Route
+from forest_files.check.route_back import bring_back, not_regular_kind
+from forest_files.check.route_names import (
+    THEN_REBIND,
+    nameable,
+    rename_control,
+    rename_first,
+    selector_path,
+    then_adopt,
+)
+from forest_files.check.route_steps import (
+    LEDGER,
+    Step,
+    forest,
+    record_steps,
+    stage_steps,
+    words_option,
+)
 from forest_files.kernel.repopath import not_utf8_reason
-from forest_files.kernel.shellword import command_text, forest_step, forest_text, git_step
+from forest_files.kernel.shellword import command_text, forest_text, git_step
 
 if TYPE_CHECKING:
     from forest_files.check.engine import Finding
-
-_LEDGER = LEDGER_PREFIX.rstrip("/")
-Step = tuple[str, ...]
-
-
-def _words() -> Step:
-    return ("--words", WORDS_PLACEHOLDER)
-
-
-forest = forest_step  # ``forest COMMAND [options] TARGET…`` (kernel/shellword.py)
-
-
-def _stage(source: str, *paths: str) -> tuple[Step, ...]:
-    """After a route changed files: the hook's commit needs them staged again."""
-    return (git_step("add", "--", *paths),) if source == "index" else ()
-
-
-def _record(source: str, *paths: str) -> tuple[Step, ...]:
-    """After a route recorded an act: the ledger staged for the commit that carries
-    it (and, in the hook, the files the route changed)."""
-    return (git_step("add", "--", _LEDGER, *(paths if source == "index" else ())),)
 
 
 def routes_for(f: Finding, *, root: Path, source: str) -> tuple[Route, ...]:
@@ -85,30 +81,33 @@ def routes_for(f: Finding, *, root: Path, source: str) -> tuple[Route, ...]:
     if source == "index" and CONVERTED_DETAIL in f.detail:  # git converts what it stages
         return conversion_routes(f, root=root)
     retire = Route(
-        "or end the binding", (forest("retire", sel, options=_words()), *_record(source))
+        "or end the binding", (forest("retire", sel, options=words_option()), *record_steps(source))
     )
     if f.kind == "drifted":
         return (
-            Route("restore ground", (forest("restore", sel), *_stage(source, path))),
+            Route("restore ground", (forest("restore", sel), *stage_steps(source, path))),
             Route(  # it adopts the working tree's text: the commit carries that copy
                 "adopt the change",
-                (forest("supersede", sel, options=_words()), git_step("add", "--", _LEDGER, path)),
+                (
+                    forest("supersede", sel, options=words_option()),
+                    git_step("add", "--", LEDGER, path),
+                ),
                 "replace … with why the new text is right",
             ),
         )
     if f.kind == "missing":
         return (
             *_rebinds(f, root, source, "keep the chain at the renamed file"),
-            _bring_back(f, root, source),
+            bring_back(f, root, source),
             retire,
         )
     if f.kind == "moved" and f.moved_to:
         if not_utf8_reason(f.moved_to) is not None:  # a name no rebind can record
-            return (_rename_first(_selector_path(f.moved_to), root, source, _THEN_REBIND), retire)
+            return (rename_first(selector_path(f.moved_to), root, source, THEN_REBIND), retire)
         return (  # moved_to: the full selector where the unchanged section stands
             Route(
                 "move the binding",
-                (forest("rebind", sel, f.moved_to), *_record(source)),
+                (forest("rebind", sel, f.moved_to), *record_steps(source)),
             ),
             retire,
         )
@@ -116,26 +115,26 @@ def routes_for(f: Finding, *, root: Path, source: str) -> tuple[Route, ...]:
         return _resolve_routes(f, source)
     if f.kind == "unbound":
         if not_utf8_reason(f.path) is not None:
-            return (_rename_first(f.path, root, source, _then_adopt()),)
+            return (rename_first(f.path, root, source, then_adopt()),)
         if "no selector can name it" in f.detail:  # a backslash, a drive (coverage.py)
-            new = _nameable(f.path.replace("\\", "_"), f.path)
+            new = nameable(f.path.replace("\\", "_"), f.path)
             if new is None:  # no name to offer: a git mv to itself, or to another bad name
-                return (Route("rename it first", note=f"with git mv; then {_then_adopt()}"),)
+                return (Route("rename it first", note=f"with git mv; then {then_adopt()}"),)
             return (
                 Route(
                     "rename it first",
-                    (git_step("mv", "--", f.path, new), *_stage(source, new)),
-                    f"pick another name if you like; then {_then_adopt()}",
+                    (git_step("mv", "--", f.path, new), *stage_steps(source, new)),
+                    f"pick another name if you like; then {then_adopt()}",
                 ),
             )
         if "control character" in f.detail:  # coverage.py: no selector can name it
-            return (_rename_control(f.path, root, source),)
+            return (rename_control(f.path, root, source),)
         return (
             Route(
                 "adopt it",
                 (
-                    forest("adopt", sel, options=(*_excludes(f), *_words())),
-                    *_record(source),
+                    forest("adopt", sel, options=(*_excludes(f), *words_option())),
+                    *record_steps(source),
                 ),
                 "replace … with why this text is right; forest.toml's [require] asks for it",
             ),
@@ -147,81 +146,6 @@ def routes_for(f: Finding, *, root: Path, source: str) -> tuple[Route, ...]:
     if f.kind == "erased-content" and f.binding:  # its ground's body was erased
         return (_erased_route(sel, path, source), retire)
     return ()
-
-
-def utf8_name(path: str) -> str:
-    """A UTF-8 name for ``path``, whose bytes are not UTF-8 (git's name decoded with
-    surrogateescape): each byte that is not UTF-8 read as Latin-1, the usual legacy
-    encoding of such a name (``b\\xff.md`` becomes ``bÿ.md``)."""
-    return "".join(chr(ord(c) - 0xDC00) if "\udc80" <= c <= "\udcff" else c for c in path)
-
-
-def _then_adopt() -> str:
-    """The note after a rename: ``forest check`` as the user runs it where they stand."""
-    return f"`{forest_text('check')}` prints the route that adopts it"
-
-
-_THEN_REBIND = "the check prints the route that moves the binding there"
-
-
-def _rename_first(path: str, root: Path, source: str, then: str) -> Route:
-    """A file whose name the ledger cannot record (not UTF-8): an unbound one, or
-    the one a bound section moved into: ``git mv`` it to a UTF-8 name (``mv`` when
-    git does not track it: ``git mv`` refuses an untracked file, and a new file a
-    ``[require]`` glob names usually is one); the next check prints the adopt (or
-    rebind) route there. (Rename and adopt are not one route: the adopt's
-    placeholder words would be refused after the rename had already run.)"""
-    from forest_files import gitio
-
-    new = utf8_name(path)
-    if new == path:  # never a git mv of a file onto itself
-        return Route("rename it to a UTF-8 name", note=f"with git mv; then {then}")
-    tracked = source == "index" or bool(gitio.ls_files_stage(root, path))
-    rename = git_step("mv", "--", path, new) if tracked else ("mv", "--", path, new)
-    return Route(
-        "rename it to a UTF-8 name",
-        (rename, *_stage(source, new)),
-        f"the ledger records UTF-8 names only (pick another name if you like); then {then}",
-    )
-
-
-def _rename_control(path: str, root: Path, source: str) -> Route:
-    """A required file whose name holds a control character: ``git mv`` (``mv`` when
-    git does not track it) to the name with each control character as ``_``; the name
-    quoted as every step is (``$'\\033'``), so the route pastes and prints no control
-    character."""
-    from forest_files import gitio
-
-    new = _nameable("".join("_" if ord(c) < 32 or ord(c) == 127 else c for c in path), path)
-    tracked = any(e.path == path for e in gitio.ls_files_stage(root, path))
-    if new is None or not (tracked or os.path.lexists(os.path.join(root, path))):
-        return Route("rename it first", note=f"then {_then_adopt()}")  # gone, or no other name
-    rename = git_step("mv", "--", path, new) if tracked else ("mv", "--", path, new)
-    return Route(
-        "rename it first",
-        (rename, *_stage(source, new)),
-        f"pick another name if you like; then {_then_adopt()}",
-    )
-
-
-def _nameable(new: str, old: str) -> str | None:
-    """``new``, the name a rename route offers for ``old`` (a file no selector can
-    name), if it is another name and a selector can name it; else None."""
-    from forest_files.text.selector import SelectorError, validate_path
-
-    if new == old:
-        return None
-    try:
-        return validate_path(new)
-    except SelectorError:
-        return None
-
-
-def _selector_path(selector: str) -> str:
-    """The file a full selector names (a moved section's new place)."""
-    from forest_files.text.selector import parse_selector
-
-    return parse_selector(selector).path
 
 
 def _excludes(f: Finding) -> Step:
@@ -238,7 +162,7 @@ def _erased_route(sel: str, path: str, source: str) -> Route:
     """Live ground an erase emptied: the erased text is never needed to end it."""
     return Route(
         "take the erased text out of the file, then adopt what is left",
-        (forest("supersede", sel, options=_words()), *_record(source, path)),
+        (forest("supersede", sel, options=words_option()), *record_steps(source, path)),
         f"first delete the text a forget erased from {path}; replace … with why",
     )
 
@@ -260,7 +184,10 @@ def resolve_routes(
     return tuple(
         Route(
             f"keep {head[:12]}'s text",
-            (forest("resolve", at, options=("--pick", head, *_words())), *_record(source)),
+            (
+                forest("resolve", at, options=("--pick", head, *words_option())),
+                *record_steps(source),
+            ),
         )
         for head in heads
     )
@@ -294,8 +221,8 @@ def _resolve_routes(f: Finding, source: str) -> tuple[Route, ...]:
             Route(
                 "end this binding (keep the other)",
                 (
-                    forest("retire", f.selector, options=("--binding", f.binding, *_words())),
-                    *_record(source),
+                    forest("retire", f.selector, options=("--binding", f.binding, *words_option())),
+                    *record_steps(source),
                 ),
             ),
         )
@@ -304,20 +231,20 @@ def _resolve_routes(f: Finding, source: str) -> tuple[Route, ...]:
 
 def _unresolved(f: Finding, root: Path, source: str) -> tuple[Route, ...]:
     if f.detail.startswith(SEALED_DETAIL):  # forest seal withheld it: unseal, or retire
-        unseal = forest("unseal", f.selector, options=_words())
+        unseal = forest("unseal", f.selector, options=words_option())
         if f.detail.startswith(SEALED_ERASED_DETAIL):  # nothing to read again: new text
-            adopt = forest("supersede", f.selector, options=_words())
+            adopt = forest("supersede", f.selector, options=words_option())
             return (
                 Route(
                     "take the erased text out of the file, then adopt what is left",
-                    (unseal, adopt, *_record(source, f.path)),
+                    (unseal, adopt, *record_steps(source, f.path)),
                     f"first delete the text the forget erased from {f.path}; the unseal "
                     "reads nothing again, it lets the supersede replace the erased ground; "
                     "replace each … with why",
                 ),
             )
-        return (Route("make its ground readable again", (unseal, *_record(source))),)
-    kind = _not_regular_kind(f.detail)
+        return (Route("make its ground readable again", (unseal, *record_steps(source))),)
+    kind = not_regular_kind(f.detail)
     if kind is not None:
         if kind in ("directory", "submodule"):
             return (
@@ -328,7 +255,7 @@ def _unresolved(f: Finding, root: Path, source: str) -> tuple[Route, ...]:
                     f"{command_text(forest('restore', f.selector))} for a whole-file binding)",
                 ),
             )
-        back = _bring_back(f, root, source, removed=True)  # the rm goes first
+        back = bring_back(f, root, source, removed=True)  # the rm goes first
         return (Route("put the file back", (("rm", "--", f.path), *back.steps), back.note),)
     if f.detail.startswith(COPIES_DETAIL):  # move_search.py: unchanged, at several places
         return _copies(f, source)
@@ -371,7 +298,7 @@ def _copies(f: Finding, source: str) -> tuple[Route, ...]:
     binds = tuple(
         Route(
             "or bind one of them" if n == 0 else "or",
-            (forest("rebind", f.selector, new), *_record(source)),
+            (forest("rebind", f.selector, new), *record_steps(source)),
             "the text is unchanged: no words needed" if n == 0 else "",
         )
         for n, new in enumerate(f.candidates[:REBIND_ROUTES])
@@ -407,11 +334,11 @@ def _rebinds(f: Finding, root: Path, source: str, first: str) -> tuple[Route, ..
     can record the name)."""
     shown = f.candidates[:REBIND_ROUTES]
     routes = tuple(
-        _rename_first(_selector_path(new), root, source, _THEN_REBIND)
+        rename_first(selector_path(new), root, source, THEN_REBIND)
         if not_utf8_reason(new) is not None
         else Route(
             first if n == 0 else "or at",
-            (forest("rebind", f.selector, new, options=_words()), *_record(source)),
+            (forest("rebind", f.selector, new, options=words_option()), *record_steps(source)),
             "replace … with why the new text is right" if n == 0 else "",
         )
         for n, new in enumerate(shown)
@@ -434,83 +361,3 @@ def hints_for(f: Finding) -> tuple[str, ...]:
     lines = f.candidate_lines or (0,) * len(f.candidates)
     places = ", ".join(f"{sel} (line {n})" for sel, n in zip(f.candidates, lines, strict=False))
     return (f"where it may stand now, likeliest first: {places}",)
-
-
-def _not_regular_kind(detail: str) -> str | None:
-    prefix = "not a regular file ("
-    if not detail.startswith(prefix):
-        return None
-    return detail[len(prefix) :].split(")", 1)[0]
-
-
-def _bring_back(f: Finding, root: Path, source: str, *, removed: bool = False) -> Route:
-    """Where git still holds the file: the index, HEAD, or before its deletion.
-    ``removed``: the route removes what stands at the path first (a symlink), so the
-    work tree needs the file as much as the index does."""
-    from forest_files import gitio
-
-    path = f.path
-    # restore writes a whole file again only when ground holds all of it (recreate_allowed)
-    whole = f.selector == path and not f.excludes
-    if source != "index" and gitio.ls_files_stage(root, path):
-        sparse = _outside_sparse(root, path)
-        if sparse is not None:
-            return sparse
-        return Route("bring the file back", (git_step("checkout", "--", path),))
-    if gitio.head_commit(root) is not None and _in_commit(root, "HEAD", path):
-        if source == "index" and not removed and os.path.lexists(root / path):
-            # Only the index lost it (``git rm --cached``): put HEAD's entry back
-            # there; a checkout would overwrite the work tree's own edits.
-            return Route(
-                "put the file back in the index", (git_step("reset", "-q", "HEAD", "--", path),)
-            )
-        return Route("bring the file back", (git_step("checkout", "HEAD", "--", path),))
-    if whole:  # the ground text is the whole file: restore writes it again
-        folder = path.rpartition("/")[0]
-        make: tuple[Step, ...] = ()
-        if folder and not (root / folder).is_dir():  # restore refuses a gone directory
-            make = (("mkdir", "-p", *(("--",) if folder.startswith("-") else ()), folder),)
-        restore = forest("restore", path)
-        return Route("bring the file back", (*make, restore, *_stage(source, path)))
-    before = _before_deletion(root, path)
-    if before is not None:
-        return Route(
-            "bring the file back",
-            (git_step("checkout", before, "--", path), *_stage(source, path)),
-            f"the file as it stood before commit {before[:12]} deleted it",
-        )
-    return Route("bring the file back", note=f"no commit holds {path}; write it again")
-
-
-def _outside_sparse(root: Path, path: str) -> Route | None:
-    """For a file git keeps out of this sparse checkout (skip-worktree): the route
-    that brings it into the sparse set (``git checkout`` cannot)."""
-    from forest_files import gitio
-
-    out = gitio.run_git(root, ["ls-files", "-t", "-z", "--", path], ok_codes=(0, 128))
-    if not out.stdout.startswith(b"S "):
-        return None
-    cone = gitio.run_git(root, ["config", "--bool", "core.sparseCheckoutCone"], ok_codes=(0, 1))
-    # patterns: the file itself, anchored; cone mode (git's default) takes directories
-    # (a top-level file is always in the cone)
-    pattern = cone.stdout.strip() == b"false"
-    wanted = "/" + path if pattern else path.rpartition("/")[0]
-    return Route(
-        "bring it into the sparse checkout",
-        (("git", "sparse-checkout", "add", "--", wanted),),
-        "this sparse checkout leaves the file out; git still holds it",
-    )
-
-
-def _in_commit(root: Path, rev: str, path: str) -> bool:
-    from forest_files import gitio
-
-    return any(e.path == path for e in gitio.ls_tree(root, rev, path))
-
-
-def _before_deletion(root: Path, path: str) -> str | None:
-    """The parent of the last commit that deleted ``path`` (it still holds the file)."""
-    from forest_files import gitio
-
-    commit = gitio.last_deleted_by(root, path)
-    return f"{commit}^" if commit is not None else None

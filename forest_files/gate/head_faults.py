@@ -31,7 +31,7 @@ from forest_files import gitio
 from forest_files.check import localstate
 from forest_files.check.engine import Finding
 from forest_files.check.findings import Reported, Route
-from forest_files.check.routes import forest as forest_step
+from forest_files.check.route_steps import forest as forest_step
 from forest_files.custody.ledger_conversion import conversion_note
 from forest_files.custody.sources import LEDGER_PREFIX
 from forest_files.kernel.paths import segment_file

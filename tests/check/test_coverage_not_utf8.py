@@ -15,7 +15,7 @@ import shlex
 from pathlib import Path
 
 from forest_files.check.findings import WORDS_PLACEHOLDER
-from forest_files.check.routes import utf8_name
+from forest_files.check.route_names import utf8_name
 from tests.helpers.cli import forest
 from tests.helpers.git import commit_all, git, make_repo, pasted, write
 
