@@ -18,19 +18,31 @@ HINT = "acts recorded in the working tree are not staged"
 PAGES = ("p1.md", "p2.md", "p3.md")
 
 
-@pytest.mark.slow  # three checks of the index and an adoption: over half a second
-def test_unstaged_ledger_many_findings_hint_once_per_door_detected(tmp_path: Path) -> None:
+def _adopted(tmp_path: Path) -> Path:
+    """Three pages committed and adopted whole (the adoption not yet committed)."""
     root = make_repo(tmp_path)
     ok(root, "init")
     for name in PAGES:
         write(root, name, f"# {name}\n\nwords\n")
     commit_all(root, "init")
     ok(root, "adopt", *PAGES, "--words", "The pages")
-    commit_all(root, "adopt")
+    return root
+
+
+def _edited(root: Path) -> None:
+    """Every page edited and staged, and p1's edit superseded: the act recorded in the
+    working tree's ledger, which is not staged."""
     for name in PAGES:
         write(root, name, f"# {name}\n\nwords, edited\n")
     git(root, "add", *PAGES)
-    ok(root, "supersede", "p1.md", "--words", "Edited")  # recorded, the ledger not staged
+    ok(root, "supersede", "p1.md", "--words", "Edited")
+
+
+@pytest.mark.slow  # three checks of the index and an adoption: over half a second
+def test_unstaged_ledger_many_findings_hint_once_per_door_detected(tmp_path: Path) -> None:
+    root = _adopted(tmp_path)
+    commit_all(root, "adopt")
+    _edited(root)
     shown = forest(root, "check", "--staged")
     blocks = [ln for ln in shown.stdout.splitlines() if ln.startswith("drifted ")]
     assert shown.exit_code == 1 and len(blocks) == 3
@@ -54,21 +66,14 @@ def test_hook_refusal_says_verdict_then_notes_then_findings_once_detected(
     above the verdict, saying "committed anyway" of a refused commit)."""
     from tests.helpers.git import pasted
 
-    root = make_repo(tmp_path)
-    ok(root, "init")
-    for name in PAGES:
-        write(root, name, f"# {name}\n\nwords\n")
-    commit_all(root, "init")
-    ok(root, "adopt", *PAGES, "--words", "The pages")
+    root = _adopted(tmp_path)
     ok(root, "hooks", "install")
     with (root / "forest.toml").open("a", encoding="utf-8") as toml:
         toml.write('\n[require]\n"docs/*.md" = "file"\n')
     commit_all(root, "adopt")
     write(root, "docs/draft.md", "# Draft\n")
-    for name in PAGES:
-        write(root, name, f"# {name}\n\nwords, edited\n")
-    git(root, "add", "docs", *PAGES)
-    ok(root, "supersede", "p1.md", "--words", "Edited")  # recorded, the ledger not staged
+    git(root, "add", "docs")
+    _edited(root)
     refused = pasted(root, "git commit -q -m edits")
     assert refused.returncode == 1
     lines = refused.stderr.splitlines()
