@@ -100,7 +100,8 @@ def _judge(
         if binding.contested:
             why = "two bindings of this section: keep one with `forest retire TARGET --binding ID`"
             return replaced(base, kind="contested", candidates=peers, detail=why)
-        return replaced(base, kind="contested", candidates=heads, detail="two live successors")
+        contested = replaced(base, kind="contested", candidates=heads, detail="two live successors")
+        return _standing(contested, binding, source, located)
     if expected is None:
         return replaced(base, kind="unresolved", detail=f"{SEALED_DETAIL}; unseal or retire")
     cached = source if isinstance(source, (WorktreeSource, GitTreeSource)) else None
@@ -143,6 +144,22 @@ def _erased(base: Finding, erase: str, maker: str) -> Finding:
         "text out of the file and supersede, or retire the binding"
     )
     return replaced(base, kind="erased-content", detail=detail, act=erase or None)
+
+
+def _standing(
+    found: Finding, binding: Binding, source: ContentSource, located: Sections
+) -> Finding:
+    """``found`` (a contest of heads) with the hash and lines of the bound section as
+    the content holds it now, when it stands there: the routes then tell a file that
+    holds one head's text from one in which git merged both edits (explain.py)."""
+    data = source.read(binding.path)
+    if data is None:
+        return found
+    place = located.locate(data, normalised_hash(data), binding)
+    if isinstance(place, str):
+        return found
+    actual, start, end = place
+    return replaced(found, actual_hash=actual, start_line=start, end_line=end)
 
 
 def _whole_file_clean(binding: Binding, file_hash: str | None, expected: str) -> bool:

@@ -3,10 +3,12 @@
 Stores: nothing.
 Refuses: nothing.
 Returns: ``Reported`` per finding (clean ones carry nothing else, at no cost; a
-contest's heads each with who adopted it and their words, to choose by); a
+contest's heads each with who adopted it and their words, to choose by, and, when
+the file holds neither head's text, the route that keeps what git merged); a
 failed binding whose file is in a merge conflict is reported as that, with no move
 (conflicts.py).
-Test: tests/doors/test_doors.py, tests/check/test_conflicts.py
+Test: tests/doors/test_doors.py, tests/check/test_conflicts.py,
+tests/check/test_contested_merged.py
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from forest_files.check.conflicts import in_conflict
 from forest_files.check.findings import CheckReport, Reported
-from forest_files.check.routes import hints_for, routes_for
+from forest_files.check.routes import hints_for, merged_text_route, routes_for
 
 if TYPE_CHECKING:
     import sqlite3
@@ -83,15 +85,19 @@ def explain(
         findings = renamed_files(findings, conn, root=root, source=source)
     if any(f.failed for f in findings):  # a file in a merge conflict: resolve it first
         findings = in_conflict(findings, root=root, source=source)
+    merged = _merged(conn, findings)
     for f in findings:
         if not f.failed:
             out.append(Reported(f))
             continue
         by, words = adopted.get(f.ground or "", ("", ""))
+        routes = routes_for(f, root=root, source=source)
+        if f in merged:
+            routes = (*routes, merged_text_route(f, source))
         out.append(
             Reported(
                 f,
-                routes_for(f, root=root, source=source),
+                routes,
                 adopted_by=by,
                 adopted_words=words,
                 hints=hints(f) if hints is not None else hints_for(f),
@@ -99,6 +105,25 @@ def explain(
             )
         )
     return tuple(out)
+
+
+def _merged(conn: sqlite3.Connection | None, findings: Sequence[Finding]) -> list[Finding]:
+    """The contests of heads whose section stands in the file with a text no head has
+    (binding_check.py measured it): git merged both branches' edits. One query for
+    the heads' body hashes, only when such a contest is found."""
+    asked = [
+        f
+        for f in findings
+        if f.kind == "contested" and f.actual_hash and f.binding not in f.candidates
+    ]
+    if conn is None or not asked:
+        return []
+    from forest_files.store.queries import BODY_HASHES_OF_CONTENTS
+
+    heads = sorted({h for f in asked for h in f.candidates})
+    sql = BODY_HASHES_OF_CONTENTS.format(marks=",".join("?" * len(heads)))
+    body = {str(r[0]): str(r[1]) for r in conn.execute(sql, heads)}
+    return [f for f in asked if f.actual_hash not in {body.get(h) for h in f.candidates}]
 
 
 def _heads(f: Finding, adopted: Mapping[str, tuple[str, str]]) -> tuple[tuple[str, str, str], ...]:

@@ -193,6 +193,23 @@ def resolve_routes(
     )
 
 
+def merged_text_route(f: Finding, source: str) -> Route:
+    """A contest whose section holds neither head's text (git merged both branches'
+    edits): end the contest on one head, then adopt the text the file holds now, as
+    a drift is adopted (two recorded acts; the chain keeps both)."""
+    at = f.candidates[0]
+    return Route(
+        "or keep the text the file holds now (both edits merged)",
+        (
+            forest("resolve", at, options=("--pick", at, *words_option())),
+            forest("supersede", f.selector, options=words_option()),
+            git_step("add", "--", LEDGER, f.path),
+        ),
+        "replace each … with why: the resolve ends the contest, the supersede adopts "
+        "the merged text",
+    )
+
+
 def no_single_ground(
     selector: str, state: str, heads: tuple[str, ...], then: tuple[str, ...], *, undone: str
 ) -> str:

@@ -76,6 +76,8 @@ ORDER BY a.id DESC LIMIT 1
 # content-id index is used): every adoption, oldest first.
 # ``+r.bucket``: no index on the bucket, so the planner starts from the named content
 # ids (their index) instead of scanning every adoption record once per query.
+# The body hash of each of a few entries, by content id (a contest's heads).
+BODY_HASHES_OF_CONTENTS = "SELECT content_id, body_hash FROM entries WHERE content_id IN ({marks})"
 ADOPTIONS_OF_CONTENTS = """
 SELECT e.content_id, r.signature, r.body FROM entries e
 JOIN edges a ON a.to_id = e.id AND a.kind = 'adopts'

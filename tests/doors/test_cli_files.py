@@ -180,7 +180,8 @@ def test_supersede_contested_names_check_resolve_routes_recovers(tmp_path: Path)
     assert "contested" in line and "nothing was superseded" in line, line
     *resolves, then = re.findall(r"`([^`]+)`", line)
     (finding,) = json.loads(forest(root, "check", "--json").stdout)["findings"]
-    assert resolves == [r["command"] for r in finding["routes"]]
+    keeps = [r["command"] for r in finding["routes"] if r["label"].startswith("keep ")]
+    assert resolves == keeps  # check's "keep X's text" routes (and one that keeps both)
     assert (
         then == f"forest supersede 'canon.md#Canon/Rules' --words {shlex.quote(WORDS_PLACEHOLDER)}"
     )
@@ -202,7 +203,8 @@ def test_restore_contested_names_check_resolve_routes_recovers(tmp_path: Path) -
     *resolves, then = re.findall(r"`([^`]+)`", line)
     (finding,) = json.loads(forest(root, "check", "--json").stdout)["findings"]
     assert finding["kind"] == "contested"
-    assert resolves == [r["command"] for r in finding["routes"]]  # the one route builder
+    keeps = [r["command"] for r in finding["routes"] if r["label"].startswith("keep ")]
+    assert resolves == keeps  # the one route builder
     assert then == "forest restore 'canon.md#Canon/Rules'"
     chosen = resolves[1].replace(shlex.quote(WORDS_PLACEHOLDER), shlex.quote(WORDS))
     assert pasted(root, chosen).returncode == 0

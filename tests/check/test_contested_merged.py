@@ -1,0 +1,94 @@
+"""A contest whose file holds neither head's text: git merged both branches' edits.
+
+Two branches each supersede one bound section, each editing another line of it;
+git merges the text cleanly, and the ledger's two segments leave the ground with two
+live heads. ``forest check`` offered only "keep X's text" and "keep Y's text", and
+either left the merged file drifted, so a second check and a supersede were needed to
+keep what git merged. Now the contest also offers the route that keeps the merged
+text (``forest resolve`` on one head, then ``forest supersede``), at every door that
+reads the file; a file that holds one head's text gets no such route.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.helpers.cli import forest, ok
+from tests.helpers.git import commit_all, git, make_repo, pasted, write
+
+RULES = "canon.md#Canon/Rules"
+CANON = "# Canon\n\n## Rules\n\none\n\ntwo\n\nthree\n"
+MERGED = "# Canon\n\n## Rules\n\nONE\n\ntwo\n\nTHREE\n"
+LABEL = "or keep the text the file holds now (both edits merged)"
+
+
+def _contested(tmp_path: Path) -> Path:
+    """Branches ``a`` (line one edited) and ``b`` (line three) each supersede the
+    section; ``b`` merges ``a``: the file holds both edits, the ground two heads."""
+    root = make_repo(tmp_path)
+    write(root, "canon.md", CANON)
+    ok(root, "init")
+    ok(root, "adopt", RULES, "--words", "The rules as agreed")
+    commit_all(root, "adopt")
+    for branch, old, new in (("a", "one", "ONE"), ("b", "three", "THREE")):
+        git(root, "checkout", "-q", "-b", branch, "main")
+        write(root, "canon.md", CANON.replace(f"\n{old}\n", f"\n{new}\n"))
+        ok(root, "supersede", RULES, "--words", f"{new} is louder")
+        commit_all(root, branch)
+    git(root, "merge", "-q", "--no-edit", "a")
+    assert (root / "canon.md").read_text() == MERGED  # git merged both edits
+    return root
+
+
+def _routes(root: Path, *args: str) -> dict[str, str]:
+    shown = forest(root, "check", *args, "--json")
+    assert shown.exit_code == 1, shown.output
+    (found,) = json.loads(shown.stdout)["findings"]
+    assert found["kind"] == "contested" and len(found["candidates"]) == 2, found
+    return {r["label"]: r["command"] for r in found["routes"]}
+
+
+@pytest.mark.slow  # two branches, two supersedes, a merge and three checks
+def test_contest_of_merged_edits_routes_to_keeping_them_pasted_recovers(
+    tmp_path: Path,
+) -> None:
+    root = _contested(tmp_path)
+    routes = _routes(root)
+    assert len(routes) == 3 and LABEL in routes, routes
+    staged = _routes(root, "--staged")  # the hook's check: the file staged with the act
+    assert staged[LABEL].endswith("git add -- .forest/ledger canon.md"), staged
+    command = routes[LABEL].replace("'…'", "'both edits stand'")
+    done = pasted(root, command)
+    assert done.returncode == 0, done.stderr
+    clean = forest(root, "check")
+    assert clean.exit_code == 0, clean.output
+    assert (root / "canon.md").read_text() == MERGED  # the file untouched: its text adopted
+    chain = ok(root, "log", RULES).stdout
+    assert "both edits stand" in chain.splitlines()[-1] and " ground " in chain.splitlines()[-1]
+
+
+@pytest.mark.slow  # the same contest, its file put back to one head's text
+def test_contest_file_holding_one_heads_text_gets_no_merged_route_refused(
+    tmp_path: Path,
+) -> None:
+    root = _contested(tmp_path)
+    write(root, "canon.md", MERGED.replace("THREE", "three"))  # branch a's text alone
+    routes = _routes(root)
+    assert LABEL not in routes and len(routes) == 2, routes
+    (keep_a,) = [c for c in routes.values() if "\nONE\n" in _text_of(root, _picked(c))]
+    done = pasted(root, keep_a.replace("'…'", "'one is right'"))
+    assert done.returncode == 0, done.stderr
+    assert forest(root, "check").exit_code == 0  # a's text kept: nothing else to adopt
+
+
+def _picked(command: str) -> str:
+    """The head a ``forest resolve … --pick HEAD`` route keeps."""
+    return command.split("--pick ", 1)[1].split()[0]
+
+
+def _text_of(root: Path, content_id: str) -> str:
+    """The adopted text of ``content_id``, as ``forest show`` prints it."""
+    return ok(root, "show", content_id).stdout
