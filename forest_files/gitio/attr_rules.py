@@ -16,11 +16,10 @@ Test: tests/check/test_staged_converted.py, tests/ledger/test_ledger_filter_rule
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 from forest_files.gitio._run import run_git, split_z
-from forest_files.kernel.state import worktree_dir
+from forest_files.kernel.state import git_dirs, worktree_dir
 
 _PROBE = "forest-info-rule"  # an attribute no rule sets: set only by the probe's lines
 
@@ -33,8 +32,7 @@ def info_rules(root: Path, path: str, names: list[str]) -> str | None:
     from the top as info/attributes is), each sets only the probe attribute."""
     if not names:
         return None
-    proc = run_git(root, ["rev-parse", "--path-format=absolute", "--git-path", "info"])
-    info = Path(os.fsdecode(proc.stdout.rstrip(b"\n"))) / "attributes"
+    info = git_dirs(root)[1] / "info" / "attributes"  # git's own: the common directory's
     try:
         text = info.read_bytes().decode("utf-8", "surrogateescape")
     except OSError:
