@@ -36,6 +36,14 @@ unbound note. Every figure is a whole process, median of --repeat runs:
                      verified and every bound file read once (verify + parse
                      floor); what judging from custody held in memory, not
                      written to SQLite, could not go below
+  evidence floor     one whole process doing what a gate must compute because a
+                     hash from the ledger is a claim, with forest-files' own
+                     codec and hashing: each segment's name checked against its
+                     bytes, each line decoded canonically and its act id
+                     recomputed, each entry's content id recomputed
+                     (``entry_content_id``), then the parse floor's reads; no
+                     custody rule, no SQLite. An in-memory design of the gate
+                     costs this plus its rules, judging and git calls
 
 ``--whole`` binds each whole file instead of its ``## Bound`` section (issue
 10's rows: ci fresh and first hook <= 10x ``sha256sum -c``; with sections,
@@ -168,6 +176,44 @@ def worker_parse_floor(clone: Path, n: int, whole: bool) -> None:
                 hashlib.sha256(text[lo:hi].encode("utf-8")).hexdigest()
 
 
+def worker_evidence_floor(clone: Path, n: int, whole: bool) -> None:
+    """The evidence a fresh clone's gate must recompute, then the parse floor."""
+    import hashlib
+
+    from forest_files.kernel.hashing import canonical_bytes, canonical_object, entry_content_id
+
+    for path in sorted((clone / ".forest" / "ledger" / "segments").iterdir()):
+        data = path.read_bytes()
+        if hashlib.sha256(data).hexdigest() != path.stem:
+            raise SystemExit(f"segment {path.name} is not named by its bytes")
+        for line in data.split(b"\n")[:-1]:
+            obj = canonical_object(line)
+            if obj is None:
+                raise SystemExit("a bench line is not canonical")
+            claimed = obj.pop("id")
+            if hashlib.sha256(canonical_bytes(obj) or b"").hexdigest() != claimed:
+                raise SystemExit("an act id does not hash its line")
+            for key in ("entry", "record"):
+                e = obj.get(key)
+                if e is None:
+                    continue
+                made = entry_content_id(
+                    scope=e["scope"],
+                    created_at=e["created_at"],
+                    jurisdiction=e["jurisdiction"],
+                    bucket=e["bucket"],
+                    source=e["source"],
+                    signature=e["signature"],
+                    body_hash=e["body_hash"],
+                    meta=e["meta"],
+                    nonce=e["nonce"],
+                    origins=[(c, k) for c, k in e["origins"]],
+                )
+                if made != e["content_id"]:
+                    raise SystemExit("a content id does not hash its entry")
+    worker_parse_floor(clone, n, whole)
+
+
 def worker_ledger_floor(clone: Path, view: Path) -> None:
     """Print the verify floor and the index floor of the clone's ledger, in seconds."""
     import ledger_bench
@@ -205,6 +251,7 @@ def measure(origin: Path, work: Path, n: int, repeat: int, whole: bool) -> dict[
     floors: list[float] = []
     ledger_floors: list[float] = []
     verify_floors: list[float] = []
+    evidence: list[float] = []
     judged = 0
     for k in range(repeat):
         seconds, code = first_hook(origin, work / f"hook-{k}")
@@ -228,6 +275,11 @@ def measure(origin: Path, work: Path, n: int, repeat: int, whole: bool) -> dict[
         if proc.returncode != 0:
             raise SystemExit(f"parse floor failed: {proc.stderr.decode()[-2000:]}")
         floors.append(seconds)
+        worker = [sys.executable, __file__, "--evidence-floor", str(clone), str(n), str(int(whole))]
+        seconds, proc = timed(worker, clone)
+        if proc.returncode != 0:
+            raise SystemExit(f"evidence floor failed: {proc.stderr.decode()[-2000:]}")
+        evidence.append(seconds)
         for bucket in (fresh, again):
             seconds, proc = timed(gate, clone)
             if proc.returncode != 0:
@@ -253,6 +305,7 @@ def measure(origin: Path, work: Path, n: int, repeat: int, whole: bool) -> dict[
         "ledger floor": statistics.median(ledger_floors),
         "ci floor": statistics.median(ledger_floors) + statistics.median(floors),
         "work floor": statistics.median(verify_floors) + statistics.median(floors),
+        "evidence floor": statistics.median(evidence),
         "whole": whole,
         "judged commits": judged,
     }
@@ -307,6 +360,9 @@ def main(argv: list[str] | None = None) -> int:
     if argv[:1] == ["--archive-hash"]:
         worker_archive_hash(Path(argv[1]), argv[2])
         return 0
+    if argv[:1] == ["--evidence-floor"]:
+        worker_evidence_floor(Path(argv[1]), int(argv[2]), argv[3] == "1")
+        return 0
     if argv[:1] == ["--parse-floor"]:
         worker_parse_floor(Path(argv[1]), int(argv[2]), argv[3] == "1")
         return 0
@@ -336,18 +392,20 @@ def main(argv: list[str] | None = None) -> int:
     )
     floor, parsed = res["archive+hash"], res["parse floor"]
     names = (
-        "sha256sum -c", "parse floor", "ledger floor", "ci floor", "work floor", "archive+hash",
+        "sha256sum -c", "parse floor", "ledger floor", "ci floor", "work floor", "evidence floor",
+        "archive+hash",
         "ci fresh", "ci again", "first hook",
     )  # fmt: skip
     for name in names:
         print(
-            f"  {name:<14} {res[name] * 1000:>9.0f} ms  {res[name] / sha:>6.1f}x sha256sum -c"
+            f"  {name:<15} {res[name] * 1000:>9.0f} ms  {res[name] / sha:>6.1f}x sha256sum -c"
             f"  {res[name] / parsed:>6.2f}x parse floor  {res[name] / floor:>6.2f}x archive+hash"
         )
-    print(f"  {'ci fixed':<14} {res['ci fixed'] * 1000:>9.0f} ms  ({FIXED_N} bindings: every run)")
+    print(f"  {'ci fixed':<15} {res['ci fixed'] * 1000:>9.0f} ms  ({FIXED_N} bindings: every run)")
     fresh, hook = res["ci fresh"], res["first hook"]
     print(
         f"  ci fresh / ci floor {fresh / res['ci floor']:.2f}x; "
+        f"ci fresh / evidence floor {fresh / res['evidence floor']:.2f}x; "
         f"first hook / parse floor {hook / parsed:.2f}x"
     )
     if args.json_out:
