@@ -1,0 +1,149 @@
+"""Routes out of a section the selector no longer finds where it stood
+(``unresolved``), and the rebinds to where a renamed section or file may stand now
+(``missing`` too): made readable again (a sealed ground), the file put back (a
+directory or submodule in its place), the copy removed (its text pasted at several
+places), its syntax fixed (a symbol's file no longer Python), the section written back
+by hand from the adopted text, or the binding moved to a candidate (likeliest first).
+
+Stores: nothing. Refuses: nothing. Returns: ``Route`` values.
+Test: tests/check/test_renames.py, tests/check/test_copied_section.py,
+      tests/check/test_unresolved_python_routes.py, tests/check/test_moved_not_utf8.py
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from forest_files.check.finding import COPIES_DETAIL, SEALED_DETAIL, SEALED_ERASED_DETAIL
+from forest_files.check.findings import Route
+from forest_files.check.route_back import bring_back, not_regular_kind
+from forest_files.check.route_names import THEN_REBIND, rename_first, selector_path
+from forest_files.check.route_steps import forest, record_steps, words_option
+from forest_files.kernel.repopath import not_utf8_reason
+from forest_files.kernel.shellword import command_text, forest_text, git_step
+
+if TYPE_CHECKING:
+    from forest_files.check.engine import Finding
+
+
+def unresolved_routes(f: Finding, root: Path, source: str) -> tuple[Route, ...]:
+    if f.detail.startswith(SEALED_DETAIL):  # forest seal withheld it: unseal, or retire
+        unseal = forest("unseal", f.selector, options=words_option())
+        if f.detail.startswith(SEALED_ERASED_DETAIL):  # nothing to read again: new text
+            adopt = forest("supersede", f.selector, options=words_option())
+            return (
+                Route(
+                    "take the erased text out of the file, then adopt what is left",
+                    (unseal, adopt, *record_steps(source, f.path)),
+                    f"first delete the text the forget erased from {f.path}; the unseal "
+                    "reads nothing again, it lets the supersede replace the erased ground; "
+                    "replace each … with why",
+                ),
+            )
+        return (Route("make its ground readable again", (unseal, *record_steps(source))),)
+    kind = not_regular_kind(f.detail)
+    if kind is not None:
+        if kind in ("directory", "submodule"):
+            return (
+                Route(
+                    "put the file back",
+                    note=f"move the {kind} at {f.path} away, then bring the file back "
+                    f"({command_text(git_step('checkout', 'HEAD', '--', f.path))}, or "
+                    f"{command_text(forest('restore', f.selector))} for a whole-file binding)",
+                ),
+            )
+        back = bring_back(f, root, source, removed=True)  # the rm goes first
+        return (Route("put the file back", (("rm", "--", f.path), *back.steps), back.note),)
+    if f.detail.startswith(COPIES_DETAIL):  # move_search.py: unchanged, at several places
+        return _copies(f, source)
+    what = _named_part(f.selector)
+    if what == "symbol" and _NOT_PYTHON in f.detail:  # pysymbol.py: nothing to look in
+        where = f.detail.split(_NOT_PYTHON, 1)[1].split("); fix", 1)[0]
+        return (Route("fix the file", note=f"fix its syntax error at {where}"),)
+    back = _put_back(f, what)
+    if not f.candidates:
+        return (
+            back,
+            Route(
+                "or move the binding",
+                note="forest rebind with this selector and the one the section has now "
+                f"(no {what} stands where it stood)",
+            ),
+        )
+    return (*rebind_routes(f, root, source, "keep the chain at the renamed section"), back)
+
+
+def _put_back(f: Finding, what: str) -> Route:
+    """The section the selector names is gone (a heading renamed): write it back by
+    hand, from the adopted text ``forest show`` prints (its ground's id)."""
+    note = f"restore the {what} the selector names"
+    if not f.ground:
+        return Route("put the section back", note=note)
+    shown = forest("show", f.ground)
+    return Route("put the section back", (shown,), f"{note}, from the adopted text this prints")
+
+
+def _copies(f: Finding, source: str) -> tuple[Route, ...]:
+    """The section's unchanged text stands at several places (pasted twice): delete
+    the copy, and the selector names one section again; or bind one of them (no new
+    text: no words), the others left unbound."""
+    delete = Route(
+        "remove the copy",
+        note=f"delete all but one of the {len(f.candidates)} places above; "
+        f"then `{forest_text('check')}` finds the one left",
+    )
+    binds = tuple(
+        Route(
+            "or bind one of them" if n == 0 else "or",
+            (forest("rebind", f.selector, new), *record_steps(source)),
+            "the text is unchanged: no words needed" if n == 0 else "",
+        )
+        for n, new in enumerate(f.candidates[:REBIND_ROUTES])
+        if not_utf8_reason(new) is None
+    )
+    return (delete, *binds)
+
+
+_NOT_PYTHON = "not valid Python ("  # text/pysymbol.py's refusal, in a finding's detail
+
+
+def _named_part(selector: str) -> str:
+    """What the selector names inside its file, as a route speaks of it."""
+    from forest_files.text.selector import SelectorError, parse_selector
+
+    try:
+        kind = parse_selector(selector).kind
+    except SelectorError:
+        return "heading, symbol or markers"
+    return {"symbol": "symbol", "region": "markers"}.get(kind, "heading")
+
+
+# Rebind routes written out per finding, likeliest first: the hint lists every
+# candidate (``MAX_CANDIDATES``), the routes only the few worth pasting.
+REBIND_ROUTES = 3
+
+
+def rebind_routes(f: Finding, root: Path, source: str, first: str) -> tuple[Route, ...]:
+    """Renamed (and edited: unchanged text would be ``moved``): one whole rebind
+    route for each of the ``REBIND_ROUTES`` likeliest candidates (renames.py,
+    filerenames.py), then a note for the others, which the hint lists; a candidate
+    in a file whose name is not UTF-8 gets that file's rename instead (no rebind
+    can record the name)."""
+    shown = f.candidates[:REBIND_ROUTES]
+    routes = tuple(
+        rename_first(selector_path(new), root, source, THEN_REBIND)
+        if not_utf8_reason(new) is not None
+        else Route(
+            first if n == 0 else "or at",
+            (forest("rebind", f.selector, new, options=words_option()), *record_steps(source)),
+            "replace … with why the new text is right" if n == 0 else "",
+        )
+        for n, new in enumerate(shown)
+    )
+    others = len(f.candidates) - len(shown)
+    if others <= 0:
+        return routes
+    places = "place" if others == 1 else f"{others} places"
+    note = f"the same rebind with the selector of the other {places} listed above"
+    return (*routes, Route("or at", note=note))
