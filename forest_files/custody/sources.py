@@ -1,5 +1,7 @@
 """The ledger, forest.toml and ground of one content source: the working tree,
-the git index (what is staged) or any commit.
+the git index (what is staged) or any commit (its rooms: what a source is and what
+git holds there in ``source_entries.py``, forest.toml at a source in
+``source_config.py``; their names are imported from here, as before).
 
 A source is ``"worktree"``, ``"index"`` or any other string, read as a
 commit-ish (``"HEAD"``, a branch, a commit id; spell a branch literally named
@@ -21,24 +23,22 @@ from __future__ import annotations
 
 import hashlib
 import tempfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
 
 from forest_files import gitio
-from forest_files.custody.config import (
-    CONFIG_NAME,
-    ConfigBroken,
-    ConfigError,
-    ForestConfig,
-    load_config,
-    parse_config_text,
-)
 from forest_files.custody.replay import BodyReader, replay
+from forest_files.custody.source_config import config_from as config_from
+from forest_files.custody.source_config import config_text_from as config_text_from
+from forest_files.custody.source_config import config_texts_at as config_texts_at
+from forest_files.custody.source_entries import INDEX as INDEX
+from forest_files.custody.source_entries import WORKTREE as WORKTREE
+from forest_files.custody.source_entries import LedgerSource as LedgerSource
+from forest_files.custody.source_entries import git_entries
 from forest_files.custody.views import GroundEntry, list_view
 from forest_files.gitio import TreeEntry
-from forest_files.kernel.errors import ForestError
 from forest_files.kernel.paths import LEDGER_PREFIX as LEDGER_PREFIX
 from forest_files.kernel.shellword import shell_word
 from forest_files.ledger.acts import Act, LedgerError, is_hex64
@@ -55,10 +55,6 @@ from forest_files.ledger.segments import (
 )
 from forest_files.store.forest import ForestStore
 
-WORKTREE = "worktree"
-INDEX = "index"
-LedgerSource = str  # "worktree" | "index" | a commit-ish
-
 
 @dataclass(frozen=True)
 class GroundView:
@@ -66,31 +62,6 @@ class GroundView:
 
     ground: tuple[GroundEntry, ...]
     contested: tuple[GroundEntry, ...]
-
-
-def _describe(source: LedgerSource) -> str:
-    if source == WORKTREE:
-        return "the working tree"
-    if source == INDEX:
-        return "the git index"
-    return source
-
-
-def _git_entries(
-    root: Path, source: LedgerSource, prefix: str, *, keep_index_file: bool
-) -> list[TreeEntry]:
-    """Stage-0 entries under ``prefix`` in the git index, or in a commit's tree."""
-    if source == INDEX:
-        entries = gitio.ls_files_stage(root, prefix, keep_index_file=keep_index_file)
-        conflicted = sorted({e.path for e in entries if e.stage != 0})
-        if conflicted:
-            raise ForestError(
-                f"{conflicted[0]} is unmerged in the git index; resolve the conflict "
-                "(ledger files never conflict: keep both sides' segments) and `git add` it"
-            )
-        return entries
-    commit = gitio.resolve_commit(root, source)
-    return gitio.ls_tree(root, commit, prefix)
 
 
 @dataclass(frozen=True)
@@ -115,7 +86,7 @@ def ledger_blobs(
     bodies: dict[str, str] = {}
     # No trailing slash on the segments: a ``segments`` that is a symlink is listed too.
     prefix = LEDGER_PREFIX if with_bodies else f"{LEDGER_PREFIX}{SEGMENTS_DIR}"
-    for entry in _git_entries(root, source, prefix, keep_index_file=keep_index_file):
+    for entry in git_entries(root, source, prefix, keep_index_file=keep_index_file):
         if entry.type != "blob" or entry.mode == "120000":
             raise _linked(entry)  # git lists a link as such: never a missing ledger file
         # Plain string work: a ledger of 10,000 bodies lists 10,000 entries here.
@@ -230,78 +201,6 @@ def read_ledger_from(
     data = gitio.cat_blobs(root, [*where.segments.values(), *where.bodies.values()])
     snapshot = snapshot_of({name: data[blob] for name, blob in where.segments.items()})
     return snapshot, _body_reader({h: data[blob] for h, blob in where.bodies.items()})
-
-
-def config_text_from(
-    repo_root: Path | str, source: LedgerSource, *, keep_index_file: bool = False
-) -> str | None:
-    """forest.toml's text at ``source``, or None where there is none."""
-    root = Path(repo_root)
-    if source == WORKTREE:
-        path = root / CONFIG_NAME
-        try:
-            return path.read_text(encoding="utf-8") if path.is_file() else None
-        except UnicodeDecodeError:
-            raise ConfigBroken(f"{path}: not UTF-8; save it as UTF-8") from None
-    entries = [
-        e
-        for e in _git_entries(root, source, CONFIG_NAME, keep_index_file=keep_index_file)
-        if e.path == CONFIG_NAME and e.type == "blob"
-    ]
-    if not entries:
-        return None
-    raw = gitio.cat_blobs(root, [entries[0].blob])[entries[0].blob]
-    try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError:
-        raise ConfigBroken(
-            f"{CONFIG_NAME} at {_describe(source)}: not UTF-8; save it as UTF-8 and commit it"
-        ) from None
-
-
-def config_texts_at(repo_root: Path | str, commits: Sequence[str]) -> dict[str, str | None]:
-    """forest.toml's text at each of ``commits`` (None where there is none), read in
-    one git call: a range judges it at every commit and every parent."""
-    raw = gitio.files_at(Path(repo_root), commits, CONFIG_NAME)
-    texts: dict[str, str | None] = {}
-    for commit, data in raw.items():
-        try:
-            texts[commit] = None if data is None else data.decode("utf-8")
-        except UnicodeDecodeError:
-            raise ConfigBroken(
-                f"{CONFIG_NAME} at {_describe(commit)}: not UTF-8; save it as UTF-8 and commit it"
-            ) from None
-    return texts
-
-
-def config_from(
-    repo_root: Path | str, source: LedgerSource, *, keep_index_file: bool = False
-) -> ForestConfig:
-    """forest.toml as it stands at ``source`` (ConfigError if absent or invalid)."""
-    if source == WORKTREE:
-        return load_config(Path(repo_root) / CONFIG_NAME)
-    text = config_text_from(repo_root, source, keep_index_file=keep_index_file)
-    name = f"{CONFIG_NAME} at {_describe(source)}"
-    if text is None:
-        raise ConfigError(f"{name}: missing; {_way_back(Path(repo_root), source, keep_index_file)}")
-    return parse_config_text(text, name)
-
-
-def _way_back(root: Path, source: LedgerSource, keep_index_file: bool) -> str:
-    """What to do about a git source without forest.toml: put it back where its
-    ledger stands (custody/lost_config.py), else ``forest init``."""
-    from forest_files.custody import lost_config
-
-    if source == INDEX:
-        if lost_config.index_holds_ledger(root, keep_index_file=keep_index_file):
-            route = lost_config.way_back(root, staged=True)
-            return f"the ledger is staged without it: put it back with `{route}` and stage it"
-    elif lost_config.commit_holds_ledger(root, source):
-        route = lost_config.way_back(root, source)
-        return f"its ledger is there without it: put it back with `{route}` and commit it"
-    from forest_files.kernel.shellword import forest_text
-
-    return f"not a forest-files repository there (`{forest_text('init')}`)"
 
 
 def ground_from(
