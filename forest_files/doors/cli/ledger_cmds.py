@@ -1,0 +1,259 @@
+"""``forest verify`` and ``forest log``: the ledger checked (every file, the replay
+that judges what bytes cannot, with ``--base`` a range's authority) and listed, each
+with its contests and what git tracks under .forest that only a machine keeps, as
+``forest check`` prints findings.
+
+Stores: nothing.
+Refuses (verify): ledger faults (``LedgerFaults``, exit 3; each fault with its fix,
+reached from where the user stands, and one route removing every stray file);
+acts without authority over the range (exit 1); contested ground
+(``ContestedGround``, exit 1); local state git tracks (``TrackedLocalState``, exit 1).
+Returns: the faults, contests and findings (``--json``: the findings schema's routes);
+the custody acts, or one binding's chain (``log``).
+Test: tests/doors/test_cli.py, tests/doors/test_verify_routes.py,
+      tests/doors/test_printed_where_typed.py
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from forest_files.doors.cli.errors import boundary
+from forest_files.doors.cli.options import JsonOpt, RepoOpt, app, emit
+from forest_files.kernel.errors import ForestError, StoreCorruption
+
+if TYPE_CHECKING:
+    from forest_files.check.findings import Reported, Route
+    from forest_files.custody.repository import Repository
+    from forest_files.custody.views import GroundEntry
+    from forest_files.ledger.verify import Fault
+
+
+class ContestedGround(ForestError):
+    """``forest verify`` found contested ground (exit 1)."""
+
+
+class TrackedLocalState(ForestError):
+    """``forest verify`` found local state committed under .forest (exit 1)."""
+
+
+class LedgerFaults(StoreCorruption):
+    """``forest verify`` found faults (exit 3)."""
+
+
+def _tracked_bodies(root: Path) -> set[str]:
+    """The ledger's body files git tracks (``ab/<hash>.txt``, as verify names them)."""
+    from forest_files import gitio
+    from forest_files.kernel.paths import LEDGER_PREFIX
+
+    prefix = f"{LEDGER_PREFIX}bodies/"
+    return {
+        e.path.removeprefix(prefix)
+        for e in gitio.ls_files_stage(root, prefix)
+        if e.path.startswith(prefix)
+    }
+
+
+def _from_here(f: Fault) -> Fault:
+    """``f`` with its fix as the user runs it where they stand: a ``git`` step from the
+    top, the paths of an ``rm`` reached from here (kernel/shellword.py ``from_here``)."""
+    from dataclasses import replace
+
+    from forest_files.kernel.shellword import command_text, from_here
+
+    if not f.fix_argv:
+        return f
+    return replace(f, fix=command_text(f.fix_argv), fix_argv=from_here(f.fix_argv))
+
+
+def _fault_line(f: Fault) -> str:
+    """One fault on its own lines; a name's control characters shown escaped, so a
+    stray's name never forges a line (kernel/shellword.py ``printable``). Its fix
+    works where the user stands; where that is not known, at the repository root."""
+    from forest_files.kernel.shellword import printable, reach
+
+    if f.path is not None:  # one file at fault (a stray): its path says where
+        text = f"{f.code}: {printable(f.detail)}"
+    else:
+        text = f"{f.code}: segment {f.segment or '-'} line {f.line or '-'}: {printable(f.detail)}"
+    return text + (f"\n  fix{_where(reach())}: {printable(f.fix)}" if f.fix else "")
+
+
+def _where(reached: str) -> str:
+    """Where a printed fix runs: where the user stands (reached from there), or (at
+    the top, or not known) the top."""
+    return "" if reached else ", at the repository root"
+
+
+def _fix_all(faults: list[Fault]) -> Route | None:
+    """One route removing every stray file at once, beside each one's own fix (a
+    killed bulk adoption can leave hundreds): exactly the files named above."""
+    from forest_files.check.findings import Route
+    from forest_files.kernel.shellword import reach
+    from forest_files.ledger.verify import removal_of_all
+
+    steps = removal_of_all(faults)
+    if not steps:
+        return None
+    count = sum(len(step) - 2 for step in steps)
+    return Route(f"remove all {count} stray files at once{_where(reach())}", steps)
+
+
+@app.command()
+@boundary
+def verify(
+    repo: RepoOpt = Path("."),
+    as_json: JsonOpt = False,
+    base: Annotated[
+        str | None,
+        typer.Option(
+            "--base",
+            metavar="REF",
+            help="Also judge merge-base(REF, HEAD)..HEAD: no ledger file modified or "
+            "deleted, every new act's path authorised by forest.toml at the merge-base.",
+        ),
+    ] = None,
+) -> None:
+    """Check every ledger file (canonical lines, ids, deps, bodies); exit 3 on any fault.
+
+    Any other file or directory under .forest/ledger is a `stray`, printed with the
+    command that removes it. Reports ids, hashes and paths only, never body text.
+    Example: forest verify --base origin/main
+    """
+    from forest_files.custody.repository import Repository
+    from forest_files.gate.range import REFUSAL_CODES, check_range
+    from forest_files.kernel.errors import AuthorityRefused
+
+    with Repository(repo) as r:
+        from forest_files.ledger.verify import verify_ledger
+
+        report = verify_ledger(r.ledger_dir, tracked=_tracked_bodies(r.root))
+        ranged = None if base is None else check_range(r.root, base)
+        # Replay judges what bytes cannot: a forged act is a fault here too (exit 3).
+        contested, replayed = _replayed(r) if report.ok else ([], [])
+        found = _found(r, contested, local=True)
+    all_faults = [*report.faults, *replayed, *(ranged.faults if ranged is not None else ())]
+    ok = not all_faults
+    from forest_files.doors.cli.verify_routes import plan_of, routes_of
+
+    plan = plan_of(r.root, all_faults, REFUSAL_CODES)
+    shown = [_from_here(f) for f in all_faults]  # fixes pasted where the user stands
+    faults = [
+        {**asdict(f), "routes": [x.as_dict() for x in routes_of(top, plan, REFUSAL_CODES)]}
+        for f, top in zip(shown, all_faults, strict=True)
+    ]  # each route's steps reached from here, as the check's (the findings schema's)
+    lines = [_fault_line(f) for f in shown]
+    fix_all = _fix_all(all_faults)  # a Route: its steps reached from here when shown
+    if fix_all is not None:
+        from forest_files.kernel.shellword import printable
+
+        lines.append(printable(fix_all.line()))
+    lines += [f"warning: {_fault_line(w)}" for w in (ranged.warnings if ranged else ())]
+    summary = f"{report.acts} act(s) in {report.segments} segment(s)"
+    obj: dict[str, object] = {
+        "ok": ok,
+        "acts": report.acts,
+        "segments": report.segments,
+        "faults": faults,
+        "fix_all": fix_all.as_dict() if fix_all is not None else None,
+    }
+    if ranged is not None:
+        obj["merge_base"] = ranged.merge_base
+        obj["warnings"] = [asdict(w) for w in ranged.warnings]
+        summary += f", range since merge-base {ranged.merge_base[:12]} checked"
+    obj["contested"] = [c.content_id for c in contested]
+    obj["findings"] = [f.as_dict() for f in found]  # the one finding model (check/findings.py)
+    lines += _blocks(found, words=False)
+    emit(as_json, obj, "\n".join([*lines, f"ledger {'ok' if ok else 'FAULTY'}: {summary}"]))
+    if any(f.code not in REFUSAL_CODES for f in all_faults):
+        from forest_files.doors.cli.verify_routes import RESTORE
+
+        fixes = sum(1 for f in all_faults if f.fix)
+        back = [f"{RESTORE}: `{plan.route}`"] if plan.route else []
+        if not back and not plan.lost:
+            back = ["restore the damaged files"]
+        how = [
+            *(back if fixes < len(all_faults) else []),
+            *plan.lost,
+            *(["run the fix commands shown"] if fixes else []),
+        ]
+        then = " and ".join(how)
+        raise LedgerFaults(f"ledger has {len(faults)} fault(s); see above, then {then}")
+    if not ok:
+        raise AuthorityRefused(
+            f"the range has {len(faults)} act(s) or change(s) without authority or over "
+            "policy at the merge-base; see above"
+        )
+    if contested:
+        raise ContestedGround(f"{len(contested)} contested ground entries; resolve them")
+    if found:
+        raise TrackedLocalState(f"git tracks {len(found)} local path(s) under .forest; see above")
+
+
+def _replayed(r: Repository) -> tuple[list[GroundEntry], list[Fault]]:
+    """The contested ground entries; or, when the replay refuses the ledger, that
+    refusal as a fault (custody/damaged.py ``replay_fault``): verify lists it, where
+    every other command stops at it and names verify."""
+    from forest_files.custody.damaged import replay_fault
+    from forest_files.ledger.fault import LedgerError
+
+    try:
+        return r.contested(), []
+    except LedgerError as exc:
+        return [], [replay_fault(r.root, exc)]
+
+
+def _found(r: Repository, contested: list[GroundEntry], *, local: bool) -> list[Reported]:
+    """Every contest with its routes, from the one route builder (check/routes.py),
+    and (``local``) what HEAD tracks under .forest that only a machine keeps."""
+    from forest_files import gitio
+    from forest_files.check import contests, localstate
+
+    found = contests.reported(r.synced().conn) if contested else []
+    if local and gitio.head_commit(r.root) is not None:
+        found += localstate.reported_at(r.root, "HEAD")
+    return found
+
+
+def _blocks(found: list[Reported], *, words: bool) -> list[str]:
+    """Each finding's lines, as ``forest check`` prints them; adopting words only where
+    the command shows words already (``forest log``; never ``verify``, run in CI)."""
+    from forest_files.check.text import block
+
+    return [line for x in found for line in block(x, words=words)]
+
+
+@app.command()
+@boundary
+def log(
+    target: Annotated[
+        str | None, typer.Argument(help="A bound PATH[#SEL]: show its custody chain.")
+    ] = None,
+    repo: RepoOpt = Path("."),
+    as_json: JsonOpt = False,
+) -> None:
+    """The custody acts of the checked-out ledger, or one binding's chain, by content id.
+
+    Example: forest log --json;  forest log 'canon/characters.md#Elias'
+    """
+    if target is not None:
+        from forest_files.doors.cli.logview import print_chain
+
+        print_chain(target, repo, as_json)
+        return
+    from forest_files.custody.repository import Repository
+
+    with Repository(repo) as r:
+        entries = r.log()
+        contested = r.contested()
+        found = _found(r, contested, local=False)
+    from forest_files.doors.cli.logview import log_line
+
+    lines = [log_line(e) for e in entries]
+    lines += _blocks(found, words=True)
+    obj = {"acts": [asdict(e) for e in entries], "contested": [c.content_id for c in contested]}
+    emit(as_json, obj, "\n".join(lines) or "no custody acts yet")
