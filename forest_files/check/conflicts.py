@@ -9,7 +9,9 @@ Refuses: nothing.
 Returns: ``in_conflict`` (the findings, each failed binding whose file is
 unmerged in the index, or holds conflict markers where the check looked
 (conflict_markers.py), made ``unresolved`` with ``CONFLICT_DETAIL``, no place to
-move to and no candidates); ``conflict_routes`` (resolve the file, then ``git
+move to and no candidates; a contest there keeps its heads but stands at no lines
+with no current text, so it gets no route that adopts what the file holds);
+``conflict_routes`` (resolve the file, then ``git
 add``; or keep one side whole, ``git checkout --ours``/``--theirs``, where the
 index holds that side); ``unmerged_stages``.
 Test: tests/check/test_conflicts.py
@@ -38,17 +40,23 @@ _SIDES = ((2, "--ours", "or keep HEAD's side"), (3, "--theirs", "or keep the oth
 def in_conflict(findings: Sequence[Finding], *, root: Path, source: str) -> list[Finding]:
     """``findings``, each failed binding's whose file is in a merge conflict made
     ``unresolved`` (``CONFLICT_DETAIL``), with no move or candidate left."""
-    paths = sorted({f.path for f in findings if f.kind in _CAUSED})
+    paths = sorted({f.path for f in findings if f.kind in (*_CAUSED, "contested")})
     if not paths:
         return list(findings)
     unmerged = unmerged_stages(root, source)
     marked = _marked(root, source, [p for p in paths if p not in unmerged])
     out: list[Finding] = []
     for f in findings:
-        if f.kind not in _CAUSED or (f.path not in unmerged and f.path not in marked):
+        if f.path not in unmerged and f.path not in marked:
             out.append(f)
             continue
         how = "unmerged in the git index" if f.path in unmerged else "conflict markers in it"
+        if f.kind == "contested":
+            out.append(_contest_in_conflict(f, how))
+            continue
+        if f.kind not in _CAUSED:
+            out.append(f)
+            continue
         out.append(
             replaced(
                 f,
@@ -62,6 +70,16 @@ def in_conflict(findings: Sequence[Finding], *, root: Path, source: str) -> list
             )
         )
     return out
+
+
+def _contest_in_conflict(f: Finding, how: str) -> Finding:
+    """A contest whose file is in a merge conflict: its heads stand (a ``forest
+    resolve`` route is still right), but no section stands in the file. A text line
+    over ``=======`` reads as a setext heading, so the section seemed to be its own
+    heading alone, and "keep the text the file holds now" adopted that (explain.py
+    offers it only with a current hash)."""
+    detail = f"{f.detail}; {CONFLICT_DETAIL} ({how}); resolve them first"
+    return replaced(f, detail=detail, actual_hash=None, start_line=None, end_line=None)
 
 
 def conflict_routes(f: Finding, *, root: Path, source: str) -> tuple[Route, ...]:

@@ -92,3 +92,32 @@ def _picked(command: str) -> str:
 def _text_of(root: Path, content_id: str) -> str:
     """The adopted text of ``content_id``, as ``forest show`` prints it."""
     return ok(root, "show", content_id).stdout
+
+
+@pytest.mark.slow  # two branches, two supersedes, a conflicted merge and two checks
+def test_contest_of_conflicted_merge_gets_no_merged_route_refused(tmp_path: Path) -> None:
+    """Both branches edit the same line: git leaves the file in conflict, its
+    ``=======`` under a text line read as a setext heading, so the section seemed to
+    stand as its heading alone. The route "keep the text the file holds now (both
+    edits merged)" was offered; pasted, it adopted the heading alone as ground and
+    staged the markers (the commit went through, the rules out of custody)."""
+    root = make_repo(tmp_path)
+    write(root, "canon.md", CANON)
+    ok(root, "init")
+    ok(root, "adopt", RULES, "--words", "The rules as agreed")
+    commit_all(root, "adopt")
+    for branch in ("a", "b"):
+        git(root, "checkout", "-q", "-b", branch, "main")
+        write(root, "canon.md", CANON.replace("\none\n", f"\none {branch}\n"))
+        ok(root, "supersede", RULES, "--words", f"{branch} says so")
+        commit_all(root, branch)
+    assert pasted(root, "git merge -q a").returncode == 1  # canon.md in conflict
+    for args in ((), ("--staged",)):  # the markers in the work tree, then staged
+        if args:
+            git(root, "add", "--", "canon.md")
+        shown = forest(root, "check", *args, "--json")
+        (found,) = json.loads(shown.stdout)["findings"]
+        assert found["kind"] == "contested", found
+        assert found["start_line"] is None and found["end_line"] is None, found
+        labels = [r["label"] for r in found["routes"]]
+        assert LABEL not in labels and len(labels) == 2, labels
