@@ -11,13 +11,15 @@ that is not a regular file (a directory, a FIFO); a path reached through a
 symlinked directory, or leading outside the repository through one; a path
 inside a submodule; a file under a git filter (LFS, git-crypt) or an attribute
 by which git rewrites its bytes on checkout (``ident``,
-``working-tree-encoding``); a file over the body size bound (``[policy]
+``working-tree-encoding``); a file git holds unmerged (a merge conflict not
+resolved yet: its text is conflict text, and a ``=======`` line under a text line
+reads as a setext heading that cuts a section short); a file over the body size bound (``[policy]
 max_body_bytes``, default 8 MiB); an exclusion that matches nothing in any
 target of one adoption (``ExcludeTally``).
 Returns: ``check_file`` — the file's bytes; ``RepoFacts`` — what git says of
 one adoption's paths, asked once.
 Test: tests/custody/test_file_custody.py, tests/custody/test_special_paths.py,
-      tests/check/test_adopt_select.py
+      tests/check/test_adopt_select.py, tests/check/test_conflicts.py
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ from forest_files import gitio
 from forest_files.custody.content import dir_inside, escapes, path_variant, read_regular
 from forest_files.custody.special import lstat_kind, special_path_reason
 from forest_files.kernel.errors import ForestError
-from forest_files.kernel.shellword import shell_word, standing
+from forest_files.kernel.shellword import command_text, git_step, shell_word, standing
 from forest_files.text.exclude import ExcludeError, parse_exclusions
 from forest_files.text.extract import Document, extract
 from forest_files.text.selector import Selector
@@ -91,6 +93,8 @@ class RepoFacts:
 
     submodules: tuple[str, ...]
     filters: dict[str, str]
+    # Paths the git index holds unmerged (stages 1-3: a conflict not resolved yet).
+    unmerged: frozenset[str] = frozenset()
     # Path -> the attribute (other than a filter) by which git rewrites its bytes on
     # checkout: ``ident`` (set) or ``working-tree-encoding`` (a value).
     rewrites: dict[str, str] = field(default_factory=dict)
@@ -108,8 +112,10 @@ class RepoFacts:
         """The facts of one adoption of ``paths`` (one per target, in order); without
         ``tally``, of a command that reads bound sections again (their exclusions
         are the bindings', not the user's to have matched)."""
+        index = gitio.ls_files_stage(root)  # one read of the index for both
         return cls(
-            submodules=tuple(gitio.submodule_paths(root)),
+            submodules=tuple(e.path for e in index if e.mode == gitio.SUBMODULE_MODE),
+            unmerged=frozenset(e.path for e in index if e.stage),
             filters=gitio.check_attr(root, "filter", list(paths)) if paths else {},
             rewrites=_rewrites(root, paths),
             tally=ExcludeTally(len(paths)) if tally else None,
@@ -227,6 +233,13 @@ def check_file(root: Path, path: str, max_bytes: int, facts: RepoFacts | None = 
         raise TargetRefused(
             f"{path}: stored through the git filter {filt!r} (LFS, git-crypt…); its committed "
             "bytes are not its text — keep custody text out of filters"
+        )
+    if path in facts.unmerged:
+        raise TargetRefused(
+            f"{path}: in a merge conflict git has not seen resolved; resolve it first: "
+            "edit the file, keep the right text, delete the <<<<<<<, ======= and >>>>>>> "
+            f"lines, then {command_text(git_step('add', '--', path))}, and run the "
+            "command again"
         )
     rewrite = facts.rewrites.get(path)
     if rewrite is not None:

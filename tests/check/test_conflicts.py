@@ -148,3 +148,23 @@ def test_setext_heading_of_seven_equals_not_conflict_accepted() -> None:
     assert not has_markers(b">>>>>>> x\n=======\n<<<<<<< y\n")
     assert not has_markers(b"<<<<<<<< eight\n=======\n>>>>>>> x\n")
     assert not has_markers(b"<<<<<<< HEAD\n========\n>>>>>>> x\n")
+
+
+def test_supersede_or_adopt_of_unmerged_file_refused(repo: Path) -> None:
+    """``forest supersede`` of a bound section of a file git left unmerged, or an
+    adoption of the file whole: each recorded the conflict text (markers, or a
+    section cut short by a ``=======`` read as a setext heading) as ground. Now
+    refused in one line naming the resolve; the ledger byte-identical."""
+    _merged(repo)
+    ledger = sorted(p.read_bytes() for p in (repo / ".forest/ledger").rglob("*") if p.is_file())
+    for args in (
+        ("supersede", "docs/a.md#Doc/Alpha", "--words", "both lines"),
+        ("supersede", "docs/a.md", "--words", "both lines", "--yes"),
+        ("adopt", "docs/a.md", "--words", "the whole file"),
+    ):
+        refused = forest(repo, *args)
+        assert refused.exit_code == 1, (args, refused.output)
+        (line,) = refused.stderr.splitlines()
+        assert "merge conflict" in line and "git add -- docs/a.md" in line, line
+    after = sorted(p.read_bytes() for p in (repo / ".forest/ledger").rglob("*") if p.is_file())
+    assert after == ledger
