@@ -11,12 +11,16 @@ finding names the file and the ``git add`` that stages it. After ``forest rebind
 the act again, which the working tree's ledger refuses (the binding has moved: "no
 binding"), so pasted it fails; while a drifted, moved, unresolved or missing finding
 stands, one hint on the report (said once, before the findings: check/text.py)
-names the ``git add -- .forest/ledger`` that stages what was recorded.
+names the ``git add -- .forest/ledger`` that stages what was recorded. A finding
+whose file the index is told to take as unchanged (``git update-index
+--assume-unchanged`` or ``--skip-worktree``, with the file in the working tree) gets
+a hint to clear that first: ``git add`` of it stages nothing, so every route that
+ends in one (restore, supersede) came back to the same refusal.
 
 Stores: nothing.
 Refuses: nothing.
-Returns: the report with those hints (one ``git ls-files`` call for the files and
-one for the ledger, only when such a finding failed).
+Returns: the report with those hints (one ``git ls-files`` call for the files, one
+for the flags and one for the ledger, only when such a finding failed).
 Test: tests/custody/test_rebind_commit_step.py, tests/check/test_unstaged_hint.py
 """
 
@@ -55,10 +59,12 @@ def hinted(report: CheckReport, root: Path) -> CheckReport:
     named = sorted({p for r in asking if r.finding.kind in _KINDS for p in _paths(r)})
     waiting = set(gitio.to_stage(root, named, keep_index_file=True)) if named else set()
     ledger = bool(gitio.untracked(root, [_LEDGER], keep_index_file=True))  # new acts
-    if not waiting and not ledger:
+    held = _held(root, sorted({r.finding.path for r in asking}))
+    if not waiting and not ledger and not held:
         return report
 
     def shown(r: Reported) -> Reported:
+        r = _unheld(r, held)
         mine = [p for p in _paths(r) if p in waiting] if r.finding.kind in _KINDS else []
         if not mine:
             return r
@@ -82,3 +88,35 @@ def hinted(report: CheckReport, root: Path) -> CheckReport:
         f"route: `{add}`"
     )
     return report._replace(hints=(*report.hints, said))
+
+
+def _held(root: Path, paths: list[str]) -> dict[str, str]:
+    """The ``paths`` git is told to take as unchanged, each with its flag; a
+    skip-worktree file only when the working tree holds it (else a sparse checkout
+    left it out, and the missing route says so)."""
+    import os
+
+    from forest_files import gitio
+
+    flags = gitio.taken_as_unchanged(root, paths, keep_index_file=True)
+    return {
+        p: flag
+        for p, flag in flags.items()
+        if flag == "assume-unchanged" or os.path.lexists(root / p)
+    }
+
+
+def _unheld(r: Reported, held: dict[str, str]) -> Reported:
+    """``r`` with a hint to clear the flag that keeps its file's edits from the index."""
+    flag = held.get(r.finding.path)
+    if flag is None:
+        return r
+    path = r.finding.path
+    clear = command_text(git_step("update-index", f"--no-{flag}", "--", path))
+    add = command_text(git_step("add", "--", path))
+    hint = (
+        f"{printable(path)}: git is told to take it as unchanged (`git update-index "
+        f"--{flag}`), so `git add` stages none of its edits and this judged the index "
+        f"without them; clear that first, then stage it: `{clear} && {add}`"
+    )
+    return r._replace(hints=(*r.hints, hint))

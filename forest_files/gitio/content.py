@@ -201,6 +201,27 @@ def to_stage(repo: Path | str, paths: Sequence[str], *, keep_index_file: bool = 
     return [p for p in wanted if p in listed]
 
 
+def taken_as_unchanged(
+    repo: Path | str, paths: Sequence[str], *, keep_index_file: bool = False
+) -> dict[str, str]:
+    """Which of ``paths`` (from the top, taken literally) the index is told to take as
+    unchanged, each with its flag: ``assume-unchanged`` or ``skip-worktree`` (set by
+    ``git update-index``). Git then neither lists nor stages the file's edits:
+    ``git add`` of it does nothing. One ``git ls-files -v``."""
+    wanted = list(dict.fromkeys(paths))
+    if not wanted:
+        return {}
+    args = ["ls-files", "-v", "-z", "--full-name", "--", *wanted]
+    out: dict[str, str] = {}
+    for record in split_z(run_git(repo, args, keep_index_file=keep_index_file).stdout):
+        tag, _, path = record.partition(" ")
+        if tag.upper() == "S":  # S, or s when assume-unchanged is set as well
+            out[path] = "skip-worktree"
+        elif tag.islower():
+            out[path] = "assume-unchanged"
+    return out
+
+
 def untracked(
     repo: Path | str,
     paths: Sequence[str],

@@ -12,7 +12,7 @@ import pytest
 from forest_files.check.staged import judge_staged
 from forest_files.check.text import hook_refusal
 from tests.helpers.cli import forest, ok
-from tests.helpers.git import commit_all, git, make_repo, write
+from tests.helpers.git import commit_all, git, make_repo, pasted, write
 
 HINT = "acts recorded in the working tree are not staged"
 PAGES = ("p1.md", "p2.md", "p3.md")
@@ -64,8 +64,6 @@ def test_hook_refusal_says_verdict_then_notes_then_findings_once_detected(
     working tree's ledger not staged: the verdict first, then each note and the hint
     once, then the findings, the route for the whole commit last (before: the note
     above the verdict, saying "committed anyway" of a refused commit)."""
-    from tests.helpers.git import pasted
-
     root = _adopted(tmp_path)
     ok(root, "hooks", "install")
     with (root / "forest.toml").open("a", encoding="utf-8") as toml:
@@ -87,3 +85,31 @@ def test_hook_refusal_says_verdict_then_notes_then_findings_once_detected(
     first = min(i for i, line in enumerate(lines) if line.startswith("drifted "))
     assert 0 < note < hint < first < at("or adopt all 3 drifted sections at once")
     assert "committed anyway" not in refused.stderr
+
+
+@pytest.mark.slow  # an adoption, a supersede, three checks of the index and a commit
+@pytest.mark.parametrize("flag", ["assume-unchanged", "skip-worktree"])
+def test_file_taken_as_unchanged_hint_clears_it_pasted_recovers(tmp_path: Path, flag: str) -> None:
+    """``git update-index --assume-unchanged`` (or ``--skip-worktree``) on a bound
+    file, then an edit superseded as the routes say: ``git add`` of the file stages
+    nothing, so the hook refused the commit (drifted: the staged ledger's new ground
+    against the old text), and its routes (restore, supersede, each ending in ``git
+    add``) came back to the same refusal. The finding now says why and how out; a
+    check fails before the fix (no such hint)."""
+    root = _adopted(tmp_path)
+    commit_all(root, "adopt")
+    git(root, "update-index", f"--{flag}", "--", "p1.md")
+    write(root, "p1.md", "# p1.md\n\nwords, edited\n")
+    ok(root, "supersede", "p1.md", "--words", "Edited")
+    git(root, "add", "--", ".forest/ledger")
+    pasted(root, "git add -- p1.md")  # stages nothing (skip-worktree: git refuses it)
+    data = json.loads(forest(root, "check", "--staged", "--json").stdout)
+    (found,) = [f for f in data["findings"] if f["kind"] != "clean"]
+    assert found["kind"] == "drifted" and found["path"] == "p1.md", found
+    (hint,) = [h for h in found["hints"] if "take it as unchanged" in h]
+    command = hint.rsplit("`", 2)[1]
+    assert command == f"git update-index --no-{flag} -- p1.md && git add -- p1.md", hint
+    assert pasted(root, command).returncode == 0
+    assert forest(root, "check", "--staged").exit_code == 0
+    assert pasted(root, "git commit -q -m edited").returncode == 0
+    assert git(root, "show", "HEAD:p1.md").endswith("words, edited")  # git() strips
