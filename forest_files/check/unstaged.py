@@ -15,12 +15,16 @@ names the ``git add -- .forest/ledger`` that stages what was recorded. A finding
 whose file the index is told to take as unchanged (``git update-index
 --assume-unchanged`` or ``--skip-worktree``, with the file in the working tree) gets
 a hint to clear that first: ``git add`` of it stages nothing, so every route that
-ends in one (restore, supersede) came back to the same refusal.
+ends in one (restore, supersede) came back to the same refusal. Ledger files an
+ignore rule hides (a ``*.jsonl`` in ``.gitignore``) get the hint that names the
+rule (check/uncommitted.py's words): ``git add -- .forest/ledger`` passes over them
+without a word, so the recorded act never reached the index either.
 
 Stores: nothing.
 Refuses: nothing.
 Returns: the report with those hints (one ``git ls-files`` call for the files, one
-for the flags and one for the ledger, only when such a finding failed).
+for the flags, one for the ledger and, when nothing of it waits, one for ignored
+custody files; only when such a finding failed).
 Test: tests/custody/test_rebind_commit_step.py, tests/check/test_unstaged_hint.py
 """
 
@@ -60,7 +64,8 @@ def hinted(report: CheckReport, root: Path) -> CheckReport:
     waiting = set(gitio.to_stage(root, named, keep_index_file=True)) if named else set()
     ledger = bool(gitio.untracked(root, [_LEDGER], keep_index_file=True))  # new acts
     held = _held(root, sorted({r.finding.path for r in asking}))
-    if not waiting and not ledger and not held:
+    hidden = None if ledger else _ignored(root)
+    if not waiting and not ledger and not held and not hidden:
         return report
 
     def shown(r: Reported) -> Reported:
@@ -79,6 +84,8 @@ def hinted(report: CheckReport, root: Path) -> CheckReport:
     report = report._replace(
         items=tuple(map(shown, report.items)), extra=tuple(map(shown, report.extra))
     )
+    if hidden:
+        return report._replace(hints=(*report.hints, hidden))
     if not ledger:
         return report
     add = command_text(git_step("add", "--", _LEDGER))
@@ -88,6 +95,15 @@ def hinted(report: CheckReport, root: Path) -> CheckReport:
         f"route: `{add}`"
     )
     return report._replace(hints=(*report.hints, said))
+
+
+def _ignored(root: Path) -> str | None:
+    """The words on custody files an ignore rule hides (an act's segment that ``git
+    add -- .forest/ledger`` passed over without a word), or None."""
+    from forest_files.check.uncommitted import ignored_custody
+
+    line = ignored_custody(root, keep_index_file=True, in_commit=True)
+    return line.removeprefix("forest: ") if line else None
 
 
 def _held(root: Path, paths: list[str]) -> dict[str, str]:

@@ -113,3 +113,28 @@ def test_file_taken_as_unchanged_hint_clears_it_pasted_recovers(tmp_path: Path, 
     assert forest(root, "check", "--staged").exit_code == 0
     assert pasted(root, "git commit -q -m edited").returncode == 0
     assert git(root, "show", "HEAD:p1.md").endswith("words, edited")  # git() strips
+
+
+@pytest.mark.slow  # an adoption, a supersede, two checks of the index and a commit
+def test_ignored_ledger_files_hook_names_the_rule_pasted_recovers(tmp_path: Path) -> None:
+    """A ``*.jsonl`` ignore rule: the supersede's segment is passed over by ``git add
+    -- .forest/ledger`` without a word, the hook refused the edit as drift, and its
+    supersede route recorded nothing new: the same refusal again. The refusal now
+    names the ignored file and the ``git check-ignore`` that shows the rule."""
+    root = _adopted(tmp_path)
+    commit_all(root, "adopt")
+    write(root, ".gitignore", "*.jsonl\n")  # the adoption's segment is tracked already
+    commit_all(root, "ignore")
+    write(root, "p1.md", "# p1.md\n\nwords, edited\n")
+    ok(root, "supersede", "p1.md", "--words", "Edited")
+    git(root, "add", "--", ".forest/ledger", "p1.md")  # the new segment left out
+    data = json.loads(forest(root, "check", "--staged", "--json").stdout)
+    assert [f["kind"] for f in data["findings"] if f["kind"] != "clean"] == ["drifted"]
+    (note,) = [n for n in data["notes"] if "git ignores custody files" in n]
+    command = note.split("`")[1]
+    assert command.startswith("git check-ignore -v -- .forest/ledger/segments/"), note
+    assert pasted(root, command).stdout.startswith(".gitignore:1:*.jsonl\t"), note
+    write(root, ".gitignore", "")
+    git(root, "add", "--", ".gitignore", ".forest/ledger")
+    assert forest(root, "check", "--staged").exit_code == 0
+    assert pasted(root, "git commit -q -m edited").returncode == 0
