@@ -14,7 +14,10 @@ post-commit hook but post-applypatch after each patch it commits: the same
 findings and routes, said in the words of a patch. A pick of ``git rebase`` runs
 post-commit while git's ``rebase-merge`` folder stands. A step of either that more
 steps of the same run follow is undone by its own id (``Sequence``, read by
-``sequence_at``), as HEAD~1 names another commit once the run ends.
+``sequence_at``), as HEAD~1 names another commit once the run ends. Both appliers
+share the ``rebase-apply`` folder; git marks a rebase's with a ``rebasing`` file
+(``git am``'s holds ``applying``), so a patch of ``git rebase --apply`` is said as
+the rebase's, and its undo waits for the rebase to finish, not for a ``git am``.
 
 Stores: nothing.
 Refuses: nothing (git ignores a post-commit hook's exit code).
@@ -39,18 +42,23 @@ _PARENT = "HEAD~1"
 # How the commit came without the pre-commit check, by the command it is a step of.
 _HOW = {
     "": "(a revert, a cherry-pick or --no-verify)",
-    "am": "(a patch applied by git am or git rebase --apply)",
+    "am": "(a patch applied by git am)",
+    "rebase-apply": "(a patch applied by git rebase --apply)",
     "rebase": "(a pick of git rebase)",
 }
+# The command a step of each belongs to: the one whose end the undo waits for.
+_RUN = {"am": "git am", "rebase-apply": "git rebase", "rebase": "git rebase"}
 
 
 class Sequence(NamedTuple):
     """A commit one step of a longer git command made: a patch ``git am`` applied
-    (the post-applypatch hook, ``am``) or a pick of ``git rebase`` (post-commit while
-    ``rebase-merge`` stands, ``rebase``); ``last`` when no step of the same run follows
-    it (then HEAD~1 is its parent once the command ends)."""
+    (the post-applypatch hook, ``am``), one ``git rebase --apply`` applied
+    (post-applypatch while ``rebase-apply/rebasing`` stands, ``rebase-apply``) or a
+    pick of ``git rebase`` (post-commit while ``rebase-merge`` stands, ``rebase``);
+    ``last`` when no step of the same run follows it (then HEAD~1 is its parent once
+    the command ends)."""
 
-    tool: str  # "am" or "rebase"
+    tool: str  # "am", "rebase-apply" or "rebase"
     last: bool
 
 
@@ -63,12 +71,12 @@ def _undo(short: str, sequence: Sequence | None) -> Route:
             (("git", "reset", "--soft", _PARENT),),
             "while it is the last commit and not pushed",
         )
-    after = "patches applied" if sequence.tool == "am" else "commits rebased"
+    after = "commits rebased" if sequence.tool == "rebase" else "patches applied"
     return Route(
         f"undo the commit and the {after} after it, their changes kept staged "
         "(the next git commit is checked)",
         (("git", "reset", "--soft", f"{short}~1"),),
-        f"once git {sequence.tool} has finished, while none of them is pushed",
+        f"once {_RUN[sequence.tool]} has finished, while none of them is pushed",
     )
 
 
@@ -137,11 +145,12 @@ def removed_custody(
 
 
 def sequence_at(git_dir: Path, hook: str) -> Sequence | None:
-    """The step of ``git am`` (post-applypatch: ``rebase-apply/next`` of ``last``) or of
-    ``git rebase`` (post-commit while ``rebase-merge/msgnum`` of ``end`` stands) that
-    made the commit, from git's state folder in this work tree's git directory; None
-    for a commit of its own. Unreadable (a later git that keeps them elsewhere): the
-    last step, so the undo is the one of a commit of its own."""
+    """The step of ``git am`` or ``git rebase --apply`` (post-applypatch:
+    ``rebase-apply/next`` of ``last``; the rebase's when ``rebase-apply/rebasing``
+    stands) or of ``git rebase`` (post-commit while ``rebase-merge/msgnum`` of ``end``
+    stands) that made the commit, from git's state folder in this work tree's git
+    directory; None for a commit of its own. Unreadable (a later git that keeps them
+    elsewhere): the last step, so the undo is the one of a commit of its own."""
     tool, folder, names = (
         ("am", "rebase-apply", ("next", "last"))
         if hook == "post-applypatch"
@@ -150,6 +159,8 @@ def sequence_at(git_dir: Path, hook: str) -> Sequence | None:
     state = git_dir / folder
     if tool == "rebase" and not state.is_dir():
         return None
+    if tool == "am" and (state / "rebasing").exists():  # git rebase --apply's patches
+        tool = "rebase-apply"
     try:
         at, count = (int((state / name).read_text("ascii")) for name in names)
     except (OSError, ValueError):

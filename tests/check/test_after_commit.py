@@ -256,3 +256,35 @@ def test_rebase_pick_that_others_follow_undone_by_its_id_hostile(tmp_path: Path)
     put_back = pasted(root, routes["or"])
     assert put_back.returncode == 0 and WARNED not in put_back.stderr, put_back.stderr
     assert "1 binding(s)" in _bindings(root) and (root / "two.md").exists()
+
+
+def test_rebase_apply_patch_that_others_follow_named_as_the_rebase_hostile(
+    tmp_path: Path,
+) -> None:
+    """``git rebase --apply`` applies its patches through ``git am`` (the same
+    ``rebase-apply`` folder, post-applypatch after each): a revert of the adoption two
+    patches follow is said as a patch of ``git rebase --apply``, and its undo waits for
+    the rebase, not for a ``git am`` the user never ran; pasted then, it works."""
+    root = _adopted(tmp_path)
+    git(root, "checkout", "-q", "-b", "topic")
+    assert pasted(root, "git revert --no-edit HEAD").returncode == 0
+    for name in ("one.md", "two.md"):
+        write(root, name, f"{name}\n")
+        git(root, "add", name)
+        git(root, "commit", "-q", "-m", name)
+    git(root, "checkout", "-q", "main")
+    write(root, "new.md", "new work\n")
+    git(root, "add", "new.md")
+    git(root, "commit", "-q", "-m", "new work")
+    done = pasted(root, "git rebase --apply -q main topic")
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.count(WARNED) == 1, done.stderr
+    assert "(a patch applied by git rebase --apply)" in done.stderr, done.stderr
+    assert "once git rebase has finished" in done.stderr and "git am" not in done.stderr
+    picked = git(root, "rev-parse", "HEAD~2")
+    routes = _routes(done.stderr)
+    assert routes["undo"] == f"git reset --soft '{picked[:12]}~1'", routes
+    assert pasted(root, routes["undo"]).returncode == 0
+    staged = git(root, "diff", "--cached", "--name-status").splitlines()
+    assert {"A\tone.md", "A\ttwo.md"} <= set(staged)
+    assert any(s.startswith("D\t.forest/ledger/segments/") for s in staged)
