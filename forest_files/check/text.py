@@ -15,6 +15,7 @@ routes once, after the last of them (``--json`` keeps one finding per binding,
 each with its routes). Every line is plain text: a control character or a byte that
 is not UTF-8 in a name or a word is shown escaped (kernel/shellword.py
 ``printable``), so a name can never end a line and forge the next one.
+``in_hook_order`` is every hook's refusal order (pre-commit's, the server's).
 Test: tests/doors/test_doors.py, tests/check/test_forged_lines.py
 """
 
@@ -22,6 +23,10 @@ from __future__ import annotations
 
 from forest_files.check.findings import CheckReport, Reported, Route, detail_of
 from forest_files.kernel.shellword import printable
+
+TYPE_CHECKING = False  # an annotation's name only: nothing imported when the hook runs
+if TYPE_CHECKING:
+    from collections.abc import Iterable
 
 _RED, _GREEN, _RESET = "\x1b[31m", "\x1b[32m", "\x1b[0m"
 
@@ -214,15 +219,21 @@ def _more(rest: list[Reported], lister: str) -> str:
     return f"… and {len(rest)} more ({counts}): {lister} lists every one"
 
 
+def in_hook_order(verdict: str, notes: Iterable[str], body: Iterable[str]) -> list[str]:
+    """Every hook's refusal in one order (the pre-commit hook's, the server hook's): the
+    one refusal line, each note once (advice that refuses nothing), then ``body``: the
+    findings, the way out of the whole commit or push last."""
+    return [verdict, *dict.fromkeys(notes), *body]
+
+
 def hook_refusal(report: CheckReport, *, lister: str = "forest check --staged") -> list[str]:
-    """The pre-commit hook's refusal (stderr), in one order: the verdict, each note
-    (advice that refuses nothing: an unbound file, signing) and the run's hint once,
-    then the first ``HOOK_SHOWN`` blocks and the route for the whole commit last.
-    ``lister``: the command that lists every finding of this commit."""
+    """The pre-commit hook's refusal (stderr), in every hook's order (``in_hook_order``):
+    the verdict, each note (advice that refuses nothing: an unbound file, signing) and
+    the run's hint once, then the first ``HOOK_SHOWN`` blocks and the route for the
+    whole commit last. ``lister``: the command that lists every finding of this commit."""
     failed = report.failed
-    notes = [n for n in dict.fromkeys(report.notes) if n not in report.hints]
-    return [
+    return in_hook_order(
         f"forest-files: commit refused — {len(failed)} {_refused_what(failed)}",
-        *notes,
-        *failed_blocks(report, shown=HOOK_SHOWN, lister=lister),
-    ]
+        (n for n in report.notes if n not in report.hints),
+        failed_blocks(report, shown=HOOK_SHOWN, lister=lister),
+    )

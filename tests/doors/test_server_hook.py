@@ -20,7 +20,13 @@ from typer.testing import CliRunner
 import forest_files.doors.cli  # noqa: F401  (registers every command)
 from forest_files.doors import hooks as githooks
 from forest_files.doors.cli import app
-from forest_files.doors.hooks.server import Refusal, closing, parse_pre_receive, parse_update
+from forest_files.doors.hooks.server import (
+    Refusal,
+    closing,
+    parse_pre_receive,
+    parse_update,
+    refusal_lines,
+)
 from tests.helpers.git import commit_all, git, make_repo, pasted, write
 from tests.helpers.template import built_once, copy_repo
 
@@ -30,6 +36,7 @@ CANON = "# Canon\n\nIntro line.\n\n## Rules\n\nThe first rule stands.\n\n## Else
 RULES = "canon.md#Canon/Rules"
 ZERO = "0" * 40
 REFUSED = "forest: push refused"
+_KEEP = "keep the branch: deleting it drops the acts its ledger holds, and the ledger only grows"
 
 
 def forest(repo: Path, *args: str) -> None:
@@ -122,7 +129,7 @@ def test_server_hook_drift_pushed_no_verify_refused(served: tuple[Path, Path]) -
     clone, bare = served
     drift(clone)
     err = refused(clone, bare, "main")
-    assert "refs/heads/main: push refused" in err
+    assert f"{REFUSED} — 1 ref: refs/heads/main" in err
     assert f"drifted {RULES}" in err
     assert f"forest restore '{RULES}'" in err and f"forest supersede '{RULES}'" in err
     assert "forest ci: 1 binding(s); range " in err  # the gate's own text
@@ -158,7 +165,7 @@ def test_server_hook_new_branch_clean_accepted_drifting_refused(
     git(clone, "checkout", "-q", "-b", "wild")
     drift(clone)
     err = refused(clone, bare, "wild")
-    assert "refs/heads/wild: push refused" in err and f"drifted {RULES}" in err
+    assert f"{REFUSED} — 1 ref: refs/heads/wild" in err and f"drifted {RULES}" in err
 
 
 @pytest.mark.slow  # many pushes (.ci/run runs it)
@@ -176,7 +183,8 @@ def test_server_hook_deleted_default_branch_dropping_acts_refused(
     err = refused(clone, bare, ":main")
     assert "ledger-deleted" in err and "missing at nothing" in err
     # nothing above has a route to paste: the last line says what to do instead
-    assert "follow the routes" not in err and "forest: push refused; keep the branch" in err
+    assert "follow the routes" not in err and "then push again" not in err
+    assert f"remote: {_KEEP}" in err
 
 
 @pytest.mark.slow  # many pushes (.ci/run runs it)
@@ -234,7 +242,7 @@ def test_server_hook_force_push_dropped_acts_route_pasted_accepted(
     err = refused(clone, bare, "+main")
     assert "run `forest check` before you commit them" in err
     said = [line.removeprefix("remote:").strip() for line in err.splitlines()]
-    assert "forest: push refused; in your clone follow the routes above, then push again" in said
+    assert "in your clone follow the routes above, then push again" in said, said
     put_back = pasted(clone, _route(err, f"put the acts back from {old[:12]}"))
     assert put_back.returncode == 1 and f"drifted {RULES}" in put_back.stdout  # as the detail says
     forest(clone, "restore", RULES)
@@ -244,7 +252,7 @@ def test_server_hook_force_push_dropped_acts_route_pasted_accepted(
 
 
 def test_server_hook_closing_line_worded_by_what_was_printed_accepted() -> None:
-    shown = ("refs/heads/x: push refused",)
+    shown = ("  drifted x",)
     assert closing([Refusal(shown, routed=True)]).endswith(
         "follow the routes above, then push again"
     )
@@ -252,6 +260,46 @@ def test_server_hook_closing_line_worded_by_what_was_printed_accepted() -> None:
     assert "routes above" not in no_route and "without a route" in no_route
     both = closing([Refusal(shown, routed=True), Refusal(shown, deleted=True), Refusal()])
     assert "routes above" in both and "keep the branch" in both and "without a route" not in both
+
+
+@pytest.mark.slow  # a push of two refs, each judged by the gate
+def test_server_hook_refusal_in_the_hooks_one_order_detected(served: tuple[Path, Path]) -> None:
+    """Two drifting refs in one push: the refusal reads as the pre-commit hook's does
+    (check/text.py ``in_hook_order``): the one refusal line first, naming the refs, then
+    each ref's findings, the way out of the whole push last (before: the refusal line
+    came last, after every ref's findings)."""
+    clone, bare = served
+    git(clone, "checkout", "-q", "-b", "wild")
+    drift(clone)
+    git(clone, "branch", "wilder")
+    err = refused(clone, bare, "wild", "wilder")
+    lines = [line.removeprefix("remote:").strip() for line in err.splitlines()]
+    said = [line for line in lines if line and not line.startswith(("To ", "!", "error:"))]
+    assert said[0] == f"{REFUSED} — 2 refs: refs/heads/wild, refs/heads/wilder", said
+    assert [line for line in said if REFUSED in line] == [said[0]]  # the one refusal line
+    wild, wilder = said.index("refs/heads/wild:"), said.index("refs/heads/wilder:")
+    assert 0 < wild < wilder and f"drifted {RULES}" in said[wild + 1]
+    assert said[-1] == "in your clone follow the routes above, then push again"
+
+
+def test_server_hook_notes_once_after_the_refusal_line_accepted() -> None:
+    """A note (a warning that refuses nothing: signing under "warn") two refs share is
+    said once, after the refusal line and before any ref's findings, as the pre-commit
+    hook says its notes; an accepted ref prints nothing."""
+    note = "warning: unsigned: segment ab line 1: commit not signed"
+    main = Refusal(("  drifted x",), ref="refs/heads/main", routed=True, notes=(note,))
+    topic = Refusal(("  drifted y",), ref="refs/heads/topic", routed=True, notes=(note,))
+    lines = refusal_lines([main, Refusal(), topic])
+    assert lines == [
+        f"{REFUSED} — 2 refs: refs/heads/main, refs/heads/topic",
+        note,
+        "refs/heads/main:",
+        "  drifted x",
+        "refs/heads/topic:",
+        "  drifted y",
+        "in your clone follow the routes above, then push again",
+    ]
+    assert refusal_lines([Refusal(notes=(note,))]) == []
 
 
 @pytest.mark.slow  # many pushes (.ci/run runs it)
@@ -334,7 +382,7 @@ def test_server_update_hook_refuses_one_ref_accepted_other(served: tuple[Path, P
     git(clone, "checkout", "-q", "-b", "wild")
     drift(clone)
     proc = push(clone, "topic", "wild")
-    assert proc.returncode != 0 and "refs/heads/wild: push refused" in proc.stderr
+    assert proc.returncode != 0 and f"{REFUSED} — 1 ref: refs/heads/wild" in proc.stderr
     assert "refs/heads/topic" not in proc.stderr.replace("refs/heads/topic ->", "")
     assert git(bare, "rev-parse", "topic") == clean
     assert "refs/heads/wild" not in refs(bare)
@@ -347,7 +395,7 @@ def test_server_hook_annotated_tag_on_drift_refused(served: tuple[Path, Path]) -
     drift(clone)
     git(clone, "tag", "-a", "-m", "release", "v1")
     err = refused(clone, bare, "refs/tags/v1")
-    assert "refs/tags/v1: push refused" in err and f"drifted {RULES}" in err
+    assert f"{REFUSED} — 1 ref: refs/tags/v1" in err and f"drifted {RULES}" in err
 
 
 def test_server_gate_head_in_bare_repository_same_as_ci_in_clone_accepted(
@@ -385,7 +433,7 @@ def test_server_update_hook_judges_only_without_our_pre_receive_accepted(
     assert hook(bare, *args).returncode == 0
     (bare / "hooks" / "pre-receive").chmod(0o644)  # git would skip it: update judges
     proc = hook(bare, *args)
-    assert proc.returncode == 1 and "refs/heads/main: push refused" in proc.stderr
+    assert proc.returncode == 1 and f"{REFUSED} — 1 ref: refs/heads/main" in proc.stderr
 
 
 @pytest.mark.slow  # many pushes (.ci/run runs it)

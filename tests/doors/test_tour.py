@@ -61,7 +61,7 @@ def test_tour_whole_walk_accepted(tmp_path: Path) -> None:
         "adopted proposal ",
         "$ git commit -q --no-verify -am 'A quiet edit, past the hook'",
         "forest ci: 1 binding(s); range ",
-        "refs/heads/quiet-edit: push refused",
+        "forest: push refused — 1 ref: refs/heads/quiet-edit",
         "tour complete",
     ):
         assert expected in out, f"{expected!r} not in tour output:\n{out}"
@@ -101,7 +101,7 @@ def test_tour_steps_but_watcher_key_lines_accepted(
         "$ git commit -q --no-verify -am 'A quiet edit, past the hook'",
         "forest ci: 1 binding(s); range ",
         "$ forest hooks install --server --repo ../shared.git",
-        "refs/heads/quiet-edit: push refused",
+        "forest: push refused — 1 ref: refs/heads/quiet-edit",
         "    [exit 1]\n\ntour complete",
     ):
         assert expected in text, f"{expected!r} not in tour output:\n{text}"

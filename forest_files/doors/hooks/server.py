@@ -25,11 +25,14 @@ and ignores replace refs and grafts, as for every git call):
 
 Stores: the custody views the gate builds (``<bare>/forest/views``), as ``forest ci``.
 Refuses: a push with any finding on any of its refs (``pre-receive``: the whole
-push; ``update``: that ref), exit 1, printing each refused ref, then the
-findings as ``forest ci`` prints them (a ``ledger-deleted`` of a push routed to put
-the segment back from OLD in the pusher's clone: dropped_acts.py), then one line on
-how to fix it, worded by what was printed (``closing``: the routes only when a
-finding printed one).
+push; ``update``: that ref), exit 1, printing in every hook's one order (check/text.py
+``in_hook_order``, as the pre-commit hook's refusal): the one refusal line naming the
+refused refs, each note once (a warning that refuses nothing, e.g. signing under
+"warn", however many refs share it), then each refused ref with its findings as
+``forest ci`` prints them (a ``ledger-deleted`` of a push routed to put the segment
+back from OLD in the pusher's clone: dropped_acts.py), then one line on how to fix
+it, worded by what was printed (``closing``: the routes only when a finding printed
+one).
 Returns: the hook's exit code (0 every ref clean).
 Test: tests/doors/test_server_hook.py
 """
@@ -43,7 +46,7 @@ from pathlib import Path
 
 from forest_files import gitio
 from forest_files.check.findings import Reported
-from forest_files.check.text import block
+from forest_files.check.text import block, in_hook_order, warning_block
 from forest_files.doors.hooks.dropped_acts import dropped_acts
 
 TYPE_CHECKING = False
@@ -51,6 +54,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterable
 
 
+REFUSED = "forest: push refused"
 # The closing line, worded by what the refusal printed (``closing``).
 _ROUTED = "in your clone follow the routes above"
 _UNROUTED = "do what the detail of each finding without a route says"
@@ -144,9 +148,12 @@ _NO_DEFAULT = (
 
 @dataclass(frozen=True)
 class Refusal:
-    """One ref's refusal as printed, and what its findings offer (``closing``)."""
+    """One ref's refusal as printed (its findings, under the ref's name), the notes it
+    says (once per push: ``refusal_lines``) and what its findings offer (``closing``)."""
 
-    lines: tuple[str, ...] = ()
+    lines: tuple[str, ...] = ()  # none: the ref is accepted
+    ref: str = ""
+    notes: tuple[str, ...] = ()  # warnings that refuse nothing
     routed: bool = False  # a finding printed with a route
     unrouted: bool = False  # a finding printed without one (but a deleted branch's)
     deleted: bool = False  # a deleted branch whose ledger held acts
@@ -160,7 +167,24 @@ def closing(refusals: Iterable[Refusal]) -> str:
     ways += [_UNROUTED] if any(r.unrouted for r in shown) else []
     parts = [f"{' and '.join(ways)}, then push again"] if ways else []
     parts += [_KEEP_BRANCH] if any(r.deleted for r in shown) else []
-    return "; ".join(["forest: push refused", *parts])
+    return "; ".join(parts)
+
+
+def refusal_lines(refusals: Iterable[Refusal]) -> list[str]:
+    """The push's refusal in every hook's one order: the refusal line naming the refused
+    refs, each note once, each ref's findings, the way out last; none when every ref is
+    accepted."""
+    shown = [r for r in refusals if r.lines]
+    if not shown:
+        return []
+    refs = f"{len(shown)} ref{'s' if len(shown) > 1 else ''}: {', '.join(r.ref for r in shown)}"
+    body = [line for r in shown for line in (f"{r.ref}:", *r.lines)]
+    last = closing(shown)
+    return in_hook_order(
+        f"{REFUSED} — {refs}",
+        (note for r in shown for note in r.notes),
+        [*body, last] if last else body,
+    )
 
 
 def _offers(found: Iterable[Reported]) -> dict[str, bool]:
@@ -182,30 +206,33 @@ def judge(top: Path, update: RefUpdate, default: str | None, *, guard_all: bool 
         dropped = dropped_acts(top, old, new, why)  # force-pushed, or the default deleted
     lines = [line for r in dropped for line in block(r, words=False)]
     found = list(dropped) if new is not None else []
+    notes: list[str] = []
     if new is not None:
-        gate_lines, gate_found = _gate_lines(top, old, new, default)
+        gate_lines, gate_found, notes = _gate_lines(top, old, new, default)
         lines += gate_lines
         found += gate_found
     if not lines:
         return Refusal()
-    shown = (f"{update.ref}: push refused", *(f"  {line}" for line in lines))
-    return Refusal(shown, deleted=new is None and bool(dropped), **_offers(found))
+    shown = tuple(f"  {line}" for line in lines)
+    deleted = new is None and bool(dropped)
+    return Refusal(shown, update.ref, tuple(notes), deleted=deleted, **_offers(found))
 
 
 def _gate_lines(
     top: Path, old: str | None, new: str, default: str | None
-) -> tuple[list[str], list[Reported]]:
-    """The gate's text for NEW judged from OLD, or from where a new ref starts, and the
-    findings it printed."""
+) -> tuple[list[str], list[Reported], list[str]]:
+    """The gate's text for NEW judged from OLD, or from where a new ref starts (``forest
+    ci``'s findings and summary), the findings it printed, and its warnings as notes
+    (said once per push, after the refusal line, as the pre-commit hook says its own)."""
     from forest_files.gate.ci import run_gate
-    from forest_files.gate.render import render_text
+    from forest_files.gate.render_parts import summary_line
 
     base = old if old is not None else _start(top, new, default)
     rooted = base is None  # no history in common with the default branch: from the root
     if base is None:
         base = _git(top, "rev-list", "--max-parents=0", "--end-of-options", new, "--")[1].split()[0]
     if not (_custody(top, base) or _custody(top, new)):
-        return [], []  # under custody at neither end: nothing to guard (as the commit hook)
+        return [], [], []  # under custody at neither end: nothing to guard (as the commit hook)
     if rooted:  # the root commit by its own ledger (if it has one), then the rest
         reports = [run_gate(top, None, head=base)] if _custody(top, base) else []
         if base != new:
@@ -213,9 +240,14 @@ def _gate_lines(
     else:
         reports = [run_gate(top, base, head=new)]
     if all(r.ok for r in reports):
-        return [], []
-    lines = [line for r in reports for line in render_text(r).splitlines()]
-    return lines, [f for r in reports for f in r.findings]
+        return [], [], []
+    lines = [
+        line
+        for r in reports
+        for line in [*(x for f in r.findings for x in block(f, words=False)), summary_line(r)]
+    ]
+    notes = ["\n".join(warning_block(w, words=False)) for r in reports for w in r.warnings]
+    return lines, [f for r in reports for f in r.findings], notes
 
 
 def _custody(top: Path, commit: str) -> bool:
@@ -261,8 +293,8 @@ def run(hook: str, args: list[str]) -> int:
     default = default_branch(top)
     guard_all = headless(top, default)
     refused = [judge(top, u, default, guard_all=guard_all) for u in updates]
-    shown = [line for r in refused for line in r.lines]
+    shown = refusal_lines(refused)
     if not shown:
         return 0
-    sys.stderr.write("\n".join([*shown, closing(refused)]) + "\n")
+    sys.stderr.write("\n".join(shown) + "\n")
     return 1
