@@ -9,13 +9,22 @@ commit it lets through), ``forest init`` and every act's commit step say so, wit
 the step that commits it (or, for an ignored file, the ``git check-ignore`` that
 names the rule to remove); none refuses (committing other files first is allowed).
 ``forest status`` says it too (``status_custody``), and asks git once per change of
-the git index or of the ledger: the listing is remembered under their stat (git
-replaces its index by a rename, an act writes a new segment), so a warm status
-still runs no git and loads no more than the standard library's light modules.
+the git index, of the ledger or of an ignore file that can hide custody: the listing
+is remembered under their stat (git replaces its index by a rename, an act writes a
+new segment, an edit of a rule alone changes which files git ignores), so a warm
+status still runs no git and loads no more than the standard library's light modules.
+The ignore files keyed are the ones git reads for custody's paths that a repository
+holds: the root ``.gitignore``, ``.forest/.gitignore``, ``$GIT_COMMON_DIR/info/exclude``
+and the user's default ``core.excludesFile`` (``$XDG_CONFIG_HOME/git/ignore``, else
+``~/.config/git/ignore``). A ``core.excludesFile`` set in a git config is not: finding
+it means reading git's config files and their includes (a git call on every warm
+status); after editing that file, the next change of the git index (a ``git add``, a
+commit) brings the line up to date. A ``.gitignore`` inside the ledger is a stray
+``forest verify`` names.
 
 Stores: ``.git/forest/cache/custody-<python tag>.bin`` (a kernel/cache record, by
 ``status_custody``): the custody files git does not track, keyed by the stat of the
-git index, the ledger's segments and forest.toml.
+git index, the ledger's segments, forest.toml and the ignore files above.
 Refuses: nothing.
 Returns: the one line to print, or None when git tracks every file of the working
 tree's custody (one ``git ls-files``; a second only when one is untracked).
@@ -89,18 +98,46 @@ def status_custody(root: str) -> str | None:
 
 def _key(root: str) -> tuple[object, ...] | None:
     """The stat of what decides which custody files git does not track: its index
-    (``git add``, a commit, ``git rm --cached``) and the ledger (an act adds files)."""
+    (``git add``, a commit, ``git rm --cached``), the ledger (an act adds files) and
+    the ignore files that can hide custody (a rule added or taken away)."""
     from forest_files.custody.verdict import ledger_key
     from forest_files.kernel.state import git_dir_paths
 
-    try:
-        st = os.stat(os.path.join(git_dir_paths(root)[0], "index"))
-    except OSError:
+    git_dir, common = git_dir_paths(root)
+    index = _stat(os.path.join(git_dir, "index"))
+    if index is None:
         return None  # no index yet: listed each time
     ledger = ledger_key(root)
     if ledger is None:
         return None
-    return ((st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns), ledger)
+    ignores = (
+        os.path.join(root, ".gitignore"),
+        os.path.join(root, FOREST_DIR, ".gitignore"),
+        os.path.join(common, "info", "exclude"),  # git reads the common directory's
+        _user_excludes(),
+    )
+    return (index, ledger, tuple(_stat(path) if path else None for path in ignores))
+
+
+def _stat(path: str) -> tuple[int, int, int, int] | None:
+    """What changes when a file is written or replaced; None when there is none."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return (st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns)
+
+
+def _user_excludes() -> str | None:
+    """Git's default ``core.excludesFile``: ``$XDG_CONFIG_HOME/git/ignore``, else
+    ``$HOME/.config/git/ignore`` (None with neither variable set)."""
+    base = os.environ.get("XDG_CONFIG_HOME") or ""
+    if not base:
+        home = os.environ.get("HOME")
+        if not home:
+            return None
+        base = os.path.join(home, ".config")
+    return os.path.join(base, "git", "ignore")
 
 
 def _said(listed: Sequence[str], hidden: Sequence[str], *, in_commit: bool) -> str:

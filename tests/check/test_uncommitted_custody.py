@@ -168,3 +168,37 @@ def test_status_says_ledger_never_committed_warm_and_json_pasted_recovers(
     assert (root / ".git" / "index").stat().st_mtime_ns == index.st_mtime_ns
     again = console(root, "status")
     assert "ledger file(s) not in git" in again.stderr, again.stderr
+
+
+@pytest.mark.slow  # eight `forest status` processes
+def test_status_line_follows_an_ignore_rule_edit_alone_detected(tmp_path: Path) -> None:
+    """The listing ``forest status`` remembers was keyed by the git index, the ledger and
+    forest.toml: a rule added to (or taken from) ``$GIT_DIR/info/exclude``, the root
+    ``.gitignore`` or ``.forest/.gitignore`` touches none of them, so status kept saying
+    "never committed" of files git now ignores (or the reverse). Each edit of an
+    ignore file alone changes the line."""
+    from tests.helpers.cli import console
+
+    def said(root: Path) -> str:
+        done = console(root, "status")
+        assert done.returncode == 0, done
+        return done.stderr
+
+    root = _adopted_uncommitted(tmp_path, setup_committed=True)
+    never, ignored = "ledger file(s) not in git", "git ignores custody files"
+    assert never in said(root)
+    assert never in said(root)  # warm: the remembered listing
+    edits = (
+        (root / ".git" / "info" / "exclude", "/.forest/ledger/\n"),
+        (root / ".gitignore", "/.forest/ledger/\n"),  # none yet: created, then removed
+        (root / ".forest" / ".gitignore", "/ledger/\n"),
+    )
+    for where, rule in edits:
+        before = where.read_text(encoding="utf-8") if where.exists() else None
+        where.write_text((before or "") + rule, encoding="utf-8")
+        assert ignored in said(root), where
+        if before is None:
+            where.unlink()
+        else:
+            where.write_text(before, encoding="utf-8")
+        assert never in said(root), where
