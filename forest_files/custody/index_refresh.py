@@ -6,8 +6,9 @@ one transaction); the body files of erased entries deleted, and the purges of
 local copies a forget or a pulled erase still owes (purge.py, pulled.py); a
 ``sync``, ``rebuild`` or resumed ``purge`` event in the local audit log.
 Refuses: whatever reading the ledger or replaying its acts refuses
-(``LedgerError``). A rebuild never refuses a damaged index: the repository
-drops it and this builds it anew.
+(``LedgerError``; a segment git converted as it checked it out named with the rule's
+file and the fix: ledger_conversion.py ``with_checkout_note``). A rebuild never
+refuses a damaged index: the repository drops it and this builds it anew.
 Returns: ``SyncReport`` (acts applied, rebuilt or not); ``sync`` returns None
 when only a rebuild can bring the index in step.
 Test: tests/custody/test_repository.py, tests/ledger/test_ledger_perf.py
@@ -19,9 +20,11 @@ from dataclasses import dataclass, replace
 
 from forest_files.custody import auditlog as audit
 from forest_files.custody import pulled
+from forest_files.custody.ledger_conversion import with_checkout_note
 from forest_files.custody.replay import replay
 from forest_files.custody.repo_face import Custodian
 from forest_files.custody.sync import mark_segments, sync_index
+from forest_files.ledger.acts import LedgerError
 from forest_files.ledger.segments import LedgerSnapshot, gc_paused, read_body, read_ledger
 from forest_files.store.forest import ForestStore
 
@@ -35,7 +38,10 @@ class SyncReport:
 def sync(repo: Custodian) -> SyncReport | None:
     """``Repository.sync``; None when the index must be rebuilt instead."""
     before = pulled.erasures(repo.store())
-    count = sync_index(repo.store(), repo.ledger_dir, lambda h: read_body(repo.ledger_dir, h))
+    try:
+        count = sync_index(repo.store(), repo.ledger_dir, lambda h: read_body(repo.ledger_dir, h))
+    except LedgerError as exc:  # a rule that converts the ledger on checkout: named, with the fix
+        raise with_checkout_note(repo.root, exc) from exc
     if count is None:
         return None
     if count:
@@ -79,7 +85,10 @@ def rebuild(repo: Custodian, store: ForestStore) -> tuple[SyncReport, LedgerSnap
     # each pass would walk every live act again (see ``gc_paused``).
     with gc_paused(), store.rebuilding():
         store.ensure_anchor(repo.config.project_id)
-        snapshot = read_ledger(repo.ledger_dir)
+        try:
+            snapshot = read_ledger(repo.ledger_dir)
+        except LedgerError as exc:  # as ``sync``
+            raise with_checkout_note(repo.root, exc) from exc
         count = replay(store, snapshot.ordered(), lambda h: read_body(repo.ledger_dir, h))
         mark_segments(store, repo.ledger_dir, snapshot.segments)
     pulled.owe_purges(repo.root, store, repo.config.project_id, before)

@@ -1,13 +1,26 @@
-"""Why a ledger file read from git does not hash to its name, when git itself
-rewrote it: a rule (in ``.gitattributes``, or in ``$GIT_DIR/info/attributes``, which
-outranks it) that filters or converts ledger files as git stores or checks them out.
+"""Why a ledger file does not hash to its name, when git itself rewrote it: a rule
+(in ``.gitattributes``, or in ``$GIT_DIR/info/attributes``, which outranks it) that
+filters or converts ledger files as git stores or checks them out.
+
+Read from git, the file is what git stored: the fix is the line, then ``git add
+--renormalize``. Read from the working tree (a segment checked out with CRLF line
+ends: ledger/segments.py ``CHECKOUT_CONVERTED``, said there without git), the
+stored bytes are right and the checkout wrote others: the fix is the line, then the
+ledger checked out again (git skips a file whose stat it knows, so the index's
+entries are written back without their stat first). Either names the file whose line
+wins: ``.git/info/attributes`` when one of its lines sets a converting attribute for
+the ledger (gitio ``info_rules``, git matching its patterns), since a line added to a
+``.gitattributes`` changes nothing while it stands. Every step is reached from where
+the user stands (``git -C ..``, ``../.git/info/attributes``).
 
 Stores: nothing.
 Refuses: nothing (a note, or None when no rule converts ledger files).
 Returns: ``conversion_note`` (the cause and the fix: the line that takes the ledger
 out of every conversion, in the file that decides, then ``git add --renormalize``);
-``with_conversion`` (a ``LedgerError`` with that note).
-Test: tests/ledger/test_ledger_filter_rule.py
+``with_conversion`` (a ``LedgerError`` with that note); ``checkout_detail`` and
+``with_checkout_note`` (a working-tree segment's fault with the rule's file, the line
+to add there as a pasteable step and the checkout again).
+Test: tests/ledger/test_ledger_filter_rule.py, tests/ledger/test_ledger_crlf.py
 """
 
 from __future__ import annotations
@@ -18,8 +31,9 @@ from pathlib import Path
 from forest_files import gitio
 from forest_files.kernel.errors import ForestError
 from forest_files.kernel.paths import GITATTRIBUTES_LINE, LEDGER_PREFIX
-from forest_files.kernel.shellword import shell_word
+from forest_files.kernel.shellword import command_text, git_step, reach, shell_word
 from forest_files.ledger.acts import LedgerError
+from forest_files.ledger.segments import CHECKOUT_CONVERTED
 
 # What makes git rewrite a file between the work tree and what it stores (a clean or
 # smudge filter, line-end conversion, $Id$ expansion, re-encoding): never wanted on
@@ -30,17 +44,34 @@ _PROBES = (
     f"{LEDGER_PREFIX}bodies/00/{'0' * 64}.txt",
 )
 UNCONVERTED_LINE = GITATTRIBUTES_LINE  # forest init's line: the fix for an older repository
+_LINE_FORMAT = "%s\\n"  # printf's: the line as it is, then a newline
 
 
 def conversion_note(root: Path, code: str) -> str | None:
     """Why a ledger file read from git does not hash to its name (``code``:
     ``body-hash`` or ``segment-name``) when a ``.gitattributes`` rule makes git rewrite
     ledger files, with the fix; None when no rule does. One ``git check-attr``."""
-    try:
-        found = gitio.attributes(root, list(_PROBES))
-    except ForestError:
+    rules = _rules(root, list(_PROBES))
+    if not rules:
         return None
-    rules = sorted(
+    path = _PROBES[1] if code == "body-hash" else _PROBES[0]
+    probe = shell_word(path)
+    where, why = _rule_file(root, path, rules)
+    return (
+        f"a rule in {where}{why} makes git rewrite ledger files ({', '.join(rules)}); end "
+        f"{where} with the line '{UNCONVERTED_LINE}' (git check-attr -a -- {probe} "
+        f"names the rule), then git add --renormalize -- {LEDGER_PREFIX.rstrip('/')}"
+    )
+
+
+def _rules(root: Path, paths: list[str]) -> list[str]:
+    """The converting attributes git applies to ``paths`` (``eol=crlf``, ``text``),
+    sorted; none when git cannot say. One ``git check-attr``."""
+    try:
+        found = gitio.attributes(root, paths)
+    except ForestError:
+        return []
+    return sorted(
         {
             attr if value == "set" else f"{attr}={value}"
             for attrs in found.values()
@@ -48,20 +79,75 @@ def conversion_note(root: Path, code: str) -> str | None:
             if attr in _converting(attrs) and value not in ("unset", "unspecified")
         }
     )
-    if not rules:
-        return None
-    path = _PROBES[1] if code == "body-hash" else _PROBES[0]
-    probe = shell_word(path)
-    names = sorted({r.partition("=")[0] for r in rules})
-    info = _info_rules(root, path, names)
-    where, why = (
-        (".gitattributes", "") if info is None else (info, ", which outranks .gitattributes")
-    )
+
+
+def _rule_file(root: Path, path: str, rules: list[str]) -> tuple[str, str]:
+    """The file whose line decides ``rules`` for ``path`` (from the top): info/attributes
+    when a line of it sets one of them, else .gitattributes; and why it is that one."""
+    info = _info_rules(root, path, sorted({r.partition("=")[0] for r in rules}))
+    if info is None:
+        return ".gitattributes", ""
+    return info, ", which outranks .gitattributes"
+
+
+def checkout_note(root: Path, segment: str | None = None) -> str:
+    """Why the working tree's ledger files end their lines in CRLF (``segment``: the one
+    found so), and the fix: the line that takes the ledger out of every conversion at
+    the end of the file that decides (a pasteable step), then the ledger checked out
+    again. Every step reached from where the user stands."""
+    path = _PROBES[0] if segment is None else f"{LEDGER_PREFIX}segments/{segment}.jsonl"
+    rules = _rules(root, [path])
+    again = _checkout_again()
+    if not rules:  # the rule is gone (or core.autocrlf converted the unmarked ledger)
+        return (
+            f"no attribute rule converts it now: with the line '{UNCONVERTED_LINE}' at the "
+            f"end of .gitattributes (core.autocrlf converts a ledger without it), check the "
+            f"ledger out again: `{again}`"
+        )
+    where, why = _rule_file(root, path, rules)
+    shown = command_text(git_step("check-attr", "-a", "--", path))
+    printf = command_text(("printf", _LINE_FORMAT, UNCONVERTED_LINE))
+    add = f"{printf} >> {shell_word(_reached(where))}"
+    commit = "" if why else " and commit it"
     return (
-        f"a rule in {where}{why} makes git rewrite ledger files ({', '.join(rules)}); end "
-        f"{where} with the line '{UNCONVERTED_LINE}' (git check-attr -a -- {probe} "
-        f"names the rule), then git add --renormalize -- {LEDGER_PREFIX.rstrip('/')}"
+        f"a rule in {_reached(where)}{why} converts it ({', '.join(rules)}; `{shown}` shows "
+        f"them): add the line '{UNCONVERTED_LINE}' at the end of {_reached(where)} "
+        f"(`{add}`){commit}, then check the ledger out again: `{again}`"
     )
+
+
+def checkout_detail(root: Path, detail: str, segment: str | None = None) -> str:
+    """A working-tree segment's fault (``detail``) with ``checkout_note`` in place of the
+    words said without git; any other fault as it is."""
+    head, marker, _ = detail.partition(CHECKOUT_CONVERTED)
+    if not marker:
+        return detail
+    return f"{head}{marker}; {checkout_note(root, segment)})"
+
+
+def with_checkout_note(root: Path, exc: LedgerError) -> LedgerError:
+    """``exc`` (read from the working tree) with ``checkout_detail``'s words when it is a
+    segment git converted as it checked it out; ``exc`` itself for any other fault."""
+    if exc.code != "segment-name" or CHECKOUT_CONVERTED not in exc.reason:
+        return exc
+    reason = checkout_detail(root, exc.reason, exc.segment)
+    return LedgerError(reason, segment=exc.segment, line=exc.line, act_id=exc.act_id, code=exc.code)
+
+
+def _checkout_again() -> str:
+    """The ledger's tracked files written again from the index: its entries put back
+    without their stat (git skips writing a file whose stat it knows), then checked
+    out; staged ledger files stay staged, untracked ones are not touched."""
+    ledger = LEDGER_PREFIX.rstrip("/")
+    listed = command_text(git_step("ls-files", "-s", "-z", "--", ledger))
+    entries = command_text(git_step("update-index", "-z", "--index-info"))
+    return f"{listed} | {entries} && {command_text(git_step('checkout', '--', ledger))}"
+
+
+def _reached(path: str) -> str:
+    """``path`` (from the top, or absolute) as reached from where the user stands."""
+    up = reach()
+    return f"{up}/{path}" if up and not path.startswith("/") else path
 
 
 def _info_rules(root: Path, path: str, names: list[str]) -> str | None:
@@ -93,4 +179,11 @@ def with_conversion(root: Path, exc: LedgerError) -> LedgerError:
     return LedgerError(reason, segment=exc.segment, line=exc.line, act_id=exc.act_id, code=exc.code)
 
 
-__all__ = ["UNCONVERTED_LINE", "conversion_note", "with_conversion"]
+__all__ = [
+    "UNCONVERTED_LINE",
+    "checkout_detail",
+    "checkout_note",
+    "conversion_note",
+    "with_checkout_note",
+    "with_conversion",
+]

@@ -25,7 +25,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
 
-from forest_files.kernel.shellword import shell_word
+from forest_files.kernel.paths import GITATTRIBUTES_LINE, LEDGER_PREFIX
+from forest_files.kernel.shellword import command_text, git_step, shell_word
 from forest_files.ledger.acts import (
     Act,
     LedgerError,
@@ -40,6 +41,11 @@ SEGMENT_SUFFIX = ".jsonl"
 BODY_SUFFIX = ".txt"
 _SEGMENT_NAME = re.compile(r"([0-9a-f]{64})\.jsonl")
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+# How a segment git converted as it checked it out is said (its bytes with CRLF line
+# ends, LF ones hash to its name). Which file holds the rule needs git, which this
+# module never asks: the door reading the working tree's ledger names it, and the
+# fix there, after this (custody/ledger_conversion.py ``checkout_note``).
+CHECKOUT_CONVERTED = "its lines end in CRLF: git converted the ledger as it checked it out"
 
 
 @dataclass(frozen=True)
@@ -130,10 +136,12 @@ def segment_faults(data: bytes, name: str) -> list[LedgerError]:
         why = "edited or renamed?"
         if b"\r\n" in data and hashlib.sha256(data.replace(b"\r\n", b"\n")).hexdigest() == stem:
             # the bytes git holds, with CRLF line ends: converted on checkout
+            path = f"{LEDGER_PREFIX}{SEGMENTS_DIR}/{segment_file_name(stem)}"
+            shown = command_text(git_step("check-attr", "-a", "--", path))
             why = (
-                "its lines end in CRLF: a .gitattributes rule converts the ledger on "
-                "checkout; the ledger needs `.forest/ledger/** -text` (git check-attr -a "
-                f"-- .forest/ledger/segments/{stem}.jsonl names the rule)"
+                f"{CHECKOUT_CONVERTED}; `{shown}` shows the attributes that convert it, and "
+                f"the file that sets them (.gitattributes, or .git/info/attributes, which "
+                f"outranks it) needs the line '{GITATTRIBUTES_LINE}' at its end"
             )
         errors.append(
             LedgerError(

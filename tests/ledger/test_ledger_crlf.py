@@ -3,7 +3,10 @@
 ``forest init`` writes ``.forest/ledger/** -text …``; a later rule such as
 ``.forest/ledger/** text eol=crlf`` makes every clone check the segments out with
 CRLF line ends, so their bytes no longer hash to their names. The refusal says so,
-and names the command that shows the rule (ledger/segments.py ``segment_faults``).
+and names the command that shows the rule (ledger/segments.py ``segment_faults``),
+the file that holds it (``.git/info/attributes`` outranks every ``.gitattributes``),
+the line to add there and the checkout again, each pasteable where it was typed
+(custody/ledger_conversion.py ``checkout_note``).
 """
 
 from __future__ import annotations
@@ -12,6 +15,8 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 from tests.helpers.custody import init_and_adopt
 from tests.helpers.git import commit_all, git, git_env, make_repo, pasted, write
@@ -39,6 +44,56 @@ def test_crlf_checkout_of_the_ledger_named_refused(tmp_path: Path) -> None:
     assert proc.returncode == 3, proc.stderr
     assert "its lines end in CRLF" in proc.stderr and proc.stderr.count("forest:") == 1
     assert "(`forest verify` lists every fault of the ledger)" in proc.stderr
-    shown = proc.stderr.split("(git check-attr", 1)[1].split(" names the rule", 1)[0]
-    attrs = pasted(clone, "git check-attr" + shown)
+    assert "a rule in .gitattributes converts it (eol=crlf, text;" in proc.stderr
+    attrs = pasted(clone, _steps(proc.stderr)[0])
     assert "eol: crlf" in attrs.stdout, attrs
+
+
+def _steps(line: str) -> list[str]:
+    """The commands a refusal line quotes between backticks."""
+    return line.split("`")[1::2]
+
+
+@pytest.mark.slow  # a clone, four `forest` processes and three pasted steps
+def test_crlf_checkout_by_an_info_attributes_rule_named_there_pasted_recovers(
+    tmp_path: Path,
+) -> None:
+    """A rule in ``.git/info/attributes`` converts the ledger as a fresh checkout writes
+    it: that file outranks every ``.gitattributes``, so the fault said of a
+    ``.gitattributes`` rule named a fix that changes nothing. ``forest status`` (typed
+    beside the clone with ``-C``, and in a subdirectory) names the file, the line to add
+    there and the checkout again; pasted where it was typed, they bring the ledger
+    back, and status and verify pass."""
+    origin = make_repo(tmp_path, "origin")
+    write(origin, "canon.md", "# Canon\n\nThe rule.\n")
+    init_and_adopt(origin, ["canon.md"])
+    commit_all(origin, "adopt")
+    clone = tmp_path / "clone"
+    git(tmp_path, "clone", "-q", "--no-checkout", str(origin), str(clone))
+    (clone / ".git" / "info").mkdir(exist_ok=True)
+    (clone / ".git" / "info" / "attributes").write_text(".forest/** text eol=crlf\n")
+    git(clone, "checkout", "-q", "main")
+    (clone / "sub").mkdir()
+    env = {**os.environ, **git_env()}
+    beside = subprocess.run(
+        [FOREST, "-C", "clone", "status"], cwd=tmp_path, env=env, capture_output=True, text=True
+    )
+    assert beside.returncode == 3, beside.stderr
+    assert "a rule in clone/.git/info/attributes, which outranks .gitattributes" in beside.stderr
+    below = subprocess.run(
+        [FOREST, "status"], cwd=clone / "sub", env=env, capture_output=True, text=True
+    )
+    assert below.returncode == 3 and below.stderr.count("forest:") == 1, below.stderr
+    assert "a rule in ../.git/info/attributes, which outranks" in below.stderr, below.stderr
+    shown, add, again, _ = _steps(below.stderr)
+    assert "eol: crlf" in pasted(clone / "sub", shown).stdout
+    assert add.endswith(">> ../.git/info/attributes"), add
+    for step in (add, again):
+        done = pasted(clone / "sub", step)
+        assert done.returncode == 0, (step, done.stderr)
+    assert b"\r\n" not in next((clone / ".forest/ledger/segments").iterdir()).read_bytes()
+    for args in (["status"], ["verify"]):
+        proc = subprocess.run(
+            [FOREST, *args], cwd=clone / "sub", env=env, capture_output=True, text=True
+        )
+        assert proc.returncode == 0, (args, proc.stderr)
