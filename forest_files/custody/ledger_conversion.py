@@ -19,13 +19,15 @@ Returns: ``conversion_note`` (the cause and the fix: the line that takes the led
 out of every conversion, in the file that decides, then ``git add --renormalize``);
 ``with_conversion`` (a ``LedgerError`` with that note); ``checkout_detail`` and
 ``with_checkout_note`` (a working-tree segment's fault with the rule's file, the line
-to add there as a pasteable step and the checkout again).
+to add there as a pasteable step and the checkout again); ``checkout_faults`` (the
+same for ``forest verify``'s faults, the note worked out once).
 Test: tests/ledger/test_ledger_filter_rule.py, tests/ledger/test_ledger_crlf.py
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 
 from forest_files import gitio
@@ -34,6 +36,7 @@ from forest_files.kernel.paths import GITATTRIBUTES_LINE, LEDGER_PREFIX
 from forest_files.kernel.shellword import command_text, git_step, reach, shell_word
 from forest_files.ledger.acts import LedgerError
 from forest_files.ledger.segments import CHECKOUT_CONVERTED
+from forest_files.ledger.verify import Fault
 
 # What makes git rewrite a file between the work tree and what it stores (a clean or
 # smudge filter, line-end conversion, $Id$ expansion, re-encoding): never wanted on
@@ -87,7 +90,7 @@ def _rule_file(root: Path, path: str, rules: list[str]) -> tuple[str, str]:
     info = _info_rules(root, path, sorted({r.partition("=")[0] for r in rules}))
     if info is None:
         return ".gitattributes", ""
-    return info, ", which outranks .gitattributes"
+    return info, " (which outranks .gitattributes)"
 
 
 def checkout_note(root: Path, segment: str | None = None) -> str:
@@ -123,6 +126,23 @@ def checkout_detail(root: Path, detail: str, segment: str | None = None) -> str:
     if not marker:
         return detail
     return f"{head}{marker}; {checkout_note(root, segment)})"
+
+
+def checkout_faults(root: Path, faults: Sequence[Fault]) -> tuple[list[Fault], bool]:
+    """``faults`` (``forest verify``'s, read from the working tree) with ``checkout_detail``'s
+    words in each segment git converted as it checked it out, the note worked out once
+    (it asks git); and whether any was."""
+    note: str | None = None
+    out: list[Fault] = []
+    for f in faults:
+        head, marker, _ = f.detail.partition(CHECKOUT_CONVERTED)
+        if f.code != "segment-name" or not marker:
+            out.append(f)
+            continue
+        if note is None:
+            note = checkout_note(root, f.segment)
+        out.append(replace(f, detail=f"{head}{marker}; {note})"))
+    return out, note is not None
 
 
 def with_checkout_note(root: Path, exc: LedgerError) -> LedgerError:
@@ -182,6 +202,7 @@ def with_conversion(root: Path, exc: LedgerError) -> LedgerError:
 __all__ = [
     "UNCONVERTED_LINE",
     "checkout_detail",
+    "checkout_faults",
     "checkout_note",
     "conversion_note",
     "with_checkout_note",

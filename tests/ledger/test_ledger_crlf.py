@@ -63,7 +63,8 @@ def test_crlf_checkout_by_an_info_attributes_rule_named_there_pasted_recovers(
     ``.gitattributes`` rule named a fix that changes nothing. ``forest status`` (typed
     beside the clone with ``-C``, and in a subdirectory) names the file, the line to add
     there and the checkout again; pasted where it was typed, they bring the ledger
-    back, and status and verify pass."""
+    back, and status and verify pass. ``forest verify`` before them names the same
+    file and steps."""
     origin = make_repo(tmp_path, "origin")
     write(origin, "canon.md", "# Canon\n\nThe rule.\n")
     init_and_adopt(origin, ["canon.md"])
@@ -79,13 +80,24 @@ def test_crlf_checkout_by_an_info_attributes_rule_named_there_pasted_recovers(
         [FOREST, "-C", "clone", "status"], cwd=tmp_path, env=env, capture_output=True, text=True
     )
     assert beside.returncode == 3, beside.stderr
-    assert "a rule in clone/.git/info/attributes, which outranks .gitattributes" in beside.stderr
+    assert "a rule in clone/.git/info/attributes (which outranks .gitattributes)" in beside.stderr
     below = subprocess.run(
         [FOREST, "status"], cwd=clone / "sub", env=env, capture_output=True, text=True
     )
     assert below.returncode == 3 and below.stderr.count("forest:") == 1, below.stderr
-    assert "a rule in ../.git/info/attributes, which outranks" in below.stderr, below.stderr
+    assert "a rule in ../.git/info/attributes (which outranks" in below.stderr, below.stderr
     shown, add, again, _ = _steps(below.stderr)
+    # forest verify lists the fault with the same rule's file and steps, and its last
+    # line sends the user to them, not to "restore the damaged files".
+    listed = subprocess.run(
+        [FOREST, "verify"], cwd=clone / "sub", env=env, capture_output=True, text=True
+    )
+    assert listed.returncode == 3, listed.stderr
+    fault = next(x for x in listed.stdout.splitlines() if x.startswith("segment-name:"))
+    assert "a rule in ../.git/info/attributes (which outranks" in fault, fault
+    assert _steps(fault)[:3] == [shown, add, again], fault
+    assert "restore the damaged files" not in listed.stderr, listed.stderr
+    assert "the rule that converts it" in listed.stderr, listed.stderr
     assert "eol: crlf" in pasted(clone / "sub", shown).stdout
     assert add.endswith(">> ../.git/info/attributes"), add
     for step in (add, again):

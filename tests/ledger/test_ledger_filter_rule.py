@@ -137,7 +137,7 @@ def test_hook_names_info_attributes_when_the_rule_is_there_refused(tmp_path: Pat
     git(root, "add", "-A")
     done = _run(root, "git", "commit", "-q", "-m", "rules")
     assert done.returncode != 0 and RULE in done.stderr, done.stderr
-    assert "a rule in .git/info/attributes, which outranks .gitattributes" in done.stderr
+    assert "a rule in .git/info/attributes (which outranks .gitattributes)" in done.stderr
     fix = done.stderr.split("end .git/info/attributes with the line '", 1)[1].split("'", 1)[0]
     renormalise = done.stderr.split("names the rule), then ", 1)[1].split(" (`forest", 1)[0]
     with info.open("a") as fh:

@@ -5,7 +5,9 @@ with its contests and what git tracks under .forest that only a machine keeps, a
 
 Stores: nothing.
 Refuses (verify): ledger faults (``LedgerFaults``, exit 3; each fault with its fix,
-reached from where the user stands, and one route removing every stray file);
+reached from where the user stands, and one route removing every stray file; a
+segment a rule converted on checkout names the rule's file and the fix:
+custody/ledger_conversion.py ``checkout_faults``);
 acts without authority over the range (exit 1); contested ground
 (``ContestedGround``, exit 1); local state git tracks (``TrackedLocalState``, exit 1).
 Returns: the faults, contests and findings (``--json``: the findings schema's routes);
@@ -31,6 +33,11 @@ if TYPE_CHECKING:
     from forest_files.custody.repository import Repository
     from forest_files.custody.views import GroundEntry
     from forest_files.ledger.verify import Fault
+
+
+# verify's last line when a rule converted the ledger as git checked it out: the
+# segment-name fault above names the rule's file and the fix; nothing is damaged in git.
+_CONVERTED_BACK = "take the ledger out of the rule that converts it, as said above"
 
 
 class ContestedGround(ForestError):
@@ -137,6 +144,9 @@ def verify(
         contested, replayed = _replayed(r) if report.ok else ([], [])
         found = _found(r, contested, local=True)
     all_faults = [*report.faults, *replayed, *(ranged.faults if ranged is not None else ())]
+    from forest_files.custody.ledger_conversion import checkout_faults
+
+    all_faults, converted = checkout_faults(r.root, all_faults)  # a rule named, with its fix
     ok = not all_faults
     from forest_files.doors.cli.verify_routes import plan_of, routes_of
 
@@ -175,7 +185,7 @@ def verify(
         fixes = sum(1 for f in all_faults if f.fix)
         back = [f"{RESTORE}: `{plan.route}`"] if plan.route else []
         if not back and not plan.lost:
-            back = ["restore the damaged files"]
+            back = [_CONVERTED_BACK if converted else "restore the damaged files"]
         how = [
             *(back if fixes < len(all_faults) else []),
             *plan.lost,
