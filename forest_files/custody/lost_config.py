@@ -8,14 +8,19 @@ ledger without forest.toml therefore names the way back, in this order: the
 forest.toml the revision holds (``git checkout REV -- forest.toml``), else the
 one before the commit that removed it (``git checkout C~1 -- forest.toml``),
 else the working tree's (``git add forest.toml``, for the hook), else a new one
-with the ledger's own project id (``forest init --project-id ID``).
+with the ledger's own project id (``forest init --project-id ID``). With no ledger
+either, but a branch tip holding forest.toml, a commit of this branch removed
+custody (made with ``--no-verify``, or pulled): the door names it and the checkout of
+its parent's forest.toml and ``.forest`` (``removed_on_branch``), where ``forest
+init`` would start another project.
 
 Stores: nothing.
 Refuses: nothing; it says.
 Returns: ``holds_ledger`` (the working tree's ledger has a segment file),
 ``index_holds_ledger`` / ``commit_holds_ledger`` (the same for a git source),
 ``ledger_project`` (the project id of the working tree's ledger, from its first
-act), ``way_back`` (the command that puts forest.toml back).
+act), ``way_back`` (the command that puts forest.toml back), ``removed_on_branch``
+(the commit that removed custody from this branch, and the way back).
 Test: tests/custody/test_lost_config.py, tests/doors/test_printed_where_typed.py
 """
 
@@ -25,7 +30,7 @@ import os
 from pathlib import Path
 
 from forest_files import gitio
-from forest_files.kernel.paths import CONFIG_NAME, LEDGER_DIR, SEGMENTS
+from forest_files.kernel.paths import CONFIG_NAME, FOREST_DIR, LEDGER_DIR, SEGMENTS
 from forest_files.kernel.shellword import command_text, forest_text, git_step
 from forest_files.ledger.acts import LedgerError, decode_line
 from forest_files.ledger.segments import segment_paths
@@ -94,10 +99,36 @@ def way_back(root: Path, rev: str = "HEAD", *, staged: bool = False) -> str:
     return forest_text("init", options=("--project-id", project) if project else ())
 
 
+def removed_on_branch(root: Path) -> str | None:
+    """Why neither forest.toml nor a ledger stands here when a branch tip still holds
+    forest.toml: the commit of this branch's own history that removed it (a commit
+    made with ``--no-verify``, or pulled), named with the way back; None when no branch
+    holds it or this branch's own commits never removed it (then ``forest init`` is
+    the step). Walks only HEAD's commits that no such branch reaches, so a repository
+    that never held custody pays two git calls."""
+    if gitio.head_commit(root) is None:
+        return None
+    holders = gitio.branches_holding(root, CONFIG_NAME)
+    if not holders:
+        return None
+    gone = gitio.last_deleted_by(root, CONFIG_NAME, beyond=[commit for commit, _ in holders])
+    if gone is None:
+        return None
+    before = f"{gone[:12]}~1"
+    kept = [FOREST_DIR] if gitio.trees_exist(root, [before], FOREST_DIR)[before] else []
+    route = command_text(git_step("checkout", before, "--", CONFIG_NAME, *kept))
+    return (
+        f"missing: commit {gone[:12]} of this branch removed custody ({holders[0][1]} "
+        f"still holds forest.toml); put it back with `{route}` and commit it "
+        "(a new `forest init` would start another project)"
+    )
+
+
 __all__ = [
     "commit_holds_ledger",
     "holds_ledger",
     "index_holds_ledger",
     "ledger_project",
+    "removed_on_branch",
     "way_back",
 ]

@@ -39,6 +39,7 @@ from forest_files.gitio.content import (
     untracked,
 )
 from forest_files.gitio.history import (
+    branches_holding,
     commit_changes,
     diff_each_parent,
     files_at,
@@ -90,6 +91,7 @@ __all__ = [
     "Worktree",
     "attributes",
     "blobs_at",
+    "branches_holding",
     "cat_blobs",
     "check_attr",
     "clean_env",

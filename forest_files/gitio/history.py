@@ -7,7 +7,7 @@ Returns: (commit, parents) pairs oldest first; per (commit, parent) the changed
 paths under one prefix; what one commit changed under a prefix; whether a tree
 path exists at many revisions; one file's bytes at many revisions; the bytes of
 many ``REV:PATH`` names; the commit that last deleted a path, and where git still
-holds a file gone from the work tree.
+holds a file gone from the work tree; the branches whose tip holds a file.
 Test: tests/gitio/test_gitio.py, tests/gate/test_ledger_growth.py
 """
 
@@ -172,16 +172,41 @@ def named_files(repo: Path | str, names: Sequence[str]) -> list[bytes | None]:
     return found
 
 
-def last_deleted_by(repo: Path | str, path: str) -> str | None:
+def last_deleted_by(repo: Path | str, path: str, *, beyond: Sequence[str] = ()) -> str | None:
     """The last commit HEAD reaches that deleted ``path``; None: none did (or no
-    commit yet)."""
-    out = run_git(
-        repo,
-        ["log", "-1", "--format=%H", "--diff-filter=D", "--", path],
-        ok_codes=(0, 128),
-    )
+    commit yet). ``beyond``: commit ids whose history is not walked (only HEAD's
+    commits none of them reaches are searched)."""
+    for commit in beyond:
+        refuse_option(commit, "revision")
+    args = ["log", "-1", "--format=%H", "--diff-filter=D", "HEAD"]
+    if beyond:
+        args += ["--not", *beyond]
+    out = run_git(repo, [*args, "--", path], ok_codes=(0, 128))
     commit = decode(out.stdout).strip() if out.returncode == 0 else ""
     return commit or None
+
+
+def branches_holding(repo: Path | str, path: str) -> list[tuple[str, str]]:
+    """The local and remote-tracking branches whose tip holds the file ``path``, as
+    (commit id, short name), in git's ref order: one ``git for-each-ref`` and one
+    ``git cat-file --batch-check``, however long their history."""
+    listed = run_git(
+        repo,
+        ["for-each-ref", "--format=%(objectname) %(refname:short)", "refs/heads", "refs/remotes"],
+    )
+    tips = [line.split(" ", 1) for line in decode(listed.stdout).splitlines() if " " in line]
+    if not tips:
+        return []
+    request = "".join(f"{commit}:{path}\n" for commit, _ in tips).encode()
+    proc = run_git(repo, ["cat-file", "--batch-check"], stdin=request)
+    lines = decode(proc.stdout).splitlines()
+    if len(lines) != len(tips):
+        raise GitFailed(f"git cat-file answered {len(lines)} of {len(tips)} lookups")
+    return [
+        (commit, name)
+        for (commit, name), line in zip(tips, lines, strict=True)
+        if line.split(" ")[1:2] == ["blob"]
+    ]
 
 
 def holding_rev(repo: Path | str, path: str) -> str | None:

@@ -74,6 +74,44 @@ def test_check_config_lost_names_checkout_not_init(dropped: tuple[Path, str]) ->
     assert forest(repo, "check").exit_code == 0
 
 
+@pytest.mark.slow  # five `forest` processes and a pasted checkout
+def test_branch_that_removed_all_custody_names_the_commit_not_init_pasted_recovers(
+    tmp_path: Path,
+) -> None:
+    """A branch commit made with ``--no-verify`` removed forest.toml and the whole
+    ledger: no ledger stands beside the missing file, so the door used to say "run
+    `forest init`", which starts another project. While a branch (here ``main``)
+    still holds forest.toml, every door names that commit and the checkout of its
+    parent's custody; pasted from a subdirectory, the check is clean again. A
+    repository no branch of which ever held custody still gets ``forest init``."""
+    repo = make_repo(tmp_path)
+    write(repo, "doc.md", DOC)
+    init_and_adopt(repo, ["doc.md#Rules"], words="Canon as agreed")
+    commit_all(repo, "adopt")
+    before = _tree(repo)
+    git(repo, "checkout", "-q", "-b", "drop")
+    git(repo, "rm", "-r", "-q", "forest.toml", ".forest")
+    git(repo, "commit", "-q", "--no-verify", "-m", "drop custody")
+    dropper = git(repo, "rev-parse", "HEAD")[:12]
+    (repo / "sub").mkdir()
+    for command in ("forest check", "forest status"):
+        result = pasted(repo / "sub", command)
+        assert result.returncode == 2, (command, result.stdout, result.stderr)
+        (line,) = result.stderr.splitlines()
+        assert f"commit {dropper} of this branch removed custody" in line, line
+        assert "(main still holds forest.toml)" in line and "run `forest init`" not in line
+        route = _route(line)
+        assert route == f"git -C .. checkout '{dropper}~1' -- forest.toml .forest", route
+    assert pasted(repo / "sub", route).returncode == 0
+    assert pasted(repo / "sub", "forest check").returncode == 0
+    assert {k: v for k, v in _tree(repo).items() if k != "sub"} == before
+    bare = make_repo(tmp_path, "never")
+    write(bare, "doc.md", DOC)
+    commit_all(bare, "no custody here")
+    result = forest(bare, "check")
+    assert result.exit_code != 0 and "run `forest init`" in result.stderr, result.output
+
+
 def test_check_config_deleted_in_worktree_only_names_head(tmp_path: Path) -> None:
     repo = make_repo(tmp_path)
     write(repo, "doc.md", DOC)
