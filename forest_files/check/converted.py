@@ -111,7 +111,7 @@ def conversion_routes(f: Finding, *, root: Path) -> tuple[Route, ...]:
     file staged as it stands)."""
     from forest_files import gitio
     from forest_files.check.findings import Route
-    from forest_files.kernel.shellword import git_step
+    from forest_files.kernel.shellword import git_step, reached
 
     attrs = gitio.attributes(root, [f.path]).get(f.path, {})
     converting = [n for n in _CONVERTING if _attr(n, attrs.get(n, "unset"))]
@@ -128,8 +128,9 @@ def conversion_routes(f: Finding, *, root: Path) -> tuple[Route, ...]:
             Route(
                 "take the file out of git's conversion",
                 (renormalise,),
-                f"a line of {info} converts it, and that file outranks every .gitattributes: "
-                f"first add the line `{line}` at the end of {info}, {keep}",
+                f"a line of {reached(info)} converts it, and that file outranks every "
+                f".gitattributes: first add the line `{line}` at the end of {reached(info)}, "
+                f"{keep}",
             ),
         )
     folder, _, name = f.path.rpartition("/")
@@ -139,7 +140,7 @@ def conversion_routes(f: Finding, *, root: Path) -> tuple[Route, ...]:
         Route(
             "take the file out of git's conversion",
             (git_step("add", "--", where), renormalise),
-            f"first add the line `{line}` at the end of {where}, {keep}",
+            f"first add the line `{line}` at the end of {reached(where)}, {keep}",
         ),
     )
 

@@ -33,7 +33,7 @@ from pathlib import Path
 from forest_files import gitio
 from forest_files.kernel.errors import ForestError
 from forest_files.kernel.paths import GITATTRIBUTES_LINE, LEDGER_PREFIX
-from forest_files.kernel.shellword import command_text, git_step, reach, shell_word
+from forest_files.kernel.shellword import command_text, git_step, reached, shell_word
 from forest_files.ledger.acts import LedgerError
 from forest_files.ledger.segments import CHECKOUT_CONVERTED
 from forest_files.ledger.verify import Fault
@@ -58,12 +58,14 @@ def conversion_note(root: Path, code: str) -> str | None:
     if not rules:
         return None
     path = _PROBES[1] if code == "body-hash" else _PROBES[0]
-    probe = shell_word(path)
+    shown = command_text(git_step("check-attr", "-a", "--", path))
+    renormalise = command_text(git_step("add", "--renormalize", "--", LEDGER_PREFIX.rstrip("/")))
     where, why = _rule_file(root, path, rules)
+    where = reached(where)
     return (
         f"a rule in {where}{why} makes git rewrite ledger files ({', '.join(rules)}); end "
-        f"{where} with the line '{UNCONVERTED_LINE}' (git check-attr -a -- {probe} "
-        f"names the rule), then git add --renormalize -- {LEDGER_PREFIX.rstrip('/')}"
+        f"{where} with the line '{UNCONVERTED_LINE}' ({shown} names the rule), then "
+        f"{renormalise}"
     )
 
 
@@ -110,11 +112,11 @@ def checkout_note(root: Path, segment: str | None = None) -> str:
     where, why = _rule_file(root, path, rules)
     shown = command_text(git_step("check-attr", "-a", "--", path))
     printf = command_text(("printf", _LINE_FORMAT, UNCONVERTED_LINE))
-    add = f"{printf} >> {shell_word(_reached(where))}"
+    add = f"{printf} >> {shell_word(reached(where))}"
     commit = "" if why else " and commit it"
     return (
-        f"a rule in {_reached(where)}{why} converts it ({', '.join(rules)}; `{shown}` shows "
-        f"them): add the line '{UNCONVERTED_LINE}' at the end of {_reached(where)} "
+        f"a rule in {reached(where)}{why} converts it ({', '.join(rules)}; `{shown}` shows "
+        f"them): add the line '{UNCONVERTED_LINE}' at the end of {reached(where)} "
         f"(`{add}`){commit}, then check the ledger out again: `{again}`"
     )
 
@@ -162,12 +164,6 @@ def _checkout_again() -> str:
     listed = command_text(git_step("ls-files", "-s", "-z", "--", ledger))
     entries = command_text(git_step("update-index", "-z", "--index-info"))
     return f"{listed} | {entries} && {command_text(git_step('checkout', '--', ledger))}"
-
-
-def _reached(path: str) -> str:
-    """``path`` (from the top, or absolute) as reached from where the user stands."""
-    up = reach()
-    return f"{up}/{path}" if up and not path.startswith("/") else path
 
 
 def _info_rules(root: Path, path: str, names: list[str]) -> str | None:

@@ -233,6 +233,13 @@ def reach() -> str:
     return _REACH[0]
 
 
+def reached(path: str) -> str:
+    """``path`` (from the top of the work tree, or absolute) as the user reaches it
+    where they stand (``../.git/info/attributes``), for a path named in words."""
+    up = _REACH[0]
+    return f"{up}/{path}" if up and not path.startswith("/") else path
+
+
 def from_here(step: tuple[str, ...]) -> tuple[str, ...]:
     """``step`` as the user runs it where they stand: a ``git`` step from the top of
     the work tree (``git -C ..``), the paths of a ``mkdir``, ``rm`` or ``mv`` step

@@ -177,3 +177,31 @@ def test_info_rules_quoted_pattern_macro_and_other_paths_detected(tmp_path: Path
     assert info_rules(root, "e.py", ["filter"]) == ".git/info/attributes"  # it decides
     assert [info_rules(root, p, ["filter"]) for p in ("a.py", "d.py", "c.py")] == [None] * 3
     assert info_rules(root, "a b.py", []) is None
+
+
+@pytest.mark.slow  # a `forest` process typed in a subdirectory
+def test_converted_note_names_the_rule_file_reached_from_a_subdirectory_detected(
+    tmp_path: Path,
+) -> None:
+    """Typed in ``src/``, the route's note named ``.git/info/attributes`` and
+    ``.gitattributes`` from the top, where the user does not stand: both are now
+    reached from the subdirectory (``../.git/info/attributes``, ``../.gitattributes``),
+    as the route's own ``git -C ..`` step is."""
+    from tests.helpers.git import pasted
+
+    root = _adopted(tmp_path)
+    write(root, "src/m.py", SOURCE)
+    ok(root, "adopt", "src/m.py::total", "--words", "Signed off")
+    commit_all(root, "adopt src")
+    git(root, "config", "filter.bump.clean", "sed s/return/yield/")
+    git(root, "config", "filter.bump.smudge", "cat")
+    info = root / ".git" / "info" / "attributes"
+    info.parent.mkdir(exist_ok=True)
+    info.write_text("/src/*.py filter=bump\n")
+    (root / ".gitattributes").write_text("/m.py filter=bump\n")
+    git(root, "add", "--renormalize", "--", ".gitattributes", "m.py", "src/m.py")
+    proc = pasted(root / "src", "forest check --staged --json")
+    notes = {f["path"]: f["routes"][0]["note"] for f in json.loads(proc.stdout)["findings"]}
+    assert "at the end of ../.git/info/attributes," in notes["src/m.py"], notes
+    assert notes["src/m.py"].startswith("a line of ../.git/info/attributes converts it")
+    assert "at the end of ../.gitattributes," in notes["m.py"], notes
