@@ -137,7 +137,10 @@ def _refuse_lost(file: Path) -> None:
         except ForestError:  # git cannot say (a damaged repository): init is named as before
             removed = None
         if removed is not None:
-            raise ConfigBroken(f"{file}: {removed}")
+            raise ConfigBroken(
+                f"{file}: missing: {removed.said()} (a new `forest init` would start "
+                "another project)"
+            )
         return
     route = lost_config.way_back(root)
     raise ConfigBroken(

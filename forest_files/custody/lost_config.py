@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import NamedTuple
 
 from forest_files import gitio
 from forest_files.kernel.paths import CONFIG_NAME, FOREST_DIR, LEDGER_DIR, SEGMENTS
@@ -99,10 +100,26 @@ def way_back(root: Path, rev: str = "HEAD", *, staged: bool = False) -> str:
     return forest_text("init", options=("--project-id", project) if project else ())
 
 
-def removed_on_branch(root: Path) -> str | None:
+class Removal(NamedTuple):
+    """A commit of this branch that removed custody while a branch tip still holds
+    forest.toml: the commit, that branch's short name, and the checkout that puts
+    forest.toml and ``.forest`` back as the commit's parent held them."""
+
+    commit: str
+    holder: str
+    route: str
+
+    def said(self) -> str:
+        return (
+            f"commit {self.commit[:12]} of this branch removed custody ({self.holder} "
+            f"still holds forest.toml); put it back with `{self.route}` and commit it"
+        )
+
+
+def removed_on_branch(root: Path) -> Removal | None:
     """Why neither forest.toml nor a ledger stands here when a branch tip still holds
     forest.toml: the commit of this branch's own history that removed it (a commit
-    made with ``--no-verify``, or pulled), named with the way back; None when no branch
+    made with ``--no-verify``, or pulled), with the way back; None when no branch
     holds it or this branch's own commits never removed it (then ``forest init`` is
     the step). Walks only HEAD's commits that no such branch reaches, so a repository
     that never held custody pays two git calls."""
@@ -117,14 +134,11 @@ def removed_on_branch(root: Path) -> str | None:
     before = f"{gone[:12]}~1"
     kept = [FOREST_DIR] if gitio.trees_exist(root, [before], FOREST_DIR)[before] else []
     route = command_text(git_step("checkout", before, "--", CONFIG_NAME, *kept))
-    return (
-        f"missing: commit {gone[:12]} of this branch removed custody ({holders[0][1]} "
-        f"still holds forest.toml); put it back with `{route}` and commit it "
-        "(a new `forest init` would start another project)"
-    )
+    return Removal(gone, holders[0][1], route)
 
 
 __all__ = [
+    "Removal",
     "commit_holds_ledger",
     "holds_ledger",
     "index_holds_ledger",

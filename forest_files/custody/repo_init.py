@@ -6,8 +6,9 @@ Stores: ``forest.toml`` (a new project id, or the ledger's when one stands),
 once).
 Refuses: ``init`` where forest.toml exists (``ConfigError`` naming ``forest sync``);
 ``init`` beside a ledger of another project, or with no ``--project-id`` beside a
-ledger whose forest.toml git still holds (custody/lost_config.py names the way
-back); a ledger directory, ``.forest/.gitignore`` or ``.gitattributes`` that is a
+ledger whose forest.toml git still holds, or where a commit of this branch removed
+forest.toml and the ledger that a branch tip still holds (custody/lost_config.py
+names the way back); a ledger directory, ``.forest/.gitignore`` or ``.gitattributes`` that is a
 symlink (custody/ledger_dirs.py; nothing is written through a link); an empty
 ``--project-id``. Every refusal comes before the first write; a file that cannot
 be written is refused after the ones written before it are taken back.
@@ -94,6 +95,12 @@ def _project_beside_ledger(root: Path, asked: str | None) -> str | None:
     refused while git still holds the lost file (its authority rules come back with
     it); a different id is refused (every act would then be refused)."""
     if not lost_config.holds_ledger(root):
+        removed = lost_config.removed_on_branch(root) if asked is None else None
+        if removed is not None:  # a commit of this branch removed custody: not a new one
+            fresh = forest_text("init", options=("--project-id", uuid.uuid4().hex))
+            raise ConfigError(
+                f"{removed.said()} (or start another project deliberately: `{fresh}`)"
+            )
         return asked
     project = lost_config.ledger_project(root)
     if project is None or asked == project:

@@ -74,7 +74,7 @@ def test_check_config_lost_names_checkout_not_init(dropped: tuple[Path, str]) ->
     assert forest(repo, "check").exit_code == 0
 
 
-@pytest.mark.slow  # five `forest` processes and a pasted checkout
+@pytest.mark.slow  # six `forest` processes and a pasted checkout
 def test_branch_that_removed_all_custody_names_the_commit_not_init_pasted_recovers(
     tmp_path: Path,
 ) -> None:
@@ -82,8 +82,9 @@ def test_branch_that_removed_all_custody_names_the_commit_not_init_pasted_recove
     ledger: no ledger stands beside the missing file, so the door used to say "run
     `forest init`", which starts another project. While a branch (here ``main``)
     still holds forest.toml, every door names that commit and the checkout of its
-    parent's custody; pasted from a subdirectory, the check is clean again. A
-    repository no branch of which ever held custody still gets ``forest init``."""
+    parent's custody, and ``forest init`` there is refused with it (nothing written);
+    pasted from a subdirectory, the check is clean again. A repository no branch of
+    which ever held custody still gets ``forest init``."""
     repo = make_repo(tmp_path)
     write(repo, "doc.md", DOC)
     init_and_adopt(repo, ["doc.md#Rules"], words="Canon as agreed")
@@ -102,6 +103,13 @@ def test_branch_that_removed_all_custody_names_the_commit_not_init_pasted_recove
         assert "(main still holds forest.toml)" in line and "run `forest init`" not in line
         route = _route(line)
         assert route == f"git -C .. checkout '{dropper}~1' -- forest.toml .forest", route
+    # forest init there would start another project: refused with the same way back,
+    # nothing written; --project-id starts one deliberately (the refusal names it)
+    dropped_tree = _tree(repo)
+    result = pasted(repo / "sub", "forest init")
+    assert result.returncode != 0 and _route(result.stderr) == route, result.stderr
+    assert "start another project deliberately: `forest init --project-id " in result.stderr
+    assert _tree(repo) == dropped_tree
     assert pasted(repo / "sub", route).returncode == 0
     assert pasted(repo / "sub", "forest check").returncode == 0
     assert {k: v for k, v in _tree(repo).items() if k != "sub"} == before
