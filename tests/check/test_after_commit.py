@@ -221,13 +221,10 @@ def test_git_am_of_several_patches_undoes_by_the_commit_id_hostile(tmp_path: Pat
     assert "1 binding(s)" in _bindings(root) and (root / "two.md").exists()
 
 
-def test_rebase_pick_that_others_follow_undone_by_its_id_hostile(tmp_path: Path) -> None:
-    """A branch whose revert of the adoption (made with ``--no-verify``) two commits
-    follow, rebased onto new work: post-commit says the revert's pick as a pick of
-    ``git rebase``, and its undo names the pick's id (HEAD~1 would undo the last
-    commit once the rebase ends); pasted then, the adoption's act is staged back and
-    every later change with it (nothing lost); "keep it" puts the act back in a new
-    commit with the later commits kept."""
+def _reverted_topic_behind_main(tmp_path: Path) -> Path:
+    """An adopted repository with branch ``topic``: a revert of the adoption (made
+    with ``--no-verify``) and two commits after it; ``main``, checked out, moved on
+    by one commit, so rebasing ``topic`` onto it replays all three."""
     root = _adopted(tmp_path)
     git(root, "checkout", "-q", "-b", "topic")
     assert pasted(root, "git revert --no-edit HEAD").returncode == 0
@@ -239,6 +236,17 @@ def test_rebase_pick_that_others_follow_undone_by_its_id_hostile(tmp_path: Path)
     write(root, "new.md", "new work\n")
     git(root, "add", "new.md")
     git(root, "commit", "-q", "-m", "new work")
+    return root
+
+
+def test_rebase_pick_that_others_follow_undone_by_its_id_hostile(tmp_path: Path) -> None:
+    """A branch whose revert of the adoption (made with ``--no-verify``) two commits
+    follow, rebased onto new work: post-commit says the revert's pick as a pick of
+    ``git rebase``, and its undo names the pick's id (HEAD~1 would undo the last
+    commit once the rebase ends); pasted then, the adoption's act is staged back and
+    every later change with it (nothing lost); "keep it" puts the act back in a new
+    commit with the later commits kept."""
+    root = _reverted_topic_behind_main(tmp_path)
     done = pasted(root, "git rebase -q main topic")
     assert done.returncode == 0, done.stderr
     assert done.stderr.count(WARNED) == 1, done.stderr
@@ -265,17 +273,7 @@ def test_rebase_apply_patch_that_others_follow_named_as_the_rebase_hostile(
     ``rebase-apply`` folder, post-applypatch after each): a revert of the adoption two
     patches follow is said as a patch of ``git rebase --apply``, and its undo waits for
     the rebase, not for a ``git am`` the user never ran; pasted then, it works."""
-    root = _adopted(tmp_path)
-    git(root, "checkout", "-q", "-b", "topic")
-    assert pasted(root, "git revert --no-edit HEAD").returncode == 0
-    for name in ("one.md", "two.md"):
-        write(root, name, f"{name}\n")
-        git(root, "add", name)
-        git(root, "commit", "-q", "-m", name)
-    git(root, "checkout", "-q", "main")
-    write(root, "new.md", "new work\n")
-    git(root, "add", "new.md")
-    git(root, "commit", "-q", "-m", "new work")
+    root = _reverted_topic_behind_main(tmp_path)
     done = pasted(root, "git rebase --apply -q main topic")
     assert done.returncode == 0, done.stderr
     assert done.stderr.count(WARNED) == 1, done.stderr

@@ -58,6 +58,20 @@ def test_staged_edit_without_conversion_no_filter_clause_detected(tmp_path: Path
     assert "conversion" not in staged and "check-attr" not in staged
 
 
+def _src_adopted_with_filter(tmp_path: Path) -> tuple[Path, Path]:
+    """``m.py::total`` and ``src/m.py::total`` adopted and committed, the ``bump``
+    clean filter configured; (the repository, its ``.git/info/attributes``)."""
+    root = _adopted(tmp_path)
+    write(root, "src/m.py", SOURCE)
+    ok(root, "adopt", "src/m.py::total", "--words", "Signed off")
+    commit_all(root, "adopt src")
+    git(root, "config", "filter.bump.clean", "sed s/return/yield/")
+    git(root, "config", "filter.bump.smudge", "cat")
+    info = root / ".git" / "info" / "attributes"
+    info.parent.mkdir(exist_ok=True)
+    return root, info
+
+
 @pytest.mark.slow  # a check, a paste and a check again: > 0.5 s
 @pytest.mark.parametrize(
     ("clean", "kind"),
@@ -132,14 +146,7 @@ def test_converted_by_info_attributes_route_line_goes_there_pasted_recovers(
     the ``.gitattributes`` route as it was."""
     from tests.helpers.git import pasted
 
-    root = _adopted(tmp_path)
-    write(root, "src/m.py", SOURCE)
-    ok(root, "adopt", "src/m.py::total", "--words", "Signed off")
-    commit_all(root, "adopt src")
-    git(root, "config", "filter.bump.clean", "sed s/return/yield/")
-    git(root, "config", "filter.bump.smudge", "cat")
-    info = root / ".git" / "info" / "attributes"
-    info.parent.mkdir(exist_ok=True)
+    root, info = _src_adopted_with_filter(tmp_path)
     info.write_text(rules.replace("*.py", "/src/*.py") + "/docs/** filter=bump\n")
     (root / ".gitattributes").write_text("/m.py filter=bump\n")  # the top's m.py
     git(root, "add", "--renormalize", "--", ".gitattributes", "m.py", "src/m.py")
@@ -189,14 +196,7 @@ def test_converted_note_names_the_rule_file_reached_from_a_subdirectory_detected
     as the route's own ``git -C ..`` step is."""
     from tests.helpers.git import pasted
 
-    root = _adopted(tmp_path)
-    write(root, "src/m.py", SOURCE)
-    ok(root, "adopt", "src/m.py::total", "--words", "Signed off")
-    commit_all(root, "adopt src")
-    git(root, "config", "filter.bump.clean", "sed s/return/yield/")
-    git(root, "config", "filter.bump.smudge", "cat")
-    info = root / ".git" / "info" / "attributes"
-    info.parent.mkdir(exist_ok=True)
+    root, info = _src_adopted_with_filter(tmp_path)
     info.write_text("/src/*.py filter=bump\n")
     (root / ".gitattributes").write_text("/m.py filter=bump\n")
     git(root, "add", "--renormalize", "--", ".gitattributes", "m.py", "src/m.py")
