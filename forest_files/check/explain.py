@@ -86,6 +86,7 @@ def explain(
     if any(f.failed for f in findings):  # a file in a merge conflict: resolve it first
         findings = in_conflict(findings, root=root, source=source)
     merged = _merged(conn, findings)
+    rewritten = _rewritten(findings, root=root, source=source)
     for f in findings:
         if not f.failed:
             out.append(Reported(f))
@@ -100,11 +101,40 @@ def explain(
                 routes,
                 adopted_by=by,
                 adopted_words=words,
-                hints=hints(f) if hints is not None else hints_for(f),
+                hints=(
+                    *(hints(f) if hints is not None else hints_for(f)),
+                    *rewritten.get(f.path, ()),
+                ),
                 heads_adopted=_heads(f, adopted) if conn is not None else (),
             )
         )
     return tuple(out)
+
+
+def _rewritten(findings: Sequence[Finding], *, root: Path, source: str) -> dict[str, tuple[str]]:
+    """The hint for each working-tree file of a drifted or unresolved finding that git
+    rewrites as it checks it out (an ``ident`` or ``working-tree-encoding`` attribute
+    set after the adoption, which adopting refuses): its bytes here are git's rewrite
+    of the text git holds, so it reads as drift after every checkout, and a restore
+    alone holds only until the next one. Asked of git only when such a finding failed."""
+    from forest_files.custody.source_entries import WORKTREE
+
+    paths = sorted({f.path for f in findings if f.kind in ("drifted", "unresolved")})
+    if source != WORKTREE or not paths:
+        return {}
+    from forest_files.custody.target_refusals import rewritten_on_checkout
+    from forest_files.kernel.shellword import command_text, git_step, printable
+
+    out: dict[str, tuple[str]] = {}
+    for path, attr in rewritten_on_checkout(root, paths).items():
+        shown = command_text(git_step("check-attr", "-a", "--", path))
+        out[path] = (
+            f"{printable(path)}: git rewrites it as it checks it out (`{attr}`; `{shown}` "
+            "shows the attributes), so the bytes here are not the text git holds and read "
+            "as drift after every checkout; custody text must not be rewritten: take that "
+            "attribute off this file, then the route below puts the text back",
+        )
+    return out
 
 
 def _merged(conn: sqlite3.Connection | None, findings: Sequence[Finding]) -> list[Finding]:

@@ -117,7 +117,7 @@ class RepoFacts:
             submodules=tuple(e.path for e in index if e.mode == gitio.SUBMODULE_MODE),
             unmerged=frozenset(e.path for e in index if e.stage),
             filters=gitio.check_attr(root, "filter", list(paths)) if paths else {},
-            rewrites=_rewrites(root, paths),
+            rewrites=rewritten_on_checkout(root, paths),
             tally=ExcludeTally(len(paths)) if tally else None,
         )
 
@@ -163,8 +163,9 @@ def _below(root: Path, path: str) -> str | None:
 _REWRITING = ("ident", "working-tree-encoding")  # attributes that change checked-out bytes
 
 
-def _rewrites(root: Path, paths: Sequence[str]) -> dict[str, str]:
-    """Each path git rewrites on checkout, with the attribute that does it."""
+def rewritten_on_checkout(root: Path, paths: Sequence[str]) -> dict[str, str]:
+    """Each of ``paths`` git rewrites on checkout, with the attribute that does it
+    (``ident``, ``working-tree-encoding=…``): one ``git check-attr`` per attribute."""
     out: dict[str, str] = {}
     for attr in _REWRITING if paths else ():
         for path, value in gitio.check_attr(root, attr, list(paths)).items():
