@@ -207,14 +207,21 @@ def taken_as_unchanged(
     """Which of ``paths`` (from the top, taken literally) the index is told to take as
     unchanged, each with its flag: ``assume-unchanged`` or ``skip-worktree`` (set by
     ``git update-index``). Git then neither lists nor stages the file's edits:
-    ``git add`` of it does nothing. One ``git ls-files -v``."""
+    ``git add`` of it does nothing. One ``git ls-files -v``, limited to ``paths``
+    (taken literally) when they are few, else over the whole index and filtered here,
+    so any number of paths stays within ARG_MAX (as ``to_stage``)."""
     wanted = list(dict.fromkeys(paths))
     if not wanted:
         return {}
-    args = ["ls-files", "-v", "-z", "--full-name", "--", *wanted]
+    args = ["ls-files", "-v", "-z", "--full-name"]
+    if len(wanted) <= _NAMED_PATHS:
+        args += ["--", *wanted]
+    asked = set(wanted)
     out: dict[str, str] = {}
     for record in split_z(run_git(repo, args, keep_index_file=keep_index_file).stdout):
         tag, _, path = record.partition(" ")
+        if path not in asked:
+            continue
         if tag.upper() == "S":  # S, or s when assume-unchanged is set as well
             out[path] = "skip-worktree"
         elif tag.islower():

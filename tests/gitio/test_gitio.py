@@ -550,3 +550,18 @@ def test_commit_changes_against_first_parent_root_and_merge_accepted(tmp_path: P
     assert gitio.commit_changes(root, "HEAD", "led") == []
     with pytest.raises(gitio.UnknownRef):
         gitio.commit_changes(root, "no-such-rev", "led")
+
+
+def test_taken_as_unchanged_of_more_paths_than_arg_max_holds_refused(tmp_path: Path) -> None:
+    """The hook asks which failing findings' files the index takes as unchanged: with
+    thousands of long paths on the command line, ``git ls-files`` could not start
+    (E2BIG, an internal error at every door). Past a few hundred, the whole index is
+    listed and filtered instead, with the same answer."""
+    repo = make_repo(tmp_path)
+    write(repo, "a.md", "a\n")
+    write(repo, "b.md", "b\n")
+    commit_all(repo, "two files")
+    git(repo, "update-index", "--assume-unchanged", "a.md")
+    few = gitio.taken_as_unchanged(repo, ["a.md", "b.md"])
+    many = ["a.md", "b.md", *(f"{'d' * 250}/{i}.md" for i in range(12_000))]  # ~3 MB
+    assert few == gitio.taken_as_unchanged(repo, many) == {"a.md": "assume-unchanged"}
