@@ -179,9 +179,11 @@ def last_deleted_by(repo: Path | str, path: str, *, beyond: Sequence[str] = ()) 
     for commit in beyond:
         refuse_option(commit, "revision")
     args = ["log", "-1", "--format=%H", "--diff-filter=D", "HEAD"]
-    if beyond:
-        args += ["--not", *beyond]
-    out = run_git(repo, [*args, "--", path], ok_codes=(0, 128))
+    stdin = None
+    if beyond:  # on stdin: any number of branch tips stays within ARG_MAX
+        args.append("--stdin")
+        stdin = "".join(f"^{commit}\n" for commit in beyond).encode()
+    out = run_git(repo, [*args, "--", path], stdin=stdin, ok_codes=(0, 128))
     commit = decode(out.stdout).strip() if out.returncode == 0 else ""
     return commit or None
 
