@@ -50,7 +50,6 @@ from forest_files.kernel.bounds import (
     MAX_REQUIRE_GLOB_CHARS,
     MAX_REQUIRE_RULES,
 )
-from forest_files.kernel.errors import ForestError
 from forest_files.kernel.globs import compile_glob
 from forest_files.kernel.paths import CONFIG_NAME, LEDGER_DIR
 
@@ -132,10 +131,7 @@ def _refuse_lost(file: Path) -> None:
 
     root = file.parent
     if not lost_config.holds_ledger(root):
-        try:  # a commit of this branch removed custody: the way back, not `forest init`
-            removed = lost_config.removed_on_branch(root) if (root / ".git").exists() else None
-        except ForestError:  # git cannot say (a damaged repository): init is named as before
-            removed = None
+        removed = lost_config.removed_on_branch(root)  # a commit of this branch removed it
         if removed is not None:
             raise ConfigBroken(
                 f"{file}: missing: {removed.said()} (a new `forest init` would start "

@@ -124,10 +124,9 @@ def checkout_note(root: Path, segment: str | None = None) -> str:
 def checkout_detail(root: Path, detail: str, segment: str | None = None) -> str:
     """A working-tree segment's fault (``detail``) with ``checkout_note`` in place of the
     words said without git; any other fault as it is."""
-    head, marker, _ = detail.partition(CHECKOUT_CONVERTED)
-    if not marker:
+    if CHECKOUT_CONVERTED not in detail:
         return detail
-    return f"{head}{marker}; {checkout_note(root, segment)})"
+    return _noted(detail, checkout_note(root, segment))
 
 
 def checkout_faults(root: Path, faults: Sequence[Fault]) -> tuple[list[Fault], bool]:
@@ -137,14 +136,20 @@ def checkout_faults(root: Path, faults: Sequence[Fault]) -> tuple[list[Fault], b
     note: str | None = None
     out: list[Fault] = []
     for f in faults:
-        head, marker, _ = f.detail.partition(CHECKOUT_CONVERTED)
-        if f.code != "segment-name" or not marker:
+        if f.code != "segment-name" or CHECKOUT_CONVERTED not in f.detail:
             out.append(f)
             continue
         if note is None:
             note = checkout_note(root, f.segment)
-        out.append(replace(f, detail=f"{head}{marker}; {note})"))
+        out.append(replace(f, detail=_noted(f.detail, note)))
     return out, note is not None
+
+
+def _noted(detail: str, note: str) -> str:
+    """``detail`` cut after the words said without git, ``note`` in place of the rest
+    (the fault's parenthesis closed again)."""
+    head, marker, _ = detail.partition(CHECKOUT_CONVERTED)
+    return f"{head}{marker}; {note})"
 
 
 def with_checkout_note(root: Path, exc: LedgerError) -> LedgerError:

@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from forest_files import gitio
+from forest_files.kernel.errors import ForestError
 from forest_files.kernel.paths import CONFIG_NAME, FOREST_DIR, LEDGER_DIR, SEGMENTS
 from forest_files.kernel.shellword import command_text, forest_text, git_step
 from forest_files.ledger.acts import LedgerError, decode_line
@@ -122,17 +123,24 @@ def removed_on_branch(root: Path) -> Removal | None:
     made with ``--no-verify``, or pulled), with the way back; None when no branch
     holds it or this branch's own commits never removed it (then ``forest init`` is
     the step). Walks only HEAD's commits that no such branch reaches, so a repository
-    that never held custody pays two git calls."""
-    if gitio.head_commit(root) is None:
+    that never held custody pays two git calls. None too when git cannot say (not a
+    repository, a damaged one): the door then says what it said before."""
+    if not (Path(root) / ".git").exists():
         return None
-    holders = gitio.branches_holding(root, CONFIG_NAME)
-    if not holders:
+    try:
+        if gitio.head_commit(root) is None:
+            return None
+        holders = gitio.branches_holding(root, CONFIG_NAME)
+        if not holders:
+            return None
+        tips = [commit for commit, _ in holders]
+        gone = gitio.last_deleted_by(root, CONFIG_NAME, beyond=tips)
+        if gone is None:
+            return None
+        before = f"{gone[:12]}~1"
+        kept = [FOREST_DIR] if gitio.trees_exist(root, [before], FOREST_DIR)[before] else []
+    except ForestError:
         return None
-    gone = gitio.last_deleted_by(root, CONFIG_NAME, beyond=[commit for commit, _ in holders])
-    if gone is None:
-        return None
-    before = f"{gone[:12]}~1"
-    kept = [FOREST_DIR] if gitio.trees_exist(root, [before], FOREST_DIR)[before] else []
     route = command_text(git_step("checkout", before, "--", CONFIG_NAME, *kept))
     return Removal(gone, holders[0][1], route)
 
