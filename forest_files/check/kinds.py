@@ -58,6 +58,14 @@ KINDS: dict[str, Kind] = {
         "check, ci, verify",
         "`git rm --cached -r -- PATH`, then commit",
     ),
+    "rewritten-on-checkout": (
+        "a committed `.gitattributes` rule gives a bound file an attribute by which git "
+        "rewrites it on checkout (`ident`, `working-tree-encoding`, a `filter`): the blob "
+        "is unchanged, but every clone's working file reads as drift",
+        "check, ci",
+        "add a line unsetting it for the file (`/NAME -ident`) at the end of the "
+        "`.gitattributes` of its directory, or delete the rule; stage or commit it",
+    ),
     "ledger-fault": (
         "the committed ledger is damaged (a stray file under it, a bad line, a missing "
         "body, an act depending on one it lacks: `dangling-dep`; exit 3)",

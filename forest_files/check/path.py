@@ -183,6 +183,10 @@ def _index(root: Path, paths: tuple[str, ...], diffs: bool) -> CheckReport:
         cfg = config_from(root, "index", keep_index_file=True)
         gaps = in_source(cfg.require, content, bindings, within=paths, bind=cfg.bind)
         unbound = explain(gaps, root=root, source="index")  # the hook says: a warning
+        if any(f.failed for f in findings):
+            from forest_files.check.converted import with_conversion
+
+            findings = with_conversion(root, findings)  # git asked only of a failed file
         more = _no_binding(content, findings, paths, lambda: contests.of_view(view, findings))
         if not any(f.failed for f in findings):
             items = explain(findings, root=root, source="index")
@@ -192,9 +196,6 @@ def _index(root: Path, paths: tuple[str, ...], diffs: bool) -> CheckReport:
             conn = custody.store().conn if more else None  # who adopted a contest's heads
             return report.with_extra(explain(more, root=root, source="index", conn=conn))
         store = custody.store()
-        from forest_files.check.converted import with_conversion
-
-        findings = with_conversion(root, findings)  # git asked only of a failed file
         items = explain(findings, root=root, source="index", conn=store.conn)
         report = CheckReport("index", content.name, items, warnings=unbound)
         report = report.with_extra(explain(more, root=root, source="index", conn=store.conn))
@@ -209,13 +210,18 @@ def _no_binding(
     contested: Callable[[], list[Finding]],
 ) -> list[Finding]:
     """Findings of no binding at a git source: tracked local state, from the listing
-    the content source holds, and (no ``paths``) contests bound to no file."""
-    from forest_files.check import localstate
+    the content source holds, bound files the source's ``.gitattributes`` make git
+    rewrite on checkout (checkout_rewrite.py: one git call for the index, three for a
+    commit), and (no ``paths``) contests bound to no file."""
+    from forest_files.check import checkout_rewrite, localstate
     from forest_files.kernel.paths import FOREST_DIR
 
     source = "index" if content.rev is None else content.rev
     listing = content.listed(FOREST_DIR) or ()
     more = localstate.of_listing(listing, paths, root=content.root, source=source)
+    there = checkout_rewrite.judged_paths(findings)
+    keep = content.rev is None  # the hook's temporary index, when it runs there
+    more += checkout_rewrite.findings(content.root, source, there, keep_index_file=keep)
     return more if paths else [*contested(), *more]
 
 

@@ -145,6 +145,10 @@ def routes_for(f: Finding, *, root: Path, source: str) -> tuple[Route, ...]:
         return (*unresolved_routes(f, root, source), retire)
     if f.kind == "tracked-local-state":
         return (untrack(f.path),)
+    if f.kind == "rewritten-on-checkout":
+        from forest_files.check.checkout_rewrite import routes as rewrite_routes
+
+        return rewrite_routes(f, root=root, source=source)
     if f.kind == "erased-content" and f.binding:  # its ground's body was erased
         return (_erased_route(sel, path, source), retire)
     return ()

@@ -16,6 +16,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from forest_files import gitio
+from forest_files.check import checkout_rewrite
 from forest_files.check.engine import Finding, check_all
 from forest_files.check.explain import explain
 from forest_files.check.findings import Reported
@@ -94,7 +95,8 @@ def _check_at(
     store is open; None if none affected."""
     # Ledger untouched: only the changed paths' bindings can have moved off ground, so
     # only those are loaded and only those blobs listed (cost follows the commit).
-    narrow = changed is not None and not _touches_ledger(changed)
+    rules = changed is None or any(checkout_rewrite.is_rules(p) for p in changed)
+    narrow = changed is not None and not _touches_ledger(changed) and not rules
     touched = changed if narrow else None
     with open_custody(root, ledger_at, touched=touched, key=key) as custody:
         bindings = custody.bindings
@@ -106,6 +108,10 @@ def _check_at(
             content = GitTreeSource(root, rev=commit, only=only)
         checked = check_all(None, bindings, content, grounds=custody.grounds)
         failed = [f for f in checked if f.failed]
+        if rules:  # a .gitattributes changed: the bound files it reaches (checkout_rewrite.py)
+            there = checkout_rewrite.judged_paths(checked)
+            reached = there if changed is None else checkout_rewrite.changed_rules(there, changed)
+            failed += checkout_rewrite.findings(root, commit, reached)
         if not failed:
             return []
         conn = custody.store().conn
@@ -140,7 +146,7 @@ def judge_history(
         judged.append(commit)
         for r in found:
             f = r.finding
-            key = (f.binding, f.kind, f.actual_hash)
+            key = (f.binding or f.selector, f.kind, f.actual_hash)  # as HEAD's are keyed
             if key not in out:
                 hints = _history_hints(f, commit, None if home == commit else home)
                 out[key] = r._replace(commit=commit, hints=(*hints, *r.hints))
@@ -149,6 +155,8 @@ def judge_history(
 
 def _history_hints(f: Finding, commit: str, judged_by: str | None) -> tuple[str, ...]:
     said = f"changed there without its supersession recorded in the same commit ({commit[:12]})"
+    if f.kind == checkout_rewrite.KIND:
+        said = f"the .gitattributes of commit {commit[:12]} make git rewrite it on checkout"
     if judged_by is None:
         return (said,)
     return (said, f"commit {commit[:12]} holds no ledger; judged by the ledger of {judged_by[:12]}")

@@ -24,7 +24,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from forest_files import gitio
-from forest_files.check import contests
+from forest_files.check import checkout_rewrite, contests
 from forest_files.check.coverage import in_source
 from forest_files.check.engine import check_all
 from forest_files.check.explain import explain
@@ -171,6 +171,8 @@ class JudgedRange:
             cfg = config_from(top, head)
             gaps = in_source(cfg.require, content, live, bind=cfg.bind)
             gaps += contests.of_store(store.conn, checked)  # contests bound to no file
+            there = checkout_rewrite.judged_paths(checked)
+            gaps += checkout_rewrite.findings(top, head, there)  # git rewrites on checkout
             items = list(explain(checked, root=top, source=_ROUTES_ON, conn=store.conn))
             more = list(explain(gaps, root=top, source=_ROUTES_ON, conn=store.conn))
         history, judged_before, broken = judge_history(top, self.commits, head, graph)

@@ -36,6 +36,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
 
+from forest_files.check.checkout_rewrite import KIND as REWRITTEN
+from forest_files.check.checkout_rewrite import is_rules
 from forest_files.check.findings import Reported, Route
 from forest_files.check.routes import routes_for
 from forest_files.kernel.shellword import command_text, forest_text, git_step, in_batches
@@ -112,7 +114,9 @@ class Rewrite:
         go_on = f"{command_text(AMEND)} && {command_text(_CONTINUE)}"
         stop, rebase = self.branch.stop(commit), self.branch.step
         if r.kind != "drifted":
-            check = forest_text("check")
+            # the attribute rewrites the working file at the stop: the index says it
+            staged = ("--staged",) if r.kind == REWRITTEN else ()
+            check = forest_text("check", options=staged)
             note = f"{stop} run a route `{check}` prints there, then `{go_on}`; {_push()}"
             return (Route(f"rewrite the branch at {at}", (rebase,), note),)
         restore, supersede = routes_for(r.finding, root=self.root, source=_AT_STOP)
@@ -145,7 +149,10 @@ class Rewrite:
             return r
         before = sorted({c for c in (r.introduced, *earlier) if c and c != self.head})
         routes = r.routes
-        if r.introduced is None and r.path in self.head_changed:
+        if r.introduced is None and r.kind == REWRITTEN:
+            if any(is_rules(p) for p in self.head_changed):  # HEAD brought the rule
+                routes = self._amended_all(r)
+        elif r.introduced is None and r.path in self.head_changed:
             if r.kind == "drifted":
                 routes = self._amended(r)
             elif r.kind in _AMENDABLE:

@@ -22,6 +22,7 @@ from forest_files.gitio._run import (
     split_z,
 )
 from forest_files.gitio.attr_rules import info_rules
+from forest_files.gitio.attr_source import committed_attributes
 from forest_files.gitio.content import (
     SUBMODULE_MODE,
     attributes,
@@ -99,6 +100,7 @@ __all__ = [
     "commit_names_its_files",
     "commit_stages_into_lock",
     "commits_with_authors",
+    "committed_attributes",
     "config_get",
     "diff_each_parent",
     "diff_names",

@@ -144,13 +144,15 @@ def run_git(
     keep_index_file: bool = False,
     stdin: bytes | None = None,
     ok_codes: Sequence[int] = (0,),
+    extra_env: Mapping[str, str] | None = None,
 ) -> subprocess.CompletedProcess[bytes]:
-    """Run ``git <args>`` in ``repo``; raise on an exit code outside ``ok_codes``."""
+    """Run ``git <args>`` in ``repo``; raise on an exit code outside ``ok_codes``.
+    ``extra_env``: variables set for this call (``clean_env``'s ``extra``)."""
     try:
         proc = subprocess.run(
             [*_BASE, *args],
             cwd=repo,
-            env=clean_env(keep_index_file=keep_index_file),
+            env=clean_env(extra_env, keep_index_file=keep_index_file),
             input=stdin,
             capture_output=True,
             check=False,

@@ -149,6 +149,22 @@ def test_every_door_json_with_findings_validates_detected(repo: Path) -> None:
     assert len(set(prints.values())) == 1, prints
 
 
+@pytest.mark.slow  # two `forest check` processes and a gate run
+def test_every_door_json_rewritten_on_checkout_validates_detected(repo: Path) -> None:
+    """A .gitattributes rule giving a bound file ``ident``: the doors that judge the
+    index or a commit carry the finding in the one schema."""
+    write(repo, ".gitattributes", "docs/guide.md ident\n")
+    git(repo, "add", ".gitattributes")
+    staged = door(repo, "check", "--staged", "--json", code=1)
+    git(repo, "commit", "-q", "--no-verify", "-m", "ident")
+    rev = door(repo, "check", "--rev", "HEAD", "--json", code=1)
+    ci = door(repo, "ci", "--base", "main", "--format", "json", code=1)
+    for doc in (staged, rev, ci):
+        (found,) = [f for f in doc["findings"] if f["kind"] == "rewritten-on-checkout"]
+        assert found["path"] == "docs/guide.md" and "`ident`" in found["detail"]
+        assert found["routes"] and found["fingerprint"], found
+
+
 def _print(doc: dict[str, Any], kind: str) -> str:
     (found,) = [f for f in doc["findings"] if f["kind"] == kind]
     return str(found["fingerprint"])

@@ -1,0 +1,144 @@
+"""A bound file the judged commit (or the git index) makes git rewrite on checkout.
+
+A ``.gitattributes`` rule giving a bound file ``ident``, ``working-tree-encoding`` or a
+``filter`` leaves its blob as it was, so nothing drifts in git; but every checkout
+after it writes git's rewrite into the working tree (``$Id: <blob> $``, another
+encoding, a smudge filter's output), and every clone's ``forest check`` reports drift
+nobody made. Adopting such a file is refused (custody/target_refusals.py); a rule
+added after the adoption is a ``rewritten-on-checkout`` finding at the doors that
+judge a commit or the index (the hook, ``check --staged``, ``check --rev``, ``forest
+ci``), failing as drift does: custody of the text in every working tree is lost.
+``text`` / ``eol`` are left out: they change line ends only, which drift.py
+normalises on both sides. Only the committed ``.gitattributes`` count
+(gitio/attr_source.py): ``$GIT_DIR/info/attributes`` goes with no clone, and the
+working-tree drift's hint covers it (explain.py ``_rewritten``).
+
+Stores: nothing.
+Refuses: nothing.
+Returns: ``findings`` (one per bound file, in path order, naming the attributes);
+``changed_rules`` (which bound paths a change of ``.gitattributes`` files can have
+reached: the hook asks git only of those); ``routes`` (the line that unsets the
+attributes for the file, at the end of the ``.gitattributes`` of its own directory,
+which outranks those above it, then the file staged, or committed).
+Test: tests/check/test_checkout_rewrite_commit.py
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from forest_files.check.engine import Finding
+    from forest_files.check.findings import Route
+
+KIND = "rewritten-on-checkout"
+RULES = ".gitattributes"
+# The attributes by which git rewrites a file's bytes as it checks it out, and what
+# unsets each for one path (git refuses ``-working-tree-encoding``: made unspecified).
+_UNSET = {"ident": "-ident", "working-tree-encoding": "!working-tree-encoding", "filter": "-filter"}
+_INDEX = "index"
+
+
+def is_rules(path: str) -> bool:
+    """``path`` is a ``.gitattributes`` file (at the top or in a directory)."""
+    return path == RULES or path.endswith(f"/{RULES}")
+
+
+def changed_rules(bound: Iterable[str], changed: Iterable[str]) -> list[str]:
+    """The paths of ``bound`` whose attributes a change of the ``.gitattributes`` files
+    among ``changed`` can have reached: those under each such file's directory."""
+    dirs = {p[: -len(RULES)] for p in changed if is_rules(p)}
+    if not dirs:
+        return []
+    if "" in dirs:  # the top's: every path (and the macros it alone defines)
+        return sorted(set(bound))
+    return sorted({p for p in bound if any(p.startswith(d) for d in dirs)})
+
+
+def judged_paths(found: Iterable[Finding]) -> set[str]:
+    """The bound files of a check's findings worth asking about: not a missing one, nor
+    one whose staged blob git's conversion made (converted.py: that finding names the
+    attribute and the same way out already)."""
+    from forest_files.check.converted import CONVERTED_DETAIL
+
+    return {f.path for f in found if f.kind != "missing" and CONVERTED_DETAIL not in f.detail}
+
+
+def findings(
+    root: Path, source: str, paths: Iterable[str], *, keep_index_file: bool = False
+) -> list[Finding]:
+    """One finding per file of ``paths`` that the ``.gitattributes`` of ``source``
+    (``index`` or a commit) make git rewrite on checkout. One git call for the index,
+    three for a commit; none for no path."""
+    wanted = sorted(set(paths))
+    said = _rewriting(root, source, wanted, keep_index_file)
+    if not said:
+        return []
+    from forest_files.check.engine import Finding
+
+    out = []
+    for path in wanted:
+        if path in said:
+            named = ", ".join(f"`{a}`" for a in said[path])
+            detail = (
+                f"its .gitattributes rules make git rewrite it as every clone checks it "
+                f"out ({named}): the working file will hold git's rewrite, not the text git "
+                "holds, and read as drift after every checkout"
+            )
+            out.append(Finding(KIND, path, path, "", None, None, detail=detail))
+    return out
+
+
+def _rewriting(
+    root: Path, source: str, paths: list[str], keep_index_file: bool
+) -> dict[str, list[str]]:
+    """Each of ``paths`` git rewrites on checkout, with its rewriting attributes as
+    ``.gitattributes`` words (``ident``, ``working-tree-encoding=UTF-16``, ``filter=lfs``)."""
+    if not paths:
+        return {}
+    from forest_files import gitio
+
+    asked = gitio.committed_attributes(
+        root, source, tuple(_UNSET), paths, keep_index_file=keep_index_file
+    )
+    out: dict[str, list[str]] = {}
+    for path, attrs in asked.items():
+        words = [
+            name if value == "set" else f"{name}={value}"
+            for name, value in attrs.items()
+            if value not in ("unspecified", "unset", "")
+        ]
+        if words:
+            out[path] = words
+    return out
+
+
+def routes(f: Finding, *, root: Path, source: str) -> tuple[Route, ...]:
+    """The route out: a line unsetting the rewriting attributes for the file at the end
+    of the ``.gitattributes`` of its own directory (or the rule that sets them deleted),
+    then that file staged (the hook, ``--staged``) or committed (a commit's door)."""
+    from forest_files.check.converted import attribute_pattern
+    from forest_files.check.findings import Route
+    from forest_files.kernel.shellword import git_step, reached
+
+    # where the check looked; the CI gate's routes act on its checkout: the index
+    at = source if source not in ("worktree", _INDEX) else _INDEX
+    found = _rewriting(root, at, [f.path], keep_index_file=at == _INDEX).get(f.path, [])
+    unset = [_UNSET[w.partition("=")[0]] for w in found] or list(_UNSET.values())
+    folder, _, name = f.path.rpartition("/")
+    where = f"{folder}/{RULES}" if folder else RULES
+    line = " ".join((attribute_pattern(name), *unset))
+    steps: tuple[tuple[str, ...], ...] = (git_step("add", "--", where),)
+    if source != _INDEX:
+        message = f"{where}: keep {f.path} out of the checkout rewrite"
+        steps = (*steps, git_step("commit", "-m", message))
+    note = (
+        f"first add the line `{line}` at the end of {reached(where)} (or delete the rule "
+        "that sets it), so every checkout writes the text git holds"
+    )
+    return (Route("take the file out of git's checkout rewrite", steps, note),)
+
+
+__all__ = ["KIND", "changed_rules", "findings", "is_rules", "judged_paths", "routes"]

@@ -1,0 +1,120 @@
+"""A commit giving a bound file an attribute by which git rewrites it on checkout.
+
+``docs/canon.md ident`` added to .gitattributes after docs/canon.md was adopted leaves
+its blob as it was: nothing drifts in git, and the hook, ``check --staged`` and ``forest
+ci`` passed; every checkout after it writes ``$Id: <blob> $`` into every clone's
+working file, which then reads as drift nobody made. Now the doors that judge the
+index or a commit report ``rewritten-on-checkout`` (check/checkout_rewrite.py), from
+the committed .gitattributes alone (gitio/attr_source.py: a line of
+``.git/info/attributes`` goes with no clone), with the route that unsets the attribute
+for the file; an unbound file, or a ``-ident`` line for the bound one, passes.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from forest_files.check.staged import judge_staged
+from tests.helpers.custody import adopted_repo
+from tests.helpers.git import commit_all, git, pasted, write
+from tests.helpers.template import reused
+
+KIND = "rewritten-on-checkout"
+CANON = "# Canon\n\nVersion $Id$ of the rules.\n"
+
+
+def _build(tmp_path: Path) -> Path:
+    repo = adopted_repo(tmp_path, "docs/canon.md", CANON)
+    write(repo, "docs/draft.md", "# Draft\n\n$Id$\n")
+    commit_all(repo, "draft")
+    return repo
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    """docs/canon.md adopted (holding ``$Id$``), docs/draft.md unbound, both committed."""
+    return reused((__name__, "repo"), tmp_path / "repo", _build)
+
+
+def _rule(repo: Path, line: str, where: str = ".gitattributes") -> None:
+    old = (repo / where).read_text() if (repo / where).exists() else ""
+    write(repo, where, old + line + "\n")
+    git(repo, "add", "--", where)
+
+
+def _kinds(repo: Path) -> list[str]:
+    return [r.kind for r in judge_staged(repo).extra if r.failed]
+
+
+@pytest.mark.parametrize(
+    ("lines", "found"),
+    [
+        ((".gitattributes:docs/canon.md ident",), [KIND]),
+        ((".gitattributes:docs/*.md working-tree-encoding=UTF-16",), [KIND]),
+        ((".gitattributes:[attr]stamped ident", "docs/.gitattributes:canon.md stamped"), [KIND]),
+        ((".gitattributes:docs/draft.md ident",), []),
+        ((".gitattributes:docs/canon.md ident", "docs/.gitattributes:/canon.md -ident"), []),
+        ((".gitattributes:docs/canon.md eol=crlf",), []),  # line ends: normalised, no drift
+    ],
+    ids=["ident", "encoding-glob", "macro-below", "unbound", "override", "eol"],
+)
+def test_staged_rule_rewriting_bound_file_detected(
+    repo: Path, lines: tuple[str, ...], found: list[str]
+) -> None:
+    for spec in lines:
+        where, _, line = spec.partition(":")
+        _rule(repo, line, where)
+    assert _kinds(repo) == found
+
+
+def test_info_attributes_rule_is_local_not_a_finding_accepted(repo: Path) -> None:
+    """A line of .git/info/attributes goes with no clone: not the commit's finding (the
+    working-tree drift's hint covers it); a committed rule it overrides still is."""
+    info = repo / ".git" / "info" / "attributes"
+    info.parent.mkdir(exist_ok=True)
+    info.write_text("docs/canon.md ident\n")
+    _rule(repo, "docs/other.md text")
+    assert _kinds(repo) == []
+    info.write_text("docs/canon.md -ident\n")
+    _rule(repo, "docs/canon.md ident")
+    assert _kinds(repo) == [KIND]
+
+
+@pytest.mark.slow  # the installed hook, twice, and pasted steps
+def test_hook_ident_rule_for_bound_file_refused_route_pasted_recovers(repo: Path) -> None:
+    assert pasted(repo, "forest hooks install").returncode == 0
+    _rule(repo, "docs/canon.md ident")
+    refused = pasted(repo, "git commit -q -m ident")
+    assert refused.returncode == 1, refused.stdout + refused.stderr
+    out = refused.stdout + refused.stderr
+    assert f"{KIND} docs/canon.md" in out and "`ident`" in out, out
+    (route,) = [ln for ln in out.splitlines() if "take the file out of git's checkout" in ln]
+    assert "add the line `/canon.md -ident` at the end of docs/.gitattributes" in route
+    write(repo, "docs/.gitattributes", "/canon.md -ident\n")  # the line the route names
+    command = route.split(": ", 1)[1].split("  (")[0]
+    assert command == "git add -- docs/.gitattributes", route
+    assert pasted(repo, command).returncode == 0
+    done = pasted(repo, "git commit -q -m 'ident, not for the canon'")
+    assert done.returncode == 0, done.stdout + done.stderr
+    (repo / "docs" / "canon.md").unlink()
+    git(repo, "checkout", "--", "docs/canon.md")
+    assert (repo / "docs" / "canon.md").read_text() == CANON
+    assert pasted(repo, "forest check").returncode == 0
+
+
+@pytest.mark.slow  # gate runs in four formats
+def test_ci_ident_rule_in_range_refused_every_format(repo: Path) -> None:
+    git(repo, "checkout", "-q", "-b", "feat")
+    _rule(repo, "docs/canon.md ident")
+    brought = commit_all(repo, "ident")
+    write(repo, "notes.md", "later\n")
+    commit_all(repo, "later")
+    for fmt in ("json", "sarif", "junit", "github"):
+        ran = pasted(repo, f"forest ci --base main --format {fmt}")
+        assert ran.returncode == 1, (fmt, ran.stdout, ran.stderr)
+        assert KIND in ran.stdout and "docs/canon.md" in ran.stdout, (fmt, ran.stdout)
+    ran = pasted(repo, "forest ci --base main")
+    assert f"brought by commit {brought[:12]}" in ran.stdout, ran.stdout
+    assert "`forest check --staged` prints there" in ran.stdout, ran.stdout
