@@ -17,9 +17,11 @@ Stores: nothing.
 Refuses: nothing.
 Returns: ``findings`` (one per bound file, in path order, naming the attributes);
 ``changed_rules`` (which bound paths a change of ``.gitattributes`` files can have
-reached: the hook asks git only of those); ``routes`` (the line that unsets the
-attributes for the file, at the end of the ``.gitattributes`` of its own directory,
-which outranks those above it, then the file staged, or committed).
+reached: the hook asks git only of those), ``reached`` (the same of the
+``.gitattributes`` a source holds: a source with none above a bound file asks nothing);
+``routes`` (the line that unsets the attributes for the file, at the end of the
+``.gitattributes`` of its own directory, which outranks those above it, then the file
+staged, or committed).
 Test: tests/check/test_checkout_rewrite_commit.py
 """
 
@@ -64,6 +66,12 @@ def judged_paths(found: Iterable[Finding]) -> set[str]:
     from forest_files.check.converted import CONVERTED_DETAIL
 
     return {f.path for f in found if f.kind != "missing" and CONVERTED_DETAIL not in f.detail}
+
+
+def reached(bound: Iterable[str], rule_files: list[str] | None) -> list[str]:
+    """The paths of ``bound`` some ``.gitattributes`` of a source can reach (those under
+    its directory), from the source's listing of them (None: not listed, all)."""
+    return sorted(set(bound)) if rule_files is None else changed_rules(bound, rule_files)
 
 
 def findings(
@@ -141,4 +149,4 @@ def routes(f: Finding, *, root: Path, source: str) -> tuple[Route, ...]:
     return (Route("take the file out of git's checkout rewrite", steps, note),)
 
 
-__all__ = ["KIND", "changed_rules", "findings", "is_rules", "judged_paths", "routes"]
+__all__ = ["KIND", "changed_rules", "findings", "is_rules", "judged_paths", "reached", "routes"]

@@ -219,7 +219,8 @@ def _no_binding(
     source = "index" if content.rev is None else content.rev
     listing = content.listed(FOREST_DIR) or ()
     more = localstate.of_listing(listing, paths, root=content.root, source=source)
-    there = checkout_rewrite.judged_paths(findings)
+    rules = content.named(checkout_rewrite.RULES)  # none above a bound file: git not asked
+    there = checkout_rewrite.reached(checkout_rewrite.judged_paths(findings), rules)
     keep = content.rev is None  # the hook's temporary index, when it runs there
     more += checkout_rewrite.findings(content.root, source, there, keep_index_file=keep)
     return more if paths else [*contested(), *more]

@@ -86,6 +86,14 @@ class GitTreeSource:
         out += [(p, k) for p, k in self._special.items() if p == prefix or p.startswith(inside)]
         return out
 
+    def named(self, name: str) -> list[str] | None:
+        """Every listed regular file called ``name``, at the top or in any directory;
+        None when only some paths were listed."""
+        if not self._complete:
+            return None
+        tail = "/" + name
+        return [p for p in self._blobs if p == name or p.endswith(tail)]
+
     def _blob_hashes(self) -> BlobHashCache:
         if self._hashes is None:
             self._hashes = BlobHashCache(self.root)

@@ -30,6 +30,7 @@ from forest_files.check.engine import check_all
 from forest_files.check.explain import explain
 from forest_files.check.findings import Reported
 from forest_files.check.opening import open_custody
+from forest_files.custody.content import GitTreeSource
 from forest_files.custody.sources import config_from
 from forest_files.gate.head_faults import erased_content_found, from_fault
 from forest_files.gate.rewrite import Rebase, Rewrite, drop_act, put_back, take_out
@@ -172,6 +173,8 @@ class JudgedRange:
             gaps = in_source(cfg.require, content, live, bind=cfg.bind)
             gaps += contests.of_store(store.conn, checked)  # contests bound to no file
             there = checkout_rewrite.judged_paths(checked)
+            if isinstance(content, GitTreeSource):  # none above a bound file: not asked
+                there = set(checkout_rewrite.reached(there, content.named(".gitattributes")))
             gaps += checkout_rewrite.findings(top, head, there)  # git rewrites on checkout
             items = list(explain(checked, root=top, source=_ROUTES_ON, conn=store.conn))
             more = list(explain(gaps, root=top, source=_ROUTES_ON, conn=store.conn))
