@@ -9,6 +9,7 @@ leave the bare repository's refs exactly as they were.
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -22,12 +23,14 @@ from forest_files.doors import hooks as githooks
 from forest_files.doors.cli import app
 from forest_files.doors.hooks.server import (
     Refusal,
+    accepted_lines,
     closing,
     parse_pre_receive,
     parse_update,
     refusal_lines,
 )
 from tests.helpers.git import commit_all, git, make_repo, pasted, write
+from tests.helpers.signing import keygen, signer_line
 from tests.helpers.template import built_once, copy_repo
 
 runner = CliRunner()
@@ -139,7 +142,7 @@ def test_server_hook_drift_pushed_no_verify_refused(served: tuple[Path, Path]) -
 def test_server_hook_clean_push_accepted(served: tuple[Path, Path]) -> None:
     clone, bare = served
     head = edit_outside(clone)
-    landed(clone, bare, "main")
+    assert landed(clone, bare, "main") == ""  # nothing to say: the pusher reads nothing
     assert git(bare, "rev-parse", "main") == head
 
 
@@ -285,21 +288,60 @@ def test_server_hook_refusal_in_the_hooks_one_order_detected(served: tuple[Path,
 def test_server_hook_notes_once_after_the_refusal_line_accepted() -> None:
     """A note (a warning that refuses nothing: signing under "warn") two refs share is
     said once, after the refusal line and before any ref's findings, as the pre-commit
-    hook says its notes; an accepted ref prints nothing."""
+    hook says its notes; an accepted ref's note too, when the push is refused (it lands
+    nothing). A push every ref of which is accepted says each note once (before: it
+    said nothing, so the pusher heard of an unsigned act only beside a refusal)."""
     note = "warning: unsigned: segment ab line 1: commit not signed"
+    other = "warning: unsigned: segment cd line 1: commit not signed"
     main = Refusal(("  drifted x",), ref="refs/heads/main", routed=True, notes=(note,))
     topic = Refusal(("  drifted y",), ref="refs/heads/topic", routed=True, notes=(note,))
-    lines = refusal_lines([main, Refusal(), topic])
+    lines = refusal_lines([main, Refusal(notes=(other,)), topic])
     assert lines == [
         f"{REFUSED} — 2 refs: refs/heads/main, refs/heads/topic",
         note,
+        other,
         "refs/heads/main:",
         "  drifted x",
         "refs/heads/topic:",
         "  drifted y",
         "in your clone follow the routes above, then push again",
     ]
-    assert refusal_lines([Refusal(notes=(note,))]) == []
+    accepted = [Refusal(notes=(note,)), Refusal(), Refusal(notes=(note, other))]
+    assert refusal_lines(accepted) == []
+    assert accepted_lines(accepted) == [note, other]
+    assert accepted_lines([Refusal(), Refusal()]) == []  # nothing to say: silent
+    assert accepted_lines([main, Refusal(notes=(other,))]) == []  # said by the refusal
+
+
+@pytest.mark.slow  # keys made, three pushes, forest ci beside them
+@pytest.mark.skipif(shutil.which("ssh-keygen") is None, reason="needs ssh-keygen")
+def test_server_hook_unsigned_act_under_warn_accepted_with_warning(tmp_path: Path) -> None:
+    """An unsigned act pushed under ``signed = "warn"``: the push lands and the pusher
+    reads the warning (git relays the hook's stderr as ``remote:`` lines) in the words
+    ``forest ci`` prints it; a later push with nothing to say is silent."""
+    bare = serve(tmp_path)
+    clone = make_repo(tmp_path, "clone")
+    forest(clone, "init")
+    key = keygen(tmp_path, "ada")
+    write(clone, ".forest/allowed_signers", signer_line("author@example.org", key))
+    toml = (clone / "forest.toml").read_text(encoding="utf-8")
+    signing = 'allowed_signers = ".forest/allowed_signers"\nsigned = "warn"\n'
+    write(clone, "forest.toml", toml.replace("[policy]\n", f"[policy]\n{signing}"))
+    write(clone, "canon.md", CANON)
+    root = commit_all(clone, "files")
+    forest(clone, "adopt", "canon.md#Rules", "--words", WORDS)
+    commit_all(clone, "adopt, unsigned")
+    git(clone, "remote", "add", "origin", str(bare))
+    err = landed(clone, bare, "main")
+    assert git(bare, "rev-parse", "main") == git(clone, "rev-parse", "HEAD")
+    said = [line.removeprefix("remote: ").rstrip() for line in err.splitlines()]
+    ci = runner.invoke(app, ["ci", "--base", root, "--repo", str(clone)])
+    assert ci.exit_code == 0, ci.stdout
+    warned = [line for line in ci.stdout.splitlines() if not line.startswith("forest ci:")]
+    assert warned and warned[0].startswith("warning: unsigned "), ci.stdout
+    assert said == warned, err  # forest ci's words, each line relayed
+    edit_outside(clone)
+    assert landed(clone, bare, "main") == ""  # no act, nothing to say: silent
 
 
 @pytest.mark.slow  # many pushes (.ci/run runs it)

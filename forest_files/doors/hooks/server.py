@@ -28,11 +28,14 @@ Refuses: a push with any finding on any of its refs (``pre-receive``: the whole
 push; ``update``: that ref), exit 1, printing in every hook's one order (check/text.py
 ``in_hook_order``, as the pre-commit hook's refusal): the one refusal line naming the
 refused refs, each note once (a warning that refuses nothing, e.g. signing under
-"warn", however many refs share it), then each refused ref with its findings as
-``forest ci`` prints them (a ``ledger-deleted`` of a push routed to put the segment
-back from OLD in the pusher's clone: dropped_acts.py), then one line on how to fix
-it, worded by what was printed (``closing``: the routes only when a finding printed
-one).
+"warn", however many refs share it, an accepted ref's too), then each refused ref
+with its findings as ``forest ci`` prints them (a ``ledger-deleted`` of a push routed
+to put the segment back from OLD in the pusher's clone: dropped_acts.py), then one
+line on how to fix it, worded by what was printed (``closing``: the routes only when
+a finding printed one).
+Says, on a push it accepts: each note once (``accepted_lines``: a signing warning
+under "warn", in ``forest ci``'s words), on stderr, which git relays to the pusher as
+``remote:`` lines; nothing when there is nothing to say.
 Returns: the hook's exit code (0 every ref clean).
 Test: tests/doors/test_server_hook.py
 """
@@ -151,7 +154,7 @@ class Refusal:
     """One ref's refusal as printed (its findings, under the ref's name), the notes it
     says (once per push: ``refusal_lines``) and what its findings offer (``closing``)."""
 
-    lines: tuple[str, ...] = ()  # none: the ref is accepted
+    lines: tuple[str, ...] = ()  # none: the ref is accepted (its notes still said)
     ref: str = ""
     notes: tuple[str, ...] = ()  # warnings that refuse nothing
     routed: bool = False  # a finding printed with a route
@@ -173,7 +176,9 @@ def closing(refusals: Iterable[Refusal]) -> str:
 def refusal_lines(refusals: Iterable[Refusal]) -> list[str]:
     """The push's refusal in every hook's one order: the refusal line naming the refused
     refs, each note once, each ref's findings, the way out last; none when every ref is
-    accepted."""
+    accepted. The notes are every ref's, an accepted one's too: the whole push is
+    refused, so nothing it would have said on landing is lost."""
+    refusals = list(refusals)
     shown = [r for r in refusals if r.lines]
     if not shown:
         return []
@@ -182,9 +187,19 @@ def refusal_lines(refusals: Iterable[Refusal]) -> list[str]:
     last = closing(shown)
     return in_hook_order(
         f"{REFUSED} — {refs}",
-        (note for r in shown for note in r.notes),
+        (note for r in refusals for note in r.notes),
         [*body, last] if last else body,
     )
+
+
+def accepted_lines(refusals: Iterable[Refusal]) -> list[str]:
+    """What an accepted push says: each note once (a warning that refuses nothing, in
+    ``forest ci``'s words), none when there is nothing to say or a ref is refused
+    (``refusal_lines`` says the notes then)."""
+    refusals = list(refusals)
+    if any(r.lines for r in refusals):
+        return []
+    return list(dict.fromkeys(note for r in refusals for note in r.notes))
 
 
 def _offers(found: Iterable[Reported]) -> dict[str, bool]:
@@ -212,7 +227,7 @@ def judge(top: Path, update: RefUpdate, default: str | None, *, guard_all: bool 
         lines += gate_lines
         found += gate_found
     if not lines:
-        return Refusal()
+        return Refusal(notes=tuple(notes))
     shown = tuple(f"  {line}" for line in lines)
     deleted = new is None and bool(dropped)
     return Refusal(shown, update.ref, tuple(notes), deleted=deleted, **_offers(found))
@@ -239,14 +254,14 @@ def _gate_lines(
             reports.append(run_gate(top, base, head=new))
     else:
         reports = [run_gate(top, base, head=new)]
+    notes = ["\n".join(warning_block(w, words=False)) for r in reports for w in r.warnings]
     if all(r.ok for r in reports):
-        return [], [], []
+        return [], [], notes  # accepted: its warnings are still said (``accepted_lines``)
     lines = [
         line
         for r in reports
         for line in [*(x for f in r.findings for x in block(f, words=False)), summary_line(r)]
     ]
-    notes = ["\n".join(warning_block(w, words=False)) for r in reports for w in r.warnings]
     return lines, [f for r in reports for f in r.findings], notes
 
 
@@ -294,7 +309,7 @@ def run(hook: str, args: list[str]) -> int:
     guard_all = headless(top, default)
     refused = [judge(top, u, default, guard_all=guard_all) for u in updates]
     shown = refusal_lines(refused)
-    if not shown:
-        return 0
-    sys.stderr.write("\n".join(shown) + "\n")
-    return 1
+    said = shown or accepted_lines(refused)
+    if said:  # git relays a hook's stderr to the pusher as ``remote:`` lines
+        sys.stderr.write("\n".join(said) + "\n")
+    return 1 if shown else 0
