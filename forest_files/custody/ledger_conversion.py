@@ -19,8 +19,9 @@ Returns: ``conversion_note`` (the cause and the fix: the line that takes the led
 out of every conversion, in the file that decides, then ``git add --renormalize``);
 ``with_conversion`` (a ``LedgerError`` with that note); ``checkout_detail`` and
 ``with_checkout_note`` (a working-tree segment's fault with the rule's file, the line
-to add there as a pasteable step and the checkout again); ``checkout_faults`` (the
-same for ``forest verify``'s faults, the note worked out once).
+to add there as a pasteable step and the checkout again); ``body_checkout_note`` (the
+same for a working-tree body file, None when no rule converts its path);
+``checkout_faults`` (both for ``forest verify``'s faults, each note worked out once).
 Test: tests/ledger/test_ledger_filter_rule.py, tests/ledger/test_ledger_crlf.py
 """
 
@@ -36,7 +37,7 @@ from forest_files.kernel.paths import GITATTRIBUTES_LINE, LEDGER_PREFIX
 from forest_files.kernel.shellword import command_text, git_step, reached, shell_word
 from forest_files.ledger.acts import LedgerError
 from forest_files.ledger.segments import CHECKOUT_CONVERTED
-from forest_files.ledger.verify import Fault
+from forest_files.ledger.verify import EDITED, Fault
 
 # What makes git rewrite a file between the work tree and what it stores (a clean or
 # smudge filter, line-end conversion, $Id$ expansion, re-encoding): never wanted on
@@ -102,13 +103,28 @@ def checkout_note(root: Path, segment: str | None = None) -> str:
     again. Every step reached from where the user stands."""
     path = _PROBES[0] if segment is None else f"{LEDGER_PREFIX}segments/{segment}.jsonl"
     rules = _rules(root, [path])
-    again = _checkout_again()
     if not rules:  # the rule is gone (or core.autocrlf converted the unmarked ledger)
         return (
             f"no attribute rule converts it now: with the line '{UNCONVERTED_LINE}' at the "
             f"end of .gitattributes (core.autocrlf converts a ledger without it), check the "
-            f"ledger out again: `{again}`"
+            f"ledger out again: `{_checkout_again()}`"
         )
+    return _rule_and_fix(root, path, rules)
+
+
+def body_checkout_note(root: Path, path: str) -> str | None:
+    """Why the working tree's body file at ``path`` (from the top) may not hash to its
+    name: the rule that converts it, with ``checkout_note``'s fix; None when no rule
+    converts that path (the body was edited, as far as git can tell). One ``git
+    check-attr``."""
+    rules = _rules(root, [path])
+    return _rule_and_fix(root, path, rules) if rules else None
+
+
+def _rule_and_fix(root: Path, path: str, rules: list[str]) -> str:
+    """The rule converting ``path`` (its file, the attributes, the check-attr showing
+    them), the line to add at the end of that file, then the ledger checked out again."""
+    again = _checkout_again()
     where, why = _rule_file(root, path, rules)
     shown = command_text(git_step("check-attr", "-a", "--", path))
     printf = command_text(("printf", _LINE_FORMAT, UNCONVERTED_LINE))
@@ -131,18 +147,24 @@ def checkout_detail(root: Path, detail: str, segment: str | None = None) -> str:
 
 def checkout_faults(root: Path, faults: Sequence[Fault]) -> tuple[list[Fault], bool]:
     """``faults`` (``forest verify``'s, read from the working tree) with ``checkout_detail``'s
-    words in each segment git converted as it checked it out, the note worked out once
-    (it asks git); and whether any was."""
+    words in each segment git converted as it checked it out, and the rule with its fix
+    in place of "(edited?)" in each body file whose path a rule converts, each note worked
+    out once (it asks git); and whether any was."""
     note: str | None = None
+    body: list[str | None] = []  # the body files' note, once asked
     out: list[Fault] = []
     for f in faults:
-        if f.code != "segment-name" or CHECKOUT_CONVERTED not in f.detail:
-            out.append(f)
-            continue
-        if note is None:
-            note = checkout_note(root, f.segment)
-        out.append(replace(f, detail=_noted(f.detail, note)))
-    return out, note is not None
+        if f.code == "segment-name" and CHECKOUT_CONVERTED in f.detail:
+            if note is None:
+                note = checkout_note(root, f.segment)
+            f = replace(f, detail=_noted(f.detail, note))
+        elif f.code == "body-hash" and f.path and f.detail.endswith(EDITED):
+            if not body:  # one rule converts them all: bodies differ by hash alone
+                body.append(body_checkout_note(root, f.path))
+            if body[0] is not None:
+                f = replace(f, detail=f"{f.detail.removesuffix(EDITED)} ({body[0]})")
+        out.append(f)
+    return out, note is not None or bool(body and body[0])
 
 
 def _noted(detail: str, note: str) -> str:
@@ -202,6 +224,7 @@ def with_conversion(root: Path, exc: LedgerError) -> LedgerError:
 
 __all__ = [
     "UNCONVERTED_LINE",
+    "body_checkout_note",
     "checkout_detail",
     "checkout_faults",
     "checkout_note",

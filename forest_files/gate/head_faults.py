@@ -5,8 +5,9 @@ faults and erased content as findings.
 written); every entry that is no well-formed segment or body (a symlink, a temp
 file, a forged name) is a ``stray`` fault, its message ending in the ``git rm`` that
 removes it; a body or segment that does not hash to its name says so, with the
-``.gitattributes`` rule that rewrote it when one did. ``from_fault``: a ledger or
-range fault as a finding at the file it concerns. ``erased_content``: HEAD's
+``.gitattributes`` rule that rewrote it when one did (in place of "(edited?)").
+``from_fault``: a ledger or range fault as a finding at the file it concerns.
+``erased_content``: HEAD's
 entries holding content a forget tombstoned, made by an act that never saw the
 erase (``erased-content``, naming the forget, with the route that forgets it again).
 ``forked_before_custody``: HEAD without forest.toml on a branch forked before the
@@ -37,7 +38,7 @@ from forest_files.custody.sources import LEDGER_PREFIX
 from forest_files.kernel.paths import segment_file
 from forest_files.ledger.segments import BODIES_DIR, SEGMENTS_DIR
 from forest_files.ledger.strays import strays_in_tree
-from forest_files.ledger.verify import Fault, verify_contents
+from forest_files.ledger.verify import EDITED, Fault, verify_contents
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -172,7 +173,8 @@ def _with_conversion(root: Path, faults: tuple[Fault, ...]) -> list[Fault]:
                 notes[fault.code] = conversion_note(root, fault.code)
             note = notes[fault.code]
             if note is not None:
-                fault = dataclasses.replace(fault, detail=f"{fault.detail}: {note}")
+                said = fault.detail.removesuffix(EDITED)  # the rule is the cause named
+                fault = dataclasses.replace(fault, detail=f"{said}: {note}")
         out.append(fault)
     return out
 

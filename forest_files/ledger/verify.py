@@ -147,6 +147,11 @@ def _stray_fault(stray: Stray, tool: str) -> Fault:
     return Fault("stray", None, None, None, detail, path=stray.path(), fix=fix, fix_argv=argv)
 
 
+# A body file that does not hash to its name, said without git: a door that finds a
+# rule converting the body's path says the rule and its fix in its place
+# (custody/ledger_conversion.py ``checkout_faults``, gate/head_faults.py).
+EDITED = " (edited?)"
+
 UNNAMED_BODY = (
     "no act names this body: text nobody adopted, left by an interrupted adoption "
     "(or the body of a deleted segment: restore that segment from git instead)"
@@ -161,7 +166,7 @@ def _check_body_files(bodies: BodyFiles, faults: list[Fault], tool: str) -> None
             stray = Stray(f"{BODIES_DIR}/{rel}", False, "not a body file")
             faults.append(_stray_fault(stray, tool))
         elif hashlib.sha256(bodies[rel]()).hexdigest() != stem:
-            detail = f"body file {stem} does not hash to its name (edited?)"
+            detail = f"body file {stem} does not hash to its name{EDITED}"
             where = f"{LEDGER_PREFIX}{BODIES_DIR}/{rel}"
             faults.append(Fault("body-hash", None, None, None, detail, path=where))
 

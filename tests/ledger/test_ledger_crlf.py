@@ -6,7 +6,9 @@ CRLF line ends, so their bytes no longer hash to their names. The refusal says s
 and names the command that shows the rule (ledger/segments.py ``segment_faults``),
 the file that holds it (``.git/info/attributes`` outranks every ``.gitattributes``),
 the line to add there and the checkout again, each pasteable where it was typed
-(custody/ledger_conversion.py ``checkout_note``).
+(custody/ledger_conversion.py ``checkout_note``). A rule converting the body files
+alone (``*.txt``) is named by ``forest verify``'s body fault the same way, in place of
+"(edited?)", which stays when no rule converts the body's path (``checkout_faults``).
 """
 
 from __future__ import annotations
@@ -18,6 +20,8 @@ from pathlib import Path
 
 import pytest
 
+from forest_files.custody.ledger_conversion import checkout_faults
+from forest_files.ledger.verify import verify_ledger
 from tests.helpers.custody import init_and_adopt
 from tests.helpers.git import commit_all, git, git_env, make_repo, pasted, write
 
@@ -109,3 +113,91 @@ def test_crlf_checkout_by_an_info_attributes_rule_named_there_pasted_recovers(
             [FOREST, *args], cwd=clone / "sub", env=env, capture_output=True, text=True
         )
         assert proc.returncode == 0, (args, proc.stderr)
+
+
+def _verify(where: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, **git_env()}
+    return subprocess.run(
+        [FOREST, *args, "verify"], cwd=where, env=env, capture_output=True, text=True
+    )
+
+
+def _body_fault(out: str) -> str:
+    return next(x for x in out.splitlines() if x.startswith("body-hash:"))
+
+
+@pytest.mark.slow  # a clone, two `forest verify` processes and three pasted steps
+def test_crlf_checkout_of_a_body_file_names_the_rule_pasted_recovers(tmp_path: Path) -> None:
+    """A ``.gitattributes`` rule for ``*.txt`` (after ``forest init``'s line) checks the
+    body files out with CRLF, the segments (``.jsonl``) as they are: ``forest verify``'s
+    body fault said only "(edited?)"; it names the rule, the line to add and the
+    checkout again, as the segment's fault does, each pasteable where it was typed;
+    pasted, verify passes."""
+    origin = make_repo(tmp_path, "origin")
+    write(origin, "canon.md", "# Canon\n\nThe rule.\n")
+    init_and_adopt(origin, ["canon.md"])
+    commit_all(origin, "adopt")
+    with (origin / ".gitattributes").open("a") as fh:
+        fh.write("*.txt text eol=crlf\n")
+    commit_all(origin, "line ends")
+    clone = tmp_path / "clone"
+    git(tmp_path, "clone", "-q", str(origin), str(clone))
+    (clone / "sub").mkdir()
+    proc = _verify(clone / "sub")
+    assert proc.returncode == 3, proc.stderr
+    fault = _body_fault(proc.stdout)
+    assert "(edited?)" not in fault and "segment-name" not in proc.stdout, proc.stdout
+    assert "(a rule in ../.gitattributes converts it (eol=crlf, text;" in fault, fault
+    assert "the rule that converts it" in proc.stderr, proc.stderr
+    shown, add, again = _steps(fault)
+    assert "eol: crlf" in pasted(clone / "sub", shown).stdout
+    assert add.endswith(">> ../.gitattributes"), add
+    for step in (add, "git add ../.gitattributes && git commit -q -m 'ledger unconverted'", again):
+        done = pasted(clone / "sub", step)
+        assert done.returncode == 0, (step, done.stderr)
+    assert _verify(clone / "sub").returncode == 0
+
+
+@pytest.mark.slow  # a clone and a `forest verify` process
+def test_crlf_checkout_of_a_body_file_by_info_attributes_named_there_refused(
+    tmp_path: Path,
+) -> None:
+    """``* text=auto`` in ``.git/info/attributes`` (which outranks forest init's line)
+    with ``core.autocrlf=true``: the body file checked out with CRLF is blamed on that
+    file's rule, not on "(edited?)"; ``-C`` typed beside the clone reaches it."""
+    origin = make_repo(tmp_path, "origin")
+    write(origin, "canon.md", "# Canon\n\nThe rule.\n")
+    init_and_adopt(origin, ["canon.md"])
+    commit_all(origin, "adopt")
+    clone = tmp_path / "clone"
+    git(tmp_path, "clone", "-q", "--no-checkout", str(origin), str(clone))
+    (clone / ".git" / "info").mkdir(exist_ok=True)
+    (clone / ".git" / "info" / "attributes").write_text("*.txt text=auto\n")
+    git(clone, "config", "core.autocrlf", "true")
+    git(clone, "checkout", "-q", "main")
+    proc = _verify(tmp_path, "-C", "clone")
+    assert proc.returncode == 3, proc.stderr
+    fault = _body_fault(proc.stdout)
+    assert "(edited?)" not in fault, fault
+    assert "a rule in clone/.git/info/attributes (which outranks .gitattributes)" in fault
+    assert "text=auto" in fault and "git -C clone checkout -- .forest/ledger" in fault, fault
+
+
+def test_body_file_edited_in_the_working_tree_keeps_edited_accepted(tmp_path: Path) -> None:
+    """A body file edited by hand, no rule converting its path (a rule for other files
+    only): the fault keeps "(edited?)" and names no rule."""
+    root = make_repo(tmp_path)
+    write(root, ".gitattributes", "*.md text eol=crlf\n")
+    write(root, "canon.md", "# Canon\n\nThe rule.\n")
+    init_and_adopt(root, ["canon.md"])
+    commit_all(root, "adopt")
+    (body,) = [
+        p
+        for p in (root / ".forest" / "ledger" / "bodies").rglob("*.txt")
+        if b"The rule." in p.read_bytes()
+    ]
+    body.write_bytes(body.read_bytes().replace(b"\n", b"\r\n"))  # CRLF, by hand
+    faults, converted = checkout_faults(root, verify_ledger(root / ".forest" / "ledger").faults)
+    (fault,) = faults
+    assert fault.code == "body-hash" and not converted
+    assert fault.detail.endswith("does not hash to its name (edited?)"), fault.detail

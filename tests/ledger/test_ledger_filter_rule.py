@@ -81,6 +81,7 @@ def test_gate_names_the_rule_for_a_commit_made_without_the_hook_refused(
     assert gate.returncode == 3
     faults = [f for f in json.loads(gate.stdout)["findings"] if f["kind"] == "ledger-fault"]
     assert faults and all(RULE in f["detail"] and "--renormalize" in f["detail"] for f in faults)
+    assert not any("(edited?)" in f["detail"] for f in faults)  # the rule is the cause named
 
 
 def test_body_edited_by_hand_keeps_its_plain_message_accepted(tmp_path: Path) -> None:
