@@ -27,6 +27,8 @@ words quoted: the routes
 (check/routes.py) and the refusals of lower rooms (custody/) print the same.
 ``stand_at`` (and ``typed_in``, where ``forest -C DIR`` left the user's directory;
 ``where_typed`` hands it to a child) note where the printed steps are pasted;
+``reached_dir`` is the ``-C`` of a step run in a directory that is no work tree's top
+(a bare repository);
 ``from_here`` reaches the top from there (``from_the_top``: steps printed as at the
 top, for reports read there);
 ``forest_text`` and ``commit_ledger`` are the hints a door prints after an act.
@@ -186,6 +188,25 @@ def where_typed() -> str | None:
         return None
 
 
+def reached_dir(directory: str | os.PathLike[str]) -> str | None:
+    """``directory`` as a printed step's ``-C`` reaches it from where the command was
+    typed (``typed_in``): relative (absolute when the user typed an absolute ``-C``);
+    None when they stand in it or below it, where ``forest`` finds it itself (a bare
+    repository too: git finds it from its folders), or for an in-process caller (no
+    ``typed_in``), whose steps are the directory's own, as ``stand_at``'s are the top's."""
+    target = os.path.abspath(os.fspath(directory))
+    typed = _TYPED_IN[0]
+    if typed is None:
+        return None
+    if _ABSOLUTE[0]:
+        return target
+    try:
+        rel = os.path.relpath(target, typed).replace(os.sep, "/")
+    except ValueError:  # another drive
+        return target
+    return None if all(part == ".." for part in rel.split("/")) or rel == "." else rel
+
+
 def stand_at(root: str | os.PathLike[str] | None, *, absolute: bool = False) -> None:
     """Note where the user stands in the work tree at ``root``: ``GIT_PREFIX`` when
     git set it (a hook runs at the top, git names the user's directory under it),
@@ -338,6 +359,7 @@ __all__ = [
     "in_batches",
     "printable",
     "reach",
+    "reached_dir",
     "shell_word",
     "stage_ledger",
     "stand_at",

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 import forest_files.doors.cli  # noqa: F401  (registers every command)
@@ -164,3 +165,61 @@ def test_hooks_status_names_a_hook_missing_beside_installed_ones_recovers(
     assert pasted(repo, line.rsplit("run: ", 1)[1]).returncode == 0
     after = runner.invoke(app, ["hooks", "status", "--repo", str(repo)])
     assert "missing" not in after.output + after.stderr
+
+
+def _steps(line: str) -> list[str]:
+    """The commands a line quotes between backticks."""
+    return line.split("`")[1::2]
+
+
+@pytest.mark.slow  # four `forest` processes and two pasted steps
+def test_hooks_install_server_in_a_clone_steps_pasted_where_typed_recovers(
+    tmp_path: Path,
+) -> None:
+    """``forest -C clone hooks install --server`` typed beside a clone whose origin is a
+    bare repository on this machine: refused, naming the clone's own install and the
+    server's in its remote as commands with ``-C`` (before: "run `forest hooks install
+    --server` in the repository pushes land in", prose that worked nowhere it was
+    typed); pasted where typed, each installs. Typed inside the clone, no ``-C`` for it."""
+    bare = make_repo(tmp_path, "server.git", bare=True)
+    clone = make_repo(tmp_path, "clone")
+    git(clone, "remote", "add", "origin", "../server.git")
+    git(clone, "remote", "add", "mirror", "https://example.org/x.git")
+    (clone / "sub").mkdir()
+    refused = pasted(tmp_path, "forest -C clone hooks install --server")
+    assert refused.returncode == 1, refused.stderr
+    (line,) = refused.stderr.splitlines()
+    assert "not a bare repository" in line, line
+    client, server = _steps(line)
+    assert client == "forest -C clone hooks install", line
+    assert server == "forest -C server.git hooks install --server", line
+    for step in (server, client):
+        done = pasted(tmp_path, step)
+        assert done.returncode == 0, (step, done.stderr)
+    assert (bare / "hooks" / "pre-receive").is_file() and (
+        clone / ".git/hooks/pre-commit"
+    ).is_file()
+    below = pasted(clone / "sub", "forest hooks install --server")
+    assert _steps(below.stderr)[:2] == [
+        "forest hooks install",
+        "forest -C ../../server.git hooks install --server",
+    ], below.stderr
+
+
+@pytest.mark.slow  # three `forest` processes and a pasted step
+def test_hooks_in_a_bare_repository_without_server_step_pasted_recovers(tmp_path: Path) -> None:
+    """``forest -C server.git hooks install`` (the client hooks) in a bare repository:
+    refused with the same command and ``--server``, reached from where it was typed
+    (before: "forest-files needs a working tree (clone it, or use `git worktree add`)");
+    pasted, the server's hooks are installed. Status names a missing server hook with
+    the server's install, not the clone's."""
+    bare = make_repo(tmp_path, "server.git", bare=True)
+    refused = pasted(tmp_path, "forest -C server.git hooks install")
+    assert refused.returncode != 0 and not (bare / "hooks" / "pre-commit").exists()
+    (step,) = _steps(refused.stderr)
+    assert step == "forest -C server.git hooks install --server", refused.stderr
+    assert pasted(tmp_path, step).returncode == 0
+    (bare / "hooks" / "update").unlink()
+    status = pasted(tmp_path, "forest hooks status --server --repo server.git")
+    (line,) = [x for x in status.stderr.splitlines() if "missing beside" in x]
+    assert line.endswith("run: forest -C server.git hooks install --server"), line

@@ -1,11 +1,14 @@
 """``forest hooks install|uninstall|status``.
 
 Stores: nothing itself (``forest_files.doors.hooks`` writes the scripts).
-Refuses: nothing itself; a foreign hook is chained, never overwritten
-without ``--force``.
+Refuses: a bare repository without ``--server`` (its hooks are the server's: the
+same command with ``--server``, pasted where typed); a foreign hook is chained,
+never overwritten without ``--force``.
 Returns: one line per hook (or JSON; its path shown escaped in text, exact in JSON),
-and a line naming any hook of an older version with the command that updates it.
-Test: tests/doors/test_hooks.py, tests/doors/test_control_chars_doors.py
+and a line naming any hook of an older version with the command that updates it
+(``--server`` for the server's, ``-C`` where the user typed it).
+Test: tests/doors/test_hooks.py, tests/doors/test_control_chars_doors.py,
+tests/doors/test_hooks_install.py
 """
 
 from __future__ import annotations
@@ -40,10 +43,16 @@ hooks_app = typer.Typer(
 app.add_typer(hooks_app, name="hooks")
 
 
-def _show(states: list[HookState], as_json: bool, repo: Path | None = None) -> None:
+def _show(
+    states: list[HookState], as_json: bool, repo: Path | None = None, *, step: str = ""
+) -> None:
+    """Each hook's state; for a hook to install, ``step`` (``installer.install_step``:
+    the command pasted where it was typed, ``--server`` for the server's)."""
     from forest_files import gitio
     from forest_files.doors import hooks as githooks
     from forest_files.kernel.shellword import printable
+
+    step = step or "forest hooks install"
 
     if as_json:
         typer.echo(json.dumps([asdict(s) for s in states]))
@@ -53,21 +62,19 @@ def _show(states: list[HookState], as_json: bool, repo: Path | None = None) -> N
     old = [s for s in states if s.outdated]
     if old:
         names = ", ".join(f"{s.name} (v{s.version})" for s in old)
-        typer.echo(
-            f"forest: older forest-files hooks: {names}; run: forest hooks install", err=True
-        )
+        typer.echo(f"forest: older forest-files hooks: {names}; run: {step}", err=True)
     gone = [s.name for s in states if s.state == "missing"]
     if gone and len(gone) < len(states):  # some installed: a hook added since, or removed
         typer.echo(
             f"forest: missing beside the installed ones: {', '.join(gone)} (added by a later "
-            "forest-files, or removed); run: forest hooks install",
+            f"forest-files, or removed); run: {step}",
             err=True,
         )
     altered = [s.name for s in states if s.state == "altered"]
     if altered:
         typer.echo(
             f"forest: {', '.join(altered)} carry forest-files' marker but not its script "
-            "(changed by hand, or by a commit); run: forest hooks install",
+            f"(changed by hand, or by a commit); run: {step}",
             err=True,
         )
     place = None if repo is None else githooks.hooks_place(repo)
@@ -114,16 +121,17 @@ def install(
     """
     from forest_files import gitio
     from forest_files.doors import hooks as githooks
+    from forest_files.doors.hooks.installer import install_step
     from forest_files.kernel.shellword import printable
 
-    where = _where(repo, server)
+    where = _where(repo, server, "install")
     shown = None if server else where  # a bare repository has no work tree
     folder = gitio.hooks_dir(where)
     missing = not folder.exists()
     states = githooks.install(where, force=force, server=server)
     if missing and not server and githooks.hooks_place(where) != "git":  # a hooksPath not there
         typer.echo(f"forest: created {printable(str(folder))} (git's hooks folder)", err=True)
-    _show(states, as_json, shown)
+    _show(states, as_json, shown, step=install_step(where, server=server))
 
 
 @hooks_app.command()
@@ -137,7 +145,7 @@ def uninstall(
     """
     from forest_files.doors import hooks as githooks
 
-    _show(githooks.uninstall(_where(repo, server), server=server), as_json)
+    _show(githooks.uninstall(_where(repo, server, "uninstall"), server=server), as_json)
 
 
 @hooks_app.command("status")
@@ -150,17 +158,32 @@ def hooks_status(
     Example: forest hooks status --json
     """
     from forest_files.doors import hooks as githooks
+    from forest_files.doors.hooks.installer import install_step
 
-    where = _where(repo, server)
-    _show(githooks.status(where, server=server), as_json, None if server else where)
+    where = _where(repo, server, "status")
+    states = githooks.status(where, server=server)
+    _show(states, as_json, None if server else where, step=install_step(where, server=server))
 
 
-def _where(repo: Path, server: bool) -> Path:
-    """A clone's work tree, or with ``server`` the (bare) git directory itself."""
+def _where(repo: Path, server: bool, command: str) -> Path:
+    """A clone's work tree, or with ``server`` the (bare) git directory itself. A bare
+    repository without ``server`` is refused with the same ``command`` and
+    ``--server``, pasteable where it was typed (a bare repository's hooks are the
+    server's)."""
+    from forest_files import gitio
+
     if server:
-        from forest_files import gitio
-
         return gitio.git_dir(repo)
     from forest_files.custody.repository import find_root
 
-    return find_root(repo)
+    try:
+        return find_root(repo)
+    except gitio.BareRepo:
+        from forest_files.kernel.shellword import printable, reached_dir, shell_word
+
+        where = reached_dir(gitio.git_dir(repo))
+        step = ("forest", *(("-C", where) if where else ()), "hooks", command, "--server")
+        raise gitio.BareRepo(
+            f"{printable(where or '.')}: a bare repository, whose hooks are the server's: "
+            f"`{' '.join(map(shell_word, step))}`"
+        ) from None

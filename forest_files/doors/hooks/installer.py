@@ -10,11 +10,14 @@ With ``server=True`` the hooks are ``pre-receive`` and ``update``
 (doors/hooks/server.py), in a bare repository.
 Refuses: overwriting a foreign hook with ``--force`` absent is never done —
 it is chained instead; uninstall restores it. Server hooks in a repository
-that is not bare (NotARepo: a clone's hooks are the client ones). A directory
+that is not bare (NotARepo: a clone's hooks are the client ones; the refusal names
+both installs as commands pasted where typed, the server's in the clone's remote
+when that is a bare repository here: ``install_step``). A directory
 where a hook goes (git runs files only). Install is all or nothing: a hook that
 cannot be written (a read-only folder or file) is one ``ForestError`` naming it,
 after every hook already written or moved is put back as it was.
-Returns: ``HookState`` per hook name (its version, and whether it is older).
+Returns: ``HookState`` per hook name (its version, and whether it is older);
+``install_step``, the install as the user pastes it (``-C`` where they typed it).
 Test: tests/doors/test_hooks.py, tests/doors/test_hooks_install.py
 """
 
@@ -32,7 +35,7 @@ from pathlib import Path
 from forest_files import gitio
 from forest_files.kernel import cache
 from forest_files.kernel.errors import ForestError
-from forest_files.kernel.shellword import shell_word
+from forest_files.kernel.shellword import reached_dir, shell_word
 from forest_files.kernel.state import git_dirs
 
 HOOKS = (
@@ -88,16 +91,74 @@ def _write_exec(path: Path, text: str) -> None:
     cache.replace_atomically(str(path), text.encode("utf-8"), mode=0o755)
 
 
+def install_step(repo: Path, *, server: bool = False) -> str:
+    """``forest hooks install`` (``--server``) as the user pastes it where they typed
+    the command: with ``-C`` reaching ``repo`` (a work tree's top, or a bare repository)
+    unless they stand in it (kernel/shellword.py ``reached_dir``)."""
+    where = reached_dir(repo)
+    step = ("forest", *(("-C", where) if where else ()), "hooks", "install")
+    return " ".join(map(shell_word, (*step, *(("--server",) if server else ()))))
+
+
+def _bare(repo: Path) -> bool:
+    proc = gitio.run_git(repo, ["rev-parse", "--is-bare-repository"], ok_codes=(0, 128))
+    return proc.returncode == 0 and proc.stdout.strip() == b"true"
+
+
+def _bare_remotes(repo: Path) -> list[Path]:
+    """The remotes of the clone ``repo`` that are bare repositories on this machine (a
+    path or ``file://`` URL), ``origin``'s first: where its pushes land."""
+    found = gitio.run_git(repo, ["config", "-z", "--get-regexp", r"^remote\..*\.(push)?url$"],
+                          ok_codes=(0, 1))  # fmt: skip
+    urls: list[tuple[bool, str]] = []
+    for entry in found.stdout.decode("utf-8", "surrogateescape").split("\0"):
+        key, _, url = entry.partition("\n")
+        url = url.removeprefix("file://")
+        if "://" in url or ":" in url.partition("/")[0] or not url:
+            continue  # another machine's (https, ssh, host:path)
+        urls.append((not key.startswith("remote.origin."), url))
+    out: list[Path] = []
+    for _, url in sorted(urls):
+        path = Path(repo, url).resolve()  # git reads a relative one from the top
+        if path not in out and path.is_dir() and _bare(path):
+            out.append(path)
+    return out
+
+
 def _names(repo: Path, server: bool) -> tuple[str, ...]:
     """The hooks of one kind: the server's only in a bare repository."""
     if not server:
         return HOOKS
-    if gitio.run_git(repo, ["rev-parse", "--is-bare-repository"]).stdout.strip() != b"true":
+    if not _bare(repo):
+        top = _work_tree(repo)
+        bare = _bare_remotes(top) if top is not None else []
+        there = (
+            f"`{install_step(bare[0], server=True)}` (its remote)"
+            if bare
+            else "`forest hooks install --server` there (`git init --bare` makes one)"
+        )
+        client = install_step(top) if top is not None else "forest hooks install"
         raise gitio.NotARepo(
-            f"{repo}: not a bare repository; run `forest hooks install --server` in the "
-            "repository pushes land in (git init --bare), or `forest hooks install` in a clone"
+            f"{repo}: not a bare repository, and a clone's hooks are the client ones "
+            f"(`{client}`); the server's go in the bare repository pushes land in: {there}"
         )
     return SERVER_HOOKS
+
+
+def _work_tree(repo: Path) -> Path | None:
+    """The top of the work tree whose git directory (or a folder in it) is ``repo``;
+    None when git does not say."""
+    try:
+        return gitio.toplevel(repo)
+    except ForestError:  # a git directory: git answers from its work tree only
+        pass
+    try:
+        git_dir = gitio.git_dir(repo)
+        shown = gitio.run_git(git_dir.parent, ["rev-parse", "--absolute-git-dir"]).stdout
+        same = Path(shown.decode("utf-8", "surrogateescape").strip()) == git_dir
+        return gitio.toplevel(git_dir.parent) if same else None
+    except ForestError:
+        return None
 
 
 def install(
@@ -113,7 +174,7 @@ def install(
             raise ForestError(
                 f"{path} is a directory; git runs a hook from a file there: move it away "
                 f"(mv -- {shell_word(str(path))} {shell_word(str(path) + '.moved')}), then "
-                "run forest hooks install again"
+                f"run `{install_step(repo, server=server)}` again"
             )
         chained = folder / (name + CHAINED)
         if path.exists() and not _is_ours(path) and not force and chained.exists():
@@ -134,7 +195,8 @@ def install(
         where = exc.filename or folder
         raise ForestError(
             f"{where}: cannot be written ({exc.strerror}); no hook was installed: make "
-            f"{folder} and the hooks in it writable, then run forest hooks install again"
+            f"{folder} and the hooks in it writable, then run "
+            f"`{install_step(repo, server=server)}` again"
         ) from None
     return status(repo, server=server)
 
