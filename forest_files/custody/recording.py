@@ -7,7 +7,8 @@ Refuses: a signature without authority over a path an act touches or the caller
 names (``AuthorityRefused``; an act tied to no path is judged over ``**``); a
 body over ``[policy] max_body_bytes``; everything the applier refuses; a ledger
 file that cannot be written (an ``OSError``: one line naming its directory and
-the fix). A refusal leaves nothing: the segment (not in git yet) and every body
+the fix: free space when the disk, a quota or a file-size limit refused it, else
+make it writable). A refusal leaves nothing: the segment (not in git yet) and every body
 file this act created are removed (a body that was there before stays: other
 acts cite it).
 Returns: the ``Applied`` result of each act, in order.
@@ -16,6 +17,7 @@ Test: tests/custody/test_repository.py, tests/custody/test_recording.py
 
 from __future__ import annotations
 
+import errno
 import os
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -120,8 +122,15 @@ def record(
     return results
 
 
+# Errors of space, not of permission: making the directory writable would not help.
+_NO_SPACE = frozenset(
+    getattr(errno, name) for name in ("ENOSPC", "EDQUOT", "EFBIG") if hasattr(errno, name)
+)
+
+
 def unwritable(root: Path, exc: OSError) -> ForestError:
-    """A ledger file that could not be written, as a refusal naming its directory."""
+    """A ledger file that could not be written, as a refusal naming its directory and
+    the fix its error calls for (free space, or make it writable)."""
     where = exc.filename2 if exc.filename2 is not None else exc.filename
     place = Path(os.fsdecode(where)).parent if where is not None else None
     if place is None:
@@ -131,9 +140,13 @@ def unwritable(root: Path, exc: OSError) -> ForestError:
     else:
         shown = str(place)
     why = exc.strerror or type(exc).__name__
+    fix = (
+        "free space (a full disk, a quota or a file-size limit)"
+        if exc.errno in _NO_SPACE
+        else "make it writable"
+    )
     return ForestError(
-        f"cannot write {shown} ({why}): make it writable, then run the command "
-        "again; nothing was recorded"
+        f"cannot write {shown} ({why}): {fix}, then run the command again; nothing was recorded"
     )
 
 

@@ -5,7 +5,11 @@ door's budget: ``set_busy_budget``; the pre-commit hook gives 2 s so git never
 stalls long).
 Refuses: nothing; it translates. A busy/locked database becomes ``StoreBusy``
 (retryable), a damaged or non-SQLite file ``StoreCorruption``, a schema law
-``StoreConstraint``, a use after ``close()`` a ``ForestError``.
+``StoreConstraint``, a write the disk refused (SQLite's I/O error or "disk is
+full": a full disk, a quota, a file-size limit) a ``ForestError`` saying to free
+space, a use after ``close()`` a ``ForestError``. A nested block whose error made
+SQLite roll the whole transaction back itself raises that error, never the
+"no such savepoint" of rolling back to a savepoint that is gone.
 Taking the write lock (``BEGIN IMMEDIATE``) is retried with jittered,
 doubling sleeps within the connection's busy timeout, so two writers that
 collide do not retry in step; past it, ``StoreBusy`` (exit 75: retry).
@@ -35,7 +39,9 @@ _budget_ms = BUSY_TIMEOUT_MS  # what new connections wait for a lock (set_busy_b
 # SQLite primary result codes (the low byte of an extended code).
 _SQLITE_BUSY = 5
 _SQLITE_LOCKED = 6
+_SQLITE_IOERR = 10
 _SQLITE_CORRUPT = 11
+_SQLITE_FULL = 13
 _SQLITE_NOTADB = 26
 
 P = ParamSpec("P")
@@ -105,6 +111,16 @@ def enable_wal(conn: sqlite3.Connection) -> None:
     conn.execute("PRAGMA journal_mode = WAL")
 
 
+def damaged(exc: sqlite3.Error) -> bool:
+    """Whether SQLite says the file itself is damaged or is no database (not busy,
+    not a write the disk refused)."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    base = code & 0xFF if isinstance(code, int) else None
+    if base is not None:
+        return base in (_SQLITE_CORRUPT, _SQLITE_NOTADB)
+    return isinstance(exc, sqlite3.DatabaseError) and not isinstance(exc, sqlite3.OperationalError)
+
+
 def translate(exc: sqlite3.Error, context: str = "store") -> ForestError:
     """Map a raw sqlite3 error onto the typed family, keeping SQLite's words."""
     if isinstance(exc, ForestError):
@@ -118,6 +134,11 @@ def translate(exc: sqlite3.Error, context: str = "store") -> ForestError:
         return StoreCorruption(
             f"{context}: the file is damaged or is not a SQLite database ({text}); "
             "restore it from a backup or point at the right file"
+        )
+    if base in (_SQLITE_IOERR, _SQLITE_FULL):
+        return ForestError(
+            f"{context}: the disk refused a write ({text}); free space (a full disk, a "
+            "quota or a file-size limit)"
         )
     if isinstance(exc, sqlite3.IntegrityError):
         return StoreConstraint(f"{context}: the schema refused the write: {text}")
@@ -161,8 +182,11 @@ def atomic(conn: sqlite3.Connection) -> Iterator[None]:
         try:
             yield
         except BaseException:
-            conn.execute("ROLLBACK TO forest_sp")
-            conn.execute("RELEASE forest_sp")
+            # An I/O error or a full disk can make SQLite roll the whole transaction
+            # back itself: the savepoint is gone, and the error is the one to raise.
+            if conn.in_transaction:
+                conn.execute("ROLLBACK TO forest_sp")
+                conn.execute("RELEASE forest_sp")
             raise
         conn.execute("RELEASE forest_sp")
         return

@@ -1,7 +1,12 @@
 """The version gate: which SQLite files the store agrees to open.
 
 Stores: nothing.
-Refuses: a foreign non-empty SQLite file (never annexed), a pre-0.4 Forest
+Refuses: a file SQLite calls damaged or not a database (``StoreCorruption``,
+which a derived index answers by being dropped and rebuilt); a file it could
+not read for another reason — busy past the timeout, the disk refusing the
+journal it needs — as ``connection.translate`` words it, never as damage (the
+file is whole: dropping it would throw away an index another process may be
+writing); a foreign non-empty SQLite file (never annexed), a pre-0.4 Forest
 store, a store without ``forest_meta``, a Forest contract level other than
 0.4.0, a genuine Forest 0.4 store (convert it with ``migrate_to_latest``), and
 a forest-files schema newer than this code.
@@ -15,6 +20,7 @@ import sqlite3
 from pathlib import Path
 
 from forest_files.kernel.errors import ForeignStore, ForestError, StoreCorruption
+from forest_files.store.connection import damaged, translate
 
 FOREST_CONTRACT_VERSION = "0.4.0"
 FOREST_FILES_SCHEMA = "1"
@@ -39,6 +45,8 @@ def check_store(conn: sqlite3.Connection, path: Path) -> None:
     try:
         tables = _tables(conn)
     except sqlite3.DatabaseError as exc:
+        if not damaged(exc):
+            raise translate(exc, f"cannot open {path}") from exc
         raise StoreCorruption(
             f"{path} is not a SQLite database ({exc}); point ForestStore at a store file "
             "or at a new path"

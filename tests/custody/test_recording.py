@@ -11,14 +11,21 @@ before the segment stayed in ``.forest/ledger/bodies`` (text never adopted, whic
 
 from __future__ import annotations
 
+import errno
 import hashlib
+import os
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
+from forest_files.custody.recording import unwritable
 from forest_files.kernel.hashing import hash_body
 from forest_files.ledger.segments import body_path
 from tests.helpers.cli import forest
+from tests.helpers.git import git_env
 from tests.helpers.immutable import immutable
 from tests.helpers.watch import EDITED, bound_repo
 
@@ -86,3 +93,65 @@ def test_record_bodies_unwritable_refused(tmp_path: Path) -> None:
     assert line.startswith("forest: cannot write .forest/ledger/bodies ("), line
     assert "nothing was recorded" in line
     assert _ledger(root) == before
+
+
+@pytest.mark.parametrize("err", ["ENOSPC", "EDQUOT", "EFBIG", "EACCES", "EROFS"])
+def test_record_unwritable_fix_follows_the_error_accepted(tmp_path: Path, err: str) -> None:
+    code = getattr(errno, err, None)
+    if code is None:
+        pytest.skip(f"no {err} here")
+    where = tmp_path / ".forest" / "ledger" / "segments" / "x.jsonl"
+    line = str(unwritable(tmp_path, OSError(code, os.strerror(code), str(where))))
+    space = err in ("ENOSPC", "EDQUOT", "EFBIG")
+    assert line.startswith("cannot write .forest/ledger/segments ("), line
+    assert ("free space (a full disk, a quota or a file-size limit), then" in line) is space
+    assert ("make it writable, then" in line) is not space
+    assert line.endswith("run the command again; nothing was recorded")
+
+
+def _limited(root: Path, limit: int, *args: str) -> subprocess.CompletedProcess[str]:
+    """``forest ARGS`` in a process of its own whose files may not grow past ``limit``
+    bytes (Python ignores SIGXFSZ: a write past it fails with EFBIG, as on a full disk)."""
+
+    def cap() -> None:
+        import resource  # POSIX only, as the test
+
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+
+    code = "from forest_files.doors.entry import main; main()"
+    return subprocess.run(
+        [sys.executable, "-c", code, *args],
+        cwd=root,
+        env={**os.environ, **git_env()},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        preexec_fn=cap,
+    )
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(sys.platform == "win32", reason="RLIMIT_FSIZE is POSIX")
+def test_record_under_a_file_size_limit_every_size_recovers(tmp_path: Path) -> None:
+    """A supersede whose writes fail part way, at every size from the index's first
+    page to past the segment: one `forest:` line with the fix, the ledger and the
+    index whole, and the same command records once the limit is gone."""
+    built = bound_repo(tmp_path)
+    for limit in (1024, 8192, 24_576, 40_960, 65_536, 98_304, 131_072, 262_144, 1 << 22):
+        root = tmp_path / f"r{limit}"
+        shutil.copytree(built, root, symlinks=True)
+        (root / "a.md").write_text(EDITED, encoding="utf-8")
+        before = _ledger(root)
+        done = _limited(root, limit, "supersede", "a.md#Keep", "--words", "bold now")
+        said = done.stderr
+        assert done.returncode in (0, 1), (limit, said)
+        for bad in ("savepoint", "Traceback", "not a SQLite database", "dropped it"):
+            assert bad not in said, (limit, said)
+        assert all(line.startswith("forest: ") for line in said.splitlines()), (limit, said)
+        assert forest(root, "verify").exit_code == 0, limit
+        if done.returncode == 1:
+            assert "free space (a full disk, a quota or a file-size limit)" in said, (limit, said)
+            assert _ledger(root) == before, limit
+            again = forest(root, "supersede", "a.md#Keep", "--words", "bold now")
+            assert again.exit_code == 0, (limit, again.output)
+        assert forest(root, "check").exit_code == 0, limit
