@@ -19,7 +19,8 @@ functions use ``os`` alone (the warm ``forest check`` loads neither pathlib nor
 the error module's sqlite3); the ``Path`` ones are for everyone else.
 
 Stores: the directories themselves.
-Refuses: a state directory that is a symlink or not a directory (StateError);
+Refuses: a state directory that is a symlink or not a directory, or that cannot be
+created (a read-only or full git directory: the fix named) (StateError);
 a state file that is a symlink (``refuse_linked_file``, ``open_append``); a
 ``.git`` file that names no git directory; a ``GIT_DIR`` naming another
 repository than the one the work tree's ``.git`` leads to
@@ -173,10 +174,12 @@ def _real_dir(path: str) -> None:
     try:
         mode = os.lstat(path).st_mode
     except FileNotFoundError:
-        try:  # noqa: SIM105  (contextlib stays off the hook's import list)
+        try:
             os.mkdir(path, 0o700)
         except FileExistsError:
             pass  # a racing process made it; checked below
+        except OSError as exc:  # a read-only or full git directory: said, with the fix
+            raise _refuse(_cannot_create(path, exc)) from exc
         mode = os.lstat(path).st_mode
     if stat.S_ISLNK(mode) or not stat.S_ISDIR(mode):
         import shlex
@@ -186,6 +189,16 @@ def _real_dir(path: str) -> None:
             f"{path}: expected a directory of forest-files' own, found {found}; "
             f"remove it (rm -- {shlex.quote(path)}) and run the command again"
         )
+
+
+def _cannot_create(path: str, exc: OSError) -> str:
+    import errno
+
+    space = exc.errno in (errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC))
+    fix = (
+        "free space (a full disk or a quota)" if space else f"make {os.path.dirname(path)} writable"
+    )
+    return f"cannot create {path} ({exc.strerror}): {fix}, then run the command again"
 
 
 _SQLITE_SIDES = ("", "-wal", "-shm", "-journal")

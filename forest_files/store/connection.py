@@ -7,7 +7,8 @@ Refuses: nothing; it translates. A busy/locked database becomes ``StoreBusy``
 (retryable), a damaged or non-SQLite file ``StoreCorruption``, a schema law
 ``StoreConstraint``, a write the disk refused (SQLite's I/O error or "disk is
 full": a full disk, a quota, a file-size limit) a ``ForestError`` saying to free
-space, a use after ``close()`` a ``ForestError``. A nested block whose error made
+space, a file it cannot open (a read-only directory) one saying to make it
+writable, a use after ``close()`` a ``ForestError``. A nested block whose error made
 SQLite roll the whole transaction back itself raises that error, never the
 "no such savepoint" of rolling back to a savepoint that is gone.
 Taking the write lock (``BEGIN IMMEDIATE``) is retried with jittered,
@@ -42,6 +43,7 @@ _SQLITE_LOCKED = 6
 _SQLITE_IOERR = 10
 _SQLITE_CORRUPT = 11
 _SQLITE_FULL = 13
+_SQLITE_CANTOPEN = 14
 _SQLITE_NOTADB = 26
 
 P = ParamSpec("P")
@@ -139,6 +141,11 @@ def translate(exc: sqlite3.Error, context: str = "store") -> ForestError:
         return ForestError(
             f"{context}: the disk refused a write ({text}); free space (a full disk, a "
             "quota or a file-size limit)"
+        )
+    if base == _SQLITE_CANTOPEN:
+        return ForestError(
+            f"{context}: {text}; make the file and its directory writable (SQLite "
+            "writes its journal beside it)"
         )
     if isinstance(exc, sqlite3.IntegrityError):
         return StoreConstraint(f"{context}: the schema refused the write: {text}")

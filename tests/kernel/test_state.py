@@ -19,6 +19,7 @@ from forest_files.kernel.errors import StateError
 from forest_files.kernel.state import ensure_dir, git_dirs, shared_dir, worktree_dir
 from tests.helpers.custody import DOC, two_bound_files
 from tests.helpers.git import commit_all, git, write
+from tests.helpers.immutable import immutable
 from tests.helpers.state import local_state
 
 DRIFTED = DOC.replace("kept words", "kept words, quietly changed")
@@ -88,6 +89,36 @@ def test_state_subdir_planted_symlink_refused(tmp_path: Path) -> None:
     with pytest.raises(StateError, match="symlink"):
         ensure_dir(target)
     assert list(outside.iterdir()) == []
+
+
+@pytest.mark.slow
+def test_state_dir_read_only_staged_check_refused(tmp_path: Path) -> None:
+    """A git directory whose ``forest/`` may not be written (``chattr +i``): the
+    hook's check refuses in one line naming the directory to make writable, exit 1
+    (before: an internal error creating ``views/``, exit 3, "please report it"), and
+    ``forest check`` says to make the index's directory writable (before: SQLite's
+    "unable to open database file" alone)."""
+    root = two_bound_files(tmp_path)
+    state = worktree_dir(root)
+    shutil.rmtree(state / "views", ignore_errors=True)
+    (state / "cache").mkdir(exist_ok=True)  # for `forest check`: the index's turn
+    write(root, "a.md", DRIFTED)
+    git(root, "add", "a.md")
+    with immutable(state):
+        with pytest.raises(StateError, match=r"make .* writable"):
+            ensure_dir(state / "views")
+        done = forest(root, "check", "--staged")
+        index = forest(root, "check")
+    assert index.returncode == 1, index.stderr
+    assert index.stderr.startswith(f"forest: cannot open {state / 'woods.db'}: "), index.stderr
+    assert "make the file and its directory writable" in index.stderr.splitlines()[0]
+    assert done.returncode == 1, done.stderr
+    first = done.stderr.splitlines()[0]
+    assert first == (
+        f"forest: cannot create {state / 'views'} (Operation not permitted): "
+        f"make {state} writable, then run the command again"
+    ), done.stderr
+    assert "internal error" not in done.stderr and "Traceback" not in done.stderr
 
 
 # -- state that arrives through git is never read -------------------------------------
