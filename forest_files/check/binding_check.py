@@ -99,8 +99,11 @@ def _judge(
     if binding.contested or heads:
         if binding.contested:
             why = "two bindings of this section: keep one with `forest retire TARGET --binding ID`"
-            return replaced(base, kind="contested", candidates=peers, detail=why)
-        contested = replaced(base, kind="contested", candidates=heads, detail="two live successors")
+            contested = replaced(base, kind="contested", candidates=peers, detail=why)
+        else:
+            contested = replaced(
+                base, kind="contested", candidates=heads, detail="two live successors"
+            )
         return _standing(contested, binding, source, located)
     if expected is None:
         return replaced(base, kind="unresolved", detail=f"{SEALED_DETAIL}; unseal or retire")
@@ -149,9 +152,10 @@ def _erased(base: Finding, erase: str, maker: str) -> Finding:
 def _standing(
     found: Finding, binding: Binding, source: ContentSource, located: Sections
 ) -> Finding:
-    """``found`` (a contest of heads) with the hash and lines of the bound section as
-    the content holds it now, when it stands there: the routes then tell a file that
-    holds one head's text from one in which git merged both edits (explain.py)."""
+    """``found`` (a contest) with the hash and lines of the bound section as the content
+    holds it now, when it stands there: the routes then tell a file that holds one
+    head's text from one in which git merged both edits (explain.py), and, of two
+    bindings of one section, the one whose ground the file holds (routes.py)."""
     data = source.read(binding.path)
     if data is None:
         return found

@@ -8,7 +8,7 @@ the file holds neither head's text, the route that keeps what git merged); a
 failed binding whose file is in a merge conflict is reported as that, with no move
 (conflicts.py).
 Test: tests/doors/test_doors.py, tests/check/test_conflicts.py,
-tests/check/test_contested_merged.py
+tests/check/test_contested_merged.py, tests/check/test_contested_bindings.py
 """
 
 from __future__ import annotations
@@ -157,8 +157,9 @@ def _merged(conn: sqlite3.Connection | None, findings: Sequence[Finding]) -> lis
 
 
 def _heads(f: Finding, adopted: Mapping[str, tuple[str, str]]) -> tuple[tuple[str, str, str], ...]:
-    """A contest's heads, each with (signature, words) of its adoption on record."""
-    if f.kind != "contested":
+    """A contest's heads, each with (signature, words) of its adoption on record; none
+    for two bindings of one section (their candidates are bind acts, not heads)."""
+    if f.kind != "contested" or f.binding in f.candidates:
         return ()
     return tuple((h, *adopted.get(h, ("", ""))) for h in f.candidates)
 

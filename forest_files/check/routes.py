@@ -14,10 +14,11 @@ move or end a binding (a renamed and edited section: ``forest rebind OLD NEW --w
 is kept; or put back by hand from the adopted text ``forest show GROUND`` prints;
 a section moved into a file whose name is not UTF-8: that file renamed
 first, ``git mv -- OLD NEW``, as for an unbound one), unseal a sealed ground
-(``forest unseal TARGET --words``), or end a contest; rename a required file whose
-name holds a control character (``git mv``, ``mv`` untracked, each control character
-``_`` in the new name, the old one quoted ``$'\\033'``); for a file in a merge
-conflict, only its resolution (conflicts.py); for a section whose unchanged text
+(``forest unseal TARGET --words``), or end a contest (of two bindings of one section,
+either binding, its note saying whether the file holds that binding's ground); rename
+a required file whose name holds a control character (``git mv``, ``mv`` untracked,
+each control character ``_`` in the new name, the old one quoted ``$'\\033'``); for a file in a
+merge conflict, only its resolution (conflicts.py); for a section whose unchanged text
 stands at several places (a copy pasted), removing the copy or binding one of them;
 for a symbol in a file that no longer parses as Python, its syntax error (where it
 stands); for a staged blob that is git's conversion of its working file (a clean
@@ -32,7 +33,7 @@ ceremony refuses when pasted as is); ``--as`` is left out, so the default identi
 Test: tests/doors/test_doors.py, tests/check/test_routes_paste.py, tests/check/test_moves.py,
 tests/check/test_moved_not_utf8.py, tests/doors/test_printed_where_typed.py,
       tests/check/test_unresolved_python_routes.py, tests/check/test_copied_section.py,
-      tests/check/test_renames.py
+      tests/check/test_renames.py, tests/check/test_contested_bindings.py
 
 ``source`` is where the check looked: ``worktree``, ``index`` (the hook; a
 route then also stages what it changed) or a commit id (routes act on the
@@ -247,9 +248,21 @@ def _resolve_routes(f: Finding, source: str) -> tuple[Route, ...]:
                     forest("retire", f.selector, options=("--binding", f.binding, *words_option())),
                     *record_steps(source),
                 ),
+                _holds(f),
             ),
         )
     return resolve_routes(heads, f.ground, source)
+
+
+def _holds(f: Finding) -> str:
+    """What the file holds now of one of two bindings of a section (binding_check.py
+    measured it where it stands), so the binding the file still honours is not the
+    one ended; nothing when the section was not found."""
+    if f.actual_hash is None:
+        return ""
+    if f.actual_hash == f.expected_hash:
+        return "the file holds this binding's ground now: to keep that text, end the other"
+    return "the file no longer holds this binding's ground: it holds other text there now"
 
 
 def hints_for(f: Finding) -> tuple[str, ...]:

@@ -62,8 +62,9 @@ def facts(r: Reported, *, words: bool = True) -> list[str]:
         for head, by, said in r.heads_adopted:
             quoted = f": “{said}”" if words and said else ""
             out.append(f"head {head} adopted by {by}{quoted}" if by else f"head {head}")
-    elif f.kind == "contested" and f.candidates:
-        out.append(f"candidates: {', '.join(f.candidates)}")
+    elif f.kind == "contested" and f.candidates:  # two bindings of one section: their ids
+        what = "bindings" if f.binding in f.candidates else "candidates"
+        out.append(f"{what}: {', '.join(f.candidates)}")
     out.extend(r.hints)
     return out
 
