@@ -7,11 +7,13 @@ local copies a forget or a pulled erase still owes (purge.py, pulled.py); a
 ``sync``, ``rebuild`` or resumed ``purge`` event in the local audit log.
 Refuses: whatever reading the ledger or replaying its acts refuses
 (``LedgerError``; a segment git converted as it checked it out named with the rule's
-file and the fix: ledger_conversion.py ``with_checkout_note``). A rebuild never
+file and the fix, a body file that does not hash to its name by its path, with the
+rule that converts it and the fix: ledger_conversion.py ``with_checkout_note``). A rebuild never
 refuses a damaged index: the repository drops it and this builds it anew.
 Returns: ``SyncReport`` (acts applied, rebuilt or not); ``sync`` returns None
 when only a rebuild can bring the index in step.
-Test: tests/custody/test_repository.py, tests/ledger/test_ledger_perf.py
+Test: tests/custody/test_repository.py, tests/ledger/test_ledger_perf.py,
+tests/ledger/test_ledger_crlf.py
 """
 
 from __future__ import annotations
@@ -85,11 +87,11 @@ def rebuild(repo: Custodian, store: ForestStore) -> tuple[SyncReport, LedgerSnap
     # each pass would walk every live act again (see ``gc_paused``).
     with gc_paused(), store.rebuilding():
         store.ensure_anchor(repo.config.project_id)
-        try:
+        try:  # as ``sync``: the segments read, then each body as its act replays
             snapshot = read_ledger(repo.ledger_dir)
-        except LedgerError as exc:  # as ``sync``
+            count = replay(store, snapshot.ordered(), lambda h: read_body(repo.ledger_dir, h))
+        except LedgerError as exc:
             raise with_checkout_note(repo.root, exc) from exc
-        count = replay(store, snapshot.ordered(), lambda h: read_body(repo.ledger_dir, h))
         mark_segments(store, repo.ledger_dir, snapshot.segments)
     pulled.owe_purges(repo.root, store, repo.config.project_id, before)
     _finish_erasures(repo)

@@ -19,7 +19,8 @@ Returns: ``conversion_note`` (the cause and the fix: the line that takes the led
 out of every conversion, in the file that decides, then ``git add --renormalize``);
 ``with_conversion`` (a ``LedgerError`` with that note); ``checkout_detail`` and
 ``with_checkout_note`` (a working-tree segment's fault with the rule's file, the line
-to add there as a pasteable step and the checkout again); ``body_checkout_note`` (the
+to add there as a pasteable step and the checkout again; a body file's with its path
+and ``body_checkout_note``'s words); ``body_checkout_note`` (the
 same for a working-tree body file, None when no rule converts its path);
 ``checkout_faults`` (both for ``forest verify``'s faults, each note worked out once).
 Test: tests/ledger/test_ledger_filter_rule.py, tests/ledger/test_ledger_crlf.py
@@ -27,6 +28,7 @@ Test: tests/ledger/test_ledger_filter_rule.py, tests/ledger/test_ledger_crlf.py
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -36,7 +38,7 @@ from forest_files.kernel.errors import ForestError
 from forest_files.kernel.paths import GITATTRIBUTES_LINE, LEDGER_PREFIX
 from forest_files.kernel.shellword import command_text, git_step, reached, shell_word
 from forest_files.ledger.acts import LedgerError
-from forest_files.ledger.segments import CHECKOUT_CONVERTED
+from forest_files.ledger.segments import BODIES_DIR, BODY_SUFFIX, CHECKOUT_CONVERTED
 from forest_files.ledger.verify import EDITED, Fault
 
 # What makes git rewrite a file between the work tree and what it stores (a clean or
@@ -176,11 +178,35 @@ def _noted(detail: str, note: str) -> str:
 
 def with_checkout_note(root: Path, exc: LedgerError) -> LedgerError:
     """``exc`` (read from the working tree) with ``checkout_detail``'s words when it is a
-    segment git converted as it checked it out; ``exc`` itself for any other fault."""
-    if exc.code != "segment-name" or CHECKOUT_CONVERTED not in exc.reason:
+    segment git converted as it checked it out; a body file that does not hash to its
+    name with its path and ``body_checkout_note``'s rule and fix (else "(edited?)"), as
+    ``forest verify`` says it; ``exc`` itself for any other fault."""
+    if exc.code == "body-hash":
+        reason = _body_reason(root, exc.reason)
+    elif exc.code == "segment-name" and CHECKOUT_CONVERTED in exc.reason:
+        reason = checkout_detail(root, exc.reason, exc.segment)
+    else:
         return exc
-    reason = checkout_detail(root, exc.reason, exc.segment)
     return LedgerError(reason, segment=exc.segment, line=exc.line, act_id=exc.act_id, code=exc.code)
+
+
+# How a reader of the ledger says a body file's bytes do not hash to their name
+# (ledger/segments.py ``read_body``, custody/sources.py).
+_BODY_HASH = re.compile(r"body file (?P<hash>[0-9a-f]{64}) does not hash to its name")
+
+
+def _body_reason(root: Path, reason: str) -> str:
+    """``reason`` naming the body file by its path where the user stands, with the rule
+    that converts that path and its fix, or "(edited?)" when none does (one ``git
+    check-attr``, asked only here)."""
+    said = _BODY_HASH.fullmatch(reason)
+    if said is None:
+        return reason
+    path = f"{LEDGER_PREFIX}{BODIES_DIR}/{said['hash'][:2]}/{said['hash']}{BODY_SUFFIX}"
+    note = body_checkout_note(root, path)
+    return f"body file {reached(path)} does not hash to its name" + (
+        f" ({note})" if note is not None else EDITED
+    )
 
 
 def _checkout_again() -> str:

@@ -8,12 +8,14 @@ the file that holds it (``.git/info/attributes`` outranks every ``.gitattributes
 the line to add there and the checkout again, each pasteable where it was typed
 (custody/ledger_conversion.py ``checkout_note``). A rule converting the body files
 alone (``*.txt``) is named by ``forest verify``'s body fault the same way, in place of
-"(edited?)", which stays when no rule converts the body's path (``checkout_faults``).
+"(edited?)", which stays when no rule converts the body's path (``checkout_faults``);
+``forest status`` names the body file by its path with the same rule (``with_checkout_note``).
 """
 
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -22,6 +24,7 @@ import pytest
 
 from forest_files.custody.ledger_conversion import checkout_faults
 from forest_files.ledger.verify import verify_ledger
+from tests.helpers.cli import forest
 from tests.helpers.custody import init_and_adopt
 from tests.helpers.git import commit_all, git, git_env, make_repo, pasted, write
 
@@ -201,3 +204,66 @@ def test_body_file_edited_in_the_working_tree_keeps_edited_accepted(tmp_path: Pa
     (fault,) = faults
     assert fault.code == "body-hash" and not converted
     assert fault.detail.endswith("does not hash to its name (edited?)"), fault.detail
+
+
+@pytest.mark.slow  # a clone, two `forest status` processes and three pasted steps
+def test_status_of_a_body_file_a_rule_converts_names_path_and_rule_pasted_recovers(
+    tmp_path: Path,
+) -> None:
+    """``forest status`` (the index built from the ledger) said only "body file HASH does
+    not hash to its name" and sent the user to ``forest verify``: it now names the body's
+    path where the user stands, the rule that converts it and the fix, as verify does;
+    pasted where typed, status passes."""
+    origin = make_repo(tmp_path, "origin")
+    write(origin, "canon.md", "# Canon\n\nThe rule.\n")
+    init_and_adopt(origin, ["canon.md"])
+    commit_all(origin, "adopt")
+    with (origin / ".gitattributes").open("a") as fh:
+        fh.write("*.txt text eol=crlf\n")
+    commit_all(origin, "line ends")
+    clone = tmp_path / "clone"
+    git(tmp_path, "clone", "-q", str(origin), str(clone))
+    (clone / "sub").mkdir()
+    env = {**os.environ, **git_env()}
+    proc = subprocess.run(
+        [FOREST, "status"], cwd=clone / "sub", env=env, capture_output=True, text=True
+    )
+    assert proc.returncode == 3 and proc.stderr.count("forest:") == 1, proc.stderr
+    named = proc.stderr.partition("body file ")[2].partition(" does not hash to its name")[0]
+    assert named.startswith("../.forest/ledger/bodies/"), proc.stderr
+    assert (clone / "sub" / named).is_file(), named  # the path, reached from where typed
+    assert "(a rule in ../.gitattributes converts it (eol=crlf, text;" in proc.stderr
+    assert "(edited?)" not in proc.stderr, proc.stderr
+    shown, add, again, _ = _steps(proc.stderr)
+    assert "eol: crlf" in pasted(clone / "sub", shown).stdout
+    for step in (add, "git add ../.gitattributes && git commit -q -m 'ledger unconverted'", again):
+        done = pasted(clone / "sub", step)
+        assert done.returncode == 0, (step, done.stderr)
+    proc = subprocess.run(
+        [FOREST, "status"], cwd=clone / "sub", env=env, capture_output=True, text=True
+    )
+    assert proc.returncode == 0, proc.stderr
+
+
+def test_status_of_a_body_file_edited_by_hand_names_path_keeps_edited_refused(
+    tmp_path: Path,
+) -> None:
+    """A body file edited by hand, no rule converting its path: status names the file
+    and keeps "(edited?)", naming no rule."""
+    root = make_repo(tmp_path)
+    write(root, ".gitattributes", "*.md text eol=crlf\n")
+    write(root, "canon.md", "# Canon\n\nThe rule.\n")
+    init_and_adopt(root, ["canon.md"])
+    commit_all(root, "adopt")
+    (body,) = [
+        p
+        for p in (root / ".forest" / "ledger" / "bodies").rglob("*.txt")
+        if b"The rule." in p.read_bytes()
+    ]
+    body.write_bytes(body.read_bytes().replace(b"\n", b"\r\n"))  # CRLF, by hand
+    shutil.rmtree(root / ".git" / "forest")  # the index built again reads every body
+    proc = forest(root, "status")
+    assert proc.exit_code == 3, proc.output
+    rel = f".forest/ledger/bodies/{body.parent.name}/{body.name}"
+    assert f"body file {rel} does not hash to its name (edited?)" in proc.stderr, proc.stderr
+    assert "a rule in" not in proc.stderr, proc.stderr
