@@ -16,6 +16,7 @@ from typer.testing import CliRunner
 
 import forest_files.doors.cli  # noqa: F401  (registers every command)
 from forest_files.doors.cli import app
+from tests.helpers.cli import console
 from tests.helpers.git import git, make_repo, pasted, write
 from tests.helpers.immutable import immutable
 
@@ -223,3 +224,45 @@ def test_hooks_in_a_bare_repository_without_server_step_pasted_recovers(tmp_path
     status = pasted(tmp_path, "forest hooks status --server --repo server.git")
     (line,) = [x for x in status.stderr.splitlines() if "missing beside" in x]
     assert line.endswith("run: forest -C server.git hooks install --server"), line
+
+
+@pytest.mark.slow  # four `forest` processes and two pasted routes
+def test_hooks_status_dash_c_hooks_path_notes_pasted_beside_recovers(tmp_path: Path) -> None:
+    """``forest -C repo hooks status`` typed beside the repository: the notes on a
+    ``core.hooksPath`` in the work tree and outside it printed ``git config …`` and
+    ``forest hooks install`` without ``-C``, which pasted there failed or changed another
+    repository. Each step now reaches the repository from where it was typed; pasted
+    there, the hooks are this repository's own and status says nothing more."""
+    repo = make_repo(tmp_path)
+    git(repo, "config", "core.hooksPath", ".githooks")
+    shown = console(tmp_path, "-C", "repo", "hooks", "status")
+    assert shown.returncode == 0, shown.stderr
+    (warning,) = [ln for ln in shown.stderr.splitlines() if ln.startswith("forest: warning: ")]
+    route = warning.split("`")[3]
+    assert route == "git -C repo config --unset core.hooksPath && forest -C repo hooks install"
+    assert pasted(tmp_path, route).returncode == 0
+    assert (repo / ".git" / "hooks" / "pre-commit").is_file()
+    git(repo, "config", "core.hooksPath", str(tmp_path / "shared"))
+    shown = console(tmp_path, "-C", "repo", "hooks", "status")
+    (note,) = [ln for ln in shown.stderr.splitlines() if ln.startswith("forest: note: ")]
+    route = note.split("to keep them to this repository: ", 1)[1]
+    assert route.startswith("git -C repo config --local core.hooksPath ") and route.endswith(
+        " && forest -C repo hooks install"
+    ), route
+    done = pasted(tmp_path, route)
+    assert done.returncode == 0, done.stderr
+    again = console(tmp_path, "-C", "repo", "hooks", "status")
+    assert again.returncode == 0 and "forest:" not in again.stderr, again.stderr
+
+
+def test_hooks_status_server_in_a_clone_refused_as_install(tmp_path: Path) -> None:
+    """``forest hooks status --server`` in a clone listed the clone's ``.git/hooks`` as
+    missing server hooks (exit 0), where install and uninstall refuse: it is refused
+    now with the install's one line and exit code, listing nothing."""
+    clone = make_repo(tmp_path, "clone")
+    install = runner.invoke(app, ["hooks", "install", "--server", "--repo", str(clone)])
+    status = runner.invoke(app, ["hooks", "status", "--server", "--repo", str(clone)])
+    assert status.exit_code == install.exit_code == 1, status.output
+    (line,) = status.stderr.splitlines()
+    assert line == install.stderr.strip() and "not a bare repository" in line, line
+    assert status.stdout == "" and "pre-receive" not in status.output

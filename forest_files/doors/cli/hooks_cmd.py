@@ -6,7 +6,8 @@ same command with ``--server``, pasted where typed); a foreign hook is chained,
 never overwritten without ``--force``.
 Returns: one line per hook (or JSON; its path shown escaped in text, exact in JSON),
 and a line naming any hook of an older version with the command that updates it
-(``--server`` for the server's, ``-C`` where the user typed it).
+(``--server`` for the server's, ``-C`` where the user typed it), and the steps of the
+``core.hooksPath`` notes, each reaching the repository from where it was typed.
 Test: tests/doors/test_hooks.py, tests/doors/test_control_chars_doors.py,
 tests/doors/test_hooks_install.py
 """
@@ -50,7 +51,7 @@ def _show(
     the command pasted where it was typed, ``--server`` for the server's)."""
     from forest_files import gitio
     from forest_files.doors import hooks as githooks
-    from forest_files.kernel.shellword import printable
+    from forest_files.kernel.shellword import command_text, git_step, printable
 
     step = step or "forest hooks install"
 
@@ -84,19 +85,27 @@ def _show(
             f"forest: note: git's hooks folder (core.hooksPath) is {folder}, outside this "
             "repository: its hooks run for every repository whose git config names it, and "
             "refuse their commits if forest-files is uninstalled; to keep them to this "
-            "repository: git config --local core.hooksPath "
-            '"$(git rev-parse --path-format=absolute --git-common-dir)/hooks" && '
-            "forest hooks install",
+            f"repository: {_own_hooks_folder(step)}",
             err=True,
         )
     if place == "work tree":
+        unset = command_text(git_step("config", "--unset", "core.hooksPath"))
         typer.echo(
             "forest: warning: git's hooks folder (core.hooksPath) lies in the work tree, so "
             "its scripts can change with any commit or pull; `forest ci` is the gate that "
-            "counts (to keep hooks out of commits: git config --unset core.hooksPath, then "
-            "forest hooks install)",
+            f"counts (to keep hooks out of commits: `{unset} && {step}`)",
             err=True,
         )
+
+
+def _own_hooks_folder(step: str) -> str:
+    """``core.hooksPath`` set to the repository's own hooks folder, then ``step`` (the
+    install), each reaching the repository from where the command was typed."""
+    from forest_files.kernel.shellword import command_text, git_step
+
+    config = command_text(git_step("config", "--local", "core.hooksPath"))
+    common = command_text(git_step("rev-parse", "--path-format=absolute", "--git-common-dir"))
+    return f'{config} "$({common})/hooks" && {step}'
 
 
 @hooks_app.command()

@@ -10,9 +10,10 @@ With ``server=True`` the hooks are ``pre-receive`` and ``update``
 (doors/hooks/server.py), in a bare repository.
 Refuses: overwriting a foreign hook with ``--force`` absent is never done —
 it is chained instead; uninstall restores it. Server hooks in a repository
-that is not bare (NotARepo: a clone's hooks are the client ones; the refusal names
-both installs as commands pasted where typed, the server's in the clone's remote
-when that is a bare repository here: ``install_step``). A directory
+that is not bare, installed, removed or listed (NotARepo: a clone's hooks are the
+client ones; the refusal names both installs as commands pasted where typed, the
+server's in the clone's remote when that is a bare repository here:
+``install_step``). A directory
 where a hook goes (git runs files only). Install is all or nothing: a hook that
 cannot be written (a read-only folder or file) is one ``ForestError`` naming it,
 after every hook already written or moved is put back as it was.
@@ -268,9 +269,12 @@ def hooks_place(repo: Path) -> str:
 
 
 def status(repo: Path, *, server: bool = False) -> list[HookState]:
+    """Each hook's state; ``server`` outside a bare repository is refused as the
+    install is (``_names``): a clone's ``.git/hooks`` holds no server hook to list."""
+    names = _names(repo, server)
     folder = gitio.hooks_dir(repo)
     out: list[HookState] = []
-    for name in SERVER_HOOKS if server else HOOKS:
+    for name in names:
         path = folder / name
         version = _version(path) if path.exists() else None
         if not path.exists():
