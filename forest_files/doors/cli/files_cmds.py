@@ -5,8 +5,10 @@ check_cmds.py has check and status).
 Stores: nothing itself.
 Refuses: nothing itself (``errors.boundary`` maps exceptions to exit codes).
 Returns: text, or one JSON document with ``--json`` (paths and content ids,
-never section text).
-Test: tests/doors/test_cli_files.py
+never section text); on stderr, one warning line per adopted section that reads
+link or footnote definitions from outside its hash (check/adopt_refs.py; in JSON
+the binding's ``warning``).
+Test: tests/doors/test_cli_files.py, tests/check/test_adopt_refs.py
 """
 
 from __future__ import annotations
@@ -101,6 +103,7 @@ def adopt(
 
     Example: forest adopt 'docs/adr/*.md' --where status=accepted --words "Accepted ADRs"
     """
+    from forest_files.check.adopt_refs import unheld as outside_refs
     from forest_files.custody.record import adopt_sections, unbound_only
     from forest_files.custody.repository import Repository
     from forest_files.doors.cli.adopt_bulk import choose, confirm
@@ -122,8 +125,11 @@ def adopt(
             sections = _read(r, listed, rules)  # as held after the answer
         bound = adopt_sections(r, sections, words=words, by=identity(repo, as_)) if sections else []
         step = commit_step(r.root, [s.path for s in sections]) if bound and not as_json else ""
+        unheld = {u.selector: u.warning() for u in outside_refs(r, sections)} if bound else {}
+    for line in unheld.values():  # a warning: nothing refused, the exit code kept
+        typer.echo(line, err=True)
     if as_json:
-        typer.echo(json.dumps([asdict(b) for b in bound]))
+        typer.echo(json.dumps([{**asdict(b), **_warned(unheld, b.selector)} for b in bound]))
         return
     from forest_files.kernel.shellword import printable
 
@@ -138,6 +144,12 @@ def adopt(
     typer.echo("\n".join(map(printable, lines)))
     if bound:
         typer.echo(step)
+
+
+def _warned(unheld: dict[str, str], selector: str) -> dict[str, str]:
+    """A bound section's JSON ``warning`` (the line printed on stderr), when it has one."""
+    line = unheld.get(selector)
+    return {"warning": line.removeprefix("forest: ")} if line is not None else {}
 
 
 def _refuse_some_bound(named: list[SectionText], fresh: list[SectionText]) -> None:
