@@ -9,7 +9,9 @@ found there: the chain is kept). ``rebind_and_supersede`` records both kinds as
 one segment: the hook's one route for a commit.
 Refuses: a signature without authority over a path an act touches (derived by
 the applier: the bound paths of the chain, both paths of a rebind); a supersede
-without words, of text changed since it was shown (law 4, per target), of text
+without words, of text changed since it was shown (law 4, per target; with
+``again``, the file read once more under the index's write lock, the lock a
+restore renames its files under: custody/restore_gate.py), of text
 that is ground already, or of a contested or sealed chain; a rebind to text
 that is not ground unless words are given; a rebind to the place the binding
 stands already (its selector unchanged: an act that moves nothing); everything
@@ -24,7 +26,7 @@ tests/check/test_bulk_routes.py, tests/governance/test_authority_derived.py
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
 from forest_files.custody.applied import chain_deps
@@ -72,11 +74,13 @@ def supersede_sections(
     *,
     words: str,
     by: str,
+    again: Callable[[Binding], SectionText] | None = None,
 ) -> list[str]:
     """Supersede every (binding, section read now, hash that was shown) in one segment
     with one set of words: each act records exactly the hash that was shown, or
-    nothing is recorded (law 4, per target)."""
-    return rebind_and_supersede(repo, (), items, words=words, by=by).grounds
+    nothing is recorded (law 4, per target). ``again``: the binding's section read
+    once more, under the write lock (a restore may have written the file since)."""
+    return rebind_and_supersede(repo, (), items, words=words, by=by, again=again).grounds
 
 
 class Moved(NamedTuple):
@@ -96,6 +100,7 @@ def rebind_and_supersede(
     *,
     words: str | None,
     by: str,
+    again: Callable[[Binding], SectionText] | None = None,
 ) -> Moved:
     """``rebind_sections`` of ``moves`` and ``supersede_sections`` of ``items`` as one
     segment (the hook's one route for a commit): every act judged as those two judge
@@ -107,6 +112,8 @@ def rebind_and_supersede(
         raise ForestError("a supersede needs --words saying why the new text is right")
 
     def build(store: ForestStore) -> tuple[list[Act], dict[str, str]]:
+        if again is not None:  # under the write lock: a restore renames files under it
+            _check_shown(repo, [(b, again(b), shown) for b, _, shown in items], by)
         acts, bodies = _rebind_acts(repo, store, moves, by=by, words=words)
         more, texts = _supersede_acts(repo, store, items, words=words or "", by=by)
         return [*acts, *more], {**bodies, **texts}

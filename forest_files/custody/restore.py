@@ -19,10 +19,13 @@ now, each placed where it stood relative to the surrounding kept lines.
 comes before the first capture or write, and the files are written by
 restore_commit.py (every new file prepared before the first rename; a failed
 rename puts back the files renamed before it). Captures are kept only for the
-texts of files that change. ``plan_rewrite`` works one restore out in memory
-(every refusal above, nothing written), ``write_rewrite`` writes it and
-``undo_rewrite`` puts the file back byte for byte (and drops the capture) when
-what follows the write is refused (proposals/adopt.py).
+texts of files that change. With a gate (restore_gate.py: the index's write lock
+over the renames), a file holding a section whose ground changed since the
+restore decided on it is left as it is (outcome ``left``, nothing captured).
+``plan_rewrite`` works one restore out in memory (every refusal above, nothing
+written), ``write_rewrite`` writes it and ``undo_rewrite`` puts the file back
+byte for byte (and drops the capture) when what follows the write is refused
+(proposals/adopt.py).
 A ground whose body an erase removed (the marker ``[erased]``) is refused: the
 marker is never written into a file. ``audit_restored``: one audit record per
 section written (``drift``/``restore-…``: binding, ground id and hash, path).
@@ -48,7 +51,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from forest_files.custody.content import read_regular
-from forest_files.custody.restore_commit import Change, Keep, write_all
+from forest_files.custody.restore_commit import Change, Gate, Keep, open_gate, write_all
 from forest_files.custody.restore_files import (
     NEW_FILE_MODE,
     capture,
@@ -194,17 +197,18 @@ class Wanted:
 @dataclass(frozen=True)
 class Restored:
     selector: str
-    outcome: str  # "restored", "recreated" or "clean"
+    outcome: str  # "restored", "recreated", "clean" or "left" (the gate left its file)
     kept: Path | None  # the capture of the replaced text ("restored" only)
 
 
-def restore_many(root: Path, wanted: Sequence[Wanted]) -> list[Restored]:
+def restore_many(root: Path, wanted: Sequence[Wanted], gate: Gate = open_gate) -> list[Restored]:
     """Restore every section, or none: each file is read once and every splice is
     worked out in memory, so a section that cannot be restored (its file gone, a
     directory in its place, its heading missing) refuses the whole command before
     any capture or file is written. Sections of one file are spliced in turn into
     one new text, written once; the files are written all or nothing
-    (restore_commit.py), and only the texts of files that change are captured."""
+    (restore_commit.py), and only the texts of files that change are captured. The
+    renames happen inside ``gate``; the files it leaves are reported ``left``."""
     before: dict[str, tuple[bytes | None, int]] = {}  # path -> (bytes now, or None: missing)
     files: dict[str, tuple[bytes, int]] = {}  # path -> the new bytes so far
     plans: list[tuple[Wanted, str, str | None]] = []  # (wanted, outcome, replaced text)
@@ -232,10 +236,15 @@ def restore_many(root: Path, wanted: Sequence[Wanted]) -> list[Restored]:
         for path in dict.fromkeys(w.path for w, outcome, _ in plans if outcome != "clean")
     ]
     keeps = [Keep(w.path, w.selector, text) for w, _, text in plans if text is not None]
-    kept = iter(write_all(root, changes, keeps))
-    return [
+    written = write_all(root, changes, keeps, gate)
+    kept = iter(written.kept)
+    done = [
         Restored(w.selector, outcome, next(kept) if text is not None else None)
         for w, outcome, text in plans
+    ]
+    return [
+        Restored(r.selector, "left", None) if w.path in written.left and r.outcome != "clean" else r
+        for w, r in zip(wanted, done, strict=True)
     ]
 
 
@@ -275,7 +284,7 @@ def audit_restored(
 
     events = []
     for binding, r in zip(chosen, done, strict=True):
-        if r.outcome == "clean":
+        if r.outcome in ("clean", "left"):
             continue
         head, _state = ground_body(store, binding)
         row = store.require(head, "restore") if head is not None else None

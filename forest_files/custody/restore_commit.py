@@ -2,7 +2,10 @@
 
 Stores: for each changed file, its new bytes in a temporary file beside it
 (written, fsynced, given its mode); then the capture of every text about to be
-replaced (``.git/forest/captures/``); then each temporary file renamed into place.
+replaced (``.git/forest/captures/``); then, inside the caller's ``Gate`` (the
+index's write lock, held from before the first rename to after the last:
+restore_gate.py), each temporary file renamed into place but those of the files
+the gate says to leave, whose temporary files and captures are removed.
 Refuses (one-line ``ForestError`` naming the path, why, and the fix): a file
 whose new copy cannot be written, or a capture that cannot be kept — every
 temporary file and capture removed, no file changed; a rename that fails — the
@@ -10,14 +13,16 @@ files already renamed are put back as they were (their old bytes, or removed whe
 the restore had recreated them) and their captures removed, so nothing was
 restored; when putting one back fails too, the message names exactly the files
 left restored and the captures that hold the text they replaced.
-Returns: the captures, one per ``Keep``, in order.
+Returns: ``Written``: the captures, one per ``Keep``, in order (None for a file
+left), and the paths the gate left as they were.
 Test: tests/custody/test_restore_commit.py
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Collection, Sequence
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -52,8 +57,27 @@ class Keep:
     text: str
 
 
-def write_all(root: Path, changes: Sequence[Change], keeps: Sequence[Keep]) -> list[Path]:
-    """Every change written, or none (see the module header)."""
+# Entered just before the first rename and held until the last; it yields the paths
+# to leave as they are (their ground changed since the restore decided on it).
+Gate = Callable[[], AbstractContextManager[Collection[str]]]
+
+
+def open_gate() -> AbstractContextManager[Collection[str]]:
+    return nullcontext(frozenset())
+
+
+@dataclass(frozen=True)
+class Written:
+    """The capture of each ``Keep`` (None: its file was left), and the paths left."""
+
+    kept: list[Path | None]
+    left: frozenset[str]
+
+
+def write_all(
+    root: Path, changes: Sequence[Change], keeps: Sequence[Keep], gate: Gate = open_gate
+) -> Written:
+    """Every change written, or none, but the files the gate leaves (see the header)."""
     staged: list[Staged] = []
     kept: list[Path] = []
     try:
@@ -61,14 +85,34 @@ def write_all(root: Path, changes: Sequence[Change], keeps: Sequence[Keep]) -> l
             staged.append(Staged(root, change.path, change.data, change.mode))
         for keep in keeps:
             kept.append(capture(root, keep.selector, keep.text))
-        _rename_all(root, changes, staged, keeps, kept)
+        with gate() as stale:
+            left = frozenset(stale) & {c.path for c in changes}
+            _leave(left, staged, keeps, kept)
+            go = [i for i, c in enumerate(changes) if c.path not in left]
+            kept_keeps = [keep for keep in keeps if keep.path not in left]
+            _rename_all(root, [changes[i] for i in go], [staged[i] for i in go], kept_keeps, kept)
     except BaseException:
         for s in staged:
             s.discard()
         for k in kept:  # a failed rename has already dropped (and cleared) all it could
             drop(k)
         raise
-    return kept
+    still = iter(kept)
+    return Written([None if keep.path in left else next(still) for keep in keeps], left)
+
+
+def _leave(
+    left: frozenset[str], staged: Sequence[Staged], keeps: Sequence[Keep], kept: list[Path]
+) -> None:
+    """The files the gate leaves: their temporary files and captures removed (``kept``
+    then holds the captures of the files still to be renamed, in order)."""
+    for s in staged:
+        if s.path in left:
+            s.discard()
+    for k, keep in zip(list(kept), keeps, strict=True):
+        if keep.path in left:
+            drop(k)
+            kept.remove(k)
 
 
 def _rename_all(

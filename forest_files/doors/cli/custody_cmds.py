@@ -34,6 +34,7 @@ from forest_files.kernel.shellword import forest_text, printable, stage_ledger
 
 if TYPE_CHECKING:
     from forest_files.custody.bindings import Binding
+    from forest_files.custody.section_text import SectionText
     from forest_files.store.forest import ForestStore
 
 TargetArg = Annotated[str, typer.Argument(help="PATH, PATH#Heading/Sub, PATH::Sym or PATH@region.")]
@@ -149,17 +150,13 @@ def supersede(
             _confirm([c.line() for c in listed], yes, err=as_json)
         # Read again after the question: each act records the hash that was listed.
         facts = RepoFacts.gather(r.root, [c.binding.path for c in listed], tally=False)
-        items = [
-            (
-                c.binding,
-                read_section(
-                    r.root, c.binding.selector, c.binding.excludes, max_bytes=limit, facts=facts
-                ),
-                c.new_hash,
-            )
-            for c in listed
-        ]
-        made = supersede_sections(r, items, words=words, by=identity(repo, as_))
+
+        def read(b: Binding) -> SectionText:
+            return read_section(r.root, b.selector, b.excludes, max_bytes=limit, facts=facts)
+
+        items = [(c.binding, read(c.binding), c.new_hash) for c in listed]
+        # Read once more under the write lock: a restore may write the files meanwhile.
+        made = supersede_sections(r, items, words=words, by=identity(repo, as_), again=read)
         step = commit_step(r.root, [c.binding.path for c in listed])
     pairs = [(c.binding.selector, new) for c, new in zip(listed, made, strict=True)]
     if as_json:
@@ -241,26 +238,36 @@ def restore(targets: TargetsArg, repo: RepoOpt = Path(".")) -> None:
     from forest_files.custody.record import ground_body
     from forest_files.custody.repository import Repository
     from forest_files.custody.restore import Wanted, audit_restored, restore_many
+    from forest_files.custody.restore_gate import grounds_held
 
     with Repository(repo) as r:
         store = r.synced()
         chosen = choose(r.root, all_bindings(store), targets)
         wanted: list[Wanted] = []
+        decided: list[tuple[Binding, str]] = []
         for c in chosen:  # every ground known before any file is written
             b = c.binding
             head, state = ground_body(store, b)
             if head is None:
                 raise ForestError(_no_single_ground(store, b, state))
-            refuse_restore(r.root, store, b.selector, store.content_id(head))
-            text = ground_text(store, store.content_id(head))
+            cid = store.content_id(head)
+            refuse_restore(r.root, store, b.selector, cid)
+            text = ground_text(store, cid)
             assert text is not None
             wanted.append(Wanted(b.path, b.selector, b.excludes, text))
-        done_all = restore_many(r.root, wanted)  # all or nothing
+            decided.append((b, cid))
+        # All or nothing, but a file whose ground another command changed meanwhile:
+        # looked at again under the write lock the renames are made in.
+        done_all = restore_many(r.root, wanted, grounds_held(store, decided))
         audit_restored(r.root, store, [c.binding for c in chosen], done_all)
         for done in done_all:
-            typer.echo(printable(_restored(done.selector, done.outcome, done.kept)))
+            if done.outcome != "left":
+                typer.echo(printable(_restored(done.selector, done.outcome, done.kept)))
         for line in _leftovers(r.root, [w.path for w in wanted]):
             typer.echo(line)
+    left = [done.selector for done in done_all if done.outcome == "left"]
+    if left:
+        raise ForestError(_left(left))
 
 
 def _leftovers(root: Path, paths: list[str]) -> list[str]:
@@ -295,6 +302,18 @@ def _no_single_ground(store: ForestStore, b: Binding, state: str) -> str:
     heads = tuple(sorted(store.content_id(h) for h in store.contest_heads(b.entry_id)))
     again = forest_step("restore", b.selector)
     return no_single_ground(b.selector, state, heads, again, undone="nothing was restored")
+
+
+def _left(selectors: list[str]) -> str:
+    """The sections whose ground another command recorded while this restore ran: their
+    files were left as they are (the serial order: that command first)."""
+    more = f" and {len(selectors) - 1} more" if len(selectors) > 1 else ""
+    files = "their files were" if more else "its file was"
+    return (
+        f"{printable(selectors[0])}{more}: not restored — another forest command recorded "
+        f"a new ground while this restore ran; {files} left as found, nothing captured — "
+        f"see where they stand: `{forest_text('check')}`"
+    )
 
 
 def _restored(selector: str, outcome: str, kept: Path | None) -> str:
