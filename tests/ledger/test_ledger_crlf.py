@@ -189,17 +189,7 @@ def test_crlf_checkout_of_a_body_file_by_info_attributes_named_there_refused(
 def test_body_file_edited_in_the_working_tree_keeps_edited_accepted(tmp_path: Path) -> None:
     """A body file edited by hand, no rule converting its path (a rule for other files
     only): the fault keeps "(edited?)" and names no rule."""
-    root = make_repo(tmp_path)
-    write(root, ".gitattributes", "*.md text eol=crlf\n")
-    write(root, "canon.md", "# Canon\n\nThe rule.\n")
-    init_and_adopt(root, ["canon.md"])
-    commit_all(root, "adopt")
-    (body,) = [
-        p
-        for p in (root / ".forest" / "ledger" / "bodies").rglob("*.txt")
-        if b"The rule." in p.read_bytes()
-    ]
-    body.write_bytes(body.read_bytes().replace(b"\n", b"\r\n"))  # CRLF, by hand
+    root, _ = _body_edited_to_crlf(tmp_path)
     faults, converted = checkout_faults(root, verify_ledger(root / ".forest" / "ledger").faults)
     (fault,) = faults
     assert fault.code == "body-hash" and not converted
@@ -250,6 +240,18 @@ def test_status_of_a_body_file_edited_by_hand_names_path_keeps_edited_refused(
 ) -> None:
     """A body file edited by hand, no rule converting its path: status names the file
     and keeps "(edited?)", naming no rule."""
+    root, body = _body_edited_to_crlf(tmp_path)
+    shutil.rmtree(root / ".git" / "forest")  # the index built again reads every body
+    proc = forest(root, "status")
+    assert proc.exit_code == 3, proc.output
+    rel = f".forest/ledger/bodies/{body.parent.name}/{body.name}"
+    assert f"body file {rel} does not hash to its name (edited?)" in proc.stderr, proc.stderr
+    assert "a rule in" not in proc.stderr, proc.stderr
+
+
+def _body_edited_to_crlf(tmp_path: Path) -> tuple[Path, Path]:
+    """A repository whose one body file was given CRLF line ends by hand, with no rule
+    converting its path (a rule for other files only): the repository and the body."""
     root = make_repo(tmp_path)
     write(root, ".gitattributes", "*.md text eol=crlf\n")
     write(root, "canon.md", "# Canon\n\nThe rule.\n")
@@ -260,10 +262,5 @@ def test_status_of_a_body_file_edited_by_hand_names_path_keeps_edited_refused(
         for p in (root / ".forest" / "ledger" / "bodies").rglob("*.txt")
         if b"The rule." in p.read_bytes()
     ]
-    body.write_bytes(body.read_bytes().replace(b"\n", b"\r\n"))  # CRLF, by hand
-    shutil.rmtree(root / ".git" / "forest")  # the index built again reads every body
-    proc = forest(root, "status")
-    assert proc.exit_code == 3, proc.output
-    rel = f".forest/ledger/bodies/{body.parent.name}/{body.name}"
-    assert f"body file {rel} does not hash to its name (edited?)" in proc.stderr, proc.stderr
-    assert "a rule in" not in proc.stderr, proc.stderr
+    body.write_bytes(body.read_bytes().replace(b"\n", b"\r\n"))
+    return root, body
