@@ -82,7 +82,9 @@ def unheld(repo: Repository, sections: Sequence[SectionText]) -> list[Unheld]:
     out: list[Unheld] = []
     for path in sorted(paths):
         doc = _document(repo, path)
-        if doc is None:
+        if doc is None or "]:" not in doc.text:
+            # no definition anywhere (a link's and a footnote's are ``[label]:``, the
+            # colon right after the bracket): nothing read from outside, nothing parsed
             continue
         held_by = [h for b in bound if b.path == path for h in _held(doc, b.selector, b.excludes)]
         refs = References(doc.text)
