@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING
 from forest_files.kernel.errors import ForestError
 
 if TYPE_CHECKING:
+    from forest_files.custody.bindings import Binding
     from forest_files.custody.repository import Repository
     from forest_files.custody.section_text import SectionText
     from forest_files.text.extract import Document
@@ -74,21 +75,28 @@ def unheld(repo: Repository, sections: Sequence[SectionText]) -> list[Unheld]:
     from forest_files.text.refdefs import References
     from forest_files.text.selector import parse_selector
 
-    judged = [s for s in sections if parse_selector(s.selector).kind in _KINDS]
+    by_path: dict[str, list[SectionText]] = {}
+    for s in sections:
+        by_path.setdefault(s.path, []).append(s)
+    # Read first, parse after: most files hold no definition and cost one read.
+    docs = {p: d for p in sorted(by_path) if (d := _document(repo, p)) is not None}
+    judged = {
+        p: kept
+        for p in docs
+        if (kept := [s for s in by_path[p] if parse_selector(s.selector).kind in _KINDS])
+    }
     if not judged:
         return []
-    paths = {s.path for s in judged}
-    bound = [b for b in all_bindings(repo.synced(), paths=paths) if b.path in paths]
+    bound: dict[str, list[Binding]] = {}
+    for b in all_bindings(repo.synced(), paths=judged):
+        if b.path in judged:
+            bound.setdefault(b.path, []).append(b)
     out: list[Unheld] = []
-    for path in sorted(paths):
-        doc = _document(repo, path)
-        if doc is None or "]:" not in doc.text:
-            # no definition anywhere (a link's and a footnote's are ``[label]:``, the
-            # colon right after the bracket): nothing read from outside, nothing parsed
-            continue
-        held_by = [h for b in bound if b.path == path for h in _held(doc, b.selector, b.excludes)]
+    for path, held in judged.items():
+        doc = docs[path]
+        held_by = [h for b in bound.get(path, ()) for h in _held(doc, b.selector, b.excludes)]
         refs = References(doc.text)
-        for section in (s for s in judged if s.path == path):
+        for section in held:
             got = _judge(doc, refs, section, held_by)
             if got is not None:
                 out.append(got)
@@ -96,14 +104,24 @@ def unheld(repo: Repository, sections: Sequence[SectionText]) -> list[Unheld]:
 
 
 def _document(repo: Repository, path: str) -> Document | None:
-    from forest_files.custody.target_refusals import check_file
+    """The file's text as it stands now, when it holds a definition at all (a link's
+    and a footnote's are ``[label]:``, the colon right after the bracket): a file with
+    none reads nothing from outside and is not parsed. Read as the adoption left it,
+    with no refusal checks again (they cost git calls per file); None when it is gone,
+    no regular file or text now (the adoption stands, unjudged)."""
+    import os
+
+    from forest_files.custody.content_read import read_regular
     from forest_files.text.extract import Document
     from forest_files.text.normalise import decode_bytes
 
+    data = read_regular(os.path.join(repo.root, path))
+    if data is None or b"]:" not in data or len(data) > repo.config.max_body_bytes:
+        return None
     try:
-        return Document(decode_bytes(check_file(repo.root, path, repo.config.max_body_bytes), path))
+        return Document(decode_bytes(data, path))
     except ForestError:
-        return None  # changed since it was read: the adoption stands, unjudged
+        return None
 
 
 def _held(doc: Document, selector: str, excludes: Sequence[str]) -> list[tuple[int, int]]:
