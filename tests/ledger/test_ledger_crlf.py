@@ -136,16 +136,7 @@ def test_crlf_checkout_of_a_body_file_names_the_rule_pasted_recovers(tmp_path: P
     body fault said only "(edited?)"; it names the rule, the line to add and the
     checkout again, as the segment's fault does, each pasteable where it was typed;
     pasted, verify passes."""
-    origin = make_repo(tmp_path, "origin")
-    write(origin, "canon.md", "# Canon\n\nThe rule.\n")
-    init_and_adopt(origin, ["canon.md"])
-    commit_all(origin, "adopt")
-    with (origin / ".gitattributes").open("a") as fh:
-        fh.write("*.txt text eol=crlf\n")
-    commit_all(origin, "line ends")
-    clone = tmp_path / "clone"
-    git(tmp_path, "clone", "-q", str(origin), str(clone))
-    (clone / "sub").mkdir()
+    clone = _clone_with_crlf_bodies(tmp_path)
     proc = _verify(clone / "sub")
     assert proc.returncode == 3, proc.stderr
     fault = _body_fault(proc.stdout)
@@ -204,16 +195,7 @@ def test_status_of_a_body_file_a_rule_converts_names_path_and_rule_pasted_recove
     not hash to its name" and sent the user to ``forest verify``: it now names the body's
     path where the user stands, the rule that converts it and the fix, as verify does;
     pasted where typed, status passes."""
-    origin = make_repo(tmp_path, "origin")
-    write(origin, "canon.md", "# Canon\n\nThe rule.\n")
-    init_and_adopt(origin, ["canon.md"])
-    commit_all(origin, "adopt")
-    with (origin / ".gitattributes").open("a") as fh:
-        fh.write("*.txt text eol=crlf\n")
-    commit_all(origin, "line ends")
-    clone = tmp_path / "clone"
-    git(tmp_path, "clone", "-q", str(origin), str(clone))
-    (clone / "sub").mkdir()
+    clone = _clone_with_crlf_bodies(tmp_path)
     env = {**os.environ, **git_env()}
     proc = subprocess.run(
         [FOREST, "status"], cwd=clone / "sub", env=env, capture_output=True, text=True
@@ -264,3 +246,20 @@ def _body_edited_to_crlf(tmp_path: Path) -> tuple[Path, Path]:
     ]
     body.write_bytes(body.read_bytes().replace(b"\n", b"\r\n"))
     return root, body
+
+
+def _clone_with_crlf_bodies(tmp_path: Path) -> Path:
+    """A clone of a repository whose ``.gitattributes`` (after ``forest init``'s line)
+    checks the body files out with CRLF, the segments as they are; with a ``sub``
+    folder to type commands in."""
+    origin = make_repo(tmp_path, "origin")
+    write(origin, "canon.md", "# Canon\n\nThe rule.\n")
+    init_and_adopt(origin, ["canon.md"])
+    commit_all(origin, "adopt")
+    with (origin / ".gitattributes").open("a") as fh:
+        fh.write("*.txt text eol=crlf\n")
+    commit_all(origin, "line ends")
+    clone = tmp_path / "clone"
+    git(tmp_path, "clone", "-q", str(origin), str(clone))
+    (clone / "sub").mkdir()
+    return clone
