@@ -4,7 +4,9 @@ Each reads the section with the project's CommonMark parser (pulldown-cmark
 through pyromark, as markdown.py does), never a regular expression over the
 text, and rewrites only what the parser reports: list items' bullets, emphasis
 delimiters, links and their definitions. Registered, named and versioned in
-normalisers.py; what each lets through: docs/normalisation.md.
+normalisers.py; what each lets through: docs/normalisation.md. ``link_label``
+and ``gap_definitions`` (CommonMark's label matching, the definitions no parser
+event reports) are public: refdefs.py reads definitions with them.
 
 Stores: nothing (a small cache of the last files' link definitions).
 Refuses: nothing (what it cannot read the same way it keeps as written).
@@ -84,7 +86,7 @@ _PLAIN = re.compile(r'[^\s()<>\\"&\x00-\x1f\x7f]+')
 _REFS = ("Reference", "Collapsed", "Shortcut")
 
 
-def _label(raw: str) -> str:
+def link_label(raw: str) -> str:
     """A link label as CommonMark matches it: case folded, inner whitespace collapsed."""
     return " ".join(raw.split()).casefold()
 
@@ -98,7 +100,7 @@ def _target(url: str, title: str) -> str:
     return f"<{esc}>" + (' "' + re.sub(r'([\\"])', r"\\\1", title) + '"' if title else "")
 
 
-def _gap_defs(
+def gap_definitions(
     data: bytes, events: list[tuple[object, int, int]], lo: int
 ) -> list[tuple[int, int, str]]:
     """Link reference definitions at the top level of ``data`` from byte ``lo`` on:
@@ -128,7 +130,7 @@ def _gap_defs(
         if not inside and line.strip():
             m = _DEF.match(line)
             if m is not None:
-                out.append((pos, end, _label(m.group(1).decode("utf-8"))))
+                out.append((pos, end, link_label(m.group(1).decode("utf-8"))))
             elif out and out[-1][1] == pos:
                 out[-1] = (out[-1][0], end, out[-1][2])  # a continuation line
         pos = end
@@ -146,9 +148,9 @@ def _doc_links(whole: str) -> tuple[dict[str, tuple[str, str]], dict[str, int]]:
         if isinstance(opened, dict):
             link = opened.get("Link") or opened.get("Image")
             if link and link["link_type"] in _REFS:
-                found.setdefault(_label(link["id"]), (link["dest_url"], link["title"]))
+                found.setdefault(link_label(link["id"]), (link["dest_url"], link["title"]))
     counts: dict[str, int] = {}
-    for _, _, label in _gap_defs(whole.encode("utf-8"), events, 0):
+    for _, _, label in gap_definitions(whole.encode("utf-8"), events, 0):
         counts[label] = counts.get(label, 0) + 1
     return found, counts
 
@@ -182,7 +184,7 @@ def link_style(text: str, whole: str = "") -> str:
         kind = link["link_type"]
         if kind not in ("Inline", *_REFS):
             continue
-        label = _label(link["id"]) if kind in _REFS else ""
+        label = link_label(link["id"]) if kind in _REFS else ""
         new = _rewrite(data, events, pos, image, link, doc.get(label))
         if new is None:
             kept.add(label)
@@ -191,7 +193,7 @@ def link_style(text: str, whole: str = "") -> str:
         if kind == "Collapsed" and data[end : end + 2] == b"[]":  # the parser's span stops short
             end += 2
         edits.append((start, end, new))
-    for start, end, label in _gap_defs(data, events, lo):
+    for start, end, label in gap_definitions(data, events, lo):
         if label in inlined and label not in kept and counts.get(label) == 1:
             edits.append((start, end, b""))
     for start, end, new in sorted(edits, reverse=True):

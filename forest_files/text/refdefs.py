@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from forest_files.text.markdown import front_matter_end
-from forest_files.text.mdnormal import _gap_defs, _label
+from forest_files.text.mdnormal import gap_definitions, link_label
 from forest_files.text.normalise import LineIndex
 
 if TYPE_CHECKING:
@@ -143,14 +143,14 @@ def _uses(events: list[Event], at: Callable[[int], int]) -> list[Use]:
             continue
         note = event.get("FootnoteReference")
         if isinstance(note, str):
-            found.append((at(start), "^" + _label(note), "^" + note, ("", "")))
+            found.append((at(start), "^" + link_label(note), "^" + note, ("", "")))
             continue
         opened = event.get("Start")
         link = (opened.get("Link") or opened.get("Image")) if isinstance(opened, dict) else None
         if isinstance(link, dict) and link.get("link_type") in _REFS:
             name = str(link["id"])
             target = (str(link["dest_url"]), str(link["title"]))
-            found.append((at(start), _label(name), name, target))
+            found.append((at(start), link_label(name), name, target))
     return found
 
 
@@ -163,9 +163,9 @@ def _definitions(
     for event, start, _ in events:
         opened = event.get("Start") if isinstance(event, dict) else None
         if isinstance(opened, dict) and "FootnoteDefinition" in opened:
-            key = "^" + _label(str(opened["FootnoteDefinition"]))
+            key = "^" + link_label(str(opened["FootnoteDefinition"]))
             found.setdefault(key, []).append(at(start))
-    for start, _, key in _gap_defs(data, events, 0):
+    for start, _, key in gap_definitions(data, events, 0):
         found.setdefault(key, []).append(at(start))
     return found
 
@@ -183,5 +183,5 @@ def _resolved(text: str) -> dict[str, tuple[str, str]]:
         opened = event.get("Start") if isinstance(event, dict) else None
         link = (opened.get("Link") or opened.get("Image")) if isinstance(opened, dict) else None
         if isinstance(link, dict) and link.get("link_type") in _REFS:
-            got.setdefault(_label(str(link["id"])), (str(link["dest_url"]), str(link["title"])))
+            got.setdefault(link_label(str(link["id"])), (str(link["dest_url"]), str(link["title"])))
     return got
