@@ -202,18 +202,19 @@ def resolve_routes(
 
 def merged_text_route(f: Finding, source: str) -> Route:
     """A contest whose section holds neither head's text (git merged both branches'
-    edits): end the contest on one head, then adopt the text the file holds now, as
-    a drift is adopted (two recorded acts; the chain keeps both)."""
+    edits, or anyone wrote a third text): end the contest on one head, then adopt the
+    text the file holds now, as a drift is adopted (two recorded acts; the chain keeps
+    both). The label says only what the text is not: nothing here knows it is a merge."""
     at = f.candidates[0]
     return Route(
-        "or keep the text the file holds now (both edits merged)",
+        "or keep the text the file holds now (neither head's: read it before you adopt it)",
         (
             forest("resolve", at, options=("--pick", at, *words_option())),
             forest("supersede", f.selector, options=words_option()),
             git_step("add", "--", LEDGER, f.path),
         ),
         "replace each … with why: the resolve ends the contest, the supersede adopts "
-        "the merged text",
+        "the text the file holds",
     )
 
 

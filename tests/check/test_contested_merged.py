@@ -22,7 +22,7 @@ from tests.helpers.git import commit_all, git, make_repo, pasted, write
 RULES = "canon.md#Canon/Rules"
 CANON = "# Canon\n\n## Rules\n\none\n\ntwo\n\nthree\n"
 MERGED = "# Canon\n\n## Rules\n\nONE\n\ntwo\n\nTHREE\n"
-LABEL = "or keep the text the file holds now (both edits merged)"
+LABEL = "or keep the text the file holds now (neither head's: read it before you adopt it)"
 
 
 def _contested(tmp_path: Path) -> Path:
