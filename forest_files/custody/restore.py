@@ -21,7 +21,8 @@ restore_commit.py (every new file prepared before the first rename; a failed
 rename puts back the files renamed before it). Captures are kept only for the
 texts of files that change. With a gate (restore_gate.py: the index's write lock
 over the renames), a file holding a section whose ground changed since the
-restore decided on it is left as it is (outcome ``left``, nothing captured).
+restore decided on it, or whose binding moved since, is left as it is (outcome
+``left``, nothing captured); ``restore_section`` takes a gate too (the watcher's).
 ``plan_rewrite`` works one restore out in memory (every refusal above, nothing
 written), ``write_rewrite`` writes it and ``undo_rewrite`` puts the file back
 byte for byte (and drops the capture) when what follows the write is refused
@@ -51,10 +52,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from forest_files.custody.content import read_regular
-from forest_files.custody.restore_commit import Change, Gate, Keep, open_gate, write_all
+from forest_files.custody.restore_commit import Change, Keep, write_all
 from forest_files.custody.restore_files import (
     NEW_FILE_MODE,
+    Gate,
     capture,
+    open_gate,
     read_for_restore,
     recreate,
     recreate_allowed,
@@ -104,28 +107,37 @@ def restore_section(
     ground: str,
     *,
     expected: bytes | None = None,
+    gate: Gate = open_gate,
 ) -> tuple[str, Path | None]:
     """``("restored", capture)``, ``("recreated", None)``, or ``("clean", None)`` when
     the section already holds ground (the file is left untouched, no capture).
     ``expected`` (the watcher's compare-and-swap): write only while the file holds
     exactly these bytes — looked at again just before the rename — else
-    ``("changed", None)``, nothing written (a live editor's save wins)."""
+    ``("changed", None)``, nothing written (a live editor's save wins). ``gate``
+    (restore_gate.py): the rename made under the index's write lock; a file it names
+    is left as it is: ``("left", None)``."""
     full = root / path
     _refuse_marker(selector, ground)
     data, mode = read_for_restore(root, path)
+    if expected is not None and data != expected:
+        return "changed", None
     if data is None:
         recreate(root, path, selector, excludes, ground)
         return "recreated", None
-    if expected is not None and data != expected:
-        return "changed", None
     new, old_text = splice(data, selector, excludes, ground, path)
     if old_text == ground:
         return "clean", None
     still = None if expected is None else (lambda: read_regular(str(full)) == expected)
-    wrote, kept = replace_file(
-        root, path, new, mode, still=still, keep=lambda: capture(root, selector, old_text)
+    done, kept = replace_file(
+        root,
+        path,
+        new,
+        mode,
+        still=still,
+        keep=lambda: capture(root, selector, old_text),
+        gate=gate,
     )
-    return ("restored", kept) if wrote else ("changed", None)
+    return ("restored", kept) if done == "written" else (done, None)
 
 
 @dataclass(frozen=True)
@@ -162,7 +174,7 @@ def write_rewrite(root: Path, plan: Rewrite) -> Path | None:
     """Write a planned restore (capturing the replaced text first); the capture."""
     replaced = plan.replaced
     keep = None if replaced is None else (lambda: capture(root, plan.selector, replaced))
-    _wrote, kept = replace_file(root, plan.path, plan.after, plan.mode, keep=keep)
+    _done, kept = replace_file(root, plan.path, plan.after, plan.mode, keep=keep)
     return kept
 
 
@@ -175,9 +187,16 @@ def undo_rewrite(root: Path, plan: Rewrite, kept: Path | None) -> bool:
         return False
     if plan.before is None:
         full.unlink()
-    elif not replace_file(
-        root, plan.path, plan.before, plan.mode, still=lambda: read_regular(str(full)) == plan.after
-    )[0]:
+    elif (
+        replace_file(
+            root,
+            plan.path,
+            plan.before,
+            plan.mode,
+            still=lambda: read_regular(str(full)) == plan.after,
+        )[0]
+        != "written"
+    ):
         return False
     if kept is not None:
         kept.unlink(missing_ok=True)

@@ -21,17 +21,18 @@ Test: tests/custody/test_restore_commit.py
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Collection, Sequence
-from contextlib import AbstractContextManager, nullcontext
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from forest_files.custody.restore_files import (
     MAKE_WRITABLE,
+    Gate,
     Staged,
     capture,
     drop,
     not_replaced,
+    open_gate,
     reason,
 )
 from forest_files.kernel.errors import ForestError
@@ -55,15 +56,6 @@ class Keep:
     path: str
     selector: str
     text: str
-
-
-# Entered just before the first rename and held until the last; it yields the paths
-# to leave as they are (their ground changed since the restore decided on it).
-Gate = Callable[[], AbstractContextManager[Collection[str]]]
-
-
-def open_gate() -> AbstractContextManager[Collection[str]]:
-    return nullcontext(frozenset())
 
 
 @dataclass(frozen=True)

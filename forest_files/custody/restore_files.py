@@ -7,7 +7,9 @@ bound file's new bytes written to a temporary file in the same directory
 up to 255 bytes can be restored; written, fsynced, given the file's mode — an executable stays
 executable), renamed into place; the file of a missing whole-file binding
 recreated from ground (mode 0644). ``replace_file`` keeps the capture only once
-the new file is ready, and removes it again when the file is left as it was.
+the new file is ready, and removes it again when the file is left as it was; its
+rename happens inside the caller's ``Gate`` (restore_gate.py: the index's write
+lock, and the files whose ground or binding moved on meanwhile, left as they are).
 Refuses (one-line ``ForestError``, nothing written): a bound path holding a
 symlink, directory, FIFO or other non-regular file (never followed, never
 opened blocking); a path whose directory resolves outside the repository; a
@@ -16,8 +18,9 @@ directory is gone (the route: ``mkdir -p DIR && forest restore TARGET``, DIR
 from the repository root); a file or capture that cannot be written (the path,
 the reason, and the fix; no temporary file or capture left behind).
 Returns: the file's bytes and mode (None: no file there); the capture's path;
-whether ``replace_file`` wrote, and its capture (``still``, asked just before
-the rename, can leave the file as it is: a live editor's save wins).
+whether ``replace_file`` wrote (``written``), or left the file because ``still``,
+asked just before the rename, said no (``changed``: a live editor's save wins) or
+the gate did (``left``), and its capture.
 Test: tests/custody/test_special_paths.py, tests/custody/test_restore.py,
 tests/custody/test_restore_commit.py
 """
@@ -28,7 +31,8 @@ import contextlib
 import os
 import stat as stat_mod
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Collection
+from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 
 from forest_files.custody.content import escapes, read_regular
@@ -39,6 +43,14 @@ from forest_files.kernel.paths import CAPTURES_DIR
 from forest_files.kernel.shellword import command_text, forest_step, git_step
 from forest_files.kernel.state import ensure_dir, shared_dir
 from forest_files.store.base import utc_now
+
+# Entered just before the first rename and held until the last; it yields the paths
+# to leave as they are (their ground or binding moved on since the write was decided).
+Gate = Callable[[], AbstractContextManager[Collection[str]]]
+
+
+def open_gate() -> AbstractContextManager[Collection[str]]:
+    return nullcontext(frozenset())
 
 
 def capture(root: Path, selector: str, text: str) -> Path:
@@ -198,25 +210,30 @@ def replace_file(
     *,
     still: Callable[[], bool] | None = None,
     keep: Callable[[], Path] | None = None,
-) -> tuple[bool, Path | None]:
+    gate: Gate = open_gate,
+) -> tuple[str, Path | None]:
     """``data`` into ``root/path`` atomically: a temporary file beside it, ``mode``,
     rename. ``keep`` (the capture) runs once the new file is ready, before the rename;
-    ``still``, asked just before the rename, False leaves the file as it is. Returns
-    whether it wrote, and the capture kept (none when nothing was written). A file
-    that cannot be written is a ``ForestError``, with no temporary file or capture
-    left behind."""
+    inside ``gate``, a path it names (``left``) or ``still`` saying False (``changed``)
+    leaves the file as it is. Returns ``written``, ``changed`` or ``left``, and the
+    capture kept (none when nothing was written). A file that cannot be written is a
+    ``ForestError``, with no temporary file or capture left behind."""
     staged = Staged(root, path, data, mode)
     kept: Path | None = None
     try:
         kept = keep() if keep is not None else None
-        if still is not None and not still():
-            drop(kept)
-            return False, None
-        try:
-            staged.commit()
-        except OSError as exc:
-            raise ForestError(not_replaced(path, exc)) from exc
-        return True, kept
+        with gate() as stale:
+            outcome = "left" if path in stale else "written"
+            if outcome == "written" and still is not None and not still():
+                outcome = "changed"
+            if outcome != "written":
+                drop(kept)
+                return outcome, None
+            try:
+                staged.commit()
+            except OSError as exc:
+                raise ForestError(not_replaced(path, exc)) from exc
+        return outcome, kept
     except BaseException:
         drop(kept)
         raise

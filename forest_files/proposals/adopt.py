@@ -3,7 +3,11 @@
 Stores: through ``custody.record.supersede_section`` (one transaction, one
 ledger segment); if the file no longer holds the proposed text it is first
 written into exactly that section (``custody.restore.write_rewrite``, which
-captures what was there). Then the proposal is closed as adopted. Every bound
+captures what was there). The section is read, written and recorded inside the
+restore gate (custody/restore_gate.py: the index's write lock every recording
+takes, entered once the ground and the binding's place are seen unchanged), so a
+supersede, rebind or restore of another process meets it in one order. Then the
+proposal is closed as adopted. Every bound
 (the file's and each body's size, authority, the words) is judged before that
 write; if recording is refused after it (a ledger that cannot be written, a
 refusal of the applier) the file is put back byte for byte and the capture
@@ -12,12 +16,15 @@ left as it is and the refusal names the capture.
 Refuses (nothing written): a signer without authority over the path; empty
 words, or a printed route's placeholder (``…``) pasted as the words; a proposal
 that is not open; a binding that is gone (retired); ground that moved on since
-the proposal was made (``ProposalStale``, naming how to look again); a text that
+the proposal was made (``ProposalStale``, naming how to look again), or whose
+ground or place another command changed while the adopt ran (the same, said so);
+a text that
 would not stand as the section once written in (its heading dropped or renamed, a
 heading inside it ending the section), naming the discard and the edit by hand.
 Returns: the new ground's content id (``adopt``: with where the text the section
 held before the proposed text was written in is kept, for the door to name).
-Test: tests/proposals/test_proposals.py, tests/proposals/test_adopt.py
+Test: tests/proposals/test_proposals.py, tests/proposals/test_adopt.py,
+tests/proposals/test_adopt_race.py
 """
 
 from __future__ import annotations
@@ -98,21 +105,44 @@ def adopt(root: Path, pid: str, *, words: str, by: str) -> Adopted:
                 f"`{forest_text('proposal', 'show', proposal.id)}` and supersede by hand, "
                 "or drop it"
             )
+        from forest_files.custody.restore_gate import grounds_held
         from forest_files.custody.tombstone import refuse_erased
 
         refuse_erased(store, repo.config.project_id, proposal.text, f"proposal {proposal.id}")
         limit = repo.config.max_body_bytes
-        section = _section_now(root, binding, limit)
-        if section is not None and hash_body(section.text) == proposal.text_hash:
-            new = supersede_section(
-                repo, binding, section, words=words, by=by, expected_body_hash=proposal.text_hash
-            )
-            done = Adopted(new, None, binding.path)
-        else:
-            beside = [b for b in bindings if b.path == binding.path and b is not binding]
-            done = _write_and_supersede(repo, binding, beside, proposal, words=words, by=by)
+        # Read, written and recorded under the index's write lock, once the ground and
+        # the place judged above are seen to stand still (custody/restore_gate.py): a
+        # supersede, rebind or restore of another process meets this one in one order.
+        with grounds_held(store, [(binding, proposal.derived_from)])() as moved:
+            if moved:
+                raise ProposalStale(_moved(proposal, binding))
+            section = _section_now(root, binding, limit)
+            if section is not None and hash_body(section.text) == proposal.text_hash:
+                new = supersede_section(
+                    repo,
+                    binding,
+                    section,
+                    words=words,
+                    by=by,
+                    expected_body_hash=proposal.text_hash,
+                )
+                done = Adopted(new, None, binding.path)
+            else:
+                beside = [b for b in bindings if b.path == binding.path and b is not binding]
+                done = _write_and_supersede(repo, binding, beside, proposal, words=words, by=by)
         proposals.mark_adopted(proposal.id, done.content_id)
         return done
+
+
+def _moved(proposal: Proposal, binding: Binding) -> str:
+    """Another command recorded a new ground for the binding, or moved or ended it,
+    between this adopt's look and its write: nothing written, nothing recorded."""
+    show = forest_text("proposal", "show", proposal.id)
+    return (
+        f"proposal {proposal.id}: another forest command changed the ground or the place of "
+        f"{binding.selector} while this adopt ran; nothing was written or recorded — look "
+        f"again (`{show}`, `{forest_text('check')}`), then adopt again or supersede by hand"
+    )
 
 
 def _write_and_supersede(

@@ -4,6 +4,7 @@ after the capture; a binding restored too often is left as its proposal."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -84,6 +85,34 @@ def test_restore_repeated_too_often_held_as_proposal_refused(tmp_path: Path) -> 
     (root / "a.md").write_text(EDITED, encoding="utf-8")
     assert restorer.restore(_drifted(root), ()) == "held"
     assert (root / "a.md").read_text(encoding="utf-8") == EDITED  # left for a person
+
+
+@pytest.mark.slow  # the other command is a `forest` process of its own
+def test_restore_ground_superseded_after_the_check_file_left_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The check judged a.md#Keep drifted; before the restore writes, another process
+    supersedes the very text the file holds: the restore gate (custody/restore_gate.py)
+    sees the ground moved on and leaves the file (before: ground written back over the
+    new ground's text, which then showed drifted)."""
+    import forest_files.custody.restore as restore_mod
+    from tests.helpers.git import pasted
+
+    root = bound_repo(tmp_path)
+    (root / "a.md").write_text(EDITED, encoding="utf-8")
+    judged = _drifted(root)
+    real = restore_mod.restore_section
+
+    def late(*args: Any, **kwargs: Any) -> tuple[str, Path | None]:
+        done = pasted(root, "forest supersede a.md --words 'the edit is right'")
+        assert done.returncode == 0, done.stderr
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(restore_mod, "restore_section", late)
+    assert Restorer(root).restore(judged, ()) == "left"
+    assert (root / "a.md").read_text(encoding="utf-8") == EDITED
+    assert [r.kind for r in run_check(root, "worktree").items] == ["clean"]
+    assert not list((shared_state(root) / "captures").glob("*"))  # nothing captured
 
 
 @pytest.mark.slow  # a pasted `forest sync`: one process

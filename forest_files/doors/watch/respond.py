@@ -134,6 +134,13 @@ class Responder:
             )
         elif outcome == "restored":
             self._emit([f"  restored ground into {f.selector} (the text is kept as a proposal)"])
+        elif outcome == "left":
+            self._emit(
+                [
+                    f"  {f.selector}: not restored — another forest command recorded a new "
+                    "ground for it, or moved it, since the check; the file is left as it is"
+                ]
+            )
         elif outcome.startswith("failed"):
             self._emit([f"  {f.selector}: not restored ({outcome}); its text is a proposal"])
 

@@ -4,13 +4,18 @@ The divergent text is already the binding's proposal when this runs (the
 watcher captured it first), so a restore loses nothing. It writes only while
 the file holds exactly the bytes whose section hashed to what the check saw;
 an editor that saved again in between wins, and the next event judges anew.
+The rename is made inside the restore gate (custody/restore_gate.py: the index's
+write lock every recording takes), which looks again at the ground and the place
+the check judged against: a command that recorded a new ground for the binding
+(``forest supersede`` of the very text the file holds) or moved it since wins too.
 A binding restored ``RESTORE_LIMIT`` times within ``RESTORE_WINDOW`` seconds
 is left as its proposal instead (``Restorer.allowed``).
 
 Stores: the file (only the section's lines; restore.py) and a capture under
 ``.git/forest/captures``.
 Refuses: nothing; every problem is an outcome the watcher logs.
-Returns: the outcome: ``restored``, ``changed`` (the file moved on), ``clean``,
+Returns: the outcome: ``restored``, ``changed`` (the file moved on), ``left`` (its
+ground or binding moved on since the check: the file left as it is), ``clean``,
 ``held`` (restored too often: left as a proposal), ``failed: …``.
 Test: tests/doors/test_watch_policy.py
 """
@@ -20,10 +25,16 @@ from __future__ import annotations
 import time
 from collections import deque
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from forest_files.check.findings import Reported
 from forest_files.custody.watchpolicy import RESTORE_LIMIT, RESTORE_WINDOW
 from forest_files.kernel.errors import ForestError
+
+if TYPE_CHECKING:
+    from forest_files.check.finding import Finding
+    from forest_files.custody.bindings import Binding
+    from forest_files.store.forest import ForestStore
 
 
 class Restorer:
@@ -39,12 +50,12 @@ class Restorer:
         return len(seen) < RESTORE_LIMIT
 
     def restore(self, r: Reported, excludes: tuple[str, ...]) -> str:
-        """Write ground into ``r``'s section if the file still holds what was judged."""
+        """Write ground into ``r``'s section if the file still holds what was judged,
+        and the binding still stands there on the ground it was judged against."""
         f = r.finding
         if not self.allowed(f.binding):
             return "held"
         from forest_files.custody.content import read_regular
-        from forest_files.custody.restore import restore_section
         from forest_files.kernel.hashing import hash_body
         from forest_files.text.extract import extract
         from forest_files.text.normalise import decode_bytes, normalise_text
@@ -58,24 +69,50 @@ class Restorer:
             section = extract(text, parse_selector(f.selector), excludes).text
             if hash_body(section) != f.actual_hash:
                 return "changed"
-            ground = self._ground(f.ground)
-            outcome, _ = restore_section(
-                self.root, f.path, f.selector, excludes, ground, expected=data
-            )
+            outcome = self._write(f, excludes, data)
         except ForestError as exc:
             return f"failed: {' '.join(str(exc).split())}"
         if outcome == "restored":
             self._times[f.binding].append(time.monotonic())
         return outcome
 
-    def _ground(self, content_id: str | None) -> str:
-        from forest_files.check.diff import ground_text
+    def _write(self, f: Finding, excludes: tuple[str, ...], data: bytes) -> str:
+        """The ground the check judged against written in, through the restore gate."""
         from forest_files.custody.repository import Repository
-        from forest_files.kernel.shellword import forest_text
+        from forest_files.custody.restore import restore_section
+        from forest_files.custody.restore_gate import grounds_held
 
         with Repository(self.root) as repo:
-            text = ground_text(repo.synced(), content_id)
+            store = repo.synced()
+            ground = self._ground(store, f.ground)
+            judged = _judged(store, f, excludes)
+            if judged is None or f.ground is None:  # retired since the check
+                return "left"
+            gate = grounds_held(store, [(judged, f.ground)])
+            outcome, _ = restore_section(
+                self.root, f.path, f.selector, excludes, ground, expected=data, gate=gate
+            )
+        return outcome
+
+    def _ground(self, store: ForestStore, content_id: str | None) -> str:
+        from forest_files.check.diff import ground_text
+        from forest_files.kernel.shellword import forest_text
+
+        text = ground_text(store, content_id)
         if text is None:
             sync = forest_text("sync")  # reached from where `forest watch` was typed
             raise ForestError(f"ground {content_id} is not in the index; run `{sync}`")
         return text
+
+
+def _judged(store: ForestStore, f: Finding, excludes: tuple[str, ...]) -> Binding | None:
+    """The binding as the check judged it (its place then), for the gate to compare
+    with where it stands under the write lock; None when it is no longer live."""
+    import dataclasses
+
+    from forest_files.custody.bindings import all_bindings
+
+    for b in all_bindings(store, paths=[f.path]):
+        if b.bind_act == f.binding:
+            return dataclasses.replace(b, path=f.path, selector=f.selector, excludes=excludes)
+    return None
