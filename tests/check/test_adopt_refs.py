@@ -97,3 +97,23 @@ def test_adopt_definitions_before_any_heading_route_whole_file_only_detected(
     got = ok(root, "adopt", "c.md#S", "--words", "s")
     assert "uses [a] (line 1)" in got.stderr
     assert re.findall(r"`([^`]+)`", got.stderr) == ["forest adopt c.md --words '…'"]
+
+
+def test_rebind_to_section_reading_definitions_outside_warns_as_adopt_detected(
+    tmp_path: Path,
+) -> None:
+    """``forest rebind`` to a new selector warns as ``forest adopt`` of it would: the
+    same line on stderr (labels, lines, routes), the binding moved, exit 0."""
+    text = "# Contract\n\n## Terms\n\nPay within 30 days.\n"
+    root = _repo(tmp_path, text)
+    ok(root, "adopt", "c.md#Terms", "--words", "ok")
+    commit_all(root, "a")
+    write(root, "c.md", CONTRACT.replace("## Terms", "## Payment"))  # renamed, links added
+    got = ok(root, "rebind", "c.md#Contract/Terms", "c.md#Contract/Payment", "--words", "moved")
+    assert "rebound c.md#Contract/Terms -> c.md#Contract/Payment" in got.stdout
+    (line,) = got.stderr.splitlines()
+    assert line.startswith("forest: c.md#Contract/Payment uses [acct] (line 12), [^fee] (line 13)")
+    assert re.findall(r"`([^`]+)`", line) == [
+        "forest adopt 'c.md#Contract/Notes' --words '…'",
+        "forest adopt c.md --words '…'",
+    ]

@@ -3,9 +3,11 @@ lives now, or ended by a recorded act.
 
 Stores: nothing itself; each calls one function of ``forest_files.custody.record``.
 Refuses: nothing itself (``errors.boundary``).
-Returns: text.
+Returns: text; on stderr, one warning line per section a rebind moved a binding to
+that reads link or footnote definitions from outside its hash, in ``forest adopt``'s
+words and routes (check/adopt_refs.py).
 Test: tests/doors/test_cli_files.py, tests/doors/test_dash_c_hints.py,
-      tests/custody/test_rebind_commit_step.py
+      tests/custody/test_rebind_commit_step.py, tests/check/test_adopt_refs.py
 """
 
 from __future__ import annotations
@@ -74,6 +76,7 @@ def rebind(
 
     Example: forest rebind 'docs/a.md#Intro' 'docs/b.md#Overview' --words "Renamed in review"
     """
+    from forest_files.check.adopt_refs import unheld
     from forest_files.custody.bindings import all_bindings
     from forest_files.custody.lookup import (
         descendants,
@@ -106,6 +109,10 @@ def rebind(
             left = _carried(r.root, under, moves, limit)
         refuse_bound_targets(bindings, moves, r.root)
         done = rebind_sections(r, moves, by=identity(repo, as_), words=words)
+        # Judged at the new places, after the rebind: its own bindings count as custody.
+        outside = [u.warning() for u in unheld(r, [section for _, section in moves])]
+    for line in outside:  # a warning: nothing refused, the exit code kept
+        typer.echo(line, err=True)
     for binding, section in moves:
         typer.echo(printable(f"rebound {binding.selector} -> {section.selector}"))
     if words is not None and done.adopted < len(done.acts):
