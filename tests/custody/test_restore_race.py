@@ -120,3 +120,35 @@ def test_supersede_file_restored_after_its_read_refused(
     # the edit is not lost: restore captured it
     assert _captures(edited) == [f"# captured before `forest restore a.md`\n{EDITED['a.md']}"]
     ok(edited, "check", "a.md")  # what restore-then-supersede gives: a.md holds ground
+
+
+@pytest.mark.slow
+def test_restore_binding_rebound_before_its_renames_file_left_refused(
+    edited: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The restore has chosen a.md's ground when another process rebinds a.md to c.md,
+    which holds that ground (no words: the ground is unchanged, only the place moved):
+    a.md, no longer bound, is left holding the edit; b.md is restored."""
+    write(edited, "c.md", GROUND["a.md"])
+    real = gate_mod.grounds_held
+
+    def late(store: Any, decided: Any) -> Callable[[], AbstractContextManager[Any]]:
+        gate = real(store, decided)
+
+        @contextmanager
+        def rebind_first() -> Iterator[Any]:
+            _run(edited, "forest rebind a.md c.md")
+            with gate() as left:
+                yield left
+
+        return rebind_first
+
+    monkeypatch.setattr(gate_mod, "grounds_held", late)
+    result = forest(edited, "restore", "a.md", "b.md")
+    assert result.exit_code == 1, result.output
+    (line,) = result.stderr.splitlines()
+    assert line.startswith("forest: a.md: not restored — another forest command"), line
+    assert "or moved the binding" in line, line
+    assert _texts(edited) == {"a.md": EDITED["a.md"], "b.md": GROUND["b.md"]}
+    assert _captures(edited) == [f"# captured before `forest restore b.md`\n{EDITED['b.md']}"]
+    ok(edited, "check")  # c.md holds the ground it is bound to; a.md is no one's now

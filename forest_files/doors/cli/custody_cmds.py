@@ -305,13 +305,15 @@ def _no_single_ground(store: ForestStore, b: Binding, state: str) -> str:
 
 
 def _left(selectors: list[str]) -> str:
-    """The sections whose ground another command recorded while this restore ran: their
-    files were left as they are (the serial order: that command first)."""
+    """The sections whose ground another command recorded, or whose binding it moved,
+    while this restore ran: their files were left as they are (the serial order: that
+    command first)."""
     more = f" and {len(selectors) - 1} more" if len(selectors) > 1 else ""
     files = "their files were" if more else "its file was"
     return (
         f"{printable(selectors[0])}{more}: not restored — another forest command recorded "
-        f"a new ground while this restore ran; {files} left as found, nothing captured — "
+        f"a new ground, or moved the binding, while this restore ran; {files} left as "
+        "found, nothing captured — "
         f"see where they stand: `{forest_text('check')}`"
     )
 
