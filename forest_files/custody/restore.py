@@ -22,7 +22,9 @@ rename puts back the files renamed before it). Captures are kept only for the
 texts of files that change. With a gate (restore_gate.py: the index's write lock
 over the renames), a file holding a section whose ground changed since the
 restore decided on it, or whose binding moved since, is left as it is (outcome
-``left``, nothing captured); ``restore_section`` takes a gate too (the watcher's).
+``left``, nothing captured); so is a file whose bytes changed after the restore
+read them (outcome ``changed``: an editor's save is never overwritten unseen);
+``restore_section`` takes a gate too (the watcher's).
 ``plan_rewrite`` works one restore out in memory (every refusal above, nothing
 written), ``write_rewrite`` writes it and ``undo_rewrite`` puts the file back
 byte for byte (and drops the capture) when what follows the write is refused
@@ -52,7 +54,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from forest_files.custody.content import read_regular
-from forest_files.custody.restore_commit import Change, Keep, write_all
+from forest_files.custody.restore_commit import Change, Keep, Written, write_all
 from forest_files.custody.restore_files import (
     NEW_FILE_MODE,
     Gate,
@@ -216,7 +218,8 @@ class Wanted:
 @dataclass(frozen=True)
 class Restored:
     selector: str
-    outcome: str  # "restored", "recreated", "clean" or "left" (the gate left its file)
+    outcome: str  # "restored", "recreated", "clean", "left" (the gate left its file) or
+    # "changed" (its bytes moved after the restore read them: left as found)
     kept: Path | None  # the capture of the replaced text ("restored" only)
 
 
@@ -262,9 +265,19 @@ def restore_many(root: Path, wanted: Sequence[Wanted], gate: Gate = open_gate) -
         for w, outcome, text in plans
     ]
     return [
-        Restored(r.selector, "left", None) if w.path in written.left and r.outcome != "clean" else r
+        r if r.outcome == "clean" else _settled(r, w.path, written)
         for w, r in zip(wanted, done, strict=True)
     ]
+
+
+def _settled(r: Restored, path: str, written: Written) -> Restored:
+    """``r`` as the writing ended: ``left`` (the gate's), ``changed`` (the file's
+    bytes moved after they were read), or as planned."""
+    if path in written.left:
+        return Restored(r.selector, "left", None)
+    if path in written.changed:
+        return Restored(r.selector, "changed", None)
+    return r
 
 
 def _twice(selector: str, exc: AmbiguousSelector) -> ForestError:
@@ -303,7 +316,7 @@ def audit_restored(
 
     events = []
     for binding, r in zip(chosen, done, strict=True):
-        if r.outcome in ("clean", "left"):
+        if r.outcome in ("clean", "left", "changed"):
             continue
         head, _state = ground_body(store, binding)
         row = store.require(head, "restore") if head is not None else None

@@ -5,7 +5,9 @@ Stores: for each changed file, its new bytes in a temporary file beside it
 replaced (``.git/forest/captures/``); then, inside the caller's ``Gate`` (the
 index's write lock, held from before the first rename to after the last:
 restore_gate.py), each temporary file renamed into place but those of the files
-the gate says to leave, whose temporary files and captures are removed.
+the gate says to leave and those whose bytes are no longer what the restore read
+(an editor's save, or a file made or deleted, since: read again under the gate),
+whose temporary files and captures are removed.
 Refuses (one-line ``ForestError`` naming the path, why, and the fix): a file
 whose new copy cannot be written, or a capture that cannot be kept — every
 temporary file and capture removed, no file changed; a rename that fails — the
@@ -14,7 +16,8 @@ the restore had recreated them) and their captures removed, so nothing was
 restored; when putting one back fails too, the message names exactly the files
 left restored and the captures that hold the text they replaced.
 Returns: ``Written``: the captures, one per ``Keep``, in order (None for a file
-left), and the paths the gate left as they were.
+left), the paths the gate left as they were, and the paths left because they
+changed since they were read.
 Test: tests/custody/test_restore_commit.py
 """
 
@@ -33,6 +36,7 @@ from forest_files.custody.restore_files import (
     drop,
     not_replaced,
     open_gate,
+    read_for_restore,
     reason,
 )
 from forest_files.kernel.errors import ForestError
@@ -60,10 +64,12 @@ class Keep:
 
 @dataclass(frozen=True)
 class Written:
-    """The capture of each ``Keep`` (None: its file was left), and the paths left."""
+    """The capture of each ``Keep`` (None: its file was left), the paths the gate left,
+    and the paths left because their bytes changed after the restore read them."""
 
     kept: list[Path | None]
     left: frozenset[str]
+    changed: frozenset[str] = frozenset()
 
 
 def write_all(
@@ -78,7 +84,9 @@ def write_all(
         for keep in keeps:
             kept.append(capture(root, keep.selector, keep.text))
         with gate() as stale:
-            left = frozenset(stale) & {c.path for c in changes}
+            gated = frozenset(stale) & {c.path for c in changes}
+            changed = _changed_since_read(root, changes, gated)
+            left = gated | changed
             _leave(left, staged, keeps, kept)
             go = [i for i, c in enumerate(changes) if c.path not in left]
             kept_keeps = [keep for keep in keeps if keep.path not in left]
@@ -90,7 +98,20 @@ def write_all(
             drop(k)
         raise
     still = iter(kept)
-    return Written([None if keep.path in left else next(still) for keep in keeps], left)
+    return Written([None if keep.path in left else next(still) for keep in keeps], gated, changed)
+
+
+def _changed_since_read(
+    root: Path, changes: Sequence[Change], gated: frozenset[str]
+) -> frozenset[str]:
+    """The files (not already left by the gate) whose bytes are no longer the ones the
+    restore read: written, made or deleted meanwhile. Read again under the gate, so the
+    edit a rename would replace is always one the capture holds."""
+    return frozenset(
+        c.path
+        for c in changes
+        if c.path not in gated and read_for_restore(root, c.path)[0] != c.before
+    )
 
 
 def _leave(

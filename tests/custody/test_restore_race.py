@@ -152,3 +152,37 @@ def test_restore_binding_rebound_before_its_renames_file_left_refused(
     assert _texts(edited) == {"a.md": EDITED["a.md"], "b.md": GROUND["b.md"]}
     assert _captures(edited) == [f"# captured before `forest restore b.md`\n{EDITED['b.md']}"]
     ok(edited, "check")  # c.md holds the ground it is bound to; a.md is no one's now
+
+
+@pytest.mark.slow
+def test_restore_file_saved_again_before_its_renames_save_kept_refused(
+    edited: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The restore has read a.md when an editor saves it again: the second save is not
+    overwritten (no capture would hold it); a.md is left holding it, b.md is restored,
+    and the one ``forest:`` line says so with the command to run again."""
+    saved = EDITED["a.md"].replace("Rule text S", "Rule text S, saved again")
+    real = gate_mod.grounds_held
+
+    def late(store: Any, decided: Any) -> Callable[[], AbstractContextManager[Any]]:
+        gate = real(store, decided)
+
+        @contextmanager
+        def saved_first() -> Iterator[Any]:
+            write(edited, "a.md", saved)
+            with gate() as left:
+                yield left
+
+        return saved_first
+
+    monkeypatch.setattr(gate_mod, "grounds_held", late)
+    result = forest(edited, "restore", "a.md", "b.md")
+    assert result.exit_code == 1, result.output
+    (line,) = result.stderr.splitlines()
+    assert line.startswith("forest: a.md: not restored — its file changed while"), line
+    assert _texts(edited) == {"a.md": saved, "b.md": GROUND["b.md"]}
+    assert _captures(edited) == [f"# captured before `forest restore b.md`\n{EDITED['b.md']}"]
+    assert not list(edited.rglob("*.forest-restore"))
+    _run(edited, line.rsplit("`", 2)[1])  # the printed command, pasted: a.md restored
+    assert _texts(edited) == GROUND
+    assert any(saved in c for c in _captures(edited))  # the second save is kept too

@@ -261,13 +261,15 @@ def restore(targets: TargetsArg, repo: RepoOpt = Path(".")) -> None:
         done_all = restore_many(r.root, wanted, grounds_held(store, decided))
         audit_restored(r.root, store, [c.binding for c in chosen], done_all)
         for done in done_all:
-            if done.outcome != "left":
+            if done.outcome not in ("left", "changed"):
                 typer.echo(printable(_restored(done.selector, done.outcome, done.kept)))
         for line in _leftovers(r.root, [w.path for w in wanted]):
             typer.echo(line)
     left = [done.selector for done in done_all if done.outcome == "left"]
-    if left:
-        raise ForestError(_left(left))
+    changed = [done.selector for done in done_all if done.outcome == "changed"]
+    said = ([_left(left)] if left else []) + ([_changed(changed)] if changed else [])
+    if said:
+        raise ForestError("; and ".join(said))
 
 
 def _leftovers(root: Path, paths: list[str]) -> list[str]:
@@ -315,6 +317,18 @@ def _left(selectors: list[str]) -> str:
         f"a new ground, or moved the binding, while this restore ran; {files} left as "
         "found, nothing captured — "
         f"see where they stand: `{forest_text('check')}`"
+    )
+
+
+def _changed(selectors: list[str]) -> str:
+    """The sections whose file changed after this restore read it (an editor's save):
+    left as they are, so the save is not replaced by text no capture holds."""
+    more = f" and {len(selectors) - 1} more" if len(selectors) > 1 else ""
+    files = "their files" if more else "its file"
+    again = forest_text("restore", *selectors)
+    return (
+        f"{printable(selectors[0])}{more}: not restored — {files} changed while this restore "
+        f"ran (a save?); left as found, nothing captured — look, then: `{again}`"
     )
 
 
