@@ -38,7 +38,8 @@ are judged_range.py's (``JudgedRange``); this module runs them and holds the rep
 
 Stores: nothing (throwaway stores in temporary directories).
 Refuses: a base that does not resolve (``UnknownRef``); a shallow clone
-without the merge-base (``ShallowClone``, naming ``fetch-depth: 0``).
+without the merge-base, or cutting a commit of the range off from its parents
+(``ShallowClone``, naming ``fetch-depth: 0``).
 Returns: ``GateReport`` — paths, selectors, line ranges, hashes and commit
 ids, never section or body text.
 Test: tests/gate/test_ci_gate.py

@@ -46,8 +46,9 @@ alike.
 
 Stores: nothing (HEAD's ledger is replayed into a throwaway index, unless the
 caller hands in a store that already holds it).
-Refuses: a base that does not resolve (``UnknownRef``); a merge-base cut off
-by a shallow clone (``ShallowClone``, naming ``fetch-depth: 0``); an invalid
+Refuses: a base that does not resolve (``UnknownRef``); a merge-base, or a
+commit of the range, cut off by a shallow clone (``ShallowClone``, naming
+``fetch-depth: 0``); an invalid
 forest.toml at the merge-base (``ConfigError``).
 Returns: ``RangeReport`` (faults carry paths, ids and signatures, never bodies;
 each names the commit it judges: an act's, the commit that brought it).

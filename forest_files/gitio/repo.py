@@ -4,7 +4,8 @@ Stores: nothing.
 Refuses: paths outside a working tree (NotARepo), bare repositories
 (BareRepo), revisions that do not resolve (UnknownRef: for REMOTE/BRANCH this
 clone never fetched, the pasteable ``git fetch``; in a shallow clone, the CI
-fix), a merge-base cut off by a shallow clone (ShallowClone, with the CI fix).
+fix), a merge-base cut off by a shallow clone, or a range it cuts short below
+a merge-base it holds (ShallowClone, with the CI fix).
 Returns: absolute paths, commit ids, commit lists, config values; ``full_history``
 (how to fetch full history, said by every shallow-clone refusal); ``fetch_route``
 (the one builder of the fetch that brings a revision this clone lacks: the
@@ -171,11 +172,20 @@ def _missing_remote_branch(repo: Path | str, rev: str) -> tuple[str, str] | None
 
 
 def merge_base(repo: Path | str, a: str, b: str) -> str:
-    """The best common ancestor of ``a`` and ``b``."""
+    """The best common ancestor of ``a`` and ``b``, from which the range
+    merge-base..``b`` is judged: ShallowClone when a shallow clone lacks it, or
+    holds it but cuts a commit of that range off from its parents."""
     ids = [resolve_commit(repo, a), resolve_commit(repo, b)]
     proc = run_git(repo, ["merge-base", *ids], ok_codes=(0, 1))
     out = decode(proc.stdout).strip()
     if out:
+        cut = _cut_off(repo, out, ids[1])
+        if cut is not None:
+            raise ShallowClone(
+                f"{repo}: the clone is shallow and cuts the range {out[:12]}..{ids[1][:12]} "
+                f"off at commit {cut[:12]} (held without its parents), so commits of the "
+                f"range would go unjudged; {full_history()}"
+            )
         return out
     if is_shallow(repo):
         raise ShallowClone(
@@ -183,6 +193,22 @@ def merge_base(repo: Path | str, a: str, b: str) -> str:
             f"merge-base is not in it; {full_history()}"
         )
     raise GitFailed(f"{repo}: {a!r} and {b!r} share no history (unrelated branches)")
+
+
+def _cut_off(repo: Path | str, base: str, head: str) -> str | None:
+    """The first commit of ``base..head`` a shallow clone holds without its parents
+    (git lists it as a root, so the range would silently end there), else None."""
+    shallow, path = git_out(
+        repo,
+        ["rev-parse", "--is-shallow-repository", "--path-format=absolute", "--git-path", "shallow"],
+    ).splitlines()
+    if shallow != "true":
+        return None
+    try:
+        cut = frozenset(Path(path).read_text(encoding="ascii").split())
+    except FileNotFoundError:
+        return None
+    return next((c for c in rev_list(repo, f"{base}..{head}") if c in cut), None)
 
 
 def rev_list(repo: Path | str, rev_range: str, *, first_parent: bool = False) -> list[str]:

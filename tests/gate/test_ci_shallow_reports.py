@@ -13,7 +13,7 @@ import pytest
 from forest_files.doors.gatecmd import FORMATS
 from tests.helpers.cli import forest
 from tests.helpers.custody import feature_upstream
-from tests.helpers.git import git, pasted
+from tests.helpers.git import commit_all, git, pasted, write
 
 
 def _shallow(tmp_path: Path) -> Path:
@@ -130,3 +130,45 @@ def test_ci_base_not_resolving_outside_shallow_case_no_report_refused(tmp_path: 
     pasted(full, "git fetch origin main:refs/remotes/origin/main")
     typo = forest(full, "ci", "--base", "origin/mian", "--report", f"sarif={sarif}")
     assert typo.exit_code == 1 and not sarif.exists(), typo.output
+
+
+def _merged_pull_request(tmp_path: Path) -> Path:
+    """A pull request's merge commit as ``fetch-depth: 2`` checks it out: the merge and
+    its two parents, the branch's tip cut off from the commits before it (one of which
+    edited the bound ``t.md`` silently, the next undoing that)."""
+    up = feature_upstream(tmp_path)
+    git(up, "checkout", "-q", "feat")
+    write(up, "t.md", "# T\n\nwords changed silently\n")
+    commit_all(up, "silent edit")
+    write(up, "t.md", "# T\n\nwords\n")
+    commit_all(up, "undo it")
+    write(up, "other.md", "more feature\n")
+    commit_all(up, "more feature work")
+    git(up, "checkout", "-q", "-b", "pull-merge", "main")
+    git(up, "merge", "-q", "--no-ff", "-m", "Merge feat", "feat")
+    clone = tmp_path / "clone"
+    how = ("clone", "-q", "--depth", "2", "--single-branch", "--branch", "pull-merge")
+    git(tmp_path, *how, f"file://{up}", str(clone))
+    return clone
+
+
+@pytest.mark.slow  # a clone, two gate runs and a fetch (~1 s)
+def test_ci_shallow_range_cut_off_below_merge_base_refused(tmp_path: Path) -> None:
+    """``fetch-depth: 2`` and ``--base HEAD^1``: the merge-base is in the clone but the
+    branch's earlier commits are not, so the range git lists is cut short. Judging it
+    would pass a silent edit the full history holds; the gate refuses as for any
+    shallow clone instead, and the pasted fetch lets it find the edit."""
+    clone = _merged_pull_request(tmp_path)
+    sarif = tmp_path / "forest.sarif"
+    result = forest(clone, "ci", "--base", "HEAD^1", "--report", f"sarif={sarif}")
+    assert result.exit_code == 1, result.output
+    (line,) = result.stderr.splitlines()
+    assert line.startswith("forest: ") and "the clone is shallow" in line, line
+    (found,) = json.loads(sarif.read_text(encoding="utf-8"))["runs"][0]["results"]
+    assert found["ruleId"] == "forest/shallow-clone", found
+    (route,) = found["properties"]["routes"]
+    assert pasted(clone, route["command"]).returncode == 0
+    ran = forest(clone, "ci", "--base", "HEAD^1", "--format", "json")
+    assert ran.exit_code == 1, ran.output
+    found_later = [f for f in json.loads(ran.stdout)["findings"] if f["kind"] != "clean"]
+    assert [(f["kind"], f["path"]) for f in found_later] == [("drifted", "t.md")], found_later
