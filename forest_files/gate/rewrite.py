@@ -7,7 +7,8 @@ supersede``) leaves C as it was, and the next run fails at C again. So a finding
 at a commit before HEAD has one route: ``git rebase -i MERGE-BASE`` with C marked
 ``edit`` (a merge: a ``break`` line after it, as ``--rebase-merges`` merges again),
 and C given the act (or the edit taken out) before the rebase goes on. A
-drift HEAD itself brought is cleared by amending HEAD with the act. A finding
+drift HEAD itself brought is cleared by amending HEAD with the act (so are a
+move, a deletion, and a contest HEAD's ledger brought). A finding
 HEAD shows that earlier commits also carry keeps its restore and supersede routes,
 each saying it cannot clear the gate alone. A rewrite of a branch a remote holds
 needs a force push (said as a condition: whether it does is not known here).
@@ -40,6 +41,7 @@ from forest_files.check.checkout_rewrite import KIND as REWRITTEN
 from forest_files.check.checkout_rewrite import is_rules
 from forest_files.check.findings import Reported, Route
 from forest_files.check.routes import routes_for
+from forest_files.custody.sources import LEDGER_PREFIX
 from forest_files.kernel.shellword import command_text, forest_text, git_step, in_batches
 
 Step = tuple[str, ...]
@@ -152,6 +154,9 @@ class Rewrite:
         if r.introduced is None and r.kind == REWRITTEN:
             if any(is_rules(p) for p in self.head_changed):  # HEAD brought the rule
                 routes = self._amended_all(r)
+        elif r.introduced is None and r.kind == "contested":
+            if any(p.startswith(LEDGER_PREFIX) for p in self.head_changed):  # HEAD's acts
+                routes = _into_head(r.routes)  # its own: the merged text's route too
         elif r.introduced is None and r.path in self.head_changed:
             if r.kind == "drifted":
                 routes = self._amended(r)
@@ -188,21 +193,27 @@ class Rewrite:
         """HEAD moved, renamed or deleted a bound section or file: each of its routes
         that records or brings something back goes into HEAD itself, as a drift's does
         (a commit on top would leave HEAD in the range as it is)."""
-        why = f"amends HEAD, which made the change (a commit on top leaves it as it is); {_push()}"
-        out = []
-        for x in routes_for(r.finding, root=self.root, source=_AT_STOP):
-            if not x.steps:
-                out.append(x)
-                continue
-            note = f"{x.note}; {why}" if x.note else why
-            # a file brought back into a HEAD that only deleted it leaves HEAD empty
-            out.append(Route(f"{x.label} in HEAD", (*x.steps, (*AMEND, "--allow-empty")), note))
-        return tuple(out)
+        return _into_head(routes_for(r.finding, root=self.root, source=_AT_STOP))
+
+
+def _into_head(routes: Iterable[Route]) -> tuple[Route, ...]:
+    """Each route that records or brings something back, amending HEAD after it."""
+    why = f"amends HEAD, which made the change (a commit on top leaves it as it is); {_push()}"
+    out = []
+    for x in routes:
+        if not x.steps:
+            out.append(x)
+            continue
+        note = f"{x.note}; {why}" if x.note else why
+        # a file brought back into a HEAD that only deleted it leaves HEAD empty
+        out.append(Route(f"{x.label} in HEAD", (*x.steps, (*AMEND, "--allow-empty")), note))
+    return tuple(out)
 
 
 # Findings HEAD brings whose routes record an act or bring a file back (a drift has
 # its own pair, ``_amended``): pasted and committed on top, they would leave HEAD,
-# which the gate judges as a commit of the range, as it is.
+# which the gate judges as a commit of the range, as it is. A contest is HEAD's when
+# HEAD changed the ledger (a rebase onto a base that superseded the same ground).
 _AMENDABLE = frozenset({"moved", "missing", "unresolved"})
 
 

@@ -13,7 +13,7 @@ import pytest
 from forest_files.check.findings import Reported, Route
 from forest_files.gate.ci import run_gate
 from tests.gate.merging import break_after_merge, evil_merge
-from tests.helpers.custody import adopted_repo
+from tests.helpers.custody import adopted_repo, supersede_as_it_stands
 from tests.helpers.git import commit_all, git, pasted, write
 
 # The slow lane (.ci/run runs it; the README's fast command leaves it out):
@@ -119,6 +119,33 @@ def test_ci_file_renamed_by_head_amend_route_recovers(
     assert route.steps[-1] == ("git", "commit", "--amend", "--no-edit", "--allow-empty")
     assert "force push" in route.note
     _paste(root, route.command)
+    assert run_gate(root, "main").ok
+    assert git(root, "rev-list", "--count", "main..HEAD") == "1"
+
+
+def test_ci_contest_brought_by_head_rebase_amend_route_recovers(tmp_path: Path) -> None:
+    """A branch that superseded a bound file, rebased (no pre-commit hook) onto a main
+    that superseded the same ground elsewhere in it: HEAD's ledger holds both
+    successors. Its routes were the check's (``forest resolve … && git add``); the
+    commit they led to, on top, left HEAD contested in the range and the gate failed
+    again. Each amends HEAD as a drift's does; the merged text's, pasted, clears it."""
+    root = adopted_repo(tmp_path, DOC, "# A\n\none\n\ntwo\n\nthree\n")
+    git(root, "checkout", "-q", "-b", "feature")
+    write(root, DOC, "# A\n\none\n\ntwo\n\nTHREE\n")
+    supersede_as_it_stands(root, DOC, words="feature")
+    commit_all(root, "feature: superseded")
+    git(root, "checkout", "-q", "main")
+    write(root, DOC, "# A\n\nONE\n\ntwo\n\nthree\n")
+    supersede_as_it_stands(root, DOC, words="main")
+    commit_all(root, "main: superseded")
+    git(root, "checkout", "-q", "feature")
+    git(root, "rebase", "-q", "main")
+    (found,) = run_gate(root, "main").findings
+    assert (found.kind, found.commit, found.introduced) == ("contested", None, None)
+    assert len(found.routes) == 3  # a route per head, and the merged text's
+    amend = ("git", "commit", "--amend", "--no-edit", "--allow-empty")
+    assert all(x.steps[-1] == amend and "force push" in x.note for x in found.routes)
+    _paste(root, _route(found, "or keep the text the file holds now").command)
     assert run_gate(root, "main").ok
     assert git(root, "rev-list", "--count", "main..HEAD") == "1"
 
