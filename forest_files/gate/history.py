@@ -157,6 +157,11 @@ def _history_hints(f: Finding, commit: str, judged_by: str | None) -> tuple[str,
     said = f"changed there without its supersession recorded in the same commit ({commit[:12]})"
     if f.kind == checkout_rewrite.KIND:
         said = f"the .gitattributes of commit {commit[:12]} make git rewrite it on checkout"
+    elif f.kind == "contested":  # each successor was recorded: two branches' acts met
+        said = (
+            f"the ledger of commit {commit[:12]} holds both successors of its ground, "
+            "with no resolve recorded in the same commit"
+        )
     if judged_by is None:
         return (said,)
     return (said, f"commit {commit[:12]} holds no ledger; judged by the ledger of {judged_by[:12]}")

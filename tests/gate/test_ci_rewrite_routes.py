@@ -123,12 +123,10 @@ def test_ci_file_renamed_by_head_amend_route_recovers(
     assert git(root, "rev-list", "--count", "main..HEAD") == "1"
 
 
-def test_ci_contest_brought_by_head_rebase_amend_route_recovers(tmp_path: Path) -> None:
+def _rebased_contest(tmp_path: Path) -> Path:
     """A branch that superseded a bound file, rebased (no pre-commit hook) onto a main
     that superseded the same ground elsewhere in it: HEAD's ledger holds both
-    successors. Its routes were the check's (``forest resolve … && git add``); the
-    commit they led to, on top, left HEAD contested in the range and the gate failed
-    again. Each amends HEAD as a drift's does; the merged text's, pasted, clears it."""
+    successors, and the file both edits."""
     root = adopted_repo(tmp_path, DOC, "# A\n\none\n\ntwo\n\nthree\n")
     git(root, "checkout", "-q", "-b", "feature")
     write(root, DOC, "# A\n\none\n\ntwo\n\nTHREE\n")
@@ -140,6 +138,15 @@ def test_ci_contest_brought_by_head_rebase_amend_route_recovers(tmp_path: Path) 
     commit_all(root, "main: superseded")
     git(root, "checkout", "-q", "feature")
     git(root, "rebase", "-q", "main")
+    return root
+
+
+def test_ci_contest_brought_by_head_rebase_amend_route_recovers(tmp_path: Path) -> None:
+    """HEAD's ledger brought the contest. Its routes were the check's (``forest resolve
+    … && git add``); the commit they led to, on top, left HEAD contested in the range
+    and the gate failed again. Each amends HEAD as a drift's does; the merged text's,
+    pasted, clears it."""
+    root = _rebased_contest(tmp_path)
     (found,) = run_gate(root, "main").findings
     assert (found.kind, found.commit, found.introduced) == ("contested", None, None)
     assert len(found.routes) == 3  # a route per head, and the merged text's
@@ -148,6 +155,22 @@ def test_ci_contest_brought_by_head_rebase_amend_route_recovers(tmp_path: Path) 
     _paste(root, _route(found, "or keep the text the file holds now").command)
     assert run_gate(root, "main").ok
     assert git(root, "rev-list", "--count", "main..HEAD") == "1"
+
+
+def test_ci_contest_resolved_on_top_named_as_contest_detected(tmp_path: Path) -> None:
+    """The contest resolved in a commit on top: the gate reports it at the commit that
+    brought it, saying that commit's ledger holds both successors (it said the section
+    was changed there without its supersession, which the commit had recorded)."""
+    root = _rebased_contest(tmp_path)
+    brought = git(root, "rev-parse", "HEAD")
+    (found,) = run_gate(root, "main").findings
+    on_top = _route(found, "or keep the text the file holds now").command
+    _paste(root, on_top.removesuffix(" && git commit --amend --no-edit --allow-empty"))
+    commit_all(root, "resolved on top")
+    (left,) = run_gate(root, "main").findings
+    assert (left.kind, left.commit) == ("contested", brought)
+    assert not any("without its supersession" in h for h in left.hints), left.hints
+    assert any("both successors" in h and brought[:12] in h for h in left.hints), left.hints
 
 
 def test_ci_drift_undone_in_head_amend_route_recovers(tmp_path: Path) -> None:
