@@ -125,3 +125,22 @@ def test_retire_during_conflicted_merge_stage_step_pasted_accepted(tmp_path: Pat
     done = pasted(root, line.removeprefix("stage it: ").split("  (")[0])
     assert done.returncode == 0, done.stderr
     assert ".forest/ledger/segments/" in git(root, "diff", "--cached", "--name-only")
+
+
+def test_adopt_step_after_init_edited_tracked_gitattributes_carries_it_detected(
+    tmp_path: Path,
+) -> None:
+    """A repository that tracks a .gitattributes: ``forest init`` appends the ledger's
+    line to it. An adopt before the init is committed names it beside forest.toml, so
+    the pasted step commits the line (it reached no clone: status showed it modified)."""
+    root = make_repo(tmp_path)
+    write(root, ".gitattributes", "*.png binary\n")
+    write(root, "a.md", "# A\n\ntext\n")
+    commit_all(root, "start")
+    ok(root, "init")
+    step = _step(ok(root, "adopt", "a.md", "--words", "Adopted").stdout)
+    assert ".gitattributes" in step.split(" && ")[0], step
+    done = pasted(root, f"{step} -q -m custody")
+    assert done.returncode == 0, done.stderr
+    assert git(root, "status", "--porcelain") == ""
+    assert ".forest/ledger/**" in git(root, "show", "HEAD:.gitattributes")

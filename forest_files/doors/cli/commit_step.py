@@ -4,7 +4,9 @@ One line, ready to paste where the command was typed: ``commit it: git add --
 .forest/ledger && git commit``, naming beside the ledger the files a commit would
 miss (``gitio.to_stage``: new or edited; ``with the file`` / ``with the N files``),
 and forest init's own files (forest.toml, ``.gitattributes``, ``.forest/.gitignore``)
-while git does not track them. A custody file an ignore rule hides (``git add``
+while git does not track them or holds an older copy (``forest init`` appends the
+ledger's line to a ``.gitattributes`` git already tracks: left out of the act's
+commit, that line never reaches a clone). A custody file an ignore rule hides (``git add``
 refuses it) gets a second line naming the rule (check/uncommitted.py).
 While git holds files in conflict (a merge, rebase or cherry-pick stopped), git
 refuses any commit: the step then stages alone and says what is left
@@ -38,10 +40,9 @@ def commit_step(root: Path, paths: Sequence[str] = ()) -> str:
     from forest_files.check.conflicts import unmerged_stages
     from forest_files.check.uncommitted import SETUP, ignored_custody
 
-    # forest init's own files, never committed: the act's commit carries them too
-    untracked = set(gitio.untracked(root, SETUP))  # one git call
-    setup = [p for p in SETUP if p in untracked]
-    waiting = [*setup, *(gitio.to_stage(root, paths) if paths else [])]
+    # forest init's own files, new or edited since committed (its .gitattributes line):
+    # the act's commit carries them too. One git call for them and the act's files.
+    waiting = gitio.to_stage(root, [*SETUP, *paths])
     many = f" with the {len(waiting)} files"
     files = "" if not waiting else " with the file" if len(waiting) == 1 else many
     unmerged = unmerged_stages(root, "worktree")
