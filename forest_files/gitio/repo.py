@@ -6,7 +6,8 @@ Refuses: paths outside a working tree (NotARepo), bare repositories
 clone never fetched, the pasteable ``git fetch``; in a shallow clone, the CI
 fix), a merge-base cut off by a shallow clone, or a range it cuts short below
 a merge-base it holds (ShallowClone, with the CI fix).
-Returns: absolute paths, commit ids, commit lists, config values; ``full_history``
+Returns: absolute paths, commit ids, commit lists, config values (``config_origin``:
+where one is set); ``full_history``
 (how to fetch full history, said by every shallow-clone refusal); ``fetch_route``
 (the one builder of the fetch that brings a revision this clone lacks: the
 refusal's hint and the CI gate's reports print it). A full commit id
@@ -265,6 +266,23 @@ def config_get(repo: Path | str, key: str) -> str | None:
             raise GitFailed(f"config key {key!r} is invalid", stderr=decode(proc.stderr))
         return None
     return decode(proc.stdout).rstrip("\n")
+
+
+def config_origin(repo: Path | str, key: str) -> tuple[str, str] | None:
+    """Where the effective value of ``key`` is set: git's scope (``local``,
+    ``worktree``, ``global``, ``system``, ``command``) and its origin (``file:PATH``,
+    PATH relative to ``repo`` for the repository's own files; ``command line:`` for
+    ``git -c`` or ``GIT_CONFIG_COUNT``), or None if unset. ``-z``: a path is given as
+    it is, never quoted."""
+    proc = run_git(
+        repo,
+        ["config", "-z", "--show-scope", "--show-origin", "--get", "--end-of-options", key],
+        ok_codes=(0, 1),
+    )
+    fields = split_z(proc.stdout)
+    if proc.returncode == 1 or len(fields) < 3:
+        return None
+    return fields[0], fields[1]
 
 
 def user_identity(repo: Path | str) -> str | None:

@@ -239,7 +239,7 @@ def test_hooks_status_dash_c_hooks_path_notes_pasted_beside_recovers(tmp_path: P
     assert shown.returncode == 0, shown.stderr
     (warning,) = [ln for ln in shown.stderr.splitlines() if ln.startswith("forest: warning: ")]
     route = warning.split("`")[3]
-    assert route == "git -C repo config --unset core.hooksPath && forest -C repo hooks install"
+    assert route == "git -C repo config --unset-all core.hooksPath && forest -C repo hooks install"
     assert pasted(tmp_path, route).returncode == 0
     assert (repo / ".git" / "hooks" / "pre-commit").is_file()
     git(repo, "config", "core.hooksPath", str(tmp_path / "shared"))

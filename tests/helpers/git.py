@@ -128,11 +128,15 @@ def conflicted_merge(root: Path) -> None:
     assert pasted(root, "git merge -q side").returncode != 0  # notes.md in conflict
 
 
-def pasted(root: Path, command: str) -> subprocess.CompletedProcess[str]:
+def pasted(
+    root: Path, command: str, *, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
     """``command`` pasted into bash in ``root`` as a user would, with this
-    interpreter's ``forest`` first on PATH and the fixed test git."""
+    interpreter's ``forest`` first on PATH and the fixed test git (``env``: variables
+    set over it, such as a global config of the test's own)."""
     bin_dir = str(Path(sys.executable).parent)
-    env = {**os.environ, **git_env(), "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}"}
+    path = f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}"
+    env = {**os.environ, **git_env(), "PATH": path, **(env or {})}
     return subprocess.run(
         ["bash", "-c", command], cwd=root, env=env, capture_output=True, text=True, check=False
     )

@@ -7,7 +7,8 @@ never overwritten without ``--force``.
 Returns: one line per hook (or JSON; its path shown escaped in text, exact in JSON),
 and a line naming any hook of an older version with the command that updates it
 (``--server`` for the server's, ``-C`` where the user typed it), and the steps of the
-``core.hooksPath`` notes, each reaching the repository from where it was typed.
+``core.hooksPath`` notes, each reaching the repository from where it was typed (its
+removal from the config file that sets it: doors/hooks/hooks_path.py).
 Test: tests/doors/test_hooks.py, tests/doors/test_control_chars_doors.py,
 tests/doors/test_hooks_install.py
 """
@@ -51,7 +52,7 @@ def _show(
     the command pasted where it was typed, ``--server`` for the server's)."""
     from forest_files import gitio
     from forest_files.doors import hooks as githooks
-    from forest_files.kernel.shellword import command_text, git_step, printable
+    from forest_files.kernel.shellword import printable
 
     step = step or "forest hooks install"
 
@@ -88,12 +89,13 @@ def _show(
             f"repository: {_own_hooks_folder(step)}",
             err=True,
         )
-    if place == "work tree":
-        unset = command_text(git_step("config", "--unset", "core.hooksPath"))
+    if repo is not None and place == "work tree":
+        from forest_files.doors.hooks.hooks_path import keep_out_of_commits
+
         typer.echo(
             "forest: warning: git's hooks folder (core.hooksPath) lies in the work tree, so "
             "its scripts can change with any commit or pull; `forest ci` is the gate that "
-            f"counts (to keep hooks out of commits: `{unset} && {step}`)",
+            f"counts (to keep hooks out of commits: {keep_out_of_commits(repo, step)})",
             err=True,
         )
 
