@@ -21,7 +21,9 @@ out of every conversion, in the file that decides, then ``git add --renormalize`
 ``with_checkout_note`` (a working-tree segment's fault with the rule's file, the line
 to add there as a pasteable step and the checkout again; a body file's with its path
 and ``body_checkout_note``'s words); ``body_checkout_note`` (the
-same for a working-tree body file, None when no rule converts its path);
+same for a working-tree body file, None when no rule converts its path); both name
+``core.autocrlf=true`` when no attribute decides a ledger file's line ends (no
+``.gitattributes`` line at all), with forest init's line as the fix;
 ``checkout_faults`` (both for ``forest verify``'s faults, each note worked out once).
 Test: tests/ledger/test_ledger_filter_rule.py, tests/ledger/test_ledger_crlf.py
 """
@@ -75,10 +77,19 @@ def conversion_note(root: Path, code: str) -> str | None:
 def _rules(root: Path, paths: list[str]) -> list[str]:
     """The converting attributes git applies to ``paths`` (``eol=crlf``, ``text``),
     sorted; none when git cannot say. One ``git check-attr``."""
+    return _converting_rules(_attributes(root, paths))
+
+
+def _attributes(root: Path, paths: list[str]) -> dict[str, dict[str, str]]:
+    """Every attribute git gives each of ``paths``; none when git cannot say."""
     try:
-        found = gitio.attributes(root, paths)
+        return gitio.attributes(root, paths)
     except ForestError:
-        return []
+        return {}
+
+
+def _converting_rules(found: Mapping[str, Mapping[str, str]]) -> list[str]:
+    """The converting attributes among ``found`` (``_attributes``'), sorted."""
     return sorted(
         {
             attr if value == "set" else f"{attr}={value}"
@@ -104,8 +115,12 @@ def checkout_note(root: Path, segment: str | None = None) -> str:
     the end of the file that decides (a pasteable step), then the ledger checked out
     again. Every step reached from where the user stands."""
     path = _PROBES[0] if segment is None else f"{LEDGER_PREFIX}segments/{segment}.jsonl"
-    rules = _rules(root, [path])
-    if not rules:  # the rule is gone (or core.autocrlf converted the unmarked ledger)
+    found = _attributes(root, [path])
+    rules = _converting_rules(found)
+    if not rules:  # the rule is gone, or core.autocrlf converted the unmarked ledger
+        autocrlf = _autocrlf_note(root, found.get(path, {}))
+        if autocrlf is not None:
+            return autocrlf
         return (
             f"no attribute rule converts it now: with the line '{UNCONVERTED_LINE}' at the "
             f"end of .gitattributes (core.autocrlf converts a ledger without it), check the "
@@ -116,11 +131,37 @@ def checkout_note(root: Path, segment: str | None = None) -> str:
 
 def body_checkout_note(root: Path, path: str) -> str | None:
     """Why the working tree's body file at ``path`` (from the top) may not hash to its
-    name: the rule that converts it, with ``checkout_note``'s fix; None when no rule
-    converts that path (the body was edited, as far as git can tell). One ``git
-    check-attr``."""
-    rules = _rules(root, [path])
-    return _rule_and_fix(root, path, rules) if rules else None
+    name: the rule that converts it, with ``checkout_note``'s fix, or ``core.autocrlf``
+    when no attribute decides the path's line ends; None when neither converts it (the
+    body was edited, as far as git can tell). One ``git check-attr``; one ``git
+    config`` when no rule converts the path."""
+    found = _attributes(root, [path])
+    rules = _converting_rules(found)
+    if rules:
+        return _rule_and_fix(root, path, rules)
+    return _autocrlf_note(root, found.get(path, {}))
+
+
+def _autocrlf_note(root: Path, attrs: Mapping[str, str]) -> str | None:
+    """``core.autocrlf=true`` as the cause when no attribute of a ledger path (its
+    ``attrs``) decides its line ends (a ``text`` or the old ``crlf`` set or unset: git
+    then ignores the setting), with the fix that keeps it on for every other file:
+    forest init's line at the end of .gitattributes, committed (every clone checks the
+    ledger out as stored), then the ledger checked out again. None when it is not
+    true, or an attribute decides."""
+    if "text" in attrs or "crlf" in attrs:
+        return None
+    if gitio.config_get(root, "core.autocrlf", as_type="bool-or-str") != "true":
+        return None
+    shown = command_text(git_step("config", "--show-origin", "--get", "core.autocrlf"))
+    printf = command_text(("printf", _LINE_FORMAT, UNCONVERTED_LINE))
+    where = reached(".gitattributes")
+    return (
+        f"core.autocrlf=true converts it, as no attribute rule takes the ledger out of "
+        f"line-end conversion (`{shown}` shows where it is set): add the line "
+        f"'{UNCONVERTED_LINE}' at the end of {where} (`{printf} >> {shell_word(where)}`) "
+        f"and commit it, then check the ledger out again: `{_checkout_again()}`"
+    )
 
 
 def _rule_and_fix(root: Path, path: str, rules: list[str]) -> str:

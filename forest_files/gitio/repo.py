@@ -258,9 +258,12 @@ def commits_with_authors(
     return result
 
 
-def config_get(repo: Path | str, key: str) -> str | None:
-    """The effective value of ``key`` (last one wins), or None if unset."""
-    proc = run_git(repo, ["config", "--get", "--end-of-options", key], ok_codes=(0, 1))
+def config_get(repo: Path | str, key: str, *, as_type: str | None = None) -> str | None:
+    """The effective value of ``key`` (last one wins), or None if unset. ``as_type``:
+    git's ``--type`` (``bool-or-str``: ``true`` for each way git spells a true
+    boolean, ``yes``, ``on``, ``1`` or a bare key)."""
+    typed = [f"--type={as_type}"] if as_type else []
+    proc = run_git(repo, ["config", *typed, "--get", "--end-of-options", key], ok_codes=(0, 1))
     if proc.returncode == 1:
         if proc.stderr.strip():
             raise GitFailed(f"config key {key!r} is invalid", stderr=decode(proc.stderr))

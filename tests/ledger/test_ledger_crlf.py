@@ -10,6 +10,7 @@ the line to add there and the checkout again, each pasteable where it was typed
 alone (``*.txt``) is named by ``forest verify``'s body fault the same way, in place of
 "(edited?)", which stays when no rule converts the body's path (``checkout_faults``);
 ``forest status`` names the body file by its path with the same rule (``with_checkout_note``).
+With no attribute rule for the ledger at all, ``core.autocrlf=true`` is named instead.
 """
 
 from __future__ import annotations
@@ -175,6 +176,45 @@ def test_crlf_checkout_of_a_body_file_by_info_attributes_named_there_refused(
     assert "(edited?)" not in fault, fault
     assert "a rule in clone/.git/info/attributes (which outranks .gitattributes)" in fault
     assert "text=auto" in fault and "git -C clone checkout -- .forest/ledger" in fault, fault
+
+
+@pytest.mark.slow  # a clone, three `forest` runs and three pasted steps
+def test_core_autocrlf_checkout_of_a_body_file_named_pasted_recovers(tmp_path: Path) -> None:
+    """No attribute rule at all for the ledger (a repository without forest init's
+    ``.gitattributes`` line) and ``core.autocrlf=true``: git checks the body files out
+    with CRLF. ``forest verify``'s body fault said "(edited?)"; it names the setting
+    (and the ``git config`` that shows where it is set), forest init's line to add and
+    the checkout again; pasted, verify passes. ``forest status`` names it too."""
+    origin = make_repo(tmp_path, "origin")
+    write(origin, "canon.md", "# Canon\n\nThe rule.\n")
+    init_and_adopt(origin, ["canon.md"])
+    write(origin, ".gitattributes", "")
+    commit_all(origin, "adopt, with no attribute rule for the ledger")
+    clone = tmp_path / "clone"
+    git(tmp_path, "clone", "-q", "-c", "core.autocrlf=true", str(origin), str(clone))
+    proc = forest(clone, "verify")
+    assert proc.exit_code == 3, proc.output
+    fault = _body_fault(proc.stdout)
+    assert "(edited?)" not in fault, fault
+    assert "(core.autocrlf=true converts it, as no attribute rule" in fault, fault
+    shown, add, again = _steps(fault)
+    assert pasted(clone, shown).stdout.startswith("file:.git/config\ttrue")
+    assert add.endswith(">> .gitattributes"), add
+    for step in (add, "git add .gitattributes && git commit -q -m 'ledger unconverted'", again):
+        done = pasted(clone, step)
+        assert done.returncode == 0, (step, done.stderr)
+    assert forest(clone, "verify").exit_code == 0
+    assert forest(clone, "status").exit_code == 0
+
+
+def test_core_autocrlf_set_but_ledger_marked_keeps_edited_accepted(tmp_path: Path) -> None:
+    """``core.autocrlf=true`` with forest init's ``-text`` line in place converts no
+    ledger file: a body edited by hand to CRLF keeps "(edited?)", never the setting."""
+    root, _ = _body_edited_to_crlf(tmp_path)
+    git(root, "config", "core.autocrlf", "true")
+    faults, converted = checkout_faults(root, verify_ledger(root / ".forest" / "ledger").faults)
+    (fault,) = faults
+    assert fault.detail.endswith("(edited?)") and not converted, fault.detail
 
 
 def test_body_file_edited_in_the_working_tree_keeps_edited_accepted(tmp_path: Path) -> None:
