@@ -15,7 +15,9 @@ working-tree drift's hint covers it (explain.py ``_rewritten``).
 
 Stores: nothing.
 Refuses: nothing.
-Returns: ``findings`` (one per bound file, in path order, naming the attributes);
+Returns: ``findings`` (one per bound file, in path order, naming the attributes and
+the committed ``.gitattributes`` whose rules give them: gitio ``deciding_rules``, asked
+only once a file is found);
 ``changed_rules`` (which bound paths a change of ``.gitattributes`` files can have
 reached: the hook asks git only of those), ``reached`` (the same of the
 ``.gitattributes`` a source holds: a source with none above a bound file asks nothing);
@@ -84,19 +86,32 @@ def findings(
     said = _rewriting(root, source, wanted, keep_index_file)
     if not said:
         return []
+    from forest_files import gitio
     from forest_files.check.engine import Finding
 
+    given = {path: [w.partition("=")[0] for w in words] for path, words in said.items()}
+    files = gitio.deciding_rules(root, source, given, keep_index_file=keep_index_file)
     out = []
     for path in wanted:
         if path in said:
-            named = ", ".join(f"`{a}`" for a in said[path])
             detail = (
-                f"its .gitattributes rules make git rewrite it as every clone checks it "
-                f"out ({named}): the working file will hold git's rewrite, not the text git "
-                "holds, and read as drift after every checkout"
+                f"{_by_rules(said[path], files.get(path, {}))} as every clone checks it "
+                "out: the working file will hold git's rewrite, not the text git holds, "
+                "and read as drift after every checkout"
             )
             out.append(Finding(KIND, path, path, "", None, None, detail=detail))
     return out
+
+
+def _by_rules(words: list[str], files: dict[str, str]) -> str:
+    """Which committed ``.gitattributes`` give a file its rewriting ``words``
+    (``files``: attribute -> file), said as the finding's cause."""
+    where = sorted({files.get(w.partition("=")[0], RULES) for w in words})
+    if len(where) == 1:
+        named = ", ".join(f"`{w}`" for w in words)
+        return f"a rule in {where[0]} makes git rewrite it ({named})"
+    each = ", ".join(f"`{w}` in {files.get(w.partition('=')[0], RULES)}" for w in words)
+    return f"rules in {' and '.join(where)} make git rewrite it ({each})"
 
 
 def _rewriting(

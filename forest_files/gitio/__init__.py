@@ -22,7 +22,7 @@ from forest_files.gitio._run import (
     split_z,
 )
 from forest_files.gitio.attr_rules import info_rules
-from forest_files.gitio.attr_source import committed_attributes
+from forest_files.gitio.attr_source import committed_attributes, deciding_rules
 from forest_files.gitio.content import (
     SUBMODULE_MODE,
     attributes,
@@ -104,6 +104,7 @@ __all__ = [
     "committed_attributes",
     "config_get",
     "config_origin",
+    "deciding_rules",
     "diff_each_parent",
     "diff_names",
     "fetch_route",

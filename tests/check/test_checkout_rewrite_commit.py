@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from forest_files import gitio
+from forest_files.check import checkout_rewrite
 from forest_files.check.staged import judge_staged
 from tests.helpers.custody import adopted_repo
 from tests.helpers.git import commit_all, git, pasted, write
@@ -118,3 +120,77 @@ def test_ci_ident_rule_in_range_refused_every_format(repo: Path) -> None:
     ran = pasted(repo, "forest ci --base main")
     assert f"brought by commit {brought[:12]}" in ran.stdout, ran.stdout
     assert "`forest check --staged` prints there" in ran.stdout, ran.stdout
+
+
+def _detail(repo: Path) -> str:
+    (found,) = [r for r in judge_staged(repo).extra if r.failed]
+    return found.finding.detail
+
+
+@pytest.mark.parametrize(
+    ("lines", "cause"),
+    [
+        ((".gitattributes:docs/canon.md ident",), "a rule in .gitattributes makes"),
+        (
+            (".gitattributes:docs/canon.md ident", "docs/.gitattributes:draft.md text"),
+            "a rule in .gitattributes makes",
+        ),
+        (
+            (".gitattributes:[attr]stamped ident", "docs/.gitattributes:canon.md stamped"),
+            "a rule in docs/.gitattributes makes",
+        ),
+        (
+            (".gitattributes:docs/canon.md ident", "docs/.gitattributes:canon.md filter=x"),
+            "rules in .gitattributes and docs/.gitattributes make git rewrite it (`ident` in "
+            ".gitattributes, `filter=x` in docs/.gitattributes)",
+        ),
+    ],
+    ids=["top", "deeper-file-other-rule", "macro-below", "two-files"],
+)
+def test_rewrite_finding_names_the_rules_file_detected(
+    repo: Path, lines: tuple[str, ...], cause: str
+) -> None:
+    """The finding names the committed .gitattributes whose rules give the attribute
+    (git's own check-attr, asked with each depth's files added in turn): the deeper
+    file when its line decides (through the top's macro too), never a deeper file
+    whose rules name other files."""
+    for spec in lines:
+        where, _, line = spec.partition(":")
+        _rule(repo, line, where)
+    assert _detail(repo).startswith(cause), _detail(repo)
+    commit_all(repo, "rules")
+    (found,) = checkout_rewrite.findings(repo, git(repo, "rev-parse", "HEAD"), ["docs/canon.md"])
+    assert found.detail.startswith(cause), found.detail
+
+
+def test_rewrite_nothing_found_no_rules_file_asked_accepted(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A rule that rewrites no bound file: the clean path asks nothing more of git (the
+    rules file is looked for only once a file is found)."""
+
+    def asked(*args: object, **kwargs: object) -> None:
+        raise AssertionError("deciding_rules asked on the clean path")
+
+    monkeypatch.setattr(gitio, "deciding_rules", asked)
+    _rule(repo, "docs/draft.md ident")
+    _rule(repo, "docs/canon.md eol=crlf", "docs/.gitattributes")
+    assert _kinds(repo) == []
+
+
+def test_rewrite_rule_in_a_symlinked_gitattributes_not_a_finding_accepted(repo: Path) -> None:
+    """A committed ``.gitattributes`` that is a symbolic link is read by no git since
+    2.32 (not from the tree, the index or, unfollowed, the work tree): its ``ident``
+    rewrites nothing on checkout, so it is no finding; a regular file with the same
+    line is."""
+    write(repo, "rules.txt", "canon.md ident\n")
+    (repo / "docs" / ".gitattributes").symlink_to("../rules.txt")
+    git(repo, "add", "--", "rules.txt", "docs/.gitattributes")
+    assert _kinds(repo) == []
+    commit_all(repo, "linked rules")
+    (repo / "docs" / "canon.md").unlink()
+    git(repo, "checkout", "--", "docs/canon.md")
+    assert (repo / "docs" / "canon.md").read_text() == CANON  # git applied no ident
+    (repo / "docs" / ".gitattributes").unlink()
+    _rule(repo, "canon.md ident", "docs/.gitattributes")
+    assert _kinds(repo) == [KIND]
