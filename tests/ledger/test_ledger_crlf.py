@@ -105,7 +105,7 @@ def test_crlf_checkout_by_an_info_attributes_rule_named_there_pasted_recovers(
     assert "a rule in ../.git/info/attributes (which outranks" in fault, fault
     assert _steps(fault)[:3] == [shown, add, again], fault
     assert "restore the damaged files" not in listed.stderr, listed.stderr
-    assert "the rule that converts it" in listed.stderr, listed.stderr
+    assert "the conversion named above" in listed.stderr, listed.stderr
     assert "eol: crlf" in pasted(clone / "sub", shown).stdout
     assert add.endswith(">> ../.git/info/attributes"), add
     for step in (add, again):
@@ -143,7 +143,7 @@ def test_crlf_checkout_of_a_body_file_names_the_rule_pasted_recovers(tmp_path: P
     fault = _body_fault(proc.stdout)
     assert "(edited?)" not in fault and "segment-name" not in proc.stdout, proc.stdout
     assert "(a rule in ../.gitattributes converts it (eol=crlf, text;" in fault, fault
-    assert "the rule that converts it" in proc.stderr, proc.stderr
+    assert "the conversion named above" in proc.stderr, proc.stderr
     shown, add, again = _steps(fault)
     assert "eol: crlf" in pasted(clone / "sub", shown).stdout
     assert add.endswith(">> ../.gitattributes"), add
@@ -197,6 +197,7 @@ def test_core_autocrlf_checkout_of_a_body_file_named_pasted_recovers(tmp_path: P
     fault = _body_fault(proc.stdout)
     assert "(edited?)" not in fault, fault
     assert "(core.autocrlf=true converts it, as no attribute rule" in fault, fault
+    assert "keep the ledger out of the conversion named above" in proc.stderr, proc.stderr
     shown, add, again = _steps(fault)
     assert pasted(clone, shown).stdout.startswith("file:.git/config\ttrue")
     assert add.endswith(">> .gitattributes"), add

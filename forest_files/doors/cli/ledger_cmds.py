@@ -35,9 +35,10 @@ if TYPE_CHECKING:
     from forest_files.ledger.verify import Fault
 
 
-# verify's last line when a rule converted the ledger as git checked it out: the
-# segment-name fault above names the rule's file and the fix; nothing is damaged in git.
-_CONVERTED_BACK = "take the ledger out of the rule that converts it, as said above"
+# verify's last line when git converted the ledger as it checked it out: the fault
+# above names what converts it (a rule's file, or core.autocrlf) and the fix; nothing
+# is damaged in git.
+_CONVERTED_BACK = "keep the ledger out of the conversion named above, as said there"
 
 
 class ContestedGround(ForestError):
