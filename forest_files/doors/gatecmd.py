@@ -11,8 +11,9 @@ Stores: one ``ci`` record per run in the local audit log (doors/doorlog.py);
 each ``--report FORMAT=FILE`` written whatever the verdict; with ``--format
 github`` and ``$GITHUB_STEP_SUMMARY`` set, a Markdown summary appended to it; a
 shallow clone's refusal written to those files too, as one ``shallow-clone``
-finding (gate/shallow.py), before it is raised as it was: the merge-base cut off,
-or a base the shallow clone never fetched (GitHub's default checkout).
+finding (gate/shallow.py), and printed in a machine ``--format`` (JSON, SARIF,
+JUnit, GitHub's), before it is raised as it was: the merge-base cut off, or a base
+the shallow clone never fetched (GitHub's default checkout).
 Refuses: nothing itself (the gate's refusals, through the one error boundary).
 Returns: ``ci_command``'s exit code: 0 clean, 1 findings, 3 ledger corruption; the
 text and JSON reports' commands pasted where ``forest ci`` was typed (``git -C ..``
@@ -155,9 +156,16 @@ def _write(
 def _write_refusal(report: GateReport | None, fmt: str, targets: list[tuple[str, Path]]) -> None:
     """A shallow clone's refusal as each report's one finding (gate/shallow.py; None:
     none to write); its route's step is spelled at render time, so one report serves
-    every format."""
-    if report is not None:
-        _write({}, report, fmt, targets)
+    every format. A machine format prints it on stdout too: ``--format sarif >
+    FILE`` would otherwise leave an empty file the upload rejects, and ``--format
+    github`` no annotation. Text prints nothing more: the ``forest:`` line says it."""
+    from forest_files.gate.render import render
+
+    if report is None:
+        return
+    _write({}, report, fmt, targets)
+    if fmt != "text":
+        sys.stdout.write(render(report, fmt) + "\n")
 
 
 def _at_the_top(

@@ -7,7 +7,10 @@ refusal as one ``shallow-clone`` finding (exit 1, as the refusal itself), so a C
 job that uploads them shows why nothing was judged. Its route is the fetch that
 deepens the clone, spelled at render time like every route's step (where ``forest
 ci`` was typed for text and JSON, from the top for the CI formats); the detail is
-the refusal without its own copy of that fetch.
+the refusal without its own copy of that fetch, nor the path of the work tree it
+leads with: a report (SARIF, JSON, a JUnit file, an annotation) is of the checkout at
+its top, where its file names are read, and a CI runner's absolute path
+(``/home/runner/work/...``) says nothing there. The one ``forest:`` line keeps it.
 
 A shallow clone whose base does not resolve stops the gate earlier (``UnknownRef``):
 GitHub's default checkout (``fetch-depth: 1``) never fetches the pull request's
@@ -65,7 +68,7 @@ def unfetched_report(root: Path | str, base: str | None) -> GateReport | None:
         return None
     if route is None:
         return None
-    detail = f"{top}: revision {base!r} does not name a commit; {route.why}"
+    detail = f"revision {base!r} does not name a commit; {route.why}"
     what = (
         "fetch the base branch and the full history" if route.branch else "fetch the full history"
     )
@@ -85,11 +88,14 @@ def _resolves(top: Path, rev: str) -> bool:
 
 
 def _report(root: Path | str, base: str | None, detail: str, fetch: Route) -> GateReport | None:
-    """One ``shallow-clone`` finding of no file, with its one route."""
+    """One ``shallow-clone`` finding of no file, with its one route; its detail without
+    the refusal's leading work-tree path (a CI runner's, in every uploaded report)."""
     try:
-        head = gitio.resolve_commit(gitio.toplevel(root), "HEAD")
+        top = gitio.toplevel(root)
+        head = gitio.resolve_commit(top, "HEAD")
     except ForestError:
         return None
+    detail = detail.removeprefix(f"{top}: ")
     found = Finding(KIND, "", "", "", None, None, detail=detail)  # of no file
     check = CheckReport(head, f"commit {head[:12]}", (), (Reported(found, (fetch,)),))
     return GateReport(head, base, None, (), (), check)

@@ -387,7 +387,10 @@ def test_shallow_clone_refused_with_fix(repo: Path, tmp_path: Path) -> None:
     git(tmp_path, "clone", "-q", "--depth", "1", "--no-single-branch", f"file://{repo}", str(copy))
     git(copy, "checkout", "-q", "feature")
     code, out, err = ci(copy, "--base", "origin/main", "--format", "sarif")
-    assert code == 1 and "fetch-depth: 0" in err and out == ""
+    assert code == 1 and "fetch-depth: 0" in err
+    validate_sarif(out)  # the refusal as its one result: upload-sarif takes the file
+    (result,) = json.loads(out)["runs"][0]["results"]
+    assert result["ruleId"] == "forest/shallow-clone"
 
 
 def test_unknown_base_refused(repo: Path) -> None:

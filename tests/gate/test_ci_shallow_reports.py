@@ -6,11 +6,16 @@ judged). The exit code and the one ``forest:`` line stay the refusal's."""
 from __future__ import annotations
 
 import json
+import xml.etree.ElementTree as ET
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from forest_files.doors.gatecmd import FORMATS
+from tests.check.test_findings_schema import validate
+from tests.gate.test_ci_gate import validate_sarif
 from tests.helpers.cli import forest
 from tests.helpers.custody import feature_upstream
 from tests.helpers.git import commit_all, git, pasted, write
@@ -172,3 +177,44 @@ def test_ci_shallow_range_cut_off_below_merge_base_refused(tmp_path: Path) -> No
     assert ran.exit_code == 1, ran.output
     found_later = [f for f in json.loads(ran.stdout)["findings"] if f["kind"] != "clean"]
     assert [(f["kind"], f["path"]) for f in found_later] == [("drifted", "t.md")], found_later
+
+
+def _depth_one_never_fetched(tmp_path: Path) -> Path:
+    return _never_fetched(tmp_path, "--depth", "1")
+
+
+@pytest.mark.slow  # a clone and four gate processes, each way (~2 s)
+@pytest.mark.parametrize(
+    "cut", [_shallow, _depth_one_never_fetched], ids=["merge-base-cut", "base-never-fetched"]
+)
+def test_ci_shallow_machine_format_stdout_holds_refusal_detected(
+    tmp_path: Path, cut: Callable[[Path], Path]
+) -> None:
+    """``forest ci --format sarif > forest.sarif`` in a shallow clone left an empty file
+    (upload-sarif rejects it) and ``--format github`` no annotation: stdout now holds
+    the refusal as the ``--report`` file does, byte for byte, valid in its format; the
+    ``forest:`` line and the exit code stay. No report names the clone's absolute path
+    (a runner's ``/home/runner/work/...``); the ``forest:`` line still does."""
+    clone = cut(tmp_path)
+    out: dict[str, str] = {}
+    for fmt in ("sarif", "json", "junit", "github"):
+        typed = f"forest ci --base origin/main --format {fmt} --report {fmt}=kept > out"
+        done = pasted(clone, typed)
+        assert done.returncode == 1, done.stderr
+        (line,) = done.stderr.splitlines()
+        assert line.startswith(f"forest: {clone}: "), line
+        out[fmt] = (clone / "out").read_text(encoding="utf-8")
+        assert out[fmt] == (clone / "kept").read_text(encoding="utf-8"), fmt
+        assert str(tmp_path) not in out[fmt], fmt
+    sarif: Any = validate_sarif(out["sarif"])
+    (result,) = sarif["runs"][0]["results"]
+    assert result["ruleId"] == "forest/shallow-clone" and result["level"] == "error"
+    doc = json.loads(out["json"])
+    validate(doc)
+    (found,) = doc["findings"]
+    assert (found["kind"], doc["exit_code"], doc["ok"]) == ("shallow-clone", 1, False)
+    assert found["detail"].startswith(("no merge-base of", "revision 'origin/main'")), found
+    (failure,) = ET.fromstring(out["junit"]).iter("failure")
+    assert failure.get("type") == "forest/shallow-clone"
+    (error,) = [ln for ln in out["github"].splitlines() if ln.startswith("::error ")]
+    assert "title=forest/shallow-clone::" in error and found["routes"][0]["command"] in error
