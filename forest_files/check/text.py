@@ -6,7 +6,8 @@ Returns: lines. One block per finding, the same in every door: the finding,
 the commit that brought it (the CI gate), who adopted its ground with which
 words (never in CI), each route as the exact command, hints, and (on a
 terminal) the diff; ``one_line``, the same block as one line (the CI gate's
-SARIF, JUnit and GitHub messages). Clean bindings are counted in the
+SARIF, JUnit and GitHub messages); ``no_diff``, what ``forest diff`` says of a binding
+with no section to set against its ground. Clean bindings are counted in the
 summary and listed only when asked (``-v``). An edit inside nested bindings is
 one block, at the innermost drifted binding, naming the enclosing ones; at the
 git index, several drifts end with one route for the whole commit
@@ -16,17 +17,19 @@ each with its routes). Every line is plain text: a control character or a byte t
 is not UTF-8 in a name or a word is shown escaped (kernel/shellword.py
 ``printable``), so a name can never end a line and forge the next one.
 ``in_hook_order`` is every hook's refusal order (pre-commit's, the server's).
-Test: tests/doors/test_doors.py, tests/check/test_forged_lines.py
+Test: tests/doors/test_doors.py, tests/check/test_forged_lines.py, tests/doors/test_cli_files.py
 """
 
 from __future__ import annotations
 
 from forest_files.check.findings import CheckReport, Reported, Route, detail_of
-from forest_files.kernel.shellword import printable
+from forest_files.kernel.shellword import forest_text, printable
 
 TYPE_CHECKING = False  # an annotation's name only: nothing imported when the hook runs
 if TYPE_CHECKING:
     from collections.abc import Iterable
+
+    from forest_files.check.engine import Finding
 
 _RED, _GREEN, _RESET = "\x1b[31m", "\x1b[32m", "\x1b[0m"
 
@@ -43,6 +46,14 @@ def headline(r: Reported, *, colour: bool = False) -> str:
     detail = f" {detail_of(f)}" if f.detail else ""
     said = f"{f.selector or f.path}{where}{detail}".lstrip(" ")  # no place: the detail alone
     return f"{_kind(f.kind, colour)} {printable(said)}"
+
+
+def no_diff(finding: Finding) -> str:
+    """The lines ``forest diff`` prints for a binding whose section cannot be set against
+    its ground (unresolved, moved, missing, contested): the finding with its detail, as
+    ``forest check`` heads it, and the check of its file that prints the routes out."""
+    check = forest_text("check", finding.path)
+    return f"{headline(Reported(finding))}\n  (no diff: `{check}` prints the routes out of it)"
 
 
 def facts(r: Reported, *, words: bool = True) -> list[str]:

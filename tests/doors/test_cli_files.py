@@ -91,6 +91,26 @@ def test_show_diff_and_diff_do_show_the_text(repo: Path) -> None:
     assert SENTINEL in diff.stdout
 
 
+def test_diff_of_renamed_heading_names_finding_and_its_check_accepted(repo: Path) -> None:
+    """A section whose heading an editor retitled has no text to diff: ``forest diff``
+    says why (the nearby heading) and the check whose routes lead out, which works pasted
+    from a subdirectory."""
+    assert forest(repo, "adopt", "canon.md#Other", "--words", WORDS).exit_code == 0
+    commit_all(repo, "adopt")
+    path = repo / "canon.md"
+    path.write_text(path.read_text().replace("## Other", "## Others"))
+    (repo / "sub").mkdir()
+    done = pasted(repo / "sub", "forest diff 'canon.md#Other'")
+    assert done.returncode == 0, done.stderr
+    head, note = done.stdout.splitlines()
+    assert head.startswith("unresolved canon.md#Canon/Other no heading matches")
+    assert "#Canon/Others" in head
+    check = re.search(r"`([^`]+)`", note)
+    assert check is not None and check.group(1) == "forest check canon.md"
+    routes = pasted(repo / "sub", check.group(1))
+    assert routes.returncode == 1 and "forest rebind 'canon.md#Canon/Other'" in routes.stdout
+
+
 def test_check_text_names_both_routes(repo: Path) -> None:
     assert forest(repo, "adopt", "canon.md#Secret", "--words", WORDS).exit_code == 0
     path = repo / "canon.md"

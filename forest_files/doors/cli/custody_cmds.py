@@ -62,6 +62,7 @@ def diff(
     from forest_files.check.bulk import choose
     from forest_files.check.diff import for_terminal, section_diff
     from forest_files.check.engine import check_all
+    from forest_files.check.text import no_diff
     from forest_files.custody.bindings import all_bindings
     from forest_files.custody.content import WorktreeSource
     from forest_files.custody.repository import Repository
@@ -72,10 +73,12 @@ def diff(
         chosen = [c.binding for c in choose(r.root, all_bindings(store), [target])]
         content = WorktreeSource(r.root)
         for binding, finding in zip(chosen, check_all(store, chosen, content), strict=True):
+            if finding.kind not in ("drifted", "clean"):
+                typer.echo(no_diff(finding))  # unresolved, moved, missing, contested
+                continue
             typer.echo(f"{finding.kind} {printable(binding.selector)}")
-            if finding.kind in ("drifted", "clean"):
-                shown = section_diff(store, finding, content, binding.excludes, words=words)
-                typer.echo(for_terminal(shown, colour=colour) or "(no change)")
+            shown = section_diff(store, finding, content, binding.excludes, words=words)
+            typer.echo(for_terminal(shown, colour=colour) or "(no change)")
 
 
 TargetsArg = Annotated[
