@@ -91,6 +91,7 @@ def test_show_diff_and_diff_do_show_the_text(repo: Path) -> None:
     assert SENTINEL in diff.stdout
 
 
+@pytest.mark.slow  # two forest processes, pasted from a subdirectory
 def test_diff_of_renamed_heading_names_finding_and_its_check_accepted(repo: Path) -> None:
     """A section whose heading an editor retitled has no text to diff: ``forest diff``
     says why (the nearby heading) and the check whose routes lead out, which works pasted
