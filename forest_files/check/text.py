@@ -105,10 +105,13 @@ def one_line(r: Reported) -> str:
 
 
 def enclosing(outer: tuple[Reported, ...]) -> list[str]:
-    """The drifted bindings enclosing an edit, named beneath its innermost binding."""
+    """The drifted bindings enclosing an edit, named beneath its innermost binding: a
+    restore of the innermost mends them when that was their only edit; a supersede
+    adopts it for the innermost alone."""
     return [
         f"  enclosed by {printable(o.finding.selector)} lines {o.finding.start_line}-"
-        f"{o.finding.end_line}: drifted too, needs its own act"
+        f"{o.finding.end_line}: drifted too: after a restore here, check it again; "
+        "a supersede needs its own act"
         for o in outer
     ]
 

@@ -80,12 +80,16 @@ def test_commit_route_nested_edit_shown_once_detected(repo: Path) -> None:
     assert "drifted docs/wiki.md#Wiki v1 lines" not in out
     assert "drifted docs/wiki.md lines" not in out
     enclosed = [line.strip() for line in out.splitlines() if "enclosed by" in line]
+    said = ": drifted too: after a restore here, check it again; a supersede needs its own act"
     assert enclosed == [
-        "enclosed by docs/wiki.md#Wiki v1 lines 1-11: drifted too, needs its own act",
-        "enclosed by docs/wiki.md lines 1-11: drifted too, needs its own act",
+        f"enclosed by docs/wiki.md#Wiki v1 lines 1-11{said}",
+        f"enclosed by docs/wiki.md lines 1-11{said}",
     ]
     doc = in_process.forest(repo, "check", "--staged", "--json").stdout
     assert doc.count('"kind": "drifted"') == 3  # display only: every binding still fails
+    # the one edit was Elias's: restoring it mends the enclosing bindings too
+    assert in_process.forest(repo, "restore", "docs/wiki.md#Wiki v1/Elias").exit_code == 0
+    assert in_process.forest(repo, "check", "docs/wiki.md").exit_code == 0
 
 
 def test_commit_route_pasted_supersedes_all_accepted(repo: Path) -> None:
