@@ -8,13 +8,14 @@ a file whose front matter cannot be judged for ``--where`` (a key given twice);
 ``--headings`` with a selector target (``PATH#…``) or a level outside 1 to 6, or on
 files with no heading (of that level). What reading a file refuses
 (custody/target_refusals.py ``check_file``) is refused here too.
-Returns: target specs, in order, for ``custody/targets.read_sections``.
+Returns: target specs, in order, for ``custody/targets.read_sections``; under
+``--headings``, no heading an ``#Sub`` exclusion leaves out (nor one under it).
 Test: tests/check/test_adopt_select.py, tests/doors/test_cli_adopt_bulk.py
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -23,6 +24,7 @@ from forest_files.kernel.errors import ForestError
 if TYPE_CHECKING:
     from forest_files.check.coverage import When
     from forest_files.custody.repository import Repository
+    from forest_files.text.markdown import Heading
 
 _WHERE_FIX = "write --where KEY=VALUE, e.g. --where status=accepted (VALUE may be a,b: one of)"
 
@@ -88,10 +90,22 @@ def where_filter(
 
 
 def heading_targets(
-    root: Path, specs: Sequence[str], level: int | None, *, max_bytes: int
+    root: Path,
+    specs: Sequence[str],
+    level: int | None,
+    *,
+    max_bytes: int,
+    excludes: Sequence[str] = (),
+    defaults: Callable[[str], Sequence[str]] | None = None,
 ) -> list[str]:
     """Every heading (of ``level``) of each whole-file target, as the full selector a
-    binding records (text/markdown.py's outline; ``[n]`` where a path repeats)."""
+    binding records (text/markdown.py's outline; ``[n]`` where a path repeats).
+
+    A heading an ``#Sub`` exclusion names (matched as the exclusion matches inside
+    a section: a tail of its path, ``[n]`` the n-th) is not a target, nor is any
+    heading under it: ``--exclude '#Status'`` (or forest.toml's ``[bind]`` exclusions
+    for the file, ``defaults``) asks for that text to stay free, which its own
+    binding would freeze."""
     from forest_files.check.coverage import canonical_paths
     from forest_files.custody.target_refusals import RepoFacts, check_file
     from forest_files.text.extract import Document
@@ -113,13 +127,33 @@ def heading_targets(
     for path in files:
         data = check_file(root, path, max_bytes, facts)
         heads = Document(decode_bytes(data, path)).headings()
+        free = _excluded_spans(heads, (*excludes, *(defaults(path) if defaults else ())))
         for h, (parts, index) in zip(heads, canonical_paths(heads), strict=True):
+            if any(lo <= h.start_line <= hi for lo, hi in free):
+                continue
             if (level is None or h.level == level) and all(parts):
                 out.append(render(Selector(path, "heading", parts, index)))
     if not out:
         which = "heading" if level is None else f"level-{level} heading"
         raise AdoptSelectRefused(f"no {which} in the files named; nothing to adopt")
     return out
+
+
+def _excluded_spans(heads: Sequence[Heading], excludes: Sequence[str]) -> list[tuple[int, int]]:
+    """The line spans of the heading sections the ``#Sub`` exclusions name."""
+    from forest_files.text.exclude import parse_exclusion
+    from forest_files.text.headingpath import matching
+
+    spans: list[tuple[int, int]] = []
+    for text in excludes:
+        if not text.startswith("#"):
+            continue
+        ex = parse_exclusion(text)  # a bad one is refused here as reading would refuse it
+        hits = matching(heads, ex.parts)
+        if ex.index is not None:
+            hits = hits[ex.index - 1 : ex.index] if ex.index >= 1 else []
+        spans += [(heads[n].start_line, heads[n].end_line) for n in hits]
+    return spans
 
 
 def unbound_targets(repo: Repository, within: Sequence[str]) -> list[str]:

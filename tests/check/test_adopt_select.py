@@ -154,3 +154,35 @@ def test_heading_targets_bad_request_refused(
     with pytest.raises(AdoptSelectRefused) as info:
         heading_targets(repo, [spec], level, max_bytes=LIMIT)
     assert why in str(info.value)
+
+
+NYGARD = "# 2. Use shell\n\n## Status\n\nAccepted\n\n### History\n\nold\n\n## Decision\n\nShell.\n"
+
+
+@pytest.mark.parametrize(
+    ("excludes", "defaults"),
+    [(["#Status"], None), (["#2. Use shell/Status"], None), ([], ("meta:x", "#Status"))],
+)
+def test_heading_targets_excluded_heading_not_bound_refused(
+    tmp_path: Path, excludes: list[str], defaults: tuple[str, ...] | None
+) -> None:
+    """``--headings --exclude '#Status'`` (or a ``[bind]`` default) bound the Status
+    section on its own, so a status change the exclusion was for drifted it."""
+    repo = make_repo(tmp_path)
+    write(repo, "0002-shell.md", NYGARD)
+    got = heading_targets(
+        repo,
+        ["0002-shell.md"],
+        None,
+        max_bytes=LIMIT,
+        excludes=excludes,
+        defaults=None if defaults is None else lambda _path: defaults,
+    )
+    assert got == ["0002-shell.md#2. Use shell", "0002-shell.md#2. Use shell/Decision"]
+
+
+def test_heading_targets_indexed_exclusion_leaves_only_that_one_accepted(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path)
+    write(repo, "log.md", "# Log\n\n## Entry\n\na\n\n## Entry\n\nb\n")
+    got = heading_targets(repo, ["log.md"], 2, max_bytes=LIMIT, excludes=["#Entry[2]"])
+    assert got == ["log.md#Log/Entry[1]"]

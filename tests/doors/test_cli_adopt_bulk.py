@@ -156,6 +156,17 @@ def test_adopt_headings_json_list_on_stderr_skip_bound_accepted(repo: Path) -> N
     assert len(segments(repo)) == 2
 
 
+def test_adopt_headings_exclude_leaves_that_heading_unbound_accepted(repo: Path) -> None:
+    """``--headings --exclude '#People'`` bound ``People`` (and the headings under it)
+    on their own, so an edit the exclusion was meant to let through drifted."""
+    ok(repo, "adopt", "canon/world.md", "--headings", "--exclude", "#People", "--yes",
+       "--words", WORDS)  # fmt: skip
+    assert bound(repo) == ["canon/world.md#Canon", "canon/world.md#Canon/Places"]
+    page = repo / "canon" / "world.md"
+    page.write_text(page.read_text().replace("A smith.", "A smith and a liar."))
+    assert json.loads(ok(repo, "check", "--json").stdout)["ok"] is True
+
+
 def test_adopt_headings_no_terminal_without_yes_refused(repo: Path) -> None:
     done = forest(repo, "adopt", "canon/world.md", "--headings", "--words", WORDS)
     assert done.exit_code == 1

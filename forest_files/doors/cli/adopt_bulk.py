@@ -51,6 +51,7 @@ def choose(
     headings: bool,
     level: int | None,
     unbound: bool,
+    excludes: Sequence[str] = (),
 ) -> Chosen:
     """The target specs of one ``forest adopt``, in order."""
     from forest_files.check.adopt_select import (
@@ -60,6 +61,7 @@ def choose(
         unbound_targets,
         where_filter,
     )
+    from forest_files.custody.bindconf import bind_defaults
     from forest_files.custody.target_globs import expand
 
     if level is not None and not headings:
@@ -73,12 +75,19 @@ def choose(
     except AdoptSelectRefused as exc:
         raise usage(str(exc)) from None
     limit = r.config.max_body_bytes
+    defaults = bind_defaults(r.config.bind)  # its [bind] exclusions leave headings out too
     specs = unbound_targets(r, targets) if unbound else expand(r.root, targets)
     left: list[str] = []
     if when:
         specs, left = where_filter(r.root, specs, when, max_bytes=limit)
     if headings:
-        specs = heading_targets(r.root, specs, level, max_bytes=limit) if specs else []
+        specs = (
+            heading_targets(
+                r.root, specs, level, max_bytes=limit, excludes=excludes, defaults=defaults
+            )
+            if specs
+            else []
+        )
     return Chosen(specs, left, ask=headings or unbound)
 
 

@@ -112,7 +112,13 @@ def adopt(
     rules = with_normalise(exclude, normalise)  # exclusions, then normalise:NAME@V items
     with Repository(repo) as r:
         chosen = choose(
-            r, targets or [], where=where or [], headings=headings, level=level, unbound=unbound
+            r,
+            targets or [],
+            where=where or [],
+            headings=headings,
+            level=level,
+            unbound=unbound,
+            excludes=exclude or [],
         )
         sections = _read(r, chosen.specs, rules)
         skipped = 0
