@@ -6,7 +6,8 @@ Which files are ADRs: the globs given, else forest.toml's ``[require]`` rules wh
 ``except`` globs honoured). Status: front matter ``status`` (MADR), else the first
 line of a ``Status`` section (Nygard), found with the Markdown outline
 (text/markdown.py). "Superseded by": the ADR a ``superseded by …`` status line
-names (by its link's file number, or the number written), else its words.
+(or adr-tools' ``Superceded by …``) names (by its link's file number, or the number
+written), else its words.
 
 Stores: nothing. Reads the working tree and the index.
 Refuses (``AdrRefused``): a glob the glob syntax cannot honour; no glob given and
@@ -37,6 +38,8 @@ if TYPE_CHECKING:
 _NUMBER = re.compile(r"(?:adr[-_ ]?)?0*(\d{1,6})(?!\d)", re.I)
 _TITLE_NUMBER = re.compile(r"^(?:adr[-_ ]?)?0*\d{1,6}[.:)]?\s+", re.I)
 _LINK_TARGET = re.compile(r"\]\(([^)\s]+)")
+# adr-tools writes "Superceded by" (its own spelling) into the ADR a new one replaces
+_SUPERSEDED = re.compile(r"super[sc]eded by", re.I)
 _GLOB_MAGIC = re.compile(r"[*?\[\]{}\\]")  # a folder whose name a glob would read otherwise
 
 
@@ -222,11 +225,10 @@ def _superseded_by(lines: list[str]) -> str | None:
     """What a ``superseded by …`` status line names: an ADR number when its link's file
     (or its text) gives one, else the words after "superseded by"."""
     for line in lines:
-        low = line.casefold()
-        at = low.find("superseded by")
-        if at < 0:
+        found = _SUPERSEDED.search(line)
+        if found is None:
             continue
-        rest = line[at + len("superseded by") :].strip(" :")
+        rest = line[found.end() :].strip(" :")
         link = _LINK_TARGET.search(rest)
         target = link.group(1).rpartition("/")[2] if link else rest.lstrip("[")
         m = _NUMBER.match(target)

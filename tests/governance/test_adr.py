@@ -47,6 +47,9 @@ def test_read_adr_madr_and_nygard_accepted() -> None:
         ("Superseded by ADR-12", "12"),
         ("superseded by the storage decision", "the storage decision"),
         ("accepted", None),
+        # adr-tools' own spelling, which `adr new -s N` writes into the old ADR
+        ("Superceded by [10. Use plugins](0010-use-plugins.md)", "10"),
+        ("superceded by: the storage decision", "the storage decision"),
     ],
 )
 def test_read_adr_superseded_by_accepted(status: str, successor: str | None) -> None:
