@@ -4,7 +4,8 @@ Stores: one ledger segment per call (with the bodies it needs) and the index row
 its acts make, in one transaction; each recorded act, and each refusal (its
 type's code, never its message), in the local audit log.
 Refuses: a signature without authority over a path an act touches or the caller
-names (``AuthorityRefused``; an act tied to no path is judged over ``**``); a
+names (``AuthorityRefused``, naming the path's holders, at most three; an act tied
+to no path is judged over ``**``); a
 body over ``[policy] max_body_bytes``; everything the applier refuses; a ledger
 file that cannot be written (an ``OSError``: one line naming its directory and
 the fix: free space when the disk, a quota or a file-size limit refused it, else
@@ -24,7 +25,7 @@ from pathlib import Path
 
 from forest_files.custody import auditlog as audit
 from forest_files.custody.apply import Applied, Applier
-from forest_files.custody.config import ForestConfig, may_act
+from forest_files.custody.config import ForestConfig, holders_for, may_act
 from forest_files.custody.repo_face import Custodian, Recorded
 from forest_files.custody.sync import mark_segments
 from forest_files.custody.tombscan import TombstoneHit
@@ -41,10 +42,21 @@ def authorize(repo: Custodian, path: str | None, by: str) -> None:
     if path is not None and not may_act(repo.config, path, by):
         refused = AuthorityRefused(
             f"{by!r} holds no authority over {path} ([authority] in forest.toml); "
-            "ask a listed holder to record this"
+            f"ask a listed holder{_named(holders_for(repo.config, path))} to record this"
         )
         audit_refusal(repo.root, refused, by, (path,))
         raise refused
+
+
+def _named(holders: tuple[str, ...] | None, shown: int = 3) -> str:
+    """`` (A, B, C and N more)``: who may act, so the one refused knows whom to ask."""
+    if not holders:
+        return ""
+    from forest_files.kernel.shellword import printable
+
+    names = ", ".join(printable(h) for h in holders[:shown])
+    more = f" and {len(holders) - shown} more" if len(holders) > shown else ""
+    return f" ({names}{more})"
 
 
 def authorize_pathless(repo: Custodian, act: Act) -> None:

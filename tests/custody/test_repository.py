@@ -139,11 +139,30 @@ def test_authority_for_path_refused(tmp_path: Path) -> None:
     Repository.init(repo, project_id="p").close()
     write(repo, "forest.toml", f'[project]\nid = "p"\n\n[authority]\n"docs/**" = ["{ADA}"]\n')
     with Repository(repo) as r:
-        with pytest.raises(ForestError, match="holds no authority"):
+        with pytest.raises(ForestError, match="holds no authority") as info:
             r.adopt_text("x", words=WORDS, by="Bob <bob@example.org>", path="docs/a.md")
+        assert f"ask a listed holder ({ADA}) to record this" in str(info.value)
         assert r.ground() == []
         r.adopt_text("x", words=WORDS, by=ADA, path="docs/a.md")
         assert len(r.ground()) == 1
+
+
+def test_authority_refusal_names_at_most_three_holders_refused(tmp_path: Path) -> None:
+    """The refusal said "ask a listed holder" and named none: the one refused had to
+    read forest.toml's globs to learn whom (the last matching rule's holders)."""
+    repo = make_repo(tmp_path)
+    Repository.init(repo, project_id="p").close()
+    many = ", ".join(f'"<h{n}@example.org>"' for n in range(1, 5))
+    write(
+        repo,
+        "forest.toml",
+        f'[project]\nid = "p"\n\n[authority]\n"**" = ["{ADA}"]\n"docs/**" = [{many}]\n',
+    )
+    with Repository(repo) as r, pytest.raises(ForestError) as info:
+        r.adopt_text("x", words=WORDS, by=ADA, path="docs/a.md")
+    got = str(info.value)
+    assert "holder (<h1@example.org>, <h2@example.org>, <h3@example.org> and 1 more)" in got
+    assert "h4@" not in got and ADA not in got.partition(";")[2]
 
 
 def test_supersede_seal_unseal_rebuilt_identical(origin: Path) -> None:
