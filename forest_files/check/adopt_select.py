@@ -97,6 +97,7 @@ def heading_targets(
     max_bytes: int,
     excludes: Sequence[str] = (),
     defaults: Callable[[str], Sequence[str]] | None = None,
+    used: set[str] | None = None,
 ) -> list[str]:
     """Every heading (of ``level``) of each whole-file target, as the full selector a
     binding records (text/markdown.py's outline; ``[n]`` where a path repeats).
@@ -105,7 +106,8 @@ def heading_targets(
     a section: a tail of its path, ``[n]`` the n-th) is not a target, nor is any
     heading under it: ``--exclude '#Status'`` (or forest.toml's ``[bind]`` exclusions
     for the file, ``defaults``) asks for that text to stay free, which its own
-    binding would freeze."""
+    binding would freeze. ``used`` gets each of ``excludes`` that left a heading
+    out: it did its work, though it may match nothing inside the targets left."""
     from forest_files.check.coverage import canonical_paths
     from forest_files.custody.target_refusals import RepoFacts, check_file
     from forest_files.text.extract import Document
@@ -127,7 +129,8 @@ def heading_targets(
     for path in files:
         data = check_file(root, path, max_bytes, facts)
         heads = Document(decode_bytes(data, path)).headings()
-        free = _excluded_spans(heads, (*excludes, *(defaults(path) if defaults else ())))
+        free = _excluded_spans(heads, excludes, used)
+        free += _excluded_spans(heads, defaults(path) if defaults else (), None)
         for h, (parts, index) in zip(heads, canonical_paths(heads), strict=True):
             if any(lo <= h.start_line <= hi for lo, hi in free):
                 continue
@@ -139,8 +142,11 @@ def heading_targets(
     return out
 
 
-def _excluded_spans(heads: Sequence[Heading], excludes: Sequence[str]) -> list[tuple[int, int]]:
-    """The line spans of the heading sections the ``#Sub`` exclusions name."""
+def _excluded_spans(
+    heads: Sequence[Heading], excludes: Sequence[str], used: set[str] | None
+) -> list[tuple[int, int]]:
+    """The line spans of the heading sections the ``#Sub`` exclusions name; each
+    exclusion that names one is added to ``used`` (as the tally names it)."""
     from forest_files.text.exclude import parse_exclusion
     from forest_files.text.headingpath import matching
 
@@ -153,6 +159,8 @@ def _excluded_spans(heads: Sequence[Heading], excludes: Sequence[str]) -> list[t
         if ex.index is not None:
             hits = hits[ex.index - 1 : ex.index] if ex.index >= 1 else []
         spans += [(heads[n].start_line, heads[n].end_line) for n in hits]
+        if hits and used is not None:
+            used.add(str(ex))
     return spans
 
 

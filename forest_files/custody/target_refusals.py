@@ -108,17 +108,26 @@ class RepoFacts:
     listings: dict[str, frozenset[str]] = field(default_factory=dict)
 
     @classmethod
-    def gather(cls, root: Path, paths: Sequence[str], *, tally: bool = True) -> RepoFacts:
+    def gather(
+        cls,
+        root: Path,
+        paths: Sequence[str],
+        *,
+        tally: bool = True,
+        matched: frozenset[str] = frozenset(),
+    ) -> RepoFacts:
         """The facts of one adoption of ``paths`` (one per target, in order); without
         ``tally``, of a command that reads bound sections again (their exclusions
-        are the bindings', not the user's to have matched)."""
+        are the bindings', not the user's to have matched). ``matched``: exclusions
+        that did their work before the targets were read (``--headings`` left the
+        headings they name out), so none is refused for matching nothing inside them."""
         index = gitio.ls_files_stage(root)  # one read of the index for both
         return cls(
             submodules=tuple(e.path for e in index if e.mode == gitio.SUBMODULE_MODE),
             unmerged=frozenset(e.path for e in index if e.stage),
             filters=gitio.check_attr(root, "filter", list(paths)) if paths else {},
             rewrites=rewritten_on_checkout(root, paths),
-            tally=ExcludeTally(len(paths)) if tally else None,
+            tally=ExcludeTally(len(paths), matched=set(matched)) if tally else None,
         )
 
     def variant(self, root: Path, path: str, *, exists: bool) -> str | None:

@@ -83,8 +83,13 @@ def read_sections(
     parallel: bool = True,
     progress: Callable[[int], None] | None = None,
     defaults: Callable[[str], tuple[str, ...]] | None = None,
+    matched: frozenset[str] = frozenset(),
 ) -> list[SectionText]:
     """Many targets with one git call for submodules and one for filters (bulk adoption).
+
+    ``matched``: exclusions already used before the targets were chosen (a heading
+    ``--headings`` left out, check/adopt_select.py): not refused for matching
+    nothing inside the targets.
 
     ``defaults(path)``: the exclusions forest.toml's ``[bind]`` gives a file
     (custody/bindconf.py), added to ``excludes`` for each target of that file; they
@@ -110,7 +115,7 @@ def read_sections(
         return parallel_read.read_in_parts(
             root, specs, max_bytes=max_bytes, parts=parts, read=serial, progress=progress
         )
-    return _read_serial(root, specs, excludes, max_bytes, progress, defaults)
+    return _read_serial(root, specs, excludes, max_bytes, progress, defaults, matched)
 
 
 def _read_serial(
@@ -120,11 +125,12 @@ def _read_serial(
     max_bytes: int,
     progress: Callable[[int], None] | None,
     defaults: Callable[[str], tuple[str, ...]] | None = None,
+    matched: frozenset[str] = frozenset(),
 ) -> list[SectionText]:
     from forest_files.ledger.segments import gc_paused
 
     selectors = [parse_selector(s) for s in specs]
-    facts = RepoFacts.gather(root, [sel.path for sel in selectors])
+    facts = RepoFacts.gather(root, [sel.path for sel in selectors], matched=matched)
     # A file named by several targets is read and parsed once; it is kept only
     # until its last target.
     last = {sel.path: pos for pos, sel in enumerate(selectors)}

@@ -167,6 +167,23 @@ def test_adopt_headings_exclude_leaves_that_heading_unbound_accepted(repo: Path)
     assert json.loads(ok(repo, "check", "--json").stdout)["ok"] is True
 
 
+def test_adopt_headings_level_excluding_a_sibling_not_refused_accepted(repo: Path) -> None:
+    """``--headings --level 2 --exclude '#People'``: the exclusion leaves the level-2
+    heading ``People`` out and matches nothing inside ``Places``. It was refused as
+    matching nothing, with "or drop --exclude '#People'", the advice that binds it."""
+    done = forest(repo, "adopt", "canon/world.md", "--headings", "--level", "2",
+                  "--exclude", "#People", "--yes", "--words", WORDS)  # fmt: skip
+    assert done.exit_code == 0, done.output
+    assert bound(repo) == ["canon/world.md#Canon/Places"]
+    page = repo / "canon" / "world.md"
+    page.write_text(page.read_text().replace("A smith.", "A smith and a liar."))
+    assert json.loads(ok(repo, "check", "--json").stdout)["ok"] is True
+    # an exclusion that leaves nothing out is still refused
+    typo = forest(repo, "adopt", "canon/world.md", "--headings", "--level", "2",
+                  "--exclude", "#Peeple", "--yes", "--words", WORDS)  # fmt: skip
+    assert typo.exit_code != 0 and "'#Peeple' matches nothing" in typo.stderr, typo.output
+
+
 def test_adopt_headings_no_terminal_without_yes_refused(repo: Path) -> None:
     done = forest(repo, "adopt", "canon/world.md", "--headings", "--words", WORDS)
     assert done.exit_code == 1

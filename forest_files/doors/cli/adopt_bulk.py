@@ -30,6 +30,8 @@ class Chosen:
     specs: list[str]
     left_out: list[str]  # paths --where left out
     ask: bool  # a bulk selection: list it and ask once
+    # --exclude items --headings used to leave headings out (tallied as matched)
+    used: frozenset[str] = frozenset()
 
 
 class _Usage(typer.BadParameter):
@@ -78,17 +80,16 @@ def choose(
     defaults = bind_defaults(r.config.bind)  # its [bind] exclusions leave headings out too
     specs = unbound_targets(r, targets) if unbound else expand(r.root, targets)
     left: list[str] = []
+    used: set[str] = set()
     if when:
         specs, left = where_filter(r.root, specs, when, max_bytes=limit)
-    if headings:
-        specs = (
-            heading_targets(
-                r.root, specs, level, max_bytes=limit, excludes=excludes, defaults=defaults
-            )
-            if specs
-            else []
+    if headings and specs:
+        specs = heading_targets(
+            r.root, specs, level, max_bytes=limit, excludes=excludes, defaults=defaults, used=used
         )
-    return Chosen(specs, left, ask=headings or unbound)
+    elif headings:
+        specs = []
+    return Chosen(specs, left, ask=headings or unbound, used=frozenset(used))
 
 
 def confirm(selectors: Sequence[str], yes: bool, *, err: bool) -> bool:

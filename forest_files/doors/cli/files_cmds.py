@@ -120,7 +120,7 @@ def adopt(
             unbound=unbound,
             excludes=exclude or [],
         )
-        sections = _read(r, chosen.specs, rules)
+        sections = _read(r, chosen.specs, rules, chosen.used)
         skipped = 0
         if skip_bound:
             sections, skipped = unbound_only(r, sections)
@@ -128,7 +128,7 @@ def adopt(
             _refuse_some_bound(sections, unbound_only(r, sections)[0])
         listed = [s.selector for s in sections]
         if chosen.ask and sections and confirm(listed, yes, err=as_json):
-            sections = _read(r, listed, rules)  # as held after the answer
+            sections = _read(r, listed, rules, chosen.used)  # as held after the answer
         bound = adopt_sections(r, sections, words=words, by=identity(repo, as_)) if sections else []
         step = commit_step(r.root, [s.path for s in sections]) if bound and not as_json else ""
         unheld = {u.selector: u.warning() for u in outside_refs(r, sections)} if bound else {}
@@ -184,8 +184,12 @@ def _refuse_some_bound(named: list[SectionText], fresh: list[SectionText]) -> No
     )
 
 
-def _read(r: Repository, specs: list[str], excludes: tuple[str, ...]) -> list[SectionText]:
-    """The sections ``specs`` name, with a progress bar on a terminal for many."""
+def _read(
+    r: Repository, specs: list[str], excludes: tuple[str, ...], used: frozenset[str]
+) -> list[SectionText]:
+    """The sections ``specs`` name, with a progress bar on a terminal for many;
+    ``used``: exclusions ``--headings`` used already (not refused for matching
+    nothing inside the sections)."""
     from forest_files.custody.bindconf import bind_defaults
     from forest_files.custody.targets import read_sections
 
@@ -202,4 +206,5 @@ def _read(r: Repository, specs: list[str], excludes: tuple[str, ...]) -> list[Se
             max_bytes=r.config.max_body_bytes,
             progress=bar.update,
             defaults=bind_defaults(r.config.bind),
+            matched=used,
         )
