@@ -65,26 +65,34 @@ def _run(repo: Path, command: str) -> None:
     assert done.returncode == 0, (command, done.stdout, done.stderr)
 
 
-@pytest.mark.slow
-def test_restore_ground_superseded_before_its_renames_file_left_refused(
-    edited: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """The restore has chosen a.md's old ground when another process supersedes a.md:
-    a.md is left holding the edit (now ground), b.md is restored, one ``forest:`` line."""
+def _before_the_renames(monkeypatch: pytest.MonkeyPatch, first: Callable[[], object]) -> None:
+    """Run ``first`` (another command, an editor's save) between the restore's choice of
+    ground and its renames: just before its gate (restore_gate.py) is entered."""
     real = gate_mod.grounds_held
 
     def late(store: Any, decided: Any) -> Callable[[], AbstractContextManager[Any]]:
         gate = real(store, decided)
 
         @contextmanager
-        def supersede_first() -> Iterator[Any]:
-            _run(edited, f"forest supersede a.md --words '{WORDS}'")
+        def first_then_gate() -> Iterator[Any]:
+            first()
             with gate() as left:
                 yield left
 
-        return supersede_first
+        return first_then_gate
 
     monkeypatch.setattr(gate_mod, "grounds_held", late)
+
+
+@pytest.mark.slow
+def test_restore_ground_superseded_before_its_renames_file_left_refused(
+    edited: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The restore has chosen a.md's old ground when another process supersedes a.md:
+    a.md is left holding the edit (now ground), b.md is restored, one ``forest:`` line."""
+    _before_the_renames(
+        monkeypatch, lambda: _run(edited, f"forest supersede a.md --words '{WORDS}'")
+    )
     result = forest(edited, "restore", "a.md", "b.md")
     assert result.exit_code == 1, result.output
     (line,) = result.stderr.splitlines()
@@ -130,20 +138,7 @@ def test_restore_binding_rebound_before_its_renames_file_left_refused(
     which holds that ground (no words: the ground is unchanged, only the place moved):
     a.md, no longer bound, is left holding the edit; b.md is restored."""
     write(edited, "c.md", GROUND["a.md"])
-    real = gate_mod.grounds_held
-
-    def late(store: Any, decided: Any) -> Callable[[], AbstractContextManager[Any]]:
-        gate = real(store, decided)
-
-        @contextmanager
-        def rebind_first() -> Iterator[Any]:
-            _run(edited, "forest rebind a.md c.md")
-            with gate() as left:
-                yield left
-
-        return rebind_first
-
-    monkeypatch.setattr(gate_mod, "grounds_held", late)
+    _before_the_renames(monkeypatch, lambda: _run(edited, "forest rebind a.md c.md"))
     result = forest(edited, "restore", "a.md", "b.md")
     assert result.exit_code == 1, result.output
     (line,) = result.stderr.splitlines()
@@ -162,20 +157,7 @@ def test_restore_file_saved_again_before_its_renames_save_kept_refused(
     overwritten (no capture would hold it); a.md is left holding it, b.md is restored,
     and the one ``forest:`` line says so with the command to run again."""
     saved = EDITED["a.md"].replace("Rule text S", "Rule text S, saved again")
-    real = gate_mod.grounds_held
-
-    def late(store: Any, decided: Any) -> Callable[[], AbstractContextManager[Any]]:
-        gate = real(store, decided)
-
-        @contextmanager
-        def saved_first() -> Iterator[Any]:
-            write(edited, "a.md", saved)
-            with gate() as left:
-                yield left
-
-        return saved_first
-
-    monkeypatch.setattr(gate_mod, "grounds_held", late)
+    _before_the_renames(monkeypatch, lambda: write(edited, "a.md", saved))
     result = forest(edited, "restore", "a.md", "b.md")
     assert result.exit_code == 1, result.output
     (line,) = result.stderr.splitlines()
