@@ -73,15 +73,7 @@ def test_crlf_checkout_by_an_info_attributes_rule_named_there_pasted_recovers(
     there and the checkout again; pasted where it was typed, they bring the ledger
     back, and status and verify pass. ``forest verify`` before them names the same
     file and steps."""
-    origin = make_repo(tmp_path, "origin")
-    write(origin, "canon.md", "# Canon\n\nThe rule.\n")
-    init_and_adopt(origin, ["canon.md"])
-    commit_all(origin, "adopt")
-    clone = tmp_path / "clone"
-    git(tmp_path, "clone", "-q", "--no-checkout", str(origin), str(clone))
-    (clone / ".git" / "info").mkdir(exist_ok=True)
-    (clone / ".git" / "info" / "attributes").write_text(".forest/** text eol=crlf\n")
-    git(clone, "checkout", "-q", "main")
+    clone = _clone_with_info_rules(tmp_path, ".forest/** text eol=crlf\n")
     (clone / "sub").mkdir()
     env = {**os.environ, **git_env()}
     beside = subprocess.run(
@@ -160,16 +152,7 @@ def test_crlf_checkout_of_a_body_file_by_info_attributes_named_there_refused(
     """``* text=auto`` in ``.git/info/attributes`` (which outranks forest init's line)
     with ``core.autocrlf=true``: the body file checked out with CRLF is blamed on that
     file's rule, not on "(edited?)"; ``-C`` typed beside the clone reaches it."""
-    origin = make_repo(tmp_path, "origin")
-    write(origin, "canon.md", "# Canon\n\nThe rule.\n")
-    init_and_adopt(origin, ["canon.md"])
-    commit_all(origin, "adopt")
-    clone = tmp_path / "clone"
-    git(tmp_path, "clone", "-q", "--no-checkout", str(origin), str(clone))
-    (clone / ".git" / "info").mkdir(exist_ok=True)
-    (clone / ".git" / "info" / "attributes").write_text("*.txt text=auto\n")
-    git(clone, "config", "core.autocrlf", "true")
-    git(clone, "checkout", "-q", "main")
+    _clone_with_info_rules(tmp_path, "*.txt text=auto\n", autocrlf=True)
     proc = _verify(tmp_path, "-C", "clone")
     assert proc.returncode == 3, proc.stderr
     fault = _body_fault(proc.stdout)
@@ -287,6 +270,24 @@ def _body_edited_to_crlf(tmp_path: Path) -> tuple[Path, Path]:
     ]
     body.write_bytes(body.read_bytes().replace(b"\n", b"\r\n"))
     return root, body
+
+
+def _clone_with_info_rules(tmp_path: Path, rules: str, *, autocrlf: bool = False) -> Path:
+    """A clone of an adopted repository checked out with ``rules`` in its
+    ``.git/info/attributes`` (which outranks forest init's line), and with
+    ``core.autocrlf=true`` when asked."""
+    origin = make_repo(tmp_path, "origin")
+    write(origin, "canon.md", "# Canon\n\nThe rule.\n")
+    init_and_adopt(origin, ["canon.md"])
+    commit_all(origin, "adopt")
+    clone = tmp_path / "clone"
+    git(tmp_path, "clone", "-q", "--no-checkout", str(origin), str(clone))
+    (clone / ".git" / "info").mkdir(exist_ok=True)
+    (clone / ".git" / "info" / "attributes").write_text(rules)
+    if autocrlf:
+        git(clone, "config", "core.autocrlf", "true")
+    git(clone, "checkout", "-q", "main")
+    return clone
 
 
 def _clone_with_crlf_bodies(tmp_path: Path) -> Path:
