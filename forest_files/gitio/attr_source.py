@@ -90,6 +90,8 @@ def deciding_rules(
     depths = sorted({_depth(path) for path, _ in records})
     held = {path for path, _ in records}
     out: dict[str, dict[str, str]] = {p: {} for p in paths}
+    if not depths:  # no rules file along the paths: nothing to name
+        return out
     if len(depths) == 1:  # one file: it gives them all
         for path in paths:
             for name in given[path]:
