@@ -75,6 +75,8 @@ def _symbols(doc: Document, path: str) -> Iterable[tuple[Place, Span]]:
         return
     index = _ordinals([s.path for s in found])
     for s, n in zip(found, index, strict=True):
+        if s.replaced_at is not None:  # the name is bound again later: never a move's place
+            continue
         place = Place(path, "symbol", s.path, n, s.start_line)
         yield place, ("symbol", s.start_line, s.end_line, None)
 

@@ -37,7 +37,8 @@ from forest_files.kernel.paths import CACHE_DIR, CONFIG_NAME, LEDGER_DIR, SEGMEN
 from forest_files.kernel.state import ensure_dir, worktree_path
 
 _SEGMENTS = os.path.join(*LEDGER_DIR.split("/"), SEGMENTS)
-FORMAT = 2  # 2: verdicts of checks that trusted the ledger's file hash are dropped
+FORMAT = 3  # 2: verdicts of checks that trusted the ledger's file hash are dropped;
+# 3: a Python definition bound again later in its block no longer resolves (pysymbol.py)
 _NAME = f"verdict-{sys.implementation.cache_tag}.bin"
 _KIND = "verdict"
 

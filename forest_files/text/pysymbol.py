@@ -23,11 +23,23 @@ definition is a stub it is refused (``OverloadStub``, naming the selector to
 rebind to), never moved onto the stub. Nested definitions inside a stub
 are not collected either.
 
+A definition the code replaces is not the code that runs: when a later
+statement of the same statement list binds the same name again (another
+``def``/``class``, an assignment, an import, a ``del``), Python keeps only the
+later one, so custody of the earlier text would hold code the name no longer runs (a ``def``
+pasted after a bound method turns it off with its text unchanged). Such a
+definition is ``replaced_at`` that statement's line and a selector never
+matches it (``ReplacedSymbol``, naming the line). A later definition whose
+decorators name the earlier one (``@x.setter``, ``@f.register``) or an
+assignment whose value reads it (``f = cache(f)``) builds on it and does not
+replace it; a redefinition inside an ``if``/``try`` branch is conditional
+and does not either.
+
 Stores: nothing.
 Refuses: source that is not valid Python (``SymbolSourceError``, naming the
 line and never echoing source text); ``SectionNotFound`` listing nearby
 names; ``AmbiguousSelector`` listing ``::Name[n]`` candidates with their
-lines; ``OverloadStub`` (above).
+lines; ``OverloadStub`` and ``ReplacedSymbol`` (above).
 Returns: the resolved ``Symbol`` and the canonical selector.
 Test: tests/text/test_selectors.py, tests/text/test_selector_rules.py
 """
@@ -57,6 +69,10 @@ class OverloadStub(SectionNotFound):
     """An older ``[n]`` (stubs counted) now lands on an ``@overload`` stub."""
 
 
+class ReplacedSymbol(SectionNotFound):
+    """The definition a selector names is bound again later in its block: dead code."""
+
+
 @dataclass(frozen=True)
 class Symbol:
     """One definition: dotted path and its inclusive 1-based line range."""
@@ -65,6 +81,8 @@ class Symbol:
     start_line: int
     end_line: int
     stub: bool = False  # an ``@overload`` declaration: listed, never matched
+    replaced_at: int | None = None  # a later statement binding the name again
+    replaced_by: str = ""  # what binds it again there ("def", "assignment", ...)
 
 
 def symbols(text: str, path: str) -> list[Symbol]:
@@ -88,16 +106,66 @@ def symbols(text: str, path: str) -> list[Symbol]:
 
 
 def _collect(node: ast.AST, prefix: tuple[str, ...], out: list[Symbol]) -> None:
-    for child in _statements(node):
-        if isinstance(child, _DEFS):
-            name = (*prefix, child.name)
-            start = min([d.lineno for d in child.decorator_list] + [child.lineno])
-            stub = _is_overload(child)
-            out.append(Symbol(name, start, child.end_lineno or child.lineno, stub))
-            if not stub:
-                _collect(child, name, out)
-        elif isinstance(child, _COMPOUND):  # simple statements hold no definitions
-            _collect(child, prefix, out)
+    for block in _blocks(node):
+        for pos, child in enumerate(block):
+            if isinstance(child, _DEFS):
+                name = (*prefix, child.name)
+                start = min([d.lineno for d in child.decorator_list] + [child.lineno])
+                stub = _is_overload(child)
+                later = _rebinding(child.name, block[pos + 1 :])
+                at, by = (None, "") if later is None else later
+                out.append(Symbol(name, start, child.end_lineno or child.lineno, stub, at, by))
+                if not stub:
+                    _collect(child, name, out)
+            elif isinstance(child, _COMPOUND):  # simple statements hold no definitions
+                _collect(child, prefix, out)
+
+
+def _rebinding(name: str, later: list[ast.stmt]) -> tuple[int, str] | None:
+    """(line, what) of the first statement of ``later`` that binds ``name`` anew
+    without building on the old binding; None when none does."""
+    for stmt in later:
+        what = _binds(stmt, name)
+        if what:
+            decorated = getattr(stmt, "decorator_list", ())
+            return min([d.lineno for d in decorated] + [stmt.lineno]), what
+    return None
+
+
+def _binds(stmt: ast.stmt, name: str) -> str:
+    """What ``stmt`` is when it binds ``name`` to something new, else ""."""
+    if isinstance(stmt, _DEFS):
+        if stmt.name != name or any(_reads(d, name) for d in stmt.decorator_list):
+            return ""
+        return "class" if isinstance(stmt, ast.ClassDef) else "def"
+    if isinstance(stmt, ast.Assign):
+        hit = any(_assigns(t, name) for t in stmt.targets)
+        return "assignment" if hit and not _reads(stmt.value, name) else ""
+    if isinstance(stmt, ast.AnnAssign) and stmt.value is not None:
+        hit = _assigns(stmt.target, name) and not _reads(stmt.value, name)
+        return "assignment" if hit else ""
+    if isinstance(stmt, ast.Import | ast.ImportFrom):
+        bound = {(a.asname or a.name.split(".")[0]) for a in stmt.names}
+        return "import" if name in bound else ""
+    if isinstance(stmt, ast.Delete):
+        return "del" if any(_assigns(t, name) for t in stmt.targets) else ""
+    return ""
+
+
+def _assigns(target: ast.expr, name: str) -> bool:
+    """True when the assignment target ``target`` binds the plain name ``name``."""
+    if isinstance(target, ast.Name):
+        return target.id == name
+    if isinstance(target, ast.Starred):
+        return _assigns(target.value, name)
+    if isinstance(target, ast.Tuple | ast.List):
+        return any(_assigns(t, name) for t in target.elts)
+    return False
+
+
+def _reads(expr: ast.expr, name: str) -> bool:
+    """True when ``expr`` mentions the plain name ``name`` anywhere."""
+    return any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(expr))
 
 
 def _is_overload(node: ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
@@ -132,18 +200,20 @@ _COMPOUND = (
 _BLOCKS = ("body", "handlers", "orelse", "finalbody", "cases")
 
 
-def _statements(node: ast.AST) -> Iterator[ast.AST]:
-    """Statements directly inside ``node``, looking through handlers and cases.
+def _blocks(node: ast.AST) -> Iterator[list[ast.stmt]]:
+    """Each statement list directly inside ``node`` (a body, a branch, a handler's
+    or a case's body), apart: a name bound again in one list replaces it there.
 
     Only block fields are read: expressions never hold statements, so a
     definition-finder need not walk them (a third of the time on real files).
     """
     for name in _BLOCKS:
-        for child in getattr(node, name, ()):
-            if isinstance(child, ast.stmt):
-                yield child
-            elif isinstance(child, ast.ExceptHandler | ast.match_case):
-                yield from child.body
+        stmts = getattr(node, name, ())
+        if stmts and isinstance(stmts[0], ast.ExceptHandler | ast.match_case):
+            for part in stmts:
+                yield part.body
+        elif stmts:
+            yield stmts
 
 
 def resolve_symbol(
@@ -166,6 +236,7 @@ def resolve_symbol(
         lambda parts, n: render(replace(sel, parts=parts, index=n)),
         f"symbol selector {render(sel)!r}",
         lines=[s.start_line for s in found],
+        dead=[_replaced_note(s) for s in found],
     )
     if chosen is None:
         names = sorted({".".join(p) for p in full_paths})
@@ -176,7 +247,34 @@ def resolve_symbol(
         listed = ", ".join(near or names[:5]) or "(no classes or functions)"
         raise SectionNotFound(f"{render(sel)}: {what}; nearby symbols: {listed}")
     pos, index = chosen
-    return found[pos], replace(sel, parts=found[pos].path, index=index)
+    symbol = found[pos]
+    if symbol.replaced_at is not None:
+        raise ReplacedSymbol(_replaced_message(render(sel), symbol, found))
+    return symbol, replace(sel, parts=symbol.path, index=index)
+
+
+def _replaced_note(symbol: Symbol) -> str:
+    """Beside a definition an ambiguous selector lists: replaced where, or ""."""
+    if symbol.replaced_at is None:
+        return ""
+    return f"replaced at line {symbol.replaced_at}: the name no longer holds it"
+
+
+def _replaced_message(named: str, symbol: Symbol, found: list[Symbol]) -> str:
+    """What replaces the definition ``named`` resolves to, and the way out."""
+    at, what = symbol.replaced_at, symbol.replaced_by
+    how = "a `del`" if what == "del" else f"a later {what} of the same name"
+    head = (
+        f"{named}: the definition at line {symbol.start_line} is replaced at line {at} by "
+        f"{how} in the same block (from there on the name does not hold this code)"
+    )
+    same = [s for s in found if s.path == symbol.path]
+    later = next((s for s in same if s.start_line == at), None)
+    if later is None:
+        return f"{head}; remove that {what}, or bind what the name holds instead"
+    n = same.index(later) + 1
+    dotted = ".".join(symbol.path)
+    return f"{head}; remove the later one, or bind it (`::{dotted}[{n}]` in this file)"
 
 
 def _legacy_index(every: list[Symbol], sel: Selector) -> Symbol | None:

@@ -3,7 +3,8 @@
 Stores: nothing.
 Refuses: a selector that matches several sections with no ``[n]``
 (``AmbiguousSelector`` listing every match by full path, with its line, at most
-``MAX_SHOWN`` of them named).
+``MAX_SHOWN`` of them named; a match that is no choice is said to be one, and left
+out of its ``candidates``).
 Returns: ``pick``, the position chosen and its canonical ``[n]`` (counted the way
 the recorded selector will resolve), or None when nothing (or no n-th) matches.
 Test: tests/text/test_selectors.py, tests/text/test_selector_rules.py
@@ -29,6 +30,7 @@ def pick(
     *,
     lines: Sequence[int] | None = None,
     same: Same | None = None,
+    dead: Sequence[str] | None = None,
 ) -> tuple[int, int | None] | None:
     """Choose one of ``matching`` (positions in ``full_paths``, document order).
 
@@ -41,7 +43,9 @@ def pick(
     canonical index counts among those, so the recorded selector resolves to
     the same section. Returns ``(position, canonical_index)`` (``None`` when
     the full path alone is unique), or ``None`` when nothing (or no n-th
-    thing) matches.
+    thing) matches. ``dead[p]``, when not empty, says why the section at ``p`` is
+    no choice (a Python definition replaced later): said beside it, and left out of
+    the candidates.
     """
     if not matching or (index is not None and index > len(matching)):
         return None
@@ -52,15 +56,16 @@ def pick(
             if fp not in peers:
                 peers[fp] = _peers(full_paths, fp, same)
         shown = [label(full_paths[p], _ordinal(peers[full_paths[p]], p)) for p in matching]
+        why = [dead[p] if dead is not None else "" for p in matching]
         where = [
-            f"{text} (line {lines[p]})" if lines is not None else text
-            for text, p in zip(shown, matching, strict=True)
+            f"{text} (line {lines[p]}{note and ', ' + note})" if lines is not None else text
+            for text, p, note in zip(shown, matching, why, strict=True)
         ]
         more = f" and {len(where) - MAX_SHOWN} more" if len(where) > MAX_SHOWN else ""
         raise AmbiguousSelector(
             f"{query} matches {len(matching)} sections: {', '.join(where[:MAX_SHOWN])}{more}; "
             "choose one of them (a binding records the full path)",
-            shown,
+            [text for text, note in zip(shown, why, strict=True) if not note],
         )
     pos = matching[0 if index is None else index - 1]
     return pos, _canonical(full_paths, pos, same)[1]

@@ -162,7 +162,12 @@ def test_ambiguity_refusal_lists_each_candidate_line_refused() -> None:
     code = "class C:\n    def m(self): ...\n\n    def m(self, x): ...\n"
     with pytest.raises(AmbiguousSelector) as sym:
         extract(code, _sel("c.py::C.m"))
-    assert "c.py::C.m[1] (line 2), c.py::C.m[2] (line 4)" in str(sym.value)
+    # the first ``def m`` is replaced by the second (pysymbol.py): said, and no candidate
+    assert (
+        "c.py::C.m[1] (line 2, replaced at line 4: the name no longer holds it), "
+        "c.py::C.m[2] (line 4)" in str(sym.value)
+    )
+    assert sym.value.candidates == ("c.py::C.m[2]",)
 
 
 # --- 4. headings named without inline HTML comments ---------------------------------
