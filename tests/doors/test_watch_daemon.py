@@ -309,3 +309,27 @@ def test_watch_status_and_stop_with_broken_config_accepted(root: Path) -> None:
     ended = pasted(root, "forest watch stop")
     assert ended.returncode == 0 and "stopped the watcher" in ended.stdout, ended.stderr
     assert child.wait(TIMEOUT) == 0
+
+
+def test_watch_verbose_finding_said_once_accepted(root: Path) -> None:
+    """``forest watch -v`` in a terminal: each finding line once, on standard output.
+    Before: the -v log on stderr echoed every line the watcher had just printed, so a
+    drift read twice (the second time behind ``forest: forest_files.doors.watch:``);
+    what only the log says (watching, stopped) is still on stderr."""
+    out, err = root.parent / "watch.out", root.parent / "watch.err"
+    code = "from forest_files.doors.entry import main; main()"
+    with out.open("wb") as o, err.open("wb") as e:
+        child = subprocess.Popen(
+            [sys.executable, "-c", code, "watch", "-v", "--repo", str(root), *FAST],
+            stdout=o,
+            stderr=e,
+        )
+    assert until(lambda: running(root) == child.pid), err.read_text()
+    save_by_rename(root / "a.md", EDITED)
+    assert until(lambda: "holds this text" in out.read_text()), err.read_text()
+    assert stopped(root).startswith("stopped") and child.wait(TIMEOUT) == 0
+    said = out.read_text() + err.read_text()
+    assert said.count("drifted a.md#Title/Keep") == 1, said
+    assert said.count("holds this text") == 1, said
+    assert "watching" in err.read_text() and "stopped" in err.read_text()
+    assert "drifted a.md#Title/Keep" in (local_state(root) / WATCH_LOG).read_text()

@@ -11,7 +11,8 @@ inherits all three without a line of its own:
 * ``-q``/``--quiet``: standard output keeps only the verdict (the report's last line);
   errors stay on stderr, machine output (``--json``, ``--format`` other than text)
   is untouched, and no progress is drawn (kernel/progress.py); ``-v``/``--verbose``:
-  the package's log records on stderr and the time the command took. A spelling a
+  the package's log records on stderr (but a line the command printed on stdout too)
+  and the time the command took. A spelling a
   command already uses keeps its meaning (``check -v`` lists clean bindings,
   ``watch --quiet S`` is its settling time; there ``-q`` is the quiet flag);
 * before the command runs, a ``forest.toml`` that is there but unusable (not TOML,
@@ -183,6 +184,7 @@ def _log_to_stderr() -> None:
     if not logger.handlers:
         handler = logging.StreamHandler(sys.stderr)
         handler.setFormatter(logging.Formatter("forest: %(name)s: %(message)s"))
+        handler.addFilter(lambda record: not getattr(record, verbosity.SAID, False))
         logger.addHandler(handler)
     logger.setLevel(logging.INFO)
 

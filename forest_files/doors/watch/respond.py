@@ -30,6 +30,7 @@ from forest_files.doors.watch.collector import Collector
 from forest_files.doors.watch.journal import Journal
 from forest_files.doors.watch.route import Restorer
 from forest_files.kernel.shellword import forest_text
+from forest_files.kernel.verbosity import SAID
 
 log = logging.getLogger("forest_files.doors.watch")
 Sink = Callable[[list[str]], None]
@@ -185,7 +186,8 @@ class Responder:
         return True
 
     def _emit(self, lines: list[str]) -> None:
+        said = {SAID: self.sink is not None}  # the sink prints it: `-v` echoes it no more
         for line in lines:
-            log.info("%s", line)
+            log.info("%s", line, extra=said)
         if lines and self.sink is not None:
             self.sink(lines)
