@@ -59,7 +59,7 @@ def adr_list(adrs: Sequence[Adr], fmt: str) -> str:
                     _short(a.ground),
                     a.adopted_by,
                     (a.adopted_at or "")[:10] or None,
-                    a.superseded_by,
+                    ", ".join(a.superseded_by) or None,
                 )
             )
             + " |"
@@ -86,7 +86,7 @@ def _adr_line(a: Adr) -> str:
             where += f", adopted by {a.adopted_by} (claimed) at {a.adopted_at}"
     else:
         where = f"{a.sections} section(s) bound, not the whole file" if a.sections else "not bound"
-    tail = f"; superseded by {a.superseded_by}" if a.superseded_by else ""
+    tail = f"; superseded by {', '.join(a.superseded_by)}" if a.superseded_by else ""
     return f"{printable(head)}\n    {printable(f'{a.path}: {where}{tail}')}"
 
 

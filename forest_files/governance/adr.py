@@ -5,9 +5,9 @@ Which files are ADRs: the globs given, else forest.toml's ``[require]`` rules wh
 ``when`` names ``status`` or whose glob names ``adr`` or ``decision`` (their
 ``except`` globs honoured). Status: front matter ``status`` (MADR), else the first
 line of a ``Status`` section (Nygard), found with the Markdown outline
-(text/markdown.py). "Superseded by": the ADR a ``superseded by …`` status line
-(or adr-tools' ``Superceded by …``) names (by its link's file number, or the number
-written), else its words.
+(text/markdown.py). "Superseded by": the ADRs the ``superseded by …`` status lines
+(or adr-tools' ``Superceded by …``, one line per ``adr new -s``) name, each by its
+link's file number, or the number written, else its words; every one, in order.
 
 Stores: nothing. Reads the working tree and the index.
 Refuses (``AdrRefused``): a glob the glob syntax cannot honour; no glob given and
@@ -71,7 +71,7 @@ class Adr:
     ground: str | None  # its ground's content id
     adopted_by: str | None  # the claimed signature of the ground's adoption
     adopted_at: str | None
-    superseded_by: str | None
+    superseded_by: tuple[str, ...]  # every successor its status names, in order
 
 
 def adr_set(
@@ -178,8 +178,8 @@ def _ground(store: ForestStore, b: Binding) -> tuple[str | None, str | None, str
     return cid, link.adopted_by or None, link.created_at
 
 
-def read_adr(path: str, data: bytes) -> tuple[int | None, str, str | None, str | None]:
-    """(number, title, status, superseded by) of one ADR file's bytes."""
+def read_adr(path: str, data: bytes) -> tuple[int | None, str, str | None, tuple[str, ...]]:
+    """(number, title, status, its successors) of one ADR file's bytes."""
     from forest_files.check.coverage import front_matter_value
     from forest_files.text.extract import Document
     from forest_files.text.normalise import decode_bytes
@@ -187,7 +187,7 @@ def read_adr(path: str, data: bytes) -> tuple[int | None, str, str | None, str |
     try:
         doc = Document(decode_bytes(data, path))
     except ForestError:
-        return _number(path, ""), "", None, None
+        return _number(path, ""), "", None, ()
     heads = doc.headings()
     top = next((h for h in heads if h.level == 1), heads[0] if heads else None)
     title = top.name or top.text if top is not None else ""
@@ -221,9 +221,11 @@ def _number(path: str, title: str) -> int | None:
     return None
 
 
-def _superseded_by(lines: list[str]) -> str | None:
-    """What a ``superseded by …`` status line names: an ADR number when its link's file
-    (or its text) gives one, else the words after "superseded by"."""
+def _superseded_by(lines: list[str]) -> tuple[str, ...]:
+    """What every ``superseded by …`` status line names (an ADR superseded twice has
+    two), in order, each once: an ADR number when its link's file (or its text) gives
+    one, else the words after "superseded by"."""
+    named: list[str] = []
     for line in lines:
         found = _SUPERSEDED.search(line)
         if found is None:
@@ -232,5 +234,7 @@ def _superseded_by(lines: list[str]) -> str | None:
         link = _LINK_TARGET.search(rest)
         target = link.group(1).rpartition("/")[2] if link else rest.lstrip("[")
         m = _NUMBER.match(target)
-        return str(int(m.group(1))) if m else (rest or None)
-    return None
+        successor = str(int(m.group(1))) if m else rest
+        if successor and successor not in named:
+            named.append(successor)
+    return tuple(named)

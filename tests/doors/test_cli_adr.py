@@ -58,7 +58,7 @@ def test_adr_list_json_status_binding_successor_accepted(repo: Path) -> None:
     by = {a["number"]: a for a in adrs}
     assert sorted(by) == [1, 2, 3, 4]
     assert by[1]["status"] == "Accepted" and by[1]["bound"] is False  # retired
-    assert by[3]["superseded_by"] == "4" and by[3]["bound"] is True
+    assert by[3]["superseded_by"] == ["4"] and by[3]["bound"] is True
     assert by[4]["status"] == "accepted" and by[4]["bound"] is True
     assert by[2]["adopted_by"] == "Ada <ada@example.org>"
     assert by[2]["ground"] and by[2]["title"] == "Use MADR for new decisions"
@@ -204,3 +204,21 @@ def test_adr_no_adr_rule_route_names_the_bound_adr_folder_accepted(tmp_path: Pat
     assert route == "forest adr list 'doc/adr/*.md'"
     listed = pasted(repo, route)
     assert listed.returncode == 0 and "0001 Record [Accepted]" in listed.stdout, listed
+
+
+def test_adr_list_superseded_twice_names_every_successor_accepted(tmp_path: Path) -> None:
+    """An ADR two later ones supersede (adr-tools' ``adr new -s 3`` twice): text, JSON
+    and the Markdown table name both; they named only the first."""
+    repo = make_repo(tmp_path)
+    ok(repo, "init")
+    write(repo, "doc/adr/0003-one-queue.md", (
+        "# 3. One queue\n\n## Status\n\nSuperceded by [5. Per tenant](0005-per-tenant.md)\n\n"
+        "Superceded by [6. Dead letters](0006-dead-letters.md)\n"
+    ))  # fmt: skip
+    commit_all(repo, "adr")
+    text = ok(repo, "adr", "list", "doc/adr/*.md").stdout
+    assert "not bound; superseded by 5, 6" in text, text
+    got = json.loads(ok(repo, "adr", "list", "doc/adr/*.md", "--json").stdout)["adrs"]
+    assert got[0]["superseded_by"] == ["5", "6"]
+    table = ok(repo, "adr", "list", "doc/adr/*.md", "--format", "markdown").stdout
+    assert table.splitlines()[2].endswith("| 5, 6 |"), table

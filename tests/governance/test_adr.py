@@ -32,34 +32,48 @@ x
 def test_read_adr_madr_and_nygard_accepted() -> None:
     nygard = ADRS / "0001-record-architecture-decisions.md"
     assert read_adr(nygard.name, nygard.read_bytes()) == (
-        1, "Record architecture decisions", "Accepted", None,
+        1, "Record architecture decisions", "Accepted", (),
     )  # fmt: skip
     madr = ADRS / "0004-keep-the-index-in-the-git-directory.md"
     assert read_adr(madr.name, madr.read_bytes()) == (
-        4, "Keep the local index in the git directory", "proposed", None,
+        4, "Keep the local index in the git directory", "proposed", (),
     )  # fmt: skip
 
 
 @pytest.mark.parametrize(
     ("status", "successor"),
     [
-        ('"superseded by [ADR-0004](0004-keep-the-index-in-the-git-directory.md)"', "4"),
-        ("Superseded by ADR-12", "12"),
-        ("superseded by the storage decision", "the storage decision"),
-        ("accepted", None),
+        ('"superseded by [ADR-0004](0004-keep-the-index-in-the-git-directory.md)"', ("4",)),
+        ("Superseded by ADR-12", ("12",)),
+        ("superseded by the storage decision", ("the storage decision",)),
+        ("accepted", ()),
         # adr-tools' own spelling, which `adr new -s N` writes into the old ADR
-        ("Superceded by [10. Use plugins](0010-use-plugins.md)", "10"),
-        ("superceded by: the storage decision", "the storage decision"),
+        ("Superceded by [10. Use plugins](0010-use-plugins.md)", ("10",)),
+        ("superceded by: the storage decision", ("the storage decision",)),
     ],
 )
-def test_read_adr_superseded_by_accepted(status: str, successor: str | None) -> None:
+def test_read_adr_superseded_by_accepted(status: str, successor: tuple[str, ...]) -> None:
     text = f"---\nstatus: {status}\n---\n# Keep X\n"
     assert read_adr("docs/adr/0003-keep-x.md", text.encode())[3] == successor
 
 
 def test_read_adr_nygard_superseded_section_accepted() -> None:
     got = read_adr("0007-use-flat-files.md", NYGARD_SUPERSEDED.encode())
-    assert got == (7, "Use flat files", "Superseded by [9. Use SQLite](0009-use-sqlite.md)", "9")
+    assert got == (7, "Use flat files", "Superseded by [9. Use SQLite](0009-use-sqlite.md)", ("9",))
+
+
+def test_read_adr_superseded_twice_names_both_accepted() -> None:
+    """adr-tools' ``adr new -s 3`` run twice (ADR 3 split into two decisions) leaves
+    two "Superceded by" lines in ADR 3's Status: both successors, in order. Before,
+    only the first was named and ADR 6 was lost from ``forest adr list``."""
+    text = (
+        "# 3. Use one queue\n\n## Status\n\n"
+        "Superceded by [5. Use a queue per tenant](0005-use-a-queue-per-tenant.md)\n\n"
+        "Superceded by [6. Use a dead-letter queue](0006-use-a-dead-letter-queue.md)\n\n"
+        "## Context\n\nx\n"
+    )
+    got = read_adr("doc/adr/0003-use-one-queue.md", text.encode())
+    assert got[3] == ("5", "6")
 
 
 @pytest.mark.parametrize(
@@ -73,7 +87,7 @@ def test_read_adr_nygard_superseded_section_accepted() -> None:
 )
 def test_read_adr_hostile_file_no_status_recovers(data: bytes) -> None:
     number, _, status, successor = read_adr("docs/adr/0005-x.md", data)
-    assert (number, status, successor) == (5, None, None)
+    assert (number, status, successor) == (5, None, ())
 
 
 def test_adr_set_without_adr_rules_refused() -> None:
