@@ -3,7 +3,8 @@
 Stores: nothing.
 Refuses: nothing (an act the ledger on disk no longer holds is left out).
 Returns: ``LogEntry`` values — act id, kind, the entry it is about, what it made,
-signer, time, and (actlog.py) the bound section and the words; never a body.
+signer, time, and (actlog.py) the bound section and the words; for a rebind, the
+selector the binding stood at before it (``moved_from``); never a body.
 Test: tests/custody/test_repository.py, tests/doors/test_cli.py
 """
 
@@ -39,6 +40,7 @@ class LogEntry:
     created_at: str
     selector: str = ""  # the bound section the act is about (actlog.py), if any
     words: str = ""  # the words it recorded, if any
+    moved_from: str = ""  # a rebind: where its binding stood before it
 
 
 def log_of(store: ForestStore, ledger_dir: Path) -> list[LogEntry]:
@@ -55,10 +57,18 @@ def log_of(store: ForestStore, ledger_dir: Path) -> list[LogEntry]:
     gone = {d for act in applied for d in act.deps if d not in kept}  # left out above
     acts = topo_order(applied, satisfied=gone, first=lambda act: entries[act.id].created_at)
     said = described(store, acts)
+    stood: dict[str, str] = {}  # bind act -> where that binding stands, act by act
     out: list[LogEntry] = []
     for act in acts:
         selector, words = said.get(act.id, ("", ""))
-        out.append(replace(entries[act.id], selector=selector, words=words))
+        entry = replace(entries[act.id], selector=selector, words=words)
+        p = act.payload
+        if isinstance(p, AdoptAct) and p.binding is not None:
+            stood[act.id] = p.binding.selector
+        elif isinstance(p, RebindAct):  # its adoption and earlier rebinds are its deps
+            entry = replace(entry, moved_from=stood.get(p.binding, ""))
+            stood[p.binding] = p.selector
+        out.append(entry)
     return out
 
 

@@ -1,10 +1,17 @@
 """``forest log``'s text: one line per act, and one binding's chain (retired ones too).
 
+A chain shows the binding's moves (``forest rebind``: from where, to where, by whom,
+when) among its grounds, in the order they happened; a target where a binding stood
+before a move (and none stands now) shows that binding's chain, its first line
+naming where it went.
+
 Stores: nothing.
-Refuses: a target that names no binding, live or retired (lookup.py).
+Refuses: a target that names no binding, live or retired, now or before a move
+(lookup.py).
 Returns: text lines, or one JSON document for a chain with ``--json`` (ids,
-signatures, words — never section text). Every text line is one line, its control
-characters shown escaped (kernel/shellword.py ``printable``); JSON keeps them.
+signatures, words — never section text; ``moves`` the rebinds). Every text line is
+one line, its control characters shown escaped (kernel/shellword.py ``printable``);
+JSON keeps them.
 Test: tests/check/test_dead_ends.py, tests/doors/test_cli_files.py,
 tests/check/test_control_chars.py
 """
@@ -21,6 +28,7 @@ import typer
 from forest_files.kernel.shellword import printable
 
 if TYPE_CHECKING:
+    from forest_files.custody.bindings import Binding
     from forest_files.custody.log_entries import LogEntry
 
 
@@ -29,7 +37,10 @@ def log_line(e: LogEntry) -> str:
     who, and the words (on one line)."""
     where = f" {e.selector}" if e.selector and e.selector != e.subject else ""
     said = _one_line(e.words)
-    line = f"{e.created_at} {e.kind}{where} {e.subject} -> {e.result} by {e.by}"
+    subject = e.subject
+    if e.moved_from and e.moved_from != e.subject:  # a rebind: from where, to where
+        subject = f"{e.moved_from} to {e.subject}"
+    line = f"{e.created_at} {e.kind}{where} {subject} -> {e.result} by {e.by}"
     return printable(line + (f": “{said}”" if said else ""))
 
 
@@ -49,23 +60,82 @@ def print_chain(target: str, repo: Path, as_json: bool) -> None:
     r = Repository(repo)
     with r:
         store = r.synced()
+        acts = r.log()
+        every = all_bindings(store, include_retired=True)
+        went = None
         try:
             binding = find_binding(all_bindings(store), target, root=r.root)
-        except NoSuchBinding:  # not live: a retired chain is still a history
-            binding = find_binding(all_bindings(store, include_retired=True), target)
+        except NoSuchBinding as live_refusal:  # not live: a retired chain is still a history
+            try:
+                binding = find_binding(every, target)
+            except NoSuchBinding:  # nor retired: where a binding stood before a move?
+                went = _moved_away(acts, every, target)
+                if went is None:
+                    raise live_refusal from None
+                binding = went
         links = chain_of(store, binding)
-        ended = [e for e in r.log() if e.kind == "retire" and e.subject == binding.bind_act]
+        ended = [e for e in acts if e.kind == "retire" and e.subject == binding.bind_act]
+        moves = [e for e in acts if e.kind == "rebind" and e.result == binding.bind_act]
     if as_json:
         doc = {"selector": binding.selector, "retired": binding.retired}
-        typer.echo(json.dumps({**doc, "chain": [asdict(x) for x in links]}))
+        shown = [_move_doc(e) for e in moves]
+        typer.echo(json.dumps({**doc, "chain": [asdict(x) for x in links], "moves": shown}))
         return
+    if went is not None:
+        typer.echo(printable(f"{target}: moved; its binding is {binding.selector} now"))
     typer.echo(printable(binding.selector + (" (retired)" if binding.retired else "")))
-    for x in links:
-        said = _one_line(x.words)
-        typer.echo(
-            printable(f"  {x.created_at} {x.status:<10} {x.content_id} by {x.adopted_by}: {said}")
-        )
+    grounds = [
+        (x.created_at, f"{x.status:<10} {x.content_id} by {x.adopted_by}: {_one_line(x.words)}")
+        for x in links
+    ]
+    lines = _merged(grounds, [(e.created_at, _move_text(e)) for e in moves])
     for e in ended:
         said = _one_line(e.words)
-        line = f"  {e.created_at} {'retired':<10} binding {e.subject[:12]} by {e.by}: {said}"
-        typer.echo(printable(line))
+        lines.append((e.created_at, f"{'retired':<10} binding {e.subject[:12]} by {e.by}: {said}"))
+    for at, what in lines:
+        typer.echo(printable(f"  {at} {what}"))
+
+
+def _move_text(e: LogEntry) -> str:
+    said = _one_line(e.words)
+    what = f"{'moved':<10} from {e.moved_from or '?'} to {e.subject} by {e.by}"
+    if e.moved_from == e.subject:  # a new reading of the same place (forest normalise)
+        what = f"{'rebound':<10} in place at {e.subject} by {e.by}"
+    return what + (f": {said}" if said else "")
+
+
+def _merged(chain: list[tuple[str, str]], moves: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """The chain's lines in its own order, each move before the first ground claimed
+    later than it (times are claims: the chain's order is never changed)."""
+    out: list[tuple[str, str]] = []
+    pending = list(moves)
+    for at, what in chain:
+        while pending and pending[0][0] < at:
+            out.append(pending.pop(0))
+        out.append((at, what))
+    return out + pending
+
+
+def _moved_away(acts: list[LogEntry], every: list[Binding], target: str) -> Binding | None:
+    """The binding that stood at ``target`` until a rebind moved it away (the last to
+    leave it, when several did), or None."""
+    from forest_files.text.selector import SelectorError, parse_selector, render
+
+    try:
+        asked = render(parse_selector(target))
+    except SelectorError:
+        return None
+    by_act = {b.bind_act: b for b in every}
+    left = [e.result for e in acts if e.kind == "rebind" and e.moved_from in (target, asked)]
+    return next((by_act[a] for a in reversed(left) if a in by_act), None)
+
+
+def _move_doc(e: LogEntry) -> dict[str, str]:
+    return {
+        "act": e.act_id,
+        "at": e.created_at,
+        "by": e.by,
+        "moved_from": e.moved_from,
+        "moved_to": e.subject,
+        "words": e.words,
+    }
