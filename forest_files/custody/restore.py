@@ -9,7 +9,9 @@ recreated from ground (mode 0644).
 Refuses (one-line ``ForestError``, nothing written): a bound path holding a
 symlink, directory, FIFO or other non-regular file (never followed, never
 opened blocking); a path whose directory resolves outside the repository; a
-missing file of a section binding (its lines are gone with it); a section that
+missing file of a section binding (its lines are gone with it); a missing file a
+sparse checkout leaves out (restore_sparse.py: ``git sparse-checkout add``, then
+the restore); a section that
 cannot be found (restore needs its lines); with exclusions, a result whose
 section would not hash to ground (an excluded heading placed where it would
 swallow ground lines).

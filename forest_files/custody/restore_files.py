@@ -15,8 +15,10 @@ symlink, directory, FIFO or other non-regular file (never followed, never
 opened blocking); a path whose directory resolves outside the repository; a
 missing file of a section binding (its lines are gone with it), or one whose
 directory is gone (the route: ``mkdir -p DIR && forest restore TARGET``, DIR
-from the repository root); a file or capture that cannot be written (the path,
-the reason, and the fix; no temporary file or capture left behind).
+from the repository root); a missing file a sparse checkout leaves out
+(restore_sparse.py: the route brings it into the sparse set); a file or capture
+that cannot be written (the path, the reason, and the fix; no temporary file or
+capture left behind).
 Returns: the file's bytes and mode (None: no file there); the capture's path;
 whether ``replace_file`` wrote (``written``), or left the file because ``still``,
 asked just before the rename, said no (``changed``: a live editor's save wins) or
@@ -36,6 +38,7 @@ from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 
 from forest_files.custody.content import escapes, read_regular
+from forest_files.custody.restore_sparse import refuse_left_out
 from forest_files.custody.special import lstat_kind, not_regular
 from forest_files.kernel.errors import ForestError
 from forest_files.kernel.hashing import hash_body
@@ -103,7 +106,9 @@ def recreate(root: Path, path: str, selector: str, excludes: tuple[str, ...], gr
 
 def recreate_allowed(root: Path, path: str, selector: str, excludes: tuple[str, ...]) -> None:
     """Refuse to recreate a missing file unless the binding held the whole of it, or
-    when its directory is gone (the route: that directory made, from the root)."""
+    when its directory is gone (the route: that directory made, from the root), or
+    when git skips it in the work tree (restore_sparse.py: a sparse checkout)."""
+    refuse_left_out(root, path, selector)
     if selector != path or excludes:
         raise ForestError(
             f"{path}: the file is gone, and with it the place of {selector}; nothing was "
