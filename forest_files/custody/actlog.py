@@ -8,7 +8,7 @@ Returns: per act id, (selector, words): the selector the act's binding has now
 it moved to), and the words the
 act recorded (an adoption's or supersession's record, a retire's own words, the
 supersession a rebind carries) — never section text.
-Test: tests/custody/test_actlog.py
+Test: tests/doors/test_cli.py::test_sync_rebuild_log, tests/doors/test_log_moved.py
 """
 
 from __future__ import annotations
