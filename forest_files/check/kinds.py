@@ -139,6 +139,13 @@ KINDS: dict[str, Kind] = {
         "fetched: `git fetch --unshallow origin main:refs/remotes/origin/main`; "
         "GitHub Actions: actions/checkout with `fetch-depth: 0`)",
     ),
+    "refused": (
+        "the gate refused to judge (a base that names no commit, a directory outside git, "
+        "no `forest.toml` at HEAD, …): its `forest:` line as a report's one finding; "
+        "nothing was judged (the refusal's exit code)",
+        "ci",
+        "what its detail says, then run forest ci again",
+    ),
 }
 
 # The kinds the CI gate exits 3 on: the ledger itself cannot be trusted.

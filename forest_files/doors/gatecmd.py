@@ -9,11 +9,13 @@ pydantic adapters, about a third of a small repository's run).
 
 Stores: one ``ci`` record per run in the local audit log (doors/doorlog.py);
 each ``--report FORMAT=FILE`` written whatever the verdict; with ``--format
-github`` and ``$GITHUB_STEP_SUMMARY`` set, a Markdown summary appended to it; a
-shallow clone's refusal written to those files too, as one ``shallow-clone``
-finding (gate/shallow.py), and printed in a machine ``--format`` (JSON, SARIF,
-JUnit, GitHub's), before it is raised as it was: the merge-base cut off, or a base
-the shallow clone never fetched (GitHub's default checkout).
+github`` and ``$GITHUB_STEP_SUMMARY`` set, a Markdown summary appended to it; the
+gate's refusal written to those files too, as one finding, and printed in a machine
+``--format`` (JSON, SARIF, JUnit, GitHub's), before it is raised as it was: a
+shallow clone's as ``shallow-clone`` routed to its fetch (gate/shallow.py: the
+merge-base cut off, or a base the shallow clone never fetched, GitHub's default
+checkout), any other (a base that names no commit, outside git, no ``forest
+init``) as ``refused`` (gate/refusal.py).
 Refuses: nothing itself (the gate's refusals, through the one error boundary).
 Returns: ``ci_command``'s exit code: 0 clean, 1 findings, 3 ledger corruption; the
 text and JSON reports' commands pasted where ``forest ci`` was typed (``git -C ..``
@@ -21,7 +23,8 @@ in a subfolder, as ``forest check``'s), SARIF, JUnit and GitHub's from the top (
 notes too: typed elsewhere than the top, the gate judges the range a second time for
 them, ``_at_the_top``).
 Test: tests/doors/test_light_ci.py, tests/gate/test_ci_gate.py,
-tests/gate/test_ci_where_typed.py, tests/gate/test_ci_shallow_reports.py
+tests/gate/test_ci_where_typed.py, tests/gate/test_ci_shallow_reports.py,
+tests/gate/test_ci_refusal_reports.py
 """
 
 from __future__ import annotations
@@ -110,17 +113,12 @@ def run_ci(repo: Path, base: str | None, fmt: str, targets: list[tuple[str, Path
     from forest_files.doors.doorlog import record_gate
     from forest_files.gate.ci import run_gate
     from forest_files.gate.render import render
-    from forest_files.gate.shallow import shallow_report, unfetched_report
-    from forest_files.gitio import ShallowClone, UnknownRef
 
     _stand(repo)
     try:
         report = run_gate(repo, base)
-    except ShallowClone as exc:  # its reports say so; the refusal itself stays as it was
-        _write_refusal(shallow_report(repo, base, exc), fmt, targets)
-        raise
-    except UnknownRef:  # a base a shallow clone never fetched: likewise
-        _write_refusal(unfetched_report(repo, base), fmt, targets)
+    except ForestError as exc:  # its reports say so; the refusal itself stays as it was
+        _write_refusal(_refused(repo, base, exc), fmt, targets)
         raise
     record_gate(repo, report)
     top = _at_the_top(repo, base, report, {fmt, *(kind for kind, _ in targets)})
@@ -153,16 +151,29 @@ def _write(
         write_step_summary(top.get(fmt, report), Path(summary))
 
 
-def _write_refusal(report: GateReport | None, fmt: str, targets: list[tuple[str, Path]]) -> None:
-    """A shallow clone's refusal as each report's one finding (gate/shallow.py; None:
-    none to write); its route's step is spelled at render time, so one report serves
-    every format. A machine format prints it on stdout too: ``--format sarif >
-    FILE`` would otherwise leave an empty file the upload rejects, and ``--format
-    github`` no annotation. Text prints nothing more: the ``forest:`` line says it."""
+def _refused(repo: Path, base: str | None, exc: ForestError) -> GateReport:
+    """The gate's refusal as a report of one finding: a shallow clone's routed to its
+    fetch (gate/shallow.py), any other a ``refused`` one (gate/refusal.py)."""
+    from forest_files.gate.refusal import refusal_report
+    from forest_files.gate.shallow import shallow_report, unfetched_report
+    from forest_files.gitio import ShallowClone, UnknownRef
+
+    found = None
+    if isinstance(exc, ShallowClone):
+        found = shallow_report(repo, base, exc)
+    elif isinstance(exc, UnknownRef):  # a base a shallow clone never fetched?
+        found = unfetched_report(repo, base)
+    return found or refusal_report(repo, base, exc)
+
+
+def _write_refusal(report: GateReport, fmt: str, targets: list[tuple[str, Path]]) -> None:
+    """A refusal as each report's one finding; its route's step is spelled at render
+    time, so one report serves every format. A machine format prints it on stdout
+    too: ``--format sarif > FILE`` would otherwise leave an empty file the upload
+    rejects, and ``--format github`` no annotation. Text prints nothing more: the
+    ``forest:`` line says it."""
     from forest_files.gate.render import render
 
-    if report is None:
-        return
     _write({}, report, fmt, targets)
     if fmt != "text":
         sys.stdout.write(render(report, fmt) + "\n")

@@ -83,6 +83,8 @@ class GateReport:
     commits: tuple[str, ...]  # the range, oldest first (empty without a base)
     judged: tuple[str, ...]  # the commits whose bindings were checked
     check: CheckReport
+    # a refusal held as one finding (gate/refusal.py): its exit code; None: the gate ran
+    refused_with: int | None = None
 
     @property
     def findings(self) -> tuple[Reported, ...]:
@@ -100,6 +102,8 @@ class GateReport:
 
     @property
     def exit_code(self) -> int:
+        if self.refused_with is not None:
+            return self.refused_with
         if any(f.kind in CORRUPTION for f in self.findings):
             return 3
         return 1 if self.findings else 0

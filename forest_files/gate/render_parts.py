@@ -55,8 +55,10 @@ def summary_line(report: GateReport) -> str:
             f"range {report.merge_base[:12]}..{report.head[:12]}: {len(report.commits)} "
             f"commit(s), {len(report.judged)} judged"
         )
-    elif report.base is not None:  # refused before the range was found (gate/shallow.py)
-        span = f"nothing judged at HEAD {report.head[:12]} (--base {printable(report.base)})"
+    elif report.refused_with is not None:  # refused before the range (gate/refusal.py)
+        span = "nothing judged" + (f" at HEAD {report.head[:12]}" if report.head else "")
+        if report.base is not None:
+            span += f" (--base {printable(report.base)})"
     else:
         span = f"HEAD {report.head[:12]} only (no --base)"
     verdict = "clean" if report.ok else f"{len(report.findings)} finding(s)"

@@ -16,13 +16,13 @@ A shallow clone whose base does not resolve stops the gate earlier (``UnknownRef
 GitHub's default checkout (``fetch-depth: 1``) never fetches the pull request's
 base branch. That stop is the same finding, its detail the refusal's reason, its
 route the fetch the refusal prints (gitio ``fetch_route``: the base branch with
-``--unshallow``, or full history). A clone that is not shallow keeps the refusal
-alone: nothing is cut off there, the base is simply not a revision it holds.
+``--unshallow``, or full history). A clone that is not shallow is no such case:
+nothing is cut off there, the base is simply not a revision it holds (its report is
+gate/refusal.py's plain ``refused``, with no fetch to offer).
 
 Stores: nothing.
-Refuses: nothing (``None`` when HEAD itself does not resolve, or, for a base that
-does not resolve, when the clone is not shallow or the base does resolve: no
-report then).
+Refuses: nothing (``unfetched_report`` is None for a base that does not resolve when
+the clone is not shallow or the base does resolve).
 Returns: ``GateReport`` with the one finding, no range judged.
 Test: tests/gate/test_ci_shallow_reports.py
 """
@@ -32,18 +32,16 @@ from __future__ import annotations
 from pathlib import Path
 
 from forest_files import gitio
-from forest_files.check.finding import Finding
-from forest_files.check.findings import CheckReport, Reported, Route
+from forest_files.check.findings import Route
 from forest_files.gate.ci import GateReport
+from forest_files.gate.refusal import one_finding
 from forest_files.kernel.errors import ForestError
 from forest_files.kernel.shellword import git_step
 
 KIND = "shallow-clone"
 
 
-def shallow_report(
-    root: Path | str, base: str | None, exc: gitio.ShallowClone
-) -> GateReport | None:
+def shallow_report(root: Path | str, base: str | None, exc: gitio.ShallowClone) -> GateReport:
     """``exc`` (the gate's refusal of a shallow clone at ``root``) as a report."""
     detail = str(exc).removesuffix(f"; {gitio.full_history()}")
     step = git_step("fetch", "--unshallow")
@@ -87,15 +85,6 @@ def _resolves(top: Path, rev: str) -> bool:
     return True
 
 
-def _report(root: Path | str, base: str | None, detail: str, fetch: Route) -> GateReport | None:
-    """One ``shallow-clone`` finding of no file, with its one route; its detail without
-    the refusal's leading work-tree path (a CI runner's, in every uploaded report)."""
-    try:
-        top = gitio.toplevel(root)
-        head = gitio.resolve_commit(top, "HEAD")
-    except ForestError:
-        return None
-    detail = detail.removeprefix(f"{top}: ")
-    found = Finding(KIND, "", "", "", None, None, detail=detail)  # of no file
-    check = CheckReport(head, f"commit {head[:12]}", (), (Reported(found, (fetch,)),))
-    return GateReport(head, base, None, (), (), check)
+def _report(root: Path | str, base: str | None, detail: str, fetch: Route) -> GateReport:
+    """One ``shallow-clone`` finding of no file, with its one route (gate/refusal.py)."""
+    return one_finding(root, base, KIND, detail, (fetch,))

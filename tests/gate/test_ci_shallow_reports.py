@@ -123,18 +123,25 @@ def test_ci_shallow_base_never_fetched_reports_written_route_pasted_recovers(
 
 
 @pytest.mark.slow  # a clone, a fetch and two gate runs
-def test_ci_base_not_resolving_outside_shallow_case_no_report_refused(tmp_path: Path) -> None:
-    """Only a shallow clone's stop is reported as one: a full single-branch clone that
+def test_ci_base_not_resolving_outside_shallow_case_refused_report_refused(
+    tmp_path: Path,
+) -> None:
+    """Only a shallow clone's stop is routed to a fetch: a full single-branch clone that
     never fetched the base, or a typo of a base in a clone that holds everything,
-    keeps the refusal alone and writes no report (nothing there is cut off)."""
+    writes the refusal as a plain ``refused`` finding (nothing there is cut off), its
+    detail the ``forest:`` line's reason."""
     full = _never_fetched(tmp_path)
     sarif = tmp_path / "forest.sarif"
     result = forest(full, "ci", "--base", "origin/main", "--report", f"sarif={sarif}")
     assert result.exit_code == 1 and "never fetched" in result.stderr, result.output
-    assert not sarif.exists()
+    (found,) = json.loads(sarif.read_text(encoding="utf-8"))["runs"][0]["results"]
+    assert found["ruleId"] == "forest/refused" and "never fetched" in found["message"]["text"]
+    assert found["properties"]["routes"] == []
     pasted(full, "git fetch origin main:refs/remotes/origin/main")
     typo = forest(full, "ci", "--base", "origin/mian", "--report", f"sarif={sarif}")
-    assert typo.exit_code == 1 and not sarif.exists(), typo.output
+    assert typo.exit_code == 1, typo.output
+    (found,) = json.loads(sarif.read_text(encoding="utf-8"))["runs"][0]["results"]
+    assert found["ruleId"] == "forest/refused" and "'origin/mian'" in found["message"]["text"]
 
 
 def _merged_pull_request(tmp_path: Path) -> Path:

@@ -1,0 +1,79 @@
+"""Every refusal of ``forest ci`` (not only a shallow clone's) in a machine
+``--format`` prints the refusal on stdout as one ``refused`` finding, the document
+its ``--report`` files hold too: ``forest ci --base no-such-ref --format sarif >
+forest.sarif`` left an empty file GitHub's upload-sarif rejects, and ``--format
+github`` no annotation. The ``forest:`` line and the exit code stay the refusal's;
+text prints only the ``forest:`` line."""
+
+from __future__ import annotations
+
+import json
+import xml.etree.ElementTree as ET
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.check.test_findings_schema import validate
+from tests.gate.test_ci_gate import validate_sarif
+from tests.helpers.custody import adopted_repo
+from tests.helpers.git import commit_all, make_repo, pasted, write
+
+MACHINE = ("sarif", "json", "junit", "github")
+
+
+def _typed(where: Path, options: str) -> dict[str, str]:
+    """``forest ci OPTIONS --format F --report F=kept > out`` pasted in ``where`` for
+    each machine format: the refusal's exit code and one ``forest:`` line, stdout
+    byte for byte the report file; stdout of each, by format."""
+    out: dict[str, str] = {}
+    for fmt in MACHINE:
+        done = pasted(where, f"forest ci {options} --format {fmt} --report {fmt}=kept > out")
+        assert done.returncode == 1, done.stderr
+        (line,) = done.stderr.splitlines()
+        assert line.startswith("forest: "), line
+        out[fmt] = (where / "out").read_text(encoding="utf-8")
+        assert out[fmt] == (where / "kept").read_text(encoding="utf-8"), fmt
+        assert str(where) not in out[fmt], fmt  # a runner's absolute path: the line's alone
+    return out
+
+
+def _one_refusal(out: dict[str, str], detail: str) -> None:
+    sarif: Any = validate_sarif(out["sarif"])
+    (result,) = sarif["runs"][0]["results"]
+    assert result["ruleId"] == "forest/refused" and result["level"] == "error", result
+    assert detail in result["message"]["text"], result
+    doc = json.loads(out["json"])
+    validate(doc)
+    (found,) = doc["findings"]
+    assert (found["kind"], doc["exit_code"], doc["ok"]) == ("refused", 1, False)
+    assert detail in found["detail"], found
+    (failure,) = ET.fromstring(out["junit"]).iter("failure")
+    assert failure.get("type") == "forest/refused"
+    (error,) = [ln for ln in out["github"].splitlines() if ln.startswith("::error ")]
+    assert "title=forest/refused::" in error and detail in error, error
+
+
+@pytest.mark.slow  # four forest processes
+def test_ci_base_not_a_commit_machine_format_stdout_holds_refusal_detected(
+    tmp_path: Path,
+) -> None:
+    repo = adopted_repo(tmp_path, "t.md", "# T\n\nwords\n")
+    _one_refusal(_typed(repo, "--base no-such-ref"), "'no-such-ref' does not name a commit")
+    text = pasted(repo, "forest ci --base no-such-ref --format text > out")
+    assert text.returncode == 1 and (repo / "out").read_text(encoding="utf-8") == ""
+
+
+@pytest.mark.slow  # four forest processes
+def test_ci_outside_git_machine_format_stdout_holds_refusal_detected(tmp_path: Path) -> None:
+    where = tmp_path / "plain"
+    where.mkdir()
+    _one_refusal(_typed(where, "--base main"), "not inside a git repository")
+
+
+@pytest.mark.slow  # four forest processes
+def test_ci_no_forest_init_machine_format_stdout_holds_refusal_detected(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path)
+    write(repo, "a.md", "a\n")
+    commit_all(repo, "a")
+    _one_refusal(_typed(repo, "--base main"), "not a forest-files repository")
