@@ -3,7 +3,8 @@
 Stores: nothing.
 Refuses: nothing; a gone section found nowhere keeps its finding.
 Returns: ``search_moves`` (each gone section's finding: ``moved`` when its unchanged
-text stands at exactly one other place, by section hash; an unresolved one whose
+text stands at exactly one other place, by section hash, with that place's first and
+last line when it is a section of a file, not a whole file; an unresolved one whose
 unchanged text stands at several places, a copy pasted, lists those places as
 ``candidates`` under ``COPIES_DETAIL``; one that did not move lists the sections
 standing where it stood as ``candidates``; a whole file gone, found whole nowhere, is
@@ -11,7 +12,8 @@ standing where it stood as ``candidates``; a whole file gone, found whole nowher
 to its ground: a page merged into another, ``_Changed`` bounds the files). The index
 of section hashes is moves.py's, built once for all of them.
 Test: tests/check/test_moves.py, tests/check/test_move_candidates.py,
-tests/check/test_copied_section.py, tests/check/test_merged_pages.py
+tests/check/test_copied_section.py, tests/check/test_merged_pages.py,
+tests/gate/test_ci_moved_lines.py
 """
 
 from __future__ import annotations
@@ -60,12 +62,15 @@ def search_moves(
             out.append(_copied(finding, copies))
             continue
         if target is not None:
+            start, end = index.lines(target) or (None, None)  # where it stands now
             out.append(
                 replaced(
                     finding,
                     kind="moved",
                     moved_to=target,
                     detail=f"its unchanged text stands at {target}" + _renamed_how(finding),
+                    start_line=start,
+                    end_line=end,
                 )
             )
             continue

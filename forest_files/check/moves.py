@@ -14,7 +14,8 @@ under another parent (moved and edited), and for a heading id no heading
 carries any more (``file.md#{id}``), every heading of its file (named by its
 own id when the file holds that id once, else by its heading path) — each
 bound by no live binding (by selector, or resolving to the same section),
-with its first line: a renamed section's candidates, ranked by renames.py. (A
+with its first line: a renamed section's candidates, ranked by renames.py; the
+first and last line of a place found (``lines``: a ``moved`` finding's). (A
 place in a file whose name is not UTF-8 is found all the same: routes.py routes
 that file's rename, never a rebind the ledger could not record.)
 Test: tests/check/test_moves.py, tests/check/test_parse_once.py,
@@ -199,6 +200,22 @@ class MoveIndex:
             if sel is not None and sel != binding.selector and sel not in self._bound:
                 seen.setdefault(sel, place.line)
         return tuple(Candidate(sel, line) for sel, line in seen.items())
+
+    def lines(self, selector: str) -> tuple[int, int] | None:
+        """The first and last line of the section ``selector`` names (a place this index
+        found), from the parse it holds; None for a whole file (the file is the place)
+        or a file it kept no parse of."""
+        from forest_files.text.extract import extract
+
+        sel = parse_selector(selector)
+        kept = self._documents.get(sel.path)
+        if sel.kind == "file" or kept is None:
+            return None
+        try:
+            got = extract(kept[1], sel, ())
+        except ForestError:
+            return None
+        return got.start_line, got.end_line
 
     def renamed(self, binding: Binding) -> tuple[Candidate, ...]:
         """Where a renamed (or moved and edited) section may stand now, bound by no
