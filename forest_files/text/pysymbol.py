@@ -50,6 +50,7 @@ import ast
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
+from forest_files.text.pyrebind import replaced_in
 from forest_files.text.selector import (
     SectionNotFound,
     Selector,
@@ -107,65 +108,18 @@ def symbols(text: str, path: str) -> list[Symbol]:
 
 def _collect(node: ast.AST, prefix: tuple[str, ...], out: list[Symbol]) -> None:
     for block in _blocks(node):
+        replaced = replaced_in(block)
         for pos, child in enumerate(block):
             if isinstance(child, _DEFS):
                 name = (*prefix, child.name)
                 start = min([d.lineno for d in child.decorator_list] + [child.lineno])
                 stub = _is_overload(child)
-                later = _rebinding(child.name, block[pos + 1 :])
-                at, by = (None, "") if later is None else later
+                at, by = replaced[pos] or (None, "")
                 out.append(Symbol(name, start, child.end_lineno or child.lineno, stub, at, by))
                 if not stub:
                     _collect(child, name, out)
             elif isinstance(child, _COMPOUND):  # simple statements hold no definitions
                 _collect(child, prefix, out)
-
-
-def _rebinding(name: str, later: list[ast.stmt]) -> tuple[int, str] | None:
-    """(line, what) of the first statement of ``later`` that binds ``name`` anew
-    without building on the old binding; None when none does."""
-    for stmt in later:
-        what = _binds(stmt, name)
-        if what:
-            decorated = getattr(stmt, "decorator_list", ())
-            return min([d.lineno for d in decorated] + [stmt.lineno]), what
-    return None
-
-
-def _binds(stmt: ast.stmt, name: str) -> str:
-    """What ``stmt`` is when it binds ``name`` to something new, else ""."""
-    if isinstance(stmt, _DEFS):
-        if stmt.name != name or any(_reads(d, name) for d in stmt.decorator_list):
-            return ""
-        return "class" if isinstance(stmt, ast.ClassDef) else "def"
-    if isinstance(stmt, ast.Assign):
-        hit = any(_assigns(t, name) for t in stmt.targets)
-        return "assignment" if hit and not _reads(stmt.value, name) else ""
-    if isinstance(stmt, ast.AnnAssign) and stmt.value is not None:
-        hit = _assigns(stmt.target, name) and not _reads(stmt.value, name)
-        return "assignment" if hit else ""
-    if isinstance(stmt, ast.Import | ast.ImportFrom):
-        bound = {(a.asname or a.name.split(".")[0]) for a in stmt.names}
-        return "import" if name in bound else ""
-    if isinstance(stmt, ast.Delete):
-        return "del" if any(_assigns(t, name) for t in stmt.targets) else ""
-    return ""
-
-
-def _assigns(target: ast.expr, name: str) -> bool:
-    """True when the assignment target ``target`` binds the plain name ``name``."""
-    if isinstance(target, ast.Name):
-        return target.id == name
-    if isinstance(target, ast.Starred):
-        return _assigns(target.value, name)
-    if isinstance(target, ast.Tuple | ast.List):
-        return any(_assigns(t, name) for t in target.elts)
-    return False
-
-
-def _reads(expr: ast.expr, name: str) -> bool:
-    """True when ``expr`` mentions the plain name ``name`` anywhere."""
-    return any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(expr))
 
 
 def _is_overload(node: ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
