@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from forest_files.check.findings import Route
-from forest_files.check.route_steps import Step, forest, stage_steps
+from forest_files.check.route_steps import Step, forest, stage_steps, written_back_steps
 from forest_files.kernel.shellword import git_step
 
 if TYPE_CHECKING:
@@ -55,7 +55,8 @@ def bring_back(f: Finding, root: Path, source: str, *, removed: bool = False) ->
         if folder and not (root / folder).is_dir():  # restore refuses a gone directory
             make = (("mkdir", "-p", *(("--",) if folder.startswith("-") else ()), folder),)
         restore = forest("restore", path)
-        return Route("bring the file back", (*make, restore, *stage_steps(source, path)))
+        back = written_back_steps(source, root, path)
+        return Route("bring the file back", (*make, restore, *back))
     before = _before_deletion(root, path)
     if before is not None:
         return Route(

@@ -37,9 +37,10 @@ tests/check/test_moved_not_utf8.py, tests/doors/test_printed_where_typed.py,
 
 ``source`` is where the check looked: ``worktree``, ``index`` (the hook; a
 route then also stages what it changed) or a commit id (routes act on the
-working tree). A missing file's route names where git still has it: the
-index (in a sparse checkout that leaves it out: ``git sparse-checkout add``),
-HEAD, or the parent of the commit that deleted it.
+working tree). While a merge (cherry-pick, revert) waits for its commit, a route
+that writes a file back stages it at every door (route_steps.py). A missing file's
+route names where git still has it: the index (in a sparse checkout that leaves it
+out: ``git sparse-checkout add``), HEAD, or the parent of the commit that deleted it.
 """
 
 from __future__ import annotations
@@ -67,6 +68,7 @@ from forest_files.check.route_steps import (
     record_steps,
     stage_steps,
     words_option,
+    written_back_steps,
 )
 from forest_files.check.route_unresolved import rebind_routes, unresolved_routes
 from forest_files.kernel.repopath import not_utf8_reason
@@ -88,7 +90,10 @@ def routes_for(f: Finding, *, root: Path, source: str) -> tuple[Route, ...]:
     )
     if f.kind == "drifted":
         return (
-            Route("restore ground", (forest("restore", sel), *stage_steps(source, path))),
+            Route(
+                "restore ground",
+                (forest("restore", sel), *written_back_steps(source, root, path)),
+            ),
             Route(  # it adopts the working tree's text: the commit carries that copy
                 "adopt the change",
                 (
