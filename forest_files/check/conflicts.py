@@ -9,8 +9,15 @@ Refuses: nothing.
 Returns: ``in_conflict`` (the findings, each failed binding whose file is
 unmerged in the index, or holds conflict markers where the check looked
 (conflict_markers.py), made ``unresolved`` with ``CONFLICT_DETAIL``, no place to
-move to and no candidates; a contest there keeps its heads but stands at no lines
-with no current text, so it gets no route that adopts what the file holds);
+move to and no candidates; but a drifted section the conflicts leave whole (found
+at its selector with the same text in the file as it stands, with HEAD's side kept
+and with the other side kept) stays ``drifted`` at its lines, its detail saying the
+conflicts are not in it, its routes still the file's: a restore writes nothing into
+a file with markers, and a supersede's ``git add`` would stage them. A section the
+markers cut short or push under a "heading" of conflict text is not found the same
+in all three, so it is ``unresolved``. A contest there keeps its heads but stands
+at no lines with no current text, so it gets no route that adopts what the file
+holds);
 ``conflict_routes`` (resolve the file, then ``git
 add``; or keep one side whole, ``git checkout --ours``/``--theirs``, where the
 index holds that side); ``unmerged_stages``.
@@ -19,17 +26,20 @@ Test: tests/check/test_conflicts.py
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from forest_files.check.finding import replaced
 from forest_files.check.findings import Route
+from forest_files.kernel.errors import ForestError
 from forest_files.kernel.shellword import command_text, git_step
 from forest_files.text.conflict_markers import has_markers
 
 if TYPE_CHECKING:
     from forest_files.check.finding import Finding
+    from forest_files.text.extract import Document
 
 CONFLICT_DETAIL = "the file has unresolved merge conflicts"
 # the kinds a binding's check gives that a conflict in its file can cause
@@ -44,7 +54,9 @@ def in_conflict(findings: Sequence[Finding], *, root: Path, source: str) -> list
     if not paths:
         return list(findings)
     unmerged = unmerged_stages(root, source)
-    marked = _marked(root, source, [p for p in paths if p not in unmerged])
+    read = _reader(root, source, paths)
+    marked = {p for p in paths if p not in unmerged and has_markers(read(p) or b"")}
+    whole = _Sides(read)
     out: list[Finding] = []
     for f in findings:
         if f.path not in unmerged and f.path not in marked:
@@ -56,6 +68,10 @@ def in_conflict(findings: Sequence[Finding], *, root: Path, source: str) -> list
             continue
         if f.kind not in _CAUSED:
             out.append(f)
+            continue
+        if f.kind == "drifted" and whole.left_whole(f.path, f.selector):
+            detail = f"{CONFLICT_DETAIL} ({how}), not in this section, which drifted: "
+            out.append(replaced(f, detail=detail + "resolve them first"))
             continue
         out.append(
             replaced(
@@ -120,17 +136,80 @@ def unmerged_stages(root: Path, source: str) -> dict[str, frozenset[int]]:
     return {path: frozenset(held) for path, held in stages.items()}
 
 
-def _marked(root: Path, source: str, paths: list[str]) -> set[str]:
-    """The ``paths`` that hold conflict markers where the check looked."""
+def _reader(root: Path, source: str, paths: list[str]) -> Callable[[str], bytes | None]:
+    """Reads ``paths`` where the check looked (the work tree, the index or a commit)."""
     from forest_files.custody.content import GitTreeSource, WorktreeSource
 
-    if not paths:
-        return set()
     if source == "worktree":
-        read = WorktreeSource(root, use_stat_cache=False).read
-    else:
-        rev = None if source == "index" else source
-        tree = GitTreeSource(root, rev=rev, keep_index_file=rev is None, only=tuple(paths))
-        tree.prefetch(paths, known_too=True)
-        read = tree.read
-    return {p for p in paths if has_markers(read(p) or b"")}
+        return WorktreeSource(root, use_stat_cache=False).read
+    rev = None if source == "index" else source
+    tree = GitTreeSource(root, rev=rev, keep_index_file=rev is None, only=tuple(paths))
+    tree.prefetch(paths, known_too=True)
+    return tree.read
+
+
+class _Sides:
+    """Each conflicted file as it stands, with HEAD's side of every conflict kept, and
+    with the other side kept (a diff3 base dropped), each parsed once."""
+
+    def __init__(self, read: Callable[[str], bytes | None]) -> None:
+        self._read = read
+        self._docs: dict[str, tuple[Document, ...]] = {}
+
+    def left_whole(self, path: str, selector: str) -> bool:
+        """The section at ``selector`` stands with the same text in all three: no
+        conflict is in it, and none moves its bounds or its heading path."""
+        from forest_files.text.extract import extract
+        from forest_files.text.selector import parse_selector
+
+        try:
+            sel = parse_selector(selector)
+            texts = {extract(doc, sel).text for doc in self._of(path)}
+        except ForestError:
+            return False  # not found in one of them (or not text): the conflict's
+        return len(texts) == 1
+
+    def _of(self, path: str) -> tuple[Document, ...]:
+        from forest_files.text.extract import Document
+        from forest_files.text.normalise import decode_bytes
+
+        if path not in self._docs:
+            data = self._read(path) or b""
+            versions = (data, *_sides(data))
+            self._docs[path] = tuple(Document(decode_bytes(v, path)) for v in versions)
+        return self._docs[path]
+
+
+_LINE = re.compile(rb"[^\n]*\n|[^\n]+$")
+_OPEN, _BASE, _SPLIT, _CLOSE = (
+    re.compile(m)
+    for m in (
+        rb"<{7}(?: |\r?\n|$)",
+        rb"\|{7}(?: |\r?\n|$)",
+        rb"={7}\r?(?:\n|$)",
+        rb">{7}(?: |\r?\n|$)",
+    )
+)
+
+
+def _sides(data: bytes) -> tuple[bytes, bytes]:
+    """``data`` with HEAD's side of each conflict kept, and with the other side kept
+    (git's markers and a diff3 ``|||||||`` base dropped)."""
+    ours: list[bytes] = []
+    theirs: list[bytes] = []
+    state = "both"
+    for line in _LINE.findall(data):
+        if _OPEN.match(line) and state == "both":
+            state = "ours"
+        elif _BASE.match(line) and state == "ours":
+            state = "base"
+        elif _SPLIT.match(line) and state in ("ours", "base"):
+            state = "theirs"
+        elif _CLOSE.match(line) and state == "theirs":
+            state = "both"
+        else:
+            if state in ("both", "ours"):
+                ours.append(line)
+            if state in ("both", "theirs"):
+                theirs.append(line)
+    return b"".join(ours), b"".join(theirs)

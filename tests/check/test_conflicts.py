@@ -168,3 +168,41 @@ def test_supersede_or_adopt_of_unmerged_file_refused(repo: Path) -> None:
         assert "merge conflict" in line and "git add -- docs/a.md" in line, line
     after = sorted(p.read_bytes() for p in (repo / ".forest/ledger").rglob("*") if p.is_file())
     assert after == ledger
+
+
+SECTIONS = "# Doc\n\n## Alpha\n\nalpha\n\n## Gamma\n\ngamma\n\n## Beta\n\nbeta one\n\nbeta two\n"
+
+
+def test_conflict_in_one_section_others_judged_detected(tmp_path: Path) -> None:
+    """The merge changed Alpha cleanly (the other branch drifted it) and left a
+    conflict in Beta, the last section: Alpha was reported ``unresolved`` as if the
+    conflict were its own. Now a section the conflict leaves whole (the same text
+    whichever side is kept) is judged: Alpha ``drifted`` at its lines (its routes still
+    resolve the file first: a restore writes nothing into a file with markers, and a
+    supersede's ``git add`` would stage them), Gamma ``clean``, Beta ``unresolved``."""
+    root = make_repo(tmp_path)
+    write(root, "a.md", SECTIONS)
+    commit_all(root, "init")
+    ok(root, "init")
+    ok(root, "adopt", *(f"a.md#Doc/{s}" for s in ("Alpha", "Gamma", "Beta")), "--words", "so")
+    commit_all(root, "adopt")
+    git(root, "checkout", "-q", "-b", "other")
+    write(root, "a.md", SECTIONS.replace("beta one", "beta other").replace("alpha\n", "alpha 2\n"))
+    git(root, "commit", "-q", "-am", "other")
+    git(root, "checkout", "-q", "main")
+    write(root, "a.md", SECTIONS.replace("beta one", "beta main"))
+    git(root, "commit", "-q", "-am", "main")
+    assert pasted(root, "git merge -q other").returncode == 1
+    for args in ((), ("--staged",)):  # the markers in the work tree, then staged
+        if args:
+            git(root, "add", "--", "a.md")
+        shown = forest(root, "check", *args, "--json", "-v")
+        found = {f["selector"]: f for f in json.loads(shown.stdout)["findings"]}
+        alpha, beta = found["a.md#Doc/Alpha"], found["a.md#Doc/Beta"]
+        assert found["a.md#Doc/Gamma"]["kind"] == "clean", found
+        assert beta["kind"] == "unresolved" and beta["detail"].startswith(CONFLICT_DETAIL), beta
+        assert alpha["kind"] == "drifted", (args, alpha)
+        assert (alpha["start_line"], alpha["end_line"]) == (3, 6), alpha
+        assert alpha["detail"].startswith(CONFLICT_DETAIL), alpha
+        assert "not in this section" in alpha["detail"], alpha
+        assert all("forest" not in c for c in _commands(alpha)), alpha  # resolve first
