@@ -4,7 +4,8 @@ Stores: nothing.
 Refuses: nothing.
 Returns: ``Reported`` per finding (clean ones carry nothing else, at no cost; a
 contest's heads each with who adopted it and their words, to choose by, and, when
-the file holds neither head's text, the route that keeps what git merged); a
+the file holds neither head's text, the route that keeps what git merged; when it
+holds one head's text, which head, and the side of a merge it came from: held.py); a
 failed binding whose file is in a merge conflict is reported as that, with no move
 (conflicts.py).
 Test: tests/doors/test_doors.py, tests/check/test_conflicts.py,
@@ -85,7 +86,12 @@ def explain(
         findings = renamed_files(findings, conn, root=root, source=source)
     if any(f.failed for f in findings):  # a file in a merge conflict: resolve it first
         findings = in_conflict(findings, root=root, source=source)
-    merged = _merged(conn, findings)
+    merged, held = _merged(conn, findings)
+    if held:
+        from forest_files.check.held import holding
+
+        findings = [holding(f, held[f], root, source) if f in held else f for f in findings]
+        held = {holding(f, h, root, source): h for f, h in held.items()}
     rewritten = _rewritten(findings, root=root, source=source)
     for f in findings:
         if not f.failed:
@@ -95,6 +101,10 @@ def explain(
         routes = routes_for(f, root=root, source=source)
         if f in merged:
             routes = (*routes, merged_text_route(f, source))
+        elif f in held:
+            from forest_files.check.held import noted
+
+            routes = noted(routes, held[f][0], f, root, source)
         out.append(
             Reported(
                 f,
@@ -137,23 +147,33 @@ def _rewritten(findings: Sequence[Finding], *, root: Path, source: str) -> dict[
     return out
 
 
-def _merged(conn: sqlite3.Connection | None, findings: Sequence[Finding]) -> list[Finding]:
+def _merged(
+    conn: sqlite3.Connection | None, findings: Sequence[Finding]
+) -> tuple[list[Finding], dict[Finding, tuple[str, str]]]:
     """The contests of heads whose section stands in the file with a text no head has
-    (binding_check.py measured it): git merged both branches' edits. One query for
-    the heads' body hashes, only when such a contest is found."""
+    (binding_check.py measured it): git merged both branches' edits; and those whose
+    section holds exactly one head's text, each with (that head, its body hash). One
+    query for the heads' body hashes, only when such a contest is found."""
     asked = [
         f
         for f in findings
         if f.kind == "contested" and f.actual_hash and f.binding not in f.candidates
     ]
     if conn is None or not asked:
-        return []
+        return [], {}
     from forest_files.store.queries import BODY_HASHES_OF_CONTENTS
 
     heads = sorted({h for f in asked for h in f.candidates})
     sql = BODY_HASHES_OF_CONTENTS.format(marks=",".join("?" * len(heads)))
     body = {str(r[0]): str(r[1]) for r in conn.execute(sql, heads)}
-    return [f for f in asked if f.actual_hash not in {body.get(h) for h in f.candidates}]
+    merged, held = [], {}
+    for f in asked:
+        holds = [h for h in f.candidates if body.get(h) == f.actual_hash]
+        if not holds:
+            merged.append(f)
+        elif len(holds) == 1:
+            held[f] = (holds[0], body[holds[0]])
+    return merged, held
 
 
 def _heads(f: Finding, adopted: Mapping[str, tuple[str, str]]) -> tuple[tuple[str, str, str], ...]:

@@ -121,3 +121,36 @@ def test_contest_of_conflicted_merge_gets_no_merged_route_refused(tmp_path: Path
         assert found["start_line"] is None and found["end_line"] is None, found
         labels = [r["label"] for r in found["routes"]]
         assert LABEL not in labels and len(labels) == 2, labels
+
+
+@pytest.mark.slow  # two branches, two supersedes, a conflicted merge, each side kept
+def test_contest_file_holding_one_sides_text_says_which_head_detected(tmp_path: Path) -> None:
+    """Both branches supersede the same line; the merge conflicts and the file is put
+    back to one side whole (``git checkout --ours`` or ``--theirs``). The contest said
+    "two live successors" and no more: nothing said which head the file holds. Now the
+    detail names that head and the side of the merge it came from, and its route notes
+    that the file holds its text already; the other head's route that a restore follows."""
+    root = make_repo(tmp_path)
+    write(root, "canon.md", CANON)
+    ok(root, "init")
+    ok(root, "adopt", RULES, "--words", "The rules as agreed")
+    commit_all(root, "adopt")
+    for branch in ("a", "b"):
+        git(root, "checkout", "-q", "-b", branch, "main")
+        write(root, "canon.md", CANON.replace("\none\n", f"\none {branch}\n"))
+        ok(root, "supersede", RULES, "--words", f"{branch} says so")
+        commit_all(root, branch)
+    assert pasted(root, "git merge -q a").returncode == 1  # canon.md in conflict
+    for side, git_head, text in (("--ours", "HEAD", "one b"), ("--theirs", "MERGE_HEAD", "one a")):
+        git(root, "checkout", "-m", "--", "canon.md")  # the conflict again, then one side
+        git(root, "checkout", side, "--", "canon.md")
+        git(root, "add", "--", "canon.md")
+        shown = forest(root, "check", "--json")
+        (found,) = json.loads(shown.stdout)["findings"]
+        assert found["kind"] == "contested", found
+        (held,) = [h for h in found["candidates"] if f"\n{text}\n" in _text_of(root, h)]
+        assert f"the file holds head {held[:12]}'s text ({git_head}'s side" in found["detail"]
+        notes = {_picked(r["command"]): r["note"] for r in found["routes"]}
+        assert "the file holds this text now" in notes[held], notes
+        (other,) = set(notes) - {held}
+        assert "forest restore" in notes[other], notes
