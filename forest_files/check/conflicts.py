@@ -26,7 +26,6 @@ Test: tests/check/test_conflicts.py
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -35,7 +34,7 @@ from forest_files.check.finding import replaced
 from forest_files.check.findings import Route
 from forest_files.kernel.errors import ForestError
 from forest_files.kernel.shellword import command_text, git_step
-from forest_files.text.conflict_markers import has_markers
+from forest_files.text.conflict_markers import has_markers, sides
 
 if TYPE_CHECKING:
     from forest_files.check.finding import Finding
@@ -175,41 +174,6 @@ class _Sides:
 
         if path not in self._docs:
             data = self._read(path) or b""
-            versions = (data, *_sides(data))
+            versions = (data, *sides(data))
             self._docs[path] = tuple(Document(decode_bytes(v, path)) for v in versions)
         return self._docs[path]
-
-
-_LINE = re.compile(rb"[^\n]*\n|[^\n]+$")
-_OPEN, _BASE, _SPLIT, _CLOSE = (
-    re.compile(m)
-    for m in (
-        rb"<{7}(?: |\r?\n|$)",
-        rb"\|{7}(?: |\r?\n|$)",
-        rb"={7}\r?(?:\n|$)",
-        rb">{7}(?: |\r?\n|$)",
-    )
-)
-
-
-def _sides(data: bytes) -> tuple[bytes, bytes]:
-    """``data`` with HEAD's side of each conflict kept, and with the other side kept
-    (git's markers and a diff3 ``|||||||`` base dropped)."""
-    ours: list[bytes] = []
-    theirs: list[bytes] = []
-    state = "both"
-    for line in _LINE.findall(data):
-        if _OPEN.match(line) and state == "both":
-            state = "ours"
-        elif _BASE.match(line) and state == "ours":
-            state = "base"
-        elif _SPLIT.match(line) and state in ("ours", "base"):
-            state = "theirs"
-        elif _CLOSE.match(line) and state == "theirs":
-            state = "both"
-        else:
-            if state in ("both", "ours"):
-                ours.append(line)
-            if state in ("both", "theirs"):
-                theirs.append(line)
-    return b"".join(ours), b"".join(theirs)
