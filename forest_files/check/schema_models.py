@@ -108,6 +108,11 @@ class RangeModel(_Strict):
     merge_base: str | None
     commits: list[str] = Field(description="merge-base..HEAD, oldest first.")
     judged: list[str] = Field(description="The commits whose bindings were checked.")
+    folder_routes: list[RouteModel] = Field(
+        description="Routes that settle several findings at once, said once here (each "
+        "finding keeps its own): a folder HEAD moved whole, one `forest rebind OLD/ NEW/` "
+        "amending HEAD (committed on top without `--base`); empty when there is none."
+    )
 
 
 class ReportModel(_Strict):

@@ -30,7 +30,8 @@
    (binding, kind, hash) is reported once, at the first commit that shows it.
    Its one route rewrites the branch at that commit (rewrite.py): no act on top
    changes a commit's own ledger. HEAD's restore and supersede amend HEAD when
-   HEAD made the change, and say when earlier commits carry it too.
+   HEAD made the change, and say when earlier commits carry it too. A folder HEAD
+   moved whole gets one directory rebind amending HEAD, said once (folder_head.py).
 
 Steps 3 and 4 are skipped when step 1 finds faults: a damaged ledger cannot be
 replayed into a trustworthy ground. Steps 2 to 4 and the routes of their findings
@@ -42,7 +43,7 @@ without the merge-base, or cutting a commit of the range off from its parents
 (``ShallowClone``, naming ``fetch-depth: 0``).
 Returns: ``GateReport`` — paths, selectors, line ranges, hashes and commit
 ids, never section or body text.
-Test: tests/gate/test_ci_gate.py
+Test: tests/gate/test_ci_gate.py, tests/gate/test_ci_folder_move.py
 """
 
 from __future__ import annotations
@@ -85,6 +86,8 @@ class GateReport:
     check: CheckReport
     # a refusal held as one finding (gate/refusal.py): its exit code; None: the gate ran
     refused_with: int | None = None
+    # one route for several of HEAD's findings: a folder HEAD moved whole (folder_head.py)
+    folder_routes: tuple[Route, ...] = ()
 
     @property
     def findings(self) -> tuple[Reported, ...]:
@@ -117,6 +120,7 @@ class GateReport:
             "merge_base": self.merge_base,
             "commits": list(self.commits),
             "judged": list(self.judged),
+            "folder_routes": [route.as_dict() for route in self.folder_routes],
         }
         return out
 
@@ -164,7 +168,8 @@ def run_gate(root: Path | str, base: str | None, *, head: str | None = None) -> 
             findings += [forked] if forked is not None else dropped
     where = f"commit {head[:12]}"
     report = CheckReport(head, where, tuple(items), tuple(findings), warnings=tuple(warnings))
-    return GateReport(head, base, merge_base, tuple(ctx.commits), tuple(judged), report)
+    range_ = (head, base, merge_base, tuple(ctx.commits), tuple(judged))
+    return GateReport(*range_, report, folder_routes=ctx.folder_routes)
 
 
 def _keep_deleted_bodies(found: list[Reported], ranged: list[Reported]) -> list[Reported]:

@@ -7,14 +7,15 @@ deleted or changed put back, a governed change taken out, an act refused for its
 signer or body dropped: rewrite.py), HEAD's ledger faults with a dangling
 dependency's routes (dangling.py), and ``judge``: HEAD's bindings checked against
 the ground rebuilt from HEAD's own ledger, then every commit of the range against
-its own (history.py), each finding routed to rewrite the branch where it was made.
+its own (history.py), each finding routed to rewrite the branch where it was made;
+``folder_routes``: one directory rebind for a folder HEAD moved whole (folder_head.py).
 
 Stores: nothing (throwaway stores in temporary directories).
 Refuses: nothing itself (the range's refusals, as ``check_range`` raises them).
 Returns: findings as ``Reported`` values; ``replay_fault``: a replay refusal as a
 fault located at a segment.
 Test: tests/gate/test_ci_gate.py, tests/gate/test_ci_rewrite_routes.py,
-tests/gate/test_ci_ledger_put_back.py
+tests/gate/test_ci_ledger_put_back.py, tests/gate/test_ci_folder_move.py
 """
 
 from __future__ import annotations
@@ -28,10 +29,11 @@ from forest_files.check import checkout_rewrite, contests
 from forest_files.check.coverage import in_source
 from forest_files.check.engine import check_all
 from forest_files.check.explain import explain
-from forest_files.check.findings import Reported
+from forest_files.check.findings import Reported, Route
 from forest_files.check.opening import open_custody
 from forest_files.custody.content import GitTreeSource
 from forest_files.custody.sources import config_from
+from forest_files.gate.folder_head import folder_routes_at
 from forest_files.gate.head_faults import erased_content_found, from_fault
 from forest_files.gate.rewrite import Rebase, Rewrite, drop_act, put_back, take_out
 from forest_files.ledger.acts import LedgerError
@@ -65,6 +67,7 @@ class JudgedRange:
         self.top, self.head, self.base, self.merge_base = top, head, base, merge_base
         self.commits: list[str] = []
         self.judged: list[str] = []
+        self.folder_routes: tuple[Route, ...] = ()  # a folder HEAD moved whole: folder_head.py
         self.faults: list[Fault] = []  # the range's, as its findings (range_faults) list them
         self._parents: dict[str, tuple[str, ...]] | None = None  # asked once, if needed
 
@@ -187,12 +190,15 @@ class JudgedRange:
         keyed = [((r.binding or r.selector, r.kind, r.finding.actual_hash), r) for r in failed]
         marked, earlier = once(keyed, history)
         rewrite = self._rewrite(graph)
+        before: list[tuple[str, str]] = []
         if rewrite is not None:
             earlier = [rewrite.at_commit(r) for r in earlier]
             before = [(r.binding, r.commit) for r in earlier if r.binding and r.commit]
             marked = [rewrite.at_head(r, (c for b, c in before if b == r.binding)) for r in marked]
         brought = {id(r.finding): r for r in marked}
         items = [brought.get(id(r.finding), r) for r in items]
+        carried = frozenset(b for b, _ in before)
+        self.folder_routes = folder_routes_at(items, rewrite, carried)
         more = [brought.get(id(r.finding), r) for r in more]
         return items, [*findings, *earlier, *more], warnings
 

@@ -17,7 +17,7 @@ Stores: nothing.
 Refuses: an unknown format (ValueError).
 Returns: strings.
 Test: tests/gate/test_ci_gate.py, tests/check/test_findings_schema.py,
-tests/gate/test_ci_where_typed.py
+tests/gate/test_ci_where_typed.py, tests/gate/test_ci_folder_move.py
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from forest_files.gate.render_github import render_github
 from forest_files.gate.render_junit import render_junit
 from forest_files.gate.render_parts import summary_line
 from forest_files.gate.render_sarif import render_sarif
-from forest_files.kernel.shellword import from_the_top
+from forest_files.kernel.shellword import from_the_top, printable
 
 FORMATS = ("text", "json", "sarif", "junit", "github")
 # The formats ``forest check`` prints too: their commands are pasted where ``forest ci``
@@ -40,10 +40,12 @@ WHERE_TYPED = frozenset({"text", "json"})
 
 
 def render_text(report: GateReport) -> str:
-    """``forest check``'s block for each finding (no adopting words), then the summary."""
+    """``forest check``'s block for each finding (no adopting words), the routes that
+    settle several of them (a folder HEAD moved whole), then the summary."""
     lines: list[str] = []
     for r in report.findings:
         lines.extend(block(r, words=False))
+    lines.extend(printable(route.line()) for route in report.folder_routes)
     for r in report.warnings:
         lines.extend(warning_block(r, words=False))
     lines.append(summary_line(report))

@@ -1,15 +1,17 @@
 """A ``GateReport`` for GitHub Actions: workflow-command annotations and the step summary.
 
 Each finding an ``::error``/``::warning`` annotation (escaped as GitHub's workflow
-commands require), a ``::notice`` counting what GitHub leaves unannotated past
+commands require), a ``::notice`` for each route that settles several findings (a
+folder HEAD moved whole), a ``::notice`` counting what GitHub leaves unannotated past
 its 10 per level, then the summary line; ``step_summary`` a Markdown table of
-every finding, names and messages in code spans, within GitHub's 1 MiB.
+every finding, names and messages in code spans, then those routes, within GitHub's
+1 MiB.
 
 Stores: nothing (``write_step_summary`` appends to the file it is given, within
 GitHub's 1 MiB for a step's summary: rows past it are counted, not written).
 Refuses: nothing.
 Returns: strings.
-Test: tests/gate/test_ci_gate.py
+Test: tests/gate/test_ci_gate.py, tests/gate/test_ci_folder_move.py
 """
 
 from __future__ import annotations
@@ -58,6 +60,8 @@ def render_github(report: GateReport) -> str:
         props.append(f"title={escape_property(rule_id(f.kind))}")
         levels.append(_level(r, report))
         lines.append(f"::{levels[-1]} {','.join(props)}::{escape_data(one_line(r))}")
+    for route in report.folder_routes:  # one for several findings: said once, of no file
+        lines.append(f"::notice title=forest::{escape_data(shown(route.line()))}")
     lines += _unannotated(levels)
     lines.append(summary_line(report))
     return "\n".join(lines)
@@ -99,8 +103,10 @@ _LEFT_OUT_ROOM = 256  # bytes kept for the line that counts the rows left out
 def step_summary(report: GateReport, budget: int = SUMMARY_LIMIT) -> str:
     """A Markdown table of every finding, for ``$GITHUB_STEP_SUMMARY``: names and
     messages in code spans (``_code``). Rows that would take it past ``budget`` bytes
-    are left out, and counted in a last line."""
+    are left out, and counted in a last line. A route that settles several findings
+    (a folder HEAD moved whole) comes first, as a line of its own."""
     out = [f"### {_code(summary_line(report))}", ""]
+    out += [f"{_code(shown(route.line()))}\n" for route in report.folder_routes]
     found = _all(report)
     if found:
         out += ["| finding | where | commit | message |", "|---|---|---|---|"]

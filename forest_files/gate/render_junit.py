@@ -2,13 +2,14 @@
 
 One testcase per binding live at HEAD (its failures in it), one per finding of no
 binding, named apart when several share a file and kind; each failure carries the
-block as one line (check/text.py ``one_line``) and its routes. Names escaped as
+block as one line (check/text.py ``one_line``) and its routes; a route that settles
+several failures (a folder HEAD moved whole) is the suite's ``system-out``. Names escaped as
 XML may hold them (``shown``). Never section or body text.
 
 Stores: nothing.
 Refuses: nothing.
 Returns: strings.
-Test: tests/gate/test_ci_gate.py
+Test: tests/gate/test_ci_gate.py, tests/gate/test_ci_folder_move.py
 """
 
 from __future__ import annotations
@@ -61,6 +62,9 @@ def render_junit(report: GateReport) -> str:
         _failure(case, r)
     total = len(suite)
     failed = sum(1 for case in suite if len(case))
+    if report.folder_routes:  # one route for several testcases' failures: said once
+        said = ET.SubElement(suite, "system-out")
+        said.text = "\n".join(shown(route.line()) for route in report.folder_routes)
     suite.set("tests", str(total))
     suite.set("failures", str(failed))
     suite.set("errors", "0")

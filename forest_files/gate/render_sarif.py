@@ -2,13 +2,16 @@
 
 One result per finding, the block as one line (check/text.py ``one_line``) with the
 ids, hashes and routes as properties; every kind but ``clean`` a rule, in the
-README table's order; file names percent-encoded as URI references. One line of
+README table's order; file names percent-encoded as URI references; a route that
+settles several results (a folder HEAD moved whole) in the run's ``folderRoutes``
+property, once. One line of
 JSON (the C encoder). Never section or body text.
 
 Stores: nothing.
 Refuses: nothing.
 Returns: strings.
-Test: tests/gate/test_ci_gate.py, tests/check/test_findings_schema.py
+Test: tests/gate/test_ci_gate.py, tests/check/test_findings_schema.py,
+tests/gate/test_ci_folder_move.py
 """
 
 from __future__ import annotations
@@ -97,6 +100,8 @@ def render_sarif(report: GateReport) -> str:
                     "head": report.head,
                     "mergeBase": report.merge_base,
                     "commitsJudged": len(report.judged),
+                    # a route settling several results (a folder HEAD moved whole)
+                    "folderRoutes": [route.as_dict() for route in report.folder_routes],
                 },
             }
         ],

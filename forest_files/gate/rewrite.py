@@ -25,9 +25,10 @@ stopped there, a ``break`` after its line when that commit is a merge);
 ``put_back`` (a ledger file a commit of the range deleted or changed: checked out
 from that commit's parent, in that commit); ``take_out`` (a governed change to
 forest.toml or the keyring, checked out from the parent likewise); ``drop_act``
-(an act refused for its signer or body: the commit that brought it dropped).
+(an act refused for its signer or body: the commit that brought it dropped);
+``into_head`` (routes that record or bring back, each amending HEAD after it).
 Test: tests/gate/test_ci_rewrite_routes.py, tests/gate/test_ci_ledger_put_back.py,
-tests/gate/test_ci_where_typed.py
+tests/gate/test_ci_where_typed.py, tests/gate/test_ci_folder_move.py
 """
 
 from __future__ import annotations
@@ -156,7 +157,7 @@ class Rewrite:
                 routes = self._amended_all(r)
         elif r.introduced is None and r.kind == "contested":
             if any(p.startswith(LEDGER_PREFIX) for p in self.head_changed):  # HEAD's acts
-                routes = _into_head(r.routes)  # its own: the merged text's route too
+                routes = into_head(r.routes)  # its own: the merged text's route too
         elif r.introduced is None and r.path in self.head_changed:
             if r.kind == "drifted":
                 routes = self._amended(r)
@@ -193,10 +194,10 @@ class Rewrite:
         """HEAD moved, renamed or deleted a bound section or file: each of its routes
         that records or brings something back goes into HEAD itself, as a drift's does
         (a commit on top would leave HEAD in the range as it is)."""
-        return _into_head(routes_for(r.finding, root=self.root, source=_AT_STOP))
+        return into_head(routes_for(r.finding, root=self.root, source=_AT_STOP))
 
 
-def _into_head(routes: Iterable[Route]) -> tuple[Route, ...]:
+def into_head(routes: Iterable[Route]) -> tuple[Route, ...]:
     """Each route that records or brings something back, amending HEAD after it."""
     why = f"amends HEAD, which made the change (a commit on top leaves it as it is); {_push()}"
     out = []
