@@ -1,17 +1,18 @@
 """A ``GateReport`` for GitHub Actions: workflow-command annotations and the step summary.
 
 Each finding an ``::error``/``::warning`` annotation (escaped as GitHub's workflow
-commands require), a ``::notice`` for each route that settles several findings (a
-folder HEAD moved whole), a ``::notice`` counting what GitHub leaves unannotated past
-its 10 per level, then the summary line; ``step_summary`` a Markdown table of
-every finding, names and messages in code spans, then those routes, within GitHub's
-1 MiB.
+commands require; one of no file, a refusal's, names none), a ``::notice`` for each
+route that settles several findings (a folder HEAD moved whole), a ``::notice``
+counting what GitHub leaves unannotated past its 10 per level, then the summary
+line; ``step_summary`` those routes, then a Markdown table of every finding, names
+and messages in code spans, within GitHub's 1 MiB.
 
 Stores: nothing (``write_step_summary`` appends to the file it is given, within
 GitHub's 1 MiB for a step's summary: rows past it are counted, not written).
 Refuses: nothing.
 Returns: strings.
-Test: tests/gate/test_ci_gate.py, tests/gate/test_ci_folder_move.py
+Test: tests/gate/test_ci_gate.py, tests/gate/test_ci_folder_move.py,
+tests/gate/test_ci_refusal_reports.py
 """
 
 from __future__ import annotations
@@ -53,8 +54,11 @@ def render_github(report: GateReport) -> str:
     lines, levels = [], []
     for r in _all(report):
         f = r.finding
-        props = [f"file={escape_property(shown(finding_file(r)))}"]
-        if f.start_line:
+        # a finding of no file (a refusal, a shallow clone, a contest bound to none) is
+        # the run's: GitHub takes an annotation without file=, and .forest/ledger, a
+        # folder, may not even exist (no forest init, outside git)
+        props = [f"file={escape_property(shown(finding_file(r)))}"] if f.path else []
+        if f.path and f.start_line:
             props.append(f"line={f.start_line}")
             props.append(f"endLine={f.end_line or f.start_line}")
         props.append(f"title={escape_property(rule_id(f.kind))}")

@@ -52,6 +52,7 @@ def _one_refusal(out: dict[str, str], detail: str) -> None:
     assert failure.get("type") == "forest/refused"
     (error,) = [ln for ln in out["github"].splitlines() if ln.startswith("::error ")]
     assert "title=forest/refused::" in error and detail in error, error
+    assert "file=" not in error, error  # of no file: .forest/ledger may not exist
 
 
 @pytest.mark.slow  # four forest processes

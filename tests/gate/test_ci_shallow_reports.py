@@ -225,3 +225,4 @@ def test_ci_shallow_machine_format_stdout_holds_refusal_detected(
     assert failure.get("type") == "forest/shallow-clone"
     (error,) = [ln for ln in out["github"].splitlines() if ln.startswith("::error ")]
     assert "title=forest/shallow-clone::" in error and found["routes"][0]["command"] in error
+    assert "file=" not in error, error  # of no file: not the ledger, which it did not judge
