@@ -73,8 +73,11 @@ class FindingModel(_Strict):
         description="The full selector (PATH#Heading/…, PATH::symbol, PATH@marker, PATH); "
         "a path for findings of a file; the contest's id for a contest bound to no file."
     )
-    start_line: int | None = Field(description="First line of the section (1-based).")
-    end_line: int | None = Field(description="Last line of the section.")
+    start_line: int | None = Field(
+        description="First line of the section (1-based); `moved`: of the place `moved_to` "
+        "names, where the text stands now."
+    )
+    end_line: int | None = Field(description="Last line of the section (`moved`: likewise).")
     binding: str | None = Field(description="The bind act's id; null for no binding.")
     act: str | None = Field(description="The ledger act a gate finding names.")
     ground: ContentId

@@ -44,6 +44,9 @@ def headline(r: Reported, *, colour: bool = False) -> str:
     f = r.finding
     where = f" lines {f.start_line}-{f.end_line}" if f.start_line else ""
     detail = f" {detail_of(f)}" if f.detail else ""
+    if where and f.kind == "moved" and f.moved_to and f.moved_to in detail:
+        # its lines are the new place's: said after that place, not after the old one
+        detail, where = detail.replace(f.moved_to, f.moved_to + where, 1), ""
     said = f"{f.selector or f.path}{where}{detail}".lstrip(" ")  # no place: the detail alone
     return f"{_kind(f.kind, colour)} {printable(said)}"
 

@@ -43,7 +43,8 @@ def test_ci_moved_section_lines_in_every_format_detected(tmp_path: Path) -> None
     assert (moved["a.md"]["start_line"], moved["a.md"]["end_line"]) == (7, 9), moved
     assert moved["a.md"]["moved_to"] == "b.md#B"
     assert (moved["whole.md"]["start_line"], moved["whole.md"]["end_line"]) == (None, None)
-    assert "moved a.md#B lines 7-9 its unchanged text stands at b.md#B" in render(report, "text")
+    # the lines are b.md's: said after the place they are of, never after a.md#B
+    assert "moved a.md#B its unchanged text stands at b.md#B lines 7-9" in render(report, "text")
     sarif: Any = json.loads(render(report, "sarif"))
     located = {
         r["properties"]["selector"]: r["locations"][0]["physicalLocation"]
