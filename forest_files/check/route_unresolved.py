@@ -2,7 +2,8 @@
 (``unresolved``), and the rebinds to where a renamed section or file may stand now
 (``missing`` too): made readable again (a sealed ground), the file put back (a
 directory or submodule in its place), the copy removed (its text pasted at several
-places), its syntax fixed (a symbol's file no longer Python), the section written back
+places), its syntax fixed (a symbol's file no longer Python), what replaces a bound
+Python definition later in its block taken out (pysymbol.py), the section written back
 by hand from the adopted text, or the binding moved to a candidate (likeliest first).
 
 Stores: nothing. Refuses: nothing. Returns: ``Route`` values.
@@ -61,6 +62,8 @@ def unresolved_routes(f: Finding, root: Path, source: str) -> tuple[Route, ...]:
     if what == "symbol" and _NOT_PYTHON in f.detail:  # pysymbol.py: nothing to look in
         where = f.detail.split(_NOT_PYTHON, 1)[1].split("); fix", 1)[0]
         return (Route("fix the file", note=f"fix its syntax error at {where}"),)
+    if what == "symbol" and _REPLACED in f.detail:  # pysymbol.py: the name bound anew
+        return (_remove_later(f), *rebind_routes(f, root, source, "or bind what runs now"))
     back = _put_back(f, what)
     if not f.candidates:
         return (
@@ -106,6 +109,19 @@ def _copies(f: Finding, source: str) -> tuple[Route, ...]:
 
 
 _NOT_PYTHON = "not valid Python ("  # text/pysymbol.py's refusal, in a finding's detail
+_REPLACED = " is replaced at line "  # text/pysymbol.py's ReplacedSymbol, likewise
+
+
+def _remove_later(f: Finding) -> Route:
+    """The bound definition stands unchanged, but a later statement of its block binds
+    its name anew (pysymbol.py): take that statement out, and the name holds it again."""
+    line, _, rest = f.detail.split(_REPLACED, 1)[1].partition(" by ")
+    what = rest.split(" in the same block", 1)[0] or "statement"
+    return Route(
+        "remove what replaces it",
+        note=f"delete {what} at line {line} of {f.path} (the name holds the bound "
+        f"definition again); then `{forest_text('check', f.path)}`",
+    )
 
 
 def _named_part(selector: str) -> str:

@@ -96,6 +96,9 @@ def test_binding_whose_definition_is_replaced_later_not_clean_hostile(tmp_path: 
     finding = json.loads(forest(root, "check", "--json").stdout)["findings"][0]
     assert finding["kind"] == "unresolved"
     assert "replaced at line 6 by a later def" in finding["detail"]
+    first = finding["routes"][0]
+    assert first["label"] == "remove what replaces it", finding["routes"]
+    assert "delete a later def of the same name at line 6 of c.py" in first["note"]
     clone = tmp_path / "clone"
     git(tmp_path, "clone", "-q", str(root), str(clone))
     git(clone, "checkout", "-q", "side")
@@ -103,3 +106,8 @@ def test_binding_whose_definition_is_replaced_later_not_clean_hostile(tmp_path: 
     assert gate.returncode == 1, gate.stderr
     kinds = [f["kind"] for f in json.loads(gate.stdout)["findings"]]
     assert "unresolved" in kinds
+    # the route followed: the later def taken out, the getter runs again and is clean
+    write(root, "c.py", prop.split("\n\n    @x.setter")[0] + "\n")
+    assert [f["kind"] for f in json.loads(forest(root, "check", "--json").stdout)["findings"]] == [
+        "clean"
+    ]
