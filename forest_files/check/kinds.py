@@ -30,7 +30,9 @@ KINDS: dict[str, Kind] = {
         "the selector matches nothing (heading renamed, symbol deleted, markers removed), "
         "its unchanged text stands at several places (a copy pasted), "
         "the ground is sealed, the bound path is `not a regular file (symlink)` / "
-        "`(directory)` / `(fifo)` / `(submodule)`, or its file has unresolved merge conflicts",
+        "`(directory)` / `(fifo)` / `(submodule)`, its Python definition is replaced later "
+        "in its block (a `def` or assignment of the same name), or a merge conflict in its "
+        "file touches it",
         "check, ci",
         "put it back, `forest rebind`, or `forest retire`; a copy: remove it, or "
         "`forest rebind` to one place; a merge conflict: resolve it first",
