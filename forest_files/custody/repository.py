@@ -49,6 +49,7 @@ from forest_files.custody.apply import Applied
 from forest_files.custody.config import CONFIG_NAME, ConfigBroken, ForestConfig, load_config
 from forest_files.custody.index_refresh import SyncReport
 from forest_files.custody.ledger_dirs import refuse_linked_ledger
+from forest_files.custody.left_out import refuse_left_out
 from forest_files.custody.log_entries import LogEntry, log_of
 from forest_files.custody.relocate import relocate_once
 from forest_files.custody.repo_face import Recorded
@@ -82,6 +83,7 @@ class Repository:
 
     def __init__(self, path: Path | str = ".") -> None:
         self.root = find_root(path)
+        refuse_left_out(self.root)  # never custody read as empty, nor a ledger written there
         self.config: ForestConfig = load_config(self.root / CONFIG_NAME)
         self.ledger_dir = self.root / LEDGER_DIR
         refuse_linked_ledger(self.root)  # a linked ledger is never read nor written
@@ -96,6 +98,7 @@ class Repository:
     def init(cls, path: Path | str = ".", *, project_id: str | None = None) -> Repository:
         """Create forest.toml, the ledger directory, ignore/attribute lines and the index."""
         root = find_root(path)
+        refuse_left_out(root)  # custody git holds, not checked out here: not a new project
         undo = repo_init.lay_out(root, project_id)
         repo = None
         try:

@@ -150,12 +150,15 @@ def _staged_beyond_index(report: CheckReport, beyond: tuple[list[str], list[str]
 
 
 def sync_index(root: Path) -> int:
+    from forest_files.custody.left_out import CustodyLeftOut
     from forest_files.custody.repository import Repository
     from forest_files.kernel.errors import ForestError
 
     try:
         with Repository(root) as repo:
             repo.sync()
+    except CustodyLeftOut:
+        raise  # its own way in: `forest sync` would be refused the same
     except ForestError as exc:  # the boundary says it, and a sync hook exits 0
         from forest_files.kernel.shellword import forest_text
 
