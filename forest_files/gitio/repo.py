@@ -55,6 +55,11 @@ def toplevel(path: Path | str) -> Path:
         start = start.parent
     try:
         return Path(git_out(start, ["rev-parse", "--show-toplevel"]))
+    except NotARepo:
+        from forest_files.kernel.state import refuse_foreign_git_dir
+
+        refuse_foreign_git_dir(None)  # GIT_DIR names a repository this tree is in no one of
+        raise
     except GitFailed:
         # Rare path: find out why, so the message says how to fix it.
         if git_out(start, ["rev-parse", "--is-bare-repository"]) == "true":

@@ -97,7 +97,10 @@ def refuse_foreign_git_dir(git_dir: str | None) -> None:
         dotgit = shlex.quote(os.path.join(os.path.realpath(tree), ".git"))
         named_dir = shlex.quote(wanted)
         printf = f"printf 'gitdir: %s\\n' {named_dir} > {dotgit}"
-        fix = f"give the work tree a .git file naming it: {printf}"
+        # a bare repository (a dotfile setup's `git init --bare`) serves no work tree
+        # through a .git file until it is told it is not bare
+        unbare = f"git --git-dir={named_dir} config core.bare false"
+        fix = f"give the work tree a .git file naming it: {printf} && {unbare}"
     found = "no repository" if git_dir is None else git_dir
     raise _refuse(
         f"git names the repository {wanted} (GIT_DIR), but the work tree here leads to "
