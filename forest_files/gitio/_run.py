@@ -6,9 +6,10 @@ honoured by git 2.39 even with ``GIT_NO_REPLACE_OBJECTS``) are ignored, so neith
 can hide a commit of a range from the gate or the hook.
 
 Stores: nothing.
-Refuses: nothing itself; maps git's failures to NotARepo / GitFailed.
+Refuses: nothing itself; maps git's failures to NotARepo / GitFailed (a partial
+clone's object its promisor remote cannot give: one line naming that remote).
 Returns: decoded stdout (bytes or str), NUL-split records.
-Test: tests/gitio/test_gitio.py
+Test: tests/gitio/test_gitio.py, tests/gitio/test_partial_clone.py
 """
 
 from __future__ import annotations
@@ -165,8 +166,32 @@ def run_git(
         err = decode(proc.stderr)
         if "not a git repository" in err:
             raise NotARepo(f"{repo}: not inside a git repository (run `git init` first)")
+        if "from promisor remote" in err:
+            raise _out_of_reach(repo, args[0], err, proc.returncode)
         raise GitFailed(f"git {args[0]} failed", stderr=err, returncode=proc.returncode)
     return proc
+
+
+def _out_of_reach(repo: Path | str, command: str, err: str, code: int) -> GitFailed:
+    """A partial clone (``--filter``) lacks an object and its promisor remote cannot
+    be reached: git's three lines say only that, run together; one line that says it
+    and what to do (git's words kept in ``stderr``)."""
+    oid = err.rsplit("could not fetch ", 1)[-1].split(" ", 1)[0]
+    listed = run_git(repo, ["config", "--get-regexp", r"^remote\..*\.promisor$"], ok_codes=(0, 1))
+    names = [
+        line.split(" ", 1)[0][len("remote.") : -len(".promisor")]
+        for line in decode(listed.stdout).splitlines()
+        if line.endswith(" true")
+    ]
+    remote = ", ".join(names) or "the remote it was cloned from"
+    failed = GitFailed(
+        f"git {command} failed: this partial clone lacks object {oid} and cannot fetch it "
+        f"from its promisor remote ({remote}); reach that remote again (git fetches what the "
+        "clone lacks when it is read), or work in a clone made without --filter",
+        returncode=code,
+    )
+    failed.stderr = err
+    return failed
 
 
 def git_out(repo: Path | str, args: Sequence[str], *, keep_index_file: bool = False) -> str:
