@@ -94,13 +94,9 @@ def _text_of(root: Path, content_id: str) -> str:
     return ok(root, "show", content_id).stdout
 
 
-@pytest.mark.slow  # two branches, two supersedes, a conflicted merge and two checks
-def test_contest_of_conflicted_merge_gets_no_merged_route_refused(tmp_path: Path) -> None:
-    """Both branches edit the same line: git leaves the file in conflict, its
-    ``=======`` under a text line read as a setext heading, so the section seemed to
-    stand as its heading alone. The route "keep the text the file holds now (both
-    edits merged)" was offered; pasted, it adopted the heading alone as ground and
-    staged the markers (the commit went through, the rules out of custody)."""
+def _conflicted_supersedes(tmp_path: Path) -> Path:
+    """``RULES`` adopted, superseded on branches a and b on the same line, and b
+    merging a: canon.md left in conflict."""
     root = make_repo(tmp_path)
     write(root, "canon.md", CANON)
     ok(root, "init")
@@ -112,6 +108,17 @@ def test_contest_of_conflicted_merge_gets_no_merged_route_refused(tmp_path: Path
         ok(root, "supersede", RULES, "--words", f"{branch} says so")
         commit_all(root, branch)
     assert pasted(root, "git merge -q a").returncode == 1  # canon.md in conflict
+    return root
+
+
+@pytest.mark.slow  # two branches, two supersedes, a conflicted merge and two checks
+def test_contest_of_conflicted_merge_gets_no_merged_route_refused(tmp_path: Path) -> None:
+    """Both branches edit the same line: git leaves the file in conflict, its
+    ``=======`` under a text line read as a setext heading, so the section seemed to
+    stand as its heading alone. The route "keep the text the file holds now (both
+    edits merged)" was offered; pasted, it adopted the heading alone as ground and
+    staged the markers (the commit went through, the rules out of custody)."""
+    root = _conflicted_supersedes(tmp_path)
     for args in ((), ("--staged",)):  # the markers in the work tree, then staged
         if args:
             git(root, "add", "--", "canon.md")
@@ -130,17 +137,7 @@ def test_contest_file_holding_one_sides_text_says_which_head_detected(tmp_path: 
     "two live successors" and no more: nothing said which head the file holds. Now the
     detail names that head and the side of the merge it came from, and its route notes
     that the file holds its text already; the other head's route that a restore follows."""
-    root = make_repo(tmp_path)
-    write(root, "canon.md", CANON)
-    ok(root, "init")
-    ok(root, "adopt", RULES, "--words", "The rules as agreed")
-    commit_all(root, "adopt")
-    for branch in ("a", "b"):
-        git(root, "checkout", "-q", "-b", branch, "main")
-        write(root, "canon.md", CANON.replace("\none\n", f"\none {branch}\n"))
-        ok(root, "supersede", RULES, "--words", f"{branch} says so")
-        commit_all(root, branch)
-    assert pasted(root, "git merge -q a").returncode == 1  # canon.md in conflict
+    root = _conflicted_supersedes(tmp_path)
     for side, git_head, text in (("--ours", "HEAD", "one b"), ("--theirs", "MERGE_HEAD", "one a")):
         git(root, "checkout", "-m", "--", "canon.md")  # the conflict again, then one side
         git(root, "checkout", side, "--", "canon.md")
