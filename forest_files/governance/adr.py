@@ -12,7 +12,9 @@ link's file number, or the number written, else its words; every one, in order.
 Stores: nothing. Reads the working tree and the index.
 Refuses (``AdrRefused``): a glob the glob syntax cannot honour; no glob given and
 no ``[require]`` rule that names ADRs (the line says how to give one: the folder of
-the bound numbered Markdown files, else ``docs/adr``).
+the bound numbered Markdown files, else the work tree's ADR folder: adr-tools'
+``.adr-dir``, or a folder ADR tools use that holds numbered Markdown files, else
+``docs/adr``).
 Returns: ``Adr`` values in path order; ``AdrSet`` (what ``adr log`` filters on).
 Test: tests/governance/test_adr.py, tests/doors/test_printed_where_typed.py
 """
@@ -22,6 +24,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from forest_files.kernel.errors import ForestError
@@ -79,12 +82,14 @@ def adr_set(
     given: Sequence[str],
     command: Literal["list", "log"] = "list",
     bound: Callable[[], Sequence[str]] | None = None,
+    root: Path | None = None,
 ) -> AdrSet:
     """The ADR globs: ``given``, else the ``[require]`` rules that name ADRs.
 
     ``command`` (``list`` or ``log``) is the ``forest adr`` command the refusal's
     route repeats with a glob; ``bound`` gives the bound paths, asked only for that
-    route's glob (``adr_glob``)."""
+    route's glob (``adr_glob``, which looks in the work tree at ``root`` when none
+    of them is an ADR)."""
     from forest_files.kernel.globs import GlobError, compile_glob
 
     if given:
@@ -101,16 +106,17 @@ def adr_set(
     if not rules:
         from forest_files.kernel.shellword import forest_text
 
-        glob = adr_glob(bound() if bound is not None else ())
+        glob = adr_glob(bound() if bound is not None else (), root)
         route = forest_text("adr", command, glob)  # pasted where it was typed
         raise AdrRefused(f"no [require] rule names ADRs; give their glob: {route}")
     globs = tuple(r.pattern or compile_glob(r.glob) for r in rules)
     return AdrSet(globs, tuple(p for r in rules for p in r.except_patterns))
 
 
-def adr_glob(bound: Sequence[str]) -> str:
+def adr_glob(bound: Sequence[str], root: Path | None = None) -> str:
     """The glob of the folder holding the most bound numbered Markdown files (an ADR
-    folder as custody knows it: adr-tools' ``doc/adr``), else ``docs/adr/*.md``."""
+    folder as custody knows it: adr-tools' ``doc/adr``); none bound, the folder of the
+    work tree at ``root`` that holds ADRs (``adr_folder``); else ``docs/adr/*.md``."""
     from collections import Counter
 
     folders = Counter(
@@ -119,9 +125,36 @@ def adr_glob(bound: Sequence[str]) -> str:
         if name.endswith(".md") and _NUMBER.match(name) and not _GLOB_MAGIC.search(folder)
     )
     if not folders:
-        return "docs/adr/*.md"
+        found = adr_folder(root) if root is not None else None
+        return f"{found or 'docs/adr'}/*.md"
     folder = min(folders, key=lambda f: (-folders[f], f))  # most ADRs; ties by name
     return f"{folder}/*.md" if folder else "*.md"
+
+
+# Where ADR tools keep them, in the order asked: adr-tools' default, then the
+# folders MADR, log4brains and the adr tool docs name.
+_FOLDERS = ("doc/adr", "docs/adr", "docs/decisions", "doc/architecture/decisions",
+            "docs/architecture/decisions", "adr", "decisions")  # fmt: skip
+
+
+def adr_folder(root: Path) -> str | None:
+    """The work tree's ADR folder: the one adr-tools' ``.adr-dir`` names (``adr init
+    DIR`` writes it), else the first of ``_FOLDERS`` holding a numbered Markdown file;
+    None when there is none. A name with glob characters, ``..`` or an absolute path
+    is not taken."""
+    try:
+        named = (root / ".adr-dir").read_text(encoding="utf-8").strip().rstrip("/")
+    except (OSError, UnicodeDecodeError):
+        named = ""
+    safe = named and not _GLOB_MAGIC.search(named) and ".." not in named.split("/")
+    for folder in ((named,) if safe and not named.startswith("/") else ()) + _FOLDERS:
+        try:
+            names = [p.name for p in (root / folder).iterdir() if p.is_file()]
+        except OSError:
+            continue
+        if any(n.endswith(".md") and _NUMBER.match(n) for n in names):
+            return folder
+    return None
 
 
 def list_adrs(repo: Repository, adrs: AdrSet) -> list[Adr]:

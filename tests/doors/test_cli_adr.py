@@ -222,3 +222,36 @@ def test_adr_list_superseded_twice_names_every_successor_accepted(tmp_path: Path
     assert got[0]["superseded_by"] == ["5", "6"]
     table = ok(repo, "adr", "list", "doc/adr/*.md", "--format", "markdown").stdout
     assert table.splitlines()[2].endswith("| 5, 6 |"), table
+
+
+@pytest.mark.parametrize(
+    ("adr_dir", "folder"),
+    [
+        ("doc/architecture/decisions\n", "doc/architecture/decisions"),  # adr init DIR
+        (None, "doc/adr"),  # adr-tools' default, no .adr-dir
+        ("../elsewhere\n", "doc/adr"),  # out of the repository: not taken
+    ],
+)
+def test_adr_no_rule_nothing_bound_route_names_the_work_trees_adr_folder_accepted(
+    tmp_path: Path, adr_dir: str | None, folder: str
+) -> None:
+    """Nothing bound and no rule in an adr-tools repository: the route named
+    ``docs/adr/*.md``, which, pasted, said "no ADRs found" and exit 0. It names the
+    folder ``.adr-dir`` names (adr-tools writes it), else a folder ADR tools use that
+    holds numbered Markdown files."""
+    repo = make_repo(tmp_path)
+    ok(repo, "init")
+    write(
+        repo,
+        f"{folder}/0001-record-architecture-decisions.md",
+        "# 1. Record\n\n## Status\n\nAccepted\n",
+    )
+    if adr_dir is not None:
+        write(repo, ".adr-dir", adr_dir)
+    commit_all(repo, "adr")
+    done = forest(repo, "adr", "list")
+    assert done.exit_code == 1
+    route = done.stderr.strip().split("give their glob: ", 1)[1]
+    assert route == f"forest adr list '{folder}/*.md'"
+    listed = pasted(repo, route)
+    assert listed.returncode == 0 and "0001 Record [Accepted]" in listed.stdout, listed

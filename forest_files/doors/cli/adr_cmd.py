@@ -73,7 +73,7 @@ def list_(
 
     shown = _format(fmt, as_json)
     with Repository(repo) as r:
-        found = list_adrs(r, adr_set(r.config, globs or (), bound=_bound_paths(r)))
+        found = list_adrs(r, adr_set(r.config, globs or (), bound=_bound_paths(r), root=r.root))
     typer.echo(adr_list(found, shown))
 
 
@@ -96,5 +96,5 @@ def log_(
 
     shown = _format(fmt, as_json)
     with Repository(repo) as r:
-        found = decision_log(r, adr_set(r.config, globs or (), "log", _bound_paths(r)))
+        found = decision_log(r, adr_set(r.config, globs or (), "log", _bound_paths(r), r.root))
     typer.echo(adr_log(found, shown))
