@@ -25,6 +25,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 
+from forest_files.check.findings import Reported, Route
 from forest_files.check.text import block, warning_block
 from forest_files.gate.ci import GateReport
 from forest_files.gate.render_github import render_github
@@ -43,13 +44,29 @@ def render_text(report: GateReport) -> str:
     """``forest check``'s block for each finding (no adopting words), the routes that
     settle several of them (a folder HEAD moved whole), then the summary."""
     lines: list[str] = []
+    shown: set[str] = set()
     for r in report.findings:
-        lines.extend(block(r, words=False))
+        lines.extend(block(_once(r, shown), words=False))
     lines.extend(printable(route.line()) for route in report.folder_routes)
     for r in report.warnings:
         lines.extend(warning_block(r, words=False))
     lines.append(summary_line(report))
     return "\n".join(lines)
+
+
+def _once(r: Reported, shown: set[str]) -> Reported:
+    """``r`` with each route a finding above already printed whole said as that: one
+    rebase of the branch settles several findings, and text printed it under each
+    (four times for a folder of four files moved in an earlier commit). The machine
+    formats keep every finding's routes whole."""
+    routes = []
+    for route in r.routes:
+        said = route.line()
+        if route.steps and said in shown:
+            route = Route(route.label, note="the same as for the finding above")
+        shown.add(said)
+        routes.append(route)
+    return r._replace(routes=tuple(routes))
 
 
 def render_json(report: GateReport) -> str:

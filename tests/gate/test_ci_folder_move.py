@@ -95,7 +95,7 @@ def test_ci_folder_moved_before_head_rebase_stop_folder_route_accepted(tmp_path:
     (rebase,) = {
         line.split(": ", 1)[1].split("  (")[0]
         for line in out.splitlines()
-        if line.strip().startswith(f"rewrite the branch at {moved[:12]}")
+        if line.strip().startswith(f"rewrite the branch at {moved[:12]}: git rebase")
     }
     editor = f"sed -i 's/^pick {moved[:7]}/edit {moved[:7]}/'"
     stop = pasted(clone, f"GIT_SEQUENCE_EDITOR={shlex.quote(editor)} {rebase}")
@@ -126,3 +126,25 @@ def test_ci_folder_moved_partly_before_head_no_folder_route_refused(tmp_path: Pa
     assert result.exit_code == 1, result.output
     assert "forest rebind docs/d2.md guide/d2.md" in result.stdout
     assert "forest rebind docs/ guide/" not in result.stdout
+
+
+def test_ci_one_rebase_for_several_findings_printed_once_accepted(tmp_path: Path) -> None:
+    """Four findings the same rebase settles (a folder moved in an earlier commit):
+    text printed the whole rebase under each of them; it prints it under the first,
+    and says "the same as for the finding above" under the others. JSON keeps every
+    finding's routes whole."""
+    clone = _moved_in(tmp_path, "notes.txt")
+    moved = git(clone, "rev-parse", "HEAD~1")
+    label = f"rewrite the branch at {moved[:12]}"
+    out = _ci(clone, "text").splitlines()
+    whole = [x for x in out if x.strip().startswith(f"{label}: git rebase -i")]
+    same = [x for x in out if x.strip() == f"{label}: the same as for the finding above"]
+    assert (len(whole), len(same)) == (1, len(FILES) - 1), out
+    doc = json.loads(_ci(clone, "json"))
+    rebases = [
+        r["command"]
+        for f in doc["findings"]
+        for r in f["routes"]
+        if r["label"].startswith(label) and r["command"]
+    ]
+    assert len(rebases) == len(FILES) and len(set(rebases)) == 1, rebases
