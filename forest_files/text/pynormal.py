@@ -30,7 +30,7 @@ def py_comments(text: str, _whole: str = "") -> str:
     except (tokenize.TokenError, SyntaxError):
         return text
     out: list[str] = []
-    for number, line in enumerate(text.splitlines(keepends=True), 1):
+    for number, line in enumerate(_lines(text), 1):
         col = cuts.get(number)
         if col is None:
             out.append(line)
@@ -57,7 +57,7 @@ def py_docstrings(text: str, _whole: str = "") -> str:
         tree = ast.parse(source)
     except (SyntaxError, ValueError):
         return text
-    lines = text.splitlines(keepends=True)
+    lines = _lines(text)
     drop: set[int] = set()
     for node in ast.walk(tree):
         body = getattr(node, "body", None)
@@ -72,6 +72,15 @@ def py_docstrings(text: str, _whole: str = "") -> str:
         if _alone(lines, first, last, body[0].col_offset, body[0].end_col_offset):
             drop.update(range(first, last + 1))
     return "".join(line for n, line in enumerate(lines, 1) if n not in drop)
+
+
+def _lines(text: str) -> list[str]:
+    """``text``'s lines, each with its LF, split on LF only: tokenize and ast number
+    lines so, and ``str.splitlines`` also ends one at a form feed (a ^L page break) or
+    U+2028, which would cut the line above the one they name."""
+    import io
+
+    return io.StringIO(text, newline="\n").readlines()
 
 
 def _bare_string(node: object) -> bool:

@@ -74,3 +74,41 @@ def test_py_docstrings_second_bare_string_kept_detected() -> None:
     assert py_docstrings(code) == code
     assert py_docstrings(py_docstrings(FUNC)) == py_docstrings(FUNC)
     assert py_docstrings(code) != py_docstrings(code.replace("second", "third"))
+
+
+# A form feed (a ^L page break) or U+2028 is no line end to Python: tokenize and ast
+# number lines by LF only, so the normalisers must cut the same lines.
+PAGED = (
+    "class A:\n"
+    "    def f(self):\n"
+    "        return 1\n"
+    "\x0c\n"
+    "    # helper\n"
+    "    def g(self):\n"
+    "        x = 1\n"
+    "        # note\n"
+    "        return x\n"
+)
+
+
+def test_py_comments_after_form_feed_code_change_detected() -> None:
+    """A ^L page break above a comment made the comment's column cut the line above
+    it: ``x = 1`` was dropped, so ``x = 2`` passed unseen."""
+    assert "x = 1" in py_comments(PAGED)
+    assert py_comments(PAGED) != py_comments(PAGED.replace("x = 1", "x = 2"))
+    assert "\x0c" in py_comments(PAGED)
+
+
+def test_py_docstrings_after_line_separator_accepted() -> None:
+    """A U+2028 in a string above a nested docstring shifted ast's line numbers
+    against the lines cut: the docstring stayed (and a line above it that looked
+    alone at its columns would have been dropped instead)."""
+    text = (
+        "def f():\n"
+        '    s = "a\u2028b"\n'
+        "    def g():\n"
+        '        """doc"""\n'
+        "        return s\n"
+        "    return g\n"
+    )
+    assert py_docstrings(text) == text.replace('        """doc"""\n', "")
