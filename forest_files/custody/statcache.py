@@ -39,8 +39,9 @@ STAT_NAME = f"stat-{sys.implementation.cache_tag}.bin"
 PARSE_NAME = f"parse-{sys.implementation.cache_tag}.bin"
 BLOBS_NAME = f"blobs-{sys.implementation.cache_tag}.bin"
 _STAMP = ".stamp"
-VERSION = 5  # 3: outlines from pulldown-cmark; 4: issue 11 selector rules (overloads,
-# comments); 5: a Python definition bound again later in its block is never matched
+VERSION = 6  # 3: outlines from pulldown-cmark; 4: issue 11 selector rules (overloads,
+# comments); 5: a Python definition bound again later in its block is never matched;
+# 6: a file whose coding declaration Python reads otherwise than UTF-8 is refused
 
 StatKey = tuple[int, int, int, int]
 Located = tuple[str, int, int]

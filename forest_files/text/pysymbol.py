@@ -37,7 +37,9 @@ and does not either.
 
 Stores: nothing.
 Refuses: source that is not valid Python (``SymbolSourceError``, naming the
-line and never echoing source text); ``SectionNotFound`` listing nearby
+line and never echoing source text), and source whose coding declaration makes
+Python read it otherwise than as the UTF-8 it is hashed as (pycoding.py; the same
+error, naming the declaration's line and encoding); ``SectionNotFound`` listing nearby
 names; ``AmbiguousSelector`` listing ``::Name[n]`` candidates with their
 lines; ``OverloadStub`` and ``ReplacedSymbol`` (above).
 Returns: the resolved ``Symbol`` and the canonical selector.
@@ -50,6 +52,7 @@ import ast
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
+from forest_files.text.pycoding import read_otherwise
 from forest_files.text.pyrebind import replaced_in
 from forest_files.text.selector import (
     SectionNotFound,
@@ -100,6 +103,15 @@ def symbols(text: str, path: str) -> list[Symbol]:
         raise SymbolSourceError(
             f"{path}: cannot be parsed as Python ({type(exc).__name__})"
         ) from None
+    declared = read_otherwise(text)
+    if declared is not None:
+        line, name = declared
+        raise SymbolSourceError(
+            f"{path}: not valid Python (line {line}: it declares the source encoding "
+            f"{name!r}, so Python reads the file otherwise than the UTF-8 forest reads and "
+            f"hashes); fix the declaration (remove it, or declare utf-8) before binding a "
+            "symbol in it"
+        )
     found: list[Symbol] = []
     _collect(tree, (), found)
     found.sort(key=lambda s: s.start_line)
