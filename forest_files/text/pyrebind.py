@@ -6,12 +6,16 @@ list replaces a definition, so the name no longer holds its code. A later
 definition whose decorators read the name (``@x.setter``, ``@f.register``), or an
 assignment whose value reads it (``f = cache(f)``), builds on it and replaces
 nothing; statements inside a nested ``if``/``try`` branch are another block
-(conditional) and are not looked at. pysymbol.py marks what this finds.
+(conditional) and are not looked at. A definition inside such a branch is replaced,
+whichever branch ran, by a statement after the branch's compound statement in a
+block that holds it (same scope): ``later_bindings`` hands those down, the nearest
+block first. pysymbol.py marks what this finds.
 
 Stores: nothing.
 Refuses: nothing.
 Returns: ``replaced_in``: per statement of a block, (line, what) of the statement
-that replaces it, or None.
+that replaces it, or None; ``later_bindings``: per statement, the first later
+statement of the block binding each of some names anew.
 Test: tests/text/test_replaced_symbol.py
 """
 
@@ -38,6 +42,24 @@ def replaced_in(block: list[ast.stmt]) -> list[tuple[int, str] | None]:
         decorated = getattr(stmt, "decorator_list", ())
         line = min([d.lineno for d in decorated] + [stmt.lineno])
         for name, what in _bound_anew(stmt, defined):
+            first[name] = (line, what)
+    return out
+
+
+def later_bindings(
+    block: list[ast.stmt], names: set[str], at: set[int]
+) -> dict[int, dict[str, tuple[int, str]]]:
+    """For each position of ``at`` in ``block``, the (line, what) of the first statement
+    after it that binds each name of ``names`` anew (as ``replaced_in`` judges)."""
+    out: dict[int, dict[str, tuple[int, str]]] = {}
+    first: dict[str, tuple[int, str]] = {}
+    for pos in range(len(block) - 1, -1, -1):
+        if pos in at:
+            out[pos] = dict(first)
+        stmt = block[pos]
+        decorated = getattr(stmt, "decorator_list", ())
+        line = min([d.lineno for d in decorated] + [stmt.lineno])
+        for name, what in _bound_anew(stmt, names):
             first[name] = (line, what)
     return out
 

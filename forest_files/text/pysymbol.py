@@ -33,7 +33,9 @@ matches it (``ReplacedSymbol``, naming the line). A later definition whose
 decorators name the earlier one (``@x.setter``, ``@f.register``) or an
 assignment whose value reads it (``f = cache(f)``) builds on it and does not
 replace it; a redefinition inside an ``if``/``try`` branch is conditional
-and does not either.
+and does not either. A definition inside such a branch is replaced by a statement
+after the branch, in a block that holds it, binding the name anew (``if v: def f``
+then ``f = lambda: True``): whichever branch ran, the name no longer holds it.
 
 Stores: nothing.
 Refuses: source that is not valid Python (``SymbolSourceError``, naming the
@@ -53,7 +55,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
 from forest_files.text.pycoding import read_otherwise
-from forest_files.text.pyrebind import replaced_in
+from forest_files.text.pyrebind import later_bindings, replaced_in
 from forest_files.text.selector import (
     SectionNotFound,
     Selector,
@@ -118,20 +120,41 @@ def symbols(text: str, path: str) -> list[Symbol]:
     return found
 
 
-def _collect(node: ast.AST, prefix: tuple[str, ...], out: list[Symbol]) -> None:
+def _collect(
+    node: ast.AST,
+    prefix: tuple[str, ...],
+    out: list[Symbol],
+    after: dict[str, tuple[int, str]] | None = None,
+) -> None:
+    """Definitions under ``node``; ``after``: for a branch's blocks, the first statement
+    after the branch (in the blocks holding it, same scope) binding each name anew."""
     for block in _blocks(node):
         replaced = replaced_in(block)
+        branches = {p for p, c in enumerate(block) if isinstance(c, _COMPOUND)}
+        nested = _branch_names(block[p] for p in branches) if branches else set()
+        later = later_bindings(block, nested, branches) if nested else {}
         for pos, child in enumerate(block):
             if isinstance(child, _DEFS):
                 name = (*prefix, child.name)
                 start = min([d.lineno for d in child.decorator_list] + [child.lineno])
                 stub = _is_overload(child)
-                at, by = replaced[pos] or (None, "")
+                at, by = replaced[pos] or (after or {}).get(child.name) or (None, "")
                 out.append(Symbol(name, start, child.end_lineno or child.lineno, stub, at, by))
                 if not stub:
-                    _collect(child, name, out)
+                    _collect(child, name, out)  # a new scope: nothing handed down
             elif isinstance(child, _COMPOUND):  # simple statements hold no definitions
-                _collect(child, prefix, out)
+                _collect(child, prefix, out, {**(after or {}), **later.get(pos, {})})
+
+
+def _branch_names(compounds: Iterator[ast.stmt]) -> set[str]:
+    """Names defined in the blocks of ``compounds`` (and their branches, not inside
+    a definition): those a later statement of the enclosing block may replace."""
+    names: set[str] = set()
+    for stmt in compounds:
+        for block in _blocks(stmt):
+            names.update(c.name for c in block if isinstance(c, _DEFS))
+            names |= _branch_names(c for c in block if isinstance(c, _COMPOUND))
+    return names
 
 
 def _is_overload(node: ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef) -> bool:

@@ -119,3 +119,53 @@ def test_property_setter_and_earlier_definition_accepted() -> None:
     assert extract(text, parse_selector("m.py::f[2]"), ()).text == "def f():\n    return 1\n"
     with pytest.raises(ReplacedSymbol, match=r"m\.py::f\[1\]: the definition at line 10"):
         extract(text, parse_selector("m.py::f[1]"), ())
+
+
+BRANCHED = textwrap.dedent(
+    """\
+    import sys
+
+    if sys.version_info >= (3, 8):
+        def verify(sig):
+            return check(sig)
+    else:
+        def verify(sig):
+            return legacy(sig)
+    """
+)
+
+
+@pytest.mark.parametrize(
+    ("after", "line", "what"),
+    [
+        ("verify = lambda sig: True\n", 9, "assignment"),
+        ("del verify\nverify = None\n", 9, "del"),  # the first after the branch
+        ("from os import path as verify\n", 9, "import"),
+        ("def verify(sig):\n    return True\n", 9, "def"),
+    ],
+)
+def test_branch_definition_bound_again_after_its_branch_refused_hostile(
+    after: str, line: int, what: str
+) -> None:
+    """``verify[1]`` in an ``if`` branch, then a statement after the ``if`` (in the
+    block that holds it) binds ``verify`` again: whichever branch ran, the name no
+    longer holds it. Only the block of the definition itself was looked at."""
+    text = BRANCHED + after
+    found = [s for s in symbols(text, "m.py") if s.path == ("verify",)]
+    assert [(s.replaced_at, s.replaced_by) for s in found[:2]] == [(line, what)] * 2
+    with pytest.raises(ReplacedSymbol, match=rf"is replaced at line {line}"):
+        extract(text, parse_selector("m.py::verify[1]"), ())
+
+
+@pytest.mark.parametrize(
+    "after",
+    [
+        "verify = cache(verify)\n",  # builds on whichever branch ran
+        "if DEBUG:\n    verify = lambda sig: True\n",  # conditional again
+        "def verify_all(sigs):\n    return all(map(verify, sigs))\n",  # another name
+    ],
+)
+def test_branch_definition_built_on_after_its_branch_accepted(after: str) -> None:
+    text = BRANCHED + after
+    got = extract(text, parse_selector("m.py::verify[1]"), ())
+    assert got.text == "    def verify(sig):\n        return check(sig)\n"
