@@ -24,6 +24,7 @@ Test: tests/text/test_normalisers.py, tests/text/test_normalisers_python.py
 
 from __future__ import annotations
 
+import io
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -69,7 +70,9 @@ def blank_lines(text: str, _whole: str = "") -> str:
     a run at the start or the end of the section is dropped."""
     out: list[str] = []
     pending = False
-    for line in text.splitlines(keepends=True) if "\n" in text else [text]:
+    # lines end at LF only, as every section is cut (str.splitlines also ends one at
+    # a form feed, U+2028 and more: a paragraph split after a page break read as none)
+    for line in io.StringIO(text, newline="\n").readlines() if "\n" in text else [text]:
         if not line.strip(" \t\n"):
             pending = bool(out)
             continue

@@ -51,6 +51,15 @@ def test_blank_lines_removed_paragraph_break_detected() -> None:
     assert blank_lines("a\nb\n") != blank_lines("a\n\nb\n")
 
 
+@pytest.mark.parametrize("mark", ["\x0c", "\u2028", "\x1c", "\x85"])
+def test_blank_lines_paragraph_break_after_a_line_separator_detected(mark: str) -> None:
+    """Lines end at LF only (as every section is cut): ``str.splitlines`` also ended one
+    at a form feed or U+2028, so ``a^L`` then a blank line read like ``a^L`` alone and a
+    paragraph split after a page break passed as clean."""
+    assert blank_lines(f"a{mark}\nb\n") != blank_lines(f"a{mark}\n\nb\n")
+    assert blank_lines(f"a{mark}\n\n\nb\n") == f"a{mark}\n\nb\n"
+
+
 # --- list markers --------------------------------------------------------------------------
 
 
