@@ -26,6 +26,7 @@ from forest_files.kernel.shellword import forest_text
 from forest_files.text.conflict_markers import has_markers
 from forest_files.text.extract import extract
 from forest_files.text.normalise import decode_bytes, normalise_text
+from forest_files.text.normalisers import PREFIX as NORMALISED
 from forest_files.text.selector import Selector, SelectorError, parse_selector
 
 
@@ -72,8 +73,13 @@ def splice(
         replacement += eol  # keep the following line on its own line
     new = bom + "".join(lines[:lo]) + replacement + "".join(lines[hi:])
     if not _reads_back(new[len(bom) :], sel, excludes, ground):
+        cut = [e for e in excludes if not e.startswith(NORMALISED)]
         why = (
             "around the excluded parts as they stand now (they would change the section)"
+            if cut
+            else "under its declared normalisations as the file stands now: written in, "
+            "the section would not read back as ground (it would end elsewhere, or a "
+            "line kept as it stands would change it)"
             if excludes
             else "here: written in, the section would end elsewhere (a line after it reads as"
             " part of it, or ground's own lines as a heading that ends it)"

@@ -392,3 +392,18 @@ def test_restore_bound_heading_now_twice_refused_with_ways_out(tmp_path: Path) -
     done = pasted(root, restore)
     assert done.returncode == 0, done.stderr
     assert (root / "a.md").read_text(encoding="utf-8").startswith("# T\n\n## Notes\n\nfirst\n")
+
+
+def test_restore_under_normalisations_refusal_names_them_refused() -> None:
+    """A method bound under ``py-comments``, then wrapped in ``if TYPE_CHECKING:``:
+    ground cannot be written back, and the refusal blamed "the excluded parts" of a
+    binding that excludes nothing; it names the normalisations. Nothing is written."""
+    ground = "    def m(self):\n        return 1\n"
+    now = (
+        "from typing import TYPE_CHECKING\nclass C:\n    if TYPE_CHECKING:\n"
+        "        def m(self):\n            # note\n            return 1\n"
+    )
+    with pytest.raises(ForestError) as info:
+        splice(now.encode(), "c.py::C.m", ("normalise:py-comments@1",), ground, "c.py")
+    said = str(info.value)
+    assert "under its declared normalisations" in said and "excluded parts" not in said
