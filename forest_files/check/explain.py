@@ -3,13 +3,16 @@
 Stores: nothing.
 Refuses: nothing.
 Returns: ``Reported`` per finding (clean ones carry nothing else, at no cost; a
-contest's heads each with who adopted it and their words, to choose by, and, when
+working tree's restore staged again where the index holds the file's change, one git
+call for them all; a contest's heads each with who adopted it and their words, to
+choose by, and, when
 the file holds neither head's text, the route that keeps what git merged; when it
 holds one head's text, which head, and the side of a merge it came from: held.py); a
 failed binding whose file is in a merge conflict is reported as that, with no move
 (conflicts.py).
 Test: tests/doors/test_doors.py, tests/check/test_conflicts.py,
-tests/check/test_contested_merged.py, tests/check/test_contested_bindings.py
+tests/check/test_contested_merged.py, tests/check/test_contested_bindings.py,
+tests/check/test_merge_routes.py
 """
 
 from __future__ import annotations
@@ -93,18 +96,19 @@ def explain(
         findings = [holding(f, held[f], root, source) if f in held else f for f in findings]
         held = {holding(f, h, root, source): h for f, h in held.items()}
     rewritten = _rewritten(findings, root=root, source=source)
+    staged = _staged(findings, root=root, source=source)
     for f in findings:
         if not f.failed:
             out.append(Reported(f))
             continue
         by, words = adopted.get(f.ground or "", ("", ""))
-        routes = routes_for(f, root=root, source=source)
+        routes = routes_for(f, root=root, source=source, staged=staged)
         if f in merged:
             routes = (*routes, merged_text_route(f, source))
         elif f in held:
             from forest_files.check.held import noted
 
-            routes = noted(routes, held[f][0], f, root, source)
+            routes = noted(routes, held[f][0], f, root, source, staged)
         out.append(
             Reported(
                 f,
@@ -145,6 +149,25 @@ def _rewritten(findings: Sequence[Finding], *, root: Path, source: str) -> dict[
             "attribute off this file, then the route below puts the text back",
         )
     return out
+
+
+def _staged(findings: Sequence[Finding], *, root: Path, source: str) -> frozenset[str]:
+    """The files of the working tree's findings whose route may write them back (a
+    drift, a missing file, a contest) that the index holds otherwise than HEAD: a
+    restore then stages them again (route_steps.py). One git call, only with such a
+    finding and no merge (cherry-pick, revert) waiting: that stages them anyway."""
+    from forest_files.check.conflicts import CONFLICT_DETAIL
+    from forest_files.check.route_steps import awaiting_commit, staged_of
+
+    paths = [
+        f.path
+        for f in findings
+        if f.kind in ("drifted", "missing", "contested")
+        and not f.detail.startswith(CONFLICT_DETAIL)
+    ]
+    if source != "worktree" or not paths or awaiting_commit(root):
+        return frozenset()
+    return staged_of(root, paths)
 
 
 def _merged(

@@ -13,6 +13,7 @@ Test: tests/check/test_contested_merged.py
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -36,14 +37,18 @@ def holding(f: Finding, held: tuple[str, str], root: Path, source: str) -> Findi
 
 
 def noted(
-    routes: tuple[Route, ...], head: str, f: Finding, root: Path, source: str
+    routes: tuple[Route, ...],
+    head: str,
+    f: Finding,
+    root: Path,
+    source: str,
+    staged: Collection[str] = (),
 ) -> tuple[Route, ...]:
     """Each "keep a head's text" route says what the file then needs (a restore staged
-    as route_steps.py stages one: in the hook, or while a merge waits for its commit)."""
-    restore = " && ".join(
-        command_text(s)
-        for s in (forest("restore", f.selector), *written_back_steps(source, root, f.path))
-    )
+    as route_steps.py stages one: in the hook, while a merge waits for its commit, or
+    when the index holds the file's change, ``staged``)."""
+    back = written_back_steps(source, root, f.path, staged=staged)
+    restore = " && ".join(command_text(s) for s in (forest("restore", f.selector), *back))
     out = []
     for r in routes:
         picked = r.steps[0] if r.steps else ()

@@ -9,6 +9,7 @@ Test: tests/doors/test_doors.py, tests/check/test_routes_paste.py
 from __future__ import annotations
 
 import os
+from collections.abc import Collection
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -27,10 +28,13 @@ def not_regular_kind(detail: str) -> str | None:
     return detail[len(prefix) :].split(")", 1)[0]
 
 
-def bring_back(f: Finding, root: Path, source: str, *, removed: bool = False) -> Route:
+def bring_back(
+    f: Finding, root: Path, source: str, *, removed: bool = False, staged: Collection[str] = ()
+) -> Route:
     """Where git still holds the file: the index, HEAD, or before its deletion.
     ``removed``: the route removes what stands at the path first (a symlink), so the
-    work tree needs the file as much as the index does."""
+    work tree needs the file as much as the index does. ``staged``: files whose change
+    the index holds (a restore stages them again: route_steps.py)."""
     from forest_files import gitio
 
     path = f.path
@@ -55,7 +59,7 @@ def bring_back(f: Finding, root: Path, source: str, *, removed: bool = False) ->
         if folder and not (root / folder).is_dir():  # restore refuses a gone directory
             make = (("mkdir", "-p", *(("--",) if folder.startswith("-") else ()), folder),)
         restore = forest("restore", path)
-        back = written_back_steps(source, root, path)
+        back = written_back_steps(source, root, path, staged=staged)
         return Route("bring the file back", (*make, restore, *back))
     before = _before_deletion(root, path)
     if before is not None:

@@ -1,16 +1,18 @@
 """The steps every route is made of: ``forest`` and ``git`` commands spelled as the
 user runs them (kernel/shellword.py), the placeholder words a ceremony asks for, and
-what a route stages after it changed files or recorded an act (and, while a merge,
-cherry-pick or revert waits for its commit, after it wrote a file back: git staged
-what it merged, so that commit takes the index, not the working tree).
+what a route stages after it changed files or recorded an act (and after it wrote a
+file back whose change the index holds: staged by hand, or by a merge, cherry-pick or
+revert that waits for its commit; the commit takes the index, not the working tree).
 
-Stores: nothing. Refuses: nothing. Returns: steps (argument tuples).
-Test: tests/check/test_routes_paste.py
+Stores: nothing. Refuses: nothing. Returns: steps (argument tuples); ``staged_of``
+(which of some paths the index holds otherwise than HEAD: one git call).
+Test: tests/check/test_routes_paste.py, tests/check/test_merge_routes.py
 """
 
 from __future__ import annotations
 
 import os
+from collections.abc import Collection, Sequence
 from pathlib import Path
 
 from forest_files.check.findings import WORDS_PLACEHOLDER
@@ -37,14 +39,36 @@ def stage_steps(source: str, *paths: str) -> tuple[Step, ...]:
     return (git_step("add", "--", *paths),) if source == "index" else ()
 
 
-def written_back_steps(source: str, root: Path, *paths: str) -> tuple[Step, ...]:
+def written_back_steps(
+    source: str, root: Path, *paths: str, staged: Collection[str] = ()
+) -> tuple[Step, ...]:
     """After a route wrote files back (a restore): staged again for the hook's commit,
-    and for the commit a merge (cherry-pick, revert) under way waits for: git staged
-    what it merged, so the file written to the working tree alone stays staged as it
-    was (``MM``) and that commit is refused again."""
-    if source == "worktree" and awaiting_commit(root):
+    for the commit a merge (cherry-pick, revert) under way waits for (git staged what
+    it merged), and when the index holds a change of one of them (``staged``, from
+    ``staged_of``: a ``git add`` by hand): the file written to the working tree alone
+    stays staged as it was (``MM``) and the commit is refused again."""
+    if source == "worktree" and (any(p in staged for p in paths) or awaiting_commit(root)):
         return (git_step("add", "--", *paths),)
     return stage_steps(source, *paths)
+
+
+def staged_of(root: Path, paths: Sequence[str]) -> frozenset[str]:
+    """Which of ``paths`` the git index holds otherwise than HEAD (all it holds on an
+    unborn branch): one ``git diff --cached``, content compared, renames split; none
+    when git cannot say (a route then stages only as a merge under way asks)."""
+    from forest_files import gitio
+
+    wanted = sorted(set(paths))
+    if not wanted:
+        return frozenset()
+    args = ["diff", "--cached", "-z", "--name-only", "--no-renames", "--no-ext-diff"]
+    named = len(wanted) <= _NAMED  # beyond: the whole index's, filtered here (ARG_MAX)
+    out = gitio.run_git(root, [*args, "--", *(wanted if named else ())], ok_codes=(0, 128))
+    listed = gitio.split_z(out.stdout) if out.returncode == 0 else []
+    return frozenset(listed).intersection(wanted)
+
+
+_NAMED = 500  # paths named on git's command line at most
 
 
 def awaiting_commit(root: Path) -> bool:

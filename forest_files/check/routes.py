@@ -45,6 +45,7 @@ out: ``git sparse-checkout add``), HEAD, or the parent of the commit that delete
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -78,8 +79,12 @@ if TYPE_CHECKING:
     from forest_files.check.engine import Finding
 
 
-def routes_for(f: Finding, *, root: Path, source: str) -> tuple[Route, ...]:
-    """Every route out of ``f`` (none for ``clean``)."""
+def routes_for(
+    f: Finding, *, root: Path, source: str, staged: Collection[str] = ()
+) -> tuple[Route, ...]:
+    """Every route out of ``f`` (none for ``clean``). ``staged``: the files whose change
+    the index holds (route_steps.py ``staged_of``), each restored file among them
+    staged again."""
     sel, path = f.selector, f.path
     if f.detail.startswith(CONFLICT_DETAIL):  # conflicts.py: nothing to act on before
         return conflict_routes(f, root=root, source=source)
@@ -90,10 +95,7 @@ def routes_for(f: Finding, *, root: Path, source: str) -> tuple[Route, ...]:
     )
     if f.kind == "drifted":
         return (
-            Route(
-                "restore ground",
-                (forest("restore", sel), *written_back_steps(source, root, path)),
-            ),
+            _restore(sel, path, written_back_steps(source, root, path, staged=staged), source),
             Route(  # it adopts the working tree's text: the commit carries that copy
                 "adopt the change",
                 (
@@ -106,7 +108,7 @@ def routes_for(f: Finding, *, root: Path, source: str) -> tuple[Route, ...]:
     if f.kind == "missing":
         return (
             *rebind_routes(f, root, source, "keep the chain at the renamed file"),
-            bring_back(f, root, source),
+            bring_back(f, root, source, staged=staged),
             retire,
         )
     if f.kind == "moved" and f.moved_to:
@@ -158,6 +160,14 @@ def routes_for(f: Finding, *, root: Path, source: str) -> tuple[Route, ...]:
     if f.kind == "erased-content" and f.binding:  # its ground's body was erased
         return (_erased_route(sel, path, source), retire)
     return ()
+
+
+def _restore(sel: str, path: str, back: tuple[Step, ...], source: str) -> Route:
+    """``forest restore``, then the ``git add`` the commit needs when the index holds
+    the file's change: in the working tree's check it stages the file's other edits
+    too (the hook's route says so where it knows them: commit_plan.py)."""
+    note = "it stages the whole file, its unstaged edits too" if back and source != "index" else ""
+    return Route("restore ground", (forest("restore", sel), *back), note)
 
 
 def _excludes(f: Finding) -> Step:
