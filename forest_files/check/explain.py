@@ -7,9 +7,10 @@ working tree's restore staged again where the index holds the file's change, one
 call for them all; a contest's heads each with who adopted it and their words, to
 choose by, and, when
 the file holds neither head's text, the route that keeps what git merged; when it
-holds one head's text, which head, and the side of a merge it came from: held.py); a
-failed binding whose file is in a merge conflict is reported as that, with no move
-(conflicts.py).
+holds one head's text, which head, and the side of a merge it came from: held.py;
+when its file is in a merge conflict, the side to take whole for each head:
+contest_conflict.py); a failed binding whose file is in a merge conflict is reported
+as that, with no move (conflicts.py).
 Test: tests/doors/test_doors.py, tests/check/test_conflicts.py,
 tests/check/test_contested_merged.py, tests/check/test_contested_bindings.py,
 tests/check/test_merge_routes.py
@@ -97,6 +98,7 @@ def explain(
         held = {holding(f, h, root, source): h for f, h in held.items()}
     rewritten = _rewritten(findings, root=root, source=source)
     staged = _staged(findings, root=root, source=source)
+    sided = _sided(conn, findings, root, source)
     for f in findings:
         if not f.failed:
             out.append(Reported(f))
@@ -109,6 +111,10 @@ def explain(
             from forest_files.check.held import noted
 
             routes = noted(routes, held[f][0], f, root, source, staged)
+        elif f in sided:  # its file in a merge conflict: take a side whole, or resolve it
+            from forest_files.check import contest_conflict
+
+            routes = contest_conflict.routes(f, routes, sided[f], root=root, source=source)
         out.append(
             Reported(
                 f,
@@ -168,6 +174,20 @@ def _staged(findings: Sequence[Finding], *, root: Path, source: str) -> frozense
     if source != "worktree" or not paths or awaiting_commit(root):
         return frozenset()
     return staged_of(root, paths)
+
+
+def _sided(
+    conn: sqlite3.Connection | None, findings: Sequence[Finding], root: Path, source: str
+) -> dict[Finding, dict[str, str]]:
+    """Each contest whose file is in a merge conflict -> its heads one side of the
+    merge alone brought (contest_conflict.py); nothing asked without such a contest."""
+    from forest_files.check.conflicts import CONFLICT_DETAIL
+
+    if not any(f.kind == "contested" and CONFLICT_DETAIL in f.detail for f in findings):
+        return {}
+    from forest_files.check.contest_conflict import sides
+
+    return sides(conn, findings, root, source)
 
 
 def _merged(

@@ -7,7 +7,8 @@ Returns: ``holding`` (the finding, its detail naming the head the file holds and
 a merge waits for its commit, whose side of it that head is: ``HEAD``'s or
 ``MERGE_HEAD``'s, the commit whose ledger alone holds that head's body); ``noted``
 (the contest's routes, the held head's saying the file holds its text already, each
-other head's that ``forest restore`` then writes that head's text into the file).
+other head's that ``forest restore`` then writes that head's text into the file);
+``side_of`` (the side of a merge under way whose ledger alone holds a body).
 Test: tests/check/test_contested_merged.py
 """
 
@@ -31,7 +32,7 @@ _SIDES = ("HEAD", "MERGE_HEAD")
 def holding(f: Finding, held: tuple[str, str], root: Path, source: str) -> Finding:
     """``f`` whose section holds the text of the head ``held`` (content id, body hash)."""
     head, body = held
-    side = _side(root, body) if source in ("worktree", "index") else None
+    side = side_of(root, body) if source in ("worktree", "index") else None
     where = f" ({side}'s side of the merge)" if side else ""
     return replaced(f, detail=f"{f.detail}; the file holds head {head[:12]}'s text{where}")
 
@@ -65,7 +66,7 @@ def noted(
     return tuple(out)
 
 
-def _side(root: Path, body: str) -> str | None:
+def side_of(root: Path, body: str) -> str | None:
     """``HEAD`` or ``MERGE_HEAD``: the one of the two commits a merge under way joins
     whose ledger holds the body ``body``; None when no merge waits, or both hold it."""
     from forest_files import gitio

@@ -126,8 +126,9 @@ def test_contest_of_conflicted_merge_gets_no_merged_route_refused(tmp_path: Path
         (found,) = json.loads(shown.stdout)["findings"]
         assert found["kind"] == "contested", found
         assert found["start_line"] is None and found["end_line"] is None, found
-        labels = [r["label"] for r in found["routes"]]
-        assert LABEL not in labels and len(labels) == 2, labels
+        labels = [r["label"] for r in found["routes"]]  # a head each, and by hand
+        assert LABEL not in labels and len(labels) == 3, labels
+        assert "resolve the conflicts" in labels, labels
 
 
 @pytest.mark.slow  # two branches, two supersedes, a conflicted merge, each side kept
@@ -151,3 +152,55 @@ def test_contest_file_holding_one_sides_text_says_which_head_detected(tmp_path: 
         assert "the file holds this text now" in notes[held], notes
         (other,) = set(notes) - {held}
         assert "forest restore" in notes[other], notes
+
+
+def _conflicted_contest(tmp_path: Path) -> Path:
+    """Branches ``a`` and ``b`` supersede the same line differently, hooks installed;
+    ``b`` merges ``a``: the file is left unmerged (``UU``), the ground two heads."""
+    from forest_files.doors import hooks as githooks
+
+    root = make_repo(tmp_path)
+    write(root, "canon.md", CANON)
+    ok(root, "init")
+    ok(root, "adopt", RULES, "--words", "The rules as agreed")
+    commit_all(root, "adopt")
+    githooks.install(root)
+    for branch in ("a", "b"):
+        git(root, "checkout", "-q", "-b", branch, "main")
+        write(root, "canon.md", CANON.replace("\none\n", f"\none {branch}\n"))
+        ok(root, "supersede", RULES, "--words", f"{branch} says so")
+        commit_all(root, branch)
+    assert pasted(root, "git merge -q --no-edit a").returncode == 1
+    assert git(root, "status", "--porcelain", "--", "canon.md") == "UU canon.md"
+    return root
+
+
+@pytest.mark.slow  # two branches, a conflicted merge, each side's route pasted
+@pytest.mark.parametrize(("side", "text"), [("HEAD", "one b"), ("MERGE_HEAD", "one a")])
+def test_contest_unmerged_file_side_route_pasted_merge_committed_recovers(
+    tmp_path: Path, side: str, text: str
+) -> None:
+    """The file unmerged: only the two ``forest resolve`` routes were offered, and
+    either left the file in conflict (git refuses the merge's commit). Each head that
+    one side of the merge brought now has the route that takes that side's file
+    whole, stages it, keeps that head and stages the ledger."""
+    root = _conflicted_contest(tmp_path)
+    shown = forest(root, "check", "--json")
+    assert shown.exit_code == 1, shown.output
+    (found,) = json.loads(shown.stdout)["findings"]
+    assert found["kind"] == "contested", found
+    routes = {r["label"]: r["command"] for r in found["routes"]}
+    assert "resolve the conflicts" in routes, routes
+    (head,) = [h for h in found["candidates"] if f"\n{text}\n" in _text_of(root, h)]
+    label = f"keep {head[:12]}'s text ({side}'s side of the merge, the whole file)"
+    flag = "--ours" if side == "HEAD" else "--theirs"
+    assert routes[label].startswith(f"git checkout {flag} -- canon.md && git add -- canon.md && ")
+    assert _picked(routes[label]) == head
+    done = pasted(root, routes[label].replace("'…'", f"'{text} is right'"))
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert forest(root, "check").exit_code == 0
+    committed = pasted(root, "git commit -q --no-edit")  # through the installed hook
+    assert committed.returncode == 0, committed.stdout + committed.stderr
+    assert git(root, "rev-parse", "-q", "--verify", "HEAD^2")  # the merge concluded
+    assert f"\n{text}\n" in (root / "canon.md").read_text()
+    assert git(root, "status", "--porcelain") == ""
