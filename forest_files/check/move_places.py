@@ -37,6 +37,7 @@ class Place(NamedTuple):
     ordinal: int | None  # the [n] its canonical selector needs (None: none)
     line: int
     anchors: tuple[str, ...] = ()  # a heading's stable ids (anchors.py)
+    end: int = 0  # its last line (a moved finding's lines: move_search.py)
 
 
 def suffix(path: str) -> str:
@@ -55,14 +56,15 @@ def sections(
     """Each section of a kind in ``kinds`` (and, with ``keep_outline``, every heading
     and symbol): its place and span."""
     if "file" in kinds:
-        yield Place(path, "file", (), None, 1), ("file", 1, doc.lines.count, None)
+        whole = Place(path, "file", (), None, 1, (), doc.lines.count)
+        yield whole, ("file", 1, doc.lines.count, None)
     if suffix(path) == ".py" and ("symbol" in kinds or keep_outline):
         yield from _symbols(doc, path)
     if heads is not None and ("heading" in kinds or keep_outline):
         index = _heading_ordinals(heads)
         for h, n in zip(heads, index, strict=True):
             start = h.start_line
-            place = Place(path, "heading", h.path, n, start, h.anchors)
+            place = Place(path, "heading", h.path, n, start, h.anchors, h.end_line)
             yield place, ("heading", start, h.end_line, start)
     if "region" in kinds:
         yield from _regions(doc, path)
@@ -77,7 +79,7 @@ def _symbols(doc: Document, path: str) -> Iterable[tuple[Place, Span]]:
     for s, n in zip(found, index, strict=True):
         if s.replaced_at is not None:  # the name is bound again later: never a move's place
             continue
-        place = Place(path, "symbol", s.path, n, s.start_line)
+        place = Place(path, "symbol", s.path, n, s.start_line, (), s.end_line)
         yield place, ("symbol", s.start_line, s.end_line, None)
 
 
@@ -92,7 +94,7 @@ def _regions(doc: Document, path: str) -> Iterable[tuple[Place, Span]]:
             lo, hi = resolve_region(doc.lines, Selector(path, "region", (name,)), found)
         except ForestError:
             continue
-        yield Place(path, "region", (name,), None, lo), ("region", lo, hi, None)
+        yield Place(path, "region", (name,), None, lo, (), hi), ("region", lo, hi, None)
 
 
 def _heading_ordinals(heads: list[Heading]) -> list[int | None]:

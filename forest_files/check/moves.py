@@ -87,6 +87,7 @@ class MoveIndex:
         self._docs: dict[str, Document] = {}  # the bindings' own files, as parsed here
         self._taken: dict[str, set[int]] = {}  # path -> first lines a live binding holds
         self._bound = set(bound)
+        self._lines: dict[str, tuple[int, int]] = {}  # a shown place -> its first, last line
         self._source = source
         self._merged: dict[str, list[Place]] | None = None  # heading hash -> places (merged)
         # path -> (file hash, parsed): the check's parses, and this search's own added
@@ -199,23 +200,15 @@ class MoveIndex:
             sel = place_selector(place)
             if sel is not None and sel != binding.selector and sel not in self._bound:
                 seen.setdefault(sel, place.line)
+                if place.kind != "file" and place.end:
+                    self._lines.setdefault(sel, (place.line, place.end))
         return tuple(Candidate(sel, line) for sel, line in seen.items())
 
     def lines(self, selector: str) -> tuple[int, int] | None:
         """The first and last line of the section ``selector`` names (a place this index
-        found), from the parse it holds; None for a whole file (the file is the place)
-        or a file it kept no parse of."""
-        from forest_files.text.extract import extract
-
-        sel = parse_selector(selector)
-        kept = self._documents.get(sel.path)
-        if sel.kind == "file" or kept is None:
-            return None
-        try:
-            got = extract(kept[1], sel, ())
-        except ForestError:
-            return None
-        return got.start_line, got.end_line
+        showed: ``copies``, ``merged``), as the index found it; None for a whole file
+        (the file is the place) or a place it never showed."""
+        return self._lines.get(selector)
 
     def renamed(self, binding: Binding) -> tuple[Candidate, ...]:
         """Where a renamed (or moved and edited) section may stand now, bound by no
