@@ -33,15 +33,7 @@ FOREST = str(Path(sys.executable).parent / "forest")
 
 
 def test_crlf_checkout_of_the_ledger_named_refused(tmp_path: Path) -> None:
-    origin = make_repo(tmp_path, "origin")
-    write(origin, "canon.md", "# Canon\n\nThe rule.\n")
-    init_and_adopt(origin, ["canon.md"])
-    commit_all(origin, "adopt")
-    with (origin / ".gitattributes").open("a") as fh:
-        fh.write(".forest/ledger/** text eol=crlf\n")
-    commit_all(origin, "line ends")
-    clone = tmp_path / "clone"
-    git(tmp_path, "clone", "-q", str(origin), str(clone))
+    clone = _clone_with_attributes(tmp_path, ".forest/ledger/** text eol=crlf")
     proc = subprocess.run(
         [FOREST, "status"],
         cwd=clone,
@@ -290,18 +282,24 @@ def _clone_with_info_rules(tmp_path: Path, rules: str, *, autocrlf: bool = False
     return clone
 
 
-def _clone_with_crlf_bodies(tmp_path: Path) -> Path:
-    """A clone of a repository whose ``.gitattributes`` (after ``forest init``'s line)
-    checks the body files out with CRLF, the segments as they are; with a ``sub``
-    folder to type commands in."""
+def _clone_with_attributes(tmp_path: Path, rule: str) -> Path:
+    """A clone of a repository with ``canon.md`` adopted, whose ``.gitattributes`` ends
+    (after ``forest init``'s line) with ``rule``, committed before the clone."""
     origin = make_repo(tmp_path, "origin")
     write(origin, "canon.md", "# Canon\n\nThe rule.\n")
     init_and_adopt(origin, ["canon.md"])
     commit_all(origin, "adopt")
     with (origin / ".gitattributes").open("a") as fh:
-        fh.write("*.txt text eol=crlf\n")
+        fh.write(rule + "\n")
     commit_all(origin, "line ends")
     clone = tmp_path / "clone"
     git(tmp_path, "clone", "-q", str(origin), str(clone))
+    return clone
+
+
+def _clone_with_crlf_bodies(tmp_path: Path) -> Path:
+    """A clone whose ``.gitattributes`` checks the body files out with CRLF, the
+    segments as they are; with a ``sub`` folder to type commands in."""
+    clone = _clone_with_attributes(tmp_path, "*.txt text eol=crlf")
     (clone / "sub").mkdir()
     return clone
