@@ -152,6 +152,11 @@ def with_plan(
         drifted = sorted({f.path for f in failed if f.kind == "drifted"})
         partly = gitio.unstaged_paths(root, drifted, keep_index_file=True)
     route = commit_route(steps, failed, partly_staged=bool(partly))
+    if route is not None and root is not None:  # a non-holder: each finding says whom to ask
+        from forest_files.check.route_authority import Signer, governed_route, paths_of
+
+        if governed_route(route, paths_of(failed), Signer.of(root)) is not route:
+            route = None
     report = report._replace(commit=steps, commit_route=route)
     return staged_text_only(report, partly) if partly else report
 

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 
 from forest_files.check.conflicts import in_conflict
 from forest_files.check.findings import CheckReport, Reported
+from forest_files.check.route_authority import Signer, governed
 from forest_files.check.routes import hints_for, merged_text_route, routes_for
 
 if TYPE_CHECKING:
@@ -73,10 +74,14 @@ def explain(
     conn: sqlite3.Connection | None = None,
     hints: Callable[[Finding], tuple[str, ...]] | None = None,
     documents: Mapping[str, tuple[str, Document]] | None = None,
+    local: bool = True,
 ) -> tuple[Reported, ...]:
     """Every finding with its routes (built from the repository's real state) and, when
     ``conn`` is given, who adopted its ground. ``documents``: files the check parsed
-    (``check_all``), read again by the rename ranking only where their text changed."""
+    (``check_all``), read again by the rename ranking only where their text changed.
+    ``local``: the routes are for whoever runs this command here, so one that records
+    an act over a path they hold no authority over is a holder's (route_authority.py);
+    the CI gate's are for whoever reads its report."""
     out: list[Reported] = []
     heads = (c for f in findings if f.kind == "contested" for c in f.candidates)
     adopted = adoptions_of(conn, [*(f.ground for f in findings if f.failed), *heads])
@@ -99,6 +104,7 @@ def explain(
     rewritten = _rewritten(findings, root=root, source=source)
     staged = _staged(findings, root=root, source=source)
     sided = _sided(conn, findings, root, source)
+    signer = _signer(findings, root) if local else None
     for f in findings:
         if not f.failed:
             out.append(Reported(f))
@@ -115,6 +121,7 @@ def explain(
             from forest_files.check import contest_conflict
 
             routes = contest_conflict.routes(f, routes, sided[f], root=root, source=source)
+        routes = governed(f, routes, signer)
         out.append(
             Reported(
                 f,
@@ -129,6 +136,12 @@ def explain(
             )
         )
     return tuple(out)
+
+
+def _signer(findings: Sequence[Finding], root: Path) -> Signer | None:
+    """Who this working tree's routes sign as (route_authority.py): asked only when a
+    finding failed."""
+    return Signer.of(root) if any(f.failed for f in findings) else None
 
 
 def _rewritten(findings: Sequence[Finding], *, root: Path, source: str) -> dict[str, tuple[str]]:

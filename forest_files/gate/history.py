@@ -115,7 +115,7 @@ def _check_at(
         if not failed:
             return []
         conn = custody.store().conn
-        return list(explain(failed, root=root, source=ROUTES_ON, conn=conn))
+        return list(explain(failed, root=root, source=ROUTES_ON, conn=conn, local=False))
 
 
 def judge_history(

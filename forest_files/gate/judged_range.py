@@ -179,8 +179,9 @@ class JudgedRange:
             if isinstance(content, GitTreeSource):  # none above a bound file: not asked
                 there = set(checkout_rewrite.reached(there, content.named(".gitattributes")))
             gaps += checkout_rewrite.findings(top, head, there)  # git rewrites on checkout
-            items = list(explain(checked, root=top, source=_ROUTES_ON, conn=store.conn))
-            more = list(explain(gaps, root=top, source=_ROUTES_ON, conn=store.conn))
+            conn = store.conn
+            items = list(explain(checked, root=top, source=_ROUTES_ON, conn=conn, local=False))
+            more = list(explain(gaps, root=top, source=_ROUTES_ON, conn=conn, local=False))
         history, judged_before, broken = judge_history(top, self.commits, head, graph)
         self.judged = [*judged_before, head]
         for commit, exc in broken:  # a commit of the range whose ledger does not replay

@@ -167,14 +167,21 @@ def test_commit_rebind_second_candidate_left_out_refused(repo: Path) -> None:
     assert "forest rebind 'docs/wiki.md#Wiki v1/Mara' 'docs/wiki.md#Wiki v1/Mara the" in again
 
 
-def test_commit_rebind_non_holder_of_one_binding_refused(repo: Path) -> None:
+def test_commit_rebind_non_holder_of_one_binding_refused(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     _release(repo)
     write(repo, "canon/law.md", LAW.replace("# Law", "# Laws"))
     git(repo, "add", "-A")  # Ada's heading renamed in the same commit
-    out, route = _route(repo)
+    out = in_process.forest(repo, "check", "--staged").stdout
+    assert ROUTE.search(out) is None, out  # the test author holds nothing of canon/
+    assert "ask a holder (Ada Lovelace <ada@example.org>) to keep the chain at the renamed" in out
+    monkeypatch.setenv("GIT_AUTHOR_NAME", "Ada Lovelace")
+    monkeypatch.setenv("GIT_AUTHOR_EMAIL", "ada@example.org")
+    out, route = _route(repo)  # Ada's route, pasted by the test author
     assert "(4 rebound where they stand now, 1 drifted adopted)" in out
     before = _ledger(repo)
-    proc = bash(repo, route)  # the test author holds nothing of canon/
+    proc = bash(repo, route)
     assert proc.returncode != 0 and "holds no authority over canon/law.md" in proc.stderr
     assert proc.stderr.count("\n") == 1
     assert _ledger(repo) == before

@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+
 from forest_files.check.commit_route import staged_digest
 from forest_files.doors import hooks as githooks
 from tests.helpers import cli as in_process
@@ -127,10 +129,16 @@ def test_commit_route_working_tree_edit_after_staging_not_adopted(repo: Path) ->
     assert '"kind": "drifted"' not in staged
 
 
-def test_commit_route_authority_per_binding_refused(repo: Path) -> None:
+def test_commit_route_authority_per_binding_refused(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     _stage_release(repo)
     write(repo, "canon/law.md", LAW.replace("night", "noon"))
     git(repo, "add", "-A")
+    out = in_process.forest(repo, "check", "--staged").stdout
+    assert "--expect" not in out  # Test Author holds no authority over canon/: no route
+    monkeypatch.setenv("GIT_AUTHOR_NAME", "Ada Lovelace")  # the holder's route, pasted
+    monkeypatch.setenv("GIT_AUTHOR_EMAIL", "ada@example.org")  # by Test Author
     out, route = _route(repo)
     assert "canon/law.md" in out
     before = _segments(repo)

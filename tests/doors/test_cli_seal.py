@@ -50,7 +50,9 @@ def _ledger_files(repo: Path) -> list[str]:
     return sorted(str(p) for p in (repo / ".forest" / "ledger").rglob("*"))
 
 
-def test_seal_target_text_withheld_unseal_restores_accepted(repo: Path) -> None:
+def test_seal_target_text_withheld_unseal_restores_accepted(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     cid = _ground(repo)
     sealed = ok(repo, "seal", TARGET, "--words", "withheld while we check it", "--as", ADA)
     assert f"sealed {cid[:12]}" in sealed.stdout and TEXT not in sealed.stdout
@@ -60,8 +62,15 @@ def test_seal_target_text_withheld_unseal_restores_accepted(repo: Path) -> None:
     found = json.loads(forest(repo, "check", "--json").stdout)["findings"]
     [finding] = [f for f in found if f["selector"].endswith("Keys")]
     assert finding["kind"] == "unresolved" and TEXT not in json.dumps(found)
+    unseal = f"forest unseal {shlex.quote(finding['selector'])}"
+    notes = [route["note"] for route in finding["routes"] if route["command"] is None]
+    assert any(f"the holder runs `{unseal}" in n for n in notes)  # the test author holds none
+    monkeypatch.setenv("GIT_AUTHOR_NAME", "Ada Lovelace")
+    monkeypatch.setenv("GIT_AUTHOR_EMAIL", "ada@example.org")
+    found = json.loads(forest(repo, "check", "--json").stdout)["findings"]
+    [finding] = [f for f in found if f["selector"].endswith("Keys")]
     commands = [route["command"] or "" for route in finding["routes"]]
-    assert any(c.startswith(f"forest unseal {shlex.quote(finding['selector'])}") for c in commands)
+    assert any(c.startswith(unseal) for c in commands)
     unsealed = ok(repo, "unseal", TARGET, "--words", "checked; it stays", "--as", ADA, "--json")
     report = json.loads(unsealed.stdout)
     assert report["content_id"] == cid and report["sealed"] is False and report["act_id"]
