@@ -41,6 +41,7 @@ if TYPE_CHECKING:
     from forest_files.text.extract import Document
 
 CONFLICT_DETAIL = "the file has unresolved merge conflicts"
+UNMERGED = "unmerged in the git index"  # the detail's words for a file git left unmerged
 # the kinds a binding's check gives that a conflict in its file can cause
 _CAUSED = ("drifted", "moved", "unresolved", "missing")
 _SIDES = ((2, "--ours", "or keep HEAD's side"), (3, "--theirs", "or keep the other side"))
@@ -61,7 +62,7 @@ def in_conflict(findings: Sequence[Finding], *, root: Path, source: str) -> list
         if f.path not in unmerged and f.path not in marked:
             out.append(f)
             continue
-        how = "unmerged in the git index" if f.path in unmerged else "conflict markers in it"
+        how = UNMERGED if f.path in unmerged else "conflict markers in it"
         if f.kind == "contested":
             out.append(_contest_in_conflict(f, how))
             continue

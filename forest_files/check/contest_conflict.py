@@ -1,4 +1,5 @@
-"""A contest whose file a merge left in conflict: the routes a user mid-merge needs.
+"""A contest whose file a merge left in conflict: the routes a user mid-merge needs
+(or mid-cherry-pick, -rebase, ``git am -3``, ``git stash pop``: held.py names the sides).
 
 Two branches each superseded one section; the merge left its file unmerged (``UU``)
 and the ground two heads. Each head's ``forest resolve`` alone left the file in
@@ -11,8 +12,8 @@ stages the ledger, and the merge is committable.
 Stores: nothing.
 Refuses: nothing.
 Returns: ``sides`` (each such contest -> its heads that one side of the merge alone
-brought, each with that side: ``HEAD`` or ``MERGE_HEAD``; one query for the heads'
-bodies, two ``git ls-tree`` per head, only with such a contest); ``routes`` (a head's
+brought, each with that side: held.py ``Side``; one query for the heads' bodies, two
+git calls per head, only with such a contest); ``routes`` (a head's
 side taken whole, then its resolve; resolving the conflicts by hand, the next check
 then showing what is left; a side no head is known to hold, taken whole; each other
 head's resolve, noting the file's conflicts stay).
@@ -25,16 +26,14 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from forest_files.check.conflicts import CONFLICT_DETAIL, conflict_routes
+from forest_files.check.conflicts import CONFLICT_DETAIL, UNMERGED, conflict_routes
 
 if TYPE_CHECKING:
     import sqlite3
 
     from forest_files.check.finding import Finding
     from forest_files.check.findings import Route
-
-# the side of a merge -> the flag of ``git checkout`` that takes its file
-_FLAGS = {"HEAD": "--ours", "MERGE_HEAD": "--theirs"}
+    from forest_files.check.held import Side
 
 
 def in_conflict(f: Finding) -> bool:
@@ -44,10 +43,10 @@ def in_conflict(f: Finding) -> bool:
 
 def sides(
     conn: sqlite3.Connection | None, findings: Sequence[Finding], root: Path, source: str
-) -> dict[Finding, dict[str, str]]:
-    """Each contest in conflict -> {head: the side of the merge whose ledger alone
-    holds its text}; a head both sides hold (the contest predates the merge), or
-    none, is left out."""
+) -> dict[Finding, dict[str, Side]]:
+    """Each contest in conflict -> {head: the side of the operation git is stopped in
+    whose ledger alone holds its text}; a head both sides hold (the contest predates
+    the merge), or none, is left out."""
     asked = [f for f in findings if in_conflict(f)]
     if not asked:
         return {}
@@ -59,36 +58,44 @@ def sides(
     heads = sorted({h for f in asked for h in f.candidates})
     sql = BODY_HASHES_OF_CONTENTS.format(marks=",".join("?" * len(heads)))
     body = {str(r[0]): str(r[1]) for r in conn.execute(sql, heads)}
-    side = {h: side_of(root, body[h]) if h in body else None for h in heads}
+    unmerged = any(UNMERGED in f.detail for f in asked)
+    side = {
+        h: side_of(root, body[h], source, unmerged=unmerged) if h in body else None for h in heads
+    }
     return {f: {h: s for h in f.candidates if (s := side[h]) is not None} for f in asked}
 
 
 def routes(
-    f: Finding, resolves: tuple[Route, ...], held: dict[str, str], *, root: Path, source: str
+    f: Finding, resolves: tuple[Route, ...], held: dict[str, Side], *, root: Path, source: str
 ) -> tuple[Route, ...]:
     """The contest's routes (``resolves``: one ``forest resolve --pick`` per head) made
     whole for its file in conflict (``held``: ``sides``' heads of ``f``)."""
     by_hand, *whole = conflict_routes(f, root=root, source=source)
-    take = {r.steps[0][2]: r for r in whole}  # git checkout --ours|--theirs -- FILE && add
+    take = {_flag(r): r for r in whole}  # git checkout --ours|--theirs -- FILE && add
     first: list[Route] = []
     rest: list[Route] = []
     for r in resolves:
         head = _picked(r)
         side = held.get(head) if head else None
-        taken = take.pop(_FLAGS[side], None) if side else None
-        if head is None or taken is None:
+        taken = take.pop(side.flag, None) if side else None
+        if head is None or side is None or taken is None:
             left = 'the file keeps its conflicts: resolve them too (see "resolve the conflicts")'
             rest.append(r._replace(note=f"{r.note}; {left}" if r.note else left))
             continue
         first.append(
             r._replace(
-                label=f"keep {head[:12]}'s text ({side}'s side of the merge, the whole file)",
+                label=f"keep {head[:12]}'s text ({side.words}, the whole file)",
                 steps=(*taken.steps, *r.steps),
-                note=f"{side}'s side of the file holds this head's text; taken whole, "
+                note=f"{side.words} holds this head's text in this file; taken whole, "
                 "any other conflict in the file is settled that way too",
             )
         )
     return (*first, by_hand, *take.values(), *rest)
+
+
+def _flag(r: Route) -> str:
+    """``--ours`` or ``--theirs``: the side of the file a route of conflicts.py takes."""
+    return next(w for step in r.steps for w in step if w in ("--ours", "--theirs"))
 
 
 def _picked(r: Route) -> str | None:

@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     import sqlite3
 
     from forest_files.check.engine import Finding
+    from forest_files.check.held import Side
     from forest_files.custody.bindings import Binding
     from forest_files.custody.content import ContentSource
     from forest_files.store.forest import ForestStore
@@ -191,7 +192,7 @@ def _staged(findings: Sequence[Finding], *, root: Path, source: str) -> frozense
 
 def _sided(
     conn: sqlite3.Connection | None, findings: Sequence[Finding], root: Path, source: str
-) -> dict[Finding, dict[str, str]]:
+) -> dict[Finding, dict[str, Side]]:
     """Each contest whose file is in a merge conflict -> its heads one side of the
     merge alone brought (contest_conflict.py); nothing asked without such a contest."""
     from forest_files.check.conflicts import CONFLICT_DETAIL
