@@ -20,7 +20,10 @@ at no lines with no current text, so it gets no route that adopts what the file
 holds);
 ``conflict_routes`` (resolve the file, then ``git
 add``; or keep one side whole, ``git checkout --ours``/``--theirs``, where the
-index holds that side); ``unmerged_stages``.
+index holds that side; with the markers staged by ``git add``, where git's
+resolve-undo record holds the side, ``git checkout -m`` first, which puts the
+conflict back: one more git call per such file); ``unmerged_stages``;
+``undone_stages``.
 Test: tests/check/test_conflicts.py
 """
 
@@ -42,6 +45,7 @@ if TYPE_CHECKING:
 
 CONFLICT_DETAIL = "the file has unresolved merge conflicts"
 UNMERGED = "unmerged in the git index"  # the detail's words for a file git left unmerged
+MARKED = "conflict markers in it"  # … for a file not unmerged that holds them (staged?)
 # the kinds a binding's check gives that a conflict in its file can cause
 _CAUSED = ("drifted", "moved", "unresolved", "missing")
 _SIDES = ((2, "--ours", "or keep HEAD's side"), (3, "--theirs", "or keep the other side"))
@@ -62,7 +66,7 @@ def in_conflict(findings: Sequence[Finding], *, root: Path, source: str) -> list
         if f.path not in unmerged and f.path not in marked:
             out.append(f)
             continue
-        how = UNMERGED if f.path in unmerged else "conflict markers in it"
+        how = UNMERGED if f.path in unmerged else MARKED
         if f.kind == "contested":
             out.append(_contest_in_conflict(f, how))
             continue
@@ -100,7 +104,10 @@ def _contest_in_conflict(f: Finding, how: str) -> Finding:
 
 def conflict_routes(f: Finding, *, root: Path, source: str) -> tuple[Route, ...]:
     """Resolve the conflicts by hand, then stage the file; or, where the index holds
-    the side, keep HEAD's (``--ours``) or the other side's (``--theirs``) whole."""
+    the side, keep HEAD's (``--ours``) or the other side's (``--theirs``) whole. With
+    the markers staged (``git add`` took the stages: ``--ours`` then reads the staged
+    file, markers and all), where git's resolve-undo record keeps the sides,
+    ``git checkout -m`` puts the conflict back first."""
     add = git_step("add", "--", f.path)
     routes = [
         Route(
@@ -109,11 +116,37 @@ def conflict_routes(f: Finding, *, root: Path, source: str) -> tuple[Route, ...]
             f">>>>>>> lines, then {command_text(add)}; the next check shows what is left",
         )
     ]
-    stages = unmerged_stages(root, source).get(f.path, frozenset())
+    stages = unmerged_stages(root, source).get(f.path)
+    again: tuple[tuple[str, ...], ...] = ()
+    note = ""
+    if stages is None and MARKED in f.detail:
+        stages = undone_stages(root, source, f.path)
+        again = (git_step("checkout", "-m", "--", f.path),)
+        note = "git checkout -m puts back the conflict git add staged, then one side is taken"
     for stage, side, label in _SIDES:
-        if stage in stages:
-            routes.append(Route(label, (git_step("checkout", side, "--", f.path), add)))
+        if stage in (stages or ()):
+            take = (*again, git_step("checkout", side, "--", f.path), add)
+            routes.append(Route(label, take, note))
     return tuple(routes)
+
+
+def undone_stages(root: Path, source: str, path: str) -> frozenset[int]:
+    """The stages git's resolve-undo record keeps of ``path`` (``git add`` of a file in
+    conflict records them: ``git checkout -m`` puts them back); none when it keeps none."""
+    from forest_files import gitio
+
+    out = gitio.run_git(
+        root,
+        ["ls-files", "--resolve-undo", "-z", "--full-name", "--", path],
+        keep_index_file=source == "index",
+        ok_codes=(0, 128),
+    )
+    records = gitio.split_z(out.stdout) if out.returncode == 0 else []
+    return frozenset(
+        int(meta.rsplit(" ", 1)[1])
+        for meta, _, named in (r.partition("\t") for r in records)
+        if named == path
+    )
 
 
 def unmerged_stages(root: Path, source: str) -> dict[str, frozenset[int]]:

@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from forest_files.check.conflicts import CONFLICT_DETAIL, UNMERGED, conflict_routes
+from forest_files.check.conflicts import CONFLICT_DETAIL, conflict_routes
 
 if TYPE_CHECKING:
     import sqlite3
@@ -58,10 +58,7 @@ def sides(
     heads = sorted({h for f in asked for h in f.candidates})
     sql = BODY_HASHES_OF_CONTENTS.format(marks=",".join("?" * len(heads)))
     body = {str(r[0]): str(r[1]) for r in conn.execute(sql, heads)}
-    unmerged = any(UNMERGED in f.detail for f in asked)
-    side = {
-        h: side_of(root, body[h], source, unmerged=unmerged) if h in body else None for h in heads
-    }
+    side = {h: side_of(root, body[h], source, unmerged=True) if h in body else None for h in heads}
     return {f: {h: s for h in f.candidates if (s := side[h]) is not None} for f in asked}
 
 

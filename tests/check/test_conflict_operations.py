@@ -104,3 +104,38 @@ def test_contest_conflict_of_rebase_names_heads_side_as_base_detected(tmp_path: 
     assert ours.startswith("git checkout --ours -- docs/a.md")
     (theirs,) = [c for label, c in labels.items() if "REBASE_HEAD's side of the rebase" in label]
     assert theirs.startswith("git checkout --theirs -- docs/a.md")
+
+
+@pytest.mark.slow  # a merge and a cherry-pick in conflict, the markers staged, a route pasted
+@pytest.mark.parametrize(
+    ("start", "finish"),
+    [
+        ("git merge -q a", "git commit -q --no-edit"),
+        ("git cherry-pick a", "git cherry-pick --continue"),
+    ],
+)
+def test_contest_conflict_markers_staged_side_route_pasted_recovers(
+    tmp_path: Path, start: str, finish: str
+) -> None:
+    """``git add`` of the file in conflict staged its markers and took git's stages:
+    ``git checkout --ours``/``--theirs`` then read the staged file, markers and all, so
+    no side route was offered and the file could only be resolved by hand. git's
+    resolve-undo record keeps the sides: ``git checkout -m`` puts the conflict back."""
+    root = _branches(tmp_path)
+    assert pasted(root, start).returncode != 0
+    git(root, "add", "--", "docs/a.md")  # the markers staged
+    assert git(root, "status", "--porcelain", "--", "docs/a.md") == "M  docs/a.md"
+    shown = forest(root, "check", "--json")
+    (found,) = json.loads(shown.stdout)["findings"]
+    (head,) = [h for h in found["candidates"] if "\none a\n" in ok(root, "show", h).stdout]
+    (route,) = [r for r in found["routes"] if r["label"].startswith(f"keep {head[:12]}'s text (")]
+    assert route["command"].startswith(
+        "git checkout -m -- docs/a.md && git checkout --theirs -- docs/a.md && git add -- "
+    ), route
+    done = pasted(root, route["command"].replace("'…'", "'a is right'"))
+    assert done.returncode == 0, done.stdout + done.stderr
+    finished = pasted(root, finish, env=NO_EDITOR)  # through the installed hook
+    assert finished.returncode == 0, finished.stdout + finished.stderr
+    assert "\none a\n" in (root / "docs/a.md").read_text()
+    assert git(root, "status", "--porcelain", "--untracked-files=no") == ""
+    assert forest(root, "check").exit_code == 0

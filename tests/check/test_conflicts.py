@@ -75,7 +75,9 @@ def test_conflicted_file_offers_no_rebind_routes_resolve_pasted_detected(repo: P
 
 def test_conflict_markers_staged_check_staged_no_rebind_detected(repo: Path) -> None:
     """``git add`` of the file with its markers (as ``git commit -a`` does): the
-    index holds them, and the hook's check reads the index."""
+    index holds them, and the hook's check reads the index. git's stages are gone
+    (``git checkout --ours`` reads the staged markers), so no side was offered; git's
+    resolve-undo record keeps them: each side's route puts the conflict back first."""
     _merged(repo)
     git(repo, "add", "--", "docs/a.md")
     result = forest(repo, "check", "--staged", "--json")
@@ -85,7 +87,13 @@ def test_conflict_markers_staged_check_staged_no_rebind_detected(repo: Path) -> 
     for f in report["findings"]:
         assert f["kind"] == "unresolved" and f["detail"].startswith(CONFLICT_DETAIL), f
         assert "conflict markers" in f["detail"]
-        assert not _commands(f), f  # resolve by hand: the index holds no side any more
+        again = "git checkout -m -- docs/a.md && git checkout"
+        assert [c[: len(again)] for c in _commands(f)] == [again, again], f
+    (ours, _) = _commands(report["findings"][0])
+    done = pasted(repo, ours)
+    assert done.returncode == 0, done.stderr
+    assert not has_markers((repo / "docs/a.md").read_bytes())
+    assert git(repo, "status", "--porcelain", "--", "docs/a.md") == ""  # HEAD's, staged
 
 
 def test_conflicted_file_of_two_bindings_routes_printed_once_detected(repo: Path) -> None:
