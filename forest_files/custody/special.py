@@ -13,7 +13,8 @@ the root; names compared without case, as a case-insensitive filesystem would.
 Returns: a reason (one phrase saying what to do) or None; the kind of a
 non-regular entry (``symlink``, ``directory``, ``fifo``, ``submodule``, …) from
 an ``lstat`` mode or a git mode, and the one detail a check reports for it,
-``not a regular file (KIND)``.
+``not a regular file (KIND)``; ``submodule_refusal``, what adoption says of a
+submodule or a path inside one.
 Test: tests/custody/test_special_paths.py
 
 Kept pure (``stat`` only) so the ledger applier and the hook can import it for
@@ -27,8 +28,15 @@ import stat as stat_mod
 
 # The rule itself lives with the other path rules, below the ledger's codec.
 from forest_files.kernel.repopath import special_path_reason
+from forest_files.kernel.shellword import command_text, git_step, reached, shell_word
 
-__all__ = ["git_mode_kind", "lstat_kind", "not_regular", "special_path_reason"]
+__all__ = [
+    "git_mode_kind",
+    "lstat_kind",
+    "not_regular",
+    "special_path_reason",
+    "submodule_refusal",
+]
 
 
 def lstat_kind(mode: int) -> str | None:
@@ -63,3 +71,21 @@ def git_mode_kind(mode: str) -> str | None:
 def not_regular(kind: str) -> str:
     """The detail of an ``unresolved`` finding for a bound path of ``kind``."""
     return f"not a regular file ({kind})"
+
+
+def submodule_refusal(path: str, sub: str, checked_out: bool) -> str:
+    """Why ``path``, the submodule ``sub`` or a path inside it, is not adopted here, and
+    the steps that reach the submodule's own repository (checked out first when it is
+    not): a gitlink records a commit of another repository, never a file's text."""
+    into = f"cd {shell_word(reached(sub))}"
+    if not checked_out:
+        into = f"{command_text(git_step('submodule', 'update', '--init', '--', sub))} && {into}"
+    what = (
+        f"{shell_word(sub)} is a git submodule (a commit of another repository, not a file)"
+        if path == sub
+        else f"inside the submodule {shell_word(sub)}"
+    )
+    return (
+        f"{path}: {what}; custody binds files inside the submodule's own repository: "
+        f"run forest there ({into})"
+    )

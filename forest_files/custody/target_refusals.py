@@ -9,7 +9,8 @@ leading to a file inside the repository: bind its target), a hard-linked file
 (link count over 1: another name could change it unseen) and any other path
 that is not a regular file (a directory, a FIFO); a path reached through a
 symlinked directory, or leading outside the repository through one; a path
-inside a submodule; a file under a git filter (LFS, git-crypt) or an attribute
+that is a submodule or inside one (naming it and where its files are bound:
+its own repository); a file under a git filter (LFS, git-crypt) or an attribute
 by which git rewrites its bytes on checkout (``ident``,
 ``working-tree-encoding``); a file git holds unmerged (a merge conflict not
 resolved yet: its text is conflict text, and a ``=======`` line under a text line
@@ -32,7 +33,7 @@ from pathlib import Path
 
 from forest_files import gitio
 from forest_files.custody.content import dir_inside, escapes, path_variant, read_regular
-from forest_files.custody.special import lstat_kind, special_path_reason
+from forest_files.custody.special import lstat_kind, special_path_reason, submodule_refusal
 from forest_files.kernel.errors import ForestError
 from forest_files.kernel.shellword import command_text, git_step, shell_word, standing
 from forest_files.text.exclude import ExcludeError, parse_exclusions
@@ -190,6 +191,9 @@ def check_file(root: Path, path: str, max_bytes: int, facts: RepoFacts | None = 
         raise TargetRefused(f"{path}: {reason}")
     full = root / path
     facts = facts or RepoFacts.gather(root, [path])
+    for sub in facts.submodules:  # before the lstat: a submodule not checked out is empty
+        if path == sub or path.startswith(sub + "/"):
+            raise TargetRefused(submodule_refusal(path, sub, (root / sub / ".git").exists()))
     if facts.escapes(root, path):
         raise TargetRefused(
             f"{path}: leads outside the repository through a symlink; bind the real file"
@@ -235,9 +239,6 @@ def check_file(root: Path, path: str, max_bytes: int, facts: RepoFacts | None = 
         raise TargetRefused(
             f"{path}: reached through the symlinked directory {link}; {_bind_instead(root, full)}"
         )
-    for sub in facts.submodules:
-        if path.startswith(sub + "/"):
-            raise TargetRefused(f"{path}: inside submodule {sub}; adopt it in that repository")
     filt = facts.filters.get(path, "unspecified")
     if filt not in ("unspecified", "unset", ""):
         raise TargetRefused(
