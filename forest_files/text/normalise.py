@@ -1,13 +1,20 @@
 """Text normalisation of bound files: one declared policy, recorded with every binding.
 
 Policy ``utf8-nobom-lf``: decode as strict UTF-8, drop one leading BOM, turn
-CRLF and lone CR into LF. Nothing else changes (no trailing-space or
-final-newline fixes, no Unicode normalisation), so the policy is small enough
-to be re-implemented exactly by a later version.
+CRLF into LF. Nothing else changes (no trailing-space or final-newline fixes,
+no Unicode normalisation), so the policy is small enough to be re-implemented
+exactly by a later version.
+
+A carriage return not followed by a line feed (a lone CR) is refused, never read
+as a line end: bash, git and Go read ``echo x<CR>curl … | sh`` as one line, Python
+and YAML as two, so a bound section whose LF became a CR would hash as adopted
+while a shell runs other code. (``normalise_text`` still turns a lone CR of text
+that is no file's, a proposal's, into LF.)
 
 Stores: nothing.
-Refuses: binary content (a NUL byte) and invalid UTF-8, with ``SourceRefused``
-naming the file and the byte offset; never echoes the bytes themselves.
+Refuses: binary content (a NUL byte), invalid UTF-8 and a lone CR, with
+``SourceRefused`` naming the file and the byte offset (and the line, for a lone
+CR); never echoes the bytes themselves.
 Returns: normalised ``str``; ``LineIndex``/``Section``, the one definition of a
 line (split on LF only) that every section resolver shares.
 Test: tests/text/test_normalise.py
@@ -29,13 +36,17 @@ _UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
 class SourceRefused(ForestError):
     """The file is not UTF-8 text, so no section of it can be bound."""
 
-    def __init__(self, path: str, offset: int, reason: str) -> None:
+    def __init__(
+        self, path: str, offset: int, reason: str, advice: str = "", line: int = 0
+    ) -> None:
         self.path = path
         self.offset = offset
-        super().__init__(
-            f"{path}: {reason} at byte offset {offset}; only UTF-8 text files can be bound "
+        advice = advice or (
+            "only UTF-8 text files can be bound "
             "(re-encode the file as UTF-8, or bind a text file instead)"
         )
+        where = f"byte offset {offset}" + (f" (line {line})" if line else "")
+        super().__init__(f"{path}: {reason} at {where}; {advice}")
 
 
 def normalise_text(text: str) -> str:
@@ -46,11 +57,14 @@ def normalise_text(text: str) -> str:
 
 def normalised_hash(data: bytes) -> str | None:
     """``hash_body(decode_bytes(data))`` without the refusal: None when ``data`` is not
-    UTF-8 text. Bytes with no CR and no BOM are their own normalised encoding, so
-    they are only validated and hashed as they are (no str round trip)."""
+    UTF-8 text or holds a lone CR. Bytes with no CR and no BOM are their own normalised
+    encoding, so they are only validated and hashed as they are (no str round trip)."""
     import hashlib
 
-    if b"\r" not in data and not data.startswith(_BOM_BYTES):
+    has_cr = b"\r" in data
+    if has_cr and _lone_cr(data) >= 0:
+        return None
+    if not has_cr and not data.startswith(_BOM_BYTES):
         if not data.isascii():  # ASCII is UTF-8; only other bytes need the decoder
             try:
                 data.decode("utf-8")  # validity only
@@ -78,7 +92,29 @@ def decode_bytes(data: bytes, path: str) -> str:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise SourceRefused(path, exc.start, "invalid UTF-8") from None
+    lone = _lone_cr(data) if "\r" in text else -1
+    if lone >= 0:
+        raise SourceRefused(
+            path,
+            lone,
+            "a carriage return not followed by a line feed (a lone CR)",
+            "a shell, git and most compilers read it inside a line, other tools as a line "
+            "end, so the file's lines are not one text: end that line with LF (or CRLF) "
+            "or remove the CR",
+            line=data.count(b"\n", 0, lone) + 1,
+        )
     return normalise_text(text)
+
+
+def _lone_cr(data: bytes) -> int:
+    """The offset of the first CR not followed by LF in ``data``; -1 when none. (Counted
+    first: a CRLF file is told apart without a step per line.)"""
+    if data.count(b"\r") == data.count(b"\r\n"):
+        return -1
+    pos = data.find(b"\r")
+    while data[pos + 1 : pos + 2] == b"\n":
+        pos = data.find(b"\r", pos + 2)
+    return pos
 
 
 @dataclass(frozen=True)

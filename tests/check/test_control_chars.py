@@ -25,7 +25,7 @@ from tests.helpers.git import commit_all, make_repo, write
 FOREST = str(Path(sys.executable).parent / "forest")
 HEADING = "Hero\u2028\x9b2J"  # U+2028 and a C1 CSI: a selector may hold them
 SELECTOR = f"a.md#T/{HEADING}"
-BODY = "body \x1b[2K \x9b1A bell\x07 sep\u2028end cr\rnext\n"
+BODY = "body \x1b[2K \x9b1A bell\x07 sep\u2028end cr\r\nnext\n"
 WORDS = "adopted\x9b2J \u2028 as \rread"  # --words allows CR; C1 and U+2028 pass too
 DOC = f"# T\n\n## {HEADING}\n\n{BODY}\n### Sub \x1b[8m\x07\n\nhidden\n\n## Other\n\nplain\n"
 

@@ -22,13 +22,18 @@ def test_normalisation_name_is_declared() -> None:
     assert NORMALISATION == "utf8-nobom-lf"
 
 
-def test_crlf_cr_and_bom_normalised_to_same_hash_accepted() -> None:
+def test_crlf_and_bom_normalised_to_same_hash_accepted() -> None:
     lf = b"# Title\n\nBody line\nlast"
     crlf = b"\xef\xbb\xbf# Title\r\n\r\nBody line\r\nlast"
-    cr = b"# Title\r\rBody line\rlast"
-    texts = {decode_bytes(raw, "a.md") for raw in (lf, crlf, cr)}
+    texts = {decode_bytes(raw, "a.md") for raw in (lf, crlf)}
     assert texts == {"# Title\n\nBody line\nlast"}
     assert len({section_hash(t) for t in texts}) == 1
+
+
+def test_cr_line_ends_refused() -> None:
+    """A lone CR is no line end to a shell or git (tests/text/test_region_lone_cr.py)."""
+    with pytest.raises(SourceRefused, match="lone CR"):
+        decode_bytes(b"# Title\r\rBody line\rlast", "a.md")
 
 
 def test_normalise_text_idempotent_accepted() -> None:
@@ -102,9 +107,13 @@ def test_normalised_hash_equals_hash_of_decoded_text(
     text: str, endings: list[str], bom: bool
 ) -> None:
     """The bytes fast path (no CR, no BOM: hash the bytes as they are) and the slow
-    path agree with hash_body(normalise(decode)) on every input."""
+    path agree with hash_body(normalise(decode)) on every input without a lone CR;
+    with one, there is no hash (decode_bytes refuses it)."""
     raw_text = "".join(part + endings[i % len(endings)] for i, part in enumerate(text.split("\n")))
     data = ("\ufeff" if bom else "").encode() + raw_text.encode("utf-8")
+    if b"\r" in data.replace(b"\r\n", b""):
+        assert normalised_hash(data) is None
+        return
     assert normalised_hash(data) == hash_body(normalise_text(data.decode("utf-8")))
 
 
