@@ -12,7 +12,10 @@ Section boundaries (exact): the lines strictly between the begin marker line
 and the end marker line; both marker lines are outside the section, so
 restoring the region never rewrites a marker. Adjacent markers give an empty
 section. Regions of different names may nest or overlap; only markers of the
-requested name are checked.
+requested name are checked. No language is parsed: a marker in a string
+literal, a heredoc or a comment syntax the file's language lacks is a marker,
+and nothing outside the section (the rest of a marker line, a ``/*`` above, a
+heredoc around) is bound; docs/cli.md says so to users.
 
 Stores: nothing.
 Refuses (``RegionError``): an end without a begin above it, a begin without
