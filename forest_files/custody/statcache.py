@@ -39,10 +39,11 @@ STAT_NAME = f"stat-{sys.implementation.cache_tag}.bin"
 PARSE_NAME = f"parse-{sys.implementation.cache_tag}.bin"
 BLOBS_NAME = f"blobs-{sys.implementation.cache_tag}.bin"
 _STAMP = ".stamp"
-VERSION = 7  # 3: outlines from pulldown-cmark; 4: issue 11 selector rules (overloads,
+VERSION = 8  # 3: outlines from pulldown-cmark; 4: issue 11 selector rules (overloads,
 # comments); 5: a Python definition bound again later in its block is never matched;
 # 6: a file whose coding declaration Python reads otherwise than UTF-8 is refused;
-# 7: a definition in a branch is replaced by a later statement after the branch
+# 7: a definition in a branch is replaced by a later statement after the branch;
+# 8: a file holding a lone CR is refused (text/normalise.py)
 
 StatKey = tuple[int, int, int, int]
 Located = tuple[str, int, int]

@@ -87,3 +87,33 @@ def test_lone_cr_in_region_check_hook_and_ci_detected(tmp_path: Path) -> None:
     found = [f for f in json.loads(result.stdout)["findings"] if f["kind"] != "clean"]
     assert [(f["kind"], f["selector"]) for f in found] == [("unresolved", TARGET)]
     _unresolved_lone_cr(f"unresolved {TARGET} {found[0]['detail']}")
+
+
+def test_lone_cr_judged_by_caches_of_the_old_reading_detected(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A clone upgraded from the reading that took a lone CR for a line end keeps what
+    it computed then (blob hashes, located sections: custody/statcache.py, format 7).
+    Real repository: the hook judged a staged attack it had seen before by them, clean,
+    while ``forest check`` and ``forest ci`` in a fresh clone found it."""
+    from forest_files.custody import statcache
+    from forest_files.kernel import cache
+    from forest_files.kernel.paths import CACHE_DIR
+    from forest_files.kernel.state import worktree_dir
+    from forest_files.text import normalise
+
+    repo = _attacked(tmp_path)
+    git(repo, "add", "-A")
+    with monkeypatch.context() as old:  # the reading before: a lone CR ends a line
+        old.setattr(normalise, "_lone_cr", lambda data: -1)
+        assert forest(repo, "check", "--staged").exit_code == 0
+    folder = worktree_dir(repo) / CACHE_DIR
+    for name in (statcache.STAT_NAME, statcache.PARSE_NAME, statcache.BLOBS_NAME):
+        path = folder / name
+        if path.exists():  # as the release before this reading wrote it
+            doc = cache.decode(str(path), name, path.read_bytes())
+            assert isinstance(doc, tuple)
+            assert cache.write(path, name, (7, doc[1]))
+    result = forest(repo, "check", "--staged")
+    assert result.exit_code == 1, result.stdout
+    _unresolved_lone_cr(result.stdout)
