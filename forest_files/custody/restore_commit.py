@@ -40,6 +40,7 @@ from forest_files.custody.restore_files import (
     reason,
 )
 from forest_files.kernel.errors import ForestError
+from forest_files.kernel.shellword import shell_word
 
 
 @dataclass(frozen=True)
@@ -177,7 +178,8 @@ def _failed(
                 "nothing was restored", f"nothing was restored ({back} put back)", 1
             )
         return message
-    where = f"; the text it replaced is kept in {', '.join(map(str, left))}" if left else ""
+    kept = ", ".join(shell_word(str(p)) for p in left)
+    where = f"; the text it replaced is kept in {kept}" if left else ""
     return (
         f"{path}: cannot be replaced ({reason(exc)}); only {', '.join(stuck)} restored "
         f"(putting it back failed{where}) — {MAKE_WRITABLE.format(path=path)}"

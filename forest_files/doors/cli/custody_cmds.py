@@ -30,7 +30,7 @@ from forest_files.doors.cli.options import (
     words_unkept,
 )
 from forest_files.kernel.errors import ForestError
-from forest_files.kernel.shellword import forest_text, printable, stage_ledger
+from forest_files.kernel.shellword import forest_text, printable, shell_word, stage_ledger
 
 if TYPE_CHECKING:
     from forest_files.custody.bindings import Binding
@@ -340,4 +340,6 @@ def _restored(selector: str, outcome: str, kept: Path | None) -> str:
         return f"{selector} already holds its ground; nothing changed"
     if outcome == "recreated":
         return f"restored {selector}: the file was gone and is written again"
-    return f"restored {selector}; the replaced text is kept in {kept}"
+    # The capture's path quoted as a route's words are: pasted after `cat` or `less`
+    # it names the file, whatever the repository's path holds (a space, a quote, $).
+    return f"restored {selector}; the replaced text is kept in {shell_word(str(kept))}"

@@ -28,7 +28,7 @@ import typer
 from forest_files.doors.cli.errors import boundary
 from forest_files.doors.cli.options import AsOpt, JsonOpt, RepoOpt, app, identity, words_given
 from forest_files.kernel.errors import ForestError
-from forest_files.kernel.shellword import printable
+from forest_files.kernel.shellword import printable, shell_word
 
 if TYPE_CHECKING:
     from forest_files.custody.proposals import Proposal
@@ -185,7 +185,9 @@ def adopt(pid: IdArg, words: AdoptWordsOpt, as_: AsOpt = None, repo: RepoOpt = P
         return
     done = adopt(root, pid, words=words, by=identity(repo, as_))
     # The section held other text (a newer edit): say where it went, as restore does.
-    kept = "" if done.kept is None else f"; the replaced text is kept in {done.kept}"
+    kept = (
+        "" if done.kept is None else "; the replaced text is kept in " + shell_word(str(done.kept))
+    )
     typer.echo(printable(f"adopted proposal {pid}: {done.content_id} is ground{kept}"))
     if done.changed:  # an enclosing bound section holds the text written in
         again = forest_text("supersede", *done.changed, options=("--words", "…"))

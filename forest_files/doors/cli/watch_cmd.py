@@ -18,7 +18,7 @@ import typer
 
 from forest_files.doors.cli.errors import boundary
 from forest_files.doors.cli.options import JsonOpt, RepoOpt, app
-from forest_files.kernel.shellword import forest_text, stand_at
+from forest_files.kernel.shellword import forest_text, shell_word, stand_at
 
 watch_app = typer.Typer(
     help="Watch bound files in the background: drift is caught when it is saved."
@@ -139,7 +139,8 @@ def status(repo: RepoOpt = Path("."), as_json: JsonOpt = False) -> None:
         )
     else:
         fallback = f" — {found['fallback']}" if found["fallback"] else ""
-        typer.echo(f"watching (pid {found['pid']}, {found['mode']}{fallback}); log {found['log']}")
+        log = shell_word(str(found["log"]))  # pasted after `less`, it names the file
+        typer.echo(f"watching (pid {found['pid']}, {found['mode']}{fallback}); log {log}")
         # Names spelled as `forest check` spells them (printable): a byte that is not
         # UTF-8 as \xNN, never a replacement character; a newline never ends a line.
         for item in _listed(found["open"]):
