@@ -38,7 +38,8 @@ replayed into a trustworthy ground. Steps 2 to 4 and the routes of their finding
 are judged_range.py's (``JudgedRange``); this module runs them and holds the report.
 
 Stores: nothing (throwaway stores in temporary directories).
-Refuses: a base that does not resolve (``UnknownRef``); a shallow clone
+Refuses: a branch with no commit yet (``NoCommitYet``, naming the steps that make
+the first one); a base that does not resolve (``UnknownRef``); a shallow clone
 without the merge-base, or cutting a commit of the range off from its parents
 (``ShallowClone``, naming ``fetch-depth: 0``).
 Returns: ``GateReport`` — paths, selectors, line ranges, hashes and commit
@@ -63,13 +64,18 @@ from forest_files.gate.head_faults import (
     verify_head,
 )
 from forest_files.gate.judged_range import JudgedRange, replay_fault
-from forest_files.kernel.errors import UnusableConfig
-from forest_files.kernel.paths import CONFIG_NAME
+from forest_files.kernel.errors import ForestError, UnusableConfig
+from forest_files.kernel.paths import CONFIG_NAME, FOREST_DIR
+from forest_files.kernel.shellword import command_text, forest_text, git_step
 from forest_files.ledger.acts import LedgerError
 from forest_files.ledger.segments import SEGMENTS_DIR
 from forest_files.ledger.verify import UNNAMED_BODY, Fault
 
 _SEGMENTS = f"{LEDGER_DIR}/{SEGMENTS_DIR}"
+
+
+class NoCommitYet(ForestError):
+    """``forest ci`` on a branch with no commit: nothing to judge."""
 
 
 @dataclass(frozen=True)
@@ -134,7 +140,7 @@ def run_gate(root: Path | str, base: str | None, *, head: str | None = None) -> 
     then the git directory itself and may be bare, with ``GIT_DIR`` naming it for the
     state directories (the server hook, doors/hooks/server.py, judging a pushed commit)."""
     top = gitio.toplevel(root) if head is None else Path(root)
-    head = gitio.resolve_commit(top, head or "HEAD")
+    head = _head(top) if head is None else gitio.resolve_commit(top, head)
     merge_base = None if base is None else gitio.merge_base(top, base, head)
     faults, tracked = verify_head(top, head)
     judged: list[str] = []
@@ -170,6 +176,24 @@ def run_gate(root: Path | str, base: str | None, *, head: str | None = None) -> 
     report = CheckReport(head, where, tuple(items), tuple(findings), warnings=tuple(warnings))
     range_ = (head, base, merge_base, tuple(ctx.commits), tuple(judged))
     return GateReport(*range_, report, folder_routes=ctx.folder_routes)
+
+
+def _head(top: Path) -> str:
+    """HEAD's commit; on a branch with no commit yet, the refusal says so and how to
+    make the first one (git's "does not name a commit" asked to fetch it)."""
+    try:
+        return gitio.resolve_commit(top, "HEAD")
+    except gitio.UnknownRef:
+        if gitio.head_commit(top) is not None:
+            raise
+    add = git_step("add", "--", CONFIG_NAME, ".gitattributes", FOREST_DIR)
+    steps = [command_text(add), command_text(git_step("commit"))]
+    if not (top / CONFIG_NAME).is_file():
+        steps.insert(0, forest_text("init"))
+    raise NoCommitYet(
+        f"{top}: no commit yet on this branch, so there is nothing for forest ci to judge; "
+        f"put custody in a first commit: `{' && '.join(steps)}`, then run forest ci again"
+    )
 
 
 def _keep_deleted_bodies(found: list[Reported], ranged: list[Reported]) -> list[Reported]:

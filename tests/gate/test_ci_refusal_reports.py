@@ -78,3 +78,40 @@ def test_ci_no_forest_init_machine_format_stdout_holds_refusal_detected(tmp_path
     write(repo, "a.md", "a\n")
     commit_all(repo, "a")
     _one_refusal(_typed(repo, "--base main"), "not a forest-files repository")
+
+
+def _no_commit_yet(repo: Path, typed: str = "forest ci") -> str:
+    """``typed`` in ``repo`` on a branch with no commit: refused in one ``forest:``
+    line saying so, with the fix in backticks; that fix."""
+    done = pasted(repo, typed)
+    assert done.returncode == 1, done.stderr
+    (line,) = done.stderr.splitlines()
+    assert line.startswith("forest: ") and "no commit yet" in line, line
+    assert "fetch it first" not in line, line
+    return line.split("`")[1]
+
+
+@pytest.mark.parametrize("initialised", [True, False], ids=["after-init", "before-init"])
+def test_ci_no_commit_yet_refused_fix_pasted_recovers(tmp_path: Path, initialised: bool) -> None:
+    """Before: "revision 'HEAD' does not name a commit (fetch it first?)", in a repository
+    just made (git init, forest init): nothing to fetch. Now it says the branch has no
+    commit yet and prints the steps that make one forest ci judges; pasted, it does."""
+    repo = make_repo(tmp_path, "it's $HOME")
+    if initialised:
+        assert pasted(repo, "forest init").returncode == 0
+    fix = _no_commit_yet(repo)
+    done = pasted(repo, fix, env={"GIT_EDITOR": "printf 'custody\\n' >"})
+    assert done.returncode == 0, (fix, done.stderr)
+    done = pasted(repo, "forest ci")
+    assert done.returncode == 0, done.stderr
+
+
+def test_ci_no_commit_yet_from_a_subfolder_fix_pasted_recovers(tmp_path: Path) -> None:
+    """Typed in a subfolder, the printed steps reach the top (``git -C ..``)."""
+    repo = make_repo(tmp_path)
+    assert pasted(repo, "forest init").returncode == 0
+    (repo / "sub dir").mkdir()
+    fix = _no_commit_yet(repo / "sub dir")
+    done = pasted(repo / "sub dir", fix, env={"GIT_EDITOR": "printf 'custody\\n' >"})
+    assert done.returncode == 0, (fix, done.stderr)
+    assert pasted(repo, "forest ci").returncode == 0
