@@ -73,3 +73,26 @@ def test_cli_help_cut_summary_detected() -> None:
     """Hostile: a summary with no sentence end would fail the walk above."""
     assert not _whole("Compare bound sections with their ground; exit 1 on any...")
     assert not _whole("and the index")
+
+
+def _example(cmd: Any) -> str:
+    """The example of ``cmd``'s help, on one line as its docstring writes it."""
+    text = (cmd.help or "").split("Example: ", 1)[1].split("\n\n", 1)[0]
+    return "Example: " + " ".join(text.split())
+
+
+@pytest.mark.parametrize(("path", "cmd"), COMMANDS, ids=IDS)
+def test_cli_help_example_one_line_pasted_accepted(path: tuple[str, ...], cmd: Any) -> None:
+    """The example of ``--help`` at 80 columns is one line, and a line bash reads:
+    click rewrapped it with the paragraph, so ``forest completion bash >
+    ~/.local/share/bash-`` ended one line and ``completion/completions/forest`` began
+    the next (pasted: a file named ``bash-``, then a command not found), ``--report``
+    lost its ``sarif=forest.sarif``; ``forest check --staged (what …)`` was no command."""
+    import subprocess
+
+    example = _example(cmd)
+    lines = [" ".join(line.split()) for line in _help(list(path)).splitlines()]
+    assert example in lines, (example, lines)
+    command = example.removeprefix("Example: ")
+    syntax = subprocess.run(["bash", "-n", "-c", command], capture_output=True, text=True)
+    assert syntax.returncode == 0, (command, syntax.stderr)

@@ -55,7 +55,7 @@ def check(
     """Compare bound sections with their ground; exit 1 on any finding. Lists what
     needs a route (every binding with -v) and a summary line.
 
-    Example: forest check --staged   (what the pre-commit hook runs)
+    Example: forest check --staged   # what the pre-commit hook runs
     """
     from forest_files.doors.fastcheck import CheckArgs, check_command
 

@@ -7,7 +7,7 @@ click classes below, so a command added later (``forest seal``, ``forest adr …
 inherits all three without a line of its own:
 
 * its summary in a listing is the first sentence of its help, never cut (click's
-  own cuts at 45 columns, mid-sentence);
+  own cuts at 45 columns, mid-sentence); its ``Example:`` one line, never rewrapped;
 * ``-q``/``--quiet``: standard output keeps only the verdict (the report's last line);
   errors stay on stderr, machine output (``--json``, ``--format`` other than text)
   is untouched, and no progress is drawn (kernel/progress.py); ``-v``/``--verbose``:
@@ -21,7 +21,7 @@ inherits all three without a line of its own:
 
 Stores: nothing.
 Refuses: an unusable forest.toml (ConfigBroken, exit 2) before any command body runs.
-Returns: ``finish``, ``summary``, ``ForestCommand``, ``ForestGroup``.
+Returns: ``finish``, ``summary``, ``examples_kept``, ``ForestCommand``, ``ForestGroup``.
 Test: tests/doors/test_cli_voice.py, tests/doors/test_bad_input.py
 """
 
@@ -59,6 +59,26 @@ def summary(help_text: str | None) -> str | None:
     first = " ".join(help_text.strip().split("\n\n", 1)[0].split())
     found = _SENTENCE.match(first)
     return found.group(1) if found else first
+
+
+def examples_kept(help_text: str | None) -> str | None:
+    """``help_text`` with its ``Example:`` in a paragraph of its own that click prints
+    as written (``\\b``), on one line: rewrapped with its paragraph at the terminal's
+    width, an example was cut mid-word (``bash-`` / ``completion/completions/forest``)
+    and its second line, pasted, ran as a command of its own."""
+    if not help_text or "Example: " not in help_text:
+        return help_text
+    paragraphs = []
+    for paragraph in help_text.split("\n\n"):
+        before, found, example = paragraph.partition("Example: ")
+        if not found:
+            paragraphs.append(paragraph)
+            continue
+        if before.strip():
+            paragraphs.append(before.rstrip())
+        one_line = " ".join(line.strip() for line in example.splitlines())
+        paragraphs.append(f"\b\nExample: {one_line}")
+    return "\n\n".join(paragraphs)
 
 
 def _voice_options(taken: set[str]) -> list[Any]:
@@ -113,6 +133,7 @@ class _Forest:
     def _forest_setup(self) -> None:
         if not self.short_help:
             self.short_help = summary(self.help)
+        self.help = examples_kept(self.help)
         taken = {o for p in self.params for o in getattr(p, "opts", ())}
         taken |= {o for p in self.params for o in getattr(p, "secondary_opts", ())}
         self.params.extend(_voice_options(taken))
