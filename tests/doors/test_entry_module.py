@@ -165,3 +165,20 @@ def test_no_color_set_terminal_plain_refused(drifted: Path, args: list[str], val
 def test_no_color_module_entry_plain_refused(drifted: Path) -> None:
     _, out = on_terminal(drifted, sys.executable, "-m", "forest_files", "check", NO_COLOR="1")
     assert ESC not in out and "drifted canon.md#Canon/Rules" in out
+
+
+@pytest.mark.parametrize("custody", [True, False], ids=["under-custody", "plain-repo"])
+def test_hook_help_and_unknown_hook_said_everywhere_refused(
+    drifted: Path, tmp_path: Path, custody: bool
+) -> None:
+    """``forest-hook --help`` prints its usage (it printed nothing, exit 0); an unknown
+    hook name is refused with the usage, exit 2, in a repository under custody or not
+    (outside custody it passed silently, exit 0: a typo in a hand-written hook went
+    unseen)."""
+    where = drifted if custody else make_repo(tmp_path)
+    for flag in ("--help", "-h"):
+        done = run(where, HOOK, flag)
+        assert done.returncode == 0 and done.stdout.startswith("usage: forest-hook "), done
+    done = run(where, HOOK, "pre-comit")
+    assert done.returncode == 2, done
+    assert "unknown hook 'pre-comit'" in done.stderr and "usage: forest-hook" in done.stderr

@@ -10,13 +10,16 @@ ground (drifted, missing, unresolved, moved, contested) — exit 1, naming the
 binding, who adopted its ground and with which words, a diff ground → staged
 on a terminal, and the exact restore / supersede commands; a staged change that
 removes forest.toml (or the whole ledger) HEAD holds, or changes a ledger file
-HEAD holds (check/staged.py, check/erasure_guard.py).
-Returns: the hook's exit code (``forest-hook --version``: the version, exit 0).
+HEAD holds (check/staged.py, check/erasure_guard.py); a hook name it does not
+know, in any repository (exit 2, with the usage).
+Returns: the hook's exit code (``forest-hook --version``: the version, ``--help``:
+the usage, exit 0).
 A refused commit (drift, or an error that refuses it) is recorded in the audit
 log (doors/doorlog.py), imported only then: an accepted commit never loads it.
 Test: tests/doors/test_hooks.py, tests/governance/test_audit_doors.py,
       tests/doors/test_server_hook.py, tests/check/test_hook_move_cost.py,
-      tests/doors/test_hooks_custody.py, tests/check/test_after_commit.py
+      tests/doors/test_hooks_custody.py, tests/check/test_after_commit.py,
+      tests/doors/test_entry_module.py
 
 Custody is what is committed, never the working tree's forest.toml: the check
 runs when the git index or HEAD holds forest.toml, asked in the one ``rev-parse``
@@ -47,6 +50,8 @@ SYNC_HOOKS = ("post-merge", "post-checkout", "post-rewrite")
 # say what a commit made without pre-commit removed; git am runs post-applypatch alone
 AFTER_HOOKS = ("post-commit", "post-applypatch")
 SERVER_HOOKS = ("pre-receive", "update")  # judged from commits alone (doors/hooks/server.py)
+HOOKS = (*CHECK_HOOKS, *AFTER_HOOKS, *SYNC_HOOKS, *SERVER_HOOKS)
+USAGE = f"usage: forest-hook {'|'.join(HOOKS)} [git's hook arguments]"
 
 
 def _say(text: str) -> None:
@@ -176,17 +181,17 @@ def main(argv: list[str]) -> int:
     sync hook never blocks git (a ForestError there exits 0 after its line). The
     cyclic collector is off while it runs (as ``console`` has it): a script installed
     by an earlier release calls ``main`` itself."""
-    if not argv:
-        _say(
-            "usage: forest-hook pre-commit|pre-merge-commit|post-commit|post-applypatch|"
-            "post-merge|post-checkout|post-rewrite|pre-receive|update"
-        )
-        return 2
-    if argv[0] in ("--version", "-V"):
+    if argv[:1] in (["--help"], ["-h"]):
+        sys.stdout.write(USAGE + "\n")
+        return 0
+    if argv[:1] in (["--version"], ["-V"]):
         from forest_files import __version__
 
         sys.stdout.write(f"forest-files {__version__}\n")
         return 0
+    if not argv or argv[0] not in HOOKS:  # a typo was silent outside custody (exit 0)
+        _say(f"forest-files hook: unknown hook {argv[0]!r}; {USAGE}" if argv else USAGE)
+        return 2
     collecting = gc.isenabled()
     # ledger/segments.py gc_paused does the same as a context manager; the hook's
     # start-up loads neither contextlib nor the ledger's modules for it.
@@ -255,7 +260,7 @@ def _run(hook: str) -> int:
 
         stand_at(root)  # git's GIT_PREFIX: the steps a failed sync names, where git was typed
         return sync_index(root)
-    _say(f"forest-files hook: unknown hook {hook!r}")
+    _say(f"forest-files hook: unknown hook {hook!r}; {USAGE}")
     return 2
 
 
