@@ -26,12 +26,14 @@ Refuses: nothing.
 Returns: ``staged_digest`` (drifted bindings only), ``plan_digest``,
 ``commit_route`` (None when the steps need fewer than two commands of their
 own: one drift, or one rebind with what it carries), ``nested`` (each finding
-to show, with the enclosing findings named under it), ``named_files_route``
+to show, with the enclosing findings named under it; a moved heading with the
+moved subsections its rebind carries: move_carried.py), ``named_files_route``
 and ``for_named_files`` (for ``git commit FILE…``, which commits the named files
 alone: the commit to run after a route that stages the ledger, and the one route
 staging those files first); ``routes_stage_taken`` (for ``git commit -a``: a
 finding's route staging the ledger stages that finding's files again).
-Test: tests/check/test_commit_route.py, tests/check/test_commit_rebind.py
+Test: tests/check/test_commit_route.py, tests/check/test_commit_rebind.py,
+tests/check/test_chapter_split.py
 """
 
 from __future__ import annotations
@@ -212,13 +214,20 @@ def named_files_route(routes: Iterable[Route], named: Sequence[str]) -> Route | 
 
 def nested(items: Sequence[Reported]) -> list[tuple[Reported, tuple[Reported, ...]]]:
     """Each item to show, in order, with the drifted items enclosing it; an enclosing
-    drifted item is shown only under the innermost drifted items inside it."""
+    drifted item is shown only under the innermost drifted items inside it. A moved
+    heading comes with the moved subsections its rebind carries, which are not shown
+    on their own (move_carried.py: a chapter split)."""
+    above: dict[int, tuple[Reported, ...]] = {}
+    hidden: set[int] = set()
+    if sum(r.finding.kind == "moved" for r in items) > 1:
+        from forest_files.check.move_carried import carried
+
+        above = carried(items)
+        hidden = {id(r) for under in above.values() for r in under}
     by_path: dict[str, list[Reported]] = {}
     for r in items:
         if r.finding.kind == "drifted" and r.finding.start_line is not None:
             by_path.setdefault(r.finding.path, []).append(r)
-    above: dict[int, tuple[Reported, ...]] = {}
-    hidden: set[int] = set()
     for group in by_path.values():
         if len(group) > 1:
             _nest(group, above, hidden)

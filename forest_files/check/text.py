@@ -110,7 +110,12 @@ def one_line(r: Reported) -> str:
 def enclosing(outer: tuple[Reported, ...]) -> list[str]:
     """The drifted bindings enclosing an edit, named beneath its innermost binding: a
     restore of the innermost mends them when that was their only edit; a supersede
-    adopts it for the innermost alone."""
+    adopts it for the innermost alone. Under a moved heading: the moved subsections
+    its rebind carries (check/move_carried.py)."""
+    if outer and outer[0].finding.kind == "moved":
+        from forest_files.check.move_carried import carried_line
+
+        return [printable(carried_line(o)) for o in outer]
     return [
         f"  enclosed by {printable(o.finding.selector)} lines {o.finding.start_line}-"
         f"{o.finding.end_line}: drifted too: after a restore here, check it again; "

@@ -1,0 +1,84 @@
+"""A chapter split shown once: the moved subsections a moved heading's rebind carries.
+
+``forest rebind FILE#A FILE2#A`` carries the heading's bound subtree (``A/B`` to
+``FILE2#A/B``: custody/lookup.py ``descendants``). So when a chapter is cut into a
+file of its own, or a file is renamed, its bound subsections are ``moved`` exactly
+where their chapter's rebind puts them: one route settles them all, and a route of
+their own, pasted after the chapter's, is refused (its binding moved already).
+``carried`` names those findings so a terminal shows each under the outermost moved
+heading that carries it, with no block of its own. Display only: every binding is
+still judged, fails and keeps its own routes in machine output.
+
+A subsection is carried only when its finding is ``moved`` to the very selector the
+rule gives (the same file as the heading's, parts below it, the heading's new parts
+in front); one moved anywhere else, drifted, or unresolved keeps its own block.
+A heading whose place has an ``[n]``, or whose new place is in a file whose name is
+not UTF-8 (its route renames that file first), carries nothing here.
+
+Stores: nothing.
+Refuses: nothing.
+Returns: ``carried``: the id of each carrying item -> the items it carries, in order.
+Test: tests/check/test_chapter_split.py
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from forest_files.kernel.errors import ForestError
+from forest_files.kernel.repopath import not_utf8_reason
+from forest_files.text.selector import Selector, parse_selector, render
+
+if TYPE_CHECKING:
+    from forest_files.check.findings import Reported
+
+
+def _heading(text: str | None) -> Selector | None:
+    """The heading selector ``text`` names without an ``[n]``; None for anything else."""
+    if not text:
+        return None
+    try:
+        sel = parse_selector(text)
+    except ForestError:
+        return None
+    return sel if sel.kind == "heading" and sel.index is None else None
+
+
+def carried(items: Sequence[Reported]) -> dict[int, tuple[Reported, ...]]:
+    """Each moved heading's item (by ``id``) -> the moved items its rebind carries to
+    where they stand now, under the outermost such heading."""
+    heads: dict[tuple[str, tuple[str, ...]], tuple[Reported, Selector]] = {}
+    for r in items:
+        f = r.finding
+        old, new = _heading(f.selector), _heading(f.moved_to)
+        if f.kind == "moved" and old and new and not_utf8_reason(new.path) is None:
+            heads[(old.path, old.parts)] = (r, new)
+    out: dict[int, list[Reported]] = {}
+    for r in items:
+        f = r.finding
+        if f.kind != "moved" or not f.moved_to:
+            continue
+        try:
+            sel = parse_selector(f.selector)
+        except ForestError:
+            continue
+        if sel.kind != "heading":
+            continue
+        for depth in range(1, len(sel.parts)):  # the outermost carrier first
+            head = heads.get((sel.path, sel.parts[:depth]))
+            if head is None:
+                continue
+            carrier, new = head
+            there = Selector(new.path, "heading", (*new.parts, *sel.parts[depth:]), sel.index)
+            if render(there) == f.moved_to:
+                out.setdefault(id(carrier), []).append(r)
+                break
+    return {key: tuple(found) for key, found in out.items()}
+
+
+def carried_line(r: Reported) -> str:
+    """The line naming a carried subsection under its heading's block (not printable yet)."""
+    f = r.finding
+    where = f" lines {f.start_line}-{f.end_line}" if f.start_line else ""
+    return f"  carried by the rebind above: {f.selector}, now at {f.moved_to}{where}"

@@ -1,0 +1,109 @@
+"""A chapter split (one file cut into several) shows one block and one rebind per chapter:
+a moved heading's bound subsections that moved with it, to the places its rebind carries
+them to, are named under it, not given a block and a rebind each (which, pasted in
+order after the chapter's, were refused: the chapter's rebind had moved them already).
+Every binding is still judged and fails; ``--json`` lists each one with its own routes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.helpers import cli as in_process
+from tests.helpers.git import commit_all, git, make_repo, write
+from tests.helpers.git import pasted as bash
+from tests.helpers.template import copied_from
+
+BOOK = """# Book
+
+The canon.
+
+## One
+
+Elias keeps the lighthouse.
+
+### Storm
+
+The storm came at night.
+
+### Calm
+
+Then the sea was still.
+
+## Two
+
+Mara sails at dawn.
+"""
+ONE = BOOK[BOOK.index("## One") : BOOK.index("## Two")]
+REST = BOOK.replace(ONE, "")
+CARRIED = "carried by the rebind above"
+
+
+def _build(base: Path) -> Path:
+    repo = make_repo(base)
+    in_process.ok(repo, "init")
+    write(repo, "book/book.md", BOOK)
+    in_process.ok(repo, "adopt", "book/book.md", "--headings", "--yes", "--words", "canon")
+    commit_all(repo, "canon")
+    return repo
+
+
+repo = copied_from(_build)
+
+
+def _carried(out: str) -> list[str]:
+    return [line.strip() for line in out.splitlines() if CARRIED in line]
+
+
+def _rebinds(out: str) -> list[str]:
+    return [line.split(": ", 1)[1] for line in out.splitlines() if "forest rebind" in line]
+
+
+def test_chapter_split_one_rebind_carries_subsections_detected(repo: Path) -> None:
+    write(repo, "book/book.md", REST)
+    write(repo, "book/one.md", ONE)
+    out = in_process.forest(repo, "check").stdout
+    assert _rebinds(out) == [
+        "forest rebind 'book/book.md#Book/One' 'book/one.md#One' && git add -- .forest/ledger"
+    ], out
+    assert out.count("\nmoved ") + out.startswith("moved ") == 1, out
+    assert _carried(out) == [
+        f"{CARRIED}: book/book.md#Book/One/Calm, now at book/one.md#One/Calm lines 9-12",
+        f"{CARRIED}: book/book.md#Book/One/Storm, now at book/one.md#One/Storm lines 5-8",
+    ], out
+    assert "4 not clean" in out  # display only: every binding is still judged
+    doc = in_process.forest(repo, "check", "--json").stdout
+    assert doc.count('"kind": "moved"') == 3
+    pasted = bash(repo, _rebinds(out)[0])  # the one route printed moves all three
+    assert pasted.returncode == 0, pasted.stderr
+    assert in_process.kinds(repo).count("moved") == 0
+    assert in_process.kinds(repo).count("drifted") == 1  # the H1 lost its chapter
+
+
+def test_chapter_split_at_hook_one_block_detected(repo: Path) -> None:
+    write(repo, "book/book.md", REST)
+    write(repo, "book/one.md", ONE)
+    git(repo, "add", "-A")
+    out = in_process.forest(repo, "check", "--staged").stdout
+    assert len(_rebinds(out)) == 1, out
+    assert len(_carried(out)) == 2, out
+
+
+def test_file_renamed_one_rebind_at_its_top_heading_detected(repo: Path) -> None:
+    git(repo, "mv", "book/book.md", "book/novel.md")
+    out = in_process.forest(repo, "check").stdout
+    assert _rebinds(out) == [
+        "forest rebind 'book/book.md#Book' 'book/novel.md#Book' && git add -- .forest/ledger"
+    ], out
+    assert len(_carried(out)) == 4, out
+    assert bash(repo, _rebinds(out)[0]).returncode == 0
+    assert set(in_process.kinds(repo)) == {"clean"}
+
+
+def test_subsection_moved_elsewhere_keeps_its_route_detected(repo: Path) -> None:
+    storm = ONE[ONE.index("### Storm") : ONE.index("### Calm")]
+    write(repo, "book/book.md", REST)
+    write(repo, "book/one.md", ONE.replace(storm, ""))
+    write(repo, "book/storm.md", storm)
+    out = in_process.forest(repo, "check").stdout
+    assert "forest rebind 'book/book.md#Book/One/Storm' 'book/storm.md#Storm'" in out, out
+    assert _carried(out) == []
