@@ -44,14 +44,16 @@ one-column table whose delimiter row has no pipe (it reads a setext heading).
 tests/text/test_markdown_parity.py pins the agreement.
 
 Stores: nothing. Imports pyromark only when a file is actually parsed.
-Refuses: ``SectionNotFound`` (listing nearby headings; or the heading that differs
-from the selector only in Unicode normalisation, with the selector to give) and
+Refuses: ``SectionNotFound`` (listing nearby headings, a path two share with its
+``[n]``; or the heading that differs from the selector only in Unicode
+normalisation, with the selector to give) and
 ``AmbiguousSelector`` (listing each candidate's full path with ``[n]`` and its
 line).
 Returns: ``Heading`` outlines and the resolved heading with its canonical
 full-path selector (the tail match itself, ``matching`` and ``Peers``, is
 headingpath.py's, re-exported here).
-Test: tests/text/test_selectors.py, tests/text/test_extract.py, tests/text/test_selector_rules.py
+Test: tests/text/test_selectors.py, tests/text/test_extract.py, tests/text/test_selector_rules.py,
+tests/text/test_markdown_nearby.py
 """
 
 from __future__ import annotations
@@ -262,9 +264,19 @@ def _not_found(sel: Selector, headings: list[Heading]) -> str:
     import difflib  # only when a selector misses: suggestions
 
     near = set(difflib.get_close_matches(sel.parts[-1], names, n=5, cutoff=0.5))
-    shown = [h for h in headings if h.name in near][:5] or headings[:5]
-    listed = ", ".join("#" + render_heading_path(h.path, None) for h in shown)
+    shown = [pos for pos, h in enumerate(headings) if h.name in near][:5] or list(
+        range(min(5, len(headings)))
+    )
+    listed = ", ".join("#" + _nameable(headings, pos) for pos in shown)
     return f"{head}; nearby headings: {listed}"
+
+
+def _nameable(headings: list[Heading], pos: int) -> str:
+    """The heading path that names ``headings[pos]`` alone: with its ``[n]`` when other
+    headings' paths end with it too (a bare one would be refused as ambiguous)."""
+    path = headings[pos].path
+    same = matching(headings, path)
+    return render_heading_path(path, same.index(pos) + 1 if len(same) > 1 else None)
 
 
 def _twin(sel: Selector, headings: list[Heading]) -> str | None:
