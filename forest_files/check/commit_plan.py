@@ -9,8 +9,10 @@ carrying its bound descendants as ``forest rebind`` does (custody/lookup.py
 ``descendants``: a descendant not found under the new heading is left). A
 finding with no candidate or two and more is never taken in: its own routes
 stay the way out. Two steps that would land on one place, or a place another
-binding holds, are left out as well (``forest rebind`` would refuse them), and so
-is a place in a file whose name is not UTF-8 (its routes rename the file first).
+binding holds (by its selector, or by the one it names at the index: ``#A/Dup[1]``
+is ``#A/Dup`` once the other is deleted), are left out as well (``forest rebind``
+would refuse them), and so is a place in a file whose name is not UTF-8 (its
+routes rename the file first).
 
 Stores: nothing.
 Refuses: nothing (a place that cannot be read or extracted at the index is no
@@ -20,16 +22,17 @@ new place (the digest covers them: commit_route.py ``plan_digest``);
 ``staged_text``, one section as the index holds it (governance/
 staged_supersede.py records exactly that).
 Test: tests/check/test_commit_route.py, tests/check/test_commit_rebind.py,
-tests/check/test_hook_move_cost.py, tests/check/test_moved_not_utf8.py
+tests/check/test_hook_move_cost.py, tests/check/test_moved_not_utf8.py,
+tests/check/test_commit_plan_held.py
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from forest_files.check.findings import Step
-from forest_files.kernel.errors import ForestError
+from forest_files.check.staged_texts import ReadFile, StagedTexts
 from forest_files.kernel.repopath import not_utf8_reason
 
 if TYPE_CHECKING:
@@ -51,7 +54,6 @@ __all__ = [
     "under",
     "with_plan",
 ]
-ReadFile = Callable[[str], "bytes | None"]
 _ONE_PLACE = ("moved", "unresolved", "missing")
 
 
@@ -66,55 +68,6 @@ def target(f: Finding) -> str | None:
     else:
         return None
     return place if place is not None and not_utf8_reason(place) is None else None
-
-
-class StagedTexts:
-    """Sections as the index holds them, each file parsed once: ``parsed`` (path ->
-    (normalised file hash, parse)) holds the check's own parses, used for the same
-    content."""
-
-    def __init__(
-        self, read: ReadFile, parsed: Mapping[str, tuple[str, Document]] | None = None
-    ) -> None:
-        self._read = read
-        self._parsed = parsed or {}
-        self._docs: dict[str, Document | None] = {}
-
-    def text(self, selector: str, excludes: tuple[str, ...]) -> tuple[str, str] | None:
-        """(canonical selector, section text) at ``selector``; None when it is not there."""
-        from forest_files.text.extract import extract
-        from forest_files.text.selector import parse_selector, render
-
-        try:
-            sel = parse_selector(selector)
-            doc = self._doc(sel.path)
-            if doc is None:
-                return None
-            got = extract(doc, sel, excludes)
-        except ForestError:
-            return None
-        return render(got.selector), got.text
-
-    def hash(self, selector: str, excludes: tuple[str, ...]) -> str | None:
-        from forest_files.kernel.hashing import hash_body
-
-        found = self.text(selector, excludes)
-        return None if found is None else hash_body(found[1])
-
-    def _doc(self, path: str) -> Document | None:
-        from forest_files.text.extract import Document
-        from forest_files.text.normalise import decode_bytes, normalised_hash
-
-        if path not in self._docs:
-            data = self._read(path)
-            kept = self._parsed.get(path)
-            if data is None:
-                self._docs[path] = None
-            elif kept is not None and kept[0] == normalised_hash(data):
-                self._docs[path] = kept[1]
-            else:
-                self._docs[path] = Document(decode_bytes(data, path))
-        return self._docs[path]
 
 
 def with_plan(
@@ -214,7 +167,7 @@ def plan(
         if group:
             groups.append(group)
             taken.update(s.binding for s in group)
-    steps = [s for g in _free(groups, bindings) for s in g]
+    steps = [s for g in _free(groups, bindings, texts) for s in g]
     moving = {s.binding for s in steps}
     for f in found.values():
         if f.kind == "drifted" and f.actual_hash and f.binding not in moving:
@@ -281,10 +234,22 @@ def rebind_group(
     return out
 
 
-def _free(groups: list[list[Step]], bindings: Sequence[Binding]) -> list[list[Step]]:
-    """The groups none of whose targets another group or a staying binding holds."""
+def _free(
+    groups: list[list[Step]], bindings: Sequence[Binding], texts: StagedTexts
+) -> list[list[Step]]:
+    """The groups none of whose targets another group or a staying binding holds (by
+    its selector or the one it has at the index, as ``forest rebind`` judges it)."""
+    from forest_files.text.selector import parse_selector
+
     moving = {s.binding for g in groups for s in g}
-    held = {b.selector for b in bindings if not b.retired and b.bind_act not in moving}
+    staying = [b for b in bindings if not b.retired and b.bind_act not in moving]
+    held = {b.selector for b in staying}
+    into = {parse_selector(s.new).path for g in groups for s in g}
+    for b in staying:  # only a heading in a file a step lands in can be named twice
+        if b.path in into and parse_selector(b.selector).kind in ("heading", "anchor"):
+            named = texts.text(b.selector, b.excludes)
+            if named is not None:
+                held.add(named[0])
     count: dict[str, int] = {}
     for g in groups:
         for s in g:
