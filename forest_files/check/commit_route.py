@@ -219,7 +219,7 @@ def nested(items: Sequence[Reported]) -> list[tuple[Reported, tuple[Reported, ..
     on their own (move_carried.py: a chapter split)."""
     above: dict[int, tuple[Reported, ...]] = {}
     hidden: set[int] = set()
-    if sum(r.finding.kind == "moved" for r in items) > 1:
+    if any(r.finding.kind == "moved" for r in items) and len(items) > 1:
         from forest_files.check.move_carried import carried
 
         above = carried(items)

@@ -1,11 +1,13 @@
-"""A chapter split shown once: the moved subsections a moved heading's rebind carries.
+"""A chapter split shown once: the moved subsections a heading's one rebind carries.
 
 ``forest rebind FILE#A FILE2#A`` carries the heading's bound subtree (``A/B`` to
 ``FILE2#A/B``: custody/lookup.py ``descendants``). So when a chapter is cut into a
-file of its own, or a file is renamed, its bound subsections are ``moved`` exactly
-where their chapter's rebind puts them: one route settles them all, and a route of
-their own, pasted after the chapter's, is refused (its binding moved already).
-``carried`` names those findings so a terminal shows each under the outermost moved
+file of its own, a file is renamed, or a chapter's heading renamed, its bound
+subsections are ``moved`` exactly where their chapter's rebind puts them: one route
+settles them all, and a route of their own, pasted after the chapter's, is refused
+(its binding moved already). The chapter's finding is ``moved``, or names one place
+it may stand now (commit_plan.py ``target``: a renamed heading's one candidate).
+``carried`` names those findings so a terminal shows each under the outermost such
 heading that carries it, with no block of its own. Display only: every binding is
 still judged, fails and keeps its own routes in machine output.
 
@@ -27,7 +29,6 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from forest_files.kernel.errors import ForestError
-from forest_files.kernel.repopath import not_utf8_reason
 from forest_files.text.selector import Selector, parse_selector, render
 
 if TYPE_CHECKING:
@@ -46,13 +47,14 @@ def _heading(text: str | None) -> Selector | None:
 
 
 def carried(items: Sequence[Reported]) -> dict[int, tuple[Reported, ...]]:
-    """Each moved heading's item (by ``id``) -> the moved items its rebind carries to
-    where they stand now, under the outermost such heading."""
+    """Each heading's item (by ``id``) whose finding names one place -> the moved items
+    its rebind carries to where they stand now, under the outermost such heading."""
+    from forest_files.check.commit_plan import target
+
     heads: dict[tuple[str, tuple[str, ...]], tuple[Reported, Selector]] = {}
     for r in items:
-        f = r.finding
-        old, new = _heading(f.selector), _heading(f.moved_to)
-        if f.kind == "moved" and old and new and not_utf8_reason(new.path) is None:
+        old, new = _heading(r.finding.selector), _heading(target(r.finding))
+        if old and new:
             heads[(old.path, old.parts)] = (r, new)
     out: dict[int, list[Reported]] = {}
     for r in items:

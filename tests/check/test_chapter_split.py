@@ -107,3 +107,16 @@ def test_subsection_moved_elsewhere_keeps_its_route_detected(repo: Path) -> None
     out = in_process.forest(repo, "check").stdout
     assert "forest rebind 'book/book.md#Book/One/Storm' 'book/storm.md#Storm'" in out, out
     assert _carried(out) == []
+
+
+def test_chapter_renamed_one_rebind_carries_subsections_detected(repo: Path) -> None:
+    write(repo, "book/book.md", BOOK.replace("## One", "## Uno"))
+    out = in_process.forest(repo, "check").stdout
+    rebind = "forest rebind 'book/book.md#Book/One' 'book/book.md#Book/Uno' --words '…'"
+    assert _rebinds(out) == [
+        f"{rebind} && git add -- .forest/ledger  (replace … with why the new text is right)"
+    ], out
+    assert len(_carried(out)) == 2, out
+    pasted = bash(repo, rebind.replace("'…'", "'Uno'") + " && git add -- .forest/ledger")
+    assert pasted.returncode == 0, pasted.stderr
+    assert set(in_process.kinds(repo)) == {"clean", "drifted"}  # the H1 holds the new name
