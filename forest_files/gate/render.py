@@ -23,10 +23,11 @@ tests/gate/test_ci_where_typed.py, tests/gate/test_ci_folder_move.py
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
+from forest_files.check.commit_route import nested
 from forest_files.check.findings import Reported, Route
-from forest_files.check.text import block, warning_block
+from forest_files.check.text import block, enclosing, warning_block
 from forest_files.gate.ci import GateReport
 from forest_files.gate.render_github import render_github
 from forest_files.gate.render_junit import render_junit
@@ -41,17 +42,34 @@ WHERE_TYPED = frozenset({"text", "json"})
 
 
 def render_text(report: GateReport) -> str:
-    """``forest check``'s block for each finding (no adopting words), the routes that
-    settle several of them (a folder HEAD moved whole), then the summary."""
+    """``forest check``'s block for each finding (no adopting words; an edit inside
+    nested bindings and a chapter moved with its subsections once, as check shows
+    them), the routes that settle several of them (a folder HEAD moved whole), then
+    the summary."""
     lines: list[str] = []
     shown: set[str] = set()
-    for r in report.findings:
-        lines.extend(block(_once(r, shown), words=False))
+    for group in _by_commit(report.findings):
+        for r, outer in nested(group):  # as forest check shows them (check/text.py)
+            lines.extend(block(_once(r, shown), words=False))
+            lines.extend(enclosing(outer))
     lines.extend(printable(route.line()) for route in report.folder_routes)
     for r in report.warnings:
         lines.extend(warning_block(r, words=False))
     lines.append(summary_line(report))
     return "\n".join(lines)
+
+
+def _by_commit(findings: Sequence[Reported]) -> list[list[Reported]]:
+    """``findings`` in runs of one commit each (HEAD's, then each commit of the range):
+    an edit inside nested bindings, or a chapter moved with its subsections, is one
+    block within one commit's findings, never across two."""
+    runs: list[list[Reported]] = []
+    for r in findings:
+        if runs and runs[-1][0].commit == r.commit:
+            runs[-1].append(r)
+        else:
+            runs.append([r])
+    return runs
 
 
 def _once(r: Reported, shown: set[str]) -> Reported:

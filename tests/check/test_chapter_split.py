@@ -120,3 +120,18 @@ def test_chapter_renamed_one_rebind_carries_subsections_detected(repo: Path) -> 
     pasted = bash(repo, rebind.replace("'…'", "'Uno'") + " && git add -- .forest/ledger")
     assert pasted.returncode == 0, pasted.stderr
     assert set(in_process.kinds(repo)) == {"clean", "drifted"}  # the H1 holds the new name
+
+
+def test_chapter_split_in_ci_text_one_block_as_check_detected(repo: Path) -> None:
+    """``forest ci``'s text shows a chapter split committed on a branch as ``forest
+    check`` does: one block and one rebind, the subsections carried under it."""
+    base = git(repo, "rev-parse", "HEAD")
+    write(repo, "book/book.md", REST)
+    write(repo, "book/one.md", ONE)
+    commit_all(repo, "split the book")
+    ci = in_process.forest(repo, "ci", "--base", base)
+    assert ci.exit_code == 1, ci.stderr
+    assert len(_carried(ci.stdout)) == 2, ci.stdout
+    head = ci.stdout.split("forest ci:", 1)[0]
+    assert head.count("forest rebind 'book/book.md#Book/One/") == 0, ci.stdout
+    assert "forest rebind 'book/book.md#Book/One' 'book/one.md#One'" in ci.stdout
