@@ -410,3 +410,47 @@ def test_mcp_stdio_unknown_tool_name_never_raw_on_stderr_refused(tmp_path: Path)
     err = proc.stderr.read().decode("utf-8", errors="replace")
     proc.stderr.close()
     assert "\x1b" not in err and "\x07" not in err and "\u009b" not in err, err
+
+
+@pytest.mark.slow
+def test_mcp_stdio_message_the_sdk_cannot_take_never_logged_refused(tmp_path: Path) -> None:
+    """A JSON-RPC message whose params fit no MCP request (a tool name that is a number,
+    arguments that are a string, a resource URI that is a number), a method MCP has no
+    request for, a notification MCP does not have, a response or error to a request this
+    server never sent: the SDK logged each to stderr with its values (a propose text,
+    whole) and answered an unknown method with -32602 and an unsolicited response with
+    an "Internal Server Error" notification. Each request gets its JSON-RPC error here,
+    one ``forest:`` line naming the field, never its value; the rest is dropped;
+    nothing reaches stderr and the next request is answered."""
+    root = bound_repo(tmp_path)
+    proc = _forest_mcp(root)
+    pipes = Pipes(proc)
+    assert pipes.send(_request(1, "initialize", INIT))["result"]["serverInfo"]
+    pipes.tell(b'{"jsonrpc":"2.0","method":"notifications/initialized"}')
+    secret = {"text": SENTINEL, "signature": SENTINEL}
+    bad_params: list[tuple[bytes, str]] = [
+        (_request(2, "tools/call", {"name": 5, "arguments": secret}), "params.name"),
+        (_request("3", "tools/call", {"name": "propose", "arguments": SENTINEL}), "arguments"),
+        (_request(4, "resources/read", {"uri": 5, "x": SENTINEL}), "params.uri"),
+        (_request(5, "tools/call"), "params"),
+    ]
+    for line, field in bad_params:
+        ident = json.loads(line)["id"]
+        why = _refused(pipes.send(line), -32602, ident)
+        assert field in why and ("tools/call" in why or "resources/read" in why), why
+    unknown = _refused(pipes.send(_request(6, "no/such", {"x": SENTINEL})), -32601, 6)
+    assert "tools/call" in unknown, unknown
+    for line in (
+        b'{"jsonrpc":"2.0","method":"notifications/nope","params":{"x":"%s\\u001b[31m"}}',
+        b'{"jsonrpc":"2.0","id":"%s","result":{"x":1}}',
+        b'{"jsonrpc":"2.0","id":77,"error":{"code":1,"message":"%s"}}',
+    ):
+        pipes.tell(line % SENTINEL.encode())
+    assert pipes.send(_request(8, "ping")) == {"jsonrpc": "2.0", "id": 8, "result": {}}
+    assert proc.stdin is not None and proc.stderr is not None
+    proc.stdin.close()
+    assert proc.wait(timeout=WAIT) == 0
+    assert pipes.lines.empty()
+    err = proc.stderr.read().decode("utf-8", errors="replace")
+    proc.stderr.close()
+    assert err == "", err[-2000:]

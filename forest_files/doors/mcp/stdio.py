@@ -10,9 +10,14 @@ whole; a line that is not UTF-8 JSON (invalid UTF-8, a lone surrogate escape, ne
 deeper than the SDK's JSON parser goes, cut short): ``-32700`` with ``id`` null; JSON
 that is no JSON-RPC 2.0 message (not an object, no ``"jsonrpc": "2.0"``, a ``method``
 that is not a string, an ``id`` neither string nor integer): ``-32600`` with the
-line's ``id`` when the one parse read a string or integer there, else null. The error
-message is one ``forest: …`` line naming what to send; it never echoes the line, and
-nothing of the line reaches the log or stderr. A blank line is no message: skipped.
+line's ``id`` when the one parse read a string or integer there, else null; a request
+for a method MCP has no client request for: ``-32601``; a request whose ``params`` do
+not fit its method's model (a tool name that is a number, arguments that are no
+object): ``-32602``, naming the field. The error message is one ``forest: …`` line
+naming what to send; it never echoes the line, and nothing of the line reaches the log
+or stderr. Dropped, unanswered and unlogged: a blank line, a notification MCP has no
+client notification for, and a response or error (this server sends no request, so
+every one answers nothing it asked).
 Returns: ``next_line(stream)`` (a line, ``OVERLONG``, or None at end of input);
 ``judge(line)`` (the message, or the ``Refusal`` to answer);
 ``stdio(stdin, stdout)``, an async context of the (read, write) streams the SDK's
@@ -24,24 +29,28 @@ Test: tests/doors/test_mcp_stdio.py
 
 The SDK's own ``stdio_server`` hands an unparsable line to the session as an
 exception, which logs it (values included) and answers nothing: the client waits
-for ever. The SDK's ``JSONRPCError`` cannot carry ``id`` null, so refusals are
-written here, beside the session's answers, one whole line at a time.
+for ever. Its session logs, values included, every request and notification whose
+params its models refuse and every response it did not ask for, to stderr: the client's
+log file. So each message is judged here against the very model the session validates
+it with before the session sees it. The SDK's ``JSONRPCError`` cannot carry ``id``
+null, so refusals are written here, beside the session's answers, one whole line at a time.
 """
 
 from __future__ import annotations
 
 import json
+import re
 import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, get_args
 
 import anyio
 import mcp.types as types
 from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 from mcp.shared.message import SessionMessage
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from forest_files.kernel.bounds import MAX_MCP_LINE_BYTES, MAX_PROPOSED_CHARS
 
@@ -50,6 +59,11 @@ NOT_MESSAGE = (
     'forest: not a JSON-RPC 2.0 message; send one object with "jsonrpc": "2.0", '
     'a string "method" and, for a request, a string or integer "id"'
 )
+NO_METHOD = (
+    "forest: not a method an MCP client sends; send one of "
+    "initialize, ping, tools/list, tools/call, resources/list, resources/read"
+)
+BAD_PARAMS = "forest: {method}: {where}: {why}; send the params MCP's schema gives it"
 TOO_LONG = (
     "forest: a line over {limit} bytes, the bound of one message (a propose text of "
     "{chars} characters fits it); send each JSON-RPC message as one line within it"
@@ -58,6 +72,7 @@ WHY_CHARS = 120
 CHUNK = 64 * 1024  # bytes read at a time: an over-long line costs this much, not its length
 
 RequestId = str | int
+_UNSAFE = re.compile(r"[^\w.\-/]")
 
 
 @dataclass(frozen=True)
@@ -72,6 +87,13 @@ class Refusal:
         error = {"code": self.code, "message": self.message}
         body = {"jsonrpc": "2.0", "id": self.id, "error": error}
         return json.dumps(body, separators=(",", ":")).encode()
+
+
+class Ignored:
+    """A message that needs no answer and that the session could not take: dropped."""
+
+
+IGNORED = Ignored()
 
 
 class Overlong:
@@ -103,9 +125,9 @@ def too_long(limit: int) -> Refusal:
     return Refusal(types.INVALID_REQUEST, TOO_LONG.format(limit=limit, chars=MAX_PROPOSED_CHARS))
 
 
-def judge(line: bytes | bytearray) -> types.JSONRPCMessage | Refusal:
-    """``line`` as the message it is (validated once, by the SDK's model), or the
-    refusal to answer it with."""
+def judge(line: bytes | bytearray) -> types.JSONRPCMessage | Refusal | Ignored:
+    """``line`` as the message it is (validated by the SDK's models: the message's,
+    then its method's), the refusal to answer it with, or ``IGNORED``."""
     try:
         message = types.JSONRPCMessage.model_validate_json(line)
     except ValidationError as exc:
@@ -115,7 +137,44 @@ def judge(line: bytes | bytearray) -> types.JSONRPCMessage | Refusal:
         # An id the SDK cannot hold (true, 1.5, null, an object) makes the request
         # pass for a notification, which nothing answers.
         return Refusal(types.INVALID_REQUEST, NOT_MESSAGE)
-    return message
+    if isinstance(root, types.JSONRPCRequest):
+        return _fits(root) or message
+    if isinstance(root, types.JSONRPCNotification):
+        return message if _NOTIFICATIONS.get(root.method) and _valid(root) else IGNORED
+    return IGNORED  # a response or an error: this server asked nothing
+
+
+def _methods(union: Any) -> dict[str, type[BaseModel]]:
+    """Each model of an SDK union (ClientRequestType, …) by the method it is for."""
+    return {get_args(m.model_fields["method"].annotation)[0]: m for m in get_args(union)}
+
+
+_REQUESTS = _methods(types.ClientRequestType)
+_NOTIFICATIONS = _methods(types.ClientNotificationType)
+
+
+def _valid(root: types.JSONRPCNotification) -> bool:
+    dumped = root.model_dump(by_alias=True, mode="json", exclude_none=True)
+    try:
+        _NOTIFICATIONS[root.method].model_validate(dumped)
+    except ValidationError:
+        return False
+    return True
+
+
+def _fits(root: types.JSONRPCRequest) -> Refusal | None:
+    """The refusal of a request the session's model would refuse (and log), or None."""
+    model = _REQUESTS.get(root.method)
+    if model is None:
+        return Refusal(types.METHOD_NOT_FOUND, NO_METHOD, root.id)
+    try:
+        model.model_validate(root.model_dump(by_alias=True, mode="json", exclude_none=True))
+    except ValidationError as exc:
+        first = exc.errors(include_url=False, include_input=False)[0]
+        where = ".".join(_UNSAFE.sub("?", str(part))[:64] for part in first["loc"]) or "params"
+        why = BAD_PARAMS.format(method=root.method, where=where, why=first["msg"][:200])
+        return Refusal(types.INVALID_PARAMS, why, root.id)
+    return None
 
 
 def _refusal(errors: list[Any]) -> Refusal:
@@ -192,6 +251,8 @@ async def stdio(
                 if line.isspace():
                     continue
                 judged = judge(line)
+                if isinstance(judged, Ignored):
+                    continue
                 if isinstance(judged, Refusal):
                     await emit(judged.line())
                     continue
