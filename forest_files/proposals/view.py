@@ -7,8 +7,9 @@ status, earlier versions kept; an agent's door, claimed signature and reason),
 then the word-level diff ground → proposal as ``forest diff --words`` prints it:
 the changed lines with one line of context and an ``@@ line N @@`` header per
 hunk (N counted in the section, heading line 1), or with ``full`` every line
-of the section; coloured when asked. Machine output uses ``Proposal.as_dict``
-(no text).
+of the section; coloured when asked; each character that shows as nothing written as
+its code, and each word mixing look-alike scripts named after it (unseen.py). Machine
+output uses ``Proposal.as_dict`` (no text).
 Test: tests/proposals/test_proposals.py, tests/proposals/test_settle.py,
 tests/doors/test_printed_where_typed.py
 """
@@ -50,10 +51,15 @@ def diff_lines(root: Path, p: Proposal, *, full: bool = False, colour: bool = Fa
 
     if p.text is None:
         return ["  (its text was discarded)"]
-    ground = printable(ground_of(root, p.derived_from) or "", keep="\t\n")
-    text = printable(p.text, keep="\t\n")  # an escape or a C1 control shown, not obeyed
-    shown = word_diff(ground, text, context=None if full else 1, colour=colour)
-    return [f"--- ground {p.selector}", f"+++ proposal {p.id}", shown or "(no change)"]
+    from forest_files.proposals.unseen import lookalikes, shown
+
+    raw = ground_of(root, p.derived_from) or ""
+    # an escape or a C1 control shown, not obeyed; what shows as nothing, as its code
+    ground = shown(printable(raw, keep="\t\n"))
+    text = shown(printable(p.text, keep="\t\n"))
+    diff = word_diff(ground, text, context=None if full else 1, colour=colour)
+    head = [f"--- ground {p.selector}", f"+++ proposal {p.id}", diff or "(no change)"]
+    return [*head, *lookalikes(raw, p.text)]
 
 
 def show_lines(root: Path, pid: str, *, full: bool = False, colour: bool = False) -> list[str]:

@@ -296,3 +296,35 @@ def test_proposal_show_escapes_kept_claims_and_text_refused(tmp_path: Path) -> N
     assert not any(c in shown for c in "\x1b\u009b"), shown
     assert "reason: clearer\\x0aproposal 0123456789ab adopted" in shown
     assert "\nproposal 0123456789ab adopted" not in shown
+
+
+def test_proposal_show_invisible_and_lookalike_characters_detected(tmp_path: Path) -> None:
+    """A proposal (an agent's, through MCP) whose text holds characters a terminal shows
+    as nothing or as a plain space (U+200B, U+00AD, U+200F, a tag character, U+00A0),
+    or a word mixing look-alike scripts (``w\u043erds`` with a Cyrillic o): ``forest
+    proposal show`` printed ``kept [-words-]{+words+}``, a change no reviewer can see,
+    then adopted as sent. Each such character is shown as its code, and each mixed word
+    is named with its line and the foreign letters' codes."""
+    from tests.helpers.cli import ok
+
+    root = bound_repo(tmp_path)
+    with Repository(root) as repo:
+        (g,) = repo.ground()
+    text = (
+        "## Keep\n\nkept w\u200bords, wo\u00adrds, \u200fwords\U000e0041 and\u00a0w\u043erds"
+        "\nand a caf\u00e9 in \u0391\u03b8\u03ae\u03bd\u03b1 "
+        "\u041c\u043e\u0441\u043a\u0432\u0430\n\n"
+    )
+    with ProposalStore(root) as store:
+        pid = store.propose(
+            binding="b", path="a.md", selector="a.md#Title/Keep", derived_from=g.content_id,
+            ground_hash=g.body_hash, text=text, source="mcp",
+            claimed_by="Bot (agent) <bot@example.org>", reason="clearer",
+        ).proposal.id  # fmt: skip
+    shown = ok(root, "proposal", "show", pid).stdout
+    for code in ("w<U+200B>ords", "<U+00AD>", "<U+200F>", "<U+E0041>", "<U+00A0>"):
+        assert code in shown, (code, shown)
+    assert not any(c in shown for c in "\u200b\u00ad\u200f\U000e0041\u00a0"), shown
+    (note,) = [line for line in shown.splitlines() if "look-alike" in line]
+    assert "line 3" in note and "w\u043erds" in note and "U+043E" in note, note
+    assert "caf\u00e9" in shown and "\u0391\u03b8\u03ae\u03bd\u03b1" in shown  # one script each
