@@ -289,3 +289,29 @@ def test_mcp_propose_text_not_standing_as_section_refused(tmp_path: Path, text: 
         _propose(root, text)
     with ProposalStore(root) as store:
         assert store.open_proposals() == []
+
+
+def test_mcp_propose_unsafe_selector_and_bidi_text_said_whole_refused(tmp_path: Path) -> None:
+    """A selector reaching outside the repository (``../a.md#Keep``, ``/etc/passwd#Keep``)
+    was refused with the command line's whole list of valid selectors, cut at 400
+    characters mid-quote (``… 'src/pay.py::Invoice``); a text holding a bidirectional
+    override (U+202E) was refused as holding "a C1 control or U+2028/U+2029". Each
+    refusal now says what it is, whole, and what to pass; nothing is kept."""
+    root = bound_repo(tmp_path)
+    said = {}
+    for selector, text in (
+        ("../a.md#Keep", "## Keep\n\nx\n\n"),
+        ("/etc/passwd#Keep", "## Keep\n\nx\n\n"),
+        ("a.md#Keep", "## Keep\n\nkept \u202ewords\n\n"),
+    ):
+        args = {"selector": selector, "text": text, "signature": AGENT, "reason": "r"}
+        result = call(Session(root), "propose", args, read_only=False)
+        line = result.content[0].text
+        assert result.isError and line.startswith("forest: ") and "\n" not in line, line
+        assert "valid selectors" not in line and len(line) < 400, line
+        said[selector] = line
+    assert "'..'" in said["../a.md#Keep"] and "`ground` tool" in said["../a.md#Keep"]
+    assert "absolute" in said["/etc/passwd#Keep"] and "`ground` tool" in said["/etc/passwd#Keep"]
+    assert "bidirectional" in said["a.md#Keep"], said["a.md#Keep"]
+    with ProposalStore(root) as store:
+        assert store.open_proposals() == []

@@ -6,13 +6,15 @@ Stores: only ``propose``, and only a proposal in the local proposals store
 never the file, the ledger or the index's ground. Nothing here can root,
 supersede, restore, rebind, retire, seal, resolve or forget.
 Refuses (``ToolRefused``, one line, never a body): a binding that is not bound (or
-is retired), a selector naming several or none (the file's selectors listed, and
-this door's argument to pass, never the command line's), contested ground, ground
+is retired), a malformed selector or one outside the repository (``../``, absolute;
+said whole, without the command line's selector forms), a selector naming several or
+none (the file's selectors listed, and this door's argument to pass, never the command
+line's), contested ground, ground
 that is sealed or erased, proposed text that is the ground already, holds a line a
 forget removed or is over the repository's body bound, a placeholder signature, a
 signature or reason that is not one line (a line break, a C0 or C1 control,
-U+2028/U+2029: each would forge a line where a person reads it), a C1 control or
-U+2028/U+2029 in the text, a signature naming a holder of forest.toml's
+U+2028/U+2029: each would forge a line where a person reads it), a C1 control,
+U+2028/U+2029 or a bidirectional control in the text, a signature naming a holder of forest.toml's
 ``[authority]`` (an agent is not one), a text that written into the file would not
 read back as the section (no person could adopt it).
 Returns: JSON-ready dicts: pages carry ``next_cursor`` (None at the end);
@@ -98,7 +100,7 @@ def check(session: Session, args: s.CheckIn) -> Answer:
 def _binding(session: Session, wanted: str, argument: str = "binding") -> Binding:
     """The live binding ``wanted`` names: its id, its selector, or a unique heading tail
     (custody/lookup.py); never a file read (the working tree is not asked)."""
-    from forest_files.custody.lookup import NoSuchBinding, binding_twin, find_binding
+    from forest_files.custody.lookup import NoSuchBinding, binding_twin
 
     live = session.bindings()
     for b in live:
@@ -106,7 +108,7 @@ def _binding(session: Session, wanted: str, argument: str = "binding") -> Bindin
             return b
     if "#" in wanted or "::" in wanted or "@" in wanted:
         try:
-            return find_binding(live, wanted)
+            return _found(live, wanted)
         except NoSuchBinding:
             # Its hints are the command line's (`forest status`, --binding ID), which
             # an agent here has no way to follow.
@@ -120,6 +122,20 @@ def _binding(session: Session, wanted: str, argument: str = "binding") -> Bindin
         "no live binding has that id or selector; the `ground` tool lists them "
         "(a retired binding has no ground)"
     )
+
+
+def _found(live: list[Binding], wanted: str) -> Binding:
+    """find_binding, its refusal of a malformed selector said whole: without the
+    command line's list of every selector form, which cut at a line's bound ended
+    mid-quote."""
+    from forest_files.custody.lookup import find_binding
+    from forest_files.text.selector import EXAMPLES, SelectorError
+
+    try:
+        return find_binding(live, wanted)
+    except SelectorError as exc:
+        what = str(exc).split("; " + EXAMPLES, 1)[0][:300]
+        raise ToolRefused(f"{what}; pass a selector the `ground` tool lists") from None
 
 
 def _unknown(live: list[Binding], wanted: str, argument: str) -> str:
@@ -336,7 +352,11 @@ def _normalised(text: str) -> str:
     try:
         check_text("text", text, MAX_PROPOSED_CHARS, lines=True)
         if printable(text, keep="\t\n\r") != text:
-            raise BoundsRefused("text", "holds a C1 control or U+2028/U+2029; remove it")
+            raise BoundsRefused(
+                "text",
+                "holds a C1 control, U+2028/U+2029 or a bidirectional control "
+                "(U+202A-U+202E, U+2066-U+2069); remove it",
+            )
     except BoundsRefused as exc:
         raise ToolRefused(str(exc)) from None
     return normalise_text(text)
