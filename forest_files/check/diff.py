@@ -100,9 +100,12 @@ def _lines(text: str) -> list[str]:
 
 def for_terminal(diff: str, *, colour: bool) -> str:
     """``diff`` as a door prints it: every control character but newline and tab shown
-    escaped (a file's own ESC, CSI, BEL, CR or U+2028 never reaches the terminal), then
-    coloured when ``colour``."""
-    shown = printable(diff, keep="\n\t")
+    escaped (a file's own ESC, CSI, BEL, CR or U+2028 never reaches the terminal), each
+    character a terminal shows as nothing or a plain space written as its code (a
+    zero-width space slipped into a word: text/unseen.py), then coloured when ``colour``."""
+    from forest_files.text.unseen import shown as visible
+
+    shown = printable(visible(diff), keep="\n\t")
     return colourise(shown) if colour and shown else shown
 
 

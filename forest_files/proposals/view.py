@@ -8,7 +8,7 @@ then the word-level diff ground → proposal as ``forest diff --words`` prints i
 the changed lines with one line of context and an ``@@ line N @@`` header per
 hunk (N counted in the section, heading line 1), or with ``full`` every line
 of the section; coloured when asked; each character that shows as nothing written as
-its code, and each word mixing look-alike scripts named after it (unseen.py). Machine
+its code, and each word mixing look-alike scripts named after it (text/unseen.py). Machine
 output uses ``Proposal.as_dict`` (no text).
 Test: tests/proposals/test_proposals.py, tests/proposals/test_settle.py,
 tests/doors/test_printed_where_typed.py
@@ -51,7 +51,7 @@ def diff_lines(root: Path, p: Proposal, *, full: bool = False, colour: bool = Fa
 
     if p.text is None:
         return ["  (its text was discarded)"]
-    from forest_files.proposals.unseen import lookalikes, shown
+    from forest_files.text.unseen import lookalikes, shown
 
     raw = ground_of(root, p.derived_from) or ""
     # an escape or a C1 control shown, not obeyed; what shows as nothing, as its code

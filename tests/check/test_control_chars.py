@@ -148,3 +148,16 @@ def test_adr_list_title_status_control_chars_escaped_json_exact_detected(
         assert "Use X \\x1b[2K\\x07" in shown and "\\x9b1A" in shown, done.stdout
     doc = json.loads(_run(repo, "adr", "list", "decisions/*.md", "--format", "json").stdout)
     assert [(a["title"], a["status"]) for a in doc["adrs"]] == [(title, status.strip())]
+
+
+def test_diff_zero_width_space_in_a_word_shown_as_its_code_detected(tmp_path: Path) -> None:
+    """A zero-width space (or a no-break space, a soft hyphen) slipped into a bound word
+    drifts; the diff showed ``[-words-]{+words+}``, a change no reviewer could see."""
+    repo = make_repo(tmp_path)
+    write(repo, "a.md", "# T\n\n## Law\n\nNo ship leaves at night.\n")
+    init_and_adopt(repo, ["a.md#T/Law"])
+    commit_all(repo, "adopt")
+    write(repo, "a.md", "# T\n\n## Law\n\nNo ship lea\u200bves at\u00a0night.\n")
+    out = _run(repo, "diff", "--words", "a.md#T/Law").stdout
+    assert "lea<U+200B>ves" in out and "{+<U+00A0>+}" in out, out
+    assert "\u200b" not in out and "\u00a0" not in out
