@@ -173,17 +173,22 @@ def _rewritten(findings: Sequence[Finding], *, root: Path, source: str) -> dict[
 
 def _staged(findings: Sequence[Finding], *, root: Path, source: str) -> frozenset[str]:
     """The files of the working tree's findings whose route may write them back (a
-    drift, a missing file, a contest) that the index holds otherwise than HEAD: a
-    restore then stages them again (route_steps.py). One git call, only with such a
-    finding and no merge (cherry-pick, revert) waiting: that stages them anyway."""
+    drift, a missing file, a contest, a file the reader refuses) that the index holds
+    otherwise than HEAD: a restore then stages them again (route_steps.py). One git
+    call, only with such a finding and no merge (cherry-pick, revert) waiting: that
+    stages them anyway."""
     from forest_files.check.conflicts import CONFLICT_DETAIL
+    from forest_files.check.route_not_text import not_text
     from forest_files.check.route_steps import awaiting_commit, staged_of
 
     paths = [
         f.path
         for f in findings
-        if f.kind in ("drifted", "missing", "contested")
-        and not f.detail.startswith(CONFLICT_DETAIL)
+        if (
+            f.kind in ("drifted", "missing", "contested")
+            and not f.detail.startswith(CONFLICT_DETAIL)
+        )
+        or not_text(f) is not None  # a whole-file binding's restore writes it back
     ]
     if source != "worktree" or not paths or awaiting_commit(root):
         return frozenset()

@@ -9,9 +9,11 @@ Returns: the ``Route`` values of a finding: the exact commands (argument
 lists; ``Route.command`` quotes every word with ``shlex``) that restore
 ground, adopt the change (a drift's supersede stages its file with the ledger
 at every door: the act adopts the working tree's text; an unbound target with
-the default exclusions forest.toml's ``[bind]`` gives it), bring a file back,
-move or end a binding (a renamed and edited section: ``forest rebind OLD NEW --words``, so the chain
-is kept; or put back by hand from the adopted text ``forest show GROUND`` prints;
+the default exclusions forest.toml's ``[bind]`` gives it), bring a file back
+(a whole-file binding's file the reader refuses too: route_not_text.py, which routes
+a file with a NUL byte, bytes not UTF-8 or a lone CR to the byte to fix), move or
+end a binding (a renamed and edited section: ``forest rebind OLD NEW --words``, so
+the chain is kept; or put back by hand from the adopted text ``forest show GROUND`` prints;
 a section moved into a file whose name is not UTF-8: that file renamed
 first, ``git mv -- OLD NEW``, as for an unbound one), unseal a sealed ground
 (``forest unseal TARGET --words``), or end a contest (of two bindings of one section,
@@ -62,6 +64,8 @@ from forest_files.check.route_names import (
     selector_path,
     then_adopt,
 )
+from forest_files.check.route_not_text import not_text
+from forest_files.check.route_not_text import routes as not_text_routes
 from forest_files.check.route_steps import (
     LEDGER,
     Step,
@@ -150,6 +154,9 @@ def routes_for(
             ),
         )
     if f.kind == "unresolved":
+        refused = not_text(f)  # a NUL byte, not UTF-8, a lone CR: the file to fix
+        if refused is not None:
+            return (*not_text_routes(f, refused, root, source, staged), retire)
         return (*unresolved_routes(f, root, source), retire)
     if f.kind == "tracked-local-state":
         return (untrack(f.path),)

@@ -5,14 +5,16 @@ Stores: the divergent section text as a local capture under
 then the file with only the section's lines replaced — written to a temporary
 file in the same directory, given the file's mode (an executable stays
 executable), renamed into place. The file of a missing whole-file binding is
-recreated from ground (mode 0644).
+recreated from ground (mode 0644); so is a whole-file binding's file the reader
+refuses (a NUL byte, not UTF-8, a lone CR), over its bytes, which the capture keeps
+exactly (restore_splice.py).
 Refuses (one-line ``ForestError``, nothing written): a bound path holding a
 symlink, directory, FIFO or other non-regular file (never followed, never
 opened blocking); a path whose directory resolves outside the repository; a
 missing file of a section binding (its lines are gone with it); a missing file a
 sparse checkout leaves out (restore_sparse.py: ``git sparse-checkout add``, then
-the restore); a section that
-cannot be found (restore needs its lines); with exclusions, a result whose
+the restore); a section of a file that is not text (the byte to fix first); a
+section that cannot be found (restore needs its lines); with exclusions, a result whose
 section would not hash to ground (an excluded heading placed where it would
 swallow ground lines).
 Exclusions: the excluded parts are not in ground, so they are kept as they are
@@ -148,14 +150,15 @@ def restore_section(
 class Rewrite:
     """One section's restore worked out in memory (``plan_rewrite``), not yet written:
     the file's bytes now (None: no file, recreated) and after, its mode, and the
-    text the section holds now (None when recreated: nothing to keep)."""
+    text the section holds now (None when recreated: nothing to keep; the file's bytes
+    when it was not text and a whole-file binding writes ground over it)."""
 
     path: str
     selector: str
     before: bytes | None
     after: bytes
     mode: int
-    replaced: str | None
+    replaced: str | bytes | None
 
 
 def plan_rewrite(
@@ -235,7 +238,7 @@ def restore_many(root: Path, wanted: Sequence[Wanted], gate: Gate = open_gate) -
     renames happen inside ``gate``; the files it leaves are reported ``left``."""
     before: dict[str, tuple[bytes | None, int]] = {}  # path -> (bytes now, or None: missing)
     files: dict[str, tuple[bytes, int]] = {}  # path -> the new bytes so far
-    plans: list[tuple[Wanted, str, str | None]] = []  # (wanted, outcome, replaced text)
+    plans: list[tuple[Wanted, str, str | bytes | None]] = []  # (wanted, outcome, replaced text)
     for w in wanted:
         _refuse_marker(w.selector, w.ground)
         if w.path not in before:

@@ -60,7 +60,7 @@ class Keep:
 
     path: str
     selector: str
-    text: str
+    text: str | bytes  # the bytes of a file that was not text, written over whole
 
 
 @dataclass(frozen=True)

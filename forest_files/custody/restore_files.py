@@ -1,7 +1,8 @@
 """The files a restore touches: the bound file read safely and replaced atomically, the capture.
 
 Stores: the divergent section text as a local capture under
-``.git/forest/captures/`` (ignored by git: it may hold text nobody adopted); a
+``.git/forest/captures/`` (ignored by git: it may hold text nobody adopted; a file
+that was not text, written over whole, its bytes as they were); a
 bound file's new bytes written to a temporary file in the same directory
 (``Staged``: a short name, ``.forest-<pid>-XXXXXXXX.forest-restore``, so a name of
 up to 255 bytes can be restored; written, fsynced, given the file's mode — an executable stays
@@ -30,6 +31,7 @@ tests/custody/test_restore_commit.py
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import os
 import stat as stat_mod
 import tempfile
@@ -56,14 +58,17 @@ def open_gate() -> AbstractContextManager[Collection[str]]:
     return nullcontext(frozenset())
 
 
-def capture(root: Path, selector: str, text: str) -> Path:
-    """Keep divergent text locally (never committed) before it is overwritten."""
+def capture(root: Path, selector: str, text: str | bytes) -> Path:
+    """Keep divergent text locally (never committed) before it is overwritten; the
+    bytes of a file that was not text (a whole-file binding's) exactly as they were."""
     folder = shared_dir(root) / CAPTURES_DIR
     stamp = utc_now().replace(":", "").replace(".", "")
-    path = folder / f"{stamp}-{hash_body(text)[:12]}.txt"
+    data = text.encode("utf-8") if isinstance(text, str) else text
+    named = hash_body(text) if isinstance(text, str) else hashlib.sha256(text).hexdigest()
+    path = folder / f"{stamp}-{named[:12]}.txt"
     try:
         ensure_dir(folder)
-        path.write_text(f"# captured before `forest restore {selector}`\n{text}", encoding="utf-8")
+        path.write_bytes(f"# captured before `forest restore {selector}`\n".encode() + data)
     except OSError as exc:
         drop(path)
         raise ForestError(

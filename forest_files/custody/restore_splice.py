@@ -1,15 +1,18 @@
 """Splice: a file's new bytes with one section's lines replaced by ground, in memory.
 
 Stores: nothing (bytes in, bytes out).
-Refuses (one-line ``ForestError``): bytes that are not UTF-8 text (naming the
-offset); a file holding git's merge conflict markers (its sections are not yet
+Refuses (one-line ``ForestError``): bytes that are not UTF-8 text, a NUL byte or a
+lone CR (naming the offset, and what to fix first: a section's lines cannot be found
+in them), but for a whole-file binding without exclusions, whose new bytes are ground
+whole; a file holding git's merge conflict markers (its sections are not yet
 where they will stand: a conflict's ``=======`` reads as a heading's underline);
 a section that cannot be found (restore needs its lines); a result whose section
 would not read as ground, or would not be found at all (``WouldNotStand``; with
 exclusions: an excluded heading placed where it would swallow ground lines).
 Exclusions: the excluded parts are not in ground, so they are kept as they are
 now, each placed where it stood relative to the surrounding kept lines.
-Returns: (new file bytes, the text the section held). Every byte outside the
+Returns: (new file bytes, the text the section held; the file's bytes when it was not
+text). Every byte outside the
 section's lines — other lines, their line endings, a BOM — is left exactly as
 it was; ground's lines reuse each unchanged original line byte for byte, and new
 or changed lines use the line ending the section used (CRLF or LF).
@@ -25,7 +28,7 @@ from forest_files.kernel.errors import ForestError
 from forest_files.kernel.shellword import forest_text
 from forest_files.text.conflict_markers import has_markers
 from forest_files.text.extract import extract
-from forest_files.text.normalise import decode_bytes, normalise_text
+from forest_files.text.normalise import SourceRefused, decode_bytes, normalise_text
 from forest_files.text.normalisers import PREFIX as NORMALISED
 from forest_files.text.selector import Selector, SelectorError, parse_selector
 
@@ -46,9 +49,13 @@ def split_lines(text: str) -> list[str]:
 
 def splice(
     original: bytes, selector: str, excludes: tuple[str, ...], ground: str, path: str
-) -> tuple[bytes, str]:
-    """(new file bytes, the text the section held) — only the section's lines change."""
-    decode_bytes(original, path)  # refuses binary / invalid UTF-8, naming the offset
+) -> tuple[bytes, str | bytes]:
+    """(new file bytes, the text the section held) — only the section's lines change;
+    a whole-file binding's file that is not text: (ground, the file's bytes)."""
+    try:
+        decode_bytes(original, path)  # refuses binary / invalid UTF-8, naming the offset
+    except SourceRefused as exc:
+        return _over_whole(original, selector, excludes, ground, exc)
     if has_markers(original):
         check = forest_text("check")
         raise ForestError(
@@ -89,6 +96,27 @@ def splice(
             "hand (`forest diff` shows ground)"
         )
     return new.encode("utf-8"), got.text
+
+
+def _over_whole(
+    original: bytes, selector: str, excludes: tuple[str, ...], ground: str, exc: SourceRefused
+) -> tuple[bytes, bytes]:
+    """A file the reader refuses (a NUL byte, not UTF-8, a lone CR): a whole-file
+    binding without exclusions is written over with ground (nothing of the file is
+    kept in it: its bytes go to the capture); any other restore needs the file's text
+    around the section, so it is refused, with the byte to fix first."""
+    if not excludes and parse_selector(selector).kind == "file":
+        return ground.encode("utf-8"), original
+    said, _, advice = str(exc).partition("; ")  # PATH: REASON at byte offset N (line L)
+    fix = (
+        advice.rpartition(": ")[2]  # a lone CR's: end that line with LF (or CRLF) …
+        if "(a lone CR)" in said
+        else "make it UTF-8 text again (remove that byte, or save the file as UTF-8)"
+    )
+    need = "the text of the excluded parts" if excludes else f"the text around {selector}"
+    raise ForestError(
+        f"{said}; nothing was written — the restore needs {need}: {fix}, then restore again"
+    )
 
 
 def _reads_back(text: str, sel: Selector, excludes: tuple[str, ...], ground: str) -> bool:
