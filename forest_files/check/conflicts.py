@@ -17,21 +17,22 @@ a file with markers, and a supersede's ``git add`` would stage them. A section t
 markers cut short or push under a "heading" of conflict text is not found the same
 in all three, so it is ``unresolved``. A contest there keeps its heads but stands
 at no lines with no current text, so it gets no route that adopts what the file
-holds);
+holds), with the index's ``Stages`` of those files: one ``git ls-files -u`` per
+command, and one ``git ls-files --resolve-undo`` for all the files whose markers
+were staged, read once and handed to every route (explain.py);
 ``conflict_routes`` (resolve the file, then ``git
 add``; or keep one side whole, ``git checkout --ours``/``--theirs``, where the
 index holds that side; with the markers staged by ``git add``, where git's
 resolve-undo record holds the side, ``git checkout -m`` first, which puts the
-conflict back: one more git call per such file); ``unmerged_stages``;
-``undone_stages``.
+conflict back); ``unmerged_stages``; ``undone_stages``.
 Test: tests/check/test_conflicts.py
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from forest_files.check.finding import replaced
 from forest_files.check.findings import Route
@@ -51,12 +52,28 @@ _CAUSED = ("drifted", "moved", "unresolved", "missing")
 _SIDES = ((2, "--ours", "or keep HEAD's side"), (3, "--theirs", "or keep the other side"))
 
 
-def in_conflict(findings: Sequence[Finding], *, root: Path, source: str) -> list[Finding]:
+class Stages(NamedTuple):
+    """What the git index holds of the files in conflict, read once per command and
+    handed to every route: each unmerged path's stages, and, of each path whose
+    markers were staged, the stages git's resolve-undo record keeps."""
+
+    unmerged: Mapping[str, frozenset[int]]
+    undone: Mapping[str, frozenset[int]]
+
+
+NO_STAGES = Stages({}, {})
+
+
+def in_conflict(
+    findings: Sequence[Finding], *, root: Path, source: str
+) -> tuple[list[Finding], Stages]:
     """``findings``, each failed binding's whose file is in a merge conflict made
-    ``unresolved`` (``CONFLICT_DETAIL``), with no move or candidate left."""
+    ``unresolved`` (``CONFLICT_DETAIL``), with no move or candidate left; and the
+    index's stages of those files (one ``git ls-files -u``, and one ``git ls-files
+    --resolve-undo`` when markers were staged), for their routes."""
     paths = sorted({f.path for f in findings if f.kind in (*_CAUSED, "contested")})
     if not paths:
-        return list(findings)
+        return list(findings), NO_STAGES
     unmerged = unmerged_stages(root, source)
     read = _reader(root, source, paths)
     marked = {p for p in paths if p not in unmerged and has_markers(read(p) or b"")}
@@ -89,7 +106,8 @@ def in_conflict(findings: Sequence[Finding], *, root: Path, source: str) -> list
                 candidate_lines=(),
             )
         )
-    return out
+    marked_paths = sorted(marked.intersection(f.path for f in out if MARKED in f.detail))
+    return out, Stages(unmerged, undone_stages(root, source, marked_paths))
 
 
 def _contest_in_conflict(f: Finding, how: str) -> Finding:
@@ -102,12 +120,15 @@ def _contest_in_conflict(f: Finding, how: str) -> Finding:
     return replaced(f, detail=detail, actual_hash=None, start_line=None, end_line=None)
 
 
-def conflict_routes(f: Finding, *, root: Path, source: str) -> tuple[Route, ...]:
+def conflict_routes(
+    f: Finding, *, root: Path, source: str, stages: Stages | None = None
+) -> tuple[Route, ...]:
     """Resolve the conflicts by hand, then stage the file; or, where the index holds
     the side, keep HEAD's (``--ours``) or the other side's (``--theirs``) whole. With
     the markers staged (``git add`` took the stages: ``--ours`` then reads the staged
     file, markers and all), where git's resolve-undo record keeps the sides,
-    ``git checkout -m`` puts the conflict back first."""
+    ``git checkout -m`` puts the conflict back first. ``stages``: the index's, as
+    ``in_conflict`` read them for the whole command; None: read here for ``f``."""
     add = git_step("add", "--", f.path)
     routes = [
         Route(
@@ -116,37 +137,49 @@ def conflict_routes(f: Finding, *, root: Path, source: str) -> tuple[Route, ...]
             f">>>>>>> lines, then {command_text(add)}; the next check shows what is left",
         )
     ]
-    stages = unmerged_stages(root, source).get(f.path)
+    if stages is None:
+        marked = [f.path] if MARKED in f.detail else []
+        stages = Stages(unmerged_stages(root, source), undone_stages(root, source, marked))
+    held = stages.unmerged.get(f.path)
     again: tuple[tuple[str, ...], ...] = ()
     note = ""
-    if stages is None and MARKED in f.detail:
-        stages = undone_stages(root, source, f.path)
+    if held is None and MARKED in f.detail:
+        held = stages.undone.get(f.path)
         again = (git_step("checkout", "-m", "--", f.path),)
         note = "git checkout -m puts back the conflict git add staged, then one side is taken"
     for stage, side, label in _SIDES:
-        if stage in (stages or ()):
+        if stage in (held or ()):
             take = (*again, git_step("checkout", side, "--", f.path), add)
             routes.append(Route(label, take, note))
     return tuple(routes)
 
 
-def undone_stages(root: Path, source: str, path: str) -> frozenset[int]:
-    """The stages git's resolve-undo record keeps of ``path`` (``git add`` of a file in
-    conflict records them: ``git checkout -m`` puts them back); none when it keeps none."""
+def undone_stages(root: Path, source: str, paths: Sequence[str]) -> dict[str, frozenset[int]]:
+    """Each of ``paths`` -> the stages git's resolve-undo record keeps of it (``git
+    add`` of a file in conflict records them: ``git checkout -m`` puts them back); a
+    path it keeps none of is left out. One git call, none without ``paths``; past
+    ``_NAMED`` paths the whole record is read and filtered (ARG_MAX)."""
     from forest_files import gitio
 
+    if not paths:
+        return {}
+    named = list(paths) if len(paths) <= _NAMED else []
     out = gitio.run_git(
         root,
-        ["ls-files", "--resolve-undo", "-z", "--full-name", "--", path],
+        ["ls-files", "--resolve-undo", "-z", "--full-name", "--", *named],
         keep_index_file=source == "index",
         ok_codes=(0, 128),
     )
-    records = gitio.split_z(out.stdout) if out.returncode == 0 else []
-    return frozenset(
-        int(meta.rsplit(" ", 1)[1])
-        for meta, _, named in (r.partition("\t") for r in records)
-        if named == path
-    )
+    wanted = set(paths)
+    stages: dict[str, set[int]] = {}
+    for record in gitio.split_z(out.stdout) if out.returncode == 0 else []:
+        meta, _, path = record.partition("\t")
+        if path in wanted:
+            stages.setdefault(path, set()).add(int(meta.rsplit(" ", 1)[1]))
+    return {path: frozenset(held) for path, held in stages.items()}
+
+
+_NAMED = 500  # paths named on git's command line at most
 
 
 def unmerged_stages(root: Path, source: str) -> dict[str, frozenset[int]]:

@@ -31,6 +31,7 @@ from forest_files.check.conflicts import CONFLICT_DETAIL, conflict_routes
 if TYPE_CHECKING:
     import sqlite3
 
+    from forest_files.check.conflicts import Stages
     from forest_files.check.finding import Finding
     from forest_files.check.findings import Route
     from forest_files.check.held import Side
@@ -63,11 +64,18 @@ def sides(
 
 
 def routes(
-    f: Finding, resolves: tuple[Route, ...], held: dict[str, Side], *, root: Path, source: str
+    f: Finding,
+    resolves: tuple[Route, ...],
+    held: dict[str, Side],
+    *,
+    root: Path,
+    source: str,
+    stages: Stages | None = None,
 ) -> tuple[Route, ...]:
     """The contest's routes (``resolves``: one ``forest resolve --pick`` per head) made
-    whole for its file in conflict (``held``: ``sides``' heads of ``f``)."""
-    by_hand, *whole = conflict_routes(f, root=root, source=source)
+    whole for its file in conflict (``held``: ``sides``' heads of ``f``; ``stages``: the
+    index's, as conflicts.py ``in_conflict`` read them for the command)."""
+    by_hand, *whole = conflict_routes(f, root=root, source=source, stages=stages)
     take = {_flag(r): r for r in whole}  # git checkout --ours|--theirs -- FILE && add
     first: list[Route] = []
     rest: list[Route] = []

@@ -10,7 +10,8 @@ the file holds neither head's text, the route that keeps what git merged; when i
 holds one head's text, which head, and the side of a merge it came from: held.py;
 when its file is in a merge conflict, the side to take whole for each head:
 contest_conflict.py); a failed binding whose file is in a merge conflict is reported
-as that, with no move (conflicts.py).
+as that, with no move (conflicts.py), the index's stages of such files read once per
+call (one ``git ls-files -u``) and handed to every route.
 Test: tests/doors/test_doors.py, tests/check/test_conflicts.py,
 tests/check/test_contested_merged.py, tests/check/test_contested_bindings.py,
 tests/check/test_merge_routes.py
@@ -22,7 +23,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from forest_files.check.conflicts import in_conflict
+from forest_files.check.conflicts import NO_STAGES, in_conflict
 from forest_files.check.findings import CheckReport, Reported
 from forest_files.check.route_authority import Signer, governed
 from forest_files.check.routes import hints_for, merged_text_route, routes_for
@@ -94,8 +95,9 @@ def explain(
         from forest_files.check.filerenames import renamed_files
 
         findings = renamed_files(findings, conn, root=root, source=source)
+    stages = NO_STAGES  # the index's stages of files in conflict: read once, for every route
     if any(f.failed for f in findings):  # a file in a merge conflict: resolve it first
-        findings = in_conflict(findings, root=root, source=source)
+        findings, stages = in_conflict(findings, root=root, source=source)
     merged, held = _merged(conn, findings)
     if held:
         from forest_files.check.held import holding
@@ -111,7 +113,7 @@ def explain(
             out.append(Reported(f))
             continue
         by, words = adopted.get(f.ground or "", ("", ""))
-        routes = routes_for(f, root=root, source=source, staged=staged)
+        routes = routes_for(f, root=root, source=source, staged=staged, stages=stages)
         if f in merged:
             routes = (*routes, merged_text_route(f, source))
         elif f in held:
@@ -121,7 +123,9 @@ def explain(
         elif f in sided:  # its file in a merge conflict: take a side whole, or resolve it
             from forest_files.check import contest_conflict
 
-            routes = contest_conflict.routes(f, routes, sided[f], root=root, source=source)
+            routes = contest_conflict.routes(
+                f, routes, sided[f], root=root, source=source, stages=stages
+            )
         routes = governed(f, routes, signer)
         out.append(
             Reported(

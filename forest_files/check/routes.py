@@ -51,7 +51,7 @@ from collections.abc import Collection
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from forest_files.check.conflicts import CONFLICT_DETAIL, conflict_routes
+from forest_files.check.conflicts import CONFLICT_DETAIL, Stages, conflict_routes
 from forest_files.check.converted import CONVERTED_DETAIL, conversion_routes
 from forest_files.check.finding import COPIES_DETAIL
 from forest_files.check.findings import Route
@@ -84,14 +84,20 @@ if TYPE_CHECKING:
 
 
 def routes_for(
-    f: Finding, *, root: Path, source: str, staged: Collection[str] = ()
+    f: Finding,
+    *,
+    root: Path,
+    source: str,
+    staged: Collection[str] = (),
+    stages: Stages | None = None,
 ) -> tuple[Route, ...]:
     """Every route out of ``f`` (none for ``clean``). ``staged``: the files whose change
     the index holds (route_steps.py ``staged_of``), each restored file among them
-    staged again."""
+    staged again. ``stages``: the index's stages of the files in conflict, as
+    conflicts.py ``in_conflict`` read them for the whole command (None: read for ``f``)."""
     sel, path = f.selector, f.path
     if f.detail.startswith(CONFLICT_DETAIL):  # conflicts.py: nothing to act on before
-        return conflict_routes(f, root=root, source=source)
+        return conflict_routes(f, root=root, source=source, stages=stages)
     if source == "index" and CONVERTED_DETAIL in f.detail:  # git converts what it stages
         return conversion_routes(f, root=root)
     retire = Route(
