@@ -185,6 +185,9 @@ class CheckReport(NamedTuple):
     # a word on the whole run, said once before the findings (the working tree's
     # ledger not staged: unstaged.py); in JSON among the notes
     hints: tuple[str, ...] = ()
+    # the summary of a run that checked nothing (a refused forest ci: gate/refusal.py),
+    # said instead of "N binding(s) checked against WHERE"
+    judged_nothing: str = ""
 
     @property
     def failed(self) -> tuple[Reported, ...]:
@@ -195,6 +198,8 @@ class CheckReport(NamedTuple):
         return not self.failed
 
     def summary(self) -> str:
+        if self.judged_nothing:
+            return self.judged_nothing
         gaps = sum(1 for r in (*self.extra, *self.warnings) if r.finding.kind == "unbound")
         failed = sum(1 for r in self.failed if r.finding.kind != "unbound")
         line = summary_line(len(self.items), failed, self.where)

@@ -13,19 +13,22 @@ report's exit code is the refusal's (a busy store's 75, a damaged one's 3).
 
 Stores: nothing.
 Refuses: nothing.
-Returns: ``GateReport`` with the one finding, no range judged; outside git, or
-before HEAD's first commit, its head is ``""``.
+Returns: ``GateReport`` with the one finding, no range judged, its summary in every
+format the gate's line ("forest ci: 0 binding(s); nothing judged at HEAD …; 1
+finding(s)"); outside git, or before HEAD's first commit, its head is ``""``.
 Test: tests/gate/test_ci_refusal_reports.py, tests/gate/test_ci_shallow_reports.py
 """
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 from forest_files import gitio
 from forest_files.check.finding import Finding
 from forest_files.check.findings import CheckReport, Reported, Route
 from forest_files.gate.ci import GateReport
+from forest_files.gate.render_parts import summary_line
 from forest_files.kernel.errors import ForestError
 from forest_files.kernel.exits import exit_code
 
@@ -60,4 +63,8 @@ def one_finding(
     found = Finding(kind, "", "", "", None, None, detail=detail)  # of no file
     where = f"commit {head[:12]}" if head else "nothing judged"
     check = CheckReport(head, where, (), (Reported(found, routes),))
-    return GateReport(head, base, None, (), (), check, refused_with=code)
+    report = GateReport(head, base, None, (), (), check, refused_with=code)
+    # every format's summary the gate's one line: "N binding(s) checked against …"
+    # said "0 … checked against the nothing judged" where nothing was checked
+    said = check._replace(judged_nothing=summary_line(report))
+    return dataclasses.replace(report, check=said)

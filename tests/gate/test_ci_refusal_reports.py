@@ -115,3 +115,21 @@ def test_ci_no_commit_yet_from_a_subfolder_fix_pasted_recovers(tmp_path: Path) -
     done = pasted(repo / "sub dir", fix, env={"GIT_EDITOR": "printf 'custody\\n' >"})
     assert done.returncode == 0, (fix, done.stderr)
     assert pasted(repo, "forest ci").returncode == 0
+
+
+@pytest.mark.parametrize("where", ["repository", "outside-git"])
+def test_ci_refused_json_summary_says_nothing_judged_detected(tmp_path: Path, where: str) -> None:
+    """A refused run's JSON summary is the gate's own line, as text and GitHub print it:
+    it read "0 binding(s) checked against the nothing judged: 1 not clean" (outside git)
+    or "… checked against the commit HEAD: 1 not clean", when nothing was checked."""
+    if where == "repository":
+        root = adopted_repo(tmp_path, "t.md", "# T\n\nwords\n")
+    else:
+        root = tmp_path / "plain"
+        root.mkdir()
+    done = pasted(root, "forest ci --base no-such-ref --format json")
+    assert done.returncode == 1, done.stderr
+    summary = json.loads(done.stdout)["summary"]
+    assert summary.startswith("forest ci: 0 binding(s); nothing judged"), summary
+    assert "--base no-such-ref" in summary and summary.endswith("; 1 finding(s)"), summary
+    assert "checked against" not in summary, summary
