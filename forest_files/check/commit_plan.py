@@ -31,9 +31,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
+from forest_files.check.finding import target
 from forest_files.check.findings import Step
 from forest_files.check.staged_texts import ReadFile, StagedTexts
-from forest_files.kernel.repopath import not_utf8_reason
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -54,20 +54,6 @@ __all__ = [
     "under",
     "with_plan",
 ]
-_ONE_PLACE = ("moved", "unresolved", "missing")
-
-
-def target(f: Finding) -> str | None:
-    """The one place a failed finding's section stands now, or None (none, a choice,
-    or a file whose name is not UTF-8: no rebind can record it; check/routes.py
-    routes the rename first)."""
-    if f.kind == "moved":
-        place = f.moved_to
-    elif f.kind in _ONE_PLACE and len(f.candidates) == 1:
-        place = f.candidates[0]
-    else:
-        return None
-    return place if place is not None and not_utf8_reason(place) is None else None
 
 
 def with_plan(

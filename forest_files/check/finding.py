@@ -22,7 +22,8 @@ check). A contest no binding reports (contests.py), tracked local state
 same ``Finding`` (every kind: kinds.py). Every kind but ``clean`` fails a
 check (the hook only warns of ``unbound``: a draft may be committed).
 Returns: ``Finding`` values carrying paths, line ranges and hashes — never
-section text; ``replaced`` (a copy with some fields changed). Callers
+section text; ``replaced`` (a copy with some fields changed); ``target`` (the one
+place a failed finding's section stands now, if it names exactly one). Callers
 import them from engine.py; findings.py renders them with their routes.
 Test: tests/check/test_check.py
 """
@@ -32,6 +33,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from forest_files.check.kinds import KINDS
+from forest_files.kernel.repopath import not_utf8_reason
 
 # Every kind (check/kinds.py names each once); check_binding makes the first six,
 # coverage.py ``unbound``, the rest come from contests.py, localstate.py and the gate.
@@ -74,3 +76,20 @@ class Finding:
 
 def replaced(base: Finding, **changes: object) -> Finding:
     return Finding(**{**base.__dict__, **changes})  # dataclasses.replace(), 6x faster
+
+
+_ONE_PLACE = ("moved", "unresolved", "missing")
+
+
+def target(f: Finding) -> str | None:
+    """The one place a failed finding's section stands now, or None (none, a choice,
+    or a file whose name is not UTF-8: no rebind can record it; check/routes.py
+    routes the rename first). The commit's one route rebinds to it (commit_plan.py);
+    a moved chapter carries its subsections there (move_carried.py)."""
+    if f.kind == "moved":
+        place = f.moved_to
+    elif f.kind in _ONE_PLACE and len(f.candidates) == 1:
+        place = f.candidates[0]
+    else:
+        return None
+    return place if place is not None and not_utf8_reason(place) is None else None

@@ -6,7 +6,7 @@ file of its own, a file is renamed, or a chapter's heading renamed, its bound
 subsections are ``moved`` exactly where their chapter's rebind puts them: one route
 settles them all, and a route of their own, pasted after the chapter's, is refused
 (its binding moved already). The chapter's finding is ``moved``, or names one place
-it may stand now (commit_plan.py ``target``: a renamed heading's one candidate).
+it may stand now (finding.py ``target``: a renamed heading's one candidate).
 ``carried`` names those findings so a terminal shows each under the outermost such
 heading that carries it, with no block of its own. Display only: every binding is
 still judged, fails and keeps its own routes in machine output.
@@ -28,6 +28,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from forest_files.check.finding import target
 from forest_files.kernel.errors import ForestError
 from forest_files.text.selector import Selector, parse_selector, render
 
@@ -49,8 +50,6 @@ def _heading(text: str | None) -> Selector | None:
 def carried(items: Sequence[Reported]) -> dict[int, tuple[Reported, ...]]:
     """Each heading's item (by ``id``) whose finding names one place -> the moved items
     its rebind carries to where they stand now, under the outermost such heading."""
-    from forest_files.check.commit_plan import target
-
     heads: dict[tuple[str, tuple[str, ...]], tuple[Reported, Selector]] = {}
     for r in items:
         old, new = _heading(r.finding.selector), _heading(target(r.finding))
