@@ -7,11 +7,13 @@ status, earlier versions kept; an agent's door, claimed signature and reason),
 then the word-level diff ground → proposal as ``forest diff --words`` prints it:
 the changed lines with one line of context and an ``@@ line N @@`` header per
 hunk (N counted in the section, heading line 1), or with ``full`` every line
-of the section; coloured when asked; each character that shows as nothing written as
-its code, and each word mixing look-alike scripts named after it (text/unseen.py). Machine
-output uses ``Proposal.as_dict`` (no text).
-Test: tests/proposals/test_proposals.py, tests/proposals/test_settle.py,
-tests/doors/test_printed_where_typed.py
+of the section; coloured when asked; each control character escaped (kernel/shellword.py
+``printable``), each character that shows as nothing written as its code, and each word
+mixing look-alike scripts named after it (text/unseen.py); a rebind proposal's lines
+(old -> new selector, ground -> the new section now) alike. Machine output uses
+``Proposal.as_dict`` (no text).
+Test: tests/proposals/test_proposals.py, tests/proposals/test_rebinds.py,
+tests/proposals/test_settle.py, tests/doors/test_printed_where_typed.py
 """
 
 from __future__ import annotations
@@ -71,17 +73,19 @@ def show_lines(root: Path, pid: str, *, full: bool = False, colour: bool = False
 
 def rebind_lines(root: Path, pid: str, *, full: bool = False, colour: bool = False) -> list[str]:
     """A rebind proposal: old -> new selector, the route it stands for, and ground ->
-    the new section now, by words."""
-    from forest_files.check.diff import word_diff
+    the new section now, by words, shown as a drift's diff is (``for_terminal``) with
+    its look-alike words named: the working tree's text, which anyone may have written."""
+    from forest_files.check.diff import for_terminal, word_diff
     from forest_files.check.findings import WORDS_PLACEHOLDER
-    from forest_files.kernel.shellword import forest_text
+    from forest_files.kernel.shellword import forest_text, printable
     from forest_files.proposals.rebinds import RebindStore
+    from forest_files.text.unseen import lookalikes
 
     with RebindStore(root) as store:
         p = store.get(pid)
     words = ("--words", WORDS_PLACEHOLDER)  # pasted as it stands, refused: the user says why
     lines = [
-        f"proposal {p.id} {p.status}: rebind {p.old_selector} -> {p.new_selector}",
+        printable(f"proposal {p.id} {p.status}: rebind {p.old_selector} -> {p.new_selector}"),
         f"  derived from ground {p.derived_from[:12]}; the new section shares "
         f"{p.score:.0%} of ground's body; updated {p.updated_at}",
         f"  stands for: {forest_text('rebind', p.old_selector, p.new_selector, options=words)}",
@@ -90,13 +94,10 @@ def rebind_lines(root: Path, pid: str, *, full: bool = False, colour: bool = Fal
     now = _section_now(root, p.new_selector, p.binding)
     if now is None:
         return [*lines, "  (the new section is not readable now)"]
-    shown = word_diff(ground_of(root, p.derived_from) or "", now, context=None if full else 1)
-    out = [f"--- ground {p.old_selector}", f"+++ now {p.new_selector}", shown or "(no change)"]
-    if colour:
-        from forest_files.check.diff import colourise
-
-        out = [colourise(line) for line in out]
-    return [*lines, *out]
+    ground = ground_of(root, p.derived_from) or ""
+    diff = word_diff(ground, now, context=None if full else 1)
+    out = f"--- ground {p.old_selector}\n+++ now {p.new_selector}\n{diff or '(no change)'}"
+    return [*lines, for_terminal(out, colour=colour), *lookalikes(ground, now)]
 
 
 def _section_now(root: Path, selector: str, binding: str) -> str | None:

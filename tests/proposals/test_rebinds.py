@@ -199,3 +199,33 @@ def test_rebind_proposal_version_one_upgraded_by_two_at_once_accepted(root: Path
         for t in threads:
             t.join(60)
     assert failed == []
+
+
+def test_rebind_proposal_show_escape_and_invisible_in_section_detected(root: Path) -> None:
+    """The renamed section the watcher proposes a rebind for holds an ESC sequence, a
+    C1 CSI, a zero-width space and a word with a Cyrillic o: ``forest proposal show``
+    printed the working tree's section as it stood (the ESC reached the terminal,
+    ``lea\u200bves`` looked like ``leaves``); each control is written escaped, the
+    invisible character as its code and the mixed word named, as a text proposal's
+    diff shows them."""
+    edited = CANON.replace("long frost", "long \x1b[31mfrost\u009b0m, lea\u200bves, n\u043erth")
+    pid = _rename(root, edited)
+    assert pid is not None
+    shown = ok(root, "proposal", "show", pid).stdout
+    assert not any(c in shown for c in "\x1b\u009b\u200b"), repr(shown)
+    assert "\\x1b[31mfrost\\x9b0m" in shown and "lea<U+200B>ves" in shown, shown
+    (note,) = [line for line in shown.splitlines() if "look-alike" in line]
+    assert "line 4" in note and "U+043E" in note, note
+
+
+def test_rebind_proposal_show_control_in_new_heading_detected(root: Path) -> None:
+    """The heading was renamed to one holding a C1 CSI (U+009B): the proposal's first
+    line and the diff's ``+++`` line printed the new selector raw; both escape it."""
+    renamed = CANON.replace("## Elias", "## Elias\u009b2K the Keeper")
+    (root / "a.md").write_text(renamed, encoding="utf-8")
+    (item,) = judge.check(root, ("a.md",), threading.Event())
+    done = propose_rebind(root, item, (), frozenset())
+    assert done is not None
+    shown = ok(root, "proposal", "show", done[0]).stdout
+    assert "\u009b" not in shown, repr(shown)
+    assert f"rebind {OLD} -> a.md#Canon/Elias\\x9b2K the Keeper" in shown, shown
