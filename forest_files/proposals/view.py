@@ -3,7 +3,8 @@
 Stores: nothing.
 Refuses: an unknown id (store.py).
 Returns: lines: the proposal's facts (id, selector, ground it diverged from,
-status, earlier versions kept; an agent's door, claimed signature and reason),
+status, earlier versions kept; an agent's door, claimed signature and reason, escaped
+and each invisible character written as its code),
 then the word-level diff ground → proposal as ``forest diff --words`` prints it:
 the changed lines with one line of context and an ``@@ line N @@`` header per
 hunk (N counted in the section, heading line 1), or with ``full`` every line
@@ -30,12 +31,29 @@ def facts(p: Proposal, versions: int) -> list[str]:
         f"{versions} earlier version(s) kept; updated {p.updated_at}",
     ]
     if p.source != "watch":  # an agent's door: what it claims, never authenticated
-        from forest_files.kernel.shellword import printable  # a claim never forges a line
-
-        lines.append(f"  proposed through {p.source} by {printable(p.claimed_by or '?')} (claimed)")
+        lines.append(f"  proposed through {p.source} by {_seen(p.claimed_by or '?')} (claimed)")
         if p.reason:
-            lines.append(f"  reason: {printable(p.reason)}")
+            lines.append(f"  reason: {_seen(p.reason)}")
     return lines
+
+
+def _seen(claim: str) -> str:
+    """A claim as a reviewer must read it: it never forges a line nor passes, by a
+    zero-width space, for a name it is not."""
+    from forest_files.kernel.shellword import printable
+    from forest_files.text.unseen import shown
+
+    return shown(printable(claim))
+
+
+def same_lines(root: Path, p: Proposal) -> list[str]:
+    """What follows a proposal whose text the section holds now (its diff is the
+    drift's, printed above it): its look-alike words, named as ``diff_lines`` names them."""
+    from forest_files.text.unseen import lookalikes
+
+    if p.text is None:
+        return []
+    return lookalikes(ground_of(root, p.derived_from) or "", p.text)
 
 
 def ground_of(root: Path, content_id: str) -> str | None:

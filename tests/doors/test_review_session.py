@@ -128,3 +128,42 @@ def test_review_command_usage_error_leaves_item_refused(tmp_path: Path) -> None:
     """A printed command that click refuses (a usage error) is exit 2 for the item,
     never an exception out of the review."""
     assert run_in_process(tmp_path)(["forest", "proposal", "adopt"]) == 2
+
+
+def test_review_capture_same_as_section_lookalike_named_detected(tmp_path: Path) -> None:
+    """The watcher's capture of an edit that slipped in a word with a Cyrillic o
+    (``w\u043erds``): ``forest proposal show`` names it, but ``forest review`` printed
+    the drift's diff alone (the proposal's text being the section's) and never named
+    it; it names it as ``proposal show`` does."""
+    root = bound_repo(tmp_path)
+    pid = _capture(root, DOC.replace("kept words", "kept w\u043erds"))
+    shown, _ = _review(root, "n\n")
+    assert "(its text is what the section holds now)" in shown
+    (note,) = [line for line in shown.splitlines() if "look-alike" in line]
+    assert "line 3" in note and "U+043E" in note, note
+    with ProposalStore(root) as store:
+        assert store.get(pid).status == "open"
+
+
+def test_review_invisible_in_claimed_signature_shown_detected(tmp_path: Path) -> None:
+    """An agent's proposal whose claimed signature and reason hold a zero-width space
+    and U+200F (which MCP lets through: they end or move no line): review and ``forest
+    proposal show`` printed ``Ada <ada@example.org>`` as it reads to the eye, a holder's
+    name that is not it; each is written as its code."""
+    from forest_files.custody.repository import Repository
+    from tests.helpers.cli import ok
+
+    root = bound_repo(tmp_path)
+    with Repository(root) as repo:
+        (g,) = repo.ground()
+    with ProposalStore(root) as store:
+        pid = store.propose(
+            binding="b", path="a.md", selector="a.md#Title/Keep",
+            derived_from=g.content_id, ground_hash=g.body_hash,
+            text="## Keep\n\nproposed words\n\n", source="mcp",
+            claimed_by="Ada <ada@exa\u200bmple.org>", reason="\u200fclearer",
+        ).proposal.id  # fmt: skip
+    for shown in (_review(root, "n\n")[0], ok(root, "proposal", "show", pid).stdout):
+        assert "by Ada <ada@exa<U+200B>mple.org> (claimed)" in shown, shown
+        assert "reason: <U+200F>clearer" in shown, shown
+        assert not any(c in shown for c in "\u200b\u200f"), shown

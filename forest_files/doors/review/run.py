@@ -4,9 +4,11 @@ Stores: nothing itself (closing.py closes proposals; each key's command
 records what it records).
 Refuses: nothing itself (session.py refuses keys and empty words).
 Returns: the ``Tally``; prints each item (the finding's block as ``forest
-check`` prints it, coloured as it is; the proposal's changed lines), the
-summary, and the commit reminder when an act was recorded.
-Test: tests/doors/test_review_pty.py
+check`` prints it, coloured as it is; the proposal's lines as ``forest proposal
+show`` prints them, proposals/view.py: its changed lines, or, when its text is
+the section's, the look-alike words of it), the summary, and the commit reminder
+when an act was recorded.
+Test: tests/doors/test_review_pty.py, tests/doors/test_review_session.py
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ def shower(root: Path, colour: bool) -> Callable[[Item], list[str]]:
     """What is printed for an item."""
     from forest_files.check.text import block
     from forest_files.custody.proposals import ProposalStore
-    from forest_files.proposals.view import diff_lines, facts, rebind_lines
+    from forest_files.proposals.view import diff_lines, facts, rebind_lines, same_lines
 
     def show(item: Item) -> list[str]:
         lines = [] if item.reported is None else block(item.reported, colour=colour)
@@ -37,7 +39,7 @@ def shower(root: Path, colour: bool) -> Callable[[Item], list[str]]:
             lines += facts(p, store.versions(p.id))
         same = item.reported is not None and item.reported.finding.actual_hash == p.text_hash
         if same:  # the diff above is the proposal's text already
-            return [*lines, "  (its text is what the section holds now)"]
+            return [*lines, "  (its text is what the section holds now)", *same_lines(root, p)]
         return [*lines, *diff_lines(root, p, colour=colour)]
 
     return show
