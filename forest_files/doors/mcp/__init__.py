@@ -3,7 +3,8 @@ and has no tool that promotes.
 
 Stores: nothing itself; ``propose`` keeps a proposal (custody/proposals.py) and
 every call is audited (audit.py). Nothing here writes the ledger.
-Refuses: see tools.py (arguments, sealed and erased text, forgotten lines).
+Refuses: see tools.py (sealed and erased text, forgotten lines) and propose_checks.py
+(what a proposal's own arguments may not hold).
 Returns: ``serve`` (server.py, over the transport of stdio.py); the answers are
 computed in tools.py.
 Test: tests/doors/test_mcp_server.py, tests/doors/test_mcp_tools.py,

@@ -9,14 +9,9 @@ Refuses (``ToolRefused``, one line, never a body): a binding that is not bound (
 is retired), a malformed selector or one outside the repository (``../``, absolute;
 said whole, without the command line's selector forms), a selector naming several or
 none (the file's selectors listed, and this door's argument to pass, never the command
-line's), contested ground, ground
-that is sealed or erased, proposed text that is the ground already, holds a line a
-forget removed or is over the repository's body bound, a placeholder signature, a
-signature or reason that is not one line (a line break, a C0 or C1 control,
-U+2028/U+2029: each would forge a line where a person reads it), a C1 control,
-U+2028/U+2029 or a bidirectional control in the text, a signature naming a holder of forest.toml's
-``[authority]`` (an agent is not one), a text that written into the file would not
-read back as the section (no person could adopt it).
+line's), contested ground, ground that is sealed or erased, proposed text that is the
+ground already, holds a line a forget removed or is over the repository's body bound;
+what ``propose`` judges of its arguments alone (propose_checks.py).
 Returns: JSON-ready dicts: pages carry ``next_cursor`` (None at the end);
 ``read_ground`` carries ``next_offset``; recall answers are Forest packets,
 jurisdiction first, with bounded excerpts and content ids (never row ids).
@@ -28,21 +23,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from forest_files.doors.mcp import propose_checks as checks
 from forest_files.doors.mcp import schemas as s
+from forest_files.doors.mcp.propose_checks import ToolRefused
 from forest_files.doors.mcp.session import Session
-from forest_files.kernel.errors import ForestError
 
 if TYPE_CHECKING:
     from forest_files.custody.bindings import Binding
-    from forest_files.custody.config import ForestConfig
     from forest_files.store.forest import ForestStore
 
 SOURCE = "mcp"  # the door a proposal from this server is marked with
 UNKNOWN_SHOWN = 5  # selectors a refusal lists of the file it names
-
-
-class ToolRefused(ForestError):
-    """A tool call the server will not answer (the message says why and what to do)."""
 
 
 @dataclass
@@ -237,17 +228,17 @@ def propose(session: Session, args: s.ProposeIn) -> Answer:
     from forest_files.custody.tombstone import refuse_erased
     from forest_files.kernel.hashing import hash_body
 
-    signature, reason = _claim(args)
-    text = _normalised(args.text)
+    signature, reason = checks.claim(args)
+    text = checks.normalised(args.text)
     b = _binding(session, args.selector, "selector")
     store, config = session.store(), session.repo.config
-    _not_a_holder(config, signature)
+    checks.not_a_holder(config, signature)
     cid, row = _ground_row(session, b)
     if len(text.encode("utf-8")) > config.max_body_bytes:
         raise ToolRefused(f"text is over this repository's max_body_bytes ({b.bind_act})")
     if hash_body(text) == row["body_hash"]:
         raise ToolRefused(f"{b.bind_act}: the text is its ground already; nothing to propose")
-    _stands(session, b, text)
+    checks.stands(session, b, text)
     refuse_erased(store, config.project_id, text, "the proposed text")
     with ProposalStore(session.root) as kept:
         done = kept.propose(
@@ -264,99 +255,3 @@ def propose(session: Session, args: s.ProposeIn) -> Answer:
     p = done.proposal
     data = {**p.as_dict(), "outcome": done.outcome}
     return Answer(data, (p.id, b.bind_act, b.selector, cid, p.text_hash), {done.outcome: 1})
-
-
-def _claim(args: s.ProposeIn) -> tuple[str, str]:
-    from forest_files.kernel.bounds import MAX_PROPOSED_CHARS, BoundsRefused, check_text
-    from forest_files.praise import placeholder_signature
-
-    try:
-        signature = _one_line(
-            "signature", check_text("signature", args.signature.strip(), MAX_PROPOSED_CHARS)
-        )
-        reason = _one_line("reason", check_text("reason", args.reason.strip(), MAX_PROPOSED_CHARS))
-    except BoundsRefused as exc:
-        raise ToolRefused(str(exc)) from None
-    if placeholder_signature(signature) is not None:
-        raise ToolRefused("signature is a placeholder; give who proposes, e.g. 'Name <email>'")
-    return signature, reason
-
-
-def _stands(session: Session, b: Binding, text: str) -> None:
-    """Refused: a text that, written into the file as it is now, would not read back as
-    the section (its heading dropped or renamed, a heading inside it ending it): no
-    person could adopt it. Anything else the file says now (gone, in a conflict, the
-    section not found) is judged again when a person adopts, so it refuses nothing."""
-    from forest_files.custody.restore import WouldNotStand, plan_rewrite
-
-    try:
-        plan_rewrite(session.root, b.path, b.selector, b.excludes, text)
-    except WouldNotStand:
-        raise ToolRefused(
-            f"{b.bind_act}: written into the file, this text would not read back as the "
-            "section; keep its heading line as read_ground gives it, and add no heading "
-            "that would end it"
-        ) from None
-    except (ForestError, OSError):
-        pass
-
-
-def _not_a_holder(config: ForestConfig, signature: str) -> None:
-    """Refused: a claimed signature that names a holder of forest.toml's
-    ``[authority]``: as an adopting signature is matched (names_match), or by the
-    same ``<email>`` or the same words in any case. An agent proposes as itself;
-    the holder adopts, or not, under their own name."""
-    from forest_files.custody.config import email_of, names_match
-
-    def _same(holder: str) -> bool:
-        email, held = email_of(signature), email_of(holder)
-        return (
-            names_match(holder, signature)
-            or " ".join(holder.split()).casefold() == " ".join(signature.split()).casefold()
-            or (email is not None and held is not None and email.casefold() == held.casefold())
-        )
-
-    for rule in config.authority:
-        for holder in rule.holders:
-            if _same(holder):
-                raise ToolRefused(
-                    f"signature names a holder of [authority] {rule.glob!r} in forest.toml; "
-                    "sign as the agent you are (the holder adopts under their own name)"
-                )
-
-
-def _one_line(field: str, value: str) -> str:
-    """``value`` if no character of it would end or move a line where a person reads it
-    (``forest proposal show``, ``forest review``, ``forest audit``): a C1 control
-    (U+0080-U+009F, e.g. U+009B, a terminal's CSI), U+2028/U+2029, or a bidirectional
-    control that reorders what is shown (U+202E); check_text has refused line breaks
-    and the other controls already."""
-    from forest_files.kernel.bounds import BoundsRefused
-    from forest_files.kernel.shellword import first_unprintable
-
-    if first_unprintable(value) is not None:
-        raise BoundsRefused(
-            field,
-            "holds a line break, a control character or a bidirectional control; "
-            "give one line of plain text",
-        )
-    return value
-
-
-def _normalised(text: str) -> str:
-    """The text as a section is read (line endings, encoding): what adopting compares."""
-    from forest_files.kernel.bounds import MAX_PROPOSED_CHARS, BoundsRefused, check_text
-    from forest_files.kernel.shellword import printable
-    from forest_files.text.normalise import normalise_text
-
-    try:
-        check_text("text", text, MAX_PROPOSED_CHARS, lines=True)
-        if printable(text, keep="\t\n\r") != text:
-            raise BoundsRefused(
-                "text",
-                "holds a C1 control, U+2028/U+2029 or a bidirectional control "
-                "(U+202A-U+202E, U+2066-U+2069); remove it",
-            )
-    except BoundsRefused as exc:
-        raise ToolRefused(str(exc)) from None
-    return normalise_text(text)

@@ -1,0 +1,128 @@
+"""What the MCP ``propose`` tool judges of its arguments alone, before any ground is
+read or anything kept; and ``ToolRefused``, the one refusal every tool raises.
+
+Stores: nothing.
+Refuses (``ToolRefused``, one line, never a body): a placeholder signature, a
+signature or reason that is not one line (a line break, a C0 or C1 control,
+U+2028/U+2029: each would forge a line where a person reads it), a C1 control,
+U+2028/U+2029 or a bidirectional control in the text, a signature naming a holder of
+forest.toml's ``[authority]`` (an agent is not one), a text that written into the file
+would not read back as the section (no person could adopt it).
+Returns: ``claim`` the stripped signature and reason; ``normalised`` the text as a
+section is read; ``not_a_holder`` and ``stands`` nothing (they refuse or pass).
+Test: tests/doors/test_mcp_tools.py, tests/doors/test_mcp_server.py
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from forest_files.kernel.errors import ForestError
+
+if TYPE_CHECKING:
+    from forest_files.custody.bindings import Binding
+    from forest_files.custody.config import ForestConfig
+    from forest_files.doors.mcp import schemas as s
+    from forest_files.doors.mcp.session import Session
+
+
+class ToolRefused(ForestError):
+    """A tool call the server will not answer (the message says why and what to do)."""
+
+
+def claim(args: s.ProposeIn) -> tuple[str, str]:
+    """The signature and reason, stripped, each one line within its bound and the
+    signature no placeholder."""
+    from forest_files.kernel.bounds import MAX_PROPOSED_CHARS, BoundsRefused, check_text
+    from forest_files.praise import placeholder_signature
+
+    try:
+        signature = _one_line(
+            "signature", check_text("signature", args.signature.strip(), MAX_PROPOSED_CHARS)
+        )
+        reason = _one_line("reason", check_text("reason", args.reason.strip(), MAX_PROPOSED_CHARS))
+    except BoundsRefused as exc:
+        raise ToolRefused(str(exc)) from None
+    if placeholder_signature(signature) is not None:
+        raise ToolRefused("signature is a placeholder; give who proposes, e.g. 'Name <email>'")
+    return signature, reason
+
+
+def stands(session: Session, b: Binding, text: str) -> None:
+    """Refused: a text that, written into the file as it is now, would not read back as
+    the section (its heading dropped or renamed, a heading inside it ending it): no
+    person could adopt it. Anything else the file says now (gone, in a conflict, the
+    section not found) is judged again when a person adopts, so it refuses nothing."""
+    from forest_files.custody.restore import WouldNotStand, plan_rewrite
+
+    try:
+        plan_rewrite(session.root, b.path, b.selector, b.excludes, text)
+    except WouldNotStand:
+        raise ToolRefused(
+            f"{b.bind_act}: written into the file, this text would not read back as the "
+            "section; keep its heading line as read_ground gives it, and add no heading "
+            "that would end it"
+        ) from None
+    except (ForestError, OSError):
+        pass
+
+
+def not_a_holder(config: ForestConfig, signature: str) -> None:
+    """Refused: a claimed signature that names a holder of forest.toml's
+    ``[authority]``: as an adopting signature is matched (names_match), or by the
+    same ``<email>`` or the same words in any case. An agent proposes as itself;
+    the holder adopts, or not, under their own name."""
+    from forest_files.custody.config import email_of, names_match
+
+    def _same(holder: str) -> bool:
+        email, held = email_of(signature), email_of(holder)
+        return (
+            names_match(holder, signature)
+            or " ".join(holder.split()).casefold() == " ".join(signature.split()).casefold()
+            or (email is not None and held is not None and email.casefold() == held.casefold())
+        )
+
+    for rule in config.authority:
+        for holder in rule.holders:
+            if _same(holder):
+                raise ToolRefused(
+                    f"signature names a holder of [authority] {rule.glob!r} in forest.toml; "
+                    "sign as the agent you are (the holder adopts under their own name)"
+                )
+
+
+def _one_line(field: str, value: str) -> str:
+    """``value`` if no character of it would end or move a line where a person reads it
+    (``forest proposal show``, ``forest review``, ``forest audit``): a C1 control
+    (U+0080-U+009F, e.g. U+009B, a terminal's CSI), U+2028/U+2029, or a bidirectional
+    control that reorders what is shown (U+202E); check_text has refused line breaks
+    and the other controls already."""
+    from forest_files.kernel.bounds import BoundsRefused
+    from forest_files.kernel.shellword import first_unprintable
+
+    if first_unprintable(value) is not None:
+        raise BoundsRefused(
+            field,
+            "holds a line break, a control character or a bidirectional control; "
+            "give one line of plain text",
+        )
+    return value
+
+
+def normalised(text: str) -> str:
+    """The text as a section is read (line endings, encoding): what adopting compares."""
+    from forest_files.kernel.bounds import MAX_PROPOSED_CHARS, BoundsRefused, check_text
+    from forest_files.kernel.shellword import printable
+    from forest_files.text.normalise import normalise_text
+
+    try:
+        check_text("text", text, MAX_PROPOSED_CHARS, lines=True)
+        if printable(text, keep="\t\n\r") != text:
+            raise BoundsRefused(
+                "text",
+                "holds a C1 control, U+2028/U+2029 or a bidirectional control "
+                "(U+202A-U+202E, U+2066-U+2069); remove it",
+            )
+    except BoundsRefused as exc:
+        raise ToolRefused(str(exc)) from None
+    return normalise_text(text)
