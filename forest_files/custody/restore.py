@@ -16,7 +16,9 @@ sparse checkout leaves out (restore_sparse.py: ``git sparse-checkout add``, then
 the restore); a section of a file that is not text (the byte to fix first); a
 section that cannot be found (restore needs its lines); with exclusions, a result whose
 section would not hash to ground (an excluded heading placed where it would
-swallow ground lines).
+swallow ground lines); in ``restore_many``, a restore that would remove another bound
+section of its file (restore_nested.py: a heading demoted into it, a bound subsection
+added under it, a symbol or region moved into it; the way out ``--drop-nested``).
 Exclusions: the excluded parts are not in ground, so they are kept as they are
 now, each placed where it stood relative to the surrounding kept lines.
 ``restore_many`` restores many sections all or nothing: every refusal above
@@ -52,7 +54,7 @@ files written all or nothing).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -69,6 +71,7 @@ from forest_files.custody.restore_files import (
     recreate_allowed,
     replace_file,
 )
+from forest_files.custody.restore_nested import Bound, refuse_removing
 from forest_files.custody.restore_splice import WouldNotStand, splice, split_lines
 from forest_files.kernel.errors import ForestError
 from forest_files.store.entryrow import ERASED_MARK
@@ -79,6 +82,7 @@ if TYPE_CHECKING:
     from forest_files.store.forest import ForestStore
 
 __all__ = [
+    "Bound",
     "Restored",
     "Rewrite",
     "Wanted",
@@ -228,14 +232,23 @@ class Restored:
     kept: Path | None  # the capture of the replaced text ("restored" only)
 
 
-def restore_many(root: Path, wanted: Sequence[Wanted], gate: Gate = open_gate) -> list[Restored]:
+def restore_many(
+    root: Path,
+    wanted: Sequence[Wanted],
+    gate: Gate = open_gate,
+    *,
+    bound: Mapping[str, Sequence[Bound]] | None = None,
+    again: Sequence[str] = (),
+) -> list[Restored]:
     """Restore every section, or none: each file is read once and every splice is
     worked out in memory, so a section that cannot be restored (its file gone, a
-    directory in its place, its heading missing) refuses the whole command before
-    any capture or file is written. Sections of one file are spliced in turn into
-    one new text, written once; the files are written all or nothing
-    (restore_commit.py), and only the texts of files that change are captured. The
-    renames happen inside ``gate``; the files it leaves are reported ``left``."""
+    directory in its place, its heading missing, or, of ``bound``'s bindings of its
+    file, one whose section it would remove: restore_nested.py, the way out ``again``
+    with ``--drop-nested``) refuses the whole command before any capture or file is
+    written. Sections of one file are spliced in turn into one new text, written once;
+    the files are written all or nothing (restore_commit.py), and only the texts of
+    files that change are captured. The renames happen inside ``gate``; the files it
+    leaves are reported ``left``."""
     before: dict[str, tuple[bytes | None, int]] = {}  # path -> (bytes now, or None: missing)
     files: dict[str, tuple[bytes, int]] = {}  # path -> the new bytes so far
     plans: list[tuple[Wanted, str, str | bytes | None]] = []  # (wanted, outcome, replaced text)
@@ -256,6 +269,9 @@ def restore_many(root: Path, wanted: Sequence[Wanted], gate: Gate = open_gate) -
         if old_text == w.ground:
             plans.append((w, "clean", None))
             continue
+        if bound and isinstance(old_text, str):  # text: another section may stand in it
+            again = again or list(dict.fromkeys(x.selector for x in wanted))
+            refuse_removing(bound.get(w.path, ()), w.path, w.selector, (data, new), again)
         files[w.path] = (new, mode)
         plans.append((w, "restored", old_text))
     changes = [

@@ -227,10 +227,22 @@ def _confirm(lines: list[str], yes: bool, *, err: bool) -> None:
 
 @app.command()
 @boundary
-def restore(targets: TargetsArg, repo: RepoOpt = Path(".")) -> None:
+def restore(
+    targets: TargetsArg,
+    drop_nested: Annotated[
+        bool,
+        typer.Option(
+            "--drop-nested",
+            help="Restore even when that removes another bound section standing in the "
+            "section's lines now (a heading demoted into it); its text is kept in the capture.",
+        ),
+    ] = False,
+    repo: RepoOpt = Path("."),
+) -> None:
     """Write ground back into sections (the first route); a file means every binding in
     it. The divergent text is captured under .git/forest/captures first, so nothing
-    is lost; a section that already holds ground is left untouched.
+    is lost; a section that already holds ground is left untouched, and a restore that
+    would remove another bound section of the file is refused (unless --drop-nested).
 
     Example: forest restore 'canon/characters.md#Elias'
     """
@@ -240,12 +252,13 @@ def restore(targets: TargetsArg, repo: RepoOpt = Path(".")) -> None:
     from forest_files.custody.erased_ground import refuse_restore
     from forest_files.custody.record import ground_body
     from forest_files.custody.repository import Repository
-    from forest_files.custody.restore import Wanted, audit_restored, restore_many
+    from forest_files.custody.restore import Bound, Wanted, audit_restored, restore_many
     from forest_files.custody.restore_gate import grounds_held
 
     with Repository(repo) as r:
         store = r.synced()
-        chosen = choose(r.root, all_bindings(store), targets)
+        live = all_bindings(store)
+        chosen = choose(r.root, live, targets)
         wanted: list[Wanted] = []
         decided: list[tuple[Binding, str]] = []
         for c in chosen:  # every ground known before any file is written
@@ -261,7 +274,13 @@ def restore(targets: TargetsArg, repo: RepoOpt = Path(".")) -> None:
             decided.append((b, cid))
         # All or nothing, but a file whose ground another command changed meanwhile:
         # looked at again under the write lock the renames are made in.
-        done_all = restore_many(r.root, wanted, grounds_held(store, decided))
+        bound: dict[str, list[Bound]] = {}  # every section of those files must survive
+        paths = {w.path for w in wanted}
+        for b in live if not drop_nested else ():
+            if b.path in paths:
+                bound.setdefault(b.path, []).append(Bound(b.selector, b.excludes))
+        held = grounds_held(store, decided)
+        done_all = restore_many(r.root, wanted, held, bound=bound, again=targets)
         audit_restored(r.root, store, [c.binding for c in chosen], done_all)
         for done in done_all:
             if done.outcome not in ("left", "changed"):
