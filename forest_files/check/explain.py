@@ -11,10 +11,12 @@ holds one head's text, which head, and the side of a merge it came from: held.py
 when its file is in a merge conflict, the side to take whole for each head:
 contest_conflict.py); a failed binding whose file is in a merge conflict is reported
 as that, with no move (conflicts.py), the index's stages of such files read once per
-call (one ``git ls-files -u``) and handed to every route.
+call (one ``git ls-files -u``) and handed to every route; a drift's restore route that
+would remove another bound section says so and carries ``--drop-nested``
+(route_nested.py).
 Test: tests/doors/test_doors.py, tests/check/test_conflicts.py,
 tests/check/test_contested_merged.py, tests/check/test_contested_bindings.py,
-tests/check/test_merge_routes.py
+tests/check/test_merge_routes.py, tests/check/test_routes_nested_restore.py
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from forest_files.check.conflicts import NO_STAGES, in_conflict
-from forest_files.check.findings import CheckReport, Reported
+from forest_files.check.findings import CheckReport, Reported, Route
 from forest_files.check.route_authority import Signer, governed
 from forest_files.check.routes import hints_for, merged_text_route, routes_for
 
@@ -114,6 +116,8 @@ def explain(
             continue
         by, words = adopted.get(f.ground or "", ("", ""))
         routes = routes_for(f, root=root, source=source, staged=staged, stages=stages)
+        if f.kind == "drifted" and source in ("worktree", "index") and routes:
+            routes = _nested(f, routes, findings, root, conn)
         if f in merged:
             routes = (*routes, merged_text_route(f, source))
         elif f in held:
@@ -141,6 +145,26 @@ def explain(
             )
         )
     return tuple(out)
+
+
+def _nested(
+    f: Finding,
+    routes: tuple[Route, ...],
+    findings: Sequence[Finding],
+    root: Path,
+    conn: sqlite3.Connection | None,
+) -> tuple[Route, ...]:
+    """A drift's restore route that would remove another bound section: said, with
+    ``--drop-nested`` (route_nested.py)."""
+    from forest_files.check.route_nested import removing, restore_route
+    from forest_files.check.route_steps import forest
+
+    if routes[0].steps[:1] != (forest("restore", f.selector),):
+        return routes
+    removed = removing(f, findings, root, conn)
+    if not removed:
+        return routes
+    return (restore_route(f, routes[0], removed), *routes[1:])
 
 
 def _signer(findings: Sequence[Finding], root: Path) -> Signer | None:
