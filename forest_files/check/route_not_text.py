@@ -5,7 +5,7 @@ binding, written over with the adopted text.
 
 Stores: nothing. Refuses: nothing.
 Returns: ``not_text`` (the refusal a finding's detail holds: its reason, byte offset,
-line where it names one, and advice; None for any other detail); ``routes`` (a
+line, and advice; None for any other detail); ``routes`` (a
 whole-file binding's ``forest restore``, which writes ground over the whole file and
 keeps the bytes it replaces; fixing the file at the byte the refusal names, then
 ``forest check PATH``).

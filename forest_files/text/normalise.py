@@ -13,8 +13,8 @@ that is no file's, a proposal's, into LF.)
 
 Stores: nothing.
 Refuses: binary content (a NUL byte), invalid UTF-8 and a lone CR, with
-``SourceRefused`` naming the file and the byte offset (and the line, for a lone
-CR); never echoes the bytes themselves.
+``SourceRefused`` naming the file, the byte offset and its line (LF-counted); never
+echoes the bytes themselves.
 Returns: normalised ``str``; ``LineIndex``/``Section``, the one definition of a
 line (split on LF only) that every section resolver shares.
 Test: tests/text/test_normalise.py
@@ -41,6 +41,8 @@ class SourceRefused(ForestError):
     ) -> None:
         self.path = path
         self.offset = offset
+        self.reason = reason
+        self.line = line
         advice = advice or (
             "only UTF-8 text files can be bound "
             "(re-encode the file as UTF-8, or bind a text file instead)"
@@ -87,11 +89,12 @@ def decode_bytes(data: bytes, path: str) -> str:
             if data.startswith(_UTF16_BOMS)
             else "binary content (NUL byte)"
         )
-        raise SourceRefused(path, nul, reason)
+        raise SourceRefused(path, nul, reason, line=_line_of(data, nul))
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise SourceRefused(path, exc.start, "invalid UTF-8") from None
+        line = _line_of(data, exc.start)
+        raise SourceRefused(path, exc.start, "invalid UTF-8", line=line) from None
     lone = _lone_cr(data) if "\r" in text else -1
     if lone >= 0:
         raise SourceRefused(
@@ -101,9 +104,14 @@ def decode_bytes(data: bytes, path: str) -> str:
             "a shell, git and most compilers read it inside a line, other tools as a line "
             "end, so the file's lines are not one text: end that line with LF (or CRLF) "
             "or remove the CR",
-            line=data.count(b"\n", 0, lone) + 1,
+            line=_line_of(data, lone),
         )
     return normalise_text(text)
+
+
+def _line_of(data: bytes, offset: int) -> int:
+    """The 1-based line (counted by LF) holding byte ``offset`` of ``data``."""
+    return data.count(b"\n", 0, offset) + 1
 
 
 def _lone_cr(data: bytes) -> int:

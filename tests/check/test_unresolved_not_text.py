@@ -1,6 +1,6 @@
 """A bound file the reader refuses (a NUL byte, bytes that are not UTF-8, a lone CR)
-is ``unresolved``; its routes say what is wrong, where (the refusal's byte offset, and
-its line where the refusal names one) and how to fix it. They were the routes of a
+is ``unresolved``; its routes say what is wrong, where (the refusal's byte offset and
+its line) and how to fix it. They were the routes of a
 heading gone ("put the section back … restore the heading the selector names", "no
 heading stands where it stood"), and in ``forest ci`` a ``forest show`` amended into
 HEAD. A whole-file binding's first route is ``forest restore``, which writes the
@@ -30,9 +30,9 @@ DAMAGE = {
 
 def _words(how: str, at: int, line: int) -> str:
     """The route's words for the damage ``how`` in a file whose damaged line starts at
-    byte ``at`` and is its ``line``th (the refusal names the line of a lone CR only)."""
+    byte ``at`` and is its ``line``th (every refusal names the line: where to look)."""
     _, what, offset = DAMAGE[how]
-    return f"{what} at byte offset {at + offset}" + (f" (line {line})" if how == "lone-cr" else "")
+    return f"{what} at byte offset {at + offset} (line {line})"
 
 
 def _repo(tmp_path: Path) -> Path:

@@ -66,6 +66,23 @@ def test_binary_nul_refused_naming_byte_offset() -> None:
         decode_bytes(b"\x89PNG\x00\x00rest", "img.png")
 
 
+@pytest.mark.parametrize(
+    ("data", "offset", "line"),
+    [
+        (b"one\ntwo\nth\x00ree\n", 10, 3),  # a NUL byte
+        (b"one\r\ntwo\r\nth\xffree\r\n", 12, 3),  # invalid UTF-8, CRLF lines
+        (b"\xff", 0, 1),  # on the first line
+        (b"one\n\xe2\x82", 4, 2),  # truncated at the end of the last line
+    ],
+)
+def test_nul_and_invalid_utf8_refused_naming_line(data: bytes, offset: int, line: int) -> None:
+    """The line as well as the byte (as a lone CR's refusal names it): where to look."""
+    with pytest.raises(SourceRefused) as info:
+        decode_bytes(data, "a.md")
+    assert f"at byte offset {offset} (line {line});" in str(info.value), info.value
+    assert (info.value.offset, info.value.line) == (offset, line)
+
+
 def test_utf16_refused_with_hint() -> None:
     with pytest.raises(SourceRefused, match="UTF-16"):
         decode_bytes("hi".encode("utf-16"), "a.txt")
