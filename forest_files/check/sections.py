@@ -3,9 +3,10 @@
 Stores: nothing itself; the parse cache (``.git/forest``, custody/statcache.py) it is
 handed keeps each section's place under the normalised file hash for later runs.
 Refuses: nothing; a section that cannot be found is a reason (a string): a file no
-longer UTF-8 text, a bad selector, or ``NotFound`` (the selector matched nothing, or
-more than one heading without ``[n]``: its section may have moved or been renamed,
-which the check searches for).
+longer UTF-8 text (the reader's refusal, ending with what fixes a bound file:
+``SourceRefused.of_bound_file``), a bad selector, or ``NotFound`` (the selector
+matched nothing, or more than one heading without ``[n]``: its section may have moved
+or been renamed, which the check searches for).
 Returns: ``Sections`` (a run's places: (section hash, first line, last line) by file
 hash and selector + exclusions) and the parsed ``Document`` of each file in which a
 selector found nothing, for the run's search of moves (move_search.py).
@@ -24,7 +25,7 @@ from forest_files.custody.bindings import Binding
 from forest_files.custody.statcache import ParseCache
 from forest_files.kernel.errors import ForestError
 from forest_files.kernel.hashing import hash_body
-from forest_files.text.normalise import decode_bytes
+from forest_files.text.normalise import SourceRefused, decode_bytes
 
 if TYPE_CHECKING:
     from forest_files.text.extract import Document
@@ -93,6 +94,8 @@ def _locate(
 
     try:
         doc = Document(decode_bytes(data, path))
+    except SourceRefused as exc:  # a NUL byte, not UTF-8, a lone CR: what fixes it
+        return dict.fromkeys(wanted, exc.of_bound_file()), None
     except ForestError as exc:
         return {w: str(exc) for w in wanted}, None
     out: dict[Want, Located | str] = {}

@@ -15,8 +15,9 @@ Stores: nothing.
 Refuses: binary content (a NUL byte), invalid UTF-8 and a lone CR, with
 ``SourceRefused`` naming the file, the byte offset and its line (LF-counted); never
 echoes the bytes themselves.
-Returns: normalised ``str``; ``LineIndex``/``Section``, the one definition of a
-line (split on LF only) that every section resolver shares.
+Returns: normalised ``str``; ``SourceRefused.of_bound_file`` (the refusal ending with
+what fixes a file already bound, for a check's finding); ``LineIndex``/``Section``,
+the one definition of a line (split on LF only) that every section resolver shares.
 Test: tests/text/test_normalise.py
 """
 
@@ -31,6 +32,13 @@ NORMALISATION = "utf8-nobom-lf"
 _BOM = "\ufeff"
 _BOM_BYTES = _BOM.encode("utf-8")
 _UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
+_NUL, _UTF16, _UTF8 = "binary content (NUL byte)", "UTF-16 text (NUL byte)", "invalid UTF-8"
+# what fixes a file already bound (the default advice is an adoption's: bind another)
+_BOUND_FIX = {
+    _NUL: "a bound file must stay text: remove that byte",
+    _UTF16: "a bound file must stay UTF-8 text: save it as UTF-8",
+    _UTF8: "a bound file must stay UTF-8 text: save it as UTF-8 (or remove those bytes)",
+}
 
 
 class SourceRefused(ForestError):
@@ -43,12 +51,21 @@ class SourceRefused(ForestError):
         self.offset = offset
         self.reason = reason
         self.line = line
+        self.advice = advice  # the reader's own ("": the default, an adoption's)
+        where = f"byte offset {offset}" + (f" (line {line})" if line else "")
+        self.said = f"{path}: {reason} at {where}"  # what is wrong and where, no advice
         advice = advice or (
             "only UTF-8 text files can be bound "
             "(re-encode the file as UTF-8, or bind a text file instead)"
         )
-        where = f"byte offset {offset}" + (f" (line {line})" if line else "")
-        super().__init__(f"{path}: {reason} at {where}; {advice}")
+        super().__init__(f"{self.said}; {advice}")
+
+    def of_bound_file(self) -> str:
+        """The refusal as a bound file's finding says it: ending with what fixes that
+        file, not the default advice, an adoption's (bind a text file instead). A lone
+        CR's own advice already says what fixes it."""
+        fix = None if self.advice else _BOUND_FIX.get(self.reason)
+        return str(self) if fix is None else f"{self.said}; {fix}"
 
 
 def normalise_text(text: str) -> str:
@@ -84,17 +101,13 @@ def decode_bytes(data: bytes, path: str) -> str:
     """Decode file bytes under the policy, or refuse naming ``path`` and the offset."""
     nul = data.find(b"\x00")
     if nul >= 0:
-        reason = (
-            "UTF-16 text (NUL byte)"
-            if data.startswith(_UTF16_BOMS)
-            else "binary content (NUL byte)"
-        )
+        reason = _UTF16 if data.startswith(_UTF16_BOMS) else _NUL
         raise SourceRefused(path, nul, reason, line=_line_of(data, nul))
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = _line_of(data, exc.start)
-        raise SourceRefused(path, exc.start, "invalid UTF-8", line=line) from None
+        raise SourceRefused(path, exc.start, _UTF8, line=line) from None
     lone = _lone_cr(data) if "\r" in text else -1
     if lone >= 0:
         raise SourceRefused(

@@ -69,6 +69,27 @@ def test_section_of_a_refused_file_routed_to_the_byte_detected(tmp_path: Path, h
     assert "forest check doc.md" in said, said
 
 
+# what the finding's detail says fixes each damage in a file already bound
+FIXED_BY = {
+    "nul": "a bound file must stay text: remove that byte",
+    "not-utf8": "a bound file must stay UTF-8 text: save it as UTF-8 (or remove those bytes)",
+    "lone-cr": "end that line with LF (or CRLF) or remove the CR",
+}
+
+
+@pytest.mark.parametrize("how", sorted(DAMAGE))
+def test_refused_bound_file_detail_says_what_fixes_it_detected(tmp_path: Path, how: str) -> None:
+    """The detail ends with the fix of a file already bound, not the advice of an
+    adoption ("only UTF-8 text files can be bound … or bind a text file instead")."""
+    root = _repo(tmp_path)
+    _damage(root, how)
+    for found in findings(root):
+        assert found["kind"] == "unresolved", found
+        assert "can be bound" not in found["detail"], found["detail"]
+        assert "bind a text file" not in found["detail"], found["detail"]
+        assert found["detail"].endswith(FIXED_BY[how]), found["detail"]
+
+
 @pytest.mark.parametrize("how", sorted(DAMAGE))
 def test_whole_file_refused_restore_route_pasted_recovers(tmp_path: Path, how: str) -> None:
     root = _repo(tmp_path)
