@@ -116,8 +116,9 @@ def _judge(
         data = source.read(binding.path)
         if data is None:
             kind = source.special(binding.path)
-            if kind is not None:
-                return replaced(base, kind="unresolved", detail=not_regular(kind))
+            if kind is not None:  # put back as a missing file is: its exclusions too
+                detail = not_regular(kind)
+                return replaced(base, kind="unresolved", detail=detail, excludes=binding.excludes)
             variant = source.variant(binding.path)  # a case-only or NFC/NFD rename
             detail = "the bound file is gone" + (f"; {variant}" if variant else "")
             # its exclusions reach the routes: restore cannot write back what they leave out
@@ -130,8 +131,8 @@ def _judge(
         found = located.get(file_hash, binding)
         if found is None:
             found = located.locate(data, file_hash, binding)
-    if isinstance(found, str):
-        return replaced(base, kind="unresolved", detail=found)
+    if isinstance(found, str):  # its exclusions reach the routes, as a missing file's
+        return replaced(base, kind="unresolved", detail=found, excludes=binding.excludes)
     actual, start, end = found
     kind = "clean" if actual == expected else "drifted"
     return replaced(base, kind=kind, actual_hash=actual, start_line=start, end_line=end)

@@ -66,7 +66,7 @@ class Finding:
     candidates: tuple[str, ...] = ()  # contest heads; an unresolved section's new places
     candidate_lines: tuple[int, ...] = ()  # the first line of each new place
     act: str | None = None  # the act a ledger finding names (the CI gate's)
-    # an unbound target's [bind] default exclusions; a missing binding's own
+    # an unbound target's [bind] default exclusions; a missing or unresolved binding's own
     excludes: tuple[str, ...] = ()
 
     @property

@@ -7,8 +7,9 @@ Stores: nothing. Refuses: nothing.
 Returns: ``not_text`` (the refusal a finding's detail holds: its reason, byte offset,
 line, and advice; None for any other detail); ``routes`` (a
 whole-file binding's ``forest restore``, which writes ground over the whole file and
-keeps the bytes it replaces; fixing the file at the byte the refusal names, then
-``forest check PATH``).
+keeps the bytes it replaces, never offered with exclusions or declared normalisations
+(the finding's ``excludes``: restore needs the file's text around them and refuses);
+fixing the file at the byte the refusal names, then ``forest check PATH``).
 Test: tests/check/test_unresolved_not_text.py
 """
 
@@ -84,7 +85,7 @@ def routes(
         note=f"{f.path} holds {refused.wrong()}: {refused.fix()}; then `{check}` shows what "
         "is left",
     )
-    if not _whole_file(f.selector):
+    if f.excludes or not _whole_file(f.selector):  # restore needs the text around them
         return (fix,)
     back = written_back_steps(source, root, f.path, staged=staged)
     restore = Route(

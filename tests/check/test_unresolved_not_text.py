@@ -148,3 +148,31 @@ def test_whole_file_refused_and_staged_worktree_route_stages_it_again_recovers(
     assert first["command"] == "forest restore whole.txt && git add -- whole.txt", whole
     assert pasted(root, first["command"]).returncode == 0
     assert json.loads(forest(root, "check", "--staged", "--json").stdout)["ok"]
+
+
+EXCLUDED = "# Notes\n\nkeep\n\n## Scratch\n\nwip\n"
+
+
+@pytest.mark.parametrize(
+    "how", [("--exclude", "#Notes/Scratch"), ("--normalise", "trailing-whitespace")]
+)
+def test_whole_file_with_exclusions_refused_offered_no_restore_detected(
+    tmp_path: Path, how: tuple[str, str]
+) -> None:
+    """A whole-file binding with exclusions (or declared normalisations) needs the file's
+    text to restore around them, so restore refuses a file the reader refuses: its
+    finding carries the binding's exclusions, and no route offers that restore."""
+    root = make_repo(tmp_path)
+    ok(root, "init")
+    write(root, "notes.md", EXCLUDED)
+    ok(root, "adopt", "notes.md", *how, "--words", "notes")
+    commit_all(root, "adopt")
+    write(root, "notes.md", EXCLUDED.encode().replace(b"keep", b"ke\xffp"))
+    (found,) = findings(root)
+    assert found["kind"] == "unresolved", found
+    said = _said(found)
+    assert "forest restore" not in said, said
+    assert [r["label"] for r in found["routes"]] == ["fix the file", "or end the binding"], said
+    assert "bytes that are not UTF-8 at byte offset 11 (line 3)" in said, said
+    refused = pasted(root, "forest restore notes.md")  # what the route would have offered
+    assert refused.returncode == 1 and "nothing was written" in refused.stderr, refused.stderr
