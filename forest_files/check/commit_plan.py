@@ -94,7 +94,8 @@ def with_plan(
     if route is not None and root is not None:  # a non-holder: each finding says whom to ask
         from forest_files.check.route_authority import Signer, governed_route, paths_of
 
-        if governed_route(route, paths_of(failed), Signer.of(root)) is not route:
+        signer = Signer.of(root)
+        if signer is not None and governed_route(route, paths_of(failed), signer) is not route:
             route = None
     report = report._replace(commit=steps, commit_route=route)
     return staged_text_only(report, partly) if partly else report

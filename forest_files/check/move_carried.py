@@ -50,16 +50,22 @@ def _heading(text: str | None) -> Selector | None:
 def carried(items: Sequence[Reported]) -> dict[int, tuple[Reported, ...]]:
     """Each heading's item (by ``id``) whose finding names one place -> the moved items
     its rebind carries to where they stand now, under the outermost such heading."""
+    # A carrier's selector is a prefix of the selector of each section it carries, up
+    # to a "/": tested on the strings first, so a move of many sections that carry
+    # none (a folder of files moved) parses no selector here.
+    placed = {r.finding.selector: r for r in items if target(r.finding)}
+    under = [r for r in items if r.finding.kind == "moved" and r.finding.moved_to]
+    under = [r for r in under if any(p in placed for p in _prefixes(r.finding.selector))]
+    if not under:
+        return {}
     heads: dict[tuple[str, tuple[str, ...]], tuple[Reported, Selector]] = {}
-    for r in items:
+    for r in placed.values():
         old, new = _heading(r.finding.selector), _heading(target(r.finding))
         if old and new:
             heads[(old.path, old.parts)] = (r, new)
     out: dict[int, list[Reported]] = {}
-    for r in items:
+    for r in under:
         f = r.finding
-        if f.kind != "moved" or not f.moved_to:
-            continue
         try:
             sel = parse_selector(f.selector)
         except ForestError:
@@ -76,6 +82,11 @@ def carried(items: Sequence[Reported]) -> dict[int, tuple[Reported, ...]]:
                 out.setdefault(id(carrier), []).append(r)
                 break
     return {key: tuple(found) for key, found in out.items()}
+
+
+def _prefixes(selector: str) -> list[str]:
+    """Each prefix of ``selector`` that ends before one of its ``/``."""
+    return [selector[:i] for i, ch in enumerate(selector) if ch == "/"]
 
 
 def carried_line(r: Reported) -> str:

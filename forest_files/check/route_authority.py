@@ -91,7 +91,10 @@ class Signer:
 def governed(f: Finding, routes: tuple[Route, ...], signer: Signer | None) -> tuple[Route, ...]:
     """``routes`` of ``f``, each one that records an act over a path ``signer`` holds
     no authority over turned into a note for a holder."""
-    return tuple(governed_route(r, paths_of([f]), signer) for r in routes)
+    if signer is None or not any(_records(r) for r in routes):
+        return routes  # no holder to name (the common case): nothing parsed
+    paths = paths_of([f])
+    return tuple(governed_route(r, paths, signer) for r in routes)
 
 
 def paths_of(findings: Iterable[Finding]) -> tuple[str, ...]:
