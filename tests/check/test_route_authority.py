@@ -9,10 +9,6 @@ the restore stays a command. The holder is offered the command, and it works pas
 from __future__ import annotations
 
 import json
-import os
-import shlex
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +16,7 @@ import pytest
 
 from tests.helpers.cli import forest
 from tests.helpers.custody import BY, init_and_adopt
-from tests.helpers.git import commit_all, git, git_env, make_repo, write
+from tests.helpers.git import commit_all, git, make_repo, pasted, write
 
 DOC = "# Canon\n\n## Rules\n\nfirst rule stands\n\n## Law\n\nwater is wet\n"
 BOB = ("Bob", "bob@example.org")
@@ -51,17 +47,11 @@ def _records(route: dict[str, Any]) -> bool:
     return any(s[:1] == ["forest"] and s[1] in RECORDING for s in route["argv"])
 
 
-def _shell(root: Path, tmp_path: Path, command: str, who: tuple[str, str]) -> int:
-    """``command`` pasted into bash, ``forest`` running this checkout's code."""
-    bin_dir = tmp_path / "bin"
-    bin_dir.mkdir(exist_ok=True)
-    shim = bin_dir / "forest"
-    python = shlex.quote(sys.executable)
-    shim.write_text(f'#!/bin/sh\nexec {python} -m forest_files.doors.entry "$@"\n')
-    shim.chmod(0o755)
-    env = {**os.environ, **git_env(), "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}"}
-    env.update(GIT_AUTHOR_NAME=who[0], GIT_AUTHOR_EMAIL=who[1])
-    return subprocess.run(["bash", "-c", command], cwd=root, env=env, timeout=120).returncode
+def _shell(root: Path, command: str, who: tuple[str, str]) -> int:
+    """``command`` pasted into bash as ``who`` (tests/helpers/git.py ``pasted``)."""
+    return pasted(
+        root, command, env={"GIT_AUTHOR_NAME": who[0], "GIT_AUTHOR_EMAIL": who[1]}
+    ).returncode
 
 
 def test_non_holder_gets_the_holders_and_their_command_not_one_refused(
@@ -80,8 +70,8 @@ def test_non_holder_gets_the_holders_and_their_command_not_one_refused(
     # The command the note names is the holder's: pasted by the holder, it records.
     command = asks[0]["note"].split("the holder runs `", 1)[1].split("`", 1)[0]
     name, email = BY.removesuffix(">").split(" <")
-    assert _shell(root, tmp_path, command.replace("…", "the rule was amended"), BOB) != 0
-    assert _shell(root, tmp_path, command.replace("…", "the rule was amended"), (name, email)) == 0
+    assert _shell(root, command.replace("…", "the rule was amended"), BOB) != 0
+    assert _shell(root, command.replace("…", "the rule was amended"), (name, email)) == 0
     text = forest(root, "check").stdout
     assert "forest supersede 'docs/a.md#Canon/Rules'" not in text.split("ask a holder")[0]
 
