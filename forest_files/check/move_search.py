@@ -7,7 +7,8 @@ text stands at exactly one other place, by section hash, with that place's first
 last line when it is a section of a file, not a whole file; an unresolved one whose
 unchanged text stands at several places, a copy pasted, lists those places as
 ``candidates`` under ``COPIES_DETAIL``; one that did not move lists the sections
-standing where it stood as ``candidates``; a whole file gone, found whole nowhere, is
+standing where it stood as ``candidates``, less the places another gone
+section's unchanged text moved to; a whole file gone, found whole nowhere, is
 ``moved`` to the one heading section of a file of the same change whose text hashes
 to its ground: a page merged into another, ``_Changed`` bounds the files). The index
 of section hashes is moves.py's, built once for all of them.
@@ -53,6 +54,7 @@ def search_moves(
     index = MoveIndex(source, candidates, [b for _, b in gone], bound, documents)
     changed = _Changed(source, candidates)
     out: list[Finding] = []
+    renamed: set[int] = set()  # positions of the findings given a renamed section's places
     for finding, binding in gone:
         copies = index.copies(binding, finding.expected_hash or "")
         if not copies and finding.kind == "missing":  # a whole file only (``merged``)
@@ -85,6 +87,28 @@ def search_moves(
                 candidate_lines=tuple(p.line for p in places),
             )
         )
+        renamed.add(len(out) - 1)
+    return _unmoved(out, renamed) if renamed else out
+
+
+def _unmoved(found: list[Finding], renamed: set[int]) -> list[Finding]:
+    """The findings with the candidates of each renamed section (``renamed``: their
+    positions) less the places another binding's unchanged section moved to (a
+    chapter renamed with its subsection: the sibling its rebind carries there is no
+    place for the subsection; a rebind onto it is refused once that one is moved)."""
+    taken = {f.moved_to for f in found if f.kind == "moved"}
+    if not taken:
+        return found
+    out = list(found)
+    for at in renamed:
+        f = out[at]
+        kept = [
+            (c, n) for c, n in zip(f.candidates, f.candidate_lines, strict=True) if c not in taken
+        ]
+        if len(kept) < len(f.candidates):
+            out[at] = replaced(
+                f, candidates=tuple(c for c, _ in kept), candidate_lines=tuple(n for _, n in kept)
+            )
     return out
 
 

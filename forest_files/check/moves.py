@@ -9,8 +9,9 @@ the places whose section hashes to ground (one: the finding becomes ``moved``;
 several: copies of it, move_search.py), and for a whole file without exclusions
 found whole nowhere, the heading sections of the change's files that hash to it
 (``merged``: a page merged into another); for an unresolved heading or symbol with no such
-place, the sections that stand where it stood (same parent) or bear its name
-under another parent (moved and edited), and for a heading id no heading
+place, the sections that stand where it stood (same parent; the parent's new
+place when the parent is gone, renamed too) or bear its name under another
+parent (moved and edited), and for a heading id no heading
 carries any more (``file.md#{id}``), every heading of its file (named by its
 own id when the file holds that id once, else by its heading path) — each
 bound by no live binding (by selector, or resolving to the same section),
@@ -56,7 +57,7 @@ from forest_files.kernel.errors import ForestError
 from forest_files.kernel.hashing import hash_body
 from forest_files.text.conflict_markers import has_markers
 from forest_files.text.normalise import decode_bytes, normalised_hash
-from forest_files.text.selector import Selector, parse_selector, render
+from forest_files.text.selector import Kind, Selector, parse_selector, render
 
 if TYPE_CHECKING:
     from forest_files.text.extract import Document
@@ -213,8 +214,9 @@ class MoveIndex:
     def renamed(self, binding: Binding) -> tuple[Candidate, ...]:
         """Where a renamed (or moved and edited) section may stand now, bound by no
         other binding, in document order (renames.py ranks them): for a heading or
-        symbol, the sections under its old parent, then those of its own name under
-        another parent; for a heading id no heading carries any more (``file.md#{id}``),
+        symbol, the sections under its old parent (under the parent's new place when
+        the parent was renamed as well), then those of its own name under another
+        parent; for a heading id no heading carries any more (``file.md#{id}``),
         every heading of the file, named by its own id when it has one the file holds
         once (else by its heading path)."""
         sel = parse_selector(binding.selector)
@@ -226,15 +228,25 @@ class MoveIndex:
             return self._free(path, heads, by_id=sel.parts[0])
         if sel.kind not in ("heading", "symbol"):
             return ()
-        places = list(self._children.get((path, sel.kind, sel.parts[:-1]), []))
-        own = sel.parts[-1].casefold()
+        return self._free(path, self._places(path, sel.kind, sel.parts))
+
+    def _places(self, path: str, kind: Kind, parts: tuple[str, ...]) -> list[Place]:
+        """The sections under the parent of ``parts`` (where that parent is gone, renamed
+        too: under each free place it may stand now, by this same rule), then those of
+        its own name under another parent."""
+        parent, outline = parts[:-1], self._outline.get((path, kind), [])
+        places = list(self._children.get((path, kind, parent), []))
+        if not places and parent and all(p.parts != parent for p in outline):
+            taken = self._held(path)
+            for new in self._places(path, kind, parent):
+                if new.line not in taken and place_selector(new) not in self._bound:
+                    places += self._children.get((path, kind, new.parts), [])
+        own = parts[-1].casefold()
         seen = {p.line for p in places}
         places += [  # moved under another parent (and edited: unchanged text is ``moved``)
-            p
-            for p in self._outline.get((path, sel.kind), [])
-            if p.line not in seen and p.parts[-1].casefold() == own
+            p for p in outline if p.line not in seen and p.parts[-1].casefold() == own
         ]
-        return self._free(path, places)
+        return places
 
     def _free(
         self, path: str, places: Sequence[Place], *, by_id: str | None = None

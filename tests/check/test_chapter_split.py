@@ -6,6 +6,7 @@ Every binding is still judged and fails; ``--json`` lists each one with its own 
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from tests.helpers import cli as in_process
@@ -135,3 +136,32 @@ def test_chapter_split_in_ci_text_one_block_as_check_detected(repo: Path) -> Non
     head = ci.stdout.split("forest ci:", 1)[0]
     assert head.count("forest rebind 'book/book.md#Book/One/") == 0, ci.stdout
     assert "forest rebind 'book/book.md#Book/One' 'book/one.md#One'" in ci.stdout
+
+
+def test_chapter_and_subsection_both_renamed_subsection_rebind_pasted_accepted(
+    repo: Path,
+) -> None:
+    """``## One`` -> ``## Uno`` and ``### Storm`` -> ``### Tempest`` in one edit: the
+    subsection is looked for under its chapter's new heading (its old one is gone),
+    so its route is a real rebind, not the placeholder; pasted after the chapter's,
+    both record and the book is clean but for the H1 holding the new names."""
+    write(
+        repo, "book/book.md", BOOK.replace("## One", "## Uno").replace("### Storm", "### Tempest")
+    )
+    doc = json.loads(in_process.forest(repo, "check", "--json").stdout)
+    (storm,) = [f for f in doc["findings"] if f["selector"] == "book/book.md#Book/One/Storm"]
+    assert storm["kind"] == "unresolved"
+    assert storm["candidates"][0] == "book/book.md#Book/Uno/Tempest", storm
+    out = in_process.forest(repo, "check").stdout
+    assert "forest rebind with this selector" not in out, out
+    rebinds = [r.replace("'…'", "'renamed'").split("  (", 1)[0] for r in _rebinds(out)]
+    assert rebinds == [
+        "forest rebind 'book/book.md#Book/One' 'book/book.md#Book/Uno' --words 'renamed' "
+        "&& git add -- .forest/ledger",
+        "forest rebind 'book/book.md#Book/One/Storm' 'book/book.md#Book/Uno/Tempest' "
+        "--words 'renamed' && git add -- .forest/ledger",
+    ], out
+    for command in rebinds:
+        pasted = bash(repo, command)
+        assert pasted.returncode == 0, pasted.stderr
+    assert sorted(in_process.kinds(repo)) == ["clean", "clean", "clean", "clean", "drifted"]
