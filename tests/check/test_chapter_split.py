@@ -165,3 +165,45 @@ def test_chapter_and_subsection_both_renamed_subsection_rebind_pasted_accepted(
         pasted = bash(repo, command)
         assert pasted.returncode == 0, pasted.stderr
     assert sorted(in_process.kinds(repo)) == ["clean", "clean", "clean", "clean", "drifted"]
+
+
+CH_ONE = (
+    "# Chapter\n\nElias keeps the lighthouse.\n\n## Storm\n\nThe storm came.\n\n## Calm\n\nStill.\n"
+)
+CH_TWO = "# Chapter\n\nMara sails at dawn.\n\n## Storm\n\nThe wind rose.\n\n## Harbour\n\nHome.\n"
+
+
+def test_chapters_merged_into_one_file_each_rebind_pasted_accepted(tmp_path: Path) -> None:
+    """Two files, each ``# Chapter`` with subsections, merged into one: the chapters
+    stand at ``#Chapter[1]`` and ``#Chapter[2]``, whose rebind carries no subsection
+    (a child's selector does not follow an ``[n]``: ``#Chapter/Storm[2]``), so each
+    subsection keeps a block and a rebind of its own; pasted in the order printed,
+    every one records and the book is clean."""
+    repo = make_repo(tmp_path)
+    in_process.ok(repo, "init")
+    write(repo, "book/one.md", CH_ONE)
+    write(repo, "book/two.md", CH_TWO)
+    in_process.ok(
+        repo, "adopt", "book/one.md", "book/two.md", "--headings", "--yes", "--words", "c"
+    )
+    commit_all(repo, "canon")
+    git(repo, "rm", "-q", "book/one.md", "book/two.md")
+    write(repo, "book/book.md", CH_ONE + CH_TWO)
+    out = in_process.forest(repo, "check").stdout
+    assert _carried(out) == [], out
+    ledger = " && git add -- .forest/ledger"
+    assert _rebinds(out) == [
+        f"forest rebind {old} {new}{ledger}"
+        for old, new in (
+            ("'book/one.md#Chapter'", "'book/book.md#Chapter[1]'"),
+            ("'book/one.md#Chapter/Calm'", "'book/book.md#Chapter/Calm'"),
+            ("'book/one.md#Chapter/Storm'", "'book/book.md#Chapter/Storm[1]'"),
+            ("'book/two.md#Chapter'", "'book/book.md#Chapter[2]'"),
+            ("'book/two.md#Chapter/Harbour'", "'book/book.md#Chapter/Harbour'"),
+            ("'book/two.md#Chapter/Storm'", "'book/book.md#Chapter/Storm[2]'"),
+        )
+    ], out
+    for command in _rebinds(out):
+        pasted = bash(repo, command)
+        assert pasted.returncode == 0, pasted.stderr
+    assert set(in_process.kinds(repo)) == {"clean"}
