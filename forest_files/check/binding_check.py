@@ -24,9 +24,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from forest_files.check.finding import SEALED_DETAIL, SEALED_ERASED_DETAIL, Finding, replaced
+from forest_files.check.finding import (
+    SEALED_DETAIL,
+    SEALED_ERASED_DETAIL,
+    Finding,
+    Reason,
+    replaced,
+)
 from forest_files.check.move_search import search_moves
-from forest_files.check.sections import NotFound, Sections
+from forest_files.check.sections import NotFound, Sections, Why
 from forest_files.custody.bindings import Binding
 from forest_files.custody.content import ContentSource, GitTreeSource, WorktreeSource
 from forest_files.custody.erased_ground import erased_by, sealed_erased
@@ -95,7 +101,7 @@ def _judge(
     forgotten = sealed_erased(heads)
     if forgotten is not None and not binding.contested:
         detail = f"{SEALED_ERASED_DETAIL} ({forgotten[:12]}); unseal and supersede, or retire"
-        return replaced(base, kind="unresolved", detail=detail)
+        return replaced(base, kind="unresolved", detail=detail, reason=Reason("sealed-erased"))
     if binding.contested or heads:
         if binding.contested:
             why = "two bindings of this section: keep one with `forest retire TARGET --binding ID`"
@@ -106,7 +112,8 @@ def _judge(
             )
         return _standing(contested, binding, source, located)
     if expected is None:
-        return replaced(base, kind="unresolved", detail=f"{SEALED_DETAIL}; unseal or retire")
+        detail = f"{SEALED_DETAIL}; unseal or retire"
+        return replaced(base, kind="unresolved", detail=detail, reason=Reason("sealed"))
     cached = source if isinstance(source, (WorktreeSource, GitTreeSource)) else None
     known = cached.known_hash(binding.path) if cached is not None else None
     if _whole_file_clean(binding, known, expected):
@@ -117,8 +124,13 @@ def _judge(
         if data is None:
             kind = source.special(binding.path)
             if kind is not None:  # put back as a missing file is: its exclusions too
-                detail = not_regular(kind)
-                return replaced(base, kind="unresolved", detail=detail, excludes=binding.excludes)
+                return replaced(
+                    base,
+                    kind="unresolved",
+                    detail=not_regular(kind),
+                    excludes=binding.excludes,
+                    reason=Reason("not-regular", kind),
+                )
             variant = source.variant(binding.path)  # a case-only or NFC/NFD rename
             detail = "the bound file is gone" + (f"; {variant}" if variant else "")
             # its exclusions reach the routes: restore cannot write back what they leave out
@@ -131,8 +143,10 @@ def _judge(
         found = located.get(file_hash, binding)
         if found is None:
             found = located.locate(data, file_hash, binding)
-    if isinstance(found, str):  # its exclusions reach the routes, as a missing file's
-        return replaced(base, kind="unresolved", detail=found, excludes=binding.excludes)
+    if isinstance(found, Why):  # its exclusions reach the routes, as a missing file's
+        return replaced(
+            base, kind="unresolved", detail=found, excludes=binding.excludes, reason=found.reason
+        )
     actual, start, end = found
     kind = "clean" if actual == expected else "drifted"
     return replaced(base, kind=kind, actual_hash=actual, start_line=start, end_line=end)
@@ -161,7 +175,7 @@ def _standing(
     if data is None:
         return found
     place = located.locate(data, normalised_hash(data), binding)
-    if isinstance(place, str):
+    if isinstance(place, Why):
         return found
     actual, start, end = place
     return replaced(found, actual_hash=actual, start_line=start, end_line=end)

@@ -104,6 +104,7 @@ def in_conflict(
                 moved_to=None,
                 candidates=(),
                 candidate_lines=(),
+                reason=None,  # what the reader said of the file is not what to do first
             )
         )
     marked_paths = sorted(marked.intersection(f.path for f in out if MARKED in f.detail))

@@ -22,15 +22,17 @@ check). A contest no binding reports (contests.py), tracked local state
 same ``Finding`` (every kind: kinds.py). Every kind but ``clean`` fails a
 check (the hook only warns of ``unbound``: a draft may be committed).
 Returns: ``Finding`` values carrying paths, line ranges and hashes — never
-section text; ``replaced`` (a copy with some fields changed); ``target`` (the one
-place a failed finding's section stands now, if it names exactly one). Callers
+section text — and, where routes differ by it, a typed ``Reason``; ``replaced`` (a
+copy with some fields changed); ``target`` (the one place a failed finding's section
+stands now, if it names exactly one). Callers
 import them from engine.py; findings.py renders them with their routes.
-Test: tests/check/test_check.py
+Test: tests/check/test_check.py, tests/check/test_route_reasons.py
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal, NamedTuple
 
 from forest_files.check.kinds import KINDS
 from forest_files.kernel.repopath import not_utf8_reason
@@ -39,15 +41,44 @@ from forest_files.kernel.repopath import not_utf8_reason
 # coverage.py ``unbound``, the rest come from contests.py, localstate.py and the gate.
 FINDING_KINDS = tuple(KINDS)
 
-# The details of an ``unresolved`` sealed ground (binding_check.py makes them,
-# routes.py picks each one's routes by them): sealed, and sealed with its text
-# erased by a forget (no unseal alone gets it back: there is no text to read).
+# The details of an ``unresolved`` sealed ground (binding_check.py makes them, with
+# their ``Reason``, which route_unresolved.py picks each one's routes by): sealed, and
+# sealed with its text erased by a forget (no unseal alone gets it back: there is no
+# text to read).
 SEALED_DETAIL = "its ground is sealed"
 SEALED_ERASED_DETAIL = f"{SEALED_DETAIL} and its text was erased by forest forget"
 
 # The detail of an ``unresolved`` section whose unchanged text stands at several places
-# (move_search.py makes it, routes.py routes it): a copy to delete, or one to bind.
+# (move_search.py makes it, with its ``Reason``, which routes.py routes it by): a copy
+# to delete, or one to bind.
 COPIES_DETAIL = "its unchanged text stands at"
+
+
+# Why an ``unresolved`` finding is so, where its routes differ by it (route_unresolved.py,
+# route_not_text.py choose by this, never by the detail's words): its ground sealed
+# (``sealed``), sealed with its text erased (``sealed-erased``), the bound path no
+# regular file (``not-regular``), its unchanged text at several places (``copies``), the
+# file no text the reader takes (``not-text``: a NUL byte, not UTF-8, a lone CR), a
+# symbol's file not Python (``not-python``), or the bound definition bound anew later
+# in its block (``replaced``).
+ReasonKind = Literal[
+    "sealed", "sealed-erased", "not-regular", "copies", "not-text", "not-python", "replaced"
+]
+
+
+class Reason(NamedTuple):
+    """Why a finding is so, as a value its routes choose by (the detail says it in
+    words, for people). ``what``: a ``not-regular`` path's kind (``symlink`` …), a
+    ``not-text`` refusal's reason (normalise.py's words), a ``not-python`` error's place
+    and message, what binds a ``replaced`` name anew; ``line``: the line a ``not-text``
+    refusal or a ``replaced`` name names (0: none); ``offset``: a ``not-text`` byte
+    offset; ``advice``: a ``not-text`` refusal's own advice (a lone CR's fix)."""
+
+    kind: ReasonKind
+    what: str = ""
+    line: int = 0
+    offset: int = 0
+    advice: str = ""
 
 
 @dataclass(frozen=True)
@@ -68,6 +99,7 @@ class Finding:
     act: str | None = None  # the act a ledger finding names (the CI gate's)
     # an unbound target's [bind] default exclusions; a missing or unresolved binding's own
     excludes: tuple[str, ...] = ()
+    reason: Reason | None = None  # why an unresolved finding is so: its routes choose by it
 
     @property
     def failed(self) -> bool:

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from forest_files.check.finding import COPIES_DETAIL, Finding, replaced
+from forest_files.check.finding import COPIES_DETAIL, Finding, Reason, replaced
 from forest_files.custody.bindings import Binding
 from forest_files.custody.content import ContentSource, GitTreeSource, WorktreeSource
 
@@ -159,6 +159,7 @@ def _copied(finding: Finding, copies: tuple[Candidate, ...]) -> Finding:
     return replaced(
         finding,
         detail=f"{COPIES_DETAIL} {len(copies)} places (copies): {places}",
+        reason=Reason("copies"),
         candidates=tuple(c.selector for c in copies),
         candidate_lines=tuple(c.line for c in copies),
     )

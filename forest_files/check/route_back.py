@@ -21,13 +21,6 @@ if TYPE_CHECKING:
     from forest_files.check.engine import Finding
 
 
-def not_regular_kind(detail: str) -> str | None:
-    prefix = "not a regular file ("
-    if not detail.startswith(prefix):
-        return None
-    return detail[len(prefix) :].split(")", 1)[0]
-
-
 def bring_back(
     f: Finding, root: Path, source: str, *, removed: bool = False, staged: Collection[str] = ()
 ) -> Route:

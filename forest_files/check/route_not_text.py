@@ -4,18 +4,17 @@ is gone or moved: the file is to be fixed where the refusal says, or, for a whol
 binding, written over with the adopted text.
 
 Stores: nothing. Refuses: nothing.
-Returns: ``not_text`` (the refusal a finding's detail holds: its reason, byte offset,
-line, and advice; None for any other detail); ``routes`` (a
+Returns: ``not_text`` (the refusal a finding's typed ``Reason`` carries: the reader's
+reason, byte offset, line, and advice; None for any other finding); ``routes`` (a
 whole-file binding's ``forest restore``, which writes ground over the whole file and
 keeps the bytes it replaces, never offered with exclusions or declared normalisations
 (the finding's ``excludes``: restore needs the file's text around them and refuses);
 fixing the file at the byte the refusal names, then ``forest check PATH``).
-Test: tests/check/test_unresolved_not_text.py
+Test: tests/check/test_unresolved_not_text.py, tests/check/test_route_reasons.py
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Collection
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
@@ -23,21 +22,18 @@ from typing import TYPE_CHECKING, NamedTuple
 from forest_files.check.findings import Route
 from forest_files.check.route_steps import forest, written_back_steps
 from forest_files.kernel.shellword import forest_text
+from forest_files.text.normalise import NOT_UTF8 as _UTF8
+from forest_files.text.normalise import NUL_BYTE as _NUL
+from forest_files.text.normalise import UTF16_TEXT as _UTF16
 
 if TYPE_CHECKING:
     from forest_files.check.engine import Finding
 
-# decode_bytes' reasons (text/normalise.py), each with what is wrong in a route's words
-_NUL, _UTF16, _UTF8 = "binary content (NUL byte)", "UTF-16 text (NUL byte)", "invalid UTF-8"
-_CR = "a carriage return not followed by a line feed (a lone CR)"
-_REFUSAL = re.compile(
-    "(" + "|".join(map(re.escape, (_NUL, _UTF16, _UTF8, _CR))) + r") at byte offset (\d+)"
-    r"(?: \(line (\d+)\))?; (.*)\Z",
-    re.DOTALL,
-)
-
 
 class NotText(NamedTuple):
+    """The reader's refusal (text/normalise.py ``SourceRefused``), as its finding's
+    ``Reason`` carries it: each reason with what is wrong in a route's words."""
+
     reason: str
     offset: int
     line: int  # 0: the refusal names none
@@ -66,13 +62,11 @@ class NotText(NamedTuple):
 
 
 def not_text(f: Finding) -> NotText | None:
-    """The refusal of the file ``f``'s detail holds (with or without its path)."""
-    if f.kind != "unresolved":
+    """The reader's refusal of ``f``'s file (its typed reason, finding.py ``Reason``)."""
+    why = f.reason
+    if f.kind != "unresolved" or why is None or why.kind != "not-text":
         return None
-    m = _REFUSAL.match(f.detail.removeprefix(f"{f.path}: "))
-    if m is None:
-        return None
-    return NotText(m[1], int(m[2]), int(m[3] or 0), m[4])
+    return NotText(why.what, why.offset, why.line, why.advice)
 
 
 def routes(

@@ -6,9 +6,13 @@ places), its syntax fixed (a symbol's file no longer Python), what replaces a bo
 Python definition later in its block taken out (pysymbol.py), the section written back
 by hand from the adopted text, or the binding moved to a candidate (likeliest first).
 
+Each is chosen by the finding's typed ``Reason`` (finding.py), never by its detail's
+words.
+
 Stores: nothing. Refuses: nothing. Returns: ``Route`` values.
 Test: tests/check/test_renames.py, tests/check/test_copied_section.py,
-      tests/check/test_unresolved_python_routes.py, tests/check/test_moved_not_utf8.py
+      tests/check/test_unresolved_python_routes.py, tests/check/test_moved_not_utf8.py,
+      tests/check/test_route_reasons.py
 """
 
 from __future__ import annotations
@@ -16,9 +20,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from forest_files.check.finding import COPIES_DETAIL, SEALED_DETAIL, SEALED_ERASED_DETAIL
 from forest_files.check.findings import Route
-from forest_files.check.route_back import bring_back, not_regular_kind
+from forest_files.check.route_back import bring_back
 from forest_files.check.route_names import THEN_REBIND, rename_first, selector_path
 from forest_files.check.route_steps import forest, record_steps, words_option
 from forest_files.kernel.repopath import not_utf8_reason
@@ -26,12 +29,14 @@ from forest_files.kernel.shellword import command_text, forest_text, git_step
 
 if TYPE_CHECKING:
     from forest_files.check.engine import Finding
+    from forest_files.check.finding import Reason
 
 
 def unresolved_routes(f: Finding, root: Path, source: str) -> tuple[Route, ...]:
-    if f.detail.startswith(SEALED_DETAIL):  # forest seal withheld it: unseal, or retire
+    why = f.reason.kind if f.reason is not None else None
+    if why in ("sealed", "sealed-erased"):  # forest seal withheld it: unseal, or retire
         unseal = forest("unseal", f.selector, options=words_option())
-        if f.detail.startswith(SEALED_ERASED_DETAIL):  # nothing to read again: new text
+        if why == "sealed-erased":  # nothing to read again: new text
             adopt = forest("supersede", f.selector, options=words_option())
             return (
                 Route(
@@ -43,8 +48,8 @@ def unresolved_routes(f: Finding, root: Path, source: str) -> tuple[Route, ...]:
                 ),
             )
         return (Route("make its ground readable again", (unseal, *record_steps(source))),)
-    kind = not_regular_kind(f.detail)
-    if kind is not None:
+    if f.reason is not None and f.reason.kind == "not-regular":
+        kind = f.reason.what
         if kind in ("directory", "submodule"):
             return (
                 Route(
@@ -56,14 +61,14 @@ def unresolved_routes(f: Finding, root: Path, source: str) -> tuple[Route, ...]:
             )
         back = bring_back(f, root, source, removed=True)  # the rm goes first
         return (Route("put the file back", (("rm", "--", f.path), *back.steps), back.note),)
-    if f.detail.startswith(COPIES_DETAIL):  # move_search.py: unchanged, at several places
+    if why == "copies":  # move_search.py: unchanged, at several places
         return _copies(f, source)
     what = _named_part(f.selector)
-    if what == "symbol" and _NOT_PYTHON in f.detail:  # pysymbol.py: nothing to look in
-        where = f.detail.split(_NOT_PYTHON, 1)[1].split("); fix", 1)[0]
-        return (Route("fix the file", note=f"fix its syntax error at {where}"),)
-    if what == "symbol" and _REPLACED in f.detail:  # pysymbol.py: the name bound anew
-        return (_remove_later(f), *rebind_routes(f, root, source, "or bind what runs now"))
+    if f.reason is not None and why == "not-python":  # pysymbol.py: nothing to look in
+        return (Route("fix the file", note=f"fix its syntax error at {f.reason.what}"),)
+    if f.reason is not None and why == "replaced":  # pysymbol.py: the name bound anew
+        later = _remove_later(f, f.reason)
+        return (later, *rebind_routes(f, root, source, "or bind what runs now"))
     back = _put_back(f, what)
     if not f.candidates:
         return (
@@ -108,18 +113,13 @@ def _copies(f: Finding, source: str) -> tuple[Route, ...]:
     return (delete, *binds)
 
 
-_NOT_PYTHON = "not valid Python ("  # text/pysymbol.py's refusal, in a finding's detail
-_REPLACED = " is replaced at line "  # text/pysymbol.py's ReplacedSymbol, likewise
-
-
-def _remove_later(f: Finding) -> Route:
+def _remove_later(f: Finding, replaced: Reason) -> Route:
     """The bound definition stands unchanged, but a later statement of its block binds
     its name anew (pysymbol.py): take that statement out, and the name holds it again."""
-    line, _, rest = f.detail.split(_REPLACED, 1)[1].partition(" by ")
-    what = rest.split(" in the same block", 1)[0] or "statement"
+    what = replaced.what or "statement"
     return Route(
         "remove what replaces it",
-        note=f"delete {what} at line {line} of {f.path} (the name holds the bound "
+        note=f"delete {what} at line {replaced.line} of {f.path} (the name holds the bound "
         f"definition again); then `{forest_text('check', f.path)}`",
     )
 

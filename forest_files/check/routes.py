@@ -53,7 +53,6 @@ from typing import TYPE_CHECKING
 
 from forest_files.check.conflicts import CONFLICT_DETAIL, Stages, conflict_routes
 from forest_files.check.converted import CONVERTED_DETAIL, conversion_routes
-from forest_files.check.finding import COPIES_DETAIL
 from forest_files.check.findings import Route
 from forest_files.check.route_back import bring_back
 from forest_files.check.route_names import (
@@ -299,7 +298,8 @@ def hints_for(f: Finding) -> tuple[str, ...]:
     may stand now, likeliest first (renames.py)."""
     if f.kind == "missing" and f.candidates:
         return (f"renamed, it seems: similar text stands at {', '.join(f.candidates)}",)
-    if f.kind != "unresolved" or not f.candidates or f.detail.startswith(COPIES_DETAIL):
+    copies = f.reason is not None and f.reason.kind == "copies"
+    if f.kind != "unresolved" or not f.candidates or copies:
         return ()  # copies: the detail names each place with its line
     lines = f.candidate_lines or (0,) * len(f.candidates)
     places = ", ".join(f"{sel} (line {n})" for sel, n in zip(f.candidates, lines, strict=False))

@@ -2,7 +2,8 @@
 
 Stores: nothing itself; the parse cache (``.git/forest``, custody/statcache.py) it is
 handed keeps each section's place under the normalised file hash for later runs.
-Refuses: nothing; a section that cannot be found is a reason (a string): a file no
+Refuses: nothing; a section that cannot be found is a reason (``Why``: a string, with
+the typed ``Reason`` its routes choose by where they differ by it): a file no
 longer UTF-8 text (the reader's refusal, ending with what fixes a bound file:
 ``SourceRefused.of_bound_file``), a bad selector, or ``NotFound`` (the selector
 matched nothing, or more than one heading without ``[n]``: its section may have moved
@@ -19,8 +20,10 @@ hundreds of bound sections costs one parse, not hundreds.
 
 from __future__ import annotations
 
+import sys
 from typing import TYPE_CHECKING
 
+from forest_files.check.finding import Reason
 from forest_files.custody.bindings import Binding
 from forest_files.custody.statcache import ParseCache
 from forest_files.kernel.errors import ForestError
@@ -32,7 +35,19 @@ if TYPE_CHECKING:
     from forest_files.text.selector import Selector
 
 
-class NotFound(str):
+class Why(str):
+    """Why a section cannot be found, in words (the finding's detail), with the typed
+    ``Reason`` its routes choose by (None: the routes need none)."""
+
+    reason: Reason | None
+
+    def __new__(cls, text: str, reason: Reason | None = None) -> Why:
+        self = super().__new__(cls, text)
+        self.reason = reason
+        return self
+
+
+class NotFound(Why):
     """Why a selector matched nothing (its section may have moved or been renamed)."""
 
 
@@ -51,10 +66,10 @@ class Sections:
         self.parsed = parsed
         self._bindings = bindings
         self._wanted: dict[str, dict[Want, None]] | None = None  # grouped on first parse
-        self._found: dict[str, dict[Want, Located | str]] = {}
+        self._found: dict[str, dict[Want, Located | Why]] = {}
         self.documents: dict[str, tuple[str, Document]] = {}  # path -> (file hash, parsed)
 
-    def get(self, file_hash: str | None, binding: Binding) -> Located | str | None:
+    def get(self, file_hash: str | None, binding: Binding) -> Located | Why | None:
         """The section's place in the content hashing to ``file_hash``, when known."""
         if file_hash is None:
             return None
@@ -64,7 +79,7 @@ class Sections:
             got = self.parsed.get(file_hash, *want)
         return got
 
-    def locate(self, data: bytes, file_hash: str | None, binding: Binding) -> Located | str:
+    def locate(self, data: bytes, file_hash: str | None, binding: Binding) -> Located | Why:
         """(hash, start, end) of the bound section in ``data``, or why it cannot be found;
         every other section the run wants of that path is found by the same parse."""
         want = (binding.selector, binding.excludes)
@@ -87,7 +102,7 @@ class Sections:
 
 def _locate(
     data: bytes, path: str, wanted: list[Want]
-) -> tuple[dict[Want, Located | str], Document | None]:
+) -> tuple[dict[Want, Located | Why], Document | None]:
     """Each wanted section of ``data`` (read at ``path``), from one parse."""
     from forest_files.text.extract import Document, sections  # only for a changed file
     from forest_files.text.selector import AmbiguousSelector, SectionNotFound, parse_selector
@@ -95,16 +110,17 @@ def _locate(
     try:
         doc = Document(decode_bytes(data, path))
     except SourceRefused as exc:  # a NUL byte, not UTF-8, a lone CR: what fixes it
-        return dict.fromkeys(wanted, exc.of_bound_file()), None
+        why = Reason("not-text", exc.reason, exc.line, exc.offset, exc.advice)
+        return dict.fromkeys(wanted, Why(exc.of_bound_file(), why)), None
     except ForestError as exc:
-        return {w: str(exc) for w in wanted}, None
-    out: dict[Want, Located | str] = {}
+        return {w: Why(str(exc)) for w in wanted}, None
+    out: dict[Want, Located | Why] = {}
     asked: list[tuple[Want, Selector]] = []
     for w in wanted:
         try:
             asked.append((w, parse_selector(w[0])))
         except ForestError as exc:
-            out[w] = str(exc)
+            out[w] = Why(str(exc))
     got = sections(doc, [(sel, w[1]) for w, sel in asked])
     for w, sel in asked:
         one = got[(sel, w[1])]
@@ -114,9 +130,24 @@ def _locate(
             # (An id written twice is the file's fault, said in one line: anchors.py.)
             isinstance(one, AmbiguousSelector) and sel.kind != "anchor"
         ):
-            out[w] = NotFound(one)
+            out[w] = NotFound(str(one), _reason(one))
         elif isinstance(one, ForestError):
-            out[w] = str(one)
+            out[w] = Why(str(one), _reason(one))
         else:
             out[w] = (hash_body(one.text), one.start_line, one.end_line)
     return out, doc
+
+
+def _reason(refused: ForestError) -> Reason | None:
+    """The typed reason of a symbol's refusal its routes act on: the file is not
+    Python (where), or the definition is bound anew later in its block (line, by what)."""
+    # only a symbol's parse raises these, once pysymbol is loaded: a heading's refusal
+    # never imports it (nor ``ast``) here
+    pysymbol = sys.modules.get("forest_files.text.pysymbol")
+    if pysymbol is None:
+        return None
+    if isinstance(refused, pysymbol.SymbolSourceError) and refused.where:
+        return Reason("not-python", refused.where)
+    if isinstance(refused, pysymbol.ReplacedSymbol) and refused.line:
+        return Reason("replaced", refused.by, refused.line)
+    return None

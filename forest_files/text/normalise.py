@@ -32,7 +32,15 @@ NORMALISATION = "utf8-nobom-lf"
 _BOM = "\ufeff"
 _BOM_BYTES = _BOM.encode("utf-8")
 _UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
-_NUL, _UTF16, _UTF8 = "binary content (NUL byte)", "UTF-16 text (NUL byte)", "invalid UTF-8"
+# The reasons of a ``SourceRefused`` (``.reason``), said in its message; a check's route
+# chooses by them (check/route_not_text.py)
+NUL_BYTE, UTF16_TEXT, NOT_UTF8 = (
+    "binary content (NUL byte)",
+    "UTF-16 text (NUL byte)",
+    "invalid UTF-8",
+)
+LONE_CR = "a carriage return not followed by a line feed (a lone CR)"
+_NUL, _UTF16, _UTF8 = NUL_BYTE, UTF16_TEXT, NOT_UTF8
 # what fixes a file already bound (the default advice is an adoption's: bind another)
 _BOUND_FIX = {
     _NUL: "a bound file must stay text: remove that byte",
@@ -113,7 +121,7 @@ def decode_bytes(data: bytes, path: str) -> str:
         raise SourceRefused(
             path,
             lone,
-            "a carriage return not followed by a line feed (a lone CR)",
+            LONE_CR,
             "a shell, git and most compilers read it inside a line, other tools as a line "
             "end, so the file's lines are not one text: end that line with LF (or CRLF) "
             "or remove the CR",

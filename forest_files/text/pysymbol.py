@@ -43,7 +43,8 @@ line and never echoing source text), and source whose coding declaration makes
 Python read it otherwise than as the UTF-8 it is hashed as (pycoding.py; the same
 error, naming the declaration's line and encoding); ``SectionNotFound`` listing nearby
 names; ``AmbiguousSelector`` listing ``::Name[n]`` candidates with their
-lines; ``OverloadStub`` and ``ReplacedSymbol`` (above).
+lines; ``OverloadStub`` and ``ReplacedSymbol`` (above). ``SymbolSourceError.where`` and
+``ReplacedSymbol.line``/``.by`` carry, as values, what a check's routes act on.
 Returns: the resolved ``Symbol`` and the canonical selector.
 Test: tests/text/test_selectors.py, tests/text/test_selector_rules.py
 """
@@ -68,7 +69,12 @@ _DEFS = (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
 
 
 class SymbolSourceError(SelectorError):
-    """The bound file does not parse as Python, so no symbol can be found."""
+    """The bound file does not parse as Python, so no symbol can be found. ``where``:
+    the error's line and what is wrong there ("": it names none)."""
+
+    def __init__(self, message: str, where: str = "") -> None:
+        super().__init__(message)
+        self.where = where
 
 
 class OverloadStub(SectionNotFound):
@@ -76,7 +82,13 @@ class OverloadStub(SectionNotFound):
 
 
 class ReplacedSymbol(SectionNotFound):
-    """The definition a selector names is bound again later in its block: dead code."""
+    """The definition a selector names is bound again later in its block: dead code.
+    ``line``: where the name is bound anew; ``by``: what binds it ("a `del`", "a later
+    def of the same name")."""
+
+    def __init__(self, message: str, line: int = 0, by: str = "") -> None:
+        super().__init__(message)
+        self.line, self.by = line, by
 
 
 @dataclass(frozen=True)
@@ -97,9 +109,11 @@ def symbols(text: str, path: str) -> list[Symbol]:
         tree = ast.parse(text, filename=path)
     except SyntaxError as exc:
         # exc.text would echo source; name the place only.
+        where = f"line {exc.lineno}: {exc.msg}"
         raise SymbolSourceError(
-            f"{path}: not valid Python (line {exc.lineno}: {exc.msg}); "
-            "fix the syntax error before binding a symbol in it"
+            f"{path}: not valid Python ({where}); fix the syntax error before binding a "
+            "symbol in it",
+            where,
         ) from None
     except (ValueError, RecursionError, MemoryError) as exc:
         raise SymbolSourceError(
@@ -108,11 +122,14 @@ def symbols(text: str, path: str) -> list[Symbol]:
     declared = read_otherwise(text)
     if declared is not None:
         line, name = declared
+        where = (
+            f"line {line}: it declares the source encoding {name!r}, so Python reads the "
+            "file otherwise than the UTF-8 forest reads and hashes"
+        )
         raise SymbolSourceError(
-            f"{path}: not valid Python (line {line}: it declares the source encoding "
-            f"{name!r}, so Python reads the file otherwise than the UTF-8 forest reads and "
-            f"hashes); fix the declaration (remove it, or declare utf-8) before binding a "
-            "symbol in it"
+            f"{path}: not valid Python ({where}); fix the declaration (remove it, or "
+            "declare utf-8) before binding a symbol in it",
+            where,
         )
     found: list[Symbol] = []
     _collect(tree, (), found)
@@ -238,7 +255,8 @@ def resolve_symbol(
     pos, index = chosen
     symbol = found[pos]
     if symbol.replaced_at is not None:
-        raise ReplacedSymbol(_replaced_message(render(sel), symbol, found))
+        at, how = symbol.replaced_at, _replacer(symbol.replaced_by)
+        raise ReplacedSymbol(_replaced_message(render(sel), symbol, found), at, how)
     return symbol, replace(sel, parts=symbol.path, index=index)
 
 
@@ -249,10 +267,15 @@ def _replaced_note(symbol: Symbol) -> str:
     return f"replaced at line {symbol.replaced_at}: the name no longer holds it"
 
 
+def _replacer(what: str) -> str:
+    """What binds a name anew, as a message names it."""
+    return "a `del`" if what == "del" else f"a later {what} of the same name"
+
+
 def _replaced_message(named: str, symbol: Symbol, found: list[Symbol]) -> str:
     """What replaces the definition ``named`` resolves to, and the way out."""
     at, what = symbol.replaced_at, symbol.replaced_by
-    how = "a `del`" if what == "del" else f"a later {what} of the same name"
+    how = _replacer(what)
     head = (
         f"{named}: the definition at line {symbol.start_line} is replaced at line {at} by "
         f"{how} in the same block (from there on the name does not hold this code)"
