@@ -209,10 +209,27 @@ def _status(repo: str, as_json: bool) -> int:
         shown = (f"{kind:<10} {printable(sel)}  {ground or '-'}" for sel, kind, ground in rows)
         print("\n".join(shown))
     said = _custody_line(repo, near)
-    if said is not None:  # advice, as the hook gives it: the table on stdout stays rows
-        sys.stdout.flush()
-        print(said, file=sys.stderr)
+    for line in (_routes_line([kind for _, kind, _ in rows]), said):
+        if line is not None:  # advice, as the hook gives it: the table on stdout stays rows
+            sys.stdout.flush()
+            print(line, file=sys.stderr)
     return 0
+
+
+def _routes_line(kinds: list[str]) -> str | None:
+    """Where the routes of the table's failed rows are (a contest bound to no file has
+    no selector to look up: ``forest check`` prints its ``forest resolve`` per head);
+    None when every row is clean or an unbound draft (check/finding.py ``failed``)."""
+    failed = sorted(k for k in kinds if k not in ("clean", "unbound"))
+    if not failed:
+        return None
+    from collections import Counter
+
+    from forest_files.kernel.shellword import forest_text
+
+    counts = ", ".join(f"{n} {kind}" for kind, n in Counter(failed).items())
+    their = "its" if len(failed) == 1 else "their"
+    return f"forest: {counts}: `{forest_text('check')}` prints {their} routes"
 
 
 def _custody_line(repo: str, near: str | None) -> str | None:

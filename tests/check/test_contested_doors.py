@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from collections.abc import Callable
@@ -27,6 +28,7 @@ from forest_files.kernel.hashing import hash_body
 from tests.helpers import cli as in_process
 from tests.helpers.custody import BY, init_and_adopt, retire
 from tests.helpers.git import commit_all, git, git_env, make_repo, write
+from tests.helpers.git import pasted as pasted_in
 from tests.helpers.template import built_once, copy_repo
 
 BIN = Path(sys.executable).parent
@@ -148,6 +150,27 @@ def test_check_contested_ground_bound_to_no_file_detected(
     _contest(json.loads(rev.stdout))
     status = json.loads(run(b, FOREST, "status", "--json").stdout)
     _contest(status)
+
+
+@pytest.mark.parametrize("how", HOW)
+def test_status_text_names_where_a_contests_routes_are_pasted_detected(
+    sides: Sides, tmp_path: Path, how: str
+) -> None:
+    """``forest status``'s table row of a contest bound to no file holds only its head
+    and ``-``: the line under the table names the check that prints its routes, and
+    that line's command, pasted, prints each head's ``forest resolve``."""
+    b = _merged(sides, tmp_path, how)
+    status = run(b, FOREST, "status")
+    assert status.returncode == 0 and "contested " in status.stdout, status.stdout
+    assert "forest resolve" not in status.stdout  # the table stays rows
+    assert status.stderr == "forest: 1 contested: `forest check` prints its routes\n"
+    (pasted,) = re.findall(r"`([^`]+)`", status.stderr)
+    proc = pasted_in(b, pasted)
+    heads = _contest(json.loads(run(b, FOREST, "check", "--json").stdout))["candidates"]
+    assert proc.returncode == 1 and all(f"--pick {h}" in proc.stdout for h in heads)
+    clean = sides(tmp_path / "clean", how)  # before the merge: no line under the table
+    quiet = run(clean, FOREST, "status")
+    assert quiet.returncode == 0 and quiet.stderr == "", quiet.stderr
 
 
 @pytest.mark.parametrize("how", HOW)
