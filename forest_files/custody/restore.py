@@ -16,7 +16,8 @@ sparse checkout leaves out (restore_sparse.py: ``git sparse-checkout add``, then
 the restore); a section of a file that is not text (the byte to fix first); a
 section that cannot be found (restore needs its lines); with exclusions, a result whose
 section would not hash to ground (an excluded heading placed where it would
-swallow ground lines); in ``restore_many``, a restore that would remove another bound
+swallow ground lines); in ``restore_many`` and, given the file's bindings,
+``restore_section`` (the watcher's), a restore that would remove another bound
 section of its file (restore_nested.py: a heading demoted into it, a bound subsection
 added under it, a symbol or region moved into it; the way out ``--drop-nested``).
 Exclusions: the excluded parts are not in ground, so they are kept as they are
@@ -118,6 +119,7 @@ def restore_section(
     *,
     expected: bytes | None = None,
     gate: Gate = open_gate,
+    bound: Sequence[Bound] = (),
 ) -> tuple[str, Path | None]:
     """``("restored", capture)``, ``("recreated", None)``, or ``("clean", None)`` when
     the section already holds ground (the file is left untouched, no capture).
@@ -125,7 +127,8 @@ def restore_section(
     exactly these bytes — looked at again just before the rename — else
     ``("changed", None)``, nothing written (a live editor's save wins). ``gate``
     (restore_gate.py): the rename made under the index's write lock; a file it names
-    is left as it is: ``("left", None)``."""
+    is left as it is: ``("left", None)``. ``bound``: the file's bindings, whose
+    sections must survive (restore_nested.py: refused, nothing written)."""
     full = root / path
     _refuse_marker(selector, ground)
     data, mode = read_for_restore(root, path)
@@ -137,6 +140,8 @@ def restore_section(
     new, old_text = splice(data, selector, excludes, ground, path)
     if old_text == ground:
         return "clean", None
+    if bound and isinstance(old_text, str):  # text: another section may stand in it
+        refuse_removing(bound, path, selector, (data, new), (selector,))
     still = None if expected is None else (lambda: read_regular(str(full)) == expected)
     done, kept = replace_file(
         root,

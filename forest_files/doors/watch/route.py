@@ -9,15 +9,20 @@ write lock every recording takes), which looks again at the ground and the place
 the check judged against: a command that recorded a new ground for the binding
 (``forest supersede`` of the very text the file holds) or moved it since wins too.
 A binding restored ``RESTORE_LIMIT`` times within ``RESTORE_WINDOW`` seconds
-is left as its proposal instead (``Restorer.allowed``).
+is left as its proposal instead (``Restorer.allowed``). A restore that would remove
+another bound section of the file (a heading demoted into the section, a bound
+subsection added under it: custody/restore_nested.py) is never made: the file is
+left as it is, its text the proposal, the outcome naming that section and
+``forest restore … --drop-nested``.
 
 Stores: the file (only the section's lines; restore.py) and a capture under
 ``.git/forest/captures``.
 Refuses: nothing; every problem is an outcome the watcher logs.
 Returns: the outcome: ``restored``, ``changed`` (the file moved on), ``left`` (its
 ground or binding moved on since the check: the file left as it is), ``clean``,
-``held`` (restored too often: left as a proposal), ``failed: …``.
-Test: tests/doors/test_watch_policy.py
+``held`` (restored too often: left as a proposal), ``failed: …`` (also a restore
+that would remove another bound section).
+Test: tests/doors/test_watch_policy.py, tests/doors/test_watch_nested.py
 """
 
 from __future__ import annotations
@@ -78,19 +83,31 @@ class Restorer:
 
     def _write(self, f: Finding, excludes: tuple[str, ...], data: bytes) -> str:
         """The ground the check judged against written in, through the restore gate."""
+        from forest_files.custody.bindings import all_bindings
         from forest_files.custody.repository import Repository
-        from forest_files.custody.restore import restore_section
+        from forest_files.custody.restore import Bound, restore_section
         from forest_files.custody.restore_gate import grounds_held
 
         with Repository(self.root) as repo:
             store = repo.synced()
             ground = self._ground(store, f.ground)
-            judged = _judged(store, f, excludes)
+            live = all_bindings(store, paths=[f.path])
+            judged = _judged(live, f, excludes)
             if judged is None or f.ground is None:  # retired since the check
                 return "left"
             gate = grounds_held(store, [(judged, f.ground)])
+            # Every other section of the file must survive: a heading demoted into this
+            # one, or a bound subsection added under it, is never removed unasked.
+            bound = [Bound(b.selector, b.excludes) for b in live if b.path == f.path]
             outcome, _ = restore_section(
-                self.root, f.path, f.selector, excludes, ground, expected=data, gate=gate
+                self.root,
+                f.path,
+                f.selector,
+                excludes,
+                ground,
+                expected=data,
+                gate=gate,
+                bound=bound,
             )
         return outcome
 
@@ -105,14 +122,12 @@ class Restorer:
         return text
 
 
-def _judged(store: ForestStore, f: Finding, excludes: tuple[str, ...]) -> Binding | None:
+def _judged(live: list[Binding], f: Finding, excludes: tuple[str, ...]) -> Binding | None:
     """The binding as the check judged it (its place then), for the gate to compare
     with where it stands under the write lock; None when it is no longer live."""
     import dataclasses
 
-    from forest_files.custody.bindings import all_bindings
-
-    for b in all_bindings(store, paths=[f.path]):
+    for b in live:
         if b.bind_act == f.binding:
             return dataclasses.replace(b, path=f.path, selector=f.selector, excludes=excludes)
     return None
