@@ -33,7 +33,8 @@ restore decided on it, or whose binding moved since, is left as it is (outcome
 read them (outcome ``changed``: an editor's save is never overwritten unseen);
 ``restore_section`` takes a gate too (the watcher's).
 ``plan_rewrite`` works one restore out in memory (every refusal above, nothing
-written), ``write_rewrite`` writes it and ``undo_rewrite`` puts the file back
+written; given the file's bindings, a text that would remove one of their sections is
+``RemovesBound``), ``write_rewrite`` writes it and ``undo_rewrite`` puts the file back
 byte for byte (and drops the capture) when what follows the write is refused
 (proposals/adopt.py).
 A ground whose body an erase removed (the marker ``[erased]``) is refused: the
@@ -72,7 +73,12 @@ from forest_files.custody.restore_files import (
     recreate_allowed,
     replace_file,
 )
-from forest_files.custody.restore_nested import Bound, refuse_removing
+from forest_files.custody.restore_nested import (
+    Bound,
+    RemovesBound,
+    refuse_removing,
+    refuse_rewrite,
+)
 from forest_files.custody.restore_splice import WouldNotStand, splice, split_lines
 from forest_files.kernel.errors import ForestError
 from forest_files.store.entryrow import ERASED_MARK
@@ -84,6 +90,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "Bound",
+    "RemovesBound",
     "Restored",
     "Rewrite",
     "Wanted",
@@ -171,10 +178,17 @@ class Rewrite:
 
 
 def plan_rewrite(
-    root: Path, path: str, selector: str, excludes: tuple[str, ...], ground: str
+    root: Path,
+    path: str,
+    selector: str,
+    excludes: tuple[str, ...],
+    ground: str,
+    *,
+    bound: Sequence[Bound] = (),
 ) -> Rewrite | None:
     """What ``restore_section`` would write, with its refusals, writing nothing; None
-    when the section holds ``ground`` already."""
+    when the section holds ``ground`` already. ``bound``: the file's bindings, whose
+    sections the new text must keep (``RemovesBound``, restore_nested.py)."""
     _refuse_marker(selector, ground)
     data, mode = read_for_restore(root, path)
     if data is None:
@@ -183,6 +197,8 @@ def plan_rewrite(
     new, old_text = splice(data, selector, excludes, ground, path)
     if old_text == ground:
         return None
+    if bound and isinstance(old_text, str):  # text: another section may stand in it
+        refuse_rewrite(bound, path, selector, (data, new))
     return Rewrite(path, selector, data, new, mode, old_text)
 
 

@@ -9,7 +9,10 @@ Stores: nothing (texts in, selectors out).
 Refuses (one-line ``ForestError``, before anything is written): ``refuse_removing``
 (``removes`` finds, ``refusal`` words it): the section the restore would remove, the
 line it stands on now, and the two ways out: move it back out first, or restore
-anyway with ``--drop-nested`` (the removed text kept in the capture).
+anyway with ``--drop-nested`` (the removed text kept in the capture);
+``refuse_rewrite`` (a proposed text written in, custody/restore.py ``plan_rewrite``):
+``RemovesBound``, which the door that wrote the text words with its own ways out
+(proposals/adopt.py, doors/mcp/propose_checks.py).
 Returns: ``removes``: (selector, line) of each bound section the new text loses — one
 whose selector finds it now and not after, or, for a binding its selector no longer
 finds (a demoted heading, a moved symbol), a section of its name that the file holds
@@ -96,6 +99,35 @@ def refuse_removing(
     gone = removes(texts[0].decode("utf-8"), texts[1].decode("utf-8"), others, path)
     if gone:
         raise refusal(target, gone, again)
+
+
+class RemovesBound(ForestError):
+    """A new text for ``target`` would remove ``removed`` ((selector, line now), the
+    first named), bound sections that stand in its lines now."""
+
+    def __init__(self, target: str, removed: Sequence[tuple[str, int]]) -> None:
+        self.target, self.removed = target, tuple(removed)
+        super().__init__(f"{target}: the new text would remove {self.named}; nothing was written")
+
+    @property
+    def named(self) -> str:
+        """``SEL, a bound section that stands in its lines now (line N)`` and how many
+        more."""
+        sel, line = self.removed[0]
+        more = len(self.removed) - 1
+        also = f" (and {more} more bound section(s))" if more else ""
+        return f"{sel}, a bound section that stands in its lines now (line {line}){also}"
+
+
+def refuse_rewrite(
+    bound: Sequence[Bound], path: str, target: str, texts: tuple[bytes, bytes]
+) -> None:
+    """``RemovesBound`` when ``target``'s new text (``texts``: the file's bytes before
+    and after) loses one of ``bound``'s sections."""
+    others = [b for b in bound if b.selector != target]
+    gone = removes(texts[0].decode("utf-8"), texts[1].decode("utf-8"), others, path)
+    if gone:
+        raise RemovesBound(target, gone)
 
 
 def refusal(target: str, removed: Sequence[tuple[str, int]], again: Sequence[str]) -> ForestError:

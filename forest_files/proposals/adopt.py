@@ -20,11 +20,14 @@ the proposal was made (``ProposalStale``, naming how to look again), or whose
 ground or place another command changed while the adopt ran (the same, said so);
 a text that
 would not stand as the section once written in (its heading dropped or renamed, a
-heading inside it ending the section), naming the discard and the edit by hand.
+heading inside it ending the section), naming the discard and the edit by hand; a
+text that would remove another bound section standing in the section's lines now (a
+bound subsection its ground holds: custody/restore_nested.py), naming it, its line,
+the discard and its retire.
 Returns: the new ground's content id (``adopt``: with where the text the section
 held before the proposed text was written in is kept, for the door to name).
 Test: tests/proposals/test_proposals.py, tests/proposals/test_adopt.py,
-tests/proposals/test_adopt_race.py
+tests/proposals/test_adopt_race.py, tests/proposals/test_adopt_nested.py
 """
 
 from __future__ import annotations
@@ -42,7 +45,7 @@ if TYPE_CHECKING:
     from forest_files.custody.bindings import Binding
     from forest_files.custody.record import SectionText
     from forest_files.custody.repository import Repository
-    from forest_files.custody.restore import Rewrite
+    from forest_files.custody.restore import RemovesBound, Rewrite
 
 
 class ProposalStale(ForestError):
@@ -164,7 +167,7 @@ def _write_and_supersede(
 
     assert proposal.text is not None  # an open proposal holds its text
     root, limit = repo.root, repo.config.max_body_bytes
-    plan = _plan(repo, binding, proposal)
+    plan = _plan(repo, binding, proposal, beside)
     kept: Path | None = None
     before: dict[str, str | None] = {}
     if plan is not None:
@@ -198,18 +201,29 @@ def _texts(root: Path, bindings: list[Binding], limit: int) -> dict[str, str | N
     return found
 
 
-def _plan(repo: Repository, binding: Binding, proposal: Proposal) -> Rewrite | None:
+def _plan(
+    repo: Repository, binding: Binding, proposal: Proposal, beside: list[Binding]
+) -> Rewrite | None:
     """``plan_rewrite`` of the proposed text, refused in the proposal's own words when
     the text would not stand as the section once written in (its heading dropped,
     renamed or moved to another level, or a heading inside it that ends the section:
-    an agent's text, never checked against the file)."""
-    from forest_files.custody.restore import WouldNotStand, plan_rewrite
+    an agent's text, never checked against the file), or would remove a section of
+    ``beside`` (the file's other bindings) that stands in its lines now."""
+    from forest_files.custody.restore import Bound, RemovesBound, WouldNotStand, plan_rewrite
 
     assert proposal.text is not None  # an open proposal holds its text
+    bound = [Bound(b.selector, b.excludes) for b in beside]
     try:
         return plan_rewrite(
-            repo.root, binding.path, binding.selector, binding.excludes, proposal.text
+            repo.root,
+            binding.path,
+            binding.selector,
+            binding.excludes,
+            proposal.text,
+            bound=bound,
         )
+    except RemovesBound as exc:
+        raise _removes(proposal, exc) from None
     except WouldNotStand:
         discard = forest_text("proposal", "discard", proposal.id)
         supersede = forest_text("supersede", binding.selector, options=("--words", "…"))
@@ -220,6 +234,21 @@ def _plan(repo: Repository, binding: Binding, proposal: Proposal) -> Rewrite | N
             f"nothing was written — discard it (`{discard}`), or edit the file by hand "
             f"and `{supersede}`"
         ) from None
+
+
+def _removes(proposal: Proposal, exc: RemovesBound) -> ForestError:
+    """The proposed text lacks a bound section that stands in the section's lines now
+    (a subsection its ground holds, a heading demoted into it): adopted, that bound
+    text would be deleted unasked."""
+    gone = exc.removed[0][0]
+    discard = forest_text("proposal", "discard", proposal.id)
+    retire = forest_text("retire", gone, options=("--words", "…"))
+    return ForestError(
+        f"proposal {proposal.id}: its text, written into {exc.target}, would remove "
+        f"{exc.named}; nothing was written — "
+        f"discard it (`{discard}`), or, if that section is to go, retire it first "
+        f"(`{retire}`), then adopt again"
+    )
 
 
 def _put_back(root: Path, plan: Rewrite, kept: Path | None) -> bool:

@@ -291,6 +291,30 @@ def test_mcp_propose_text_not_standing_as_section_refused(tmp_path: Path, text: 
         assert store.open_proposals() == []
 
 
+def test_mcp_propose_removing_a_nested_bound_section_refused(tmp_path: Path) -> None:
+    """A text for ``## A`` that lacks the bound ``### A.1`` standing in A's lines would,
+    adopted, delete A.1's bound text: the agent is told at once, naming A.1 and its
+    line, and nothing is kept; a text that keeps A.1 is kept."""
+    from tests.helpers.cli import ok
+    from tests.helpers.git import commit_all, make_repo
+
+    root = make_repo(tmp_path)
+    ok(root, "init")
+    write(root, "book.md", "# Book\n\n## A\n\nA text.\n\n### A.1\n\nA.1 text.\n\n## B\n\nB.\n")
+    commit_all(root, "init")
+    ok(root, "adopt", "book.md", "--headings", "--words", "adopt", "--as", BY, "--yes")
+    commit_all(root, "adopt")
+    with pytest.raises(tools.ToolRefused) as refused:
+        _propose(root, "## A\n\nA, shorter.\n\n", "book.md#Book/A")
+    line = str(refused.value)
+    assert "\n" not in line and "would remove book.md#Book/A/A.1" in line, line
+    assert "(line 7)" in line and "keep that section" in line, line
+    with ProposalStore(root) as store:
+        assert store.open_proposals() == []
+    kept = _propose(root, "## A\n\nA, shorter.\n\n### A.1\n\nA.1 text.\n\n", "book.md#Book/A")
+    assert kept.data["outcome"] == "new"
+
+
 def test_mcp_propose_unsafe_selector_and_bidi_text_said_whole_refused(tmp_path: Path) -> None:
     """A selector reaching outside the repository (``../a.md#Keep``, ``/etc/passwd#Keep``)
     was refused with the command line's whole list of valid selectors, cut at 400

@@ -7,7 +7,8 @@ signature or reason that is not one line (a line break, a C0 or C1 control,
 U+2028/U+2029: each would forge a line where a person reads it), a C1 control,
 U+2028/U+2029 or a bidirectional control in the text, a signature naming a holder of
 forest.toml's ``[authority]`` (an agent is not one), a text that written into the file
-would not read back as the section (no person could adopt it).
+would not read back as the section, or would remove another bound section that
+stands in its lines now (no person could adopt it).
 Returns: ``claim`` the stripped signature and reason; ``normalised`` the text as a
 section is read; ``not_a_holder`` and ``stands`` nothing (they refuse or pass).
 Test: tests/doors/test_mcp_tools.py, tests/doors/test_mcp_server.py
@@ -53,10 +54,17 @@ def stands(session: Session, b: Binding, text: str) -> None:
     the section (its heading dropped or renamed, a heading inside it ending it): no
     person could adopt it. Anything else the file says now (gone, in a conflict, the
     section not found) is judged again when a person adopts, so it refuses nothing."""
-    from forest_files.custody.restore import WouldNotStand, plan_rewrite
+    from forest_files.custody.restore import Bound, RemovesBound, WouldNotStand, plan_rewrite
 
+    bound = [Bound(o.selector, o.excludes) for o in session.bindings() if o.path == b.path]
     try:
-        plan_rewrite(session.root, b.path, b.selector, b.excludes, text)
+        plan_rewrite(session.root, b.path, b.selector, b.excludes, text, bound=bound)
+    except RemovesBound as exc:
+        raise ToolRefused(
+            f"{b.bind_act}: written into the file, this text would remove {exc.named}; "
+            "keep that section in the text, as the file holds it (a person may retire "
+            "its binding first)"
+        ) from None
     except WouldNotStand:
         raise ToolRefused(
             f"{b.bind_act}: written into the file, this text would not read back as the "
