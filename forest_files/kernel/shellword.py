@@ -12,7 +12,10 @@ bytes. Every other word is ``shlex.quote``'s.
 A control character in a name (a newline, an escape, DEL, a C1 control, the
 Unicode line and paragraph separators) is written the same way, as the octal
 of its UTF-8 bytes: printed raw it would end the line, so a name could forge a
-route or a CI workflow command (``::notice …``) on a line of its own.
+route or a CI workflow command (``::notice …``) on a line of its own. So is a
+character a terminal shows as nothing or as a plain space (kernel/invisible.py: a
+zero-width space, a no-break space, a soft hyphen): printed raw, a route to a heading
+``Eli\u200bas`` reads as one to ``Elias``, and one typed over names another heading.
 
 ``printable`` is the same care for prose a door prints around the commands (a
 finding's headline, its facts, a ledger fault): each such character, and each
@@ -46,6 +49,8 @@ from __future__ import annotations
 import os
 import re
 import shlex
+
+from forest_files.kernel.invisible import invisible
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -89,16 +94,22 @@ def _octal(ch: str) -> str:
     return "".join(f"\\{b:03o}" for b in ch.encode("utf-8"))
 
 
+def _hidden(ch: str) -> bool:
+    """A character a command word writes as ``$'\\ooo'``: one ``printable`` escapes, or
+    one a terminal shows as nothing or as a plain space."""
+    return _unshown(ch) or invisible(ch)
+
+
 def shell_word(word: str) -> str:
     """``word`` quoted for a shell: ``shlex.quote``, with each byte that is not UTF-8
-    (a surrogateescape surrogate) and each control character written as
-    ``$'\\ooo'``."""
-    if first_unprintable(word) is None:
+    (a surrogateescape surrogate), each control character and each character a
+    terminal shows as nothing or as a plain space written as ``$'\\ooo'``."""
+    if (word.isascii() and word.isprintable()) or not any(_hidden(ch) for ch in word):
         return shlex.quote(word)
     parts: list[str] = []
     run: list[str] = []
     for ch in word:
-        if _unshown(ch):
+        if _hidden(ch):
             if run:
                 parts.append(shlex.quote("".join(run)))
                 run = []

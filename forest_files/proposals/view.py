@@ -11,7 +11,9 @@ hunk (N counted in the section, heading line 1), or with ``full`` every line
 of the section; coloured when asked; each control character escaped (kernel/shellword.py
 ``printable``), each character that shows as nothing written as its code, and each word
 mixing look-alike scripts named after it (text/unseen.py); a rebind proposal's lines
-(old -> new selector, ground -> the new section now) alike. Machine output uses
+(old -> new selector, ground -> the new section now) alike: a selector is written as
+the claims are, and the route it stands for writes such a character as ``$'\\ooo'``
+(kernel/shellword.py), so it pastes and is seen. Machine output uses
 ``Proposal.as_dict`` (no text).
 Test: tests/proposals/test_proposals.py, tests/proposals/test_rebinds.py,
 tests/proposals/test_settle.py, tests/doors/test_printed_where_typed.py
@@ -26,7 +28,7 @@ from forest_files.custody.proposals import Proposal, ProposalStore
 
 def facts(p: Proposal, versions: int) -> list[str]:
     lines = [
-        f"proposal {p.id} {p.status} for {p.selector}",
+        f"proposal {p.id} {p.status} for {_seen(p.selector)}",
         f"  derived from ground {p.derived_from[:12]}; text {p.text_hash[:12]}; "
         f"{versions} earlier version(s) kept; updated {p.updated_at}",
     ]
@@ -38,8 +40,8 @@ def facts(p: Proposal, versions: int) -> list[str]:
 
 
 def _seen(claim: str) -> str:
-    """A claim as a reviewer must read it: it never forges a line nor passes, by a
-    zero-width space, for a name it is not."""
+    """A claim or a selector as a reviewer must read it: it never forges a line nor
+    passes, by a zero-width space, for a name it is not."""
     from forest_files.kernel.shellword import printable
     from forest_files.text.unseen import shown
 
@@ -95,7 +97,7 @@ def rebind_lines(root: Path, pid: str, *, full: bool = False, colour: bool = Fal
     its look-alike words named: the working tree's text, which anyone may have written."""
     from forest_files.check.diff import for_terminal, word_diff
     from forest_files.check.findings import WORDS_PLACEHOLDER
-    from forest_files.kernel.shellword import forest_text, printable
+    from forest_files.kernel.shellword import forest_text
     from forest_files.proposals.rebinds import RebindStore
     from forest_files.text.unseen import lookalikes
 
@@ -103,7 +105,7 @@ def rebind_lines(root: Path, pid: str, *, full: bool = False, colour: bool = Fal
         p = store.get(pid)
     words = ("--words", WORDS_PLACEHOLDER)  # pasted as it stands, refused: the user says why
     lines = [
-        printable(f"proposal {p.id} {p.status}: rebind {p.old_selector} -> {p.new_selector}"),
+        f"proposal {p.id} {p.status}: rebind {_seen(p.old_selector)} -> {_seen(p.new_selector)}",
         f"  derived from ground {p.derived_from[:12]}; the new section shares "
         f"{p.score:.0%} of ground's body; updated {p.updated_at}",
         f"  stands for: {forest_text('rebind', p.old_selector, p.new_selector, options=words)}",

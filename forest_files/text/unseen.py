@@ -6,8 +6,8 @@ Refuses: nothing (a proposal may hold any of these rightly: a no-break space in 
 a joiner in an emoji); they are made visible, and adopting writes the text as sent.
 Returns: ``shown(text)``: ``text`` with each invisible character (a format character
 such as U+200B, U+00AD, U+200F or a tag, a private-use or unassigned code point, a
-variation selector or filler, a space other than U+0020) written as its code
-(``<U+200B>``); ``lookalikes(ground, text)``: one line per word of ``text`` that ground
+variation selector or filler, a space other than U+0020: kernel/invisible.py) written
+as its code (``<U+200B>``); ``lookalikes(ground, text)``: one line per word of ``text`` that ground
 does not hold whose letters mix Latin, Cyrillic, Greek, … (``w\u043erds`` with a
 Cyrillic o), naming its line and the odd letters' codes, at most ``SHOWN``.
 Test: tests/proposals/test_proposals.py
@@ -23,28 +23,13 @@ import re
 import unicodedata
 from collections import Counter
 
+from forest_files.kernel.invisible import invisible
+
 SHOWN = 5  # look-alike words named; then how many more
-_INVISIBLE_CATEGORIES = frozenset({"Cf", "Co", "Cn"})
-# Shown as blank though their category is a letter, a mark or a symbol.
-_BLANK = frozenset({0x034F, 0x115F, 0x1160, 0x2800, 0x3164, 0xFFA0})
 _LOOKALIKE_SCRIPTS = frozenset(
     {"LATIN", "CYRILLIC", "GREEK", "ARMENIAN", "CHEROKEE", "COPTIC", "FULLWIDTH", "MATHEMATICAL"}
 )
 _WORD = re.compile(r"\w+")
-
-
-def _invisible(ch: str) -> bool:
-    code = ord(ch)
-    if ch.isascii():
-        return False
-    category = unicodedata.category(ch)
-    return (
-        category in _INVISIBLE_CATEGORIES
-        or category == "Zs"
-        or code in _BLANK
-        or 0xFE00 <= code <= 0xFE0F
-        or 0xE0100 <= code <= 0xE01EF
-    )
 
 
 def _code(ch: str) -> str:
@@ -57,7 +42,7 @@ def shown(text: str) -> str:
     """``text`` with each character a terminal shows as nothing or a space as its code."""
     if text.isascii():
         return text
-    return "".join(_code(ch) if _invisible(ch) else ch for ch in text)
+    return "".join(_code(ch) if invisible(ch) else ch for ch in text)
 
 
 def _script(ch: str) -> str:

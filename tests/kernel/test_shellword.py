@@ -82,6 +82,22 @@ def test_shell_word_control_character_name_one_line_pasted_gives_its_bytes_accep
     assert _bash_words(words) == CONTROLS
 
 
+# Characters a terminal shows as nothing or as a plain space: printed raw, a route to
+# the heading Eli\u200bas reads as one to Elias (kernel/invisible.py).
+UNSEEN = ["Eli\u200bas", "Elias\u00a0Keeper", "Eli\u00adas", "Elias\u2060", "Eli\u3164as"]
+
+
+def test_shell_word_invisible_character_written_as_octal_pasted_gives_it_accepted() -> None:
+    words = [shell_word(word) for word in UNSEEN]
+    assert words[0] == "Eli$'\\342\\200\\213'as"
+    for word in words:
+        assert word.isascii(), word  # every one of them seen
+    assert _bash_words(words) == [word.encode("utf-8") for word in UNSEEN]
+    # at the edge: the plain space and a visible letter stay as shlex quotes them
+    assert shell_word("Elias Keeper") == "'Elias Keeper'"
+    assert shell_word("Éli") == shlex.quote("Éli")
+
+
 def test_printable_escapes_controls_and_bytes_keeps_the_rest_accepted() -> None:
     assert printable("a\nb\tc\x1b") == "a\\x0ab\\x09c\\x1b"
     assert printable(os.fsdecode(b"n\xe9.md")) == "n\\xe9.md"

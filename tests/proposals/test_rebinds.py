@@ -9,13 +9,15 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
+import pytest
+
 from forest_files.doors.review.closing import close_left_behind
 from forest_files.doors.watch import judge
 from forest_files.doors.watch.renames import propose_rebind
 from forest_files.proposals.rebinds import RebindStore
 from tests.helpers.cli import forest, ok
 from tests.helpers.custody import BY, age_files, init_and_adopt
-from tests.helpers.git import commit_all, git, make_repo, write
+from tests.helpers.git import commit_all, git, make_repo, pasted, write
 from tests.helpers.state import shared_state
 from tests.helpers.template import copied_from
 
@@ -229,3 +231,39 @@ def test_rebind_proposal_show_control_in_new_heading_detected(root: Path) -> Non
     shown = ok(root, "proposal", "show", done[0]).stdout
     assert "\u009b" not in shown, repr(shown)
     assert f"rebind {OLD} -> a.md#Canon/Elias\\x9b2K the Keeper" in shown, shown
+
+
+@pytest.mark.parametrize(
+    ("name", "code"),
+    [
+        ("Eli\u200bas", "<U+200B>"),  # zero-width space: reads as Elias
+        ("Elias\u00a0the Keeper", "<U+00A0>"),  # no-break space: reads as a space
+        ("Eli\u00adas", "<U+00AD>"),  # soft hyphen
+        ("Elias\u2060", "<U+2060>"),  # word joiner
+    ],
+    ids=["zwsp", "nbsp", "shy", "wj"],
+)
+@pytest.mark.slow  # the route pasted into bash
+def test_rebind_proposal_invisible_in_new_heading_shown_and_pasted_recovers(
+    root: Path, name: str, code: str
+) -> None:
+    """The heading was renamed to one holding a character a terminal shows as nothing or
+    as a plain space: ``forest proposals`` and ``forest proposal show`` printed the new
+    selector raw (``-> a.md#Canon/Elias``, a rebind onto what reads as the old name) and
+    its route held the character unseen, so one typed over never named the heading.
+    Each shows it as its code, the route writes it as ``$'\\ooo'``; pasted, it rebinds."""
+    (root / "a.md").write_text(CANON.replace("## Elias", f"## {name}"), encoding="utf-8")
+    (item,) = judge.check(root, ("a.md",), threading.Event())
+    done = propose_rebind(root, item, (), frozenset())
+    assert done is not None
+    listed = ok(root, "proposals").stdout
+    shown = ok(root, "proposal", "show", done[0]).stdout
+    for out in (listed, shown):
+        assert not any(not c.isascii() and c not in "…“”" for c in out), repr(out)
+        assert code in out, out
+    (route,) = [ln for ln in shown.splitlines() if ln.startswith("  stands for: ")]
+    route = route.removeprefix("  stands for: ").replace("'…'", "'the heading is his'")
+    assert "$'\\" in route, route
+    rebound = pasted(root, f"{route} --as '{BY}'")
+    assert rebound.returncode == 0, rebound.stderr
+    assert ok(root, "check").exit_code == 0

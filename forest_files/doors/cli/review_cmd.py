@@ -76,20 +76,26 @@ def _listing(repo: Path, as_json: bool) -> None:
 
 
 def _lines(trees: Worktrees, found: list[Proposal | Rebind]) -> list[str]:
-    """One line per proposal, names spelled as `forest check` spells them (printable);
-    another worktree's named by its path (``in worktree PATH``)."""
+    """One line per proposal, names spelled as `forest check` spells them (printable),
+    each character a terminal shows as nothing written as its code (``Eli<U+200B>as``:
+    a rebind onto a heading that reads as the old name); another worktree's named by
+    its path (``in worktree PATH``)."""
     from forest_files.proposals.rebinds import Rebind
+    from forest_files.text.unseen import shown
+
+    def seen(name: str) -> str:
+        return shown(printable(name))
 
     lines = []
     for x in found:
         whose = [w] if (w := trees.elsewhere(x.worktree)) else []
         if isinstance(x, Rebind):
-            moved = f"{printable(x.old_selector)} -> {printable(x.new_selector)}"
+            moved = f"{seen(x.old_selector)} -> {seen(x.new_selector)}"
             lines.append(f"{x.id} rebind {moved} ({', '.join([x.updated_at, *whose])})")
             continue
         via = [] if x.source == "watch" else [f"via {printable(x.source)}"]
         notes = [f"from ground {x.derived_from[:12]}", x.updated_at, *via, *whose]
-        lines.append(f"{x.id} {printable(x.selector)} ({', '.join(notes)})")
+        lines.append(f"{x.id} {seen(x.selector)} ({', '.join(notes)})")
     return lines
 
 
