@@ -1,5 +1,5 @@
 """One server's hold on its repository: the index kept open between calls, the
-bindings read again only when the ledger brought new acts, the audit log open.
+bindings read again only when the ledger changed, the audit log open.
 
 Stores: nothing itself (the index is synced before every answer, as any command
 does; the audit log is appended to by audit.py).
@@ -10,8 +10,11 @@ Test: tests/doors/test_mcp_tools.py
 
 Every call still syncs the index with the ledger on disk, so a commit, a pull or a
 ``forest supersede`` in another terminal is seen by the next call; only what
-cannot have changed since (the bindings, when no act was applied) is reused. A
-changed forest.toml reopens the repository. HEAD, which each audit record names,
+cannot have changed since (the bindings and their grounds, while the ledger's
+segments stat the same: custody/verdict.py ``ledger_key``) is reused. Whether this
+server's sync applied an act is no test of that: another process records its act
+into the same index, so the sync finds nothing left to apply. A changed
+forest.toml reopens the repository. HEAD, which each audit record names,
 is asked of git at most once every ``HEAD_TTL`` seconds.
 """
 
@@ -49,6 +52,7 @@ class Session:
         self._config: tuple[int, int] | None = None
         self._bindings: list[Binding] | None = None
         self._grounds: dict[int, Ground] = {}
+        self._ledger: object = None  # the ledger's key the bindings were read at
         self._audit: AuditLog | None = None
         self._head: tuple[float, str | None] = (0.0, None)
 
@@ -65,10 +69,14 @@ class Session:
 
     def store(self) -> ForestStore:
         """The index, in step with the ledger on disk now."""
+        from forest_files.custody.verdict import ledger_key
+
         repo = self.repo
+        ledger = ledger_key(str(self.root))  # before the sync: a later act changes it
         report = repo.sync()
-        if report.applied or report.rebuilt:
+        if report.applied or report.rebuilt or ledger is None or ledger != self._ledger:
             self._bindings = None
+        self._ledger = ledger
         return repo.store()
 
     def bindings(self) -> list[Binding]:
