@@ -34,9 +34,10 @@ read them (outcome ``changed``: an editor's save is never overwritten unseen);
 ``restore_section`` takes a gate too (the watcher's).
 ``plan_rewrite`` works one restore out in memory (every refusal above, nothing
 written; given the file's bindings, a text that would remove one of their sections is
-``RemovesBound``), ``write_rewrite`` writes it and ``undo_rewrite`` puts the file back
-byte for byte (and drops the capture) when what follows the write is refused
-(proposals/adopt.py).
+``RemovesBound``), ``write_rewrite`` writes it by compare-and-swap (``RewriteChanged``,
+nothing written, when the file's bytes moved since the plan read them) and
+``undo_rewrite`` puts the file back byte for byte (and drops the capture) when what
+follows the write is refused (proposals/adopt.py).
 A ground whose body an erase removed (the marker ``[erased]``) is refused: the
 marker is never written into a file. ``audit_restored``: one audit record per
 section written (``drift``/``restore-…``: binding, ground id and hash, path).
@@ -93,6 +94,7 @@ __all__ = [
     "RemovesBound",
     "Restored",
     "Rewrite",
+    "RewriteChanged",
     "Wanted",
     "WouldNotStand",
     "audit_restored",
@@ -202,11 +204,27 @@ def plan_rewrite(
     return Rewrite(path, selector, data, new, mode, old_text)
 
 
+class RewriteChanged(ForestError):
+    """The file's bytes are no longer those ``plan_rewrite`` read: nothing written."""
+
+
 def write_rewrite(root: Path, plan: Rewrite) -> Path | None:
-    """Write a planned restore (capturing the replaced text first); the capture."""
+    """Write a planned restore (capturing the replaced text first); the capture.
+    Written only while the file holds the bytes the plan read, looked at again just
+    before the rename, else ``RewriteChanged`` (a person's save wins; no capture)."""
+    full = root / plan.path
     replaced = plan.replaced
     keep = None if replaced is None else (lambda: capture(root, plan.selector, replaced))
-    _done, kept = replace_file(root, plan.path, plan.after, plan.mode, keep=keep)
+    done, kept = replace_file(
+        root,
+        plan.path,
+        plan.after,
+        plan.mode,
+        still=lambda: read_regular(str(full)) == plan.before,
+        keep=keep,
+    )
+    if done != "written":
+        raise RewriteChanged(f"{plan.path} changed after it was read; nothing was written")
     return kept
 
 

@@ -17,7 +17,9 @@ Refuses (nothing written): a signer without authority over the path; empty
 words, or a printed route's placeholder (``…``) pasted as the words; a proposal
 that is not open; a binding that is gone (retired); ground that moved on since
 the proposal was made (``ProposalStale``, naming how to look again), or whose
-ground or place another command changed while the adopt ran (the same, said so);
+ground or place another command changed while the adopt ran (the same, said so); a
+file a person saved after the adopt read it (the proposed text is written by
+compare-and-swap: their save is left as it is, nothing recorded);
 a text that
 would not stand as the section once written in (its heading dropped or renamed, a
 heading inside it ending the section), naming the discard and the edit by hand; a
@@ -162,7 +164,7 @@ def _write_and_supersede(
     sections of ``beside`` (the file's other bindings) the write changed are named:
     one enclosing the section now differs from its ground."""
     from forest_files.custody.record import supersede_section
-    from forest_files.custody.restore import write_rewrite
+    from forest_files.custody.restore import RewriteChanged, write_rewrite
     from forest_files.custody.targets import read_section
 
     assert proposal.text is not None  # an open proposal holds its text
@@ -173,7 +175,14 @@ def _write_and_supersede(
     if plan is not None:
         _within_bounds(repo, plan, proposal.text, words)
         before = _texts(root, beside, limit)
-        kept = write_rewrite(root, plan)
+        try:
+            kept = write_rewrite(root, plan)
+        except RewriteChanged:  # a person saved the file since it was read: theirs wins
+            show = forest_text("proposal", "show", proposal.id)
+            raise ForestError(
+                f"proposal {proposal.id}: {plan.path} changed while this adopt ran; nothing "
+                f"was written or recorded — look again (`{show}`), then adopt again"
+            ) from None
     try:
         section = read_section(root, binding.selector, binding.excludes, max_bytes=limit)
         new = supersede_section(

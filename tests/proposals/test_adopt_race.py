@@ -21,6 +21,7 @@ import pytest
 import forest_files.custody.tombstone as tombstone_mod
 from forest_files.check.path import run_check
 from forest_files.custody.proposals import ProposalStore
+from forest_files.kernel.errors import ForestError
 from forest_files.proposals.adopt import ProposalStale, adopt_proposal
 from tests.helpers.custody import BY, DOC
 from tests.helpers.git import pasted
@@ -88,3 +89,31 @@ def test_adopt_binding_rebound_without_words_while_it_ran_refused(
     assert _failed(root) == ["clean b.md#Title/Keep"]
     assert (root / "a.md").read_text(encoding="utf-8") == EDITED
     assert pid in _open(root)  # left for a person to look at again
+
+
+def test_adopt_file_saved_by_a_person_while_it_ran_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A person saves a.md after the adopt read the section and worked out the file
+    with the proposed text, before its rename (the bounds judged between the two,
+    wrapped): the adopt leaves the person's save, records nothing and keeps the
+    proposal open (before: it renamed its file over the save, which no capture held)."""
+    import forest_files.custody.recording as recording_mod
+    from tests.helpers.state import shared_state
+
+    root = bound_repo(tmp_path)
+    pid = captured_proposal(root, EDITED)
+    (root / "a.md").write_text(DOC, encoding="utf-8")  # the proposal is to be written in
+    real = recording_mod.within_policy
+
+    def saved(*args: Any, **kwargs: Any) -> None:
+        (root / "a.md").write_text(LATER, encoding="utf-8")  # the person's save
+        real(*args, **kwargs)
+
+    monkeypatch.setattr(recording_mod, "within_policy", saved)
+    with pytest.raises(ForestError, match="changed while this adopt ran; nothing was written"):
+        adopt_proposal(root, pid, words="adopt the proposal", by=BY)
+    assert (root / "a.md").read_text(encoding="utf-8") == LATER
+    assert not list((shared_state(root) / "captures").glob("*"))
+    assert pid in _open(root)
+    assert _failed(root) == ["drifted a.md#Title/Keep"]
