@@ -123,18 +123,25 @@ def shell_word(word: str) -> str:
 
 def printable(text: str, *, keep: str = "") -> str:
     """``text`` with each control character (but those in ``keep``, e.g. a diff's
-    newlines) and each byte that is not UTF-8 written as ``\\xNN`` / ``\\uNNNN``."""
-    if text.isprintable():
+    newlines) and each byte that is not UTF-8 written as ``\\xNN`` / ``\\uNNNN``: what
+    a terminal would obey; and each character it would show as nothing or as a plain
+    space (kernel/invisible.py) as its code, ``<U+200B>``: a heading ``Kep\\u200bt``
+    never reads as ``Kept``."""
+    if text.isascii() and text.isprintable():
         return text
     out = []
     for ch in text:
-        if ch in keep or not _unshown(ch):
+        if ch in keep or ch.isascii() and ch.isprintable():
             out.append(ch)
         elif _escaped_byte(ch):
             out.append(f"\\x{ord(ch) - 0xDC00:02x}")
-        else:
+        elif _control(ch):
             code = ord(ch)
             out.append(f"\\x{code:02x}" if code < 256 else f"\\u{code:04x}")
+        elif invisible(ch):
+            out.append(f"<U+{ord(ch):04X}>")
+        else:
+            out.append(ch)
     return "".join(out)
 
 

@@ -161,3 +161,22 @@ def test_diff_zero_width_space_in_a_word_shown_as_its_code_detected(tmp_path: Pa
     out = _run(repo, "diff", "--words", "a.md#T/Law").stdout
     assert "lea<U+200B>ves" in out and "{+<U+00A0>+}" in out, out
     assert "\u200b" not in out and "\u00a0" not in out
+
+
+def test_check_prose_names_a_heading_with_a_hidden_character_by_its_code_detected(
+    tmp_path: Path,
+) -> None:
+    """A bound heading renamed to one holding a zero-width space (``Kep\\u200bt``):
+    ``forest check``'s lines named the new heading raw in their prose ("nearby
+    headings", "may stand now"), which reads as the old name on a terminal; the
+    commands already spell it as its bytes. Every line shows it as ``<U+200B>``."""
+    repo = make_repo(tmp_path)
+    write(repo, "a.md", "# Title\n\n## Kept\n\nThe kept words.\n\n## Other\n\nMore.\n")
+    init_and_adopt(repo, ["a.md#Title/Kept"])
+    commit_all(repo, "adopt")
+    write(repo, "a.md", "# Title\n\n## Kep\u200bt\n\nThe kept words, changed.\n\n## Other\n\nMore.\n")
+    out = _run(repo, "check").stdout
+    assert "Kep<U+200B>t" in out, out
+    assert "\u200b" not in out, out
+    doc = json.loads(_run(repo, "check", "--json").stdout)  # JSON keeps the exact text
+    assert "Kep\u200bt" in json.dumps(doc, ensure_ascii=False)

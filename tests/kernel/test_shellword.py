@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from forest_files.kernel.invisible import invisible
 from forest_files.kernel.shellword import (
     command_text,
     first_unprintable,
@@ -215,10 +216,16 @@ def test_typed_in_before_dash_c_steps_reached_from_there_accepted(
 
 def test_first_unprintable_is_what_printable_escapes_accepted() -> None:
     """The one predicate: a character is unprintable exactly when ``printable`` escapes
-    it (every code point to U+3000, and the bytes that are not UTF-8)."""
+    it (every code point to U+3000, and the bytes that are not UTF-8); a character a
+    terminal would only hide (kernel/invisible.py) is not refused, only shown by its code."""
     chars = [chr(c) for c in range(0x3000) if not 0xD800 <= c < 0xDC80 and not 0xDD00 <= c < 0xE000]
     for ch in chars:
-        assert (first_unprintable(f"a{ch}b") is None) == (printable(ch) == ch), hex(ord(ch))
+        escaped = printable(ch) != ch and printable(ch).startswith("\\")
+        assert (first_unprintable(f"a{ch}b") is None) == (not escaped), hex(ord(ch))
+        if not escaped:
+            marked = f"<U+{ord(ch):04X}>"
+            assert printable(ch) == (marked if invisible(ch) else ch), hex(ord(ch))
+    assert printable("Kep\u200bt \u00a0“x”") == "Kep<U+200B>t <U+00A0>“x”"
     assert first_unprintable("ok\xa0\u2028\x85") == "\u2028"
     for bidi in ("\u202a", "\u202e", "\u2066", "\u2069"):  # reorder what is shown
         assert first_unprintable(f"ab{bidi}c") == bidi
