@@ -5,9 +5,11 @@ Stores: the divergent section text as a local capture under
 then the file with only the section's lines replaced — written to a temporary
 file in the same directory, given the file's mode (an executable stays
 executable), renamed into place. The file of a missing whole-file binding is
-recreated from ground (mode 0644); so is a whole-file binding's file the reader
-refuses (a NUL byte, not UTF-8, a lone CR), over its bytes, which the capture keeps
-exactly (restore_splice.py).
+recreated from ground (mode 0644; CRLF line ends where git's ``eol`` attribute says
+``crlf``); so is a whole-file binding's file the reader refuses (a NUL byte, not
+UTF-8, a lone CR), over its bytes, which the capture keeps exactly, in the file's
+style where it is unambiguous: its BOM, CRLF where every line end was CRLF
+(restore_splice.py ``in_file_style``).
 Refuses (one-line ``ForestError``, nothing written): a bound path holding a
 symlink, directory, FIFO or other non-regular file (never followed, never
 opened blocking); a path whose directory resolves outside the repository; a
@@ -72,6 +74,7 @@ from forest_files.custody.restore_files import (
     read_for_restore,
     recreate,
     recreate_allowed,
+    recreated,
     replace_file,
 )
 from forest_files.custody.restore_nested import (
@@ -298,7 +301,7 @@ def restore_many(
         data, mode = files.get(w.path) or before[w.path]
         if data is None:
             recreate_allowed(root, w.path, w.selector, w.excludes)
-            files[w.path] = (w.ground.encode("utf-8"), NEW_FILE_MODE)
+            files[w.path] = (recreated(root, w.path, w.ground), NEW_FILE_MODE)
             plans.append((w, "recreated", None))
             continue
         try:

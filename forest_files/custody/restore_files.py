@@ -7,7 +7,8 @@ bound file's new bytes written to a temporary file in the same directory
 (``Staged``: a short name, ``.forest-<pid>-XXXXXXXX.forest-restore``, so a name of
 up to 255 bytes can be restored; written, fsynced, given the file's mode — an executable stays
 executable), renamed into place; the file of a missing whole-file binding
-recreated from ground (mode 0644). ``replace_file`` keeps the capture only once
+recreated from ground (mode 0644; CRLF line ends where git's ``eol`` attribute
+says ``crlf``). ``replace_file`` keeps the capture only once
 the new file is ready, and removes it again when the file is left as it was; its
 rename happens inside the caller's ``Gate`` (restore_gate.py: the index's write
 lock, and the files whose ground or binding moved on meanwhile, left as they are).
@@ -25,7 +26,7 @@ whether ``replace_file`` wrote (``written``), or left the file because ``still``
 asked just before the rename, said no (``changed``: a live editor's save wins) or
 the gate did (``left``), and its capture.
 Test: tests/custody/test_special_paths.py, tests/custody/test_restore.py,
-tests/custody/test_restore_commit.py
+tests/custody/test_restore_commit.py, tests/custody/test_restore_file_style.py
 """
 
 from __future__ import annotations
@@ -106,7 +107,18 @@ def read_for_restore(root: Path, path: str) -> tuple[bytes | None, int]:
 
 def recreate(root: Path, path: str, selector: str, excludes: tuple[str, ...], ground: str) -> None:
     recreate_allowed(root, path, selector, excludes)
-    replace_file(root, path, ground.encode("utf-8"), NEW_FILE_MODE)
+    replace_file(root, path, recreated(root, path, ground), NEW_FILE_MODE)
+
+
+def recreated(root: Path, path: str, ground: str) -> bytes:
+    """The bytes of a missing file written again: CRLF line ends where git's ``eol``
+    attribute says ``crlf`` for it (as ``git checkout`` writes it; ``-text`` turns that
+    off), else ground as it is (LF, no BOM: no file is left to say otherwise)."""
+    from forest_files import gitio
+
+    said = gitio.attributes(root, [path]).get(path, {})
+    crlf = said.get("eol") == "crlf" and said.get("text") != "unset"
+    return (ground.replace("\n", "\r\n") if crlf else ground).encode("utf-8")
 
 
 def recreate_allowed(root: Path, path: str, selector: str, excludes: tuple[str, ...]) -> None:

@@ -12,11 +12,13 @@ exclusions: an excluded heading placed where it would swallow ground lines).
 Exclusions: the excluded parts are not in ground, so they are kept as they are
 now, each placed where it stood relative to the surrounding kept lines.
 Returns: (new file bytes, the text the section held; the file's bytes when it was not
-text). Every byte outside the
+text: then ground in the file's style where its bytes leave no doubt, ``in_file_style``:
+its BOM kept, CRLF where every line end was CRLF, else ground as it is). Every byte outside the
 section's lines — other lines, their line endings, a BOM — is left exactly as
 it was; ground's lines reuse each unchanged original line byte for byte, and new
 or changed lines use the line ending the section used (CRLF or LF).
-Test: tests/custody/test_restore.py, tests/text/test_selector_rules.py
+Test: tests/custody/test_restore.py, tests/text/test_selector_rules.py,
+tests/custody/test_restore_file_style.py
 """
 
 from __future__ import annotations
@@ -106,7 +108,7 @@ def _over_whole(
     kept in it: its bytes go to the capture); any other restore needs the file's text
     around the section, so it is refused, with the byte to fix first."""
     if not excludes and parse_selector(selector).kind == "file":
-        return ground.encode("utf-8"), original
+        return in_file_style(ground, original), original
     said, _, advice = str(exc).partition("; ")  # PATH: REASON at byte offset N (line L)
     fix = (
         advice.rpartition(": ")[2]  # a lone CR's: end that line with LF (or CRLF) …
@@ -117,6 +119,19 @@ def _over_whole(
     raise ForestError(
         f"{said}; nothing was written — the restore needs {need}: {fix}, then restore again"
     )
+
+
+_BOM = "\ufeff".encode()
+
+
+def in_file_style(ground: str, like: bytes) -> bytes:
+    """``ground`` (LF, no BOM: custody's normalised text) as a file of ``like``'s style
+    holds it where its bytes leave no doubt: a BOM kept, and CRLF line ends when every
+    line end of ``like`` is a CRLF; else ground as it is. Read back it is ground."""
+    bom = _BOM if like.startswith(_BOM) else b""
+    ends = like.count(b"\n")
+    crlf = ends > 0 and like.count(b"\r\n") == ends
+    return bom + (ground.replace("\n", "\r\n") if crlf else ground).encode("utf-8")
 
 
 def _reads_back(text: str, sel: Selector, excludes: tuple[str, ...], ground: str) -> bool:
