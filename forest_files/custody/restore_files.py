@@ -2,7 +2,8 @@
 
 Stores: the divergent section text as a local capture under
 ``.git/forest/captures/`` (ignored by git: it may hold text nobody adopted; a file
-that was not text, written over whole, its bytes as they were); a
+that was not text, written over whole, its bytes as they were), after one header line
+naming the restore quoted so it pastes (``# captured before `forest restore 'a b.md'```); a
 bound file's new bytes written to a temporary file in the same directory
 (``Staged``: a short name, ``.forest-<pid>-XXXXXXXX.forest-restore``, so a name of
 up to 255 bytes can be restored; written, fsynced, given the file's mode — an executable stays
@@ -19,7 +20,7 @@ missing file of a section binding (its lines are gone with it), or one whose
 directory is gone (the route: ``mkdir -p DIR && forest restore TARGET``, DIR
 from the repository root); a missing file a sparse checkout leaves out
 (restore_sparse.py: the route brings it into the sparse set); a file or capture
-that cannot be written (the path, the reason, and the fix; no temporary file or
+that cannot be written (the path, quoted, the reason, and the fix; no temporary file or
 capture left behind).
 Returns: the file's bytes and mode (None: no file there); the capture's path;
 whether ``replace_file`` wrote (``written``), or left the file because ``still``,
@@ -46,7 +47,14 @@ from forest_files.custody.special import lstat_kind, not_regular
 from forest_files.kernel.errors import ForestError
 from forest_files.kernel.hashing import hash_body
 from forest_files.kernel.paths import CAPTURES_DIR
-from forest_files.kernel.shellword import command_text, forest_step, git_step
+from forest_files.kernel.shellword import (
+    command_text,
+    forest_step,
+    forest_text,
+    from_the_top,
+    git_step,
+    shell_word,
+)
 from forest_files.kernel.state import ensure_dir, shared_dir
 from forest_files.store.base import utc_now
 
@@ -67,14 +75,17 @@ def capture(root: Path, selector: str, text: str | bytes) -> Path:
     data = text.encode("utf-8") if isinstance(text, str) else text
     named = hash_body(text) if isinstance(text, str) else hashlib.sha256(text).hexdigest()
     path = folder / f"{stamp}-{named[:12]}.txt"
+    with from_the_top():  # read later, from anywhere: the step as run at the top
+        step = forest_text("restore", selector)
     try:
         ensure_dir(folder)
-        path.write_bytes(f"# captured before `forest restore {selector}`\n".encode() + data)
+        path.write_bytes(f"# captured before `{step}`\n".encode() + data)
     except OSError as exc:
         drop(path)
+        where = shell_word(str(folder))
         raise ForestError(
-            f"{selector}: the text it replaces cannot be kept in {folder} ({reason(exc)}); "
-            f"nothing was restored — make {folder} writable, then run the same command again"
+            f"{selector}: the text it replaces cannot be kept in {where} ({reason(exc)}); "
+            f"nothing was restored — make {where} writable, then run the same command again"
         ) from exc
     return path
 
