@@ -15,11 +15,15 @@ U+2028/U+2029, a byte that is not UTF-8); an actor or target over
 id, a hash, a selector, a path: a file's name is the user's and may hold any of
 those characters) is not refused for them but stored as ``printable`` shows it.
 Returns: ``AuditRecord`` values, newest first.
-Test: tests/governance/test_audit.py
+Test: tests/governance/test_audit.py, tests/doors/test_audit_unwritable.py
 
 Appending is best effort for callers (``append_events`` returns False when the
 log cannot be written): the act it records is already in the ledger, so a full
-disk must not turn a recorded ceremony into a reported failure. Nothing is
+disk must not turn a recorded ceremony into a reported failure. The gap is said
+once per process (a command), in one warning with the fix: ``chmod u+w`` on the
+folder and ``audit.db``, or ``chown`` when another user owns the folder; never
+for a refusal's own record (``quiet``, doors/doorlog.py), whose command has one
+``forest:`` line already and holds no act to lose. Nothing is
 written where there is no ``.forest/`` directory (a repository never put under
 custody, a path outside git): the log never creates an untracked file there.
 A refusal recorded where it is raised is marked (``mark_recorded``) so the CLI's
@@ -28,7 +32,9 @@ error boundary does not record it twice.
 
 from __future__ import annotations
 
+import errno
 import json
+import os
 import re
 import sqlite3
 import sys
@@ -41,7 +47,8 @@ from forest_files.custody import auditsql as sql
 from forest_files.custody.relocate import relocate_once
 from forest_files.kernel.errors import ForestError
 from forest_files.kernel.paths import AUDIT_DB_NAME, FOREST_DIR
-from forest_files.kernel.shellword import first_unprintable, printable
+from forest_files.kernel.shellword import first_unprintable, printable, shell_word
+from forest_files.kernel.state import shared_dir
 from forest_files.store.base import utc_now
 from forest_files.store.connection import atomic, translate
 from forest_files.store.localdb import open_local
@@ -220,10 +227,12 @@ class AuditLog:
         ]
 
 
-def append_events(root: Path, events: Sequence[Event], *, head: str | None = None) -> bool:
+def append_events(
+    root: Path, events: Sequence[Event], *, head: str | None = None, quiet: bool = False
+) -> bool:
     """Append ``events``; False (nothing raised) when the log cannot be written (said
-    in one warning line on stderr), or when ``root`` has no ``.forest/`` directory
-    (nothing is created there)."""
+    once per process in one warning line on stderr, with the fix; ``quiet``: not at
+    all), or when ``root`` has no ``.forest/`` directory (nothing is created there)."""
     if not events:
         return True
     if not (Path(root) / FOREST_DIR).is_dir():
@@ -232,8 +241,54 @@ def append_events(root: Path, events: Sequence[Event], *, head: str | None = Non
         with AuditLog(root) as log:
             log.append(events, head=head)
     except (ForestError, OSError, sqlite3.Error) as exc:
-        # The act itself stands (the ledger holds it); the log's gap is said, never silent.
-        why = " ".join(str(exc).split())[:300]
-        sys.stderr.write(f"forest: warning: the audit log was not written ({why})\n")
+        if not quiet:  # the act itself stands (the ledger holds it): said, never silent
+            say_gap(Path(root), exc)
         return False
     return True
+
+
+_SAID: set[str] = set()  # the logs whose gap this process has said: once per command
+
+
+def say_gap(root: Path, exc: BaseException) -> None:
+    """The one warning that the audit log was not written, with what fixes it."""
+    try:
+        db = shared_dir(root, create=False) / AUDIT_DB_NAME
+    except ForestError:  # the git directory itself is not found: the words alone
+        db = Path(root) / AUDIT_DB_NAME
+    if str(db) in _SAID:
+        return
+    _SAID.add(str(db))
+    why, fix = gap_of(db, exc)
+    sys.stderr.write(
+        f"forest: warning: the audit log was not written ({why}); what this command did "
+        f"stands{fix}\n"
+    )
+
+
+_DENIED_SQLITE = (3, 8, 14)  # SQLITE_PERM, SQLITE_READONLY, SQLITE_CANTOPEN
+_DENIED_OS = (errno.EACCES, errno.EPERM)
+
+
+def gap_of(db: Path, exc: BaseException) -> tuple[str, str]:
+    """(why, `` — fix``) of a log not written: a file or folder that cannot be written
+    gets ``chmod u+w`` on them, or ``chown`` when another user owns the folder (a
+    ``sudo forest …`` once); any other error keeps its own words and fix (a full disk:
+    free space; a refused record: what to change)."""
+    cause = exc.__cause__ if isinstance(exc, ForestError) and exc.__cause__ else exc
+    code = getattr(cause, "sqlite_errorcode", None)
+    denied = (isinstance(code, int) and code & 0xFF in _DENIED_SQLITE) or (
+        isinstance(cause, OSError) and cause.errno in _DENIED_OS
+    )
+    if not denied:
+        return " ".join(str(exc).split())[:300], ""
+    why = f"{db.name}: {cause.strerror if isinstance(cause, OSError) else cause}"
+    folder = db.parent
+    try:
+        theirs = os.stat(folder).st_uid != os.geteuid()
+    except (OSError, AttributeError):  # no folder; no geteuid (Windows)
+        theirs = False
+    if theirs:
+        return why, f' — another user owns it: sudo chown -R "$(id -un)" {shell_word(str(folder))}'
+    paths = [folder, *([db] if db.exists() else [])]
+    return why, f" — make it writable: chmod u+w {' '.join(shell_word(str(p)) for p in paths)}"

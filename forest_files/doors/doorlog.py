@@ -13,9 +13,10 @@ counts are integers per finding kind. Never a body, words, a diff, a finding's
 detail or an error message.
 Refuses: nothing. Best effort: every function returns False instead of raising,
 so recording can never change a command's outcome or exit code; nothing is
-written outside a repository with a ``.forest/`` directory.
+written outside a repository with a ``.forest/`` directory. A refusal's record
+that cannot be written is lost quietly: the refused command prints one line.
 Returns: whether a record was written.
-Test: tests/governance/test_audit_doors.py
+Test: tests/governance/test_audit_doors.py, tests/doors/test_audit_unwritable.py
 
 Callers import this module only when there is something to record, so a clean
 check or hook never loads it (nor SQLite).
@@ -50,11 +51,11 @@ def _targets(reported: Iterable[Reported]) -> tuple[tuple[str, ...], dict[str, i
     return tuple(targets), counts
 
 
-def _append(root: Path, event: Event, head: str | None = None) -> bool:
+def _append(root: Path, event: Event, head: str | None = None, *, quiet: bool = False) -> bool:
     try:
         from forest_files.custody.auditlog import append_events
 
-        return append_events(root, [event], head=head)
+        return append_events(root, [event], head=head, quiet=quiet)
     except Exception:  # best effort: never the command's outcome (see the module)
         return False
 
@@ -119,7 +120,10 @@ def record_refusal(
     if root is None:
         return False
     action = "hook" if door == "hook" else "refusal"
-    done = _append(root, Event(action, "refused", "usage" if usage else reason_of(exc)))
+    # quiet: the refused command has its one ``forest:`` line (often of the same cause,
+    # a git directory that cannot be written); a second one would only repeat it
+    event = Event(action, "refused", "usage" if usage else reason_of(exc))
+    done = _append(root, event, quiet=True)
     mark_recorded(exc)
     return done
 
