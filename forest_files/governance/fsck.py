@@ -12,8 +12,9 @@ rows present); the audit log's append-only triggers present, and the audit log p
 holding records while the index holds applied acts (``audit-missing``,
 ``audit-emptied``: every sync, rebuild and recorded act leaves a record).
 
-Stores: nothing (every file opened read-only; nothing is synced or repaired
-— ``forest rebuild`` repairs the index).
+Stores: nothing (every file opened read-only, store/connection.py ``read_only``, which
+leaves no ``-wal``/``-shm`` file it made; nothing is synced or repaired — ``forest
+rebuild`` repairs the index).
 Refuses: nothing; a fault is reported, never raised.
 Returns: ``FsckReport`` (fault codes, object names, row ids, act ids — never text).
 Test: tests/custody/test_fsck.py, tests/doors/test_printed_where_typed.py
@@ -22,8 +23,7 @@ Test: tests/custody/test_fsck.py, tests/doors/test_printed_where_typed.py
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterator
-from contextlib import closing, contextmanager
+from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -36,6 +36,7 @@ from forest_files.kernel.vocab import EdgeKind
 from forest_files.ledger.acts import LedgerError
 from forest_files.ledger.kinds import EraseAct
 from forest_files.ledger.segments import read_ledger
+from forest_files.store.connection import read_only
 from forest_files.store.forest import load_schema_sql
 
 _INTERNAL = ("sqlite_", "entries_fts_")
@@ -57,13 +58,6 @@ class FsckReport:
     @property
     def ok(self) -> bool:
         return not self.faults
-
-
-@contextmanager
-def _read_only(path: Path) -> Iterator[sqlite3.Connection]:
-    conn = sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True)
-    with closing(conn):
-        yield conn
 
 
 def cache_tables(schema: str) -> frozenset[str]:
@@ -190,7 +184,7 @@ def _audit_presence_faults(path: Path, applied: int) -> list[FsckFault]:
     if not path.exists():
         return [FsckFault("audit-missing", AUDIT_DB_NAME, f"absent {fix}")]
     try:
-        with _read_only(path) as conn:
+        with read_only(path) as conn:
             rows = int(conn.execute("SELECT count(*) FROM audit").fetchone()[0])
     except sqlite3.Error:  # an emptied file is a database without the table
         rows = 0
@@ -208,7 +202,7 @@ def fsck(root: Path, project: str) -> FsckReport:
         missing = FsckFault("missing", INDEX_NAME, f"no index; run `{forest_text('sync')}`")
         return FsckReport((missing,), checked)
     try:
-        with _read_only(index) as conn:
+        with read_only(index) as conn:
             faults += _sqlite_faults(conn, INDEX_NAME)
             faults += _schema_faults(conn, INDEX_NAME)
             rows, checked["entries"] = _row_faults(conn)
@@ -218,7 +212,7 @@ def fsck(root: Path, project: str) -> FsckReport:
         faults += _audit_presence_faults(shared_dir(root) / AUDIT_DB_NAME, applied)
         for rel in (LOCAL_DB_NAME, AUDIT_DB_NAME):
             if (shared_dir(root) / rel).exists():
-                with _read_only(shared_dir(root) / rel) as conn:
+                with read_only(shared_dir(root) / rel) as conn:
                     faults += _sqlite_faults(conn, rel)
                     if rel == AUDIT_DB_NAME:
                         faults += _audit_faults(conn)

@@ -14,8 +14,10 @@ SQLite roll the whole transaction back itself raises that error, never the
 Taking the write lock (``BEGIN IMMEDIATE``) is retried with jittered,
 doubling sleeps within the connection's busy timeout, so two writers that
 collide do not retry in step; past it, ``StoreBusy`` (exit 75: retry).
-Returns: connections, the ``atomic`` context manager, the ``guarded`` decorator.
-Test: tests/store/test_store_hostile.py, tests/kernel/test_errors.py
+Returns: connections, the ``atomic`` context manager, the ``guarded`` decorator,
+``read_only`` (a read-only connection that leaves no ``-wal``/``-shm`` it made).
+Test: tests/store/test_store_hostile.py, tests/kernel/test_errors.py,
+tests/store/test_read_only.py
 """
 
 from __future__ import annotations
@@ -64,6 +66,39 @@ def connect(path: str | Path) -> sqlite3.Connection:
         conn.close()
         raise translate(exc, f"cannot open store {path}") from exc
     return conn
+
+
+@contextmanager
+def read_only(path: Path) -> Iterator[sqlite3.Connection]:
+    """``path`` opened read-only (``mode=ro``: nothing of the database is written). A
+    reader of a WAL database makes its ``-wal`` and ``-shm`` files when they are missing,
+    and only a writer's close removes them: when this opening made them, a writing
+    connection reads once and closes (as the last connection it checkpoints an empty
+    log, changing no page, and deletes both); another process's open connection keeps
+    them, as it must, and a file this user cannot write keeps them too."""
+    beside = [Path(f"{path}{side}") for side in ("-wal", "-shm")]
+    made = [p for p in beside if not p.exists()]
+    conn = sqlite3.connect(f"{Path(path).absolute().as_uri()}?mode=ro", uri=True)
+    try:
+        yield conn
+    finally:
+        conn.close()
+    if any(p.exists() for p in made):
+        _close_clean(path)
+
+
+def _close_clean(path: Path) -> None:
+    try:
+        conn = sqlite3.connect(str(path), isolation_level=None)
+    except sqlite3.Error:
+        return
+    try:
+        conn.execute("PRAGMA busy_timeout = 0")  # another writer: its close tidies
+        conn.execute("SELECT 1 FROM sqlite_master LIMIT 1")  # the log is opened on a read
+    except sqlite3.Error:
+        pass
+    finally:
+        conn.close()
 
 
 def set_busy_budget(ms: int) -> None:

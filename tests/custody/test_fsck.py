@@ -175,3 +175,18 @@ def test_damaged_index_file_any_command_rebuilds_recovers(root: Path, command: s
     assert line.endswith("dropped it, rebuilding from the ledger"), result.stderr
     assert "ForestStore" not in line
     assert codes(root) == []
+
+
+def test_fsck_leaves_no_wal_or_shm_beside_the_stores_accepted(root: Path) -> None:
+    """fsck reads the index, local.db and audit.db read-only; SQLite makes a reader's
+    -wal and -shm, and fsck removes those it made (they stayed behind)."""
+    folders = {local_state(root), shared_state(root)}
+    assert [p for folder in folders for p in folder.glob("*.db-*")] == []
+    dbs = sorted(p for folder in folders for p in folder.glob("*.db"))
+    assert {p.name for p in dbs} >= {"woods.db", "audit.db"}
+    before = {p: p.read_bytes() for p in dbs}
+    code, _out = cli(root)
+    assert code == 0
+    left = sorted(p.name for folder in folders for p in folder.glob("*.db-*"))
+    assert left == []
+    assert {p: p.read_bytes() for p in dbs} == before
