@@ -8,7 +8,8 @@ one set of exit codes; the light door only skips typer's start-up (with its
 pydantic adapters, about a third of a small repository's run).
 
 Stores: one ``ci`` record per run in the local audit log (doors/doorlog.py);
-each ``--report FORMAT=FILE`` written whatever the verdict; with ``--format
+each ``--report FORMAT=FILE`` written whatever the verdict (a relative FILE from where
+``forest`` was typed, never from ``forest -C DIR``'s DIR); with ``--format
 github`` and ``$GITHUB_STEP_SUMMARY`` set, a Markdown summary appended to it; the
 gate's refusal written to those files too, as one finding, and printed in a machine
 ``--format`` (JSON, SARIF, JUnit, GitHub's), before it is raised as it was: a
@@ -24,7 +25,7 @@ notes too: typed elsewhere than the top, the gate judges the range a second time
 them, ``_at_the_top``).
 Test: tests/doors/test_light_ci.py, tests/gate/test_ci_gate.py,
 tests/gate/test_ci_where_typed.py, tests/gate/test_ci_shallow_reports.py,
-tests/gate/test_ci_refusal_reports.py
+tests/gate/test_ci_refusal_reports.py, tests/doors/test_ci_report_where_typed.py
 """
 
 from __future__ import annotations
@@ -94,15 +95,22 @@ def parse_ci(argv: list[str]) -> CiArgs | None:
 
 def report_targets(specs: list[str]) -> list[tuple[str, Path]] | None:
     """``FORMAT=FILE`` pairs (checked before the gate runs: a typo costs no range), or
-    None when one is not FORMAT=FILE with a known format."""
+    None when one is not FORMAT=FILE with a known format. A relative FILE is reached
+    from where ``forest`` was typed (kernel/shellword.py ``where_typed``), not from the
+    ``DIR`` of ``forest -C DIR``: an output file goes where the user stands, as
+    ``--repo DIR`` after the command leaves it (the routes printed are pasted there too)."""
     from pathlib import Path
 
+    from forest_files.kernel.shellword import where_typed
+
+    here = where_typed()
     pairs: list[tuple[str, Path]] = []
     for spec in specs:
         fmt, sep, target = spec.partition("=")
         if not sep or not target or fmt not in FORMATS:
             return None
-        pairs.append((fmt, Path(target)))
+        path = Path(target)
+        pairs.append((fmt, path if here is None or path.is_absolute() else Path(here) / path))
     return pairs
 
 

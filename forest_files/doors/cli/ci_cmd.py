@@ -4,7 +4,8 @@ Stores: one ``ci`` record per run in the local audit log (doors/doorlog.py:
 rule counts and targets, never text). With ``--format github`` and
 ``$GITHUB_STEP_SUMMARY`` set, a Markdown summary is appended to that file.
 Each ``--report FORMAT=FILE`` writes that format of the same run to FILE (so
-one run gives a CI its SARIF, JUnit and annotations), whatever the verdict.
+one run gives a CI its SARIF, JUnit and annotations), whatever the verdict; a relative
+FILE from where ``forest`` was typed (doors/gatecmd.py ``report_targets``).
 Refuses: a base that does not resolve, or a shallow clone without the
 merge-base (exit 1, naming ``fetch-depth: 0``); a ``--report`` that is not
 ``FORMAT=FILE`` with a known format (exit 2, before the gate runs).
@@ -68,7 +69,10 @@ def ci(
         typer.Option(
             "--report",
             metavar="FORMAT=FILE",
-            help="Also write this format of the same run to FILE (repeatable).",
+            help=(
+                "Also write this format of the same run to FILE (repeatable; a relative "
+                "FILE from where you typed forest, even after forest -C DIR)."
+            ),
         ),
     ] = None,
     repo: RepoOpt = Path("."),
