@@ -5,6 +5,7 @@ that is a whole sentence, shown uncut in its group's listing, and an example in 
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -93,6 +94,53 @@ def test_cli_help_example_one_line_pasted_accepted(path: tuple[str, ...], cmd: A
     example = _example(cmd)
     lines = [" ".join(line.split()) for line in _help(list(path)).splitlines()]
     assert example in lines, (example, lines)
-    command = example.removeprefix("Example: ")
+    command = PLACEHOLDER.sub("ID", example.removeprefix("Example: "))  # filled in
     syntax = subprocess.run(["bash", "-n", "-c", command], capture_output=True, text=True)
     assert syntax.returncode == 0, (command, syntax.stderr)
+
+
+# A placeholder a shell refuses pasted as it is (``<content-id>``: a redirection from a
+# file that is not there, or a syntax error at the end of the line).
+PLACEHOLDER = re.compile(r"<[a-z][a-z-]*>")
+# What reads as an id but names none (``3f2a…``, ``3f2a9c``): hex digits with a letter
+# and a digit, or an ellipsis standing for the rest of one.
+FAKE_ID = re.compile(r"\b(?=[0-9a-f]*[0-9])(?=[0-9a-f]*[a-f])[0-9a-f]{4,}\b|…")
+
+
+@pytest.mark.parametrize(("path", "cmd"), COMMANDS, ids=IDS)
+def test_cli_help_example_names_no_fake_id_accepted(path: tuple[str, ...], cmd: Any) -> None:
+    """An id in an example is a placeholder a shell refuses (``<content-id>``), never a
+    word that pastes as valid and names no entry (``forest show 3f2a…``)."""
+    example = _example(cmd)
+    assert FAKE_ID.search(example) is None, example
+
+
+PLACEHELD = [(p, c) for p, c in COMMANDS if PLACEHOLDER.search(_example(c))]
+
+
+@pytest.mark.parametrize(("path", "cmd"), PLACEHELD, ids=[" ".join(p) for p, _ in PLACEHELD])
+def test_cli_help_example_placeholder_pasted_refused(
+    path: tuple[str, ...], cmd: Any, tmp_path: Path
+) -> None:
+    """Pasted as it is, the command holding a placeholder never runs and leaves no file
+    (an example's other commands, before it, run: ``forest proposal list; …``)."""
+    import subprocess
+
+    bin_dir, here = tmp_path / "bin", tmp_path / "here"
+    bin_dir.mkdir()
+    here.mkdir()
+    calls = tmp_path / "calls"
+    shim = bin_dir / "forest"
+    shim.write_text(f'#!/bin/sh\nprintf "%s\\n" "$*" >> {calls}\n')
+    shim.chmod(0o755)
+    command = _example(cmd).removeprefix("Example: ")
+    env = {"PATH": f"{bin_dir}:/usr/bin:/bin", "HOME": str(tmp_path)}
+    pasted = subprocess.run(
+        ["bash", "-c", command], cwd=here, env=env, capture_output=True, text=True
+    )
+    assert pasted.returncode != 0, (command, pasted.stderr)
+    ran = calls.read_text().splitlines() if calls.exists() else []
+    steps = [step.split() for step in command.split(";") if step.strip()]
+    held = next(i for i, step in enumerate(steps) if PLACEHOLDER.search(" ".join(step)))
+    assert ran == [" ".join(step[1:]) for step in steps[:held]], ran
+    assert sorted(p.name for p in here.iterdir()) == [], command

@@ -41,7 +41,7 @@ def resolve(
 ) -> None:
     """End a contest: supersede every contested head with the picked head's text.
 
-    Example: forest resolve 3f2a… --pick 9c1d… --words "C's wording is canon" --as "Ada <ada@x>"
+    Example: forest resolve <content-id> --pick <head-id> --words "C's wording is canon"
     """
     from forest_files.custody.repository import Repository
     from forest_files.doors.cli.commit_step import commit_step

@@ -32,7 +32,7 @@ def show(
     """Show one entry by content id (its metadata, then its text; metadata only with --json),
     with its derived trust (ground, home or wild, and why: docs/governance.md).
 
-    Example: forest show 3f2a…
+    Example: forest show <content-id> --json
     """
     from forest_files.custody.repository import Repository
 

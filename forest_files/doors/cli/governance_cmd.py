@@ -49,7 +49,7 @@ def forget(
     """Erase a superseded or sealed body: index, full-text index, ledger body file and
     every local copy; later adopts of its lines are refused. Not cryptographic erasure.
 
-    Example: forest forget 3f2a… --words "an API key was pasted here" --as "Ada <ada@x>"
+    Example: forest forget <content-id> --words "an API key was pasted here"
     """
     from forest_files.custody.repository import Repository
     from forest_files.governance.forget import forget

@@ -37,7 +37,7 @@ if TYPE_CHECKING:
 
 proposal_app = typer.Typer(
     help="Proposals: divergent text a watcher or agent found, waiting for adoption."
-    "\n\nExample: forest proposal list;  forest proposal show ID",
+    "\n\nExample: forest proposal list;  forest proposal show <proposal-id> --full",
     no_args_is_help=True,
     rich_markup_mode=None,
 )
@@ -144,7 +144,7 @@ def show(
     """One proposal and its changed lines against ground, words marked
     ([-removed-]{+added+}) with a line of context, as `forest diff --words` prints.
 
-    Example: forest proposal show 3f2a9c --full
+    Example: forest proposal show <proposal-id> --full
     """
     from forest_files.custody.config import load_config
     from forest_files.custody.proposals import ProposalStore
@@ -175,7 +175,7 @@ def adopt(pid: IdArg, words: AdoptWordsOpt, as_: AsOpt = None, repo: RepoOpt = P
     """Supersede the binding with exactly the proposed text (writing it into the section
     first if the file no longer holds it); refused if ground moved on meanwhile.
 
-    Example: forest proposal adopt 3f2a9c --words "Accepted the agent's wording"
+    Example: forest proposal adopt <proposal-id> --words "Accepted the agent's wording"
     """
     from forest_files.custody.repository import find_root
     from forest_files.doors.cli.commit_step import commit_step
@@ -229,7 +229,7 @@ def _discard(pid: str, repo: Path) -> None:
 def discard(pid: IdArg, repo: RepoOpt = Path(".")) -> None:
     """Close a proposal and keep nothing of its text.
 
-    Example: forest proposal discard 3f2a9c
+    Example: forest proposal discard <proposal-id>
     """
     _discard(pid, repo)
 
@@ -239,7 +239,7 @@ def discard(pid: IdArg, repo: RepoOpt = Path(".")) -> None:
 def drop(pid: IdArg, repo: RepoOpt = Path(".")) -> None:
     """The same as `forest proposal discard`.
 
-    Example: forest proposal drop 3f2a9c
+    Example: forest proposal drop <proposal-id>
     """
     _discard(pid, repo)
 
