@@ -198,7 +198,7 @@ def plan_rewrite(
     data, mode = read_for_restore(root, path)
     if data is None:
         recreate_allowed(root, path, selector, excludes)
-        return Rewrite(path, selector, None, ground.encode("utf-8"), NEW_FILE_MODE, None)
+        return Rewrite(path, selector, None, recreated(root, path, ground), NEW_FILE_MODE, None)
     new, old_text = splice(data, selector, excludes, ground, path)
     if old_text == ground:
         return None

@@ -131,7 +131,7 @@ def printable(text: str, *, keep: str = "") -> str:
         return text
     out = []
     for ch in text:
-        if ch in keep or ch.isascii() and ch.isprintable():
+        if ch in keep or (ch.isascii() and ch.isprintable()):
             out.append(ch)
         elif _escaped_byte(ch):
             out.append(f"\\x{ord(ch) - 0xDC00:02x}")

@@ -174,7 +174,8 @@ def test_check_prose_names_a_heading_with_a_hidden_character_by_its_code_detecte
     write(repo, "a.md", "# Title\n\n## Kept\n\nThe kept words.\n\n## Other\n\nMore.\n")
     init_and_adopt(repo, ["a.md#Title/Kept"])
     commit_all(repo, "adopt")
-    write(repo, "a.md", "# Title\n\n## Kep\u200bt\n\nThe kept words, changed.\n\n## Other\n\nMore.\n")
+    renamed = "# Title\n\n## Kep\u200bt\n\nThe kept words, changed.\n\n## Other\n\nMore.\n"
+    write(repo, "a.md", renamed)
     out = _run(repo, "check").stdout
     assert "Kep<U+200B>t" in out, out
     assert "\u200b" not in out, out

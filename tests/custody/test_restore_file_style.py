@@ -101,3 +101,23 @@ def test_restore_whole_file_drifted_crlf_and_bom_kept_recovers(tmp_path: Path) -
 )
 def test_in_file_style_only_unambiguous_style_kept(like: bytes, expected: bytes) -> None:
     assert in_file_style("a\nb\n", like) == expected
+
+
+@pytest.mark.parametrize(
+    ("attributes", "expected"),
+    [("", CRLF.replace(b"\r\n", b"\n")), ("*.txt eol=crlf\n", CRLF)],
+    ids=["no-attribute", "eol-crlf"],
+)
+def test_rewrite_of_a_gone_file_follows_eol_attribute_as_restore_does_accepted(
+    tmp_path: Path, attributes: str, expected: bytes
+) -> None:
+    """``plan_rewrite`` (a proposal's adoption, the MCP door) of a whole file that is gone
+    writes it as restore does: CRLF where git's ``eol`` attribute says ``crlf`` (it wrote
+    LF whatever the attribute said)."""
+    from forest_files.custody.restore import plan_rewrite
+
+    repo = _adopted(tmp_path, CRLF, attributes)
+    (repo / "whole.txt").unlink()
+    text = CRLF.decode().replace("\r\n", "\n")
+    plan = plan_rewrite(repo, "whole.txt", "whole.txt", (), text)
+    assert plan is not None and plan.after == expected
