@@ -21,7 +21,6 @@ Test: tests/custody/test_file_custody.py, tests/custody/test_lookup.py
 
 from __future__ import annotations
 
-import shlex
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -295,7 +294,7 @@ def refuse_bound_targets(
             raise ForestError(
                 f"{section.selector} is bound already (binding {other.bind_act[:12]}); "
                 "rebind to another section, or end that binding first with `forest retire "
-                f"{shlex.quote(other.selector)} --binding {other.bind_act[:12]} --words '…'`"
+                f"{shell_word(other.selector)} --binding {other.bind_act[:12]} --words '…'`"
             )
         seen[section.selector] = binding
 

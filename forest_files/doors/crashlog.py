@@ -47,9 +47,9 @@ def internal_line(exc: BaseException, repo: str | Path, command: str, argv: Sequ
             f"internal error: {last_line(exc)}; no crash log written ({_why(why)}); "
             "please report it"
         )
-    import shlex
+    from forest_files.kernel.shellword import shell_word
 
-    return f"internal error ({kind}); details in {shlex.quote(str(path))}; please report it"
+    return f"internal error ({kind}); details in {shell_word(str(path))}; please report it"
 
 
 def write_crash_log(

@@ -85,13 +85,18 @@ def exit_code(exc: BaseException) -> int:
 
 def one_line(exc: BaseException) -> str:
     """The stderr line for ``exc``, without the ``forest:`` prefix; never a traceback.
-    Line breaks (with the whitespace around them) become one space; any other
-    whitespace is kept as it is, since it may be part of a quoted name."""
+    Line breaks (with the whitespace around them) become one space; other whitespace
+    stays (a run of spaces or a tab in a quoted name); every other character a
+    terminal would obey or hide is shown escaped (kernel/shellword.py
+    ``printable``: a heading's C1 CSI named in a refusal never reaches the terminal
+    raw); a command in the text spells such characters as bytes already."""
     if isinstance(exc, Terminated):
         return "terminated"
     if isinstance(exc, KeyboardInterrupt):
         return "interrupted"
-    text = _LINE_BREAK.sub(" ", str(exc)).strip() or type(exc).__name__
+    from forest_files.kernel.shellword import printable
+
+    text = printable(_LINE_BREAK.sub(" ", str(exc)).strip(), keep="\t") or type(exc).__name__
     if not isinstance(exc, ForestError):
         text = f"internal error ({type(exc).__name__}): {text}; please report it"
     return text

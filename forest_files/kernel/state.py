@@ -88,14 +88,14 @@ def refuse_foreign_git_dir(git_dir: str | None) -> None:
     named = os.environ.get("GIT_DIR")
     if not named or (git_dir is not None and _same(named, git_dir)):
         return
-    import shlex
+    from forest_files.kernel.shellword import shell_word
 
     wanted = os.path.realpath(named)
     tree = os.environ.get("GIT_WORK_TREE")
     fix = "run forest-files with GIT_DIR and GIT_WORK_TREE unset, from a clone"
     if tree:
-        dotgit = shlex.quote(os.path.join(os.path.realpath(tree), ".git"))
-        named_dir = shlex.quote(wanted)
+        dotgit = shell_word(os.path.join(os.path.realpath(tree), ".git"))
+        named_dir = shell_word(wanted)
         printf = f"printf 'gitdir: %s\\n' {named_dir} > {dotgit}"
         # a bare repository (a dotfile setup's `git init --bare`) serves no work tree
         # through a .git file until it is told it is not bare
@@ -185,12 +185,12 @@ def _real_dir(path: str) -> None:
             raise _refuse(_cannot_create(path, exc)) from exc
         mode = os.lstat(path).st_mode
     if stat.S_ISLNK(mode) or not stat.S_ISDIR(mode):
-        import shlex
+        from forest_files.kernel.shellword import shell_word
 
         found = "a symlink" if stat.S_ISLNK(mode) else "another kind of file"
         raise _refuse(
             f"{path}: expected a directory of forest-files' own, found {found}; "
-            f"remove it (rm -- {shlex.quote(path)}) and run the command again"
+            f"remove it (rm -- {shell_word(path)}) and run the command again"
         )
 
 
@@ -219,12 +219,12 @@ def refuse_linked_file(path: str | os.PathLike[str], what: str, *, sqlite: bool 
         except FileNotFoundError:
             continue
         if stat.S_ISLNK(mode) or not stat.S_ISREG(mode):
-            import shlex
+            from forest_files.kernel.shellword import shell_word
 
             found = "a symlink" if stat.S_ISLNK(mode) else "another kind of file"
             raise _refuse(
                 f"{path + side}: {found} where forest-files keeps {what}; remove it "
-                f"(rm -- {shlex.quote(path + side)}) and run the command again"
+                f"(rm -- {shell_word(path + side)}) and run the command again"
             )
 
 

@@ -181,3 +181,27 @@ def test_check_prose_names_a_heading_with_a_hidden_character_by_its_code_detecte
     assert "\u200b" not in out, out
     doc = json.loads(_run(repo, "check", "--json").stdout)  # JSON keeps the exact text
     assert "Kep\u200bt" in json.dumps(doc, ensure_ascii=False)
+
+
+def test_rebind_onto_a_bound_heading_with_a_control_names_its_retire_pasted_detected(
+    tmp_path: Path,
+) -> None:
+    """A rebind onto a section bound already names ``forest retire`` of that binding:
+    its selector (a heading holding a C1 CSI) was quoted with ``shlex.quote``, so the
+    control reached the terminal raw. It is spelt as its bytes, and the command pasted
+    retires that binding."""
+    from tests.helpers.git import pasted
+
+    repo = make_repo(tmp_path)
+    write(repo, "a.md", f"# T\n\n## {HEADING}\n\nbound\n\n## Other\n\nplain\n")
+    init_and_adopt(repo, ["a.md#T/Other"])
+    assert _run(repo, "adopt", SELECTOR, "--words", "adopted").returncode == 0
+    commit_all(repo, "adopt")
+    done = _run(repo, "rebind", "a.md#T/Other", SELECTOR, "--words", "moved")
+    assert done.returncode == 1 and not _raw(done.stderr), done.stderr
+    assert "'a.md#T/Hero'$'\\342\\200\\250'$'\\302\\233'2J --binding" in done.stderr
+    assert "a.md#T/Hero \\x9b2J is bound already" in done.stderr, done.stderr
+    (retire,) = [part for part in done.stderr.split("`") if part.startswith("forest retire")]
+    gone = pasted(repo, retire.replace("'…'", "'its heading goes'"))
+    assert gone.returncode == 0, gone.stderr
+    assert _run(repo, "rebind", "a.md#T/Other", SELECTOR, "--words", "moved").returncode == 0
