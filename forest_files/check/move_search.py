@@ -6,15 +6,16 @@ Returns: ``search_moves`` (each gone section's finding: ``moved`` when its uncha
 text stands at exactly one other place, by section hash, with that place's first and
 last line when it is a section of a file, not a whole file; an unresolved one whose
 unchanged text stands at several places, a copy pasted, lists those places as
-``candidates`` under ``COPIES_DETAIL``; one that did not move lists the sections
-standing where it stood as ``candidates``, less the places another gone
-section's unchanged text moved to; a whole file gone, found whole nowhere, is
+``candidates`` under ``COPIES_DETAIL``; one that did not move lists as
+``candidates`` the places where its text stands but for its trailing blank lines
+(move_near.py), then the sections standing where it stood, less the places another
+gone section's unchanged text moved to; a whole file gone, found whole nowhere, is
 ``moved`` to the one heading section of a file of the same change whose text hashes
 to its ground: a page merged into another, ``_Changed`` bounds the files). The index
 of section hashes is moves.py's, built once for all of them.
 Test: tests/check/test_moves.py, tests/check/test_move_candidates.py,
 tests/check/test_copied_section.py, tests/check/test_merged_pages.py,
-tests/gate/test_ci_moved_lines.py
+tests/gate/test_ci_moved_lines.py, tests/check/test_docs_site.py
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ MAX_MERGED = 2000  # files of the change outlined for a merged page, at most
 
 if TYPE_CHECKING:
     from forest_files.check.move_names import Candidate
+    from forest_files.check.moves import MoveIndex
     from forest_files.text.extract import Document
 
 
@@ -76,7 +78,7 @@ def search_moves(
                 )
             )
             continue
-        places = index.renamed(binding) if finding.kind == "unresolved" else ()
+        places = _places(index, finding, binding) if finding.kind == "unresolved" else ()
         if not places:
             out.append(finding)
             continue
@@ -89,6 +91,18 @@ def search_moves(
         )
         renamed.add(len(out) - 1)
     return _unmoved(out, renamed) if renamed else out
+
+
+def _places(index: MoveIndex, finding: Finding, binding: Binding) -> tuple[Candidate, ...]:
+    """Where an unresolved section may stand now: its text but for its trailing blank
+    lines (cut from the end of a page, or pasted at the end of one: move_near.py),
+    then the places of a renamed section."""
+    near = index.near(binding, finding.expected_hash or "")
+    renamed = index.renamed(binding)
+    if not near:
+        return renamed
+    seen = {c.selector for c in near}
+    return (*near, *(c for c in renamed if c.selector not in seen))
 
 
 def _unmoved(found: list[Finding], renamed: set[int]) -> list[Finding]:

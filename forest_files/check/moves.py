@@ -15,13 +15,17 @@ parent (moved and edited), and for a heading id no heading
 carries any more (``file.md#{id}``), every heading of its file (named by its
 own id when the file holds that id once, else by its heading path) — each
 bound by no live binding (by selector, or resolving to the same section),
-with its first line: a renamed section's candidates, ranked by renames.py; the
+with its first line: a renamed section's candidates, ranked by renames.py; for a
+gone heading, the heading sections of any candidate file whose text is its ground
+but for its trailing blank lines (``near``: a section cut from the end of a page
+and pasted before a heading, or the other way; move_near.py); the
 first and last line of a place found (``lines``: a ``moved`` finding's). (A
 place in a file whose name is not UTF-8 is found all the same: routes.py routes
 that file's rename, never a rebind the ledger could not record.)
 Test: tests/check/test_moves.py, tests/check/test_parse_once.py,
 tests/check/test_move_candidates.py, tests/check/test_hook_move_cost.py,
-tests/check/test_moved_not_utf8.py, tests/check/test_merged_pages.py
+tests/check/test_moved_not_utf8.py, tests/check/test_merged_pages.py,
+tests/check/test_docs_site.py
 
 The places of a file and their text are read by move_places.py; a place is named
 (its selector, a binding's kind, a heading id's likeness) by move_names.py.
@@ -60,6 +64,7 @@ from forest_files.text.normalise import decode_bytes, normalised_hash
 from forest_files.text.selector import Kind, Selector, parse_selector, render
 
 if TYPE_CHECKING:
+    from forest_files.check.move_near import NearIndex
     from forest_files.text.extract import Document
 
 Excludes = tuple[str, ...]
@@ -91,6 +96,8 @@ class MoveIndex:
         self._lines: dict[str, tuple[int, int]] = {}  # a shown place -> its first, last line
         self._source = source
         self._merged: dict[str, list[Place]] | None = None  # heading hash -> places (merged)
+        self._parsed: list[tuple[str, Document]] = []  # each candidate file, as parsed
+        self._near: NearIndex | None = None  # built on first use (move_near.py)
         # path -> (file hash, parsed): the check's parses, and this search's own added
         # (the caller's dict), so the commit's route (commit_plan.py) reads them too
         self._documents = documents if documents is not None else {}
@@ -117,6 +124,7 @@ class MoveIndex:
         doc = self._document(path, data)
         if doc is None:
             return
+        self._parsed.append((path, doc))
         text, lines, kinds = doc.text, doc.lines, self._kinds
         cut = any(sets)  # an exclusion may name a heading: the outline is needed
         markdown = _suffix(path) in MARKDOWN
@@ -160,6 +168,18 @@ class MoveIndex:
         or more are copies of its unchanged text (a class pasted twice)."""
         kind = self._kind_of.get(binding.bind_act) or binding_kind(binding)
         return self._shown(binding, self._hits.get((binding.excludes, kind, expected), []))
+
+    def near(self, binding: Binding, expected: str) -> tuple[Candidate, ...]:
+        """For a heading binding: the places whose section reads as its ground but for
+        its trailing blank lines (cut from the end of a page and pasted before a
+        heading, or the other way: move_near.py), as ``copies`` gives them."""
+        if (self._kind_of.get(binding.bind_act) or binding_kind(binding)) != "heading":
+            return ()
+        if self._near is None:
+            from forest_files.check.move_near import NearIndex
+
+            self._near = NearIndex(self._parsed)
+        return self._shown(binding, self._near.places(binding.excludes, expected))
 
     def merged(
         self, binding: Binding, expected: str, paths: Callable[[], Iterable[str]]

@@ -17,8 +17,9 @@ Test: tests/check/test_renames.py, tests/check/test_move_candidates.py,
       tests/check/test_rename_rank_python.py
 
 Only unresolved findings that carry candidates cost anything here (a read of
-their file and one parse, and the ground body from the store): a clean or
-drifted check never imports this module.
+the file of their candidates and one parse, and the ground body from the store;
+a candidate may stand in another file, a section pasted into another page:
+move_near.py): a clean or drifted check never imports this module.
 """
 
 from __future__ import annotations
@@ -54,13 +55,19 @@ def ranked(
     if not asking:
         return list(findings)
     texts: dict[str, _Sections] = {}
+
+    def sections_of(path: str) -> _Sections:
+        if path not in texts:
+            parsed = (documents or {}).get(path)
+            texts[path] = _Sections(read, path, parsed[1] if parsed else None)
+        return texts[path]
+
     scores: dict[str, dict[str, Score]] = {}
     for f in asking:
-        if f.path not in texts:
-            parsed = (documents or {}).get(f.path)
-            texts[f.path] = _Sections(read, f.path, parsed[1] if parsed else None)
         ground = ground_body(conn, f.ground)
-        scores[f.binding] = {c: _score(f.selector, c, ground, texts[f.path]) for c in f.candidates}
+        scores[f.binding] = {
+            c: _score(f.selector, c, ground, sections_of(_path(f, c))) for c in f.candidates
+        }
     owner = _owners(asking, scores)
     mine_ids = {id(f) for f in asking}
     out: list[Finding] = []
@@ -86,11 +93,22 @@ Place = tuple[str, "int | str"]  # (path, first line), or (path, selector) with 
 
 
 def _place(f: Finding, candidate: str, line_of: Mapping[str, int]) -> Place:
-    """The section a candidate names: by its first line, so one heading named two
-    ways (``#{id}`` for an anchored binding, its heading path for another) is one
+    """The section a candidate names: by its file and first line, so one heading named
+    two ways (``#{id}`` for an anchored binding, its heading path for another) is one
     target."""
     line = line_of.get(candidate)
-    return (f.path, line if line is not None else candidate)
+    return (_path(f, candidate), line if line is not None else candidate)
+
+
+def _path(f: Finding, candidate: str) -> str:
+    """The file a candidate stands in: the finding's own, or another one (a section
+    pasted into another page: move_near.py)."""
+    from forest_files.text.selector import parse_selector
+
+    try:
+        return parse_selector(candidate).path
+    except ForestError:
+        return f.path
 
 
 def _owners(asking: Sequence[Finding], scores: dict[str, dict[str, Score]]) -> dict[Place, str]:
