@@ -2,8 +2,8 @@
 the ignore and attribute lines.
 
 Stores: ``forest.toml`` (a new project id, or the ledger's when one stands),
-``.forest/ledger/``, ``.forest/.gitignore`` and a ``.gitattributes`` line (added
-once).
+``.forest/ledger/``, ``.forest/.gitignore`` and a ``.gitattributes`` line (appended
+once: a person's lines there are never written anew).
 Refuses: ``init`` where forest.toml exists (``ConfigError`` naming ``forest sync``);
 ``init`` beside a ledger of another project, or with no ``--project-id`` beside a
 ledger whose forest.toml git still holds, or where a commit of this branch removed
@@ -15,7 +15,7 @@ be written is refused after the ones written before it are taken back.
 Returns: an ``Undo`` that puts every file it wrote back as it was
 (``Repository.init`` calls it when the first sync refuses the ledger).
 Test: tests/custody/test_repository.py, tests/custody/test_lost_config.py,
-tests/custody/test_repo_init.py
+tests/custody/test_repo_init.py, tests/custody/test_crash_matrix.py
 """
 
 from __future__ import annotations
@@ -122,9 +122,11 @@ def _project_beside_ledger(root: Path, asked: str | None) -> str | None:
 
 
 def _append_line(path: Path, line: str) -> None:
+    """``line`` added at the end of ``path`` unless it holds it. Appended, never the
+    file written anew: a kill between the truncating open and the write left a
+    person's ``.gitattributes`` empty (one small write: whole, or not at all)."""
     text = path.read_text(encoding="utf-8") if path.exists() else ""
     if line in text.splitlines():
         return
-    if text and not text.endswith("\n"):
-        text += "\n"
-    path.write_text(text + line + "\n", encoding="utf-8")
+    with path.open("a", encoding="utf-8") as out:
+        out.write(("\n" if text and not text.endswith("\n") else "") + line + "\n")
