@@ -1,7 +1,8 @@
 """Setting a git repository up for custody: forest.toml, the ledger directory, and
 the ignore and attribute lines.
 
-Stores: ``forest.toml`` (a new project id, or the ledger's when one stands),
+Stores: ``forest.toml`` (a new project id, or the ledger's when one stands; written
+in the git directory's temp folder and renamed in, so it is whole or absent),
 ``.forest/ledger/``, ``.forest/.gitignore`` and a ``.gitattributes`` line (appended
 once: a person's lines there are never written anew).
 Refuses: ``init`` where forest.toml exists (``ConfigError`` naming ``forest sync``);
@@ -20,6 +21,8 @@ tests/custody/test_repo_init.py, tests/custody/test_crash_matrix.py
 
 from __future__ import annotations
 
+import errno
+import os
 import uuid
 from collections.abc import Callable
 from pathlib import Path
@@ -30,6 +33,8 @@ from forest_files.custody.ledger_dirs import refuse_linked_ledger
 from forest_files.kernel.errors import ForestError
 from forest_files.kernel.paths import FOREST_DIR, GITATTRIBUTES_LINE, GITIGNORE_LINES, LEDGER_DIR
 from forest_files.kernel.shellword import command_text, forest_text
+from forest_files.kernel.state import ensure_dir
+from forest_files.ledger.placing import temp_dir
 
 Undo = Callable[[], None]
 
@@ -78,7 +83,7 @@ def lay_out(root: Path, project_id: str | None) -> Undo:
         step = written[1]
         _append_line(step, GITATTRIBUTES_LINE)
         step = config_path
-        config_path.write_text(render_config(cfg), encoding="utf-8")
+        _write_whole(config_path, render_config(cfg), root / LEDGER_DIR)
     except OSError as exc:
         undo()
         where = step.relative_to(root)
@@ -119,6 +124,27 @@ def _project_beside_ledger(root: Path, asked: str | None) -> str | None:
         f"{why} and git still holds its forest.toml, with its authority rules: put it "
         f"back with `{route}` (or start a new one for that project: `{fresh}`)"
     )
+
+
+def _write_whole(path: Path, text: str, ledger: Path) -> None:
+    """``text`` as the new file ``path``, written in the ledger's temp folder (in the git
+    directory: ``placing.sweep`` removes what a killed writer left) and renamed in: a
+    kill leaves no file, so init typed again completes, or the whole file. Written in
+    place, a kill between the open and the write left an empty forest.toml that every
+    command refused, init too. Written in place where the git directory is on another
+    filesystem (no rename across; the ledger's writes refuse there)."""
+    folder = temp_dir(ledger)
+    ensure_dir(folder)
+    tmp = folder / f"{path.name}.{os.getpid()}.part"
+    tmp.unlink(missing_ok=True)  # left by a killed earlier run that had our pid
+    try:
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, path)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        if exc.errno != errno.EXDEV:
+            raise
+        path.write_text(text, encoding="utf-8")
 
 
 def _append_line(path: Path, line: str) -> None:

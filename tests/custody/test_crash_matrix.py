@@ -176,6 +176,19 @@ def test_init_killed_as_it_writes_gitattributes_keeps_a_persons_lines_recovers(
     assert_recovers(trial, scenario, "open:opened@/.gitattributes", None)
 
 
+def test_init_killed_as_it_writes_forest_toml_leaves_none_or_whole_recovers(
+    tmp_path: Path,
+) -> None:
+    """``forest init`` wrote forest.toml in place: a kill between the open and the write
+    left it empty, and every command after refused (``[project]: missing``), init typed
+    again too (``already initialised``). It is written in the git directory's temp
+    folder and renamed in now: absent, so init typed again completes, or whole."""
+    scenario = SCENARIOS["init"]
+    trial = template(tmp_path, scenario)
+    assert_recovers(trial, scenario, "open:opened@/forest.toml", None)
+    assert (trial / "forest.toml").read_text().startswith("[project]")
+
+
 def test_adopt_killed_between_its_bodies_and_its_segment_recovers(tmp_path: Path) -> None:
     """The ledger writer's one window: bodies placed, the segment that cites them not.
     verify names each body no act cites with its ``rm`` (pasted: clean), and the adopt
