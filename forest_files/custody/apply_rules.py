@@ -9,7 +9,8 @@ Stores: an entry an act declares, one at a time (``insert_declared``); nothing
 else (the kinds' rooms write their rows).
 Refuses (``LedgerError`` naming the act, or a live command's ``ForestError``):
 an act of another project; a body missing or not hashing to its ``body_hash``;
-a declared content id other than the one the store produced; a content id not
+a declared content id other than the one the store produced, or than its
+record's own fields hash to; a content id not
 in the index; a ceremony record naming anything but its entry, or carrying a
 source or meta; an act whose dependencies do not reach the act that made what
 it names; an act any text of which a recorded erase tombstoned; an entry of
@@ -33,6 +34,7 @@ from forest_files.kernel.hashing import hash_body
 from forest_files.kernel.vocab import CEREMONY_BUCKETS
 from forest_files.ledger.acts import Act, LedgerError
 from forest_files.ledger.kinds import EntryRecord
+from forest_files.ledger.record import recompute_id
 from forest_files.store.entryrow import ERASED_MARK
 from forest_files.store.forest import ForestStore
 
@@ -117,6 +119,15 @@ class ApplyRules:
             raise self.fail(
                 act,
                 f"declares entry {record.content_id} but the store produced {produced} "
+                "(forged or edited act)",
+                "id-mismatch",
+            )
+        # A supersede's or resolve's entry is built by the store, not from the record:
+        # a field edited with its content id kept would pass the check above unread.
+        if recompute_id(record) != record.content_id:
+            raise self.fail(
+                act,
+                f"declares entry {record.content_id}, which its own fields do not hash to "
                 "(forged or edited act)",
                 "id-mismatch",
             )
