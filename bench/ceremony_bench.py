@@ -22,8 +22,10 @@ working:
            prints one, else the outermost rename or move's first route (a
            rebind carries its bound descendants), else the one drift's.
   anchors  as ``after``, but every heading is bound by its stable id
-           (``FILE#{id}`` from the canon's ``{ #id }`` attribute lists), all
-           in one ``forest adopt`` (``--headings`` binds heading paths).
+           (``FILE#{id}`` from the canon's ``{ #id }`` attribute lists), named
+           one by one in one ``forest adopt`` (``--headings`` now binds a
+           heading by its id too, so ``after`` and ``anchors`` record the same
+           selectors; ``before`` binds heading paths, as it did).
 
 Every step ends with ``git commit`` passing the hook and ``forest check``
 clean. A ceremony is a forest command that records an act; it is a
@@ -256,6 +258,26 @@ def unbound_headings(rep: Replay, files: list[str]) -> list[str]:
     return [line.strip() for line in lines if line.startswith("  ")]
 
 
+def unbound_paths(rep: Replay, files: list[str]) -> list[str]:
+    """Every heading of ``files`` no binding holds, by its full heading path: how
+    headings were bound before ``--headings`` named a heading by its own id (the
+    project's own outline, so the list is what ``--headings`` listed then)."""
+    from forest_files.check.coverage import canonical_paths
+    from forest_files.text.extract import Document
+    from forest_files.text.selector import Selector, render
+
+    proc = rep.run(["forest", "status", "--json"])
+    bound = {f["selector"] for f in json.loads(proc.stdout)["findings"]}
+    out = []
+    for name in files:
+        heads = Document((rep.root / name).read_text("utf-8")).headings()
+        for parts, index in canonical_paths(heads):
+            sel = render(Selector(name, "heading", parts, index))
+            if sel not in bound:
+                out.append(sel)
+    return out
+
+
 def unbound_anchors(rep: Replay, files: list[str]) -> list[str]:
     """``FILE#{id}`` for every heading id of ``files`` no binding holds."""
     proc = rep.run(["forest", "status", "--json"])
@@ -274,12 +296,11 @@ def adopt_new(rep: Replay, words: str) -> list[str]:
     if rep.mode == "anchors":
         ids = unbound_anchors(rep, files)
         return [f"forest adopt {shlex.join(ids)} --words {shlex.quote(words)}"] if ids else []
-    new = unbound_headings(rep, files)
-    if not new:
-        return []
     w = shlex.quote(words)
     if rep.mode == "before":
-        return [f"forest adopt {shlex.quote(sel)} --words {w}" for sel in new]
+        return [f"forest adopt {shlex.quote(sel)} --words {w}" for sel in unbound_paths(rep, files)]
+    if not unbound_headings(rep, files):
+        return []
     return [f"forest adopt {shlex.join(files)} --headings --skip-bound --yes --words {w}"]
 
 

@@ -15,6 +15,7 @@ Test: tests/check/test_adopt_select.py, tests/doors/test_cli_adopt_bulk.py
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -99,8 +100,11 @@ def heading_targets(
     defaults: Callable[[str], Sequence[str]] | None = None,
     used: set[str] | None = None,
 ) -> list[str]:
-    """Every heading (of ``level``) of each whole-file target, as the full selector a
-    binding records (text/markdown.py's outline; ``[n]`` where a path repeats).
+    """Every heading (of ``level``) of each whole-file target, as the selector a
+    binding records: the heading's own id (``file.md#{id}``, anchors.py) where it
+    carries one no other heading of the file carries, so the binding survives a
+    retitle as the author meant; else its full heading path (text/markdown.py's
+    outline; ``[n]`` where a path repeats).
 
     A heading an ``#Sub`` exclusion names (matched as the exclusion matches inside
     a section: a tail of its path, ``[n]`` the n-th) is not a target, nor is any
@@ -131,11 +135,18 @@ def heading_targets(
         heads = Document(decode_bytes(data, path)).headings()
         free = _excluded_spans(heads, excludes, used)
         free += _excluded_spans(heads, defaults(path) if defaults else (), None)
+        held = Counter(a for h in heads for a in h.anchors)
         for h, (parts, index) in zip(heads, canonical_paths(heads), strict=True):
             if any(lo <= h.start_line <= hi for lo, hi in free):
                 continue
             if (level is None or h.level == level) and all(parts):
-                out.append(render(Selector(path, "heading", parts, index)))
+                own = next((a for a in h.anchors if held[a] == 1), None)
+                sel = (
+                    Selector(path, "anchor", (own,))
+                    if own is not None
+                    else Selector(path, "heading", parts, index)
+                )
+                out.append(render(sel))
     if not out:
         which = "heading" if level is None else f"level-{level} heading"
         raise AdoptSelectRefused(f"no {which} in the files named; nothing to adopt")

@@ -68,7 +68,7 @@ def choose(root: Path, bindings: list[Binding], targets: Sequence[str]) -> list[
             for b in of_file:
                 out.setdefault(b.bind_act, Chosen(b, explicit=len(of_file) == 1))
         else:
-            b = find_binding(bindings, spec)
+            b = find_binding(bindings, spec, root=root)
             out[b.bind_act] = Chosen(b, explicit=True)
     return sorted(out.values(), key=lambda c: _depth(c.binding))
 

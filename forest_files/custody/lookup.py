@@ -21,6 +21,7 @@ Test: tests/custody/test_file_custody.py, tests/custody/test_lookup.py
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -59,7 +60,8 @@ def find_binding(
     """The binding ``target`` names: its full selector, or a unique heading-path tail.
     ``binding_id`` (a bind act id or a unique prefix) picks one of several bindings of
     one section (two branches bound it, then merged). With ``root``, a target that
-    names no binding as typed (``c.md#Notes[2]`` recorded as ``c.md#B/Notes``) is
+    names no binding as typed (``c.md#Notes[2]`` recorded as ``c.md#B/Notes``, or a
+    heading's id ``c.md#{notes}`` recorded as its path, or the other way round) is
     resolved against the working-tree file, and the binding of that section wins; a
     file no selector can name, typed as it stands, is refused with its rename."""
     every = bindings
@@ -85,6 +87,8 @@ def find_binding(
     if not found and root is not None:
         resolved = _resolved(root, target)
         found = [b for b in same_path if resolved is not None and b.selector == resolved]
+    if not found and root is not None:  # one heading, named by its id or by its path
+        found = same_heading(root, sel, same_path)
     if len(found) == 1:
         return found[0]
     if not found:
@@ -307,25 +311,60 @@ def _held_by_another_name(
 ) -> Binding | None:
     """The live binding whose selector names the heading ``section`` stands at under
     another name (``file.md#{id}`` and ``file.md#A/B`` are one heading), if any."""
+    others = [b for b in held.values() if b.path == section.path]
+    same = same_heading(root, parse_selector(section.selector), others)
+    return same[0] if same else None
+
+
+def same_heading(root: Path, target: Selector, bindings: list[Binding]) -> list[Binding]:
+    """Those of ``bindings`` whose selector names the heading ``target`` names in the
+    working tree under another name (its id ``file.md#{id}``, its heading path)."""
+    others = [b for b in bindings if b.path == target.path]
+    if target.kind not in _NAMED or not others:
+        return []
+    lines = heading_lines(root, target.path, [render(target), *(b.selector for b in others)])
+    line = lines.get(render(target))
+    return [b for b in others if line is not None and lines.get(b.selector) == line]
+
+
+def held_elsewhere(
+    root: Path, bindings: list[Binding], sections: Sequence[SectionText]
+) -> dict[str, Binding]:
+    """Each of ``sections`` (by selector) whose heading a live binding of ``bindings``
+    holds under another name (``file.md#{id}`` bound as ``file.md#A/B``, or the other
+    way round): each file with such bindings read and parsed once."""
+    live = [b for b in bindings if not b.retired]
+    out: dict[str, Binding] = {}
+    for path in {s.path for s in sections}:
+        mine = [s.selector for s in sections if s.path == path]
+        theirs = [b for b in live if b.path == path and b.selector not in mine]
+        named = [sel for sel in mine if parse_selector(sel).kind in _NAMED]
+        if not named or not any(parse_selector(b.selector).kind in _NAMED for b in theirs):
+            continue
+        lines = heading_lines(root, path, [*named, *(b.selector for b in theirs)])
+        at = {lines[b.selector]: b for b in theirs if b.selector in lines}
+        out.update({sel: at[lines[sel]] for sel in named if lines.get(sel) in at})
+    return out
+
+
+def heading_lines(root: Path, path: str, selectors: list[str]) -> dict[str, int]:
+    """The first line of the heading each of ``selectors`` (of one file) names in the
+    working tree, for those that name one there (the file read and parsed once)."""
     from forest_files.custody.content import read_regular
     from forest_files.text.extract import Document, extract
     from forest_files.text.normalise import decode_bytes, normalise_text
 
-    target = parse_selector(section.selector)
-    others = [b for b in held.values() if b.path == section.path]
-    if target.kind not in _NAMED or not others:
-        return None
-    data = read_regular(str(root / section.path))
+    data = read_regular(str(root / path))
     try:
-        doc = Document(normalise_text(decode_bytes(data or b"", section.path)))
-        line = extract(doc, target, ()).start_line
+        doc = Document(normalise_text(decode_bytes(data or b"", path)))
     except ForestError:
-        return None
-    for b in others:
+        return {}
+    out: dict[str, int] = {}
+    for spelled in selectors:
         try:
-            sel = parse_selector(b.selector)
-            if sel.kind in _NAMED and extract(doc, sel, ()).start_line == line:
-                return b
+            sel = parse_selector(spelled)
+            if sel.kind in _NAMED:
+                out[spelled] = extract(doc, sel, ()).start_line
         except ForestError:
             continue
-    return None
+    return out

@@ -7,7 +7,8 @@ exactly as selected, never scrubbed), its adoption record and its binding
 (path, full selector, exclusions, normalisation, hash algorithm, section hash;
 declared normalisations as format 3's ``normalise`` field, canonical and sorted).
 Refuses: a signature without authority over a section's path (before any file
-is read twice or written); an adoption of a section already bound; everything
+is read twice or written); an adoption of a section already bound (by the same
+selector, or a heading by another name: its id or its heading path); everything
 the applier refuses.
 Returns: ``BoundSection`` values (content ids, never local row ids);
 ``unbound_only``: the sections no live binding holds yet, and how many were left out.
@@ -20,6 +21,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from forest_files.custody.bindings import all_bindings
+from forest_files.custody.lookup import held_elsewhere
 from forest_files.custody.section_text import BoundSection, SectionText
 from forest_files.kernel.errors import ForestError
 from forest_files.kernel.hashing import hash_body
@@ -77,7 +79,8 @@ def adopt_sections(
     specs = [_spec(s) for s in unique]  # each section's text hashed once
 
     def build(store: ForestStore) -> tuple[list[Act], dict[str, str]]:
-        live = {(b.path, b.selector) for b in all_bindings(store)}
+        bindings = all_bindings(store)
+        live = {(b.path, b.selector) for b in bindings}
         for section in unique:
             if (section.path, section.selector) in live:
                 supersede = forest_step("supersede", section.selector, options=("--words", "…"))
@@ -85,6 +88,13 @@ def adopt_sections(
                     f"{section.selector} is already bound; change it with "
                     f"`{command_text(supersede)}`"
                 )
+        for selector, other in held_elsewhere(repo.root, bindings, unique).items():
+            supersede = forest_step("supersede", other.selector, options=("--words", "…"))
+            raise ForestError(
+                f"{selector} is a heading bound already as {other.selector} (binding "
+                f"{other.bind_act[:12]}); a second binding of it would contest it: change "
+                f"it with `{command_text(supersede)}`"
+            )
         items = [
             (s.text, {"path": s.path, "selector": s.selector}, spec)
             for s, spec in zip(unique, specs, strict=True)
@@ -107,7 +117,11 @@ def unbound_only(
     repo: Repository, sections: Sequence[SectionText]
 ) -> tuple[list[SectionText], int]:
     """The sections no live binding holds yet, and how many were left out
-    (``forest adopt --skip-bound``: re-running a glob takes in only new files)."""
-    live = {(b.path, b.selector) for b in all_bindings(repo.synced())}
+    (``forest adopt --skip-bound``: re-running a glob takes in only new files); a
+    heading bound under another name (its id, its heading path) is bound."""
+    bindings = all_bindings(repo.synced())
+    live = {(b.path, b.selector) for b in bindings}
     kept = [s for s in sections if (s.path, s.selector) not in live]
+    elsewhere = held_elsewhere(repo.root, bindings, kept)  # one heading, another name
+    kept = [s for s in kept if s.selector not in elsewhere]
     return kept, len(sections) - len(kept)

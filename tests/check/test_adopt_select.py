@@ -186,3 +186,22 @@ def test_heading_targets_indexed_exclusion_leaves_only_that_one_accepted(tmp_pat
     write(repo, "log.md", "# Log\n\n## Entry\n\na\n\n## Entry\n\nb\n")
     got = heading_targets(repo, ["log.md"], 2, max_bytes=LIMIT, excludes=["#Entry[2]"])
     assert got == ["log.md#Log/Entry[1]"]
+
+
+def test_heading_targets_heading_with_its_own_id_named_by_it_accepted(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path)
+    text = (
+        "# Book\n\n## Status { #status }\n\na\n\n"
+        '## <a id="cast"></a>Cast\n\nb\n\n'
+        "## One {#twice}\n\nc\n\n## Two {#twice}\n\nd\n"
+    )
+    write(repo, "book.md", text)
+    got = heading_targets(repo, ["book.md"], None, max_bytes=LIMIT)
+    # an id two headings carry names neither (it was recorded as a path before)
+    assert got == [
+        "book.md#Book",
+        "book.md#{status}",
+        "book.md#{cast}",
+        "book.md#Book/One",
+        "book.md#Book/Two",
+    ]

@@ -265,3 +265,49 @@ def test_adopt_headings_terminal_asks_once_no_refused_yes_accepted(repo: Path) -
     code, out = _on_terminal(repo, b"y\n")
     assert code == 0, out
     assert bound(repo) == ["canon/world.md#Canon/People/Elias", "canon/world.md#Canon/People/Mara"]
+
+
+def test_adopt_headings_by_id_survives_a_retitle_and_answers_to_its_path_accepted(
+    tmp_path: Path,
+) -> None:
+    """A heading whose author gave it an id is bound by it, so a retitle leaves the
+    binding clean; the section is found typed either way (`forest diff` by its path)."""
+    repo = make_repo(tmp_path)
+    ok(repo, "init")
+    write(repo, "book.md", "# Book\n\n## Status { #status }\n\nAccepted.\n")
+    commit_all(repo, "start")
+    ok(repo, "adopt", "book.md", "--headings", "--yes", "--words", WORDS)
+    assert bound(repo) == ["book.md#Book", "book.md#{status}"]
+    shown = ok(repo, "diff", "book.md#Book/Status")
+    assert shown.stdout.startswith("clean book.md#{status}")
+    write(repo, "book.md", "# Book\n\n## State { #status }\n\nAccepted.\n")
+    states = json.loads(forest(repo, "check", "--json").stdout)["findings"]
+    kinds = {f["selector"]: f["kind"] for f in states}
+    assert kinds["book.md#{status}"] == "drifted"  # the heading line is its text
+    assert ok(repo, "diff", "book.md#Book/State").stdout.startswith("drifted book.md#{status}")
+
+
+def test_adopt_heading_by_id_bound_by_its_path_refused(tmp_path: Path) -> None:
+    """A heading bound by its path, adopted again by its id (or the other way round),
+    was a second binding of one section: a contest made by a typo. Refused, the ledger
+    untouched; `--skip-bound` leaves it out (an upgrade's `--headings` names ids)."""
+    repo = make_repo(tmp_path)
+    ok(repo, "init")
+    write(repo, "book.md", "# Book\n\n## Status { #status }\n\nAccepted.\n")
+    commit_all(repo, "start")
+    ok(repo, "adopt", "book.md#Book/Status", "--words", WORDS)
+    before = segments(repo)
+    again = forest(repo, "adopt", "book.md#{status}", "--words", WORDS)
+    assert again.exit_code == 1
+    assert "bound already as book.md#Book/Status" in again.stderr
+    assert "forest supersede 'book.md#Book/Status'" in again.stderr
+    assert segments(repo) == before
+    listed = forest(repo, "adopt", "book.md", "--headings", "--yes", "--words", WORDS)
+    assert listed.exit_code == 1 and "1 of the 2 sections named is already bound" in listed.stderr
+    assert segments(repo) == before
+    ok(repo, "adopt", "book.md", "--headings", "--skip-bound", "--yes", "--words", WORDS)
+    assert bound(repo) == ["book.md#Book", "book.md#Book/Status"]
+    assert [f["kind"] for f in json.loads(ok(repo, "check", "--json").stdout)["findings"]] == [
+        "clean",
+        "clean",
+    ]
