@@ -95,7 +95,7 @@ class Restore:
     def covers(self, fault: Fault) -> bool:
         """Whether the checkouts bring back what ``fault`` names."""
         if fault.code == "dangling-dep":
-            return fault.dep in self.brought
+            return bool(fault.missing()) and set(fault.missing()) <= self.brought
         named = fault.path or (fault.segment and _segment_path(fault.segment))
         return bool(named) and named in self.files
 
@@ -123,7 +123,7 @@ def restore_plan(root: Path, faults: Iterable[Fault]) -> Restore:
     missing dependency another commit holds; the dependent segments whose missing act
     is nowhere, with their take-out."""
     faults = list(faults)
-    dangling = [(f.segment, f.dep) for f in faults if f.code == "dangling-dep" and f.dep]
+    dangling = [(f.segment, d) for f in faults if f.code == "dangling-dep" for d in f.missing()]
     head = gitio.head_commit(root) is not None
     files = damaged_files(faults) if head else []
     at_head = _at_head(root, [d for _, d in dangling]) if head else {}

@@ -84,7 +84,7 @@ def _follows(
     if r.path == cause.path:
         return True
     acts = held.get((cause.parent, cause.path), frozenset())
-    return f.code == "dangling-dep" and f.dep is not None and f.dep in acts
+    return f.code == "dangling-dep" and any(d in acts for d in f.missing())
 
 
 def _after(r: Reported, cause: Reported) -> Reported:

@@ -61,6 +61,10 @@ MAX_HEADS = 64  # contested heads one resolve names
 MAX_ACT_ORIGINS = MAX_HEADS + 1  # an entry in an act: every head plus the pick
 MAX_ORIGINS = 1024  # origin edges of one library write (a pair's wild cites are separate)
 MAX_TOMBSTONE_LINES = 8192  # fingerprints one erase act carries
+# An act's deps: its chain's producers and the latest status change of each head (at
+# most 2 * MAX_HEADS + 2) and every erase act of the ledger (docs/ledger-format.md);
+# generous, so only a ledger with thousands of erase acts comes near it.
+MAX_ACT_DEPS = 16384
 
 # --- bodies and files --------------------------------------------------------------------
 DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024  # [policy] max_body_bytes when forest.toml is silent

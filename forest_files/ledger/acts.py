@@ -7,7 +7,7 @@ is missing or does not match, whose "v" is not format 2 or 3 (format 1 is
 refused with one line saying so; a newer format asks for an upgrade; a
 format-2 act carrying a format-3 field is refused, ledger/versions.py), whose "scope"
 (the project id) is missing, whose kind is unknown, whose deps are not a
-sorted list of 64-hex ids, or whose fields do not parse as their kind's typed
+sorted list of 64-hex ids (at most ``MAX_DEPS``), or whose fields do not parse as their kind's typed
 payload (``kinds``: an unknown field is refused, never skipped).
 ``topo_order`` refuses a missing dependency or a cycle, naming the act.
 Returns: frozen ``Act`` values (envelope plus typed ``payload``); encoded lines;
@@ -56,6 +56,7 @@ from forest_files.ledger.kinds import Payload, body_refs, parse_payload
 FORMAT_VERSION = versions.NEWEST_VERSION  # the newest format read; writers: version_for
 RESERVED_KEYS = frozenset({"v", "kind", "deps", "id", "scope"})
 MAX_SCOPE = bounds.MAX_SCOPE_CHARS
+MAX_DEPS = bounds.MAX_ACT_DEPS  # ids in one act's deps
 
 
 @dataclass(frozen=True)
@@ -102,6 +103,11 @@ def make_act(kind: str, deps: Iterable[str], fields: Mapping[str, Any], *, scope
     if not isinstance(scope, str) or not scope.strip() or len(scope) > MAX_SCOPE:
         raise ForestError("an act needs its scope: the project id of forest.toml")
     dep_list = sorted(set(deps))
+    if len(dep_list) > MAX_DEPS:
+        raise ForestError(
+            f"an act names {len(dep_list)} deps, over the bound of {MAX_DEPS} a reader "
+            "accepts; it cannot be recorded"
+        )
     bad = [d for d in dep_list if not is_hex64(d)]
     if bad:
         raise ForestError("act deps must be 64-digit lowercase hex act ids")
@@ -224,6 +230,10 @@ def decode_line(line: bytes, *, segment: str, lineno: int) -> Act:
     if not isinstance(kind, str) or kind not in KINDS:
         raise fail(f"unknown act kind in ledger format {obj['v']}", act_id=claimed)
     deps = obj.get("deps")
+    if isinstance(deps, list) and len(deps) > MAX_DEPS:
+        raise fail(
+            f'"deps" holds {len(deps)} act ids, over the bound of {MAX_DEPS}', act_id=claimed
+        )
     if not isinstance(deps, list) or not all(is_hex64(d) for d in deps):
         raise fail('"deps" is not a list of 64-hex act ids', act_id=claimed)
     if any(a >= b for a, b in pairwise(deps)):

@@ -70,6 +70,11 @@ class Fault:
     dep: str | None = None  # dangling-dep: the act depended on that the ledger lacks
     commit: str | None = None  # the CI gate's growth faults: the commit that changed the file
     parent: str | None = None  # ... against this parent, which holds the file as it was
+    deps: tuple[str, ...] = ()  # dangling-dep: every act depended on the ledger lacks
+
+    def missing(self) -> tuple[str, ...]:
+        """A dangling-dep's missing acts (``deps``, else ``dep`` alone)."""
+        return self.deps or ((self.dep,) if self.dep else ())
 
 
 @dataclass(frozen=True)
@@ -115,13 +120,30 @@ def _read_segments(
 
 
 def _check_deps(found: dict[str, _Found], faults: list[Fault]) -> None:
+    """One fault per act, however many of its deps the ledger lacks (a hostile act may
+    name thousands): ``dep`` the first, ``deps`` all of them."""
     for act_id, where in found.items():
-        for dep in where.act.deps:
-            if dep not in found:
-                detail = f"act {act_id} depends on {dep}, which is not in the ledger"
-                faults.append(
-                    Fault("dangling-dep", where.segment, where.line, act_id, detail, dep=dep)
-                )
+        missing = tuple(d for d in where.act.deps if d not in found)
+        if not missing:
+            continue
+        if len(missing) == 1:
+            detail = f"act {act_id} depends on {missing[0]}, which is not in the ledger"
+        else:
+            detail = (
+                f"act {act_id} depends on {len(missing)} acts that are not in the ledger, "
+                f"the first {missing[0]}"
+            )
+        faults.append(
+            Fault(
+                "dangling-dep",
+                where.segment,
+                where.line,
+                act_id,
+                detail,
+                dep=missing[0],
+                deps=missing,
+            )
+        )
 
 
 def _body_rel(body_hash: str) -> str:

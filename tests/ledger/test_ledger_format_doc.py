@@ -16,7 +16,7 @@ from forest_files.custody.config import CONFIG_NAME, new_config, render_config
 from forest_files.custody.repository import LEDGER_DIR, Repository
 from forest_files.kernel.hashing import entry_content_id, hash_body
 from forest_files.ledger import LedgerError, kinds, read_ledger, verify_ledger
-from forest_files.ledger.acts import MAX_SCOPE
+from forest_files.ledger.acts import MAX_DEPS, MAX_SCOPE
 from forest_files.ledger.versions import FORMAT3_FIELDS
 from forest_files.store.anchor import ANCHOR_CREATED_AT, ANCHOR_SIGNATURE, anchor_body
 from tests.helpers.acts import PAYLOAD_TYPES, VECTOR_PROJECT
@@ -162,6 +162,7 @@ def test_doc_bounds_match_the_reader_accepted() -> None:
         "MAX_HEADS": kinds.MAX_HEADS,
         "MAX_META_CHARS": kinds.MAX_META_CHARS,
         "MAX_SCOPE": MAX_SCOPE,
+        "MAX_DEPS": MAX_DEPS,
     }
     for name, value in bounds.items():
         assert re.search(rf"^\| `{name}`\s*\| {value}\s*\|", text, flags=re.MULTILINE), name
