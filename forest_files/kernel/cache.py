@@ -23,9 +23,11 @@ record and renamed over it; a symlink is never written through or read.
 Uses ``os``, ``hashlib`` and ``marshal`` only: the warm ``forest check`` loads it.
 
 Stores: the record files callers name; ``mac.key`` in the shared state directory.
+``sweep_leftovers`` removes the temp files of writers that are gone (their pid runs
+nothing here, or an hour old), never a live writer's.
 Refuses: nothing (a bad record reads as None; a failed write returns False).
 Returns: decoded values, or None.
-Test: tests/kernel/test_cache.py
+Test: tests/kernel/test_cache.py, tests/doors/test_hooks_install_leftovers.py
 """
 
 from __future__ import annotations
@@ -130,6 +132,50 @@ def replace_atomically(target: str, data: bytes, *, fsync: bool = False, mode: i
         raise
     if fsync:
         fsync_dir(os.path.dirname(target))
+
+
+# A temp file ``replace_atomically`` holds lives for one write and one rename; one this
+# old was left by a writer that is gone, whatever process its pid names now.
+STALE_TMP_SECONDS = 3600
+
+
+def sweep_leftovers(target: str) -> list[str]:
+    """Remove the temp files ``replace_atomically`` left beside ``target``
+    (``TARGET.<pid>.tmp``, a writer killed between its write and its rename) whose
+    writer is gone: its pid runs nothing here, or the file is ``STALE_TMP_SECONDS``
+    old. A live writer's file is kept; a link is removed, never followed. Returns the
+    names removed."""
+    import re
+    import stat
+    import time
+
+    from forest_files.kernel.pids import pid_alive
+
+    folder, base = os.path.split(target)
+    name = re.compile(re.escape(base) + r"\.([0-9]{1,10})\.tmp")
+    try:
+        entries = list(os.scandir(folder or "."))
+    except OSError:
+        return []
+    now, removed = time.time(), []
+    for entry in entries:
+        found = name.fullmatch(entry.name)
+        if found is None or int(found[1]) == os.getpid():
+            continue  # our own pid's: replace_atomically takes it back itself
+        try:
+            st = entry.stat(follow_symlinks=False)
+        except OSError:
+            continue
+        if stat.S_ISDIR(st.st_mode):
+            continue
+        if pid_alive(int(found[1])) and now - st.st_mtime < STALE_TMP_SECONDS:
+            continue
+        try:
+            os.unlink(entry.path)
+        except OSError:
+            continue  # taken already (another install), or not ours to remove
+        removed.append(entry.name)
+    return sorted(removed)
 
 
 def fsync_dir(directory: str | os.PathLike[str], *, strict: bool = False) -> None:

@@ -5,7 +5,9 @@ directory git uses (``git rev-parse --git-path hooks``: honours
 ``core.hooksPath`` and worktrees); a foreign hook found there is kept as
 ``NAME.forest-chained`` and run first by ours. A script of an older version
 (``v1``: its interpreter could import the repository's own modules) is ours
-too: ``install`` replaces it, ``status`` names it as outdated.
+too: ``install`` replaces it, ``status`` names it as outdated. An install removes
+the ``NAME.<pid>.tmp`` an install killed before its rename left, when that writer
+is gone (kernel/cache.py ``sweep_leftovers``).
 With ``server=True`` the hooks are ``pre-receive`` and ``update``
 (doors/hooks/server.py), in a bare repository.
 Refuses: overwriting a foreign hook with ``--force`` absent is never done —
@@ -19,7 +21,8 @@ cannot be written (a read-only folder or file) is one ``ForestError`` naming it,
 after every hook already written or moved is put back as it was.
 Returns: ``HookState`` per hook name (its version, and whether it is older);
 ``install_step``, the install as the user pastes it (``-C`` where they typed it).
-Test: tests/doors/test_hooks.py, tests/doors/test_hooks_install.py
+Test: tests/doors/test_hooks.py, tests/doors/test_hooks_install.py,
+      tests/doors/test_hooks_install_leftovers.py
 """
 
 from __future__ import annotations
@@ -208,6 +211,7 @@ def _install_one(
     """One hook written (a foreign one moved aside first), with how to take each
     step back appended to ``undo``."""
     path = folder / name
+    cache.sweep_leftovers(str(path))  # an install killed before its rename left these
     if path.exists() and not _is_ours(path):
         aside = folder / (name + (".forest-replaced" if force else CHAINED))
         path.replace(aside)
