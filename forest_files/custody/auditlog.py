@@ -15,12 +15,15 @@ U+2028/U+2029, a byte that is not UTF-8); an actor or target over
 id, a hash, a selector, a path: a file's name is the user's and may hold any of
 those characters) is not refused for them but stored as ``printable`` shows it.
 Returns: ``AuditRecord`` values, newest first.
-Test: tests/governance/test_audit.py, tests/doors/test_audit_unwritable.py
+Test: tests/governance/test_audit.py, tests/doors/test_audit_unwritable.py,
+      tests/doors/test_audit_gap_again.py
 
 Appending is best effort for callers (``append_events`` returns False when the
 log cannot be written): the act it records is already in the ledger, so a full
-disk must not turn a recorded ceremony into a reported failure. The gap is said
-once per process (a command), in one warning with the fix: ``chmod u+w`` on the
+disk must not turn a recorded ceremony into a reported failure. A gap is said
+once while it lasts (a command says it once; a long-running watcher or MCP server
+again after the log was written in between, or for another cause), in one
+warning with the fix: ``chmod u+w`` on the
 folder and ``audit.db``, or ``chown`` when another user owns the folder; never
 for a refusal's own record (``quiet``, doors/doorlog.py), whose command has one
 ``forest:`` line already and holds no act to lose. Nothing is
@@ -231,8 +234,8 @@ def append_events(
     root: Path, events: Sequence[Event], *, head: str | None = None, quiet: bool = False
 ) -> bool:
     """Append ``events``; False (nothing raised) when the log cannot be written (said
-    once per process in one warning line on stderr, with the fix; ``quiet``: not at
-    all), or when ``root`` has no ``.forest/`` directory (nothing is created there)."""
+    once per gap in one warning line on stderr, with the fix; ``quiet``: not at all),
+    or when ``root`` has no ``.forest/`` directory (nothing is created there)."""
     if not events:
         return True
     if not (Path(root) / FOREST_DIR).is_dir():
@@ -244,22 +247,31 @@ def append_events(
         if not quiet:  # the act itself stands (the ledger holds it): said, never silent
             say_gap(Path(root), exc)
         return False
+    if _SAID:  # written: a gap this process said is over, and a later one is said again
+        _SAID.pop(str(_db_of(Path(root))), None)
     return True
 
 
-_SAID: set[str] = set()  # the logs whose gap this process has said: once per command
+# The log whose gap this process has said, with that gap's words: a long-running door
+# (the watcher, forest mcp) says each gap once, not once for the whole process.
+_SAID: dict[str, str] = {}
+
+
+def _db_of(root: Path) -> Path:
+    try:
+        return shared_dir(root, create=False) / AUDIT_DB_NAME
+    except ForestError:  # the git directory itself is not found: the words alone
+        return Path(root) / AUDIT_DB_NAME
 
 
 def say_gap(root: Path, exc: BaseException) -> None:
-    """The one warning that the audit log was not written, with what fixes it."""
-    try:
-        db = shared_dir(root, create=False) / AUDIT_DB_NAME
-    except ForestError:  # the git directory itself is not found: the words alone
-        db = Path(root) / AUDIT_DB_NAME
-    if str(db) in _SAID:
-        return
-    _SAID.add(str(db))
+    """The one warning that the audit log was not written, with what fixes it: once
+    while the same gap lasts (the log not written since, for the same reason)."""
+    db = _db_of(root)
     why, fix = gap_of(db, exc)
+    if _SAID.get(str(db)) == why + fix:
+        return
+    _SAID[str(db)] = why + fix
     sys.stderr.write(
         f"forest: warning: the audit log was not written ({why}); what this command did "
         f"stands{fix}\n"
