@@ -97,7 +97,9 @@ def build_view(root: Path, source: str, keep_index_file: bool, target: Path) -> 
             manifest = _full(root, cfg.project_id, where, tmp)
         os.replace(tmp, target)
     except LedgerError as exc:  # a rule that rewrites ledger files: named, with the fix
-        raise with_conversion(root, exc) from exc
+        named = with_conversion(root, exc)
+        named.source = source  # not the working tree's ledger, which `forest verify` reads
+        raise named from exc
     finally:
         _discard(tmp)
     # Every reader opens a view in WAL mode (it was left in it): opened once here, so

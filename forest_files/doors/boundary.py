@@ -163,9 +163,18 @@ def _more(exc: BaseException) -> str:
 
     if not isinstance(exc, LedgerError):
         return ""
-    from forest_files.kernel.shellword import forest_text
+    from forest_files.kernel.shellword import command_text, forest_text, from_here, git_step
 
     verify = forest_text("verify")  # `forest -C ../repo verify` where the user stands
+    if exc.source is not None:  # read from git: verify would judge another ledger
+        staged = exc.source == "index"
+        which = "git's index holds" if staged else f"commit {exc.source} holds"
+        # `git diff` compares the working tree with the index, or with the commit named
+        diff = git_step("diff", *(() if staged else (exc.source,)), "--", ".forest/ledger")
+        return (
+            f" (in the ledger {which}; `{verify}` reads the working tree's: "
+            f"`{command_text(from_here(diff))}` shows how they differ)"
+        )
     return "" if verify in str(exc) else f" (`{verify}` lists every fault of the ledger)"
 
 

@@ -27,8 +27,12 @@ def is_hex64(value: object) -> bool:
 class LedgerError(StoreCorruption):
     """A ledger file is damaged, forged or from a newer format. Fail closed.
 
-    ``code`` is one of the fault codes of ``forest_files.ledger.verify``.
+    ``code`` is one of the fault codes of ``forest_files.ledger.verify``. ``source``
+    says which ledger was read when it is not the working tree's: ``"index"`` (git's
+    index) or the commit named; set by whoever read it from git (custody/viewbuild.py).
     """
+
+    source: str | None = None
 
     def __init__(
         self,
