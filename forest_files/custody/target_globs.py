@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from forest_files import gitio
-from forest_files.custody.special import special_path_reason
+from forest_files.custody.special import special_path_reason, submodule_refusal
 from forest_files.custody.target_names import cannot_name, parse_target, regular_names
 from forest_files.custody.target_refusals import TargetRefused
 from forest_files.kernel.globs import Glob, GlobError, compile_glob, is_glob, literal_prefix
@@ -81,9 +81,22 @@ def expand(root: Path, specs: Sequence[str]) -> list[str]:
                 )
         matches = [rel for rel in matches if special_path_reason(rel) is None]
         if not matches:
-            raise TargetRefused(f"{sel.path}: the pattern matches no file; check the glob")
+            raise TargetRefused(_matched_nothing(root, sel.path, pattern))
         out.extend(_named(root, sel, m) for m in matches)
     return out
+
+
+def _matched_nothing(root: Path, path: str, pattern: Glob) -> str:
+    """Why a glob matched no file: its literal prefix inside a submodule (whose files
+    are another repository's: git lists none of them here), or the glob itself."""
+    prefix = "/".join(literal_prefix(pattern.pattern))
+    if prefix:
+        for entry in gitio.ls_files_stage(root):
+            sub = entry.path
+            inside = prefix == sub or prefix.startswith(sub + "/")
+            if entry.mode == gitio.SUBMODULE_MODE and inside:
+                return submodule_refusal(path, sub, (root / sub / ".git").exists())
+    return f"{path}: the pattern matches no file; check the glob"
 
 
 def _named(root: Path, sel: Selector, path: str) -> str:

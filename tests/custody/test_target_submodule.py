@@ -84,3 +84,13 @@ def test_adopt_file_inside_submodule_names_its_repository_refused(tmp_path: Path
     line = _refused(repo, f"{SUB}/inner.md#Inner")
     assert f"inside the submodule '{SUB}'" in line, line
     assert line.endswith(f"(cd '{SUB}')"), line
+
+
+def test_adopt_glob_inside_submodule_names_its_repository_refused(tmp_path: Path) -> None:
+    """A glob into a submodule matched nothing git lists here, and said only "the
+    pattern matches no file; check the glob"; it names the submodule, as a path does."""
+    repo = _with_submodule(tmp_path)
+    line = _refused(repo, f"{SUB}/*.md")
+    assert f"inside the submodule '{SUB}'" in line and "check the glob" not in line, line
+    assert _steps(line) == f"cd '{SUB}'", line
+    assert "check the glob" in _refused(repo, "elsewhere/*.md")
