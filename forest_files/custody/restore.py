@@ -47,8 +47,9 @@ Returns: the capture path (``restore_section`` also says whether it restored,
 recreated, or found the section holding ground already: then nothing is
 written and nothing captured). Every byte outside the section's lines — other
 lines, their line endings, a BOM — is left exactly as it was; the restored
-lines use the line ending the section used (CRLF or LF).
-Test: tests/custody/test_restore.py
+lines use the line ending the section used (CRLF or LF); under declared
+``trailing-whitespace``/``blank-lines`` a line reading as ground's keeps its bytes.
+Test: tests/custody/test_restore.py, tests/custody/test_restore_normalised.py
 
 This module holds the entry points and is the one import path of restore; its
 rooms: restore_splice.py (the new bytes of a file, worked out in memory:
