@@ -5,10 +5,11 @@ Stores: the divergent section text as a local capture under
 then the file with only the section's lines replaced — written to a temporary
 file in the same directory, given the file's mode (an executable stays
 executable), renamed into place. The file of a missing whole-file binding is
-recreated from ground (mode 0644; CRLF line ends where git's ``eol`` attribute says
-``crlf``); so is a whole-file binding's file the reader refuses (a NUL byte, not
-UTF-8, a lone CR), over its bytes, which the capture keeps exactly, in the file's
-style where it is unambiguous: its BOM, CRLF where every line end was CRLF
+recreated from ground (mode 0644; CRLF line ends where ``git checkout`` would write
+them: ``eol``/``text`` attributes, ``core.autocrlf``, ``core.eol``); so is a
+whole-file binding's file the reader refuses (a NUL byte, not UTF-8, a lone CR),
+over its bytes, which the capture keeps exactly, in the file's style where it is
+unambiguous: its BOM, CRLF where every line end was CRLF
 (restore_splice.py ``in_file_style``).
 Refuses (one-line ``ForestError``, nothing written): a bound path holding a
 symlink, directory, FIFO or other non-regular file (never followed, never

@@ -8,11 +8,12 @@ bound file's new bytes written to a temporary file in the same directory
 (``Staged``: a short name, ``.forest-<pid>-XXXXXXXX.forest-restore``, so a name of
 up to 255 bytes can be restored; written, fsynced, given the file's mode — an executable stays
 executable), renamed into place; the file of a missing whole-file binding
-recreated from ground (mode 0644; CRLF line ends where git's ``eol`` attribute
-says ``crlf``). ``replace_file`` keeps the capture only once
-the new file is ready, and removes it again when the file is left as it was; its
-rename happens inside the caller's ``Gate`` (restore_gate.py: the index's write
-lock, and the files whose ground or binding moved on meanwhile, left as they are).
+recreated from ground (mode 0644; CRLF line ends where ``git checkout`` would
+write them: the ``eol`` and ``text`` attributes, ``core.autocrlf``, ``core.eol``).
+``replace_file`` keeps the capture only once the new file is ready, and removes
+it again when the file is left as it was; its rename happens inside the caller's
+``Gate`` (restore_gate.py: the index's write lock, and the files whose ground or
+binding moved on meanwhile, left as they are).
 Refuses (one-line ``ForestError``, nothing written): a bound path holding a
 symlink, directory, FIFO or other non-regular file (never followed, never
 opened blocking); a path whose directory resolves outside the repository; a
@@ -27,7 +28,8 @@ whether ``replace_file`` wrote (``written``), or left the file because ``still``
 asked just before the rename, said no (``changed``: a live editor's save wins) or
 the gate did (``left``), and its capture.
 Test: tests/custody/test_special_paths.py, tests/custody/test_restore.py,
-tests/custody/test_restore_commit.py, tests/custody/test_restore_file_style.py
+tests/custody/test_restore_commit.py, tests/custody/test_restore_file_style.py,
+tests/custody/test_restore_gone_eol.py
 """
 
 from __future__ import annotations
@@ -122,13 +124,13 @@ def recreate(root: Path, path: str, selector: str, excludes: tuple[str, ...], gr
 
 
 def recreated(root: Path, path: str, ground: str) -> bytes:
-    """The bytes of a missing file written again: CRLF line ends where git's ``eol``
-    attribute says ``crlf`` for it (as ``git checkout`` writes it; ``-text`` turns that
-    off), else ground as it is (LF, no BOM: no file is left to say otherwise)."""
+    """The bytes of a missing file written again: CRLF line ends where ``git checkout``
+    would write them (gitio/eol.py: the ``text`` and ``eol`` attributes, then
+    ``core.autocrlf`` and ``core.eol``), else ground as it is (LF, no BOM: no file is
+    left to say otherwise)."""
     from forest_files import gitio
 
-    said = gitio.attributes(root, [path]).get(path, {})
-    crlf = said.get("eol") == "crlf" and said.get("text") != "unset"
+    crlf = gitio.checkout_crlf(root, path)
     return (ground.replace("\n", "\r\n") if crlf else ground).encode("utf-8")
 
 

@@ -39,6 +39,7 @@ from forest_files.gitio.content import (
     unstaged_paths,
     untracked,
 )
+from forest_files.gitio.eol import checkout_crlf
 from forest_files.gitio.history import (
     branches_holding,
     commit_changes,
@@ -96,6 +97,7 @@ __all__ = [
     "branches_holding",
     "cat_blobs",
     "check_attr",
+    "checkout_crlf",
     "clean_env",
     "commit_changes",
     "commit_names_its_files",

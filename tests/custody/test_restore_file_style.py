@@ -1,7 +1,8 @@
 """``forest restore`` of a whole-file binding writes ground over the whole file (its
 file the reader refuses, or gone) in the file's own style where that is unambiguous:
 its BOM kept, CRLF line ends where every line end of it was CRLF (a file gone: where
-git's ``eol`` attribute says ``crlf``), else ground as custody holds it (LF, no BOM).
+``git checkout`` would write them, test_restore_gone_eol.py), else ground as custody
+holds it (LF, no BOM).
 Either way the restored file checks clean."""
 
 from __future__ import annotations
