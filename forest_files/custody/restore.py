@@ -67,11 +67,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from forest_files.custody.content import read_regular
+from forest_files.custody.restore_capture import capture
 from forest_files.custody.restore_commit import Change, Keep, Written, write_all
 from forest_files.custody.restore_files import (
     NEW_FILE_MODE,
     Gate,
-    capture,
     open_gate,
     read_for_restore,
     recreate,

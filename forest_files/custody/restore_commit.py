@@ -28,11 +28,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from forest_files.custody.restore_capture import capture
 from forest_files.custody.restore_files import (
     MAKE_WRITABLE,
     Gate,
     Staged,
-    capture,
     drop,
     not_replaced,
     open_gate,

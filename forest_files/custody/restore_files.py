@@ -1,32 +1,28 @@
-"""The files a restore touches: the bound file read safely and replaced atomically, the capture.
+"""The files a restore touches: the bound file read safely and replaced atomically.
 
-Stores: the divergent section text as a local capture under
-``.git/forest/captures/`` (ignored by git: it may hold text nobody adopted; a file
-that was not text, written over whole, its bytes as they were), after one header line
-naming the restore quoted so it pastes (``# captured before `forest restore 'a b.md'```); a
-bound file's new bytes written to a temporary file in the same directory
+Stores: a bound file's new bytes written to a temporary file in the same directory
 (``Staged``: a short name, ``.forest-<pid>-XXXXXXXX.forest-restore``, so a name of
-up to 255 bytes can be restored; written, fsynced, given the file's mode — an executable stays
-executable), renamed into place; the file of a missing whole-file binding
-recreated from ground (mode 0644; CRLF line ends where ``git checkout`` would
-write them: the ``eol`` and ``text`` attributes, ``core.autocrlf``, ``core.eol``).
-``replace_file`` keeps the capture only once the new file is ready, and removes
-it again when the file is left as it was; its rename happens inside the caller's
-``Gate`` (restore_gate.py: the index's write lock, and the files whose ground or
-binding moved on meanwhile, left as they are).
+up to 255 bytes can be restored; written, fsynced, given the file's mode — an
+executable stays executable), renamed into place; the file of a missing whole-file
+binding recreated from ground (mode 0644; CRLF line ends where ``git checkout``
+would write them: the ``eol`` and ``text`` attributes, ``core.autocrlf``,
+``core.eol``). ``replace_file`` keeps the capture (restore_capture.py) only once
+the new file is ready, and removes it again when the file is left as it was; its
+rename happens inside the caller's ``Gate`` (restore_gate.py: the index's write
+lock, and the files whose ground or binding moved on meanwhile, left as they are).
 Refuses (one-line ``ForestError``, nothing written): a bound path holding a
 symlink, directory, FIFO or other non-regular file (never followed, never
 opened blocking); a path whose directory resolves outside the repository; a
 missing file of a section binding (its lines are gone with it), or one whose
 directory is gone (the route: ``mkdir -p DIR && forest restore TARGET``, DIR
 from the repository root); a missing file a sparse checkout leaves out
-(restore_sparse.py: the route brings it into the sparse set); a file or capture
-that cannot be written (the path, quoted, the reason, and the fix; no temporary file or
-capture left behind).
-Returns: the file's bytes and mode (None: no file there); the capture's path;
-whether ``replace_file`` wrote (``written``), or left the file because ``still``,
-asked just before the rename, said no (``changed``: a live editor's save wins) or
-the gate did (``left``), and its capture.
+(restore_sparse.py: the route brings it into the sparse set); a file that cannot
+be written (the path, quoted, the reason, and the fix; no temporary file or capture
+left behind).
+Returns: the file's bytes and mode (None: no file there); whether ``replace_file``
+wrote (``written``), or left the file because ``still``, asked just before the
+rename, said no (``changed``: a live editor's save wins) or the gate did
+(``left``), and its capture.
 Test: tests/custody/test_special_paths.py, tests/custody/test_restore.py,
 tests/custody/test_restore_commit.py, tests/custody/test_restore_file_style.py,
 tests/custody/test_restore_gone_eol.py
@@ -35,7 +31,6 @@ tests/custody/test_restore_gone_eol.py
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import os
 import stat as stat_mod
 import tempfile
@@ -47,18 +42,11 @@ from forest_files.custody.content import escapes, read_regular
 from forest_files.custody.restore_sparse import refuse_left_out
 from forest_files.custody.special import lstat_kind, not_regular
 from forest_files.kernel.errors import ForestError
-from forest_files.kernel.hashing import hash_body
-from forest_files.kernel.paths import CAPTURES_DIR
 from forest_files.kernel.shellword import (
     command_text,
     forest_step,
-    forest_text,
-    from_the_top,
     git_step,
-    shell_word,
 )
-from forest_files.kernel.state import ensure_dir, shared_dir
-from forest_files.store.base import utc_now
 
 # Entered just before the first rename and held until the last; it yields the paths
 # to leave as they are (their ground or binding moved on since the write was decided).
@@ -67,29 +55,6 @@ Gate = Callable[[], AbstractContextManager[Collection[str]]]
 
 def open_gate() -> AbstractContextManager[Collection[str]]:
     return nullcontext(frozenset())
-
-
-def capture(root: Path, selector: str, text: str | bytes) -> Path:
-    """Keep divergent text locally (never committed) before it is overwritten; the
-    bytes of a file that was not text (a whole-file binding's) exactly as they were."""
-    folder = shared_dir(root) / CAPTURES_DIR
-    stamp = utc_now().replace(":", "").replace(".", "")
-    data = text.encode("utf-8") if isinstance(text, str) else text
-    named = hash_body(text) if isinstance(text, str) else hashlib.sha256(text).hexdigest()
-    path = folder / f"{stamp}-{named[:12]}.txt"
-    with from_the_top():  # read later, from anywhere: the step as run at the top
-        step = forest_text("restore", selector)
-    try:
-        ensure_dir(folder)
-        path.write_bytes(f"# captured before `{step}`\n".encode() + data)
-    except OSError as exc:
-        drop(path)
-        where = shell_word(str(folder))
-        raise ForestError(
-            f"{selector}: the text it replaces cannot be kept in {where} ({reason(exc)}); "
-            f"nothing was restored — make {where} writable, then run the same command again"
-        ) from exc
-    return path
 
 
 NEW_FILE_MODE = 0o644

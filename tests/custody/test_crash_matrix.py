@@ -211,3 +211,21 @@ def test_restore_killed_before_its_rename_keeps_the_text_recovers(tmp_path: Path
     trial = template(tmp_path, scenario)
     assert_recovers(trial, scenario, "os.rename@.forest-restore", None)
     assert (trial / "a.md").read_text() == DOC
+
+
+def test_restore_killed_as_it_opens_its_capture_leaves_no_empty_capture_recovers(
+    tmp_path: Path,
+) -> None:
+    """Killed just after the capture file was opened, before a byte of it was written:
+    the capture was written in place, so an empty capture stayed, naming no text. It is
+    written beside as a part file and renamed in now: no capture, or a whole one; the
+    restore typed again removes the part a killed run left and keeps one capture."""
+    scenario = SCENARIOS["restore"]
+    trial = template(tmp_path, scenario)
+    assert_recovers(trial, scenario, "open:opened@/captures/", None)
+    assert (trial / "a.md").read_text() == DOC
+    (kept,) = (trial / ".git" / "forest" / "captures").iterdir()
+    assert kept.suffix == ".txt"
+    assert kept.read_text().startswith(
+        "# captured before `forest restore 'a.md#Doc/Part'`\n## Part"
+    )

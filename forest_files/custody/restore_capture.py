@@ -1,0 +1,87 @@
+"""The capture: the text a restore overwrites, kept locally first.
+
+Stores: the divergent section text under ``.git/forest/captures/`` (ignored by git:
+it may hold text nobody adopted; a file that was not text, written over whole, its
+bytes as they were), after one header line naming the restore quoted so it pastes
+(``# captured before `forest restore 'a b.md'```). Written as
+``<name>.<pid>.part`` beside, fsynced and renamed in, so a kill leaves no capture
+or a whole one, never an empty one; the part files of writers that are gone (their
+pid runs nothing here, or older than ``STALE_SECONDS``) are removed by the next
+capture (``forest forget`` reads them as captures: purge.py).
+Refuses (one-line ``ForestError``): a captures folder that cannot be written (the
+folder, quoted, the reason, and the fix; no part file left behind).
+Returns: the capture's path.
+Test: tests/custody/test_restore.py, tests/custody/test_restore_capture_quoted.py,
+tests/custody/test_crash_matrix.py
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import re
+import time
+from pathlib import Path
+
+from forest_files.custody.restore_files import drop, reason
+from forest_files.kernel.errors import ForestError
+from forest_files.kernel.hashing import hash_body
+from forest_files.kernel.paths import CAPTURES_DIR
+from forest_files.kernel.pids import pid_alive
+from forest_files.kernel.shellword import forest_text, from_the_top, shell_word
+from forest_files.kernel.state import ensure_dir, shared_dir
+from forest_files.ledger.placing import STALE_SECONDS
+from forest_files.store.base import utc_now
+
+
+def capture(root: Path, selector: str, text: str | bytes) -> Path:
+    """Keep divergent text locally (never committed) before it is overwritten; the
+    bytes of a file that was not text (a whole-file binding's) exactly as they were."""
+    folder = shared_dir(root) / CAPTURES_DIR
+    stamp = utc_now().replace(":", "").replace(".", "")
+    data = text.encode("utf-8") if isinstance(text, str) else text
+    named = hash_body(text) if isinstance(text, str) else hashlib.sha256(text).hexdigest()
+    path = folder / f"{stamp}-{named[:12]}.txt"
+    part = folder / f"{path.name}.{os.getpid()}{PART_SUFFIX}"
+    with from_the_top():  # read later, from anywhere: the step as run at the top
+        step = forest_text("restore", selector)
+    try:
+        ensure_dir(folder)
+        sweep_parts(folder)
+        # Written beside and renamed in: a kill between the open and the write left an
+        # empty capture in place, naming no text. fsynced: it keeps the person's text
+        # the rename of their file is about to overwrite.
+        with open(part, "wb") as out:
+            out.write(f"# captured before `{step}`\n".encode() + data)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(part, path)
+    except OSError as exc:
+        drop(part)
+        where = shell_word(str(folder))
+        raise ForestError(
+            f"{selector}: the text it replaces cannot be kept in {where} ({reason(exc)}); "
+            f"nothing was restored — make {where} writable, then run the same command again"
+        ) from exc
+    return path
+
+
+# A capture being written: "<capture name>.<pid>.part" in the captures folder.
+PART_SUFFIX = ".part"
+_PART = re.compile(r".+\.txt\.(?P<pid>[0-9]+)\.part")
+
+
+def sweep_parts(folder: Path) -> None:
+    """Remove the part files of captures whose writer no longer runs (or older than
+    ``STALE_SECONDS``: a pid reused): a restore killed as it wrote its capture left
+    one; the restore typed next captures that text again."""
+    with os.scandir(folder) as entries:
+        for entry in entries:
+            found = _PART.fullmatch(entry.name)
+            if found is None or not entry.is_file(follow_symlinks=False):
+                continue
+            with contextlib.suppress(OSError):
+                young = time.time() - entry.stat(follow_symlinks=False).st_mtime < STALE_SECONDS
+                if not (young and pid_alive(int(found["pid"]))):
+                    os.unlink(entry.path)
