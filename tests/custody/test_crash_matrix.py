@@ -114,7 +114,7 @@ SCENARIOS = {
             {**KEPT, "a.md": (MOVED,)},
             "no binding",
         ),
-        Scenario("retire", _bound, ("retire", "a.md#Part", *WORDS), KEPT, "no binding"),
+        Scenario("retire", _bound, ("retire", "a.md#Part", *WORDS), KEPT, "retired already"),
         Scenario("seal", _bound, ("seal", "a.md#Part", *WORDS), KEPT, "already sealed"),
         Scenario("unseal", _sealed, ("unseal", "a.md#Part", *WORDS), KEPT, "not sealed"),
         Scenario(

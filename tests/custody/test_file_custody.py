@@ -219,7 +219,7 @@ def test_retire_then_status_no_longer_lists(repo: Path) -> None:
     kinds = [f["kind"] for f in json.loads(forest(repo, "check", "--json").stdout)["findings"]]
     assert kinds == ["unresolved"]  # only the live binding is judged
     result = forest(repo, "retire", "canon.md#Rules", "--words", "again")
-    assert result.exit_code == 1 and "no binding" in result.stderr
+    assert result.exit_code == 1 and "retired already" in result.stderr
 
 
 def test_rebind_only_moves_unchanged_text(repo: Path) -> None:

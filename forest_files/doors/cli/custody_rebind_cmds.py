@@ -160,9 +160,10 @@ def retire(
     """
     from forest_files.custody.record import retire_binding
     from forest_files.custody.repository import Repository
+    from forest_files.custody.retire_lookup import binding_to_retire
 
     with Repository(repo) as r:  # a refused target closes the index too
-        found = _find_binding(r, target, binding)
+        found = binding_to_retire(r, target, binding)  # retired already: said so
         retire_binding(r, found, words=words, by=identity(repo, as_))
         step = commit_step(r.root)
     typer.echo(printable(f"retired {found.selector} (binding {found.bind_act[:12]})"))
