@@ -52,7 +52,7 @@ def removing(
     ground = _ground(conn, f.ground)
     if ground is None:
         return []
-    from forest_files.custody.restore import plan_rewrite
+    from forest_files.custody.restore_rewrite import plan_rewrite
 
     try:
         plan = plan_rewrite(root, f.path, f.selector, f.excludes, ground)

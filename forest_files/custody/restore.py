@@ -35,12 +35,6 @@ restore decided on it, or whose binding moved since, is left as it is (outcome
 ``left``, nothing captured); so is a file whose bytes changed after the restore
 read them (outcome ``changed``: an editor's save is never overwritten unseen);
 ``restore_section`` takes a gate too (the watcher's).
-``plan_rewrite`` works one restore out in memory (every refusal above, nothing
-written; given the file's bindings, a text that would remove one of their sections is
-``RemovesBound``), ``write_rewrite`` writes it by compare-and-swap (``RewriteChanged``,
-nothing written, when the file's bytes moved since the plan read them) and
-``undo_rewrite`` puts the file back byte for byte (and drops the capture) when what
-follows the write is refused (proposals/adopt.py).
 A ground whose body an erase removed (the marker ``[erased]``) is refused: the
 marker is never written into a file. ``audit_restored``: one audit record per
 section written (``drift``/``restore-…``: binding, ground id and hash, path).
@@ -54,9 +48,12 @@ Test: tests/custody/test_restore.py, tests/custody/test_restore_normalised.py
 
 This module holds the entry points and is the one import path of restore; its
 rooms: restore_splice.py (the new bytes of a file, worked out in memory:
-``splice``, ``split_lines``), restore_files.py (the bound file read safely
-and replaced atomically, the capture: ``capture``) and restore_commit.py (many
-files written all or nothing).
+``splice``, ``split_lines``), restore_files.py (the bound file read safely and
+replaced atomically), restore_capture.py (the replaced text kept first:
+``capture``), restore_commit.py (many files written all or nothing) and
+restore_rewrite.py (one restore planned, written by compare-and-swap and undone,
+for a caller writing someone's text: ``plan_rewrite``, ``write_rewrite``,
+``undo_rewrite``; imported from there).
 """
 
 from __future__ import annotations
@@ -79,15 +76,9 @@ from forest_files.custody.restore_files import (
     recreated,
     replace_file,
 )
-from forest_files.custody.restore_nested import (
-    Bound,
-    RemovesBound,
-    refuse_removing,
-    refuse_rewrite,
-)
-from forest_files.custody.restore_splice import WouldNotStand, splice, split_lines
+from forest_files.custody.restore_nested import Bound, RemovesBound, refuse_removing
+from forest_files.custody.restore_splice import WouldNotStand, refuse_erased, splice, split_lines
 from forest_files.kernel.errors import ForestError
-from forest_files.store.entryrow import ERASED_MARK
 from forest_files.text.selector import AmbiguousSelector
 
 if TYPE_CHECKING:
@@ -98,20 +89,15 @@ __all__ = [
     "Bound",
     "RemovesBound",
     "Restored",
-    "Rewrite",
-    "RewriteChanged",
     "Wanted",
     "WouldNotStand",
     "audit_restored",
     "capture",
-    "plan_rewrite",
     "restore_file",
     "restore_many",
     "restore_section",
     "splice",
     "split_lines",
-    "undo_rewrite",
-    "write_rewrite",
 ]
 
 
@@ -144,7 +130,7 @@ def restore_section(
     is left as it is: ``("left", None)``. ``bound``: the file's bindings, whose
     sections must survive (restore_nested.py: refused, nothing written)."""
     full = root / path
-    _refuse_marker(selector, ground)
+    refuse_erased(selector, ground)
     data, mode = read_for_restore(root, path)
     if expected is not None and data != expected:
         return "changed", None
@@ -167,95 +153,6 @@ def restore_section(
         gate=gate,
     )
     return ("restored", kept) if done == "written" else (done, None)
-
-
-@dataclass(frozen=True)
-class Rewrite:
-    """One section's restore worked out in memory (``plan_rewrite``), not yet written:
-    the file's bytes now (None: no file, recreated) and after, its mode, and the
-    text the section holds now (None when recreated: nothing to keep; the file's bytes
-    when it was not text and a whole-file binding writes ground over it)."""
-
-    path: str
-    selector: str
-    before: bytes | None
-    after: bytes
-    mode: int
-    replaced: str | bytes | None
-
-
-def plan_rewrite(
-    root: Path,
-    path: str,
-    selector: str,
-    excludes: tuple[str, ...],
-    ground: str,
-    *,
-    bound: Sequence[Bound] = (),
-) -> Rewrite | None:
-    """What ``restore_section`` would write, with its refusals, writing nothing; None
-    when the section holds ``ground`` already. ``bound``: the file's bindings, whose
-    sections the new text must keep (``RemovesBound``, restore_nested.py)."""
-    _refuse_marker(selector, ground)
-    data, mode = read_for_restore(root, path)
-    if data is None:
-        recreate_allowed(root, path, selector, excludes)
-        return Rewrite(path, selector, None, recreated(root, path, ground), NEW_FILE_MODE, None)
-    new, old_text = splice(data, selector, excludes, ground, path)
-    if old_text == ground:
-        return None
-    if bound and isinstance(old_text, str):  # text: another section may stand in it
-        refuse_rewrite(bound, path, selector, (data, new))
-    return Rewrite(path, selector, data, new, mode, old_text)
-
-
-class RewriteChanged(ForestError):
-    """The file's bytes are no longer those ``plan_rewrite`` read: nothing written."""
-
-
-def write_rewrite(root: Path, plan: Rewrite) -> Path | None:
-    """Write a planned restore (capturing the replaced text first); the capture.
-    Written only while the file holds the bytes the plan read, looked at again just
-    before the rename, else ``RewriteChanged`` (a person's save wins; no capture)."""
-    full = root / plan.path
-    replaced = plan.replaced
-    keep = None if replaced is None else (lambda: capture(root, plan.selector, replaced))
-    done, kept = replace_file(
-        root,
-        plan.path,
-        plan.after,
-        plan.mode,
-        still=lambda: read_regular(str(full)) == plan.before,
-        keep=keep,
-    )
-    if done != "written":
-        raise RewriteChanged(f"{plan.path} changed after it was read; nothing was written")
-    return kept
-
-
-def undo_rewrite(root: Path, plan: Rewrite, kept: Path | None) -> bool:
-    """Put the file back byte for byte as it was before ``write_rewrite`` (removed if
-    it was recreated) and drop the capture; False, with both left alone, when the
-    file no longer holds what was written (an editor saved meanwhile: it wins)."""
-    full = root / plan.path
-    if read_regular(str(full)) != plan.after:
-        return False
-    if plan.before is None:
-        full.unlink()
-    elif (
-        replace_file(
-            root,
-            plan.path,
-            plan.before,
-            plan.mode,
-            still=lambda: read_regular(str(full)) == plan.after,
-        )[0]
-        != "written"
-    ):
-        return False
-    if kept is not None:
-        kept.unlink(missing_ok=True)
-    return True
 
 
 @dataclass(frozen=True)
@@ -297,7 +194,7 @@ def restore_many(
     files: dict[str, tuple[bytes, int]] = {}  # path -> the new bytes so far
     plans: list[tuple[Wanted, str, str | bytes | None]] = []  # (wanted, outcome, replaced text)
     for w in wanted:
-        _refuse_marker(w.selector, w.ground)
+        refuse_erased(w.selector, w.ground)
         if w.path not in before:
             before[w.path] = read_for_restore(root, w.path)
         data, mode = files.get(w.path) or before[w.path]
@@ -360,15 +257,6 @@ def _twice(selector: str, exc: AmbiguousSelector) -> ForestError:
         f"occurrence that is not the bound one, then `{forest_text('restore', selector)}`; "
         f"or keep the text an occurrence holds as ground: `{rebind}` (or another of them)"
     )
-
-
-def _refuse_marker(selector: str, ground: str) -> None:
-    """The marker an erase leaves in the index is no ground text: never written."""
-    if ground == ERASED_MARK:
-        raise ForestError(
-            f"{selector}: its ground's body was erased (forest forget); nothing was written — "
-            "take the erased text out of the file, then `forest supersede` or `forest retire`"
-        )
 
 
 def audit_restored(

@@ -10,7 +10,7 @@ Refuses (one-line ``ForestError``, before anything is written): ``refuse_removin
 (``removes`` finds, ``refusal`` words it): the section the restore would remove, the
 line it stands on now, and the two ways out: move it back out first, or restore
 anyway with ``--drop-nested`` (the removed text kept in the capture);
-``refuse_rewrite`` (a proposed text written in, custody/restore.py ``plan_rewrite``):
+``refuse_rewrite`` (a proposed text written in, custody/restore_rewrite.py ``plan_rewrite``):
 ``RemovesBound``, which the door that wrote the text words with its own ways out
 (proposals/adopt.py, doors/mcp/propose_checks.py).
 Returns: ``removes``: (selector, line) of each bound section the new text loses — one

@@ -1,7 +1,9 @@
 """Splice: a file's new bytes with one section's lines replaced by ground, in memory.
 
 Stores: nothing (bytes in, bytes out).
-Refuses (one-line ``ForestError``): bytes that are not UTF-8 text, a NUL byte or a
+Refuses (one-line ``ForestError``): a ground whose body an erase removed (the
+marker ``[erased]``, ``refuse_erased``: never written into a file); bytes that are
+not UTF-8 text, a NUL byte or a
 lone CR (naming the offset, and what to fix first: a section's lines cannot be found
 in them), but for a whole-file binding without exclusions, whose new bytes are ground
 whole; a file holding git's merge conflict markers (its sections are not yet
@@ -32,6 +34,7 @@ import re
 
 from forest_files.kernel.errors import ForestError
 from forest_files.kernel.shellword import forest_text
+from forest_files.store.entryrow import ERASED_MARK
 from forest_files.text.conflict_markers import has_markers
 from forest_files.text.extract import extract
 from forest_files.text.normalise import SourceRefused, decode_bytes, normalise_text
@@ -109,6 +112,15 @@ def splice(
             "hand (`forest diff` shows ground)"
         )
     return new.encode("utf-8"), got.text
+
+
+def refuse_erased(selector: str, ground: str) -> None:
+    """The marker an erase leaves in the index is no ground text: never written."""
+    if ground == ERASED_MARK:
+        raise ForestError(
+            f"{selector}: its ground's body was erased (forest forget); nothing was written — "
+            "take the erased text out of the file, then `forest supersede` or `forest retire`"
+        )
 
 
 def _over_whole(

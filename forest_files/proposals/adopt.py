@@ -2,7 +2,7 @@
 
 Stores: through ``custody.record.supersede_section`` (one transaction, one
 ledger segment); if the file no longer holds the proposed text it is first
-written into exactly that section (``custody.restore.write_rewrite``, which
+written into exactly that section (``custody.restore_rewrite.write_rewrite``, which
 captures what was there). The section is read, written and recorded inside the
 restore gate (custody/restore_gate.py: the index's write lock every recording
 takes, entered once the ground and the binding's place are seen unchanged), so a
@@ -47,7 +47,8 @@ if TYPE_CHECKING:
     from forest_files.custody.bindings import Binding
     from forest_files.custody.record import SectionText
     from forest_files.custody.repository import Repository
-    from forest_files.custody.restore import RemovesBound, Rewrite
+    from forest_files.custody.restore import RemovesBound
+    from forest_files.custody.restore_rewrite import Rewrite
 
 
 class ProposalStale(ForestError):
@@ -164,7 +165,7 @@ def _write_and_supersede(
     sections of ``beside`` (the file's other bindings) the write changed are named:
     one enclosing the section now differs from its ground."""
     from forest_files.custody.record import supersede_section
-    from forest_files.custody.restore import RewriteChanged, write_rewrite
+    from forest_files.custody.restore_rewrite import RewriteChanged, write_rewrite
     from forest_files.custody.targets import read_section
 
     assert proposal.text is not None  # an open proposal holds its text
@@ -218,7 +219,8 @@ def _plan(
     renamed or moved to another level, or a heading inside it that ends the section:
     an agent's text, never checked against the file), or would remove a section of
     ``beside`` (the file's other bindings) that stands in its lines now."""
-    from forest_files.custody.restore import Bound, RemovesBound, WouldNotStand, plan_rewrite
+    from forest_files.custody.restore import Bound, RemovesBound, WouldNotStand
+    from forest_files.custody.restore_rewrite import plan_rewrite
 
     assert proposal.text is not None  # an open proposal holds its text
     bound = [Bound(b.selector, b.excludes) for b in beside]
@@ -262,7 +264,7 @@ def _removes(proposal: Proposal, exc: RemovesBound) -> ForestError:
 
 def _put_back(root: Path, plan: Rewrite, kept: Path | None) -> bool:
     """``undo_rewrite``; False when it could not (changed meanwhile, or unwritable)."""
-    from forest_files.custody.restore import undo_rewrite
+    from forest_files.custody.restore_rewrite import undo_rewrite
 
     try:
         return undo_rewrite(root, plan, kept)

@@ -115,7 +115,7 @@ def test_rewrite_of_a_gone_file_follows_eol_attribute_as_restore_does_accepted(
     """``plan_rewrite`` (a proposal's adoption, the MCP door) of a whole file that is gone
     writes it as restore does: CRLF where git's ``eol`` attribute says ``crlf`` (it wrote
     LF whatever the attribute said)."""
-    from forest_files.custody.restore import plan_rewrite
+    from forest_files.custody.restore_rewrite import plan_rewrite
 
     repo = _adopted(tmp_path, CRLF, attributes)
     (repo / "whole.txt").unlink()

@@ -54,7 +54,8 @@ def stands(session: Session, b: Binding, text: str) -> None:
     the section (its heading dropped or renamed, a heading inside it ending it): no
     person could adopt it. Anything else the file says now (gone, in a conflict, the
     section not found) is judged again when a person adopts, so it refuses nothing."""
-    from forest_files.custody.restore import Bound, RemovesBound, WouldNotStand, plan_rewrite
+    from forest_files.custody.restore import Bound, RemovesBound, WouldNotStand
+    from forest_files.custody.restore_rewrite import plan_rewrite
 
     bound = [Bound(o.selector, o.excludes) for o in session.bindings() if o.path == b.path]
     try:
