@@ -21,12 +21,12 @@ Test: tests/custody/test_file_custody.py, tests/custody/test_lookup.py
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from forest_files.custody.bindings import Binding
+from forest_files.custody.heading_names import same_heading
 from forest_files.custody.target_names import parse_target
 from forest_files.kernel.errors import ForestError
 from forest_files.kernel.shellword import forest_text, shell_word, standing
@@ -303,9 +303,6 @@ def refuse_bound_targets(
         seen[section.selector] = binding
 
 
-_NAMED = ("heading", "anchor")  # the kinds that name one heading in more than one way
-
-
 def _held_by_another_name(
     root: Path, held: dict[str, Binding], section: SectionText
 ) -> Binding | None:
@@ -314,57 +311,3 @@ def _held_by_another_name(
     others = [b for b in held.values() if b.path == section.path]
     same = same_heading(root, parse_selector(section.selector), others)
     return same[0] if same else None
-
-
-def same_heading(root: Path, target: Selector, bindings: list[Binding]) -> list[Binding]:
-    """Those of ``bindings`` whose selector names the heading ``target`` names in the
-    working tree under another name (its id ``file.md#{id}``, its heading path)."""
-    others = [b for b in bindings if b.path == target.path]
-    if target.kind not in _NAMED or not others:
-        return []
-    lines = heading_lines(root, target.path, [render(target), *(b.selector for b in others)])
-    line = lines.get(render(target))
-    return [b for b in others if line is not None and lines.get(b.selector) == line]
-
-
-def held_elsewhere(
-    root: Path, bindings: list[Binding], sections: Sequence[SectionText]
-) -> dict[str, Binding]:
-    """Each of ``sections`` (by selector) whose heading a live binding of ``bindings``
-    holds under another name (``file.md#{id}`` bound as ``file.md#A/B``, or the other
-    way round): each file with such bindings read and parsed once."""
-    live = [b for b in bindings if not b.retired]
-    out: dict[str, Binding] = {}
-    for path in {s.path for s in sections}:
-        mine = [s.selector for s in sections if s.path == path]
-        theirs = [b for b in live if b.path == path and b.selector not in mine]
-        named = [sel for sel in mine if parse_selector(sel).kind in _NAMED]
-        if not named or not any(parse_selector(b.selector).kind in _NAMED for b in theirs):
-            continue
-        lines = heading_lines(root, path, [*named, *(b.selector for b in theirs)])
-        at = {lines[b.selector]: b for b in theirs if b.selector in lines}
-        out.update({sel: at[lines[sel]] for sel in named if lines.get(sel) in at})
-    return out
-
-
-def heading_lines(root: Path, path: str, selectors: list[str]) -> dict[str, int]:
-    """The first line of the heading each of ``selectors`` (of one file) names in the
-    working tree, for those that name one there (the file read and parsed once)."""
-    from forest_files.custody.content import read_regular
-    from forest_files.text.extract import Document, extract
-    from forest_files.text.normalise import decode_bytes, normalise_text
-
-    data = read_regular(str(root / path))
-    try:
-        doc = Document(normalise_text(decode_bytes(data or b"", path)))
-    except ForestError:
-        return {}
-    out: dict[str, int] = {}
-    for spelled in selectors:
-        try:
-            sel = parse_selector(spelled)
-            if sel.kind in _NAMED:
-                out[spelled] = extract(doc, sel, ()).start_line
-        except ForestError:
-            continue
-    return out

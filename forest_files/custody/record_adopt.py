@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from forest_files.custody.bindings import all_bindings
-from forest_files.custody.lookup import held_elsewhere
+from forest_files.custody.heading_names import held_elsewhere
 from forest_files.custody.section_text import BoundSection, SectionText
 from forest_files.kernel.errors import ForestError
 from forest_files.kernel.hashing import hash_body
