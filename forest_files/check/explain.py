@@ -13,10 +13,12 @@ contest_conflict.py); a failed binding whose file is in a merge conflict is repo
 as that, with no move (conflicts.py), the index's stages of such files read once per
 call (one ``git ls-files -u``) and handed to every route; a drift's restore route that
 would remove another bound section says so and carries ``--drop-nested``
-(route_nested.py).
+(route_nested.py); a section renamed onto a heading another binding holds, that
+binding named (bound_there.py).
 Test: tests/doors/test_doors.py, tests/check/test_conflicts.py,
 tests/check/test_contested_merged.py, tests/check/test_contested_bindings.py,
-tests/check/test_merge_routes.py, tests/check/test_routes_nested_restore.py
+tests/check/test_merge_routes.py, tests/check/test_routes_nested_restore.py,
+tests/check/test_bound_there.py
 """
 
 from __future__ import annotations
@@ -93,6 +95,11 @@ def explain(
         from forest_files.check.renames import ranked
 
         findings = ranked(findings, conn, _reader(root, source), documents or {})
+    kinds = {f.kind for f in findings if f.kind != "unresolved" or not f.candidates}
+    if conn is not None and {"unresolved", "drifted"} <= kinds:  # renamed onto a bound one?
+        from forest_files.check.bound_there import bound_there
+
+        findings = bound_there(findings, conn, _reader(root, source), documents or {})
     if conn is not None and any(f.kind == "missing" for f in findings):
         from forest_files.check.filerenames import renamed_files
 

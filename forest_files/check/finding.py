@@ -59,10 +59,18 @@ COPIES_DETAIL = "its unchanged text stands at"
 # (``sealed``), sealed with its text erased (``sealed-erased``), the bound path no
 # regular file (``not-regular``), its unchanged text at several places (``copies``), the
 # file no text the reader takes (``not-text``: a NUL byte, not UTF-8, a lone CR), a
-# symbol's file not Python (``not-python``), or the bound definition bound anew later
-# in its block (``replaced``).
+# symbol's file not Python (``not-python``), the bound definition bound anew later
+# in its block (``replaced``), or the section standing where it stood bound by another
+# binding whose text there reads as this one's (``bound-there``: bound_there.py).
 ReasonKind = Literal[
-    "sealed", "sealed-erased", "not-regular", "copies", "not-text", "not-python", "replaced"
+    "sealed",
+    "sealed-erased",
+    "not-regular",
+    "copies",
+    "not-text",
+    "not-python",
+    "replaced",
+    "bound-there",
 ]
 
 
@@ -70,15 +78,18 @@ class Reason(NamedTuple):
     """Why a finding is so, as a value its routes choose by (the detail says it in
     words, for people). ``what``: a ``not-regular`` path's kind (``symlink`` …), a
     ``not-text`` refusal's reason (normalise.py's words), a ``not-python`` error's place
-    and message, what binds a ``replaced`` name anew; ``line``: the line a ``not-text``
-    refusal or a ``replaced`` name names (0: none); ``offset``: a ``not-text`` byte
-    offset; ``advice``: a ``not-text`` refusal's own advice (a lone CR's fix)."""
+    and message, what binds a ``replaced`` name anew, the selector of the section
+    ``bound-there``; ``line``: the line a ``not-text`` refusal, a ``replaced`` name or
+    that section names (0: none); ``offset``: a ``not-text`` byte offset; ``advice``:
+    a ``not-text`` refusal's own advice (a lone CR's fix); ``binding``: the bind act of
+    the other binding that holds the section ``bound-there``."""
 
     kind: ReasonKind
     what: str = ""
     line: int = 0
     offset: int = 0
     advice: str = ""
+    binding: str = ""
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,9 @@ is found at its own copies; a heading id's name is its heading's), then
 document order — the first ``MAX_CANDIDATES``
 of them, each candidate section kept only at the binding it fits best (one
 heading named two ways, by id and by path, is one target), so two bindings
-are never offered the same target (ties: the binding listed first).
+are never offered the same target (ties: the binding listed first); for
+bound_there.py, ``SectionTexts`` (one file's sections, each read when asked),
+``shared_lines`` (how much text two sections share) and ``ground_body``.
 Test: tests/check/test_renames.py, tests/check/test_move_candidates.py,
       tests/check/test_rename_rank_python.py
 
@@ -54,12 +56,12 @@ def ranked(
     asking = [f for f in findings if f.kind == "unresolved" and f.candidates]
     if not asking:
         return list(findings)
-    texts: dict[str, _Sections] = {}
+    texts: dict[str, SectionTexts] = {}
 
-    def sections_of(path: str) -> _Sections:
+    def sections_of(path: str) -> SectionTexts:
         if path not in texts:
             parsed = (documents or {}).get(path)
-            texts[path] = _Sections(read, path, parsed[1] if parsed else None)
+            texts[path] = SectionTexts(read, path, parsed[1] if parsed else None)
         return texts[path]
 
     scores: dict[str, dict[str, Score]] = {}
@@ -125,7 +127,7 @@ def _owners(asking: Sequence[Finding], scores: dict[str, dict[str, Score]]) -> d
     return owner
 
 
-def _score(old: str, new: str, ground: str | None, texts: _Sections) -> Score:
+def _score(old: str, new: str, ground: str | None, texts: SectionTexts) -> Score:
     """(same heading level as ground, shared text in [0, 2]) of candidate ``new``."""
     body = texts.get(new)
     name = _ratio(_name(old, ground).casefold(), _name(new, body).casefold())
@@ -144,6 +146,12 @@ def _stripped(section: str) -> list[str]:
     """The lines after the section's first, each without its indentation: a symbol
     now inside an ``if`` (or a class) shares its text, every line indented deeper."""
     return [line.strip() for line in section.splitlines()[1:]]
+
+
+def shared_lines(a: str, b: str) -> float:
+    """How much text two sections share, in [0, 1]: their lines after the first (the
+    heading or ``def``), each without its indentation."""
+    return _ratio_lines(_stripped(a), _stripped(b))
 
 
 def _ratio_lines(a: list[str], b: list[str]) -> float:
@@ -183,7 +191,7 @@ def _level(text: str) -> int:
     return hashes if 0 < hashes <= 6 and first[hashes : hashes + 1] in (" ", "") else 0
 
 
-class _Sections:
+class SectionTexts:
     """The sections of one file, each extracted when first asked (None: not found,
     or the file cannot be read or parsed)."""
 

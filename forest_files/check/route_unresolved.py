@@ -4,7 +4,9 @@
 directory or submodule in its place), the copy removed (its text pasted at several
 places), its syntax fixed (a symbol's file no longer Python), what replaces a bound
 Python definition later in its block taken out (pysymbol.py), the section written back
-by hand from the adopted text, or the binding moved to a candidate (likeliest first).
+by hand from the adopted text, or the binding moved to a candidate (likeliest first);
+renamed onto a section another binding holds (bound_there.py), that binding ended if
+it is to go, then this one moved there.
 
 Each is chosen by the finding's typed ``Reason`` (finding.py), never by its detail's
 words.
@@ -12,7 +14,7 @@ words.
 Stores: nothing. Refuses: nothing. Returns: ``Route`` values.
 Test: tests/check/test_renames.py, tests/check/test_copied_section.py,
       tests/check/test_unresolved_python_routes.py, tests/check/test_moved_not_utf8.py,
-      tests/check/test_route_reasons.py
+      tests/check/test_route_reasons.py, tests/check/test_bound_there.py
 """
 
 from __future__ import annotations
@@ -70,6 +72,8 @@ def unresolved_routes(f: Finding, root: Path, source: str) -> tuple[Route, ...]:
         later = _remove_later(f, f.reason)
         return (later, *rebind_routes(f, root, source, "or bind what runs now"))
     back = _put_back(f, what)
+    if f.reason is not None and why == "bound-there":  # bound_there.py
+        return (_free_then_rebind(f, f.reason, source), back)
     if not f.candidates:
         return (
             back,
@@ -80,6 +84,22 @@ def unresolved_routes(f: Finding, root: Path, source: str) -> tuple[Route, ...]:
             ),
         )
     return (*rebind_routes(f, root, source, "keep the chain at the renamed section"), back)
+
+
+def _free_then_rebind(f: Finding, there: Reason, source: str) -> Route:
+    """The section stands under the name of one another binding holds (bound_there.py):
+    that binding ended, if it is to go, then this one moved there (two acts, each
+    with its own words); pasted in order, the check is clean."""
+    return Route(
+        "if the binding of the section there is to go: end it, then move this one there",
+        (
+            forest("retire", there.what, options=("--binding", there.binding, *words_option())),
+            forest("rebind", f.selector, there.what, options=words_option()),
+            *record_steps(source),
+        ),
+        "replace each … with why: the retire ends the other binding, the rebind keeps "
+        "this chain at the renamed section",
+    )
 
 
 def _put_back(f: Finding, what: str) -> Route:

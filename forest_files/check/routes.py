@@ -295,9 +295,18 @@ def _holds(f: Finding) -> str:
 
 def hints_for(f: Finding) -> tuple[str, ...]:
     """Facts that help choose a route: where a renamed (or moved and edited) section
-    may stand now, likeliest first (renames.py)."""
+    may stand now, likeliest first (renames.py); the binding that holds the section
+    it was renamed onto (bound_there.py)."""
     if f.kind == "missing" and f.candidates:
         return (f"renamed, it seems: similar text stands at {', '.join(f.candidates)}",)
+    if f.reason is not None and f.reason.kind == "bound-there":  # bound_there.py
+        there = f.reason
+        return (
+            f"the section that stands where it stood, {there.what} (line {there.line}), "
+            f"is bound by another binding "
+            f"({there.binding[:12]}), whose text there reads as this section's ground, "
+            "not its own: renamed there, it seems",
+        )
     copies = f.reason is not None and f.reason.kind == "copies"
     if f.kind != "unresolved" or not f.candidates or copies:
         return ()  # copies: the detail names each place with its line
