@@ -4,7 +4,8 @@
 directory or submodule in its place), the copy removed (its text pasted at several
 places), its syntax fixed (a symbol's file no longer Python), what replaces a bound
 Python definition later in its block taken out (pysymbol.py), the section written back
-by hand from the adopted text, or the binding moved to a candidate (likeliest first);
+by hand from the adopted text, or the binding moved to a candidate (likeliest first;
+"moved" when the candidate keeps the section's or file's name, "renamed" when not);
 renamed onto a section another binding holds (bound_there.py), that binding ended if
 it is to go, then this one moved there.
 
@@ -14,7 +15,8 @@ words.
 Stores: nothing. Refuses: nothing. Returns: ``Route`` values.
 Test: tests/check/test_renames.py, tests/check/test_copied_section.py,
       tests/check/test_unresolved_python_routes.py, tests/check/test_moved_not_utf8.py,
-      tests/check/test_route_reasons.py, tests/check/test_bound_there.py
+      tests/check/test_route_reasons.py, tests/check/test_bound_there.py,
+      tests/check/test_rebind_labels.py
 """
 
 from __future__ import annotations
@@ -83,7 +85,7 @@ def unresolved_routes(f: Finding, root: Path, source: str) -> tuple[Route, ...]:
                 f"(no {what} stands where it stood)",
             ),
         )
-    return (*rebind_routes(f, root, source, "keep the chain at the renamed section"), back)
+    return (*rebind_routes(f, root, source), back)
 
 
 def _free_then_rebind(f: Finding, there: Reason, source: str) -> Route:
@@ -160,18 +162,21 @@ def _named_part(selector: str) -> str:
 REBIND_ROUTES = 3
 
 
-def rebind_routes(f: Finding, root: Path, source: str, first: str) -> tuple[Route, ...]:
-    """Renamed (and edited: unchanged text would be ``moved``): one whole rebind
-    route for each of the ``REBIND_ROUTES`` likeliest candidates (renames.py,
+def rebind_routes(
+    f: Finding, root: Path, source: str, first: str | None = None
+) -> tuple[Route, ...]:
+    """Renamed or moved (and edited: unchanged text would be ``moved``): one whole
+    rebind route for each of the ``REBIND_ROUTES`` likeliest candidates (renames.py,
     filerenames.py), then a note for the others, which the hint lists; a candidate
     in a file whose name is not UTF-8 gets that file's rename instead (no rebind
-    can record the name)."""
+    can record the name). ``first``: the first route's label (None: keep the chain
+    at the moved or renamed section or file, ``_changed``)."""
     shown = f.candidates[:REBIND_ROUTES]
     routes = tuple(
         rename_first(selector_path(new), root, source, THEN_REBIND)
         if not_utf8_reason(new) is not None
         else Route(
-            first if n == 0 else "or at",
+            (first or _changed(f, new)) if n == 0 else "or at",
             (forest("rebind", f.selector, new, options=words_option()), *record_steps(source)),
             "replace … with why the new text is right" if n == 0 else "",
         )
@@ -183,3 +188,27 @@ def rebind_routes(f: Finding, root: Path, source: str, first: str) -> tuple[Rout
     places = "place" if others == 1 else f"{others} places"
     note = f"the same rebind with the selector of the other {places} listed above"
     return (*routes, Route("or at", note=note))
+
+
+def _changed(f: Finding, new: str) -> str:
+    """The first rebind route's label: the file (a ``missing`` binding's) or the
+    section ``moved`` when it keeps its name (the file's base name; the section's own
+    heading, symbol or id, an ``[n]`` aside) and only its place changed (another
+    folder, another parent, another file), else ``renamed``."""
+    if f.kind == "missing":
+        old, now = f.path.rpartition("/")[2], selector_path(new).rpartition("/")[2]
+        return f"keep the chain at the {'moved' if old == now else 'renamed'} file"
+    name = _own_name(f.selector)
+    same = name is not None and name == _own_name(new)
+    return f"keep the chain at the {'moved' if same else 'renamed'} section"
+
+
+def _own_name(selector: str) -> str | None:
+    """The name a selector gives its section (its last part), None for none."""
+    from forest_files.text.selector import SelectorError, parse_selector
+
+    try:
+        parts = parse_selector(selector).parts
+    except SelectorError:
+        return None
+    return parts[-1] if parts else None

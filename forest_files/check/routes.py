@@ -116,7 +116,7 @@ def routes_for(
         )
     if f.kind == "missing":
         return (
-            *rebind_routes(f, root, source, "keep the chain at the renamed file"),
+            *rebind_routes(f, root, source),  # the moved or renamed file
             bring_back(f, root, source, staged=staged),
             retire,
         )
