@@ -9,7 +9,7 @@ place to move to and no other reason given ``Reason("bound-there")`` when a sibl
 under its old parent is bound by a drifted binding whose text there shares more lines
 with this section's ground than with its own: that section's selector, first line and
 bind act; the likeliest of them when there are several). route_unresolved.py routes
-it: that binding ended if it is to go, then this one rebound there.
+it: that binding ended if it is to go, then this one rebound there; ``hint`` says it.
 Test: tests/check/test_bound_there.py
 
 A binding's section merely deleted beside a sibling edited in its own words gets
@@ -68,6 +68,15 @@ def bound_there(
             why = Reason("bound-there", d.selector, d.start_line or 0, binding=d.binding)
             said[id(f)] = replaced(f, reason=why)
     return [said.get(id(f), f) for f in findings]
+
+
+def hint(there: Reason) -> str:
+    """What the finding says of the section standing where it stood (routes.py)."""
+    return (
+        f"the section that stands where it stood, {there.what} (line {there.line}), is "
+        f"bound by another binding ({there.binding[:12]}), whose text there reads as this "
+        "section's ground, not its own: renamed there, it seems"
+    )
 
 
 def _asks(f: Finding) -> bool:

@@ -65,9 +65,9 @@ def judged_paths(found: Iterable[Finding]) -> set[str]:
     """The bound files of a check's findings worth asking about: not a missing one, nor
     one whose staged blob git's conversion made (converted.py: that finding names the
     attribute and the same way out already)."""
-    from forest_files.check.converted import CONVERTED_DETAIL
+    from forest_files.check.finding import has_reason
 
-    return {f.path for f in found if f.kind != "missing" and CONVERTED_DETAIL not in f.detail}
+    return {f.path for f in found if f.kind != "missing" and not has_reason(f, "converted")}
 
 
 def reached(bound: Iterable[str], rule_files: list[str] | None) -> list[str]:

@@ -6,26 +6,26 @@ its rebind, restore or supersede would record or write that text.
 
 Stores: nothing.
 Refuses: nothing.
-Returns: ``in_conflict`` (the findings, each failed binding whose file is
-unmerged in the index, or holds conflict markers where the check looked
-(conflict_markers.py), made ``unresolved`` with ``CONFLICT_DETAIL``, no place to
-move to and no candidates; but a drifted section the conflicts leave whole (found
-at its selector with the same text in the file as it stands, with HEAD's side kept
-and with the other side kept) stays ``drifted`` at its lines, its detail saying the
-conflicts are not in it, its routes still the file's: a restore writes nothing into
-a file with markers, and a supersede's ``git add`` would stage them. A section the
-markers cut short or push under a "heading" of conflict text is not found the same
-in all three, so it is ``unresolved``. A contest there keeps its heads but stands
-at no lines with no current text, so it gets no route that adopts what the file
-holds), with the index's ``Stages`` of those files: one ``git ls-files -u`` per
-command, and one ``git ls-files --resolve-undo`` for all the files whose markers
-were staged, read once and handed to every route (explain.py);
-``conflict_routes`` (resolve the file, then ``git
-add``; or keep one side whole, ``git checkout --ours``/``--theirs``, where the
-index holds that side; with the markers staged by ``git add``, where git's
-resolve-undo record holds the side, ``git checkout -m`` first, which puts the
-conflict back); ``unmerged_stages``; ``undone_stages``.
-Test: tests/check/test_conflicts.py
+Returns: ``in_conflict`` (the findings, each failed binding whose file is unmerged in
+the index, or holds conflict markers where the check looked (conflict_markers.py), made
+``unresolved`` with ``CONFLICT_DETAIL`` and the reason ``conflict`` (what its routes
+choose by: its ``what`` says how, ``UNMERGED`` or ``MARKED``), no place to move to and
+no candidates; but a drifted section the conflicts leave whole (found at its selector
+with the same text in the file as it stands, with HEAD's side kept and with the other
+side kept) stays ``drifted`` at its lines, its detail saying the conflicts are not in
+it, its routes still the file's: a restore writes nothing into a file with markers, and
+a supersede's ``git add`` would stage them. A section the markers cut short or push
+under a "heading" of conflict text is not found the same in all three, so it is
+``unresolved``. A contest there keeps its heads but stands at no lines with no current
+text, so it gets no route that adopts what the file holds), with the index's ``Stages``
+of those files: one ``git ls-files -u`` per command, and one ``git ls-files
+--resolve-undo`` for all the files whose markers were staged, read once and handed to
+every route (explain.py); ``conflict_routes`` (resolve the file, then ``git add``; or
+keep one side whole, ``git checkout --ours``/``--theirs``, where the index holds that
+side; with the markers staged by ``git add``, where git's resolve-undo record holds the
+side, ``git checkout -m`` first, which puts the conflict back); ``unmerged_stages``;
+``undone_stages``.
+Test: tests/check/test_conflicts.py, tests/check/test_route_reasons.py
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
-from forest_files.check.finding import replaced
+from forest_files.check.finding import Reason, replaced
 from forest_files.check.findings import Route
 from forest_files.kernel.errors import ForestError
 from forest_files.kernel.shellword import command_text, git_step
@@ -92,7 +92,9 @@ def in_conflict(
             continue
         if f.kind == "drifted" and whole.left_whole(f.path, f.selector):
             detail = f"{CONFLICT_DETAIL} ({how}), not in this section, which drifted: "
-            out.append(replaced(f, detail=detail + "resolve them first"))
+            out.append(
+                replaced(f, detail=detail + "resolve them first", reason=Reason("conflict", how))
+            )
             continue
         out.append(
             replaced(
@@ -104,10 +106,11 @@ def in_conflict(
                 moved_to=None,
                 candidates=(),
                 candidate_lines=(),
-                reason=None,  # what the reader said of the file is not what to do first
+                # what the reader said of the file is not what to do first
+                reason=Reason("conflict", how),
             )
         )
-    marked_paths = sorted(marked.intersection(f.path for f in out if MARKED in f.detail))
+    marked_paths = sorted(marked.intersection(f.path for f in out if _marked(f)))
     return out, Stages(unmerged, undone_stages(root, source, marked_paths))
 
 
@@ -118,7 +121,19 @@ def _contest_in_conflict(f: Finding, how: str) -> Finding:
     heading alone, and "keep the text the file holds now" adopted that (explain.py
     offers it only with a current hash)."""
     detail = f"{f.detail}; {CONFLICT_DETAIL} ({how}); resolve them first"
-    return replaced(f, detail=detail, actual_hash=None, start_line=None, end_line=None)
+    return replaced(
+        f,
+        detail=detail,
+        actual_hash=None,
+        start_line=None,
+        end_line=None,
+        reason=Reason("conflict", how),
+    )
+
+
+def _marked(f: Finding) -> bool:
+    """In conflict by the markers its file holds, not unmerged in the index."""
+    return f.reason is not None and f.reason.kind == "conflict" and f.reason.what == MARKED
 
 
 def conflict_routes(
@@ -139,12 +154,12 @@ def conflict_routes(
         )
     ]
     if stages is None:
-        marked = [f.path] if MARKED in f.detail else []
+        marked = [f.path] if _marked(f) else []
         stages = Stages(unmerged_stages(root, source), undone_stages(root, source, marked))
     held = stages.unmerged.get(f.path)
     again: tuple[tuple[str, ...], ...] = ()
     note = ""
-    if held is None and MARKED in f.detail:
+    if held is None and _marked(f):
         held = stages.undone.get(f.path)
         again = (git_step("checkout", "-m", "--", f.path),)
         note = "git checkout -m puts back the conflict git add staged, then one side is taken"

@@ -26,7 +26,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from forest_files.check.conflicts import CONFLICT_DETAIL, conflict_routes
+from forest_files.check.conflicts import conflict_routes
+from forest_files.check.finding import has_reason
 
 if TYPE_CHECKING:
     import sqlite3
@@ -39,7 +40,7 @@ if TYPE_CHECKING:
 
 def in_conflict(f: Finding) -> bool:
     """A contest of heads (not two bindings of one section) whose file is in conflict."""
-    return f.kind == "contested" and CONFLICT_DETAIL in f.detail and f.binding not in f.candidates
+    return f.kind == "contested" and has_reason(f, "conflict") and f.binding not in f.candidates
 
 
 def sides(

@@ -6,11 +6,12 @@ Refuses: nothing.
 Returns: ``with_conversion`` (the hook's findings, each failed one whose staged blob
 differs from its working file only by git's conversion — ``git hash-object`` of the
 file with its filters is the index's blob, without them it is not — carrying a clause
-that names the attributes converting it and the ``git check-attr -a -- PATH`` that
+that names the attributes converting it, and the reason ``converted`` (its ``what``:
+those attributes) and the ``git check-attr -a -- PATH`` that
 shows them; the check read the index's blob and reported drift, or no valid Python,
 with no word of why the working tree was clean).
-``conversion_routes``: the routes of such a finding (routes.py asks for them by
-``CONVERTED_DETAIL``). Every route that acts on the working file (restore, then
+``conversion_routes``: the routes of such a finding (routes.py asks for them by its
+reason, never by the detail's words). Every route that acts on the working file (restore, then
 stage; supersede it; fix its syntax error) cannot clear it: git converts the file
 again as it is staged. The one that can takes the file out of the conversion: a line
 unsetting the converting attributes for it in the ``.gitattributes`` of its own
@@ -31,7 +32,7 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from forest_files.check.finding import replaced
+from forest_files.check.finding import Reason, replaced
 
 if TYPE_CHECKING:
     from forest_files.check.engine import Finding
@@ -55,16 +56,21 @@ def with_conversion(root: Path, findings: list[Finding]) -> list[Finding]:
     if not said:
         return findings
     return [
-        replaced(f, detail=f"{f.detail}; {said[f.path]}" if f.detail else said[f.path])
+        replaced(
+            f,
+            detail=f"{f.detail}; {said[f.path][0]}" if f.detail else said[f.path][0],
+            reason=Reason("converted", said[f.path][1]),
+        )
         if f.kind in _JUDGED and f.path in said
         else f
         for f in findings
     ]
 
 
-def _converted(root: Path, paths: list[str]) -> dict[str, str]:
+def _converted(root: Path, paths: list[str]) -> dict[str, tuple[str, str]]:
     """The clause for each of ``paths`` whose staged blob is its working file as git's
-    conversion makes it, and not its bytes as they stand."""
+    conversion makes it, and not its bytes as they stand, with the attributes it
+    names."""
     from forest_files import gitio
 
     staged = _staged_blobs(root, paths)
@@ -80,16 +86,17 @@ def _converted(root: Path, paths: list[str]) -> dict[str, str]:
     return {p: _clause(p, attrs.get(p, {})) for p in changed}
 
 
-def _clause(path: str, attrs: dict[str, str]) -> str:
+def _clause(path: str, attrs: dict[str, str]) -> tuple[str, str]:
     from forest_files.kernel.shellword import command_text, git_step
 
     named = [_attr(name, attrs[name]) for name in _CONVERTING if name in attrs]
     said = ", ".join(n for n in named if n) or "an attribute"
     see = command_text(git_step("check-attr", "-a", "--", path))
-    return (
+    clause = (
         f"{CONVERTED_DETAIL} ({said}) makes of the working file, "
         f"not its bytes as they stand: `{see}` shows the attributes"
     )
+    return clause, said
 
 
 # What unsets each converting attribute for one path: ``-text`` ends ``eol`` and

@@ -5,7 +5,9 @@ Refuses: nothing; every gap is an ``unbound`` finding.
 Returns: ``Finding(kind="unbound")`` values, one per required target no live binding
 covers: ``selector`` is the target to adopt (the whole file, or one heading's full
 path), ``detail`` names the ``[require]`` glob, ``excludes`` the file's default
-exclusions (forest.toml's ``[bind]``: its adopt route names them). Never section text.
+exclusions (forest.toml's ``[bind]``: its adopt route names them), ``reason`` a name no
+selector can name (``unnameable``, ``control-name``: its route renames it). Never
+section text.
 Also the one front-matter matcher (``when_holds``: ``[require] when`` and ``forest
 adopt --where``) and each heading's canonical selector path (``canonical_paths``).
 Test: tests/check/test_coverage.py, tests/doors/test_printed_where_typed.py
@@ -30,6 +32,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Protocol
 
 from forest_files.check.engine import Finding
+from forest_files.check.finding import Reason
 from forest_files.custody.bindconf import defaults_for
 from forest_files.kernel.repopath import not_utf8_reason
 
@@ -108,6 +111,7 @@ def _finding(
     rule: RequireRule,
     lines: tuple[int, int] | None = None,
     why: str = "",
+    reason: Reason | None = None,
 ) -> Finding:
     detail = f"required by [require] {rule.glob!r}{why}"
     return Finding(
@@ -120,6 +124,7 @@ def _finding(
         start_line=lines[0] if lines else None,
         end_line=lines[1] if lines else None,
         detail=detail,
+        reason=reason,
     )
 
 
@@ -136,12 +141,13 @@ def _judge(
         whole = render(Selector(path))
     except SelectorError as exc:  # no selector can name it: its route renames it first
         if not any(ord(c) < 32 or ord(c) == 127 for c in path):  # a backslash: real name
-            why = f"; no selector can name it ({str(exc).split(';')[0]})"
-            return [_finding(path, path, rules[0], why=why)]
+            said = str(exc).split(";")[0]
+            why = f"; no selector can name it ({said})"
+            return [_finding(path, path, rules[0], why=why, reason=Reason("unnameable", said))]
         # The exact name, as every finding carries it: JSON escapes it losslessly, and
         # each door that prints it escapes it there (check/text.py, gate/render.py).
         why = "; its name holds a control character: rename it, then adopt it"
-        return [_finding(path, path, rules[0], why=why)]
+        return [_finding(path, path, rules[0], why=why, reason=Reason("control-name"))]
     if whole in bound:
         return []  # the whole file is bound: every rule is met, nothing read
     data = read(path)

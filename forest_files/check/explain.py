@@ -212,7 +212,7 @@ def _staged(findings: Sequence[Finding], *, root: Path, source: str) -> frozense
     otherwise than HEAD: a restore then stages them again (route_steps.py). One git
     call, only with such a finding and no merge (cherry-pick, revert) waiting: that
     stages them anyway."""
-    from forest_files.check.conflicts import CONFLICT_DETAIL
+    from forest_files.check.finding import has_reason
     from forest_files.check.route_not_text import not_text
     from forest_files.check.route_steps import awaiting_commit, staged_of
 
@@ -221,7 +221,7 @@ def _staged(findings: Sequence[Finding], *, root: Path, source: str) -> frozense
         for f in findings
         if (
             f.kind in ("drifted", "missing", "contested")
-            and not f.detail.startswith(CONFLICT_DETAIL)
+            and not (has_reason(f, "conflict") and f.kind != "contested")
         )
         or not_text(f) is not None  # a whole-file binding's restore writes it back
     ]
@@ -235,9 +235,9 @@ def _sided(
 ) -> dict[Finding, dict[str, Side]]:
     """Each contest whose file is in a merge conflict -> its heads one side of the
     merge alone brought (contest_conflict.py); nothing asked without such a contest."""
-    from forest_files.check.conflicts import CONFLICT_DETAIL
+    from forest_files.check.finding import has_reason
 
-    if not any(f.kind == "contested" and CONFLICT_DETAIL in f.detail for f in findings):
+    if not any(f.kind == "contested" and has_reason(f, "conflict") for f in findings):
         return {}
     from forest_files.check.contest_conflict import sides
 

@@ -24,7 +24,7 @@ check (the hook only warns of ``unbound``: a draft may be committed).
 Returns: ``Finding`` values carrying paths, line ranges and hashes — never
 section text — and, where routes differ by it, a typed ``Reason``; ``replaced`` (a
 copy with some fields changed); ``target`` (the one place a failed finding's section
-stands now, if it names exactly one). Callers
+stands now, if it names exactly one); ``has_reason``. Callers
 import them from engine.py; findings.py renders them with their routes.
 Test: tests/check/test_check.py, tests/check/test_route_reasons.py
 """
@@ -54,14 +54,19 @@ SEALED_ERASED_DETAIL = f"{SEALED_DETAIL} and its text was erased by forest forge
 COPIES_DETAIL = "its unchanged text stands at"
 
 
-# Why an ``unresolved`` finding is so, where its routes differ by it (route_unresolved.py,
-# route_not_text.py choose by this, never by the detail's words): its ground sealed
+# Why a finding is so, where its routes differ by it (routes.py, route_unresolved.py,
+# route_not_text.py choose by this, never by the detail's words). An ``unresolved`` one:
+# its ground sealed
 # (``sealed``), sealed with its text erased (``sealed-erased``), the bound path no
 # regular file (``not-regular``), its unchanged text at several places (``copies``), the
 # file no text the reader takes (``not-text``: a NUL byte, not UTF-8, a lone CR), a
 # symbol's file not Python (``not-python``), the bound definition bound anew later
 # in its block (``replaced``), or the section standing where it stood bound by another
-# binding whose text there reads as this one's (``bound-there``: bound_there.py).
+# binding whose text there reads as this one's (``bound-there``: bound_there.py). Any
+# failed binding's: its file in a merge conflict (``conflict``: conflicts.py, a contest's
+# too), its staged blob git's conversion of the working file (``converted``:
+# converted.py). An ``unbound`` one: its name no selector can name, a backslash or a
+# drive (``unnameable``), or holding a control character (``control-name``: coverage.py).
 ReasonKind = Literal[
     "sealed",
     "sealed-erased",
@@ -71,12 +76,18 @@ ReasonKind = Literal[
     "not-python",
     "replaced",
     "bound-there",
+    "conflict",
+    "converted",
+    "unnameable",
+    "control-name",
 ]
 
 
 class Reason(NamedTuple):
     """Why a finding is so, as a value its routes choose by (the detail says it in
     words, for people). ``what``: a ``not-regular`` path's kind (``symlink`` …), a
+    ``conflict``'s file state (conflicts.py ``UNMERGED`` or ``MARKED``), the attributes
+    that make a staged blob ``converted``, why a name is ``unnameable``, a
     ``not-text`` refusal's reason (normalise.py's words), a ``not-python`` error's place
     and message, what binds a ``replaced`` name anew, the selector of the section
     ``bound-there``; ``line``: the line a ``not-text`` refusal, a ``replaced`` name or
@@ -115,6 +126,11 @@ class Finding:
     @property
     def failed(self) -> bool:
         return self.kind != "clean"
+
+
+def has_reason(f: Finding, kind: ReasonKind) -> bool:
+    """Whether ``f`` is so for the reason ``kind`` (what its routes choose by)."""
+    return f.reason is not None and f.reason.kind == kind
 
 
 def replaced(base: Finding, **changes: object) -> Finding:

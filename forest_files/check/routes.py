@@ -51,8 +51,8 @@ from collections.abc import Collection
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from forest_files.check.conflicts import CONFLICT_DETAIL, Stages, conflict_routes
-from forest_files.check.converted import CONVERTED_DETAIL, conversion_routes
+from forest_files.check.conflicts import Stages, conflict_routes
+from forest_files.check.converted import conversion_routes
 from forest_files.check.findings import Route
 from forest_files.check.route_back import bring_back
 from forest_files.check.route_names import (
@@ -90,14 +90,16 @@ def routes_for(
     staged: Collection[str] = (),
     stages: Stages | None = None,
 ) -> tuple[Route, ...]:
-    """Every route out of ``f`` (none for ``clean``). ``staged``: the files whose change
+    """Every route out of ``f`` (none for ``clean``), chosen by its kind and its typed
+    reason (finding.py), never by its detail's words. ``staged``: the files whose change
     the index holds (route_steps.py ``staged_of``), each restored file among them
     staged again. ``stages``: the index's stages of the files in conflict, as
     conflicts.py ``in_conflict`` read them for the whole command (None: read for ``f``)."""
     sel, path = f.selector, f.path
-    if f.detail.startswith(CONFLICT_DETAIL):  # conflicts.py: nothing to act on before
+    why = f.reason.kind if f.reason is not None else None
+    if why == "conflict" and f.kind != "contested":  # conflicts.py: nothing to act on before
         return conflict_routes(f, root=root, source=source, stages=stages)
-    if source == "index" and CONVERTED_DETAIL in f.detail:  # git converts what it stages
+    if source == "index" and why == "converted":  # git converts what it stages
         return conversion_routes(f, root=root)
     retire = Route(
         "or end the binding", (forest("retire", sel, options=words_option()), *record_steps(source))
@@ -135,7 +137,7 @@ def routes_for(
     if f.kind == "unbound":
         if not_utf8_reason(f.path) is not None:
             return (rename_first(f.path, root, source, then_adopt()),)
-        if "no selector can name it" in f.detail:  # a backslash, a drive (coverage.py)
+        if why == "unnameable":  # a backslash, a drive (coverage.py)
             new = nameable(f.path.replace("\\", "_"), f.path)
             if new is None:  # no name to offer: a git mv to itself, or to another bad name
                 return (Route("rename it first", note=f"with git mv; then {then_adopt()}"),)
@@ -146,7 +148,7 @@ def routes_for(
                     f"pick another name if you like; then {then_adopt()}",
                 ),
             )
-        if "control character" in f.detail:  # coverage.py: no selector can name it
+        if why == "control-name":  # coverage.py: no selector can name it
             return (rename_control(f.path, root, source),)
         return (
             Route(
@@ -299,14 +301,10 @@ def hints_for(f: Finding) -> tuple[str, ...]:
     it was renamed onto (bound_there.py)."""
     if f.kind == "missing" and f.candidates:
         return (f"renamed, it seems: similar text stands at {', '.join(f.candidates)}",)
-    if f.reason is not None and f.reason.kind == "bound-there":  # bound_there.py
-        there = f.reason
-        return (
-            f"the section that stands where it stood, {there.what} (line {there.line}), "
-            f"is bound by another binding "
-            f"({there.binding[:12]}), whose text there reads as this section's ground, "
-            "not its own: renamed there, it seems",
-        )
+    if f.reason is not None and f.reason.kind == "bound-there":
+        from forest_files.check.bound_there import hint
+
+        return (hint(f.reason),)
     copies = f.reason is not None and f.reason.kind == "copies"
     if f.kind != "unresolved" or not f.candidates or copies:
         return ()  # copies: the detail names each place with its line

@@ -159,10 +159,8 @@ def failed_blocks(
 
 
 def _in_conflict(r: Reported) -> bool:
-    # imported here: conflicts.py loads dataclasses, which a clean hook never needs
-    from forest_files.check.conflicts import CONFLICT_DETAIL
-
-    return r.finding.detail.startswith(CONFLICT_DETAIL)
+    f = r.finding  # a contest in conflict keeps its own routes (contest_conflict.py)
+    return f.reason is not None and f.reason.kind == "conflict" and f.kind != "contested"
 
 
 def _conflicted(pairs: list[tuple[Reported, tuple[Reported, ...]]]) -> dict[str, list[Reported]]:

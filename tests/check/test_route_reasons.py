@@ -4,7 +4,9 @@ and a detail worded like a reason's but carrying none gets none of that reason's
 routes. (route_unresolved.py and route_not_text.py parsed the detail: a rewording of a
 refusal turned its route into "put the section back".) The readers give the reason:
 a sealed ground, a path no regular file, copies, a file no text, a symbol's file not
-Python, a definition bound anew later in its block."""
+Python, a definition bound anew later in its block. The same for a file in a merge
+conflict, a staged blob git's conversion made, and an unbound name no selector can name
+or holding a control character (routes.py read those details' words)."""
 
 from __future__ import annotations
 
@@ -150,3 +152,70 @@ def test_symbol_reader_gives_the_reason_detected(
     label = {"replaced": "remove what replaces it", "not-python": "fix the file"}[kind]
     assert found["routes"][0]["label"] == label, found
     assert note in found["routes"][0]["note"], found
+
+
+# The reasons routes.py chose by the detail's words before (the conflict and conversion
+# details' constants, and unbound's "no selector can name it" / "control character"):
+# (kind, selector, reason, source, the route's words that reason brings, the detail
+# once worded so).
+CHOSEN = {
+    "conflict": (
+        "unresolved",
+        "doc.md#Canon",
+        Reason("conflict", "unmerged in the git index"),
+        "worktree",
+        "resolve the conflicts",
+        "the file has unresolved merge conflicts (unmerged in the git index); resolve them",
+    ),
+    "converted": (
+        "drifted",
+        "doc.md#Canon",
+        Reason("converted", "filter=lower"),
+        "index",
+        "take the file out of git's conversion",
+        "the staged blob is what git's conversion (filter=lower) makes of the working file",
+    ),
+    "unnameable": (
+        "unbound",
+        "a\\b.md",
+        Reason("unnameable", "the path contains a backslash"),
+        "worktree",
+        "rename it first",
+        "required by [require] '**'; no selector can name it (the path contains a backslash)",
+    ),
+    "control-name": (
+        "unbound",
+        "a\x1bb.md",
+        Reason("control-name"),
+        "worktree",
+        "rename it first",
+        "required by [require] '**'; its name holds a control character: rename it, then adopt it",
+    ),
+}
+
+
+def _of_kind(kind: str, selector: str, detail: str, reason: Reason | None) -> Finding:
+    f = _finding(selector, detail, reason)
+    if kind == "unbound":
+        return Finding(kind, selector, selector, "", None, None, detail=detail, reason=reason)
+    return Finding(**{**f.__dict__, "kind": kind})
+
+
+@pytest.mark.parametrize("name", sorted(CHOSEN))
+def test_conflict_conversion_unnameable_route_chosen_by_reason_accepted(
+    tmp_path: Path, name: str
+) -> None:
+    kind, selector, reason, source, words, _ = CHOSEN[name]
+    f = _of_kind(kind, selector, OTHER_WORDS, reason)
+    said = _said(routes_for(f, root=make_repo(tmp_path), source=source))
+    assert words in said, said
+
+
+@pytest.mark.parametrize("name", sorted(CHOSEN))
+def test_conflict_conversion_unnameable_detail_without_reason_not_routed_so_refused(
+    tmp_path: Path, name: str
+) -> None:
+    kind, selector, _, source, words, detail = CHOSEN[name]
+    f = _of_kind(kind, selector, detail, None)
+    said = _said(routes_for(f, root=make_repo(tmp_path), source=source))
+    assert words not in said, said
