@@ -61,7 +61,9 @@ def test_hook_names_the_rule_that_rewrites_ledger_files_refused(tmp_path: Path) 
     assert git(root, "rev-parse", "HEAD") == head
     assert "does not hash to its name" in done.stderr and RULE in done.stderr
     fix = done.stderr.split("end .gitattributes with the line '", 1)[1].split("'", 1)[0]
-    renormalise = done.stderr.split("names the rule), then ", 1)[1].split(" (`forest", 1)[0]
+    renormalise = done.stderr.split("names the rule), then ", 1)[1].split(" (", 1)[
+        0
+    ]  # the advice after it, in brackets
     with (root / ".gitattributes").open("a") as fh:
         fh.write(fix + "\n")
     pasted_fix = pasted(root, f"git add .gitattributes && {renormalise}")
@@ -140,7 +142,9 @@ def test_hook_names_info_attributes_when_the_rule_is_there_refused(tmp_path: Pat
     assert done.returncode != 0 and RULE in done.stderr, done.stderr
     assert "a rule in .git/info/attributes (which outranks .gitattributes)" in done.stderr
     fix = done.stderr.split("end .git/info/attributes with the line '", 1)[1].split("'", 1)[0]
-    renormalise = done.stderr.split("names the rule), then ", 1)[1].split(" (`forest", 1)[0]
+    renormalise = done.stderr.split("names the rule), then ", 1)[1].split(" (", 1)[
+        0
+    ]  # the advice after it, in brackets
     with info.open("a") as fh:
         fh.write(fix + "\n")
     pasted_fix = pasted(root, renormalise)
