@@ -8,12 +8,11 @@ from __future__ import annotations
 
 import shlex
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from forest_files.check.findings import WORDS_PLACEHOLDER
-from tests.helpers.cli import findings, ok
+from tests.helpers.cli import finding_of, findings, ok
 from tests.helpers.git import commit_all, make_repo, pasted, write
 from tests.helpers.template import copied_from
 
@@ -38,11 +37,6 @@ def _build(base: Path) -> Path:
 repo = copied_from(_build)
 
 
-def _of(root: Path, selector: str) -> dict[str, Any]:
-    (found,) = [f for f in findings(root) if f["selector"] == selector]
-    return found
-
-
 @pytest.mark.parametrize("edited", [True, False], ids=["edited", "unchanged"])
 def test_renamed_onto_a_bound_heading_names_its_binding_retire_then_rebind_pasted_accepted(
     repo: Path, edited: bool
@@ -51,8 +45,8 @@ def test_renamed_onto_a_bound_heading_names_its_binding_retire_then_rebind_paste
     if edited:
         renamed = renamed.replace("the sea", "the grey sea")
     write(repo, "canon.md", f"# Canon\n\n{renamed}")
-    mara = _of(repo, "canon.md#Canon/Mara")["binding"]
-    gone = _of(repo, "canon.md#Canon/Elias")
+    mara = finding_of(repo, "canon.md#Canon/Mara")["binding"]
+    gone = finding_of(repo, "canon.md#Canon/Elias")
     assert gone["kind"] == "unresolved", gone
     said = " ".join([*gone["hints"], *(r["note"] for r in gone["routes"])])
     assert "no heading stands where it stood" not in said, said
@@ -77,7 +71,7 @@ def test_heading_deleted_beside_a_bound_sibling_edited_in_its_own_words_detected
 ) -> None:
     """The sibling's text reads like its own ground, not the gone one's: no retire of it."""
     write(repo, "canon.md", f"# Canon\n\n{MARA.replace('bees', 'goats')}")
-    gone = _of(repo, "canon.md#Canon/Elias")
+    gone = finding_of(repo, "canon.md#Canon/Elias")
     assert gone["kind"] == "unresolved", gone
     assert not any("retire 'canon.md#Canon/Mara'" in (r["command"] or "") for r in gone["routes"])
     assert not any("bound by another binding" in h for h in gone["hints"]), gone

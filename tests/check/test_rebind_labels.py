@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from tests.helpers.cli import findings, ok
+from tests.helpers.cli import finding_of, ok
 from tests.helpers.git import commit_all, git, make_repo, write
 from tests.helpers.template import copied_from
 
@@ -28,11 +28,6 @@ def _build(base: Path) -> Path:
 repo = copied_from(_build)
 
 
-def _of(root: Path, selector: str) -> dict[str, Any]:
-    (found,) = [f for f in findings(root) if f["selector"] == selector]
-    return found
-
-
 def _first_rebind(found: dict[str, Any]) -> tuple[str, str]:
     route = next(r for r in found["routes"] if r["argv"] and r["argv"][0][1] == "rebind")
     return route["label"], route["argv"][0][3]
@@ -43,7 +38,7 @@ def test_section_moved_under_another_parent_and_edited_labelled_moved_detected(
 ) -> None:
     moved = CANON.replace(f"{MARA}\n", "") + "\n" + MARA.replace("bees", "goats")
     write(repo, "docs/canon.md", moved)
-    found = _of(repo, "docs/canon.md#Canon/Mara")
+    found = finding_of(repo, "docs/canon.md#Canon/Mara")
     assert found["kind"] == "unresolved", found
     assert _first_rebind(found) == (
         "keep the chain at the moved section",
@@ -53,7 +48,7 @@ def test_section_moved_under_another_parent_and_edited_labelled_moved_detected(
 
 def test_section_renamed_in_place_labelled_renamed_detected(repo: Path) -> None:
     write(repo, "docs/canon.md", CANON.replace("## Mara\n", "## Mara Weaver\n"))
-    found = _of(repo, "docs/canon.md#Canon/Mara")
+    found = finding_of(repo, "docs/canon.md#Canon/Mara")
     assert _first_rebind(found) == (
         "keep the chain at the renamed section",
         "docs/canon.md#Canon/Mara Weaver",
@@ -63,8 +58,8 @@ def test_section_renamed_in_place_labelled_renamed_detected(repo: Path) -> None:
 def test_file_moved_to_another_folder_and_edited_labelled_moved_detected(repo: Path) -> None:
     git(repo, "mv", "docs", "notes")
     write(repo, "notes/canon.md", CANON.replace("bees", "wasps"))
-    whole = _of(repo, "docs/canon.md")
-    section = _of(repo, "docs/canon.md#Canon/Mara")
+    whole = finding_of(repo, "docs/canon.md")
+    section = finding_of(repo, "docs/canon.md#Canon/Mara")
     assert _first_rebind(whole) == ("keep the chain at the moved file", "notes/canon.md")
     assert _first_rebind(section) == (
         "keep the chain at the moved file",
@@ -75,7 +70,7 @@ def test_file_moved_to_another_folder_and_edited_labelled_moved_detected(repo: P
 def test_file_renamed_and_edited_labelled_renamed_detected(repo: Path) -> None:
     git(repo, "mv", "docs/canon.md", "docs/lore.md")
     write(repo, "docs/lore.md", CANON.replace("bees", "wasps"))
-    assert _first_rebind(_of(repo, "docs/canon.md")) == (
+    assert _first_rebind(finding_of(repo, "docs/canon.md")) == (
         "keep the chain at the renamed file",
         "docs/lore.md",
     )

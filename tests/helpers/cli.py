@@ -35,6 +35,12 @@ def findings(repo: Path) -> list[dict[str, Any]]:
     return out
 
 
+def finding_of(repo: Path, selector: str) -> dict[str, Any]:
+    """The one finding of ``forest check --json`` for ``selector``."""
+    (found,) = [f for f in findings(repo) if f["selector"] == selector]
+    return found
+
+
 def kinds(repo: Path) -> list[str]:
     return [f["kind"] for f in findings(repo)]
 
