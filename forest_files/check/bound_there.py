@@ -8,8 +8,10 @@ Returns: ``bound_there`` (the findings, each ``unresolved`` heading or symbol wi
 place to move to and no other reason given ``Reason("bound-there")`` when a sibling
 under its old parent is bound by a drifted binding whose text there shares more lines
 with this section's ground than with its own: that section's selector, first line and
-bind act; the likeliest of them when there are several). route_unresolved.py routes
-it: that binding ended if it is to go, then this one rebound there; ``hint`` says it.
+bind act; the likeliest of them when there are several), and that drifted finding
+``Reason("renamed-onto")`` naming this one. route_unresolved.py routes the first: that
+binding ended if it is to go, then this one rebound there; ``hint`` says it, and
+``renamed_hint`` says beside the second's routes whose text it holds.
 Test: tests/check/test_bound_there.py
 
 A binding's section merely deleted beside a sibling edited in its own words gets
@@ -67,6 +69,9 @@ def bound_there(
             d = best[1]
             why = Reason("bound-there", d.selector, d.start_line or 0, binding=d.binding)
             said[id(f)] = replaced(f, reason=why)
+            if d.reason is None and id(d) not in said:  # its "adopt the change" would
+                # make the renamed section's text its own ground: said beside the route
+                said[id(d)] = replaced(d, reason=Reason("renamed-onto", f.selector, 0))
     return [said.get(id(f), f) for f in findings]
 
 
@@ -76,6 +81,15 @@ def hint(there: Reason) -> str:
         f"the section that stands where it stood, {there.what} (line {there.line}), is "
         f"bound by another binding ({there.binding[:12]}), whose text there reads as this "
         "section's ground, not its own: renamed there, it seems"
+    )
+
+
+def renamed_hint(onto: Reason) -> str:
+    """What the drifted finding of the binding a section was renamed onto says."""
+    return (
+        f"its text here reads as the ground of {onto.what}, which no longer stands where it "
+        f"stood: renamed here, it seems; adopting this change would make that text this "
+        f"binding's ground (see the finding of {onto.what})"
     )
 
 

@@ -62,7 +62,9 @@ COPIES_DETAIL = "its unchanged text stands at"
 # file no text the reader takes (``not-text``: a NUL byte, not UTF-8, a lone CR), a
 # symbol's file not Python (``not-python``), the bound definition bound anew later
 # in its block (``replaced``), or the section standing where it stood bound by another
-# binding whose text there reads as this one's (``bound-there``: bound_there.py). Any
+# binding whose text there reads as this one's (``bound-there``: bound_there.py); a
+# ``drifted`` one: that other binding, its text there reading as the renamed section's
+# ground rather than its own (``renamed-onto``: bound_there.py). Any
 # failed binding's: its file in a merge conflict (``conflict``: conflicts.py, a contest's
 # too), its staged blob git's conversion of the working file (``converted``:
 # converted.py). An ``unbound`` one: its name no selector can name, a backslash or a
@@ -76,6 +78,7 @@ ReasonKind = Literal[
     "not-python",
     "replaced",
     "bound-there",
+    "renamed-onto",
     "conflict",
     "converted",
     "unnameable",
@@ -90,8 +93,9 @@ class Reason(NamedTuple):
     that make a staged blob ``converted``, why a name is ``unnameable``, a
     ``not-text`` refusal's reason (normalise.py's words), a ``not-python`` error's place
     and message, what binds a ``replaced`` name anew, the selector of the section
-    ``bound-there``; ``line``: the line a ``not-text`` refusal, a ``replaced`` name or
-    that section names (0: none); ``offset``: a ``not-text`` byte offset; ``advice``:
+    ``bound-there``, the selector of the section ``renamed-onto`` this one; ``line``:
+    the line a ``not-text`` refusal, a ``replaced`` name or that section names (0:
+    none); ``offset``: a ``not-text`` byte offset; ``advice``:
     a ``not-text`` refusal's own advice (a lone CR's fix); ``binding``: the bind act of
     the other binding that holds the section ``bound-there``."""
 

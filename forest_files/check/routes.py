@@ -305,6 +305,10 @@ def hints_for(f: Finding) -> tuple[str, ...]:
         from forest_files.check.bound_there import hint
 
         return (hint(f.reason),)
+    if f.reason is not None and f.reason.kind == "renamed-onto":
+        from forest_files.check.bound_there import renamed_hint
+
+        return (renamed_hint(f.reason),)
     copies = f.reason is not None and f.reason.kind == "copies"
     if f.kind != "unresolved" or not f.candidates or copies:
         return ()  # copies: the detail names each place with its line

@@ -45,7 +45,12 @@ def test_renamed_onto_a_bound_heading_names_its_binding_retire_then_rebind_paste
     if edited:
         renamed = renamed.replace("the sea", "the grey sea")
     write(repo, "canon.md", f"# Canon\n\n{renamed}")
-    mara = finding_of(repo, "canon.md#Canon/Mara")["binding"]
+    there = finding_of(repo, "canon.md#Canon/Mara")
+    mara = there["binding"]
+    # the drifted binding's own "adopt the change" would make Elias's text Mara's ground:
+    # its finding says whose text it holds, beside that route
+    assert there["kind"] == "drifted", there
+    assert any("reads as the ground of canon.md#Canon/Elias" in h for h in there["hints"]), there
     gone = finding_of(repo, "canon.md#Canon/Elias")
     assert gone["kind"] == "unresolved", gone
     said = " ".join([*gone["hints"], *(r["note"] for r in gone["routes"])])
@@ -75,3 +80,4 @@ def test_heading_deleted_beside_a_bound_sibling_edited_in_its_own_words_detected
     assert gone["kind"] == "unresolved", gone
     assert not any("retire 'canon.md#Canon/Mara'" in (r["command"] or "") for r in gone["routes"])
     assert not any("bound by another binding" in h for h in gone["hints"]), gone
+    assert finding_of(repo, "canon.md#Canon/Mara")["hints"] == []
