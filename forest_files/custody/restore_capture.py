@@ -6,7 +6,7 @@ bytes as they were), after one header line naming the restore quoted so it paste
 (``# captured before `forest restore 'a b.md'```). Written as
 ``<name>.<pid>.part`` beside, fsynced and renamed in, so a kill leaves no capture
 or a whole one, never an empty one; the part files of writers that are gone (their
-pid runs nothing here, or older than ``STALE_SECONDS``) are removed by the next
+pid runs nothing here, or an hour old: kernel/pids.py) are removed by the next
 capture (``forest forget`` reads them as captures: purge.py).
 Refuses (one-line ``ForestError``): a captures folder that cannot be written (the
 folder, quoted, the reason, and the fix; no part file left behind).
@@ -17,21 +17,18 @@ tests/custody/test_crash_matrix.py
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import os
 import re
-import time
 from pathlib import Path
 
 from forest_files.custody.restore_files import drop, reason
 from forest_files.kernel.errors import ForestError
 from forest_files.kernel.hashing import hash_body
 from forest_files.kernel.paths import CAPTURES_DIR
-from forest_files.kernel.pids import pid_alive
+from forest_files.kernel.pids import sweep_dead
 from forest_files.kernel.shellword import forest_text, from_the_top, shell_word
 from forest_files.kernel.state import ensure_dir, shared_dir
-from forest_files.ledger.placing import STALE_SECONDS
 from forest_files.store.base import utc_now
 
 
@@ -69,19 +66,11 @@ def capture(root: Path, selector: str, text: str | bytes) -> Path:
 
 # A capture being written: "<capture name>.<pid>.part" in the captures folder.
 PART_SUFFIX = ".part"
-_PART = re.compile(r".+\.txt\.(?P<pid>[0-9]+)\.part")
+_PART = re.compile(r".+\.txt\.(?P<pid>[0-9]{1,10})\.part")
 
 
 def sweep_parts(folder: Path) -> None:
-    """Remove the part files of captures whose writer no longer runs (or older than
-    ``STALE_SECONDS``: a pid reused): a restore killed as it wrote its capture left
-    one; the restore typed next captures that text again."""
-    with os.scandir(folder) as entries:
-        for entry in entries:
-            found = _PART.fullmatch(entry.name)
-            if found is None or not entry.is_file(follow_symlinks=False):
-                continue
-            with contextlib.suppress(OSError):
-                young = time.time() - entry.stat(follow_symlinks=False).st_mtime < STALE_SECONDS
-                if not (young and pid_alive(int(found["pid"]))):
-                    os.unlink(entry.path)
+    """Remove the part files of captures whose writer is gone (kernel/pids.py): a
+    restore killed as it wrote its capture left one; the restore typed next captures
+    that text again."""
+    sweep_dead(folder, _PART)

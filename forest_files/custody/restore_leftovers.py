@@ -29,8 +29,7 @@ from pathlib import Path
 
 from forest_files.custody.content import escapes
 from forest_files.custody.restore_files import TMP_PREFIX, TMP_SUFFIX
-from forest_files.kernel.pids import pid_alive
-from forest_files.ledger.placing import STALE_SECONDS
+from forest_files.kernel.pids import writer_gone
 
 # mkstemp's names: eight of "a-z", "0-9" and "_" (tempfile._RandomNameSequence).
 _LEFTOVER = re.compile(
@@ -47,11 +46,6 @@ class Swept:
 def is_leftover_name(name: str) -> bool:
     """Whether ``name`` is exactly a restore's temp file name."""
     return _LEFTOVER.fullmatch(name) is not None
-
-
-def _gone(pid: str | None, mtime: float, now: float) -> bool:
-    """Its writer is gone: its pid runs nothing here, or it is stale."""
-    return (pid is not None and not pid_alive(int(pid))) or now - mtime >= STALE_SECONDS
 
 
 def _sweep_dir(root: Path, folder: str, now: float, removed: list[str], kept: list[str]) -> None:
@@ -72,7 +66,7 @@ def _sweep_dir(root: Path, folder: str, now: float, removed: list[str], kept: li
         if not stat.S_ISREG(st.st_mode):
             continue  # a symlink or directory by that name is nobody's temp file
         rel = f"{folder}/{entry.name}" if folder else entry.name
-        if not _gone(found["pid"], st.st_mtime, now):
+        if not writer_gone(None if found["pid"] is None else int(found["pid"]), st.st_mtime, now):
             kept.append(rel)
             continue
         try:

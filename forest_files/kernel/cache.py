@@ -134,48 +134,16 @@ def replace_atomically(target: str, data: bytes, *, fsync: bool = False, mode: i
         fsync_dir(os.path.dirname(target))
 
 
-# A temp file ``replace_atomically`` holds lives for one write and one rename; one this
-# old was left by a writer that is gone, whatever process its pid names now.
-STALE_TMP_SECONDS = 3600
-
-
 def sweep_leftovers(target: str) -> list[str]:
     """Remove the temp files ``replace_atomically`` left beside ``target``
     (``TARGET.<pid>.tmp``, a writer killed between its write and its rename) whose
-    writer is gone: its pid runs nothing here, or the file is ``STALE_TMP_SECONDS``
-    old. A live writer's file is kept; a link is removed, never followed. Returns the
-    names removed."""
+    writer is gone (kernel/pids.py ``sweep_dead``); the names removed."""
     import re
-    import stat
-    import time
 
-    from forest_files.kernel.pids import pid_alive
+    from forest_files.kernel.pids import sweep_dead
 
     folder, base = os.path.split(target)
-    name = re.compile(re.escape(base) + r"\.([0-9]{1,10})\.tmp")
-    try:
-        entries = list(os.scandir(folder or "."))
-    except OSError:
-        return []
-    now, removed = time.time(), []
-    for entry in entries:
-        found = name.fullmatch(entry.name)
-        if found is None or int(found[1]) == os.getpid():
-            continue  # our own pid's: replace_atomically takes it back itself
-        try:
-            st = entry.stat(follow_symlinks=False)
-        except OSError:
-            continue
-        if stat.S_ISDIR(st.st_mode):
-            continue
-        if pid_alive(int(found[1])) and now - st.st_mtime < STALE_TMP_SECONDS:
-            continue
-        try:
-            os.unlink(entry.path)
-        except OSError:
-            continue  # taken already (another install), or not ours to remove
-        removed.append(entry.name)
-    return sorted(removed)
+    return sweep_dead(folder or ".", re.compile(re.escape(base) + r"\.(?P<pid>[0-9]{1,10})\.tmp"))
 
 
 def fsync_dir(directory: str | os.PathLike[str], *, strict: bool = False) -> None:

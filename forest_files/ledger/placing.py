@@ -10,7 +10,7 @@ directory lives in the git directory (kernel/state.py), which git never fills
 from a clone, on the working tree's filesystem (the rename is atomic there); it
 is created link-free and the temp file with ``O_EXCL``, so a planted symlink is
 refused, never written through. ``sweep`` removes temp files and staging directories of dead
-processes, or older than ``STALE_SECONDS``, from that directory only; nothing
+processes, or an hour old (kernel/pids.py ``sweep_dead``), from that directory only; nothing
 inside the ledger is ever deleted here (verify reports strays there).
 Refuses: a temp directory on another filesystem than the ledger
 (``ForestError``, naming both).
@@ -26,15 +26,13 @@ import functools
 import os
 import re
 import shutil
-import time
 from pathlib import Path
 
 from forest_files.kernel.errors import ForestError, StateError
 from forest_files.kernel.paths import TMP_DIR
-from forest_files.kernel.pids import pid_alive
+from forest_files.kernel.pids import sweep_dead
 from forest_files.kernel.state import ensure_dir, worktree_dir
 
-STALE_SECONDS = 3600
 _TEMP_NAME = re.compile(r".+\.(?P<pid>[0-9]+)\.(?:part|dir)")
 # A writer racing another over the same missing directory retries; more than
 # a few rounds means something keeps removing what it builds.
@@ -60,29 +58,7 @@ def _flat(rel: str) -> str:
 
 def sweep(ledger_dir: Path | str, *, now: float | None = None) -> list[str]:
     """Remove stale temp files and staging directories; the names removed."""
-    directory = temp_dir(ledger_dir)
-    try:
-        entries = list(os.scandir(directory))
-    except (FileNotFoundError, NotADirectoryError):
-        return []
-    clock = time.time() if now is None else now
-    removed: list[str] = []
-    for entry in entries:
-        found = _TEMP_NAME.fullmatch(entry.name)
-        if found is None:
-            continue
-        try:
-            age = clock - entry.stat(follow_symlinks=False).st_mtime
-        except FileNotFoundError:
-            continue  # another sweeper, or its writer, took it
-        if age < STALE_SECONDS and pid_alive(int(found["pid"])):
-            continue
-        if entry.is_dir(follow_symlinks=False):
-            shutil.rmtree(entry.path, ignore_errors=True)
-        else:
-            Path(entry.path).unlink(missing_ok=True)
-        removed.append(entry.name)
-    return sorted(removed)
+    return sweep_dead(temp_dir(ledger_dir), _TEMP_NAME, now=now, dirs=True)
 
 
 def _write_temp(tmp: str, data: bytes, *, fsync: bool) -> None:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from forest_files.kernel.cache import STALE_TMP_SECONDS
+from forest_files.kernel.pids import STALE_SECONDS
 from tests.helpers.cli import forest
 from tests.helpers.git import git, make_repo
 
@@ -77,7 +77,7 @@ def test_hooks_install_again_stale_leftover_of_reused_pid_recovers(
     _install(repo)
     left = repo / ".git" / "hooks" / f"post-merge.{live_pid}.tmp"
     left.write_bytes(b"old")
-    old = time.time() - STALE_TMP_SECONDS - 1
+    old = time.time() - STALE_SECONDS - 1
     os.utime(left, (old, old))
     _install(repo)
     assert not left.exists()

@@ -21,8 +21,9 @@ from forest_files.custody.repository import Repository
 from forest_files.custody.targets import read_section
 from forest_files.kernel.errors import ForestError
 from forest_files.kernel.hashing import hash_body
+from forest_files.kernel.pids import STALE_SECONDS
 from forest_files.ledger import verify_ledger, write_segment
-from forest_files.ledger.placing import STALE_SECONDS, temp_dir
+from forest_files.ledger.placing import temp_dir
 from forest_files.ledger.segments import body_path
 from tests.helpers.acts import body_act
 from tests.helpers.custody import BY, init_and_adopt
