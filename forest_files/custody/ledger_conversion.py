@@ -4,7 +4,8 @@ filters or converts ledger files as git stores or checks them out.
 
 Read from git, the file is what git stored: the fix is the line, then ``git add
 --renormalize``. Read from the working tree (a segment checked out with CRLF line
-ends: ledger/segments.py ``CHECKOUT_CONVERTED``, said there without git), the
+ends: the fault's typed cause ``CRLF_CHECKOUT``, said without git by
+ledger/segments.py, whose ``converted_segment`` this fills with the rule), the
 stored bytes are right and the checkout wrote others: the fix is the line, then the
 ledger checked out again (git skips a file whose stat it knows, so the index's
 entries are written back without their stat first). Either names the file whose line
@@ -17,7 +18,7 @@ Stores: nothing.
 Refuses: nothing (a note, or None when no rule converts ledger files).
 Returns: ``conversion_note`` (the cause and the fix: the line that takes the ledger
 out of every conversion, in the file that decides, then ``git add --renormalize``);
-``with_conversion`` (a ``LedgerError`` with that note); ``checkout_detail`` and
+``with_conversion`` (a ``LedgerError`` with that note);
 ``with_checkout_note`` (a working-tree segment's fault with the rule's file, the line
 to add there as a pasteable step and the checkout again; a body file's with its path
 and ``body_checkout_note``'s words); ``body_checkout_note`` (the
@@ -30,7 +31,6 @@ Test: tests/ledger/test_ledger_filter_rule.py, tests/ledger/test_ledger_crlf.py
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -40,7 +40,8 @@ from forest_files.kernel.errors import ForestError
 from forest_files.kernel.paths import GITATTRIBUTES_LINE, LEDGER_PREFIX
 from forest_files.kernel.shellword import command_text, git_step, reached, shell_word
 from forest_files.ledger.acts import LedgerError
-from forest_files.ledger.segments import BODIES_DIR, BODY_SUFFIX, CHECKOUT_CONVERTED
+from forest_files.ledger.fault import CRLF_CHECKOUT, body_unhashed
+from forest_files.ledger.segments import BODIES_DIR, BODY_SUFFIX, converted_segment
 from forest_files.ledger.verify import EDITED, Fault
 
 # What makes git rewrite a file between the work tree and what it stores (a clean or
@@ -180,16 +181,8 @@ def _rule_and_fix(root: Path, path: str, rules: list[str]) -> str:
     )
 
 
-def checkout_detail(root: Path, detail: str, segment: str | None = None) -> str:
-    """A working-tree segment's fault (``detail``) with ``checkout_note`` in place of the
-    words said without git; any other fault as it is."""
-    if CHECKOUT_CONVERTED not in detail:
-        return detail
-    return _noted(detail, checkout_note(root, segment))
-
-
 def checkout_faults(root: Path, faults: Sequence[Fault]) -> tuple[list[Fault], bool]:
-    """``faults`` (``forest verify``'s, read from the working tree) with ``checkout_detail``'s
+    """``faults`` (``forest verify``'s, read from the working tree) with ``checkout_note``'s
     words in each segment git converted as it checked it out, and the rule with its fix
     in place of "(edited?)" in each body file whose path a rule converts, each note worked
     out once (it asks git); and whether any was."""
@@ -197,53 +190,39 @@ def checkout_faults(root: Path, faults: Sequence[Fault]) -> tuple[list[Fault], b
     body: list[str | None] = []  # the body files' note, once asked
     out: list[Fault] = []
     for f in faults:
-        if f.code == "segment-name" and CHECKOUT_CONVERTED in f.detail:
+        if f.code == "segment-name" and f.cause == CRLF_CHECKOUT:
             if note is None:
                 note = checkout_note(root, f.segment)
-            f = replace(f, detail=_noted(f.detail, note))
-        elif f.code == "body-hash" and f.path and f.detail.endswith(EDITED):
+            f = replace(f, detail=converted_segment(note))
+        elif f.code == "body-hash" and f.path and f.body:
             if not body:  # one rule converts them all: bodies differ by hash alone
                 body.append(body_checkout_note(root, f.path))
             if body[0] is not None:
-                f = replace(f, detail=f"{f.detail.removesuffix(EDITED)} ({body[0]})")
+                f = replace(f, detail=f"{body_unhashed(f.body)} ({body[0]})")
         out.append(f)
     return out, note is not None or bool(body and body[0])
 
 
-def _noted(detail: str, note: str) -> str:
-    """``detail`` cut after the words said without git, ``note`` in place of the rest
-    (the fault's parenthesis closed again)."""
-    head, marker, _ = detail.partition(CHECKOUT_CONVERTED)
-    return f"{head}{marker}; {note})"
-
-
 def with_checkout_note(root: Path, exc: LedgerError) -> LedgerError:
-    """``exc`` (read from the working tree) with ``checkout_detail``'s words when it is a
-    segment git converted as it checked it out; a body file that does not hash to its
-    name with its path and ``body_checkout_note``'s rule and fix (else "(edited?)"), as
-    ``forest verify`` says it; ``exc`` itself for any other fault."""
-    if exc.code == "body-hash":
-        reason = _body_reason(root, exc.reason)
-    elif exc.code == "segment-name" and CHECKOUT_CONVERTED in exc.reason:
-        reason = checkout_detail(root, exc.reason, exc.segment)
+    """``exc`` (read from the working tree) with ``checkout_note`` in place of the words
+    said without git when it is a segment git converted as it checked it out; a body
+    file that does not hash to its name with its path and ``body_checkout_note``'s rule
+    and fix (else "(edited?)"), as ``forest verify`` says it; ``exc`` itself for any
+    other fault."""
+    if exc.code == "body-hash" and exc.body is not None:
+        reason = _body_reason(root, exc.body)
+    elif exc.code == "segment-name" and exc.cause == CRLF_CHECKOUT:
+        reason = converted_segment(checkout_note(root, exc.segment))
     else:
         return exc
-    return LedgerError(reason, segment=exc.segment, line=exc.line, act_id=exc.act_id, code=exc.code)
+    return exc.reworded(reason)
 
 
-# How a reader of the ledger says a body file's bytes do not hash to their name
-# (ledger/segments.py ``read_body``, custody/sources.py).
-_BODY_HASH = re.compile(r"body file (?P<hash>[0-9a-f]{64}) does not hash to its name")
-
-
-def _body_reason(root: Path, reason: str) -> str:
-    """``reason`` naming the body file by its path where the user stands, with the rule
-    that converts that path and its fix, or "(edited?)" when none does (one ``git
-    check-attr``, asked only here)."""
-    said = _BODY_HASH.fullmatch(reason)
-    if said is None:
-        return reason
-    path = f"{LEDGER_PREFIX}{BODIES_DIR}/{said['hash'][:2]}/{said['hash']}{BODY_SUFFIX}"
+def _body_reason(root: Path, body_hash: str) -> str:
+    """A body file that does not hash to its name, named by its path where the user
+    stands, with the rule that converts that path and its fix, or "(edited?)" when
+    none does (one ``git check-attr``, asked only here)."""
+    path = f"{LEDGER_PREFIX}{BODIES_DIR}/{body_hash[:2]}/{body_hash}{BODY_SUFFIX}"
     note = body_checkout_note(root, path)
     return f"body file {reached(path)} does not hash to its name" + (
         f" ({note})" if note is not None else EDITED
@@ -285,14 +264,12 @@ def with_conversion(root: Path, exc: LedgerError) -> LedgerError:
     note = conversion_note(root, exc.code)
     if note is None:
         return exc
-    reason = f"{exc.reason}: {note}"
-    return LedgerError(reason, segment=exc.segment, line=exc.line, act_id=exc.act_id, code=exc.code)
+    return exc.reworded(f"{exc.reason}: {note}")
 
 
 __all__ = [
     "UNCONVERTED_LINE",
     "body_checkout_note",
-    "checkout_detail",
     "checkout_faults",
     "checkout_note",
     "conversion_note",

@@ -42,6 +42,7 @@ from forest_files.gitio import TreeEntry
 from forest_files.kernel.paths import LEDGER_PREFIX as LEDGER_PREFIX
 from forest_files.kernel.shellword import shell_word
 from forest_files.ledger.acts import Act, LedgerError, is_hex64
+from forest_files.ledger.fault import body_unhashed
 from forest_files.ledger.segments import (
     BODIES_DIR,
     BODY_SUFFIX,
@@ -176,7 +177,7 @@ def _body_reader(blobs: Mapping[str, bytes]) -> BodyReader:
         if data is None:
             return None
         if hashlib.sha256(data).hexdigest() != body_hash:
-            raise LedgerError(f"body file {body_hash} does not hash to its name", code="body-hash")
+            raise LedgerError(body_unhashed(body_hash), code="body-hash", body=body_hash)
         try:
             return data.decode("utf-8")
         except UnicodeDecodeError:

@@ -69,7 +69,7 @@ from forest_files.kernel.paths import CONFIG_NAME, FOREST_DIR
 from forest_files.kernel.shellword import command_text, forest_text, git_step
 from forest_files.ledger.acts import LedgerError
 from forest_files.ledger.segments import SEGMENTS_DIR
-from forest_files.ledger.verify import UNNAMED_BODY, Fault
+from forest_files.ledger.verify import UNNAMED, Fault
 
 _SEGMENTS = f"{LEDGER_DIR}/{SEGMENTS_DIR}"
 
@@ -153,7 +153,7 @@ def run_gate(root: Path | str, base: str | None, *, head: str | None = None) -> 
         if base is not None:
             more, warnings = ctx.range_faults(None)
         found = ctx.ledger_faults(head, faults, more)
-        kept = _keep_deleted_bodies(found, more)
+        kept = _keep_deleted_bodies(faults, found, more)
         ranged = list(zip(ctx.faults, more, strict=True))
         findings = [*lead_with_causes(top, list(zip(faults, kept, strict=True)), ranged), *tracked]
     else:
@@ -196,10 +196,13 @@ def _head(top: Path) -> str:
     )
 
 
-def _keep_deleted_bodies(found: list[Reported], ranged: list[Reported]) -> list[Reported]:
-    """HEAD's bodies no act names, when the range deleted a segment: they may be that
-    segment's, which its put-back route restores (rewrite.py ``put_back``), so their
-    ``git rm`` (which would delete more of the ledger) is withheld."""
+def _keep_deleted_bodies(
+    faults: list[Fault], found: list[Reported], ranged: list[Reported]
+) -> list[Reported]:
+    """HEAD's bodies no act names (``found``, one per fault of ``faults``), when the
+    range deleted a segment: they may be that segment's, which its put-back route
+    restores (rewrite.py ``put_back``), so their ``git rm`` (which would delete more of
+    the ledger) is withheld."""
     deleted = any(
         r.kind == "ledger-deleted" and r.finding.path.startswith(f"{_SEGMENTS}/") for r in ranged
     )
@@ -207,8 +210,6 @@ def _keep_deleted_bodies(found: list[Reported], ranged: list[Reported]) -> list[
         return found
     note = Route("put the deleted segment back first", note="see the ledger-deleted finding")
     return [
-        r._replace(routes=(note,))
-        if r.kind == "ledger-fault" and UNNAMED_BODY in r.finding.detail
-        else r
-        for r in found
+        r._replace(routes=(note,)) if fault.cause == UNNAMED else r
+        for fault, r in zip(faults, found, strict=True)
     ]

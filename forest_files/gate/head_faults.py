@@ -36,9 +36,10 @@ from forest_files.check.route_steps import forest as forest_step
 from forest_files.custody.ledger_conversion import conversion_note
 from forest_files.custody.sources import LEDGER_PREFIX
 from forest_files.kernel.paths import segment_file
+from forest_files.ledger.fault import body_unhashed
 from forest_files.ledger.segments import BODIES_DIR, SEGMENTS_DIR
 from forest_files.ledger.strays import strays_in_tree
-from forest_files.ledger.verify import EDITED, Fault, verify_contents
+from forest_files.ledger.verify import Fault, verify_contents
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -173,7 +174,8 @@ def _with_conversion(root: Path, faults: tuple[Fault, ...]) -> list[Fault]:
                 notes[fault.code] = conversion_note(root, fault.code)
             note = notes[fault.code]
             if note is not None:
-                said = fault.detail.removesuffix(EDITED)  # the rule is the cause named
+                # the rule is the cause named, in place of "(edited?)"
+                said = body_unhashed(fault.body) if fault.body else fault.detail
                 fault = dataclasses.replace(fault, detail=f"{said}: {note}")
         out.append(fault)
     return out

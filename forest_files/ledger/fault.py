@@ -5,7 +5,8 @@ and neither imports the other's module to refuse a line.
 
 Stores: nothing.
 Refuses: nothing itself.
-Returns: ``LedgerError``; ``is_hex64`` (an act id, content id or body hash).
+Returns: ``LedgerError``; ``is_hex64`` (an act id, content id or body hash);
+``body_unhashed`` (how a body file that does not hash to its name is said).
 Test: tests/ledger/test_ledger_codec.py
 """
 
@@ -19,6 +20,16 @@ _HEX64 = re.compile(r"[0-9a-f]{64}")
 HEX64_MATCH = _HEX64.fullmatch  # bound once: a ledger's decode asks it ~10 times an act
 
 
+# A segment whose bytes with CRLF line ends hash to another name than their LF ones
+# do to its own: git converted it as it checked it out (ledger/segments.py).
+CRLF_CHECKOUT = "crlf-checkout"
+
+
+def body_unhashed(body_hash: str) -> str:
+    """How a body file that does not hash to its name is said, before any cause."""
+    return f"body file {body_hash} does not hash to its name"
+
+
 def is_hex64(value: object) -> bool:
     """True for a lowercase 64-digit hex string (an act id or a body hash)."""
     return isinstance(value, str) and len(value) == 64 and HEX64_MATCH(value) is not None
@@ -30,6 +41,9 @@ class LedgerError(StoreCorruption):
     ``code`` is one of the fault codes of ``forest_files.ledger.verify``. ``source``
     says which ledger was read when it is not the working tree's: ``"index"`` (git's
     index) or the commit named; set by whoever read it from git (custody/viewbuild.py).
+    ``cause``: what is known of why (``CRLF_CHECKOUT``: a segment git converted as it
+    checked it out); ``body``: the body hash of a body file at fault. A door that says
+    more (the rule and its fix, custody/ledger_conversion.py) reads these, not the words.
     """
 
     source: str | None = None
@@ -42,6 +56,8 @@ class LedgerError(StoreCorruption):
         line: int | None = None,
         act_id: str | None = None,
         code: str = "malformed",
+        cause: str | None = None,
+        body: str | None = None,
     ) -> None:
         where = []
         if segment is not None:
@@ -55,3 +71,19 @@ class LedgerError(StoreCorruption):
         self.line = line
         self.act_id = act_id
         self.code = code
+        self.cause = cause
+        self.body = body
+
+    def reworded(self, reason: str) -> LedgerError:
+        """The same fault (where, code, cause, body, source) said with ``reason``."""
+        said = LedgerError(
+            reason,
+            segment=self.segment,
+            line=self.line,
+            act_id=self.act_id,
+            code=self.code,
+            cause=self.cause,
+            body=self.body,
+        )
+        said.source = self.source
+        return said

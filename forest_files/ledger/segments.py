@@ -34,6 +34,7 @@ from forest_files.ledger.acts import (
     is_hex64,
     topo_order,
 )
+from forest_files.ledger.fault import CRLF_CHECKOUT, body_unhashed
 
 SEGMENTS_DIR = "segments"
 BODIES_DIR = "bodies"
@@ -46,6 +47,7 @@ _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 # module never asks: the door reading the working tree's ledger names it, and the
 # fix there, after this (custody/ledger_conversion.py ``checkout_note``).
 CHECKOUT_CONVERTED = "its lines end in CRLF: git converted the ledger as it checked it out"
+_MISNAMED = "segment name is not the SHA-256 of its bytes"
 
 
 @dataclass(frozen=True)
@@ -97,7 +99,7 @@ def read_body(ledger_dir: Path, body_hash: str) -> str | None:
     with open(fd, "rb") as handle:
         data = handle.read()
     if hashlib.sha256(data).hexdigest() != body_hash:
-        raise LedgerError(f"body file {body_hash} does not hash to its name", code="body-hash")
+        raise LedgerError(body_unhashed(body_hash), code="body-hash", body=body_hash)
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:
@@ -133,24 +135,26 @@ def segment_faults(data: bytes, name: str) -> list[LedgerError]:
             LedgerError("segment name is not <sha256>.jsonl", segment=stem, code="segment-name")
         )
     elif hashlib.sha256(data).hexdigest() != stem:
-        why = "edited or renamed?"
         if b"\r\n" in data and hashlib.sha256(data.replace(b"\r\n", b"\n")).hexdigest() == stem:
             # the bytes git holds, with CRLF line ends: converted on checkout
             path = f"{LEDGER_PREFIX}{SEGMENTS_DIR}/{segment_file_name(stem)}"
             shown = command_text(git_step("check-attr", "-a", "--", path))
-            why = (
-                f"{CHECKOUT_CONVERTED}; `{shown}` shows the attributes that convert it, and "
+            advice = (
+                f"`{shown}` shows the attributes that convert it, and "
                 f"the file that sets them (.gitattributes, or .git/info/attributes, which "
                 f"outranks it) needs the line '{GITATTRIBUTES_LINE}' at its end"
             )
-        errors.append(
-            LedgerError(
-                f"segment name is not the SHA-256 of its bytes ({why})",
-                segment=stem,
-                code="segment-name",
-            )
-        )
+            reason, cause = converted_segment(advice), CRLF_CHECKOUT
+        else:
+            reason, cause = f"{_MISNAMED} (edited or renamed?)", None
+        errors.append(LedgerError(reason, segment=stem, code="segment-name", cause=cause))
     return errors
+
+
+def converted_segment(advice: str) -> str:
+    """How a segment git converted as it checked it out is said, ``advice`` after the
+    cause (here: the attributes to look at; a door that asks git: the rule and its fix)."""
+    return f"{_MISNAMED} ({CHECKOUT_CONVERTED}; {advice})"
 
 
 def parse_segment(data: bytes, name: str) -> tuple[list[tuple[int, Act]], list[LedgerError]]:

@@ -28,6 +28,7 @@ from forest_files.kernel.paths import LEDGER_PREFIX
 from forest_files.kernel.progress import tracked
 from forest_files.kernel.shellword import ARGV_BATCH, in_batches
 from forest_files.ledger.acts import Act, LedgerError, body_hashes, is_hex64
+from forest_files.ledger.fault import body_unhashed
 from forest_files.ledger.segments import (
     BODIES_DIR,
     BODY_SUFFIX,
@@ -71,6 +72,8 @@ class Fault:
     commit: str | None = None  # the CI gate's growth faults: the commit that changed the file
     parent: str | None = None  # ... against this parent, which holds the file as it was
     deps: tuple[str, ...] = ()  # dangling-dep: every act depended on the ledger lacks
+    cause: str | None = None  # what is known of why: UNNAMED, fault.CRLF_CHECKOUT
+    body: str | None = None  # body-hash: the body hash the file is named by
 
     def missing(self) -> tuple[str, ...]:
         """A dangling-dep's missing acts (``deps``, else ``dep`` alone)."""
@@ -93,7 +96,9 @@ class VerifyReport:
 
 def _from_error(exc: LedgerError) -> Fault:
     code = exc.code if exc.code in FAULT_CODES else "malformed"
-    return Fault(code, exc.segment, exc.line, exc.act_id, exc.reason)
+    return Fault(
+        code, exc.segment, exc.line, exc.act_id, exc.reason, cause=exc.cause, body=exc.body
+    )
 
 
 @dataclass
@@ -163,10 +168,12 @@ def _check_body_refs(bodies: BodyFiles, found: dict[str, _Found], faults: list[F
                 )
 
 
-def _stray_fault(stray: Stray, tool: str) -> Fault:
+def _stray_fault(stray: Stray, tool: str, cause: str | None = None) -> Fault:
     detail = f"{stray.path()}: {stray.why}"
     fix, argv = stray.removal(tool), stray.removal_argv(tool)
-    return Fault("stray", None, None, None, detail, path=stray.path(), fix=fix, fix_argv=argv)
+    return Fault(
+        "stray", None, None, None, detail, path=stray.path(), fix=fix, fix_argv=argv, cause=cause
+    )
 
 
 # A body file that does not hash to its name, said without git: a door that finds a
@@ -174,6 +181,9 @@ def _stray_fault(stray: Stray, tool: str) -> Fault:
 # (custody/ledger_conversion.py ``checkout_faults``, gate/head_faults.py).
 EDITED = " (edited?)"
 
+# The cause of a stray body file no act names (the CI gate withholds its ``git rm``
+# while a deleted segment, which may name it, is to be put back: gate/ci.py).
+UNNAMED = "unnamed-body"
 UNNAMED_BODY = (
     "no act names this body: text nobody adopted, left by an interrupted adoption "
     "(or the body of a deleted segment: restore that segment from git instead)"
@@ -188,9 +198,9 @@ def _check_body_files(bodies: BodyFiles, faults: list[Fault], tool: str) -> None
             stray = Stray(f"{BODIES_DIR}/{rel}", False, "not a body file")
             faults.append(_stray_fault(stray, tool))
         elif hashlib.sha256(bodies[rel]()).hexdigest() != stem:
-            detail = f"body file {stem} does not hash to its name{EDITED}"
+            detail = f"{body_unhashed(stem)}{EDITED}"
             where = f"{LEDGER_PREFIX}{BODIES_DIR}/{rel}"
-            faults.append(Fault("body-hash", None, None, None, detail, path=where))
+            faults.append(Fault("body-hash", None, None, None, detail, path=where, body=stem))
 
 
 def _unnamed_bodies(
@@ -203,7 +213,7 @@ def _unnamed_bodies(
     every clone: a stray, removed like one."""
     named = {h for w in found.values() for h in body_hashes(w.act)}
     return [
-        _stray_fault(Stray(f"{BODIES_DIR}/{rel}", False, UNNAMED_BODY), tool)
+        _stray_fault(Stray(f"{BODIES_DIR}/{rel}", False, UNNAMED_BODY), tool, UNNAMED)
         for rel in sorted(bodies)
         if rel.rpartition("/")[2].removesuffix(BODY_SUFFIX) not in named and rel not in tracked
     ]
