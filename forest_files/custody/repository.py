@@ -214,12 +214,15 @@ class Repository:
         recording.authorize_pathless(self, act)
 
     def act(self, payload: Payload, deps: set[str]) -> Act:
-        """The act of a planned payload, in this project's scope. Every act depends
-        on every erase act with a tombstone (each carries text: words, a signature,
-        a path), so replay judges it against them exactly as this command does (the
-        applier refuses erased lines and tokens only at the deps)."""
+        """The act of a planned payload, in this project's scope. Every act holds
+        every erase act with a tombstone in its dependency closure (each carries text:
+        words, a signature, a path), so replay judges it against them exactly as this
+        command does (the applier refuses erased lines and tokens only within the
+        closure). It names the erase acts no other erase act names (each erase names
+        the ones before it), never all of them: a ledger of thousands of erasures
+        would push every act past the bound of its deps (``MAX_ACT_DEPS``)."""
         if self._erase_deps is None:  # once per recording: a bulk adoption asks 10,000 times
-            self._erase_deps = frozenset(tombstone.erase_acts(self.store()))
+            self._erase_deps = frozenset(tombstone.erase_heads(self.store()))
         deps = deps | self._erase_deps
         return build_act(payload, deps, scope=self.config.project_id)
 

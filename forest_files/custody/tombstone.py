@@ -19,7 +19,8 @@ Stores: ``tombstone_lines`` rows (fingerprint, erase act id) in the index: the
 act's ``lines``, its ``tokens`` and the mark of its body hash (``body_mark``).
 Refuses: nothing (pure functions and two statements).
 Returns: fingerprints; the erase acts a text hits (``hits``), or each hit with
-its match kind and line number (``located``).
+its match kind and line number (``located``); the erase acts a new act names
+(``erase_heads``).
 Test: tests/custody/test_tombstone.py
 """
 
@@ -126,8 +127,28 @@ def record(store: ForestStore, act_id: str, lines: Iterable[str]) -> None:
 
 
 def erase_acts(store: ForestStore) -> list[str]:
-    """The erase acts that carry a tombstone (a new adopt or supersede depends on them)."""
+    """The erase acts that carry a tombstone (every one since format 2: its body's mark)."""
     return [str(r[0]) for r in store.conn.execute(queries.TOMBSTONE_ACTS)]
+
+
+# Each erase act with the deps the index applied it with (space-separated).
+_ERASE_DEPS = (
+    "SELECT t.act_id, a.deps FROM (SELECT DISTINCT act_id FROM tombstone_lines) t "
+    "LEFT JOIN ledger_applied a ON a.act_id = t.act_id ORDER BY t.act_id"
+)
+
+
+def erase_heads(store: ForestStore) -> list[str]:
+    """The erase acts no other erase act names in its deps: a new act depends on these
+    (repository.py), and through them on every erase act a live command saw, since
+    each erase it records names the heads of its time (its dependency closure holds
+    them all, and replay judges tombstones over the closure). Erase acts of branches
+    that never saw each other are each a head until the next erase names them."""
+    rows = [(str(a), set(str(d or "").split())) for a, d in store.conn.execute(_ERASE_DEPS)]
+    named: set[str] = set()
+    for _act, deps in rows:
+        named |= deps
+    return [act for act, _deps in rows if act not in named]
 
 
 def hits(tombs: Tombs, project: str, text: str, body_hash: str) -> frozenset[str]:

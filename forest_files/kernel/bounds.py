@@ -62,8 +62,9 @@ MAX_ACT_ORIGINS = MAX_HEADS + 1  # an entry in an act: every head plus the pick
 MAX_ORIGINS = 1024  # origin edges of one library write (a pair's wild cites are separate)
 MAX_TOMBSTONE_LINES = 8192  # fingerprints one erase act carries
 # An act's deps: its chain's producers and the latest status change of each head (at
-# most 2 * MAX_HEADS + 2) and every erase act of the ledger (docs/ledger-format.md);
-# generous, so only a ledger with thousands of erase acts comes near it.
+# most 2 * MAX_HEADS + 2) and the erase acts no other erase act names (each erase
+# names the ones before it: docs/ledger-format.md); generous, so only thousands of
+# erasures on branches that never saw each other come near it.
 MAX_ACT_DEPS = 16384
 
 # --- bodies and files --------------------------------------------------------------------

@@ -205,6 +205,43 @@ def test_replayed_act_depending_on_erase_refused(tmp_path: Path) -> None:
     os.remove(body_path(ledger, planned.entry.body_hash))
 
 
+def test_replayed_act_naming_only_later_erase_refused(tmp_path: Path) -> None:
+    """A new act names only the latest erase act (test_erase_deps.py); a hand-written
+    supersede that brings back the secret an earlier forget erased is still refused
+    by replay, naming that earlier erase: it lies in the act's dependency closure."""
+    root, first = forgotten(tmp_path)
+    with Repository(root) as repo:
+        other = repo.adopt_text("another token = 0451-x9z8-SECOND\n", words="ok", by=BY)
+        repo.seal(other, words="hide it", by=BY)
+        second = forget(repo, other, words=WORDS, by=BY).act_id
+    commit_all(root, "forget again")
+    write(root, "c.md", "# C\n\n## Fine\n\nNothing secret in this line at all.\n")
+    _adopt(root, "c.md#Fine")
+    ledger = root / ".forest/ledger"
+    (adopt,) = [
+        a
+        for a in read_ledger(ledger).acts.values()
+        if a.kind == "adopt" and a.payload.binding and a.payload.binding.path == "c.md"
+    ]
+    text = f"Nothing secret in this line at all.\n{SECRET}\n"
+    from forest_files.custody.plan import plan_supersede
+
+    with Repository(root) as repo:
+        store = repo.synced()
+        old = store.local_id(adopt.payload.entry.content_id)
+        planned = plan_supersede(store, old, text, words="ok", by=BY)
+        forged = repo.act(planned, {adopt.id})
+        assert second in forged.deps and first not in forged.deps
+        write_segment(
+            ledger,
+            [forged],
+            {planned.entry.body_hash: text, planned.record.body_hash: "ok"},
+        )
+        with pytest.raises(LedgerError, match=first[:12]):
+            repo.rebuild()
+    os.remove(body_path(ledger, planned.entry.body_hash))
+
+
 def test_merged_pre_erase_act_erased_content_detected(tmp_path: Path) -> None:
     """Branch ``side`` adopted the secret line in another file before it saw the
     forget; merged, every clone still replays, and the gate names the forget."""
