@@ -10,7 +10,10 @@ proposed in (``worktree``), for closing it there only (proposals/settle.py). An
 agent's claimed signature and reason are kept beside its text (a claim: nothing
 here authenticates it).
 Refuses: an unknown or ambiguous id (``NoSuchProposal``, naming how to list
-them); closing a proposal that is not open; a schema newer than this code.
+them); closing a proposal that is not open; a schema newer than this code; a row
+a hand or a fault edited (``checked``: a text that is no text or does not hash to
+its recorded hash, an open proposal holding none, a claim that is no text), as
+``ProposalDamaged`` naming its discard, which still works.
 Returns: ``Proposal`` values (frozen; ``text`` is None once discarded).
 Test: tests/proposals/test_proposals.py
 """
@@ -40,6 +43,12 @@ MAX_VERSIONS = 20
 
 class NoSuchProposal(ForestError):
     """No proposal has that id (or the prefix names several)."""
+
+
+class ProposalDamaged(ForestError):
+    """A row of local.db no forest-files wrote so: shown or adopted, its text could
+    be another than the one its hash names (git never carries local.db, but anyone
+    who can write the git directory can edit it)."""
 
 
 @dataclass(frozen=True)
@@ -78,6 +87,23 @@ class Proposed:
 
 def _row(row: sqlite3.Row) -> Proposal:
     return Proposal(*tuple(row))
+
+
+_REQUIRED = ("id", "binding", "path", "selector", "derived_from", "ground_hash", "text_hash")
+_OPTIONAL = ("text", "source", "claimed_by", "reason", "status", "updated_at")
+
+
+def _damage(p: Proposal) -> str | None:
+    """What makes ``p`` a row no forest-files wrote (None: nothing)."""
+    for name in _REQUIRED + _OPTIONAL:
+        value = getattr(p, name)
+        if not isinstance(value, str) and (value is not None or name in _REQUIRED):
+            return f"its {name} is no text"
+    if p.text is None:
+        return "it is open but holds no text" if p.status == "open" else None
+    if hash_body(p.text) != p.text_hash:
+        return "its text does not hash to the text hash it records"
+    return None
 
 
 class ProposalStore:
@@ -160,6 +186,20 @@ class ProposalStore:
         if not rows:
             raise NoSuchProposal(f"no proposal {pid!r}; `{forest_text('proposals')}` lists them")
         raise NoSuchProposal(f"{pid!r} names {len(rows)} proposals; give more of the id")
+
+    def checked(self, pid: str) -> Proposal:
+        """``get``, refused when the row is damaged (``ProposalDamaged``): what is shown
+        and what is adopted is then the one text its hash names."""
+        found = self.get(pid)
+        why = _damage(found)
+        if why is None:
+            return found
+        shown = str(found.id)
+        discard = forest_text("proposal", "discard", shown)
+        raise ProposalDamaged(
+            f"proposal {shown} in local.db is damaged ({why}: edited outside forest-files); "
+            f"nothing was shown or recorded — discard it (`{discard}`)"
+        )
 
     def open_proposals(self) -> list[Proposal]:
         return [_row(r) for r in self.conn.execute(sql.SELECT_OPEN).fetchall()]

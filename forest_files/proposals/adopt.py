@@ -15,7 +15,8 @@ dropped — unless the file changed meanwhile (or cannot be written): then it is
 left as it is and the refusal names the capture.
 Refuses (nothing written): a signer without authority over the path; empty
 words, or a printed route's placeholder (``…``) pasted as the words; a proposal
-that is not open; a binding that is gone (retired); ground that moved on since
+that is not open; a row of local.db edited outside forest-files
+(``ProposalStore.checked``); a binding that is gone (retired); ground that moved on since
 the proposal was made (``ProposalStale``, naming how to look again), or whose
 ground or place another command changed while the adopt ran (the same, said so); a
 file a person saved after the adopt read it (the proposed text is written by
@@ -96,7 +97,7 @@ def adopt(root: Path, pid: str, *, words: str, by: str) -> Adopted:
     if (why := placeholder_words(words)) is not None:  # a route's ``…`` pasted as is
         raise ForestError(why)
     with ProposalStore(root) as proposals, Repository(root) as repo:
-        proposal = proposals.get(pid)
+        proposal = proposals.checked(pid)  # the text shown is the text adopted
         if proposal.status != "open" or proposal.text is None:
             raise ForestError(f"proposal {proposal.id} is {proposal.status}, not open")
         store = repo.synced()

@@ -1,7 +1,7 @@
 """What ``forest proposal show`` and ``forest review`` print for a proposal.
 
 Stores: nothing.
-Refuses: an unknown id (store.py).
+Refuses: an unknown id, a damaged row (custody/proposals.py ``checked``).
 Returns: lines: the proposal's facts (id, selector, ground it diverged from,
 status, earlier versions kept; an agent's door, claimed signature and reason, escaped
 and each invisible character written as its code),
@@ -86,7 +86,7 @@ def diff_lines(root: Path, p: Proposal, *, full: bool = False, colour: bool = Fa
 
 def show_lines(root: Path, pid: str, *, full: bool = False, colour: bool = False) -> list[str]:
     with ProposalStore(root) as store:
-        p = store.get(pid)
+        p = store.checked(pid)  # what is shown is the text its hash names
         versions = store.versions(p.id)
     return [*facts(p, versions), "", *diff_lines(root, p, full=full, colour=colour)]
 
