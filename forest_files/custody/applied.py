@@ -6,7 +6,8 @@ id → the act that produced it) and ``ledger_act_paths`` (act id → every
 bound path the act touched, as its applier derived them: what authority is
 judged over).
 Refuses (``LedgerError``): an act depending on an act this index never applied.
-Returns: applied ids, producers, a new act's deps (``deps_for``), an entry's
+Returns: applied ids, producers, the deps each act was applied with
+(``recorded_deps``), a new act's deps (``deps_for``), an entry's
 status as seen from an act's dependency closure (``status_at_deps``).
 Test: tests/custody/test_repository.py, tests/ledger/test_ledger_equivalence.py
 
@@ -95,6 +96,15 @@ def _applied_deps(store: ForestStore, act_id: str) -> tuple[tuple[str, ...], int
         "SELECT deps, depth FROM ledger_applied WHERE act_id = ?", (act_id,)
     ).fetchone()
     return None if row is None else (tuple(str(row[0]).split()), int(row[1]))
+
+
+def recorded_deps(store: ForestStore, act_ids: Iterable[str]) -> dict[str, frozenset[str]]:
+    """The deps this index applied each of ``act_ids`` with (one it never applied: none)."""
+    out: dict[str, frozenset[str]] = {}
+    for act_id in act_ids:
+        found = _applied_deps(store, act_id)
+        out[act_id] = frozenset() if found is None else frozenset(found[0])
+    return out
 
 
 def _depth(store: ForestStore, act_id: str, deps: Sequence[str]) -> int:

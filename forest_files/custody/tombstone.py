@@ -30,7 +30,7 @@ import hashlib
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
-from forest_files.custody import tombtokens
+from forest_files.custody import applied, tombtokens
 from forest_files.custody.tombtokens import normalise_line as normalise_line
 from forest_files.store import queries
 from forest_files.store.forest import ForestStore
@@ -131,24 +131,17 @@ def erase_acts(store: ForestStore) -> list[str]:
     return [str(r[0]) for r in store.conn.execute(queries.TOMBSTONE_ACTS)]
 
 
-# Each erase act with the deps the index applied it with (space-separated).
-_ERASE_DEPS = (
-    "SELECT t.act_id, a.deps FROM (SELECT DISTINCT act_id FROM tombstone_lines) t "
-    "LEFT JOIN ledger_applied a ON a.act_id = t.act_id ORDER BY t.act_id"
-)
-
-
 def erase_heads(store: ForestStore) -> list[str]:
     """The erase acts no other erase act names in its deps: a new act depends on these
     (repository.py), and through them on every erase act a live command saw, since
     each erase it records names the heads of its time (its dependency closure holds
     them all, and replay judges tombstones over the closure). Erase acts of branches
     that never saw each other are each a head until the next erase names them."""
-    rows = [(str(a), set(str(d or "").split())) for a, d in store.conn.execute(_ERASE_DEPS)]
+    acts = erase_acts(store)
     named: set[str] = set()
-    for _act, deps in rows:
+    for deps in applied.recorded_deps(store, acts).values():
         named |= deps
-    return [act for act, _deps in rows if act not in named]
+    return [act for act in acts if act not in named]
 
 
 def hits(tombs: Tombs, project: str, text: str, body_hash: str) -> frozenset[str]:
