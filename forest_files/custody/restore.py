@@ -43,12 +43,13 @@ recreated, or found the section holding ground already: then nothing is
 written and nothing captured). Every byte outside the section's lines — other
 lines, their line endings, a BOM — is left exactly as it was; the restored
 lines use the line ending the section used (CRLF or LF); under declared
-``trailing-whitespace``/``blank-lines`` a line reading as ground's keeps its bytes.
+normalisations a line reading as ground's keeps its bytes (restore_merge.py).
 Test: tests/custody/test_restore.py, tests/custody/test_restore_normalised.py
 
 This module holds the entry points and is the one import path of restore; its
 rooms: restore_splice.py (the new bytes of a file, worked out in memory:
-``splice``, ``split_lines``), restore_files.py (the bound file read safely and
+``splice``, ``split_lines``; ground's lines merged into the section's by
+restore_merge.py), restore_files.py (the bound file read safely and
 replaced atomically), restore_capture.py (the replaced text kept first:
 ``capture``), restore_commit.py (many files written all or nothing) and
 restore_rewrite.py (one restore planned, written by compare-and-swap and undone,

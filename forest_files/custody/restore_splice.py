@@ -18,20 +18,21 @@ text: then ground in the file's style where its bytes leave no doubt, ``in_file_
 its BOM kept, CRLF where every line end was CRLF, else ground as it is). Every byte outside the
 section's lines — other lines, their line endings, a BOM — is left exactly as
 it was; ground's lines reuse each unchanged original line byte for byte, and new
-or changed lines use the line ending the section used (CRLF or LF). Under the
-declared ``trailing-whitespace`` and ``blank-lines`` (ground is the normalised text:
-the bytes they drop are in no record) a line reading as ground's is unchanged, so
-its trailing spaces, a run of blank lines, and the blank lines opening or ending the
-section are kept as they are.
+or changed lines use the line ending the section used (CRLF or LF). Under declared
+normalisations (ground is the normalised text: the bytes they drop are in no record) a
+line reading as ground's keeps its bytes and a line reading as nothing (a comment, a
+docstring, a run of blank lines) stays; a drifted line comes back as ground holds it
+(restore_merge.py); should that not read back, ground's normalised lines are written
+wherever the bytes differ.
 Test: tests/custody/test_restore.py, tests/text/test_selector_rules.py,
 tests/custody/test_restore_file_style.py, tests/custody/test_restore_normalised.py
 """
 
 from __future__ import annotations
 
-import difflib
 import re
 
+from forest_files.custody.restore_merge import merge_lines
 from forest_files.kernel.errors import ForestError
 from forest_files.kernel.shellword import forest_text
 from forest_files.store.entryrow import ERASED_MARK
@@ -84,12 +85,13 @@ def splice(
     lf = sum(x.endswith("\n") and not x.endswith("\r\n") for x in section or lines)
     eol = "\r\n" if crlf > lf else "\n"
     kept, inserts = _split_excluded(section, got.start_line, got.cuts)
+    plain = "".join(x.rstrip("\r\n") + ("\n" if x.endswith(("\n", "\r")) else "") for x in kept)
     new = ""
-    # Lines reading as ground's under the declared normalisations are kept as they
-    # are; should that not read back (a Markdown one reading across lines), ground's
-    # normalised lines are written where they differ byte for byte, as without any.
-    for keeping in dict.fromkeys((_keeping(excludes), frozenset())):
-        replacement = _merge_lines(kept, ground, eol, inserts, keeping)
+    # Lines reading as ground's under the declared normalisations keep their bytes
+    # (restore_merge.py); should that not read back (a line kept as it stands reading
+    # otherwise beside ground's), ground is written where lines differ byte for byte.
+    for read in dict.fromkeys((got.text, plain)):
+        replacement = merge_lines(kept, ground, eol, inserts, read)
         if hi < len(lines) and replacement and not replacement.endswith(("\n", "\r")):
             replacement += eol  # keep the following line on its own line
         new = bom + "".join(lines[:lo]) + replacement + "".join(lines[hi:])
@@ -180,78 +182,3 @@ def _split_excluded(
         else:
             kept.append(line)
     return kept, inserts
-
-
-# The declared normalisations whose dropped bytes a restore keeps where a line reads
-# as ground's: the ledger holds the normalised body, not the spaces or blank lines.
-_TRAILING = f"{NORMALISED}trailing-whitespace@1"
-_BLANKS = f"{NORMALISED}blank-lines@1"
-
-
-def _keeping(excludes: tuple[str, ...]) -> frozenset[str]:
-    return frozenset(e for e in excludes if e in (_TRAILING, _BLANKS))
-
-
-def _key(line: str, keeping: frozenset[str] = frozenset()) -> tuple[str, bool]:
-    """A line as it compares with ground's: its text and whether it ends; under
-    ``trailing-whitespace`` without its trailing spaces and tabs, under
-    ``blank-lines`` a blank line (spaces and tabs only) as an empty one."""
-    body = line.rstrip("\r\n")
-    ended = len(body) != len(line)
-    if _TRAILING in keeping or (_BLANKS in keeping and not body.strip(" \t")):
-        return body.rstrip(" \t"), ended
-    return body, ended
-
-
-def _units(section: list[str], keeping: frozenset[str]) -> list[tuple[tuple[str, bool], int, int]]:
-    """The section's lines as (key, first, end) runs: one per line, but under
-    ``blank-lines`` one per run of blank lines (it reads as one empty line)."""
-    units: list[tuple[tuple[str, bool], int, int]] = []
-    for k, line in enumerate(section):
-        key = _key(line, keeping)
-        if _BLANKS in keeping and key[0] == "" and units and units[-1][0][0] == "":
-            units[-1] = (units[-1][0], units[-1][1], k + 1)
-        else:
-            units.append((key, k, k + 1))
-    return units
-
-
-def _merge_lines(
-    section: list[str],
-    ground: str,
-    eol: str,
-    inserts: dict[int, list[str]] | None = None,
-    keeping: frozenset[str] = frozenset(),
-) -> str:
-    """Ground's lines, reusing each unchanged original line byte for byte (its own
-    line ending included); new or changed lines take the section's line ending.
-    ``inserts[k]`` (excluded lines) go back before what original line ``k`` became.
-    ``keeping``: a line reading as ground's under these normalisations is unchanged,
-    and under ``blank-lines`` so are the blank runs that open and end the section."""
-    inserts = inserts or {}
-    out: list[str] = []
-
-    def put(a: int, b: int, kept: bool) -> None:
-        for k in range(a, b):
-            out.extend(inserts.get(k, ()))
-            if kept:
-                out.append(section[k])
-
-    units = _units(section, keeping)
-    lead = units[:1] if _BLANKS in keeping and units and units[0][0][0] == "" else []
-    tail = units[-1:] if _BLANKS in keeping and units[len(lead) :] and units[-1][0][0] == "" else []
-    middle = units[len(lead) : len(units) - len(tail)]
-    for _, a, b in lead:
-        put(a, b, True)
-    wanted = re.findall(r"[^\n]*\n|[^\n]+$", ground)
-    want = [_key(x) for x in wanted]
-    matcher = difflib.SequenceMatcher(a=[u[0] for u in middle], b=want, autojunk=False)
-    for tag, a0, a1, b0, b1 in matcher.get_opcodes():
-        for _, a, b in middle[a0:a1]:
-            put(a, b, tag == "equal")
-        if tag != "equal":
-            out.extend(body + (eol if ended else "") for body, ended in want[b0:b1])
-    for _, a, b in tail:
-        put(a, b, True)
-    out.extend(inserts.get(len(section), ()))
-    return "".join(out)
