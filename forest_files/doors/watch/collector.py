@@ -3,13 +3,15 @@
 Stores: nothing on disk. In memory, under one lock: the paths events named
 (with the last event time and whether it was a removal), flags (``custody``:
 the ledger changed; ``dirs``: a watched directory moved; ``full``: reconcile
-everything), and paths held back until a due time (a grace period, git at work).
+everything), paths held back until a due time (a grace period, git at work), and
+the bound paths any file's event names too (``follow``: a moved, missing or
+unresolved verdict, made by a search of every file, judge.py ``searching``).
 Refuses: nothing; ``note`` never blocks on a check.
 Returns: ``Batch`` from ``take``: when the events have been quiet for the
 quiet period, or the ceiling since the first of them has passed, or a held
 path is due, or the periodic reconcile is due (``periodic`` flag); None once
 closed.
-Test: tests/doors/test_watch.py
+Test: tests/doors/test_watch.py, tests/doors/test_watch_searched.py
 """
 
 from __future__ import annotations
@@ -40,18 +42,39 @@ class Collector:
         self._held_flags: dict[str, float] = {}
         self._closed = False
         self.events = 0
+        self._follow: frozenset[str] = frozenset()
+        self._elsewhere = 0.0  # the last event on any file (monotonic)
 
     def note(self, path: str, *, removed: bool = False) -> None:
         """Record that ``path`` may have changed (the event callback's whole job)."""
+        with self._cond:
+            self._add(path, removed, time.monotonic())
+
+    def _add(self, path: str, removed: bool, now: float) -> None:
+        self.events += 1
+        self._paths[path] = now
+        if removed:
+            self._removed.add(path)
+        else:
+            self._removed.discard(path)
+        self._touch(now)
+
+    def elsewhere(self, path: str) -> None:
+        """An event on ``path``, bound or not: the followed paths are noted too."""
         now = time.monotonic()
         with self._cond:
-            self.events += 1
-            self._paths[path] = now
-            if removed:
-                self._removed.add(path)
-            else:
-                self._removed.discard(path)
-            self._touch(now)
+            self._elsewhere = now
+            for followed in self._follow - {path}:
+                self._add(followed, False, now)
+
+    def follow(self, paths: frozenset[str], since: float) -> None:
+        """Note ``paths`` at any file's event from now on, and at once if one came
+        after ``since`` (when the check that chose them began: it may not have seen it)."""
+        with self._cond:
+            self._follow = paths
+            if self._elsewhere >= since:
+                for path in paths:
+                    self._add(path, False, time.monotonic())
 
     def flag(self, name: str) -> None:
         with self._cond:

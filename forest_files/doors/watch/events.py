@@ -6,11 +6,14 @@ ledger's segments directory flags ``custody`` (the bindings may have changed),
 and ``forest.toml`` flags ``config`` (bindings, policies and ``[require]`` are
 read again) — and every path that is neither bound nor named by a ``[require]`` glob,
 editor artefacts included; a move or create that ends on a bound (or
-required) path always counts, whatever the source name.
+required) path always counts, whatever the source name. Every file's event is
+told to the collector (``elsewhere``): a moved, missing or unresolved verdict
+reads every file, so the place its section moved to may change or go, and its
+text may come back under another name.
 A directory event (moved, deleted, created) notes every bound path under it
 and flags ``dirs`` (watches must follow).
 Returns: nothing.
-Test: tests/doors/test_watch.py
+Test: tests/doors/test_watch.py, tests/doors/test_watch_searched.py
 """
 
 from __future__ import annotations
@@ -92,6 +95,7 @@ class Handler(FileSystemEventHandler):
         top = rel.split("/", 1)[0]
         if top in (".git", FOREST_DIR):
             return
+        self.collector.elsewhere(rel)
         bound = self.bound()
         if bound.wants(rel):
             self.collector.note(rel, removed=removed)

@@ -116,6 +116,12 @@ class Verdicts:
     def open_findings(self) -> list[Reported]:
         return list(self._open.values())
 
+    def searching(self) -> frozenset[str]:
+        """The bound paths of open findings a move search made (moved, missing,
+        unresolved): another file's change may change their verdict (events.py)."""
+        kinds = ("moved", "missing", "unresolved")
+        return frozenset(r.finding.path for r in self._open.values() if r.finding.kind in kinds)
+
     def latest(self) -> list[Reported]:
         """Every binding's latest finding, clean ones too (a folder route must see
         every binding under the folder: check/folder_move.py)."""

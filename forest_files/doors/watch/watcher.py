@@ -244,6 +244,7 @@ class Watcher:
             self.collector.hold({}, frozenset({"full"}), now + self.settings.git_retry)
             return False
         self._take(items, full, paths)
+        self.collector.follow(self.verdicts.searching(), since=now)
         self.journal.add("check", detail=str(len(paths)) if paths else "all")
         if full:
             self.journal.add("reconciled")
