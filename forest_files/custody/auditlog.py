@@ -212,7 +212,10 @@ class AuditLog:
         """Up to ``limit`` records with ``seq < before`` (all when None), newest first."""
         check_page(limit, before)
         top = (1 << 62) if before is None else before
-        rows = self.conn.execute(sql.PAGE, (top, limit)).fetchall()
+        try:
+            rows = self.conn.execute(sql.PAGE, (top, limit)).fetchall()
+        except sqlite3.Error as exc:
+            raise translate(exc, AUDIT_DB_NAME) from exc
         return [
             AuditRecord(
                 seq=int(r[0]),

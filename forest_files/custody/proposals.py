@@ -177,10 +177,10 @@ class ProposalStore:
 
     def get(self, pid: str) -> Proposal:
         """The proposal ``pid`` names (a unique prefix will do)."""
-        row = self.conn.execute(sql.SELECT_ONE, (pid,)).fetchone()
-        if row is not None:
-            return _row(row)
-        rows = self.conn.execute(sql.SELECT_PREFIX, (pid,)).fetchall() if pid else []
+        found = self._read(sql.SELECT_ONE, (pid,))
+        if found:
+            return _row(found[0])
+        rows = self._read(sql.SELECT_PREFIX, (pid,)) if pid else []
         if len(rows) == 1:
             return _row(rows[0])
         if not rows:
@@ -202,14 +202,21 @@ class ProposalStore:
         )
 
     def open_proposals(self) -> list[Proposal]:
-        return [_row(r) for r in self.conn.execute(sql.SELECT_OPEN).fetchall()]
+        return [_row(r) for r in self._read(sql.SELECT_OPEN, ())]
 
     def open_for(self, binding: str, source: str = "watch") -> Proposal | None:
-        row = self.conn.execute(sql.SELECT_OPEN_OF, (binding, source)).fetchone()
-        return None if row is None else _row(row)
+        rows = self._read(sql.SELECT_OPEN_OF, (binding, source))
+        return _row(rows[0]) if rows else None
 
     def versions(self, pid: str) -> int:
-        return int(self.conn.execute(sql.COUNT_VERSIONS, (pid,)).fetchone()[0])
+        return int(self._read(sql.COUNT_VERSIONS, (pid,))[0][0])
+
+    def _read(self, statement: str, args: tuple[str, ...]) -> list[sqlite3.Row]:
+        """Rows of a read; a SQLite error is a ``forest:`` line naming local.db."""
+        try:
+            return list(self.conn.execute(statement, args).fetchall())
+        except sqlite3.Error as exc:
+            raise translate(exc, LOCAL_DB_NAME) from exc
 
     def _close(self, pid: str, status: str, adopted_as: str | None, keep_text: bool) -> Proposal:
         with self._tx():

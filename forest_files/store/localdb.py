@@ -5,19 +5,30 @@ state directory inside the git directory (kernel/state.py), so git never
 carries them, and are never rebuilt from the ledger. Each is opened in WAL
 mode, its schema created or upgraded under one ``BEGIN IMMEDIATE``.
 
+A file whose schema was cut outside forest-files (anyone who can write the git
+directory can) is compared with the one its script makes: a table that is gone
+is made again, empty, with its indexes and triggers, and said in one warning
+line; the rows of every other table (the proposals, the audit records) are kept.
+
 Stores: the file itself.
-Refuses: a file from a newer forest-files (StoreCorruption, exit 3); SQLite
-errors translated (connection.translate).
+Refuses: a file from a newer forest-files (StoreCorruption, exit 3); a table
+missing a column its schema has (StoreCorruption, naming the ``mv`` that moves
+the file aside, so the next command starts a new one); SQLite errors translated
+(connection.translate).
 Returns: an open ``sqlite3.Connection``.
-Test: tests/proposals/test_proposals.py, tests/governance/test_audit.py
+Test: tests/proposals/test_proposals.py, tests/governance/test_audit.py,
+tests/store/test_localdb_damaged.py
 """
 
 from __future__ import annotations
 
+import functools
 import sqlite3
+import sys
 from collections.abc import Mapping
 from pathlib import Path
 
+from forest_files.kernel.errors import StoreCorruption
 from forest_files.kernel.state import refuse_linked_file, shared_dir
 from forest_files.store.connection import connect, translate
 
@@ -31,8 +42,6 @@ def migrate(
     must not run on a file that has it)."""
     found = int(conn.execute("PRAGMA user_version").fetchone()[0])
     if found > version:
-        from forest_files.kernel.errors import StoreCorruption
-
         raise StoreCorruption(
             f"{rel} has schema {found}, newer than this forest-files knows ({version}); "
             "upgrade forest-files"
@@ -67,7 +76,70 @@ def open_local(
         if secure_delete:
             conn.execute("PRAGMA secure_delete = ON")
         migrate(conn, name, version, script)
+        mend(conn, path, script if isinstance(script, str) else script[0])
     except sqlite3.Error as exc:
         conn.close()
         raise translate(exc, path.name) from exc
+    except StoreCorruption:
+        conn.close()
+        raise
     return conn
+
+
+def _schema(conn: sqlite3.Connection) -> list[tuple[str, str, str, str]]:
+    """(type, name, table, sql) of every table, index and trigger the file declares."""
+    rows = conn.execute(
+        "SELECT type, name, tbl_name, sql FROM sqlite_master "
+        "WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite_%' ORDER BY rowid"
+    )
+    return [(str(t), str(n), str(tbl), str(sql)) for t, n, tbl, sql in rows]
+
+
+@functools.cache
+def _reference(script: str) -> tuple[list[tuple[str, str, str, str]], dict[str, list[str]]]:
+    """The schema ``script`` makes from nothing, and each of its tables' columns (made
+    once per process, in memory)."""
+    ref = sqlite3.connect(":memory:")
+    try:
+        ref.executescript(script)
+        want = _schema(ref)
+        columns = {
+            n: [str(r[1]) for r in ref.execute(f"PRAGMA table_info({n})")]
+            for kind, n, _t, _s in want
+            if kind == "table"
+        }
+    finally:
+        ref.close()
+    return want, columns
+
+
+def mend(conn: sqlite3.Connection, path: Path, script: str) -> None:
+    """Make again each table of ``script`` (the schema from nothing) the file lacks,
+    empty, with its indexes and triggers, saying so; refuse a table missing a column."""
+    want, columns = _reference(script)
+    have = {n for kind, n, _t, _s in _schema(conn) if kind == "table"}
+    for table, wanted in columns.items():
+        held = {str(r[1]) for r in conn.execute(f"PRAGMA table_info({table})")}
+        lost = [c for c in wanted if c not in held]
+        if table in have and lost:
+            raise _cut_columns(path, table, lost)
+    gone = [n for n in columns if n not in have]
+    if not gone:
+        return
+    made = "; ".join(s for _k, _n, tbl, s in want if tbl in gone)
+    conn.executescript(f"BEGIN IMMEDIATE; {made}; COMMIT;")
+    sys.stderr.write(
+        f"forest: warning: {path.name} had lost its table(s) {', '.join(gone)} (cut outside "
+        "forest-files); made again, empty: what they held is gone, the rest is kept\n"
+    )
+
+
+def _cut_columns(path: Path, table: str, lost: list[str]) -> StoreCorruption:
+    from forest_files.kernel.shellword import shell_word
+
+    move = f"mv -- {shell_word(str(path))} {shell_word(f'{path}.damaged')}"
+    return StoreCorruption(
+        f"{path.name} is damaged: its table {table} has no column {', '.join(lost)} (cut "
+        f"outside forest-files); nothing was read or written — move it aside (`{move}`) and "
+        "the next command starts a new one (what it held stays readable there with sqlite3)"
+    )
