@@ -132,7 +132,7 @@ class Repository:
         if self._store is None:
             refuse_linked_file(self.index_path, INDEX_NAME, sqlite=True)
             try:
-                store = ForestStore(self.index_path)
+                store = ForestStore(self.index_path, derived=True)  # woods.db: rebuildable
                 store.init_schema()
             except StoreCorruption as exc:  # derived from the ledger: dropped and rebuilt
                 return self._index_dropped(exc)

@@ -69,16 +69,18 @@ class ForestStore(
     AnchorMixin,
     ErasureMixin,
 ):
-    """Append-only custody store. Use as a context manager."""
+    """Append-only custody store. Use as a context manager. ``derived``: the file is an
+    index rebuilt from a ledger (a repository's ``woods.db``), so anything but a whole
+    store of ours is ``StoreCorruption`` (store/gate.py), which its owner drops."""
 
-    def __init__(self, path: str | Path, *, scope: str = "default") -> None:
+    def __init__(self, path: str | Path, *, scope: str = "default", derived: bool = False) -> None:
         self.scope = check_scope(scope)
         self.path = Path(path)
         self._tickets: dict[str, TicketState] = {}
         self._pending_wild_access: set[int] = set()
         self.conn = connection.connect(self.path)
         try:
-            gate.check_store(self.conn, self.path)
+            gate.check_store(self.conn, self.path, derived=derived)
             connection.enable_wal(self.conn)
         except BaseException as exc:
             self.conn.close()

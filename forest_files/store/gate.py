@@ -9,14 +9,22 @@ file is whole: dropping it would throw away an index another process may be
 writing); a foreign non-empty SQLite file (never annexed), a pre-0.4 Forest
 store, a store without ``forest_meta``, a Forest contract level other than
 0.4.0, a genuine Forest 0.4 store (convert it with ``migrate_to_latest``), and
-a forest-files schema newer than this code.
+a forest-files schema newer than this code. For a derived index (``derived``:
+the repository's ``woods.db``, rebuilt from the ledger) every file that is not
+a whole store of ours is ``StoreCorruption``, so the repository drops it and
+replays the ledger: a foreign or old store there, a contract level other than
+0.4.0, and a store that has lost a table ``schema.sql`` makes, or one of the
+cache tables while it holds others (``init_schema`` would make the table again,
+empty, and the doors would believe it: a ground without its edges read as sealed).
 Returns: None when the file may be opened (fresh or ours).
 Test: tests/store/test_store_hostile.py
 """
 
 from __future__ import annotations
 
+import functools
 import sqlite3
+from importlib import resources
 from pathlib import Path
 
 from forest_files.kernel.errors import ForeignStore, ForestError, StoreCorruption
@@ -40,8 +48,37 @@ def _meta(conn: sqlite3.Connection, key: str) -> str | None:
     return None if row is None else str(row[0])
 
 
-def check_store(conn: sqlite3.Connection, path: Path) -> None:
-    """Raise unless ``conn`` is fresh (no tables) or a store this code reads."""
+@functools.cache
+def _made_tables() -> tuple[frozenset[str], frozenset[str]]:
+    """The tables ``schema.sql`` makes (full-text shadow tables aside) and the cache
+    tables its ``cache-tables:`` line names."""
+    schema = (resources.files("forest_files") / "schema.sql").read_text(encoding="utf-8")
+    cache: frozenset[str] = frozenset()
+    for line in schema.splitlines():
+        if line.startswith("-- cache-tables:"):
+            cache = frozenset(line.split(":", 1)[1].split())
+    ref = sqlite3.connect(":memory:")
+    try:
+        ref.executescript(schema)
+        made = frozenset(t for t in _tables(ref) if not t.startswith("entries_fts_"))
+    finally:
+        ref.close()
+    return made, cache
+
+
+def lost_tables(tables: list[str]) -> list[str]:
+    """The tables a store of ours holding ``tables`` has lost (empty: none)."""
+    made, cache = _made_tables()
+    held = set(tables)
+    lost = made - held
+    if held & cache:  # the replay makes them together
+        lost |= cache - held
+    return sorted(lost)
+
+
+def check_store(conn: sqlite3.Connection, path: Path, *, derived: bool = False) -> None:
+    """Raise unless ``conn`` is fresh (no tables) or a store this code reads (see the
+    module docstring for ``derived``)."""
     try:
         tables = _tables(conn)
     except sqlite3.DatabaseError as exc:
@@ -53,6 +90,21 @@ def check_store(conn: sqlite3.Connection, path: Path) -> None:
         ) from exc
     if not tables:
         return
+    if not derived:
+        _check_ours(conn, path, tables)
+        return
+    lost = lost_tables(tables)
+    if lost:
+        raise StoreCorruption(f"{path} has lost its table(s) {', '.join(lost)}; damaged")
+    try:
+        _check_ours(conn, path, tables)
+    except (ForeignStore, StoreCorruption) as exc:
+        raise StoreCorruption(str(exc)) from exc
+    except ForestError as exc:  # a pre-0.4 store, another contract level: not ours
+        raise StoreCorruption(str(exc)) from exc
+
+
+def _check_ours(conn: sqlite3.Connection, path: Path, tables: list[str]) -> None:
     if "entries" not in tables:
         if tables == ["forest_meta"]:
             return  # a half-initialised store of ours; init_schema completes it
