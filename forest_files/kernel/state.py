@@ -21,7 +21,8 @@ the error module's sqlite3); the ``Path`` ones are for everyone else.
 Stores: the directories themselves.
 Refuses: a state directory that is a symlink or not a directory, or that cannot be
 created (a read-only or full git directory: the fix named) (StateError);
-a state file that is a symlink (``refuse_linked_file``, ``open_append``); a
+a state file that is a symlink or not a file (``refuse_linked_file``,
+``open_append``: its removal named, ``rm -r --`` for a folder); a
 ``.git`` file that names no git directory; a ``GIT_DIR`` naming another
 repository than the one the work tree's ``.git`` leads to
 (``refuse_foreign_git_dir``).
@@ -222,9 +223,10 @@ def refuse_linked_file(path: str | os.PathLike[str], what: str, *, sqlite: bool 
             from forest_files.kernel.shellword import shell_word
 
             found = "a symlink" if stat.S_ISLNK(mode) else "another kind of file"
+            rm = "rm -r" if stat.S_ISDIR(mode) else "rm"  # plain rm refuses a folder
             raise _refuse(
                 f"{path + side}: {found} where forest-files keeps {what}; remove it "
-                f"(rm -- {shell_word(path + side)}) and run the command again"
+                f"({rm} -- {shell_word(path + side)}) and run the command again"
             )
 
 
