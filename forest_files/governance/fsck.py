@@ -38,6 +38,7 @@ from forest_files.ledger.kinds import EraseAct
 from forest_files.ledger.segments import read_ledger
 from forest_files.store.connection import read_only
 from forest_files.store.forest import load_schema_sql
+from forest_files.store.gate import cache_tables
 
 _INTERNAL = ("sqlite_", "entries_fts_")
 _ERASED = "[erased]"
@@ -58,14 +59,6 @@ class FsckReport:
     @property
     def ok(self) -> bool:
         return not self.faults
-
-
-def cache_tables(schema: str) -> frozenset[str]:
-    """The cache tables ``schema.sql``'s ``cache-tables:`` line names."""
-    for line in schema.splitlines():
-        if line.startswith("-- cache-tables:"):
-            return frozenset(line.split(":", 1)[1].split())
-    return frozenset()
 
 
 def _objects(conn: sqlite3.Connection) -> dict[tuple[str, str], tuple[str, str | None]]:

@@ -16,9 +16,10 @@ import forest_files.doors.cli  # noqa: F401  (registers every command)
 from forest_files.custody.repository import Repository
 from forest_files.doors.cli import app
 from forest_files.governance.forget import forget
-from forest_files.governance.fsck import cache_tables, fsck
+from forest_files.governance.fsck import fsck
 from forest_files.ledger.segments import segment_paths
 from forest_files.store.forest import load_schema_sql
+from forest_files.store.gate import cache_tables
 from tests.helpers.forgetting import BY, SENTINEL, WORDS, adopted_then_cleaned
 from tests.helpers.state import local_state, shared_state
 

@@ -11,10 +11,20 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from forest_files.custody.repository import Repository
 from forest_files.doors.cli import app
 from tests.helpers.custody import BY
-from tests.helpers.watch import EDITED, bound_repo
-from tests.proposals.test_proposals import _capture, _ground, _segments
+from tests.helpers.watch import EDITED, bound_repo, captured_proposal
+
+
+def ground_ids(root: Path) -> list[str]:
+    with Repository(root) as repo:
+        return [g.content_id for g in repo.ground()]
+
+
+def segment_files(root: Path) -> list[Path]:
+    return sorted((root / ".forest" / "ledger" / "segments").iterdir())
+
 
 runner = CliRunner()
 
@@ -28,7 +38,7 @@ DAMAGE = {
 
 def _damaged(tmp_path: Path, how: str) -> tuple[Path, str]:
     root = bound_repo(tmp_path)
-    pid = _capture(root, EDITED)
+    pid = captured_proposal(root, EDITED)
     sql, args = DAMAGE[how]
     conn = sqlite3.connect(root / ".git" / "forest" / "local.db")
     with conn:
@@ -45,7 +55,7 @@ def _cli(root: Path, *args: str) -> tuple[int, str]:
 @pytest.mark.parametrize("how", sorted(DAMAGE))
 def test_proposal_damaged_row_show_and_adopt_refused(tmp_path: Path, how: str) -> None:
     root, pid = _damaged(tmp_path, how)
-    ground, segments = _ground(root), _segments(root)
+    ground, segments = ground_ids(root), segment_files(root)
     for args in (
         ("proposal", "show", pid),
         ("proposal", "adopt", pid, "--words", "fine", "--as", BY),
@@ -55,7 +65,7 @@ def test_proposal_damaged_row_show_and_adopt_refused(tmp_path: Path, how: str) -
         line = said.strip().splitlines()[-1]
         assert line.startswith("forest: ") and "damaged" in line, said
         assert f"forest proposal discard {pid}" in line and "something else" not in said
-    assert (_ground(root), _segments(root)) == (ground, segments)
+    assert (ground_ids(root), segment_files(root)) == (ground, segments)
     code, said = _cli(root, "proposal", "discard", pid)
     assert code == 0 and "discarded" in said, said
     assert _cli(root, "proposals")[0] == 0

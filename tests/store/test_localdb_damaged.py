@@ -9,13 +9,15 @@ from __future__ import annotations
 import shlex
 import sqlite3
 import subprocess
+from contextlib import closing
 from pathlib import Path
 
+from forest_files.store.forest import load_schema_sql
+from forest_files.store.gate import made_tables
 from tests.helpers.cli import console
 from tests.helpers.custody import BY
 from tests.helpers.state import shared_state
-from tests.helpers.watch import EDITED, bound_repo
-from tests.proposals.test_proposals import _capture
+from tests.helpers.watch import EDITED, bound_repo, captured_proposal
 
 
 def _cut(db: Path, statement: str) -> None:
@@ -33,7 +35,7 @@ def _warnings(stderr: str) -> list[str]:
 
 def test_local_db_versions_table_dropped_show_and_adopt_recovers(tmp_path: Path) -> None:
     root = bound_repo(tmp_path)
-    pid = _capture(root, EDITED)
+    pid = captured_proposal(root, EDITED)
     _cut(shared_state(root) / "local.db", "DROP TABLE proposal_versions")
     shown = console(root, "proposal", "show", pid)
     assert shown.returncode == 0, shown.stderr
@@ -49,7 +51,7 @@ def test_local_db_versions_table_dropped_show_and_adopt_recovers(tmp_path: Path)
 
 def test_local_db_proposals_table_dropped_list_recovers(tmp_path: Path) -> None:
     root = bound_repo(tmp_path)
-    _capture(root, EDITED)
+    captured_proposal(root, EDITED)
     _cut(shared_state(root) / "local.db", "DROP TABLE proposals")
     for args in (("proposals",), ("watch", "status")):
         done = console(root, *args)
@@ -71,7 +73,7 @@ def test_audit_table_dropped_audit_recovers(tmp_path: Path) -> None:
 
 def test_local_db_column_dropped_refused(tmp_path: Path) -> None:
     root = bound_repo(tmp_path)
-    pid = _capture(root, EDITED)
+    pid = captured_proposal(root, EDITED)
     db = shared_state(root) / "local.db"
     _cut(db, "ALTER TABLE proposals DROP COLUMN reason")
     before = db.read_bytes()
@@ -86,3 +88,19 @@ def test_local_db_column_dropped_refused(tmp_path: Path) -> None:
     subprocess.run(fix, shell=True, cwd=root, check=True)
     listed = console(root, "proposals")
     assert listed.returncode == 0 and "0 open proposal(s)" in listed.stdout, listed.stderr
+
+
+def test_made_tables_read_from_the_text_are_the_ones_the_script_makes_accepted() -> None:
+    """store/gate.py reads the tables schema.sql makes from its text (every door that
+    opens the index pays it); run, the script makes exactly those (full-text shadow
+    tables aside), so a table written another way would not be missed."""
+    made, cache = made_tables()
+    with closing(sqlite3.connect(":memory:")) as ref:
+        ref.executescript(load_schema_sql())
+        run = {
+            str(r[0])
+            for r in ref.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+            if not str(r[0]).startswith(("sqlite_", "entries_fts_"))
+        }
+    assert made == run and {"entries", "edges", "forest_meta", "entries_fts"} <= made
+    assert cache and not cache & made
