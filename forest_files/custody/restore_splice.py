@@ -8,7 +8,8 @@ lone CR (naming the offset, and what to fix first: a section's lines cannot be f
 in them), but for a whole-file binding without exclusions, whose new bytes are ground
 whole; a file holding git's merge conflict markers (its sections are not yet
 where they will stand: a conflict's ``=======`` reads as a heading's underline);
-a section that cannot be found (restore needs its lines); a result whose section
+a section that cannot be found (restore needs its lines), or a symbol's file that is
+not Python (fix it, then restore again); a result whose section
 would not read as ground, or would not be found at all (``WouldNotStand``; with
 exclusions: an excluded heading placed where it would swallow ground lines).
 Exclusions: the excluded parts are not in ground, so they are kept as they are
@@ -77,7 +78,10 @@ def splice(
     bom = "\ufeff" if raw.startswith("\ufeff") else ""
     body = raw[len(bom) :]
     sel = parse_selector(selector)
-    got = extract(normalise_text(body), sel, excludes)
+    try:
+        got = extract(normalise_text(body), sel, excludes)
+    except SelectorError as exc:
+        raise _not_python(exc, path) from None
     lines = split_lines(body)
     lo, hi = got.start_line - 1, got.end_line  # 0-based slice of the section's lines
     section = lines[lo:hi]
@@ -114,6 +118,21 @@ def splice(
             "hand (`forest diff` shows ground)"
         )
     return new.encode("utf-8"), got.text
+
+
+def _not_python(exc: SelectorError, path: str) -> SelectorError:
+    """A symbol's file that does not parse as Python, refused as a restore (its
+    message says to fix it before binding); any other refusal as it is."""
+    from forest_files.text.pysymbol import SymbolSourceError  # loaded when it raised
+
+    if not isinstance(exc, SymbolSourceError) or not (exc.where and exc.fix):
+        return exc
+    return SymbolSourceError(
+        f"{path}: not valid Python ({exc.where}); nothing was written — {exc.fix}, then "
+        "restore again",
+        exc.where,
+        exc.fix,
+    )
 
 
 def refuse_erased(selector: str, ground: str) -> None:

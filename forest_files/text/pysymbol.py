@@ -44,7 +44,8 @@ Python read it otherwise than as the UTF-8 it is hashed as (pycoding.py; the sam
 error, naming the declaration's line and encoding); ``SectionNotFound`` listing nearby
 names; ``AmbiguousSelector`` listing ``::Name[n]`` candidates with their
 lines; ``OverloadStub`` and ``ReplacedSymbol`` (above). ``SymbolSourceError.where`` and
-``ReplacedSymbol.line``/``.by`` carry, as values, what a check's routes act on.
+``ReplacedSymbol.line``/``.by`` carry, as values, what a check's routes act on
+(``.fix``, what to do first, a restore's refusal: restore_splice.py).
 Returns: the resolved ``Symbol`` and the canonical selector.
 Test: tests/text/test_selectors.py, tests/text/test_selector_rules.py
 """
@@ -70,11 +71,12 @@ _DEFS = (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
 
 class SymbolSourceError(SelectorError):
     """The bound file does not parse as Python, so no symbol can be found. ``where``:
-    the error's line and what is wrong there ("": it names none)."""
+    the error's line and what is wrong there ("": it names none); ``fix``: what to do
+    first (the message says before binding; a restore words it for itself)."""
 
-    def __init__(self, message: str, where: str = "") -> None:
+    def __init__(self, message: str, where: str = "", fix: str = "") -> None:
         super().__init__(message)
-        self.where = where
+        self.where, self.fix = where, fix
 
 
 class OverloadStub(SectionNotFound):
@@ -109,11 +111,11 @@ def symbols(text: str, path: str) -> list[Symbol]:
         tree = ast.parse(text, filename=path)
     except SyntaxError as exc:
         # exc.text would echo source; name the place only.
-        where = f"line {exc.lineno}: {exc.msg}"
+        where, fix = f"line {exc.lineno}: {exc.msg}", "fix the syntax error"
         raise SymbolSourceError(
-            f"{path}: not valid Python ({where}); fix the syntax error before binding a "
-            "symbol in it",
+            f"{path}: not valid Python ({where}); {fix} before binding a symbol in it",
             where,
+            fix,
         ) from None
     except (ValueError, RecursionError, MemoryError) as exc:
         raise SymbolSourceError(
@@ -126,10 +128,11 @@ def symbols(text: str, path: str) -> list[Symbol]:
             f"line {line}: it declares the source encoding {name!r}, so Python reads the "
             "file otherwise than the UTF-8 forest reads and hashes"
         )
+        fix = "fix the declaration (remove it, or declare utf-8)"
         raise SymbolSourceError(
-            f"{path}: not valid Python ({where}); fix the declaration (remove it, or "
-            "declare utf-8) before binding a symbol in it",
+            f"{path}: not valid Python ({where}); {fix} before binding a symbol in it",
             where,
+            fix,
         )
     found: list[Symbol] = []
     _collect(tree, (), found)
