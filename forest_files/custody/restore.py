@@ -17,7 +17,10 @@ opened blocking); a path whose directory resolves outside the repository; a
 missing file of a section binding (its lines are gone with it); a missing file a
 sparse checkout leaves out (restore_sparse.py: ``git sparse-checkout add``, then
 the restore); a section of a file that is not text (the byte to fix first); a
-section that cannot be found (restore needs its lines); with exclusions, a result whose
+section that cannot be found (restore needs its lines); a heading's section an edit
+made hide the sections after it (an unclosed fence or comment), where they cannot stay
+after ground, or cut short with a setext underline (restore_swallowed.py; hidden
+sections that can stay are kept after ground, as they stand); with exclusions, a result whose
 section would not hash to ground (an excluded heading placed where it would
 swallow ground lines); in ``restore_many`` and, given the file's bindings,
 ``restore_section`` (the watcher's), a restore that would remove another bound
@@ -44,7 +47,8 @@ written and nothing captured). Every byte outside the section's lines — other
 lines, their line endings, a BOM — is left exactly as it was; the restored
 lines use the line ending the section used (CRLF or LF); under declared
 normalisations a line reading as ground's keeps its bytes (restore_merge.py).
-Test: tests/custody/test_restore.py, tests/custody/test_restore_normalised.py
+Test: tests/custody/test_restore.py, tests/custody/test_restore_normalised.py,
+tests/custody/test_restore_swallowed.py
 
 This module holds the entry points and is the one import path of restore; its
 rooms: restore_splice.py (the new bytes of a file, worked out in memory:

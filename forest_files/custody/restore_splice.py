@@ -9,11 +9,15 @@ in them), but for a whole-file binding without exclusions, whose new bytes are g
 whole; a file holding git's merge conflict markers (its sections are not yet
 where they will stand: a conflict's ``=======`` reads as a heading's underline);
 a section that cannot be found (restore needs its lines), or a symbol's file that is
-not Python (fix it, then restore again); a result whose section
+not Python (fix it, then restore again); a heading's section an edit made hide the
+sections after it, where they cannot stay, or cut short with a setext underline
+(restore_swallowed.py); a result whose section
 would not read as ground, or would not be found at all (``WouldNotStand``; with
 exclusions: an excluded heading placed where it would swallow ground lines).
 Exclusions: the excluded parts are not in ground, so they are kept as they are
-now, each placed where it stood relative to the surrounding kept lines.
+now, each placed where it stood relative to the surrounding kept lines. Sections an
+edit hides (an unclosed fence or comment) are kept after ground, as they stand, when
+the result reads back so (restore_swallowed.py ``stands_after``).
 Returns: (new file bytes, the text the section held; the file's bytes when it was not
 text: then ground in the file's style where its bytes leave no doubt, ``in_file_style``:
 its BOM kept, CRLF where every line end was CRLF, else ground as it is). Every byte outside the
@@ -26,7 +30,8 @@ docstring, a run of blank lines) stays; a drifted line comes back as ground hold
 (restore_merge.py); should that not read back, ground's normalised lines are written
 wherever the bytes differ.
 Test: tests/custody/test_restore.py, tests/text/test_selector_rules.py,
-tests/custody/test_restore_file_style.py, tests/custody/test_restore_normalised.py
+tests/custody/test_restore_file_style.py, tests/custody/test_restore_normalised.py,
+tests/custody/test_restore_swallowed.py
 """
 
 from __future__ import annotations
@@ -34,6 +39,7 @@ from __future__ import annotations
 import re
 
 from forest_files.custody.restore_merge import merge_lines
+from forest_files.custody.restore_swallowed import guard, refusal, stands_after
 from forest_files.kernel.errors import ForestError
 from forest_files.kernel.shellword import forest_text
 from forest_files.store.entryrow import ERASED_MARK
@@ -50,6 +56,7 @@ class WouldNotStand(ForestError):
     ground (a proposal) words the refusal for that text."""
 
 
+_HEADINGS = ("heading", "anchor")  # selectors of a Markdown heading's section
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")
 
 
@@ -85,6 +92,12 @@ def splice(
     lines = split_lines(body)
     lo, hi = got.start_line - 1, got.end_line  # 0-based slice of the section's lines
     section = lines[lo:hi]
+    hidden = None  # an edit may hide the sections after a heading's, or cut it short
+    if sel.kind in _HEADINGS:
+        hidden = guard((selector, excludes), path, (lines[lo:hi], lines[hi:]), got, ground)
+    if hidden is not None:  # the hidden sections stay after ground, as they stand
+        hi = lo + hidden.line
+        section = lines[lo:hi]
     crlf = sum(x.endswith("\r\n") for x in section or lines)
     lf = sum(x.endswith("\n") and not x.endswith("\r\n") for x in section or lines)
     eol = "\r\n" if crlf > lf else "\n"
@@ -94,13 +107,22 @@ def splice(
     # Lines reading as ground's under the declared normalisations keep their bytes
     # (restore_merge.py); should that not read back (a line kept as it stands reading
     # otherwise beside ground's), ground is written where lines differ byte for byte.
-    for read in dict.fromkeys((got.text, plain)):
+    # The reading of a section cut short at its hidden sections is the lines kept.
+    for read in dict.fromkeys((plain,) if hidden is not None else (got.text, plain)):
         replacement = merge_lines(kept, ground, eol, inserts, read)
         if hi < len(lines) and replacement and not replacement.endswith(("\n", "\r")):
             replacement += eol  # keep the following line on its own line
         new = bom + "".join(lines[:lo]) + replacement + "".join(lines[hi:])
-        if _reads_back(new[len(bom) :], sel, excludes, ground):
+        end = _reads_back(new[len(bom) :], sel, excludes, ground)
+        if end is not None and (
+            hidden is None
+            or stands_after(
+                new[len(bom) :], end, "".join(lines[hi : got.end_line]), body, got.end_line
+            )
+        ):
             break
+        if hidden is not None:  # kept after ground, the hidden sections would not stand
+            raise refusal(selector, path, got.start_line, hidden)
     else:
         cut = [e for e in excludes if not e.startswith(NORMALISED)]
         why = (
@@ -178,13 +200,15 @@ def in_file_style(ground: str, like: bytes) -> bytes:
     return bom + (ground.replace("\n", "\r\n") if crlf else ground).encode("utf-8")
 
 
-def _reads_back(text: str, sel: Selector, excludes: tuple[str, ...], ground: str) -> bool:
-    """Whether the selector finds ``ground`` in ``text``; a selector that finds nothing
-    there (the text drops or renames the heading it names) or finds twice does not."""
+def _reads_back(text: str, sel: Selector, excludes: tuple[str, ...], ground: str) -> int | None:
+    """The section's last line when the selector finds ``ground`` in ``text``, else
+    None; a selector that finds nothing there (the text drops or renames the heading it
+    names) or finds twice does not."""
     try:
-        return extract(normalise_text(text), sel, excludes).text == ground
+        got = extract(normalise_text(text), sel, excludes)
     except SelectorError:
-        return False
+        return None
+    return got.end_line if got.text == ground else None
 
 
 def _split_excluded(

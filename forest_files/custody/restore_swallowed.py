@@ -1,0 +1,211 @@
+"""Restore's guard for a Markdown section an edit made run over the sections after it.
+
+An edit that opens a fence or an HTML comment in a section and never closes it (or
+closes it past the next heading) hides every heading after it: the section runs on
+over the sections that followed, and ground written over its lines would drop them
+from the file (the capture alone would keep them). A setext underline put under the
+section's last lines (``more a`` then ``===``) does the opposite: those lines become a
+heading that ends the section early, and ground written back would hold them twice.
+Stores: nothing (lines in, lines out).
+Refuses (one-line ``ForestError``, before anything is written; ``guard`` asks both):
+``Swallowed``, a heading ``swallowed`` finds where it cannot stay: the block hiding it
+and its line, the heading and its line, what to do (close the block before it or take
+it out, then ``forest check``; ``git diff`` shows the edit); ``refuse_underlined``: a
+section whose next heading is a setext one made of ground's lines.
+Returns: ``swallowed``: the first heading of the section's level or higher that the
+lines the restore drops hold read alone (the lines ground does not hold, each run read
+alone, and again past the first line of a block it leaves open), with the fence or
+HTML block that hides it now, or None. ``guard`` returns it when the hidden sections
+may stay after ground: the heading stands after every line of ground's the section
+holds (a blank one aside), so all before it is the section's, ground or edit; and the
+section excludes no part (then a hidden heading of any level is refused: it may be an
+excluded part, whose text is in no record). The caller reads the result back
+(restore_splice.py ``stands_after``: the section as ground, and the headings after it,
+hidden now or not, at their levels and in their order).
+Test: tests/custody/test_restore_swallowed.py
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from forest_files.kernel.errors import ForestError
+from forest_files.kernel.shellword import command_text, forest_text, git_step, printable
+from forest_files.text.extract import Extracted
+from forest_files.text.markdown import outline
+from forest_files.text.md_blocks import Block, blocks
+from forest_files.text.normalise import normalise_text
+from forest_files.text.normalisers import PREFIX as NORMALISED
+
+_HIDERS = {"fence": "code fence", "html": "HTML comment or block"}
+
+
+@dataclass(frozen=True)
+class Hidden:
+    """A heading the section hides now (0-based indexes into the section's lines)."""
+
+    line: int  # the heading's first line
+    source: str  # the heading's first line as written (a heading is a name, not body)
+    level: int  # 0: past more blocks left open than are read (``line``: the last)
+    block: int  # the first line of the fence or HTML block hiding it
+    kind: str  # that block's kind (md_blocks.py)
+    tail: bool  # of the section's level or higher, after every line of ground's kept
+
+
+def _lines(section: list[str]) -> list[str]:
+    return [x.rstrip("\r\n") + "\n" for x in section]
+
+
+def swallowed(section: list[str], ground: str, *, deeper: bool = False) -> Hidden | None:
+    """The first heading of the section's level or higher hidden in the lines of
+    ``section`` (a heading section's lines, their own line ends) that ground does not
+    hold, or None; ``deeper``: of any level (the section excludes parts: a subsection
+    hidden may be one, whose text is in no record)."""
+    text = _lines(section)
+    outline = blocks("".join(text))
+    if not outline or outline[0].kind != "heading":
+        return None
+    level, start = outline[0].level, outline[0].last  # lines after the heading's own
+    keys = [x.rstrip() for x in text]
+    want = [x.rstrip() for x in ground.splitlines()]
+    codes = difflib.SequenceMatcher(a=keys, b=want, autojunk=False).get_opcodes()
+    runs = [(max(a0, start), a1) for tag, a0, a1, _b, _c in codes if tag != "equal" and a1 > start]
+    # the last line of ground's found in the section, but for a blank one (ground's
+    # blank end may pair with a blank line of the sections after)
+    held = max(
+        (i for tag, a0, a1, _b, _c in codes if tag == "equal" for i in range(a0, a1) if keys[i]),
+        default=0,
+    )
+    for r0, r1 in runs:
+        for at, found in _read_alone(text[r0:r1]):
+            if deeper or found <= level:
+                line = r0 + at
+                hider = _hider(outline, line + 1)
+                if hider is None:
+                    continue  # read alone it is a heading, in place it is not hidden
+                return Hidden(
+                    line,
+                    text[line].strip() if found else "",
+                    found,
+                    hider.first - 1,
+                    hider.kind,
+                    tail=line > held and 0 < found <= level,
+                )
+    return None
+
+
+_END = "\n# end\n"  # a heading put after a text: hidden, a block is left open above it
+_MAX_OPEN = 64  # blocks left open, one inside another, looked past in one run of lines
+
+
+def _read_alone(run: list[str]) -> Iterator[tuple[int, int]]:
+    """(0-based line, level) of each heading the lines ``run`` hold read alone, then of
+    each a block left open in them hides (a fence or comment opened and never closed:
+    read again from the line after its first), in order."""
+    k = 0
+    for _ in range(_MAX_OPEN):
+        end = len(run) - k + 2  # the line of _END's heading
+        found = blocks("".join(run[k:]) + _END)
+        yield from (
+            (k + b.first - 1, b.level) for b in found if b.kind == "heading" and b.first < end
+        )
+        last = found[-1]
+        if last.first == end or last.kind not in _HIDERS:
+            return
+        k += last.first
+    yield k - 1, 0  # past _MAX_OPEN: what the last opened block hides is not known
+
+
+def _hider(outline: list[Block], line: int) -> Block | None:
+    """The fence or HTML block that holds ``line`` (1-based), or None."""
+    for block in outline:
+        if block.first <= line <= block.last:
+            return block if block.kind in _HIDERS else None
+    return None
+
+
+def guard(
+    sel: tuple[str, tuple[str, ...]],
+    path: str,
+    around: tuple[list[str], list[str]],
+    got: Extracted,
+    ground: str,
+) -> Hidden | None:
+    """Before a heading's section is restored (``sel``: its selector and exclusions;
+    ``around``: its lines and the file's lines after it; ``got``: the section as
+    read): refused when an edit cut it short with a setext underline, or hides a
+    heading that cannot stay after ground (ground's lines after it, or, the section
+    excluding parts, of any level); the hidden heading the lines may stay from, or
+    None: nothing hidden."""
+    (selector, excludes), (section, after) = sel, around
+    refuse_underlined(selector, section, after, got.start_line, ground)
+    cut = any(not e.startswith(NORMALISED) for e in excludes)
+    hidden = swallowed(section, ground, deeper=cut)
+    if hidden is not None and (not hidden.tail or cut):
+        raise refusal(selector, path, got.start_line, hidden)
+    return hidden
+
+
+def stands_after(new: str, end: int, tail: str, now: str, now_end: int) -> bool:
+    """Whether the headings after the restored section (``new``'s past line ``end``)
+    are, level and name, in order, those the kept lines ``tail`` hold read alone, then
+    those after the section now (``now``'s past line ``now_end``): the kept lines read
+    as they would without the edit, and close nothing over the sections after them."""
+
+    def heads(text: str, past: int) -> list[tuple[int, str]]:
+        return [(h.level, h.name) for h in outline(normalise_text(text)) if h.start_line > past]
+
+    return heads(new, end) == heads(tail, 0) + heads(now, now_end)
+
+
+class Swallowed(ForestError):
+    """An edit in a section hides the sections after it; nothing was written."""
+
+
+def refusal(selector: str, path: str, first: int, hidden: Hidden) -> Swallowed:
+    """One line: the block that hides, the heading it hides (lines of the file:
+    ``first`` is the section's first), nothing written, and what to do."""
+    kind = _HIDERS[hidden.kind]
+    diff = command_text(git_step("diff", "--", path))
+    at = first + hidden.line
+    what = (
+        f"the headings after it (the first: `{printable(hidden.source)}` at line {at})"
+        if hidden.source
+        else f"the lines after it (more blocks are left open from line {at} on than a "
+        "restore reads past)"
+    )
+    return Swallowed(
+        f"{selector}: an edit in it (the {kind} opened at line {first + hidden.block}) "
+        f"hides {what}, so restoring it would drop their sections from the file; nothing was "
+        f"written — close that {kind} before line {at} or take it out, then "
+        f"`{forest_text('check')}` and restore again (`{diff}` shows the edit)"
+    )
+
+
+def refuse_underlined(
+    selector: str, section: list[str], after: list[str], first: int, ground: str
+) -> None:
+    """Refuse when the heading that ends ``section`` now (the start of ``after``: the
+    file's next lines) is a setext heading whose text lines are ground's lines the
+    section lacks: ground written back would hold those lines, then them again as the
+    heading. ``first``: the section's first line in the file."""
+    if not after:
+        return
+    head = blocks("".join(_lines(after)))
+    if not head or not head[0].setext or head[0].first != 1:
+        return
+    words = [x.rstrip() for x in _lines(after[: head[0].last - 1])]
+    held = {x.rstrip() for x in ground.splitlines()} - {x.rstrip() for x in _lines(section)}
+    if not all(w in held for w in words if w):
+        return
+    top = first + len(section)  # the heading's first line in the file
+    under = top + head[0].last - 1
+    lines = f"lines {top}-{under - 1}" if under - 1 > top else f"line {top}"
+    raise ForestError(
+        f"{selector}: an edit underlined its {lines} (line {under}), so they read as a "
+        "heading that ends it; ground written back would hold those lines twice (in it, "
+        f"and again as that heading); nothing was written — take out line {under} (or put "
+        f"a blank line above it), then `{forest_text('check')}`"
+    )
