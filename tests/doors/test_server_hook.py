@@ -260,9 +260,11 @@ def test_server_hook_closing_line_worded_by_what_was_printed_accepted() -> None:
         "follow the routes above, then push again"
     )
     no_route = closing([Refusal(shown, unrouted=True)])
-    assert "routes above" not in no_route and "without a route" in no_route
+    assert "routes above" not in no_route and "the `forest ci` named above" in no_route
     both = closing([Refusal(shown, routed=True), Refusal(shown, deleted=True), Refusal()])
-    assert "routes above" in both and "keep the branch" in both and "without a route" not in both
+    assert "routes above" in both and "keep the branch" in both and "forest ci" not in both
+    on_server = closing([Refusal(shown, on_server=True)])
+    assert "push again" not in on_server and "pushing again cannot" in on_server
 
 
 @pytest.mark.slow  # a push of two refs, each judged by the gate

@@ -30,9 +30,11 @@ push; ``update``: that ref), exit 1, printing in every hook's one order (check/t
 refused refs, each note once (a warning that refuses nothing, e.g. signing under
 "warn", however many refs share it, an accepted ref's too), then each refused ref
 with its findings as ``forest ci`` prints them (a ``ledger-deleted`` of a push routed
-to put the segment back from OLD in the pusher's clone: dropped_acts.py), then one
-line on how to fix it, worded by what was printed (``closing``: the routes only when
-a finding printed one).
+to put the segment back from OLD in the pusher's clone: dropped_acts.py; a finding
+without a route under the ``forest ci --base`` that lists it in the pusher's clone, or,
+damage the server's ledger held before the push, the ``git -C`` its administrator runs
+on the server: unrouted.py), then one line on how to fix it, worded by what was
+printed (``closing``: the routes only when a finding printed one).
 Says, on a push it accepts: each note once (``accepted_lines``: a signing warning
 under "warn", in ``forest ci``'s words), on stderr, which git relays to the pusher as
 ``remote:`` lines; nothing when there is nothing to say.
@@ -51,6 +53,7 @@ from forest_files import gitio
 from forest_files.check.findings import Reported
 from forest_files.check.text import block, in_hook_order, warning_block
 from forest_files.doors.hooks.dropped_acts import dropped_acts
+from forest_files.doors.hooks.unrouted import WayOut, way_out
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -60,7 +63,11 @@ if TYPE_CHECKING:
 REFUSED = "forest: push refused"
 # The closing line, worded by what the refusal printed (``closing``).
 _ROUTED = "in your clone follow the routes above"
-_UNROUTED = "do what the detail of each finding without a route says"
+_UNROUTED = "fix what the `forest ci` named above lists"
+_ON_SERVER = (
+    "the server's ledger was damaged before this push: its administrator repairs it "
+    "there (the `git -C` above shows it); pushing again cannot"
+)
 _KEEP_BRANCH = (
     "keep the branch: deleting it drops the acts its ledger holds, and the ledger only grows"
 )
@@ -158,8 +165,9 @@ class Refusal:
     ref: str = ""
     notes: tuple[str, ...] = ()  # warnings that refuse nothing
     routed: bool = False  # a finding printed with a route
-    unrouted: bool = False  # a finding printed without one (but a deleted branch's)
+    unrouted: bool = False  # one the push brought printed without (not a deleted branch's)
     deleted: bool = False  # a deleted branch whose ledger held acts
+    on_server: bool = False  # a ledger fault without a route the server held before the push
 
 
 def closing(refusals: Iterable[Refusal]) -> str:
@@ -170,6 +178,7 @@ def closing(refusals: Iterable[Refusal]) -> str:
     ways += [_UNROUTED] if any(r.unrouted for r in shown) else []
     parts = [f"{' and '.join(ways)}, then push again"] if ways else []
     parts += [_KEEP_BRANCH] if any(r.deleted for r in shown) else []
+    parts += [_ON_SERVER] if any(r.on_server for r in shown) else []
     return "; ".join(parts)
 
 
@@ -202,11 +211,6 @@ def accepted_lines(refusals: Iterable[Refusal]) -> list[str]:
     return list(dict.fromkeys(note for r in refusals for note in r.notes))
 
 
-def _offers(found: Iterable[Reported]) -> dict[str, bool]:
-    found = list(found)
-    return {"routed": any(r.routes for r in found), "unrouted": any(not r.routes for r in found)}
-
-
 def judge(top: Path, update: RefUpdate, default: str | None, *, guard_all: bool = False) -> Refusal:
     """The refusal of ``update`` (its findings as ``forest ci`` prints them); no lines
     when it is accepted. ``guard_all``: HEAD names no branch that exists, so a deleted
@@ -222,23 +226,28 @@ def judge(top: Path, update: RefUpdate, default: str | None, *, guard_all: bool 
     lines = [line for r in dropped for line in block(r, words=False)]
     found = list(dropped) if new is not None else []
     notes: list[str] = []
+    way = WayOut()
     if new is not None:
-        gate_lines, gate_found, notes = _gate_lines(top, old, new, default)
+        gate_lines, gate_found, notes, since, server = _gate_lines(top, old, new, default)
         lines += gate_lines
         found += gate_found
+        way = way_out(top, found, since=since, server=server)
     if not lines:
         return Refusal(notes=tuple(notes))
-    shown = tuple(f"  {line}" for line in lines)
+    shown = tuple(f"  {line}" for line in [*lines, *way.lines])
     deleted = new is None and bool(dropped)
-    return Refusal(shown, update.ref, tuple(notes), deleted=deleted, **_offers(found))
+    routed = any(r.routes for r in found)
+    return Refusal(shown, update.ref, tuple(notes), routed, way.pushed, deleted, way.on_server)
 
 
 def _gate_lines(
     top: Path, old: str | None, new: str, default: str | None
-) -> tuple[list[str], list[Reported], list[str]]:
+) -> tuple[list[str], list[Reported], list[str], str | None, str | None]:
     """The gate's text for NEW judged from OLD, or from where a new ref starts (``forest
-    ci``'s findings and summary), the findings it printed, and its warnings as notes
-    (said once per push, after the refusal line, as the pre-commit hook says its own)."""
+    ci``'s findings and summary), the findings it printed, its warnings as notes
+    (said once per push, after the refusal line, as the pre-commit hook says its own),
+    the merge-base it judged the range from (None: NEW alone) and the server's commit
+    it judged from (None: the root, no commit of the server's)."""
     from forest_files.gate.ci import run_gate
     from forest_files.gate.render_parts import summary_line
 
@@ -247,7 +256,7 @@ def _gate_lines(
     if base is None:
         base = _git(top, "rev-list", "--max-parents=0", "--end-of-options", new, "--")[1].split()[0]
     if not (_custody(top, base) or _custody(top, new)):
-        return [], [], []  # under custody at neither end: nothing to guard (as the commit hook)
+        return [], [], [], None, None  # under custody at neither end: nothing to guard
     if rooted:  # the root commit by its own ledger (if it has one), then the rest
         reports = [run_gate(top, None, head=base)] if _custody(top, base) else []
         if base != new:
@@ -256,13 +265,14 @@ def _gate_lines(
         reports = [run_gate(top, base, head=new)]
     notes = ["\n".join(warning_block(w, words=False)) for r in reports for w in r.warnings]
     if all(r.ok for r in reports):
-        return [], [], notes  # accepted: its warnings are still said (``accepted_lines``)
+        return [], [], notes, None, None  # accepted: its warnings still said (accepted_lines)
     lines = [
         line
         for r in reports
         for line in [*(x for f in r.findings for x in block(f, words=False)), summary_line(r)]
     ]
-    return lines, [f for r in reports for f in r.findings], notes
+    found = [f for r in reports for f in r.findings]
+    return lines, found, notes, reports[-1].merge_base, None if rooted else base
 
 
 def _custody(top: Path, commit: str) -> bool:
