@@ -22,8 +22,9 @@ only once a file is found);
 reached: the hook asks git only of those), ``reached`` (the same of the
 ``.gitattributes`` a source holds: a source with none above a bound file asks nothing);
 ``routes`` (the line that unsets the attributes for the file, at the end of the
-``.gitattributes`` of its own directory, which outranks those above it, then the file
-staged, or committed).
+``.gitattributes`` of its own directory, which outranks those above it, or the rule
+deleted in the ``.gitattributes`` the finding names, reached from where the user
+stands; then the file staged, or committed).
 Test: tests/check/test_checkout_rewrite_commit.py
 """
 
@@ -150,6 +151,7 @@ def routes(f: Finding, *, root: Path, source: str) -> tuple[Route, ...]:
     at = source if source not in ("worktree", _INDEX) else _INDEX
     found = _rewriting(root, at, [f.path], keep_index_file=at == _INDEX).get(f.path, [])
     unset = [_UNSET[w.partition("=")[0]] for w in found] or list(_UNSET.values())
+    held = _holding(root, at, f.path, found)
     folder, _, name = f.path.rpartition("/")
     where = f"{folder}/{RULES}" if folder else RULES
     line = " ".join((attribute_pattern(name), *unset))
@@ -157,11 +159,26 @@ def routes(f: Finding, *, root: Path, source: str) -> tuple[Route, ...]:
     if source != _INDEX:
         message = f"{where}: keep {f.path} out of the checkout rewrite"
         steps = (*steps, git_step("commit", "-m", message))
+    rules = " and ".join(reached(h) for h in held)
+    delete = f"rules in {rules} that set them" if len(held) > 1 else f"rule in {rules} that sets it"
     note = (
-        f"first add the line `{line}` at the end of {reached(where)} (or delete the rule "
-        "that sets it), so every checkout writes the text git holds"
+        f"first add the line `{line}` at the end of {reached(where)} (or delete the {delete}), "
+        "so every checkout writes the text git holds"
     )
     return (Route("take the file out of git's checkout rewrite", steps, note),)
+
+
+def _holding(root: Path, at: str, path: str, words: list[str]) -> list[str]:
+    """The committed (or staged) ``.gitattributes`` whose rules give ``path`` its
+    rewriting ``words``, as the finding names them (``_by_rules``); the top's when git
+    names none."""
+    from forest_files import gitio
+
+    names = [w.partition("=")[0] for w in words]
+    if not names:
+        return [RULES]
+    files = gitio.deciding_rules(root, at, {path: names}, keep_index_file=at == _INDEX)
+    return sorted({files.get(path, {}).get(n, RULES) for n in names})
 
 
 __all__ = ["KIND", "changed_rules", "findings", "is_rules", "judged_paths", "reached", "routes"]

@@ -66,7 +66,8 @@ KINDS: dict[str, Kind] = {
         "is unchanged, but every clone's working file reads as drift",
         "check, ci",
         "add a line unsetting it for the file (`/NAME -ident`) at the end of the "
-        "`.gitattributes` of its directory, or delete the rule; stage or commit it",
+        "`.gitattributes` of its directory, or delete the rule in the `.gitattributes` the "
+        "finding names; stage or commit it",
     ),
     "ledger-fault": (
         "the committed ledger is damaged (a stray file under it, a bad line, a missing "

@@ -194,3 +194,45 @@ def test_rewrite_rule_in_a_symlinked_gitattributes_not_a_finding_accepted(repo: 
     (repo / "docs" / ".gitattributes").unlink()
     _rule(repo, "canon.md ident", "docs/.gitattributes")
     assert _kinds(repo) == [KIND]
+
+
+def _route_note(repo: Path) -> str:
+    (found,) = [r for r in judge_staged(repo).extra if r.failed]
+    (route,) = found.routes
+    return route.note
+
+
+@pytest.mark.parametrize(
+    ("lines", "named"),
+    [
+        ((".gitattributes:docs/canon.md ident",), "the rule in .gitattributes that sets it"),
+        (
+            (".gitattributes:[attr]stamped ident", "docs/.gitattributes:canon.md stamped"),
+            "the rule in docs/.gitattributes that sets it",
+        ),
+        (
+            (".gitattributes:docs/canon.md ident", "docs/.gitattributes:canon.md filter=x"),
+            "the rules in .gitattributes and docs/.gitattributes that set them",
+        ),
+    ],
+    ids=["top", "macro-below", "two-files"],
+)
+def test_rewrite_route_names_the_rules_file_detected(
+    repo: Path, lines: tuple[str, ...], named: str
+) -> None:
+    """The route's other way out, deleting the rule, names the file that holds it, as
+    the finding does (it said "the rule that sets it", naming no file)."""
+    for spec in lines:
+        where, _, line = spec.partition(":")
+        _rule(repo, line, where)
+    assert f"(or delete {named})" in _route_note(repo), _route_note(repo)
+
+
+def test_rewrite_route_rules_file_reached_from_a_folder_detected(repo: Path) -> None:
+    """Typed in docs/, the rules file at the top is named as reached from there."""
+    _rule(repo, "docs/canon.md ident")
+    checked = pasted(repo / "docs", "forest check --staged")
+    assert checked.returncode == 1, checked.stdout + checked.stderr
+    assert "(or delete the rule in ../.gitattributes that sets it)" in checked.stdout, (
+        checked.stdout
+    )
