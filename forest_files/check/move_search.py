@@ -152,7 +152,7 @@ class _Changed:
             return self._candidates
         if isinstance(source, GitTreeSource) and source.rev is not None:
             try:  # the commit's own change (none for a root commit: no parent to diff)
-                changes = gitio.diff_names(source.root, f"{source.rev}^", source.rev)
+                changes = gitio.diff_names(source.root, f"{source.rev}^", source.rev, filters="AM")
             except gitio.UnknownRef:
                 return []
             return [c.path for c in changes if c.status in ("A", "M")]

@@ -70,6 +70,19 @@ def test_pages_merged_into_one_staged_and_hook_detected(pages: Path) -> None:
     assert hook == MOVED  # the hook's path: the staged change only
 
 
+def test_pages_merged_into_a_new_file_committed_rev_and_ci_detected(pages: Path) -> None:
+    """Judged in a commit, the change's files are its added files too: the commit's
+    diff was asked for modified and deleted files only, so a page merged into a file
+    the commit adds was no place at ``check --rev`` and ``forest ci``."""
+    base = git(pages, "rev-parse", "HEAD")
+    _merge(pages)
+    git(pages, "commit", "-q", "--no-verify", "-m", "merged")
+    for command in ("forest check --rev HEAD --json", f"forest ci --base {base} --format json"):
+        ran = pasted(pages, command)
+        found = json.loads(ran.stdout)["findings"]
+        assert _moved(found) == MOVED, (command, ran.stdout)
+
+
 def test_page_text_as_a_section_of_an_unchanged_file_not_moved_refused(tmp_path: Path) -> None:
     """The search reads the outline of the change's files only: a section holding a
     deleted page's text in a file the change leaves alone is no place it went."""
