@@ -78,7 +78,8 @@ def search_moves(
                 )
             )
             continue
-        places = _places(index, finding, binding) if finding.kind == "unresolved" else ()
+        unresolved = finding.kind == "unresolved"
+        places = _places(index, finding, binding, changed) if unresolved else ()
         if not places:
             out.append(finding)
             continue
@@ -93,12 +94,14 @@ def search_moves(
     return _unmoved(out, renamed) if renamed else out
 
 
-def _places(index: MoveIndex, finding: Finding, binding: Binding) -> tuple[Candidate, ...]:
+def _places(
+    index: MoveIndex, finding: Finding, binding: Binding, changed: _Changed
+) -> tuple[Candidate, ...]:
     """Where an unresolved section may stand now: its text but for its trailing blank
     lines (cut from the end of a page, or pasted at the end of one: move_near.py),
-    then the places of a renamed section."""
+    then the places of a renamed section (in the change's other files too)."""
     near = index.near(binding, finding.expected_hash or "")
-    renamed = index.renamed(binding)
+    renamed = index.renamed(binding, changed)
     if not near:
         return renamed
     seen = {c.selector for c in near}

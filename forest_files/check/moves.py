@@ -11,7 +11,8 @@ found whole nowhere, the heading sections of the change's files that hash to it
 (``merged``: a page merged into another); for an unresolved heading or symbol with no such
 place, the sections that stand where it stood (same parent; the parent's new
 place when the parent is gone, renamed too) or bear its name under another
-parent (moved and edited), and for a heading id no heading
+parent (moved and edited; a heading in another file of the change too, its parent's
+new place there: move_elsewhere.py), and for a heading id no heading
 carries any more (``file.md#{id}``), every heading of its file (named by its
 own id when the file holds that id once, else by its heading path) — each
 bound by no live binding (by selector, or resolving to the same section),
@@ -25,7 +26,7 @@ that file's rename, never a rebind the ledger could not record.)
 Test: tests/check/test_moves.py, tests/check/test_parse_once.py,
 tests/check/test_move_candidates.py, tests/check/test_hook_move_cost.py,
 tests/check/test_moved_not_utf8.py, tests/check/test_merged_pages.py,
-tests/check/test_docs_site.py
+tests/check/test_docs_site.py, tests/check/test_chapter_elsewhere.py
 
 The places of a file and their text are read by move_places.py; a place is named
 (its selector, a binding's kind, a heading id's likeness) by move_names.py.
@@ -64,6 +65,7 @@ from forest_files.text.normalise import decode_bytes, normalised_hash
 from forest_files.text.selector import Kind, Selector, parse_selector, render
 
 if TYPE_CHECKING:
+    from forest_files.check.move_elsewhere import Elsewhere
     from forest_files.check.move_near import NearIndex
     from forest_files.text.extract import Document
 
@@ -98,6 +100,7 @@ class MoveIndex:
         self._merged: dict[str, list[Place]] | None = None  # heading hash -> places (merged)
         self._parsed: list[tuple[str, Document]] = []  # each candidate file, as parsed
         self._near: NearIndex | None = None  # built on first use (move_near.py)
+        self._elsewhere: Elsewhere | None = None  # likewise (move_elsewhere.py)
         # path -> (file hash, parsed): the check's parses, and this search's own added
         # (the caller's dict), so the commit's route (commit_plan.py) reads them too
         self._documents = documents if documents is not None else {}
@@ -197,14 +200,16 @@ class MoveIndex:
                 self._add_headings(path, self._merged)
         return self._shown(binding, self._merged.get(expected, []))
 
-    def _add_headings(self, path: str, into: dict[str, list[Place]]) -> None:
-        """Each heading section of a Markdown ``path``, by the hash of its text."""
-        if _suffix(path) not in MARKDOWN:
-            return
+    def _parse(self, path: str) -> Document | None:
+        """``path`` read and parsed (once: ``_document``); None for no text."""
         data = self._source.read(path)
         if data is None or has_markers(data):
-            return
-        doc = self._document(path, data)
+            return None
+        return self._document(path, data)
+
+    def _add_headings(self, path: str, into: dict[str, list[Place]]) -> None:
+        """Each heading section of a Markdown ``path``, by the hash of its text."""
+        doc = self._parse(path) if _suffix(path) in MARKDOWN else None
         if doc is None:
             return
         heads = doc.headings()
@@ -231,14 +236,18 @@ class MoveIndex:
         (the file is the place) or a place it never showed."""
         return self._lines.get(selector)
 
-    def renamed(self, binding: Binding) -> tuple[Candidate, ...]:
+    def renamed(
+        self, binding: Binding, changed: Callable[[], Iterable[str]] | None = None
+    ) -> tuple[Candidate, ...]:
         """Where a renamed (or moved and edited) section may stand now, bound by no
         other binding, in document order (renames.py ranks them): for a heading or
         symbol, the sections under its old parent (under the parent's new place when
         the parent was renamed as well), then those of its own name under another
         parent; for a heading id no heading carries any more (``file.md#{id}``),
         every heading of the file, named by its own id when it has one the file holds
-        once (else by its heading path)."""
+        once (else by its heading path). A heading is looked for in the other Markdown
+        files of ``changed()`` too (the change's: move_elsewhere.py): a chapter moved
+        there with a subsection renamed, and that subsection under its new place."""
         sel = parse_selector(binding.selector)
         path = binding.path
         if sel.kind == "anchor":
@@ -248,24 +257,38 @@ class MoveIndex:
             return self._free(path, heads, by_id=sel.parts[0])
         if sel.kind not in ("heading", "symbol"):
             return ()
-        return self._free(path, self._places(path, sel.kind, sel.parts))
+        there = None
+        if sel.kind == "heading" and changed is not None:
+            from forest_files.check.move_elsewhere import Elsewhere
 
-    def _places(self, path: str, kind: Kind, parts: tuple[str, ...]) -> list[Place]:
+            if self._elsewhere is None:
+                self._elsewhere = Elsewhere(changed, self._parse)
+            there = self._elsewhere
+        return self._free(path, self._places(path, sel.kind, sel.parts, there))
+
+    def _places(
+        self, path: str, kind: Kind, parts: tuple[str, ...], there: Elsewhere | None
+    ) -> list[Place]:
         """The sections under the parent of ``parts`` (where that parent is gone, renamed
         too: under each free place it may stand now, by this same rule), then those of
-        its own name under another parent."""
+        its own name under another parent (``there``: in another file of the change too)."""
         parent, outline = parts[:-1], self._outline.get((path, kind), [])
         places = list(self._children.get((path, kind, parent), []))
         if not places and parent and all(p.parts != parent for p in outline):
-            taken = self._held(path)
-            for new in self._places(path, kind, parent):
-                if new.line not in taken and place_selector(new) not in self._bound:
+            for new in self._places(path, kind, parent, there):
+                if new.line in self._held(new.path) or place_selector(new) in self._bound:
+                    continue
+                if new.path == path:
                     places += self._children.get((path, kind, new.parts), [])
+                elif there is not None:
+                    places += there.children(new.path, new.parts)
         own = parts[-1].casefold()
-        seen = {p.line for p in places}
+        seen = {(p.path, p.line) for p in places}
         places += [  # moved under another parent (and edited: unchanged text is ``moved``)
-            p for p in outline if p.line not in seen and p.parts[-1].casefold() == own
+            p for p in outline if (p.path, p.line) not in seen and p.parts[-1].casefold() == own
         ]
+        if there is not None:  # or to another file, a subsection renamed on the way
+            places += [p for p in there.named(path, own) if (p.path, p.line) not in seen]
         return places
 
     def _free(
@@ -275,12 +298,11 @@ class MoveIndex:
         section), as candidates; ``by_id`` (the id gone): each named by a heading id
         the file holds once, and past ``MAX_POOL`` of them the ones whose id or name
         reads most like the one gone."""
-        taken = self._held(path)
         ids = unique_ids(self._outline.get((path, "heading"), [])) if by_id else set()
         free: list[Candidate] = []
         for p in places:
             shown = place_selector(p)
-            if p.line in taken or shown is None or shown in self._bound:
+            if p.line in self._held(p.path) or shown is None or shown in self._bound:
                 continue
             anchor = next((a for a in p.anchors if a in ids), None)
             if anchor is not None:
@@ -303,7 +325,8 @@ class MoveIndex:
             return self._taken[path]
         from forest_files.text.extract import extract
 
-        base, doc = path_base(path), self._docs.get(path)
+        kept = self._documents.get(path)  # another file of the change: as it was parsed
+        base, doc = path_base(path), self._docs.get(path) or (kept[1] if kept else None)
         lines: set[int] = set()
         if base is not None and doc is not None:
             for shown in self._bound:

@@ -107,7 +107,13 @@ def test_subsection_moved_elsewhere_keeps_its_route_detected(repo: Path) -> None
     write(repo, "book/storm.md", storm)
     out = in_process.forest(repo, "check").stdout
     assert "forest rebind 'book/book.md#Book/One/Storm' 'book/storm.md#Storm'" in out, out
-    assert _carried(out) == []
+    # the chapter, edited (Storm left it), is offered its one place in one.md (the
+    # change's other files are searched: move_elsewhere.py), whose rebind carries Calm;
+    # Storm, moved elsewhere, is not carried
+    assert "forest rebind 'book/book.md#Book/One' 'book/one.md#One' --words" in out, out
+    assert _carried(out) == [
+        f"{CARRIED}: book/book.md#Book/One/Calm, now at book/one.md#One/Calm lines 5-8"
+    ], out
 
 
 def test_chapter_renamed_one_rebind_carries_subsections_detected(repo: Path) -> None:
