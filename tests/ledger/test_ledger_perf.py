@@ -137,12 +137,28 @@ def test_old_index_tables_rebuilt(origin: Path) -> None:
     index = local_state(origin) / "woods.db"
     with closing(sqlite3.connect(index)) as db:
         db.executescript(
-            "DROP TABLE ledger_applied; DROP TABLE ledger_segments;"
+            "DROP TABLE ledger_applied;"
             "CREATE TABLE ledger_applied (act_id TEXT PRIMARY KEY, entry_ids TEXT);"
         )
     with Repository(origin) as r:
         report = r.sync()
         assert (report.applied, report.rebuilt) == (1, True)
+
+
+def test_index_that_lost_a_cache_table_rebuilt_at_open(
+    origin: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An index without one of the replay's tables (an older layout, or cut by hand) is
+    no store of ours: dropped when opened and the ledger replayed into a new one."""
+    with Repository(origin) as r:
+        r.adopt_many(["Text."], words=WORDS, by=ADA)
+    index = local_state(origin) / "woods.db"
+    with closing(sqlite3.connect(index)) as db:
+        db.executescript("DROP TABLE ledger_segments;")
+    with Repository(origin) as r:
+        report = r.sync()
+        assert report.applied == 1 and len(r.ground()) == 1
+    assert "lost its table(s) ledger_segments" in capsys.readouterr().err
 
 
 def test_new_act_depending_on_deep_history_judged(origin: Path, tmp_path: Path) -> None:
