@@ -19,7 +19,8 @@ sparse checkout leaves out (restore_sparse.py: ``git sparse-checkout add``, then
 the restore); a section of a file that is not text (the byte to fix first); a
 section that cannot be found (restore needs its lines); a heading's section an edit
 made hide the sections after it (an unclosed fence or comment), where they cannot stay
-after ground, or cut short with a setext underline (restore_swallowed.py; hidden
+after ground, or cut short by a heading made of ground's lines or put among them
+(restore_swallowed.py; hidden
 sections that can stay are kept after ground, as they stand); with exclusions, a result whose
 section would not hash to ground (an excluded heading placed where it would
 swallow ground lines); in ``restore_many`` and, given the file's bindings,

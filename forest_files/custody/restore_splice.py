@@ -10,8 +10,8 @@ whole; a file holding git's merge conflict markers (its sections are not yet
 where they will stand: a conflict's ``=======`` reads as a heading's underline);
 a section that cannot be found (restore needs its lines), or a symbol's file that is
 not Python (fix it, then restore again); a heading's section an edit made hide the
-sections after it, where they cannot stay, or cut short with a setext underline
-(restore_swallowed.py); a result whose section
+sections after it, where they cannot stay, or cut short by a heading made of
+ground's lines or put among them (restore_swallowed.py); a result whose section
 would not read as ground, or would not be found at all (``WouldNotStand``; with
 exclusions: an excluded heading placed where it would swallow ground lines).
 Exclusions: the excluded parts are not in ground, so they are kept as they are

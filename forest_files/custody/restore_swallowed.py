@@ -4,14 +4,17 @@ An edit that opens a fence or an HTML comment in a section and never closes it (
 closes it past the next heading) hides every heading after it: the section runs on
 over the sections that followed, and ground written over its lines would drop them
 from the file (the capture alone would keep them). A setext underline put under the
-section's last lines (``more a`` then ``===``) does the opposite: those lines become a
-heading that ends the section early, and ground written back would hold them twice.
+section's last lines (``more a`` then ``===``), a line of them made an ATX heading
+(``# text a``) or a heading put among them does the opposite: it ends the section
+early, and ground written back would hold its lines twice (in the section, and again
+in that heading's).
 Stores: nothing (lines in, lines out).
 Refuses (one-line ``ForestError``, before anything is written; ``guard`` asks both):
 ``Swallowed``, a heading ``swallowed`` finds where it cannot stay: the block hiding it
 and its line, the heading and its line, what to do (close the block before it or take
-it out, then ``forest check``; ``git diff`` shows the edit); ``refuse_underlined``: a
-section whose next heading is a setext one made of ground's lines.
+it out, then ``forest check``; ``git diff`` shows the edit); ``refuse_cut_short``: a
+section whose next heading was made of ground's lines (a setext underline, an ATX
+``#``) or put above them: the lines to write twice, the line to take out.
 Returns: ``swallowed``: the first heading of the section's level or higher that the
 lines the restore drops hold read alone (the lines ground does not hold, each run read
 alone, and again past the first line of a block it leaves open), with the fence or
@@ -140,7 +143,7 @@ def guard(
     excluding parts, of any level); the hidden heading the lines may stay from, or
     None: nothing hidden."""
     (selector, excludes), (section, after) = sel, around
-    refuse_underlined(selector, section, after, got.start_line, ground)
+    refuse_cut_short(selector, section, after, got.start_line, ground)
     cut = any(not e.startswith(NORMALISED) for e in excludes)
     hidden = swallowed(section, ground, deeper=cut)
     if hidden is not None and (not hidden.tail or cut):
@@ -184,28 +187,67 @@ def refusal(selector: str, path: str, first: int, hidden: Hidden) -> Swallowed:
     )
 
 
-def refuse_underlined(
+def refuse_cut_short(
     selector: str, section: list[str], after: list[str], first: int, ground: str
 ) -> None:
     """Refuse when the heading that ends ``section`` now (the start of ``after``: the
-    file's next lines) is a setext heading whose text lines are ground's lines the
-    section lacks: ground written back would hold those lines, then them again as the
-    heading. ``first``: the section's first line in the file."""
-    if not after:
+    file's next lines) was made of ground's lines or put among them: the lines it and
+    its own section hold (a heading read as its text; an ATX heading of other words
+    aside) begin with the first line of ground's the section lacks at its end. Ground
+    written back would hold those lines, then them again in that heading's section.
+    ``first``: the section's first line in the file."""
+    text = _lines(after)
+    found = blocks("".join(text)) if text else []
+    if not found or found[0].kind != "heading" or found[0].first != 1:
         return
-    head = blocks("".join(_lines(after)))
-    if not head or not head[0].setext or head[0].first != 1:
-        return
-    words = [x.rstrip() for x in _lines(after[: head[0].last - 1])]
-    held = {x.rstrip() for x in ground.splitlines()} - {x.rstrip() for x in _lines(section)}
-    if not all(w in held for w in words if w):
+    head = found[0]
+    lacked = [x for x in _lacked_tail(section, ground) if x]
+    said = [(i, x) for i, x in _read_next(text, found) if x]
+    if not head.setext and said and lacked and said[0][1] != lacked[0]:
+        said = said[1:]  # a heading of its own put above ground's lines
+    if not lacked or not said or said[0][1] != lacked[0]:
         return
     top = first + len(section)  # the heading's first line in the file
-    under = top + head[0].last - 1
-    lines = f"lines {top}-{under - 1}" if under - 1 > top else f"line {top}"
+    twice = [top + i for i, x in said if x in set(lacked)]
+    lines = f"lines {twice[0]}-{twice[-1]}" if twice[-1] > twice[0] else f"line {twice[0]}"
+    check = forest_text("check")
+    if head.setext:
+        under = top + head.last - 1
+        raise ForestError(
+            f"{selector}: an edit underlined its {lines} (line {under}), so they read as a "
+            "heading that ends it; ground written back would hold those lines twice (in "
+            f"it, and again as that heading); nothing was written — take out line {under} "
+            f"(or put a blank line above it), then `{check}`"
+        )
     raise ForestError(
-        f"{selector}: an edit underlined its {lines} (line {under}), so they read as a "
-        "heading that ends it; ground written back would hold those lines twice (in it, "
-        f"and again as that heading); nothing was written — take out line {under} (or put "
-        f"a blank line above it), then `{forest_text('check')}`"
+        f"{selector}: an edit put a heading at line {top} (`{printable(text[0].strip())}`) "
+        f"that ends it there; ground written back would hold its {lines} twice (in it, and "
+        f"again under that heading); nothing was written — take out line {top} (or move "
+        f"that heading below ground's lines), then `{check}`"
     )
+
+
+def _read_next(text: list[str], found: list[Block]) -> list[tuple[int, str]]:
+    """(0-based line, the line as read, right-stripped) of the heading ``text`` starts
+    with (``found``: its blocks) and of its section up to the next heading: a setext
+    heading's text lines, an ATX heading's text, then its body's lines."""
+    head = found[0]
+    body = next((b.first - 1 for b in found[1:] if b.kind == "heading"), len(text))
+    if head.setext:
+        read = [(i, x.rstrip()) for i, x in enumerate(text[: head.last - 1])]
+    else:
+        read = [(0, outline(normalise_text(text[0]))[0].text)]
+    return read + [(i, text[i].rstrip()) for i in range(head.last, body)]
+
+
+def _lacked_tail(section: list[str], ground: str) -> list[str]:
+    """Ground's lines (right-stripped) after the last of its non-blank lines that
+    ``section`` holds: what the section lacks at its end."""
+    keys = [x.rstrip() for x in _lines(section)]
+    want = [x.rstrip() for x in ground.splitlines()]
+    codes = difflib.SequenceMatcher(a=keys, b=want, autojunk=False).get_opcodes()
+    held = max(
+        (j for tag, _a, _b, b0, b1 in codes if tag == "equal" for j in range(b0, b1) if want[j]),
+        default=-1,
+    )
+    return want[held + 1 :]

@@ -199,3 +199,33 @@ def test_restore_fence_opened_at_the_end_of_the_section_keeps_the_next_accepted(
     assert kinds(repo) == ["drifted"]
     ok(repo, "restore", "f.md#A")
     assert (repo / "f.md").read_text() == DOC
+
+
+def test_restore_section_cut_short_by_an_atx_heading_refused(tmp_path: Path) -> None:
+    """``text a`` made ``# text a`` ends A there: ground written back would hold
+    ``text a`` and ``more a``, and the new section ``# text a`` would hold them again."""
+    repo = adopted(tmp_path, DOC, "f.md#A")
+    (repo / "f.md").write_text(DOC.replace("text a", "# text a"))
+    assert kinds(repo) == ["drifted"]
+    before = state(repo)
+    got = forest(repo, "restore", "f.md#A")
+    assert got.exit_code == 1, got.stdout
+    line = got.stderr.strip()
+    assert line.count("\n") == 0 and line.startswith("forest: f.md#A:")
+    assert "heading at line 3 (`# text a`)" in line and "its lines 3-4 twice" in line
+    assert "nothing was written" in line and "take out line 3" in line
+    assert state(repo) == before
+
+
+def test_splice_heading_put_among_ground_lines_refused() -> None:
+    """A new heading put above ``more a`` takes it into its own section."""
+    edited = DOC.replace("more a", "## Z\nmore a").replace("# A", "## A").replace("# B", "## B")
+    ground = "## A\n\ntext a\nmore a\n\n"
+    with pytest.raises(ForestError, match=r"heading at line 4 \(`## Z`\).*its line 5 twice"):
+        splice(edited.encode(), "f.md#A", (), ground, "f.md")
+
+
+def test_splice_next_section_holding_other_lines_restores_accepted() -> None:
+    """A's last line deleted, ``# B`` as it was: nothing of ground's is under it."""
+    new, _ = splice(DOC.replace("more a\n", "").encode(), "f.md#A", (), DOC[:20], "f.md")
+    assert new.decode() == DOC
