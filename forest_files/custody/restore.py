@@ -20,9 +20,9 @@ the restore); a section of a file that is not text (the byte to fix first); a
 section that cannot be found (restore needs its lines); a heading's section an edit
 made hide the sections after it (an unclosed fence or comment), where they cannot stay
 after ground, or cut short by a heading made of ground's lines or put among them
-(restore_swallowed.py; hidden
-sections that can stay are kept after ground, as they stand); with exclusions, a result whose
-section would not hash to ground (an excluded heading placed where it would
+(restore_swallowed.py, restore_cut_short.py; hidden sections that can stay are kept
+after ground, as they stand); with exclusions, a result whose section would not hash
+to ground (an excluded heading placed where it would
 swallow ground lines); in ``restore_many`` and, given the file's bindings,
 ``restore_section`` (the watcher's), a restore that would remove another bound
 section of its file (restore_nested.py: a heading demoted into it, a bound subsection

@@ -11,8 +11,8 @@ where they will stand: a conflict's ``=======`` reads as a heading's underline);
 a section that cannot be found (restore needs its lines), or a symbol's file that is
 not Python (fix it, then restore again); a heading's section an edit made hide the
 sections after it, where they cannot stay, or cut short by a heading made of
-ground's lines or put among them (restore_swallowed.py); a result whose section
-would not read as ground, or would not be found at all (``WouldNotStand``; with
+ground's lines or put among them (restore_swallowed.py, restore_cut_short.py); a
+result whose section would not read as ground, or would not be found at all (``WouldNotStand``; with
 exclusions: an excluded heading placed where it would swallow ground lines).
 Exclusions: the excluded parts are not in ground, so they are kept as they are
 now, each placed where it stood relative to the surrounding kept lines. Sections an

@@ -4,17 +4,14 @@ An edit that opens a fence or an HTML comment in a section and never closes it (
 closes it past the next heading) hides every heading after it: the section runs on
 over the sections that followed, and ground written over its lines would drop them
 from the file (the capture alone would keep them). A setext underline put under the
-section's last lines (``more a`` then ``===``), a line of them made an ATX heading
-(``# text a``) or a heading put among them does the opposite: it ends the section
-early, and ground written back would hold its lines twice (in the section, and again
-in that heading's).
+section's last lines, a line of them made an ATX heading or a heading put among them
+does the opposite: it ends the section early (restore_cut_short.py, asked first).
 Stores: nothing (lines in, lines out).
 Refuses (one-line ``ForestError``, before anything is written; ``guard`` asks both):
 ``Swallowed``, a heading ``swallowed`` finds where it cannot stay: the block hiding it
 and its line, the heading and its line, what to do (close the block before it or take
-it out, then ``forest check``; ``git diff`` shows the edit); ``refuse_cut_short``: a
-section whose next heading was made of ground's lines (a setext underline, an ATX
-``#``) or put above them: the lines to write twice, the line to take out.
+it out, then ``forest check``; ``git diff`` shows the edit; ``Swallowed.said``: the
+same for a proposal's text); restore_cut_short.py's ``CutShort``.
 Returns: ``swallowed``: the first heading of the section's level or higher that the
 lines the restore drops hold read alone (the lines ground does not hold, each run read
 alone, and again past the first line of a block it leaves open), with the fence or
@@ -25,7 +22,7 @@ section excludes no part (then a hidden heading of any level is refused: it may 
 excluded part, whose text is in no record). The caller reads the result back
 (restore_splice.py ``stands_after``: the section as ground, and the headings after it,
 hidden now or not, at their levels and in their order).
-Test: tests/custody/test_restore_swallowed.py
+Test: tests/custody/test_restore_swallowed.py, tests/proposals/test_adopt_swallowed.py
 """
 
 from __future__ import annotations
@@ -34,6 +31,7 @@ import difflib
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from forest_files.custody.restore_cut_short import refuse_cut_short
 from forest_files.kernel.errors import ForestError
 from forest_files.kernel.shellword import command_text, forest_text, git_step, printable
 from forest_files.text.extract import Extracted
@@ -164,90 +162,45 @@ def stands_after(new: str, end: int, tail: str, now: str, now_end: int) -> bool:
 
 
 class Swallowed(ForestError):
-    """An edit in a section hides the sections after it; nothing was written."""
+    """An edit in a section hides the sections after it; nothing was written (the
+    section ``selector`` of ``path`` begins at line ``first``; ``hidden``: what hides
+    what). ``said`` words it for a proposal's text written in."""
+
+    def __init__(self, selector: str, path: str, first: int, hidden: Hidden) -> None:
+        self.selector, self.path, self.first, self.hidden = selector, path, first, hidden
+        super().__init__(self.said())
+
+    def said(self, proposal: str | None = None) -> str:
+        """The refusal, for a restore of ground or (``proposal``: its id) for that
+        proposal's text written in."""
+        hidden, first = self.hidden, self.first
+        kind = _HIDERS[hidden.kind]
+        diff = command_text(git_step("diff", "--", self.path))
+        at = first + hidden.line
+        what = (
+            f"the headings after it (the first: `{printable(hidden.source)}` at line {at})"
+            if hidden.source
+            else f"the lines after it (more blocks are left open from line {at} on than a "
+            "restore reads past)"
+        )
+        who, doing, again = (
+            (f"{self.selector}: an edit in it", "restoring it", "restore again")
+            if proposal is None
+            else (
+                f"proposal {proposal}: an edit in {self.selector}",
+                "the proposed text written in",
+                "adopt again",
+            )
+        )
+        return (
+            f"{who} (the {kind} opened at line {first + hidden.block}) hides {what}, so "
+            f"{doing} would drop their sections from the file; nothing was written — close "
+            f"that {kind} before line {at} or take it out, then `{forest_text('check')}` "
+            f"and {again} (`{diff}` shows the edit)"
+        )
 
 
 def refusal(selector: str, path: str, first: int, hidden: Hidden) -> Swallowed:
     """One line: the block that hides, the heading it hides (lines of the file:
     ``first`` is the section's first), nothing written, and what to do."""
-    kind = _HIDERS[hidden.kind]
-    diff = command_text(git_step("diff", "--", path))
-    at = first + hidden.line
-    what = (
-        f"the headings after it (the first: `{printable(hidden.source)}` at line {at})"
-        if hidden.source
-        else f"the lines after it (more blocks are left open from line {at} on than a "
-        "restore reads past)"
-    )
-    return Swallowed(
-        f"{selector}: an edit in it (the {kind} opened at line {first + hidden.block}) "
-        f"hides {what}, so restoring it would drop their sections from the file; nothing was "
-        f"written — close that {kind} before line {at} or take it out, then "
-        f"`{forest_text('check')}` and restore again (`{diff}` shows the edit)"
-    )
-
-
-def refuse_cut_short(
-    selector: str, section: list[str], after: list[str], first: int, ground: str
-) -> None:
-    """Refuse when the heading that ends ``section`` now (the start of ``after``: the
-    file's next lines) was made of ground's lines or put among them: the lines it and
-    its own section hold (a heading read as its text; an ATX heading of other words
-    aside) begin with the first line of ground's the section lacks at its end. Ground
-    written back would hold those lines, then them again in that heading's section.
-    ``first``: the section's first line in the file."""
-    text = _lines(after)
-    found = blocks("".join(text)) if text else []
-    if not found or found[0].kind != "heading" or found[0].first != 1:
-        return
-    head = found[0]
-    lacked = [x for x in _lacked_tail(section, ground) if x]
-    said = [(i, x) for i, x in _read_next(text, found) if x]
-    if not head.setext and said and lacked and said[0][1] != lacked[0]:
-        said = said[1:]  # a heading of its own put above ground's lines
-    if not lacked or not said or said[0][1] != lacked[0]:
-        return
-    top = first + len(section)  # the heading's first line in the file
-    twice = [top + i for i, x in said if x in set(lacked)]
-    lines = f"lines {twice[0]}-{twice[-1]}" if twice[-1] > twice[0] else f"line {twice[0]}"
-    check = forest_text("check")
-    if head.setext:
-        under = top + head.last - 1
-        raise ForestError(
-            f"{selector}: an edit underlined its {lines} (line {under}), so they read as a "
-            "heading that ends it; ground written back would hold those lines twice (in "
-            f"it, and again as that heading); nothing was written — take out line {under} "
-            f"(or put a blank line above it), then `{check}`"
-        )
-    raise ForestError(
-        f"{selector}: an edit put a heading at line {top} (`{printable(text[0].strip())}`) "
-        f"that ends it there; ground written back would hold its {lines} twice (in it, and "
-        f"again under that heading); nothing was written — take out line {top} (or move "
-        f"that heading below ground's lines), then `{check}`"
-    )
-
-
-def _read_next(text: list[str], found: list[Block]) -> list[tuple[int, str]]:
-    """(0-based line, the line as read, right-stripped) of the heading ``text`` starts
-    with (``found``: its blocks) and of its section up to the next heading: a setext
-    heading's text lines, an ATX heading's text, then its body's lines."""
-    head = found[0]
-    body = next((b.first - 1 for b in found[1:] if b.kind == "heading"), len(text))
-    if head.setext:
-        read = [(i, x.rstrip()) for i, x in enumerate(text[: head.last - 1])]
-    else:
-        read = [(0, outline(normalise_text(text[0]))[0].text)]
-    return read + [(i, text[i].rstrip()) for i in range(head.last, body)]
-
-
-def _lacked_tail(section: list[str], ground: str) -> list[str]:
-    """Ground's lines (right-stripped) after the last of its non-blank lines that
-    ``section`` holds: what the section lacks at its end."""
-    keys = [x.rstrip() for x in _lines(section)]
-    want = [x.rstrip() for x in ground.splitlines()]
-    codes = difflib.SequenceMatcher(a=keys, b=want, autojunk=False).get_opcodes()
-    held = max(
-        (j for tag, _a, _b, b0, b1 in codes if tag == "equal" for j in range(b0, b1) if want[j]),
-        default=-1,
-    )
-    return want[held + 1 :]
+    return Swallowed(selector, path, first, hidden)

@@ -26,11 +26,15 @@ would not stand as the section once written in (its heading dropped or renamed, 
 heading inside it ending the section), naming the discard and the edit by hand; a
 text that would remove another bound section standing in the section's lines now (a
 bound subsection its ground holds: custody/restore_nested.py), naming it, its line,
-the discard and its retire.
+the discard and its retire; a section an edit in the file made hide the sections
+after it where they cannot stay, or cut short with a heading made of the proposed
+lines or put among them (custody/restore_swallowed.py, restore_cut_short.py), naming
+the edit, what to take out, and the discard.
 Returns: the new ground's content id (``adopt``: with where the text the section
 held before the proposed text was written in is kept, for the door to name).
 Test: tests/proposals/test_proposals.py, tests/proposals/test_adopt.py,
-tests/proposals/test_adopt_race.py, tests/proposals/test_adopt_nested.py
+tests/proposals/test_adopt_race.py, tests/proposals/test_adopt_nested.py,
+tests/proposals/test_adopt_swallowed.py
 """
 
 from __future__ import annotations
@@ -219,9 +223,12 @@ def _plan(
     the text would not stand as the section once written in (its heading dropped,
     renamed or moved to another level, or a heading inside it that ends the section:
     an agent's text, never checked against the file), or would remove a section of
-    ``beside`` (the file's other bindings) that stands in its lines now."""
+    ``beside`` (the file's other bindings) that stands in its lines now, or when an
+    edit of the file's hides the sections after the section or cuts it short."""
     from forest_files.custody.restore import Bound, RemovesBound, WouldNotStand
+    from forest_files.custody.restore_cut_short import CutShort
     from forest_files.custody.restore_rewrite import plan_rewrite
+    from forest_files.custody.restore_swallowed import Swallowed
 
     assert proposal.text is not None  # an open proposal holds its text
     bound = [Bound(b.selector, b.excludes) for b in beside]
@@ -236,6 +243,9 @@ def _plan(
         )
     except RemovesBound as exc:
         raise _removes(proposal, exc) from None
+    except (Swallowed, CutShort) as exc:  # an edit of the file's, not of the text's
+        discard = forest_text("proposal", "discard", proposal.id)
+        raise ForestError(f"{exc.said(proposal.id)}, or discard it (`{discard}`)") from None
     except WouldNotStand:
         discard = forest_text("proposal", "discard", proposal.id)
         supersede = forest_text("supersede", binding.selector, options=("--words", "…"))
