@@ -56,7 +56,8 @@ rooms: restore_splice.py (the new bytes of a file, worked out in memory:
 ``splice``, ``split_lines``; ground's lines merged into the section's by
 restore_merge.py), restore_files.py (the bound file read safely and
 replaced atomically), restore_capture.py (the replaced text kept first:
-``capture``), restore_commit.py (many files written all or nothing) and
+``capture``), restore_many.py (many sections restored all or nothing: ``Wanted``,
+``restore_many``, ``Restored``; files written by restore_commit.py) and
 restore_rewrite.py (one restore planned, written by compare-and-swap and undone,
 for a caller writing someone's text: ``plan_rewrite``, ``write_rewrite``,
 ``undo_rewrite``; imported from there).
@@ -64,28 +65,22 @@ for a caller writing someone's text: ``plan_rewrite``, ``write_rewrite``,
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from forest_files.custody.content import read_regular
 from forest_files.custody.restore_capture import capture
-from forest_files.custody.restore_commit import Change, Keep, Written, write_all
 from forest_files.custody.restore_files import (
-    NEW_FILE_MODE,
     Gate,
     open_gate,
     read_for_restore,
     recreate,
-    recreate_allowed,
-    recreated,
     replace_file,
 )
+from forest_files.custody.restore_many import Restored, Wanted, restore_many
 from forest_files.custody.restore_nested import Bound, RemovesBound, refuse_removing
 from forest_files.custody.restore_splice import WouldNotStand, refuse_erased, splice, split_lines
-from forest_files.kernel.errors import ForestError
-from forest_files.text.selector import AmbiguousSelector
 
 if TYPE_CHECKING:
     from forest_files.custody.bindings import Binding
@@ -159,110 +154,6 @@ def restore_section(
         gate=gate,
     )
     return ("restored", kept) if done == "written" else (done, None)
-
-
-@dataclass(frozen=True)
-class Wanted:
-    """One section to restore: its binding's place and the ground text it must hold."""
-
-    path: str
-    selector: str
-    excludes: tuple[str, ...]
-    ground: str
-
-
-@dataclass(frozen=True)
-class Restored:
-    selector: str
-    outcome: str  # "restored", "recreated", "clean", "left" (the gate left its file) or
-    # "changed" (its bytes moved after the restore read them: left as found)
-    kept: Path | None  # the capture of the replaced text ("restored" only)
-
-
-def restore_many(
-    root: Path,
-    wanted: Sequence[Wanted],
-    gate: Gate = open_gate,
-    *,
-    bound: Mapping[str, Sequence[Bound]] | None = None,
-    again: Sequence[str] = (),
-) -> list[Restored]:
-    """Restore every section, or none: each file is read once and every splice is
-    worked out in memory, so a section that cannot be restored (its file gone, a
-    directory in its place, its heading missing, or, of ``bound``'s bindings of its
-    file, one whose section it would remove: restore_nested.py, the way out ``again``
-    with ``--drop-nested``) refuses the whole command before any capture or file is
-    written. Sections of one file are spliced in turn into one new text, written once;
-    the files are written all or nothing (restore_commit.py), and only the texts of
-    files that change are captured. The renames happen inside ``gate``; the files it
-    leaves are reported ``left``."""
-    before: dict[str, tuple[bytes | None, int]] = {}  # path -> (bytes now, or None: missing)
-    files: dict[str, tuple[bytes, int]] = {}  # path -> the new bytes so far
-    plans: list[tuple[Wanted, str, str | bytes | None]] = []  # (wanted, outcome, replaced text)
-    for w in wanted:
-        refuse_erased(w.selector, w.ground)
-        if w.path not in before:
-            before[w.path] = read_for_restore(root, w.path)
-        data, mode = files.get(w.path) or before[w.path]
-        if data is None:
-            recreate_allowed(root, w.path, w.selector, w.excludes)
-            files[w.path] = (recreated(root, w.path, w.ground), NEW_FILE_MODE)
-            plans.append((w, "recreated", None))
-            continue
-        try:
-            new, old_text = splice(data, w.selector, w.excludes, w.ground, w.path)
-        except AmbiguousSelector as exc:
-            raise _twice(w.selector, exc) from None
-        if old_text == w.ground:
-            plans.append((w, "clean", None))
-            continue
-        if bound and isinstance(old_text, str):  # text: another section may stand in it
-            again = again or list(dict.fromkeys(x.selector for x in wanted))
-            refuse_removing(bound.get(w.path, ()), w.path, w.selector, (data, new), again)
-        files[w.path] = (new, mode)
-        plans.append((w, "restored", old_text))
-    changes = [
-        Change(path, *files[path], *before[path])
-        for path in dict.fromkeys(w.path for w, outcome, _ in plans if outcome != "clean")
-    ]
-    keeps = [Keep(w.path, w.selector, text) for w, _, text in plans if text is not None]
-    written = write_all(root, changes, keeps, gate)
-    kept = iter(written.kept)
-    done = [
-        Restored(w.selector, outcome, next(kept) if text is not None else None)
-        for w, outcome, text in plans
-    ]
-    return [
-        r if r.outcome == "clean" else _settled(r, w.path, written)
-        for w, r in zip(wanted, done, strict=True)
-    ]
-
-
-def _settled(r: Restored, path: str, written: Written) -> Restored:
-    """``r`` as the writing ended: ``left`` (the gate's), ``changed`` (the file's
-    bytes moved after they were read), or as planned."""
-    if path in written.left:
-        return Restored(r.selector, "left", None)
-    if path in written.changed:
-        return Restored(r.selector, "changed", None)
-    return r
-
-
-def _twice(selector: str, exc: AmbiguousSelector) -> ForestError:
-    """A bound selector the file now holds more than once (a heading added twice, a
-    merge that kept both): which occurrence is the bound one is the user's to say, so
-    nothing is written; the ways out name the occurrences (``[n]`` of the selector
-    names no binding, so it is no target for restore)."""
-    from forest_files.kernel.shellword import forest_text
-
-    where = str(exc).split(" matches ", 1)[-1].split("; choose", 1)[0]
-    first = exc.candidates[0] if exc.candidates else selector
-    rebind = forest_text("rebind", selector, first, options=("--words", "…"))
-    return ForestError(
-        f"{selector} now matches {where}; nothing was written — rename or remove the "
-        f"occurrence that is not the bound one, then `{forest_text('restore', selector)}`; "
-        f"or keep the text an occurrence holds as ground: `{rebind}` (or another of them)"
-    )
 
 
 def audit_restored(

@@ -229,3 +229,50 @@ def test_splice_next_section_holding_other_lines_restores_accepted() -> None:
     """A's last line deleted, ``# B`` as it was: nothing of ground's is under it."""
     new, _ = splice(DOC.replace("more a\n", "").encode(), "f.md#A", (), DOC[:20], "f.md")
     assert new.decode() == DOC
+
+
+BOOK = "# A {#a}\n\ntext a\nmore a\n\n# B\n\nb\n\n# C\n\nc\n\n## Notes\n\nn\n"
+
+
+def _book(tmp_path: Path) -> Path:
+    """BOOK with A bound by its id, B bound, C bound without its Notes."""
+    repo = make_repo(tmp_path)
+    ok(repo, "init")
+    write(repo, "f.md", BOOK)
+    commit_all(repo, "init")
+    ok(repo, "adopt", "f.md#{a}", "--words", WORDS)
+    ok(repo, "adopt", "f.md#B", "--words", WORDS)
+    ok(repo, "adopt", "f.md#C", "--exclude", "#C/Notes", "--words", WORDS)
+    commit_all(repo, "adopt")
+    return repo
+
+
+@pytest.mark.parametrize("target", ["f.md", "f.md#B", "f.md#C"])
+def test_restore_whole_file_swallowed_sections_judged_after_accepted(
+    tmp_path: Path, target: str
+) -> None:
+    """``forest restore f.md`` (and A named after B or C) restores A first, keeping B and
+    C after it, and judges B and C on the result: clean. Before, B came first (its
+    selector sorts before ``{a}``) and was judged on the file A swallowed: "no heading
+    matches"."""
+    repo = _book(tmp_path)
+    (repo / "f.md").write_text(BOOK.replace("text a", "```\ntext a"))
+    assert sorted(kinds(repo)) == ["drifted", "unresolved", "unresolved"]
+    targets = (target,) if target == "f.md" else (target, "f.md#{a}")
+    out = ok(repo, "restore", *targets).stdout
+    assert "restored f.md#{a}; the replaced text is kept in" in out
+    assert (repo / "f.md").read_text() == BOOK
+    assert kinds(repo) == ["clean", "clean", "clean"]
+
+
+def test_restore_whole_file_section_still_missing_after_refused(tmp_path: Path) -> None:
+    """B deleted as well as swallowed: judged again on A restored, B is still missing,
+    and the whole command is refused with nothing written."""
+    repo = _book(tmp_path)
+    (repo / "f.md").write_text(BOOK.replace("text a", "```\ntext a").replace("# B\n\nb\n\n", ""))
+    before = state(repo)
+    got = forest(repo, "restore", "f.md")
+    assert got.exit_code == 1, got.stdout
+    assert got.stderr.strip().startswith("forest: f.md#B: no heading matches")
+    assert got.stderr.strip().count("\n") == 0
+    assert state(repo) == before
