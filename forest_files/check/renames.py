@@ -32,7 +32,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from forest_files.check.moves import MAX_CANDIDATES
+from forest_files.check.move_renamed import MAX_CANDIDATES
 from forest_files.kernel.errors import ForestError
 
 if TYPE_CHECKING:
