@@ -21,14 +21,8 @@ from typer.testing import CliRunner
 import forest_files.doors.cli  # noqa: F401  (registers every command)
 from forest_files.doors import hooks as githooks
 from forest_files.doors.cli import app
-from forest_files.doors.hooks.server import (
-    Refusal,
-    accepted_lines,
-    closing,
-    parse_pre_receive,
-    parse_update,
-    refusal_lines,
-)
+from forest_files.doors.hooks.push_refusal import Refusal, accepted_lines, closing, refusal_lines
+from forest_files.doors.hooks.server import parse_pre_receive, parse_update
 from tests.helpers.git import commit_all, git, make_repo, pasted, write
 from tests.helpers.signing import keygen, signer_line
 from tests.helpers.template import built_once, copy_repo

@@ -34,10 +34,10 @@ to put the segment back from OLD in the pusher's clone: dropped_acts.py; a findi
 without a route under the ``forest ci --base`` that lists it in the pusher's clone, or,
 damage the server's ledger held before the push, the ``git -C`` its administrator runs
 on the server: unrouted.py), then one line on how to fix it, worded by what was
-printed (``closing``: the routes only when a finding printed one).
-Says, on a push it accepts: each note once (``accepted_lines``: a signing warning
-under "warn", in ``forest ci``'s words), on stderr, which git relays to the pusher as
-``remote:`` lines; nothing when there is nothing to say.
+printed (push_refusal.py ``closing``: the routes only when a finding printed one).
+Says, on a push it accepts: each note once (push_refusal.py ``accepted_lines``: a
+signing warning under "warn", in ``forest ci``'s words), on stderr, which git relays
+to the pusher as ``remote:`` lines; nothing when there is nothing to say.
 Returns: the hook's exit code (0 every ref clean).
 Test: tests/doors/test_server_hook.py
 """
@@ -51,26 +51,10 @@ from pathlib import Path
 
 from forest_files import gitio
 from forest_files.check.findings import Reported
-from forest_files.check.text import block, in_hook_order, warning_block
+from forest_files.check.text import block, warning_block
 from forest_files.doors.hooks.dropped_acts import dropped_acts
+from forest_files.doors.hooks.push_refusal import Refusal, accepted_lines, refusal_lines
 from forest_files.doors.hooks.unrouted import WayOut, way_out
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from collections.abc import Iterable
-
-
-REFUSED = "forest: push refused"
-# The closing line, worded by what the refusal printed (``closing``).
-_ROUTED = "in your clone follow the routes above"
-_UNROUTED = "fix what the `forest ci` named above lists"
-_ON_SERVER = (
-    "the server's ledger was damaged before this push: its administrator repairs it "
-    "there (the `git -C` above shows it); pushing again cannot"
-)
-_KEEP_BRANCH = (
-    "keep the branch: deleting it drops the acts its ledger holds, and the ledger only grows"
-)
 
 
 @dataclass(frozen=True)
@@ -154,61 +138,6 @@ _NO_DEFAULT = (
     "default is: its administrator sets HEAD to the default branch there "
     "(`git symbolic-ref HEAD refs/heads/main` for main)"
 )
-
-
-@dataclass(frozen=True)
-class Refusal:
-    """One ref's refusal as printed (its findings, under the ref's name), the notes it
-    says (once per push: ``refusal_lines``) and what its findings offer (``closing``)."""
-
-    lines: tuple[str, ...] = ()  # none: the ref is accepted (its notes still said)
-    ref: str = ""
-    notes: tuple[str, ...] = ()  # warnings that refuse nothing
-    routed: bool = False  # a finding printed with a route
-    unrouted: bool = False  # one the push brought printed without (not a deleted branch's)
-    deleted: bool = False  # a deleted branch whose ledger held acts
-    on_server: bool = False  # a ledger fault without a route the server held before the push
-
-
-def closing(refusals: Iterable[Refusal]) -> str:
-    """The push's last line, worded by what was printed above it: the routes only when
-    a finding printed one."""
-    shown = [r for r in refusals if r.lines]
-    ways = [_ROUTED] if any(r.routed for r in shown) else []
-    ways += [_UNROUTED] if any(r.unrouted for r in shown) else []
-    parts = [f"{' and '.join(ways)}, then push again"] if ways else []
-    parts += [_KEEP_BRANCH] if any(r.deleted for r in shown) else []
-    parts += [_ON_SERVER] if any(r.on_server for r in shown) else []
-    return "; ".join(parts)
-
-
-def refusal_lines(refusals: Iterable[Refusal]) -> list[str]:
-    """The push's refusal in every hook's one order: the refusal line naming the refused
-    refs, each note once, each ref's findings, the way out last; none when every ref is
-    accepted. The notes are every ref's, an accepted one's too: the whole push is
-    refused, so nothing it would have said on landing is lost."""
-    refusals = list(refusals)
-    shown = [r for r in refusals if r.lines]
-    if not shown:
-        return []
-    refs = f"{len(shown)} ref{'s' if len(shown) > 1 else ''}: {', '.join(r.ref for r in shown)}"
-    body = [line for r in shown for line in (f"{r.ref}:", *r.lines)]
-    last = closing(shown)
-    return in_hook_order(
-        f"{REFUSED} — {refs}",
-        (note for r in refusals for note in r.notes),
-        [*body, last] if last else body,
-    )
-
-
-def accepted_lines(refusals: Iterable[Refusal]) -> list[str]:
-    """What an accepted push says: each note once (a warning that refuses nothing, in
-    ``forest ci``'s words), none when there is nothing to say or a ref is refused
-    (``refusal_lines`` says the notes then)."""
-    refusals = list(refusals)
-    if any(r.lines for r in refusals):
-        return []
-    return list(dict.fromkeys(note for r in refusals for note in r.notes))
 
 
 def judge(top: Path, update: RefUpdate, default: str | None, *, guard_all: bool = False) -> Refusal:
