@@ -16,8 +16,8 @@ working-tree drift's hint covers it (explain.py ``_rewritten``).
 Stores: nothing.
 Refuses: nothing.
 Returns: ``findings`` (one per bound file, in path order, naming the attributes and
-the committed ``.gitattributes`` whose rules give them: gitio ``deciding_rules``, asked
-only once a file is found);
+the committed ``.gitattributes`` whose rules give them, reached from where the user
+stands: gitio ``deciding_rules``, asked only once a file is found);
 ``changed_rules`` (which bound paths a change of ``.gitattributes`` files can have
 reached: the hook asks git only of those), ``reached`` (the same of the
 ``.gitattributes`` a source holds: a source with none above a bound file asks nothing);
@@ -106,13 +106,20 @@ def findings(
 
 def _by_rules(words: list[str], files: dict[str, str]) -> str:
     """Which committed ``.gitattributes`` give a file its rewriting ``words``
-    (``files``: attribute -> file), said as the finding's cause."""
-    where = sorted({files.get(w.partition("=")[0], RULES) for w in words})
+    (``files``: attribute -> file), said as the finding's cause: each file reached from
+    where the user stands (``../.gitattributes`` typed in ``docs/``), as the route
+    names it."""
+    from forest_files.kernel.shellword import reached
+
+    def held(word: str) -> str:
+        return files.get(word.partition("=")[0], RULES)
+
+    where = sorted({held(w) for w in words})
     if len(where) == 1:
         named = ", ".join(f"`{w}`" for w in words)
-        return f"a rule in {where[0]} makes git rewrite it ({named})"
-    each = ", ".join(f"`{w}` in {files.get(w.partition('=')[0], RULES)}" for w in words)
-    return f"rules in {' and '.join(where)} make git rewrite it ({each})"
+        return f"a rule in {reached(where[0])} makes git rewrite it ({named})"
+    each = ", ".join(f"`{w}` in {reached(held(w))}" for w in words)
+    return f"rules in {' and '.join(map(reached, where))} make git rewrite it ({each})"
 
 
 def _rewriting(

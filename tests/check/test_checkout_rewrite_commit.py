@@ -12,6 +12,7 @@ for the file; an unbound file, or a ``-ident`` line for the bound one, passes.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -236,3 +237,35 @@ def test_rewrite_route_rules_file_reached_from_a_folder_detected(repo: Path) -> 
     assert "(or delete the rule in ../.gitattributes that sets it)" in checked.stdout, (
         checked.stdout
     )
+
+
+@pytest.mark.parametrize(
+    ("lines", "named"),
+    [
+        ((".gitattributes:docs/canon.md ident",), "a rule in ../.gitattributes makes"),
+        (
+            (".gitattributes:docs/canon.md ident", "docs/.gitattributes:canon.md filter=x"),
+            "rules in ../.gitattributes and ../docs/.gitattributes make git rewrite it "
+            "(`ident` in ../.gitattributes, `filter=x` in ../docs/.gitattributes)",
+        ),
+    ],
+    ids=["top", "two-files"],
+)
+def test_rewrite_finding_rules_file_reached_from_a_folder_detected(
+    repo: Path, lines: tuple[str, ...], named: str
+) -> None:
+    """Typed in docs/, the finding names the rules file as its route does, reached from
+    there (it said "a rule in .gitattributes", the top's name, beside the route's
+    ``../.gitattributes``), in the text and in ``--json`` alike."""
+    for spec in lines:
+        where, _, line = spec.partition(":")
+        _rule(repo, line, where)
+    checked = pasted(repo / "docs", "forest check --staged")
+    assert checked.returncode == 1, checked.stdout + checked.stderr
+    assert f"rewritten-on-checkout docs/canon.md {named}" in checked.stdout, checked.stdout
+    assert "a rule in .gitattributes" not in checked.stdout, checked.stdout
+    ran = pasted(repo / "docs", "forest check --staged --json")
+    (found,) = [f for f in json.loads(ran.stdout)["findings"] if f["kind"] == KIND]
+    assert found["detail"].startswith(named), found["detail"]
+    at_top = pasted(repo, "forest check --staged")  # from the top: the top's names
+    assert f"rewritten-on-checkout docs/canon.md {named.replace('../', '')}" in at_top.stdout
