@@ -14,7 +14,8 @@ U+2028/U+2029, a byte that is not UTF-8); an actor or target over
 1..``MAX_PAGE``; a ``before`` that is not a positive sequence number. A target (an
 id, a hash, a selector, a path: a file's name is the user's and may hold any of
 those characters) is not refused for them but stored as ``printable`` shows it.
-Returns: ``AuditRecord`` values, newest first.
+Returns: ``AuditRecord`` values, newest first (a row edited outside forest-files
+read as damaged, saying what is wrong: custody/auditrecord.py).
 Test: tests/governance/test_audit.py, tests/doors/test_audit_unwritable.py,
       tests/doors/test_audit_gap_again.py
 
@@ -47,6 +48,7 @@ from pathlib import Path
 from typing import Any
 
 from forest_files.custody import auditsql as sql
+from forest_files.custody.auditrecord import AuditRecord, record_of
 from forest_files.custody.relocate import relocate_once
 from forest_files.kernel.errors import ForestError
 from forest_files.kernel.paths import AUDIT_DB_NAME, FOREST_DIR
@@ -79,25 +81,6 @@ class Event:
     targets: tuple[str, ...] = ()
     counts: Mapping[str, int] = field(default_factory=dict)
     act_id: str | None = None
-
-
-@dataclass(frozen=True)
-class AuditRecord:
-    seq: int
-    at: str
-    actor: str
-    action: str
-    outcome: str
-    reason: str
-    targets: tuple[str, ...]
-    counts: Mapping[str, int]
-    head: str | None
-    act_id: str | None
-
-    def as_dict(self) -> dict[str, Any]:
-        out = dict(self.__dict__)
-        out["targets"], out["counts"] = list(self.targets), dict(self.counts)
-        return out
 
 
 def reason_of(exc: BaseException) -> str:
@@ -216,21 +199,7 @@ class AuditLog:
             rows = self.conn.execute(sql.PAGE, (top, limit)).fetchall()
         except sqlite3.Error as exc:
             raise translate(exc, AUDIT_DB_NAME) from exc
-        return [
-            AuditRecord(
-                seq=int(r[0]),
-                at=str(r[1]),
-                actor=str(r[2]),
-                action=str(r[3]),
-                outcome=str(r[4]),
-                reason=str(r[5]),
-                targets=tuple(json.loads(r[6])),
-                counts=json.loads(r[7]),
-                head=r[8],
-                act_id=r[9],
-            )
-            for r in rows
-        ]
+        return [record_of(r) for r in rows]
 
 
 def append_events(

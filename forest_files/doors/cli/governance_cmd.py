@@ -89,7 +89,8 @@ def audit(
 
     Example: forest audit --limit 20 --before 120 --json
     """
-    from forest_files.custody.auditlog import AuditLog, AuditRecord, check_page
+    from forest_files.custody.auditlog import AuditLog, check_page
+    from forest_files.custody.auditrecord import AuditRecord
     from forest_files.custody.repository import find_root
     from forest_files.kernel.paths import AUDIT_DB_NAME
     from forest_files.kernel.state import shared_dir
@@ -101,11 +102,13 @@ def audit(
         with AuditLog(root) as log:
             records = log.page(limit=limit, before=before)
     # The log refuses a control character on append, but its file is the clone's own
-    # to edit: what it holds is shown escaped, never handed to the terminal.
+    # to edit: what it holds is shown escaped, never handed to the terminal, and a row
+    # it cannot read is shown as damaged, saying what is wrong (custody/auditrecord.py).
     lines = [
         printable(
             f"{r.seq:>6} {r.at} {r.action:<9} {r.outcome:<7} {r.reason:<16} {r.actor} "
             + " ".join(t[:12] if len(t) == 64 else t for t in r.targets)
+            + (f" {r.damaged}" if r.damaged else "")
         )
         for r in records
     ]
