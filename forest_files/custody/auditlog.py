@@ -55,8 +55,8 @@ from forest_files.kernel.paths import AUDIT_DB_NAME, FOREST_DIR
 from forest_files.kernel.shellword import first_unprintable, printable, shell_word
 from forest_files.kernel.state import shared_dir
 from forest_files.store.base import utc_now
-from forest_files.store.connection import atomic, translate
-from forest_files.store.localdb import open_local
+from forest_files.store.connection import atomic, damaged
+from forest_files.store.localdb import local_error, move_aside, open_local
 
 MAX_TARGETS = 64
 MAX_TARGET_CHARS = 4096
@@ -169,6 +169,7 @@ class AuditLog:
     def __init__(self, root: Path) -> None:
         self.root = Path(root)
         relocate_once(self.root)
+        self.path = shared_dir(self.root) / AUDIT_DB_NAME
         self.conn = open_local(self.root, AUDIT_DB_NAME, sql.SCHEMA_VERSION, sql.SCHEMA)
 
     def close(self) -> None:
@@ -189,7 +190,7 @@ class AuditLog:
             with atomic(self.conn):
                 self.conn.executemany(sql.INSERT, rows)
         except sqlite3.Error as exc:
-            raise translate(exc, AUDIT_DB_NAME) from exc
+            raise local_error(exc, self.path) from exc
 
     def page(self, *, limit: int = 50, before: int | None = None) -> list[AuditRecord]:
         """Up to ``limit`` records with ``seq < before`` (all when None), newest first."""
@@ -198,7 +199,7 @@ class AuditLog:
         try:
             rows = self.conn.execute(sql.PAGE, (top, limit)).fetchall()
         except sqlite3.Error as exc:
-            raise translate(exc, AUDIT_DB_NAME) from exc
+            raise local_error(exc, self.path) from exc
         return [record_of(r) for r in rows]
 
 
@@ -257,13 +258,18 @@ _DENIED_OS = (errno.EACCES, errno.EPERM)
 def gap_of(db: Path, exc: BaseException) -> tuple[str, str]:
     """(why, `` — fix``) of a log not written: a file or folder that cannot be written
     gets ``chmod u+w`` on them, or ``chown`` when another user owns the folder (a
-    ``sudo forest …`` once); any other error keeps its own words and fix (a full disk:
+    ``sudo forest …`` once); a file SQLite calls damaged or no database gets the ``mv``
+    that moves it aside; any other error keeps its own words and fix (a full disk:
     free space; a refused record: what to change)."""
     cause = exc.__cause__ if isinstance(exc, ForestError) and exc.__cause__ else exc
     code = getattr(cause, "sqlite_errorcode", None)
     denied = (isinstance(code, int) and code & 0xFF in _DENIED_SQLITE) or (
         isinstance(cause, OSError) and cause.errno in _DENIED_OS
     )
+    if isinstance(cause, sqlite3.Error) and damaged(cause):  # garbage, a copy cut short
+        return f"{db.name} is damaged or is not a SQLite database", (
+            f" — move it aside, and the next command starts a new one: {move_aside(db)}"
+        )
     if not denied:
         return " ".join(str(exc).split())[:300], ""
     why = f"{db.name}: {cause.strerror if isinstance(cause, OSError) else cause}"

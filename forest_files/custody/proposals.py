@@ -35,8 +35,8 @@ from forest_files.kernel.paths import LOCAL_DB_NAME
 from forest_files.kernel.shellword import forest_text
 from forest_files.kernel.state import shared_dir, worktree_key
 from forest_files.store.base import utc_now
-from forest_files.store.connection import atomic, translate
-from forest_files.store.localdb import open_local
+from forest_files.store.connection import atomic
+from forest_files.store.localdb import local_error, open_local
 
 MAX_VERSIONS = 20
 
@@ -133,7 +133,7 @@ class ProposalStore:
             with atomic(self.conn):
                 yield
         except sqlite3.Error as exc:
-            raise translate(exc, LOCAL_DB_NAME) from exc
+            raise local_error(exc, self.path) from exc
 
     def propose(
         self,
@@ -216,7 +216,7 @@ class ProposalStore:
         try:
             return list(self.conn.execute(statement, args).fetchall())
         except sqlite3.Error as exc:
-            raise translate(exc, LOCAL_DB_NAME) from exc
+            raise local_error(exc, self.path) from exc
 
     def _close(self, pid: str, status: str, adopted_as: str | None, keep_text: bool) -> Proposal:
         with self._tx():

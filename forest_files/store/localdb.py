@@ -12,9 +12,10 @@ line; the rows of every other table (the proposals, the audit records) are kept.
 
 Stores: the file itself.
 Refuses: a file from a newer forest-files (StoreCorruption, exit 3); a table
-missing a column its schema has (StoreCorruption, naming the ``mv`` that moves
-the file aside, so the next command starts a new one); SQLite errors translated
-(connection.translate).
+missing a column its schema has, or a file SQLite calls damaged or no database
+(garbage, a copy cut short: ``local_error``), as StoreCorruption naming the ``mv``
+that moves the file (and a journal beside it) aside, so the next command starts a
+new one; other SQLite errors translated (connection.translate).
 Returns: an open ``sqlite3.Connection``.
 Test: tests/proposals/test_proposals.py, tests/governance/test_audit.py,
 tests/store/test_localdb_damaged.py
@@ -28,9 +29,14 @@ import sys
 from collections.abc import Mapping
 from pathlib import Path
 
-from forest_files.kernel.errors import StoreCorruption
+from forest_files.kernel.errors import ForestError, StoreCorruption
+from forest_files.kernel.shellword import shell_word
 from forest_files.kernel.state import refuse_linked_file, shared_dir
-from forest_files.store.connection import connect, translate
+from forest_files.store.connection import connect, damaged, translate
+
+# What SQLite keeps beside a database: a new file must not meet an old one's log or
+# journal (SQLite would replay it into the new file), so they move aside with it.
+_BESIDE = ("-wal", "-journal", "-shm")
 
 
 def migrate(
@@ -79,7 +85,7 @@ def open_local(
         mend(conn, path, script if isinstance(script, str) else script[0])
     except sqlite3.Error as exc:
         conn.close()
-        raise translate(exc, path.name) from exc
+        raise local_error(exc, path) from exc
     except StoreCorruption:
         conn.close()
         raise
@@ -134,12 +140,34 @@ def mend(conn: sqlite3.Connection, path: Path, script: str) -> None:
     )
 
 
-def _cut_columns(path: Path, table: str, lost: list[str]) -> StoreCorruption:
-    from forest_files.kernel.shellword import shell_word
+def move_aside(path: Path) -> str:
+    """The command that moves the local store ``path`` aside, with whatever SQLite
+    keeps beside it now, so the next command starts a new file."""
+    moves = [
+        f"mv -- {shell_word(f'{path}{side}')} {shell_word(f'{path}.damaged{side}')}"
+        for side in ("", *_BESIDE)
+        if not side or Path(f"{path}{side}").exists()
+    ]
+    return " && ".join(moves)
 
-    move = f"mv -- {shell_word(str(path))} {shell_word(f'{path}.damaged')}"
+
+def local_error(exc: sqlite3.Error, path: Path) -> ForestError:
+    """``exc`` raised by the local store ``path``: a file SQLite calls damaged or no
+    database names the move that sets it aside (it cannot be rebuilt: restoring a backup
+    is the library's advice, not a user's); anything else as connection.translate."""
+    if not damaged(exc):
+        return translate(exc, path.name)
+    return StoreCorruption(
+        f"{path.name} is damaged or is not a SQLite database ({exc}); nothing was read or "
+        f"written — move it aside (`{move_aside(path)}`) and the next command starts a new "
+        "one (what it held may stay readable there with sqlite3)"
+    )
+
+
+def _cut_columns(path: Path, table: str, lost: list[str]) -> StoreCorruption:
     return StoreCorruption(
         f"{path.name} is damaged: its table {table} has no column {', '.join(lost)} (cut "
-        f"outside forest-files); nothing was read or written — move it aside (`{move}`) and "
-        "the next command starts a new one (what it held stays readable there with sqlite3)"
+        f"outside forest-files); nothing was read or written — move it aside "
+        f"(`{move_aside(path)}`) and the next command starts a new one (what it held stays "
+        "readable there with sqlite3)"
     )
