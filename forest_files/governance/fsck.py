@@ -10,7 +10,11 @@ entry in one scope; ledger ↔ index (every act of the working tree's ledger
 applied, nothing applied that the ledger lacks; every erase act's tombstone
 rows present); the audit log's append-only triggers present, and the audit log present and
 holding records while the index holds applied acts (``audit-missing``,
-``audit-emptied``: every sync, rebuild and recorded act leaves a record).
+``audit-emptied``: every sync, rebuild and recorded act leaves a record). A symlink
+or anything but a regular file where one of these files (or its ``-wal``, ``-shm``,
+``-journal``) belongs is a ``linked`` fault, never opened, its detail the line every
+other command refuses it with (kernel/state.py ``refuse_linked_file``: the ``rm --``,
+``rm -r --`` for a folder, that removes it; ``forest rebuild`` refuses it too).
 
 Stores: nothing (every file opened read-only, store/connection.py ``read_only``, which
 leaves no ``-wal``/``-shm`` file it made; nothing is synced or repaired — ``forest
@@ -28,10 +32,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from forest_files.custody import tombstone
+from forest_files.kernel.errors import StateError
 from forest_files.kernel.hashing import hash_body
 from forest_files.kernel.paths import AUDIT_DB_NAME, INDEX_NAME, LEDGER_DIR, LOCAL_DB_NAME
 from forest_files.kernel.shellword import forest_text
-from forest_files.kernel.state import shared_dir, worktree_dir
+from forest_files.kernel.state import refuse_linked_file, shared_dir, worktree_dir
 from forest_files.kernel.vocab import EdgeKind
 from forest_files.ledger.acts import LedgerError
 from forest_files.ledger.kinds import EraseAct
@@ -186,14 +191,35 @@ def _audit_presence_faults(path: Path, applied: int) -> list[FsckFault]:
     return []
 
 
+def _linked(path: Path, name: str) -> list[FsckFault]:
+    """A ``linked`` fault for a symlink or non-file at ``path`` or beside it, with
+    the line (and removal) every command that opens it refuses it with."""
+    try:
+        refuse_linked_file(path, name, sqlite=True)
+    except StateError as exc:
+        return [FsckFault("linked", name, str(exc))]
+    return []
+
+
 def fsck(root: Path, project: str) -> FsckReport:
     """Check the repository's index and local stores (see the module docstring)."""
     faults: list[FsckFault] = []
     checked: dict[str, int] = {}
     index = worktree_dir(root) / INDEX_NAME
+    linked = {
+        name: _linked(folder / name, name)
+        for folder, name in (
+            (index.parent, INDEX_NAME),
+            (shared_dir(root), LOCAL_DB_NAME),
+            (shared_dir(root), AUDIT_DB_NAME),
+        )
+    }
+    faults += [f for found in linked.values() for f in found]
+    if linked[INDEX_NAME]:
+        return FsckReport(tuple(faults), checked)
     if not index.exists():
         missing = FsckFault("missing", INDEX_NAME, f"no index; run `{forest_text('sync')}`")
-        return FsckReport((missing,), checked)
+        return FsckReport((missing, *faults), checked)
     try:
         with read_only(index) as conn:
             faults += _sqlite_faults(conn, INDEX_NAME)
@@ -202,9 +228,10 @@ def fsck(root: Path, project: str) -> FsckReport:
             faults += rows
             faults += _ledger_faults(conn, root / LEDGER_DIR, project)
             applied = _applied_count(conn)
-        faults += _audit_presence_faults(shared_dir(root) / AUDIT_DB_NAME, applied)
+        if not linked[AUDIT_DB_NAME]:
+            faults += _audit_presence_faults(shared_dir(root) / AUDIT_DB_NAME, applied)
         for rel in (LOCAL_DB_NAME, AUDIT_DB_NAME):
-            if (shared_dir(root) / rel).exists():
+            if (shared_dir(root) / rel).exists() and not linked[rel]:
                 with read_only(shared_dir(root) / rel) as conn:
                     faults += _sqlite_faults(conn, rel)
                     if rel == AUDIT_DB_NAME:

@@ -151,13 +151,19 @@ def fsck(repo: RepoOpt = Path("."), as_json: JsonOpt = False) -> None:
     lines = [printable(f"{f.code}: {f.where}: {f.detail}") for f in report.faults]
     emit(as_json, obj, "\n".join(lines) or f"fsck: ok ({report.checked.get('entries', 0)} entries)")
     if not report.ok:
-        # A ledger that cannot be read is not the index's fault: rebuild reads it too.
-        route = (
-            f"the ledger is damaged: `{forest_text('verify')}` names each fault and how to "
-            "restore it"
-            if any(f.code == "ledger" and f.detail in FAULT_CODES for f in report.faults)
-            else f"`{forest_text('rebuild')}` repairs the index"
-        )
+        # A ledger that cannot be read is not the index's fault: rebuild reads it too; a
+        # link or folder where a store belongs rebuild refuses, as every command does.
+        route = f"`{forest_text('rebuild')}` repairs the index"
+        if any(f.code == "linked" for f in report.faults):
+            route = (
+                "remove what stands where forest-files keeps its file, as its line says, "
+                f"then `{forest_text('fsck')}` again"
+            )
+        elif any(f.code == "ledger" and f.detail in FAULT_CODES for f in report.faults):
+            route = (
+                f"the ledger is damaged: `{forest_text('verify')}` names each fault and how "
+                "to restore it"
+            )
         raise FsckFaults(f"fsck found {len(report.faults)} fault(s); {route}")
 
 
