@@ -8,7 +8,10 @@ SQLite's own; every body re-hashed, every ``[erased]`` body backed by an
 erasure row; every edge's kind in the vocabulary and its ends present; every
 entry in one scope; ledger ↔ index (every act of the working tree's ledger
 applied, nothing applied that the ledger lacks; every erase act's tombstone
-rows present); the audit log's append-only triggers present, and the audit log present and
+rows present); ``local.db`` and ``audit.db`` against the schema their scripts make
+(store/localdb.py ``lacking``: a table, index or trigger gone names the command
+whose opening makes it again, a column cut or a damaged file the ``mv`` that moves
+it aside); the audit log present and
 holding records while the index holds applied acts (``audit-missing``,
 ``audit-emptied``: every sync, rebuild and recorded act leaves a record). A symlink
 or anything but a regular file where one of these files (or its ``-wal``, ``-shm``,
@@ -31,7 +34,7 @@ from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
 
-from forest_files.custody import tombstone
+from forest_files.custody import auditsql, proposals_sql, tombstone
 from forest_files.kernel.errors import StateError
 from forest_files.kernel.hashing import hash_body
 from forest_files.kernel.paths import AUDIT_DB_NAME, INDEX_NAME, LEDGER_DIR, LOCAL_DB_NAME
@@ -41,9 +44,10 @@ from forest_files.kernel.vocab import EdgeKind
 from forest_files.ledger.acts import LedgerError
 from forest_files.ledger.kinds import EraseAct
 from forest_files.ledger.segments import read_ledger
-from forest_files.store.connection import read_only
+from forest_files.store.connection import damaged, read_only
 from forest_files.store.forest import load_schema_sql
 from forest_files.store.gate import cache_tables
+from forest_files.store.localdb import lacking, move_aside
 
 _INTERNAL = ("sqlite_", "entries_fts_")
 _ERASED = "[erased]"
@@ -153,14 +157,39 @@ def _ledger_faults(conn: sqlite3.Connection, ledger_dir: Path, project: str) -> 
     return out
 
 
-def _audit_faults(conn: sqlite3.Connection) -> list[FsckFault]:
-    names = {
-        str(r[0]) for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")
-    }
-    missing = {"audit_append_only_update", "audit_append_only_delete"} - names
-    return [
-        FsckFault("schema-missing", f"audit.db: trigger {n}", "absent") for n in sorted(missing)
+def _local_faults(path: Path, rel: str) -> list[FsckFault]:
+    """``local.db`` or ``audit.db`` against the schema its script makes (localdb
+    ``lacking``), each fault with what fixes it: the command whose opening makes a
+    lost table, index or trigger again, or the move that sets a file aside."""
+    script, command = (
+        (auditsql.SCHEMA, "audit")
+        if rel == AUDIT_DB_NAME
+        else (proposals_sql.SCHEMA[0], "proposals")
+    )
+    aside = f"move it aside (`{move_aside(path)}`); the next command starts a new one"
+    try:
+        with read_only(path) as conn:
+            out = _sqlite_faults(conn, rel)
+            found = lacking(conn, script)
+    except sqlite3.DatabaseError as exc:
+        why = "damaged or not a SQLite database" if damaged(exc) else type(exc).__name__
+        return [FsckFault("integrity", rel, f"{why}; {aside}")]
+    remade = f"`{forest_text(command)}` makes it again"
+    out += [
+        FsckFault(
+            "schema-missing", f"{rel}: table {t}", f"absent; {remade}, empty (what it held is lost)"
+        )
+        for t in found.tables
     ]
+    out += [
+        FsckFault("schema-missing", f"{rel}: {kind} {n}", f"absent; {remade}")
+        for kind, n in found.objects
+    ]
+    out += [
+        FsckFault("schema-cut", f"{rel}: table {t}", f"no column {', '.join(cut)}; {aside}")
+        for t, cut in found.columns
+    ]
+    return out
 
 
 def _applied_count(conn: sqlite3.Connection) -> int:
@@ -184,7 +213,9 @@ def _audit_presence_faults(path: Path, applied: int) -> list[FsckFault]:
     try:
         with read_only(path) as conn:
             rows = int(conn.execute("SELECT count(*) FROM audit").fetchone()[0])
-    except sqlite3.Error:  # an emptied file is a database without the table
+    except sqlite3.Error as exc:  # an emptied file is a database without the table
+        if damaged(exc):
+            return []  # a damaged file: its integrity fault says what to do
         rows = 0
     if rows == 0:
         return [FsckFault("audit-emptied", AUDIT_DB_NAME, f"holds no record {fix}")]
@@ -230,12 +261,9 @@ def fsck(root: Path, project: str) -> FsckReport:
             applied = _applied_count(conn)
         if not linked[AUDIT_DB_NAME]:
             faults += _audit_presence_faults(shared_dir(root) / AUDIT_DB_NAME, applied)
-        for rel in (LOCAL_DB_NAME, AUDIT_DB_NAME):
-            if (shared_dir(root) / rel).exists() and not linked[rel]:
-                with read_only(shared_dir(root) / rel) as conn:
-                    faults += _sqlite_faults(conn, rel)
-                    if rel == AUDIT_DB_NAME:
-                        faults += _audit_faults(conn)
     except sqlite3.DatabaseError as exc:
         faults.append(FsckFault("integrity", INDEX_NAME, f"SQLite: {type(exc).__name__}"))
+    for rel in (LOCAL_DB_NAME, AUDIT_DB_NAME):
+        if (shared_dir(root) / rel).exists() and not linked[rel]:
+            faults += _local_faults(shared_dir(root) / rel, rel)
     return FsckReport(tuple(faults), checked)

@@ -8,7 +8,9 @@ mode, its schema created or upgraded under one ``BEGIN IMMEDIATE``.
 A file whose schema was cut outside forest-files (anyone who can write the git
 directory can) is compared with the one its script makes: a table that is gone
 is made again, empty, with its indexes and triggers, and said in one warning
-line; the rows of every other table (the proposals, the audit records) are kept.
+line; the rows of every other table (the proposals, the audit records) are kept;
+an index or trigger that is gone from a table still there is made again (a
+second warning line). ``lacking`` says what is gone, for ``forest fsck`` too.
 
 Stores: the file itself.
 Refuses: a file from a newer forest-files (StoreCorruption, exit 3); a table
@@ -16,7 +18,7 @@ missing a column its schema has, or a file SQLite calls damaged or no database
 (garbage, a copy cut short: ``local_error``), as StoreCorruption naming the ``mv``
 that moves the file (and a journal beside it) aside, so the next command starts a
 new one; other SQLite errors translated (connection.translate).
-Returns: an open ``sqlite3.Connection``.
+Returns: an open ``sqlite3.Connection``; ``Lacking``.
 Test: tests/proposals/test_proposals.py, tests/governance/test_audit.py,
 tests/store/test_localdb_damaged.py
 """
@@ -27,6 +29,7 @@ import functools
 import sqlite3
 import sys
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 
 from forest_files.kernel.errors import ForestError, StoreCorruption
@@ -119,25 +122,61 @@ def _reference(script: str) -> tuple[list[tuple[str, str, str, str]], dict[str, 
     return want, columns
 
 
-def mend(conn: sqlite3.Connection, path: Path, script: str) -> None:
-    """Make again each table of ``script`` (the schema from nothing) the file lacks,
-    empty, with its indexes and triggers, saying so; refuse a table missing a column."""
+@dataclass(frozen=True)
+class Lacking:
+    """What a local store lacks of the schema its script makes."""
+
+    tables: tuple[str, ...]  # gone: made again, empty, by the next opening
+    objects: tuple[tuple[str, str], ...]  # (kind, name): an index or trigger of a table held
+    columns: tuple[tuple[str, tuple[str, ...]], ...]  # (table, columns cut): refused
+
+
+def lacking(conn: sqlite3.Connection, script: str) -> Lacking:
+    """What the file ``conn`` reads lacks of what ``script`` makes from nothing (read
+    only: forest fsck asks it too)."""
     want, columns = _reference(script)
-    have = {n for kind, n, _t, _s in _schema(conn) if kind == "table"}
+    have = {(kind, n) for kind, n, _t, _s in _schema(conn)}
+    tables = [n for n in columns if ("table", n) not in have]
+    cut = []
     for table, wanted in columns.items():
         held = {str(r[1]) for r in conn.execute(f"PRAGMA table_info({table})")}
-        lost = [c for c in wanted if c not in held]
-        if table in have and lost:
-            raise _cut_columns(path, table, lost)
-    gone = [n for n in columns if n not in have]
-    if not gone:
+        lost = tuple(c for c in wanted if c not in held)
+        if table not in tables and lost:
+            cut.append((table, lost))
+    objects = [
+        (kind, n)
+        for kind, n, tbl, _s in want
+        if kind != "table" and tbl not in tables and (kind, n) not in have
+    ]
+    return Lacking(tuple(tables), tuple(objects), tuple(cut))
+
+
+def mend(conn: sqlite3.Connection, path: Path, script: str) -> None:
+    """Make again each table of ``script`` (the schema from nothing) the file lacks,
+    empty, with its indexes and triggers, and each index or trigger of a table it holds,
+    saying so; refuse a table missing a column."""
+    found = lacking(conn, script)
+    if found.columns:
+        raise _cut_columns(path, *found.columns[0])
+    if not found.tables and not found.objects:
         return
-    made = "; ".join(s for _k, _n, tbl, s in want if tbl in gone)
-    conn.executescript(f"BEGIN IMMEDIATE; {made}; COMMIT;")
-    sys.stderr.write(
-        f"forest: warning: {path.name} had lost its table(s) {', '.join(gone)} (cut outside "
-        "forest-files); made again, empty: what they held is gone, the rest is kept\n"
+    want, _columns = _reference(script)
+    made = "; ".join(
+        sql for kind, n, tbl, sql in want if tbl in found.tables or (kind, n) in found.objects
     )
+    conn.executescript(f"BEGIN IMMEDIATE; {made}; COMMIT;")
+    if found.tables:
+        what = f"its table(s) {', '.join(found.tables)}"
+        sys.stderr.write(
+            f"forest: warning: {path.name} had lost {what} (cut outside forest-files); made "
+            "again, empty: what they held is gone, the rest is kept\n"
+        )
+    others = [n for kind, n in found.objects]
+    if others:
+        sys.stderr.write(
+            f"forest: warning: {path.name} had lost its index(es) or trigger(s) "
+            f"{', '.join(others)} (cut outside forest-files); made again, every row kept\n"
+        )
 
 
 def move_aside(path: Path) -> str:
@@ -164,7 +203,7 @@ def local_error(exc: sqlite3.Error, path: Path) -> ForestError:
     )
 
 
-def _cut_columns(path: Path, table: str, lost: list[str]) -> StoreCorruption:
+def _cut_columns(path: Path, table: str, lost: tuple[str, ...]) -> StoreCorruption:
     return StoreCorruption(
         f"{path.name} is damaged: its table {table} has no column {', '.join(lost)} (cut "
         f"outside forest-files); nothing was read or written — move it aside "

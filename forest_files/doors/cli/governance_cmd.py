@@ -142,6 +142,7 @@ def fsck(repo: RepoOpt = Path("."), as_json: JsonOpt = False) -> None:
     from forest_files.custody.config import CONFIG_NAME, load_config
     from forest_files.custody.repository import find_root
     from forest_files.governance.fsck import fsck as run
+    from forest_files.kernel.paths import AUDIT_DB_NAME, LOCAL_DB_NAME
     from forest_files.ledger.verify import FAULT_CODES
 
     root = find_root(repo)
@@ -164,6 +165,8 @@ def fsck(repo: RepoOpt = Path("."), as_json: JsonOpt = False) -> None:
                 f"the ledger is damaged: `{forest_text('verify')}` names each fault and how "
                 "to restore it"
             )
+        elif all(f.where.startswith((LOCAL_DB_NAME, AUDIT_DB_NAME)) for f in report.faults):
+            route = "each line says what fixes it"  # the local stores: rebuild never reads them
         raise FsckFaults(f"fsck found {len(report.faults)} fault(s); {route}")
 
 
