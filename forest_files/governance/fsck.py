@@ -23,7 +23,8 @@ Stores: nothing (every file opened read-only, store/connection.py ``read_only``,
 leaves no ``-wal``/``-shm`` file it made; nothing is synced or repaired — ``forest
 rebuild`` repairs the index).
 Refuses: nothing; a fault is reported, never raised.
-Returns: ``FsckReport`` (fault codes, object names, row ids, act ids — never text).
+Returns: ``FsckReport`` (fault codes, object names, row ids, act ids — never text;
+a fault's ``fix`` is the command that fixes it where that is not ``forest rebuild``).
 Test: tests/custody/test_fsck.py, tests/doors/test_printed_where_typed.py
 """
 
@@ -35,11 +36,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from forest_files.custody import auditsql, proposals_sql, tombstone
-from forest_files.kernel.errors import StateError
 from forest_files.kernel.hashing import hash_body
 from forest_files.kernel.paths import AUDIT_DB_NAME, INDEX_NAME, LEDGER_DIR, LOCAL_DB_NAME
 from forest_files.kernel.shellword import forest_text
-from forest_files.kernel.state import refuse_linked_file, shared_dir, worktree_dir
+from forest_files.kernel.state import linked_file, shared_dir, worktree_dir
 from forest_files.kernel.vocab import EdgeKind
 from forest_files.ledger.acts import LedgerError
 from forest_files.ledger.kinds import EraseAct
@@ -58,6 +58,7 @@ class FsckFault:
     code: str
     where: str  # a file, object name, row id or act id
     detail: str
+    fix: str | None = None  # the command that fixes it, when it is not `forest rebuild`
 
 
 @dataclass(frozen=True)
@@ -173,20 +174,29 @@ def _local_faults(path: Path, rel: str) -> list[FsckFault]:
             found = lacking(conn, script)
     except sqlite3.DatabaseError as exc:
         why = "damaged or not a SQLite database" if damaged(exc) else type(exc).__name__
-        return [FsckFault("integrity", rel, f"{why}; {aside}")]
-    remade = f"`{forest_text(command)}` makes it again"
+        return [FsckFault("integrity", rel, f"{why}; {aside}", move_aside(path))]
+    remake = forest_text(command)
+    remade = f"`{remake}` makes it again"
     out += [
         FsckFault(
-            "schema-missing", f"{rel}: table {t}", f"absent; {remade}, empty (what it held is lost)"
+            "schema-missing",
+            f"{rel}: table {t}",
+            f"absent; {remade}, empty (what it held is lost)",
+            remake,
         )
         for t in found.tables
     ]
     out += [
-        FsckFault("schema-missing", f"{rel}: {kind} {n}", f"absent; {remade}")
+        FsckFault("schema-missing", f"{rel}: {kind} {n}", f"absent; {remade}", remake)
         for kind, n in found.objects
     ]
     out += [
-        FsckFault("schema-cut", f"{rel}: table {t}", f"no column {', '.join(cut)}; {aside}")
+        FsckFault(
+            "schema-cut",
+            f"{rel}: table {t}",
+            f"no column {', '.join(cut)}; {aside}",
+            move_aside(path),
+        )
         for t, cut in found.columns
     ]
     return out
@@ -209,7 +219,7 @@ def _audit_presence_faults(path: Path, applied: int) -> list[FsckFault]:
         f"it from a backup, or run `{forest_text('rebuild')}`, which starts a new log)"
     )
     if not path.exists():
-        return [FsckFault("audit-missing", AUDIT_DB_NAME, f"absent {fix}")]
+        return [FsckFault("audit-missing", AUDIT_DB_NAME, f"absent {fix}", forest_text("rebuild"))]
     try:
         with read_only(path) as conn:
             rows = int(conn.execute("SELECT count(*) FROM audit").fetchone()[0])
@@ -218,18 +228,16 @@ def _audit_presence_faults(path: Path, applied: int) -> list[FsckFault]:
             return []  # a damaged file: its integrity fault says what to do
         rows = 0
     if rows == 0:
-        return [FsckFault("audit-emptied", AUDIT_DB_NAME, f"holds no record {fix}")]
+        rebuild = forest_text("rebuild")
+        return [FsckFault("audit-emptied", AUDIT_DB_NAME, f"holds no record {fix}", rebuild)]
     return []
 
 
 def _linked(path: Path, name: str) -> list[FsckFault]:
     """A ``linked`` fault for a symlink or non-file at ``path`` or beside it, with
     the line (and removal) every command that opens it refuses it with."""
-    try:
-        refuse_linked_file(path, name, sqlite=True)
-    except StateError as exc:
-        return [FsckFault("linked", name, str(exc))]
-    return []
+    found = linked_file(path, name, sqlite=True)
+    return [] if found is None else [FsckFault("linked", name, *found)]
 
 
 def fsck(root: Path, project: str) -> FsckReport:

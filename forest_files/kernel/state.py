@@ -213,6 +213,16 @@ def refuse_linked_file(path: str | os.PathLike[str], what: str, *, sqlite: bool 
     file ``what``, before anything opens it (SQLite and the logging module follow
     links). ``sqlite``: the database's ``-wal``/``-shm``/``-journal`` files too, which
     SQLite opens beside it by name."""
+    found = linked_file(path, what, sqlite=sqlite)
+    if found is not None:
+        raise _refuse(found[0])
+
+
+def linked_file(
+    path: str | os.PathLike[str], what: str, *, sqlite: bool = False
+) -> tuple[str, str] | None:
+    """(the refusal's words, the ``rm`` that removes it) of the first symlink or
+    non-file at ``path`` (and beside it, ``sqlite``), or None (forest fsck asks too)."""
     path = os.fspath(path)
     for side in _SQLITE_SIDES if sqlite else ("",):
         try:
@@ -224,10 +234,13 @@ def refuse_linked_file(path: str | os.PathLike[str], what: str, *, sqlite: bool 
 
             found = "a symlink" if stat.S_ISLNK(mode) else "another kind of file"
             rm = "rm -r" if stat.S_ISDIR(mode) else "rm"  # plain rm refuses a folder
-            raise _refuse(
+            fix = f"{rm} -- {shell_word(path + side)}"
+            words = (
                 f"{path + side}: {found} where forest-files keeps {what}; remove it "
-                f"({rm} -- {shell_word(path + side)}) and run the command again"
+                f"({fix}) and run the command again"
             )
+            return words, fix
+    return None
 
 
 def open_append(path: str | os.PathLike[str], what: str) -> int:

@@ -142,7 +142,6 @@ def fsck(repo: RepoOpt = Path("."), as_json: JsonOpt = False) -> None:
     from forest_files.custody.config import CONFIG_NAME, load_config
     from forest_files.custody.repository import find_root
     from forest_files.governance.fsck import fsck as run
-    from forest_files.kernel.paths import AUDIT_DB_NAME, LOCAL_DB_NAME
     from forest_files.ledger.verify import FAULT_CODES
 
     root = find_root(repo)
@@ -155,18 +154,16 @@ def fsck(repo: RepoOpt = Path("."), as_json: JsonOpt = False) -> None:
         # A ledger that cannot be read is not the index's fault: rebuild reads it too; a
         # link or folder where a store belongs rebuild refuses, as every command does.
         route = f"`{forest_text('rebuild')}` repairs the index"
-        if any(f.code == "linked" for f in report.faults):
-            route = (
-                "remove what stands where forest-files keeps its file, as its line says, "
-                f"then `{forest_text('fsck')}` again"
-            )
+        fixes = [f.fix for f in report.faults if f.fix]
+        if any(f.code == "linked" for f in report.faults) or len(fixes) == len(report.faults):
+            # A link or folder rebuild refuses, as every command does; the local stores
+            # rebuild never reads: each fault names its own fix.
+            route = f"each line says what fixes it; first: `{fixes[0]}`"
         elif any(f.code == "ledger" and f.detail in FAULT_CODES for f in report.faults):
             route = (
                 f"the ledger is damaged: `{forest_text('verify')}` names each fault and how "
                 "to restore it"
             )
-        elif all(f.where.startswith((LOCAL_DB_NAME, AUDIT_DB_NAME)) for f in report.faults):
-            route = "each line says what fixes it"  # the local stores: rebuild never reads them
         raise FsckFaults(f"fsck found {len(report.faults)} fault(s); {route}")
 
 
