@@ -8,7 +8,9 @@ that heading's section.
 Stores: nothing (lines in, lines out).
 Refuses (``CutShort``, one line, before anything is written): a section whose next
 heading was made of the lines of the text to write (a setext underline, an ATX ``#``)
-or put above them: the heading's line, the lines that would be written twice, the
+or put above them (its section's lines, as far as they go, are those the section
+lacks at its end; a section merely beginning with a line alike is not cut from
+them): the heading's line, the lines that would be written twice, the
 line to take out, then ``forest check``; ``CutShort.said(proposal)`` words it for a
 proposal's text (proposals/adopt.py).
 Returns: nothing (``refuse_cut_short`` returns when nothing was cut short).
@@ -71,8 +73,9 @@ def refuse_cut_short(
     """``CutShort`` when the heading that ends ``section`` now (the start of ``after``:
     the file's next lines) was made of ``ground``'s lines (the text to write) or put
     among them: the lines it and its own section hold (a heading read as its text; an
-    ATX heading of other words aside) begin with the first line of ground's the
-    section lacks at its end. ``first``: the section's first line in the file."""
+    ATX heading of other words aside; blank lines aside) are, as far as either goes,
+    those of ground's the section lacks at its end. ``first``: the section's first
+    line in the file."""
     text = _lines(after)
     found = blocks("".join(text)) if text else []
     if not found or found[0].kind != "heading" or found[0].first != 1:
@@ -82,10 +85,11 @@ def refuse_cut_short(
     said = [(i, x) for i, x in _read_next(text, found) if x]
     if not head.setext and said and lacked and said[0][1] != lacked[0]:
         said = said[1:]  # a heading of its own put above ground's lines
-    if not lacked or not said or said[0][1] != lacked[0]:
-        return
+    n = min(len(said), len(lacked))
+    if not n or [x for _i, x in said[:n]] != lacked[:n]:
+        return  # a section beginning as the lines lacked, no more: not cut from them
     top = first + len(section)  # the heading's first line in the file
-    twice = [top + i for i, x in said if x in set(lacked)]
+    twice = [top + i for i, _x in said[:n]]
     lines = f"lines {twice[0]}-{twice[-1]}" if twice[-1] > twice[0] else f"line {twice[0]}"
     under = top + head.last - 1 if head.setext else None
     raise CutShort(selector, top, lines, under, text[0].strip())

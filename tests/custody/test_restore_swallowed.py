@@ -276,3 +276,12 @@ def test_restore_whole_file_section_still_missing_after_refused(tmp_path: Path) 
     assert got.stderr.strip().startswith("forest: f.md#B: no heading matches")
     assert got.stderr.strip().count("\n") == 0
     assert state(repo) == before
+
+
+def test_splice_next_section_beginning_as_the_lacked_lines_restores_accepted() -> None:
+    """A's last code block deleted, ``# B`` beginning with a fence too: B's lines are
+    not the ones A lacks (only the fence line is alike), so nothing is cut short."""
+    doc = "# A\n\ntext a\n\n```\ncode a\n```\n\n# B\n\n```\ncode b\n```\n"
+    edited = doc.replace("```\ncode a\n```\n\n", "").encode()
+    new, _ = splice(edited, "f.md#A", (), doc[: doc.index("# B")], "f.md")
+    assert new.decode() == doc
