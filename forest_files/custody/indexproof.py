@@ -10,7 +10,10 @@ declares:
   its adopted place or one a ``rebind`` act of it named, and no ``retire`` act
   retired it; every binding the ledger keeps live is there;
 * each ground is an entry an act declared, with the body hash the act declared
-  (the content id covers it), and no act superseded it or left it sealed.
+  (the content id covers it), and no act superseded it or left it sealed;
+* a binding the index reaches no ground of (its edge rows lost, say) has none in
+  the ledger either: every entry of its chain (its adopt's entry, and each a
+  ``supersede`` or ``resolve`` put after it) superseded or sealed there.
 
 A row that disagrees is a forged or damaged index: it is rebuilt from the
 ledger (a replay) and the map derived again. What is left to a forger is what
@@ -62,6 +65,8 @@ class Claims:
     specs: dict[str, tuple[tuple[str, ...], str, str]] = field(default_factory=dict)
     places: dict[str, set[tuple[str, str]]] = field(default_factory=dict)
     retired: set[str] = field(default_factory=set)
+    entry_of: dict[str, str] = field(default_factory=dict)  # bind act -> its first entry
+    after: dict[str, set[str]] = field(default_factory=dict)  # content id -> successors
 
 
 class _Mixed(Exception):
@@ -113,10 +118,14 @@ def _claim_raw(out: Claims, seals: dict[str, set[bool]], d: dict[str, Any]) -> N
         rules = rules_of(tuple(spec["excludes"]), spec.get("normalise"))
         out.specs[act_id] = (rules, spec["normalisation"], spec["hash_algo"])
         out.places.setdefault(act_id, set()).add((spec["path"], spec["selector"]))
+        out.entry_of[act_id] = str(d["entry"]["content_id"])
     elif kind == "supersede":
         out.superseded.add(d["old"])
+        out.after.setdefault(d["old"], set()).add(str(d["entry"]["content_id"]))
     elif kind == "resolve":
         out.superseded.update(d["heads"])
+        for head in d["heads"]:
+            out.after.setdefault(head, set()).add(str(d["entry"]["content_id"]))
     elif kind == "rebind":
         out.places.setdefault(d["binding"], set()).add((d["path"], d["selector"]))
         if "normalise" in d:  # which change is the latest: only act order decides
@@ -147,10 +156,14 @@ def _claim(out: Claims, act_id: str, payload: object) -> None:
         spec = payload.binding
         out.specs[act_id] = (spec.rules, spec.normalisation, spec.hash_algo)
         out.places.setdefault(act_id, set()).add((spec.path, spec.selector))
+        out.entry_of[act_id] = payload.entry.content_id
     elif isinstance(payload, SupersedeAct):
         out.superseded.add(payload.old)
+        out.after.setdefault(payload.old, set()).add(payload.entry.content_id)
     elif isinstance(payload, ResolveAct):
         out.superseded.update(payload.heads)
+        for head in payload.heads:
+            out.after.setdefault(head, set()).add(payload.entry.content_id)
     elif isinstance(payload, RebindAct):
         out.places.setdefault(payload.binding, set()).add((payload.path, payload.selector))
         if payload.normalise is not None:
@@ -184,9 +197,27 @@ def disagreements(bmap: bindmap.BindMap, claims: Claims) -> list[str]:
         ground = bmap.grounds.get(b.entry_id)
         if ground is not None:
             out += _ground_faults(b.bind_act, ground, claims)
+        if ground is None or ground == (None, None, ()):
+            out += _unreached(b.bind_act, claims)
     missing = claims.specs.keys() - claims.retired - seen
     out += [f"binding {m[:12]}: in the ledger, not in the index" for m in sorted(missing)]
     return out
+
+
+def _unreached(bind_act: str, claims: Claims) -> list[str]:
+    """A binding the index reaches no ground of (no live head, no contest, nothing
+    erased): a fault when its chain has a head the ledger neither superseded nor left
+    sealed (edge rows lost: the ground would read as sealed)."""
+    first = claims.entry_of.get(bind_act)
+    seen, todo = set(), [first] if first is not None else []
+    while todo:
+        cid = todo.pop()
+        if cid not in seen:
+            seen.add(cid)
+            todo += claims.after.get(cid, ())
+    if any(cid not in claims.superseded and cid not in claims.sealed for cid in seen):
+        return [f"binding {bind_act[:12]}: its ground is live in the ledger, unreached here"]
+    return []
 
 
 def _ground_faults(bind_act: str, ground: tuple[object, ...], claims: Claims) -> list[str]:
