@@ -15,3 +15,17 @@ def local_state(root: Path | str) -> Path:
 def shared_state(root: Path | str) -> Path:
     """``<git-common-dir>/forest`` of the clone at ``root`` (not created)."""
     return git_dirs(root)[1] / "forest"
+
+
+def files_state(root: Path) -> dict[str, str]:
+    """a.md, every ledger file and every capture, with the SHA-256 of their bytes: what a
+    refused command must leave byte-identical."""
+    import hashlib
+
+    paths = [root / "a.md", *(root / ".forest" / "ledger").rglob("*")]
+    paths += (shared_state(root) / "captures").glob("*")
+    return {
+        p.relative_to(root).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(paths)
+        if p.is_file()
+    }

@@ -10,7 +10,6 @@ that cannot be written: ``chattr +i``, tests/helpers/immutable.py).
 
 from __future__ import annotations
 
-import hashlib
 import re
 from pathlib import Path
 
@@ -22,21 +21,10 @@ from forest_files.proposals.adopt import adopt_proposal
 from tests.helpers.cli import forest
 from tests.helpers.custody import BY, DOC
 from tests.helpers.immutable import immutable
-from tests.helpers.state import shared_state
+from tests.helpers.state import files_state, shared_state
 from tests.helpers.watch import EDITED, bound_repo, captured_proposal
 
 MINE = DOC.replace("kept words", "mine")  # shorter than the proposal's EDITED
-
-
-def _state(root: Path) -> dict[str, str]:
-    """a.md, every ledger file and every capture, with the SHA-256 of their bytes."""
-    paths = [root / "a.md", *(root / ".forest" / "ledger").rglob("*")]
-    paths += (shared_state(root) / "captures").glob("*")
-    return {
-        p.relative_to(root).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
-        for p in sorted(paths)
-        if p.is_file()
-    }
 
 
 def _bound(root: Path, limit: int) -> None:
@@ -90,10 +78,10 @@ def _still_open(root: Path, pid: str) -> None:
 def test_proposal_adopt_file_over_max_body_bytes_refused(tmp_path: Path) -> None:
     root, pid = _pending(tmp_path)
     _bound(root, len(EDITED.encode()) - 1)  # MINE is within it; the proposed file is not
-    before = _state(root)
+    before = files_state(root)
     with pytest.raises(ForestError, match="max_body_bytes"):
         adopt_proposal(root, pid, words="take the proposal", by=BY)
-    assert _state(root) == before
+    assert files_state(root) == before
     assert (root / "a.md").read_text(encoding="utf-8") == MINE
     _still_open(root, pid)
 
@@ -110,22 +98,22 @@ def test_proposal_adopt_file_at_max_body_bytes_accepted(tmp_path: Path) -> None:
 def test_proposal_adopt_words_over_max_body_bytes_refused(tmp_path: Path) -> None:
     root, pid = _pending(tmp_path)
     _bound(root, len(EDITED.encode()))  # the file fits; the words do not
-    before = _state(root)
+    before = files_state(root)
     with pytest.raises(ForestError, match="max_body_bytes"):
         adopt_proposal(root, pid, words="w" * (len(EDITED.encode()) + 1), by=BY)
-    assert _state(root) == before
+    assert files_state(root) == before
     _still_open(root, pid)
 
 
 def test_proposal_adopt_segments_unwritable_recovers(tmp_path: Path) -> None:
     root, pid = _pending(tmp_path)
-    before = _state(root)
+    before = files_state(root)
     with immutable(root / ".forest" / "ledger" / "segments"):
         result = forest(root, "proposal", "adopt", pid, "--words", "take the proposal")
     assert result.exit_code == 1, result.output
     (line,) = result.stderr.splitlines()
     assert line.startswith("forest: cannot write .forest/ledger/segments"), line
-    assert _state(root) == before
+    assert files_state(root) == before
     assert (root / "a.md").read_text(encoding="utf-8") == MINE
     _still_open(root, pid)
     again = forest(root, "proposal", "adopt", pid, "--words", "take the proposal")
@@ -149,13 +137,13 @@ def test_proposal_adopt_text_not_standing_as_section_refused(tmp_path: Path, tex
     restore's words, nor the headings of a file that was never written)."""
     root = bound_repo(tmp_path)
     pid = _agent_proposal(root, text)
-    before = _state(root)
+    before = files_state(root)
     result = forest(root, "proposal", "adopt", pid, "--words", "take the proposal", "--as", BY)
     assert result.exit_code == 1, result.output
     (line,) = result.stderr.splitlines()
     assert line.startswith(f"forest: proposal {pid}: its text would not stand as a.md#Title/Keep")
     assert f"`forest proposal discard {pid}`" in line and "restored" not in line
-    assert _state(root) == before
+    assert files_state(root) == before
     _still_open(root, pid)
 
 

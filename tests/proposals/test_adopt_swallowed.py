@@ -6,7 +6,6 @@ can stay after the proposed text, they do, as a restore keeps them."""
 
 from __future__ import annotations
 
-import hashlib
 from pathlib import Path
 
 import pytest
@@ -14,32 +13,21 @@ import pytest
 from forest_files.custody.proposals import ProposalStore
 from tests.helpers.cli import forest
 from tests.helpers.custody import BY
-from tests.helpers.state import shared_state
+from tests.helpers.state import files_state
 from tests.helpers.watch import EDITED, bound_repo, captured_proposal
-
-
-def _state(root: Path) -> dict[str, str]:
-    """a.md, every ledger file and every capture, with the SHA-256 of their bytes."""
-    paths = [root / "a.md", *(root / ".forest" / "ledger").rglob("*")]
-    paths += (shared_state(root) / "captures").glob("*")
-    return {
-        p.relative_to(root).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
-        for p in sorted(paths)
-        if p.is_file()
-    }
 
 
 def _refused(root: Path, pid: str) -> str:
     """The one line ``forest proposal adopt`` refused with; nothing written, the
     proposal open."""
-    before = _state(root)
+    before = files_state(root)
     result = forest(root, "proposal", "adopt", pid, "--words", "take the proposal", "--as", BY)
     assert result.exit_code == 1, result.output
     (line,) = result.stderr.splitlines()
     assert line.startswith(f"forest: proposal {pid}: "), line
     assert "nothing was written" in line and "restor" not in line and "ground" not in line
     assert f"`forest proposal discard {pid}`" in line
-    assert _state(root) == before
+    assert files_state(root) == before
     with ProposalStore(root) as store:
         assert store.get(pid).status == "open"
     return line
