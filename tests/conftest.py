@@ -63,7 +63,7 @@ def _isolated_git(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """Every test sees one fixed git: author, committer, no global or system config;
     and a door run in this process (the hook sets a short lock budget, a door run
     in a subdirectory notes where it stands) leaves both as it found them."""
-    from forest_files.kernel.shellword import stand_at
+    from forest_files.kernel.standing import stand_at
     from forest_files.store import connection
 
     isolate(monkeypatch)

@@ -109,7 +109,7 @@ def _by_rules(words: list[str], files: dict[str, str]) -> str:
     (``files``: attribute -> file), said as the finding's cause: each file reached from
     where the user stands (``../.gitattributes`` typed in ``docs/``), as the route
     names it."""
-    from forest_files.kernel.shellword import reached
+    from forest_files.kernel.standing import reached
 
     def held(word: str) -> str:
         return files.get(word.partition("=")[0], RULES)
@@ -152,7 +152,8 @@ def routes(f: Finding, *, root: Path, source: str) -> tuple[Route, ...]:
     then that file staged (the hook, ``--staged``) or committed (a commit's door)."""
     from forest_files.check.converted import attribute_pattern
     from forest_files.check.findings import Route
-    from forest_files.kernel.shellword import git_step, reached
+    from forest_files.kernel.shellword import git_step
+    from forest_files.kernel.standing import reached
 
     # where the check looked; the CI gate's routes act on its checkout: the index
     at = source if source not in ("worktree", _INDEX) else _INDEX

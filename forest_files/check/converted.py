@@ -118,7 +118,8 @@ def conversion_routes(f: Finding, *, root: Path) -> tuple[Route, ...]:
     file staged as it stands)."""
     from forest_files import gitio
     from forest_files.check.findings import Route
-    from forest_files.kernel.shellword import git_step, reached
+    from forest_files.kernel.shellword import git_step
+    from forest_files.kernel.standing import reached
 
     attrs = gitio.attributes(root, [f.path]).get(f.path, {})
     converting = [n for n in _CONVERTING if _attr(n, attrs.get(n, "unset"))]

@@ -14,7 +14,8 @@ import functools
 from typing import TYPE_CHECKING, NamedTuple
 
 from forest_files.check.summary import summary_line
-from forest_files.kernel.shellword import from_here, shell_word
+from forest_files.kernel.shellword import shell_word
+from forest_files.kernel.standing import from_here
 
 if TYPE_CHECKING:
     from forest_files.check.engine import Finding

@@ -38,7 +38,8 @@ from pathlib import Path
 from forest_files import gitio
 from forest_files.kernel.errors import ForestError
 from forest_files.kernel.paths import GITATTRIBUTES_LINE, LEDGER_PREFIX
-from forest_files.kernel.shellword import command_text, git_step, reached, shell_word
+from forest_files.kernel.shellword import command_text, git_step, shell_word
+from forest_files.kernel.standing import reached
 from forest_files.ledger.acts import LedgerError
 from forest_files.ledger.fault import CRLF_CHECKOUT, body_unhashed
 from forest_files.ledger.segments import BODIES_DIR, BODY_SUFFIX, converted_segment

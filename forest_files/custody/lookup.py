@@ -29,7 +29,8 @@ from forest_files.custody.bindings import Binding
 from forest_files.custody.heading_names import same_heading
 from forest_files.custody.target_names import parse_target
 from forest_files.kernel.errors import ForestError
-from forest_files.kernel.shellword import forest_text, shell_word, standing
+from forest_files.kernel.shellword import forest_text, shell_word
+from forest_files.kernel.standing import standing
 from forest_files.store.forest import ForestStore
 from forest_files.text.selector import Selector, parse_selector, render
 

@@ -27,7 +27,8 @@ from forest_files.kernel.errors import ForestError
 from forest_files.kernel.hashing import hash_body
 from forest_files.kernel.paths import CAPTURES_DIR
 from forest_files.kernel.pids import sweep_dead
-from forest_files.kernel.shellword import forest_text, from_the_top, shell_word
+from forest_files.kernel.shellword import forest_text, shell_word
+from forest_files.kernel.standing import from_the_top
 from forest_files.kernel.state import ensure_dir, shared_dir
 from forest_files.store.base import utc_now
 

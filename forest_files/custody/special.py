@@ -28,7 +28,8 @@ import stat as stat_mod
 
 # The rule itself lives with the other path rules, below the ledger's codec.
 from forest_files.kernel.repopath import special_path_reason
-from forest_files.kernel.shellword import command_text, git_step, reached, shell_word
+from forest_files.kernel.shellword import command_text, git_step, shell_word
+from forest_files.kernel.standing import reached
 
 __all__ = [
     "git_mode_kind",

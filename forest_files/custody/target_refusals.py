@@ -35,7 +35,8 @@ from forest_files import gitio
 from forest_files.custody.content import dir_inside, escapes, path_variant, read_regular
 from forest_files.custody.special import lstat_kind, special_path_reason, submodule_refusal
 from forest_files.kernel.errors import ForestError
-from forest_files.kernel.shellword import command_text, git_step, shell_word, standing
+from forest_files.kernel.shellword import command_text, git_step, shell_word
+from forest_files.kernel.standing import standing
 from forest_files.text.exclude import ExcludeError, parse_exclusions
 from forest_files.text.extract import Document, extract
 from forest_files.text.selector import Selector

@@ -163,7 +163,8 @@ def _more(exc: BaseException) -> str:
 
     if not isinstance(exc, LedgerError):
         return ""
-    from forest_files.kernel.shellword import command_text, forest_text, from_here, git_step
+    from forest_files.kernel.shellword import command_text, forest_text, git_step
+    from forest_files.kernel.standing import from_here
 
     verify = forest_text("verify")  # `forest -C ../repo verify` where the user stands
     if exc.source is not None:  # read from git: verify would judge another ledger

@@ -44,7 +44,7 @@ def dispatch(argv: list[str], *, typed: bool = False) -> int | None:
     ``typed``: ``argv`` was typed in this directory (the console script), so the routes
     it prints are pasted here even when a command's own ``-C``/``--repo`` points
     elsewhere; an in-process caller leaves them as the top's."""
-    from forest_files.kernel.shellword import typed_in
+    from forest_files.kernel.standing import typed_in
 
     typed_in(None)  # set for this command alone (a process may dispatch more than one)
     if typed or (argv and argv[0].startswith("-C")):
@@ -123,7 +123,7 @@ def main() -> None:
     try:
         code = run_guarded("forest", lambda: _run(argv), sys.argv)
     finally:
-        from forest_files.kernel.shellword import typed_in
+        from forest_files.kernel.standing import typed_in
 
         typed_in(None)  # the next command of this process (a caller in process) types anew
     from forest_files.doors.fastcheck import finish

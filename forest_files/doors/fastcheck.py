@@ -240,7 +240,7 @@ def _custody_line(repo: str, near: str | None) -> str | None:
 
     if near is None:
         return status_custody(str(_root(repo)))
-    from forest_files.kernel.shellword import stand_at
+    from forest_files.kernel.standing import stand_at
 
     stand_at(near, absolute=os.path.isabs(repo))  # the warm answer noted no standing
     return status_custody(near)
@@ -274,9 +274,9 @@ def _guarded(command: str, run: Callable[[], int], repo: str) -> int:
 
 def _root(repo: str) -> Path:
     """The work tree's top, with where the user stands in it noted for the routes a
-    check prints (kernel/shellword.py ``stand_at``)."""
+    check prints (kernel/standing.py ``stand_at``)."""
     from forest_files.custody import verdict
-    from forest_files.kernel.shellword import stand_at
+    from forest_files.kernel.standing import stand_at
 
     near = verdict.quick_root(repo)  # the same root the remembered verdict is found by
     if near is not None:

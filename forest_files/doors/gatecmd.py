@@ -96,12 +96,12 @@ def parse_ci(argv: list[str]) -> CiArgs | None:
 def report_targets(specs: list[str]) -> list[tuple[str, Path]] | None:
     """``FORMAT=FILE`` pairs (checked before the gate runs: a typo costs no range), or
     None when one is not FORMAT=FILE with a known format. A relative FILE is reached
-    from where ``forest`` was typed (kernel/shellword.py ``where_typed``), not from the
+    from where ``forest`` was typed (kernel/standing.py ``where_typed``), not from the
     ``DIR`` of ``forest -C DIR``: an output file goes where the user stands, as
     ``--repo DIR`` after the command leaves it (the routes printed are pasted there too)."""
     from pathlib import Path
 
-    from forest_files.kernel.shellword import where_typed
+    from forest_files.kernel.standing import where_typed
 
     here = where_typed()
     pairs: list[tuple[str, Path]] = []
@@ -197,7 +197,7 @@ def _at_the_top(
     with ``-C``, the gate judges the range again with the steps noted at the top."""
     from forest_files.gate.ci import run_gate
     from forest_files.gate.render import WHERE_TYPED
-    from forest_files.kernel.shellword import from_the_top, reach
+    from forest_files.kernel.standing import from_the_top, reach
 
     at_top = kinds - WHERE_TYPED
     if not at_top:
@@ -213,7 +213,7 @@ def _stand(repo: Path) -> None:
     ``stand_at``): the text and JSON reports' commands are pasted there, as ``forest
     check``'s. Outside git: nothing noted (the gate refuses it in its own words)."""
     from forest_files.gitio import toplevel
-    from forest_files.kernel.shellword import stand_at
+    from forest_files.kernel.standing import stand_at
 
     try:
         stand_at(toplevel(repo), absolute=os.path.isabs(repo))  # --repo /abs: routes say /abs

@@ -33,7 +33,8 @@ from forest_files.gate.render_github import render_github
 from forest_files.gate.render_junit import render_junit
 from forest_files.gate.render_parts import summary_line
 from forest_files.gate.render_sarif import render_sarif
-from forest_files.kernel.shellword import from_the_top, printable
+from forest_files.kernel.shellword import printable
+from forest_files.kernel.standing import from_the_top
 
 FORMATS = ("text", "json", "sarif", "junit", "github")
 # The formats ``forest check`` prints too: their commands are pasted where ``forest ci``
@@ -105,7 +106,7 @@ _RENDERERS: dict[str, Callable[[GateReport], str]] = {
 
 def render(report: GateReport, fmt: str) -> str:
     """``report`` in ``fmt``: text and JSON with commands pasted where the command was
-    typed (kernel/shellword.py ``from_here``), the CI formats with them from the top."""
+    typed (kernel/standing.py ``from_here``), the CI formats with them from the top."""
     try:
         renderer = _RENDERERS[fmt]
     except KeyError:

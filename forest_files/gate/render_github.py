@@ -24,7 +24,7 @@ from forest_files.check.findings import Reported
 from forest_files.check.text import one_line
 from forest_files.gate.ci import GateReport
 from forest_files.gate.render_parts import finding_file, location, rule_id, shown, summary_line
-from forest_files.kernel.shellword import from_the_top
+from forest_files.kernel.standing import from_the_top
 
 
 def _level(r: Reported, report: GateReport) -> str:

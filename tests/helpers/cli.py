@@ -66,7 +66,7 @@ def typed_beside(root: Path) -> Iterator[Path]:
     """In this process, as ``forest -C ../NAME …`` typed in a directory ``beside`` the
     work tree at ``root`` (entry.py's ``typed_in``, then the door's ``stand_at``): the
     commands built inside reach ``root`` from there. Forgotten after."""
-    from forest_files.kernel.shellword import stand_at, typed_in
+    from forest_files.kernel.standing import stand_at, typed_in
 
     beside = root.parent / "beside"
     beside.mkdir(exist_ok=True)

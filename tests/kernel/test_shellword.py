@@ -15,14 +15,11 @@ from forest_files.kernel.invisible import invisible
 from forest_files.kernel.shellword import (
     command_text,
     first_unprintable,
-    from_here,
     git_step,
     printable,
     shell_word,
-    stand_at,
-    standing,
-    typed_in,
 )
+from forest_files.kernel.standing import from_here, stand_at, standing, typed_in
 
 # Names as git's bytes decode (surrogateescape), with the shell's special characters
 # next to the bytes that are not UTF-8.
@@ -240,7 +237,8 @@ def test_absolute_dash_c_steps_reach_the_top_by_its_absolute_path_accepted(
     """Typed beside the work tree with an absolute ``-C`` (``typed_in(..., absolute=True)``)
     or an absolute ``--repo`` (``stand_at(..., absolute=True)``), every step reaches the
     top by its absolute path; a relative one by the relative path, as before."""
-    from forest_files.kernel.shellword import command_text, git_step, stand_at, typed_in
+    from forest_files.kernel.shellword import command_text, git_step
+    from forest_files.kernel.standing import stand_at, typed_in
 
     root, beside = tmp_path / "repo", tmp_path / "beside"
     top = os.path.abspath(root)

@@ -217,7 +217,7 @@ def _refuse_broken_config(ctx: Any) -> None:
     nothing is read."""
     repo = ctx.params.get("repo")
     if repo is None or " ".join(ctx.command_path.split()[1:]) in REPORTS_CONFIG:
-        from forest_files.kernel.shellword import stand_at
+        from forest_files.kernel.standing import stand_at
 
         stand_at(None)  # where the user stands is not known here: paths as they are
         return
@@ -232,7 +232,7 @@ def _read_config(repo: Any) -> None:
     from forest_files.custody.config import CONFIG_NAME, load_config
     from forest_files.gitio import toplevel
     from forest_files.kernel.errors import ForestError
-    from forest_files.kernel.shellword import stand_at
+    from forest_files.kernel.standing import stand_at
 
     try:
         root = toplevel(repo)

@@ -190,7 +190,8 @@ def _where(repo: Path, server: bool, command: str) -> Path:
     try:
         return find_root(repo)
     except gitio.BareRepo:
-        from forest_files.kernel.shellword import printable, reached_dir, shell_word
+        from forest_files.kernel.shellword import printable, shell_word
+        from forest_files.kernel.standing import reached_dir
 
         where = reached_dir(gitio.git_dir(repo))
         step = ("forest", *(("-C", where) if where else ()), "hooks", command, "--server")

@@ -68,10 +68,11 @@ def _tracked_bodies(root: Path) -> set[str]:
 
 def _from_here(f: Fault) -> Fault:
     """``f`` with its fix as the user runs it where they stand: a ``git`` step from the
-    top, the paths of an ``rm`` reached from here (kernel/shellword.py ``from_here``)."""
+    top, the paths of an ``rm`` reached from here (kernel/standing.py ``from_here``)."""
     from dataclasses import replace
 
-    from forest_files.kernel.shellword import command_text, from_here
+    from forest_files.kernel.shellword import command_text
+    from forest_files.kernel.standing import from_here
 
     if not f.fix_argv:
         return f
@@ -82,7 +83,8 @@ def _fault_line(f: Fault) -> str:
     """One fault on its own lines; a name's control characters shown escaped, so a
     stray's name never forges a line (kernel/shellword.py ``printable``). Its fix
     works where the user stands; where that is not known, at the repository root."""
-    from forest_files.kernel.shellword import printable, reach
+    from forest_files.kernel.shellword import printable
+    from forest_files.kernel.standing import reach
 
     if f.path is not None:  # one file at fault (a stray): its path says where
         text = f"{f.code}: {printable(f.detail)}"
@@ -101,7 +103,7 @@ def _fix_all(faults: list[Fault]) -> Route | None:
     """One route removing every stray file at once, beside each one's own fix (a
     killed bulk adoption can leave hundreds): exactly the files named above."""
     from forest_files.check.findings import Route
-    from forest_files.kernel.shellword import reach
+    from forest_files.kernel.standing import reach
     from forest_files.ledger.verify import removal_of_all
 
     steps = removal_of_all(faults)

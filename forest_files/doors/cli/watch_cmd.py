@@ -18,7 +18,8 @@ import typer
 
 from forest_files.doors.cli.errors import boundary
 from forest_files.doors.cli.options import JsonOpt, RepoOpt, app
-from forest_files.kernel.shellword import forest_text, shell_word, stand_at
+from forest_files.kernel.shellword import forest_text, shell_word
+from forest_files.kernel.standing import stand_at
 
 watch_app = typer.Typer(
     help="Watch bound files in the background: drift is caught when it is saved."

@@ -39,7 +39,8 @@ from pathlib import Path
 from forest_files import gitio
 from forest_files.kernel import cache
 from forest_files.kernel.errors import ForestError
-from forest_files.kernel.shellword import reached_dir, shell_word
+from forest_files.kernel.shellword import shell_word
+from forest_files.kernel.standing import reached_dir
 from forest_files.kernel.state import git_dirs
 
 HOOKS = (
@@ -98,7 +99,7 @@ def _write_exec(path: Path, text: str) -> None:
 def install_step(repo: Path, *, server: bool = False) -> str:
     """``forest hooks install`` (``--server``) as the user pastes it where they typed
     the command: with ``-C`` reaching ``repo`` (a work tree's top, or a bare repository)
-    unless they stand in it (kernel/shellword.py ``reached_dir``)."""
+    unless they stand in it (kernel/standing.py ``reached_dir``)."""
     where = reached_dir(repo)
     step = ("forest", *(("-C", where) if where else ()), "hooks", "install")
     return " ".join(map(shell_word, (*step, *(("--server",) if server else ()))))

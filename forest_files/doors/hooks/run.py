@@ -239,7 +239,7 @@ def _run(hook: str) -> int:
     if hook in CHECK_HOOKS:
         root, held = committed_custody(Path.cwd())
         git_dir_paths(root)  # the repository git runs the hook for is the one found here
-        from forest_files.kernel.shellword import stand_at
+        from forest_files.kernel.standing import stand_at
 
         stand_at(root)  # git's GIT_PREFIX: routes that work where `git commit` was typed
         if not held:
@@ -256,7 +256,7 @@ def _run(hook: str) -> int:
     if not (root / CONFIG_NAME).exists():
         return 0  # not under custody (yet): nothing to guard
     if hook in SYNC_HOOKS:
-        from forest_files.kernel.shellword import stand_at
+        from forest_files.kernel.standing import stand_at
 
         stand_at(root)  # git's GIT_PREFIX: the steps a failed sync names, where git was typed
         return sync_index(root)
@@ -275,7 +275,7 @@ def after_commit(root: Path, *, applied: bool = False) -> int:
     ``git rebase`` is worded as one, and a step that others follow is undone by its
     id (check/after_commit.py ``sequence_at``)."""
     from forest_files.check.after_commit import removed_custody, sequence_at
-    from forest_files.kernel.shellword import stand_at
+    from forest_files.kernel.standing import stand_at
     from forest_files.kernel.state import git_dir_paths
 
     stand_at(root)  # git's GIT_PREFIX: the ways back, from where git was typed

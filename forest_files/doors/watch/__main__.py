@@ -45,7 +45,7 @@ def _watch(a: argparse.Namespace) -> int:
 
     if a.typed_in is not None:
         from forest_files.custody.repository import find_root
-        from forest_files.kernel.shellword import stand_at, typed_in
+        from forest_files.kernel.standing import stand_at, typed_in
 
         typed_in(a.typed_in, absolute=a.typed_absolute)
         stand_at(find_root(a.repo))

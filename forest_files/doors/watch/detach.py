@@ -34,7 +34,8 @@ from forest_files.kernel import spawn as childproc
 from forest_files.kernel.errors import ForestError, StoreBusy, StoreCorruption, UnusableConfig
 from forest_files.kernel.exits import EXIT_BUSY, EXIT_CORRUPT, EXIT_USAGE
 from forest_files.kernel.paths import WATCH_LOG, WATCH_STATE
-from forest_files.kernel.shellword import forest_text, printable, reach, where_typed
+from forest_files.kernel.shellword import forest_text, printable
+from forest_files.kernel.standing import reach, where_typed
 from forest_files.kernel.state import open_append, worktree_dir
 
 START_TIMEOUT = 120.0  # its start reads the bindings: a first index of a large tree
