@@ -23,7 +23,8 @@ ledger in the work tree, or this module.
 Stores: nothing itself; a forged index is rebuilt (Repository.rebuild).
 Refuses: an index that still disagrees after the rebuild (ForestError: the
 ledger and the replay disagree; run ``forest fsck``).
-Returns: ``proven_map`` a ``BindMap``; ``disagreements`` the faults found;
+Returns: ``proven_map`` a ``BindMap``; ``disagreements`` the faults found
+(``index_faults``: those of an index and a ledger, for ``forest fsck``);
 ``claims_of_ledger`` / ``claims_of`` what the ledger declares.
 Test: tests/custody/test_indexproof.py
 """
@@ -235,6 +236,17 @@ def _ground_faults(bind_act: str, ground: tuple[object, ...], claims: Claims) ->
     return out
 
 
+def index_faults(store: ForestStore, ledger_dir: Path) -> list[str]:
+    """What the proof finds in the index ``store`` against the ledger at ``ledger_dir``
+    (empty: they agree): what ``forest fsck`` reports, each door rebuilding on it. An
+    index without its binding table (a cache table) holds no binding, as a door that
+    opens it and makes the table again sees; ``store`` may be read-only."""
+    table = "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'binding_events'"
+    has = store.conn.execute(table).fetchone() is not None
+    found = bindmap.derive(store) if has else bindmap.BindMap([], {})
+    return disagreements(found, claims_of_ledger(ledger_dir))
+
+
 def proven_map(store: ForestStore, repo: Repository | None) -> bindmap.BindMap:
     """The binding map of the synced index ``store``, proven against the ledger
     ``repo`` keeps; a forged index is rebuilt once and derived again."""
@@ -263,4 +275,11 @@ def proven_map(store: ForestStore, repo: Repository | None) -> bindmap.BindMap:
     return found
 
 
-__all__ = ["Claims", "claims_of", "claims_of_ledger", "disagreements", "proven_map"]
+__all__ = [
+    "Claims",
+    "claims_of",
+    "claims_of_ledger",
+    "disagreements",
+    "index_faults",
+    "proven_map",
+]

@@ -8,7 +8,10 @@ SQLite's own; every body re-hashed, every ``[erased]`` body backed by an
 erasure row; every edge's kind in the vocabulary and its ends present; every
 entry in one scope; ledger ↔ index (every act of the working tree's ledger
 applied, nothing applied that the ledger lacks; every erase act's tombstone
-rows present); ``local.db`` and ``audit.db`` against the schema their scripts make
+rows present; then the index proof every door runs before it believes the index,
+custody/indexproof.py ``index_faults``: an ``index-proof`` fault for each row that
+decides a verdict and departs from the ledger, edge rows lost say); ``local.db``
+and ``audit.db`` against the schema their scripts make
 (store/localdb.py ``lacking``: a table, index or trigger gone names the command
 whose opening makes it again, a column cut or a damaged file the ``mv`` that moves
 it aside); the audit log present and
@@ -35,7 +38,8 @@ from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
 
-from forest_files.custody import auditsql, proposals_sql, tombstone
+from forest_files.custody import auditsql, indexproof, proposals_sql, tombstone
+from forest_files.kernel.errors import ForestError
 from forest_files.kernel.hashing import hash_body
 from forest_files.kernel.paths import AUDIT_DB_NAME, INDEX_NAME, LEDGER_DIR, LOCAL_DB_NAME
 from forest_files.kernel.shellword import forest_text
@@ -45,7 +49,7 @@ from forest_files.ledger.acts import LedgerError
 from forest_files.ledger.kinds import EraseAct
 from forest_files.ledger.segments import read_ledger
 from forest_files.store.connection import damaged, read_only
-from forest_files.store.forest import load_schema_sql
+from forest_files.store.forest import ForestStore, load_schema_sql
 from forest_files.store.gate import cache_tables
 from forest_files.store.localdb import lacking, move_aside
 
@@ -158,6 +162,21 @@ def _ledger_faults(conn: sqlite3.Connection, ledger_dir: Path, project: str) -> 
     return out
 
 
+def _proof_faults(conn: sqlite3.Connection, ledger_dir: Path) -> list[FsckFault]:
+    """What the index proof every door runs finds (custody/indexproof.py): a row that
+    decides a verdict and departs from the ledger. Each door rebuilds such an index."""
+    conn.row_factory = sqlite3.Row  # the proof reads rows by column name
+    try:
+        found = indexproof.index_faults(ForestStore.over(conn), ledger_dir)
+    except (sqlite3.Error, ForestError) as exc:
+        found = [f"its bindings cannot be read ({type(exc).__name__})"]
+    finally:
+        conn.row_factory = None
+    rebuild = forest_text("rebuild")
+    why = f"every door's index proof rebuilds such an index; `{rebuild}` does it now"
+    return [FsckFault("index-proof", INDEX_NAME, f"{d}; {why}", rebuild) for d in found]
+
+
 def _local_faults(path: Path, rel: str) -> list[FsckFault]:
     """``local.db`` or ``audit.db`` against the schema its script makes (localdb
     ``lacking``), each fault with what fixes it: the command whose opening makes a
@@ -265,7 +284,10 @@ def fsck(root: Path, project: str) -> FsckReport:
             faults += _schema_faults(conn, INDEX_NAME)
             rows, checked["entries"] = _row_faults(conn)
             faults += rows
-            faults += _ledger_faults(conn, root / LEDGER_DIR, project)
+            ledger = _ledger_faults(conn, root / LEDGER_DIR, project)
+            # The proof judges an index in step with the ledger, as every door's does
+            # after its sync; one behind or ahead is a fault above already.
+            faults += ledger or _proof_faults(conn, root / LEDGER_DIR)
             applied = _applied_count(conn)
         if not linked[AUDIT_DB_NAME]:
             faults += _audit_presence_faults(shared_dir(root) / AUDIT_DB_NAME, applied)

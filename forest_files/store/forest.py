@@ -88,6 +88,19 @@ class ForestStore(
                 raise connection.translate(exc, f"open {self.path}") from exc
             raise
 
+    @classmethod
+    def over(cls, conn: sqlite3.Connection, *, scope: str = "default") -> ForestStore:
+        """A store over ``conn``, which its caller opened and closes (``forest fsck``'s
+        read-only connection, rows addressable by name): no version gate, no WAL
+        switch; a write fails as that connection refuses it."""
+        store = cls.__new__(cls)
+        store.scope = check_scope(scope)
+        store.path = Path()
+        store._tickets = {}
+        store._pending_wild_access = set()
+        store.conn = conn
+        return store
+
     def init_schema(self, schema_path: str | Path | None = None) -> None:
         """Create the schema (idempotent). ``schema_path`` runs another SQL file."""
         sql = (

@@ -191,3 +191,46 @@ def test_fsck_leaves_no_wal_or_shm_beside_the_stores_accepted(root: Path) -> Non
     left = sorted(p.name for folder in folders for p in folder.glob("*.db-*"))
     assert left == []
     assert {p: p.read_bytes() for p in dbs} == before
+
+
+def _edges_deleted_triggers_back(root: Path) -> None:
+    """Every edge row deleted with the triggers dropped, then the triggers put back as
+    schema.sql makes them: the schema, the bodies and the ledger tables all pass."""
+    with closing(sqlite3.connect(local_state(root) / "woods.db")) as conn:
+        triggers = conn.execute("SELECT name, sql FROM sqlite_master WHERE type='trigger'")
+        saved = triggers.fetchall()
+        with conn:
+            for name, _sql in saved:
+                conn.execute(f"DROP TRIGGER {name}")
+            conn.execute("DELETE FROM edges")
+            for _name, sql in saved:
+                conn.execute(sql)
+
+
+def test_fsck_edges_deleted_triggers_back_detected(root: Path) -> None:
+    """The index proof every door runs (custody/indexproof.py) rebuilds this index;
+    fsck reports what it finds, with `forest rebuild` as its fix, in text and JSON."""
+    _edges_deleted_triggers_back(root)
+    before = {p.name: p.read_bytes() for p in local_state(root).glob("woods.db*")}
+    assert codes(root) == ["index-proof"]
+    done = runner.invoke(app, ["fsck", "--json", "--repo", str(root)])
+    (fault,) = json.loads(done.stdout)["faults"]
+    assert done.exit_code == 3 and fault["code"] == "index-proof", done.stdout
+    assert fault["fix"] == "forest rebuild" and "ledger" in fault["detail"], fault
+    text = runner.invoke(app, ["fsck", "--repo", str(root)])
+    assert text.exit_code == 3 and "index-proof: " in text.output, text.output
+    assert "`forest rebuild`" in text.stderr, text.stderr
+    assert {p.name: p.read_bytes() for p in local_state(root).glob("woods.db*")} == before
+    with Repository(root) as repo:
+        repo.rebuild()
+    assert codes(root) == []
+
+
+def test_fsck_binding_table_dropped_detected(root: Path) -> None:
+    """The binding table is a cache table (schema.sql lists it): dropped, fsck judges
+    the index as holding no binding, as a door that makes it again does, and the
+    ledger's binding is one the index lacks."""
+    raw(root, "DROP TABLE binding_events;")
+    found = fsck(root, "p").faults
+    assert [f.code for f in found] == ["index-proof"]
+    assert "in the ledger, not in the index" in found[0].detail

@@ -134,8 +134,9 @@ class FsckFaults(StoreCorruption):
 @boundary
 def fsck(repo: RepoOpt = Path("."), as_json: JsonOpt = False) -> None:
     """Check the index and the local stores read-only: SQLite integrity, the schema
-    against schema.sql (a dropped trigger too), every body's hash, edges, scope, and
-    ledger <-> index agreement. Exit 3 on any fault; `forest rebuild` repairs the index.
+    against schema.sql (a dropped trigger too), every body's hash, edges, scope,
+    ledger <-> index agreement, and the index proof every door runs. Exit 3 on any
+    fault; `forest rebuild` repairs the index.
 
     Example: forest fsck --json
     """
