@@ -4,13 +4,11 @@ Checks: SQLite's ``integrity_check`` and ``foreign_key_check`` of the index,
 ``.git/forest/local.db`` and ``.git/forest/audit.db``; every table, view, index and
 trigger of ``schema.sql`` present in the index with the same SQL, and nothing
 else there but the cache tables ``schema.sql`` lists (their indexes too) and
-SQLite's own; every body re-hashed, every ``[erased]`` body backed by an
-erasure row; every edge's kind in the vocabulary and its ends present; every
-entry in one scope; ledger ↔ index (every act of the working tree's ledger
-applied, nothing applied that the ledger lacks; every erase act's tombstone
-rows present; then the index proof every door runs before it believes the index,
-custody/indexproof.py ``index_faults``: an ``index-proof`` fault for each row that
-decides a verdict and departs from the ledger, edge rows lost say); ``local.db``
+SQLite's own; the index's rows against their fields and the ledger
+(governance/fsck_index.py: bodies re-hashed, erasures, edge kinds, one scope, every act
+applied and nothing else, tombstones; then, in an index in step with the ledger,
+every entry row held to the record its act writes, content id recomputed, and the
+index proof every door runs: ``content-id``, ``index-proof``); ``local.db``
 and ``audit.db`` against the schema their scripts make
 (store/localdb.py ``lacking``: a table, index or trigger gone names the command
 whose opening makes it again, a column cut or a damaged file the ``mv`` that moves
@@ -28,7 +26,8 @@ rebuild`` repairs the index).
 Refuses: nothing; a fault is reported, never raised.
 Returns: ``FsckReport`` (fault codes, object names, row ids, act ids — never text;
 a fault's ``fix`` is the command that fixes it where that is not ``forest rebuild``).
-Test: tests/custody/test_fsck.py, tests/doors/test_printed_where_typed.py
+Test: tests/custody/test_fsck.py, tests/custody/test_fsck_content_ids.py,
+tests/doors/test_printed_where_typed.py
 """
 
 from __future__ import annotations
@@ -38,31 +37,21 @@ from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
 
-from forest_files.custody import auditsql, indexproof, proposals_sql, tombstone
-from forest_files.kernel.errors import ForestError
-from forest_files.kernel.hashing import hash_body
+from forest_files.custody import auditsql, proposals_sql
+from forest_files.governance.fsck_index import FsckFault, ledger_faults, proven, row_faults
 from forest_files.kernel.paths import AUDIT_DB_NAME, INDEX_NAME, LEDGER_DIR, LOCAL_DB_NAME
 from forest_files.kernel.shellword import forest_text
 from forest_files.kernel.state import linked_file, shared_dir, worktree_dir
-from forest_files.kernel.vocab import EdgeKind
 from forest_files.ledger.acts import LedgerError
-from forest_files.ledger.kinds import EraseAct
 from forest_files.ledger.segments import read_ledger
 from forest_files.store.connection import damaged, read_only
-from forest_files.store.forest import ForestStore, load_schema_sql
+from forest_files.store.forest import load_schema_sql
 from forest_files.store.gate import cache_tables
 from forest_files.store.localdb import lacking, move_aside
 
+__all__ = ["FsckFault", "FsckReport", "fsck"]
+
 _INTERNAL = ("sqlite_", "entries_fts_")
-_ERASED = "[erased]"
-
-
-@dataclass(frozen=True)
-class FsckFault:
-    code: str
-    where: str  # a file, object name, row id or act id
-    detail: str
-    fix: str | None = None  # the command that fixes it, when it is not `forest rebuild`
 
 
 @dataclass(frozen=True)
@@ -113,68 +102,15 @@ def _sqlite_faults(conn: sqlite3.Connection, name: str) -> list[FsckFault]:
     return out
 
 
-def _row_faults(conn: sqlite3.Connection) -> tuple[list[FsckFault], int]:
-    out = []
-    erased = {int(r[0]) for r in conn.execute("SELECT entry_id FROM erasures")}
-    count = 0
-    for entry_id, body, body_hash in conn.execute("SELECT id, body, body_hash FROM entries"):
-        count += 1
-        if body == _ERASED:
-            if entry_id not in erased:
-                out.append(FsckFault("erased-unrecorded", f"entry row {entry_id}", "no erasure"))
-        elif hash_body(str(body)) != body_hash:
-            out.append(FsckFault("body-hash", f"entry row {entry_id}", "body does not hash to it"))
-    kinds = {k.value for k in EdgeKind}
-    for edge_id, kind in conn.execute("SELECT id, kind FROM edges"):
-        if kind not in kinds:
-            out.append(FsckFault("edge-kind", f"edge row {edge_id}", "kind not in the vocabulary"))
-    scopes = [str(r[0]) for r in conn.execute("SELECT DISTINCT scope FROM entries")]
-    if len(scopes) > 1:
-        out.append(FsckFault("scope", "entries", f"{len(scopes)} scopes in one index"))
-    return out, count
-
-
-def _ledger_faults(conn: sqlite3.Connection, ledger_dir: Path, project: str) -> list[FsckFault]:
+def _against_ledger(conn: sqlite3.Connection, ledger_dir: Path, project: str) -> list[FsckFault]:
     try:
-        acts = read_ledger(ledger_dir).acts
+        snapshot = read_ledger(ledger_dir)
     except LedgerError as exc:
         return [FsckFault("ledger", exc.segment or LEDGER_DIR, exc.code)]
-    try:
-        applied = {str(r[0]) for r in conn.execute("SELECT act_id FROM ledger_applied")}
-        tombs = {(str(f), str(a)) for f, a in conn.execute("SELECT * FROM tombstone_lines")}
-    except sqlite3.Error:
-        return [FsckFault("ledger", "ledger_applied", "the index holds no ledger tables")]
-    out = [
-        FsckFault("not-applied", a, "an act of the ledger the index lacks")
-        for a in sorted(acts.keys() - applied)
-    ]
-    out += [
-        FsckFault("not-in-ledger", a, "applied, but the ledger lacks it")
-        for a in sorted(applied - acts.keys())
-    ]
-    for act in acts.values():
-        p = act.payload
-        if isinstance(p, EraseAct) and act.id in applied:
-            marks = (*(p.lines or ()), *(p.tokens or ()))
-            want = {*marks, tombstone.body_mark(project, p.body_hash)}
-            if not {(fp, act.id) for fp in want} <= tombs:
-                out.append(FsckFault("tombstone", act.id, "its tombstone rows are missing"))
-    return out
-
-
-def _proof_faults(conn: sqlite3.Connection, ledger_dir: Path) -> list[FsckFault]:
-    """What the index proof every door runs finds (custody/indexproof.py): a row that
-    decides a verdict and departs from the ledger. Each door rebuilds such an index."""
-    conn.row_factory = sqlite3.Row  # the proof reads rows by column name
-    try:
-        found = indexproof.index_faults(ForestStore.over(conn), ledger_dir)
-    except (sqlite3.Error, ForestError) as exc:
-        found = [f"its bindings cannot be read ({type(exc).__name__})"]
-    finally:
-        conn.row_factory = None
-    rebuild = forest_text("rebuild")
-    why = f"every door's index proof rebuilds such an index; `{rebuild}` does it now"
-    return [FsckFault("index-proof", INDEX_NAME, f"{d}; {why}", rebuild) for d in found]
+    # The rows are held to the ledger, and proven as every door proves them after its
+    # sync, in an index in step with it; one behind or ahead is a fault here already.
+    found = ledger_faults(conn, snapshot.acts, project)
+    return found or proven(conn, snapshot, ledger_dir, project)
 
 
 def _local_faults(path: Path, rel: str) -> list[FsckFault]:
@@ -282,12 +218,9 @@ def fsck(root: Path, project: str) -> FsckReport:
         with read_only(index) as conn:
             faults += _sqlite_faults(conn, INDEX_NAME)
             faults += _schema_faults(conn, INDEX_NAME)
-            rows, checked["entries"] = _row_faults(conn)
+            rows, checked["entries"] = row_faults(conn)
             faults += rows
-            ledger = _ledger_faults(conn, root / LEDGER_DIR, project)
-            # The proof judges an index in step with the ledger, as every door's does
-            # after its sync; one behind or ahead is a fault above already.
-            faults += ledger or _proof_faults(conn, root / LEDGER_DIR)
+            faults += _against_ledger(conn, root / LEDGER_DIR, project)
             applied = _applied_count(conn)
         if not linked[AUDIT_DB_NAME]:
             faults += _audit_presence_faults(shared_dir(root) / AUDIT_DB_NAME, applied)

@@ -2,7 +2,8 @@
 
 Stores: nothing.
 Refuses: nothing (read from typed payloads, already checked).
-Returns: ``bound_path_refs`` and ``body_refs``, tuples read from the typed fields.
+Returns: ``bound_path_refs``, ``body_refs`` and ``entry_records``, tuples read from the
+typed fields.
 Test: tests/custody/test_applier_equivalence.py, tests/ledger/test_ledger_codec.py
 """
 
@@ -25,16 +26,19 @@ def bound_path_refs(payload: Payload) -> tuple[str, ...]:
     return ()
 
 
+def entry_records(payload: Payload) -> tuple[EntryRecord, ...]:
+    """The entries an act writes, as it records them: its entry and record (a rebind
+    that supersedes: its supersession's). Every entry row of an index is one of these
+    or the repository's anchor (``forest fsck`` holds each row to its record)."""
+    if isinstance(payload, RebindAct) and payload.supersede is not None:
+        payload = payload.supersede  # a rebind that supersedes: its entry and record
+    found = (getattr(payload, name, None) for name in ("entry", "record"))
+    return tuple(r for r in found if isinstance(r, EntryRecord))
+
+
 def body_refs(payload: Payload) -> tuple[str, ...]:
     """The body hashes an act refers to: its entries' and records' bodies, or the body
     an erase names (from the typed fields, no walk over the raw object)."""
     if isinstance(payload, EraseAct):
         return (payload.body_hash,)
-    out: list[str] = []
-    if isinstance(payload, RebindAct) and payload.supersede is not None:
-        payload = payload.supersede  # a rebind that supersedes: its entry and record
-    for name in ("entry", "record"):
-        record = getattr(payload, name, None)
-        if isinstance(record, EntryRecord):
-            out.append(record.body_hash)
-    return tuple(out)
+    return tuple(r.body_hash for r in entry_records(payload))

@@ -25,7 +25,7 @@ always imported, the rooms that do the work:
 * ``entry_kinds`` — the kinds that carry entry records;
 * ``ref_kinds`` — the kinds that name a binding or a body by id;
 * ``payload`` — ``Payload``, ``PAYLOAD_TYPES``, ``KINDS``, ``parse_payload``;
-* ``act_refs`` — the paths an act binds and the bodies it names.
+* ``act_refs`` — the paths an act binds, the bodies it names and the entries it writes.
 
 The kinds (docs/ledger-format.md has the full field tables):
 
@@ -42,7 +42,7 @@ The kinds (docs/ledger-format.md has the full field tables):
 from __future__ import annotations
 
 from forest_files.ledger.act_records import BindSpec, EntryRecord
-from forest_files.ledger.act_refs import body_refs, bound_path_refs
+from forest_files.ledger.act_refs import body_refs, bound_path_refs, entry_records
 from forest_files.ledger.entry_kinds import (
     AdoptAct,
     ResolveAct,
@@ -89,6 +89,7 @@ __all__ = [
     "WriteAct",
     "body_refs",
     "bound_path_refs",
+    "entry_records",
     "parse_payload",
     "rules_of",
     "seal_act",

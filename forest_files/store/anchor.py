@@ -4,7 +4,8 @@ Stores: at most one ``anchor`` entry per project id, with fully
 deterministic content (fixed timestamp, empty nonce, no origins), so its
 content id is identical on every clone and needs no ledger act.
 Refuses: a blank project id.
-Returns: the anchor's entry id (creating it on first use).
+Returns: the anchor's entry id (creating it on first use); ``anchor_content_id`` the
+content id it has.
 Test: tests/text/test_anchor.py
 """
 
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 from forest_files.kernel.errors import ForestError
 from forest_files.store.base import StoreBase
+from forest_files.store.entryrow import entry_row
 
 ANCHOR_CREATED_AT = "1970-01-01T00:00:00.000Z"
 ANCHOR_SIGNATURE = "forest-files"
@@ -19,6 +21,22 @@ ANCHOR_SIGNATURE = "forest-files"
 
 def anchor_body(project_id: str) -> str:
     return f"forest-files repository anchor for project {project_id}"
+
+
+def anchor_content_id(project_id: str, scope: str) -> str:
+    """The content id ``ensure_anchor`` gives the anchor of ``project_id`` in ``scope``
+    (what ``forest fsck`` holds an anchor row to: no act declares it)."""
+    return entry_row(
+        scope=scope,
+        stamp=(ANCHOR_CREATED_AT, ""),
+        jurisdiction="home",
+        bucket="anchor",
+        source=None,
+        signature=ANCHOR_SIGNATURE,
+        body=anchor_body(project_id),
+        links=(),
+        meta={"project_id": project_id},
+    ).content_id
 
 
 class AnchorMixin(StoreBase):

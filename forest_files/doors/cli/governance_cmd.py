@@ -135,7 +135,8 @@ class FsckFaults(StoreCorruption):
 def fsck(repo: RepoOpt = Path("."), as_json: JsonOpt = False) -> None:
     """Check the index and the local stores read-only: SQLite integrity, the schema
     against schema.sql (a dropped trigger too), every body's hash, edges, scope,
-    ledger <-> index agreement, and the index proof every door runs. Exit 3 on any
+    ledger <-> index agreement, every entry's content id recomputed, and the index
+    proof every door runs. Exit 3 on any
     fault; `forest rebuild` repairs the index.
 
     Example: forest fsck --json
