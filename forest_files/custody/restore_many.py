@@ -9,7 +9,8 @@ splice; a selector the file now holds twice (the occurrences, the rename or the
 rebind); a restore that would remove another bound section of its file
 (restore_nested.py); a section not found, once every other section is spliced (a
 section an edit hid, ``# B`` under an unclosed fence in ``# A``, is judged again on
-A restored, which keeps it).
+A restored, which keeps it; B alone is refused naming that fence and the restore of A
+with B: restore_hidden.py).
 Returns: one ``Restored`` per ``Wanted``, in the order given: ``restored`` (with its
 capture), ``recreated``, ``clean``, ``left`` (the gate left its file) or ``changed``
 (its bytes moved after they were read).
@@ -31,6 +32,7 @@ from forest_files.custody.restore_files import (
     recreate_allowed,
     recreated,
 )
+from forest_files.custody.restore_hidden import hidden_refusal
 from forest_files.custody.restore_nested import Bound, refuse_removing
 from forest_files.custody.restore_splice import refuse_erased, splice
 from forest_files.kernel.errors import ForestError
@@ -87,7 +89,7 @@ def restore_many(
             except SectionNotFound as exc:
                 missed.append((i, w, exc))
         if missed and len(missed) == len(left):  # nothing else spliced: judged on the last
-            raise missed[0][2]
+            raise _not_found(missed[0], before, wanted, bound) from None
         left = [(i, w) for i, w, _exc in missed]
     order = [(wanted[i], *plans[i]) for i in plans]  # as spliced: the captures' order
     changes = [
@@ -136,6 +138,26 @@ def _plan_one(
         refuse_removing(bound.get(w.path, ()), w.path, w.selector, (data, new), again)
     files[w.path] = (new, mode)
     return "restored", old_text
+
+
+def _not_found(
+    missed: tuple[int, Wanted, SectionNotFound],
+    before: Mapping[str, tuple[bytes | None, int]],
+    wanted: Sequence[Wanted],
+    bound: Mapping[str, Sequence[Bound]] | None,
+) -> ForestError:
+    """The refusal of a section not found: named with the fence or comment an edit
+    left open over its heading in the file as it stands (restore_hidden.py), and the
+    bound section a restore of which brings it back (none named in this command: its
+    restore did not)."""
+    _i, w, exc = missed
+    data = before[w.path][0]
+    if data is None:
+        return exc
+    named = {x.selector for x in wanted if x.path == w.path}
+    holders = [(b.selector, b.excludes) for b in (bound or {}).get(w.path, ())]
+    spare = [h for h in holders if h[0] not in named]
+    return hidden_refusal(data, w.path, (w.selector, w.excludes), spare) or exc
 
 
 def _settled(r: Restored, path: str, written: Written) -> Restored:

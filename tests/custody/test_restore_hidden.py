@@ -1,0 +1,92 @@
+"""``forest restore`` of a section whose heading an edit hid (an unclosed fence or
+``<!--`` put into the section above it) names what hides it and the route that
+works: the section holding that block restored with it, or the block closed."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from tests.custody.test_restore_swallowed import WORDS, state
+from tests.helpers.cli import forest, kinds, ok
+from tests.helpers.git import commit_all, make_repo, pasted, write
+
+BOOK = "# A\n\ntext a\nmore a\n\n# B\n\nb\n\n# C\n\nc\n"
+
+
+def _bound(tmp_path: Path, *targets: str) -> Path:
+    repo = make_repo(tmp_path)
+    ok(repo, "init")
+    write(repo, "f.md", BOOK)
+    commit_all(repo, "init")
+    for target in targets:
+        ok(repo, "adopt", target, "--words", WORDS)
+    commit_all(repo, "adopt")
+    return repo
+
+
+@pytest.mark.parametrize(
+    ("opener", "kind"), [("```", "code fence"), ("<!--", "HTML comment or block")]
+)
+def test_restore_section_hidden_by_a_block_in_a_bound_section_refused(
+    tmp_path: Path, opener: str, kind: str
+) -> None:
+    """``forest restore 'f.md#B'`` alone, B hidden by a fence opened in bound A: one
+    line naming the block, its line, B's heading and line, and the route restoring A
+    with B, which recovers B pasted (before: "no heading matches; nearby headings: #A",
+    the fence never named)."""
+    repo = _bound(tmp_path, "f.md#A", "f.md#B", "f.md#C")
+    (repo / "f.md").write_text(BOOK.replace("text a", f"{opener}\ntext a"))
+    before = state(repo)
+    got = forest(repo, "restore", "f.md#B")
+    assert got.exit_code == 1, got.stdout
+    line = got.stderr.strip()
+    assert line.count("\n") == 0
+    assert line.startswith(
+        f"forest: f.md#B: its heading `# B` (line 7) is hidden by the {kind} opened at "
+        "line 3 in f.md#A"
+    ), line
+    assert "nothing was written" in line
+    assert state(repo) == before
+    route = re.findall(r"`(forest restore [^`]*)`", line)
+    assert route == ["forest restore 'f.md#A' 'f.md#B'"], line
+    done = pasted(repo, route[0])
+    assert done.returncode == 0, done.stderr
+    assert (repo / "f.md").read_text() == BOOK
+    assert kinds(repo) == ["clean", "clean", "clean"]
+
+
+def test_restore_section_hidden_by_a_fence_in_unbound_text_refused(tmp_path: Path) -> None:
+    """A not bound: no restore brings B's heading back, so the refusal names the fence
+    and its line, and says to close it before B's heading or take it out."""
+    repo = _bound(tmp_path, "f.md#B")
+    (repo / "f.md").write_text(BOOK.replace("more a", "more a\n~~~"))
+    before = state(repo)
+    got = forest(repo, "restore", "f.md#B")
+    assert got.exit_code == 1, got.stdout
+    line = got.stderr.strip()
+    assert line.count("\n") == 0
+    assert line.startswith(
+        "forest: f.md#B: its heading `# B` (line 7) is hidden by the code fence opened at "
+        "line 5 in #A"
+    ), line
+    assert "close that code fence before line 7 (or take it out)" in line
+    assert "forest restore 'f.md#A'" not in line
+    assert state(repo) == before
+
+
+def test_restore_section_hidden_by_a_fence_closed_further_on_refused(tmp_path: Path) -> None:
+    """The fence opened in bound A closed inside B: a restore of A would be refused too
+    (C would be hidden by the closing line), so the refusal names no restore of A."""
+    repo = _bound(tmp_path, "f.md#A", "f.md#B", "f.md#C")
+    (repo / "f.md").write_text(BOOK.replace("text a", "```\ntext a").replace("\nb\n", "\nb\n```\n"))
+    before = state(repo)
+    got = forest(repo, "restore", "f.md#B")
+    assert got.exit_code == 1, got.stdout
+    line = got.stderr.strip()
+    assert "hidden by the code fence opened at line 3 in f.md#A" in line, line
+    assert "close that code fence before line 7 (or take it out)" in line
+    assert "forest restore 'f.md#A'" not in line
+    assert state(repo) == before
