@@ -13,7 +13,9 @@ A restored, which keeps it; B alone is refused naming that fence and the restore
 with B: restore_hidden.py).
 Returns: one ``Restored`` per ``Wanted``, in the order given: ``restored`` (with its
 capture), ``recreated``, ``clean``, ``left`` (the gate left its file) or ``changed``
-(its bytes moved after they were read).
+(its bytes moved after they were read), each with its ``step``: the order the
+sections were worked out in (a section judged again after the one hiding it was
+spliced comes after it), the order ``forest restore`` prints them in.
 Test: tests/custody/test_restore.py, tests/custody/test_restore_swallowed.py
 """
 
@@ -55,6 +57,8 @@ class Restored:
     outcome: str  # "restored", "recreated", "clean", "left" (the gate left its file) or
     # "changed" (its bytes moved after the restore read them: left as found)
     kept: Path | None  # the capture of the replaced text ("restored" only)
+    step: int = 0  # its place in the order the sections were worked out in: a section an
+    # edit hid comes after the one whose restore brings it back (what the door prints)
 
 
 def restore_many(
@@ -100,8 +104,8 @@ def restore_many(
     written = write_all(root, changes, keeps, gate)
     kept = iter(written.kept)
     done = {
-        i: Restored(w.selector, outcome, next(kept) if text is not None else None)
-        for i, (w, outcome, text) in zip(plans, order, strict=True)
+        i: Restored(w.selector, outcome, next(kept) if text is not None else None, step)
+        for step, (i, (w, outcome, text)) in enumerate(zip(plans, order, strict=True))
     }
     return [
         done[i] if done[i].outcome == "clean" else _settled(done[i], w.path, written)
@@ -164,9 +168,9 @@ def _settled(r: Restored, path: str, written: Written) -> Restored:
     """``r`` as the writing ended: ``left`` (the gate's), ``changed`` (the file's
     bytes moved after they were read), or as planned."""
     if path in written.left:
-        return Restored(r.selector, "left", None)
+        return Restored(r.selector, "left", None, r.step)
     if path in written.changed:
-        return Restored(r.selector, "changed", None)
+        return Restored(r.selector, "changed", None, r.step)
     return r
 
 

@@ -14,12 +14,13 @@ from tests.helpers.cli import forest, kinds, ok
 from tests.helpers.git import commit_all, make_repo, pasted, write
 
 BOOK = "# A\n\ntext a\nmore a\n\n# B\n\nb\n\n# C\n\nc\n"
+BY_ID = BOOK.replace("# A", "# A {#a}")  # f.md#{a} sorts after f.md#B and f.md#C
 
 
-def _bound(tmp_path: Path, *targets: str) -> Path:
+def _bound(tmp_path: Path, *targets: str, text: str = BOOK) -> Path:
     repo = make_repo(tmp_path)
     ok(repo, "init")
-    write(repo, "f.md", BOOK)
+    write(repo, "f.md", text)
     commit_all(repo, "init")
     for target in targets:
         ok(repo, "adopt", target, "--words", WORDS)
@@ -90,3 +91,21 @@ def test_restore_section_hidden_by_a_fence_closed_further_on_refused(tmp_path: P
     assert "close that code fence before line 7 (or take it out)" in line
     assert "forest restore 'f.md#A'" not in line
     assert state(repo) == before
+
+
+def test_restore_whole_file_prints_in_the_order_the_work_was_done_accepted(
+    tmp_path: Path,
+) -> None:
+    """``forest restore f.md``, a fence opened in A (bound by its id: f.md#{a} sorts after
+    B and C) hiding B and C: A is restored first, and B and C hold ground only once it is, so
+    the lines say so in that order (before: "f.md#B already holds its ground" first,
+    then "restored f.md#{a}", in selector order)."""
+    repo = _bound(tmp_path, "f.md#{a}", "f.md#B", "f.md#C", text=BY_ID)
+    (repo / "f.md").write_text(BY_ID.replace("text a", "```\ntext a"))
+    out = ok(repo, "restore", "f.md").stdout.splitlines()
+    assert [x.split(";")[0] for x in out] == [
+        "restored f.md#{a}",
+        "f.md#B already holds its ground",
+        "f.md#C already holds its ground",
+    ], out
+    assert (repo / "f.md").read_text() == BY_ID

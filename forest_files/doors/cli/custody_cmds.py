@@ -282,7 +282,7 @@ def restore(
         held = grounds_held(store, decided)
         done_all = restore_many(r.root, wanted, held, bound=bound, again=targets)
         audit_restored(r.root, store, [c.binding for c in chosen], done_all)
-        for done in done_all:
+        for done in sorted(done_all, key=lambda d: d.step):  # as the work was done
             if done.outcome not in ("left", "changed"):
                 typer.echo(printable(_restored(done.selector, done.outcome, done.kept)))
         for line in _leftovers(r.root, [w.path for w in wanted]):
