@@ -73,6 +73,7 @@ from forest_files.custody.content import read_regular
 from forest_files.custody.restore_capture import capture
 from forest_files.custody.restore_files import (
     Gate,
+    committed_text,
     open_gate,
     read_for_restore,
     recreate,
@@ -138,7 +139,9 @@ def restore_section(
     if data is None:
         recreate(root, path, selector, excludes, ground)
         return "recreated", None
-    new, old_text = splice(data, selector, excludes, ground, path)
+    new, old_text = splice(
+        data, selector, excludes, ground, path, committed=committed_text(root, path)
+    )
     if old_text == ground:
         return "clean", None
     if bound and isinstance(old_text, str):  # text: another section may stand in it

@@ -19,7 +19,8 @@ from the repository root); a missing file a sparse checkout leaves out
 (restore_sparse.py: the route brings it into the sparse set); a file that cannot
 be written (the path, quoted, the reason, and the fix; no temporary file or capture
 left behind).
-Returns: the file's bytes and mode (None: no file there); whether ``replace_file``
+Returns: the file's bytes and mode (None: no file there); the file's text at HEAD
+(``committed_text``, read when asked); whether ``replace_file``
 wrote (``written``), or left the file because ``still``, asked just before the
 rename, said no (``changed``: a live editor's save wins) or the gate did
 (``left``), and its capture.
@@ -81,6 +82,26 @@ def read_for_restore(root: Path, path: str) -> tuple[bytes | None, int]:
             f"(git checkout -- '{path}'), then restore"
         )
     return data, stat_mod.S_IMODE(st.st_mode)
+
+
+def committed_text(root: Path, path: str) -> Callable[[], str | None]:
+    """The file's text at HEAD, read when asked (once): None where HEAD holds no such
+    file (no commit yet, a new file, not text). A restore asks it only to tell a heading
+    an edit put in a file from one the file was committed with (restore_cut_short.py)."""
+    from forest_files import gitio
+
+    got: list[str | None] = []
+
+    def read() -> str | None:
+        if not got:
+            try:
+                data = gitio.blobs_at(root, "HEAD", [path])[path]
+            except (ForestError, ValueError):  # no HEAD, or a name cat-file cannot take
+                data = None
+            got.append(None if data is None else data.decode("utf-8", "replace"))
+        return got[0]
+
+    return read
 
 
 def recreate(root: Path, path: str, selector: str, excludes: tuple[str, ...], ground: str) -> None:

@@ -29,6 +29,7 @@ from forest_files.custody.restore_commit import Change, Keep, Written, write_all
 from forest_files.custody.restore_files import (
     NEW_FILE_MODE,
     Gate,
+    committed_text,
     open_gate,
     read_for_restore,
     recreate_allowed,
@@ -133,7 +134,9 @@ def _plan_one(
         files[w.path] = (recreated(root, w.path, w.ground), NEW_FILE_MODE)
         return "recreated", None
     try:
-        new, old_text = splice(data, w.selector, w.excludes, w.ground, w.path)
+        new, old_text = splice(
+            data, w.selector, w.excludes, w.ground, w.path, committed=committed_text(root, w.path)
+        )
     except AmbiguousSelector as exc:
         raise _twice(w.selector, exc) from None
     if old_text == w.ground:

@@ -28,6 +28,7 @@ from forest_files.custody.content import read_regular
 from forest_files.custody.restore_capture import capture
 from forest_files.custody.restore_files import (
     NEW_FILE_MODE,
+    committed_text,
     read_for_restore,
     recreate_allowed,
     recreated,
@@ -70,7 +71,9 @@ def plan_rewrite(
     if data is None:
         recreate_allowed(root, path, selector, excludes)
         return Rewrite(path, selector, None, recreated(root, path, ground), NEW_FILE_MODE, None)
-    new, old_text = splice(data, selector, excludes, ground, path)
+    new, old_text = splice(
+        data, selector, excludes, ground, path, committed=committed_text(root, path)
+    )
     if old_text == ground:
         return None
     if bound and isinstance(old_text, str):  # text: another section may stand in it

@@ -37,6 +37,7 @@ tests/custody/test_restore_swallowed.py
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from forest_files.custody.restore_merge import merge_lines
 from forest_files.custody.restore_swallowed import guard, refusal, stands_after
@@ -66,10 +67,18 @@ def split_lines(text: str) -> list[str]:
 
 
 def splice(
-    original: bytes, selector: str, excludes: tuple[str, ...], ground: str, path: str
+    original: bytes,
+    selector: str,
+    excludes: tuple[str, ...],
+    ground: str,
+    path: str,
+    *,
+    committed: Callable[[], str | None] | None = None,
 ) -> tuple[bytes, str | bytes]:
     """(new file bytes, the text the section held) — only the section's lines change;
-    a whole-file binding's file that is not text: (ground, the file's bytes)."""
+    a whole-file binding's file that is not text: (ground, the file's bytes).
+    ``committed``: the file's text at HEAD (restore_files.py ``committed_text``), asked
+    only when a heading that cuts a section short may be new (restore_cut_short.py)."""
     try:
         decode_bytes(original, path)  # refuses binary / invalid UTF-8, naming the offset
     except SourceRefused as exc:
@@ -94,7 +103,8 @@ def splice(
     section = lines[lo:hi]
     hidden = None  # an edit may hide the sections after a heading's, or cut it short
     if sel.kind in _HEADINGS:
-        hidden = guard((selector, excludes), path, (lines[lo:hi], lines[hi:]), got, ground)
+        around = (lines[lo:hi], lines[hi:])
+        hidden = guard((selector, excludes), path, around, got, ground, committed)
     if hidden is not None:  # the hidden sections stay after ground, as they stand
         hi = lo + hidden.line
         section = lines[lo:hi]

@@ -28,7 +28,7 @@ Test: tests/custody/test_restore_swallowed.py, tests/proposals/test_adopt_swallo
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from forest_files.custody.restore_cut_short import refuse_cut_short
@@ -133,15 +133,17 @@ def guard(
     around: tuple[list[str], list[str]],
     got: Extracted,
     ground: str,
+    committed: Callable[[], str | None] | None = None,
 ) -> Hidden | None:
     """Before a heading's section is restored (``sel``: its selector and exclusions;
     ``around``: its lines and the file's lines after it; ``got``: the section as
-    read): refused when an edit cut it short with a setext underline, or hides a
+    read; ``committed``: the file's text at HEAD, asked when a heading may be new):
+    refused when an edit cut it short with a heading (restore_cut_short.py), or hides a
     heading that cannot stay after ground (ground's lines after it, or, the section
     excluding parts, of any level); the hidden heading the lines may stay from, or
     None: nothing hidden."""
     (selector, excludes), (section, after) = sel, around
-    refuse_cut_short(selector, section, after, got.start_line, ground)
+    refuse_cut_short(selector, section, after, got.start_line, ground, committed)
     cut = any(not e.startswith(NORMALISED) for e in excludes)
     hidden = swallowed(section, ground, deeper=cut)
     if hidden is not None and (not hidden.tail or cut):
