@@ -7,16 +7,19 @@ status, earlier versions kept; an agent's door, claimed signature and reason, es
 and each invisible character written as its code),
 then the word-level diff ground → proposal as ``forest diff --words`` prints it:
 the changed lines with one line of context and an ``@@ line N @@`` header per
-hunk (N counted in the section, heading line 1), or with ``full`` every line
-of the section; coloured when asked; each control character escaped (kernel/shellword.py
-``printable``), each character that shows as nothing written as its code, and each word
-mixing look-alike scripts named after it (text/unseen.py); a rebind proposal's lines
+hunk (N counted in the section, heading line 1), at most ``MAX_SHOWN_LINES`` of them
+then one line saying how many more and the ``--full`` command that prints every one
+(``bounded``), or with ``full`` every line of the section; coloured when asked;
+each control character escaped (kernel/shellword.py ``printable``), each character
+that shows as nothing written as its code, and each word mixing look-alike scripts
+named after it (text/unseen.py); a rebind proposal's lines
 (old -> new selector, ground -> the new section now) alike: a selector is written as
 the claims are, and the route it stands for writes such a character as ``$'\\ooo'``
 (kernel/shellword.py), so it pastes and is seen. Machine output uses
 ``Proposal.as_dict`` (no text).
 Test: tests/proposals/test_proposals.py, tests/proposals/test_rebinds.py,
-tests/proposals/test_settle.py, tests/doors/test_printed_where_typed.py
+tests/proposals/test_show_bound.py, tests/proposals/test_settle.py,
+tests/doors/test_printed_where_typed.py
 """
 
 from __future__ import annotations
@@ -85,10 +88,31 @@ def diff_lines(root: Path, p: Proposal, *, full: bool = False, colour: bool = Fa
 
 
 def show_lines(root: Path, pid: str, *, full: bool = False, colour: bool = False) -> list[str]:
+    """``forest proposal show``: the facts, then the diff, bounded unless ``full``."""
     with ProposalStore(root) as store:
         p = store.checked(pid)  # what is shown is the text its hash names
         versions = store.versions(p.id)
-    return [*facts(p, versions), "", *diff_lines(root, p, full=full, colour=colour)]
+    diff = diff_lines(root, p, full=full, colour=colour)
+    return [*facts(p, versions), "", *(diff if full else bounded(diff, p.id))]
+
+
+# Lines of a diff ``forest proposal show`` prints without --full: a proposal's text may
+# be as long as [policy] max_body_bytes allows (megabytes), and a terminal is no pager.
+MAX_SHOWN_LINES = 500
+
+
+def bounded(lines: list[str], pid: str) -> list[str]:
+    """``lines`` (each may hold more, split at ``\n``) as at most ``MAX_SHOWN_LINES``
+    lines, then, when more were left out, one saying how many and the command that
+    prints every one."""
+    from forest_files.kernel.shellword import forest_text
+
+    every = [x for line in lines for x in line.split("\n")]
+    if len(every) <= MAX_SHOWN_LINES:
+        return every
+    full = forest_text("proposal", "show", pid, options=("--full",))
+    more = len(every) - MAX_SHOWN_LINES
+    return [*every[:MAX_SHOWN_LINES], f"… {more} more line(s) not shown; every line: `{full}`"]
 
 
 def rebind_lines(root: Path, pid: str, *, full: bool = False, colour: bool = False) -> list[str]:
@@ -117,7 +141,8 @@ def rebind_lines(root: Path, pid: str, *, full: bool = False, colour: bool = Fal
     ground = ground_of(root, p.derived_from) or ""
     diff = word_diff(ground, now, context=None if full else 1)
     out = f"--- ground {p.old_selector}\n+++ now {p.new_selector}\n{diff or '(no change)'}"
-    return [*lines, for_terminal(out, colour=colour), *lookalikes(ground, now)]
+    shown = [for_terminal(out, colour=colour), *lookalikes(ground, now)]
+    return [*lines, *(shown if full else bounded(shown, p.id))]
 
 
 def _section_now(root: Path, selector: str, binding: str) -> str | None:

@@ -44,7 +44,12 @@ proposal_app = typer.Typer(
 app.add_typer(proposal_app, name="proposal")
 IdArg = Annotated[str, typer.Argument(help="A proposal id (or a unique prefix).")]
 FullOpt = Annotated[
-    bool, typer.Option("--full", help="Every line of the section, not only the changed ones.")
+    bool,
+    typer.Option(
+        "--full",
+        help="Every line of the section, not only the changed ones, and no bound on how "
+        "many are printed (without it: 500 lines, then how many more).",
+    ),
 ]
 AdoptWordsOpt = Annotated[
     str,

@@ -1,0 +1,76 @@
+"""``forest proposal show`` prints a bounded diff: a proposal whose text is megabytes
+long is shown by its first lines, then one line saying how many more there are and the
+command that prints every one (``--full``)."""
+
+from __future__ import annotations
+
+import re
+import threading
+from pathlib import Path
+
+import pytest
+
+from forest_files.doors.watch import judge
+from forest_files.proposals import view
+from tests.helpers.cli import ok
+from tests.helpers.custody import DOC
+from tests.helpers.git import pasted
+from tests.helpers.watch import bound_repo
+
+LINES = 3000
+
+
+def _proposed(tmp_path: Path, lines: int = LINES) -> tuple[Path, str]:
+    """A proposal for ``#Keep`` holding ``lines`` new lines."""
+    root = bound_repo(tmp_path)
+    body = "".join(f"line {i} of the proposal\n" for i in range(lines))
+    (root / "a.md").write_text(DOC.replace("kept words\n", body), encoding="utf-8")
+    (item,) = judge.check(root, ("a.md",), threading.Event())
+    done = judge.capture(root, item, (), 1 << 24)
+    assert done is not None
+    return root, done.split(" ")[0]
+
+
+def _diff(out: str) -> list[str]:
+    """The lines after the facts (the blank line ends them)."""
+    lines = out.splitlines()
+    return lines[lines.index("") + 1 :]
+
+
+def test_proposal_show_long_text_bounded_accepted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Before: every one of the 3,000 lines was printed (a 20 MB text: all of it)."""
+    root, pid = _proposed(tmp_path)
+    shown = _diff(ok(root, "proposal", "show", pid).stdout)
+    assert len(shown) == view.MAX_SHOWN_LINES + 1
+    limit = view.MAX_SHOWN_LINES
+    monkeypatch.setattr(view, "MAX_SHOWN_LINES", 10 * LINES)
+    whole = _diff(ok(root, "proposal", "show", pid).stdout)
+    assert len(whole) > LINES
+    assert shown[:-1] == whole[:limit]
+    tail = shown[-1]
+    assert tail.startswith(f"… {len(whole) - limit} more line(s) not shown"), tail
+    (route,) = re.findall(r"`([^`]*)`", tail)
+    assert route == f"forest proposal show {pid} --full"
+    every = pasted(root, route)
+    assert every.returncode == 0, every.stderr
+    assert "line 2999 of the proposal" in every.stdout
+
+
+@pytest.mark.parametrize("spare", [0, 1])
+def test_proposal_show_bound_at_its_limit_accepted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, spare: int
+) -> None:
+    """A diff of exactly the bound is printed whole; one line more, and the last line
+    says so (one more line, never a line cut to make room)."""
+    root, pid = _proposed(tmp_path, lines=20)
+    monkeypatch.setattr(view, "MAX_SHOWN_LINES", 10_000)
+    whole = _diff(ok(root, "proposal", "show", pid).stdout)
+    monkeypatch.setattr(view, "MAX_SHOWN_LINES", len(whole) - spare)
+    shown = _diff(ok(root, "proposal", "show", pid).stdout)
+    if not spare:
+        assert shown == whole
+    else:
+        assert shown[:-1] == whole[: len(whole) - 1]
+        assert shown[-1].startswith("… 1 more line(s) not shown"), shown[-1]
