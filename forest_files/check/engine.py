@@ -39,6 +39,7 @@ from forest_files.kernel.errors import ForestError
 from forest_files.kernel.repopath import under
 
 if TYPE_CHECKING:  # annotations only: checks from a binding map never open a store
+    from forest_files.check.move_rebound import BindingHistory
     from forest_files.store.forest import ForestStore
     from forest_files.text.extract import Document
     from forest_files.text.selector import Selector
@@ -78,12 +79,15 @@ def check_all(
     paths: tuple[str, ...] = (),
     grounds: dict[int, Ground] | None = None,
     documents: dict[str, tuple[str, Document]] | None = None,
+    history: BindingHistory | None = None,
 ) -> list[Finding]:
     """Findings for every live binding (or those under ``paths``), in binding order.
     ``grounds`` (from a binding map, bindmap.py) spares the store; without it the
     store answers. ``documents``, when given, receives the files the check parsed
     where a selector found nothing (path -> (file hash, parsed)), so the routes'
-    search of rename candidates reads the same parse."""
+    search of rename candidates reads the same parse. ``history``: the binding history
+    of the rows the grounds came from (a ``Custody``; without it, the store's rows),
+    asked only of a renamed subsection whose parent is gone (move_rebound.py)."""
     chosen = [b for b in bindings if not paths or any(under(b.path, p) for p in paths)]
     deferred: list[Binding] = []
     root = getattr(source, "root", None)
@@ -118,7 +122,11 @@ def check_all(
             )
         findings.append(found)
     if deferred:  # one search of the run for every section gone from its place
-        findings = _with_moves(findings, deferred, source, bindings, located.documents)
+        if history is None and store is not None:  # the binding history of its own rows
+            from forest_files.check.move_rebound import RowHistory
+
+            history = RowHistory(store.conn)
+        findings = _with_moves(findings, deferred, source, bindings, located.documents, history)
     _save_caches(source, parsed)
     if documents is not None:
         documents.update(located.documents)
@@ -189,11 +197,15 @@ def _with_moves(
     source: ContentSource,
     bindings: list[Binding],
     documents: dict[str, tuple[str, Document]],
+    history: BindingHistory | None,
 ) -> list[Finding]:
+    from forest_files.check.move_rebound import Rebound
+
     where = {b.bind_act: pos for pos, b in enumerate(deferred)}
     gone = [(f, deferred[where[f.binding]]) for f in findings if f.binding in where]
     bound = tuple(sorted({b.selector for b in bindings if not b.retired}))
-    placed = iter(search_moves(source, gone, None, bound, documents))
+    rebound = Rebound(history, source) if history is not None else None
+    placed = iter(search_moves(source, gone, None, bound, documents, rebound))
     return [next(placed) if f.binding in where else f for f in findings]
 
 

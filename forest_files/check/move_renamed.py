@@ -2,14 +2,16 @@
 
 A renamed (or moved and edited) section is no unchanged text the moved search finds
 by hash (moves.py). Its candidates are the sections standing where it stood: under
-its old parent, or, where that parent is gone, renamed too, under each free place
-the parent may stand now (by this same rule); then the sections of its own name
-under another parent; a heading in another Markdown file of the change too
-(move_elsewhere.py: a chapter moved there with a subsection renamed, and that
-subsection under the chapter's new place). For a heading id no heading carries any
-more (``file.md#{id}``): every heading of its file, named by its own id when the
-file holds that id once, else by its heading path. Each is bound by no live binding
-(by selector, or resolving to the same section); renames.py ranks them.
+its old parent, or, where that parent is gone, under the place its own binding was
+rebound to (move_rebound.py: the chapter's route pasted first), else, renamed too,
+under each free place the parent may stand now (by this same rule); then the
+sections of its own name under another parent; a heading in another Markdown file
+of the change too (move_elsewhere.py: a chapter moved there with a subsection
+renamed, and that subsection under the chapter's new place). For a heading id no
+heading carries any more (``file.md#{id}``): every heading of its file, named by its
+own id when the file holds that id once, else by its heading path. Each is bound by
+no live binding (by selector, or resolving to the same section); renames.py ranks
+them.
 
 The outlines searched are the bindings' own files' (``add``: the moved search's
 ``MoveIndex`` hands each heading and symbol over as it parses them); another file of
@@ -30,12 +32,14 @@ from typing import TYPE_CHECKING
 
 from forest_files.check.move_names import Candidate, likeness, path_base, place_selector, unique_ids
 from forest_files.check.move_places import Place
+from forest_files.check.move_rebound import children_in
 from forest_files.custody.bindings import Binding
 from forest_files.kernel.errors import ForestError
 from forest_files.text.selector import Kind, Selector, parse_selector, render
 
 if TYPE_CHECKING:
     from forest_files.check.move_elsewhere import Elsewhere
+    from forest_files.check.move_rebound import Rebound
     from forest_files.text.extract import Document
 
 MAX_CANDIDATES = 12  # renamed-section candidates listed in a hint (renames.py ranks, then cuts)
@@ -45,15 +49,18 @@ MAX_POOL = 100  # candidates handed to the ranking at most, per binding
 class RenamedSearch:
     """The outlines of the bindings' own files, searched for where a section renamed
     may stand. ``bound``: the selectors of the live bindings; ``doc``: a file as the
-    search parsed it (None: not parsed); ``parse``: a file read and parsed (once)."""
+    search parsed it (None: not parsed); ``parse``: a file read and parsed (once);
+    ``rebound``: where the binding that held a selector stands now (move_rebound.py)."""
 
     def __init__(
         self,
         bound: set[str],
         doc: Callable[[str], Document | None],
         parse: Callable[[str], Document | None],
+        rebound: Rebound | None = None,
     ) -> None:
         self._bound, self._doc, self._parse = bound, doc, parse
+        self._rebound = rebound
         self._children: dict[tuple[str, str, tuple[str, ...]], list[Place]] = {}
         self._outline: dict[tuple[str, str], list[Place]] = {}  # (path, kind) -> places
         self._taken: dict[str, set[int]] = {}  # path -> first lines a live binding holds
@@ -102,7 +109,10 @@ class RenamedSearch:
         its own name under another parent (``there``: in another file of the change too)."""
         parent, outline = parts[:-1], self._outline.get((path, kind), [])
         places = list(self._children.get((path, kind, parent), []))
-        if not places and parent and all(p.parts != parent for p in outline):
+        gone = not places and parent and all(p.parts != parent for p in outline)
+        if gone:  # where its own binding was rebound (the chapter's route pasted first)
+            places = self._under_rebound(path, kind, parent)
+        if gone and not places:
             for new in self._places(path, kind, parent, there):
                 if new.line in self._held(new.path) or place_selector(new) in self._bound:
                     continue
@@ -118,6 +128,28 @@ class RenamedSearch:
         if there is not None:  # or to another file, a subsection renamed on the way
             places += [p for p in there.named(path, own) if (p.path, p.line) not in seen]
         return places
+
+    def _under_rebound(self, path: str, kind: Kind, parent: tuple[str, ...]) -> list[Place]:
+        """The headings under the place the gone ``parent``'s own binding was rebound to
+        (move_rebound.py: the chapter's route pasted first), in whichever file it is,
+        less those a live binding holds there; none when no live binding held the
+        parent's selector and holds another now."""
+        if kind != "heading" or self._rebound is None:
+            return []
+        now = self._rebound.now(path, render(Selector(path, kind, parent)))
+        if now is None:
+            return []
+        try:
+            sel = parse_selector(now)
+        except ForestError:
+            return []
+        if sel.kind != "heading" or sel.index is not None:
+            return []
+        doc = self._doc(sel.path) or self._parse(sel.path) or self._rebound.parse(sel.path)
+        if doc is None:
+            return []
+        taken = self._rebound.taken(sel.path, doc)
+        return [p for p in children_in(doc, sel.path, sel.parts) if p.line not in taken]
 
     def _free(
         self, path: str, places: Sequence[Place], *, by_id: str | None = None

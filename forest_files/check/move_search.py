@@ -30,6 +30,7 @@ MAX_MERGED = 2000  # files of the change outlined for a merged page, at most
 
 if TYPE_CHECKING:
     from forest_files.check.move_names import Candidate
+    from forest_files.check.move_rebound import Rebound
     from forest_files.check.moves import MoveIndex
     from forest_files.text.extract import Document
 
@@ -40,6 +41,7 @@ def search_moves(
     candidates: list[str] | None,
     bound: tuple[str, ...],
     documents: dict[str, tuple[str, Document]] | None = None,
+    rebound: Rebound | None = None,
 ) -> list[Finding]:
     """Each gone section's finding, ``moved`` when its unchanged text stands at exactly
     one other place; an unresolved one with no such place lists where a renamed
@@ -47,13 +49,14 @@ def search_moves(
     candidates are ``candidates`` or the files a hook's staged change names, else
     every file of the source (tracked and untracked in the working tree).
     ``documents``: files the check parsed already (``Sections.documents``), not
-    parsed again."""
+    parsed again; ``rebound``: where a gone parent's own binding stands now
+    (move_rebound.py)."""
     from forest_files.check.moves import MoveIndex
 
     if candidates is None:
         only = getattr(source, "only", ())
         candidates = list(only) if only else source.paths()
-    index = MoveIndex(source, candidates, [b for _, b in gone], bound, documents)
+    index = MoveIndex(source, candidates, [b for _, b in gone], bound, documents, rebound)
     changed = _Changed(source, candidates)
     out: list[Finding] = []
     renamed: set[int] = set()  # positions of the findings given a renamed section's places

@@ -54,6 +54,7 @@ from forest_files.text.normalise import decode_bytes, normalised_hash
 if TYPE_CHECKING:
     from forest_files.check.move_merged import MergedIndex
     from forest_files.check.move_near import NearIndex
+    from forest_files.check.move_rebound import Rebound
     from forest_files.text.extract import Document
 
 Excludes = tuple[str, ...]
@@ -73,6 +74,7 @@ class MoveIndex:
         wanted: Sequence[Binding],
         bound: Iterable[str] = (),
         documents: dict[str, tuple[str, Document]] | None = None,
+        rebound: Rebound | None = None,
     ) -> None:
         self._hits: dict[Key, list[Place]] = {}
         self._docs: dict[str, Document] = {}  # the bindings' own files, as parsed here
@@ -85,7 +87,7 @@ class MoveIndex:
         # path -> (file hash, parsed): the check's parses, and this search's own added
         # (the caller's dict), so the commit's route (commit_plan.py) reads them too
         self._documents = documents if documents is not None else {}
-        self._renamed = RenamedSearch(self._bound, self._doc, self._parse)
+        self._renamed = RenamedSearch(self._bound, self._doc, self._parse, rebound)
         own = {b.path for b in wanted}
         suffixes = {_suffix(p) for p in own}
         self._kind_of = {b.bind_act: binding_kind(b) for b in wanted}

@@ -9,7 +9,8 @@ Stores: nothing; the store it opens on first use is the synced index of the
 working tree (through ``Repository``) or the view of a git source.
 Refuses: what opening that store refuses (``Repository.synced``).
 Returns: a handle to close (or use as a context manager): bindings, grounds, the
-content they are judged against, the store and a read-only reader of its rows.
+content they are judged against, the store and a read-only reader of its rows (and
+``held_before`` and ``bound_in``: the binding history, read there).
 Test: tests/check/test_opening.py, tests/check/test_check_evidence.py
 """
 
@@ -18,9 +19,11 @@ from __future__ import annotations
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # the light doors (fastcheck, the hook) load none of this
     import sqlite3
+    from collections.abc import Callable
     from pathlib import Path
     from types import TracebackType
 
+    from forest_files.check.move_rebound import RowHistory
     from forest_files.custody.bindings import Binding
     from forest_files.custody.content import ContentSource
     from forest_files.custody.ground import Ground
@@ -132,6 +135,34 @@ class Custody:
             return sqlite3.connect(f"{Path(db).absolute().as_uri()}?mode=ro", uri=True)
         except sqlite3.Error:
             return None
+
+    def held_before(self, path: str, selector: str) -> tuple[str, ...]:
+        """The selectors held now by the live bindings that ever held ``selector`` (a
+        section of ``path``), from the binding history of the rows the grounds came
+        from (check/move_rebound.py: a renamed subsection whose chapter was rebound
+        first); none when they cannot be read."""
+        return self._history(lambda h: h.held_before(path, selector))
+
+    def bound_in(self, path: str) -> tuple[str, ...]:
+        """The selectors of the live bindings of ``path`` in those rows (every binding
+        of it, whichever paths this handle's ``bindings`` hold); none when they cannot
+        be read."""
+        return self._history(lambda h: h.bound_in(path))
+
+    def _history(self, ask: Callable[[RowHistory], tuple[str, ...]]) -> tuple[str, ...]:
+        import sqlite3
+
+        from forest_files.check.move_rebound import RowHistory
+
+        conn = self.reader()
+        if conn is None:
+            return ()
+        try:
+            return ask(RowHistory(conn))
+        except sqlite3.Error:
+            return ()
+        finally:
+            conn.close()
 
     def close(self) -> None:
         if self._repo is not None:

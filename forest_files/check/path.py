@@ -73,7 +73,13 @@ def _worktree(root: Path, paths: tuple[str, ...], diffs: bool) -> CheckReport:
         content = custody.content
         parsed: dict[str, tuple[str, Document]] = {}
         findings = check_all(
-            None, custody.bindings, content, paths=paths, grounds=custody.grounds, documents=parsed
+            None,
+            custody.bindings,
+            content,
+            paths=paths,
+            grounds=custody.grounds,
+            documents=parsed,
+            history=custody,
         )
         before = custody.inputs if custody.inputs is not None else verdict_inputs(str(root))
         cfg = load_config(root)
@@ -178,7 +184,13 @@ def _index(root: Path, paths: tuple[str, ...], diffs: bool) -> CheckReport:
         assert view is not None
         parsed: dict[str, tuple[str, Document]] = {}
         findings = check_all(
-            None, bindings, content, paths=paths, grounds=custody.grounds, documents=parsed
+            None,
+            bindings,
+            content,
+            paths=paths,
+            grounds=custody.grounds,
+            documents=parsed,
+            history=custody,
         )
         cfg = config_from(root, "index", keep_index_file=True)
         gaps = in_source(cfg.require, content, bindings, within=paths, bind=cfg.bind)

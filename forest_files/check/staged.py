@@ -228,7 +228,10 @@ def _judge_touched(root: Path, fingerprint: str, touched: set[str], diffs: bool)
         from forest_files.check.engine import check_all
 
         parsed: dict[str, tuple[str, Document]] = {}
-        findings = check_all(None, bindings, content, grounds=custody.grounds, documents=parsed)
+        grounds = custody.grounds  # history: move_rebound.py, asked only when needed
+        findings = check_all(
+            None, bindings, content, grounds=grounds, documents=parsed, history=custody
+        )
         if not any(f.failed for f in findings):
             return _report(root, findings, None)  # judged without opening the store
         conn = custody.reader()  # words, no store

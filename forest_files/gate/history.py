@@ -106,7 +106,7 @@ def _check_at(
         if ledger_at != commit:  # the ground of an ancestor, the files of this commit
             only = tuple(sorted(touched)) if touched is not None else ()
             content = GitTreeSource(root, rev=commit, only=only)
-        checked = check_all(None, bindings, content, grounds=custody.grounds)
+        checked = check_all(None, bindings, content, grounds=custody.grounds, history=custody)
         failed = [f for f in checked if f.failed]
         if rules:  # a .gitattributes changed: the bound files it reaches (checkout_rewrite.py)
             there = checkout_rewrite.judged_paths(checked)
