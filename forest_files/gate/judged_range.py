@@ -5,7 +5,8 @@ commits (merge-base..HEAD, oldest first, one ``git rev-list`` for their parents)
 its ledger faults from ``check_range`` each given its route (a ledger file a commit
 deleted or changed put back, a governed change taken out, an act refused for its
 signer or body dropped: rewrite.py), HEAD's ledger faults with a dangling
-dependency's routes (dangling.py), and ``judge``: HEAD's bindings checked against
+dependency's routes (dangling.py) and a segment the range added taken out
+(added_segment.py), and ``judge``: HEAD's bindings checked against
 the ground rebuilt from HEAD's own ledger, then every commit of the range against
 its own (history.py), each finding routed to rewrite the branch where it was made;
 ``folder_routes``: one directory rebind for a folder HEAD moved whole (folder_head.py).
@@ -139,7 +140,17 @@ class JudgedRange:
 
     def ledger_faults(self, at: str, faults: list[Fault], ranged: list[Reported]) -> list[Reported]:
         """``at``'s ledger faults, a dangling dependency with its routes (dangling.py),
-        placed in the range whose faults are ``ranged``."""
+        placed in the range whose faults are ``ranged``; a segment the range added
+        that does not verify, taken out of the commit that added it (added_segment.py)."""
+        found = self._dangling(at, faults, ranged)
+        if self.merge_base is None:
+            return found
+        from forest_files.gate.added_segment import routed
+
+        merge_base, rebase = self.merge_base, self._rebase()
+        return routed(self.top, found, merge_base=merge_base, head=self.head, rebase=rebase)
+
+    def _dangling(self, at: str, faults: list[Fault], ranged: list[Reported]) -> list[Reported]:
         from forest_files.gate.dangling import Placing, dangling_routes
 
         found = [from_fault(f, "ledger-fault") for f in faults]

@@ -3,7 +3,9 @@ where it is read (doors/hooks/unrouted.py): in the pusher's clone ``forest ci --
 SINCE`` for a fault the push brought; for damage the server's ledger held before the
 push, that pushing again cannot fix it and the ``git -C BARE show`` its administrator
 runs on the server. Before, the last line said "do what the detail of each finding
-without a route says", naming no command.
+without a route says", naming no command. A segment the push added that the gate
+refuses has its own route now (gate/added_segment.py: taken out of the commit that
+added it), printed under the ref and pasted in the clone, so the push lands.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ CANON = "# Canon\n\nIntro line.\n\n## Rules\n\nThe first rule stands.\n"
 OLD_FORMAT = b'{"v":1}\n'  # a well-named segment no reader reads: bad-version, no route
 FORMER = "do what the detail of each finding without a route says"
 CI = re.compile(r"in your clone `(forest ci[^`]*)` lists each finding")
+TAKE_OUT = "take the segment out of HEAD: "
 
 
 def _pair(directory: Path) -> Path:
@@ -70,40 +73,47 @@ def _ci_named(err: str) -> str:
     return found[1]
 
 
-def test_server_hook_unrouted_fault_pushed_names_forest_ci_detected(
+def _take_out(err: str, rel: str) -> str:
+    """The route the refusal prints for the segment ``rel`` the push added."""
+    (line,) = [x for x in _said(err) if x.startswith(TAKE_OUT)]
+    command = line.removeprefix(TAKE_OUT).split("  (", 1)[0]
+    assert command == f"git rm -q -- {rel} && git commit --amend --no-edit --allow-empty"
+    return command
+
+
+def test_server_hook_segment_pushed_take_out_route_pasted_lands_recovers(
     served: tuple[Path, Path],
 ) -> None:
+    """A segment of an old format the push added: the refusal prints its route under
+    the ref (no `forest ci` to run first); pasted in the clone, the push lands."""
     clone, bare = served
-    old = git(clone, "rev-parse", "HEAD")
-    _damage(clone)
+    rel = _damage(clone)
     err = refused(clone, bare, "main")
-    assert "bad-version" in err and FORMER not in err
-    command = _ci_named(err)
-    assert command == f"forest ci --base {old}"  # OLD, which the clone holds
-    assert "fix what the `forest ci` named above lists, then push again" in _said(err)
-    shown = pasted(clone, command)
-    assert shown.returncode != 0 and "bad-version" in shown.stdout, shown
+    assert "bad-version" in err and FORMER not in err and CI.search(err) is None, err
+    assert "in your clone follow the routes above, then push again" in _said(err)
+    done = pasted(clone, _take_out(err, rel))
+    assert done.returncode == 0, done.stderr
+    landed(clone, bare, "main")
 
 
-@pytest.mark.slow  # two pushes, a forest ci in the clone
-def test_server_hook_unrouted_fault_on_new_ref_names_its_merge_base_detected(
+@pytest.mark.slow  # two pushes
+def test_server_hook_segment_on_new_ref_take_out_route_pasted_lands_recovers(
     served: tuple[Path, Path],
 ) -> None:
-    """A new ref is judged from its merge-base with the default branch: the command
-    names it (the server's tip need not be in the pusher's clone; the merge-base is)."""
+    """A new ref judged from its merge-base with the default branch: the segment it
+    added is taken out of its commit the same way."""
     clone, bare = served
-    fork = git(clone, "rev-parse", "HEAD")
     git(clone, "checkout", "-q", "-b", "wild")
-    _damage(clone)
+    rel = _damage(clone)
     git(clone, "checkout", "-q", "main")
     write(clone, "other.md", "elsewhere\n")
     commit_all(clone, "elsewhere")
     landed(clone, bare, "main")
     err = refused(clone, bare, "wild")
-    command = _ci_named(err)
-    assert command == f"forest ci --base {fork}"
-    shown = pasted(clone, command.replace("forest ci", "git checkout -q wild && forest ci"))
-    assert shown.returncode != 0 and "bad-version" in shown.stdout, shown
+    command = _take_out(err, rel)
+    done = pasted(clone, f"git checkout -q wild && {command}")
+    assert done.returncode == 0, done.stderr
+    landed(clone, bare, "wild")
 
 
 def test_server_hook_first_push_unrouted_fault_names_forest_ci_detected(tmp_path: Path) -> None:
@@ -150,8 +160,8 @@ def test_server_hook_ledger_damaged_before_push_said_for_server_detected(
 def test_server_hook_new_fault_beside_old_damage_names_both_detected(
     served: tuple[Path, Path],
 ) -> None:
-    """A push adding its own unrouted fault to a server already damaged: each is said
-    where it is fixed."""
+    """A push adding a segment of its own the gate refuses to a server already damaged:
+    each is said where it is fixed (the new one's route, the old one the server's)."""
     clone, bare = served
     _damage(clone)
     git(bare, "fetch", "-q", str(clone), "main:main")  # past the hook
@@ -162,11 +172,10 @@ def test_server_hook_new_fault_beside_old_damage_names_both_detected(
     git(clone, "add", "--", rel)
     git(clone, "commit", "-q", "--no-verify", "-m", "another old segment")
     err = refused(clone, bare, "main")
-    assert _ci_named(err) == f"forest ci --base {base}"
+    _take_out(err, rel)
     assert "already on the server before this push" in err
     assert f"show {base}:{rel}" not in err  # the new fault is the pusher's, not the server's
-    (last,) = [x for x in _said(err) if "then push again" in x]
-    assert "pushing again cannot" in last, last
+    assert "pushing again cannot" in err
 
 
 def test_server_hook_push_lands_after_damage_put_right_accepted(

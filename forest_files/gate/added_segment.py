@@ -1,0 +1,67 @@
+"""A ledger segment the range added that the gate refuses: taken out where it came in.
+
+A segment a commit of the range added (hand-written, or a forest-made one edited
+before its first commit) that does not verify (its name not the hash of its bytes,
+a line not JSON, an old format) is a ``ledger-fault`` with no act of the range to
+put back and no parent holding it: ``git checkout PARENT -- PATH`` names nothing
+there, and a ``git rm`` committed on top leaves the commit that added it in the
+range (judged again, and the removal a ``ledger-deleted``). Its one route takes it
+out of that commit: ``git rm`` and an amend of HEAD when HEAD added it, else the
+same at a ``git rebase -i`` stopped there (rewrite.py ``in_commit``); every
+unverified segment that commit added is taken out at once. Any act it holds goes
+with it, which the note says; a fault that already has a route (a stray's ``git
+rm``, a dangling dependency's) keeps it, and one whose segment the range rewrote
+later is led by that rewrite (causes.py).
+
+Stores: nothing.
+Refuses: nothing.
+Returns: the findings, each fault at such a segment given that route.
+Test: tests/gate/test_ci_added_segment.py
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from forest_files import gitio
+from forest_files.check.findings import Reported
+from forest_files.custody.sources import LEDGER_PREFIX
+from forest_files.gate.rewrite import Rebase, Wording, in_commit
+from forest_files.kernel.shellword import git_step, in_batches
+from forest_files.ledger.segments import SEGMENTS_DIR
+
+_SEGMENTS = f"{LEDGER_PREFIX}{SEGMENTS_DIR}/"
+_TAKE_OUT = Wording(
+    "take the segment out of HEAD", "take the segment out of", "added it",
+)  # fmt: skip
+_ACTS = "any act it holds goes with it (record it again with forest, then commit)"
+
+
+def routed(
+    top: Path, found: Sequence[Reported], *, merge_base: str, head: str, rebase: Rebase
+) -> list[Reported]:
+    """``found`` (ledger faults), each without a route at a segment a commit of
+    ``merge_base..head`` added given the route that takes it out of that commit (one
+    ``git log`` for them all, only when there is such a fault)."""
+    paths = sorted({r.path for r in found if not r.routes and r.path.startswith(_SEGMENTS)})
+    if not paths:
+        return list(found)
+    added = gitio.first_added(top, f"{merge_base}..{head}", paths)
+    if not added:
+        return list(found)
+    by_commit: dict[str, list[str]] = {}
+    for path, commit in sorted(added.items()):
+        by_commit.setdefault(commit, []).append(path)
+    routes = {}
+    for commit, mine in by_commit.items():
+        steps = tuple(git_step(*batch) for batch in in_batches(("rm", "-q", "--"), mine))
+        route = in_commit(commit, steps, _TAKE_OUT, head=head, rebase=rebase, also=_ACTS)
+        routes.update(dict.fromkeys(mine, route))
+    return [
+        r._replace(routes=(routes[r.path],)) if not r.routes and r.path in routes else r
+        for r in found
+    ]
+
+
+__all__ = ["routed"]
