@@ -83,6 +83,7 @@ ReasonKind = Literal[
     "converted",
     "unnameable",
     "control-name",
+    "blank-ends",
 ]
 
 
@@ -93,7 +94,9 @@ class Reason(NamedTuple):
     that make a staged blob ``converted``, why a name is ``unnameable``, a
     ``not-text`` refusal's reason (normalise.py's words), a ``not-python`` error's place
     and message, what binds a ``replaced`` name anew, the selector of the section
-    ``bound-there``, the selector of the section ``renamed-onto`` this one; ``line``:
+    ``bound-there``, the selector of the section ``renamed-onto`` this one, the
+    selector of the place holding its text but for the ``blank-ends`` (its trailing
+    blank lines: move_near.py); ``line``:
     the line a ``not-text`` refusal, a ``replaced`` name or that section names (0:
     none); ``offset``: a ``not-text`` byte offset; ``advice``:
     a ``not-text`` refusal's own advice (a lone CR's fix); ``binding``: the bind act of

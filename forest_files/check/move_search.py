@@ -8,11 +8,12 @@ last line when it is a section of a file, not a whole file; an unresolved one wh
 unchanged text stands at several places, a copy pasted, lists those places as
 ``candidates`` under ``COPIES_DETAIL``; one that did not move lists as
 ``candidates`` the places where its text stands but for its trailing blank lines
-(move_near.py), then the sections standing where it stood, less the places another
-gone section's unchanged text moved to; a whole file gone, found whole nowhere, is
-``moved`` to the one heading section of a file of the same change whose text hashes
-to its ground: a page merged into another, ``_Changed`` bounds the files). The index
-of section hashes is moves.py's, built once for all of them.
+(move_near.py; the first given as its ``Reason("blank-ends")``, so the finding
+says why its rebind takes words), then the sections standing where it stood, less
+the places another gone section's unchanged text moved to; a whole file gone, found
+whole nowhere, is ``moved`` to the one heading section of a file of the same change
+whose text hashes to its ground: a page merged into another, ``_Changed`` bounds
+the files). The index of section hashes is moves.py's, built once for all of them.
 Test: tests/check/test_moves.py, tests/check/test_move_candidates.py,
 tests/check/test_copied_section.py, tests/check/test_merged_pages.py,
 tests/gate/test_ci_moved_lines.py, tests/check/test_docs_site.py
@@ -82,15 +83,19 @@ def search_moves(
             )
             continue
         unresolved = finding.kind == "unresolved"
-        places = _places(index, finding, binding, changed) if unresolved else ()
+        places, near = _places(index, finding, binding, changed) if unresolved else ((), None)
         if not places:
             out.append(finding)
             continue
+        why = finding.reason
+        if near is not None and why is None:  # its text there but for its blank lines
+            why = Reason("blank-ends", near.selector, near.line)
         out.append(
             replaced(
                 finding,
                 candidates=tuple(p.selector for p in places),
                 candidate_lines=tuple(p.line for p in places),
+                reason=why,
             )
         )
         renamed.add(len(out) - 1)
@@ -99,16 +104,17 @@ def search_moves(
 
 def _places(
     index: MoveIndex, finding: Finding, binding: Binding, changed: _Changed
-) -> tuple[Candidate, ...]:
+) -> tuple[tuple[Candidate, ...], Candidate | None]:
     """Where an unresolved section may stand now: its text but for its trailing blank
     lines (cut from the end of a page, or pasted at the end of one: move_near.py),
-    then the places of a renamed section (in the change's other files too)."""
+    then the places of a renamed section (in the change's other files too); and the
+    first of the former, if any (the finding says why its rebind takes words)."""
     near = index.near(binding, finding.expected_hash or "")
     renamed = index.renamed(binding, changed)
     if not near:
-        return renamed
+        return renamed, None
     seen = {c.selector for c in near}
-    return (*near, *(c for c in renamed if c.selector not in seen))
+    return (*near, *(c for c in renamed if c.selector not in seen)), near[0]
 
 
 def _unmoved(found: list[Finding], renamed: set[int]) -> list[Finding]:

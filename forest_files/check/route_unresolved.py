@@ -178,7 +178,7 @@ def rebind_routes(
         else Route(
             (first or _changed(f, new)) if n == 0 else "or at",
             (forest("rebind", f.selector, new, options=words_option()), *record_steps(source)),
-            "replace … with why the new text is right" if n == 0 else "",
+            _why_words(f, new) if n == 0 else "",
         )
         for n, new in enumerate(shown)
     )
@@ -188,6 +188,17 @@ def rebind_routes(
     places = "place" if others == 1 else f"{others} places"
     note = f"the same rebind with the selector of the other {places} listed above"
     return (*routes, Route("or at", note=note))
+
+
+def _why_words(f: Finding, new: str) -> str:
+    """The first rebind's note: its words, and why it takes them when ``new`` holds the
+    section's text but for the blank lines at its end (move_near.py)."""
+    if f.reason is not None and f.reason.kind == "blank-ends" and f.reason.what == new:
+        return (
+            "its text there differs only by the blank lines at its end: replace … with "
+            "why (the section moved, say)"
+        )
+    return "replace … with why the new text is right"
 
 
 def _changed(f: Finding, new: str) -> str:

@@ -314,4 +314,17 @@ def hints_for(f: Finding) -> tuple[str, ...]:
         return ()  # copies: the detail names each place with its line
     lines = f.candidate_lines or (0,) * len(f.candidates)
     places = ", ".join(f"{sel} (line {n})" for sel, n in zip(f.candidates, lines, strict=False))
-    return (f"where it may stand now, likeliest first: {places}",)
+    where = f"where it may stand now, likeliest first: {places}"
+    if f.reason is not None and f.reason.kind == "blank-ends" and f.reason.what in f.candidates:
+        return (where, blank_ends(f.reason.what))
+    return (where,)
+
+
+def blank_ends(place: str) -> str:
+    """Why a section whose text stands at ``place`` but for its trailing blank lines is
+    no ``moved`` one, and why its rebind takes words (move_near.py)."""
+    return (
+        f"{place} holds its adopted text but for the blank lines at its end, which are "
+        "part of a section's text: its text changed by them, so the rebind records "
+        "that change and takes words"
+    )

@@ -146,3 +146,33 @@ def test_section_pasted_elsewhere_beside_a_renamed_sibling_each_keeps_its_place_
     (root / "b.md").write_text("# B\n\n## One\n\none\n", encoding="utf-8")
     assert _finding(root, "a.md#A/One")["candidates"] == ["b.md#B/One"]
     assert _finding(root, "a.md#A/Two")["candidates"] == ["a.md#A/Deux"]
+
+
+def test_section_pasted_under_another_h1_blank_ends_changed_says_why_words_detected(
+    tmp_path: Path,
+) -> None:
+    """A section cut from the middle of a page and pasted at the end of another, under
+    its H1, loses only the blank line that ended it: unresolved, its place first,
+    and its rebind takes words. The finding said nothing of why (its text reads
+    unchanged); its hint and its rebind's note say the text differs only by the
+    blank lines at its end, in text and in JSON, and the rebind pasted is clean."""
+    root = make_repo(tmp_path)
+    in_process.ok(root, "init")
+    (root / "a.md").write_text("# One\n\n## Sec\n\nsec text\n\n## Next\n\nnext\n", encoding="utf-8")
+    (root / "b.md").write_text("# Two\n\nintro\n", encoding="utf-8")
+    commit_all(root, "pages")
+    in_process.ok(root, "adopt", "a.md#One/Sec", "--words", "reviewed")
+    commit_all(root, "custody")
+    (root / "a.md").write_text("# One\n\n## Next\n\nnext\n", encoding="utf-8")
+    (root / "b.md").write_text("# Two\n\nintro\n\n## Sec\n\nsec text\n", encoding="utf-8")
+    found = _finding(root, "a.md#One/Sec")
+    assert found["kind"] == "unresolved" and found["candidates"][0] == "b.md#Two/Sec", found
+    why = "b.md#Two/Sec holds its adopted text but for the blank lines at its end"
+    assert any(h.startswith(why) for h in found["hints"]), found["hints"]
+    route = found["routes"][0]
+    assert route["command"].startswith("forest rebind 'a.md#One/Sec' 'b.md#Two/Sec' --words")
+    assert "differs only by the blank lines at its end" in route["note"], route
+    text = in_process.forest(root, "check").stdout
+    assert why in text and "differs only by the blank lines at its end" in text, text
+    assert bash(root, route["command"].replace("'…'", f"'{WORDS}'")).returncode == 0
+    assert in_process.forest(root, "check").exit_code == 0
