@@ -1,22 +1,32 @@
 """What ``forest log`` names beside each act: the bound section it is about, and the words.
 
 Stores: nothing.
-Refuses: nothing (an act about no binding, a seal or an erase, names none; words
-whose body is erased or sealed are left empty).
+Refuses: nothing (an act about no binding, a seal or an erase, names none; words a
+forget erased read ``[erased]``, as the index holds them). Words are read from the
+index only where its record row holds the body the act declares (the record's body
+hash): a row deleted, given another content id or other words outside forest-files
+is read from the ledger's body file instead, and one line on stderr says the index
+is damaged, naming ``forest fsck`` and ``forest rebuild`` (nothing repaired here: the
+index proof, indexproof.py, sees bindings and grounds, not record rows).
 Returns: per act id, (selector, words): the selector the act's binding has now
 (retired bindings included; an adoption names where it adopted, a rebind where
 it moved to), and the words the
 act recorded (an adoption's or supersession's record, a retire's own words, the
 supersession a rebind carries) — never section text.
-Test: tests/doors/test_cli.py::test_sync_rebuild_log, tests/doors/test_log_moved.py
+Test: tests/doors/test_cli.py::test_sync_rebuild_log, tests/doors/test_log_moved.py,
+tests/custody/test_log_words.py
 """
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterable
+from pathlib import Path
 
 from forest_files.custody.bindings import all_bindings
-from forest_files.ledger.acts import Act
+from forest_files.kernel.hashing import hash_body
+from forest_files.kernel.shellword import forest_text
+from forest_files.ledger.acts import Act, LedgerError
 from forest_files.ledger.kinds import (
     AdoptAct,
     EntryRecord,
@@ -25,10 +35,14 @@ from forest_files.ledger.kinds import (
     RetireAct,
     SupersedeAct,
 )
+from forest_files.ledger.segments import read_body
+from forest_files.store.entryrow import ERASED_MARK
 from forest_files.store.forest import ForestStore
 
 
-def described(store: ForestStore, acts: Iterable[Act]) -> dict[str, tuple[str, str]]:
+def described(
+    store: ForestStore, ledger_dir: Path, acts: Iterable[Act]
+) -> dict[str, tuple[str, str]]:
     """(selector, words) of each act that concerns a binding or records words."""
     bindings = all_bindings(store, include_retired=True)
     by_act = {b.bind_act: b.selector for b in bindings}
@@ -39,25 +53,54 @@ def described(store: ForestStore, acts: Iterable[Act]) -> dict[str, tuple[str, s
         local = store.id_for_content(content_id)
         return "" if local is None else by_chain.get(roots.get(local, local), "")
 
+    words = _Words(store, ledger_dir)
     out: dict[str, tuple[str, str]] = {}
     for act in acts:
         p = act.payload
         if isinstance(p, AdoptAct):
             where = p.binding.selector if p.binding else ""  # where it was adopted
-            out[act.id] = (where, _words(store, p.record))
+            out[act.id] = (where, words.of(p.record))
         elif isinstance(p, SupersedeAct | ResolveAct):
-            out[act.id] = (of_entry(p.entry.content_id), _words(store, p.record))
+            out[act.id] = (of_entry(p.entry.content_id), words.of(p.record))
         elif isinstance(p, RebindAct):
-            said = "" if p.supersede is None else _words(store, p.supersede.record)
+            said = "" if p.supersede is None else words.of(p.supersede.record)
             out[act.id] = (p.selector, said)
         elif isinstance(p, RetireAct):
             out[act.id] = (by_act.get(p.binding, ""), p.words)
+    words.say()
     return out
 
 
-def _words(store: ForestStore, record: EntryRecord) -> str:
-    row = store.conn.execute(
-        "SELECT body FROM entries WHERE content_id = ?", (record.content_id,)
-    ).fetchone()
-    body = None if row is None else row[0]
-    return body if isinstance(body, str) else ""
+class _Words:
+    """An act's words: its record row's body where it hashes to the record's body hash,
+    else the ledger's body file (the index damaged: counted, said once)."""
+
+    def __init__(self, store: ForestStore, ledger_dir: Path) -> None:
+        self.store, self.ledger_dir, self.damaged = store, ledger_dir, 0
+
+    def of(self, record: EntryRecord) -> str:
+        row = self.store.conn.execute(
+            "SELECT body FROM entries WHERE content_id = ?", (record.content_id,)
+        ).fetchone()
+        body = None if row is None else row[0]
+        if isinstance(body, str) and hash_body(body) == record.body_hash:
+            return body
+        try:
+            kept = read_body(self.ledger_dir, record.body_hash)
+        except LedgerError:  # a damaged body file: what verify and fsck report
+            kept = None
+        if kept is None and body == ERASED_MARK:  # a forget erased them, here and there
+            return ERASED_MARK
+        self.damaged += 1
+        return kept or ""
+
+    def say(self) -> None:
+        """One line on stderr when any act's record row was damaged."""
+        if self.damaged:
+            acts = f"{self.damaged} act" if self.damaged == 1 else f"{self.damaged} acts"
+            rows = "its record row" if self.damaged == 1 else "their record rows"
+            sys.stderr.write(
+                f"forest: the index lost or changed the words of {acts} ({rows}); shown from "
+                f"the ledger; `{forest_text('fsck')}` names the damage, "
+                f"`{forest_text('rebuild')}` repairs it\n"
+            )

@@ -56,7 +56,7 @@ def log_of(store: ForestStore, ledger_dir: Path) -> list[LogEntry]:
     kept = set(entries)
     gone = {d for act in applied for d in act.deps if d not in kept}  # left out above
     acts = topo_order(applied, satisfied=gone, first=lambda act: entries[act.id].created_at)
-    said = described(store, acts)
+    said = described(store, ledger_dir, acts)
     stood: dict[str, str] = {}  # bind act -> where that binding stands, act by act
     out: list[LogEntry] = []
     for act in acts:

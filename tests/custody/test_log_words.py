@@ -1,0 +1,119 @@
+"""``forest log`` shows each act's words as the ledger recorded them: an index whose
+record row was deleted, given another content id, or given other words behind the
+triggers showed them empty (or forged), with no word that anything was wrong. The
+words are read from the index only where the row holds the body the act declares
+(its body hash); else from the ledger's body file, and one line says the index is
+damaged, naming ``forest fsck`` and ``forest rebuild``. ``forest log`` repairs
+nothing itself: the index is left as it was."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+from contextlib import closing
+from pathlib import Path
+
+import pytest
+
+from forest_files.custody.repository import Repository
+from forest_files.governance.forget import forget
+from tests.helpers.cli import forest
+from tests.helpers.custody import BY
+from tests.helpers.forgetting import adopted_then_cleaned
+from tests.helpers.state import local_state
+
+FORGED = hashlib.sha256(b"another id").hexdigest()
+DAMAGED = (
+    "forest: the index lost or changed the words of 1 act (its record row); "
+    "shown from the ledger; `forest fsck` names the damage, `forest rebuild` repairs it"
+)
+
+
+@pytest.fixture
+def root(tmp_path: Path) -> Path:
+    """An adoption (words "ok") superseded (words "amend"), then synced."""
+    root, _old = adopted_then_cleaned(tmp_path)
+    with Repository(root) as repo:
+        repo.sync()
+    return root
+
+
+def _behind_the_triggers(root: Path, sql: str, *args: object) -> None:
+    with closing(sqlite3.connect(local_state(root) / "woods.db")) as conn:
+        saved = conn.execute("SELECT name, sql FROM sqlite_master WHERE type='trigger'").fetchall()
+        with conn:
+            for name, _sql in saved:
+                conn.execute(f"DROP TRIGGER {name}")
+            conn.execute(sql, args)
+            for _name, made in saved:
+                conn.execute(made)
+
+
+def _record_id(root: Path, words: str) -> int:
+    with closing(sqlite3.connect(local_state(root) / "woods.db")) as conn:
+        (found,) = conn.execute(
+            "SELECT id FROM entries WHERE bucket = 'adoption_record' AND body = ?", (words,)
+        ).fetchall()
+    return int(found[0])
+
+
+def _entries(root: Path) -> list[tuple[object, ...]]:
+    with closing(sqlite3.connect(local_state(root) / "woods.db")) as conn:
+        return conn.execute("SELECT * FROM entries ORDER BY id").fetchall()
+
+
+def _words(root: Path) -> tuple[dict[str, str], str, str]:
+    """(kind -> words) of ``forest log --json``, its text, and what both said on stderr."""
+    done = forest(root, "log", "--json")
+    assert done.exit_code == 0, done.stderr
+    words = {a["kind"]: a["words"] for a in json.loads(done.stdout)["acts"]}
+    text = forest(root, "log")
+    assert text.exit_code == 0, text.stderr
+    return words, text.stdout, done.stderr + text.stderr
+
+
+FORGERIES = {
+    "content id changed": "UPDATE entries SET content_id = '" + FORGED + "' WHERE id = ?",
+    "words changed": "UPDATE entries SET body = 'forged words' WHERE id = ?",
+    "row deleted": "DELETE FROM entries WHERE id = ?",
+}
+
+
+def test_log_words_of_a_whole_index_accepted(root: Path) -> None:
+    words, text, err = _words(root)
+    assert words == {"adopt": "ok", "supersede": "amend"}
+    assert ": “ok”" in text and ": “amend”" in text and err == ""
+
+
+@pytest.mark.parametrize("how", sorted(FORGERIES))
+@pytest.mark.parametrize("said", ["ok", "amend"])
+def test_log_record_row_damaged_words_from_ledger_detected(root: Path, how: str, said: str) -> None:
+    entry_id = _record_id(root, said)
+    if how == "row deleted":
+        _behind_the_triggers(
+            root, "DELETE FROM edges WHERE from_id = ? OR to_id = ?", *[entry_id] * 2
+        )
+    _behind_the_triggers(root, FORGERIES[how], entry_id)
+    index = _entries(root)
+    words, text, err = _words(root)
+    assert words == {"adopt": "ok", "supersede": "amend"}
+    assert ": “ok”" in text and ": “amend”" in text and "forged" not in text
+    assert err.splitlines() == [DAMAGED, DAMAGED]  # once per command, one line
+    assert _entries(root) == index  # log repairs nothing: the damage stays for fsck
+    with Repository(root) as repo:
+        repo.rebuild()
+    assert _words(root) == ({"adopt": "ok", "supersede": "amend"}, text, "")
+
+
+def test_log_words_a_forget_erased_accepted(root: Path) -> None:
+    """Words forgotten (their record erased) read ``[erased]`` as before: the row's body
+    is the mark and the ledger's body file is gone; nothing is said to be damaged."""
+    with Repository(root) as repo:
+        (record,) = repo.synced().conn.execute(
+            "SELECT content_id FROM entries WHERE bucket = 'adoption_record' AND body = 'amend'"
+        )
+        forget(repo, str(record[0]), words="pasted by mistake", by=BY)
+    words, text, err = _words(root)
+    assert words == {"adopt": "ok", "supersede": "[erased]", "erase": ""}
+    assert err == "" and "amend" not in text
