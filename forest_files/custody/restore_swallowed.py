@@ -11,7 +11,11 @@ Refuses (one-line ``ForestError``, before anything is written; ``guard`` asks bo
 ``Swallowed``, a heading ``swallowed`` finds where it cannot stay: the block hiding it
 and its line, the heading and its line, what to do (close the block before it or take
 it out, then ``forest check``; ``git diff`` shows the edit; ``Swallowed.said``: the
-same for a proposal's text); restore_cut_short.py's ``CutShort``.
+same for a proposal's text); ``Swallowed`` (``new``), a hidden heading that could stay
+but that neither the file at HEAD (the caller's ``committed``, asked then) nor the
+text to write holds: a line of the block (``# install`` in a ``sh`` fence left open)
+or a new section, which only HEAD could tell from a hidden one (close the block where
+its lines end, or take it out); restore_cut_short.py's ``CutShort``.
 Returns: ``swallowed``: the first heading of the section's level or higher that the
 lines the restore drops hold read alone (the lines ground does not hold, each run read
 alone, and again past the first line of a block it leaves open), with the fence or
@@ -22,7 +26,8 @@ section excludes no part (then a hidden heading of any level is refused: it may 
 excluded part, whose text is in no record). The caller reads the result back
 (restore_splice.py ``stands_after``: the section as ground, and the headings after it,
 hidden now or not, at their levels and in their order).
-Test: tests/custody/test_restore_swallowed.py, tests/proposals/test_adopt_swallowed.py
+Test: tests/custody/test_restore_swallowed.py, tests/custody/test_restore_fence_lines.py,
+tests/proposals/test_adopt_swallowed.py
 """
 
 from __future__ import annotations
@@ -148,7 +153,25 @@ def guard(
     hidden = swallowed(section, ground, deeper=cut)
     if hidden is not None and (not hidden.tail or cut):
         raise refusal(selector, path, got.start_line, hidden)
+    if hidden is not None and committed is not None and _new(section, hidden, ground, committed):
+        raise Swallowed(selector, path, got.start_line, hidden, new=True)
     return hidden
+
+
+def _new(
+    section: list[str], hidden: Hidden, ground: str, committed: Callable[[], str | None]
+) -> bool:
+    """Whether the hidden heading (its level and name, read from its line on) is one
+    neither the file at HEAD (``committed``; None: no such file) nor ``ground`` holds:
+    a line of the block an edit left open (``# install`` in a ``sh`` fence) reads as
+    one alone, and so does a section put after the block. Only HEAD tells them from
+    the sections the block hides now (``# B``, committed)."""
+    heads = outline(normalise_text("".join(_lines(section[hidden.line :]))))
+    if not heads or heads[0].start_line != 1:
+        return False
+    name = (heads[0].level, heads[0].text)
+    texts = (committed() or "", ground)
+    return all(name not in {(h.level, h.text) for h in outline(normalise_text(t))} for t in texts)
 
 
 def stands_after(new: str, end: int, tail: str, now: str, now_end: int) -> bool:
@@ -168,8 +191,11 @@ class Swallowed(ForestError):
     section ``selector`` of ``path`` begins at line ``first``; ``hidden``: what hides
     what). ``said`` words it for a proposal's text written in."""
 
-    def __init__(self, selector: str, path: str, first: int, hidden: Hidden) -> None:
+    def __init__(
+        self, selector: str, path: str, first: int, hidden: Hidden, *, new: bool = False
+    ) -> None:
         self.selector, self.path, self.first, self.hidden = selector, path, first, hidden
+        self.new = new  # the hidden heading is one neither HEAD's file nor the text holds
         super().__init__(self.said())
 
     def said(self, proposal: str | None = None) -> str:
@@ -194,8 +220,21 @@ class Swallowed(ForestError):
                 "adopt again",
             )
         )
+        opened = f"the {kind} opened at line {first + hidden.block}"
+        if self.new:
+            head, text = (
+                printable(hidden.source),
+                "ground" if proposal is None else "the proposed text",
+            )
+            return (
+                f"{who} ({opened}) hides `{head}` at line {at}, a heading neither the file "
+                f"at HEAD nor {text} holds: it may be a line of that {kind} or a new "
+                f"section; nothing was written — close that {kind} where its lines end "
+                f"(before line {at} if `{head}` begins a new section) or take it out, then "
+                f"`{forest_text('check')}` and {again} (`{diff}` shows the edit)"
+            )
         return (
-            f"{who} (the {kind} opened at line {first + hidden.block}) hides {what}, so "
+            f"{who} ({opened}) hides {what}, so "
             f"{doing} would drop their sections from the file; nothing was written — close "
             f"that {kind} before line {at} or take it out, then `{forest_text('check')}` "
             f"and {again} (`{diff}` shows the edit)"

@@ -72,3 +72,17 @@ def test_proposal_adopt_into_swallowing_section_keeps_the_next_accepted(tmp_path
     result = forest(root, "proposal", "adopt", pid, "--words", "take the proposal", "--as", BY)
     assert result.exit_code == 0, result.output
     assert (root / "a.md").read_text() == EDITED
+
+
+def test_proposal_adopt_fence_left_open_with_a_hash_line_refused(tmp_path: Path) -> None:
+    """A fence left open at Keep's end with ``## install`` in it: a heading neither HEAD
+    nor the proposed text holds (a line of the fence, or a new section), refused in the
+    proposal's words (before: adopted, ``## install`` kept as a new section)."""
+    root = bound_repo(tmp_path)
+    pid = captured_proposal(root, EDITED)
+    (root / "a.md").write_text(
+        EDITED.replace("edited words\n", "edited words\n```sh\n## install\n")
+    )
+    line = _refused(root, pid)
+    assert "a.md#Title/Keep (the code fence opened at line 6) hides `## install` at line 7" in line
+    assert "neither the file at HEAD nor the proposed text holds" in line
