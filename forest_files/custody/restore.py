@@ -17,7 +17,9 @@ opened blocking); a path whose directory resolves outside the repository; a
 missing file of a section binding (its lines are gone with it); a missing file a
 sparse checkout leaves out (restore_sparse.py: ``git sparse-checkout add``, then
 the restore); a section of a file that is not text (the byte to fix first); a
-section that cannot be found (restore needs its lines); a heading's section an edit
+section that cannot be found (restore needs its lines; its heading hidden by a fence
+or comment an edit left open above it: restore_hidden.py names the block and, of
+the file's bindings ``bound``, the restore that brings it back); a heading's section an edit
 made hide the sections after it (an unclosed fence or comment), where they cannot stay
 after ground, or cut short by a heading made of ground's lines or put among them
 (restore_swallowed.py, restore_cut_short.py; hidden sections that can stay are kept
@@ -49,7 +51,7 @@ lines, their line endings, a BOM — is left exactly as it was; the restored
 lines use the line ending the section used (CRLF or LF); under declared
 normalisations a line reading as ground's keeps its bytes (restore_merge.py).
 Test: tests/custody/test_restore.py, tests/custody/test_restore_normalised.py,
-tests/custody/test_restore_swallowed.py
+tests/custody/test_restore_swallowed.py, tests/custody/test_restore_hidden.py
 
 This module holds the entry points and is the one import path of restore; its
 rooms: restore_splice.py (the new bytes of a file, worked out in memory:
@@ -79,9 +81,11 @@ from forest_files.custody.restore_files import (
     recreate,
     replace_file,
 )
+from forest_files.custody.restore_hidden import hidden_refusal
 from forest_files.custody.restore_many import Restored, Wanted, restore_many
 from forest_files.custody.restore_nested import Bound, RemovesBound, refuse_removing
 from forest_files.custody.restore_splice import WouldNotStand, refuse_erased, splice, split_lines
+from forest_files.text.selector import SectionNotFound
 
 if TYPE_CHECKING:
     from forest_files.custody.bindings import Binding
@@ -139,9 +143,13 @@ def restore_section(
     if data is None:
         recreate(root, path, selector, excludes, ground)
         return "recreated", None
-    new, old_text = splice(
-        data, selector, excludes, ground, path, committed=committed_text(root, path)
-    )
+    try:
+        new, old_text = splice(
+            data, selector, excludes, ground, path, committed=committed_text(root, path)
+        )
+    except SectionNotFound as exc:  # its heading hidden by a block an edit left open?
+        holders = [(b.selector, b.excludes) for b in bound]
+        raise hidden_refusal(data, path, (selector, excludes), holders) or exc from None
     if old_text == ground:
         return "clean", None
     if bound and isinstance(old_text, str):  # text: another section may stand in it

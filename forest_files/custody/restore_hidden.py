@@ -3,7 +3,8 @@
 An unclosed fence or ``<!--`` put into a section hides every heading after it, so a
 restore of one of those sections alone finds no heading (restore_many.py judges it
 again once the targets named with it are spliced: a restore of the section holding
-the block brings it back, restore_swallowed.py). Said as "no heading matches", the
+the block brings it back, restore_swallowed.py; restore.py ``restore_section``, the
+watcher's, asks this at once). Said as "no heading matches", the
 refusal would hide the fault and the way out.
 Stores: nothing (text in, a refusal out).
 Refuses: nothing itself; ``hidden_refusal`` words the refusal of a heading selector

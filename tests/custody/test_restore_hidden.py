@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from forest_files.custody.restore import Bound, restore_section
+from forest_files.kernel.errors import ForestError
 from tests.custody.test_restore_swallowed import WORDS, state
 from tests.helpers.cli import forest, kinds, ok
 from tests.helpers.git import commit_all, make_repo, pasted, write
@@ -17,7 +19,7 @@ BOOK = "# A\n\ntext a\nmore a\n\n# B\n\nb\n\n# C\n\nc\n"
 BY_ID = BOOK.replace("# A", "# A {#a}")  # f.md#{a} sorts after f.md#B and f.md#C
 
 
-def _bound(tmp_path: Path, *targets: str, text: str = BOOK) -> Path:
+def bound_book(tmp_path: Path, *targets: str, text: str = BOOK) -> Path:
     repo = make_repo(tmp_path)
     ok(repo, "init")
     write(repo, "f.md", text)
@@ -38,7 +40,7 @@ def test_restore_section_hidden_by_a_block_in_a_bound_section_refused(
     line naming the block, its line, B's heading and line, and the route restoring A
     with B, which recovers B pasted (before: "no heading matches; nearby headings: #A",
     the fence never named)."""
-    repo = _bound(tmp_path, "f.md#A", "f.md#B", "f.md#C")
+    repo = bound_book(tmp_path, "f.md#A", "f.md#B", "f.md#C")
     (repo / "f.md").write_text(BOOK.replace("text a", f"{opener}\ntext a"))
     before = state(repo)
     got = forest(repo, "restore", "f.md#B")
@@ -62,7 +64,7 @@ def test_restore_section_hidden_by_a_block_in_a_bound_section_refused(
 def test_restore_section_hidden_by_a_fence_in_unbound_text_refused(tmp_path: Path) -> None:
     """A not bound: no restore brings B's heading back, so the refusal names the fence
     and its line, and says to close it before B's heading or take it out."""
-    repo = _bound(tmp_path, "f.md#B")
+    repo = bound_book(tmp_path, "f.md#B")
     (repo / "f.md").write_text(BOOK.replace("more a", "more a\n~~~"))
     before = state(repo)
     got = forest(repo, "restore", "f.md#B")
@@ -81,7 +83,7 @@ def test_restore_section_hidden_by_a_fence_in_unbound_text_refused(tmp_path: Pat
 def test_restore_section_hidden_by_a_fence_closed_further_on_refused(tmp_path: Path) -> None:
     """The fence opened in bound A closed inside B: a restore of A would be refused too
     (C would be hidden by the closing line), so the refusal names no restore of A."""
-    repo = _bound(tmp_path, "f.md#A", "f.md#B", "f.md#C")
+    repo = bound_book(tmp_path, "f.md#A", "f.md#B", "f.md#C")
     (repo / "f.md").write_text(BOOK.replace("text a", "```\ntext a").replace("\nb\n", "\nb\n```\n"))
     before = state(repo)
     got = forest(repo, "restore", "f.md#B")
@@ -100,7 +102,7 @@ def test_restore_whole_file_prints_in_the_order_the_work_was_done_accepted(
     B and C) hiding B and C: A is restored first, and B and C hold ground only once it is, so
     the lines say so in that order (before: "f.md#B already holds its ground" first,
     then "restored f.md#{a}", in selector order)."""
-    repo = _bound(tmp_path, "f.md#{a}", "f.md#B", "f.md#C", text=BY_ID)
+    repo = bound_book(tmp_path, "f.md#{a}", "f.md#B", "f.md#C", text=BY_ID)
     (repo / "f.md").write_text(BY_ID.replace("text a", "```\ntext a"))
     out = ok(repo, "restore", "f.md").stdout.splitlines()
     assert [x.split(";")[0] for x in out] == [
@@ -109,3 +111,19 @@ def test_restore_whole_file_prints_in_the_order_the_work_was_done_accepted(
         "f.md#C already holds its ground",
     ], out
     assert (repo / "f.md").read_text() == BY_ID
+
+
+def test_restore_section_of_a_hidden_heading_refused(tmp_path: Path) -> None:
+    """``restore_section`` (the watcher's, one section) of B hidden by a fence opened in
+    bound A: restore_hidden.py's refusal, naming the fence and the restore of A with B
+    (before: "no heading matches; nearby headings: #A"); nothing written."""
+    repo = bound_book(tmp_path, "f.md#A", "f.md#B")
+    (repo / "f.md").write_text(BOOK.replace("text a", "```\ntext a"))
+    before = state(repo)
+    bound = [Bound("f.md#A", ()), Bound("f.md#B", ())]
+    with pytest.raises(ForestError) as got:
+        restore_section(repo, "f.md", "f.md#B", (), "# B\n\nb\n\n", bound=bound)
+    said = str(got.value)
+    assert said.startswith("f.md#B: its heading `# B` (line 7) is hidden by the code fence")
+    assert "`forest restore 'f.md#A' 'f.md#B'`" in said, said
+    assert state(repo) == before

@@ -13,7 +13,9 @@ is left as its proposal instead (``Restorer.allowed``). A restore that would rem
 another bound section of the file (a heading demoted into the section, a bound
 subsection added under it: custody/restore_nested.py) is never made: the file is
 left as it is, its text the proposal, the outcome naming that section and
-``forest restore … --drop-nested``.
+``forest restore … --drop-nested``. A section whose heading an edit hid since the
+check (a fence or comment left open above it) is refused by the restore, which names
+the block and the restore that brings the heading back (custody/restore_hidden.py).
 
 Stores: the file (only the section's lines; restore.py) and a capture under
 ``.git/forest/captures``.
@@ -22,7 +24,8 @@ Returns: the outcome: ``restored``, ``changed`` (the file moved on), ``left`` (i
 ground or binding moved on since the check: the file left as it is), ``clean``,
 ``held`` (restored too often: left as a proposal), ``failed: …`` (also a restore
 that would remove another bound section).
-Test: tests/doors/test_watch_policy.py, tests/doors/test_watch_nested.py
+Test: tests/doors/test_watch_policy.py, tests/doors/test_watch_nested.py,
+tests/doors/test_watch_hidden.py
 """
 
 from __future__ import annotations
@@ -64,15 +67,18 @@ class Restorer:
         from forest_files.kernel.hashing import hash_body
         from forest_files.text.extract import extract
         from forest_files.text.normalise import decode_bytes, normalise_text
-        from forest_files.text.selector import parse_selector
+        from forest_files.text.selector import SectionNotFound, parse_selector
 
         data = read_regular(str(self.root / f.path))
         if data is None:
             return "changed"
         try:
             text = normalise_text(decode_bytes(data, f.path))
-            section = extract(text, parse_selector(f.selector), excludes).text
-            if hash_body(section) != f.actual_hash:
+            try:
+                section: str | None = extract(text, parse_selector(f.selector), excludes).text
+            except SectionNotFound:  # an edit since hid its heading, or took it out:
+                section = None  # the restore refuses it, naming what hides it (restore.py)
+            if section is not None and hash_body(section) != f.actual_hash:
                 return "changed"
             outcome = self._write(f, excludes, data)
         except ForestError as exc:
