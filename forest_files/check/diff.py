@@ -14,8 +14,9 @@ tests/check/test_control_chars.py
 Word diffs tokenise into runs of word characters, runs of whitespace and single
 other characters (so ``.`` -> ``!`` marks one character), and align the tokens
 with ``difflib.SequenceMatcher`` (the standard library: no dependency, and
-sections are small). A change that spans lines is marked on each line it
-touches, so every printed line stands alone.
+sections are small; a text of more than ``MAX_TOKENS_ALIGNED`` tokens is aligned by
+its lines first, and its words inside each changed run of lines). A change that
+spans lines is marked on each line it touches, so every printed line stands alone.
 """
 
 from __future__ import annotations
@@ -122,10 +123,18 @@ def _mark(kind: str, text: str) -> list[str]:
     return out
 
 
-def _marked_lines(old: str, new: str) -> list[tuple[str, bool, int]]:
-    """(line text with marks, whether it changed, its line number in ``new``)."""
+# Tokens per side above which the word diff aligns lines first: token alignment
+# (SequenceMatcher without autojunk) grows with the product of the two sides and
+# with every token both hold (a 0.5 MB section edited twice ran for minutes), so a
+# long text is aligned by its lines, and words are marked inside each changed run.
+MAX_TOKENS_ALIGNED = 20_000
+
+
+def _token_pieces(old: str, new: str) -> list[tuple[str, str]]:
+    """(text, side) pieces of ``new`` against ``old``: "=" both, "-" old only, "+" new
+    only, each changed piece marked and split at its newlines."""
     a, b = _TOKEN.findall(old), _TOKEN.findall(new)
-    pieces: list[tuple[str, str]] = []  # (text, side): "=" both, "-" old only, "+" new only
+    pieces: list[tuple[str, str]] = []
     matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
     for op, i1, i2, j1, j2 in matcher.get_opcodes():
         if op == "equal":
@@ -135,6 +144,34 @@ def _marked_lines(old: str, new: str) -> list[tuple[str, bool, int]]:
             pieces += [(p, "-") for p in _mark("-", "".join(a[i1:i2]))]
         if j2 > j1:
             pieces += [(p, "+") for p in _mark("+", "".join(b[j1:j2]))]
+    return pieces
+
+
+def _pieces(old: str, new: str) -> list[tuple[str, str]]:
+    """``_token_pieces``; for a long text (``MAX_TOKENS_ALIGNED``), lines aligned
+    first (each side's lines hashed once by ``SequenceMatcher``), then the words of
+    each changed run of lines marked against the run it replaced."""
+    if max(len(_TOKEN.findall(old)), len(_TOKEN.findall(new))) <= MAX_TOKENS_ALIGNED:
+        return _token_pieces(old, new)
+    a, b = _lines(old), _lines(new)
+    pieces: list[tuple[str, str]] = []
+    matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
+    for op, i1, i2, j1, j2 in matcher.get_opcodes():
+        if op == "equal":
+            pieces.append(("".join(b[j1:j2]), "="))
+        elif op == "replace" and (i2 - i1) * (j2 - j1) <= MAX_TOKENS_ALIGNED:
+            pieces += _token_pieces("".join(a[i1:i2]), "".join(b[j1:j2]))
+        else:  # a run inserted or deleted whole, or too long to align by its words
+            if i2 > i1:
+                pieces += [(p, "-") for p in _mark("-", "".join(a[i1:i2]))]
+            if j2 > j1:
+                pieces += [(p, "+") for p in _mark("+", "".join(b[j1:j2]))]
+    return pieces
+
+
+def _marked_lines(old: str, new: str) -> list[tuple[str, bool, int]]:
+    """(line text with marks, whether it changed, its line number in ``new``)."""
+    pieces = _pieces(old, new)  # (text, side): "=" both, "-" old only, "+" new only
     lines: list[tuple[str, bool, int]] = []
     text, changed, number = "", False, 1
     for piece, side in pieces:

@@ -4,13 +4,14 @@ the diffs of ``forest check --show-diff`` (words for Markdown, lines for code)."
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from forest_files.check.diff import colourise, is_prose, word_diff
+from forest_files.check.diff import MAX_TOKENS_ALIGNED, colourise, is_prose, word_diff
 from tests.helpers.git import commit_all, make_repo, write
 
 # The slow lane (.ci/run runs it; the README's fast command leaves it out):
@@ -120,3 +121,44 @@ def test_check_show_diff_words_for_prose_lines_for_code(drifted: Path) -> None:
     assert proc.returncode == 1
     assert "The first [-rule-]{+law+} [-stands-]{+bends+}." in proc.stdout
     assert "-    return x + 1" in proc.stdout and "+    return x + 2" in proc.stdout
+
+
+def _unmarked(diff_lines: list[str]) -> list[str]:
+    """A shown line as the new text holds it: deletions dropped, insertions unwrapped."""
+    return [re.sub(r"\{\+(.*?)\+\}", r"\1", re.sub(r"\[-.*?-\]", "", x)) for x in diff_lines]
+
+
+def test_word_diff_long_text_two_edits_marked_in_place_accepted() -> None:
+    """A text far past ``MAX_TOKENS_ALIGNED`` (a watcher's proposal of a long section)
+    edited on two lines: aligned by its lines first, the two changed words marked on
+    their own lines under their own headers (token alignment over the whole text ran
+    for minutes on a 0.5 MB section)."""
+    old_lines = [
+        f"Line {i} of the long chapter, with words that repeat and repeat.\n" for i in range(30_000)
+    ]
+    new_lines = list(old_lines)
+    new_lines[10] = old_lines[10].replace("chapter", "canto")
+    new_lines[29_000] = old_lines[29_000].replace("repeat.", "recur.")
+    old, new = "".join(old_lines), "".join(new_lines)
+    assert len(old.split()) > MAX_TOKENS_ALIGNED  # words alone: fewer than its tokens
+    got = word_diff(old, new, context=0).split("\n")
+    assert got == [
+        "@@ line 11 @@",
+        "Line 10 of the long [-chapter-]{+canto+}, with words that repeat and repeat.",
+        "@@ line 29001 @@",
+        "Line 29000 of the long chapter, with words that repeat and [-repeat-]{+recur+}.",
+    ]
+
+
+def test_word_diff_long_text_runs_inserted_and_deleted_whole_accepted() -> None:
+    """Past ``MAX_TOKENS_ALIGNED``, a run of lines inserted and one deleted are marked
+    whole, each shown line reads as the new text's line, and every line of the new
+    text is shown once, in order (``context=None``)."""
+    old_lines = [f"Verse {i}: the tide comes in and the tide goes out.\n" for i in range(5_000)]
+    new_lines = [*old_lines[:100], "A new stanza.\n", "Another new line.\n", *old_lines[100:4_000]]
+    old, new = "".join(old_lines), "".join(new_lines)
+    shown = word_diff(old, new, context=None).split("\n")
+    assert "{+A new stanza.+}" in shown and "{+Another new line.+}" in shown
+    assert any(x.startswith("[-Verse 4000:") for x in shown)
+    kept = [x for x in _unmarked(shown) if x]
+    assert kept == [x.rstrip("\n") for x in new_lines]
