@@ -12,10 +12,10 @@ whose heading a top-level fence or HTML block of the file hides (the selector fi
 it with that block's first line taken out): the block and its line, the heading and
 its line, where the block was opened, nothing written; the route: the bound section
 holding the block restored with it, when the block runs to the end of the file
-(``forest restore 'f.md#A' 'f.md#B'``: A's edit goes to the capture, B's heading is
-kept after A's ground), else (no binding holds it, or the block is closed further
-on, so that restore is refused too) that block closed before the heading or taken
-out.
+(``forest restore 'f.md#A' 'f.md#B'``, the restore's ``--drop-nested`` kept: A's edit
+goes to the capture, B's heading is kept after A's ground), else (no binding holds
+it, or the block is closed further on, so that restore is refused too) that block
+closed before the heading or taken out.
 Returns: the refusal, or None (no block hides the selector's heading: the caller's
 "no heading matches" stands).
 Test: tests/custody/test_restore_hidden.py
@@ -40,11 +40,16 @@ Target = tuple[str, tuple[str, ...]]  # a selector and its exclusions
 
 
 def hidden_refusal(
-    data: bytes, path: str, target: Target, holders: Sequence[Target]
+    data: bytes,
+    path: str,
+    target: Target,
+    holders: Sequence[Target],
+    options: tuple[str, ...] = (),
 ) -> ForestError | None:
     """The refusal of restoring ``target`` (not found in ``data``, the file's bytes)
     when a fence or HTML block an edit left open hides its heading, or None.
-    ``holders``: the file's other bindings a restore may bring the heading back with."""
+    ``holders``: the file's other bindings a restore may bring the heading back with;
+    ``options``: the restore's own (``--drop-nested``), kept in the route it names."""
     selector, excludes = target
     try:
         sel = parse_selector(selector)
@@ -64,7 +69,8 @@ def hidden_refusal(
             continue
         line = found + (found >= block.first)  # its line in the file as it stands
         if block.first < line <= block.last:
-            return _refusal(text, path, target, (block, line, lines[line - 1]), holders)
+            hidden = (block, line, lines[line - 1])
+            return _refusal(text, path, target, hidden, (holders, options))
     return None
 
 
@@ -103,9 +109,9 @@ def _refusal(
     path: str,
     target: Target,
     hidden: tuple[Block, int, str],
-    holders: Sequence[Target],
+    bound: tuple[Sequence[Target], tuple[str, ...]],
 ) -> ForestError:
-    selector = target[0]
+    selector, (holders, options) = target[0], bound
     block, line, source = hidden
     kind = _HIDERS[block.kind]
     holder = _holder(text, block.first, [h for h in holders if h[0] != selector])
@@ -122,7 +128,7 @@ def _refusal(
     if holder is None or not _left_open(text, block):
         diff = command_text(git_step("diff", "--", path))
         return ForestError(f"{said}{close} (`{diff}` shows the edit)")
-    both = forest_text("restore", holder, selector)
+    both = forest_text("restore", holder, selector, options=options)
     return ForestError(
         f"{said}restore {place} with it, which keeps the heading after {place}'s ground: "
         f"`{both}` ({place}'s edit is kept in the capture); or {close}"

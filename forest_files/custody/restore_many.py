@@ -7,16 +7,17 @@ Stores: through restore_commit.py ``write_all``: the captures, then the files.
 Refuses (before any capture or file is written): every refusal of a section's
 splice; a selector the file now holds twice (the occurrences, the rename or the
 rebind); a restore that would remove another bound section of its file
-(restore_nested.py); a section not found, once every other section is spliced (a
-section an edit hid, ``# B`` under an unclosed fence in ``# A``, is judged again on
-A restored, which keeps it; B alone is refused naming that fence and the restore of A
-with B: restore_hidden.py).
+(restore_nested.py; not with ``drop_nested``); a section not found, once every other
+section is spliced (a section an edit hid, ``# B`` under an unclosed fence in ``# A``,
+is judged again on A restored, which keeps it; B alone is refused naming that fence
+and the restore of A with B, ``--drop-nested`` kept: restore_hidden.py).
 Returns: one ``Restored`` per ``Wanted``, in the order given: ``restored`` (with its
 capture), ``recreated``, ``clean``, ``left`` (the gate left its file) or ``changed``
 (its bytes moved after they were read), each with its ``step``: the order the
 sections were worked out in (a section judged again after the one hiding it was
 spliced comes after it), the order ``forest restore`` prints them in.
-Test: tests/custody/test_restore.py, tests/custody/test_restore_swallowed.py
+Test: tests/custody/test_restore.py, tests/custody/test_restore_swallowed.py,
+tests/custody/test_restore_hidden.py
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ from forest_files.custody.restore_files import (
     recreated,
 )
 from forest_files.custody.restore_hidden import hidden_refusal
-from forest_files.custody.restore_nested import Bound, refuse_removing
+from forest_files.custody.restore_nested import DROP_NESTED, Bound, refuse_removing
 from forest_files.custody.restore_splice import refuse_erased, splice
 from forest_files.kernel.errors import ForestError
 from forest_files.text.selector import AmbiguousSelector, SectionNotFound
@@ -69,18 +70,20 @@ def restore_many(
     *,
     bound: Mapping[str, Sequence[Bound]] | None = None,
     again: Sequence[str] = (),
+    drop_nested: bool = False,
 ) -> list[Restored]:
     """Restore every section, or none: each file is read once and every splice is
     worked out in memory, so a section that cannot be restored (its file gone, a
     directory in its place, its heading missing, or, of ``bound``'s bindings of its
     file, one whose section it would remove: restore_nested.py, the way out ``again``
-    with ``--drop-nested``) refuses the whole command before any capture or file is
-    written. Sections of one file are spliced in turn into one new text, written once;
-    a section not found is judged again once the others are spliced (a section an
-    edit hid is found again once the one hiding it holds ground). The files are
-    written all or nothing (restore_commit.py), and only the texts of files that
-    change are captured. The renames happen inside ``gate``; the files it leaves are
-    reported ``left``."""
+    with ``--drop-nested``; ``drop_nested``: not refused, ``bound`` then only names the
+    section a restore of which brings back a heading an edit hid) refuses the whole
+    command before any capture or file is written. Sections of one file are spliced in
+    turn into one new text, written once; a section not found is judged again once the
+    others are spliced (a section an edit hid is found again once the one hiding it
+    holds ground). The files are written all or nothing (restore_commit.py), and only
+    the texts of files that change are captured. The renames happen inside ``gate``;
+    the files it leaves are reported ``left``."""
     before: dict[str, tuple[bytes | None, int]] = {}  # path -> (bytes now, or None: missing)
     files: dict[str, tuple[bytes, int]] = {}  # path -> the new bytes so far
     plans: dict[int, tuple[str, str | bytes | None]] = {}  # index -> (outcome, replaced text)
@@ -90,11 +93,13 @@ def restore_many(
         missed: list[tuple[int, Wanted, SectionNotFound]] = []
         for i, w in left:
             try:
-                plans[i] = _plan_one(root, w, (before, files), bound, names)
+                plans[i] = _plan_one(
+                    root, w, (before, files), None if drop_nested else bound, names
+                )
             except SectionNotFound as exc:
                 missed.append((i, w, exc))
         if missed and len(missed) == len(left):  # nothing else spliced: judged on the last
-            raise _not_found(missed[0], before, wanted, bound) from None
+            raise _not_found(missed[0], before, wanted, (bound, drop_nested)) from None
         left = [(i, w) for i, w, _exc in missed]
     order = [(wanted[i], *plans[i]) for i in plans]  # as spliced: the captures' order
     changes = [
@@ -151,20 +156,21 @@ def _not_found(
     missed: tuple[int, Wanted, SectionNotFound],
     before: Mapping[str, tuple[bytes | None, int]],
     wanted: Sequence[Wanted],
-    bound: Mapping[str, Sequence[Bound]] | None,
+    bound: tuple[Mapping[str, Sequence[Bound]] | None, bool],
 ) -> ForestError:
     """The refusal of a section not found: named with the fence or comment an edit
     left open over its heading in the file as it stands (restore_hidden.py), and the
     bound section a restore of which brings it back (none named in this command: its
-    restore did not)."""
-    _i, w, exc = missed
+    restore did not), with ``--drop-nested`` when this restore had it."""
+    (_i, w, exc), (by_path, drop_nested) = missed, bound
     data = before[w.path][0]
     if data is None:
         return exc
     named = {x.selector for x in wanted if x.path == w.path}
-    holders = [(b.selector, b.excludes) for b in (bound or {}).get(w.path, ())]
+    holders = [(b.selector, b.excludes) for b in (by_path or {}).get(w.path, ())]
     spare = [h for h in holders if h[0] not in named]
-    return hidden_refusal(data, w.path, (w.selector, w.excludes), spare) or exc
+    options = (DROP_NESTED,) if drop_nested else ()
+    return hidden_refusal(data, w.path, (w.selector, w.excludes), spare, options) or exc
 
 
 def _settled(r: Restored, path: str, written: Written) -> Restored:

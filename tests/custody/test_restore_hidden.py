@@ -127,3 +127,27 @@ def test_restore_section_of_a_hidden_heading_refused(tmp_path: Path) -> None:
     assert said.startswith("f.md#B: its heading `# B` (line 7) is hidden by the code fence")
     assert "`forest restore 'f.md#A' 'f.md#B'`" in said, said
     assert state(repo) == before
+
+
+def test_restore_drop_nested_section_hidden_by_a_block_in_a_bound_section_refused(
+    tmp_path: Path,
+) -> None:
+    """``forest restore 'f.md#B' --drop-nested``, B hidden by a fence opened in bound A:
+    the refusal names bound A and the restore of A with B, ``--drop-nested`` kept, which
+    pasted recovers B (before: no bindings were passed under ``--drop-nested``, so it
+    said "in #A" and only to close the fence)."""
+    repo = bound_book(tmp_path, "f.md#A", "f.md#B", "f.md#C")
+    (repo / "f.md").write_text(BOOK.replace("text a", "```\ntext a"))
+    before = state(repo)
+    got = forest(repo, "restore", "f.md#B", "--drop-nested")
+    assert got.exit_code == 1, got.stdout
+    line = got.stderr.strip()
+    assert line.count("\n") == 0
+    assert "hidden by the code fence opened at line 3 in f.md#A," in line, line
+    route = re.findall(r"`(forest restore [^`]*)`", line)
+    assert route == ["forest restore 'f.md#A' 'f.md#B' --drop-nested"], line
+    assert state(repo) == before
+    done = pasted(repo, route[0])
+    assert done.returncode == 0, done.stderr
+    assert (repo / "f.md").read_text() == BOOK
+    assert kinds(repo) == ["clean", "clean", "clean"]

@@ -274,13 +274,17 @@ def restore(
             decided.append((b, cid))
         # All or nothing, but a file whose ground another command changed meanwhile:
         # looked at again under the write lock the renames are made in.
-        bound: dict[str, list[Bound]] = {}  # every section of those files must survive
+        # Every section of those files must survive (unless --drop-nested); each may
+        # also hold the block an edit left open over a heading named (restore_hidden.py).
+        bound: dict[str, list[Bound]] = {}
         paths = {w.path for w in wanted}
-        for b in live if not drop_nested else ():
+        for b in live:
             if b.path in paths:
                 bound.setdefault(b.path, []).append(Bound(b.selector, b.excludes))
         held = grounds_held(store, decided)
-        done_all = restore_many(r.root, wanted, held, bound=bound, again=targets)
+        done_all = restore_many(
+            r.root, wanted, held, bound=bound, again=targets, drop_nested=drop_nested
+        )
         audit_restored(r.root, store, [c.binding for c in chosen], done_all)
         for done in sorted(done_all, key=lambda d: d.step):  # as the work was done
             if done.outcome not in ("left", "changed"):
