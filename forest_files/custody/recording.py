@@ -9,7 +9,9 @@ to no path is judged over ``**``); a
 body over ``[policy] max_body_bytes``; everything the applier refuses; a ledger
 file that cannot be written (an ``OSError``: one line naming its directory and
 the fix: free space when the disk, a quota or a file-size limit refused it, else
-make it writable). A refusal leaves nothing: the segment (not in git yet) and every body
+make it writable); an act the erase acts every act names push past the bound of its
+deps a reader accepts (``with_erasures``: erase acts of branches that never saw each
+other, said so). A refusal leaves nothing: the segment (not in git yet) and every body
 file this act created are removed (a body that was there before stays: other
 acts cite it).
 Returns: the ``Applied`` result of each act, in order.
@@ -46,6 +48,25 @@ def authorize(repo: Custodian, path: str | None, by: str) -> None:
         )
         audit_refusal(repo.root, refused, by, (path,))
         raise refused
+
+
+def with_erasures(deps: set[str], heads: frozenset[str]) -> set[str]:
+    """``deps`` and the erase heads every new act names (``Repository.act``), refused in
+    one line when the heads push it past the bound of an act's deps a reader accepts
+    (``MAX_ACT_DEPS``) that its own deps keep within: each forget names the erase heads
+    of its time, so only forgets on branches that never saw each other, merged, leave
+    that many heads; no command folds them."""
+    from forest_files.ledger import acts
+
+    out = deps | heads
+    if len(deps) <= acts.MAX_DEPS < len(out):
+        raise ForestError(
+            f"an act names {len(out)} deps, over the bound of {acts.MAX_DEPS} a reader "
+            f"accepts: {len(heads)} of them are erase acts no later erase act names "
+            "(forgets recorded on branches that never saw each other, then merged), and "
+            "every new act names each; it cannot be recorded"
+        )
+    return out
 
 
 def _named(holders: tuple[str, ...] | None, shown: int = 3) -> str:

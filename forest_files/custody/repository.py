@@ -6,7 +6,9 @@ Stores: ``forest.toml``, ``.forest/ledger/`` (segments and bodies, committed),
 Refuses: paths outside a git working tree; ``init`` where forest.toml exists;
 any command before ``forest init`` (ConfigError naming it); acts by a
 signature without authority over a given or derived path (an act tied to no
-path: over ``**``); everything the store's gates and replay refuse.
+path: over ``**``); an act the erase acts of branches that never saw each other push
+past the bound of its deps (recording.py ``with_erasures``); everything the store's
+gates and replay refuse.
 Returns: content ids of what it records; ground, contested and log listings
 by content id (never local row ids).
 Test: tests/custody/test_repository.py
@@ -220,10 +222,11 @@ class Repository:
         command does (the applier refuses erased lines and tokens only within the
         closure). It names the erase acts no other erase act names (each erase names
         the ones before it), never all of them: a ledger of thousands of erasures
-        would push every act past the bound of its deps (``MAX_ACT_DEPS``)."""
+        would push every act past the bound of its deps (``MAX_ACT_DEPS``); erase acts
+        of as many branches that never saw each other still do, and are refused saying so."""
         if self._erase_deps is None:  # once per recording: a bulk adoption asks 10,000 times
             self._erase_deps = frozenset(tombstone.erase_heads(self.store()))
-        deps = deps | self._erase_deps
+        deps = recording.with_erasures(deps, self._erase_deps)  # refused past the bound
         return build_act(payload, deps, scope=self.config.project_id)
 
     def record(
