@@ -167,3 +167,27 @@ def test_review_invisible_in_claimed_signature_shown_detected(tmp_path: Path) ->
         assert "by Ada <ada@exa<U+200B>mple.org> (claimed)" in shown, shown
         assert "reason: <U+200F>clearer" in shown, shown
         assert not any(c in shown for c in "\u200b\u200f"), shown
+
+
+def test_review_long_proposal_diff_bounded_accepted(tmp_path: Path) -> None:
+    """A watcher's proposal of 3,000 lines, the section edited again since: review printed
+    the proposal's whole diff (as ``proposal show`` did before it was bounded); it prints
+    what ``forest proposal show`` prints, at most ``MAX_SHOWN_LINES`` lines, then how many
+    more and the ``--full`` command, which pasted prints every one."""
+    import re
+
+    from forest_files.proposals.view import MAX_SHOWN_LINES
+    from tests.helpers.git import pasted
+
+    root = bound_repo(tmp_path)
+    body = "".join(f"line {i} of the proposal\n" for i in range(3000))
+    pid = _capture(root, DOC.replace("kept words\n", body))
+    (root / "a.md").write_text(EDITED, encoding="utf-8")
+    shown, _ = _review(root, "n\n")
+    assert 0 < shown.count(" of the proposal") <= MAX_SHOWN_LINES, shown.count(" of the proposal")
+    (tail,) = [line for line in shown.splitlines() if "more line(s) not shown" in line]
+    (route,) = re.findall(r"`([^`]*)`", tail)
+    assert route == f"forest proposal show {pid} --full"
+    every = pasted(root, route)
+    assert every.returncode == 0, every.stderr
+    assert "line 2999 of the proposal" in every.stdout

@@ -5,9 +5,10 @@ records what it records).
 Refuses: nothing itself (session.py refuses keys and empty words).
 Returns: the ``Tally``; prints each item (the finding's block as ``forest
 check`` prints it, coloured as it is; the proposal's lines as ``forest proposal
-show`` prints them, proposals/view.py: its changed lines, or, when its text is
-the section's, the look-alike words of it), the summary, and the commit reminder
-when an act was recorded.
+show`` prints them, proposals/view.py: its changed lines, at most
+``MAX_SHOWN_LINES`` then how many more and ``forest proposal show ID --full``, or,
+when its text is the section's, the look-alike words of it), the summary, and the
+commit reminder when an act was recorded.
 Test: tests/doors/test_review_pty.py, tests/doors/test_review_session.py
 """
 
@@ -26,7 +27,7 @@ def shower(root: Path, colour: bool) -> Callable[[Item], list[str]]:
     """What is printed for an item."""
     from forest_files.check.text import block
     from forest_files.custody.proposals import ProposalStore
-    from forest_files.proposals.view import diff_lines, facts, rebind_lines, same_lines
+    from forest_files.proposals.view import bounded, diff_lines, facts, rebind_lines, same_lines
 
     def show(item: Item) -> list[str]:
         lines = [] if item.reported is None else block(item.reported, colour=colour)
@@ -40,7 +41,8 @@ def shower(root: Path, colour: bool) -> Callable[[Item], list[str]]:
         same = item.reported is not None and item.reported.finding.actual_hash == p.text_hash
         if same:  # the diff above is the proposal's text already
             return [*lines, "  (its text is what the section holds now)", *same_lines(root, p)]
-        return [*lines, *diff_lines(root, p, colour=colour)]
+        # bounded as `forest proposal show` is: a watcher's text may be megabytes
+        return [*lines, *bounded(diff_lines(root, p, colour=colour), p.id)]
 
     return show
 
