@@ -8,7 +8,7 @@ into a line end, ``latin-1`` turning ``é`` into two characters), or that Python
 decode with at all, means the code that runs is not the text a binding holds.
 
 Stores: nothing.
-Refuses: nothing (pysymbol.py refuses what this finds).
+Refuses: nothing (pydefs.py refuses what this finds).
 Returns: ``read_otherwise``: (line, declared name) of such a declaration, or None.
 Test: tests/text/test_python_coding.py
 """

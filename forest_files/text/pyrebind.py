@@ -9,7 +9,7 @@ nothing; statements inside a nested ``if``/``try`` branch are another block
 (conditional) and are not looked at. A definition inside such a branch is replaced,
 whichever branch ran, by a statement after the branch's compound statement in a
 block that holds it (same scope): ``later_bindings`` hands those down, the nearest
-block first. pysymbol.py marks what this finds.
+block first. pydefs.py marks what this finds.
 
 Stores: nothing.
 Refuses: nothing.
