@@ -14,8 +14,8 @@ by content id (never local row ids).
 Test: tests/custody/test_repository.py
 
 The façade: each job is a room of its own, and these methods are thin
-delegates to it: setting up (repo_init.py), the index kept in step
-(index_refresh.py), the one write path (recording.py), the acts on entries by
+delegates to it: setting up (repo_init.py), the index opened (index_open.py) and
+kept in step (index_refresh.py), the one write path (recording.py), the acts on entries by
 content id (entry_acts.py), the log (log_entries.py). Helpers see the
 repository through ``repo_face.Custodian``.
 
@@ -41,14 +41,14 @@ from typing import Any
 
 from forest_files.custody import (
     entry_acts,
+    index_open,
     index_refresh,
-    lost_config,
     recording,
     repo_init,
     tombstone,
 )
 from forest_files.custody.apply import Applied
-from forest_files.custody.config import CONFIG_NAME, ConfigBroken, ForestConfig, load_config
+from forest_files.custody.config import CONFIG_NAME, ForestConfig, load_config
 from forest_files.custody.index_refresh import SyncReport
 from forest_files.custody.ledger_dirs import refuse_linked_ledger
 from forest_files.custody.left_out import refuse_left_out
@@ -59,11 +59,10 @@ from forest_files.custody.views import GroundEntry, list_view
 from forest_files.gitio import NotARepo, toplevel
 from forest_files.kernel.errors import ForestError, StoreCorruption
 from forest_files.kernel.paths import INDEX_NAME, LEDGER_DIR
-from forest_files.kernel.state import git_dir_paths, refuse_linked_file, worktree_dir
+from forest_files.kernel.state import git_dir_paths, worktree_dir
 from forest_files.ledger.acts import Act, build_act
 from forest_files.ledger.kinds import BindSpec, Payload
 from forest_files.ledger.segments import LedgerSnapshot
-from forest_files.store.anchor import anchor_body
 from forest_files.store.forest import ForestStore
 
 
@@ -131,54 +130,16 @@ class Repository:
 
     # -- the index -----------------------------------------------------------
     def store(self) -> ForestStore:
+        """The index, open (index_open.py: a damaged file dropped, another project's
+        index started over)."""
         if self._store is None:
-            refuse_linked_file(self.index_path, INDEX_NAME, sqlite=True)
-            try:
-                store = ForestStore(self.index_path, derived=True)  # woods.db: rebuildable
-                store.init_schema()
-            except StoreCorruption as exc:  # derived from the ledger: dropped and rebuilt
-                return self._index_dropped(exc)
-            foreign = store.conn.execute(
-                "SELECT COUNT(*) FROM entries WHERE bucket = 'anchor' AND body != ?",
-                (anchor_body(self.config.project_id),),
-            ).fetchone()[0]
-            if foreign:  # forest.toml names another project now: start over
-                store.close()
-                self._refuse_other_project()  # unless the ledger is not that project's
-                self._delete_index()
-                return self.store()
-            store.ensure_anchor(self.config.project_id)
-            self._store = store
+            self._store = index_open.open_index(self.root, self.config.project_id, self.index_path)
         return self._store
 
-    def _refuse_other_project(self) -> None:
-        """forest.toml's project id is not its ledger's (an edited id): refused before the
-        index is dropped, since no replay under that id could rebuild it."""
-        ledger = lost_config.ledger_project(self.root)
-        ours = self.config.project_id
-        if ledger is None or ledger == ours:
-            return
-        raise ConfigBroken(
-            f"{CONFIG_NAME} [project] id {ours!r} is not its ledger's {ledger!r}; every act "
-            f"would be refused: put the committed one back (git checkout HEAD -- {CONFIG_NAME})"
-            f" or set id = {ledger!r} under [project]"
-        )
-
     def _index_dropped(self, exc: StoreCorruption) -> ForestStore:
-        """Drop an index too damaged to open (and its journal files), say so, open anew."""
-        import sys
-
-        self._delete_index()
-        why = str(exc).splitlines()[0].split("; ")[0][:160]
-        sys.stderr.write(
-            f"forest: the index could not be read ({why}); dropped it, rebuilding from the ledger\n"
-        )
-        return self.store()
-
-    def _delete_index(self) -> None:
         self.close()
-        for suffix in ("", "-wal", "-shm"):
-            Path(f"{self.index_path}{suffix}").unlink(missing_ok=True)
+        self._store = index_open.dropped(self.root, self.config.project_id, self.index_path, exc)
+        return self._store
 
     def sync(self) -> SyncReport:
         """Bring the index in step with the working tree's ledger. An erase it brings
