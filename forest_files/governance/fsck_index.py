@@ -21,7 +21,6 @@ Test: tests/custody/test_fsck.py, tests/custody/test_fsck_content_ids.py
 
 from __future__ import annotations
 
-import json
 import sqlite3
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -35,7 +34,7 @@ from forest_files.kernel.paths import INDEX_NAME
 from forest_files.kernel.shellword import forest_text
 from forest_files.kernel.vocab import EdgeKind
 from forest_files.ledger.kinds import EntryRecord, EraseAct, entry_records
-from forest_files.ledger.record import recompute_id
+from forest_files.ledger.record import recompute_id, record_of_row
 from forest_files.store.anchor import anchor_content_id
 from forest_files.store.forest import ForestStore
 
@@ -154,19 +153,7 @@ def _row_fault(row: sqlite3.Row, records: Mapping[str, EntryRecord], project: st
 def _as_record(row: sqlite3.Row, origins: tuple[tuple[str, str], ...]) -> EntryRecord:
     """The record an act would carry of ``row``, given the origins its act records
     (the row holds none: its edges are the index proof's)."""
-    return EntryRecord(
-        content_id=str(row["content_id"]),
-        scope=str(row["scope"]),
-        created_at=str(row["created_at"]),
-        jurisdiction=str(row["jurisdiction"]),
-        bucket=str(row["bucket"]),
-        source=row["source"],
-        signature=str(row["signature"]),
-        body_hash=str(row["body_hash"]),
-        meta=json.loads(row["meta_json"] or "{}"),
-        nonce=str(row["nonce"]),
-        origins=origins,
-    )
+    return record_of_row(row, origins)
 
 
 def _fault(where: str, why: str) -> FsckFault:

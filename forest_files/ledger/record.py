@@ -13,13 +13,32 @@ segments, addressed by ``body_hash``.
 from __future__ import annotations
 
 import json
+import sqlite3
 
 from forest_files.kernel.hashing import entry_content_id
 from forest_files.ledger.acts import LedgerError
 from forest_files.ledger.kinds import EntryRecord
 from forest_files.store.base import StoreBase
 
-__all__ = ["EntryRecord", "describe", "recompute_id"]
+__all__ = ["EntryRecord", "describe", "recompute_id", "record_of_row"]
+
+
+def record_of_row(row: sqlite3.Row, origins: tuple[tuple[str, str], ...]) -> EntryRecord:
+    """The record an act carries of an ``entries`` row (addressable by column name),
+    given its ``origins`` (content id, edge kind): the row holds none itself."""
+    return EntryRecord(
+        content_id=str(row["content_id"]),
+        scope=str(row["scope"]),
+        created_at=str(row["created_at"]),
+        jurisdiction=str(row["jurisdiction"]),
+        bucket=str(row["bucket"]),
+        source=row["source"],
+        signature=str(row["signature"]),
+        body_hash=str(row["body_hash"]),
+        meta=json.loads(row["meta_json"] or "{}"),
+        nonce=str(row["nonce"]),
+        origins=origins,
+    )
 
 
 def describe(store: StoreBase, entry_id: int) -> EntryRecord:
@@ -32,19 +51,7 @@ def describe(store: StoreBase, entry_id: int) -> EntryRecord:
         "WHERE g.from_id = ? AND g.created_at = ? ORDER BY g.id",
         (entry_id, row["created_at"]),
     ).fetchall()
-    record = EntryRecord(
-        content_id=str(row["content_id"]),
-        scope=str(row["scope"]),
-        created_at=str(row["created_at"]),
-        jurisdiction=str(row["jurisdiction"]),
-        bucket=str(row["bucket"]),
-        source=row["source"],
-        signature=str(row["signature"]),
-        body_hash=str(row["body_hash"]),
-        meta=json.loads(row["meta_json"] or "{}"),
-        nonce=str(row["nonce"]),
-        origins=tuple(sorted((str(c), str(k)) for c, k in edges)),
-    )
+    record = record_of_row(row, tuple(sorted((str(c), str(k)) for c, k in edges)))
     if recompute_id(record) != record.content_id:
         # Edges added later (add_edge) in the same millisecond would show up here.
         raise LedgerError(f"entry {record.content_id} cannot be described exactly; retry")

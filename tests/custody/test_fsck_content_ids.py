@@ -23,7 +23,7 @@ from forest_files.ledger.record import describe, recompute_id
 from forest_files.store.forest import ForestStore
 from tests.helpers.cli import console
 from tests.helpers.forgetting import BY, SENTINEL, adopted_then_cleaned
-from tests.helpers.state import local_state
+from tests.helpers.state import behind_the_triggers, local_state
 
 BUCKETS = ("anchor", "import", "adoption_record", "sealing_record", "unsealing_record")
 
@@ -37,18 +37,6 @@ def root(tmp_path: Path) -> Path:
         repo.seal(ground, words="held back a while", by=BY)
         repo.unseal(ground, words="back again", by=BY)
     return root
-
-
-def _behind_the_triggers(root: Path, sql: str, *args: object) -> None:
-    """``sql`` run with the index's triggers dropped, then put back as they were."""
-    with closing(sqlite3.connect(local_state(root) / "woods.db")) as conn:
-        saved = conn.execute("SELECT name, sql FROM sqlite_master WHERE type='trigger'").fetchall()
-        with conn:
-            for name, _sql in saved:
-                conn.execute(f"DROP TRIGGER {name}")
-            conn.execute(sql, args)
-            for _name, made in saved:
-                conn.execute(made)
 
 
 def _row(root: Path, bucket: str) -> tuple[int, str]:
@@ -80,7 +68,7 @@ def test_fsck_every_row_kind_recomputed_accepted(root: Path) -> None:
 def test_fsck_content_id_changed_detected(root: Path, bucket: str) -> None:
     entry_id, _cid = _row(root, bucket)
     forged = hashlib.sha256(b"another id").hexdigest()
-    _behind_the_triggers(root, "UPDATE entries SET content_id = ? WHERE id = ?", forged, entry_id)
+    behind_the_triggers(root, "UPDATE entries SET content_id = ? WHERE id = ?", forged, entry_id)
     assert ("content-id", f"entry row {entry_id}", "forest rebuild") in _faults(root)
     done = console(root, "fsck")
     assert done.returncode == 3 and f"content-id: entry row {entry_id}: " in done.stdout
@@ -96,7 +84,7 @@ def test_fsck_adoption_record_content_id_changed_log_words_detected(root: Path) 
     assert _adopt_words(root) == "ok"
     entry_id, cid = _row(root, "adoption_record")
     forged = hashlib.sha256(b"another id").hexdigest()
-    _behind_the_triggers(root, "UPDATE entries SET content_id = ? WHERE id = ?", forged, entry_id)
+    behind_the_triggers(root, "UPDATE entries SET content_id = ? WHERE id = ?", forged, entry_id)
     assert _adopt_words(root) == "ok"  # from the ledger now (test_log_words.py)
     found = fsck(root, "p").faults
     assert [(f.code, f.where) for f in found] == [
@@ -114,7 +102,7 @@ def test_fsck_row_fields_and_content_id_recomputed_detected(root: Path) -> None:
         conn.row_factory = sqlite3.Row
         record = describe(ForestStore.over(conn), entry_id)
     moved = replace(record, nonce="0" * 32)
-    _behind_the_triggers(
+    behind_the_triggers(
         root,
         "UPDATE entries SET nonce = ?, content_id = ? WHERE id = ?",
         moved.nonce,
@@ -129,8 +117,8 @@ def test_fsck_record_row_and_its_edges_deleted_detected(root: Path) -> None:
     """An adoption record's row deleted with the edges written with it: nothing points
     at nothing, yet the ledger declares an entry the index lacks."""
     entry_id, cid = _row(root, "adoption_record")
-    _behind_the_triggers(root, "DELETE FROM edges WHERE from_id = ?", entry_id)
-    _behind_the_triggers(root, "DELETE FROM entries WHERE id = ?", entry_id)
+    behind_the_triggers(root, "DELETE FROM edges WHERE from_id = ?", entry_id)
+    behind_the_triggers(root, "DELETE FROM entries WHERE id = ?", entry_id)
     found = _faults(root)
     assert ("content-id", cid, "forest rebuild") in found, found
 
@@ -139,7 +127,7 @@ def test_fsck_record_row_and_its_edges_deleted_detected(root: Path) -> None:
 def test_fsck_row_field_changed_content_id_kept_detected(root: Path, bucket: str) -> None:
     """A row's signature rewritten, its content id kept: it no longer hashes to it."""
     entry_id, _cid = _row(root, bucket)
-    _behind_the_triggers(root, "UPDATE entries SET signature = 'mallory' WHERE id = ?", entry_id)
+    behind_the_triggers(root, "UPDATE entries SET signature = 'mallory' WHERE id = ?", entry_id)
     found = [f for f in fsck(root, "p").faults if f.code == "content-id"]
     assert [f.where for f in found] == [f"entry row {entry_id}"], found
     assert found[0].detail.startswith("its fields do not hash to its content id"), found

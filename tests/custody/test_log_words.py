@@ -21,7 +21,7 @@ from forest_files.governance.forget import forget
 from tests.helpers.cli import forest
 from tests.helpers.custody import BY
 from tests.helpers.forgetting import adopted_then_cleaned
-from tests.helpers.state import local_state
+from tests.helpers.state import behind_the_triggers, local_state
 
 FORGED = hashlib.sha256(b"another id").hexdigest()
 DAMAGED = (
@@ -37,17 +37,6 @@ def root(tmp_path: Path) -> Path:
     with Repository(root) as repo:
         repo.sync()
     return root
-
-
-def _behind_the_triggers(root: Path, sql: str, *args: object) -> None:
-    with closing(sqlite3.connect(local_state(root) / "woods.db")) as conn:
-        saved = conn.execute("SELECT name, sql FROM sqlite_master WHERE type='trigger'").fetchall()
-        with conn:
-            for name, _sql in saved:
-                conn.execute(f"DROP TRIGGER {name}")
-            conn.execute(sql, args)
-            for _name, made in saved:
-                conn.execute(made)
 
 
 def _record_id(root: Path, words: str) -> int:
@@ -91,10 +80,10 @@ def test_log_words_of_a_whole_index_accepted(root: Path) -> None:
 def test_log_record_row_damaged_words_from_ledger_detected(root: Path, how: str, said: str) -> None:
     entry_id = _record_id(root, said)
     if how == "row deleted":
-        _behind_the_triggers(
+        behind_the_triggers(
             root, "DELETE FROM edges WHERE from_id = ? OR to_id = ?", *[entry_id] * 2
         )
-    _behind_the_triggers(root, FORGERIES[how], entry_id)
+    behind_the_triggers(root, FORGERIES[how], entry_id)
     index = _entries(root)
     words, text, err = _words(root)
     assert words == {"adopt": "ok", "supersede": "amend"}
