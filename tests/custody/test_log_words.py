@@ -106,3 +106,22 @@ def test_log_words_a_forget_erased_accepted(root: Path) -> None:
     words, text, err = _words(root)
     assert words == {"adopt": "ok", "supersede": "[erased]", "erase": ""}
     assert err == "" and "amend" not in text
+
+
+@pytest.mark.parametrize("how", sorted(FORGERIES))
+@pytest.mark.parametrize("said", ["ok", "amend"])
+def test_log_chain_record_row_damaged_words_from_ledger_detected(
+    root: Path, how: str, said: str
+) -> None:
+    """``forest log TARGET`` said the words were shown from the ledger, and its chain
+    showed the index's (forged, or none): each ground's words are its act's."""
+    entry_id = _record_id(root, said)
+    if how == "row deleted":
+        sql = "DELETE FROM edges WHERE from_id = ? OR to_id = ?"
+        behind_the_triggers(root, sql, *[entry_id] * 2)
+    behind_the_triggers(root, FORGERIES[how], entry_id)
+    done = forest(root, "log", "doc.md#Keys", "--json")
+    assert done.exit_code == 0 and done.stderr == DAMAGED + "\n"
+    assert [x["words"] for x in json.loads(done.stdout)["chain"]] == ["ok", "amend"]
+    text = forest(root, "log", "doc.md#Keys").stdout
+    assert [x.rsplit(": ", 1)[1] for x in text.splitlines()[1:]] == ["ok", "amend"]

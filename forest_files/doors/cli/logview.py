@@ -9,11 +9,13 @@ Stores: nothing.
 Refuses: a target that names no binding, live or retired, now or before a move
 (lookup.py).
 Returns: text lines, or one JSON document for a chain with ``--json`` (ids,
-signatures, words — never section text; ``moves`` the rebinds). Every text line is
+signatures, words — never section text; ``moves`` the rebinds). A ground's words are
+its act's as ``forest log`` shows them (custody/actlog.py: the ledger's where the
+index lost or changed the record row). Every text line is
 one line, its control characters shown escaped (kernel/shellword.py ``printable``);
 JSON keeps them.
 Test: tests/check/test_dead_ends.py, tests/doors/test_cli_files.py,
-tests/check/test_control_chars.py
+tests/check/test_control_chars.py, tests/custody/test_log_words.py
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from forest_files.kernel.shellword import printable
 if TYPE_CHECKING:
     from forest_files.custody.bindings import Binding
     from forest_files.custody.log_entries import LogEntry
+    from forest_files.custody.lookup import ChainLink
 
 
 def log_line(e: LogEntry) -> str:
@@ -73,7 +76,7 @@ def print_chain(target: str, repo: Path, as_json: bool) -> None:
                 if went is None:
                     raise live_refusal from None
                 binding = went
-        links = chain_of(store, binding)
+        links = _words_of_ledger(chain_of(store, binding), acts)
         ended = [e for e in acts if e.kind == "retire" and e.subject == binding.bind_act]
         moves = [e for e in acts if e.kind == "rebind" and e.result == binding.bind_act]
     if as_json:
@@ -94,6 +97,15 @@ def print_chain(target: str, repo: Path, as_json: bool) -> None:
         lines.append((e.created_at, f"{'retired':<10} binding {e.subject[:12]} by {e.by}: {said}"))
     for at, what in lines:
         typer.echo(printable(f"  {at} {what}"))
+
+
+def _words_of_ledger(links: list[ChainLink], acts: list[LogEntry]) -> list[ChainLink]:
+    """Each ground's words as ``forest log`` shows its act's (actlog.py: the ledger's,
+    where the index lost or changed the record row), not the index's row alone."""
+    from dataclasses import replace
+
+    said = {e.result: e.words for e in acts if e.kind in ("adopt", "supersede", "resolve")}
+    return [replace(x, words=said.get(x.content_id, x.words)) for x in links]
 
 
 def _move_text(e: LogEntry) -> str:
