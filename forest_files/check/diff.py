@@ -147,11 +147,16 @@ def _token_pieces(old: str, new: str) -> list[tuple[str, str]]:
     return pieces
 
 
+def _short(old: str, new: str) -> bool:
+    """Whether both texts are short enough to align by their tokens."""
+    return max(len(_TOKEN.findall(old)), len(_TOKEN.findall(new))) <= MAX_TOKENS_ALIGNED
+
+
 def _pieces(old: str, new: str) -> list[tuple[str, str]]:
     """``_token_pieces``; for a long text (``MAX_TOKENS_ALIGNED``), lines aligned
     first (each side's lines hashed once by ``SequenceMatcher``), then the words of
     each changed run of lines marked against the run it replaced."""
-    if max(len(_TOKEN.findall(old)), len(_TOKEN.findall(new))) <= MAX_TOKENS_ALIGNED:
+    if _short(old, new):
         return _token_pieces(old, new)
     a, b = _lines(old), _lines(new)
     pieces: list[tuple[str, str]] = []
@@ -159,7 +164,7 @@ def _pieces(old: str, new: str) -> list[tuple[str, str]]:
     for op, i1, i2, j1, j2 in matcher.get_opcodes():
         if op == "equal":
             pieces.append(("".join(b[j1:j2]), "="))
-        elif op == "replace" and (i2 - i1) * (j2 - j1) <= MAX_TOKENS_ALIGNED:
+        elif op == "replace" and _short("".join(a[i1:i2]), "".join(b[j1:j2])):
             pieces += _token_pieces("".join(a[i1:i2]), "".join(b[j1:j2]))
         else:  # a run inserted or deleted whole, or too long to align by its words
             if i2 > i1:

@@ -162,3 +162,15 @@ def test_word_diff_long_text_runs_inserted_and_deleted_whole_accepted() -> None:
     assert any(x.startswith("[-Verse 4000:") for x in shown)
     kept = [x for x in _unmarked(shown) if x]
     assert kept == [x.rstrip("\n") for x in new_lines]
+
+
+def test_word_diff_one_long_line_edited_marked_whole_accepted() -> None:
+    """One line past ``MAX_TOKENS_ALIGNED`` (a section written without line breaks)
+    edited: the run is too long to align by its words, so the old line is marked gone
+    and the new one added, whole (its words were aligned before: minutes)."""
+    old = "intro\n" + " ".join(f"w{i}" for i in range(MAX_TOKENS_ALIGNED)) + "\nend\n"
+    new = old.replace("w7 ", "seven ")
+    shown = word_diff(old, new, context=0).split("\n")
+    assert shown[0] == "@@ line 2 @@"
+    assert shown[1].startswith("[-w0 w1") and shown[1].endswith("-]")
+    assert shown[2].startswith("{+w0 w1") and "seven" in shown[2] and len(shown) == 3
