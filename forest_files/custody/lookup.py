@@ -9,13 +9,12 @@ typed below the top, the one it names there: ``below_top``), a target two bound
 files answer to (typed below the top, where a bound file of that name stands too:
 ``two_answer``, as adopt refuses), or one that matches several (listing them); a
 directory move from a directory holding no binding, or between overlapping
-directories; a rebind onto a section
-another live binding holds (by the same selector, or a heading by another name:
-its id or its heading path).
+directories.
 Returns: the ``Binding``; the chain of entries that were its ground, oldest
 first, as ``ChainLink`` values (content ids, signatures, words, hashes —
-never body text); the bindings a directory move carries and where to, and the
-bound descendants a heading's rebind carries.
+never body text); the bindings a directory move carries and where to. Where a
+rebind's bindings land (read there, a subtree carried, a held place refused) is
+rebind_moves.py; ``descendants`` is handed on from there for check/commit_plan.py.
 Test: tests/custody/test_file_custody.py, tests/custody/test_lookup.py
 """
 
@@ -23,19 +22,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from forest_files.custody.bindings import Binding
 from forest_files.custody.heading_names import same_heading
+from forest_files.custody.rebind_moves import descendants as descendants
 from forest_files.custody.target_names import parse_target
 from forest_files.kernel.errors import ForestError
 from forest_files.kernel.shellword import forest_text, shell_word
 from forest_files.kernel.standing import standing
 from forest_files.store.forest import ForestStore
-from forest_files.text.selector import Selector, parse_selector, render
-
-if TYPE_CHECKING:
-    from forest_files.custody.record import SectionText
+from forest_files.text.selector import parse_selector, render
 
 
 class NoSuchBinding(ForestError):
@@ -239,76 +235,3 @@ def moves_under(bindings: list[Binding], old_dir: str, new_dir: str) -> list[tup
             f"{old_dir}: no binding lies under it; list bindings with `{forest_text('status')}`"
         )
     return out
-
-
-def read_moves(
-    root: Path, pairs: list[tuple[Binding, str]], *, max_bytes: int
-) -> list[tuple[Binding, SectionText]]:
-    """Each binding with its new location as the working tree holds it (read with the
-    binding's exclusions; one git call for submodules and filters per exclusion set)."""
-    from forest_files.custody.targets import read_sections
-
-    groups: dict[tuple[str, ...], list[int]] = {}
-    for pos, (binding, _) in enumerate(pairs):
-        groups.setdefault(binding.excludes, []).append(pos)
-    found: dict[int, SectionText] = {}
-    for excludes, positions in groups.items():
-        specs = [pairs[p][1] for p in positions]
-        sections = read_sections(root, specs, excludes, max_bytes=max_bytes)
-        found.update(zip(positions, sections, strict=True))
-    return [(binding, found[pos]) for pos, (binding, _) in enumerate(pairs)]
-
-
-def descendants(
-    bindings: list[Binding], parent: Binding, new_selector: str
-) -> list[tuple[Binding, str]]:
-    """The live bindings under heading ``parent`` in its file (``A/B`` under ``A``), each
-    with the selector it has under the heading's new selector: a rebind of a heading
-    carries its bound subtree. None for a heading selector with an ``[n]`` (its
-    children's paths do not follow it) or a target that is no heading."""
-    old, new = parse_selector(parent.selector), parse_selector(new_selector)
-    if old.kind != "heading" or new.kind != "heading" or old.index or new.index:
-        return []
-    depth = len(old.parts)
-    out: list[tuple[Binding, str]] = []
-    for b in bindings:
-        if b.retired or b.path != parent.path or b.bind_act == parent.bind_act:
-            continue
-        sel = parse_selector(b.selector)
-        if sel.kind == "heading" and len(sel.parts) > depth and sel.parts[:depth] == old.parts:
-            child = Selector(new.path, "heading", (*new.parts, *sel.parts[depth:]), sel.index)
-            out.append((b, render(child)))
-    return out
-
-
-def refuse_bound_targets(
-    bindings: list[Binding], moves: list[tuple[Binding, SectionText]], root: Path | None = None
-) -> None:
-    """Refuse a rebind onto a section another live binding holds (two bindings of one
-    section would be a contest); a binding that moves in the same command is free.
-    With ``root``, a heading held under another name (its id, its heading path) is
-    held too."""
-    moving = {b.bind_act for b, _ in moves}
-    held = {b.selector: b for b in bindings if not b.retired and b.bind_act not in moving}
-    seen: dict[str, Binding] = {}
-    for binding, section in moves:
-        other = held.get(section.selector) or seen.get(section.selector)
-        if other is None and root is not None:
-            other = _held_by_another_name(root, held, section)
-        if other is not None and other.bind_act != binding.bind_act:
-            raise ForestError(
-                f"{section.selector} is bound already (binding {other.bind_act[:12]}); "
-                "rebind to another section, or end that binding first with `forest retire "
-                f"{shell_word(other.selector)} --binding {other.bind_act[:12]} --words '…'`"
-            )
-        seen[section.selector] = binding
-
-
-def _held_by_another_name(
-    root: Path, held: dict[str, Binding], section: SectionText
-) -> Binding | None:
-    """The live binding whose selector names the heading ``section`` stands at under
-    another name (``file.md#{id}`` and ``file.md#A/B`` are one heading), if any."""
-    others = [b for b in held.values() if b.path == section.path]
-    same = same_heading(root, parse_selector(section.selector), others)
-    return same[0] if same else None

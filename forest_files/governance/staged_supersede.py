@@ -61,7 +61,7 @@ def supersede_staged(root: Path, expect: str, *, words: str, by: str) -> Recorde
     from forest_files.check.staged import judge_staged
     from forest_files.custody.bindings import all_bindings
     from forest_files.custody.content import GitTreeSource
-    from forest_files.custody.lookup import refuse_bound_targets
+    from forest_files.custody.rebind_moves import refuse_bound_targets
     from forest_files.custody.record import rebind_and_supersede
     from forest_files.custody.repository import Repository
 

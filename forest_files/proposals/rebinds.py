@@ -196,7 +196,7 @@ def find(root: Path, pid: str) -> Rebind | None:
 def adopt_rebind(root: Path, pid: str, *, words: str, by: str) -> str:
     """Rebind the proposal's binding to its new selector, with ``words``."""
     from forest_files.custody.bindings import all_bindings
-    from forest_files.custody.lookup import read_moves
+    from forest_files.custody.rebind_moves import read_moves
     from forest_files.custody.record import rebind_sections
     from forest_files.custody.repository import Repository
     from forest_files.praise import placeholder_words

@@ -78,17 +78,16 @@ def rebind(
     """
     from forest_files.check.adopt_refs import unheld
     from forest_files.custody.bindings import all_bindings
-    from forest_files.custody.lookup import (
-        descendants,
-        find_binding,
-        moves_under,
-        read_moves,
-        refuse_bound_targets,
-    )
+    from forest_files.custody.lookup import find_binding, moves_under
     from forest_files.custody.rebind_dest import (
         refuse_directory_as_one,
         refuse_one_as_directory,
         refuse_unnameable,
+    )
+    from forest_files.custody.rebind_moves import (
+        descendants,
+        read_moves,
+        refuse_bound_targets,
     )
     from forest_files.custody.record import rebind_sections
     from forest_files.custody.repository import Repository
@@ -134,7 +133,7 @@ def _carried(
 ) -> list[tuple[Binding, str]]:
     """Append to ``moves`` each descendant found at its new selector; the ones not
     found there (renamed or removed as well) are returned with why."""
-    from forest_files.custody.lookup import read_moves
+    from forest_files.custody.rebind_moves import read_moves
 
     left: list[tuple[Binding, str]] = []
     for pair in under:
