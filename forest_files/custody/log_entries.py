@@ -14,7 +14,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from forest_files.custody.replay import applied_ids
-from forest_files.ledger.acts import Act, topo_order
+from forest_files.ledger.act_order import topo_order
+from forest_files.ledger.acts import Act
 from forest_files.ledger.kinds import (
     AdoptAct,
     EraseAct,

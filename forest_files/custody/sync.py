@@ -25,7 +25,8 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from forest_files.custody.replay import BodyReader, is_applied, replay, tables_current
-from forest_files.ledger.acts import Act, topo_order
+from forest_files.ledger.act_order import topo_order
+from forest_files.ledger.acts import Act
 from forest_files.ledger.segments import (
     SEGMENT_SUFFIX,
     SEGMENTS_DIR,

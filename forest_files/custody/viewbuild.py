@@ -52,7 +52,8 @@ from forest_files.custody.sources import (
 from forest_files.custody.viewkey import seal_view, view_detail
 from forest_files.kernel.errors import ForestError
 from forest_files.kernel.state import ensure_dir
-from forest_files.ledger.acts import Act, LedgerError, body_hashes, is_hex64, topo_order
+from forest_files.ledger.act_order import topo_order
+from forest_files.ledger.acts import Act, LedgerError, body_hashes, is_hex64
 from forest_files.store.forest import ForestStore
 
 MAX_VIEWS = 6

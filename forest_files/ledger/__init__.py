@@ -36,7 +36,7 @@ _EXPORTS: dict[str, str] = {
     "read_ledger": "forest_files.ledger.segments",
     "read_segment": "forest_files.ledger.segments",
     "read_segment_bytes": "forest_files.ledger.segments",
-    "topo_order": "forest_files.ledger.acts",
+    "topo_order": "forest_files.ledger.act_order",
     "verify_ledger": "forest_files.ledger.verify",
     "write_segment": "forest_files.ledger.segment_write",
 }
@@ -69,6 +69,7 @@ __all__ = [
 __getattr__, __dir__ = lazy_exports(globals(), _EXPORTS)
 
 if TYPE_CHECKING:
+    from forest_files.ledger.act_order import topo_order
     from forest_files.ledger.acts import (
         FORMAT_VERSION,
         KINDS,
@@ -79,7 +80,6 @@ if TYPE_CHECKING:
         encode_act,
         is_hex64,
         make_act,
-        topo_order,
     )
     from forest_files.ledger.segment_write import SegmentRef, write_segment
     from forest_files.ledger.segments import (

@@ -9,9 +9,8 @@ format-2 act carrying a format-3 field is refused, ledger/versions.py), whose "s
 (the project id) is missing, whose kind is unknown, whose deps are not a
 sorted list of 64-hex ids (at most ``MAX_DEPS``), or whose fields do not parse as their kind's typed
 payload (``kinds``: an unknown field is refused, never skipped).
-``topo_order`` refuses a missing dependency or a cycle, naming the act.
-Returns: frozen ``Act`` values (envelope plus typed ``payload``); encoded lines;
-acts in dependency order.
+Returns: frozen ``Act`` values (envelope plus typed ``payload``); encoded lines.
+Acts in dependency order are act_order.py's.
 Test: tests/ledger/test_ledger_codec.py, tests/ledger/test_ledger_compiled_codec.py
 
 Canonical form is checked and written by the compiled codec where it vouches for
@@ -22,9 +21,8 @@ module (``canonical.reference_object``), which gives each refusal as it always h
 from __future__ import annotations
 
 import hashlib
-import heapq
 import json
-from collections.abc import Callable, Container, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from itertools import pairwise
 from types import MappingProxyType
@@ -272,51 +270,3 @@ def _check_version(version: object, fail: Callable[[str, str], LedgerError]) -> 
 def body_hashes(act: Act) -> frozenset[str]:
     """The body hashes an act refers to (from its typed payload)."""
     return frozenset(body_refs(act.payload))
-
-
-def topo_order(
-    acts: Iterable[Act],
-    *,
-    satisfied: Container[str] = (),
-    first: Callable[[Act], str] | None = None,
-) -> list[Act]:
-    """Dependency order; among acts that are ready at once, the smallest id first
-    (``first``: the smallest ``(first(act), id)``, e.g. the time an act claims, for
-    a listing read by people; the replay keeps the id alone).
-
-    The result depends only on the set of acts, never on file or segment order.
-    A dep outside ``acts`` is refused unless it is in ``satisfied`` (acts applied
-    before, when only new acts are ordered).
-    """
-    by_id = {a.id: a for a in acts}
-    waiting: dict[str, int] = {}
-    dependents: dict[str, list[str]] = {}
-    for act in sorted(by_id.values(), key=lambda a: a.id):
-        inside = sorted(d for d in set(act.deps) if d not in satisfied or d in by_id)
-        for dep in inside:
-            if dep not in by_id:
-                raise LedgerError(
-                    f"act {act.id} depends on {dep}, which is not in the ledger",
-                    act_id=act.id,
-                    code="dangling-dep",
-                )
-            dependents.setdefault(dep, []).append(act.id)
-        waiting[act.id] = len(inside)
-
-    def rank(act_id: str) -> str:  # ids are 64 hex digits: the id is the key's tail
-        return act_id if first is None else f"{first(by_id[act_id])}\x00{act_id}"
-
-    ready = [rank(i) for i, n in waiting.items() if n == 0]
-    heapq.heapify(ready)
-    order: list[Act] = []
-    while ready:
-        current = heapq.heappop(ready)[-64:]
-        order.append(by_id[current])
-        for child in dependents.get(current, ()):
-            waiting[child] -= 1
-            if waiting[child] == 0:
-                heapq.heappush(ready, rank(child))
-    if len(order) != len(by_id):
-        stuck = min(i for i, n in waiting.items() if n > 0)
-        raise LedgerError(f"act {stuck} is part of a dependency cycle", act_id=stuck, code="cycle")
-    return order

@@ -27,12 +27,12 @@ from types import MappingProxyType
 
 from forest_files.kernel.paths import GITATTRIBUTES_LINE, LEDGER_PREFIX
 from forest_files.kernel.shellword import command_text, git_step, shell_word
+from forest_files.ledger.act_order import topo_order
 from forest_files.ledger.acts import (
     Act,
     LedgerError,
     decode_line,
     is_hex64,
-    topo_order,
 )
 from forest_files.ledger.fault import CRLF_CHECKOUT, body_unhashed
 
