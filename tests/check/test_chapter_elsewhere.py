@@ -22,17 +22,10 @@ import pytest
 
 from forest_files.check.findings import WORDS_PLACEHOLDER
 from forest_files.check.staged import judge_staged
+from tests.helpers.chapter import BOOK, CHAPTER, LEFT, MOVED, SUB_A
 from tests.helpers.cli import findings, ok
 from tests.helpers.git import commit_all, git, make_repo, pasted, write
 from tests.helpers.template import copied_from
-
-BOOK = (
-    "# Book\n\n## Chapter\n\nintro\n\n### Sub A\n\na text\n\n### Sub B\n\nb text\n\n"
-    "## Other\n\nother\n"
-)
-LEFT = "# Book\n\n## Other\n\nother\n"
-MOVED = "# Vol\n\n## Chapter\n\nintro\n\n### Sub Alpha\n\na text\n\n### Sub B\n\nb text\n\n## End\n"
-CHAPTER, SUB_A = "a.md#Book/Chapter", "a.md#Book/Chapter/Sub A"
 
 
 def _build(base: Path) -> Path:

@@ -23,17 +23,11 @@ from forest_files.check.engine import check_all
 from forest_files.check.findings import WORDS_PLACEHOLDER
 from forest_files.check.opening import open_custody
 from forest_files.doors import hooks as githooks
+from tests.helpers.chapter import BOOK, CHAPTER, LEFT, MOVED, SUB_A
 from tests.helpers.cli import console, ok
 from tests.helpers.git import commit_all, git, make_repo, pasted, write
 from tests.helpers.template import copied_from
 
-BOOK = (
-    "# Book\n\n## Chapter\n\nintro\n\n### Sub A\n\na text\n\n### Sub B\n\nb text\n\n"
-    "## Other\n\nother\n"
-)
-LEFT = "# Book\n\n## Other\n\nother\n"
-MOVED = "# Vol\n\n## Chapter\n\nintro\n\n### Sub Alpha\n\na text\n\n### Sub B\n\nb text\n\n## End\n"
-CHAPTER, SUB_A = "a.md#Book/Chapter", "a.md#Book/Chapter/Sub A"
 PLACE = "b.md#Vol/Chapter/Sub Alpha"
 
 
