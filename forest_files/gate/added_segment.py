@@ -15,7 +15,9 @@ later is led by that rewrite (causes.py).
 
 Stores: nothing.
 Refuses: nothing.
-Returns: the findings, each fault at such a segment given that route.
+Returns: ``routed``: the findings, each fault at such a segment given that route;
+``take_out``: that route for the segments one commit added (``forest verify`` asks it
+of a segment HEAD holds as it was written, doors/cli/verify_routes.py).
 Test: tests/gate/test_ci_added_segment.py
 """
 
@@ -25,7 +27,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from forest_files import gitio
-from forest_files.check.findings import Reported
+from forest_files.check.findings import Reported, Route
 from forest_files.custody.sources import LEDGER_PREFIX
 from forest_files.gate.rewrite import Rebase, Wording, in_commit
 from forest_files.kernel.shellword import git_step, in_batches
@@ -55,13 +57,19 @@ def routed(
         by_commit.setdefault(commit, []).append(path)
     routes = {}
     for commit, mine in by_commit.items():
-        steps = tuple(git_step(*batch) for batch in in_batches(("rm", "-q", "--"), mine))
-        route = in_commit(commit, steps, _TAKE_OUT, head=head, rebase=rebase, also=_ACTS)
-        routes.update(dict.fromkeys(mine, route))
+        routes.update(dict.fromkeys(mine, take_out(commit, mine, head=head, rebase=rebase)))
     return [
         r._replace(routes=(routes[r.path],)) if not r.routes and r.path in routes else r
         for r in found
     ]
 
 
-__all__ = ["routed"]
+def take_out(commit: str, paths: Sequence[str], *, head: str, rebase: Rebase) -> Route:
+    """The route that takes the segment files ``paths`` out of ``commit``, which added
+    them: in HEAD an amend, else the rewrite stopped there (rewrite.py ``in_commit``).
+    ``forest verify`` gives the same for a segment committed as it was written."""
+    steps = tuple(git_step(*batch) for batch in in_batches(("rm", "-q", "--"), list(paths)))
+    return in_commit(commit, steps, _TAKE_OUT, head=head, rebase=rebase, also=_ACTS)
+
+
+__all__ = ["routed", "take_out"]

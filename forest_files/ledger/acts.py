@@ -259,8 +259,7 @@ def _check_version(version: object, fail: Callable[[str, str], LedgerError]) -> 
         )
     if version == 1:
         raise fail(
-            "ledger format 1 (forest-files before 0.2) is not read any more and there is "
-            "no converter; start custody afresh in a new ledger (format 2 or 3)",
+            "ledger format 1 (forest-files before 0.2): no reader and no converter for it",
             "bad-version",
         )
     if version < 1:

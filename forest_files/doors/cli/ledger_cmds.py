@@ -151,19 +151,22 @@ def verify(
 
     all_faults, converted = checkout_faults(r.root, all_faults)  # a rule named, with its fix
     ok = not all_faults
-    from forest_files.doors.cli.verify_routes import plan_of, routes_of
+    from forest_files.doors.cli.verify_routes import plan_of, routes_of, written_so
 
     plan = plan_of(r.root, all_faults, REFUSAL_CODES)
+    taken = written_so(r.root, all_faults, plan, REFUSAL_CODES)  # committed as written
     shown = [_from_here(f) for f in all_faults]  # fixes pasted where the user stands
+    routed = [routes_of(f, plan, REFUSAL_CODES, taken) for f in all_faults]
     faults = [
-        {**asdict(f), "routes": [x.as_dict() for x in routes_of(top, plan, REFUSAL_CODES)]}
-        for f, top in zip(shown, all_faults, strict=True)
+        {**asdict(f), "routes": [x.as_dict() for x in routes]}
+        for f, routes in zip(shown, routed, strict=True)
     ]  # each route's steps reached from here, as the check's (the findings schema's)
     lines = [_fault_line(f) for f in shown]
+    from forest_files.kernel.shellword import printable
+
+    lines += [printable(t.line()) for t in dict.fromkeys(taken.values())]
     fix_all = _fix_all(all_faults)  # a Route: its steps reached from here when shown
     if fix_all is not None:
-        from forest_files.kernel.shellword import printable
-
         lines.append(printable(fix_all.line()))
     lines += [f"warning: {_fault_line(w)}" for w in (ranged.warnings if ranged else ())]
     summary = f"{report.acts} act(s) in {report.segments} segment(s)"
@@ -187,6 +190,8 @@ def verify(
 
         fixes = sum(1 for f in all_faults if f.fix)
         back = [f"{RESTORE}: `{plan.route}`"] if plan.route else []
+        if taken:
+            back.append("take out the segments no commit holds whole, as shown")
         if not back and not plan.lost:
             back = [_CONVERTED_BACK if converted else "restore the damaged files"]
         how = [
