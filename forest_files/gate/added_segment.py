@@ -11,11 +11,15 @@ same at a ``git rebase -i`` stopped there (rewrite.py ``in_commit``); every
 unverified segment that commit added is taken out at once. Any act it holds goes
 with it, which the note says; a fault that already has a route (a stray's ``git
 rm``, a dangling dependency's) keeps it, and one whose segment the range rewrote
-later is led by that rewrite (causes.py).
+later is led by that rewrite (causes.py). A later commit of the range that deleted
+such a segment is a ``ledger-deleted`` whose put-back would bring the fault back:
+it gets the same take-out, whose note says the deletion is then empty
+(``git rebase --skip``).
 
 Stores: nothing.
 Refuses: nothing.
 Returns: ``routed``: the findings, each fault at such a segment given that route;
+``deleted_unsound``: that route for the deletion of such a segment, or None;
 ``take_out``: that route for the segments one commit added (``forest verify`` asks it
 of a segment HEAD holds as it was written, doors/cli/verify_routes.py).
 Test: tests/gate/test_ci_added_segment.py
@@ -24,14 +28,14 @@ Test: tests/gate/test_ci_added_segment.py
 from __future__ import annotations
 
 from collections.abc import Sequence
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from forest_files import gitio
 from forest_files.check.findings import Reported, Route
 from forest_files.custody.sources import LEDGER_PREFIX
 from forest_files.gate.rewrite import Rebase, Wording, in_commit
 from forest_files.kernel.shellword import git_step, in_batches
-from forest_files.ledger.segments import SEGMENTS_DIR
+from forest_files.ledger.segments import SEGMENTS_DIR, parse_segment
 
 _SEGMENTS = f"{LEDGER_PREFIX}{SEGMENTS_DIR}/"
 _TAKE_OUT = Wording(
@@ -41,11 +45,19 @@ _ACTS = "any act it holds goes with it (record it again with forest, then commit
 
 
 def routed(
-    top: Path, found: Sequence[Reported], *, merge_base: str, head: str, rebase: Rebase
+    top: Path,
+    found: Sequence[Reported],
+    *,
+    merge_base: str,
+    head: str,
+    rebase: Rebase,
+    deleted: frozenset[str] = frozenset(),
 ) -> list[Reported]:
     """``found`` (ledger faults), each without a route at a segment a commit of
     ``merge_base..head`` added given the route that takes it out of that commit (one
-    ``git log`` for them all, only when there is such a fault)."""
+    ``git log`` for them all, only when there is such a fault); ``deleted``: the
+    segments a commit of the range deleted (the route's note says that commit is
+    then empty)."""
     paths = sorted({r.path for r in found if not r.routes and r.path.startswith(_SEGMENTS)})
     if not paths:
         return list(found)
@@ -57,19 +69,46 @@ def routed(
         by_commit.setdefault(commit, []).append(path)
     routes = {}
     for commit, mine in by_commit.items():
-        routes.update(dict.fromkeys(mine, take_out(commit, mine, head=head, rebase=rebase)))
+        later = any(p in deleted for p in mine)
+        route = take_out(commit, mine, head=head, rebase=rebase, later=later)
+        routes.update(dict.fromkeys(mine, route))
     return [
         r._replace(routes=(routes[r.path],)) if not r.routes and r.path in routes else r
         for r in found
     ]
 
 
-def take_out(commit: str, paths: Sequence[str], *, head: str, rebase: Rebase) -> Route:
+def take_out(
+    commit: str, paths: Sequence[str], *, head: str, rebase: Rebase, later: bool = False
+) -> Route:
     """The route that takes the segment files ``paths`` out of ``commit``, which added
-    them: in HEAD an amend, else the rewrite stopped there (rewrite.py ``in_commit``).
+    them: in HEAD an amend, else the rewrite stopped there (rewrite.py ``in_commit``;
+    ``later``: a later commit deleted them, which the rewrite leaves empty).
     ``forest verify`` gives the same for a segment committed as it was written."""
     steps = tuple(git_step(*batch) for batch in in_batches(("rm", "-q", "--"), list(paths)))
-    return in_commit(commit, steps, _TAKE_OUT, head=head, rebase=rebase, also=_ACTS)
+    words = _TAKE_OUT._replace(later="deleted it") if later else _TAKE_OUT
+    return in_commit(commit, steps, words, head=head, rebase=rebase, also=_ACTS)
 
 
-__all__ = ["routed", "take_out"]
+def deleted_unsound(
+    top: Path, path: str, *, merge_base: str, head: str, rebase: Rebase
+) -> Route | None:
+    """The route of a ``ledger-deleted`` at ``path`` when a commit of the range added
+    that segment as a file that does not verify: put back, it is a fault again, so it
+    is taken out of the commit that added it (the deletion then empty); None when the
+    range did not add it, or added it sound (putting it back stands)."""
+    if not path.startswith(_SEGMENTS):
+        return None
+    commit = gitio.first_added(top, f"{merge_base}..{head}", [path]).get(path)
+    if commit is None:
+        return None
+    data = gitio.blobs_at(top, commit, [path])[path]
+    if data is None:
+        return None
+    _, errors = parse_segment(data, PurePosixPath(path).name)
+    if not errors:
+        return None
+    return take_out(commit, [path], head=head, rebase=rebase, later=True)
+
+
+__all__ = ["deleted_unsound", "routed", "take_out"]

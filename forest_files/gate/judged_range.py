@@ -71,6 +71,7 @@ class JudgedRange:
         self.folder_routes: tuple[Route, ...] = ()  # a folder HEAD moved whole: folder_head.py
         self.faults: list[Fault] = []  # the range's, as its findings (range_faults) list them
         self._parents: dict[str, tuple[str, ...]] | None = None  # asked once, if needed
+        self._unsound: dict[str, Route | None] = {}  # a deleted segment's take-out, by path
 
     def range_faults(self, paths_of: PathsOf | None) -> tuple[list[Reported], list[Reported]]:
         """(the range's faults, its warnings); the range's commits are listed too, so a
@@ -108,8 +109,10 @@ class JudgedRange:
     def _put_back(self, fault: Fault, every: tuple[Fault, ...]) -> Reported:
         """A range fault at the commit that brought it, with its route: a ledger file a
         commit deleted or changed, or a governed file it changed, puts back every such
-        file of that commit (rewrite.py ``put_back``, ``take_out``); an act refused for
-        its signer or its body drops the commit that brought it (``drop_act``)."""
+        file of that commit (rewrite.py ``put_back``, ``take_out``), but a segment the
+        range added as a file that does not verify, taken out where it was added
+        (added_segment.py ``deleted_unsound``); an act refused for its signer or its
+        body drops the commit that brought it (``drop_act``)."""
         reported = from_fault(fault, fault.code)
         if fault.commit is None or self.merge_base is None:
             return reported
@@ -118,11 +121,31 @@ class JudgedRange:
             return reported._replace(routes=routes)
         if fault.parent is None:
             return reported  # its detail says what to do (a keyring the commit added)
+        if fault.code == "ledger-deleted" and fault.path:
+            taken = self._taken_out(fault.path)
+            if taken is not None:  # the range added it unsound: put back, a fault again
+                return reported._replace(routes=(taken,))
         mine = [f for f in every if f.path and (f.commit, f.parent) == (fault.commit, fault.parent)]
-        paths = [f.path for f in mine if f.path]
+        paths = [
+            f.path
+            for f in mine
+            if f.path and (f.code != "ledger-deleted" or self._taken_out(f.path) is None)
+        ]
         how = take_out if all(f.code == "config-governance" for f in mine) else put_back
         routes = how(fault.commit, fault.parent, paths, head=self.head, rebase=self._rebase())
         return reported._replace(routes=routes)
+
+    def _taken_out(self, path: str) -> Route | None:
+        """A deleted segment the range added as a file that does not verify: its
+        take-out from the commit that added it (added_segment.py), asked once."""
+        from forest_files.gate.added_segment import deleted_unsound
+
+        if path not in self._unsound:
+            assert self.merge_base is not None
+            self._unsound[path] = deleted_unsound(
+                self.top, path, merge_base=self.merge_base, head=self.head, rebase=self._rebase()
+            )
+        return self._unsound[path]
 
     def _graph(self) -> dict[str, tuple[str, ...]]:
         """Each commit of the range with its parents (one ``git rev-list`` per run)."""
@@ -148,7 +171,10 @@ class JudgedRange:
         from forest_files.gate.added_segment import routed
 
         merge_base, rebase = self.merge_base, self._rebase()
-        return routed(self.top, found, merge_base=merge_base, head=self.head, rebase=rebase)
+        deleted = frozenset(r.path for r in ranged if r.kind == "ledger-deleted")
+        return routed(
+            self.top, found, merge_base=merge_base, head=self.head, rebase=rebase, deleted=deleted
+        )
 
     def _dangling(self, at: str, faults: list[Fault], ranged: list[Reported]) -> list[Reported]:
         from forest_files.gate.dangling import Placing, dangling_routes

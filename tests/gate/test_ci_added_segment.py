@@ -142,3 +142,34 @@ def test_ci_segment_on_the_base_refused_no_take_out_route_detected(tmp_path: Pat
     report = run_gate(root, "main")
     at = [f for f in report.check.extra if f.finding.path == rel]
     assert at and not any("git rm" in (r.command or r.note) for f in at for r in f.routes)
+
+
+def test_ci_segment_added_then_deleted_in_range_one_take_out_route_recovers(
+    tmp_path: Path,
+) -> None:
+    """Added by one commit of the range and deleted by a later one: the deletion was a
+    ``ledger-deleted`` whose route put the segment back (a fault again, in HEAD this
+    time). Both findings carry the one take-out from the commit that added it; the
+    later commit, empty after it, is skipped as the note says; the gate passes."""
+    root = _branch(tmp_path)
+    rel = _added(root, OLD_FORMAT)
+    bad = git(root, "rev-parse", "HEAD")
+    git(root, "rm", "-q", "--", rel)
+    git(root, "commit", "-q", "--no-verify", "-m", "the segment deleted")
+    report = run_gate(root, "main")
+    assert report.exit_code == 3
+    at = [f for f in report.check.extra if f.finding.path == rel]
+    assert {f.kind for f in at} == {"ledger-fault", "ledger-deleted"}, at
+    (route,) = {r for f in at for r in f.routes}
+    assert route.label == f"rewrite the branch: take the segment out of {bad[:12]}"
+    assert "git checkout" not in route.command + route.note  # nothing put back
+    skip = "a later commit that deleted it is then empty: `git rebase --skip`"
+    assert skip in route.note, route.note
+    editor = f"sed -i 's/^pick {bad[:7]}/edit {bad[:7]}/'"
+    _paste(root, f"GIT_SEQUENCE_EDITOR={shlex.quote(editor)} {route.command}")
+    (at_stop,) = [c for c in re.findall(r"`([^`]+)`", route.note) if c.startswith("git rm")]
+    stopped = pasted(root, at_stop)  # the deletion, empty now, stops the rebase
+    assert stopped.returncode != 0 and (root / ".git" / "rebase-merge").exists()
+    _paste(root, "git rebase --skip")
+    assert not (root / ".git" / "rebase-merge").exists()
+    assert run_gate(root, "main").ok
