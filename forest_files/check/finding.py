@@ -62,7 +62,9 @@ COPIES_DETAIL = "its unchanged text stands at"
 # file no text the reader takes (``not-text``: a NUL byte, not UTF-8, a lone CR), a
 # symbol's file not Python (``not-python``), the bound definition bound anew later
 # in its block (``replaced``), or the section standing where it stood bound by another
-# binding whose text there reads as this one's (``bound-there``: bound_there.py); a
+# binding whose text there reads as this one's (``bound-there``: bound_there.py), or its
+# heading hidden by a fence or comment an edit put above it (``hidden``:
+# hidden_heading.py); a
 # ``drifted`` one: that other binding, its text there reading as the renamed section's
 # ground rather than its own (``renamed-onto``: bound_there.py). Any
 # failed binding's: its file in a merge conflict (``conflict``: conflicts.py, a contest's
@@ -84,6 +86,7 @@ ReasonKind = Literal[
     "unnameable",
     "control-name",
     "blank-ends",
+    "hidden",
 ]
 
 
@@ -96,10 +99,12 @@ class Reason(NamedTuple):
     and message, what binds a ``replaced`` name anew, the selector of the section
     ``bound-there``, the selector of the section ``renamed-onto`` this one, the
     selector of the place holding its text but for the ``blank-ends`` (its trailing
-    blank lines: move_near.py); ``line``:
-    the line a ``not-text`` refusal, a ``replaced`` name or that section names (0:
-    none); ``offset``: a ``not-text`` byte offset; ``advice``:
-    a ``not-text`` refusal's own advice (a lone CR's fix); ``binding``: the bind act of
+    blank lines: move_near.py), the bound section whose restore with this one brings
+    back the heading a block ``hidden`` ("" for none); ``line``:
+    the line a ``not-text`` refusal, a ``replaced`` name or that section names, the
+    ``hidden`` heading's (0: none); ``offset``: a ``not-text`` byte offset; ``advice``:
+    a ``not-text`` refusal's own advice (a lone CR's fix), the ``hidden`` heading's
+    (the block closed before it); ``binding``: the bind act of
     the other binding that holds the section ``bound-there``."""
 
     kind: ReasonKind

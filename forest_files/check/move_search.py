@@ -10,13 +10,16 @@ unchanged text stands at several places, a copy pasted, lists those places as
 ``candidates`` the places where its text stands but for its trailing blank lines
 (move_near.py; the first given as its ``Reason("blank-ends")``, so the finding
 says why its rebind takes words), then the sections standing where it stood, less
-the places another gone section's unchanged text moved to; a whole file gone, found
-whole nowhere, is ``moved`` to the one heading section of a file of the same change
-whose text hashes to its ground: a page merged into another, ``_Changed`` bounds
-the files). The index of section hashes is moves.py's, built once for all of them.
+the places another gone section's unchanged text moved to; one whose heading a fence
+or comment hides lists none, and says what hides it (hidden_heading.py); a whole file
+gone, found whole nowhere, is ``moved`` to the one heading section of a file of the
+same change whose text hashes to its ground: a page merged into another, ``_Changed``
+bounds the files). The index of section hashes is moves.py's, built once for all of
+them.
 Test: tests/check/test_moves.py, tests/check/test_move_candidates.py,
 tests/check/test_copied_section.py, tests/check/test_merged_pages.py,
-tests/gate/test_ci_moved_lines.py, tests/check/test_docs_site.py
+tests/gate/test_ci_moved_lines.py, tests/check/test_docs_site.py,
+tests/doors/test_doors_hidden.py
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from forest_files.check.finding import COPIES_DETAIL, Finding, Reason, replaced
+from forest_files.check.hidden_heading import HiddenJudge
 from forest_files.custody.bindings import Binding
 from forest_files.custody.content import ContentSource, GitTreeSource, WorktreeSource
 
@@ -61,6 +65,7 @@ def search_moves(
     changed = _Changed(source, candidates)
     out: list[Finding] = []
     renamed: set[int] = set()  # positions of the findings given a renamed section's places
+    hidden: HiddenJudge | None = None  # made for the first unresolved one
     for finding, binding in gone:
         copies = index.copies(binding, finding.expected_hash or "")
         if not copies and finding.kind == "missing":  # a whole file only (``merged``)
@@ -83,6 +88,12 @@ def search_moves(
             )
             continue
         unresolved = finding.kind == "unresolved"
+        if unresolved:
+            hidden = hidden or HiddenJudge(source, documents, bound)
+            shut = hidden(finding, binding)
+            if shut is not None:  # its heading stands there, a block hides it
+                out.append(shut)
+                continue
         places, near = _places(index, finding, binding, changed) if unresolved else ((), None)
         if not places:
             out.append(finding)

@@ -7,7 +7,9 @@ Python definition later in its block taken out (pysymbol.py), the section writte
 by hand from the adopted text, or the binding moved to a candidate (likeliest first;
 "moved" when the candidate keeps the section's or file's name, "renamed" when not);
 renamed onto a section another binding holds (bound_there.py), that binding ended if
-it is to go, then this one moved there.
+it is to go, then this one moved there; its heading hidden by a fence or comment
+(hidden_heading.py), the section holding the block restored with it (what ``forest
+restore`` of it alone names: custody/restore_hidden.py), or the block closed.
 
 Each is chosen by the finding's typed ``Reason`` (finding.py), never by its detail's
 words.
@@ -16,18 +18,24 @@ Stores: nothing. Refuses: nothing. Returns: ``Route`` values.
 Test: tests/check/test_renames.py, tests/check/test_copied_section.py,
       tests/check/test_unresolved_python_routes.py, tests/check/test_moved_not_utf8.py,
       tests/check/test_route_reasons.py, tests/check/test_bound_there.py,
-      tests/check/test_rebind_labels.py
+      tests/check/test_rebind_labels.py, tests/doors/test_doors_hidden.py
 """
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from forest_files.check.findings import Route
 from forest_files.check.route_back import bring_back
 from forest_files.check.route_names import THEN_REBIND, rename_first, selector_path
-from forest_files.check.route_steps import forest, record_steps, words_option
+from forest_files.check.route_steps import (
+    forest,
+    record_steps,
+    words_option,
+    written_back_steps,
+)
 from forest_files.kernel.repopath import not_utf8_reason
 from forest_files.kernel.shellword import command_text, forest_text, git_step
 
@@ -36,8 +44,12 @@ if TYPE_CHECKING:
     from forest_files.check.finding import Reason
 
 
-def unresolved_routes(f: Finding, root: Path, source: str) -> tuple[Route, ...]:
+def unresolved_routes(
+    f: Finding, root: Path, source: str, staged: Collection[str] = ()
+) -> tuple[Route, ...]:
     why = f.reason.kind if f.reason is not None else None
+    if f.reason is not None and why == "hidden":  # hidden_heading.py: it stands there
+        return _hidden(f, f.reason, root, source, staged)
     if why in ("sealed", "sealed-erased"):  # forest seal withheld it: unseal, or retire
         unseal = forest("unseal", f.selector, options=words_option())
         if why == "sealed-erased":  # nothing to read again: new text
@@ -86,6 +98,28 @@ def unresolved_routes(f: Finding, root: Path, source: str) -> tuple[Route, ...]:
             ),
         )
     return (*rebind_routes(f, root, source), back)
+
+
+def _hidden(
+    f: Finding, hidden: Reason, root: Path, source: str, staged: Collection[str]
+) -> tuple[Route, ...]:
+    """Out of a heading a fence or comment hides: the section holding the block
+    restored with it (its ground closes the block, the heading stands after it again;
+    the edit goes to the capture), when one does; the block closed before the heading,
+    or taken out."""
+    close = f"{hidden.advice} (or take it out)"
+    if not hidden.what:
+        return (Route("close the block", note=close),)
+    both = forest("restore", hidden.what, f.selector)
+    return (
+        Route(
+            "restore it with the section holding the block",
+            (both, *written_back_steps(source, root, f.path, staged=staged)),
+            f"{hidden.what}'s edit is kept in the capture; its ground ends the block "
+            "before the heading",
+        ),
+        Route("or close the block", note=close),
+    )
 
 
 def _free_then_rebind(f: Finding, there: Reason, source: str) -> Route:

@@ -164,7 +164,7 @@ def routes_for(
         refused = not_text(f)  # a NUL byte, not UTF-8, a lone CR: the file to fix
         if refused is not None:
             return (*not_text_routes(f, refused, root, source, staged), retire)
-        return (*unresolved_routes(f, root, source), retire)
+        return (*unresolved_routes(f, root, source, staged), retire)
     if f.kind == "tracked-local-state":
         return (untrack(f.path),)
     if f.kind == "rewritten-on-checkout":

@@ -1,42 +1,243 @@
-"""Restore's refusal of a heading's section not found because an edit hid its heading.
+"""Which fence or comment an edit put over a heading hides it, as a value; and
+restore's refusal of a heading's section not found so.
 
 An unclosed fence or ``<!--`` put into a section hides every heading after it, so a
 restore of one of those sections alone finds no heading (restore_many.py judges it
 again once the targets named with it are spliced: a restore of the section holding
 the block brings it back, restore_swallowed.py; restore.py ``restore_section``, the
-watcher's, asks this at once). Said as "no heading matches", the
-refusal would hide the fault and the way out.
-Stores: nothing (text in, a refusal out).
+watcher's, asks this at once). Said as "no heading matches", the refusal would hide
+the fault and the way out; ``forest check`` says the same of such a section
+(check/hidden_heading.py).
+Stores: nothing (text in, a value or a refusal out).
 Refuses: nothing itself; ``hidden_refusal`` words the refusal of a heading selector
 whose heading a top-level fence or HTML block of the file hides (the selector finds
 it with that block's first line taken out): the block and its line, the heading and
-its line, where the block was opened, nothing written; the route: the bound section
+its line, where the block was opened, and whether an edit left it open or it runs
+over the heading to a later line, nothing written; the route: the bound section
 holding the block restored with it, when the block runs to the end of the file
 (``forest restore 'f.md#A' 'f.md#B'``, the restore's ``--drop-nested`` kept: A's edit
 goes to the capture, B's heading is kept after A's ground), else (no binding holds
 it, or the block is closed further on, so that restore is refused too) that block
 closed before the heading or taken out.
-Returns: the refusal, or None (no block hides the selector's heading: the caller's
-"no heading matches" stands).
-Test: tests/custody/test_restore_hidden.py
+Returns: ``Hiders(text).hidden(target, holders)``, a ``Hidden`` (or None: no block
+hides the selector's heading, the caller's "no heading matches" stands): one parse
+of a text's blocks for every selector asked of it, the parser asked again only of a
+block whose lines may read as that heading (md_blocks.py ``heading_like``);
+``hidden_said`` (what hides it, in words); ``hidden_refusal``, the refusal or None.
+Test: tests/custody/test_restore_hidden.py, tests/doors/test_doors_hidden.py
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 
 from forest_files.kernel.errors import ForestError
 from forest_files.kernel.shellword import command_text, forest_text, git_step, printable
-from forest_files.text.extract import extract
-from forest_files.text.markdown import outline
-from forest_files.text.md_blocks import Block, blocks
+from forest_files.text.extract import Document, extract
+from forest_files.text.md_blocks import blocks, heading_like
 from forest_files.text.normalise import normalise_text
-from forest_files.text.selector import SelectorError, parse_selector, render_heading_path
+from forest_files.text.selector import (
+    Selector,
+    SelectorError,
+    parse_selector,
+    render_heading_path,
+)
 
-_HIDERS = {"fence": "code fence", "html": "HTML comment or block"}
+HIDERS = {"fence": "code fence", "html": "HTML comment or block"}  # md_blocks.py kinds
 _HEADINGS = ("heading", "anchor")  # selectors of a Markdown heading's section
 
 Target = tuple[str, tuple[str, ...]]  # a selector and its exclusions
+
+
+@dataclass(frozen=True)
+class Hidden:
+    """A heading a fence or HTML block hides (1-based lines of the file as it stands).
+    ``kind``: the block's (``fence``, ``html``); ``block_line``, ``block_end``: its
+    first and last line; ``heading``: the hidden heading's line as written (stripped)
+    and ``line`` its line; ``holder``: the bound section holding the block (the
+    deepest), None for none; ``under``: the heading path of the section holding it,
+    rendered (``A/B``), None above the first heading; ``left_open``: the block runs to
+    the end of the file (no line closes it); ``new``: the heading is one the file at
+    HEAD does not hold either (asked only when a restore could bring it back: a restore
+    refuses such a heading, which may be a line of the block, restore_swallowed.py)."""
+
+    kind: str
+    block_line: int
+    block_end: int
+    heading: str
+    line: int
+    holder: str | None
+    under: str | None
+    left_open: bool
+    new: bool = False
+
+    @property
+    def what(self) -> str:
+        """The block in words: ``code fence``, ``HTML comment or block``."""
+        return HIDERS[self.kind]
+
+    @property
+    def restorable(self) -> bool:
+        """A restore of ``holder`` with the hidden section brings the heading back: a
+        bound section holds the block, and the block runs to the end (one closed
+        further on would hide what follows its closing line), and the heading is no
+        ``new`` one."""
+        return self.holder is not None and self.left_open and not self.new
+
+    def close(self) -> str:
+        """The fix when no restore is: the block closed before the heading."""
+        return f"close the {self.what} opened at line {self.block_line} before line {self.line}"
+
+
+class Hiders:
+    """A text's fences and HTML blocks (one parse), asked which hides a selector's
+    heading; each block's text without its first line parsed once, when asked."""
+
+    def __init__(self, text: str) -> None:
+        self.text = normalise_text(text)
+        self._lines = self.text.splitlines(keepends=True)
+        # parsed with a heading put after it: a block that holds that heading too runs
+        # to the end, closed by no line (one parse tells both)
+        self._end = self.text.count("\n") + (not self.text.endswith("\n")) + 2
+        found = blocks(f"{self.text}\n# end\n")
+        self._blocks = [b for b in found if b.kind in HIDERS and b.first < self._end]
+        self._like: list[tuple[frozenset[str], str | None]] | None = None
+        self._without: dict[int, Document] = {}
+        self._doc: Document | None = None
+        self._found: dict[Target, tuple[int, int] | None] = {}  # holders' lines
+
+    def hidden(
+        self,
+        target: Target,
+        holders: Sequence[Target],
+        committed: Callable[[], str | None] | None = None,
+    ) -> Hidden | None:
+        """What hides ``target``'s heading (a selector not found in the text), or
+        None. ``holders``: the file's bindings (``target`` among them or not);
+        ``committed``: the file's text at HEAD (restore_files.py ``committed_text``),
+        asked whether it holds the heading when a restore could bring it back."""
+        selector, excludes = target
+        try:
+            sel = parse_selector(selector)
+        except SelectorError:
+            return None
+        if sel.kind not in _HEADINGS or not sel.parts:
+            return None
+        for at in self._may_hide(sel):
+            block = self._blocks[at]
+            try:
+                found = extract(self._without_first(at), sel, excludes).start_line
+            except SelectorError:
+                continue
+            line = found + (found >= block.first)  # its line in the file as it stands
+            if block.first < line <= block.last:
+                others = [h for h in holders if h[0] != selector]
+                hidden = Hidden(
+                    block.kind,
+                    block.first,
+                    min(block.last, len(self._lines)),
+                    self._lines[line - 1].strip(),
+                    line,
+                    self._holder(block.first, others),
+                    self._under(block.first),
+                    block.last >= self._end,
+                )
+                if committed is None or not hidden.restorable:
+                    return hidden
+                heading = self._heading(at, found)
+                held = committed()
+                new = heading is not None and (held is None or heading not in _headings(held))
+                return replace(hidden, new=new)
+        return None
+
+    def _heading(self, at: int, start: int) -> tuple[int, str] | None:
+        """Level and text of the heading at line ``start`` of block ``at``'s text
+        without its first line."""
+        for h in self._without_first(at).headings():
+            if h.start_line == start:
+                return h.level, h.text
+        return None
+
+    def _may_hide(self, sel: Selector) -> list[int]:
+        """The blocks whose lines may read as ``sel``'s heading (in order)."""
+        if self._like is None:
+            self._like = [heading_like(self._lines, b) for b in self._blocks]
+        name = sel.parts[-1].removeprefix("^")
+        words = name.split()
+        anchor = sel.kind == "anchor"
+        return [
+            at
+            for at, (names, odd) in enumerate(self._like)
+            if (not anchor and name in names) or (odd is not None and all(w in odd for w in words))
+        ]
+
+    def _without_first(self, at: int) -> Document:
+        doc = self._without.get(at)
+        if doc is None:
+            first = self._blocks[at].first
+            doc = Document("".join(self._lines[: first - 1] + self._lines[first:]))
+            self._without[at] = doc
+        return doc
+
+    def _document(self) -> Document:
+        if self._doc is None:
+            self._doc = Document(self.text)
+        return self._doc
+
+    def _holder(self, line: int, holders: Sequence[Target]) -> str | None:
+        """The bound heading section holding ``line`` (the deepest), or None."""
+        best: tuple[int, str] | None = None
+        for target in holders:
+            lines = self._lines_of(target)
+            inside = lines is not None and lines[0] <= line <= lines[1]
+            if lines is not None and inside and (best is None or lines[0] > best[0]):
+                best = (lines[0], target[0])
+        return None if best is None else best[1]
+
+    def _lines_of(self, target: Target) -> tuple[int, int] | None:
+        """A heading section's first and last line in the text (each found once)."""
+        if target not in self._found:
+            got: tuple[int, int] | None = None
+            try:
+                sel = parse_selector(target[0])
+                if sel.kind in _HEADINGS:
+                    found = extract(self._document(), sel, target[1])
+                    got = (found.start_line, found.end_line)
+            except SelectorError:
+                pass
+            self._found[target] = got
+        return self._found[target]
+
+    def _under(self, line: int) -> str | None:
+        """The heading path of the section holding ``line``, None above the first."""
+        above = [h for h in self._document().headings() if h.start_line <= line]
+        return render_heading_path(above[-1].path, None) if above else None
+
+
+def _headings(text: str) -> set[tuple[int, str]]:
+    """Level and text of each heading of ``text``."""
+    return {(h.level, h.text) for h in Document(text).headings()}
+
+
+def hidden_said(selector: str, hidden: Hidden) -> str:
+    """What hides ``selector``'s heading, in words (a refusal's and a finding's)."""
+    if hidden.holder is not None:
+        where = f"in {printable(hidden.holder)}"
+    elif hidden.under is not None:
+        where = f"in #{printable(hidden.under)}"
+    else:
+        where = "above the first heading"
+    how = (
+        "which an edit left open over it"
+        if hidden.left_open
+        else f"which runs over it to line {hidden.block_end}"
+    )
+    return (
+        f"{printable(selector)}: its heading `{printable(hidden.heading)}` (line "
+        f"{hidden.line}) is hidden by the {hidden.what} opened at line {hidden.block_line} "
+        f"{where}, {how}, so no heading matches"
+    )
 
 
 def hidden_refusal(
@@ -50,86 +251,29 @@ def hidden_refusal(
     when a fence or HTML block an edit left open hides its heading, or None.
     ``holders``: the file's other bindings a restore may bring the heading back with;
     ``options``: the restore's own (``--drop-nested``), kept in the route it names."""
-    selector, excludes = target
     try:
-        sel = parse_selector(selector)
-        text = normalise_text(data.decode("utf-8").removeprefix("\ufeff"))
-    except (SelectorError, UnicodeDecodeError):
+        text = data.decode("utf-8").removeprefix("\ufeff")
+    except UnicodeDecodeError:
         return None
-    if sel.kind not in _HEADINGS:
+    hidden = Hiders(text).hidden(target, holders)
+    if hidden is None:
         return None
-    lines = text.splitlines(keepends=True)
-    for block in blocks(text):
-        if block.kind not in _HIDERS:
-            continue
-        without = "".join(lines[: block.first - 1] + lines[block.first :])
-        try:
-            found = extract(without, sel, excludes).start_line
-        except SelectorError:
-            continue
-        line = found + (found >= block.first)  # its line in the file as it stands
-        if block.first < line <= block.last:
-            hidden = (block, line, lines[line - 1])
-            return _refusal(text, path, target, hidden, (holders, options))
-    return None
-
-
-def _holder(text: str, line: int, holders: Sequence[Target]) -> str | None:
-    """The bound heading section of ``text`` holding ``line`` (the deepest), or None."""
-    best: tuple[int, str] | None = None
-    for selector, excludes in holders:
-        try:
-            if parse_selector(selector).kind not in _HEADINGS:
-                continue
-            got = extract(text, parse_selector(selector), excludes)
-        except SelectorError:
-            continue
-        if got.start_line <= line <= got.end_line and (best is None or got.start_line > best[0]):
-            best = (got.start_line, selector)
-    return None if best is None else best[1]
-
-
-def _left_open(text: str, block: Block) -> bool:
-    """Whether ``block`` of ``text`` runs to the end of it, closed by no line: it runs
-    on over a heading put after the text."""
-    end = text.count("\n") + (not text.endswith("\n")) + 2  # the line of "# end"
-    return any(b.first == block.first and b.last >= end for b in blocks(f"{text}\n# end\n"))
-
-
-def _unbound_place(text: str, line: int) -> str:
-    """Where ``line`` stands when no binding's section holds it: its heading's path."""
-    above = [h for h in outline(text) if h.start_line <= line]
-    if not above:
-        return "above the first heading"
-    return "in #" + printable(render_heading_path(above[-1].path, None))
-
-
-def _refusal(
-    text: str,
-    path: str,
-    target: Target,
-    hidden: tuple[Block, int, str],
-    bound: tuple[Sequence[Target], tuple[str, ...]],
-) -> ForestError:
-    selector, (holders, options) = target[0], bound
-    block, line, source = hidden
-    kind = _HIDERS[block.kind]
-    holder = _holder(text, block.first, [h for h in holders if h[0] != selector])
-    place = printable(holder) if holder is not None else ""
-    where = f"in {place}" if holder is not None else _unbound_place(text, block.first)
-    said = (
-        f"{printable(selector)}: its heading `{printable(source.strip())}` (line {line}) is "
-        f"hidden by the {kind} opened at line {block.first} {where}, which an edit left "
-        "open over it, so no heading matches; nothing was written — "
+    selector = target[0]
+    said = f"{hidden_said(selector, hidden)}; nothing was written — "
+    close = (
+        f"close that {hidden.what} before line {hidden.line} (or take it out), then restore again"
     )
-    close = f"close that {kind} before line {line} (or take it out), then restore again"
     # A block closed further on (inside a hidden section) is refused by a restore of the
     # section holding it too (restore_swallowed.py: its sections could not stay).
-    if holder is None or not _left_open(text, block):
+    if hidden.holder is None or not hidden.restorable:
         diff = command_text(git_step("diff", "--", path))
         return ForestError(f"{said}{close} (`{diff}` shows the edit)")
-    both = forest_text("restore", holder, selector, options=options)
+    place = printable(hidden.holder)
+    both = forest_text("restore", hidden.holder, selector, options=options)
     return ForestError(
         f"{said}restore {place} with it, which keeps the heading after {place}'s ground: "
         f"`{both}` ({place}'s edit is kept in the capture); or {close}"
     )
+
+
+__all__ = ["HIDERS", "Hidden", "Hiders", "hidden_refusal", "hidden_said"]

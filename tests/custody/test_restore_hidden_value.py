@@ -1,0 +1,83 @@
+"""custody/restore_hidden.py's typed answer (``Hiders``, ``Hidden``): which block hides
+a heading, said truly (a block closed further on is not "left open"), the heading
+named by its place (two headings of one name), and the parser asked again only of a
+block that may hold the heading."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from forest_files.custody import restore_hidden
+from forest_files.custody.restore_hidden import Hidden, Hiders
+from tests.custody.test_restore_hidden import BOOK, bound_book
+from tests.custody.test_restore_swallowed import state
+from tests.helpers.cli import forest
+
+FOUR = f"{BOOK}\n# D\n\nd\n"
+
+
+def test_restore_hidden_by_fence_closed_further_on_said_truly_refused(tmp_path: Path) -> None:
+    """A fence opened in A and closed in C, after B: the refusal says it runs over B's
+    heading to its closing line (before: "which an edit left open over it", untrue)."""
+    repo = bound_book(tmp_path, "f.md#A", "f.md#B", "f.md#C", "f.md#D", text=FOUR)
+    (repo / "f.md").write_text(FOUR.replace("text a", "```\ntext a").replace("\nc\n", "\n```\nc\n"))
+    before = state(repo)
+    got = forest(repo, "restore", "f.md#B")
+    assert got.exit_code == 1, got.stdout
+    line = got.stderr.strip()
+    assert (
+        "hidden by the code fence opened at line 3 in f.md#A, which runs over it to line 13, "
+        "so no heading matches" in line
+    ), line
+    assert "left open" not in line, line
+    assert "close that code fence before line 7 (or take it out)" in line, line
+    assert state(repo) == before
+
+
+def test_hidden_value_left_open_accepted() -> None:
+    """The value ``hidden_refusal`` renders: kind, lines, holder, left open."""
+    text = BOOK.replace("text a", "```\ntext a")
+    got = Hiders(text).hidden(("f.md#C", ()), [("f.md#A", ()), ("f.md#C", ())])
+    assert got == Hidden("fence", 3, 13, "# C", 11, "f.md#A", "A", True), got
+    assert got.restorable
+
+
+def test_hidden_value_two_headings_of_one_name_the_hidden_one_named_detected() -> None:
+    """Two ``## B``: the one under A hidden by a fence closed before C, the one under C
+    not. ``A/B`` names the hidden one's line, ``C/B`` (found) is not hidden, and the
+    second ``B`` by index, shifted by the hidden one, names no block."""
+    text = "# A\n\n```\n## B\n\nb\n```\n\n# C\n\n## B\n\nc\n"
+    hiders = Hiders(text)
+    got = hiders.hidden(("f.md#A/B", ()), [("f.md#A", ())])
+    assert got is not None and (got.line, got.heading, got.block_line) == (4, "## B", 3), got
+    assert not got.left_open and not got.restorable
+    assert hiders.hidden(("f.md#C/B", ()), []) is None
+    assert hiders.hidden(("f.md#B[2]", ()), []) is None
+
+
+def test_hidden_value_many_closed_blocks_one_parse_per_block_that_may_hide_accepted(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """2,000 closed code blocks whose lines read as headings (``# Section N``), none the
+    hidden heading's: the parser is asked again of the one block that may hide it only,
+    and once per block for every selector asked of it."""
+    parts = ["# Book\n\nintro\n"]
+    for n in range(200):
+        parts.append(f"\n## Section {n}\n\nwords\n")
+        parts.extend(f"\n```python\n# Section {n} step {k}\nx = 1\n```\n" for k in range(10))
+    text = "".join(parts).replace("words\n", "words\n~~~\n", 1)  # opened in Section 0
+    made: list[int] = []
+    real = restore_hidden.Document
+
+    def counted(text: str) -> object:
+        made.append(1)
+        return real(text)
+
+    monkeypatch.setattr(restore_hidden, "Document", counted)
+    hiders = Hiders(text)
+    for n in (1, 2, 199):
+        got = hiders.hidden((f"f.md#Section {n}", ()), [])
+        assert got is not None and got.block_line == 8 and got.left_open, (n, got)
+    assert len(made) == 2, len(made)  # the text without the ~~~ line, and the text itself
