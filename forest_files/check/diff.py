@@ -9,14 +9,14 @@ prints a diff: each control character of the text shown escaped (kernel/shellwor
 ``printable``: the text's own escapes never reach the terminal), then coloured.
 Lines are split at ``\n`` alone: U+2028 or a form feed inside a line stays in it.
 Test: tests/doors/test_cli_files.py, tests/text/test_word_diff.py,
-tests/check/test_control_chars.py
+tests/text/test_word_diff_cost.py, tests/check/test_control_chars.py
 
 Word diffs tokenise into runs of word characters, runs of whitespace and single
 other characters (so ``.`` -> ``!`` marks one character), and align the tokens
-with ``difflib.SequenceMatcher`` (the standard library: no dependency, and
-sections are small; a text of more than ``MAX_TOKENS_ALIGNED`` tokens is aligned by
-its lines first, and its words inside each changed run of lines). A change that
-spans lines is marked on each line it touches, so every printed line stands alone.
+with ``difflib.SequenceMatcher`` (the standard library: no dependency); a long text
+is aligned by its lines first, and its words inside each changed run of lines, at a
+bounded cost (check/diff_align.py). A change that spans lines is marked on each line
+it touches, so every printed line stands alone.
 """
 
 from __future__ import annotations
@@ -26,6 +26,8 @@ import re
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING
 
+from forest_files.check.diff_align import lines_of
+from forest_files.check.diff_align import pieces as aligned
 from forest_files.check.engine import Finding
 from forest_files.custody.content import ContentSource
 from forest_files.kernel.errors import ForestError
@@ -35,7 +37,6 @@ if TYPE_CHECKING:
     from forest_files.store.forest import ForestStore
 
 PROSE_SUFFIXES = frozenset({".md", ".markdown", ".mdown", ".txt", ".rst", ".adoc"})
-_TOKEN = re.compile(r"\w+|\s+|[^\w\s]")
 _RED, _GREEN, _CYAN, _RESET = "\x1b[31m", "\x1b[32m", "\x1b[36m", "\x1b[0m"
 _MARKS = re.compile(r"\[-.*?-\]|\{\+.*?\+\}")
 
@@ -85,18 +86,12 @@ def section_diff(
             return ""
         return f"--- ground {finding.selector}\n+++ now {finding.selector}\n{body}"
     lines = difflib.unified_diff(
-        _lines(old),
-        _lines(new),
+        lines_of(old),
+        lines_of(new),
         fromfile=f"ground {finding.selector}",
         tofile=f"now {finding.selector}",
     )
     return "".join(lines).rstrip("\n")
-
-
-def _lines(text: str) -> list[str]:
-    """``text``'s lines, each with its ``\n``: split there alone (``str.splitlines``
-    also splits at U+2028, a form feed, a CR, which a section's lines may hold)."""
-    return re.findall(r"[^\n]*\n|[^\n]+$", text)
 
 
 def for_terminal(diff: str, *, colour: bool) -> str:
@@ -110,73 +105,9 @@ def for_terminal(diff: str, *, colour: bool) -> str:
     return colourise(shown) if colour and shown else shown
 
 
-def _mark(kind: str, text: str) -> list[str]:
-    """``text`` (deleted ``-`` or inserted ``+``) marked, split at its newlines so each
-    piece stays on its own line; a newline itself is kept unmarked."""
-    opener, closer = ("[-", "-]") if kind == "-" else ("{+", "+}")
-    out: list[str] = []
-    for piece in re.split(r"(\n)", text):
-        if piece == "\n":
-            out.append(piece)
-        elif piece:
-            out.append(f"{opener}{piece}{closer}")
-    return out
-
-
-# Tokens per side above which the word diff aligns lines first: token alignment
-# (SequenceMatcher without autojunk) grows with the product of the two sides and
-# with every token both hold (a 0.5 MB section edited twice ran for minutes), so a
-# long text is aligned by its lines, and words are marked inside each changed run.
-MAX_TOKENS_ALIGNED = 20_000
-
-
-def _token_pieces(old: str, new: str) -> list[tuple[str, str]]:
-    """(text, side) pieces of ``new`` against ``old``: "=" both, "-" old only, "+" new
-    only, each changed piece marked and split at its newlines."""
-    a, b = _TOKEN.findall(old), _TOKEN.findall(new)
-    pieces: list[tuple[str, str]] = []
-    matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
-    for op, i1, i2, j1, j2 in matcher.get_opcodes():
-        if op == "equal":
-            pieces.append(("".join(b[j1:j2]), "="))
-            continue
-        if i2 > i1:
-            pieces += [(p, "-") for p in _mark("-", "".join(a[i1:i2]))]
-        if j2 > j1:
-            pieces += [(p, "+") for p in _mark("+", "".join(b[j1:j2]))]
-    return pieces
-
-
-def _short(old: str, new: str) -> bool:
-    """Whether both texts are short enough to align by their tokens."""
-    return max(len(_TOKEN.findall(old)), len(_TOKEN.findall(new))) <= MAX_TOKENS_ALIGNED
-
-
-def _pieces(old: str, new: str) -> list[tuple[str, str]]:
-    """``_token_pieces``; for a long text (``MAX_TOKENS_ALIGNED``), lines aligned
-    first (each side's lines hashed once by ``SequenceMatcher``), then the words of
-    each changed run of lines marked against the run it replaced."""
-    if _short(old, new):
-        return _token_pieces(old, new)
-    a, b = _lines(old), _lines(new)
-    pieces: list[tuple[str, str]] = []
-    matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
-    for op, i1, i2, j1, j2 in matcher.get_opcodes():
-        if op == "equal":
-            pieces.append(("".join(b[j1:j2]), "="))
-        elif op == "replace" and _short("".join(a[i1:i2]), "".join(b[j1:j2])):
-            pieces += _token_pieces("".join(a[i1:i2]), "".join(b[j1:j2]))
-        else:  # a run inserted or deleted whole, or too long to align by its words
-            if i2 > i1:
-                pieces += [(p, "-") for p in _mark("-", "".join(a[i1:i2]))]
-            if j2 > j1:
-                pieces += [(p, "+") for p in _mark("+", "".join(b[j1:j2]))]
-    return pieces
-
-
 def _marked_lines(old: str, new: str) -> list[tuple[str, bool, int]]:
     """(line text with marks, whether it changed, its line number in ``new``)."""
-    pieces = _pieces(old, new)  # (text, side): "=" both, "-" old only, "+" new only
+    pieces = aligned(old, new)  # (text, side): "=" both, "-" old only, "+" new only
     lines: list[tuple[str, bool, int]] = []
     text, changed, number = "", False, 1
     for piece, side in pieces:

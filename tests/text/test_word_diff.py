@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from forest_files.check.diff import MAX_TOKENS_ALIGNED, colourise, is_prose, word_diff
+from forest_files.check.diff import colourise, is_prose, word_diff
+from forest_files.check.diff_align import MAX_TOKENS_ALIGNED
 from tests.helpers.git import commit_all, make_repo, write
 
 # The slow lane (.ci/run runs it; the README's fast command leaves it out):
@@ -164,13 +165,13 @@ def test_word_diff_long_text_runs_inserted_and_deleted_whole_accepted() -> None:
     assert kept == [x.rstrip("\n") for x in new_lines]
 
 
-def test_word_diff_one_long_line_edited_marked_whole_accepted() -> None:
+def test_word_diff_one_long_line_edited_marked_in_place_accepted() -> None:
     """One line past ``MAX_TOKENS_ALIGNED`` (a section written without line breaks)
-    edited: the run is too long to align by its words, so the old line is marked gone
-    and the new one added, whole (its words were aligned before: minutes)."""
+    edited: too long to align by its words at once (minutes), its first and last tokens
+    the old line shares are kept and the word between them marked (it was marked whole)."""
     old = "intro\n" + " ".join(f"w{i}" for i in range(MAX_TOKENS_ALIGNED)) + "\nend\n"
     new = old.replace("w7 ", "seven ")
     shown = word_diff(old, new, context=0).split("\n")
     assert shown[0] == "@@ line 2 @@"
-    assert shown[1].startswith("[-w0 w1") and shown[1].endswith("-]")
-    assert shown[2].startswith("{+w0 w1") and "seven" in shown[2] and len(shown) == 3
+    assert shown[1].startswith("w0 w1 w2 w3 w4 w5 w6 [-w7-]{+seven+} w8 w9 ")
+    assert shown[1].endswith(f" w{MAX_TOKENS_ALIGNED - 1}") and len(shown) == 2

@@ -1,0 +1,140 @@
+"""Where two texts differ, as the word diff marks it: pieces of text each kept, gone or added.
+
+Stores: nothing.
+Refuses: nothing.
+Returns: ``pieces``: (text, side) pieces of ``new`` against ``old``, "=" in both, "-"
+in old only, "+" in new only, each changed piece marked ``[-old-]``/``{+new+}`` and
+split at its newlines. A short text is aligned by its tokens (runs of word characters,
+runs of whitespace, single other characters) with ``difflib.SequenceMatcher``; a long
+one by its lines first, then its tokens inside each changed run of lines.
+Test: tests/text/test_word_diff.py, tests/text/test_word_diff_cost.py
+
+The cost is bounded, whatever the text: ``SequenceMatcher`` without autojunk grows
+with the product of the two sides and with each matching block it finds (a 400-line
+section rewritten ran for 30 s, 1,000 lines for minutes, every short token, a space,
+a digit, matching somewhere), so tokens are aligned at once only while the product of
+the two sides is within ``MAX_ALIGNED_PRODUCT``; past it a run's common first and last
+tokens are kept and the rest marked whole. Lines are aligned with autojunk past the
+same product (blank lines repeated thousands of times made each search quadratic:
+``difflib.unified_diff`` does the same).
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+
+_TOKEN = re.compile(r"\w+|\s+|[^\w\s]")
+
+# Tokens per side above which the word diff aligns lines first.
+MAX_TOKENS_ALIGNED = 20_000
+# Tokens of one side times the other's, above which tokens (or lines) are not aligned by
+# SequenceMatcher without autojunk: about 0.1 s at the worst measured (two 320-token
+# texts sharing every other token); a typical edit aligns far faster.
+MAX_ALIGNED_PRODUCT = 100_000
+# Products spent by one diff's token alignments of changed runs; past it, each further
+# run has its common ends kept and its middle marked whole.
+MAX_PRODUCT_SPENT = 40 * MAX_ALIGNED_PRODUCT
+
+
+def lines_of(text: str) -> list[str]:
+    """``text``'s lines, each with its ``\n``: split there alone (``str.splitlines``
+    also splits at U+2028, a form feed, a CR, which a section's lines may hold)."""
+    return re.findall(r"[^\n]*\n|[^\n]+$", text)
+
+
+def mark(kind: str, text: str) -> list[str]:
+    """``text`` (deleted ``-`` or inserted ``+``) marked, split at its newlines so each
+    piece stays on its own line; a newline itself is kept unmarked."""
+    opener, closer = ("[-", "-]") if kind == "-" else ("{+", "+}")
+    out: list[str] = []
+    for piece in re.split(r"(\n)", text):
+        if piece == "\n":
+            out.append(piece)
+        elif piece:
+            out.append(f"{opener}{piece}{closer}")
+    return out
+
+
+def _changed(a: list[str], b: list[str]) -> list[tuple[str, str]]:
+    """``a`` gone and ``b`` added, each marked whole."""
+    pieces = [(p, "-") for p in mark("-", "".join(a))] if a else []
+    return pieces + ([(p, "+") for p in mark("+", "".join(b))] if b else [])
+
+
+def _aligned(a: list[str], b: list[str], *, autojunk: bool = False) -> list[tuple[str, str]]:
+    """``b`` against ``a`` (tokens or lines) as SequenceMatcher aligns them."""
+    pieces: list[tuple[str, str]] = []
+    matcher = difflib.SequenceMatcher(None, a, b, autojunk=autojunk)
+    for op, i1, i2, j1, j2 in matcher.get_opcodes():
+        if op == "equal":
+            pieces.append(("".join(b[j1:j2]), "="))
+        else:
+            pieces += _changed(a[i1:i2], b[j1:j2])
+    return pieces
+
+
+def _ends(a: list[str], b: list[str]) -> tuple[int, int]:
+    """How many first and last items ``a`` and ``b`` share (not overlapping)."""
+    most = min(len(a), len(b))
+    head = 0
+    while head < most and a[head] == b[head]:
+        head += 1
+    tail = 0
+    while tail < most - head and a[-1 - tail] == b[-1 - tail]:
+        tail += 1
+    return head, tail
+
+
+class _Budget:
+    """The products one diff may still spend on aligning tokens (``MAX_PRODUCT_SPENT``)."""
+
+    __slots__ = ("left",)
+
+    def __init__(self) -> None:
+        self.left = MAX_PRODUCT_SPENT
+
+    def run(self, a: list[str], b: list[str]) -> list[tuple[str, str]]:
+        """A changed run's tokens: aligned while affordable, else its common ends kept
+        and its middle marked whole."""
+        head, tail = _ends(a, b)
+        ma, mb = a[head : len(a) - tail], b[head : len(b) - tail]
+        cost = len(ma) * len(mb)
+        out = [("".join(a[:head]), "=")] if head else []
+        if cost <= min(MAX_ALIGNED_PRODUCT, self.left):
+            self.left -= cost
+            out += _aligned(ma, mb)
+        else:
+            out += _changed(ma, mb)
+        return out + ([("".join(a[len(a) - tail :]), "=")] if tail else [])
+
+
+def pieces(old: str, new: str) -> list[tuple[str, str]]:
+    """(text, side) pieces of ``new`` against ``old``: tokens aligned for a short text
+    (its pieces as they always were); for a long one (``MAX_TOKENS_ALIGNED`` tokens, or
+    ``MAX_ALIGNED_PRODUCT``), lines aligned first, then the tokens of each changed run
+    of lines against the run it replaced, within the budget."""
+    a, b = _TOKEN.findall(old), _TOKEN.findall(new)
+    short = max(len(a), len(b)) <= MAX_TOKENS_ALIGNED
+    if short and len(a) * len(b) <= MAX_ALIGNED_PRODUCT:
+        return _aligned(a, b)
+    la, lb = lines_of(old), lines_of(new)
+    head, tail = _ends(la, lb)
+    ma, mb = la[head : len(la) - tail], lb[head : len(lb) - tail]
+    out = [("".join(la[:head]), "=")] if head else []
+    budget = _Budget()
+    matcher = difflib.SequenceMatcher(
+        None, ma, mb, autojunk=len(ma) * len(mb) > MAX_ALIGNED_PRODUCT
+    )
+    for op, i1, i2, j1, j2 in matcher.get_opcodes():
+        if op == "equal":
+            out.append(("".join(mb[j1:j2]), "="))
+        elif op == "replace":
+            run_a, run_b = "".join(ma[i1:i2]), "".join(mb[j1:j2])
+            out += budget.run(_TOKEN.findall(run_a), _TOKEN.findall(run_b))
+        else:  # a run inserted or deleted whole
+            out += _changed(ma[i1:i2], mb[j1:j2])
+    return out + ([("".join(la[len(la) - tail :]), "=")] if tail else [])
+
+
+__all__ = ["MAX_ALIGNED_PRODUCT", "MAX_TOKENS_ALIGNED", "lines_of", "mark", "pieces"]
