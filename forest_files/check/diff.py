@@ -6,10 +6,13 @@ Returns: unified line diff text of the bound section, or (``words=True``, for
 prose) its changed lines with the changed words marked ``[-old-]{+new+}``;
 ``colourise`` adds terminal colour to either; ``for_terminal``, the one way a door
 prints a diff: each control character of the text shown escaped (kernel/shellword.py
-``printable``: the text's own escapes never reach the terminal), then coloured.
+``printable``: the text's own escapes never reach the terminal), then coloured;
+``bounded_diff``, a drift's diff as check and review print it: ``MAX_DIFF_LINES`` lines,
+then how many more and the ``forest diff`` that prints every one.
 Lines are split at ``\n`` alone: U+2028 or a form feed inside a line stays in it.
 Test: tests/doors/test_cli_files.py, tests/text/test_word_diff.py,
-tests/text/test_word_diff_cost.py, tests/check/test_control_chars.py
+tests/text/test_word_diff_cost.py, tests/check/test_control_chars.py,
+tests/check/test_diff_bound.py
 
 Word diffs tokenise into runs of word characters, runs of whitespace and single
 other characters (so ``.`` -> ``!`` marks one character), and align the tokens
@@ -103,6 +106,26 @@ def for_terminal(diff: str, *, colour: bool) -> str:
 
     shown = printable(visible(diff), keep="\n\t")
     return colourise(shown) if colour and shown else shown
+
+
+# Lines of a drift's diff ``forest check``, ``forest review`` and the hook print per
+# finding: a section rewritten whole is twice its length, and a terminal is no pager.
+MAX_DIFF_LINES = 200
+
+
+def bounded_diff(diff: str, finding: Finding, *, words: bool) -> str:
+    """``diff`` as at most ``MAX_DIFF_LINES`` lines, then, when more were left out, one
+    saying how many and the ``forest diff`` that prints every one."""
+    from forest_files.kernel.shellword import forest_text
+
+    lines = diff.split("\n")
+    if len(lines) <= MAX_DIFF_LINES:
+        return diff
+    every = forest_text("diff", finding.selector, options=("--words",) if words else ())
+    more = len(lines) - MAX_DIFF_LINES
+    return "\n".join(
+        [*lines[:MAX_DIFF_LINES], f"… {more} more line(s) not shown; every line: `{every}`"]
+    )
 
 
 def _marked_lines(old: str, new: str) -> list[tuple[str, bool, int]]:

@@ -1,0 +1,71 @@
+"""``forest check`` (on a terminal, ``--show-diff``) prints at most ``MAX_DIFF_LINES`` lines
+of a drift's diff per finding, then one line saying how many more and the ``forest
+diff`` that prints every one (check/diff.py ``bounded_diff``); a short diff is printed
+whole, and machine output carries none."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from forest_files.check import diff as diffs
+from forest_files.check.engine import Finding
+from tests.helpers.cli import forest
+from tests.helpers.custody import adopted_repo
+from tests.helpers.git import pasted, write
+
+LINES = 1_000
+
+
+def _rewritten(tmp_path: Path, name: str) -> Path:
+    old = "".join(f"line {i} says alpha beta\n" for i in range(LINES))
+    text = f"# A\n\n{old}\n# B\n\nx\n" if name.endswith(".md") else old
+    repo = adopted_repo(tmp_path, name, text, f"{name}#A" if name.endswith(".md") else name)
+    new = "".join(f"row {i} reads delta\n" for i in range(LINES))
+    write(repo, name, f"# A\n\n{new}\n# B\n\nx\n" if name.endswith(".md") else new)
+    return repo
+
+
+def _diff(out: str) -> list[str]:
+    lines = out.splitlines()
+    return lines[lines.index(next(x for x in lines if x.startswith("--- ground"))) : -1]
+
+
+@pytest.mark.parametrize(
+    ("name", "command"), [("f.md", "forest diff 'f.md#A' --words"), ("f.cfg", "forest diff f.cfg")]
+)
+def test_check_rewritten_section_diff_bounded_accepted(
+    tmp_path: Path, name: str, command: str
+) -> None:
+    """Before: 2,000 lines of diff for 1,000 rewritten (60,000 for a 30,000-line section)."""
+    repo = _rewritten(tmp_path, name)
+    done = forest(repo, "check", "--show-diff")
+    assert done.exit_code == 1, done.output
+    shown = _diff(done.stdout)
+    assert len(shown) == diffs.MAX_DIFF_LINES + 1
+    tail = shown[-1]
+    assert re.fullmatch(r"… \d+ more line\(s\) not shown; every line: `[^`]*`", tail), tail
+    (route,) = re.findall(r"`([^`]*)`", tail)
+    assert route == command
+    every = pasted(repo, route)
+    assert every.returncode == 0, every.stderr
+    assert "row 999 reads delta" in every.stdout
+    assert int(tail.split()[1]) == len(every.stdout.splitlines()) - 1 - diffs.MAX_DIFF_LINES
+    assert "row 999" not in forest(repo, "check", "--json").stdout  # no text in machine output
+
+
+def test_check_diff_at_its_bound_printed_whole_accepted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A diff of exactly the bound is printed whole; one line more, and the last says so."""
+    repo = _rewritten(tmp_path, "f.cfg")
+    every = pasted(repo, "forest diff f.cfg").stdout.splitlines()[1:]
+    finding = Finding("drifted", "f.cfg", "f.cfg", "b", None, None)
+    whole = "\n".join(every)
+    monkeypatch.setattr(diffs, "MAX_DIFF_LINES", len(every))
+    assert diffs.bounded_diff(whole, finding, words=False) == whole
+    monkeypatch.setattr(diffs, "MAX_DIFF_LINES", len(every) - 1)
+    cut = diffs.bounded_diff(whole, finding, words=False).split("\n")
+    assert cut[:-1] == every[:-1] and cut[-1].startswith("… 1 more line(s) not shown")
