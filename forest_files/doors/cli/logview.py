@@ -5,9 +5,12 @@ when) among its grounds, in the order they happened; a target where a binding st
 before a move (and none stands now) shows that binding's chain, its first line
 naming where it went.
 
-Stores: nothing.
+Stores: nothing itself; an index whose binding rows or grounds disagree with the
+ledger is rebuilt from it first (the index proof every door runs,
+custody/indexproof.py ``proven_map``, one ``forest:`` line on stderr), so a forged
+binding row or a lost edge row never names a chain.
 Refuses: a target that names no binding, live or retired, now or before a move
-(lookup.py).
+(lookup.py), in the proven index.
 Returns: text lines, or one JSON document for a chain with ``--json`` (ids,
 signatures, words — never section text; ``moves`` the rebinds). A ground's words are
 its act's as ``forest log`` shows them (custody/actlog.py: the ledger's where the
@@ -15,7 +18,8 @@ index lost or changed the record row). Every text line is
 one line, its control characters shown escaped (kernel/shellword.py ``printable``);
 JSON keeps them.
 Test: tests/check/test_dead_ends.py, tests/doors/test_cli_files.py,
-tests/check/test_control_chars.py, tests/custody/test_log_words.py
+tests/check/test_control_chars.py, tests/custody/test_log_words.py,
+tests/doors/test_log_proven.py
 """
 
 from __future__ import annotations
@@ -33,6 +37,8 @@ if TYPE_CHECKING:
     from forest_files.custody.bindings import Binding
     from forest_files.custody.log_entries import LogEntry
     from forest_files.custody.lookup import ChainLink
+    from forest_files.custody.repository import Repository
+    from forest_files.store.forest import ForestStore
 
 
 def log_line(e: LogEntry) -> str:
@@ -62,7 +68,7 @@ def print_chain(target: str, repo: Path, as_json: bool) -> None:
 
     r = Repository(repo)
     with r:
-        store = r.synced()
+        store = _proven(r)
         acts = r.log()
         every = all_bindings(store, include_retired=True)
         went = None
@@ -97,6 +103,16 @@ def print_chain(target: str, repo: Path, as_json: bool) -> None:
         lines.append((e.created_at, f"{'retired':<10} binding {e.subject[:12]} by {e.by}: {said}"))
     for at, what in lines:
         typer.echo(printable(f"  {at} {what}"))
+
+
+def _proven(r: Repository) -> ForestStore:
+    """The synced index once its binding rows and grounds agree with the ledger (the
+    proof every door runs, custody/indexproof.py): a forged or damaged index is rebuilt
+    from the ledger, and one line on stderr says so."""
+    from forest_files.custody.indexproof import proven_map
+
+    proven_map(r.synced(), r)
+    return r.store()  # the rebuilt index, when the proof rebuilt it
 
 
 def _words_of_ledger(links: list[ChainLink], acts: list[LogEntry]) -> list[ChainLink]:

@@ -1,0 +1,74 @@
+"""``forest log TARGET`` runs the index proof every door runs before it believes the
+index's binding rows and the chain's edges: a binding moved to another place behind the
+triggers, a binding pointed at another entry, or the edge row that makes its ground
+deleted, was believed (the real place "no binding", the forged one showing the chain;
+no ground, or another entry's chain). The index is rebuilt from the ledger, as the
+other doors rebuild it, and one ``forest:`` line on stderr says so."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from forest_files.custody.repository import Repository
+from tests.helpers.cli import forest
+from tests.helpers.forgetting import adopted_then_cleaned
+from tests.helpers.state import behind_the_triggers
+
+KEYS = "doc.md#Ops/Keys"
+REBUILT = "rebuilt it from the ledger"
+# The ground's adoption record, the one whose words are "amend"
+AMEND = "(SELECT id FROM entries WHERE bucket = 'adoption_record' AND body = 'amend')"
+
+FORGERIES = {
+    "binding-place": "UPDATE binding_events SET selector = 'doc.md#Ops/Other'",
+    "binding-entry": "UPDATE binding_events SET entry_id = 1",
+    "ground-edge": f"DELETE FROM edges WHERE kind = 'adopts' AND from_id = {AMEND}",
+}
+
+
+@pytest.fixture
+def root(tmp_path: Path) -> Path:
+    """``doc.md#Ops/Keys`` adopted (words "ok"), then superseded (words "amend")."""
+    root, _old = adopted_then_cleaned(tmp_path)
+    with Repository(root) as repo:
+        repo.sync()
+    return root
+
+
+def _chain(root: Path) -> tuple[str, list[tuple[str, str]], str]:
+    """``forest log KEYS --json``: its selector, (status, words) of each ground, stderr."""
+    done = forest(root, "log", KEYS, "--json")
+    assert done.exit_code == 0, done.stderr
+    doc = json.loads(done.stdout)
+    return doc["selector"], [(x["status"], x["words"]) for x in doc["chain"]], done.stderr
+
+
+def test_log_chain_of_an_honest_index_accepted(root: Path) -> None:
+    assert _chain(root) == (KEYS, [("superseded", "ok"), ("ground", "amend")], "")
+
+
+@pytest.mark.parametrize("how", sorted(FORGERIES))
+def test_log_chain_forged_index_rebuilt_detected(root: Path, how: str) -> None:
+    honest = forest(root, "log", KEYS).stdout
+    behind_the_triggers(root, FORGERIES[how])
+    selector, links, err = _chain(root)
+    assert (selector, links) == (KEYS, [("superseded", "ok"), ("ground", "amend")])
+    (line,) = err.splitlines()
+    assert line.startswith("forest: the index disagreed with the ledger (binding ")
+    assert line.endswith(REBUILT)
+    behind_the_triggers(root, FORGERIES[how])
+    text = forest(root, "log", KEYS)
+    assert text.exit_code == 0 and text.stdout == honest
+    assert REBUILT in text.stderr and len(text.stderr.splitlines()) == 1
+    assert _chain(root)[2] == ""  # rebuilt: the next log believes it
+
+
+def test_log_chain_of_a_forged_place_refused(root: Path) -> None:
+    """The place a forged binding row names is no binding's (the rebuilt index's)."""
+    behind_the_triggers(root, FORGERIES["binding-place"])
+    done = forest(root, "log", "doc.md#Ops/Other")
+    assert done.exit_code == 1 and "doc.md#Ops/Other: no binding" in done.stderr
+    assert REBUILT in done.stderr.splitlines()[0]
