@@ -13,8 +13,10 @@ Returns: per act id, (selector, words): the selector the act's binding has now
 it moved to), and the words the
 act recorded (an adoption's or supersession's record, a retire's own words, the
 supersession a rebind carries) — never section text.
+``rebind_grounds``: the entry each rebind's supersession made (its words are the
+rebind's).
 Test: tests/doors/test_cli.py::test_sync_rebuild_log, tests/doors/test_log_moved.py,
-tests/custody/test_log_words.py
+tests/custody/test_log_words.py, tests/doors/test_log_proven.py
 """
 
 from __future__ import annotations
@@ -68,6 +70,32 @@ def described(
         elif isinstance(p, RetireAct):
             out[act.id] = (by_act.get(p.binding, ""), p.words)
     words.say()
+    return out
+
+
+def rebind_grounds(ledger_dir: Path) -> dict[str, str]:
+    """The content id of the entry each rebind's supersession made, by the rebind's act
+    id: the ground ``forest log TARGET`` words with that rebind's (its record's) words.
+    Read from the segments' JSON lines, as the index proof reads them (``forest log``
+    decoded every act already); a line not of that shape, the typed way."""
+    import json
+
+    from forest_files.ledger.segments import read_ledger, segment_paths
+
+    out: dict[str, str] = {}
+    try:
+        for path in segment_paths(ledger_dir):
+            for line in path.read_bytes().split(b"\n"):
+                d = json.loads(line) if b'"rebind"' in line else None
+                if d is not None and d["kind"] == "rebind" and d.get("supersede") is not None:
+                    out[str(d["id"])] = str(d["supersede"]["entry"]["content_id"])
+    except (ValueError, TypeError, KeyError, AttributeError):
+        acts = read_ledger(ledger_dir).acts.values()
+        return {
+            a.id: a.payload.supersede.entry.content_id
+            for a in acts
+            if isinstance(a.payload, RebindAct) and a.payload.supersede is not None
+        }
     return out
 
 

@@ -13,8 +13,9 @@ from pathlib import Path
 import pytest
 
 from forest_files.custody.repository import Repository
-from tests.helpers.cli import forest
+from tests.helpers.cli import forest, ok
 from tests.helpers.forgetting import adopted_then_cleaned
+from tests.helpers.git import commit_all, make_repo, write
 from tests.helpers.state import behind_the_triggers
 
 KEYS = "doc.md#Ops/Keys"
@@ -72,3 +73,47 @@ def test_log_chain_of_a_forged_place_refused(root: Path) -> None:
     done = forest(root, "log", "doc.md#Ops/Other")
     assert done.exit_code == 1 and "doc.md#Ops/Other: no binding" in done.stderr
     assert REBUILT in done.stderr.splitlines()[0]
+
+
+DAMAGED = (
+    "forest: the index lost or changed the words of 1 act (its record row); "
+    "shown from the ledger; `forest fsck` names the damage, `forest rebuild` repairs it"
+)
+REWORDED = "renamed and reworded"
+
+
+@pytest.fixture
+def reworded(tmp_path: Path) -> Path:
+    """``doc.md#T/A`` adopted ("first"), then renamed and reworded: a rebind to ``#T/B``
+    whose supersession made its ground (words ``REWORDED``)."""
+    repo = make_repo(tmp_path)
+    ok(repo, "init")
+    write(repo, "doc.md", "# T\n\n## A\n\nalpha\n")
+    commit_all(repo, "doc")
+    ok(repo, "adopt", "doc.md#T/A", "--words", "first")
+    write(repo, "doc.md", "# T\n\n## B\n\nbeta\n")
+    ok(repo, "rebind", "doc.md#T/A", "doc.md#T/B", "--words", REWORDED)
+    return repo
+
+
+@pytest.mark.parametrize(
+    "forgery",
+    [
+        f"UPDATE entries SET body = 'forged words' WHERE body = '{REWORDED}'",
+        f"UPDATE entries SET content_id = '{'0' * 64}' WHERE body = '{REWORDED}'",
+    ],
+    ids=["words-changed", "content-id-changed"],
+)
+def test_log_chain_rebind_supersession_words_from_ledger_detected(
+    reworded: Path, forgery: str
+) -> None:
+    """A ground a rebind's supersession made showed its record row's words (forged),
+    while the move's line beside it showed the ledger's and said the index was damaged."""
+    behind_the_triggers(reworded, forgery)
+    done = forest(reworded, "log", "doc.md#T/B", "--json")
+    assert done.exit_code == 0 and done.stderr == DAMAGED + "\n"
+    doc = json.loads(done.stdout)
+    assert [x["words"] for x in doc["chain"]] == ["first", REWORDED]
+    assert [m["words"] for m in doc["moves"]] == [REWORDED]
+    text = forest(reworded, "log", "doc.md#T/B")
+    assert "forged" not in text.stdout and text.stdout.count(f": {REWORDED}") == 2

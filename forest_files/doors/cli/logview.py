@@ -82,7 +82,7 @@ def print_chain(target: str, repo: Path, as_json: bool) -> None:
                 if went is None:
                     raise live_refusal from None
                 binding = went
-        links = _words_of_ledger(chain_of(store, binding), acts)
+        links = _words_of_ledger(chain_of(store, binding), acts, r.ledger_dir)
         ended = [e for e in acts if e.kind == "retire" and e.subject == binding.bind_act]
         moves = [e for e in acts if e.kind == "rebind" and e.result == binding.bind_act]
     if as_json:
@@ -115,12 +115,19 @@ def _proven(r: Repository) -> ForestStore:
     return r.store()  # the rebuilt index, when the proof rebuilt it
 
 
-def _words_of_ledger(links: list[ChainLink], acts: list[LogEntry]) -> list[ChainLink]:
+def _words_of_ledger(
+    links: list[ChainLink], acts: list[LogEntry], ledger_dir: Path
+) -> list[ChainLink]:
     """Each ground's words as ``forest log`` shows its act's (actlog.py: the ledger's,
-    where the index lost or changed the record row), not the index's row alone."""
+    where the index lost or changed the record row), not the index's row alone; a
+    ground a rebind's supersession made, that rebind's."""
     from dataclasses import replace
 
+    from forest_files.custody.actlog import rebind_grounds
+
     said = {e.result: e.words for e in acts if e.kind in ("adopt", "supersede", "resolve")}
+    made = rebind_grounds(ledger_dir) if any(e.kind == "rebind" for e in acts) else {}
+    said.update((made[e.act_id], e.words) for e in acts if e.act_id in made)
     return [replace(x, words=said.get(x.content_id, x.words)) for x in links]
 
 
