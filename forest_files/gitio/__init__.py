@@ -23,6 +23,7 @@ from forest_files.gitio._run import (
 )
 from forest_files.gitio.attr_rules import info_rules
 from forest_files.gitio.attr_source import committed_attributes, deciding_rules
+from forest_files.gitio.config import config_get, config_origin, user_identity
 from forest_files.gitio.content import (
     SUBMODULE_MODE,
     attributes,
@@ -50,26 +51,25 @@ from forest_files.gitio.history import (
     range_parents,
     trees_exist,
 )
+from forest_files.gitio.index_file import (
+    commit_names_its_files,
+    commit_stages_into_lock,
+    is_index_locked,
+)
 from forest_files.gitio.records import Change, TreeEntry
 from forest_files.gitio.repo import (
     FetchRoute,
-    commit_names_its_files,
-    commit_stages_into_lock,
     commits_with_authors,
-    config_get,
-    config_origin,
     fetch_route,
     full_history,
     git_dir,
     head_commit,
     hooks_dir,
-    is_index_locked,
     is_shallow,
     merge_base,
     resolve_commit,
     rev_list,
     toplevel,
-    user_identity,
 )
 from forest_files.gitio.search import (
     Added,

@@ -6,20 +6,19 @@ Refuses: paths outside a working tree (NotARepo), bare repositories
 clone never fetched, the pasteable ``git fetch``; in a shallow clone, the CI
 fix), a merge-base cut off by a shallow clone, or a range it cuts short below
 a merge-base it holds (ShallowClone, with the CI fix).
-Returns: absolute paths, commit ids, commit lists, config values (``config_origin``:
-where one is set); ``full_history``
+Returns: absolute paths, commit ids, commit lists; ``full_history``
 (how to fetch full history, said by every shallow-clone refusal); ``fetch_route``
 (the one builder of the fetch that brings a revision this clone lacks: the
 refusal's hint and the CI gate's reports print it). A full commit id
 once found to name a commit is not asked again in the same process (an object id
 names its content for ever; kept with the objects read, seen_objects.py): one
-CI run asked git the same question nine times.
+CI run asked git the same question nine times. Config values are config.py's,
+which index file a hook judges is index_file.py's.
 Test: tests/gitio/test_gitio.py, tests/doors/test_printed_where_typed.py
 """
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -34,7 +33,6 @@ from forest_files.gitio._run import (
     git_out,
     refuse_option,
     run_git,
-    split_z,
 )
 from forest_files.kernel.shellword import command_text, git_step
 
@@ -261,85 +259,3 @@ def commits_with_authors(
         commit, *parents = ids.strip().split()
         result.append((commit, tuple(parents), author.strip()))
     return result
-
-
-def config_get(repo: Path | str, key: str, *, as_type: str | None = None) -> str | None:
-    """The effective value of ``key`` (last one wins), or None if unset. ``as_type``:
-    git's ``--type`` (``bool-or-str``: ``true`` for each way git spells a true
-    boolean, ``yes``, ``on``, ``1`` or a bare key)."""
-    typed = [f"--type={as_type}"] if as_type else []
-    proc = run_git(repo, ["config", *typed, "--get", "--end-of-options", key], ok_codes=(0, 1))
-    if proc.returncode == 1:
-        if proc.stderr.strip():
-            raise GitFailed(f"config key {key!r} is invalid", stderr=decode(proc.stderr))
-        return None
-    return decode(proc.stdout).rstrip("\n")
-
-
-def config_origin(repo: Path | str, key: str) -> tuple[str, str] | None:
-    """Where the effective value of ``key`` is set: git's scope (``local``,
-    ``worktree``, ``global``, ``system``, ``command``) and its origin (``file:PATH``,
-    PATH relative to ``repo`` for the repository's own files; ``command line:`` for
-    ``git -c`` or ``GIT_CONFIG_COUNT``), or None if unset. ``-z``: a path is given as
-    it is, never quoted."""
-    proc = run_git(
-        repo,
-        ["config", "-z", "--show-scope", "--show-origin", "--get", "--end-of-options", key],
-        ok_codes=(0, 1),
-    )
-    fields = split_z(proc.stdout)
-    if proc.returncode == 1 or len(fields) < 3:
-        return None
-    return fields[0], fields[1]
-
-
-def user_identity(repo: Path | str) -> str | None:
-    """``"Name <email>"`` as git would sign a commit: GIT_AUTHOR_NAME/GIT_AUTHOR_EMAIL
-    override user.name/user.email (git's own precedence); None if either is unset."""
-    proc = run_git(repo, ["config", "-z", "--get-regexp", r"^user\.(name|email)$"], ok_codes=(0, 1))
-    values: dict[str, str] = {}
-    for record in split_z(proc.stdout):
-        key, _, value = record.partition("\n")
-        values[key] = value.strip()
-    name = os.environ.get("GIT_AUTHOR_NAME", "").strip() or values.get("user.name")
-    email = os.environ.get("GIT_AUTHOR_EMAIL", "").strip() or values.get("user.email")
-    if not name or not email:
-        return None
-    return f"{name} <{email}>"
-
-
-def commit_names_its_files(repo: Path | str) -> bool:
-    """True in a hook git runs for ``git commit FILE…`` (``--only``): what it judges is
-    a temporary index of HEAD and the named files alone, which ``GIT_INDEX_FILE``
-    names; it is then neither the repository's index nor that index's lock (``git
-    commit -a`` and ``-i`` stage into the lock). What the hook's routes ``git add``
-    reaches the repository's index, not that commit."""
-    named = os.environ.get("GIT_INDEX_FILE")
-    if not named:
-        return False
-    index = Path(git_out(repo, ["rev-parse", "--path-format=absolute", "--git-path", "index"]))
-    mine = Path(os.path.abspath(named)).resolve()
-    return mine not in (index.resolve(), index.with_name(index.name + ".lock").resolve())
-
-
-def commit_stages_into_lock(repo: Path | str) -> bool:
-    """True in a hook git runs for ``git commit`` with or without ``-a``, ``-i`` or
-    ``-p``: ``GIT_INDEX_FILE`` names the repository's index lock, which git renames
-    over the index only when the commit lands. What ``-a``/``-p`` staged into it is
-    gone once the hook refuses, so a route that reads the index must stage it again."""
-    named = os.environ.get("GIT_INDEX_FILE")
-    if not named:
-        return False
-    index = Path(git_out(repo, ["rev-parse", "--path-format=absolute", "--git-path", "index"]))
-    lock = index.with_name(index.name + ".lock")
-    return Path(os.path.abspath(named)).resolve() == lock.resolve()
-
-
-def is_index_locked(repo: Path | str, *, keep_index_file: bool = False) -> bool:
-    """True while another git process holds the (possibly temporary) index lock."""
-    index = git_out(
-        repo,
-        ["rev-parse", "--path-format=absolute", "--git-path", "index"],
-        keep_index_file=keep_index_file,
-    )
-    return Path(index + ".lock").exists()

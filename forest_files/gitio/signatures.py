@@ -33,7 +33,7 @@ from forest_files.gitio._run import (
     refuse_option,
     run_git,
 )
-from forest_files.gitio.repo import config_get
+from forest_files.gitio.config import config_get
 from forest_files.kernel.errors import ForestError
 
 EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
