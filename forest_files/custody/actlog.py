@@ -76,27 +76,15 @@ def described(
 def rebind_grounds(ledger_dir: Path) -> dict[str, str]:
     """The content id of the entry each rebind's supersession made, by the rebind's act
     id: the ground ``forest log TARGET`` words with that rebind's (its record's) words.
-    Read from the segments' JSON lines, as the index proof reads them (``forest log``
-    decoded every act already); a line not of that shape, the typed way."""
-    import json
+    Read through the codec (ledger/segments.py ``read_ledger``, whose decoded segments
+    the log's own read left in memory)."""
+    from forest_files.ledger.segments import read_ledger
 
-    from forest_files.ledger.segments import read_ledger, segment_paths
-
-    out: dict[str, str] = {}
-    try:
-        for path in segment_paths(ledger_dir):
-            for line in path.read_bytes().split(b"\n"):
-                d = json.loads(line) if b'"rebind"' in line else None
-                if d is not None and d["kind"] == "rebind" and d.get("supersede") is not None:
-                    out[str(d["id"])] = str(d["supersede"]["entry"]["content_id"])
-    except (ValueError, TypeError, KeyError, AttributeError):
-        acts = read_ledger(ledger_dir).acts.values()
-        return {
-            a.id: a.payload.supersede.entry.content_id
-            for a in acts
-            if isinstance(a.payload, RebindAct) and a.payload.supersede is not None
-        }
-    return out
+    return {
+        a.id: a.payload.supersede.entry.content_id
+        for a in read_ledger(ledger_dir).acts.values()
+        if isinstance(a.payload, RebindAct) and a.payload.supersede is not None
+    }
 
 
 class _Words:
