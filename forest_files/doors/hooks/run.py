@@ -43,7 +43,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from forest_files.check.findings import CheckReport
+    pass
 
 CHECK_HOOKS = ("pre-commit", "pre-merge-commit")
 SYNC_HOOKS = ("post-merge", "post-checkout", "post-rewrite")
@@ -71,8 +71,9 @@ def check_staged(root: Path) -> int:
         _say_left_out(root)
         return 0
     from forest_files.check.text import HOOK_SHOWN
+    from forest_files.doors.hooks.commit_index import commit_index
 
-    report, after, beyond = _commit_index(root, report, len(report.failed) > HOOK_SHOWN)
+    report, after, beyond = commit_index(root, report, len(report.failed) > HOOK_SHOWN)
     # What lists every finding: the index, unless this commit judged more than it
     # (``git commit -a``/``-p``/``FILE…``), whose staging is undone once it is refused.
     lister = "forest check" if beyond else "forest check --staged"
@@ -91,85 +92,6 @@ def _say_left_out(root: Path) -> None:
     left_out = uncommitted_custody(root, keep_index_file=True, in_commit=True)
     if left_out is not None:
         _say(left_out)
-
-
-def _commit_index(
-    root: Path, report: CheckReport, many: bool
-) -> tuple[CheckReport, list[str], bool]:
-    """The report as the commit's own index needs it (check/commit_route.py): for
-    ``git commit -a``/``-p``, its one route staging again what the commit staged
-    beyond the index, and each route that stages the ledger staging its finding's
-    files the commit took whole; for ``git commit FILE…``, which commits the named files alone,
-    its one route staging them first, and the commit to run after a route that
-    stages the ledger, which that commit would leave out. And whether the commit
-    judged another index than the repository's (then ``check --staged`` would not
-    list what it found), asked only when the findings are ``many`` (more than the
-    hook shows) or a route needs it."""
-    from forest_files import gitio
-    from forest_files.check.commit_route import routes_stage_taken, stages_ledger
-
-    ledger = any(stages_ledger(s) for r in report.failed for route in r.routes for s in route.steps)
-    if (report.commit_route is not None or many or ledger) and gitio.commit_stages_into_lock(root):
-        beyond = _beyond_index(root)
-        if report.commit_route is not None:
-            report = _staged_beyond_index(report, beyond)
-        report = routes_stage_taken(report, beyond[0])
-        return report, [], bool(beyond[0] or beyond[1])
-    if not gitio.commit_names_its_files(root):
-        return report, [], False
-    from forest_files.check.commit_route import for_named_files, named_files_route
-    from forest_files.kernel.shellword import printable
-
-    named = [c.path for c in gitio.staged_changes(root, keep_index_file=True)]
-    report = for_named_files(report, named)
-    routes = [route for r in report.failed for route in r.routes]
-    if report.commit_route is not None:
-        routes.append(report.commit_route)
-    route = named_files_route(routes, named)
-    return report, [] if route is None else ["", printable(route.line())], True
-
-
-def _beyond_index(root: Path) -> tuple[list[str], list[str]]:
-    """What this commit's index (the lock ``git commit -a``/``-p`` staged into) holds
-    otherwise than the index: (paths staged whole, paths staged in part); both empty
-    for a plain ``git commit``."""
-    from forest_files import gitio
-
-    def entries(keep: bool) -> dict[str, tuple[str, str, int]]:
-        listed = gitio.ls_files_stage(root, keep_index_file=keep)
-        return {e.path: (e.mode, e.blob, e.stage) for e in listed}
-
-    mine, index = entries(True), entries(False)
-    beyond = sorted(p for p in mine.keys() | index.keys() if mine.get(p) != index.get(p))
-    parts = gitio.unstaged_paths(root, [p for p in beyond if p in mine], keep_index_file=True)
-    return [p for p in beyond if p not in parts], sorted(parts)
-
-
-def _staged_beyond_index(report: CheckReport, beyond: tuple[list[str], list[str]]) -> CheckReport:
-    """``report`` with its one route staging first what the commit staged beyond the
-    index (``_beyond_index``); a plain ``git commit`` staged nothing more, and its
-    route is left as it is."""
-    from forest_files.check.commit_route import for_commit_staged
-
-    return for_commit_staged(report, *beyond)
-
-
-def sync_index(root: Path) -> int:
-    from forest_files.custody.left_out import CustodyLeftOut
-    from forest_files.custody.repository import Repository
-    from forest_files.kernel.errors import ForestError
-
-    try:
-        with Repository(root) as repo:
-            repo.sync()
-    except CustodyLeftOut:
-        raise  # its own way in: `forest sync` would be refused the same
-    except ForestError as exc:  # the boundary says it, and a sync hook exits 0
-        from forest_files.kernel.shellword import forest_text
-
-        sync = forest_text("sync")  # `forest` finds the top from any folder of the work tree
-        raise ForestError(f"index not in step with the ledger ({exc}); run `{sync}`") from exc
-    return 0
 
 
 HOOK_BUSY_MS = 2000  # how long the hook waits for another writer of a store
@@ -250,6 +172,8 @@ def _run(hook: str) -> int:
     root = gitio.toplevel(Path.cwd())
     git_dir_paths(root)
     if hook in AFTER_HOOKS:  # the commit is made: said, never refused
+        from forest_files.doors.hooks.after_hooks import after_commit
+
         return after_commit(root, applied=hook == "post-applypatch")
     from forest_files.kernel.paths import CONFIG_NAME
 
@@ -259,32 +183,11 @@ def _run(hook: str) -> int:
         from forest_files.kernel.standing import stand_at
 
         stand_at(root)  # git's GIT_PREFIX: the steps a failed sync names, where git was typed
+        from forest_files.doors.hooks.after_hooks import sync_index
+
         return sync_index(root)
     _say(f"forest-files hook: unknown hook {hook!r}; {USAGE}")
     return 2
-
-
-def after_commit(root: Path, *, applied: bool = False) -> int:
-    """The post-commit hook: a commit git made without the pre-commit check (a revert,
-    a cherry-pick, ``--no-verify``) that removed acts from the ledger is said at once,
-    with the ways back (check/after_commit.py); whether forest.toml is still there or
-    not (a revert of the commit that made custody removes it too). Exit 1 when it says
-    so: git ignores it (the commit is made), and the pre-commit framework shows a
-    hook's output only when it fails. ``applied``: the post-applypatch hook, after
-    each patch ``git am`` commits (the same check, worded for a patch); a pick of
-    ``git rebase`` is worded as one, and a step that others follow is undone by its
-    id (check/after_commit.py ``sequence_at``)."""
-    from forest_files.check.after_commit import removed_custody, sequence_at
-    from forest_files.kernel.standing import stand_at
-    from forest_files.kernel.state import git_dir_paths
-
-    stand_at(root)  # git's GIT_PREFIX: the ways back, from where git was typed
-    hook = "post-applypatch" if applied else "post-commit"
-    sequence = sequence_at(Path(git_dir_paths(root)[0]), hook)
-    said = removed_custody(root, sequence=sequence).lines()
-    for line in said:
-        _say(line)
-    return 1 if said else 0
 
 
 def committed_custody(cwd: Path) -> tuple[Path, bool]:
