@@ -21,8 +21,9 @@ it, or the block is closed further on, so that restore is refused too) that bloc
 closed before the heading or taken out.
 Returns: ``Hiders(text).hidden(target, holders)``, a ``Hidden`` (or None: no block
 hides the selector's heading, the caller's "no heading matches" stands): one parse
-of a text's blocks for every selector asked of it, the parser asked again only of a
-block whose lines may read as that heading (md_blocks.py ``heading_like``);
+of a text's blocks for every selector asked of it; of a block's own lines alone
+(md_blocks.py ``Insides``), once, when they hold the heading's words; and of the
+text without a block's first line only when those lines hold a heading of that name;
 ``hidden_said`` (what hides it, in words); ``hidden_refusal``, the refusal or None.
 Test: tests/custody/test_restore_hidden.py, tests/doors/test_doors_hidden.py
 """
@@ -35,7 +36,7 @@ from dataclasses import dataclass, replace
 from forest_files.kernel.errors import ForestError
 from forest_files.kernel.shellword import command_text, forest_text, git_step, printable
 from forest_files.text.extract import Document, extract
-from forest_files.text.md_blocks import blocks, heading_like
+from forest_files.text.md_blocks import Insides, blocks
 from forest_files.text.normalise import normalise_text
 from forest_files.text.selector import (
     Selector,
@@ -102,7 +103,7 @@ class Hiders:
         self._end = self.text.count("\n") + (not self.text.endswith("\n")) + 2
         found = blocks(f"{self.text}\n# end\n")
         self._blocks = [b for b in found if b.kind in HIDERS and b.first < self._end]
-        self._like: list[tuple[frozenset[str], str | None]] | None = None
+        self._insides: Insides | None = None  # each block's lines, read alone
         self._without: dict[int, Document] = {}
         self._doc: Document | None = None
         self._found: dict[Target, tuple[int, int] | None] = {}  # holders' lines
@@ -160,17 +161,17 @@ class Hiders:
         return None
 
     def _may_hide(self, sel: Selector) -> list[int]:
-        """The blocks whose lines may read as ``sel``'s heading (in order)."""
-        if self._like is None:
-            self._like = [heading_like(self._lines, b) for b in self._blocks]
-        name = sel.parts[-1].removeprefix("^")
-        words = name.split()
-        anchor = sel.kind == "anchor"
-        return [
-            at
-            for at, (names, odd) in enumerate(self._like)
-            if (not anchor and name in names) or (odd is not None and all(w in odd for w in words))
-        ]
+        """The blocks whose own lines, parsed alone, hold a heading ``sel`` may name (by
+        its last part; an id: one the heading carries, or the heading literally named
+        ``{id}``, extract.py), in order. A block id (``{^id}``) names no heading."""
+        last = sel.parts[-1]
+        if sel.kind == "anchor" and last.startswith("^"):
+            return []
+        if self._insides is None:
+            self._insides = Insides(self._lines, self._blocks)
+        if sel.kind == "anchor":
+            return self._insides.naming({f"{{{last}}}", f"#{{{last}}}"}, [last])
+        return self._insides.naming({last}, last.split())
 
     def _without_first(self, at: int) -> Document:
         doc = self._without.get(at)

@@ -11,6 +11,7 @@ import pytest
 
 from forest_files.custody import restore_hidden
 from forest_files.custody.restore_hidden import Hidden, Hiders
+from forest_files.text import markdown
 from tests.custody.test_restore_hidden import BOOK, bound_book
 from tests.custody.test_restore_swallowed import state
 from tests.helpers.cli import forest
@@ -60,24 +61,64 @@ def test_hidden_value_two_headings_of_one_name_the_hidden_one_named_detected() -
 def test_hidden_value_many_closed_blocks_one_parse_per_block_that_may_hide_accepted(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """2,000 closed code blocks whose lines read as headings (``# Section N``), none the
-    hidden heading's: the parser is asked again of the one block that may hide it only,
-    and once per block for every selector asked of it."""
+    """1,500 closed code blocks whose lines read as headings (``# Section N step K``),
+    then a ``~~~`` left open in Section 150: a block's own lines are parsed alone
+    (md_blocks.py ``inner_headings``) only when they hold the words of the heading
+    asked, once whatever the number of selectors asked, and the text without a
+    block's first line only for the one block whose lines hold that heading."""
     parts = ["# Book\n\nintro\n"]
     for n in range(200):
-        parts.append(f"\n## Section {n}\n\nwords\n")
+        parts.append(f"\n## Section {n}\n\nwords of {n}\n")
         parts.extend(f"\n```python\n# Section {n} step {k}\nx = 1\n```\n" for k in range(10))
-    text = "".join(parts).replace("words\n", "words\n~~~\n", 1)  # opened in Section 0
+    text = "".join(parts).replace("words of 150\n", "words of 150\n~~~\n")
+    opened = text.splitlines().index("~~~") + 1
     made: list[int] = []
-    real = restore_hidden.Document
+    alone: list[int] = []
+    real, outline = restore_hidden.Document, markdown.outline
 
     def counted(text: str) -> object:
         made.append(1)
         return real(text)
 
+    def read_alone(text: str) -> object:
+        alone.append(1)
+        return outline(text)
+
     monkeypatch.setattr(restore_hidden, "Document", counted)
+    monkeypatch.setattr(markdown, "outline", read_alone)
     hiders = Hiders(text)
-    for n in (1, 2, 199):
+    for n in (151, 152, 199):
         got = hiders.hidden((f"f.md#Section {n}", ()), [])
-        assert got is not None and got.block_line == 8 and got.left_open, (n, got)
+        assert got is not None and got.block_line == opened and got.left_open, (n, got)
+    assert len(alone) == 1, len(alone)  # the ~~~ block's lines, once
+    assert hiders.hidden(("f.md#Section 3", ()), []) is None
+    held = len(alone)  # the blocks whose lines hold "Section" and "3"
+    assert 10 < held < 1501, held
+    assert hiders.hidden(("f.md#Section 3", ()), []) is None
+    assert len(alone) == held, len(alone)  # each parsed once
     assert len(made) == 2, len(made)  # the text without the ~~~ line, and the text itself
+
+
+def test_hidden_value_heading_named_without_its_comment_detected() -> None:
+    """``## Foo<!-- x -->Bar`` is named ``FooBar`` (markdown.py: the comment dropped, no
+    space either side): hidden by a fence opened in A, the parser's name finds it
+    (before: the pre-filter read the line's shape, ``Foo<!-- x -->Bar``, and its words,
+    so no block may hide ``FooBar`` and "no heading matches" stood)."""
+    text = "# A\n\ntext a\n```\nmore\n\n## Foo<!-- x -->Bar\n\nb\n\n# C\n\nc\n"
+    got = Hiders(text).hidden(("f.md#A/FooBar", ()), [("f.md#A", ())])
+    assert got is not None, got
+    assert (got.heading, got.line, got.block_line, got.holder) == (
+        "## Foo<!-- x -->Bar",
+        7,
+        4,
+        "f.md#A",
+    ), got
+
+
+def test_hidden_value_heading_the_paragraph_above_runs_into_not_hidden_detected() -> None:
+    """Read alone, the lines inside a fence opened straight under a paragraph hold the
+    setext heading ``B``; with the file's other lines they continue that paragraph
+    (``para B``, starting above the fence): the exact re-parse says no block hides
+    ``B``, so "no heading matches" stands."""
+    text = "# A\n\npara\n```\nB\n---\n\nb\n"
+    assert Hiders(text).hidden(("f.md#B", ()), [("f.md#A", ())]) is None
