@@ -143,13 +143,13 @@ def restore_section(
     if data is None:
         recreate(root, path, selector, excludes, ground)
         return "recreated", None
+    committed = committed_text(root, path)
     try:
-        new, old_text = splice(
-            data, selector, excludes, ground, path, committed=committed_text(root, path)
-        )
+        new, old_text = splice(data, selector, excludes, ground, path, committed=committed)
     except SectionNotFound as exc:  # its heading hidden by a block an edit left open?
         holders = [(b.selector, b.excludes) for b in bound]
-        raise hidden_refusal(data, path, (selector, excludes), holders) or exc from None
+        target = (selector, excludes)
+        raise hidden_refusal(data, path, target, holders, committed=committed) or exc from None
     if old_text == ground:
         return "clean", None
     if bound and isinstance(old_text, str):  # text: another section may stand in it

@@ -17,7 +17,8 @@ over the heading to a later line, nothing written; the route: the bound section
 holding the block restored with it, when the block runs to the end of the file
 (``forest restore 'f.md#A' 'f.md#B'``, the restore's ``--drop-nested`` kept: A's edit
 goes to the capture, B's heading is kept after A's ground), else (no binding holds
-it, or the block is closed further on, so that restore is refused too) that block
+it, the block is closed further on, or the file at HEAD does not hold the heading
+either, as when the block was committed: that restore is refused too) that block
 closed before the heading or taken out.
 Returns: ``Hiders(text).hidden(target, holders)``, a ``Hidden`` (or None: no block
 hides the selector's heading, the caller's "no heading matches" stands): one parse
@@ -247,16 +248,20 @@ def hidden_refusal(
     target: Target,
     holders: Sequence[Target],
     options: tuple[str, ...] = (),
+    committed: Callable[[], str | None] | None = None,
 ) -> ForestError | None:
     """The refusal of restoring ``target`` (not found in ``data``, the file's bytes)
     when a fence or HTML block an edit left open hides its heading, or None.
     ``holders``: the file's other bindings a restore may bring the heading back with;
-    ``options``: the restore's own (``--drop-nested``), kept in the route it names."""
+    ``options``: the restore's own (``--drop-nested``), kept in the route it names;
+    ``committed``: the file's text at HEAD (restore_files.py ``committed_text``): a
+    heading it does not hold either, that restore would refuse (restore_swallowed.py),
+    so the block is to be closed."""
     try:
         text = data.decode("utf-8").removeprefix("\ufeff")
     except UnicodeDecodeError:
         return None
-    hidden = Hiders(text).hidden(target, holders)
+    hidden = Hiders(text).hidden(target, holders, committed)
     if hidden is None:
         return None
     selector = target[0]

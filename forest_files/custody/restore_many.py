@@ -99,7 +99,7 @@ def restore_many(
             except SectionNotFound as exc:
                 missed.append((i, w, exc))
         if missed and len(missed) == len(left):  # nothing else spliced: judged on the last
-            raise _not_found(missed[0], before, wanted, (bound, drop_nested)) from None
+            raise _not_found(root, missed[0], before, wanted, (bound, drop_nested)) from None
         left = [(i, w) for i, w, _exc in missed]
     order = [(wanted[i], *plans[i]) for i in plans]  # as spliced: the captures' order
     changes = [
@@ -153,6 +153,7 @@ def _plan_one(
 
 
 def _not_found(
+    root: Path,
     missed: tuple[int, Wanted, SectionNotFound],
     before: Mapping[str, tuple[bytes | None, int]],
     wanted: Sequence[Wanted],
@@ -161,7 +162,8 @@ def _not_found(
     """The refusal of a section not found: named with the fence or comment an edit
     left open over its heading in the file as it stands (restore_hidden.py), and the
     bound section a restore of which brings it back (none named in this command: its
-    restore did not), with ``--drop-nested`` when this restore had it."""
+    restore did not; none when HEAD's file does not hold the heading either, which
+    that restore refuses), with ``--drop-nested`` when this restore had it."""
     (_i, w, exc), (by_path, drop_nested) = missed, bound
     data = before[w.path][0]
     if data is None:
@@ -170,7 +172,8 @@ def _not_found(
     holders = [(b.selector, b.excludes) for b in (by_path or {}).get(w.path, ())]
     spare = [h for h in holders if h[0] not in named]
     options = (DROP_NESTED,) if drop_nested else ()
-    return hidden_refusal(data, w.path, (w.selector, w.excludes), spare, options) or exc
+    target, committed = (w.selector, w.excludes), committed_text(root, w.path)
+    return hidden_refusal(data, w.path, target, spare, options, committed) or exc
 
 
 def _settled(r: Restored, path: str, written: Written) -> Restored:

@@ -151,3 +151,36 @@ def test_restore_drop_nested_section_hidden_by_a_block_in_a_bound_section_refuse
     assert done.returncode == 0, done.stderr
     assert (repo / "f.md").read_text() == BOOK
     assert kinds(repo) == ["clean", "clean", "clean"]
+
+
+def test_restore_section_hidden_by_a_fence_committed_refused(tmp_path: Path) -> None:
+    """The fence opened in bound A committed (past the hooks): HEAD's file hides B's
+    heading too, so the restore of A with B is refused as well (restore_swallowed.py:
+    ``# B`` may be a line of the fence). ``forest restore 'f.md#B'``, and
+    ``restore_section`` (the watcher's), route to close the fence, as ``forest check``
+    does, and its ``git diff`` step works pasted (before: they named ``forest restore
+    'f.md#A' 'f.md#B'``, which pasted was refused)."""
+    repo = bound_book(tmp_path, "f.md#A", "f.md#B", "f.md#C")
+    write(repo, "f.md", BOOK.replace("text a", "```\ntext a"))
+    commit_all(repo, "fence opened")
+    before = state(repo)
+    got = forest(repo, "restore", "f.md#B")
+    assert got.exit_code == 1, got.stdout
+    line = got.stderr.strip()
+    assert line.count("\n") == 0
+    assert "hidden by the code fence opened at line 3 in f.md#A" in line, line
+    assert "close that code fence before line 7 (or take it out)" in line, line
+    assert "forest restore 'f.md#A'" not in line, line
+    assert state(repo) == before
+    steps = re.findall(r"`([^`]*)`", line)
+    assert steps[-1] == "git diff -- f.md", steps
+    assert pasted(repo, steps[-1]).returncode == 0
+    bound = [Bound("f.md#A", ()), Bound("f.md#B", ())]
+    with pytest.raises(ForestError) as watched:
+        restore_section(repo, "f.md", "f.md#B", (), "# B\n\nb\n\n", bound=bound)
+    assert "close that code fence before line 7" in str(watched.value), watched.value
+    assert "forest restore 'f.md#A'" not in str(watched.value), watched.value
+    assert state(repo) == before
+    write(repo, "f.md", BOOK)  # the fence taken out, as the refusal says
+    ok(repo, "restore", "f.md#B")
+    assert kinds(repo) == ["clean", "clean", "clean"]
