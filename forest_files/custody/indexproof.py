@@ -10,7 +10,9 @@ declares:
   its adopted place or one a ``rebind`` act of it named, and no ``retire`` act
   retired it; every binding the ledger keeps live is there;
 * each ground is an entry an act declared, with the body hash the act declared
-  (the content id covers it), and no act superseded it or left it sealed;
+  (the content id covers it), and no act superseded it or left it sealed; so is each
+  head of a contest (a supersedes or seals edge row lost makes a contest of a chain
+  the ledger keeps one ground of, which a check would route to a ``forest resolve``);
 * a binding the index reaches no ground of (its edge rows lost, say) has none in
   the ledger either: every entry of its chain (its adopt's entry, and each a
   ``supersede`` or ``resolve`` put after it) superseded or sealed there.
@@ -231,8 +233,13 @@ def _ground_faults(bind_act: str, ground: tuple[object, ...], claims: Claims) ->
             out.append(f"binding {bind_act[:12]}: its ground is superseded or sealed")
     if is_mark(heads if isinstance(heads, tuple) else ()):
         return out  # an erased ground: a finding of the check (erased_ground.py)
-    if isinstance(heads, tuple) and any(str(h) not in claims.declared for h in heads):
+    if not heads or not isinstance(heads, tuple):
+        return out  # one ground, no contest (nearly every binding: nothing more to read)
+    if any(str(h) not in claims.declared for h in heads):
         out.append(f"binding {bind_act[:12]}: a contest head no act declared")
+    elif any(h in claims.superseded or h in claims.sealed for h in heads):
+        # a supersedes or seals edge row lost: a contest the ledger never made
+        out.append(f"binding {bind_act[:12]}: a contest head the ledger superseded or sealed")
     return out
 
 

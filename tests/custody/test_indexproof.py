@@ -184,3 +184,61 @@ def test_index_disagreeing_after_rebuild_fsck_route_pasted_where_typed_refused(
     done = pasted(beside, said.rsplit("`", 2)[1])
     # Pasted beside the repository, fsck reaches it and names the forged row.
     assert done.returncode == 3 and "body-hash" in done.stdout, (done.stdout, done.stderr)
+
+
+@pytest.fixture
+def superseded(tmp_path: Path) -> Path:
+    """``doc.md#Ops/Keys`` adopted, then superseded by the text the file holds; checked
+    clean (every cache warm)."""
+    from tests.helpers.forgetting import adopted_then_cleaned
+
+    root, _old = adopted_then_cleaned(tmp_path)
+    age_files(root)
+    assert forest(root, "check").exit_code == 0
+    return root
+
+
+def test_check_supersedes_edge_deleted_contest_rebuilt_detected(superseded: Path) -> None:
+    """The supersedes edge row deleted: the old ground and the new both live heads, a
+    contest the ledger never made. ``forest check`` said ``contested`` and routed a
+    ``forest resolve`` (a door believing a forged index); the proof finds a contest head
+    the ledger superseded, the index is rebuilt and the file is clean."""
+    from forest_files.custody.indexproof import index_faults
+    from forest_files.store.forest import ForestStore
+
+    root = superseded
+    ledger = _ledger_bytes(root)
+    _forge(root, "DELETE FROM edges WHERE kind = 'supersedes'")
+    store = ForestStore(local_state(root) / "woods.db")
+    try:
+        faults = index_faults(store, root / ".forest" / "ledger")
+    finally:
+        store.close()
+    said = "a contest head the ledger superseded or sealed"
+    assert [f.split(": ", 1)[1] for f in faults] == [said]
+    done = forest(root, "check")
+    assert done.exit_code == 0, done.stdout
+    assert "contested" not in done.stdout and "resolve" not in done.stdout
+    (line,) = done.stderr.splitlines()
+    assert said in line
+    assert line.endswith("rebuilt it from the ledger")
+    assert _ledger_bytes(root) == ledger
+
+
+def test_contest_head_the_ledger_sealed_detected(superseded: Path) -> None:
+    """A contest of the index one of whose heads the ledger left sealed (not superseded)."""
+    from forest_files.custody.indexproof import claims_of_ledger
+
+    root = superseded
+    claims = claims_of_ledger(root / ".forest" / "ledger")
+    with open_custody(root, "worktree") as custody:
+        honest = bindmap.BindMap(custody.bindings, custody.grounds)
+    assert disagreements(honest, claims) == []
+    ((old,),) = [claims.superseded]
+    (new,) = [g[0] for g in honest.grounds.values()]
+    contest = dict.fromkeys(honest.grounds, (None, None, (old, new)))
+    forged = bindmap.BindMap(honest.bindings, contest)
+    claims.superseded.discard(old)
+    claims.sealed.add(old)
+    (fault,) = disagreements(forged, claims)
+    assert fault.endswith(": a contest head the ledger superseded or sealed")

@@ -27,6 +27,8 @@ FORGERIES = {
     "binding-place": "UPDATE binding_events SET selector = 'doc.md#Ops/Other'",
     "binding-entry": "UPDATE binding_events SET entry_id = 1",
     "ground-edge": f"DELETE FROM edges WHERE kind = 'adopts' AND from_id = {AMEND}",
+    # both entries live heads: the chain read "contested" twice, nothing said
+    "supersedes-edge": "DELETE FROM edges WHERE kind = 'supersedes'",
 }
 
 
