@@ -119,3 +119,20 @@ def test_log_chain_rebind_supersession_words_from_ledger_detected(
     assert [m["words"] for m in doc["moves"]] == [REWORDED]
     text = forest(reworded, "log", "doc.md#T/B")
     assert "forged" not in text.stdout and text.stdout.count(f": {REWORDED}") == 2
+
+
+@pytest.mark.parametrize("how", sorted(FORGERIES))
+def test_log_acts_forged_index_rebuilt_detected(root: Path, how: str) -> None:
+    """Plain ``forest log`` ran no proof: a binding row moved behind the triggers named
+    the supersession's section as the forged place. It proves the index as ``forest log
+    TARGET`` does: rebuilt, one line on stderr, every act as the ledger has it."""
+    honest = forest(root, "log")
+    assert honest.exit_code == 0 and honest.stderr == ""
+    behind_the_triggers(root, FORGERIES[how])
+    done = forest(root, "log")
+    assert done.exit_code == 0 and done.stdout == honest.stdout
+    (line,) = done.stderr.splitlines()
+    assert line.startswith("forest: the index disagreed with the ledger (binding ")
+    assert line.endswith(REBUILT)
+    again = forest(root, "log", "--json")
+    assert again.stderr == "" and "doc.md#Ops/Other" not in again.stdout

@@ -11,7 +11,8 @@ custody/ledger_conversion.py ``checkout_faults``);
 acts without authority over the range (exit 1); contested ground
 (``ContestedGround``, exit 1); local state git tracks (``TrackedLocalState``, exit 1).
 Returns: the faults, contests and findings (``--json``: the findings schema's routes);
-the custody acts, or one binding's chain (``log``).
+the custody acts, or one binding's chain (``log``), read from the index once the index
+proof every door runs agrees with it (a forged index rebuilt, one line on stderr).
 Test: tests/doors/test_cli.py, tests/doors/test_verify_routes.py,
       tests/doors/test_printed_where_typed.py
 """
@@ -264,12 +265,13 @@ def log(
         print_chain(target, repo, as_json)
         return
     from forest_files.custody.repository import Repository
+    from forest_files.doors.cli.logview import _proven, log_line
 
     with Repository(repo) as r:
+        _proven(r)  # the index proof: a forged binding row never names an act's section
         entries = r.log()
         contested = r.contested()
         found = _found(r, contested, local=False)
-    from forest_files.doors.cli.logview import log_line
 
     lines = [log_line(e) for e in entries]
     lines += _blocks(found, words=True)
