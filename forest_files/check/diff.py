@@ -7,8 +7,10 @@ prose) its changed lines with the changed words marked ``[-old-]{+new+}``;
 ``colourise`` adds terminal colour to either; ``for_terminal``, the one way a door
 prints a diff: each control character of the text shown escaped (kernel/shellword.py
 ``printable``: the text's own escapes never reach the terminal), then coloured;
-``bounded_diff``, a drift's diff as check and review print it: ``MAX_DIFF_LINES`` lines,
-then how many more and the ``forest diff`` that prints every one.
+``section_diff`` with a ``limit``, a drift's diff as check and review print it:
+``MAX_DIFF_LINES`` lines, worked out no further (``word_diff``'s ``limit``: no changed
+run past them aligned), then that more follow (how many, for a line diff) and the
+``forest diff`` that prints every one.
 Lines are split at ``\n`` alone: U+2028 or a form feed inside a line stays in it.
 Test: tests/doors/test_cli_files.py, tests/text/test_word_diff.py,
 tests/text/test_word_diff_cost.py, tests/check/test_control_chars.py,
@@ -25,7 +27,10 @@ it touches, so every printed line stands alone.
 from __future__ import annotations
 
 import difflib
+import itertools
 import re
+from collections import deque
+from collections.abc import Iterator
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING
 
@@ -77,24 +82,52 @@ def section_diff(
     excludes: tuple[str, ...] = (),
     *,
     words: bool = False,
+    limit: int | None = None,
 ) -> str:
-    """Ground -> now of the bound section: by lines, or with ``words`` by words."""
+    """Ground -> now of the bound section: by lines, or with ``words`` by words.
+    ``limit``: at most that many lines, then, when more follow, one saying so and the
+    ``forest diff`` that prints every one (``_cut``)."""
     old = ground_text(store, finding.ground)
     new = current_text(finding, excludes, content)
     if old is None or new is None:
         return "  (no diff: ground or section not readable)"
+    head = [f"--- ground {finding.selector}", f"+++ now {finding.selector}"]
     if words:
-        body = word_diff(old, new, first_line=finding.start_line or 1)
+        body = word_diff(
+            old,
+            new,
+            first_line=finding.start_line or 1,
+            limit=None if limit is None else max(limit - len(head), 0),
+        )
         if not body:
             return ""
-        return f"--- ground {finding.selector}\n+++ now {finding.selector}\n{body}"
+        shown = "\n".join([*head, body])
+        return shown if limit is None else _cut(shown.split("\n"), None, finding, limit, words)
     lines = difflib.unified_diff(
-        lines_of(old),
-        lines_of(new),
-        fromfile=f"ground {finding.selector}",
-        tofile=f"now {finding.selector}",
+        lines_of(old), lines_of(new), fromfile=head[0][4:], tofile=head[1][4:]
     )
-    return "".join(lines).rstrip("\n")
+    if limit is None:
+        return "".join(lines).rstrip("\n")
+    kept, total, last = [], 0, ""
+    for last in lines:  # formatted to be counted, joined only while shown: cheap
+        if total <= limit:
+            kept.append(last)
+        total += last.count("\n")
+    total += 0 if last.endswith("\n") else 1  # the lines "".join(lines).rstrip("\n") holds
+    return _cut("".join(kept).rstrip("\n").split("\n"), total, finding, limit, words)
+
+
+def _cut(lines: list[str], total: int | None, finding: Finding, limit: int, words: bool) -> str:
+    """``lines`` as at most ``limit``, then, when more follow, one saying how many (when
+    ``total`` counts them: a word diff is aligned no further than its shown lines, so
+    its total is not known) and the ``forest diff`` that prints every one."""
+    from forest_files.kernel.shellword import forest_text
+
+    if len(lines) <= limit:
+        return "\n".join(lines)
+    every = forest_text("diff", finding.selector, options=("--words",) if words else ())
+    more = "more lines" if total is None else f"{total - limit} more line(s)"
+    return "\n".join([*lines[:limit], f"… {more} not shown; every line: `{every}`"])
 
 
 def for_terminal(diff: str, *, colour: bool) -> str:
@@ -113,67 +146,68 @@ def for_terminal(diff: str, *, colour: bool) -> str:
 MAX_DIFF_LINES = 200
 
 
-def bounded_diff(diff: str, finding: Finding, *, words: bool) -> str:
-    """``diff`` as at most ``MAX_DIFF_LINES`` lines, then, when more were left out, one
-    saying how many and the ``forest diff`` that prints every one."""
-    from forest_files.kernel.shellword import forest_text
-
-    lines = diff.split("\n")
-    if len(lines) <= MAX_DIFF_LINES:
-        return diff
-    every = forest_text("diff", finding.selector, options=("--words",) if words else ())
-    more = len(lines) - MAX_DIFF_LINES
-    return "\n".join(
-        [*lines[:MAX_DIFF_LINES], f"… {more} more line(s) not shown; every line: `{every}`"]
-    )
-
-
-def _marked_lines(old: str, new: str) -> list[tuple[str, bool, int]]:
-    """(line text with marks, whether it changed, its line number in ``new``)."""
-    pieces = aligned(old, new)  # (text, side): "=" both, "-" old only, "+" new only
-    lines: list[tuple[str, bool, int]] = []
+def _marked_lines(old: str, new: str) -> Iterator[tuple[str, bool, int]]:
+    """(line text with marks, whether it changed, its line number in ``new``), each
+    worked out when it is asked for."""
     text, changed, number = "", False, 1
-    for piece, side in pieces:
+    for piece, side in aligned(old, new):  # "=" both, "-" old only, "+" new only
         for part in re.split(r"(\n)", piece):
             if part == "\n":
-                lines.append((text, changed or side != "=", number))
+                yield (text, changed or side != "=", number)
                 text, changed = "", False
                 number += 0 if side == "-" else 1  # a deleted line break ends no line of new
             elif part:
                 text += part
                 changed = changed or side != "="
     if text or changed:
-        lines.append((text, changed, number))
-    return lines
+        yield (text, changed, number)
+
+
+def _hunks(lines: Iterator[tuple[str, bool, int]], context: int, first_line: int) -> Iterator[str]:
+    """The changed lines with ``context`` lines around them, an ``@@ line N @@`` header
+    opening each run of them: one line at a time, so a caller may stop."""
+    before: deque[tuple[int, str, int]] = deque(maxlen=context or None)
+    last, after = -2, 0  # the index of the last line shown; lines still to show after one
+    for i, (text, changed, number) in enumerate(lines):
+        if not changed and after == 0:
+            if context:
+                before.append((i, text, number))
+            continue
+        run = [*before, (i, text, number)] if changed else [(i, text, number)]
+        before.clear()
+        after = context if changed else after - 1
+        for j, shown, at in run:
+            if j != last + 1:
+                yield f"@@ line {first_line + at - 1} @@"
+            yield shown
+            last = j
 
 
 def word_diff(
-    old: str, new: str, *, context: int | None = 1, first_line: int = 1, colour: bool = False
+    old: str,
+    new: str,
+    *,
+    context: int | None = 1,
+    first_line: int = 1,
+    colour: bool = False,
+    limit: int | None = None,
 ) -> str:
     """``new`` with its changed words marked against ``old``: ``[-gone-]{+added+}``.
 
     Only changed lines are shown, with ``context`` lines around them and an
     ``@@ line N @@`` header (N counted from ``first_line``) per hunk; ``context=None``
-    shows every line. "" when nothing changed.
+    shows every line. "" when nothing changed. ``limit`` (with a ``context``): at most
+    ``limit`` lines and, when more follow, one more, the next; the text is aligned no
+    further than those lines (``diff_head``).
     """
-    lines = _marked_lines(old, new)
-    if not any(changed for _, changed, _ in lines):
-        return ""
     if context is None:
-        shown = [text for text, _, _ in lines]
+        lines = list(_marked_lines(old, new))
+        if not any(changed for _, changed, _ in lines):
+            return ""
+        out = "\n".join(text for text, _, _ in lines)
     else:
-        keep = [False] * len(lines)
-        for i, (_, changed, _) in enumerate(lines):
-            if changed:
-                for j in range(max(0, i - context), min(len(lines), i + context + 1)):
-                    keep[j] = True
-        shown = []
-        for i, (text, _, number) in enumerate(lines):
-            if keep[i] and (i == 0 or not keep[i - 1]):
-                shown.append(f"@@ line {first_line + number - 1} @@")
-            if keep[i]:
-                shown.append(text)
-    out = "\n".join(shown)
+        shown = _hunks(_marked_lines(old, new), context, first_line)
+        out = "\n".join(shown if limit is None else itertools.islice(shown, limit + 1))
     return colourise(out) if colour else out
 
 

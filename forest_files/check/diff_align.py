@@ -4,7 +4,8 @@ Stores: nothing.
 Refuses: nothing.
 Returns: ``pieces``: (text, side) pieces of ``new`` against ``old``, "=" in both, "-"
 in old only, "+" in new only, each changed piece marked ``[-old-]``/``{+new+}`` and
-split at its newlines. A short text is aligned by its tokens (runs of word characters,
+split at its newlines, in order and as they are asked for (a diff cut at its first
+lines aligns no run past them). A short text is aligned by its tokens (runs of word characters,
 runs of whitespace, single other characters) with ``difflib.SequenceMatcher``; a long
 one by its lines first, then its tokens inside each changed run of lines.
 Test: tests/text/test_word_diff.py, tests/text/test_word_diff_cost.py
@@ -22,7 +23,9 @@ same product (blank lines repeated thousands of times made each search quadratic
 from __future__ import annotations
 
 import difflib
+import itertools
 import re
+from collections.abc import Iterator
 
 _TOKEN = re.compile(r"\w+|\s+|[^\w\s]")
 
@@ -46,32 +49,33 @@ def lines_of(text: str) -> list[str]:
 def mark(kind: str, text: str) -> list[str]:
     """``text`` (deleted ``-`` or inserted ``+``) marked, split at its newlines so each
     piece stays on its own line; a newline itself is kept unmarked."""
+    return list(_marks(kind, text))
+
+
+def _marks(kind: str, text: str) -> Iterator[str]:
     opener, closer = ("[-", "-]") if kind == "-" else ("{+", "+}")
-    out: list[str] = []
-    for piece in re.split(r"(\n)", text):
-        if piece == "\n":
-            out.append(piece)
-        elif piece:
-            out.append(f"{opener}{piece}{closer}")
-    return out
+    for m in _PIECE.finditer(text):  # one line at a time: a run may be megabytes
+        piece = m.group(0)
+        yield piece if piece == "\n" else f"{opener}{piece}{closer}"
 
 
-def _changed(a: list[str], b: list[str]) -> list[tuple[str, str]]:
+_PIECE = re.compile(r"\n|[^\n]+")
+
+
+def _changed(a: list[str], b: list[str]) -> Iterator[tuple[str, str]]:
     """``a`` gone and ``b`` added, each marked whole."""
-    pieces = [(p, "-") for p in mark("-", "".join(a))] if a else []
-    return pieces + ([(p, "+") for p in mark("+", "".join(b))] if b else [])
+    for kind, side in (("-", a), ("+", b)):
+        yield from ((p, kind) for p in _marks(kind, "".join(side)))
 
 
-def _aligned(a: list[str], b: list[str], *, autojunk: bool = False) -> list[tuple[str, str]]:
-    """``b`` against ``a`` (tokens or lines) as SequenceMatcher aligns them."""
-    pieces: list[tuple[str, str]] = []
-    matcher = difflib.SequenceMatcher(None, a, b, autojunk=autojunk)
+def _aligned(a: list[str], b: list[str]) -> Iterator[tuple[str, str]]:
+    """``b`` against ``a`` (tokens) as SequenceMatcher aligns them."""
+    matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
     for op, i1, i2, j1, j2 in matcher.get_opcodes():
         if op == "equal":
-            pieces.append(("".join(b[j1:j2]), "="))
+            yield ("".join(b[j1:j2]), "=")
         else:
-            pieces += _changed(a[i1:i2], b[j1:j2])
-    return pieces
+            yield from _changed(a[i1:i2], b[j1:j2])
 
 
 def _ends(a: list[str], b: list[str]) -> tuple[int, int]:
@@ -94,47 +98,60 @@ class _Budget:
     def __init__(self) -> None:
         self.left = MAX_PRODUCT_SPENT
 
-    def run(self, a: list[str], b: list[str]) -> list[tuple[str, str]]:
+    def run(self, a: list[str], b: list[str]) -> Iterator[tuple[str, str]]:
         """A changed run's tokens: aligned while affordable, else its common ends kept
         and its middle marked whole."""
         head, tail = _ends(a, b)
         ma, mb = a[head : len(a) - tail], b[head : len(b) - tail]
         cost = len(ma) * len(mb)
-        out = [("".join(a[:head]), "=")] if head else []
+        if head:
+            yield ("".join(a[:head]), "=")
         if cost <= min(MAX_ALIGNED_PRODUCT, self.left):
             self.left -= cost
-            out += _aligned(ma, mb)
+            yield from _aligned(ma, mb)
         else:
-            out += _changed(ma, mb)
-        return out + ([("".join(a[len(a) - tail :]), "=")] if tail else [])
+            yield from _changed(ma, mb)
+        if tail:
+            yield ("".join(a[len(a) - tail :]), "=")
 
 
-def pieces(old: str, new: str) -> list[tuple[str, str]]:
-    """(text, side) pieces of ``new`` against ``old``: tokens aligned for a short text
-    (its pieces as they always were); for a long one (``MAX_TOKENS_ALIGNED`` tokens, or
-    ``MAX_ALIGNED_PRODUCT``), lines aligned first, then the tokens of each changed run
-    of lines against the run it replaced, within the budget."""
-    a, b = _TOKEN.findall(old), _TOKEN.findall(new)
-    short = max(len(a), len(b)) <= MAX_TOKENS_ALIGNED
-    if short and len(a) * len(b) <= MAX_ALIGNED_PRODUCT:
-        return _aligned(a, b)
+def _tokens_within(text: str, most: int) -> list[str] | None:
+    """``text``'s tokens when there are at most ``most`` of them, else None: counted no
+    further than that (a text may be megabytes)."""
+    found = [m.group(0) for m in itertools.islice(_TOKEN.finditer(text), most + 1)]
+    return found if len(found) <= most else None
+
+
+def pieces(old: str, new: str) -> Iterator[tuple[str, str]]:
+    """(text, side) pieces of ``new`` against ``old``, in order, each worked out when it
+    is asked for: tokens aligned for a short text (its pieces as they always were); for
+    a long one (``MAX_TOKENS_ALIGNED`` tokens, or ``MAX_ALIGNED_PRODUCT``), lines aligned
+    first, then the tokens of each changed run of lines against the run it replaced,
+    within the budget."""
+    a = _tokens_within(old, MAX_TOKENS_ALIGNED)
+    b = None if a is None else _tokens_within(new, MAX_TOKENS_ALIGNED)
+    if a is not None and b is not None and len(a) * len(b) <= MAX_ALIGNED_PRODUCT:
+        yield from _aligned(a, b)
+        return
     la, lb = lines_of(old), lines_of(new)
     head, tail = _ends(la, lb)
     ma, mb = la[head : len(la) - tail], lb[head : len(lb) - tail]
-    out = [("".join(la[:head]), "=")] if head else []
+    if head:
+        yield ("".join(la[:head]), "=")
     budget = _Budget()
     matcher = difflib.SequenceMatcher(
         None, ma, mb, autojunk=len(ma) * len(mb) > MAX_ALIGNED_PRODUCT
     )
     for op, i1, i2, j1, j2 in matcher.get_opcodes():
         if op == "equal":
-            out.append(("".join(mb[j1:j2]), "="))
+            yield ("".join(mb[j1:j2]), "=")
         elif op == "replace":
             run_a, run_b = "".join(ma[i1:i2]), "".join(mb[j1:j2])
-            out += budget.run(_TOKEN.findall(run_a), _TOKEN.findall(run_b))
+            yield from budget.run(_TOKEN.findall(run_a), _TOKEN.findall(run_b))
         else:  # a run inserted or deleted whole
-            out += _changed(ma[i1:i2], mb[j1:j2])
-    return out + ([("".join(la[len(la) - tail :]), "=")] if tail else [])
+            yield from _changed(ma[i1:i2], mb[j1:j2])
+    if tail:
+        yield ("".join(la[len(la) - tail :]), "=")
 
 
 __all__ = ["MAX_ALIGNED_PRODUCT", "MAX_TOKENS_ALIGNED", "lines_of", "mark", "pieces"]

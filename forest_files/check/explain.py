@@ -295,15 +295,16 @@ def with_diffs(
     report: CheckReport, store: ForestStore, bindings: list[Binding], content: ContentSource
 ) -> CheckReport:
     """``report`` with the ground -> now diff of each drifted finding (a terminal's), at
-    most ``MAX_DIFF_LINES`` lines each then the ``forest diff`` that prints every one."""
-    from forest_files.check.diff import bounded_diff, is_prose, section_diff
+    most ``MAX_DIFF_LINES`` lines each, worked out no further, then the ``forest diff``
+    that prints every one."""
+    from forest_files.check.diff import MAX_DIFF_LINES, is_prose, section_diff
 
     excludes = {b.bind_act: b.excludes for b in bindings}
 
     def diff(f: Finding) -> str:
         words = is_prose(f.path)  # writers change words; code changes lines
-        shown = section_diff(store, f, content, excludes.get(f.binding, ()), words=words)
-        return bounded_diff(shown, f, words=words)
+        ex = excludes.get(f.binding, ())
+        return section_diff(store, f, content, ex, words=words, limit=MAX_DIFF_LINES)
 
     items = tuple(
         r.with_diff(diff(r.finding)) if r.finding.kind == "drifted" else r for r in report.items

@@ -70,7 +70,9 @@ def ground_of(root: Path, content_id: str) -> str | None:
 
 
 def diff_lines(root: Path, p: Proposal, *, full: bool = False, colour: bool = False) -> list[str]:
-    """Ground → proposal by words: changed lines with context, or (``full``) all."""
+    """Ground → proposal by words: every line with ``full``; else the changed lines with
+    context, at most ``MAX_SHOWN_LINES`` lines (the text aligned no further) then, when
+    more follow, one saying so and ``forest proposal show ID --full``."""
     from forest_files.check.diff import word_diff
     from forest_files.kernel.shellword import printable
 
@@ -82,9 +84,14 @@ def diff_lines(root: Path, p: Proposal, *, full: bool = False, colour: bool = Fa
     # an escape or a C1 control shown, not obeyed; what shows as nothing, as its code
     ground = shown(printable(raw, keep="\t\n"))
     text = shown(printable(p.text, keep="\t\n"))
-    diff = word_diff(ground, text, context=None if full else 1, colour=colour)
+    cut = None if full else max(MAX_SHOWN_LINES - 2, 0)  # under the two heads
+    diff = word_diff(ground, text, context=None if full else 1, colour=colour, limit=cut)
     head = [f"--- ground {p.selector}", f"+++ proposal {p.id}", diff or "(no change)"]
-    return [*head, *lookalikes(raw, p.text)]
+    if cut is None:
+        return [*head, *lookalikes(raw, p.text)]
+    if diff.count("\n") >= cut:  # more lines than shown: the notes would follow unseen
+        return bounded(head, p.id, counted=False)
+    return bounded([*head, *lookalikes(raw, p.text)], p.id)
 
 
 def show_lines(root: Path, pid: str, *, full: bool = False, colour: bool = False) -> list[str]:
@@ -92,8 +99,7 @@ def show_lines(root: Path, pid: str, *, full: bool = False, colour: bool = False
     with ProposalStore(root) as store:
         p = store.checked(pid)  # what is shown is the text its hash names
         versions = store.versions(p.id)
-    diff = diff_lines(root, p, full=full, colour=colour)
-    return [*facts(p, versions), "", *(diff if full else bounded(diff, p.id))]
+    return [*facts(p, versions), "", *diff_lines(root, p, full=full, colour=colour)]
 
 
 # Lines of a diff ``forest proposal show`` prints without --full: a proposal's text may
@@ -101,18 +107,19 @@ def show_lines(root: Path, pid: str, *, full: bool = False, colour: bool = False
 MAX_SHOWN_LINES = 500
 
 
-def bounded(lines: list[str], pid: str) -> list[str]:
+def bounded(lines: list[str], pid: str, *, counted: bool = True) -> list[str]:
     """``lines`` (each may hold more, split at ``\n``) as at most ``MAX_SHOWN_LINES``
-    lines, then, when more were left out, one saying how many and the command that
-    prints every one."""
+    lines, then, when more were left out, one saying how many (unless not ``counted``:
+    a diff aligned no further than its shown lines) and the command that prints every
+    one."""
     from forest_files.kernel.shellword import forest_text
 
     every = [x for line in lines for x in line.split("\n")]
     if len(every) <= MAX_SHOWN_LINES:
         return every
     full = forest_text("proposal", "show", pid, options=("--full",))
-    more = len(every) - MAX_SHOWN_LINES
-    return [*every[:MAX_SHOWN_LINES], f"… {more} more line(s) not shown; every line: `{full}`"]
+    more = f"{len(every) - MAX_SHOWN_LINES} more line(s)" if counted else "more lines"
+    return [*every[:MAX_SHOWN_LINES], f"… {more} not shown; every line: `{full}`"]
 
 
 def rebind_lines(root: Path, pid: str, *, full: bool = False, colour: bool = False) -> list[str]:
@@ -139,8 +146,11 @@ def rebind_lines(root: Path, pid: str, *, full: bool = False, colour: bool = Fal
     if now is None:
         return [*lines, "  (the new section is not readable now)"]
     ground = ground_of(root, p.derived_from) or ""
-    diff = word_diff(ground, now, context=None if full else 1)
+    cut = None if full else max(MAX_SHOWN_LINES - 2, 0)  # under the two heads, as above
+    diff = word_diff(ground, now, context=None if full else 1, limit=cut)
     out = f"--- ground {p.old_selector}\n+++ now {p.new_selector}\n{diff or '(no change)'}"
+    if cut is not None and diff.count("\n") >= cut:  # more lines than shown
+        return [*lines, *bounded([for_terminal(out, colour=colour)], p.id, counted=False)]
     shown = [for_terminal(out, colour=colour), *lookalikes(ground, now)]
     return [*lines, *(shown if full else bounded(shown, p.id))]
 

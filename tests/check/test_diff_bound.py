@@ -1,7 +1,8 @@
 """``forest check`` (on a terminal, ``--show-diff``) prints at most ``MAX_DIFF_LINES`` lines
-of a drift's diff per finding, then one line saying how many more and the ``forest
-diff`` that prints every one (check/diff.py ``bounded_diff``); a short diff is printed
-whole, and machine output carries none."""
+of a drift's diff per finding, worked out no further, then one line saying more follow
+(how many, for a line diff) and the ``forest diff`` that prints every one (check/diff.py
+``section_diff`` with a limit); a short diff is printed whole, and machine output
+carries none."""
 
 from __future__ import annotations
 
@@ -11,7 +12,6 @@ from pathlib import Path
 import pytest
 
 from forest_files.check import diff as diffs
-from forest_files.check.engine import Finding
 from tests.helpers.cli import forest
 from tests.helpers.custody import adopted_repo
 from tests.helpers.git import pasted, write
@@ -39,33 +39,44 @@ def _diff(out: str) -> list[str]:
 def test_check_rewritten_section_diff_bounded_accepted(
     tmp_path: Path, name: str, command: str
 ) -> None:
-    """Before: 2,000 lines of diff for 1,000 rewritten (60,000 for a 30,000-line section)."""
+    """Before: 2,000 lines of diff for 1,000 rewritten (60,000 for a 30,000-line section).
+    A line diff's lines are counted (cheap); a word diff is aligned no further than the
+    lines shown, so its last line says more follow, not how many."""
     repo = _rewritten(tmp_path, name)
     done = forest(repo, "check", "--show-diff")
     assert done.exit_code == 1, done.output
     shown = _diff(done.stdout)
     assert len(shown) == diffs.MAX_DIFF_LINES + 1
     tail = shown[-1]
-    assert re.fullmatch(r"… \d+ more line\(s\) not shown; every line: `[^`]*`", tail), tail
+    counted = r"\d+ more line\(s\)" if name == "f.cfg" else "more lines"
+    assert re.fullmatch(rf"… {counted} not shown; every line: `[^`]*`", tail), tail
     (route,) = re.findall(r"`([^`]*)`", tail)
     assert route == command
     every = pasted(repo, route)
     assert every.returncode == 0, every.stderr
     assert "row 999 reads delta" in every.stdout
-    assert int(tail.split()[1]) == len(every.stdout.splitlines()) - 1 - diffs.MAX_DIFF_LINES
+    assert shown[:-1] == every.stdout.splitlines()[1 : 1 + diffs.MAX_DIFF_LINES]
+    if name == "f.cfg":
+        assert int(tail.split()[1]) == len(every.stdout.splitlines()) - 1 - diffs.MAX_DIFF_LINES
     assert "row 999" not in forest(repo, "check", "--json").stdout  # no text in machine output
 
 
+@pytest.mark.parametrize("name", ["f.md", "f.cfg"])
+@pytest.mark.parametrize("spare", [0, 1])
 def test_check_diff_at_its_bound_printed_whole_accepted(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str, spare: int
 ) -> None:
-    """A diff of exactly the bound is printed whole; one line more, and the last says so."""
-    repo = _rewritten(tmp_path, "f.cfg")
-    every = pasted(repo, "forest diff f.cfg").stdout.splitlines()[1:]
-    finding = Finding("drifted", "f.cfg", "f.cfg", "b", None, None)
-    whole = "\n".join(every)
-    monkeypatch.setattr(diffs, "MAX_DIFF_LINES", len(every))
-    assert diffs.bounded_diff(whole, finding, words=False) == whole
-    monkeypatch.setattr(diffs, "MAX_DIFF_LINES", len(every) - 1)
-    cut = diffs.bounded_diff(whole, finding, words=False).split("\n")
-    assert cut[:-1] == every[:-1] and cut[-1].startswith("… 1 more line(s) not shown")
+    """A diff of exactly the bound is printed whole; one line more, and the last says so
+    (one more line, never a line cut to make room)."""
+    repo = _rewritten(tmp_path, name)
+    route = "forest diff 'f.md#A' --words" if name == "f.md" else "forest diff f.cfg"
+    every = pasted(repo, route).stdout.splitlines()[1:]  # under the "drifted" line
+    monkeypatch.setattr(diffs, "MAX_DIFF_LINES", len(every) - spare)
+    done = forest(repo, "check", "--show-diff")
+    shown = _diff(done.stdout)
+    if not spare:
+        assert shown == every
+    else:
+        assert shown[:-1] == every[:-1]
+        more = "1 more line(s)" if name == "f.cfg" else "more lines"
+        assert shown[-1].startswith(f"… {more} not shown; every line: `{route}`"), shown[-1]

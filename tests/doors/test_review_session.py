@@ -185,7 +185,7 @@ def test_review_long_proposal_diff_bounded_accepted(tmp_path: Path) -> None:
     (root / "a.md").write_text(EDITED, encoding="utf-8")
     shown, _ = _review(root, "n\n")
     assert 0 < shown.count(" of the proposal") <= MAX_SHOWN_LINES, shown.count(" of the proposal")
-    (tail,) = [line for line in shown.splitlines() if "more line(s) not shown" in line]
+    (tail,) = [line for line in shown.splitlines() if "more lines not shown" in line]
     (route,) = re.findall(r"`([^`]*)`", tail)
     assert route == f"forest proposal show {pid} --full"
     every = pasted(root, route)

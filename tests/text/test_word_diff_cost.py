@@ -7,7 +7,11 @@ each test ran for minutes before, and asserts what is shown."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
+import pytest
+
+from forest_files.check import diff_align
 from forest_files.check.diff import word_diff
 
 
@@ -57,3 +61,29 @@ def test_word_diff_long_text_two_edits_among_blank_lines_marked_in_place_accepte
         "@@ line 118001 @@",
         "[-Paragraph-]{+P+} 59000 of the chapter, words that repeat.",
     ]
+
+
+def test_word_diff_limit_aligns_no_run_past_its_lines_accepted(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``limit``: the diff's first lines, and the next when more follow, as the whole diff
+    has them; no changed run past them is aligned (before: each of 15,000 edited lines
+    was, then all but the shown lines thrown away)."""
+    old = "".join(f"kept {i}\nline {i} alpha beta\n" for i in range(15_000))
+    new = "".join(f"kept {i}\nline {i} alpha BETA\n" for i in range(15_000))
+    aligned: list[int] = []
+    real = diff_align._aligned
+
+    def counted(a: list[str], b: list[str]) -> Iterator[tuple[str, str]]:
+        aligned.append(1)
+        return real(a, b)
+
+    monkeypatch.setattr(diff_align, "_aligned", counted)
+    whole = word_diff(old, new).split("\n")
+    assert len(aligned) == 15_000 and len(whole) > 30_000
+    aligned.clear()
+    cut = word_diff(old, new, limit=200).split("\n")
+    assert cut == whole[:201]
+    assert len(aligned) <= 100, len(aligned)  # each hunk: a header and its lines
+    assert word_diff("a\n", "b\n", limit=200) == word_diff("a\n", "b\n")
+    assert word_diff("a\n", "a\n", limit=200) == ""

@@ -27,7 +27,7 @@ def shower(root: Path, colour: bool) -> Callable[[Item], list[str]]:
     """What is printed for an item."""
     from forest_files.check.text import block
     from forest_files.custody.proposals import ProposalStore
-    from forest_files.proposals.view import bounded, diff_lines, facts, rebind_lines, same_lines
+    from forest_files.proposals.view import diff_lines, facts, rebind_lines, same_lines
 
     def show(item: Item) -> list[str]:
         lines = [] if item.reported is None else block(item.reported, colour=colour)
@@ -42,7 +42,7 @@ def shower(root: Path, colour: bool) -> Callable[[Item], list[str]]:
         if same:  # the diff above is the proposal's text already
             return [*lines, "  (its text is what the section holds now)", *same_lines(root, p)]
         # bounded as `forest proposal show` is: a watcher's text may be megabytes
-        return [*lines, *bounded(diff_lines(root, p, colour=colour), p.id)]
+        return [*lines, *diff_lines(root, p, colour=colour)]
 
     return show
 
