@@ -169,3 +169,31 @@ def test_review_pty_ctrl_c_records_nothing_recovers(tmp_path: Path, started: lis
     assert sorted((root / ".forest" / "ledger" / "segments").iterdir()) == segments
     with ProposalStore(root) as store:
         assert store.get(pid).status == "open"
+
+
+def test_review_pty_long_drift_diff_bounded_accepted(tmp_path: Path, started: list[Pty]) -> None:
+    """A real ``forest review`` of a 30,000-line section rewritten whole: the drift's block
+    (check/explain.py ``with_diffs``, as ``forest check`` prints it) holds at most
+    ``MAX_DIFF_LINES`` lines of its word diff, then "… more lines not shown" and the
+    ``forest diff`` that prints every one (60,000 lines of diff otherwise)."""
+    from forest_files.check.diff import MAX_DIFF_LINES
+    from tests.helpers.custody import adopted_repo
+    from tests.helpers.git import write
+
+    lines = 30_000
+    old = "".join(f"line {i} says alpha beta\n" for i in range(lines))
+    root = adopted_repo(tmp_path, "f.md", f"# A\n\n{old}\n# B\n\nx\n", "f.md#A")
+    new = "".join(f"row {i} reads delta\n" for i in range(lines))
+    write(root, "f.md", f"# A\n\n{new}\n# B\n\nx\n")
+    t = Pty(root, NO_COLOR="1")
+    started.append(t)
+    first = t.expect(r"1 of 1 — .*: ").replace("\r\n", "\n").split("\n")
+    start = first.index("--- ground f.md#A")
+    (tail,) = [i for i, x in enumerate(first) if x.startswith("… ")]
+    assert tail - start == MAX_DIFF_LINES, tail - start
+    route = "forest diff 'f.md#A' --words"
+    assert first[tail] == f"… more lines not shown; every line: `{route}`", first[tail]
+    assert "row 29999" not in "\n".join(first) and "line 29999" not in "\n".join(first)
+    t.send("q")
+    t.expect(r"review: 0 of 1 seen")
+    assert t.close() == 0
