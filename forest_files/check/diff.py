@@ -83,10 +83,11 @@ def section_diff(
     *,
     words: bool = False,
     limit: int | None = None,
+    source: str = "worktree",
 ) -> str:
     """Ground -> now of the bound section: by lines, or with ``words`` by words.
     ``limit``: at most that many lines, then, when more follow, one saying so and the
-    ``forest diff`` that prints every one (``_cut``)."""
+    ``forest diff`` that prints every one (``_cut``); ``source``, where now was read."""
     old = ground_text(store, finding.ground)
     new = current_text(finding, excludes, content)
     if old is None or new is None:
@@ -102,7 +103,11 @@ def section_diff(
         if not body:
             return ""
         shown = "\n".join([*head, body])
-        return shown if limit is None else _cut(shown.split("\n"), None, finding, limit, words)
+        return (
+            shown
+            if limit is None
+            else _cut(shown.split("\n"), None, finding, (limit, words, source))
+        )
     lines = difflib.unified_diff(
         lines_of(old), lines_of(new), fromfile=head[0][4:], tofile=head[1][4:]
     )
@@ -114,20 +119,27 @@ def section_diff(
             kept.append(last)
         total += last.count("\n")
     total += 0 if last.endswith("\n") else 1  # the lines "".join(lines).rstrip("\n") holds
-    return _cut("".join(kept).rstrip("\n").split("\n"), total, finding, limit, words)
+    return _cut("".join(kept).rstrip("\n").split("\n"), total, finding, (limit, words, source))
 
 
-def _cut(lines: list[str], total: int | None, finding: Finding, limit: int, words: bool) -> str:
+def _cut(lines: list[str], total: int | None, finding: Finding, how: tuple[int, bool, str]) -> str:
     """``lines`` as at most ``limit``, then, when more follow, one saying how many (when
     ``total`` counts them: a word diff is aligned no further than its shown lines, so
-    its total is not known) and the ``forest diff`` that prints every one."""
+    its total is not known) and the ``forest diff`` that prints every one: the working
+    tree's, which at the index (the hook) or a commit may not be the diff shown."""
     from forest_files.kernel.shellword import forest_text
 
+    limit, words, source = how
     if len(lines) <= limit:
         return "\n".join(lines)
     every = forest_text("diff", finding.selector, options=("--words",) if words else ())
     more = "more lines" if total is None else f"{total - limit} more line(s)"
-    return "\n".join([*lines[:limit], f"… {more} not shown; every line: `{every}`"])
+    if source == "worktree":
+        tail = f"every line: `{every}`"
+    else:  # forest diff reads the working tree; the hook's or a commit's file may differ
+        whose = "the staged file's" if source == "index" else "the commit's"
+        tail = f"every line of the working tree's diff ({whose} may differ): `{every}`"
+    return "\n".join([*lines[:limit], f"… {more} not shown; {tail}"])
 
 
 def for_terminal(diff: str, *, colour: bool) -> str:

@@ -304,7 +304,9 @@ def with_diffs(
     def diff(f: Finding) -> str:
         words = is_prose(f.path)  # writers change words; code changes lines
         ex = excludes.get(f.binding, ())
-        return section_diff(store, f, content, ex, words=words, limit=MAX_DIFF_LINES)
+        return section_diff(
+            store, f, content, ex, words=words, limit=MAX_DIFF_LINES, source=report.source
+        )
 
     items = tuple(
         r.with_diff(diff(r.finding)) if r.finding.kind == "drifted" else r for r in report.items

@@ -14,7 +14,7 @@ import pytest
 from forest_files.check import diff as diffs
 from tests.helpers.cli import forest
 from tests.helpers.custody import adopted_repo
-from tests.helpers.git import pasted, write
+from tests.helpers.git import git, pasted, write
 
 LINES = 1_000
 
@@ -80,3 +80,33 @@ def test_check_diff_at_its_bound_printed_whole_accepted(
         assert shown[:-1] == every[:-1]
         more = "1 more line(s)" if name == "f.cfg" else "more lines"
         assert shown[-1].startswith(f"… {more} not shown; every line: `{route}`"), shown[-1]
+
+
+@pytest.mark.parametrize("where", ["--staged", "--rev"])
+def test_check_bounded_diff_not_of_working_tree_says_whose_accepted(
+    tmp_path: Path, where: str
+) -> None:
+    """The hook's (``--staged``) or a commit's (``--rev``) diff cut at its bound named
+    ``forest diff``, which compares the working tree, as printing "every line" of it: the
+    working tree here is back at ground, so pasted it printed no change at all. The last
+    line says it is the working tree's diff."""
+    repo = _rewritten(tmp_path, "f.md")
+    git(repo, "add", "f.md")
+    args = ["--staged"]
+    if where == "--rev":
+        git(repo, "commit", "-q", "--no-verify", "-m", "rewritten")
+        args = ["--rev", "HEAD"]
+    write(
+        repo, "f.md", git(repo, "show", "HEAD~1:f.md" if where == "--rev" else "HEAD:f.md") + "\n"
+    )
+    done = forest(repo, "check", *args, "--show-diff")
+    assert done.exit_code == 1, done.output
+    shown = _diff(done.stdout)
+    (tail,) = [x for x in shown if x.startswith("… ")]
+    whose = "the staged file's" if where == "--staged" else "the commit's"
+    route = "forest diff 'f.md#A' --words"
+    assert tail == (
+        f"… more lines not shown; every line of the working tree's diff ({whose} may "
+        f"differ): `{route}`"
+    ), tail
+    assert pasted(repo, route).stdout.splitlines()[1:] == ["(no change)"]  # it is here
