@@ -72,7 +72,8 @@ def ground_of(root: Path, content_id: str) -> str | None:
 def diff_lines(root: Path, p: Proposal, *, full: bool = False, colour: bool = False) -> list[str]:
     """Ground → proposal by words: every line with ``full``; else the changed lines with
     context, at most ``MAX_SHOWN_LINES`` lines (the text aligned no further) then, when
-    more follow, one saying so and ``forest proposal show ID --full``."""
+    more follow, one saying so and ``forest proposal show ID --full``; the look-alike
+    notes after the diff, or above it when it is cut (a long diff never hides them)."""
     from forest_files.check.diff import word_diff
     from forest_files.kernel.shellword import printable
 
@@ -89,9 +90,10 @@ def diff_lines(root: Path, p: Proposal, *, full: bool = False, colour: bool = Fa
     head = [f"--- ground {p.selector}", f"+++ proposal {p.id}", diff or "(no change)"]
     if cut is None:
         return [*head, *lookalikes(raw, p.text)]
-    if diff.count("\n") >= cut:  # more lines than shown: the notes would follow unseen
-        return bounded(head, p.id, counted=False)
-    return bounded([*head, *lookalikes(raw, p.text)], p.id)
+    notes = lookalikes(raw, p.text)
+    if diff.count("\n") >= cut:  # more lines than shown: the notes go first, never cut
+        return [*notes, *bounded(head, p.id, counted=False)]
+    return bounded([*head, *notes], p.id)
 
 
 def show_lines(root: Path, pid: str, *, full: bool = False, colour: bool = False) -> list[str]:

@@ -67,7 +67,8 @@ def lookalikes(ground: str, text: str) -> list[str]:
     notes: list[str] = []
     for number, line in enumerate(text.splitlines(), start=1):
         for word in _WORD.findall(line):
-            odd = None if word in known else _odd_letters(word)
+            # an ASCII word is of one script: nothing to mix
+            odd = None if word.isascii() or word in known else _odd_letters(word)
             if odd:
                 codes = ", ".join(f"U+{ord(ch):04X}" for ch in dict.fromkeys(odd))
                 scripts = " and ".join(sorted({_script(ch) for ch in word if ch.isalpha()}))

@@ -74,3 +74,20 @@ def test_proposal_show_bound_at_its_limit_accepted(
     else:
         assert shown[:-1] == whole[: len(whole) - 1]
         assert shown[-1].startswith("… more lines not shown"), shown[-1]
+
+
+def test_proposal_show_long_text_lookalike_past_the_bound_named_detected(tmp_path: Path) -> None:
+    """A look-alike word (U+0430, a Cyrillic a, in ``pay``) on the proposal's last
+    line, past the 500 shown: its note followed the diff and was cut with it, so padding
+    a proposal hid it. It is said above the cut diff now, whatever the diff's length."""
+    root = bound_repo(tmp_path)
+    body = "".join(f"line {i} of the proposal\n" for i in range(LINES)) + "p\u0430y now\n"
+    (root / "a.md").write_text(DOC.replace("kept words\n", body), encoding="utf-8")
+    (item,) = judge.check(root, ("a.md",), threading.Event())
+    done = judge.capture(root, item, (), 1 << 24)
+    assert done is not None
+    pid = done.split(" ")[0]
+    out = ok(root, "proposal", "show", pid).stdout
+    notes = [line for line in out.splitlines() if "look-alike:" in line]
+    assert len(notes) == 1 and "U+0430" in notes[0], out[-2000:]
+    assert out.index("look-alike:") < out.index("--- ground"), out[:2000]
