@@ -17,8 +17,9 @@ over the heading to a later line, nothing written; the route: the bound section
 holding the block restored with it, when the block runs to the end of the file
 (``forest restore 'f.md#A' 'f.md#B'``, the restore's ``--drop-nested`` kept: A's edit
 goes to the capture, B's heading is kept after A's ground), else (no binding holds
-it, the block is closed further on, or the file at HEAD does not hold the heading
-either, as when the block was committed: that restore is refused too) that block
+it, the block is closed further on, or that restore would write more headings of the
+heading's level and text than the file at HEAD holds, as when the block was committed
+or holds a line that reads as one: that restore is refused too) that block
 closed before the heading or taken out.
 Returns: ``Hiders(text).hidden(target, holders)``, a ``Hidden`` (or None: no block
 hides the selector's heading, the caller's "no heading matches" stands): one parse
@@ -60,9 +61,11 @@ class Hidden:
     and ``line`` its line; ``holder``: the bound section holding the block (the
     deepest), None for none; ``under``: the heading path of the section holding it,
     rendered (``A/B``), None above the first heading; ``left_open``: the block runs to
-    the end of the file (no line closes it); ``new``: the heading is one the file at
-    HEAD does not hold either (asked only when a restore could bring it back: a restore
-    refuses such a heading, which may be a line of the block, restore_swallowed.py)."""
+    the end of the file (no line closes it); ``new``: the text without the block's first
+    line (as a restore of ``holder`` with it writes the file) holds more headings of the
+    heading's level and text than the file at HEAD does (asked only when a restore could
+    bring it back: a restore refuses such a heading, which may be a line of the block,
+    restore_swallowed.py)."""
 
     kind: str
     block_line: int
@@ -118,7 +121,8 @@ class Hiders:
         """What hides ``target``'s heading (a selector not found in the text), or
         None. ``holders``: the file's bindings (``target`` among them or not);
         ``committed``: the file's text at HEAD (restore_files.py ``committed_text``),
-        asked whether it holds the heading when a restore could bring it back."""
+        asked how many headings of that level and text it holds when a restore could
+        bring it back."""
         selector, excludes = target
         try:
             sel = parse_selector(selector)
@@ -148,8 +152,10 @@ class Hiders:
                 if committed is None or not hidden.restorable:
                     return hidden
                 heading = self._heading(at, found)
-                held = committed()
-                new = heading is not None and (held is None or heading not in _headings(held))
+                without = self._without_first(at).text  # the file as that restore writes it
+                new = heading is not None and _count(without, heading) > _count(
+                    committed() or "", heading
+                )
                 return replace(hidden, new=new)
         return None
 
@@ -217,9 +223,9 @@ class Hiders:
         return render_heading_path(above[-1].path, None) if above else None
 
 
-def _headings(text: str) -> set[tuple[int, str]]:
-    """Level and text of each heading of ``text``."""
-    return {(h.level, h.text) for h in Document(text).headings()}
+def _count(text: str, heading: tuple[int, str]) -> int:
+    """How many headings of ``text`` have ``heading``'s level and text."""
+    return sum((h.level, h.text) == heading for h in Document(text).headings())
 
 
 def hidden_said(selector: str, hidden: Hidden) -> str:
@@ -255,8 +261,8 @@ def hidden_refusal(
     ``holders``: the file's other bindings a restore may bring the heading back with;
     ``options``: the restore's own (``--drop-nested``), kept in the route it names;
     ``committed``: the file's text at HEAD (restore_files.py ``committed_text``): a
-    heading it does not hold either, that restore would refuse (restore_swallowed.py),
-    so the block is to be closed."""
+    heading that restore would write one more of than it holds, that restore would
+    refuse (restore_swallowed.py), so the block is to be closed."""
     try:
         text = data.decode("utf-8").removeprefix("\ufeff")
     except UnicodeDecodeError:

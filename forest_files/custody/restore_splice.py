@@ -103,7 +103,7 @@ def splice(
     section = lines[lo:hi]
     hidden = None  # an edit may hide the sections after a heading's, or cut it short
     if sel.kind in _HEADINGS:
-        around = (lines[lo:hi], lines[hi:])
+        around = (lines[:lo], lines[lo:hi], lines[hi:])
         hidden = guard((selector, excludes), path, around, got, ground, committed)
     if hidden is not None:  # the hidden sections stay after ground, as they stand
         hi = lo + hidden.line

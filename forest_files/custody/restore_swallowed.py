@@ -12,10 +12,11 @@ Refuses (one-line ``ForestError``, before anything is written; ``guard`` asks bo
 and its line, the heading and its line, what to do (close the block before it or take
 it out, then ``forest check``; ``git diff`` shows the edit; ``Swallowed.said``: the
 same for a proposal's text); ``Swallowed`` (``new``), a hidden heading that could stay
-but that neither the file at HEAD (the caller's ``committed``, asked then) nor the
-text to write holds: a line of the block (``# install`` in a ``sh`` fence left open)
-or a new section, which only HEAD could tell from a hidden one (close the block where
-its lines end, or take it out); restore_cut_short.py's ``CutShort``.
+but of whose level and text the file as it would be written holds more than the file
+at HEAD (the caller's ``committed``, asked then): a line of the block (``# install``
+in a ``sh`` fence left open, HEAD holding no ``# install`` or one after it) or a new
+section, which only HEAD could tell from a hidden one (close the block where its
+lines end, or take it out); restore_cut_short.py's ``CutShort``.
 Returns: ``swallowed``: the first heading of the section's level or higher that the
 lines the restore drops hold read alone (the lines ground does not hold, each run read
 alone, and again past the first line of a block it leaves open), with the fence or
@@ -135,43 +136,53 @@ def _hider(outline: list[Block], line: int) -> Block | None:
 def guard(
     sel: tuple[str, tuple[str, ...]],
     path: str,
-    around: tuple[list[str], list[str]],
+    around: tuple[list[str], list[str], list[str]],
     got: Extracted,
     ground: str,
     committed: Callable[[], str | None] | None = None,
 ) -> Hidden | None:
     """Before a heading's section is restored (``sel``: its selector and exclusions;
-    ``around``: its lines and the file's lines after it; ``got``: the section as
-    read; ``committed``: the file's text at HEAD, asked when a heading may be new):
-    refused when an edit cut it short with a heading (restore_cut_short.py), or hides a
-    heading that cannot stay after ground (ground's lines after it, or, the section
-    excluding parts, of any level); the hidden heading the lines may stay from, or
-    None: nothing hidden."""
-    (selector, excludes), (section, after) = sel, around
+    ``around``: the file's lines before it, its lines and the file's lines after it;
+    ``got``: the section as read; ``committed``: the file's text at HEAD, asked when a
+    heading may be new): refused when an edit cut it short with a heading
+    (restore_cut_short.py), or hides a heading that cannot stay after ground (ground's
+    lines after it, or, the section excluding parts, of any level), or one the file
+    would hold more of than HEAD's does; the hidden heading the lines may stay from,
+    or None: nothing hidden."""
+    (selector, excludes), (before, section, after) = sel, around
     refuse_cut_short(selector, section, after, got.start_line, ground, committed)
     cut = any(not e.startswith(NORMALISED) for e in excludes)
     hidden = swallowed(section, ground, deeper=cut)
     if hidden is not None and (not hidden.tail or cut):
         raise refusal(selector, path, got.start_line, hidden)
-    if hidden is not None and committed is not None and _new(section, hidden, ground, committed):
-        raise Swallowed(selector, path, got.start_line, hidden, new=True)
+    if hidden is not None and committed is not None:
+        kept = [*section[hidden.line :], *after]  # the hidden sections, kept after ground
+        written = [*before, ground if ground.endswith("\n") else ground + "\n", *kept]
+        held, more = _counts(kept, written, committed)
+        if more > held:
+            raise Swallowed(selector, path, got.start_line, hidden, new=(held, more - held))
     return hidden
 
 
-def _new(
-    section: list[str], hidden: Hidden, ground: str, committed: Callable[[], str | None]
-) -> bool:
-    """Whether the hidden heading (its level and name, read from its line on) is one
-    neither the file at HEAD (``committed``; None: no such file) nor ``ground`` holds:
-    a line of the block an edit left open (``# install`` in a ``sh`` fence) reads as
-    one alone, and so does a section put after the block. Only HEAD tells them from
-    the sections the block hides now (``# B``, committed)."""
-    heads = outline(normalise_text("".join(_lines(section[hidden.line :]))))
+def _counts(
+    kept: list[str], written: list[str], committed: Callable[[], str | None]
+) -> tuple[int, int]:
+    """How many headings of the level and name the hidden one has (``kept``'s first
+    line, read alone) the file at HEAD (``committed``; None: no such file) holds, and
+    the file as it would be written (``written``: its lines, ground's among them): a
+    line of the block an edit left open (``# install`` in a ``sh`` fence) reads as one
+    alone, and so does a section put after the block; only HEAD tells them from the
+    sections the block hides now (``# B``, committed), even where HEAD holds a
+    ``# install`` after it. (0, 0): no heading stands there read alone."""
+    heads = outline(normalise_text("".join(_lines(kept))))
     if not heads or heads[0].start_line != 1:
-        return False
+        return 0, 0
     name = (heads[0].level, heads[0].text)
-    texts = (committed() or "", ground)
-    return all(name not in {(h.level, h.text) for h in outline(normalise_text(t))} for t in texts)
+
+    def count(text: str) -> int:
+        return sum((h.level, h.text) == name for h in outline(normalise_text(text)))
+
+    return count(committed() or ""), count("".join(_lines(written)))
 
 
 def stands_after(new: str, end: int, tail: str, now: str, now_end: int) -> bool:
@@ -192,10 +203,18 @@ class Swallowed(ForestError):
     what). ``said`` words it for a proposal's text written in."""
 
     def __init__(
-        self, selector: str, path: str, first: int, hidden: Hidden, *, new: bool = False
+        self,
+        selector: str,
+        path: str,
+        first: int,
+        hidden: Hidden,
+        *,
+        new: tuple[int, int] | None = None,
     ) -> None:
         self.selector, self.path, self.first, self.hidden = selector, path, first, hidden
-        self.new = new  # the hidden heading is one neither HEAD's file nor the text holds
+        # the hidden heading's name: how many HEAD's file holds, how many more the file
+        # written would hold (None: a heading that could not stay after ground)
+        self.new = new
         super().__init__(self.said())
 
     def said(self, proposal: str | None = None) -> str:
@@ -221,15 +240,18 @@ class Swallowed(ForestError):
             )
         )
         opened = f"the {kind} opened at line {first + hidden.block}"
-        if self.new:
-            head, text = (
-                printable(hidden.source),
-                "ground" if proposal is None else "the proposed text",
+        if self.new is not None:
+            head, (held, more) = printable(hidden.source), self.new
+            text = "ground" if proposal is None else "the proposed text"
+            which = (
+                f"a heading neither the file at HEAD nor {text} holds"
+                if not held
+                else f"{'one' if more == 1 else more} more `{head}` than the file at HEAD holds"
             )
             return (
-                f"{who} ({opened}) hides `{head}` at line {at}, a heading neither the file "
-                f"at HEAD nor {text} holds: it may be a line of that {kind} or a new "
-                f"section; nothing was written — close that {kind} where its lines end "
+                f"{who} ({opened}) hides `{head}` at line {at}, {which}: it may be a line "
+                f"of that {kind} or a new section; nothing was written — close that {kind} "
+                "where its lines end "
                 f"(before line {at} if `{head}` begins a new section) or take it out, then "
                 f"`{forest_text('check')}` and {again} (`{diff}` shows the edit)"
             )

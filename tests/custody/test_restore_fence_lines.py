@@ -73,3 +73,35 @@ def test_splice_hidden_heading_no_committed_asked_kept_accepted() -> None:
     ground = DOC[: DOC.index("# B")]
     new, _ = splice(FENCED.encode(), "f.md#A", (), ground, "f.md")
     assert new.decode() == DOC.replace("# B", "# install\n\n# B")
+
+
+INSTALL = "# A\n\ntext a\n\n# install\n\nreal steps\n"
+
+
+def test_restore_fence_hash_line_head_holds_once_refused(tmp_path: Path) -> None:
+    """HEAD holds one ``# install`` (bound, after A); an edit opens a ``sh`` fence at
+    the end of A holding ``# install``: kept after ground it would stand as a second
+    ``# install`` section before the real one. The file written would hold one more
+    ``# install`` than HEAD's, so the restore is refused, nothing written, and the way
+    out pasted works (before: exit 0, ``# install`` and ``pip x`` written as a new
+    section)."""
+    repo = adopted(tmp_path, INSTALL, "f.md#A", "f.md#install")
+    (repo / "f.md").write_text(INSTALL.replace("text a\n", "text a\n```sh\n# install\npip x\n"))
+    before = state(repo)
+    got = forest(repo, "restore", "f.md#A")
+    assert got.exit_code == 1, got.stdout
+    (line,) = got.stderr.splitlines()
+    assert line.startswith(
+        "forest: f.md#A: an edit in it (the code fence opened at line 4) hides "
+        "`# install` at line 5, one more `# install` than the file at HEAD holds: it "
+        "may be a line of that code fence or a new section; nothing was written — "
+    ), line
+    assert "neither" not in line, line
+    assert state(repo) == before
+    steps = [x for x in line.split("`") if x.startswith(("git diff", "forest check"))]
+    assert steps == ["forest check", "git diff -- f.md"], line
+    assert pasted(repo, steps[1]).returncode == 0
+    (repo / "f.md").write_text(INSTALL.replace("text a\n", "text a\n```sh\n# install\n```\n"))
+    ok(repo, "restore", "f.md#A")  # the fence closed where its lines end
+    assert (repo / "f.md").read_text() == INSTALL
+    assert kinds(repo) == ["clean", "clean"]

@@ -184,3 +184,36 @@ def test_restore_section_hidden_by_a_fence_committed_refused(tmp_path: Path) -> 
     write(repo, "f.md", BOOK)  # the fence taken out, as the refusal says
     ok(repo, "restore", "f.md#B")
     assert kinds(repo) == ["clean", "clean", "clean"]
+
+
+TWO = "# T\n\n## A\n\na\n\n## install\n\nreal\n\n# U\n\n## install\n\nu\n"
+
+
+def test_restore_section_hidden_by_a_fence_holding_its_heading_text_refused(
+    tmp_path: Path,
+) -> None:
+    """HEAD holds ``## install`` twice (T's, U's); a ``sh`` fence opened in bound T/A
+    holding ``## install`` hides U/install: HEAD holds its heading, but restoring T/A
+    with it would write one more ``## install`` than HEAD holds, which that restore
+    refuses (restore_swallowed.py). So ``forest restore 'f.md#U/install'`` routes to
+    close the fence, as ``forest check`` does (before: it named ``forest restore
+    'f.md#T/A' 'f.md#U/install'``, which pasted was refused); nothing written."""
+    repo = bound_book(tmp_path, "f.md#T/A", "f.md#U/install", text=TWO)
+    (repo / "f.md").write_text(
+        TWO.replace("a\n\n## install", "a\n```sh\n## install\npip x\n\n## install", 1)
+    )
+    before = state(repo)
+    got = forest(repo, "restore", "f.md#U/install")
+    assert got.exit_code == 1, got.stdout
+    line = got.stderr.strip()
+    assert line.count("\n") == 0
+    assert "hidden by the code fence opened at line 6 in f.md#T/A" in line, line
+    assert "forest restore 'f.md#T/A'" not in line, line
+    assert "close that code fence before line" in line, line
+    assert state(repo) == before
+    steps = re.findall(r"`([^`]*)`", line)
+    assert steps[-1] == "git diff -- f.md", steps
+    assert pasted(repo, steps[-1]).returncode == 0
+    both = forest(repo, "restore", "f.md#T/A", "f.md#U/install")
+    assert both.exit_code == 1, both.stdout  # the route it named before: refused
+    assert state(repo) == before
