@@ -27,6 +27,8 @@ import itertools
 import re
 from collections.abc import Iterator
 
+from forest_files.text.ends import common_ends
+
 _TOKEN = re.compile(r"\w+|\s+|[^\w\s]")
 
 # Tokens per side above which the word diff aligns lines first.
@@ -78,18 +80,6 @@ def _aligned(a: list[str], b: list[str]) -> Iterator[tuple[str, str]]:
             yield from _changed(a[i1:i2], b[j1:j2])
 
 
-def _ends(a: list[str], b: list[str]) -> tuple[int, int]:
-    """How many first and last items ``a`` and ``b`` share (not overlapping)."""
-    most = min(len(a), len(b))
-    head = 0
-    while head < most and a[head] == b[head]:
-        head += 1
-    tail = 0
-    while tail < most - head and a[-1 - tail] == b[-1 - tail]:
-        tail += 1
-    return head, tail
-
-
 class _Budget:
     """The products one diff may still spend on aligning tokens (``MAX_PRODUCT_SPENT``)."""
 
@@ -101,7 +91,7 @@ class _Budget:
     def run(self, a: list[str], b: list[str]) -> Iterator[tuple[str, str]]:
         """A changed run's tokens: aligned while affordable, else its common ends kept
         and its middle marked whole."""
-        head, tail = _ends(a, b)
+        head, tail = common_ends(a, b)
         ma, mb = a[head : len(a) - tail], b[head : len(b) - tail]
         cost = len(ma) * len(mb)
         if head:
@@ -134,7 +124,7 @@ def pieces(old: str, new: str) -> Iterator[tuple[str, str]]:
         yield from _aligned(a, b)
         return
     la, lb = lines_of(old), lines_of(new)
-    head, tail = _ends(la, lb)
+    head, tail = common_ends(la, lb)
     ma, mb = la[head : len(la) - tail], lb[head : len(lb) - tail]
     if head:
         yield ("".join(la[:head]), "=")

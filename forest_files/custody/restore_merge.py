@@ -28,6 +28,8 @@ from __future__ import annotations
 import difflib
 import re
 
+from forest_files.text.ends import common_ends
+
 _NORMAL_LINE = re.compile(r"[^\n]*\n|[^\n]+$")
 
 Unit = tuple[int, int, int, int]  # section lines [a0, a1) read as reading lines [b0, b1)
@@ -167,11 +169,5 @@ def _dropped(raw: list[str], reading: list[str], a0: int, a1: int, b0: int, b1: 
 
 def _alike(line: str, read: str) -> int:
     """How many characters ``line`` and ``read`` share at their start and their end."""
-    n = min(len(line), len(read))
-    head = 0
-    while head < n and line[head] == read[head]:
-        head += 1
-    tail = 0
-    while tail < n - head and line[-1 - tail] == read[-1 - tail]:
-        tail += 1
+    head, tail = common_ends(line, read)
     return head + tail

@@ -21,7 +21,7 @@ from forest_files.custody.repository import Repository
 from forest_files.governance.forget import forget
 from tests.helpers.cli import forest
 from tests.helpers.custody import BY
-from tests.helpers.forgetting import adopted_then_cleaned
+from tests.helpers.forgetting import cleaned_and_synced
 from tests.helpers.state import behind_the_triggers, local_state
 
 REBUILT_UNREACHED = "its ground is live in the ledger, unreached here); rebuilt it from the ledger"
@@ -35,10 +35,7 @@ DAMAGED = (
 @pytest.fixture
 def root(tmp_path: Path) -> Path:
     """An adoption (words "ok") superseded (words "amend"), then synced."""
-    root, _old = adopted_then_cleaned(tmp_path)
-    with Repository(root) as repo:
-        repo.sync()
-    return root
+    return cleaned_and_synced(tmp_path)
 
 
 def _record_id(root: Path, words: str) -> int:

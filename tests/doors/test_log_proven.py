@@ -12,9 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from forest_files.custody.repository import Repository
 from tests.helpers.cli import forest, ok
-from tests.helpers.forgetting import adopted_then_cleaned
+from tests.helpers.forgetting import cleaned_and_synced
 from tests.helpers.git import commit_all, make_repo, write
 from tests.helpers.state import behind_the_triggers
 
@@ -35,10 +34,7 @@ FORGERIES = {
 @pytest.fixture
 def root(tmp_path: Path) -> Path:
     """``doc.md#Ops/Keys`` adopted (words "ok"), then superseded (words "amend")."""
-    root, _old = adopted_then_cleaned(tmp_path)
-    with Repository(root) as repo:
-        repo.sync()
-    return root
+    return cleaned_and_synced(tmp_path)
 
 
 def _chain(root: Path) -> tuple[str, list[tuple[str, str]], str]:

@@ -57,6 +57,15 @@ def adopted_then_cleaned(tmp_path: Path, *, authority: str | None = None) -> tup
     return root, old
 
 
+def cleaned_and_synced(tmp_path: Path) -> Path:
+    """``adopted_then_cleaned`` (words "ok", then "amend"), its index synced: the
+    root."""
+    root, _old = adopted_then_cleaned(tmp_path)
+    with Repository(root) as repo:
+        repo.sync()
+    return root
+
+
 def tree_bytes(root: Path) -> dict[str, bytes]:
     out = {}
     # The work tree's .forest/ and the local state in the git directory (.git/forest).

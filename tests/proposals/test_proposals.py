@@ -17,7 +17,6 @@ from forest_files.doors.cli import app
 from forest_files.doors.watch import judge
 from forest_files.kernel.errors import AuthorityRefused, ForestError
 from forest_files.proposals.adopt import ProposalStale, adopt_proposal
-from forest_files.text.worddiff import word_diff
 from tests.helpers.custody import BY, DOC
 from tests.helpers.git import commit_all, git
 from tests.helpers.state import shared_state
@@ -234,10 +233,6 @@ def test_proposal_unknown_id_refused(tmp_path: Path) -> None:
     root = bound_repo(tmp_path)
     with pytest.raises(NoSuchProposal, match="forest proposals"), ProposalStore(root) as s:
         s.get("nope")
-
-
-def test_word_diff_marks_words_accepted() -> None:
-    assert word_diff("the cat sat", "the dog sat") == "the [-cat-]{+dog+} sat"
 
 
 def test_proposal_cli_list_show_adopt_accepted(tmp_path: Path) -> None:
