@@ -265,10 +265,10 @@ def log(
         print_chain(target, repo, as_json)
         return
     from forest_files.custody.repository import Repository
-    from forest_files.doors.cli.logview import _proven, log_line
+    from forest_files.doors.cli.logview import log_line, proven_store
 
     with Repository(repo) as r:
-        _proven(r)  # the index proof: a forged binding row never names an act's section
+        proven_store(r)  # the index proof: a forged binding row never names an act's section
         entries = r.log()
         contested = r.contested()
         found = _found(r, contested, local=False)

@@ -68,7 +68,7 @@ def print_chain(target: str, repo: Path, as_json: bool) -> None:
 
     r = Repository(repo)
     with r:
-        store = _proven(r)
+        store = proven_store(r)
         acts = r.log()
         every = all_bindings(store, include_retired=True)
         went = None
@@ -105,7 +105,7 @@ def print_chain(target: str, repo: Path, as_json: bool) -> None:
         typer.echo(printable(f"  {at} {what}"))
 
 
-def _proven(r: Repository) -> ForestStore:
+def proven_store(r: Repository) -> ForestStore:
     """The synced index once its binding rows and grounds agree with the ledger (the
     proof every door runs, custody/indexproof.py): a forged or damaged index is rebuilt
     from the ledger, and one line on stderr says so."""
