@@ -41,6 +41,7 @@ tests/gate/test_ci_where_typed.py, tests/doors/test_control_chars_doors.py
 
 from __future__ import annotations
 
+import functools
 import re
 import shlex
 
@@ -124,20 +125,32 @@ def printable(text: str, *, keep: str = "") -> str:
     never reads as ``Kept``."""
     if text.isascii() and text.isprintable():
         return text
-    out = []
-    for ch in text:
-        if ch in keep or (ch.isascii() and ch.isprintable()):
-            out.append(ch)
-        elif _escaped_byte(ch):
-            out.append(f"\\x{ord(ch) - 0xDC00:02x}")
-        elif _control(ch):
-            code = ord(ch)
-            out.append(f"\\x{code:02x}" if code < 256 else f"\\u{code:04x}")
-        elif invisible(ch):
-            out.append(f"<U+{ord(ch):04X}>")
-        else:
-            out.append(ch)
-    return "".join(out)
+    # Each run of characters that are not printable ASCII (nor kept) is looked at one
+    # character at a time; the rest is copied whole: a diff's newlines no longer send
+    # every character of a long text through the loop.
+    return _unplain(keep).sub(_escape_run, text)
+
+
+@functools.lru_cache(maxsize=8)
+def _unplain(keep: str) -> re.Pattern[str]:
+    kept = "".join(re.escape(ch) for ch in sorted(set(keep)))
+    return re.compile(f"[^\\x20-\\x7e{kept}]+")
+
+
+def _escape_run(m: re.Match[str]) -> str:
+    return "".join(_escaped(ch) for ch in m.group(0))
+
+
+def _escaped(ch: str) -> str:
+    """One character that is not printable ASCII, as a terminal may be shown it."""
+    if _escaped_byte(ch):
+        return f"\\x{ord(ch) - 0xDC00:02x}"
+    if _control(ch):
+        code = ord(ch)
+        return f"\\x{code:02x}" if code < 256 else f"\\u{code:04x}"
+    if invisible(ch):
+        return f"<U+{ord(ch):04X}>"
+    return ch
 
 
 def forest_step(command: str, *targets: str, options: tuple[str, ...] = ()) -> tuple[str, ...]:

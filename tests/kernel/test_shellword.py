@@ -9,7 +9,9 @@ import shlex
 import subprocess
 from pathlib import Path
 
+import hypothesis
 import pytest
+from hypothesis import strategies as st
 
 from forest_files.kernel.invisible import invisible
 from forest_files.kernel.shellword import (
@@ -102,6 +104,51 @@ def test_printable_escapes_controls_and_bytes_keeps_the_rest_accepted() -> None:
     assert printable("ls\u2028") == "ls\\u2028"
     assert printable("diff\n+line\t1\n", keep="\n\t") == "diff\n+line\t1\n"
     assert printable("café “quoted” …") == "café “quoted” …"
+
+
+# Line and paragraph separators, bidirectional embeddings, overrides and isolates.
+_MOVERS = {0x2028, 0x2029, *range(0x202A, 0x202F), *range(0x2066, 0x206A)}
+
+
+def _printable_by_character(text: str, keep: str) -> str:
+    """What ``printable`` means, one character at a time (its loop before the runs of
+    plain ASCII were copied whole)."""
+    out = []
+    for ch in text:
+        if ch in keep or (ch.isascii() and ch.isprintable()):
+            out.append(ch)
+        elif 0xDC80 <= ord(ch) <= 0xDCFF:
+            out.append(f"\\x{ord(ch) - 0xDC00:02x}")
+        elif (code := ord(ch)) < 32 or 127 <= code < 160 or code in _MOVERS:
+            out.append(f"\\x{code:02x}" if code < 256 else f"\\u{code:04x}")
+        elif invisible(ch):
+            out.append(f"<U+{ord(ch):04X}>")
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+# Plain text, every control, a byte that is not UTF-8, invisible and bidi marks, a
+# character kept, a character that is special inside a regular expression's class.
+_ALPHABET = "ab \n\t\r\x1b\x7f\x85\xa0\u00e9\u2028\u200b\u202e\ufeff\udce9]^-\\"
+
+
+@hypothesis.given(
+    text=st.text(alphabet=_ALPHABET, max_size=60),
+    keep=st.sampled_from(["", "\n", "\n\t", "]^-\\", "\u00e9\n"]),
+)
+def test_printable_runs_match_each_character_accepted(text: str, keep: str) -> None:
+    """Whatever the text and the characters kept, copying runs of plain ASCII whole
+    escapes exactly what the character-by-character reading escapes."""
+    assert printable(text, keep=keep) == _printable_by_character(text, keep)
+
+
+def test_printable_long_diff_text_kept_whole_accepted() -> None:
+    """A diff of many lines (its newlines kept) comes back unchanged, a control inside
+    it escaped in place."""
+    text = "".join(f"+line {i}\n" for i in range(20_000))
+    assert printable(text, keep="\n") == text
+    assert printable(text + "x\x1b[2J\n", keep="\n") == text + "x\\x1b[2J\n"
 
 
 def test_one_escaper_of_printed_text_accepted() -> None:
