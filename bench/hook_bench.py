@@ -98,10 +98,14 @@ def user_install(base: Path) -> Path:
     installs it. Returns its python. The development venv's editable install adds
     a start-up import hook (~20 ms a process) that no user pays. The wheel is
     installed without dependencies; a ``.pth`` line lends it this venv's
-    site-packages (pyromark, ...), so no download beyond the build backend."""
+    site-packages (pyromark, ...), so no download beyond the build backend. A ``--keep``
+    directory's earlier wheel and venv are removed first: pip skips reinstalling a
+    wheel of the same version, so the code measured would be the old checkout's."""
     import sysconfig
 
     wheels = base / "wheel"
+    for old in (wheels, base / "user-venv"):
+        shutil.rmtree(old, ignore_errors=True)
     subprocess.run(
         [PY, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(wheels), str(REPO)],
         check=True,
