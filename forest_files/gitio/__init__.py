@@ -35,10 +35,6 @@ from forest_files.gitio.content import (
     ls_tree,
     staged_changes,
     submodule_paths,
-    taken_as_unchanged,
-    to_stage,
-    unstaged_paths,
-    untracked,
 )
 from forest_files.gitio.eol import checkout_crlf
 from forest_files.gitio.history import (
@@ -56,6 +52,7 @@ from forest_files.gitio.index_file import (
     commit_stages_into_lock,
     is_index_locked,
 )
+from forest_files.gitio.pending import taken_as_unchanged, to_stage, unstaged_paths, untracked
 from forest_files.gitio.records import Change, TreeEntry
 from forest_files.gitio.repo import (
     FetchRoute,
