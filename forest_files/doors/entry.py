@@ -81,9 +81,9 @@ def dispatch(argv: list[str], *, typed: bool = False) -> int | None:
         found = gatecmd.parse_ci(rest)
         return None if found is None else gatecmd.ci_command(found)
     if command == "status" and set(rest) <= {"--json"}:
-        from forest_files.doors import fastcheck
+        from forest_files.doors import faststatus
 
-        return fastcheck.status_command(".", "--json" in rest)
+        return faststatus.status_command(".", "--json" in rest)
     return None
 
 

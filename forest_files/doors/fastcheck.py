@@ -1,6 +1,7 @@
-"""The light ``forest check`` and ``forest status``: the same verdict, findings and
-routes as every door (doors/), without typer, pydantic, GitPython — and no
-markdown-it unless a file must be parsed.
+"""The light ``forest check`` (and the boundary and root ``forest status``'s light
+door, faststatus.py, shares): the same verdict, findings and routes as every door
+(doors/), without typer, pydantic, GitPython — and no markdown-it unless a file must
+be parsed.
 
 ``python -m forest_files.doors.fastcheck [check options]`` and the ``forest``
 console script (entry.py) both land here for ``check``/``status``; anything
@@ -115,14 +116,14 @@ def check_command(args: CheckArgs) -> int:
 
             print(summary_line(count, 0, "working tree"))
             return 0
-    return _guarded("check", lambda: _check(args), args.repo)
+    return guarded("check", lambda: _check(args), args.repo)
 
 
 def _check(args: CheckArgs) -> int:
     from forest_files.check.path import run_check
     from forest_files.check.text import terminal
 
-    root = _root(args.repo)
+    root = work_root(args.repo)
     source = "index" if args.staged else (args.rev or "worktree")
     diffs = args.show_diff or (sys.stdout.isatty() and not args.as_json)
     quick = args.staged and not (args.paths or args.as_json or args.verbose)
@@ -178,93 +179,7 @@ def _folder_routes(report: CheckReport) -> tuple[Route, ...]:
     return folder_routes(report)
 
 
-def status_command(repo: str, as_json: bool) -> int:
-    """``forest status``: every binding of the working tree with its finding and ground."""
-    return _guarded("status", lambda: _status(repo, as_json), repo)
-
-
-def _status(repo: str, as_json: bool) -> int:
-    from forest_files.check.remembered import remembered_clean
-    from forest_files.custody import verdict
-
-    near = verdict.quick_root(repo)  # no pathlib, no git while the verdict holds
-    if as_json:
-        return _status_json(repo, near)
-
-    known = remembered_clean(near) if near is not None else None
-    rows: list[tuple[str, str, str | None]]
-    if known is not None:
-        rows = [(s, "clean", g) for _, s, g in known]
-    else:
-        from forest_files.check.path import run_check
-
-        report = run_check(_root(repo), "worktree")
-        found = (r.finding for r in (*report.items, *report.extra))
-        rows = [(f.selector, f.kind, f.ground) for f in found]
-    if not rows:
-        print("no bindings yet: forest adopt PATH[#Heading] --words …")
-    else:
-        from forest_files.kernel.shellword import printable
-
-        shown = (f"{kind:<10} {printable(sel)}  {ground or '-'}" for sel, kind, ground in rows)
-        print("\n".join(shown))
-    said = _custody_line(repo, near)
-    for line in (_routes_line([kind for _, kind, _ in rows]), said):
-        if line is not None:  # advice, as the hook gives it: the table on stdout stays rows
-            sys.stdout.flush()
-            print(line, file=sys.stderr)
-    return 0
-
-
-def _routes_line(kinds: list[str]) -> str | None:
-    """Where the routes of the table's failed rows are (a contest bound to no file has
-    no selector to look up: ``forest check`` prints its ``forest resolve`` per head);
-    None when every row is clean or an unbound draft (check/finding.py ``failed``)."""
-    failed = sorted(k for k in kinds if k not in ("clean", "unbound"))
-    if not failed:
-        return None
-    from collections import Counter
-
-    from forest_files.kernel.shellword import forest_text
-
-    counts = ", ".join(f"{n} {kind}" for kind, n in Counter(failed).items())
-    their = "its" if len(failed) == 1 else "their"
-    return f"forest: {counts}: `{forest_text('check')}` prints {their} routes"
-
-
-def _custody_line(repo: str, near: str | None) -> str | None:
-    """The one line naming custody git does not track (check/uncommitted.py: an act's
-    ledger files never committed), its step reached from where the user stands; None
-    when git tracks it all. Status still exits 0: it reports, the hook decides."""
-    from forest_files.check.uncommitted import status_custody
-
-    if near is None:
-        return status_custody(str(_root(repo)))
-    from forest_files.kernel.standing import stand_at
-
-    stand_at(near, absolute=os.path.isabs(repo))  # the warm answer noted no standing
-    return status_custody(near)
-
-
-def _status_json(repo: str, near: str | None) -> int:
-    """``forest status --json``: the report in the one JSON schema (every binding)."""
-    import json
-
-    from forest_files.check.remembered import remembered_report
-
-    report = remembered_report(near) if near is not None else None
-    if report is None:
-        from forest_files.check.path import run_check
-
-        report = run_check(_root(repo), "worktree")
-    said = _custody_line(repo, near)
-    if said is not None:  # among the notes, as the check's other advice
-        report = report._replace(notes=(*report.notes, said))
-    print(json.dumps(report.as_dict("status", exit_code=0)))
-    return 0
-
-
-def _guarded(command: str, run: Callable[[], int], repo: str) -> int:
+def guarded(command: str, run: Callable[[], int], repo: str) -> int:
     """``run`` inside the one error boundary (boundary.py), pointed at ``repo``: where
     a refusal is recorded (its code, never its message) and a crash log is written."""
     from forest_files.doors.boundary import run_guarded
@@ -272,7 +187,7 @@ def _guarded(command: str, run: Callable[[], int], repo: str) -> int:
     return run_guarded(command, run, sys.argv, repo=repo)
 
 
-def _root(repo: str) -> Path:
+def work_root(repo: str) -> Path:
     """The work tree's top, with where the user stands in it noted for the routes a
     check prints (kernel/standing.py ``stand_at``)."""
     from forest_files.custody import verdict

@@ -79,6 +79,6 @@ def status(repo: RepoOpt = Path("."), as_json: JsonOpt = False) -> None:
 
     Example: forest status --json
     """
-    from forest_files.doors.fastcheck import status_command
+    from forest_files.doors.faststatus import status_command
 
     raise typer.Exit(status_command(str(repo), as_json))

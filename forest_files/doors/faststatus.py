@@ -1,0 +1,105 @@
+"""The light ``forest status``: every binding of the working tree with its finding and
+ground, answered from the remembered clean verdict while its inputs are unchanged,
+else from the one check path (check/path.py); without typer, pydantic, GitPython.
+
+Stores: only what the check it runs stores (fastcheck.py).
+Refuses: nothing of its own; a refusal of the check it runs, through the one error
+boundary (boundary.py).
+Returns: exit 0 whatever it finds (it reports, the hook decides); the table on stdout,
+advice (where the routes are, custody git does not track) on stderr; ``--json`` the
+report in the one JSON schema, every binding a finding, ``"door": "status"``.
+Test: tests/doors/test_fastcheck.py, tests/doors/test_doors_agree.py
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from forest_files.doors.fastcheck import guarded, work_root
+
+
+def status_command(repo: str, as_json: bool) -> int:
+    """``forest status``: every binding of the working tree with its finding and ground."""
+    return guarded("status", lambda: _status(repo, as_json), repo)
+
+
+def _status(repo: str, as_json: bool) -> int:
+    from forest_files.check.remembered import remembered_clean
+    from forest_files.custody import verdict
+
+    near = verdict.quick_root(repo)  # no pathlib, no git while the verdict holds
+    if as_json:
+        return _status_json(repo, near)
+
+    known = remembered_clean(near) if near is not None else None
+    rows: list[tuple[str, str, str | None]]
+    if known is not None:
+        rows = [(s, "clean", g) for _, s, g in known]
+    else:
+        from forest_files.check.path import run_check
+
+        report = run_check(work_root(repo), "worktree")
+        found = (r.finding for r in (*report.items, *report.extra))
+        rows = [(f.selector, f.kind, f.ground) for f in found]
+    if not rows:
+        print("no bindings yet: forest adopt PATH[#Heading] --words …")
+    else:
+        from forest_files.kernel.shellword import printable
+
+        shown = (f"{kind:<10} {printable(sel)}  {ground or '-'}" for sel, kind, ground in rows)
+        print("\n".join(shown))
+    said = _custody_line(repo, near)
+    for line in (_routes_line([kind for _, kind, _ in rows]), said):
+        if line is not None:  # advice, as the hook gives it: the table on stdout stays rows
+            sys.stdout.flush()
+            print(line, file=sys.stderr)
+    return 0
+
+
+def _routes_line(kinds: list[str]) -> str | None:
+    """Where the routes of the table's failed rows are (a contest bound to no file has
+    no selector to look up: ``forest check`` prints its ``forest resolve`` per head);
+    None when every row is clean or an unbound draft (check/finding.py ``failed``)."""
+    failed = sorted(k for k in kinds if k not in ("clean", "unbound"))
+    if not failed:
+        return None
+    from collections import Counter
+
+    from forest_files.kernel.shellword import forest_text
+
+    counts = ", ".join(f"{n} {kind}" for kind, n in Counter(failed).items())
+    their = "its" if len(failed) == 1 else "their"
+    return f"forest: {counts}: `{forest_text('check')}` prints {their} routes"
+
+
+def _custody_line(repo: str, near: str | None) -> str | None:
+    """The one line naming custody git does not track (check/uncommitted.py: an act's
+    ledger files never committed), its step reached from where the user stands; None
+    when git tracks it all. Status still exits 0: it reports, the hook decides."""
+    from forest_files.check.uncommitted import status_custody
+
+    if near is None:
+        return status_custody(str(work_root(repo)))
+    from forest_files.kernel.standing import stand_at
+
+    stand_at(near, absolute=os.path.isabs(repo))  # the warm answer noted no standing
+    return status_custody(near)
+
+
+def _status_json(repo: str, near: str | None) -> int:
+    """``forest status --json``: the report in the one JSON schema (every binding)."""
+    import json
+
+    from forest_files.check.remembered import remembered_report
+
+    report = remembered_report(near) if near is not None else None
+    if report is None:
+        from forest_files.check.path import run_check
+
+        report = run_check(work_root(repo), "worktree")
+    said = _custody_line(repo, near)
+    if said is not None:  # among the notes, as the check's other advice
+        report = report._replace(notes=(*report.notes, said))
+    print(json.dumps(report.as_dict("status", exit_code=0)))
+    return 0
