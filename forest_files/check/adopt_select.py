@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 from forest_files.kernel.errors import ForestError
 
 if TYPE_CHECKING:
-    from forest_files.check.coverage import When
+    from forest_files.check.front_matter import When
     from forest_files.custody.repository import Repository
     from forest_files.text.markdown import Heading
 
@@ -64,7 +64,7 @@ def where_filter(
 ) -> tuple[list[str], list[str]]:
     """(targets whose file's front matter holds ``when``, the paths left out). A
     file that cannot be judged is refused: adopting it might adopt the wrong text."""
-    from forest_files.check.coverage import when_holds
+    from forest_files.check.front_matter import when_holds
     from forest_files.custody.target_refusals import RepoFacts, check_file
     from forest_files.text.selector import parse_selector
 

@@ -8,8 +8,8 @@ path), ``detail`` names the ``[require]`` glob, ``excludes`` the file's default
 exclusions (forest.toml's ``[bind]``: its adopt route names them), ``reason`` a name no
 selector can name (``unnameable``, ``control-name``: its route renames it). Never
 section text.
-Also the one front-matter matcher (``when_holds``: ``[require] when`` and ``forest
-adopt --where``) and each heading's canonical selector path (``canonical_paths``).
+Also each heading's canonical selector path (``canonical_paths``); a file's text,
+headings and front matter are read through check/front_matter.py.
 Test: tests/check/test_coverage.py, tests/doors/test_printed_where_typed.py
 
 What covers what: a whole-file binding covers the file and every heading in it; a
@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from forest_files.check.engine import Finding
 from forest_files.check.finding import Reason
+from forest_files.check.front_matter import Document
 from forest_files.custody.bindconf import defaults_for
 from forest_files.kernel.repopath import not_utf8_reason
 
@@ -44,10 +45,8 @@ if TYPE_CHECKING:
     from forest_files.custody.config import RequireRule
     from forest_files.custody.content import ContentSource
     from forest_files.text.markdown import Heading
-    from forest_files.text.normalise import LineIndex
 
 Reader = Callable[[str], bytes | None]
-When = tuple[tuple[str, tuple[str, ...]], ...]
 
 
 class Bound(Protocol):
@@ -153,7 +152,7 @@ def _judge(
     data = read(path)
     if data is None:
         return []  # not a regular file here (a symlink, a submodule): nothing to adopt
-    doc = _Doc(path, data)
+    doc = Document(path, data)
     active = [r for r in rules if doc.holds(r)]
     if active and not_utf8_reason(path) is not None:  # its route renames it first
         why = "; its name is not valid UTF-8, which the ledger cannot record"
@@ -172,7 +171,7 @@ def _judge(
 def _uncovered_headings(
     path: str,
     rules: list[RequireRule],
-    doc: _Doc,
+    doc: Document,
     bound: set[str],
     excludes: tuple[str, ...],
 ) -> list[Finding]:
@@ -209,20 +208,6 @@ def _uncovered_headings(
     return out
 
 
-def when_holds(path: str, data: bytes, when: When) -> bool | None:
-    """The one front-matter matcher (``[require] when``, ``forest adopt --where``):
-    True when every key equals one of its values (case-insensitive), False when one
-    does not or is absent, None when the file cannot be judged (not UTF-8 text, a
-    key given twice)."""
-    return _Doc(path, data).judge(when)
-
-
-def front_matter_value(path: str, data: bytes, key: str) -> str | None:
-    """The plain scalar of top-level front-matter ``key`` (None when absent, not a
-    scalar, given twice or the file is not text)."""
-    return _Doc(path, data).front_matter(key)[1]
-
-
 def _left_out(heads: list[Heading], excludes: tuple[str, ...], last: int) -> list[tuple[int, int]]:
     """The heading sections the default exclusions leave out of every binding."""
     from forest_files.text.exclude import heading_range, parse_exclusion
@@ -254,78 +239,3 @@ def canonical_paths(heads: list[Heading]) -> list[tuple[tuple[str, ...], int | N
         seen[h.path] = seen.get(h.path, 0) + 1
         out.append((h.path, seen[h.path] if counts[h.path] > 1 else None))
     return out
-
-
-class _Doc:
-    """One file's bytes, decoded, parsed and front matter read only when asked."""
-
-    def __init__(self, path: str, data: bytes) -> None:
-        from forest_files.kernel.errors import ForestError
-        from forest_files.text.normalise import decode_bytes, normalise_text
-
-        self.path = path
-        try:
-            self.text: str | None = normalise_text(decode_bytes(data, path))
-        except ForestError:
-            self.text = None
-        self._lines: LineIndex | None = None
-
-    def lines(self) -> LineIndex:
-        from forest_files.text.normalise import LineIndex
-
-        if self._lines is None:
-            self._lines = LineIndex(self.text or "")
-        return self._lines
-
-    def headings(self) -> list[Heading]:
-        from forest_files.text.markdown import outline
-
-        return outline(self.text or "", self.lines())
-
-    def holds(self, rule: RequireRule) -> bool:
-        """Every ``when`` key of ``rule`` equals one of its values (case-insensitive);
-        a key that cannot be judged holds the file to its rule (fail closed)."""
-        return self.judge(rule.when) is not False
-
-    def judge(self, when: When) -> bool | None:
-        """False when a ``when`` key's value is none of its values (or absent), else
-        None when a key cannot be judged, else True."""
-        unknown = False
-        for key, wanted in when:
-            judged, value = self.front_matter(key)
-            if not judged:
-                unknown = True
-                continue
-            if value is None or value.casefold() not in {w.casefold() for w in wanted}:
-                return False
-        return None if unknown else True
-
-    def front_matter(self, key: str) -> tuple[bool, str | None]:
-        """(judged, the scalar value of top-level front-matter ``key``): the value is
-        None when the key is absent or not a plain scalar; judged is False when the
-        file is not text or gives the key twice."""
-        from forest_files.text.exclude import Exclusion, meta_range
-        from forest_files.text.selector import AmbiguousSelector
-
-        if self.text is None:
-            return False, None
-        lines = self.lines()
-        try:
-            found = meta_range(Exclusion("meta", key=key), lines, 1, lines.count)
-        except AmbiguousSelector:
-            return False, None
-        if found is None:
-            return True, None
-        return True, _scalar(lines.line(found[0]).split(":", 1)[1])
-
-
-def _scalar(raw: str) -> str | None:
-    """A one-line YAML scalar: quotes removed, a trailing `` # comment`` dropped."""
-    value = raw.strip()
-    if value[:1] in ("'", '"'):
-        end = value.find(value[0], 1)
-        return value[1:end].strip() if end > 0 else None
-    value = value.split(" #", 1)[0].strip()
-    if not value or value[0] in "|>[{&*!":
-        return None  # a block, flow collection, anchor or tag: not a plain scalar
-    return value

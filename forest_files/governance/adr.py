@@ -213,7 +213,7 @@ def _ground(store: ForestStore, b: Binding) -> tuple[str | None, str | None, str
 
 def read_adr(path: str, data: bytes) -> tuple[int | None, str, str | None, tuple[str, ...]]:
     """(number, title, status, its successors) of one ADR file's bytes."""
-    from forest_files.check.coverage import front_matter_value
+    from forest_files.check.front_matter import front_matter_value
     from forest_files.text.extract import Document
     from forest_files.text.normalise import decode_bytes
 

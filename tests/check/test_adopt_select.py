@@ -13,7 +13,7 @@ from forest_files.check.adopt_select import (
     parse_where,
     where_filter,
 )
-from forest_files.check.coverage import when_holds
+from forest_files.check.front_matter import when_holds
 from forest_files.custody.config import RequireRule
 from forest_files.custody.target_refusals import TargetRefused
 from tests.helpers.git import make_repo, write
