@@ -4,8 +4,7 @@ and ``forest check --staged``.
 Stores: only local caches (views, binding maps, the alias of HEAD's ledger
 tree); the working tree and the git index are never modified or stashed.
 Refuses: a staged change that removes forest.toml, or the whole ledger, that HEAD
-holds (``Refusal``: removing custody is a governance act; one line with the git
-command that puts HEAD's copy back); a damaged staged ledger raises what replay raises.
+holds (custody_removal.py); a damaged staged ledger raises what replay raises.
 Returns: a ``CheckReport`` of the bindings the staged change can have moved
 (HEAD was judged when it was committed): those of staged paths, and, when
 ledger files are staged, those whose binding or ground differs from HEAD's;
@@ -32,6 +31,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from forest_files.check.commit_plan import with_plan
+from forest_files.check.custody_removal import refuse_custody_removal
 from forest_files.check.explain import explain, with_diffs
 from forest_files.check.findings import CheckReport
 from forest_files.kernel.paths import CONFIG_NAME
@@ -46,7 +46,6 @@ if TYPE_CHECKING:
     from forest_files.custody.config import RequireRule
     from forest_files.custody.ground import Ground
     from forest_files.gitio import Change
-    from forest_files.kernel.errors import Refusal
     from forest_files.text.extract import Document
 
 SOURCE = "index"
@@ -71,7 +70,7 @@ def judge_staged_at(
         root, keep_index_file=True, head=head[0] if head is not None else None
     )
     touched = {c.path for c in changes} | {c.old_path for c in changes if c.old_path}
-    _refuse_custody_removal(root, changes)
+    refuse_custody_removal(root, changes)
     custody_uncertain = head is None or CONFIG_NAME in touched
     if custody_uncertain and not gitio.ls_files_stage(root, CONFIG_NAME, keep_index_file=True):
         return CheckReport(SOURCE, WHERE)  # the tree being committed holds no custody
@@ -103,46 +102,6 @@ def _rewritten_on_checkout(root: Path, touched: set[str], report: CheckReport) -
     )
     paths = checkout_rewrite.changed_rules(bound - said, touched)
     return checkout_rewrite.findings(root, SOURCE, paths, keep_index_file=True)
-
-
-def _refuse_custody_removal(root: Path, changes: list[Change]) -> None:
-    """Refuse (``Refusal``, one line) a staged change that takes custody away from what
-    HEAD holds: forest.toml deleted or no longer a regular file, or every segment of
-    the ledger deleted. Read from the staged change against HEAD alone; the index is
-    listed only when a segment's deletion is staged."""
-    from forest_files.kernel.paths import LEDGER_PREFIX
-
-    removed = {c.path: c.status for c in changes if c.status in ("D", "T")}
-    if CONFIG_NAME in removed:
-        raise _custody_removed(root, CONFIG_NAME, removed[CONFIG_NAME] == "T")
-    segments = f"{LEDGER_PREFIX}segments"
-    if any(p.startswith(f"{segments}/") and s == "D" for p, s in removed.items()):
-        from forest_files import gitio
-
-        if not gitio.ls_files_stage(root, segments, keep_index_file=True):
-            raise _custody_removed(root, LEDGER_PREFIX.rstrip("/"), False)
-
-
-def _custody_removed(root: Path, path: str, retyped: bool) -> Refusal:
-    """The one-line refusal of a commit removing ``path`` (forest.toml or the ledger)
-    that HEAD holds; its route puts HEAD's copy back in the index (and in the working
-    tree when it is gone from there too), so the change is judged again."""
-    from forest_files.check.findings import Route
-    from forest_files.kernel.errors import Refusal
-
-    # the ledger's files never change: HEAD's are the ones to have, new segments stay
-    kept = path == CONFIG_NAME and (root / path).exists() and not retyped
-    step = (
-        ("git", "restore", "--staged", "--", path)
-        if kept
-        else ("git", "checkout", "HEAD", "--", path)
-    )
-    how = "changes the type of" if retyped else "removes"
-    return Refusal(
-        f"commit refused — the staged change {how} {path}, which HEAD holds: removing "
-        f"custody is a governance act, not a commit's; put it back: {Route('', (step,)).command} "
-        "(or commit with --no-verify, deliberately, and let forest ci judge it)"
-    )
 
 
 def _judge_change(
