@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from forest_files.check.findings import WORDS_PLACEHOLDER
-from forest_files.check.routes import no_single_ground
+from forest_files.check.route_contest import no_single_ground
 from forest_files.custody.bindings import Binding
 from forest_files.custody.lookup import (
     NoSuchBinding,

@@ -30,7 +30,8 @@ from typing import TYPE_CHECKING
 from forest_files.check.conflicts import NO_STAGES, in_conflict
 from forest_files.check.findings import CheckReport, Reported, Route
 from forest_files.check.route_authority import Signer, governed
-from forest_files.check.routes import hints_for, merged_text_route, routes_for
+from forest_files.check.route_contest import merged_text_route
+from forest_files.check.routes import hints_for, routes_for
 
 if TYPE_CHECKING:
     import sqlite3

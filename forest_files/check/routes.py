@@ -1,7 +1,7 @@
 """Routes out of each finding, built from the real state of the repository (its rooms:
 the steps in ``route_steps.py``, renames in ``route_names.py``, a file brought back in
 ``route_back.py``, a section its selector no longer finds and the rebinds to where it
-may stand now in ``route_unresolved.py``).
+may stand now in ``route_unresolved.py``, a contest's in ``route_contest.py``).
 
 Stores: nothing.
 Refuses: nothing.
@@ -55,6 +55,7 @@ from forest_files.check.conflicts import Stages, conflict_routes
 from forest_files.check.converted import conversion_routes
 from forest_files.check.findings import Route
 from forest_files.check.route_back import bring_back
+from forest_files.check.route_contest import contest_routes
 from forest_files.check.route_names import (
     THEN_REBIND,
     nameable,
@@ -76,7 +77,7 @@ from forest_files.check.route_steps import (
 )
 from forest_files.check.route_unresolved import rebind_routes, unresolved_routes
 from forest_files.kernel.repopath import not_utf8_reason
-from forest_files.kernel.shellword import command_text, git_step
+from forest_files.kernel.shellword import git_step
 
 if TYPE_CHECKING:
     from forest_files.check.engine import Finding
@@ -133,7 +134,7 @@ def routes_for(
             retire,
         )
     if f.kind == "contested":
-        return _resolve_routes(f, source)
+        return contest_routes(f, source)
     if f.kind == "unbound":
         if not_utf8_reason(f.path) is not None:
             return (rename_first(f.path, root, source, then_adopt()),)
@@ -210,89 +211,6 @@ def untrack(path: str) -> Route:
         (git_step("rm", "--cached", "-r", "--", path),),
         "the file stays on disk; commit the removal",
     )
-
-
-def resolve_routes(
-    heads: tuple[str, ...], contest: str | None = None, source: str = "worktree"
-) -> tuple[Route, ...]:
-    """One route per head of a contest: keep that head's text (``forest resolve``)."""
-    at = contest or heads[0]
-    return tuple(
-        Route(
-            f"keep {head[:12]}'s text",
-            (
-                forest("resolve", at, options=("--pick", head, *words_option())),
-                *record_steps(source),
-            ),
-        )
-        for head in heads
-    )
-
-
-def merged_text_route(f: Finding, source: str) -> Route:
-    """A contest whose section holds neither head's text (git merged both branches'
-    edits, or anyone wrote a third text): end the contest on one head, then adopt the
-    text the file holds now, as a drift is adopted (two recorded acts; the chain keeps
-    both). The label says only what the text is not: nothing here knows it is a merge."""
-    at = f.candidates[0]
-    return Route(
-        "or keep the text the file holds now (neither head's: read it before you adopt it)",
-        (
-            forest("resolve", at, options=("--pick", at, *words_option())),
-            forest("supersede", f.selector, options=words_option()),
-            git_step("add", "--", LEDGER, f.path),
-        ),
-        "replace each … with why: the resolve ends the contest, the supersede adopts "
-        "the text the file holds",
-    )
-
-
-def no_single_ground(
-    selector: str, state: str, heads: tuple[str, ...], then: tuple[str, ...], *, undone: str
-) -> str:
-    """Why a command on ``selector`` did nothing (``undone``): its binding has no single
-    ground. For a contest, the routes ``forest check`` prints out of it (one ``forest
-    resolve`` per head of ``heads``), then the command ``then`` again; otherwise where
-    to see why (a sealed ground, a retired binding)."""
-    from forest_files.custody.record_ground import SEALED_ERASED, no_ground
-
-    if state in ("sealed", SEALED_ERASED):
-        return no_ground(selector, state, f"; {undone}")
-    lead = f"{selector} has no single ground ({state}); {undone}"
-    if state != "contested" or not heads:
-        return f"{lead}: `forest status` shows why"
-    routes = " or ".join(f"`{r.command}`" for r in resolve_routes(heads))
-    return (
-        f"{lead}: keep one head's text first: {routes} (replace … with why that text "
-        f"is right), then `{command_text(then)}`"
-    )
-
-
-def _resolve_routes(f: Finding, source: str) -> tuple[Route, ...]:
-    heads = f.candidates
-    if f.binding and (f.binding in heads or len(heads) < 2):  # two bindings of one section
-        return (
-            Route(
-                "end this binding (keep the other)",
-                (
-                    forest("retire", f.selector, options=("--binding", f.binding, *words_option())),
-                    *record_steps(source),
-                ),
-                _holds(f),
-            ),
-        )
-    return resolve_routes(heads, f.ground, source)
-
-
-def _holds(f: Finding) -> str:
-    """What the file holds now of one of two bindings of a section (binding_check.py
-    measured it where it stands), so the binding the file still honours is not the
-    one ended; nothing when the section was not found."""
-    if f.actual_hash is None:
-        return ""
-    if f.actual_hash == f.expected_hash:
-        return "the file holds this binding's ground now: to keep that text, end the other"
-    return "the file no longer holds this binding's ground: it holds other text there now"
 
 
 def hints_for(f: Finding) -> tuple[str, ...]:

@@ -136,7 +136,7 @@ def _leftovers(root: Path, paths: list[str]) -> list[str]:
 
 def _no_single_ground(store: ForestStore, b: Binding, state: str) -> str:
     """Why a binding cannot be restored, with the routes out of a contest."""
-    from forest_files.check.routes import no_single_ground
+    from forest_files.check.route_contest import no_single_ground
     from forest_files.kernel.shellword import forest_step
 
     heads = tuple(sorted(store.content_id(h) for h in store.contest_heads(b.entry_id)))
