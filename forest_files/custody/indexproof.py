@@ -15,7 +15,11 @@ declares:
   the ledger keeps one ground of, which a check would route to a ``forest resolve``);
 * a binding the index reaches no ground of (its edge rows lost, say) has none in
   the ledger either: every entry of its chain (its adopt's entry, and each a
-  ``supersede`` or ``resolve`` put after it) superseded or sealed there.
+  ``supersede`` or ``resolve`` put after it) superseded or sealed there;
+* asked by a door that shows retired bindings (``forest log``, ``forest fsck``;
+  never a check, which reads none): each retired binding one a ``retire`` act
+  retired, at a place and with rules its acts named, made for its adopt act's
+  entry, its chain's ground as a live binding's (``retired_faults``).
 
 A row that disagrees is a forged or damaged index: it is rebuilt from the
 ledger (a replay) and the map derived again. What is left to a forger is what
@@ -26,9 +30,10 @@ Stores: nothing itself; a forged index is rebuilt (Repository.rebuild).
 Refuses: an index that still disagrees after the rebuild (ForestError: the
 ledger and the replay disagree; run ``forest fsck``).
 Returns: ``proven_map`` a ``BindMap``; ``disagreements`` the faults found
-(``index_faults``: those of an index and a ledger, for ``forest fsck``);
+(``retired_faults`` those of retired bindings; ``index_faults``: both, of an index
+and a ledger, for ``forest fsck``);
 ``claims_of_ledger`` / ``claims_of`` what the ledger declares.
-Test: tests/custody/test_indexproof.py
+Test: tests/custody/test_indexproof.py, tests/doors/test_log_retired_proven.py
 """
 
 from __future__ import annotations
@@ -53,6 +58,8 @@ from forest_files.ledger.kinds import (
 )
 
 if TYPE_CHECKING:
+    from forest_files.custody.bindings import Binding
+    from forest_files.custody.ground import Ground
     from forest_files.custody.repository import Repository
     from forest_files.ledger.segments import LedgerSnapshot
     from forest_files.store.forest import ForestStore
@@ -187,23 +194,51 @@ def disagreements(bmap: bindmap.BindMap, claims: Claims) -> list[str]:
     seen: set[str] = set()
     for b in bmap.bindings:
         seen.add(b.bind_act)
-        spec = claims.specs.get(b.bind_act)
-        if spec is None:
-            out.append(f"binding {b.bind_act[:12]}: no adopt act made it")
-            continue
-        if (b.excludes, b.normalisation, b.hash_algo) != spec:
-            out.append(f"binding {b.bind_act[:12]}: its rules are not the adopted ones")
-        if (b.path, b.selector) not in claims.places.get(b.bind_act, set()):
-            out.append(f"binding {b.bind_act[:12]}: a place no act named")
-        if b.retired or b.bind_act in claims.retired:
+        out += _binding_faults(b, bmap.grounds.get(b.entry_id), claims)
+        if b.bind_act in claims.specs and (b.retired or b.bind_act in claims.retired):
             out.append(f"binding {b.bind_act[:12]}: live here, retired in the ledger")
-        ground = bmap.grounds.get(b.entry_id)
-        if ground is not None:
-            out += _ground_faults(b.bind_act, ground, claims)
-        if ground is None or ground == (None, None, ()):
-            out += _unreached(b.bind_act, claims)
     missing = claims.specs.keys() - claims.retired - seen
     out += [f"binding {m[:12]}: in the ledger, not in the index" for m in sorted(missing)]
+    return out
+
+
+def _binding_faults(b: Binding, ground: Ground | None, claims: Claims) -> list[str]:
+    """Where one binding (live or retired) departs from the acts that made and moved it."""
+    spec = claims.specs.get(b.bind_act)
+    if spec is None:
+        return [f"binding {b.bind_act[:12]}: no adopt act made it"]
+    out = []
+    if (b.excludes, b.normalisation, b.hash_algo) != spec:
+        out.append(f"binding {b.bind_act[:12]}: its rules are not the adopted ones")
+    if (b.path, b.selector) not in claims.places.get(b.bind_act, set()):
+        out.append(f"binding {b.bind_act[:12]}: a place no act named")
+    if ground is not None:
+        out += _ground_faults(b.bind_act, ground, claims)
+    if ground is None or ground == (None, None, ()):
+        out += _unreached(b.bind_act, claims)
+    return out
+
+
+def retired_faults(store: ForestStore, claims: Claims) -> list[str]:
+    """Where the index's retired bindings depart from the ledger (empty: none): each
+    retired by a ``retire`` act, at a place and with rules its acts named, made for
+    the entry its adopt act made, its chain's ground proven as a live binding's.
+    Asked where retired bindings are shown (``forest log``, ``forest fsck``), not by
+    a check: it reads no retired binding, so its proof does not pay for them."""
+    from forest_files.custody.bindings import all_bindings
+    from forest_files.custody.ground import ground_map
+
+    retired = [b for b in all_bindings(store, include_retired=True) if b.retired]
+    grounds = ground_map(store, retired) if retired else {}
+    out: list[str] = []
+    for b in retired:
+        faults = _binding_faults(b, grounds.get(b.entry_id), claims)
+        if not faults and b.bind_act not in claims.retired:
+            faults = [f"binding {b.bind_act[:12]}: retired here, live in the ledger"]
+        made = claims.entry_of.get(b.bind_act)
+        if not faults and (made is None or store.id_for_content(made) != b.entry_id):
+            faults = [f"binding {b.bind_act[:12]}: not the entry its adopt act made"]
+        out += faults
     return out
 
 
@@ -250,18 +285,23 @@ def index_faults(store: ForestStore, ledger_dir: Path) -> list[str]:
     opens it and makes the table again sees; ``store`` may be read-only."""
     table = "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'binding_events'"
     has = store.conn.execute(table).fetchone() is not None
-    found = bindmap.derive(store) if has else bindmap.BindMap([], {})
-    return disagreements(found, claims_of_ledger(ledger_dir))
+    if not has:
+        return disagreements(bindmap.BindMap([], {}), claims_of_ledger(ledger_dir))
+    claims = claims_of_ledger(ledger_dir)
+    return disagreements(bindmap.derive(store), claims) + retired_faults(store, claims)
 
 
-def proven_map(store: ForestStore, repo: Repository | None) -> bindmap.BindMap:
+def proven_map(
+    store: ForestStore, repo: Repository | None, *, retired: bool = False
+) -> bindmap.BindMap:
     """The binding map of the synced index ``store``, proven against the ledger
-    ``repo`` keeps; a forged index is rebuilt once and derived again."""
+    ``repo`` keeps; a forged index is rebuilt once and derived again. With
+    ``retired``, its retired bindings are proven too (a door that shows them)."""
     found = bindmap.derive(store)
     if repo is None:
         return found
     claims = claims_of_ledger(repo.ledger_dir)
-    faults = disagreements(found, claims)
+    faults = _faults(found, store, claims, retired=retired)
     if not faults:
         return found
     import sys
@@ -271,7 +311,7 @@ def proven_map(store: ForestStore, repo: Repository | None) -> bindmap.BindMap:
     )
     repo.rebuild()
     found = bindmap.derive(repo.store())
-    faults = disagreements(found, claims)
+    faults = _faults(found, repo.store(), claims, retired=retired)
     if faults:
         from forest_files.kernel.shellword import forest_text
 
@@ -282,6 +322,13 @@ def proven_map(store: ForestStore, repo: Repository | None) -> bindmap.BindMap:
     return found
 
 
+def _faults(
+    found: bindmap.BindMap, store: ForestStore, claims: Claims, *, retired: bool
+) -> list[str]:
+    faults = disagreements(found, claims)
+    return faults + retired_faults(store, claims) if retired else faults
+
+
 __all__ = [
     "Claims",
     "claims_of",
@@ -289,4 +336,5 @@ __all__ = [
     "disagreements",
     "index_faults",
     "proven_map",
+    "retired_faults",
 ]

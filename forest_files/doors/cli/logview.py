@@ -7,8 +7,9 @@ naming where it went.
 
 Stores: nothing itself; an index whose binding rows or grounds disagree with the
 ledger is rebuilt from it first (the index proof every door runs,
-custody/indexproof.py ``proven_map``, one ``forest:`` line on stderr), so a forged
-binding row or a lost edge row never names a chain.
+custody/indexproof.py ``proven_map``, one ``forest:`` line on stderr), retired
+bindings too (``retired_faults``: the log names them), so a forged binding row, live
+or retired, or a lost edge row never names a chain.
 Refuses: a target that names no binding, live or retired, now or before a move
 (lookup.py), in the proven index.
 Returns: text lines, or one JSON document for a chain with ``--json`` (ids,
@@ -19,7 +20,7 @@ one line, its control characters shown escaped (kernel/shellword.py ``printable`
 JSON keeps them.
 Test: tests/check/test_dead_ends.py, tests/doors/test_cli_files.py,
 tests/check/test_control_chars.py, tests/custody/test_log_words.py,
-tests/doors/test_log_proven.py
+tests/doors/test_log_proven.py, tests/doors/test_log_retired_proven.py
 """
 
 from __future__ import annotations
@@ -106,12 +107,13 @@ def print_chain(target: str, repo: Path, as_json: bool) -> None:
 
 
 def proven_store(r: Repository) -> ForestStore:
-    """The synced index once its binding rows and grounds agree with the ledger (the
-    proof every door runs, custody/indexproof.py): a forged or damaged index is rebuilt
+    """The synced index once its binding rows, retired ones too, and grounds agree with
+    the ledger (the proof every door runs, custody/indexproof.py, and the retired
+    bindings' the log names): a forged or damaged index is rebuilt
     from the ledger, and one line on stderr says so."""
     from forest_files.custody.indexproof import proven_map
 
-    proven_map(r.synced(), r)
+    proven_map(r.synced(), r, retired=True)  # the log names retired bindings too
     return r.store()  # the rebuilt index, when the proof rebuilt it
 
 
