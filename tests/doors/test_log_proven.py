@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from tests.helpers.cli import forest, ok
+from tests.helpers.custody import BY
 from tests.helpers.forgetting import cleaned_and_synced
 from tests.helpers.git import commit_all, make_repo, write
 from tests.helpers.state import behind_the_triggers
@@ -132,3 +133,36 @@ def test_log_acts_forged_index_rebuilt_detected(root: Path, how: str) -> None:
     assert line.endswith(REBUILT)
     again = forest(root, "log", "--json")
     assert again.stderr == "" and "doc.md#Ops/Other" not in again.stdout
+
+
+FORGED_BY = "Mallory <mallory@example.org>"
+
+
+def _signers(root: Path, target: str) -> list[str]:
+    done = forest(root, "log", target, "--json")
+    assert done.exit_code == 0, done.stderr
+    return [x["adopted_by"] for x in json.loads(done.stdout)["chain"]]
+
+
+def test_log_chain_adopted_by_forged_record_signature_detected(root: Path) -> None:
+    """A chain link's signer was its record row's signature (the index's, unproven),
+    while ``forest log`` named the act's (the ledger's) beside it."""
+    honest = forest(root, "log", KEYS).stdout
+    assert _signers(root, KEYS) == [BY, BY] and FORGED_BY not in honest
+    behind_the_triggers(
+        root, "UPDATE entries SET signature = ? WHERE bucket = 'adoption_record'", FORGED_BY
+    )
+    assert _signers(root, KEYS) == [BY, BY]
+    assert forest(root, "log", KEYS).stdout == honest
+
+
+def test_log_chain_adopted_by_forged_rebind_supersession_signature_detected(
+    reworded: Path,
+) -> None:
+    """The signer of a ground a rebind's supersession made is the rebind's record's."""
+    honest = _signers(reworded, "doc.md#T/B")
+    behind_the_triggers(
+        reworded, f"UPDATE entries SET signature = ? WHERE body = '{REWORDED}'", FORGED_BY
+    )
+    assert _signers(reworded, "doc.md#T/B") == honest
+    assert FORGED_BY not in forest(reworded, "log", "doc.md#T/B").stdout

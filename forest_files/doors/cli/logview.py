@@ -13,9 +13,10 @@ or retired, or a lost edge row never names a chain.
 Refuses: a target that names no binding, live or retired, now or before a move
 (lookup.py), in the proven index.
 Returns: text lines, or one JSON document for a chain with ``--json`` (ids,
-signatures, words — never section text; ``moves`` the rebinds). A ground's words are
-its act's as ``forest log`` shows them (custody/actlog.py: the ledger's where the
-index lost or changed the record row). Every text line is
+signatures, words — never section text; ``moves`` the rebinds). A ground's words and
+signer are its act's as ``forest log`` shows them (custody/actlog.py: the ledger's
+words where the index lost or changed the record row; the act's signer, never the
+record row's alone). Every text line is
 one line, its control characters shown escaped (kernel/shellword.py ``printable``);
 JSON keeps them.
 Test: tests/check/test_dead_ends.py, tests/doors/test_cli_files.py,
@@ -83,7 +84,7 @@ def print_chain(target: str, repo: Path, as_json: bool) -> None:
                 if went is None:
                     raise live_refusal from None
                 binding = went
-        links = _words_of_ledger(chain_of(store, binding), acts, r.ledger_dir)
+        links = _as_ledger_says(chain_of(store, binding), acts, r.ledger_dir)
         ended = [e for e in acts if e.kind == "retire" and e.subject == binding.bind_act]
         moves = [e for e in acts if e.kind == "rebind" and e.result == binding.bind_act]
     if as_json:
@@ -117,20 +118,26 @@ def proven_store(r: Repository) -> ForestStore:
     return r.store()  # the rebuilt index, when the proof rebuilt it
 
 
-def _words_of_ledger(
+def _as_ledger_says(
     links: list[ChainLink], acts: list[LogEntry], ledger_dir: Path
 ) -> list[ChainLink]:
-    """Each ground's words as ``forest log`` shows its act's (actlog.py: the ledger's,
-    where the index lost or changed the record row), not the index's row alone; a
-    ground a rebind's supersession made, that rebind's."""
+    """Each ground's words and signer as ``forest log`` shows its act's (actlog.py:
+    the ledger's words, where the index lost or changed the record row; the act's
+    signer), not the index's record row alone; a ground a rebind's supersession
+    made, that rebind's."""
     from dataclasses import replace
 
     from forest_files.custody.actlog import rebind_grounds
 
-    said = {e.result: e.words for e in acts if e.kind in ("adopt", "supersede", "resolve")}
+    made_by = ("adopt", "supersede", "resolve")
+    said = {e.result: (e.words, e.by) for e in acts if e.kind in made_by}
     made = rebind_grounds(ledger_dir) if any(e.kind == "rebind" for e in acts) else {}
-    said.update((made[e.act_id], e.words) for e in acts if e.act_id in made)
-    return [replace(x, words=said.get(x.content_id, x.words)) for x in links]
+    said.update((made[e.act_id][0], (e.words, made[e.act_id][1])) for e in acts if e.act_id in made)
+    out = []
+    for x in links:
+        words, by = said.get(x.content_id, (x.words, x.adopted_by))
+        out.append(replace(x, words=words, adopted_by=by))
+    return out
 
 
 def _move_text(e: LogEntry) -> str:
