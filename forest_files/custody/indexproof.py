@@ -13,6 +13,9 @@ declares:
   (the content id covers it), and no act superseded it or left it sealed; so is each
   head of a contest (a supersedes or seals edge row lost makes a contest of a chain
   the ledger keeps one ground of, which a check would route to a ``forest resolve``);
+* each ground (each contest head) is an entry of the chain the binding's adopt act
+  began (its entry, or one a ``supersede`` or ``resolve`` put after it), so a binding
+  row pointed at another binding's entry is never judged against that ground;
 * a binding the index reaches no ground of (its edge rows lost, say) has none in
   the ledger either: every entry of its chain (its adopt's entry, and each a
   ``supersede`` or ``resolve`` put after it) superseded or sealed there;
@@ -214,6 +217,9 @@ def _binding_faults(b: Binding, ground: Ground | None, claims: Claims) -> list[s
         out.append(f"binding {b.bind_act[:12]}: a place no act named")
     if ground is not None:
         out += _ground_faults(b.bind_act, ground, claims)
+        first = claims.entry_of.get(b.bind_act)
+        if ground[0] != first and not _of_chain(first, ground, claims):
+            out.append(f"binding {b.bind_act[:12]}: {_NOT_ITS_CHAIN}")
     if ground is None or ground == (None, None, ()):
         out += _unreached(b.bind_act, claims)
     return out
@@ -242,17 +248,39 @@ def retired_faults(store: ForestStore, claims: Claims) -> list[str]:
     return out
 
 
-def _unreached(bind_act: str, claims: Claims) -> list[str]:
-    """A binding the index reaches no ground of (no live head, no contest, nothing
-    erased): a fault when its chain has a head the ledger neither superseded nor left
-    sealed (edge rows lost: the ground would read as sealed)."""
-    first = claims.entry_of.get(bind_act)
-    seen, todo = set(), [first] if first is not None else []
+_NOT_ITS_CHAIN = "its ground is not of the chain its adopt act began"
+
+
+def _of_chain(first: str | None, ground: Ground, claims: Claims) -> bool:
+    """The ground (or each contest head) is an entry of the chain ``first`` (the
+    binding's adopt act's entry) began: a binding row pointed at another binding's
+    entry is judged, and would be restored, against that binding's ground. Nearly
+    every ground is its adoption's own entry (the caller asks only for another: a
+    clean run of unsuperseded grounds walks no chain)."""
+    heads = ground[2] if isinstance(ground[2], tuple) else ()
+    if ground[0] is None and is_mark(heads):
+        return True  # a sealed ground a forget erased: nothing live to judge against
+    wanted = {ground[0]} if ground[0] is not None else set(heads)
+    return not wanted - _chain(first, claims)
+
+
+def _chain(first: str | None, claims: Claims) -> set[str]:
+    """Every entry of the chain ``first`` began: it and each entry put after one."""
+    seen: set[str] = set()
+    todo = [first] if first is not None else []
     while todo:
         cid = todo.pop()
         if cid not in seen:
             seen.add(cid)
             todo += claims.after.get(cid, ())
+    return seen
+
+
+def _unreached(bind_act: str, claims: Claims) -> list[str]:
+    """A binding the index reaches no ground of (no live head, no contest, nothing
+    erased): a fault when its chain has a head the ledger neither superseded nor left
+    sealed (edge rows lost: the ground would read as sealed)."""
+    seen = _chain(claims.entry_of.get(bind_act), claims)
     if any(cid not in claims.superseded and cid not in claims.sealed for cid in seen):
         return [f"binding {bind_act[:12]}: its ground is live in the ledger, unreached here"]
     return []

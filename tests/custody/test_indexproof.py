@@ -242,3 +242,37 @@ def test_contest_head_the_ledger_sealed_detected(superseded: Path) -> None:
     claims.sealed.add(old)
     (fault,) = disagreements(forged, claims)
     assert fault.endswith(": a contest head the ledger superseded or sealed")
+
+
+ELSEWHERE = "canon.md#Canon/Elsewhere"
+
+
+@pytest.fixture
+def two_warm(tmp_path: Path) -> Path:
+    """Committed bindings of ``#Rules`` and ``#Elsewhere``, checked clean."""
+    root = make_repo(tmp_path)
+    write(root, "canon.md", CANON)
+    init_and_adopt(root, [RULES, ELSEWHERE])
+    commit_all(root, "adopt")
+    age_files(root)
+    assert forest(root, "check").exit_code == 0
+    return root
+
+
+def test_check_binding_entry_of_another_chain_rebuilt_detected(two_warm: Path) -> None:
+    """A live binding row pointed at another binding's entry: its ground was declared,
+    live, not superseded, so the proof believed it, and ``forest check`` called the
+    clean ``#Rules`` drifted from ``#Elsewhere``'s ground, routing a ``forest restore``
+    that would write that text over it. The ground is not of the chain its adopt act
+    began: the index is rebuilt, the file clean, the ledger byte-identical."""
+    root = two_warm
+    ledger = _ledger_bytes(root)
+    other = f"(SELECT entry_id FROM binding_events WHERE selector = '{ELSEWHERE}')"
+    _forge(root, f"UPDATE binding_events SET entry_id = {other} WHERE selector = '{RULES}'")
+    done = forest(root, "check")
+    assert done.exit_code == 0, done.stdout
+    assert "drifted" not in done.stdout and "restore" not in done.stdout
+    (line,) = done.stderr.splitlines()
+    assert "its ground is not of the chain its adopt act began" in line
+    assert line.endswith("rebuilt it from the ledger")
+    assert _ledger_bytes(root) == ledger

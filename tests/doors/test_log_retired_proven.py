@@ -110,3 +110,18 @@ def test_fsck_forged_retired_row_detected(retired: Path) -> None:
     done = forest(retired, "fsck")
     assert done.exit_code != 0 and "a place no act named" in done.stdout + done.stderr
     assert forest(retired, "fsck").exit_code == done.exit_code
+
+
+def test_log_live_chain_pointed_at_another_entry_rebuilt_detected(retired: Path) -> None:
+    """The live ``#T/B`` row pointed at the retired ``#T/A``'s entry (a ground still
+    live, declared, never superseded) showed A's chain under B's name: the ground is
+    not of the chain B's adopt act began (the proof every door runs)."""
+    honest = forest(retired, "log", B)
+    of_a = f"(SELECT entry_id FROM binding_events WHERE {OF_A})"
+    behind_the_triggers(
+        retired, f"UPDATE binding_events SET entry_id = {of_a} WHERE selector = '{B}'"
+    )
+    done = forest(retired, "log", B)
+    assert done.exit_code == 0 and done.stdout == honest.stdout and "first B" in done.stdout
+    _rebuilt_once(done.stderr)
+    assert "not of the chain its adopt act began" in done.stderr
