@@ -35,160 +35,25 @@ ledger and the replay disagree; run ``forest fsck``).
 Returns: ``proven_map`` a ``BindMap``; ``disagreements`` the faults found
 (``retired_faults`` those of retired bindings; ``index_faults``: both, of an index
 and a ledger, for ``forest fsck``);
-``claims_of_ledger`` / ``claims_of`` what the ledger declares.
+``claims_of_ledger`` / ``claims_of`` what the ledger declares (read by ledger_claims.py).
 Test: tests/custody/test_indexproof.py, tests/doors/test_log_retired_proven.py
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from forest_files.custody import bindmap
 from forest_files.custody.erased_ground import is_mark
+from forest_files.custody.ledger_claims import Claims, chain_of, claims_of, claims_of_ledger
 from forest_files.kernel.errors import ForestError
-from forest_files.ledger.kinds import (
-    AdoptAct,
-    EntryRecord,
-    RebindAct,
-    ResolveAct,
-    RetireAct,
-    SealAct,
-    SupersedeAct,
-    UnsealAct,
-    rules_of,
-)
 
 if TYPE_CHECKING:
     from forest_files.custody.bindings import Binding
     from forest_files.custody.ground import Ground
     from forest_files.custody.repository import Repository
-    from forest_files.ledger.segments import LedgerSnapshot
     from forest_files.store.forest import ForestStore
-
-
-@dataclass
-class Claims:
-    """What the ledger declares about bindings and grounds."""
-
-    declared: dict[str, str] = field(default_factory=dict)  # content id -> body hash
-    superseded: set[str] = field(default_factory=set)
-    sealed: set[str] = field(default_factory=set)
-    specs: dict[str, tuple[tuple[str, ...], str, str]] = field(default_factory=dict)
-    places: dict[str, set[tuple[str, str]]] = field(default_factory=dict)
-    retired: set[str] = field(default_factory=set)
-    entry_of: dict[str, str] = field(default_factory=dict)  # bind act -> its first entry
-    after: dict[str, set[str]] = field(default_factory=dict)  # content id -> successors
-
-
-class _Mixed(Exception):
-    """A target both sealed and unsealed, or a binding's normalisations changed: only
-    the acts' dependency order decides."""
-
-
-def claims_of_ledger(ledger_dir: Path) -> Claims:
-    """The ledger's declarations, read from its segments' JSON lines alone: the index
-    was synced from these very segments (every act checked when applied), so the
-    proof needs their fields, not a second full decode (0.2 s, not 2 s, at 10,000
-    acts). An entry both sealed and unsealed, or a line that is not what the
-    format says, or a rebind that changes normalisations, is read the typed way
-    instead (``claims_of``, in act order)."""
-    import json
-
-    from forest_files.ledger.segments import read_ledger, segment_paths
-
-    out = Claims()
-    seals: dict[str, set[bool]] = {}
-    try:
-        for path in segment_paths(ledger_dir):
-            for line in path.read_bytes().split(b"\n"):
-                if line:
-                    _claim_raw(out, seals, json.loads(line))
-        if any(len(kinds) > 1 for kinds in seals.values()):
-            raise _Mixed
-    except (_Mixed, ValueError, TypeError, KeyError, AttributeError):
-        return claims_of(read_ledger(ledger_dir))
-    out.sealed = {target for target, kinds in seals.items() if True in kinds}
-    return out
-
-
-def _renormalise(out: Claims, binding: str, normalise: tuple[str, ...]) -> None:
-    """A rebind that names normalisations: the binding's rules from then on."""
-    made = out.specs.get(binding)
-    if made is not None:
-        kept = tuple(r for r in made[0] if not r.startswith("normalise:"))
-        out.specs[binding] = (rules_of(kept, normalise), made[1], made[2])
-
-
-def _claim_raw(out: Claims, seals: dict[str, set[bool]], d: dict[str, Any]) -> None:
-    kind, act_id = d["kind"], d["id"]
-    for name in ("entry", "record"):
-        if name in d:
-            out.declared[str(d[name]["content_id"])] = str(d[name]["body_hash"])
-    if kind == "adopt" and d.get("binding") is not None:
-        spec = d["binding"]
-        rules = rules_of(tuple(spec["excludes"]), spec.get("normalise"))
-        out.specs[act_id] = (rules, spec["normalisation"], spec["hash_algo"])
-        out.places.setdefault(act_id, set()).add((spec["path"], spec["selector"]))
-        out.entry_of[act_id] = str(d["entry"]["content_id"])
-    elif kind == "supersede":
-        out.superseded.add(d["old"])
-        out.after.setdefault(d["old"], set()).add(str(d["entry"]["content_id"]))
-    elif kind == "resolve":
-        out.superseded.update(d["heads"])
-        for head in d["heads"]:
-            out.after.setdefault(head, set()).add(str(d["entry"]["content_id"]))
-    elif kind == "rebind":
-        out.places.setdefault(d["binding"], set()).add((d["path"], d["selector"]))
-        if "normalise" in d:  # which change is the latest: only act order decides
-            raise _Mixed
-        if d.get("supersede") is not None:
-            _claim_raw(out, seals, {**d["supersede"], "kind": "supersede", "id": act_id})
-    elif kind == "retire":
-        out.retired.add(d["binding"])
-    elif kind in ("seal", "unseal"):
-        seals.setdefault(d["target"], set()).add(kind == "seal")
-
-
-def claims_of(snapshot: LedgerSnapshot) -> Claims:
-    """The ledger's declarations, its acts taken in dependency order (seals and unseals
-    of one entry end in the state the last of them left)."""
-    out = Claims()
-    for act in snapshot.ordered():
-        _claim(out, act.id, act.payload)
-    return out
-
-
-def _claim(out: Claims, act_id: str, payload: object) -> None:
-    for name in ("entry", "record"):
-        record = getattr(payload, name, None)
-        if isinstance(record, EntryRecord):
-            out.declared[record.content_id] = record.body_hash
-    if isinstance(payload, AdoptAct) and payload.binding is not None:
-        spec = payload.binding
-        out.specs[act_id] = (spec.rules, spec.normalisation, spec.hash_algo)
-        out.places.setdefault(act_id, set()).add((spec.path, spec.selector))
-        out.entry_of[act_id] = payload.entry.content_id
-    elif isinstance(payload, SupersedeAct):
-        out.superseded.add(payload.old)
-        out.after.setdefault(payload.old, set()).add(payload.entry.content_id)
-    elif isinstance(payload, ResolveAct):
-        out.superseded.update(payload.heads)
-        for head in payload.heads:
-            out.after.setdefault(head, set()).add(payload.entry.content_id)
-    elif isinstance(payload, RebindAct):
-        out.places.setdefault(payload.binding, set()).add((payload.path, payload.selector))
-        if payload.normalise is not None:
-            _renormalise(out, payload.binding, payload.normalise)
-        if payload.supersede is not None:
-            _claim(out, act_id, payload.supersede)
-    elif isinstance(payload, RetireAct):
-        out.retired.add(payload.binding)
-    elif isinstance(payload, UnsealAct):  # before SealAct: an unseal is a kind of seal act
-        out.sealed.discard(payload.target)
-    elif isinstance(payload, SealAct):
-        out.sealed.add(payload.target)
 
 
 def disagreements(bmap: bindmap.BindMap, claims: Claims) -> list[str]:
@@ -261,26 +126,14 @@ def _of_chain(first: str | None, ground: Ground, claims: Claims) -> bool:
     if ground[0] is None and is_mark(heads):
         return True  # a sealed ground a forget erased: nothing live to judge against
     wanted = {ground[0]} if ground[0] is not None else set(heads)
-    return not wanted - _chain(first, claims)
-
-
-def _chain(first: str | None, claims: Claims) -> set[str]:
-    """Every entry of the chain ``first`` began: it and each entry put after one."""
-    seen: set[str] = set()
-    todo = [first] if first is not None else []
-    while todo:
-        cid = todo.pop()
-        if cid not in seen:
-            seen.add(cid)
-            todo += claims.after.get(cid, ())
-    return seen
+    return not wanted - chain_of(first, claims)
 
 
 def _unreached(bind_act: str, claims: Claims) -> list[str]:
     """A binding the index reaches no ground of (no live head, no contest, nothing
     erased): a fault when its chain has a head the ledger neither superseded nor left
     sealed (edge rows lost: the ground would read as sealed)."""
-    seen = _chain(claims.entry_of.get(bind_act), claims)
+    seen = chain_of(claims.entry_of.get(bind_act), claims)
     if any(cid not in claims.superseded and cid not in claims.sealed for cid in seen):
         return [f"binding {bind_act[:12]}: its ground is live in the ledger, unreached here"]
     return []
