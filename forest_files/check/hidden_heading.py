@@ -15,7 +15,8 @@ line, the section holding it), with ``Reason("hidden", HOLDER, LINE, advice=CLOS
 HOLDER the bound section whose restore with this one brings the heading back ("" for
 none: no binding holds the block, it is closed further on, or HEAD's file does not
 hold the heading either: one git read, only then), LINE the heading's,
-CLOSE the block closed before it; or None), whose routes route_unresolved.py gives.
+CLOSE the block closed before it (before a parent on the selector's path it hides
+too: ``Hidden.close_before``); or None), whose routes route_unresolved.py gives.
 Test: tests/doors/test_doors_hidden.py
 """
 

@@ -20,7 +20,8 @@ goes to the capture, B's heading is kept after A's ground), else (no binding hol
 it, the block is closed further on, or that restore would write more headings of the
 heading's level and text than the file at HEAD holds, as when the block was committed
 or holds a line that reads as one: that restore is refused too) that block
-closed before the heading or taken out.
+closed before the heading (before the first heading of the selector's path it hides)
+or taken out.
 Returns: ``Hiders(text).hidden(target, holders)``, a ``Hidden`` (or None: no block
 hides the selector's heading, the caller's "no heading matches" stands): one parse
 of a text's blocks for every selector asked of it; of a block's own lines alone
@@ -65,7 +66,10 @@ class Hidden:
     line (as a restore of ``holder`` with it writes the file) holds more headings of the
     heading's level and text than the file at HEAD does (asked only when a restore could
     bring it back: a restore refuses such a heading, which may be a line of the block,
-    restore_swallowed.py)."""
+    restore_swallowed.py); ``path_line``: the line of the first heading of the selected
+    path the block hides (a parent's above the heading, or the heading's own: 0 for
+    ``line``), the line to close the block before (closed at ``line``, a parent would
+    stay hidden and the selector still find nothing)."""
 
     kind: str
     block_line: int
@@ -76,6 +80,7 @@ class Hidden:
     under: str | None
     left_open: bool
     new: bool = False
+    path_line: int = 0
 
     @property
     def what(self) -> str:
@@ -90,9 +95,17 @@ class Hidden:
         ``new`` one."""
         return self.holder is not None and self.left_open and not self.new
 
+    @property
+    def close_before(self) -> int:
+        """The line to close the block before: the first hidden heading of the path."""
+        return self.path_line or self.line
+
     def close(self) -> str:
-        """The fix when no restore is: the block closed before the heading."""
-        return f"close the {self.what} opened at line {self.block_line} before line {self.line}"
+        """The fix when no restore is: the block closed before the heading's path."""
+        return (
+            f"close the {self.what} opened at line {self.block_line} "
+            f"before line {self.close_before}"
+        )
 
 
 class Hiders:
@@ -148,6 +161,7 @@ class Hiders:
                     self._holder(block.first, others),
                     self._under(block.first),
                     block.last >= self._end,
+                    path_line=self._path_line(at, found, len(sel.parts)),
                 )
                 if committed is None or not hidden.restorable:
                     return hidden
@@ -166,6 +180,19 @@ class Hiders:
             if h.start_line == start:
                 return h.level, h.text
         return None
+
+    def _path_line(self, at: int, start: int, parts: int) -> int:
+        """The file's line of the first heading block ``at`` hides on the path a
+        selector of ``parts`` parts names, ending at the heading at line ``start`` of
+        the text without the block's first line (the heading and its last ``parts - 1``
+        parents: the sections holding it); 0 when that is the heading's own."""
+        path = [
+            h for h in self._without_first(at).headings() if h.start_line <= start <= h.end_line
+        ]
+        first = self._blocks[at].first
+        lines = [h.start_line + (h.start_line >= first) for h in path[-parts:]]
+        line = min((n for n in lines if n > first), default=0)
+        return 0 if line == start + (start >= first) else line
 
     def _may_hide(self, sel: Selector) -> list[int]:
         """The blocks whose own lines, parsed alone, hold a heading ``sel`` may name (by
@@ -273,7 +300,8 @@ def hidden_refusal(
     selector = target[0]
     said = f"{hidden_said(selector, hidden)}; nothing was written — "
     close = (
-        f"close that {hidden.what} before line {hidden.line} (or take it out), then restore again"
+        f"close that {hidden.what} before line {hidden.close_before} (or take it out), "
+        "then restore again"
     )
     # A block closed further on (inside a hidden section) is refused by a restore of the
     # section holding it too (restore_swallowed.py: its sections could not stay).

@@ -155,3 +155,32 @@ def test_heading_not_found_without_a_block_routes_unchanged_accepted(repo: Path)
     assert found["detail"].startswith("f.md#B: no heading matches"), found
     assert "hidden" not in found["detail"]
     assert any(c.startswith("forest rebind 'f.md#B'") for c in _commands(found)), found
+
+
+NESTED = "# T\n\ntext t\n\n# U\n\nu\n\n## install\n\ni\n\n# V\n\nv\n"
+
+
+def test_heading_hidden_with_its_parent_close_advice_followed_clean_accepted(
+    tmp_path: Path,
+) -> None:
+    """A fence opened in T (unbound) hides ``# U`` and ``## install`` under it: bound
+    ``U/install`` is found again only when the fence is closed before ``# U`` (line 6),
+    so that is the line ``forest check`` and ``forest restore`` name; the advice followed
+    to the letter (a closing fence line put before it) leaves the check clean (before:
+    "before line 10", the heading's own line: ``# U`` stayed in the fence and the check
+    said U/install moved to T/install)."""
+    from tests.custody.test_restore_hidden import bound_book
+    from tests.helpers.cli import forest
+
+    repo = bound_book(tmp_path, "f.md#U/install", text=NESTED)
+    write(repo, "f.md", NESTED.replace("text t", "```\ntext t"))
+    (found,) = json.loads(console(repo, "check", "--json").stdout)["findings"]
+    (note,) = [r["note"] for r in found["routes"] if r["label"] == "close the block"]
+    assert note.startswith("close the code fence opened at line 3 before line 6 "), note
+    refused = forest(repo, "restore", "f.md#U/install").stderr
+    assert "close that code fence before line 6 (or take it out)" in refused, refused
+    before = int(re.findall(r"before line ([0-9]+)", note)[0])
+    lines = (repo / "f.md").read_text().splitlines(keepends=True)
+    write(repo, "f.md", "".join([*lines[: before - 1], "```\n", *lines[before - 1 :]]))
+    after = json.loads(console(repo, "check", "--json").stdout)["findings"]
+    assert [f["kind"] for f in after] == ["clean"], after
