@@ -11,7 +11,8 @@ the fault and the way out; ``forest check`` says the same of such a section
 Stores: nothing (text in, a value or a refusal out).
 Refuses: nothing itself; ``hidden_refusal`` words the refusal of a heading selector
 whose heading a top-level fence or HTML block of the file hides (the selector finds
-it with that block's first line taken out): the block and its line, the heading and
+it with that block's first line taken out; found there more than once, each a line of
+the block, the last): the block and its line, the heading and
 its line, where the block was opened, and whether an edit left it open or it runs
 over the heading to a later line, nothing written; the route: the bound section
 holding the block restored with it, when the block runs to the end of the file
@@ -42,6 +43,7 @@ from forest_files.text.extract import Document, extract
 from forest_files.text.md_blocks import Insides, blocks
 from forest_files.text.normalise import normalise_text
 from forest_files.text.selector import (
+    AmbiguousSelector,
     Selector,
     SelectorError,
     parse_selector,
@@ -145,9 +147,8 @@ class Hiders:
             return None
         for at in self._may_hide(sel):
             block = self._blocks[at]
-            try:
-                found = extract(self._without_first(at), sel, excludes).start_line
-            except SelectorError:
+            found = self._start(at, sel, excludes)
+            if found is None:
                 continue
             line = found + (found >= block.first)  # its line in the file as it stands
             if block.first < line <= block.last:
@@ -172,6 +173,33 @@ class Hiders:
                 )
                 return replace(hidden, new=new)
         return None
+
+    def _start(self, at: int, sel: Selector, excludes: tuple[str, ...]) -> int | None:
+        """The line of ``sel``'s heading in block ``at``'s text without its first line,
+        or None. Matched there more than once (a line of its name inside the block, as a
+        ``# install`` shell comment in a fence left open over the real one), the last,
+        when every match is a line of the block: closed before it, the others stay the
+        block's lines and the selector finds one heading."""
+        doc = self._without_first(at)
+        try:
+            return extract(doc, sel, excludes).start_line
+        except AmbiguousSelector as many:
+            if sel.kind != "heading" or sel.index is not None:
+                return None
+            count = len(many.candidates)
+        except SelectorError:
+            return None
+        block = self._blocks[at]
+        starts = []
+        for n in range(1, count + 1):
+            try:
+                start = extract(doc, replace(sel, index=n), excludes).start_line
+            except SelectorError:
+                return None
+            if not block.first <= start < block.last:  # a line of the block in the file
+                return None
+            starts.append(start)
+        return starts[-1]
 
     def _heading(self, at: int, start: int) -> tuple[int, str] | None:
         """Level and text of the heading at line ``start`` of block ``at``'s text

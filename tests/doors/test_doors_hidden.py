@@ -184,3 +184,40 @@ def test_heading_hidden_with_its_parent_close_advice_followed_clean_accepted(
     write(repo, "f.md", "".join([*lines[: before - 1], "```\n", *lines[before - 1 :]]))
     after = json.loads(console(repo, "check", "--json").stdout)["findings"]
     assert [f["kind"] for f in after] == ["clean"], after
+
+
+INSTALL = "# A\n\ntext a\n\n# install\n\ni\n\n# B\n\nb\n"
+
+
+def test_heading_hidden_with_a_line_of_its_name_in_the_block_close_followed_clean_detected(
+    tmp_path: Path,
+) -> None:
+    """A ```` ```sh ```` fence left open in bound A holding ``# install`` (a shell
+    comment) hides the real ``# install`` too: without the fence's first line the
+    selector matches twice, both inside the block. The finding and the refusal name the
+    fence and the last of them (line 9: the block closed before it, the comment stays
+    code and one heading matches); followed to the letter, ``f.md#install`` is clean
+    (before: "no heading matches; nearby headings: #A", routed to ``forest show``)."""
+    from tests.custody.test_restore_hidden import bound_book
+    from tests.helpers.cli import forest
+
+    repo = bound_book(tmp_path, "f.md#A", "f.md#install", text=INSTALL)
+    write(repo, "f.md", INSTALL.replace("text a\n", "text a\n\n```sh\n# install\nmake\n"))
+    found = json.loads(console(repo, "check", "--json").stdout)["findings"]
+    (install,) = [f for f in found if f["selector"] == "f.md#install"]
+    assert install["detail"].startswith(
+        "f.md#install: its heading `# install` (line 9) is hidden by the code fence opened at "
+        "line 5 in f.md#A"
+    ), install
+    (note,) = [r["note"] for r in install["routes"] if r["label"] == "close the block"]
+    assert note.startswith("close the code fence opened at line 5 before line 9 "), note
+    assert not any(c.startswith("forest show") for c in _commands(install)), install
+    refused = forest(repo, "restore", "f.md#install").stderr
+    assert "close that code fence before line 9 (or take it out)" in refused, refused
+    lines = (repo / "f.md").read_text().splitlines(keepends=True)
+    write(repo, "f.md", "".join([*lines[:8], "```\n", *lines[8:]]))
+    after = json.loads(console(repo, "check", "--json").stdout)["findings"]
+    assert [(f["selector"], f["kind"]) for f in after] == [
+        ("f.md#A", "drifted"),
+        ("f.md#install", "clean"),
+    ], after
