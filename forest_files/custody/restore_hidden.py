@@ -27,7 +27,8 @@ Returns: ``Hiders(text).hidden(target, holders)``, a ``Hidden`` (or None: no blo
 hides the selector's heading, the caller's "no heading matches" stands): one parse
 of a text's blocks for every selector asked of it; of a block's own lines alone
 (md_blocks.py ``Insides``), once, when they hold the heading's words; and of the
-text without a block's first line only when those lines hold a heading of that name;
+text without a block's first line only when those lines hold a heading of that name
+(read by hidden_place.py: the heading's line, the first of its path the block hides);
 ``hidden_said`` (what hides it, in words); ``hidden_refusal``, the refusal or None.
 Test: tests/custody/test_restore_hidden.py, tests/doors/test_doors_hidden.py
 """
@@ -37,13 +38,13 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
+from forest_files.custody.hidden_place import heading_at, path_line, start_in
 from forest_files.kernel.errors import ForestError
 from forest_files.kernel.shellword import command_text, forest_text, git_step, printable
 from forest_files.text.extract import Document, extract
 from forest_files.text.md_blocks import Insides, blocks
 from forest_files.text.normalise import normalise_text
 from forest_files.text.selector import (
-    AmbiguousSelector,
     Selector,
     SelectorError,
     parse_selector,
@@ -146,8 +147,8 @@ class Hiders:
         if sel.kind not in _HEADINGS or not sel.parts:
             return None
         for at in self._may_hide(sel):
-            block = self._blocks[at]
-            found = self._start(at, sel, excludes)
+            block, without = self._blocks[at], self._without_first(at)
+            found = start_in(without, block, sel, excludes)
             if found is None:
                 continue
             line = found + (found >= block.first)  # its line in the file as it stands
@@ -162,65 +163,17 @@ class Hiders:
                     self._holder(block.first, others),
                     self._under(block.first),
                     block.last >= self._end,
-                    path_line=self._path_line(at, found, len(sel.parts)),
+                    path_line=path_line(without, block.first, found, len(sel.parts)),
                 )
                 if committed is None or not hidden.restorable:
                     return hidden
-                heading = self._heading(at, found)
-                without = self._without_first(at).text  # the file as that restore writes it
-                new = heading is not None and _count(without, heading) > _count(
+                heading = heading_at(without, found)
+                # the text without the block's first line: the file as that restore writes it
+                new = heading is not None and _count(without.text, heading) > _count(
                     committed() or "", heading
                 )
                 return replace(hidden, new=new)
         return None
-
-    def _start(self, at: int, sel: Selector, excludes: tuple[str, ...]) -> int | None:
-        """The line of ``sel``'s heading in block ``at``'s text without its first line,
-        or None. Matched there more than once (a line of its name inside the block, as a
-        ``# install`` shell comment in a fence left open over the real one), the last,
-        when every match is a line of the block: closed before it, the others stay the
-        block's lines and the selector finds one heading."""
-        doc = self._without_first(at)
-        try:
-            return extract(doc, sel, excludes).start_line
-        except AmbiguousSelector as many:
-            if sel.kind != "heading" or sel.index is not None:
-                return None
-            count = len(many.candidates)
-        except SelectorError:
-            return None
-        block = self._blocks[at]
-        starts = []
-        for n in range(1, count + 1):
-            try:
-                start = extract(doc, replace(sel, index=n), excludes).start_line
-            except SelectorError:
-                return None
-            if not block.first <= start < block.last:  # a line of the block in the file
-                return None
-            starts.append(start)
-        return starts[-1]
-
-    def _heading(self, at: int, start: int) -> tuple[int, str] | None:
-        """Level and text of the heading at line ``start`` of block ``at``'s text
-        without its first line."""
-        for h in self._without_first(at).headings():
-            if h.start_line == start:
-                return h.level, h.text
-        return None
-
-    def _path_line(self, at: int, start: int, parts: int) -> int:
-        """The file's line of the first heading block ``at`` hides on the path a
-        selector of ``parts`` parts names, ending at the heading at line ``start`` of
-        the text without the block's first line (the heading and its last ``parts - 1``
-        parents: the sections holding it); 0 when that is the heading's own."""
-        path = [
-            h for h in self._without_first(at).headings() if h.start_line <= start <= h.end_line
-        ]
-        first = self._blocks[at].first
-        lines = [h.start_line + (h.start_line >= first) for h in path[-parts:]]
-        line = min((n for n in lines if n > first), default=0)
-        return 0 if line == start + (start >= first) else line
 
     def _may_hide(self, sel: Selector) -> list[int]:
         """The blocks whose own lines, parsed alone, hold a heading ``sel`` may name (by

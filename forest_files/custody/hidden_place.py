@@ -1,0 +1,71 @@
+"""Where a hidden heading stands once the block hiding it loses its first line.
+
+custody/restore_hidden.py finds which fence or HTML block hides a selector's heading by
+parsing the text with that block's first line taken out; this reads that parse: the
+heading's line (one of several of its name, when the others are lines of the block
+too), its level and text, and the first heading of the selector's path the block
+hides (where closing the block brings the whole path back).
+Stores: nothing.
+Refuses: nothing.
+Returns: ``start_in(doc, block, sel, excludes)``: the heading's line in ``doc`` (the
+text without ``block``'s first line) or None; ``heading_at(doc, start)``: its level and
+text; ``path_line(doc, first, start, parts)``: the file's line of the first heading the
+block opened at ``first`` hides on the selected path, 0 when that is the heading's own.
+Test: tests/doors/test_doors_hidden.py, tests/custody/test_restore_hidden_value.py
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from forest_files.text.extract import Document, extract
+from forest_files.text.md_blocks import Block
+from forest_files.text.selector import AmbiguousSelector, Selector, SelectorError
+
+
+def start_in(doc: Document, block: Block, sel: Selector, excludes: tuple[str, ...]) -> int | None:
+    """The line of ``sel``'s heading in ``doc``, ``block``'s text without its first
+    line, or None. Matched there more than once (a line of its name inside the block, as
+    a ``# install`` shell comment in a fence left open over the real one), the last,
+    when every match is a line of the block: closed before it, the others stay the
+    block's lines and the selector finds one heading."""
+    try:
+        return extract(doc, sel, excludes).start_line
+    except AmbiguousSelector as many:
+        if sel.kind != "heading" or sel.index is not None:
+            return None
+        count = len(many.candidates)
+    except SelectorError:
+        return None
+    starts = []
+    for n in range(1, count + 1):
+        try:
+            start = extract(doc, replace(sel, index=n), excludes).start_line
+        except SelectorError:
+            return None
+        if not block.first <= start < block.last:  # a line of the block in the file
+            return None
+        starts.append(start)
+    return starts[-1]
+
+
+def heading_at(doc: Document, start: int) -> tuple[int, str] | None:
+    """Level and text of ``doc``'s heading at line ``start``."""
+    for h in doc.headings():
+        if h.start_line == start:
+            return h.level, h.text
+    return None
+
+
+def path_line(doc: Document, first: int, start: int, parts: int) -> int:
+    """The file's line of the first heading the block opened at line ``first`` hides
+    on the path a selector of ``parts`` parts names, ending at ``doc``'s heading at line
+    ``start`` (the heading and its last ``parts - 1`` parents: the sections holding
+    it); 0 when that is the heading's own."""
+    path = [h for h in doc.headings() if h.start_line <= start <= h.end_line]
+    lines = [h.start_line + (h.start_line >= first) for h in path[-parts:]]
+    line = min((n for n in lines if n > first), default=0)
+    return 0 if line == start + (start >= first) else line
+
+
+__all__ = ["heading_at", "path_line", "start_in"]
