@@ -13,8 +13,9 @@ Returns: ``HiddenJudge`` (a run's judge: the finding, its detail what hides the
 heading (restore_hidden.py ``hidden_said``: the heading and its line, the block, its
 line, the section holding it), with ``Reason("hidden", HOLDER, LINE, advice=CLOSE)``:
 HOLDER the bound section whose restore with this one brings the heading back ("" for
-none: no binding holds the block, it is closed further on, or HEAD's file does not
-hold the heading either: one git read, only then), LINE the heading's,
+none: no binding holds the block, it is closed further on, or that restore would keep
+a heading of a level and path HEAD's file holds fewer of: one git read, only then),
+LINE the heading's,
 CLOSE the block closed before it (before a parent on the selector's path it hides
 too: ``Hidden.close_before``); or None), whose routes route_unresolved.py gives.
 Test: tests/doors/test_doors_hidden.py

@@ -3,24 +3,33 @@
 custody/restore_hidden.py finds which fence or HTML block hides a selector's heading by
 parsing the text with that block's first line taken out; this reads that parse: the
 heading's line (one of several of its name, when the others are lines of the block
-too), its level and text, and the first heading of the selector's path the block
-hides (where closing the block brings the whole path back).
+too), the first heading of the selector's path the block hides (where closing the
+block brings the whole path back), and whether a restore bringing it back would keep
+a heading HEAD's file does not hold.
 Stores: nothing.
 Refuses: nothing.
 Returns: ``start_in(doc, block, sel, excludes)``: the heading's line in ``doc`` (the
-text without ``block``'s first line) or None; ``heading_at(doc, start)``: its level and
-text; ``path_line(doc, first, start, parts)``: the file's line of the first heading the
-block opened at ``first`` hides on the selected path, 0 when that is the heading's own.
+text without ``block``'s first line) or None; ``path_line(doc, first, start, parts)``:
+the file's line of the first heading the block opened at ``first`` hides on the
+selected path, 0 when that is the heading's own; ``kept_new(doc, holder, head)``:
+whether a heading after ``holder``'s section is one more of its level and path than
+HEAD's text holds.
 Test: tests/doors/test_doors_hidden.py, tests/custody/test_restore_hidden_value.py
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import replace
 
 from forest_files.text.extract import Document, extract
 from forest_files.text.md_blocks import Block
-from forest_files.text.selector import AmbiguousSelector, Selector, SelectorError
+from forest_files.text.selector import (
+    AmbiguousSelector,
+    Selector,
+    SelectorError,
+    parse_selector,
+)
 
 
 def start_in(doc: Document, block: Block, sel: Selector, excludes: tuple[str, ...]) -> int | None:
@@ -49,14 +58,6 @@ def start_in(doc: Document, block: Block, sel: Selector, excludes: tuple[str, ..
     return starts[-1]
 
 
-def heading_at(doc: Document, start: int) -> tuple[int, str] | None:
-    """Level and text of ``doc``'s heading at line ``start``."""
-    for h in doc.headings():
-        if h.start_line == start:
-            return h.level, h.text
-    return None
-
-
 def path_line(doc: Document, first: int, start: int, parts: int) -> int:
     """The file's line of the first heading the block opened at line ``first`` hides
     on the path a selector of ``parts`` parts names, ending at ``doc``'s heading at line
@@ -68,4 +69,25 @@ def path_line(doc: Document, first: int, start: int, parts: int) -> int:
     return 0 if line == start + (start >= first) else line
 
 
-__all__ = ["heading_at", "path_line", "start_in"]
+def kept_new(doc: Document, holder: str, head: str) -> bool:
+    """A heading of ``doc`` after the section of ``holder`` (the restore of ``holder``
+    with the hidden heading keeps those lines as they stand), whose level and heading
+    path ``doc`` holds more of than ``head`` (the file's text at HEAD): it may be a line
+    of the block, and that restore refuses it (restore_swallowed.py). By path, not by
+    level and text: a line of the block under another parent than a heading of its
+    name HEAD holds (T/install, HEAD holding U/install and a V/install the edit
+    renamed) is one more section all the same. A holder not found there: every
+    heading of ``doc`` is asked."""
+    try:
+        end = extract(doc, parse_selector(holder)).end_line
+    except SelectorError:
+        end = 0
+    written = Counter((h.level, h.path) for h in doc.headings())
+    kept = {(h.level, h.path) for h in doc.headings() if h.start_line > end}
+    if not kept:
+        return False
+    held = Counter((h.level, h.path) for h in Document(head).headings())
+    return any(written[key] > held[key] for key in kept)
+
+
+__all__ = ["kept_new", "path_line", "start_in"]

@@ -18,9 +18,10 @@ over the heading to a later line, nothing written; the route: the bound section
 holding the block restored with it, when the block runs to the end of the file
 (``forest restore 'f.md#A' 'f.md#B'``, the restore's ``--drop-nested`` kept: A's edit
 goes to the capture, B's heading is kept after A's ground), else (no binding holds
-it, the block is closed further on, or that restore would write more headings of the
-heading's level and text than the file at HEAD holds, as when the block was committed
-or holds a line that reads as one: that restore is refused too) that block
+it, the block is closed further on, or that restore would keep a heading after the
+holder's section of a level and path the file at HEAD holds fewer of, as when the
+block was committed or holds a line that reads as a heading: that restore is refused
+too) that block
 closed before the heading (before the first heading of the selector's path it hides)
 or taken out.
 Returns: ``Hiders(text).hidden(target, holders)``, a ``Hidden`` (or None: no block
@@ -38,7 +39,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
-from forest_files.custody.hidden_place import heading_at, path_line, start_in
+from forest_files.custody.hidden_place import kept_new, path_line, start_in
 from forest_files.kernel.errors import ForestError
 from forest_files.kernel.shellword import command_text, forest_text, git_step, printable
 from forest_files.text.extract import Document, extract
@@ -66,9 +67,10 @@ class Hidden:
     deepest), None for none; ``under``: the heading path of the section holding it,
     rendered (``A/B``), None above the first heading; ``left_open``: the block runs to
     the end of the file (no line closes it); ``new``: the text without the block's first
-    line (as a restore of ``holder`` with it writes the file) holds more headings of the
-    heading's level and text than the file at HEAD does (asked only when a restore could
-    bring it back: a restore refuses such a heading, which may be a line of the block,
+    line (as a restore of ``holder`` with it writes the file) holds, after ``holder``'s
+    section, a heading of a level and path it holds more of than the file at HEAD does
+    (hidden_place.py ``kept_new``; asked only when a restore could bring it back: a
+    restore refuses such a heading, which may be a line of the block,
     restore_swallowed.py); ``path_line``: the line of the first heading of the selected
     path the block hides (a parent's above the heading, or the heading's own: 0 for
     ``line``), the line to close the block before (closed at ``line``, a parent would
@@ -137,7 +139,7 @@ class Hiders:
         """What hides ``target``'s heading (a selector not found in the text), or
         None. ``holders``: the file's bindings (``target`` among them or not);
         ``committed``: the file's text at HEAD (restore_files.py ``committed_text``),
-        asked how many headings of that level and text it holds when a restore could
+        asked how many headings of each level and path it holds when a restore could
         bring it back."""
         selector, excludes = target
         try:
@@ -167,11 +169,8 @@ class Hiders:
                 )
                 if committed is None or not hidden.restorable:
                     return hidden
-                heading = heading_at(without, found)
                 # the text without the block's first line: the file as that restore writes it
-                new = heading is not None and _count(without.text, heading) > _count(
-                    committed() or "", heading
-                )
+                new = kept_new(without, hidden.holder or "", committed() or "")
                 return replace(hidden, new=new)
         return None
 
@@ -229,11 +228,6 @@ class Hiders:
         """The heading path of the section holding ``line``, None above the first."""
         above = [h for h in self._document().headings() if h.start_line <= line]
         return render_heading_path(above[-1].path, None) if above else None
-
-
-def _count(text: str, heading: tuple[int, str]) -> int:
-    """How many headings of ``text`` have ``heading``'s level and text."""
-    return sum((h.level, h.text) == heading for h in Document(text).headings())
 
 
 def hidden_said(selector: str, hidden: Hidden) -> str:

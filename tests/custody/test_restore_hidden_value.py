@@ -14,7 +14,7 @@ from forest_files.custody.restore_hidden import Hidden, Hiders
 from forest_files.text import markdown
 from tests.custody.test_restore_hidden import BOOK, bound_book
 from tests.custody.test_restore_swallowed import state
-from tests.helpers.cli import forest
+from tests.helpers.cli import finding_of, forest
 
 FOUR = f"{BOOK}\n# D\n\nd\n"
 
@@ -122,3 +122,58 @@ def test_hidden_value_heading_the_paragraph_above_runs_into_not_hidden_detected(
     ``B``, so "no heading matches" stands."""
     text = "# A\n\npara\n```\nB\n---\n\nb\n"
     assert Hiders(text).hidden(("f.md#B", ()), [("f.md#A", ())]) is None
+
+
+PARENTS = "# T\n\n## A\n\ntext a\n\n# U\n\n## install\n\nu\n\n# V\n\n## install\n\nv\n"
+
+
+def test_hidden_heading_same_name_other_parent_counted_by_path_routed_to_close_detected(
+    tmp_path: Path,
+) -> None:
+    """HEAD holds ``## install`` under U and V; an edit opens a ``sh`` fence in bound T/A
+    holding ``## install`` (a line of the fence, T/install once the fence goes) and
+    renames V's to ``## setup``. Counted by level and text the file as the restore of
+    T/A with U/install writes it holds no more ``## install`` than HEAD (two), so that
+    restore was named, and pasted it wrote the fence's line as a new section T/install.
+    Counted by path, T/install is one HEAD does not hold: ``forest check`` and ``forest
+    restore 'f.md#U/install'`` route to close the fence; followed, the check is clean."""
+    repo = bound_book(tmp_path, "f.md#T/A", "f.md#U/install", text=PARENTS)
+    edited = PARENTS.replace("text a\n", "text a\n```sh\n## install\nmake\n")
+    (repo / "f.md").write_text(edited.replace("## install\n\nv", "## setup\n\nv"))
+    found = finding_of(repo, "f.md#U/install")
+    assert "hidden by the code fence opened at line 6 in f.md#T/A" in found["detail"], found
+    assert found["routes"][0]["label"] == "close the block", found["routes"]
+    assert found["routes"][0]["note"].startswith(
+        "close the code fence opened at line 6 before line 10"
+    )
+    commands = [r["command"] or "" for r in found["routes"]]
+    assert not any(c.startswith("forest restore") for c in commands), commands
+    before = state(repo)
+    got = forest(repo, "restore", "f.md#U/install")
+    assert got.exit_code == 1, got.stdout
+    assert "forest restore 'f.md#T/A'" not in got.stderr, got.stderr
+    assert "close that code fence before line 10 (or take it out)" in got.stderr, got.stderr
+    assert state(repo) == before
+    lines = (repo / "f.md").read_text().splitlines(keepends=True)
+    (repo / "f.md").write_text("".join([*lines[:9], "```\n", *lines[9:]]))
+    assert finding_of(repo, "f.md#U/install")["kind"] == "clean"
+
+
+def test_hidden_heading_block_holding_another_new_heading_routed_to_close_detected(
+    tmp_path: Path,
+) -> None:
+    """A ``sh`` fence left open in bound A holding ``# build`` (a heading neither HEAD
+    nor ground holds) over bound B: the restore of A with B refuses (``# build`` may be
+    a line of the fence, restore_swallowed.py), so ``forest check`` routes to close the
+    fence (before: it named that restore, refused pasted: ``new`` asked only of B's
+    name)."""
+    repo = bound_book(tmp_path, "f.md#A", "f.md#B", text="# A\n\ntext a\n\n# B\n\nb\n")
+    (repo / "f.md").write_text("# A\n\ntext a\n```sh\n# build\nmake\n\n# B\n\nb\n")
+    found = finding_of(repo, "f.md#B")
+    assert "hidden by the code fence opened at line 4 in f.md#A" in found["detail"], found
+    assert found["routes"][0]["label"] == "close the block", found["routes"]
+    commands = [r["command"] or "" for r in found["routes"]]
+    assert not any(c.startswith("forest restore") for c in commands), commands
+    before = state(repo)
+    assert forest(repo, "restore", "f.md#A", "f.md#B").exit_code == 1
+    assert state(repo) == before
