@@ -8,11 +8,12 @@ block brings the whole path back), and whether a restore bringing it back would 
 a heading HEAD's file does not hold.
 Stores: nothing.
 Refuses: nothing.
-Returns: ``start_in(doc, block, sel, excludes)``: the heading's line in ``doc`` (the
-text without ``block``'s first line) or None; ``path_line(doc, first, start, parts)``:
-the file's line of the first heading the block opened at ``first`` hides on the
-selected path, 0 when that is the heading's own; ``kept_new(doc, holder, head)``:
-whether a heading after ``holder``'s section is one more of its level and path than
+Returns: ``block_id(sel)``: ``sel`` names a block id, not a heading;
+``start_in(doc, block, sel, excludes)``: the heading's (or block id's block's) line in
+``doc`` (the text without ``block``'s first line) or None; ``path_line(doc, first,
+start, parts)``: the file's line of the first heading the block opened at ``first``
+hides on the selected path, 0 when that is the heading's own; ``kept_new(doc, holder,
+head)``: whether a heading after ``holder``'s section is one more of its level and path than
 HEAD's text holds.
 Test: tests/doors/test_doors_hidden.py, tests/custody/test_restore_hidden_value.py
 """
@@ -30,6 +31,11 @@ from forest_files.text.selector import (
     SelectorError,
     parse_selector,
 )
+
+
+def block_id(sel: Selector) -> bool:
+    """``sel`` names an Obsidian block id (``{^id}``: anchors.py), not a heading."""
+    return sel.kind == "anchor" and sel.parts[0].startswith("^")
 
 
 def start_in(doc: Document, block: Block, sel: Selector, excludes: tuple[str, ...]) -> int | None:
@@ -90,4 +96,4 @@ def kept_new(doc: Document, holder: str, head: str) -> bool:
     return any(written[key] > held[key] for key in kept)
 
 
-__all__ = ["kept_new", "path_line", "start_in"]
+__all__ = ["block_id", "kept_new", "path_line", "start_in"]

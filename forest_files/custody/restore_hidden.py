@@ -9,21 +9,20 @@ watcher's, asks this at once). Said as "no heading matches", the refusal would h
 the fault and the way out; ``forest check`` says the same of such a section
 (check/hidden_heading.py).
 Stores: nothing (text in, a value or a refusal out).
-Refuses: nothing itself; ``hidden_refusal`` words the refusal of a heading selector
-whose heading a top-level fence or HTML block of the file hides (the selector finds
-it with that block's first line taken out; found there more than once, each a line of
-the block, the last): the block and its line, the heading and
-its line, where the block was opened, and whether an edit left it open or it runs
-over the heading to a later line, nothing written; the route: the bound section
-holding the block restored with it, when the block runs to the end of the file
+Refuses: nothing itself; ``hidden_refusal`` words the refusal of a heading selector (or
+a block id's, ``{^id}``, hidden by a fence) whose heading a top-level fence or HTML
+block of the file hides (the selector finds it with that block's first line taken out;
+found there more than once, each a line of the block, the last): the block and its line,
+the heading and its line, where the block was opened, and whether an edit left it open
+or it runs over the heading to a later line, nothing written; the route: the bound
+section holding the block restored with it, when the block runs to the end of the file
 (``forest restore 'f.md#A' 'f.md#B'``, the restore's ``--drop-nested`` kept: A's edit
-goes to the capture, B's heading is kept after A's ground), else (no binding holds
-it, the block is closed further on, or that restore would keep a heading after the
-holder's section of a level and path the file at HEAD holds fewer of, as when the
-block was committed or holds a line that reads as a heading: that restore is refused
-too) that block
-closed before the heading (before the first heading of the selector's path it hides)
-or taken out.
+goes to the capture, B's heading is kept after A's ground), else (no binding holds it,
+the block is closed further on, or that restore would keep a heading after the holder's
+section of a level and path the file at HEAD holds fewer of, as when the block was
+committed or holds a line that reads as a heading: that restore is refused too) that
+block closed before the heading (before the first heading of the selector's path it
+hides) or taken out.
 Returns: ``Hiders(text).hidden(target, holders)``, a ``Hidden`` (or None: no block
 hides the selector's heading, the caller's "no heading matches" stands): one parse
 of a text's blocks for every selector asked of it; of a block's own lines alone
@@ -39,7 +38,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
-from forest_files.custody.hidden_place import kept_new, path_line, start_in
+from forest_files.custody.hidden_place import block_id, kept_new, path_line, start_in
 from forest_files.kernel.errors import ForestError
 from forest_files.kernel.shellword import command_text, forest_text, git_step, printable
 from forest_files.text.extract import Document, extract
@@ -62,7 +61,8 @@ Target = tuple[str, tuple[str, ...]]  # a selector and its exclusions
 class Hidden:
     """A heading a fence or HTML block hides (1-based lines of the file as it stands).
     ``kind``: the block's (``fence``, ``html``); ``block_line``, ``block_end``: its
-    first and last line; ``heading``: the hidden heading's line as written (stripped)
+    first and last line; ``heading``: the hidden heading's line as written (stripped;
+    a block id's: its ``^id``)
     and ``line`` its line; ``holder``: the bound section holding the block (the
     deepest), None for none; ``under``: the heading path of the section holding it,
     rendered (``A/B``), None above the first heading; ``left_open``: the block runs to
@@ -155,17 +155,19 @@ class Hiders:
                 continue
             line = found + (found >= block.first)  # its line in the file as it stands
             if block.first < line <= block.last:
+                named = sel.parts[0] if block_id(sel) else ""  # a block id: no path
+                up = 0 if named else path_line(without, block.first, found, len(sel.parts))
                 others = [h for h in holders if h[0] != selector]
                 hidden = Hidden(
                     block.kind,
                     block.first,
                     min(block.last, len(self._lines)),
-                    self._lines[line - 1].strip(),
+                    named or self._lines[line - 1].strip(),
                     line,
                     self._holder(block.first, others),
                     self._under(block.first),
                     block.last >= self._end,
-                    path_line=path_line(without, block.first, found, len(sel.parts)),
+                    path_line=up,
                 )
                 if committed is None or not hidden.restorable:
                     return hidden
@@ -177,12 +179,14 @@ class Hiders:
     def _may_hide(self, sel: Selector) -> list[int]:
         """The blocks whose own lines, parsed alone, hold a heading ``sel`` may name (by
         its last part; an id: one the heading carries, or the heading literally named
-        ``{id}``, extract.py), in order. A block id (``{^id}``) names no heading."""
+        ``{id}``, extract.py), in order. A block id (``{^id}``): the fences whose lines
+        hold it (anchors.py reads no id in a fence's lines, and every other line)."""
         last = sel.parts[-1]
-        if sel.kind == "anchor" and last.startswith("^"):
-            return []
         if self._insides is None:
             self._insides = Insides(self._lines, self._blocks)
+        if sel.kind == "anchor" and last.startswith("^"):
+            held = self._insides.holding(last)
+            return sorted(at for at in held if self._blocks[at].kind == "fence")
         if sel.kind == "anchor":
             return self._insides.naming({f"{{{last}}}", f"#{{{last}}}"}, [last])
         return self._insides.naming({last}, last.split())
@@ -243,10 +247,15 @@ def hidden_said(selector: str, hidden: Hidden) -> str:
         if hidden.left_open
         else f"which runs over it to line {hidden.block_end}"
     )
+    try:
+        block = block_id(parse_selector(selector))
+    except SelectorError:
+        block = False
+    what, none = ("block id", "no block carries it") if block else ("heading", "no heading matches")
     return (
-        f"{printable(selector)}: its heading `{printable(hidden.heading)}` (line "
+        f"{printable(selector)}: its {what} `{printable(hidden.heading)}` (line "
         f"{hidden.line}) is hidden by the {hidden.what} opened at line {hidden.block_line} "
-        f"{where}, {how}, so no heading matches"
+        f"{where}, {how}, so {none}"
     )
 
 

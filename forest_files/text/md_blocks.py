@@ -20,7 +20,8 @@ last line, its kind (``heading`` with its level, ``fence``, ``code`` (indented),
 ``inner_text(lines, block)``: the lines inside a block, its first taken out, as read
 on their own; ``inner_headings(inner)``: the headings (markdown.py ``Heading``) the
 parser finds in them, one parse; ``Insides(lines, blocks).naming(names, words)``: the
-blocks whose lines, read alone, hold a heading of one of those names.
+blocks whose lines, read alone, hold a heading of one of those names; ``.holding(word)``:
+the blocks whose lines hold ``word`` at all.
 Test: tests/text/test_md_blocks.py
 """
 
@@ -125,7 +126,7 @@ class Insides:
         self._starts = list(accumulate((len(t) + 1 for t in self._inners), initial=0))
         self._all = "\n".join(self._inners)  # no word holds a line break
         self._words: dict[str, set[int]] = {}
-        self._comments = self._holding("<!--")
+        self._comments = self.holding("<!--")
         self._names: dict[int, frozenset[str]] = {}
 
     def naming(self, wanted: Collection[str], words: Sequence[str]) -> list[int]:
@@ -133,14 +134,14 @@ class Insides:
         one of ``wanted`` (by its name, its source text, or ``#{id}`` for an id it
         carries); ``words``: the words each of those names holds."""
         if words:
-            held = set.intersection(*sorted(map(self._holding, words), key=len))
+            held = set.intersection(*sorted(map(self.holding, words), key=len))
         else:
             held = set(range(len(self._inners)))
         return [
             at for at in sorted(held | self._comments) if not self._names_of(at).isdisjoint(wanted)
         ]
 
-    def _holding(self, word: str) -> set[int]:
+    def holding(self, word: str) -> set[int]:
         """The blocks whose lines hold ``word``: one search of the joined string, kept."""
         found = self._words.get(word)
         if found is not None:

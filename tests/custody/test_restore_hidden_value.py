@@ -14,7 +14,8 @@ from forest_files.custody.restore_hidden import Hidden, Hiders
 from forest_files.text import markdown
 from tests.custody.test_restore_hidden import BOOK, bound_book
 from tests.custody.test_restore_swallowed import state
-from tests.helpers.cli import finding_of, forest
+from tests.helpers.cli import finding_of, findings, forest
+from tests.helpers.git import pasted
 
 FOUR = f"{BOOK}\n# D\n\nd\n"
 
@@ -177,3 +178,25 @@ def test_hidden_heading_block_holding_another_new_heading_routed_to_close_detect
     before = state(repo)
     assert forest(repo, "restore", "f.md#A", "f.md#B").exit_code == 1
     assert state(repo) == before
+
+
+def test_block_id_hidden_by_a_fence_named_and_restored_detected(tmp_path: Path) -> None:
+    """A fence left open in bound A hides the paragraph ``^treaty`` ends in B (block ids
+    in fenced lines are none, anchors.py): ``forest check`` names the fence and the
+    block's line, and routes the restore of A with it, which pasted leaves the check
+    clean (before: "no heading or block carries the id '^treaty'", routed to ``forest
+    show``)."""
+    text = "# A\n\ntext a\n\n# B\n\nThe treaty holds. ^treaty\n\nb\n"
+    repo = bound_book(tmp_path, "f.md#A", "f.md#{^treaty}", text=text)
+    (repo / "f.md").write_text(text.replace("text a\n", "text a\n```\n"))
+    found = finding_of(repo, "f.md#{^treaty}")
+    assert found["detail"] == (
+        "f.md#{^treaty}: its block id `^treaty` (line 8) is hidden by the code fence opened "
+        "at line 4 in f.md#A, which an edit left open over it, so no block carries it"
+    ), found
+    route = found["routes"][0]["command"]
+    assert route == "forest restore 'f.md#A' 'f.md#{^treaty}'", found["routes"]
+    refused = forest(repo, "restore", "f.md#{^treaty}")
+    assert refused.exit_code == 1 and f"`{route}`" in refused.stderr, refused.stderr
+    assert pasted(repo, route).returncode == 0
+    assert [f["kind"] for f in findings(repo)] == ["clean", "clean"]
