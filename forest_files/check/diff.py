@@ -18,15 +18,14 @@ tests/check/test_diff_bound.py
 
 Word diffs tokenise into runs of word characters, runs of whitespace and single
 other characters (so ``.`` -> ``!`` marks one character), and align the tokens
-with ``difflib.SequenceMatcher`` (the standard library: no dependency); a long text
-is aligned by its lines first, and its words inside each changed run of lines, at a
+with ``difflib.SequenceMatcher``; a long text is aligned by its lines first (a patience
+diff, as the line diff is), and its words inside each changed run of lines, at a
 bounded cost (check/diff_align.py). A change that spans lines is marked on each line
 it touches, so every printed line stands alone.
 """
 
 from __future__ import annotations
 
-import difflib
 import itertools
 import re
 from collections import deque
@@ -34,7 +33,7 @@ from collections.abc import Iterator
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING
 
-from forest_files.check.diff_align import lines_of
+from forest_files.check.diff_align import lines_of, unified
 from forest_files.check.diff_align import pieces as aligned
 from forest_files.check.engine import Finding
 from forest_files.custody.content import ContentSource
@@ -108,9 +107,7 @@ def section_diff(
             if limit is None
             else _cut(shown.split("\n"), None, finding, (limit, words, source))
         )
-    lines = difflib.unified_diff(
-        lines_of(old), lines_of(new), fromfile=head[0][4:], tofile=head[1][4:]
-    )
+    lines = unified(lines_of(old), lines_of(new), head[0][4:], head[1][4:])
     if limit is None:
         return "".join(lines).rstrip("\n")
     kept, total, last = [], 0, ""

@@ -8,16 +8,20 @@ split at its newlines, in order and as they are asked for (a diff cut at its fir
 lines aligns no run past them). A short text is aligned by its tokens (runs of word characters,
 runs of whitespace, single other characters) with ``difflib.SequenceMatcher``; a long
 one by its lines first, then its tokens inside each changed run of lines.
-Test: tests/text/test_word_diff.py, tests/text/test_word_diff_cost.py
+``unified``: the unified line diff of two lists of lines (``forest diff``, check's diff).
+Test: tests/text/test_word_diff.py, tests/text/test_word_diff_cost.py,
+tests/check/test_diff_cost.py
 
-The cost is bounded, whatever the text: ``SequenceMatcher`` without autojunk grows
-with the product of the two sides and with each matching block it finds (a 400-line
-section rewritten ran for 30 s, 1,000 lines for minutes, every short token, a space,
-a digit, matching somewhere), so tokens are aligned at once only while the product of
-the two sides is within ``MAX_ALIGNED_PRODUCT``; past it a run's common first and last
-tokens are kept and the rest marked whole. Lines are aligned with autojunk past the
-same product (blank lines repeated thousands of times made each search quadratic:
-``difflib.unified_diff`` does the same).
+The cost is bounded, whatever the text. Lines are aligned by a patience diff
+(``patiencediff``, compiled): lines found once on each side anchor the alignment, so a
+long text costs about its lines. ``SequenceMatcher`` walked the rest of the old side for
+each matching block it found: a 6,000-line section with every other line edited took
+2 to 7 s, for the line diff as for the word diff. Tokens stay on ``SequenceMatcher``
+(its alignment of words reads best), which grows with the product of the two sides
+and with each matching block it finds (a 400-line section rewritten ran for 30 s, every
+short token, a space, a digit, matching somewhere), so tokens are aligned at once only
+while the product of the two sides is within ``MAX_ALIGNED_PRODUCT``; past it a run's
+common first and last tokens are kept and the rest marked whole.
 """
 
 from __future__ import annotations
@@ -129,10 +133,7 @@ def pieces(old: str, new: str) -> Iterator[tuple[str, str]]:
     if head:
         yield ("".join(la[:head]), "=")
     budget = _Budget()
-    matcher = difflib.SequenceMatcher(
-        None, ma, mb, autojunk=len(ma) * len(mb) > MAX_ALIGNED_PRODUCT
-    )
-    for op, i1, i2, j1, j2 in matcher.get_opcodes():
+    for op, i1, i2, j1, j2 in _line_opcodes(ma, mb):
         if op == "equal":
             yield ("".join(mb[j1:j2]), "=")
         elif op == "replace":
@@ -144,4 +145,48 @@ def pieces(old: str, new: str) -> Iterator[tuple[str, str]]:
         yield ("".join(la[len(la) - tail :]), "=")
 
 
-__all__ = ["MAX_ALIGNED_PRODUCT", "MAX_TOKENS_ALIGNED", "lines_of", "mark", "pieces"]
+def _line_opcodes(a: list[str], b: list[str]) -> list[tuple[str, int, int, int, int]]:
+    """``difflib``'s opcodes of ``b`` against ``a`` (lines) as a patience diff aligns them.
+    Imported here, when a diff is shown: never on the hook's path to a clean commit."""
+    from patiencediff import PatienceSequenceMatcher
+
+    return list(PatienceSequenceMatcher(None, a, b).get_opcodes())
+
+
+def unified(a: list[str], b: list[str], fromfile: str, tofile: str, n: int = 3) -> Iterator[str]:
+    """``difflib.unified_diff`` of two lists of lines (each with its ``\n``), its text
+    and hunk ranges, aligned by the patience diff: each hunk's header, then its lines."""
+    from patiencediff import PatienceSequenceMatcher
+
+    for k, group in enumerate(PatienceSequenceMatcher(None, a, b).get_grouped_opcodes(n)):
+        if not k:
+            yield f"--- {fromfile}\n"
+            yield f"+++ {tofile}\n"
+        first, last = group[0], group[-1]
+        old, new = _range(first[1], last[2]), _range(first[3], last[4])
+        yield f"@@ -{old} +{new} @@\n"
+        for tag, i1, i2, j1, j2 in group:
+            if tag == "equal":
+                yield from (" " + line for line in a[i1:i2])
+                continue
+            yield from ("-" + line for line in a[i1:i2])
+            yield from ("+" + line for line in b[j1:j2])
+
+
+def _range(start: int, stop: int) -> str:
+    """A hunk's range as ``difflib`` (and GNU diff) write it: ``N`` for one line, an empty
+    range at the line before it (``0,0`` before the first)."""
+    length = stop - start
+    if length == 1:
+        return str(start + 1)
+    return f"{start if not length else start + 1},{length}"
+
+
+__all__ = [
+    "MAX_ALIGNED_PRODUCT",
+    "MAX_TOKENS_ALIGNED",
+    "lines_of",
+    "mark",
+    "pieces",
+    "unified",
+]
