@@ -12,11 +12,11 @@ one by its lines first, then its tokens inside each changed run of lines.
 Test: tests/text/test_word_diff.py, tests/text/test_word_diff_cost.py,
 tests/check/test_diff_cost.py
 
-The cost is bounded, whatever the text. Lines are aligned by a patience diff
-(``patiencediff``, compiled): lines found once on each side anchor the alignment, so a
-long text costs about its lines. ``SequenceMatcher`` walked the rest of the old side for
-each matching block it found: a 6,000-line section with every other line edited took
-2 to 7 s, for the line diff as for the word diff. Tokens stay on ``SequenceMatcher``
+The cost is bounded, whatever the text. Lines are aligned by a patience diff, small
+gaps refined (text/line_align.py), so a long text costs about its lines.
+``SequenceMatcher`` alone walked the rest of the old side for each matching block it
+found: a 6,000-line section with every other line edited took 2 to 7 s, for the line
+diff as for the word diff. Tokens stay on ``SequenceMatcher``
 (its alignment of words reads best), which grows with the product of the two sides
 and with each matching block it finds (a 400-line section rewritten ran for 30 s, every
 short token, a space, a digit, matching somewhere), so tokens are aligned at once only
@@ -32,6 +32,7 @@ import re
 from collections.abc import Iterator
 
 from forest_files.text.ends import common_ends
+from forest_files.text.line_align import grouped, line_opcodes
 
 _TOKEN = re.compile(r"\w+|\s+|[^\w\s]")
 
@@ -133,7 +134,7 @@ def pieces(old: str, new: str) -> Iterator[tuple[str, str]]:
     if head:
         yield ("".join(la[:head]), "=")
     budget = _Budget()
-    for op, i1, i2, j1, j2 in _line_opcodes(ma, mb):
+    for op, i1, i2, j1, j2 in line_opcodes(ma, mb):
         if op == "equal":
             yield ("".join(mb[j1:j2]), "=")
         elif op == "replace":
@@ -145,20 +146,10 @@ def pieces(old: str, new: str) -> Iterator[tuple[str, str]]:
         yield ("".join(la[len(la) - tail :]), "=")
 
 
-def _line_opcodes(a: list[str], b: list[str]) -> list[tuple[str, int, int, int, int]]:
-    """``difflib``'s opcodes of ``b`` against ``a`` (lines) as a patience diff aligns them.
-    Imported here, when a diff is shown: never on the hook's path to a clean commit."""
-    from patiencediff import PatienceSequenceMatcher
-
-    return list(PatienceSequenceMatcher(None, a, b).get_opcodes())
-
-
 def unified(a: list[str], b: list[str], fromfile: str, tofile: str, n: int = 3) -> Iterator[str]:
     """``difflib.unified_diff`` of two lists of lines (each with its ``\n``), its text
-    and hunk ranges, aligned by the patience diff: each hunk's header, then its lines."""
-    from patiencediff import PatienceSequenceMatcher
-
-    for k, group in enumerate(PatienceSequenceMatcher(None, a, b).get_grouped_opcodes(n)):
+    and hunk ranges, the lines aligned as ``line_opcodes`` aligns them."""
+    for k, group in enumerate(grouped(line_opcodes(a, b), n)):
         if not k:
             yield f"--- {fromfile}\n"
             yield f"+++ {tofile}\n"

@@ -27,6 +27,7 @@ from collections.abc import Callable
 
 from forest_files.kernel.errors import ForestError
 from forest_files.kernel.shellword import forest_text, printable
+from forest_files.text.line_align import line_opcodes
 from forest_files.text.markdown import outline
 from forest_files.text.md_blocks import Block, blocks
 from forest_files.text.normalise import normalise_text
@@ -174,7 +175,7 @@ def _lacked_tail(section: list[str], ground: str, like: Like = _same) -> list[st
     ground's in order): what the section lacks at its end."""
     keys = [x.rstrip() for x in _lines(section)]
     want = [x.rstrip() for x in ground.splitlines()]
-    codes = difflib.SequenceMatcher(a=keys, b=want, autojunk=False).get_opcodes()
+    codes = line_opcodes(keys, want)
     held = max(
         (
             b0 + k

@@ -20,15 +20,16 @@ Refuses: nothing (restore_splice.py reads the result back and refuses what does 
 read as ground).
 Returns: the section's new text, the excluded lines (``inserts[k]``: before what kept
 line ``k`` became) put back where they stood.
-Test: tests/custody/test_restore_normalised.py, tests/custody/test_restore.py
+Test: tests/custody/test_restore_normalised.py, tests/custody/test_restore.py,
+tests/custody/test_restore_cost.py
 """
 
 from __future__ import annotations
 
-import difflib
 import re
 
 from forest_files.text.ends import common_ends
+from forest_files.text.line_align import line_opcodes
 
 _NORMAL_LINE = re.compile(r"[^\n]*\n|[^\n]+$")
 
@@ -92,8 +93,7 @@ def _plan(
     same = [False] * len(reading)
     repl: dict[int, list[str]] = {}
     before: dict[int, list[str]] = {}
-    matcher = difflib.SequenceMatcher(a=reading, b=want, autojunk=False)
-    for tag, j0, j1, k0, k1 in matcher.get_opcodes():
+    for tag, j0, j1, k0, k1 in line_opcodes(reading, want):
         if tag == "equal":
             same[j0:j1] = [True] * (j1 - j0)
         elif j0 == j1:
@@ -128,10 +128,10 @@ def _units(raw: list[str], reading: list[str]) -> list[Unit]:
 
 
 def _changes(a: list[str], b: list[str]) -> list[tuple[bool, int, int, int, int]]:
-    """``difflib``'s opcodes with each run of changes between two equal blocks as one
-    (a line deleted then one inserted is one line changed)."""
+    """``line_opcodes`` with each run of changes between two equal blocks as one (a
+    line deleted then one inserted is one line changed)."""
     out: list[tuple[bool, int, int, int, int]] = []
-    for tag, a0, a1, b0, b1 in difflib.SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes():
+    for tag, a0, a1, b0, b1 in line_opcodes(a, b):
         if tag != "equal" and out and not out[-1][0]:
             out[-1] = (False, out[-1][1], a1, out[-1][3], b1)
         else:

@@ -33,7 +33,6 @@ tests/proposals/test_adopt_swallowed.py
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
@@ -41,6 +40,7 @@ from forest_files.custody.restore_cut_short import refuse_cut_short
 from forest_files.kernel.errors import ForestError
 from forest_files.kernel.shellword import command_text, forest_text, git_step, printable
 from forest_files.text.extract import Extracted
+from forest_files.text.line_align import line_opcodes
 from forest_files.text.markdown import outline
 from forest_files.text.md_blocks import Block, blocks
 from forest_files.text.normalise import normalise_text
@@ -77,7 +77,7 @@ def swallowed(section: list[str], ground: str, *, deeper: bool = False) -> Hidde
     level, start = outline[0].level, outline[0].last  # lines after the heading's own
     keys = [x.rstrip() for x in text]
     want = [x.rstrip() for x in ground.splitlines()]
-    codes = difflib.SequenceMatcher(a=keys, b=want, autojunk=False).get_opcodes()
+    codes = line_opcodes(keys, want)
     runs = [(max(a0, start), a1) for tag, a0, a1, _b, _c in codes if tag != "equal" and a1 > start]
     # the last line of ground's found in the section, but for a blank one (ground's
     # blank end may pair with a blank line of the sections after)

@@ -21,6 +21,7 @@ from forest_files.check.diff_align import unified
 from tests.helpers.cli import forest
 from tests.helpers.custody import adopted_repo
 from tests.helpers.git import git, git_env, write
+from tests.helpers.walked import count_walked
 
 LINES = 6_000
 # Old lines difflib's longest-match searches may walk for the whole diff: what the
@@ -37,18 +38,7 @@ def _texts(every: int = 2) -> tuple[str, str]:
 
 @pytest.fixture
 def walked(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """The old-side lines (or tokens) each ``find_longest_match`` call walks."""
-    spans: list[int] = []
-    real = difflib.SequenceMatcher.find_longest_match
-
-    def counted(
-        self: difflib.SequenceMatcher[str], alo: int, ahi: int, blo: int, bhi: int
-    ) -> difflib.Match:
-        spans.append(ahi - alo)
-        return real(self, alo, ahi, blo, bhi)
-
-    monkeypatch.setattr(difflib.SequenceMatcher, "find_longest_match", counted)
-    return spans
+    return count_walked(monkeypatch)
 
 
 def _edited(line: str) -> bool:
