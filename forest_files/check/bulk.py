@@ -11,12 +11,11 @@ Returns: the chosen ``Binding`` values, outer sections first (a file before
 its headings, an H1 before its H2s); ``Change`` values for a supersede
 listing — selector, line range, new hash, lines added and removed, never the
 text itself.
-Test: tests/check/test_bulk_routes.py
+Test: tests/check/test_bulk_routes.py, tests/check/test_bulk_cost.py
 """
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -36,6 +35,7 @@ from forest_files.kernel.errors import ForestError
 from forest_files.kernel.hashing import hash_body
 from forest_files.kernel.shellword import forest_step, forest_text
 from forest_files.store.forest import ForestStore
+from forest_files.text.line_align import line_opcodes
 from forest_files.text.selector import parse_selector
 
 
@@ -138,7 +138,7 @@ def _counts(old: str, new: str) -> tuple[int, int]:
     """(lines added, lines removed) from ``old`` to ``new``."""
     a, b = old.splitlines(), new.splitlines()
     added = removed = 0
-    for tag, a0, a1, b0, b1 in difflib.SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes():
+    for tag, a0, a1, b0, b1 in line_opcodes(a, b):
         if tag != "equal":
             removed += a1 - a0
             added += b1 - b0
