@@ -14,7 +14,9 @@ Returns: ``block_id(sel)``: ``sel`` names a block id, not a heading;
 start, parts)``: the file's line of the first heading the block opened at ``first``
 hides on the selected path, 0 when that is the heading's own; ``kept_new(doc, holder,
 head)``: whether a heading after ``holder``'s section is one more of its level and path than
-HEAD's text holds.
+HEAD's text holds; ``held_at(text, line, head)``: the path of ``text``'s heading at
+``line`` and how many of its level and path HEAD's text and ``text`` hold
+(restore_swallowed.py's count); ``by_path(doc)``: both counts.
 Test: tests/doors/test_doors_hidden.py, tests/custody/test_restore_hidden_value.py
 """
 
@@ -30,6 +32,7 @@ from forest_files.text.selector import (
     Selector,
     SelectorError,
     parse_selector,
+    render_heading_path,
 )
 
 
@@ -88,12 +91,32 @@ def kept_new(doc: Document, holder: str, head: str) -> bool:
         end = extract(doc, parse_selector(holder)).end_line
     except SelectorError:
         end = 0
-    written = Counter((h.level, h.path) for h in doc.headings())
+    written = by_path(doc)
     kept = {(h.level, h.path) for h in doc.headings() if h.start_line > end}
     if not kept:
         return False
-    held = Counter((h.level, h.path) for h in Document(head).headings())
+    held = by_path(Document(head))
     return any(written[key] > held[key] for key in kept)
 
 
-__all__ = ["block_id", "kept_new", "path_line", "start_in"]
+def by_path(doc: Document) -> Counter[tuple[int, tuple[str, ...]]]:
+    """How many headings of each level and heading path ``doc`` holds: what a restore
+    keeping hidden lines after ground is judged by (``kept_new``; restore_swallowed.py
+    asks it of the hidden heading the restore keeps first, ``held_at``)."""
+    return Counter((h.level, h.path) for h in doc.headings())
+
+
+def held_at(text: str, line: int, head: str) -> tuple[str, int, int]:
+    """The heading beginning at ``line`` of ``text`` (the file as a restore writes it):
+    its heading path rendered (``T/install``), how many headings of its level and path
+    ``head`` (the file's text at HEAD) holds and ``text`` does; ("", 0, 0): no heading
+    begins there."""
+    doc = Document(text)
+    at = [h for h in doc.headings() if h.start_line == line]
+    if not at:
+        return "", 0, 0
+    key = (at[0].level, at[0].path)
+    return render_heading_path(key[1], None), by_path(Document(head))[key], by_path(doc)[key]
+
+
+__all__ = ["block_id", "by_path", "held_at", "kept_new", "path_line", "start_in"]

@@ -12,9 +12,10 @@ Refuses (one-line ``ForestError``, before anything is written; ``guard`` asks bo
 and its line, the heading and its line, what to do (close the block before it or take
 it out, then ``forest check``; ``git diff`` shows the edit; ``Swallowed.said``: the
 same for a proposal's text); ``Swallowed`` (``new``), a hidden heading that could stay
-but of whose level and text the file as it would be written holds more than the file
-at HEAD (the caller's ``committed``, asked then): a line of the block (``# install``
-in a ``sh`` fence left open, HEAD holding no ``# install`` or one after it) or a new
+but of whose level and heading path the file as it would be written holds more than
+the file at HEAD (the caller's ``committed``, asked then; hidden_place.py ``held_at``):
+a line of the block (``# install`` in a ``sh`` fence left open, HEAD holding no
+``# install`` or one after it; ``## install`` under T, HEAD's under U) or a new
 section, which only HEAD could tell from a hidden one (close the block where its
 lines end, or take it out); restore_cut_short.py's ``CutShort``.
 Returns: ``swallowed``: the first heading of the section's level or higher that the
@@ -28,7 +29,7 @@ excluded part, whose text is in no record). The caller reads the result back
 (restore_splice.py ``stands_after``: the section as ground, and the headings after it,
 hidden now or not, at their levels and in their order).
 Test: tests/custody/test_restore_swallowed.py, tests/custody/test_restore_fence_lines.py,
-tests/proposals/test_adopt_swallowed.py
+tests/proposals/test_adopt_swallowed.py, tests/custody/test_restore_hidden_value.py
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
+from forest_files.custody.hidden_place import held_at
 from forest_files.custody.restore_cut_short import refuse_cut_short
 from forest_files.kernel.errors import ForestError
 from forest_files.kernel.shellword import command_text, forest_text, git_step, printable
@@ -158,31 +160,31 @@ def guard(
     if hidden is not None and committed is not None:
         kept = [*section[hidden.line :], *after]  # the hidden sections, kept after ground
         written = [*before, ground if ground.endswith("\n") else ground + "\n", *kept]
-        held, more = _counts(kept, written, committed)
+        place, held, more = _counts(kept, written, committed)
         if more > held:
-            raise Swallowed(selector, path, got.start_line, hidden, new=(held, more - held))
+            new = (held, more - held)
+            raise Swallowed(selector, path, got.start_line, hidden, new=new, place=place)
     return hidden
 
 
 def _counts(
     kept: list[str], written: list[str], committed: Callable[[], str | None]
-) -> tuple[int, int]:
-    """How many headings of the level and name the hidden one has (``kept``'s first
-    line, read alone) the file at HEAD (``committed``; None: no such file) holds, and
-    the file as it would be written (``written``: its lines, ground's among them): a
-    line of the block an edit left open (``# install`` in a ``sh`` fence) reads as one
-    alone, and so does a section put after the block; only HEAD tells them from the
-    sections the block hides now (``# B``, committed), even where HEAD holds a
-    ``# install`` after it. (0, 0): no heading stands there read alone."""
+) -> tuple[str, int, int]:
+    """The hidden heading's heading path, rendered (``T/install``: ``kept``'s first
+    line, read alone, as the file would be written: ``written``, its lines, ground's
+    among them, ``kept`` last), and how many headings of its level and path the file at
+    HEAD (``committed``; None: no such file) holds, and that file (hidden_place.py
+    ``held_at``): a line of the block an edit left open (``# install`` in a ``sh``
+    fence) reads as one alone, and so does a section put after the block; only HEAD
+    tells them from the sections the block hides now (``# B``, committed), even where
+    HEAD holds a ``# install`` after it, or a ``## install`` under another parent (by
+    path, not by level and text: a heading of that name renamed in the same edit left
+    the count level). ("", 0, 0): no heading stands there read alone."""
     heads = outline(normalise_text("".join(_lines(kept))))
     if not heads or heads[0].start_line != 1:
-        return 0, 0
-    name = (heads[0].level, heads[0].text)
-
-    def count(text: str) -> int:
-        return sum((h.level, h.text) == name for h in outline(normalise_text(text)))
-
-    return count(committed() or ""), count("".join(_lines(written)))
+        return "", 0, 0
+    first = "".join(_lines(written[: len(written) - len(kept)])).count("\n") + 1
+    return held_at("".join(_lines(written)), first, committed() or "")
 
 
 def stands_after(new: str, end: int, tail: str, now: str, now_end: int) -> bool:
@@ -210,11 +212,13 @@ class Swallowed(ForestError):
         hidden: Hidden,
         *,
         new: tuple[int, int] | None = None,
+        place: str = "",
     ) -> None:
         self.selector, self.path, self.first, self.hidden = selector, path, first, hidden
-        # the hidden heading's name: how many HEAD's file holds, how many more the file
-        # written would hold (None: a heading that could not stay after ground)
-        self.new = new
+        # the hidden heading's level and path: how many HEAD's file holds, how many more
+        # the file written would hold (None: a heading that could not stay after ground);
+        # ``place``: that path
+        self.new, self.place = new, place
         super().__init__(self.said())
 
     def said(self, proposal: str | None = None) -> str:
@@ -248,6 +252,8 @@ class Swallowed(ForestError):
                 if not held
                 else f"{'one' if more == 1 else more} more `{head}` than the file at HEAD holds"
             )
+            if "/" in self.place:  # under a parent: its path is what is counted
+                which += f" as {printable(f'{self.path}#{self.place}')}"
             return (
                 f"{who} ({opened}) hides `{head}` at line {at}, {which}: it may be a line "
                 f"of that {kind} or a new section; nothing was written — close that {kind} "

@@ -200,3 +200,28 @@ def test_block_id_hidden_by_a_fence_named_and_restored_detected(tmp_path: Path) 
     assert refused.exit_code == 1 and f"`{route}`" in refused.stderr, refused.stderr
     assert pasted(repo, route).returncode == 0
     assert [f["kind"] for f in findings(repo)] == ["clean", "clean"]
+
+
+def test_restore_hidden_heading_with_holder_typed_same_name_other_parent_refused(
+    tmp_path: Path,
+) -> None:
+    """The repo above, the restore of T/A with U/install typed by hand (no door names
+    it): restore_swallowed.py counted the hidden heading's level and text, two
+    ``## install`` written against two at HEAD, so it wrote the fence's line as a new
+    section T/install and exited 0. Counted by level and path (hidden_place.py
+    ``kept_new``), T/install is one HEAD lacks: refused, one line routing to close the
+    fence, nothing written."""
+    repo = bound_book(tmp_path, "f.md#T/A", "f.md#U/install", text=PARENTS)
+    edited = PARENTS.replace("text a\n", "text a\n```sh\n## install\nmake\n")
+    (repo / "f.md").write_text(edited.replace("## install\n\nv", "## setup\n\nv"))
+    before = state(repo)
+    got = forest(repo, "restore", "f.md#T/A", "f.md#U/install")
+    assert got.exit_code == 1, got.stdout
+    line = got.stderr.strip()
+    assert line.count("\n") == 0 and line.startswith("forest: f.md#T/A: "), line
+    assert (
+        "hides `## install` at line 7, a heading neither the file at HEAD nor ground holds "
+        "as f.md#T/install: " in line
+    ), line
+    assert "close that code fence where its lines end" in line, line
+    assert state(repo) == before
