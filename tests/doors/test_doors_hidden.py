@@ -221,3 +221,18 @@ def test_heading_hidden_with_a_line_of_its_name_in_the_block_close_followed_clea
         ("f.md#A", "drifted"),
         ("f.md#install", "clean"),
     ], after
+
+
+def test_heading_hidden_diff_of_it_alone_names_the_bound_holder_as_check_detected(
+    repo: Path,
+) -> None:
+    """``forest diff 'f.md#B'`` checked B alone, so the fence's holder was no binding it
+    knew: it said the fence was opened "in #A" (as if A were unbound) where ``forest
+    check`` says "in f.md#A". It checks every binding of the chosen files and prints
+    the chosen ones: both doors say the same."""
+    write(repo, "f.md", FENCED)
+    shown = console(repo, "diff", "f.md#B")
+    assert shown.returncode == 0, shown.stderr
+    text = console(repo, "check").stdout
+    assert f"unresolved f.md#B {SAID.removeprefix('f.md#B: ')}" in text, text
+    assert shown.stdout.splitlines()[0] == f"unresolved f.md#B {SAID.removeprefix('f.md#B: ')}"

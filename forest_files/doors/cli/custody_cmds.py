@@ -71,9 +71,14 @@ def diff(
     colour = sys.stdout.isatty() and not os.environ.get("NO_COLOR")
     with Repository(repo) as r:
         store = r.synced()
-        chosen = [c.binding for c in choose(r.root, all_bindings(store), [target])]
+        every = all_bindings(store)
+        chosen = [c.binding for c in choose(r.root, every, [target])]
         content = WorktreeSource(r.root)
-        for binding, finding in zip(chosen, check_all(store, chosen, content), strict=True):
+        # every binding of the chosen files checked, as `forest check` does: the fence
+        # hiding a heading is said to be in the bound section holding it (not "in #A")
+        files = tuple(sorted({b.path for b in chosen}))
+        found = {f.binding: f for f in check_all(store, every, content, paths=files)}
+        for binding, finding in ((b, found[b.bind_act]) for b in chosen):
             if finding.kind not in ("drifted", "clean"):
                 typer.echo(no_diff(finding))  # unresolved, moved, missing, contested
                 continue
