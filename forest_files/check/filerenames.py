@@ -21,7 +21,9 @@ with a deleted one — added where the check looked (untracked or staged in the
 working tree, staged in the index, added by the commit) or by the commit that
 deleted the file — of the same suffix, ``MAX_FILES`` of them at most, each
 read once (a git source in one batch) and parsed only when enough of the
-ground's lines stand in it to reach the similarity.
+ground's lines stand in it to reach the similarity; the similarity of two sections
+past 100 x 100 lines is that of their patience-aligned lines (text/line_align.py
+``line_ratio``), at a cost about their length.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ from typing import TYPE_CHECKING
 from forest_files.check.renames import ground_body
 from forest_files.kernel.errors import ForestError
 from forest_files.text.conflict_markers import has_markers
+from forest_files.text.line_align import line_ratio
 
 if TYPE_CHECKING:
     import sqlite3
@@ -184,12 +187,11 @@ def _alike(f: Finding, path: str, ground: str, texts: _Texts) -> Found | None:
         section = extract(text, parse_selector(target), ())
     except ForestError:
         return None
-    matcher = difflib.SequenceMatcher(
-        None, ground.splitlines(), section.text.splitlines(), autojunk=False
-    )
+    a, b = ground.splitlines(), section.text.splitlines()
+    matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)  # its bounds: O(lines)
     if matcher.real_quick_ratio() < SIMILAR or matcher.quick_ratio() < SIMILAR:
         return None
-    ratio = matcher.ratio()
+    ratio = line_ratio(a, b)
     return (ratio, target, section.start_line) if ratio >= SIMILAR else None
 
 

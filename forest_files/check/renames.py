@@ -6,12 +6,12 @@ by its heading name alone; a ground whose body is sealed or erased, the same).
 Returns: the findings with their ``candidates`` (and ``candidate_lines``)
 reordered, likeliest first — a heading of the ground's own level first, then
 the most shared text (the section's lines against the ground's, each without
-its indentation, and the heading or symbol names, case-blind and without an
-``[n]``, so a case-only rename comes first and a symbol wrapped in an ``if``
-is found at its own copies; a heading id's name is its heading's), then
-document order — the first ``MAX_CANDIDATES``
-of them, each candidate section kept only at the binding it fits best (one
-heading named two ways, by id and by path, is one target), so two bindings
+its indentation, aligned as text/line_align.py ``line_ratio`` does, and the
+heading or symbol names, case-blind and without an ``[n]``, so a case-only
+rename comes first and a symbol wrapped in an ``if`` is found at its own copies;
+a heading id's name is its heading's), then document order — the first
+``MAX_CANDIDATES`` of them, each candidate section kept only at the binding it
+fits best (one heading named two ways, by id and by path, is one target), so two bindings
 are never offered the same target (ties: the binding listed first); for
 bound_there.py, ``SectionTexts`` (one file's sections, each read when asked),
 ``shared_lines`` (how much text two sections share) and ``ground_body``.
@@ -155,9 +155,11 @@ def shared_lines(a: str, b: str) -> float:
 
 
 def _ratio_lines(a: list[str], b: list[str]) -> float:
-    if not a and not b:
-        return 1.0
-    return difflib.SequenceMatcher(None, a, b, autojunk=False).ratio()
+    """difflib's line ratio; past 100 x 100 lines, that of the patience diff's matched
+    lines (text/line_align.py: a long section no longer walked once per block)."""
+    from forest_files.text.line_align import line_ratio
+
+    return line_ratio(a, b)
 
 
 def _last(selector: str) -> str:

@@ -3,10 +3,12 @@
 Stores: nothing.
 Refuses: nothing.
 Returns: ``line_opcodes(a, b)``: ``difflib``'s opcodes (tag, a0, a1, b0, b1) turning
-``a`` into ``b``; ``grouped(codes, n)``: those opcodes in hunks with ``n`` lines of
+``a`` into ``b``; ``line_ratio(a, b)``: how much two lists of lines share, in [0, 1]
+(``difflib``'s ``ratio()``, exact within ``MAX_GAP_PRODUCT``, else of the lines
+``line_opcodes`` matches); ``grouped(codes, n)``: those opcodes in hunks with ``n`` lines of
 context, as ``difflib``'s ``get_grouped_opcodes`` makes them (a unified diff's hunks).
 Test: tests/text/test_line_align.py, tests/check/test_diff_cost.py,
-tests/custody/test_restore_cost.py
+tests/custody/test_restore_cost.py, tests/check/test_rename_cost.py
 
 ``difflib.SequenceMatcher`` on lines walks the rest of one side for each block it
 matches: a 6,000-line section with every other line edited cost seconds in a diff and
@@ -54,6 +56,20 @@ def line_opcodes(a: Sequence[str], b: Sequence[str]) -> list[Opcode]:
     return out
 
 
+def line_ratio(a: Sequence[str], b: Sequence[str]) -> float:
+    """2M / T, M the lines matched, T both sides' lines (1.0 when both are empty), as
+    ``difflib``'s ``ratio()``: its own when the sides' product is within
+    ``MAX_GAP_PRODUCT`` (what renamed sections were always ranked by), else of the
+    lines ``line_opcodes`` keeps equal, at a cost about their length."""
+    total = len(a) + len(b)
+    if not total:
+        return 1.0
+    if len(a) * len(b) <= MAX_GAP_PRODUCT:
+        return difflib.SequenceMatcher(None, a, b, autojunk=False).ratio()
+    kept = sum(a1 - a0 for tag, a0, a1, _, _ in line_opcodes(a, b) if tag == "equal")
+    return 2.0 * kept / total
+
+
 def _add(out: list[Opcode], code: Opcode) -> None:
     """``code`` after ``out``'s last, merged with it when both are of one tag (a gap
     refined to nothing but ``equal`` joins the anchors around it)."""
@@ -80,4 +96,4 @@ def grouped(codes: list[Opcode], n: int = 3) -> list[list[tuple[str, int, int, i
     return list(_Codes(codes).get_grouped_opcodes(n))
 
 
-__all__ = ["MAX_GAP_PRODUCT", "MAX_GAP_SPENT", "grouped", "line_opcodes"]
+__all__ = ["MAX_GAP_PRODUCT", "MAX_GAP_SPENT", "grouped", "line_opcodes", "line_ratio"]

@@ -63,3 +63,16 @@ def test_grouped_as_difflib_get_grouped_opcodes_accepted() -> None:
         for n in (0, 3):
             want = list(difflib.SequenceMatcher(None, base, b).get_grouped_opcodes(n))
             assert grouped(line_opcodes(base, b), n) == want, (b, n)
+
+
+def test_line_ratio_within_the_product_is_difflibs_accepted() -> None:
+    """Within ``MAX_GAP_PRODUCT`` the ratio is difflib's own (renamed sections ranked as
+    they always were); past it, the share of lines the alignment keeps."""
+    from forest_files.text.line_align import line_ratio
+
+    a, b = ITEMS
+    assert line_ratio(a, b) == difflib.SequenceMatcher(None, a, b, autojunk=False).ratio()
+    assert line_ratio([], []) == 1.0 and line_ratio(a, []) == 0.0
+    long_a = [f"line {i}\n" for i in range(200)]
+    long_b = [x.upper() if i % 2 else x for i, x in enumerate(long_a)]
+    assert line_ratio(long_a, long_b) == 0.5
