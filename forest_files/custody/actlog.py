@@ -13,8 +13,8 @@ Returns: per act id, (selector, words): the selector the act's binding has now
 it moved to), and the words the
 act recorded (an adoption's or supersession's record, a retire's own words, the
 supersession a rebind carries) — never section text.
-``rebind_grounds``: the entry each rebind's supersession made and its signer (its
-words are the rebind's).
+``rebind_grounds``: the entry each rebind's supersession made, its signer and time
+(its words are the rebind's).
 Test: tests/doors/test_cli.py::test_sync_rebuild_log, tests/doors/test_log_moved.py,
 tests/custody/test_log_words.py, tests/doors/test_log_proven.py
 """
@@ -73,19 +73,20 @@ def described(
     return out
 
 
-def rebind_grounds(ledger_dir: Path) -> dict[str, tuple[str, str]]:
-    """The content id of the entry each rebind's supersession made, and its record's
-    signer, by the rebind's act id: the ground ``forest log TARGET`` words with that
-    rebind's (its record's) words and signs with its signer. Read through the codec
-    (ledger/segments.py ``read_ledger``, whose decoded segments the log's own read
-    left in memory)."""
+def rebind_grounds(ledger_dir: Path) -> dict[str, tuple[str, str, str]]:
+    """The content id of the entry each rebind's supersession made, its record's
+    signer and the entry's time, by the rebind's act id: the ground ``forest log
+    TARGET`` words with that rebind's (its record's) words, signs with its signer and
+    dates as the ledger does. Read through the codec (ledger/segments.py
+    ``read_ledger``, whose decoded segments the log's own read left in memory)."""
     from forest_files.ledger.segments import read_ledger
 
-    return {
-        a.id: (a.payload.supersede.entry.content_id, a.payload.supersede.signer)
-        for a in read_ledger(ledger_dir).acts.values()
-        if isinstance(a.payload, RebindAct) and a.payload.supersede is not None
-    }
+    out = {}
+    for a in read_ledger(ledger_dir).acts.values():
+        if isinstance(a.payload, RebindAct) and a.payload.supersede is not None:
+            made = a.payload.supersede
+            out[a.id] = (made.entry.content_id, made.signer, made.entry.created_at)
+    return out
 
 
 class _Words:

@@ -13,15 +13,16 @@ or retired, or a lost edge row never names a chain.
 Refuses: a target that names no binding, live or retired, now or before a move
 (lookup.py), in the proven index.
 Returns: text lines, or one JSON document for a chain with ``--json`` (ids,
-signatures, words — never section text; ``moves`` the rebinds). A ground's words and
-signer are its act's as ``forest log`` shows them (custody/actlog.py: the ledger's
-words where the index lost or changed the record row; the act's signer, never the
-record row's alone). Every text line is
-one line, its control characters shown escaped (kernel/shellword.py ``printable``);
-JSON keeps them.
+signatures, words — never section text; ``moves`` the rebinds). A ground's words,
+signer and time are its act's as ``forest log`` shows them (custody/actlog.py: the
+ledger's words where the index lost or changed the record row; the act's signer and
+time, never the index's rows alone), the chain in the order of those times. Every
+text line is one line, its control characters shown escaped (kernel/shellword.py
+``printable``); JSON keeps them.
 Test: tests/check/test_dead_ends.py, tests/doors/test_cli_files.py,
 tests/check/test_control_chars.py, tests/custody/test_log_words.py,
-tests/doors/test_log_proven.py, tests/doors/test_log_retired_proven.py
+tests/doors/test_log_proven.py, tests/doors/test_log_retired_proven.py,
+tests/doors/test_log_chain_rows.py
 """
 
 from __future__ import annotations
@@ -121,23 +122,27 @@ def proven_store(r: Repository) -> ForestStore:
 def _as_ledger_says(
     links: list[ChainLink], acts: list[LogEntry], ledger_dir: Path
 ) -> list[ChainLink]:
-    """Each ground's words and signer as ``forest log`` shows its act's (actlog.py:
-    the ledger's words, where the index lost or changed the record row; the act's
-    signer), not the index's record row alone; a ground a rebind's supersession
-    made, that rebind's."""
+    """Each ground's words, signer and time as ``forest log`` shows its act's
+    (actlog.py: the ledger's words, where the index lost or changed the record row;
+    the act's signer and time), not the index's rows alone, in the order of those
+    times (the index's, for links of one time); a ground a rebind's supersession made,
+    that supersession's."""
     from dataclasses import replace
 
     from forest_files.custody.actlog import rebind_grounds
 
     made_by = ("adopt", "supersede", "resolve")
-    said = {e.result: (e.words, e.by) for e in acts if e.kind in made_by}
+    said = {e.result: (e.words, e.by, e.created_at) for e in acts if e.kind in made_by}
     made = rebind_grounds(ledger_dir) if any(e.kind == "rebind" for e in acts) else {}
-    said.update((made[e.act_id][0], (e.words, made[e.act_id][1])) for e in acts if e.act_id in made)
+    for e in acts:
+        if e.act_id in made:
+            cid, by, at = made[e.act_id]
+            said[cid] = (e.words, by, at)
     out = []
     for x in links:
-        words, by = said.get(x.content_id, (x.words, x.adopted_by))
-        out.append(replace(x, words=words, adopted_by=by))
-    return out
+        words, by, at = said.get(x.content_id, (x.words, x.adopted_by, x.created_at))
+        out.append(replace(x, words=words, adopted_by=by, created_at=at))
+    return sorted(out, key=lambda x: x.created_at)  # stable: the index's order kept
 
 
 def _move_text(e: LogEntry) -> str:
