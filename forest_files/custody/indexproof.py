@@ -22,7 +22,10 @@ declares:
 * asked by a door that shows retired bindings (``forest log``, ``forest fsck``;
   never a check, which reads none): each retired binding one a ``retire`` act
   retired, at a place and with rules its acts named, made for its adopt act's
-  entry, its chain's ground as a live binding's (``retired_faults``).
+  entry, its chain's ground as a live binding's (``retired_faults``);
+* asked by the door that shows one binding's whole chain (``forest log TARGET``):
+  the chain the index reads is the one its adopt act began, entry for entry, each
+  with the body hash its act declared (``chain_faults``).
 
 A row that disagrees is a forged or damaged index: it is rebuilt from the
 ledger (a replay) and the map derived again. What is left to a forger is what
@@ -33,10 +36,13 @@ Stores: nothing itself; a forged index is rebuilt (Repository.rebuild).
 Refuses: an index that still disagrees after the rebuild (ForestError: the
 ledger and the replay disagree; run ``forest fsck``).
 Returns: ``proven_map`` a ``BindMap``; ``disagreements`` the faults found
-(``retired_faults`` those of retired bindings; ``index_faults``: both, of an index
-and a ledger, for ``forest fsck``);
+(``retired_faults`` those of retired bindings; ``chain_faults`` those of one
+binding's chain; ``index_faults``: the first two, of an index and a ledger, for
+``forest fsck``); ``rebuilt`` / ``still``: a door's rebuild on a fault, and its
+refusal when the rebuilt index still disagrees;
 ``claims_of_ledger`` / ``claims_of`` what the ledger declares (read by ledger_claims.py).
-Test: tests/custody/test_indexproof.py, tests/doors/test_log_retired_proven.py
+Test: tests/custody/test_indexproof.py, tests/doors/test_log_retired_proven.py,
+tests/doors/test_log_chain_rows.py
 """
 
 from __future__ import annotations
@@ -50,8 +56,11 @@ from forest_files.custody.ledger_claims import Claims, chain_of, claims_of, clai
 from forest_files.kernel.errors import ForestError
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from forest_files.custody.bindings import Binding
     from forest_files.custody.ground import Ground
+    from forest_files.custody.lookup import ChainLink
     from forest_files.custody.repository import Repository
     from forest_files.store.forest import ForestStore
 
@@ -173,26 +182,44 @@ def index_faults(store: ForestStore, ledger_dir: Path) -> list[str]:
 
 
 def proven_map(
-    store: ForestStore, repo: Repository | None, *, retired: bool = False
+    store: ForestStore,
+    repo: Repository | None,
+    *,
+    retired: bool = False,
+    claims: Claims | None = None,
 ) -> bindmap.BindMap:
     """The binding map of the synced index ``store``, proven against the ledger
-    ``repo`` keeps; a forged index is rebuilt once and derived again. With
-    ``retired``, its retired bindings are proven too (a door that shows them)."""
+    ``repo`` keeps (``claims``: its declarations, when the caller read them); a
+    forged index is rebuilt once and derived again. With ``retired``, its retired
+    bindings are proven too (a door that shows them)."""
     found = bindmap.derive(store)
     if repo is None:
         return found
-    claims = claims_of_ledger(repo.ledger_dir)
+    if claims is None:
+        claims = claims_of_ledger(repo.ledger_dir)
     faults = _faults(found, store, claims, retired=retired)
     if not faults:
         return found
+    rebuilt(repo, faults[0])
+    found = bindmap.derive(repo.store())
+    still(_faults(found, repo.store(), claims, retired=retired))
+    return found
+
+
+def rebuilt(repo: Repository, fault: str) -> ForestStore:
+    """The index rebuilt from the ledger, one ``forest:`` line on stderr naming
+    ``fault``, the first disagreement found."""
     import sys
 
     sys.stderr.write(
-        f"forest: the index disagreed with the ledger ({faults[0]}); rebuilt it from the ledger\n"
+        f"forest: the index disagreed with the ledger ({fault}); rebuilt it from the ledger\n"
     )
     repo.rebuild()
-    found = bindmap.derive(repo.store())
-    faults = _faults(found, repo.store(), claims, retired=retired)
+    return repo.store()
+
+
+def still(faults: list[str]) -> None:
+    """Refuses a rebuilt index that still disagrees (ForestError naming the first)."""
     if faults:
         from forest_files.kernel.shellword import forest_text
 
@@ -200,7 +227,19 @@ def proven_map(
             f"the index disagrees with the ledger after a rebuild ({faults[0]}); "
             f"run `{forest_text('fsck')}` and report it"
         )
-    return found
+
+
+def chain_faults(bind_act: str, links: Sequence[ChainLink], claims: Claims) -> list[str]:
+    """Where a binding's chain as the index reads it (lookup.py ``chain``) departs from
+    the chain its adopt act began in the ledger (empty: none): its entries and each
+    one's body hash. Asked by ``forest log TARGET``, which shows them (a check reads
+    grounds only)."""
+    want = chain_of(claims.entry_of.get(bind_act), claims)
+    if len(links) != len(want) or {x.content_id for x in links} != want:
+        return [f"binding {bind_act[:12]}: its chain is not the one its adopt act began"]
+    if any(claims.declared.get(x.content_id) != x.body_hash for x in links):
+        return [f"binding {bind_act[:12]}: an entry of its chain is not the declared one"]
+    return []
 
 
 def _faults(
@@ -212,10 +251,13 @@ def _faults(
 
 __all__ = [
     "Claims",
+    "chain_faults",
     "claims_of",
     "claims_of_ledger",
     "disagreements",
     "index_faults",
     "proven_map",
+    "rebuilt",
     "retired_faults",
+    "still",
 ]

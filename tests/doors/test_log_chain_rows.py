@@ -1,8 +1,13 @@
 """``forest log TARGET`` shows every field of a chain as the ledger declares it: a
-link's time was read from its index row, unproven (the index proof sees grounds, not
-the entries they superseded, nor any row's time): a time rewritten behind the
-triggers showed the forged time (and could reorder the chain). The time is the
-act's, the chain in the order the acts claim."""
+link's time, content id and body hash were read from its index rows, unproven (the
+index proof sees grounds, not the entries they superseded, nor any row's time). A
+time rewritten behind the triggers showed the forged time (and could reorder the
+chain); an older link's content id or body hash changed, or a middle link cut out
+of the chain, showed the forgery (``forest fsck`` named a changed content id, the
+log did not). The time is the act's, the chain in the order the acts claim; the
+chain's entries and body hashes are proven against the ledger's declarations
+(custody/indexproof.py ``chain_faults``), the index rebuilt from the ledger on a
+disagreement, one ``forest:`` line on stderr."""
 
 from __future__ import annotations
 
@@ -11,11 +16,13 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers.cli import forest
+from tests.helpers.cli import forest, ok
 from tests.helpers.forgetting import cleaned_and_synced
+from tests.helpers.git import commit_all, make_repo, write
 from tests.helpers.state import behind_the_triggers
 
 KEYS = "doc.md#Ops/Keys"
+REBUILT = "rebuilt it from the ledger"
 # The older link: the adopted entry the supersession superseded (its chain's root)
 OLD = "bucket = 'import' AND chain_root IS NULL AND id > 1"
 NEW = "bucket = 'import' AND chain_root IS NOT NULL"
@@ -50,3 +57,45 @@ def test_log_chain_created_at_forged_row_from_ledger_detected(root: Path, forger
     assert honest[2] == ""
     behind_the_triggers(root, forgery)
     assert _log(root) == honest
+
+
+FORGERIES = {
+    "content-id": f"UPDATE entries SET content_id = '{'0' * 64}' WHERE {OLD}",
+    "body-hash": f"UPDATE entries SET body_hash = '{'0' * 64}' WHERE {OLD}",
+    # the older link cut out of the chain (the ground proof sees this one: its chain live)
+    "chain-root": f"UPDATE entries SET chain_root = NULL WHERE {NEW}",
+}
+
+
+@pytest.mark.parametrize("how", sorted(FORGERIES))
+def test_log_chain_older_link_forged_row_rebuilt_detected(root: Path, how: str) -> None:
+    honest = _log(root)
+    behind_the_triggers(root, FORGERIES[how])
+    links, text, err = _log(root)
+    assert (links, text) == honest[:2]
+    (line, *_rest) = err.splitlines()
+    assert line.startswith("forest: the index disagreed with the ledger (binding ")
+    assert line.endswith(REBUILT) and len(err.splitlines()) == 1  # the second log: none
+    assert _log(root) == honest  # rebuilt: the next log believes it
+
+
+def test_log_chain_middle_link_cut_out_rebuilt_detected(tmp_path: Path) -> None:
+    """A chain of three (adopted, superseded twice): the middle entry's ``chain_root``
+    cleared behind the triggers left it out of the chain, the ground's proof unmoved."""
+    repo = make_repo(tmp_path)
+    ok(repo, "init")
+    for n, text in enumerate(("one", "two", "three")):
+        write(repo, "doc.md", f"# T\n\n## A\n\n{text}\n")
+        commit_all(repo, text)
+        ok(repo, "adopt" if n == 0 else "supersede", "doc.md#T/A", "--words", text)
+    honest = forest(repo, "log", "doc.md#T/A")
+    assert honest.stderr == "" and honest.stdout.count("superseded") == 2
+    middle = "SELECT chain_root FROM entries WHERE chain_root IS NOT NULL ORDER BY id LIMIT 1"
+    behind_the_triggers(
+        repo,
+        "UPDATE entries SET chain_root = NULL WHERE bucket = 'import' AND chain_root IS NOT NULL"
+        f" AND id = (SELECT MIN(id) FROM entries WHERE chain_root = ({middle}))",
+    )
+    done = forest(repo, "log", "doc.md#T/A")
+    assert done.stdout == honest.stdout
+    assert done.stderr.endswith(REBUILT + "\n") and "its chain is not the one" in done.stderr

@@ -9,7 +9,9 @@ Stores: nothing itself; an index whose binding rows or grounds disagree with the
 ledger is rebuilt from it first (the index proof every door runs,
 custody/indexproof.py ``proven_map``, one ``forest:`` line on stderr), retired
 bindings too (``retired_faults``: the log names them), so a forged binding row, live
-or retired, or a lost edge row never names a chain.
+or retired, or a lost edge row never names a chain; and the chain shown, entry for
+entry with its body hash, is the one the binding's adopt act began (``chain_faults``:
+a forged or damaged entry row rebuilds the index too).
 Refuses: a target that names no binding, live or retired, now or before a move
 (lookup.py), in the proven index.
 Returns: text lines, or one JSON document for a chain with ``--json`` (ids,
@@ -38,6 +40,7 @@ from forest_files.kernel.shellword import printable
 
 if TYPE_CHECKING:
     from forest_files.custody.bindings import Binding
+    from forest_files.custody.ledger_claims import Claims
     from forest_files.custody.log_entries import LogEntry
     from forest_files.custody.lookup import ChainLink
     from forest_files.custody.repository import Repository
@@ -64,28 +67,11 @@ def _one_line(words: str) -> str:
 def print_chain(target: str, repo: Path, as_json: bool) -> None:
     """The custody chain of one binding (``forest log TARGET``); a retired binding's
     chain too, ending with its retire act."""
-    from forest_files.custody.bindings import all_bindings
-    from forest_files.custody.lookup import NoSuchBinding, find_binding
-    from forest_files.custody.lookup import chain as chain_of
     from forest_files.custody.repository import Repository
 
     r = Repository(repo)
     with r:
-        store = proven_store(r)
-        acts = r.log()
-        every = all_bindings(store, include_retired=True)
-        went = None
-        try:
-            binding = find_binding(all_bindings(store), target, root=r.root)
-        except NoSuchBinding as live_refusal:  # not live: a retired chain is still a history
-            try:
-                binding = find_binding(every, target)
-            except NoSuchBinding:  # nor retired: where a binding stood before a move?
-                went = _moved_away(acts, every, target)
-                if went is None:
-                    raise live_refusal from None
-                binding = went
-        links = _as_ledger_says(chain_of(store, binding), acts, r.ledger_dir)
+        binding, moved, links, acts = _proven_chain(r, target)
         ended = [e for e in acts if e.kind == "retire" and e.subject == binding.bind_act]
         moves = [e for e in acts if e.kind == "rebind" and e.result == binding.bind_act]
     if as_json:
@@ -93,7 +79,7 @@ def print_chain(target: str, repo: Path, as_json: bool) -> None:
         shown = [_move_doc(e) for e in moves]
         typer.echo(json.dumps({**doc, "chain": [asdict(x) for x in links], "moves": shown}))
         return
-    if went is not None:
+    if moved:
         typer.echo(printable(f"{target}: moved; its binding is {binding.selector} now"))
     typer.echo(printable(binding.selector + (" (retired)" if binding.retired else "")))
     grounds = [
@@ -113,10 +99,65 @@ def proven_store(r: Repository) -> ForestStore:
     the ledger (the proof every door runs, custody/indexproof.py, and the retired
     bindings' the log names): a forged or damaged index is rebuilt
     from the ledger, and one line on stderr says so."""
-    from forest_files.custody.indexproof import proven_map
+    return _proven(r)[0]
 
-    proven_map(r.synced(), r, retired=True)  # the log names retired bindings too
-    return r.store()  # the rebuilt index, when the proof rebuilt it
+
+def _proven(r: Repository) -> tuple[ForestStore, Claims]:
+    """``proven_store``, and the ledger's declarations it was proven against."""
+    from forest_files.custody.indexproof import claims_of_ledger, proven_map
+
+    store = r.synced()
+    claims = claims_of_ledger(r.ledger_dir)
+    proven_map(store, r, retired=True, claims=claims)  # the log names retired bindings too
+    return r.store(), claims  # the rebuilt index, when the proof rebuilt it
+
+
+def _proven_chain(
+    r: Repository, target: str
+) -> tuple[Binding, bool, list[ChainLink], list[LogEntry]]:
+    """The binding ``target`` names (and whether it names where one stood before a
+    move), its chain and the acts, every field of the chain as the ledger
+    declares it: its entries, their body hashes and statuses proven against the ledger
+    (custody/indexproof.py ``chain_faults``: a forged index rebuilt, one ``forest:``
+    line), each one's words, signer and time its act's."""
+    from forest_files.custody.bindings import all_bindings
+    from forest_files.custody.indexproof import chain_faults, rebuilt, still
+    from forest_files.custody.lookup import chain as chain_of
+
+    store, claims = _proven(r)
+    acts = r.log()
+    binding, moved = _binding_of(store, acts, target, r.root)
+    links = chain_of(store, binding)
+    faults = chain_faults(binding.bind_act, links, claims)
+    if faults:  # an entry of the chain no ground proof reads: forged or damaged
+        store = rebuilt(r, faults[0])
+        acts = r.log()
+        every = all_bindings(store, include_retired=True)
+        binding = next(b for b in every if b.bind_act == binding.bind_act)
+        links = chain_of(store, binding)
+        still(chain_faults(binding.bind_act, links, claims))
+    return binding, moved, _as_ledger_says(links, acts, r.ledger_dir), acts
+
+
+def _binding_of(
+    store: ForestStore, acts: list[LogEntry], target: str, root: Path
+) -> tuple[Binding, bool]:
+    """The binding ``target`` names, live, retired, or where one stood before a move
+    (then True); NoSuchBinding as a live binding's lookup refuses it."""
+    from forest_files.custody.bindings import all_bindings
+    from forest_files.custody.lookup import NoSuchBinding, find_binding
+
+    every = all_bindings(store, include_retired=True)
+    try:
+        return find_binding(all_bindings(store), target, root=root), False
+    except NoSuchBinding as live_refusal:  # not live: a retired chain is still a history
+        try:
+            return find_binding(every, target), False
+        except NoSuchBinding:  # nor retired: where a binding stood before a move?
+            went = _moved_away(acts, every, target)
+            if went is None:
+                raise live_refusal from None
+            return went, True
 
 
 def _as_ledger_says(
