@@ -25,7 +25,8 @@ declares:
   entry, its chain's ground as a live binding's (``retired_faults``);
 * asked by the door that shows one binding's whole chain (``forest log TARGET``):
   the chain the index reads is the one its adopt act began, entry for entry, each
-  with the body hash its act declared (``chain_faults``).
+  with the body hash its act declared and the status the ledger's acts left it
+  (``chain_faults``: a ``seals`` edge row added makes a superseded entry "sealed").
 
 A row that disagrees is a forged or damaged index: it is rebuilt from the
 ledger (a replay) and the map derived again. What is left to a forger is what
@@ -231,15 +232,29 @@ def still(faults: list[str]) -> None:
 
 def chain_faults(bind_act: str, links: Sequence[ChainLink], claims: Claims) -> list[str]:
     """Where a binding's chain as the index reads it (lookup.py ``chain``) departs from
-    the chain its adopt act began in the ledger (empty: none): its entries and each
-    one's body hash. Asked by ``forest log TARGET``, which shows them (a check reads
-    grounds only)."""
+    the chain its adopt act began in the ledger (empty: none): its entries, each one's
+    body hash, and each one's status as the ledger's acts left it (sealed, superseded,
+    else the ground, or contested when another entry of the chain is live too). Asked
+    by ``forest log TARGET``, which shows them (a check reads grounds only)."""
     want = chain_of(claims.entry_of.get(bind_act), claims)
     if len(links) != len(want) or {x.content_id for x in links} != want:
         return [f"binding {bind_act[:12]}: its chain is not the one its adopt act began"]
-    if any(claims.declared.get(x.content_id) != x.body_hash for x in links):
-        return [f"binding {bind_act[:12]}: an entry of its chain is not the declared one"]
+    live = want - claims.superseded - claims.sealed
+    for x in links:
+        if claims.declared.get(x.content_id) != x.body_hash:
+            return [f"binding {bind_act[:12]}: an entry of its chain is not the declared one"]
+        want_status = _status(x.content_id, live, claims)
+        if x.status != want_status:
+            said = f"{x.status} here, {want_status} in the ledger"
+            return [f"binding {bind_act[:12]}: an entry of its chain {said}"]
     return []
+
+
+def _status(cid: str, live: set[str], claims: Claims) -> str:
+    """An entry's status as lookup.py ``chain`` names it, from the ledger's declarations."""
+    if cid in live:
+        return "contested" if len(live) > 1 else "ground"
+    return "sealed" if cid in claims.sealed else "superseded"
 
 
 def _faults(

@@ -1,11 +1,12 @@
 """``forest log TARGET`` shows every field of a chain as the ledger declares it: a
-link's time, content id and body hash were read from its index rows, unproven (the
+link's time, status, content id and body hash were read from its index rows, unproven (the
 index proof sees grounds, not the entries they superseded, nor any row's time). A
 time rewritten behind the triggers showed the forged time (and could reorder the
 chain); an older link's content id or body hash changed, or a middle link cut out
-of the chain, showed the forgery (``forest fsck`` named a changed content id, the
+of the chain, showed the forgery, and a forged ``seals`` edge showed a superseded
+entry ``sealed`` (``forest fsck`` named a changed content id, the
 log did not). The time is the act's, the chain in the order the acts claim; the
-chain's entries and body hashes are proven against the ledger's declarations
+chain's entries, body hashes and statuses are proven against the ledger's declarations
 (custody/indexproof.py ``chain_faults``), the index rebuilt from the ledger on a
 disagreement, one ``forest:`` line on stderr."""
 
@@ -60,6 +61,10 @@ def test_log_chain_created_at_forged_row_from_ledger_detected(root: Path, forger
 
 
 FORGERIES = {
+    # a superseded entry shown "sealed"
+    "seals-edge": (
+        f"INSERT INTO edges (from_id, to_id, kind) SELECT 1, id, 'seals' FROM entries WHERE {OLD}"
+    ),
     "content-id": f"UPDATE entries SET content_id = '{'0' * 64}' WHERE {OLD}",
     "body-hash": f"UPDATE entries SET body_hash = '{'0' * 64}' WHERE {OLD}",
     # the older link cut out of the chain (the ground proof sees this one: its chain live)

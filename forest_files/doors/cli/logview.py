@@ -10,7 +10,7 @@ ledger is rebuilt from it first (the index proof every door runs,
 custody/indexproof.py ``proven_map``, one ``forest:`` line on stderr), retired
 bindings too (``retired_faults``: the log names them), so a forged binding row, live
 or retired, or a lost edge row never names a chain; and the chain shown, entry for
-entry with its body hash, is the one the binding's adopt act began (``chain_faults``:
+entry with its body hash and status, is the one the binding's adopt act began (``chain_faults``:
 a forged or damaged entry row rebuilds the index too).
 Refuses: a target that names no binding, live or retired, now or before a move
 (lookup.py), in the proven index.
