@@ -23,6 +23,7 @@ from hypothesis import settings
 from forest_files import ForestStore, Scroll
 from tests.helpers.git import isolate
 from tests.helpers.store import make_pair
+from tests.helpers.walked import count_walked
 
 
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
@@ -70,6 +71,13 @@ def _isolated_git(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     yield
     connection.set_busy_budget(connection.BUSY_TIMEOUT_MS)
     stand_at(None)  # a door run from a subdirectory: the next test's routes from the top
+
+
+@pytest.fixture
+def walked(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The spans ``difflib``'s longest-match searches walk from here on: a cost test's
+    count, not a timing (tests/helpers/walked.py)."""
+    return count_walked(monkeypatch)
 
 
 @pytest.fixture

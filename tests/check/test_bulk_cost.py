@@ -9,20 +9,12 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-import pytest
-
 from tests.helpers.cli import ok
 from tests.helpers.custody import init_and_adopt
 from tests.helpers.git import commit_all, make_repo, write
-from tests.helpers.walked import count_walked
 
 LINES = 6_000
 MOST_WALKED = 20 * LINES  # ~9 million before
-
-
-@pytest.fixture
-def walked(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    return count_walked(monkeypatch)
 
 
 def test_supersede_listing_every_other_line_edited_linear_accepted(

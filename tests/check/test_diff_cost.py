@@ -21,7 +21,6 @@ from forest_files.check.diff_align import unified
 from tests.helpers.cli import forest
 from tests.helpers.custody import adopted_repo
 from tests.helpers.git import git, git_env, write
-from tests.helpers.walked import count_walked
 
 LINES = 6_000
 # Old lines difflib's longest-match searches may walk for the whole diff: what the
@@ -34,11 +33,6 @@ def _texts(every: int = 2) -> tuple[str, str]:
     old = [f"line {i} of the section says alpha beta gamma\n" for i in range(LINES)]
     new = [x.replace("beta", "BETA") if i % every == 1 else x for i, x in enumerate(old)]
     return "".join(old), "".join(new)
-
-
-@pytest.fixture
-def walked(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    return count_walked(monkeypatch)
 
 
 def _edited(line: str) -> bool:

@@ -17,7 +17,6 @@ from forest_files.doors.hooks.run import main as hook
 from tests.helpers.cli import finding_of
 from tests.helpers.custody import init_and_adopt
 from tests.helpers.git import commit_all, git, make_repo, write
-from tests.helpers.walked import count_walked
 
 LINES = 6_000
 MOST_WALKED = 20 * LINES  # ~9 million before
@@ -28,11 +27,6 @@ def _body(edited: bool = False) -> str:
         f"line {i} of the section says alpha {'BETA' if edited and i % 2 else 'beta'} gamma\n"
         for i in range(LINES)
     )
-
-
-@pytest.fixture
-def walked(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    return count_walked(monkeypatch)
 
 
 def test_check_renamed_long_section_edited_ranked_linear_accepted(

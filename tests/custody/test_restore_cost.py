@@ -9,13 +9,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 from forest_files.custody.restore_merge import merge_lines
 from tests.helpers.cli import forest
 from tests.helpers.custody import adopted_repo
 from tests.helpers.git import write
-from tests.helpers.walked import count_walked
 
 LINES = 6_000
 MOST_WALKED = 20 * LINES  # ~27 million before (three alignments of ~9 million)
@@ -25,11 +22,6 @@ def _sections() -> tuple[list[str], list[str]]:
     old = [f"line {i} of the section says alpha beta gamma\n" for i in range(LINES)]
     new = [x.replace("beta", "BETA") if i % 2 else x for i, x in enumerate(old)]
     return old, new
-
-
-@pytest.fixture
-def walked(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    return count_walked(monkeypatch)
 
 
 def test_restore_every_other_line_edited_linear_accepted(tmp_path: Path, walked: list[int]) -> None:
