@@ -29,7 +29,7 @@ bound subsection its ground holds: custody/restore_nested.py), naming it, its li
 the discard and its retire; a section an edit in the file made hide the sections
 after it where they cannot stay, or cut short with a heading made of the proposed
 lines or put among them (custody/restore_swallowed.py, restore_cut_short.py), naming
-the edit, what to take out, and the discard.
+the edit, what to take out, and the discard (those judged in adopt_plan.py).
 Returns: the new ground's content id (``adopt``: with where the text the section
 held before the proposed text was written in is kept, for the door to name).
 Test: tests/proposals/test_proposals.py, tests/proposals/test_adopt.py,
@@ -52,7 +52,6 @@ if TYPE_CHECKING:
     from forest_files.custody.bindings import Binding
     from forest_files.custody.record import SectionText
     from forest_files.custody.repository import Repository
-    from forest_files.custody.restore import RemovesBound
     from forest_files.custody.restore_rewrite import Rewrite
 
 
@@ -172,14 +171,15 @@ def _write_and_supersede(
     from forest_files.custody.record import supersede_section
     from forest_files.custody.restore_rewrite import RewriteChanged, write_rewrite
     from forest_files.custody.targets import read_section
+    from forest_files.proposals.adopt_plan import plan_written_in, within_bounds
 
     assert proposal.text is not None  # an open proposal holds its text
     root, limit = repo.root, repo.config.max_body_bytes
-    plan = _plan(repo, binding, proposal, beside)
+    plan = plan_written_in(repo, binding, proposal, beside)
     kept: Path | None = None
     before: dict[str, str | None] = {}
     if plan is not None:
-        _within_bounds(repo, plan, proposal.text, words)
+        within_bounds(repo, plan, proposal.text, words)
         before = _texts(root, beside, limit)
         try:
             kept = write_rewrite(root, plan)
@@ -216,63 +216,6 @@ def _texts(root: Path, bindings: list[Binding], limit: int) -> dict[str, str | N
     return found
 
 
-def _plan(
-    repo: Repository, binding: Binding, proposal: Proposal, beside: list[Binding]
-) -> Rewrite | None:
-    """``plan_rewrite`` of the proposed text, refused in the proposal's own words when
-    the text would not stand as the section once written in (its heading dropped,
-    renamed or moved to another level, or a heading inside it that ends the section:
-    an agent's text, never checked against the file), or would remove a section of
-    ``beside`` (the file's other bindings) that stands in its lines now, or when an
-    edit of the file's hides the sections after the section or cuts it short."""
-    from forest_files.custody.restore import Bound, RemovesBound, WouldNotStand
-    from forest_files.custody.restore_cut_short import CutShort
-    from forest_files.custody.restore_rewrite import plan_rewrite
-    from forest_files.custody.restore_swallowed import Swallowed
-
-    assert proposal.text is not None  # an open proposal holds its text
-    bound = [Bound(b.selector, b.excludes) for b in beside]
-    try:
-        return plan_rewrite(
-            repo.root,
-            binding.path,
-            binding.selector,
-            binding.excludes,
-            proposal.text,
-            bound=bound,
-        )
-    except RemovesBound as exc:
-        raise _removes(proposal, exc) from None
-    except (Swallowed, CutShort) as exc:  # an edit of the file's, not of the text's
-        discard = forest_text("proposal", "discard", proposal.id)
-        raise ForestError(f"{exc.said(proposal.id)}, or discard it (`{discard}`)") from None
-    except WouldNotStand:
-        discard = forest_text("proposal", "discard", proposal.id)
-        supersede = forest_text("supersede", binding.selector, options=("--words", "…"))
-        raise ForestError(
-            f"proposal {proposal.id}: its text would not stand as {binding.selector} "
-            "(written in, the section would not read back as it: a heading dropped, "
-            "renamed or at another level, or one inside it that ends the section); "
-            f"nothing was written — discard it (`{discard}`), or edit the file by hand "
-            f"and `{supersede}`"
-        ) from None
-
-
-def _removes(proposal: Proposal, exc: RemovesBound) -> ForestError:
-    """The proposed text lacks a bound section that stands in the section's lines now
-    (a subsection its ground holds, a heading demoted into it): adopted, that bound
-    text would be deleted unasked."""
-    gone = exc.removed[0][0]
-    discard = forest_text("proposal", "discard", proposal.id)
-    retire = forest_text("retire", gone, options=("--words", "…"))
-    return ForestError(
-        f"proposal {proposal.id}: its text, written into {exc.target}, would remove "
-        f"{exc.named}; nothing was written — "
-        f"discard it (`{discard}`), or, if that section is to go, retire it first "
-        f"(`{retire}`), then adopt again"
-    )
-
-
 def _put_back(root: Path, plan: Rewrite, kept: Path | None) -> bool:
     """``undo_rewrite``; False when it could not (changed meanwhile, or unwritable)."""
     from forest_files.custody.restore_rewrite import undo_rewrite
@@ -281,19 +224,6 @@ def _put_back(root: Path, plan: Rewrite, kept: Path | None) -> bool:
         return undo_rewrite(root, plan, kept)
     except OSError:
         return False
-
-
-def _within_bounds(repo: Repository, plan: Rewrite, text: str, words: str) -> None:
-    """``[policy] max_body_bytes`` as reading and recording judge it, before the write."""
-    from forest_files.custody.recording import within_policy
-
-    limit = repo.config.max_body_bytes
-    if len(plan.after) > limit:
-        raise ForestError(
-            f"{plan.path}: {len(plan.after)} bytes with the proposed text is over the bound "
-            f"of {limit} ([policy] max_body_bytes in forest.toml); nothing was written"
-        )
-    within_policy(repo.config, {"text": text, "words": words.strip()})
 
 
 def _section_now(root: Path, binding: Binding, limit: int) -> SectionText | None:
