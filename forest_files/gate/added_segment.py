@@ -33,7 +33,7 @@ from pathlib import Path, PurePosixPath
 from forest_files import gitio
 from forest_files.check.findings import Reported, Route
 from forest_files.custody.sources import LEDGER_PREFIX
-from forest_files.gate.rewrite import Rebase, Wording, in_commit
+from forest_files.gate.rebase import Rebase, Wording, in_commit
 from forest_files.kernel.shellword import git_step, in_batches
 from forest_files.ledger.segments import SEGMENTS_DIR, parse_segment
 

@@ -49,7 +49,7 @@ from forest_files.custody.holders import (
     unbacked,
 )
 from forest_files.custody.sources import segments_at
-from forest_files.gate.rewrite import Rebase, Wording, in_commit
+from forest_files.gate.rebase import Rebase, Wording, in_commit
 from forest_files.kernel.paths import segment_file
 from forest_files.kernel.shellword import git_step, in_batches
 from forest_files.ledger.acts import body_hashes

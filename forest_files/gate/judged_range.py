@@ -36,7 +36,8 @@ from forest_files.custody.content import GitTreeSource
 from forest_files.custody.sources import config_from
 from forest_files.gate.folder_head import folder_routes_at
 from forest_files.gate.head_faults import erased_content_found, from_fault
-from forest_files.gate.rewrite import Rebase, Rewrite, drop_act, put_back, take_out
+from forest_files.gate.rebase import Rebase, drop_act, put_back, take_out
+from forest_files.gate.rewrite import Rewrite
 from forest_files.ledger.acts import LedgerError
 from forest_files.ledger.verify import Fault
 

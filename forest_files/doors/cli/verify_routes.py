@@ -31,7 +31,7 @@ from forest_files import gitio
 from forest_files.check.findings import Route
 from forest_files.custody.damaged import Restore, damaged_files, fetch_advice, restore_plan
 from forest_files.gate.added_segment import take_out
-from forest_files.gate.rewrite import Rebase
+from forest_files.gate.rebase import Rebase
 from forest_files.kernel.paths import LEDGER_DIR, SEGMENTS
 from forest_files.ledger.verify import Fault
 
