@@ -9,7 +9,8 @@ by hand from the adopted text, or the binding moved to a candidate (likeliest fi
 renamed onto a section another binding holds (bound_there.py), that binding ended if
 it is to go, then this one moved there; its heading hidden by a fence or comment
 (hidden_heading.py), the section holding the block restored with it (what ``forest
-restore`` of it alone names: custody/restore_hidden.py), or the block closed.
+restore`` of it alone names: custody/restore_hidden.py), or the block closed (a fence
+opened inside the paragraph a block id ends: its line taken out).
 
 Each is chosen by the finding's typed ``Reason`` (finding.py), never by its detail's
 words.
@@ -18,7 +19,8 @@ Stores: nothing. Refuses: nothing. Returns: ``Route`` values.
 Test: tests/check/test_renames.py, tests/check/test_copied_section.py,
       tests/check/test_unresolved_python_routes.py, tests/check/test_moved_not_utf8.py,
       tests/check/test_route_reasons.py, tests/check/test_bound_there.py,
-      tests/check/test_rebind_labels.py, tests/doors/test_doors_hidden.py
+      tests/check/test_rebind_labels.py, tests/doors/test_doors_hidden.py,
+      tests/doors/test_doors_hidden_split.py
 """
 
 from __future__ import annotations
@@ -107,9 +109,10 @@ def _hidden(
     restored with it (its ground closes the block, the heading stands after it again;
     the edit goes to the capture), when one does; the block closed before the heading,
     or taken out."""
-    close = f"{hidden.advice} (or take it out)"
+    close = hidden.advice  # restore_hidden.py ``Hidden.close``: closed, or taken out
+    label = "take the block out" if close.startswith("take out") else "close the block"
     if not hidden.what:
-        return (Route("close the block", note=close),)
+        return (Route(label, note=close),)
     both = forest("restore", hidden.what, f.selector)
     return (
         Route(
@@ -118,7 +121,7 @@ def _hidden(
             f"{hidden.what}'s edit is kept in the capture; its ground ends the block "
             "before the heading",
         ),
-        Route("or close the block", note=close),
+        Route(f"or {label}", note=close),
     )
 
 

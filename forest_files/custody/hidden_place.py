@@ -8,7 +8,10 @@ block brings the whole path back), and whether a restore bringing it back would 
 a heading HEAD's file does not hold.
 Stores: nothing.
 Refuses: nothing.
-Returns: ``block_id(sel)``: ``sel`` names a block id, not a heading;
+Returns: ``Hidden``, what hides a heading or block id as a value (restore_hidden.py's
+answer: the block, the heading, its line, the fix in words: ``Hidden.close``), and
+``HIDERS`` (the kinds of block that hide, in words); ``block_id(sel)``: ``sel`` names a
+block id, not a heading;
 ``start_in(doc, block, sel, excludes)``: the heading's (or block id's block's) line in
 ``doc`` (the text without ``block``'s first line) or None; ``path_line(doc, first,
 start, parts)``: the file's line of the first heading the block opened at ``first``
@@ -17,13 +20,14 @@ head)``: whether a heading after ``holder``'s section is one more of its level a
 HEAD's text holds; ``held_at(text, line, head)``: the path of ``text``'s heading at
 ``line`` and how many of its level and path HEAD's text and ``text`` hold
 (restore_swallowed.py's count); ``by_path(doc)``: both counts.
-Test: tests/doors/test_doors_hidden.py, tests/custody/test_restore_hidden_value.py
+Test: tests/doors/test_doors_hidden.py, tests/custody/test_restore_hidden_value.py,
+tests/doors/test_doors_hidden_split.py
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from forest_files.text.extract import Document, extract
 from forest_files.text.md_blocks import Block
@@ -34,6 +38,87 @@ from forest_files.text.selector import (
     parse_selector,
     render_heading_path,
 )
+
+HIDERS = {"fence": "code fence", "html": "HTML comment or block"}  # md_blocks.py kinds
+
+
+@dataclass(frozen=True)
+class Hidden:
+    """A heading a fence or HTML block hides (1-based lines of the file as it stands).
+    ``kind``: the block's (``fence``, ``html``); ``block_line``, ``block_end``: its
+    first and last line; ``heading``: the hidden heading's line as written (stripped;
+    a block id's: its ``^id``)
+    and ``line`` its line; ``holder``: the bound section holding the block (the
+    deepest), None for none; ``under``: the heading path of the section holding it,
+    rendered (``A/B``), None above the first heading; ``left_open``: the block runs to
+    the end of the file (no line closes it); ``new``: the text without the block's first
+    line (as a restore of ``holder`` with it writes the file) holds, after ``holder``'s
+    section, a heading of a level and path it holds more of than the file at HEAD does
+    (hidden_place.py ``kept_new``; asked only when a restore could bring it back: a
+    restore refuses such a heading, which may be a line of the block,
+    restore_swallowed.py); ``path_line``: the line of the first heading of the selected
+    path the block hides (a parent's above the heading, or the heading's own: 0 for
+    ``line``), the line to close the block before (closed at ``line``, a parent would
+    stay hidden and the selector still find nothing); ``take_out``: the first line of the
+    block a block id ends (``heading``'s) when it begins above the block's first line
+    (a fence opened inside that paragraph: taken out, the fence's line joins the lines
+    into one block again; closed anywhere, the lines above it stay a block of their
+    own), so the only fix is taking the block's first line out (closed further on, its
+    closing line too): 0 for none."""
+
+    kind: str
+    block_line: int
+    block_end: int
+    heading: str
+    line: int
+    holder: str | None
+    under: str | None
+    left_open: bool
+    new: bool = False
+    path_line: int = 0
+    take_out: int = 0
+
+    @property
+    def what(self) -> str:
+        """The block in words: ``code fence``, ``HTML comment or block``."""
+        return HIDERS[self.kind]
+
+    @property
+    def restorable(self) -> bool:
+        """A restore of ``holder`` with the hidden section brings the heading back: a
+        bound section holds the block, and the block runs to the end (one closed
+        further on would hide what follows its closing line), and the heading is no
+        ``new`` one."""
+        return self.holder is not None and self.left_open and not self.new
+
+    @property
+    def close_before(self) -> int:
+        """The line to close the block before: the first hidden heading of the path."""
+        return self.path_line or self.line
+
+    def close(self) -> str:
+        """The fix when no restore is, as a route's note: the block closed before the
+        heading's path (or taken out), or, ``take_out``, taken out."""
+        if self.take_out:
+            return self.taken_out()
+        return (
+            f"close the {self.what} opened at line {self.block_line} "
+            f"before line {self.close_before} (or take it out)"
+        )
+
+    def taken_out(self) -> str:
+        """The fix of a block opened inside the lines of the block an id ends: its first
+        line taken out (closed further on: its closing line too; that line left, it
+        would open a block of its own)."""
+        lines = (
+            f"line {self.block_line}"
+            if self.left_open
+            else f"lines {self.block_line} and {self.block_end}"
+        )
+        return (
+            f"take out {lines} (the {self.what} opened inside the block that begins at "
+            f"line {self.take_out}; closed anywhere, it leaves that block split)"
+        )
 
 
 def block_id(sel: Selector) -> bool:
@@ -119,4 +204,13 @@ def held_at(text: str, line: int, head: str) -> tuple[str, int, int]:
     return render_heading_path(key[1], None), by_path(Document(head))[key], by_path(doc)[key]
 
 
-__all__ = ["block_id", "by_path", "held_at", "kept_new", "path_line", "start_in"]
+__all__ = [
+    "HIDERS",
+    "Hidden",
+    "block_id",
+    "by_path",
+    "held_at",
+    "kept_new",
+    "path_line",
+    "start_in",
+]

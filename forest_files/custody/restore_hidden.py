@@ -22,23 +22,34 @@ the block is closed further on, or that restore would keep a heading after the h
 section of a level and path the file at HEAD holds fewer of, as when the block was
 committed or holds a line that reads as a heading: that restore is refused too) that
 block closed before the heading (before the first heading of the selector's path it
-hides) or taken out.
-Returns: ``Hiders(text).hidden(target, holders)``, a ``Hidden`` (or None: no block
-hides the selector's heading, the caller's "no heading matches" stands): one parse
-of a text's blocks for every selector asked of it; of a block's own lines alone
+hides) or taken out; a fence opened inside the paragraph a block id ends (no close
+brings that block back whole), its line taken out (closed further on: its closing
+line too).
+Returns: ``Hiders(text).hidden(target, holders)``, a ``Hidden`` (hidden_place.py; or
+None: no block hides the selector's heading, the caller's "no heading matches"
+stands): one parse of a text's blocks for every selector asked of it; of a block's
+own lines alone
 (md_blocks.py ``Insides``), once, when they hold the heading's words; and of the
 text without a block's first line only when those lines hold a heading of that name
 (read by hidden_place.py: the heading's line, the first of its path the block hides);
 ``hidden_said`` (what hides it, in words); ``hidden_refusal``, the refusal or None.
-Test: tests/custody/test_restore_hidden.py, tests/doors/test_doors_hidden.py
+Test: tests/custody/test_restore_hidden.py, tests/doors/test_doors_hidden.py,
+tests/doors/test_doors_hidden_split.py
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
-from forest_files.custody.hidden_place import block_id, kept_new, path_line, start_in
+from forest_files.custody.hidden_place import (
+    HIDERS,
+    Hidden,
+    block_id,
+    kept_new,
+    path_line,
+    start_in,
+)
 from forest_files.kernel.errors import ForestError
 from forest_files.kernel.shellword import command_text, forest_text, git_step, printable
 from forest_files.text.extract import Document, extract
@@ -51,66 +62,9 @@ from forest_files.text.selector import (
     render_heading_path,
 )
 
-HIDERS = {"fence": "code fence", "html": "HTML comment or block"}  # md_blocks.py kinds
 _HEADINGS = ("heading", "anchor")  # selectors of a Markdown heading's section
 
 Target = tuple[str, tuple[str, ...]]  # a selector and its exclusions
-
-
-@dataclass(frozen=True)
-class Hidden:
-    """A heading a fence or HTML block hides (1-based lines of the file as it stands).
-    ``kind``: the block's (``fence``, ``html``); ``block_line``, ``block_end``: its
-    first and last line; ``heading``: the hidden heading's line as written (stripped;
-    a block id's: its ``^id``)
-    and ``line`` its line; ``holder``: the bound section holding the block (the
-    deepest), None for none; ``under``: the heading path of the section holding it,
-    rendered (``A/B``), None above the first heading; ``left_open``: the block runs to
-    the end of the file (no line closes it); ``new``: the text without the block's first
-    line (as a restore of ``holder`` with it writes the file) holds, after ``holder``'s
-    section, a heading of a level and path it holds more of than the file at HEAD does
-    (hidden_place.py ``kept_new``; asked only when a restore could bring it back: a
-    restore refuses such a heading, which may be a line of the block,
-    restore_swallowed.py); ``path_line``: the line of the first heading of the selected
-    path the block hides (a parent's above the heading, or the heading's own: 0 for
-    ``line``), the line to close the block before (closed at ``line``, a parent would
-    stay hidden and the selector still find nothing)."""
-
-    kind: str
-    block_line: int
-    block_end: int
-    heading: str
-    line: int
-    holder: str | None
-    under: str | None
-    left_open: bool
-    new: bool = False
-    path_line: int = 0
-
-    @property
-    def what(self) -> str:
-        """The block in words: ``code fence``, ``HTML comment or block``."""
-        return HIDERS[self.kind]
-
-    @property
-    def restorable(self) -> bool:
-        """A restore of ``holder`` with the hidden section brings the heading back: a
-        bound section holds the block, and the block runs to the end (one closed
-        further on would hide what follows its closing line), and the heading is no
-        ``new`` one."""
-        return self.holder is not None and self.left_open and not self.new
-
-    @property
-    def close_before(self) -> int:
-        """The line to close the block before: the first hidden heading of the path."""
-        return self.path_line or self.line
-
-    def close(self) -> str:
-        """The fix when no restore is: the block closed before the heading's path."""
-        return (
-            f"close the {self.what} opened at line {self.block_line} "
-            f"before line {self.close_before}"
-        )
 
 
 class Hiders:
@@ -153,9 +107,12 @@ class Hiders:
             found = start_in(without, block, sel, excludes)
             if found is None:
                 continue
+            named = sel.parts[0] if block_id(sel) else ""  # a block id: no path
+            inside = 0
+            if named and found < block.first:  # the block opened inside the id's block
+                inside, found = found, extract(without, sel, excludes).end_line
             line = found + (found >= block.first)  # its line in the file as it stands
             if block.first < line <= block.last:
-                named = sel.parts[0] if block_id(sel) else ""  # a block id: no path
                 up = 0 if named else path_line(without, block.first, found, len(sel.parts))
                 others = [h for h in holders if h[0] != selector]
                 hidden = Hidden(
@@ -168,6 +125,7 @@ class Hiders:
                     self._under(block.first),
                     block.last >= self._end,
                     path_line=up,
+                    take_out=inside,
                 )
                 if committed is None or not hidden.restorable:
                     return hidden
@@ -284,7 +242,9 @@ def hidden_refusal(
     selector = target[0]
     said = f"{hidden_said(selector, hidden)}; nothing was written — "
     close = (
-        f"close that {hidden.what} before line {hidden.close_before} (or take it out), "
+        f"{hidden.taken_out()}, then restore again"
+        if hidden.take_out
+        else f"close that {hidden.what} before line {hidden.close_before} (or take it out), "
         "then restore again"
     )
     # A block closed further on (inside a hidden section) is refused by a restore of the
