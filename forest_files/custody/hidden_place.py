@@ -16,8 +16,8 @@ block id, not a heading;
 ``doc`` (the text without ``block``'s first line) or None; ``path_line(doc, first,
 start, parts)``: the file's line of the first heading the block opened at ``first``
 hides on the selected path, 0 when that is the heading's own; ``kept_new(doc, holder,
-head)``: whether a heading after ``holder``'s section is one more of its level and path than
-HEAD's text holds; ``held_at(text, line, head)``: the path of ``text``'s heading at
+head)``: whether the first heading after ``holder``'s section is one more of its level
+and path than HEAD's text holds; ``held_at(text, line, head)``: the path of ``text``'s heading at
 ``line`` and how many of its level and path HEAD's text and ``text`` hold
 (restore_swallowed.py's count); ``by_path(doc)``: both counts.
 Test: tests/doors/test_doors_hidden.py, tests/custody/test_restore_hidden_value.py,
@@ -52,9 +52,9 @@ class Hidden:
     deepest), None for none; ``under``: the heading path of the section holding it,
     rendered (``A/B``), None above the first heading; ``left_open``: the block runs to
     the end of the file (no line closes it); ``new``: the text without the block's first
-    line (as a restore of ``holder`` with it writes the file) holds, after ``holder``'s
-    section, a heading of a level and path it holds more of than the file at HEAD does
-    (hidden_place.py ``kept_new``; asked only when a restore could bring it back: a
+    line (as a restore of ``holder`` with it writes the file) holds, first after
+    ``holder``'s section, a heading of a level and path it holds more of than the file
+    at HEAD does (``kept_new``; asked only when a restore could bring it back: a
     restore refuses such a heading, which may be a line of the block,
     restore_swallowed.py); ``path_line``: the line of the first heading of the selected
     path the block hides (a parent's above the heading, or the heading's own: 0 for
@@ -164,23 +164,25 @@ def path_line(doc: Document, first: int, start: int, parts: int) -> int:
 
 
 def kept_new(doc: Document, holder: str, head: str) -> bool:
-    """A heading of ``doc`` after the section of ``holder`` (the restore of ``holder``
-    with the hidden heading keeps those lines as they stand), whose level and heading
-    path ``doc`` holds more of than ``head`` (the file's text at HEAD): it may be a line
-    of the block, and that restore refuses it (restore_swallowed.py). By path, not by
-    level and text: a line of the block under another parent than a heading of its
-    name HEAD holds (T/install, HEAD holding U/install and a V/install the edit
-    renamed) is one more section all the same. A holder not found there: every
-    heading of ``doc`` is asked."""
+    """The first heading of ``doc`` after the section of ``holder`` (the restore of
+    ``holder`` with the hidden heading keeps the lines from there as they stand) is one
+    whose level and heading path ``doc`` holds more of than ``head`` (the file's text at
+    HEAD): it may be a line of the block, and that restore refuses it
+    (restore_swallowed.py ``guard`` asks that heading alone: the lines above it are
+    ground's then, the later headings stand after it as they do now, one renamed in the
+    same edit too). By path, not by level and text: a line of the block under another
+    parent than a heading of its name HEAD holds (T/install, HEAD holding U/install
+    and a V/install the edit renamed) is one more section all the same. A holder not
+    found there: every heading of ``doc`` is asked."""
     try:
         end = extract(doc, parse_selector(holder)).end_line
     except SelectorError:
         end = 0
-    written = by_path(doc)
-    kept = {(h.level, h.path) for h in doc.headings() if h.start_line > end}
+    after = [(h.level, h.path) for h in doc.headings() if h.start_line > end]
+    kept = set(after[:1] if end else after)
     if not kept:
         return False
-    held = by_path(Document(head))
+    written, held = by_path(doc), by_path(Document(head))
     return any(written[key] > held[key] for key in kept)
 
 

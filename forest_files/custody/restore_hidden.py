@@ -18,8 +18,8 @@ or it runs over the heading to a later line, nothing written; the route: the bou
 section holding the block restored with it, when the block runs to the end of the file
 (``forest restore 'f.md#A' 'f.md#B'``, the restore's ``--drop-nested`` kept: A's edit
 goes to the capture, B's heading is kept after A's ground), else (no binding holds it,
-the block is closed further on, or that restore would keep a heading after the holder's
-section of a level and path the file at HEAD holds fewer of, as when the block was
+the block is closed further on, or that restore would keep first after the holder's
+section a heading of a level and path the file at HEAD holds fewer of, as when the block was
 committed or holds a line that reads as a heading: that restore is refused too) that
 block closed before the heading (before the first heading of the selector's path it
 hides) or taken out; a fence opened inside the paragraph a block id ends (no close

@@ -225,3 +225,39 @@ def test_restore_hidden_heading_with_holder_typed_same_name_other_parent_refused
     ), line
     assert "close that code fence where its lines end" in line, line
     assert state(repo) == before
+
+
+RENAMED = "# A\n\ntext a\n\n# B\n\nb\n\n# C\n\nc\n"
+
+
+def test_hidden_heading_later_heading_renamed_in_the_same_edit_restore_routed_detected(
+    tmp_path: Path,
+) -> None:
+    """A fence left open in bound A over bound B, and ``# C`` renamed ``# See`` in the
+    same edit: the restore of A with B keeps B's heading first, which HEAD holds (the
+    guard asks that one alone), so it brings B back; ``forest check`` routed to close
+    the fence only (before: ``kept_new`` counted every heading after A, ``# See`` one
+    HEAD lacks). Pasted, the route leaves A and B clean, the rename kept."""
+    repo = bound_book(tmp_path, "f.md#A", "f.md#B", text=RENAMED)
+    (repo / "f.md").write_text(RENAMED.replace("text a\n", "text a\n```\n").replace("# C", "# See"))
+    found = finding_of(repo, "f.md#B")
+    route = found["routes"][0]["command"]
+    assert route == "forest restore 'f.md#A' 'f.md#B'", found["routes"]
+    assert pasted(repo, route).returncode == 0
+    assert (repo / "f.md").read_text() == RENAMED.replace("# C", "# See")
+    assert [f["kind"] for f in findings(repo)] == ["clean", "clean"]
+
+
+def test_hidden_heading_first_kept_heading_renamed_still_routed_to_close_refused(
+    tmp_path: Path,
+) -> None:
+    """The heading the restore would keep first renamed (``# B`` to ``# Bee``, bound C
+    hidden): it may be a line of the fence, so the restore of A with C is refused and
+    ``forest check`` routes to close the fence, as before."""
+    repo = bound_book(tmp_path, "f.md#A", "f.md#C", text=RENAMED)
+    (repo / "f.md").write_text(RENAMED.replace("text a\n", "text a\n```\n").replace("# B", "# Bee"))
+    found = finding_of(repo, "f.md#C")
+    assert found["routes"][0]["label"] == "close the block", found["routes"]
+    before = state(repo)
+    assert forest(repo, "restore", "f.md#A", "f.md#C").exit_code == 1
+    assert state(repo) == before
