@@ -64,7 +64,9 @@ class Hidden:
     (a fence opened inside that paragraph: taken out, the fence's line joins the lines
     into one block again; closed anywhere, the lines above it stay a block of their
     own), so the only fix is taking the block's first line out (closed further on, its
-    closing line too): 0 for none."""
+    closing line too): 0 for none; ``cut``: ``holder``'s binding excludes parts (its
+    restore refuses every heading the block hides: an excluded part's text is in no
+    record, restore_swallowed.py ``guard``)."""
 
     kind: str
     block_line: int
@@ -77,6 +79,7 @@ class Hidden:
     new: bool = False
     path_line: int = 0
     take_out: int = 0
+    cut: bool = False
 
     @property
     def what(self) -> str:
@@ -88,8 +91,8 @@ class Hidden:
         """A restore of ``holder`` with the hidden section brings the heading back: a
         bound section holds the block, and the block runs to the end (one closed
         further on would hide what follows its closing line), and the heading is no
-        ``new`` one."""
-        return self.holder is not None and self.left_open and not self.new
+        ``new`` one, and that section excludes no part (``cut``)."""
+        return self.holder is not None and self.left_open and not (self.new or self.cut)
 
     @property
     def close_before(self) -> int:

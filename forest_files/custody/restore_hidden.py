@@ -18,9 +18,10 @@ or it runs over the heading to a later line, nothing written; the route: the bou
 section holding the block restored with it, when the block runs to the end of the file
 (``forest restore 'f.md#A' 'f.md#B'``, the restore's ``--drop-nested`` kept: A's edit
 goes to the capture, B's heading is kept after A's ground), else (no binding holds it,
-the block is closed further on, or that restore would keep first after the holder's
-section a heading of a level and path the file at HEAD holds fewer of, as when the block was
-committed or holds a line that reads as a heading: that restore is refused too) that
+that binding excludes parts, the block is closed further on, or that restore would
+keep first after the holder's section a heading of a level and path the file at HEAD
+holds fewer of, as when the block was committed or holds a line that reads as a
+heading: that restore is refused too) that
 block closed before the heading (before the first heading of the selector's path it
 hides) or taken out; a fence opened inside the paragraph a block id ends (no close
 brings that block back whole), its line taken out (closed further on: its closing
@@ -55,6 +56,7 @@ from forest_files.kernel.shellword import command_text, forest_text, git_step, p
 from forest_files.text.extract import Document, extract
 from forest_files.text.md_blocks import Insides, blocks
 from forest_files.text.normalise import normalise_text
+from forest_files.text.normalisers import PREFIX as NORMALISED
 from forest_files.text.selector import (
     Selector,
     SelectorError,
@@ -115,17 +117,19 @@ class Hiders:
             if block.first < line <= block.last:
                 up = 0 if named else path_line(without, block.first, found, len(sel.parts))
                 others = [h for h in holders if h[0] != selector]
+                holder = self._holder(block.first, others)
                 hidden = Hidden(
                     block.kind,
                     block.first,
                     min(block.last, len(self._lines)),
                     named or self._lines[line - 1].strip(),
                     line,
-                    self._holder(block.first, others),
+                    None if holder is None else holder[0],
                     self._under(block.first),
                     block.last >= self._end,
                     path_line=up,
                     take_out=inside,
+                    cut=holder is not None and any(not e.startswith(NORMALISED) for e in holder[1]),
                 )
                 if committed is None or not hidden.restorable:
                     return hidden
@@ -162,14 +166,14 @@ class Hiders:
             self._doc = Document(self.text)
         return self._doc
 
-    def _holder(self, line: int, holders: Sequence[Target]) -> str | None:
+    def _holder(self, line: int, holders: Sequence[Target]) -> Target | None:
         """The bound heading section holding ``line`` (the deepest), or None."""
-        best: tuple[int, str] | None = None
+        best: tuple[int, Target] | None = None
         for target in holders:
             lines = self._lines_of(target)
             inside = lines is not None and lines[0] <= line <= lines[1]
             if lines is not None and inside and (best is None or lines[0] > best[0]):
-                best = (lines[0], target[0])
+                best = (lines[0], target)
         return None if best is None else best[1]
 
     def _lines_of(self, target: Target) -> tuple[int, int] | None:

@@ -14,8 +14,8 @@ from forest_files.custody.restore_hidden import Hidden, Hiders
 from forest_files.text import markdown
 from tests.custody.test_restore_hidden import BOOK, bound_book
 from tests.custody.test_restore_swallowed import state
-from tests.helpers.cli import finding_of, findings, forest
-from tests.helpers.git import pasted
+from tests.helpers.cli import finding_of, findings, forest, ok
+from tests.helpers.git import commit_all, make_repo, pasted, write
 
 FOUR = f"{BOOK}\n# D\n\nd\n"
 
@@ -261,3 +261,32 @@ def test_hidden_heading_first_kept_heading_renamed_still_routed_to_close_refused
     before = state(repo)
     assert forest(repo, "restore", "f.md#A", "f.md#C").exit_code == 1
     assert state(repo) == before
+
+
+CUT = "# A\n\ntext a\n\n## sub\n\ns\n\n# B\n\nb\n"
+
+
+def test_restore_hidden_heading_holder_excluding_a_part_routed_to_close_refused(
+    tmp_path: Path,
+) -> None:
+    """A fence left open in bound A (``--exclude '#sub'``) over bound B: ``forest restore
+    'f.md#B'`` named the restore of A with B, which pasted is refused (a section that
+    excludes parts keeps no hidden heading: restore_swallowed.py). The refusal routes
+    to close the fence instead, and that advice followed leaves B clean."""
+    repo = make_repo(tmp_path)
+    ok(repo, "init")
+    write(repo, "f.md", CUT)
+    commit_all(repo, "init")
+    ok(repo, "adopt", "f.md#A", "--exclude", "#sub", "--words", "kept")
+    ok(repo, "adopt", "f.md#B", "--words", "kept")
+    commit_all(repo, "adopt")
+    write(repo, "f.md", CUT.replace("text a\n", "text a\n```\n"))
+    before = state(repo)
+    got = forest(repo, "restore", "f.md#B")
+    assert got.exit_code == 1 and state(repo) == before, got.stdout
+    line = got.stderr.strip()
+    assert "forest restore 'f.md#A'" not in line, line
+    assert "close that code fence before line 10 (or take it out)" in line, line
+    lines = CUT.replace("text a\n", "text a\n```\n").splitlines(keepends=True)
+    write(repo, "f.md", "".join([*lines[:9], "```\n", *lines[9:]]))
+    assert finding_of(repo, "f.md#B")["kind"] == "clean"
