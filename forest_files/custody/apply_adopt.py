@@ -43,8 +43,8 @@ def adopts(ap: ApplyRules, acts: Sequence[tuple[Act, AdoptAct]]) -> list[Applied
     for (act, p), new in zip(checked, made, strict=True):
         # The rows' content ids are the ones inserted (``rows.adopt``'s, the function
         # the planner describes them with), compared without reading them back.
-        produced = [ap.same(act, new.entry.content_id, p.entry)]
-        produced.append(ap.same(act, new.record.content_id, p.record))
+        produced = [ap.same_row(act, new.entry, p.entry)]
+        produced.append(ap.same_row(act, new.record, p.record))
         if p.binding is not None:
             binds.append((act.id, p.binding, new.entry_id, p.record.signature, p.record.created_at))
         paths = frozenset() if p.binding is None else frozenset({p.binding.path})

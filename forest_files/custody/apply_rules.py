@@ -35,7 +35,7 @@ from forest_files.kernel.vocab import CEREMONY_BUCKETS
 from forest_files.ledger.acts import Act, LedgerError
 from forest_files.ledger.kinds import EntryRecord
 from forest_files.ledger.record import recompute_id
-from forest_files.store.entryrow import ERASED_MARK
+from forest_files.store.entryrow import ERASED_MARK, Row
 from forest_files.store.forest import ForestStore
 
 BodyReader = Callable[[str], str | None]
@@ -132,6 +132,16 @@ class ApplyRules:
                 "id-mismatch",
             )
         return produced
+
+    def same_row(self, act: Act, row: Row, record: EntryRecord) -> str:
+        """``same`` for a row the store built from ``record``'s own fields. When every
+        field the content id hashes is the record's (its meta a flat object of strings,
+        compared by type and value), the row's content id is what the record's fields
+        hash to, so its match with the declared id proves both and the record is not
+        hashed again (an adopt replay's two entries per act); else ``same``."""
+        if row.content_id == record.content_id and _hashed_alike(row, record):
+            return row.content_id
+        return self.same(act, row.content_id, record)
 
     def local(self, act: Act, content_id: str, key: str) -> int:
         known = self._ids.get(content_id)  # entries are never deleted: ids stay put
@@ -241,3 +251,23 @@ class ApplyRules:
             nonce=rec.nonce,
             scope_of=rec.scope,
         )
+
+
+def _hashed_alike(row: Row, record: EntryRecord) -> bool:
+    """Every field ``entry_content_id`` hashes is the same in ``row`` and ``record``
+    (origins as it sorts them); False when unsure (a meta value not a string)."""
+    meta = record.meta
+    if not all(type(k) is str and type(v) is str for k, v in meta.items()):
+        return False
+    return (
+        row.scope == record.scope
+        and row.created_at == record.created_at
+        and row.jurisdiction == record.jurisdiction
+        and row.bucket == record.bucket
+        and row.source == record.source
+        and row.signature == record.signature
+        and row.body_hash == record.body_hash
+        and row.nonce == record.nonce
+        and row.origins == tuple(sorted(record.origins))
+        and row.meta == dict(meta)
+    )

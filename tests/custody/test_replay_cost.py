@@ -1,0 +1,87 @@
+"""What replaying adopt acts hashes: each entry's content id once (custody/apply_adopt.py).
+
+An adopt's two entries are built by the store from the act's own records (``rows.adopt``)
+and their content ids compared with the declared ones. Each record was then hashed a
+second time (``recompute_id``) to prove its fields hash to its id — work the row's id
+already did when every hashed field is the record's. ``forest ci`` on a fresh clone
+replays every adopt of the ledger, so this was a fifth of the content-id hashing of a
+rebuild. No timing is asserted: the content ids computed are counted. A record whose
+field differs from the row's is still hashed and refused (its own test below).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from forest_files import ForestStore
+from forest_files.custody import apply_rules
+from forest_files.custody.repository import Repository
+from forest_files.kernel import hashing
+from forest_files.ledger import record
+from forest_files.ledger.acts import Act, LedgerError
+from forest_files.ledger.kinds import EntryRecord
+from forest_files.store import entryrow
+from tests.helpers.git import make_repo
+
+BY = "t <t@example.org>"
+N = 40
+_ACT = Act(kind="adopt", deps=(), fields={}, id="a" * 64, payload=None)  # type: ignore[arg-type]
+
+
+def _counted(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Every ``entry_content_id`` the store's rows and the records' recomputation make."""
+    calls: list[int] = []
+    real: Callable[..., str] = hashing.entry_content_id
+
+    def counting(**fields: Any) -> str:
+        calls.append(1)
+        return real(**fields)
+
+    monkeypatch.setattr(entryrow, "entry_content_id", counting)
+    monkeypatch.setattr(record, "entry_content_id", counting)
+    return calls
+
+
+def _adopted(tmp_path: Path) -> Path:
+    root = make_repo(tmp_path / "r")
+    with Repository.init(root, project_id="p") as repo:
+        repo.adopt_many([f"body {i} of the batch\n" for i in range(N)], words="adopt", by=BY)
+    return root
+
+
+def test_adopt_replay_hashes_each_entry_once_accepted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = _adopted(tmp_path)
+    calls = _counted(monkeypatch)
+    with Repository(root) as repo:
+        report = repo.rebuild()
+    assert report.applied == N
+    # Two entries an adopt (the import and its record), one content id each; the anchor
+    # and what else a rebuild writes are a handful more. Before: four per adopt.
+    assert 2 * N <= len(calls) <= 2 * N + 8, len(calls)
+
+
+def test_adopt_record_field_not_the_rows_still_hashed_refused(store: ForestStore) -> None:
+    """A record with a hashed field the row has not (its content id kept) is not taken
+    on the row's id: it is hashed and refused, as ``same`` refused it before."""
+    row = entryrow.entry_row(
+        scope="s", stamp=("2024-01-01T00:00:00.000Z", "n1"), jurisdiction="home",
+        bucket="adoption_record", source=None, signature=BY, body="adopt", links=(),
+    )  # fmt: skip
+    rec = EntryRecord(
+        content_id=row.content_id, scope="s", created_at=row.created_at, jurisdiction="home",
+        bucket="adoption_record", source=None, signature=BY, body_hash=row.body_hash,
+        meta={}, nonce="n1", origins=(),
+    )  # fmt: skip
+    rules = apply_rules.ApplyRules(store, lambda _: None)
+    assert rules.same_row(_ACT, row, rec) == row.content_id
+    for field, value in (("signature", BY + " "), ("meta", {"k": 1}), ("source", "x")):
+        forged = dataclasses.replace(rec, **{field: value})
+        with pytest.raises(LedgerError, match="its own fields do not hash"):
+            rules.same_row(_ACT, row, forged)
