@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from forest_files.custody import applied as book
 from forest_files.custody import bindings, tombscan, tombstone
 from forest_files.kernel.errors import ForestError
-from forest_files.kernel.hashing import hash_body
+from forest_files.kernel.hashing import ENTRY_FIELDS, hash_body
 from forest_files.kernel.vocab import CEREMONY_BUCKETS
 from forest_files.ledger.acts import Act, LedgerError
 from forest_files.ledger.kinds import EntryRecord
@@ -254,20 +254,18 @@ class ApplyRules:
 
 
 def _hashed_alike(row: Row, record: EntryRecord) -> bool:
-    """Every field ``entry_content_id`` hashes is the same in ``row`` and ``record``
-    (origins as it sorts them); False when unsure (a meta value not a string)."""
+    """Every field ``entry_content_id`` hashes (kernel/hashing.py ``ENTRY_FIELDS``) is
+    the same in ``row`` and ``record``, of the same type (origins as it sorts them);
+    False when unsure (a meta key or value not a string)."""
     meta = record.meta
     if not all(type(k) is str and type(v) is str for k, v in meta.items()):
         return False
-    return (
-        row.scope == record.scope
-        and row.created_at == record.created_at
-        and row.jurisdiction == record.jurisdiction
-        and row.bucket == record.bucket
-        and row.source == record.source
-        and row.signature == record.signature
-        and row.body_hash == record.body_hash
-        and row.nonce == record.nonce
-        and row.origins == tuple(sorted(record.origins))
-        and row.meta == dict(meta)
-    )
+    for name in ENTRY_FIELDS:
+        mine, theirs = getattr(row, name), getattr(record, name)
+        if name == "origins":
+            theirs = tuple(sorted(theirs))
+        elif name == "meta":
+            theirs = dict(theirs)
+        if type(mine) is not type(theirs) or mine != theirs:
+            return False
+    return True

@@ -125,6 +125,16 @@ def sha256_text(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
+# The fields ``entry_content_id`` hashes, by name (custody/apply_rules.py compares a row
+# built from a record with the record field by field on this list before it takes the
+# row's content id as the record's: tests/kernel/test_hashing_fields.py keeps the two
+# the same).
+ENTRY_FIELDS = (
+    "scope", "created_at", "jurisdiction", "bucket", "source", "signature", "body_hash",
+    "meta", "nonce", "origins",
+)  # fmt: skip
+
+
 def entry_content_id(
     *,
     scope: str,
