@@ -10,13 +10,15 @@ is damaged, naming ``forest fsck`` and ``forest rebuild`` (nothing repaired here
 index proof, indexproof.py, sees bindings and grounds, not record rows).
 Returns: per act id, (selector, words): the selector the act's binding has now
 (retired bindings included; an adoption names where it adopted, a rebind where
-it moved to), and the words the
+it moved to; a supersession or resolve, the binding whose chain the ledger's acts
+put its entry in, never the index's ``chain_root``), and the words the
 act recorded (an adoption's or supersession's record, a retire's own words, the
 supersession a rebind carries) — never section text.
 ``rebind_grounds``: the entry each rebind's supersession made, its signer and time
 (its words are the rebind's).
 Test: tests/doors/test_cli.py::test_sync_rebuild_log, tests/doors/test_log_moved.py,
-tests/custody/test_log_words.py, tests/doors/test_log_proven.py
+tests/custody/test_log_words.py, tests/doors/test_log_proven.py,
+tests/doors/test_log_chain_rows.py
 """
 
 from __future__ import annotations
@@ -46,14 +48,17 @@ def described(
     store: ForestStore, ledger_dir: Path, acts: Iterable[Act]
 ) -> dict[str, tuple[str, str]]:
     """(selector, words) of each act that concerns a binding or records words."""
-    bindings = all_bindings(store, include_retired=True)
-    by_act = {b.bind_act: b.selector for b in bindings}
-    roots = dict(store.conn.execute("SELECT id, COALESCE(chain_root, id) FROM entries"))
-    by_chain = {roots.get(b.entry_id, b.entry_id): b.selector for b in bindings}
+    by_act = {b.bind_act: b.selector for b in all_bindings(store, include_retired=True)}
+    chain: dict[str, str] = {}  # content id -> the adopt act whose chain it is of
 
-    def of_entry(content_id: str) -> str:
-        local = store.id_for_content(content_id)
-        return "" if local is None else by_chain.get(roots.get(local, local), "")
+    def of_chain(content_id: str, before: Iterable[str]) -> str:
+        """The section of the binding whose chain ``before`` (the superseded entries,
+        the acts' dependencies, so taken already) is of: the ledger's, never the
+        index's entry rows (a chain_root forged would name no section, or another)."""
+        bind_act = next((chain[c] for c in before if c in chain), "")
+        if bind_act:
+            chain[content_id] = bind_act
+        return by_act.get(bind_act, "")
 
     words = _Words(store, ledger_dir)
     out: dict[str, tuple[str, str]] = {}
@@ -61,10 +66,15 @@ def described(
         p = act.payload
         if isinstance(p, AdoptAct):
             where = p.binding.selector if p.binding else ""  # where it was adopted
+            if p.binding is not None:
+                chain[p.entry.content_id] = act.id
             out[act.id] = (where, words.of(p.record))
         elif isinstance(p, SupersedeAct | ResolveAct):
-            out[act.id] = (of_entry(p.entry.content_id), words.of(p.record))
+            before = [p.old] if isinstance(p, SupersedeAct) else list(p.heads)
+            out[act.id] = (of_chain(p.entry.content_id, before), words.of(p.record))
         elif isinstance(p, RebindAct):
+            if p.supersede is not None:
+                chain[p.supersede.entry.content_id] = p.binding
             said = "" if p.supersede is None else words.of(p.supersede.record)
             out[act.id] = (p.selector, said)
         elif isinstance(p, RetireAct):

@@ -104,3 +104,49 @@ def test_log_chain_middle_link_cut_out_rebuilt_detected(tmp_path: Path) -> None:
     done = forest(repo, "log", "doc.md#T/A")
     assert done.stdout == honest.stdout
     assert done.stderr.endswith(REBUILT + "\n") and "its chain is not the one" in done.stderr
+
+
+def _three_links(tmp_path: Path) -> Path:
+    """``doc.md#T/A`` adopted ("one") and superseded twice ("two", "three"), and
+    ``doc.md#T/B`` adopted ("bee")."""
+    repo = make_repo(tmp_path)
+    ok(repo, "init")
+    for n, text in enumerate(("one", "two", "three")):
+        write(repo, "doc.md", f"# T\n\n## A\n\n{text}\n\n## B\n\nbee\n")
+        commit_all(repo, text)
+        ok(repo, "adopt" if n == 0 else "supersede", "doc.md#T/A", "--words", text)
+    ok(repo, "adopt", "doc.md#T/B", "--words", "bee")
+    return repo
+
+
+# The middle link of A's chain (the first supersession's entry), and B's adopted entry
+_MIDDLE = (
+    "id = (SELECT MIN(id) FROM entries WHERE bucket = 'import' AND chain_root = "
+    "(SELECT MIN(chain_root) FROM entries WHERE chain_root IS NOT NULL))"
+)
+_B = "(SELECT MAX(id) FROM entries WHERE bucket = 'import')"
+
+
+@pytest.mark.parametrize(
+    "forgery",
+    [
+        f"UPDATE entries SET chain_root = NULL WHERE {_MIDDLE}",
+        f"UPDATE entries SET chain_root = {_B} WHERE {_MIDDLE}",
+    ],
+    ids=["cleared", "another-binding"],
+)
+def test_log_acts_chain_root_forged_section_from_ledger_detected(
+    tmp_path: Path, forgery: str
+) -> None:
+    """Plain ``forest log`` named each supersession's section from the index's
+    ``chain_root`` rows, unproven: a middle entry's cleared showed its supersession
+    about no section, pointed at another binding's entry showed that binding's. The
+    section is the binding whose chain the ledger's acts put the entry in."""
+    repo = _three_links(tmp_path)
+    honest = forest(repo, "log")
+    assert honest.exit_code == 0 and honest.stderr == ""
+    assert [ln.split()[2] for ln in honest.stdout.splitlines()[1:3]] == ["doc.md#T/A"] * 2
+    behind_the_triggers(repo, forgery)
+    done = forest(repo, "log")
+    assert done.exit_code == 0, done.stderr
+    assert done.stdout == honest.stdout
