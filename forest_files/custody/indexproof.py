@@ -23,10 +23,11 @@ declares:
   never a check, which reads none): each retired binding one a ``retire`` act
   retired, at a place and with rules its acts named, made for its adopt act's
   entry, its chain's ground as a live binding's (``retired_faults``);
-* asked by the door that shows one binding's whole chain (``forest log TARGET``):
-  the chain the index reads is the one its adopt act began, entry for entry, each
-  with the body hash its act declared and the status the ledger's acts left it
-  (``chain_faults``: a ``seals`` edge row added makes a superseded entry "sealed").
+* asked by the doors that show a binding's whole chain (``forest log TARGET`` the
+  one it shows, ``forest fsck`` every binding's): the chain the index reads is the
+  one its adopt act began, entry for entry, each with the body hash its act declared
+  and the status the ledger's acts left it (chainproof.py ``chain_faults``: a
+  ``seals`` edge row added makes a superseded entry "sealed").
 
 A row that disagrees is a forged or damaged index: it is rebuilt from the
 ledger (a replay) and the map derived again. What is left to a forger is what
@@ -38,12 +39,12 @@ Refuses: an index that still disagrees after the rebuild (ForestError: the
 ledger and the replay disagree; run ``forest fsck``).
 Returns: ``proven_map`` a ``BindMap``; ``disagreements`` the faults found
 (``retired_faults`` those of retired bindings; ``chain_faults`` those of one
-binding's chain; ``index_faults``: the first two, of an index and a ledger, for
-``forest fsck``); ``rebuilt`` / ``still``: a door's rebuild on a fault, and its
-refusal when the rebuilt index still disagrees;
+binding's chain, chainproof.py's; ``index_faults``: all three, every binding's chain,
+of an index and a ledger, for ``forest fsck``); ``rebuilt`` / ``still``: a door's
+rebuild on a fault, and its refusal when the rebuilt index still disagrees;
 ``claims_of_ledger`` / ``claims_of`` what the ledger declares (read by ledger_claims.py).
 Test: tests/custody/test_indexproof.py, tests/doors/test_log_retired_proven.py,
-tests/doors/test_log_chain_rows.py
+tests/doors/test_log_chain_rows.py, tests/governance/test_fsck_chains.py
 """
 
 from __future__ import annotations
@@ -52,16 +53,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from forest_files.custody import bindmap
+from forest_files.custody.chainproof import chain_faults, every_chain_faults
 from forest_files.custody.erased_ground import is_mark
 from forest_files.custody.ledger_claims import Claims, chain_of, claims_of, claims_of_ledger
 from forest_files.kernel.errors import ForestError
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
-
     from forest_files.custody.bindings import Binding
     from forest_files.custody.ground import Ground
-    from forest_files.custody.lookup import ChainLink
     from forest_files.custody.repository import Repository
     from forest_files.store.forest import ForestStore
 
@@ -171,7 +170,8 @@ def _ground_faults(bind_act: str, ground: tuple[object, ...], claims: Claims) ->
 
 def index_faults(store: ForestStore, ledger_dir: Path) -> list[str]:
     """What the proof finds in the index ``store`` against the ledger at ``ledger_dir``
-    (empty: they agree): what ``forest fsck`` reports, each door rebuilding on it. An
+    (empty: they agree), every binding's chain too: what ``forest fsck`` reports, each
+    door rebuilding on it (a chain's on showing it). An
     index without its binding table (a cache table) holds no binding, as a door that
     opens it and makes the table again sees; ``store`` may be read-only."""
     table = "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'binding_events'"
@@ -179,7 +179,9 @@ def index_faults(store: ForestStore, ledger_dir: Path) -> list[str]:
     if not has:
         return disagreements(bindmap.BindMap([], {}), claims_of_ledger(ledger_dir))
     claims = claims_of_ledger(ledger_dir)
-    return disagreements(bindmap.derive(store), claims) + retired_faults(store, claims)
+    found = disagreements(bindmap.derive(store), claims) + retired_faults(store, claims)
+    named = {f.split(":", 1)[0] for f in found}  # one binding's fault at a time
+    return found + [f for f in every_chain_faults(store, claims) if f.split(":")[0] not in named]
 
 
 def proven_map(
@@ -228,33 +230,6 @@ def still(faults: list[str]) -> None:
             f"the index disagrees with the ledger after a rebuild ({faults[0]}); "
             f"run `{forest_text('fsck')}` and report it"
         )
-
-
-def chain_faults(bind_act: str, links: Sequence[ChainLink], claims: Claims) -> list[str]:
-    """Where a binding's chain as the index reads it (lookup.py ``chain``) departs from
-    the chain its adopt act began in the ledger (empty: none): its entries, each one's
-    body hash, and each one's status as the ledger's acts left it (sealed, superseded,
-    else the ground, or contested when another entry of the chain is live too). Asked
-    by ``forest log TARGET``, which shows them (a check reads grounds only)."""
-    want = chain_of(claims.entry_of.get(bind_act), claims)
-    if len(links) != len(want) or {x.content_id for x in links} != want:
-        return [f"binding {bind_act[:12]}: its chain is not the one its adopt act began"]
-    live = want - claims.superseded - claims.sealed
-    for x in links:
-        if claims.declared.get(x.content_id) != x.body_hash:
-            return [f"binding {bind_act[:12]}: an entry of its chain is not the declared one"]
-        want_status = _status(x.content_id, live, claims)
-        if x.status != want_status:
-            said = f"{x.status} here, {want_status} in the ledger"
-            return [f"binding {bind_act[:12]}: an entry of its chain {said}"]
-    return []
-
-
-def _status(cid: str, live: set[str], claims: Claims) -> str:
-    """An entry's status as lookup.py ``chain`` names it, from the ledger's declarations."""
-    if cid in live:
-        return "contested" if len(live) > 1 else "ground"
-    return "sealed" if cid in claims.sealed else "superseded"
 
 
 def _faults(

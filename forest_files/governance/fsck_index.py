@@ -10,13 +10,15 @@ rows present (``ledger_faults``); then, for an index in step with the ledger
 store/anchor.py ``anchor_content_id``), its content id recomputed from the row's own
 fields with that record's origins, and every recorded entry present (``content-id``:
 ``forest log`` looks an act's words up by content id); and the index proof every door
-runs before it believes the index (custody/indexproof.py ``index_faults``:
+runs before it believes the index, and every binding's chain as ``forest log
+TARGET`` proves the one it shows (custody/indexproof.py ``index_faults``:
 ``index-proof``).
 
 Stores: nothing (the caller's connection is read-only).
 Refuses: nothing; a fault is reported, never raised.
 Returns: ``FsckFault`` lists (codes, row ids, content ids, act ids — never text).
-Test: tests/custody/test_fsck.py, tests/custody/test_fsck_content_ids.py
+Test: tests/custody/test_fsck.py, tests/custody/test_fsck_content_ids.py,
+tests/governance/test_fsck_chains.py
 """
 
 from __future__ import annotations
