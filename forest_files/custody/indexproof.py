@@ -7,7 +7,8 @@ index only after the rows that decide a verdict agree with what the ledger
 declares:
 
 * each live binding is one an ``adopt`` act made, with its adopted rules, at
-  its adopted place or one a ``rebind`` act of it named, and no ``retire`` act
+  the place its latest act named (its adopt's, or its last ``rebind``'s: a row moved
+  back to a place it held before is a fault), and no ``retire`` act
   retired it; every binding the ledger keeps live is there;
 * each ground is an entry an act declared, with the body hash the act declared
   (the content id covers it), and no act superseded it or left it sealed; so is each
@@ -88,7 +89,7 @@ def _binding_faults(b: Binding, ground: Ground | None, claims: Claims) -> list[s
     if (b.excludes, b.normalisation, b.hash_algo) != spec:
         out.append(f"binding {b.bind_act[:12]}: its rules are not the adopted ones")
     if (b.path, b.selector) not in claims.places.get(b.bind_act, set()):
-        out.append(f"binding {b.bind_act[:12]}: a place no act named")
+        out.append(f"binding {b.bind_act[:12]}: a place no act named")  # none last
     if ground is not None:
         out += _ground_faults(b.bind_act, ground, claims)
         first = claims.entry_of.get(b.bind_act)

@@ -2,14 +2,15 @@
 
 The index proof (indexproof.py) compares the index with these declarations: the
 entries acts declared (content id and body hash), which were superseded or left
-sealed, each binding's rules, the places its acts named, its adopt act's entry, the
+sealed, each binding's rules, the place its latest act named (its adopt's, or its
+last rebind's), its adopt act's entry, the
 retired bindings, and which entry each supersession or resolve put after another.
 
 Stores: nothing.
 Refuses: nothing (a line the quick reading cannot take is read the typed way).
 Returns: ``claims_of_ledger`` / ``claims_of`` a ``Claims``; ``chain_of`` every entry of
 the chain an entry began.
-Test: tests/custody/test_indexproof.py
+Test: tests/custody/test_indexproof.py, tests/custody/test_indexproof_places.py
 """
 
 from __future__ import annotations
@@ -42,10 +43,14 @@ class Claims:
     superseded: set[str] = field(default_factory=set)
     sealed: set[str] = field(default_factory=set)
     specs: dict[str, tuple[tuple[str, ...], str, str]] = field(default_factory=dict)
-    places: dict[str, set[tuple[str, str]]] = field(default_factory=dict)
+    places: dict[str, set[tuple[str, str]]] = field(default_factory=dict)  # its latest
     retired: set[str] = field(default_factory=set)
     entry_of: dict[str, str] = field(default_factory=dict)  # bind act -> its first entry
     after: dict[str, set[str]] = field(default_factory=dict)  # content id -> successors
+    # bind act -> {act id of its adopt or a rebind: (the place it named, its deps)}
+    moves: dict[str, dict[str, tuple[tuple[str, str], tuple[str, ...]]]] = field(
+        default_factory=dict
+    )
 
 
 class _Mixed(Exception):
@@ -76,7 +81,7 @@ def claims_of_ledger(ledger_dir: Path) -> Claims:
     except (_Mixed, ValueError, TypeError, KeyError, AttributeError):
         return claims_of(read_ledger(ledger_dir))
     out.sealed = {target for target, kinds in seals.items() if True in kinds}
-    return out
+    return _latest_places(out)
 
 
 def _renormalise(out: Claims, binding: str, normalise: tuple[str, ...]) -> None:
@@ -96,7 +101,7 @@ def _claim_raw(out: Claims, seals: dict[str, set[bool]], d: dict[str, Any]) -> N
         spec = d["binding"]
         rules = rules_of(tuple(spec["excludes"]), spec.get("normalise"))
         out.specs[act_id] = (rules, spec["normalisation"], spec["hash_algo"])
-        out.places.setdefault(act_id, set()).add((spec["path"], spec["selector"]))
+        _moved(out, act_id, act_id, (spec["path"], spec["selector"]), d["deps"])
         out.entry_of[act_id] = str(d["entry"]["content_id"])
     elif kind == "supersede":
         out.superseded.add(d["old"])
@@ -106,7 +111,7 @@ def _claim_raw(out: Claims, seals: dict[str, set[bool]], d: dict[str, Any]) -> N
         for head in d["heads"]:
             out.after.setdefault(head, set()).add(str(d["entry"]["content_id"]))
     elif kind == "rebind":
-        out.places.setdefault(d["binding"], set()).add((d["path"], d["selector"]))
+        _moved(out, d["binding"], act_id, (d["path"], d["selector"]), d["deps"])
         if "normalise" in d:  # which change is the latest: only act order decides
             raise _Mixed
         if d.get("supersede") is not None:
@@ -122,11 +127,11 @@ def claims_of(snapshot: LedgerSnapshot) -> Claims:
     of one entry end in the state the last of them left)."""
     out = Claims()
     for act in snapshot.ordered():
-        _claim(out, act.id, act.payload)
-    return out
+        _claim(out, act.id, act.payload, act.deps)
+    return _latest_places(out)
 
 
-def _claim(out: Claims, act_id: str, payload: object) -> None:
+def _claim(out: Claims, act_id: str, payload: object, deps: tuple[str, ...] = ()) -> None:
     for name in ("entry", "record"):
         record = getattr(payload, name, None)
         if isinstance(record, EntryRecord):
@@ -134,7 +139,7 @@ def _claim(out: Claims, act_id: str, payload: object) -> None:
     if isinstance(payload, AdoptAct) and payload.binding is not None:
         spec = payload.binding
         out.specs[act_id] = (spec.rules, spec.normalisation, spec.hash_algo)
-        out.places.setdefault(act_id, set()).add((spec.path, spec.selector))
+        _moved(out, act_id, act_id, (spec.path, spec.selector), deps)
         out.entry_of[act_id] = payload.entry.content_id
     elif isinstance(payload, SupersedeAct):
         out.superseded.add(payload.old)
@@ -144,7 +149,7 @@ def _claim(out: Claims, act_id: str, payload: object) -> None:
         for head in payload.heads:
             out.after.setdefault(head, set()).add(payload.entry.content_id)
     elif isinstance(payload, RebindAct):
-        out.places.setdefault(payload.binding, set()).add((payload.path, payload.selector))
+        _moved(out, payload.binding, act_id, (payload.path, payload.selector), deps)
         if payload.normalise is not None:
             _renormalise(out, payload.binding, payload.normalise)
         if payload.supersede is not None:
@@ -155,6 +160,24 @@ def _claim(out: Claims, act_id: str, payload: object) -> None:
         out.sealed.discard(payload.target)
     elif isinstance(payload, SealAct):
         out.sealed.add(payload.target)
+
+
+def _moved(out: Claims, binding: str, act_id: str, place: tuple[str, str], deps: object) -> None:
+    """An adopt or rebind act of ``binding`` that named ``place``."""
+    if not isinstance(deps, list | tuple) or not all(isinstance(d, str) for d in deps):
+        raise TypeError("deps")  # not what the format says: read the typed way
+    out.moves.setdefault(binding, {})[act_id] = (place, tuple(deps))
+
+
+def _latest_places(out: Claims) -> Claims:
+    """Each binding's place as its latest act named it: the adopt's, or the last
+    rebind's (its acts none of the binding's others depends on; a rebind lists every
+    earlier act of its binding among its deps, so in one history there is one, and
+    rebinds of two merged branches leave each's, either of which the index holds)."""
+    for binding, acts in out.moves.items():
+        before = {d for _place, deps in acts.values() for d in deps}
+        out.places[binding] = {place for a, (place, _d) in acts.items() if a not in before}
+    return out
 
 
 def chain_of(first: str | None, claims: Claims) -> set[str]:
