@@ -19,7 +19,8 @@ declares:
   row pointed at another binding's entry is never judged against that ground;
 * a binding the index reaches no ground of (its edge rows lost, say) has none in
   the ledger either: every entry of its chain (its adopt's entry, and each a
-  ``supersede`` or ``resolve`` put after it) superseded or sealed there;
+  ``supersede`` or ``resolve`` put after it) superseded or sealed there; and its
+  row names the entry its adopt act made (``_groundless``), not another chain's;
 * asked by a door that shows retired bindings (``forest log``, ``forest fsck``;
   never a check, which reads none): each retired binding one a ``retire`` act
   retired, at a place and with rules its acts named, made for its adopt act's
@@ -45,7 +46,8 @@ of an index and a ledger, for ``forest fsck``); ``rebuilt`` / ``still``: a door'
 rebuild on a fault, and its refusal when the rebuilt index still disagrees;
 ``claims_of_ledger`` / ``claims_of`` what the ledger declares (read by ledger_claims.py).
 Test: tests/custody/test_indexproof.py, tests/doors/test_log_retired_proven.py,
-tests/doors/test_log_chain_rows.py, tests/governance/test_fsck_chains.py
+tests/doors/test_log_chain_rows.py, tests/governance/test_fsck_chains.py,
+tests/custody/test_indexproof_groundless.py
 """
 
 from __future__ import annotations
@@ -66,13 +68,20 @@ if TYPE_CHECKING:
     from forest_files.store.forest import ForestStore
 
 
-def disagreements(bmap: bindmap.BindMap, claims: Claims) -> list[str]:
-    """Where the map derived from the index departs from the ledger (empty: none)."""
+def disagreements(
+    bmap: bindmap.BindMap, claims: Claims, store: ForestStore | None = None
+) -> list[str]:
+    """Where the map derived from the index departs from the ledger (empty: none);
+    with ``store``, the index it was derived from, a binding with no live ground is
+    held to the entry its adopt act made (``_groundless``)."""
     out: list[str] = []
     seen: set[str] = set()
     for b in bmap.bindings:
         seen.add(b.bind_act)
-        out += _binding_faults(b, bmap.grounds.get(b.entry_id), claims)
+        found = _binding_faults(b, bmap.grounds.get(b.entry_id), claims)
+        if not found and store is not None and _no_ground(bmap.grounds.get(b.entry_id)):
+            found = _groundless(b, store, claims)
+        out += found
         if b.bind_act in claims.specs and (b.retired or b.bind_act in claims.retired):
             out.append(f"binding {b.bind_act[:12]}: live here, retired in the ledger")
     missing = claims.specs.keys() - claims.retired - seen
@@ -95,9 +104,24 @@ def _binding_faults(b: Binding, ground: Ground | None, claims: Claims) -> list[s
         first = claims.entry_of.get(b.bind_act)
         if ground[0] != first and not _of_chain(first, ground, claims):
             out.append(f"binding {b.bind_act[:12]}: {_NOT_ITS_CHAIN}")
-    if ground is None or ground == (None, None, ()):
+    if _no_ground(ground):
         out += _unreached(b.bind_act, claims)
     return out
+
+
+def _no_ground(ground: Ground | None) -> bool:
+    return ground is None or ground == (None, None, ())
+
+
+def _groundless(b: Binding, store: ForestStore, claims: Claims) -> list[str]:
+    """A binding the index reaches no live ground of is held to the entry its adopt act
+    made: one pointed at another chain with none either (both sealed, say) passes every
+    ground proof. Asked of such bindings only (none in a clean check: a sealed ground
+    is a finding), one lookup each."""
+    made = claims.entry_of.get(b.bind_act)
+    if made is None or store.id_for_content(made) != b.entry_id:
+        return [f"binding {b.bind_act[:12]}: not the entry its adopt act made"]
+    return []
 
 
 def retired_faults(store: ForestStore, claims: Claims) -> list[str]:
@@ -180,7 +204,7 @@ def index_faults(store: ForestStore, ledger_dir: Path) -> list[str]:
     if not has:
         return disagreements(bindmap.BindMap([], {}), claims_of_ledger(ledger_dir))
     claims = claims_of_ledger(ledger_dir)
-    found = disagreements(bindmap.derive(store), claims) + retired_faults(store, claims)
+    found = disagreements(bindmap.derive(store), claims, store) + retired_faults(store, claims)
     named = {f.split(":", 1)[0] for f in found}  # one binding's fault at a time
     return found + [f for f in every_chain_faults(store, claims) if f.split(":")[0] not in named]
 
@@ -236,7 +260,7 @@ def still(faults: list[str]) -> None:
 def _faults(
     found: bindmap.BindMap, store: ForestStore, claims: Claims, *, retired: bool
 ) -> list[str]:
-    faults = disagreements(found, claims)
+    faults = disagreements(found, claims, store)
     return faults + retired_faults(store, claims) if retired else faults
 
 
