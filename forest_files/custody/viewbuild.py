@@ -22,8 +22,8 @@ SHA-256 of the forest.toml text it was built under) and
 each segment file it holds with its blob id, each referenced body with its blob
 id or ``-``); at most ``MAX_VIEWS`` views are kept, with their side files.
 Refuses: whatever replay refuses (a forged or damaged ledger at that source).
-Returns: how the view was built ("incremental" or "full"); it is in place then;
-``built_from``: the fingerprint of the view a view was extended from.
+Returns: how the view was built ("incremental" or "full"); it is in place then (what
+it was built from, and ``built_from``: viewmanifest.py).
 Test: tests/custody/test_viewbuild.py, tests/doors/test_hooks.py
 """
 
@@ -33,8 +33,7 @@ import hashlib
 import os
 import sqlite3
 import tempfile
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from collections.abc import Iterable
 from pathlib import Path
 
 from forest_files import gitio
@@ -49,7 +48,8 @@ from forest_files.custody.sources import (
     ledger_blobs,
     snapshot_of,
 )
-from forest_files.custody.viewkey import seal_view, view_detail
+from forest_files.custody.viewkey import seal_view
+from forest_files.custody.viewmanifest import Manifest, manifest_rows, sealed_manifest
 from forest_files.kernel.errors import ForestError
 from forest_files.kernel.state import ensure_dir
 from forest_files.ledger.act_order import topo_order
@@ -57,25 +57,8 @@ from forest_files.ledger.acts import Act, LedgerError, body_hashes, is_hex64
 from forest_files.store.forest import ForestStore
 
 MAX_VIEWS = 6
-MANIFEST_VERSION = "forest-view-manifest-v1"
 # Side files of older view formats, pruned with their view.
 _LEGACY_SIDES = (".segments", ".cfg", ".manifest")
-
-
-@dataclass(frozen=True)
-class Manifest:
-    """What a view was built from: segment file → blob id, referenced body hash →
-    blob id (None: absent), and the fingerprint of the view it extended (None: full)."""
-
-    segments: Mapping[str, str]
-    bodies: Mapping[str, str | None]
-    parent: str | None = None
-
-    def holds(self, where: LedgerBlobs) -> bool:
-        """True if every input of the view is in ``where`` with the same content."""
-        return all(where.segments.get(n) == b for n, b in self.segments.items()) and all(
-            where.bodies.get(h) == b for h, b in self.bodies.items()
-        )
 
 
 def build_view(root: Path, source: str, keep_index_file: bool, target: Path) -> str:
@@ -106,7 +89,7 @@ def build_view(root: Path, source: str, keep_index_file: bool, target: Path) -> 
     # Every reader opens a view in WAL mode (it was left in it): opened once here, so
     # the seal names the file readers will find.
     ForestStore(target).close()
-    seal_view(target, (cfg_key, _manifest_rows(manifest)))
+    seal_view(target, (cfg_key, manifest_rows(manifest)))
     _prune(target.parent)
     return "full" if manifest.parent is None else "incremental"
 
@@ -136,52 +119,6 @@ def _referenced(acts: Iterable[Act], where: LedgerBlobs) -> dict[str, str | None
     return {h: where.bodies.get(h) for a in acts for h in body_hashes(a) if is_hex64(h)}
 
 
-def built_from(view: Path) -> str | None:
-    """The fingerprint of the view ``view`` was extended from (None: a full replay,
-    or no manifest)."""
-    sealed = _sealed(view)
-    return None if sealed is None else sealed[1].parent
-
-
-def _manifest_rows(manifest: Manifest) -> tuple[str, ...]:
-    lines = [MANIFEST_VERSION, f"parent {manifest.parent or '-'}"]
-    lines += [f"segment {n} {b}" for n, b in sorted(manifest.segments.items())]
-    lines += [f"body {h} {b or '-'}" for h, b in sorted(manifest.bodies.items())]
-    return tuple(lines)
-
-
-def _sealed(view: Path) -> tuple[str, Manifest] | None:
-    """(config key, manifest) sealed with ``view``; None when the view is not one this
-    machine built, or the seal is of another version."""
-    detail = view_detail(view)
-    if not isinstance(detail, tuple) or len(detail) != 2 or not isinstance(detail[1], tuple):
-        return None
-    manifest = _read_manifest(detail[1])
-    return None if manifest is None else (str(detail[0]), manifest)
-
-
-def _read_manifest(lines: tuple[object, ...]) -> Manifest | None:
-    """The manifest of sealed rows; None when of another version or damaged."""
-    if len(lines) < 2 or not all(isinstance(line, str) for line in lines):
-        return None
-    head, parent, *rows = (str(line) for line in lines)
-    if head != MANIFEST_VERSION or not parent.startswith("parent "):
-        return None
-    segments: dict[str, str] = {}
-    bodies: dict[str, str | None] = {}
-    for row in rows:
-        kind, _, rest = row.partition(" ")
-        key, _, blob = rest.partition(" ")
-        if kind == "segment" and key and blob:
-            segments[key] = blob
-        elif kind == "body" and key and blob:
-            bodies[key] = None if blob == "-" else blob
-        else:
-            return None
-    origin = parent.removeprefix("parent ")
-    return Manifest(segments, bodies, None if origin == "-" else origin)
-
-
 def _from_nearest(
     root: Path, folder: Path, cfg_key: str, where: LedgerBlobs, tmp: Path
 ) -> Manifest | None:
@@ -189,7 +126,7 @@ def _from_nearest(
     it lacks (those alone are read and decoded); its manifest, or None if no view is
     usable or the incremental path meets anything unexpected."""
     for view in _newest_first(folder.glob("*.db")):
-        sealed = _sealed(view)
+        sealed = sealed_manifest(view)
         if sealed is None or sealed[0] != cfg_key:
             continue
         held = sealed[1]

@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 
 from forest_files.custody import bindmap
-from forest_files.custody.viewbuild import build_view, built_from
+from forest_files.custody.viewbuild import build_view
 from forest_files.custody.viewkey import ledger_fingerprint, view_path
+from forest_files.custody.viewmanifest import built_from
 from forest_files.ledger.acts import LedgerError
 from forest_files.store.forest import ForestStore
 from tests.helpers.custody import DOC, init_and_adopt, supersede_as_it_stands

@@ -19,8 +19,8 @@ from typer.testing import CliRunner, Result
 
 import forest_files.doors.cli  # noqa: F401  (registers every command)
 from forest_files import gitio
-from forest_files.custody.viewbuild import built_from
 from forest_files.custody.viewkey import commit_fingerprint, view_path
+from forest_files.custody.viewmanifest import built_from
 from forest_files.doors import hooks as githooks
 from forest_files.doors.cli import app
 from forest_files.kernel.paths import VIEWS_DIR
