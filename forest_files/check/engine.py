@@ -203,9 +203,11 @@ def _with_moves(
 
     where = {b.bind_act: pos for pos, b in enumerate(deferred)}
     gone = [(f, deferred[where[f.binding]]) for f in findings if f.binding in where]
-    bound = tuple(sorted({b.selector for b in bindings if not b.retired}))
+    live = [b for b in bindings if not b.retired]
+    bound = tuple(sorted({b.selector for b in live}))
+    cuts = {b.selector: b.excludes for b in live if b.excludes}  # a hidden block's holder
     rebound = Rebound(history, source) if history is not None else None
-    placed = iter(search_moves(source, gone, None, bound, documents, rebound))
+    placed = iter(search_moves(source, gone, None, bound, documents, rebound, cuts))
     return [next(placed) if f.binding in where else f for f in findings]
 
 

@@ -13,19 +13,21 @@ Returns: ``HiddenJudge`` (a run's judge: the finding, its detail what hides the
 heading (restore_hidden.py ``hidden_said``: the heading and its line, the block, its
 line, the section holding it), with ``Reason("hidden", HOLDER, LINE, advice=CLOSE)``:
 HOLDER the bound section whose restore with this one brings the heading back ("" for
-none: no binding holds the block, it is closed further on, or that restore would keep
+none: no binding holds the block, that binding excludes parts (the bindings'
+exclusions given: ``excludes``), it is closed further on, or that restore would keep
 a heading of a level and path HEAD's file holds fewer of: one git read, only then),
 LINE the heading's,
 CLOSE the block closed before it (before a parent on the selector's path it hides
 too: ``Hidden.close_before``), or, a fence opened inside the paragraph a block id
 ends, its line taken out (``Hidden.close``); or None), whose routes route_unresolved.py
 gives.
-Test: tests/doors/test_doors_hidden.py, tests/doors/test_doors_hidden_split.py
+Test: tests/doors/test_doors_hidden.py, tests/doors/test_doors_hidden_split.py,
+      tests/check/test_hidden_heading.py
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Mapping
 from typing import TYPE_CHECKING
 
 from forest_files.check.finding import Finding, Reason, replaced
@@ -46,8 +48,10 @@ class HiddenJudge:
         source: ContentSource,
         documents: dict[str, tuple[str, Document]] | None,
         bound: Collection[str],
+        excludes: Mapping[str, tuple[str, ...]] | None = None,
     ) -> None:
         self._source, self._documents, self._bound = source, documents or {}, bound
+        self._excludes = excludes or {}  # a holder excluding parts: no restore to route
         self._hiders: dict[str, Hiders | None] = {}
         self._heads: dict[str, Callable[[], str | None] | None] = {}  # read once each
 
@@ -62,7 +66,7 @@ class HiddenJudge:
         hiders = self._read(binding.path)
         if hiders is None:
             return None
-        holders = [(s, ()) for s in self._holders(binding)]
+        holders = [(s, self._excludes.get(s, ())) for s in self._holders(binding)]
         target = (binding.selector, binding.excludes)
         hidden = hiders.hidden(target, holders, self._committed(binding.path))
         if hidden is None:

@@ -24,6 +24,7 @@ tests/doors/test_doors_hidden.py
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from forest_files.check.finding import COPIES_DETAIL, Finding, Reason, replaced
@@ -47,6 +48,7 @@ def search_moves(
     bound: tuple[str, ...],
     documents: dict[str, tuple[str, Document]] | None = None,
     rebound: Rebound | None = None,
+    excludes: Mapping[str, tuple[str, ...]] | None = None,
 ) -> list[Finding]:
     """Each gone section's finding, ``moved`` when its unchanged text stands at exactly
     one other place; an unresolved one with no such place lists where a renamed
@@ -55,7 +57,8 @@ def search_moves(
     every file of the source (tracked and untracked in the working tree).
     ``documents``: files the check parsed already (``Sections.documents``), not
     parsed again; ``rebound``: where a gone parent's own binding stands now
-    (move_rebound.py)."""
+    (move_rebound.py); ``excludes``: the bound selectors' exclusions (a hidden
+    heading's holder that excludes parts is no restore to route: hidden_heading.py)."""
     from forest_files.check.moves import MoveIndex
 
     if candidates is None:
@@ -89,7 +92,7 @@ def search_moves(
             continue
         unresolved = finding.kind == "unresolved"
         if unresolved:
-            hidden = hidden or HiddenJudge(source, documents, bound)
+            hidden = hidden or HiddenJudge(source, documents, bound, excludes)
             shut = hidden(finding, binding)
             if shut is not None:  # its heading stands there, a block hides it
                 out.append(shut)
