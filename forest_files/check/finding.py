@@ -64,7 +64,8 @@ COPIES_DETAIL = "its unchanged text stands at"
 # in its block (``replaced``), or the section standing where it stood bound by another
 # binding whose text there reads as this one's (``bound-there``: bound_there.py), or its
 # heading hidden by a fence or comment an edit put above it (``hidden``:
-# hidden_heading.py); a
+# hidden_heading.py), or its block id's paragraph split by a fence opened inside it,
+# which only taking that line out mends (``hidden-split``); a
 # ``drifted`` one: that other binding, its text there reading as the renamed section's
 # ground rather than its own (``renamed-onto``: bound_there.py). Any
 # failed binding's: its file in a merge conflict (``conflict``: conflicts.py, a contest's
@@ -87,6 +88,7 @@ ReasonKind = Literal[
     "control-name",
     "blank-ends",
     "hidden",
+    "hidden-split",
 ]
 
 
@@ -100,7 +102,7 @@ class Reason(NamedTuple):
     ``bound-there``, the selector of the section ``renamed-onto`` this one, the
     selector of the place holding its text but for the ``blank-ends`` (its trailing
     blank lines: move_near.py), the bound section whose restore with this one brings
-    back the heading a block ``hidden`` ("" for none); ``line``:
+    back the heading a block ``hidden`` (or ``hidden-split``: "" for none); ``line``:
     the line a ``not-text`` refusal, a ``replaced`` name or that section names, the
     ``hidden`` heading's (0: none); ``offset``: a ``not-text`` byte offset; ``advice``:
     a ``not-text`` refusal's own advice (a lone CR's fix), the ``hidden`` heading's

@@ -11,7 +11,9 @@ Stores: nothing.
 Refuses: nothing.
 Returns: ``HiddenJudge`` (a run's judge: the finding, its detail what hides the
 heading (restore_hidden.py ``hidden_said``: the heading and its line, the block, its
-line, the section holding it), with ``Reason("hidden", HOLDER, LINE, advice=CLOSE)``:
+line, the section holding it), with ``Reason(KIND, HOLDER, LINE, advice=CLOSE)``:
+KIND ``hidden-split`` when the only fix is taking a fence's line out (opened inside
+the paragraph a block id ends), else ``hidden``;
 HOLDER the bound section whose restore with this one brings the heading back ("" for
 none: no binding holds the block, that binding excludes parts (the bindings'
 exclusions given: ``excludes``), it is closed further on, or that restore would keep
@@ -30,12 +32,12 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Mapping
 from typing import TYPE_CHECKING
 
-from forest_files.check.finding import Finding, Reason, replaced
+from forest_files.check.finding import Finding, Reason, ReasonKind, replaced
 from forest_files.custody.bindings import Binding
 from forest_files.custody.content import ContentSource
 
 if TYPE_CHECKING:
-    from forest_files.custody.restore_hidden import Hiders
+    from forest_files.custody.restore_hidden import Hidden, Hiders
     from forest_files.text.extract import Document
 
 
@@ -75,7 +77,7 @@ class HiddenJudge:
         return replaced(
             finding,
             detail=hidden_said(binding.selector, hidden),
-            reason=Reason("hidden", holder, hidden.line, advice=hidden.close()),
+            reason=Reason(_kind(hidden), holder, hidden.line, advice=hidden.close()),
             candidates=(),
             candidate_lines=(),
         )
@@ -121,6 +123,12 @@ class HiddenJudge:
             except SelectorError:
                 continue
         return out
+
+
+def _kind(hidden: Hidden) -> ReasonKind:
+    """``hidden-split``: only taking the fence's line out mends the block
+    (``Hidden.take_out``); else ``hidden``, the block closed or taken out."""
+    return "hidden-split" if hidden.take_out else "hidden"
 
 
 def _hiders(text: str | None) -> Hiders | None:

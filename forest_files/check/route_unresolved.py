@@ -10,7 +10,7 @@ renamed onto a section another binding holds (bound_there.py), that binding ende
 it is to go, then this one moved there; its heading hidden by a fence or comment
 (hidden_heading.py), the section holding the block restored with it (what ``forest
 restore`` of it alone names: custody/restore_hidden.py), or the block closed (a fence
-opened inside the paragraph a block id ends: its line taken out).
+opened inside the paragraph a block id ends, ``hidden-split``: its line taken out).
 
 Each is chosen by the finding's typed ``Reason`` (finding.py), never by its detail's
 words.
@@ -50,7 +50,7 @@ def unresolved_routes(
     f: Finding, root: Path, source: str, staged: Collection[str] = ()
 ) -> tuple[Route, ...]:
     why = f.reason.kind if f.reason is not None else None
-    if f.reason is not None and why == "hidden":  # hidden_heading.py: it stands there
+    if f.reason is not None and why in ("hidden", "hidden-split"):  # hidden_heading.py
         return _hidden(f, f.reason, root, source, staged)
     if why in ("sealed", "sealed-erased"):  # forest seal withheld it: unseal, or retire
         unseal = forest("unseal", f.selector, options=words_option())
@@ -110,7 +110,7 @@ def _hidden(
     the edit goes to the capture), when one does; the block closed before the heading,
     or taken out."""
     close = hidden.advice  # restore_hidden.py ``Hidden.close``: closed, or taken out
-    label = "take the block out" if close.startswith("take out") else "close the block"
+    label = "take the block out" if hidden.kind == "hidden-split" else "close the block"
     if not hidden.what:
         return (Route(label, note=close),)
     both = forest("restore", hidden.what, f.selector)

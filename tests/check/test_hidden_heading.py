@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from forest_files.check.finding import Finding, Reason
+from forest_files.check.routes import routes_for
 from tests.helpers.cli import finding_of, ok
 from tests.helpers.git import commit_all, make_repo, pasted, write
 
@@ -42,3 +44,26 @@ def test_check_hidden_heading_holder_excluding_a_part_no_refused_restore_routed(
     lines = edited.splitlines(keepends=True)
     write(repo, "f.md", "".join([*lines[:9], "```\n", *lines[9:]]))
     assert finding_of(repo, "f.md#B")["kind"] == "clean"
+
+
+GROUND = "a" * 64
+
+
+def _routes(root: Path, reason: Reason) -> list[tuple[str, str]]:
+    f = Finding("unresolved", "f.md", "f.md#{^treaty}", "b" * 64, GROUND, "c" * 64, reason=reason)
+    return [(r.label, r.note) for r in routes_for(f, root=root, source="worktree")]
+
+
+def test_hidden_route_label_chosen_by_reason_not_advice_words_accepted(tmp_path: Path) -> None:
+    """The route's label is chosen by the typed reason (``hidden-split``: only taking
+    the fence's line out mends the block), never by the advice's words: route_unresolved.py
+    chose "take the block out" when the advice began "take out", and gave a reworded
+    advice "close the block"."""
+    root = make_repo(tmp_path)
+    reworded = "remove line 4, the code fence opened inside the paragraph at line 2"
+    routes = _routes(root, Reason("hidden-split", "", 5, advice=reworded))
+    assert routes[0] == ("take the block out", reworded), routes
+    held = _routes(root, Reason("hidden-split", "f.md#A", 5, advice=reworded))
+    assert held[1] == ("or take the block out", reworded), held
+    worded = "take out line 4 (as the close advice might one day begin)"
+    assert _routes(root, Reason("hidden", "", 5, advice=worded))[0][0] == "close the block"
