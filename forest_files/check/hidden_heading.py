@@ -20,9 +20,9 @@ exclusions given: ``excludes``), it is closed further on, or that restore would 
 a heading of a level and path HEAD's file holds fewer of: one git read, only then),
 LINE the heading's,
 CLOSE the block closed before it (before a parent on the selector's path it hides
-too: ``Hidden.close_before``), or, a fence opened inside the paragraph a block id
-ends, its line taken out (``Hidden.close``); or None), whose routes route_unresolved.py
-gives.
+too: ``Hidden.close_before``), the line that closes it named (``Hidden.closed_by``),
+or, a fence opened inside the paragraph a block id ends, its line taken out
+(``Hidden.close``); or None), whose routes route_unresolved.py gives.
 Test: tests/doors/test_doors_hidden.py, tests/doors/test_doors_hidden_split.py,
       tests/check/test_hidden_heading.py
 """

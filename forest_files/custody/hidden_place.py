@@ -10,7 +10,8 @@ Stores: nothing.
 Refuses: nothing.
 Returns: ``Hidden``, what hides a heading or block id as a value (restore_hidden.py's
 answer: the block, the heading, its line, the fix in words: ``Hidden.close``), and
-``HIDERS`` (the kinds of block that hide, in words); ``block_id(sel)``: ``sel`` names a
+``HIDERS`` (the kinds of block that hide, in words); ``closing_line(kind, opener)``:
+the line that closes a block its first line opens; ``block_id(sel)``: ``sel`` names a
 block id, not a heading;
 ``start_in(doc, block, sel, excludes)``: the heading's (or block id's block's) line in
 ``doc`` (the text without ``block``'s first line) or None; ``path_line(doc, first,
@@ -26,6 +27,7 @@ tests/doors/test_doors_hidden_split.py
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import dataclass, replace
 
@@ -66,7 +68,8 @@ class Hidden:
     own), so the only fix is taking the block's first line out (closed further on, its
     closing line too): 0 for none; ``cut``: ``holder``'s binding excludes parts (its
     restore refuses every heading the block hides: an excluded part's text is in no
-    record, restore_swallowed.py ``guard``)."""
+    record, restore_swallowed.py ``guard``); ``closer``: the line that closes the block
+    (``closing_line``; "" a blank line, None not known)."""
 
     kind: str
     block_line: int
@@ -80,6 +83,7 @@ class Hidden:
     path_line: int = 0
     take_out: int = 0
     cut: bool = False
+    closer: str | None = None
 
     @property
     def what(self) -> str:
@@ -101,13 +105,28 @@ class Hidden:
 
     def close(self) -> str:
         """The fix when no restore is, as a route's note: the block closed before the
-        heading's path (or taken out), or, ``take_out``, taken out."""
+        heading's path (or taken out), the line that closes it named, or, ``take_out``,
+        taken out."""
         if self.take_out:
             return self.taken_out()
         return (
             f"close the {self.what} opened at line {self.block_line} "
-            f"before line {self.close_before} (or take it out)"
+            f"before line {self.close_before} (or take it out){self.closed_by}"
         )
+
+    @property
+    def closed_by(self) -> str:
+        """The line to write that closes the block, in words after the advice to close
+        it (``: a line of just 4 backticks closes it``: no mark written, a refusal
+        quotes its commands in backticks), "" when not known."""
+        if self.closer is None:
+            return ""
+        if not self.closer:
+            return ": a blank line closes it"
+        if self.kind != "fence":
+            return f": the line {self.closer} closes it"
+        marks = "backticks" if self.closer.startswith("`") else "tildes"
+        return f": a line of just {len(self.closer)} {marks} closes it"
 
     def taken_out(self) -> str:
         """The fix of a block opened inside the lines of the block an id ends: its first
@@ -122,6 +141,28 @@ class Hidden:
             f"take out {lines} (the {self.what} opened inside the block that begins at "
             f"line {self.take_out}; closed anywhere, it leaves that block split)"
         )
+
+
+# The HTML blocks (CommonMark's kinds 1 to 5) that run to a line holding their end;
+# any other (``<div>``, a tag alone on its line) ends at a blank line.
+_RAW = re.compile(r"<(script|pre|style|textarea)(?=[\s>]|$)", re.IGNORECASE)
+_ENDS = (("<!--", "-->"), ("<![CDATA[", "]]>"), ("<?", "?>"), ("<!", ">"))
+
+
+def closing_line(kind: str, opener: str) -> str:
+    """The line that closes a block of ``kind`` (md_blocks.py's ``fence`` or ``html``)
+    opened by the line ``opener``: a fence's own mark as many times as it opens with
+    (```` ```` ```` closes only with four backticks or more, ``~~~`` only with tildes;
+    no info string), the end an HTML block's kind waits for (``-->``, ``?>``, ``]]>``,
+    ``>``, ``</pre>``), or "" for one a blank line ends."""
+    text = opener.rstrip("\r\n").lstrip(" \t")
+    if kind == "fence":
+        mark = text[:1]
+        return mark * (len(text) - len(text.lstrip(mark))) if mark else ""
+    raw = _RAW.match(text)
+    if raw is not None:
+        return f"</{raw.group(1).lower()}>"
+    return next((end for start, end in _ENDS if text.startswith(start)), "")
 
 
 def block_id(sel: Selector) -> bool:
@@ -214,6 +255,7 @@ __all__ = [
     "Hidden",
     "block_id",
     "by_path",
+    "closing_line",
     "held_at",
     "kept_new",
     "path_line",

@@ -23,9 +23,10 @@ keep first after the holder's section a heading of a level and path the file at 
 holds fewer of, as when the block was committed or holds a line that reads as a
 heading: that restore is refused too) that
 block closed before the heading (before the first heading of the selector's path it
-hides) or taken out; a fence opened inside the paragraph a block id ends (no close
-brings that block back whole), its line taken out (closed further on: its closing
-line too).
+hides), the line that closes it named (hidden_place.py ``closing_line``: a fence's
+mark as many times, an HTML block's end, or a blank line), or taken out; a fence
+opened inside the paragraph a block id ends (no close brings that block back whole),
+its line taken out (closed further on: its closing line too).
 Returns: ``Hiders(text).hidden(target, holders)``, a ``Hidden`` (hidden_place.py; or
 None: no block hides the selector's heading, the caller's "no heading matches"
 stands): one parse of a text's blocks for every selector asked of it; of a block's
@@ -47,6 +48,7 @@ from forest_files.custody.hidden_place import (
     HIDERS,
     Hidden,
     block_id,
+    closing_line,
     kept_new,
     path_line,
     start_in,
@@ -130,6 +132,7 @@ class Hiders:
                     path_line=up,
                     take_out=inside,
                     cut=holder is not None and any(not e.startswith(NORMALISED) for e in holder[1]),
+                    closer=closing_line(block.kind, self._lines[block.first - 1]),
                 )
                 if committed is None or not hidden.restorable:
                     return hidden
@@ -248,8 +251,8 @@ def hidden_refusal(
     close = (
         f"{hidden.taken_out()}, then restore again"
         if hidden.take_out
-        else f"close that {hidden.what} before line {hidden.close_before} (or take it out), "
-        "then restore again"
+        else f"close that {hidden.what} before line {hidden.close_before} (or take it out)"
+        f"{hidden.closed_by}, then restore again"
     )
     # A block closed further on (inside a hidden section) is refused by a restore of the
     # section holding it too (restore_swallowed.py: its sections could not stay).

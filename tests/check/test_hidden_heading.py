@@ -4,11 +4,15 @@ the advice followed as written leaves the check clean."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
+
+import pytest
 
 from forest_files.check.finding import Finding, Reason
 from forest_files.check.routes import routes_for
-from tests.helpers.cli import finding_of, ok
+from tests.custody.test_restore_swallowed import state
+from tests.helpers.cli import finding_of, forest, ok
 from tests.helpers.git import commit_all, make_repo, pasted, write
 
 CUT = "# A\n\ntext a\n\n## sub\n\ns\n\n# B\n\nb\n"
@@ -39,7 +43,10 @@ def test_check_hidden_heading_holder_excluding_a_part_no_refused_restore_routed(
         got = pasted(repo, command)
         assert got.returncode == 0, (command, got.stderr)
     assert routes[0]["label"] == "close the block", routes
-    close = "close the code fence opened at line 4 before line 10 (or take it out)"
+    close = (
+        "close the code fence opened at line 4 before line 10 (or take it out): "
+        "a line of just 3 backticks closes it"
+    )
     assert routes[0]["note"] == close, routes
     lines = edited.splitlines(keepends=True)
     write(repo, "f.md", "".join([*lines[:9], "```\n", *lines[9:]]))
@@ -67,3 +74,86 @@ def test_hidden_route_label_chosen_by_reason_not_advice_words_accepted(tmp_path:
     assert held[1] == ("or take the block out", reworded), held
     worded = "take out line 4 (as the close advice might one day begin)"
     assert _routes(root, Reason("hidden", "", 5, advice=worded))[0][0] == "close the block"
+
+
+# The closing line an advice names, in its words: a fence's mark and count, an HTML
+# block's end, or a blank line.
+CLOSED_BY = re.compile(
+    r"before line (\d+) \(or take it out\): (?:a line of just (\d+) (backticks|tildes)"
+    r"|the line (\S+)|(a blank line)) closes it"
+)
+
+
+def _closing(note: str) -> tuple[int, str]:
+    """The line the advice says to write and the line to write it before, as given."""
+    said = CLOSED_BY.search(note)
+    assert said is not None, note
+    before, count, marks, end, _ = said.groups()
+    if count:
+        return int(before), ("`" if marks == "backticks" else "~") * int(count)
+    return int(before), end or ""
+
+
+def _hidden_b(tmp_path: Path, text: str, edit: tuple[str, str], eol: str = "\n") -> Path:
+    """f.md (``text``, its line ends ``eol``) with B bound, then ``edit`` made in A."""
+    repo = make_repo(tmp_path)
+    ok(repo, "init")
+    (repo / "f.md").write_bytes(text.replace("\n", eol).encode())
+    commit_all(repo, "init")
+    ok(repo, "adopt", "f.md#B", "--words", "kept")
+    commit_all(repo, "adopt")
+    (repo / "f.md").write_bytes(text.replace(*edit).replace("\n", eol).encode())
+    return repo
+
+
+BOTH = "# A\n\ntext a\n\n# B\n\nb\n"
+TIGHT = "# A\n\ntext a\n# B\n\nb\n"  # no blank line before B: an HTML block runs into it
+
+
+@pytest.mark.parametrize(
+    ("text", "opened", "eol"),
+    [
+        (BOTH, "````md\n", "\n"),
+        (BOTH, "~~~~\n", "\n"),
+        (BOTH, "   ```\n", "\n"),
+        (BOTH, "<!-- draft\n", "\n"),
+        (BOTH, "<pre>\n", "\n"),
+        (TIGHT, "<div>\n", "\n"),
+        (BOTH, "````\n", "\r\n"),
+    ],
+    ids=["four-backticks-info", "tildes", "indented", "comment", "pre", "div", "crlf"],
+)
+def test_hidden_heading_close_advice_names_the_closing_line_followed_clean_detected(
+    tmp_path: Path, text: str, opened: str, eol: str
+) -> None:
+    """A fence or HTML block left open in A over bound B: the check's advice said
+    "close the code fence ... before line N" and not with what (a ```` fence is
+    closed only by four backticks or more, ``~~~~`` by tildes, ``<!--`` by ``-->``,
+    ``<div>`` by a blank line). It names the closing line now; written literally
+    before the line named, B is clean. The restore's refusal names the same line."""
+    repo = _hidden_b(tmp_path, text, ("text a\n", f"text a\n{opened}"), eol)
+    found = finding_of(repo, "f.md#B")
+    (note,) = [r["note"] for r in found["routes"] if r["label"] == "close the block"]
+    before, closer = _closing(note)
+    before_state = state(repo)
+    refused = forest(repo, "restore", "f.md#B")
+    assert refused.exit_code == 1 and state(repo) == before_state, refused.stdout
+    assert CLOSED_BY.search(refused.stderr) is not None, refused.stderr
+    assert _closing(refused.stderr) == (before, closer), refused.stderr
+    lines = (repo / "f.md").read_bytes().decode().splitlines(keepends=True)
+    lines.insert(before - 1, f"{closer}{eol}")
+    (repo / "f.md").write_bytes("".join(lines).encode())
+    assert finding_of(repo, "f.md#B")["kind"] == "clean", (note, "".join(lines))
+
+
+def test_hidden_heading_four_backtick_fence_closed_by_three_stays_hidden_detected(
+    tmp_path: Path,
+) -> None:
+    """Why the line is named: a ```` fence closed by the usual three backticks (what
+    "close the code fence" reads as) still hides B; the advice says four."""
+    repo = _hidden_b(tmp_path, BOTH, ("text a\n", "text a\n````\n"))
+    (note,) = [r["note"] for r in finding_of(repo, "f.md#B")["routes"] if r["note"]][:1]
+    assert note.endswith(": a line of just 4 backticks closes it"), note
+    lines = (repo / "f.md").read_text().splitlines(keepends=True)
+    (repo / "f.md").write_text("".join([*lines[:5], "```\n", *lines[5:]]))
+    assert finding_of(repo, "f.md#B")["kind"] == "unresolved"

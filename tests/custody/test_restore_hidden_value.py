@@ -42,7 +42,7 @@ def test_hidden_value_left_open_accepted() -> None:
     """The value ``hidden_refusal`` renders: kind, lines, holder, left open."""
     text = BOOK.replace("text a", "```\ntext a")
     got = Hiders(text).hidden(("f.md#C", ()), [("f.md#A", ()), ("f.md#C", ())])
-    assert got == Hidden("fence", 3, 13, "# C", 11, "f.md#A", "A", True), got
+    assert got == Hidden("fence", 3, 13, "# C", 11, "f.md#A", "A", True, closer="```"), got
     assert got.restorable
 
 
