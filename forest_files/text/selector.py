@@ -13,7 +13,8 @@ Grammar (one string, parsed left to right)::
     symbol   := identifier ("." identifier)* ["[" n "]"]
     region   := name, [A-Za-z0-9] then [A-Za-z0-9_.-], not ending in "." or "-"
 
-``render`` gives the canonical string; ``parse_selector(render(s)) == s``.
+``render`` gives the canonical string; ``parse_selector(render(s)) == s``. The path
+is split off by selector_split.py.
 
 Stores: nothing.
 Refuses: malformed selectors and unsafe paths (empty, absolute, drive
@@ -25,7 +26,8 @@ the selector without it, quoted for a shell).
 Returns: a frozen ``Selector``; its canonical text (``render``). Choosing one of
 several matches (unique tail, ``[n]``) is selector_pick.py's ``pick``, shared by
 the resolvers.
-Test: tests/text/test_selectors.py, tests/text/test_selector_rules.py
+Test: tests/text/test_selectors.py, tests/text/test_selector_rules.py,
+tests/text/test_selector_split.py
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ from forest_files.kernel import bounds
 from forest_files.kernel.errors import ForestError
 from forest_files.kernel.repopath import is_drive_path
 from forest_files.kernel.shellword import shell_word
+from forest_files.text.selector_split import split_path
 
 Kind = Literal["file", "heading", "symbol", "region", "anchor"]
 KINDS: tuple[str, ...] = get_args(Kind)
@@ -50,7 +53,6 @@ _REGION_RE = re.compile(REGION_NAME)
 _CONTROL_RE = re.compile(r"[\x00-\x1f\x7f]")
 _INDEX_RE = re.compile(r"\[([0-9]+)\]\Z")
 _TRAILING_INDEX_RE = re.compile(r"\[[0-9]+\]\Z")
-_PATH_ESCAPES = "#@:"
 _PART_ESCAPES = "/#[]\\{"
 ANCHOR_RE = re.compile(r"\{(\^[A-Za-z0-9][A-Za-z0-9-]*|[A-Za-z0-9_][A-Za-z0-9_:.-]*)\}\Z")
 
@@ -200,25 +202,6 @@ def _index(digits: str) -> int:
     return value
 
 
-def _split_path(text: str) -> tuple[str, str, str]:
-    """Split off the path; return (path, marker, rest) with marker '', '#', '::' or '@'."""
-    buf: list[str] = []
-    i, n = 0, len(text)
-    while i < n:
-        c = text[i]
-        if c == "\\" and i + 1 < n and text[i + 1] in _PATH_ESCAPES:
-            buf.append(text[i + 1])
-            i += 2
-            continue
-        if c in "#@":
-            return "".join(buf), c, text[i + 1 :]
-        if c == ":" and text.startswith("::", i):
-            return "".join(buf), "::", text[i + 2 :]
-        buf.append(c)
-        i += 1
-    return "".join(buf), "", ""
-
-
 def _refuse_directory(path: str, marker: str, rest: str) -> None:
     """A path ending in '/' (``notes/a.md/#H``, ``git mv``'s spelling of a directory):
     refused naming the selector without it, when that one is well formed."""
@@ -245,7 +228,7 @@ def parse_selector(text: str) -> Selector:
         raise _refuse(f"the selector is longer than {MAX_SELECTOR_CHARS} characters")
     if _CONTROL_RE.search(text):
         raise _refuse("the selector contains NUL or another control character")
-    path, marker, rest = _split_path(text)
+    path, marker, rest = split_path(text)
     try:
         validate_path(path)
     except SelectorError as exc:
