@@ -226,12 +226,12 @@ def _free(
 ) -> list[list[Step]]:
     """The groups none of whose targets another group or a staying binding holds (by
     its selector or the one it has at the index, as ``forest rebind`` judges it)."""
-    from forest_files.text.selector import parse_selector
+    from forest_files.text.selector import parse_selector, selector_path
 
     moving = {s.binding for g in groups for s in g}
     staying = [b for b in bindings if not b.retired and b.bind_act not in moving]
     held = {b.selector for b in staying}
-    into = {parse_selector(s.new).path for g in groups for s in g}
+    into = {selector_path(s.new) for g in groups for s in g}  # its path: no section parse
     for b in staying:  # only a heading in a file a step lands in can be named twice
         if b.path in into and parse_selector(b.selector).kind in ("heading", "anchor"):
             named = texts.text(b.selector, b.excludes)

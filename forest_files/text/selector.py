@@ -23,11 +23,12 @@ characters, longer than ``MAX_SELECTOR_CHARS``, a path longer than
 ``MAX_PATH_CHARS``: bounds.py) with ``SelectorError``, whose
 message says what is wrong and shows valid examples (a path ending in ``/``:
 the selector without it, quoted for a shell).
-Returns: a frozen ``Selector``; its canonical text (``render``). Choosing one of
+Returns: a frozen ``Selector``; its canonical text (``render``); the path alone
+(``selector_path``, the section not parsed). Choosing one of
 several matches (unique tail, ``[n]``) is selector_pick.py's ``pick``, shared by
 the resolvers.
 Test: tests/text/test_selectors.py, tests/text/test_selector_rules.py,
-tests/text/test_selector_split.py
+tests/text/test_selector_split.py, tests/text/test_selector_path.py
 """
 
 from __future__ import annotations
@@ -220,8 +221,17 @@ def _refuse_directory(path: str, marker: str, rest: str) -> None:
     )
 
 
-def parse_selector(text: str) -> Selector:
-    """Parse one selector string; see the module docstring for the grammar."""
+def selector_path(text: str) -> str:
+    """The file path of selector ``text``, its section not parsed: ``parse_selector(text)
+    .path`` for every text that takes, and refused as it refuses the text as a whole or
+    its path (empty, too long, a control character, an unsafe path); a malformed section
+    after the marker is not judged here (tests/text/test_selector_path.py)."""
+    return _head(text)[0]
+
+
+def _head(text: str) -> tuple[str, str, str]:
+    """``parse_selector``'s checks of the whole text and of its path, in its order: the
+    path, the marker and the rest."""
     if not isinstance(text, str) or not text:
         raise _refuse("the selector is empty")
     if len(text) > MAX_SELECTOR_CHARS:
@@ -238,6 +248,12 @@ def parse_selector(text: str) -> Selector:
         hint = f"if {marker!r} is part of the file name, write it as '\\{marker[0]}'"
         what = str(exc).split("; valid selectors:", 1)[0]
         raise _refuse(f"{what} ({hint})") from None
+    return path, marker, rest
+
+
+def parse_selector(text: str) -> Selector:
+    """Parse one selector string; see the module docstring for the grammar."""
+    path, marker, rest = _head(text)
     if marker == "":
         return Selector(path)
     if not rest:

@@ -152,3 +152,27 @@ def test_hook_move_flat_sections_store_lookup_never_imported_accepted(repo: Path
         )
     assert "moved flat.md#Flat/One" in proc.stderr, proc.stderr
     assert proc.stdout.strip() == "1 []", proc.stdout
+
+
+def test_hook_move_step_places_never_parsed_accepted(
+    repo: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The commit's one route needs only the file each rebind lands in, to learn which
+    staying bindings could name the same place: no step's new selector is parsed for it
+    (``selector_path``; a move of 2,000 sections parsed 2,000 selectors for their paths)."""
+    from forest_files.text import selector
+
+    parsed: Counter[str] = Counter()
+    real = selector.parse_selector
+
+    def parse(text: str) -> selector.Selector:
+        parsed[text] += 1
+        return real(text)
+
+    monkeypatch.setattr(selector, "parse_selector", parse)
+    git(repo, "mv", "flat.md", "level.md")
+    monkeypatch.chdir(repo)
+    assert hook(["pre-commit"]) == 1
+    err = capsys.readouterr().err
+    assert "or record the whole commit at once (2 rebound" in err, err
+    assert not [t for t in parsed if t.startswith("level.md")], parsed
