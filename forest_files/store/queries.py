@@ -73,17 +73,20 @@ ORDER BY a.id DESC LIMIT 1
 # The latest adoption record of a content id: who adopted it, with which words
 # (the doors name them beside a finding; read from a view or the index).
 # Who adopted each of many content ids (``{marks}``: one ``?`` each, so the
-# content-id index is used): every adoption, oldest first.
+# content-id index is used): every adoption, oldest first, with its record's content id
+# (held to the record the ledger declares: custody/adoptions.py).
 # ``+r.bucket``: no index on the bucket, so the planner starts from the named content
 # ids (their index) instead of scanning every adoption record once per query.
 # The body hash of each of a few entries, by content id (a contest's heads).
 BODY_HASHES_OF_CONTENTS = "SELECT content_id, body_hash FROM entries WHERE content_id IN ({marks})"
 ADOPTIONS_OF_CONTENTS = """
-SELECT e.content_id, r.signature, r.body FROM entries e
+SELECT e.content_id, r.signature, r.body, r.content_id FROM entries e
 JOIN edges a ON a.to_id = e.id AND a.kind = 'adopts'
 JOIN entries r ON r.id = a.from_id AND +r.bucket = 'adoption_record'
 WHERE e.content_id IN ({marks}) ORDER BY a.id
 """
+# Each database of a connection: (seq, name, file); the file '' for a temporary one.
+DATABASE_LIST = "PRAGMA database_list"
 OUTGOING_EDGES = """
 SELECT e.kind AS edge_kind, n.* FROM edges e JOIN entries n ON n.id = e.to_id
 WHERE e.from_id = ? AND n.scope = ? ORDER BY e.id

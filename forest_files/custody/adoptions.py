@@ -1,0 +1,179 @@
+"""Who adopted a ground, with which words, as the ledger declares it: an index's adoption
+record rows believed only where they are the record the ledger declares.
+
+The index (``<git-dir>/forest/woods.db``) is a cache anyone with write access to the git
+directory can change, and the index proof (indexproof.py) sees bindings and grounds, not
+the record rows that say who adopted a ground: a row given another signer or other words
+behind the triggers, or a row of the forger's own with its content id made to hash, was
+named beside a finding as if the ledger said so. Asked only where a door names adopters
+(a failing finding's ground, a contest's heads: never a clean check or hook), the
+ledger's segments are read for the acts that declared those grounds (lines that name one,
+the rest left unparsed), and each row is held to its ground's declared record: its
+content id, its signer and a body hashing to the record's body hash.
+
+Stores: nothing.
+Refuses: nothing (a ledger that cannot be read names nobody: nothing unproven is shown).
+Returns: ``ledger_of``: the ledger of the working tree whose index a connection reads
+(None for a view or a throwaway replay: replays of a ledger, read as they are);
+``proven_adoptions``: (signer, words) per ground; a row that is not the declared
+record (changed, deleted, another's) gives the ledger's signer and words instead (its body
+file; ``[erased]`` where a forget erased them), and one line on stderr says the index is
+damaged, naming ``forest fsck`` and ``forest rebuild`` (nothing repaired here).
+Test: tests/check/test_adopted_by_forged.py
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections.abc import Collection, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from forest_files.kernel.hashing import hash_body
+from forest_files.kernel.shellword import forest_text
+from forest_files.ledger.acts import LedgerError
+from forest_files.ledger.kinds import EntryRecord
+from forest_files.ledger.segments import read_body, read_ledger, segment_paths
+from forest_files.store.entryrow import ERASED_MARK
+
+if TYPE_CHECKING:
+    import sqlite3
+
+ADOPTION = "adoption_record"
+
+
+class Declared(NamedTuple):
+    """The adoption record an act declared of a ground."""
+
+    content_id: str
+    signature: str
+    body_hash: str
+
+
+class Row(NamedTuple):
+    """An index's latest adoption record row of a ground."""
+
+    content_id: str
+    signature: str
+    body: str
+
+
+def ledger_of(conn: sqlite3.Connection) -> Path | None:
+    """The ledger of the working tree whose index (``<git-dir>/forest/woods.db``)
+    ``conn`` reads, or None: a view, a throwaway replay, a tree with no ledger. Found
+    from the index's own file, the way git leads from a work tree to its git directory
+    and back (a linked worktree's ``gitdir`` file), never from the caller's directory."""
+    from forest_files.kernel.errors import StateError
+    from forest_files.kernel.paths import INDEX_NAME, LEDGER_DIR
+    from forest_files.kernel.state import STATE_NAME, git_dir_paths
+    from forest_files.store.queries import DATABASE_LIST
+
+    file = next((str(r[2]) for r in conn.execute(DATABASE_LIST) if r[1] == "main"), "")
+    db = Path(file) if file else None
+    if db is None or db.name != INDEX_NAME or db.parent.name != STATE_NAME:
+        return None
+    git_dir = db.parent.parent.resolve()
+    linked = git_dir / "gitdir"  # a linked worktree's: the path of its .git file
+    try:
+        top = Path(linked.read_text().strip()).parent if linked.is_file() else git_dir.parent
+        if Path(git_dir_paths(top)[0]).resolve() != git_dir:
+            return None
+    except (OSError, UnicodeError, StateError):
+        return None
+    ledger = top / LEDGER_DIR
+    return ledger if ledger.is_dir() else None
+
+
+def declared_records(ledger_dir: Path, grounds: Collection[str]) -> dict[str, Declared]:
+    """The adoption record the ledger declares of each of ``grounds`` (an act's entry and
+    record: an adopt, supersede, resolve, or a rebind's supersession), by ground. Only
+    the segment lines that name one of them are decoded; a line that is not what the
+    format says sends the whole read the typed way (the codec)."""
+    import json
+
+    if not grounds:
+        return {}
+    named = re.compile("|".join(sorted(grounds)).encode())
+    out: dict[str, Declared] = {}
+    try:
+        for path in segment_paths(ledger_dir):
+            for line in path.read_bytes().split(b"\n"):
+                if line and named.search(line):
+                    _declared_raw(out, grounds, json.loads(line))
+    except (ValueError, TypeError, KeyError, AttributeError):
+        return _declared_typed(ledger_dir, grounds)
+    return out
+
+
+def _declared_raw(out: dict[str, Declared], grounds: Collection[str], act: Any) -> None:
+    for part in (act, act.get("supersede") or {}):
+        if "entry" in part and "record" in part and part["record"]["bucket"] == ADOPTION:
+            cid, rec = str(part["entry"]["content_id"]), part["record"]
+            if cid in grounds:
+                out[cid] = Declared(
+                    str(rec["content_id"]), str(rec["signature"]), str(rec["body_hash"])
+                )
+
+
+def _declared_typed(ledger_dir: Path, grounds: Collection[str]) -> dict[str, Declared]:
+    out: dict[str, Declared] = {}
+    for act in read_ledger(ledger_dir).acts.values():
+        for part in (act.payload, getattr(act.payload, "supersede", None)):
+            entry, rec = getattr(part, "entry", None), getattr(part, "record", None)
+            if not isinstance(entry, EntryRecord) or not isinstance(rec, EntryRecord):
+                continue
+            if rec.bucket == ADOPTION and entry.content_id in grounds:
+                out[entry.content_id] = Declared(rec.content_id, rec.signature, rec.body_hash)
+    return out
+
+
+def proven_adoptions(
+    ledger_dir: Path, rows: Mapping[str, Row], grounds: Collection[str]
+) -> dict[str, tuple[str, str]]:
+    """(signer, words) of each of ``grounds`` the ledger declares an adoption of: its
+    row's where ``rows`` holds the declared record, else the ledger's (said once on
+    stderr). A ground the ledger declares none of is left out."""
+    try:
+        declared = declared_records(ledger_dir, grounds)
+    except (LedgerError, OSError):  # verify and fsck name it; nothing unproven is shown
+        return {}
+    out: dict[str, tuple[str, str]] = {}
+    damaged = sum(1 for g in rows if g not in declared)  # a row the ledger never made
+    for ground, rec in declared.items():
+        row = rows.get(ground)
+        if row is not None and _is_declared(row, rec):
+            out[ground] = (row.signature, row.body)
+            continue
+        kept = _kept(ledger_dir, rec.body_hash)
+        if kept is None and row is not None and row == (*rec[:2], ERASED_MARK):
+            out[ground] = (row.signature, ERASED_MARK)  # a forget erased them, here and there
+            continue
+        damaged += 1
+        out[ground] = (rec.signature, ERASED_MARK if kept is None else kept)
+    if damaged:
+        said = f"{damaged} ground" if damaged == 1 else f"{damaged} grounds"
+        rows_said = "its adoption record row" if damaged == 1 else "their adoption record rows"
+        sys.stderr.write(
+            f"forest: the index lost or changed who adopted {said} ({rows_said}); shown "
+            f"from the ledger; `{forest_text('fsck')}` names the damage, "
+            f"`{forest_text('rebuild')}` repairs it\n"
+        )
+    return out
+
+
+def _is_declared(row: Row, rec: Declared) -> bool:
+    """The row is the declared record: its content id, signer, and words hashing to it."""
+    same = (row.content_id, row.signature) == (rec.content_id, rec.signature)
+    return same and hash_body(row.body) == rec.body_hash
+
+
+def _kept(ledger_dir: Path, body_hash: str) -> str | None:
+    """The record's words from the ledger's body file (None: erased or damaged)."""
+    try:
+        return read_body(ledger_dir, body_hash)
+    except LedgerError:
+        return None
+
+
+__all__ = ["Declared", "Row", "declared_records", "ledger_of", "proven_adoptions"]

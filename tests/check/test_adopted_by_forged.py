@@ -1,0 +1,126 @@
+"""``forest check`` names who adopted a failing finding's ground, and their words, as the
+ledger declares them: the names came from the index's adoption record row, unproven (the
+index proof sees bindings and grounds, not record rows), so a row given another signer or
+other words behind the triggers, a row of the forger's own whose content id was made to
+hash, the ground's ``adopts`` edge pointed at an older record, or the row deleted, showed
+``adopted by Mallory <m@x>`` (or another's words, or nobody) with nothing on stderr. A
+row is believed only where it is the record the ledger declares of that ground; else the
+ledger's signer and words are named and one ``forest:`` line says the index is damaged,
+naming ``forest fsck`` and ``forest rebuild``. A clean check reads no record at all."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import sqlite3
+from contextlib import closing
+from pathlib import Path
+
+import pytest
+
+from forest_files.custody import adoptions
+from forest_files.kernel.hashing import hash_body
+from forest_files.ledger.record import recompute_id, record_of_row
+from tests.helpers.cli import forest
+from tests.helpers.forgetting import CLEAN, cleaned_and_synced
+from tests.helpers.git import write
+from tests.helpers.state import behind_the_triggers, local_state
+
+MALLORY = "Mallory <m@x>"
+DAMAGED = (
+    "forest: the index lost or changed who adopted 1 ground (its adoption record row); "
+    "shown from the ledger; `forest fsck` names the damage, `forest rebuild` repairs it"
+)
+RECORD = "bucket = 'adoption_record' AND body = 'amend'"  # the ground's (the supersession's)
+
+
+@pytest.fixture
+def root(tmp_path: Path) -> Path:
+    """``doc.md#Ops/Keys`` adopted ("ok"), superseded ("amend"), then edited: drifted."""
+    root = cleaned_and_synced(tmp_path)
+    write(root, "doc.md", CLEAN.replace("in the vault", "elsewhere"))
+    return root
+
+
+def _check(root: Path) -> tuple[str, object, str]:
+    """(``forest check``'s stdout, the finding's adopter in ``--json``, stderr of both)."""
+    text = forest(root, "check")
+    assert text.exit_code == 1, text.stdout + text.stderr
+    done = forest(root, "check", "--json")
+    (found,) = json.loads(done.stdout)["findings"]
+    return text.stdout, found["adopted_by"], text.stderr + done.stderr
+
+
+def _hashing_row(root: Path) -> None:
+    """The ground's record row made Mallory's, with words of his, its content id made to
+    hash to its fields: a row the index's own checks cannot tell from a real one."""
+    with closing(sqlite3.connect(local_state(root) / "woods.db")) as conn:
+        conn.row_factory = sqlite3.Row
+        row = conn.execute(f"SELECT * FROM entries WHERE {RECORD}").fetchone()
+        origins = conn.execute(
+            "SELECT t.content_id, g.kind FROM edges g JOIN entries t ON t.id = g.to_id "
+            "WHERE g.from_id = ?",
+            (row["id"],),
+        ).fetchall()
+    record = record_of_row(row, tuple((str(c), str(k)) for c, k in origins))
+    words = "forged by Mallory"
+    forged = dataclasses.replace(record, signature=MALLORY, body_hash=hash_body(words))
+    behind_the_triggers(
+        root,
+        "UPDATE entries SET signature = ?, body = ?, body_hash = ?, content_id = ? WHERE id = ?",
+        MALLORY,
+        words,
+        forged.body_hash,
+        recompute_id(forged),
+        row["id"],
+    )
+
+
+FORGERIES = {
+    "signer-and-words": f"UPDATE entries SET signature = '{MALLORY}', body = 'forged' "
+    f"WHERE {RECORD}",
+    "signer": f"UPDATE entries SET signature = '{MALLORY}' WHERE {RECORD}",
+    "words": f"UPDATE entries SET body = 'forged' WHERE {RECORD}",
+    # the ground's adopts edge pointed at the older record (words "ok")
+    "older-record": "UPDATE edges SET from_id = (SELECT id FROM entries WHERE "
+    "bucket = 'adoption_record' AND body = 'ok') WHERE kind = 'adopts' AND from_id = "
+    f"(SELECT id FROM entries WHERE {RECORD})",
+    "row-deleted": f"DELETE FROM entries WHERE {RECORD}",
+}
+
+
+@pytest.mark.parametrize("how", [*sorted(FORGERIES), "hashing-row"])
+def test_check_adopted_by_forged_record_row_from_ledger_detected(root: Path, how: str) -> None:
+    honest = _check(root)
+    assert honest[1] == "t <t@example.org>"
+    assert "adopted by t <t@example.org>: “amend”" in honest[0]
+    assert "index lost" not in honest[2]
+    if how == "hashing-row":
+        _hashing_row(root)
+    else:
+        behind_the_triggers(root, FORGERIES[how])
+    text, said, err = _check(root)
+    assert (text, said) == honest[:2]
+    assert MALLORY not in text + err and "forged" not in text
+    assert err.count(DAMAGED) == 2  # once per command: the text check and the --json one
+
+
+def test_check_adopted_by_clean_reads_no_record(
+    root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The ledger is read for adopters only with a failing finding: a clean check, none."""
+    calls: list[int] = []
+    declared = adoptions.declared_records
+
+    def counted(*args: object, **kwargs: object) -> object:
+        calls.append(1)
+        return declared(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(adoptions, "declared_records", counted)
+    assert forest(root, "check").exit_code == 1
+    assert calls == [1]  # one read for the one failing finding
+    write(root, "doc.md", CLEAN)
+    calls.clear()
+    done = forest(root, "check")
+    assert done.exit_code == 0, done.stdout + done.stderr
+    assert calls == []
