@@ -15,8 +15,10 @@ no ``[require]`` rule that names ADRs (the line says how to give one: the folder
 the bound numbered Markdown files, else the work tree's ADR folder: adr-tools'
 ``.adr-dir``, or a folder ADR tools use that holds numbered Markdown files, else
 ``docs/adr``).
-Returns: ``Adr`` values in path order; ``AdrSet`` (what ``adr log`` filters on).
-Test: tests/governance/test_adr.py, tests/doors/test_printed_where_typed.py
+Returns: ``Adr`` values in path order (each adopter as the ledger declares it);
+``AdrSet`` (what ``adr log`` filters on).
+Test: tests/governance/test_adr.py, tests/doors/test_printed_where_typed.py,
+tests/governance/test_adr_adopted_forged.py
 """
 
 from __future__ import annotations
@@ -174,7 +176,22 @@ def list_adrs(repo: Repository, adrs: AdrSet) -> list[Adr]:
         data = source.read(path)
         if data is not None:
             out.append(_adr(store, path, data, by_path.get(path, [])))
-    return out
+    return _proven_adopters(store, out)
+
+
+def _proven_adopters(store: ForestStore, adrs: list[Adr]) -> list[Adr]:
+    """Each ADR's adopter as the ledger declares it: its ground's record row read for all
+    of them in one query and believed only where it is the declared record, the ledger
+    read once (check/explain.py ``adoptions_of``, custody/adoptions.py)."""
+    from dataclasses import replace
+
+    from forest_files.check.explain import adoptions_of
+
+    adopted = adoptions_of(store.conn, [a.ground for a in adrs])
+    return [
+        a if a.ground is None else replace(a, adopted_by=adopted.get(a.ground, (None,))[0])
+        for a in adrs
+    ]
 
 
 def _adr(store: ForestStore, path: str, data: bytes, bindings: list[Binding]) -> Adr:
@@ -197,7 +214,8 @@ def _adr(store: ForestStore, path: str, data: bytes, bindings: list[Binding]) ->
 
 
 def _ground(store: ForestStore, b: Binding) -> tuple[str | None, str | None, str | None]:
-    """(ground content id, claimed signer, time) of a binding's single ground."""
+    """(ground content id, claimed signer, time) of a binding's single ground (the
+    signer as the index's row says: ``_proven_adopters`` holds it to the ledger)."""
     from forest_files.custody.lookup import chain
     from forest_files.custody.record import ground_body
 
