@@ -94,7 +94,8 @@ def declared_records(ledger_dir: Path, grounds: Collection[str]) -> dict[str, De
 
     if not grounds:
         return {}
-    named = re.compile("|".join(sorted(grounds)).encode())
+    # the index's ids, literal (a forged row's id is no pattern)
+    named = re.compile("|".join(re.escape(g) for g in sorted(grounds)).encode())
     out: dict[str, Declared] = {}
     try:
         for path in segment_paths(ledger_dir):

@@ -124,3 +124,12 @@ def test_check_adopted_by_clean_reads_no_record(
     done = forest(root, "check")
     assert done.exit_code == 0, done.stdout + done.stderr
     assert calls == []
+
+
+def test_adopted_by_forged_ground_id_read_as_a_literal_refused(root: Path) -> None:
+    """A ground id the index holds is matched as a literal in the ledger's lines, never as a
+    pattern: a forged row's content id such as ``(((`` or ``.*`` finds nothing (the
+    regex built from the ids raised ``re.error``, an internal error, on the first)."""
+    ledger = root / ".forest" / "ledger"
+    assert adoptions.declared_records(ledger, ["((("]) == {}
+    assert adoptions.declared_records(ledger, [".*"]) == {}
