@@ -18,15 +18,17 @@ Returns: ``ledger_of``: the ledger of the working tree whose index a connection 
 ``proven_adoptions``: (signer, words) per ground; a row that is not the declared
 record (changed, deleted, another's) gives the ledger's signer and words instead (its body
 file; ``[erased]`` where a forget erased them), and one line on stderr says the index is
-damaged, naming ``forest fsck`` and ``forest rebuild`` (nothing repaired here).
-Test: tests/check/test_adopted_by_forged.py
+damaged, naming ``forest fsck`` and ``forest rebuild`` (nothing repaired here);
+``undeclared_grounds``: for fsck, each ground whose latest adoption record row in the
+index is not the one the ledger declares (an ``adopts`` edge moved or taken away).
+Test: tests/check/test_adopted_by_forged.py, tests/governance/test_fsck_adoption_edges.py
 """
 
 from __future__ import annotations
 
 import re
 import sys
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -39,6 +41,8 @@ from forest_files.store.entryrow import ERASED_MARK
 
 if TYPE_CHECKING:
     import sqlite3
+
+    from forest_files.ledger.acts import Act
 
 ADOPTION = "adoption_record"
 
@@ -118,15 +122,51 @@ def _declared_raw(out: dict[str, Declared], grounds: Collection[str], act: Any) 
 
 
 def _declared_typed(ledger_dir: Path, grounds: Collection[str]) -> dict[str, Declared]:
+    every = declared_in(read_ledger(ledger_dir).acts.values())
+    return {g: rec for g, rec in every.items() if g in grounds}
+
+
+def declared_in(acts: Iterable[Act]) -> dict[str, Declared]:
+    """The adoption record ``acts`` (a ledger's, in its order) declare of every ground
+    they adopt (an adopt, supersede, resolve, or a rebind's supersession), by ground."""
     out: dict[str, Declared] = {}
-    for act in read_ledger(ledger_dir).acts.values():
+    for act in acts:
         for part in (act.payload, getattr(act.payload, "supersede", None)):
             entry, rec = getattr(part, "entry", None), getattr(part, "record", None)
             if not isinstance(entry, EntryRecord) or not isinstance(rec, EntryRecord):
                 continue
-            if rec.bucket == ADOPTION and entry.content_id in grounds:
+            if rec.bucket == ADOPTION:
                 out[entry.content_id] = Declared(rec.content_id, rec.signature, rec.body_hash)
     return out
+
+
+def index_records(conn: sqlite3.Connection, grounds: Collection[str]) -> dict[str, Row]:
+    """The index's latest adoption record row of each of ``grounds`` (by its ``adopts``
+    edge, the last wins: what a door names), in as few queries as SQLite allows."""
+    import sqlite3
+
+    from forest_files.store.queries import ADOPTIONS_OF_CONTENTS
+
+    wanted = sorted(grounds)
+    size = min(30_000, conn.getlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER))
+    found: dict[str, Row] = {}
+    for start in range(0, len(wanted), size):
+        chunk = wanted[start : start + size]
+        sql = ADOPTIONS_OF_CONTENTS.format(marks=",".join("?" * len(chunk)))
+        for row in conn.execute(sql, chunk):  # oldest first: the last wins
+            found[str(row[0])] = Row(str(row[3]), str(row[1]), str(row[2]))
+    return found
+
+
+def undeclared_grounds(conn: sqlite3.Connection, acts: Iterable[Act]) -> list[str]:
+    """The grounds ``acts`` declare an adoption record of whose latest adoption record
+    row in the index (``conn``) is another, or none: its ``adopts`` edge moved or
+    taken away, which no row's content id shows (fsck's ``content-id`` check)."""
+    declared = declared_in(acts)
+    rows = index_records(conn, declared)
+    return sorted(
+        g for g, rec in declared.items() if g not in rows or rows[g].content_id != rec.content_id
+    )
 
 
 def proven_adoptions(
@@ -177,4 +217,13 @@ def _kept(ledger_dir: Path, body_hash: str) -> str | None:
         return None
 
 
-__all__ = ["Declared", "Row", "declared_records", "ledger_of", "proven_adoptions"]
+__all__ = [
+    "Declared",
+    "Row",
+    "declared_in",
+    "declared_records",
+    "index_records",
+    "ledger_of",
+    "proven_adoptions",
+    "undeclared_grounds",
+]

@@ -9,7 +9,9 @@ rows present (``ledger_faults``); then, for an index in step with the ledger
 (ledger/act_refs.py ``entry_records``; the anchor to the project's,
 store/anchor.py ``anchor_content_id``), its content id recomputed from the row's own
 fields with that record's origins, and every recorded entry present (``content-id``:
-``forest log`` looks an act's words up by content id); and the index proof every door
+``forest log`` looks an act's words up by content id), and each ground's latest adoption
+record in the index the one the ledger declares (``content-id``: a door names who
+adopted it from that record); and the index proof every door
 runs before it believes the index, and every binding's chain as ``forest log
 TARGET`` proves the one it shows (custody/indexproof.py ``index_faults``:
 ``index-proof``).
@@ -18,7 +20,7 @@ Stores: nothing (the caller's connection is read-only).
 Refuses: nothing; a fault is reported, never raised.
 Returns: ``FsckFault`` lists (codes, row ids, content ids, act ids — never text).
 Test: tests/custody/test_fsck.py, tests/custody/test_fsck_content_ids.py,
-tests/governance/test_fsck_chains.py
+tests/governance/test_fsck_chains.py, tests/governance/test_fsck_adoption_edges.py
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from forest_files.custody import indexproof, tombstone
+from forest_files.custody import adoptions, indexproof, tombstone
 from forest_files.kernel.errors import ForestError
 from forest_files.kernel.hashing import hash_body
 from forest_files.kernel.paths import INDEX_NAME
@@ -106,11 +108,13 @@ def proven(
     conn: sqlite3.Connection, snapshot: LedgerSnapshot, ledger_dir: Path, project: str
 ) -> list[FsckFault]:
     """The rows of an index in step with ``snapshot`` held to it: ``content_faults``,
-    then the index proof (``proof_faults``)."""
+    the index proof (``proof_faults``), and where neither finds a fault (a rebuild
+    repairs all three), ``adoption_faults``."""
     conn.row_factory = sqlite3.Row  # the store's readers take rows by column name
     try:
         store = ForestStore.over(conn)
-        return content_faults(store, snapshot, project) + proof_faults(store, ledger_dir)
+        found = content_faults(store, snapshot, project) + proof_faults(store, ledger_dir)
+        return found or adoption_faults(store, snapshot)  # else those name it already
     finally:
         conn.row_factory = None
 
@@ -131,6 +135,17 @@ def content_faults(store: ForestStore, snapshot: LedgerSnapshot, project: str) -
         for cid in sorted(records.keys() - seen)
     ]
     return out
+
+
+def adoption_faults(store: ForestStore, snapshot: LedgerSnapshot) -> list[FsckFault]:
+    """Each ground's latest adoption record in the index the one the ledger declares
+    (custody/adoptions.py): an ``adopts`` edge moved or taken away changes no content id,
+    yet a door naming who adopted the ground shows the ledger's, and says so."""
+    why = "its latest adoption record in the index is not the one the ledger declares"
+    return [
+        _fault(ground, why)
+        for ground in adoptions.undeclared_grounds(store.conn, snapshot.acts.values())
+    ]
 
 
 def _row_fault(row: sqlite3.Row, records: Mapping[str, EntryRecord], project: str) -> str | None:
