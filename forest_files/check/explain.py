@@ -38,7 +38,6 @@ if TYPE_CHECKING:
 
     from forest_files.check.engine import Finding
     from forest_files.check.held import Side
-    from forest_files.custody.adoptions import Row
     from forest_files.custody.bindings import Binding
     from forest_files.custody.content import ContentSource
     from forest_files.store.forest import ForestStore
@@ -55,31 +54,16 @@ def adoptions_of(
     index, each row is believed only where it is the record that tree's ledger declares,
     else the ledger's signer and words are named (custody/adoptions.py: one line on
     stderr); a view or a throwaway replay is the replay of a ledger, its rows as read."""
-    from forest_files.store.queries import ADOPTIONS_OF_CONTENTS
-
     wanted = sorted({g for g in grounds if g is not None})
     if conn is None or not wanted:
         return {}
-    found: dict[str, Row] = {}
-    # As few queries as SQLite's parameter limit allows: past a few dozen ids SQLite's
-    # planner reads every adoption record once per query, however few ids it names.
-    import sqlite3  # only with a finding: a clean hook never loads it
+    from forest_files.custody.adoptions import index_records, ledger_of, proven_adoptions
 
-    from forest_files.custody.adoptions import Row, ledger_of, proven_adoptions
-
-    size = min(_CHUNK, conn.getlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER))
-    for start in range(0, len(wanted), size):
-        chunk = wanted[start : start + size]
-        sql = ADOPTIONS_OF_CONTENTS.format(marks=",".join("?" * len(chunk)))
-        for row in conn.execute(sql, chunk):  # oldest first: the last wins
-            found[str(row[0])] = Row(str(row[3]), str(row[1]), str(row[2]))
+    found = index_records(conn, wanted)  # only with a finding: a clean hook never loads it
     ledger = ledger_of(conn)
     if ledger is not None:
         return proven_adoptions(ledger, found, wanted)
     return {ground: (row.signature, row.body) for ground, row in found.items()}
-
-
-_CHUNK = 30_000  # content ids per query at most (and never past SQLite's limit)
 
 
 def explain(

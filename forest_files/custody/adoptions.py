@@ -148,6 +148,8 @@ def index_records(conn: sqlite3.Connection, grounds: Collection[str]) -> dict[st
     from forest_files.store.queries import ADOPTIONS_OF_CONTENTS
 
     wanted = sorted(grounds)
+    # As few queries as SQLite's parameter limit allows: past a few dozen ids SQLite's
+    # planner reads every adoption record once per query, however few ids it names.
     size = min(30_000, conn.getlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER))
     found: dict[str, Row] = {}
     for start in range(0, len(wanted), size):
