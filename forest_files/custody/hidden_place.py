@@ -11,7 +11,8 @@ Refuses: nothing.
 Returns: ``Hidden``, what hides a heading or block id as a value (restore_hidden.py's
 answer: the block, the heading, its line, the fix in words: ``Hidden.close``), and
 ``HIDERS`` (the kinds of block that hide, in words); ``closing_line(kind, opener)``:
-the line that closes a block its first line opens; ``block_id(sel)``: ``sel`` names a
+the line that closes a block its first line opens, ``closed_by(kind, closer)`` that
+line in words; ``block_id(sel)``: ``sel`` names a
 block id, not a heading;
 ``start_in(doc, block, sel, excludes)``: the heading's (or block id's block's) line in
 ``doc`` (the text without ``block``'s first line) or None; ``path_line(doc, first,
@@ -116,17 +117,8 @@ class Hidden:
 
     @property
     def closed_by(self) -> str:
-        """The line to write that closes the block, in words after the advice to close
-        it (``: a line of just 4 backticks closes it``: no mark written, a refusal
-        quotes its commands in backticks), "" when not known."""
-        if self.closer is None:
-            return ""
-        if not self.closer:
-            return ": a blank line closes it"
-        if self.kind != "fence":
-            return f": the line {self.closer} closes it"
-        marks = "backticks" if self.closer.startswith("`") else "tildes"
-        return f": a line of just {len(self.closer)} {marks} closes it"
+        """The line to write that closes the block, in words (``closed_by``)."""
+        return closed_by(self.kind, self.closer)
 
     def taken_out(self) -> str:
         """The fix of a block opened inside the lines of the block an id ends: its first
@@ -163,6 +155,20 @@ def closing_line(kind: str, opener: str) -> str:
     if raw is not None:
         return f"</{raw.group(1).lower()}>"
     return next((end for start, end in _ENDS if text.startswith(start)), "")
+
+
+def closed_by(kind: str, closer: str | None) -> str:
+    """The line ``closer`` that closes a block of ``kind`` (``closing_line``), in words
+    after the advice to close it (``: a line of just 4 backticks closes it``: no mark
+    written, a refusal quotes its commands in backticks), "" when not known (None)."""
+    if closer is None:
+        return ""
+    if not closer:
+        return ": a blank line closes it"
+    if kind != "fence":
+        return f": the line {closer} closes it"
+    marks = "backticks" if closer.startswith("`") else "tildes"
+    return f": a line of just {len(closer)} {marks} closes it"
 
 
 def block_id(sel: Selector) -> bool:
@@ -255,6 +261,7 @@ __all__ = [
     "Hidden",
     "block_id",
     "by_path",
+    "closed_by",
     "closing_line",
     "held_at",
     "kept_new",

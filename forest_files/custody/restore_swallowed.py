@@ -9,8 +9,9 @@ does the opposite: it ends the section early (restore_cut_short.py, asked first)
 Stores: nothing (lines in, lines out).
 Refuses (one-line ``ForestError``, before anything is written; ``guard`` asks both):
 ``Swallowed``, a heading ``swallowed`` finds where it cannot stay: the block hiding it
-and its line, the heading and its line, what to do (close the block before it or take
-it out, then ``forest check``; ``git diff`` shows the edit; ``Swallowed.said``: the
+and its line, the heading and its line, what to do (close the block before it, the
+line that closes it named (hidden_place.py ``closing_line``), or take it out, then
+``forest check``; ``git diff`` shows the edit; ``Swallowed.said``: the
 same for a proposal's text); ``Swallowed`` (``new``), a hidden heading that could stay
 but of whose level and heading path the file as it would be written holds more than
 the file at HEAD (the caller's ``committed``, asked then; hidden_place.py ``held_at``):
@@ -37,7 +38,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from forest_files.custody.hidden_place import held_at
+from forest_files.custody.hidden_place import closed_by, closing_line, held_at
 from forest_files.custody.restore_cut_short import refuse_cut_short
 from forest_files.kernel.errors import ForestError
 from forest_files.kernel.shellword import command_text, forest_text, git_step, printable
@@ -61,6 +62,7 @@ class Hidden:
     block: int  # the first line of the fence or HTML block hiding it
     kind: str  # that block's kind (md_blocks.py)
     tail: bool  # of the section's level or higher, after every line of ground's kept
+    closer: str | None = None  # the line that closes that block left open (_closer)
 
 
 def _lines(section: list[str]) -> list[str]:
@@ -101,6 +103,7 @@ def swallowed(section: list[str], ground: str, *, deeper: bool = False) -> Hidde
                     hider.first - 1,
                     hider.kind,
                     tail=line > held and 0 < found <= level,
+                    closer=_closer(hider, text),
                 )
     return None
 
@@ -125,6 +128,14 @@ def _read_alone(run: list[str]) -> Iterator[tuple[int, int]]:
             return
         k += last.first
     yield k - 1, 0  # past _MAX_OPEN: what the last opened block hides is not known
+
+
+def _closer(hider: Block, text: list[str]) -> str | None:
+    """The line that closes ``hider`` (hidden_place.py ``closing_line``) when it runs
+    past the section's lines; None when it is closed further on (closed again before
+    the heading, its own closing line would open a block: it is to be taken out)."""
+    rest = blocks("".join(text[hider.first - 1 :]) + _END)
+    return closing_line(hider.kind, text[hider.first - 1]) if rest[-1].first == 1 else None
 
 
 def _hider(outline: list[Block], line: int) -> Block | None:
@@ -221,6 +232,12 @@ class Swallowed(ForestError):
         self.new, self.place = new, place
         super().__init__(self.said())
 
+    @property
+    def closing(self) -> str:
+        """The line that closes the block, in words after the advice to close it (``:
+        a line of just 3 backticks closes it``), "" when not known."""
+        return closed_by(self.hidden.kind, self.hidden.closer)
+
     def said(self, proposal: str | None = None) -> str:
         """The refusal, for a restore of ground or (``proposal``: its id) for that
         proposal's text written in."""
@@ -258,14 +275,15 @@ class Swallowed(ForestError):
                 f"{who} ({opened}) hides `{head}` at line {at}, {which}: it may be a line "
                 f"of that {kind} or a new section; nothing was written — close that {kind} "
                 "where its lines end "
-                f"(before line {at} if `{head}` begins a new section) or take it out, then "
+                f"(before line {at} if `{head}` begins a new section) or take it out"
+                f"{self.closing}, then "
                 f"`{forest_text('check')}` and {again} (`{diff}` shows the edit)"
             )
         return (
             f"{who} ({opened}) hides {what}, so "
             f"{doing} would drop their sections from the file; nothing was written — close "
-            f"that {kind} before line {at} or take it out, then `{forest_text('check')}` "
-            f"and {again} (`{diff}` shows the edit)"
+            f"that {kind} before line {at} or take it out{self.closing}, then "
+            f"`{forest_text('check')}` and {again} (`{diff}` shows the edit)"
         )
 
 
