@@ -148,8 +148,18 @@ def _judge(
             base, kind="unresolved", detail=found, excludes=binding.excludes, reason=found.reason
         )
     actual, start, end = found
-    kind = "clean" if actual == expected else "drifted"
-    return replaced(base, kind=kind, actual_hash=actual, start_line=start, end_line=end)
+    if actual == expected:
+        return replaced(base, actual_hash=actual, start_line=start, end_line=end)
+    # its exclusions reach the routes: a restore of a section excluding parts refuses
+    # any heading an edit hides (route_swallowed.py)
+    return replaced(
+        base,
+        kind="drifted",
+        actual_hash=actual,
+        start_line=start,
+        end_line=end,
+        excludes=binding.excludes,
+    )
 
 
 def _erased(base: Finding, erase: str, maker: str) -> Finding:

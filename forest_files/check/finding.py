@@ -133,7 +133,8 @@ class Finding:
     candidates: tuple[str, ...] = ()  # contest heads; an unresolved section's new places
     candidate_lines: tuple[int, ...] = ()  # the first line of each new place
     act: str | None = None  # the act a ledger finding names (the CI gate's)
-    # an unbound target's [bind] default exclusions; a missing or unresolved binding's own
+    # an unbound target's [bind] default exclusions; a missing, unresolved or drifted
+    # binding's own
     excludes: tuple[str, ...] = ()
     reason: Reason | None = None  # why an unresolved finding is so: its routes choose by it
 

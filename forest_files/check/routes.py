@@ -7,7 +7,9 @@ Stores: nothing.
 Refuses: nothing.
 Returns: the ``Route`` values of a finding: the exact commands (argument
 lists; ``Route.command`` quotes every word with ``shlex``) that restore
-ground, adopt the change (a drift's supersede stages its file with the ledger
+ground (a drift of a section excluding parts whose edit hides a heading, which that
+restore refuses: the block to close first, route_swallowed.py), adopt the change (a
+drift's supersede stages its file with the ledger
 at every door: the act adopts the working tree's text; an unbound target with
 the default exclusions forest.toml's ``[bind]`` gives it), bring a file back
 (a whole-file binding's file the reader refuses too: route_not_text.py, which routes
@@ -35,7 +37,8 @@ ceremony refuses when pasted as is); ``--as`` is left out, so the default identi
 Test: tests/doors/test_doors.py, tests/check/test_routes_paste.py, tests/check/test_moves.py,
 tests/check/test_moved_not_utf8.py, tests/doors/test_printed_where_typed.py,
       tests/check/test_unresolved_python_routes.py, tests/check/test_copied_section.py,
-      tests/check/test_renames.py, tests/check/test_contested_bindings.py
+      tests/check/test_renames.py, tests/check/test_contested_bindings.py,
+      tests/check/test_route_swallowed.py
 
 ``source`` is where the check looked: ``worktree``, ``index`` (the hook; a
 route then also stages what it changed) or a commit id (routes act on the
@@ -106,8 +109,13 @@ def routes_for(
         "or end the binding", (forest("retire", sel, options=words_option()), *record_steps(source))
     )
     if f.kind == "drifted":
+        restore = _restore(sel, path, written_back_steps(source, root, path, staged=staged), source)
+        if f.excludes and source in ("worktree", "index"):  # a restore refusing a hidden heading
+            from forest_files.check.route_swallowed import cuts, swallowed_route
+
+            restore = (swallowed_route(f, root) if cuts(f) else None) or restore
         return (
-            _restore(sel, path, written_back_steps(source, root, path, staged=staged), source),
+            restore,
             Route(  # it adopts the working tree's text: the commit carries that copy
                 "adopt the change",
                 (
