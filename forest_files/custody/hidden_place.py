@@ -110,9 +110,17 @@ class Hidden:
         taken out."""
         if self.take_out:
             return self.taken_out()
-        return (
+        close = (
             f"close the {self.what} opened at line {self.block_line} "
             f"before line {self.close_before} (or take it out){self.closed_by}"
+        )
+        if self.kind != "fence" or self.left_open:
+            return close
+        # a fence closed further on: its closing line, left, would open a fence of its own
+        # over what follows; taken out first, the lines above it keep their numbers
+        return (
+            f"take out line {self.block_end} (the {self.what}'s closing line: left, it "
+            f"would open a {self.what} of its own), then {close}"
         )
 
     @property

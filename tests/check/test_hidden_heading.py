@@ -157,3 +157,36 @@ def test_hidden_heading_four_backtick_fence_closed_by_three_stays_hidden_detecte
     lines = (repo / "f.md").read_text().splitlines(keepends=True)
     (repo / "f.md").write_text("".join([*lines[:5], "```\n", *lines[5:]]))
     assert finding_of(repo, "f.md#B")["kind"] == "unresolved"
+
+
+TAKE_OUT_CLOSER = re.compile(r"take out line (\d+) \(the code fence's closing line")
+
+
+def test_hidden_heading_fence_closed_further_on_advice_takes_its_closer_out_detected(
+    tmp_path: Path,
+) -> None:
+    """A fence opened in A and closed after B's text, C bound after it: the advice named
+    the closing line to write before B, and followed literally the fence's own closing
+    line then opened a fence over C (C hidden, the check not clean). The advice takes that
+    closing line out first (the lines above it keep their numbers), then closes the fence
+    before B: followed literally, B and C are clean."""
+    text = "# A\n\ntext a\n\n# B\n\nb\n\n# C\n\nc\n"
+    repo = make_repo(tmp_path)
+    ok(repo, "init")
+    write(repo, "f.md", text)
+    commit_all(repo, "init")
+    ok(repo, "adopt", "f.md#B", "--words", "kept")
+    ok(repo, "adopt", "f.md#C", "--words", "kept")
+    commit_all(repo, "adopt")
+    write(repo, "f.md", text.replace("text a\n", "text a\n```\n").replace("b\n", "b\n```\n"))
+    found = finding_of(repo, "f.md#B")
+    (note,) = [r["note"] for r in found["routes"] if r["label"] == "close the block"]
+    taken = TAKE_OUT_CLOSER.search(note)
+    assert taken is not None, note
+    before, closer = _closing(note)
+    lines = (repo / "f.md").read_text().splitlines(keepends=True)
+    del lines[int(taken.group(1)) - 1]
+    lines.insert(before - 1, f"{closer}\n")
+    (repo / "f.md").write_text("".join(lines))
+    assert finding_of(repo, "f.md#B")["kind"] == "clean", (note, "".join(lines))
+    assert finding_of(repo, "f.md#C")["kind"] == "clean", (note, "".join(lines))

@@ -125,7 +125,9 @@ def test_heading_hidden_by_fence_committed_routed_to_close_every_door_detected(
         (
             FENCED.replace("\nb\n", "\nb\n```\n"),
             "code fence opened at line 3 in f.md#A, which runs over it to line 10",
-            "close the code fence opened at line 3 before line 7 (or take it out)",
+            "take out line 10 (the code fence's closing line: left, it would open a code "
+            "fence of its own), then close the code fence opened at line 3 before line 7 "
+            "(or take it out)",
         ),
     ],
 )
