@@ -14,8 +14,7 @@ from forest_files.check.routes import routes_for
 from tests.custody.test_restore_swallowed import state
 from tests.helpers.cli import finding_of, forest, ok
 from tests.helpers.git import commit_all, make_repo, pasted, write
-
-CUT = "# A\n\ntext a\n\n## sub\n\ns\n\n# B\n\nb\n"
+from tests.helpers.hidden import cut_open
 
 
 def test_check_hidden_heading_holder_excluding_a_part_no_refused_restore_routed(
@@ -26,15 +25,8 @@ def test_check_hidden_heading_holder_excluding_a_part_no_refused_restore_routed(
     (a section that excludes parts keeps no hidden heading); the judge knew the bound
     selectors, not their exclusions. Every route's command pasted succeeds now, and
     the first route, close the block, followed as written leaves B clean."""
-    repo = make_repo(tmp_path)
-    ok(repo, "init")
-    write(repo, "f.md", CUT)
-    commit_all(repo, "init")
-    ok(repo, "adopt", "f.md#A", "--exclude", "#sub", "--words", "kept")
-    ok(repo, "adopt", "f.md#B", "--words", "kept")
-    commit_all(repo, "adopt")
-    edited = CUT.replace("text a\n", "text a\n```\n")
-    write(repo, "f.md", edited)
+    repo = cut_open(tmp_path)
+    edited = (repo / "f.md").read_text()
     found = finding_of(repo, "f.md#B")
     routes = found["routes"]
     for command in [r["command"] for r in routes if r["command"]]:

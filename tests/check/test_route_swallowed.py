@@ -10,10 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers.cli import findings, ok
-from tests.helpers.git import commit_all, make_repo, pasted, write
-
-CUT = "# A\n\ntext a\n\n## sub\n\ns\n\n# B\n\nb\n"
+from tests.helpers.cli import findings
+from tests.helpers.git import pasted, write
+from tests.helpers.hidden import CUT, cut_open
 
 # The close advice in a route's note: the line to write before, the line to write
 # (a fence's mark as many times, an HTML block's end), the restore to run after.
@@ -21,21 +20,6 @@ ADVICE = re.compile(
     r"before line (\d+) \(or take it out\): (?:a line of just (\d+) (backticks|tildes)"
     r"|the line (\S+)) closes it; then `([^`]+)`"
 )
-
-
-def _edited(root: Path, opened: str, *, bound_b: bool) -> Path:
-    """f.md with A bound (``--exclude '#sub'``), B too if ``bound_b``, then ``opened``
-    (a block's first line) typed into A and left open."""
-    repo = make_repo(root)
-    ok(repo, "init")
-    write(repo, "f.md", CUT)
-    commit_all(repo, "init")
-    ok(repo, "adopt", "f.md#A", "--exclude", "#sub", "--words", "kept")
-    if bound_b:
-        ok(repo, "adopt", "f.md#B", "--words", "kept")
-    commit_all(repo, "adopt")
-    write(repo, "f.md", CUT.replace("text a\n", f"text a\n{opened}"))
-    return repo
 
 
 @pytest.mark.parametrize("bound_b", [False, True])
@@ -49,13 +33,13 @@ def test_check_drift_excluding_part_hidden_heading_routed_to_close_not_refused_r
     command pasted (each in a fresh copy) succeeds, A's first route is the close
     advice, and that advice followed as written, then the restore it names pasted,
     leaves every binding clean."""
-    repo = _edited(tmp_path / "repo", opened, bound_b=bound_b)
+    repo = cut_open(tmp_path / "repo", opened, bound_b=bound_b)
     failed = [f for f in findings(repo) if f["kind"] != "clean"]
     commands = [r["command"] for f in failed for r in f["routes"] if r["command"]]
     for n, command in enumerate(commands):
         if "retire" in command:  # ends the binding: no way back to clean, nor meant as one
             continue
-        fresh = _edited(tmp_path / f"paste{n}", opened, bound_b=bound_b)
+        fresh = cut_open(tmp_path / f"paste{n}", opened, bound_b=bound_b)
         got = pasted(fresh, command.replace("'…'", "'the edit is right'"))  # as told
         assert got.returncode == 0, (command, got.stderr)
     (a,) = [f for f in failed if f["selector"] == "f.md#A"]

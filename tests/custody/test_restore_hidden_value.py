@@ -14,8 +14,9 @@ from forest_files.custody.restore_hidden import Hidden, Hiders
 from forest_files.text import markdown
 from tests.custody.test_restore_hidden import BOOK, bound_book
 from tests.custody.test_restore_swallowed import state
-from tests.helpers.cli import finding_of, findings, forest, ok
-from tests.helpers.git import commit_all, make_repo, pasted, write
+from tests.helpers.cli import finding_of, findings, forest
+from tests.helpers.git import pasted, write
+from tests.helpers.hidden import CUT, cut_open
 
 FOUR = f"{BOOK}\n# D\n\nd\n"
 
@@ -263,9 +264,6 @@ def test_hidden_heading_first_kept_heading_renamed_still_routed_to_close_refused
     assert state(repo) == before
 
 
-CUT = "# A\n\ntext a\n\n## sub\n\ns\n\n# B\n\nb\n"
-
-
 def test_restore_hidden_heading_holder_excluding_a_part_routed_to_close_refused(
     tmp_path: Path,
 ) -> None:
@@ -273,14 +271,7 @@ def test_restore_hidden_heading_holder_excluding_a_part_routed_to_close_refused(
     'f.md#B'`` named the restore of A with B, which pasted is refused (a section that
     excludes parts keeps no hidden heading: restore_swallowed.py). The refusal routes
     to close the fence instead, and that advice followed leaves B clean."""
-    repo = make_repo(tmp_path)
-    ok(repo, "init")
-    write(repo, "f.md", CUT)
-    commit_all(repo, "init")
-    ok(repo, "adopt", "f.md#A", "--exclude", "#sub", "--words", "kept")
-    ok(repo, "adopt", "f.md#B", "--words", "kept")
-    commit_all(repo, "adopt")
-    write(repo, "f.md", CUT.replace("text a\n", "text a\n```\n"))
+    repo = cut_open(tmp_path)
     before = state(repo)
     got = forest(repo, "restore", "f.md#B")
     assert got.exit_code == 1 and state(repo) == before, got.stdout

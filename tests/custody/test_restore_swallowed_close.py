@@ -11,8 +11,7 @@ import pytest
 
 from tests.helpers.cli import findings, forest, ok
 from tests.helpers.git import commit_all, make_repo, write
-
-CUT = "# A\n\ntext a\n\n## sub\n\ns\n\n# B\n\nb\n"
+from tests.helpers.hidden import CUT
 
 # The refusal's close advice: the line to close the block before and the line to write.
 ADVICE = re.compile(
