@@ -87,12 +87,7 @@ def test_log_chain_older_link_forged_row_rebuilt_detected(root: Path, how: str) 
 def test_log_chain_middle_link_cut_out_rebuilt_detected(tmp_path: Path) -> None:
     """A chain of three (adopted, superseded twice): the middle entry's ``chain_root``
     cleared behind the triggers left it out of the chain, the ground's proof unmoved."""
-    repo = make_repo(tmp_path)
-    ok(repo, "init")
-    for n, text in enumerate(("one", "two", "three")):
-        write(repo, "doc.md", f"# T\n\n## A\n\n{text}\n")
-        commit_all(repo, text)
-        ok(repo, "adopt" if n == 0 else "supersede", "doc.md#T/A", "--words", text)
+    repo = superseded_twice(tmp_path)
     honest = forest(repo, "log", "doc.md#T/A")
     assert honest.stderr == "" and honest.stdout.count("superseded") == 2
     middle = "SELECT chain_root FROM entries WHERE chain_root IS NOT NULL ORDER BY id LIMIT 1"
@@ -109,12 +104,7 @@ def test_log_chain_middle_link_cut_out_rebuilt_detected(tmp_path: Path) -> None:
 def _three_links(tmp_path: Path) -> Path:
     """``doc.md#T/A`` adopted ("one") and superseded twice ("two", "three"), and
     ``doc.md#T/B`` adopted ("bee")."""
-    repo = make_repo(tmp_path)
-    ok(repo, "init")
-    for n, text in enumerate(("one", "two", "three")):
-        write(repo, "doc.md", f"# T\n\n## A\n\n{text}\n\n## B\n\nbee\n")
-        commit_all(repo, text)
-        ok(repo, "adopt" if n == 0 else "supersede", "doc.md#T/A", "--words", text)
+    repo = superseded_twice(tmp_path, "\n## B\n\nbee\n")
     ok(repo, "adopt", "doc.md#T/B", "--words", "bee")
     return repo
 
@@ -150,3 +140,15 @@ def test_log_acts_chain_root_forged_section_from_ledger_detected(
     done = forest(repo, "log")
     assert done.exit_code == 0, done.stderr
     assert done.stdout == honest.stdout
+
+
+def superseded_twice(tmp_path: Path, after: str = "") -> Path:
+    """``doc.md#T/A`` adopted ("one") and superseded twice ("two", "three"), each
+    committed; ``after``: the file's text after A's."""
+    repo = make_repo(tmp_path)
+    ok(repo, "init")
+    for n, text in enumerate(("one", "two", "three")):
+        write(repo, "doc.md", f"# T\n\n## A\n\n{text}\n{after}")
+        commit_all(repo, text)
+        ok(repo, "adopt" if n == 0 else "supersede", "doc.md#T/A", "--words", text)
+    return repo

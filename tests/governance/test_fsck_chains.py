@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.doors.test_log_chain_rows import superseded_twice
 from tests.helpers.cli import forest, ok
-from tests.helpers.git import commit_all, make_repo, write
 from tests.helpers.state import behind_the_triggers
 
 # The chain's first entry (adopted, superseded) and its middle one (superseded)
@@ -34,13 +34,7 @@ FORGERIES = {
 @pytest.fixture
 def repo(tmp_path: Path) -> Path:
     """``doc.md#T/A`` adopted ("one"), then superseded twice ("two", "three")."""
-    root = make_repo(tmp_path)
-    ok(root, "init")
-    for n, text in enumerate(("one", "two", "three")):
-        write(root, "doc.md", f"# T\n\n## A\n\n{text}\n")
-        commit_all(root, text)
-        ok(root, "adopt" if n == 0 else "supersede", "doc.md#T/A", "--words", text)
-    return root
+    return superseded_twice(tmp_path)
 
 
 @pytest.mark.parametrize("how", sorted(FORGERIES))
