@@ -26,8 +26,9 @@ from forest_files.custody.ledger_conversion import with_checkout_note
 from forest_files.custody.replay import replay
 from forest_files.custody.repo_face import Custodian
 from forest_files.custody.sync import mark_segments, sync_index
+from forest_files.kernel.gcpause import gc_paused
 from forest_files.ledger.acts import LedgerError
-from forest_files.ledger.segments import LedgerSnapshot, gc_paused, read_body, read_ledger
+from forest_files.ledger.segments import LedgerSnapshot, read_body, read_ledger
 from forest_files.store.forest import ForestStore
 
 

@@ -24,11 +24,11 @@ from forest_files.custody.bindings import all_bindings
 from forest_files.custody.heading_names import held_elsewhere
 from forest_files.custody.section_text import BoundSection, SectionText
 from forest_files.kernel.errors import ForestError
+from forest_files.kernel.gcpause import gc_paused
 from forest_files.kernel.hashing import hash_body
 from forest_files.kernel.shellword import command_text, forest_step
 from forest_files.ledger.acts import Act
 from forest_files.ledger.kinds import BindSpec
-from forest_files.ledger.segments import gc_paused
 
 if TYPE_CHECKING:
     from forest_files.custody.repository import Repository

@@ -33,9 +33,9 @@ from forest_files.custody.applied import (
     tables_current,
 )
 from forest_files.custody.apply import Applier, replay_erased
+from forest_files.kernel.gcpause import gc_paused
 from forest_files.kernel.progress import Progress
 from forest_files.ledger.acts import Act
-from forest_files.ledger.segments import gc_paused
 from forest_files.store.forest import ForestStore
 
 __all__ = [

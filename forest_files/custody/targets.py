@@ -127,7 +127,7 @@ def _read_serial(
     defaults: Callable[[str], tuple[str, ...]] | None = None,
     matched: frozenset[str] = frozenset(),
 ) -> list[SectionText]:
-    from forest_files.ledger.segments import gc_paused
+    from forest_files.kernel.gcpause import gc_paused
 
     selectors = [parse_selector(s) for s in specs]
     facts = RepoFacts.gather(root, [sel.path for sel in selectors], matched=matched)

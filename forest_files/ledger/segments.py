@@ -15,16 +15,15 @@ Test: tests/ledger/test_ledger_codec.py, tests/ledger/test_ledger_strays.py
 
 from __future__ import annotations
 
-import gc
 import hashlib
 import os
 import re
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
 
+from forest_files.kernel.gcpause import gc_paused
 from forest_files.kernel.paths import GITATTRIBUTES_LINE, LEDGER_PREFIX
 from forest_files.kernel.shellword import command_text, git_step, shell_word
 from forest_files.ledger.act_order import topo_order
@@ -264,23 +263,6 @@ def linked_segment(name: str, path: str) -> LedgerError:
         segment=name.removesuffix(SEGMENT_SUFFIX),
         code="stray",
     )
-
-
-@contextmanager
-def gc_paused() -> Iterator[None]:
-    """No cyclic garbage collection meanwhile (restored after, even on error).
-
-    Decoding or replaying a ledger allocates millions of acyclic objects that all
-    stay alive; each automatic collection would walk all of them again (~20% of a
-    rebuild). Reference counting still frees everything as usual.
-    """
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was:
-            gc.enable()
 
 
 def read_ledger(ledger_dir: Path) -> LedgerSnapshot:
