@@ -45,6 +45,7 @@ if TYPE_CHECKING:
     from forest_files.ledger.acts import Act
 
 ADOPTION = "adoption_record"
+_HEX64 = re.compile(rb"[0-9a-f]{64}")
 
 
 class Declared(NamedTuple):
@@ -98,13 +99,14 @@ def declared_records(ledger_dir: Path, grounds: Collection[str]) -> dict[str, De
 
     if not grounds:
         return {}
-    # the index's ids, literal (a forged row's id is no pattern)
-    named = re.compile("|".join(re.escape(g) for g in sorted(grounds)).encode())
+    # a line's ids against a set: one pass per line however many grounds are asked
+    # (``Repository.ground()`` asks of all), and a forged row's id is never a pattern
+    named = {g.encode() for g in grounds}
     out: dict[str, Declared] = {}
     try:
         for path in segment_paths(ledger_dir):
             for line in path.read_bytes().split(b"\n"):
-                if line and named.search(line):
+                if line and not named.isdisjoint(_HEX64.findall(line)):
                     _declared_raw(out, grounds, json.loads(line))
     except (ValueError, TypeError, KeyError, AttributeError):
         return _declared_typed(ledger_dir, grounds)
