@@ -9,8 +9,10 @@ does the opposite: it ends the section early (restore_cut_short.py, asked first)
 Stores: nothing (lines in, lines out).
 Refuses (one-line ``ForestError``, before anything is written; ``guard`` asks both):
 ``Swallowed``, a heading ``swallowed`` finds where it cannot stay: the block hiding it
-and its line, the heading and its line, what to do (close the block before it, the
-line that closes it named (hidden_place.py ``closing_line``), or take it out, then
+and its line, the heading and its line, what to do (close the block before it, or,
+ground's lines after it, before the first of them; the line that closes it named
+(hidden_place.py ``closing_line``); a fence closed further on, its own closing line
+taken out first: restore_hiding.py ``Hidden.fix``; or take it out, then
 ``forest check``; ``git diff`` shows the edit; ``Swallowed.said``: the
 same for a proposal's text); ``Swallowed`` (``new``), a hidden heading that could stay
 but of whose level and heading path the file as it would be written holds more than
@@ -36,10 +38,11 @@ tests/proposals/test_adopt_swallowed.py, tests/custody/test_restore_hidden_value
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 
 from forest_files.custody.hidden_place import closed_by, closing_line, held_at
 from forest_files.custody.restore_cut_short import refuse_cut_short
+from forest_files.custody.restore_hiding import HIDERS as _HIDERS
+from forest_files.custody.restore_hiding import Hidden
 from forest_files.kernel.errors import ForestError
 from forest_files.kernel.shellword import command_text, forest_text, git_step, printable
 from forest_files.text.extract import Extracted
@@ -48,21 +51,6 @@ from forest_files.text.markdown import outline
 from forest_files.text.md_blocks import Block, blocks
 from forest_files.text.normalise import normalise_text
 from forest_files.text.normalisers import PREFIX as NORMALISED
-
-_HIDERS = {"fence": "code fence", "html": "HTML comment or block"}
-
-
-@dataclass(frozen=True)
-class Hidden:
-    """A heading the section hides now (0-based indexes into the section's lines)."""
-
-    line: int  # the heading's first line
-    source: str  # the heading's first line as written (a heading is a name, not body)
-    level: int  # 0: past more blocks left open than are read (``line``: the last)
-    block: int  # the first line of the fence or HTML block hiding it
-    kind: str  # that block's kind (md_blocks.py)
-    tail: bool  # of the section's level or higher, after every line of ground's kept
-    closer: str | None = None  # the line that closes that block left open (_closer)
 
 
 def _lines(section: list[str]) -> list[str]:
@@ -83,12 +71,10 @@ def swallowed(section: list[str], ground: str, *, deeper: bool = False) -> Hidde
     want = [x.rstrip() for x in ground.splitlines()]
     codes = line_opcodes(keys, want)
     runs = [(max(a0, start), a1) for tag, a0, a1, _b, _c in codes if tag != "equal" and a1 > start]
-    # the last line of ground's found in the section, but for a blank one (ground's
-    # blank end may pair with a blank line of the sections after)
-    held = max(
-        (i for tag, a0, a1, _b, _c in codes if tag == "equal" for i in range(a0, a1) if keys[i]),
-        default=0,
-    )
+    # ground's lines found in the section, but for blank ones (ground's blank end may
+    # pair with a blank line of the sections after); ``held``: the last
+    kept = [i for tag, a0, a1, _b, _c in codes if tag == "equal" for i in range(a0, a1) if keys[i]]
+    held = max(kept, default=0)
     for r0, r1 in runs:
         for at, found in _read_alone(text[r0:r1]):
             if deeper or found <= level:
@@ -103,7 +89,9 @@ def swallowed(section: list[str], ground: str, *, deeper: bool = False) -> Hidde
                     hider.first - 1,
                     hider.kind,
                     tail=line > held and 0 < found <= level,
-                    closer=_closer(hider, text),
+                    closer=closing_line(hider.kind, text[hider.first - 1]),
+                    end=_end(hider, text),
+                    resume=next((i for i in kept if i > line), -1),
                 )
     return None
 
@@ -130,12 +118,11 @@ def _read_alone(run: list[str]) -> Iterator[tuple[int, int]]:
     yield k - 1, 0  # past _MAX_OPEN: what the last opened block hides is not known
 
 
-def _closer(hider: Block, text: list[str]) -> str | None:
-    """The line that closes ``hider`` (hidden_place.py ``closing_line``) when it runs
-    past the section's lines; None when it is closed further on (closed again before
-    the heading, its own closing line would open a block: it is to be taken out)."""
+def _end(hider: Block, text: list[str]) -> int:
+    """``hider``'s closing line (0-based) when it closes in the section's lines, -1 when
+    it runs past them (closed further on, its closing line is taken out first)."""
     rest = blocks("".join(text[hider.first - 1 :]) + _END)
-    return closing_line(hider.kind, text[hider.first - 1]) if rest[-1].first == 1 else None
+    return -1 if rest[-1].first == 1 else hider.last - 1
 
 
 def _hider(outline: list[Block], line: int) -> Block | None:
@@ -235,8 +222,14 @@ class Swallowed(ForestError):
     @property
     def closing(self) -> str:
         """The line that closes the block, in words after the advice to close it (``:
-        a line of just 3 backticks closes it``), "" when not known."""
-        return closed_by(self.hidden.kind, self.hidden.closer)
+        a line of just 3 backticks closes it``), "" when not known or a fence closes
+        further on (its closing line is to be taken out first: ``Hidden.fix``)."""
+        hidden = self.hidden
+        return (
+            ""
+            if hidden.end >= 0 and hidden.kind == "fence"
+            else closed_by(hidden.kind, hidden.closer)
+        )
 
     def said(self, proposal: str | None = None) -> str:
         """The refusal, for a restore of ground or (``proposal``: its id) for that
@@ -281,8 +274,8 @@ class Swallowed(ForestError):
             )
         return (
             f"{who} ({opened}) hides {what}, so "
-            f"{doing} would drop their sections from the file; nothing was written — close "
-            f"that {kind} before line {at} or take it out{self.closing}, then "
+            f"{doing} would drop their sections from the file; nothing was written — "
+            f"{hidden.fix(first)}, then "
             f"`{forest_text('check')}` and {again} (`{diff}` shows the edit)"
         )
 

@@ -55,12 +55,14 @@ def test_restore_hidden_heading_refusal_names_closing_line_followed_clean(
     assert {f["kind"] for f in findings(repo)} == {"clean"}
 
 
-def test_restore_hidden_heading_fence_closed_further_on_no_closing_line_named(
+def test_restore_hidden_heading_fence_closed_further_on_takes_its_closer_out_accepted(
     tmp_path: Path,
 ) -> None:
     """The fence is closed inside B: a line closing it before ``# B`` would leave its
-    own closing line opening a fence over ``# C``, so no closing line is named (taking
-    it out is the fix)."""
+    own closing line opening a fence over ``# C``. The refusal named no closing line
+    (close it "before line 6 or take it out", with what left unsaid); it says to take
+    that closing line out first, then names the line that closes it: followed as
+    written, the restore goes through and the check is clean."""
     text = "# A\n\ntext a\n\n# B\n\nb\n\n# C\n\nc\n"
     repo = make_repo(tmp_path)
     ok(repo, "init")
@@ -71,4 +73,13 @@ def test_restore_hidden_heading_fence_closed_further_on_no_closing_line_named(
     write(repo, "f.md", text.replace("text a\n", "```\ntext a\n").replace("\nb\n", "\nb\n```\n"))
     got = forest(repo, "restore", "f.md#A")
     assert got.exit_code == 1, got.stdout
-    assert "before line 6 or take it out, then" in got.stderr, got.stderr
+    assert "take out line 9 (that code fence's closing line" in got.stderr, got.stderr
+    said = ADVICE.search(got.stderr)
+    assert said is not None and said.group(1) == "6" and said.group(2) == "3", got.stderr
+    lines = (repo / "f.md").read_text().splitlines(keepends=True)
+    del lines[8]
+    lines.insert(5, "```\n")
+    write(repo, "f.md", "".join(lines))
+    ok(repo, "restore", "f.md#A")
+    assert {f["kind"] for f in findings(repo)} == {"clean"}
+    assert (repo / "f.md").read_text() == text
