@@ -1,33 +1,39 @@
-"""A drift's restore route when that restore would be refused: the section excludes
-parts and an edit in it hides a heading.
+"""A drift's restore route when that restore would be refused: an edit in the section
+opened a block that hides a heading.
 
-A section bound with exclusions (``--exclude '#sub'``) keeps no heading an edit hides:
-the hidden part may be an excluded one, whose text no record holds, so ``forest
-restore`` refuses (custody/restore_swallowed.py ``guard``), naming the block to close.
-The check's route says the same instead of printing that refused command: the block
-closed before the first heading it hides (the line that closes it named), after which
-the restore is routed again and works pasted.
+``forest restore`` of a heading section refuses a heading an edit hides where it cannot
+stay after ground (ground's lines follow it: a ```` ``` ```` then ``# B`` typed above
+them), and, the section excluding parts (``--exclude '#sub'``), any heading an edit
+hides (the hidden part may be an excluded one, whose text no record holds):
+custody/restore_swallowed.py ``guard``, naming the block to close. The check's route
+says the same instead of printing that refused command: the block closed before the
+first heading it hides (the line that closes it named; a fence closed further on, its
+own closing line taken out first), after which the restore is routed again and works
+pasted.
 
 Stores: nothing. Refuses: nothing.
-Returns: ``swallowed_route``: the advice route that replaces such a drift's restore
-route, or None (the restore route stands). Asked only of a drifted heading section
-whose binding excludes parts (not a normaliser's item), in the working tree or the
-index (the route acts on the working tree): the working file and ground's body, read
-from the ledger (its name is its hash: what it read is ground), and the restore
-worked out in memory, nothing written (restore_rewrite.py ``plan_rewrite``: the
-restore's own refusal, so the route and the command agree).
+Returns: ``may_hide``: whether a drift may be such a one, read cheaply (a drifted
+heading section whose working lines hold a line that may open a fence or an HTML
+block: an ordinary drift is routed at no further cost); ``swallowed_route``: the advice
+route that replaces such a drift's restore route, or None (the restore route stands).
+Asked only where ``may_hide``, in the working tree or the index (the route acts on the
+working tree): the working file and ground's body, read from the ledger (its name is
+its hash: what it read is ground), and the restore worked out in memory, nothing
+written (restore_rewrite.py ``plan_rewrite``: the restore's own refusal, so the route
+and the command agree).
 Test: tests/check/test_route_swallowed.py
 """
 
 from __future__ import annotations
 
 import hashlib
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from forest_files.check.findings import Route
+from forest_files.custody.content import read_regular
 from forest_files.kernel.errors import ForestError
-from forest_files.text.normalisers import PREFIX as NORMALISED
 
 if TYPE_CHECKING:
     from forest_files.check.finding import Finding
@@ -35,20 +41,30 @@ if TYPE_CHECKING:
 
 CLOSE = "close the block"
 
+# A line that may open a fence or an HTML block (md_blocks.py), read loosely: past any
+# indent, quote or list marks, three backticks or tildes, or a ``<``. Only a block an
+# edit opened hides a heading; a line of none of these opens none.
+_OPENER = re.compile(rb"^[ \t>*+\-0-9.)]*(?:```|~~~|<)", re.MULTILINE)
 
-def cuts(f: Finding) -> bool:
-    """``f`` is a drifted heading section whose binding excludes parts: its restore
-    refuses every heading an edit hides (restore_swallowed.py ``guard``)."""
-    return (
-        f.kind == "drifted"
-        and "#" in f.selector
-        and any(not e.startswith(NORMALISED) for e in f.excludes)
-    )
+
+def may_hide(f: Finding, root: Path, source: str) -> bool:
+    """``f`` is a drifted heading section whose working lines (the section's, read in
+    the working tree; the whole working file when the check read the index, whose
+    lines may differ) hold a line that may open a block: only then may its restore
+    refuse a heading an edit hides (restore_swallowed.py ``guard``)."""
+    if f.kind != "drifted" or "#" not in f.selector:
+        return False
+    data = read_regular(str(root / f.path))
+    if data is None:
+        return False
+    if source == "worktree" and f.start_line is not None and f.end_line is not None:
+        data = b"\n".join(data.split(b"\n")[f.start_line - 1 : f.end_line])
+    return _OPENER.search(data) is not None
 
 
 def swallowed_route(f: Finding, root: Path) -> Route | None:
     """The block to close, as advice, when ``forest restore`` of ``f`` (a drift that
-    ``cuts``) would refuse a heading an edit hides; None when the restore goes through
+    ``may_hide``) would refuse a heading an edit hides; None when the restore goes through
     or refuses for another reason (it says so itself), or ground's body is not read."""
     from forest_files.custody.restore_rewrite import plan_rewrite
     from forest_files.custody.restore_swallowed import Swallowed
@@ -68,14 +84,23 @@ def swallowed_route(f: Finding, root: Path) -> Route | None:
 def _advice(refused: Swallowed, selector: str) -> str:
     """The refusal's fix as a route's note: the block, its line, the line to close it
     before, the line that closes it, then the restore."""
-    from forest_files.custody.hidden_place import HIDERS
+    from forest_files.custody.hidden_place import HIDERS, closed_by
     from forest_files.kernel.shellword import forest_text
 
     hidden, first = refused.hidden, refused.first
-    again = forest_text("restore", selector)
+    what, again = HIDERS[hidden.kind], forest_text("restore", selector)
+    close = (
+        f"close the {what} opened at line {first + hidden.block} before line "
+        f"{first + hidden.close_before} (or take it out)"
+        f"{closed_by(hidden.kind, hidden.closer)}; then `{again}`"
+    )
+    if hidden.end < 0 or hidden.kind != "fence":
+        return close
+    # a fence closed further on: its closing line, left, would open a fence of its own
+    # over what follows; taken out first, the lines above it keep their numbers
     return (
-        f"close the {HIDERS[hidden.kind]} opened at line {first + hidden.block} before "
-        f"line {first + hidden.line} (or take it out){refused.closing}; then `{again}`"
+        f"take out line {first + hidden.end} (the {what}'s closing line: left, it would "
+        f"open a {what} of its own), then {close}"
     )
 
 

@@ -7,8 +7,8 @@ Stores: nothing.
 Refuses: nothing.
 Returns: the ``Route`` values of a finding: the exact commands (argument
 lists; ``Route.command`` quotes every word with ``shlex``) that restore
-ground (a drift of a section excluding parts whose edit hides a heading, which that
-restore refuses: the block to close first, route_swallowed.py), adopt the change (a
+ground (a drift of a heading section whose edit hides a heading that restore refuses:
+the block to close first, route_swallowed.py), adopt the change (a
 drift's supersede stages its file with the ledger
 at every door: the act adopts the working tree's text; an unbound target with
 the default exclusions forest.toml's ``[bind]`` gives it), bring a file back
@@ -110,10 +110,10 @@ def routes_for(
     )
     if f.kind == "drifted":
         restore = _restore(sel, path, written_back_steps(source, root, path, staged=staged), source)
-        if f.excludes and source in ("worktree", "index"):  # a restore refusing a hidden heading
-            from forest_files.check.route_swallowed import cuts, swallowed_route
+        if source in ("worktree", "index"):  # a restore refusing a heading an edit hides
+            from forest_files.check.route_swallowed import may_hide, swallowed_route
 
-            restore = (swallowed_route(f, root) if cuts(f) else None) or restore
+            restore = (swallowed_route(f, root) if may_hide(f, root, source) else None) or restore
         return (
             restore,
             Route(  # it adopts the working tree's text: the commit carries that copy
