@@ -181,9 +181,10 @@ def _judge_touched(root: Path, fingerprint: str, touched: set[str], diffs: bool)
     with open_custody(
         root, "index", touched=touched, keep_index_file=True, fingerprint=fingerprint
     ) as custody:
-        bindings, content = custody.bindings, custody.content
-        if not bindings:  # no staged path is bound: nothing to judge, no engine loaded
+        bindings = custody.bindings
+        if not bindings:  # no staged path is bound: nothing to judge or list, no engine loaded
             return _report(root, [], None)
+        content = custody.content  # lists the staged paths (git ls-files) on first use
         from forest_files.check.engine import check_all
 
         parsed: dict[str, tuple[str, Document]] = {}

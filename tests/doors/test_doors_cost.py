@@ -1,0 +1,72 @@
+"""What the light doors cost, counted on the console script a user runs (``forest``,
+doors/entry.py) in a real process: the git processes it starts (git's own trace,
+``GIT_TRACE``) and the modules it imports (``python -X importtime``). No timing is
+asserted; the work is counted, and the output is checked unchanged.
+
+Test: forest_files/check/staged.py, forest_files/check/path.py, forest_files/doors/faststatus.py
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.helpers.custody import adopted_repo
+from tests.helpers.git import git, git_env, write
+
+ENTRY = "from forest_files.doors.entry import main; main()"
+
+
+class Run:
+    def __init__(self, stdout: str, gits: list[str], imported: set[str]) -> None:
+        self.stdout = stdout
+        self.gits = gits  # each git command line the door ran
+        self.imported = imported
+
+
+def door(repo: Path, *args: str) -> Run:
+    """``forest ARGS`` as its own process in ``repo``, traced."""
+    trace = repo.parent / "git-trace.txt"
+    trace.unlink(missing_ok=True)
+    done = subprocess.run(
+        [sys.executable, "-X", "importtime", "-c", ENTRY, *args],
+        cwd=repo,
+        env={**os.environ, **git_env(), "GIT_TRACE": str(trace)},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    said = trace.read_text(encoding="utf-8") if trace.exists() else ""
+    gits = [x.split("trace: built-in: ", 1)[1] for x in said.splitlines() if "built-in: git " in x]
+    imported = {x.split("|")[-1].strip() for x in done.stderr.splitlines() if "|" in x}
+    return Run(done.stdout, gits, imported)
+
+
+@pytest.fixture
+def staged_unbound(tmp_path: Path) -> Path:
+    """A bound section committed, an unbound file staged, and HEAD judged clean by a
+    full ``forest check --staged`` (judged.py)."""
+    repo = adopted_repo(tmp_path, "f.md", "# A\n\nwords\n", "f.md#A")
+    write(repo, "notes.txt", "an unbound file\n")
+    git(repo, "add", "notes.txt")
+    full = door(repo, "check", "--staged")
+    assert "1 binding(s) checked against the git index:" in full.stdout
+    door(repo, "check", "--staged")  # the first quick one notes HEAD's ledger tree (viewkey.py)
+    return repo
+
+
+def test_staged_unbound_file_content_never_listed_accepted(staged_unbound: Path) -> None:
+    """A staged change the ledger binds nothing of: no binding is judged, so the
+    staged file is never listed from the index (``git ls-files``) nor its blob read."""
+    quick = door(staged_unbound, "check", "--staged")
+    assert quick.stdout == (
+        "0 binding(s) checked against the git index (the staged change; HEAD judged clean):"
+        " 0 not clean\n"
+    )
+    assert not [g for g in quick.gits if g.startswith(("git ls-files", "git cat-file"))], quick.gits
+    assert "forest_files.custody.content_git" not in quick.imported
