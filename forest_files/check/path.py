@@ -20,7 +20,6 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from forest_files.check.explain import with_diffs
 from forest_files.check.findings import CheckReport
 
 if TYPE_CHECKING:
@@ -64,7 +63,7 @@ def run_check(
 def _worktree(root: Path, paths: tuple[str, ...], diffs: bool) -> CheckReport:
     from forest_files.check.coverage import in_source
     from forest_files.check.engine import check_all
-    from forest_files.check.explain import explain
+    from forest_files.check.explain import explain, with_diffs
     from forest_files.check.opening import open_custody
     from forest_files.custody.config import load_config
     from forest_files.custody.session import remember_verdict, verdict_inputs
@@ -172,7 +171,7 @@ def _index(root: Path, paths: tuple[str, ...], diffs: bool) -> CheckReport:
     from forest_files.check.commit_plan import with_plan
     from forest_files.check.coverage import in_source
     from forest_files.check.engine import check_all
-    from forest_files.check.explain import explain
+    from forest_files.check.explain import explain, with_diffs
     from forest_files.check.opening import open_custody
     from forest_files.custody.content import GitTreeSource
     from forest_files.custody.sources import config_from
@@ -243,7 +242,7 @@ def _commit(root: Path, rev: str, paths: tuple[str, ...], diffs: bool) -> CheckR
     from forest_files.check import contests
     from forest_files.check.coverage import in_source
     from forest_files.check.engine import check_all
-    from forest_files.check.explain import explain
+    from forest_files.check.explain import explain, with_diffs
     from forest_files.check.opening import open_custody
     from forest_files.custody.content import GitTreeSource
     from forest_files.custody.sources import config_from

@@ -30,9 +30,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from forest_files.check.commit_plan import with_plan
 from forest_files.check.custody_removal import refuse_custody_removal
-from forest_files.check.explain import explain, with_diffs
 from forest_files.check.findings import CheckReport
 from forest_files.kernel.paths import CONFIG_NAME
 
@@ -40,6 +38,7 @@ if TYPE_CHECKING:
     import sqlite3
 
     from forest_files.check.engine import Finding
+    from forest_files.check.findings import Reported
     from forest_files.custody.bindconf import BindRule
     from forest_files.custody.bindings import Binding
     from forest_files.custody.bindmap import BindMap
@@ -81,7 +80,7 @@ def judge_staged_at(
     tracked = localstate.in_index(root, commit, changes, keep_index_file=True)
     found = localstate.findings(tracked, root=root, source=SOURCE, keep_index_file=True)
     found += _rewritten_on_checkout(root, touched, report)
-    return report.with_extra(explain(found, root=root, source=SOURCE))
+    return report.with_extra(_explained(root, found))
 
 
 def _rewritten_on_checkout(root: Path, touched: set[str], report: CheckReport) -> list[Finding]:
@@ -168,7 +167,7 @@ def _with_coverage(
         found = unbound(rules, candidates, custody.content.read, custody.bindings, bind)
     if not found:
         return report
-    warned = explain(found, root=root, source=SOURCE)
+    warned = _explained(root, found)
     notes = (*report.notes, *(warning_note(r) for r in warned))
     return report._replace(warnings=(*report.warnings, *warned), notes=notes)
 
@@ -194,6 +193,9 @@ def _judge_touched(root: Path, fingerprint: str, touched: set[str], diffs: bool)
         )
         if not any(f.failed for f in findings):
             return _report(root, findings, None)  # judged without opening the store
+        from forest_files.check.commit_plan import with_plan
+        from forest_files.check.explain import with_diffs
+
         conn = custody.reader()  # words, no store
         try:
             report = with_plan(
@@ -213,7 +215,9 @@ def _judge_ledger_change(
     ledger file HEAD holds modified, retyped or deleted, no erased body brought back
     (erasure_guard.py)."""
     from forest_files.check import contests, erasure_guard
+    from forest_files.check.commit_plan import with_plan
     from forest_files.check.engine import check_all
+    from forest_files.check.explain import with_diffs
     from forest_files.check.opening import ABSENT, open_custody
     from forest_files.custody.bindmap import BindMap
     from forest_files.custody.erased_ground import erased_hashes
@@ -257,12 +261,26 @@ def _report(
     conn: sqlite3.Connection | None,
     extra: list[Finding] | None = None,
 ) -> CheckReport:
-    from forest_files.check.converted import with_conversion
+    found = findings
+    if findings:
+        from forest_files.check.converted import with_conversion
 
-    found = with_conversion(root, findings)  # asks git only of a failed finding's file
-    items = explain(found, root=root, source=SOURCE, conn=conn)
-    more = explain(extra or [], root=root, source=SOURCE, conn=conn)
+        found = with_conversion(root, findings)  # asks git only of a failed finding's file
+    items = _explained(root, found, conn)
+    more = _explained(root, extra or [], conn)
     return CheckReport(SOURCE, WHERE, items, more)
+
+
+def _explained(
+    root: Path, findings: list[Finding], conn: sqlite3.Connection | None = None
+) -> tuple[Reported, ...]:
+    """``findings`` with their routes (explain.py); none found, nothing of the routes'
+    modules imported (the common clean commit: a warm ``check --staged``, the hook)."""
+    if not findings:
+        return ()
+    from forest_files.check.explain import explain
+
+    return explain(findings, root=root, source=SOURCE, conn=conn)
 
 
 def _affected(staged: BindMap, previous: BindMap, touched: set[str]) -> list[Binding]:

@@ -70,3 +70,13 @@ def test_staged_unbound_file_content_never_listed_accepted(staged_unbound: Path)
     )
     assert not [g for g in quick.gits if g.startswith(("git ls-files", "git cat-file"))], quick.gits
     assert "forest_files.custody.content_git" not in quick.imported
+
+
+def test_staged_unbound_file_imports_no_routes_accepted(staged_unbound: Path) -> None:
+    """Nothing found, nothing explained: the routes' modules (explain.py and all it
+    imports) and ``dataclasses`` (with ``inspect``, ``ast``, ``dis``) stay unloaded."""
+    quick = door(staged_unbound, "check", "--staged")
+    assert "HEAD judged clean" in quick.stdout
+    assert "forest_files.check.staged" in quick.imported
+    heavy = {"dataclasses", "inspect", "forest_files.check.explain", "forest_files.check.finding"}
+    assert not heavy & quick.imported, heavy & quick.imported
