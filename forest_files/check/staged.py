@@ -13,7 +13,7 @@ the hook prints; ``ok`` stays true: a draft may be committed). A finding whose s
 blob only git's conversion made (a clean filter set after adoption) says so
 (converted.py).
 Test: tests/doors/test_hooks.py, tests/doors/test_doors.py, tests/doors/test_hooks_custody.py,
-tests/check/test_staged_converted.py
+tests/check/test_staged_converted.py, tests/doors/test_doors_cost.py
 
 Honours ``GIT_INDEX_FILE`` (``git commit -a`` and ``git commit PATH`` use a
 temporary index). Its cost grows with the staged change: when no ledger file
