@@ -24,8 +24,10 @@ every route (explain.py); ``conflict_routes`` (resolve the file, then ``git add`
 keep one side whole, ``git checkout --ours``/``--theirs``, where the index holds that
 side; with the markers staged by ``git add``, where git's resolve-undo record holds the
 side, ``git checkout -m`` first, which puts the conflict back); ``unmerged_stages``;
-``undone_stages``.
-Test: tests/check/test_conflicts.py, tests/check/test_route_reasons.py
+``undone_stages``. The files are read where the check looked; from the index, only
+their own entries are listed (a hook's move commit listed the whole index again).
+Test: tests/check/test_conflicts.py, tests/check/test_route_reasons.py,
+tests/check/test_conflicts_listing.py
 """
 
 from __future__ import annotations
@@ -224,10 +226,33 @@ def _reader(root: Path, source: str, paths: list[str]) -> Callable[[str], bytes 
 
     if source == "worktree":
         return WorktreeSource(root, use_stat_cache=False).read
+    if source == "index" and len(paths) <= _NAMED:
+        return _index_reader(root, paths)
     rev = None if source == "index" else source
     tree = GitTreeSource(root, rev=rev, keep_index_file=rev is None, only=tuple(paths))
     tree.prefetch(paths, known_too=True)
     return tree.read
+
+
+def _index_reader(root: Path, paths: list[str]) -> Callable[[str], bytes | None]:
+    """Reads ``paths`` as the git index holds them: those paths' entries listed (one
+    ``git ls-files``), their blobs read (one ``git cat-file``). A hook's move commit
+    names hundreds of old paths; listing the whole index for them listed it a second
+    time. A path that is no regular file at stage 0 (gone, a symlink, unmerged) reads
+    as None, as ``GitTreeSource`` reads it."""
+    from forest_files import gitio
+    from forest_files.custody.special import git_mode_kind
+
+    named = [p for p in paths if p]  # "": a contest bound to no file, no pathspec of git's
+    wanted = set(named)
+    entries = gitio.ls_files_stage(root, paths=named, keep_index_file=True) if named else []
+    blobs = {
+        e.path: e.blob
+        for e in entries
+        if e.stage == 0 and e.path in wanted and git_mode_kind(e.mode) is None
+    }
+    data = gitio.cat_blobs(root, blobs.values()) if blobs else {}
+    return lambda path: data[blobs[path]] if path in blobs else None
 
 
 class _Sides:

@@ -1,0 +1,88 @@
+"""The conflict reader at the hook: the git index listed once, markers still found.
+
+On a commit that moves many bound files, every moved finding asks whether its file
+is in a merge conflict (conflicts.py ``in_conflict``). Past 20 paths the reader
+listed the whole git index again (``git ls-files -s``), after the hook's own
+listing; it lists only the paths it reads. Counted in process around the real
+``gitio.ls_files_stage`` (a wrapper that calls through).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from forest_files import gitio
+from forest_files.check.conflicts import CONFLICT_DETAIL
+from forest_files.doors.hooks.run import main as hook
+from tests.helpers.cli import forest, ok
+from tests.helpers.git import commit_all, git, make_repo, write
+from tests.helpers.template import copied_from
+
+FILES = 25  # past the 20 paths a GitTreeSource lists one by one
+CONFLICT = "<<<<<<< HEAD\nours\n=======\ntheirs\n>>>>>>> other\n"
+
+
+def _note(i: int) -> str:
+    return f"# Note {i}\n\n## Part\n\ntext of note {i}\n"
+
+
+def _build(where: Path) -> Path:
+    root = make_repo(where)
+    for i in range(FILES):
+        write(root, f"old/n{i:02d}.md", _note(i))
+    commit_all(root, "notes")
+    ok(root, "init")
+    targets = [f"old/n{i:02d}.md#Note {i}/Part" for i in range(FILES)]
+    ok(root, "adopt", *targets, "--words", "as written")
+    commit_all(root, "custody")
+    return root
+
+
+repo = copied_from(_build)
+
+
+def test_hook_move_of_many_files_index_listed_once_accepted(
+    repo: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    whole: list[int] = []
+    real = gitio.ls_files_stage
+
+    def listed(
+        where: Path | str,
+        prefix: str = "",
+        *,
+        keep_index_file: bool = False,
+        paths: tuple[str, ...] | list[str] = (),
+    ) -> list[gitio.TreeEntry]:
+        got = real(where, prefix, keep_index_file=keep_index_file, paths=paths)
+        if not prefix and not paths:
+            whole.append(len(got))
+        return got
+
+    monkeypatch.setattr(gitio, "ls_files_stage", listed)
+    git(repo, "mv", "old", "new")
+    monkeypatch.chdir(repo)
+    assert hook(["pre-commit"]) == 1
+    err = capsys.readouterr().err
+    assert f"{FILES} bound section(s) moved" in err, err
+    assert len(whole) == 1, whole  # the hook's own listing; the conflict reader's is gone
+
+
+def test_staged_markers_among_many_drifted_files_detected(repo: Path) -> None:
+    """The reader of named paths reads each one's staged blob: a file staged with
+    conflict markers, among more than 20 drifted files, is still in conflict."""
+    for i in range(FILES):
+        write(repo, f"old/n{i:02d}.md", _note(i).replace("text", "edited text"))
+    write(repo, "old/n07.md", f"# Note 7\n\n## Part\n\n{CONFLICT}")
+    git(repo, "add", "-A")
+    result = forest(repo, "check", "--staged", "--json")
+    assert result.exit_code == 1, result.stdout
+    found = {f["selector"]: f for f in json.loads(result.stdout)["findings"]}
+    marked = found.pop("old/n07.md#Note 7/Part")
+    assert marked["kind"] == "unresolved", marked
+    assert marked["detail"].startswith(CONFLICT_DETAIL) and "markers" in marked["detail"]
+    assert {f["kind"] for f in found.values()} == {"drifted"}, found
+    assert not any(CONFLICT_DETAIL in f["detail"] for f in found.values()), found
