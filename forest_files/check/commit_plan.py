@@ -23,7 +23,7 @@ new place (the digest covers them: commit_route.py ``plan_digest``);
 staged_supersede.py records exactly that).
 Test: tests/check/test_commit_route.py, tests/check/test_commit_rebind.py,
 tests/check/test_hook_move_cost.py, tests/check/test_moved_not_utf8.py,
-tests/check/test_commit_plan_held.py
+tests/check/test_commit_plan_held.py, tests/check/test_commit_plan_under.py
 """
 
 from __future__ import annotations
@@ -171,14 +171,18 @@ def by_path(bindings: Iterable[Binding]) -> dict[str, list[Binding]]:
 
 
 def under(bindings: Iterable[Binding]) -> dict[str, list[Binding]]:
-    """The bindings whose selector starts with each selector and a ``/`` (what
+    """The bindings whose selector starts with each heading selector and a ``/`` (what
     ``rebind_group`` reads of ``in_file``), grouped once in binding order: every
-    binding is filed under each prefix of its selector that a ``/`` ends, so no
-    rebind scans its file's bindings again."""
+    binding is filed under each prefix of its selector that a ``/`` ends and that
+    holds a ``#``, so no rebind scans its file's bindings again. A prefix with no
+    ``#`` is no heading selector (only a heading's rebind carries descendants), so a
+    binding is never filed under the folders of its path: a move of 2,000 bindings
+    in ``vault/old/`` filed each under ``vault`` and ``vault/old``."""
     out: dict[str, list[Binding]] = {}
     for b in bindings:
         sel = b.selector
-        cut = sel.find("/")
+        mark = sel.find("#")
+        cut = sel.find("/", mark) if mark >= 0 else -1
         while cut >= 0:
             out.setdefault(sel[:cut], []).append(b)
             cut = sel.find("/", cut + 1)
