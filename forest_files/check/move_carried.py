@@ -20,7 +20,7 @@ not UTF-8 (its route renames that file first), carries nothing here.
 Stores: nothing.
 Refuses: nothing.
 Returns: ``carried``: the id of each carrying item -> the items it carries, in order.
-Test: tests/check/test_chapter_split.py
+Test: tests/check/test_chapter_split.py, tests/check/test_move_carried.py
 """
 
 from __future__ import annotations
@@ -51,8 +51,8 @@ def carried(items: Sequence[Reported]) -> dict[int, tuple[Reported, ...]]:
     """Each heading's item (by ``id``) whose finding names one place -> the moved items
     its rebind carries to where they stand now, under the outermost such heading."""
     # A carrier's selector is a prefix of the selector of each section it carries, up
-    # to a "/": tested on the strings first, so a move of many sections that carry
-    # none (a folder of files moved) parses no selector here.
+    # to a "/" after its "#": tested on the strings first, so a move of many sections
+    # that carry none (a folder of files moved) parses no selector here.
     placed = {r.finding.selector: r for r in items if target(r.finding)}
     under = [r for r in items if r.finding.kind == "moved" and r.finding.moved_to]
     under = [r for r in under if any(p in placed for p in _prefixes(r.finding.selector))]
@@ -85,8 +85,17 @@ def carried(items: Sequence[Reported]) -> dict[int, tuple[Reported, ...]]:
 
 
 def _prefixes(selector: str) -> list[str]:
-    """Each prefix of ``selector`` that ends before one of its ``/``."""
-    return [selector[:i] for i, ch in enumerate(selector) if ch == "/"]
+    """Each prefix of ``selector`` that ends before one of its ``/`` and holds a ``#``:
+    a carrier is a heading, whose selector holds one, so the folders of the path are
+    never a carrier's (a folder of 2,000 moved sections walked every character of
+    every selector for them)."""
+    out: list[str] = []
+    mark = selector.find("#")
+    cut = selector.find("/", mark) if mark >= 0 else -1
+    while cut >= 0:
+        out.append(selector[:cut])
+        cut = selector.find("/", cut + 1)
+    return out
 
 
 def carried_line(r: Reported) -> str:
