@@ -14,7 +14,9 @@ as that, with no move (conflicts.py), the index's stages of such files read once
 call (one ``git ls-files -u``) and handed to every route; a drift's restore route that
 would remove another bound section says so and carries ``--drop-nested``
 (route_nested.py); a section renamed onto a heading another binding holds, that
-binding named (bound_there.py).
+binding named (bound_there.py). What it asks of the repository and the store once per
+call for every route: explain_state.py; a terminal's diffs (``with_diffs``, its doors
+import it from here): explain_diffs.py.
 Test: tests/doors/test_doors.py, tests/check/test_conflicts.py,
 tests/check/test_contested_merged.py, tests/check/test_contested_bindings.py,
 tests/check/test_merge_routes.py, tests/check/test_routes_nested_restore.py,
@@ -27,9 +29,11 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from forest_files.check import explain_state as state
 from forest_files.check.conflicts import NO_STAGES, in_conflict
-from forest_files.check.findings import CheckReport, Reported, Route
-from forest_files.check.route_authority import Signer, governed
+from forest_files.check.explain_diffs import with_diffs as with_diffs  # its doors import it here
+from forest_files.check.findings import Reported
+from forest_files.check.route_authority import governed
 from forest_files.check.route_contest import merged_text_route
 from forest_files.check.routes import hints_for, routes_for
 
@@ -37,10 +41,6 @@ if TYPE_CHECKING:
     import sqlite3
 
     from forest_files.check.engine import Finding
-    from forest_files.check.held import Side
-    from forest_files.custody.bindings import Binding
-    from forest_files.custody.content import ContentSource
-    from forest_files.store.forest import ForestStore
     from forest_files.text.extract import Document
 
 DiffOf = Callable[["Finding"], str]
@@ -101,16 +101,16 @@ def explain(
     stages = NO_STAGES  # the index's stages of files in conflict: read once, for every route
     if any(f.failed for f in findings):  # a file in a merge conflict: resolve it first
         findings, stages = in_conflict(findings, root=root, source=source)
-    merged, held = _merged(conn, findings)
+    merged, held = state.merged(conn, findings)
     if held:
         from forest_files.check.held import holding
 
         findings = [holding(f, held[f], root, source) if f in held else f for f in findings]
         held = {holding(f, h, root, source): h for f, h in held.items()}
-    rewritten = _rewritten(findings, root=root, source=source)
-    staged = _staged(findings, root=root, source=source)
-    sided = _sided(conn, findings, root, source)
-    signer = _signer(findings, root) if local else None
+    rewritten = state.rewritten(findings, root=root, source=source)
+    staged = state.staged(findings, root=root, source=source)
+    sided = state.sided(conn, findings, root, source)
+    signer = state.signer(findings, root) if local else None
     for f in findings:
         if not f.failed:
             out.append(Reported(f))
@@ -118,7 +118,7 @@ def explain(
         by, words = adopted.get(f.ground or "", ("", ""))
         routes = routes_for(f, root=root, source=source, staged=staged, stages=stages)
         if f.kind == "drifted" and source in ("worktree", "index") and routes:
-            routes = _nested(f, routes, findings, root, conn)
+            routes = state.nested(f, routes, findings, root, conn)
         if f in merged:
             routes = (*routes, merged_text_route(f, source))
         elif f in held:
@@ -148,125 +148,6 @@ def explain(
     return tuple(out)
 
 
-def _nested(
-    f: Finding,
-    routes: tuple[Route, ...],
-    findings: Sequence[Finding],
-    root: Path,
-    conn: sqlite3.Connection | None,
-) -> tuple[Route, ...]:
-    """A drift's restore route that would remove another bound section: said, with
-    ``--drop-nested`` (route_nested.py)."""
-    from forest_files.check.route_nested import removing, restore_route
-    from forest_files.check.route_steps import forest
-
-    if routes[0].steps[:1] != (forest("restore", f.selector),):
-        return routes
-    removed = removing(f, findings, root, conn)
-    if not removed:
-        return routes
-    return (restore_route(f, routes[0], removed), *routes[1:])
-
-
-def _signer(findings: Sequence[Finding], root: Path) -> Signer | None:
-    """Who this working tree's routes sign as (route_authority.py): asked only when a
-    finding failed."""
-    return Signer.of(root) if any(f.failed for f in findings) else None
-
-
-def _rewritten(findings: Sequence[Finding], *, root: Path, source: str) -> dict[str, tuple[str]]:
-    """The hint for each working-tree file of a drifted or unresolved finding that git
-    rewrites as it checks it out (an ``ident`` or ``working-tree-encoding`` attribute
-    set after the adoption, which adopting refuses): its bytes here are git's rewrite
-    of the text git holds, so it reads as drift after every checkout, and a restore
-    alone holds only until the next one. Asked of git only when such a finding failed."""
-    from forest_files.custody.source_entries import WORKTREE
-
-    paths = sorted({f.path for f in findings if f.kind in ("drifted", "unresolved")})
-    if source != WORKTREE or not paths:
-        return {}
-    from forest_files.custody.target_refusals import rewritten_on_checkout
-    from forest_files.kernel.shellword import command_text, git_step, printable
-
-    out: dict[str, tuple[str]] = {}
-    for path, attr in rewritten_on_checkout(root, paths).items():
-        shown = command_text(git_step("check-attr", "-a", "--", path))
-        out[path] = (
-            f"{printable(path)}: git rewrites it as it checks it out (`{attr}`; `{shown}` "
-            "shows the attributes), so the bytes here are not the text git holds and read "
-            "as drift after every checkout; custody text must not be rewritten: take that "
-            "attribute off this file, then the route below puts the text back",
-        )
-    return out
-
-
-def _staged(findings: Sequence[Finding], *, root: Path, source: str) -> frozenset[str]:
-    """The files of the working tree's findings whose route may write them back (a
-    drift, a missing file, a contest, a file the reader refuses) that the index holds
-    otherwise than HEAD: a restore then stages them again (route_steps.py). One git
-    call, only with such a finding and no merge (cherry-pick, revert) waiting: that
-    stages them anyway."""
-    from forest_files.check.finding import has_reason
-    from forest_files.check.route_not_text import not_text
-    from forest_files.check.route_steps import awaiting_commit, staged_of
-
-    paths = [
-        f.path
-        for f in findings
-        if (
-            f.kind in ("drifted", "missing", "contested")
-            and not (has_reason(f, "conflict") and f.kind != "contested")
-        )
-        or not_text(f) is not None  # a whole-file binding's restore writes it back
-    ]
-    if source != "worktree" or not paths or awaiting_commit(root):
-        return frozenset()
-    return staged_of(root, paths)
-
-
-def _sided(
-    conn: sqlite3.Connection | None, findings: Sequence[Finding], root: Path, source: str
-) -> dict[Finding, dict[str, Side]]:
-    """Each contest whose file is in a merge conflict -> its heads one side of the
-    merge alone brought (contest_conflict.py); nothing asked without such a contest."""
-    from forest_files.check.finding import has_reason
-
-    if not any(f.kind == "contested" and has_reason(f, "conflict") for f in findings):
-        return {}
-    from forest_files.check.contest_conflict import sides
-
-    return sides(conn, findings, root, source)
-
-
-def _merged(
-    conn: sqlite3.Connection | None, findings: Sequence[Finding]
-) -> tuple[list[Finding], dict[Finding, tuple[str, str]]]:
-    """The contests of heads whose section stands in the file with a text no head has
-    (binding_check.py measured it): git merged both branches' edits; and those whose
-    section holds exactly one head's text, each with (that head, its body hash). One
-    query for the heads' body hashes, only when such a contest is found."""
-    asked = [
-        f
-        for f in findings
-        if f.kind == "contested" and f.actual_hash and f.binding not in f.candidates
-    ]
-    if conn is None or not asked:
-        return [], {}
-    from forest_files.store.queries import BODY_HASHES_OF_CONTENTS
-
-    heads = sorted({h for f in asked for h in f.candidates})
-    sql = BODY_HASHES_OF_CONTENTS.format(marks=",".join("?" * len(heads)))
-    body = {str(r[0]): str(r[1]) for r in conn.execute(sql, heads)}
-    merged, held = [], {}
-    for f in asked:
-        holds = [h for h in f.candidates if body.get(h) == f.actual_hash]
-        if not holds:
-            merged.append(f)
-        elif len(holds) == 1:
-            held[f] = (holds[0], body[holds[0]])
-    return merged, held
-
-
 def _heads(f: Finding, adopted: Mapping[str, tuple[str, str]]) -> tuple[tuple[str, str, str], ...]:
     """A contest's heads, each with (signature, words) of its adoption on record; none
     for two bindings of one section (their candidates are bind acts, not heads)."""
@@ -283,26 +164,3 @@ def _reader(root: Path, source: str) -> Callable[[str], bytes | None]:
         return WorktreeSource(root, use_stat_cache=False).read
     rev = None if source == "index" else source
     return lambda path: GitTreeSource(root, rev=rev, only=(path,)).read(path)
-
-
-def with_diffs(
-    report: CheckReport, store: ForestStore, bindings: list[Binding], content: ContentSource
-) -> CheckReport:
-    """``report`` with the ground -> now diff of each drifted finding (a terminal's), at
-    most ``MAX_DIFF_LINES`` lines each, worked out no further, then the ``forest diff``
-    that prints every one."""
-    from forest_files.check.diff import MAX_DIFF_LINES, is_prose, section_diff
-
-    excludes = {b.bind_act: b.excludes for b in bindings}
-
-    def diff(f: Finding) -> str:
-        words = is_prose(f.path)  # writers change words; code changes lines
-        ex = excludes.get(f.binding, ())
-        return section_diff(
-            store, f, content, ex, words=words, limit=MAX_DIFF_LINES, source=report.source
-        )
-
-    items = tuple(
-        r.with_diff(diff(r.finding)) if r.finding.kind == "drifted" else r for r in report.items
-    )
-    return report._replace(items=items)
