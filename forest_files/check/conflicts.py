@@ -24,8 +24,8 @@ every route (explain.py); ``conflict_routes`` (resolve the file, then ``git add`
 keep one side whole, ``git checkout --ours``/``--theirs``, where the index holds that
 side; with the markers staged by ``git add``, where git's resolve-undo record holds the
 side, ``git checkout -m`` first, which puts the conflict back); ``unmerged_stages``;
-``undone_stages``. The files are read where the check looked; from the index, only
-their own entries are listed (a hook's move commit listed the whole index again).
+``undone_stages``. The files are read where the check looked; from the index, their
+own entries alone are listed, once, for their stages and blobs (not the whole index).
 Test: tests/check/test_conflicts.py, tests/check/test_route_reasons.py,
 tests/check/test_conflicts_listing.py
 """
@@ -72,12 +72,12 @@ def in_conflict(
     """``findings``, each failed binding's whose file is in a merge conflict made
     ``unresolved`` (``CONFLICT_DETAIL``), with no move or candidate left; and the
     index's stages of those files (one ``git ls-files -u``, and one ``git ls-files
-    --resolve-undo`` when markers were staged), for their routes."""
+    --resolve-undo`` when markers were staged; from the index, the one listing of
+    those files that reads them), for their routes."""
     paths = sorted({f.path for f in findings if f.kind in (*_CAUSED, "contested")})
     if not paths:
         return list(findings), NO_STAGES
-    unmerged = unmerged_stages(root, source)
-    read = _reader(root, source, paths)
+    unmerged, read = _listed(root, source, paths)
     marked = {p for p in paths if p not in unmerged and has_markers(read(p) or b"")}
     whole = _Sides(read)
     out: list[Finding] = []
@@ -220,39 +220,51 @@ def unmerged_stages(root: Path, source: str) -> dict[str, frozenset[int]]:
     return {path: frozenset(held) for path, held in stages.items()}
 
 
+def _listed(
+    root: Path, source: str, paths: list[str]
+) -> tuple[dict[str, frozenset[int]], Callable[[str], bytes | None]]:
+    """The index's unmerged stages (of ``paths`` at least: only their routes ask), and
+    a reader of ``paths`` where the check looked."""
+    if source == "index" and len(paths) <= _NAMED:
+        return _index_listed(root, paths)
+    return unmerged_stages(root, source), _reader(root, source, paths)
+
+
 def _reader(root: Path, source: str, paths: list[str]) -> Callable[[str], bytes | None]:
     """Reads ``paths`` where the check looked (the work tree, the index or a commit)."""
     from forest_files.custody.content import GitTreeSource, WorktreeSource
 
     if source == "worktree":
         return WorktreeSource(root, use_stat_cache=False).read
-    if source == "index" and len(paths) <= _NAMED:
-        return _index_reader(root, paths)
     rev = None if source == "index" else source
     tree = GitTreeSource(root, rev=rev, keep_index_file=rev is None, only=tuple(paths))
     tree.prefetch(paths, known_too=True)
     return tree.read
 
 
-def _index_reader(root: Path, paths: list[str]) -> Callable[[str], bytes | None]:
-    """Reads ``paths`` as the git index holds them: those paths' entries listed (one
-    ``git ls-files``), their blobs read (one ``git cat-file``). A hook's move commit
-    names hundreds of old paths; listing the whole index for them listed it a second
-    time. A path that is no regular file at stage 0 (gone, a symlink, unmerged) reads
-    as None, as ``GitTreeSource`` reads it."""
+def _index_listed(
+    root: Path, paths: list[str]
+) -> tuple[dict[str, frozenset[int]], Callable[[str], bytes | None]]:
+    """One ``git ls-files -s`` of ``paths`` alone: the stages of each one unmerged, and
+    a reader of their blobs (one ``git cat-file``); a path that is no regular file at
+    stage 0 (gone, a symlink, unmerged) reads as None, as ``GitTreeSource`` reads it."""
     from forest_files import gitio
     from forest_files.custody.special import git_mode_kind
 
     named = [p for p in paths if p]  # "": a contest bound to no file, no pathspec of git's
     wanted = set(named)
-    entries = gitio.ls_files_stage(root, paths=named, keep_index_file=True) if named else []
-    blobs = {
-        e.path: e.blob
-        for e in entries
-        if e.stage == 0 and e.path in wanted and git_mode_kind(e.mode) is None
-    }
+    blobs: dict[str, str] = {}
+    stages: dict[str, set[int]] = {}
+    for e in gitio.ls_files_stage(root, paths=named, keep_index_file=True) if named else []:
+        if e.path not in wanted:
+            continue  # an entry under a path that is a directory in the index
+        if e.stage != 0:
+            stages.setdefault(e.path, set()).add(e.stage)
+        elif git_mode_kind(e.mode) is None:
+            blobs[e.path] = e.blob
     data = gitio.cat_blobs(root, blobs.values()) if blobs else {}
-    return lambda path: data[blobs[path]] if path in blobs else None
+    unmerged = {path: frozenset(held) for path, held in stages.items()}
+    return unmerged, lambda path: data[blobs[path]] if path in blobs else None
 
 
 class _Sides:
