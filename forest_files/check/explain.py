@@ -11,12 +11,13 @@ holds one head's text, which head, and the side of a merge it came from: held.py
 when its file is in a merge conflict, the side to take whole for each head:
 contest_conflict.py); a failed binding whose file is in a merge conflict is reported
 as that, with no move (conflicts.py), the index's stages of such files read once per
-call (one ``git ls-files -u``) and handed to every route; a drift's restore route that
+call (from the index, one listing of those files alone: conflicts.py) and handed to
+every route; a drift's restore route that
 would remove another bound section says so and carries ``--drop-nested``
 (route_nested.py); a section renamed onto a heading another binding holds, that
 binding named (bound_there.py). What it asks of the repository and the store once per
-call for every route: explain_state.py; a terminal's diffs (``with_diffs``, its doors
-import it from here): explain_diffs.py.
+call for every route: explain_state.py; a terminal's diffs (``with_diffs``):
+explain_diffs.py.
 Test: tests/doors/test_doors.py, tests/check/test_conflicts.py,
 tests/check/test_contested_merged.py, tests/check/test_contested_bindings.py,
 tests/check/test_merge_routes.py, tests/check/test_routes_nested_restore.py,
@@ -31,7 +32,6 @@ from typing import TYPE_CHECKING
 
 from forest_files.check import explain_state as state
 from forest_files.check.conflicts import NO_STAGES, in_conflict
-from forest_files.check.explain_diffs import with_diffs as with_diffs  # its doors import it here
 from forest_files.check.findings import Reported
 from forest_files.check.route_authority import governed
 from forest_files.check.route_contest import merged_text_route

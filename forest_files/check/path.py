@@ -63,7 +63,8 @@ def run_check(
 def _worktree(root: Path, paths: tuple[str, ...], diffs: bool) -> CheckReport:
     from forest_files.check.coverage import in_source
     from forest_files.check.engine import check_all
-    from forest_files.check.explain import explain, with_diffs
+    from forest_files.check.explain import explain
+    from forest_files.check.explain_diffs import with_diffs
     from forest_files.check.opening import open_custody
     from forest_files.custody.config import load_config
     from forest_files.custody.session import remember_verdict, verdict_inputs
@@ -171,7 +172,8 @@ def _index(root: Path, paths: tuple[str, ...], diffs: bool) -> CheckReport:
     from forest_files.check.commit_plan import with_plan
     from forest_files.check.coverage import in_source
     from forest_files.check.engine import check_all
-    from forest_files.check.explain import explain, with_diffs
+    from forest_files.check.explain import explain
+    from forest_files.check.explain_diffs import with_diffs
     from forest_files.check.opening import open_custody
     from forest_files.custody.content import GitTreeSource
     from forest_files.custody.sources import config_from
@@ -242,7 +244,8 @@ def _commit(root: Path, rev: str, paths: tuple[str, ...], diffs: bool) -> CheckR
     from forest_files.check import contests
     from forest_files.check.coverage import in_source
     from forest_files.check.engine import check_all
-    from forest_files.check.explain import explain, with_diffs
+    from forest_files.check.explain import explain
+    from forest_files.check.explain_diffs import with_diffs
     from forest_files.check.opening import open_custody
     from forest_files.custody.content import GitTreeSource
     from forest_files.custody.sources import config_from

@@ -194,7 +194,7 @@ def _judge_touched(root: Path, fingerprint: str, touched: set[str], diffs: bool)
         if not any(f.failed for f in findings):
             return _report(root, findings, None)  # judged without opening the store
         from forest_files.check.commit_plan import with_plan
-        from forest_files.check.explain import with_diffs
+        from forest_files.check.explain_diffs import with_diffs
 
         conn = custody.reader()  # words, no store
         try:
@@ -217,7 +217,7 @@ def _judge_ledger_change(
     from forest_files.check import contests, erasure_guard
     from forest_files.check.commit_plan import with_plan
     from forest_files.check.engine import check_all
-    from forest_files.check.explain import with_diffs
+    from forest_files.check.explain_diffs import with_diffs
     from forest_files.check.opening import ABSENT, open_custody
     from forest_files.custody.bindmap import BindMap
     from forest_files.custody.erased_ground import erased_hashes
