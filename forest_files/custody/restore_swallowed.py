@@ -20,7 +20,10 @@ the file at HEAD (the caller's ``committed``, asked then; hidden_place.py ``held
 a line of the block (``# install`` in a ``sh`` fence left open, HEAD holding no
 ``# install`` or one after it; ``## install`` under T, HEAD's under U) or a new
 section, which only HEAD could tell from a hidden one (close the block where its
-lines end, or take it out); restore_cut_short.py's ``CutShort``.
+lines end, or take it out); ``Swallowed`` too, a heading the file keeps (the next
+section, an excluded part's) that a block closed in the lines ground replaces hides
+(restore_closed.py ``closed_over``: a fence's closing line is taken out first, as
+above); restore_cut_short.py's ``CutShort``.
 Returns: ``swallowed``: the first heading of the section's level or higher that the
 lines the restore drops hold read alone (the lines ground does not hold, each run read
 alone, and again past the first line of a block it leaves open), with the fence or
@@ -32,14 +35,16 @@ excluded part, whose text is in no record). The caller reads the result back
 (restore_splice.py ``stands_after``: the section as ground, and the headings after it,
 hidden now or not, at their levels and in their order).
 Test: tests/custody/test_restore_swallowed.py, tests/custody/test_restore_fence_lines.py,
-tests/proposals/test_adopt_swallowed.py, tests/custody/test_restore_hidden_value.py
+tests/proposals/test_adopt_swallowed.py, tests/custody/test_restore_hidden_value.py,
+tests/custody/test_restore_closed.py
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 from forest_files.custody.hidden_place import closed_by, closing_line, held_at
+from forest_files.custody.restore_closed import block_end, closed_over, lines_of, read_alone
 from forest_files.custody.restore_cut_short import refuse_cut_short
 from forest_files.custody.restore_hiding import HIDERS as _HIDERS
 from forest_files.custody.restore_hiding import Hidden
@@ -53,16 +58,12 @@ from forest_files.text.normalise import normalise_text
 from forest_files.text.normalisers import PREFIX as NORMALISED
 
 
-def _lines(section: list[str]) -> list[str]:
-    return [x.rstrip("\r\n") + "\n" for x in section]
-
-
 def swallowed(section: list[str], ground: str, *, deeper: bool = False) -> Hidden | None:
     """The first heading of the section's level or higher hidden in the lines of
     ``section`` (a heading section's lines, their own line ends) that ground does not
     hold, or None; ``deeper``: of any level (the section excludes parts: a subsection
     hidden may be one, whose text is in no record)."""
-    text = _lines(section)
+    text = lines_of(section)
     outline = blocks("".join(text))
     if not outline or outline[0].kind != "heading":
         return None
@@ -76,7 +77,7 @@ def swallowed(section: list[str], ground: str, *, deeper: bool = False) -> Hidde
     kept = [i for tag, a0, a1, _b, _c in codes if tag == "equal" for i in range(a0, a1) if keys[i]]
     held = max(kept, default=0)
     for r0, r1 in runs:
-        for at, found in _read_alone(text[r0:r1]):
+        for at, found in read_alone(text[r0:r1]):
             if deeper or found <= level:
                 line = r0 + at
                 hider = _hider(outline, line + 1)
@@ -90,39 +91,10 @@ def swallowed(section: list[str], ground: str, *, deeper: bool = False) -> Hidde
                     hider.kind,
                     tail=line > held and 0 < found <= level,
                     closer=closing_line(hider.kind, text[hider.first - 1]),
-                    end=_end(hider, text),
+                    end=block_end(hider, text),
                     resume=next((i for i in kept if i > line), -1),
                 )
     return None
-
-
-_END = "\n# end\n"  # a heading put after a text: hidden, a block is left open above it
-_MAX_OPEN = 64  # blocks left open, one inside another, looked past in one run of lines
-
-
-def _read_alone(run: list[str]) -> Iterator[tuple[int, int]]:
-    """(0-based line, level) of each heading the lines ``run`` hold read alone, then of
-    each a block left open in them hides (a fence or comment opened and never closed:
-    read again from the line after its first), in order."""
-    k = 0
-    for _ in range(_MAX_OPEN):
-        end = len(run) - k + 2  # the line of _END's heading
-        found = blocks("".join(run[k:]) + _END)
-        yield from (
-            (k + b.first - 1, b.level) for b in found if b.kind == "heading" and b.first < end
-        )
-        last = found[-1]
-        if last.first == end or last.kind not in _HIDERS:
-            return
-        k += last.first
-    yield k - 1, 0  # past _MAX_OPEN: what the last opened block hides is not known
-
-
-def _end(hider: Block, text: list[str]) -> int:
-    """``hider``'s closing line (0-based) when it closes in the section's lines, -1 when
-    it runs past them (closed further on, its closing line is taken out first)."""
-    rest = blocks("".join(text[hider.first - 1 :]) + _END)
-    return -1 if rest[-1].first == 1 else hider.last - 1
 
 
 def _hider(outline: list[Block], line: int) -> Block | None:
@@ -147,14 +119,19 @@ def guard(
     heading may be new): refused when an edit cut it short with a heading
     (restore_cut_short.py), or hides a heading that cannot stay after ground (ground's
     lines after it, or, the section excluding parts, of any level), or one the file
-    would hold more of than HEAD's does; the hidden heading the lines may stay from,
-    or None: nothing hidden."""
+    would hold more of than HEAD's does, or a heading the file keeps that a block
+    closed in the lines ground replaces hides (restore_closed.py); the hidden heading
+    the lines may stay from, or None: nothing hidden."""
     (selector, excludes), (before, section, after) = sel, around
     refuse_cut_short(selector, section, after, got.start_line, ground, committed)
     cut = any(not e.startswith(NORMALISED) for e in excludes)
     hidden = swallowed(section, ground, deeper=cut)
     if hidden is not None and (not hidden.tail or cut):
         raise refusal(selector, path, got.start_line, hidden)
+    upto = len(section) if hidden is None else hidden.line  # the lines ground replaces
+    closed = closed_over(sel, around, upto, ground, committed)
+    if closed is not None:
+        raise refusal(selector, path, got.start_line, closed)
     if hidden is not None and committed is not None:
         kept = [*section[hidden.line :], *after]  # the hidden sections, kept after ground
         written = [*before, ground if ground.endswith("\n") else ground + "\n", *kept]
@@ -178,11 +155,11 @@ def _counts(
     HEAD holds a ``# install`` after it, or a ``## install`` under another parent (by
     path, not by level and text: a heading of that name renamed in the same edit left
     the count level). ("", 0, 0): no heading stands there read alone."""
-    heads = outline(normalise_text("".join(_lines(kept))))
+    heads = outline(normalise_text("".join(lines_of(kept))))
     if not heads or heads[0].start_line != 1:
         return "", 0, 0
-    first = "".join(_lines(written[: len(written) - len(kept)])).count("\n") + 1
-    return held_at("".join(_lines(written)), first, committed() or "")
+    first = "".join(lines_of(written[: len(written) - len(kept)])).count("\n") + 1
+    return held_at("".join(lines_of(written)), first, committed() or "")
 
 
 def stands_after(new: str, end: int, tail: str, now: str, now_end: int) -> bool:
