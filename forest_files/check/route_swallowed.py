@@ -82,26 +82,12 @@ def swallowed_route(f: Finding, root: Path) -> Route | None:
 
 
 def _advice(refused: Swallowed, selector: str) -> str:
-    """The refusal's fix as a route's note: the block, its line, the line to close it
-    before, the line that closes it, then the restore."""
-    from forest_files.custody.hidden_place import HIDERS, closed_by
+    """The refusal's fix as a route's note (restore_hiding.py ``Hidden.fix``, the block
+    named by its line), then the restore."""
     from forest_files.kernel.shellword import forest_text
 
-    hidden, first = refused.hidden, refused.first
-    what, again = HIDERS[hidden.kind], forest_text("restore", selector)
-    close = (
-        f"close the {what} opened at line {first + hidden.block} before line "
-        f"{first + hidden.close_before} (or take it out)"
-        f"{closed_by(hidden.kind, hidden.closer)}; then `{again}`"
-    )
-    if hidden.end < 0 or hidden.kind != "fence":
-        return close
-    # a fence closed further on: its closing line, left, would open a fence of its own
-    # over what follows; taken out first, the lines above it keep their numbers
-    return (
-        f"take out line {first + hidden.end} (the {what}'s closing line: left, it would "
-        f"open a {what} of its own), then {close}"
-    )
+    again = forest_text("restore", selector)
+    return f"{refused.hidden.fix(refused.first, named=True)}; then `{again}`"
 
 
 def _ground(root: Path, body_hash: str | None) -> str | None:

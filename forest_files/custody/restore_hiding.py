@@ -8,7 +8,8 @@ of those; a fence closed further on, its own closing line taken out first (left,
 would open a fence over what follows).
 Stores: nothing.
 Refuses: nothing.
-Returns: ``Hidden`` (``close_before``, ``fix``); ``HIDERS``, the kinds of block that
+Returns: ``Hidden`` (``close_before``, ``fix``: a refusal's words, and, ``named``, a
+route's: check/route_swallowed.py); ``HIDERS``, the kinds of block that
 hide, in words.
 Test: tests/check/test_route_swallowed.py, tests/custody/test_restore_swallowed.py
 """
@@ -43,20 +44,25 @@ class Hidden:
             return self.line
         return self.resume
 
-    def fix(self, first: int) -> str:
+    def fix(self, first: int, *, named: bool = False) -> str:
         """The fix in words (``first``: the section's first line in the file): the block
         closed before ``close_before`` or taken out, the line that closes it named; a
         fence closed further on, its own closing line taken out first (left, it would
-        open a fence over what follows; the lines above it keep their numbers)."""
+        open a fence over what follows; the lines above it keep their numbers).
+        ``named``: the block named by its first line (a route's note, which says it
+        nowhere else: check/route_swallowed.py), not as ``that`` block of a refusal."""
         kind = HIDERS[self.kind]
-        close = (
-            f"close that {kind} before line {first + self.close_before} or take it out"
-            f"{closed_by(self.kind, self.closer)}"
-        )
+        at = first + self.close_before
+        if named:
+            the, close = "the", f"close the {kind} opened at line {first + self.block} "
+            close += f"before line {at} (or take it out)"
+        else:
+            the, close = "that", f"close that {kind} before line {at} or take it out"
+        close += closed_by(self.kind, self.closer)
         if self.end < 0 or self.kind != "fence":
             return close
         return (
-            f"take out line {first + self.end} (that {kind}'s closing line: left, it "
+            f"take out line {first + self.end} ({the} {kind}'s closing line: left, it "
             f"would open a {kind} of its own), then {close}"
         )
 
