@@ -8,6 +8,7 @@ leaves the check clean. An ordinary drift works out no restore to be routed."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +27,19 @@ ADVICE = re.compile(
 )
 
 
+def _each_pasted(repo: Path, fresh: Callable[[int], Path]) -> list[dict[str, Any]]:
+    """The failed findings of ``repo``'s check, after every route's command was pasted
+    into bash in a fresh copy (``fresh(n)``) as told and succeeded (a retire is left
+    out: it ends the binding, no way back to clean, nor meant as one)."""
+    failed = [f for f in findings(repo) if f["kind"] != "clean"]
+    commands = [r["command"] for f in failed for r in f["routes"] if r["command"]]
+    for n, command in enumerate(commands):
+        if "retire" not in command:
+            got = pasted(fresh(n), command.replace("'…'", "'the edit is right'"))
+            assert got.returncode == 0, (command, got.stderr)
+    return failed
+
+
 @pytest.mark.parametrize("bound_b", [False, True])
 @pytest.mark.parametrize("opened", ["```\n", "~~~~\n", "<!-- draft\n"])
 def test_check_drift_excluding_part_hidden_heading_routed_to_close_not_refused_restore(
@@ -38,14 +52,7 @@ def test_check_drift_excluding_part_hidden_heading_routed_to_close_not_refused_r
     advice, and that advice followed as written, then the restore it names pasted,
     leaves every binding clean."""
     repo = cut_open(tmp_path / "repo", opened, bound_b=bound_b)
-    failed = [f for f in findings(repo) if f["kind"] != "clean"]
-    commands = [r["command"] for f in failed for r in f["routes"] if r["command"]]
-    for n, command in enumerate(commands):
-        if "retire" in command:  # ends the binding: no way back to clean, nor meant as one
-            continue
-        fresh = cut_open(tmp_path / f"paste{n}", opened, bound_b=bound_b)
-        got = pasted(fresh, command.replace("'…'", "'the edit is right'"))  # as told
-        assert got.returncode == 0, (command, got.stderr)
+    failed = _each_pasted(repo, lambda n: cut_open(tmp_path / f"paste{n}", opened, bound_b=bound_b))
     (a,) = [f for f in failed if f["selector"] == "f.md#A"]
     first = a["routes"][0]
     assert first["label"] == "close the block" and first["command"] is None, a["routes"]
@@ -109,14 +116,7 @@ def test_check_drift_fence_typed_over_ground_hiding_heading_routed_to_close_dete
     would cut A short over ground's lines: refused again): followed literally, then the
     restore it names pasted, every binding is clean and f.md is as adopted."""
     repo = _plain(tmp_path / "repo", TYPED, bound_b=bound_b)
-    failed = [f for f in findings(repo) if f["kind"] != "clean"]
-    commands = [r["command"] for f in failed for r in f["routes"] if r["command"]]
-    for n, command in enumerate(commands):
-        if "retire" in command:  # ends the binding: no way back to clean, nor meant as one
-            continue
-        fresh = _plain(tmp_path / f"paste{n}", TYPED, bound_b=bound_b)
-        got = pasted(fresh, command.replace("'…'", "'the edit is right'"))
-        assert got.returncode == 0, (command, got.stderr)
+    failed = _each_pasted(repo, lambda n: _plain(tmp_path / f"paste{n}", TYPED, bound_b=bound_b))
     (a,) = [f for f in failed if f["selector"] == "f.md#A"]
     first = a["routes"][0]
     assert first["label"] == "close the block" and first["command"] is None, a["routes"]
