@@ -147,6 +147,36 @@ class Reported(NamedTuple):
         }
 
 
+def clean_dict(
+    path: str, selector: str, binding: str, ground: str, ground_hash: str | None
+) -> dict[str, object]:
+    """A clean finding of a binding with no routes, hints or commit in the JSON schema,
+    as ``Reported.as_dict`` gives it, without a ``Finding`` (a remembered clean
+    verdict: ``forest status --json``, check/remembered.py)."""
+    return {
+        "kind": "clean",
+        "path": path,
+        "selector": selector,
+        "start_line": None,
+        "end_line": None,
+        "binding": binding or None,
+        "act": None,
+        "ground": ground,
+        "section_hash": None,
+        "ground_section_hash": ground_hash,
+        "detail": "",
+        "moved_to": None,
+        "candidates": [],
+        "candidate_lines": [],
+        "commit": None,
+        "introduced": None,
+        "adopted_by": None,
+        "hints": [],
+        "routes": [],
+        "fingerprint": None,
+    }
+
+
 def fingerprint(kind: str, key: str, selector: str, commit: str | None) -> str:
     """The finding's id across runs (SARIF's ``partialFingerprints``)."""
     import hashlib
@@ -209,9 +239,19 @@ class CheckReport(NamedTuple):
     def with_extra(self, more: tuple[Reported, ...]) -> CheckReport:
         return self._replace(extra=(*self.extra, *more)) if more else self
 
-    def as_dict(self, door: str, exit_code: int | None = None) -> dict[str, object]:
+    def as_dict(
+        self,
+        door: str,
+        exit_code: int | None = None,
+        *,
+        clean: list[dict[str, object]] | None = None,
+    ) -> dict[str, object]:
         """The report in the documented JSON schema (docs/findings.schema.json), which
-        ``forest check``, ``status``, ``check --staged`` and ``ci`` all print."""
+        ``forest check``, ``status``, ``check --staged`` and ``ci`` all print.
+        ``clean``: every binding's finding, all clean (``clean_dict``), a report with
+        no items of its own (a remembered clean verdict: ``forest status --json``)."""
+        found = clean if clean is not None else [r.as_dict() for r in (*self.items, *self.extra)]
+        summary = self.summary() if clean is None else summary_line(len(clean), 0, self.where)
         return {
             "schema_version": SCHEMA_VERSION,
             "door": door,
@@ -219,8 +259,8 @@ class CheckReport(NamedTuple):
             "where": self.where,
             "ok": self.ok,
             "exit_code": (0 if self.ok else 1) if exit_code is None else exit_code,
-            "summary": self.summary(),
-            "findings": [r.as_dict() for r in (*self.items, *self.extra)],
+            "summary": summary,
+            "findings": found,
             "warnings": [r.as_dict() for r in self.warnings],
             "notes": [*self.notes, *self.hints],
             "commit_route": None if self.commit_route is None else self.commit_route.as_dict(),

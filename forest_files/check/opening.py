@@ -102,12 +102,25 @@ def remembered_count(root: str) -> int | None:
 def remembered_rows(root: str) -> list[tuple[str, str, str]] | None:
     """(path, selector, ground content id) of every binding of the remembered clean
     verdict, from the binding map's packed rows (nothing unpacked); None: judge."""
+    held = _remembered_key(root)
+    rows = None if held is None else bindmap.status_rows(bindmap.worktree_record(root), held[1])
+    return rows if rows is not None and held is not None and len(rows) == held[0] else None
+
+
+def remembered_grounds(root: str) -> list[tuple[str, ...]] | None:
+    """(path, selector, bind act, ground content id, ground section hash) of every
+    binding of the remembered clean verdict (``forest status --json``), unpacked from
+    the binding map's rows, no ``Binding`` made; None: judge."""
+    held = _remembered_key(root)
+    rows = None if held is None else bindmap.clean_rows(bindmap.worktree_record(root), held[1])
+    return rows if rows is not None and held is not None and len(rows) == held[0] else None
+
+
+def _remembered_key(root: str) -> tuple[int, verdict.LedgerKey] | None:
+    """The remembered clean verdict's binding count and the ledger's key, or None."""
     count = remembered_count(root)
     ledger = verdict.ledger_key(root) if count is not None else None
-    if count is None or ledger is None:
-        return None
-    rows = bindmap.status_rows(bindmap.worktree_record(root), ledger)
-    return rows if rows is not None and len(rows) == count else None
+    return None if count is None or ledger is None else (count, ledger)
 
 
 __all__ = [
@@ -120,6 +133,7 @@ __all__ = [
     "index_fingerprint",
     "open_custody",
     "remembered_count",
+    "remembered_grounds",
     "remembered_rows",
 ]
 

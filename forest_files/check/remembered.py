@@ -9,16 +9,12 @@ is the whole of a warm ``forest status``.
 Stores: nothing.
 Refuses: nothing; any doubt is a miss (None), and the caller judges.
 Returns: (path, selector, ground content id) of every binding, or None;
-``remembered_report``: the same verdict as a ``CheckReport`` of clean findings
-(``forest status --json``: the finding model, and every binding's id).
-Test: tests/doors/test_fastcheck.py, tests/check/test_coverage.py
+``remembered_findings``: the same verdict as every binding's clean finding in the
+JSON schema (``forest status --json``: the finding model, and every binding's id).
+Test: tests/doors/test_fastcheck.py, tests/check/test_coverage.py, tests/doors/test_doors_cost.py
 """
 
 from __future__ import annotations
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from forest_files.check.findings import CheckReport
 
 
 def remembered_clean(root: str) -> list[tuple[str, str, str]] | None:
@@ -30,22 +26,12 @@ def remembered_clean(root: str) -> list[tuple[str, str, str]] | None:
     return remembered_rows(root)
 
 
-def remembered_report(root: str) -> CheckReport | None:
-    """The remembered clean verdict as clean findings of every binding, or None."""
-    if remembered_clean(root) is None:
-        return None
-    from forest_files.check.engine import Finding
-    from forest_files.check.findings import CheckReport, Reported
-    from forest_files.check.opening import MAP, open_custody
+def remembered_findings(root: str) -> list[dict[str, object]] | None:
+    """The remembered clean verdict as every binding's clean finding in the JSON
+    schema (``forest status --json``), from the binding map's rows: no ``Finding``, no
+    ``Binding``, the map read once; None when the verdict must be judged."""
+    from forest_files.check.findings import clean_dict
+    from forest_files.check.opening import remembered_grounds  # the one way into custody
 
-    with open_custody(root, "worktree") as custody:
-        if custody.via != MAP:  # the ledger moved meanwhile: judge
-            return None
-        items = []
-        for b in custody.bindings:
-            ground = custody.grounds.get(b.entry_id)
-            if ground is None or ground[0] is None:
-                return None
-            clean = Finding("clean", b.path, b.selector, b.bind_act, ground[0], ground[1])
-            items.append(Reported(clean))
-    return CheckReport("worktree", "working tree", tuple(items))
+    rows = remembered_grounds(root)
+    return None if rows is None else [clean_dict(*row) for row in rows]

@@ -212,6 +212,29 @@ def status_rows(record: str, key: LedgerKey | str) -> list[tuple[str, str, str]]
     return list(rows)
 
 
+def clean_rows(record: str, key: LedgerKey | str) -> list[tuple[str, ...]] | None:
+    """(path, selector, bind act, ground content id, ground section hash) of every
+    binding of the map saved under ``key``, in load order, unpacked as plain rows (no
+    ``Binding``: ``forest status --json`` of a remembered clean verdict); None when
+    the record is missing or stale, or a binding has no single ground (as
+    ``status_rows``)."""
+    doc = _doc(record, key)
+    if doc is None:
+        return None
+    order, packed = doc[4], doc[5]
+    rows: list[tuple[str, ...]] = []
+    try:
+        for path in order:
+            for row in marshal.loads(packed[path]):
+                ground = row[-1]
+                if len(row) != _ROW or ground is None or ground[0] is None or ground[2]:
+                    return None
+                rows.append((row[1], row[2], row[0], ground[0], ground[1]))
+    except (KeyError, TypeError, ValueError, EOFError, IndexError):
+        return None
+    return rows
+
+
 def _doc(record: str, key: LedgerKey | str) -> tuple[Any, ...] | None:
     """The decoded record when it is of this format and version and saved under ``key``."""
     try:

@@ -88,18 +88,22 @@ def _custody_line(repo: str, near: str | None) -> str | None:
 
 
 def _status_json(repo: str, near: str | None) -> int:
-    """``forest status --json``: the report in the one JSON schema (every binding)."""
+    """``forest status --json``: the report in the one JSON schema (every binding); a
+    remembered clean verdict's findings straight from the binding map's rows."""
     import json
 
-    from forest_files.check.remembered import remembered_report
+    from forest_files.check.findings import CheckReport
+    from forest_files.check.remembered import remembered_findings
 
-    report = remembered_report(near) if near is not None else None
-    if report is None:
+    clean = remembered_findings(near) if near is not None else None
+    if clean is None:
         from forest_files.check.path import run_check
 
         report = run_check(work_root(repo), "worktree")
+    else:
+        report = CheckReport("worktree", "working tree")
     said = _custody_line(repo, near)
     if said is not None:  # among the notes, as the check's other advice
         report = report._replace(notes=(*report.notes, said))
-    print(json.dumps(report.as_dict("status", exit_code=0)))
+    print(json.dumps(report.as_dict("status", exit_code=0, clean=clean)))
     return 0

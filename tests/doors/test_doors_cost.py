@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers.custody import adopted_repo
-from tests.helpers.git import git, git_env, write
+from tests.helpers.custody import adopted_repo, init_and_adopt
+from tests.helpers.git import commit_all, git, git_env, make_repo, write
 
 ENTRY = "from forest_files.doors.entry import main; main()"
 
@@ -80,3 +80,31 @@ def test_staged_unbound_file_imports_no_routes_accepted(staged_unbound: Path) ->
     assert "forest_files.check.staged" in quick.imported
     heavy = {"dataclasses", "inspect", "forest_files.check.explain", "forest_files.check.finding"}
     assert not heavy & quick.imported, heavy & quick.imported
+
+
+def test_warm_status_json_unpacks_no_binding_and_builds_no_finding_accepted(
+    tmp_path: Path,
+) -> None:
+    """``forest status --json`` of a remembered clean verdict reads the binding map once,
+    into plain rows: no ``Binding`` unpacked a second time (open_custody), no ``Finding``
+    built (the finding model's dataclass and ``dataclasses`` stay unloaded), and its
+    output is the judged run's, byte for byte."""
+    repo = make_repo(tmp_path)
+    write(repo, "f.md", "# A\n\nwords\n\n# B\n\nmore\n")
+    init_and_adopt(repo, ["f.md#A", "f.md#B"])
+    commit_all(repo, "adopt")
+    door(repo, "check")  # judges, and remembers the clean verdict
+    warm = door(repo, "status", "--json")
+    heavy = {
+        "dataclasses",
+        "forest_files.check.finding",
+        "forest_files.check.engine",
+        "forest_files.custody.bindings",
+        "forest_files.check.path",
+    }
+    assert not heavy & warm.imported, heavy & warm.imported
+    os.utime(repo / "f.md", ns=(1, 1))  # a bound file's stat changed: the verdict is judged
+    judged = door(repo, "status", "--json")
+    assert "forest_files.check.path" in judged.imported
+    assert judged.stdout == warm.stdout
+    assert '"summary": "2 binding(s) checked against the working tree: 0 not clean"' in warm.stdout
