@@ -46,6 +46,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:  # the light doors (fastcheck, the hook) load none of this
     from pathlib import Path
 
+    from forest_files.custody.source_config import SourceConfig
+
 # Loaded on first use: a remembered verdict (fastcheck) opens none of these.
 _OPENED = ("ABSENT", "INDEX", "MAP", "PATHS", "REPLAY", "VIEW", "WORKTREE", "Custody")
 _EXPORTS: dict[str, str] = {
@@ -64,6 +66,7 @@ def open_custody(
     fingerprint: str | None = None,
     replay: bool = True,
     key: tuple[str, str] | None = None,
+    config: SourceConfig | None = None,
 ) -> Custody:
     """The custody of ``source``: ``worktree``, ``index`` (the staged ledger and
     files) or a commit.
@@ -74,7 +77,9 @@ def open_custody(
     ``fingerprint``: the view's key when the caller knows it already.
     ``replay`` False (a git source): what this machine holds, or ``via`` ABSENT.
     ``key``: a commit's ``viewkey.heads_custody`` entry, asked of git for a whole
-    range at once (its commit id and ledger tree key)."""
+    range at once (its commit id and ledger tree key). ``config``: forest.toml at a
+    git source as the caller read it (custody/source_config.py): a view built here
+    does not read it again."""
     from forest_files.check.opened import WORKTREE
 
     if source == WORKTREE:
@@ -85,7 +90,7 @@ def open_custody(
 
     from forest_files.check.opening_git import open_git
 
-    where = (touched, keep_index_file, fingerprint, replay, key)
+    where = (touched, keep_index_file, fingerprint, replay, key, config)
     return open_git(Path(root), source, within, *where)
 
 

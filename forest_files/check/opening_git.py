@@ -23,6 +23,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:  # the light doors (fastcheck, the hook) load none of this
     from pathlib import Path
 
+    from forest_files.custody.source_config import SourceConfig
+
 
 def index_fingerprint(
     root: Path, head: tuple[str, str] | None, ledger_staged: bool, *, keep_index_file: bool
@@ -49,6 +51,7 @@ def open_git(
     fingerprint: str | None,
     replay: bool,
     key: tuple[str, str] | None,
+    config: SourceConfig | None = None,
 ) -> Custody:
     from forest_files.custody.viewkey import ledger_fingerprint, view_path
 
@@ -70,7 +73,7 @@ def open_git(
         if known is not None and not (known & touched):
             return Custody(root, source, PATHS, [], {}, view=view, tree=tree)
     wanted = sorted(touched) if touched is not None else None
-    got = view_map(root, source, view, keep_index_file, wanted, replay)
+    got = view_map(root, source, view, keep_index_file, wanted, replay, config)
     if got is None:
         return Custody(root, source, ABSENT, [], {}, view=view, tree=tree)
     via, found = got

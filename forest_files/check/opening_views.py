@@ -25,6 +25,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:  # the light doors (fastcheck, the hook) load none of this
     from pathlib import Path
 
+    from forest_files.custody.source_config import SourceConfig
+
 
 def view_map(
     root: Path,
@@ -33,6 +35,7 @@ def view_map(
     keep_index_file: bool,
     wanted: list[str] | None,
     replay: bool,
+    config: SourceConfig | None = None,
 ) -> tuple[str, bindmap.BindMap] | None:
     """The view's binding map: saved, derived from the sealed view, or replayed."""
     from forest_files.custody.viewkey import bound_paths, view_ready, write_bound_paths
@@ -47,7 +50,7 @@ def view_map(
             return None
         from forest_files.custody.viewbuild import build_view
 
-        build_view(root, source, keep_index_file, view)
+        build_view(root, source, keep_index_file, view, config)
         via = REPLAY
     from forest_files.store.forest import ForestStore
 

@@ -176,9 +176,10 @@ def _index(root: Path, paths: tuple[str, ...], diffs: bool) -> CheckReport:
     from forest_files.check.explain_diffs import with_diffs
     from forest_files.check.opening import open_custody
     from forest_files.custody.content import GitTreeSource
-    from forest_files.custody.sources import config_from
+    from forest_files.custody.sources import source_config
 
-    with open_custody(root, "index", within=paths, keep_index_file=True) as custody:
+    read = source_config(root, "index", keep_index_file=True)  # once: a view built takes it
+    with open_custody(root, "index", within=paths, keep_index_file=True, config=read) as custody:
         content = custody.content
         assert isinstance(content, GitTreeSource)
         bindings, view = custody.bindings, custody.view
@@ -193,7 +194,7 @@ def _index(root: Path, paths: tuple[str, ...], diffs: bool) -> CheckReport:
             documents=parsed,
             history=custody,
         )
-        cfg = config_from(root, "index", keep_index_file=True)
+        cfg = read.config
         gaps = in_source(cfg.require, content, bindings, within=paths, bind=cfg.bind)
         unbound = explain(gaps, root=root, source="index")  # the hook says: a warning
         if any(f.failed for f in findings):

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import NamedTuple
 
 from forest_files import gitio
 from forest_files.custody.config import (
@@ -68,17 +69,33 @@ def config_texts_at(repo_root: Path | str, commits: Sequence[str]) -> dict[str, 
     return texts
 
 
+class SourceConfig(NamedTuple):
+    """forest.toml at a git source: parsed, and the text it was parsed from (a view's
+    key hashes it: viewbuild.py)."""
+
+    config: ForestConfig
+    text: str
+
+
 def config_from(
     repo_root: Path | str, source: LedgerSource, *, keep_index_file: bool = False
 ) -> ForestConfig:
     """forest.toml as it stands at ``source`` (ConfigError if absent or invalid)."""
     if source == WORKTREE:
         return load_config(Path(repo_root) / CONFIG_NAME)
+    return source_config(repo_root, source, keep_index_file=keep_index_file).config
+
+
+def source_config(
+    repo_root: Path | str, source: LedgerSource, *, keep_index_file: bool = False
+) -> SourceConfig:
+    """forest.toml at the git source ``source``, parsed and as text, read once (one
+    ``git ls-files`` or ``ls-tree``, one blob); ConfigError if absent or invalid."""
     text = config_text_from(repo_root, source, keep_index_file=keep_index_file)
     name = f"{CONFIG_NAME} at {describe(source)}"
     if text is None:
         raise ConfigError(f"{name}: missing; {_way_back(Path(repo_root), source, keep_index_file)}")
-    return parse_config_text(text, name)
+    return SourceConfig(parse_config_text(text, name), text)
 
 
 def _way_back(root: Path, source: LedgerSource, keep_index_file: bool) -> str:

@@ -30,9 +30,11 @@ from types import MappingProxyType
 
 from forest_files import gitio
 from forest_files.custody.replay import BodyReader, replay
+from forest_files.custody.source_config import SourceConfig as SourceConfig
 from forest_files.custody.source_config import config_from as config_from
 from forest_files.custody.source_config import config_text_from as config_text_from
 from forest_files.custody.source_config import config_texts_at as config_texts_at
+from forest_files.custody.source_config import source_config as source_config
 from forest_files.custody.source_entries import INDEX as INDEX
 from forest_files.custody.source_entries import WORKTREE as WORKTREE
 from forest_files.custody.source_entries import LedgerSource as LedgerSource

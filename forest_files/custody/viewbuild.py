@@ -42,11 +42,11 @@ from forest_files.custody.ledger_conversion import with_conversion
 from forest_files.custody.replay import replay
 from forest_files.custody.sources import (
     LedgerBlobs,
+    SourceConfig,
     body_reader,
-    config_from,
-    config_text_from,
     ledger_blobs,
     snapshot_of,
+    source_config,
 )
 from forest_files.custody.viewkey import seal_view
 from forest_files.custody.viewmanifest import Manifest, manifest_rows, sealed_manifest
@@ -61,13 +61,16 @@ MAX_VIEWS = 6
 _LEGACY_SIDES = (".segments", ".cfg", ".manifest")
 
 
-def build_view(root: Path, source: str, keep_index_file: bool, target: Path) -> str:
+def build_view(
+    root: Path, source: str, keep_index_file: bool, target: Path, read: SourceConfig | None = None
+) -> str:
     """Build the view of ``source``'s ledger at ``target``; returns how ("incremental"
-    from an earlier view, or "full")."""
-    cfg = config_from(root, source, keep_index_file=keep_index_file)
-    cfg_key = hashlib.sha256(
-        (config_text_from(root, source, keep_index_file=keep_index_file) or "").encode()
-    ).hexdigest()
+    from an earlier view, or "full"). ``read``: forest.toml at ``source`` as the caller
+    read it (else read here, once)."""
+    if read is None:
+        read = source_config(root, source, keep_index_file=keep_index_file)
+    cfg = read.config
+    cfg_key = hashlib.sha256(read.text.encode()).hexdigest()
     where = ledger_blobs(root, source, keep_index_file=keep_index_file)
     ensure_dir(target.parent)
     fd, tmp_name = tempfile.mkstemp(prefix=".view-", suffix=".db", dir=target.parent)

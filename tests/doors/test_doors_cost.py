@@ -9,6 +9,7 @@ Test: forest_files/check/staged.py, forest_files/check/path.py, forest_files/doo
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -17,6 +18,7 @@ import pytest
 
 from tests.helpers.custody import adopted_repo, init_and_adopt
 from tests.helpers.git import commit_all, git, git_env, make_repo, write
+from tests.helpers.state import local_state
 
 ENTRY = "from forest_files.doors.entry import main; main()"
 
@@ -108,3 +110,19 @@ def test_warm_status_json_unpacks_no_binding_and_builds_no_finding_accepted(
     assert "forest_files.check.path" in judged.imported
     assert judged.stdout == warm.stdout
     assert '"summary": "2 binding(s) checked against the working tree: 0 not clean"' in warm.stdout
+
+
+def test_cold_staged_check_lists_forest_toml_once_accepted(tmp_path: Path) -> None:
+    """A full ``forest check --staged`` with no view of the staged ledger yet (a fresh
+    clone, or caches removed) reads forest.toml from the index once: the view it
+    builds takes the config the check read (one ``git ls-files -- forest.toml``,
+    where it took three: twice in the build, once for the required targets)."""
+    repo = adopted_repo(tmp_path, "f.md", "# A\n\nwords\n", "f.md#A")
+    write(repo, "f.md", "# B\n\nnew words\n\n# A\n\nwords\n")  # a bound file: judged
+    git(repo, "add", "f.md")
+    shutil.rmtree(local_state(repo) / "views", ignore_errors=True)
+    shutil.rmtree(local_state(repo) / "cache", ignore_errors=True)
+    cold = door(repo, "check", "--staged")
+    assert cold.stdout == "1 binding(s) checked against the git index: 0 not clean\n"
+    config = [g for g in cold.gits if g.startswith("git ls-files") and g.endswith("-- forest.toml")]
+    assert len(config) == 1, cold.gits
