@@ -122,36 +122,32 @@ class Reported(NamedTuple):
         finding carries no lines or section hash (its section hashes to its ground),
         so a remembered clean verdict and a judged one print the same."""
         f = self.finding
-        located = f.failed  # a clean section is its ground: where it stands is not asked
-        return {
-            "kind": f.kind,
-            "path": f.path,
-            "selector": f.selector,
-            "start_line": f.start_line if located else None,
-            "end_line": f.end_line if located else None,
-            "binding": f.binding or None,
-            "act": f.act,
-            "ground": f.ground,
-            "section_hash": f.actual_hash if located else None,
-            "ground_section_hash": f.expected_hash,
-            "detail": f.detail,
-            "moved_to": f.moved_to,
-            "candidates": list(f.candidates),
-            "candidate_lines": list(f.candidate_lines),
-            "commit": self.commit,
-            "introduced": self.introduced,
-            "adopted_by": self.adopted_by or None,
-            "hints": list(self.hints),
-            "routes": [r.as_dict() for r in self.routes],
-            "fingerprint": self.fingerprint if f.failed else None,
-        }
+        out = clean_dict(f.path, f.selector, f.binding, f.ground, f.expected_hash)
+        if f.failed:  # a clean section is its ground: where it stands is not asked
+            out.update(start_line=f.start_line, end_line=f.end_line, section_hash=f.actual_hash)
+        out.update(
+            kind=f.kind,
+            act=f.act,
+            detail=f.detail,
+            moved_to=f.moved_to,
+            candidates=list(f.candidates),
+            candidate_lines=list(f.candidate_lines),
+            commit=self.commit,
+            introduced=self.introduced,
+            adopted_by=self.adopted_by or None,
+            hints=list(self.hints),
+            routes=[r.as_dict() for r in self.routes],
+            fingerprint=self.fingerprint if f.failed else None,
+        )
+        return out
 
 
 def clean_dict(
-    path: str, selector: str, binding: str, ground: str, ground_hash: str | None
+    path: str, selector: str, binding: str, ground: str | None, ground_hash: str | None
 ) -> dict[str, object]:
-    """A clean finding of a binding with no routes, hints or commit in the JSON schema,
-    as ``Reported.as_dict`` gives it, without a ``Finding`` (a remembered clean
+    """A clean finding of a binding with no routes, hints or commit in the JSON schema:
+    the one builder of a finding's document, whose keys and order every finding's
+    ``Reported.as_dict`` starts from; alone, without a ``Finding`` (a remembered clean
     verdict: ``forest status --json``, check/remembered.py)."""
     return {
         "kind": "clean",
