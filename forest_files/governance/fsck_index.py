@@ -4,7 +4,8 @@ the ledger the index was synced from.
 Checks: every body re-hashed, every ``[erased]`` body backed by an erasure row, every
 edge's kind in the vocabulary, every entry in one scope (``row_faults``); every act of
 the ledger applied, nothing applied that the ledger lacks, every erase act's tombstone
-rows present (``ledger_faults``); then, for an index in step with the ledger
+rows present, every erased row's body removed by an erase act of the ledger
+(``ledger_faults``: ``erased-not-in-ledger``); then, for an index in step with the ledger
 (``proven``): every entry row held to the record an act of the ledger writes it with
 (ledger/act_refs.py ``entry_records``; the anchor to the project's,
 store/anchor.py ``anchor_content_id``), its content id recomputed from the row's own
@@ -20,7 +21,8 @@ Stores: nothing (the caller's connection is read-only).
 Refuses: nothing; a fault is reported, never raised.
 Returns: ``FsckFault`` lists (codes, row ids, content ids, act ids — never text).
 Test: tests/custody/test_fsck.py, tests/custody/test_fsck_content_ids.py,
-tests/governance/test_fsck_chains.py, tests/governance/test_fsck_adoption_edges.py
+tests/governance/test_fsck_chains.py, tests/governance/test_fsck_adoption_edges.py,
+tests/governance/test_fsck_promise.py
 """
 
 from __future__ import annotations
@@ -101,20 +103,46 @@ def ledger_faults(
             want = {*marks, tombstone.body_mark(project, p.body_hash)}
             if not {(fp, act.id) for fp in want} <= tombs:
                 out.append(FsckFault("tombstone", act.id, "its tombstone rows are missing"))
-    return out
+    return out + _unerased(conn, acts)
+
+
+def _unerased(conn: sqlite3.Connection, acts: Mapping[str, Act]) -> list[FsckFault]:
+    """Each entry row erased (its body the marker, or an ``erasures`` row) whose body
+    hash no erase act of the ledger removes: an erasure the ledger never made, which a
+    door would take for a forget (its words shown ``[erased]``, the body file deleted)."""
+    erased = {a.payload.body_hash for a in acts.values() if isinstance(a.payload, EraseAct)}
+    rows = conn.execute(
+        "SELECT id, body_hash FROM entries WHERE body = ? OR id IN (SELECT entry_id FROM erasures)"
+        " ORDER BY id",
+        (_ERASED,),
+    )
+    why = "erased, but no erase act of the ledger removes its body"
+    return [
+        FsckFault("erased-not-in-ledger", f"entry row {i}", why)
+        for i, body_hash in rows
+        if body_hash not in erased
+    ]
 
 
 def proven(
     conn: sqlite3.Connection, snapshot: LedgerSnapshot, ledger_dir: Path, project: str
 ) -> list[FsckFault]:
     """The rows of an index in step with ``snapshot`` held to it: ``content_faults``,
-    the index proof (``proof_faults``), and where neither finds a fault (a rebuild
-    repairs all three), ``adoption_faults``."""
+    the index proof (``proof_faults``), and where the proof finds nothing (every door
+    rebuilds such an index before it names an adopter), ``adoption_faults`` of each
+    ground whose declared record no content fault names already (a row deleted or its
+    content id changed): an edge moved beside another row's damage is named too."""
     conn.row_factory = sqlite3.Row  # the store's readers take rows by column name
     try:
         store = ForestStore.over(conn)
-        found = content_faults(store, snapshot, project) + proof_faults(store, ledger_dir)
-        return found or adoption_faults(store, snapshot)  # else those name it already
+        found = content_faults(store, snapshot, project)
+        proof = proof_faults(store, ledger_dir)
+        if proof:
+            return found + proof
+        named = {f.where for f in found}
+        declared = adoptions.declared_in(snapshot.acts.values())
+        moved = adoption_faults(store, snapshot)
+        return found + [f for f in moved if declared[f.where].content_id not in named]
     finally:
         conn.row_factory = None
 
