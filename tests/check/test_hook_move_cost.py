@@ -8,7 +8,8 @@ bindings under its heading (its bound descendants, carried), never every binding
 its file again; no cyclic garbage collection while the hook runs, the collector as
 it was afterwards. In a fresh interpreter: a move of sections with no bound
 descendant never imports the store's lookup module (``custody/lookup.py``, and the
-whole store behind it).
+whole store behind it); naming who adopted a moved section imports none of the
+ledger's act types (``ledger.acts``, ``ledger.segments``).
 """
 
 from __future__ import annotations
@@ -176,3 +177,32 @@ def test_hook_move_step_places_never_parsed_accepted(
     err = capsys.readouterr().err
     assert "or record the whole commit at once (2 rebound" in err, err
     assert not [t for t in parsed if t.startswith("level.md")], parsed
+
+
+def test_hook_move_adopters_named_without_ledger_act_types_accepted(repo: Path) -> None:
+    """Hostile: the refusal names who adopted each moved section (read from the ledger's
+    segment lines that name its ground, custody/adoptions.py); that read imported the
+    ledger's act types and segment reader (``ledger.acts``, ``ledger.segments``: ~30 ms)
+    on every failing hook, though it decodes lines as plain JSON."""
+    git(repo, "mv", "flat.md", "level.md")
+    heavy = (
+        "forest_files.ledger.acts",
+        "forest_files.ledger.kinds",
+        "forest_files.ledger.segments",
+    )
+    code = (
+        "import sys; from forest_files.doors.hooks.run import main; code = main(['pre-commit']); "
+        f"print(code, sorted(m for m in sys.modules if m in {heavy!r}))"
+    )
+    for _ in range(2):  # the second run: the staged ledger's view cached by the first
+        proc = subprocess.run(
+            [sys.executable, "-c", code],
+            cwd=repo,
+            env={**os.environ, **git_env()},
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+    assert "moved flat.md#Flat/One" in proc.stderr, proc.stderr
+    assert "adopted by" in proc.stderr and "“as written”" in proc.stderr, proc.stderr
+    assert proc.stdout.strip() == "1 []", proc.stdout
