@@ -7,7 +7,7 @@ path (read as absent); ``special`` names what stands there instead.
 Returns: bytes of a path's blob (None when it is not a regular file);
 ``special``; ``variant`` of a missing path; the paths the tree holds.
 Test: tests/check/test_check.py, tests/custody/test_special_paths.py,
-      tests/text/test_selector_rules.py
+      tests/text/test_selector_rules.py, tests/custody/test_content_git_only.py
 """
 
 from __future__ import annotations
@@ -33,7 +33,8 @@ class GitTreeSource:
     rev: str | None = None
     keep_index_file: bool = False
     name: str = "git index"
-    # A few paths a hook judges: list just those; the whole tree only if asked (moved).
+    # A few paths a hook judges: list just those (the index's in one call); the whole
+    # tree only if asked (moved).
     only: tuple[str, ...] = ()
     _blobs: dict[str, str] = field(default_factory=dict)
     _special: dict[str, str] = field(default_factory=dict)  # path -> kind (symlink, …)
@@ -49,8 +50,11 @@ class GitTreeSource:
         if self.rev is not None:
             self.name = f"commit {self.rev}"
         if self.only and len(self.only) <= 20:
-            for path in self.only:
-                self._take(self._list(path))
+            if self.rev is None and all(p and p[-1] != "/" for p in self.only):  # one listing
+                self._take(self._list_only())
+            else:
+                for path in self.only:
+                    self._take(self._list(path))
         else:
             self._take(self._list(""))
             self._complete = True
@@ -61,6 +65,23 @@ class GitTreeSource:
         if self.rev is None:
             return gitio.ls_files_stage(self.root, prefix, keep_index_file=self.keep_index_file)
         return gitio.ls_tree(self.root, self.rev, prefix)
+
+    def _list_only(self) -> list[gitio.TreeEntry]:
+        """The index's entries at or under each ``only`` path, from one ``git ls-files``,
+        in the order one listing per path gives them (a variant is looked for in it)."""
+        from forest_files import gitio
+
+        asked = set(self.only)
+        under: dict[str, list[gitio.TreeEntry]] = {path: [] for path in asked}
+        for e in gitio.ls_files_stage(
+            self.root, keep_index_file=self.keep_index_file, paths=self.only
+        ):
+            cut = len(e.path)
+            while cut > 0:  # the entry's path, then each folder it lies in, that was asked
+                if e.path[:cut] in asked:
+                    under[e.path[:cut]].append(e)
+                cut = e.path.rfind("/", 0, cut)
+        return [e for path in self.only for e in under[path]]
 
     def _take(self, entries: list[gitio.TreeEntry]) -> None:
         self._dirs = None
