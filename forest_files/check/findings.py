@@ -5,13 +5,13 @@ Refuses: nothing.
 Returns: ``Route`` (a way out: shell words, quoted when shown), ``Reported``
 (a check finding with its routes and who adopted its ground), ``CheckReport``
 (one check of one source). Nothing here carries section text.
-Test: tests/doors/test_doors.py
+Test: tests/doors/test_doors.py, tests/check/test_hook_move_cost.py
 """
 
 from __future__ import annotations
 
 import functools
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from forest_files.check.summary import summary_line
 from forest_files.kernel.shellword import shell_word
@@ -193,8 +193,8 @@ class Step(NamedTuple):
     carried: bool = False  # a descendant carried by an enclosing rebind
 
 
-class CheckReport(NamedTuple):
-    """One check of one content source: every binding's finding, clean ones included."""
+class _ReportFields(NamedTuple):
+    """A ``CheckReport``'s fields."""
 
     source: str  # "worktree", "index", or a commit id
     where: str  # "working tree", "git index", "commit 1a2b3c4d5e6f"
@@ -216,9 +216,26 @@ class CheckReport(NamedTuple):
     # said instead of "N binding(s) checked against WHERE"
     judged_nothing: str = ""
 
-    @property
+
+class CheckReport(_ReportFields):
+    """One check of one content source: every binding's finding, clean ones included.
+    A report never changes (``_replace`` makes another), so what is worked out of its
+    findings is worked out once per report: a hook asks for the failed ones nine times."""
+
+    @functools.cached_property
     def failed(self) -> tuple[Reported, ...]:
-        return tuple(r for r in (*self.items, *self.extra) if r.finding.failed)  # 1 call, not 2
+        return (
+            *[r for r in self.items if r.finding.failed],
+            *[r for r in self.extra if r.finding.failed],
+        )
+
+    def _replace(self, **changes: Any) -> CheckReport:
+        """Another report with ``changes``; its failed findings this one's where
+        neither ``items`` nor ``extra`` changes (a route, a note or a hint added)."""
+        made = super()._replace(**changes)
+        if "failed" in self.__dict__ and "items" not in changes and "extra" not in changes:
+            made.__dict__["failed"] = self.failed
+        return made
 
     @property
     def ok(self) -> bool:

@@ -9,7 +9,8 @@ its file again; no cyclic garbage collection while the hook runs, the collector 
 it was afterwards. In a fresh interpreter: a move of sections with no bound
 descendant never imports the store's lookup module (``custody/lookup.py``, and the
 whole store behind it); naming who adopted a moved section imports none of the
-ledger's act types (``ledger.acts``, ``ledger.segments``).
+ledger's act types (``ledger.acts``, ``ledger.segments``); the report works out its
+failed findings once.
 """
 
 from __future__ import annotations
@@ -206,3 +207,27 @@ def test_hook_move_adopters_named_without_ledger_act_types_accepted(repo: Path) 
     assert "moved flat.md#Flat/One" in proc.stderr, proc.stderr
     assert "adopted by" in proc.stderr and "“as written”" in proc.stderr, proc.stderr
     assert proc.stdout.strip() == "1 []", proc.stdout
+
+
+def test_hook_move_report_failed_worked_out_once_accepted(
+    repo: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The hook's report is asked for its failed findings nine times (the commit's plan,
+    the verdict, the blocks, the refusal, the record, ...): each time every finding was
+    asked again whether it failed (2,000 moved findings: 18,000 questions more)."""
+    from forest_files.check.finding import Finding
+
+    asked: Counter[str] = Counter()
+    real = Finding.failed
+
+    def failed(self: Finding) -> bool:
+        if sys._getframe(1).f_code.co_filename.endswith(os.path.join("check", "findings.py")):
+            asked[self.selector] += 1  # asked by the report, not by a route's builder
+        return bool(real.__get__(self))
+
+    monkeypatch.setattr(Finding, "failed", property(failed))
+    git(repo, "mv", "flat.md", "level.md")
+    monkeypatch.chdir(repo)
+    assert hook(["pre-commit"]) == 1
+    assert "moved flat.md#Flat/One" in capsys.readouterr().err
+    assert asked["flat.md#Flat/One"] == 1 and asked["flat.md#Flat/Two"] == 1, asked
