@@ -22,12 +22,11 @@ damaged, naming ``forest fsck`` and ``forest rebuild`` (nothing repaired here);
 ``undeclared_grounds``: for fsck, each ground whose latest adoption record row in the
 index is not the one the ledger declares (an ``adopts`` edge moved or taken away).
 Test: tests/check/test_adopted_by_forged.py, tests/governance/test_fsck_adoption_edges.py,
-      tests/custody/test_adoption_segments.py, tests/check/test_hook_move_cost.py
+tests/check/test_hook_move_cost.py
 """
 
 from __future__ import annotations
 
-import os
 import re
 import sys
 from collections.abc import Collection, Iterable, Mapping
@@ -35,9 +34,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from forest_files.kernel.hashing import hash_body
-from forest_files.kernel.paths import SEGMENTS
 from forest_files.kernel.shellword import forest_text
 from forest_files.ledger.fault import LedgerError
+from forest_files.ledger.segment_files import segment_paths
 from forest_files.store.entryrow import ERASED_MARK
 
 if TYPE_CHECKING:
@@ -47,7 +46,6 @@ if TYPE_CHECKING:
 
 ADOPTION = "adoption_record"
 _HEX64 = re.compile(rb"[0-9a-f]{64}")
-_SEGMENT_SUFFIX = ".jsonl"  # a segment file's name: its id, then this
 
 
 class Declared(NamedTuple):
@@ -106,30 +104,13 @@ def declared_records(ledger_dir: Path, grounds: Collection[str]) -> dict[str, De
     named = {g.encode() for g in grounds}
     out: dict[str, Declared] = {}
     try:
-        for path in _segment_files(ledger_dir):
+        for path in segment_paths(ledger_dir):
             for line in path.read_bytes().split(b"\n"):
                 if line and not named.isdisjoint(_HEX64.findall(line)):
                     _declared_raw(out, grounds, json.loads(line))
     except (ValueError, TypeError, KeyError, AttributeError):
         return _declared_typed(ledger_dir, grounds)
     return out
-
-
-def _segment_files(ledger_dir: Path) -> list[Path]:
-    """The ledger's segment files as ``segment_paths`` (ledger/segments.py) lists them:
-    regular files named ``*.jsonl``, by name, a symlink skipped (verify names it). Listed
-    here so a door naming adopters never imports the ledger's act types (~25 ms of a
-    failing hook's import); only a line the raw read cannot take needs them."""
-    directory = Path(ledger_dir) / SEGMENTS
-    if not directory.is_dir():
-        return []
-    with os.scandir(directory) as entries:
-        found = [
-            Path(e.path)
-            for e in entries
-            if e.name.endswith(_SEGMENT_SUFFIX) and e.is_file(follow_symlinks=False)
-        ]
-    return sorted(found)
 
 
 def _declared_raw(out: dict[str, Declared], grounds: Collection[str], act: Any) -> None:

@@ -42,7 +42,8 @@ from forest_files.kernel.paths import LEDGER_DIR, LEDGER_PREFIX, SEGMENTS, segme
 from forest_files.kernel.shellword import command_text, git_step, in_batches
 from forest_files.ledger.acts import Act, body_hashes
 from forest_files.ledger.fault import LedgerError
-from forest_files.ledger.segments import parse_segment, read_ledger, segment_paths
+from forest_files.ledger.segment_files import segment_paths
+from forest_files.ledger.segments import parse_segment, read_ledger
 from forest_files.ledger.verify import Fault
 
 

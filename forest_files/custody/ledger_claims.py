@@ -67,7 +67,8 @@ def claims_of_ledger(ledger_dir: Path) -> Claims:
     instead (``claims_of``, in act order)."""
     import json
 
-    from forest_files.ledger.segments import read_ledger, segment_paths
+    from forest_files.ledger.segment_files import segment_paths
+    from forest_files.ledger.segments import read_ledger
 
     out = Claims()
     seals: dict[str, set[bool]] = {}

@@ -35,7 +35,7 @@ from forest_files.kernel.errors import ForestError
 from forest_files.kernel.paths import CONFIG_NAME, FOREST_DIR, LEDGER_DIR, SEGMENTS
 from forest_files.kernel.shellword import command_text, forest_text, git_step
 from forest_files.ledger.acts import LedgerError, decode_line
-from forest_files.ledger.segments import segment_paths
+from forest_files.ledger.segment_files import segment_paths
 
 _SEGMENTS = f"{LEDGER_DIR}/{SEGMENTS}"
 _FIRST_LINE_MAX = 1 << 20  # an act line is bounded far below this

@@ -45,10 +45,10 @@ from forest_files.kernel.paths import LEDGER_PREFIX as LEDGER_PREFIX
 from forest_files.kernel.shellword import shell_word
 from forest_files.ledger.acts import Act, LedgerError, is_hex64
 from forest_files.ledger.fault import body_unhashed
+from forest_files.ledger.segment_files import SEGMENT_SUFFIX
 from forest_files.ledger.segments import (
     BODIES_DIR,
     BODY_SUFFIX,
-    SEGMENT_SUFFIX,
     SEGMENTS_DIR,
     LedgerSnapshot,
     parse_segment,

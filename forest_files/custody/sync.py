@@ -27,12 +27,8 @@ from pathlib import Path
 from forest_files.custody.replay import BodyReader, is_applied, replay, tables_current
 from forest_files.ledger.act_order import topo_order
 from forest_files.ledger.acts import Act
-from forest_files.ledger.segments import (
-    SEGMENT_SUFFIX,
-    SEGMENTS_DIR,
-    linked_segment,
-    read_segment,
-)
+from forest_files.ledger.segment_files import SEGMENT_SUFFIX, linked_segment
+from forest_files.ledger.segments import SEGMENTS_DIR, read_segment
 from forest_files.store.forest import ForestStore
 
 # A segment whose mtime is this close to (or after) the moment its stat was recorded

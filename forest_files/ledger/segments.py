@@ -34,10 +34,10 @@ from forest_files.ledger.acts import (
     is_hex64,
 )
 from forest_files.ledger.fault import CRLF_CHECKOUT, body_unhashed
+from forest_files.ledger.segment_files import SEGMENT_SUFFIX, segment_paths
 
 SEGMENTS_DIR = "segments"
 BODIES_DIR = "bodies"
-SEGMENT_SUFFIX = ".jsonl"
 BODY_SUFFIX = ".txt"
 _SEGMENT_NAME = re.compile(r"([0-9a-f]{64})\.jsonl")
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
@@ -234,35 +234,6 @@ def read_segment_bytes(data: bytes, name: str) -> list[Act]:
 def read_segment(path: Path) -> list[Act]:
     path = Path(path)
     return read_segment_bytes(path.read_bytes(), path.name)
-
-
-def segment_paths(ledger_dir: Path, *, refuse_links: bool = False) -> list[Path]:
-    """Segment files by name (``*.jsonl``, regular files; anything else there is a
-    stray for verify). ``refuse_links``: a segment name that is a symlink is refused
-    (``LedgerError``) instead of skipped, for a reader whose custody it would hide."""
-    directory = Path(ledger_dir) / SEGMENTS_DIR
-    if not directory.is_dir():
-        return []
-    found = []
-    with os.scandir(directory) as entries:
-        for e in entries:
-            if not e.name.endswith(SEGMENT_SUFFIX):
-                continue
-            if e.is_file(follow_symlinks=False):
-                found.append(Path(e.path))
-            elif refuse_links and e.is_symlink():
-                raise linked_segment(e.name, e.path)
-    return sorted(found)
-
-
-def linked_segment(name: str, path: str) -> LedgerError:
-    """The refusal of a segment file that is a symlink (never read through)."""
-    return LedgerError(
-        f"{name} is a symlink; a segment is read only from the ledger itself: remove the "
-        f"link (rm -- {shell_word(path)}) and restore the segment's file",
-        segment=name.removesuffix(SEGMENT_SUFFIX),
-        code="stray",
-    )
 
 
 def read_ledger(ledger_dir: Path) -> LedgerSnapshot:

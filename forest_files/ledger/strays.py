@@ -27,7 +27,8 @@ from pathlib import Path
 
 from forest_files.kernel.paths import LEDGER_PREFIX
 from forest_files.kernel.shellword import shell_word
-from forest_files.ledger.segments import BODIES_DIR, BODY_SUFFIX, SEGMENT_SUFFIX, SEGMENTS_DIR
+from forest_files.ledger.segment_files import SEGMENT_SUFFIX
+from forest_files.ledger.segments import BODIES_DIR, BODY_SUFFIX, SEGMENTS_DIR
 
 _SEGMENT = re.compile(r"[0-9a-f]{64}" + re.escape(SEGMENT_SUFFIX))
 _BODY = re.compile(r"[0-9a-f]{64}" + re.escape(BODY_SUFFIX))

@@ -29,14 +29,8 @@ from forest_files.kernel.progress import tracked
 from forest_files.kernel.shellword import ARGV_BATCH, in_batches
 from forest_files.ledger.acts import Act, LedgerError, body_hashes, is_hex64
 from forest_files.ledger.fault import body_unhashed
-from forest_files.ledger.segments import (
-    BODIES_DIR,
-    BODY_SUFFIX,
-    SEGMENT_SUFFIX,
-    SEGMENTS_DIR,
-    parse_segment,
-    segment_paths,
-)
+from forest_files.ledger.segment_files import SEGMENT_SUFFIX, segment_paths
+from forest_files.ledger.segments import BODIES_DIR, BODY_SUFFIX, SEGMENTS_DIR, parse_segment
 from forest_files.ledger.strays import Stray, strays_on_disk
 
 FAULT_CODES = frozenset(

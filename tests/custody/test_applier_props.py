@@ -48,7 +48,8 @@ from forest_files.kernel.errors import ForestError
 from forest_files.kernel.hashing import hash_body
 from forest_files.ledger import LedgerError, make_act, read_ledger, write_segment
 from forest_files.ledger.acts import Act, decode_line
-from forest_files.ledger.segments import read_body, read_segment, segment_paths
+from forest_files.ledger.segment_files import segment_paths
+from forest_files.ledger.segments import read_body, read_segment
 from forest_files.store.forest import ForestStore
 from tests.helpers.acts import raw_line
 from tests.helpers.custody import BY, MAX, init_and_adopt, retire, supersede_as_it_stands

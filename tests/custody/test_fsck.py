@@ -17,7 +17,7 @@ from forest_files.custody.repository import Repository
 from forest_files.doors.cli import app
 from forest_files.governance.forget import forget
 from forest_files.governance.fsck import fsck
-from forest_files.ledger.segments import segment_paths
+from forest_files.ledger.segment_files import segment_paths
 from forest_files.store.forest import load_schema_sql
 from forest_files.store.gate import cache_tables
 from tests.helpers.forgetting import BY, SENTINEL, WORDS, adopted_then_cleaned

@@ -15,8 +15,9 @@ from forest_files.kernel.errors import ForestError
 from forest_files.kernel.hashing import hash_body
 from forest_files.kernel.paths import GITATTRIBUTES_LINE as LINE
 from forest_files.ledger import LedgerError, make_act, read_ledger, write_segment
+from forest_files.ledger.segment_files import segment_paths
 from forest_files.ledger.segment_write import write_bodies
-from forest_files.ledger.segments import body_path, segment_paths
+from forest_files.ledger.segments import body_path
 from tests.helpers.git import commit_all, git, make_repo, write
 from tests.helpers.state import local_state
 from tests.helpers.template import reused

@@ -15,7 +15,7 @@ from forest_files.doors.cli import app
 from forest_files.doors.cli.errors import exit_code
 from forest_files.kernel.errors import ForestError, StoreBusy, StoreCorruption
 from forest_files.ledger import LedgerError
-from forest_files.ledger.segments import segment_paths
+from forest_files.ledger.segment_files import segment_paths
 from tests.helpers.git import commit_all, make_repo
 from tests.helpers.state import local_state
 from tests.helpers.template import reused

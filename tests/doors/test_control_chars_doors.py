@@ -20,7 +20,8 @@ from typer.testing import Result
 from forest_files.custody import auditsql
 from forest_files.custody.auditlog import AuditLog, AuditRefused, Event
 from forest_files.kernel.paths import LEDGER_DIR
-from forest_files.ledger.segments import SEGMENT_SUFFIX, SEGMENTS_DIR
+from forest_files.ledger.segment_files import SEGMENT_SUFFIX
+from forest_files.ledger.segments import SEGMENTS_DIR
 from tests.helpers import cli as in_process
 from tests.helpers.custody import init_and_adopt
 from tests.helpers.git import commit_all, git, make_repo, write

@@ -25,7 +25,7 @@ from forest_files.gate.render_github import (
     step_summary,
 )
 from forest_files.ledger.acts import LedgerError
-from forest_files.ledger.segments import segment_paths
+from forest_files.ledger.segment_files import segment_paths
 from tests.helpers.git import commit_all, git, make_repo, pasted, write
 from tests.helpers.template import reused
 

@@ -16,7 +16,8 @@ from forest_files.gate.ci import run_gate
 from forest_files.gate.range import check_range
 from forest_files.kernel.hashing import hash_body
 from forest_files.ledger import make_act, read_ledger, write_segment
-from forest_files.ledger.segments import body_path, segment_paths
+from forest_files.ledger.segment_files import segment_paths
+from forest_files.ledger.segments import body_path
 from tests.helpers.custody import BY, DOC, two_bound_files
 from tests.helpers.git import commit_all, git, write
 

@@ -19,7 +19,8 @@ from forest_files.gate.range import check_range
 from forest_files.gitio import ShallowClone, UnknownRef
 from forest_files.kernel.hashing import hash_body
 from forest_files.ledger import make_act, read_ledger, write_segment
-from forest_files.ledger.segments import body_path, segment_paths
+from forest_files.ledger.segment_files import segment_paths
+from forest_files.ledger.segments import body_path
 from tests.helpers.git import commit_all, git, make_repo, write
 from tests.helpers.ledger import delete_body
 from tests.helpers.template import reused

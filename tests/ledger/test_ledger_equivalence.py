@@ -26,7 +26,7 @@ from forest_files.custody.repository import GroundEntry, Repository
 from forest_files.kernel.errors import ForestError
 from forest_files.kernel.hashing import hash_body
 from forest_files.ledger import LedgerError, read_ledger, read_segment, verify_ledger
-from forest_files.ledger.segments import segment_paths
+from forest_files.ledger.segment_files import segment_paths
 from tests.helpers.git import commit_all, make_repo
 
 ADA = "Ada Lovelace <ada@example.org>"

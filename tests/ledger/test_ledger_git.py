@@ -25,7 +25,7 @@ from forest_files.custody.repository import GroundEntry, Repository
 from forest_files.doors.cli import app
 from forest_files.kernel.hashing import canonical_json, hash_body, sha256_text
 from forest_files.ledger import LedgerError, make_act, read_ledger, verify_ledger, write_segment
-from forest_files.ledger.segments import segment_paths
+from forest_files.ledger.segment_files import segment_paths
 from tests.helpers.git import commit_all, git, make_repo, write
 from tests.helpers.state import local_state
 from tests.helpers.template import reused

@@ -21,7 +21,7 @@ from forest_files.ledger import (
     write_segment,
 )
 from forest_files.ledger.acts import build_act
-from forest_files.ledger.segments import segment_paths
+from forest_files.ledger.segment_files import segment_paths
 from tests.helpers.acts import entry_record, sample_act
 from tests.helpers.git import commit_all, git, make_repo
 from tests.helpers.state import local_state

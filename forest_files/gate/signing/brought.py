@@ -22,7 +22,8 @@ from pathlib import Path
 from forest_files import gitio
 from forest_files.gitio.signatures import changed_blobs
 from forest_files.kernel.paths import LEDGER_PREFIX
-from forest_files.ledger.segments import SEGMENT_SUFFIX, SEGMENTS_DIR, parse_segment
+from forest_files.ledger.segment_files import SEGMENT_SUFFIX
+from forest_files.ledger.segments import SEGMENTS_DIR, parse_segment
 
 _SEGMENTS = f"{LEDGER_PREFIX}{SEGMENTS_DIR}/"
 
