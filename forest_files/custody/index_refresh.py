@@ -1,8 +1,9 @@
 """Bringing a repository's index in step with its ledger: synced, or rebuilt whole,
-then every erasure it holds finished.
+then every erasure it holds that the ledger's erase acts make finished.
 
 Stores: the index (through ``sync_index`` or a replay of the whole ledger, in
-one transaction); the body files of erased entries deleted, and the purges of
+one transaction); the body files of erased entries deleted (only those an erase
+act of the ledger removes: an erasure the index alone holds deletes nothing), and the purges of
 local copies a forget or a pulled erase still owes (purge.py, pulled.py); a
 ``sync``, ``rebuild`` or resumed ``purge`` event in the local audit log.
 Refuses: whatever reading the ledger or replaying its acts refuses
@@ -22,6 +23,7 @@ from dataclasses import dataclass, replace
 
 from forest_files.custody import auditlog as audit
 from forest_files.custody import pulled
+from forest_files.custody.apply import replay_erased
 from forest_files.custody.ledger_conversion import with_checkout_note
 from forest_files.custody.replay import replay
 from forest_files.custody.repo_face import Custodian
@@ -64,14 +66,19 @@ def sync(repo: Custodian) -> SyncReport | None:
     return SyncReport(applied=count, rebuilt=False)
 
 
-def _finish_erasures(repo: Custodian) -> None:
-    """Delete the body file of every erasure the index holds (a forget killed
-    after its commit left one; a pulled erase names one a branch still had), and
-    finish any purge of local copies a forget still owes (custody/purge.py)."""
+def _finish_erasures(repo: Custodian, named: frozenset[str] | None = None) -> None:
+    """Delete the body file of every erasure the index holds that an erase act of the
+    ledger makes (``named``: the body hashes those acts remove, when the ledger was
+    read whole already; a forget killed after its commit left one; a pulled erase
+    names one a branch still had), and finish any purge of local copies a forget
+    still owes (custody/purge.py)."""
     from forest_files.custody.purge import delete_erased_bodies, resume_pending
 
     store = repo.store()
-    delete_erased_bodies(store, repo.ledger_dir)
+    try:
+        delete_erased_bodies(store, repo.ledger_dir, named)
+    except LedgerError as exc:  # the ledger read for its erase acts: named, with the fix
+        raise with_checkout_note(repo.root, exc) from exc
     done = resume_pending(repo.root, store, repo.config.project_id, repo.ledger_dir)
     for act_id, purged in done:
         counts = {"bodies": purged.bodies, "views": purged.views}
@@ -95,7 +102,7 @@ def rebuild(repo: Custodian, store: ForestStore) -> tuple[SyncReport, LedgerSnap
             raise with_checkout_note(repo.root, exc) from exc
         mark_segments(store, repo.ledger_dir, snapshot.segments)
     pulled.owe_purges(repo.root, store, repo.config.project_id, before)
-    _finish_erasures(repo)
+    _finish_erasures(repo, replay_erased(list(snapshot.acts.values())))
     event = audit.Event("rebuild", "ok", "replayed", counts={"acts": count})
     audit.append_events(repo.root, [event])
     return SyncReport(applied=count, rebuilt=True), snapshot

@@ -1,8 +1,10 @@
 """After a forget: the erased body's file, and every local copy of its text.
 
 Stores: deletes ``.forest/ledger/bodies/…/<hash>.txt`` of every body the index
-holds as erased (``delete_erased_bodies``; sync calls it, so a forget killed
-after its commit is finished by the next command); deletes every cached view
+holds as erased that an erase act of the ledger removes (``delete_erased_bodies``;
+sync calls it, so a forget killed after its commit is finished by the next
+command; an erasure only the index holds is a claim, never evidence: the file
+stays, and ``forest fsck`` names the row); deletes every cached view
 (``views/`` in the git directory's state: whole stores that hold bodies; they are rebuilt on
 demand), every restore capture and any other cache file holding the text,
 purges matching proposals from ``.git/forest/local.db``, and rewrites the index
@@ -36,6 +38,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from forest_files.custody import tombstone
+from forest_files.custody.apply import replay_erased
 from forest_files.kernel.errors import ForestError
 from forest_files.kernel.paths import (
     CACHE_DIR,
@@ -47,7 +50,7 @@ from forest_files.kernel.paths import (
 )
 from forest_files.kernel.shellword import forest_text
 from forest_files.kernel.state import ensure_dir, every_worktree_dir, shared_dir
-from forest_files.ledger.segments import body_path
+from forest_files.ledger.segments import body_path, read_ledger
 from forest_files.store import queries
 from forest_files.store.forest import ForestStore
 
@@ -87,13 +90,26 @@ class Purged:
     proposals: tuple[str, ...]  # proposal ids whose text was purged
 
 
-def delete_erased_bodies(store: ForestStore, ledger_dir: Path) -> int:
-    """Delete the ledger body file of every erased body hash; the count deleted."""
+def delete_erased_bodies(
+    store: ForestStore, ledger_dir: Path, named: frozenset[str] | None = None
+) -> int:
+    """Delete the ledger body file of every body hash the index holds as erased and an
+    erase act of the ledger names (``named``: those hashes, when the caller read the
+    ledger already); the count deleted. The ledger is read only when such a file is
+    still there (a forget's or a pulled erase's last step): an index row alone
+    deletes nothing."""
+    hashes = [str(h) for (h,) in store.conn.execute(queries.ERASED_BODY_HASHES).fetchall()]
+    left = [h for h in hashes if body_path(ledger_dir, h).exists()]
+    if not left:
+        return 0
+    if named is None:
+        named = replay_erased(list(read_ledger(ledger_dir).acts.values()))
     done = 0
-    for (body_hash,) in store.conn.execute(queries.ERASED_BODY_HASHES).fetchall():
-        path = body_path(ledger_dir, str(body_hash))
+    for body_hash in left:
+        if body_hash not in named:
+            continue  # no erase act removes it: the index's claim (fsck names it)
         try:
-            path.unlink()
+            body_path(ledger_dir, body_hash).unlink()
         except FileNotFoundError:
             continue
         done += 1
