@@ -2,7 +2,8 @@
 
 Stores: nothing.
 Refuses: nothing (an act about no binding, a seal or an erase, names none; words a
-forget erased read ``[erased]``, as the index holds them). Words are read from the
+forget erased read ``[erased]``, as the index holds them, where an erase act among
+the acts removes their body). Words are read from the
 index only where its record row holds the body the act declares (the record's body
 hash): a row deleted, given another content id or other words outside forest-files
 is read from the ledger's body file instead, and one line on stderr says the index
@@ -27,6 +28,7 @@ import sys
 from collections.abc import Iterable
 from pathlib import Path
 
+from forest_files.custody.apply import replay_erased
 from forest_files.custody.bindings import all_bindings
 from forest_files.kernel.hashing import hash_body
 from forest_files.kernel.shellword import forest_text
@@ -60,7 +62,8 @@ def described(
             chain[content_id] = bind_act
         return by_act.get(bind_act, "")
 
-    words = _Words(store, ledger_dir)
+    acts = list(acts)
+    words = _Words(store, ledger_dir, replay_erased(acts))
     out: dict[str, tuple[str, str]] = {}
     for act in acts:
         p = act.payload
@@ -101,10 +104,13 @@ def rebind_grounds(ledger_dir: Path) -> dict[str, tuple[str, str, str]]:
 
 class _Words:
     """An act's words: its record row's body where it hashes to the record's body hash,
-    else the ledger's body file (the index damaged: counted, said once)."""
+    else the ledger's body file (the index damaged: counted, said once); ``[erased]``
+    only where an erase act among the acts (``erased``: the body hashes they remove)
+    names the record's body."""
 
-    def __init__(self, store: ForestStore, ledger_dir: Path) -> None:
+    def __init__(self, store: ForestStore, ledger_dir: Path, erased: frozenset[str]) -> None:
         self.store, self.ledger_dir, self.damaged = store, ledger_dir, 0
+        self.erased = erased
 
     def of(self, record: EntryRecord) -> str:
         row = self.store.conn.execute(
@@ -117,8 +123,8 @@ class _Words:
             kept = read_body(self.ledger_dir, record.body_hash)
         except LedgerError:  # a damaged body file: what verify and fsck report
             kept = None
-        if kept is None and body == ERASED_MARK:  # a forget erased them, here and there
-            return ERASED_MARK
+        if kept is None and body == ERASED_MARK and record.body_hash in self.erased:
+            return ERASED_MARK  # a forget erased them, here and there
         self.damaged += 1
         return kept or ""
 

@@ -19,6 +19,7 @@ import pytest
 
 from forest_files.custody.repository import Repository
 from forest_files.governance.forget import forget
+from forest_files.ledger.segments import body_path
 from tests.helpers.cli import forest
 from tests.helpers.custody import BY
 from tests.helpers.forgetting import cleaned_and_synced
@@ -112,6 +113,26 @@ def test_log_words_a_forget_erased_accepted(root: Path) -> None:
     words, text, err = _words(root)
     assert words == {"adopt": "ok", "supersede": "[erased]", "erase": ""}
     assert err == "" and "amend" not in text
+
+
+def test_log_erasure_no_erase_act_made_detected(root: Path) -> None:
+    """A record row made ``[erased]`` with an erasure row, and its body file gone (as an
+    older sync deleted it, or by hand): ``forest log`` took it for a forget and said
+    ``[erased]``, nothing damaged. No erase act of the ledger names the body: the
+    words are empty and the damaged-index line is said."""
+    entry_id = _record_id(root, "ok")
+    with closing(sqlite3.connect(local_state(root) / "woods.db")) as conn:
+        ((body_hash,),) = conn.execute("SELECT body_hash FROM entries WHERE id = ?", (entry_id,))
+    behind_the_triggers(
+        root,
+        "INSERT INTO erasures (entry_id, signature, reason) VALUES (?, 'Mallory <m@x>', 'x')",
+        entry_id,
+    )
+    behind_the_triggers(root, "UPDATE entries SET body = '[erased]' WHERE id = ?", entry_id)
+    body_path(root / ".forest" / "ledger", str(body_hash)).unlink()
+    words, text, err = _words(root)
+    assert words == {"adopt": "", "supersede": "amend"}
+    assert "[erased]" not in text and err.splitlines() == [DAMAGED, DAMAGED]
 
 
 @pytest.mark.parametrize("how", sorted(FORGERIES))
