@@ -189,17 +189,19 @@ def proven_adoptions(
         return {}
     out: dict[str, tuple[str, str]] = {}
     damaged = sum(1 for g in rows if g not in declared)  # a row the ledger never made
+    erased = _Erased(ledger_dir)
     for ground, rec in declared.items():
         row = rows.get(ground)
         if row is not None and _is_declared(row, rec):
             out[ground] = (row.signature, row.body)
             continue
         kept = _kept(ledger_dir, rec.body_hash)
-        if kept is None and row is not None and row == (*rec[:2], ERASED_MARK):
-            out[ground] = (row.signature, ERASED_MARK)  # a forget erased them, here and there
+        gone = kept is None and rec.body_hash in erased  # a forget erased them
+        if gone and row is not None and row == (*rec[:2], ERASED_MARK):
+            out[ground] = (row.signature, ERASED_MARK)  # here and there
             continue
         damaged += 1
-        out[ground] = (rec.signature, ERASED_MARK if kept is None else kept)
+        out[ground] = (rec.signature, ERASED_MARK if gone else kept or "")
     if damaged:
         said = f"{damaged} ground" if damaged == 1 else f"{damaged} grounds"
         rows_said = "its adoption record row" if damaged == 1 else "their adoption record rows"
@@ -209,6 +211,28 @@ def proven_adoptions(
             f"`{forest_text('rebuild')}` repairs it\n"
         )
     return out
+
+
+class _Erased:
+    """The body hashes the ledger's erase acts remove, read once when first asked (only
+    where a record's body file is gone): an ``[erased]`` row is a claim of the index,
+    believed only where an erase act of the ledger names the body."""
+
+    def __init__(self, ledger_dir: Path) -> None:
+        self.ledger_dir = ledger_dir
+        self.hashes: frozenset[str] | None = None
+
+    def __contains__(self, body_hash: object) -> bool:
+        if self.hashes is None:
+            from forest_files.custody.apply import replay_erased
+            from forest_files.ledger.segments import read_ledger
+
+            try:
+                acts = list(read_ledger(self.ledger_dir).acts.values())
+            except LedgerError:  # verify and fsck name it; nothing unproven is believed
+                acts = []
+            self.hashes = replay_erased(acts)
+        return body_hash in self.hashes
 
 
 def _is_declared(row: Row, rec: Declared) -> bool:

@@ -21,6 +21,7 @@ import pytest
 from forest_files.custody import adoptions
 from forest_files.kernel.hashing import hash_body
 from forest_files.ledger.record import recompute_id, record_of_row
+from forest_files.ledger.segments import body_path
 from tests.helpers.cli import forest
 from tests.helpers.forgetting import CLEAN, cleaned_and_synced
 from tests.helpers.git import write
@@ -133,3 +134,25 @@ def test_adopted_by_forged_ground_id_read_as_a_literal_refused(root: Path) -> No
     ledger = root / ".forest" / "ledger"
     assert adoptions.declared_records(ledger, ["((("]) == {}
     assert adoptions.declared_records(ledger, [".*"]) == {}
+
+
+def test_check_adopted_by_forged_erasure_body_gone_not_a_forget_detected(root: Path) -> None:
+    """The ground's record row made ``[erased]`` with an ``erasures`` row of the
+    forger's, and its body file gone (deleted by hand, or by the old sync that believed
+    the index): the words were shown ``[erased]`` as after a forget, nothing said. Only
+    an erase act of the ledger makes words ``[erased]``; else the index is damaged, and
+    said so."""
+    honest = _check(root)
+    with closing(sqlite3.connect(local_state(root) / "woods.db")) as conn:
+        ((body_hash,),) = conn.execute(f"SELECT body_hash FROM entries WHERE {RECORD}")
+    behind_the_triggers(
+        root,
+        "INSERT INTO erasures (entry_id, signature, reason) "
+        f"SELECT id, '{MALLORY}', 'forged' FROM entries WHERE {RECORD}",
+    )
+    behind_the_triggers(root, f"UPDATE entries SET body = '[erased]' WHERE {RECORD}")
+    body_path(root / ".forest" / "ledger", str(body_hash)).unlink()
+    text, said, err = _check(root)
+    assert said == honest[1]
+    assert "[erased]" not in text, text
+    assert err.count(DAMAGED) == 2, err
