@@ -10,7 +10,6 @@ naming ``forest fsck`` and ``forest rebuild``. A clean check reads no record at 
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import sqlite3
 from contextlib import closing
@@ -19,13 +18,11 @@ from pathlib import Path
 import pytest
 
 from forest_files.custody import adoptions
-from forest_files.kernel.hashing import hash_body
-from forest_files.ledger.record import recompute_id, record_of_row
 from forest_files.ledger.segments import body_path
 from tests.helpers.cli import forest
 from tests.helpers.forgetting import CLEAN, cleaned_and_synced
 from tests.helpers.git import write
-from tests.helpers.state import behind_the_triggers, local_state
+from tests.helpers.state import behind_the_triggers, hashing_row, local_state
 
 MALLORY = "Mallory <m@x>"
 DAMAGED = (
@@ -52,31 +49,6 @@ def _check(root: Path) -> tuple[str, object, str]:
     return text.stdout, found["adopted_by"], text.stderr + done.stderr
 
 
-def _hashing_row(root: Path) -> None:
-    """The ground's record row made Mallory's, with words of his, its content id made to
-    hash to its fields: a row the index's own checks cannot tell from a real one."""
-    with closing(sqlite3.connect(local_state(root) / "woods.db")) as conn:
-        conn.row_factory = sqlite3.Row
-        row = conn.execute(f"SELECT * FROM entries WHERE {RECORD}").fetchone()
-        origins = conn.execute(
-            "SELECT t.content_id, g.kind FROM edges g JOIN entries t ON t.id = g.to_id "
-            "WHERE g.from_id = ?",
-            (row["id"],),
-        ).fetchall()
-    record = record_of_row(row, tuple((str(c), str(k)) for c, k in origins))
-    words = "forged by Mallory"
-    forged = dataclasses.replace(record, signature=MALLORY, body_hash=hash_body(words))
-    behind_the_triggers(
-        root,
-        "UPDATE entries SET signature = ?, body = ?, body_hash = ?, content_id = ? WHERE id = ?",
-        MALLORY,
-        words,
-        forged.body_hash,
-        recompute_id(forged),
-        row["id"],
-    )
-
-
 FORGERIES = {
     "signer-and-words": f"UPDATE entries SET signature = '{MALLORY}', body = 'forged' "
     f"WHERE {RECORD}",
@@ -97,7 +69,7 @@ def test_check_adopted_by_forged_record_row_from_ledger_detected(root: Path, how
     assert "adopted by t <t@example.org>: “amend”" in honest[0]
     assert "index lost" not in honest[2]
     if how == "hashing-row":
-        _hashing_row(root)
+        hashing_row(root, RECORD, MALLORY, "forged by Mallory")
     else:
         behind_the_triggers(root, FORGERIES[how])
     text, said, err = _check(root)

@@ -133,17 +133,15 @@ def test_hook_move_collector_off_then_restored_accepted(
     assert gc.isenabled()
 
 
-def test_hook_move_flat_sections_store_lookup_never_imported_accepted(repo: Path) -> None:
-    """Hostile: the rebind route of a section with no bound descendant needs nothing
-    of the store's lookup module; importing it for every rebind cost the hook the
-    whole store's import (custody/lookup.py -> store/forest.py)."""
-    git(repo, "mv", "flat.md", "level.md")
+def _hook_twice(repo: Path, modules: tuple[str, ...]) -> subprocess.CompletedProcess[str]:
+    """The pre-commit hook run twice in a fresh interpreter (the second run: the staged
+    ledger's view cached by the first); the second's exit code and which of ``modules``
+    it imported on its stdout."""
     code = (
         "import sys; from forest_files.doors.hooks.run import main; code = main(['pre-commit']); "
-        "print(code, sorted(m for m in sys.modules if m in "
-        "('forest_files.custody.lookup', 'forest_files.store.forest')))"
+        f"print(code, sorted(m for m in sys.modules if m in {modules!r}))"
     )
-    for _ in range(2):  # the second run: the staged ledger's view cached by the first
+    for _ in range(2):
         proc = subprocess.run(
             [sys.executable, "-c", code],
             cwd=repo,
@@ -152,6 +150,15 @@ def test_hook_move_flat_sections_store_lookup_never_imported_accepted(repo: Path
             text=True,
             check=False,
         )
+    return proc
+
+
+def test_hook_move_flat_sections_store_lookup_never_imported_accepted(repo: Path) -> None:
+    """Hostile: the rebind route of a section with no bound descendant needs nothing
+    of the store's lookup module; importing it for every rebind cost the hook the
+    whole store's import (custody/lookup.py -> store/forest.py)."""
+    git(repo, "mv", "flat.md", "level.md")
+    proc = _hook_twice(repo, ("forest_files.custody.lookup", "forest_files.store.forest"))
     assert "moved flat.md#Flat/One" in proc.stderr, proc.stderr
     assert proc.stdout.strip() == "1 []", proc.stdout
 
@@ -191,19 +198,7 @@ def test_hook_move_adopters_named_without_ledger_act_types_accepted(repo: Path) 
         "forest_files.ledger.kinds",
         "forest_files.ledger.segments",
     )
-    code = (
-        "import sys; from forest_files.doors.hooks.run import main; code = main(['pre-commit']); "
-        f"print(code, sorted(m for m in sys.modules if m in {heavy!r}))"
-    )
-    for _ in range(2):  # the second run: the staged ledger's view cached by the first
-        proc = subprocess.run(
-            [sys.executable, "-c", code],
-            cwd=repo,
-            env={**os.environ, **git_env()},
-            capture_output=True,
-            text=True,
-            check=False,
-        )
+    proc = _hook_twice(repo, heavy)
     assert "moved flat.md#Flat/One" in proc.stderr, proc.stderr
     assert "adopted by" in proc.stderr and "“as written”" in proc.stderr, proc.stderr
     assert proc.stdout.strip() == "1 []", proc.stdout

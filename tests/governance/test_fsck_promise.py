@@ -10,7 +10,6 @@ the user there."""
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import sqlite3
 from contextlib import closing
@@ -19,11 +18,10 @@ from pathlib import Path
 import pytest
 
 from forest_files.kernel.hashing import hash_body
-from forest_files.ledger.record import recompute_id, record_of_row
 from tests.helpers.cli import forest
 from tests.helpers.forgetting import CLEAN, cleaned_and_synced
 from tests.helpers.git import write
-from tests.helpers.state import behind_the_triggers, local_state
+from tests.helpers.state import behind_the_triggers, hashing_row, local_state
 
 MALLORY = "Mallory <m@x>"
 PROMISE = "`forest fsck` names the damage, `forest rebuild` repairs it"
@@ -81,7 +79,7 @@ FORGERIES: dict[str, tuple[str, str, tuple[str, ...]]] = {
         ),
     ),
     "check-row-deleted": ("check", GROUND, (f"DELETE FROM entries WHERE {GROUND}",)),
-    "check-hashing-row": ("check", GROUND, ()),  # _hashing_row
+    "check-hashing-row": ("check", GROUND, ()),  # hashing_row
     "check-erased-looking": ("check", GROUND, _erased_looking(GROUND)),
     "check-erased-unbacked": ("check", GROUND, _erased_looking(GROUND)[1:]),
     "log-words": ("log", OLDER, (f"UPDATE entries SET body = 'forged' WHERE {OLDER}",)),
@@ -90,32 +88,8 @@ FORGERIES: dict[str, tuple[str, str, tuple[str, ...]]] = {
         OLDER,
         (f"UPDATE entries SET content_id = '{'0' * 64}' WHERE {OLDER}",),
     ),
-    "log-hashing-row": ("log", OLDER, ()),  # _hashing_row
+    "log-hashing-row": ("log", OLDER, ()),  # hashing_row
 }
-
-
-def _hashing_row(root: Path, where: str) -> None:
-    """The row made Mallory's, with words of his, its content id made to hash to its
-    fields: a row the index's own checks cannot tell from a real one."""
-    with closing(sqlite3.connect(local_state(root) / "woods.db")) as conn:
-        conn.row_factory = sqlite3.Row
-        row = conn.execute(f"SELECT * FROM entries WHERE {where}").fetchone()
-        origins = conn.execute(
-            "SELECT t.content_id, g.kind FROM edges g JOIN entries t ON t.id = g.to_id "
-            "WHERE g.from_id = ?",
-            (row["id"],),
-        ).fetchall()
-    record = record_of_row(row, tuple((str(c), str(k)) for c, k in origins))
-    forged = dataclasses.replace(record, signature=MALLORY, body_hash=hash_body("forged"))
-    behind_the_triggers(
-        root,
-        "UPDATE entries SET signature = ?, body = ?, body_hash = ?, content_id = ? WHERE id = ?",
-        MALLORY,
-        "forged",
-        forged.body_hash,
-        recompute_id(forged),
-        row["id"],
-    )
 
 
 def _names(root: Path, where: str) -> set[str]:
@@ -150,7 +124,7 @@ def test_fsck_names_what_the_damaged_index_line_promises_rebuild_repairs(
     for statement in sql:
         behind_the_triggers(root, statement)
     if not sql:
-        _hashing_row(root, where)
+        hashing_row(root, where, MALLORY, "forged")
     assert PROMISE in _said(root, door)  # the promise printed
     done = forest(root, "fsck", "--json")
     assert done.exit_code == 3, done.stdout + done.stderr

@@ -45,3 +45,35 @@ def behind_the_triggers(root: Path, sql: str, *args: object) -> None:
             conn.execute(sql, args)
             for _name, made in saved:
                 conn.execute(made)
+
+
+def hashing_row(root: Path, where: str, signer: str, words: str) -> None:
+    """The index's entry row ``where`` selects made ``signer``'s with ``words``, its
+    content id recomputed to hash to its fields: a forged row the index's own checks
+    cannot tell from a real one (only the ledger can)."""
+    import dataclasses
+    import sqlite3
+    from contextlib import closing
+
+    from forest_files.kernel.hashing import hash_body
+    from forest_files.ledger.record import recompute_id, record_of_row
+
+    with closing(sqlite3.connect(local_state(root) / "woods.db")) as conn:
+        conn.row_factory = sqlite3.Row
+        row = conn.execute(f"SELECT * FROM entries WHERE {where}").fetchone()
+        origins = conn.execute(
+            "SELECT t.content_id, g.kind FROM edges g JOIN entries t ON t.id = g.to_id "
+            "WHERE g.from_id = ?",
+            (row["id"],),
+        ).fetchall()
+    record = record_of_row(row, tuple((str(c), str(k)) for c, k in origins))
+    forged = dataclasses.replace(record, signature=signer, body_hash=hash_body(words))
+    behind_the_triggers(
+        root,
+        "UPDATE entries SET signature = ?, body = ?, body_hash = ?, content_id = ? WHERE id = ?",
+        signer,
+        words,
+        forged.body_hash,
+        recompute_id(forged),
+        row["id"],
+    )
