@@ -8,21 +8,19 @@ holds (custody_removal.py); a damaged staged ledger raises what replay raises.
 Returns: a ``CheckReport`` of the bindings the staged change can have moved
 (HEAD was judged when it was committed): those of staged paths, and, when
 ledger files are staged, those whose binding or ground differs from HEAD's;
-staged files a ``[require]`` rule names but nothing binds are warnings (notes
-the hook prints; ``ok`` stays true: a draft may be committed). A finding whose staged
-blob only git's conversion made (a clean filter set after adoption) says so
-(converted.py).
+staged files a ``[require]`` rule names but nothing binds are warnings (``ok`` stays
+true: a draft may be committed). A finding whose staged blob only git's conversion
+made (a clean filter set after adoption) says so (converted.py).
 Test: tests/doors/test_hooks.py, tests/doors/test_doors.py, tests/doors/test_hooks_custody.py,
 tests/check/test_staged_converted.py, tests/doors/test_doors_cost.py
 
-Honours ``GIT_INDEX_FILE`` (``git commit -a`` and ``git commit PATH`` use a
-temporary index). Its cost grows with the staged change: when no ledger file
-is staged, the staged ledger is HEAD's (its view found through the alias of
-HEAD's ledger tree id, viewkey.py), and only the staged paths' bindings are
-judged, from the view's binding map (bindmap.py): SQLite is opened only to
-explain a finding. Before any view exists (the first commit after a clone), the
-paths the staged ledger's acts bind are read from its decoded segments; a
-commit touching none of them replays nothing.
+Honours ``GIT_INDEX_FILE`` (``git commit -a``, ``git commit PATH``). Its cost grows
+with the staged change: when no ledger file is staged, the staged ledger is HEAD's
+(its view found through the alias of HEAD's ledger tree id, viewkey.py), and only
+the staged paths' bindings are judged, from the view's binding map (bindmap.py):
+SQLite is opened only to explain a finding. Before any view exists (the first commit
+after a clone), the paths the staged ledger's acts bind are read from its decoded
+segments; a commit touching none of them replays nothing.
 """
 
 from __future__ import annotations

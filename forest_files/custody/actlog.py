@@ -28,10 +28,10 @@ import sys
 from collections.abc import Iterable
 from pathlib import Path
 
-from forest_files.custody.apply import replay_erased
 from forest_files.custody.bindings import all_bindings
 from forest_files.kernel.hashing import hash_body
 from forest_files.kernel.shellword import forest_text
+from forest_files.ledger.act_refs import erased_bodies
 from forest_files.ledger.acts import Act, LedgerError
 from forest_files.ledger.kinds import (
     AdoptAct,
@@ -63,7 +63,7 @@ def described(
         return by_act.get(bind_act, "")
 
     acts = list(acts)
-    words = _Words(store, ledger_dir, replay_erased(acts))
+    words = _Words(store, ledger_dir, erased_bodies(a.payload for a in acts))
     out: dict[str, tuple[str, str]] = {}
     for act in acts:
         p = act.payload

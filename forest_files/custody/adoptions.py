@@ -224,14 +224,14 @@ class _Erased:
 
     def __contains__(self, body_hash: object) -> bool:
         if self.hashes is None:
-            from forest_files.custody.apply import replay_erased
+            from forest_files.ledger.act_refs import erased_bodies
             from forest_files.ledger.segments import read_ledger
 
             try:
                 acts = list(read_ledger(self.ledger_dir).acts.values())
             except LedgerError:  # verify and fsck name it; nothing unproven is believed
                 acts = []
-            self.hashes = replay_erased(acts)
+            self.hashes = erased_bodies(a.payload for a in acts)
         return body_hash in self.hashes
 
 

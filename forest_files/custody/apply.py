@@ -68,7 +68,7 @@ from forest_files.ledger.kinds import (
     WriteAct,
 )
 
-__all__ = ["Applied", "Applier", "BodyReader", "chain_of", "project_of", "replay_erased"]
+__all__ = ["Applied", "Applier", "BodyReader", "chain_of", "project_of"]
 
 
 class Applier(ApplyRules):
@@ -139,8 +139,3 @@ class Applier(ApplyRules):
         if isinstance(p, AdoptAct):
             raise self.fail(act, "adopts are applied in batches")
         assert_never(p)  # every kind of ``kinds.Payload`` has its applier above
-
-
-def replay_erased(acts: Sequence[Act]) -> frozenset[str]:
-    """Body hashes the erase acts among ``acts`` remove (their bodies may be absent)."""
-    return frozenset(a.payload.body_hash for a in acts if isinstance(a.payload, EraseAct))

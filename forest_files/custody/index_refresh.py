@@ -23,12 +23,12 @@ from dataclasses import dataclass, replace
 
 from forest_files.custody import auditlog as audit
 from forest_files.custody import pulled
-from forest_files.custody.apply import replay_erased
 from forest_files.custody.ledger_conversion import with_checkout_note
 from forest_files.custody.replay import replay
 from forest_files.custody.repo_face import Custodian
 from forest_files.custody.sync import mark_segments, sync_index
 from forest_files.kernel.gcpause import gc_paused
+from forest_files.ledger.act_refs import erased_bodies
 from forest_files.ledger.acts import LedgerError
 from forest_files.ledger.segments import LedgerSnapshot, read_body, read_ledger
 from forest_files.store.forest import ForestStore
@@ -102,7 +102,7 @@ def rebuild(repo: Custodian, store: ForestStore) -> tuple[SyncReport, LedgerSnap
             raise with_checkout_note(repo.root, exc) from exc
         mark_segments(store, repo.ledger_dir, snapshot.segments)
     pulled.owe_purges(repo.root, store, repo.config.project_id, before)
-    _finish_erasures(repo, replay_erased(list(snapshot.acts.values())))
+    _finish_erasures(repo, erased_bodies(a.payload for a in snapshot.acts.values()))
     event = audit.Event("rebuild", "ok", "replayed", counts={"acts": count})
     audit.append_events(repo.root, [event])
     return SyncReport(applied=count, rebuilt=True), snapshot

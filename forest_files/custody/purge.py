@@ -38,7 +38,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from forest_files.custody import tombstone
-from forest_files.custody.apply import replay_erased
 from forest_files.kernel.errors import ForestError
 from forest_files.kernel.paths import (
     CACHE_DIR,
@@ -50,6 +49,7 @@ from forest_files.kernel.paths import (
 )
 from forest_files.kernel.shellword import forest_text
 from forest_files.kernel.state import ensure_dir, every_worktree_dir, shared_dir
+from forest_files.ledger.act_refs import erased_bodies
 from forest_files.ledger.segments import body_path, read_ledger
 from forest_files.store import queries
 from forest_files.store.forest import ForestStore
@@ -103,7 +103,7 @@ def delete_erased_bodies(
     if not left:
         return 0
     if named is None:
-        named = replay_erased(list(read_ledger(ledger_dir).acts.values()))
+        named = erased_bodies(a.payload for a in read_ledger(ledger_dir).acts.values())
     done = 0
     for body_hash in left:
         if body_hash not in named:

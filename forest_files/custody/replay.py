@@ -32,9 +32,10 @@ from forest_files.custody.applied import (
     mark_applied_many,
     tables_current,
 )
-from forest_files.custody.apply import Applier, replay_erased
+from forest_files.custody.apply import Applier
 from forest_files.kernel.gcpause import gc_paused
 from forest_files.kernel.progress import Progress
+from forest_files.ledger.act_refs import erased_bodies
 from forest_files.ledger.acts import Act
 from forest_files.store.forest import ForestStore
 
@@ -98,7 +99,7 @@ def replay(
         # their bodies reach the full-text index in one batch at the end.
         batch = len(fresh) >= _BATCH_INDEX_AT and all(a.kind in _INDEX_SAFE for a in fresh)
         with store.deferred_text_index() if batch else nullcontext(), gc_paused():
-            erased = replay_erased(acts) | erased_ground.erased_hashes(store)
+            erased = erased_bodies(a.payload for a in acts) | erased_ground.erased_hashes(store)
             applier = Applier(store, body_reader, erased)
             with Progress("replaying acts", len(fresh)) as bar:  # drawn only on a terminal
                 for start in range(0, len(fresh), _PROGRESS_CHUNK):

@@ -3,11 +3,14 @@
 Stores: nothing.
 Refuses: nothing (read from typed payloads, already checked).
 Returns: ``bound_path_refs``, ``body_refs`` and ``entry_records``, tuples read from the
-typed fields.
+typed fields; ``erased_bodies``, the body hashes a ledger's erase acts remove (the only
+evidence of an erasure: an index's erased rows are claims).
 Test: tests/custody/test_applier_equivalence.py, tests/ledger/test_ledger_codec.py
 """
 
 from __future__ import annotations
+
+from collections.abc import Iterable
 
 from forest_files.ledger.act_records import EntryRecord
 from forest_files.ledger.entry_kinds import AdoptAct
@@ -42,3 +45,8 @@ def body_refs(payload: Payload) -> tuple[str, ...]:
     if isinstance(payload, EraseAct):
         return (payload.body_hash,)
     return tuple(r.body_hash for r in entry_records(payload))
+
+
+def erased_bodies(payloads: Iterable[Payload]) -> frozenset[str]:
+    """Body hashes the erase acts among ``payloads`` remove (their bodies may be absent)."""
+    return frozenset(p.body_hash for p in payloads if isinstance(p, EraseAct))
