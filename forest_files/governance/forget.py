@@ -35,6 +35,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from forest_files.custody import auditlog as audit
 from forest_files.custody import tombscan, tombstone
@@ -51,6 +52,8 @@ from forest_files.custody.repo_face import Recorded
 from forest_files.custody.repository import Repository
 from forest_files.kernel.errors import ForestError
 from forest_files.kernel.paths import LEDGER_DIR
+from forest_files.kernel.shellword import forest_text
+from forest_files.ledger.fault import LedgerError
 from forest_files.ledger.kinds import MAX_TEXT, MAX_TOMBSTONE_LINES, EraseAct
 from forest_files.praise import placeholder_signature, placeholder_words, refuse_praise
 from forest_files.store import queries
@@ -205,7 +208,7 @@ def forget(
         seen.content_id, seen.body_hash = str(row["content_id"]), body_hash
         erased = {str(r[0]) for r in store.conn.execute(queries.ERASED_BODY_HASHES)}
         if body_hash in erased or str(row["body"]) == ERASED_MARK:
-            raise ForestError(f"forget: the body of {row['content_id']} is already erased")
+            raise ForestError(_already_erased(repo.ledger_dir, str(row["content_id"]), body_hash))
         body = str(row["body"])
         holders = [
             int(r[0])
@@ -271,4 +274,25 @@ def forget(
         kept_out=seen.kept_out,
         purged=purged,
         cannot=cannot_do(seen.body_hash),
+    )
+
+
+def _already_erased(ledger_dir: Path, content_id: str, body_hash: str) -> str:
+    """The refusal of a body the index holds as erased: already erased where an erase
+    act of the ledger removes it; else the index's erasure is a claim the ledger never
+    made (a damaged index: ``forest fsck`` names it, ``forest rebuild`` repairs it)."""
+    from forest_files.ledger.act_refs import erased_bodies
+    from forest_files.ledger.segments import read_ledger
+
+    try:
+        acts = read_ledger(ledger_dir).acts.values()
+        made = body_hash in erased_bodies(a.payload for a in acts)
+    except LedgerError:  # verify names it; the index's word is all there is
+        made = True
+    if made:
+        return f"forget: the body of {content_id} is already erased"
+    return (
+        f"forget: the index holds the body of {content_id} as erased, but no erase act of "
+        f"the ledger removes it (the index is damaged); run `{forest_text('fsck')}`, then "
+        f"`{forest_text('rebuild')}`, and forget again"
     )

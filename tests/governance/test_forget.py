@@ -24,6 +24,7 @@ from forest_files.governance.forget import forget
 from forest_files.kernel.errors import ForestError
 from forest_files.ledger import read_ledger
 from forest_files.ledger.segments import body_path
+from tests.helpers.cli import forest
 from tests.helpers.custody import BY, MAX
 from tests.helpers.forgetting import (
     DOC,
@@ -35,7 +36,7 @@ from tests.helpers.forgetting import (
     tree_bytes,
 )
 from tests.helpers.git import commit_all, git, make_repo, write
-from tests.helpers.state import local_state, shared_state
+from tests.helpers.state import behind_the_triggers, local_state, shared_state
 
 
 def plant_copies(root: Path) -> None:
@@ -359,3 +360,28 @@ def test_forget_purges_every_worktrees_views_accepted(tmp_path: Path) -> None:
     with Repository(root) as repo:
         forget(repo, old, words=WORDS, by=BY)
     assert not any(SENTINEL.encode() in p.read_bytes() for p in views.rglob("*") if p.is_file())
+
+
+def test_forget_index_erasure_no_erase_act_made_refused(tmp_path: Path) -> None:
+    """The index holds a body as erased (its row's words ``[erased]``, an ``erasures``
+    row) that no erase act of the ledger removes: a forget of it said "already erased",
+    sending the user away with the body still in the ledger. It is refused as a damaged
+    index, naming ``forest fsck`` and ``forest rebuild``; after the rebuild the forget
+    goes through."""
+    root, old = adopted_then_cleaned(tmp_path)
+    with Repository(root) as repo:
+        repo.synced()
+    where = f"content_id = '{old}'"
+    behind_the_triggers(
+        root,
+        "INSERT INTO erasures (entry_id, signature, reason) "
+        f"SELECT id, 'Mallory <m@x>', 'forged' FROM entries WHERE {where}",
+    )
+    behind_the_triggers(root, f"UPDATE entries SET body = '[erased]' WHERE {where}")
+    message = _refused_writes_nothing(root, lambda r: forget(r, old, words=WORDS, by=BY))
+    assert "already erased" not in message
+    assert "no erase act of the ledger removes it" in message, message
+    assert "`forest fsck`" in message and "`forest rebuild`" in message, message
+    assert forest(root, "rebuild").exit_code == 0
+    with Repository(root) as repo:
+        forget(repo, old, words=WORDS, by=BY)
