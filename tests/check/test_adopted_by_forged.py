@@ -11,8 +11,6 @@ naming ``forest fsck`` and ``forest rebuild``. A clean check reads no record at 
 from __future__ import annotations
 
 import json
-import sqlite3
-from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -22,7 +20,7 @@ from forest_files.ledger.segments import body_path
 from tests.helpers.cli import forest
 from tests.helpers.forgetting import CLEAN, cleaned_and_synced
 from tests.helpers.git import write
-from tests.helpers.state import behind_the_triggers, hashing_row, local_state
+from tests.helpers.state import behind_the_triggers, forge_erasure, hashing_row
 
 MALLORY = "Mallory <m@x>"
 DAMAGED = (
@@ -115,15 +113,7 @@ def test_check_adopted_by_forged_erasure_body_gone_not_a_forget_detected(root: P
     an erase act of the ledger makes words ``[erased]``; else the index is damaged, and
     said so."""
     honest = _check(root)
-    with closing(sqlite3.connect(local_state(root) / "woods.db")) as conn:
-        ((body_hash,),) = conn.execute(f"SELECT body_hash FROM entries WHERE {RECORD}")
-    behind_the_triggers(
-        root,
-        "INSERT INTO erasures (entry_id, signature, reason) "
-        f"SELECT id, '{MALLORY}', 'forged' FROM entries WHERE {RECORD}",
-    )
-    behind_the_triggers(root, f"UPDATE entries SET body = '[erased]' WHERE {RECORD}")
-    body_path(root / ".forest" / "ledger", str(body_hash)).unlink()
+    body_path(root / ".forest" / "ledger", forge_erasure(root, RECORD)).unlink()
     text, said, err = _check(root)
     assert said == honest[1]
     assert "[erased]" not in text, text

@@ -23,7 +23,7 @@ from forest_files.ledger.segments import body_path
 from tests.helpers.cli import forest
 from tests.helpers.custody import BY
 from tests.helpers.forgetting import cleaned_and_synced
-from tests.helpers.state import behind_the_triggers, local_state
+from tests.helpers.state import behind_the_triggers, forge_erasure, local_state
 
 REBUILT_UNREACHED = "its ground is live in the ledger, unreached here); rebuilt it from the ledger"
 FORGED = hashlib.sha256(b"another id").hexdigest()
@@ -121,15 +121,7 @@ def test_log_erasure_no_erase_act_made_detected(root: Path) -> None:
     ``[erased]``, nothing damaged. No erase act of the ledger names the body: the
     words are empty and the damaged-index line is said."""
     entry_id = _record_id(root, "ok")
-    with closing(sqlite3.connect(local_state(root) / "woods.db")) as conn:
-        ((body_hash,),) = conn.execute("SELECT body_hash FROM entries WHERE id = ?", (entry_id,))
-    behind_the_triggers(
-        root,
-        "INSERT INTO erasures (entry_id, signature, reason) VALUES (?, 'Mallory <m@x>', 'x')",
-        entry_id,
-    )
-    behind_the_triggers(root, "UPDATE entries SET body = '[erased]' WHERE id = ?", entry_id)
-    body_path(root / ".forest" / "ledger", str(body_hash)).unlink()
+    body_path(root / ".forest" / "ledger", forge_erasure(root, f"id = {entry_id}")).unlink()
     words, text, err = _words(root)
     assert words == {"adopt": "", "supersede": "amend"}
     assert "[erased]" not in text and err.splitlines() == [DAMAGED, DAMAGED]

@@ -8,30 +8,20 @@ the record's body file from ``.forest/ledger/bodies``; ``forest log`` then showe
 
 from __future__ import annotations
 
-import sqlite3
-from contextlib import closing
 from pathlib import Path
 
 from forest_files.ledger.segments import body_path
 from tests.helpers.cli import forest
 from tests.helpers.forgetting import CLEAN, cleaned_and_synced
 from tests.helpers.git import commit_all, git, write
-from tests.helpers.state import behind_the_triggers, local_state
+from tests.helpers.state import forge_erasure
 
 OLDER = "bucket = 'adoption_record' AND body = 'ok'"  # the first adoption's record
 
 
 def _forge_erasure(root: Path) -> Path:
     """The record's words made ``[erased]`` with an erasure row: its body file."""
-    with closing(sqlite3.connect(local_state(root) / "woods.db")) as conn:
-        ((body_hash,),) = conn.execute(f"SELECT body_hash FROM entries WHERE {OLDER}")
-    behind_the_triggers(
-        root,
-        "INSERT INTO erasures (entry_id, signature, reason) "
-        f"SELECT id, 'Mallory <m@x>', 'forged' FROM entries WHERE {OLDER}",
-    )
-    behind_the_triggers(root, f"UPDATE entries SET body = '[erased]' WHERE {OLDER}")
-    return body_path(root / ".forest" / "ledger", str(body_hash))
+    return body_path(root / ".forest" / "ledger", forge_erasure(root, OLDER))
 
 
 def test_forged_erasure_deletes_no_ledger_body_file(tmp_path: Path) -> None:

@@ -36,7 +36,7 @@ from tests.helpers.forgetting import (
     tree_bytes,
 )
 from tests.helpers.git import commit_all, git, make_repo, write
-from tests.helpers.state import behind_the_triggers, local_state, shared_state
+from tests.helpers.state import forge_erasure, local_state, shared_state
 
 
 def plant_copies(root: Path) -> None:
@@ -371,13 +371,7 @@ def test_forget_index_erasure_no_erase_act_made_refused(tmp_path: Path) -> None:
     root, old = adopted_then_cleaned(tmp_path)
     with Repository(root) as repo:
         repo.synced()
-    where = f"content_id = '{old}'"
-    behind_the_triggers(
-        root,
-        "INSERT INTO erasures (entry_id, signature, reason) "
-        f"SELECT id, 'Mallory <m@x>', 'forged' FROM entries WHERE {where}",
-    )
-    behind_the_triggers(root, f"UPDATE entries SET body = '[erased]' WHERE {where}")
+    forge_erasure(root, f"content_id = '{old}'")
     message = _refused_writes_nothing(root, lambda r: forget(r, old, words=WORDS, by=BY))
     assert "already erased" not in message
     assert "no erase act of the ledger removes it" in message, message

@@ -21,22 +21,12 @@ from forest_files.kernel.hashing import hash_body
 from tests.helpers.cli import forest
 from tests.helpers.forgetting import CLEAN, cleaned_and_synced
 from tests.helpers.git import write
-from tests.helpers.state import behind_the_triggers, hashing_row, local_state
+from tests.helpers.state import behind_the_triggers, erasure_statements, hashing_row, local_state
 
 MALLORY = "Mallory <m@x>"
 PROMISE = "`forest fsck` names the damage, `forest rebuild` repairs it"
 GROUND = "bucket = 'adoption_record' AND body = 'amend'"  # the ground's record (check)
 OLDER = "bucket = 'adoption_record' AND body = 'ok'"  # the first adoption's (log)
-
-
-def _erased_looking(where: str) -> tuple[str, ...]:
-    """The row's words replaced by the marker, with an erasure row to back it: what a
-    forget leaves, made where the ledger erased nothing."""
-    return (
-        "INSERT INTO erasures (entry_id, signature, reason) "
-        f"SELECT id, '{MALLORY}', 'forged' FROM entries WHERE {where}",
-        f"UPDATE entries SET body = '[erased]' WHERE {where}",
-    )
 
 
 # (the door whose line is promised, the row forged, the forgery's statements)
@@ -80,8 +70,8 @@ FORGERIES: dict[str, tuple[str, str, tuple[str, ...]]] = {
     ),
     "check-row-deleted": ("check", GROUND, (f"DELETE FROM entries WHERE {GROUND}",)),
     "check-hashing-row": ("check", GROUND, ()),  # hashing_row
-    "check-erased-looking": ("check", GROUND, _erased_looking(GROUND)),
-    "check-erased-unbacked": ("check", GROUND, _erased_looking(GROUND)[1:]),
+    "check-erased-looking": ("check", GROUND, erasure_statements(GROUND)),
+    "check-erased-unbacked": ("check", GROUND, erasure_statements(GROUND)[1:]),
     "log-words": ("log", OLDER, (f"UPDATE entries SET body = 'forged' WHERE {OLDER}",)),
     "log-content-id": (
         "log",
@@ -142,7 +132,7 @@ def test_fsck_erasure_the_ledger_never_made_named_detected(tmp_path: Path) -> No
     log`` took it for a forget. It names the row; a rebuild makes the words again."""
     root = cleaned_and_synced(tmp_path)
     names = _names(root, OLDER)
-    for statement in _erased_looking(OLDER):
+    for statement in erasure_statements(OLDER):
         behind_the_triggers(root, statement)
     done = forest(root, "fsck", "--json")
     assert done.exit_code == 3, done.stdout + done.stderr

@@ -77,3 +77,26 @@ def hashing_row(root: Path, where: str, signer: str, words: str) -> None:
         recompute_id(forged),
         row["id"],
     )
+
+
+def erasure_statements(where: str) -> tuple[str, str]:
+    """The statements that make the entry row ``where`` selects look erased (its words
+    the marker, an ``erasures`` row of Mallory's to back it): what a forget leaves, made
+    where the ledger erased nothing."""
+    return (
+        "INSERT INTO erasures (entry_id, signature, reason) "
+        f"SELECT id, 'Mallory <m@x>', 'forged' FROM entries WHERE {where}",
+        f"UPDATE entries SET body = '[erased]' WHERE {where}",
+    )
+
+
+def forge_erasure(root: Path, where: str) -> str:
+    """The row ``where`` selects made to look erased behind the triggers; its body hash."""
+    import sqlite3
+    from contextlib import closing
+
+    with closing(sqlite3.connect(local_state(root) / "woods.db")) as conn:
+        ((body_hash,),) = conn.execute(f"SELECT body_hash FROM entries WHERE {where}")
+    for sql in erasure_statements(where):
+        behind_the_triggers(root, sql)
+    return str(body_hash)
