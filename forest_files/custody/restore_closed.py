@@ -8,8 +8,10 @@ block is most often a code sample typed in, whose ``# install`` is the edit's ow
 it hides a heading the file keeps only when that heading, read with the block's first
 line taken out (a fence's closing line too), is one of the section's level or higher
 that HEAD's file holds more of than the restore would write (the next section, which
-the fence ran over), or, the section excluding parts, an excluded part's heading (its
-text is in no record).
+the fence ran over) or holds none of (a section typed and never committed, which only
+the user can tell from a line of a sample: not a line of ground's, nor in a fence that
+names its language, ```` ```sh ````), or, the section excluding parts, an excluded
+part's heading (its text is in no record).
 Stores: nothing (lines in, a value out).
 Refuses: nothing itself; ``closed_over``'s answer is refused by restore_swallowed.py
 ``guard`` (the block to close before the heading, its own closing line taken out
@@ -105,7 +107,8 @@ def closed_over(
             if not found or line >= upto or (found > level and not cut):
                 continue
             out = (block.first - 1, end if block.kind == "fence" else -1)
-            if judge.dropped(out, line, deeper=found > level):
+            sample = block.kind == "fence" and labelled(text[block.first - 1])
+            if judge.dropped(out, line, deeper=found > level, sample=sample):
                 return Hidden(
                     line,
                     text[line].strip(),
@@ -117,6 +120,13 @@ def closed_over(
                     end=end,
                 )
     return None
+
+
+def labelled(opener: str) -> bool:
+    """A fence's first line ``opener`` names what its lines are (an info string:
+    ```` ```sh ````): a code sample typed in, not a block put over a section."""
+    text = opener.strip()
+    return bool(text.lstrip(text[:1]).strip()) if text else False
 
 
 class _Judge:
@@ -136,10 +146,15 @@ class _Judge:
         self._counts: tuple[Counter[tuple[int, tuple[str, ...]]], ...] | None = None
         self._docs: dict[tuple[int, int], Document] = {}
 
-    def dropped(self, out: tuple[int, int], line: int, *, deeper: bool) -> bool:
+    def dropped(self, out: tuple[int, int], line: int, *, deeper: bool, sample: bool) -> bool:
         """The heading at ``line`` (0-based in the section), hidden by a block, is a kept
         one (``closed_over``), read with ``out`` taken out: the block's first line and
-        a fence's closing line (-1: none; left, it would open a fence over the rest)."""
+        a fence's closing line (-1: none; left, it would open a fence over the rest).
+        Of the section's level or higher: one HEAD's file holds more of than the file
+        written would, or one it holds none of (a section typed and never committed, or
+        a line of a sample: only the user can tell, so the restore refuses) unless the
+        block is a ``sample`` (a fence naming its language: its lines are code) or the
+        line is one of ground's (a sample ground holds itself)."""
         before = self.around[0]
         doc = self._without(out)
         at = len(before) + line  # its 1-based line once the opener's is out
@@ -155,7 +170,15 @@ class _Judge:
         if not heads:
             return False
         held, written = self._held()
-        return held[heads[0]] > written[heads[0]]
+        key = heads[0]
+        if held[key] > written[key]:
+            return True
+        return not (held[key] or sample or self._ground_line(line))
+
+    def _ground_line(self, line: int) -> bool:
+        """The section's line ``line`` (0-based) is, stripped, a line of ground's."""
+        said = self.around[1][line].strip()
+        return any(x.strip() == said for x in self.ground.splitlines())
 
     def _without(self, out: tuple[int, int]) -> Document:
         doc = self._docs.get(out)
@@ -181,4 +204,4 @@ class _Judge:
         return self._counts
 
 
-__all__ = ["block_end", "closed_over", "lines_of", "read_alone"]
+__all__ = ["block_end", "closed_over", "labelled", "lines_of", "read_alone"]

@@ -120,3 +120,56 @@ def test_restore_typed_code_sample_hiding_no_heading_accepted(
     out = ok(repo, "restore", "f.md#A").stdout
     assert out.startswith("restored f.md#A")
     assert (repo / "f.md").read_text() == text
+
+
+NEVER = "\n# Y\n\nmy new words\n"  # a section typed after A, never committed
+
+
+@pytest.mark.parametrize("opener", ["```", "~~~~", "<!--"])
+def test_restore_closed_block_over_a_never_committed_section_refused(
+    tmp_path: Path, opener: str
+) -> None:
+    """A section ``# Y`` typed after A and never committed, then a block opened in A
+    and closed before ``# B`` over it: HEAD's file holds no ``# Y``, so the judge read
+    it as A's edit, and the restore exited 0 with ``# Y`` and its words gone from the
+    file (only the capture held them). Now the restore is refused, nothing written;
+    ``forest check`` routes the close advice, which followed literally, then the
+    restore it names pasted, restores A and keeps ``# Y`` and its words in the file."""
+    repo = bound(tmp_path, NEXT.replace("\n# X\n\nx\n", ""))
+    closer = {"```": "```", "~~~~": "~~~~", "<!--": "-->"}[opener]
+    edited = f"# A\n\ntext a\n{opener}\n{NEVER}{closer}\n\n# B\n\nb\n"
+    write(repo, "f.md", edited)
+    before = state(repo)
+    got = forest(repo, "restore", "f.md#A")
+    assert got.exit_code == 1, got.stdout
+    line = got.stderr.strip()
+    assert line.count("\n") == 0 and "`# Y` at line 6" in line, line
+    assert "nothing was written" in line and "before line 6" in line, line
+    assert state(repo) == before
+    (a,) = findings(repo)
+    first = a["routes"][0]
+    assert first["label"] == "close the block" and first["command"] is None, a["routes"]
+    said = ADVICE.search(first["note"])
+    assert said is not None, first["note"]
+    at, count, end, then = said.groups()
+    lines = edited.splitlines(keepends=True)
+    taken = TAKE_OUT.search(first["note"])
+    assert (taken is not None) == (opener != "<!--"), first["note"]
+    if taken is not None:
+        del lines[int(taken.group(1)) - 1]
+    lines.insert(int(at) - 1, f"{end or closer[0] * int(count)}\n")
+    write(repo, "f.md", "".join(lines))
+    got = pasted(repo, then)
+    assert got.returncode == 0, (then, got.stderr)
+    assert "my new words" in (repo / "f.md").read_text()
+    assert (repo / "f.md").read_text().startswith("# A\n\ntext a\n")
+
+
+def test_restore_bare_sample_ground_holds_accepted(tmp_path: Path) -> None:
+    """A bare fence ground holds itself, whose line reads as ``# note`` (HEAD holds no
+    such heading): a word changed in A, the restore puts ground back, as before."""
+    text = "# A\n\ntext a\n```\n# note\n```\n\n# B\n\nb\n"
+    repo = bound(tmp_path, text)
+    write(repo, "f.md", text.replace("text a", "text A"))
+    assert ok(repo, "restore", "f.md#A").stdout.startswith("restored f.md#A")
+    assert (repo / "f.md").read_text() == text
