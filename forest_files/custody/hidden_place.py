@@ -12,7 +12,8 @@ Returns: ``Hidden``, what hides a heading or block id as a value (restore_hidden
 answer: the block, the heading, its line, the fix in words: ``Hidden.close``), and
 ``HIDERS`` (the kinds of block that hide, in words); ``closing_line(kind, opener)``:
 the line that closes a block its first line opens, ``closed_by(kind, closer)`` that
-line in words; ``block_id(sel)``: ``sel`` names a
+line in words; ``close_advice``: the close advice in words (one wording for
+``Hidden.close`` and restore_hiding.py ``Hidden.fix``); ``block_id(sel)``: ``sel`` names a
 block id, not a heading;
 ``start_in(doc, block, sel, excludes)``: the heading's (or block id's block's) line in
 ``doc`` (the text without ``block``'s first line) or None; ``path_line(doc, first,
@@ -110,17 +111,9 @@ class Hidden:
         taken out."""
         if self.take_out:
             return self.taken_out()
-        close = (
-            f"close the {self.what} opened at line {self.block_line} "
-            f"before line {self.close_before} (or take it out){self.closed_by}"
-        )
-        if self.kind != "fence" or self.left_open:
-            return close
-        # a fence closed further on: its closing line, left, would open a fence of its own
-        # over what follows; taken out first, the lines above it keep their numbers
-        return (
-            f"take out line {self.block_end} (the {self.what}'s closing line: left, it "
-            f"would open a {self.what} of its own), then {close}"
+        closing = 0 if self.left_open else self.block_end
+        return close_advice(
+            self.kind, self.close_before, self.closer, opened=self.block_line, closing=closing
         )
 
     @property
@@ -177,6 +170,31 @@ def closed_by(kind: str, closer: str | None) -> str:
         return f": the line {closer} closes it"
     marks = "backticks" if closer.startswith("`") else "tildes"
     return f": a line of just {len(closer)} {marks} closes it"
+
+
+def close_advice(
+    kind: str, before: int, closer: str | None, *, opened: int = 0, closing: int = 0
+) -> str:
+    """The block of ``kind`` closed before line ``before`` or taken out, in words, the
+    line that closes it named (``closer``: ``closed_by``): the block named by the line
+    it was ``opened`` at (a route's note), or, 0, as ``that`` block (a refusal's, which
+    names it before); a fence ``closing`` at a line (0: it runs on) has that line taken
+    out first (left, it would open a fence of its own over what follows; taken out, the
+    lines above it keep their numbers). The one wording of the close advice
+    (``Hidden.close``, restore_hiding.py ``Hidden.fix``)."""
+    what = HIDERS[kind]
+    if opened:
+        the, close = "the", f"close the {what} opened at line {opened} before line {before} "
+        close += "(or take it out)"
+    else:
+        the, close = "that", f"close that {what} before line {before} or take it out"
+    close += closed_by(kind, closer)
+    if not closing or kind != "fence":
+        return close
+    return (
+        f"take out line {closing} ({the} {what}'s closing line: left, it would open a "
+        f"{what} of its own), then {close}"
+    )
 
 
 def block_id(sel: Selector) -> bool:
@@ -269,6 +287,7 @@ __all__ = [
     "Hidden",
     "block_id",
     "by_path",
+    "close_advice",
     "closed_by",
     "closing_line",
     "held_at",

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from forest_files.custody.hidden_place import HIDERS, closed_by
+from forest_files.custody.hidden_place import HIDERS, close_advice
 
 
 @dataclass(frozen=True)
@@ -51,19 +51,12 @@ class Hidden:
         open a fence over what follows; the lines above it keep their numbers).
         ``named``: the block named by its first line (a route's note, which says it
         nowhere else: check/route_swallowed.py), not as ``that`` block of a refusal."""
-        kind = HIDERS[self.kind]
-        at = first + self.close_before
-        if named:
-            the, close = "the", f"close the {kind} opened at line {first + self.block} "
-            close += f"before line {at} (or take it out)"
-        else:
-            the, close = "that", f"close that {kind} before line {at} or take it out"
-        close += closed_by(self.kind, self.closer)
-        if self.end < 0 or self.kind != "fence":
-            return close
-        return (
-            f"take out line {first + self.end} ({the} {kind}'s closing line: left, it "
-            f"would open a {kind} of its own), then {close}"
+        return close_advice(
+            self.kind,
+            first + self.close_before,
+            self.closer,
+            opened=first + self.block if named else 0,
+            closing=first + self.end if self.end >= 0 else 0,
         )
 
 
