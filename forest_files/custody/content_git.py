@@ -33,8 +33,8 @@ class GitTreeSource:
     rev: str | None = None
     keep_index_file: bool = False
     name: str = "git index"
-    # A few paths a hook judges: list just those (the index's in one call); the whole
-    # tree only if asked (moved).
+    # A few paths a hook judges: list just those (the index's, a commit's, in one call);
+    # the whole tree only if asked (moved).
     only: tuple[str, ...] = ()
     _blobs: dict[str, str] = field(default_factory=dict)
     _special: dict[str, str] = field(default_factory=dict)  # path -> kind (symlink, …)
@@ -52,6 +52,11 @@ class GitTreeSource:
         if self.only and len(self.only) <= 20:
             if self.rev is None and all(p and p[-1] != "/" for p in self.only):  # one listing
                 self._take(self._list_only())
+            elif self.rev is not None:  # a commit's tree: one ls-tree for them all
+                from forest_files import gitio
+
+                for entries in gitio.ls_tree_each(self.root, self.rev, self.only):
+                    self._take(entries)
             else:
                 for path in self.only:
                     self._take(self._list(path))

@@ -75,6 +75,7 @@ from forest_files.gitio.search import (
     first_added,
     paths_added,
 )
+from forest_files.gitio.tree_paths import ls_tree_each
 from forest_files.gitio.worktrees import Worktree, worktree_list
 
 __all__ = [
@@ -122,6 +123,7 @@ __all__ = [
     "last_deleted_by",
     "ls_files_stage",
     "ls_tree",
+    "ls_tree_each",
     "merge_base",
     "paths_added",
     "range_parents",

@@ -78,3 +78,35 @@ def test_index_only_paths_one_listing_same_answers_accepted(
     assert few.read("notes.md") is None
     assert few.variant("docs/guide.md") is not None
     assert few.variant(unicodedata.normalize("NFC", "names/café.md")) is not None
+
+
+def test_commit_only_paths_one_listing_same_answers_accepted(
+    root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """At a commit (the CI gate's few bound files of each commit) the paths are listed
+    with one ``git ls-tree`` (gitio/tree_paths.py), not one per path."""
+    from forest_files import gitio
+    from forest_files.gitio import tree_paths
+
+    commit = git(root, "rev-parse", "HEAD")
+    whole = GitTreeSource(root, rev=commit)
+    gitio.forget_read_objects()
+    calls: list[list[str]] = []
+    for module in (gitio_content, tree_paths):
+        real = module.run_git
+
+        def run_git(repo: Path | str, args: list[str], _real=real, **kw: bool) -> object:
+            calls.append(args)
+            return _real(repo, args, **kw)
+
+        monkeypatch.setattr(module, "run_git", run_git)
+    few = GitTreeSource(root, rev=commit, only=ASKED)
+    assert [a[0] for a in calls] == ["ls-tree"], calls  # one listing, not one per path
+    for path in ASKED:
+        assert few.read(path) == whole.read(path), path
+        assert few.special(path) == whole.special(path), path
+    for path in ASKED:
+        assert few.variant(path) == whole.variant(path), path
+    assert few.read("notes.md") == b"main\n" and few.read("staged.md") is None
+    assert few.special("link.md") == "symlink" and few.special("folder") == "directory"
+    assert few.variant("docs/guide.md") is not None
