@@ -226,3 +226,27 @@ def test_hook_move_report_failed_worked_out_once_accepted(
     assert hook(["pre-commit"]) == 1
     assert "moved flat.md#Flat/One" in capsys.readouterr().err
     assert asked["flat.md#Flat/One"] == 1 and asked["flat.md#Flat/Two"] == 1, asked
+
+
+def test_hook_move_step_paths_checked_once_per_file_accepted(
+    repo: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The commit's one route learns which files its rebinds land in: each file's path
+    checked once (commit_plan.py ``paths_of``), not once per step (a move of 2,000
+    sections in 200 files checked 2,000 selectors' paths)."""
+    from forest_files.text import selector
+
+    asked: Counter[str] = Counter()
+    real = selector.selector_path
+
+    def selector_path(text: str) -> str:
+        asked[real(text)] += 1
+        return real(text)
+
+    monkeypatch.setattr(selector, "selector_path", selector_path)
+    git(repo, "mv", "book.md", "novel.md")
+    monkeypatch.chdir(repo)
+    assert hook(["pre-commit"]) == 1
+    err = capsys.readouterr().err
+    assert f"or record the whole commit at once ({CHAPTERS + 1} rebound" in err, err
+    assert asked["novel.md"] == 1, asked
