@@ -20,17 +20,14 @@ step).
 Returns: ``Step`` values, each with the section hash the index gives at its
 new place (the digest covers them: commit_route.py ``plan_digest``);
 ``staged_text``, one section as the index holds it (governance/
-staged_supersede.py records exactly that); ``paths_of``, the files selectors name (as
-``selector_path`` gives them and refuses), each path checked once.
+staged_supersede.py records exactly that).
 Test: tests/check/test_commit_route.py, tests/check/test_commit_rebind.py,
 tests/check/test_hook_move_cost.py, tests/check/test_moved_not_utf8.py,
-tests/check/test_commit_plan_held.py, tests/check/test_commit_plan_under.py,
-tests/check/test_commit_plan_paths.py
+tests/check/test_commit_plan_held.py, tests/check/test_commit_plan_under.py
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
@@ -46,13 +43,10 @@ if TYPE_CHECKING:
     from forest_files.custody.bindings import Binding
     from forest_files.text.extract import Document
 
-_CONTROL = re.compile(r"[\x00-\x1f\x7f]")  # text/selector.py's: a control character
-
 __all__ = [
     "StagedTexts",
     "Step",
     "by_path",
-    "paths_of",
     "plan",
     "rebind_group",
     "staged_text_only",
@@ -237,11 +231,12 @@ def _free(
     """The groups none of whose targets another group or a staying binding holds (by
     its selector or the one it has at the index, as ``forest rebind`` judges it)."""
     from forest_files.text.selector import parse_selector
+    from forest_files.text.selector_paths import selector_paths
 
     moving = {s.binding for g in groups for s in g}
     staying = [b for b in bindings if not b.retired and b.bind_act not in moving]
     held = {b.selector for b in staying}
-    into = paths_of(s.new for g in groups for s in g)  # its path: no section parse
+    into = selector_paths(s.new for g in groups for s in g)  # its path: no section parse
     for b in staying:  # only a heading in a file a step lands in can be named twice
         if b.path in into and parse_selector(b.selector).kind in ("heading", "anchor"):
             named = texts.text(b.selector, b.excludes)
@@ -252,24 +247,6 @@ def _free(
         for s in g:
             count[s.new] = count.get(s.new, 0) + 1
     return [g for g in groups if all(count[s.new] == 1 and s.new not in held for s in g)]
-
-
-def paths_of(selectors: Iterable[str]) -> set[str]:
-    """``{selector_path(s) for s in selectors}``, refused as it refuses the first text it
-    refuses, with each path checked once: a text's own refusals (empty, too long, a
-    control character) are asked of every text, and a text whose path (``split_path``)
-    passed ``validate_path`` for an earlier text is taken with that path, which is all
-    ``selector_path`` would ask more; every other text goes through ``selector_path``
-    itself. 2,000 sections moved into 200 files: 200 paths checked, not 2,000."""
-    from forest_files.text.selector import MAX_SELECTOR_CHARS, selector_path
-    from forest_files.text.selector_split import split_path
-
-    checked: set[str] = set()
-    for text in selectors:
-        own_ok = 0 < len(text) <= MAX_SELECTOR_CHARS and not _CONTROL.search(text)
-        if not own_ok or split_path(text)[0] not in checked:
-            checked.add(selector_path(text))  # its refusals, in their order
-    return checked
 
 
 def _hash(text: str) -> str:

@@ -232,9 +232,9 @@ def test_hook_move_step_paths_checked_once_per_file_accepted(
     repo: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """The commit's one route learns which files its rebinds land in: each file's path
-    checked once (commit_plan.py ``paths_of``), not once per step (a move of 2,000
+    checked once (text/selector_paths.py), not once per step (a move of 2,000
     sections in 200 files checked 2,000 selectors' paths)."""
-    from forest_files.text import selector
+    from forest_files.text import selector_paths as selector
 
     asked: Counter[str] = Counter()
     real = selector.selector_path

@@ -1,4 +1,4 @@
-"""``commit_plan.paths_of``: the files a commit's rebinds land in, each path checked
+"""``selector_paths``: the files selectors name (a commit's rebinds land in them), each path checked
 once, and exactly what ``selector_path`` of every selector gives: the same paths, or
 the same refusal of the first selector it refuses (too long, a control character,
 empty, an unsafe path, a path ending in ``/``)."""
@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import pytest
 
-from forest_files.check.commit_plan import paths_of
 from forest_files.text import selector
 from forest_files.text.selector import MAX_SELECTOR_CHARS, SelectorError, selector_path
+from forest_files.text.selector_paths import selector_paths
 
 GOOD = [
     "a.md#H",
@@ -42,14 +42,14 @@ def _old(texts: list[str]) -> object:
 
 def _new(texts: list[str]) -> object:
     try:
-        return paths_of(texts)
+        return selector_paths(texts)
     except SelectorError as exc:
         return str(exc)
 
 
-def test_paths_of_plain_selectors_same_paths_accepted() -> None:
+def test_selector_paths_plain_selectors_same_paths_accepted() -> None:
     assert (
-        paths_of(GOOD)
+        selector_paths(GOOD)
         == {selector_path(t) for t in GOOD}
         == {
             "a.md",
@@ -62,14 +62,14 @@ def test_paths_of_plain_selectors_same_paths_accepted() -> None:
 
 
 @pytest.mark.parametrize("bad", REFUSED)
-def test_paths_of_refused_selector_same_refusal_refused(bad: str) -> None:
+def test_selector_paths_refused_selector_same_refusal_refused(bad: str) -> None:
     for texts in ([*GOOD, bad], [bad, *GOOD], [GOOD[0], bad, GOOD[1]]):
         old = _old(texts)
         assert isinstance(old, str), texts  # selector_path refuses it
         assert _new(texts) == old
 
 
-def test_paths_of_each_path_checked_once_accepted(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_selector_paths_each_path_checked_once_accepted(monkeypatch: pytest.MonkeyPatch) -> None:
     checked: list[str] = []
     real = selector.validate_path
 
@@ -79,5 +79,5 @@ def test_paths_of_each_path_checked_once_accepted(monkeypatch: pytest.MonkeyPatc
 
     monkeypatch.setattr(selector, "validate_path", validate_path)
     texts = [f"notes/n{i}.md#Part {k}" for i in range(20) for k in range(10)]
-    assert paths_of(texts) == {f"notes/n{i}.md" for i in range(20)}
+    assert selector_paths(texts) == {f"notes/n{i}.md" for i in range(20)}
     assert sorted(checked) == sorted(f"notes/n{i}.md" for i in range(20))
