@@ -109,6 +109,7 @@ def _adopt_plan(ap: ApplyRules, act: Act, p: AdoptAct) -> Adoption | None:
         speaker=record.signature,
         entry_stamp=entry.stamp,
         record_stamp=record.stamp,
+        body_hash=entry.body_hash,  # ``ap.body`` hashed the text it read to this
     )
 
 

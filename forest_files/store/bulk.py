@@ -52,6 +52,9 @@ class Adoption(NamedTuple):
     speaker: str
     entry_stamp: Stamp
     record_stamp: Stamp
+    # ``hash_body(body)`` when the caller has it already (an act's declared hash, checked
+    # against the body it read): the body is then not hashed a second time.
+    body_hash: str | None = None
 
 
 class BulkMixin(WriteMixin):
@@ -117,6 +120,7 @@ class BulkMixin(WriteMixin):
                     stamp=plan.entry_stamp,
                     record_stamp=plan.record_stamp,
                     words_hash=words_hash.get(plan.words),
+                    body_hash=plan.body_hash,
                     max_body_bytes=self.max_body_bytes,
                 )
                 words_hash[plan.words] = record.body_hash

@@ -249,10 +249,12 @@ def adopt(
     stamp: Stamp,
     record_stamp: Stamp,
     words_hash: str | None = None,
+    body_hash: str | None = None,
     max_body_bytes: int | None = None,
 ) -> Made:
     """Import ``body`` as an ``import`` entry ``derived_from`` ``origin`` (its id and
-    content id) and root it: the entry and its adoption record."""
+    content id) and root it: the entry and its adoption record. ``words_hash`` and
+    ``body_hash``: ``hash_body`` of the words and the body, when the caller has them."""
     entry = entry_row(
         max_body_bytes=max_body_bytes,
         ceremony=False,
@@ -265,6 +267,7 @@ def adopt(
         body=body,
         meta=meta,
         links=(Link(origin[0], origin[1], "derived_from"),),
+        body_hash=body_hash,
     )
     record = adoption_record(
         Link(None, entry.content_id, "adopts"),

@@ -1,4 +1,5 @@
-"""What replaying adopt acts hashes: each entry's content id once (custody/apply_adopt.py).
+"""What replaying adopt acts hashes: each entry's content id once, each body once
+(custody/apply_adopt.py).
 
 An adopt's two entries are built by the store from the act's own records (``rows.adopt``)
 and their content ids compared with the declared ones. Each record was then hashed a
@@ -7,6 +8,10 @@ already did when every hashed field is the record's. ``forest ci`` on a fresh cl
 replays every adopt of the ledger, so this was a fifth of the content-id hashing of a
 rebuild. No timing is asserted: the content ids computed are counted. A record whose
 field differs from the row's is still hashed and refused (its own test below).
+
+Each adopted body was hashed twice too: once to check it against the act's
+``body_hash`` as it was read (``ApplyRules.body``), once more to build its row
+(``rows.adopt``); the row now takes the hash just checked.
 """
 
 from __future__ import annotations
@@ -65,6 +70,30 @@ def test_adopt_replay_hashes_each_entry_once_accepted(
     # Two entries an adopt (the import and its record), one content id each; the anchor
     # and what else a rebuild writes are a handful more. Before: four per adopt.
     assert 2 * N <= len(calls) <= 2 * N + 8, len(calls)
+
+
+def test_adopt_replay_hashes_each_body_once_accepted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = _adopted(tmp_path)
+    hashed: list[str] = []
+    real: Callable[[str], str] = hashing.hash_body
+
+    def counting(text: str) -> str:
+        hashed.append(text)
+        return real(text)
+
+    monkeypatch.setattr(entryrow, "hash_body", counting)
+    monkeypatch.setattr(apply_rules, "hash_body", counting)
+    with Repository(root) as repo:
+        report = repo.rebuild()
+        rows = repo.store().conn.execute("SELECT body, body_hash FROM entries").fetchall()
+    assert report.applied == N
+    # Each body checked once as it is read, the one adopting text once. Before: twice each.
+    bodies = [t for t in hashed if t.startswith("body ")]
+    assert len(bodies) == N, len(bodies)
+    assert len(hashed) <= N + 4, len(hashed)
+    assert all(real(str(body)) == str(digest) for body, digest in rows)
 
 
 def test_adopt_record_field_not_the_rows_still_hashed_refused(store: ForestStore) -> None:
