@@ -110,6 +110,10 @@ def _adopt_plan(ap: ApplyRules, act: Act, p: AdoptAct) -> Adoption | None:
         entry_stamp=entry.stamp,
         record_stamp=record.stamp,
         body_hash=entry.body_hash,  # ``ap.body`` hashed the text it read to this
+        # An act with its line was made by the codec (ledger/acts.py ``decode_line``,
+        # ``make_act``), whose parse judged each record's meta (``EntryRecord.parse``:
+        # ``bounds.check_meta``); a hand-made act's meta is judged by the row's check.
+        meta_judged=act.line is not None,
     )
 
 

@@ -55,6 +55,9 @@ class Adoption(NamedTuple):
     # ``hash_body(body)`` when the caller has it already (an act's declared hash, checked
     # against the body it read): the body is then not hashed a second time.
     body_hash: str | None = None
+    # The meta passed ``bounds.check_meta`` already (an act's record, judged when the act
+    # was decoded or built): the row's check does not judge it again.
+    meta_judged: bool = False
 
 
 class BulkMixin(WriteMixin):
@@ -121,6 +124,7 @@ class BulkMixin(WriteMixin):
                     record_stamp=plan.record_stamp,
                     words_hash=words_hash.get(plan.words),
                     body_hash=plan.body_hash,
+                    meta_judged=plan.meta_judged,
                     max_body_bytes=self.max_body_bytes,
                 )
                 words_hash[plan.words] = record.body_hash

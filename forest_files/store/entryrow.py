@@ -112,8 +112,10 @@ def check(
     source: object,
     ceremony: bool,
     max_body_bytes: int,
+    meta_judged: bool = False,
 ) -> None:
-    """Refuse a row as the store's insert does, in the same order (origins aside)."""
+    """Refuse a row as the store's insert does, in the same order (origins aside);
+    ``meta_judged``: the meta passed ``bounds.check_meta`` already (not judged again)."""
     if bucket in CEREMONY_BUCKETS and not ceremony:
         raise ForestError(
             f"bucket '{bucket}' is written only by a ceremony; "
@@ -125,7 +127,8 @@ def check(
         raise ForestError("empty body refused: a body needs visible text")
     bounds.check_text("signature", signature, bounds.MAX_SIGNATURE_CHARS)
     bounds.check_body("body", body, max_body_bytes)
-    bounds.check_meta(meta or {})
+    if not meta_judged:
+        bounds.check_meta(meta or {})
     if jurisdiction not in JURISDICTIONS:
         raise ForestError(f"invalid jurisdiction {jurisdiction!r}; use 'home' or 'wild'")
     if bucket not in BUCKETS:
@@ -151,13 +154,15 @@ def entry_row(
     erased_body_hash: str | None = None,
     ceremony: bool = True,
     max_body_bytes: int | None = None,
+    meta_judged: bool = False,
 ) -> Row:
     """The row of one entry and its content id (``entry_content_id`` of the fields).
 
     ``body_hash``: ``hash_body(body)`` when the caller computed it already (one
     adopting text for a batch); ``erased_body_hash``: the hash of a body a
     recorded erasure removed (the body is then the marker); ``max_body_bytes``:
-    given, the row is first judged by ``check`` (``ceremony``: written by one).
+    given, the row is first judged by ``check`` (``ceremony``: written by one;
+    ``meta_judged``: its meta passed ``bounds.check_meta`` already).
     """
     if max_body_bytes is not None:
         check(
@@ -169,6 +174,7 @@ def entry_row(
             source=source,
             ceremony=ceremony,
             max_body_bytes=max_body_bytes,
+            meta_judged=meta_judged,
         )
     meta_obj = dict(meta or {})
     try:

@@ -251,10 +251,12 @@ def adopt(
     words_hash: str | None = None,
     body_hash: str | None = None,
     max_body_bytes: int | None = None,
+    meta_judged: bool = False,
 ) -> Made:
     """Import ``body`` as an ``import`` entry ``derived_from`` ``origin`` (its id and
     content id) and root it: the entry and its adoption record. ``words_hash`` and
-    ``body_hash``: ``hash_body`` of the words and the body, when the caller has them."""
+    ``body_hash``: ``hash_body`` of the words and the body, when the caller has them;
+    ``meta_judged``: the meta passed ``bounds.check_meta`` already."""
     entry = entry_row(
         max_body_bytes=max_body_bytes,
         ceremony=False,
@@ -268,6 +270,7 @@ def adopt(
         meta=meta,
         links=(Link(origin[0], origin[1], "derived_from"),),
         body_hash=body_hash,
+        meta_judged=meta_judged,
     )
     record = adoption_record(
         Link(None, entry.content_id, "adopts"),

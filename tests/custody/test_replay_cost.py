@@ -11,7 +11,10 @@ field differs from the row's is still hashed and refused (its own test below).
 
 Each adopted body was hashed twice too: once to check it against the act's
 ``body_hash`` as it was read (``ApplyRules.body``), once more to build its row
-(``rows.adopt``); the row now takes the hash just checked.
+(``rows.adopt``); the row now takes the hash just checked. And each adopted entry's
+meta (a file's path and selector) was judged twice: when its act was decoded
+(``EntryRecord.parse``) and again by the row's check; an act the codec made is not
+judged again, a hand-made one still is (its own test below).
 """
 
 from __future__ import annotations
@@ -26,12 +29,13 @@ import pytest
 from forest_files import ForestStore
 from forest_files.custody import apply_rules
 from forest_files.custody.repository import Repository
-from forest_files.kernel import hashing
+from forest_files.kernel import bounds, hashing
 from forest_files.ledger import record
 from forest_files.ledger.acts import Act, LedgerError
 from forest_files.ledger.kinds import EntryRecord
 from forest_files.store import entryrow
-from tests.helpers.git import make_repo
+from tests.helpers.custody import init_and_adopt
+from tests.helpers.git import make_repo, write
 
 BY = "t <t@example.org>"
 N = 40
@@ -94,6 +98,71 @@ def test_adopt_replay_hashes_each_body_once_accepted(
     assert len(bodies) == N, len(bodies)
     assert len(hashed) <= N + 4, len(hashed)
     assert all(real(str(body)) == str(digest) for body, digest in rows)
+
+
+def _judged(monkeypatch: pytest.MonkeyPatch) -> list[object]:
+    """Every file's meta ``bounds.check_meta`` judges (the decoder's and the row's)."""
+    judged: list[object] = []
+    real = bounds.check_meta
+
+    def counting(value: object, field: str = "meta") -> Any:
+        if isinstance(value, dict) and "path" in value:
+            judged.append(value)
+        return real(value, field)
+
+    monkeypatch.setattr(bounds, "check_meta", counting)
+    return judged
+
+
+def test_adopt_replay_judges_each_meta_once_accepted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = make_repo(tmp_path / "r")
+    for i in range(N):
+        write(root, f"docs/d{i:02d}.md", f"# D{i}\n\nbound text {i}\n")
+    init_and_adopt(root, [f"docs/d{i:02d}.md" for i in range(N)])
+    judged = _judged(monkeypatch)
+    with Repository(root) as repo:
+        report = repo.rebuild()
+        metas = (
+            repo.store()
+            .conn.execute("SELECT meta_json FROM entries WHERE bucket = 'import'")
+            .fetchall()
+        )
+    assert report.applied == N
+    assert len(metas) == N and all(m[0] != "{}" for m in metas)
+    # Once each, as its act is decoded. Before: again as its row was built (2 * N).
+    assert len(judged) == N, len(judged)
+
+
+def test_hand_made_adopt_meta_over_bound_refused(store: ForestStore) -> None:
+    """An act not made by the codec (no line: its records never parsed) still has its
+    meta judged by the row's check: a meta over the bound is refused, nothing written."""
+    from forest_files.custody.apply import Applier
+    from forest_files.custody.plan import record_of
+    from forest_files.ledger.kinds import AdoptAct
+
+    store.ensure_anchor("p")
+    anchor = str(store.conn.execute("SELECT content_id FROM entries").fetchone()[0])
+    words, body = "adopt", "a body\n"
+    meta = {"path": "x" * (bounds.MAX_META_BYTES + 1)}
+    entry = entryrow.entry_row(
+        scope=store.scope, stamp=("2024-01-01T00:00:00.000Z", "n1"), jurisdiction="home",
+        bucket="import", source=None, signature=BY, body=body, meta=meta,
+        links=(entryrow.Link(None, anchor, "derived_from"),),
+    )  # fmt: skip
+    rec = entryrow.entry_row(
+        scope=store.scope, stamp=("2024-01-01T00:00:00.000Z", "n2"), jurisdiction="home",
+        bucket="adoption_record", source=None, signature=BY, body=words,
+        links=(entryrow.Link(None, entry.content_id, "adopts"),),
+    )  # fmt: skip
+    payload = AdoptAct(record_of(entry), record_of(rec), None)
+    act = Act(kind="adopt", deps=(), fields={}, id="b" * 64, payload=payload, scope="p")
+    texts = {entry.body_hash: body, rec.body_hash: words}
+    before = store.conn.execute("SELECT count(*) FROM entries").fetchone()[0]
+    with pytest.raises(LedgerError, match="meta"), store.atomic():
+        Applier(store, texts.get).apply_many([act])
+    assert store.conn.execute("SELECT count(*) FROM entries").fetchone()[0] == before
 
 
 def test_adopt_record_field_not_the_rows_still_hashed_refused(store: ForestStore) -> None:
