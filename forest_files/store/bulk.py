@@ -107,6 +107,7 @@ class BulkMixin(WriteMixin):
             if not isinstance(plan.speaker, str) or not plan.speaker.strip():
                 raise CeremonyRefusal("root without a speaker signature refused")
         words_hash: dict[str, str] = {}  # one adopting text for many records: hashed once
+        judged: set[tuple[str, str]] = set()  # and each (words, speaker) record judged once
         with self.atomic(), self.deferred_text_index():
             known = self._origin_content_ids(sorted({(p.origin, "derived_from") for p in plans}))
             first = int(self.conn.execute(queries.MAX_ENTRY_ID).fetchone()[0]) + 1
@@ -125,9 +126,11 @@ class BulkMixin(WriteMixin):
                     words_hash=words_hash.get(plan.words),
                     body_hash=plan.body_hash,
                     meta_judged=plan.meta_judged,
+                    record_judged=(plan.words, plan.speaker) in judged,
                     max_body_bytes=self.max_body_bytes,
                 )
                 words_hash[plan.words] = record.body_hash
+                judged.add((plan.words, plan.speaker))
                 made.append(Adopted(first + 2 * pos, entry, first + 2 * pos + 1, record))
             values = [(a.entry_id, *a.entry.values()) for a in made]
             values += [(a.record_id, *a.record.values()) for a in made]

@@ -252,11 +252,14 @@ def adopt(
     body_hash: str | None = None,
     max_body_bytes: int | None = None,
     meta_judged: bool = False,
+    record_judged: bool = False,
 ) -> Made:
     """Import ``body`` as an ``import`` entry ``derived_from`` ``origin`` (its id and
     content id) and root it: the entry and its adoption record. ``words_hash`` and
     ``body_hash``: ``hash_body`` of the words and the body, when the caller has them;
-    ``meta_judged``: the meta passed ``bounds.check_meta`` already."""
+    ``meta_judged``: the meta passed ``bounds.check_meta`` already; ``record_judged``:
+    a record of these words by this speaker passed ``check`` under ``max_body_bytes``
+    already (a record's check reads nothing else), so this one is not judged again."""
     entry = entry_row(
         max_body_bytes=max_body_bytes,
         ceremony=False,
@@ -279,6 +282,6 @@ def adopt(
         speaker=speaker,
         stamp=record_stamp,
         words_hash=words_hash,
-        max_body_bytes=max_body_bytes,
+        max_body_bytes=None if record_judged else max_body_bytes,
     )
     return Made(entry, record)

@@ -14,7 +14,9 @@ Each adopted body was hashed twice too: once to check it against the act's
 (``rows.adopt``); the row now takes the hash just checked. And each adopted entry's
 meta (a file's path and selector) was judged twice: when its act was decoded
 (``EntryRecord.parse``) and again by the row's check; an act the codec made is not
-judged again, a hand-made one still is (its own test below).
+judged again, a hand-made one still is (its own test below). And every adoption
+record of a batch, the same words by the same speaker, was judged by the row's check
+one by one: it is judged once a batch (a record's check reads nothing else).
 """
 
 from __future__ import annotations
@@ -133,6 +135,51 @@ def test_adopt_replay_judges_each_meta_once_accepted(
     assert len(metas) == N and all(m[0] != "{}" for m in metas)
     # Once each, as its act is decoded. Before: again as its row was built (2 * N).
     assert len(judged) == N, len(judged)
+
+
+def test_adopt_replay_judges_one_batch_words_once_accepted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = _adopted(tmp_path)
+    records: list[str] = []
+    real: Callable[..., None] = entryrow.check
+
+    def counting(**row: Any) -> None:
+        if row["bucket"] == "adoption_record":
+            records.append(str(row["body"]))
+        real(**row)
+
+    monkeypatch.setattr(entryrow, "check", counting)
+    with Repository(root) as repo:
+        report = repo.rebuild()
+        held = (
+            repo.store()
+            .conn.execute("SELECT count(*) FROM entries WHERE bucket = 'adoption_record'")
+            .fetchone()[0]
+        )
+    assert report.applied == N and held == N
+    # One batch, one text, one speaker: judged once. Before: once per record (N).
+    assert records == ["adopt"], records
+
+
+def test_adopt_batch_second_speaker_over_bound_refused(store: ForestStore) -> None:
+    """Records of one batch judged once per (words, speaker): a second speaker's record
+    is still judged, and one over the bound refused (nothing written)."""
+    from forest_files.kernel.errors import CeremonyRefusal, ForestError
+    from forest_files.store.bulk import Adoption
+
+    store.ensure_anchor("p")
+    anchor = int(store.conn.execute("SELECT id FROM entries").fetchone()[0])
+    stamp = ("2024-01-01T00:00:00.000Z", "n")
+    plans = [
+        Adoption(f"body {i}\n", {}, anchor, BY, "adopt", who, (stamp[0], f"e{i}"),
+                 (stamp[0], f"r{i}"))
+        for i, who in enumerate((BY, BY, "x" * (bounds.MAX_SIGNATURE_CHARS + 1)))
+    ]  # fmt: skip
+    before = store.conn.execute("SELECT count(*) FROM entries").fetchone()[0]
+    with pytest.raises((ForestError, CeremonyRefusal), match="signature"):
+        store.insert_adoptions(plans)
+    assert store.conn.execute("SELECT count(*) FROM entries").fetchone()[0] == before
 
 
 def test_hand_made_adopt_meta_over_bound_refused(store: ForestStore) -> None:
