@@ -4,11 +4,13 @@ heading carries any more, which ids a file holds once and how much one reads lik
 the id gone.
 
 Stores: nothing.
-Refuses: nothing (a place or path no selector can name is named None: never a
-route's target).
-Returns: ``Candidate`` (a place shown: selector and first line), ``place_selector``,
-``path_base``, ``binding_kind``, ``unique_ids``, ``likeness``.
-Test: tests/check/test_moves.py, tests/check/test_move_candidates.py
+Refuses: nothing (a place or path no selector can name, its selector too long among
+them, is named None: never a route's target).
+Returns: ``Candidate`` (a place shown: selector and first line), ``place_selector``
+(None past ``MAX_SELECTOR_CHARS`` too), ``unnamed_why`` (why None), ``path_base``,
+``binding_kind``, ``unique_ids``, ``likeness``.
+Test: tests/check/test_moves.py, tests/check/test_move_candidates.py,
+tests/check/test_moved_unnamed.py
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from forest_files.custody.bindings import Binding
 from forest_files.kernel.errors import ForestError
 from forest_files.text.selector import (
     MAX_INDEX,
+    MAX_SELECTOR_CHARS,
     Selector,
     check_heading_part,
     parse_selector,
@@ -71,7 +74,24 @@ def path_base(path: str) -> str | None:
 
 def place_selector(place: Place) -> str | None:
     """The place's full selector, rendered only for a place that is looked at; None
-    when no selector can name it (an empty heading, say): never a route's target."""
+    when no selector can name it (an empty heading, or a long path and a long heading
+    path longer together than ``MAX_SELECTOR_CHARS``, say): never a route's target."""
+    shown = _rendered(place)
+    return shown if shown is not None and len(shown) <= MAX_SELECTOR_CHARS else None
+
+
+def unnamed_why(place: Place) -> str:
+    """Why ``place_selector`` names ``place`` None: the selector's own refusal of its
+    path or section (a control character in the path, say), or its length."""
+    try:
+        shown = render(Selector(place.path, place.kind, place.parts, place.ordinal))
+    except ForestError as exc:
+        return str(exc).split("; valid selectors:", 1)[0]
+    return f"its selector would be {len(shown)} characters, longer than {MAX_SELECTOR_CHARS}"
+
+
+def _rendered(place: Place) -> str | None:
+    """The place's selector as ``render`` spells it, its length not judged."""
     base = path_base(place.path)
     if base is None:
         return None

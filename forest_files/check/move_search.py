@@ -10,7 +10,9 @@ unchanged text stands at several places, a copy pasted, lists those places as
 ``candidates`` the places where its text stands but for its trailing blank lines
 (move_near.py; the first given as its ``Reason("blank-ends")``, so the finding
 says why its rebind takes words), then the sections standing where it stood, less
-the places another gone section's unchanged text moved to; one whose heading a fence
+the places another gone section's unchanged text moved to; one whose unchanged text
+stands only where no selector can name it says where and why, and names no place;
+one whose heading a fence
 or comment hides lists none, and says what hides it (hidden_heading.py); a whole file
 gone, found whole nowhere, is ``moved`` to the one heading section of a file of the
 same change whose text hashes to its ground: a page merged into another, ``_Changed``
@@ -19,7 +21,7 @@ them.
 Test: tests/check/test_moves.py, tests/check/test_move_candidates.py,
 tests/check/test_copied_section.py, tests/check/test_merged_pages.py,
 tests/gate/test_ci_moved_lines.py, tests/check/test_docs_site.py,
-tests/doors/test_doors_hidden.py
+tests/doors/test_doors_hidden.py, tests/check/test_moved_unnamed.py
 """
 
 from __future__ import annotations
@@ -90,6 +92,8 @@ def search_moves(
                 )
             )
             continue
+        if not copies:  # its text may stand where no selector names it: say so
+            finding = _unnamed(index, finding, binding)
         unresolved = finding.kind == "unresolved"
         if unresolved:
             hidden = hidden or HiddenJudge(source, documents, bound, excludes)
@@ -203,6 +207,22 @@ def _copied(finding: Finding, copies: tuple[Candidate, ...]) -> Finding:
         candidates=tuple(c.selector for c in copies),
         candidate_lines=tuple(c.line for c in copies),
     )
+
+
+def _unnamed(index: MoveIndex, finding: Finding, binding: Binding) -> Finding:
+    """``finding`` saying where its unchanged text stands if no selector can name that
+    place (a path with a control character; a long path and a long heading path
+    together longer than a selector may be), and why: no route rebinds it there."""
+    place = index.unnamed(binding, finding.expected_hash or "")
+    if place is None:
+        return finding
+    from forest_files.check.move_names import unnamed_why
+
+    said = (
+        f"; its unchanged text stands in {place.path} (line {place.line}), where no selector "
+        f"can name it ({unnamed_why(place)}): rename the file or its headings, then check again"
+    )
+    return replaced(finding, detail=finding.detail + said)
 
 
 def _renamed_how(finding: Finding) -> str:

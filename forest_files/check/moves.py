@@ -190,6 +190,14 @@ class MoveIndex:
             return None
         return self._document(path, data)
 
+    def unnamed(self, binding: Binding, expected: str) -> Place | None:
+        """The first place whose section hashes to ``expected`` as ``copies`` finds them
+        but that no selector can name (``place_selector``: None), for a finding that
+        says why it names no place."""
+        kind = self._kind_of.get(binding.bind_act) or binding_kind(binding)
+        hits = self._hits.get((binding.excludes, kind, expected), [])
+        return next((p for p in hits if place_selector(p) is None), None)
+
     def _shown(self, binding: Binding, hits: Sequence[Place]) -> tuple[Candidate, ...]:
         """``hits`` by selector, first line kept, less the binding's own place and
         those a live binding names."""
