@@ -41,6 +41,7 @@ if TYPE_CHECKING:
     import sqlite3
 
     from forest_files.check.engine import Finding
+    from forest_files.check.route_steps import Built
     from forest_files.text.extract import Document
 
 DiffOf = Callable[["Finding"], str]
@@ -111,12 +112,13 @@ def explain(
     staged = state.staged(findings, root=root, source=source)
     sided = state.sided(conn, findings, root, source)
     signer = state.signer(findings, root) if local else None
+    built: Built = {}  # the steps the findings' routes share, built once for this report
     for f in findings:
         if not f.failed:
             out.append(Reported(f))
             continue
         by, words = adopted.get(f.ground or "", ("", ""))
-        routes = routes_for(f, root=root, source=source, staged=staged, stages=stages)
+        routes = routes_for(f, root=root, source=source, staged=staged, stages=stages, built=built)
         if f.kind == "drifted" and source in ("worktree", "index") and routes:
             routes = state.nested(f, routes, findings, root, conn)
         if f in merged:

@@ -4,9 +4,13 @@ what a route stages after it changed files or recorded an act (and after it wrot
 file back whose change the index holds: staged by hand, or by a merge, cherry-pick or
 revert that waits for its commit; the commit takes the index, not the working tree).
 
-Stores: nothing. Refuses: nothing. Returns: steps (argument tuples); ``staged_of``
-(which of some paths the index holds otherwise than HEAD: one git call).
-Test: tests/check/test_routes_paste.py, tests/check/test_merge_routes.py
+Stores: nothing (``Built``: the dict one report's caller keeps for its call, so the
+steps every finding shares are built once: ``recorded``, ``ledger_add``,
+``written_back``). Refuses:
+nothing. Returns: steps (argument tuples); ``staged_of`` (which of some paths the index
+holds otherwise than HEAD: one git call).
+Test: tests/check/test_routes_paste.py, tests/check/test_merge_routes.py,
+tests/check/test_route_steps_once.py
 """
 
 from __future__ import annotations
@@ -24,6 +28,8 @@ LEDGER = LEDGER_PREFIX.rstrip("/")
 # commits what the index holds
 _AWAITING_COMMIT = ("MERGE_HEAD", "CHERRY_PICK_HEAD", "REVERT_HEAD")
 Step = tuple[str, ...]
+# steps built for one report, by what built them and its arguments (``recorded``)
+Built = dict[tuple[str, ...], tuple[Step, ...]]
 
 
 def words_option() -> Step:
@@ -87,3 +93,42 @@ def record_steps(source: str, *paths: str) -> tuple[Step, ...]:
     """After a route recorded an act: the ledger staged for the commit that carries
     it (and, in the hook, the files the route changed)."""
     return (git_step("add", "--", LEDGER, *(paths if source == "index" else ())),)
+
+
+def recorded(built: Built | None, source: str, *paths: str) -> tuple[Step, ...]:
+    """``record_steps(source, *paths)``, built once per distinct argument in ``built``
+    (one report's dict: 2,000 moved findings share one; None: built anew)."""
+    if built is None:
+        return record_steps(source, *paths)
+    key = ("record", source, *paths)
+    got = built.get(key)
+    if got is None:
+        got = built[key] = record_steps(source, *paths)
+    return got
+
+
+def ledger_add(built: Built | None, path: str) -> Step:
+    """``git add -- .forest/ledger PATH`` (a supersede's), built once per path in
+    ``built`` as ``recorded`` builds its steps."""
+    if built is None:
+        return git_step("add", "--", LEDGER, path)
+    key = ("ledger-add", path)
+    got = built.get(key)
+    if got is None:
+        got = built[key] = (git_step("add", "--", LEDGER, path),)
+    return got[0]
+
+
+def written_back(
+    built: Built | None, source: str, root: Path, path: str, staged: Collection[str]
+) -> tuple[Step, ...]:
+    """``written_back_steps(source, root, path, staged=staged)``, built once per path in
+    ``built`` (one report's: one root, one ``staged``), so a working tree's report
+    asks once whether a merge waits for its commit, not once per drifted section."""
+    if built is None:
+        return written_back_steps(source, root, path, staged=staged)
+    key = ("back", source, path)
+    got = built.get(key)
+    if got is None:
+        got = built[key] = written_back_steps(source, root, path, staged=staged)
+    return got

@@ -38,7 +38,7 @@ Test: tests/doors/test_doors.py, tests/check/test_routes_paste.py, tests/check/t
 tests/check/test_moved_not_utf8.py, tests/doors/test_printed_where_typed.py,
       tests/check/test_unresolved_python_routes.py, tests/check/test_copied_section.py,
       tests/check/test_renames.py, tests/check/test_contested_bindings.py,
-      tests/check/test_route_swallowed.py
+      tests/check/test_route_swallowed.py, tests/check/test_route_steps_once.py
 
 ``source`` is where the check looked: ``worktree``, ``index`` (the hook; a
 route then also stages what it changed) or a commit id (routes act on the
@@ -70,13 +70,15 @@ from forest_files.check.route_names import (
 from forest_files.check.route_not_text import not_text
 from forest_files.check.route_not_text import routes as not_text_routes
 from forest_files.check.route_steps import (
-    LEDGER,
+    Built,
     Step,
     forest,
+    ledger_add,
     record_steps,
+    recorded,
     stage_steps,
     words_option,
-    written_back_steps,
+    written_back,
 )
 from forest_files.check.route_unresolved import rebind_routes, unresolved_routes
 from forest_files.kernel.repopath import not_utf8_reason
@@ -93,23 +95,23 @@ def routes_for(
     source: str,
     staged: Collection[str] = (),
     stages: Stages | None = None,
+    built: Built | None = None,
 ) -> tuple[Route, ...]:
     """Every route out of ``f`` (none for ``clean``), chosen by its kind and its typed
     reason (finding.py), never by its detail's words. ``staged``: the files whose change
     the index holds (route_steps.py ``staged_of``), each restored file among them
     staged again. ``stages``: the index's stages of the files in conflict, as
-    conflicts.py ``in_conflict`` read them for the whole command (None: read for ``f``)."""
+    conflicts.py ``in_conflict`` read them for the whole command (None: read for ``f``).
+    ``built``: the steps one report's findings share, each built once (route_steps.py
+    ``recorded``; the caller's dict for its call; None: built for ``f`` alone)."""
     sel, path = f.selector, f.path
     why = f.reason.kind if f.reason is not None else None
     if why == "conflict" and f.kind != "contested":  # conflicts.py: nothing to act on before
         return conflict_routes(f, root=root, source=source, stages=stages)
     if source == "index" and why == "converted":  # git converts what it stages
         return conversion_routes(f, root=root)
-    retire = Route(
-        "or end the binding", (forest("retire", sel, options=words_option()), *record_steps(source))
-    )
     if f.kind == "drifted":
-        restore = _restore(sel, path, written_back_steps(source, root, path, staged=staged), source)
+        restore = _restore(sel, path, written_back(built, source, root, path, staged), source)
         if source in ("worktree", "index"):  # a restore refusing a heading an edit hides
             from forest_files.check.route_swallowed import may_hide, swallowed_route
 
@@ -120,11 +122,15 @@ def routes_for(
                 "adopt the change",
                 (
                     forest("supersede", sel, options=words_option()),
-                    git_step("add", "--", LEDGER, path),
+                    ledger_add(built, path),
                 ),
                 "replace … with why the new text is right",
             ),
         )
+    retire = Route(
+        "or end the binding",
+        (forest("retire", sel, options=words_option()), *recorded(built, source)),
+    )
     if f.kind == "missing":
         return (
             *rebind_routes(f, root, source),  # the moved or renamed file
@@ -137,7 +143,7 @@ def routes_for(
         return (  # moved_to: the full selector where the unchanged section stands
             Route(
                 "move the binding",
-                (forest("rebind", sel, f.moved_to), *record_steps(source)),
+                (forest("rebind", sel, f.moved_to), *recorded(built, source)),
             ),
             retire,
         )
@@ -164,7 +170,7 @@ def routes_for(
                 "adopt it",
                 (
                     forest("adopt", sel, options=(*_excludes(f), *words_option())),
-                    *record_steps(source),
+                    *recorded(built, source),
                 ),
                 "replace … with why this text is right; forest.toml's [require] asks for it",
             ),
