@@ -9,11 +9,8 @@ a heading HEAD's file does not hold.
 Stores: nothing.
 Refuses: nothing.
 Returns: ``Hidden``, what hides a heading or block id as a value (restore_hidden.py's
-answer: the block, the heading, its line, the fix in words: ``Hidden.close``), and
-``HIDERS`` (the kinds of block that hide, in words); ``closing_line(kind, opener)``:
-the line that closes a block its first line opens, ``closed_by(kind, closer)`` that
-line in words; ``close_advice``: the close advice in words (one wording for
-``Hidden.close`` and restore_hiding.py ``Hidden.fix``); ``block_id(sel)``: ``sel`` names a
+answer: the block, the heading, its line, the fix in words: ``Hidden.close``,
+worded by hidden_close.py ``close_advice``); ``block_id(sel)``: ``sel`` names a
 block id, not a heading;
 ``start_in(doc, block, sel, excludes)``: the heading's (or block id's block's) line in
 ``doc`` (the text without ``block``'s first line) or None; ``path_line(doc, first,
@@ -29,10 +26,10 @@ tests/doors/test_doors_hidden_split.py
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from dataclasses import dataclass, replace
 
+from forest_files.custody.hidden_close import HIDERS, close_advice, closed_by
 from forest_files.text.extract import Document, extract
 from forest_files.text.md_blocks import Block
 from forest_files.text.selector import (
@@ -42,8 +39,6 @@ from forest_files.text.selector import (
     parse_selector,
     render_heading_path,
 )
-
-HIDERS = {"fence": "code fence", "html": "HTML comment or block"}  # md_blocks.py kinds
 
 
 @dataclass(frozen=True)
@@ -71,7 +66,7 @@ class Hidden:
     closing line too): 0 for none; ``cut``: ``holder``'s binding excludes parts (its
     restore refuses every heading the block hides: an excluded part's text is in no
     record, restore_swallowed.py ``guard``); ``closer``: the line that closes the block
-    (``closing_line``; "" a blank line, None not known)."""
+    (hidden_close.py ``closing_line``; "" a blank line, None not known)."""
 
     kind: str
     block_line: int
@@ -134,67 +129,6 @@ class Hidden:
             f"take out {lines} (the {self.what} opened inside the block that begins at "
             f"line {self.take_out}; closed anywhere, it leaves that block split)"
         )
-
-
-# The HTML blocks (CommonMark's kinds 1 to 5) that run to a line holding their end;
-# any other (``<div>``, a tag alone on its line) ends at a blank line.
-_RAW = re.compile(r"<(script|pre|style|textarea)(?=[\s>]|$)", re.IGNORECASE)
-_ENDS = (("<!--", "-->"), ("<![CDATA[", "]]>"), ("<?", "?>"), ("<!", ">"))
-
-
-def closing_line(kind: str, opener: str) -> str:
-    """The line that closes a block of ``kind`` (md_blocks.py's ``fence`` or ``html``)
-    opened by the line ``opener``: a fence's own mark as many times as it opens with
-    (```` ```` ```` closes only with four backticks or more, ``~~~`` only with tildes;
-    no info string), the end an HTML block's kind waits for (``-->``, ``?>``, ``]]>``,
-    ``>``, ``</pre>``), or "" for one a blank line ends."""
-    text = opener.rstrip("\r\n").lstrip(" \t")
-    if kind == "fence":
-        mark = text[:1]
-        return mark * (len(text) - len(text.lstrip(mark))) if mark else ""
-    raw = _RAW.match(text)
-    if raw is not None:
-        return f"</{raw.group(1).lower()}>"
-    return next((end for start, end in _ENDS if text.startswith(start)), "")
-
-
-def closed_by(kind: str, closer: str | None) -> str:
-    """The line ``closer`` that closes a block of ``kind`` (``closing_line``), in words
-    after the advice to close it (``: a line of just 4 backticks closes it``: no mark
-    written, a refusal quotes its commands in backticks), "" when not known (None)."""
-    if closer is None:
-        return ""
-    if not closer:
-        return ": a blank line closes it"
-    if kind != "fence":
-        return f": the line {closer} closes it"
-    marks = "backticks" if closer.startswith("`") else "tildes"
-    return f": a line of just {len(closer)} {marks} closes it"
-
-
-def close_advice(
-    kind: str, before: int, closer: str | None, *, opened: int = 0, closing: int = 0
-) -> str:
-    """The block of ``kind`` closed before line ``before`` or taken out, in words, the
-    line that closes it named (``closer``: ``closed_by``): the block named by the line
-    it was ``opened`` at (a route's note), or, 0, as ``that`` block (a refusal's, which
-    names it before); a fence ``closing`` at a line (0: it runs on) has that line taken
-    out first (left, it would open a fence of its own over what follows; taken out, the
-    lines above it keep their numbers). The one wording of the close advice
-    (``Hidden.close``, restore_hiding.py ``Hidden.fix``)."""
-    what = HIDERS[kind]
-    if opened:
-        the, close = "the", f"close the {what} opened at line {opened} before line {before} "
-        close += "(or take it out)"
-    else:
-        the, close = "that", f"close that {what} before line {before} or take it out"
-    close += closed_by(kind, closer)
-    if not closing or kind != "fence":
-        return close
-    return (
-        f"take out line {closing} ({the} {what}'s closing line: left, it would open a "
-        f"{what} of its own), then {close}"
-    )
 
 
 def block_id(sel: Selector) -> bool:
@@ -283,13 +217,9 @@ def held_at(text: str, line: int, head: str) -> tuple[str, int, int]:
 
 
 __all__ = [
-    "HIDERS",
     "Hidden",
     "block_id",
     "by_path",
-    "close_advice",
-    "closed_by",
-    "closing_line",
     "held_at",
     "kept_new",
     "path_line",

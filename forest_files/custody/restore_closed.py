@@ -29,7 +29,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterator
 
-from forest_files.custody.hidden_place import HIDERS, by_path, closing_line
+from forest_files.custody.hidden_close import HIDERS, closing_line
+from forest_files.custody.hidden_place import by_path
 from forest_files.custody.restore_hiding import Hidden
 from forest_files.text.extract import Document, extract
 from forest_files.text.md_blocks import Block, blocks

@@ -44,11 +44,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
+from forest_files.custody.hidden_close import HIDERS, closing_line
 from forest_files.custody.hidden_place import (
-    HIDERS,
     Hidden,
     block_id,
-    closing_line,
     kept_new,
     path_line,
     start_in,

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from forest_files.custody.hidden_place import HIDERS, close_advice
+from forest_files.custody.hidden_close import HIDERS, close_advice
 
 
 @dataclass(frozen=True)

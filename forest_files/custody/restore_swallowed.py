@@ -43,7 +43,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from forest_files.custody.hidden_place import closed_by, closing_line, held_at
+from forest_files.custody.hidden_close import closed_by, closing_line
+from forest_files.custody.hidden_place import held_at
 from forest_files.custody.restore_closed import block_end, closed_over, lines_of, read_alone
 from forest_files.custody.restore_cut_short import refuse_cut_short
 from forest_files.custody.restore_hiding import HIDERS as _HIDERS
