@@ -10,7 +10,9 @@ Stores: nothing.
 Refuses: nothing.
 Returns: ``HIDERS`` (the kinds of block that hide, in words); ``closing_line(kind,
 opener)``: the line that closes a block its first line opens; ``closed_by(kind,
-closer)``: that line in words; ``close_advice``: the advice in words.
+closer)``: that line in words; ``ends_alone``: a block's closing line holds its end
+alone (the advice takes it out; one holding words stays); ``close_advice``: the advice
+in words.
 Test: tests/custody/test_restore_closed.py, tests/custody/test_restore_swallowed_close.py,
 tests/check/test_hidden_heading.py
 """
@@ -58,16 +60,35 @@ def closed_by(kind: str, closer: str | None) -> str:
     return f": a line of just {len(closer)} {marks} closes it"
 
 
+def ends_alone(kind: str, closer: str | None, line: str) -> bool:
+    """The line ``line`` that closes a block of ``kind`` holds its end alone: a fence's
+    always (a closing fence holds no word), an HTML block's when it is its end
+    (``closer``: ``-->``, ``]]>``, ``?>``, ``>``, ``</pre>``) and blanks; one holding
+    words too is the user's text, which the close advice leaves in place."""
+    if kind == "fence":
+        return True
+    return bool(closer) and line.strip().lower() == (closer or "").lower()
+
+
 def close_advice(
-    kind: str, before: int, closer: str | None, *, opened: int = 0, closing: int = 0
+    kind: str,
+    before: int,
+    closer: str | None,
+    *,
+    opened: int = 0,
+    closing: int = 0,
+    alone: bool = True,
 ) -> str:
     """The block of ``kind`` closed before line ``before`` or taken out, in words, the
     line that closes it named (``closer``: ``closed_by``): the block named by the line
     it was ``opened`` at (a route's note), or, 0, as ``that`` block (a refusal's, which
-    names it before); a fence ``closing`` at a line (0: it runs on) has that line taken
-    out first (left, it would open a fence of its own over what follows; taken out, the
-    lines above it keep their numbers). The one wording of the close advice
-    (``Hidden.close``, restore_hiding.py ``Hidden.fix``)."""
+    names it before). A block ``closing`` at a line (0: it runs on; an HTML block a
+    blank line ends: none) has that line taken out first when it holds the block's end
+    ``alone`` (``ends_alone``; left, a fence's would open a fence of its own over what
+    follows, an HTML block's ``-->`` would stay in the text; taken out, the lines above
+    it keep their numbers), else the advice says it stays (the words on it are the
+    user's). The one wording of the close advice (hidden_place.py ``Hidden.close``,
+    restore_hiding.py ``Hidden.fix``)."""
     what = HIDERS[kind]
     if opened:
         the, close = "the", f"close the {what} opened at line {opened} before line {before} "
@@ -75,12 +96,15 @@ def close_advice(
     else:
         the, close = "that", f"close that {what} before line {before} or take it out"
     close += closed_by(kind, closer)
-    if not closing or kind != "fence":
-        return close
+    if not closing or (kind != "fence" and not closer):
+        return close  # runs on, or an HTML block a blank line ends (or of an end not known)
+    if not alone:
+        return f"{close} (line {closing}, which closes it now, stays: the words on it are yours)"
+    left = f"open a {what} of its own" if kind == "fence" else "stay, a stray line of text"
     return (
-        f"take out line {closing} ({the} {what}'s closing line: left, it would open a "
-        f"{what} of its own), then {close}"
+        f"take out line {closing} ({the} {what}'s closing line: left, it would {left}), "
+        f"then {close}"
     )
 
 
-__all__ = ["HIDERS", "close_advice", "closed_by", "closing_line"]
+__all__ = ["HIDERS", "close_advice", "closed_by", "closing_line", "ends_alone"]

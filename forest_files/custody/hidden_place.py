@@ -66,7 +66,9 @@ class Hidden:
     closing line too): 0 for none; ``cut``: ``holder``'s binding excludes parts (its
     restore refuses every heading the block hides: an excluded part's text is in no
     record, restore_swallowed.py ``guard``); ``closer``: the line that closes the block
-    (hidden_close.py ``closing_line``; "" a blank line, None not known)."""
+    (hidden_close.py ``closing_line``; "" a blank line, None not known); ``alone``: the
+    block's closing line (``block_end``, not ``left_open``) holds its end alone
+    (hidden_close.py ``ends_alone``: the advice takes it out; one holding words stays)."""
 
     kind: str
     block_line: int
@@ -81,6 +83,7 @@ class Hidden:
     take_out: int = 0
     cut: bool = False
     closer: str | None = None
+    alone: bool = True
 
     @property
     def what(self) -> str:
@@ -108,7 +111,12 @@ class Hidden:
             return self.taken_out()
         closing = 0 if self.left_open else self.block_end
         return close_advice(
-            self.kind, self.close_before, self.closer, opened=self.block_line, closing=closing
+            self.kind,
+            self.close_before,
+            self.closer,
+            opened=self.block_line,
+            closing=closing,
+            alone=self.alone,
         )
 
     @property

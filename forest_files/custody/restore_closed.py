@@ -29,7 +29,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterator
 
-from forest_files.custody.hidden_close import HIDERS, closing_line
+from forest_files.custody.hidden_close import HIDERS, closing_line, ends_alone
 from forest_files.custody.hidden_place import by_path
 from forest_files.custody.restore_hiding import Hidden
 from forest_files.text.extract import Document, extract
@@ -110,6 +110,7 @@ def closed_over(
             out = (block.first - 1, end if block.kind == "fence" else -1)
             sample = block.kind == "fence" and labelled(text[block.first - 1])
             if judge.dropped(out, line, deeper=found > level, sample=sample):
+                closer = closing_line(block.kind, text[block.first - 1])
                 return Hidden(
                     line,
                     text[line].strip(),
@@ -117,8 +118,9 @@ def closed_over(
                     block.first - 1,
                     block.kind,
                     tail=False,
-                    closer=closing_line(block.kind, text[block.first - 1]),
+                    closer=closer,
                     end=end,
+                    alone=ends_alone(block.kind, closer, text[end]),
                 )
     return None
 

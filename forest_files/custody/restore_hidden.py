@@ -44,7 +44,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
-from forest_files.custody.hidden_close import HIDERS, closing_line
+from forest_files.custody.hidden_close import HIDERS, closing_line, ends_alone
 from forest_files.custody.hidden_place import (
     Hidden,
     block_id,
@@ -119,6 +119,8 @@ class Hiders:
                 up = 0 if named else path_line(without, block.first, found, len(sel.parts))
                 others = [h for h in holders if h[0] != selector]
                 holder = self._holder(block.first, others)
+                closer = closing_line(block.kind, self._lines[block.first - 1])
+                last = self._lines[block.last - 1] if block.last <= len(self._lines) else ""
                 hidden = Hidden(
                     block.kind,
                     block.first,
@@ -131,7 +133,8 @@ class Hiders:
                     path_line=up,
                     take_out=inside,
                     cut=holder is not None and any(not e.startswith(NORMALISED) for e in holder[1]),
-                    closer=closing_line(block.kind, self._lines[block.first - 1]),
+                    closer=closer,
+                    alone=ends_alone(block.kind, closer, last),
                 )
                 if committed is None or not hidden.restorable:
                     return hidden

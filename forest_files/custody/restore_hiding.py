@@ -34,6 +34,7 @@ class Hidden:
     closer: str | None = None  # the line that closes that block (closing_line)
     end: int = -1  # the block's closing line, when it closes in the section (-1: it runs on)
     resume: int = -1  # the first line of ground's after the heading (-1: none)
+    alone: bool = True  # the closing line (``end``) holds the block's end alone (ends_alone)
 
     @property
     def close_before(self) -> int:
@@ -57,6 +58,7 @@ class Hidden:
             self.closer,
             opened=first + self.block if named else 0,
             closing=first + self.end if self.end >= 0 else 0,
+            alone=self.alone,
         )
 
 

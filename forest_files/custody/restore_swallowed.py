@@ -43,7 +43,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from forest_files.custody.hidden_close import closed_by, closing_line
+from forest_files.custody.hidden_close import closed_by, closing_line, ends_alone
 from forest_files.custody.hidden_place import held_at
 from forest_files.custody.restore_closed import block_end, closed_over, lines_of, read_alone
 from forest_files.custody.restore_cut_short import refuse_cut_short
@@ -84,6 +84,10 @@ def swallowed(section: list[str], ground: str, *, deeper: bool = False) -> Hidde
                 hider = _hider(outline, line + 1)
                 if hider is None:
                     continue  # read alone it is a heading, in place it is not hidden
+                closer, end = (
+                    closing_line(hider.kind, text[hider.first - 1]),
+                    block_end(hider, text),
+                )
                 return Hidden(
                     line,
                     text[line].strip() if found else "",
@@ -91,9 +95,10 @@ def swallowed(section: list[str], ground: str, *, deeper: bool = False) -> Hidde
                     hider.first - 1,
                     hider.kind,
                     tail=line > held and 0 < found <= level,
-                    closer=closing_line(hider.kind, text[hider.first - 1]),
-                    end=block_end(hider, text),
+                    closer=closer,
+                    end=end,
                     resume=next((i for i in kept if i > line), -1),
+                    alone=end < 0 or ends_alone(hider.kind, closer, text[end]),
                 )
     return None
 

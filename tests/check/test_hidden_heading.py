@@ -182,3 +182,29 @@ def test_hidden_heading_fence_closed_further_on_advice_takes_its_closer_out_dete
     (repo / "f.md").write_text("".join(lines))
     assert finding_of(repo, "f.md#B")["kind"] == "clean", (note, "".join(lines))
     assert finding_of(repo, "f.md#C")["kind"] == "clean", (note, "".join(lines))
+
+
+TAKE_OUT = re.compile(r"take out line (\d+) \(the HTML comment or block's closing line")
+
+
+@pytest.mark.parametrize("end", ["-->", "  -->  "], ids=["bare", "spaced"])
+def test_hidden_heading_html_block_closed_further_on_end_line_taken_out_clean_detected(
+    tmp_path: Path, end: str
+) -> None:
+    """An HTML comment opened in A and ended (``-->`` alone) in bound B, after its
+    heading: the check's advice closed it before B and left the old ``-->`` line in B's
+    text, so B, followed as written, stayed drifted. The advice takes that line out
+    first now; followed literally (the line taken out, then the closer written), B is
+    clean."""
+    repo = _hidden_b(tmp_path, BOTH, ("text a\n", "text a\n<!--\n"))
+    (repo / "f.md").write_text((repo / "f.md").read_text() + f"{end}\n")
+    found = finding_of(repo, "f.md#B")
+    (note,) = [r["note"] for r in found["routes"] if r["label"] == "close the block"]
+    taken = TAKE_OUT.search(note)
+    assert taken is not None, note
+    before, closer = _closing(note)
+    lines = (repo / "f.md").read_text().splitlines(keepends=True)
+    del lines[int(taken.group(1)) - 1]
+    lines.insert(before - 1, f"{closer}\n")
+    write(repo, "f.md", "".join(lines))
+    assert finding_of(repo, "f.md#B")["kind"] == "clean", (note, "".join(lines))

@@ -57,8 +57,9 @@ def test_restore_closed_block_over_a_kept_heading_refused(
     assert line.count("\n") == 0 and line.startswith("forest: f.md#A: an edit in it"), line
     assert "opened at line 4" in line and f"`{head}` at line 6" in line, line
     assert "nothing was written" in line and "before line 6" in line, line
-    if opener != "<!--":  # its closing line, left, would open a fence over # B
-        assert "take out line 9 (that code fence's closing line" in line, line
+    # its closing line, left, would open a fence over # B (an HTML block's: stay, `-->`)
+    what = "HTML comment or block" if opener == "<!--" else "code fence"
+    assert f"take out line 9 (that {what}'s closing line" in line, line
     assert state(repo) == before
 
 
@@ -66,9 +67,12 @@ def test_restore_closed_block_over_a_kept_heading_refused(
 # the line that closes it, the restore to run after
 ADVICE = re.compile(
     r"before line (\d+) \(or take it out\): (?:a line of just (\d+) (?:backticks|tildes)"
-    r"|the line (\S+)) closes it; then `([^`]+)`"
+    r"|the line (\S+)) closes it(?: \(line \d+, which closes it now, stays: the words on it "
+    r"are yours\))?; then `([^`]+)`"
 )
-TAKE_OUT = re.compile(r"take out line (\d+) \(the code fence's closing line")
+TAKE_OUT = re.compile(
+    r"take out line (\d+) \(the (?:code fence|HTML comment or block)'s closing line"
+)
 
 
 @pytest.mark.parametrize("opener", ["```", "<!--"])
@@ -78,8 +82,8 @@ def test_check_closed_block_advice_followed_then_pasted_restores_accepted(
 ) -> None:
     """``forest check`` routed A to ``forest restore 'f.md#A'``, which dropped the hidden
     section; now its first route is the close advice: followed literally, the restore
-    it names pasted brings A back and keeps the section (the part's own text as it
-    stands: an HTML block's end line is left in it)."""
+    it names pasted brings A back and keeps the section, every binding clean (an HTML
+    block's ``-->`` line, left by the advice, stayed in the part's text)."""
     repo = bound(tmp_path, text, *adopt)
     write(repo, "f.md", fenced(text, head, opener))
     (a,) = findings(repo)
@@ -90,17 +94,48 @@ def test_check_closed_block_advice_followed_then_pasted_restores_accepted(
     at, count, end, then = said.groups()
     lines = (repo / "f.md").read_text().splitlines(keepends=True)
     taken = TAKE_OUT.search(first["note"])
-    assert (taken is not None) == (opener == "```"), first["note"]
-    if taken is not None:
-        del lines[int(taken.group(1)) - 1]
+    assert taken is not None, first["note"]
+    del lines[int(taken.group(1)) - 1]
     lines.insert(int(at) - 1, f"{'`' * int(count) if count else end}\n")
     write(repo, "f.md", "".join(lines))
     got = pasted(repo, then)
     assert got.returncode == 0, (then, got.stderr)
-    want = text if opener == "```" else text.replace("\n\n# B", "\n-->\n\n# B")
-    assert (repo / "f.md").read_text() == want
-    if opener == "```":
-        assert [f["kind"] for f in findings(repo)] == ["clean"]
+    assert (repo / "f.md").read_text() == text
+    assert [f["kind"] for f in findings(repo)] == ["clean"]
+
+
+@pytest.mark.parametrize(("text", "adopt", "head"), CASES, ids=["excluded", "next"])
+def test_closed_html_block_ending_on_words_advice_keeps_them(
+    tmp_path: Path, text: str, adopt: tuple[str, ...], head: str
+) -> None:
+    """An HTML comment opened in A and ended on a line of the user's words (``my words
+    -->``): the refusal and the route say that line stays (the advice said nothing of
+    it), and neither says to take it out; followed literally, then the restore the
+    route names pasted, A is restored, every binding clean, the words in the file."""
+    repo = bound(tmp_path, text, *adopt)
+    edited = text.replace("text a\n", "text a\n<!--\n")
+    edited = edited.replace("\n\n# B", "\nmy words -->\n\n# B")
+    write(repo, "f.md", edited)
+    before = state(repo)
+    got = forest(repo, "restore", "f.md#A")
+    assert got.exit_code == 1, got.stdout
+    line = got.stderr.strip()
+    stays = "(line 9, which closes it now, stays: the words on it are yours)"
+    assert f"`{head}` at line 6" in line and stays in line and "take out line" not in line
+    assert state(repo) == before
+    (a,) = findings(repo)
+    first = a["routes"][0]
+    assert stays in first["note"] and "take out line" not in first["note"], first["note"]
+    said = ADVICE.search(first["note"])
+    assert said is not None, first["note"]
+    at, _count, end, then = said.groups()
+    lines = edited.splitlines(keepends=True)
+    lines.insert(int(at) - 1, f"{end}\n")
+    write(repo, "f.md", "".join(lines))
+    got = pasted(repo, then)
+    assert got.returncode == 0, (then, got.stderr)
+    assert (repo / "f.md").read_text() == text.replace("\n\n# B", "\nmy words -->\n\n# B")
+    assert [f["kind"] for f in findings(repo)] == ["clean"]
 
 
 @pytest.mark.parametrize(
@@ -154,9 +189,8 @@ def test_restore_closed_block_over_a_never_committed_section_refused(
     at, count, end, then = said.groups()
     lines = edited.splitlines(keepends=True)
     taken = TAKE_OUT.search(first["note"])
-    assert (taken is not None) == (opener != "<!--"), first["note"]
-    if taken is not None:
-        del lines[int(taken.group(1)) - 1]
+    assert taken is not None, first["note"]
+    del lines[int(taken.group(1)) - 1]
     lines.insert(int(at) - 1, f"{end or closer[0] * int(count)}\n")
     write(repo, "f.md", "".join(lines))
     got = pasted(repo, then)
