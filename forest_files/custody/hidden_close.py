@@ -90,11 +90,8 @@ def close_advice(
     user's). The one wording of the close advice (hidden_place.py ``Hidden.close``,
     restore_hiding.py ``Hidden.fix``)."""
     what = HIDERS[kind]
-    if opened:
-        the, close = "the", f"close the {what} opened at line {opened} before line {before} "
-        close += "(or take it out)"
-    else:
-        the, close = "that", f"close that {what} before line {before} or take it out"
+    the, block = ("the", f"the {what} opened at line {opened}") if opened else ("that", "")
+    close = f"close {block or f'that {what}'} before line {before} (or take it out)"
     close += closed_by(kind, closer)
     if not closing or (kind != "fence" and not closer):
         return close  # runs on, or an HTML block a blank line ends (or of an end not known)

@@ -103,10 +103,12 @@ class Hidden:
         """The line to close the block before: the first hidden heading of the path."""
         return self.path_line or self.line
 
-    def close(self) -> str:
-        """The fix when no restore is, as a route's note: the block closed before the
-        heading's path (or taken out), the line that closes it named, or, ``take_out``,
-        taken out."""
+    def close(self, *, named: bool = True) -> str:
+        """The fix when no restore is: the block closed before the heading's path (or
+        taken out), the line that closes it named (closed further on, its closing line
+        taken out first), or, ``take_out``, taken out; ``named``: the block named by its
+        first line (a route's note), else as ``that`` block (restore_hidden.py's
+        refusal, which names it before)."""
         if self.take_out:
             return self.taken_out()
         closing = 0 if self.left_open else self.block_end
@@ -114,7 +116,7 @@ class Hidden:
             self.kind,
             self.close_before,
             self.closer,
-            opened=self.block_line,
+            opened=self.block_line if named else 0,
             closing=closing,
             alone=self.alone,
         )

@@ -23,8 +23,10 @@ keep first after the holder's section a heading of a level and path the file at 
 holds fewer of, as when the block was committed or holds a line that reads as a
 heading: that restore is refused too) that
 block closed before the heading (before the first heading of the selector's path it
-hides), the line that closes it named (hidden_place.py ``closing_line``: a fence's
-mark as many times, an HTML block's end, or a blank line), or taken out; a fence
+hides), the line that closes it named (hidden_close.py ``closing_line``: a fence's
+mark as many times, an HTML block's end, or a blank line; closed further on, its own
+closing line taken out first, or said to stay when it holds words: ``close_advice``,
+worded as the check's route is, ``Hidden.close``), or taken out; a fence
 opened inside the paragraph a block id ends (no close brings that block back whole),
 its line taken out (closed further on: its closing line too).
 Returns: ``Hiders(text).hidden(target, holders)``, a ``Hidden`` (hidden_place.py; or
@@ -250,12 +252,7 @@ def hidden_refusal(
         return None
     selector = target[0]
     said = f"{hidden_said(selector, hidden)}; nothing was written — "
-    close = (
-        f"{hidden.taken_out()}, then restore again"
-        if hidden.take_out
-        else f"close that {hidden.what} before line {hidden.close_before} (or take it out)"
-        f"{hidden.closed_by}, then restore again"
-    )
+    close = f"{hidden.close(named=False)}, then restore again"
     # A block closed further on (inside a hidden section) is refused by a restore of the
     # section holding it too (restore_swallowed.py: its sections could not stay).
     if hidden.holder is None or not hidden.restorable:

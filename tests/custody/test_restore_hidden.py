@@ -217,3 +217,38 @@ def test_restore_section_hidden_by_a_fence_holding_its_heading_text_refused(
     both = forest(repo, "restore", "f.md#T/A", "f.md#U/install")
     assert both.exit_code == 1, both.stdout  # the route it named before: refused
     assert state(repo) == before
+
+
+# the refusal's close advice: the closing line to take out first, the line to close
+# before, the mark that closes it
+REFUSED_TAKE_OUT = re.compile(r"take out line (\d+) \(that code fence's closing line")
+REFUSED_CLOSE = re.compile(
+    r"close that code fence before line (\d+) \(or take it out\): a line of just (\d+) "
+    r"backticks closes it, then restore again"
+)
+
+
+def test_restore_heading_hidden_by_a_fence_closed_further_on_refusal_followed_clean(
+    tmp_path: Path,
+) -> None:
+    """A fence opened in A (no binding) and closed after B's text, B and C bound:
+    ``forest restore 'f.md#B'`` said to close the fence before B and restore again,
+    nothing of its own closing line, so followed literally that line opened a fence over
+    C (C hidden). The refusal words the close as the check's route does now: that line
+    taken out first, then the fence closed before B; followed literally and restored
+    again, B and C are clean."""
+    text = "# A\n\ntext a\n\n# B\n\nb\n\n# C\n\nc\n"
+    repo = bound_book(tmp_path, "f.md#B", "f.md#C", text=text)
+    write(repo, "f.md", text.replace("text a\n", "text a\n```\n").replace("b\n", "b\n```\n"))
+    before = state(repo)
+    got = forest(repo, "restore", "f.md#B")
+    assert got.exit_code == 1 and state(repo) == before, got.stdout
+    line = got.stderr.strip()
+    taken, close = REFUSED_TAKE_OUT.search(line), REFUSED_CLOSE.search(line)
+    assert taken is not None and close is not None, line
+    lines = (repo / "f.md").read_text().splitlines(keepends=True)
+    del lines[int(taken.group(1)) - 1]
+    lines.insert(int(close.group(1)) - 1, "`" * int(close.group(2)) + "\n")
+    write(repo, "f.md", "".join(lines))
+    ok(repo, "restore", "f.md#B")
+    assert kinds(repo) == ["clean", "clean"], (line, (repo / "f.md").read_text())

@@ -15,7 +15,7 @@ from tests.helpers.hidden import CUT
 
 # The refusal's close advice: the line to close the block before and the line to write.
 ADVICE = re.compile(
-    r"before line (\d+) or take it out: (?:a line of just (\d+) (backticks|tildes)"
+    r"before line (\d+) \(or take it out\): (?:a line of just (\d+) (backticks|tildes)"
     r"|the line (\S+)) closes it, then"
 )
 
