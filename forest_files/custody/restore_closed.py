@@ -10,8 +10,8 @@ line taken out (a fence's closing line too), is one of the section's level or hi
 that HEAD's file holds more of than the restore would write (the next section, which
 the fence ran over) or holds none of (a section typed and never committed, which only
 the user can tell from a line of a sample: not a line of ground's, nor in a fence that
-names its language, ```` ```sh ````), or, the section excluding parts, an excluded
-part's heading (its text is in no record).
+names its language, ```` ```sh ````, unless that language is Markdown), or, the
+section excluding parts, an excluded part's heading (its text is in no record).
 Stores: nothing (lines in, a value out).
 Refuses: nothing itself; ``closed_over``'s answer is refused by restore_swallowed.py
 ``guard`` (the block to close before the heading, its own closing line taken out
@@ -39,6 +39,7 @@ from forest_files.text.selector import SelectorError, parse_selector
 
 _END = "\n# end\n"  # a heading put after a text: hidden, a block is left open above it
 _MAX_OPEN = 64  # blocks left open, one inside another, looked past in one run of lines
+_MARKDOWN = frozenset({"md", "markdown", "mdown", "mkd", "mkdn", "gfm"})  # its info strings
 
 
 def lines_of(section: list[str]) -> list[str]:
@@ -127,9 +128,12 @@ def closed_over(
 
 def labelled(opener: str) -> bool:
     """A fence's first line ``opener`` names what its lines are (an info string:
-    ```` ```sh ````): a code sample typed in, not a block put over a section."""
+    ```` ```sh ````): a code sample typed in, not a block put over a section. One naming
+    Markdown (```` ```md ````) does not: its lines are most likely a section typed over,
+    judged as a bare fence's."""
     text = opener.strip()
-    return bool(text.lstrip(text[:1]).strip()) if text else False
+    info = text.lstrip(text[:1]).split() if text else []
+    return bool(info) and info[0].lower() not in _MARKDOWN
 
 
 class _Judge:

@@ -170,8 +170,27 @@ def test_restore_closed_block_over_a_never_committed_section_refused(
     file (only the capture held them). Now the restore is refused, nothing written;
     ``forest check`` routes the close advice, which followed literally, then the
     restore it names pasted, restores A and keeps ``# Y`` and its words in the file."""
-    repo = bound(tmp_path, NEXT.replace("\n# X\n\nx\n", ""))
     closer = {"```": "```", "~~~~": "~~~~", "<!--": "-->"}[opener]
+    _never_committed_refused_then_followed(tmp_path, opener, closer)
+
+
+@pytest.mark.parametrize("opener", ["```md", "```markdown", "~~~ Markdown"])
+def test_restore_markdown_fence_over_a_never_committed_section_refused(
+    tmp_path: Path, opener: str
+) -> None:
+    """The same under a fence labelled Markdown (```` ```md ````): read as a code sample
+    (it names a language), ``# Y`` was the sample's line and the restore exited 0 with
+    ``# Y`` and its words gone from the file. A Markdown fence's lines are most likely a
+    section typed over, so it is judged as a bare fence: refused, then the close
+    advice followed keeps them (a ```` ```sh ```` sample still restores:
+    ``test_restore_typed_code_sample_hiding_no_heading_accepted``)."""
+    _never_committed_refused_then_followed(tmp_path, opener, opener[:3])
+
+
+def _never_committed_refused_then_followed(tmp_path: Path, opener: str, closer: str) -> None:
+    """``# Y`` (never committed) typed after A, a block ``opener`` .. ``closer`` over it:
+    the restore of A refused, nothing written; the route followed keeps ``# Y``."""
+    repo = bound(tmp_path, NEXT.replace("\n# X\n\nx\n", ""))
     edited = f"# A\n\ntext a\n{opener}\n{NEVER}{closer}\n\n# B\n\nb\n"
     write(repo, "f.md", edited)
     before = state(repo)
