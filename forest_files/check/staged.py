@@ -38,10 +38,8 @@ if TYPE_CHECKING:
     from forest_files.check.engine import Finding
     from forest_files.check.findings import Reported
     from forest_files.custody.bindconf import BindRule
-    from forest_files.custody.bindings import Binding
     from forest_files.custody.bindmap import BindMap
     from forest_files.custody.config import RequireRule
-    from forest_files.custody.ground import Ground
     from forest_files.gitio import Change
     from forest_files.text.extract import Document
 
@@ -217,6 +215,7 @@ def _judge_ledger_change(
     from forest_files.check.engine import check_all
     from forest_files.check.explain_diffs import with_diffs
     from forest_files.check.opening import ABSENT, open_custody
+    from forest_files.check.staged_affected import affected
     from forest_files.custody.bindmap import BindMap
     from forest_files.custody.erased_ground import erased_hashes
 
@@ -234,7 +233,7 @@ def _judge_ledger_change(
         bindings = custody.bindings
         if previous is not None:  # judge only what the staged change can have moved
             staged = BindMap(custody.bindings, custody.grounds)
-            bindings = _affected(staged, previous, touched)
+            bindings = affected(staged, previous, touched)
         parsed: dict[str, tuple[str, Document]] = {}
         findings = check_all(store, bindings, content, grounds=custody.grounds, documents=parsed)
         extra = contests.of_store(store.conn, findings)  # contests bound to no file
@@ -279,22 +278,3 @@ def _explained(
     from forest_files.check.explain import explain
 
     return explain(findings, root=root, source=SOURCE, conn=conn)
-
-
-def _affected(staged: BindMap, previous: BindMap, touched: set[str]) -> list[Binding]:
-    """Bindings a commit staging ledger files can have moved off ground: those of
-    staged paths, and those whose binding or ground differs from HEAD's (compared by
-    content, not by local ids); with every other binding of the same section, so a
-    contest names all its candidates."""
-
-    def key(b: Binding, ground: Ground | None) -> tuple[object, ...]:
-        fields = (b.path, b.selector, b.excludes, b.section_hash)
-        return (*fields, b.normalisation, b.hash_algo, b.retired, b.contested, ground)
-
-    before = {b.bind_act: key(b, previous.grounds.get(b.entry_id)) for b in previous.bindings}
-    moved = {
-        (b.path, b.selector)
-        for b in staged.bindings
-        if b.path in touched or before.get(b.bind_act) != key(b, staged.grounds.get(b.entry_id))
-    }
-    return [b for b in staged.bindings if (b.path, b.selector) in moved]
