@@ -25,9 +25,10 @@ keep one side whole, ``git checkout --ours``/``--theirs``, where the index holds
 side; with the markers staged by ``git add``, where git's resolve-undo record holds the
 side, ``git checkout -m`` first, which puts the conflict back); ``unmerged_stages``;
 ``undone_stages``. The files are read where the check looked; from the index, their
-own entries alone are listed, once, for their stages and blobs (not the whole index).
+own entries alone are listed, once, for their stages and blobs (not the whole index),
+or taken from the check's own listing of them when it hands that down (``listed``).
 Test: tests/check/test_conflicts.py, tests/check/test_route_reasons.py,
-tests/check/test_conflicts_listing.py
+tests/check/test_conflicts_listing.py, tests/check/test_staged_listed_once.py
 """
 
 from __future__ import annotations
@@ -43,7 +44,9 @@ from forest_files.kernel.shellword import command_text, git_step
 from forest_files.text.conflict_markers import has_markers, sides
 
 if TYPE_CHECKING:
+    from forest_files.check.converted import Listed
     from forest_files.check.finding import Finding
+    from forest_files.gitio import TreeEntry
     from forest_files.text.extract import Document
 
 CONFLICT_DETAIL = "the file has unresolved merge conflicts"
@@ -67,17 +70,15 @@ NO_STAGES = Stages({}, {})
 
 
 def in_conflict(
-    findings: Sequence[Finding], *, root: Path, source: str
+    findings: Sequence[Finding], *, root: Path, source: str, listed: Listed | None = None
 ) -> tuple[list[Finding], Stages]:
     """``findings``, each failed binding's whose file is in a merge conflict made
     ``unresolved`` (``CONFLICT_DETAIL``), with no move or candidate left; and the
-    index's stages of those files (one ``git ls-files -u``, and one ``git ls-files
-    --resolve-undo`` when markers were staged; from the index, the one listing of
-    those files that reads them), for their routes."""
+    index's stages of those files, for their routes (module docstring)."""
     paths = sorted({f.path for f in findings if f.kind in (*_CAUSED, "contested")})
     if not paths:
         return list(findings), NO_STAGES
-    unmerged, read = _listed(root, source, paths)
+    unmerged, read = _listed(root, source, paths, listed)
     marked = {p for p in paths if p not in unmerged and has_markers(read(p) or b"")}
     whole = _Sides(read)
     out: list[Finding] = []
@@ -221,12 +222,15 @@ def unmerged_stages(root: Path, source: str) -> dict[str, frozenset[int]]:
 
 
 def _listed(
-    root: Path, source: str, paths: list[str]
+    root: Path, source: str, paths: list[str], listed: Listed | None
 ) -> tuple[dict[str, frozenset[int]], Callable[[str], bytes | None]]:
     """The index's unmerged stages (of ``paths`` at least: only their routes ask), and
-    a reader of ``paths`` where the check looked."""
-    if source == "index" and len(paths) <= _NAMED:
-        return _index_listed(root, paths)
+    a reader of ``paths`` where the check looked (the index's entries: ``listed``'s)."""
+    if source == "index":
+        named = [p for p in paths if p]  # "": a contest bound to no file, no git pathspec
+        entries = listed(named) if listed and named else None
+        if entries is not None or len(paths) <= _NAMED:
+            return _index_listed(root, named, entries)
     return unmerged_stages(root, source), _reader(root, source, paths)
 
 
@@ -243,19 +247,20 @@ def _reader(root: Path, source: str, paths: list[str]) -> Callable[[str], bytes 
 
 
 def _index_listed(
-    root: Path, paths: list[str]
+    root: Path, named: list[str], entries: list[TreeEntry] | None = None
 ) -> tuple[dict[str, frozenset[int]], Callable[[str], bytes | None]]:
-    """One ``git ls-files -s`` of ``paths`` alone: the stages of each one unmerged, and
-    a reader of their blobs (one ``git cat-file``); a path that is no regular file at
-    stage 0 (gone, a symlink, unmerged) reads as None, as ``GitTreeSource`` reads it."""
+    """The index's entries of ``named`` alone (``entries``, else one ``git ls-files -s``):
+    the stages of each one unmerged, and a reader of their blobs (one ``git cat-file``);
+    no regular file at stage 0 (gone, a symlink, unmerged) reads as None."""
     from forest_files import gitio
     from forest_files.custody.special import git_mode_kind
 
-    named = [p for p in paths if p]  # "": a contest bound to no file, no pathspec of git's
+    if entries is None:
+        entries = gitio.ls_files_stage(root, paths=named, keep_index_file=True) if named else []
     wanted = set(named)
     blobs: dict[str, str] = {}
     stages: dict[str, set[int]] = {}
-    for e in gitio.ls_files_stage(root, paths=named, keep_index_file=True) if named else []:
+    for e in entries:
         if e.path not in wanted:
             continue  # an entry under a path that is a directory in the index
         if e.stage != 0:

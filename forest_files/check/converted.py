@@ -21,14 +21,17 @@ line of ``$GIT_DIR/info/attributes`` converts it, that file outranks every
 ``.gitattributes``: the route says so and the line goes at its end instead
 (gitio ``info_rules``: which of its lines name a converting attribute for the file, git
 itself matching their patterns).
-Test: tests/check/test_staged_converted.py
+Test: tests/check/test_staged_converted.py, tests/check/test_staged_listed_once.py
 
 Git is asked only when a finding is about to be reported: a clean commit pays nothing.
+The index's entries of those files come from the hook's own listing when it hands it
+down (``listed``: content_git.py ``entries_at``), else from one ``git ls-files -s``.
 """
 
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -37,6 +40,11 @@ from forest_files.check.finding import Reason, replaced
 if TYPE_CHECKING:
     from forest_files.check.engine import Finding
     from forest_files.check.findings import Route
+    from forest_files.gitio import TreeEntry
+
+# The index's entries at given paths as a listing already made found them (every
+# stage); None when it did not list them all (content_git.py ``entries_at``).
+Listed = Callable[[Iterable[str]], "list[TreeEntry] | None"]
 
 # How a finding's detail says its staged blob is a conversion of the working file.
 CONVERTED_DETAIL = "the staged blob is what git's conversion"
@@ -46,13 +54,16 @@ _CONVERTING = ("filter", "text", "eol", "crlf", "working-tree-encoding", "ident"
 _JUDGED = ("drifted", "unresolved", "moved")  # read from the staged blob of a file there
 
 
-def with_conversion(root: Path, findings: list[Finding]) -> list[Finding]:
+def with_conversion(
+    root: Path, findings: list[Finding], *, listed: Listed | None = None
+) -> list[Finding]:
     """``findings``, each failed one of a file git converts on staging with a clause
-    saying so (the others as they are)."""
+    saying so (the others as they are). ``listed``: the index's entries as the check
+    listed them (None: listed here)."""
     paths = sorted({f.path for f in findings if f.kind in _JUDGED})
     if not paths:
         return findings
-    said = _converted(root, paths)
+    said = _converted(root, paths, listed)
     if not said:
         return findings
     return [
@@ -67,13 +78,13 @@ def with_conversion(root: Path, findings: list[Finding]) -> list[Finding]:
     ]
 
 
-def _converted(root: Path, paths: list[str]) -> dict[str, tuple[str, str]]:
+def _converted(root: Path, paths: list[str], listed: Listed | None) -> dict[str, tuple[str, str]]:
     """The clause for each of ``paths`` whose staged blob is its working file as git's
     conversion makes it, and not its bytes as they stand, with the attributes it
     names."""
     from forest_files import gitio
 
-    staged = _staged_blobs(root, paths)
+    staged = _staged_blobs(root, paths, listed)
     files = [p for p in paths if p in staged and _regular(root / p)]
     if not files:
         return {}
@@ -174,12 +185,15 @@ def _regular(path: Path) -> bool:
     return os.path.isfile(path) and not os.path.islink(path)
 
 
-def _staged_blobs(root: Path, paths: list[str]) -> dict[str, str]:
-    """The blob id the git index holds (stage 0) at each of ``paths``."""
-    from forest_files import gitio
+def _staged_blobs(root: Path, paths: list[str], listed: Listed | None = None) -> dict[str, str]:
+    """The blob id the git index holds (stage 0) at each of ``paths``: from ``listed``
+    when it answers, else one ``git ls-files -s`` of them."""
+    entries = listed(paths) if listed is not None else None
+    if entries is None:
+        from forest_files import gitio
 
-    listed = gitio.ls_files_stage(root, keep_index_file=True, paths=paths)
-    return {e.path: e.blob for e in listed if e.stage == 0}
+        entries = gitio.ls_files_stage(root, keep_index_file=True, paths=paths)
+    return {e.path: e.blob for e in entries if e.stage == 0}
 
 
 def _hashes(root: Path, paths: list[str], *, filters: bool) -> dict[str, str]:

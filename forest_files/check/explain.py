@@ -12,7 +12,8 @@ when its file is in a merge conflict, the side to take whole for each head:
 contest_conflict.py); a failed binding whose file is in a merge conflict is reported
 as that, with no move (conflicts.py), the index's stages of such files read once per
 call (from the index, one listing of those files alone: conflicts.py) and handed to
-every route; a drift's restore route that
+every route (or taken from the check's own listing of them: ``listed``); a drift's
+restore route that
 would remove another bound section says so and carries ``--drop-nested``
 (route_nested.py); a section renamed onto a heading another binding holds, that
 binding named (bound_there.py). What it asks of the repository and the store once per
@@ -40,6 +41,7 @@ from forest_files.check.routes import hints_for, routes_for
 if TYPE_CHECKING:
     import sqlite3
 
+    from forest_files.check.converted import Listed
     from forest_files.check.engine import Finding
     from forest_files.check.route_steps import Built
     from forest_files.text.extract import Document
@@ -76,13 +78,16 @@ def explain(
     hints: Callable[[Finding], tuple[str, ...]] | None = None,
     documents: Mapping[str, tuple[str, Document]] | None = None,
     local: bool = True,
+    listed: Listed | None = None,
 ) -> tuple[Reported, ...]:
     """Every finding with its routes (built from the repository's real state) and, when
     ``conn`` is given, who adopted its ground. ``documents``: files the check parsed
     (``check_all``), read again by the rename ranking only where their text changed.
     ``local``: the routes are for whoever runs this command here, so one that records
     an act over a path they hold no authority over is a holder's (route_authority.py);
-    the CI gate's are for whoever reads its report."""
+    the CI gate's are for whoever reads its report. ``listed``: the git index's
+    entries as the check listed them (content_git.py ``entries_at``), so a file in
+    conflict is looked for without listing the index again."""
     out: list[Reported] = []
     heads = (c for f in findings if f.kind == "contested" for c in f.candidates)
     adopted = adoptions_of(conn, [*(f.ground for f in findings if f.failed), *heads])
@@ -101,7 +106,7 @@ def explain(
         findings = renamed_files(findings, conn, root=root, source=source)
     stages = NO_STAGES  # the index's stages of files in conflict: read once, for every route
     if any(f.failed for f in findings):  # a file in a merge conflict: resolve it first
-        findings, stages = in_conflict(findings, root=root, source=source)
+        findings, stages = in_conflict(findings, root=root, source=source, listed=listed)
     merged, held = state.merged(conn, findings)
     if held:
         from forest_files.check.held import holding

@@ -35,11 +35,13 @@ from forest_files.kernel.paths import CONFIG_NAME
 if TYPE_CHECKING:
     import sqlite3
 
+    from forest_files.check.converted import Listed
     from forest_files.check.engine import Finding
     from forest_files.check.findings import Reported
     from forest_files.custody.bindconf import BindRule
     from forest_files.custody.bindmap import BindMap
     from forest_files.custody.config import RequireRule
+    from forest_files.custody.content import ContentSource
     from forest_files.gitio import Change
     from forest_files.text.extract import Document
 
@@ -194,9 +196,8 @@ def _judge_touched(root: Path, fingerprint: str, touched: set[str], diffs: bool)
 
         conn = custody.reader()  # words, no store
         try:
-            report = with_plan(
-                _report(root, findings, conn), bindings, content.read, parsed, root=root
-            )
+            found = _report(root, findings, conn, content=content)
+            report = with_plan(found, bindings, content.read, parsed, root=root)
         finally:
             if conn is not None:
                 conn.close()
@@ -243,7 +244,7 @@ def _judge_ledger_change(
         gone = erased_hashes(store)
         guarded = erasure_guard.deleted_bodies(gone, changes)
         guarded += erasure_guard.returned_bodies(gone, changes)
-        report = _report(root, findings, store.conn, extra=[*extra, *erased])
+        report = _report(root, findings, store.conn, [*extra, *erased], content)
         if erased:  # the staged acts' words or text may hold what a forget removed
             return withhold(report.with_extra(tuple(guarded)))
         report = with_plan(report, bindings, content.read, parsed, root=root)
@@ -257,19 +258,27 @@ def _report(
     findings: list[Finding],
     conn: sqlite3.Connection | None,
     extra: list[Finding] | None = None,
+    content: ContentSource | None = None,
 ) -> CheckReport:
-    found = findings
+    """``findings`` explained; ``content``: the staged files as the check listed them,
+    whose index entries the readers of a failed finding's file take (one listing)."""
+    found, listed = findings, None
     if findings:
         from forest_files.check.converted import with_conversion
+        from forest_files.custody.content import GitTreeSource
 
-        found = with_conversion(root, findings)  # asks git only of a failed finding's file
-    items = _explained(root, found, conn)
-    more = _explained(root, extra or [], conn)
+        listed = content.entries_at if isinstance(content, GitTreeSource) else None
+        found = with_conversion(root, findings, listed=listed)  # only a failed one's file
+    items = _explained(root, found, conn, listed)
+    more = _explained(root, extra or [], conn, listed)
     return CheckReport(SOURCE, WHERE, items, more)
 
 
 def _explained(
-    root: Path, findings: list[Finding], conn: sqlite3.Connection | None = None
+    root: Path,
+    findings: list[Finding],
+    conn: sqlite3.Connection | None = None,
+    listed: Listed | None = None,
 ) -> tuple[Reported, ...]:
     """``findings`` with their routes (explain.py); none found, nothing of the routes'
     modules imported (the common clean commit: a warm ``check --staged``, the hook)."""
@@ -277,4 +286,4 @@ def _explained(
         return ()
     from forest_files.check.explain import explain
 
-    return explain(findings, root=root, source=SOURCE, conn=conn)
+    return explain(findings, root=root, source=SOURCE, conn=conn, listed=listed)

@@ -5,9 +5,12 @@ directory); nothing else.
 Refuses: to read a symlink (120000) or submodule (160000) entry, or a conflicted
 path (read as absent); ``special`` names what stands there instead.
 Returns: bytes of a path's blob (None when it is not a regular file);
-``special``; ``variant`` of a missing path; the paths the tree holds.
+``special``; ``variant`` of a missing path; the paths the tree holds; of the git
+index, ``entries_at``: the entries (every stage) its own listing found at given paths,
+so a hook's later readers (converted.py, conflicts.py) list the index no more.
 Test: tests/check/test_check.py, tests/custody/test_special_paths.py,
-      tests/text/test_selector_rules.py, tests/custody/test_content_git_only.py
+      tests/text/test_selector_rules.py, tests/custody/test_content_git_only.py,
+      tests/check/test_staged_listed_once.py
 """
 
 from __future__ import annotations
@@ -45,6 +48,8 @@ class GitTreeSource:
     _by_dir: dict[str, list[str]] | None = None  # listed paths by directory (variant)
     _listed: set[str] = field(default_factory=set)  # directories listed for variant
     _variants: dict[str, str | None] = field(default_factory=dict)  # path -> variant
+    _raw: list[gitio.TreeEntry] = field(default_factory=list)  # the index's, every stage
+    _exact: frozenset[str] = frozenset()  # paths whose own entries the index listing holds
 
     def __post_init__(self) -> None:
         if self.rev is not None:
@@ -52,6 +57,7 @@ class GitTreeSource:
         if self.only and len(self.only) <= 20:
             if self.rev is None and all(p and p[-1] != "/" for p in self.only):  # one listing
                 self._take(self._list_only())
+                self._exact = frozenset(self.only)
             elif self.rev is not None:  # a commit's tree: one ls-tree for them all
                 from forest_files import gitio
 
@@ -91,6 +97,8 @@ class GitTreeSource:
     def _take(self, entries: list[gitio.TreeEntry]) -> None:
         self._dirs = None
         self._by_dir = None
+        if self.rev is None:
+            self._raw += entries  # kept for ``entries_at``: stages, gitlinks and all
         for e in entries:
             if e.stage != 0:
                 continue  # a conflicted path holds no one content: read as absent
@@ -99,6 +107,22 @@ class GitTreeSource:
                 self._blobs[e.path] = e.blob
             else:
                 self._special[e.path] = kind
+
+    def entries_at(self, paths: Iterable[str]) -> list[gitio.TreeEntry] | None:
+        """The git index's entries at exactly ``paths`` (each stage of an unmerged one,
+        symlinks and gitlinks too), as this source's listing found them; None for a
+        commit's tree, or when some path was not listed (the asker lists it itself).
+        The index is the one this source read (``keep_index_file``)."""
+        wanted = set(paths)
+        if self.rev is not None or not (self._complete or wanted <= self._exact):
+            return None
+        seen: set[tuple[str, int]] = set()  # a directory listed again (variant) repeats some
+        out: list[gitio.TreeEntry] = []
+        for e in self._raw:
+            if e.path in wanted and (e.path, e.stage) not in seen:
+                seen.add((e.path, e.stage))
+                out.append(e)
+        return out
 
     def listed(self, prefix: str) -> list[tuple[str, str | None]] | None:
         """(path, non-regular kind or None) of every listed path at or under

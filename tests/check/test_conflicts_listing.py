@@ -93,8 +93,9 @@ def test_staged_markers_among_many_drifted_files_detected(repo: Path) -> None:
 def test_hook_conflict_reader_one_index_read_accepted(
     repo: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """While the conflict reader runs, git reads the index once: the named listing
-    gives the unmerged stages and the blobs alike."""
+    """While the conflict reader runs, git lists the index no more: the hook's own
+    listing (content_git.py ``entries_at``) gives the unmerged stages and the blobs
+    alike (test_staged_listed_once.py)."""
     reading: list[bool] = []
     asked: list[str] = []
     real_conflict, real_list, real_run = explain.in_conflict, gitio.ls_files_stage, gitio.run_git
@@ -123,7 +124,7 @@ def test_hook_conflict_reader_one_index_read_accepted(
     monkeypatch.chdir(repo)
     assert hook(["pre-commit"]) == 1
     assert f"{FILES} bound section(s) moved" in capsys.readouterr().err
-    assert asked == ["ls-files -s"], asked
+    assert asked == [], asked
 
 
 def test_unmerged_file_among_many_staged_sides_offered_detected(repo: Path) -> None:
