@@ -3,13 +3,15 @@
 Stores: ``binding_events`` (a local cache table, rebuilt from the ledger):
 one row per binding made by an ``adopt`` act, per ``rebind`` and per
 ``retire``, in apply order. A binding's current state is derived (latest
-event wins; any retire ends it, and a later rebind never revives it), never
+event wins, but of two rebinds merged branches made, the one rebind_tips.py
+settles on; any retire ends it, and a later rebind never revives it), never
 updated.
 Refuses (``LedgerError`` naming the act): a binding whose section hash is not
 the adopted entry's body hash, a path that is not repository-relative or is a
 special path (``.git/``, ``.forest/``, ``forest.toml``), a rebind or retire of
 an unknown binding.
-Returns: ``Binding`` values; ``contested`` marks two live bindings of one
+Returns: ``Binding`` values (``rebound_twice``: those two merged branches rebound,
+with both places); ``contested`` marks two live bindings of one
 path + selector (two branches bound it, then merged); the bound paths of a
 supersession chain (what an act on that chain has authority over).
 Test: tests/custody/test_file_custody.py, tests/governance/test_authority_derived.py
@@ -66,6 +68,7 @@ INSERT INTO binding_events (act_id, bind_act, kind, path, selector, excludes_jso
     normalisation, hash_algo, section_hash, entry_id, by_sig, at)
 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 """
+_ALL_EVENTS = "SELECT * FROM binding_events ORDER BY seq"
 # Every event of the bindings made for members of one supersession chain.
 _CHAIN_EVENTS = """
 SELECT bind_act, kind, path, act_id FROM binding_events
@@ -142,7 +145,7 @@ def binding_of(store: ForestStore, bind_act: str, *, act_id: str) -> Binding:
     rows = store.conn.execute(
         "SELECT * FROM binding_events WHERE bind_act = ? ORDER BY seq", (bind_act,)
     ).fetchall()
-    state = _fold(rows)
+    state = _fold(_settled(store, rows)[0])
     if bind_act not in state:
         from forest_files.ledger.acts import LedgerError
 
@@ -251,6 +254,21 @@ def _fold(rows: Iterable[Any]) -> dict[str, dict[str, Any]]:
     return state
 
 
+def _settled(store: ForestStore, rows: list[Any]) -> tuple[list[Any], dict[str, tuple[str, ...]]]:
+    """Rows ordered to fold alike in every index, and the bindings rebound twice."""
+    from forest_files.custody.rebind_tips import settled
+
+    return settled(store, rows)
+
+
+def rebound_twice(store: ForestStore) -> dict[str, tuple[str, ...]]:
+    """Live bindings two merged branches rebound: their places, where they stand first."""
+    ensure_table(store)
+    ordered, twice = _settled(store, store.conn.execute(_ALL_EVENTS).fetchall())
+    state = _fold(ordered)
+    return {k: v for k, v in twice.items() if not state[k]["retired"]}
+
+
 def _as_binding(value: dict[str, Any], *, contested: bool) -> Binding:
     return Binding(**value, contested=contested)
 
@@ -262,7 +280,7 @@ def all_bindings(
     only bindings that ever named one of them (a hook judging a few staged files)."""
     ensure_table(store)
     if paths is None:
-        rows = store.conn.execute("SELECT * FROM binding_events ORDER BY seq").fetchall()
+        rows = store.conn.execute(_ALL_EVENTS).fetchall()
     else:
         wanted = sorted(set(paths))
         rows = []
@@ -275,7 +293,7 @@ def all_bindings(
                 chunk,
             ).fetchall()
         rows.sort(key=lambda r: int(r["seq"]))
-    state = _fold(rows)
+    state = _fold(_settled(store, rows)[0])
     counts: dict[tuple[str, str], int] = {}
     for v in state.values():
         if not v["retired"]:

@@ -30,8 +30,9 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
 from forest_files.custody.applied import chain_deps
-from forest_files.custody.bindings import Binding, event_acts
+from forest_files.custody.bindings import Binding
 from forest_files.custody.plan import plan_supersede
+from forest_files.custody.rebind_tips import tip_acts
 from forest_files.custody.record_ground import ground_of
 from forest_files.custody.section_text import SectionText
 from forest_files.kernel.errors import ForestError
@@ -48,9 +49,10 @@ if TYPE_CHECKING:
 
 def _binding_deps(store: ForestStore, binding: Binding, head: int) -> set[str]:
     """A binding act depends on the act that made its ground and on the binding's
-    latest event, so replay meets both first and judges it at the same state."""
+    latest event (each tip of one rebound twice: it settles it), so replay meets them
+    first and judges it at the same state."""
     deps = chain_deps(store, head)
-    return deps | {event_acts(store, binding.bind_act)[-1]}
+    return deps | tip_acts(store, binding.bind_act)
 
 
 def supersede_section(
@@ -106,7 +108,7 @@ def rebind_and_supersede(
     segment (the hook's one route for a commit): every act judged as those two judge
     it, and nothing recorded unless all may be."""
     _authorize_moves(repo, moves, by)
-    _refuse_in_place(moves)
+    _refuse_in_place(repo, moves)
     _check_shown(repo, items, by)
     if items and words is None:
         raise ForestError("a supersede needs --words saying why the new text is right")
@@ -200,11 +202,14 @@ def _authorize_moves(
         repo.authorize(section.path, by)
 
 
-def _refuse_in_place(moves: Sequence[tuple[Binding, SectionText]]) -> None:
+def _refuse_in_place(repo: Repository, moves: Sequence[tuple[Binding, SectionText]]) -> None:
     """A rebind to where the binding stands already would record an act that moves
-    nothing (the append-only ledger keeps it for ever): refused."""
+    nothing (the append-only ledger keeps it for ever): refused, unless two merged
+    branches rebound the binding (rebind_tips.py): there it settles the place."""
     for binding, section in moves:
-        if (section.path, section.selector) == (binding.path, binding.selector):
+        if (section.path, section.selector) != (binding.path, binding.selector):
+            continue
+        if len(tip_acts(repo.store(), binding.bind_act)) < 2:
             supersede = forest_step("supersede", binding.selector, options=("--words", "…"))
             raise ForestError(
                 f"{binding.selector} is bound there already; nothing rebound, nothing "

@@ -1,0 +1,95 @@
+"""A binding rebound on two merged branches: its place settled the same in every index.
+
+Two branches each rebinding one binding (``forest rebind A.md#X B.md#X`` on one,
+``... C.md#X`` on the other) leave, once merged, two rebinds neither depends on: the
+binding's *tips*. Its events are folded in apply order (bindings.py), and that order
+is each clone's own (which branch it synced first), so the place would be whichever
+rebind this index happened to apply last. Here the place of a binding with two tips
+is the one of the tip whose act id sorts last, whatever the order; the binding is
+*rebound twice* until one more rebind, depending on every tip, settles it.
+
+Stores: nothing (reads ``binding_events`` rows and the deps ``ledger_applied`` holds).
+Refuses: nothing.
+Returns: ``settled`` the rows in an order whose fold gives every index one place,
+and the bindings rebound twice with the places of their tips; ``tip_acts`` the acts a
+new act on one binding depends on (every tip: a rebind settles one rebound twice).
+Test: tests/custody/test_rebind_twice.py
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from forest_files.store.forest import ForestStore
+
+
+def _recorded_deps(store: ForestStore, act_ids: Sequence[str]) -> dict[str, frozenset[str]]:
+    """The deps this index applied each act with (``ledger_applied``), 500 ids a query."""
+    wanted = sorted(set(act_ids))
+    out: dict[str, frozenset[str]] = {}
+    for start in range(0, len(wanted), 500):
+        chunk = wanted[start : start + 500]
+        marks = ",".join("?" * len(chunk))
+        rows = store.conn.execute(
+            f"SELECT act_id, deps FROM ledger_applied WHERE act_id IN ({marks})", chunk
+        )
+        out.update((str(a), frozenset(str(d).split())) for a, d in rows)
+    return out
+
+
+def _tips(events: Sequence[Any], deps: dict[str, frozenset[str]]) -> list[Any]:
+    """The bind and rebind events of one binding no other of its events depends on
+    (directly: a rebind names the binding's tips among its deps)."""
+    listed: set[str] = set()
+    for row in events:
+        listed |= deps.get(str(row["act_id"]), frozenset())
+    return [r for r in events if r["kind"] != "retire" and str(r["act_id"]) not in listed]
+
+
+def settled(store: ForestStore, rows: list[Any]) -> tuple[list[Any], dict[str, tuple[str, ...]]]:
+    """``rows`` (seq order) with, for each binding rebound twice, its winning tip's row
+    moved last (a retire still ends it: the fold keeps a retired binding retired); and
+    those bindings with their tips' selectors, winner first. Costs a deps lookup only
+    for bindings with two rebinds or more (one history: none is rebound twice)."""
+    events: dict[str, list[Any]] = {}
+    rebinds: dict[str, int] = {}
+    for row in rows:
+        key = str(row["bind_act"])
+        events.setdefault(key, []).append(row)
+        if row["kind"] == "rebind":
+            rebinds[key] = rebinds.get(key, 0) + 1
+    many = [k for k, n in rebinds.items() if n > 1]
+    if not many:
+        return rows, {}
+    deps = _recorded_deps(store, [str(r["act_id"]) for k in many for r in events[k]])
+    winners: dict[str, Any] = {}
+    twice: dict[str, tuple[str, ...]] = {}
+    for key in many:
+        tips = sorted(_tips(events[key], deps), key=lambda r: str(r["act_id"]), reverse=True)
+        if len(tips) > 1:
+            winners[key] = tips[0]
+            twice[key] = tuple(str(r["selector"]) for r in tips)
+    if not winners:
+        return rows, {}
+    moved = {id(r) for r in winners.values()}
+    return [r for r in rows if id(r) not in moved] + list(winners.values()), twice
+
+
+def tip_acts(store: ForestStore, bind_act: str) -> set[str]:
+    """The acts of a binding's tips: its latest event in one history; both rebinds of
+    a binding rebound twice (a new act depending on both settles it)."""
+    rows = store.conn.execute(
+        "SELECT * FROM binding_events WHERE bind_act = ? ORDER BY seq", (bind_act,)
+    ).fetchall()
+    if not rows:
+        return set()
+    latest = {str(rows[-1]["act_id"])}
+    if sum(1 for r in rows if r["kind"] == "rebind") < 2:
+        return latest
+    deps = _recorded_deps(store, [str(r["act_id"]) for r in rows])
+    return latest | {str(r["act_id"]) for r in _tips(rows, deps)}
+
+
+__all__ = ["settled", "tip_acts"]
