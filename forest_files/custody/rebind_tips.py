@@ -18,6 +18,7 @@ Test: tests/custody/test_rebind_twice.py
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -53,16 +54,16 @@ def settled(store: ForestStore, rows: list[Any]) -> tuple[list[Any], dict[str, t
     moved last (a retire still ends it: the fold keeps a retired binding retired); and
     those bindings with their tips' selectors, winner first. Costs a deps lookup only
     for bindings with two rebinds or more (one history: none is rebound twice)."""
-    events: dict[str, list[Any]] = {}
-    rebinds: dict[str, int] = {}
+    rebinds = Counter(str(r["bind_act"]) for r in rows if r["kind"] == "rebind")
+    many = [k for k, n in rebinds.items() if n > 1]
+    if not many:  # one history: no binding has two tips (the usual case, one pass)
+        return rows, {}
+    wanted = set(many)
+    events: dict[str, list[Any]] = {k: [] for k in many}
     for row in rows:
         key = str(row["bind_act"])
-        events.setdefault(key, []).append(row)
-        if row["kind"] == "rebind":
-            rebinds[key] = rebinds.get(key, 0) + 1
-    many = [k for k, n in rebinds.items() if n > 1]
-    if not many:
-        return rows, {}
+        if key in wanted:
+            events[key].append(row)
     deps = _recorded_deps(store, [str(r["act_id"]) for k in many for r in events[k]])
     winners: dict[str, Any] = {}
     twice: dict[str, tuple[str, ...]] = {}
