@@ -12,21 +12,21 @@ the index, or holds conflict markers where the check looked (conflict_markers.py
 choose by: its ``what`` says how, ``UNMERGED`` or ``MARKED``), no place to move to and
 no candidates; but a drifted section the conflicts leave whole (found at its selector
 with the same text in the file as it stands, with HEAD's side kept and with the other
-side kept) stays ``drifted`` at its lines, its detail saying the conflicts are not in
-it, its routes still the file's: a restore writes nothing into a file with markers, and
-a supersede's ``git add`` would stage them. A section the markers cut short or push
-under a "heading" of conflict text is not found the same in all three, so it is
-``unresolved``. A contest there keeps its heads but stands at no lines with no current
-text, so it gets no route that adopts what the file holds), with the index's ``Stages``
-of those files: one ``git ls-files -u`` per command, and one ``git ls-files
+side kept: conflicts_sides.py) stays ``drifted`` at its lines, its detail saying the
+conflicts are not in it, its routes still the file's: a restore writes nothing into a
+file with markers, and a supersede's ``git add`` would stage them. A section the markers
+cut short or push under a "heading" of conflict text is not found the same in all three,
+so it is ``unresolved``. A contest there keeps its heads but stands at no lines with no
+current text, so it gets no route that adopts what the file holds), with the index's
+``Stages`` of those files: one ``git ls-files -u`` per command, and one ``git ls-files
 --resolve-undo`` for all the files whose markers were staged, read once and handed to
 every route (explain.py); ``conflict_routes`` (resolve the file, then ``git add``; or
 keep one side whole, ``git checkout --ours``/``--theirs``, where the index holds that
 side; with the markers staged by ``git add``, where git's resolve-undo record holds the
 side, ``git checkout -m`` first, which puts the conflict back); ``unmerged_stages``;
-``undone_stages``. The files are read where the check looked; from the index, their
-own entries alone are listed, once, for their stages and blobs (not the whole index),
-or taken from the check's own listing of them when it hands that down (``listed``).
+``undone_stages``. The files are read where the check looked; from the index, their own
+entries alone are listed, once, for their stages and blobs (not the whole index), or
+taken from the check's own listing of them when it hands that down (``listed``).
 Test: tests/check/test_conflicts.py, tests/check/test_route_reasons.py,
 tests/check/test_conflicts_listing.py, tests/check/test_staged_listed_once.py
 """
@@ -37,17 +37,16 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
+from forest_files.check.conflicts_sides import Sides
 from forest_files.check.finding import Reason, replaced
 from forest_files.check.findings import Route
-from forest_files.kernel.errors import ForestError
 from forest_files.kernel.shellword import command_text, git_step
-from forest_files.text.conflict_markers import has_markers, sides
+from forest_files.text.conflict_markers import has_markers
 
 if TYPE_CHECKING:
     from forest_files.check.converted import Listed
     from forest_files.check.finding import Finding
     from forest_files.gitio import TreeEntry
-    from forest_files.text.extract import Document
 
 CONFLICT_DETAIL = "the file has unresolved merge conflicts"
 UNMERGED = "unmerged in the git index"  # the detail's words for a file git left unmerged
@@ -80,7 +79,7 @@ def in_conflict(
         return list(findings), NO_STAGES
     unmerged, read = _listed(root, source, paths, listed)
     marked = {p for p in paths if p not in unmerged and has_markers(read(p) or b"")}
-    whole = _Sides(read)
+    whole = Sides(read)
     out: list[Finding] = []
     for f in findings:
         if f.path not in unmerged and f.path not in marked:
@@ -270,35 +269,3 @@ def _index_listed(
     data = gitio.cat_blobs(root, blobs.values()) if blobs else {}
     unmerged = {path: frozenset(held) for path, held in stages.items()}
     return unmerged, lambda path: data[blobs[path]] if path in blobs else None
-
-
-class _Sides:
-    """Each conflicted file as it stands, with HEAD's side of every conflict kept, and
-    with the other side kept (a diff3 base dropped), each parsed once."""
-
-    def __init__(self, read: Callable[[str], bytes | None]) -> None:
-        self._read = read
-        self._docs: dict[str, tuple[Document, ...]] = {}
-
-    def left_whole(self, path: str, selector: str) -> bool:
-        """The section at ``selector`` stands with the same text in all three: no
-        conflict is in it, and none moves its bounds or its heading path."""
-        from forest_files.text.extract import extract
-        from forest_files.text.selector import parse_selector
-
-        try:
-            sel = parse_selector(selector)
-            texts = {extract(doc, sel).text for doc in self._of(path)}
-        except ForestError:
-            return False  # not found in one of them (or not text): the conflict's
-        return len(texts) == 1
-
-    def _of(self, path: str) -> tuple[Document, ...]:
-        from forest_files.text.extract import Document
-        from forest_files.text.normalise import decode_bytes
-
-        if path not in self._docs:
-            data = self._read(path) or b""
-            versions = (data, *sides(data))
-            self._docs[path] = tuple(Document(decode_bytes(v, path)) for v in versions)
-        return self._docs[path]
