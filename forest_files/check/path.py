@@ -11,7 +11,8 @@ staged change can have moved), or a commit (its tree against its own ledger).
 Coverage (files/coverage.py, forest.toml's ``[require]`` at the same source)
 adds ``unbound`` findings: failures for the working tree and a commit,
 warnings for the index (a draft may be committed).
-Test: tests/doors/test_doors.py, tests/check/test_coverage.py
+Test: tests/doors/test_doors.py, tests/check/test_coverage.py,
+tests/check/test_staged_check_listed_once.py
 """
 
 from __future__ import annotations
@@ -167,7 +168,9 @@ def _remember_head(root: Path, bound: set[str]) -> None:
 def _index(root: Path, paths: tuple[str, ...], diffs: bool) -> CheckReport:
     """Every binding of the staged ledger against the staged files (the store is
     opened only to explain a finding); blobs this machine hashed before are not
-    read again (statcache.BlobHashCache)."""
+    read again (statcache.BlobHashCache). A failed file's index entries, for the
+    conversion and conflict readers, come from the content source's own listing
+    (content_git.py ``entries_at``): the index is not listed again for them."""
     from forest_files.check import contests
     from forest_files.check.commit_plan import with_plan
     from forest_files.check.coverage import in_source
@@ -197,10 +200,11 @@ def _index(root: Path, paths: tuple[str, ...], diffs: bool) -> CheckReport:
         cfg = read.config
         gaps = in_source(cfg.require, content, bindings, within=paths, bind=cfg.bind)
         unbound = explain(gaps, root=root, source="index")  # the hook says: a warning
+        listed = content.entries_at  # the staged files' entries, as the check listed them
         if any(f.failed for f in findings):
             from forest_files.check.converted import with_conversion
 
-            findings = with_conversion(root, findings)  # git asked only of a failed file
+            findings = with_conversion(root, findings, listed=listed)  # only a failed file's
         more = _no_binding(content, findings, paths, lambda: contests.of_view(view, findings))
         if not any(f.failed for f in findings):
             items = explain(findings, root=root, source="index")
@@ -208,11 +212,13 @@ def _index(root: Path, paths: tuple[str, ...], diffs: bool) -> CheckReport:
                 _remember_head(root, {b.path for b in bindings})
             report = CheckReport("index", content.name, items, warnings=unbound)
             conn = custody.store().conn if more else None  # who adopted a contest's heads
-            return report.with_extra(explain(more, root=root, source="index", conn=conn))
+            extra = explain(more, root=root, source="index", conn=conn, listed=listed)
+            return report.with_extra(extra)
         store = custody.store()
-        items = explain(findings, root=root, source="index", conn=store.conn)
+        items = explain(findings, root=root, source="index", conn=store.conn, listed=listed)
         report = CheckReport("index", content.name, items, warnings=unbound)
-        report = report.with_extra(explain(more, root=root, source="index", conn=store.conn))
+        extra = explain(more, root=root, source="index", conn=store.conn, listed=listed)
+        report = report.with_extra(extra)
         report = with_plan(report, bindings, content.read, parsed, root=root)  # the commit's route
         return with_diffs(report, store, bindings, content) if diffs else report
 
