@@ -12,7 +12,7 @@ when its file is in a merge conflict, the side to take whole for each head:
 contest_conflict.py); a failed binding whose file is in a merge conflict is reported
 as that, with no move (conflicts.py), the index's stages of such files read once per
 call (from the index, one listing of those files alone: conflicts.py) and handed to
-every route (or taken from the check's own listing of them: ``listed``); a drift's
+every route (or taken from the check's own listing of them: ``index``); a drift's
 restore route that
 would remove another bound section says so and carries ``--drop-nested``
 (route_nested.py); a section renamed onto a heading another binding holds, that
@@ -22,7 +22,7 @@ explain_diffs.py.
 Test: tests/doors/test_doors.py, tests/check/test_conflicts.py,
 tests/check/test_contested_merged.py, tests/check/test_contested_bindings.py,
 tests/check/test_merge_routes.py, tests/check/test_routes_nested_restore.py,
-tests/check/test_bound_there.py
+tests/check/test_bound_there.py, tests/check/test_explain_reads_listing.py
 """
 
 from __future__ import annotations
@@ -41,9 +41,9 @@ from forest_files.check.routes import hints_for, routes_for
 if TYPE_CHECKING:
     import sqlite3
 
-    from forest_files.check.converted import Listed
     from forest_files.check.engine import Finding
     from forest_files.check.route_steps import Built
+    from forest_files.custody.content import GitTreeSource
     from forest_files.text.extract import Document
 
 DiffOf = Callable[["Finding"], str]
@@ -78,34 +78,36 @@ def explain(
     hints: Callable[[Finding], tuple[str, ...]] | None = None,
     documents: Mapping[str, tuple[str, Document]] | None = None,
     local: bool = True,
-    listed: Listed | None = None,
+    index: GitTreeSource | None = None,
 ) -> tuple[Reported, ...]:
     """Every finding with its routes (built from the repository's real state) and, when
     ``conn`` is given, who adopted its ground. ``documents``: files the check parsed
     (``check_all``), read again by the rename ranking only where their text changed.
     ``local``: the routes are for whoever runs this command here, so one that records
     an act over a path they hold no authority over is a holder's (route_authority.py);
-    the CI gate's are for whoever reads its report. ``listed``: the git index's
-    entries as the check listed them (content_git.py ``entries_at``), so a file in
-    conflict is looked for without listing the index again."""
+    the CI gate's are for whoever reads its report. ``index``: the git index as the
+    check listed it (its content source): a file in conflict is looked for in its
+    entries (content_git.py ``entries_at``), and the rename ranking and bound_there.py
+    read the files it lists from it, without listing the index again."""
     out: list[Reported] = []
     heads = (c for f in findings if f.kind == "contested" for c in f.candidates)
     adopted = adoptions_of(conn, [*(f.ground for f in findings if f.failed), *heads])
     if any(f.kind == "unresolved" and f.candidates for f in findings):
         from forest_files.check.renames import ranked
 
-        findings = ranked(findings, conn, _reader(root, source), documents or {})
+        findings = ranked(findings, conn, _reader(root, source, index), documents or {})
     kinds = {f.kind for f in findings if f.kind != "unresolved" or not f.candidates}
     if conn is not None and {"unresolved", "drifted"} <= kinds:  # renamed onto a bound one?
         from forest_files.check.bound_there import bound_there
 
-        findings = bound_there(findings, conn, _reader(root, source), documents or {})
+        findings = bound_there(findings, conn, _reader(root, source, index), documents or {})
     if conn is not None and any(f.kind == "missing" for f in findings):
         from forest_files.check.filerenames import renamed_files
 
         findings = renamed_files(findings, conn, root=root, source=source)
     stages = NO_STAGES  # the index's stages of files in conflict: read once, for every route
     if any(f.failed for f in findings):  # a file in a merge conflict: resolve it first
+        listed = index.entries_at if index is not None else None
         findings, stages = in_conflict(findings, root=root, source=source, listed=listed)
     merged, held = state.merged(conn, findings)
     if held:
@@ -163,11 +165,21 @@ def _heads(f: Finding, adopted: Mapping[str, tuple[str, str]]) -> tuple[tuple[st
     return tuple((h, *adopted.get(h, ("", ""))) for h in f.candidates)
 
 
-def _reader(root: Path, source: str) -> Callable[[str], bytes | None]:
-    """Reads a file where the check looked, one path at a time."""
+def _reader(
+    root: Path, source: str, index: GitTreeSource | None = None
+) -> Callable[[str], bytes | None]:
+    """Reads a file where the check looked, one path at a time: from the index's own
+    listing (``index``) where it lists the path, else from a listing of that path."""
     from forest_files.custody.content import GitTreeSource, WorktreeSource
 
     if source == "worktree":
         return WorktreeSource(root, use_stat_cache=False).read
     rev = None if source == "index" else source
-    return lambda path: GitTreeSource(root, rev=rev, only=(path,)).read(path)
+    held = index if source == "index" else None
+
+    def read(path: str) -> bytes | None:
+        if held is not None and held.lists(path):
+            return held.read(path)
+        return GitTreeSource(root, rev=rev, only=(path,)).read(path)
+
+    return read

@@ -200,11 +200,10 @@ def _index(root: Path, paths: tuple[str, ...], diffs: bool) -> CheckReport:
         cfg = read.config
         gaps = in_source(cfg.require, content, bindings, within=paths, bind=cfg.bind)
         unbound = explain(gaps, root=root, source="index")  # the hook says: a warning
-        listed = content.entries_at  # the staged files' entries, as the check listed them
-        if any(f.failed for f in findings):
+        if any(f.failed for f in findings):  # the readers take the check's own listing
             from forest_files.check.converted import with_conversion
 
-            findings = with_conversion(root, findings, listed=listed)  # only a failed file's
+            findings = with_conversion(root, findings, listed=content.entries_at)
         more = _no_binding(content, findings, paths, lambda: contests.of_view(view, findings))
         if not any(f.failed for f in findings):
             items = explain(findings, root=root, source="index")
@@ -212,12 +211,12 @@ def _index(root: Path, paths: tuple[str, ...], diffs: bool) -> CheckReport:
                 _remember_head(root, {b.path for b in bindings})
             report = CheckReport("index", content.name, items, warnings=unbound)
             conn = custody.store().conn if more else None  # who adopted a contest's heads
-            extra = explain(more, root=root, source="index", conn=conn, listed=listed)
+            extra = explain(more, root=root, source="index", conn=conn, index=content)
             return report.with_extra(extra)
         store = custody.store()
-        items = explain(findings, root=root, source="index", conn=store.conn, listed=listed)
+        items = explain(findings, root=root, source="index", conn=store.conn, index=content)
         report = CheckReport("index", content.name, items, warnings=unbound)
-        extra = explain(more, root=root, source="index", conn=store.conn, listed=listed)
+        extra = explain(more, root=root, source="index", conn=store.conn, index=content)
         report = report.with_extra(extra)
         report = with_plan(report, bindings, content.read, parsed, root=root)  # the commit's route
         return with_diffs(report, store, bindings, content) if diffs else report

@@ -35,13 +35,12 @@ from forest_files.kernel.paths import CONFIG_NAME
 if TYPE_CHECKING:
     import sqlite3
 
-    from forest_files.check.converted import Listed
     from forest_files.check.engine import Finding
     from forest_files.check.findings import Reported
     from forest_files.custody.bindconf import BindRule
     from forest_files.custody.bindmap import BindMap
     from forest_files.custody.config import RequireRule
-    from forest_files.custody.content import ContentSource
+    from forest_files.custody.content import ContentSource, GitTreeSource
     from forest_files.gitio import Change
     from forest_files.text.extract import Document
 
@@ -262,15 +261,16 @@ def _report(
 ) -> CheckReport:
     """``findings`` explained; ``content``: the staged files as the check listed them,
     whose index entries the readers of a failed finding's file take (one listing)."""
-    found, listed = findings, None
+    found, index = findings, None
     if findings:
         from forest_files.check.converted import with_conversion
         from forest_files.custody.content import GitTreeSource
 
-        listed = content.entries_at if isinstance(content, GitTreeSource) else None
+        index = content if isinstance(content, GitTreeSource) else None
+        listed = index.entries_at if index is not None else None
         found = with_conversion(root, findings, listed=listed)  # only a failed one's file
-    items = _explained(root, found, conn, listed)
-    more = _explained(root, extra or [], conn, listed)
+    items = _explained(root, found, conn, index)
+    more = _explained(root, extra or [], conn, index)
     return CheckReport(SOURCE, WHERE, items, more)
 
 
@@ -278,7 +278,7 @@ def _explained(
     root: Path,
     findings: list[Finding],
     conn: sqlite3.Connection | None = None,
-    listed: Listed | None = None,
+    index: GitTreeSource | None = None,
 ) -> tuple[Reported, ...]:
     """``findings`` with their routes (explain.py); none found, nothing of the routes'
     modules imported (the common clean commit: a warm ``check --staged``, the hook)."""
@@ -286,4 +286,4 @@ def _explained(
         return ()
     from forest_files.check.explain import explain
 
-    return explain(findings, root=root, source=SOURCE, conn=conn, listed=listed)
+    return explain(findings, root=root, source=SOURCE, conn=conn, index=index)

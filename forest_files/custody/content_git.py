@@ -7,10 +7,11 @@ path (read as absent); ``special`` names what stands there instead.
 Returns: bytes of a path's blob (None when it is not a regular file);
 ``special``; ``variant`` of a missing path; the paths the tree holds; of the git
 index, ``entries_at``: the entries (every stage) its own listing found at given paths,
-so a hook's later readers (converted.py, conflicts.py) list the index no more.
+so a hook's later readers (converted.py, conflicts.py) list the index no more;
+``lists``: whether ``read`` answers for a path as a listing of it alone would.
 Test: tests/check/test_check.py, tests/custody/test_special_paths.py,
       tests/text/test_selector_rules.py, tests/custody/test_content_git_only.py,
-      tests/check/test_staged_listed_once.py
+      tests/check/test_staged_listed_once.py, tests/check/test_explain_reads_listing.py
 """
 
 from __future__ import annotations
@@ -123,6 +124,12 @@ class GitTreeSource:
                 seen.add((e.path, e.stage))
                 out.append(e)
         return out
+
+    def lists(self, path: str) -> bool:
+        """This source's listing says what stands at ``path`` (``read`` answers as a
+        listing of ``path`` alone would): the whole index or tree, or a path it was
+        made for."""
+        return self._complete or path in self._exact
 
     def listed(self, prefix: str) -> list[tuple[str, str | None]] | None:
         """(path, non-regular kind or None) of every listed path at or under
