@@ -20,7 +20,8 @@ the file at HEAD (the caller's ``committed``, asked then; hidden_place.py ``held
 a line of the block (``# install`` in a ``sh`` fence left open, HEAD holding no
 ``# install`` or one after it; ``## install`` under T, HEAD's under U) or a new
 section, which only HEAD could tell from a hidden one (close the block where its
-lines end, or take it out); ``Swallowed`` too, a heading the file keeps (the next
+lines end, or take it out; one closed further on, before the heading, its own closing
+line taken out first: ``Swallowed.close``); ``Swallowed`` too, a heading the file keeps (the next
 section, an excluded part's) that a block closed in the lines ground replaces hides
 (restore_closed.py ``closed_over``: a fence's closing line is taken out first, as
 above); restore_cut_short.py's ``CutShort``.
@@ -203,15 +204,20 @@ class Swallowed(ForestError):
         super().__init__(self.said())
 
     @property
-    def closing(self) -> str:
-        """The line that closes the block, in words after the advice to close it (``:
-        a line of just 3 backticks closes it``), "" when not known or a fence closes
-        further on (its closing line is to be taken out first: ``Hidden.fix``)."""
-        hidden = self.hidden
+    def close(self) -> str:
+        """The close advice of a heading that may be new: a block that runs on closed
+        where its lines end (before the heading if it begins a section) or taken out,
+        the line that closes it named; one closed further on (its lines end there, and
+        the restore is refused as now) closed before the heading or taken out, its own
+        closing line taken out first (``Hidden.fix``: left, a fence's would open a
+        fence over what follows, a bare ``-->`` stay as a stray line of text)."""
+        hidden, kind = self.hidden, _HIDERS[self.hidden.kind]
+        if hidden.end >= 0:
+            return hidden.fix(self.first)
+        head, at = printable(hidden.source), self.first + hidden.line
         return (
-            ""
-            if hidden.end >= 0 and hidden.kind == "fence"
-            else closed_by(hidden.kind, hidden.closer)
+            f"close that {kind} where its lines end (before line {at} if `{head}` begins "
+            f"a new section) or take it out{closed_by(hidden.kind, hidden.closer)}"
         )
 
     def said(self, proposal: str | None = None) -> str:
@@ -249,10 +255,7 @@ class Swallowed(ForestError):
                 which += f" as {printable(f'{self.path}#{self.place}')}"
             return (
                 f"{who} ({opened}) hides `{head}` at line {at}, {which}: it may be a line "
-                f"of that {kind} or a new section; nothing was written — close that {kind} "
-                "where its lines end "
-                f"(before line {at} if `{head}` begins a new section) or take it out"
-                f"{self.closing}, then "
+                f"of that {kind} or a new section; nothing was written — {self.close}, then "
                 f"`{forest_text('check')}` and {again} (`{diff}` shows the edit)"
             )
         return (

@@ -83,3 +83,54 @@ def test_restore_hidden_heading_fence_closed_further_on_takes_its_closer_out_acc
     ok(repo, "restore", "f.md#A")
     assert {f["kind"] for f in findings(repo)} == {"clean"}
     assert (repo / "f.md").read_text() == text
+
+
+NEW = "# A\n\ntext a\nmore a\n\n# B\n\nb\n\n# C\n\nc\n"
+
+
+@pytest.mark.parametrize(
+    ("opened", "closed"), [("```sh\n", "```\n"), ("<!--\n", "-->\n"), ("<!--\n", "a note -->\n")]
+)
+@pytest.mark.parametrize("way", ["close", "take out"])
+def test_restore_new_heading_block_closed_further_on_advice_followed_clean(
+    tmp_path: Path, opened: str, closed: str, way: str
+) -> None:
+    """A, B and C bound; an edit opens a block over ``more a`` in A and closes it after
+    a ``# install`` it types below (no heading HEAD holds): ``forest restore 'f.md#A'``
+    is refused as a heading that may be new, and said "close that code fence where its
+    lines end (before line 6 if `# install` begins a new section) or take it out", its
+    own closing line (line 7) unsaid: a line written before line 6, or the block's
+    first line taken out, left that line to open a fence (or stand as a stray ``-->``)
+    over B and C. The refusal takes that line out first (one holding words stays, said
+    so); followed as written (either way), the restore goes through, B and C clean,
+    ``# install`` kept (and the words on that line)."""
+    repo = make_repo(tmp_path)
+    ok(repo, "init")
+    write(repo, "f.md", NEW)
+    commit_all(repo, "init")
+    ok(repo, "adopt", "f.md", "--headings", "--words", "kept", "--yes")
+    commit_all(repo, "adopt")
+    typed = f"more a\n# install\n{closed}"
+    edited = NEW.replace("text a\n", f"text a\n{opened}").replace("more a\n", typed)
+    write(repo, "f.md", edited)
+    got = forest(repo, "restore", "f.md#A")
+    assert got.exit_code == 1, got.stdout
+    (line,) = got.stderr.splitlines()
+    assert "hides `# install` at line 6, a heading neither" in line, line
+    lines = (repo / "f.md").read_text().splitlines(keepends=True)
+    out = re.search(r"take out line (\d+) \(", line)
+    if out is not None:
+        del lines[int(out.group(1)) - 1]
+    if way == "close":
+        (before,) = re.findall(r"before line (\d+)", line)
+        said = ADVICE.search(line)
+        count, marks, end = said.groups()[1:] if said is not None else (None, None, None)
+        closer = ("`" * int(count) if marks == "backticks" else end) if said else closed.strip()
+        lines.insert(int(before) - 1, f"{closer}\n")
+    else:
+        lines.remove(opened)
+    write(repo, "f.md", "".join(lines))
+    ok(repo, "restore", "f.md#A")
+    assert [f["kind"] for f in findings(repo)] == ["clean", "clean", "clean"], findings(repo)
+    words = "" if closed.strip() in ("```", "-->") else closed
+    assert (repo / "f.md").read_text() == NEW.replace("# B", f"# install\n{words}\n# B")
