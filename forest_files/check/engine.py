@@ -207,7 +207,10 @@ def _with_moves(
     bound = tuple(sorted({b.selector for b in live}))
     cuts = {b.selector: b.excludes for b in live if b.excludes}  # a hidden block's holder
     rebound = Rebound(history, source) if history is not None else None
-    placed = iter(search_moves(source, gone, None, bound, documents, rebound, cuts))
+    drifted = {
+        f.selector: f.expected_hash for f in findings if f.kind == "drifted" and f.expected_hash
+    }
+    placed = iter(search_moves(source, gone, None, bound, documents, rebound, cuts, drifted))
     return [next(placed) if f.binding in where else f for f in findings]
 
 

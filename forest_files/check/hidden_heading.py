@@ -22,9 +22,13 @@ LINE the heading's,
 CLOSE the block closed before it (before a parent on the selector's path it hides
 too: ``Hidden.close_before``), the line that closes it named (``Hidden.closed_by``),
 or, a fence opened inside the paragraph a block id ends, its line taken out
-(``Hidden.close``); or None), whose routes route_unresolved.py gives.
+(``Hidden.close``); a drifted bound holder whose own restore is refused over the same
+block (its ground body hash given: ``drifted``): that holder's route's advice, said as
+its, to be followed once (route_close.py ``refused_close``: two closes of one block,
+each before its own line, followed in order would open a block again); or None), whose
+routes route_unresolved.py gives.
 Test: tests/doors/test_doors_hidden.py, tests/doors/test_doors_hidden_split.py,
-      tests/check/test_hidden_heading.py
+      tests/check/test_hidden_heading.py, tests/check/test_route_swallowed.py
 """
 
 from __future__ import annotations
@@ -51,9 +55,11 @@ class HiddenJudge:
         documents: dict[str, tuple[str, Document]] | None,
         bound: Collection[str],
         excludes: Mapping[str, tuple[str, ...]] | None = None,
+        drifted: Mapping[str, str] | None = None,
     ) -> None:
         self._source, self._documents, self._bound = source, documents or {}, bound
         self._excludes = excludes or {}  # a holder excluding parts: no restore to route
+        self._drifted = drifted or {}  # a drifted holder's ground body hash: its close
         self._hiders: dict[str, Hiders | None] = {}
         self._heads: dict[str, Callable[[], str | None] | None] = {}  # read once each
 
@@ -74,13 +80,38 @@ class HiddenJudge:
         if hidden is None:
             return None
         holder = hidden.holder if hidden.restorable and hidden.holder is not None else ""
+        advice = (None if holder else self._shared(binding.path, hidden)) or hidden.close()
         return replaced(
             finding,
             detail=hidden_said(binding.selector, hidden),
-            reason=Reason(_kind(hidden), holder, hidden.line, advice=hidden.close()),
+            reason=Reason(_kind(hidden), holder, hidden.line, advice=advice),
             candidates=(),
             candidate_lines=(),
         )
+
+    def _shared(self, path: str, hidden: Hidden) -> str | None:
+        """The close advice of the drifted holder's own route (route_close.py
+        ``refused_close``) when its restore is refused over the block hiding this
+        heading, said as that route's, to be followed once: two closes of one block,
+        each before its own line, followed in order would open a block over the
+        heading again. None: no such holder, its restore refuses another block (or a
+        heading in it that may be new: this heading's own close may be where its lines
+        end, as that refusal says), or the
+        check read a commit (its routes restore; only the working tree's and the
+        index's route a close: routes.py)."""
+        from forest_files.check.route_close import refused_close
+        from forest_files.kernel.shellword import printable
+
+        holder, root = hidden.holder, getattr(self._source, "root", None)
+        if holder is None or hidden.take_out or holder not in self._drifted or root is None:
+            return None
+        if getattr(self._source, "rev", None) is not None:  # a commit's: no close route
+            return None
+        target = (path, holder, self._excludes.get(holder, ()))
+        refused = refused_close(root, target, self._drifted[holder])
+        if refused is None or refused[0] != hidden.block_line or refused[2]:
+            return None  # another block, or a heading that may be a line of this one
+        return f"the same as {printable(holder)}'s route (follow it once, for both): {refused[1]}"
 
     def _committed(self, path: str) -> Callable[[], str | None] | None:
         """The file's text at HEAD, read when asked (a restore refuses a heading HEAD's

@@ -51,6 +51,7 @@ def search_moves(
     documents: dict[str, tuple[str, Document]] | None = None,
     rebound: Rebound | None = None,
     excludes: Mapping[str, tuple[str, ...]] | None = None,
+    drifted: Mapping[str, str] | None = None,
 ) -> list[Finding]:
     """Each gone section's finding, ``moved`` when its unchanged text stands at exactly
     one other place; an unresolved one with no such place lists where a renamed
@@ -60,7 +61,10 @@ def search_moves(
     ``documents``: files the check parsed already (``Sections.documents``), not
     parsed again; ``rebound``: where a gone parent's own binding stands now
     (move_rebound.py); ``excludes``: the bound selectors' exclusions (a hidden
-    heading's holder that excludes parts is no restore to route: hidden_heading.py)."""
+    heading's holder that excludes parts is no restore to route: hidden_heading.py);
+    ``drifted``: the drifted bound sections' ground body hashes (a hidden heading whose
+    holder's restore is refused over the same block is routed with that holder's close,
+    hidden_heading.py)."""
     from forest_files.check.moves import MoveIndex
 
     if candidates is None:
@@ -96,7 +100,7 @@ def search_moves(
             finding = _unnamed(index, finding, binding)
         unresolved = finding.kind == "unresolved"
         if unresolved:
-            hidden = hidden or HiddenJudge(source, documents, bound, excludes)
+            hidden = hidden or HiddenJudge(source, documents, bound, excludes, drifted)
             shut = hidden(finding, binding)
             if shut is not None:  # its heading stands there, a block hides it
                 out.append(shut)

@@ -15,7 +15,9 @@ Stores: nothing. Refuses: nothing.
 Returns: ``may_hide``: whether a drift may be such a one, read cheaply (a drifted
 heading section whose working lines hold a line that may open a fence or an HTML
 block: an ordinary drift is routed at no further cost); ``swallowed_route``: the advice
-route that replaces such a drift's restore route, or None (the restore route stands).
+route that replaces such a drift's restore route, or None (the restore route stands);
+route_close.py ``refused_close`` works that advice out (a hidden heading whose holder's
+restore is refused over that block is routed with it: hidden_heading.py).
 Asked only where ``may_hide``, in the working tree or the index (the route acts on the
 working tree): the working file and ground's body, read from the ledger (its name is
 its hash: what it read is ground), and the restore worked out in memory, nothing
@@ -26,18 +28,16 @@ Test: tests/check/test_route_swallowed.py
 
 from __future__ import annotations
 
-import hashlib
 import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from forest_files.check.findings import Route
+from forest_files.check.route_close import refused_close
 from forest_files.custody.content import read_regular
-from forest_files.kernel.errors import ForestError
 
 if TYPE_CHECKING:
     from forest_files.check.finding import Finding
-    from forest_files.custody.restore_swallowed import Swallowed
 
 CLOSE = "close the block"
 
@@ -66,41 +66,5 @@ def swallowed_route(f: Finding, root: Path) -> Route | None:
     """The block to close, as advice, when ``forest restore`` of ``f`` (a drift that
     ``may_hide``) would refuse a heading an edit hides; None when the restore goes through
     or refuses for another reason (it says so itself), or ground's body is not read."""
-    from forest_files.custody.restore_rewrite import plan_rewrite
-    from forest_files.custody.restore_swallowed import Swallowed
-
-    ground = _ground(root, f.expected_hash)
-    if ground is None:
-        return None
-    try:
-        plan_rewrite(root, f.path, f.selector, f.excludes, ground)
-    except Swallowed as refused:
-        return Route(CLOSE, note=_advice(refused, f.selector))
-    except ForestError:
-        return None
-    return None
-
-
-def _advice(refused: Swallowed, selector: str) -> str:
-    """The refusal's fix as a route's note (restore_hiding.py ``Hidden.fix``, the block
-    named by its line), then the restore."""
-    from forest_files.kernel.shellword import forest_text
-
-    again = forest_text("restore", selector)
-    return f"{refused.hidden.fix(refused.first, named=True)}; then `{again}`"
-
-
-def _ground(root: Path, body_hash: str | None) -> str | None:
-    """Ground's body as the ledger holds it, when its bytes hash to ``body_hash``."""
-    from forest_files.kernel.paths import LEDGER_DIR
-    from forest_files.ledger.segments import read_body
-
-    if body_hash is None:
-        return None
-    try:
-        text = read_body(root / LEDGER_DIR, body_hash)
-    except ForestError:
-        return None
-    if text is None or hashlib.sha256(text.encode("utf-8")).hexdigest() != body_hash:
-        return None
-    return text
+    refused = refused_close(root, (f.path, f.selector, f.excludes), f.expected_hash)
+    return None if refused is None else Route(CLOSE, note=refused[1])

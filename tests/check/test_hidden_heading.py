@@ -24,7 +24,8 @@ def test_check_hidden_heading_holder_excluding_a_part_no_refused_restore_routed(
     check`` routed B to ``forest restore 'f.md#A' 'f.md#B'``, which pasted is refused
     (a section that excludes parts keeps no hidden heading); the judge knew the bound
     selectors, not their exclusions. Every route's command pasted succeeds now, and
-    the first route, close the block, followed as written leaves B clean."""
+    the first route, close the block (A's own route's advice, said so: one close for
+    both), followed as written, then the restore it names, leaves A and B clean."""
     repo = cut_open(tmp_path)
     edited = (repo / "f.md").read_text()
     found = finding_of(repo, "f.md#B")
@@ -35,14 +36,19 @@ def test_check_hidden_heading_holder_excluding_a_part_no_refused_restore_routed(
         got = pasted(repo, command)
         assert got.returncode == 0, (command, got.stderr)
     assert routes[0]["label"] == "close the block", routes
-    close = (
-        "close the code fence opened at line 4 before line 10 (or take it out): "
-        "a line of just 3 backticks closes it"
+    close = (  # A's own route's: one close of the block for both (B's before line 10,
+        # followed after A's, put a fence line in B's text)
+        "the same as f.md#A's route (follow it once, for both): close the code fence "
+        "opened at line 4 before line 6 (or take it out): a line of just 3 backticks "
+        "closes it; then `forest restore 'f.md#A'`"
     )
     assert routes[0]["note"] == close, routes
+    assert finding_of(repo, "f.md#A")["routes"][0]["note"] == close.split(": ", 1)[1]
     lines = edited.splitlines(keepends=True)
-    write(repo, "f.md", "".join([*lines[:9], "```\n", *lines[9:]]))
+    write(repo, "f.md", "".join([*lines[:5], "```\n", *lines[5:]]))
+    assert pasted(repo, "forest restore 'f.md#A'").returncode == 0
     assert finding_of(repo, "f.md#B")["kind"] == "clean"
+    assert finding_of(repo, "f.md#A")["kind"] == "clean"
 
 
 GROUND = "a" * 64

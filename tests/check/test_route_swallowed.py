@@ -149,7 +149,7 @@ def test_check_ordinary_drift_no_restore_worked_out_accepted(
     assert planned == []
     hostile = _plain(tmp_path / "hostile", TYPED, bound_b=True)
     assert finding_of(hostile, "f.md#A")["routes"][0]["label"] == "close the block"
-    assert planned == ["f.md#A"]
+    assert planned == ["f.md#A", "f.md#A"]  # A's route, and B's (hidden in A: A's close)
 
 
 @pytest.mark.parametrize(
@@ -181,3 +181,35 @@ def test_check_drift_fence_closed_further_on_advice_takes_its_closer_out_detecte
     assert got.returncode == 0, got.stderr
     assert {f["kind"] for f in findings(repo)} == {"clean"}
     assert (repo / "f.md").read_text() == text
+
+
+# a hidden heading's note that is its holder's route's advice, to be followed once
+SAME = re.compile(r"^the same as (\S+)'s route \(follow it once, for both\): ")
+
+
+@pytest.mark.parametrize("opened", ["```\n", "<!-- draft\n"])
+def test_check_hidden_heading_holder_refused_same_block_one_close_followed_in_order_clean(
+    tmp_path: Path, opened: str
+) -> None:
+    """A and B bound; a block and a ``# B`` typed above ground's lines in A, the block
+    left open over the real ``# B``: A's route closed the block before ground's next
+    line (line 5), B's before its own heading (line 7). Followed in the order printed,
+    the second close opened a block over ``# B`` again. B's note is A's advice now,
+    said to be A's, to be followed once: the notes followed in order (each once), then
+    the restores they name, every binding is clean and f.md is as adopted."""
+    edited = PLAIN.replace("\ntext a\n", f"\n{opened}# B\ntext a\n")
+    repo = _plain(tmp_path, edited, bound_b=True)
+    failed = [f for f in findings(repo) if f["kind"] != "clean"]
+    assert [f["selector"] for f in failed] == ["f.md#A", "f.md#B"], failed
+    notes = [(f["selector"], f["routes"][0]["note"]) for f in failed]
+    followed: set[str] = set()
+    for selector, note in notes:
+        same = SAME.match(note)
+        if same is not None and same.group(1) in followed:
+            continue  # that route's advice, followed already
+        got = pasted(repo, _follow(repo, note if "; then `" in note else f"{note}; then `true`"))
+        assert got.returncode == 0, (note, got.stderr)
+        followed.add(selector)
+    assert {f["kind"] for f in findings(repo)} == {"clean"}, (notes, findings(repo))
+    assert (repo / "f.md").read_text() == PLAIN
+    assert SAME.sub("", notes[1][1]) == notes[0][1], notes
