@@ -22,7 +22,8 @@ explain_diffs.py.
 Test: tests/doors/test_doors.py, tests/check/test_conflicts.py,
 tests/check/test_contested_merged.py, tests/check/test_contested_bindings.py,
 tests/check/test_merge_routes.py, tests/check/test_routes_nested_restore.py,
-tests/check/test_bound_there.py, tests/check/test_explain_reads_listing.py
+tests/check/test_bound_there.py, tests/check/test_explain_reads_listing.py,
+tests/doors/test_hook_partial_rank.py
 """
 
 from __future__ import annotations
@@ -169,17 +170,20 @@ def _reader(
     root: Path, source: str, index: GitTreeSource | None = None
 ) -> Callable[[str], bytes | None]:
     """Reads a file where the check looked, one path at a time: from the index's own
-    listing (``index``) where it lists the path, else from a listing of that path."""
+    listing (``index``) where it lists the path, else from a listing of that path in
+    the same index (a hook's ``GIT_INDEX_FILE``: ``git commit PATH`` or ``-a`` judges
+    a temporary index, not ``.git/index``)."""
     from forest_files.custody.content import GitTreeSource, WorktreeSource
 
     if source == "worktree":
         return WorktreeSource(root, use_stat_cache=False).read
     rev = None if source == "index" else source
     held = index if source == "index" else None
+    keep = held.keep_index_file if held is not None else source == "index"
 
     def read(path: str) -> bytes | None:
         if held is not None and held.lists(path):
             return held.read(path)
-        return GitTreeSource(root, rev=rev, only=(path,)).read(path)
+        return GitTreeSource(root, rev=rev, keep_index_file=keep, only=(path,)).read(path)
 
     return read
