@@ -6,6 +6,11 @@ superseded the same ground and were merged. A binding of that chain reports it
 reports (ground adopted as text only, or whose binding was retired) is a
 ``contested`` finding of no path here, so ``forest check``, ``check --staged``,
 ``check --rev``, the hook and ``forest ci`` all fail on it, with the same routes.
+A binding two merged branches each rebound (custody/rebind_tips.py: it stands at one
+place in every index until one more rebind settles it) is said by the same doors
+here too: a ``contested`` finding of its binding, reason ``rebound-twice``, routed to
+that rebind (route_contest.py). The same query finds both: a history where no binding
+was rebound more than once costs no query more.
 
 A second live head can only come from a second ``supersedes`` edge to one entry
 (the applier's sibling supersede, custody/apply_entries.py), so only the chains of such entries are
@@ -13,13 +18,14 @@ looked at: a few milliseconds on an index of 100,000 entries, where the
 ``contested_entries`` view takes a quarter of a second.
 
 Stores: ``.git/forest/cache/contests-<python tag>.bin`` (a kernel/cache record):
-the working tree's contests
+the working tree's contests and bindings rebound twice,
 keyed by the ledger's stat (verdict.ledger_key), so a check whose binding map is
 cached opens no SQLite for them either. A stale record is a miss.
 Refuses: nothing.
 Returns: ``contests`` (each contest's heads, content ids, sorted), ``unbound``
-(findings of the contests no finding names), ``of_worktree``.
-Test: tests/check/test_contested_doors.py
+(findings of the contests no finding names, and of the bindings rebound twice),
+``of_worktree``.
+Test: tests/check/test_contested_doors.py, tests/check/test_rebound_twice_doors.py
 """
 
 from __future__ import annotations
@@ -30,6 +36,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from forest_files.check.engine import Finding
+from forest_files.check.finding import Reason
 from forest_files.custody.ground import HEAD_COLUMNS
 from forest_files.kernel import cache
 from forest_files.kernel.paths import CACHE_DIR, INDEX_NAME
@@ -40,18 +47,28 @@ if TYPE_CHECKING:
     import sqlite3
 
     from forest_files.check.findings import Reported
+    from forest_files.custody.rebind_tips import Rebound
     from forest_files.custody.verdict import LedgerKey
 
 Contest = tuple[str, ...]
 
 # Entries superseded twice: every contested chain has one (and a resolved one keeps it).
 _FORKED_CHAINS = """
-SELECT DISTINCT COALESCE(e.chain_root, e.id) FROM entries e
+SELECT DISTINCT COALESCE(e.chain_root, e.id), NULL FROM entries e
 WHERE e.id IN (SELECT to_id FROM edges WHERE kind = 'supersedes'
                GROUP BY to_id HAVING COUNT(*) > 1)
 """
+# With, in the same query, the bindings rebound more than once (rebind_tips.py judges
+# whether two merged branches did it; one history's rebinds each depend on the last).
+_FORKED_OR_REBOUND = (
+    _FORKED_CHAINS
+    + """UNION ALL
+SELECT NULL, bind_act FROM binding_events WHERE kind = 'rebind'
+GROUP BY bind_act HAVING COUNT(*) > 1
+"""
+)
 _CHUNK = 400
-_FORMAT = 1
+_FORMAT = 2
 _NAME = f"contests-{sys.implementation.cache_tag}.bin"
 _KIND = "contests"
 DETAIL = "two live successors of one ground; the ground is bound to no file"
@@ -60,7 +77,29 @@ DETAIL_ANY = "two live successors of one ground"
 
 def contests(conn: sqlite3.Connection) -> list[Contest]:
     """The live heads of every chain that has two or more, in content-id order."""
-    chains = [int(r[0]) for r in conn.execute(_FORKED_CHAINS)]
+    return _heads(conn, [int(r[0]) for r in conn.execute(_FORKED_CHAINS)])
+
+
+def found(conn: sqlite3.Connection) -> tuple[list[Contest], list[Rebound]]:
+    """``contests``, and the live bindings two merged branches rebound (each with the
+    path and place where it stands, and every place it was rebound to): one query
+    for both, and the binding's events asked only when one was rebound twice."""
+    import sqlite3
+
+    try:
+        rows = conn.execute(_FORKED_OR_REBOUND).fetchall()
+    except sqlite3.OperationalError:  # no binding_events table yet: nothing was bound
+        rows = conn.execute(_FORKED_CHAINS).fetchall()
+    many = [str(r[1]) for r in rows if r[0] is None]
+    twice: list[Rebound] = []
+    if many:
+        from forest_files.custody.rebind_tips import rebound
+
+        twice = rebound(conn, many)
+    return _heads(conn, [int(r[0]) for r in rows if r[0] is not None]), twice
+
+
+def _heads(conn: sqlite3.Connection, chains: list[int]) -> list[Contest]:
     heads: dict[int, list[str]] = {}
     for start in range(0, len(chains), _CHUNK):
         chunk = chains[start : start + _CHUNK]
@@ -71,9 +110,33 @@ def contests(conn: sqlite3.Connection) -> list[Contest]:
     return sorted(tuple(sorted(set(h))) for h in heads.values() if len(set(h)) > 1)
 
 
-def unbound(found: Iterable[Contest], findings: Iterable[Finding]) -> list[Finding]:
-    """A ``contested`` finding of no path for each contest no finding names."""
+def unbound(
+    found: Iterable[Contest], findings: Iterable[Finding], twice: Iterable[Rebound] = ()
+) -> list[Finding]:
+    """A ``contested`` finding of no path for each contest no finding names, then one
+    of its binding for each binding rebound twice (``twice``)."""
     named = {c for f in findings if f.kind == "contested" for c in f.candidates}
+    return [*_unbound(found, named), *(rebound_finding(*t) for t in twice)]
+
+
+def rebound_finding(bind_act: str, path: str, places: tuple[str, ...]) -> Finding:
+    """The ``contested`` finding of a binding two merged branches rebound: where it
+    stands (the place every index settled on) and the other places it was rebound to."""
+    others = ", ".join(places[1:])
+    return Finding(
+        kind="contested",
+        path=path,
+        selector=places[0],
+        binding=bind_act,
+        ground=None,
+        expected_hash=None,
+        detail=f"binding rebound on two merged branches: it stands at {places[0]}, "
+        f"also rebound to {others}; one more rebind settles it",
+        reason=Reason("rebound-twice", places[1]),
+    )
+
+
+def _unbound(found: Iterable[Contest], named: set[str]) -> list[Finding]:
     return [
         Finding(
             kind="contested",
@@ -91,16 +154,19 @@ def unbound(found: Iterable[Contest], findings: Iterable[Finding]) -> list[Findi
 
 
 def of_store(conn: sqlite3.Connection, findings: Iterable[Finding]) -> list[Finding]:
-    """The contests of an open store that ``findings`` do not name."""
-    return unbound(contests(conn), findings)
+    """The contests of an open store that ``findings`` do not name, and its bindings
+    rebound twice."""
+    got = found(conn)
+    return unbound(got[0], findings, got[1])
 
 
 def of_view(view: Path, findings: Iterable[Finding]) -> list[Finding]:
     """The same for a cached custody view, read-only."""
-    return unbound(_read(view), findings)
+    got = _read(view)
+    return unbound(got[0], findings, got[1])
 
 
-def _read(db: Path) -> list[Contest]:
+def _read(db: Path) -> tuple[list[Contest], list[Rebound]]:
     """Read-write but reading only: the last connection closed puts SQLite's ``-wal``
     and ``-shm`` files away again (a read-only one would leave them behind)."""
     import sqlite3
@@ -108,11 +174,11 @@ def _read(db: Path) -> list[Contest]:
     try:
         conn = sqlite3.connect(f"{db.absolute().as_uri()}?mode=rw", uri=True)
     except sqlite3.Error:
-        return []
+        return [], []
     try:
-        return contests(conn)
+        return found(conn)
     except sqlite3.Error:
-        return []  # no index yet: nothing adopted, nothing contested
+        return [], []  # no index yet: nothing adopted, nothing contested
     finally:
         conn.close()
 
@@ -125,25 +191,26 @@ def of_worktree(
     remembered when the key can be trusted (verdict.ledger_trusted)."""
     state = worktree_path(root)
     record = os.path.join(state, CACHE_DIR, _NAME)
-    found = _load(record, ledger) if ledger is not None else None
-    if found is None:
+    got = _load(record, ledger) if ledger is not None else None
+    if got is None:
         from forest_files.custody.verdict import ledger_trusted
 
-        found = _read(Path(state, INDEX_NAME))
+        got = _read(Path(state, INDEX_NAME))
         if ledger is not None and ledger_trusted(ledger, stamp):
-            _save(record, ledger, found)
-    return unbound(found, findings)
+            _save(record, ledger, got)
+    return unbound(got[0], findings, got[1])
 
 
-def _load(record: str, ledger: LedgerKey) -> list[Contest] | None:
+def _load(record: str, ledger: LedgerKey) -> tuple[list[Contest], list[Rebound]] | None:
     doc = cache.read(record, _KIND)
-    if not isinstance(doc, tuple) or len(doc) != 3 or doc[:2] != (_FORMAT, ledger):
+    if not isinstance(doc, tuple) or len(doc) != 4 or doc[:2] != (_FORMAT, ledger):
         return None
-    return [tuple(c) for c in doc[2]]
+    return [tuple(c) for c in doc[2]], [(a, p, tuple(w)) for a, p, w in doc[3]]
 
 
-def _save(record: str, ledger: LedgerKey, found: list[Contest]) -> None:
-    cache.write(record, _KIND, (_FORMAT, ledger, tuple(found)))  # else: a slower next check
+def _save(record: str, ledger: LedgerKey, got: tuple[list[Contest], list[Rebound]]) -> None:
+    record_doc = (_FORMAT, ledger, tuple(got[0]), tuple(got[1]))
+    cache.write(record, _KIND, record_doc)  # else: a slower next check
 
 
 def reported(conn: sqlite3.Connection) -> list[Reported]:

@@ -72,6 +72,8 @@ COPIES_DETAIL = "its unchanged text stands at"
 # too), its staged blob git's conversion of the working file (``converted``:
 # converted.py). An ``unbound`` one: its name no selector can name, a backslash or a
 # drive (``unnameable``), or holding a control character (``control-name``: coverage.py).
+# A ``contested`` one: its binding rebound on two merged branches (``rebound-twice``:
+# contests.py; ``what``: another place it was rebound to).
 ReasonKind = Literal[
     "sealed",
     "sealed-erased",
@@ -89,6 +91,7 @@ ReasonKind = Literal[
     "blank-ends",
     "hidden",
     "hidden-split",
+    "rebound-twice",
 ]
 
 

@@ -1,13 +1,15 @@
 """Routes out of a contest (routes.py's room for them): two heads of one ground, each
 kept by a ``forest resolve --pick``; two bindings of one section, one ended by ``forest
 retire --binding``; a section holding neither head's text, the resolve then the
-supersede that adopts it; and why a command on a binding with no single ground did
-nothing, with those same routes.
+supersede that adopts it; a binding two merged branches rebound, one more ``forest
+rebind`` from where it stands (to there, or to another place it was rebound to); and
+why a command on a binding with no single ground did nothing, with those same routes.
 
 Stores: nothing.
 Refuses: nothing.
 Returns: ``Route`` values and one-line reasons.
-Test: tests/check/test_contested_bindings.py, tests/doors/test_cli_files.py
+Test: tests/check/test_contested_bindings.py, tests/doors/test_cli_files.py,
+tests/check/test_rebound_twice_doors.py
 """
 
 from __future__ import annotations
@@ -82,6 +84,8 @@ def contest_routes(f: Finding, source: str) -> tuple[Route, ...]:
     """A contested finding's routes: of two bindings of one section, ending this one
     (saying whether the file holds its ground); of a ground's heads, one ``forest
     resolve`` per head."""
+    if f.reason is not None and f.reason.kind == "rebound-twice":
+        return rebound_routes(f, source)
     heads = f.candidates
     if f.binding and (f.binding in heads or len(heads) < 2):  # two bindings of one section
         return (
@@ -95,6 +99,23 @@ def contest_routes(f: Finding, source: str) -> tuple[Route, ...]:
             ),
         )
     return resolve_routes(heads, f.ground, source)
+
+
+def rebound_routes(f: Finding, source: str) -> tuple[Route, ...]:
+    """A binding two merged branches rebound (contests.py): one more rebind from where
+    it stands, depending on both rebinds, settles it in every clone: kept there, or
+    moved to the other place (``reason.what``)."""
+    at = f.selector
+    other = f.reason.what if f.reason is not None else ""
+    keep = Route(
+        f"keep it at {at}",
+        (forest("rebind", at, at), *record_steps(source)),
+        "one more rebind, after both branches', settles the place in every clone",
+    )
+    if not other or other == at:
+        return (keep,)
+    move = Route(f"or move it to {other}", (forest("rebind", at, other), *record_steps(source)))
+    return (keep, move)
 
 
 def _holds(f: Finding) -> str:

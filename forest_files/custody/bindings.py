@@ -258,7 +258,7 @@ def _settled(store: ForestStore, rows: list[Any]) -> tuple[list[Any], dict[str, 
     """Rows ordered to fold alike in every index, and the bindings rebound twice."""
     from forest_files.custody.rebind_tips import settled
 
-    return settled(store, rows)
+    return settled(store.conn, rows)
 
 
 def rebound_twice(store: ForestStore) -> dict[str, tuple[str, ...]]:

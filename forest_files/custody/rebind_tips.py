@@ -11,8 +11,10 @@ is the one of the tip whose act id sorts last, whatever the order; the binding i
 Stores: nothing (reads ``binding_events`` rows and the deps ``ledger_applied`` holds).
 Refuses: nothing.
 Returns: ``settled`` the rows in an order whose fold gives every index one place,
-and the bindings rebound twice with the places of their tips; ``tip_acts`` the acts a
-new act on one binding depends on (every tip: a rebind settles one rebound twice).
+and the bindings rebound twice with the places of their tips; ``rebound`` the live ones
+among some bindings, each with its path and places (what the doors report: check/
+contests.py); ``tip_acts`` the acts a new act on one binding depends on (every tip: a
+rebind settles one rebound twice).
 Test: tests/custody/test_rebind_twice.py
 """
 
@@ -23,17 +25,22 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    import sqlite3
+
     from forest_files.store.forest import ForestStore
 
+# A binding rebound twice: its place, the path there, every tip's place (winner first).
+Rebound = tuple[str, str, tuple[str, ...]]
 
-def _recorded_deps(store: ForestStore, act_ids: Sequence[str]) -> dict[str, frozenset[str]]:
+
+def _recorded_deps(conn: sqlite3.Connection, act_ids: Sequence[str]) -> dict[str, frozenset[str]]:
     """The deps this index applied each act with (``ledger_applied``), 500 ids a query."""
     wanted = sorted(set(act_ids))
     out: dict[str, frozenset[str]] = {}
     for start in range(0, len(wanted), 500):
         chunk = wanted[start : start + 500]
         marks = ",".join("?" * len(chunk))
-        rows = store.conn.execute(
+        rows = conn.execute(
             f"SELECT act_id, deps FROM ledger_applied WHERE act_id IN ({marks})", chunk
         )
         out.update((str(a), frozenset(str(d).split())) for a, d in rows)
@@ -49,7 +56,9 @@ def _tips(events: Sequence[Any], deps: dict[str, frozenset[str]]) -> list[Any]:
     return [r for r in events if r["kind"] != "retire" and str(r["act_id"]) not in listed]
 
 
-def settled(store: ForestStore, rows: list[Any]) -> tuple[list[Any], dict[str, tuple[str, ...]]]:
+def settled(
+    conn: sqlite3.Connection, rows: list[Any]
+) -> tuple[list[Any], dict[str, tuple[str, ...]]]:
     """``rows`` (seq order) with, for each binding rebound twice, its winning tip's row
     moved last (a retire still ends it: the fold keeps a retired binding retired); and
     those bindings with their tips' selectors, winner first. Costs a deps lookup only
@@ -64,7 +73,7 @@ def settled(store: ForestStore, rows: list[Any]) -> tuple[list[Any], dict[str, t
         key = str(row["bind_act"])
         if key in wanted:
             events[key].append(row)
-    deps = _recorded_deps(store, [str(r["act_id"]) for k in many for r in events[k]])
+    deps = _recorded_deps(conn, [str(r["act_id"]) for k in many for r in events[k]])
     winners: dict[str, Any] = {}
     twice: dict[str, tuple[str, ...]] = {}
     for key in many:
@@ -78,6 +87,29 @@ def settled(store: ForestStore, rows: list[Any]) -> tuple[list[Any], dict[str, t
     return [r for r in rows if id(r) not in moved] + list(winners.values()), twice
 
 
+def rebound(conn: sqlite3.Connection, bind_acts: Sequence[str]) -> list[Rebound]:
+    """Of ``bind_acts`` (bindings rebound more than once), the live ones two merged
+    branches rebound: (bind act, the path where it stands, every tip's place, the
+    one where it stands first), in bind-act order. One query for their events and
+    one for their deps; ``bind_acts`` empty asks nothing."""
+    import sqlite3
+
+    wanted = sorted(set(bind_acts))
+    rows: list[Any] = []
+    cursor = conn.cursor()
+    cursor.row_factory = sqlite3.Row
+    for start in range(0, len(wanted), 500):
+        chunk = wanted[start : start + 500]
+        marks = ",".join("?" * len(chunk))
+        sql = f"SELECT * FROM binding_events WHERE bind_act IN ({marks}) ORDER BY seq"
+        rows += cursor.execute(sql, chunk).fetchall()
+    rows.sort(key=lambda r: int(r["seq"]))
+    ordered, twice = settled(conn, rows)
+    retired = {str(r["bind_act"]) for r in rows if r["kind"] == "retire"}
+    where = {str(r["bind_act"]): str(r["path"]) for r in ordered if r["kind"] != "retire"}
+    return [(k, where[k], twice[k]) for k in sorted(twice) if k not in retired]
+
+
 def tip_acts(store: ForestStore, bind_act: str) -> set[str]:
     """The acts of a binding's tips: its latest event in one history; both rebinds of
     a binding rebound twice (a new act depending on both settles it)."""
@@ -89,8 +121,8 @@ def tip_acts(store: ForestStore, bind_act: str) -> set[str]:
     latest = {str(rows[-1]["act_id"])}
     if sum(1 for r in rows if r["kind"] == "rebind") < 2:
         return latest
-    deps = _recorded_deps(store, [str(r["act_id"]) for r in rows])
+    deps = _recorded_deps(store.conn, [str(r["act_id"]) for r in rows])
     return latest | {str(r["act_id"]) for r in _tips(rows, deps)}
 
 
-__all__ = ["settled", "tip_acts"]
+__all__ = ["Rebound", "rebound", "settled", "tip_acts"]
