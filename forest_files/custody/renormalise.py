@@ -13,7 +13,7 @@ Refuses: a signer without authority over the binding's path (``AuthorityRefused`
 before anything is read); the same list the binding has already; text that
 differs from ground without words; what the applier refuses.
 Returns: the act id.
-Test: tests/custody/test_renormalise.py
+Test: tests/custody/test_renormalise.py, tests/custody/test_rebind_twice.py
 """
 
 from __future__ import annotations
@@ -55,7 +55,7 @@ def renormalise(
     """Record that ``binding`` reads its section under ``normalise`` from now on
     (``section``: read now under those rules); one rebind act, in one segment."""
     from forest_files.custody.applied import chain_deps
-    from forest_files.custody.bindings import event_acts
+    from forest_files.custody.rebind_tips import tip_acts
     from forest_files.custody.record_ground import ground_of
     from forest_files.custody.record_rebind import rebind_payload
 
@@ -81,7 +81,8 @@ def renormalise(
         if payload.supersede is not None:
             bodies[payload.section_hash] = section.text
             bodies[payload.supersede.record.body_hash] = (words or "").strip()
-        deps = chain_deps(store, head) | {event_acts(store, binding.bind_act)[-1]}
+        # every tip of a binding rebound twice: this rebind settles it (rebind_tips.py)
+        deps = chain_deps(store, head) | tip_acts(store, binding.bind_act)
         return [repo.act(payload, deps)], bodies
 
     return repo.record(build)[0].act.id

@@ -90,3 +90,46 @@ def test_rebind_twice_settled_by_one_more_rebind_accepted(
     assert forest(c, "fsck").exit_code == 0
     done = forest(c, "rebind", pick, pick)  # settled: in place is refused again
     assert done.exit_code != 0 and "bound there already" in done.stderr
+
+
+def _deps_of_retire(repo: Path) -> set[str]:
+    with Repository(repo) as r:
+        (row,) = r.store().conn.execute(
+            "SELECT a.deps FROM ledger_applied a JOIN binding_events e ON e.act_id = a.act_id"
+            " WHERE e.kind = 'retire'"
+        )
+        return set(str(row[0]).split())
+
+
+def _rebinds(repo: Path) -> set[str]:
+    with Repository(repo) as r:
+        rows = r.store().conn.execute("SELECT act_id FROM binding_events WHERE kind = 'rebind'")
+        return {str(a) for (a,) in rows}
+
+
+def test_renormalise_of_binding_rebound_twice_settles_it_accepted(
+    merged: tuple[Path, Path],
+) -> None:
+    """``forest renormalise`` records a rebind: it depends on both branches' rebinds,
+    so it settles the place (before: on the one this index applied last, leaving two
+    tips, the binding still rebound twice and the new rule maybe not the one read)."""
+    b, c = merged
+    (stands,) = _places(b)
+    ok(b, "renormalise", stands, "--normalise", "trailing-whitespace")
+    commit_all(b, "renormalise")
+    assert _twice(b) == []
+    git(c, "pull", "-q", "--no-rebase", "--no-edit", str(b), "HEAD")
+    assert _twice(c) == [] and _places(c) == [stands]
+    out = json.loads(forest(c, "check", "--json").stdout)
+    assert out["ok"] is True
+
+
+def test_retire_of_binding_rebound_twice_depends_on_both_rebinds_accepted(
+    merged: tuple[Path, Path],
+) -> None:
+    """A retire names every tip among its deps, as a rebind does: the same act in every
+    clone, whichever rebind its index applied last."""
+    b, _ = merged
+    (stands,) = _places(b)
+    ok(b, "retire", stands, "--words", "gone")
+    assert _rebinds(b) <= _deps_of_retire(b)
