@@ -17,11 +17,11 @@ from pathlib import Path
 
 import pytest
 
-from forest_files import gitio
 from forest_files.custody.content import GitTreeSource
 from forest_files.doors.hooks.run import main as hook
 from tests.helpers.cli import forest, ok
 from tests.helpers.git import commit_all, git, make_repo, write
+from tests.helpers.listings import counted_listings
 from tests.helpers.template import copied_from
 
 ELIAS = "## Elias\n\nElias is a smith.\nHe lives by the sea.\nHe has two brothers.\n"
@@ -56,24 +56,6 @@ def _renamed_twice(repo: Path) -> None:
     git(repo, "add", "canon.md")
 
 
-def _counted(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, ...]]:
-    calls: list[tuple[str, ...]] = []
-    real = gitio.ls_files_stage
-
-    def listed(
-        where: Path | str,
-        prefix: str = "",
-        *,
-        keep_index_file: bool = False,
-        paths: tuple[str, ...] | list[str] = (),
-    ) -> list[gitio.TreeEntry]:
-        calls.append(tuple(paths) or (prefix,))
-        return real(where, prefix, keep_index_file=keep_index_file, paths=paths)
-
-    monkeypatch.setattr(gitio, "ls_files_stage", listed)
-    return calls
-
-
 def _hook(repo: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> str:
     monkeypatch.chdir(repo)
     assert hook(["pre-commit"]) == 1
@@ -91,7 +73,7 @@ def test_failing_hook_reads_renamed_file_from_its_listing_detected(
     stage: Callable[[Path], None],
 ) -> None:
     stage(repo)
-    calls = _counted(monkeypatch)
+    calls = counted_listings(monkeypatch)
     err = _hook(repo, monkeypatch, capsys)
     assert "canon.md#Canon/Elias" in err, err
     staged = [c for c in calls if "canon.md" in c]
@@ -103,7 +85,7 @@ def test_check_staged_reads_renamed_file_from_its_listing_detected(
     repo: Path, monkeypatch: pytest.MonkeyPatch, stage: Callable[[Path], None]
 ) -> None:
     stage(repo)
-    calls = _counted(monkeypatch)
+    calls = counted_listings(monkeypatch)
     result = forest(repo, "check", "--staged", "--json")
     assert result.exit_code == 1, result.stdout
     assert [c for c in calls if "canon.md" in c] == [], calls  # the whole index, once

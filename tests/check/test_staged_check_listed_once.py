@@ -17,47 +17,16 @@ from pathlib import Path
 
 import pytest
 
-from forest_files import gitio
 from forest_files.custody.content import GitTreeSource
-from tests.helpers.cli import forest, ok
-from tests.helpers.git import commit_all, git, make_repo, pasted, write
+from tests.helpers.cli import forest
+from tests.helpers.git import commit_all, git, pasted, write
+from tests.helpers.listings import NOTE, counted_listings, two_notes
 from tests.helpers.template import copied_from
 
-NOTE = "# A\n\nwords of a\n\n# B\n\nwords of b\n"
 FORMS = [("--json",), ("f.md", "g.md")]  # every binding; the paths' alone
 
 
-def _build(where: Path) -> Path:
-    root = make_repo(where)
-    write(root, "f.md", NOTE)
-    write(root, "g.md", NOTE)
-    commit_all(root, "notes")
-    ok(root, "init")
-    ok(root, "adopt", "f.md#A", "g.md#B", "--words", "as written")
-    commit_all(root, "custody")
-    return root
-
-
-repo = copied_from(_build)
-
-
-def _counted(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, ...]]:
-    """Each ``git ls-files -s`` the process runs, by the paths (or prefix) it names."""
-    calls: list[tuple[str, ...]] = []
-    real = gitio.ls_files_stage
-
-    def listed(
-        where: Path | str,
-        prefix: str = "",
-        *,
-        keep_index_file: bool = False,
-        paths: tuple[str, ...] | list[str] = (),
-    ) -> list[gitio.TreeEntry]:
-        calls.append(tuple(paths) or (prefix,))
-        return real(where, prefix, keep_index_file=keep_index_file, paths=paths)
-
-    monkeypatch.setattr(gitio, "ls_files_stage", listed)
-    return calls
+repo = copied_from(two_notes)
 
 
 def _stage_drift(repo: Path) -> None:
@@ -71,7 +40,7 @@ def test_check_staged_lists_failed_files_once_detected(
     repo: Path, monkeypatch: pytest.MonkeyPatch, form: tuple[str, ...]
 ) -> None:
     _stage_drift(repo)
-    calls = _counted(monkeypatch)
+    calls = counted_listings(monkeypatch)
     result = forest(repo, "check", "--staged", *form)
     assert result.exit_code == 1, result.stdout
     assert "f.md#A" in result.stdout and "g.md#B" in result.stdout, result.stdout

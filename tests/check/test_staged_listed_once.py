@@ -23,46 +23,15 @@ import pytest
 from forest_files import gitio
 from forest_files.custody.content import GitTreeSource
 from forest_files.doors.hooks.run import main as hook
-from tests.helpers.cli import ok
 from tests.helpers.git import commit_all, git, make_repo, pasted, write
+from tests.helpers.listings import NOTE, counted_listings, two_notes
 from tests.helpers.template import copied_from
 
-NOTE = "# A\n\nwords of a\n\n# B\n\nwords of b\n"
 NFC = unicodedata.normalize("NFC", "café.md")
 NFD = unicodedata.normalize("NFD", "café.md")
 
 
-def _build(where: Path) -> Path:
-    root = make_repo(where)
-    write(root, "f.md", NOTE)
-    write(root, "g.md", NOTE)
-    commit_all(root, "notes")
-    ok(root, "init")
-    ok(root, "adopt", "f.md#A", "g.md#B", "--words", "as written")
-    commit_all(root, "custody")
-    return root
-
-
-repo = copied_from(_build)
-
-
-def _counted(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, ...]]:
-    """Each ``git ls-files -s`` the process runs, by the paths it names."""
-    calls: list[tuple[str, ...]] = []
-    real = gitio.ls_files_stage
-
-    def listed(
-        where: Path | str,
-        prefix: str = "",
-        *,
-        keep_index_file: bool = False,
-        paths: tuple[str, ...] | list[str] = (),
-    ) -> list[gitio.TreeEntry]:
-        calls.append(tuple(paths) or (prefix,))
-        return real(where, prefix, keep_index_file=keep_index_file, paths=paths)
-
-    monkeypatch.setattr(gitio, "ls_files_stage", listed)
-    return calls
+repo = copied_from(two_notes)
 
 
 def test_failing_hook_lists_staged_paths_once_accepted(
@@ -71,7 +40,7 @@ def test_failing_hook_lists_staged_paths_once_accepted(
     write(repo, "f.md", NOTE.replace("words of a", "other words"))
     write(repo, "g.md", NOTE.replace("words of b", "other words"))
     git(repo, "add", "f.md", "g.md")
-    calls = _counted(monkeypatch)
+    calls = counted_listings(monkeypatch)
     monkeypatch.chdir(repo)
     assert hook(["pre-commit"]) == 1
     err = capsys.readouterr().err
