@@ -4,7 +4,8 @@ check/hidden_heading.py a heading the same block hides (one close for both).
 
 Stores: nothing. Refuses: nothing.
 Returns: ``refused_close``: the line of the block, the advice (the refusal's fix,
-restore_hiding.py ``Hidden.fix``, the block named by its line, then the restore), and
+restore_hiding.py ``Hidden.fix``, or, a heading that may be new, its close where the
+block's lines end: ``Swallowed.close``; the block named by its line, then the restore), and
 whether the refusal is of a heading that may be new; or None (the restore goes
 through, refuses for another reason, or ground's body is not read: from the ledger,
 its name its hash). The restore is restore_rewrite.py ``plan_rewrite``, nothing written.
@@ -51,11 +52,14 @@ def refused_close(
 
 
 def _advice(refused: Swallowed, selector: str) -> str:
-    """The refusal's fix as a route's note (restore_hiding.py ``Hidden.fix``, the block
-    named by its line), then the restore."""
+    """The refusal's fix as a route's note (restore_hiding.py ``Hidden.fix``; a heading
+    that may be new, restore_swallowed.py ``Swallowed.close``: where the block's lines
+    end, which only the user knows; the block named by its line), then the restore."""
     from forest_files.kernel.shellword import forest_text
 
     again = forest_text("restore", selector)
+    if refused.new is not None:  # a line of the block or a new section: the user's call
+        return f"{refused.close_said(named=True)}; then `{again}`"
     return f"{refused.hidden.fix(refused.first, named=True)}; then `{again}`"
 
 

@@ -8,8 +8,9 @@ hides (the hidden part may be an excluded one, whose text no record holds):
 custody/restore_swallowed.py ``guard``, naming the block to close. The check's route
 says the same instead of printing that refused command: the block closed before the
 first heading it hides (the line that closes it named; a fence closed further on, its
-own closing line taken out first), after which the restore is routed again and works
-pasted.
+own closing line taken out first; a heading that may be a line of the block, where the
+block's lines end, as the refusal says), after which the restore is routed again and
+works pasted.
 
 Stores: nothing. Refuses: nothing.
 Returns: ``may_hide``: whether a drift may be such a one, read cheaply (a drifted

@@ -211,12 +211,19 @@ class Swallowed(ForestError):
         the restore is refused as now) closed before the heading or taken out, its own
         closing line taken out first (``Hidden.fix``: left, a fence's would open a
         fence over what follows, a bare ``-->`` stay as a stray line of text)."""
+        return self.close_said()
+
+    def close_said(self, *, named: bool = False) -> str:
+        """``close``; ``named``: the block named by its first line (a route's note,
+        check/route_close.py, which says it nowhere else), not as ``that`` block."""
         hidden, kind = self.hidden, _HIDERS[self.hidden.kind]
         if hidden.end >= 0:
-            return hidden.fix(self.first)
+            return hidden.fix(self.first, named=named)
         head, at = printable(hidden.source), self.first + hidden.line
+        opened = self.first + hidden.block
+        block = f"the {kind} opened at line {opened}" if named else f"that {kind}"
         return (
-            f"close that {kind} where its lines end (before line {at} if `{head}` begins "
+            f"close {block} where its lines end (before line {at} if `{head}` begins "
             f"a new section) or take it out{closed_by(hidden.kind, hidden.closer)}"
         )
 

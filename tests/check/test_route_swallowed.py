@@ -213,3 +213,51 @@ def test_check_hidden_heading_holder_refused_same_block_one_close_followed_in_or
     assert {f["kind"] for f in findings(repo)} == {"clean"}, (notes, findings(repo))
     assert (repo / "f.md").read_text() == PLAIN
     assert SAME.sub("", notes[1][1]) == notes[0][1], notes
+
+
+INSTALL = "# A\n\ntext a\n\n# install\n\nrun it\n"
+# a shell fence typed into A, a shell comment in it: `# install` read alone
+SHELL = INSTALL.replace("text a\n", "text a\n```sh\n# install\nmake\n")
+# the block's own lines, as its writer knows them: the fence, the comment, the command
+ENDS = 7
+
+
+def test_check_may_be_new_heading_route_says_where_its_lines_end_followed_clean(
+    tmp_path: Path,
+) -> None:
+    """A and install bound; ```` ```sh ````, ``# install`` (a shell comment) and
+    ``make`` typed into A, the fence left open over the real ``# install``. ``forest
+    restore 'f.md#A'`` is refused as a heading that may be new ("close that code
+    fence where its lines end (before line 5 if `# install` begins a new section)"),
+    but A's route said only "close … before line 5": followed as printed, the shell
+    comment became a second ``# install`` section and f.md#install went ``moved`` to
+    ``f.md#install[2]``. A's note says what the refusal says now; followed literally
+    (the block's lines end after ``make``), then the restore it names, every binding
+    is clean and f.md is as adopted."""
+    repo = make_repo(tmp_path)
+    ok(repo, "init")
+    write(repo, "f.md", INSTALL)
+    commit_all(repo, "init")
+    ok(repo, "adopt", "f.md#A", "--words", "kept")
+    ok(repo, "adopt", "f.md#install", "--words", "kept")
+    commit_all(repo, "adopt")
+    write(repo, "f.md", SHELL)
+    note = finding_of(repo, "f.md#A")["routes"][0]["note"]
+    refused = forest(repo, "restore", "f.md#A")
+    assert refused.exit_code == 1, refused.stdout
+    said = "where its lines end (before line 5 if `# install` begins a new section)"
+    assert said in refused.stderr, refused.stderr
+    # followed literally: where the block's lines end, if the note says so; else the
+    # one line it names
+    named = re.search(r"where its lines end \(before line \d+ if [^)]*\)", note)
+    before = ENDS if named is not None else int(re.findall(r"before line (\d+)", note)[0])
+    then = re.search(r"; then `([^`]+)`$", note)
+    assert then is not None and "a line of just 3 backticks closes it" in note, note
+    lines = (repo / "f.md").read_text().splitlines(keepends=True)
+    lines.insert(before - 1, "```\n")
+    write(repo, "f.md", "".join(lines))
+    got = pasted(repo, then.group(1))
+    assert got.returncode == 0, got.stderr
+    assert {f["kind"] for f in findings(repo)} == {"clean"}, (note, findings(repo))
+    assert (repo / "f.md").read_text() == INSTALL
+    assert said in note, note  # the refusal's words, the block named by its line
