@@ -153,14 +153,6 @@ def binding_of(store: ForestStore, bind_act: str, *, act_id: str) -> Binding:
     return _as_binding(state[bind_act], contested=False)
 
 
-def event_acts(store: ForestStore, bind_act: str) -> list[str]:
-    """The acts of every event of one binding, oldest first (a new act's deps)."""
-    rows = store.conn.execute(
-        "SELECT act_id FROM binding_events WHERE bind_act = ? ORDER BY seq", (bind_act,)
-    ).fetchall()
-    return [str(r[0]) for r in rows]
-
-
 def apply_rebind(store: ForestStore, act_id: str, act: RebindAct, current: Binding) -> None:
     import json
 
