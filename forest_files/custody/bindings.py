@@ -10,8 +10,7 @@ Refuses (``LedgerError`` naming the act): a binding whose section hash is not
 the adopted entry's body hash, a path that is not repository-relative or is a
 special path (``.git/``, ``.forest/``, ``forest.toml``), a rebind or retire of
 an unknown binding.
-Returns: ``Binding`` values (``rebound_twice``: those two merged branches rebound,
-with both places); ``contested`` marks two live bindings of one
+Returns: ``Binding`` values; ``contested`` marks two live bindings of one
 path + selector (two branches bound it, then merged); the bound paths of a
 supersession chain (what an act on that chain has authority over).
 Test: tests/custody/test_file_custody.py, tests/governance/test_authority_derived.py
@@ -251,14 +250,6 @@ def _settled(store: ForestStore, rows: list[Any]) -> tuple[list[Any], dict[str, 
     from forest_files.custody.rebind_tips import settled
 
     return settled(store.conn, rows)
-
-
-def rebound_twice(store: ForestStore) -> dict[str, tuple[str, ...]]:
-    """Live bindings two merged branches rebound: their places, where they stand first."""
-    ensure_table(store)
-    ordered, twice = _settled(store, store.conn.execute(_ALL_EVENTS).fetchall())
-    state = _fold(ordered)
-    return {k: v for k, v in twice.items() if not state[k]["retired"]}
 
 
 def _as_binding(value: dict[str, Any], *, contested: bool) -> Binding:

@@ -28,10 +28,10 @@ def _places(repo: Path) -> list[str]:
 
 
 def _twice(repo: Path) -> list[tuple[str, ...]]:
-    from forest_files.custody.bindings import rebound_twice
+    from forest_files.check.contests import found
 
     with Repository(repo) as r:
-        return list(rebound_twice(r.store()).values())
+        return [places for _, _, places in found(r.store().conn)[1]]
 
 
 @pytest.fixture
