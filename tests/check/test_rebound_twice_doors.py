@@ -22,10 +22,11 @@ import pytest
 
 from forest_files.check import contests
 from forest_files.custody.repository import Repository
+from tests.helpers import rebound
 from tests.helpers.cli import forest, ok
-from tests.helpers.git import commit_all, git, git_env, make_repo, pasted, write
+from tests.helpers.git import commit_all, git, git_env, pasted, write
+from tests.helpers.rebound import BODY, merged_clones
 
-BODY = "# X\n\nkept words\n"
 FOREST = str(Path(sys.executable).parent / "forest")
 
 
@@ -36,37 +37,9 @@ def _run(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-def _origin(tmp_path: Path) -> Path:
-    origin = make_repo(tmp_path, "origin")
-    ok(origin, "init")
-    write(origin, "A.md", "# T\n\nintro\n\n" + BODY)
-    commit_all(origin, "a")
-    ok(origin, "adopt", "A.md#X", "--words", "one")
-    commit_all(origin, "adopt")
-    return origin
-
-
-def _rebound(tmp_path: Path, dest: str, name: str) -> Path:
-    """A clone of origin whose binding moved to ``dest#X``."""
-    repo = tmp_path / name
-    git(tmp_path, "clone", "-q", str(tmp_path / "origin"), str(repo))
-    write(repo, "A.md", "# T\n\nintro\n")
-    write(repo, dest, BODY)
-    commit_all(repo, "move")
-    ok(repo, "rebind", "A.md#X", f"{dest}#X")
-    commit_all(repo, "rebind")
-    return repo
-
-
 @pytest.fixture
 def merged(tmp_path: Path) -> tuple[Path, Path]:
-    """Clones ``b`` (rebound to ``B.md#X``) and ``c`` (to ``C.md#X``), each then
-    merging the other."""
-    _origin(tmp_path)
-    b, c = _rebound(tmp_path, "B.md", "b"), _rebound(tmp_path, "C.md", "c")
-    git(b, "pull", "-q", "--no-rebase", "--no-edit", str(c), "HEAD")
-    git(c, "pull", "-q", "--no-rebase", "--no-edit", str(b), "HEAD")
-    return b, c
+    return merged_clones(tmp_path)
 
 
 def _said(doc: dict[str, Any]) -> dict[str, Any]:
@@ -123,7 +96,7 @@ def test_no_binding_rebound_twice_costs_no_query_more_accepted(tmp_path: Path) -
     """A history where no binding was rebound more than once: the doors' contest read
     asks the one query it asked before. Rebound twice in one history (each rebind
     depending on the last): its events are read, and nothing is said."""
-    origin = _origin(tmp_path)
+    origin = rebound.origin(tmp_path)
     counts = []
     for dest in ("B.md", "C.md"):
         write(origin, dest, BODY)
