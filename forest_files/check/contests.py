@@ -5,11 +5,13 @@ superseded the same ground and were merged. A binding of that chain reports it
 (binding_check.py, ``contested`` with the heads as candidates); a contest no live binding
 reports (ground adopted as text only, or whose binding was retired) is a
 ``contested`` finding of no path here, so ``forest check``, ``check --staged``,
-``check --rev``, the hook and ``forest ci`` all fail on it, with the same routes.
+``check --rev``, the hook and ``forest ci`` all fail on it, with the same routes
+(bound to no file, it lies under no path: a check given paths does not report it).
 A binding two merged branches each rebound (custody/rebind_tips.py: it stands at one
 place in every index until one more rebind settles it) is said by the same doors
 here too: a ``contested`` finding of its binding, reason ``rebound-twice``, routed to
-that rebind (route_contest.py). The same query finds both: a history where no binding
+that rebind (route_contest.py); a check given paths reports it when any of its
+places lies under one (``within``). The same query finds both: a history where no binding
 was rebound more than once costs no query more.
 
 A second live head can only come from a second ``supersedes`` edge to one entry
@@ -24,7 +26,7 @@ cached opens no SQLite for them either. A stale record is a miss.
 Refuses: nothing.
 Returns: ``contests`` (each contest's heads, content ids, sorted), ``unbound``
 (findings of the contests no finding names, and of the bindings rebound twice),
-``of_worktree``.
+``of_worktree``, ``within`` (those a check limited to paths reports).
 Test: tests/check/test_contested_doors.py, tests/check/test_rebound_twice_doors.py
 """
 
@@ -36,10 +38,11 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from forest_files.check.engine import Finding
-from forest_files.check.finding import Reason
+from forest_files.check.finding import Reason, places_of
 from forest_files.custody.ground import HEAD_COLUMNS
 from forest_files.kernel import cache
 from forest_files.kernel.paths import CACHE_DIR, INDEX_NAME
+from forest_files.kernel.repopath import under
 from forest_files.kernel.state import worktree_path
 
 TYPE_CHECKING = False
@@ -133,7 +136,20 @@ def rebound_finding(bind_act: str, path: str, places: tuple[str, ...]) -> Findin
         detail=f"binding rebound on two merged branches: it stands at {places[0]}, "
         f"also rebound to {others}; one more rebind settles it",
         reason=Reason("rebound-twice", places[1]),
+        places=places,
     )
+
+
+def within(found: Iterable[Finding], paths: tuple[str, ...]) -> list[Finding]:
+    """Of ``found`` (this module's findings), those a check limited to ``paths`` reports:
+    all of them without paths; else each binding rebound twice one of whose places
+    lies under a path (where it stands, or where another branch rebound it). A
+    contest bound to no file lies under no path."""
+    if not paths:
+        return list(found)
+    return [
+        f for f in found if f.places and any(under(p, q) for p, _ in places_of(f) for q in paths)
+    ]
 
 
 def _unbound(found: Iterable[Contest], named: set[str]) -> list[Finding]:

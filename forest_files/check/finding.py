@@ -24,7 +24,8 @@ check (the hook only warns of ``unbound``: a draft may be committed).
 Returns: ``Finding`` values carrying paths, line ranges and hashes — never
 section text — and, where routes differ by it, a typed ``Reason``; ``replaced`` (a
 copy with some fields changed); ``target`` (the one place a failed finding's section
-stands now, if it names exactly one); ``has_reason``. Callers
+stands now, if it names exactly one); ``has_reason``; ``places_of`` (every place of a
+binding rebound twice, where it stands first). Callers
 import them from engine.py; findings.py renders them with their routes.
 Test: tests/check/test_check.py, tests/check/test_route_reasons.py
 """
@@ -140,6 +141,9 @@ class Finding:
     # binding's own
     excludes: tuple[str, ...] = ()
     reason: Reason | None = None  # why an unresolved finding is so: its routes choose by it
+    # a binding rebound twice (contests.py): every place it was rebound to, where it
+    # stands first (a check given paths reports it when one lies under them)
+    places: tuple[str, ...] = ()
 
     @property
     def failed(self) -> bool:
@@ -149,6 +153,23 @@ class Finding:
 def has_reason(f: Finding, kind: ReasonKind) -> bool:
     """Whether ``f`` is so for the reason ``kind`` (what its routes choose by)."""
     return f.reason is not None and f.reason.kind == kind
+
+
+def places_of(f: Finding) -> tuple[tuple[str, str], ...]:
+    """(path, selector) of every place of ``f``: where it stands, then, for a binding
+    rebound twice, every other place it was rebound to (``places``)."""
+    if not f.places:
+        return ((f.path, f.selector),)
+    from forest_files.kernel.errors import ForestError
+    from forest_files.text.selector import parse_selector
+
+    out = [(f.path, f.selector)]
+    for place in f.places:
+        try:
+            out.append((parse_selector(place).path, place))
+        except ForestError:  # a place a rebind recorded parses; else only where it stands
+            continue
+    return tuple(dict.fromkeys(out))
 
 
 def replaced(base: Finding, **changes: object) -> Finding:

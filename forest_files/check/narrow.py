@@ -7,7 +7,8 @@ rather than report "0 checked".
 Returns: ``split``: the paths to judge (a selector's file) and the selector
 arguments; ``narrowed``: the report with only the bindings a selector names
 (a full selector or a heading-path tail, as ``forest diff`` takes it) beside
-those under the plain paths; ``unmatched``: the arguments that named nothing;
+those under the plain paths (a binding rebound twice: any of its places,
+check/contests.py); ``unmatched``: the arguments that named nothing;
 ``twin_of``: the binding one names but for Unicode normalisation, as a clause.
 Test: tests/check/test_renames.py
 
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from forest_files.check.finding import places_of
 from forest_files.check.findings import CheckReport, Reported
 from forest_files.kernel.errors import ForestError
 from forest_files.kernel.repopath import under
@@ -50,12 +52,13 @@ def _parse(arg: str) -> Selector | None:
         return None
 
 
-def _names(sel: Selector, r: Reported) -> bool:
-    """``r``'s binding is the section ``sel`` names (its full selector, or a tail)."""
-    if r.path != sel.path:
+def _names(sel: Selector, path: str, selector: str) -> bool:
+    """The binding at ``path`` and ``selector`` is the section ``sel`` names (its full
+    selector, or a tail)."""
+    if path != sel.path:
         return False
     try:
-        got = parse_selector(r.selector)
+        got = parse_selector(selector)
     except ForestError:
         return False
     if got.kind != sel.kind or (sel.index is not None and got.index != sel.index):
@@ -64,10 +67,16 @@ def _names(sel: Selector, r: Reported) -> bool:
 
 
 def _matches(arg: str, selectors: dict[str, Selector], r: Reported) -> bool:
+    """``arg`` names ``r``: its place, or any place of a binding rebound twice."""
     sel = selectors.get(arg)
-    if sel is None:
-        return under(r.path, arg)
-    return under(r.path, sel.path) if sel.kind == "file" else _names(sel, r)
+    for path, selector in places_of(r.finding):
+        if sel is None:
+            hit = under(path, arg)
+        else:
+            hit = under(path, sel.path) if sel.kind == "file" else _names(sel, path, selector)
+        if hit:
+            return True
+    return False
 
 
 def narrowed(

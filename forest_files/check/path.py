@@ -136,16 +136,16 @@ def _worktree_no_binding(
     root: Path, paths: tuple[str, ...], before: VerdictInputs, findings: list[Finding]
 ) -> list[Finding]:
     """The working tree's findings of no binding: the local state git's index tracks,
-    and (no ``paths``: a contest bound to no file lies under none) the contests no
-    binding reports, both remembered until their inputs change."""
+    and the contests no binding reports (with ``paths``, only the bindings rebound
+    twice with a place under one: a contest bound to no file lies under none), both
+    remembered until their inputs change."""
     from forest_files.check import contests, localstate
 
     out: list[Finding] = []
     if localstate.concerns(paths):
         out += localstate.findings(localstate.in_worktree(str(root)), paths, root=root)
-    if not paths:
-        out += contests.of_worktree(str(root), before[0], before[1], findings)
-    return out
+    found = contests.of_worktree(str(root), before[0], before[1], findings)
+    return out + contests.within(found, paths)
 
 
 def _remember_head(root: Path, bound: set[str]) -> None:
@@ -231,8 +231,9 @@ def _no_binding(
     """Findings of no binding at a git source: tracked local state, from the listing
     the content source holds, bound files the source's ``.gitattributes`` make git
     rewrite on checkout (checkout_rewrite.py: one git call for the index, three for a
-    commit), and (no ``paths``) contests bound to no file."""
-    from forest_files.check import checkout_rewrite, localstate
+    commit), and the contests no binding reports (with ``paths``, only the bindings
+    rebound twice with a place under one: contests.py ``within``)."""
+    from forest_files.check import checkout_rewrite, contests, localstate
     from forest_files.kernel.paths import FOREST_DIR
 
     source = "index" if content.rev is None else content.rev
@@ -242,7 +243,7 @@ def _no_binding(
     there = checkout_rewrite.reached(checkout_rewrite.judged_paths(findings), rules)
     keep = content.rev is None  # the hook's temporary index, when it runs there
     more += checkout_rewrite.findings(content.root, source, there, keep_index_file=keep)
-    return more if paths else [*contested(), *more]
+    return [*contests.within(contested(), paths), *more]
 
 
 def _commit(root: Path, rev: str, paths: tuple[str, ...], diffs: bool) -> CheckReport:
