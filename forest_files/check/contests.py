@@ -231,13 +231,17 @@ def _save(record: str, ledger: LedgerKey, got: tuple[list[Contest], list[Rebound
 
 def reported(conn: sqlite3.Connection) -> list[Reported]:
     """Every contest of a store, bound or not, as ``forest verify`` and ``forest log``
-    name them: one finding per contest, its heads as candidates, the routes from the
-    one route builder (routes.py), and each head with who adopted it and their words
-    (``Reported.heads_adopted``, explain.py), as ``forest check`` shows them."""
+    name them: one finding per contest, its heads as candidates, then one per binding
+    rebound twice (``rebound_finding``), the routes from the one route builder
+    (routes.py), and each head with who adopted it and their words
+    (``Reported.heads_adopted``, explain.py), as ``forest check`` shows them. One
+    query when nothing is contested (``found``)."""
     from forest_files.check.explain import explain
 
-    found = [
+    heads, twice = found(conn)
+    made = [
         Finding("contested", "", h[0], "", None, None, candidates=h, detail=DETAIL_ANY)
-        for h in contests(conn)
+        for h in heads
     ]
-    return list(explain(found, root=Path("."), source="worktree", conn=conn))
+    made += [rebound_finding(*t) for t in twice]
+    return list(explain(made, root=Path("."), source="worktree", conn=conn))

@@ -8,8 +8,9 @@ Refuses (verify): ledger faults (``LedgerFaults``, exit 3; each fault with its f
 reached from where the user stands, and one route removing every stray file; a
 segment a rule converted on checkout names the rule's file and the fix:
 custody/ledger_conversion.py ``checkout_faults``);
-acts without authority over the range (exit 1); contested ground
-(``ContestedGround``, exit 1); local state git tracks (``TrackedLocalState``, exit 1).
+acts without authority over the range (exit 1); contested ground or a binding
+rebound on two merged branches (``ContestedGround``, exit 1); local state git
+tracks (``TrackedLocalState``, exit 1).
 Returns: the faults, contests and findings (``--json``: the findings schema's routes);
 the custody acts, or one binding's chain (``log``), read from the index once the index
 proof every door runs agrees with it (a forged index rebuilt, one line on stderr).
@@ -146,7 +147,7 @@ def verify(
         ranged = None if base is None else check_range(r.root, base)
         # Replay judges what bytes cannot: a forged act is a fault here too (exit 3).
         contested, replayed = _replayed(r) if report.ok else ([], [])
-        found = _found(r, contested, local=True)
+        found = _found(r, report.ok and not replayed, local=True)
     all_faults = [*report.faults, *replayed, *(ranged.faults if ranged is not None else ())]
     from forest_files.custody.ledger_conversion import checkout_faults
 
@@ -207,8 +208,11 @@ def verify(
             f"the range has {len(faults)} act(s) or change(s) without authority or over "
             "policy at the merge-base; see above"
         )
-    if contested:
-        raise ContestedGround(f"{len(contested)} contested ground entries; resolve them")
+    from forest_files.check.finding import has_reason
+
+    rebound = sum(1 for x in found if has_reason(x.finding, "rebound-twice"))
+    if contested or rebound:
+        raise ContestedGround(_contested_line(len(contested), rebound))
     if found:
         raise TrackedLocalState(f"git tracks {len(found)} local path(s) under .forest; see above")
 
@@ -226,13 +230,25 @@ def _replayed(r: Repository) -> tuple[list[GroundEntry], list[Fault]]:
         return [], [replay_fault(r.root, exc)]
 
 
-def _found(r: Repository, contested: list[GroundEntry], *, local: bool) -> list[Reported]:
-    """Every contest with its routes, from the one route builder (check/routes.py),
-    and (``local``) what HEAD tracks under .forest that only a machine keeps."""
+def _contested_line(ground: int, rebound: int) -> str:
+    """verify's refusal of contested ground and of bindings rebound twice."""
+    said = [f"{ground} contested ground entries; resolve them"] if ground else []
+    if rebound:
+        said.append(
+            f"{rebound} binding(s) rebound on two merged branches; "
+            "rebind each as a route above says"
+        )
+    return "; and ".join(said)
+
+
+def _found(r: Repository, asked: bool, *, local: bool) -> list[Reported]:
+    """(``asked``: the ledger replays) every contest and binding rebound twice with
+    its routes, from the one route builder (check/routes.py), and (``local``) what
+    HEAD tracks under .forest that only a machine keeps."""
     from forest_files import gitio
     from forest_files.check import contests, localstate
 
-    found = contests.reported(r.synced().conn) if contested else []
+    found = contests.reported(r.synced().conn) if asked else []
     if local and gitio.head_commit(r.root) is not None:
         found += localstate.reported_at(r.root, "HEAD")
     return found
@@ -271,7 +287,7 @@ def log(
         proven_store(r)  # the index proof: a forged binding row never names an act's section
         entries = r.log()
         contested = r.contested()
-        found = _found(r, contested, local=False)
+        found = _found(r, True, local=False)
 
     lines = [log_line(e) for e in entries]
     lines += _blocks(found, words=True)
