@@ -7,7 +7,9 @@ Refuses: nothing of its own; a refusal of the check it runs, through the one err
 boundary (boundary.py).
 Returns: exit 0 whatever it finds (it reports, the hook decides); the table on stdout,
 advice (where the routes are, custody git does not track) on stderr; ``--json`` the
-report in the one JSON schema, every binding a finding, ``"door": "status"``.
+report in the one JSON schema, every binding a finding, ``"door": "status"``; one
+row per binding (a binding rebound twice: its ``contested`` finding, check/contests.py
+``in_rows``).
 Test: tests/doors/test_fastcheck.py, tests/doors/test_doors_agree.py
 """
 
@@ -17,6 +19,10 @@ import os
 import sys
 
 from forest_files.doors.fastcheck import guarded, work_root
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from forest_files.check.findings import CheckReport
 
 
 def status_command(repo: str, as_json: bool) -> int:
@@ -37,9 +43,7 @@ def _status(repo: str, as_json: bool) -> int:
     if known is not None:
         rows = [(s, "clean", g) for _, s, g in known]
     else:
-        from forest_files.check.path import run_check
-
-        report = run_check(work_root(repo), "worktree")
+        report = _judged(repo)
         found = (r.finding for r in (*report.items, *report.extra))
         rows = [(f.selector, f.kind, f.ground) for f in found]
     if not rows:
@@ -55,6 +59,15 @@ def _status(repo: str, as_json: bool) -> int:
             sys.stdout.flush()
             print(line, file=sys.stderr)
     return 0
+
+
+def _judged(repo: str) -> CheckReport:
+    """The working tree judged by the one check path, one row per binding: a binding
+    rebound twice shows its ``contested`` finding, not a ``clean`` one beside it."""
+    from forest_files.check.contests import in_rows
+    from forest_files.check.path import run_check
+
+    return in_rows(run_check(work_root(repo), "worktree"))
 
 
 def _routes_line(kinds: list[str]) -> str | None:
@@ -96,12 +109,7 @@ def _status_json(repo: str, near: str | None) -> int:
     from forest_files.check.remembered import remembered_findings
 
     clean = remembered_findings(near) if near is not None else None
-    if clean is None:
-        from forest_files.check.path import run_check
-
-        report = run_check(work_root(repo), "worktree")
-    else:
-        report = CheckReport("worktree", "working tree")
+    report = _judged(repo) if clean is None else CheckReport("worktree", "working tree")
     said = _custody_line(repo, near)
     if said is not None:  # among the notes, as the check's other advice
         report = report._replace(notes=(*report.notes, said))
