@@ -67,6 +67,7 @@ def open_custody(
     replay: bool = True,
     key: tuple[str, str] | None = None,
     config: SourceConfig | None = None,
+    bound: dict[Path, set[str]] | None = None,
 ) -> Custody:
     """The custody of ``source``: ``worktree``, ``index`` (the staged ledger and
     files) or a commit.
@@ -79,7 +80,9 @@ def open_custody(
     ``key``: a commit's ``viewkey.heads_custody`` entry, asked of git for a whole
     range at once (its commit id and ledger tree key). ``config``: forest.toml at a
     git source as the caller read it (custody/source_config.py): a view built here
-    does not read it again."""
+    does not read it again. ``bound``: the paths the ledgers of views this caller
+    opened bind, by view, filled in here (a range judges its commits of one ledger
+    with one read of that view's remembered paths)."""
     from forest_files.check.opened import WORKTREE
 
     if source == WORKTREE:
@@ -90,7 +93,7 @@ def open_custody(
 
     from forest_files.check.opening_git import open_git
 
-    where = (touched, keep_index_file, fingerprint, replay, key, config)
+    where = (touched, keep_index_file, fingerprint, replay, key, config, bound)
     return open_git(Path(root), source, within, *where)
 
 

@@ -3,7 +3,9 @@
 ``open_git`` keys the source's view (``index_fingerprint`` for the index, one
 ``rev-parse`` for a commit through ``_commit_key``), then takes the cheapest
 evidence: no binding at all when a staged change touches no bound path
-(``PATHS``), else the view's binding map (opening_views.py). Called by
+(``PATHS``), else the view's binding map (opening_views.py). A caller opening many
+commits of one ledger (a CI range) hands in the bound paths of the views it opened
+(``bound``), so each view's remembered set is read once. Called by
 check/opening.py only (``open_custody``, the one way into custody).
 
 Stores: the view aliases it derives (viewkey.py), and what opening_views.py stores.
@@ -52,6 +54,7 @@ def open_git(
     replay: bool,
     key: tuple[str, str] | None,
     config: SourceConfig | None = None,
+    bound: dict[Path, set[str]] | None = None,
 ) -> Custody:
     from forest_files.custody.viewkey import ledger_fingerprint, view_path
 
@@ -69,7 +72,11 @@ def open_git(
     only = tuple(sorted(touched)) if touched is not None else ()
     tree = (rev, keep_index_file, only)  # the content source, made when first read
     if touched is not None:
-        known = bound_paths_of(root, source, view, keep_index_file)
+        known = bound.get(view) if bound is not None else None
+        if known is None:
+            known = bound_paths_of(root, source, view, keep_index_file)
+            if bound is not None and known is not None:
+                bound[view] = known
         if known is not None and not (known & touched):
             return Custody(root, source, PATHS, [], {}, view=view, tree=tree)
     wanted = sorted(touched) if touched is not None else None

@@ -88,17 +88,23 @@ class _LedgerHomes:
 
 
 def _check_at(
-    root: Path, commit: str, changed: set[str] | None, ledger_at: str, key: CommitKey
+    root: Path,
+    commit: str,
+    changed: set[str] | None,
+    ledger_at: str,
+    key: CommitKey,
+    bound: dict[Path, set[str]],
 ) -> list[Reported] | None:
     """Failed findings of the affected bindings at ``commit``, against the ledger of
     ``ledger_at`` (``commit`` itself unless its ledger is missing), explained while the
-    store is open; None if none affected."""
+    store is open; None if none affected. ``bound``: the paths each view's ledger binds,
+    as this range's earlier commits found them (filled in as views are opened)."""
     # Ledger untouched: only the changed paths' bindings can have moved off ground, so
     # only those are loaded and only those blobs listed (cost follows the commit).
     rules = changed is None or any(checkout_rewrite.is_rules(p) for p in changed)
     narrow = changed is not None and not _touches_ledger(changed) and not rules
     touched = changed if narrow else None
-    with open_custody(root, ledger_at, touched=touched, key=key) as custody:
+    with open_custody(root, ledger_at, touched=touched, key=key, bound=bound) as custody:
         bindings = custody.bindings
         if narrow and not bindings:
             return None  # before the content is made: no tree listed for nothing to judge
@@ -131,13 +137,14 @@ def judge_history(
     before = [c for c in commits if c != head]  # HEAD is judged by the HEAD check
     changes = _changed(root, before, parents)
     keys = heads_custody(root, before) if before else {}  # one rev-parse for the range
+    bound: dict[Path, set[str]] = {}  # commits of one ledger share its view's paths
     for commit in tracked(before, "judging commits", len(before)):
         changed = changes[commit]
         if changed is not None and not changed:
             continue
         home = homes.of(commit) or commit
         try:
-            found = _check_at(root, commit, changed, home, keys.get(home))
+            found = _check_at(root, commit, changed, home, keys.get(home), bound)
         except LedgerError as exc:  # that commit's ledger: reported there, the rest judged
             broken.append((home, exc))
             continue

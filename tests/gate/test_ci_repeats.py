@@ -1,0 +1,79 @@
+"""``forest ci --base`` on a fresh clone: work done once per value, not once per commit.
+
+A range of commits that share one ledger is judged with one read of that ledger's
+remembered bound paths (history.py hands them from commit to commit through
+``open_custody``'s ``bound``). Counted, not timed: the cache records read.
+
+Test: forest_files/gate/history.py (judge_history), forest_files/check/opening_git.py.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from forest_files.custody.repository import Repository
+from forest_files.doors.cli import app
+from forest_files.gate.ci import run_gate
+from forest_files.kernel import cache
+from tests.helpers.git import commit_all, git, make_repo, write
+from tests.helpers.template import reused
+
+ADA = "Ada Lovelace <ada@example.org>"
+RANGE = 5
+
+
+def _build(tmp_path: Path) -> Path:
+    path = make_repo(tmp_path, "repo")
+    Repository.init(path, project_id="p-repeats").close()
+    toml = '[project]\nid = "p-repeats"\n\n[authority]\n"**" = ["' + ADA + '"]\n'
+    write(path, "forest.toml", toml)
+    write(path, "docs/a.md", "# A\n\nBound text.\n")
+    write(path, "docs/b.md", "# B\n\nMore bound text.\n")
+    result = CliRunner().invoke(
+        app,
+        ["adopt", "docs/a.md", "docs/b.md", "--words", "Adopted", "--as", ADA, "-C", str(path)],
+    )
+    assert result.exit_code == 0, result.stdout + result.stderr
+    commit_all(path, "base")
+    git(path, "checkout", "-q", "-b", "feature")
+    for i in range(RANGE):
+        write(path, f"notes/n{i}.txt", f"note {i}\n")
+        commit_all(path, f"note {i}")
+    return path
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    return reused((__name__, "repo"), tmp_path / "repo", _build)
+
+
+def _reads(monkeypatch: pytest.MonkeyPatch, suffix: str) -> list[str]:
+    """The cache records found and read whose name ends with ``suffix`` (each read
+    still made; a look for a record not there yet is not counted)."""
+    seen: list[str] = []
+    real = cache.read
+
+    def counted(path: str | os.PathLike[str], kind: str) -> object | None:
+        got = real(path, kind)
+        if got is not None and os.fspath(path).endswith(suffix):
+            seen.append(os.fspath(path))
+        return got
+
+    monkeypatch.setattr(cache, "read", counted)
+    return seen
+
+
+def test_ci_range_of_one_ledger_bound_paths_read_once_accepted(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every commit of the range but HEAD touches no bound path and shares HEAD's
+    ledger: their bound paths are read from the view's record once, not per commit."""
+    assert len(git(repo, "rev-list", "main..HEAD").split()) == RANGE
+    seen = _reads(monkeypatch, ".bound")
+    report = run_gate(repo, "main")
+    assert report.exit_code == 0
+    assert len(seen) == 1, seen
