@@ -118,6 +118,10 @@ def apply_binds(store: ForestStore, binds: Sequence[tuple[str, BindSpec, int, st
     import json
 
     ensure_table(store)
+    # A batch's bindings mostly share their rules: each distinct value encoded once.
+    # Normalisations ride as normalise:NAME@V.
+    ruled = [(b, b[1].rules) for b in binds]
+    encoded = {rules: json.dumps(list(rules)) for rules in {r for _, r in ruled}}
     rows = [
         (
             act_id,
@@ -125,7 +129,7 @@ def apply_binds(store: ForestStore, binds: Sequence[tuple[str, BindSpec, int, st
             "bind",
             spec.path,
             spec.selector,
-            json.dumps(list(spec.rules)),  # normalisations ride as normalise:NAME@V
+            encoded[rules],
             spec.normalisation,
             spec.hash_algo,
             spec.section_hash,
@@ -133,7 +137,7 @@ def apply_binds(store: ForestStore, binds: Sequence[tuple[str, BindSpec, int, st
             by,
             at,
         )
-        for act_id, spec, entry_id, by, at in binds
+        for (act_id, spec, entry_id, by, at), rules in ruled
     ]
     store.conn.executemany(_INSERT, rows)
 

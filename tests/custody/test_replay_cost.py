@@ -16,7 +16,9 @@ meta (a file's path and selector) was judged twice: when its act was decoded
 (``EntryRecord.parse``) and again by the row's check; an act the codec made is not
 judged again, a hand-made one still is (its own test below). And every adoption
 record of a batch, the same words by the same speaker, was judged by the row's check
-one by one: it is judged once a batch (a record's check reads nothing else).
+one by one: it is judged once a batch (a record's check reads nothing else). And each
+binding's rules were encoded to JSON for its row one by one (custody/bindings.py
+``apply_binds``): each distinct rules value is encoded once an apply.
 """
 
 from __future__ import annotations
@@ -230,3 +232,41 @@ def test_adopt_record_field_not_the_rows_still_hashed_refused(store: ForestStore
         forged = dataclasses.replace(rec, **{field: value})
         with pytest.raises(LedgerError, match="its own fields do not hash"):
             rules.same_row(_ACT, row, forged)
+
+
+def test_adopt_replay_encodes_each_rules_value_once_accepted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A batch's bindings share two rules values (none, an exclusion): each is encoded
+    to its row's JSON once per apply, not once per binding; every row as before."""
+    import json
+    import sys
+
+    from forest_files.custody.record import adopt_sections
+    from forest_files.custody.targets import read_section
+
+    root = make_repo(tmp_path / "r")
+    for i in range(N):
+        write(root, f"docs/d{i:02d}.md", f"# D{i}\n\nbound text {i}\n\n## Status\n\nopen\n")
+    with Repository.init(root, project_id="p") as repo:
+        specs = [(f"docs/d{i:02d}.md", ("#Status",) if i % 2 else ()) for i in range(N)]
+        sections = [read_section(root, t, ex, max_bytes=1 << 20) for t, ex in specs]
+        adopt_sections(repo, sections, words="adopt", by=BY)
+    encoded: list[object] = []
+    real: Callable[..., str] = json.dumps
+
+    def counting(obj: object, *args: Any, **kwargs: Any) -> str:
+        if sys._getframe(1).f_globals.get("__name__") == "forest_files.custody.bindings":
+            encoded.append(obj)
+        return real(obj, *args, **kwargs)
+
+    monkeypatch.setattr(json, "dumps", counting)
+    with Repository(root) as repo:
+        report = repo.rebuild()
+        rows = repo.store().conn.execute("SELECT path, excludes_json FROM binding_events")
+        held = dict(rows.fetchall())
+    assert report.applied == N
+    # Before: once per binding (N).
+    assert sorted(map(str, encoded)) == ["['#Status']", "[]"], encoded
+    for i in range(N):
+        assert held[f"docs/d{i:02d}.md"] == ('["#Status"]' if i % 2 else "[]")
