@@ -149,17 +149,23 @@ def _body_rel(body_hash: str) -> str:
     return f"{body_hash[:2]}/{body_hash}{BODY_SUFFIX}"
 
 
-def _check_body_refs(bodies: BodyFiles, found: dict[str, _Found], faults: list[Fault]) -> None:
+def _check_body_refs(bodies: BodyFiles, found: dict[str, _Found], faults: list[Fault]) -> set[str]:
+    """A fault for each body an act names that is neither there nor erased; returns
+    every body hash the acts name (``_unnamed_bodies`` asks no act again)."""
     erased = {str(w.act.fields["body_hash"]) for w in found.values() if w.act.kind == "erase"}
+    named: set[str] = set()
     for act_id, where in found.items():
         # The typed payload names its bodies; its parser already checked each hash.
-        for ref in sorted(body_hashes(where.act)):
+        refs = body_hashes(where.act)
+        named |= refs
+        for ref in sorted(refs):
             if ref not in erased and _body_rel(ref) not in bodies:
                 detail = f"body {ref} of act {act_id} is missing and no erase act records it"
                 missing = f"{LEDGER_PREFIX}{BODIES_DIR}/{_body_rel(ref)}"  # the file to restore
                 faults.append(
                     Fault("body-missing", where.segment, where.line, act_id, detail, path=missing)
                 )
+    return named
 
 
 def _stray_fault(stray: Stray, tool: str, cause: str | None = None) -> Fault:
@@ -198,14 +204,13 @@ def _check_body_files(bodies: BodyFiles, faults: list[Fault], tool: str) -> None
 
 
 def _unnamed_bodies(
-    bodies: BodyFiles, found: dict[str, _Found], tool: str, tracked: Container[str]
+    bodies: BodyFiles, named: Container[str], tool: str, tracked: Container[str]
 ) -> list[Fault]:
     """Body files no act cites, judged only in an otherwise sound ledger, and not
     those in ``tracked`` (on disk: the bodies git tracks, whose deleted segment git
     restores; removing them would lose it). Such a body holds text nobody adopted
     (a bulk adoption killed before its segment), and committed it would travel to
-    every clone: a stray, removed like one."""
-    named = {h for w in found.values() for h in body_hashes(w.act)}
+    every clone: a stray, removed like one. ``named``: every body hash an act names."""
     return [
         _stray_fault(Stray(f"{BODIES_DIR}/{rel}", False, UNNAMED_BODY), tool, UNNAMED)
         for rel in sorted(bodies)
@@ -227,10 +232,10 @@ def verify_contents(
     faults: list[Fault] = [_stray_fault(s, tool) for s in strays]
     found, segment_count = _read_segments(segments, faults)
     _check_deps(found, faults)
-    _check_body_refs(bodies, found, faults)
+    named = _check_body_refs(bodies, found, faults)
     _check_body_files(bodies, faults, tool)
     if not faults:
-        faults += _unnamed_bodies(bodies, found, tool, tracked)
+        faults += _unnamed_bodies(bodies, named, tool, tracked)
     faults.sort(key=lambda f: (f.segment or "", f.line or 0, f.code, f.act_id or "", f.detail))
     return VerifyReport(faults=tuple(faults), segments=segment_count, acts=len(found))
 
