@@ -2,9 +2,12 @@
 
 A range of commits that share one ledger is judged with one read of that ledger's
 remembered bound paths (history.py hands them from commit to commit through
-``open_custody``'s ``bound``). Counted, not timed: the cache records read.
+``open_custody``'s ``bound``); a range that adds no act naming a body does not list
+HEAD's ledger again for body sizes (range.py ``_body_sizes``). Counted, not timed: the
+cache records read, the listings made.
 
-Test: forest_files/gate/history.py (judge_history), forest_files/check/opening_git.py.
+Test: forest_files/gate/history.py (judge_history), forest_files/check/opening_git.py,
+forest_files/gate/range.py (_body_sizes).
 """
 
 from __future__ import annotations
@@ -77,3 +80,23 @@ def test_ci_range_of_one_ledger_bound_paths_read_once_accepted(
     report = run_gate(repo, "main")
     assert report.exit_code == 0
     assert len(seen) == 1, seen
+
+
+def test_ci_range_adding_no_act_head_ledger_not_listed_for_sizes_accepted(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A range that adds no act names no body whose size the merge-base's policy could
+    judge: HEAD's ledger is not listed again for it (the view's build lists it once)."""
+    from forest_files.gate import range as gate_range
+
+    listed: list[str] = []
+    real = gate_range.ledger_blobs
+
+    def counting(root: Path, source: str, **kw: bool) -> object:
+        listed.append(source)
+        return real(root, source, **kw)
+
+    monkeypatch.setattr(gate_range, "ledger_blobs", counting)
+    report = run_gate(repo, "main")
+    assert report.exit_code == 0
+    assert listed == [], listed
