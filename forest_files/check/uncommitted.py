@@ -27,7 +27,8 @@ Stores: ``.git/forest/cache/custody-<python tag>.bin`` (a kernel/cache record, b
 git index, the ledger's segments, forest.toml and the ignore files above.
 Refuses: nothing.
 Returns: the one line to print, or None when git tracks every file of the working
-tree's custody (one ``git ls-files``; a second only when one is untracked).
+tree's custody (one ``git ls-files`` lists them, ignored or not; a second, of the files
+it listed, says which are ignored only when it lists any).
 Test: tests/check/test_uncommitted_custody.py
 """
 
@@ -61,19 +62,25 @@ def uncommitted_custody(
     commits them (``in_commit``: said by the hook, about the commit being made)."""
     if not (root / CONFIG_NAME).is_file():
         return None  # no custody here, or only git knows it (a bare view of a commit)
+    added, hidden = untracked_custody(root, keep_index_file=keep_index_file)
+    if not added and not hidden:
+        return None
+    return _said([*added, *hidden], hidden, in_commit=in_commit)
+
+
+def untracked_custody(root: Path, *, keep_index_file: bool = False) -> tuple[list[str], list[str]]:
+    """The custody files git does not track, from one listing: those ``git add`` would
+    stage, and those an ignore rule hides (each list in git's order; gitio
+    ``untracked_split``)."""
     from forest_files import gitio
 
-    listed = gitio.untracked(root, _CUSTODY, keep_index_file=keep_index_file, which="all")
-    if not listed:
-        return None
-    hidden = gitio.untracked(root, _CUSTODY, keep_index_file=keep_index_file, which="ignored")
-    return _said(listed, hidden, in_commit=in_commit)
+    return gitio.untracked_split(root, _CUSTODY, keep_index_file=keep_index_file)
 
 
 def status_custody(root: str) -> str | None:
     """``uncommitted_custody``'s line for ``forest status``: from the record while the
     git index, the ledger's segments and forest.toml stat as they did, else listed
-    again (one or two ``git ls-files``) and remembered."""
+    again (``untracked_custody``) and remembered."""
     if not os.path.isfile(os.path.join(root, CONFIG_NAME)):
         return None
     from forest_files.kernel.state import worktree_path
@@ -88,9 +95,8 @@ def status_custody(root: str) -> str | None:
 
         from forest_files import gitio
 
-        top = Path(root)
-        listed = gitio.untracked(top, _CUSTODY, which="all")
-        hidden = gitio.untracked(top, _CUSTODY, which="ignored") if listed else []
+        added, hidden = gitio.untracked_split(Path(root), _CUSTODY)
+        listed = [*added, *hidden]
         if key is not None and key == _key(root):  # nothing changed while git listed
             cache.write(record, _KIND, (_FORMAT, key, tuple(listed), tuple(hidden)))
     return _said(listed, hidden, in_commit=False) if listed else None
@@ -144,7 +150,7 @@ def _said(listed: Sequence[str], hidden: Sequence[str], *, in_commit: bool) -> s
     """The line for the custody files git does not track (``listed``), those an ignore
     rule hides (``hidden``) named with the rule first."""
     if hidden:
-        return _ignored(hidden, in_commit=in_commit)
+        return ignored_line(hidden, in_commit=in_commit)
     setup = [p for p in SETUP if p in listed]
     ledger = [p for p in listed if p.startswith(LEDGER_PREFIX)]
     left_out = "this commit leaves them out, and " if in_commit else ""
@@ -171,10 +177,11 @@ def ignored_custody(
     from forest_files import gitio
 
     hidden = gitio.untracked(root, _CUSTODY, keep_index_file=keep_index_file, which="ignored")
-    return _ignored(hidden, in_commit=in_commit) if hidden else None
+    return ignored_line(hidden, in_commit=in_commit) if hidden else None
 
 
-def _ignored(hidden: Sequence[str], *, in_commit: bool) -> str:
+def ignored_line(hidden: Sequence[str], *, in_commit: bool) -> str:
+    """``ignored_custody``'s line for ``hidden`` (not empty), listed already."""
     first = hidden[0]
     see = command_text(git_step("check-ignore", "-v", "--", first))
     more = f" and {len(hidden) - 1} more" if len(hidden) > 1 else ""
@@ -186,4 +193,11 @@ def _ignored(hidden: Sequence[str], *, in_commit: bool) -> str:
     )
 
 
-__all__ = ["SETUP", "ignored_custody", "status_custody", "uncommitted_custody"]
+__all__ = [
+    "SETUP",
+    "ignored_custody",
+    "ignored_line",
+    "status_custody",
+    "uncommitted_custody",
+    "untracked_custody",
+]

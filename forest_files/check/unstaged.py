@@ -23,8 +23,8 @@ without a word, so the recorded act never reached the index either.
 Stores: nothing.
 Refuses: nothing.
 Returns: the report with those hints (one ``git ls-files`` call for the files, one
-for the flags, one for the ledger and, when nothing of it waits, one for ignored
-custody files; only when such a finding failed).
+for the flags, and one listing the custody files git does not track, ignored or not:
+check/uncommitted.py ``untracked_custody``; only when such a finding failed).
 Test: tests/custody/test_rebind_commit_step.py, tests/check/test_unstaged_hint.py
 """
 
@@ -59,12 +59,14 @@ def hinted(report: CheckReport, root: Path) -> CheckReport:
     if not asking:
         return report
     from forest_files import gitio
+    from forest_files.check.uncommitted import untracked_custody
 
     named = sorted({p for r in asking if r.finding.kind in _KINDS for p in _paths(r)})
     waiting = set(gitio.to_stage(root, named, keep_index_file=True)) if named else set()
-    ledger = bool(gitio.untracked(root, [_LEDGER], keep_index_file=True))  # new acts
+    added, ignored = untracked_custody(root, keep_index_file=True)  # one listing for both
+    ledger = any(p == _LEDGER or p.startswith(LEDGER_PREFIX) for p in added)  # new acts
     held = _held(root, sorted({r.finding.path for r in asking}))
-    hidden = None if ledger else _ignored(root)
+    hidden = None if ledger or not ignored else _ignored(ignored)
     if not waiting and not ledger and not held and not hidden:
         return report
 
@@ -97,13 +99,12 @@ def hinted(report: CheckReport, root: Path) -> CheckReport:
     return report._replace(hints=(*report.hints, said))
 
 
-def _ignored(root: Path) -> str | None:
-    """The words on custody files an ignore rule hides (an act's segment that ``git
-    add -- .forest/ledger`` passed over without a word), or None."""
-    from forest_files.check.uncommitted import ignored_custody
+def _ignored(hidden: list[str]) -> str:
+    """The words on the custody files an ignore rule hides (``hidden``: an act's
+    segment that ``git add -- .forest/ledger`` passed over without a word)."""
+    from forest_files.check.uncommitted import ignored_line
 
-    line = ignored_custody(root, keep_index_file=True, in_commit=True)
-    return line.removeprefix("forest: ") if line else None
+    return ignored_line(hidden, in_commit=True).removeprefix("forest: ")
 
 
 def _held(root: Path, paths: list[str]) -> dict[str, str]:

@@ -52,7 +52,13 @@ from forest_files.gitio.index_file import (
     commit_stages_into_lock,
     is_index_locked,
 )
-from forest_files.gitio.pending import taken_as_unchanged, to_stage, unstaged_paths, untracked
+from forest_files.gitio.pending import (
+    taken_as_unchanged,
+    to_stage,
+    unstaged_paths,
+    untracked,
+    untracked_split,
+)
 from forest_files.gitio.records import Change, TreeEntry
 from forest_files.gitio.repo import (
     FetchRoute,
@@ -140,6 +146,7 @@ __all__ = [
     "trees_exist",
     "unstaged_paths",
     "untracked",
+    "untracked_split",
     "user_identity",
     "worktree_list",
 ]

@@ -98,3 +98,22 @@ def untracked(
         which
     ]
     return split_z(run_git(repo, [*args, "--", *paths], keep_index_file=keep_index_file).stdout)
+
+
+def untracked_split(
+    repo: Path | str, paths: Sequence[str], *, keep_index_file: bool = False
+) -> tuple[list[str], list[str]]:
+    """The files under ``paths`` (from the top, taken literally) the index does not
+    track, in git's order, in two lists: those ``git add`` would track (``untracked``'s
+    ``"added"``) and those an ignore rule hides (its ``"ignored"``). One ``git
+    ls-files`` lists them all (no ignore rule read); only when it lists any, a second
+    names which of those files a rule hides, limited to them when they are few (as
+    ``to_stage``), else under ``paths`` again. (``git status --ignored`` says both in
+    one walk but refreshes and compares every tracked file under ``paths`` too, and
+    ``git check-ignore`` refuses the literal pathspecs every call here runs with.)"""
+    listed = untracked(repo, paths, keep_index_file=keep_index_file, which="all")
+    if not listed:
+        return [], []
+    few = listed if len(listed) <= _NAMED_PATHS else paths
+    hidden = set(untracked(repo, few, keep_index_file=keep_index_file, which="ignored"))
+    return [p for p in listed if p not in hidden], [p for p in listed if p in hidden]
