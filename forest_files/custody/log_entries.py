@@ -4,8 +4,10 @@ Stores: nothing.
 Refuses: nothing (an act the ledger on disk no longer holds is left out).
 Returns: ``LogEntry`` values — act id, kind, the entry it is about, what it made,
 signer, time, and (actlog.py) the bound section and the words; for a rebind, the
-selector the binding stood at before it (``moved_from``); never a body.
-Test: tests/custody/test_repository.py, tests/doors/test_cli.py
+selector the binding stood at before it as the rebind's deps record it (``moved_from``:
+on two merged branches each rebind from its own place); never a body.
+Test: tests/custody/test_repository.py, tests/doors/test_cli.py,
+      tests/doors/test_log_rebound_twice.py
 """
 
 from __future__ import annotations
@@ -58,19 +60,46 @@ def log_of(store: ForestStore, ledger_dir: Path) -> list[LogEntry]:
     gone = {d for act in applied for d in act.deps if d not in kept}  # left out above
     acts = topo_order(applied, satisfied=gone, first=lambda act: entries[act.id].created_at)
     said = described(store, ledger_dir, acts)
-    stood: dict[str, str] = {}  # bind act -> where that binding stands, act by act
+    places = _Places()
     out: list[LogEntry] = []
     for act in acts:
         selector, words = said.get(act.id, ("", ""))
         entry = replace(entries[act.id], selector=selector, words=words)
         p = act.payload
         if isinstance(p, AdoptAct) and p.binding is not None:
-            stood[act.id] = p.binding.selector
-        elif isinstance(p, RebindAct):  # its adoption and earlier rebinds are its deps
-            entry = replace(entry, moved_from=stood.get(p.binding, ""))
-            stood[p.binding] = p.selector
+            places.put(act, act.id, p.binding.selector)
+        elif isinstance(p, RebindAct):
+            entry = replace(entry, moved_from=places.before(act, p.binding))
+            places.put(act, p.binding, p.selector)
         out.append(entry)
     return out
+
+
+class _Places:
+    """Where each binding stood after each of its events (adopt, rebind), and where
+    it stands in the order the log lists them."""
+
+    def __init__(self) -> None:
+        self._at: dict[str, tuple[str, str, frozenset[str]]] = {}  # act: binding, place, deps
+        self._last: dict[str, str] = {}  # bind act -> its place, act by act
+
+    def put(self, act: Act, binding: str, place: str) -> None:
+        self._at[act.id] = (binding, place, frozenset(act.deps))
+        self._last[binding] = place
+
+    def before(self, act: Act, binding: str) -> str:
+        """Where ``binding`` stood as the rebind ``act`` records it: the place of the
+        binding's event it depends on (a rebind depends on the binding's latest
+        event: custody/record_rebind.py), not the one the log listed last, which on
+        two merged branches is the other branch's move. Depending on several (a
+        rebind settling one rebound twice), the latest of them, the tip whose act
+        id sorts last where they are tips alike (custody/rebind_tips.py); a rebind
+        naming none of them (an older ledger), where the log had it."""
+        mine = {d for d in act.deps if self._at.get(d, ("",))[0] == binding}
+        tips = [d for d in mine if not any(d in self._at[o][2] for o in mine)]
+        if not tips:
+            return self._last.get(binding, "")
+        return self._at[max(tips)][1]
 
 
 def _log_entry(act: Act) -> LogEntry:

@@ -2,8 +2,8 @@
 
 A chain shows the binding's moves (``forest rebind``: from where, to where, by whom,
 when) among its grounds, in the order they happened; a target where a binding stood
-before a move (and none stands now) shows that binding's chain, its first line
-naming where it went.
+before a move, or one of two merged branches put it (and none stands now), shows that
+binding's chain, its first line naming where it stands.
 
 Stores: nothing itself; an index whose binding rows or grounds disagree with the
 ledger is rebuilt from it first (the index proof every door runs,
@@ -24,7 +24,7 @@ text line is one line, its control characters shown escaped (kernel/shellword.py
 Test: tests/check/test_dead_ends.py, tests/doors/test_cli_files.py,
 tests/check/test_control_chars.py, tests/custody/test_log_words.py,
 tests/doors/test_log_proven.py, tests/doors/test_log_retired_proven.py,
-tests/doors/test_log_chain_rows.py
+tests/doors/test_log_chain_rows.py, tests/doors/test_log_rebound_twice.py
 """
 
 from __future__ import annotations
@@ -207,8 +207,9 @@ def _merged(chain: list[tuple[str, str]], moves: list[tuple[str, str]]) -> list[
 
 
 def _moved_away(acts: list[LogEntry], every: list[Binding], target: str) -> Binding | None:
-    """The binding that stood at ``target`` until a rebind moved it away (the last to
-    leave it, when several did), or None."""
+    """The binding that stood at ``target`` until a rebind moved it away, or that a
+    rebind put there and stands elsewhere now (the other branch's place of one two
+    merged branches rebound: check/contests.py), the last such act's, or None."""
     from forest_files.text.selector import SelectorError, parse_selector, render
 
     try:
@@ -216,7 +217,12 @@ def _moved_away(acts: list[LogEntry], every: list[Binding], target: str) -> Bind
     except SelectorError:
         return None
     by_act = {b.bind_act: b for b in every}
-    left = [e.result for e in acts if e.kind == "rebind" and e.moved_from in (target, asked)]
+    names = (target, asked)
+    left = [
+        e.result
+        for e in acts
+        if e.kind == "rebind" and (e.moved_from in names or e.subject in names)
+    ]
     return next((by_act[a] for a in reversed(left) if a in by_act), None)
 
 

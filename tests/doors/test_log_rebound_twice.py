@@ -1,0 +1,49 @@
+"""``forest log`` of a binding two merged branches rebound, each from ``A.md#X``.
+
+The log walked the acts in order keeping one place per binding, so the rebind
+applied second was shown moving from where the first had put the binding ("rebind
+B.md#X to C.md#X"), a move no one made. Each rebind is shown from the place its
+own deps record (the binding's event it depends on), in the listing, its ``--json``
+and one binding's chain (``forest log SELECTOR``).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tests.helpers.cli import findings, ok
+from tests.helpers.git import git, pasted
+from tests.helpers.rebound import merged_clones
+
+
+def test_log_of_binding_rebound_twice_each_move_from_its_own_place_detected(
+    tmp_path: Path,
+) -> None:
+    for repo in merged_clones(tmp_path):
+        acts = json.loads(ok(repo, "log", "--json").stdout)["acts"]
+        moves = {(a["moved_from"], a["subject"]) for a in acts if a["kind"] == "rebind"}
+        assert moves == {("A.md#X", "B.md#X"), ("A.md#X", "C.md#X")}, acts
+        text = ok(repo, "log").stdout
+        assert "A.md#X to B.md#X" in text and "A.md#X to C.md#X" in text, text
+        assert "B.md#X to C.md#X" not in text and "C.md#X to B.md#X" not in text, text
+        for place in ("B.md#X", "C.md#X"):
+            chain = json.loads(ok(repo, "log", place, "--json").stdout)
+            shown = {(m["moved_from"], m["moved_to"]) for m in chain["moves"]}
+            assert shown == {("A.md#X", "B.md#X"), ("A.md#X", "C.md#X")}, chain
+            lines = ok(repo, "log", place).stdout
+            assert "from A.md#X to B.md#X" in lines and "from A.md#X to C.md#X" in lines
+
+
+def test_log_of_rebind_settling_binding_rebound_twice_from_where_it_stood_detected(
+    tmp_path: Path,
+) -> None:
+    b, _ = merged_clones(tmp_path)
+    (found,) = [f for f in findings(b) if f["kind"] == "contested"]
+    stood = found["selector"]  # where the binding stands, the other place its route's
+    (route,) = [r for r in found["routes"] if "move it to" in r["label"]]
+    assert pasted(b, route["command"]).returncode == 0
+    git(b, "commit", "-q", "-m", "settle")
+    acts = json.loads(ok(b, "log", "--json").stdout)["acts"]
+    settle = [a for a in acts if a["kind"] == "rebind"][-1]
+    assert settle["moved_from"] == stood and settle["subject"] != stood, settle
