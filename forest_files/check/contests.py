@@ -26,8 +26,8 @@ cached opens no SQLite for them either. A stale record is a miss.
 Refuses: nothing.
 Returns: ``contests`` (each contest's heads, content ids, sorted), ``unbound``
 (findings of the contests no finding names, and of the bindings rebound twice),
-``of_worktree``, ``within`` (those a check limited to paths reports), ``in_rows``
-(a report with a binding rebound twice in its own row: ``forest status``).
+``of_worktree``, ``within`` (those a check limited to paths reports). A binding
+rebound twice is listed in its own row (its clean finding's) by finding_rows.py.
 Test: tests/check/test_contested_doors.py, tests/check/test_rebound_twice_doors.py
 """
 
@@ -39,7 +39,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from forest_files.check.engine import Finding
-from forest_files.check.finding import Reason, has_reason, places_of
+from forest_files.check.finding import Reason, places_of
 from forest_files.custody.ground import HEAD_COLUMNS
 from forest_files.kernel import cache
 from forest_files.kernel.paths import CACHE_DIR, INDEX_NAME
@@ -50,7 +50,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     import sqlite3
 
-    from forest_files.check.findings import CheckReport, Reported
+    from forest_files.check.findings import Reported
     from forest_files.custody.rebind_tips import Rebound
     from forest_files.custody.verdict import LedgerKey
 
@@ -151,24 +151,6 @@ def within(found: Iterable[Finding], paths: tuple[str, ...]) -> list[Finding]:
     return [
         f for f in found if f.places and any(under(p, q) for p, _ in places_of(f) for q in paths)
     ]
-
-
-def in_rows(report: CheckReport) -> CheckReport:
-    """``report`` with each binding rebound twice in its own row: its ``contested``
-    finding where the binding's ``clean`` one stood (``forest status``: one row per
-    binding). A binding that failed otherwise too (drifted …) keeps both rows: each
-    has its own routes."""
-    twice = {r.finding.binding: r for r in report.extra if has_reason(r.finding, "rebound-twice")}
-    clean = {r.finding.binding for r in report.items if r.finding.kind == "clean"}
-    moved = clean & twice.keys()
-    if not moved:
-        return report
-    items = tuple(
-        twice[r.finding.binding] if r.finding.kind == "clean" and r.finding.binding in moved else r
-        for r in report.items
-    )
-    extra = tuple(r for r in report.extra if r.finding.binding not in moved)
-    return report._replace(items=items, extra=extra)
 
 
 def _unbound(found: Iterable[Contest], named: set[str]) -> list[Finding]:

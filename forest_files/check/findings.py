@@ -262,8 +262,11 @@ class CheckReport(_ReportFields):
         """The report in the documented JSON schema (docs/findings.schema.json), which
         ``forest check``, ``status``, ``check --staged`` and ``ci`` all print.
         ``clean``: every binding's finding, all clean (``clean_dict``), a report with
-        no items of its own (a remembered clean verdict: ``forest status --json``)."""
-        found = clean if clean is not None else [r.as_dict() for r in (*self.items, *self.extra)]
+        no items of its own (a remembered clean verdict: ``forest status --json``).
+        One finding per binding (finding_rows.py: a binding rebound twice, contested)."""
+        from forest_files.check.finding_rows import rows
+
+        found = clean if clean is not None else [r.as_dict() for r in rows(self.items, self.extra)]
         summary = self.summary() if clean is None else summary_line(len(clean), 0, self.where)
         return {
             "schema_version": SCHEMA_VERSION,

@@ -8,8 +8,8 @@ boundary (boundary.py).
 Returns: exit 0 whatever it finds (it reports, the hook decides); the table on stdout,
 advice (where the routes are, custody git does not track) on stderr; ``--json`` the
 report in the one JSON schema, every binding a finding, ``"door": "status"``; one
-row per binding (a binding rebound twice: its ``contested`` finding, check/contests.py
-``in_rows``).
+row per binding (a binding rebound twice: its ``contested`` finding, check/finding_rows.py
+``rows``, as every door's JSON lists it).
 Test: tests/doors/test_fastcheck.py, tests/doors/test_doors_agree.py
 """
 
@@ -43,8 +43,10 @@ def _status(repo: str, as_json: bool) -> int:
     if known is not None:
         rows = [(s, "clean", g) for _, s, g in known]
     else:
+        from forest_files.check.finding_rows import rows as one_per_binding
+
         report = _judged(repo)
-        found = (r.finding for r in (*report.items, *report.extra))
+        found = (r.finding for r in one_per_binding(report.items, report.extra))
         rows = [(f.selector, f.kind, f.ground) for f in found]
     if not rows:
         print("no bindings yet: forest adopt PATH[#Heading] --words …")
@@ -62,12 +64,10 @@ def _status(repo: str, as_json: bool) -> int:
 
 
 def _judged(repo: str) -> CheckReport:
-    """The working tree judged by the one check path, one row per binding: a binding
-    rebound twice shows its ``contested`` finding, not a ``clean`` one beside it."""
-    from forest_files.check.contests import in_rows
+    """The working tree judged by the one check path."""
     from forest_files.check.path import run_check
 
-    return in_rows(run_check(work_root(repo), "worktree"))
+    return run_check(work_root(repo), "worktree")
 
 
 def _routes_line(kinds: list[str]) -> str | None:

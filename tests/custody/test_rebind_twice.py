@@ -21,10 +21,11 @@ BODY = "# X\n\nkept words\n"
 
 
 def _places(repo: Path) -> list[str]:
-    """Where the binding stands (its own finding; not the ``contested`` one the doors
-    add while it stands rebound twice: tests/check/test_rebound_twice_doors.py)."""
+    """Where the binding stands: its finding's selector (the JSON lists one per
+    binding; rebound twice, the ``contested`` one, which names where it stands:
+    tests/check/test_rebound_twice_one_verdict.py)."""
     out = json.loads(forest(repo, "check", "--json").stdout)
-    return [f["selector"] for f in out["findings"] if f["kind"] != "contested"]
+    return [f["selector"] for f in out["findings"] if f["binding"]]
 
 
 def _twice(repo: Path) -> list[tuple[str, ...]]:
