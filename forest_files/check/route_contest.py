@@ -2,14 +2,14 @@
 kept by a ``forest resolve --pick``; two bindings of one section, one ended by ``forest
 retire --binding``; a section holding neither head's text, the resolve then the
 supersede that adopts it; a binding two merged branches rebound, one more ``forest
-rebind`` from where it stands (to there, or to another place it was rebound to); and
+rebind`` from where it stands (to there, or to each other place it was rebound to); and
 why a command on a binding with no single ground did nothing, with those same routes.
 
 Stores: nothing.
 Refuses: nothing.
 Returns: ``Route`` values and one-line reasons.
 Test: tests/check/test_contested_bindings.py, tests/doors/test_cli_files.py,
-tests/check/test_rebound_twice_doors.py
+tests/check/test_rebound_twice_doors.py, tests/check/test_rebound_thrice.py
 """
 
 from __future__ import annotations
@@ -102,20 +102,22 @@ def contest_routes(f: Finding, source: str) -> tuple[Route, ...]:
 
 
 def rebound_routes(f: Finding, source: str) -> tuple[Route, ...]:
-    """A binding two merged branches rebound (contests.py): one more rebind from where
-    it stands, depending on both rebinds, settles it in every clone: kept there, or
-    moved to the other place (``reason.what``)."""
+    """A binding merged branches rebound (contests.py): one more rebind from where it
+    stands, depending on every rebind, settles it in every clone: kept there, or moved
+    to each other place it was rebound to (``places``, or ``reason.what`` alone)."""
     at = f.selector
-    other = f.reason.what if f.reason is not None else ""
+    others = f.places[1:] or ((f.reason.what,) if f.reason is not None else ())
     keep = Route(
         f"keep it at {at}",
         (forest("rebind", at, at), *record_steps(source)),
-        "one more rebind, after both branches', settles the place in every clone",
+        "one more rebind, after every branch's, settles the place in every clone",
     )
-    if not other or other == at:
-        return (keep,)
-    move = Route(f"or move it to {other}", (forest("rebind", at, other), *record_steps(source)))
-    return (keep, move)
+    moves = (
+        Route(f"or move it to {other}", (forest("rebind", at, other), *record_steps(source)))
+        for other in dict.fromkeys(others)
+        if other and other != at
+    )
+    return (keep, *moves)
 
 
 def _holds(f: Finding) -> str:

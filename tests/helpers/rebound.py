@@ -1,7 +1,7 @@
 """Two clones of one origin, each rebinding the one binding ``A.md#X`` elsewhere (``b``
 to ``B.md#X``, ``c`` to ``C.md#X``), each then merging the other: a binding rebound
 on two merged branches (tests/check/test_rebound_twice_doors.py and the doors' tests
-after it)."""
+after it); ``three_merged``, three branches merged."""
 
 from __future__ import annotations
 
@@ -44,3 +44,14 @@ def merged_clones(tmp_path: Path) -> tuple[Path, Path]:
     git(b, "pull", "-q", "--no-rebase", "--no-edit", str(c), "HEAD")
     git(c, "pull", "-q", "--no-rebase", "--no-edit", str(b), "HEAD")
     return b, c
+
+
+def three_merged(tmp_path: Path) -> Path:
+    """Clone ``b`` (rebound to ``B.md#X``) having merged ``c`` (to ``C.md#X``) and
+    ``d`` (to ``D.md#X``): one binding rebound on three merged branches."""
+    origin(tmp_path)
+    b = rebound_clone(tmp_path, "B.md", "b")
+    for dest, name in (("C.md", "c"), ("D.md", "d")):
+        other = rebound_clone(tmp_path, dest, name)
+        git(b, "pull", "-q", "--no-rebase", "--no-edit", str(other), "HEAD")
+    return b
