@@ -56,15 +56,17 @@ def judge_staged(root: Path, *, diffs: bool = False) -> CheckReport:
 
 
 def judge_staged_at(
-    root: Path, head: tuple[str, str] | None, *, diffs: bool = False
+    root: Path, head: tuple[str, str] | None, *, diffs: bool = False, commit: str | None = None
 ) -> CheckReport:
-    """``judge_staged`` with ``head_custody(root)`` already asked of git. Tracked
-    local state (localstate.py) is judged from HEAD's ``.forest`` and the staged change."""
+    """``judge_staged`` with ``head_custody(root)`` already asked of git (``commit``:
+    HEAD's commit when the caller asked it too, ``""`` on an unborn branch; None: asked
+    here when needed). Tracked local state (localstate.py) is judged from HEAD's
+    ``.forest`` and the staged change."""
     from forest_files import gitio
 
-    changes = gitio.staged_changes(
-        root, keep_index_file=True, head=head[0] if head is not None else None
-    )
+    if commit is None:  # once: the staged change and the tracked local state's base
+        commit = head[0] if head is not None else gitio.head_commit(root) or ""
+    changes = gitio.staged_changes(root, keep_index_file=True, head=commit)
     touched = {c.path for c in changes} | {c.old_path for c in changes if c.old_path}
     refuse_custody_removal(root, changes)
     custody_uncertain = head is None or CONFIG_NAME in touched
@@ -73,8 +75,7 @@ def judge_staged_at(
     report = _judge_change(root, head, changes, touched, diffs)
     from forest_files.check import localstate
 
-    commit = head[0] if head is not None else gitio.head_commit(root)
-    tracked = localstate.in_index(root, commit, changes, keep_index_file=True)
+    tracked = localstate.in_index(root, commit or None, changes, keep_index_file=True)
     found = localstate.findings(tracked, root=root, source=SOURCE, keep_index_file=True)
     found += _rewritten_on_checkout(root, touched, report)
     return report.with_extra(_explained(root, found))

@@ -64,6 +64,7 @@ MAX_PAGE = 1000
 _REASON = re.compile(r"[a-z][a-z0-9-]{0,63}")
 _CAMEL = re.compile(r"(?<!^)(?=[A-Z])")
 _RECORDED = "_forest_audit_recorded"
+NO_HEAD = ""  # a caller's ``head`` when it knows there is no commit yet (recorded as null)
 
 
 class AuditRefused(ForestError):
@@ -147,12 +148,14 @@ def _row(event: Event, head: str | None) -> tuple[Any, ...]:
 
 
 def _head(root: Path) -> str | None:
+    """HEAD's commit asked of git (one ``rev-parse``); None on an unborn branch or when
+    git cannot say (a missing HEAD is not a revision to fetch: no fetch hint asked)."""
     from forest_files import gitio
 
     try:
-        return gitio.resolve_commit(root, "HEAD")
+        return gitio.head_commit(root)
     except ForestError:
-        return None  # no commit yet
+        return None
 
 
 def check_page(limit: int, before: int | None) -> None:
@@ -183,9 +186,10 @@ class AuditLog:
 
     def append(self, events: Sequence[Event], *, head: str | None = None) -> None:
         """Append every event in one short transaction of its own (``head``: the HEAD
-        commit when the caller knows it, as the watcher does; else asked of git)."""
-        head = head or _head(self.root)
-        rows = [_row(e, head) for e in events]
+        commit when the caller knows it, as the watcher and the hook do, ``NO_HEAD``
+        when it knows there is none, an unborn branch; None: asked of git)."""
+        at = _head(self.root) if head is None else head or None
+        rows = [_row(e, at) for e in events]
         try:
             with atomic(self.conn):
                 self.conn.executemany(sql.INSERT, rows)

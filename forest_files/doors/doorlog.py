@@ -64,15 +64,18 @@ def record_findings(
     root: Path, door: str, reported: Iterable[Reported], *, head: str | None = None
 ) -> bool:
     """Drift a door found (``door``: ``check``, ``watch``, or ``hook`` — a refused
-    commit); nothing when every finding is clean. ``head``: HEAD when known."""
+    commit); nothing when every finding is clean. ``head``: HEAD when known (``""``:
+    known to be none, an unborn branch; auditlog.NO_HEAD), else asked of git."""
     targets, counts = _targets(reported)
     if not counts["findings"]:
         return False
     from forest_files.custody.auditlog import Event
 
     if door == "hook":
-        return _append(root, Event("hook", "refused", "drift", targets=targets, counts=counts))
-    return _append(root, Event("drift", "found", door, targets=targets, counts=counts), head)
+        event = Event("hook", "refused", "drift", targets=targets, counts=counts)
+    else:
+        event = Event("drift", "found", door, targets=targets, counts=counts)
+    return _append(root, event, head)
 
 
 def record_proposal(

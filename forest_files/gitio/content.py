@@ -159,8 +159,11 @@ def staged_changes(
 ) -> list[Change]:
     """What the next commit would change: the git index against HEAD (against
     the empty tree on an unborn branch). Compares content, not stat data.
-    ``head``: HEAD's commit id when the caller already knows it."""
-    base = head or head_commit(repo) or _empty_tree(repo)
+    ``head``: HEAD's commit id when the caller already knows it (``""``: it knows the
+    branch is unborn); None: asked of git."""
+    if head is None:
+        head = head_commit(repo) or ""
+    base = head or _empty_tree(repo)
     args = ["diff-index", "--cached", *_diff_opts(None, renames), base, "--", *paths]
     proc = run_git(repo, args, keep_index_file=keep_index_file)
     return parse_name_status(proc.stdout)

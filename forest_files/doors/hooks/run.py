@@ -61,10 +61,11 @@ def _say(text: str) -> None:
 def check_staged(root: Path) -> int:
     """The pre-commit verdict for what is staged, against the staged ledger
     (check/staged.py), rendered by the one hook renderer."""
-    from forest_files.check.staged import judge_staged
+    from forest_files.check.staged import judge_staged_at
     from forest_files.check.text import hook_refusal
 
-    report = judge_staged(root, diffs=sys.stderr.isatty())
+    commit, head = _head_of(root)
+    report = judge_staged_at(root, head, diffs=sys.stderr.isatty(), commit=commit)
     if report.ok:
         for note in report.notes:  # refused, hook_refusal says them after the verdict
             _say(note)
@@ -80,8 +81,23 @@ def check_staged(root: Path) -> int:
     _say("\n".join([*hook_refusal(report, lister=lister), *after]))
     from forest_files.doors.doorlog import record_findings
 
-    record_findings(root, "hook", report.failed)
+    record_findings(root, "hook", report.failed, head=commit)
     return 1
+
+
+def _head_of(root: Path) -> tuple[str, tuple[str, str] | None]:
+    """(HEAD's commit, ``""`` on an unborn branch; HEAD's custody key, viewkey.py), each
+    asked of git once for the whole hook: the judging and a refusal's audit record
+    name the same commit. HEAD without a ledger or forest.toml (custody added by this
+    commit, or a first commit) costs one ``rev-parse`` more, which the judging no
+    longer asks."""
+    from forest_files import gitio
+    from forest_files.custody.viewkey import head_custody
+
+    head = head_custody(root)
+    if head is not None:
+        return head[0], head
+    return gitio.head_commit(root) or "", None
 
 
 def _say_left_out(root: Path) -> None:

@@ -1,0 +1,113 @@
+"""The refused pre-commit hook's audit record names the commit the hook judged against,
+asked of git once for the whole run (doors/hooks/run.py, doors/doorlog.py): the record
+asked ``git rev-parse -q --verify HEAD^{commit}`` again though the hook had resolved
+HEAD when it began; on a first commit (an unborn branch) it asked that, then how to
+fetch a revision named HEAD (three git processes more), and the staged change asked
+it twice more. Counted from the git processes the real hook entry starts in process;
+what the record holds is HEAD as git names it (null with no commit yet), also for a
+merge's commit and for ``git commit --amend``, run by git itself."""
+
+from __future__ import annotations
+
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from forest_files.custody.auditlog import MAX_PAGE, AuditLog, AuditRecord
+from forest_files.doors import hooks as githooks
+from forest_files.doors.hooks.run import main as hook
+from tests.helpers.custody import DOC, two_bound_files
+from tests.helpers.git import commit_all, git, write
+
+DRIFTED = DOC.replace("kept words", "drifted words")
+
+
+def _hook_records(root: Path) -> list[AuditRecord]:
+    with AuditLog(root) as log:
+        return [r for r in log.page(limit=MAX_PAGE) if r.action == "hook"]
+
+
+def _head_asks(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Each git process from now on that asks for HEAD or a revision (``rev-parse``
+    but the hook's first, which finds the root; ``remote``), its arguments after git's
+    own options."""
+    calls: list[str] = []
+    real: Callable[..., Any] = subprocess.run
+
+    def run(args: Any, *rest: Any, **kwargs: Any) -> Any:
+        argv = [str(a) for a in args] if isinstance(args, list | tuple) else []
+        for verb in ("rev-parse", "remote"):
+            if argv[:1] == ["git"] and verb in argv and "--show-toplevel" not in argv:
+                calls.append(" ".join(argv[argv.index(verb) :]))
+        return real(args, *rest, **kwargs)
+
+    monkeypatch.setattr(subprocess, "run", run)
+    return calls
+
+
+def test_hook_refused_audit_head_asked_once_detected(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = two_bound_files(tmp_path)
+    write(root, "a.md", DRIFTED)
+    git(root, "add", "a.md")
+    monkeypatch.chdir(root)
+    asks = _head_asks(monkeypatch)
+    assert hook(["pre-commit"]) == 1
+    assert "drifted a.md#Title/Keep" in capsys.readouterr().err
+    assert len(asks) == 1 and asks[0].startswith("rev-parse HEAD^{commit} "), asks
+    (rec,) = _hook_records(root)
+    assert rec.head == git(root, "rev-parse", "HEAD")
+
+
+def test_hook_refused_first_commit_audit_head_null_asked_once_detected(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Hostile: a first commit (no HEAD: a branch with no commit yet, the index
+    holding custody) refused; its record holds no commit, and HEAD was asked of git
+    twice (the custody key, then the commit alone), never how to fetch it."""
+    root = two_bound_files(tmp_path)
+    git(root, "checkout", "-q", "--orphan", "fresh")  # the index kept, HEAD unborn
+    write(root, "a.md", DRIFTED)
+    git(root, "add", "a.md")
+    monkeypatch.chdir(root)
+    asks = _head_asks(monkeypatch)
+    assert hook(["pre-commit"]) == 1
+    assert "a.md#Title/Keep" in capsys.readouterr().err
+    assert asks == [asks[0], "rev-parse -q --verify HEAD^{commit}"], asks
+    assert asks[0].startswith("rev-parse HEAD^{commit} "), asks
+    (rec,) = _hook_records(root)
+    assert rec.head is None
+
+
+def test_hook_refused_merge_and_amend_audit_head_is_head_detected(tmp_path: Path) -> None:
+    """A merge's commit (its conflict resolved: pre-commit runs, HEAD the branch
+    merged into) and ``git commit --amend`` (HEAD the commit amended), each refused
+    by git's own run of the installed hook: the record names HEAD as git does."""
+    root = two_bound_files(tmp_path)
+    githooks.install(root)
+    git(root, "checkout", "-q", "-b", "side")
+    write(root, "c.md", "side\n")
+    commit_all(root, "side")
+    git(root, "checkout", "-q", "-")
+    write(root, "c.md", "main\n")
+    commit_all(root, "main")
+    merging = subprocess.run(["git", "merge", "-q", "side"], cwd=root, capture_output=True)
+    assert merging.returncode != 0  # c.md conflicts: the merge's commit is made by hand
+    write(root, "c.md", "both\n")
+    write(root, "a.md", DRIFTED)
+    git(root, "add", "c.md", "a.md")
+    done = subprocess.run(["git", "commit", "-q", "--no-edit"], cwd=root, capture_output=True)
+    assert done.returncode == 1, done.stderr
+    merged_into = git(root, "rev-parse", "HEAD")
+    assert [r.head for r in _hook_records(root)] == [merged_into]
+    git(root, "merge", "--abort")  # the drift with it: made again for the amend
+    write(root, "a.md", DRIFTED)
+    git(root, "add", "a.md")
+    amending = ["git", "commit", "-q", "--amend", "-m", "x"]
+    amend = subprocess.run(amending, cwd=root, capture_output=True)
+    assert amend.returncode == 1, amend.stderr
+    assert [r.head for r in _hook_records(root)] == [merged_into, merged_into]
