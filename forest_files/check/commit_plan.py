@@ -28,7 +28,7 @@ tests/check/test_commit_plan_held.py, tests/check/test_commit_plan_under.py
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from forest_files.check.finding import target
@@ -63,6 +63,7 @@ def with_plan(
     parsed: Mapping[str, tuple[str, Document]] | None = None,
     *,
     root: Path | None = None,
+    flags: Callable[[Iterable[str]], dict[str, str] | None] | None = None,
 ) -> CheckReport:
     """``report`` (of the git index) with the steps of its one route for the commit;
     the index is read again only for a section that stands at one new place, and
@@ -70,7 +71,9 @@ def with_plan(
     again. With ``root``: a drifted file the working tree holds otherwise than the
     index (partly staged) gets the route that adopts the staged text, never one
     that adopts the working tree's (``staged_text_only``); a moved, unresolved or
-    missing section whose file is not staged gets the ``git add`` (unstaged.py)."""
+    missing section whose file is not staged gets the ``git add`` (unstaged.py), and
+    one whose file the index takes as unchanged the way to clear that (``flags``: the
+    index flags of the check's own listing, content_git.py ``flags_at``)."""
     if report.ok:
         return report
     from forest_files.check.commit_route import commit_route  # only when something failed
@@ -78,7 +81,7 @@ def with_plan(
     if root is not None:  # a move the ledger records, its file not staged: say so
         from forest_files.check.unstaged import hinted
 
-        report = hinted(report, root)
+        report = hinted(report, root, flags)
 
     failed = [r.finding for r in report.failed]
     steps = plan(failed, bindings, read, parsed)

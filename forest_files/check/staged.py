@@ -197,7 +197,8 @@ def _judge_touched(root: Path, fingerprint: str, touched: set[str], diffs: bool)
         conn = custody.reader()  # words, no store
         try:
             found = _report(root, findings, conn, content=content)
-            report = with_plan(found, bindings, content.read, parsed, root=root)
+            flags = getattr(content, "flags_at", None)  # the index listing's (content_git.py)
+            report = with_plan(found, bindings, content.read, parsed, root=root, flags=flags)
         finally:
             if conn is not None:
                 conn.close()
@@ -247,7 +248,8 @@ def _judge_ledger_change(
         report = _report(root, findings, store.conn, [*extra, *erased], content)
         if erased:  # the staged acts' words or text may hold what a forget removed
             return withhold(report.with_extra(tuple(guarded)))
-        report = with_plan(report, bindings, content.read, parsed, root=root)
+        flags = getattr(content, "flags_at", None)  # the index listing's (content_git.py)
+        report = with_plan(report, bindings, content.read, parsed, root=root, flags=flags)
         if diffs and not report.ok:
             report = with_diffs(report, store, bindings, content)
         return report.with_extra(tuple(guarded))

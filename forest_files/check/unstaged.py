@@ -23,8 +23,9 @@ without a word, so the recorded act never reached the index either.
 Stores: nothing.
 Refuses: nothing.
 Returns: the report with those hints (one ``git ls-files`` call for the files, one
-for the flags, and one listing the custody files git does not track, ignored or not:
-check/uncommitted.py ``untracked_custody``; only when such a finding failed).
+for the flags unless the check's own listing of the index holds them, and one
+listing the custody files git does not track, ignored or not: check/uncommitted.py
+``untracked_custody``; only when such a finding failed).
 Test: tests/custody/test_rebind_commit_step.py, tests/check/test_unstaged_hint.py
 """
 
@@ -37,7 +38,11 @@ from forest_files.kernel.paths import LEDGER_PREFIX
 from forest_files.kernel.shellword import command_text, git_step, printable
 
 if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable
+
     from forest_files.check.findings import CheckReport, Reported
+
+    Flags = Callable[[Iterable[str]], dict[str, str] | None]
 
 _KINDS = ("moved", "unresolved", "missing")
 _LEDGER_KINDS = ("drifted", *_KINDS)  # an act recorded in the working tree may settle
@@ -51,10 +56,12 @@ def _paths(r: Reported) -> tuple[str, ...]:
     return tuple(dict.fromkeys(p for p in (f.path, moved) if p))
 
 
-def hinted(report: CheckReport, root: Path) -> CheckReport:
+def hinted(report: CheckReport, root: Path, flags: Flags | None = None) -> CheckReport:
     """``report`` (of the git index) with a hint on each moved, unresolved or
     missing finding whose file the working tree holds otherwise than the index, and
-    one on the report while the working tree's ledger is not staged."""
+    one on the report while the working tree's ledger is not staged. ``flags``: the
+    index flags of paths the check's own listing holds (None for a path it did not
+    list: then asked of git)."""
     asking = [r for r in report.failed if r.finding.kind in _LEDGER_KINDS]
     if not asking:
         return report
@@ -65,7 +72,7 @@ def hinted(report: CheckReport, root: Path) -> CheckReport:
     waiting = set(gitio.to_stage(root, named, keep_index_file=True)) if named else set()
     added, ignored = untracked_custody(root, keep_index_file=True)  # one listing for both
     ledger = any(p == _LEDGER or p.startswith(LEDGER_PREFIX) for p in added)  # new acts
-    held = _held(root, sorted({r.finding.path for r in asking}))
+    held = _held(root, sorted({r.finding.path for r in asking}), flags)
     hidden = None if ledger or not ignored else _ignored(ignored)
     if not waiting and not ledger and not held and not hidden:
         return report
@@ -107,18 +114,21 @@ def _ignored(hidden: list[str]) -> str:
     return ignored_line(hidden, in_commit=True).removeprefix("forest: ")
 
 
-def _held(root: Path, paths: list[str]) -> dict[str, str]:
-    """The ``paths`` git is told to take as unchanged, each with its flag; a
+def _held(root: Path, paths: list[str], flags: Flags | None) -> dict[str, str]:
+    """The ``paths`` git is told to take as unchanged, each with its flag (from the
+    check's listing when it holds them all, else one ``git ls-files -v``); a
     skip-worktree file only when the working tree holds it (else a sparse checkout
     left it out, and the missing route says so)."""
     import os
 
-    from forest_files import gitio
+    found = flags(paths) if flags is not None else None
+    if found is None:
+        from forest_files import gitio
 
-    flags = gitio.taken_as_unchanged(root, paths, keep_index_file=True)
+        found = gitio.taken_as_unchanged(root, paths, keep_index_file=True)
     return {
         p: flag
-        for p, flag in flags.items()
+        for p, flag in found.items()
         if flag == "assume-unchanged" or os.path.lexists(root / p)
     }
 

@@ -8,7 +8,8 @@ Returns: bytes of a path's blob (None when it is not a regular file);
 ``special``; ``variant`` of a missing path; the paths the tree holds; of the git
 index, ``entries_at``: the entries (every stage) its own listing found at given paths,
 so a hook's later readers (converted.py, conflicts.py) list the index no more;
-``lists``: whether ``read`` answers for a path as a listing of it alone would.
+``lists``: whether ``read`` answers for a path as a listing of it alone would;
+``flags_at``: which paths the index is told to take as unchanged, from the same listing.
 Test: tests/check/test_check.py, tests/custody/test_special_paths.py,
       tests/text/test_selector_rules.py, tests/custody/test_content_git_only.py,
       tests/check/test_staged_listed_once.py, tests/check/test_explain_reads_listing.py
@@ -51,6 +52,7 @@ class GitTreeSource:
     _variants: dict[str, str | None] = field(default_factory=dict)  # path -> variant
     _raw: list[gitio.TreeEntry] = field(default_factory=list)  # the index's, every stage
     _exact: frozenset[str] = frozenset()  # paths whose own entries the index listing holds
+    _flags: dict[str, str] = field(default_factory=dict)  # path -> index flag (ls-files -v)
 
     def __post_init__(self) -> None:
         if self.rev is not None:
@@ -75,8 +77,16 @@ class GitTreeSource:
         from forest_files import gitio  # imported by use: a working-tree check needs no git
 
         if self.rev is None:
-            return gitio.ls_files_stage(self.root, prefix, keep_index_file=self.keep_index_file)
+            return self._flagged(
+                gitio.ls_files_flagged(self.root, prefix, keep_index_file=self.keep_index_file)
+            )
         return gitio.ls_tree(self.root, self.rev, prefix)
+
+    def _flagged(
+        self, listed: tuple[list[gitio.TreeEntry], dict[str, str]]
+    ) -> list[gitio.TreeEntry]:
+        self._flags.update(listed[1])
+        return listed[0]
 
     def _list_only(self) -> list[gitio.TreeEntry]:
         """The index's entries at or under each ``only`` path, from one ``git ls-files``,
@@ -85,9 +95,10 @@ class GitTreeSource:
 
         asked = set(self.only)
         under: dict[str, list[gitio.TreeEntry]] = {path: [] for path in asked}
-        for e in gitio.ls_files_stage(
+        listed = gitio.ls_files_flagged(
             self.root, keep_index_file=self.keep_index_file, paths=self.only
-        ):
+        )
+        for e in self._flagged(listed):
             cut = len(e.path)
             while cut > 0:  # the entry's path, then each folder it lies in, that was asked
                 if e.path[:cut] in asked:
@@ -124,6 +135,15 @@ class GitTreeSource:
                 seen.add((e.path, e.stage))
                 out.append(e)
         return out
+
+    def flags_at(self, paths: Iterable[str]) -> dict[str, str] | None:
+        """Which of ``paths`` the git index is told to take as unchanged, each with its
+        flag, as gitio ``taken_as_unchanged`` says it, from this source's own listing;
+        None for a commit's tree, or when some path was not listed (the asker asks git)."""
+        wanted = set(paths)
+        if self.rev is not None or not (self._complete or wanted <= self._exact):
+            return None
+        return {p: flag for p, flag in self._flags.items() if p in wanted}
 
     def lists(self, path: str) -> bool:
         """This source's listing says what stands at ``path`` (``read`` answers as a

@@ -29,6 +29,7 @@ from forest_files.gitio._run import (
     run_git,
     split_z,
 )
+from forest_files.gitio.pending import index_flag
 from forest_files.gitio.records import Change, TreeEntry
 from forest_files.gitio.repo import head_commit
 
@@ -75,7 +76,31 @@ def ls_files_stage(
     """Entries of the git index under ``prefix``, or at ``paths`` (from the top, taken
     literally) when given (pass ``keep_index_file=True`` from a hook so a temporary
     index named by GIT_INDEX_FILE is the one read)."""
-    args = ["ls-files", "-s", "-z", "--full-name"]
+    return _ls_files(repo, prefix, keep_index_file, paths, None)
+
+
+def ls_files_flagged(
+    repo: Path | str,
+    prefix: str = "",
+    *,
+    keep_index_file: bool = False,
+    paths: Sequence[str] = (),
+) -> tuple[list[TreeEntry], dict[str, str]]:
+    """``ls_files_stage``, and of the same listing (``-s -v``: one git call) each
+    listed path the index is told to take as unchanged, with its flag, as
+    ``taken_as_unchanged`` says it (pending.py ``index_flag``)."""
+    flags: dict[str, str] = {}
+    return _ls_files(repo, prefix, keep_index_file, paths, flags), flags
+
+
+def _ls_files(
+    repo: Path | str,
+    prefix: str,
+    keep_index_file: bool,
+    paths: Sequence[str],
+    flags: dict[str, str] | None,
+) -> list[TreeEntry]:
+    args = ["ls-files", "-s", *(["-v"] if flags is not None else []), "-z", "--full-name"]
     if paths:
         args += ["--", *paths]
     elif prefix:
@@ -84,10 +109,16 @@ def ls_files_stage(
     entries: list[TreeEntry] = []
     append = entries.append  # one entry per indexed file: 10,000 in a large tree
     for record in split_z(proc.stdout):
+        if flags is not None:  # "H ", "S ", "h " ...: the tag, then the -s line
+            tag, record = record[:1], record[2:]
         meta, _, path = record.partition("\t")
         mode, blob, stage = meta.split(" ")
         kind = "commit" if mode == SUBMODULE_MODE else "blob"
         append(TreeEntry(mode, kind, blob, path, 0 if stage == "0" else int(stage)))
+        if flags is not None and tag != "H":
+            flag = index_flag(tag)
+            if flag is not None:
+                flags[path] = flag
     return entries
 
 

@@ -71,13 +71,21 @@ def taken_as_unchanged(
     out: dict[str, str] = {}
     for record in split_z(run_git(repo, args, keep_index_file=keep_index_file).stdout):
         tag, _, path = record.partition(" ")
-        if path not in asked:
-            continue
-        if tag.upper() == "S":  # S, or s when assume-unchanged is set as well
-            out[path] = "skip-worktree"
-        elif tag.islower():
-            out[path] = "assume-unchanged"
+        flag = index_flag(tag) if path in asked else None
+        if flag is not None:
+            out[path] = flag
     return out
+
+
+def index_flag(tag: str) -> str | None:
+    """The flag an ``ls-files -v`` tag says the index holds for its path:
+    ``skip-worktree`` (S, or s when assume-unchanged is set as well),
+    ``assume-unchanged`` (any other lower-case tag), else None."""
+    if tag.upper() == "S":
+        return "skip-worktree"
+    if tag.islower():
+        return "assume-unchanged"
+    return None
 
 
 def untracked(

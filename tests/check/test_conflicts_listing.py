@@ -64,7 +64,22 @@ def test_hook_move_of_many_files_index_listed_once_accepted(
             whole.append(len(got))
         return got
 
+    real_flagged = gitio.ls_files_flagged
+
+    def flagged(
+        where: Path | str,
+        prefix: str = "",
+        *,
+        keep_index_file: bool = False,
+        paths: tuple[str, ...] | list[str] = (),
+    ) -> tuple[list[gitio.TreeEntry], dict[str, str]]:
+        got = real_flagged(where, prefix, keep_index_file=keep_index_file, paths=paths)
+        if not prefix and not paths:
+            whole.append(len(got[0]))
+        return got
+
     monkeypatch.setattr(gitio, "ls_files_stage", listed)
+    monkeypatch.setattr(gitio, "ls_files_flagged", flagged)  # the hook's, its flags with it
     git(repo, "mv", "old", "new")
     monkeypatch.chdir(repo)
     assert hook(["pre-commit"]) == 1
@@ -118,7 +133,15 @@ def test_hook_conflict_reader_one_index_read_accepted(
         return real_run(where, args, **kw)  # type: ignore[arg-type]
 
     monkeypatch.setattr(explain, "in_conflict", in_conflict)
+    real_flagged = gitio.ls_files_flagged
+
+    def flagged(*args: object, **kw: object) -> object:
+        if reading:
+            asked.append("ls-files -s -v")
+        return real_flagged(*args, **kw)  # type: ignore[arg-type]
+
     monkeypatch.setattr(gitio, "ls_files_stage", listed)
+    monkeypatch.setattr(gitio, "ls_files_flagged", flagged)
     monkeypatch.setattr(gitio, "run_git", run)
     git(repo, "mv", "old", "new")
     monkeypatch.chdir(repo)

@@ -28,10 +28,12 @@ def two_notes(where: Path) -> Path:
 
 
 def counted_listings(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, ...]]:
-    """Each ``git ls-files -s`` the process runs from now on, by the paths (or the
-    prefix) it names; the real ``gitio.ls_files_stage`` answers every one."""
+    """Each ``git ls-files -s`` the process runs from now on (flags asked with it or
+    not: ``ls_files_flagged``), by the paths (or the prefix) it names; the real
+    ``gitio.ls_files_stage`` / ``ls_files_flagged`` answers every one."""
     calls: list[tuple[str, ...]] = []
     real = gitio.ls_files_stage
+    real_flagged = gitio.ls_files_flagged
 
     def listed(
         where: Path | str,
@@ -43,5 +45,16 @@ def counted_listings(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, ...]]:
         calls.append(tuple(paths) or (prefix,))
         return real(where, prefix, keep_index_file=keep_index_file, paths=paths)
 
+    def flagged(
+        where: Path | str,
+        prefix: str = "",
+        *,
+        keep_index_file: bool = False,
+        paths: tuple[str, ...] | list[str] = (),
+    ) -> tuple[list[gitio.TreeEntry], dict[str, str]]:
+        calls.append(tuple(paths) or (prefix,))
+        return real_flagged(where, prefix, keep_index_file=keep_index_file, paths=paths)
+
     monkeypatch.setattr(gitio, "ls_files_stage", listed)
+    monkeypatch.setattr(gitio, "ls_files_flagged", flagged)
     return calls
