@@ -15,7 +15,8 @@ U+2028/U+2029, a byte that is not UTF-8); an actor or target over
 id, a hash, a selector, a path: a file's name is the user's and may hold any of
 those characters) is not refused for them but stored as ``printable`` shows it.
 Returns: ``AuditRecord`` values, newest first (a row edited outside forest-files
-read as damaged, saying what is wrong: custody/auditrecord.py).
+read as damaged, saying what is wrong: custody/auditrecord.py, imported by ``page``
+alone: appending never loads it).
 Test: tests/governance/test_audit.py, tests/doors/test_audit_unwritable.py,
       tests/doors/test_audit_gap_again.py
 
@@ -45,10 +46,9 @@ import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from forest_files.custody import auditsql as sql
-from forest_files.custody.auditrecord import AuditRecord, record_of
 from forest_files.custody.relocate import relocate_once
 from forest_files.kernel.errors import ForestError
 from forest_files.kernel.paths import AUDIT_DB_NAME, FOREST_DIR
@@ -57,6 +57,9 @@ from forest_files.kernel.state import shared_dir
 from forest_files.store.base import utc_now
 from forest_files.store.connection import atomic, damaged
 from forest_files.store.localdb import local_error, move_aside, open_local
+
+if TYPE_CHECKING:
+    from forest_files.custody.auditrecord import AuditRecord
 
 MAX_TARGETS = 64
 MAX_TARGET_CHARS = 4096
@@ -198,6 +201,8 @@ class AuditLog:
 
     def page(self, *, limit: int = 50, before: int | None = None) -> list[AuditRecord]:
         """Up to ``limit`` records with ``seq < before`` (all when None), newest first."""
+        from forest_files.custody.auditrecord import record_of  # a reader's, never a writer's
+
         check_page(limit, before)
         top = (1 << 62) if before is None else before
         try:
@@ -227,6 +232,15 @@ def append_events(
     if _SAID:  # written: a gap this process said is over, and a later one is said again
         _SAID.pop(str(_db_of(Path(root))), None)
     return True
+
+
+def __getattr__(name: str) -> Any:
+    """``AuditRecord`` from auditrecord.py when asked: appending never imports it."""
+    if name == "AuditRecord":
+        from forest_files.custody.auditrecord import AuditRecord
+
+        return AuditRecord
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 # The log whose gap this process has said, with that gap's words: a long-running door

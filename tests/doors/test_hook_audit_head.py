@@ -5,11 +5,14 @@ HEAD when it began; on a first commit (an unborn branch) it asked that, then how
 fetch a revision named HEAD (three git processes more), and the staged change asked
 it twice more. Counted from the git processes the real hook entry starts in process;
 what the record holds is HEAD as git names it (null with no commit yet), also for a
-merge's commit and for ``git commit --amend``, run by git itself."""
+merge's commit and for ``git commit --amend``, run by git itself. Appending the record
+never imports its reader (custody/auditrecord.py)."""
 
 from __future__ import annotations
 
+import os
 import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -20,7 +23,7 @@ from forest_files.custody.auditlog import MAX_PAGE, AuditLog, AuditRecord
 from forest_files.doors import hooks as githooks
 from forest_files.doors.hooks.run import main as hook
 from tests.helpers.custody import DOC, two_bound_files
-from tests.helpers.git import commit_all, git, write
+from tests.helpers.git import commit_all, git, git_env, write
 
 DRIFTED = DOC.replace("kept words", "drifted words")
 
@@ -111,3 +114,23 @@ def test_hook_refused_merge_and_amend_audit_head_is_head_detected(tmp_path: Path
     amend = subprocess.run(amending, cwd=root, capture_output=True)
     assert amend.returncode == 1, amend.stderr
     assert [r.head for r in _hook_records(root)] == [merged_into, merged_into]
+
+
+def test_hook_refused_audit_reader_never_imported_accepted(tmp_path: Path) -> None:
+    """A refused hook appends its record and reads none: the record's reader
+    (custody/auditrecord.py, its dataclass and JSON checks) was imported all the same."""
+    root = two_bound_files(tmp_path)
+    write(root, "a.md", DRIFTED)
+    git(root, "add", "a.md")
+    code = (
+        "import sys; from forest_files.doors.hooks.run import main; code = main(['pre-commit']); "
+        "print(code, 'forest_files.custody.auditrecord' in sys.modules)"
+    )
+    env = {**os.environ, **git_env()}
+    proc = subprocess.run(
+        [sys.executable, "-c", code], cwd=root, env=env, capture_output=True, text=True
+    )
+    assert "drifted a.md#Title/Keep" in proc.stderr, proc.stderr
+    assert proc.stdout.split() == ["1", "False"], proc.stdout
+    (rec,) = _hook_records(root)
+    assert rec.head == git(root, "rev-parse", "HEAD")
