@@ -192,7 +192,6 @@ def _judge_touched(root: Path, fingerprint: str, touched: set[str], diffs: bool)
         if not any(f.failed for f in findings):
             return _report(root, findings, None)  # judged without opening the store
         from forest_files.check.commit_plan import with_plan
-        from forest_files.check.explain_diffs import with_diffs
 
         conn = custody.reader()  # words, no store
         try:
@@ -202,7 +201,11 @@ def _judge_touched(root: Path, fingerprint: str, touched: set[str], diffs: bool)
         finally:
             if conn is not None:
                 conn.close()
-        return with_diffs(report, custody.store(), bindings, content) if diffs else report
+        if not diffs:  # off a terminal: the diff module is never imported
+            return report
+        from forest_files.check.explain_diffs import with_diffs
+
+        return with_diffs(report, custody.store(), bindings, content)
 
 
 def _judge_ledger_change(
@@ -215,7 +218,6 @@ def _judge_ledger_change(
     from forest_files.check import contests, erasure_guard
     from forest_files.check.commit_plan import with_plan
     from forest_files.check.engine import check_all
-    from forest_files.check.explain_diffs import with_diffs
     from forest_files.check.opening import ABSENT, open_custody
     from forest_files.check.staged_affected import affected
     from forest_files.custody.bindmap import BindMap
@@ -251,6 +253,8 @@ def _judge_ledger_change(
         flags = getattr(content, "flags_at", None)  # the index listing's (content_git.py)
         report = with_plan(report, bindings, content.read, parsed, root=root, flags=flags)
         if diffs and not report.ok:
+            from forest_files.check.explain_diffs import with_diffs
+
             report = with_diffs(report, store, bindings, content)
         return report.with_extra(tuple(guarded))
 

@@ -9,8 +9,8 @@ its file again; no cyclic garbage collection while the hook runs, the collector 
 it was afterwards. In a fresh interpreter: a move of sections with no bound
 descendant never imports the store's lookup module (``custody/lookup.py``, and the
 whole store behind it); naming who adopted a moved section imports none of the
-ledger's act types (``ledger.acts``, ``ledger.segments``); the report works out its
-failed findings once.
+ledger's act types (``ledger.acts``, ``ledger.segments``); off a terminal no diff
+module (``check.explain_diffs``); the report works out its failed findings once.
 """
 
 from __future__ import annotations
@@ -201,6 +201,26 @@ def test_hook_move_adopters_named_without_ledger_act_types_accepted(repo: Path) 
     proc = _hook_twice(repo, heavy)
     assert "moved flat.md#Flat/One" in proc.stderr, proc.stderr
     assert "adopted by" in proc.stderr and "“as written”" in proc.stderr, proc.stderr
+    assert proc.stdout.strip() == "1 []", proc.stdout
+
+
+@pytest.mark.parametrize("ledger", [False, True], ids=["move", "ledger-staged"])
+def test_hook_refused_off_a_terminal_diff_module_never_imported_accepted(
+    repo: Path, ledger: bool
+) -> None:
+    """Hostile: off a terminal the refusal shows no diff, yet the hook imported the
+    module that renders it (check/explain_diffs.py), both when only files are staged
+    (a move) and when the ledger is (a supersede staged, its file not)."""
+    if ledger:
+        write(repo, "flat.md", FLAT.replace("first", "first, edited"))
+        done = forest(repo, "supersede", "flat.md#Flat/One", "--words", "edited")
+        assert done.exit_code == 0, done.stdout + done.stderr
+        git(repo, "add", "--", ".forest/ledger")
+    else:
+        git(repo, "mv", "flat.md", "level.md")
+    proc = _hook_twice(repo, ("forest_files.check.explain_diffs",))
+    said = "drifted flat.md#Flat/One" if ledger else "moved flat.md#Flat/One"
+    assert said in proc.stderr, proc.stderr
     assert proc.stdout.strip() == "1 []", proc.stdout
 
 
