@@ -5,7 +5,8 @@
 evidence: no binding at all when a staged change touches no bound path
 (``PATHS``), else the view's binding map (opening_views.py). A caller opening many
 commits of one ledger (a CI range) hands in the bound paths of the views it opened
-(``bound``), so each view's remembered set is read once. Called by
+(``bound``), so each view's remembered set is read once: a view derived here
+(HEAD's, on a fresh clone) puts the set it wrote there too. Called by
 check/opening.py only (``open_custody``, the one way into custody).
 
 Stores: the view aliases it derives (viewkey.py), and what opening_views.py stores.
@@ -80,7 +81,7 @@ def open_git(
         if known is not None and not (known & touched):
             return Custody(root, source, PATHS, [], {}, view=view, tree=tree)
     wanted = sorted(touched) if touched is not None else None
-    got = view_map(root, source, view, keep_index_file, wanted, replay, config)
+    got = view_map(root, source, view, keep_index_file, wanted, replay, config, bound)
     if got is None:
         return Custody(root, source, ABSENT, [], {}, view=view, tree=tree)
     via, found = got

@@ -36,8 +36,11 @@ def view_map(
     wanted: list[str] | None,
     replay: bool,
     config: SourceConfig | None = None,
+    bound: dict[Path, set[str]] | None = None,
 ) -> tuple[str, bindmap.BindMap] | None:
-    """The view's binding map: saved, derived from the sealed view, or replayed."""
+    """The view's binding map: saved, derived from the sealed view, or replayed.
+    ``bound`` (``open_custody``'s): the view's bound paths, as derived here, are put
+    in it when this map is derived (the record written beside it is not read again)."""
     from forest_files.custody.viewkey import bound_paths, view_ready, write_bound_paths
 
     record = bindmap.view_record(str(view))
@@ -60,8 +63,12 @@ def view_map(
     finally:
         store.close()
     bindmap.save(record, view.stem, every)
-    if bound_paths(view) is None:
-        write_bound_paths(view, {b.path for b in every.bindings})
+    known = bound_paths(view)
+    if known is None:
+        known = {b.path for b in every.bindings}
+        write_bound_paths(view, known)
+    if bound is not None:
+        bound[view] = known
     if wanted is None:
         return via, every
     keep = set(wanted)

@@ -125,11 +125,16 @@ def _check_at(
 
 
 def judge_history(
-    root: Path, commits: Iterable[str], head: str, parents: Mapping[str, tuple[str, ...]]
+    root: Path,
+    commits: Iterable[str],
+    head: str,
+    parents: Mapping[str, tuple[str, ...]],
+    bound: dict[Path, set[str]] | None = None,
 ) -> tuple[dict[HistoryKey, Reported], list[str], list[tuple[str, LedgerError]]]:
     """The first finding of each (binding, kind, hash) in the range but HEAD, by key,
     each naming the commit it was found at; then the commits judged, and those whose
-    ledger does not replay (with why)."""
+    ledger does not replay (with why). ``bound``: the bound paths of the views the
+    caller opened (HEAD's), by view: filled in as the range opens more."""
     out: dict[HistoryKey, Reported] = {}
     judged: list[str] = []
     broken: list[tuple[str, LedgerError]] = []
@@ -137,7 +142,8 @@ def judge_history(
     before = [c for c in commits if c != head]  # HEAD is judged by the HEAD check
     changes = _changed(root, before, parents)
     keys = heads_custody(root, before) if before else {}  # one rev-parse for the range
-    bound: dict[Path, set[str]] = {}  # commits of one ledger share its view's paths
+    if bound is None:
+        bound = {}  # commits of one ledger share its view's paths
     for commit in tracked(before, "judging commits", len(before)):
         changed = changes[commit]
         if changed is not None and not changed:

@@ -203,7 +203,8 @@ class JudgedRange:
         findings: list[Reported] = []
         warnings: list[Reported] = []
         graph: dict[str, tuple[str, ...]] = {}
-        with open_custody(top, head) as custody:
+        bound: dict[Path, set[str]] = {}  # HEAD's view's bound paths, for the range's opens
+        with open_custody(top, head, bound=bound) as custody:
             store, live, content = custody.store(), custody.bindings, custody.content
             if self.base is not None and self.merge_base is not None:
                 findings, warnings = self.range_faults(functools.partial(act_paths, store))
@@ -220,7 +221,7 @@ class JudgedRange:
             conn = store.conn
             items = list(explain(checked, root=top, source=_ROUTES_ON, conn=conn, local=False))
             more = list(explain(gaps, root=top, source=_ROUTES_ON, conn=conn, local=False))
-        history, judged_before, broken = judge_history(top, self.commits, head, graph)
+        history, judged_before, broken = judge_history(top, self.commits, head, graph, bound)
         self.judged = [*judged_before, head]
         for commit, exc in broken:  # a commit of the range whose ledger does not replay
             (fault,) = self.ledger_faults(commit, [replay_fault(top, commit, exc)], findings)

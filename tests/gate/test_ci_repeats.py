@@ -3,10 +3,13 @@
 A range of commits that share one ledger is judged with one read of that ledger's
 remembered bound paths (history.py hands them from commit to commit through
 ``open_custody``'s ``bound``); a range that adds no act naming a body does not list
-HEAD's ledger again for body sizes (range.py ``_body_sizes``). Counted, not timed: the
-cache records read, the listings made.
+HEAD's ledger again for body sizes (range.py ``_body_sizes``). On a fresh clone
+HEAD's open derives its view's bound paths and hands them to the range (judged_range.py),
+so the ``.bound`` record is looked at once in all. Counted, not timed: the looks for
+cache records (found or not), the listings made.
 
 Test: forest_files/gate/history.py (judge_history), forest_files/check/opening_git.py,
+forest_files/check/opening_views.py (view_map), forest_files/gate/judged_range.py (judge),
 forest_files/gate/range.py (_body_sizes).
 """
 
@@ -54,17 +57,15 @@ def repo(tmp_path: Path) -> Path:
     return reused((__name__, "repo"), tmp_path / "repo", _build)
 
 
-def _reads(monkeypatch: pytest.MonkeyPatch, suffix: str) -> list[str]:
-    """The cache records found and read whose name ends with ``suffix`` (each read
-    still made; a look for a record not there yet is not counted)."""
+def _looks(monkeypatch: pytest.MonkeyPatch, suffix: str) -> list[str]:
+    """Every look for a cache record whose name ends with ``suffix``, found or not."""
     seen: list[str] = []
     real = cache.read
 
     def counted(path: str | os.PathLike[str], kind: str) -> object | None:
-        got = real(path, kind)
-        if got is not None and os.fspath(path).endswith(suffix):
+        if os.fspath(path).endswith(suffix):
             seen.append(os.fspath(path))
-        return got
+        return real(path, kind)
 
     monkeypatch.setattr(cache, "read", counted)
     return seen
@@ -76,7 +77,7 @@ def test_ci_range_of_one_ledger_bound_paths_read_once_accepted(
     """Every commit of the range but HEAD touches no bound path and shares HEAD's
     ledger: their bound paths are read from the view's record once, not per commit."""
     assert len(git(repo, "rev-list", "main..HEAD").split()) == RANGE
-    seen = _reads(monkeypatch, ".bound")
+    seen = _looks(monkeypatch, ".bound")
     report = run_gate(repo, "main")
     assert report.exit_code == 0
     assert len(seen) == 1, seen
@@ -100,3 +101,18 @@ def test_ci_range_adding_no_act_head_ledger_not_listed_for_sizes_accepted(
     report = run_gate(repo, "main")
     assert report.exit_code == 0
     assert listed == [], listed
+
+
+def test_ci_fresh_clone_bound_record_looked_at_once_in_all_accepted(
+    repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A fresh clone (no view cached): HEAD's open builds the view and learns its bound
+    paths; the range's commits of that ledger take them from HEAD's open, so the
+    view's ``.bound`` record is looked at once in the whole run, not again per range."""
+    clone = tmp_path / "clone"
+    git(tmp_path, "clone", "-q", "--branch", "feature", str(repo), str(clone))
+    seen = _looks(monkeypatch, ".bound")
+    report = run_gate(clone, "origin/main")
+    assert report.exit_code == 0
+    assert len(seen) == 1, seen
+    assert len(set(seen)) == 1
