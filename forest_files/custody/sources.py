@@ -21,7 +21,6 @@ Test: tests/ledger/test_ledger_sources.py
 
 from __future__ import annotations
 
-import hashlib
 import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -29,6 +28,7 @@ from pathlib import Path
 from types import MappingProxyType
 
 from forest_files import gitio
+from forest_files.custody.apply_bodies import HashedBodies
 from forest_files.custody.replay import BodyReader, replay
 from forest_files.custody.source_config import SourceConfig as SourceConfig
 from forest_files.custody.source_config import config_from as config_from
@@ -44,7 +44,6 @@ from forest_files.gitio import TreeEntry
 from forest_files.kernel.paths import LEDGER_PREFIX as LEDGER_PREFIX
 from forest_files.kernel.shellword import shell_word
 from forest_files.ledger.acts import Act, LedgerError, is_hex64
-from forest_files.ledger.fault import body_unhashed
 from forest_files.ledger.segment_files import SEGMENT_SUFFIX
 from forest_files.ledger.segments import (
     BODIES_DIR,
@@ -169,23 +168,9 @@ def segment_bytes_at(
 
 
 def body_reader(blobs: Mapping[str, bytes]) -> BodyReader:
-    """A reader of body bytes already read (by body hash), checking each hash."""
-    return _body_reader(blobs)
-
-
-def _body_reader(blobs: Mapping[str, bytes]) -> BodyReader:
-    def read(body_hash: str) -> str | None:
-        data = blobs.get(body_hash)
-        if data is None:
-            return None
-        if hashlib.sha256(data).hexdigest() != body_hash:
-            raise LedgerError(body_unhashed(body_hash), code="body-hash", body=body_hash)
-        try:
-            return data.decode("utf-8")
-        except UnicodeDecodeError:
-            raise LedgerError(f"body file {body_hash} is not UTF-8", code="malformed") from None
-
-    return read
+    """A reader of body bytes already read (by body hash), checking each hash
+    (custody/apply_bodies.py: the applier does not hash its text again)."""
+    return HashedBodies(blobs)
 
 
 def read_ledger_from(
@@ -203,7 +188,7 @@ def read_ledger_from(
     where = ledger_blobs(root, source, keep_index_file=keep_index_file)
     data = gitio.cat_blobs(root, [*where.segments.values(), *where.bodies.values()])
     snapshot = snapshot_of({name: data[blob] for name, blob in where.segments.items()})
-    return snapshot, _body_reader({h: data[blob] for h, blob in where.bodies.items()})
+    return snapshot, HashedBodies({h: data[blob] for h, blob in where.bodies.items()})
 
 
 def ground_from(
