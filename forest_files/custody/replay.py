@@ -35,8 +35,9 @@ from forest_files.custody.applied import (
 from forest_files.custody.apply import Applier
 from forest_files.kernel.gcpause import gc_paused
 from forest_files.kernel.progress import Progress
-from forest_files.ledger.act_refs import erased_bodies
+from forest_files.ledger.act_refs import body_refs, erased_bodies
 from forest_files.ledger.acts import Act
+from forest_files.ledger.kinds import EraseAct
 from forest_files.store.forest import ForestStore
 
 __all__ = [
@@ -83,12 +84,15 @@ def replay(
     body_reader: BodyReader,
     *,
     known: Mapping[str, Act] | None = None,
+    named: set[str] | None = None,
 ) -> int:
     """Apply ``acts`` (in dependency order) not yet applied, in one transaction.
 
     Every dep of an act must be applied before it (earlier in ``acts`` or
     already in the index). ``known`` is accepted for older callers and not
-    needed. A refused act rolls the whole call back.
+    needed. ``named``: every body hash ``acts`` name is added to it, in the walk
+    that finds the bodies their erase acts remove (a view's manifest: viewbuild.py).
+    A refused act rolls the whole call back.
     """
     del known
     with store.atomic():
@@ -99,7 +103,7 @@ def replay(
         # their bodies reach the full-text index in one batch at the end.
         batch = len(fresh) >= _BATCH_INDEX_AT and all(a.kind in _INDEX_SAFE for a in fresh)
         with store.deferred_text_index() if batch else nullcontext(), gc_paused():
-            erased = erased_bodies(a.payload for a in acts) | erased_ground.erased_hashes(store)
+            erased = _erased_naming(acts, named) | erased_ground.erased_hashes(store)
             applier = Applier(store, body_reader, erased)
             with Progress("replaying acts", len(fresh)) as bar:  # drawn only on a terminal
                 for start in range(0, len(fresh), _PROGRESS_CHUNK):
@@ -108,3 +112,17 @@ def replay(
         if fresh:  # the second pass: no erased text left, whatever the order
             erased_ground.settle(store)
     return len(fresh)
+
+
+def _erased_naming(acts: Sequence[Act], named: set[str] | None) -> frozenset[str]:
+    """The body hashes the erase acts among ``acts`` remove; with ``named``, every body
+    hash ``acts`` name is added to it in the same walk."""
+    if named is None:
+        return erased_bodies(a.payload for a in acts)
+    erased: list[str] = []
+    for act in acts:
+        payload = act.payload
+        named.update(body_refs(payload))
+        if isinstance(payload, EraseAct):
+            erased.append(payload.body_hash)
+    return frozenset(erased)

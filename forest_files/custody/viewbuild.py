@@ -53,7 +53,8 @@ from forest_files.custody.viewmanifest import Manifest, manifest_rows, sealed_ma
 from forest_files.kernel.errors import ForestError
 from forest_files.kernel.state import ensure_dir
 from forest_files.ledger.act_order import topo_order
-from forest_files.ledger.acts import Act, LedgerError, body_hashes, is_hex64
+from forest_files.ledger.act_refs import body_refs
+from forest_files.ledger.acts import Act, LedgerError, is_hex64
 from forest_files.store.forest import ForestStore
 
 MAX_VIEWS = 6
@@ -109,17 +110,24 @@ def _full(root: Path, project_id: str, where: LedgerBlobs, tmp: Path) -> Manifes
         store.init_schema()
         store.drop_text_index()  # a view is judged, never searched
         store.ensure_anchor(project_id)
-        replay(store, snapshot.ordered(), reader, known=snapshot.acts)
+        named: set[str] = set()  # the bodies the acts name, found as replay walks them
+        replay(store, snapshot.ordered(), reader, known=snapshot.acts, named=named)
         _settle(store)
     finally:
         store.close()
-    return Manifest(dict(where.segments), _referenced(snapshot.acts.values(), where))
+    return Manifest(dict(where.segments), _referenced(named, where))
 
 
-def _referenced(acts: Iterable[Act], where: LedgerBlobs) -> dict[str, str | None]:
-    """Every body hash ``acts`` reference, with its blob id in ``where`` (None: absent).
-    A hash that is no hash can be no body file: it is absent in every source."""
-    return {h: where.bodies.get(h) for a in acts for h in body_hashes(a) if is_hex64(h)}
+def _referenced(named: Iterable[str], where: LedgerBlobs) -> dict[str, str | None]:
+    """Each body hash of ``named`` (those acts name), with its blob id in ``where``
+    (None: absent). A hash that is no hash can be no body file: it is absent in every
+    source."""
+    return {h: where.bodies.get(h) for h in named if is_hex64(h)}
+
+
+def _named(acts: Iterable[Act]) -> set[str]:
+    """Every body hash ``acts`` name."""
+    return {h for a in acts for h in body_refs(a.payload)}
 
 
 def _from_nearest(
@@ -155,7 +163,8 @@ def _extend(
     outside = {d for a in fresh.values() for d in a.deps if d not in fresh}
     if not outside <= applied:
         return None  # a dependency the view does not hold: the full replay decides
-    wanted = {h for a in fresh.values() for h in body_hashes(a) if h in where.bodies}
+    referenced = _referenced(_named(fresh.values()), where)  # one walk: read and kept
+    wanted = {h for h, blob in referenced.items() if blob is not None}
     bodies = gitio.cat_blobs(root, [where.bodies[h] for h in wanted])
     reader = body_reader({h: bodies[where.bodies[h]] for h in wanted})
     _copy(view, tmp)
@@ -168,7 +177,7 @@ def _extend(
         store.close()
     return Manifest(
         {**held.segments, **{n: where.segments[n] for n in new}},
-        {**held.bodies, **_referenced(fresh.values(), where)},
+        {**held.bodies, **referenced},
         parent=view.stem,
     )
 
