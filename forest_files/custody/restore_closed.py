@@ -10,8 +10,11 @@ line taken out (a fence's closing line too), is one of the section's level or hi
 that HEAD's file holds more of than the restore would write (the next section, which
 the fence ran over) or holds none of (a section typed and never committed, which only
 the user can tell from a line of a sample: not a line of ground's, nor in a fence that
-names its language, ```` ```sh ````, unless that language is Markdown), or, the
-section excluding parts, an excluded part's heading (its text is in no record).
+names its language, ```` ```sh ````, unless that language is Markdown), or, with
+words under it in the block, one the file read so holds more of than HEAD's and the
+restore's would (``# B`` typed a second time, the real one after the section; the same
+heading alone in a bare fence is a sample's line), or, the section excluding parts, an
+excluded part's heading (its text is in no record).
 Stores: nothing (lines in, a value out).
 Refuses: nothing itself; ``closed_over``'s answer is refused by restore_swallowed.py
 ``guard`` (the block to close before the heading, its own closing line taken out
@@ -110,7 +113,8 @@ def closed_over(
                 continue
             out = (block.first - 1, end if block.kind == "fence" else -1)
             sample = block.kind == "fence" and labelled(text[block.first - 1])
-            if judge.dropped(out, line, deeper=found > level, sample=sample):
+            typed = any(x.strip() for x in text[line + 1 : end])  # words under it
+            if judge.dropped(out, line, deeper=found > level, sample=sample, typed=typed):
                 closer = closing_line(block.kind, text[block.first - 1])
                 return Hidden(
                     line,
@@ -153,15 +157,20 @@ class _Judge:
         self._counts: tuple[Counter[tuple[int, tuple[str, ...]]], ...] | None = None
         self._docs: dict[tuple[int, int], Document] = {}
 
-    def dropped(self, out: tuple[int, int], line: int, *, deeper: bool, sample: bool) -> bool:
+    def dropped(
+        self, out: tuple[int, int], line: int, *, deeper: bool, sample: bool, typed: bool
+    ) -> bool:
         """The heading at ``line`` (0-based in the section), hidden by a block, is a kept
         one (``closed_over``), read with ``out`` taken out: the block's first line and
         a fence's closing line (-1: none; left, it would open a fence over the rest).
         Of the section's level or higher: one HEAD's file holds more of than the file
         written would, or one it holds none of (a section typed and never committed, or
-        a line of a sample: only the user can tell, so the restore refuses) unless the
-        block is a ``sample`` (a fence naming its language: its lines are code) or the
-        line is one of ground's (a sample ground holds itself)."""
+        a line of a sample: only the user can tell, so the restore refuses), or, with
+        words under it in the block (``typed``), one the file read so holds more of
+        than HEAD's and the file written (``# B`` typed a second time, the real one
+        after the section), unless the block is a ``sample`` (a fence naming its
+        language: its lines are code) or the line is one of ground's (a sample ground
+        holds itself)."""
         before = self.around[0]
         doc = self._without(out)
         at = len(before) + line  # its 1-based line once the opener's is out
@@ -180,7 +189,9 @@ class _Judge:
         key = heads[0]
         if held[key] > written[key]:
             return True
-        return not (held[key] or sample or self._ground_line(line))
+        if sample or self._ground_line(line):
+            return False
+        return not held[key] or (typed and by_path(doc)[key] > max(held[key], written[key]))
 
     def _ground_line(self, line: int) -> bool:
         """The section's line ``line`` (0-based) is, stripped, a line of ground's."""

@@ -139,7 +139,13 @@ def test_closed_html_block_ending_on_words_advice_keeps_them(
 
 
 @pytest.mark.parametrize(
-    "sample", ["```sh\n# install\n```\n", "```\n# B\n```\n", "~~~\n## sub\n~~~\n"]
+    "sample",
+    [
+        "```sh\n# install\n```\n",
+        "```\n# B\n```\n",
+        "~~~\n## sub\n~~~\n",
+        "```sh\n# B\n\nmy typed words\n```\n",
+    ],
 )
 @pytest.mark.parametrize(
     ("text", "adopt"), [(CUT, ("--exclude", "#sub")), (NEXT, ())], ids=["excluded", "next"]
@@ -148,8 +154,9 @@ def test_restore_typed_code_sample_hiding_no_heading_accepted(
     tmp_path: Path, text: str, adopt: tuple[str, ...], sample: str
 ) -> None:
     """A code sample typed into A, closed, whose lines read alone as a heading the file
-    still holds where it stood (``# B`` after A, ``## sub`` after the sample) or never
-    held (``# install``): it is A's edit; the restore drops it, as before."""
+    still holds where it stood (``# B`` after A, ``## sub`` after the sample; in a
+    ``sh`` fence with words under it too) or never held (``# install``): it is A's edit;
+    the restore drops it, as before."""
     repo = bound(tmp_path, text, *adopt)
     write(repo, "f.md", text.replace("text a\n", f"text a\n{sample}"))
     out = ok(repo, "restore", "f.md#A").stdout
@@ -226,3 +233,51 @@ def test_restore_bare_sample_ground_holds_accepted(tmp_path: Path) -> None:
     write(repo, "f.md", text.replace("text a", "text A"))
     assert ok(repo, "restore", "f.md#A").stdout.startswith("restored f.md#A")
     assert (repo / "f.md").read_text() == text
+
+
+TWICE = "\n# B\n\nmy typed words\n"  # ``# B`` typed a second time in A, words under it
+
+
+@pytest.mark.parametrize("opener", ["```", "~~~~", "```md", "<!--"])
+def test_restore_closed_block_over_a_heading_typed_twice_refused(
+    tmp_path: Path, opener: str
+) -> None:
+    """``# B`` typed in A with words under it, a block opened before it and closed after
+    it, while the real ``# B`` (committed) follows A: HEAD's file and the file as the
+    restore writes it hold one ``# B`` each, so the judge read the typed one as a line
+    of A's edit, and ``forest check``'s route, ``forest restore 'f.md#A'``, exited 0
+    with the typed ``# B`` and its words gone from the file. Read with the block's first
+    line out, the file holds two: the restore is refused, nothing written, with the
+    close advice; followed literally, the restore it names pasted keeps the words and
+    makes A ground."""
+    closer = {"```": "```", "~~~~": "~~~~", "```md": "```", "<!--": "-->"}[opener]
+    text = NEXT.replace("\n# X\n\nx\n", "")
+    repo = bound(tmp_path, text)
+    edited = f"# A\n\ntext a\n{opener}\n{TWICE}{closer}\n\n# B\n\nb\n"
+    write(repo, "f.md", edited)
+    (a,) = findings(repo)
+    before = state(repo)
+    got = forest(repo, "restore", "f.md#A")
+    assert "my typed words" in (repo / "f.md").read_text(), got.stdout
+    assert got.exit_code == 1, got.stdout
+    line = got.stderr.strip()
+    assert line.count("\n") == 0 and "`# B` at line 6" in line, line
+    assert "nothing was written" in line and "before line 6" in line, line
+    assert state(repo) == before
+    first = a["routes"][0]
+    assert first["label"] == "close the block" and first["command"] is None, a["routes"]
+    said = ADVICE.search(first["note"])
+    assert said is not None, first["note"]
+    at, count, end, then = said.groups()
+    lines = edited.splitlines(keepends=True)
+    taken = TAKE_OUT.search(first["note"])
+    assert taken is not None, first["note"]
+    del lines[int(taken.group(1)) - 1]
+    lines.insert(int(at) - 1, f"{end or closer[0] * int(count)}\n")
+    write(repo, "f.md", "".join(lines))
+    got = pasted(repo, then)
+    assert got.returncode == 0, (then, got.stderr)
+    now = (repo / "f.md").read_text()
+    assert now.startswith("# A\n\ntext a\n") and now.count("my typed words") == 1, now
+    assert now.endswith("# B\n\nb\n"), now
+    assert [f["kind"] for f in findings(repo)] == ["clean"]
