@@ -26,9 +26,11 @@ cached opens no SQLite for them either. A stale record is a miss.
 Refuses: nothing.
 Returns: ``contests`` (each contest's heads, content ids, sorted), ``unbound``
 (findings of the contests no finding names, and of the bindings rebound twice),
+``on_branches`` (how many merged branches rebound a binding, in words),
 ``of_worktree``, ``within`` (those a check limited to paths reports). A binding
 rebound twice is listed in its own row (its clean finding's) by finding_rows.py.
-Test: tests/check/test_contested_doors.py, tests/check/test_rebound_twice_doors.py
+Test: tests/check/test_contested_doors.py, tests/check/test_rebound_twice_doors.py,
+tests/check/test_rebound_thrice.py
 """
 
 from __future__ import annotations
@@ -123,9 +125,24 @@ def unbound(
     return [*_unbound(found, named), *(rebound_finding(*t) for t in twice)]
 
 
+_COUNTS = ("two", "three", "four", "five", "six", "seven", "eight", "nine")
+
+
+def on_branches(counts: Iterable[int]) -> str:
+    """``on three merged branches``: how many merged branches rebound a binding (its
+    places, one a branch), the count said when every one of ``counts`` is the same
+    (verify's refusal says one line of several bindings), else ``on merged branches``."""
+    told = set(counts)
+    if len(told) != 1:
+        return "on merged branches"
+    (n,) = told
+    return f"on {_COUNTS[n - 2] if 2 <= n < 10 else n} merged branches"
+
+
 def rebound_finding(bind_act: str, path: str, places: tuple[str, ...]) -> Finding:
-    """The ``contested`` finding of a binding two merged branches rebound: where it
-    stands (the place every index settled on) and the other places it was rebound to."""
+    """The ``contested`` finding of a binding merged branches rebound (one place each):
+    where it stands (the place every index settled on) and the other places it was
+    rebound to."""
     others = ", ".join(places[1:])
     return Finding(
         kind="contested",
@@ -134,7 +151,7 @@ def rebound_finding(bind_act: str, path: str, places: tuple[str, ...]) -> Findin
         binding=bind_act,
         ground=None,
         expected_hash=None,
-        detail=f"binding rebound on two merged branches: it stands at {places[0]}, "
+        detail=f"binding rebound {on_branches([len(places)])}: it stands at {places[0]}, "
         f"also rebound to {others}; one more rebind settles it",
         reason=Reason("rebound-twice", places[1]),
         places=places,

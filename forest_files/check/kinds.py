@@ -44,8 +44,8 @@ KINDS: dict[str, Kind] = {
     ),
     "contested": (
         "a ground has two live successors (two branches each superseded it), bound to a "
-        "file or to none; or a section has two bindings; or two merged branches each "
-        "rebound one binding (check, ci)",
+        "file or to none; or a section has two bindings; or two or more merged branches "
+        "each rebound one binding (check, ci)",
         "check, ci, verify",
         "`forest resolve`; two bindings: `forest retire --binding`; rebound twice: "
         "`forest rebind` once more",

@@ -63,3 +63,32 @@ def test_binding_rebound_on_three_merged_branches_every_place_routed_recovers(
     doc = json.loads(_run(b, "check", "--json").stdout)
     assert doc["ok"] is True, doc["findings"]
     assert [f["selector"] for f in doc["findings"]] == [route["argv"][0][-1]]
+
+
+def test_binding_rebound_on_three_merged_branches_count_said_detected(tmp_path: Path) -> None:
+    """The detail and verify's refusal said "rebound on two merged branches" of a binding
+    three merged branches rebound; now they say three (check, its JSON, verify)."""
+    b = three_merged(tmp_path)
+    said = _contested(b)
+    assert said["detail"].startswith("binding rebound on three merged branches:"), said
+    assert "rebound on three merged branches" in _run(b, "check").stdout
+    verify = _run(b, "verify")
+    assert verify.returncode == 1, verify.stdout + verify.stderr
+    assert "rebound on three merged branches" in verify.stdout, verify.stdout
+    line = verify.stderr.strip()
+    assert line == (
+        "forest: 1 binding(s) rebound on three merged branches; rebind each as a route above says"
+    ), line
+    assert "two merged" not in verify.stdout + verify.stderr
+
+
+def test_merged_branch_counts_in_words_accepted() -> None:
+    """Bindings rebound on different counts of branches, in one line: the count is not
+    said (verify's refusal of several); one count is, in words up to nine."""
+    from forest_files.check.contests import on_branches
+
+    assert on_branches([2]) == "on two merged branches"
+    assert on_branches([3, 3]) == "on three merged branches"
+    assert on_branches([9]) == "on nine merged branches"
+    assert on_branches([10]) == "on 10 merged branches"
+    assert on_branches([2, 3]) == "on merged branches"

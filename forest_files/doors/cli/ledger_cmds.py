@@ -9,7 +9,7 @@ reached from where the user stands, and one route removing every stray file; a
 segment a rule converted on checkout names the rule's file and the fix:
 custody/ledger_conversion.py ``checkout_faults``);
 acts without authority over the range (exit 1); contested ground or a binding
-rebound on two merged branches (``ContestedGround``, exit 1); local state git
+rebound on merged branches (``ContestedGround``, exit 1); local state git
 tracks (``TrackedLocalState``, exit 1).
 Returns: the faults, contests and findings (``--json``: the findings schema's routes);
 the custody acts, or one binding's chain (``log``), read from the index once the index
@@ -210,7 +210,7 @@ def verify(
         )
     from forest_files.check.finding import has_reason
 
-    rebound = sum(1 for x in found if has_reason(x.finding, "rebound-twice"))
+    rebound = [len(x.finding.places) for x in found if has_reason(x.finding, "rebound-twice")]
     if contested or rebound:
         raise ContestedGround(_contested_line(len(contested), rebound))
     if found:
@@ -230,12 +230,15 @@ def _replayed(r: Repository) -> tuple[list[GroundEntry], list[Fault]]:
         return [], [replay_fault(r.root, exc)]
 
 
-def _contested_line(ground: int, rebound: int) -> str:
-    """verify's refusal of contested ground and of bindings rebound twice."""
+def _contested_line(ground: int, rebound: list[int]) -> str:
+    """verify's refusal of contested ground and of bindings rebound twice (``rebound``:
+    each one's places, one a merged branch)."""
+    from forest_files.check.contests import on_branches
+
     said = [f"{ground} contested ground entries; resolve them"] if ground else []
     if rebound:
         said.append(
-            f"{rebound} binding(s) rebound on two merged branches; "
+            f"{len(rebound)} binding(s) rebound {on_branches(rebound)}; "
             "rebind each as a route above says"
         )
     return "; and ".join(said)
