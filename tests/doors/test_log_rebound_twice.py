@@ -14,7 +14,7 @@ from pathlib import Path
 
 from tests.helpers.cli import findings, ok
 from tests.helpers.git import git, pasted
-from tests.helpers.rebound import merged_clones
+from tests.helpers.rebound import merged_clones, three_merged
 
 
 def test_log_of_binding_rebound_twice_each_move_from_its_own_place_detected(
@@ -47,3 +47,43 @@ def test_log_of_rebind_settling_binding_rebound_twice_from_where_it_stood_detect
     acts = json.loads(ok(b, "log", "--json").stdout)["acts"]
     settle = [a for a in acts if a["kind"] == "rebind"][-1]
     assert settle["moved_from"] == stood and settle["subject"] != stood, settle
+
+
+def test_log_of_the_other_branchs_place_says_merged_branches_rebound_it_detected(
+    tmp_path: Path,
+) -> None:
+    """``forest log`` of the place the losing branch rebound the binding to printed
+    "B.md#X: moved; its binding is C.md#X now", a move no one made: now it says merged
+    branches rebound it there, where it stands, and that ``forest check`` prints the
+    routes that settle it; once settled, the place reads as moved again."""
+    b, _ = merged_clones(tmp_path)
+    (found,) = [f for f in findings(b) if f["kind"] == "contested"]
+    stands = found["selector"]
+    (other,) = {"B.md#X", "C.md#X"} - {stands}
+    first = ok(b, "log", other).stdout.splitlines()[0]
+    assert first == (
+        f"{other}: its binding was rebound on two merged branches, here and to {stands}; "
+        f"it stands at {stands} until one more rebind settles it (`forest check` prints "
+        "the routes)"
+    ), first
+    assert ok(b, "log", stands).stdout.splitlines()[0] == stands
+    (keep,) = [r for r in found["routes"] if r["argv"][0][-1] == stands]
+    assert pasted(b, keep["command"]).returncode == 0
+    git(b, "commit", "-q", "-m", "settle")
+    first = ok(b, "log", other).stdout.splitlines()[0]
+    assert first == f"{other}: moved; its binding is {stands} now", first
+
+
+def test_log_of_a_place_three_merged_branches_rebound_names_the_others_detected(
+    tmp_path: Path,
+) -> None:
+    """Three branches: the log of each place it does not stand at names the count, the
+    two other places, and where it stands."""
+    b = three_merged(tmp_path)
+    (found,) = [f for f in findings(b) if f["kind"] == "contested"]
+    stands = found["selector"]
+    for place in sorted({"B.md#X", "C.md#X", "D.md#X"} - {stands}):
+        first = ok(b, "log", place).stdout.splitlines()[0]
+        (third,) = {"B.md#X", "C.md#X", "D.md#X"} - {stands, place}
+        assert first.startswith(f"{place}: its binding was rebound on three merged branches")
+        assert f"here and to {stands}, {third}; it stands at {stands} until" in first, first

@@ -2,8 +2,9 @@
 
 A chain shows the binding's moves (``forest rebind``: from where, to where, by whom,
 when) among its grounds, in the order they happened; a target where a binding stood
-before a move, or one of two merged branches put it (and none stands now), shows that
-binding's chain, its first line naming where it stands.
+before a move, or one of merged branches put it (and none stands now), shows that
+binding's chain, its first line naming where it stands (rebound on merged branches and
+not settled: that they did, and that ``forest check`` prints the routes).
 
 Stores: nothing itself; an index whose binding rows or grounds disagree with the
 ledger is rebuilt from it first (the index proof every door runs,
@@ -72,6 +73,7 @@ def print_chain(target: str, repo: Path, as_json: bool) -> None:
     r = Repository(repo)
     with r:
         binding, moved, links, acts = _proven_chain(r, target)
+        here = _rebound_here(r, binding, target) if moved else ()
         ended = [e for e in acts if e.kind == "retire" and e.subject == binding.bind_act]
         moves = [e for e in acts if e.kind == "rebind" and e.result == binding.bind_act]
     if as_json:
@@ -79,7 +81,9 @@ def print_chain(target: str, repo: Path, as_json: bool) -> None:
         shown = [_move_doc(e) for e in moves]
         typer.echo(json.dumps({**doc, "chain": [asdict(x) for x in links], "moves": shown}))
         return
-    if moved:
+    if here:
+        typer.echo(printable(_rebound_line(target, here)))
+    elif moved:
         typer.echo(printable(f"{target}: moved; its binding is {binding.selector} now"))
     typer.echo(printable(binding.selector + (" (retired)" if binding.retired else "")))
     grounds = [
@@ -204,6 +208,42 @@ def _merged(chain: list[tuple[str, str]], moves: list[tuple[str, str]]) -> list[
             out.append(pending.pop(0))
         out.append((at, what))
     return out + pending
+
+
+def _rebound_here(r: Repository, binding: Binding, target: str) -> tuple[str, ...]:
+    """The places merged branches rebound ``binding`` to (where it stands first:
+    custody/rebind_tips.py) when ``target`` is another of them, else ()."""
+    from forest_files.custody.rebind_tips import rebound
+
+    got = rebound(r.store().conn, [binding.bind_act])
+    places = got[0][2] if got else ()
+    return places if set(_names(target)) & set(places[1:]) else ()
+
+
+def _rebound_line(target: str, places: tuple[str, ...]) -> str:
+    """The first line of ``forest log`` of a place merged branches rebound a binding to
+    (``places``, where it stands first) where it does not stand: who put it there,
+    where it stands, and that check prints the routes that settle it."""
+    from forest_files.check.contests import on_branches
+
+    names = _names(target)
+    others = ", ".join(p for p in places if p not in names)
+    return (
+        f"{target}: its binding was rebound {on_branches([len(places)])}, here and to "
+        f"{others}; it stands at {places[0]} until one more rebind settles it "
+        "(`forest check` prints the routes)"
+    )
+
+
+def _names(target: str) -> tuple[str, ...]:
+    """``target`` as typed and as its selector renders (one that does not parse: as
+    typed only)."""
+    from forest_files.text.selector import SelectorError, parse_selector, render
+
+    try:
+        return target, render(parse_selector(target))
+    except SelectorError:
+        return (target,)
 
 
 def _moved_away(acts: list[LogEntry], every: list[Binding], target: str) -> Binding | None:
