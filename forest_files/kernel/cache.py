@@ -20,7 +20,12 @@ keyed BLAKE2b over kind and payload), payload (``marshal`` of the value).
 Files are created ``O_EXCL|O_NOFOLLOW`` under a temporary name beside the
 record and renamed over it; a symlink is never written through or read.
 
-Uses ``os``, ``hashlib`` and ``marshal`` only: the warm ``forest check`` loads it.
+Uses ``os``, ``marshal`` and BLAKE2b only: the warm ``forest check`` loads it. The
+MAC is ``_blake2.blake2b`` (what ``hashlib.blake2b`` is, OpenSSL or not), checked by
+``_operator._compare_digest`` (``hmac.compare_digest`` without OpenSSL; constant
+time): ``import hashlib`` or ``hmac`` loads OpenSSL's ``_hashlib`` (~2 ms of every warm
+check, ``forest status`` and the pre-commit hook), which nothing here uses
+(``file_digest`` imports hashlib for its SHA-256).
 
 Stores: the record files callers name; ``mac.key`` in the shared state directory.
 ``sweep_leftovers`` removes the temp files of writers that are gone (their pid runs
@@ -32,10 +37,14 @@ Test: tests/kernel/test_cache.py, tests/doors/test_hooks_install_leftovers.py
 
 from __future__ import annotations
 
-import hashlib
 import marshal
 import os
-from hmac import compare_digest
+from _operator import _compare_digest as compare_digest
+
+try:
+    from _blake2 import blake2b  # hashlib.blake2b is this very type
+except ImportError:  # an interpreter built without it: hashlib's, whatever it is
+    from hashlib import blake2b
 
 from forest_files.kernel.state import STATE_NAME, ensure_dir, git_dir_paths
 
@@ -174,6 +183,8 @@ def file_digest(path: str | os.PathLike[str]) -> str | None:
         fd = os.open(path, os.O_RDONLY | _NOFOLLOW)
     except OSError:
         return None
+    import hashlib
+
     digest = hashlib.sha256()
     try:
         with os.fdopen(fd, "rb") as fh:
@@ -185,7 +196,7 @@ def file_digest(path: str | os.PathLike[str]) -> str | None:
 
 
 def _mac(key: bytes, name: bytes, payload: bytes | memoryview) -> bytes:
-    mac = hashlib.blake2b(key=key, digest_size=32)
+    mac = blake2b(key=key, digest_size=32)
     mac.update(bytes((len(name),)) + name)
     mac.update(payload)
     return mac.digest()
