@@ -69,3 +69,19 @@ def test_cache_mac_is_hashlib_keyed_blake2b_accepted(tmp_path: Path) -> None:
     expected = hashlib.blake2b(bytes((len(name),)) + name + payload, key=key, digest_size=32)
     assert data[head : head + 32] == expected.digest()
     assert cache.read(path, "demo") == ("clean", 10)
+
+
+def test_clean_check_staged_loads_no_openssl_hash_module_accepted(tmp_path: Path) -> None:
+    """``forest check --staged`` of a change touching no bound file: the text renderer
+    reaches check/commit_route.py, whose digest alone needs ``hashlib``."""
+    root = two_bound_files(tmp_path)
+    assert _python(root, "-m", "forest_files.doors.fastcheck").returncode == 0
+    write(root, "notes.txt", "an unbound file\n")
+    git(root, "add", "notes.txt")
+    for _ in range(2):  # the view built and named, then HEAD's clean verdict remembered
+        first = _python(root, "-m", "forest_files.doors.fastcheck", "--staged")
+        assert first.returncode == 0, first.stderr
+    warm = _python(root, "-m", "forest_files.doors.fastcheck", "--staged")
+    assert warm.returncode == 0, warm.stderr
+    assert "HEAD judged clean" in warm.stdout, warm.stdout
+    assert not loaded(warm.stderr) & OPENSSL, sorted(loaded(warm.stderr) & OPENSSL)
