@@ -25,7 +25,7 @@ log cannot be written): the act it records is already in the ledger, so a full
 disk must not turn a recorded ceremony into a reported failure. A gap is said
 once while it lasts (a command says it once; a long-running watcher or MCP server
 again after the log was written in between, or for another cause), in one
-warning with the fix: ``chmod u+w`` on the
+warning with the fix (custody/auditgap.py): ``chmod u+w`` on the
 folder and ``audit.db``, or ``chown`` when another user owns the folder; never
 for a refusal's own record (``quiet``, doors/doorlog.py), whose command has one
 ``forest:`` line already and holds no act to lose. Nothing is
@@ -37,26 +37,24 @@ error boundary does not record it twice.
 
 from __future__ import annotations
 
-import errno
 import json
-import os
 import re
 import sqlite3
-import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from forest_files.custody import auditsql as sql
+from forest_files.custody.auditgap import gap_closed, say_gap
 from forest_files.custody.relocate import relocate_once
 from forest_files.kernel.errors import ForestError
 from forest_files.kernel.paths import AUDIT_DB_NAME, FOREST_DIR
-from forest_files.kernel.shellword import first_unprintable, printable, shell_word
+from forest_files.kernel.shellword import first_unprintable, printable
 from forest_files.kernel.state import shared_dir
 from forest_files.store.base import utc_now
-from forest_files.store.connection import atomic, damaged
-from forest_files.store.localdb import local_error, move_aside, open_local
+from forest_files.store.connection import atomic
+from forest_files.store.localdb import local_error, open_local
 
 if TYPE_CHECKING:
     from forest_files.custody.auditrecord import AuditRecord
@@ -229,8 +227,7 @@ def append_events(
         if not quiet:  # the act itself stands (the ledger holds it): said, never silent
             say_gap(Path(root), exc)
         return False
-    if _SAID:  # written: a gap this process said is over, and a later one is said again
-        _SAID.pop(str(_db_of(Path(root))), None)
+    gap_closed(Path(root))  # written: a gap said is over, and a later one is said again
     return True
 
 
@@ -241,62 +238,3 @@ def __getattr__(name: str) -> Any:
 
         return AuditRecord
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-# The log whose gap this process has said, with that gap's words: a long-running door
-# (the watcher, forest mcp) says each gap once, not once for the whole process.
-_SAID: dict[str, str] = {}
-
-
-def _db_of(root: Path) -> Path:
-    try:
-        return shared_dir(root, create=False) / AUDIT_DB_NAME
-    except ForestError:  # the git directory itself is not found: the words alone
-        return Path(root) / AUDIT_DB_NAME
-
-
-def say_gap(root: Path, exc: BaseException) -> None:
-    """The one warning that the audit log was not written, with what fixes it: once
-    while the same gap lasts (the log not written since, for the same reason)."""
-    db = _db_of(root)
-    why, fix = gap_of(db, exc)
-    if _SAID.get(str(db)) == why + fix:
-        return
-    _SAID[str(db)] = why + fix
-    sys.stderr.write(
-        f"forest: warning: the audit log was not written ({why}); what this command did "
-        f"stands{fix}\n"
-    )
-
-
-_DENIED_SQLITE = (3, 8, 14)  # SQLITE_PERM, SQLITE_READONLY, SQLITE_CANTOPEN
-_DENIED_OS = (errno.EACCES, errno.EPERM)
-
-
-def gap_of(db: Path, exc: BaseException) -> tuple[str, str]:
-    """(why, `` — fix``) of a log not written: a file or folder that cannot be written
-    gets ``chmod u+w`` on them, or ``chown`` when another user owns the folder (a
-    ``sudo forest …`` once); a file SQLite calls damaged or no database gets the ``mv``
-    that moves it aside; any other error keeps its own words and fix (a full disk:
-    free space; a refused record: what to change)."""
-    cause = exc.__cause__ if isinstance(exc, ForestError) and exc.__cause__ else exc
-    code = getattr(cause, "sqlite_errorcode", None)
-    denied = (isinstance(code, int) and code & 0xFF in _DENIED_SQLITE) or (
-        isinstance(cause, OSError) and cause.errno in _DENIED_OS
-    )
-    if isinstance(cause, sqlite3.Error) and damaged(cause):  # garbage, a copy cut short
-        return f"{db.name} is damaged or is not a SQLite database", (
-            f" — move it aside, and the next command starts a new one: {move_aside(db)}"
-        )
-    if not denied:
-        return " ".join(str(exc).split())[:300], ""
-    why = f"{db.name}: {cause.strerror if isinstance(cause, OSError) else cause}"
-    folder = db.parent
-    try:
-        theirs = os.stat(folder).st_uid != os.geteuid()
-    except (OSError, AttributeError):  # no folder; no geteuid (Windows)
-        theirs = False
-    if theirs:
-        return why, f' — another user owns it: sudo chown -R "$(id -un)" {shell_word(str(folder))}'
-    paths = [folder, *([db] if db.exists() else [])]
-    return why, f" — make it writable: chmod u+w {' '.join(shell_word(str(p)) for p in paths)}"

@@ -1,6 +1,6 @@
 """A long-running process (the watcher, ``forest mcp``) says each gap of the audit log:
 once while the same gap lasts, again when the log was written in between and a new
-gap opens (custody/auditlog.py ``say_gap``). It said
+gap opens (custody/auditgap.py ``say_gap``). It said
 the first gap only, then nothing for the rest of the process."""
 
 from __future__ import annotations
