@@ -52,7 +52,7 @@ from forest_files.kernel.errors import ForestError
 from forest_files.kernel.paths import AUDIT_DB_NAME, FOREST_DIR
 from forest_files.kernel.shellword import first_unprintable, printable
 from forest_files.kernel.state import shared_dir
-from forest_files.store.base import utc_now
+from forest_files.store.clock import utc_now
 from forest_files.store.connection import atomic
 from forest_files.store.localdb import local_error, open_local
 

@@ -32,7 +32,8 @@ from forest_files.ledger.kinds import (
     seal_act,
 )
 from forest_files.store import rows
-from forest_files.store.base import new_stamp, utc_now
+from forest_files.store.base import new_stamp
+from forest_files.store.clock import utc_now
 from forest_files.store.forest import ForestStore
 from forest_files.store.rows import Row, Stamp
 

@@ -34,7 +34,7 @@ from forest_files.kernel.hashing import hash_body
 from forest_files.kernel.paths import LOCAL_DB_NAME
 from forest_files.kernel.shellword import forest_text
 from forest_files.kernel.state import shared_dir, worktree_key
-from forest_files.store.base import utc_now
+from forest_files.store.clock import utc_now
 from forest_files.store.connection import atomic
 from forest_files.store.localdb import local_error, open_local
 

@@ -40,7 +40,7 @@ from forest_files.kernel.hashing import hash_body
 from forest_files.kernel.shellword import command_text, forest_step
 from forest_files.ledger.acts import Act
 from forest_files.ledger.kinds import RebindAct
-from forest_files.store.base import utc_now
+from forest_files.store.clock import utc_now
 
 if TYPE_CHECKING:
     from forest_files.custody.repository import Repository

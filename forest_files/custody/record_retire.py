@@ -18,7 +18,7 @@ from forest_files.custody.rebind_tips import tip_acts
 from forest_files.kernel.errors import ForestError
 from forest_files.ledger.acts import Act
 from forest_files.ledger.kinds import RetireAct
-from forest_files.store.base import utc_now
+from forest_files.store.clock import utc_now
 
 if TYPE_CHECKING:
     from forest_files.custody.repository import Repository

@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import shutil
 import stat
 import sys
 from dataclasses import dataclass, field
@@ -164,6 +163,8 @@ def _move(
         ensure_dir(dest.parent)
         os.replace(source, dest)
     except OSError:
+        import shutil  # a move across file systems only: never imported by the usual command
+
         try:
             shutil.copy2(source, dest, follow_symlinks=False)
             source.unlink()

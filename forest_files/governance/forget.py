@@ -57,7 +57,7 @@ from forest_files.ledger.fault import LedgerError
 from forest_files.ledger.kinds import MAX_TEXT, MAX_TOMBSTONE_LINES, EraseAct
 from forest_files.praise import placeholder_signature, placeholder_words, refuse_praise
 from forest_files.store import queries
-from forest_files.store.base import utc_now
+from forest_files.store.clock import utc_now
 from forest_files.store.erasure import ERASED_MARK
 from forest_files.store.forest import ForestStore
 

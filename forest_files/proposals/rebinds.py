@@ -28,7 +28,7 @@ from pathlib import Path
 from forest_files.kernel.errors import ForestError
 from forest_files.kernel.shellword import forest_text
 from forest_files.kernel.state import shared_dir, worktree_key
-from forest_files.store.base import utc_now
+from forest_files.store.clock import utc_now
 from forest_files.store.localdb import open_local
 
 REBINDS_DB_NAME = "rebinds.db"

@@ -17,22 +17,16 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Mapping, Sequence
-from datetime import UTC, datetime
 from typing import Any
 
 from forest_files.kernel import bounds
 from forest_files.kernel.errors import ForestError, NotFound, ScopeMismatch
 from forest_files.kernel.vocab import CEREMONY_EDGE_KINDS, EDGE_KINDS
 from forest_files.store import queries, rows
+from forest_files.store.clock import utc_now as utc_now  # named here too: restore_capture.py
 from forest_files.store.lookup import LookupBase, mismatch
 
 Origins = Sequence[tuple[int, str]]
-
-
-def utc_now() -> str:
-    """UTC with milliseconds and a Z, Forest's timestamp format."""
-    now = datetime.now(UTC)
-    return now.strftime("%Y-%m-%dT%H:%M:%S.") + f"{now.microsecond // 1000:03d}Z"
 
 
 def new_stamp() -> rows.Stamp:

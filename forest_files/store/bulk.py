@@ -26,7 +26,7 @@ from typing import Any, NamedTuple
 from forest_files.kernel.errors import CeremonyRefusal, ForestError
 from forest_files.praise import refuse_praise
 from forest_files.store import queries, rows
-from forest_files.store.base import utc_now
+from forest_files.store.clock import utc_now
 from forest_files.store.connection import guarded
 from forest_files.store.rows import Row, Stamp
 from forest_files.store.writing import WriteMixin

@@ -21,7 +21,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from forest_files.kernel.errors import ForestError
-from forest_files.store.base import StoreBase, utc_now
+from forest_files.store.base import StoreBase
+from forest_files.store.clock import utc_now
 from forest_files.store.entryrow import ERASED_MARK as ERASED_MARK  # governance reads it here
 from forest_files.store.entryrow import Row
 

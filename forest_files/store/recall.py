@@ -25,7 +25,8 @@ from typing import Any
 from forest_files.kernel.errors import ForestError
 from forest_files.kernel.vocab import JURISDICTIONS
 from forest_files.store import queries
-from forest_files.store.base import StoreBase, utc_now
+from forest_files.store.base import StoreBase
+from forest_files.store.clock import utc_now
 from forest_files.store.connection import guarded
 from forest_files.store.packets import (
     DEFAULT_EXCERPT,

@@ -23,7 +23,8 @@ from forest_files.kernel.errors import ForestError
 from forest_files.kernel.vocab import BUCKETS, RESERVED_BUCKETS, ROOT_BUCKET
 from forest_files.scrub import ScrubFn, default_scrub
 from forest_files.store import queries
-from forest_files.store.base import Origins, StoreBase, check_kinds, utc_now
+from forest_files.store.base import Origins, StoreBase, check_kinds
+from forest_files.store.clock import utc_now
 from forest_files.store.connection import guarded
 
 

@@ -24,7 +24,7 @@ from forest_files.gate.range import check_range
 from forest_files.kernel.errors import AuthorityRefused
 from forest_files.ledger import write_segment
 from forest_files.ledger.kinds import RebindAct
-from forest_files.store.base import utc_now
+from forest_files.store.clock import utc_now
 from tests.helpers.cli import findings, forest, ok, runner
 from tests.helpers.git import commit_all, git, git_env, make_repo, write
 from tests.helpers.template import reused

@@ -109,3 +109,29 @@ def test_old_layout_tracked_file_left_in_place_refused(tmp_path: Path) -> None:
     done = relocate_once(root)
     assert done is not None and ".forest/local.db" in done.kept
     assert (root / ".forest" / "local.db").is_file()
+
+
+def test_old_layout_move_across_file_systems_copied_recovers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The git directory on another file system than the work tree (a rename fails with
+    EXDEV): each file is copied there and the old one removed, byte for byte (``shutil``
+    imported for that copy alone)."""
+    import errno
+
+    root, kept = _old_layout(tmp_path)
+    real = os.replace
+
+    def across(src: object, dst: object) -> None:
+        if ".forest" in Path(str(src)).parts:
+            raise OSError(errno.EXDEV, "Invalid cross-device link")
+        real(str(src), str(dst))
+
+    monkeypatch.setattr(os, "replace", across)
+    done = relocate_once(root)
+    assert done is not None and sorted(done.moved) == sorted(kept)
+    state = shared_state(root)
+    for rel, data in kept.items():
+        moved = state / ("captures" if "captures" in rel else "") / Path(rel).name
+        assert moved.read_bytes() == data, rel
+        assert not (root / rel).exists(), rel

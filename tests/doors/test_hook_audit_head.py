@@ -6,7 +6,8 @@ fetch a revision named HEAD (three git processes more), and the staged change as
 it twice more. Counted from the git processes the real hook entry starts in process;
 what the record holds is HEAD as git names it (null with no commit yet), also for a
 merge's commit and for ``git commit --amend``, run by git itself. Appending the record
-never imports its reader (custody/auditrecord.py)."""
+never imports its reader (custody/auditrecord.py), nor stamping it the store's insert
+module (store/base.py), nor ``shutil``."""
 
 from __future__ import annotations
 
@@ -134,3 +135,36 @@ def test_hook_refused_audit_reader_never_imported_accepted(tmp_path: Path) -> No
     assert proc.stdout.split() == ["1", "False"], proc.stdout
     (rec,) = _hook_records(root)
     assert rec.head == git(root, "rev-parse", "HEAD")
+
+
+def test_hook_refused_never_imports_store_base_or_shutil_accepted(tmp_path: Path) -> None:
+    """Hostile: a refused hook appends one audit record, stamped by the clock alone; the
+    stamp came from the store's insert module (store/base.py), which pulled in
+    ``secrets``, ``random``, store/rows.py and store/lookup.py, and the old-layout
+    mover (custody/relocate.py) imported ``shutil`` for a copy it makes only when a
+    move across file systems fails: none of them used by the hook (the first run after
+    a clone builds the staged ledger's view, which inserts rows: the second is counted)."""
+    root = two_bound_files(tmp_path)
+    write(root, "a.md", DRIFTED)
+    git(root, "add", "a.md")
+    unused = (
+        "shutil",
+        "secrets",
+        "forest_files.store.base",
+        "forest_files.store.rows",
+        "forest_files.store.lookup",
+    )
+    code = (
+        "import sys; from forest_files.doors.hooks.run import main; code = main(['pre-commit']); "
+        f"print(code, sorted(m for m in {unused!r} if m in sys.modules))"
+    )
+    env = {**os.environ, **git_env()}
+    for _ in range(2):  # the second run: the staged ledger's view built by the first
+        proc = subprocess.run(
+            [sys.executable, "-c", code], cwd=root, env=env, capture_output=True, text=True
+        )
+    assert "drifted a.md#Title/Keep" in proc.stderr, proc.stderr
+    assert proc.stdout.strip() == "1 []", proc.stdout
+    rec = _hook_records(root)[0]
+    assert rec.head == git(root, "rev-parse", "HEAD")
+    assert rec.at.endswith("Z") and len(rec.at) == len("2026-01-01T00:00:00.000Z"), rec.at

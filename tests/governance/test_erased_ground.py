@@ -25,7 +25,7 @@ from forest_files.governance.forget import forget
 from forest_files.ledger.acts import build_act
 from forest_files.ledger.kinds import EraseAct
 from forest_files.ledger.segment_write import write_segment
-from forest_files.store.base import utc_now
+from forest_files.store.clock import utc_now
 from tests.helpers.cli import forest
 from tests.helpers.custody import BY, MAX, supersede_as_it_stands
 from tests.helpers.forgetting import CLEAN, DOC, SENTINEL, WORDS, holding
