@@ -77,28 +77,10 @@ def judge_staged_at(
 
     tracked = localstate.in_index(root, commit or None, changes, keep_index_file=True)
     found = localstate.findings(tracked, root=root, source=SOURCE, keep_index_file=True)
-    found += _rewritten_on_checkout(root, touched, report)
+    from forest_files.check.staged_checkout import rewritten_on_checkout
+
+    found += rewritten_on_checkout(root, SOURCE, touched, report)
     return report.with_extra(_explained(root, found))
-
-
-def _rewritten_on_checkout(root: Path, touched: set[str], report: CheckReport) -> list[Finding]:
-    """The staged ledger's bound files a staged ``.gitattributes`` makes git rewrite on
-    checkout (checkout_rewrite.py); asked of git only when such a file is staged, and
-    only for the bound paths under its directory (but those whose staged blob the
-    same rule converted: that finding says so already)."""
-    from forest_files.check import checkout_rewrite
-
-    if not any(checkout_rewrite.is_rules(p) for p in touched):
-        return []  # the common commit: nothing asked
-    from forest_files.check.opening import open_custody
-
-    with open_custody(root, SOURCE, keep_index_file=True) as custody:
-        bound = {b.path for b in custody.bindings if not b.retired}
-    said = {r.path for r in report.items} - checkout_rewrite.judged_paths(
-        r.finding for r in report.items
-    )
-    paths = checkout_rewrite.changed_rules(bound - said, touched)
-    return checkout_rewrite.findings(root, SOURCE, paths, keep_index_file=True)
 
 
 def _judge_change(
