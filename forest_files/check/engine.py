@@ -80,6 +80,7 @@ def check_all(
     grounds: dict[int, Ground] | None = None,
     documents: dict[str, tuple[str, Document]] | None = None,
     history: BindingHistory | None = None,
+    head: str | None = None,
 ) -> list[Finding]:
     """Findings for every live binding (or those under ``paths``), in binding order.
     ``grounds`` (from a binding map, bindmap.py) spares the store; without it the
@@ -87,7 +88,9 @@ def check_all(
     where a selector found nothing (path -> (file hash, parsed)), so the routes'
     search of rename candidates reads the same parse. ``history``: the binding history
     of the rows the grounds came from (a ``Custody``; without it, the store's rows),
-    asked only of a renamed subsection whose parent is gone (move_rebound.py)."""
+    asked only of a renamed subsection whose parent is gone (move_rebound.py).
+    ``head``: HEAD's commit when the caller holds it (``""``: unborn), the base of the
+    index's change a gone section is searched in (move_search.py); None: asked of git."""
     chosen = [b for b in bindings if not paths or any(under(b.path, p) for p in paths)]
     deferred: list[Binding] = []
     root = getattr(source, "root", None)
@@ -126,7 +129,9 @@ def check_all(
             from forest_files.check.move_rebound import RowHistory
 
             history = RowHistory(store.conn)
-        findings = _with_moves(findings, deferred, source, bindings, located.documents, history)
+        findings = _with_moves(
+            findings, deferred, source, bindings, located.documents, history, head
+        )
     _save_caches(source, parsed)
     if documents is not None:
         documents.update(located.documents)
@@ -198,6 +203,7 @@ def _with_moves(
     bindings: list[Binding],
     documents: dict[str, tuple[str, Document]],
     history: BindingHistory | None,
+    head: str | None,
 ) -> list[Finding]:
     from forest_files.check.move_rebound import Rebound
 
@@ -210,7 +216,9 @@ def _with_moves(
     drifted = {
         f.selector: f.expected_hash for f in findings if f.kind == "drifted" and f.expected_hash
     }
-    placed = iter(search_moves(source, gone, None, bound, documents, rebound, cuts, drifted))
+    placed = iter(
+        search_moves(source, gone, None, bound, documents, rebound, cuts, drifted, head=head)
+    )
     return [next(placed) if f.binding in where else f for f in findings]
 
 

@@ -52,6 +52,8 @@ def search_moves(
     rebound: Rebound | None = None,
     excludes: Mapping[str, tuple[str, ...]] | None = None,
     drifted: Mapping[str, str] | None = None,
+    *,
+    head: str | None = None,
 ) -> list[Finding]:
     """Each gone section's finding, ``moved`` when its unchanged text stands at exactly
     one other place; an unresolved one with no such place lists where a renamed
@@ -64,14 +66,15 @@ def search_moves(
     heading's holder that excludes parts is no restore to route: hidden_heading.py);
     ``drifted``: the drifted bound sections' ground body hashes (a hidden heading whose
     holder's restore is refused over the same block is routed with that holder's close,
-    hidden_heading.py)."""
+    hidden_heading.py); ``head``: HEAD's commit when the caller holds it (``""``:
+    unborn), the base of the index's change (``_Changed``); None: asked of git."""
     from forest_files.check.moves import MoveIndex
 
     if candidates is None:
         only = getattr(source, "only", ())
         candidates = list(only) if only else source.paths()
     index = MoveIndex(source, candidates, [b for _, b in gone], bound, documents, rebound)
-    changed = _Changed(source, candidates)
+    changed = _Changed(source, candidates, head)
     out: list[Finding] = []
     renamed: set[int] = set()  # positions of the findings given a renamed section's places
     hidden: HiddenJudge | None = None  # made for the first unresolved one
@@ -169,8 +172,8 @@ class _Changed:
     only). ``MAX_MERGED`` of them at most, so the outline
     of every file is never read on a large tree."""
 
-    def __init__(self, source: ContentSource, candidates: list[str]) -> None:
-        self._source, self._candidates = source, candidates
+    def __init__(self, source: ContentSource, candidates: list[str], head: str | None) -> None:
+        self._source, self._candidates, self._head = source, candidates, head
         self._paths: list[str] | None = None
 
     def __call__(self) -> list[str]:
@@ -193,7 +196,7 @@ class _Changed:
         keep = isinstance(source, GitTreeSource) and source.keep_index_file
         if not isinstance(source, (GitTreeSource, WorktreeSource)):
             return []
-        added = gitio.staged_changes(source.root, keep_index_file=keep)
+        added = gitio.staged_changes(source.root, keep_index_file=keep, head=self._head)
         staged = [c.path for c in added if c.status in ("A", "M")]
         if isinstance(source, GitTreeSource):  # the index: its change against HEAD
             return staged

@@ -72,7 +72,7 @@ def judge_staged_at(
     custody_uncertain = head is None or CONFIG_NAME in touched
     if custody_uncertain and not gitio.ls_files_stage(root, CONFIG_NAME, keep_index_file=True):
         return CheckReport(SOURCE, WHERE)  # the tree being committed holds no custody
-    report = _judge_change(root, head, changes, touched, diffs)
+    report = _judge_change(root, head, changes, touched, diffs, commit)
     from forest_files.check import localstate
 
     tracked = localstate.in_index(root, commit or None, changes, keep_index_file=True)
@@ -89,6 +89,7 @@ def _judge_change(
     changes: list[Change],
     touched: set[str],
     diffs: bool,
+    commit: str,
 ) -> CheckReport:
     """The staged change's findings (``judge_staged_at`` once custody is known)."""
     from forest_files.check.opening import index_fingerprint
@@ -100,7 +101,7 @@ def _judge_change(
     if not ledger_staged:
         report = _judge_touched(root, fingerprint, touched, diffs)
         return _with_coverage(root, report, staged, touched, fingerprint)
-    report = _judge_ledger_change(root, fingerprint, head, changes, diffs)
+    report = _judge_ledger_change(root, fingerprint, head, changes, diffs, commit)
     report = _with_coverage(root, report, staged, touched, fingerprint)
     from forest_files.custody.signing_advice import hook_warning
 
@@ -191,7 +192,12 @@ def _judge_touched(root: Path, fingerprint: str, touched: set[str], diffs: bool)
 
 
 def _judge_ledger_change(
-    root: Path, fingerprint: str, head: tuple[str, str] | None, changes: list[Change], diffs: bool
+    root: Path,
+    fingerprint: str,
+    head: tuple[str, str] | None,
+    changes: list[Change],
+    diffs: bool,
+    commit: str,
 ) -> CheckReport:
     """A change staging ledger files: what it can have moved, against HEAD's custody
     when this machine holds it (else every binding of the staged ledger); and no
@@ -221,7 +227,9 @@ def _judge_ledger_change(
             staged = BindMap(custody.bindings, custody.grounds)
             bindings = affected(staged, previous, touched)
         parsed: dict[str, tuple[str, Document]] = {}
-        findings = check_all(store, bindings, content, grounds=custody.grounds, documents=parsed)
+        findings = check_all(
+            store, bindings, content, grounds=custody.grounds, documents=parsed, head=commit
+        )
         extra = contests.of_store(store.conn, findings)  # contests bound to no file
         from forest_files.check.tombhits import staged_findings, withhold
 

@@ -168,3 +168,68 @@ def test_hook_refused_never_imports_store_base_or_shutil_accepted(tmp_path: Path
     rec = _hook_records(root)[0]
     assert rec.head == git(root, "rev-parse", "HEAD")
     assert rec.at.endswith("Z") and len(rec.at) == len("2026-01-01T00:00:00.000Z"), rec.at
+
+
+def _asks_of_head(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Each git process from now on that names HEAD (but the hook's first, which finds
+    the root), its arguments after git's own options."""
+    calls: list[str] = []
+    real: Callable[..., Any] = subprocess.run
+
+    def run(args: Any, *rest: Any, **kwargs: Any) -> Any:
+        argv = [str(a) for a in args] if isinstance(args, list | tuple) else []
+        named = any(a.startswith("HEAD") for a in argv) and "--show-toplevel" not in argv
+        if argv[:1] == ["git"] and named:  # not the hook's first, which finds the root
+            at = 1
+            while argv[at].startswith("-"):  # git's own options, ``-c`` with its value
+                at += 2 if argv[at] == "-c" else 1
+            calls.append(" ".join(argv[at:]))
+        return real(args, *rest, **kwargs)
+
+    monkeypatch.setattr(subprocess, "run", run)
+    return calls
+
+
+def test_hook_commit_named_files_head_asked_once_detected(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Hostile: ``git commit a.md`` refused (git judges a temporary index of HEAD and the
+    named files, ``GIT_INDEX_FILE``): the named files' change (doors/hooks/commit_index.py)
+    asked HEAD of git again, though the hook held it."""
+    root = two_bound_files(tmp_path)
+    write(root, "a.md", DRIFTED)
+    git(root, "add", "a.md")
+    named = root / ".git" / "next-index"
+    named.write_bytes((root / ".git" / "index").read_bytes())
+    monkeypatch.setenv("GIT_INDEX_FILE", str(named))
+    monkeypatch.chdir(root)
+    assert hook(["pre-commit"]) == 1  # the view built, HEAD's custody key cached: counted next
+    capsys.readouterr()
+    asks = _asks_of_head(monkeypatch)
+    assert hook(["pre-commit"]) == 1
+    err = capsys.readouterr().err
+    assert "drifted a.md#Title/Keep" in err and "git commit" in err, err
+    assert len(asks) == 1 and asks[0].startswith("rev-parse HEAD^{commit} "), asks
+
+
+def test_hook_ledger_staged_heading_renamed_head_asked_once_detected(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Hostile: a commit staging the ledger (a supersede of b.md) and a bound heading of
+    a.md renamed: the search for where the gone section stands lists the index's change
+    (check/move_search.py), which asked HEAD of git again, though the hook held it."""
+    from tests.helpers.custody import supersede_as_it_stands
+
+    root = two_bound_files(tmp_path)
+    write(root, "b.md", DOC.replace("kept", "second").replace("second words", "edited words"))
+    supersede_as_it_stands(root, "b.md#Keep")
+    git(root, "add", "--", ".forest/ledger", "b.md")
+    write(root, "a.md", DOC.replace("## Keep", "## Kept"))
+    git(root, "add", "a.md")
+    monkeypatch.chdir(root)
+    assert hook(["pre-commit"]) == 1  # the staged ledger's view built: counted next
+    capsys.readouterr()
+    asks = _asks_of_head(monkeypatch)
+    assert hook(["pre-commit"]) == 1
+    assert "a.md#Title/Keep" in capsys.readouterr().err
+    assert len(asks) == 1 and asks[0].startswith("rev-parse HEAD^{commit} "), asks

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
 
 def commit_index(
-    root: Path, report: CheckReport, many: bool
+    root: Path, report: CheckReport, many: bool, *, head: str | None = None
 ) -> tuple[CheckReport, list[str], bool]:
     """The report as the commit's own index needs it (check/commit_route.py): for
     ``git commit -a``/``-p``, its one route staging again what the commit staged
@@ -32,7 +32,8 @@ def commit_index(
     stages the ledger, which that commit would leave out. And whether the commit
     judged another index than the repository's (then ``check --staged`` would not
     list what it found), asked only when the findings are ``many`` (more than the
-    hook shows) or a route needs it."""
+    hook shows) or a route needs it. ``head``: HEAD's commit as the hook asked it
+    (``""`` on an unborn branch; None: asked of git for the named files' change)."""
     from forest_files import gitio
     from forest_files.check.commit_route import routes_stage_taken, stages_ledger
 
@@ -48,7 +49,7 @@ def commit_index(
     from forest_files.check.commit_route import for_named_files, named_files_route
     from forest_files.kernel.shellword import printable
 
-    named = [c.path for c in gitio.staged_changes(root, keep_index_file=True)]
+    named = [c.path for c in gitio.staged_changes(root, keep_index_file=True, head=head)]
     report = for_named_files(report, named)
     routes = [route for r in report.failed for route in r.routes]
     if report.commit_route is not None:

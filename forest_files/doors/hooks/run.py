@@ -74,7 +74,8 @@ def check_staged(root: Path) -> int:
     from forest_files.check.text import HOOK_SHOWN
     from forest_files.doors.hooks.commit_index import commit_index
 
-    report, after, beyond = commit_index(root, report, len(report.failed) > HOOK_SHOWN)
+    many = len(report.failed) > HOOK_SHOWN
+    report, after, beyond = commit_index(root, report, many, head=commit)
     # What lists every finding: the index, unless this commit judged more than it
     # (``git commit -a``/``-p``/``FILE…``), whose staging is undone once it is refused.
     lister = "forest check" if beyond else "forest check --staged"
