@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from tests.custody.test_restore_swallowed import state
 from tests.helpers.cli import findings, forest, ok
-from tests.helpers.git import commit_all, make_repo, write
+from tests.helpers.git import commit_all, make_repo, pasted, write
 from tests.helpers.hidden import CUT
 
 # The refusal's close advice: the line to close the block before and the line to write.
@@ -134,3 +135,57 @@ def test_restore_new_heading_block_closed_further_on_advice_followed_clean(
     assert [f["kind"] for f in findings(repo)] == ["clean", "clean", "clean"], findings(repo)
     words = "" if closed.strip() in ("```", "-->") else closed
     assert (repo / "f.md").read_text() == NEW.replace("# B", f"# install\n{words}\n# B")
+
+
+# ``check``'s route for a heading that may be new: the line to close the block before,
+# the line that closes it, the restore to paste after
+ROUTE = re.compile(
+    r"before line (\d+) if `[^`]+` begins a new section\) or take it out: (?:a line of "
+    r"just (\d+) (?:backticks|tildes)|the line (\S+)) closes it; then `([^`]+)`"
+)
+
+
+@pytest.mark.parametrize("opener", ["```", "~~~~", "```md", "<!--", "```sh"])
+def test_restore_open_block_over_a_heading_typed_twice_refused(tmp_path: Path, opener: str) -> None:
+    """``# B`` typed a second time in A with words under it, a block opened before it
+    and left open (no closing line), the committed ``# B`` after A: the block runs on
+    over both, and a restore writing ground over A's lines from the block's first line
+    would keep the typed ``# B`` only as a hidden section read alone. The file written
+    so would hold two ``# B`` where HEAD's holds one (restore_swallowed.py's count):
+    ``forest restore 'f.md#A'`` is refused in one line, nothing written, with the close
+    advice; ``forest check``'s route followed as written (the block closed before the
+    typed ``# B``), then its restore pasted, keeps the words and makes A ground. (The
+    same case with the block closed: test_restore_closed.py's typed-twice test.)"""
+    repo = make_repo(tmp_path)
+    ok(repo, "init")
+    text = "# A\n\ntext a\n\n# B\n\nb\n"
+    write(repo, "f.md", text)
+    commit_all(repo, "init")
+    ok(repo, "adopt", "f.md#A", "--words", "kept")
+    commit_all(repo, "adopt")
+    edited = f"# A\n\ntext a\n{opener}\n# B\n\nmy typed words\n\n# B\n\nb\n"
+    write(repo, "f.md", edited)
+    (a,) = findings(repo)
+    before = state(repo)
+    got = forest(repo, "restore", "f.md#A")
+    assert got.exit_code == 1, got.stdout
+    assert (repo / "f.md").read_text() == edited
+    assert state(repo) == before
+    (line,) = got.stderr.strip().splitlines()
+    assert line.startswith("forest: f.md#A: an edit in it") and "opened at line 4" in line, line
+    assert "hides `# B` at line 5, one more `# B` than the file at HEAD holds" in line, line
+    assert "nothing was written" in line and "before line 5" in line, line
+    first = a["routes"][0]
+    assert first["label"] == "close the block" and first["command"] is None, a["routes"]
+    said = ROUTE.search(first["note"])
+    assert said is not None, first["note"]
+    at, count, end, then = said.groups()
+    lines = edited.splitlines(keepends=True)
+    lines.insert(int(at) - 1, f"{end or opener[0] * int(count)}\n")
+    write(repo, "f.md", "".join(lines))
+    got = pasted(repo, then)
+    assert got.returncode == 0, (then, got.stderr)
+    now = (repo / "f.md").read_text()
+    assert now.startswith("# A\n\ntext a\n") and now.count("my typed words") == 1, now
+    assert now.endswith("# B\n\nb\n"), now
+    assert [f["kind"] for f in findings(repo)] == ["clean"]
