@@ -66,7 +66,6 @@ def test_log_of_the_other_branchs_place_says_merged_branches_rebound_it_detected
         f"it stands at {stands} until one more rebind settles it (`forest check` prints "
         "the routes)"
     ), first
-    assert ok(b, "log", stands).stdout.splitlines()[0] == stands
     (keep,) = [r for r in found["routes"] if r["argv"][0][-1] == stands]
     assert pasted(b, keep["command"]).returncode == 0
     git(b, "commit", "-q", "-m", "settle")
@@ -87,3 +86,35 @@ def test_log_of_a_place_three_merged_branches_rebound_names_the_others_detected(
         (third,) = {"B.md#X", "C.md#X", "D.md#X"} - {stands, place}
         assert first.startswith(f"{place}: its binding was rebound on three merged branches")
         assert f"here and to {stands}, {third}; it stands at {stands} until" in first, first
+
+
+def test_log_of_the_place_a_rebound_binding_stands_says_merged_branches_rebound_it_detected(
+    tmp_path: Path,
+) -> None:
+    """``forest log`` of the place where a binding merged branches rebound stands
+    printed its selector alone, nothing saying it is contested: now a line first says
+    it was rebound there and to the other places, on how many branches, that it stands
+    here until one more rebind settles it, and that ``forest check`` prints the routes
+    (two branches, then three); once settled, the log begins with its selector again."""
+    b, _ = merged_clones(tmp_path)
+    (found,) = [f for f in findings(b) if f["kind"] == "contested"]
+    stands = found["selector"]
+    (other,) = {"B.md#X", "C.md#X"} - {stands}
+    shown = ok(b, "log", stands).stdout.splitlines()
+    assert shown[0] == (
+        f"{stands}: its binding was rebound on two merged branches, here and to {other}; "
+        "it stands here until one more rebind settles it (`forest check` prints the routes)"
+    ), shown
+    assert shown[1] == stands, shown
+    (keep,) = [r for r in found["routes"] if r["argv"][0][-1] == stands]
+    assert pasted(b, keep["command"]).returncode == 0
+    git(b, "commit", "-q", "-m", "settle")
+    assert ok(b, "log", stands).stdout.splitlines()[0] == stands
+    three = three_merged(tmp_path / "three")
+    (found,) = [f for f in findings(three) if f["kind"] == "contested"]
+    stands = found["selector"]
+    first = ok(three, "log", stands).stdout.splitlines()[0]
+    others = ", ".join(sorted({"B.md#X", "C.md#X", "D.md#X"} - {stands}))
+    assert first.startswith(f"{stands}: its binding was rebound on three merged branches"), first
+    assert "here and to " in first and "; it stands here until" in first, first
+    assert ", ".join(sorted(first.split("here and to ")[1].split(";")[0].split(", "))) == others

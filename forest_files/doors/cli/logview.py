@@ -4,7 +4,8 @@ A chain shows the binding's moves (``forest rebind``: from where, to where, by w
 when) among its grounds, in the order they happened; a target where a binding stood
 before a move, or one of merged branches put it (and none stands now), shows that
 binding's chain, its first line naming where it stands (rebound on merged branches and
-not settled: that they did, and that ``forest check`` prints the routes).
+not settled: that they did, and that ``forest check`` prints the routes; so does the
+log of the place where it stands, before its selector).
 
 Stores: nothing itself; an index whose binding rows or grounds disagree with the
 ledger is rebuilt from it first (the index proof every door runs,
@@ -73,9 +74,10 @@ def print_chain(target: str, repo: Path, as_json: bool) -> None:
     r = Repository(repo)
     with r:
         binding, moved, links, acts = _proven_chain(r, target)
-        here = _rebound_here(r, binding, target) if moved else ()
         ended = [e for e in acts if e.kind == "retire" and e.subject == binding.bind_act]
         moves = [e for e in acts if e.kind == "rebind" and e.result == binding.bind_act]
+        # two rebinds or more: merged branches may each have rebound it (ask their tips)
+        here = _rebound_here(r, binding, target) if len(moves) > 1 else ()
     if as_json:
         doc = {"selector": binding.selector, "retired": binding.retired}
         shown = [_move_doc(e) for e in moves]
@@ -212,25 +214,27 @@ def _merged(chain: list[tuple[str, str]], moves: list[tuple[str, str]]) -> list[
 
 def _rebound_here(r: Repository, binding: Binding, target: str) -> tuple[str, ...]:
     """The places merged branches rebound ``binding`` to (where it stands first:
-    custody/rebind_tips.py) when ``target`` is another of them, else ()."""
+    custody/rebind_tips.py) when ``target`` is one of them, else ()."""
     from forest_files.custody.rebind_tips import rebound
 
     got = rebound(r.store().conn, [binding.bind_act])
     places = got[0][2] if got else ()
-    return places if set(_names(target)) & set(places[1:]) else ()
+    return places if set(_names(target)) & set(places) else ()
 
 
 def _rebound_line(target: str, places: tuple[str, ...]) -> str:
     """The first line of ``forest log`` of a place merged branches rebound a binding to
-    (``places``, where it stands first) where it does not stand: who put it there,
-    where it stands, and that check prints the routes that settle it."""
+    (``places``, where it stands first): who put it there and where else, where it
+    stands (here, or another of them), and that check prints the routes that settle
+    it."""
     from forest_files.check.contests import on_branches
 
     names = _names(target)
     others = ", ".join(p for p in places if p not in names)
+    stands = "here" if places[0] in names else f"at {places[0]}"
     return (
         f"{target}: its binding was rebound {on_branches([len(places)])}, here and to "
-        f"{others}; it stands at {places[0]} until one more rebind settles it "
+        f"{others}; it stands {stands} until one more rebind settles it "
         "(`forest check` prints the routes)"
     )
 
