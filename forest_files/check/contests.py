@@ -7,7 +7,7 @@ reports (ground adopted as text only, or whose binding was retired) is a
 ``contested`` finding of no path here, so ``forest check``, ``check --staged``,
 ``check --rev``, the hook and ``forest ci`` all fail on it, with the same routes
 (bound to no file, it lies under no path: a check given paths does not report it).
-A binding two merged branches each rebound (custody/rebind_tips.py: it stands at one
+A binding two or more merged branches each rebound (custody/rebind_tips.py: it stands at one
 place in every index until one more rebind settles it) is said by the same doors
 here too: a ``contested`` finding of its binding, reason ``rebound-twice``, routed to
 that rebind (route_contest.py); a check given paths reports it when any of its
@@ -65,7 +65,7 @@ WHERE e.id IN (SELECT to_id FROM edges WHERE kind = 'supersedes'
                GROUP BY to_id HAVING COUNT(*) > 1)
 """
 # With, in the same query, the bindings rebound more than once (rebind_tips.py judges
-# whether two merged branches did it; one history's rebinds each depend on the last).
+# whether merged branches did it; one history's rebinds each depend on the last).
 _FORKED_OR_REBOUND = (
     _FORKED_CHAINS
     + """UNION ALL
@@ -87,7 +87,7 @@ def contests(conn: sqlite3.Connection) -> list[Contest]:
 
 
 def found(conn: sqlite3.Connection) -> tuple[list[Contest], list[Rebound]]:
-    """``contests``, and the live bindings two merged branches rebound (each with the
+    """``contests``, and the live bindings two or more merged branches rebound (each with the
     path and place where it stands, and every place it was rebound to): one query
     for both, and the binding's events asked only when one was rebound twice."""
     import sqlite3

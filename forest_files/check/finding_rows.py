@@ -1,6 +1,6 @@
 """A report's findings one per binding, as every door's JSON and ``forest status`` list them.
 
-A binding two merged branches rebound (check/contests.py) is judged twice in one
+A binding two or more merged branches rebound (check/contests.py) is judged twice in one
 report: its ``clean`` finding among the bindings (its section holds its ground where
 it stands) and its ``contested`` finding (reason ``rebound-twice``) among the findings
 of no binding. Listed as they are, one binding had two verdicts, one saying clean.

@@ -5,7 +5,7 @@ Refuses: nothing (an act the ledger on disk no longer holds is left out).
 Returns: ``LogEntry`` values — act id, kind, the entry it is about, what it made,
 signer, time, and (actlog.py) the bound section and the words; for a rebind, the
 selector the binding stood at before it as the rebind's deps record it (``moved_from``:
-on two merged branches each rebind from its own place); never a body.
+on two or more merged branches each rebind from its own place); never a body.
 Test: tests/custody/test_repository.py, tests/doors/test_cli.py,
       tests/doors/test_log_rebound_twice.py
 """
@@ -91,7 +91,7 @@ class _Places:
         """Where ``binding`` stood as the rebind ``act`` records it: the place of the
         binding's event it depends on (a rebind depends on the binding's latest
         event: custody/record_rebind.py), not the one the log listed last, which on
-        two merged branches is the other branch's move. Depending on several (a
+        merged branches is another branch's move. Depending on several (a
         rebind settling one rebound twice), the latest of them, the tip whose act
         id sorts last where they are tips alike (custody/rebind_tips.py); a rebind
         naming none of them (an older ledger), where the log had it."""

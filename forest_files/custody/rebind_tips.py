@@ -1,12 +1,13 @@
-"""A binding rebound on two merged branches: its place settled the same in every index.
+"""A binding rebound on merged branches: its place settled the same in every index.
 
-Two branches each rebinding one binding (``forest rebind A.md#X B.md#X`` on one,
-``... C.md#X`` on the other) leave, once merged, two rebinds neither depends on: the
-binding's *tips*. Its events are folded in apply order (bindings.py), and that order
+Two branches (or more) each rebinding one binding (``forest rebind A.md#X B.md#X`` on
+one, ``... C.md#X`` on another) leave, once merged, rebinds none of which depends on
+another: the binding's *tips*. Its events are folded in apply order (bindings.py), and that order
 is each clone's own (which branch it synced first), so the place would be whichever
-rebind this index happened to apply last. Here the place of a binding with two tips
-is the one of the tip whose act id sorts last, whatever the order; the binding is
-*rebound twice* until one more rebind, depending on every tip, settles it.
+rebind this index happened to apply last. Here the place of a binding with two tips or
+more is the one of the tip whose act id sorts last, whatever the order; the binding is
+*rebound twice* (two tips or more: the name says the least) until one more rebind,
+depending on every tip, settles it.
 
 Stores: nothing (reads ``binding_events`` rows and the deps ``ledger_applied`` holds).
 Refuses: nothing.
@@ -88,8 +89,8 @@ def settled(
 
 
 def rebound(conn: sqlite3.Connection, bind_acts: Sequence[str]) -> list[Rebound]:
-    """Of ``bind_acts`` (bindings rebound more than once), the live ones two merged
-    branches rebound: (bind act, the path where it stands, every tip's place, the
+    """Of ``bind_acts`` (bindings rebound more than once), the live ones two or more
+    merged branches rebound: (bind act, the path where it stands, every tip's place, the
     one where it stands first), in bind-act order. One query for their events and
     one for their deps; ``bind_acts`` empty asks nothing."""
     import sqlite3
@@ -111,8 +112,8 @@ def rebound(conn: sqlite3.Connection, bind_acts: Sequence[str]) -> list[Rebound]
 
 
 def tip_acts(store: ForestStore, bind_act: str) -> set[str]:
-    """The acts of a binding's tips: its latest event in one history; both rebinds of
-    a binding rebound twice (a new act depending on both settles it)."""
+    """The acts of a binding's tips: its latest event in one history; every tip's
+    rebind of a binding rebound twice (a new act depending on all of them settles it)."""
     rows = store.conn.execute(
         "SELECT * FROM binding_events WHERE bind_act = ? ORDER BY seq", (bind_act,)
     ).fetchall()

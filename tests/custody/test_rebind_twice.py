@@ -1,4 +1,5 @@
-"""A binding rebound on two branches, then merged, stands at one place in every index.
+"""A binding rebound on two branches (or more), then merged, stands at one place in every
+index.
 
 ``forest rebind A.md#X B.md#X`` on one branch and ``forest rebind A.md#X C.md#X`` on
 another, merged: each index placed the binding where the rebind it applied last named,

@@ -1,4 +1,4 @@
-"""``forest log`` of a binding two merged branches rebound, each from ``A.md#X``.
+"""``forest log`` of a binding two (or three) merged branches rebound, each from ``A.md#X``.
 
 The log walked the acts in order keeping one place per binding, so the rebind
 applied second was shown moving from where the first had put the binding ("rebind
