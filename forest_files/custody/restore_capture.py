@@ -30,7 +30,7 @@ from forest_files.kernel.pids import sweep_dead
 from forest_files.kernel.shellword import forest_text, shell_word
 from forest_files.kernel.standing import from_the_top
 from forest_files.kernel.state import ensure_dir, shared_dir
-from forest_files.store.base import utc_now
+from forest_files.store.clock import utc_now
 
 
 def capture(root: Path, selector: str, text: str | bytes) -> Path:

@@ -23,7 +23,7 @@ from forest_files.kernel import bounds
 from forest_files.kernel.errors import ForestError, NotFound, ScopeMismatch
 from forest_files.kernel.vocab import CEREMONY_EDGE_KINDS, EDGE_KINDS
 from forest_files.store import queries, rows
-from forest_files.store.clock import utc_now as utc_now  # named here too: restore_capture.py
+from forest_files.store.clock import utc_now
 from forest_files.store.lookup import LookupBase, mismatch
 
 Origins = Sequence[tuple[int, str]]
