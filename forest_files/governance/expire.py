@@ -50,7 +50,7 @@ def parse_as_of(text: str) -> datetime:
 
 
 def stamp(when: datetime) -> str:
-    """The store's timestamp form (store.base.utc_now), for text comparison."""
+    """The store's timestamp form (store/clock.py utc_now), for text comparison."""
     return when.strftime("%Y-%m-%dT%H:%M:%S.") + f"{when.microsecond // 1000:03d}Z"
 
 
