@@ -88,8 +88,14 @@ def heads_custody(root: Path, revs: list[str]) -> dict[str, tuple[str, str]]:
     out: dict[str, tuple[str, str]] = {}
     for at, rev in enumerate(revs):
         commit, tree, config = lines[3 * at : 3 * at + 3]
-        out[rev] = (commit, f"tree-{tree}-{config}")
+        out[rev] = (commit, head_key(tree, config))
     return out
+
+
+def head_key(tree: str, config: str) -> str:
+    """The custody key of a commit from its ledger tree id and forest.toml blob id (the
+    hook asks both in the ``rev-parse`` that finds the root: doors/hooks/committed.py)."""
+    return f"tree-{tree}-{config}"
 
 
 def commit_fingerprint(root: Path, rev: str) -> str:

@@ -23,8 +23,8 @@ Test: tests/doors/test_hooks.py, tests/governance/test_audit_doors.py,
 
 Custody is what is committed, never the working tree's forest.toml: the check
 runs when the git index or HEAD holds forest.toml, asked in the one ``rev-parse``
-that also gives the root (``committed_custody``). A staged ledger without
-forest.toml in the index or HEAD is refused with the way back.
+that also gives the root, HEAD's commit and HEAD's custody key (committed.py). A
+staged ledger without forest.toml in the index or HEAD is refused with the way back.
 
 The check honours ``GIT_INDEX_FILE`` (``git commit -a`` and ``git commit
 PATH`` use a temporary index). Its cost grows with the staged change: when no
@@ -58,13 +58,16 @@ def _say(text: str) -> None:
     sys.stderr.write(text + "\n")
 
 
-def check_staged(root: Path) -> int:
+def check_staged(
+    root: Path, asked: tuple[str | None, tuple[str, str] | None] = (None, None)
+) -> int:
     """The pre-commit verdict for what is staged, against the staged ledger
-    (check/staged.py), rendered by the one hook renderer."""
+    (check/staged.py), rendered by the one hook renderer. ``asked``: HEAD's commit and
+    custody key as ``committed_custody`` found them (commit None: asked here)."""
     from forest_files.check.staged import judge_staged_at
     from forest_files.check.text import hook_refusal
 
-    commit, head = _head_of(root)
+    commit, head = _head_of(root) if asked[0] is None else (asked[0], asked[1])
     report = judge_staged_at(root, head, diffs=sys.stderr.isatty(), commit=commit)
     if report.ok:
         for note in report.notes:  # refused, hook_refusal says them after the verdict
@@ -87,11 +90,9 @@ def check_staged(root: Path) -> int:
 
 
 def _head_of(root: Path) -> tuple[str, tuple[str, str] | None]:
-    """(HEAD's commit, ``""`` on an unborn branch; HEAD's custody key, viewkey.py), each
-    asked of git once for the whole hook: the judging and a refusal's audit record
-    name the same commit. HEAD without a ledger or forest.toml (custody added by this
-    commit, or a first commit) costs one ``rev-parse`` more, which the judging no
-    longer asks."""
+    """(HEAD's commit, ``""`` on an unborn branch; HEAD's custody key, viewkey.py), when
+    ``committed_custody`` could not say (its ``rev-parse`` failed) or ``check_staged``
+    is called alone. HEAD without a ledger or forest.toml costs one ``rev-parse`` more."""
     from forest_files import gitio
     from forest_files.custody.viewkey import head_custody
 
@@ -176,7 +177,9 @@ def _run(hook: str) -> int:
     from forest_files.kernel.state import git_dir_paths
 
     if hook in CHECK_HOOKS:
-        root, held = committed_custody(Path.cwd())
+        from forest_files.doors.hooks.committed import committed_custody
+
+        root, held, commit, head = committed_custody(Path.cwd())
         git_dir_paths(root)  # the repository git runs the hook for is the one found here
         from forest_files.kernel.standing import stand_at
 
@@ -185,7 +188,7 @@ def _run(hook: str) -> int:
             _refuse_ledger_alone(root)
             _say_left_out(root)  # a forest.toml never committed: said, at one stat's cost
             return 0  # never under custody: nothing to guard
-        return check_staged(root)
+        return check_staged(root, (commit, head))
     root = gitio.toplevel(Path.cwd())
     git_dir_paths(root)
     if hook in AFTER_HOOKS:  # the commit is made: said, never refused
@@ -207,26 +210,6 @@ def _run(hook: str) -> int:
     return 2
 
 
-def committed_custody(cwd: Path) -> tuple[Path, bool]:
-    """(the working tree's root, whether the git index or HEAD holds forest.toml), in
-    the one git call the root costs anyway: the working tree's forest.toml is never
-    asked, so moving it away cannot switch the check off (a repository that never held
-    custody then pays one ``ls-files`` more: ``_refuse_ledger_alone``). ``--revs-only``
-    prints the index's forest.toml (``GIT_INDEX_FILE``'s) when it is there, else
-    ``--default``'s, HEAD's, when that is (rev-parse reads no name after one that
-    fails: hence one name and a default)."""
-    from forest_files import gitio
-    from forest_files.kernel.paths import CONFIG_NAME
-
-    args = ["rev-parse", "--show-toplevel", "--revs-only", "--default", f"HEAD:{CONFIG_NAME}"]
-    proc = gitio.run_git(cwd, [*args, f":{CONFIG_NAME}"], keep_index_file=True, ok_codes=(0, 128))
-    lines = proc.stdout.decode("utf-8", "surrogateescape").rstrip("\n").split("\n")
-    if proc.returncode != 0:
-        return gitio.toplevel(cwd), True  # toplevel says why; else the check decides
-    held = len(lines) > 1 and _is_object_id(lines[-1])
-    return Path("\n".join(lines[:-1] if held else lines)), held
-
-
 def _refuse_ledger_alone(root: Path) -> None:
     """Neither the git index nor HEAD holds forest.toml, yet the index holds the
     ledger (forest.toml removed by a commit made with ``--no-verify``): custody
@@ -245,10 +228,6 @@ def _refuse_ledger_alone(root: Path) -> None:
         f"{CONFIG_NAME} is not committed but the ledger ({LEDGER_DIR}) is: custody cannot "
         f"be judged without it; put it back with `{route}`, stage it, and commit again"
     )
-
-
-def _is_object_id(line: str) -> bool:
-    return len(line) in (40, 64) and all(c in "0123456789abcdef" for c in line)
 
 
 def console() -> None:
