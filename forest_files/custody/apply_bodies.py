@@ -18,12 +18,10 @@ Test: tests/custody/test_body_hashes.py
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Mapping
 from typing import final
 
-from forest_files.ledger.acts import LedgerError
-from forest_files.ledger.fault import body_unhashed
+from forest_files.ledger.segments import body_text
 
 
 @final
@@ -39,12 +37,7 @@ class HashedBodies:
         data = self._blobs.get(body_hash)
         if data is None:
             return None
-        if hashlib.sha256(data).hexdigest() != body_hash:
-            raise LedgerError(body_unhashed(body_hash), code="body-hash", body=body_hash)
-        try:
-            return data.decode("utf-8")
-        except UnicodeDecodeError:
-            raise LedgerError(f"body file {body_hash} is not UTF-8", code="malformed") from None
+        return body_text(body_hash, data)  # the one rule: ledger/segments.py
 
 
 __all__ = ["HashedBodies"]

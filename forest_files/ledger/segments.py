@@ -96,7 +96,13 @@ def read_body(ledger_dir: Path, body_hash: str) -> str | None:
             code="stray",
         ) from None
     with open(fd, "rb") as handle:
-        data = handle.read()
+        return body_text(body_hash, handle.read())
+
+
+def body_text(body_hash: str, data: bytes) -> str:
+    """A body file's bytes as text, refused unless their SHA-256 is ``body_hash``
+    (``body-hash``) and they are UTF-8 (``malformed``, strict: the text encodes back to
+    exactly these bytes)."""
     if hashlib.sha256(data).hexdigest() != body_hash:
         raise LedgerError(body_unhashed(body_hash), code="body-hash", body=body_hash)
     try:

@@ -15,7 +15,6 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable
 from pathlib import Path
-from types import SimpleNamespace
 
 import pytest
 
@@ -57,14 +56,16 @@ def _text_hashes(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
 
 def _byte_hashes(monkeypatch: pytest.MonkeyPatch) -> list[bytes]:
-    """Every body's bytes the reader hashes (apply_bodies.py's ``sha256``)."""
+    """Every body's bytes the reader hashes (apply_bodies.py's call of ledger/segments.py
+    ``body_text``, the one rule that hashes and decodes a body file's bytes)."""
     hashed: list[bytes] = []
+    real = apply_bodies.body_text
 
-    def sha256(data: bytes) -> object:
+    def body_text(body_hash: str, data: bytes) -> str:
         hashed.append(data)
-        return hashlib.sha256(data)
+        return real(body_hash, data)
 
-    monkeypatch.setattr(apply_bodies, "hashlib", SimpleNamespace(sha256=sha256))
+    monkeypatch.setattr(apply_bodies, "body_text", body_text)
     return hashed
 
 
