@@ -45,10 +45,12 @@ KINDS: dict[str, Kind] = {
     "contested": (
         "a ground has two live successors (two branches each superseded it), bound to a "
         "file or to none; or a section has two bindings; or two or more merged branches "
-        "each rebound one binding (check, ci)",
+        "each rebound one binding (reported by `forest check PATH` when any of its places "
+        "lies under PATH; verify exits 1)",
         "check, ci, verify",
-        "`forest resolve`; two bindings: `forest retire --binding`; rebound twice: "
-        "`forest rebind` once more",
+        "`forest resolve`; two bindings: `forest retire --binding`; rebound on merged "
+        "branches: one more `forest rebind` from where it stands, to there or to any other "
+        "place (a route to each)",
     ),
     "unbound": (
         "a file (or heading) that forest.toml's `[require]` names is bound by nothing",
