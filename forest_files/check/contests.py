@@ -40,8 +40,6 @@ import sys
 from collections.abc import Iterable
 from pathlib import Path
 
-from forest_files.check.engine import Finding
-from forest_files.check.finding import Reason, places_of
 from forest_files.custody.ground import HEAD_COLUMNS
 from forest_files.kernel import cache
 from forest_files.kernel.paths import CACHE_DIR, INDEX_NAME
@@ -52,6 +50,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     import sqlite3
 
+    from forest_files.check.engine import Finding
     from forest_files.check.findings import Reported
     from forest_files.custody.rebind_tips import Rebound
     from forest_files.custody.verdict import LedgerKey
@@ -143,6 +142,8 @@ def rebound_finding(bind_act: str, path: str, places: tuple[str, ...]) -> Findin
     """The ``contested`` finding of a binding merged branches rebound (one place each):
     where it stands (the place every index settled on) and the other places it was
     rebound to."""
+    from forest_files.check.finding import Finding, Reason
+
     others = ", ".join(places[1:])
     return Finding(
         kind="contested",
@@ -165,12 +166,19 @@ def within(found: Iterable[Finding], paths: tuple[str, ...]) -> list[Finding]:
     contest bound to no file lies under no path."""
     if not paths:
         return list(found)
+    from forest_files.check.finding import places_of
+
     return [
         f for f in found if f.places and any(under(p, q) for p, _ in places_of(f) for q in paths)
     ]
 
 
 def _unbound(found: Iterable[Contest], named: set[str]) -> list[Finding]:
+    found = list(found)
+    if not found:
+        return []  # the common case: the finding model is not loaded for it
+    from forest_files.check.finding import Finding
+
     return [
         Finding(
             kind="contested",
@@ -255,6 +263,7 @@ def reported(conn: sqlite3.Connection) -> list[Reported]:
     (``Reported.heads_adopted``, explain.py), as ``forest check`` shows them. One
     query when nothing is contested (``found``)."""
     from forest_files.check.explain import explain
+    from forest_files.check.finding import Finding
 
     heads, twice = found(conn)
     made = [

@@ -12,7 +12,8 @@ staged files a ``[require]`` rule names but nothing binds are warnings (``ok`` s
 true: a draft may be committed). A finding whose staged blob only git's conversion
 made (a clean filter set after adoption) says so (converted.py).
 Test: tests/doors/test_hooks.py, tests/doors/test_doors.py, tests/doors/test_hooks_custody.py,
-tests/check/test_staged_converted.py, tests/doors/test_doors_cost.py
+tests/check/test_staged_converted.py, tests/doors/test_doors_cost.py,
+tests/doors/test_hook_contest_later.py
 
 Honours ``GIT_INDEX_FILE`` (``git commit -a``, ``git commit PATH``). Its cost grows
 with the staged change: when no ledger file is staged, the staged ledger is HEAD's
@@ -20,7 +21,9 @@ with the staged change: when no ledger file is staged, the staged ledger is HEAD
 the staged paths' bindings are judged, from the view's binding map (bindmap.py):
 SQLite is opened only to explain a finding. Before any view exists (the first commit
 after a clone), the paths the staged ledger's acts bind are read from its decoded
-segments; a commit touching none of them replays nothing.
+segments; a commit touching none of them replays nothing. The staged ledger's
+contests (a merge that brought one past the hook) are one query more on its view,
+or on the working tree's index before that view exists (staged_contests.py).
 """
 
 from __future__ import annotations
@@ -155,15 +158,17 @@ def _with_coverage(
 
 def _judge_touched(root: Path, fingerprint: str, touched: set[str], diffs: bool) -> CheckReport:
     """The bindings of the staged paths (none at all when the staged ledger binds none
-    of them), judged without opening the store while they are clean."""
+    of them), judged without opening the store while they are clean; and the staged
+    ledger's contests (staged_contests.py)."""
     from forest_files.check.opening import open_custody
+    from forest_files.check.staged_contests import contested, with_contests
 
     with open_custody(
         root, "index", touched=touched, keep_index_file=True, fingerprint=fingerprint
     ) as custody:
         bindings = custody.bindings
         if not bindings:  # no staged path is bound: nothing to judge or list, no engine loaded
-            return _report(root, [], None)
+            return with_contests(root, custody, [], _report(root, [], None))
         content = custody.content  # lists the staged paths (git ls-files) on first use
         from forest_files.check.engine import check_all
 
@@ -172,13 +177,14 @@ def _judge_touched(root: Path, fingerprint: str, touched: set[str], diffs: bool)
         findings = check_all(
             None, bindings, content, grounds=grounds, documents=parsed, history=custody
         )
-        if not any(f.failed for f in findings):
-            return _report(root, findings, None)  # judged without opening the store
+        if not any(f.failed for f in findings):  # judged without opening the store
+            return with_contests(root, custody, findings, _report(root, findings, None))
         from forest_files.check.commit_plan import with_plan
 
         conn = custody.reader()  # words, no store
         try:
-            found = _report(root, findings, conn, content=content)
+            more = contested(root, custody, findings)
+            found = _report(root, findings, conn, more, content)
             flags = getattr(content, "flags_at", None)  # the index listing's (content_git.py)
             report = with_plan(found, bindings, content.read, parsed, root=root, flags=flags)
         finally:

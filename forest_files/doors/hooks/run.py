@@ -19,7 +19,7 @@ log (doors/doorlog.py), imported only then: an accepted commit never loads it.
 Test: tests/doors/test_hooks.py, tests/governance/test_audit_doors.py,
       tests/doors/test_server_hook.py, tests/check/test_hook_move_cost.py,
       tests/doors/test_hooks_custody.py, tests/check/test_after_commit.py,
-      tests/doors/test_entry_module.py
+      tests/doors/test_entry_module.py, tests/doors/test_hook_contest_later.py
 
 Custody is what is committed, never the working tree's forest.toml: the check
 runs when the git index or HEAD holds forest.toml, asked in the one ``rev-parse``
@@ -30,8 +30,9 @@ The check honours ``GIT_INDEX_FILE`` (``git commit -a`` and ``git commit
 PATH`` use a temporary index). Its cost grows with the staged change: when no
 ledger file is staged, the staged ledger is HEAD's (its view found through the
 alias of HEAD's ledger tree id, viewkey.py), and only the staged paths'
-bindings are judged, from the view's binding map (bindmap.py): SQLite is
-opened only to explain a refusal.
+bindings are judged, from the view's binding map (bindmap.py), with one query for
+the staged ledger's contests (check/staged_contests.py): a contest HEAD holds refuses
+every commit until one act settles it, as ``forest check --staged`` does.
 """
 
 from __future__ import annotations
