@@ -173,7 +173,8 @@ def verify(
     lines += [f"warning: {_fault_line(w)}" for w in (ranged.warnings if ranged else ())]
     summary = f"{report.acts} act(s) in {report.segments} segment(s)"
     obj: dict[str, object] = {
-        "ok": ok,
+        "ok": ok and not contested and not found,  # as the exit status: 0 only then
+        "ledger_ok": ok,  # the ledger sound (no fault), whatever its contests say
         "acts": report.acts,
         "segments": report.segments,
         "faults": faults,
