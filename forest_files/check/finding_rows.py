@@ -12,8 +12,10 @@ print its failed findings as before.
 Stores: nothing.
 Refuses: nothing.
 Returns: ``rows``: every finding of a report (its bindings' first, in their order, then
-the findings of no binding), one row per binding.
-Test: tests/check/test_rebound_twice_one_verdict.py, tests/doors/test_status_rebound_twice.py
+the findings of no binding), one row per binding; ``judged_elsewhere``: the bindings
+rebound twice a report counts beyond its bindings' findings.
+Test: tests/check/test_rebound_twice_one_verdict.py, tests/doors/test_status_rebound_twice.py,
+tests/check/test_rebound_twice_count.py
 """
 
 from __future__ import annotations
@@ -48,6 +50,14 @@ def rows(items: Sequence[R], extra: Sequence[R]) -> tuple[R, ...]:
         for r in items
     )
     return (*kept, *(r for r in extra if r.finding.binding not in moved))
+
+
+def judged_elsewhere(items: Sequence[R], extra: Sequence[R]) -> int:
+    """How many bindings rebound twice ``extra`` reports that no finding of ``items``
+    judges: a check of the place where such a binding does not stand reports it, so
+    the summary counts it among the bindings checked (its row, ``rows``, is its own)."""
+    judged = {r.finding.binding for r in items}
+    return len({r.finding.binding for r in extra if _rebound_twice(r.finding)} - judged)
 
 
 def _rebound_twice(f: Finding) -> bool:

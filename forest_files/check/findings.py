@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from forest_files.check.finding_rows import judged_elsewhere
 from forest_files.check.summary import summary_line
 from forest_files.kernel.shellword import shell_word
 from forest_files.kernel.standing import from_here
@@ -246,7 +247,8 @@ class CheckReport(_ReportFields):
             return self.judged_nothing
         gaps = sum(1 for r in (*self.extra, *self.warnings) if r.finding.kind == "unbound")
         failed = sum(1 for r in self.failed if r.finding.kind != "unbound")
-        line = summary_line(len(self.items), failed, self.where)
+        checked = len(self.items) + judged_elsewhere(self.items, self.extra)
+        line = summary_line(checked, failed, self.where)
         return f"{line}; {gaps} required target(s) unbound" if gaps else line
 
     def with_extra(self, more: tuple[Reported, ...]) -> CheckReport:
