@@ -41,6 +41,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 from forest_files.kernel.errors import ForestError
 from forest_files.kernel.hashing import hash_body
@@ -56,9 +57,10 @@ from forest_files.text.exclude import (
 )
 from forest_files.text.markdown import Heading, Peers, outline, resolve_heading
 from forest_files.text.normalise import NORMALISATION, LineIndex, normalise_text
-from forest_files.text.pysymbol import Symbol, resolve_symbol, symbols
-from forest_files.text.region import markers, resolve_region
 from forest_files.text.selector import SectionNotFound, Selector
+
+if TYPE_CHECKING:  # loaded by the selector kinds that need them: a Markdown check never
+    from forest_files.text.pysymbol import Symbol  # parses Python nor reads region markers
 
 __all__ = [
     "HASH_ALGO",
@@ -127,6 +129,8 @@ class Document:
         and raised again for every later symbol selector."""
         got = self._symbols.get(path)
         if got is None:
+            from forest_files.text.pysymbol import symbols
+
             try:
                 got = symbols(self.text, path)
             except ForestError as exc:
@@ -145,6 +149,8 @@ class Document:
     def markers(self) -> list[tuple[str, str, int]]:
         """The region markers (region.py), found on first use."""
         if self._markers is None:
+            from forest_files.text.region import markers
+
             self._markers = markers(self.lines)
         return self._markers
 
@@ -185,9 +191,13 @@ def extract(
         headings = doc.headings()
         lo, hi, owner, canonical = _anchored(doc, selector, headings)
     elif selector.kind == "symbol":
+        from forest_files.text.pysymbol import resolve_symbol
+
         symbol, canonical = resolve_symbol(doc.text, selector, doc.symbols(selector.path))
         lo, hi = symbol.start_line, symbol.end_line
     else:
+        from forest_files.text.region import resolve_region
+
         lo, hi = resolve_region(lines, selector, doc.markers())
     if parsed and headings is None and any(ex.kind == "heading" for ex in parsed):
         headings = doc.headings()
