@@ -191,12 +191,21 @@ def staged_changes(
     """What the next commit would change: the git index against HEAD (against
     the empty tree on an unborn branch). Compares content, not stat data.
     ``head``: HEAD's commit id when the caller already knows it (``""``: it knows the
-    branch is unborn); None: asked of git."""
+    branch is unborn); None: git resolves HEAD in the one ``diff-index`` (HEAD's id is
+    asked apart only when that fails: an unborn branch)."""
+    opts = ["diff-index", "--cached", *_diff_opts(None, renames)]
     if head is None:
-        head = head_commit(repo) or ""
+        args = [*opts, "HEAD", "--", *paths]
+        proc = run_git(repo, args, keep_index_file=keep_index_file, ok_codes=(0, 128))
+        if proc.returncode == 0:
+            return parse_name_status(proc.stdout)
+        head = head_commit(repo)
+        if head is not None:  # HEAD resolves: the failure was another's, said as it was
+            proc = run_git(repo, [*opts, head, "--", *paths], keep_index_file=keep_index_file)
+            return parse_name_status(proc.stdout)
+        head = ""
     base = head or _empty_tree(repo)
-    args = ["diff-index", "--cached", *_diff_opts(None, renames), base, "--", *paths]
-    proc = run_git(repo, args, keep_index_file=keep_index_file)
+    proc = run_git(repo, [*opts, base, "--", *paths], keep_index_file=keep_index_file)
     return parse_name_status(proc.stdout)
 
 
