@@ -8,9 +8,11 @@ Refuses: a truncated segment, a segment whose name is not the hash of its bytes,
 a segment holding one act twice (``duplicate-act``: forest never writes one), any
 bad line (see ``acts``), a body that does not hash to its name or is no UTF-8 —
 all as ``LedgerError``.
-Returns: the acts of a segment (remembered by name for the next read of the same
-bytes); a ``LedgerSnapshot`` of all segments, deduplicated by act id.
-Test: tests/ledger/test_ledger_codec.py, tests/ledger/test_ledger_strays.py
+Returns: the acts of a segment (remembered by name, with its bytes: the same bytes
+read again are neither hashed nor decoded again); a ``LedgerSnapshot`` of all
+segments, deduplicated by act id.
+Test: tests/ledger/test_ledger_codec.py, tests/ledger/test_ledger_strays.py,
+tests/gate/test_ci_repeats.py
 """
 
 from __future__ import annotations
@@ -111,11 +113,13 @@ def body_text(body_hash: str, data: bytes) -> str:
         raise LedgerError(f"body file {body_hash} is not UTF-8", code="malformed") from None
 
 
-# Segments decoded in this process, by name: a name is the SHA-256 of the bytes,
-# checked above before the memo is consulted, so equal names mean equal bytes and
-# equal acts. (``forest ci`` reads one ledger at HEAD, at the merge-base and for
-# its view: each segment is decoded and its act ids re-hashed once, not thrice.)
-_DECODED: dict[str, tuple[tuple[int, Act], ...]] = {}
+# Segments decoded in this process, by name, with the bytes their name was checked
+# against: the same bytes again (the very object, or equal ones) hash to that name
+# and decode to those acts, so they are neither hashed nor decoded a second time.
+# (``forest ci`` reads one ledger at HEAD, at the merge-base, for its view and for
+# verify: each segment is hashed, decoded and its act ids re-hashed once, not four
+# times.) Other bytes under a known name are checked in full, as ever.
+_DECODED: dict[str, tuple[bytes, tuple[tuple[int, Act], ...]]] = {}
 _DECODED_MAX = 4096
 
 
@@ -168,11 +172,12 @@ def parse_segment(data: bytes, name: str) -> tuple[list[tuple[int, Act]], list[L
     ``name`` is the file name (``<sha256>.jsonl``) or the bare hash.
     """
     stem = name.removesuffix(SEGMENT_SUFFIX)
+    held = _DECODED.get(stem)
+    if held is not None and (data is held[0] or data == held[0]):  # checked and decoded
+        return list(held[1]), []
     errors = segment_faults(data, stem)
     if not data:
         return [], errors
-    if not errors and stem in _DECODED:  # the same verified bytes, decoded before
-        return list(_DECODED[stem]), errors
     acts: list[tuple[int, Act]] = []
     lines = data.split(b"\n")
     with gc_paused():  # every reader decodes here: the hook's view, verify, CI, sync
@@ -183,7 +188,7 @@ def parse_segment(data: bytes, name: str) -> tuple[list[tuple[int, Act]], list[L
                 errors.append(exc)
     errors += _repeated_acts(acts, lines[:-1], stem)
     if not errors:
-        _remember(_DECODED, stem, tuple(acts))
+        _remember(_DECODED, stem, (data, tuple(acts)))
     return acts, errors
 
 
@@ -222,11 +227,13 @@ def _repeated_acts(acts: list[tuple[int, Act]], lines: list[bytes], stem: str) -
 
 
 def _remember(
-    memo: dict[str, tuple[tuple[int, Act], ...]], stem: str, acts: tuple[tuple[int, Act], ...]
+    memo: dict[str, tuple[bytes, tuple[tuple[int, Act], ...]]],
+    stem: str,
+    decoded: tuple[bytes, tuple[tuple[int, Act], ...]],
 ) -> None:
     if len(memo) >= _DECODED_MAX:
         memo.pop(next(iter(memo)))
-    memo[stem] = acts
+    memo[stem] = decoded
 
 
 def read_segment_bytes(data: bytes, name: str) -> list[Act]:

@@ -5,17 +5,20 @@ remembered bound paths (history.py hands them from commit to commit through
 ``open_custody``'s ``bound``); a range that adds no act naming a body does not list
 HEAD's ledger again for body sizes (range.py ``_body_sizes``). On a fresh clone
 HEAD's open derives its view's bound paths and hands them to the range (judged_range.py),
-so the ``.bound`` record is looked at once in all. Counted, not timed: the looks for
-cache records (found or not), the listings made.
+so the ``.bound`` record is looked at once in all; each segment HEAD holds is hashed
+against its name once, however many readers decode it (segments.py). Counted, not
+timed: the looks for cache records (found or not), the listings made, the hashes.
 
 Test: forest_files/gate/history.py (judge_history), forest_files/check/opening_git.py,
 forest_files/check/opening_views.py (view_map), forest_files/gate/judged_range.py (judge),
-forest_files/gate/range.py (_body_sizes).
+forest_files/gate/range.py (_body_sizes), forest_files/ledger/segments.py (parse_segment).
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -25,6 +28,7 @@ from forest_files.custody.repository import Repository
 from forest_files.doors.cli import app
 from forest_files.gate.ci import run_gate
 from forest_files.kernel import cache
+from forest_files.kernel.paths import LEDGER_PREFIX
 from tests.helpers.git import commit_all, git, make_repo, write
 from tests.helpers.template import reused
 
@@ -116,3 +120,46 @@ def test_ci_fresh_clone_bound_record_looked_at_once_in_all_accepted(
     assert report.exit_code == 0
     assert len(seen) == 1, seen
     assert len(set(seen)) == 1
+
+
+def _segment_blobs(clone: Path) -> set[bytes]:
+    """The bytes of every ledger segment HEAD holds."""
+    names = git(
+        clone, "ls-tree", "-r", "--name-only", "HEAD", "--", f"{LEDGER_PREFIX}segments/"
+    ).split()
+    assert names
+    return {
+        subprocess.run(
+            ["git", "-C", str(clone), "show", f"HEAD:{name}"], capture_output=True, check=True
+        ).stdout
+        for name in names
+    }
+
+
+def test_ci_fresh_clone_each_segment_hashed_once_accepted(
+    repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A fresh clone reads HEAD's segments for verify, for the view and for the range:
+    each segment's bytes are hashed against its name once, not once per read."""
+    from forest_files.ledger import segments
+
+    clone = tmp_path / "clone"
+    git(tmp_path, "clone", "-q", "--branch", "feature", str(repo), str(clone))
+    held = _segment_blobs(clone)
+    segments._DECODED.clear()  # what an earlier test in this process decoded
+    hashed: list[int] = []
+
+    class Counting:
+        def __getattr__(self, name: str) -> object:
+            return getattr(hashlib, name)
+
+        @staticmethod
+        def sha256(data: bytes = b"") -> hashlib._Hash:
+            if data in held:
+                hashed.append(len(data))
+            return hashlib.sha256(data)
+
+    monkeypatch.setattr(segments, "hashlib", Counting())
+    report = run_gate(clone, "origin/main")
+    assert report.exit_code == 0
+    assert len(hashed) == len(held), hashed
