@@ -8,12 +8,13 @@ fingerprint of a ledger known by its HEAD tree id (a hook whose commit stages no
 ledger file finds its view without listing the ledger).
 Refuses: nothing.
 Returns: fingerprints, view paths, bound path sets (None when not cached).
-Test: tests/doors/test_hooks.py, tests/gate/test_ci_git_calls.py
+Test: tests/doors/test_hooks.py, tests/gate/test_ci_git_calls.py, tests/gate/test_ci_repeats.py
 """
 
 from __future__ import annotations
 
 import os
+import re
 import stat
 from pathlib import Path
 
@@ -30,6 +31,8 @@ from forest_files.kernel.state import worktree_dir
 # v5: ledger format 2 (one act per user act; paths each act touched recorded).
 # v6: an act's paths are every path its chain was ever bound to (authority, signing).
 VIEW_FORMAT = "forest-view-v6"
+_RAW = "surrogateescape"  # gitio decodes a path so; it encodes back to git's bytes
+_OBJECT_ID = re.compile(r"[0-9a-f]{40}([0-9a-f]{24})?")  # a commit's id: its tree never moves
 
 
 def ledger_fingerprint(root: Path, source: str, *, keep_index_file: bool = False) -> str:
@@ -43,6 +46,8 @@ def ledger_fingerprint(root: Path, source: str, *, keep_index_file: bool = False
     spec = ["--", LEDGER_PREFIX, CONFIG_NAME]
     if source == "index":
         args = ["ls-files", "-s", "-z", "--full-name", *spec]
+    elif _OBJECT_ID.fullmatch(source):
+        return _fingerprint(_commit_lines(root, source))
     else:
         refuse_option(source, "revision")
         args = ["ls-tree", "-r", "-z", "--full-tree", source, *spec]
@@ -58,6 +63,26 @@ def ledger_fingerprint(root: Path, source: str, *, keep_index_file: bool = False
         else:  # <mode> <type> <blob>
             mode, blob, stage = fields[0], fields[2], b"0"
         lines.append(b"%s %s %s\t%s" % (mode, blob, stage, path))
+    return _fingerprint(lines)
+
+
+def _commit_lines(root: Path, commit: str) -> list[bytes]:
+    """The fingerprint's lines of a commit named by its id, from gitio's listings of
+    its ledger and of forest.toml: an id never moves, so the ledger's listing is the
+    one verify and the view's build read (gitio keeps it), not another ``ls-tree``.
+    One listing of both paths gives the same entries in this order (``.forest/``
+    sorts before ``forest.toml`` in a tree)."""
+    entries = [
+        *gitio.ls_tree(root, commit, LEDGER_PREFIX),
+        *gitio.ls_tree(root, commit, CONFIG_NAME),
+    ]
+    return [
+        b"%s %s 0\t%s" % (e.mode.encode(), e.blob.encode(), e.path.encode("utf-8", _RAW))
+        for e in entries
+    ]
+
+
+def _fingerprint(lines: list[bytes]) -> str:
     import hashlib
 
     return hashlib.sha256(VIEW_FORMAT.encode() + b"\0" + b"\0".join(lines)).hexdigest()

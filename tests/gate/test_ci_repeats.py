@@ -163,3 +163,28 @@ def test_ci_fresh_clone_each_segment_hashed_once_accepted(
     report = run_gate(clone, "origin/main")
     assert report.exit_code == 0
     assert len(hashed) == len(held), hashed
+
+
+def test_ci_fresh_clone_head_ledger_listed_once_accepted(
+    repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Verify lists HEAD's ledger; the view's key (viewkey.py ``ledger_fingerprint``)
+    is made from that listing, not from another ``ls-tree`` of the ledger. Counted from
+    git's own trace; the key is the one a listing by the branch's name gives."""
+    from forest_files.custody.viewkey import ledger_fingerprint
+
+    clone = tmp_path / "clone"
+    git(tmp_path, "clone", "-q", "--branch", "feature", str(repo), str(clone))
+    head = git(clone, "rev-parse", "HEAD").strip()
+    trace = tmp_path / "trace.txt"
+    monkeypatch.setenv("GIT_TRACE", str(trace))
+    report = run_gate(clone, "origin/main")
+    monkeypatch.delenv("GIT_TRACE")
+    assert report.exit_code == 0
+    listed = [
+        line
+        for line in trace.read_text(encoding="utf-8").splitlines()
+        if " ls-tree " in line and head in line and f" {LEDGER_PREFIX} " in f"{line} "
+    ]
+    assert len(listed) == 1, listed
+    assert ledger_fingerprint(clone, head) == ledger_fingerprint(clone, "feature")
