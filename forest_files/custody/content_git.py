@@ -12,7 +12,8 @@ so a hook's later readers (converted.py, conflicts.py) list the index no more;
 ``flags_at``: which paths the index is told to take as unchanged, from the same listing.
 Test: tests/check/test_check.py, tests/custody/test_special_paths.py,
       tests/text/test_selector_rules.py, tests/custody/test_content_git_only.py,
-      tests/check/test_staged_listed_once.py, tests/check/test_explain_reads_listing.py
+      tests/check/test_staged_listed_once.py, tests/check/test_explain_reads_listing.py,
+      tests/gate/test_ci_repeats.py
 """
 
 from __future__ import annotations
@@ -46,6 +47,9 @@ class GitTreeSource:
     _cache: dict[str, bytes] = field(default_factory=dict)
     _complete: bool = False
     _hashes: BlobHashCache | None = None  # blob id -> file hash, computed here (statcache.py)
+    # What the last prefetch found in ``_hashes`` for its blobs (None: not there), so the
+    # check that follows asks the blob hash cache once per binding, not again.
+    _looked: dict[str, str | None] = field(default_factory=dict)
     _dirs: set[str] | None = None  # every directory the listed blobs lie in (built once)
     _by_dir: dict[str, list[str]] | None = None  # listed paths by directory (variant)
     _listed: set[str] = field(default_factory=set)  # directories listed for variant
@@ -179,13 +183,19 @@ class GitTreeSource:
     def known_hash(self, path: str) -> str | None:
         """The normalised file hash of ``path``'s blob, when this machine computed it."""
         blob = self._blobs.get(path)
-        return None if blob is None else self._blob_hashes().get(blob)
+        if blob is None:
+            return None
+        if blob in self._looked:  # the prefetch of its batch asked the cache already
+            return self._looked[blob]
+        return self._blob_hashes().get(blob)
 
     def remember(self, path: str, file_hash: str | None) -> None:
         """Record ``file_hash`` for the blob ``read(path)`` returned."""
         blob = self._blobs.get(path)
         if blob is not None:
             self._blob_hashes().put(blob, file_hash)
+            if blob in self._looked and file_hash is not None:
+                self._looked[blob] = file_hash
 
     def save_cache(self) -> None:
         if self._hashes is not None:
@@ -234,9 +244,11 @@ class GitTreeSource:
         file hash is known is skipped (a check needs no bytes for it) unless
         ``known_too`` (the moved search parses every candidate)."""
         wanted = [self._blobs[p] for p in paths if p in self._blobs]
+        self._looked = {}
         if not known_too:
             hashes = self._blob_hashes()
-            wanted = [b for b in wanted if hashes.get(b) is None]  # known: no read needed
+            self._looked = {b: hashes.get(b) for b in wanted}
+            wanted = [b for b, known in self._looked.items() if known is None]  # no read needed
         keep = {b: self._cache[b] for b in wanted if b in self._cache}
         missing = [b for b in wanted if b not in keep]
         self._cache = keep

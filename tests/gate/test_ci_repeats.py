@@ -188,3 +188,29 @@ def test_ci_fresh_clone_head_ledger_listed_once_accepted(
     ]
     assert len(listed) == 1, listed
     assert ledger_fingerprint(clone, head) == ledger_fingerprint(clone, "feature")
+
+
+def test_ci_fresh_clone_blob_hash_cache_asked_twice_per_binding_accepted(
+    repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """HEAD's bindings are judged from its tree: the blob hash cache (statcache.py) is
+    asked once for each blob by the prefetch of its batch, and once more as the hash
+    computed from the blob's bytes is put, not again by the check in between
+    (content_git.py ``known_hash``)."""
+    from forest_files.custody.statcache import BlobHashCache
+
+    clone = tmp_path / "clone"
+    git(tmp_path, "clone", "-q", "--branch", "feature", str(repo), str(clone))
+    asked: list[str] = []
+    real = BlobHashCache.get
+
+    def counted(self: BlobHashCache, blob: str) -> str | None:
+        asked.append(blob)
+        return real(self, blob)
+
+    monkeypatch.setattr(BlobHashCache, "get", counted)
+    report = run_gate(clone, "origin/main")
+    assert report.exit_code == 0
+    bound = 2  # docs/a.md and docs/b.md, each its own blob
+    assert len(set(asked)) == bound, asked
+    assert len(asked) == 2 * bound, asked
