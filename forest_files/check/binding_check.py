@@ -29,6 +29,7 @@ from forest_files.check.finding import (
     SEALED_ERASED_DETAIL,
     Finding,
     Reason,
+    clean_finding,
     replaced,
 )
 from forest_files.check.move_search import search_moves
@@ -87,14 +88,7 @@ def _judge(
         from forest_files.kernel.shellword import forest_text
 
         raise ForestError(f"no ground known for {binding.selector}; run `{forest_text('sync')}`")
-    base = Finding(
-        kind="clean",
-        path=binding.path,
-        selector=binding.selector,
-        binding=binding.bind_act,
-        ground=ground,
-        expected_hash=expected,
-    )
+    base = clean_finding(binding.path, binding.selector, binding.bind_act, ground, expected)
     gone = erased_by(heads)
     if gone is not None and not binding.contested:
         return _erased(base, *gone)

@@ -23,12 +23,11 @@ read, or from a cache this machine computed from such bytes. Those caches in
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import MISSING, fields
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from forest_files.check.binding_check import check_binding
-from forest_files.check.finding import FINDING_KINDS, Finding
+from forest_files.check.finding import FINDING_KINDS, Finding, clean_finding
 from forest_files.check.move_search import search_moves
 from forest_files.check.sections import Sections
 from forest_files.custody.bindings import Binding
@@ -66,8 +65,6 @@ def with_path(selector: str, old_path: str, new_path: str) -> str:
     return render(replace(parse_selector(selector), path=new_path))
 
 
-_NEW = object.__new__
-_SET = object.__setattr__
 _BLOB_BATCH = 1000  # blobs read per ``git cat-file --batch`` (and held at once)
 
 
@@ -161,39 +158,20 @@ class _Peers:
         return tuple(sorted(self._by[(binding.path, binding.selector)]))
 
 
-# Finding's fields with their defaults, for ``_whole_file_read_clean``'s plain build.
-_FINDING_DEFAULTS = {f.name: f.default for f in fields(Finding) if f.default is not MISSING}
-
-
 def _whole_file_read_clean(
     binding: Binding, ground: Ground | None, read: Mapping[str, str]
 ) -> Finding | None:
     """The clean finding ``_judge`` gives a whole-file binding without exclusions of a
     single live, unsealed, unerased ground whose file this run read and hashed to
     ground's hash (``read``: the working tree's ``hashes_read``); None for any other
-    binding (``check_binding`` judges it). The same value as ``Finding(kind="clean",
-    ...)``, built without the frozen ``__init__``'s per-field ``object.__setattr__``:
-    a cold check of 10,000 files builds 10,000."""
+    binding (``check_binding`` judges it). Built as ``_judge`` builds it
+    (``clean_finding``, finding.py): a cold check of 10,000 files builds 10,000."""
     if ground is None or ground[2] or binding.contested or binding.excludes:
         return None
     expected = ground[1]
     if expected is None or read.get(binding.path) != expected or binding.selector != binding.path:
         return None
-    found = _NEW(Finding)
-    _SET(
-        found,
-        "__dict__",
-        {
-            "kind": "clean",
-            "path": binding.path,
-            "selector": binding.selector,
-            "binding": binding.bind_act,
-            "ground": ground[0],
-            "expected_hash": expected,
-            **_FINDING_DEFAULTS,
-        },
-    )
-    return found
+    return clean_finding(binding.path, binding.selector, binding.bind_act, ground[0], expected)
 
 
 def _with_moves(

@@ -23,7 +23,8 @@ same ``Finding`` (every kind: kinds.py). Every kind but ``clean`` fails a
 check (the hook only warns of ``unbound``: a draft may be committed).
 Returns: ``Finding`` values carrying paths, line ranges and hashes — never
 section text — and, where routes differ by it, a typed ``Reason``; ``replaced`` (a
-copy with some fields changed); ``target`` (the one place a failed finding's section
+copy with some fields changed) and ``clean_finding`` (a binding's clean finding),
+both built without the frozen ``__init__``; ``target`` (the one place a failed finding's section
 stands now, if it names exactly one); ``has_reason``; ``places_of`` (every place of a
 binding rebound twice, where it stands first). Callers
 import them from engine.py; findings.py renders them with their routes.
@@ -32,7 +33,7 @@ Test: tests/check/test_check.py, tests/check/test_route_reasons.py
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import MISSING, dataclass, fields
 from typing import Literal, NamedTuple
 
 from forest_files.check.kinds import KINDS
@@ -172,8 +173,47 @@ def places_of(f: Finding) -> tuple[tuple[str, str], ...]:
     return tuple(dict.fromkeys(out))
 
 
+_NEW = object.__new__
+_SET = object.__setattr__
+_FIELDS = frozenset(f.name for f in fields(Finding))
+_DEFAULTS = {f.name: f.default for f in fields(Finding) if f.default is not MISSING}
+
+
+def _built(values: dict[str, object]) -> Finding:
+    """The ``Finding`` holding ``values`` (every field, in field order): the value
+    ``Finding(**values)`` makes, without the frozen ``__init__``'s ``object.__setattr__``
+    per field (a check of 2,000 moved sections builds 6,000). The one fast build:
+    ``replaced`` and ``clean_finding`` both come here."""
+    made = _NEW(Finding)
+    _SET(made, "__dict__", values)
+    return made
+
+
 def replaced(base: Finding, **changes: object) -> Finding:
-    return Finding(**{**base.__dict__, **changes})  # dataclasses.replace(), 6x faster
+    """``base`` with ``changes``: ``dataclasses.replace``'s value. A name that is no
+    field is refused as ``Finding(**...)`` refuses it."""
+    if not _FIELDS.issuperset(changes):
+        unknown = ", ".join(sorted(set(changes) - _FIELDS))
+        raise TypeError(f"Finding has no field {unknown}")
+    return _built({**base.__dict__, **changes})
+
+
+def clean_finding(
+    path: str, selector: str, binding: str, ground: str | None, expected_hash: str | None
+) -> Finding:
+    """The clean finding of a binding: ``Finding(kind="clean", ...)``, every other field
+    its default."""
+    return _built(
+        {
+            "kind": "clean",
+            "path": path,
+            "selector": selector,
+            "binding": binding,
+            "ground": ground,
+            "expected_hash": expected_hash,
+            **_DEFAULTS,
+        }
+    )
 
 
 _ONE_PLACE = ("moved", "unresolved", "missing")
