@@ -12,7 +12,8 @@ read. Otherwise ``open_custody`` says which evidence it took (``Custody.via``):
 
 * ``paths``: a staged change touches none of the paths the staged ledger binds
   (known beside its view, or decoded from its segments after a clone): no
-  binding can have moved;
+  binding can have moved (and, before its view exists, the segments showed no
+  contest possible: one that may be there has the view built to judge it);
 * ``map``: the binding map saved beside the index or the view (bindmap.py);
 * ``view``: a cached view this machine built and sealed (viewkey.py), its map
   derived once;

@@ -3,7 +3,9 @@
 ``open_git`` keys the source's view (``index_fingerprint`` for the index, one
 ``rev-parse`` for a commit through ``_commit_key``), then takes the cheapest
 evidence: no binding at all when a staged change touches no bound path
-(``PATHS``), else the view's binding map (opening_views.py). A caller opening many
+(``PATHS``; for the index, only where no view is needed to deny a contest either:
+the segments read after a clone show none possible), else the view's binding map
+(opening_views.py). A caller opening many
 commits of one ledger (a CI range) hands in the bound paths of the views it opened
 (``bound``), so each view's remembered set is read once: a view derived here
 (HEAD's, on a fresh clone) puts the set it wrote there too. Called by
@@ -74,11 +76,14 @@ def open_git(
     tree = (rev, keep_index_file, only)  # the content source, made when first read
     if touched is not None:
         known = bound.get(view) if bound is not None else None
+        forked = False
         if known is None:
-            known = bound_paths_of(root, source, view, keep_index_file)
+            known, forked = bound_paths_of(root, source, view, keep_index_file)
             if bound is not None and known is not None:
                 bound[view] = known
-        if known is not None and not (known & touched):
+        # The staged ledger's contests are asked of its view (check/staged_contests.py):
+        # one the segments cannot rule out is judged by building it.
+        if known is not None and not (known & touched) and not (forked and source == INDEX):
             return Custody(root, source, PATHS, [], {}, view=view, tree=tree)
     wanted = sorted(touched) if touched is not None else None
     got = view_map(root, source, view, keep_index_file, wanted, replay, config, bound)

@@ -4,14 +4,16 @@
 from the sealed view (viewkey.py), or built by replaying the source's ledger
 (viewbuild.py). ``bound_paths_of``: every path the source's ledger binds,
 without a replay (remembered beside the view, from its saved map, or decoded
-from the segments after a clone), so a staged change touching none opens nothing.
+from the segments after a clone), so a staged change touching none opens nothing;
+and whether the decoded ledger may hold a contest (path_scan.py), which only its
+view can deny.
 Called by opening_git.py only (the one way into custody: check/opening.py).
 
 Stores: the binding map and bound-path set beside the view, the view a replay builds.
 Refuses: what a replay refuses (a forged or damaged ledger); a ledger the segment
 scan cannot decode is left for the replay to report (bound paths unknown).
 Returns: (how the map was known, the map), or None (not cached, no replay asked);
-a set of paths, or None (not known).
+(a set of paths, or None: not known; whether a contest is possible and no view says).
 Test: tests/check/test_opening.py,
 tests/doors/test_doors.py::test_staged_view_without_bound_paths_remembers_them_from_its_map_detected
 """
@@ -75,15 +77,20 @@ def view_map(
     return via, bindmap.BindMap([b for b in every.bindings if b.path in keep], every.grounds)
 
 
-def bound_paths_of(root: Path, source: str, view: Path, keep_index_file: bool) -> set[str] | None:
+def bound_paths_of(
+    root: Path, source: str, view: Path, keep_index_file: bool
+) -> tuple[set[str] | None, bool]:
     """Every path the source's ledger binds, without a replay: remembered beside the
     view, from its saved map, or (no view yet: the first hook after a clone) from
-    the decoded segments (every path any act binds: a superset). None: not known."""
+    the decoded segments (every path any act binds: a superset); None: not known.
+    With it, whether the ledger may hold a contest its view is not there to deny
+    (custody/path_scan.py ``forked``): then the paths are not remembered, so a set
+    remembered beside no view always says a contest is impossible."""
     from forest_files.custody.viewkey import bound_paths, view_ready, write_bound_paths
 
     known = bound_paths(view)
     if known is not None:
-        return known
+        return known, False
     known = bindmap.paths_of(bindmap.view_record(str(view)), view.stem)
     if known is None and not view_ready(view):
         from forest_files.custody import path_scan
@@ -91,11 +98,14 @@ def bound_paths_of(root: Path, source: str, view: Path, keep_index_file: bool) -
         from forest_files.ledger.acts import LedgerError
 
         try:
-            known = path_scan.bound_paths(
+            scanned = path_scan.scan(
                 segment_bytes_at(root, source, keep_index_file=keep_index_file)
             )
         except LedgerError:
-            return None  # the replay reports it
+            return None, False  # the replay reports it
+        if scanned.forked:
+            return scanned.paths, True  # the view a replay builds remembers them
+        known = scanned.paths
     if known is not None:
         from forest_files.kernel.state import ensure_dir
 
@@ -104,7 +114,7 @@ def bound_paths_of(root: Path, source: str, view: Path, keep_index_file: bool) -
             write_bound_paths(view, known)
         except OSError:
             pass  # only a slower next hook
-    return known
+    return known, False
 
 
 __all__ = ["bound_paths_of", "view_map"]

@@ -22,8 +22,9 @@ the staged paths' bindings are judged, from the view's binding map (bindmap.py):
 SQLite is opened only to explain a finding. Before any view exists (the first commit
 after a clone), the paths the staged ledger's acts bind are read from its decoded
 segments; a commit touching none of them replays nothing. The staged ledger's
-contests (a merge that brought one past the hook) are one query more on its view,
-or on the working tree's index before that view exists (staged_contests.py).
+contests (a merge that brought one past the hook) are one query more on its view;
+before it exists, the decoded segments say whether one is possible, and only then is
+the view built to ask it (staged_contests.py).
 """
 
 from __future__ import annotations
@@ -183,7 +184,7 @@ def _judge_touched(root: Path, fingerprint: str, touched: set[str], diffs: bool)
 
         conn = custody.reader()  # words, no store
         try:
-            more = contested(root, custody, findings)
+            more = contested(custody, findings)
             found = _report(root, findings, conn, more, content)
             flags = getattr(content, "flags_at", None)  # the index listing's (content_git.py)
             report = with_plan(found, bindings, content.read, parsed, root=root, flags=flags)

@@ -7,11 +7,16 @@ pulled fast-forward). ``forest check --staged`` reports it on every later commit
 the hook, which judges only the staged paths' bindings, now says it too, with the
 same finding and routes, until one act settles it.
 
-Stores: nothing (contests.py's worktree record when it reads the working tree's index).
+Before this machine built the staged ledger's view (the first commits after a clone,
+or after a pull the hooks did not see, which leaves the working tree's index stale),
+the segments the hook decodes anyway say whether a contest is possible at all
+(custody/path_scan.py): if so the view is built and asked, else nothing more is read.
+
+Stores: nothing.
 Refuses: nothing.
 Returns: ``contested``: the contests no finding names; ``with_contests``: a report
 with them, explained.
-Test: tests/doors/test_hook_contest_later.py
+Test: tests/doors/test_hook_contest_later.py, tests/doors/test_hook_contest_clone.py
 """
 
 from __future__ import annotations
@@ -25,17 +30,17 @@ if TYPE_CHECKING:
     from forest_files.check.opened import Custody
 
 
-def contested(root: Path, custody: Custody, findings: list[Finding]) -> list[Finding]:
-    """The contests no finding names: one query on the staged ledger's view; before
-    this machine built one (the first commit after a clone or a pull: no replay for
-    it), on the working tree's index, which the post-merge and post-checkout hooks
-    keep in step with the ledger checked out (HEAD's, the one staged here)."""
+def contested(custody: Custody, findings: list[Finding]) -> list[Finding]:
+    """The contests no finding names: one query on the staged ledger's view. No view
+    only where the staged change touches no bound path and the ledger's decoded
+    segments showed no contest possible (check/opening_git.py, custody/path_scan.py
+    ``forked``): a ledger that may hold one has its view built before this is asked."""
+    view = custody.view
+    if view is None or not view.exists():
+        return []
     from forest_files.check import contests
 
-    view = custody.view
-    if view is not None and view.exists():
-        return contests.of_view(view, findings)
-    return contests.of_worktree(str(root), None, 0, findings)
+    return contests.of_view(view, findings)
 
 
 def with_contests(
@@ -43,7 +48,7 @@ def with_contests(
 ) -> CheckReport:
     """``report`` (of ``findings``) with ``contested``, explained with who adopted each
     head of a contest; nothing more read when there is none."""
-    more = contested(root, custody, findings)
+    more = contested(custody, findings)
     if not more:
         return report
     from forest_files.check.explain import explain

@@ -5,8 +5,10 @@ bound to no file) reaches HEAD without the pre-merge-commit hook refusing it: me
 with ``--no-verify``, or pulled fast-forward from a clone that did. A later commit
 touching neither place: ``forest check --staged`` exits 1 on it, naming the contest,
 but the installed hook let it through (it judged only the staged paths' bindings).
-Now the hook says the same finding with the same routes and exits 1, and starts no
-git process more than it does for the same change in a clone with no contest.
+Now the hook says the same finding with the same routes and exits 1; once it built
+the staged ledger's view (its first run: the decoded segments show a contest is
+possible, test_hook_contest_clone.py), it starts no git process more than it does for
+the same change in a clone with no contest.
 """
 
 from __future__ import annotations
@@ -111,16 +113,18 @@ def test_hook_later_commit_over_a_committed_contest_refused(tmp_path: Path, buil
     for where in (repo, plain):  # the same change, touching no place of the contest
         write(where, "notes.txt", "an unbound file\n")
         git(where, "add", "notes.txt")
+    assert _hook_gits(repo)[0] == 1  # its first run builds the view (path_scan.forked)
     code, gits = _hook_gits(repo)
     assert code == 1
+    _hook_gits(plain)  # its first run decodes the segments and remembers what they bind
     plain_code, plain_gits = _hook_gits(plain)
     assert plain_code == 0
     staged = _run(repo, FOREST, "check", "--staged", "--json")
     assert staged.returncode == 1, staged.stdout + staged.stderr
     (said,) = [f for f in json.loads(staged.stdout)["findings"] if f["kind"] == "contested"]
-    # The contests are one query on the custody the hook opens: it runs the git commands
-    # it runs where nothing is contested; only the refusal reads the refused binding's
-    # file, and only the accepted commit asks for custody files git does not track.
+    # The contests are one query on the view the hook opens: once built, a run makes the
+    # git calls a second run makes where nothing is contested; only the refusal reads the refused
+    # binding's file, and only the accepted commit asks for custody files git does not track.
     advice = "git ls-files -z --full-name -o "
     alike = [g for g in _shapes(plain_gits) if not g.startswith(advice)]
     assert _judging(gits, said["path"]) == alike, (gits, plain_gits)
