@@ -13,9 +13,10 @@ Stores: nothing.
 Refuses: nothing.
 Returns: ``rows``: every finding of a report (its bindings' first, in their order, then
 the findings of no binding), one row per binding; ``judged_elsewhere``: the bindings
-rebound twice a report counts beyond its bindings' findings.
+rebound twice a report counts beyond its bindings' findings; ``bound_to_no_file``: its
+contests of ground bound to no file (counted on their own).
 Test: tests/check/test_rebound_twice_one_verdict.py, tests/doors/test_status_rebound_twice.py,
-tests/check/test_rebound_twice_count.py
+tests/check/test_rebound_twice_count.py, tests/check/test_ground_contest_count.py
 """
 
 from __future__ import annotations
@@ -58,6 +59,12 @@ def judged_elsewhere(items: Sequence[R], extra: Sequence[R]) -> int:
     the summary counts it among the bindings checked (its row, ``rows``, is its own)."""
     judged = {r.finding.binding for r in items}
     return len({r.finding.binding for r in extra if _rebound_twice(r.finding)} - judged)
+
+
+def bound_to_no_file(items: Sequence[R]) -> int:
+    """How many of ``items`` are contests of ground bound to no file (check/contests.py):
+    failures of no binding, which the summary counts beside the bindings checked."""
+    return sum(1 for r in items if r.finding.kind == "contested" and not r.finding.binding)
 
 
 def _rebound_twice(f: Finding) -> bool:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import functools
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from forest_files.check.finding_rows import judged_elsewhere
+from forest_files.check.finding_rows import bound_to_no_file, judged_elsewhere
 from forest_files.check.summary import summary_line
 from forest_files.kernel.shellword import shell_word
 from forest_files.kernel.standing import from_here
@@ -246,9 +246,12 @@ class CheckReport(_ReportFields):
         if self.judged_nothing:
             return self.judged_nothing
         gaps = sum(1 for r in (*self.extra, *self.warnings) if r.finding.kind == "unbound")
-        failed = sum(1 for r in self.failed if r.finding.kind != "unbound")
+        loose = bound_to_no_file(self.failed)
+        failed = sum(1 for r in self.failed if r.finding.kind != "unbound") - loose
         checked = len(self.items) + judged_elsewhere(self.items, self.extra)
         line = summary_line(checked, failed, self.where)
+        if loose:  # not among the bindings checked: counted on their own, so it adds up
+            line += f"; {loose} contest{'s' if loose > 1 else ''} of ground bound to no file"
         return f"{line}; {gaps} required target(s) unbound" if gaps else line
 
     def with_extra(self, more: tuple[Reported, ...]) -> CheckReport:
