@@ -10,7 +10,7 @@ logged and the rest go on.
 Returns: ``Judged`` — the findings that changed since the last verdict and
 the lines to show for them, rendered by check/text.py (the watcher words no
 finding and no route itself).
-Test: tests/doors/test_watch.py
+Test: tests/doors/test_watch.py, tests/doors/test_watch_contests.py
 """
 
 from __future__ import annotations
@@ -53,8 +53,15 @@ def check(root: Path, paths: tuple[str, ...], stop: threading.Event) -> list[Rep
 
 
 def _key(r: Reported) -> str:
-    """A binding's id; an unbound required file (no binding yet) by its target."""
-    return r.finding.binding or f"unbound:{r.finding.selector}"
+    """A binding's id; an unbound required file (no binding yet), or a contest bound to
+    no file, by its target; a binding rebound on merged branches (check/contests.py)
+    has a second verdict of its own: the check judges its section (clean, drifted …)
+    and its contest apart, and keyed alike each would overwrite the other, saying
+    ``clean`` then ``contested`` again at every check of it."""
+    f = r.finding
+    if f.reason is not None and f.reason.kind == "rebound-twice":
+        return f"rebound:{f.binding}"
+    return f.binding or f"unbound:{f.selector}"
 
 
 def _erased(root: Path, text: str) -> bool:
