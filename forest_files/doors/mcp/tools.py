@@ -9,13 +9,14 @@ Refuses (``ToolRefused``, one line, never a body): a binding that is not bound (
 is retired), a malformed selector or one outside the repository (``../``, absolute;
 said whole, without the command line's selector forms), a selector naming several or
 none (the file's selectors listed, and this door's argument to pass, never the command
-line's), contested ground, ground that is sealed or erased, proposed text that is the
+line's), contested ground or a binding rebound on merged branches (doors/mcp/contested.py:
+the routes ``forest check`` prints), ground that is sealed or erased, proposed text that is the
 ground already, holds a line a forget removed or is over the repository's body bound;
 what ``propose`` judges of its arguments alone (propose_checks.py).
 Returns: JSON-ready dicts: pages carry ``next_cursor`` (None at the end);
 ``read_ground`` carries ``next_offset``; recall answers are Forest packets,
 jurisdiction first, with bounded excerpts and content ids (never row ids).
-Test: tests/doors/test_mcp_tools.py
+Test: tests/doors/test_mcp_tools.py, tests/doors/test_mcp_contests.py
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from forest_files.doors.mcp import contested
 from forest_files.doors.mcp import propose_checks as checks
 from forest_files.doors.mcp import schemas as s
 from forest_files.doors.mcp.propose_checks import ToolRefused
@@ -56,12 +58,13 @@ def ground(session: Session, args: s.GroundIn) -> Answer:
     from forest_files.check.path import run_check
 
     report = run_check(session.root, "worktree")
+    said = contested.statuses(report)  # a binding rebound twice: ``contested``, as check says
     rows = [
         {
             "binding": r.finding.binding,
             "selector": r.finding.selector,
             "path": r.finding.path,
-            "status": r.finding.kind,
+            "status": said.get(r.finding.binding, ("", r.finding.kind))[1],
             "ground": r.finding.ground,
         }
         for r in report.items
@@ -97,6 +100,7 @@ def _binding(session: Session, wanted: str, argument: str = "binding") -> Bindin
     for b in live:
         if wanted in (b.bind_act, b.selector):
             return b
+    contested.refuse_rebound(contested.rebound(session), wanted, reading=argument == "binding")
     if "#" in wanted or "::" in wanted or "@" in wanted:
         try:
             return _found(live, wanted)
@@ -156,7 +160,7 @@ def _ground_row(session: Session, b: Binding) -> tuple[str, Any]:
 
     cid, body_hash, heads = session.ground(b) or (None, None, ())
     if heads and not is_mark(heads):  # a mark names an erased ground: refused below
-        raise ToolRefused(f"{b.bind_act}: its ground is contested ({len(heads)} heads)")
+        raise contested.contested_ground(b.bind_act, heads)
     if cid is None:
         raise ToolRefused(f"{b.bind_act}: no live ground (sealed, erased or retired)")
     store = session.store()
@@ -234,6 +238,9 @@ def propose(session: Session, args: s.ProposeIn) -> Answer:
     store, config = session.store(), session.repo.config
     checks.not_a_holder(config, signature)
     cid, row = _ground_row(session, b)
+    # Where it stands is not settled: a proposal there could be adopted at a place
+    # one more rebind moves it from.
+    contested.refuse_rebound(contested.rebound(session), b.bind_act, reading=False)
     if len(text.encode("utf-8")) > config.max_body_bytes:
         raise ToolRefused(f"text is over this repository's max_body_bytes ({b.bind_act})")
     if hash_body(text) == row["body_hash"]:

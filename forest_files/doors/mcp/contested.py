@@ -1,0 +1,111 @@
+"""The MCP tools on a contest, judged as ``forest check`` judges it (check/contests.py)
+and refused with the routes it prints (check/route_contest.py): a person runs them, an
+agent only reads them.
+
+A binding two merged branches each rebound stands at one place in every index; the
+other branch's place names no binding. ``read_ground`` and ``propose`` given that
+other place said "names no single live binding (those of B.md: none)", as if nothing
+had been bound there; ``propose`` at the place where it stands kept a proposal as if
+its place were settled; ``ground`` listed it ``clean`` while ``check`` said it
+``contested``. A ground with two live heads was refused without the ``forest
+resolve`` that ends it.
+
+Stores: nothing.
+Refuses (``ToolRefused``, one line): ``refuse_rebound`` a binding rebound twice, or a
+selector naming one of its places, with where it stands, its other places and one
+``forest rebind`` per place; ``contested_ground`` a ground's heads, with one ``forest
+resolve`` per head.
+Returns: ``rebound`` the bindings rebound twice (one query when none was rebound more
+than once); ``statuses`` each binding's status as the doors' JSON rows say it.
+Test: tests/doors/test_mcp_contests.py
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from forest_files.doors.mcp.propose_checks import ToolRefused
+
+if TYPE_CHECKING:
+    from forest_files.check.findings import CheckReport
+    from forest_files.custody.rebind_tips import Rebound
+    from forest_files.doors.mcp.session import Session
+
+
+def rebound(session: Session) -> list[Rebound]:
+    """The live bindings merged branches each rebound: (binding, path, places, where it
+    stands first)."""
+    from forest_files.check.contests import found
+
+    return found(session.store().conn)[1]
+
+
+def _same_place(wanted: str, place: str) -> bool:
+    if wanted == place:
+        return True
+    from forest_files.kernel.errors import ForestError
+    from forest_files.text.selector import parse_selector
+
+    try:
+        return parse_selector(wanted) == parse_selector(place)
+    except ForestError:
+        return False
+
+
+def refuse_rebound(twice: Sequence[Rebound], wanted: str, *, reading: bool) -> None:
+    """Refused: ``wanted`` (a binding id or selector) names a binding rebound twice, or
+    one of its places; the message names where it stands and the rebinds a person
+    settles it with (``forest check``'s routes). ``reading``: its ground is read where
+    it stands (said so), and is refused only at another place; a proposal is refused
+    at every place until the place is settled."""
+    from forest_files.check.contests import on_branches, rebound_finding
+    from forest_files.check.route_contest import rebound_routes
+
+    for bind_act, path, places in twice:
+        if wanted != bind_act and not any(_same_place(wanted, p) for p in places):
+            continue
+        if reading and _same_place(wanted, places[0]):
+            return
+        f = rebound_finding(bind_act, path, places)
+        routes = " or ".join(f"`{r.command}`" for r in rebound_routes(f, "worktree"))
+        doing = (
+            f"its ground is read where it stands (pass {places[0]}); a person settles its place"
+            if reading
+            else "a proposal waits until a person settles its place"
+        )
+        raise ToolRefused(
+            f"{wanted}: its binding {bind_act[:12]} was rebound {on_branches([len(places)])}"
+            f" (it stands at {places[0]}, also rebound to {', '.join(places[1:])}); "
+            f"{doing}: {routes}"
+        )
+
+
+def contested_ground(bind_act: str, heads: tuple[str, ...]) -> ToolRefused:
+    """A binding whose ground has two or more live heads: the ``forest resolve`` per
+    head a person keeps one with."""
+    from forest_files.check.route_contest import resolve_routes
+
+    routes = " or ".join(f"`{r.command}`" for r in resolve_routes(tuple(sorted(heads))))
+    return ToolRefused(
+        f"{bind_act}: its ground is contested ({len(heads)} heads); a person keeps one "
+        f"head's text first: {routes} (replace … with why)"
+    )
+
+
+def statuses(report: CheckReport) -> dict[str, tuple[str, str]]:
+    """(selector, status) of each binding, as the doors' JSON rows list it
+    (check/finding_rows.py): a binding rebound twice ``contested`` where it stands,
+    not ``clean``."""
+    from forest_files.check.finding_rows import rows
+
+    out: dict[str, tuple[str, str]] = {}
+    for r in rows(report.items, report.extra):
+        f = r.finding
+        if not f.binding:
+            continue
+        if f.reason is not None and f.reason.kind == "rebound-twice":
+            out[f.binding] = (f.selector, f.kind)
+        else:
+            out.setdefault(f.binding, (f.selector, f.kind))
+    return out
