@@ -144,7 +144,7 @@ def run_gate(root: Path | str, base: str | None, *, head: str | None = None) -> 
     merge_base = None if base is None else gitio.merge_base(top, base, head)
     faults, tracked = verify_head(top, head)
     judged: list[str] = []
-    ctx = JudgedRange(top, head, base, merge_base)
+    ctx = JudgedRange(top, head, base, merge_base, verified=not faults)
     items: list[Reported] = []
     warnings: list[Reported] = []
     findings = tracked  # local state is reported, never read: no reason to stop

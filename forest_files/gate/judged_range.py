@@ -65,8 +65,13 @@ PathsOf = Callable[[list[str]], Mapping[str, frozenset[str]]]
 class JudgedRange:
     """One gate run's range: its commits, what was judged."""
 
-    def __init__(self, top: Path, head: str, base: str | None, merge_base: str | None) -> None:
+    def __init__(
+        self, top: Path, head: str, base: str | None, merge_base: str | None, *, verified: bool
+    ) -> None:
+        """``verified``: HEAD's ledger was verified sound (gate/head_faults.py ``verify_head``,
+        from the whole ledger's listing, which the range's read of HEAD's acts takes)."""
         self.top, self.head, self.base, self.merge_base = top, head, base, merge_base
+        self.verified = verified
         self.commits: list[str] = []
         self.judged: list[str] = []
         self.folder_routes: tuple[Route, ...] = ()  # a folder HEAD moved whole: folder_head.py
@@ -89,6 +94,7 @@ class JudgedRange:
             head=self.head,
             merge_base=self.merge_base,
             parents=None if self.merge_base is None else list(self._graph().items()),
+            head_verified=self.verified,
         )
         self.faults = list(ranged.faults)
         faults = [self._put_back(f, ranged.faults) for f in ranged.faults]

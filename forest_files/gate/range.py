@@ -72,13 +72,15 @@ from forest_files.custody.config import (
     may_act,
     parse_config_text,
 )
-from forest_files.custody.sources import config_text_from, ledger_blobs, segments_at
+from forest_files.custody.sources import config_text_from, ledger_blobs, segments_at, snapshot_of
 from forest_files.gate.config_governance import governance_faults
 from forest_files.gate.growth import growth_faults
 from forest_files.gate.signing.judge import SIGNING_CODES, judge_governance, judge_signatures
 from forest_files.gate.tombproof import forged_tombstone_faults
+from forest_files.kernel.paths import LEDGER_PREFIX
 from forest_files.ledger.acts import Act, LedgerError, body_hashes
-from forest_files.ledger.segments import LedgerSnapshot
+from forest_files.ledger.segment_files import SEGMENT_SUFFIX
+from forest_files.ledger.segments import SEGMENTS_DIR, LedgerSnapshot
 from forest_files.ledger.verify import Fault
 
 REFUSAL_CODES = (
@@ -99,10 +101,20 @@ class RangeReport:
         return not self.faults
 
 
-def acts_at(root: Path, commit: str) -> LedgerSnapshot:
+def acts_at(root: Path, commit: str, *, verified: bool = False) -> LedgerSnapshot:
     """The acts of every line that decodes in ``commit``'s ledger (faults are
-    ``verify``'s to report, not this check's)."""
-    return segments_at(root, commit, strict=False)
+    ``verify``'s to report, not this check's). ``verified``: the caller's ``verify``
+    found ``commit``'s ledger sound from its listing of the whole ledger (gitio keeps
+    it), so its segments are taken from that listing: no ``ls-tree`` of the segments
+    alone (every entry there is a segment file; no link, no stray)."""
+    if not verified:
+        return segments_at(root, commit, strict=False)
+    held = f"{LEDGER_PREFIX}{SEGMENTS_DIR}/"
+    listed = gitio.ls_tree(root, commit, LEDGER_PREFIX)
+    named = ((e.path[len(held) :], e.blob) for e in listed if e.path.startswith(held))
+    where = {n: blob for n, blob in named if "/" not in n and n.endswith(SEGMENT_SUFFIX)}
+    data = gitio.cat_blobs(root, where.values())
+    return snapshot_of({name: data[blob] for name, blob in where.items()}, strict=False)
 
 
 def _authority_faults(
@@ -187,6 +199,7 @@ def check_range(
     head: str | None = None,
     merge_base: str | None = None,
     parents: list[tuple[str, tuple[str, ...]]] | None = None,
+    head_verified: bool = False,
 ) -> RangeReport:
     """Faults of merge-base(``base_ref``, HEAD)..HEAD (see the module docstring).
 
@@ -198,11 +211,12 @@ def check_range(
     ``merge_base``: merge-base(``base_ref``, ``head``) when the caller holds it
     already (the gate computed it for the same head), so git is not asked twice;
     ``parents``: likewise, each commit of that range with its parents, oldest first.
+    ``head_verified``: the caller verified ``head``'s ledger sound (``acts_at``).
     """
     root = gitio.toplevel(repo_root) if head is None else Path(repo_root)
     head = gitio.resolve_commit(root, head or "HEAD")
     base = gitio.merge_base(root, base_ref, head) if merge_base is None else merge_base
-    at_head = acts_at(root, head)
+    at_head = acts_at(root, head, verified=head_verified)
     faults = growth_faults(root, base, head, parents)
     at_base = acts_at(root, base)
     new_acts = sorted(

@@ -6,12 +6,13 @@ remembered bound paths (history.py hands them from commit to commit through
 HEAD's ledger again for body sizes (range.py ``_body_sizes``). On a fresh clone
 HEAD's open derives its view's bound paths and hands them to the range (judged_range.py),
 so the ``.bound`` record is looked at once in all; each segment HEAD holds is hashed
-against its name once, however many readers decode it (segments.py). Counted, not
+against its name once, however many readers decode it (segments.py); the range reads
+HEAD's segments from verify's listing of its ledger (range.py ``acts_at``). Counted, not
 timed: the looks for cache records (found or not), the listings made, the hashes.
 
 Test: forest_files/gate/history.py (judge_history), forest_files/check/opening_git.py,
 forest_files/check/opening_views.py (view_map), forest_files/gate/judged_range.py (judge),
-forest_files/gate/range.py (_body_sizes), forest_files/ledger/segments.py (parse_segment).
+forest_files/gate/range.py (_body_sizes, acts_at), forest_files/ledger/segments.py (parse_segment).
 """
 
 from __future__ import annotations
@@ -214,3 +215,28 @@ def test_ci_fresh_clone_blob_hash_cache_asked_twice_per_binding_accepted(
     bound = 2  # docs/a.md and docs/b.md, each its own blob
     assert len(set(asked)) == bound, asked
     assert len(asked) == 2 * bound, asked
+
+
+def test_ci_fresh_clone_head_segments_not_listed_apart_accepted(
+    repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The range reads HEAD's acts from the segments of the ledger's listing verify made
+    (range.py ``acts_at``): no ``ls-tree`` of HEAD's segments alone; the merge-base's
+    are still listed alone (no listing of its whole ledger is at hand). Counted from
+    git's own trace; the acts read are those a listing of the segments gives."""
+    from forest_files.gate.range import acts_at
+
+    clone = tmp_path / "clone"
+    git(tmp_path, "clone", "-q", "--branch", "feature", str(repo), str(clone))
+    head = git(clone, "rev-parse", "HEAD").strip()
+    base = git(clone, "merge-base", "HEAD", "origin/main").strip()
+    trace = tmp_path / "trace.txt"
+    monkeypatch.setenv("GIT_TRACE", str(trace))
+    report = run_gate(clone, "origin/main")
+    monkeypatch.delenv("GIT_TRACE")
+    assert report.exit_code == 0
+    lines = [line for line in trace.read_text(encoding="utf-8").splitlines() if " ls-tree " in line]
+    segments = f" {LEDGER_PREFIX}segments"
+    assert [line for line in lines if head in line and segments in line] == [], lines
+    assert len([line for line in lines if base in line and segments in line]) == 1, lines
+    assert acts_at(clone, head, verified=True) == acts_at(clone, head)
