@@ -192,10 +192,16 @@ class GitTreeSource:
     def remember(self, path: str, file_hash: str | None) -> None:
         """Record ``file_hash`` for the blob ``read(path)`` returned."""
         blob = self._blobs.get(path)
-        if blob is not None:
+        if blob is None:
+            return
+        if blob not in self._looked:
             self._blob_hashes().put(blob, file_hash)
-            if blob in self._looked and file_hash is not None:
-                self._looked[blob] = file_hash
+            return
+        # The prefetch of its batch asked the cache for this blob (what it holds since:
+        # ``_looked`` follows every put made here), so it is not asked a third time.
+        self._blob_hashes().put_over(blob, file_hash, self._looked[blob])
+        if file_hash is not None:
+            self._looked[blob] = file_hash
 
     def save_cache(self) -> None:
         if self._hashes is not None:

@@ -285,7 +285,13 @@ class BlobHashCache:
         return None
 
     def put(self, blob: str, file_hash: str | None) -> None:
-        if file_hash is not None and self.get(blob) != file_hash:
+        if file_hash is not None:
+            self.put_over(blob, file_hash, self.get(blob))
+
+    def put_over(self, blob: str, file_hash: str | None, held: str | None) -> None:
+        """``put``, given ``held``: what ``get(blob)`` answered the caller, which asked
+        this cache already (nothing put for ``blob`` since), so it is not asked again."""
+        if file_hash is not None and held != file_hash:
             self._all()[blob] = [file_hash]
             self._dirty = True
 
