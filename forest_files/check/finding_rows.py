@@ -6,8 +6,11 @@ it stands) and its ``contested`` finding (reason ``rebound-twice``) among the fi
 of no binding. Listed as they are, one binding had two verdicts, one saying clean.
 Here the contested one stands in the clean one's row; a binding that failed otherwise
 too (drifted …) keeps both rows, each with its own routes. The report itself is
-unchanged: its summary counts bindings and failures as before, and the text doors
-print its failed findings as before.
+unchanged, and the text doors print its failed findings as they stand. Its summary
+counts each binding once: one rebound twice that none of its bindings' findings
+judges (the place checked is where it does not stand) among the bindings checked
+(``judged_elsewhere``), and a contest of ground bound to no file, a failure of no
+binding, on its own beside them (``bound_to_no_file``), so the count line adds up.
 
 Stores: nothing.
 Refuses: nothing.

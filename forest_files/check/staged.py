@@ -7,7 +7,9 @@ Refuses: a staged change that removes forest.toml, or the whole ledger, that HEA
 holds (custody_removal.py); a damaged staged ledger raises what replay raises.
 Returns: a ``CheckReport`` of the bindings the staged change can have moved
 (HEAD was judged when it was committed): those of staged paths, and, when
-ledger files are staged, those whose binding or ground differs from HEAD's;
+ledger files are staged, those whose binding or ground differs from HEAD's; and,
+on every commit whatever it touches, every contest of the staged ledger no finding
+names (one HEAD holds: a merge made with ``--no-verify``, or pulled fast-forward);
 staged files a ``[require]`` rule names but nothing binds are warnings (``ok`` stays
 true: a draft may be committed). A finding whose staged blob only git's conversion
 made (a clean filter set after adoption) says so (converted.py).
