@@ -13,9 +13,10 @@ rebound on merged branches (``ContestedGround``, exit 1); local state git
 tracks (``TrackedLocalState``, exit 1).
 Returns: the faults, contests and findings (``--json``: the findings schema's routes);
 the custody acts, or one binding's chain (``log``), read from the index once the index
-proof every door runs agrees with it (a forged index rebuilt, one line on stderr).
+proof every door runs agrees with it (a forged index rebuilt, one line on stderr),
+with the findings the text shows (``log --json``: ``findings``, shaped as verify's).
 Test: tests/doors/test_cli.py, tests/doors/test_verify_routes.py,
-      tests/doors/test_printed_where_typed.py
+      tests/doors/test_printed_where_typed.py, tests/doors/test_log_json_findings.py
 """
 
 from __future__ import annotations
@@ -296,4 +297,5 @@ def log(
     lines = [log_line(e) for e in entries]
     lines += _blocks(found, words=True)
     obj = {"acts": [asdict(e) for e in entries], "contested": [c.content_id for c in contested]}
+    obj["findings"] = [f.as_dict() for f in found]  # those the text shows, as verify's
     emit(as_json, obj, "\n".join(lines) or "no custody acts yet")
