@@ -18,7 +18,8 @@ Stores: nothing.
 Refuses: nothing (a place that cannot be read or extracted at the index is no
 step).
 Returns: ``Step`` values, each with the section hash the index gives at its
-new place (the digest covers them: commit_route.py ``plan_digest``);
+new place (the digest covers them: commit_route.py ``plan_digest``) and that
+place's file (``path``, split off the rendered place once, never judged again);
 ``staged_text``, one section as the index holds it (governance/
 staged_supersede.py records exactly that).
 Test: tests/check/test_commit_route.py, tests/check/test_commit_rebind.py,
@@ -161,7 +162,8 @@ def plan(
     moving = {s.binding for s in steps}
     for f in found.values():
         if f.kind == "drifted" and f.actual_hash and f.binding not in moving:
-            steps.append(Step("supersede", f.binding, f.selector, f.selector, f.actual_hash))
+            step = Step("supersede", f.binding, f.selector, f.selector, f.actual_hash, path=f.path)
+            steps.append(step)
     return tuple(steps)
 
 
@@ -205,14 +207,15 @@ def rebind_group(
     (``under``), so a commit that moves thousands of bindings stays linear.
     ``known``: the section hash the check found at ``new`` (a canonical selector),
     for a ``moved`` finding."""
-    if known is not None:
-        out = [Step("rebind", binding.bind_act, binding.selector, new, known)]
-    else:
+    from forest_files.text.selector_paths import place_path
+
+    if known is None:
         head = texts.text(new, binding.excludes)
         if head is None:
             return []
-        out = [Step("rebind", binding.bind_act, binding.selector, head[0], _hash(head[1]))]
-    new = out[0].new
+        new, known = head[0], _hash(head[1])
+    path = place_path(new)  # a rendered place: its path was judged when it was named
+    out = [Step("rebind", binding.bind_act, binding.selector, new, known, path=path)]
     # a descendant's selector is its heading's, "/" and more (a "/" in a name is
     # escaped): only those are parsed, none for a binding with no bound children
     below = binding.selector + "/"
@@ -224,7 +227,8 @@ def rebind_group(
     for child, place in descendants(near, binding, new):
         got = texts.text(place, child.excludes)
         if got is not None:
-            out.append(Step("rebind", child.bind_act, child.selector, got[0], _hash(got[1]), True))
+            section = _hash(got[1])  # under its heading: in the heading's file
+            out.append(Step("rebind", child.bind_act, child.selector, got[0], section, True, path))
     return out
 
 
@@ -234,12 +238,11 @@ def _free(
     """The groups none of whose targets another group or a staying binding holds (by
     its selector or the one it has at the index, as ``forest rebind`` judges it)."""
     from forest_files.text.selector import parse_selector
-    from forest_files.text.selector_paths import selector_paths
 
     moving = {s.binding for g in groups for s in g}
     staying = [b for b in bindings if not b.retired and b.bind_act not in moving]
     held = {b.selector for b in staying}
-    into = selector_paths(s.new for g in groups for s in g)  # its path: no section parse
+    into = {s.path for g in groups for s in g}  # each step's file, carried: nothing split
     for b in staying:  # only a heading in a file a step lands in can be named twice
         if b.path in into and parse_selector(b.selector).kind in ("heading", "anchor"):
             named = texts.text(b.selector, b.excludes)

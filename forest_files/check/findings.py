@@ -192,6 +192,7 @@ class Step(NamedTuple):
     new: str  # the selector it has after the act
     section: str  # the section hash the index gives at ``new``
     carried: bool = False  # a descendant carried by an enclosing rebind
+    path: str = ""  # the file ``new`` lies in (commit_plan.py gives every step its own)
 
 
 class _ReportFields(NamedTuple):

@@ -7,9 +7,15 @@ on the text, what it asks of the path only on the path; so a text whose own chec
 pass and whose path passed for an earlier text has that path, and every other text
 goes through ``selector_path`` itself, refused as it refuses it.
 
+A place already named by a parse (a selector ``render`` made of a section found in a
+file: the check's move search, the index's extract) has a path judged when it was
+named; ``place_path`` only splits it off, as ``split_path`` does, with no regex for the
+common text holding no backslash, ``@`` or ``::`` (its path ends at its first ``#``).
+
 Stores: nothing.
-Refuses: what ``selector_path`` refuses, the first text it refuses (SelectorError).
-Returns: ``selector_paths(texts)``, the set of paths.
+Refuses: what ``selector_path`` refuses, the first text it refuses (SelectorError);
+``place_path`` nothing (it judges nothing).
+Returns: ``selector_paths(texts)``, the set of paths; ``place_path(text)``, one path.
 Test: tests/text/test_selector_paths.py, tests/check/test_hook_move_cost.py
 """
 
@@ -31,4 +37,11 @@ def selector_paths(texts: Iterable[str]) -> set[str]:
     return judged
 
 
-__all__ = ["selector_paths"]
+def place_path(text: str) -> str:
+    """The path of a rendered place, ``split_path(text)[0]`` (module header)."""
+    if "\\" in text or "@" in text or "::" in text:
+        return split_path(text)[0]
+    return text.partition("#")[0]
+
+
+__all__ = ["place_path", "selector_paths"]
