@@ -21,7 +21,7 @@ import os
 import subprocess
 import sys
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -255,17 +255,13 @@ def test_hook_move_step_paths_carried_not_split_accepted(
     """The commit's one route learns which files its rebinds land in from the steps
     themselves: each carries the file of the place it was given (a rendered place, its
     path judged when it was named), so no step's selector is split or judged again
-    (text/selector_paths.py ``selector_paths`` split a move's 2,000 new selectors back
-    into its 200 files: ~3 ms of the bench's hook). A heading's carried descendant
+    (a ``selector_paths`` once split a move's 2,000 new selectors back into its 200
+    files and judged each file again: ~3 ms of the bench's hook). A heading's carried descendant
     lies in its heading's file."""
-    from forest_files.text import selector_paths as selector
+    from forest_files.text import selector
 
     asked: Counter[str] = Counter()
-    real_paths, real_path = selector.selector_paths, selector.selector_path
-
-    def selector_paths(texts: Iterable[str]) -> set[str]:
-        asked["selector_paths"] += 1
-        return real_paths(texts)
+    real_path = selector.selector_path
 
     def selector_path(text: str) -> str:
         asked[real_path(text)] += 1
@@ -279,7 +275,6 @@ def test_hook_move_step_paths_carried_not_split_accepted(
         freed.extend(made)
         return made
 
-    monkeypatch.setattr(selector, "selector_paths", selector_paths)
     monkeypatch.setattr(selector, "selector_path", selector_path)
     monkeypatch.setattr(commit_plan, "rebind_group", group)
     git(repo, "mv", "book.md", "novel.md")
@@ -287,6 +282,6 @@ def test_hook_move_step_paths_carried_not_split_accepted(
     assert hook(["pre-commit"]) == 1
     err = capsys.readouterr().err
     assert f"or record the whole commit at once ({CHAPTERS + 1} rebound" in err, err
-    assert asked == {}, asked  # before: selector_paths once, novel.md's path judged once
+    assert asked == {}, asked  # before: novel.md's path judged again by the route's split
     assert len(freed) == CHAPTERS + 1 and any(s.carried for s in freed), freed
     assert {s.path for s in freed} == {"novel.md"}, freed

@@ -5,16 +5,15 @@ with its contests and what git tracks under .forest that only a machine keeps, a
 
 Stores: nothing.
 Refuses (verify): ledger faults (``LedgerFaults``, exit 3; each fault with its fix,
-reached from where the user stands, and one route removing every stray file; a
-segment a rule converted on checkout names the rule's file and the fix:
-custody/ledger_conversion.py ``checkout_faults``);
-acts without authority over the range (exit 1); contested ground or a binding
-rebound on merged branches (``ContestedGround``, exit 1); local state git
-tracks (``TrackedLocalState``, exit 1).
+reached from where the user stands, and one route removing every stray file; a segment a
+rule converted on checkout names the rule's file and the fix:
+custody/ledger_conversion.py ``checkout_faults``); acts without authority over the range
+(exit 1); contested ground or a binding rebound on merged branches (``ContestedGround``,
+exit 1); local state git tracks (``TrackedLocalState``, exit 1).
 Returns: the faults, contests and findings (``--json``: the findings schema's routes);
 the custody acts, or one binding's chain (``log``), read from the index once the index
-proof every door runs agrees with it (a forged index rebuilt, one line on stderr),
-with the findings the text shows (``log --json``: ``findings``, shaped as verify's).
+proof every door runs agrees with it (a forged index rebuilt, one line on stderr), with
+the findings the text shows (``log --json``: ``findings``, shaped as verify's).
 Test: tests/doors/test_cli.py, tests/doors/test_verify_routes.py,
       tests/doors/test_printed_where_typed.py, tests/doors/test_log_json_findings.py
 """
