@@ -65,10 +65,12 @@ def view_map(
     finally:
         store.close()
     bindmap.save(record, view.stem, every)
-    known = bound_paths(view)
-    if known is None:
+    remembered = bound_paths(view)
+    if remembered is None:
         known = {b.path for b in every.bindings}
-        write_bound_paths(view, known)
+        write_bound_paths(view, known)  # contests unknown: its view answers them
+    else:
+        known = remembered[0]
     if bound is not None:
         bound[view] = known
     if wanted is None:
@@ -84,15 +86,18 @@ def bound_paths_of(
     view, from its saved map, or (no view yet: the first hook after a clone) from
     the decoded segments (every path any act binds: a superset); None: not known.
     With it, whether the ledger may hold a contest its view is not there to deny
-    (custody/path_scan.py ``forked``): then the paths are not remembered, so a set
-    remembered beside no view always says a contest is impossible."""
-    from forest_files.custody.viewkey import bound_paths, view_ready, write_bound_paths
+    (custody/path_scan.py ``forked``): the record says whether the segments ruled
+    every contest out (then no view is needed), else only a sealed view answers, so
+    a record or map left beside no view (a crash while pruning) is not taken to."""
+    from forest_files.custody.viewkey import bound_paths, view_ready
 
-    known = bound_paths(view)
-    if known is not None:
-        return known, False
-    known = bindmap.paths_of(bindmap.view_record(str(view)), view.stem)
-    if known is None and not view_ready(view):
+    remembered = bound_paths(view)
+    if remembered is not None:
+        return remembered[0], not remembered[1] and not view_ready(view)
+    known: set[str] | None = None
+    if view_ready(view):
+        known = bindmap.paths_of(bindmap.view_record(str(view)), view.stem)
+    else:  # a map left beside no view says nothing of contests: the segments do
         from forest_files.custody import path_scan
         from forest_files.custody.sources import segment_bytes_at
         from forest_files.ledger.acts import LedgerError
@@ -104,17 +109,23 @@ def bound_paths_of(
         except LedgerError:
             return None, False  # the replay reports it
         if scanned.forked:
-            return scanned.paths, True  # the view a replay builds remembers them
-        known = scanned.paths
+            return scanned.paths, True  # the view a replay builds answers it
+        _remember(view, scanned.paths, contest_free=True)
+        return scanned.paths, False
     if known is not None:
-        from forest_files.kernel.state import ensure_dir
-
-        try:
-            ensure_dir(view.parent)
-            write_bound_paths(view, known)
-        except OSError:
-            pass  # only a slower next hook
+        _remember(view, known, contest_free=False)  # its view answers contests
     return known, False
+
+
+def _remember(view: Path, paths: set[str], *, contest_free: bool) -> None:
+    from forest_files.custody.viewkey import write_bound_paths
+    from forest_files.kernel.state import ensure_dir
+
+    try:
+        ensure_dir(view.parent)
+        write_bound_paths(view, paths, contest_free=contest_free)
+    except OSError:
+        pass  # only a slower next hook
 
 
 __all__ = ["bound_paths_of", "view_map"]

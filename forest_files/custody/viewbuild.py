@@ -243,10 +243,12 @@ def _newest_first(paths: Iterable[Path]) -> list[Path]:
 
 def _prune(folder: Path) -> None:
     for old in _newest_first(folder.glob("*.db"))[MAX_VIEWS:]:
-        old.unlink(missing_ok=True)
+        # What is said of the view first, the view last: a crash between leaves a view
+        # to rebuild or prune again, never a record of paths with no view beside it.
         for side in (".bound", ".seal", *_LEGACY_SIDES):
             old.with_suffix(side).unlink(missing_ok=True)
         Path(bindmap.view_record(str(old))).unlink(missing_ok=True)
+        old.unlink(missing_ok=True)
     for old in _newest_first(folder.glob("*.alias"))[MAX_VIEWS * 8 :]:
         old.unlink(missing_ok=True)  # an alias of a pruned view only costs a rebuild
     # Bound paths a hook remembered for a view never built (check/staged.py).

@@ -202,15 +202,25 @@ def view_ready(view: Path) -> bool:
 
 
 _BOUND_SUFFIX = ".bound"  # the paths a view's ledger binds, as a cache record
-_BOUND_KIND = "bound-paths"
+# "-2": the record says too whether the ledger's decoded acts ruled out every contest;
+# a record of the older kind (paths alone) is ignored, not taken to say so.
+_BOUND_KIND = "bound-paths-2"
 
 
-def write_bound_paths(view: Path, paths: set[str]) -> None:
-    cache.write(view.with_suffix(_BOUND_SUFFIX), _BOUND_KIND, tuple(sorted(paths)))
+def write_bound_paths(view: Path, paths: set[str], *, contest_free: bool = False) -> None:
+    """Remember the paths ``view``'s ledger binds; ``contest_free``: its decoded acts
+    showed no contest possible (custody/path_scan.py ``forked`` false), so no view
+    need be built to deny one."""
+    record = (contest_free, tuple(sorted(paths)))
+    cache.write(view.with_suffix(_BOUND_SUFFIX), _BOUND_KIND, record)
 
 
-def bound_paths(view: Path) -> set[str] | None:
+def bound_paths(view: Path) -> tuple[set[str], bool] | None:
+    """(the paths remembered for ``view``, whether its ledger is contest-free), or None."""
     got = cache.read(view.with_suffix(_BOUND_SUFFIX), _BOUND_KIND)
-    if not isinstance(got, tuple) or not all(isinstance(p, str) for p in got):
+    if not isinstance(got, tuple) or len(got) != 2 or not isinstance(got[0], bool):
         return None
-    return set(got)
+    free, paths = got
+    if not isinstance(paths, tuple) or not all(isinstance(p, str) for p in paths):
+        return None
+    return set(paths), free

@@ -131,3 +131,34 @@ def test_the_scan_flags_every_contest_the_view_reports_accepted(tmp_path: Path) 
         found = _reported(repo)
         assert found == (name != "one-history"), name
         assert _scanned(repo).forked == found, name
+
+
+def test_first_hook_over_a_contest_with_paths_left_beside_no_view_refused(tmp_path: Path) -> None:
+    """A contest HEAD holds, its view once built and then gone while what was said of it
+    stayed (a crash while pruning: the bound-path record and the binding map beside no
+    view), or a bound-path record of the older kind (paths alone, written before a
+    record said whether the segments ruled contests out): neither is taken to say no
+    contest is possible; the hook builds the view again and refuses."""
+    from forest_files.kernel import cache
+
+    contested, _ = _rebound_twice(tmp_path)
+    clone = tmp_path / "pruned"
+    git(tmp_path, "clone", "-q", str(contested), str(clone))
+    githooks.install(clone)
+    _staged_unbound(clone)
+    _refused_as_staged_check_says(clone)  # builds the staged ledger's view
+    views = local_state(clone) / "views"
+    (built,) = views.glob("*.db")
+    assert built.with_suffix(".bound").exists()
+    assert list(views.glob("*.db.bindmap-*"))
+    for leftover in (*views.glob("*.db*"), built.with_suffix(".seal")):
+        if leftover.suffix != ".bound" and "bindmap" not in leftover.name:
+            leftover.unlink(missing_ok=True)  # the view gone, its records left
+    assert not built.exists()
+    _refused_as_staged_check_says(clone)
+    # A record of the older kind: the same paths, no word on contests.
+    (built,) = views.glob("*.db")
+    for leftover in views.iterdir():
+        leftover.unlink()
+    cache.write(built.with_suffix(".bound"), "bound-paths", ("A.md", "B.md", "C.md"))
+    _refused_as_staged_check_says(clone)
