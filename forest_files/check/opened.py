@@ -46,6 +46,7 @@ class Custody:
         "_store",
         "_tree",
         "bindings",
+        "contest_free",
         "grounds",
         "inputs",
         "root",
@@ -66,6 +67,7 @@ class Custody:
         content: ContentSource | None = None,
         tree: tuple[str | None, bool, tuple[str, ...]] | None = None,
         inputs: VerdictInputs | None = None,
+        contest_free: bool = False,
     ) -> None:
         self.root = root
         self.source = source  # "worktree", "index" or a commit id
@@ -74,6 +76,9 @@ class Custody:
         self.grounds = grounds
         self.inputs = inputs  # the working tree's verdict inputs, taken before
         self.view = view  # the view of a git source (None for the working tree)
+        # A git source whose decoded segments or sealed view said no contest is possible
+        # (check/opening_views.py ``BoundPaths``): its contests need not be asked.
+        self.contest_free = contest_free
         self._content = content
         self._tree = tree  # a git source's (rev, keep_index_file, only), made on first use
         self._store: ForestStore | None = None

@@ -74,17 +74,18 @@ def open_git(
     rev = None if source == INDEX else source
     only = tuple(sorted(touched)) if touched is not None else ()
     tree = (rev, keep_index_file, only)  # the content source, made when first read
+    free = False  # no contest possible: the segments or the sealed view said so
     if touched is not None:
         known = bound.get(view) if bound is not None else None
         forked = False
         if known is None:
-            known, forked = bound_paths_of(root, source, view, keep_index_file)
+            known, forked, free = bound_paths_of(root, source, view, keep_index_file)
             if bound is not None and known is not None:
                 bound[view] = known
         # The staged ledger's contests are asked of its view (check/staged_contests.py):
         # one the segments cannot rule out is judged by building it.
         if known is not None and not (known & touched) and not (forked and source == INDEX):
-            return Custody(root, source, PATHS, [], {}, view=view, tree=tree)
+            return Custody(root, source, PATHS, [], {}, view=view, tree=tree, contest_free=free)
     wanted = sorted(touched) if touched is not None else None
     got = view_map(root, source, view, keep_index_file, wanted, replay, config, bound)
     if got is None:
@@ -97,7 +98,9 @@ def open_git(
         from forest_files.kernel.repopath import under
 
         bindings = [b for b in bindings if any(under(b.path, p) for p in within)]
-    return Custody(root, source, via, bindings, found.grounds, view=view, tree=tree)
+    return Custody(
+        root, source, via, bindings, found.grounds, view=view, tree=tree, contest_free=free
+    )
 
 
 def _commit_key(root: Path, rev: str, known: tuple[str, str] | None) -> tuple[str, str]:

@@ -20,6 +20,8 @@ tests/doors/test_doors.py::test_staged_view_without_bound_paths_remembers_them_f
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from forest_files.check.opened import MAP, REPLAY, VIEW
 from forest_files.custody import bindmap
 
@@ -57,18 +59,20 @@ def view_map(
 
         build_view(root, source, keep_index_file, view, config)
         via = REPLAY
+    from forest_files.check.contests import found as contests_found
     from forest_files.store.forest import ForestStore
 
     store = ForestStore(view)
     try:
         every = bindmap.derive(store)
+        free = contests_found(store.conn) == ([], [])  # said once per view, beside it
     finally:
         store.close()
     bindmap.save(record, view.stem, every)
     remembered = bound_paths(view)
-    if remembered is None:
-        known = {b.path for b in every.bindings}
-        write_bound_paths(view, known)  # contests unknown: its view answers them
+    if remembered is None or remembered[1] != free:
+        known = {b.path for b in every.bindings} if remembered is None else remembered[0]
+        write_bound_paths(view, known, contest_free=free)
     else:
         known = remembered[0]
     if bound is not None:
@@ -79,9 +83,13 @@ def view_map(
     return via, bindmap.BindMap([b for b in every.bindings if b.path in keep], every.grounds)
 
 
-def bound_paths_of(
-    root: Path, source: str, view: Path, keep_index_file: bool
-) -> tuple[set[str] | None, bool]:
+class BoundPaths(NamedTuple):
+    known: set[str] | None  # every path the ledger binds (a superset), None: not known
+    forked: bool  # a contest is possible and no view is there to deny it: build one
+    contest_free: bool  # the segments or the sealed view said no contest: ask none
+
+
+def bound_paths_of(root: Path, source: str, view: Path, keep_index_file: bool) -> BoundPaths:
     """Every path the source's ledger binds, without a replay: remembered beside the
     view, from its saved map, or (no view yet: the first hook after a clone) from
     the decoded segments (every path any act binds: a superset); None: not known.
@@ -92,11 +100,23 @@ def bound_paths_of(
     from forest_files.custody.viewkey import bound_paths, view_ready
 
     remembered = bound_paths(view)
-    if remembered is not None:
-        return remembered[0], not remembered[1] and not view_ready(view)
-    known: set[str] | None = None
+    if remembered is not None and remembered[1]:
+        return BoundPaths(remembered[0], False, True)
     if view_ready(view):
-        known = bindmap.paths_of(bindmap.view_record(str(view)), view.stem)
+        if remembered is not None:
+            known: set[str] | None = remembered[0]
+        else:
+            known = bindmap.paths_of(bindmap.view_record(str(view)), view.stem)
+        if known is None:
+            return BoundPaths(None, False, False)
+        from forest_files.check.contests import of_view
+
+        free = not of_view(view, [])  # asked of the sealed view, remembered when none
+        if free or remembered is None:
+            _remember(view, known, contest_free=free)
+        return BoundPaths(known, False, free)
+    if remembered is not None:  # its view gone: only the one a replay builds answers
+        return BoundPaths(remembered[0], True, False)
     else:  # a map left beside no view says nothing of contests: the segments do
         from forest_files.custody import path_scan
         from forest_files.custody.sources import segment_bytes_at
@@ -107,14 +127,11 @@ def bound_paths_of(
                 segment_bytes_at(root, source, keep_index_file=keep_index_file)
             )
         except LedgerError:
-            return None, False  # the replay reports it
+            return BoundPaths(None, False, False)  # the replay reports it
         if scanned.forked:
-            return scanned.paths, True  # the view a replay builds answers it
+            return BoundPaths(scanned.paths, True, False)  # the view a replay builds answers
         _remember(view, scanned.paths, contest_free=True)
-        return scanned.paths, False
-    if known is not None:
-        _remember(view, known, contest_free=False)  # its view answers contests
-    return known, False
+        return BoundPaths(scanned.paths, False, True)
 
 
 def _remember(view: Path, paths: set[str], *, contest_free: bool) -> None:
@@ -128,4 +145,4 @@ def _remember(view: Path, paths: set[str], *, contest_free: bool) -> None:
         pass  # only a slower next hook
 
 
-__all__ = ["bound_paths_of", "view_map"]
+__all__ = ["BoundPaths", "bound_paths_of", "view_map"]

@@ -31,13 +31,14 @@ if TYPE_CHECKING:
 
 
 def contested(custody: Custody, findings: list[Finding]) -> list[Finding]:
-    """The contests no finding names: one query on the staged ledger's view. No view
-    only where the staged change touches no bound path and the ledger's decoded
-    segments showed no contest possible (check/opening_git.py, custody/path_scan.py
-    ``forked``): a ledger that may hold one has its view built before this is asked."""
+    """The contests no finding names: one query on the staged ledger's view; none
+    asked of a ledger its decoded segments or its sealed view said holds none
+    (``custody.contest_free``: check/opening_views.py ``BoundPaths``). A ledger that
+    may hold one has its view built before this is asked (check/opening_git.py,
+    custody/path_scan.py ``forked``)."""
     view = custody.view
-    if view is None or not view.exists():
-        return []
+    if custody.contest_free or view is None or not view.exists():
+        return []  # contest-free: said once for this ledger (opening_views.py), not asked
     from forest_files.check import contests
 
     return contests.of_view(view, findings)

@@ -387,7 +387,7 @@ def test_staged_view_without_bound_paths_remembers_them_from_its_map_detected(
     (written,) = views.glob("*.bound")
     from forest_files.custody.viewkey import bound_paths
 
-    assert bound_paths(written.with_suffix(".db")) == ({"a.md", "b.md"}, False)  # its view answers
+    assert bound_paths(written.with_suffix(".db")) == ({"a.md", "b.md"}, True)  # view: no contest
     write(bound, "b.md", "# B\n\nwasp\n")  # a bound file: the fast path must not answer
     git(bound, "add", "b.md")
     refused = _staged_hook(bound)
