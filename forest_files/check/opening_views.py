@@ -13,8 +13,10 @@ Stores: the binding map and bound-path set beside the view, the view a replay bu
 Refuses: what a replay refuses (a forged or damaged ledger); a ledger the segment
 scan cannot decode is left for the replay to report (bound paths unknown).
 Returns: (how the map was known, the map), or None (not cached, no replay asked);
-(a set of paths, or None: not known; whether a contest is possible and no view says).
-Test: tests/check/test_opening.py,
+``BoundPaths`` (the paths, or None: not known; whether a contest is possible and no view is there to
+deny it; whether the segments or the sealed view said none is possible, remembered).
+Test: tests/check/test_opening.py, tests/doors/test_hook_contest_clone.py,
+tests/doors/test_doors_cost.py,
 tests/doors/test_doors.py::test_staged_view_without_bound_paths_remembers_them_from_its_map_detected
 """
 
