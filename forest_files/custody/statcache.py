@@ -285,8 +285,7 @@ class BlobHashCache:
         return None
 
     def put(self, blob: str, file_hash: str | None) -> None:
-        if file_hash is not None:
-            self.put_over(blob, file_hash, self.get(blob))
+        self.put_over(blob, file_hash, None if file_hash is None else self.get(blob))
 
     def put_over(self, blob: str, file_hash: str | None, held: str | None) -> None:
         """``put``, given ``held``: what ``get(blob)`` answered the caller, which asked
