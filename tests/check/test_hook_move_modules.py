@@ -12,14 +12,12 @@ name gitio exports is still its defining module's object.
 from __future__ import annotations
 
 import importlib
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import forest_files.gitio as gitio
+from tests.check.test_hook_move_cost import _hook_twice
 from tests.helpers.cli import forest
-from tests.helpers.git import commit_all, git, git_env, make_repo, write
+from tests.helpers.git import commit_all, git, make_repo, write
 from tests.helpers.template import copied_from
 
 UNUSED = (
@@ -63,19 +61,7 @@ def test_hook_markdown_move_unused_modules_never_imported_accepted(repo: Path) -
     symbol parser, the region markers (text/extract.py's imports) and every gitio
     module (the package's imports), none of which it calls for Markdown sections."""
     git(repo, "mv", "old", "new")
-    code = (
-        "import sys; from forest_files.doors.hooks.run import main; code = main(['pre-commit']); "
-        f"print(code, sorted(m for m in sys.modules if m in {UNUSED!r}))"
-    )
-    for _ in range(2):
-        proc = subprocess.run(
-            [sys.executable, "-c", code],
-            cwd=repo,
-            env={**os.environ, **git_env()},
-            capture_output=True,
-            text=True,
-            check=False,
-        )
+    proc = _hook_twice(repo, UNUSED)
     assert "moved old/a.md#a/One" in proc.stderr, proc.stderr
     assert "forest rebind 'old/b.md#b/Two' 'new/b.md#b/Two'" in proc.stderr, proc.stderr
     assert proc.stdout.strip() == "1 []", proc.stdout
