@@ -120,7 +120,6 @@ def run_ci(repo: Path, base: str | None, fmt: str, targets: list[tuple[str, Path
     from forest_files.custody.auditlog import mark_recorded
     from forest_files.doors.doorlog import record_gate
     from forest_files.gate.ci import run_gate
-    from forest_files.gate.render import render
 
     _stand(repo)
     try:
@@ -130,8 +129,9 @@ def run_ci(repo: Path, base: str | None, fmt: str, targets: list[tuple[str, Path
         raise
     record_gate(repo, report)
     top = _at_the_top(repo, base, report, {fmt, *(kind for kind, _ in targets)})
-    _write(top, report, fmt, targets)
-    sys.stdout.write(render(top.get(fmt, report), fmt) + "\n")
+    said = _rendered(top, report, [fmt, *(kind for kind, _ in targets)])
+    _write(top, report, fmt, targets, said)
+    sys.stdout.write(said[fmt] + "\n")
     failed: ForestError | None = None
     if report.exit_code == 3:
         failed = GateCorrupt(f"{len(report.findings)} finding(s), the ledger among them; see above")
@@ -142,16 +142,28 @@ def run_ci(repo: Path, base: str | None, fmt: str, targets: list[tuple[str, Path
         raise failed
 
 
-def _write(
-    top: dict[str, GateReport], report: GateReport, fmt: str, targets: list[tuple[str, Path]]
-) -> None:
-    """Each ``--report`` file, and with ``--format github`` the step summary."""
+def _rendered(top: dict[str, GateReport], report: GateReport, kinds: list[str]) -> dict[str, str]:
+    """Each format of ``kinds`` rendered once, however many of stdout and the
+    ``--report`` files take it (a JSON report of 10,000 bindings is 5.7 MB to build)."""
     from forest_files.gate.render import render
+
+    return {kind: render(top.get(kind, report), kind) for kind in dict.fromkeys(kinds)}
+
+
+def _write(
+    top: dict[str, GateReport],
+    report: GateReport,
+    fmt: str,
+    targets: list[tuple[str, Path]],
+    said: dict[str, str],
+) -> None:
+    """Each ``--report`` file (its format's text in ``said``), and with ``--format
+    github`` the step summary."""
     from forest_files.gate.render_github import write_step_summary
 
     for kind, target in targets:
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(render(top.get(kind, report), kind) + "\n", encoding="utf-8")
+        target.write_text(said[kind] + "\n", encoding="utf-8")
     summary = os.environ.get("GITHUB_STEP_SUMMARY")
     if fmt == "github" and summary:
         from pathlib import Path
@@ -180,11 +192,11 @@ def _write_refusal(report: GateReport, fmt: str, targets: list[tuple[str, Path]]
     too: ``--format sarif > FILE`` would otherwise leave an empty file the upload
     rejects, and ``--format github`` no annotation. Text prints nothing more: the
     ``forest:`` line says it."""
-    from forest_files.gate.render import render
-
-    _write({}, report, fmt, targets)
-    if fmt != "text":
-        sys.stdout.write(render(report, fmt) + "\n")
+    printed = [fmt] if fmt != "text" else []
+    said = _rendered({}, report, [*printed, *(kind for kind, _ in targets)])
+    _write({}, report, fmt, targets, said)
+    if printed:
+        sys.stdout.write(said[fmt] + "\n")
 
 
 def _at_the_top(
