@@ -25,6 +25,7 @@ import marshal
 import os
 import sys
 from collections.abc import Iterable
+from operator import attrgetter
 
 from forest_files.kernel import cache
 from forest_files.kernel.paths import INDEX_NAME
@@ -110,12 +111,16 @@ def save(record: str, key: LedgerKey | str, bmap: BindMap) -> None:
     """Each path's bindings (with their grounds) marshalled apart, so a hook judging
     one staged file unpacks one entry, not ten thousand."""
     by_path: dict[str, list[Any]] = {}  # rows of str, int, bool, tuple and None
-    for b in bmap.bindings:
-        ground = bmap.grounds.get(b.entry_id)
-        row = (*(getattr(b, f) for f in _FIELDS), ground)
-        by_path.setdefault(b.path, []).append(row)
+    fields, ground_of = attrgetter(*_FIELDS), bmap.grounds.get  # one call a binding
+    for b in bmap.bindings:  # one pass: the paths' order is the order they are met in
+        row = (*fields(b), ground_of(b.entry_id))
+        rows = by_path.get(row[1])  # row[1]: the path
+        if rows is None:
+            by_path[row[1]] = [row]
+        else:
+            rows.append(row)
     packed = {path: marshal.dumps(tuple(rows)) for path, rows in by_path.items()}
-    order = tuple(dict.fromkeys(b.path for b in bmap.bindings))
+    order = tuple(by_path)
     doc = (FORMAT, _version(), key, _FIELDS, order, packed, _status_rows(order, by_path))
     cache.write(record, _KIND, doc)  # a map that cannot be written: a slower next check
 
