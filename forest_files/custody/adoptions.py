@@ -10,6 +10,8 @@ named beside a finding as if the ledger said so. Asked only where a door names a
 ledger's segments are read for the acts that declared those grounds (lines that name one,
 the rest left unparsed), and each row is held to its ground's declared record: its
 content id, its signer and a body hashing to the record's body hash.
+A view's rows (a replay of a ledger) are read as they are, by ``index_records`` alone,
+which loads no ledger module: the pre-commit hook names adopters from a view.
 
 Stores: nothing.
 Refuses: nothing (a ledger that cannot be read names nobody: nothing unproven is shown).
@@ -35,9 +37,6 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from forest_files.kernel.hashing import hash_body
 from forest_files.kernel.shellword import forest_text
-from forest_files.ledger.fault import LedgerError
-from forest_files.ledger.segment_files import segment_paths
-from forest_files.store.entryrow import ERASED_MARK
 
 if TYPE_CHECKING:
     import sqlite3
@@ -96,6 +95,8 @@ def declared_records(ledger_dir: Path, grounds: Collection[str]) -> dict[str, De
     the segment lines that name one of them are decoded; a line that is not what the
     format says sends the whole read the typed way (the codec)."""
     import json
+
+    from forest_files.ledger.segment_files import segment_paths
 
     if not grounds:
         return {}
@@ -183,6 +184,9 @@ def proven_adoptions(
     """(signer, words) of each of ``grounds`` the ledger declares an adoption of: its
     row's where ``rows`` holds the declared record, else the ledger's (said once on
     stderr). A ground the ledger declares none of is left out."""
+    from forest_files.ledger.fault import LedgerError
+    from forest_files.store.entryrow import ERASED_MARK
+
     try:
         declared = declared_records(ledger_dir, grounds)
     except (LedgerError, OSError):  # verify and fsck name it; nothing unproven is shown
@@ -225,6 +229,7 @@ class _Erased:
     def __contains__(self, body_hash: object) -> bool:
         if self.hashes is None:
             from forest_files.ledger.act_refs import erased_bodies
+            from forest_files.ledger.fault import LedgerError
             from forest_files.ledger.segments import read_ledger
 
             try:
@@ -243,6 +248,7 @@ def _is_declared(row: Row, rec: Declared) -> bool:
 
 def _kept(ledger_dir: Path, body_hash: str) -> str | None:
     """The record's words from the ledger's body file (None: erased or damaged)."""
+    from forest_files.ledger.fault import LedgerError
     from forest_files.ledger.segments import read_body
 
     try:

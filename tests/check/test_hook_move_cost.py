@@ -205,6 +205,24 @@ def test_hook_move_adopters_named_without_ledger_act_types_accepted(repo: Path) 
     assert proc.stdout.strip() == "1 []", proc.stdout
 
 
+def test_hook_move_adopters_of_a_view_no_ledger_module_imported_accepted(repo: Path) -> None:
+    """The hook names who adopted each moved section from the staged ledger's view (a
+    replay of the ledger, its rows read as they are: custody/adoptions.py
+    ``index_records`` alone), yet importing adoptions.py loaded what only a working
+    tree's index needs to prove its rows against the ledger: the ledger's error and
+    segment listing modules and the store's row module with its vocabulary."""
+    git(repo, "mv", "flat.md", "level.md")
+    proving = (
+        "forest_files.ledger.fault",
+        "forest_files.ledger.segment_files",
+        "forest_files.store.entryrow",
+        "forest_files.kernel.vocab",
+    )
+    proc = _hook_twice(repo, proving)
+    assert "adopted by" in proc.stderr and "“as written”" in proc.stderr, proc.stderr
+    assert proc.stdout.strip() == "1 []", proc.stdout
+
+
 @pytest.mark.parametrize("ledger", [False, True], ids=["move", "ledger-staged"])
 def test_hook_refused_off_a_terminal_diff_module_never_imported_accepted(
     repo: Path, ledger: bool
