@@ -4,7 +4,8 @@ Stores: nothing itself (closing.py closes proposals; each key's command
 records what it records).
 Refuses: nothing itself (session.py refuses keys and empty words).
 Returns: the ``Tally``; prints each item (the finding's block as ``forest
-check`` prints it, coloured as it is; the proposal's lines as ``forest proposal
+check`` prints it, coloured as it is, then its binding's contest if it has one;
+the proposal's lines as ``forest proposal
 show`` prints them, proposals/view.py: its changed lines, at most
 ``MAX_SHOWN_LINES`` then how many more and ``forest proposal show ID --full``, or,
 when its text is the section's, the look-alike words of it), the summary, and the
@@ -31,6 +32,8 @@ def shower(root: Path, colour: bool) -> Callable[[Item], list[str]]:
 
     def show(item: Item) -> list[str]:
         lines = [] if item.reported is None else block(item.reported, colour=colour)
+        if item.contest is not None and item.contest is not item.reported:
+            lines += block(item.contest, colour=colour)  # its binding's: only its routes run
         if item.rebind is not None:
             return [*lines, *rebind_lines(root, item.rebind.id, colour=colour)]
         p = item.proposal

@@ -2,12 +2,14 @@
 
 Stores: nothing itself; a key runs the very command it prints (``run``), and
 proposals the text has left behind are closed first (closing.py).
-Refuses: a key that is not offered for the item (said, then asked again);
-empty words (said, then asked again: Enter never records anything, there is
+Refuses: a key that is not offered for the item (said, then asked again): on a
+contested binding only its contest's routes are (contested.py), never restore,
+supersede or adopt; empty words (said, then asked again: Enter never records anything, there is
 no default). Ctrl-D at a words prompt goes back to the keys; at a key prompt
 (or the end of piped input) it ends the review.
 Returns: ``Tally`` — what each item came to; its ``summary()`` line.
-Test: tests/doors/test_review_session.py, tests/doors/test_review_pty.py
+Test: tests/doors/test_review_session.py, tests/doors/test_review_pty.py,
+tests/doors/test_review_contested.py
 """
 
 from __future__ import annotations
@@ -15,10 +17,11 @@ from __future__ import annotations
 import shlex
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from forest_files.check.findings import WORDS_PLACEHOLDER, Reported
 from forest_files.custody.proposals import Proposal
+from forest_files.doors.review import contested
 from forest_files.doors.review.keys import Console
 from forest_files.proposals.rebinds import Rebind
 
@@ -33,7 +36,7 @@ HELP = (
     ("?", "help", "this list"),
 )
 _DONE = {"r": "restored", "s": "superseded", "a": "adopted", "d": "discarded"}
-_RECORDS = ("superseded", "adopted")
+_RECORDS = ("superseded", "adopted", *contested.RECORDS)
 
 
 @dataclass(frozen=True)
@@ -41,6 +44,7 @@ class Item:
     reported: Reported | None
     proposal: Proposal | None
     rebind: Rebind | None = None  # a heading the watcher saw renamed
+    contest: Reported | None = None  # its binding's contest: only its routes are offered
 
 
 @dataclass
@@ -63,15 +67,15 @@ class Tally:
 def gather(
     reports: list[Reported], proposals: list[Proposal], renames: Sequence[Rebind] = ()
 ) -> list[Item]:
-    """One item per failed finding (with its proposals or its rebind proposal), then
-    proposals alone."""
+    """One item per failed finding (with its proposals or its rebind proposal, and its
+    binding's contest: contested.fold), then proposals alone."""
     by_binding: dict[str, list[Proposal]] = {}
     for p in proposals:  # the watcher's and an agent's may both be open
         by_binding.setdefault(p.binding, []).append(p)
     items: list[Item] = []
-    for r in reports:
+    for r, contest in contested.fold(reports):
         mine: list[Proposal | None] = [*by_binding.pop(r.finding.binding, [])] or [None]
-        items += [Item(r if n == 0 else None, p) for n, p in enumerate(mine)]
+        items += [Item(r if n == 0 else None, p, None, contest) for n, p in enumerate(mine)]
     items += [Item(None, p) for ps in by_binding.values() for p in ps]
     for rb in renames:
         at = [
@@ -83,7 +87,7 @@ def gather(
             and i.rebind is None
         ]
         if at:
-            items[at[0]] = Item(items[at[0]].reported, None, rb)
+            items[at[0]] = replace(items[at[0]], rebind=rb)
         else:
             items.append(Item(None, None, rb))
     return items
@@ -101,7 +105,9 @@ def route_step(reported: Reported | None, verb: str) -> tuple[str, ...] | None:
 
 
 def offered(item: Item) -> list[str]:
-    """The action keys this item takes."""
+    """The action keys this item takes: of a contested binding, its contest's routes."""
+    if item.contest is not None:
+        return contested.keys(item.contest)
     keys = [
         k for k, verb in (("r", "restore"), ("s", "supersede")) if route_step(item.reported, verb)
     ]
@@ -134,8 +140,10 @@ class Session:
             tally.outcomes[outcome] += 1
         return tally
 
-    def _prompt(self, keys: list[str], n: int, total: int) -> str:
+    def _prompt(self, item: Item, keys: list[str], n: int, total: int) -> str:
         named = {k: verb for k, verb, _ in HELP}
+        if item.contest is not None:
+            named.update({k: contested.route(item.contest, k).label for k in keys})
         shown = ", ".join(f"{k} {named[k]}" for k in [*keys, "n", "q", "?"])
         return f"{n} of {total} — {shown}: "
 
@@ -143,11 +151,11 @@ class Session:
         """What the item came to (``kept``, ``restored``, …, ``failed``); None on quit."""
         keys = offered(item)
         while True:
-            key = self.console.key(self._prompt(keys, n, total))
+            key = self.console.key(self._prompt(item, keys, n, total))
             if key in ("", "q"):
                 return None
             if key == "?":
-                self._help(keys)
+                self._help(item, keys)
             elif key in ("n", "k"):
                 return "kept"
             elif key not in keys:
@@ -160,9 +168,17 @@ class Session:
                     code = self.run(argv)
                     if code:
                         self.console.say(f"(exit {code}; the item is left as it was)")
-                    return "failed" if code else _DONE[key]
+                    return "failed" if code else self._done(item, key)
 
-    def _help(self, keys: list[str]) -> None:
+    def _done(self, item: Item, key: str) -> str:
+        return _DONE[key] if item.contest is None else contested.outcome(item.contest, key)
+
+    def _help(self, item: Item, keys: list[str]) -> None:
+        if item.contest is not None:
+            self.console.say("  its binding is contested: settle that first (nothing else offered)")
+            for k in keys:
+                route = contested.route(item.contest, k)
+                self.console.say(f"  {k}  {route.label}: {route.command}")
         for k, verb, what in HELP:
             if k in (*keys, "n", "q", "?"):
                 self.console.say(f"  {k}  {verb}: {what}")
@@ -180,6 +196,8 @@ class Session:
 
     def _command(self, key: str, item: Item) -> list[str] | None:
         """The command ``key`` stands for, words typed in; None if the words were not."""
+        if item.contest is not None:
+            return self._filled(contested.step(item.contest, key))
         p = item.proposal or item.rebind
         if key == "d" and p is not None:
             return ["forest", "proposal", "discard", p.id]
@@ -191,8 +209,10 @@ class Session:
                 else self._as(["forest", "proposal", "adopt", p.id, "--words", said])
             )
         step = route_step(item.reported, "restore" if key == "r" else "supersede")
-        if step is None:
-            return None
+        return None if step is None else self._filled(step)
+
+    def _filled(self, step: tuple[str, ...]) -> list[str] | None:
+        """``step`` with the words typed in for its placeholder; None if they were not."""
         if WORDS_PLACEHOLDER not in step:
             return list(step)
         said = self.words()
