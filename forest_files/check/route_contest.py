@@ -9,7 +9,8 @@ Stores: nothing.
 Refuses: nothing.
 Returns: ``Route`` values and one-line reasons.
 Test: tests/check/test_contested_bindings.py, tests/doors/test_cli_files.py,
-tests/check/test_rebound_twice_doors.py, tests/check/test_rebound_thrice.py
+tests/check/test_rebound_twice_doors.py, tests/check/test_rebound_thrice.py,
+tests/doors/test_mcp_two_bindings.py
 """
 
 from __future__ import annotations
@@ -88,17 +89,22 @@ def contest_routes(f: Finding, source: str) -> tuple[Route, ...]:
         return rebound_routes(f, source)
     heads = f.candidates
     if f.binding and (f.binding in heads or len(heads) < 2):  # two bindings of one section
-        return (
-            Route(
-                "end this binding (keep the other)",
-                (
-                    forest("retire", f.selector, options=("--binding", f.binding, *words_option())),
-                    *record_steps(source),
-                ),
-                _holds(f),
-            ),
-        )
+        return (retire_route(f.selector, f.binding, source, _holds(f)),)
     return resolve_routes(heads, f.ground, source)
+
+
+def retire_route(selector: str, binding: str, source: str = "worktree", note: str = "") -> Route:
+    """One of two bindings of ``selector`` ended by ``forest retire --binding``: the
+    route ``forest check`` prints on each, and the MCP tools name when they refuse
+    such a section (doors/mcp/contested.py)."""
+    return Route(
+        "end this binding (keep the other)",
+        (
+            forest("retire", selector, options=("--binding", binding, *words_option())),
+            *record_steps(source),
+        ),
+        note,
+    )
 
 
 def rebound_routes(f: Finding, source: str) -> tuple[Route, ...]:

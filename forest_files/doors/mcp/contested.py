@@ -14,7 +14,8 @@ Stores: nothing.
 Refuses (``ToolRefused``, one line): ``refuse_rebound`` a binding rebound twice, or a
 selector naming one of its places, with where it stands, its other places and one
 ``forest rebind`` per place; ``contested_ground`` a ground's heads, with one ``forest
-resolve`` per head.
+resolve`` per head; ``two_bindings`` a section two live bindings claim, with one
+``forest retire --binding`` per binding.
 Returns: ``rebound`` the bindings rebound twice (one query when none was rebound more
 than once); ``statuses`` each binding's status as the doors' JSON rows say it.
 Test: tests/doors/test_mcp_contests.py
@@ -29,6 +30,7 @@ from forest_files.doors.mcp.propose_checks import ToolRefused
 
 if TYPE_CHECKING:
     from forest_files.check.findings import CheckReport
+    from forest_files.custody.bindings import Binding
     from forest_files.custody.rebind_tips import Rebound
     from forest_files.doors.mcp.session import Session
 
@@ -90,6 +92,20 @@ def contested_ground(bind_act: str, heads: tuple[str, ...]) -> ToolRefused:
     return ToolRefused(
         f"{bind_act}: its ground is contested ({len(heads)} heads); a person keeps one "
         f"head's text first: {routes} (replace … with why)"
+    )
+
+
+def two_bindings(b: Binding, live: Sequence[Binding]) -> ToolRefused:
+    """``b``'s section is claimed by two or more live bindings: the ``forest retire
+    --binding`` per binding a person ends one with (``forest check``'s route for each,
+    check/route_contest.py)."""
+    from forest_files.check.route_contest import retire_route
+
+    claims = sorted({c.bind_act for c in live if c.selector == b.selector} | {b.bind_act})
+    routes = " or ".join(f"`{retire_route(b.selector, c).command}`" for c in claims)
+    return ToolRefused(
+        f"{b.bind_act}: {len(claims)} bindings claim {b.selector}; a person ends one first: "
+        f"{routes} (replace … with why; `forest check` says which ground the file holds)"
     )
 
 

@@ -155,7 +155,7 @@ def _ground_row(session: Session, b: Binding) -> tuple[str, Any]:
     from forest_files.store.entryrow import ERASED_MARK
 
     if b.contested:
-        raise ToolRefused(f"{b.bind_act}: two bindings claim this section; resolve it first")
+        raise contested.two_bindings(b, session.bindings())
     from forest_files.custody.erased_ground import is_mark
 
     cid, body_hash, heads = session.ground(b) or (None, None, ())
