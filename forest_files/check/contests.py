@@ -208,14 +208,23 @@ def of_view(view: Path, findings: Iterable[Finding]) -> list[Finding]:
     return unbound(got[0], findings, got[1])
 
 
-def _read(db: Path) -> tuple[list[Contest], list[Rebound]]:
+def open_view(db: Path) -> sqlite3.Connection | None:
     """Read-write but reading only: the last connection closed puts SQLite's ``-wal``
-    and ``-shm`` files away again (a read-only one would leave them behind)."""
+    and ``-shm`` files away again (a read-only one would leave them behind); None when
+    there is no such database."""
     import sqlite3
 
     try:
-        conn = sqlite3.connect(f"{db.absolute().as_uri()}?mode=rw", uri=True)
+        return sqlite3.connect(f"{db.absolute().as_uri()}?mode=rw", uri=True)
     except sqlite3.Error:
+        return None
+
+
+def _read(db: Path) -> tuple[list[Contest], list[Rebound]]:
+    import sqlite3
+
+    conn = open_view(db)
+    if conn is None:
         return [], []
     try:
         return found(conn)

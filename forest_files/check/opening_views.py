@@ -105,17 +105,15 @@ def bound_paths_of(root: Path, source: str, view: Path, keep_index_file: bool) -
     if remembered is not None and remembered[1]:
         return BoundPaths(remembered[0], False, True)
     if view_ready(view):
-        if remembered is not None:
-            known: set[str] | None = remembered[0]
-        else:
-            known = bindmap.paths_of(bindmap.view_record(str(view)), view.stem)
+        if remembered is not None:  # the sealed view said a contest may be there: asked
+            return BoundPaths(remembered[0], False, False)  # where said (staged_contests.py)
+        known = bindmap.paths_of(bindmap.view_record(str(view)), view.stem)
         if known is None:
             return BoundPaths(None, False, False)
         from forest_files.check.contests import of_view
 
-        free = not of_view(view, [])  # asked of the sealed view, remembered when none
-        if free or remembered is None:
-            _remember(view, known, contest_free=free)
+        free = not of_view(view, [])  # asked of the sealed view once, remembered
+        _remember(view, known, contest_free=free)
         return BoundPaths(known, False, free)
     if remembered is not None:  # its view gone: only the one a replay builds answers
         return BoundPaths(remembered[0], True, False)

@@ -186,7 +186,7 @@ def _judge_touched(root: Path, fingerprint: str, touched: set[str], diffs: bool)
 
         conn = custody.reader()  # words, no store
         try:
-            more = contested(custody, findings)
+            more = contested(custody, findings, conn)  # the view opened once
             found = _report(root, findings, conn, more, content)
             flags = getattr(content, "flags_at", None)  # the index listing's (content_git.py)
             report = with_plan(found, bindings, content.read, parsed, root=root, flags=flags)
