@@ -34,6 +34,6 @@ def lazy_exports(
         return value
 
     def __dir__() -> list[str]:
-        return sorted([*namespace, *exports])
+        return sorted({*namespace, *exports})  # a loaded name is in both: once
 
     return __getattr__, __dir__

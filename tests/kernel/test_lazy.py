@@ -33,6 +33,17 @@ def test_unknown_name_raises_attribute_error(package: object) -> None:
         getattr(package, "not_exported")  # noqa: B009
 
 
+@pytest.mark.parametrize("package", PACKAGES, ids=lambda p: p.__name__)
+def test_dir_lists_a_loaded_export_once_accepted(package: object) -> None:
+    """A name loaded on first use is stored in the package's namespace and still in its
+    export table: ``dir()`` (and so tab completion, ``help()``) lists it once."""
+    exported = [n for n in dir(package) if not n.startswith("_") and n != "TYPE_CHECKING"]
+    for name in exported:
+        getattr(package, name)
+    listed = dir(package)
+    assert len(listed) == len(set(listed)), sorted(n for n in listed if listed.count(n) > 1)
+
+
 def test_importing_the_packages_loads_no_store_and_no_installer() -> None:
     code = (
         "import sys, forest_files, forest_files.ledger, forest_files.doors.hooks\n"
