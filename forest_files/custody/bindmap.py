@@ -58,6 +58,9 @@ _FIELDS = (
     "contested",
 )
 _ROW = len(_FIELDS) + 1  # a saved row: the fields, then the ground
+# Where a saved row holds these: named, so a reordered _FIELDS cannot silently
+# group or report by another field.
+_ACT, _PATH, _SELECTOR = (_FIELDS.index(f) for f in ("bind_act", "path", "selector"))
 
 
 class BindMap:
@@ -114,9 +117,9 @@ def save(record: str, key: LedgerKey | str, bmap: BindMap) -> None:
     fields, ground_of = attrgetter(*_FIELDS), bmap.grounds.get  # one call a binding
     for b in bmap.bindings:  # one pass: the paths' order is the order they are met in
         row = (*fields(b), ground_of(b.entry_id))
-        rows = by_path.get(row[1])  # row[1]: the path
+        rows = by_path.get(row[_PATH])
         if rows is None:
-            by_path[row[1]] = [row]
+            by_path[row[_PATH]] = [row]
         else:
             rows.append(row)
     packed = {path: marshal.dumps(tuple(rows)) for path, rows in by_path.items()}
@@ -134,7 +137,7 @@ def _status_rows(order: tuple[str, ...], by_path: dict[str, list[Any]]) -> bytes
             ground = row[-1]
             if ground is None or ground[0] is None or ground[2]:
                 return None
-            rows.append((row[1], row[2], ground[0]))
+            rows.append((row[_PATH], row[_SELECTOR], ground[0]))
     return marshal.dumps(tuple(rows))
 
 
@@ -234,7 +237,7 @@ def clean_rows(record: str, key: LedgerKey | str) -> list[tuple[str, ...]] | Non
                 ground = row[-1]
                 if len(row) != _ROW or ground is None or ground[0] is None or ground[2]:
                     return None
-                rows.append((row[1], row[2], row[0], ground[0], ground[1]))
+                rows.append((row[_PATH], row[_SELECTOR], row[_ACT], ground[0], ground[1]))
     except (KeyError, TypeError, ValueError, EOFError, IndexError):
         return None
     return rows
