@@ -23,9 +23,7 @@ Ground = tuple[str | None, str | None, tuple[str, ...]]
 
 # Every live head (adopted, not superseded, not sealed) with its chain, in one
 # pass: the per-binding status lookups cost ~7 queries each otherwise.
-HEAD_COLUMNS = """
-SELECT DISTINCT COALESCE(e.chain_root, e.id) AS chain, e.content_id AS content_id,
-       e.body_hash AS body_hash
+_HEADS_FROM = """
 FROM edges a
 JOIN entries r ON r.id = a.from_id AND r.bucket = 'adoption_record'
 JOIN entries e ON e.id = a.to_id
@@ -35,7 +33,19 @@ WHERE a.kind = 'adopts'
                 WHERE z.to_id = e.id AND z.kind IN ('seals', 'unseals')
                 ORDER BY z.id DESC LIMIT 1), '') != 'seals'
 """
-_LIVE_HEADS = HEAD_COLUMNS
+HEAD_COLUMNS = (
+    """
+SELECT DISTINCT COALESCE(e.chain_root, e.id) AS chain, e.content_id AS content_id,
+       e.body_hash AS body_hash"""
+    + _HEADS_FROM
+)
+# All of them, each with its own entry id: a binding made for a head (most are) finds
+# its chain here, with no query of its own.
+_LIVE_HEADS = (
+    """
+SELECT DISTINCT e.id, COALESCE(e.chain_root, e.id), e.content_id, e.body_hash"""
+    + _HEADS_FROM
+)
 # The same for a few chains (a hook judging one staged file): by the chain index.
 _LIVE_HEADS_OF = HEAD_COLUMNS + "  AND (e.chain_root IN ({marks}) OR e.id IN ({marks}))"
 # The sealed heads (adopted, not superseded, last sealed) of a few chains whose content
@@ -59,25 +69,21 @@ _FEW_CHAINS = 100
 def ground_map(store: ForestStore, bindings: list[Binding]) -> dict[int, Ground]:
     """Ground of every binding's chain, keyed by the binding's entry id."""
     ids = sorted({b.entry_id for b in bindings})
-    chains: dict[int, int] = {}
-    for start in range(0, len(ids), 500):
-        chunk = ids[start : start + 500]
-        marks = ",".join("?" * len(chunk))
-        for row in store.conn.execute(
-            f"SELECT id, COALESCE(chain_root, id) FROM entries WHERE id IN ({marks})", chunk
-        ):
-            chains[int(row[0])] = int(row[1])
-    wanted = sorted(set(chains.values()))
-    if len(wanted) <= _FEW_CHAINS:
-        marks = ",".join("?" * len(wanted))
-        rows = store.conn.execute(_LIVE_HEADS_OF.format(marks=marks), [*wanted, *wanted])
-    else:
-        rows = store.conn.execute(_LIVE_HEADS)
     heads: dict[int, list[tuple[str, str]]] = {}
-    for row in rows:
-        heads.setdefault(int(row["chain"]), []).append(
-            (str(row["content_id"]), str(row["body_hash"]))
-        )
+    if len(ids) > _FEW_CHAINS:  # every live head listed, each with its chain
+        chain_of: dict[int, int] = {}
+        for head, chain, cid, body_hash in store.conn.execute(_LIVE_HEADS):
+            chain_of[int(head)] = int(chain)
+            heads.setdefault(int(chain), []).append((str(cid), str(body_hash)))
+        chains = {i: chain_of[i] for i in ids if i in chain_of}
+        # the rest: bindings made for an entry since superseded or sealed
+        chains.update(_chains(store, [i for i in ids if i not in chain_of]))
+    else:
+        chains = _chains(store, ids)
+        few = sorted(set(chains.values()))
+        marks = ",".join("?" * len(few))
+        for row in store.conn.execute(_LIVE_HEADS_OF.format(marks=marks), [*few, *few]):
+            heads.setdefault(int(row[0]), []).append((str(row[1]), str(row[2])))
     gone = _erased_heads(store, [h[0] for hs in heads.values() if len(hs) == 1 for h in hs])
     sealed = _sealed_erased(store, sorted(set(chains.values()) - heads.keys()))
     out: dict[int, Ground] = {}
@@ -90,6 +96,19 @@ def ground_map(store: ForestStore, bindings: list[Binding]) -> dict[int, Ground]
         else:
             out[entry_id] = (None, None, sealed.get(chains.get(entry_id, entry_id), ()))
     return out
+
+
+def _chains(store: ForestStore, ids: list[int]) -> dict[int, int]:
+    """The chain (its root's id) of each of ``ids``, 500 a query."""
+    chains: dict[int, int] = {}
+    for start in range(0, len(ids), 500):
+        chunk = ids[start : start + 500]
+        marks = ",".join("?" * len(chunk))
+        for row in store.conn.execute(
+            f"SELECT id, COALESCE(chain_root, id) FROM entries WHERE id IN ({marks})", chunk
+        ):
+            chains[int(row[0])] = int(row[1])
+    return chains
 
 
 def _any_erasure(store: ForestStore) -> bool:
