@@ -53,7 +53,8 @@ forest.toml at the merge-base (``ConfigError``).
 Returns: ``RangeReport`` (faults carry paths, ids and signatures, never bodies;
 each names the commit it judges: an act's, the commit that brought it).
 Test: tests/gate/test_ledger_range.py, tests/governance/test_authority_derived.py,
-      tests/gate/test_signing.py, tests/gate/test_erase_lines_forged.py
+      tests/gate/test_signing.py, tests/gate/test_erase_lines_forged.py,
+      tests/gate/test_ci_git_calls.py (the merge-base's git processes)
 """
 
 from __future__ import annotations
@@ -218,6 +219,10 @@ def check_range(
     base = gitio.merge_base(root, base_ref, head) if merge_base is None else merge_base
     at_head = acts_at(root, head, verified=head_verified)
     faults = growth_faults(root, base, head, parents)
+    # The merge-base's segments and forest.toml in one listing, each kept as its own
+    # (gitio ``ls_tree_each``), read below by acts_at (sources.py ``ledger_blobs``: the
+    # segments alone) and _config_at: one ``ls-tree``, not one each.
+    gitio.ls_tree_each(root, base, [f"{LEDGER_PREFIX}{SEGMENTS_DIR}", CONFIG_NAME])
     at_base = acts_at(root, base)
     new_acts = sorted(
         (a for a in at_head.acts.values() if a.id not in at_base.acts), key=lambda a: a.id

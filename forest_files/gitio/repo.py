@@ -190,6 +190,7 @@ def merge_base(repo: Path | str, a: str, b: str) -> str:
                 f"off at commit {cut[:12]} (held without its parents), so commits of the "
                 f"range would go unjudged; {full_history()}"
             )
+        seen_objects.seen().keep_commit((str(repo), out))  # git named a commit: no rev-parse
         return out
     if is_shallow(repo):
         raise ShallowClone(

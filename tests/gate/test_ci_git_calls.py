@@ -2,9 +2,12 @@
 
 A commit that touches no bound path and not the ledger is judged from one
 ``rev-parse`` (its commit and ledger tree, the view key through the alias); its
-tree is never listed. Counted from git's own trace (``GIT_TRACE``), real processes.
+tree is never listed. The merge-base is read from one ``ls-tree`` of its segments and
+forest.toml, never asked again whether it is a commit. Counted from git's own trace
+(``GIT_TRACE``), real processes.
 
-Test: forest_files/gate/history.py (_check_at), forest_files/check/opening_git.py (_commit_key).
+Test: forest_files/gate/history.py (_check_at), forest_files/check/opening_git.py (_commit_key),
+forest_files/gate/range.py (check_range), forest_files/gitio/repo.py (merge_base).
 """
 
 from __future__ import annotations
@@ -125,3 +128,26 @@ def test_ci_merge_base_asked_once_accepted(
     lines = _traced(repo, tmp_path / "trace.txt", monkeypatch)
     asked = [line for line in lines if " merge-base " in line]
     assert len(asked) == 1, asked
+
+
+def test_ci_merge_base_read_from_one_listing_accepted(
+    repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The merge-base ``git merge-base`` named is not asked again whether it is a commit
+    (no ``rev-parse`` of it), and its segments and forest.toml come from one ``ls-tree``
+    (range.py ``check_range``): three git processes were one ``rev-parse`` and one
+    listing each. What is read there is what a listing of each alone gives."""
+    from forest_files.custody.sources import config_text_from, segments_at
+    from forest_files.gitio import forget_read_objects
+
+    base = git(repo, "merge-base", "main", "HEAD").strip()
+    lines = _traced(repo, tmp_path / "trace.txt", monkeypatch)
+    named = [line for line in lines if base in line]
+    assert [line for line in named if " rev-parse " in line] == [], named
+    listed = [line for line in named if " ls-tree " in line]
+    assert len(listed) == 1, listed
+    assert " .forest/ledger/segments forest.toml" in listed[0], listed
+    kept = config_text_from(repo, base), segments_at(repo, base)  # from that listing
+    forget_read_objects()
+    assert kept == (config_text_from(repo, base), segments_at(repo, base))  # each alone
+    assert kept[0] is not None and kept[1].acts
