@@ -67,7 +67,13 @@ INSERT INTO binding_events (act_id, bind_act, kind, path, selector, excludes_jso
     normalisation, hash_algo, section_hash, entry_id, by_sig, at)
 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 """
-_ALL_EVENTS = "SELECT * FROM binding_events ORDER BY seq"
+# What a fold reads of each event, in this order (rebind_tips.py reads its rows by name).
+_EVENT = (
+    "seq, act_id, bind_act, kind, path, selector, excludes_json, normalisation, hash_algo, "
+    "section_hash, entry_id, by_sig"
+)
+_ALL_EVENTS = f"SELECT {_EVENT} FROM binding_events ORDER BY seq"
+_BOUND, _RETIRED = 8, 9  # where a folded state holds who bound it, and whether retired
 # Every event of the bindings made for members of one supersession chain.
 _CHAIN_EVENTS = """
 SELECT bind_act, kind, path, act_id FROM binding_events
@@ -146,14 +152,14 @@ def binding_of(store: ForestStore, bind_act: str, *, act_id: str) -> Binding:
     """The current state of the binding made by ``bind_act`` (retired ones too)."""
     ensure_table(store)
     rows = store.conn.execute(
-        "SELECT * FROM binding_events WHERE bind_act = ? ORDER BY seq", (bind_act,)
+        f"SELECT {_EVENT} FROM binding_events WHERE bind_act = ? ORDER BY seq", (bind_act,)
     ).fetchall()
     state = _fold(_settled(store, rows)[0])
     if bind_act not in state:
         from forest_files.ledger.acts import LedgerError
 
         raise LedgerError(f"act {act_id}: unknown binding {bind_act}", act_id=act_id)
-    return _as_binding(state[bind_act], contested=False)
+    return Binding(*state[bind_act])
 
 
 def apply_rebind(store: ForestStore, act_id: str, act: RebindAct, current: Binding) -> None:
@@ -218,34 +224,38 @@ def chain_paths_ever(store: ForestStore, chain: int) -> frozenset[str]:
     return frozenset(str(path) for _, kind, path, _ in rows if kind != "retire" and path)
 
 
-def _fold(rows: Iterable[Any]) -> dict[str, dict[str, Any]]:
-    """Binding states from their events, in seq order: the latest location wins;
-    a retire ends a binding and nothing after it revives it."""
+def _fold(rows: Iterable[Any]) -> dict[str, list[Any]]:
+    """Binding states from their events (``_EVENT``'s columns), in seq order: the latest
+    location wins; a retire ends a binding and nothing after it revives it. A state is
+    ``Binding``'s fields in its order (``contested`` False: all_bindings sets it), made
+    a ``Binding`` once."""
     import json
 
-    state: dict[str, dict[str, Any]] = {}
-    for row in rows:
-        key = str(row["bind_act"])
+    state: dict[str, list[Any]] = {}
+    for _, _, bind_act, kind, path, sel, rules, norm, algo, section, entry, by in rows:
+        key = str(bind_act)
         previous = state.get(key)
-        if row["kind"] == "retire":
+        if kind == "retire":
             if previous is not None:
-                previous["retired"] = True
+                previous[_RETIRED] = True
             continue
-        if previous is None and row["kind"] != "bind":
+        if previous is None and kind != "bind":
             continue  # an orphan event: replay never writes one
-        raw_excludes = row["excludes_json"]
-        state[key] = {
-            "bind_act": key,
-            "path": row["path"],
-            "selector": row["selector"],
-            "excludes": () if raw_excludes in (None, "[]") else tuple(json.loads(raw_excludes)),
-            "normalisation": row["normalisation"],
-            "hash_algo": row["hash_algo"],
-            "section_hash": row["section_hash"],
-            "entry_id": int(row["entry_id"]),
-            "bound_by": previous["bound_by"] if previous else row["by_sig"],
-            "retired": bool(previous and previous["retired"]),
-        }
+        excludes = () if rules in (None, "[]") else tuple(json.loads(rules))
+        bound_by, retired = (by, False) if previous is None else previous[_BOUND : _RETIRED + 1]
+        state[key] = [
+            key,
+            path,
+            sel,
+            excludes,
+            norm,
+            algo,
+            section,
+            int(entry),
+            bound_by,
+            retired,
+            False,
+        ]
     return state
 
 
@@ -254,10 +264,6 @@ def _settled(store: ForestStore, rows: list[Any]) -> tuple[list[Any], dict[str, 
     from forest_files.custody.rebind_tips import settled
 
     return settled(store.conn, rows)
-
-
-def _as_binding(value: dict[str, Any], *, contested: bool) -> Binding:
-    return Binding(**value, contested=contested)
 
 
 def all_bindings(
@@ -275,20 +281,18 @@ def all_bindings(
             chunk = wanted[start : start + 500]
             marks = ",".join("?" * len(chunk))
             rows += store.conn.execute(
-                "SELECT * FROM binding_events WHERE bind_act IN "
+                f"SELECT {_EVENT} FROM binding_events WHERE bind_act IN "
                 f"(SELECT bind_act FROM binding_events WHERE path IN ({marks}))",
                 chunk,
             ).fetchall()
         rows.sort(key=lambda r: int(r["seq"]))
     state = _fold(_settled(store, rows)[0])
     counts: dict[tuple[str, str], int] = {}
-    for v in state.values():
-        if not v["retired"]:
-            where = (v["path"], v["selector"])
-            counts[where] = counts.get(where, 0) + 1
-    out = [
-        _as_binding(v, contested=counts.get((v["path"], v["selector"]), 0) > 1)
-        for v in state.values()
-        if include_retired or not v["retired"]
-    ]
+    live = [v for v in state.values() if not v[_RETIRED]]
+    for v in live:
+        counts[v[1], v[2]] = counts.get((v[1], v[2]), 0) + 1  # path, selector
+    kept = list(state.values()) if include_retired else live
+    for v in kept:  # contested: two live bindings or more at its place
+        v[-1] = counts.get((v[1], v[2]), 0) > 1
+    out = [Binding(*v) for v in kept]
     return sorted(out, key=lambda b: (b.path, b.selector, b.bind_act))
