@@ -264,13 +264,14 @@ def _save(record: str, ledger: LedgerKey, got: tuple[list[Contest], list[Rebound
     cache.write(record, _KIND, record_doc)  # else: a slower next check
 
 
-def reported(conn: sqlite3.Connection) -> list[Reported]:
+def reported(conn: sqlite3.Connection, root: Path = Path(".")) -> list[Reported]:
     """Every contest of a store, bound or not, as ``forest verify`` and ``forest log``
     name them: one finding per contest, its heads as candidates, then one per binding
     rebound twice (``rebound_finding``), the routes from the one route builder
     (routes.py), and each head with who adopted it and their words
-    (``Reported.heads_adopted``, explain.py), as ``forest check`` shows them. One
-    query when nothing is contested (``found``)."""
+    (``Reported.heads_adopted``, explain.py), as ``forest check`` shows them (a
+    rebind to a place of ``root``'s working tree whose text is not the ground's with
+    words). One query when nothing is contested (``found``)."""
     from forest_files.check.explain import explain
     from forest_files.check.finding import Finding
 
@@ -280,4 +281,4 @@ def reported(conn: sqlite3.Connection) -> list[Reported]:
         for h in heads
     ]
     made += [rebound_finding(*t) for t in twice]
-    return list(explain(made, root=Path("."), source="worktree", conn=conn))
+    return list(explain(made, root=root, source="worktree", conn=conn))

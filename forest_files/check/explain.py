@@ -18,7 +18,8 @@ would remove another bound section says so and carries ``--drop-nested``
 (route_nested.py); a section renamed onto a heading another binding holds, that
 binding named (bound_there.py). What it asks of the repository and the store once per
 call for every route: explain_state.py; a terminal's diffs (``with_diffs``):
-explain_diffs.py.
+explain_diffs.py; a binding rebound twice, the places whose text is not its ground's
+(rebound_texts.py: their rebind routes take words).
 Test: tests/doors/test_doors.py, tests/check/test_conflicts.py,
 tests/check/test_contested_merged.py, tests/check/test_contested_bindings.py,
 tests/check/test_merge_routes.py, tests/check/test_routes_nested_restore.py,
@@ -35,8 +36,9 @@ from typing import TYPE_CHECKING
 from forest_files.check import explain_state as state
 from forest_files.check.conflicts import NO_STAGES, in_conflict
 from forest_files.check.findings import Reported
+from forest_files.check.rebound_texts import unlike_ground
 from forest_files.check.route_authority import governed
-from forest_files.check.route_contest import merged_text_route
+from forest_files.check.route_contest import merged_text_route, rebound_routes
 from forest_files.check.routes import hints_for, routes_for
 
 if TYPE_CHECKING:
@@ -120,13 +122,18 @@ def explain(
     staged = state.staged(findings, root=root, source=source)
     sided = state.sided(conn, findings, root, source)
     signer = state.signer(findings, root) if local else None
+    unlike = unlike_ground(conn, findings, root)
     built: Built = {}  # the steps the findings' routes share, built once for this report
     for f in findings:
         if not f.failed:
             out.append(Reported(f))
             continue
         by, words = adopted.get(f.ground or "", ("", ""))
-        routes = routes_for(f, root=root, source=source, staged=staged, stages=stages, built=built)
+        routes = (
+            rebound_routes(f, source, unlike[f])
+            if f in unlike
+            else routes_for(f, root=root, source=source, staged=staged, stages=stages, built=built)
+        )
         if f.kind == "drifted" and source in ("worktree", "index") and routes:
             routes = state.nested(f, routes, findings, root, conn)
         if f in merged:

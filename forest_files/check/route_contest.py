@@ -10,11 +10,12 @@ Refuses: nothing.
 Returns: ``Route`` values and one-line reasons.
 Test: tests/check/test_contested_bindings.py, tests/doors/test_cli_files.py,
 tests/check/test_rebound_twice_doors.py, tests/check/test_rebound_thrice.py,
-tests/doors/test_mcp_two_bindings.py
+tests/doors/test_mcp_two_bindings.py, tests/check/test_rebound_twice_words.py
 """
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import TYPE_CHECKING
 
 from forest_files.check.findings import Route
@@ -107,23 +108,37 @@ def retire_route(selector: str, binding: str, source: str = "worktree", note: st
     )
 
 
-def rebound_routes(f: Finding, source: str) -> tuple[Route, ...]:
+def rebound_routes(f: Finding, source: str, unlike: Collection[str] = ()) -> tuple[Route, ...]:
     """A binding merged branches rebound (contests.py): one more rebind from where it
     stands, depending on every rebind, settles it in every clone: kept there, or moved
-    to each other place it was rebound to (``places``, or ``reason.what`` alone)."""
+    to each other place it was rebound to (``places``, or ``reason.what`` alone). A
+    rebind to a place of ``unlike`` (its text is not the ground's: rebound_texts.py)
+    adopts that text too, so it takes ``--words``, as ``forest rebind`` asks there."""
     at = f.selector
     others = f.places[1:] or ((f.reason.what,) if f.reason is not None else ())
+
+    def rebind(to: str) -> tuple[str, ...]:
+        return forest("rebind", at, to, options=words_option() if to in unlike else ())
+
     keep = Route(
         f"keep it at {at}",
-        (forest("rebind", at, at), *record_steps(source)),
-        "one more rebind, after every branch's, settles the place in every clone",
+        (rebind(at), *record_steps(source)),
+        "one more rebind, after every branch's, settles the place in every clone"
+        + (_ADOPTS if at in unlike else ""),
     )
     moves = (
-        Route(f"or move it to {other}", (forest("rebind", at, other), *record_steps(source)))
+        Route(
+            f"or move it to {other}",
+            (rebind(other), *record_steps(source)),
+            _ADOPTS.removeprefix("; ") if other in unlike else "",
+        )
         for other in dict.fromkeys(others)
         if other and other != at
     )
     return (keep, *moves)
+
+
+_ADOPTS = "; the text there is not its ground: replace … with why that text is right"
 
 
 def _holds(f: Finding) -> str:

@@ -38,10 +38,10 @@ def test_review_drift_on_binding_rebound_twice_offers_only_its_routes_refused(
     tmp_path: Path,
 ) -> None:
     b, _ = merged_clones(tmp_path)
-    said = _contest(b)
-    stands = str(said["selector"])
+    stands = str(_contest(b)["selector"])
     other = ({"B.md#X", "C.md#X"} - {stands}).pop()
     write(b, stands.split("#")[0], "# X\n\nhand edit\n")
+    said = _contest(b)  # its keep route takes words now: the text there is not ground
     before = _segments(b)
     out = io.StringIO()
     console = Console(io.StringIO("s\nmy words\n?\nq\n"), out)

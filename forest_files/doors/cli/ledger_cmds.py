@@ -252,7 +252,7 @@ def _found(r: Repository, asked: bool, *, local: bool) -> list[Reported]:
     from forest_files import gitio
     from forest_files.check import contests, localstate
 
-    found = contests.reported(r.synced().conn) if asked else []
+    found = contests.reported(r.synced().conn, r.root) if asked else []
     if local and gitio.head_commit(r.root) is not None:
         found += localstate.reported_at(r.root, "HEAD")
     return found

@@ -13,7 +13,8 @@ resolve`` that ends it.
 Stores: nothing.
 Refuses (``ToolRefused``, one line): ``refuse_rebound`` a binding rebound twice, or a
 selector naming one of its places, with where it stands, its other places and one
-``forest rebind`` per place; ``contested_ground`` a ground's heads, with one ``forest
+``forest rebind`` per place (with ``--words '…'`` where the working tree's text there
+is not its ground's); ``contested_ground`` a ground's heads, with one ``forest
 resolve`` per head; ``two_bindings`` a section two live bindings claim, with one
 ``forest retire --binding`` per binding.
 Returns: ``rebound`` the bindings rebound twice (one query when none was rebound more
@@ -29,6 +30,7 @@ from typing import TYPE_CHECKING
 from forest_files.doors.mcp.propose_checks import ToolRefused
 
 if TYPE_CHECKING:
+    from forest_files.check.engine import Finding
     from forest_files.check.findings import CheckReport
     from forest_files.custody.bindings import Binding
     from forest_files.custody.rebind_tips import Rebound
@@ -55,7 +57,9 @@ def _same_place(wanted: str, place: str) -> bool:
         return False
 
 
-def refuse_rebound(twice: Sequence[Rebound], wanted: str, *, reading: bool) -> None:
+def refuse_rebound(
+    session: Session, twice: Sequence[Rebound], wanted: str, *, reading: bool
+) -> None:
     """Refused: ``wanted`` (a binding id or selector) names a binding rebound twice, or
     one of its places; the message names where it stands and the rebinds a person
     settles it with (``forest check``'s routes). ``reading``: its ground is read where
@@ -70,7 +74,8 @@ def refuse_rebound(twice: Sequence[Rebound], wanted: str, *, reading: bool) -> N
         if reading and _same_place(wanted, places[0]):
             return
         f = rebound_finding(bind_act, path, places)
-        routes = " or ".join(f"`{r.command}`" for r in rebound_routes(f, "worktree"))
+        unlike = _unlike(session, f)
+        routes = " or ".join(f"`{r.command}`" for r in rebound_routes(f, "worktree", unlike))
         doing = (
             f"its ground is read where it stands (pass {places[0]}); a person settles its place"
             if reading
@@ -81,6 +86,14 @@ def refuse_rebound(twice: Sequence[Rebound], wanted: str, *, reading: bool) -> N
             f" (it stands at {places[0]}, also rebound to {', '.join(places[1:])}); "
             f"{doing}: {routes}"
         )
+
+
+def _unlike(session: Session, f: Finding) -> frozenset[str]:
+    """The places of ``f`` whose text in the working tree is not its ground's (their
+    rebind takes words, as ``forest check`` prints it: check/rebound_texts.py)."""
+    from forest_files.check.rebound_texts import unlike_ground
+
+    return unlike_ground(session.store().conn, [f], session.root).get(f, frozenset())
 
 
 def contested_ground(bind_act: str, heads: tuple[str, ...]) -> ToolRefused:

@@ -100,7 +100,9 @@ def _binding(session: Session, wanted: str, argument: str = "binding") -> Bindin
     for b in live:
         if wanted in (b.bind_act, b.selector):
             return b
-    contested.refuse_rebound(contested.rebound(session), wanted, reading=argument == "binding")
+    contested.refuse_rebound(
+        session, contested.rebound(session), wanted, reading=argument == "binding"
+    )
     if "#" in wanted or "::" in wanted or "@" in wanted:
         try:
             return _found(live, wanted)
@@ -240,7 +242,7 @@ def propose(session: Session, args: s.ProposeIn) -> Answer:
     cid, row = _ground_row(session, b)
     # Where it stands is not settled: a proposal there could be adopted at a place
     # one more rebind moves it from.
-    contested.refuse_rebound(contested.rebound(session), b.bind_act, reading=False)
+    contested.refuse_rebound(session, contested.rebound(session), b.bind_act, reading=False)
     if len(text.encode("utf-8")) > config.max_body_bytes:
         raise ToolRefused(f"text is over this repository's max_body_bytes ({b.bind_act})")
     if hash_body(text) == row["body_hash"]:
