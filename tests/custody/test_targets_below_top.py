@@ -20,12 +20,13 @@ import pytest
 from forest_files.kernel.shellword import shell_word
 from tests.helpers.cli import forest, ok
 from tests.helpers.git import commit_all, git_env, make_repo, write
+from tests.helpers.template import copied_from
 
 FOREST = str(Path(sys.executable).with_name("forest"))
 
 
-def _repo(tmp_path: Path) -> Path:
-    root = make_repo(tmp_path)
+def _build(directory: Path) -> Path:
+    root = make_repo(directory)
     assert _forest(root, "init").returncode == 0
     write(root, "a.md", "# Root\n\nroot a\n")
     write(root, "docs/a.md", "# Docs\n\ndocs a\n")
@@ -45,12 +46,15 @@ def _forest(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+# ``forest init`` and the files committed, built once per worker: each test its own copy.
+root = copied_from(_build)
+
+
 def _ledger(root: Path) -> list[str]:
     return sorted(p.name for p in (root / ".forest" / "ledger").rglob("*") if p.is_file())
 
 
-def test_adopt_below_top_two_files_answer_refused(tmp_path: Path) -> None:
-    root = _repo(tmp_path)
+def test_adopt_below_top_two_files_answer_refused(root: Path) -> None:
     before = _ledger(root)
     proc = _forest(root / "docs", "adopt", "a.md", "--words", "the docs file")
     assert proc.returncode == 1, proc.stdout + proc.stderr
@@ -59,8 +63,7 @@ def test_adopt_below_top_two_files_answer_refused(tmp_path: Path) -> None:
     assert _ledger(root) == before  # nothing recorded
 
 
-def test_adopt_below_top_file_only_beside_user_named_recovers(tmp_path: Path) -> None:
-    root = _repo(tmp_path)
+def test_adopt_below_top_file_only_beside_user_named_recovers(root: Path) -> None:
     proc = _forest(root / "docs", "adopt", "b.md", "--words", "the b file")
     assert proc.returncode == 1
     assert "you stand in docs/, so give docs/b.md" in proc.stderr, proc.stderr
@@ -69,8 +72,7 @@ def test_adopt_below_top_file_only_beside_user_named_recovers(tmp_path: Path) ->
     assert "bound docs/b.md" in done.stdout
 
 
-def test_adopt_at_the_top_same_name_accepted(tmp_path: Path) -> None:
-    root = _repo(tmp_path)
+def test_adopt_at_the_top_same_name_accepted(root: Path) -> None:
     done = _forest(root, "adopt", "a.md", "--words", "the top file")
     assert done.returncode == 0, done.stderr
     assert "bound a.md" in done.stdout
@@ -78,11 +80,10 @@ def test_adopt_at_the_top_same_name_accepted(tmp_path: Path) -> None:
 
 @pytest.mark.slow  # a repository built and five commands run in it (about 1 s)
 def test_bound_target_below_top_names_it_from_the_top_refused(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    root: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Typed in ``docs/``, ``forest diff b.md`` said "no binding in this file" of the
     bound ``docs/b.md`` beside the user (adopt said where selectors start; these did not)."""
-    root = _repo(tmp_path)
     ok(root, "adopt", "docs/b.md#B", "--words", "the b section")
     write(root, "docs/b.md", "# B\n\nb, edited\n")
     before = _ledger(root)
@@ -100,12 +101,11 @@ def test_bound_target_below_top_names_it_from_the_top_refused(
 
 
 @pytest.mark.slow  # a repository built and four commands run in it (about 1 s)
-def test_acts_below_top_two_bound_files_answer_refused(tmp_path: Path) -> None:
+def test_acts_below_top_two_bound_files_answer_refused(root: Path) -> None:
     """Typed in ``docs/`` where ``a.md`` and ``docs/a.md`` are both bound and edited:
     ``forest restore a.md`` restored the top's file without a word (the user likely
     meant the one beside them). Restore, supersede and retire refuse as adopt does,
     naming both; nothing is written and nothing recorded."""
-    root = _repo(tmp_path)
     ok(root, "adopt", "a.md", "docs/a.md", "--words", "both as written")
     commit_all(root, "adopt")
     write(root, "a.md", "# Root\n\nroot a, edited\n")
