@@ -40,7 +40,14 @@ def init_and_adopt(root: Path, targets: Sequence[str], *, words: str = "adopt") 
 
 def adopted_repo(tmp_path: Path, path: str, text: str, target: str | None = None) -> Path:
     """A new repository holding ``path`` with ``text``, ``target`` (default: the whole
-    file) adopted and committed."""
+    file) adopted and committed, at ``tmp_path / "repo"``: a private copy of one built
+    once per worker process for these arguments (``template.reused``)."""
+    key = ("adopted_repo", path, text, target)
+    return reused(key, tmp_path / "repo", lambda home: built_adopted_repo(home, path, text, target))
+
+
+def built_adopted_repo(tmp_path: Path, path: str, text: str, target: str | None) -> Path:
+    """``adopted_repo``'s build itself, at ``tmp_path / "repo"`` (no copy)."""
     repo = make_repo(tmp_path)
     write(repo, path, text)
     init_and_adopt(repo, [target or path])

@@ -7,10 +7,12 @@ hooks (which record paths) are installed on the copy.
 
 ``copied_from(build)`` is the usual pair as one fixture: a test's private copy of
 the repository ``build`` makes, built once per worker process. ``reused`` does the
-same for a shared builder (``helpers.custody.two_bound_files``,
-``helpers.watch.bound_repo``): built once per worker process for each set of
-arguments, in a directory removed when the process ends. A copy skips the set-up's
-fsyncs (store, ledger) that made up most of its time.
+same for a shared builder (``helpers.custody.two_bound_files`` and ``adopted_repo``,
+``helpers.forgetting.adopted_then_cleaned``, ``helpers.watch.bound_repo``): built
+once per worker process for each set of arguments, in a directory removed when the
+process ends. A copy skips the set-up's fsyncs (store, ledger) that made up most of
+its time. A copy's acts keep the time its template was built (content ids and ledger
+file names included): the same for every copy of one template, never the test's own.
 """
 
 from __future__ import annotations
