@@ -16,6 +16,7 @@ from forest_files.custody.repository import Repository
 from forest_files.custody.targets import read_section
 from tests.helpers.custody import BY, MAX, supersede_as_it_stands
 from tests.helpers.git import commit_all, git, make_repo, write
+from tests.helpers.template import reused
 
 __all__ = [
     "BY",
@@ -39,7 +40,25 @@ WORDS = "A token was pasted here by mistake"
 
 def adopted_then_cleaned(tmp_path: Path, *, authority: str | None = None) -> tuple[Path, str]:
     """A repository whose ``doc.md#Keys`` ground held the secret, then was superseded
-    by the text without it; returns the root and the secret ground's content id."""
+    by the text without it; returns the root and the secret ground's content id. The
+    root is ``tmp_path / "repo"``, a private copy of one built once per worker process
+    for each ``authority`` (``template.reused``)."""
+    key = ("adopted_then_cleaned", authority)
+
+    def build(home: Path) -> Path:
+        root, _SECRET_GROUND[key] = built_adopted_then_cleaned(home, authority)
+        return root
+
+    root = reused(key, tmp_path / "repo", build)
+    return root, _SECRET_GROUND[key]
+
+
+# The secret ground's content id in each repository ``adopted_then_cleaned`` built.
+_SECRET_GROUND: dict[tuple[str, str | None], str] = {}
+
+
+def built_adopted_then_cleaned(tmp_path: Path, authority: str | None) -> tuple[Path, str]:
+    """``adopted_then_cleaned``'s build itself, at ``tmp_path / "repo"`` (no copy)."""
     root = make_repo(tmp_path)
     write(root, "doc.md", DOC)
     with Repository.init(root, project_id="p") as repo:
