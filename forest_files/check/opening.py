@@ -108,12 +108,13 @@ def remembered_count(root: str) -> int | None:
     return count if worktree_clean(root) else None
 
 
-def remembered_rows(root: str) -> list[tuple[str, str, str]] | None:
-    """(path, selector, ground content id) of every binding of the remembered clean
-    verdict, from the binding map's packed rows (nothing unpacked); None: judge."""
+def remembered_rows(root: str) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
+    """The selectors and the ground content ids of every binding of the remembered
+    clean verdict, two columns from the binding map's packed rows (nothing unpacked);
+    None: judge."""
     held = _remembered_key(root)
     rows = None if held is None else bindmap.status_rows(bindmap.worktree_record(root), held[1])
-    return rows if rows is not None and held is not None and len(rows) == held[0] else None
+    return rows if rows is not None and held is not None and len(rows[0]) == held[0] else None
 
 
 def remembered_grounds(root: str) -> list[tuple[str, ...]] | None:

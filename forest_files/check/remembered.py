@@ -8,7 +8,7 @@ is the whole of a warm ``forest status``.
 
 Stores: nothing.
 Refuses: nothing; any doubt is a miss (None), and the caller judges.
-Returns: (path, selector, ground content id) of every binding, or None;
+Returns: the selector and the ground content id of every binding (two columns), or None;
 ``remembered_findings``: the same verdict as every binding's clean finding in the
 JSON schema (``forest status --json``: the finding model, and every binding's id).
 Test: tests/doors/test_fastcheck.py, tests/check/test_coverage.py, tests/doors/test_doors_cost.py
@@ -17,10 +17,10 @@ Test: tests/doors/test_fastcheck.py, tests/check/test_coverage.py, tests/doors/t
 from __future__ import annotations
 
 
-def remembered_clean(root: str) -> list[tuple[str, str, str]] | None:
-    """Every binding's row, all clean, or None when the verdict must be judged
-    (the verdict is stale, a binding has no single ground, or git's index tracks
-    local state: localstate.py)."""
+def remembered_clean(root: str) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
+    """Every binding's selector and ground (two columns), all clean, or None when
+    the verdict must be judged (the verdict is stale, a binding has no single
+    ground, or git's index tracks local state: localstate.py)."""
     from forest_files.check.opening import remembered_rows  # the one way into custody
 
     return remembered_rows(root)

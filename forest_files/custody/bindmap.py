@@ -40,8 +40,9 @@ if TYPE_CHECKING:
     from forest_files.custody.verdict import LedgerKey
     from forest_files.store.forest import ForestStore
 
-FORMAT = 4  # 2: no file hash (a ledger-recorded hash is no evidence; check.py); 3: status rows;
-# 4: a sealed ground a forget erased is marked (custody/ground.py)
+FORMAT = 5  # 2: no file hash (a ledger-recorded hash is no evidence; check.py); 3: status rows;
+# 4: a sealed ground a forget erased is marked (custody/ground.py); 5: status rows are two
+# columns, selector and ground (no path: ``forest status`` never prints it)
 _SUFFIX = f".bindmap-{sys.implementation.cache_tag}"
 _KIND = "bindmap"
 _FIELDS = (
@@ -129,16 +130,19 @@ def save(record: str, key: LedgerKey | str, bmap: BindMap) -> None:
 
 
 def _status_rows(order: tuple[str, ...], by_path: dict[str, list[Any]]) -> bytes | None:
-    """(path, selector, ground content id) of every binding in load order, packed
-    once for ``forest status``; None when a binding has no single ground."""
-    rows = []
+    """The selector and the ground content id of every binding in load order, as two
+    columns packed once for ``forest status`` (what its table prints; two tuples, not
+    a tuple a binding); None when a binding has no single ground."""
+    selectors: list[str] = []
+    grounds: list[str] = []
     for path in order:
         for row in by_path[path]:
             ground = row[-1]
             if ground is None or ground[0] is None or ground[2]:
                 return None
-            rows.append((row[_PATH], row[_SELECTOR], ground[0]))
-    return marshal.dumps(tuple(rows))
+            selectors.append(row[_SELECTOR])
+            grounds.append(ground[0])
+    return marshal.dumps((tuple(selectors), tuple(grounds)))
 
 
 def forget(record: str) -> None:
@@ -204,20 +208,26 @@ def paths_of(record: str, key: LedgerKey | str) -> set[str] | None:
     return None if doc is None else set(doc[4])
 
 
-def status_rows(record: str, key: LedgerKey | str) -> list[tuple[str, str, str]] | None:
-    """(path, selector, ground content id) of every binding of the map saved under
-    ``key``, without unpacking any binding; None when the record is missing or
-    stale, or a binding has no single ground."""
+def status_rows(
+    record: str, key: LedgerKey | str
+) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
+    """The selectors and the ground content ids of every binding of the map saved
+    under ``key``, in load order, as two columns of one length, without unpacking any
+    binding; None when the record is missing or stale, or a binding has no single
+    ground."""
     doc = _doc(record, key)
     if doc is None or doc[6] is None:
         return None
     try:
-        rows = marshal.loads(doc[6])
+        columns = marshal.loads(doc[6])
     except (EOFError, ValueError, TypeError):
         return None
-    if not isinstance(rows, tuple):
+    if not isinstance(columns, tuple) or len(columns) != 2:
         return None
-    return list(rows)
+    selectors, grounds = columns
+    if not isinstance(selectors, tuple) or not isinstance(grounds, tuple):
+        return None
+    return (selectors, grounds) if len(selectors) == len(grounds) else None
 
 
 def clean_rows(record: str, key: LedgerKey | str) -> list[tuple[str, ...]] | None:

@@ -22,6 +22,8 @@ from forest_files.doors.fastcheck import guarded, work_root
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from forest_files.check.findings import CheckReport
 
 
@@ -39,28 +41,38 @@ def _status(repo: str, as_json: bool) -> int:
         return _status_json(repo, near)
 
     known = remembered_clean(near) if near is not None else None
-    rows: list[tuple[str, str, str | None]]
+    selectors: Sequence[str]
+    grounds: Sequence[str | None]
+    kinds: list[str]  # each judged row's (the routes line counts the failed); none if remembered
     if known is not None:
-        rows = [(s, "clean", g) for _, s, g in known]
+        selectors, grounds = known
+        kinds, shown = [], [f"{'clean':<10} "] * len(selectors)
     else:
         from forest_files.check.finding_rows import rows as one_per_binding
 
         report = _judged(repo)
-        found = (r.finding for r in one_per_binding(report.items, report.extra))
-        rows = [(f.selector, f.kind, f.ground) for f in found]
-    if not rows:
+        found = [r.finding for r in one_per_binding(report.items, report.extra)]
+        selectors, grounds = [f.selector for f in found], [f.ground for f in found]
+        kinds = [f.kind for f in found]
+        shown = [f"{kind:<10} " for kind in kinds]
+    if not selectors:
         print("no bindings yet: forest adopt PATH[#Heading] --words …")
     else:
-        from forest_files.kernel.shellword import printable
-
-        shown = (f"{kind:<10} {printable(sel)}  {ground or '-'}" for sel, kind, ground in rows)
-        print("\n".join(shown))
+        table = zip(shown, _printable(selectors), grounds, strict=True)
+        print("\n".join([f"{head}{sel}  {ground or '-'}" for head, sel, ground in table]))
     said = _custody_line(repo, near)
-    for line in (_routes_line([kind for _, kind, _ in rows]), said):
+    for line in (_routes_line(kinds), said):
         if line is not None:  # advice, as the hook gives it: the table on stdout stays rows
             sys.stdout.flush()
             print(line, file=sys.stderr)
     return 0
+
+
+def _printable(selectors: Sequence[str]) -> Sequence[str]:
+    """``selectors`` as the table prints them (kernel/shellword.py ``printable``)."""
+    from forest_files.kernel.shellword import printable
+
+    return [printable(sel) for sel in selectors]
 
 
 def _judged(repo: str) -> CheckReport:
