@@ -69,7 +69,12 @@ def _status(repo: str, as_json: bool) -> int:
 
 
 def _printable(selectors: Sequence[str]) -> Sequence[str]:
-    """``selectors`` as the table prints them (kernel/shellword.py ``printable``)."""
+    """``selectors`` as the table prints them (kernel/shellword.py ``printable``): as
+    they are when all of them together are printable ASCII (printable's own test, one
+    call for the whole column, shellword left unloaded), else each one escaped."""
+    together = "".join(selectors)
+    if together.isascii() and together.isprintable():
+        return selectors
     from forest_files.kernel.shellword import printable
 
     return [printable(sel) for sel in selectors]
