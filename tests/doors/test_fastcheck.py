@@ -184,15 +184,22 @@ def test_reader_closing_the_pipe_exits_141_silently_refused(
     index = (local_state(root) / "woods.db").read_bytes()
     env = {**os.environ, **git_env()}
     code = "import sys; from forest_files.doors.entry import main; main()"
-    proc = subprocess.Popen(
-        [sys.executable, "-c", code, *args],
-        cwd=root,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-    )
-    assert proc.stdout is not None and proc.stderr is not None
-    proc.stdout.close()  # before anything is written: the first flush meets EPIPE
+    # The reader gone before the child starts (its read end closed first), so the first
+    # flush meets EPIPE however fast the child writes: closing it after the start raced
+    # a child that wrote everything first on a loaded machine (exit 0).
+    reader, writer = os.pipe()
+    os.close(reader)
+    try:
+        proc = subprocess.Popen(
+            [sys.executable, "-c", code, *args],
+            cwd=root,
+            env=env,
+            stdout=writer,
+            stderr=subprocess.PIPE,
+        )
+    finally:
+        os.close(writer)
+    assert proc.stderr is not None
     err = proc.stderr.read().decode()
     assert proc.wait(timeout=120) == 141, err
     assert err == ""
