@@ -274,12 +274,14 @@ def review(repo: RepoOpt = Path("."), as_: AsOpt = None) -> None:
 
 
 def run_in_process(root: Path) -> Callable[[list[str]], int]:
-    """Run a printed ``forest …`` command through this same CLI, in ``root``; a usage
-    error is said in one line and is exit 2 for the item, never an exception."""
+    """Run a printed ``forest …`` command through this same CLI, in ``root`` (``--repo``
+    before a ``--``: review/session.py ``with_options``); a usage error is said in one
+    line and is exit 2 for the item, never an exception."""
+    from forest_files.doors.review.session import with_options
 
     def run(argv: list[str]) -> int:
         try:
-            code = app(args=[*argv[1:], "--repo", str(root)], standalone_mode=False)
+            code = app(args=with_options(argv[1:], "--repo", str(root)), standalone_mode=False)
         except typer.Exit as done:
             return int(done.exit_code)
         except Exception as exc:  # click's usage errors (vendored by typer or not)

@@ -221,4 +221,12 @@ class Session:
         return self._as([said if w == WORDS_PLACEHOLDER else w for w in step])
 
     def _as(self, argv: list[str]) -> list[str]:
-        return [*argv, "--as", self.as_] if self.as_ else argv
+        return with_options(argv, "--as", self.as_) if self.as_ else argv
+
+
+def with_options(argv: Sequence[str], *options: str) -> list[str]:
+    """``argv`` with ``options`` before its ``--`` (kernel/shellword.py ``forest_step``
+    puts one before a target starting with ``-``; after it they would be read as
+    targets), else at its end. The last ``--``: typed words may be one, a target never."""
+    at = len(argv) - argv[::-1].index("--") - 1 if "--" in argv else len(argv)
+    return [*argv[:at], *options, *argv[at:]]
