@@ -27,7 +27,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from forest_files.doors.mcp.propose_checks import ToolRefused
+from forest_files.doors.mcp.propose_checks import LINE_CHARS, ToolRefused
+from forest_files.kernel.shellword import printable
 
 if TYPE_CHECKING:
     from forest_files.check.engine import Finding
@@ -77,15 +78,17 @@ def refuse_rebound(
         unlike = _unlike(session, f)
         routes = " or ".join(f"`{r.command}`" for r in rebound_routes(f, "worktree", unlike))
         doing = (
-            f"its ground is read where it stands (pass {places[0]}); a person settles its place"
+            f"its ground is read where it stands (pass {printable(places[0])}); a person "
+            "settles its place"
             if reading
             else "a proposal waits until a person settles its place"
         )
-        raise ToolRefused(
-            f"{wanted}: its binding {bind_act[:12]} was rebound {on_branches([len(places)])}"
-            f" (it stands at {places[0]}, also rebound to {', '.join(places[1:])}); "
-            f"{doing}: {routes}"
+        where = (
+            f"{printable(wanted)}: its binding {bind_act[:12]} was rebound "
+            f"{on_branches([len(places)])} (it stands at {printable(places[0])}, also "
+            f"rebound to {printable(', '.join(places[1:]))}); {doing}"
         )
+        raise _fitted(f"{where}: {routes}", f"{where} with the rebind `forest check` prints")
 
 
 def _unlike(session: Session, f: Finding) -> frozenset[str]:
@@ -102,9 +105,10 @@ def contested_ground(bind_act: str, heads: tuple[str, ...]) -> ToolRefused:
     from forest_files.check.route_contest import resolve_routes
 
     routes = " or ".join(f"`{r.command}`" for r in resolve_routes(tuple(sorted(heads))))
-    return ToolRefused(
-        f"{bind_act}: its ground is contested ({len(heads)} heads); a person keeps one "
-        f"head's text first: {routes} (replace … with why)"
+    said = f"{bind_act[:12]}: its ground is contested ({len(heads)} heads); a person keeps one"
+    return _fitted(
+        f"{said} head's text first: {routes} (replace … with why)",
+        f"{said} head's text first with the resolve `forest check` prints for each",
     )
 
 
@@ -116,10 +120,19 @@ def two_bindings(b: Binding, live: Sequence[Binding]) -> ToolRefused:
 
     claims = sorted({c.bind_act for c in live if c.selector == b.selector} | {b.bind_act})
     routes = " or ".join(f"`{retire_route(b.selector, c).command}`" for c in claims)
-    return ToolRefused(
-        f"{b.bind_act}: {len(claims)} bindings claim {b.selector}; a person ends one first: "
-        f"{routes} (replace … with why; `forest check` says which ground the file holds)"
+    said = f"{b.bind_act[:12]}: {len(claims)} bindings claim {printable(b.selector)}"
+    return _fitted(
+        f"{said}; a person ends one first: {routes} (replace … with why; "
+        "`forest check` says which ground the file holds)",
+        f"{said}; a person ends one first with the retire `forest check` prints for each "
+        "(it says which ground the file holds)",
     )
+
+
+def _fitted(said: str, short: str) -> ToolRefused:
+    """``said`` when the client gets it whole (propose_checks.py ``LINE_CHARS``), else
+    ``short``, which names ``forest check`` for the commands: never one cut short."""
+    return ToolRefused(said if len(said) <= LINE_CHARS else short)
 
 
 def statuses(report: CheckReport) -> dict[str, tuple[str, str]]:

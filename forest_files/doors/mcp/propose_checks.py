@@ -31,6 +31,11 @@ class ToolRefused(ForestError):
     """A tool call the server will not answer (the message says why and what to do)."""
 
 
+# Characters of a refusal's text a client gets (server.py ``one_line``): a refusal
+# naming a person's commands (contested.py) fits them whole or names ``forest check``.
+LINE_CHARS = 1000
+
+
 def claim(args: s.ProposeIn) -> tuple[str, str]:
     """The signature and reason, stripped, each one line within its bound and the
     signature no placeholder."""

@@ -32,6 +32,7 @@ from mcp.shared.exceptions import McpError
 from forest_files.doors.mcp import schemas as s
 from forest_files.doors.mcp import tools
 from forest_files.doors.mcp.audit import record_call
+from forest_files.doors.mcp.propose_checks import LINE_CHARS
 from forest_files.doors.mcp.session import Session
 from forest_files.kernel.errors import ForestError
 from forest_files.kernel.shellword import printable
@@ -82,7 +83,7 @@ def one_line(exc: BaseException) -> str:
         text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
     else:
         text = f"internal error ({type(exc).__name__}); nothing was written"
-    return "forest: " + text[:400]
+    return "forest: " + text[:LINE_CHARS]
 
 
 def call(
