@@ -39,7 +39,6 @@ import sys
 
 from forest_files.kernel import cache
 from forest_files.kernel.paths import CACHE_DIR, CONFIG_NAME, FOREST_DIR, LEDGER_DIR, LEDGER_PREFIX
-from forest_files.kernel.shellword import command_text, git_step, printable
 
 TYPE_CHECKING = False  # typing and pathlib are not imported: a warm status asks here
 if TYPE_CHECKING:
@@ -149,6 +148,8 @@ def _user_excludes() -> str | None:
 def _said(listed: Sequence[str], hidden: Sequence[str], *, in_commit: bool) -> str:
     """The line for the custody files git does not track (``listed``), those an ignore
     rule hides (``hidden``) named with the rule first."""
+    from forest_files.kernel.shellword import command_text, git_step, printable  # said: rare
+
     if hidden:
         return ignored_line(hidden, in_commit=in_commit)
     setup = [p for p in SETUP if p in listed]
@@ -182,6 +183,8 @@ def ignored_custody(
 
 def ignored_line(hidden: Sequence[str], *, in_commit: bool) -> str:
     """``ignored_custody``'s line for ``hidden`` (not empty), listed already."""
+    from forest_files.kernel.shellword import command_text, git_step, printable
+
     first = hidden[0]
     see = command_text(git_step("check-ignore", "-v", "--", first))
     more = f" and {len(hidden) - 1} more" if len(hidden) > 1 else ""

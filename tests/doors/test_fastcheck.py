@@ -150,8 +150,19 @@ def _start_up(root: Path) -> set[str]:
 
 # What a warm check or status may cost beyond the interpreter's own start-up: the
 # remembered verdict answers them (verdict.py), so no finding model (dataclasses,
-# inspect), no typing, no sqlite3, no json for the text output.
-WARM_NEVER = {"dataclasses", "inspect", "typing", "sqlite3", "json", "pathlib", "contextlib"}
+# inspect), no typing, no sqlite3, no json for the text output; no shell quoting (shlex,
+# unicodedata: kernel/shellword.py) where no line with a command is printed.
+WARM_NEVER = {
+    "dataclasses",
+    "inspect",
+    "typing",
+    "sqlite3",
+    "json",
+    "pathlib",
+    "contextlib",
+    "shlex",
+    "unicodedata",
+}
 
 
 @pytest.mark.parametrize("command", ["check", "status"])
