@@ -172,10 +172,11 @@ def sealed_state(store: ForestStore, binding: Binding) -> str | None:
 
 
 def ground_of(store: ForestStore, binding: Binding) -> Ground:
-    """(ground content id, ground body hash, contest candidates)."""
+    """(ground content id, ground body hash, contest candidates): the candidates sorted,
+    as ``ground_map`` lists them, so every door numbers a contest's routes alike."""
     heads = store.contest_heads(binding.entry_id)
     if len(heads) > 1:
-        return None, None, tuple(store.content_id(h) for h in heads)
+        return None, None, tuple(sorted(store.content_id(h) for h in heads))
     if not heads:
         row = store.require(binding.entry_id, "check")
         chain = int(row["chain_root"] or binding.entry_id)

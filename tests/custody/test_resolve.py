@@ -6,6 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from forest_files.custody.bindings import Binding
+from forest_files.custody.ground import ground_map, ground_of
 from forest_files.custody.repository import Repository
 from forest_files.kernel.errors import ForestError
 from forest_files.kernel.hashing import hash_body
@@ -189,3 +191,24 @@ def test_cli_resolve_during_a_conflicted_merge_stage_step_pasted_accepted(
     staged = pasted(b, line.removeprefix("stage it: ").split("  (")[0])
     assert staged.returncode == 0, staged.stderr
     assert ".forest/ledger/segments/" in git(b, "diff", "--cached", "--name-only")
+
+
+def test_ground_of_a_contest_lists_its_heads_as_ground_map_does_accepted(
+    contest: tuple[Path, Path, str, str, str],
+) -> None:
+    """A contest's candidates in one order whichever way a door asks (the whole map, or
+    one binding: check/binding_check.py): sorted content ids, so the resolve routes and
+    review's keys are numbered alike. In the two clones the heads were recorded in
+    opposite orders."""
+    b, c, _, y, z = contest
+    git(c, "pull", "-q", "--no-rebase", "--no-edit", str(b), "main")
+    for root in (b, c):
+        with Repository(root) as r:
+            store = r.synced()
+            (entry,) = store.conn.execute("SELECT id FROM entries WHERE content_id = ?", (y,))
+            bound = Binding(
+                "act", "x.md", "x.md", (), "none", "sha256", "h", int(entry[0]), ADA, False
+            )
+            one = ground_of(store, bound)
+            whole = ground_map(store, [bound])[bound.entry_id]
+        assert one == whole == (None, None, tuple(sorted([y, z]))), root.name
