@@ -18,9 +18,9 @@ import pytest
 from forest_files.doors.mcp import server
 from forest_files.doors.mcp.propose_checks import LINE_CHARS
 from forest_files.doors.mcp.session import Session
-from tests.doors.test_mcp_two_bindings import AGENT, RULES, _two_bindings
-from tests.helpers.cli import forest, ok
-from tests.helpers.git import commit_all, git, make_repo, write
+from tests.doors.test_mcp_two_bindings import AGENT, RULES, two_bindings
+from tests.helpers.cli import forest
+from tests.helpers.git import write
 from tests.helpers.rebound import three_merged
 
 pytest.importorskip("mcp")
@@ -49,7 +49,7 @@ def _whole(line: str, routes: list[str]) -> None:
 def test_mcp_two_bindings_refusal_commands_whole_at_the_client_detected(
     tmp_path: Path,
 ) -> None:
-    root = _two_bindings(tmp_path)
+    root = two_bindings(tmp_path)
     routes = _routes(root)
     for tool, args in (
         ("read_ground", {"binding": RULES}),
@@ -75,19 +75,9 @@ def test_mcp_rebound_three_times_refusal_commands_whole_at_the_client_detected(
 def test_mcp_two_bindings_of_a_long_heading_refusal_names_forest_check_accepted(
     tmp_path: Path,
 ) -> None:
-    root = make_repo(tmp_path)
     title = "Rules " + "and more rules " * 24  # 366 characters: the routes do not fit
-    write(root, "canon.md", f"# Canon\n\n## {title.strip()}\n\none\n")
-    ok(root, "init")
-    commit_all(root, "init")
     selector = f"canon.md#Canon/{title.strip()}"
-    for branch in ("a", "b"):
-        git(root, "checkout", "-q", "-b", branch, "main")
-        ok(root, "adopt", selector, "--words", f"{branch} adopts")
-        commit_all(root, branch)
-        git(root, "checkout", "-q", "main")
-    for branch in ("a", "b"):
-        git(root, "merge", "-q", "--no-edit", branch)
+    root = two_bindings(tmp_path, f"# Canon\n\n## {title.strip()}\n\none\n", selector)
     line = _said(root, "read_ground", {"binding": selector})
     assert len(line) <= LINE_CHARS and "--binding" not in line, line
     _whole(line, _routes(root))

@@ -26,15 +26,16 @@ RULES = "canon.md#Canon/Rules"
 CANON = "# Canon\n\n## Rules\n\none\n\ntwo\n"
 
 
-def _two_bindings(tmp_path: Path) -> Path:
-    """Branches ``a`` and ``b`` each adopt the untouched section; main merges both."""
+def two_bindings(tmp_path: Path, canon: str = CANON, selector: str = RULES) -> Path:
+    """Branches ``a`` and ``b`` each adopt the untouched section ``selector`` of
+    ``canon.md`` (``canon``); main merges both."""
     root = make_repo(tmp_path)
-    write(root, "canon.md", CANON)
+    write(root, "canon.md", canon)
     ok(root, "init")
     commit_all(root, "init")
     for branch in ("a", "b"):
         git(root, "checkout", "-q", "-b", branch, "main")
-        ok(root, "adopt", RULES, "--words", f"{branch} adopts")
+        ok(root, "adopt", selector, "--words", f"{branch} adopts")
         commit_all(root, branch)
         git(root, "checkout", "-q", "main")
     for branch in ("a", "b"):
@@ -51,7 +52,7 @@ def _propose(root: Path) -> tools.Answer:
 def test_mcp_section_two_bindings_claim_refused_with_check_routes_then_recovers(
     tmp_path: Path,
 ) -> None:
-    root = _two_bindings(tmp_path)
+    root = two_bindings(tmp_path)
     found = json.loads(forest(root, "check", "--json").stdout)["findings"]
     routes = [r["command"] for f in found if f["kind"] == "contested" for r in f["routes"]]
     assert len(routes) == 2 and all(r.startswith("forest retire") for r in routes), routes
