@@ -14,15 +14,14 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from tests.helpers.cli import FOREST
 from tests.helpers.custody import init_and_adopt
 from tests.helpers.git import commit_all, make_repo, write
 
-FOREST = str(Path(sys.executable).parent / "forest")
 HEADING = "Hero\u2028\x9b2J"  # U+2028 and a C1 CSI: a selector may hold them
 SELECTOR = f"a.md#T/{HEADING}"
 BODY = "body \x1b[2K \x9b1A bell\x07 sep\u2028end cr\r\nnext\n"

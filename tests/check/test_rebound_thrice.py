@@ -13,16 +13,15 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.helpers.cli import FOREST
 from tests.helpers.git import git, git_env, pasted
 from tests.helpers.rebound import three_merged
 
-FOREST = str(Path(sys.executable).parent / "forest")
 PLACES = {"B.md#X", "C.md#X", "D.md#X"}
 
 

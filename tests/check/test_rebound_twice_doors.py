@@ -14,7 +14,6 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -23,11 +22,9 @@ import pytest
 from forest_files.check import contests
 from forest_files.custody.repository import Repository
 from tests.helpers import rebound
-from tests.helpers.cli import forest, ok
+from tests.helpers.cli import FOREST, forest, ok
 from tests.helpers.git import commit_all, git, git_env, pasted, write
 from tests.helpers.rebound import BODY, merged_clones
-
-FOREST = str(Path(sys.executable).parent / "forest")
 
 
 def _run(root: Path, *args: str) -> subprocess.CompletedProcess[str]:

@@ -13,16 +13,14 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.helpers.cli import FOREST
 from tests.helpers.git import git_env
 from tests.helpers.rebound import merged_clones
-
-FOREST = str(Path(sys.executable).parent / "forest")
 
 
 def _run(root: Path, *args: str) -> subprocess.CompletedProcess[str]:

@@ -16,7 +16,6 @@ import json
 import os
 import shlex
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -25,11 +24,11 @@ import pytest
 from forest_files.doors.cli.review_cmd import run_in_process
 from forest_files.doors.review.keys import Console
 from forest_files.doors.review.run import review_here
+from tests.helpers.cli import FOREST
 from tests.helpers.custody import BY
 from tests.helpers.git import commit_all, git, git_env, pasted, write
 from tests.helpers.rebound import merged_clones
 
-FOREST = str(Path(sys.executable).parent / "forest")
 EDITED = "# X\n\nhand edit\n"
 
 

@@ -12,16 +12,14 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from forest_files.kernel.shellword import git_step
+from tests.helpers.cli import FOREST
 from tests.helpers.custody import init_and_adopt
 from tests.helpers.git import commit_all, git, git_env, make_repo, pasted, write
-
-FOREST = str(Path(sys.executable).parent / "forest")
 
 
 def staged_routes(root: Path) -> list[str]:

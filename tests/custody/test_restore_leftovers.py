@@ -16,10 +16,10 @@ import sys
 import time
 from pathlib import Path
 
+from tests.helpers.cli import FOREST
 from tests.helpers.custody import adopted_repo
 from tests.helpers.git import git_env, pasted, write
 
-FOREST = str(Path(sys.executable).with_name("forest"))
 DOC = "# Doc\n\n## Part\n\nthe words\n"
 HOUR_AGO = time.time() - 3600 - 60
 # `forest restore docs/a.md`, killed (SIGKILL: no clean-up runs) at its first rename

@@ -12,17 +12,14 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from forest_files.kernel.shellword import shell_word
-from tests.helpers.cli import forest, ok
+from tests.helpers.cli import FOREST, forest, ok
 from tests.helpers.git import commit_all, git_env, make_repo, write
 from tests.helpers.template import copied_from
-
-FOREST = str(Path(sys.executable).with_name("forest"))
 
 
 def _build(directory: Path) -> Path:

@@ -14,7 +14,6 @@ still builds no view, and the flag covers every contest the view reports.
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import pytest
@@ -26,11 +25,9 @@ from forest_files.doors import hooks as githooks
 from forest_files.store.forest import ForestStore
 from tests.doors.test_hook_contest_later import _ground_contest, _rebound_twice, _run
 from tests.helpers import rebound
-from tests.helpers.cli import ok
+from tests.helpers.cli import FOREST, ok
 from tests.helpers.git import git, write
 from tests.helpers.state import local_state
-
-FOREST = str(Path(sys.executable).parent / "forest")
 
 
 def _views(repo: Path) -> list[str]:

@@ -26,10 +26,10 @@ from forest_files.custody.repository import Repository
 from forest_files.doors import hooks as githooks
 from forest_files.kernel.hashing import hash_body
 from tests.helpers import rebound
+from tests.helpers.cli import FOREST
 from tests.helpers.custody import BY
 from tests.helpers.git import commit_all, git, git_env, make_repo, write
 
-FOREST = str(Path(sys.executable).parent / "forest")
 HOOK = "from forest_files.doors.hooks.run import console; console()"
 WORDS = "I adopt these words as written"
 

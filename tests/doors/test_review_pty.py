@@ -11,7 +11,6 @@ import os
 import re
 import select
 import subprocess
-import sys
 import termios
 import threading
 import time
@@ -22,11 +21,11 @@ import pytest
 
 from forest_files.custody.proposals import ProposalStore
 from forest_files.doors.watch import judge
+from tests.helpers.cli import FOREST
 from tests.helpers.custody import BY, DOC
 from tests.helpers.git import git_env
 from tests.helpers.watch import bound_repo
 
-FOREST = str(Path(sys.executable).with_name("forest"))
 TIMEOUT = 30.0
 
 

@@ -12,17 +12,16 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import jsonschema
 
+from tests.helpers.cli import FOREST
 from tests.helpers.git import git, git_env, pasted
 from tests.helpers.rebound import merged_clones
 
 ROOT = Path(__file__).resolve().parents[2]
-FOREST = str(Path(sys.executable).parent / "forest")
 
 
 def _run(root: Path, *args: str) -> subprocess.CompletedProcess[str]:

@@ -12,13 +12,11 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 
+from tests.helpers.cli import FOREST
 from tests.helpers.git import git, git_env, pasted
 from tests.helpers.rebound import merged_clones
-
-FOREST = str(Path(sys.executable).parent / "forest")
 
 
 def _verify(root: Path) -> tuple[int, dict[str, object]]:

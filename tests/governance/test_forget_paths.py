@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -25,7 +24,7 @@ from forest_files.governance.forget import forget
 from forest_files.kernel.hashing import hash_body
 from forest_files.ledger.segments import body_path
 from forest_files.proposals.adopt import adopt_proposal
-from tests.helpers.cli import forest, ok
+from tests.helpers.cli import FOREST, forest, ok
 from tests.helpers.custody import BY, MAX, supersede_as_it_stands
 from tests.helpers.forgetting import CLEAN, DOC, SECRET, SENTINEL, WORDS
 from tests.helpers.git import commit_all, git, make_repo, write
@@ -34,8 +33,6 @@ from tests.helpers.template import built_once, copy_repo
 # The slow lane (.ci/run runs it; the README's fast command leaves it out):
 # the README's forget block end to end, clones and the gate.
 pytestmark = pytest.mark.slow
-
-FOREST = str(Path(sys.executable).parent / "forest")
 
 
 def run(cwd: Path, *cmd: str) -> subprocess.CompletedProcess[str]:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 from forest_files.check.opening import open_custody
@@ -18,6 +17,7 @@ from forest_files.custody.proposals import ProposalStore
 from forest_files.custody.repository import Repository
 from forest_files.custody.restore import capture
 from forest_files.governance.forget import forget
+from tests.helpers.cli import FOREST
 from tests.helpers.custody import BY
 from tests.helpers.forgetting import (
     SECRET,
@@ -27,8 +27,6 @@ from tests.helpers.forgetting import (
     forgotten_with_hooks,
 )
 from tests.helpers.git import commit_all, git
-
-FOREST = str(Path(sys.executable).parent / "forest")
 
 
 def grep_tree(root: Path, needle: str) -> list[str]:

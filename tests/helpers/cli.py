@@ -17,6 +17,8 @@ import forest_files.doors.cli  # noqa: F401  (registers every command)
 from forest_files.doors.cli import app
 
 runner = CliRunner()
+# The installed console script beside this interpreter: a command as a user types it.
+FOREST = str(Path(sys.executable).with_name("forest"))
 
 
 def forest(repo: Path, *args: str) -> Result:

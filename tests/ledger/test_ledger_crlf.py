@@ -18,18 +18,15 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from forest_files.custody.ledger_conversion import checkout_faults
 from forest_files.ledger.verify import verify_ledger
-from tests.helpers.cli import forest
+from tests.helpers.cli import FOREST, forest
 from tests.helpers.custody import init_and_adopt
 from tests.helpers.git import commit_all, git, git_env, make_repo, pasted, write
-
-FOREST = str(Path(sys.executable).parent / "forest")
 
 
 def test_crlf_checkout_of_the_ledger_named_refused(tmp_path: Path) -> None:

@@ -16,15 +16,14 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from tests.helpers.cli import FOREST
 from tests.helpers.custody import init_and_adopt
 from tests.helpers.git import commit_all, git, git_env, make_repo, pasted, write
 
-FOREST = str(Path(sys.executable).parent / "forest")
 RULE = "filter=shout"
 
 

@@ -26,6 +26,7 @@ from forest_files.ledger import verify_ledger, write_segment
 from forest_files.ledger.placing import temp_dir
 from forest_files.ledger.segments import body_path
 from tests.helpers.acts import body_act
+from tests.helpers.cli import FOREST
 from tests.helpers.custody import BY, init_and_adopt
 from tests.helpers.git import commit_all, git, git_env, make_repo, write
 from tests.helpers.state import local_state
@@ -34,7 +35,6 @@ from tests.helpers.state import local_state
 # each fix pasted, the gate and verify run after it.
 pytestmark = pytest.mark.slow
 
-FOREST = str(Path(sys.executable).with_name("forest"))
 LEDGER = Path(".forest") / "ledger"
 _SEGMENT = re.compile(r"segments/[0-9a-f]{64}\.jsonl")
 _BODY = re.compile(r"bodies/([0-9a-f]{2})/(\1[0-9a-f]{62})\.txt")
