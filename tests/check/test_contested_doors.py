@@ -14,7 +14,6 @@ import json
 import os
 import re
 import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -26,13 +25,12 @@ from forest_files.custody.repository import Repository
 from forest_files.doors import hooks as githooks
 from forest_files.kernel.hashing import hash_body
 from tests.helpers import cli as in_process
+from tests.helpers.cli import FOREST
 from tests.helpers.custody import BY, init_and_adopt, retire
 from tests.helpers.git import commit_all, git, git_env, make_repo, write
 from tests.helpers.git import pasted as pasted_in
 from tests.helpers.template import built_once, copy_repo
 
-BIN = Path(sys.executable).parent
-FOREST = str(BIN / "forest")
 CANON = "# Canon\n\n## Rules\n\nThe rule stands.\n\n## Other\n\nOther words.\n"
 RULES = "canon.md#Canon/Rules"
 WORDS = "I adopt these words as written"

@@ -26,11 +26,11 @@ from forest_files.doors import hooks as githooks
 from forest_files.gate.ci import run_gate
 from forest_files.gate.range import check_range
 from tests.helpers import cli as in_process
+from tests.helpers.cli import FOREST
 from tests.helpers.git import commit_all, git, make_repo, write
 from tests.helpers.template import reused
 
 BIN = Path(sys.executable).parent
-FOREST = str(BIN / "forest")
 WORDS = "Adopted as the team agreed"
 ADR = "docs/adr/0002-use-postgres.md"
 ADR_TEXT = "# 2. Use Postgres\n\nDate: 2024-01-01\n\n## Decision\n\nPostgres.\n"

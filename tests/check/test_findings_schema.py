@@ -26,6 +26,7 @@ from forest_files.check.findings import SCHEMA_VERSION
 from forest_files.check.kinds import KINDS
 from forest_files.check.schema_models import schema
 from tests.helpers import cli as in_process
+from tests.helpers.cli import FOREST
 from tests.helpers.custody import init_and_adopt
 from tests.helpers.git import commit_all, git, git_env, make_repo, write
 from tests.helpers.imports import loaded
@@ -34,8 +35,6 @@ from tests.helpers.template import reused
 ROOT = Path(__file__).resolve().parents[2]
 SCHEMA_FILE = ROOT / "docs" / "findings.schema.json"
 README = ROOT / "README.md"
-BIN = Path(sys.executable).parent
-FOREST = str(BIN / "forest")
 DOC = "# Guide\n\n## One\n\nFirst words.\n\n## Two\n\nSecond words.\n"
 
 

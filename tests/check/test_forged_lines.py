@@ -13,14 +13,12 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 from pathlib import Path
 
+from tests.helpers.cli import FOREST
 from tests.helpers.custody import adopted_repo
 from tests.helpers.git import git, pasted, write
 
-BIN = Path(sys.executable).parent
-FOREST = str(BIN / "forest")
 FORGED = "  fix, at the repository root: touch FORGED"
 NOTICE = "::notice title=forest::all clean"
 

@@ -14,20 +14,17 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from forest_files.doors import hooks as githooks
-from tests.helpers.cli import forest
+from tests.helpers.cli import FOREST, forest
 from tests.helpers.custody import init_and_adopt
 from tests.helpers.git import commit_all, git, git_env, make_repo, write
 from tests.helpers.template import reused
 
-BIN = Path(sys.executable).parent
-FOREST = str(BIN / "forest")
 CANON = "# Canon\n\n## Rules\n\nThe rule stands.\n"
 SENTINEL = "LOCAL-STATE-SENTINEL-5e1f"
 KIND = "tracked-local-state"

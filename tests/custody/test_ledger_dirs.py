@@ -20,12 +20,12 @@ import pytest
 
 from forest_files.custody.relocate import relocate_once
 from forest_files.doors import hooks as githooks
+from tests.helpers.cli import FOREST
 from tests.helpers.custody import init_and_adopt
 from tests.helpers.git import commit_all, git, git_env, make_repo, pasted, write
 from tests.helpers.state import shared_state
 
 BIN = Path(sys.executable).parent
-FOREST = str(BIN / "forest")
 CANON = "# Canon\n\n## Family\n\nHer brother.\n"
 
 

@@ -21,10 +21,10 @@ from pathlib import Path
 import pytest
 
 from forest_files import __version__
+from tests.helpers.cli import FOREST
 from tests.helpers.git import commit_all, git_env, make_repo, write
 
 BIN = Path(sys.executable).parent
-FOREST = str(BIN / "forest")
 HOOK = str(BIN / "forest-hook")
 WORDS = "Adopted for the entry tests"
 DOC = "# Canon\n\n## Rules\n\nThe first rule stands.\n"

@@ -24,6 +24,7 @@ from forest_files.custody.viewmanifest import built_from
 from forest_files.doors import hooks as githooks
 from forest_files.doors.cli import app
 from forest_files.kernel.paths import VIEWS_DIR
+from tests.helpers.cli import FOREST
 from tests.helpers.git import commit_all, git, make_repo, pasted, write
 from tests.helpers.state import local_state
 from tests.helpers.template import built_once, copy_repo
@@ -31,7 +32,6 @@ from tests.helpers.template import built_once, copy_repo
 runner = CliRunner()
 
 BIN = Path(sys.executable).parent
-FOREST = str(BIN / "forest")
 FOREST_HOOK = str(BIN / "forest-hook")
 WORDS = "I adopt these words as written"
 

@@ -21,6 +21,7 @@ from forest_files.custody.record import adopt_sections
 from forest_files.custody.repository import Repository
 from forest_files.custody.targets import read_section
 from forest_files.doors import hooks as githooks
+from tests.helpers.cli import FOREST
 from tests.helpers.custody import BY, MAX, init_and_adopt
 from tests.helpers.forgetting import SENTINEL, forgotten_with_hooks
 from tests.helpers.git import commit_all, git, make_repo, pasted, write
@@ -30,7 +31,6 @@ from tests.helpers.git import commit_all, git, make_repo, pasted, write
 pytestmark = pytest.mark.slow
 
 BIN = Path(sys.executable).parent
-FOREST = str(BIN / "forest")
 FOREST_HOOK = str(BIN / "forest-hook")
 DOC = "# Doc\n\n## Rules\n\nCanon as agreed.\n"
 

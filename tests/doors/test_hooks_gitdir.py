@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 
 from forest_files.doors import hooks as githooks
+from tests.helpers.cli import FOREST
 from tests.helpers.custody import init_and_adopt
 from tests.helpers.git import git, git_env, make_repo, pasted, write
 
@@ -62,8 +63,6 @@ def test_separate_git_dir_inside_another_repo_refused_then_fixed(tmp_path: Path)
 def test_forest_with_foreign_git_dir_writes_nothing_refused(tmp_path: Path) -> None:
     outer, tree, gitdir = _layout(tmp_path)
     env = {**os.environ, **git_env(), "GIT_DIR": str(gitdir), "GIT_WORK_TREE": str(tree)}
-    proc = subprocess.run(
-        [str(BIN / "forest"), "init"], cwd=tree, env=env, capture_output=True, text=True
-    )
+    proc = subprocess.run([FOREST, "init"], cwd=tree, env=env, capture_output=True, text=True)
     assert proc.returncode == 1 and "(GIT_DIR)" in proc.stderr, proc.stderr
     assert not (outer / "forest.toml").exists() and not (outer / ".forest").exists()

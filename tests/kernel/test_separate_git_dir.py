@@ -11,12 +11,10 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 from pathlib import Path
 
+from tests.helpers.cli import FOREST
 from tests.helpers.git import git, git_env, pasted, write
-
-BIN = Path(sys.executable).parent
 
 
 def _dotfiles(tmp_path: Path) -> tuple[Path, Path]:
@@ -36,9 +34,7 @@ def _forest(home: Path, repo: Path | None, *args: str) -> subprocess.CompletedPr
     env.update(git_env())
     if repo is not None:
         env.update(GIT_DIR=str(repo), GIT_WORK_TREE=str(home))
-    return subprocess.run(
-        [str(BIN / "forest"), *args], cwd=home, env=env, capture_output=True, text=True
-    )
+    return subprocess.run([FOREST, *args], cwd=home, env=env, capture_output=True, text=True)
 
 
 def test_separate_bare_git_dir_outside_any_repo_refused_then_fixed(tmp_path: Path) -> None:

@@ -29,6 +29,7 @@ import pytest
 import yaml
 
 from forest_files import __version__
+from tests.helpers.cli import FOREST
 from tests.helpers.git import commit_all, git, git_env, make_repo, write
 from tests.helpers.source import source_copy
 
@@ -37,7 +38,6 @@ ACTION = ROOT / "action.yml"
 WORKFLOW = ROOT / "examples" / "ci" / "forest.yml"
 GITLAB = ROOT / "ci" / "gitlab" / "forest.gitlab-ci.yml"
 BIN = Path(sys.executable).parent
-FOREST = str(BIN / "forest")
 WORDS = "Adopted for the CI integration tests"
 DOC = "# Guide\n\n## One\n\nThe first section.\n\n## Two\n\nThe second section.\n"
 EXPR = re.compile(r"\$\{\{\s*(.*?)\s*\}\}")

@@ -22,6 +22,7 @@ from typing import Any
 import pytest
 
 from forest_files import __version__
+from tests.helpers.cli import FOREST
 
 ROOT = Path(__file__).resolve().parents[2]
 PYPROJECT = ROOT / "pyproject.toml"
@@ -135,9 +136,7 @@ def test_one_version_source_accepted() -> None:
     init = (ROOT / "forest_files" / "__init__.py").read_text(encoding="utf-8")
     assert len(re.findall(r"^__version__ = \"[0-9.]+\"$", init, re.M)) == 1
     assert metadata.version("forest-files") == __version__
-    done = subprocess.run(
-        [str(BIN / "forest"), "--version"], capture_output=True, text=True, check=False
-    )
+    done = subprocess.run([FOREST, "--version"], capture_output=True, text=True, check=False)
     assert done.stdout == f"forest-files {__version__}\n"
 
 

@@ -6,21 +6,19 @@ from __future__ import annotations
 import os
 import re
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from forest_files.check.diff import colourise, is_prose, word_diff
 from forest_files.check.diff_align import MAX_TOKENS_ALIGNED
+from tests.helpers.cli import FOREST
 from tests.helpers.git import commit_all, make_repo, write
 
 # The slow lane (.ci/run runs it; the README's fast command leaves it out):
 # generated texts, many cases.
 pytestmark = pytest.mark.slow
 
-BIN = Path(sys.executable).parent
-FOREST = str(BIN / "forest")
 WORDS = "Adopted as written"
 CANON = "# Canon\n\n## Rules\n\nThe first rule stands.\n\nA middle line.\n\nThe last rule.\n"
 CODE = "def total(x):\n    return x + 1\n"
