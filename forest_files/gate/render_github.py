@@ -17,7 +17,6 @@ tests/gate/test_ci_refusal_reports.py
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 from forest_files.check.findings import Reported
@@ -25,6 +24,7 @@ from forest_files.check.text import one_line
 from forest_files.gate.ci import GateReport
 from forest_files.gate.render_parts import finding_file, location, rule_id, shown, summary_line
 from forest_files.kernel.standing import from_the_top
+from forest_files.text.codespan import code_span
 
 
 def _level(r: Reported, report: GateReport) -> str:
@@ -93,10 +93,9 @@ def _cell(text: str) -> str:
 def _code(text: str) -> str:
     """``text`` as one table cell's code span, whatever it holds: a file name or a
     message built from one (a pull request's own names) renders as the characters it
-    is, never as a link, an image or HTML. The fence is one backtick longer than any
-    run inside, and padded (CommonMark strips one space each side)."""
-    fence = "`" * (max((len(run) for run in re.findall("`+", text)), default=0) + 1)
-    return f"{fence} {_cell(text)} {fence}"
+    is, never as a link, an image or HTML (text/codespan.py: the fence no backquote
+    inside closes)."""
+    return code_span(_cell(text))
 
 
 # GitHub refuses a step's summary file over 1 MiB and then shows none of it

@@ -55,8 +55,8 @@ def test_mcp_binding_rebound_twice_refused_with_its_rebinds_then_recovers(tmp_pa
     assert _read(b, stands).data["selector"] == stands  # its one ground, where it stands
     with pytest.raises(tools.ToolRefused) as read_there:
         _read(b, other)
-    assert f"it stands at {stands}, also rebound to {other}" in str(read_there.value)
-    assert f"pass {stands}" in str(read_there.value)
+    assert f"it stands at `{stands}`, also rebound to `{other}`" in str(read_there.value)
+    assert f"pass `{stands}`" in str(read_there.value)
     assert all(r in str(read_there.value) for r in routes), read_there.value
     for place in (stands, other, said["binding"]):
         with pytest.raises(tools.ToolRefused) as kept:

@@ -38,12 +38,15 @@ def _routes(root: Path) -> list[str]:
     return [r["command"] for f in found if f["kind"] == "contested" for r in f["routes"]]
 
 
-def _whole(line: str, routes: list[str]) -> None:
+def _whole(line: str, routes: list[str], names: set[str]) -> None:
     """Every backquoted span of ``line`` is closed and is a route ``forest check``
-    prints or ``forest check`` itself."""
+    prints, ``forest check`` itself, one of ``names`` (a selector the line says) or a
+    binding id."""
     assert "\n" not in line and line.count("`") % 2 == 0, line
     spans = re.findall(r"`([^`]*)`", line)
-    assert spans and all(s in routes or s == "forest check" for s in spans), line
+    named = names | {s for s in spans if re.fullmatch("[0-9a-f]{64}", s)}
+    assert spans and all(s in routes or s == "forest check" or s in named for s in spans), line
+    assert any(s in routes or s == "forest check" for s in spans), line
 
 
 def test_mcp_two_bindings_refusal_commands_whole_at_the_client_detected(
@@ -58,7 +61,7 @@ def test_mcp_two_bindings_refusal_commands_whole_at_the_client_detected(
             {"selector": RULES, "text": "## Rules\n\nx\n", "signature": AGENT, "reason": "clearer"},
         ),
     ):
-        _whole(_said(root, tool, args), routes)
+        _whole(_said(root, tool, args), routes, {RULES})
 
 
 def test_mcp_rebound_three_times_refusal_commands_whole_at_the_client_detected(
@@ -69,7 +72,7 @@ def test_mcp_rebound_three_times_refusal_commands_whole_at_the_client_detected(
         write(root, name, "# X\n\nother words\n")  # each rebind takes --words '…'
     routes = _routes(root)
     args = {"selector": "C.md#X", "text": "# X\n\nnew\n", "signature": AGENT, "reason": "r"}
-    _whole(_said(root, "propose", args), routes)
+    _whole(_said(root, "propose", args), routes, {"B.md#X", "C.md#X", "D.md#X"})
 
 
 def test_mcp_two_bindings_of_a_long_heading_refusal_names_forest_check_accepted(
@@ -80,5 +83,5 @@ def test_mcp_two_bindings_of_a_long_heading_refusal_names_forest_check_accepted(
     root = two_bindings(tmp_path, f"# Canon\n\n## {title.strip()}\n\none\n", selector)
     line = _said(root, "read_ground", {"binding": selector})
     assert len(line) <= LINE_CHARS and "--binding" not in line, line
-    _whole(line, _routes(root))
+    _whole(line, _routes(root), {selector})
     assert len(_routes(root)) == 2 and all(r.startswith("forest retire") for r in _routes(root))

@@ -16,10 +16,11 @@ selector naming one of its places, with where it stands, its other places and on
 ``forest rebind`` per place (with ``--words '…'`` where the working tree's text there
 is not its ground's); ``contested_ground`` a ground's heads, with one ``forest
 resolve`` per head; ``two_bindings`` a section two live bindings claim, with one
-``forest retire --binding`` per binding.
+``forest retire --binding`` per binding. Each command, selector and id said is a
+Markdown code span (text/codespan.py): a backquote in a ledger's selector never ends one.
 Returns: ``rebound`` the bindings rebound twice (one query when none was rebound more
 than once); ``statuses`` each binding's status as the doors' JSON rows say it.
-Test: tests/doors/test_mcp_contests.py
+Test: tests/doors/test_mcp_contests.py, tests/doors/test_mcp_code_spans.py
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from typing import TYPE_CHECKING
 
 from forest_files.doors.mcp.propose_checks import LINE_CHARS, ToolRefused
 from forest_files.kernel.shellword import printable
+from forest_files.text.codespan import code_span
 
 if TYPE_CHECKING:
     from forest_files.check.engine import Finding
@@ -76,19 +78,26 @@ def refuse_rebound(
             return
         f = rebound_finding(bind_act, path, places)
         unlike = _unlike(session, f)
-        routes = " or ".join(f"`{r.command}`" for r in rebound_routes(f, "worktree", unlike))
+        routes = " or ".join(code_span(r.command) for r in rebound_routes(f, "worktree", unlike))
         doing = (
-            f"its ground is read where it stands (pass {printable(places[0])}); a person "
+            f"its ground is read where it stands (pass {_name(places[0])}); a person "
             "settles its place"
             if reading
             else "a proposal waits until a person settles its place"
         )
         where = (
-            f"{printable(wanted)}: its binding {bind_act[:12]} was rebound "
-            f"{on_branches([len(places)])} (it stands at {printable(places[0])}, also "
-            f"rebound to {printable(', '.join(places[1:]))}); {doing}"
+            f"{_name(wanted)}: its binding {bind_act[:12]} was rebound "
+            f"{on_branches([len(places)])} (it stands at {_name(places[0])}, also "
+            f"rebound to {', '.join(map(_name, places[1:]))}); {doing}"
         )
         raise _fitted(f"{where}: {routes}", f"{where} with the rebind `forest check` prints")
+
+
+def _name(text: str) -> str:
+    """A selector or binding id (the agent's, or the ledger's: any text) as the line's
+    reader renders it: its control characters escaped, in a code span whose fence no
+    backquote in it closes (text/codespan.py)."""
+    return code_span(printable(text))
 
 
 def _unlike(session: Session, f: Finding) -> frozenset[str]:
@@ -104,7 +113,7 @@ def contested_ground(bind_act: str, heads: tuple[str, ...]) -> ToolRefused:
     head a person keeps one with."""
     from forest_files.check.route_contest import resolve_routes
 
-    routes = " or ".join(f"`{r.command}`" for r in resolve_routes(tuple(sorted(heads))))
+    routes = " or ".join(code_span(r.command) for r in resolve_routes(tuple(sorted(heads))))
     said = f"{bind_act[:12]}: its ground is contested ({len(heads)} heads); a person keeps one"
     return _fitted(
         f"{said} head's text first: {routes} (replace … with why)",
@@ -119,8 +128,8 @@ def two_bindings(b: Binding, live: Sequence[Binding]) -> ToolRefused:
     from forest_files.check.route_contest import retire_route
 
     claims = sorted({c.bind_act for c in live if c.selector == b.selector} | {b.bind_act})
-    routes = " or ".join(f"`{retire_route(b.selector, c).command}`" for c in claims)
-    said = f"{b.bind_act[:12]}: {len(claims)} bindings claim {printable(b.selector)}"
+    routes = " or ".join(code_span(retire_route(b.selector, c).command) for c in claims)
+    said = f"{b.bind_act[:12]}: {len(claims)} bindings claim {_name(b.selector)}"
     return _fitted(
         f"{said}; a person ends one first: {routes} (replace … with why; "
         "`forest check` says which ground the file holds)",
