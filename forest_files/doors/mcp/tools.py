@@ -12,11 +12,15 @@ none (the file's selectors listed, and this door's argument to pass, never the c
 line's), contested ground or a binding rebound on merged branches (doors/mcp/contested.py:
 the routes ``forest check`` prints), ground that is sealed or erased, proposed text that is the
 ground already, holds a line a forget removed or is over the repository's body bound;
-what ``propose`` judges of its arguments alone (propose_checks.py).
+what ``propose`` judges of its arguments alone (propose_checks.py). Each name a
+refusal says (the argument, a file's selectors) is escaped as ``forest check`` says it
+(kernel ``printable``): a bidirectional override or a zero-width space in a name never
+reorders or hides the line.
 Returns: JSON-ready dicts: pages carry ``next_cursor`` (None at the end);
 ``read_ground`` carries ``next_offset``; recall answers are Forest packets,
 jurisdiction first, with bounded excerpts and content ids (never row ids).
-Test: tests/doors/test_mcp_tools.py, tests/doors/test_mcp_contests.py
+Test: tests/doors/test_mcp_tools.py, tests/doors/test_mcp_contests.py,
+tests/doors/test_mcp_hostile_names.py
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ from forest_files.doors.mcp import propose_checks as checks
 from forest_files.doors.mcp import schemas as s
 from forest_files.doors.mcp.propose_checks import ToolRefused
 from forest_files.doors.mcp.session import Session
+from forest_files.kernel.shellword import printable
 
 if TYPE_CHECKING:
     from forest_files.custody.bindings import Binding
@@ -111,7 +116,7 @@ def _binding(session: Session, wanted: str, argument: str = "binding") -> Bindin
             # an agent here has no way to follow.
             twin = binding_twin(live, wanted)
             raise ToolRefused(
-                f"{wanted}: no binding as given; {twin}"
+                f"{printable(wanted)}: no binding as given; {twin}"
                 if twin
                 else _unknown(live, wanted, argument)
             ) from None
@@ -141,10 +146,11 @@ def _unknown(live: list[Binding], wanted: str, argument: str) -> str:
 
     path = parse_selector(wanted).path
     same = sorted({b.selector for b in live if b.path == path})
-    shown = ", ".join(same[:UNKNOWN_SHOWN]) or "none"
+    shown = ", ".join(map(printable, same[:UNKNOWN_SHOWN])) or "none"
     more = f" and {len(same) - UNKNOWN_SHOWN} more" if len(same) > UNKNOWN_SHOWN else ""
     return (
-        f"{wanted}: names no single live binding (those of {path}: {shown}{more}); pass one "
+        f"{printable(wanted)}: names no single live binding (those of {printable(path)}: "
+        f"{shown}{more}); pass one "
         f"whole as `{argument}`, or a binding id the `ground` tool lists"
     )
 
