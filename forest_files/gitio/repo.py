@@ -109,8 +109,9 @@ def resolve_commit(repo: Path | str, rev: str) -> str:
     out = decode(proc.stdout).strip()
     if not out:
         raise UnknownRef(f"{repo}: revision {rev!r} does not name a commit{_fetch_hint(repo, rev)}")
-    if full and out == rev:
-        seen_objects.seen().keep_commit((str(repo), rev))
+    # ``out`` is a commit git just named, however ``rev`` was spelled: the gate's
+    # merge-base asks again of the HEAD id it resolved here, and is told by this.
+    seen_objects.seen().keep_commit((str(repo), out))
     return out
 
 

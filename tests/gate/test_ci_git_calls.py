@@ -151,3 +151,23 @@ def test_ci_merge_base_read_from_one_listing_accepted(
     forget_read_objects()
     assert kept == (config_text_from(repo, base), segments_at(repo, base))  # each alone
     assert kept[0] is not None and kept[1].acts
+
+
+def test_ci_head_resolved_once_accepted(
+    repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """HEAD's commit is asked of git once: the merge-base is taken with the id the gate
+    resolved (gitio/repo.py ``resolve_commit`` keeps it), not asked of ``rev-parse``
+    again (two processes naming HEAD's commit were one)."""
+    from forest_files.gitio import forget_read_objects
+
+    forget_read_objects()  # what another test's gate resolved counts for nothing here
+    head = git(repo, "rev-parse", "HEAD").strip()
+    lines = _traced(repo, tmp_path / "trace.txt", monkeypatch)
+    asked = [
+        line
+        for line in lines
+        if " rev-parse -q --verify " in line
+        and ("HEAD^{commit}" in line or f"{head}^{{commit}}" in line)
+    ]
+    assert len(asked) == 1, asked
