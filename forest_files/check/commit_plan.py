@@ -35,6 +35,8 @@ from typing import TYPE_CHECKING
 from forest_files.check.finding import target
 from forest_files.check.findings import Step
 from forest_files.check.staged_texts import ReadFile, StagedTexts
+from forest_files.kernel.hashing import hash_body
+from forest_files.text.selector_paths import place_path
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -207,13 +209,11 @@ def rebind_group(
     (``under``), so a commit that moves thousands of bindings stays linear.
     ``known``: the section hash the check found at ``new`` (a canonical selector),
     for a ``moved`` finding."""
-    from forest_files.text.selector_paths import place_path
-
     if known is None:
         head = texts.text(new, binding.excludes)
         if head is None:
             return []
-        new, known = head[0], _hash(head[1])
+        new, known = head[0], hash_body(head[1])
     path = place_path(new)  # a rendered place: its path was judged when it was named
     out = [Step("rebind", binding.bind_act, binding.selector, new, known, path=path)]
     # a descendant's selector is its heading's, "/" and more (a "/" in a name is
@@ -227,7 +227,7 @@ def rebind_group(
     for child, place in descendants(near, binding, new):
         got = texts.text(place, child.excludes)
         if got is not None:
-            section = _hash(got[1])  # under its heading: in the heading's file
+            section = hash_body(got[1])  # under its heading: in the heading's file
             out.append(Step("rebind", child.bind_act, child.selector, got[0], section, True, path))
     return out
 
@@ -253,12 +253,6 @@ def _free(
         for s in g:
             count[s.new] = count.get(s.new, 0) + 1
     return [g for g in groups if all(count[s.new] == 1 and s.new not in held for s in g)]
-
-
-def _hash(text: str) -> str:
-    from forest_files.kernel.hashing import hash_body
-
-    return hash_body(text)
 
 
 def _depth(selector: str) -> int:
