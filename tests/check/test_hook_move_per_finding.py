@@ -5,18 +5,21 @@ thousands of moved findings; work done once per finding there is paid thousands 
 times. Counted in process, around the real code (monkeypatch wrappers that call
 through): the commit's plan runs no import statement per rebind (``rebind_group``
 imported the selector path splitter on every call: 2,000 imports for a move of 2,000
-sections).
+sections); the report's explanation hashes no finding to ask maps that hold nothing
+(``unlike``, ``held``, ``sided``: three hashes of every field of every finding).
 """
 
 from __future__ import annotations
 
 import builtins
+import sys
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from forest_files.check.finding import Finding
 from forest_files.doors.hooks.run import main as hook
 from tests.helpers.cli import forest
 from tests.helpers.git import commit_all, git, make_repo, write
@@ -67,3 +70,26 @@ def test_hook_move_plan_imports_nothing_per_rebind_accepted(
     assert f"or record the whole commit at once ({CHAPTERS} rebound" in err, err
     assert asked["forest_files.text.selector_paths"] == 0, asked
     assert asked["forest_files.kernel.hashing"] == 0, asked
+
+
+def test_hook_move_explain_hashes_no_finding_accepted(
+    repo: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Hostile: explaining each moved finding asked three maps that hold nothing on a
+    move (bindings rebound twice, contests held, contests in conflict) whether they
+    held it: three hashes of all its fields, 6,000 for a move of 2,000 sections."""
+    hashed: Counter[str] = Counter()
+    real = Finding.__hash__
+
+    def counted(self: Finding) -> int:
+        if sys._getframe(1).f_code.co_filename.endswith("explain.py"):
+            hashed[self.selector] += 1
+        return real(self)
+
+    monkeypatch.setattr(Finding, "__hash__", counted)
+    git(repo, "mv", "book.md", "novel.md")
+    monkeypatch.chdir(repo)
+    assert hook(["pre-commit"]) == 1
+    err = capsys.readouterr().err
+    assert "moved book.md#Book/Chapter 1" in err, err
+    assert sum(hashed.values()) == 0, hashed
