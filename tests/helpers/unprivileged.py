@@ -1,0 +1,137 @@
+"""Commands run as a user who is not root, so a mode (``chmod 0555``, ``000``) binds.
+
+The suite runs as root in CI containers, where permission bits change nothing. As
+root, with ``setpriv`` on PATH, a command runs as ``nobody`` (uid and gid 65534, no
+groups); not as root, it runs directly and the test's own ``chmod`` binds. The
+interpreter must then be one that user can reach: the running one when it can, or
+else a small venv made in a ``0755`` folder (its ``python3`` the system's interpreter
+of the same version, its site-packages this venv's), since a venv whose base lives
+under ``/root`` (pyenv) is out of ``nobody``'s reach. Where neither works, the test
+is skipped with the reason, never passed.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+from tests.helpers.git import git_env
+
+NOBODY = 65534
+_AS_NOBODY = ("--reuid=65534", "--regid=65534", "--clear-groups")
+
+
+def as_root() -> bool:
+    return hasattr(os, "geteuid") and os.geteuid() == 0
+
+
+def _prefix() -> list[str]:
+    if not as_root():
+        return []
+    tool = shutil.which("setpriv")
+    if tool is None:
+        pytest.skip("tests run as root and setpriv is missing: no unprivileged user to run as")
+    return [tool, *_AS_NOBODY]
+
+
+def _reaches(python: str) -> bool:
+    """Whether the unprivileged user can run ``python`` through a shell (as a hook's
+    ``#!`` line does) and import forest_files with it."""
+    probe = f'"{python}" -c "import forest_files" 2>/dev/null'
+    done = subprocess.run(
+        [*_prefix(), "sh", "-c", probe], cwd="/", capture_output=True, check=False
+    )
+    return done.returncode == 0
+
+
+def _shim(folder: Path) -> Path | None:
+    """A venv at ``folder`` the unprivileged user can run: the system's interpreter of
+    this version, this venv's site-packages (the editable forest-files in it)."""
+    version = f"{sys.version_info.major}.{sys.version_info.minor}"
+    base = shutil.which(f"python{version}", path="/usr/bin:/usr/local/bin:/bin")
+    site = Path(sysconfig.get_paths()["purelib"])
+    if base is None:
+        return None
+    (folder / "bin").mkdir(parents=True)
+    (folder / "lib" / f"python{version}").mkdir(parents=True)
+    (folder / "lib" / f"python{version}" / "site-packages").symlink_to(site)
+    python = folder / "bin" / "python3"
+    python.symlink_to(base)
+    (folder / "pyvenv.cfg").write_text(
+        f"home = {Path(base).parent}\ninclude-system-site-packages = false\n", encoding="utf-8"
+    )
+    script = folder / "bin" / "forest"
+    script.write_text(
+        f"#!{python}\nimport sys\nfrom forest_files.doors.entry import main\nsys.exit(main())\n",
+        encoding="utf-8",
+    )
+    for path in (folder, folder / "bin", folder / "lib", script):
+        path.chmod(0o755)
+    return folder / "bin"
+
+
+@contextmanager
+def open_folder() -> Iterator[Path]:
+    """A new ``0755`` folder under the system's temporary directory, reachable by the
+    unprivileged user (pytest's own temporary root is ``0700``); removed after."""
+    folder = Path(tempfile.mkdtemp(prefix="forest-unprivileged-"))
+    folder.chmod(0o755)
+    try:
+        yield folder
+    finally:
+        for top, _dirs, _files in os.walk(folder):  # a test's 0555 folder: emptied too
+            os.chmod(top, 0o755)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def unprivileged_bin(folder: Path) -> Path:
+    """The folder holding ``python3`` and ``forest`` the unprivileged user runs (this
+    venv's when it can reach it, else a shim made under ``folder``); skips the test when
+    there is none."""
+    own = Path(sys.executable).parent
+    if _reaches(str(own / "python3")):
+        return own
+    made = _shim(folder / "venv")
+    if made is None or not _reaches(str(made / "python3")):
+        pytest.skip(f"the unprivileged user can reach neither {own} nor a system python")
+    return made
+
+
+def hand_over(path: Path) -> None:
+    """``path`` and everything under it owned by the unprivileged user (as root only)."""
+    if not as_root():
+        return
+    for top, dirs, files in os.walk(path):
+        for name in [top, *(os.path.join(top, n) for n in dirs + files)]:
+            os.lchown(name, NOBODY, NOBODY)
+
+
+def run_as_user(cwd: Path, command: str, bin_dir: Path) -> subprocess.CompletedProcess[str]:
+    """``command`` typed into ``sh`` in ``cwd`` by the unprivileged user, with ``bin_dir``
+    first on PATH and the fixed test git."""
+    env = {
+        **os.environ,
+        **git_env(),
+        "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}",
+        "HOME": str(cwd.parent),
+    }
+    for name in ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "PYTHONPATH"):
+        env.pop(name, None)
+    return subprocess.run(
+        [*_prefix(), "sh", "-c", command],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+    )
