@@ -7,16 +7,18 @@ and each of its commands (cli/errors.py ``boundary``, which knows the command's
 (watch/__main__.py). An inner call answers first; an outer one catches what
 happens before a command runs (option parsing, imports, dispatch).
 
-Stores: for an internal error (an exception that is not a ForestError), a crash
-log in the git directory (crashlog.py); a refusal in the audit log of ``repo``
-(doors/doorlog.py: its type's code, never its message) when ``audit`` names
-the door.
+Stores: for an internal error (an exception that is not a ForestError, nor a
+path this user may not use), a crash log in the git directory (crashlog.py); a
+refusal in the audit log of ``repo`` (doors/doorlog.py: its type's code, never
+its message) when ``audit`` names the door.
 Refuses: nothing; it translates (kernel/exits.py): 0 ok; 1 a refusal
-(ForestError); 2 usage (the framework's own, re-raised); 3 corruption
+(ForestError), or a path this user may not read or write (PermissionError: one
+line naming it and the ``chmod`` or ``chown`` that gives it back, no crash log);
+2 usage (the framework's own, re-raised); 3 corruption
 (StoreCorruption, LedgerError) or an internal error; 75 busy, retry (StoreBusy);
 130 interrupted (Ctrl-C); 141 standard output closed by its reader (silent).
 Returns: ``run_guarded``'s exit code.
-Test: tests/doors/test_boundary.py
+Test: tests/doors/test_boundary.py, tests/doors/test_unwritable_state.py
 
 Light on purpose: the warm ``forest check`` imports this module, so it loads
 only ``os`` and ``sys``; the error branches import what they need.
@@ -140,7 +142,7 @@ def _failed(
     lenient: bool,
 ) -> int:
     from forest_files.kernel.errors import ForestError
-    from forest_files.kernel.exits import EXIT_CORRUPT, EXIT_OK, exit_code, one_line
+    from forest_files.kernel.exits import EXIT_CORRUPT, EXIT_OK, EXIT_REFUSED, exit_code, one_line
 
     if isinstance(exc, (ForestError, KeyboardInterrupt)):
         say(f"{prefix}: {one_line(exc)}{_more(exc)}")
@@ -150,10 +152,41 @@ def _failed(
             if lenient:
                 return EXIT_OK
         return exit_code(exc)
+    denied = _denied_line(exc)
+    if denied is not None:  # the environment, not a bug: no crash log (often unwritable too)
+        say(f"{prefix}: {denied}")
+        return EXIT_REFUSED
     from forest_files.doors.crashlog import internal_line
 
     say(f"{prefix}: {internal_line(exc, repo, command, argv)}")
     return EXIT_CORRUPT
+
+
+def _denied_line(exc: BaseException) -> str | None:
+    """The line for a file or folder this user may not read or write (a read-only
+    mount, a ``.git/forest`` left by ``sudo forest …``, a mode changed by hand): the
+    path and the command that gives it back, ``chmod`` or, when another user owns the
+    folder, ``chown``; None for any other exception."""
+    import errno
+
+    if not isinstance(exc, OSError) or exc.errno not in (errno.EACCES, errno.EPERM):
+        return None
+    if not isinstance(exc.filename, (str, bytes, os.PathLike)):
+        return None
+    from forest_files.kernel.shellword import printable, shell_word
+
+    path = os.fsdecode(exc.filename)
+    folder = os.path.dirname(os.path.abspath(path))
+    try:
+        theirs = os.stat(folder).st_uid != os.geteuid()
+    except (OSError, AttributeError):  # no folder; no geteuid (Windows)
+        theirs = False
+    if theirs:
+        fix = f'another user owns it: sudo chown -R "$(id -un)" {shell_word(folder)}'
+    else:
+        held = [folder, *([path] if os.path.lexists(path) and path != folder else [])]
+        fix = f"chmod u+rwX {' '.join(shell_word(p) for p in held)}"
+    return f"cannot use {printable(path)} ({exc.strerror}); {fix}, then run the command again"
 
 
 def _more(exc: BaseException) -> str:
