@@ -7,17 +7,18 @@ Refuses: nothing; it translates. A busy/locked database becomes ``StoreBusy``
 (retryable), a damaged or non-SQLite file ``StoreCorruption``, a schema law
 ``StoreConstraint``, a write the disk refused (SQLite's I/O error or "disk is
 full": a full disk, a quota, a file-size limit) a ``ForestError`` saying to free
-space, a file it cannot open (a read-only directory) one saying to make it
-writable, a use after ``close()`` a ``ForestError``. A nested block whose error made
-SQLite roll the whole transaction back itself raises that error, never the
-"no such savepoint" of rolling back to a savepoint that is gone.
+space, a file it cannot open or write (a read-only file or directory: SQLite's
+"unable to open" or "readonly database") one saying to make it writable, a use
+after ``close()`` a ``ForestError``. A nested block whose error made SQLite roll
+the whole transaction back itself raises that error, never the "no such
+savepoint" of rolling back to a savepoint that is gone.
 Taking the write lock (``BEGIN IMMEDIATE``) is retried with jittered,
 doubling sleeps within the connection's busy timeout, so two writers that
 collide do not retry in step; past it, ``StoreBusy`` (exit 75: retry).
 Returns: connections, the ``atomic`` context manager, the ``guarded`` decorator,
 ``read_only`` (a read-only connection that leaves no ``-wal``/``-shm`` it made).
 Test: tests/store/test_store_hostile.py, tests/kernel/test_errors.py,
-tests/store/test_read_only.py
+tests/store/test_read_only.py, tests/doors/test_unwritable_state.py
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ BUSY_TIMEOUT_MS = 5000
 _budget_ms = BUSY_TIMEOUT_MS  # what new connections wait for a lock (set_busy_budget)
 # SQLite primary result codes (the low byte of an extended code).
 _SQLITE_BUSY = 5
+_SQLITE_READONLY = 8  # a read-only file or folder (its -shm or journal cannot be made)
 _SQLITE_LOCKED = 6
 _SQLITE_IOERR = 10
 _SQLITE_CORRUPT = 11
@@ -177,7 +179,7 @@ def translate(exc: sqlite3.Error, context: str = "store") -> ForestError:
             f"{context}: the disk refused a write ({text}); free space (a full disk, a "
             "quota or a file-size limit)"
         )
-    if base == _SQLITE_CANTOPEN:
+    if base in (_SQLITE_CANTOPEN, _SQLITE_READONLY):
         return ForestError(
             f"{context}: {text}; make the file and its directory writable (SQLite "
             "writes its journal beside it)"

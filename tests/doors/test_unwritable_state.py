@@ -8,6 +8,7 @@ leaves the ledger and the work tree as they were."""
 from __future__ import annotations
 
 import hashlib
+import os
 import shutil
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -37,8 +38,19 @@ def _tree(state: Path) -> list[Path]:
     return [state, *state.rglob("*")]
 
 
+def _root_owned(state: Path) -> None:
+    """What ``sudo forest …`` leaves: root's folder, others may read (as root only)."""
+    if os.geteuid() != 0:
+        pytest.skip("only root can give .git/forest to root")
+    for path in _tree(state):
+        os.lchown(path, 0, 0)
+    _modes(_tree(state), 0o755, 0o644)
+
+
 CASES: dict[str, Callable[[Path], None]] = {
     "writable": lambda s: None,
+    "state-read-only": lambda s: _modes(_tree(s), 0o555, 0o444),
+    "state-root-owned": _root_owned,
     "index-unreadable": lambda s: (s / "woods.db").chmod(0),
     "mac-key-unreadable": lambda s: (s / "mac.key").chmod(0),
     "cache-read-only": lambda s: _modes(_tree(s / "cache"), 0o555, 0o444),
