@@ -12,7 +12,8 @@ Coverage (files/coverage.py, forest.toml's ``[require]`` at the same source)
 adds ``unbound`` findings: failures for the working tree and a commit,
 warnings for the index (a draft may be committed).
 Test: tests/doors/test_doors.py, tests/check/test_coverage.py,
-tests/check/test_staged_check_listed_once.py
+tests/check/test_staged_check_listed_once.py,
+tests/check/test_rebound_texts_no_index.py
 """
 
 from __future__ import annotations
@@ -115,14 +116,26 @@ def _named(
     documents: Mapping[str, tuple[str, Document]] | None = None,
 ) -> tuple[Reported, ...]:
     """``findings`` explained with who adopted each ground, from the rows the grounds
-    came from; without names when those rows went away meanwhile."""
+    came from; without names when those rows went away meanwhile. Where there are no
+    rows to read (no index file) and a binding rebound twice needs words for its
+    rebind routes (rebound_texts.py), the one store the custody opens (the synced
+    index a diff opens too) is asked instead; no other finding opens it."""
     import sqlite3
 
     from forest_files.check.explain import explain
+    from forest_files.check.finding import has_reason
 
     root, source = Path(custody.root), "worktree"
     conn = custody.reader()
     if conn is None:
+        if any(f.kind == "contested" and has_reason(f, "rebound-twice") for f in findings):
+            from forest_files.kernel.errors import ForestError
+
+            try:
+                store = custody.store()
+            except (ForestError, sqlite3.Error, OSError):  # a store that cannot be opened
+                return explain(findings, root=root, source=source, documents=documents)
+            return explain(findings, root=root, source=source, conn=store.conn, documents=documents)
         return explain(findings, root=root, source=source, documents=documents)
     try:
         return explain(findings, root=root, source=source, conn=conn, documents=documents)

@@ -4,20 +4,15 @@ A rebind to such a place adopts that text as well, and ``forest rebind`` refuses
 without words (custody/record_rebind.py): the contest's rebind route there takes
 ``--words '…'`` (route_contest.py ``rebound_routes``), at every door that prints it.
 
-Stores: nothing itself (given no connection, opening the synced index brings it in
-step with the ledger, as any door's first open of the repository does).
+Stores: nothing.
 Refuses: nothing (a place whose file cannot be read or parsed, or whose section is
 not found, is not said: no words make that rebind work; a binding with no single
 live ground is not looked at: its rebind is refused for that).
 Returns: ``unlike_ground``: each binding rebound twice (a ``contested`` finding, reason
 ``rebound-twice``) with its places whose text in the working tree (where the pasted
 rebind reads it) is not its ground's. Three queries and a read of each place's file
-per such binding, no git call; nothing asked without one. Given no connection (a
-check without diffs where the working tree has no index to read: check/path.py), the
-synced index of ``root``'s repository is opened for them (as the diffs path opens it),
-so the rebind route is the same at every door; a repository that cannot be opened
-leaves them unsaid, as before.
-Test: tests/check/test_rebound_twice_words.py, tests/check/test_rebound_texts_no_index.py
+per such binding, no git call; nothing asked without one.
+Test: tests/check/test_rebound_twice_words.py
 """
 
 from __future__ import annotations
@@ -51,10 +46,8 @@ def unlike_ground(
     ``forest rebind`` reads the place there, whichever text the door judged (the
     index, a commit), so that is where its words are needed. No git call."""
     twice = [f for f in findings if f.kind == "contested" and has_reason(f, "rebound-twice")]
-    if not twice:
+    if conn is None or not twice:
         return {}
-    if conn is None:
-        return _from_synced(twice, root)
     import sqlite3
 
     out: dict[Finding, frozenset[str]] = {}
@@ -74,20 +67,6 @@ def unlike_ground(
                 if _hash_at(read, path, sel, excludes) not in (None, body_hash)
             )
     return out
-
-
-def _from_synced(twice: Sequence[Finding], root: Path) -> dict[Finding, frozenset[str]]:
-    """``unlike_ground`` of ``twice`` read from the working tree's synced index (its
-    one git call and sync), opened for them alone: none when it cannot be opened."""
-    import sqlite3
-
-    from forest_files.custody.repository import Repository
-
-    try:
-        with Repository(root) as repo:
-            return unlike_ground(repo.synced().conn, twice, root)
-    except (ForestError, sqlite3.Error, OSError):
-        return {}
 
 
 def _ground(conn: sqlite3.Connection, bind_act: str) -> tuple[tuple[str, ...], str] | None:
