@@ -297,19 +297,22 @@ def all_bindings(
     kept = list(state.values()) if include_retired else live
     for v in kept:  # contested: two live bindings or more at its place
         v[-1] = counts.get((v[1], v[2]), 0) > 1
-    return sorted(_made(kept), key=lambda b: (b.path, b.selector, b.bind_act))
+    return sorted(made(kept), key=lambda b: (b.path, b.selector, b.bind_act))
 
 
-def _made(states: list[list[Any]]) -> list[Binding]:
-    """A ``Binding`` of each folded state (its fields in order), its instance dict
-    filled in place as bindmap.py ``load`` makes them: the frozen ``__init__`` sets
-    each field through ``object.__setattr__`` (half the cost at 10,000, a fresh
-    clone's ``forest ci``). Equal to ``Binding(*state)``; test_bindings_fold_cost
-    checks it."""
-    new, names = object.__new__, _FIELD_NAMES
+def made(states: Iterable[Sequence[Any]]) -> list[Binding]:
+    """A ``Binding`` of each state: ``Binding``'s fields in its order, then anything
+    after them ignored (a saved map's row ends with its ground: bindmap.py ``load``).
+    Its instance dict is filled in place, not through the frozen ``__init__`` that sets
+    each field through ``object.__setattr__`` (half the cost at 10,000 bindings, a
+    fresh clone's ``forest ci``). Equal to, and hashes as, ``Binding(*state[:11])``.
+    Refuses (``ValueError``) a state shorter than the fields."""
+    new, names, count = object.__new__, _FIELD_NAMES, len(_FIELD_NAMES)
     out: list[Binding] = []
     for state in states:
+        if len(state) < count:
+            raise ValueError(f"a binding's state holds {len(state)} values, not {count}")
         binding = new(Binding)
-        binding.__dict__.update(zip(names, state, strict=True))
+        binding.__dict__.update(zip(names, state, strict=False))
         out.append(binding)
     return out

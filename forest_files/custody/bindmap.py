@@ -61,7 +61,9 @@ _FIELDS = (
 _ROW = len(_FIELDS) + 1  # a saved row: the fields, then the ground
 # Where a saved row holds these: named, so a reordered _FIELDS cannot silently
 # group or report by another field.
-_ACT, _PATH, _SELECTOR = (_FIELDS.index(f) for f in ("bind_act", "path", "selector"))
+_ACT, _PATH, _SELECTOR, _ENTRY = (
+    _FIELDS.index(f) for f in ("bind_act", "path", "selector", "entry_id")
+)
 
 
 class BindMap:
@@ -177,25 +179,18 @@ def load(
             from forest_files.kernel.repopath import under as lies_under
 
             wanted = [p for p in wanted if any(lies_under(p, q) for q in under)]
-    from forest_files.custody.bindings import Binding  # not needed by status_rows
+    from forest_files.custody.bindings import made  # not needed by status_rows
 
-    bindings: list[Binding] = []
-    grounds: dict[int, Ground] = {}
-    new, fields = object.__new__, _FIELDS
+    rows: list[Any] = []
     try:
         for path in wanted:
-            for row in marshal.loads(packed[path]):
-                if len(row) != _ROW:
-                    return None
-                # Binding(*row[:-1]) without the frozen __init__'s per-field
-                # object.__setattr__: a third less of a cold check's map load at
-                # 10,000 (its instance dict filled in place, keys shared with the
-                # class's). _FIELDS is Binding's field order (test_bindmap checks it).
-                binding = new(Binding)
-                binding.__dict__.update(zip(fields, row, strict=False))  # row[-1]: ground
-                bindings.append(binding)
-                if row[-1] is not None:
-                    grounds[binding.entry_id] = row[-1]
+            rows += marshal.loads(packed[path])
+        if any(len(row) != _ROW for row in rows):
+            return None
+        # Each row is Binding's fields in order (test_bindmap checks _FIELDS), then
+        # its ground, which ``made`` leaves out.
+        bindings = made(rows)
+        grounds: dict[int, Ground] = {row[_ENTRY]: row[-1] for row in rows if row[-1] is not None}
     except (KeyError, TypeError, ValueError, EOFError, IndexError):
         return None
     return BindMap(bindings, grounds)
