@@ -35,7 +35,7 @@ from forest_files.check.findings import Reported, Route
 from forest_files.check.route_steps import forest as forest_step
 from forest_files.custody.ledger_conversion import conversion_note
 from forest_files.custody.sources import LEDGER_PREFIX
-from forest_files.kernel.paths import segment_file
+from forest_files.kernel.paths import CONFIG_NAME, segment_file
 from forest_files.ledger.fault import body_unhashed
 from forest_files.ledger.segments import BODIES_DIR, SEGMENTS_DIR
 from forest_files.ledger.strays import strays_in_tree
@@ -138,8 +138,11 @@ def verify_head(root: Path, head: str) -> tuple[list[Fault], list[Reported]]:
     a forged name) is a ``stray`` fault. The ledger's listing is the one replay and
     the range share (gitio keeps it); tracked local state (localstate.py) is listed
     from ``.forest`` one level deep, a handful of entries. Returns (faults, tracked
-    local state)."""
-    entries = gitio.ls_tree(root, head, LEDGER_PREFIX)
+    local state). HEAD's forest.toml is listed with the ledger and its bytes read in
+    the ledger's batch: the view's key and build read both next (viewkey.py,
+    source_config.py), from what gitio keeps, with no ``ls-tree`` or ``cat-file`` of
+    their own."""
+    entries, config = gitio.ls_tree_each(root, head, [LEDGER_PREFIX, CONFIG_NAME])
     local = localstate.reported_at(root, head)
     strays = strays_in_tree(
         (e.path.removeprefix(LEDGER_PREFIX), e.type == "blob" and e.mode in _REGULAR)
@@ -147,7 +150,8 @@ def verify_head(root: Path, head: str) -> tuple[list[Fault], list[Reported]]:
     )
     unwanted = {s.rel for s in strays}
     blobs = [e for e in entries if not _under(e.path.removeprefix(LEDGER_PREFIX), unwanted)]
-    data = gitio.cat_blobs(root, [e.blob for e in blobs])
+    toml = [e.blob for e in config if e.path == CONFIG_NAME and e.type == "blob"]
+    data = gitio.cat_blobs(root, [*(e.blob for e in blobs), *toml])
     segments: list[tuple[str, bytes]] = []
     bodies: dict[str, Callable[[], bytes]] = {}
     segment_dir = f"{LEDGER_DIR}/{SEGMENTS_DIR}/"

@@ -171,3 +171,24 @@ def test_ci_head_resolved_once_accepted(
         and ("HEAD^{commit}" in line or f"{head}^{{commit}}" in line)
     ]
     assert len(asked) == 1, asked
+
+
+def test_ci_head_config_listed_and_read_with_its_ledger_accepted(
+    repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """HEAD's forest.toml is listed in the ``ls-tree`` of HEAD's ledger and its bytes read
+    in the ledger's ``cat-file --batch`` (gate/head_faults.py ``verify_head``): the view's
+    key and build (viewkey.py, source_config.py) asked git for it again, one ``ls-tree``
+    and one ``cat-file --batch`` of their own (two processes fewer)."""
+    from forest_files.gitio import forget_read_objects
+
+    forget_read_objects()
+    head = git(repo, "rev-parse", "HEAD").strip()
+    lines = _traced(repo, tmp_path / "trace.txt", monkeypatch)
+    listed = [line for line in lines if " ls-tree " in line and head in line]
+    named = [line for line in listed if "forest.toml" in line]
+    assert len(named) == 1 and " -- .forest/ledger/ forest.toml" in named[0], listed
+    batches = [line for line in lines if line.endswith(" cat-file --batch")]
+    # verify's (HEAD's ledger and forest.toml), the range's forest.toml at each commit
+    # (config_governance.py); the view's build read HEAD's forest.toml in a third
+    assert len(batches) == 2, batches
