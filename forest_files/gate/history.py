@@ -34,12 +34,13 @@ HistoryKey = tuple[str, str, "str | None"]
 CommitKey = tuple[str, str] | None  # a commit's id and ledger tree key (viewkey.py)
 
 
-def _changed(
+def changed_by(
     root: Path, commits: Iterable[str], parents: Mapping[str, tuple[str, ...]]
 ) -> dict[str, set[str] | None]:
     """The paths each commit changed against any of its parents (None for a root
-    commit: all), in one ``git diff-tree --stdin`` for the whole range. Renames are
-    split, so a moved file names both its paths."""
+    commit: all), in one ``git diff-tree --stdin`` for the whole range, HEAD too (its
+    rewrite routes read HEAD's: judged_range.py). Renames are split, so a moved file
+    names both its paths."""
     listed = list(commits)
     pairs = [(c, p) for c in listed for p in parents.get(c, ())]
     diffs = iter(gitio.diff_each_parent(root, pairs, None, filters=None))
@@ -130,17 +131,20 @@ def judge_history(
     head: str,
     parents: Mapping[str, tuple[str, ...]],
     bound: dict[Path, set[str]] | None = None,
+    changes: Mapping[str, set[str] | None] | None = None,
 ) -> tuple[dict[HistoryKey, Reported], list[str], list[tuple[str, LedgerError]]]:
     """The first finding of each (binding, kind, hash) in the range but HEAD, by key,
     each naming the commit it was found at; then the commits judged, and those whose
     ledger does not replay (with why). ``bound``: the bound paths of the views the
-    caller opened (HEAD's), by view: filled in as the range opens more."""
+    caller opened (HEAD's), by view: filled in as the range opens more. ``changes``:
+    ``changed_by`` of the range when the caller asked it already."""
     out: dict[HistoryKey, Reported] = {}
     judged: list[str] = []
     broken: list[tuple[str, LedgerError]] = []
     homes = _LedgerHomes(root, parents)
     before = [c for c in commits if c != head]  # HEAD is judged by the HEAD check
-    changes = _changed(root, before, parents)
+    if changes is None:
+        changes = changed_by(root, before, parents)
     keys = heads_custody(root, before) if before else {}  # one rev-parse for the range
     if bound is None:
         bound = {}  # commits of one ledger share its view's paths

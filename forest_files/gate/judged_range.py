@@ -203,7 +203,7 @@ class JudgedRange:
     def judge(self) -> tuple[list[Reported], list[Reported], list[Reported]]:
         """(HEAD's bindings, every other finding, warnings)."""
         from forest_files.custody.applied import act_paths
-        from forest_files.gate.history import judge_history, once
+        from forest_files.gate.history import changed_by, judge_history, once
 
         top, head = self.top, self.head
         findings: list[Reported] = []
@@ -227,7 +227,11 @@ class JudgedRange:
             conn = store.conn
             items = list(explain(checked, root=top, source=_ROUTES_ON, conn=conn, local=False))
             more = list(explain(gaps, root=top, source=_ROUTES_ON, conn=conn, local=False))
-        history, judged_before, broken = judge_history(top, self.commits, head, graph, bound)
+        # What each commit of the range changed, HEAD too (its rewrite routes'): one diff.
+        changes = changed_by(top, self.commits, graph)
+        history, judged_before, broken = judge_history(
+            top, self.commits, head, graph, bound, changes
+        )
         self.judged = [*judged_before, head]
         for commit, exc in broken:  # a commit of the range whose ledger does not replay
             (fault,) = self.ledger_faults(commit, [replay_fault(top, commit, exc)], findings)
@@ -235,7 +239,7 @@ class JudgedRange:
         failed = [r for r in (*items, *more) if r.failed]
         keyed = [((r.binding or r.selector, r.kind, r.finding.actual_hash), r) for r in failed]
         marked, earlier = once(keyed, history)
-        rewrite = self._rewrite(graph)
+        rewrite = self._rewrite(changes.get(head))
         before: list[tuple[str, str]] = []
         if rewrite is not None:
             earlier = [rewrite.at_commit(r) for r in earlier]
@@ -248,13 +252,9 @@ class JudgedRange:
         more = [brought.get(id(r.finding), r) for r in more]
         return items, [*findings, *earlier, *more], warnings
 
-    def _rewrite(self, graph: Mapping[str, tuple[str, ...]]) -> Rewrite | None:
-        """The range as its rewrite routes need it (None without a base)."""
+    def _rewrite(self, changed: set[str] | None) -> Rewrite | None:
+        """The range as its rewrite routes need it (None without a base); ``changed``:
+        the paths HEAD changed against its parents (history.py ``changed_by``)."""
         if self.merge_base is None or self.head == self.merge_base:
             return None
-        parents = graph.get(self.head, ())
-        diffs = gitio.diff_each_parent(
-            self.top, [(self.head, p) for p in parents], None, filters=None
-        )
-        changed = frozenset(c.path for diff in diffs for c in diff)
-        return Rewrite(self.top, self.head, self._rebase(), changed)
+        return Rewrite(self.top, self.head, self._rebase(), frozenset(changed or ()))

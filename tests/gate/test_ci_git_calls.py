@@ -192,3 +192,17 @@ def test_ci_head_config_listed_and_read_with_its_ledger_accepted(
     # verify's (HEAD's ledger and forest.toml), the range's forest.toml at each commit
     # (config_governance.py); the view's build read HEAD's forest.toml in a third
     assert len(batches) == 2, batches
+
+
+def test_ci_range_diffed_once_head_included_accepted(
+    repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What each commit of the range changed, HEAD's too, comes from one ``git diff-tree
+    --stdin`` (history.py ``changed_by``): HEAD's rewrite routes (judged_range.py) asked
+    a second one for HEAD against its parents. The ledger's growth keeps its own, over
+    ``.forest/ledger`` alone."""
+    lines = _traced(repo, tmp_path / "trace.txt", monkeypatch)
+    diffs = [line for line in lines if " diff-tree " in line]
+    whole = [line for line in diffs if line.endswith(" --")]
+    assert len(whole) == 1, diffs
+    assert [line for line in diffs if line not in whole][0].endswith(" -- .forest/ledger")
