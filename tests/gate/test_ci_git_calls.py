@@ -205,4 +205,5 @@ def test_ci_range_diffed_once_head_included_accepted(
     diffs = [line for line in lines if " diff-tree " in line]
     whole = [line for line in diffs if line.endswith(" --")]
     assert len(whole) == 1, diffs
-    assert [line for line in diffs if line not in whole][0].endswith(" -- .forest/ledger")
+    (ledger,) = [line for line in diffs if line not in whole]
+    assert ledger.endswith(" -- .forest/ledger"), diffs
