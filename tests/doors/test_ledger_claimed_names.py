@@ -12,7 +12,6 @@ prints a workflow command the name made; no door rewrites the ledger.
 
 from __future__ import annotations
 
-import hashlib
 import io
 import json
 import re
@@ -26,60 +25,13 @@ from forest_files.doors.cli.review_cmd import run_in_process
 from forest_files.doors.review.keys import Console
 from forest_files.doors.review.run import review_here
 from forest_files.kernel.shellword import printable
-from tests.gate.hostile_ledger import signed
+from tests.helpers.claimed import forged, ledger_bytes
 from tests.helpers.cli import forest
-from tests.helpers.custody import BY, adopted_repo
-from tests.helpers.git import git, pasted
+from tests.helpers.custody import BY
+from tests.helpers.git import pasted
 
-TEXT = "# T\n\n## Hero\n\nbody\n"
-SELECTOR = "a.md#T/Hero"
 RAW = re.compile("[\x00-\x08\x0b-\x1f\x7f\u200b\u202a-\u202e\u2066-\u2069]")
 ROUTE = re.compile(r"^  (?:[a-z][a-z ]*[a-z]): ((?:forest|git) .*?)(?:  \(.*)?$")
-
-
-def _claimed(root: Path, old: str, new: str) -> None:
-    """Each binding field naming ``old`` (or a selector under it) names ``new``: the
-    lines rewritten with their ids and the segments' names recomputed, as a hand
-    could write them."""
-    for seg in sorted((root / ".forest" / "ledger" / "segments").glob("*.jsonl")):
-        lines = []
-        for line in seg.read_bytes().splitlines():
-            act = json.loads(line)
-            spec = act.get("binding")
-            if isinstance(spec, dict):
-                for key in ("path", "selector"):
-                    value = str(spec[key])
-                    if value == old or value.startswith(old + "#"):
-                        spec[key] = new + value[len(old) :]
-            lines.append(signed(act).encode() + b"\n")
-        data = b"".join(lines)
-        seg.unlink()
-        seg.with_name(hashlib.sha256(data).hexdigest() + ".jsonl").write_bytes(data)
-
-
-def _forged(tmp_path: Path, *, path: str = "a.md", heading: str = "Hero") -> Path:
-    """``a.md#T/Hero`` adopted, then its ledger line claiming ``path`` and ``heading``
-    (the file moved and the heading written to match where a name can hold it),
-    committed without the hook; on branch ``feature``, HEAD edits the section."""
-    root = adopted_repo(tmp_path, "a.md", TEXT, SELECTOR)
-    selector = f"{path}#T/{heading}"
-    _claimed(root, "a.md", path) if heading == "Hero" else _claimed(root, SELECTOR, selector)
-    if path != "a.md":
-        git(root, "mv", "-f", "--", "a.md", path)
-    if "\n" not in heading and "\r" not in heading:
-        (root / path).write_text(TEXT.replace("## Hero", f"## {heading}"))
-    git(root, "add", "-A")
-    git(root, "commit", "-q", "--no-verify", "-m", "a hand-written ledger line")
-    git(root, "checkout", "-q", "-b", "feature")
-    if (root / path).exists():
-        (root / path).write_text((root / path).read_text().replace("body", "edited"))
-    git(root, "commit", "-q", "-a", "--no-verify", "-m", "a silent edit")
-    return root
-
-
-def _ledger(root: Path) -> dict[str, bytes]:
-    found = (root / ".forest" / "ledger").rglob("*")
-    return {p.relative_to(root).as_posix(): p.read_bytes() for p in found if p.is_file()}
 
 
 def _routes(text: str) -> list[str]:
@@ -109,10 +61,10 @@ CLAIMS = [
 def test_ledger_claimed_name_every_door_escapes_routes_paste_recovers(
     tmp_path: Path, claim: dict[str, str]
 ) -> None:
-    root = _forged(tmp_path, **claim)
+    root = forged(tmp_path, **claim)
     path, heading = claim.get("path", "a.md"), claim.get("heading", "Hero")
     selector = f"{path}#T/{heading}"
-    ledger = _ledger(root)
+    ledger = ledger_bytes(root)
     text = forest(root, "check")
     assert text.exit_code == 1, text.output
     _unforged(text.stdout)
@@ -144,7 +96,7 @@ def test_ledger_claimed_name_every_door_escapes_routes_paste_recovers(
     review_here(root, BY, colour=False, run=run_in_process(root), console=console)
     _unforged(shown.getvalue())
     assert all(c in shown.getvalue() for c in said), shown.getvalue()
-    assert _ledger(root) == ledger  # no door rewrote a line
+    assert ledger_bytes(root) == ledger  # no door rewrote a line
     route = said[0] if heading == "Hero" else said[1].replace("'…'", "'the edit is right'")
     done = pasted(root, route)
     assert done.returncode == 0, (route, done.stderr)
@@ -164,8 +116,8 @@ REFUSED = [
 def test_ledger_claimed_control_char_every_door_refuses_one_line_refused(
     tmp_path: Path, claim: dict[str, str]
 ) -> None:
-    root = _forged(tmp_path, **claim)
-    ledger = _ledger(root)
+    root = forged(tmp_path, **claim)
+    ledger = ledger_bytes(root)
     for door in (("check",), ("check", "--json"), ("log",)):
         done = forest(root, *door)
         assert done.exit_code == 3 and done.stdout == "", (door, done.output)
@@ -185,4 +137,4 @@ def test_ledger_claimed_control_char_every_door_refuses_one_line_refused(
     assert verify.exit_code == 3, verify.output
     _unforged(verify.stdout + verify.stderr)
     assert "ledger FAULTY" in verify.stdout
-    assert _ledger(root) == ledger  # refused, never rewritten
+    assert ledger_bytes(root) == ledger  # refused, never rewritten
