@@ -7,11 +7,12 @@ them).
 Refuses: a tool it does not advertise (``propose`` under ``--read-only`` is not
 advertised and not callable), arguments outside a tool's schema, an unknown or
 malformed ``forest://`` URI; each as one ``forest: …`` line, never a traceback
-and never a body.
+and never a body (a damaged ledger's names the ``forest verify`` that lists its
+every fault).
 Returns: ``serve(root, read_only=)``, which runs until the client closes stdin
 (over stdio.py, which answers a line that is no JSON-RPC message itself);
 ``build(session, read_only=)``, the server object (for tests and the bench).
-Test: tests/doors/test_mcp_server.py
+Test: tests/doors/test_mcp_server.py, tests/doors/test_mcp_claimed_names.py
 """
 
 from __future__ import annotations
@@ -78,12 +79,26 @@ def advertised(read_only: bool) -> dict[str, Tool]:
 
 def one_line(exc: BaseException) -> str:
     """``forest: …``: a ForestError's first line (they never carry a body), or only
-    the type of anything else (its message might)."""
+    the type of anything else (its message might); a damaged ledger's, which names its
+    first fault only, with the ``forest verify`` that lists them all (as the command
+    line's doors say it)."""
     if isinstance(exc, ForestError):
         text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
     else:
         text = f"internal error ({type(exc).__name__}); nothing was written"
-    return "forest: " + text[:LINE_CHARS]
+    more = _every_fault(exc, text)
+    return "forest: " + text[: LINE_CHARS - len(more)] + more
+
+
+def _every_fault(exc: BaseException, text: str) -> str:
+    from forest_files.kernel.shellword import forest_text
+    from forest_files.ledger.fault import LedgerError
+
+    verify = forest_text("verify")
+    # a ledger read from git (``source``) is not the one verify reads: nothing to add
+    if not isinstance(exc, LedgerError) or exc.source is not None or verify in text:
+        return ""
+    return f" (`{verify}` lists every fault of the ledger)"
 
 
 def call(
