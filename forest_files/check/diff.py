@@ -14,7 +14,7 @@ run past them aligned), then that more follow (how many, for a line diff) and th
 Lines are split at ``\n`` alone: U+2028 or a form feed inside a line stays in it.
 Test: tests/doors/test_cli_files.py, tests/text/test_word_diff.py,
 tests/text/test_word_diff_cost.py, tests/check/test_control_chars.py,
-tests/check/test_diff_bound.py
+tests/check/test_diff_bound.py, tests/doors/test_diff_header_name.py
 
 Word diffs tokenise into runs of word characters, runs of whitespace and single
 other characters (so ``.`` -> ``!`` marks one character), and align the tokens
@@ -141,12 +141,13 @@ def _cut(lines: list[str], total: int | None, finding: Finding, how: tuple[int, 
 
 def for_terminal(diff: str, *, colour: bool) -> str:
     """``diff`` as a door prints it: every control character but newline and tab shown
-    escaped (a file's own ESC, CSI, BEL, CR or U+2028 never reaches the terminal), each
-    character a terminal shows as nothing or a plain space written as its code (a
-    zero-width space slipped into a word: text/unseen.py), then coloured when ``colour``."""
-    from forest_files.text.unseen import shown as visible
-
-    shown = printable(visible(diff), keep="\n\t")
+    escaped (a file's own ESC, CSI, BEL, CR, U+2028 or bidirectional override never
+    reaches the terminal), each character a terminal shows as nothing or a plain space
+    written as its code (a zero-width space slipped into a word), then coloured when
+    ``colour``. One escaping, ``printable``'s, for the header's name and the lines
+    alike: the name reads as the finding's headline and routes say it (``\\u202e``,
+    ``<U+200B>``), the lines as a proposal's diff shows them (proposals/view.py)."""
+    shown = printable(diff, keep="\n\t")
     return colourise(shown) if colour and shown else shown
 
 
