@@ -18,6 +18,7 @@ the claims are, and the route it stands for writes such a character as ``$'\\ooo
 (kernel/shellword.py), so it pastes and is seen. Machine output uses
 ``Proposal.as_dict`` (no text).
 Test: tests/proposals/test_proposals.py, tests/proposals/test_rebinds.py,
+tests/doors/test_diff_header_name.py,
 tests/proposals/test_show_bound.py, tests/proposals/test_settle.py,
 tests/doors/test_printed_where_typed.py
 """
@@ -87,7 +88,7 @@ def diff_lines(root: Path, p: Proposal, *, full: bool = False, colour: bool = Fa
     text = shown(printable(p.text, keep="\t\n"))
     cut = None if full else max(MAX_SHOWN_LINES - 2, 0)  # under the two heads
     diff = word_diff(ground, text, context=None if full else 1, colour=colour, limit=cut)
-    head = [f"--- ground {p.selector}", f"+++ proposal {p.id}", diff or "(no change)"]
+    head = [f"--- ground {_seen(p.selector)}", f"+++ proposal {p.id}", diff or "(no change)"]
     if cut is None:
         return [*head, *lookalikes(raw, p.text)]
     notes = lookalikes(raw, p.text)

@@ -47,3 +47,24 @@ def test_diff_header_names_bidi_zwsp_as_headline_detected(tmp_path: Path) -> Non
     review_here(root, BY, colour=False, run=run_in_process(root), console=console)
     assert f"drifted {name}" in shown.getvalue(), shown.getvalue()
     assert f"--- ground {name}\n+++ now {name}\n" in shown.getvalue(), shown.getvalue()
+
+
+def test_proposal_diff_header_names_bidi_zwsp_escaped_detected(tmp_path: Path) -> None:
+    """``forest proposal show`` (and review of a proposal) wrote its diff's header
+    ``--- ground SELECTOR`` raw: a bidirectional override reordered the line on the
+    reviewer's terminal and a zero-width space hid in it, while the facts above it
+    escaped the same name."""
+    from forest_files.doors.mcp import schemas as s
+    from forest_files.doors.mcp import tools
+    from forest_files.doors.mcp.session import Session
+
+    selector = f"{NAME}#T/Hero"
+    root = adopted_repo(tmp_path, NAME, "# T\n\n## Hero\n\nbody\n", selector)
+    text, agent = "## Hero\n\nagent words\n", "Claude (agent) <agent@example.org>"
+    args = {"selector": selector, "text": text, "signature": agent, "reason": "r"}
+    pid = tools.propose(Session(root), s.parse("propose", s.ProposeIn, args)).data["id"]
+    shown = forest(root, "proposal", "show", pid)
+    assert shown.exit_code == 0, shown.output
+    name = printable(selector)
+    assert f"--- ground {name}\n" in shown.stdout, shown.stdout
+    assert "\u202e" not in shown.stdout and "\u200b" not in shown.stdout, shown.stdout
