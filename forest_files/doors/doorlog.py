@@ -88,8 +88,10 @@ def record_proposal(
     return _append(root, Event("proposal", "ok", outcome, targets=tuple(targets)), head)
 
 
-def record_gate(root: Path | str, report: GateReport) -> bool:
-    """One ``forest ci`` run: its finding rules counted, their targets named."""
+def record_gate(root: Path | str, report: GateReport, *, top: Path | None = None) -> bool:
+    """One ``forest ci`` run: its finding rules counted, their targets named, with the
+    HEAD the gate judged (git is not asked for it again). ``top``: the work tree's top
+    holding ``root`` when the caller asked git for it already."""
     from forest_files.custody.auditlog import Event
 
     targets: list[str] = [report.head]
@@ -103,7 +105,7 @@ def record_gate(root: Path | str, report: GateReport) -> bool:
     outcome = "found" if report.findings else "ok"
     reason = "ledger-corrupt" if report.exit_code == 3 else "gate"
     event = Event("ci", outcome, reason, targets=tuple(targets), counts=counts)
-    return _append(_root_of(root) or Path(root), event)
+    return _append(top or _root_of(root) or Path(root), event, report.head)
 
 
 def record_refusal(

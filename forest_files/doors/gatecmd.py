@@ -121,16 +121,16 @@ def run_ci(repo: Path, base: str | None, fmt: str, targets: list[tuple[str, Path
     from forest_files.doors.doorlog import record_gate
     from forest_files.gate.ci import run_gate
 
-    _stand(repo)
+    top = _stand(repo)
     try:
-        report = run_gate(repo, base)
+        report = run_gate(repo, base, top=top)
     except ForestError as exc:  # its reports say so; the refusal itself stays as it was
         _write_refusal(_refused(repo, base, exc), fmt, targets)
         raise
-    record_gate(repo, report)
-    top = _at_the_top(repo, base, report, {fmt, *(kind for kind, _ in targets)})
-    said = _rendered(top, report, [fmt, *(kind for kind, _ in targets)])
-    _write(top, report, fmt, targets, said)
+    record_gate(repo, report, top=top)
+    again = _at_the_top(repo, base, report, {fmt, *(kind for kind, _ in targets)}, top)
+    said = _rendered(again, report, [fmt, *(kind for kind, _ in targets)])
+    _write(again, report, fmt, targets, said)
     sys.stdout.write(said[fmt] + "\n")
     failed: ForestError | None = None
     if report.exit_code == 3:
@@ -200,13 +200,14 @@ def _write_refusal(report: GateReport, fmt: str, targets: list[tuple[str, Path]]
 
 
 def _at_the_top(
-    repo: Path, base: str | None, report: GateReport, kinds: set[str]
+    repo: Path, base: str | None, report: GateReport, kinds: set[str], top: Path | None
 ) -> dict[str, GateReport]:
     """The report each of ``kinds`` read at the top of a checkout renders (SARIF, JUnit,
     GitHub's). Its routes' steps are spelled at render time, but the commands inside
     their notes and in the findings' fixes (a rewrite's amend and force push, a
     re-sign) are text the gate wrote where the user stands: typed in a subfolder or
-    with ``-C``, the gate judges the range again with the steps noted at the top."""
+    with ``-C``, the gate judges the range again with the steps noted at the top
+    (``top``: the work tree's, as ``_stand`` asked git for it)."""
     from forest_files.gate.ci import run_gate
     from forest_files.gate.render import WHERE_TYPED
     from forest_files.kernel.standing import from_the_top, reach
@@ -216,21 +217,25 @@ def _at_the_top(
         return {}
     if reach():
         with from_the_top():
-            report = run_gate(repo, base)
+            report = run_gate(repo, base, top=top)
     return dict.fromkeys(at_top, report)
 
 
-def _stand(repo: Path) -> None:
+def _stand(repo: Path) -> Path | None:
     """Note where the user stands in the work tree at ``repo`` (kernel/shellword.py
     ``stand_at``): the text and JSON reports' commands are pasted there, as ``forest
-    check``'s. Outside git: nothing noted (the gate refuses it in its own words)."""
+    check``'s. Returns the work tree's top (git asked once: the gate and its record
+    take it), or None outside git: nothing noted (the gate refuses it in its own words)."""
     from forest_files.gitio import toplevel
     from forest_files.kernel.standing import stand_at
 
     try:
-        stand_at(toplevel(repo), absolute=os.path.isabs(repo))  # --repo /abs: routes say /abs
+        top = toplevel(repo)
     except ForestError:
         stand_at(None)
+        return None
+    stand_at(top, absolute=os.path.isabs(repo))  # --repo /abs: routes say /abs
+    return top
 
 
 def ci_command(args: CiArgs) -> int:

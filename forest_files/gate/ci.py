@@ -131,15 +131,22 @@ class GateReport:
         return out
 
 
-def run_gate(root: Path | str, base: str | None, *, head: str | None = None) -> GateReport:
+def run_gate(
+    root: Path | str, base: str | None, *, head: str | None = None, top: Path | None = None
+) -> GateReport:
     """Everything the CI gate finds for HEAD (and merge-base(``base``, HEAD)..HEAD).
     A ledger that cannot be replayed is a ``ledger-fault`` finding, so every format
     still writes a complete report.
 
     ``head``: judge this commit instead of HEAD, from its commits alone; ``root`` is
     then the git directory itself and may be bare, with ``GIT_DIR`` naming it for the
-    state directories (the server hook, doors/hooks/server.py, judging a pushed commit)."""
-    top = gitio.toplevel(root) if head is None else Path(root)
+    state directories (the server hook, doors/hooks/server.py, judging a pushed commit).
+    ``top``: the work tree's top holding ``root`` when the caller asked git for it
+    already (``forest ci``: where the user stands), so it is not asked again."""
+    if head is not None:
+        top = Path(root)
+    elif top is None:
+        top = gitio.toplevel(root)
     head = _head(top) if head is None else gitio.resolve_commit(top, head)
     merge_base = None if base is None else gitio.merge_base(top, base, head)
     faults, tracked = verify_head(top, head)
