@@ -2,9 +2,10 @@
 
 ``view_map``: the view's binding map, saved beside it (bindmap.py), derived once
 from the sealed view (viewkey.py), or built by replaying the source's ledger
-(viewbuild.py). ``bound_paths_of``: every path the source's ledger binds,
-without a replay (remembered beside the view, from its saved map, or decoded
-from the segments after a clone), so a staged change touching none opens nothing;
+(viewbuild.py) and derived from the store that replay wrote, before its seal.
+``bound_paths_of``: every path the source's ledger binds, without a replay
+(remembered beside the view, from its saved map, or decoded from the segments after
+a clone), so a staged change touching none opens nothing;
 and whether the decoded ledger may hold a contest (path_scan.py), which only its
 view can deny.
 Called by opening_git.py only (the one way into custody: check/opening.py).
@@ -32,6 +33,7 @@ if TYPE_CHECKING:  # the light doors (fastcheck, the hook) load none of this
     from pathlib import Path
 
     from forest_files.custody.source_config import SourceConfig
+    from forest_files.store.forest import ForestStore
 
 
 def view_map(
@@ -53,23 +55,18 @@ def view_map(
     found = bindmap.load(record, view.stem, wanted) if view_ready(view) else None
     if found is not None:
         return MAP, found
-    via = VIEW
-    if not view_ready(view):
-        if not replay:
-            return None
+    if view_ready(view):
+        via = VIEW
+        every, free = _opened(view)
+    elif replay:
         from forest_files.custody.viewbuild import build_view
 
-        build_view(root, source, keep_index_file, view, config)
+        # Said of the store the replay wrote and verified, before it is sealed: the
+        # rows the sealed view holds, not read back through a second open of it.
         via = REPLAY
-    from forest_files.check.contests import found as contests_found
-    from forest_files.store.forest import ForestStore
-
-    store = ForestStore(view)
-    try:
-        every = bindmap.derive(store)
-        free = contests_found(store.conn) == ([], [])  # said once per view, beside it
-    finally:
-        store.close()
+        every, free = build_view(root, source, keep_index_file, view, config, derive=_said)[1]
+    else:
+        return None
     bindmap.save(record, view.stem, every)
     remembered = bound_paths(view)
     if remembered is None or remembered[1] != free:
@@ -83,6 +80,25 @@ def view_map(
         return via, every
     keep = set(wanted)
     return via, bindmap.BindMap([b for b in every.bindings if b.path in keep], every.grounds)
+
+
+def _said(store: ForestStore) -> tuple[bindmap.BindMap, bool]:
+    """``store``'s binding map, and whether it holds no contest (said once per view,
+    remembered beside it)."""
+    from forest_files.check.contests import found as contests_found
+
+    return bindmap.derive(store), contests_found(store.conn) == ([], [])
+
+
+def _opened(view: Path) -> tuple[bindmap.BindMap, bool]:
+    """``_said`` of the sealed view at ``view``."""
+    from forest_files.store.forest import ForestStore
+
+    store = ForestStore(view)
+    try:
+        return _said(store)
+    finally:
+        store.close()
 
 
 class BoundPaths(NamedTuple):

@@ -23,7 +23,10 @@ each segment file it holds with its blob id, each referenced body with its blob
 id or ``-``); at most ``MAX_VIEWS`` views are kept, with their side files.
 Refuses: whatever replay refuses (a forged or damaged ledger at that source).
 Returns: how the view was built ("incremental" or "full"); it is in place then (what
-it was built from, and ``built_from``: viewmanifest.py).
+it was built from, and ``built_from``: viewmanifest.py). With ``derive``, also what it
+said of the built store while still open: after the replay wrote and verified every row
+it holds (or applied the new acts to the copy of a sealed view), before the store is
+closed, renamed and sealed, so it is what the sealed view holds, without a cold reopen.
 Test: tests/custody/test_viewbuild.py, tests/doors/test_hooks.py
 """
 
@@ -33,8 +36,9 @@ import hashlib
 import os
 import sqlite3
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import TypeVar, overload
 
 from forest_files import gitio
 from forest_files.custody import bindmap
@@ -60,14 +64,40 @@ from forest_files.store.forest import ForestStore
 MAX_VIEWS = 6
 # Side files of older view formats, pruned with their view.
 _LEGACY_SIDES = (".segments", ".cfg", ".manifest")
+T = TypeVar("T")
+
+
+@overload
+def build_view(
+    root: Path, source: str, keep_index_file: bool, target: Path, read: SourceConfig | None = None
+) -> str: ...
+
+
+@overload
+def build_view(
+    root: Path,
+    source: str,
+    keep_index_file: bool,
+    target: Path,
+    read: SourceConfig | None = None,
+    *,
+    derive: Callable[[ForestStore], T],
+) -> tuple[str, T]: ...
 
 
 def build_view(
-    root: Path, source: str, keep_index_file: bool, target: Path, read: SourceConfig | None = None
-) -> str:
+    root: Path,
+    source: str,
+    keep_index_file: bool,
+    target: Path,
+    read: SourceConfig | None = None,
+    *,
+    derive: Callable[[ForestStore], T] | None = None,
+) -> str | tuple[str, T]:
     """Build the view of ``source``'s ledger at ``target``; returns how ("incremental"
     from an earlier view, or "full"). ``read``: forest.toml at ``source`` as the caller
-    read it (else read here, once)."""
+    read it (else read here, once). ``derive``: asked of the built store before it is
+    closed and sealed (the module: what the sealed view holds); returned with how."""
     if read is None:
         read = source_config(root, source, keep_index_file=keep_index_file)
     cfg = read.config
@@ -78,11 +108,14 @@ def build_view(
     os.close(fd)
     tmp = Path(tmp_name)
     tmp.unlink()
+    said: list[T] = []  # what ``derive`` said of the store the manifest describes
+    ask = None if derive is None else (lambda store: said.append(derive(store)))
     try:
-        manifest = _from_nearest(root, target.parent, cfg_key, where, tmp)
+        manifest = _from_nearest(root, target.parent, cfg_key, where, tmp, ask)
         if manifest is None:
             _discard(tmp)
-            manifest = _full(root, cfg.project_id, where, tmp)
+            said.clear()
+            manifest = _full(root, cfg.project_id, where, tmp, ask)
         os.replace(tmp, target)
     except LedgerError as exc:  # a rule that rewrites ledger files: named, with the fix
         named = with_conversion(root, exc)
@@ -95,10 +128,14 @@ def build_view(
     ForestStore(target).close()
     seal_view(target, (cfg_key, manifest_rows(manifest)))
     _prune(target.parent)
-    return "full" if manifest.parent is None else "incremental"
+    how = "full" if manifest.parent is None else "incremental"
+    return how if derive is None else (how, said[-1])
 
 
-def _full(root: Path, project_id: str, where: LedgerBlobs, tmp: Path) -> Manifest:
+_Ask = Callable[[ForestStore], None] | None
+
+
+def _full(root: Path, project_id: str, where: LedgerBlobs, tmp: Path, ask: _Ask) -> Manifest:
     """Replay every act of ``where`` into a new store at ``tmp`` (from the very
     listing the manifest records, so the two cannot disagree)."""
     data = gitio.cat_blobs(root, [*where.segments.values(), *where.bodies.values()])
@@ -113,6 +150,8 @@ def _full(root: Path, project_id: str, where: LedgerBlobs, tmp: Path) -> Manifes
         named: set[str] = set()  # the bodies the acts name, found as replay walks them
         replay(store, snapshot.ordered(), reader, known=snapshot.acts, named=named)
         _settle(store)
+        if ask is not None:
+            ask(store)  # every row replayed and verified here, the file still private
     finally:
         store.close()
     return Manifest(dict(where.segments), _referenced(named, where))
@@ -131,7 +170,7 @@ def _named(acts: Iterable[Act]) -> set[str]:
 
 
 def _from_nearest(
-    root: Path, folder: Path, cfg_key: str, where: LedgerBlobs, tmp: Path
+    root: Path, folder: Path, cfg_key: str, where: LedgerBlobs, tmp: Path, ask: _Ask
 ) -> Manifest | None:
     """Copy the newest usable view to ``tmp`` and replay only the acts of the segments
     it lacks (those alone are read and decoded); its manifest, or None if no view is
@@ -144,7 +183,7 @@ def _from_nearest(
         if not held.holds(where):
             continue  # another branch's ledger, or its content differs here
         try:
-            return _extend(root, view, held, where, tmp)
+            return _extend(root, view, held, where, tmp, ask)
         except (ForestError, sqlite3.Error, OSError):
             _discard(tmp)
             return None  # the full replay decides (and reports what it refuses)
@@ -152,7 +191,7 @@ def _from_nearest(
 
 
 def _extend(
-    root: Path, view: Path, held: Manifest, where: LedgerBlobs, tmp: Path
+    root: Path, view: Path, held: Manifest, where: LedgerBlobs, tmp: Path, ask: _Ask
 ) -> Manifest | None:
     """``view`` copied to ``tmp`` with the acts of the segments it lacks applied."""
     new = sorted(set(where.segments) - set(held.segments))
@@ -173,6 +212,8 @@ def _extend(
         _private(store)
         replay(store, topo_order(fresh.values(), satisfied=outside), reader)
         _settle(store)
+        if ask is not None:
+            ask(store)  # the sealed view's rows (copied) with the new acts applied here
     finally:
         store.close()
     return Manifest(

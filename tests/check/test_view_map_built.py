@@ -1,0 +1,117 @@
+"""A view a replay just built: its binding map said of the store the replay wrote.
+
+``view_map`` (check/opening_views.py) derived the map, and whether the view holds a
+contest, by opening the view again after ``build_view`` (custody/viewbuild.py) had
+closed, renamed and sealed it. Now ``build_view`` derives both on its still-open
+store, after the replay wrote and verified every row and before the seal: the same
+rows the sealed view holds, so the same map as one derived from the reopened view
+(ledgers with a superseded and erased ground, a sealed one, a two-headed chain, a
+binding rebound twice); and on a fresh clone's ``forest ci`` the view's file is
+opened once (to leave it in WAL mode for its seal), not twice. Opens are counted by
+Python's audit event ``sqlite3.connect``, in the command's own process.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from forest_files.check.contests import found as contests_found
+from forest_files.check.opened import REPLAY
+from forest_files.check.opening import open_custody
+from forest_files.custody import bindmap
+from forest_files.custody.repository import Repository
+from forest_files.custody.viewkey import bound_paths
+from forest_files.store.forest import ForestStore
+from tests.doors.test_hook_contest_later import _ground_contest, _rebound_twice
+from tests.helpers import tokens
+from tests.helpers.git import commit_all, git, git_env
+
+BY = "Ada Lovelace <ada@example.org>"
+
+
+def _superseded_sealed_erased(tmp_path: Path) -> tuple[Path, Path]:
+    """A bound section superseded and its first ground erased (tokens.py), then a text
+    ground adopted and sealed."""
+    root = tokens.build(tmp_path)
+    with Repository(root) as repo:
+        ground = repo.adopt_text("A ground to seal.", words="ok", by=BY)
+        repo.seal(ground, words="settled", by=BY)
+    commit_all(root, "seal")
+    return root, root
+
+
+def _fresh(tmp_path: Path, origin: Path) -> Path:
+    clone = tmp_path / "fresh"
+    git(tmp_path, "clone", "-q", str(origin), str(clone))
+    return clone
+
+
+@pytest.mark.parametrize(
+    "build",
+    [_superseded_sealed_erased, _ground_contest, _rebound_twice],
+    ids=["superseded-sealed-erased", "two-headed", "rebound-twice"],
+)
+def test_view_map_of_built_store_equals_reopened_view_accepted(
+    tmp_path: Path, build: Callable[[Path], tuple[Path, Path]]
+) -> None:
+    """The map a replay returns (built on its open store) is the one derived from the
+    sealed view reopened, grounds included, and so is what it says of contests."""
+    origin, _ = build(tmp_path)
+    clone = _fresh(tmp_path, origin)
+    with open_custody(clone, "HEAD") as built:
+        assert built.via == REPLAY
+        view = built.view
+        bindings, grounds = list(built.bindings), dict(built.grounds)
+    assert view is not None
+    remembered = bound_paths(view)
+    assert remembered is not None
+    store = ForestStore(view)
+    try:
+        again = bindmap.derive(store)
+        free = contests_found(store.conn) == ([], [])
+    finally:
+        store.close()
+    assert bindings == again.bindings
+    assert grounds == again.grounds
+    assert remembered[1] == free
+    if build is _superseded_sealed_erased:
+        assert bindings and free
+    else:
+        assert not free  # a contest each: what the open store said is what the view says
+
+
+COUNTED = """
+import sys
+opened = []
+sys.addaudithook(lambda e, a: opened.append(str(a[0])) if e == "sqlite3.connect" else None)
+from forest_files.doors.gatecmd import run_ci
+from pathlib import Path
+try:
+    run_ci(Path("."), None, "text", [])
+finally:
+    with open(sys.argv[1], "w", encoding="utf-8") as out:
+        out.write("\\n".join(opened))
+"""
+
+
+def test_fresh_clone_ci_opens_its_built_view_once_accepted(tmp_path: Path) -> None:
+    """A fresh clone's ``forest ci``: the replay's private file once, the view it
+    became twice: its WAL mode for the seal (viewbuild.py) and the gate's judgement (the
+    custody's store, judged_range.py). A third open read the map back out of it."""
+    origin, _ = _superseded_sealed_erased(tmp_path)
+    clone = _fresh(tmp_path, origin)
+    record = tmp_path / "opened.txt"
+    env = {**os.environ, **git_env()}
+    cmd = [sys.executable, "-c", COUNTED, str(record)]
+    done = subprocess.run(cmd, cwd=clone, env=env, capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stdout + done.stderr
+    views = [p for p in record.read_text(encoding="utf-8").splitlines() if "/views/" in p]
+    built = [p for p in views if not Path(p).name.startswith(".view-")]
+    assert len(views) - len(built) == 1, views  # the replay's private file
+    assert len(built) == 2, views
