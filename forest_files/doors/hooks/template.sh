@@ -19,7 +19,15 @@ elif [ -x "$chained" ]; then
     "$chained" "$@" || exit $?
 fi
 if [ ! -x "$FOREST_PYTHON" ]; then
-    echo "forest-files hook: $FOREST_PYTHON is gone; reinstall forest-files and run 'forest hooks install'" >&2
+    # Not there, or there but out of this user's reach (a venv under another user's
+    # 0700 home, a checkout shared by a group): the shell's exec error tells them
+    # apart (127: not found; 126: found, not to be run). Either way the commit stops.
+    "$FOREST_PYTHON" -E -P -c '' 2>/dev/null
+    if [ $? -eq 127 ] && [ ! -e "$FOREST_PYTHON" ]; then
+        echo "forest-files hook: $FOREST_PYTHON is gone; reinstall forest-files and run 'forest hooks install'" >&2
+    else
+        echo "forest-files hook: $FOREST_PYTHON is there, but user $(id -un 2>/dev/null) may not run it (it, or a folder above it, is closed to them); commit as the user who installed forest-files, or install forest-files where this user can run it (its README, \"Hooks\") and run 'forest hooks install'" >&2
+    fi
     exit 1
 fi
 # console(): the check with sys.argv[1:] (the hook name, then git's arguments), no
