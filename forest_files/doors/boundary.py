@@ -165,27 +165,20 @@ def _failed(
 def _denied_line(exc: BaseException) -> str | None:
     """The line for a file or folder this user may not read or write (a read-only
     mount, a ``.git/forest`` left by ``sudo forest …``, a mode changed by hand): the
-    path and the command that gives it back, ``chmod`` or, when another user owns the
-    folder, ``chown``; None for any other exception."""
+    path and the command that gives it back (kernel/access.py: ``chmod``, or ``chown``
+    when another user owns it); None for any other exception."""
     import errno
 
     if not isinstance(exc, OSError) or exc.errno not in (errno.EACCES, errno.EPERM):
         return None
     if not isinstance(exc.filename, (str, bytes, os.PathLike)):
         return None
+    from forest_files.kernel.access import regain_access
     from forest_files.kernel.shellword import printable, shell_word
 
     path = os.fsdecode(exc.filename)
-    folder = os.path.dirname(os.path.abspath(path))
-    try:
-        theirs = os.stat(folder).st_uid != os.geteuid()
-    except (OSError, AttributeError):  # no folder; no geteuid (Windows)
-        theirs = False
-    if theirs:
-        fix = f'another user owns it: sudo chown -R "$(id -un)" {shell_word(folder)}'
-    else:
-        held = [folder, *([path] if os.path.lexists(path) and path != folder else [])]
-        fix = f"chmod u+rwX {' '.join(shell_word(p) for p in held)}"
+    folder = shell_word(os.path.dirname(os.path.abspath(path)))
+    fix = regain_access(path) or f"make {folder} writable (its mode allows it already)"
     return f"cannot use {printable(path)} ({exc.strerror}); {fix}, then run the command again"
 
 

@@ -20,7 +20,8 @@ the error module's sqlite3); the ``Path`` ones are for everyone else.
 
 Stores: the directories themselves.
 Refuses: a state directory that is a symlink or not a directory, or that cannot be
-created (a read-only or full git directory: the fix named) (StateError);
+created (a read-only or full git directory: the fix named, kernel/access.py's
+``chmod``/``chown`` where this user may not write it) (StateError);
 a state file that is a symlink or not a file (``refuse_linked_file``,
 ``open_append``: its removal named, ``rm -r --`` for a folder); a
 ``.git`` file that names no git directory; a ``GIT_DIR`` naming another
@@ -198,10 +199,14 @@ def _real_dir(path: str) -> None:
 def _cannot_create(path: str, exc: OSError) -> str:
     import errno
 
-    space = exc.errno in (errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC))
-    fix = (
-        "free space (a full disk or a quota)" if space else f"make {os.path.dirname(path)} writable"
-    )
+    from forest_files.kernel.access import regain_access
+
+    fix: str | None = "free space (a full disk or a quota)"
+    if exc.errno not in (errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC)):
+        # a mode, or another user's folder: its chmod or chown; else (a read-only
+        # mount, an immutable folder) the folder to make writable
+        denied = exc.errno in (errno.EACCES, errno.EPERM)
+        fix = (regain_access(path) if denied else None) or f"make {os.path.dirname(path)} writable"
     return f"cannot create {path} ({exc.strerror}): {fix}, then run the command again"
 
 

@@ -1,0 +1,55 @@
+"""The one advice for a file or folder this user may not read or write: the command
+that gives it back.
+
+A path the user may not use (a mode changed by hand, a ``.git/forest`` or a file in
+it left by ``sudo forest …``, an index at mode ``000``) is told the ``chmod`` that
+makes it and its folder readable and writable by its owner, or, when another user
+(root) owns either, the ``chown`` that gives the folder back: a ``chmod`` there
+fails. The error boundary (doors/boundary.py), the state directories
+(kernel/state.py) and the store's opening (store/connection.py) all say this one.
+
+Stores: nothing. Refuses: nothing.
+Returns: the fix as text, its paths quoted to work pasted (kernel/shellword.py).
+Test: tests/kernel/test_access_advice.py, tests/doors/test_unwritable_state.py
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+
+
+def regain_access(path: str) -> str | None:
+    """How this user gets ``path`` back: ``sudo chown -R "$(id -un)" FOLDER`` when
+    another user owns its folder or ``path`` itself, else ``chmod u+rwX FOLDER PATH``
+    (``PATH`` only when it exists: a file not created yet needs its folder alone);
+    None when this user owns both and their modes allow it already (a read-only
+    mount, an immutable file: neither command helps, the caller says its own)."""
+    from forest_files.kernel.shellword import shell_word
+
+    folder = os.path.dirname(os.path.abspath(path))
+    held = [folder, *([path] if os.path.lexists(path) and path != folder else [])]
+    owners = [_owner_and_mode(p) for p in held]
+    if any(uid is not None and uid != _me() for uid, _mode in owners):
+        return f'another user owns it: sudo chown -R "$(id -un)" {shell_word(folder)}'
+    if all(
+        mode is not None and mode & _NEEDED[stat.S_ISDIR(mode)] == _NEEDED[stat.S_ISDIR(mode)]
+        for _uid, mode in owners
+    ):
+        return None
+    return f"chmod u+rwX {' '.join(shell_word(p) for p in held)}"
+
+
+_NEEDED = {False: stat.S_IRUSR | stat.S_IWUSR, True: stat.S_IRWXU}  # a file; a folder
+
+
+def _owner_and_mode(path: str) -> tuple[int | None, int | None]:
+    try:
+        found = os.lstat(path)
+    except OSError:  # not there
+        return None, None
+    return found.st_uid, found.st_mode
+
+
+def _me() -> int | None:
+    return os.geteuid() if hasattr(os, "geteuid") else None  # Windows: no owners

@@ -1,0 +1,101 @@
+"""The one advice for a path this user may not use (kernel/access.py), as a user who is
+not root meets it (tests/helpers/unprivileged.py): a git directory another user (root)
+owns, where ``.git/forest`` cannot be created, is told ``sudo chown``, not "make it
+writable"; the same words the error boundary gives."""
+
+from __future__ import annotations
+
+import os
+import shlex
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from forest_files.kernel.access import regain_access
+from tests.helpers.cli import ok
+from tests.helpers.git import commit_all, isolate, make_repo, write
+from tests.helpers.unprivileged import (
+    as_root,
+    hand_over,
+    open_folder,
+    run_as_user,
+    unprivileged_bin,
+)
+
+DOC = "# Doc\n\nThe sky is blue.\n"
+DOORS = ("forest check", "forest status")  # an act meets git's "dubious ownership" first
+
+
+@pytest.fixture(scope="module")
+def place() -> Iterator[tuple[Path, Path]]:
+    """A repository with doc.md adopted (in a folder the unprivileged user reaches), and
+    the bin folder that user runs forest from."""
+    with open_folder() as folder, pytest.MonkeyPatch.context() as patch:
+        isolate(patch)
+        bin_dir = unprivileged_bin(folder)
+        repo = make_repo(folder, "base")
+        ok(repo, "init")
+        write(repo, "doc.md", DOC)
+        commit_all(repo, "init")
+        ok(repo, "adopt", "doc.md", "--words", "the doc")
+        commit_all(repo, "adopt")
+        yield repo, bin_dir
+
+
+def _copy(base: Path, name: str) -> Path:
+    repo = base.with_name(name)
+    shutil.copytree(base, repo, symlinks=True)
+    hand_over(repo)
+    return repo
+
+
+def _fix(line: str) -> list[str]:
+    """The command after ``; `` (or ``: ``) and before ``, then run``, as shell words."""
+    return shlex.split(line.split(", then run")[0].rsplit("; ", 1)[-1].rsplit(": ", 1)[-1])
+
+
+def test_state_dir_under_root_owned_git_dir_says_chown_refused(
+    place: tuple[Path, Path],
+) -> None:
+    """``.git`` owned by root (``sudo git …`` once), no ``.git/forest`` yet: each door
+    refuses in one line whose fix is ``sudo chown -R "$(id -un)" .git``."""
+    if not as_root():
+        pytest.skip("only root can give .git to root")
+    base, bin_dir = place
+    repo = _copy(base, "root-owned-git")
+    git_dir = repo / ".git"
+    shutil.rmtree(git_dir / "forest")
+    os.chown(git_dir, 0, 0)
+    git_dir.chmod(0o755)
+    for command in DOORS:
+        done = run_as_user(repo, command, bin_dir)
+        assert done.returncode == 1, (command, done.stderr)
+        [line] = done.stderr.strip().splitlines()
+        assert line.startswith("forest: cannot create"), line
+        assert "writable" not in line, line
+        assert _fix(line) == ["sudo", "chown", "-R", "$(id -un)", str(git_dir)], line
+
+
+def test_regain_access_same_words_as_boundary_accepted(tmp_path: Path) -> None:
+    """The boundary's line for a PermissionError carries this function's fix."""
+    from forest_files.doors.boundary import run_guarded
+
+    target = tmp_path / "f"
+    target.write_text("x")
+    target.chmod(0o444)  # as root nothing is denied: the mode is the one a user would meet
+    fix = regain_access(str(target))
+    assert fix == f"chmod u+rwX {tmp_path} {target}", fix
+
+    def denied() -> int:
+        raise PermissionError(13, "Permission denied", str(target))
+
+    import contextlib
+    import io
+
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err):
+        code = run_guarded("t", denied, [], repo=tmp_path, audit=None)
+    assert code == 1
+    assert f"; {fix}, then run" in err.getvalue(), err.getvalue()
