@@ -8,7 +8,8 @@ Refuses: nothing; it translates. A busy/locked database becomes ``StoreBusy``
 ``StoreConstraint``, a write the disk refused (SQLite's I/O error or "disk is
 full": a full disk, a quota, a file-size limit) a ``ForestError`` saying to free
 space, a file it cannot open or write (a read-only file or directory: SQLite's
-"unable to open" or "readonly database") one saying to make it writable, a use
+"unable to open" or "readonly database") one naming the ``chmod`` that makes it
+readable and writable, or the ``chown`` of another user's (kernel/access.py), a use
 after ``close()`` a ``ForestError``. A nested block whose error made SQLite roll
 the whole transaction back itself raises that error, never the "no such
 savepoint" of rolling back to a savepoint that is gone.
@@ -59,14 +60,14 @@ def connect(path: str | Path) -> sqlite3.Connection:
     try:
         conn = sqlite3.connect(str(path), isolation_level=None)
     except sqlite3.Error as exc:
-        raise translate(exc, f"cannot open store {path}") from exc
+        raise translate(exc, f"cannot open store {path}", path=str(path)) from exc
     conn.row_factory = sqlite3.Row
     try:
         conn.execute("PRAGMA foreign_keys = ON")
         conn.execute(f"PRAGMA busy_timeout = {_budget_ms}")
     except sqlite3.Error as exc:
         conn.close()
-        raise translate(exc, f"cannot open store {path}") from exc
+        raise translate(exc, f"cannot open store {path}", path=str(path)) from exc
     return conn
 
 
@@ -147,7 +148,14 @@ def _busy(exc: sqlite3.Error) -> bool:
 
 
 def enable_wal(conn: sqlite3.Connection) -> None:
-    conn.execute("PRAGMA journal_mode = WAL")
+    """WAL on; a file or folder this user may not write refused naming it, with its fix."""
+    try:
+        conn.execute("PRAGMA journal_mode = WAL")
+    except sqlite3.Error as exc:
+        file = next(
+            (row[2] for row in conn.execute("PRAGMA database_list") if row[1] == "main"), ""
+        )
+        raise translate(exc, f"open {file}", path=file or None) from exc
 
 
 def damaged(exc: sqlite3.Error) -> bool:
@@ -160,8 +168,12 @@ def damaged(exc: sqlite3.Error) -> bool:
     return isinstance(exc, sqlite3.DatabaseError) and not isinstance(exc, sqlite3.OperationalError)
 
 
-def translate(exc: sqlite3.Error, context: str = "store") -> ForestError:
-    """Map a raw sqlite3 error onto the typed family, keeping SQLite's words."""
+def translate(
+    exc: sqlite3.Error, context: str = "store", *, path: str | None = None
+) -> ForestError:
+    """Map a raw sqlite3 error onto the typed family, keeping SQLite's words; ``path``
+    (the database file, when known) is named in the fix of a file it cannot open or
+    write (kernel/access.py: the ``chmod``, or the ``chown`` of another user's)."""
     if isinstance(exc, ForestError):
         return exc
     code = getattr(exc, "sqlite_errorcode", None)
@@ -180,10 +192,15 @@ def translate(exc: sqlite3.Error, context: str = "store") -> ForestError:
             "quota or a file-size limit)"
         )
     if base in (_SQLITE_CANTOPEN, _SQLITE_READONLY):
-        return ForestError(
-            f"{context}: {text}; make the file and its directory writable (SQLite "
-            "writes its journal beside it)"
-        )
+        from forest_files.kernel.access import regain_access
+
+        fix = regain_access(path) if path else None
+        if fix is None:  # no path, or its modes allow it already (a read-only mount)
+            return ForestError(
+                f"{context}: {text}; make the file and its directory writable (SQLite "
+                "writes its journal beside it)"
+            )
+        return ForestError(f"{context}: {text}; {fix}, then run the command again")
     if isinstance(exc, sqlite3.IntegrityError):
         return StoreConstraint(f"{context}: the schema refused the write: {text}")
     if isinstance(exc, sqlite3.ProgrammingError) and "closed" in text:

@@ -1,7 +1,8 @@
 """The one advice for a path this user may not use (kernel/access.py), as a user who is
 not root meets it (tests/helpers/unprivileged.py): a git directory another user (root)
 owns, where ``.git/forest`` cannot be created, is told ``sudo chown``, not "make it
-writable"; the same words the error boundary gives."""
+writable"; an index at mode ``000`` is told the ``chmod`` that makes it readable and
+writable, not "writable" alone; each the same words the error boundary gives."""
 
 from __future__ import annotations
 
@@ -76,6 +77,24 @@ def test_state_dir_under_root_owned_git_dir_says_chown_refused(
         assert line.startswith("forest: cannot create"), line
         assert "writable" not in line, line
         assert _fix(line) == ["sudo", "chown", "-R", "$(id -un)", str(git_dir)], line
+
+
+def test_index_unreadable_says_chmod_readable_refused(place: tuple[Path, Path]) -> None:
+    """``woods.db`` at mode ``000``: one line whose fix, pasted as the user, makes the
+    door work again (``chmod u+rwX`` of the file and its folder)."""
+    base, bin_dir = place
+    repo = _copy(base, "index-unreadable")
+    state = repo / ".git" / "forest"
+    index = state / "woods.db"
+    index.chmod(0)
+    for command in DOORS:
+        done = run_as_user(repo, command, bin_dir)
+        assert done.returncode == 1, (command, done.stderr)
+        [line] = done.stderr.strip().splitlines()
+        assert "writable" not in line, line
+        assert _fix(line) == ["chmod", "u+rwX", str(state), str(index)], line
+    fixed = run_as_user(repo, shlex.join(_fix(line)) + " && forest check", bin_dir)
+    assert fixed.returncode == 0, fixed.stderr
 
 
 def test_regain_access_same_words_as_boundary_accepted(tmp_path: Path) -> None:
