@@ -339,3 +339,42 @@ def test_mcp_propose_unsafe_selector_and_bidi_text_said_whole_refused(tmp_path: 
     assert "bidirectional" in said["a.md#Keep"], said["a.md#Keep"]
     with ProposalStore(root) as store:
         assert store.open_proposals() == []
+
+
+def test_mcp_propose_bidi_heading_refusal_names_a_person_route(tmp_path: Path) -> None:
+    """A section whose heading holds a bidirectional override (U+202E): every proposal
+    was refused with advice that cannot work. With the override in the text, "remove
+    it"; without it, "keep its heading line as read_ground gives it" (which holds it).
+    The refusal now says no proposal can be kept for that section and names the
+    person's command, which works pasted into a shell (the override spelled
+    ``$'\\342\\200\\256'``); nothing is kept."""
+    import subprocess
+
+    from tests.helpers.cli import FOREST, ok
+    from tests.helpers.git import commit_all, make_repo
+
+    root = make_repo(tmp_path)
+    ok(root, "init")
+    write(root, "a.md", "# Doc\n\n## Ke\u202eep\n\nkept words\n\n## Other\n\nother\n")
+    commit_all(root, "init")
+    ok(root, "adopt", "a.md", "--headings", "--words", "adopt", "--as", BY, "--yes")
+    commit_all(root, "adopt")
+    said = []
+    for text in ("## Ke\u202eep\n\nclearer words\n\n", "## Keep\n\nclearer words\n\n"):
+        args = {"selector": "a.md#Doc/Ke\u202eep", "text": text, "signature": AGENT, "reason": "r"}
+        result = call(Session(root), "propose", args, read_only=False)
+        line = result.content[0].text
+        assert result.isError and line.startswith("forest: ") and "\n" not in line, line
+        assert "; remove it" not in line and "as read_ground gives it" not in line, line
+        assert "\u202e" not in line and "a person" in line, line
+        said.append(line.split("`")[1])
+    with ProposalStore(root) as store:
+        assert store.open_proposals() == []
+    command = said[0]
+    assert command.startswith("forest supersede ") and "\\342\\200\\256" in command, command
+    write(root, "a.md", "# Doc\n\n## Ke\u202eep\n\nclearer words\n\n## Other\n\nother\n")
+    typed = command.replace("forest", FOREST, 1).replace("…", "clearer")
+    done = subprocess.run(
+        ["bash", "-c", typed], cwd=root, capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, (typed, done.stderr)

@@ -5,12 +5,15 @@ Stores: nothing.
 Refuses (``ToolRefused``, one line, never a body): a placeholder signature, a
 signature or reason that is not one line (a line break, a C0 or C1 control,
 U+2028/U+2029: each would forge a line where a person reads it), a C1 control,
-U+2028/U+2029 or a bidirectional control in the text, a signature naming a holder of
+U+2028/U+2029 or a bidirectional control in the text, a section whose heading holds one
+(each proposal must keep its heading line and may not carry it: a person's command is
+named), a signature naming a holder of
 forest.toml's ``[authority]`` (an agent is not one), a text that written into the file
 would not read back as the section, or would remove another bound section that
 stands in its lines now (no person could adopt it).
 Returns: ``claim`` the stripped signature and reason; ``normalised`` the text as a
-section is read; ``not_a_holder`` and ``stands`` nothing (they refuse or pass).
+section is read; ``not_a_holder``, ``carriable`` and ``stands`` nothing (they refuse
+or pass).
 Test: tests/doors/test_mcp_tools.py, tests/doors/test_mcp_server.py
 """
 
@@ -79,6 +82,28 @@ def stands(session: Session, b: Binding, text: str) -> None:
         ) from None
     except (ForestError, OSError):
         pass
+
+
+def carriable(b: Binding) -> None:
+    """Refused: a section whose heading (in its selector) holds what no proposed text
+    may (``normalised``: a bidirectional control, a C1 control, U+2028/U+2029, a
+    character shown as nothing): the text must keep that heading line (``stands``), so
+    no proposal for it can be kept. A person records the section's text instead, or
+    renames the heading first; the refusal names the command, pasteable."""
+    from forest_files.kernel.shellword import forest_text, printable
+    from forest_files.text.codespan import code_span
+
+    named = b.selector[len(b.path) :] if b.selector.startswith(b.path) else b.selector
+    if printable(named) == named:
+        return
+    supersede = code_span(forest_text("supersede", b.selector, options=("--words", "…")))
+    raise ToolRefused(
+        f"{b.bind_act}: the section's heading ({printable(named)}) holds a character no "
+        "proposed text may carry (a bidirectional control, a C1 control, U+2028/U+2029 or "
+        "one shown as nothing), and a proposal must keep its heading line, so none can be "
+        f"kept for it; a person edits the section and records it: {supersede}, "
+        "or renames the heading first (forest check then names the rebind)"
+    )
 
 
 def not_a_holder(config: ForestConfig, signature: str) -> None:

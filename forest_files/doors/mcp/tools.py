@@ -241,8 +241,9 @@ def propose(session: Session, args: s.ProposeIn) -> Answer:
     from forest_files.kernel.hashing import hash_body
 
     signature, reason = checks.claim(args)
-    text = checks.normalised(args.text)
     b = _binding(session, args.selector, "selector")
+    checks.carriable(b)  # a heading no text may carry: said before the text is judged
+    text = checks.normalised(args.text)
     store, config = session.store(), session.repo.config
     checks.not_a_holder(config, signature)
     cid, row = _ground_row(session, b)
