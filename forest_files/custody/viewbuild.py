@@ -123,9 +123,6 @@ def build_view(
         raise named from exc
     finally:
         _discard(tmp)
-    # Every reader opens a view in WAL mode (it was left in it): opened once here, so
-    # the seal names the file readers will find.
-    ForestStore(target).close()
     seal_view(target, (cfg_key, manifest_rows(manifest)))
     _prune(target.parent)
     how = "full" if manifest.parent is None else "incremental"
@@ -263,7 +260,8 @@ def _private(store: ForestStore) -> None:
 
 def _settle(store: ForestStore) -> None:
     """Leave the view in WAL mode, the mode every reader opens it in, while the build's
-    connection still writes without fsync (the header changes here, not in a reader)."""
+    connection still writes without fsync (the header changes here, not in a reader):
+    so the file renamed into place is the one readers find, sealed with no reopen."""
     store.conn.execute("PRAGMA journal_mode = WAL")
 
 

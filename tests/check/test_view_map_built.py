@@ -7,8 +7,11 @@ store, after the replay wrote and verified every row and before the seal: the sa
 rows the sealed view holds, so the same map as one derived from the reopened view
 (ledgers with a superseded and erased ground, a sealed one, a two-headed chain, a
 binding rebound twice); and on a fresh clone's ``forest ci`` the view's file is
-opened once (to leave it in WAL mode for its seal), not twice. Opens are counted by
-Python's audit event ``sqlite3.connect``, in the command's own process.
+opened once, by the gate's judgement: the build's own connection left it in WAL mode,
+so no open before the seal is needed, and the seal still names the file every reader
+finds (the next run trusts it; a view changed since is not believed, but rebuilt).
+Opens are counted by Python's audit event ``sqlite3.connect``, in the command's own
+process.
 """
 
 from __future__ import annotations
@@ -100,18 +103,64 @@ finally:
 """
 
 
-def test_fresh_clone_ci_opens_its_built_view_once_accepted(tmp_path: Path) -> None:
-    """A fresh clone's ``forest ci``: the replay's private file once, the view it
-    became twice: its WAL mode for the seal (viewbuild.py) and the gate's judgement (the
-    custody's store, judged_range.py). A third open read the map back out of it."""
-    origin, _ = _superseded_sealed_erased(tmp_path)
-    clone = _fresh(tmp_path, origin)
-    record = tmp_path / "opened.txt"
+def _ci_opens(clone: Path, record: Path) -> tuple[list[str], list[str]]:
+    """(the built views' files, the replay's private files) a ``forest ci`` opened."""
     env = {**os.environ, **git_env()}
     cmd = [sys.executable, "-c", COUNTED, str(record)]
     done = subprocess.run(cmd, cwd=clone, env=env, capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stdout + done.stderr
     views = [p for p in record.read_text(encoding="utf-8").splitlines() if "/views/" in p]
-    built = [p for p in views if not Path(p).name.startswith(".view-")]
-    assert len(views) - len(built) == 1, views  # the replay's private file
-    assert len(built) == 2, views
+    private = [p for p in views if Path(p).name.startswith(".view-")]
+    return [p for p in views if p not in private], private
+
+
+def test_fresh_clone_ci_opens_its_built_view_once_accepted(tmp_path: Path) -> None:
+    """A fresh clone's ``forest ci``: the replay's private file once, the view it
+    became once, for the gate's judgement (the custody's store, judged_range.py). An
+    open before the seal only to leave it in WAL mode (viewbuild.py) was a second."""
+    origin, _ = _superseded_sealed_erased(tmp_path)
+    clone = _fresh(tmp_path, origin)
+    built, private = _ci_opens(clone, tmp_path / "opened.txt")
+    assert len(private) == 1, private
+    assert len(built) == 1, built
+
+
+def test_built_view_sealed_without_a_reopen_trusted_then_changed_refused(
+    tmp_path: Path,
+) -> None:
+    """The view a fresh clone's ``forest ci`` built and sealed is still the file its
+    seal names after the gate read it: the next run trusts it (no replay), in WAL
+    mode, whole. Changed since (one header field written), it is not believed: the
+    next run replays the ledger again and says what the first said."""
+    import sqlite3
+
+    from forest_files.custody.viewkey import view_ready
+
+    origin, _ = _superseded_sealed_erased(tmp_path)
+    clone = _fresh(tmp_path, origin)
+    built, _ = _ci_opens(clone, tmp_path / "first.txt")
+    view = Path(built[0])
+    assert view_ready(view)
+    conn = sqlite3.connect(f"{view.as_uri()}?mode=ro", uri=True)
+    try:
+        assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    finally:
+        conn.close()
+    again, private = _ci_opens(clone, tmp_path / "second.txt")
+    assert private == [] and again == [str(view)]  # trusted: judged, not rebuilt
+    assert view_ready(view)
+    conn = sqlite3.connect(view, isolation_level=None)
+    try:
+        conn.execute("PRAGMA user_version = 7")  # anyone's write to the file
+    finally:
+        conn.close()
+    assert not view_ready(view)
+    rebuilt, private = _ci_opens(clone, tmp_path / "third.txt")
+    assert len(private) == 1 and set(rebuilt) == {str(view)}, (private, rebuilt)
+    assert view_ready(view)
+    store = ForestStore(view)
+    try:
+        assert store.conn.execute("PRAGMA user_version").fetchone()[0] == 0
+    finally:
+        store.close()
