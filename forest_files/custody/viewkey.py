@@ -7,7 +7,8 @@ written next to the view it describes; ``<VIEW_FORMAT>-<head key>.alias``, the
 fingerprint of a ledger known by its HEAD tree id (a hook whose commit stages no
 ledger file finds its view without listing the ledger).
 Refuses: nothing.
-Returns: fingerprints, view paths, bound path sets (None when not cached).
+Returns: fingerprints, view paths, bound path sets (None when not cached); a range's
+keys with whether a folder is there at each (``range_keys``).
 Test: tests/doors/test_hooks.py, tests/gate/test_ci_git_calls.py, tests/gate/test_ci_repeats.py
 """
 
@@ -17,6 +18,7 @@ import os
 import re
 import stat
 from pathlib import Path
+from typing import NamedTuple
 
 from forest_files import gitio
 from forest_files.gitio import refuse_option
@@ -115,6 +117,34 @@ def heads_custody(root: Path, revs: list[str]) -> dict[str, tuple[str, str]]:
         commit, tree, config = lines[3 * at : 3 * at + 3]
         out[rev] = (commit, head_key(tree, config))
     return out
+
+
+class RangeKeys(NamedTuple):
+    keys: dict[str, tuple[str, str]]  # ``head_custody`` of each rev that has one
+    holds: dict[str, bool]  # whether the folder asked is a directory (a tree) there
+
+
+def range_keys(root: Path, revs: list[str], folder: str) -> RangeKeys:
+    """``head_custody`` of each of ``revs`` (those with a commit, a ledger tree and
+    forest.toml: each answered alone, a commit without them is left out, not the
+    whole range), and whether ``folder`` is a directory at each: four names a
+    revision, in one ``git cat-file --batch-check`` (a range judged commit by commit:
+    gate/history.py). The ids are those ``rev-parse`` gives for the same names."""
+    wanted = list(dict.fromkeys(revs))
+    names: list[str] = []
+    for rev in wanted:
+        refuse_option(rev, "revision")
+        ledger = f"{rev}:{LEDGER_PREFIX.rstrip('/')}"
+        names += [f"{rev}^{{commit}}", ledger, f"{rev}:{CONFIG_NAME}", f"{rev}:{folder}"]
+    found = gitio.objects_at(root, names)
+    keys: dict[str, tuple[str, str]] = {}
+    holds: dict[str, bool] = {}
+    for at, rev in enumerate(wanted):
+        commit, tree, config, there = found[4 * at : 4 * at + 4]
+        holds[rev] = there is not None and there[1] == "tree"
+        if commit is not None and commit[1] == "commit" and tree and config:
+            keys[rev] = (commit[0], head_key(tree[0], config[0]))
+    return RangeKeys(keys, holds)
 
 
 def head_key(tree: str, config: str) -> str:

@@ -23,7 +23,7 @@ from forest_files.check.findings import Reported
 from forest_files.check.opening import open_custody
 from forest_files.custody.content import GitTreeSource
 from forest_files.custody.sources import LEDGER_PREFIX
-from forest_files.custody.viewkey import heads_custody
+from forest_files.custody.viewkey import RangeKeys, range_keys
 from forest_files.kernel.progress import tracked
 from forest_files.ledger.acts import LedgerError
 from forest_files.ledger.segments import SEGMENTS_DIR
@@ -61,10 +61,14 @@ class _LedgerHomes:
     first-parent ancestor that has one — judging such a commit against its own empty
     ledger would let it edit bound text unseen (growth.py reports the removal)."""
 
-    def __init__(self, root: Path, parents: Mapping[str, tuple[str, ...]]) -> None:
+    def __init__(
+        self, root: Path, parents: Mapping[str, tuple[str, ...]], has: dict[str, bool]
+    ) -> None:
+        """``has``: whether each commit of the range holds segments (asked with its
+        key: ``judge_history``); a commit it lacks is asked of git when reached."""
         self.root = root
         self.parents = parents
-        self.has = gitio.trees_exist(root, list(parents), _SEGMENTS)  # one call, whole range
+        self.has = has
         self.homes: dict[str, str | None] = {}
 
     def of(self, commit: str) -> str | None:
@@ -141,11 +145,12 @@ def judge_history(
     out: dict[HistoryKey, Reported] = {}
     judged: list[str] = []
     broken: list[tuple[str, LedgerError]] = []
-    homes = _LedgerHomes(root, parents)
     before = [c for c in commits if c != head]  # HEAD is judged by the HEAD check
     if changes is None:
         changes = changed_by(root, before, parents)
-    keys = heads_custody(root, before) if before else {}  # one rev-parse for the range
+    # Each commit's key, and whether it holds segments: one cat-file for the range.
+    ranged = range_keys(root, [*parents, *before], _SEGMENTS) if before else RangeKeys({}, {})
+    keys, homes = ranged.keys, _LedgerHomes(root, parents, dict(ranged.holds))
     if bound is None:
         bound = {}  # commits of one ledger share its view's paths
     for commit in tracked(before, "judging commits", len(before)):

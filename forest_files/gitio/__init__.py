@@ -54,6 +54,7 @@ _EXPORTS: dict[str, str] = {
     "files_at": "forest_files.gitio.history",
     "holding_rev": "forest_files.gitio.history",
     "last_deleted_by": "forest_files.gitio.history",
+    "objects_at": "forest_files.gitio.history",
     "range_parents": "forest_files.gitio.history",
     "trees_exist": "forest_files.gitio.history",
     "commit_names_its_files": "forest_files.gitio.index_file",
@@ -136,6 +137,7 @@ __all__ = [
     "ls_tree",
     "ls_tree_each",
     "merge_base",
+    "objects_at",
     "paths_added",
     "range_parents",
     "refuse_option",
@@ -194,6 +196,7 @@ if TYPE_CHECKING:
         files_at,
         holding_rev,
         last_deleted_by,
+        objects_at,
         range_parents,
         trees_exist,
     )

@@ -5,14 +5,16 @@ Stores: nothing.
 Refuses: a range or revision that does not resolve (UnknownRef).
 Returns: (commit, parents) pairs oldest first; per (commit, parent) the changed
 paths under one prefix; what one commit changed under a prefix; whether a tree
-path exists at many revisions; one file's bytes at many revisions; the bytes of
-many ``REV:PATH`` names; the commit that last deleted a path, and where git still
-holds a file gone from the work tree; the branches whose tip holds a file.
+path exists at many revisions; the id and type of many names; one file's bytes at
+many revisions; the bytes of many ``REV:PATH`` names; the commit that last deleted a
+path, and where git still holds a file gone from the work tree; the branches whose
+tip holds a file.
 Test: tests/gitio/test_gitio.py, tests/gate/test_ledger_growth.py
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -28,6 +30,8 @@ from forest_files.gitio._run import (
 from forest_files.gitio.content import ls_files_stage, ls_tree, parse_name_status
 from forest_files.gitio.records import Change
 from forest_files.gitio.repo import head_commit
+
+_HEX = re.compile(r"[0-9a-f]{40}([0-9a-f]{24})?")  # an object id, SHA-1 or SHA-256
 
 
 def range_parents(repo: Path | str, rev_range: str) -> list[tuple[str, tuple[str, ...]]]:
@@ -114,14 +118,30 @@ def trees_exist(repo: Path | str, revs: Sequence[str], path: str) -> dict[str, b
     wanted = list(dict.fromkeys(revs))
     for rev in wanted:
         refuse_option(rev, "revision")
-    if not wanted:
-        return {}
-    request = "".join(f"{rev}:{path}\n" for rev in wanted).encode()
+    found = objects_at(repo, [f"{rev}:{path}" for rev in wanted])
+    return {rev: o is not None and o[1] == "tree" for rev, o in zip(wanted, found, strict=True)}
+
+
+def objects_at(repo: Path | str, names: Sequence[str]) -> list[tuple[str, str] | None]:
+    """(object id, type) of each of ``names`` (``REV``, ``REV^{commit}``, ``REV:PATH``),
+    in order, None where it names nothing (or several: an ambiguous prefix), in one
+    ``git cat-file --batch-check``; no process for no name. A name is one line of its
+    request: one holding a newline, or empty, is refused (``ValueError``)."""
+    if any(not name or "\n" in name for name in names):
+        raise ValueError("an empty name, or one with a newline, cannot be looked up this way")
+    if not names:
+        return []
+    request = "".join(f"{name}\n" for name in names).encode()
     proc = run_git(repo, ["cat-file", "--batch-check"], stdin=request)
     lines = decode(proc.stdout).splitlines()
-    if len(lines) != len(wanted):
-        raise GitFailed(f"git cat-file answered {len(lines)} of {len(wanted)} lookups")
-    return {rev: line.split(" ")[1:2] == ["tree"] for rev, line in zip(wanted, lines, strict=True)}
+    if len(lines) != len(names):
+        raise GitFailed(f"git cat-file answered {len(lines)} of {len(names)} lookups")
+    found: list[tuple[str, str] | None] = []
+    for line in lines:  # "<id> <type> <size>"; else "<name> missing" (or "ambiguous")
+        fields = line.split(" ")
+        whole = len(fields) == 3 and fields[2].isdigit() and _HEX.fullmatch(fields[0])
+        found.append((fields[0], fields[1]) if whole else None)
+    return found
 
 
 def objects_named(repo: Path | str, names: Sequence[str]) -> set[str]:

@@ -1,10 +1,10 @@
 """``forest ci --base``: what judging a commit of the range costs in git processes.
 
-A commit that touches no bound path and not the ledger is judged from one
-``rev-parse`` (its commit and ledger tree, the view key through the alias); its
-tree is never listed. The merge-base is read from one ``ls-tree`` of its segments and
-forest.toml, never asked again whether it is a commit. Counted from git's own trace
-(``GIT_TRACE``), real processes.
+A commit that touches no bound path and not the ledger is judged from its key (its
+commit and ledger tree, asked for the whole range in one ``cat-file --batch-check``:
+the view key through the alias); its tree is never listed. The merge-base is read
+from one ``ls-tree`` of its segments and forest.toml, never asked again whether it
+is a commit. Counted from git's own trace (``GIT_TRACE``), real processes.
 
 Test: forest_files/gate/history.py (_check_at), forest_files/check/opening_git.py (_commit_key),
 forest_files/gate/range.py (check_range), forest_files/gitio/repo.py (merge_base).
@@ -63,7 +63,8 @@ def test_ci_untouched_commit_tree_never_listed_accepted(
     repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """No ``ls-tree`` of a range commit that changed no bound path (HEAD aside: its
-    bindings are all checked); one ``rev-parse`` keys every commit of the range."""
+    bindings are all checked); no ``rev-parse`` of one either: one ``cat-file
+    --batch-check`` keys every commit of the range (test_range_keys.py)."""
     commits = git(repo, "rev-list", "main..HEAD").split()
     assert len(commits) == RANGE
     lines = _traced(repo, tmp_path / "trace.txt", monkeypatch)
@@ -73,7 +74,7 @@ def test_ci_untouched_commit_tree_never_listed_accepted(
         listed = [line for line in lines if commit in line and " ls-tree " in line]
         assert listed == [], listed
     keyed = [line for line in lines if " rev-parse " in line and any(c in line for c in before)]
-    assert len(keyed) == 1, keyed  # the whole range keyed in one call
+    assert keyed == []  # the whole range keyed in one cat-file, with its segments
 
 
 def test_open_custody_unknown_rev_refused(repo: Path) -> None:
