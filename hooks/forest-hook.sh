@@ -36,9 +36,35 @@ exec "$FOREST_PYTHON" -E -P -c '
 import sys
 try:
     from forest_files.doors.hooks.run import console
-except ImportError:
-    sys.stderr.write("forest-files hook: forest_files is not importable by " + sys.executable
-                     + "; reinstall forest-files there and run: forest hooks install\n")
+except (ImportError, OSError) as failed:
+    # Not installed for this interpreter, or installed where this user may not read (the
+    # packages folder, forest_files or a file in it closed to them): name the closed one.
+    import os, site, stat
+    def closed(path):
+        try:
+            mode = os.stat(path).st_mode
+        except PermissionError:  # a folder above it closed
+            return True
+        except OSError:  # not there
+            return False
+        return not os.access(path, os.R_OK | (os.X_OK if stat.S_ISDIR(mode) else 0))
+    package = getattr(sys.modules.get("forest_files"), "__path__", [])
+    places = [getattr(failed, "filename", None), *package, *site.getsitepackages()]
+    shut = next((p for p in places if isinstance(p, str) and closed(p)), None)
+    if shut is None:
+        sys.stderr.write("forest-files hook: forest_files is not importable by " + sys.executable
+                         + "; reinstall forest-files there and run: forest hooks install\n")
+        sys.exit(1)
+    try:
+        import pwd
+        who = "user " + pwd.getpwuid(os.geteuid()).pw_name
+    except (ImportError, KeyError, AttributeError):
+        who = "this user"
+    sys.stderr.write("forest-files hook: " + sys.executable + " runs, but " + who
+                     + " may not read " + shut + " (it, or a folder above it, is closed to"
+                     " them), so forest_files cannot be imported; commit as the user who"
+                     " installed forest-files, or install forest-files where this user can"
+                     " run it (its README, \"Hooks\"), then run: forest hooks install\n")
     sys.exit(1)
 console()
 ' "$hook_name" "$@"

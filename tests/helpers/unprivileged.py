@@ -61,20 +61,29 @@ def _shim(folder: Path) -> Path | None:
     site = Path(sysconfig.get_paths()["purelib"])
     if base is None:
         return None
-    (folder / "bin").mkdir(parents=True)
-    (folder / "lib" / f"python{version}").mkdir(parents=True)
-    (folder / "lib" / f"python{version}" / "site-packages").symlink_to(site)
-    python = folder / "bin" / "python3"
-    python.symlink_to(base)
-    (folder / "pyvenv.cfg").write_text(
-        f"home = {Path(base).parent}\ninclude-system-site-packages = false\n", encoding="utf-8"
-    )
+    python = venv_at(folder, Path(base), site) / "python3"
     script = folder / "bin" / "forest"
     script.write_text(
         f"#!{python}\nimport sys\nfrom forest_files.doors.entry import main\nsys.exit(main())\n",
         encoding="utf-8",
     )
-    for path in (folder, folder / "bin", folder / "lib", script):
+    script.chmod(0o755)
+    return folder / "bin"
+
+
+def venv_at(folder: Path, base: Path, site: Path) -> Path:
+    """A venv at ``folder`` (made here): ``base`` (an interpreter the unprivileged user
+    runs, symlinks resolved) its ``python3``, ``site`` its site-packages (a symlink);
+    every folder ``0755``. Returns its bin folder."""
+    version = f"{sys.version_info.major}.{sys.version_info.minor}"
+    (folder / "bin").mkdir(parents=True)
+    (folder / "lib" / f"python{version}").mkdir(parents=True)
+    (folder / "lib" / f"python{version}" / "site-packages").symlink_to(site)
+    (folder / "bin" / "python3").symlink_to(base)
+    (folder / "pyvenv.cfg").write_text(
+        f"home = {base.parent}\ninclude-system-site-packages = false\n", encoding="utf-8"
+    )
+    for path in (folder, folder / "bin", folder / "lib", folder / "lib" / f"python{version}"):
         path.chmod(0o755)
     return folder / "bin"
 
