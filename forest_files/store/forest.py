@@ -85,7 +85,7 @@ class ForestStore(
         except BaseException as exc:
             self.conn.close()
             if isinstance(exc, sqlite3.Error) and not isinstance(exc, ForestError):
-                raise connection.translate(exc, f"open {self.path}") from exc
+                raise connection.translate(exc, f"open {self.path}", path=str(self.path)) from exc
             raise
 
     @classmethod
@@ -126,7 +126,8 @@ class ForestStore(
         except sqlite3.Error as exc:
             if self.conn.in_transaction:
                 self.conn.execute("ROLLBACK")
-            raise connection.translate(exc, what) from exc
+            file = str(self.path) if self.path != Path() else None  # over(): no file
+            raise connection.translate(exc, what, path=file) from exc
 
     def _reset_in_transaction(self) -> None:
         """Drop every object and recreate the schema, inside the caller's transaction.

@@ -89,7 +89,7 @@ def check_store(conn: sqlite3.Connection, path: Path, *, derived: bool = False) 
         tables = _tables(conn)
     except sqlite3.DatabaseError as exc:
         if not damaged(exc):
-            raise translate(exc, f"cannot open {path}") from exc
+            raise translate(exc, f"cannot open {path}", path=str(path)) from exc
         raise StoreCorruption(
             f"{path} is not a SQLite database ({exc}); point ForestStore at a store file "
             "or at a new path"

@@ -1,0 +1,100 @@
+"""Every store open names its fix (kernel/access.py), as a user who is not root meets it
+(tests/helpers/unprivileged.py): an index in a read-only ``.git/forest`` (the version
+gate's first read, store/gate.py) and a read-only or root-owned index (the schema's
+write, store/forest.py) are told the ``chmod``/``chown`` of that path, not "make the
+file and its directory writable"; the fix, pasted, lets the door run."""
+
+from __future__ import annotations
+
+import os
+import shlex
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.helpers.cli import ok
+from tests.helpers.git import commit_all, isolate, make_repo, write
+from tests.helpers.unprivileged import (
+    as_root,
+    hand_over,
+    open_folder,
+    run_as_user,
+    unprivileged_bin,
+)
+
+DOC = "# Doc\n\nThe sky is blue.\n"
+DOORS = ("forest log doc.md", "forest verify", "forest adopt new.md --words 'a new doc'")
+
+
+@pytest.fixture(scope="module")
+def place() -> Iterator[tuple[Path, Path]]:
+    """A repository with doc.md adopted (in a folder the unprivileged user reaches), and
+    the bin folder that user runs forest from."""
+    with open_folder() as folder, pytest.MonkeyPatch.context() as patch:
+        isolate(patch)
+        bin_dir = unprivileged_bin(folder)
+        repo = make_repo(folder, "base")
+        ok(repo, "init")
+        write(repo, "doc.md", DOC)
+        write(repo, "new.md", "# New\n\nA new doc.\n")
+        commit_all(repo, "init")
+        ok(repo, "adopt", "doc.md", "--words", "the doc")
+        commit_all(repo, "adopt")
+        yield repo, bin_dir
+
+
+def _copy(base: Path, name: str) -> tuple[Path, Path]:
+    repo = base.with_name(name)
+    shutil.copytree(base, repo, symlinks=True)
+    hand_over(repo)
+    return repo, repo / ".git" / "forest"
+
+
+def _refusals(repo: Path, bin_dir: Path) -> list[str]:
+    """Each door's one line, after asserting it refused (exit 1, nothing else said)."""
+    lines = []
+    for command in DOORS:
+        done = run_as_user(repo, command, bin_dir)
+        assert done.returncode == 1, (command, done.stderr)
+        [line] = done.stderr.strip().splitlines()
+        assert "writable" not in line, (command, line)
+        lines.append(line)
+    return lines
+
+
+def _fix(line: str) -> list[str]:
+    """The command after the last ``; `` (or ``: ``) and before ``, then run``."""
+    return shlex.split(line.split(", then run")[0].rsplit("; ", 1)[-1].rsplit(": ", 1)[-1])
+
+
+def test_read_only_state_gate_names_chmod_refused(place: tuple[Path, Path]) -> None:
+    """``.git/forest`` at ``0555``, its files ``0444`` (the version gate's first read
+    cannot make the index's ``-shm``): each door names ``chmod u+rwX`` of the folder
+    and the index."""
+    repo, state = _copy(place[0], "state-read-only")
+    for path in [state, *state.rglob("*")]:
+        path.chmod(0o555 if path.is_dir() else 0o444)
+    for line in _refusals(repo, place[1]):
+        assert _fix(line) == ["chmod", "u+rwX", str(state), str(state / "woods.db")], line
+
+
+def test_read_only_index_schema_names_chmod_refused(place: tuple[Path, Path]) -> None:
+    """``woods.db`` at ``0444`` in a writable folder (the schema's write refused): each
+    door names ``chmod u+rwX`` of the folder and the index."""
+    repo, state = _copy(place[0], "index-read-only")
+    (state / "woods.db").chmod(0o444)
+    for line in _refusals(repo, place[1]):
+        assert _fix(line)[:4] == ["chmod", "u+rwX", str(state), str(state / "woods.db")], line
+
+
+def test_root_owned_index_schema_names_chown_refused(place: tuple[Path, Path]) -> None:
+    """``woods.db`` left by ``sudo forest …`` (root's, ``0644``): each door names
+    ``sudo chown -R "$(id -un)"`` of its folder, not a ``chmod`` that would fail."""
+    if not as_root():
+        pytest.skip("only root can give woods.db to root")
+    repo, state = _copy(place[0], "index-root-owned")
+    os.chown(state / "woods.db", 0, 0)
+    for line in _refusals(repo, place[1]):
+        assert _fix(line) == ["sudo", "chown", "-R", "$(id -un)", str(state)], line
