@@ -19,16 +19,18 @@ import os
 import stat
 
 
-def regain_access(path: str) -> str | None:
+def regain_access(path: str, *beside: str) -> str | None:
     """How this user gets ``path`` back: ``sudo chown -R "$(id -un)" FOLDER`` when
     another user owns its folder or ``path`` itself, else ``chmod u+rwX FOLDER PATH``
     (``PATH`` only when it exists: a file not created yet needs its folder alone);
     None when this user owns both and their modes allow it already (a read-only
-    mount, an immutable file: neither command helps, the caller says its own)."""
+    mount, an immutable file: neither command helps, the caller says its own).
+    ``beside``: files in the same folder used with it (a database's ``-wal`` and
+    ``-shm``, made with its mode), judged and named with it when they exist."""
     from forest_files.kernel.shellword import shell_word
 
     folder = os.path.dirname(os.path.abspath(path))
-    held = [folder, *([path] if os.path.lexists(path) and path != folder else [])]
+    held = [folder, *(p for p in (path, *beside) if os.path.lexists(p) and p != folder)]
     owners = [_owner_and_mode(p) for p in held]
     if any(uid is not None and uid != _me() for uid, _mode in owners):
         return f'another user owns it: sudo chown -R "$(id -un)" {shell_word(folder)}'

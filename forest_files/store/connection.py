@@ -194,7 +194,8 @@ def translate(
     if base in (_SQLITE_CANTOPEN, _SQLITE_READONLY):
         from forest_files.kernel.access import regain_access
 
-        fix = regain_access(path) if path else None
+        # SQLite makes the -wal and -shm with the file's mode: a 0444 file leaves 0444 ones
+        fix = regain_access(path, f"{path}-wal", f"{path}-shm") if path else None
         if fix is None:  # no path, or its modes allow it already (a read-only mount)
             return ForestError(
                 f"{context}: {text}; make the file and its directory writable (SQLite "

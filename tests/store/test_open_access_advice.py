@@ -85,8 +85,27 @@ def test_read_only_index_schema_names_chmod_refused(place: tuple[Path, Path]) ->
     door names ``chmod u+rwX`` of the folder and the index."""
     repo, state = _copy(place[0], "index-read-only")
     (state / "woods.db").chmod(0o444)
-    for line in _refusals(repo, place[1]):
+    lines = _refusals(repo, place[1])
+    for line in lines:
         assert _fix(line)[:4] == ["chmod", "u+rwX", str(state), str(state / "woods.db")], line
+    fixed = run_as_user(repo, shlex.join(_fix(lines[-1])) + " && " + DOORS[0], place[1])
+    assert fixed.returncode == 0, fixed.stderr
+
+
+def test_read_only_index_journal_named_too_fixed(place: tuple[Path, Path]) -> None:
+    """The first refused open leaves the index's ``-wal`` and ``-shm`` (SQLite gives them
+    the index's ``0444``): the next line names them too, so the ``chmod`` pasted once
+    lets the door run (before: the index alone, and the door refused again)."""
+    repo, state = _copy(place[0], "index-read-only-journal")
+    (state / "woods.db").chmod(0o444)
+    _refusals(repo, place[1])  # each door refused once: the -wal and -shm are left
+    left = [state / "woods.db-wal", state / "woods.db-shm"]
+    assert all(oct(p.stat().st_mode & 0o777) == "0o444" for p in left), left
+    [line, *_rest] = _refusals(repo, place[1])
+    wanted = ["chmod", "u+rwX", str(state), str(state / "woods.db"), *map(str, left)]
+    assert _fix(line) == wanted, line
+    fixed = run_as_user(repo, shlex.join(_fix(line)) + " && " + DOORS[0], place[1])
+    assert fixed.returncode == 0, fixed.stderr
 
 
 def test_root_owned_index_schema_names_chown_refused(place: tuple[Path, Path]) -> None:
