@@ -9,7 +9,8 @@ fails. The error boundary (doors/boundary.py), the state directories
 (kernel/state.py) and the store's opening (store/connection.py) all say this one.
 
 Stores: nothing. Refuses: nothing.
-Returns: the fix as text, its paths quoted to work pasted (kernel/shellword.py).
+Returns: the fix as text, its paths absolute and quoted to work pasted from any folder
+(kernel/shellword.py).
 Test: tests/kernel/test_access_advice.py, tests/doors/test_unwritable_state.py
 """
 
@@ -29,7 +30,9 @@ def regain_access(path: str, *beside: str) -> str | None:
     ``-shm``, made with its mode), judged and named with it when they exist."""
     from forest_files.kernel.shellword import shell_word
 
-    folder = os.path.dirname(os.path.abspath(path))
+    # absolute, each: a relative name the error gave (``-x``) would read as an option
+    path, beside = os.path.abspath(path), tuple(map(os.path.abspath, beside))
+    folder = os.path.dirname(path)
     held = [folder, *(p for p in (path, *beside) if os.path.lexists(p) and p != folder)]
     owners = [_owner_and_mode(p) for p in held]
     if any(uid is not None and uid != _me() for uid, _mode in owners):

@@ -118,3 +118,21 @@ def test_regain_access_same_words_as_boundary_accepted(tmp_path: Path) -> None:
         code = run_guarded("t", denied, [], repo=tmp_path, audit=None)
     assert code == 1
     assert f"; {fix}, then run" in err.getvalue(), err.getvalue()
+
+
+def test_relative_path_with_leading_dash_named_absolute_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Hostile: a relative path the error named (``-x``, a file a door was told by its
+    caller) was printed as given, so the pasted fix read ``chmod u+rwX FOLDER -x``:
+    ``-x`` taken as chmod's option, the file's mode left as it was. Every path the
+    advice names is absolute."""
+    monkeypatch.chdir(tmp_path)
+    hostile = tmp_path / "-x"
+    hostile.write_text("kept\n")
+    hostile.chmod(0)
+    fix = regain_access("-x")
+    assert fix is not None and fix.startswith("chmod u+rwX "), fix
+    words = shlex.split(fix)
+    assert all(os.path.isabs(word) for word in words[2:]), fix
+    assert str(hostile) in words, fix
