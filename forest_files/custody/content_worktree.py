@@ -3,16 +3,22 @@
 Stores: file hashes in the stat cache (statcache.py, under the git directory),
 with ``use_stat_cache``; nothing else.
 Refuses: to read a symlink, directory, FIFO or device (``special`` names it),
-or a file whose directory resolves outside the repository.
+or a file whose directory resolves outside the repository. A path this user may
+not read (EACCES, EPERM: a mode 000 file, another user's 0600 one, a folder it may
+not enter) is not gone: ``read`` answers None, so a moved-file search passes it
+by, and ``special``, which a check asks before it calls a file missing, raises
+the PermissionError (its full path) for the door's boundary to name with its
+``chmod``; a ``git checkout`` route would overwrite the unread edit.
 Returns: bytes of a repository-relative regular file (None when it is not one);
 ``special``; ``variant`` of a missing path; the paths it holds (for the ``moved``
 search); trusted file hashes and stat keys.
 Test: tests/check/test_check.py, tests/custody/test_statcache.py,
-      tests/custody/test_special_paths.py
+      tests/custody/test_special_paths.py, tests/custody/test_unreadable_bound_file.py
 """
 
 from __future__ import annotations
 
+import errno
 import os
 import stat as stat_mod
 from collections.abc import Mapping
@@ -28,6 +34,8 @@ from forest_files.custody.content_read import (
 )
 from forest_files.custody.special import lstat_kind
 from forest_files.custody.statcache import StatCache, StatKey
+
+_DENIED = (errno.EACCES, errno.EPERM)
 
 
 @dataclass
@@ -45,6 +53,7 @@ class WorktreeSource:
     _prefetched: dict[str, str] = field(default_factory=dict)
     _read_keys: dict[str, StatKey] = field(default_factory=dict)  # trusted, of prefetch's reads
     _listings: dict[str, list[str]] = field(default_factory=dict)  # variant: dir -> names
+    _denied: dict[str, OSError] = field(default_factory=dict)  # path -> why it was not read
 
     def _cache(self) -> StatCache:
         if self._stats is None:
@@ -104,20 +113,33 @@ class WorktreeSource:
 
     def _open_slow(self, path: str, full: str) -> tuple[os.stat_result, bytes] | None:
         """``_open`` by ``lstat`` first (no O_NOFOLLOW, or the open failed): only a
-        regular file is read; a symlink is never followed (``special`` names it)."""
+        regular file is read; a symlink is never followed (``special`` names it). A
+        path this user may not read is remembered for ``special``."""
         try:
             st = os.lstat(full)
-        except OSError:
+        except OSError as exc:
+            self._deny(path, exc)  # a folder on the way this user may not enter
             return None
         if not stat_mod.S_ISREG(st.st_mode) or not self._dir_inside(path.rpartition("/")[0]):
             return None
         try:
             with open(full, "rb") as fh:
                 return st, fh.read()
-        except OSError:
+        except OSError as exc:
+            self._deny(path, exc)
             return None
 
+    def _deny(self, path: str, exc: OSError) -> None:
+        if exc.errno in _DENIED:
+            self._denied[path] = exc
+
     def special(self, path: str) -> str | None:
+        """The kind of non-regular file at ``path`` (``lstat_kind``), None for none.
+        Raises PermissionError for a path ``read`` was denied: it exists, or may, and
+        must not be judged missing (its route, ``git checkout``, would destroy it)."""
+        denied = self._denied.get(path)
+        if denied is not None:
+            raise PermissionError(denied.errno, denied.strerror, denied.filename)
         try:
             st = os.lstat(os.path.join(self.root, path))
         except OSError:
