@@ -18,7 +18,10 @@ holding records while the index holds applied acts (``audit-missing``,
 or anything but a regular file where one of these files (or its ``-wal``, ``-shm``,
 ``-journal``) belongs is a ``linked`` fault, never opened, its detail the line every
 other command refuses it with (kernel/state.py ``refuse_linked_file``: the ``rm --``,
-``rm -r --`` for a folder, that removes it; ``forest rebuild`` refuses it too).
+``rm -r --`` for a folder, that removes it; ``forest rebuild`` refuses it too). One
+SQLite may not open for its mode or owner (or its folder's) is an ``access`` fault
+naming the ``chmod`` or ``chown`` every door says (kernel/access.py), never checked
+further and never ``forest rebuild`` (refused the same way).
 
 Stores: nothing (every file opened read-only, store/connection.py ``read_only``, which
 leaves no ``-wal``/``-shm`` file it made; nothing is synced or repaired — ``forest
@@ -27,7 +30,7 @@ Refuses: nothing; a fault is reported, never raised.
 Returns: ``FsckReport`` (fault codes, object names, row ids, act ids — never text;
 a fault's ``fix`` is the command that fixes it where that is not ``forest rebuild``).
 Test: tests/custody/test_fsck.py, tests/custody/test_fsck_content_ids.py,
-tests/doors/test_printed_where_typed.py
+tests/doors/test_printed_where_typed.py, tests/governance/test_fsck_access.py
 """
 
 from __future__ import annotations
@@ -39,6 +42,7 @@ from pathlib import Path
 
 from forest_files.custody import auditsql, proposals_sql
 from forest_files.governance.fsck_index import FsckFault, ledger_faults, proven, row_faults
+from forest_files.kernel.access import regain_command
 from forest_files.kernel.paths import AUDIT_DB_NAME, INDEX_NAME, LEDGER_DIR, LOCAL_DB_NAME
 from forest_files.kernel.shellword import forest_text
 from forest_files.kernel.state import linked_file, shared_dir, worktree_dir
@@ -128,6 +132,9 @@ def _local_faults(path: Path, rel: str) -> list[FsckFault]:
             out = _sqlite_faults(conn, rel)
             found = lacking(conn, script)
     except sqlite3.DatabaseError as exc:
+        denied = _access(path, rel) if _refused(exc) else None
+        if denied is not None:
+            return [denied]
         why = "damaged or not a SQLite database" if damaged(exc) else type(exc).__name__
         return [FsckFault("integrity", rel, f"{why}; {aside}", move_aside(path))]
     remake = forest_text(command)
@@ -179,13 +186,36 @@ def _audit_presence_faults(path: Path, applied: int) -> list[FsckFault]:
         with read_only(path) as conn:
             rows = int(conn.execute("SELECT count(*) FROM audit").fetchone()[0])
     except sqlite3.Error as exc:  # an emptied file is a database without the table
-        if damaged(exc):
-            return []  # a damaged file: its integrity fault says what to do
+        if damaged(exc) or (_refused(exc) and _access(path, AUDIT_DB_NAME) is not None):
+            return []  # a damaged file, one out of reach: its own fault says what to do
         rows = 0
     if rows == 0:
         rebuild = forest_text("rebuild")
         return [FsckFault("audit-emptied", AUDIT_DB_NAME, f"holds no record {fix}", rebuild)]
     return []
+
+
+_REFUSED = (3, 8, 14)  # SQLITE_PERM, SQLITE_READONLY, SQLITE_CANTOPEN
+
+
+def _refused(exc: sqlite3.Error) -> bool:
+    """Whether SQLite could not open or read the file (not a damaged one, not a
+    missing table): what a mode or an owner does."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    return isinstance(code, int) and code & 0xFF in _REFUSED
+
+
+def _access(path: Path, name: str) -> FsckFault | None:
+    """An ``access`` fault for a store (or its folder) this user may not read or
+    write, which SQLite refused to open: its fix the ``chmod`` or ``chown`` every door
+    says (kernel/access.py), never ``forest rebuild``, refused the same way; None
+    when the modes allow it already (the caller reports what SQLite said)."""
+    fix = regain_command(str(path), f"{path}-wal", f"{path}-shm")
+    if fix is None:
+        return None
+    who = "another user owns it" if fix.startswith("sudo ") else "this user may not use it"
+    detail = f"{who}, so it is not checked, nor can `{forest_text('rebuild')}` run; `{fix}`"
+    return FsckFault("access", name, detail, fix)
 
 
 def _linked(path: Path, name: str) -> list[FsckFault]:
@@ -212,6 +242,9 @@ def fsck(root: Path, project: str) -> FsckReport:
     if linked[INDEX_NAME]:
         return FsckReport(tuple(faults), checked)
     if not index.exists():
+        denied = _access(index, INDEX_NAME)  # a folder this user may not read or write
+        if denied is not None:
+            return FsckReport((denied, *faults), checked)
         missing = FsckFault("missing", INDEX_NAME, f"no index; run `{forest_text('sync')}`")
         return FsckReport((missing, *faults), checked)
     try:
@@ -225,7 +258,8 @@ def fsck(root: Path, project: str) -> FsckReport:
         if not linked[AUDIT_DB_NAME]:
             faults += _audit_presence_faults(shared_dir(root) / AUDIT_DB_NAME, applied)
     except sqlite3.DatabaseError as exc:
-        faults.append(FsckFault("integrity", INDEX_NAME, f"SQLite: {type(exc).__name__}"))
+        denied = _access(index, INDEX_NAME) if _refused(exc) else None
+        faults.append(denied or FsckFault("integrity", INDEX_NAME, f"SQLite: {type(exc).__name__}"))
     for rel in (LOCAL_DB_NAME, AUDIT_DB_NAME):
         if (shared_dir(root) / rel).exists() and not linked[rel]:
             faults += _local_faults(shared_dir(root) / rel, rel)

@@ -6,7 +6,8 @@ it left by ``sudo forest …``, an index at mode ``000``) is told the ``chmod`` 
 makes it and its folder readable and writable by its owner, or, when another user
 (root) owns either, the ``chown`` that gives the folder back: a ``chmod`` there
 fails. The error boundary (doors/boundary.py), the state directories
-(kernel/state.py) and the store's opening (store/connection.py) all say this one.
+(kernel/state.py), the store's opening (store/connection.py) and ``forest fsck``
+(governance/fsck.py, its command alone) all say this one.
 
 Stores: nothing. Refuses: nothing.
 Returns: the fix as text, its paths absolute and quoted to work pasted from any folder
@@ -28,6 +29,15 @@ def regain_access(path: str, *beside: str) -> str | None:
     mount, an immutable file: neither command helps, the caller says its own).
     ``beside``: files in the same folder used with it (a database's ``-wal`` and
     ``-shm``, made with its mode), judged and named with it when they exist."""
+    command = regain_command(path, *beside)
+    if command is not None and command.startswith("sudo "):
+        return f"another user owns it: {command}"
+    return command
+
+
+def regain_command(path: str, *beside: str) -> str | None:
+    """The command alone of ``regain_access`` (``sudo chown …`` or ``chmod …``), for a
+    caller that prints its own reason beside it; None as there."""
     from forest_files.kernel.shellword import shell_word
 
     # absolute, each: a relative name the error gave (``-x``) would read as an option
@@ -36,7 +46,7 @@ def regain_access(path: str, *beside: str) -> str | None:
     held = [folder, *(p for p in (path, *beside) if os.path.lexists(p) and p != folder)]
     owners = [_owner_and_mode(p) for p in held]
     if any(uid is not None and uid != _me() for uid, _mode in owners):
-        return f'another user owns it: sudo chown -R "$(id -un)" {shell_word(folder)}'
+        return f'sudo chown -R "$(id -un)" {shell_word(folder)}'
     if all(
         mode is not None and mode & _NEEDED[stat.S_ISDIR(mode)] == _NEEDED[stat.S_ISDIR(mode)]
         for _uid, mode in owners

@@ -137,7 +137,8 @@ def fsck(repo: RepoOpt = Path("."), as_json: JsonOpt = False) -> None:
     against schema.sql (a dropped trigger too), every body's hash, edges, scope,
     ledger <-> index agreement, every entry's content id recomputed, and the index
     proof every door runs. Exit 3 on any
-    fault; `forest rebuild` repairs the index.
+    fault; `forest rebuild` repairs the index (a store this user may not read or
+    write: the chmod or chown its line names first).
 
     Example: forest fsck --json
     """
@@ -156,10 +157,12 @@ def fsck(repo: RepoOpt = Path("."), as_json: JsonOpt = False) -> None:
         # A ledger that cannot be read is not the index's fault: rebuild reads it too; a
         # link or folder where a store belongs rebuild refuses, as every command does.
         route = f"`{forest_text('rebuild')}` repairs the index"
-        fixes = [f.fix for f in report.faults if f.fix]
-        if any(f.code == "linked" for f in report.faults) or len(fixes) == len(report.faults):
-            # A link or folder rebuild refuses, as every command does; the local stores
-            # rebuild never reads: each fault names its own fix.
+        # A store this user may not open (its chmod or chown) or a link or folder where
+        # one belongs: rebuild is refused as every command is, so its fix comes first.
+        first = [f for f in report.faults if f.code in ("access", "linked") and f.fix]
+        fixes = [f.fix for f in (*first, *report.faults) if f.fix]
+        if first or len(fixes) == len(report.faults):
+            # The local stores rebuild never reads: each fault names its own fix.
             route = f"each line says what fixes it; first: `{fixes[0]}`"
         elif any(f.code == "ledger" and f.detail in FAULT_CODES for f in report.faults):
             route = (
