@@ -25,10 +25,9 @@ from forest_files.doors.cli.review_cmd import run_in_process
 from forest_files.doors.review.keys import Console
 from forest_files.doors.review.run import review_here
 from forest_files.kernel.shellword import printable
-from tests.helpers.claimed import forged, ledger_bytes
+from tests.helpers.claimed import CLAIMS, REFUSED, forged, ledger_bytes, settled_by
 from tests.helpers.cli import forest
 from tests.helpers.custody import BY
-from tests.helpers.git import pasted
 
 RAW = re.compile("[\x00-\x08\x0b-\x1f\x7f\u200b\u202a-\u202e\u2066-\u2069]")
 ROUTE = re.compile(r"^  (?:[a-z][a-z ]*[a-z]): ((?:forest|git) .*?)(?:  \(.*)?$")
@@ -45,16 +44,6 @@ def _json_routes(doc: dict[str, Any]) -> list[str]:
 def _unforged(text: str) -> None:
     """No character a terminal obeys or hides, raw."""
     assert not RAW.search(text), text
-
-
-CLAIMS = [
-    pytest.param({"path": "-a.md"}, id="path-dash"),
-    pytest.param({"path": "$(touch PWNED)'a.md"}, id="path-subst-quote"),
-    pytest.param({"path": "a\u202eb\u200bc.md"}, id="path-bidi-zwsp"),
-    pytest.param({"heading": "-Hero"}, id="selector-dash"),
-    pytest.param({"heading": "$(touch PWNED)'Hero`x`"}, id="selector-subst-quote"),
-    pytest.param({"heading": "\u202eHe\u200bro"}, id="selector-bidi-zwsp"),
-]
 
 
 @pytest.mark.parametrize("claim", CLAIMS)
@@ -97,19 +86,7 @@ def test_ledger_claimed_name_every_door_escapes_routes_paste_recovers(
     _unforged(shown.getvalue())
     assert all(c in shown.getvalue() for c in said), shown.getvalue()
     assert ledger_bytes(root) == ledger  # no door rewrote a line
-    route = said[0] if heading == "Hero" else said[1].replace("'…'", "'the edit is right'")
-    done = pasted(root, route)
-    assert done.returncode == 0, (route, done.stderr)
-    assert forest(root, "check").exit_code == 0
-    assert not (root / "PWNED").exists()
-
-
-REFUSED = [
-    pytest.param({"path": "a\n::error::PWNED.md"}, id="path-newline"),
-    pytest.param({"path": "a\r::error::PWNED.md"}, id="path-cr"),
-    pytest.param({"heading": "He\n::warning::PWNED"}, id="selector-newline"),
-    pytest.param({"heading": "He\rro"}, id="selector-cr"),
-]
+    settled_by(root, said, heading)
 
 
 @pytest.mark.parametrize("claim", REFUSED)

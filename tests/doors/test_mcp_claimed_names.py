@@ -23,22 +23,13 @@ import pytest
 from forest_files.doors.mcp import server
 from forest_files.doors.mcp.session import Session
 from forest_files.kernel.shellword import printable
-from tests.helpers.claimed import forged, ledger_bytes
+from tests.helpers.claimed import CLAIMS, REFUSED, forged, ledger_bytes, settled_by
 from tests.helpers.cli import forest
 from tests.helpers.git import pasted
 
 pytest.importorskip("mcp")
 
 SIGNED = {"signature": "Agent <agent@example.org>", "reason": "clearer"}
-
-CLAIMS = [
-    pytest.param({"path": "-a.md"}, id="path-dash"),
-    pytest.param({"path": "$(touch PWNED)'a.md"}, id="path-subst-quote"),
-    pytest.param({"path": "a\u202eb\u200bc.md"}, id="path-bidi-zwsp"),
-    pytest.param({"heading": "-Hero"}, id="selector-dash"),
-    pytest.param({"heading": "$(touch PWNED)'Hero`x`"}, id="selector-subst-quote"),
-    pytest.param({"heading": "\u202eHe\u200bro"}, id="selector-bidi-zwsp"),
-]
 
 
 def _call(session: Session, tool: str, args: dict[str, Any]) -> tuple[bool, Any]:
@@ -89,20 +80,7 @@ def test_mcp_ledger_claimed_name_data_exact_refusal_escaped_route_pastes(
     finally:
         session.close()
     assert ledger_bytes(root) == ledger  # no tool rewrote a line
-    # `forest restore` where the ground's heading is the file's; else `forest supersede`
-    route = routes[0] if heading == "Hero" else routes[1].replace("'…'", "'the edit is right'")
-    done = pasted(root, route)
-    assert done.returncode == 0, (route, done.stderr)
-    assert forest(root, "check").exit_code == 0
-    assert not (root / "PWNED").exists()
-
-
-REFUSED = [
-    pytest.param({"path": "a\n::error::PWNED.md"}, id="path-newline"),
-    pytest.param({"path": "a\r::error::PWNED.md"}, id="path-cr"),
-    pytest.param({"heading": "He\n::warning::PWNED"}, id="selector-newline"),
-    pytest.param({"heading": "He\rro"}, id="selector-cr"),
-]
+    settled_by(root, routes, heading)
 
 
 @pytest.mark.parametrize("claim", REFUSED)

@@ -13,6 +13,8 @@ import hashlib
 import json
 from pathlib import Path
 
+import pytest
+
 from tests.gate.hostile_ledger import signed
 from tests.helpers.custody import adopted_repo
 from tests.helpers.git import git
@@ -65,3 +67,36 @@ def ledger_bytes(root: Path) -> dict[str, bytes]:
     """Every file of the ledger, by its path under ``root``, as bytes."""
     found = (root / ".forest" / "ledger").rglob("*")
     return {p.relative_to(root).as_posix(): p.read_bytes() for p in found if p.is_file()}
+
+
+# A place or heading a hand-written ledger line may claim, each a name the parser
+# would refuse at ``forest adopt`` but a ledger line is only a claim.
+CLAIMS = [
+    pytest.param({"path": "-a.md"}, id="path-dash"),
+    pytest.param({"path": "$(touch PWNED)'a.md"}, id="path-subst-quote"),
+    pytest.param({"path": "a\u202eb\u200bc.md"}, id="path-bidi-zwsp"),
+    pytest.param({"heading": "-Hero"}, id="selector-dash"),
+    pytest.param({"heading": "$(touch PWNED)'Hero`x`"}, id="selector-subst-quote"),
+    pytest.param({"heading": "\u202eHe\u200bro"}, id="selector-bidi-zwsp"),
+]
+# Claims the ledger's reader refuses (a line break forging a line where it is read).
+REFUSED = [
+    pytest.param({"path": "a\n::error::PWNED.md"}, id="path-newline"),
+    pytest.param({"path": "a\r::error::PWNED.md"}, id="path-cr"),
+    pytest.param({"heading": "He\n::warning::PWNED"}, id="selector-newline"),
+    pytest.param({"heading": "He\rro"}, id="selector-cr"),
+]
+
+
+def settled_by(root: Path, routes: list[str], heading: str) -> None:
+    """The printed route pasted into a shell settles the claim: ``forest restore`` where
+    the ground's heading is the file's, else ``forest supersede`` with words; then
+    ``forest check`` is clean and no command a name held ran."""
+    from tests.helpers.cli import forest
+    from tests.helpers.git import pasted
+
+    route = routes[0] if heading == "Hero" else routes[1].replace("'…'", "'the edit is right'")
+    done = pasted(root, route)
+    assert done.returncode == 0, (route, done.stderr)
+    assert forest(root, "check").exit_code == 0
+    assert not (root / "PWNED").exists()
