@@ -1,6 +1,7 @@
 """Bindings in the index: which ground lives in which file section.
 
-Stores: ``binding_events`` (a local cache table, rebuilt from the ledger):
+Stores: ``binding_events`` (a local cache table, rebuilt from the ledger; its SQL in
+bindings_sql.py):
 one row per binding made by an ``adopt`` act, per ``rebind`` and per
 ``retire``, in apply order. A binding's current state is derived (latest
 event wins, but of two rebinds merged branches made, the one rebind_tips.py
@@ -28,6 +29,7 @@ from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any
 
 # The path rule (repository-relative, never special) is the kernel's, shared with the codec.
+from forest_files.custody import bindings_sql as sql
 from forest_files.kernel.repopath import check_repo_path as check_repo_path
 
 # json and the ledger's acts are imported where used: a check reading a binding map
@@ -40,46 +42,7 @@ if TYPE_CHECKING:  # annotations only: a check reading a binding map never opens
     from forest_files.store.forest import ForestStore
 
 
-_TABLE = """
-CREATE TABLE IF NOT EXISTS binding_events (
-    seq            INTEGER PRIMARY KEY,
-    act_id         TEXT NOT NULL,
-    bind_act       TEXT NOT NULL,
-    kind           TEXT NOT NULL CHECK (kind IN ('bind', 'rebind', 'retire')),
-    path           TEXT,
-    selector       TEXT,
-    excludes_json  TEXT,
-    normalisation  TEXT,
-    hash_algo      TEXT,
-    section_hash   TEXT,
-    entry_id       INTEGER,
-    by_sig         TEXT NOT NULL,
-    at             TEXT NOT NULL
-)
-"""
-_INDEXES = (
-    "CREATE INDEX IF NOT EXISTS idx_binding_events_path ON binding_events(path)",
-    "CREATE INDEX IF NOT EXISTS idx_binding_events_entry ON binding_events(entry_id)",
-    "CREATE INDEX IF NOT EXISTS idx_binding_events_bind ON binding_events(bind_act)",
-)
-_INSERT = """
-INSERT INTO binding_events (act_id, bind_act, kind, path, selector, excludes_json,
-    normalisation, hash_algo, section_hash, entry_id, by_sig, at)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-"""
-# What a fold reads of each event, in this order (rebind_tips.py reads its rows by name).
-_EVENT = (
-    "seq, act_id, bind_act, kind, path, selector, excludes_json, normalisation, hash_algo, "
-    "section_hash, entry_id, by_sig"
-)
-_ALL_EVENTS = f"SELECT {_EVENT} FROM binding_events ORDER BY seq"
 _BOUND, _RETIRED = 8, 9  # where a folded state holds who bound it, and whether retired
-# Every event of the bindings made for members of one supersession chain.
-_CHAIN_EVENTS = """
-SELECT bind_act, kind, path, act_id FROM binding_events
-WHERE entry_id IN (SELECT id FROM entries WHERE id = ? OR chain_root = ?)
-ORDER BY seq
-"""
 
 
 @dataclass(frozen=True)
@@ -103,9 +66,9 @@ _FIELD_NAMES = tuple(f.name for f in fields(Binding))
 
 
 def ensure_table(store: ForestStore) -> None:
-    store.conn.execute(_TABLE)
-    for sql in _INDEXES:
-        store.conn.execute(sql)
+    store.conn.execute(sql.TABLE)
+    for statement in sql.INDEXES:
+        store.conn.execute(statement)
 
 
 def table_current(store: ForestStore) -> bool:
@@ -148,15 +111,13 @@ def apply_binds(store: ForestStore, binds: Sequence[tuple[str, BindSpec, int, st
         )
         for (act_id, spec, entry_id, by, at), rules in ruled
     ]
-    store.conn.executemany(_INSERT, rows)
+    store.conn.executemany(sql.INSERT, rows)
 
 
 def binding_of(store: ForestStore, bind_act: str, *, act_id: str) -> Binding:
     """The current state of the binding made by ``bind_act`` (retired ones too)."""
     ensure_table(store)
-    rows = store.conn.execute(
-        f"SELECT {_EVENT} FROM binding_events WHERE bind_act = ? ORDER BY seq", (bind_act,)
-    ).fetchall()
+    rows = store.conn.execute(sql.BINDING_EVENTS, (bind_act,)).fetchall()
     state = _fold(_settled(store, rows)[0])
     if bind_act not in state:
         from forest_files.ledger.acts import LedgerError
@@ -169,7 +130,7 @@ def apply_rebind(store: ForestStore, act_id: str, act: RebindAct, current: Bindi
     import json
 
     store.conn.execute(
-        _INSERT,
+        sql.INSERT,
         (
             act_id,
             current.bind_act,
@@ -199,7 +160,7 @@ def _renormalised(rules: tuple[str, ...], normalise: tuple[str, ...] | None) -> 
 
 def apply_retire(store: ForestStore, act_id: str, act: RetireAct, current: Binding) -> None:
     store.conn.execute(
-        _INSERT,
+        sql.INSERT,
         (
             act_id, current.bind_act, "retire", None, None, None, None, None, None,
             current.entry_id, act.by, act.at,
@@ -211,7 +172,7 @@ def chain_paths(store: ForestStore, chain: int) -> frozenset[str]:
     """Every path a live binding of the supersession chain ``chain`` names."""
     ensure_table(store)
     live: dict[str, str | None] = {}
-    for bind_act, kind, path, _ in store.conn.execute(_CHAIN_EVENTS, (chain, chain)):
+    for bind_act, kind, path, _ in store.conn.execute(sql.CHAIN_EVENTS, (chain, chain)):
         if kind == "retire":
             live[str(bind_act)] = None
         elif kind == "bind" or live.get(str(bind_act)) is not None:
@@ -223,12 +184,12 @@ def chain_paths_ever(store: ForestStore, chain: int) -> frozenset[str]:
     """Every path a binding of the supersession chain ``chain`` ever named: live or
     retired, before and after each rebind (what an act on the chain is judged over)."""
     ensure_table(store)
-    rows = store.conn.execute(_CHAIN_EVENTS, (chain, chain))
+    rows = store.conn.execute(sql.CHAIN_EVENTS, (chain, chain))
     return frozenset(str(path) for _, kind, path, _ in rows if kind != "retire" and path)
 
 
 def _fold(rows: Iterable[Any]) -> dict[str, list[Any]]:
-    """Binding states from their events (``_EVENT``'s columns), in seq order: the latest
+    """Binding states from their events (``sql.EVENT``'s columns), in seq order: the latest
     location wins; a retire ends a binding and nothing after it revives it. A state is
     ``Binding``'s fields in its order (``contested`` False: all_bindings sets it), made
     a ``Binding`` once."""
@@ -276,18 +237,13 @@ def all_bindings(
     only bindings that ever named one of them (a hook judging a few staged files)."""
     ensure_table(store)
     if paths is None:
-        rows = store.conn.execute(_ALL_EVENTS).fetchall()
+        rows = store.conn.execute(sql.ALL_EVENTS).fetchall()
     else:
         wanted = sorted(set(paths))
         rows = []
         for start in range(0, len(wanted), 500):
             chunk = wanted[start : start + 500]
-            marks = ",".join("?" * len(chunk))
-            rows += store.conn.execute(
-                f"SELECT {_EVENT} FROM binding_events WHERE bind_act IN "
-                f"(SELECT bind_act FROM binding_events WHERE path IN ({marks}))",
-                chunk,
-            ).fetchall()
+            rows += store.conn.execute(sql.events_at(len(chunk)), chunk).fetchall()
         rows.sort(key=lambda r: int(r["seq"]))
     state = _fold(_settled(store, rows)[0])
     counts: dict[tuple[str, str], int] = {}
