@@ -9,16 +9,18 @@ search for a removed one."""
 
 from __future__ import annotations
 
-import shutil
 import textwrap
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
-from tests.helpers.cli import ok
-from tests.helpers.git import commit_all, isolate, make_repo, write
-from tests.helpers.unprivileged import hand_over, open_folder, run_as_user, unprivileged_bin
+from tests.helpers.unprivileged import (
+    adopted_place,
+    hand_over,
+    handed_copy,
+    run_as_user,
+)
 
 DOC = "# Doc\n\nThe sky is blue.\n"
 NOTE = "# Note\n\nThe sea is grey.\n"
@@ -29,24 +31,14 @@ EDITED = DOC.replace("blue", "green, an edit not yet committed")
 def place() -> Iterator[tuple[Path, Path]]:
     """doc.md and sub/note.md adopted and committed, in a folder the unprivileged user
     reaches, and the bin folder that user runs forest from."""
-    with open_folder() as folder, pytest.MonkeyPatch.context() as patch:
-        isolate(patch)
-        bin_dir = unprivileged_bin(folder)
-        repo = make_repo(folder, "base")
-        ok(repo, "init")
-        write(repo, "doc.md", DOC)
-        write(repo, "sub/note.md", NOTE)
-        commit_all(repo, "init")
-        ok(repo, "adopt", "doc.md", "sub/note.md", "--words", "the docs")
-        commit_all(repo, "adopt")
-        yield repo, bin_dir
+    with adopted_place(
+        {"doc.md": DOC, "sub/note.md": NOTE}, "doc.md", "sub/note.md", words="the docs"
+    ) as made:
+        yield made
 
 
 def _copy(place: tuple[Path, Path], name: str) -> Path:
-    base, _ = place
-    repo = base.with_name(name)
-    shutil.copytree(base, repo, symlinks=True)
-    return repo
+    return handed_copy(place[0], name, hand=False)
 
 
 def _file_000(repo: Path) -> Path:

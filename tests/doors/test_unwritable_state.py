@@ -9,15 +9,17 @@ from __future__ import annotations
 
 import hashlib
 import os
-import shutil
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
-from tests.helpers.cli import ok
-from tests.helpers.git import commit_all, isolate, make_repo, write
-from tests.helpers.unprivileged import hand_over, open_folder, run_as_user, unprivileged_bin
+from tests.helpers.unprivileged import (
+    adopted_place,
+    hand_over,
+    handed_copy,
+    run_as_user,
+)
 
 DOC = "# Doc\n\nThe sky is blue.\n"
 DOORS = {  # door: (command, exit code with a writable folder: drift absent, present)
@@ -62,16 +64,8 @@ CASES: dict[str, Callable[[Path], None]] = {
 def place() -> Iterator[tuple[Path, Path]]:
     """A repository with doc.md adopted and committed (in a folder the unprivileged user
     reaches), and the bin folder that user runs forest from."""
-    with open_folder() as folder, pytest.MonkeyPatch.context() as patch:
-        isolate(patch)  # the function-scoped autouse isolation comes after this fixture
-        bin_dir = unprivileged_bin(folder)
-        repo = make_repo(folder, "base")
-        ok(repo, "init")
-        write(repo, "doc.md", DOC)
-        commit_all(repo, "init")
-        ok(repo, "adopt", "doc.md", "--words", "the doc")
-        commit_all(repo, "adopt")
-        yield repo, bin_dir
+    with adopted_place({"doc.md": DOC}, "doc.md") as made:
+        yield made
 
 
 def _snapshot(repo: Path) -> dict[str, str]:
@@ -89,9 +83,7 @@ def test_unwritable_state_doors_judge_or_refuse_one_line(
     place: tuple[Path, Path], case: str, drift: bool
 ) -> None:
     base, bin_dir = place
-    repo = base.with_name(f"{case}-{drift}")
-    shutil.copytree(base, repo, symlinks=True)
-    hand_over(repo)
+    repo = handed_copy(base, f"{case}-{drift}")
     installed = run_as_user(repo, "forest hooks install", bin_dir)
     assert installed.returncode == 0, installed.stderr
     text = DOC.replace("blue", "green") if drift else DOC

@@ -9,15 +9,16 @@ lets fsck check it all: ok."""
 from __future__ import annotations
 
 import os
-import shutil
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
-from tests.helpers.cli import ok
-from tests.helpers.git import commit_all, isolate, make_repo, write
-from tests.helpers.unprivileged import hand_over, open_folder, run_as_user, unprivileged_bin
+from tests.helpers.unprivileged import (
+    adopted_place,
+    handed_copy,
+    run_as_user,
+)
 
 
 def _tree(state: Path) -> list[Path]:
@@ -49,16 +50,8 @@ CASES: dict[str, Callable[[Path], None]] = {
 
 @pytest.fixture(scope="module")
 def place() -> Iterator[tuple[Path, Path]]:
-    with open_folder() as folder, pytest.MonkeyPatch.context() as patch:
-        isolate(patch)
-        bin_dir = unprivileged_bin(folder)
-        repo = make_repo(folder, "base")
-        ok(repo, "init")
-        write(repo, "doc.md", "# Doc\n\nThe sky is blue.\n")
-        commit_all(repo, "init")
-        ok(repo, "adopt", "doc.md", "--words", "the doc")
-        commit_all(repo, "adopt")
-        yield repo, bin_dir
+    with adopted_place({"doc.md": "# Doc\n\nThe sky is blue.\n"}, "doc.md") as made:
+        yield made
 
 
 @pytest.mark.parametrize("case", sorted(CASES))
@@ -66,9 +59,7 @@ def test_fsck_index_out_of_reach_names_access_fix_not_rebuild_refused(
     place: tuple[Path, Path], case: str
 ) -> None:
     base, bin_dir = place
-    repo = base.with_name(case)
-    shutil.copytree(base, repo, symlinks=True)
-    hand_over(repo)
+    repo = handed_copy(base, case)
     state = repo / ".git" / "forest"
     assert run_as_user(repo, "forest fsck", bin_dir).returncode == 0
     CASES[case](state)

@@ -115,6 +115,39 @@ def unprivileged_bin(folder: Path) -> Path:
     return made
 
 
+@contextmanager
+def adopted_place(
+    files: dict[str, str], *adopt: str, words: str = "the doc"
+) -> Iterator[tuple[Path, Path]]:
+    """A repository with ``files`` committed and ``adopt`` adopted and committed, in a
+    folder the unprivileged user reaches (``open_folder``), and the bin folder that user
+    runs forest from: a module's set-up, copied per test (``handed_copy``)."""
+    from tests.helpers.cli import ok
+    from tests.helpers.git import commit_all, isolate, make_repo, write
+
+    with open_folder() as folder, pytest.MonkeyPatch.context() as patch:
+        isolate(patch)  # the function-scoped autouse isolation comes after a module fixture
+        bin_dir = unprivileged_bin(folder)
+        repo = make_repo(folder, "base")
+        ok(repo, "init")
+        for name, text in files.items():
+            write(repo, name, text)
+        commit_all(repo, "init")
+        ok(repo, "adopt", *adopt, "--words", words)
+        commit_all(repo, "adopt")
+        yield repo, bin_dir
+
+
+def handed_copy(base: Path, name: str, *, hand: bool = True) -> Path:
+    """A copy of ``base`` beside it named ``name``, handed to the unprivileged user
+    (``hand_over``) unless ``hand`` is False."""
+    repo = base.with_name(name)
+    shutil.copytree(base, repo, symlinks=True)
+    if hand:
+        hand_over(repo)
+    return repo
+
+
 def hand_over(path: Path) -> None:
     """``path`` and everything under it owned by the unprivileged user (as root only)."""
     if not as_root():

@@ -15,14 +15,11 @@ from pathlib import Path
 import pytest
 
 from forest_files.kernel.access import regain_access
-from tests.helpers.cli import ok
-from tests.helpers.git import commit_all, isolate, make_repo, write
 from tests.helpers.unprivileged import (
+    adopted_place,
     as_root,
-    hand_over,
-    open_folder,
+    handed_copy,
     run_as_user,
-    unprivileged_bin,
 )
 
 DOC = "# Doc\n\nThe sky is blue.\n"
@@ -33,23 +30,8 @@ DOORS = ("forest check", "forest status")  # an act meets git's "dubious ownersh
 def place() -> Iterator[tuple[Path, Path]]:
     """A repository with doc.md adopted (in a folder the unprivileged user reaches), and
     the bin folder that user runs forest from."""
-    with open_folder() as folder, pytest.MonkeyPatch.context() as patch:
-        isolate(patch)
-        bin_dir = unprivileged_bin(folder)
-        repo = make_repo(folder, "base")
-        ok(repo, "init")
-        write(repo, "doc.md", DOC)
-        commit_all(repo, "init")
-        ok(repo, "adopt", "doc.md", "--words", "the doc")
-        commit_all(repo, "adopt")
-        yield repo, bin_dir
-
-
-def _copy(base: Path, name: str) -> Path:
-    repo = base.with_name(name)
-    shutil.copytree(base, repo, symlinks=True)
-    hand_over(repo)
-    return repo
+    with adopted_place({"doc.md": DOC}, "doc.md") as made:
+        yield made
 
 
 def _fix(line: str) -> list[str]:
@@ -65,7 +47,7 @@ def test_state_dir_under_root_owned_git_dir_says_chown_refused(
     if not as_root():
         pytest.skip("only root can give .git to root")
     base, bin_dir = place
-    repo = _copy(base, "root-owned-git")
+    repo = handed_copy(base, "root-owned-git")
     git_dir = repo / ".git"
     shutil.rmtree(git_dir / "forest")
     os.chown(git_dir, 0, 0)
@@ -83,7 +65,7 @@ def test_index_unreadable_says_chmod_readable_refused(place: tuple[Path, Path]) 
     """``woods.db`` at mode ``000``: one line whose fix, pasted as the user, makes the
     door work again (``chmod u+rwX`` of the file and its folder)."""
     base, bin_dir = place
-    repo = _copy(base, "index-unreadable")
+    repo = handed_copy(base, "index-unreadable")
     state = repo / ".git" / "forest"
     index = state / "woods.db"
     index.chmod(0)

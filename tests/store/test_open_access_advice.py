@@ -8,20 +8,16 @@ from __future__ import annotations
 
 import os
 import shlex
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from tests.helpers.cli import ok
-from tests.helpers.git import commit_all, isolate, make_repo, write
 from tests.helpers.unprivileged import (
+    adopted_place,
     as_root,
-    hand_over,
-    open_folder,
+    handed_copy,
     run_as_user,
-    unprivileged_bin,
 )
 
 DOC = "# Doc\n\nThe sky is blue.\n"
@@ -32,23 +28,12 @@ DOORS = ("forest log doc.md", "forest verify", "forest adopt new.md --words 'a n
 def place() -> Iterator[tuple[Path, Path]]:
     """A repository with doc.md adopted (in a folder the unprivileged user reaches), and
     the bin folder that user runs forest from."""
-    with open_folder() as folder, pytest.MonkeyPatch.context() as patch:
-        isolate(patch)
-        bin_dir = unprivileged_bin(folder)
-        repo = make_repo(folder, "base")
-        ok(repo, "init")
-        write(repo, "doc.md", DOC)
-        write(repo, "new.md", "# New\n\nA new doc.\n")
-        commit_all(repo, "init")
-        ok(repo, "adopt", "doc.md", "--words", "the doc")
-        commit_all(repo, "adopt")
-        yield repo, bin_dir
+    with adopted_place({"doc.md": DOC, "new.md": "# New\n\nA new doc.\n"}, "doc.md") as made:
+        yield made
 
 
 def _copy(base: Path, name: str) -> tuple[Path, Path]:
-    repo = base.with_name(name)
-    shutil.copytree(base, repo, symlinks=True)
-    hand_over(repo)
+    repo = handed_copy(base, name)
     return repo, repo / ".git" / "forest"
 
 
