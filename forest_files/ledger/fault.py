@@ -6,7 +6,8 @@ and neither imports the other's module to refuse a line.
 Stores: nothing.
 Refuses: nothing itself.
 Returns: ``LedgerError``; ``is_hex64`` (an act id, content id or body hash);
-``body_unhashed`` (how a body file that does not hash to its name is said).
+``body_unhashed`` (how a body file that does not hash to its name is said);
+``place`` (where in the ledger a fault lies, said only as far as it is known).
 Test: tests/ledger/test_ledger_codec.py
 """
 
@@ -28,6 +29,14 @@ CRLF_CHECKOUT = "crlf-checkout"
 def body_unhashed(body_hash: str) -> str:
     """How a body file that does not hash to its name is said, before any cause."""
     return f"body file {body_hash} does not hash to its name"
+
+
+def place(segment: str | None, line: int | None) -> str:
+    """``segment S line N``, each part only when known ("" when neither is): a fault
+    the replay found in a segment without a line, or in no segment, is never said at
+    ``line -``."""
+    where = [f"segment {segment}"] if segment is not None else []
+    return " ".join(where + ([f"line {line}"] if line is not None else []))
 
 
 def is_hex64(value: object) -> bool:
@@ -59,12 +68,8 @@ class LedgerError(StoreCorruption):
         cause: str | None = None,
         body: str | None = None,
     ) -> None:
-        where = []
-        if segment is not None:
-            where.append(f"segment {segment}")
-        if line is not None:
-            where.append(f"line {line}")
-        message = f"ledger {' '.join(where)}: {reason}" if where else f"ledger: {reason}"
+        where = place(segment, line)
+        message = f"ledger {where}: {reason}" if where else f"ledger: {reason}"
         super().__init__(message)
         self.reason = reason
         self.segment = segment

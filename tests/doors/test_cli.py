@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import subprocess
 import sys
@@ -14,6 +15,7 @@ from forest_files.custody.repository import Repository
 from forest_files.doors.cli import app
 from forest_files.doors.cli.errors import exit_code
 from forest_files.kernel.errors import ForestError, StoreBusy, StoreCorruption
+from forest_files.kernel.hashing import canonical_json, sha256_text
 from forest_files.ledger import LedgerError
 from forest_files.ledger.segment_files import segment_paths
 from tests.helpers.git import commit_all, make_repo
@@ -71,6 +73,23 @@ def test_verify_edited_segment_detected(repo: Path) -> None:
     assert "fault" in err and "Some ground" not in out + err
     code, _, err = forest("sync", "--repo", str(repo))
     assert code == 3 and len(err.strip().splitlines()) == 1
+
+
+def test_verify_replay_fault_without_line_said_at_its_segment_detected(repo: Path) -> None:
+    # An act edited with its id and its segment's name recomputed: every line hashes
+    # right, only the replay refuses it, and it knows the segment, not the line.
+    [segment] = segment_paths(repo / ".forest" / "ledger")
+    act = json.loads(segment.read_bytes())
+    act["entry"]["jurisdiction"] = "away"
+    body = {k: v for k, v in act.items() if k != "id"}
+    line = canonical_json({**body, "id": sha256_text(canonical_json(body))}).encode() + b"\n"
+    segment.unlink()
+    name = hashlib.sha256(line).hexdigest()
+    (segment.parent / f"{name}.jsonl").write_bytes(line)
+    code, out, _ = forest("verify", "--repo", str(repo))
+    assert code == 3
+    assert f"refused: segment {name}: act " in out
+    assert "line -" not in out and "segment -" not in out
 
 
 def test_sync_rebuild_log(repo: Path) -> None:

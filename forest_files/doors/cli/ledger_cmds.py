@@ -87,11 +87,10 @@ def _fault_line(f: Fault) -> str:
     works where the user stands; where that is not known, at the repository root."""
     from forest_files.kernel.shellword import printable
     from forest_files.kernel.standing import reach
+    from forest_files.ledger.fault import place
 
-    if f.path is not None:  # one file at fault (a stray): its path says where
-        text = f"{f.code}: {printable(f.detail)}"
-    else:
-        text = f"{f.code}: segment {f.segment or '-'} line {f.line or '-'}: {printable(f.detail)}"
+    where = "" if f.path is not None else place(f.segment, f.line)  # a stray: its path
+    text = f"{f.code}: {printable(where) + ': ' if where else ''}{printable(f.detail)}"
     return text + (f"\n  fix{_where(reach())}: {printable(f.fix)}" if f.fix else "")
 
 
