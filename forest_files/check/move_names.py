@@ -26,6 +26,7 @@ from forest_files.text.selector import (
     MAX_INDEX,
     MAX_SELECTOR_CHARS,
     Selector,
+    SelectorError,
     check_heading_part,
     parse_selector,
     render,
@@ -85,8 +86,8 @@ def unnamed_why(place: Place) -> str:
     path or section (a control character in the path, say), or its length."""
     try:
         shown = render(Selector(place.path, place.kind, place.parts, place.ordinal))
-    except ForestError as exc:
-        return str(exc).split("; valid selectors:", 1)[0]
+    except SelectorError as exc:
+        return exc.problem
     return f"its selector would be {len(shown)} characters, longer than {MAX_SELECTOR_CHARS}"
 
 

@@ -124,7 +124,9 @@ def _check_spec(ap: ApplyRules, act: Act, spec: BindSpec, body_hash: str) -> Non
         raise ap.fail(act, "the binding's section_hash is not the adopted body's hash")
     try:
         named = parse_selector(spec.selector).path
-    except (SelectorError, ValueError) as exc:
+    except SelectorError as exc:  # a ledger's selector was never typed: no forms listed
+        raise ap.fail(act, f"the binding's selector is not valid: {exc.problem}") from None
+    except ValueError as exc:
         raise ap.fail(act, f"the binding's selector is not valid: {exc}") from None
     if named != spec.path:
         raise ap.fail(act, f"the binding's selector names {named}, not its path")

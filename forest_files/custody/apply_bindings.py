@@ -48,7 +48,9 @@ def rebind(ap: ApplyRules, act: Act, p: RebindAct) -> tuple[list[str], frozenset
     current = _binding(ap, act, p.binding)
     try:
         named = parse_selector(p.selector).path
-    except (SelectorError, ValueError) as exc:
+    except SelectorError as exc:  # a ledger's selector was never typed: no forms listed
+        raise ap.fail(act, f"its selector is not valid: {exc.problem}") from None
+    except ValueError as exc:
         raise ap.fail(act, f"its selector is not valid: {exc}") from None
     if named != p.path:
         raise ap.fail(act, f"its selector names {named}, not its path")

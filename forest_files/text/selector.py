@@ -67,7 +67,15 @@ EXAMPLES = (
 
 
 class SelectorError(ForestError):
-    """A selector is malformed, unsafe, or does not pick exactly one section."""
+    """A selector is malformed, unsafe, or does not pick exactly one section.
+
+    ``problem``: what is wrong, without the list of valid forms a person typing a
+    selector is shown (``EXAMPLES``): a ledger line's selector, or one a tool hands
+    back, was never typed (the applier, the MCP tools, the move search say it so)."""
+
+    def __init__(self, message: str, problem: str | None = None) -> None:
+        super().__init__(message)
+        self.problem = message if problem is None else problem
 
 
 class SectionNotFound(SelectorError):
@@ -83,7 +91,7 @@ class AmbiguousSelector(SelectorError):
 
 
 def _refuse(what: str) -> SelectorError:
-    return SelectorError(f"{what}; {EXAMPLES}")
+    return SelectorError(f"{what}; {EXAMPLES}", what)
 
 
 @dataclass(frozen=True)
@@ -246,8 +254,7 @@ def _head(text: str) -> tuple[str, str, str]:
         if not marker:
             raise
         hint = f"if {marker!r} is part of the file name, write it as '\\{marker[0]}'"
-        what = str(exc).split("; valid selectors:", 1)[0]
-        raise _refuse(f"{what} ({hint})") from None
+        raise _refuse(f"{exc.problem} ({hint})") from None
     return path, marker, rest
 
 

@@ -100,6 +100,7 @@ def test_ledger_claimed_control_char_every_door_refuses_one_line_refused(
         assert done.exit_code == 3 and done.stdout == "", (door, done.output)
         (line,) = done.stderr.splitlines()
         assert line.startswith("forest: ") and "control character" in line, (door, line)
+        assert "valid selectors" not in line, (door, line)  # a ledger's, never typed
     github = forest(root, "ci", "--base", "main", "--format", "github")
     assert github.exit_code == 3, github.output
     _unforged(github.stdout)

@@ -102,6 +102,7 @@ def test_mcp_ledger_claimed_control_char_every_tool_refuses_naming_verify_refuse
             refused, line = _call(session, tool, args)
             assert refused and line.startswith("forest: ledger"), (tool, line)
             assert "control character" in line and "PWNED" not in line, (tool, line)
+            assert "valid selectors" not in line and len(line) < 400, (tool, line)
             assert line.endswith(" (`forest verify` lists every fault of the ledger)"), line
     finally:
         session.close()

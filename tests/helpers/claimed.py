@@ -79,12 +79,15 @@ CLAIMS = [
     pytest.param({"heading": "$(touch PWNED)'Hero`x`"}, id="selector-subst-quote"),
     pytest.param({"heading": "\u202eHe\u200bro"}, id="selector-bidi-zwsp"),
 ]
-# Claims the ledger's reader refuses (a line break forging a line where it is read).
+# Claims the ledger's reader refuses (a line break forging a line where it is read),
+# or its replay (another control character: the selector's own refusal, without the
+# list of forms a person typing one is shown).
 REFUSED = [
     pytest.param({"path": "a\n::error::PWNED.md"}, id="path-newline"),
     pytest.param({"path": "a\r::error::PWNED.md"}, id="path-cr"),
     pytest.param({"heading": "He\n::warning::PWNED"}, id="selector-newline"),
     pytest.param({"heading": "He\rro"}, id="selector-cr"),
+    pytest.param({"heading": "He\x07ro"}, id="selector-bel"),
 ]
 
 

@@ -131,12 +131,12 @@ def _found(live: list[Binding], wanted: str) -> Binding:
     command line's list of every selector form, which cut at a line's bound ended
     mid-quote."""
     from forest_files.custody.lookup import find_binding
-    from forest_files.text.selector import EXAMPLES, SelectorError
+    from forest_files.text.selector import SelectorError
 
     try:
         return find_binding(live, wanted)
     except SelectorError as exc:
-        what = str(exc).split("; " + EXAMPLES, 1)[0][:300]
+        what = exc.problem[:300]
         raise ToolRefused(f"{what}; pass a selector the `ground` tool lists") from None
 
 
