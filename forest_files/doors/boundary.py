@@ -167,19 +167,9 @@ def _denied_line(exc: BaseException) -> str | None:
     mount, a ``.git/forest`` left by ``sudo forest …``, a mode changed by hand): the
     path and the command that gives it back (kernel/access.py: ``chmod``, or ``chown``
     when another user owns it); None for any other exception."""
-    import errno
+    from forest_files.kernel.access import denied_line
 
-    if not isinstance(exc, OSError) or exc.errno not in (errno.EACCES, errno.EPERM):
-        return None
-    if not isinstance(exc.filename, (str, bytes, os.PathLike)):
-        return None
-    from forest_files.kernel.access import regain_access
-    from forest_files.kernel.shellword import printable, shell_word
-
-    path = os.fsdecode(exc.filename)
-    folder = shell_word(os.path.dirname(os.path.abspath(path)))
-    fix = regain_access(path) or f"make {folder} writable (its mode allows it already)"
-    return f"cannot use {printable(path)} ({exc.strerror}); {fix}, then run the command again"
+    return denied_line(exc)
 
 
 def _more(exc: BaseException) -> str:

@@ -6,12 +6,13 @@ it left by ``sudo forest …``, an index at mode ``000``) is told the ``chmod`` 
 makes it and its folder readable and writable by its owner, or, when another user
 (root) owns either, the ``chown`` that gives the folder back: a ``chmod`` there
 fails. The error boundary (doors/boundary.py), the state directories
-(kernel/state.py), the store's opening (store/connection.py) and ``forest fsck``
-(governance/fsck.py, its command alone) all say this one.
+(kernel/state.py), the store's opening (store/connection.py), the watcher's log
+(doors/watch/watcher.py) and ``forest fsck`` (governance/fsck.py, its command alone)
+all say this one.
 
 Stores: nothing. Refuses: nothing.
 Returns: the fix as text, its paths absolute and quoted to work pasted from any folder
-(kernel/shellword.py).
+(kernel/shellword.py); ``denied_line``, the whole line for an EACCES/EPERM error.
 Test: tests/kernel/test_access_advice.py, tests/doors/test_unwritable_state.py
 """
 
@@ -33,6 +34,24 @@ def regain_access(path: str, *beside: str) -> str | None:
     if command is not None and command.startswith("sudo "):
         return f"another user owns it: {command}"
     return command
+
+
+def denied_line(exc: BaseException, then: str = "run the command again") -> str | None:
+    """The line for a file or folder this user may not read or write (EACCES, EPERM):
+    the path, why, and the command that gives it back, then ``then``; None for any
+    other exception, or one that names no path."""
+    import errno
+
+    if not isinstance(exc, OSError) or exc.errno not in (errno.EACCES, errno.EPERM):
+        return None
+    if not isinstance(exc.filename, (str, bytes, os.PathLike)):
+        return None
+    from forest_files.kernel.shellword import printable, shell_word
+
+    path = os.fsdecode(exc.filename)
+    folder = shell_word(os.path.dirname(os.path.abspath(path)))
+    fix = regain_access(path) or f"make {folder} writable (its mode allows it already)"
+    return f"cannot use {printable(path)} ({exc.strerror}); {fix}, then {then}"
 
 
 def regain_command(path: str, *beside: str) -> str | None:

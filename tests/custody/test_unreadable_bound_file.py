@@ -143,7 +143,7 @@ def test_watcher_says_it_and_keeps_running(place: tuple[Path, Path]) -> None:
 
     out = done.stdout
     assert done.returncode == 0, out + done.stderr
-    assert f"PermissionError on {repo / 'doc.md'}: Permission denied" in out, out
+    assert f"cannot use {repo / 'doc.md'} (Permission denied); chmod u+rwX" in out, out
     assert "ALIVE True" in out, out
     assert "VERDICTS []" in out, out  # nothing judged missing while it could not be read
     assert "AFTER True ['drifted']" in out, out

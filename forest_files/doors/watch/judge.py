@@ -6,16 +6,22 @@ taken only if it still hashes to what the check judged. Nothing else: no
 ledger segment, no ground, no index row the check would not write anyway.
 Refuses: nothing; a busy index is retried with backoff (then ``StoreBusy``
 goes up and the batch is held, never lost); a failure on one section is
-logged and the rest go on.
+logged and the rest go on. A bound file this user may not read (the check
+raises its PermissionError rather than call it missing) is set aside and the
+rest judged without it (``check_readable``): one unreadable file does not hide
+every other file's drift.
 Returns: ``Judged`` — the findings that changed since the last verdict and
 the lines to show for them, rendered by check/text.py (the watcher words no
-finding and no route itself).
-Test: tests/doors/test_watch.py, tests/doors/test_watch_contests.py
+finding and no route itself); ``Readable`` — a check's findings, the paths it
+judged, and the bound paths it could not read.
+Test: tests/doors/test_watch.py, tests/doors/test_watch_contests.py,
+tests/doors/test_watch_unreadable.py
 """
 
 from __future__ import annotations
 
 import logging
+import os
 import random
 import threading
 from dataclasses import dataclass, field
@@ -50,6 +56,44 @@ def check(root: Path, paths: tuple[str, ...], stop: threading.Event) -> list[Rep
             if delay is None or stop.wait(delay * random.uniform(0.5, 1.5)):
                 raise
     raise AssertionError("unreachable")
+
+
+@dataclass(frozen=True)
+class Readable:
+    items: list[Reported]
+    paths: tuple[str, ...]  # what was judged: () for everything
+    denied: dict[str, PermissionError]  # bound path -> why this user may not read it
+
+
+def check_readable(
+    root: Path, paths: tuple[str, ...], stop: threading.Event, bound: frozenset[str]
+) -> Readable:
+    """``check``, judged again without each bound path (of ``bound``) this user may not
+    read, until one passes: every other binding keeps its verdict. A judged subset then
+    stands for ``paths`` (``()``: every bound path), so ``[require]`` coverage is that
+    subset's too while a file stays unreadable. One more check per unreadable file."""
+    denied: dict[str, PermissionError] = {}
+    asked = paths
+    while True:
+        try:
+            return Readable(check(root, asked, stop), asked, denied)
+        except PermissionError as exc:
+            path = _bound_path(root, exc, bound)
+            if path is None or path in denied:
+                raise  # not a bound file's (a state file's): the batch's error
+            denied[path] = exc
+            asked = tuple(sorted(set(paths or bound) - denied.keys()))
+            if not asked:
+                return Readable([], asked, denied)
+
+
+def _bound_path(root: Path, exc: OSError, bound: frozenset[str]) -> str | None:
+    """The repository path of the file ``exc`` names, when it is one of ``bound``."""
+    if not isinstance(exc.filename, (str, os.PathLike)):
+        return None
+    path = os.path.relpath(os.path.abspath(exc.filename), os.path.abspath(root))
+    path = path.replace(os.sep, "/")
+    return path if path in bound else None
 
 
 def _key(r: Reported) -> str:

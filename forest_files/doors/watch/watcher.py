@@ -45,6 +45,8 @@ from forest_files.doors.watch.journal import Journal
 from forest_files.doors.watch.observe import LostEvents, ObserverFactory, Observers, default_factory
 from forest_files.doors.watch.respond import Alert, Responder, Sink
 from forest_files.doors.watch.settings import WatchSettings
+from forest_files.doors.watch.unreadable import THEN, Unreadable
+from forest_files.kernel.access import denied_line
 from forest_files.kernel.errors import ForestError, StoreBusy
 from forest_files.kernel.exits import one_line
 from forest_files.kernel.paths import CONFIG_NAME, LEDGER_DIR, SEGMENTS
@@ -85,6 +87,7 @@ class Watcher:
         s = self.settings
         self.observers = Observers(handler, poll=s.poll, interval=s.poll_interval, factory=factory)
         self.verdicts = judge.Verdicts(self.journal)
+        self.unreadable = Unreadable(self.journal, self.errors)
         self._stop = threading.Event()
         self._stopped = False
         self._lock = threading.Lock()
@@ -187,7 +190,8 @@ class Watcher:
     def _error(self, exc: BaseException) -> None:
         text = one_line(exc) if isinstance(exc, ForestError) else type(exc).__name__
         if isinstance(exc, OSError) and exc.filename:
-            text = f"{type(exc).__name__} on {exc.filename}: {exc.strerror}"
+            denied = denied_line(exc, THEN)  # a state file this user may not use: its fix
+            text = denied or f"{type(exc).__name__} on {exc.filename}: {exc.strerror}"
         self._erred = True
         self.error_count += 1
         if text == self.problem:  # still failing the same way: said once already
@@ -238,12 +242,16 @@ class Watcher:
             paths = self._ready(batch, now)
             if not paths:
                 return False
-        items = judge.check(self.root, paths, self._stop)
+        read = judge.check_readable(self.root, paths, self._stop, self.bound.paths)
         if self.git.busy() is not None or self.git.head() != self.head:
             # git started while we judged: these verdicts may mix two states
             self.collector.hold({}, frozenset({"full"}), now + self.settings.git_retry)
             return False
-        self._take(items, full, paths)
+        standing = self.unreadable.take(read.denied, read.paths)
+        if standing:  # said once; the problem `status` shows while it lasts
+            self._erred, self.problem = True, standing
+        if read.paths or not read.denied:  # an unreadable file keeps its last verdict
+            self._take(read.items, full and not read.denied, read.paths)
         self.collector.follow(self.verdicts.searching(), since=now)
         self.journal.add("check", detail=str(len(paths)) if paths else "all")
         if full:
