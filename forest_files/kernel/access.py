@@ -12,7 +12,8 @@ all say this one.
 
 Stores: nothing. Refuses: nothing.
 Returns: the fix as text, its paths absolute and quoted to work pasted from any folder
-(kernel/shellword.py); ``denied_line``, the whole line for an EACCES/EPERM error.
+(kernel/shellword.py); ``denied_line``, the whole line for an EACCES/EPERM error;
+``refused_beside``, which of a database's ``-wal``/``-shm`` stops its writes.
 Test: tests/kernel/test_access_advice.py, tests/doors/test_unwritable_state.py
 """
 
@@ -52,6 +53,21 @@ def denied_line(exc: BaseException, then: str = "run the command again") -> str 
     folder = shell_word(os.path.dirname(os.path.abspath(path)))
     fix = regain_access(path) or f"make {folder} writable (its mode allows it already)"
     return f"cannot use {printable(path)} ({exc.strerror}); {fix}, then {then}"
+
+
+def refused_beside(*beside: str) -> str | None:
+    """Which of ``beside`` (a database's ``-wal`` and ``-shm``) this user cannot write,
+    as words naming it (``"…/woods.db-wal is another user's"``, ``"… is read-only"``);
+    None when each is missing or this user's to write."""
+    from forest_files.kernel.shellword import printable
+
+    for path in map(os.path.abspath, beside):
+        uid, mode = _owner_and_mode(path)
+        if uid is not None and uid != _me():
+            return f"{printable(path)} is another user's"
+        if mode is not None and mode & _NEEDED[False] != _NEEDED[False]:
+            return f"{printable(path)} is read-only"
+    return None
 
 
 def regain_command(path: str, *beside: str) -> str | None:

@@ -9,7 +9,8 @@ Refuses: nothing; it translates. A busy/locked database becomes ``StoreBusy``
 full": a full disk, a quota, a file-size limit) a ``ForestError`` saying to free
 space, a file it cannot open or write (a read-only file or directory: SQLite's
 "unable to open" or "readonly database") one naming the ``chmod`` that makes it
-readable and writable, or the ``chown`` of another user's (kernel/access.py), a use
+readable and writable, or the ``chown`` of another user's (kernel/access.py), naming
+the ``-wal`` or ``-shm`` beside it that stops the write when it is that one, a use
 after ``close()`` a ``ForestError``. A nested block whose error made SQLite roll
 the whole transaction back itself raises that error, never the "no such
 savepoint" of rolling back to a savepoint that is gone.
@@ -152,10 +153,17 @@ def enable_wal(conn: sqlite3.Connection) -> None:
     try:
         conn.execute("PRAGMA journal_mode = WAL")
     except sqlite3.Error as exc:
-        file = next(
-            (row[2] for row in conn.execute("PRAGMA database_list") if row[1] == "main"), ""
-        )
-        raise translate(exc, f"open {file}", path=file or None) from exc
+        file = main_file(conn)
+        raise translate(exc, f"open {file or ''}", path=file) from exc
+
+
+def main_file(conn: sqlite3.Connection) -> str | None:
+    """The file of ``conn``'s main database, for a refusal to name (None: in memory)."""
+    try:
+        rows = conn.execute("PRAGMA database_list").fetchall()
+    except sqlite3.Error:
+        return None
+    return next((str(row[2]) for row in rows if row[1] == "main" and row[2]), None)
 
 
 def damaged(exc: sqlite3.Error) -> bool:
@@ -192,15 +200,19 @@ def translate(
             "quota or a file-size limit)"
         )
     if base in (_SQLITE_CANTOPEN, _SQLITE_READONLY):
-        from forest_files.kernel.access import regain_access
+        from forest_files.kernel.access import refused_beside, regain_access
 
         # SQLite makes the -wal and -shm with the file's mode: a 0444 file leaves 0444 ones
-        fix = regain_access(path, f"{path}-wal", f"{path}-shm") if path else None
+        beside = (f"{path}-wal", f"{path}-shm") if path else ()
+        fix = regain_access(path, *beside) if path else None
         if fix is None:  # no path, or its modes allow it already (a read-only mount)
             return ForestError(
                 f"{context}: {text}; make the file and its directory writable (SQLite "
                 "writes its journal beside it)"
             )
+        # the database opened, its log did not: the file to name is the log, not the database
+        why = refused_beside(*beside)
+        text = f"{text} ({why})" if why else text
         return ForestError(f"{context}: {text}; {fix}, then run the command again")
     if isinstance(exc, sqlite3.IntegrityError):
         return StoreConstraint(f"{context}: the schema refused the write: {text}")
@@ -255,7 +267,7 @@ def atomic(conn: sqlite3.Connection) -> Iterator[None]:
     try:
         _begin_immediate(conn)
     except sqlite3.Error as exc:
-        raise translate(exc, "begin") from exc
+        raise translate(exc, "begin", path=main_file(conn)) from exc
     try:
         yield
     except BaseException:
@@ -267,4 +279,4 @@ def atomic(conn: sqlite3.Connection) -> Iterator[None]:
     except sqlite3.Error as exc:
         if conn.in_transaction:
             conn.execute("ROLLBACK")
-        raise translate(exc, "commit") from exc
+        raise translate(exc, "commit", path=main_file(conn)) from exc
