@@ -32,6 +32,10 @@ from forest_files.custody.config import (
 from forest_files.custody.sources import config_texts_at, segments_at
 from forest_files.ledger.verify import Fault
 
+# (commit, parents, author) of each commit of a range, oldest first, in git's commit
+# order: one ``git log`` (gitio ``commits_with_authors``).
+Listed = list[tuple[str, tuple[str, ...], str]]
+
 
 def _holds_everything(cfg: ForestConfig, who: str) -> bool:
     """``who`` is listed for the glob ``**`` (or nothing is governed at all)."""
@@ -44,13 +48,14 @@ def _holds_everything(cfg: ForestConfig, who: str) -> bool:
 
 
 def governance_faults(
-    root: Path, base: str, head: str, base_cfg: ForestConfig
+    root: Path, base: str, head: str, base_cfg: ForestConfig, listed: Listed | None = None
 ) -> tuple[list[Fault], dict[str, str]]:
     """Faults of governed changes, and the commits that made one an author holding
-    ``**`` may make (commit -> author: under signing they must also be signed)."""
+    ``**`` may make (commit -> author: under signing they must also be signed).
+    ``listed``: the range ``base..head`` as the caller listed it already."""
     faults: list[Fault] = []
     governed: dict[str, str] = {}
-    commits = gitio.commits_with_authors(root, f"{base}..{head}")
+    commits = gitio.commits_with_authors(root, f"{base}..{head}") if listed is None else listed
     faults += _keyring_faults(root, commits, base_cfg, governed)
     texts = config_texts_at(root, [c for commit, parents, _ in commits for c in (commit, *parents)])
     for commit, parents, author in commits:

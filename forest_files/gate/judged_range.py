@@ -1,7 +1,7 @@
 """One CI gate run's range judged: its commits, their faults with routes, HEAD's findings.
 
 ``JudgedRange`` is what ``run_gate`` (ci.py) holds for one run: the range's
-commits (merge-base..HEAD, oldest first, one ``git rev-list`` for their parents),
+commits (merge-base..HEAD, oldest first, one ``git log`` for their parents and authors),
 its ledger faults from ``check_range`` each given its route (a ledger file a commit
 deleted or changed put back, a governed change taken out, an act refused for its
 signer or body dropped: rewrite.py), HEAD's ledger faults with a dangling
@@ -34,6 +34,7 @@ from forest_files.check.findings import Reported, Route
 from forest_files.check.opening import open_custody
 from forest_files.custody.content import GitTreeSource
 from forest_files.custody.sources import config_from
+from forest_files.gate.config_governance import Listed
 from forest_files.gate.folder_head import folder_routes_at
 from forest_files.gate.head_faults import erased_content_found, from_fault
 from forest_files.gate.rebase import Rebase, drop_act, put_back, take_out
@@ -76,7 +77,8 @@ class JudgedRange:
         self.judged: list[str] = []
         self.folder_routes: tuple[Route, ...] = ()  # a folder HEAD moved whole: folder_head.py
         self.faults: list[Fault] = []  # the range's, as its findings (range_faults) list them
-        self._parents: dict[str, tuple[str, ...]] | None = None  # asked once, if needed
+        self._listing: Listed | None = None  # the range's commits, asked once if needed
+        self._parents: dict[str, tuple[str, ...]] | None = None  # the same, as a graph
         self._unsound: dict[str, Route | None] = {}  # a deleted segment's take-out, by path
 
     def range_faults(self, paths_of: PathsOf | None) -> tuple[list[Reported], list[Reported]]:
@@ -85,15 +87,14 @@ class JudgedRange:
         from forest_files.gate.range import check_range
 
         assert self.base is not None
-        if self.merge_base is not None:
-            self.commits = gitio.rev_list(self.top, f"{self.merge_base}..{self.head}")
+        listed = None if self.merge_base is None else self._listed()
         ranged = check_range(
             self.top,
             self.base,
             paths_of=paths_of,
             head=self.head,
             merge_base=self.merge_base,
-            parents=None if self.merge_base is None else list(self._graph().items()),
+            listed=listed,
             head_verified=self.verified,
         )
         self.faults = list(ranged.faults)
@@ -154,12 +155,22 @@ class JudgedRange:
             )
         return self._unsound[path]
 
-    def _graph(self) -> dict[str, tuple[str, ...]]:
-        """Each commit of the range with its parents (one ``git rev-list`` per run)."""
+    def _listed(self) -> Listed:
+        """Each commit of the range with its parents and author, in git's commit order
+        (one ``git log`` per run): the report's commits in that order, the graph and
+        the governance's authors from the same listing."""
         assert self.merge_base is not None
-        if self._parents is None:
+        if self._listing is None:
             span = f"{self.merge_base}..{self.head}"
-            self._parents = dict(gitio.range_parents(self.top, span))
+            self._listing = gitio.commits_with_authors(self.top, span)
+            self.commits = [commit for commit, _, _ in self._listing]
+            self._parents = {commit: parents for commit, parents, _ in self._listing}
+        return self._listing
+
+    def _graph(self) -> dict[str, tuple[str, ...]]:
+        """Each commit of the range with its parents (from the range's one listing)."""
+        self._listed()
+        assert self._parents is not None
         return self._parents
 
     def _rebase(self) -> Rebase:

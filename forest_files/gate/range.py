@@ -74,7 +74,7 @@ from forest_files.custody.config import (
     parse_config_text,
 )
 from forest_files.custody.sources import config_text_from, ledger_blobs, segments_at, snapshot_of
-from forest_files.gate.config_governance import governance_faults
+from forest_files.gate.config_governance import Listed, governance_faults
 from forest_files.gate.growth import growth_faults
 from forest_files.gate.signing.judge import SIGNING_CODES, judge_governance, judge_signatures
 from forest_files.gate.tombproof import forged_tombstone_faults
@@ -199,7 +199,7 @@ def check_range(
     paths_of: PathsOf | None = None,
     head: str | None = None,
     merge_base: str | None = None,
-    parents: list[tuple[str, tuple[str, ...]]] | None = None,
+    listed: Listed | None = None,
     head_verified: bool = False,
 ) -> RangeReport:
     """Faults of merge-base(``base_ref``, HEAD)..HEAD (see the module docstring).
@@ -211,13 +211,15 @@ def check_range(
     then being the git directory itself (bare or not: the server hook).
     ``merge_base``: merge-base(``base_ref``, ``head``) when the caller holds it
     already (the gate computed it for the same head), so git is not asked twice;
-    ``parents``: likewise, each commit of that range with its parents, oldest first.
+    ``listed``: likewise, each commit of that range with its parents and author, oldest
+    first (one listing: the growth's pairs and the governance's authors).
     ``head_verified``: the caller verified ``head``'s ledger sound (``acts_at``).
     """
     root = gitio.toplevel(repo_root) if head is None else Path(repo_root)
     head = gitio.resolve_commit(root, head or "HEAD")
     base = gitio.merge_base(root, base_ref, head) if merge_base is None else merge_base
     at_head = acts_at(root, head, verified=head_verified)
+    parents = None if listed is None else [(c, up) for c, up, _ in listed]
     faults = growth_faults(root, base, head, parents)
     # The merge-base's segments and forest.toml in one listing, each kept as its own
     # (gitio ``ls_tree_each``), read below by acts_at (sources.py ``ledger_blobs``: the
@@ -239,7 +241,7 @@ def check_range(
     faults += forged_tombstone_faults(root, base, head, new_acts, at_head)
     signed = judge_signatures(root, base, head, new_acts, paths, base_cfg, at_head)
     faults += signed.faults
-    governance, governed = governance_faults(root, base, head, base_cfg)
+    governance, governed = governance_faults(root, base, head, base_cfg, listed)
     faults += governance
     signed_governance = judge_governance(root, base, governed, base_cfg)
     faults += signed_governance.faults
