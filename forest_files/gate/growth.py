@@ -17,8 +17,9 @@ top-level ``body_hash``, and a file that is no well-formed ledger file at all
 removing garbage is allowed.
 
 Cost: one ``git rev-list`` and one ``git diff-tree --stdin`` for the whole
-range; a commit's ledger is read only when it deletes a body, and its tree
-asked for only when it deletes a segment.
+range (none when the caller listed and diffed the range already: the CI gate); a
+commit's ledger is read only when it deletes a body, and its tree asked for only
+when it deletes a segment.
 
 Stores: nothing.
 Refuses: a range that does not resolve (``UnknownRef``).
@@ -31,6 +32,7 @@ Test: tests/gate/test_ledger_growth.py
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from pathlib import Path
 from typing import NamedTuple
 
@@ -56,15 +58,21 @@ def growth_faults(
     merge_base: str,
     head: str,
     parents: list[tuple[str, tuple[str, ...]]] | None = None,
+    every: Mapping[tuple[str, str], list[Change]] | None = None,
 ) -> list[Fault]:
     """Every ledger file modified, retyped or deleted by a commit of
     ``merge_base..head`` against any of its parents (one fault per commit and path;
-    ``parents``: that range's commits with their parents, when the caller read them)."""
+    ``parents``: that range's commits with their parents, when the caller read them;
+    ``every``: each such pair's changes of every path, when the caller diffed the
+    range already: history.py ``range_diffs``, whose one diff-tree this then shares)."""
     root = Path(repo_root)
     span = f"{merge_base}..{head}"
     commits = gitio.range_parents(root, span) if parents is None else parents
     pairs = [(commit, parent) for commit, parents in commits for parent in parents]
-    diffs = gitio.diff_each_parent(root, pairs, LEDGER_DIR)
+    if every is None:
+        diffs = gitio.diff_each_parent(root, pairs, LEDGER_DIR)
+    else:
+        diffs = [[c for c in every[pair] if _ledger_change(c)] for pair in pairs]
     judged = [_Pair(c, p, changes) for (c, p), changes in zip(pairs, diffs, strict=True) if changes]
     emptied = _emptied(root, judged)
     erased: dict[str, set[str]] = {}
@@ -84,6 +92,13 @@ def _emptied(root: Path, pairs: list[_Pair]) -> set[str]:
     deleting = [p.commit for p in pairs if any(_is_segment_deletion(c) for c in p.changes)]
     present = gitio.trees_exist(root, deleting, f"{LEDGER_DIR}/{SEGMENTS_DIR}")
     return {commit for commit, has in present.items() if not has}
+
+
+def _ledger_change(change: Change) -> bool:
+    """``change`` is one the ledger's own diff keeps (``--diff-filter=MDT`` under
+    ``.forest/ledger``): a ledger path modified, retyped or deleted."""
+    under = change.path == LEDGER_DIR or change.path.startswith(LEDGER_PREFIX)
+    return under and change.status in ("M", "D", "T")
 
 
 def _is_segment_deletion(change: Change) -> bool:

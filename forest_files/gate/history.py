@@ -24,6 +24,7 @@ from forest_files.check.opening import open_custody
 from forest_files.custody.content import GitTreeSource
 from forest_files.custody.sources import LEDGER_PREFIX
 from forest_files.custody.viewkey import RangeKeys, range_keys
+from forest_files.gitio import Change
 from forest_files.kernel.progress import tracked
 from forest_files.ledger.acts import LedgerError
 from forest_files.ledger.segments import SEGMENTS_DIR
@@ -34,20 +35,35 @@ HistoryKey = tuple[str, str, "str | None"]
 CommitKey = tuple[str, str] | None  # a commit's id and ledger tree key (viewkey.py)
 
 
-def changed_by(
+def range_diffs(
     root: Path, commits: Iterable[str], parents: Mapping[str, tuple[str, ...]]
+) -> dict[tuple[str, str], list[Change]]:
+    """Every path each commit changed against each of its parents, by (commit, parent),
+    in one ``git diff-tree --stdin`` for the whole range, HEAD too: ``changed_by`` reads
+    it, and the ledger's growth (growth.py) its changes under ``.forest/ledger``.
+    Renames are split, so a moved file is its deletion and an addition."""
+    pairs = [(c, p) for c in commits for p in parents.get(c, ())]
+    diffs = gitio.diff_each_parent(root, pairs, None, filters=None)
+    return dict(zip(pairs, diffs, strict=True))
+
+
+def changed_by(
+    root: Path,
+    commits: Iterable[str],
+    parents: Mapping[str, tuple[str, ...]],
+    diffs: Mapping[tuple[str, str], list[Change]] | None = None,
 ) -> dict[str, set[str] | None]:
     """The paths each commit changed against any of its parents (None for a root
-    commit: all), in one ``git diff-tree --stdin`` for the whole range, HEAD too (its
-    rewrite routes read HEAD's: judged_range.py). Renames are split, so a moved file
-    names both its paths."""
+    commit: all), from ``range_diffs`` (``diffs``: when the caller asked it already),
+    HEAD too (its rewrite routes read HEAD's: judged_range.py). Renames are split, so
+    a moved file names both its paths."""
     listed = list(commits)
-    pairs = [(c, p) for c in listed for p in parents.get(c, ())]
-    diffs = iter(gitio.diff_each_parent(root, pairs, None, filters=None))
+    if diffs is None:
+        diffs = range_diffs(root, listed, parents)
     out: dict[str, set[str] | None] = {}
     for commit in listed:
         ups = parents.get(commit, ())
-        out[commit] = {c.path for _ in ups for c in next(diffs)} if ups else None
+        out[commit] = {c.path for p in ups for c in diffs[(commit, p)]} if ups else None
     return out
 
 

@@ -39,6 +39,7 @@ from forest_files.gate.folder_head import folder_routes_at
 from forest_files.gate.head_faults import erased_content_found, from_fault
 from forest_files.gate.rebase import Rebase, drop_act, put_back, take_out
 from forest_files.gate.rewrite import Rewrite
+from forest_files.gitio import Change
 from forest_files.ledger.acts import LedgerError
 from forest_files.ledger.verify import Fault
 
@@ -61,6 +62,7 @@ def replay_fault(top: Path, head: str, exc: LedgerError) -> Fault:
 
 
 PathsOf = Callable[[list[str]], Mapping[str, frozenset[str]]]
+Diffs = Mapping[tuple[str, str], list[Change]]  # every path changed, by (commit, parent)
 
 
 class JudgedRange:
@@ -81,9 +83,12 @@ class JudgedRange:
         self._parents: dict[str, tuple[str, ...]] | None = None  # the same, as a graph
         self._unsound: dict[str, Route | None] = {}  # a deleted segment's take-out, by path
 
-    def range_faults(self, paths_of: PathsOf | None) -> tuple[list[Reported], list[Reported]]:
+    def range_faults(
+        self, paths_of: PathsOf | None, diffs: Diffs | None = None
+    ) -> tuple[list[Reported], list[Reported]]:
         """(the range's faults, its warnings); the range's commits are listed too, so a
-        report whose ledger is too damaged to judge still says which commits it held."""
+        report whose ledger is too damaged to judge still says which commits it held.
+        ``diffs``: the range's one diff (history.py ``range_diffs``), when judged."""
         from forest_files.gate.range import check_range
 
         assert self.base is not None
@@ -95,6 +100,7 @@ class JudgedRange:
             head=self.head,
             merge_base=self.merge_base,
             listed=listed,
+            diffs=diffs,
             head_verified=self.verified,
         )
         self.faults = list(ranged.faults)
@@ -214,18 +220,23 @@ class JudgedRange:
     def judge(self) -> tuple[list[Reported], list[Reported], list[Reported]]:
         """(HEAD's bindings, every other finding, warnings)."""
         from forest_files.custody.applied import act_paths
-        from forest_files.gate.history import changed_by, judge_history, once
+        from forest_files.gate.history import changed_by, judge_history, once, range_diffs
 
         top, head = self.top, self.head
         findings: list[Reported] = []
         warnings: list[Reported] = []
         graph: dict[str, tuple[str, ...]] = {}
+        diffs: Diffs = {}
         bound: dict[Path, set[str]] = {}  # HEAD's view's bound paths, for the range's opens
         with open_custody(top, head, bound=bound) as custody:
             store, live, content = custody.store(), custody.bindings, custody.content
             if self.base is not None and self.merge_base is not None:
-                findings, warnings = self.range_faults(functools.partial(act_paths, store))
                 graph = self._graph()
+                # What each commit of the range changed, HEAD too (its rewrite routes'),
+                # the ledger's growth included: one diff.
+                diffs = range_diffs(top, self.commits, graph)
+                paths_of = functools.partial(act_paths, store)
+                findings, warnings = self.range_faults(paths_of, diffs)
             findings += erased_content_found(store)
             checked = check_all(store, live, content, grounds=custody.grounds)
             cfg = config_from(top, head)
@@ -238,8 +249,7 @@ class JudgedRange:
             conn = store.conn
             items = list(explain(checked, root=top, source=_ROUTES_ON, conn=conn, local=False))
             more = list(explain(gaps, root=top, source=_ROUTES_ON, conn=conn, local=False))
-        # What each commit of the range changed, HEAD too (its rewrite routes'): one diff.
-        changes = changed_by(top, self.commits, graph)
+        changes = changed_by(top, self.commits, graph, diffs)
         history, judged_before, broken = judge_history(
             top, self.commits, head, graph, bound, changes
         )

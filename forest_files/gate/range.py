@@ -78,6 +78,7 @@ from forest_files.gate.config_governance import Listed, governance_faults
 from forest_files.gate.growth import growth_faults
 from forest_files.gate.signing.judge import SIGNING_CODES, judge_governance, judge_signatures
 from forest_files.gate.tombproof import forged_tombstone_faults
+from forest_files.gitio import Change
 from forest_files.kernel.paths import LEDGER_PREFIX
 from forest_files.ledger.acts import Act, LedgerError, body_hashes
 from forest_files.ledger.segment_files import SEGMENT_SUFFIX
@@ -200,6 +201,7 @@ def check_range(
     head: str | None = None,
     merge_base: str | None = None,
     listed: Listed | None = None,
+    diffs: Mapping[tuple[str, str], list[Change]] | None = None,
     head_verified: bool = False,
 ) -> RangeReport:
     """Faults of merge-base(``base_ref``, HEAD)..HEAD (see the module docstring).
@@ -212,7 +214,9 @@ def check_range(
     ``merge_base``: merge-base(``base_ref``, ``head``) when the caller holds it
     already (the gate computed it for the same head), so git is not asked twice;
     ``listed``: likewise, each commit of that range with its parents and author, oldest
-    first (one listing: the growth's pairs and the governance's authors).
+    first (one listing: the growth's pairs and the governance's authors); ``diffs``:
+    every path each of its commits changed against each parent (history.py
+    ``range_diffs``), whose one diff-tree the growth rule then shares.
     ``head_verified``: the caller verified ``head``'s ledger sound (``acts_at``).
     """
     root = gitio.toplevel(repo_root) if head is None else Path(repo_root)
@@ -220,7 +224,7 @@ def check_range(
     base = gitio.merge_base(root, base_ref, head) if merge_base is None else merge_base
     at_head = acts_at(root, head, verified=head_verified)
     parents = None if listed is None else [(c, up) for c, up, _ in listed]
-    faults = growth_faults(root, base, head, parents)
+    faults = growth_faults(root, base, head, parents, diffs)
     # The merge-base's segments and forest.toml in one listing, each kept as its own
     # (gitio ``ls_tree_each``), read below by acts_at (sources.py ``ledger_blobs``: the
     # segments alone) and _config_at: one ``ls-tree``, not one each.

@@ -199,12 +199,9 @@ def test_ci_range_diffed_once_head_included_accepted(
     repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """What each commit of the range changed, HEAD's too, comes from one ``git diff-tree
-    --stdin`` (history.py ``changed_by``): HEAD's rewrite routes (judged_range.py) asked
-    a second one for HEAD against its parents. The ledger's growth keeps its own, over
-    ``.forest/ledger`` alone."""
+    --stdin`` (history.py ``range_diffs``): HEAD's rewrite routes (judged_range.py) asked
+    a second one for HEAD against its parents, and the ledger's growth (growth.py) a
+    third over ``.forest/ledger`` alone, which now reads its changes from the same."""
     lines = _traced(repo, tmp_path / "trace.txt", monkeypatch)
     diffs = [line for line in lines if " diff-tree " in line]
-    whole = [line for line in diffs if line.endswith(" --")]
-    assert len(whole) == 1, diffs
-    (ledger,) = [line for line in diffs if line not in whole]
-    assert ledger.endswith(" -- .forest/ledger"), diffs
+    assert len(diffs) == 1 and diffs[0].endswith(" --"), diffs

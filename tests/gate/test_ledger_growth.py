@@ -193,3 +193,36 @@ def test_merge_dropping_a_parents_segment_detected(repo: Path, dropped: str) -> 
     found = details(repo)
     assert [code for code, _ in found] == ["ledger-deleted"]
     assert merge[:12] in found[0][1] and victim in found[0][1]
+
+
+def test_growth_from_the_range_diff_same_faults_detected(repo: Path) -> None:
+    """The growth rule read from the range's one diff of every path (history.py
+    ``range_diffs``, the gate's) finds what its own diff of ``.forest/ledger`` finds:
+    a segment modified, then retyped to a link, then deleted; garbage removed (no
+    fault); a sibling folder whose name starts like the ledger's is no ledger."""
+    from forest_files.gate.growth import growth_faults
+    from forest_files.gate.history import range_diffs
+    from forest_files.gitio import range_parents
+
+    write(repo, ".forest/ledgerx/seg.jsonl", "not the ledger\n")
+    write(repo, f"{LEDGER}/junk.txt", "garbage\n")
+    commit_all(repo, "a sibling folder and garbage")
+    (seg,) = segment_paths(repo / LEDGER)
+    seg.write_text(seg.read_text() + "\n")
+    git(repo, "rm", "-q", "--", f"{LEDGER}/junk.txt", ".forest/ledgerx/seg.jsonl")
+    commit_all(repo, "a segment modified, garbage and the sibling removed")
+    seg.unlink()
+    seg.symlink_to("../../../a.md")
+    commit_all(repo, "a segment retyped")
+    git(repo, "rm", "-q", "--", str(seg.relative_to(repo)))
+    commit_all(repo, "a segment deleted")
+    base = git(repo, "merge-base", "main", "HEAD").strip()
+    head = git(repo, "rev-parse", "HEAD").strip()
+    listed = range_parents(repo, f"{base}..{head}")
+    every = range_diffs(repo, [c for c, _ in listed], dict(listed))
+    own = growth_faults(repo, base, head, listed)
+    shared = growth_faults(repo, base, head, listed, every)
+    assert shared == own
+    codes = sorted(f.code for f in own)
+    assert codes == ["ledger-deleted", "ledger-rewritten", "ledger-rewritten"], own
+    assert not any("ledgerx" in f.detail or "junk" in f.detail for f in own)
