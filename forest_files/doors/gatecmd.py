@@ -125,7 +125,7 @@ def run_ci(repo: Path, base: str | None, fmt: str, targets: list[tuple[str, Path
     try:
         report = run_gate(repo, base, top=top)
     except ForestError as exc:  # its reports say so; the refusal itself stays as it was
-        _write_refusal(_refused(repo, base, exc), fmt, targets)
+        _write_refusal(_refused(repo, base, exc, top), fmt, targets)
         raise
     record_gate(repo, report, top=top)
     again = _at_the_top(repo, base, report, {fmt, *(kind for kind, _ in targets)}, top)
@@ -171,19 +171,20 @@ def _write(
         write_step_summary(top.get(fmt, report), Path(summary))
 
 
-def _refused(repo: Path, base: str | None, exc: ForestError) -> GateReport:
+def _refused(repo: Path, base: str | None, exc: ForestError, top: Path | None) -> GateReport:
     """The gate's refusal as a report of one finding: a shallow clone's routed to its
-    fetch (gate/shallow.py), any other a ``refused`` one (gate/refusal.py)."""
+    fetch (gate/shallow.py), any other a ``refused`` one (gate/refusal.py). ``top``: the
+    work tree's, as ``_stand`` asked git for it (not asked again)."""
     from forest_files.gate.refusal import refusal_report
     from forest_files.gate.shallow import shallow_report, unfetched_report
     from forest_files.gitio import ShallowClone, UnknownRef
 
     found = None
     if isinstance(exc, ShallowClone):
-        found = shallow_report(repo, base, exc)
+        found = shallow_report(repo, base, exc, top=top)
     elif isinstance(exc, UnknownRef):  # a base a shallow clone never fetched?
-        found = unfetched_report(repo, base)
-    return found or refusal_report(repo, base, exc)
+        found = unfetched_report(repo, base, top=top)
+    return found or refusal_report(repo, base, exc, top=top)
 
 
 def _write_refusal(report: GateReport, fmt: str, targets: list[tuple[str, Path]]) -> None:

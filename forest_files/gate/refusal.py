@@ -35,9 +35,12 @@ from forest_files.kernel.exits import exit_code
 KIND = "refused"
 
 
-def refusal_report(root: Path | str, base: str | None, exc: ForestError) -> GateReport:
-    """``exc`` (the gate's refusal at ``root``) as a ``refused`` report."""
-    return one_finding(root, base, KIND, str(exc), (), exit_code(exc))
+def refusal_report(
+    root: Path | str, base: str | None, exc: ForestError, *, top: Path | None = None
+) -> GateReport:
+    """``exc`` (the gate's refusal at ``root``) as a ``refused`` report (``top``: the
+    work tree's, when the caller asked git for it already)."""
+    return one_finding(root, base, KIND, str(exc), (), exit_code(exc), top=top)
 
 
 def one_finding(
@@ -47,13 +50,16 @@ def one_finding(
     detail: str,
     routes: tuple[Route, ...],
     code: int = 1,
+    *,
+    top: Path | None = None,
 ) -> GateReport:
     """One ``kind`` finding of no file with ``routes``: nothing judged, exit ``code``;
     ``detail`` without the refusal's leading path (the work tree's, or ``root`` as
-    typed when it is in none)."""
-    head, top = "", None
+    typed when it is in none). ``top``: the work tree's top holding ``root``, when the
+    caller asked git for it already (None: asked here; outside git, none)."""
+    head = ""
     try:
-        top = gitio.toplevel(root)
+        top = gitio.toplevel(root) if top is None else top
         head = gitio.resolve_commit(top, "HEAD")
     except ForestError:
         pass  # outside git, or no commit yet: a report of no HEAD

@@ -41,24 +41,30 @@ from forest_files.kernel.shellword import git_step
 KIND = "shallow-clone"
 
 
-def shallow_report(root: Path | str, base: str | None, exc: gitio.ShallowClone) -> GateReport:
-    """``exc`` (the gate's refusal of a shallow clone at ``root``) as a report."""
+def shallow_report(
+    root: Path | str, base: str | None, exc: gitio.ShallowClone, *, top: Path | None = None
+) -> GateReport:
+    """``exc`` (the gate's refusal of a shallow clone at ``root``) as a report (``top``:
+    the work tree's, when the caller asked git for it already)."""
     detail = str(exc).removesuffix(f"; {gitio.full_history()}")
     step = git_step("fetch", "--unshallow")
     fetch = Route(
         "fetch the full history", (step,), _again("actions/checkout with `fetch-depth: 0`")
     )
-    return _report(root, base, detail, fetch)
+    return _report(root, base, detail, fetch, top)
 
 
-def unfetched_report(root: Path | str, base: str | None) -> GateReport | None:
+def unfetched_report(
+    root: Path | str, base: str | None, *, top: Path | None = None
+) -> GateReport | None:
     """The gate's stop (``UnknownRef``) at a ``base`` this shallow clone lacks, as a
     report routed to the fetch the refusal prints; None when the stop is no such
-    thing (judged again here: the refusal's text is not parsed)."""
+    thing (judged again here: the refusal's text is not parsed). ``top``: the work
+    tree's, when the caller asked git for it already."""
     if base is None:
         return None
     try:
-        top = gitio.toplevel(root)
+        top = gitio.toplevel(root) if top is None else top
         if not gitio.is_shallow(top) or _resolves(top, base):
             return None
         route = gitio.fetch_route(top, base)  # a shallow clone always has one
@@ -70,7 +76,7 @@ def unfetched_report(root: Path | str, base: str | None) -> GateReport | None:
     what = (
         "fetch the base branch and the full history" if route.branch else "fetch the full history"
     )
-    return _report(root, base, detail, Route(what, (route.step,), _again(route.actions)))
+    return _report(root, base, detail, Route(what, (route.step,), _again(route.actions)), top)
 
 
 def _again(actions: str) -> str:
@@ -85,6 +91,8 @@ def _resolves(top: Path, rev: str) -> bool:
     return True
 
 
-def _report(root: Path | str, base: str | None, detail: str, fetch: Route) -> GateReport:
+def _report(
+    root: Path | str, base: str | None, detail: str, fetch: Route, top: Path | None
+) -> GateReport:
     """One ``shallow-clone`` finding of no file, with its one route (gate/refusal.py)."""
-    return one_finding(root, base, KIND, detail, (fetch,))
+    return one_finding(root, base, KIND, detail, (fetch,), top=top)
