@@ -13,6 +13,11 @@ once per worker process for each set of arguments, in a directory removed when t
 process ends. A copy skips the set-up's fsyncs (store, ledger) that made up most of
 its time. A copy's acts keep the time its template was built (content ids and ledger
 file names included): the same for every copy of one template, never the test's own.
+
+``reused_tree`` copies several repositories built side by side (an origin and its
+clones): where git wrote the template's own path (a clone's remote, ``FETCH_HEAD``,
+the reflogs' messages) the copy names its own place instead; a commit's message (a
+merge's "Merge /its/path") keeps the template's, as its id does.
 """
 
 from __future__ import annotations
@@ -79,3 +84,37 @@ def copied_from(build: Callable[[Path], Path], dest: str = "repo") -> Callable[[
         return reused(key, tmp_path / dest, build)
 
     return copied
+
+
+# The files where git writes a repository's or its neighbours' absolute paths as text.
+_PATH_FILES = ("config", "FETCH_HEAD")
+
+
+def _renamed(git_dir: Path, old: str, new: str) -> None:
+    """``old`` (the template's directory) read ``new`` in ``git_dir``'s text files."""
+    logs = git_dir / "logs"
+    files = [git_dir / name for name in _PATH_FILES]
+    files += [p for p in logs.rglob("*") if p.is_file()] if logs.is_dir() else []
+    before, after = old.encode(), new.encode()
+    for path in files:
+        if path.is_file() and before in (text := path.read_bytes()):
+            path.write_bytes(text.replace(before, after))
+
+
+def reused_tree(key: tuple[object, ...], dest: Path, build: Callable[[Path], object]) -> Path:
+    """Private copies in ``dest`` (made when missing) of every directory ``build(home)``
+    makes in its ``home``, built once per worker process for ``key``: each repository
+    among them names ``dest`` where the template named ``home`` (remotes, reflogs)."""
+    home = _BUILT.get(("tree", *key))
+    if home is None or not home.is_dir():
+        home = Path(tempfile.mkdtemp(prefix="forest-template-", dir=_ROOT))
+        atexit.register(shutil.rmtree, home, True)
+        with isolated():
+            build(home)
+        _BUILT["tree", *key] = home
+    dest.mkdir(parents=True, exist_ok=True)
+    for child in sorted(home.iterdir()):
+        copy = copy_repo(child, dest / child.name)
+        if (copy / ".git").is_dir():
+            _renamed(copy / ".git", str(home), str(dest))
+    return dest
