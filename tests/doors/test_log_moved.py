@@ -7,17 +7,15 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pytest
-
 from tests.helpers.cli import forest, ok
 from tests.helpers.git import commit_all, git, make_repo, write
+from tests.helpers.template import copied_from
 
 DOC = "# T\n\n## A\n\nalpha\n"
 ADA = "Ada <ada@example.org>"
 
 
-@pytest.fixture
-def moved(tmp_path: Path) -> Path:
+def _moved(tmp_path: Path) -> Path:
     """``doc.md#T/A`` adopted, the file renamed to ``moved.md`` and the binding rebound."""
     repo = make_repo(tmp_path)
     ok(repo, "init")
@@ -29,6 +27,9 @@ def moved(tmp_path: Path) -> Path:
     ok(repo, "rebind", "doc.md#T/A", "moved.md#T/A", "--as", "Bo <bo@example.org>")
     commit_all(repo, "moved")
     return repo
+
+
+moved = copied_from(_moved)  # each test its own copy of one build per worker
 
 
 def _move_line(text: str) -> str:

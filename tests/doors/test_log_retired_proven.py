@@ -17,6 +17,7 @@ import pytest
 from tests.helpers.cli import forest, ok
 from tests.helpers.git import commit_all, make_repo, write
 from tests.helpers.state import behind_the_triggers
+from tests.helpers.template import copied_from
 
 A, B, Z = "doc.md#T/A", "doc.md#T/B", "doc.md#T/Z"
 REBUILT = "rebuilt it from the ledger"
@@ -43,8 +44,7 @@ FORGERIES = {
 }
 
 
-@pytest.fixture
-def retired(tmp_path: Path) -> Path:
+def _retired(tmp_path: Path) -> Path:
     """``doc.md#T/A`` adopted ("first A") then retired ("gone"); ``#T/B`` adopted."""
     repo = make_repo(tmp_path)
     ok(repo, "init")
@@ -54,6 +54,9 @@ def retired(tmp_path: Path) -> Path:
     ok(repo, "adopt", B, "--words", "first B")
     ok(repo, "retire", A, "--words", "gone")
     return repo
+
+
+retired = copied_from(_retired)  # each test its own copy of one build per worker
 
 
 def _rebuilt_once(stderr: str) -> None:
