@@ -49,8 +49,10 @@ _REPO_LOCAL_VARS = frozenset(
 NO_GRAFTS = os.path.join(os.devnull, "forest-files-no-grafts")
 
 # Global options for every call: raw (unquoted) paths, no pager, no colour,
-# pathspecs taken literally so a file named "*.md" means only itself, and no
-# replace refs (the environment says so too, for any git that git starts).
+# pathspecs taken literally so a file named "*.md" means only itself, no replace
+# refs (the environment says so too, for any git that git starts), and no
+# signature checks printed into ``git log``'s asked format (a signer's usual
+# ``log.showSignature``: its "Good … signature" lines were read as commits).
 _BASE = (
     "git",
     "--no-pager",
@@ -60,6 +62,8 @@ _BASE = (
     "core.quotepath=off",
     "-c",
     "color.ui=false",
+    "-c",
+    "log.showSignature=false",
 )
 
 

@@ -26,7 +26,7 @@ from forest_files.gate.range import check_range
 from forest_files.gate.render import render
 from forest_files.gitio import ShallowClone
 from forest_files.gitio.signatures import SignatureToolMissing
-from tests.helpers.cli import typed_beside
+from tests.helpers.cli import forest, typed_beside
 from tests.helpers.git import commit_all, git, make_repo, pasted, write
 from tests.helpers.signing import commit_signed, keygen, signer_line, supersede
 
@@ -111,6 +111,27 @@ def test_signing_unsigned_act_under_required_refused(tmp_path: Path, keys: dict[
     assert commit[:12] in fault.detail and ADA in fault.detail
     assert "key found: none" in fault.detail and fault.act_id is not None
     assert fault.act_id[:12] in fault.detail and "git commit --amend -S" in fault.detail
+
+
+def test_signing_user_shows_signatures_in_log_same_verdicts_accepted(
+    tmp_path: Path, keys: dict[str, Path]
+) -> None:
+    """``log.showSignature = true`` (a signer's usual setting) makes ``git log`` print
+    each signature's check before the asked format: the gate read "Good" as a commit
+    (config-governance faults of a commit named "Good"), and later could not pair its
+    diffs at all. Every git forest runs shows no signature; the verdicts are the same."""
+    root = _setup(tmp_path, keys)
+    _edit(root, "Elias", ADA)
+    commit_signed(root, keys["ada"], "Ada amends Elias")
+    _edit(root, "Mara", ADA)
+    commit_signed(root, None, "unsigned")
+    quiet = forest(root, "ci", "--base", "main", "--format", "json")
+    git(root, "config", "log.showSignature", "true")
+    said = git(root, "log", "-1", "--format=%H", "HEAD~1")  # git itself shows them now
+    assert said != git(root, "rev-parse", "HEAD~1") and "signature" in said, said
+    shown = forest(root, "ci", "--base", "main", "--format", "json")
+    assert (shown.exit_code, shown.stdout) == (quiet.exit_code, quiet.stdout), shown.output
+    assert [f.code for f in check_range(root, "main").faults] == ["unsigned"]
 
 
 def test_signing_unsigned_act_under_warn_accepted_with_warning(
