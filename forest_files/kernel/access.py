@@ -5,16 +5,20 @@ A path the user may not use (a mode changed by hand, a ``.git/forest`` or a file
 it left by ``sudo forest …``, an index at mode ``000``) is told the ``chmod`` that
 makes it and its folder readable and writable by its owner, or, when another user
 (root) owns either, the ``chown`` that gives the folder back: a ``chmod`` there
-fails. The error boundary (doors/boundary.py), the state directories
-(kernel/state.py), the store's opening (store/connection.py), the watcher's log
-(doors/watch/watcher.py) and ``forest fsck`` (governance/fsck.py, its command alone)
-all say this one.
+fails. A path in a state folder (``.git/forest``, kernel/state.py) is told the
+``chmod -R`` or ``chown -R`` of that whole folder: what stopped one of its files
+stops the next (``forest ci`` on a read-only copy met a view, then a temporary file,
+then the audit log, one refusal each). The error boundary (doors/boundary.py), the
+state directories (kernel/state.py), the store's opening (store/connection.py), the
+watcher's log (doors/watch/watcher.py) and ``forest fsck`` (governance/fsck.py, its
+command alone) all say this one.
 
 Stores: nothing. Refuses: nothing.
 Returns: the fix as text, its paths absolute and quoted to work pasted from any folder
 (kernel/shellword.py); ``denied_line``, the whole line for an EACCES/EPERM error;
 ``refused_beside``, which of a database's ``-wal``/``-shm`` stops its writes.
-Test: tests/kernel/test_access_advice.py, tests/doors/test_unwritable_state.py
+Test: tests/kernel/test_access_advice.py, tests/doors/test_unwritable_state.py,
+tests/doors/test_ci_state_access.py
 """
 
 from __future__ import annotations
@@ -26,7 +30,8 @@ import stat
 def regain_access(path: str, *beside: str) -> str | None:
     """How this user gets ``path`` back: ``sudo chown -R "$(id -un)" FOLDER`` when
     another user owns its folder or ``path`` itself, else ``chmod u+rwX FOLDER PATH``
-    (``PATH`` only when it exists: a file not created yet needs its folder alone);
+    (``PATH`` only when it exists: a file not created yet needs its folder alone;
+    ``FOLDER`` the state folder holding ``path``, and ``chmod -R`` of it, in one);
     None when this user owns both and their modes allow it already (a read-only
     mount, an immutable file: neither command helps, the caller says its own).
     ``beside``: files in the same folder used with it (a database's ``-wal`` and
@@ -79,15 +84,36 @@ def regain_command(path: str, *beside: str) -> str | None:
     path, beside = os.path.abspath(path), tuple(map(os.path.abspath, beside))
     folder = os.path.dirname(path)
     held = [folder, *(p for p in (path, *beside) if os.path.lexists(p) and p != folder)]
-    owners = [_owner_and_mode(p) for p in held]
+    state = _state_holding(path)
+    owners = [_owner_and_mode(p) for p in ([state] if state else []) + held]
     if any(uid is not None and uid != _me() for uid, _mode in owners):
-        return f'sudo chown -R "$(id -un)" {shell_word(folder)}'
+        return f'sudo chown -R "$(id -un)" {shell_word(state or folder)}'
     if all(
         mode is not None and mode & _NEEDED[stat.S_ISDIR(mode)] == _NEEDED[stat.S_ISDIR(mode)]
         for _uid, mode in owners
     ):
         return None
+    if state is not None:  # the whole folder: the next file in it would be refused next
+        return f"chmod -R u+rwX {shell_word(state)}"
     return f"chmod u+rwX {' '.join(shell_word(p) for p in held)}"
+
+
+def _state_holding(path: str) -> str | None:
+    """The state folder (kernel/state.py: ``forest`` in a git directory) ``path`` lies
+    in, when it exists: its advice covers all of it, since a mode or an owner that
+    stops one of its files (``sudo forest …``, a read-only copy) stops the next one
+    (the index, a view, a temporary file, the audit log) too. None outside one, or for
+    the state folder itself (not made yet: its git directory is the one to fix)."""
+    from forest_files.kernel.paths import STATE_NAME
+
+    folder = os.path.dirname(path)
+    while os.path.basename(folder) != STATE_NAME:
+        if os.path.dirname(folder) == folder:
+            return None
+        folder = os.path.dirname(folder)
+    git_dir = os.path.dirname(folder)
+    in_git = os.path.basename(git_dir) == ".git" or os.path.lexists(os.path.join(git_dir, "HEAD"))
+    return folder if in_git and os.path.lexists(folder) else None
 
 
 _NEEDED = {False: stat.S_IRUSR | stat.S_IWUSR, True: stat.S_IRWXU}  # a file; a folder

@@ -17,6 +17,7 @@ SEGMENTS = "segments"  # under LEDGER_DIR
 BODIES = "bodies"  # under LEDGER_DIR
 # Local state: names under the state directories of kernel/state.py, which live in
 # the git directory (never in the work tree, never transferred by git).
+STATE_NAME = "forest"  # the state directories: <git-dir>/forest, <git-common-dir>/forest
 # Per worktree (``<git-dir>/forest``): follows the checked-out branch.
 INDEX_NAME = "woods.db"  # the local index, a cache of the ledger
 VIEWS_DIR = "views"  # cached custody views of other sources

@@ -36,11 +36,11 @@ from __future__ import annotations
 import os
 import stat
 
+from forest_files.kernel.paths import STATE_NAME as STATE_NAME  # named there, said here too
+
 TYPE_CHECKING = False  # typing itself is not imported: the warm check pays for every module
 if TYPE_CHECKING:
     from pathlib import Path
-
-STATE_NAME = "forest"  # <git-dir>/forest and <git-common-dir>/forest
 
 
 def _refuse(message: str) -> BaseException:

@@ -63,7 +63,7 @@ def test_state_dir_under_root_owned_git_dir_says_chown_refused(
 
 def test_index_unreadable_says_chmod_readable_refused(place: tuple[Path, Path]) -> None:
     """``woods.db`` at mode ``000``: one line whose fix, pasted as the user, makes the
-    door work again (``chmod u+rwX`` of the file and its folder)."""
+    door work again (``chmod -R u+rwX`` of the state folder holding it)."""
     base, bin_dir = place
     repo = handed_copy(base, "index-unreadable")
     state = repo / ".git" / "forest"
@@ -74,7 +74,7 @@ def test_index_unreadable_says_chmod_readable_refused(place: tuple[Path, Path]) 
         assert done.returncode == 1, (command, done.stderr)
         [line] = done.stderr.strip().splitlines()
         assert "writable" not in line, line
-        assert _fix(line) == ["chmod", "u+rwX", str(state), str(index)], line
+        assert _fix(line) == ["chmod", "-R", "u+rwX", str(state)], line
     fixed = run_as_user(repo, shlex.join(_fix(line)) + " && forest check", bin_dir)
     assert fixed.returncode == 0, fixed.stderr
 
