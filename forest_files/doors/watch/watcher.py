@@ -18,7 +18,7 @@ The worker, per batch: while git is mid-operation (gitstate.py) it only holds
 the batch; when HEAD moved, the ledger changed or a watched directory moved
 it reloads the bindings, re-aims the observer and checks everything; else it
 checks only the bound paths the events named, after letting a deleted or
-emptied file wait ``grace`` for the rename or write that usually follows. A
+emptied file wait ``grace`` for the rename or write that usually follows (grace.py). A
 verdict reached while git started (or HEAD moved) is thrown away and the
 whole tree judged again once git is done. A full reconcile runs at start and
 every ``reconcile`` seconds: events are hints, the periodic check is the truth.
@@ -41,6 +41,7 @@ from forest_files.doors.watch import judge
 from forest_files.doors.watch.collector import Batch, Collector
 from forest_files.doors.watch.events import BoundSet, Handler, required_dirs
 from forest_files.doors.watch.gitstate import GitState
+from forest_files.doors.watch.grace import Grace
 from forest_files.doors.watch.journal import Journal
 from forest_files.doors.watch.observe import LostEvents, ObserverFactory, Observers, default_factory
 from forest_files.doors.watch.respond import Alert, Responder, Sink
@@ -76,7 +77,6 @@ class Watcher:
         self.git = GitState(self.root)
         self.head: str | None = None
         self.bound = BoundSet()
-        self._sizes: dict[str, int] = {}
         self.errors: collections.deque[str] = collections.deque(maxlen=20)
         self.problem = ""  # the error the last batch ended in; "" once one succeeds
         self._erred = False
@@ -88,6 +88,7 @@ class Watcher:
         self.observers = Observers(handler, poll=s.poll, interval=s.poll_interval, factory=factory)
         self.verdicts = judge.Verdicts(self.journal)
         self.unreadable = Unreadable(self.journal, self.errors)
+        self.grace = Grace(self.root, self.settings.grace, self.journal, self.collector)
         self._stop = threading.Event()
         self._stopped = False
         self._lock = threading.Lock()
@@ -239,7 +240,7 @@ class Watcher:
         if full:
             paths: tuple[str, ...] = ()
         else:
-            paths = self._ready(batch, now)
+            paths = self.grace.ready(batch, now, self.bound)
             if not paths:
                 return False
         read = judge.check_readable(self.root, paths, self._stop, self.bound.paths)
@@ -267,36 +268,6 @@ class Watcher:
             self.observers.restart(self._dirs())
             self._events_at_restart = events
 
-    def _ready(self, batch: Batch, now: float) -> tuple[str, ...]:
-        """The bound paths of ``batch`` to judge now; a deleted or emptied file that was
-        not empty waits out the grace period (its rename or write is usually coming)."""
-        chosen: list[str] = []
-        for path, at in batch.paths.items():
-            if not self.bound.wants(path):
-                continue
-            wait_until = at + self.settings.grace
-            if path not in batch.due and now < wait_until:
-                why = self._transient(path)
-                if why:
-                    self.journal.add("deferred", path, detail=why)
-                    self.collector.hold({path: at}, frozenset(), wait_until)
-                    continue
-            chosen.append(path)
-        return tuple(sorted(chosen))
-
-    def _transient(self, path: str) -> str:
-        try:
-            size = os.lstat(self.root / path).st_size
-        except FileNotFoundError:
-            return "missing"
-        except OSError:
-            return ""
-        return "empty" if size == 0 and self._sizes.get(path, 0) > 0 else ""
-
     def _take(self, items: list[Reported], full: bool, paths: tuple[str, ...] = ()) -> None:
         self.respond.take(items, full, paths, self.head)
-        for path in {r.finding.path for r in items}:
-            try:
-                self._sizes[path] = os.lstat(self.root / path).st_size
-            except OSError:
-                self._sizes[path] = 0
+        self.grace.seen({r.finding.path for r in items})
