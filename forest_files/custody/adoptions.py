@@ -69,8 +69,8 @@ def ledger_of(conn: sqlite3.Connection) -> Path | None:
     from the index's own file, the way git leads from a work tree to its git directory
     and back (a linked worktree's ``gitdir`` file), never from the caller's directory."""
     from forest_files.kernel.errors import StateError
-    from forest_files.kernel.paths import INDEX_NAME, LEDGER_DIR
-    from forest_files.kernel.state import STATE_NAME, git_dir_paths
+    from forest_files.kernel.paths import INDEX_NAME, LEDGER_DIR, STATE_NAME
+    from forest_files.kernel.state import git_dir_paths
     from forest_files.store.queries import DATABASE_LIST
 
     file = next((str(r[2]) for r in conn.execute(DATABASE_LIST) if r[1] == "main"), "")

@@ -46,7 +46,8 @@ try:
 except ImportError:  # an interpreter built without it: hashlib's, whatever it is
     from hashlib import blake2b
 
-from forest_files.kernel.state import STATE_NAME, ensure_dir, git_dir_paths
+from forest_files.kernel.paths import STATE_NAME
+from forest_files.kernel.state import ensure_dir, git_dir_paths
 
 TYPE_CHECKING = False  # typing itself is not imported: the warm check pays for it
 if TYPE_CHECKING:

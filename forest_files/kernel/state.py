@@ -36,7 +36,7 @@ from __future__ import annotations
 import os
 import stat
 
-from forest_files.kernel.paths import STATE_NAME as STATE_NAME  # named there, said here too
+from forest_files.kernel.paths import STATE_NAME
 
 TYPE_CHECKING = False  # typing itself is not imported: the warm check pays for every module
 if TYPE_CHECKING:
