@@ -13,7 +13,7 @@ handler: it only logs "Inotify queue overflowed; filesystem events were lost"
 (watchdog 7) and goes on. Edits made in that storm would go unseen until the
 periodic reconcile, so ``LostEvents`` listens on watchdog's logger for that
 record and the watcher reconciles every binding at once.
-Test: tests/doors/test_watch.py
+Test: tests/doors/test_watch.py, tests/doors/test_watch_unreadable_folder.py
 """
 
 from __future__ import annotations
@@ -61,6 +61,12 @@ EVENTS: list[type[FileSystemEvent]] = [
 _ATTRIB: type[FileSystemEvent] | None = getattr(watchdog.events, "FileAttribEvent", None)
 if _ATTRIB is not None:
     EVENTS.append(_ATTRIB)
+# A folder holding bound files made readable again (the ``chmod`` the watcher told):
+# its own watch could not be set while it was not, so only its parent's watch sees the
+# change; the handler then re-aims the observer and judges the files below it.
+_DIR_ATTRIB: type[FileSystemEvent] | None = getattr(watchdog.events, "DirAttribEvent", None)
+if _DIR_ATTRIB is not None:
+    EVENTS.append(_DIR_ATTRIB)
 
 
 class LostEvents(logging.Handler):
