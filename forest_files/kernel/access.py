@@ -18,7 +18,7 @@ Returns: the fix as text, its paths absolute and quoted to work pasted from any 
 (kernel/shellword.py); ``denied_line``, the whole line for an EACCES/EPERM error;
 ``refused_beside``, which of a database's ``-wal``/``-shm`` stops its writes.
 Test: tests/kernel/test_access_advice.py, tests/doors/test_unwritable_state.py,
-tests/doors/test_ci_state_access.py
+tests/doors/test_ci_state_access.py, tests/kernel/test_access_state_marks.py
 """
 
 from __future__ import annotations
@@ -103,7 +103,10 @@ def _state_holding(path: str) -> str | None:
     in, when it exists: its advice covers all of it, since a mode or an owner that
     stops one of its files (``sudo forest …``, a read-only copy) stops the next one
     (the index, a view, a temporary file, the audit log) too. None outside one, or for
-    the state folder itself (not made yet: its git directory is the one to fix)."""
+    the state folder itself (not made yet: its git directory is the one to fix). A
+    ``forest`` folder of a work tree is the user's own, even beside a file named
+    ``HEAD`` (a repository of git fixtures): its parent must be a git directory by
+    git's own marks (``_git_dir``)."""
     from forest_files.kernel.paths import STATE_NAME
 
     folder = os.path.dirname(path)
@@ -111,9 +114,20 @@ def _state_holding(path: str) -> str | None:
         if os.path.dirname(folder) == folder:
             return None
         folder = os.path.dirname(folder)
-    git_dir = os.path.dirname(folder)
-    in_git = os.path.basename(git_dir) == ".git" or os.path.lexists(os.path.join(git_dir, "HEAD"))
-    return folder if in_git and os.path.lexists(folder) else None
+    return folder if _git_dir(os.path.dirname(folder)) and os.path.lexists(folder) else None
+
+
+def _git_dir(folder: str) -> bool:
+    """Whether ``folder`` is a git directory by the marks git itself looks for: a
+    ``HEAD`` that is no folder, and ``objects`` and ``refs`` folders (a clone's ``.git``,
+    a bare repository, a common directory) or a ``commondir`` file (a linked worktree's
+    git directory). Asked on the error path only: a few ``lstat`` calls."""
+    head = os.path.join(folder, "HEAD")
+    if not os.path.lexists(head) or os.path.isdir(head):
+        return False
+    if os.path.isfile(os.path.join(folder, "commondir")):
+        return True
+    return all(os.path.isdir(os.path.join(folder, name)) for name in ("objects", "refs"))
 
 
 _NEEDED = {False: stat.S_IRUSR | stat.S_IWUSR, True: stat.S_IRWXU}  # a file; a folder
