@@ -7,7 +7,7 @@ the same gap lasts (the log not written since, for the same reason); ``gap_close
 forgets a gap once the log was written, so a later one is said again; ``gap_of``:
 (why, `` — fix``) of a log not written.
 Test: tests/doors/test_audit_unwritable.py, tests/doors/test_audit_gap_again.py,
-      tests/store/test_localdb_damaged.py
+      tests/store/test_localdb_damaged.py, tests/doors/test_audit_gap_advice.py
 
 Split from custody/auditlog.py, which appends: this module only says why it could not.
 """
@@ -15,11 +15,11 @@ Split from custody/auditlog.py, which appends: this module only says why it coul
 from __future__ import annotations
 
 import errno
-import os
 import sqlite3
 import sys
 from pathlib import Path
 
+from forest_files.kernel.access import regain_access
 from forest_files.kernel.errors import ForestError
 from forest_files.kernel.paths import AUDIT_DB_NAME
 from forest_files.kernel.shellword import shell_word
@@ -59,10 +59,11 @@ _DENIED_OS = (errno.EACCES, errno.EPERM)
 
 def gap_of(db: Path, exc: BaseException) -> tuple[str, str]:
     """(why, `` — fix``) of a log not written: a file or folder that cannot be written
-    gets ``chmod u+w`` on them, or ``chown`` when another user owns the folder (a
-    ``sudo forest …`` once); a file SQLite calls damaged or no database gets the ``mv``
-    that moves it aside; any other error keeps its own words and fix (a full disk:
-    free space; a refused record: what to change)."""
+    gets kernel/access.py's ``chmod`` (its ``-wal`` and ``-shm`` judged with it), or
+    its ``chown`` when another user owns any (a ``sudo forest …`` once); the folder
+    and the log named when their modes allow it already; a file SQLite calls damaged
+    or no database gets the ``mv`` that moves it aside; any other error keeps its own
+    words and fix (a full disk: free space; a refused record: what to change)."""
     cause = exc.__cause__ if isinstance(exc, ForestError) and exc.__cause__ else exc
     code = getattr(cause, "sqlite_errorcode", None)
     denied = (isinstance(code, int) and code & 0xFF in _DENIED_SQLITE) or (
@@ -75,15 +76,13 @@ def gap_of(db: Path, exc: BaseException) -> tuple[str, str]:
     if not denied:
         return " ".join(str(exc).split())[:300], ""
     why = f"{db.name}: {cause.strerror if isinstance(cause, OSError) else cause}"
-    folder = db.parent
-    try:
-        theirs = os.stat(folder).st_uid != os.geteuid()
-    except (OSError, AttributeError):  # no folder; no geteuid (Windows)
-        theirs = False
-    if theirs:
-        return why, f' — another user owns it: sudo chown -R "$(id -un)" {shell_word(str(folder))}'
-    paths = [folder, *([db] if db.exists() else [])]
-    return why, f" — make it writable: chmod u+w {' '.join(shell_word(str(p)) for p in paths)}"
+    # its -wal and -shm too: SQLite makes them with the log's mode, so a 0444 log leaves
+    # 0444 ones, and a fix naming the log alone would leave the warning (as the store's)
+    fix = regain_access(str(db), f"{db}-wal", f"{db}-shm")
+    if fix is None:  # the modes allow it already: a read-only mount, an immutable file
+        paths = " and ".join(shell_word(str(p)) for p in (db.parent, db))
+        return why, f" — make {paths} writable (a read-only mount or an immutable file)"
+    return why, f" — {fix if fix.startswith('another user') else 'make it writable: ' + fix}"
 
 
 def gap_closed(root: Path) -> None:
