@@ -52,7 +52,9 @@ NO_GRAFTS = os.path.join(os.devnull, "forest-files-no-grafts")
 # pathspecs taken literally so a file named "*.md" means only itself, no replace
 # refs (the environment says so too, for any git that git starts), and no
 # signature checks printed into ``git log``'s asked format (a signer's usual
-# ``log.showSignature``: its "Good … signature" lines were read as commits).
+# ``log.showSignature``: its "Good … signature" lines were read as commits), and
+# ``log`` output in UTF-8 whatever ``i18n.logOutputEncoding`` says (latin1 there
+# turned a non-ASCII author into another name, one ``[authority]`` does not list).
 _BASE = (
     "git",
     "--no-pager",
@@ -64,6 +66,8 @@ _BASE = (
     "color.ui=false",
     "-c",
     "log.showSignature=false",
+    "-c",
+    "i18n.logOutputEncoding=UTF-8",
 )
 
 
