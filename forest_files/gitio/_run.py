@@ -54,7 +54,9 @@ NO_GRAFTS = os.path.join(os.devnull, "forest-files-no-grafts")
 # signature checks printed into ``git log``'s asked format (a signer's usual
 # ``log.showSignature``: its "Good … signature" lines were read as commits), and
 # ``log`` output in UTF-8 whatever ``i18n.logOutputEncoding`` says (latin1 there
-# turned a non-ASCII author into another name, one ``[authority]`` does not list).
+# turned a non-ASCII author into another name, one ``[authority]`` does not list),
+# and no ``log`` of one path following its renames (``log.follow``: ``--no-renames``
+# does not stop it; a file's renaming commit no longer "added" it).
 _BASE = (
     "git",
     "--no-pager",
@@ -68,6 +70,8 @@ _BASE = (
     "log.showSignature=false",
     "-c",
     "i18n.logOutputEncoding=UTF-8",
+    "-c",
+    "log.follow=false",
 )
 
 

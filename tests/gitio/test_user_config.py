@@ -19,8 +19,9 @@ from pathlib import Path
 
 import pytest
 
+from forest_files.gitio.search import first_added, paths_added
 from tests.gitio.user_config_repo import Run, built, doors
-from tests.helpers.git import git
+from tests.helpers.git import commit_all, git, make_repo, write
 from tests.helpers.template import isolated, reused
 
 # (key, value): each as the user's global config (GIT_CONFIG_GLOBAL).
@@ -139,3 +140,30 @@ def test_user_environment_variable_same_outputs_accepted(
     for name, value in variables.items():
         monkeypatch.setenv(name, value)
     assert doors(root, variables) == clean
+
+
+@pytest.mark.parametrize("where", ["global", "repository"])
+def test_user_config_log_follow_same_additions_accepted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, where: str
+) -> None:
+    """``log.follow = true`` made every ``git log`` of one path follow it through its
+    renames, ``--no-renames`` or not: the commit that renamed old.md to new.md no
+    longer "added" new.md (``first_added`` of the range found nothing) and the one
+    that added old.md was given for new.md (``paths_added``). The ledger's segment
+    files are looked up one path at a time this way (gate/added_segment.py)."""
+    root = make_repo(tmp_path)
+    write(root, "old.md", "# Old\n\nWords that move.\n")
+    first = commit_all(root, "add old.md")
+    git(root, "mv", "old.md", "new.md")
+    moved = commit_all(root, "rename it")
+    wanted = (first_added(root, f"{first}..HEAD", ["new.md"]), paths_added(root, ["new.md"]))
+    assert wanted[0] == {"new.md": moved} and [a.commit for a in wanted[1]] == [moved]
+    env: dict[str, str] = {}
+    if where == "global":
+        env["GIT_CONFIG_GLOBAL"] = str(_config_file(tmp_path, "log.follow", "true"))
+        monkeypatch.setenv("GIT_CONFIG_GLOBAL", env["GIT_CONFIG_GLOBAL"])
+    else:
+        git(root, "config", "log.follow", "true")
+    assert git(root, "log", "--format=%H", "--", "new.md", env=env).split() == [moved, first]
+    got = (first_added(root, f"{first}..HEAD", ["new.md"]), paths_added(root, ["new.md"]))
+    assert got == wanted
