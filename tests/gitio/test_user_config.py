@@ -96,11 +96,20 @@ def _config_file(tmp_path: Path, key: str, value: str) -> Path:
     return cfg
 
 
-def _ids(pairs: list[tuple[str, str]]) -> list[str]:
-    return [f"{k}={v}" for k, v in pairs]
+# The fast lane keeps the settings that once changed an output here, and one of each
+# kind forest guards against (a format, an external diff, prefixes, colour); every door
+# runs per case (~1 s), so the rest run in the slow lane (.ci/run runs both).
+FAST = {"i18n.logOutputEncoding", "format.pretty", "diff.external", "diff.noprefix", "color.ui"}
 
 
-@pytest.mark.parametrize(("key", "value"), SETTINGS, ids=_ids(SETTINGS))
+def _cases(pairs: list[tuple[str, str]]) -> list[object]:
+    return [
+        pytest.param(k, v, id=f"{k}={v}", marks=() if k in FAST else pytest.mark.slow)
+        for k, v in pairs
+    ]
+
+
+@pytest.mark.parametrize(("key", "value"), _cases(SETTINGS))
 def test_user_config_global_setting_same_outputs_accepted(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, clean: Run, key: str, value: str
 ) -> None:
@@ -121,7 +130,7 @@ IN_REPOSITORY = [
 ]
 
 
-@pytest.mark.parametrize(("key", "value"), IN_REPOSITORY, ids=_ids(IN_REPOSITORY))
+@pytest.mark.parametrize(("key", "value"), _cases(IN_REPOSITORY))
 def test_user_config_repository_setting_same_outputs_accepted(
     tmp_path: Path, clean: Run, key: str, value: str
 ) -> None:
@@ -130,7 +139,15 @@ def test_user_config_repository_setting_same_outputs_accepted(
     assert doors(root, {}) == clean
 
 
-@pytest.mark.parametrize("variables", VARIABLES, ids=[" ".join(v) for v in VARIABLES])
+@pytest.mark.parametrize(
+    "variables",
+    [
+        pytest.param(
+            v, id=" ".join(v), marks=() if "GIT_CONFIG_PARAMETERS" in v else pytest.mark.slow
+        )
+        for v in VARIABLES
+    ],
+)
 def test_user_environment_variable_same_outputs_accepted(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, clean: Run, variables: dict[str, str]
 ) -> None:
