@@ -67,11 +67,8 @@ EXAMPLES = (
 
 
 class SelectorError(ForestError):
-    """A selector is malformed, unsafe, or does not pick exactly one section.
-
-    ``problem``: what is wrong, without the list of valid forms a person typing a
-    selector is shown (``EXAMPLES``): a ledger line's selector, or one a tool hands
-    back, was never typed (the applier, the MCP tools, the move search say it so)."""
+    """A selector is malformed, unsafe, or does not pick exactly one section;
+    ``problem`` says what without ``EXAMPLES`` (a ledger's or a tool's: never typed)."""
 
     def __init__(self, message: str, problem: str | None = None) -> None:
         super().__init__(message)
