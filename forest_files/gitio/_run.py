@@ -6,10 +6,12 @@ honoured by git 2.39 even with ``GIT_NO_REPLACE_OBJECTS``) are ignored, so neith
 can hide a commit of a range from the gate or the hook.
 
 Stores: nothing.
-Refuses: nothing itself; maps git's failures to NotARepo / GitFailed (a partial
+Refuses: a ``GIT_INDEX_FILE`` kept for a hook that names no file (a shell's
+export); maps git's failures to NotARepo / GitFailed (a partial
 clone's object its promisor remote cannot give: one line naming that remote).
 Returns: decoded stdout (bytes or str), NUL-split records.
-Test: tests/gitio/test_gitio.py, tests/gitio/test_partial_clone.py
+Test: tests/gitio/test_gitio.py, tests/gitio/test_partial_clone.py,
+tests/gitio/test_user_repo_vars.py
 """
 
 from __future__ import annotations
@@ -107,10 +109,10 @@ def clean_env(
     """The environment for a git child process.
 
     Repository-locating variables are dropped. ``keep_index_file=True`` keeps
-    ``GIT_INDEX_FILE`` (made absolute against our cwd) for a hook that must
-    judge the index git handed it: ``commit -a`` and ``commit <paths>`` run the
-    hook against a temporary index named only by that variable. Inside a
-    receive-pack quarantine (a server hook: ``GIT_QUARANTINE_PATH`` set, and
+    ``GIT_INDEX_FILE`` (made absolute against our cwd; refused when it names no
+    file) for a hook that must judge the index git handed it: ``commit -a`` and
+    ``commit <paths>`` run the hook against a temporary index named only by that
+    variable. Inside a receive-pack quarantine (a server hook: ``GIT_QUARANTINE_PATH`` set, and
     ``GIT_OBJECT_DIRECTORY`` naming it) the object directories git set are kept,
     or the pushed objects could not be read. Replace refs and grafts are always
     off (``GIT_NO_REPLACE_OBJECTS``, ``GIT_GRAFT_FILE``), whatever ``extra`` says.
@@ -118,7 +120,7 @@ def clean_env(
     env = {k: v for k, v in os.environ.items() if k not in _REPO_LOCAL_VARS}
     index_file = os.environ.get("GIT_INDEX_FILE")
     if keep_index_file and index_file:
-        env["GIT_INDEX_FILE"] = os.path.abspath(index_file)
+        env["GIT_INDEX_FILE"] = _index_file(index_file)
     env.update(_quarantine())
     # Messages in English so the few we classify are stable; never take
     # optional locks (a background check must not fight the user's git).
@@ -131,6 +133,19 @@ def clean_env(
     env["GIT_NO_REPLACE_OBJECTS"] = "1"
     env["GIT_GRAFT_FILE"] = NO_GRAFTS
     return env
+
+
+def _index_file(named: str) -> str:
+    """``GIT_INDEX_FILE``, absolute. git names an index it has written (the index's
+    lock, or a commit's temporary index) in a hook; one exported in a shell may name
+    no file, which git reads as an empty index, every file removed: refused."""
+    index = os.path.abspath(named)
+    if not os.path.lexists(index):
+        raise GitFailed(
+            f"GIT_INDEX_FILE names {index}, which does not exist (git sets it only "
+            "for a hook); run `unset GIT_INDEX_FILE` to judge the repository's index"
+        )
+    return index
 
 
 def _quarantine() -> dict[str, str]:

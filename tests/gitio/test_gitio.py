@@ -63,8 +63,11 @@ def test_inherited_git_dir_does_not_misdirect(
 
 
 def test_clean_env_drops_repo_vars_keeps_index_on_request(
-    monkeypatch: pytest.MonkeyPatch,
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "rel").mkdir()
+    (tmp_path / "rel" / "index").touch()  # kept only when it names a file
     monkeypatch.setenv("GIT_DIR", "/elsewhere")
     monkeypatch.setenv("GIT_INDEX_FILE", "rel/index")
     env = gitio.clean_env({"X_EXTRA": "1"})
@@ -75,6 +78,9 @@ def test_clean_env_drops_repo_vars_keeps_index_on_request(
     kept = gitio.clean_env(keep_index_file=True)
     assert kept["GIT_INDEX_FILE"] == os.path.abspath("rel/index")
     assert "GIT_DIR" not in kept
+    monkeypatch.setenv("GIT_INDEX_FILE", "rel/missing")
+    with pytest.raises(gitio.GitFailed, match="unset GIT_INDEX_FILE"):
+        gitio.clean_env(keep_index_file=True)
 
 
 def test_clean_env_replace_refs_and_grafts_always_off_refused(

@@ -10,6 +10,8 @@ unstaged, an untracked file in src/sub/.
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 from typer.testing import CliRunner
@@ -17,7 +19,7 @@ from typer.testing import CliRunner
 from forest_files.doors.cli import app
 from tests.helpers.cli import forest
 from tests.helpers.custody import init_and_adopt
-from tests.helpers.git import git, make_repo, pasted, write
+from tests.helpers.git import git, git_env, make_repo, write
 
 ZOE = {"GIT_AUTHOR_NAME": "Zoë Ärne", "GIT_COMMITTER_NAME": "Zoë Ärne"}
 DOC = "# A\n\n## Keep\n\nKept words.\n\n## Other\n\nOther words.\n"
@@ -68,13 +70,17 @@ def built(home: Path) -> Path:
     return root
 
 
-def doors(root: Path, env: dict[str, str]) -> Run:
+def doors(root: Path, env: dict[str, str], *, drop: tuple[str, ...] = ()) -> Run:
     """Every door's output on ``root``; ``env``: the variables of the test's setting,
-    for the hook's ``git commit`` (a process of its own)."""
+    for the hook's ``git commit`` (a process of its own); ``drop``: variables of the
+    fixed test git it runs without. A door that refuses to install the hook is one
+    more output (and no commit is tried)."""
     out: Run = []
     for args in DOORS:
         done = forest(root, *args)
         out.append((" ".join(args), done.exit_code, done.stdout, done.stderr))
+    done = forest(root / "docs", "ci", "--base", "main", "--format", "json")
+    out.append(("ci --repo docs", done.exit_code, done.stdout, done.stderr))
     here = os.getcwd()
     os.chdir(root / "src" / "sub")
     try:
@@ -83,7 +89,23 @@ def doors(root: Path, env: dict[str, str]) -> Run:
         os.chdir(here)
     out.append(("check in src/sub", done.exit_code, done.stdout, done.stderr))
     installed = forest(root, "hooks", "install")
-    assert installed.exit_code == 0, installed.output
-    hook = pasted(root, "git commit -q -m try", env=env)
+    if installed.exit_code != 0:
+        out.append(("hooks install", installed.exit_code, installed.stdout, installed.stderr))
+        return out
+    hook = _pasted(root, "git commit -q -m try", env, drop)
     out.append(("git commit", hook.returncode, hook.stdout, hook.stderr))
     return out
+
+
+def _pasted(
+    root: Path, command: str, env: dict[str, str], drop: tuple[str, ...]
+) -> subprocess.CompletedProcess[str]:
+    """``command`` typed into bash in ``root`` (tests/helpers/git.py ``pasted``) with
+    the fixed test git less ``drop``."""
+    path = f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"
+    full = {**os.environ, **git_env(), "PATH": path, **env}
+    for name in drop:
+        full.pop(name, None)
+    return subprocess.run(
+        ["bash", "-c", command], cwd=root, env=full, capture_output=True, text=True, check=False
+    )
