@@ -7,7 +7,8 @@ can hide a commit of a range from the gate or the hook.
 
 Stores: nothing.
 Refuses: a ``GIT_INDEX_FILE`` kept for a hook that names no file (a shell's
-export); maps git's failures to NotARepo / GitFailed (a partial
+export); maps git's failures to NotARepo (naming GIT_CEILING_DIRECTORIES when it
+stopped git short of a work tree above) / GitFailed (a partial
 clone's object its promisor remote cannot give: one line naming that remote).
 Returns: decoded stdout (bytes or str), NUL-split records.
 Test: tests/gitio/test_gitio.py, tests/gitio/test_partial_clone.py,
@@ -192,11 +193,27 @@ def run_git(
     if proc.returncode not in ok_codes:
         err = decode(proc.stderr)
         if "not a git repository" in err:
-            raise NotARepo(f"{repo}: not inside a git repository (run `git init` first)")
+            raise NotARepo(_not_a_repo(repo))
         if "from promisor remote" in err:
             raise _out_of_reach(repo, args[0], err, proc.returncode)
         raise GitFailed(f"git {args[0]} failed", stderr=err, returncode=proc.returncode)
     return proc
+
+
+def _not_a_repo(repo: Path | str) -> str:
+    """git found no repository at or above ``repo``: when one lies above it and
+    ``GIT_CEILING_DIRECTORIES`` (a shell's or CI image's) stopped git's search
+    short of it, that says so, not `git init` (a repository inside the other)."""
+    ceiling = os.environ.get("GIT_CEILING_DIRECTORIES")
+    start = Path(os.path.abspath(repo))
+    top = next((d for d in start.parents if os.path.lexists(d / ".git")), None)
+    if ceiling and top is not None:
+        return (
+            f"{repo}: git stops looking for its repository at GIT_CEILING_DIRECTORIES "
+            f"({ceiling}), short of the work tree at {top}; run `unset "
+            "GIT_CEILING_DIRECTORIES`, or point forest at the work tree's top"
+        )
+    return f"{repo}: not inside a git repository (run `git init` first)"
 
 
 def _out_of_reach(repo: Path | str, command: str, err: str, code: int) -> GitFailed:

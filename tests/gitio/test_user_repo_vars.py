@@ -56,6 +56,7 @@ CASES: dict[str, Exports] = {
     "GIT_DIR": lambda t, r: {"GIT_DIR": str(_dotfiles(t))},
     "GIT_INDEX_FILE (missing)": lambda t, r: {"GIT_INDEX_FILE": str(t / "shell-index")},
     "GIT_CEILING_DIRECTORIES (parent)": lambda t, r: {"GIT_CEILING_DIRECTORIES": str(r.parent)},
+    "GIT_CEILING_DIRECTORIES (top)": lambda t, r: {"GIT_CEILING_DIRECTORIES": str(r)},
     "GIT_DISCOVERY_ACROSS_FILESYSTEM": lambda t, r: {"GIT_DISCOVERY_ACROSS_FILESYSTEM": "1"},
     "GIT_NAMESPACE": lambda t, r: {"GIT_NAMESPACE": "other"},
     "GIT_OBJECT_DIRECTORY": lambda t, r: {
@@ -71,7 +72,7 @@ CASES: dict[str, Exports] = {
     "LANGUAGE=de LC_ALL=C.UTF-8": lambda t, r: {"LANGUAGE": "de", "LC_ALL": "C.UTF-8"},
 }
 # The cases that once failed here run in the fast lane; every door runs per case.
-FAST = {"GIT_INDEX_FILE (missing)"}
+FAST = {"GIT_INDEX_FILE (missing)", "GIT_CEILING_DIRECTORIES (top)"}
 
 
 def judged_or_refused(got: Run, clean: Run, names: set[str]) -> list[str]:
@@ -105,7 +106,9 @@ def test_user_exported_repository_variable_judged_or_refused(
 ) -> None:
     """Before: ``GIT_INDEX_FILE`` exported in a shell and naming no file made ``forest
     check --staged`` judge an empty index ("forest.toml at the git index: missing; not
-    a forest-files repository there (`forest init`)")."""
+    a forest-files repository there (`forest init`)"); ``GIT_CEILING_DIRECTORIES``
+    naming the work tree's top made ``forest ci --repo docs`` say "not inside a git
+    repository (run `git init` first)"."""
     root = reused(("user_config",), tmp_path / "repo", built)
     exported = CASES[name](tmp_path, root)
     for key, value in exported.items():
