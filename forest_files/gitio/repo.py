@@ -56,7 +56,7 @@ def toplevel(path: Path | str) -> Path:
     except NotARepo:
         from forest_files.kernel.state import refuse_foreign_git_dir
 
-        refuse_foreign_git_dir(None)  # GIT_DIR names a repository this tree is in no one of
+        refuse_foreign_git_dir(None, str(start))  # GIT_DIR names one this tree is in no one of
         raise
     except GitFailed:
         # Rare path: find out why, so the message says how to fix it.
@@ -67,7 +67,7 @@ def toplevel(path: Path | str) -> Path:
             ) from None
         from forest_files.kernel.state import refuse_foreign_git_dir
 
-        refuse_foreign_git_dir(None)  # git named a repository this tree does not lead to
+        refuse_foreign_git_dir(None, str(start))  # git named one this tree does not lead to
         raise NotARepo(f"{start}: not inside a git working tree (inside .git?)") from None
 
 

@@ -70,7 +70,7 @@ def git_dir_paths(root: str | os.PathLike[str]) -> tuple[str, str]:
         git_dir = _gitdir_file(dotgit)
     else:
         raise _refuse(f"{dotgit}: neither a directory nor a gitdir file; repair the clone")
-    refuse_foreign_git_dir(git_dir)
+    refuse_foreign_git_dir(git_dir, os.fspath(root))
     common = git_dir
     commondir = os.path.join(git_dir, "commondir")
     if os.path.isfile(commondir):
@@ -80,13 +80,12 @@ def git_dir_paths(root: str | os.PathLike[str]) -> tuple[str, str]:
     return git_dir, common
 
 
-def refuse_foreign_git_dir(git_dir: str | None) -> None:
+def refuse_foreign_git_dir(git_dir: str | None, here: str | None = None) -> None:
     """Refuse when ``GIT_DIR`` (git exports it to every hook) names another repository
-    than ``git_dir``, the one the work tree's ``.git`` leads to (None: none found).
-    A separate git directory (``git --git-dir=X --work-tree=Y``, as vcsh and yadm
-    run git) would otherwise be judged by whatever repository holds the work tree,
-    or none: forest-files follows the work tree's ``.git`` only, and says how to
-    give it one."""
+    than ``git_dir``, the one the work tree's ``.git`` leads to (None: none found), as
+    vcsh and yadm run git: forest-files follows a work tree's ``.git`` only. Its fix
+    gives ``GIT_WORK_TREE`` a ``.git`` where it has none and holds ``here`` (no ``.git``
+    found) or lies in ``here`` (an outer repository's tree); else it unsets both."""
     named = os.environ.get("GIT_DIR")
     if not named or (git_dir is not None and _same(named, git_dir)):
         return
@@ -94,8 +93,12 @@ def refuse_foreign_git_dir(git_dir: str | None) -> None:
 
     wanted = os.path.realpath(named)
     tree = os.environ.get("GIT_WORK_TREE")
-    fix = "run forest-files with GIT_DIR and GIT_WORK_TREE unset, from a clone"
-    if tree:
+    fix = "run `unset GIT_DIR GIT_WORK_TREE`, then the command again"
+    if (
+        tree
+        and not os.path.lexists(os.path.join(tree, ".git"))
+        and (here is None or (_within(here, tree) if git_dir is None else _within(tree, here)))
+    ):
         dotgit = shell_word(os.path.join(os.path.realpath(tree), ".git"))
         named_dir = shell_word(wanted)
         printf = f"printf 'gitdir: %s\\n' {named_dir} > {dotgit}"
@@ -112,6 +115,10 @@ def refuse_foreign_git_dir(git_dir: str | None) -> None:
 
 def _same(a: str, b: str) -> bool:
     return os.path.realpath(a) == os.path.realpath(b)
+
+
+def _within(path: str, folder: str) -> bool:
+    return os.path.commonpath([os.path.realpath(path), outer := os.path.realpath(folder)]) == outer
 
 
 def _gitdir_file(dotgit: str) -> str:

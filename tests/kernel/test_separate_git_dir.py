@@ -53,3 +53,30 @@ def test_separate_bare_git_dir_outside_any_repo_refused_then_fixed(tmp_path: Pat
     assert done.returncode == 0, done.stderr
     done = _forest(home, repo, "check")
     assert done.returncode == 0 and "1 binding(s)" in done.stdout, done.stdout + done.stderr
+
+
+def test_project_under_exported_dotfiles_told_to_unset_never_a_git_file_refused(
+    tmp_path: Path,
+) -> None:
+    """A project with a ``.git`` of its own under a ``$HOME`` whose dotfile setup exports
+    ``GIT_DIR`` and ``GIT_WORK_TREE``: forest refused (git in that shell names the
+    dotfiles) with the fix written for the dotfiles' work tree, a ``printf … >
+    $HOME/.git`` that, pasted, made the whole home a work tree and left the project
+    refused. The fix is now to unset the two variables; pasted, it works."""
+    repo, home = _dotfiles(tmp_path)
+    project = home / "proj"
+    write(project, "a.md", "# A\n\ntext\n")
+    git(project, "init", "-q")
+    git(project, "add", "a.md")
+    git(project, "commit", "-q", "-m", "a")
+    apart = {"GIT_DIR": str(repo), "GIT_WORK_TREE": str(home)}
+    env = {**os.environ, **git_env(), **apart}
+    done = subprocess.run([FOREST, "init"], cwd=project, env=env, capture_output=True, text=True)
+    assert done.returncode != 0
+    (line,) = done.stderr.splitlines()
+    assert "(GIT_DIR)" in line and "printf" not in line and ".git file" not in line, line
+    fix = line.split("judges only the repository a work tree's .git names: ", 1)[1]
+    assert fix == "run `unset GIT_DIR GIT_WORK_TREE`, then the command again", fix
+    again = pasted(project, "unset GIT_DIR GIT_WORK_TREE && forest init", env=apart)
+    assert again.returncode == 0, again.stderr
+    assert (project / "forest.toml").is_file() and not (home / ".git").exists()
