@@ -6,9 +6,12 @@ check --staged``) judges the staged change the same way, from the staged
 change alone. A ledger file HEAD holds that the change retypes (a symlink, a
 gitlink: status ``T``) is ``ledger-rewritten``; one it deletes is
 ``ledger-deleted``, except a body an erase act of the staged ledger names (a
-``forest forget``) and a file that is no well-formed ledger file (removing
-garbage is allowed). One modified in place is the ledger reader's to refuse
-(every ledger file is named by the SHA-256 of its bytes). A ``git revert`` of a
+``forest forget``), a file that is no well-formed ledger file, and a segment
+whose bytes at HEAD do not verify (removing garbage is allowed: no door reads an
+act from it, and ``forest ci``'s route takes such a segment out of the commit
+that added it with ``git rm`` and an amend, which this guard judges against
+HEAD). One modified in place is the ledger reader's to refuse (every ledger
+file is named by the SHA-256 of its bytes). A ``git revert`` of a
 forget deletes or retypes the erase act's segment and puts the erased body
 back: that finding says so, and a staged body whose hash the staged ledger
 holds as erased is ``erased-content``. Their route puts HEAD's file (or, for
@@ -23,7 +26,7 @@ Stores: nothing.
 Refuses: nothing; it returns findings (ids, hashes, paths; never text).
 Returns: ``Finding`` values of no binding, with their routes (``Reported``).
 Test: tests/governance/test_forget_pulled.py, tests/doors/test_hooks_custody.py,
-tests/check/test_after_commit.py
+tests/check/test_after_commit.py, tests/gate/test_ci_take_out_hooked.py
 """
 
 from __future__ import annotations
@@ -123,8 +126,8 @@ def _edits(changes: list[Change]) -> Iterator[tuple[str, str]]:
             yield path, letter
 
 
-def _head_erasures(root: Path, head: str, paths: list[str]) -> dict[str, list[str]]:
-    """The erase acts of each of ``paths`` (segments) as ``head`` holds them."""
+def _head_segments(root: Path, head: str, paths: list[str]) -> dict[str, bytes]:
+    """The bytes of each of ``paths`` (segments) as ``head`` holds them."""
     if not paths:
         return {}
     from forest_files import gitio
@@ -133,7 +136,15 @@ def _head_erasures(root: Path, head: str, paths: list[str]) -> dict[str, list[st
     listed = gitio.ls_tree(root, head, _SEGMENTS.rstrip("/"))
     entries = {e.path: e.blob for e in listed if e.path in wanted and e.type == "blob"}
     blobs = gitio.cat_blobs(root, entries.values())
-    return {p: _erase_acts(blobs[b]) for p, b in entries.items()}
+    return {p: blobs[b] for p, b in entries.items()}
+
+
+def _damaged(path: str, data: bytes | None) -> bool:
+    """A segment whose bytes do not verify (misnamed, truncated, a bad line): the
+    ledger reader refuses it whole, so no door reads an act from it."""
+    from forest_files.ledger.segments import parse_segment
+
+    return data is not None and bool(parse_segment(data, path.rpartition("/")[2])[1])
 
 
 def _edit_finding(path: str, letter: str, erasures: list[str], by: Subject = STAGED) -> Reported:
@@ -158,15 +169,20 @@ def rewritten_ledger(
     a segment deleted (``ledger-deleted``). A segment that holds an erase act says so
     and routes to putting HEAD's ledger back. ``by``: whose change it is (``head`` the
     tree before it) and its ways out. A body's deletion is ``deleted_bodies``'
-    to judge, against the staged ledger's erasures."""
+    to judge, against the staged ledger's erasures. A segment ``head`` holds whose
+    bytes do not verify may be deleted: that is removing garbage."""
     edits = [
         (path, letter)
         for path, letter in _edits(changes)
         if letter != "D" or _SEGMENT.fullmatch(path) is not None
     ]
     segments = [path for path, _ in edits if path.startswith(_SEGMENTS)]
-    acts = _head_erasures(root, head or "HEAD", segments)
-    return [_edit_finding(path, letter, acts.get(path, []), by) for path, letter in edits]
+    held = _head_segments(root, head or "HEAD", segments)
+    return [
+        _edit_finding(path, letter, _erase_acts(held.get(path, b"")), by)
+        for path, letter in edits
+        if letter != "D" or not _damaged(path, held.get(path))
+    ]
 
 
 def deleted_bodies(erased: Set[str], changes: list[Change]) -> list[Reported]:
