@@ -39,6 +39,7 @@ from forest_files.gate.folder_head import folder_routes_at
 from forest_files.gate.head_faults import erased_content_found, from_fault
 from forest_files.gate.rebase import Rebase, drop_act, put_back, take_out
 from forest_files.gate.rewrite import Rewrite
+from forest_files.gate.rewritten_deleted import first_rewrite, resolve_later
 from forest_files.gitio import Change
 from forest_files.ledger.acts import LedgerError
 from forest_files.ledger.verify import Fault
@@ -125,8 +126,10 @@ class JudgedRange:
         commit deleted or changed, or a governed file it changed, puts back every such
         file of that commit (rewrite.py ``put_back``, ``take_out``), but a segment the
         range added as a file that does not verify, taken out where it was added
-        (added_segment.py ``deleted_unsound``); an act refused for its signer or its
-        body drops the commit that brought it (``drop_act``)."""
+        (added_segment.py ``deleted_unsound``), and a file the range rewrote before it
+        deleted it, put back where it was first rewritten (rewritten_deleted.py); an act
+        refused for its signer or its body drops the commit that brought it
+        (``drop_act``)."""
         reported = from_fault(fault, fault.code)
         if fault.commit is None or self.merge_base is None:
             return reported
@@ -139,15 +142,28 @@ class JudgedRange:
             taken = self._taken_out(fault.path)
             if taken is not None:  # the range added it unsound: put back, a fault again
                 return reported._replace(routes=(taken,))
+            first = first_rewrite(fault, every, self.commits)
+            if first is not None:  # put back from its parent: the damaged bytes again
+                return reported._replace(routes=self._put_back(first, every).routes)
         mine = [f for f in every if f.path and (f.commit, f.parent) == (fault.commit, fault.parent)]
         paths = [
             f.path
             for f in mine
-            if f.path and (f.code != "ledger-deleted" or self._taken_out(f.path) is None)
+            if f.path and (f.code != "ledger-deleted" or not self._elsewhere(f, every))
         ]
         how = take_out if all(f.code == "config-governance" for f in mine) else put_back
         routes = how(fault.commit, fault.parent, paths, head=self.head, rebase=self._rebase())
+        order = self.commits
+        routes = tuple(resolve_later(r, fault.commit, fault.parent, every, order) for r in routes)
         return reported._replace(routes=routes)
+
+    def _elsewhere(self, deleted: Fault, every: tuple[Fault, ...]) -> bool:
+        """A deleted ledger file put back in another commit than the one that deleted
+        it: the one that added it unsound, or the one that first rewrote it."""
+        assert deleted.path is not None
+        if self._taken_out(deleted.path) is not None:
+            return True
+        return first_rewrite(deleted, every, self.commits) is not None
 
     def _taken_out(self, path: str) -> Route | None:
         """A deleted segment the range added as a file that does not verify: its
