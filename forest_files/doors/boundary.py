@@ -16,12 +16,16 @@ Refuses: nothing; it translates (kernel/exits.py): 0 ok; 1 a refusal
 line naming it and the ``chmod`` or ``chown`` that gives it back, no crash log);
 2 usage (the framework's own, re-raised); 3 corruption
 (StoreCorruption, LedgerError) or an internal error; 75 busy, retry (StoreBusy);
-130 interrupted (Ctrl-C); 141 standard output closed by its reader (silent).
+130 interrupted (Ctrl-C); 141 standard output closed by its reader (silent); 1 standard
+output that could not be written (a full disk or /dev/full, a file-size limit, closed
+with ``>&-``: doors/streams.py ``OutputLost``; one line naming it and the fix, no
+crash log, never 0); standard error that could not be written changes no code.
 Returns: ``run_guarded``'s exit code.
-Test: tests/doors/test_boundary.py, tests/doors/test_unwritable_state.py
+Test: tests/doors/test_boundary.py, tests/doors/test_unwritable_state.py,
+tests/doors/test_output_unwritable.py
 
 Light on purpose: the warm ``forest check`` imports this module, so it loads
-only ``os`` and ``sys``; the error branches import what they need.
+only ``os``, ``sys`` and streams.py (``io``); the error branches import what they need.
 """
 
 from __future__ import annotations
@@ -29,6 +33,8 @@ from __future__ import annotations
 import gc
 import os
 import sys
+
+from forest_files.doors.streams import OutputLost, drop_output, lost_output, named_streams
 
 TYPE_CHECKING = False  # typing is not imported on the warm path
 if TYPE_CHECKING:
@@ -59,10 +65,14 @@ def run_guarded(
     ``usage``: recorded as a usage error in the audit log, then re-raised.
     """
     tolerant_streams()
+    named_streams()
     undo = _terminate_as_interrupt()
     try:
         code = fn()
         _flush()
+        lost = lost_output()
+        if lost is not None:  # the command caught it, but its output never arrived
+            raise lost
         return 0 if code is None else code
     except passthrough:
         raise
@@ -73,10 +83,36 @@ def run_guarded(
         from forest_files.kernel.exits import quiet_pipe
 
         return quiet_pipe()
+    except OutputLost as exc:  # /dev/full, a full disk, `ulimit -f`, `>&-`: said, exit 1
+        return _unwritten(exc, prefix)
     except (Exception, KeyboardInterrupt) as exc:
-        return _failed(exc, command, argv, repo, prefix, audit, lenient)
+        code = _failed(exc, command, argv, repo, prefix, audit, lenient)
+        _settle(prefix)
+        return code
     finally:
         undo()
+
+
+def _unwritten(exc: OutputLost, prefix: str) -> int:
+    """Standard output could not be written: one line naming it and the fix, and
+    what it still holds dropped (the interpreter's last flush would fail again)."""
+    from forest_files.kernel.exits import EXIT_REFUSED, unwritten_line
+
+    drop_output()
+    say(f"{prefix}: {unwritten_line('standard output', exc)}")
+    return EXIT_REFUSED
+
+
+def _settle(prefix: str) -> None:
+    """After a failure's own line: standard output that could not be written is said
+    too (its code stays the failure's), and dropped."""
+    try:  # noqa: SIM105 (contextlib is not loaded on the warm path)
+        _flush()
+    except (OSError, ValueError):
+        pass  # a failed write is recorded by the stream; a closed one has nothing
+    lost = lost_output()
+    if lost is not None:
+        _unwritten(lost, prefix)
 
 
 def _terminate_as_interrupt() -> Callable[[], None]:

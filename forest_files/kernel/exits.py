@@ -8,8 +8,9 @@ retry (StoreBusy), 130 interrupted (Ctrl-C), 141 standard output closed by its
 reader (silent, as git).
 Returns: ``exit_code`` and ``one_line`` for an exception; ``quiet_pipe``;
 ``output_to_devnull`` (what both a one-shot command and ``forest mcp`` do when
-their reader left).
-Test: tests/kernel/test_errors.py
+their reader left); ``unwritten_line``, the line for output that could not be
+written (standard output, a report file), its fix chosen by the system's error.
+Test: tests/kernel/test_errors.py, tests/doors/test_output_unwritable.py
 
 Free of typer on purpose: the hook and the fast ``forest check`` import it.
 An internal error's line at a door is the boundary's (it names a crash log,
@@ -64,6 +65,35 @@ def output_to_devnull(fd: int) -> None:
         os.dup2(devnull, fd)
     finally:
         os.close(devnull)
+
+
+# What frees a write refused for room (errno names: ENOSPC, EDQUOT, EFBIG; EBADF: a
+# stream closed by the shell; EISDIR, ENOTDIR: a name that is, or lies under, no file).
+_UNWRITTEN_FIX = {
+    "ENOSPC": "free space (a full disk or a quota) or write it elsewhere",
+    "EDQUOT": "free space (a full disk or a quota) or write it elsewhere",
+    "EFBIG": "raise the file-size limit (`ulimit -f`) or write it elsewhere",
+    "EBADF": "give it a file, or /dev/null to discard it",
+    "EISDIR": "name a file, not a folder",
+    "ENOTDIR": "name a file whose folders are folders",
+    "EEXIST": "name a file whose folders are folders",
+}
+
+
+def unwritten_line(what: str, exc: OSError, then: str = "run the command again") -> str:
+    """The line (without ``forest:``) for ``what`` (``standard output``, a report file
+    already quoted) that could not be written: why, as the system said, and what
+    frees it (room, the file-size limit, a file in place of a folder), then ``then``;
+    another error (EIO, a read-only mount) is told to check the device or write
+    elsewhere. The environment, not a bug: no crash log."""
+    import errno
+
+    name = errno.errorcode.get(exc.errno or 0, "")
+    fix = _UNWRITTEN_FIX.get(name, "check the device it goes to, or write it elsewhere")
+    why = exc.strerror or type(exc).__name__
+    if name == "EBADF":  # "Bad file descriptor" would not tell a user what happened
+        why = "it is closed, as `>&-` leaves it"
+    return f"cannot write {what} ({why}): {fix}, then {then}"
 
 
 def exit_code(exc: BaseException) -> int:

@@ -1,0 +1,151 @@
+"""Standard output and error as every door writes them: a write that fails says which
+stream it was, and a closed one never lends its descriptor to a file.
+
+The one error boundary (boundary.py ``run_guarded``) calls ``named_streams`` before a
+command runs. The process's own standard output and error (never a caller's capture)
+are then written through ``_Stream``, the same file descriptor with the same
+encoding and buffering, whose failed write is told apart from every other ``OSError``:
+``forest status > /dev/full``, a full disk under ``forest ci --format json > FILE``,
+a file-size limit (``ulimit -f``) were an internal error with a crash log. Standard
+output raises ``OutputLost``, which the boundary says in one line (exit 1, never 0:
+a verdict or report nobody received is no pass). Standard error loses what it
+could not write and nothing else: it carries the words, the exit code carries the
+verdict, so ``forest-hook pre-commit 2>/dev/full`` still refuses a drifted commit and
+still lets a clean one through. A reader that went away (``forest status | head``)
+stays BrokenPipeError, the boundary's silent exit 141.
+
+A stream closed when the process started (``>&-``, ``2>&-``) has its descriptor
+held by /dev/null, as git does, so the first file a command opens cannot become its
+standard output (and a child's); a write to a closed standard output is
+``OutputLost`` (EBADF), to a closed standard error, nothing.
+
+Stores: nothing. Refuses: nothing.
+Returns: ``named_streams``; ``lost_output`` (standard output's failed write not yet
+said, or None); ``drop_output`` (what standard output still holds, and all it is
+given after, goes nowhere: the interpreter's last flush stays silent).
+Test: tests/doors/test_output_unwritable.py
+
+Light on purpose (the warm ``forest check`` loads it): ``io``, ``os`` and ``sys`` are
+loaded with the interpreter.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import sys
+
+TYPE_CHECKING = False  # typing is not imported on the warm path
+if TYPE_CHECKING:
+    from typing_extensions import Buffer
+
+EBADF = 9  # errno.EBADF on every POSIX system; errno itself is not loaded for it
+
+
+class OutputLost(OSError):
+    """A write to standard output failed (``errno``, ``strerror`` as the system said)."""
+
+
+class _Stream(io.FileIO):
+    """Descriptor ``fd`` written as FileIO does, never closed here; a failure as above.
+    ``shut``: the stream was closed at start (its descriptor now /dev/null's);
+    ``quiet``: standard error's (a failure loses the text, then every later write)."""
+
+    def __init__(self, fd: int, *, shut: bool, quiet: bool) -> None:
+        super().__init__(fd, "wb", closefd=False)
+        self.shut, self.quiet = shut, quiet
+        self.dropped = False
+        self.lost: OutputLost | None = None
+
+    def write(self, data: Buffer, /) -> int:
+        if self.dropped:
+            return memoryview(data).nbytes
+        try:
+            if self.shut and not self.quiet:
+                raise OSError(EBADF, os.strerror(EBADF))
+            return super().write(data)
+        except BrokenPipeError:
+            if not self.quiet:
+                raise
+            self.dropped = True
+        except OSError as exc:
+            if not self.quiet:
+                self.lost = self.lost or OutputLost(exc.errno, exc.strerror)
+                raise OutputLost(exc.errno, exc.strerror) from None
+            self.dropped = True
+        return memoryview(data).nbytes
+
+
+def named_streams() -> None:
+    """The process's standard output and error written through ``_Stream`` (once; a
+    stream a caller put in their place, such as a test's capture, is left alone)."""
+    for fd, name in ((1, "stdout"), (2, "stderr")):
+        current = getattr(sys, name)
+        if current is not getattr(sys, f"__{name}__"):
+            continue  # ours already, or a caller's own
+        made = _named(current, fd, quiet=fd == 2)
+        if made is not None:
+            setattr(sys, name, made)
+
+
+def _named(current: io.TextIOWrapper | None, fd: int, *, quiet: bool) -> io.TextIOWrapper | None:
+    if current is None:  # closed at start: /dev/null holds the descriptor from now on
+        if not _hold_closed(fd):
+            return None
+        text = io.TextIOWrapper(io.BufferedWriter(_Stream(fd, shut=True, quiet=quiet)))
+        text.reconfigure(errors="backslashreplace", line_buffering=quiet)
+        return text
+    binary = getattr(current, "buffer", None)
+    raw = getattr(binary, "raw", binary)
+    if type(raw) is not io.FileIO or raw.fileno() != fd:
+        return None  # a console stream of Windows, or a stream moved elsewhere: as it is
+    try:
+        current.flush()
+    except (OSError, ValueError):
+        return None  # failing already: Python's own stream says it as before
+    stream = _Stream(fd, shut=False, quiet=quiet)
+    under = stream if binary is raw else io.BufferedWriter(stream)  # PYTHONUNBUFFERED keeps raw
+    return io.TextIOWrapper(
+        under,
+        encoding=current.encoding,
+        errors=current.errors,
+        newline="\n" if os.name != "nt" else None,
+        line_buffering=current.line_buffering,
+        write_through=current.write_through,
+    )
+
+
+def _hold_closed(fd: int) -> bool:
+    """/dev/null on ``fd`` when it is closed; whether it was (an open ``fd`` with no
+    stream, as under ``pythonw``, is left alone)."""
+    try:
+        os.fstat(fd)
+        return False
+    except OSError:
+        pass
+    held = os.open(os.devnull, os.O_RDWR)
+    if held != fd:  # a lower descriptor was closed too and took it: move it up
+        os.dup2(held, fd)
+        os.close(held)
+    return True
+
+
+def _stdout_stream() -> _Stream | None:
+    binary = getattr(sys.stdout, "buffer", None)
+    raw = getattr(binary, "raw", binary)
+    return raw if isinstance(raw, _Stream) else None
+
+
+def lost_output() -> OutputLost | None:
+    """Standard output's first failed write not yet said (a command that caught it
+    still failed to write), or None."""
+    stream = _stdout_stream()
+    return None if stream is None else stream.lost
+
+
+def drop_output() -> None:
+    """From now on standard output takes what it is given and writes nothing: its
+    failure is said, and what it still holds would only fail again at exit."""
+    stream = _stdout_stream()
+    if stream is not None:
+        stream.dropped, stream.lost = True, None

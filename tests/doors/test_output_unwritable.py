@@ -1,0 +1,171 @@
+"""Output that cannot be written, on real devices and limits: standard output on
+/dev/full, closed (``>&-``) or over a file-size limit; standard error on /dev/full or
+closed. Standard output's loss is one ``forest:`` line naming it and the fix, exit 1
+(never 0, never the internal error and crash log it was); standard error's changes no
+exit code: the hook's verdict is still its exit code."""
+
+from __future__ import annotations
+
+import os
+import resource
+import signal
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from tests.helpers.cli import FOREST
+from tests.helpers.custody import adopted_repo
+from tests.helpers.git import git, git_env, write
+
+DOC = "# Doc\n\nThe sky is blue.\n"
+HOOK = str(Path(FOREST).with_name("forest-hook"))
+FULL = "forest: cannot write standard output (No space left on device): free space"
+LIMIT = 1 << 26  # far above every file of a small repository's state
+CLOSED = "forest: cannot write standard output (it is closed, as `>&-` leaves it): give it"
+
+
+def _run(
+    root: Path,
+    argv: list[str],
+    *,
+    stdout: int | None = None,
+    stderr: int | None = subprocess.PIPE,
+    before: Callable[[], None] | None = None,
+    buffered: bool = True,
+) -> subprocess.CompletedProcess[bytes]:
+    """``argv`` run in ``root`` as a user's shell runs it; ``buffered``: without
+    ``PYTHONUNBUFFERED`` (a user's default; a CI runner may set it)."""
+    env = {**os.environ, **git_env()}
+    if buffered:
+        env.pop("PYTHONUNBUFFERED", None)
+    else:
+        env["PYTHONUNBUFFERED"] = "1"
+    return subprocess.run(
+        argv,
+        cwd=root,
+        env=env,
+        stdout=stdout,
+        stderr=stderr,
+        preexec_fn=before,
+        timeout=120,
+        check=False,
+    )
+
+
+def _no_crash_log(root: Path) -> None:
+    assert not (root / ".git" / "forest" / "crash").exists()
+
+
+def _close(fd: int) -> Callable[[], None]:
+    return lambda: os.close(fd)
+
+
+@pytest.fixture
+def drifted(tmp_path: Path) -> Path:
+    root = adopted_repo(tmp_path, "doc.md", DOC)
+    write(root, "doc.md", DOC.replace("blue", "green"))
+    return root
+
+
+@pytest.mark.parametrize("buffered", [True, False], ids=["buffered", "unbuffered"])
+@pytest.mark.parametrize(
+    "args",
+    [["check"], ["check", "--json"], ["status"], ["status", "--json"], ["log"], ["ci"]],
+    ids=" ".join,
+)
+def test_output_stdout_full_one_line_exit_1_refused(
+    tmp_path: Path, args: list[str], buffered: bool
+) -> None:
+    root = adopted_repo(tmp_path, "doc.md", DOC)
+    with open("/dev/full", "wb") as full:
+        done = _run(root, [FOREST, *args], stdout=full.fileno(), buffered=buffered)
+    err = done.stderr.decode()
+    assert done.returncode == 1, err
+    assert err.splitlines()[-1].startswith(FULL), err
+    assert "internal error" not in err
+    _no_crash_log(root)
+
+
+@pytest.mark.parametrize(
+    "args", [["check"], ["status"], ["log"], ["ci", "--format", "json"]], ids=" ".join
+)
+def test_output_stdout_closed_one_line_exit_1_refused(tmp_path: Path, args: list[str]) -> None:
+    root = adopted_repo(tmp_path, "doc.md", DOC)
+    done = _run(root, [FOREST, *args], before=_close(1))
+    err = done.stderr.decode()
+    assert done.returncode == 1, err
+    assert err.splitlines()[-1].startswith(CLOSED), err
+    _no_crash_log(root)
+
+
+def limited(size: int = LIMIT) -> Callable[[], None]:
+    """``ulimit -f`` at ``size`` bytes, SIGXFSZ ignored (as a shell that traps it): a
+    write past it fails with EFBIG."""
+
+    def limit() -> None:
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (size, size))
+
+    return limit
+
+
+def test_output_stdout_over_file_size_limit_one_line_exit_1_refused(tmp_path: Path) -> None:
+    """``forest log --json >> FILE`` with FILE at the file-size limit already (sparse):
+    the first write past it fails, while the state's own files stay far below it."""
+    root = adopted_repo(tmp_path, "doc.md", DOC)
+    log = tmp_path / "log.json"
+    log.touch()
+    os.truncate(log, LIMIT)
+    with open(log, "ab") as out:
+        done = _run(root, [FOREST, "log", "--json"], stdout=out.fileno(), before=limited())
+    err = done.stderr.decode()
+    assert done.returncode == 1, err
+    assert err.splitlines()[-1].startswith(
+        "forest: cannot write standard output (File too large): raise the file-size limit"
+    ), err
+    _no_crash_log(root)
+
+
+@pytest.mark.parametrize("how", ["full", "closed"])
+def test_output_stderr_lost_check_verdict_still_exit_code_detected(drifted: Path, how: str) -> None:
+    """Drift: exit 1 with standard error on /dev/full or closed (it was 3 and a crash
+    log, the 'see the routes above' line failing); clean: exit 0."""
+    with open("/dev/full", "wb") as full:
+        where = {"stderr": full.fileno()} if how == "full" else {"before": _close(2)}
+        done = _run(drifted, [FOREST, "check"], stdout=subprocess.PIPE, **where)  # type: ignore[arg-type]
+        assert done.returncode == 1
+        assert b"drifted doc.md" in done.stdout
+        git(drifted, "checkout", "--", "doc.md")
+        clean = _run(drifted, [FOREST, "check"], stdout=subprocess.PIPE, **where)  # type: ignore[arg-type]
+    assert clean.returncode == 0
+    _no_crash_log(drifted)
+
+
+@pytest.mark.parametrize("how", ["full", "closed"])
+def test_output_stderr_lost_hook_verdict_still_exit_code_refused(drifted: Path, how: str) -> None:
+    """``forest-hook pre-commit 2>/dev/full`` (or ``2>&-``) on a drifted staged file:
+    exit 1, the refusal's verdict (it was 3, and a crash log); staged clean: exit 0."""
+    git(drifted, "add", "doc.md")
+    with open("/dev/full", "wb") as full:
+        where = {"stderr": full.fileno()} if how == "full" else {"before": _close(2)}
+        done = _run(drifted, [HOOK, "pre-commit"], **where)  # type: ignore[arg-type]
+        assert done.returncode == 1
+        git(drifted, "checkout", "HEAD", "--", "doc.md")
+        clean = _run(drifted, [HOOK, "pre-commit"], **where)  # type: ignore[arg-type]
+    assert clean.returncode == 0
+    _no_crash_log(drifted)
+
+
+def test_output_stdout_closed_never_lends_its_descriptor_accepted(tmp_path: Path) -> None:
+    """``>&-``: the first file a command opens must not become its standard output (a
+    child's output, or a stray write, would land in it); /dev/null holds it."""
+    root = adopted_repo(tmp_path, "doc.md", DOC)
+    code = (
+        "import os, sys; from forest_files.doors.streams import named_streams; named_streams()\n"
+        "fd = os.open('probe', os.O_WRONLY | os.O_CREAT); sys.stderr.write(str(fd))"
+    )
+    done = _run(root, [sys.executable, "-c", code], before=_close(1))
+    assert int(done.stderr) > 2, done.stderr
