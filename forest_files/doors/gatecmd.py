@@ -17,7 +17,11 @@ shallow clone's as ``shallow-clone`` routed to its fetch (gate/shallow.py: the
 merge-base cut off, or a base the shallow clone never fetched, GitHub's default
 checkout), any other (a base that names no commit, outside git, no ``forest
 init``) as ``refused`` (gate/refusal.py).
-Refuses: nothing itself (the gate's refusals, through the one error boundary).
+Refuses: a ``--report`` file (or ``$GITHUB_STEP_SUMMARY``) that cannot be written: a
+full disk or /dev/full, a file-size limit, a folder where the file belongs, a file
+where a folder does: one line naming it and the fix, exit 1 whatever the verdict
+(``ReportUnwritten``; it was an internal error); otherwise nothing itself (the gate's
+refusals, through the one error boundary).
 Returns: ``ci_command``'s exit code: 0 clean, 1 findings, 3 ledger corruption; the
 text and JSON reports' commands pasted where ``forest ci`` was typed (``git -C ..``
 in a subfolder, as ``forest check``'s), SARIF, JUnit and GitHub's from the top (their
@@ -25,7 +29,8 @@ notes too: typed elsewhere than the top, the gate judges the range a second time
 them, ``_at_the_top``).
 Test: tests/doors/test_light_ci.py, tests/gate/test_ci_gate.py,
 tests/gate/test_ci_where_typed.py, tests/gate/test_ci_shallow_reports.py,
-tests/gate/test_ci_refusal_reports.py, tests/doors/test_ci_report_where_typed.py
+tests/gate/test_ci_refusal_reports.py, tests/doors/test_ci_report_where_typed.py,
+tests/doors/test_output_unwritable.py
 """
 
 from __future__ import annotations
@@ -50,6 +55,10 @@ class GateFailed(ForestError):
 
 class GateCorrupt(StoreCorruption):
     """``forest ci`` found the ledger damaged or rewritten (exit 3)."""
+
+
+class ReportUnwritten(ForestError):
+    """A ``--report`` file or the step summary could not be written (exit 1)."""
 
 
 class CiArgs:
@@ -162,13 +171,33 @@ def _write(
     from forest_files.gate.render_github import write_step_summary
 
     for kind, target in targets:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(said[kind] + "\n", encoding="utf-8")
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(said[kind] + "\n", encoding="utf-8")
+        except OSError as exc:
+            raise _unwritten(f"the report {target}", exc) from exc
     summary = os.environ.get("GITHUB_STEP_SUMMARY")
     if fmt == "github" and summary:
         from pathlib import Path
 
-        write_step_summary(top.get(fmt, report), Path(summary))
+        try:
+            write_step_summary(top.get(fmt, report), Path(summary))
+        except OSError as exc:
+            raise _unwritten(f"the step summary {summary} ($GITHUB_STEP_SUMMARY)", exc) from exc
+
+
+def _unwritten(what: str, exc: OSError) -> Exception:
+    """A report file that could not be written, as one refusal naming it (exit 1: a
+    gate whose report is missing must not pass), its fix chosen by its error (a full
+    disk, a file-size limit, a folder where the file belongs); a path this user may
+    not write is left to the boundary, which says its ``chmod`` or ``chown``."""
+    from forest_files.kernel.access import denied_line
+
+    if denied_line(exc) is not None:
+        return exc
+    from forest_files.kernel.exits import unwritten_line
+
+    return ReportUnwritten(unwritten_line(what, exc))  # the boundary shows it printable
 
 
 def _refused(repo: Path, base: str | None, exc: ForestError, top: Path | None) -> GateReport:
@@ -260,6 +289,7 @@ __all__ = [
     "CiArgs",
     "GateCorrupt",
     "GateFailed",
+    "ReportUnwritten",
     "ci_command",
     "parse_ci",
     "report_targets",

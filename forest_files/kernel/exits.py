@@ -87,12 +87,15 @@ def unwritten_line(what: str, exc: OSError, then: str = "run the command again")
     another error (EIO, a read-only mount) is told to check the device or write
     elsewhere. The environment, not a bug: no crash log."""
     import errno
+    import os
 
     name = errno.errorcode.get(exc.errno or 0, "")
     fix = _UNWRITTEN_FIX.get(name, "check the device it goes to, or write it elsewhere")
     why = exc.strerror or type(exc).__name__
     if name == "EBADF":  # "Bad file descriptor" would not tell a user what happened
         why = "it is closed, as `>&-` leaves it"
+    elif name == "EEXIST":  # only a folder's making meets it: a file stands there
+        why = os.strerror(errno.ENOTDIR)
     return f"cannot write {what} ({why}): {fix}, then {then}"
 
 
