@@ -6,6 +6,7 @@ exit code: the hook's verdict is still its exit code."""
 
 from __future__ import annotations
 
+import json
 import os
 import resource
 import signal
@@ -21,6 +22,7 @@ from tests.helpers.custody import adopted_repo
 from tests.helpers.git import git, git_env, write
 
 DOC = "# Doc\n\nThe sky is blue.\n"
+CLIENT = {"name": "t", "version": "1"}
 HOOK = str(Path(FOREST).with_name("forest-hook"))
 FULL = "forest: cannot write standard output (No space left on device): free space"
 LIMIT = 1 << 26  # far above every file of a small repository's state
@@ -169,3 +171,36 @@ def test_output_stdout_closed_never_lends_its_descriptor_accepted(tmp_path: Path
     )
     done = _run(root, [sys.executable, "-c", code], before=_close(1))
     assert int(done.stderr) > 2, done.stderr
+
+
+@pytest.mark.parametrize("how", ["full", "closed"])
+def test_output_mcp_answer_unwritable_one_line_exit_1_refused(tmp_path: Path, how: str) -> None:
+    """``forest mcp > /dev/full`` (or ``>&-``): the first answer cannot be written; at
+    the end of input the server ends with the one line, exit 1 (it was exit 3, an
+    internal error of an ExceptionGroup, and a crash log)."""
+    pytest.importorskip("mcp")
+    root = adopted_repo(tmp_path, "doc.md", DOC)
+    init = {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": CLIENT}
+    lines = [
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": init},
+        {"jsonrpc": "2.0", "id": 2, "method": "ping"},
+    ]
+    sent = "".join(json.dumps(line) + "\n" for line in lines).encode()
+    with open("/dev/full", "wb") as full:
+        where = {"stdout": full.fileno()} if how == "full" else {"before": _close(1)}
+        env = {**os.environ, **git_env()}
+        done = subprocess.run(
+            [FOREST, "mcp"],
+            cwd=root,
+            env=env,
+            input=sent,
+            stdout=where.get("stdout"),
+            stderr=subprocess.PIPE,
+            preexec_fn=where.get("before"),  # type: ignore[arg-type]
+            timeout=120,
+            check=False,
+        )
+    err = done.stderr.decode()
+    assert done.returncode == 1, err
+    assert err.splitlines()[-1].startswith(FULL if how == "full" else CLOSED), err
+    _no_crash_log(root)

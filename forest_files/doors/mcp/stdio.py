@@ -24,7 +24,10 @@ Returns: ``next_line(stream)`` (a line, ``OVERLONG``, or None at end of input);
 ``Server.run`` takes; it ends when ``stdin`` does (a last line without its newline
 is still judged), or at the first line after the client closed ``stdout`` (a hang-up,
 ``hung_up``: no error; answers still owed are dropped, and a call already running
-finishes and is recorded, as tool calls run whole between two awaits).
+finishes and is recorded, as tool calls run whole between two awaits); when an answer
+cannot be written (/dev/full, a full disk, standard output closed: no hang-up) it ends
+the same way, then raises that error (the boundary's ``cannot write standard output``
+line, exit 1; it was an internal error and a crash log).
 Test: tests/doors/test_mcp_stdio.py
 
 The SDK's own ``stdio_server`` hands an unparsable line to the session as an
@@ -226,6 +229,7 @@ async def stdio(
     sink = anyio.wrap_file(target)
     lock = anyio.Lock()  # a refusal and an answer never share a line
     gone = anyio.Event()  # the client closed our stdout: nothing more can reach it
+    lost: list[OSError] = []  # ... or it could not be written (not the client's doing)
     to_session, incoming = anyio.create_memory_object_stream[SessionMessage | Exception](0)
     outgoing, from_session = anyio.create_memory_object_stream[SessionMessage](0)
 
@@ -239,6 +243,9 @@ async def stdio(
             except BrokenPipeError:
                 gone.set()
                 hung_up(target)
+            except OSError as exc:  # /dev/full, a full disk: no answer can arrive
+                gone.set()  # said once the session ends (the boundary's line, exit 1)
+                lost.append(exc)
 
     async def read() -> None:
         async with to_session:
@@ -274,3 +281,5 @@ async def stdio(
             yield incoming, outgoing
         finally:
             outgoing.close()
+    if lost:
+        raise lost[0]
