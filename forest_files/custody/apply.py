@@ -29,7 +29,9 @@ that live ground holds at its dependencies;
 any act any text of which (bodies, words, signatures, file names, selectors,
 every field: custody/tombscan.py) holds a line, a token or the body an erase
 act in its dependency closure tombstoned (``erased-content``; the erase
-records its tombstone lines and tokens).
+records its tombstone lines and tokens). A busy, damaged or full index
+(``StoreBusy``, ``StoreCorruption``, ``NoSpace``) is raised as it is: the act is
+not at fault.
 An act whose body or words a recorded erase removed replays with an erased
 body (erased_acts.py): content ids, hashes and edges kept, the text the marker.
 Returns: ``Applied`` (the content ids made and the bound paths touched: what
@@ -55,7 +57,7 @@ from forest_files.custody.apply_rules import (
     chain_of,
     project_of,
 )
-from forest_files.kernel.errors import ForestError, StoreBusy, StoreCorruption
+from forest_files.kernel.errors import ForestError, NoSpace, StoreBusy, StoreCorruption
 from forest_files.ledger.acts import Act, LedgerError
 from forest_files.ledger.kinds import (
     AdoptAct,
@@ -110,7 +112,7 @@ class Applier(ApplyRules):
         try:
             self.refuse_tombstoned(act)
             produced, paths = self._dispatch(act)
-        except (StoreBusy, StoreCorruption):
+        except (StoreBusy, StoreCorruption, NoSpace):
             raise
         except ForestError as exc:
             if self.live or isinstance(exc, LedgerError):

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from forest_files.custody import applied as book
 from forest_files.custody import bindings
 from forest_files.custody.apply_rules import Applied, ApplyRules
-from forest_files.kernel.errors import ForestError, StoreBusy, StoreCorruption
+from forest_files.kernel.errors import ForestError, NoSpace, StoreBusy, StoreCorruption
 from forest_files.ledger.acts import Act, LedgerError
 from forest_files.ledger.kinds import AdoptAct, BindSpec
 from forest_files.store.bulk import Adoption
@@ -31,7 +31,7 @@ def adopts(ap: ApplyRules, acts: Sequence[tuple[Act, AdoptAct]]) -> list[Applied
     plans, checked = _plans(ap, acts)
     try:
         made = ap.store.insert_adoptions(plans) if plans else []
-    except (StoreBusy, StoreCorruption):
+    except (StoreBusy, StoreCorruption, NoSpace):
         raise
     except ForestError as exc:
         if ap.live:
@@ -71,7 +71,7 @@ def _plans(
         ap.scope(act)
         try:
             plan = _adopt_plan(ap, act, p)
-        except (LedgerError, StoreBusy, StoreCorruption):
+        except (LedgerError, StoreBusy, StoreCorruption, NoSpace):
             raise
         except ForestError as exc:
             if ap.live:

@@ -99,6 +99,12 @@ class StoreConstraint(ForestError, sqlite3.IntegrityError):
     """
 
 
+class NoSpace(ForestError):
+    """A write the disk refused: a full disk, a quota or a file-size limit (SQLite's
+    I/O error or "disk is full"). Exit 1: free space, then the same command again.
+    Never an act's fault: a replay raises it as it is, never as a damaged ledger."""
+
+
 class ForeignStore(ForestError):
     """The file is a SQLite database of some other application, or an old Forest."""
 

@@ -6,7 +6,7 @@ stalls long).
 Refuses: nothing; it translates. A busy/locked database becomes ``StoreBusy``
 (retryable), a damaged or non-SQLite file ``StoreCorruption``, a schema law
 ``StoreConstraint``, a write the disk refused (SQLite's I/O error or "disk is
-full": a full disk, a quota, a file-size limit) a ``ForestError`` saying to free
+full": a full disk, a quota, a file-size limit) a ``NoSpace`` saying to free
 space, a file it cannot open or write (a read-only file or directory: SQLite's
 "unable to open" or "readonly database") one naming the ``chmod`` that makes it
 readable and writable, or the ``chown`` of another user's (kernel/access.py), naming
@@ -35,6 +35,7 @@ from typing import ParamSpec, TypeVar
 
 from forest_files.kernel.errors import (
     ForestError,
+    NoSpace,
     StoreBusy,
     StoreConstraint,
     StoreCorruption,
@@ -195,7 +196,7 @@ def translate(
             "restore it from a backup or point at the right file"
         )
     if base in (_SQLITE_IOERR, _SQLITE_FULL):
-        return ForestError(
+        return NoSpace(
             f"{context}: the disk refused a write ({text}); free space (a full disk, a "
             "quota or a file-size limit)"
         )

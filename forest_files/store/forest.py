@@ -174,9 +174,12 @@ class ForestStore(
         self.conn.execute("PRAGMA foreign_keys = OFF")
         try:
             with self.atomic():
-                self._reset_in_transaction()
-                yield
-                bad = self.conn.execute("PRAGMA foreign_key_check").fetchone()
+                try:
+                    self._reset_in_transaction()
+                    yield
+                    bad = self.conn.execute("PRAGMA foreign_key_check").fetchone()
+                except sqlite3.Error as exc:  # a full disk mid-reset: typed, with the fix
+                    raise connection.translate(exc, "rebuild", path=str(self.path)) from exc
                 if bad is not None:
                     raise StoreConstraint(
                         f"rebuild: a {bad[0]} row (rowid {bad[1]}) points at no {bad[2]} "

@@ -60,7 +60,7 @@ def test_atomic_nested_disk_refused_names_the_disk_refused(tmp_path: Path) -> No
     out = _child(NESTED, tmp_path / "s.db")
     assert "savepoint" not in out, out
     first, second = out.splitlines()
-    assert first.startswith("ForestError write: the disk refused a write ("), first
+    assert first.startswith("NoSpace write: the disk refused a write ("), first
     assert first.endswith("; free space (a full disk, a quota or a file-size limit)"), first
     assert second == "in transaction: False"
 
@@ -80,5 +80,5 @@ def test_store_open_without_room_for_its_journal_not_called_damaged_refused(
     out = _child(OPEN, path)
     assert not out.startswith("StoreCorruption"), out
     assert "not a SQLite database" not in out
-    assert out.startswith(f"ForestError cannot open {path}: the disk refused a write"), out
+    assert out.startswith(f"NoSpace cannot open {path}: the disk refused a write"), out
     assert path.read_bytes() == before
