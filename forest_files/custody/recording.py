@@ -20,7 +20,6 @@ Test: tests/custody/test_repository.py, tests/custody/test_recording.py
 
 from __future__ import annotations
 
-import errno
 import os
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -31,7 +30,7 @@ from forest_files.custody.config import ForestConfig, holders_for, may_act
 from forest_files.custody.repo_face import Custodian, Recorded
 from forest_files.custody.sync import mark_segments
 from forest_files.custody.tombscan import TombstoneHit
-from forest_files.kernel.errors import AuthorityRefused, ForestError
+from forest_files.kernel.errors import FREE_SPACE, AuthorityRefused, ForestError, no_space
 from forest_files.ledger.acts import Act
 from forest_files.ledger.early_bodies import EarlyBodies
 from forest_files.ledger.segment_write import take_back, write_segment
@@ -155,12 +154,6 @@ def record(
     return results
 
 
-# Errors of space, not of permission: making the directory writable would not help.
-_NO_SPACE = frozenset(
-    getattr(errno, name) for name in ("ENOSPC", "EDQUOT", "EFBIG") if hasattr(errno, name)
-)
-
-
 def unwritable(root: Path, exc: OSError) -> ForestError:
     """A ledger file that could not be written, as a refusal naming its directory and
     the fix its error calls for (free space, or make it writable)."""
@@ -173,11 +166,7 @@ def unwritable(root: Path, exc: OSError) -> ForestError:
     else:
         shown = str(place)
     why = exc.strerror or type(exc).__name__
-    fix = (
-        "free space (a full disk, a quota or a file-size limit)"
-        if exc.errno in _NO_SPACE
-        else "make it writable"
-    )
+    fix = FREE_SPACE if no_space(exc) else "make it writable"
     return ForestError(
         f"cannot write {shown} ({why}): {fix}, then run the command again; nothing was recorded"
     )

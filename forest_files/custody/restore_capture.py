@@ -9,7 +9,8 @@ or a whole one, never an empty one; the part files of writers that are gone (the
 pid runs nothing here, or an hour old: kernel/pids.py) are removed by the next
 capture (``forest forget`` reads them as captures: purge.py).
 Refuses (one-line ``ForestError``): a captures folder that cannot be written (the
-folder, quoted, the reason, and the fix; no part file left behind).
+folder, quoted, the reason, and the fix: free space when the disk, a quota or a
+file-size limit refused it, else make the folder writable; no part file left behind).
 Returns: the capture's path.
 Test: tests/custody/test_restore.py, tests/custody/test_restore_capture_quoted.py,
 tests/custody/test_crash_matrix.py
@@ -23,7 +24,7 @@ import re
 from pathlib import Path
 
 from forest_files.custody.restore_files import drop, reason
-from forest_files.kernel.errors import ForestError
+from forest_files.kernel.errors import FREE_SPACE, ForestError, no_space
 from forest_files.kernel.hashing import hash_body
 from forest_files.kernel.paths import CAPTURES_DIR
 from forest_files.kernel.pids import sweep_dead
@@ -58,9 +59,10 @@ def capture(root: Path, selector: str, text: str | bytes) -> Path:
     except OSError as exc:
         drop(part)
         where = shell_word(str(folder))
+        fix = f"make {where} writable" if not no_space(exc) else FREE_SPACE
         raise ForestError(
             f"{selector}: the text it replaces cannot be kept in {where} ({reason(exc)}); "
-            f"nothing was restored — make {where} writable, then run the same command again"
+            f"nothing was restored — {fix}, then run the same command again"
         ) from exc
     return path
 

@@ -30,10 +30,10 @@ from pathlib import Path
 
 from forest_files.custody.restore_capture import capture
 from forest_files.custody.restore_files import (
-    MAKE_WRITABLE,
     Gate,
     Staged,
     drop,
+    fix_for,
     not_replaced,
     open_gate,
     read_for_restore,
@@ -182,5 +182,5 @@ def _failed(
     where = f"; the text it replaced is kept in {kept}" if left else ""
     return (
         f"{path}: cannot be replaced ({reason(exc)}); only {', '.join(stuck)} restored "
-        f"(putting it back failed{where}) — {MAKE_WRITABLE.format(path=path)}"
+        f"(putting it back failed{where}) — {fix_for(exc, path)}"
     )

@@ -17,8 +17,9 @@ missing file of a section binding (its lines are gone with it), or one whose
 directory is gone (the route: ``mkdir -p DIR && forest restore TARGET``, DIR
 from the repository root); a missing file a sparse checkout leaves out
 (restore_sparse.py: the route brings it into the sparse set); a file that cannot
-be written (the path, quoted, the reason, and the fix; no temporary file or capture
-left behind).
+be written (the path, quoted, the reason, and the fix: free space when the disk, a
+quota or a file-size limit refused it, else make it writable; no temporary file or
+capture left behind).
 Returns: the file's bytes and mode (None: no file there); the file's text at HEAD
 (``committed_text``, read when asked); whether ``replace_file``
 wrote (``written``), or left the file because ``still``, asked just before the
@@ -42,7 +43,7 @@ from pathlib import Path
 from forest_files.custody.content import escapes, read_regular
 from forest_files.custody.restore_sparse import refuse_left_out
 from forest_files.custody.special import lstat_kind, not_regular
-from forest_files.kernel.errors import ForestError
+from forest_files.kernel.errors import FREE_SPACE, ForestError, no_space
 from forest_files.kernel.shellword import (
     command_text,
     forest_step,
@@ -193,7 +194,7 @@ class Staged:
             self.discard()
             raise ForestError(
                 f"{path}: its new text cannot be written beside it ({reason(exc)}); nothing "
-                f"was restored — {MAKE_WRITABLE.format(path=path)}"
+                f"was restored — {fix_for(exc, path)}"
             ) from exc
 
     def commit(self) -> None:
@@ -215,12 +216,19 @@ def reason(exc: OSError) -> str:
     return exc.strerror or type(exc).__name__
 
 
+def fix_for(exc: OSError, path: str) -> str:
+    """The fix a write refused with ``exc`` calls for: room for a full disk, a quota or
+    a file-size limit (making anything writable would not help), else ``path`` and its
+    directory made writable."""
+    if no_space(exc):
+        return f"{FREE_SPACE}, then run the same command again"
+    return MAKE_WRITABLE.format(path=path)
+
+
 def not_replaced(path: str, exc: OSError) -> str:
     """The refusal of a rename into ``path`` that failed (nothing left changed)."""
-    return (
-        f"{path}: cannot be replaced ({reason(exc)}); nothing was restored — "
-        + MAKE_WRITABLE.format(path=path)
-    )
+    fix = fix_for(exc, path)
+    return f"{path}: cannot be replaced ({reason(exc)}); nothing was restored — {fix}"
 
 
 def replace_file(

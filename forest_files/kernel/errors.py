@@ -2,7 +2,9 @@
 
 Stores: nothing.
 Refuses: nothing itself; every other module raises these.
-Returns: exception classes. ``ForestError`` is the root; the message fragments
+Returns: exception classes. ``no_space`` tells an ``OSError`` of room (a full disk, a
+quota, a file-size limit) from one of permission, and ``FREE_SPACE`` is its fix.
+``ForestError`` is the root; the message fragments
 of Forest 0.4's error catalogue are kept by the raisers so existing
 ``pytest.raises(match=...)`` handlers still work.
 Test: tests/kernel/test_errors.py
@@ -10,7 +12,21 @@ Test: tests/kernel/test_errors.py
 
 from __future__ import annotations
 
+import errno
 import sqlite3
+
+# The fix for a write refused for want of room, and the errors that call for it:
+# making the file or its folder writable would not help.
+FREE_SPACE = "free space (a full disk, a quota or a file-size limit)"
+_NO_SPACE = frozenset(
+    getattr(errno, name) for name in ("ENOSPC", "EDQUOT", "EFBIG") if hasattr(errno, name)
+)
+
+
+def no_space(exc: BaseException) -> bool:
+    """Whether ``exc`` is a write the disk refused for want of room (ENOSPC, EDQUOT,
+    EFBIG: a full disk, a quota, a file-size limit)."""
+    return isinstance(exc, OSError) and exc.errno in _NO_SPACE
 
 
 class ForestError(Exception):
