@@ -22,7 +22,9 @@ shorter than ``tombstone.MIN_LINE`` is then caught only as a whole.) A marker
 whose act never applied (the forget was refused or died before its commit) is
 dropped.
 Refuses: nothing (a file that vanished meanwhile is skipped); a pending purge
-that fails again raises ``PurgePending`` (exit 1), naming the act and the fix.
+that fails again raises ``PurgePending`` (exit 1), naming the act and the fix (free
+space when the disk, a quota or a file-size limit refused a write, the index's
+``VACUUM`` too; else make the file it names writable).
 Returns: ``Purged`` (counts and names; never text).
 Test: tests/governance/test_forget.py
 """
@@ -33,12 +35,13 @@ import contextlib
 import json
 import os
 import re
+import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from forest_files.custody import tombstone
-from forest_files.kernel.errors import ForestError
+from forest_files.kernel.errors import FREE_SPACE, ForestError, NoSpace, no_space
 from forest_files.kernel.paths import (
     CACHE_DIR,
     CAPTURES_DIR,
@@ -52,6 +55,7 @@ from forest_files.kernel.state import ensure_dir, every_worktree_dir, shared_dir
 from forest_files.ledger.act_refs import erased_bodies
 from forest_files.ledger.segments import body_path, read_ledger
 from forest_files.store import queries
+from forest_files.store.connection import translate
 from forest_files.store.forest import ForestStore
 
 Holds = Callable[[str], bool]
@@ -62,6 +66,11 @@ _APPLIED = "SELECT 1 FROM ledger_applied WHERE act_id = ?"
 def purge_failed(root: Path, lead: str, exc: BaseException) -> PurgePending:
     """``lead``, then what could not be purged and the fix: the file the failure
     names (a body in the ledger, a local database), else the local state's folder."""
+    if _no_room(exc):  # making anything writable would not help: room would
+        why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        return PurgePending(
+            f"{lead} ({why}); {FREE_SPACE}, then run `{forest_text('sync')}`: it finishes the purge"
+        )
     where = exc.filename if isinstance(exc, OSError) and exc.filename else None
     if where is None:
         return PurgePending(
@@ -76,6 +85,14 @@ def purge_failed(root: Path, lead: str, exc: BaseException) -> PurgePending:
         f"`{forest_text('sync')}`: "
         "it finishes the purge"
     )
+
+
+def _no_room(exc: BaseException) -> bool:
+    """A write the disk refused for want of room: an ``OSError`` (ENOSPC, EDQUOT,
+    EFBIG), or SQLite's I/O error or "disk is full" (the index's ``VACUUM``)."""
+    if no_space(exc) or isinstance(exc, NoSpace):
+        return True
+    return isinstance(exc, sqlite3.Error) and isinstance(translate(exc), NoSpace)
 
 
 class PurgePending(ForestError):
