@@ -21,7 +21,10 @@ other command refuses it with (kernel/state.py ``refuse_linked_file``: the ``rm 
 ``rm -r --`` for a folder, that removes it; ``forest rebuild`` refuses it too). One
 SQLite may not open for its mode or owner (or its folder's) is an ``access`` fault
 naming the ``chmod`` or ``chown`` every door says (kernel/access.py), never checked
-further and never ``forest rebuild`` (refused the same way).
+further and never ``forest rebuild`` (refused the same way). One SQLite cannot read
+for want of room (its ``-shm`` not written: a full disk, a quota, a file-size limit)
+is a ``no-space`` fault saying to free space and run ``forest fsck`` again, never
+called damaged, never moved aside.
 
 Stores: nothing (every file opened read-only, store/connection.py ``read_only``, which
 leaves no ``-wal``/``-shm`` file it made; nothing is synced or repaired — ``forest
@@ -43,12 +46,13 @@ from pathlib import Path
 from forest_files.custody import auditsql, proposals_sql
 from forest_files.governance.fsck_index import FsckFault, ledger_faults, proven, row_faults
 from forest_files.kernel.access import regain_command
+from forest_files.kernel.errors import FREE_SPACE, NoSpace
 from forest_files.kernel.paths import AUDIT_DB_NAME, INDEX_NAME, LEDGER_DIR, LOCAL_DB_NAME
 from forest_files.kernel.shellword import forest_text
 from forest_files.kernel.state import linked_file, shared_dir, worktree_dir
 from forest_files.ledger.acts import LedgerError
 from forest_files.ledger.segments import read_ledger
-from forest_files.store.connection import damaged, read_only
+from forest_files.store.connection import damaged, read_only, translate
 from forest_files.store.forest import load_schema_sql
 from forest_files.store.gate import cache_tables
 from forest_files.store.localdb import lacking, move_aside
@@ -132,7 +136,7 @@ def _local_faults(path: Path, rel: str) -> list[FsckFault]:
             out = _sqlite_faults(conn, rel)
             found = lacking(conn, script)
     except sqlite3.DatabaseError as exc:
-        denied = _access(path, rel) if _refused(exc) else None
+        denied = _access(path, rel) if _refused(exc) else _no_room(exc, rel)
         if denied is not None:
             return [denied]
         why = "damaged or not a SQLite database" if damaged(exc) else type(exc).__name__
@@ -205,6 +209,20 @@ def _refused(exc: sqlite3.Error) -> bool:
     return isinstance(code, int) and code & 0xFF in _REFUSED
 
 
+def _no_room(exc: sqlite3.Error, name: str) -> FsckFault | None:
+    """A ``no-space`` fault for a store SQLite could not open or read for want of room
+    (its ``-shm`` cannot be written: a full disk, a quota, a file-size limit): the file
+    is not judged, never called damaged nor moved aside; None for any other error."""
+    if not isinstance(translate(exc), NoSpace):
+        return None
+    again = forest_text("fsck")
+    detail = (
+        f"the disk refused a write ({exc}), so it is not checked; {FREE_SPACE}, then run "
+        f"`{again}` again"
+    )
+    return FsckFault("no-space", name, detail, again)
+
+
 def _access(path: Path, name: str) -> FsckFault | None:
     """An ``access`` fault for a store (or its folder) this user may not read or
     write, which SQLite refused to open: its fix the ``chmod`` or ``chown`` every door
@@ -258,7 +276,7 @@ def fsck(root: Path, project: str) -> FsckReport:
         if not linked[AUDIT_DB_NAME]:
             faults += _audit_presence_faults(shared_dir(root) / AUDIT_DB_NAME, applied)
     except sqlite3.DatabaseError as exc:
-        denied = _access(index, INDEX_NAME) if _refused(exc) else None
+        denied = _access(index, INDEX_NAME) if _refused(exc) else _no_room(exc, INDEX_NAME)
         faults.append(denied or FsckFault("integrity", INDEX_NAME, f"SQLite: {type(exc).__name__}"))
     for rel in (LOCAL_DB_NAME, AUDIT_DB_NAME):
         if (shared_dir(root) / rel).exists() and not linked[rel]:
