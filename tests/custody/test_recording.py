@@ -15,7 +15,6 @@ import errno
 import hashlib
 import os
 import shutil
-import subprocess
 import sys
 from pathlib import Path
 
@@ -25,7 +24,7 @@ from forest_files.custody.recording import unwritable
 from forest_files.kernel.hashing import hash_body
 from forest_files.ledger.segments import body_path
 from tests.helpers.cli import forest
-from tests.helpers.git import git_env
+from tests.helpers.fsize import limited
 from tests.helpers.immutable import immutable
 from tests.helpers.watch import EDITED, bound_repo
 
@@ -109,27 +108,6 @@ def test_record_unwritable_fix_follows_the_error_accepted(tmp_path: Path, err: s
     assert line.endswith("run the command again; nothing was recorded")
 
 
-def _limited(root: Path, limit: int, *args: str) -> subprocess.CompletedProcess[str]:
-    """``forest ARGS`` in a process of its own whose files may not grow past ``limit``
-    bytes (Python ignores SIGXFSZ: a write past it fails with EFBIG, as on a full disk)."""
-
-    def cap() -> None:
-        import resource  # POSIX only, as the test
-
-        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
-
-    code = "from forest_files.doors.entry import main; main()"
-    return subprocess.run(
-        [sys.executable, "-c", code, *args],
-        cwd=root,
-        env={**os.environ, **git_env()},
-        capture_output=True,
-        text=True,
-        timeout=120,
-        preexec_fn=cap,
-    )
-
-
 @pytest.mark.slow
 @pytest.mark.skipif(sys.platform == "win32", reason="RLIMIT_FSIZE is POSIX")
 def test_record_under_a_file_size_limit_every_size_recovers(tmp_path: Path) -> None:
@@ -142,7 +120,7 @@ def test_record_under_a_file_size_limit_every_size_recovers(tmp_path: Path) -> N
         shutil.copytree(built, root, symlinks=True)
         (root / "a.md").write_text(EDITED, encoding="utf-8")
         before = _ledger(root)
-        done = _limited(root, limit, "supersede", "a.md#Keep", "--words", "bold now")
+        done = limited(root, limit, "supersede", "a.md#Keep", "--words", "bold now")
         said = done.stderr
         assert done.returncode in (0, 1), (limit, said)
         for bad in ("savepoint", "Traceback", "not a SQLite database", "dropped it"):

@@ -24,6 +24,7 @@ from forest_files.gate.ci import run_gate
 from tests.helpers.cli import forest
 from tests.helpers.custody import adopted_repo
 from tests.helpers.git import commit_all, git, pasted, write
+from tests.helpers.ledger import committed_segment
 
 OLD_FORMAT = b'{"v":1}\n'  # well named, of a format no reader reads: bad-version
 SEGMENTS = ".forest/ledger/segments"
@@ -34,16 +35,6 @@ def _branch(tmp_path: Path) -> Path:
     root = adopted_repo(tmp_path, "a.md", "# A\n\nfirst\n")
     git(root, "checkout", "-q", "-b", "feature")
     return root
-
-
-def _added(root: Path, data: bytes, name: str | None = None) -> str:
-    """``data`` committed past the hooks as a new segment (``name``: its file's stem,
-    else the hash of ``data``, a well-named one); its path."""
-    rel = f"{SEGMENTS}/{name or hashlib.sha256(data).hexdigest()}.jsonl"
-    write(root, rel, data)
-    git(root, "add", "--", rel)
-    git(root, "commit", "-q", "--no-verify", "-m", "a hand-written segment")
-    return rel
 
 
 def _route(root: Path, rel: str) -> Route:
@@ -70,7 +61,7 @@ def test_ci_segment_added_by_head_refused_take_out_route_recovers(
     tmp_path: Path, data: bytes, name: str | None
 ) -> None:
     root = _branch(tmp_path)
-    rel = _added(root, data, name)
+    rel = committed_segment(root, data, name)
     route = _route(root, rel)
     assert route.label == "take the segment out of HEAD"
     assert route.steps == (
@@ -90,7 +81,7 @@ def test_ci_segment_added_earlier_refused_rewrite_route_recovers(tmp_path: Path)
     other = f"{SEGMENTS}/{hashlib.sha256(b'{}').hexdigest()}.jsonl"
     write(root, other, b"{}\n")
     git(root, "add", "--", other)
-    rel = _added(root, OLD_FORMAT)
+    rel = committed_segment(root, OLD_FORMAT)
     bad = git(root, "rev-parse", "HEAD")
     write(root, "b.md", "later\n")
     commit_all(root, "later")
@@ -113,7 +104,7 @@ def test_ci_segment_added_refused_route_in_every_format_detected(tmp_path: Path)
     """Text, JSON, SARIF, JUnit and GitHub come from the one finding: each names the
     route; typed in a subdirectory, its git steps reach the top from there."""
     root = _branch(tmp_path)
-    rel = _added(root, OLD_FORMAT)
+    rel = committed_segment(root, OLD_FORMAT)
     (root / "docs").mkdir()
     out = tmp_path / "reports"
     specs = [a for f in FORMATS for a in ("--report", f"{f}={out}/r.{f}")]
@@ -135,7 +126,7 @@ def test_ci_segment_on_the_base_refused_no_take_out_route_detected(tmp_path: Pat
     """A damaged segment the merge-base already holds is not the range's: no route
     takes it out of a commit of the range (it is not there to take)."""
     root = adopted_repo(tmp_path, "a.md", "# A\n\nfirst\n")
-    rel = _added(root, OLD_FORMAT)
+    rel = committed_segment(root, OLD_FORMAT)
     git(root, "checkout", "-q", "-b", "feature")
     write(root, "b.md", "later\n")
     commit_all(root, "later")
@@ -152,7 +143,7 @@ def test_ci_segment_added_then_deleted_in_range_one_take_out_route_recovers(
     time). Both findings carry the one take-out from the commit that added it; the
     later commit, empty after it, is skipped as the note says; the gate passes."""
     root = _branch(tmp_path)
-    rel = _added(root, OLD_FORMAT)
+    rel = committed_segment(root, OLD_FORMAT)
     bad = git(root, "rev-parse", "HEAD")
     git(root, "rm", "-q", "--", rel)
     git(root, "commit", "-q", "--no-verify", "-m", "the segment deleted")

@@ -14,7 +14,6 @@ into bash.
 
 from __future__ import annotations
 
-import hashlib
 import re
 import shlex
 from pathlib import Path
@@ -26,6 +25,7 @@ from forest_files.gate.ci import run_gate
 from tests.helpers.cli import ok
 from tests.helpers.custody import adopted_repo
 from tests.helpers.git import commit_all, git, pasted, write
+from tests.helpers.ledger import committed_segment
 
 pytestmark = pytest.mark.slow  # git runs the installed hooks on every commit
 
@@ -42,15 +42,6 @@ def _hooked_branch(tmp_path: Path) -> Path:
     ok(root, "hooks", "install")
     git(root, "checkout", "-q", "-b", "feature")
     return root
-
-
-def _added(root: Path, data: bytes, name: str | None) -> str:
-    """``data`` committed past the hooks as a new segment; its path."""
-    rel = f"{SEGMENTS}/{name or hashlib.sha256(data).hexdigest()}.jsonl"
-    write(root, rel, data)
-    git(root, "add", "--", rel)
-    git(root, "commit", "-q", "--no-verify", "-m", "a hand-written segment")
-    return rel
 
 
 def _route(root: Path, rel: str) -> Route:
@@ -71,7 +62,7 @@ def test_ci_segment_added_by_head_take_out_pasted_under_hooks_recovers(
     tmp_path: Path, damage: str
 ) -> None:
     root = _hooked_branch(tmp_path)
-    rel = _added(root, *DAMAGED[damage])
+    rel = committed_segment(root, *DAMAGED[damage])
     route = _route(root, rel)
     assert route.label == "take the segment out of HEAD"
     _paste(root, route.command)
@@ -83,7 +74,7 @@ def test_ci_segment_added_earlier_take_out_at_stop_pasted_under_hooks_recovers(
     tmp_path: Path,
 ) -> None:
     root = _hooked_branch(tmp_path)
-    rel = _added(root, *DAMAGED["not-json"])
+    rel = committed_segment(root, *DAMAGED["not-json"])
     bad = git(root, "rev-parse", "HEAD")
     write(root, "b.md", "later\n")
     git(root, "add", "--", "b.md")

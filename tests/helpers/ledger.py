@@ -1,4 +1,5 @@
-"""Ledger files removed by hand, as a person tidying an erasure would."""
+"""Ledger files removed, forged or committed by hand, as a person (or an attacker)
+would, past the hooks."""
 
 from __future__ import annotations
 
@@ -33,4 +34,18 @@ def write_forged_holder(root: Path, line: bytes, act_id: str) -> str:
     rel = f".forest/ledger/segments/{hashlib.sha256(forged).hexdigest()}.jsonl"
     (root / rel).parent.mkdir(parents=True, exist_ok=True)
     (root / rel).write_bytes(forged)
+    return rel
+
+
+def committed_segment(root: Path, data: bytes, name: str | None = None) -> str:
+    """``data`` committed past the hooks (``--no-verify``) as a new segment (``name``:
+    its file's stem, else the hash of ``data``, a well-named one); its path."""
+    import hashlib
+
+    from tests.helpers.git import git, write
+
+    rel = f".forest/ledger/segments/{name or hashlib.sha256(data).hexdigest()}.jsonl"
+    write(root, rel, data)
+    git(root, "add", "--", rel)
+    git(root, "commit", "-q", "--no-verify", "-m", "a hand-written segment")
     return rel
