@@ -261,6 +261,19 @@ def leave(code: int) -> None:  # never returns (typing's NoReturn costs ~3 ms)
     os._exit(code)
 
 
+def stranded(exc: BaseException, prefix: str = "forest") -> None:  # never returns
+    """End the process at once after ``exc``'s line, with its code, flushing only
+    stderr: for a door stopped while a thread it left behind still blocks reading or
+    writing a standard stream (``forest mcp`` terminated while its client reads
+    nothing). That thread holds the stream's lock: the flush this boundary ends with,
+    and the interpreter's teardown, would wait for it for ever (or abort). Only once
+    every file and store the door opened is closed."""
+    from forest_files.kernel.exits import exit_code, one_line
+
+    say(f"{prefix}: {one_line(exc)}")
+    os._exit(exit_code(exc))
+
+
 def one_shot_gc() -> None:
     """No cyclic garbage collection in a process that runs one command and exits
     (see the module header); a long-running command calls ``gc.enable()``."""

@@ -3,7 +3,8 @@
 
 Stores: nothing itself. Refuses: a DIR outside a git working tree under custody
 (one ``forest: …`` line on stderr, exit 1).
-Returns: exit 0 when the client closes the stream.
+Returns: exit 0 when the client closes the stream; at SIGTERM or SIGHUP (128 + the
+signal) or Ctrl-C (130), one ``forest: …`` line (server.py ``serve``).
 Test: tests/doors/test_mcp_server.py
 """
 
@@ -28,7 +29,13 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     from forest_files.doors.mcp.server import serve
 
-    serve(root, read_only=args.read_only)
+    try:
+        serve(root, read_only=args.read_only)
+    except KeyboardInterrupt as exc:  # a stop signal: Ctrl-C, or Terminated
+        from forest_files.kernel.exits import exit_code, one_line
+
+        print(f"forest: {one_line(exc)}", file=sys.stderr)
+        return exit_code(exc)
     return 0
 
 

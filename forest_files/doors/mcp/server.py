@@ -10,7 +10,10 @@ malformed ``forest://`` URI; each as one ``forest: …`` line, never a traceback
 and never a body (a damaged ledger's names the ``forest verify`` that lists its
 every fault).
 Returns: ``serve(root, read_only=)``, which runs until the client closes stdin
-(over stdio.py, which answers a line that is no JSON-RPC message itself);
+(over stdio.py, which answers a line that is no JSON-RPC message itself), or a stop
+signal (SIGTERM, SIGHUP, Ctrl-C: a call running finishes and is recorded, then its
+KeyboardInterrupt or ``Terminated`` is raised; with a read or write still blocked,
+the boundary's ``stranded`` ends the process at once, its one line said);
 ``build(session, read_only=)``, the server object (for tests and the bench).
 Test: tests/doors/test_mcp_server.py, tests/doors/test_mcp_claimed_names.py
 """
@@ -225,18 +228,27 @@ def serve(root: Path, *, read_only: bool = False) -> None:
     """Serve ``root`` over stdin/stdout until the client closes the stream."""
     import anyio
 
+    from forest_files.doors.mcp.blocking import Blocking
     from forest_files.doors.mcp.stdio import stdio
 
     _escaped_sdk_log()
     session = Session(root)
     server = build(session, read_only=read_only)
+    blocking = Blocking()
 
     async def main() -> None:
-        async with stdio() as (read_stream, write_stream):
+        async with stdio(blocking=blocking) as (read_stream, write_stream):
             await server.run(read_stream, write_stream, server.create_initialization_options())
 
     try:
         anyio.run(main)
+    except KeyboardInterrupt as exc:  # a stop signal (Terminated too)
+        session.close()  # the audit log closed, every call's record written
+        if blocking.stranded:  # a read or write left blocking holds its stream's lock
+            from forest_files.doors.boundary import stranded
+
+            stranded(exc)
+        raise
     finally:
         session.close()
 

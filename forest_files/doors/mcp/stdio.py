@@ -27,7 +27,9 @@ is still judged), or at the first line after the client closed ``stdout`` (a han
 finishes and is recorded, as tool calls run whole between two awaits); when an answer
 cannot be written (/dev/full, a full disk, standard output closed: no hang-up) it ends
 the same way, then raises that error (the boundary's ``cannot write standard output``
-line, exit 1; it was an internal error and a crash log).
+line, exit 1; it was an internal error and a crash log); at a stop signal (SIGTERM,
+SIGHUP, Ctrl-C) it ends at the session's next await, a read or write that blocks
+left behind (blocking.py), then raises ``Terminated`` or KeyboardInterrupt.
 Test: tests/doors/test_mcp_stdio.py
 
 The SDK's own ``stdio_server`` hands an unparsable line to the session as an
@@ -55,6 +57,7 @@ from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStre
 from mcp.shared.message import SessionMessage
 from pydantic import BaseModel, ValidationError
 
+from forest_files.doors.mcp.blocking import Blocking, stopped, watch_stops
 from forest_files.kernel.bounds import MAX_MCP_LINE_BYTES, MAX_PROPOSED_CHARS
 
 NOT_JSON = "forest: not JSON ({why}); send each JSON-RPC message as one line of UTF-8 JSON"
@@ -218,15 +221,23 @@ def hung_up(stdout: BinaryIO) -> None:
     output_to_devnull(fd)
 
 
+def _write(target: BinaryIO, data: bytes) -> None:
+    target.write(data)
+    target.flush()
+
+
 @asynccontextmanager
 async def stdio(
-    stdin: BinaryIO | None = None, stdout: BinaryIO | None = None
+    stdin: BinaryIO | None = None,
+    stdout: BinaryIO | None = None,
+    blocking: Blocking | None = None,
 ) -> AsyncIterator[Streams]:
     """The session's streams over ``stdin``/``stdout`` (the process's own by default,
-    read and written as bytes: UTF-8 is judged per line, never replaced)."""
+    read and written as bytes: UTF-8 is judged per line, never replaced), each read
+    and write run by ``blocking``."""
     source = stdin or sys.stdin.buffer
     target = stdout or sys.stdout.buffer
-    sink = anyio.wrap_file(target)
+    calls = blocking or Blocking()
     lock = anyio.Lock()  # a refusal and an answer never share a line
     gone = anyio.Event()  # the client closed our stdout: nothing more can reach it
     lost: list[OSError] = []  # ... or it could not be written (not the client's doing)
@@ -238,8 +249,7 @@ async def stdio(
             if gone.is_set():
                 return
             try:
-                await sink.write(data + b"\n")
-                await sink.flush()
+                await calls.run(_write, target, data + b"\n")
             except BrokenPipeError:
                 gone.set()
                 hung_up(target)
@@ -249,7 +259,7 @@ async def stdio(
 
     async def read() -> None:
         async with to_session:
-            while (line := await anyio.to_thread.run_sync(next_line, source)) is not None:
+            while (line := await calls.run(next_line, source)) is not None:
                 if gone.is_set():
                     return  # no answer can be heard: nothing more is served
                 if isinstance(line, Overlong):
@@ -274,12 +284,17 @@ async def stdio(
                 text = answer.message.model_dump_json(by_alias=True, exclude_none=True)
                 await emit(text.encode())
 
+    caught: list[int] = []  # a stop signal: SIGTERM, SIGHUP, Ctrl-C
     async with anyio.create_task_group() as tasks:
         tasks.start_soon(read)
         tasks.start_soon(write)
+        watching = await tasks.start(watch_stops, tasks.cancel_scope, caught)
         try:
             yield incoming, outgoing
         finally:
             outgoing.close()
+            watching.cancel()
+    if caught:
+        raise stopped(caught[0])
     if lost:
         raise lost[0]
