@@ -151,22 +151,37 @@ def _check(args: CheckArgs) -> int:
                 file=sys.stderr,
             )
             return 2
+    if not report.ok:  # recorded whether or not standard output takes the report
+        from forest_files.doors.doorlog import record_findings
+
+        record_findings(root, "check", report.failed)
     if args.as_json:
         import json
 
-        print(json.dumps(report.as_dict("check")))
+        sent = _sent(json.dumps(report.as_dict("check")))
     else:
         colour = sys.stdout.isatty() and not os.environ.get("NO_COLOR")
         more = _folder_routes(report) if source == "worktree" and not args.paths else ()
-        print("\n".join(terminal(report, verbose=args.verbose, colour=colour, more=more)))
+        sent = _sent("\n".join(terminal(report, verbose=args.verbose, colour=colour, more=more)))
     if report.ok:
         return 0
-    from forest_files.doors.doorlog import record_findings  # only with a finding
-
-    record_findings(root, "check", report.failed)
-    n = len(report.failed)
-    print(f"forest: {n} finding(s) not clean; see the routes above", file=sys.stderr)
+    where = "; see the routes above" if sent else ""  # the boundary says why, after
+    print(f"forest: {len(report.failed)} finding(s) not clean{where}", file=sys.stderr)
     return 1
+
+
+def _sent(text: str) -> bool:
+    """``text`` printed and flushed, before a line on stderr points at it; False when
+    standard output could not be written (a full disk, ``>&-``: ``OutputLost``, which
+    the boundary says in its own line once the command returns)."""
+    from forest_files.doors.streams import OutputLost
+
+    try:
+        print(text)
+        sys.stdout.flush()
+    except OutputLost:
+        return False
+    return True
 
 
 def _folder_routes(report: CheckReport) -> tuple[Route, ...]:

@@ -131,6 +131,30 @@ def test_output_stdout_over_file_size_limit_one_line_exit_1_refused(tmp_path: Pa
     _no_crash_log(root)
 
 
+@pytest.mark.parametrize("buffered", [True, False], ids=["buffered", "unbuffered"])
+@pytest.mark.parametrize("args", [["check"], ["check", "--json"]], ids=" ".join)
+@pytest.mark.parametrize("how", ["full", "closed"])
+def test_output_stdout_lost_drifted_check_points_at_no_routes_detected(
+    drifted: Path, how: str, args: list[str], buffered: bool
+) -> None:
+    """A drifted ``forest check > /dev/full`` (or ``>&-``): the finding is said, with
+    no pointer to routes that never arrived, then why standard output was lost; exit
+    1, and the finding recorded in the audit log (buffered, it said 'see the routes
+    above'; unbuffered, it said nothing of the finding and recorded none)."""
+    with open("/dev/full", "wb") as full:
+        where = {"stdout": full.fileno()} if how == "full" else {"before": _close(1)}
+        done = _run(drifted, [FOREST, *args], buffered=buffered, **where)  # type: ignore[arg-type]
+    err = done.stderr.decode().splitlines()
+    assert done.returncode == 1, err
+    assert err[0] == "forest: 1 finding(s) not clean", err
+    assert len(err) == 2 and err[1].startswith(FULL if how == "full" else CLOSED), err
+    from forest_files.custody.auditlog import AuditLog
+
+    with AuditLog(drifted) as log:
+        assert [r.reason for r in log.page() if r.action == "drift"] == ["check"]
+    _no_crash_log(drifted)
+
+
 @pytest.mark.parametrize("how", ["full", "closed"])
 def test_output_stderr_lost_check_verdict_still_exit_code_detected(drifted: Path, how: str) -> None:
     """Drift: exit 1 with standard error on /dev/full or closed (it was 3 and a crash
