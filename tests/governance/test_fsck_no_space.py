@@ -8,6 +8,10 @@ tests/helpers/fsize.py) it cannot. Before the fix the index was an ``integrity``
 fault "SQLite: OperationalError" (`forest rebuild` repairs the index) and the audit
 log was "OperationalError; move it aside (`mv -- …/audit.db …/audit.db.damaged`);
 the next command starts a new one": pasted, the whole log was set aside.
+
+A full disk is the environment, not corruption: fsck finding only ``no-space`` faults
+exits 1 and its summary says to free space (doors/cli/governance_cmd.py
+``_summary``); it exited 3 with "first: `forest fsck`", which alone changes nothing.
 """
 
 from __future__ import annotations
@@ -45,7 +49,13 @@ def test_fsck_without_room_for_a_journal_not_called_damaged_detected(tmp_path: P
     assert audit.is_file() and not Path(f"{audit}-shm").exists()
     before = _stores(root)
     done = limited(root, 4096, "fsck")
-    assert done.returncode == 3, done.stderr
+    assert done.returncode == 1, done.stderr
+    (summary,) = done.stderr.splitlines()
+    assert summary.startswith("forest: fsck could not check 2 store(s)"), summary
+    assert summary.endswith(
+        "free space (a full disk, a quota or a file-size limit), then run `forest fsck` again"
+    ), summary
+    assert "first:" not in summary, summary
     lines = done.stdout.splitlines()
     assert lines and all(line.startswith("no-space: ") for line in lines), lines
     assert any(line.startswith(f"no-space: {AUDIT_DB_NAME}: ") for line in lines), lines
@@ -58,3 +68,24 @@ def test_fsck_without_room_for_a_journal_not_called_damaged_detected(tmp_path: P
     assert {name: after[name] for name in before} == before
     assert forest(root, "fsck").exit_code == 0  # room again: clean
     assert forest(root, "check").exit_code == 0
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="RLIMIT_FSIZE is POSIX")
+def test_fsck_no_space_beside_a_damaged_store_says_free_space_first_detected(
+    tmp_path: Path,
+) -> None:
+    root = bound_repo(tmp_path)
+    assert limited(root, 1 << 30, "check").returncode == 0
+    audit = shared_dir(root, create=False) / AUDIT_DB_NAME
+    audit.write_bytes(b"not a database " * 64)  # damaged: refused before any -shm
+    done = limited(root, 4096, "fsck")
+    assert done.returncode == 3, done.stderr  # a damaged store is corruption still
+    codes = [line.split(":", 1)[0] for line in done.stdout.splitlines()]
+    assert codes == ["no-space", "integrity"], done.stdout
+    (summary,) = done.stderr.splitlines()
+    assert "first: `mv -- " in summary, summary  # the damaged log's own fix
+    assert "first: `forest fsck`" not in summary, summary  # alone it changes nothing
+    assert summary.endswith(
+        "1 store(s) not checked: free space (a full disk, a quota or a file-size limit), "
+        "then run `forest fsck` again"
+    ), summary

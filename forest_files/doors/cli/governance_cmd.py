@@ -4,25 +4,30 @@ stores), ``forest expire`` (explicit retention).
 
 Stores: nothing itself (``governance.forget``); ``forest audit`` never creates
 the log it reads.
-Refuses: nothing itself (``errors.boundary``; the refusals are forget's).
+Refuses: nothing itself (``errors.boundary``; the refusals are forget's); fsck's last
+line is raised: exit 3 for faults, exit 1 (``NoSpace``) when every fault is a store not
+read for want of room.
 Returns: text, or one JSON document with ``--json`` (ids and counts, never text); the
 text shows each control character a record or fault holds escaped (``printable``).
 Test: tests/doors/test_cli_governance.py, tests/doors/test_printed_where_typed.py,
-tests/doors/test_control_chars_doors.py
+tests/doors/test_control_chars_doors.py, tests/governance/test_fsck_no_space.py
 """
 
 from __future__ import annotations
 
 from dataclasses import asdict
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from forest_files.doors.cli.errors import boundary
 from forest_files.doors.cli.options import AsOpt, JsonOpt, RepoOpt, WordsOpt, app, emit, identity
-from forest_files.kernel.errors import StoreCorruption
+from forest_files.kernel.errors import FREE_SPACE, NoSpace, StoreCorruption
 from forest_files.kernel.shellword import command_text, forest_text, git_step, printable
+
+if TYPE_CHECKING:
+    from forest_files.governance.fsck import FsckFault
 
 _PAGE = 50  # audit records per page unless --limit says otherwise
 
@@ -138,14 +143,14 @@ def fsck(repo: RepoOpt = Path("."), as_json: JsonOpt = False) -> None:
     ledger <-> index agreement, every entry's content id recomputed, and the index
     proof every door runs. Exit 3 on any
     fault; `forest rebuild` repairs the index (a store this user may not read or
-    write: the chmod or chown its line names first).
+    write: the chmod or chown its line names first). Exit 1 when the only faults are
+    stores it could not read for want of room: free space, then fsck again.
 
     Example: forest fsck --json
     """
     from forest_files.custody.config import CONFIG_NAME, load_config
     from forest_files.custody.repository import find_root
     from forest_files.governance.fsck import fsck as run
-    from forest_files.ledger.verify import FAULT_CODES
 
     root = find_root(repo)
     report = run(root, load_config(root / CONFIG_NAME).project_id)
@@ -154,22 +159,37 @@ def fsck(repo: RepoOpt = Path("."), as_json: JsonOpt = False) -> None:
     lines = [printable(f"{f.code}: {f.where}: {f.detail}") for f in report.faults]
     emit(as_json, obj, "\n".join(lines) or f"fsck: ok ({report.checked.get('entries', 0)} entries)")
     if not report.ok:
-        # A ledger that cannot be read is not the index's fault: rebuild reads it too; a
-        # link or folder where a store belongs rebuild refuses, as every command does.
-        route = f"`{forest_text('rebuild')}` repairs the index"
-        # A store this user may not open (its chmod or chown) or a link or folder where
-        # one belongs: rebuild is refused as every command is, so its fix comes first.
-        first = [f for f in report.faults if f.code in ("access", "linked") and f.fix]
-        fixes = [f.fix for f in (*first, *report.faults) if f.fix]
-        if first or len(fixes) == len(report.faults):
-            # The local stores rebuild never reads: each fault names its own fix.
-            route = f"each line says what fixes it; first: `{fixes[0]}`"
-        elif any(f.code == "ledger" and f.detail in FAULT_CODES for f in report.faults):
-            route = (
-                f"the ledger is damaged: `{forest_text('verify')}` names each fault and how "
-                "to restore it"
-            )
-        raise FsckFaults(f"fsck found {len(report.faults)} fault(s); {route}")
+        _summary(report.faults)
+
+
+def _summary(faults: tuple[FsckFault, ...]) -> None:
+    """Raise fsck's last line: only stores it could not read for want of room is the
+    disk, not corruption (exit 1, free space); otherwise exit 3 with the route."""
+    from forest_files.ledger.verify import FAULT_CODES
+
+    room = [f.where for f in faults if f.code == "no-space"]
+    again = f"{FREE_SPACE}, then run `{forest_text('fsck')}` again"
+    if len(room) == len(faults):
+        raise NoSpace(f"fsck could not check {len(room)} store(s) ({', '.join(room)}): {again}")
+    # A ledger that cannot be read is not the index's fault: rebuild reads it too; a
+    # link or folder where a store belongs rebuild refuses, as every command does.
+    route = f"`{forest_text('rebuild')}` repairs the index"
+    # A store this user may not open (its chmod or chown) or a link or folder where
+    # one belongs: rebuild is refused as every command is, so its fix comes first.
+    first = [f for f in faults if f.code in ("access", "linked") and f.fix]
+    # A store not read for want of room: fsck again alone changes nothing.
+    fixes = [f.fix for f in (*first, *faults) if f.fix and f.code != "no-space"]
+    if first or len(fixes) + len(room) == len(faults):
+        # The local stores rebuild never reads: each fault names its own fix.
+        route = f"each line says what fixes it; first: `{fixes[0]}`"
+    elif any(f.code == "ledger" and f.detail in FAULT_CODES for f in faults):
+        route = (
+            f"the ledger is damaged: `{forest_text('verify')}` names each fault and how "
+            "to restore it"
+        )
+    if room:
+        route += f"; {len(room)} store(s) not checked: {again}"
+    raise FsckFaults(f"fsck found {len(faults)} fault(s); {route}")
 
 
 @app.command()
