@@ -12,11 +12,13 @@ forest.toml and the ledger that a branch tip still holds (custody/lost_config.py
 names the way back); a ledger directory, ``.forest/.gitignore`` or ``.gitattributes`` that is a
 symlink (custody/ledger_dirs.py; nothing is written through a link); an empty
 ``--project-id``. Every refusal comes before the first write; a file that cannot
-be written is refused after the ones written before it are taken back.
+be written is refused after the ones written before it are taken back (its fix
+free space for want of room, else making it writable).
 Returns: an ``Undo`` that puts every file it wrote back as it was
 (``Repository.init`` calls it when the first sync refuses the ledger).
 Test: tests/custody/test_repository.py, tests/custody/test_lost_config.py,
-tests/custody/test_repo_init.py, tests/custody/test_crash_matrix.py
+tests/custody/test_repo_init.py, tests/custody/test_crash_matrix.py,
+tests/custody/test_init_no_space.py
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ from pathlib import Path
 from forest_files.custody import lost_config
 from forest_files.custody.config import CONFIG_NAME, ConfigError, new_config, render_config
 from forest_files.custody.ledger_dirs import refuse_linked_ledger
-from forest_files.kernel.errors import ForestError
+from forest_files.kernel.errors import FREE_SPACE, ForestError, no_space
 from forest_files.kernel.paths import FOREST_DIR, GITATTRIBUTES_LINE, GITIGNORE_LINES, LEDGER_DIR
 from forest_files.kernel.shellword import command_text, forest_text
 from forest_files.kernel.state import ensure_dir
@@ -86,12 +88,19 @@ def lay_out(root: Path, project_id: str | None) -> Undo:
         _write_whole(config_path, render_config(cfg), root / LEDGER_DIR)
     except OSError as exc:
         undo()
-        where = step.relative_to(root)
-        raise ForestError(
-            f"{where} cannot be written ({exc.strerror}); nothing was set up: make it "
-            "writable, then run forest init again"
-        ) from None
+        raise _unwritten(step.relative_to(root), exc, project_id) from None
     return undo
+
+
+def _unwritten(where: Path, exc: OSError, project_id: str | None) -> ForestError:
+    """The one line for a file init could not write, taken back: free space for want
+    of room (a chmod frees none), else make it writable; then init again, as typed."""
+    fix = FREE_SPACE if no_space(exc) else "make it writable"
+    again = ("--project-id", project_id) if project_id else ()
+    return ForestError(
+        f"{where} cannot be written ({exc.strerror}); nothing was set up: {fix}, "
+        f"then run `{forest_text('init', options=again)}` again"
+    )
 
 
 def _project_beside_ledger(root: Path, asked: str | None) -> str | None:
