@@ -20,11 +20,15 @@ one place. A file whose new place is taken already is kept under a new
 is lost. One line on stderr says what happened.
 
 Stores: files under ``<git-common-dir>/forest``; deletes the old index and caches.
-Refuses: nothing (a file that cannot be moved stays where it was, and is named).
+Refuses: with ``NoSpace`` (exit 1: free space, then the command again) a move across
+file systems with no room to finish a copy: the database and its journal files move
+all or none, a torn copy is removed, every source stays whole where it was, and the
+command stops before it makes a new file in its place (the next run moves it). Any
+other file that cannot be moved stays where it was, and is named.
 Nothing happens where ``.forest`` is no real directory (custody/ledger_dirs.py
 refuses that repository).
 Returns: ``Relocated`` (what moved, what was dropped); None when there was nothing.
-Test: tests/custody/test_relocate.py
+Test: tests/custody/test_relocate.py, tests/custody/test_relocate_no_space.py
 """
 
 from __future__ import annotations
@@ -37,6 +41,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from forest_files import gitio
+from forest_files.kernel.errors import FREE_SPACE, NoSpace, no_space
 from forest_files.kernel.paths import (
     AUDIT_DB_NAME,
     CAPTURES_DIR,
@@ -64,6 +69,7 @@ class Relocated:
     moved: list[str] = field(default_factory=list)  # repository-relative, old places
     dropped: list[str] = field(default_factory=list)  # rebuilt from the ledger instead
     kept: list[str] = field(default_factory=list)  # left in place: tracked, links, errors
+    no_room: list[str] = field(default_factory=list)  # left in place: no room for a copy
     legacy: Path | None = None  # where files whose new place was taken went
 
 
@@ -84,12 +90,11 @@ def relocate_once(root: Path) -> Relocated | None:
             continue
         names = [Path(r).name for r in group]
         taken = any(os.path.lexists(target / n) for n in names)
-        for r in present:  # one destination for the database and its journal files
-            _move(root, r, target, tracked, done, taken=taken)
+        # one destination for the database and its journal files, all or none
+        _move(root, [(r, target / Path(r).name) for r in present], tracked, done, taken=taken)
     for old, new in ((LEGACY_CAPTURES, CAPTURES_DIR), (LEGACY_PURGES, PURGE_DIR)):
         for rel in _regular_rels(root, old):
-            inner = rel.removeprefix(old + "/")
-            _move(root, rel, target / new, tracked, done, name=inner)
+            _move(root, [(rel, target / new / rel.removeprefix(old + "/"))], tracked, done)
     # The old index, its WAL files and the binding maps kept beside it, then the caches.
     index_files = sorted((root / FOREST_DIR).glob(f"{INDEX_NAME}*"))
     for rel in [p.relative_to(root).as_posix() for p in index_files] + _regular_rels(
@@ -98,6 +103,12 @@ def relocate_once(root: Path) -> Relocated | None:
         _drop(root, rel, tracked, done)
     if _real_dir(root, LEGACY_CACHE):
         _prune_empty(root / LEGACY_CACHE)
+    if done.no_room:  # the command stops here: nothing of it takes their places
+        raise NoSpace(
+            f"local state could not all be moved into {target}: no room to copy "
+            f"{', '.join(done.no_room)}, left where it was, whole; {FREE_SPACE}, then run "
+            "the command again"
+        )
     if done.moved or done.dropped:
         sys.stderr.write(_notice(done, target))
     return done
@@ -140,38 +151,70 @@ def _ever_committed(root: Path, rels: list[str]) -> bool:
 
 def _move(
     root: Path,
-    rel: str,
-    folder: Path,
+    plan: list[tuple[str, Path]],
     tracked: set[str],
     done: Relocated,
     *,
-    name: str = "",
     taken: bool = False,
 ) -> None:
+    """Move each ``(rel, dest)`` of ``plan`` (a database and its journal files, or one
+    file), all or none: one that cannot be placed (no room for its copy) takes back
+    the others, and every source stays where it was, whole, for the next run."""
+    plan = [(rel, dest) for rel, dest in plan if _movable(root, rel, tracked, done)]
+    if taken or any(os.path.lexists(dest) for _rel, dest in plan):
+        plan = [(rel, _legacy(root, done) / rel.removeprefix(FOREST_DIR + "/")) for rel, _ in plan]
+    placed: list[tuple[str, Path, bool]] = []
+    for rel, dest in plan:
+        try:
+            copied = _place(root / rel, dest)
+        except OSError as exc:
+            for back, there, was_copy in placed:
+                with contextlib.suppress(OSError):  # a rename back writes no data
+                    if was_copy:
+                        there.unlink()
+                    else:
+                        os.replace(there, root / back)
+            left = [rel for rel, _dest in plan]
+            (done.no_room if no_space(exc) else done.kept).extend(left)
+            return
+        placed.append((rel, dest, copied))
+    for rel, _dest, copied in placed:
+        if copied:
+            with contextlib.suppress(OSError):  # as before: whole at both places
+                (root / rel).unlink()
+    done.moved += [rel for rel, _dest in plan]
+
+
+def _movable(root: Path, rel: str, tracked: set[str], done: Relocated) -> bool:
     source = root / rel
     if not os.path.lexists(source) or not _parent_real(root, rel):
-        return
+        return False
     if source.is_symlink():
-        return  # never followed: removed as a link with the old caches below
+        return False  # never followed: removed as a link with the old caches below
     if rel in tracked or not source.is_file():
         done.kept.append(rel)
-        return
-    dest = folder / (name or source.name)
-    if taken or os.path.lexists(dest):
-        dest = _legacy(root, done) / rel.removeprefix(FOREST_DIR + "/")
+        return False
+    return True
+
+
+def _place(source: Path, dest: Path) -> bool:
+    """``source`` renamed to ``dest`` (False), or copied there across file systems,
+    the source kept (True); the copy's ``OSError`` when it cannot be, its torn copy (no
+    room to finish it) removed, never left to take the file's place."""
     try:
         ensure_dir(dest.parent)
         os.replace(source, dest)
+        return False
     except OSError:
         import shutil  # a move across file systems only: never imported by the usual command
 
         try:
             shutil.copy2(source, dest, follow_symlinks=False)
-            source.unlink()
+            return True
         except OSError:
-            done.kept.append(rel)
-            return
-    done.moved.append(rel)
+            with contextlib.suppress(OSError):
+                dest.unlink()
+            raise
 
 
 def _legacy(root: Path, done: Relocated) -> Path:
