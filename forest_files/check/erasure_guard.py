@@ -6,7 +6,9 @@ check --staged``) judges the staged change the same way, from the staged
 change alone. A ledger file HEAD holds that the change retypes (a symlink, a
 gitlink: status ``T``) is ``ledger-rewritten``; one it deletes is
 ``ledger-deleted``, except a body an erase act of the staged ledger names (a
-``forest forget``), a file that is no well-formed ledger file, and a segment
+``forest forget``), a body whose hash the bytes of no segment hold (at HEAD or
+staged, damaged ones too: ``forest ci`` takes a body no act names out of the commit
+that added it), a file that is no well-formed ledger file, and a segment
 whose bytes at HEAD do not verify (removing garbage is allowed: no door reads an
 act from it, and ``forest ci``'s route takes such a segment out of the commit
 that added it with ``git rm`` and an amend, which this guard judges against
@@ -26,7 +28,8 @@ Stores: nothing.
 Refuses: nothing; it returns findings (ids, hashes, paths; never text).
 Returns: ``Finding`` values of no binding, with their routes (``Reported``).
 Test: tests/governance/test_forget_pulled.py, tests/doors/test_hooks_custody.py,
-tests/check/test_after_commit.py, tests/gate/test_ci_take_out_hooked.py
+tests/check/test_after_commit.py, tests/gate/test_ci_take_out_hooked.py,
+tests/gate/test_ci_unnamed_body_hooked.py
 """
 
 from __future__ import annotations
@@ -185,15 +188,41 @@ def rewritten_ledger(
     ]
 
 
-def deleted_bodies(erased: Set[str], changes: list[Change]) -> list[Reported]:
-    """A staged deletion of a body file that no erase act of the staged ledger names
-    (``erased``: its erased body hashes): ``ledger-deleted``."""
-    out = []
+def _segment_bytes(root: Path, head: str | None) -> list[bytes]:
+    """The raw bytes of every blob under the segments directory, at ``head`` and in the
+    index: read whole, readable or not (a segment overwritten in place still names
+    the bodies its put-back needs), whatever its name."""
+    from forest_files import gitio
+
+    where = _SEGMENTS.rstrip("/")
+    listed = gitio.ls_files_stage(root, where, keep_index_file=True)
+    if head is not None:
+        listed += gitio.ls_tree(root, head, where)
+    blobs = gitio.cat_blobs(root, (e.blob for e in listed if e.type == "blob"))
+    return list(blobs.values())
+
+
+def deleted_bodies(
+    root: Path, head: str | None, erased: Set[str], changes: list[Change]
+) -> list[Reported]:
+    """A staged deletion of a body file: ``ledger-deleted`` unless an erase act of the
+    staged ledger names it (``erased``: its erased body hashes), or its hash is in the
+    bytes of no segment file at ``head`` and none staged (a body no act can name:
+    removing garbage, as ``forest ci``'s route taking a body no act names out of the
+    commit that added it does). A plain byte search, only when a body is deleted."""
+    gone = []
     for path, letter in _edits(changes):
         body = _BODY.fullmatch(path) if letter == "D" else None
         if body is not None and body["hash"] not in erased:
-            out.append(_edit_finding(path, letter, []))
-    return out
+            gone.append((path, body["hash"]))
+    if not gone:
+        return []
+    segments = _segment_bytes(root, head)
+    return [
+        _edit_finding(path, "D", [])
+        for path, body_hash in gone
+        if any(body_hash.encode() in data for data in segments)
+    ]
 
 
 def returned_bodies(erased: Set[str], changes: list[Change]) -> list[Reported]:

@@ -244,7 +244,7 @@ def _judge_ledger_change(
 
         erased = staged_findings(root, head[0] if head is not None else None, store)
         gone = erased_hashes(store)
-        guarded = erasure_guard.deleted_bodies(gone, changes)
+        guarded = erasure_guard.deleted_bodies(root, head[0] if head else None, gone, changes)
         guarded += erasure_guard.returned_bodies(gone, changes)
         report = _report(root, findings, store.conn, [*extra, *erased], content)
         if erased:  # the staged acts' words or text may hold what a forget removed

@@ -1,4 +1,5 @@
-"""A ledger segment the range added that the gate refuses: taken out where it came in.
+"""A ledger segment (or body) the range added that the gate refuses: taken out where it
+came in.
 
 A segment a commit of the range added (hand-written, or a forest-made one edited
 before its first commit) that does not verify (its name not the hash of its bytes,
@@ -14,11 +15,16 @@ rm``, a dangling dependency's) keeps it, and one whose segment the range rewrote
 later is led by that rewrite (causes.py). A later commit of the range that deleted
 such a segment is a ``ledger-deleted`` whose put-back would bring the fault back:
 it gets the same take-out, whose note says the deletion is then empty
-(``git rebase --skip``).
+(``git rebase --skip``). A body file no act names (a ``stray``, text nobody
+adopted) that a commit of the range added is taken out of that commit the same way,
+in place of its ``git rm`` on top, which the gate would judge the ledger shrinking
+(the pre-commit hook accepts the amend: no segment's bytes name such a body,
+check/erasure_guard.py). One the base already holds keeps its ``git rm``: no commit
+of the range is to blame, and its removal stays the ledger shrinking.
 
 Stores: nothing.
 Refuses: nothing.
-Returns: ``routed``: the findings, each fault at such a segment given that route;
+Returns: ``routed``: the findings, each fault at such a segment or body given that route;
 ``deleted_unsound``: that route for the deletion of such a segment, or None;
 ``take_out``: that route for the segments one commit added (``forest verify`` asks it
 of a segment HEAD holds as it was written, doors/cli/verify_routes.py).
@@ -42,40 +48,56 @@ _TAKE_OUT = Wording(
     "take the segment out of HEAD", "take the segment out of", "added it",
 )  # fmt: skip
 _ACTS = "any act it holds goes with it (record it again with forest, then commit)"
+_BODY_OUT = Wording("take the body out of HEAD", "take the body out of", "added it")
+_NO_ACT = "no act names it: its text was never adopted"
 
 
 def routed(
     top: Path,
     found: Sequence[Reported],
-    *,
-    merge_base: str,
     head: str,
     rebase: Rebase,
     deleted: frozenset[str] = frozenset(),
+    unnamed: frozenset[str] = frozenset(),
 ) -> list[Reported]:
-    """``found`` (ledger faults), each without a route at a segment a commit of
-    ``merge_base..head`` added given the route that takes it out of that commit (one
-    ``git log`` for them all, only when there is such a fault); ``deleted``: the
-    segments a commit of the range deleted (the route's note says that commit is
-    then empty)."""
-    paths = sorted({r.path for r in found if not r.routes and r.path.startswith(_SEGMENTS)})
+    """``found`` (ledger faults), each without a route at a segment a commit of the
+    range (``rebase.merge_base..head``) added, or at a body no act names (``unnamed``:
+    their paths) such a commit added, given the route that takes it out of that commit
+    (one ``git log`` for them all, only when there is such a fault); ``deleted``: the
+    segments a commit of the range deleted (the route's note says that commit is then
+    empty)."""
+    wanted = {r.path for r in found if r.path in unnamed or not r.routes}
+    paths = sorted(p for p in wanted if p in unnamed or p.startswith(_SEGMENTS))
     if not paths:
         return list(found)
-    added = gitio.first_added(top, f"{merge_base}..{head}", paths)
-    if not added:
-        return list(found)
-    by_commit: dict[str, list[str]] = {}
+    added = gitio.first_added(top, f"{rebase.merge_base}..{head}", paths)
+    by_commit: dict[tuple[str, bool], list[str]] = {}
     for path, commit in sorted(added.items()):
-        by_commit.setdefault(commit, []).append(path)
+        by_commit.setdefault((commit, path in unnamed), []).append(path)
     routes = {}
-    for commit, mine in by_commit.items():
+    for (commit, bodies), mine in by_commit.items():
         later = any(p in deleted for p in mine)
-        route = take_out(commit, mine, head=head, rebase=rebase, later=later)
+        route = _take_out(commit, mine, head, rebase, later=later, bodies=bodies)
         routes.update(dict.fromkeys(mine, route))
     return [
-        r._replace(routes=(routes[r.path],)) if not r.routes and r.path in routes else r
+        r._replace(routes=(routes[r.path],))
+        if r.path in routes and (r.path in unnamed or not r.routes)
+        else r
         for r in found
     ]
+
+
+def _take_out(
+    commit: str, paths: list[str], head: str, rebase: Rebase, *, later: bool, bodies: bool
+) -> Route:
+    """``take_out`` of segments, or of bodies no act names (no act goes with them)."""
+    if not bodies:
+        return take_out(commit, paths, head=head, rebase=rebase, later=later)
+    return in_commit(commit, _removal(paths), _BODY_OUT, head=head, rebase=rebase, also=_NO_ACT)
+
+
+def _removal(paths: Sequence[str]) -> tuple[tuple[str, ...], ...]:
+    return tuple(git_step(*batch) for batch in in_batches(("rm", "-q", "--"), list(paths)))
 
 
 def take_out(
@@ -85,9 +107,8 @@ def take_out(
     them: in HEAD an amend, else the rewrite stopped there (rewrite.py ``in_commit``;
     ``later``: a later commit deleted them, which the rewrite leaves empty).
     ``forest verify`` gives the same for a segment committed as it was written."""
-    steps = tuple(git_step(*batch) for batch in in_batches(("rm", "-q", "--"), list(paths)))
     words = _TAKE_OUT._replace(later="deleted it") if later else _TAKE_OUT
-    return in_commit(commit, steps, words, head=head, rebase=rebase, also=_ACTS)
+    return in_commit(commit, _removal(paths), words, head=head, rebase=rebase, also=_ACTS)
 
 
 def deleted_unsound(

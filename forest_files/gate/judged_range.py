@@ -42,7 +42,7 @@ from forest_files.gate.rewrite import Rewrite
 from forest_files.gate.rewritten_deleted import first_rewrite, resolve_later
 from forest_files.gitio import Change
 from forest_files.ledger.acts import LedgerError
-from forest_files.ledger.verify import Fault
+from forest_files.ledger.verify import UNNAMED, Fault
 
 # An act refused for what it is: the commit that brought it is dropped, then this.
 _DROPPED = {
@@ -204,17 +204,16 @@ class JudgedRange:
     def ledger_faults(self, at: str, faults: list[Fault], ranged: list[Reported]) -> list[Reported]:
         """``at``'s ledger faults, a dangling dependency with its routes (dangling.py),
         placed in the range whose faults are ``ranged``; a segment the range added
-        that does not verify, taken out of the commit that added it (added_segment.py)."""
+        that does not verify, or a body no act names it added, taken out of the commit
+        that added it (added_segment.py)."""
         found = self._dangling(at, faults, ranged)
         if self.merge_base is None:
             return found
         from forest_files.gate.added_segment import routed
 
-        merge_base, rebase = self.merge_base, self._rebase()
         deleted = frozenset(r.path for r in ranged if r.kind == "ledger-deleted")
-        return routed(
-            self.top, found, merge_base=merge_base, head=self.head, rebase=rebase, deleted=deleted
-        )
+        unnamed = frozenset(f.path for f in faults if f.cause == UNNAMED and f.path)
+        return routed(self.top, found, self.head, self._rebase(), deleted, unnamed)
 
     def _dangling(self, at: str, faults: list[Fault], ranged: list[Reported]) -> list[Reported]:
         from forest_files.gate.dangling import Placing, dangling_routes
