@@ -18,7 +18,10 @@ forget deletes or retypes the erase act's segment and puts the erased body
 back: that finding says so, and a staged body whose hash the staged ledger
 holds as erased is ``erased-content``. Their route puts HEAD's file (or, for
 an erasure, HEAD's ledger) back and lets ``forest sync`` delete the body file
-again; it never needs the erased text.
+again; it never needs the erased text. A sound segment HEAD added (HEAD having one
+parent) that the staged change deletes, a ``git commit --amend`` dropping the user's
+own adopt or supersede, gets a second route: ``git reset --soft HEAD~1``, for a
+commit not yet pushed.
 
 The post-commit hook judges a commit already made against its parent the same
 way (check/after_commit.py): a ``Subject`` says whose change it is and its ways
@@ -181,11 +184,39 @@ def rewritten_ledger(
     ]
     segments = [path for path, _ in edits if path.startswith(_SEGMENTS)]
     held = _head_segments(root, head or "HEAD", segments)
-    return [
+    found = [
         _edit_finding(path, letter, _erase_acts(held.get(path, b"")), by)
         for path, letter in edits
         if letter != "D" or not _damaged(path, held.get(path))
     ]
+    if by is not STAGED or head is None:
+        return found
+    dropped = [r.path for r in found if r.kind == "ledger-deleted" and r.finding.act is None]
+    undone = _added_by(root, head, dropped)
+    return [r._replace(routes=(*r.routes, _UNDO)) if r.path in undone else r for r in found]
+
+
+# A segment HEAD recorded that the staged change drops (``git commit --amend`` of the
+# user's own adopt or supersede): undoing HEAD leaves no commit that deletes it.
+_UNDO = Route(
+    "or undo HEAD, its changes kept staged (the next git commit is checked)",
+    (("git", "reset", "--soft", "HEAD~1"),),
+    "for a commit not yet pushed: HEAD's acts go with it",
+)
+
+
+def _added_by(root: Path, head: str, paths: list[str]) -> set[str]:
+    """Those of ``paths`` ``head`` added: it has one parent, which lacks them (one
+    ``git cat-file --batch-check``, only when there is such a path)."""
+    if not paths:
+        return set()
+    from forest_files import gitio
+
+    names = [f"{head}^1", f"{head}^2", *(f"{head}^1:{p}" for p in paths)]
+    first, second, *held = gitio.objects_at(root, names)
+    if first is None or second is not None:
+        return set()
+    return {p for p, at in zip(paths, held, strict=True) if at is None}
 
 
 def _segment_bytes(root: Path, head: str | None) -> list[bytes]:

@@ -6,7 +6,9 @@ The route is ``git rm`` and an amend of that commit (HEAD, or the commit a ``git
 segment, and refused it as ``ledger-deleted``, its own route putting the damaged
 segment back, which the gate refuses again. A segment HEAD holds that does not verify
 is no ledger file any door reads: taking it out is removing garbage
-(check/erasure_guard.py), and a sound segment's deletion is still refused.
+(check/erasure_guard.py), and a sound segment's deletion is still refused; when HEAD
+recorded it (an amend dropping the user's own adoption), the refusal also routes
+``git reset --soft HEAD~1``, which works pasted.
 
 Real repositories, the hooks installed by ``forest hooks install``, the routes pasted
 into bash.
@@ -101,3 +103,28 @@ def test_hook_amend_deleting_sound_segment_head_added_refused(tmp_path: Path) ->
     assert done.returncode != 0
     assert f"ledger-deleted {seg}" in done.stderr
     assert git(root, "rev-parse", "HEAD") == head
+
+
+def test_hook_amend_dropping_own_adoption_undo_route_pasted_recovers(tmp_path: Path) -> None:
+    """``git commit --amend`` that drops the adoption HEAD recorded: beside the put-back,
+    the refusal routes ``git reset --soft HEAD~1`` (HEAD not yet pushed); pasted, the
+    adoption is gone from the branch and the next commit passes the hook."""
+    root = _hooked_branch(tmp_path)
+    write(root, "b.md", "# B\n\nsecond\n")
+    ok(root, "adopt", "b.md", "--words", "b canon")
+    commit_all(root, "adopt b")
+    before = git(root, "rev-parse", "HEAD~1")
+    ledger = git(root, "diff", "--name-only", "HEAD~1", "HEAD", "--", ".forest/ledger")
+    files = shlex.join(ledger.splitlines())
+    done = pasted(root, f"git rm -q -- {files} && git commit -q --amend --no-edit")
+    assert done.returncode != 0
+    (undo,) = [line for line in done.stderr.splitlines() if "git reset --soft" in line]
+    assert "not yet pushed" in undo
+    (command,) = re.findall(r"git reset --soft \S+", undo)  # as printed, pasted
+    _paste(root, command)
+    assert git(root, "rev-parse", "HEAD") == before
+    _paste(root, "git commit -q -m 'b, not adopted'")
+    assert git(root, "ls-tree", "-r", "--name-only", "HEAD", "--", SEGMENTS) == git(
+        root, "ls-tree", "-r", "--name-only", "main", "--", SEGMENTS
+    )
+    assert run_gate(root, "main").ok
