@@ -13,7 +13,8 @@ readable and writable, or the ``chown`` of another user's (kernel/access.py), na
 the ``-wal`` or ``-shm`` beside it that stops the write when it is that one, a use
 after ``close()`` a ``ForestError``. A nested block whose error made SQLite roll
 the whole transaction back itself raises that error, never the "no such
-savepoint" of rolling back to a savepoint that is gone.
+savepoint" of rolling back to a savepoint that is gone. A write the disk refused
+names the database file (with its folder) at every step (begin, a method, commit).
 Taking the write lock (``BEGIN IMMEDIATE``) is retried with jittered,
 doubling sleeps within the connection's busy timeout, so two writers that
 collide do not retry in step; past it, ``StoreBusy`` (exit 75: retry).
@@ -182,7 +183,8 @@ def translate(
 ) -> ForestError:
     """Map a raw sqlite3 error onto the typed family, keeping SQLite's words; ``path``
     (the database file, when known) is named in the fix of a file it cannot open or
-    write (kernel/access.py: the ``chmod``, or the ``chown`` of another user's)."""
+    write (kernel/access.py: the ``chmod``, or the ``chown`` of another user's), and as
+    the file a write the disk refused was for (unless ``context`` names it already)."""
     if isinstance(exc, ForestError):
         return exc
     code = getattr(exc, "sqlite_errorcode", None)
@@ -196,9 +198,10 @@ def translate(
             "restore it from a backup or point at the right file"
         )
     if base in (_SQLITE_IOERR, _SQLITE_FULL):
+        where = f" to {path}" if path and path not in context else ""  # the file, once
         return NoSpace(
-            f"{context}: the disk refused a write ({text}); free space (a full disk, a "
-            "quota or a file-size limit)"
+            f"{context}: the disk refused a write{where} ({text}); free space (a full disk, "
+            "a quota or a file-size limit)"
         )
     if base in (_SQLITE_CANTOPEN, _SQLITE_READONLY):
         from forest_files.kernel.access import refused_beside, regain_access
@@ -237,9 +240,15 @@ def guarded(fn: Callable[P, R]) -> Callable[P, R]:
         except ForestError:
             raise
         except sqlite3.Error as exc:
-            raise translate(exc, fn.__name__.lstrip("_")) from exc
+            raise translate(exc, fn.__name__.lstrip("_"), path=_file_of(args)) from exc
 
     return wrapper
+
+
+def _file_of(args: tuple[object, ...]) -> str | None:
+    """The database file of a guarded method's store (its ``conn``), for the refusal."""
+    conn = getattr(args[0], "conn", None) if args else None
+    return main_file(conn) if isinstance(conn, sqlite3.Connection) else None
 
 
 @contextmanager

@@ -195,7 +195,7 @@ def local_error(exc: sqlite3.Error, path: Path) -> ForestError:
     database names the move that sets it aside (it cannot be rebuilt: restoring a backup
     is the library's advice, not a user's); anything else as connection.translate."""
     if not damaged(exc):
-        return translate(exc, path.name)
+        return translate(exc, path.name, path=str(path))
     return StoreCorruption(
         f"{path.name} is damaged or is not a SQLite database ({exc}); nothing was read or "
         f"written — move it aside (`{move_aside(path)}`) and the next command starts a new "
