@@ -54,7 +54,7 @@ def toplevel(path: Path | str) -> Path:
     try:
         return Path(git_out(start, ["rev-parse", "--show-toplevel"]))
     except NotARepo:
-        from forest_files.kernel.state import refuse_foreign_git_dir
+        from forest_files.kernel.foreign_gitdir import refuse_foreign_git_dir
 
         refuse_foreign_git_dir(None, str(start))  # GIT_DIR names one this tree is in no one of
         raise
@@ -65,7 +65,7 @@ def toplevel(path: Path | str) -> Path:
                 f"{start}: bare repository; forest-files needs a working tree "
                 "(clone it, or use `git worktree add`)"
             ) from None
-        from forest_files.kernel.state import refuse_foreign_git_dir
+        from forest_files.kernel.foreign_gitdir import refuse_foreign_git_dir
 
         refuse_foreign_git_dir(None, str(start))  # git named one this tree does not lead to
         raise NotARepo(f"{start}: not inside a git working tree (inside .git?)") from None

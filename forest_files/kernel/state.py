@@ -70,7 +70,10 @@ def git_dir_paths(root: str | os.PathLike[str]) -> tuple[str, str]:
         git_dir = _gitdir_file(dotgit)
     else:
         raise _refuse(f"{dotgit}: neither a directory nor a gitdir file; repair the clone")
-    refuse_foreign_git_dir(git_dir, os.fspath(root))
+    if os.environ.get("GIT_DIR"):  # git exported one: it must be this tree's
+        from forest_files.kernel.foreign_gitdir import refuse_foreign_git_dir
+
+        refuse_foreign_git_dir(git_dir, os.fspath(root))
     common = git_dir
     commondir = os.path.join(git_dir, "commondir")
     if os.path.isfile(commondir):
@@ -78,47 +81,6 @@ def git_dir_paths(root: str | os.PathLike[str]) -> tuple[str, str]:
             named = fh.read().strip()
         common = os.path.normpath(os.path.join(git_dir, named))
     return git_dir, common
-
-
-def refuse_foreign_git_dir(git_dir: str | None, here: str | None = None) -> None:
-    """Refuse when ``GIT_DIR`` (git exports it to every hook) names another repository
-    than ``git_dir``, the one the work tree's ``.git`` leads to (None: none found), as
-    vcsh and yadm run git: forest-files follows a work tree's ``.git`` only. Its fix
-    gives ``GIT_WORK_TREE`` a ``.git`` where it has none and holds ``here`` (no ``.git``
-    found) or lies in ``here`` (an outer repository's tree); else it unsets both."""
-    named = os.environ.get("GIT_DIR")
-    if not named or (git_dir is not None and _same(named, git_dir)):
-        return
-    from forest_files.kernel.shellword import shell_word
-
-    wanted = os.path.realpath(named)
-    tree = os.environ.get("GIT_WORK_TREE")
-    fix = "run `unset GIT_DIR GIT_WORK_TREE`, then the command again"
-    if (
-        tree
-        and not os.path.lexists(os.path.join(tree, ".git"))
-        and (here is None or (_within(here, tree) if git_dir is None else _within(tree, here)))
-    ):
-        dotgit = shell_word(os.path.join(os.path.realpath(tree), ".git"))
-        named_dir = shell_word(wanted)
-        printf = f"printf 'gitdir: %s\\n' {named_dir} > {dotgit}"
-        # a bare repository (a dotfile setup's `git init --bare`) serves no work tree
-        # through a .git file until it is told it is not bare
-        unbare = f"git --git-dir={named_dir} config core.bare false"
-        fix = f"give the work tree a .git file naming it: {printf} && {unbare}"
-    found = "no repository" if git_dir is None else git_dir
-    raise _refuse(
-        f"git names the repository {wanted} (GIT_DIR), but the work tree here leads to "
-        f"{found}; forest-files judges only the repository a work tree's .git names: {fix}"
-    )
-
-
-def _same(a: str, b: str) -> bool:
-    return os.path.realpath(a) == os.path.realpath(b)
-
-
-def _within(path: str, folder: str) -> bool:
-    return os.path.commonpath([os.path.realpath(path), outer := os.path.realpath(folder)]) == outer
 
 
 def _gitdir_file(dotgit: str) -> str:

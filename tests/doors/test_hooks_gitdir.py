@@ -4,7 +4,7 @@ git) is never judged through another repository.
 git exports ``GIT_DIR`` to every hook. When it names another repository than the
 one the work tree's ``.git`` leads to (here: an outer repository holding the work
 tree), the hook and every command refuse in one line that says how to give the work
-tree a ``.git`` of its own (kernel/state.py ``refuse_foreign_git_dir``); pasted,
+tree a ``.git`` of its own (kernel/foreign_gitdir.py ``refuse_foreign_git_dir``); pasted,
 that fix makes the hook judge the right repository.
 """
 

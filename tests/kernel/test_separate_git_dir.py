@@ -3,7 +3,7 @@ bare repository, ``GIT_DIR`` and ``GIT_WORK_TREE`` exported, the work tree insid
 other repository. Before: every command said "not inside a git working tree; run
 forest inside a git repository (or `git init` first)" (a ``git init`` there starts
 another repository), and the refusal that names the ``.git`` file the work tree needs
-(kernel/state.py ``refuse_foreign_git_dir``) was reached only when an outer repository
+(kernel/foreign_gitdir.py ``refuse_foreign_git_dir``) was reached only when an outer repository
 held the work tree; its fix, pasted, left a bare repository git refuses to run in a
 work tree for (``core.bare`` true)."""
 
