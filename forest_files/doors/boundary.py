@@ -261,17 +261,26 @@ def leave(code: int) -> None:  # never returns (typing's NoReturn costs ~3 ms)
     os._exit(code)
 
 
-def stranded(exc: BaseException, prefix: str = "forest") -> None:  # never returns
+def stranded(
+    exc: BaseException,
+    command: str,
+    argv: Sequence[str],
+    *,
+    repo: str | Path,
+    prefix: str = "forest",
+) -> None:  # never returns
     """End the process at once after ``exc``'s line, with its code, flushing only
-    stderr: for a door stopped while a thread it left behind still blocks reading or
-    writing a standard stream (``forest mcp`` terminated while its client reads
-    nothing). That thread holds the stream's lock: the flush this boundary ends with,
-    and the interpreter's teardown, would wait for it for ever (or abort). Only once
-    every file and store the door opened is closed."""
-    from forest_files.kernel.exits import exit_code, one_line
-
-    say(f"{prefix}: {one_line(exc)}")
-    os._exit(exit_code(exc))
+    stderr: for a door that ended (a stop signal, an internal error) while a thread it
+    left behind still blocks reading or writing a standard stream (``forest mcp``
+    whose client reads nothing). That thread holds the stream's lock: the flush this
+    boundary ends with waits for it for ever, the interpreter's teardown aborts (134).
+    The line, the crash log and the code are the boundary's own. Only once every
+    file and store the door opened is closed."""
+    if isinstance(exc, OutputLost):
+        code = _unwritten(exc, prefix)
+    else:
+        code = _failed(exc, command, argv, repo, prefix, "cli", lenient=False)
+    os._exit(code)
 
 
 def one_shot_gc() -> None:

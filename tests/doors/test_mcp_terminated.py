@@ -2,7 +2,8 @@
 while its client reads nothing: the server ends within a bounded time with the
 terminated (or interrupted) code and its one line, whether a write into the full
 stdout pipe blocks or only the read of the next request does; the audit log of the
-calls it answered stays whole."""
+calls it answered stays whole. Ended by an internal error instead (its terminal hung
+up) while a write blocks: the boundary's line, its crash log, exit 3, within moments."""
 
 from __future__ import annotations
 
@@ -46,6 +47,12 @@ def _writing(pid: int) -> bool:
     """Whether a thread of ``pid`` waits in the kernel to write into a full pipe (a
     pipe's free room need not reach its size: a write waits for room for its whole)."""
     return any("pipe_write" in p.read_text() for p in Path(f"/proc/{pid}/task").glob("*/wchan"))
+
+
+def _reading_tty(pid: int) -> bool:
+    """Whether a thread of ``pid`` waits in the kernel to read a terminal (every
+    request read, the next awaited)."""
+    return any("wait_woken" in p.read_text() for p in Path(f"/proc/{pid}/task").glob("*/wchan"))
 
 
 def _until(test: object, what: str) -> None:
@@ -105,3 +112,57 @@ def test_mcp_stopped_while_client_reads_nothing_ends_recovers(
     assert err.splitlines()[-1] == said and "Traceback" not in err, err
     with AuditLog(root) as log:  # every call it answered recorded whole, none torn
         assert log.conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+
+
+def test_mcp_internal_error_while_write_blocked_ends_recovers(tmp_path: Path) -> None:
+    """The client's requests come from a terminal (stdin a pty) and answers fill the
+    stdout pipe nobody reads, so a write blocks; the terminal hangs up, so the next
+    read fails (EIO): an internal error, not a signal. The server ends within
+    ``ENDS`` seconds with the boundary's internal-error line, its crash log and exit 3
+    (it said the line, then hung for ever in the flush of standard output, whose lock
+    the blocked write holds). Buffered stdout, as a client launches it: no
+    PYTHONUNBUFFERED, which would leave no lock to wait for."""
+    pty = pytest.importorskip("pty")
+    tty = pytest.importorskip("tty")
+    root = bound_repo(tmp_path)
+    master, slave = pty.openpty()
+    tty.setraw(slave)
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    proc = subprocess.Popen(
+        [FOREST, "mcp"],
+        cwd=root,
+        env={**env, **git_env()},
+        stdin=slave,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    os.close(slave)
+    assert proc.stdout is not None and proc.stderr is not None
+    fcntl.fcntl(proc.stdout.fileno(), fcntl.F_SETPIPE_SZ, PAGE)
+    try:
+        call = {"name": "ground", "arguments": {}}
+        sent = [_line({"id": 0, "method": "initialize", "params": INIT})]
+        sent.append(_line({"method": "notifications/initialized"}))
+        sent += [_line({"id": n, "method": "tools/call", "params": call}) for n in range(1, CALLS)]
+        data = b"".join(sent)
+        while data:  # a terminal's input queue takes a few KiB at a time
+            data = data[os.write(master, data[:1024]) :]
+        _until(lambda: _writing(proc.pid), "a write blocked on the full stdout pipe")
+        _until(lambda: _reading_tty(proc.pid), "the read of the next request")
+        os.close(master)  # the hang-up: the blocked read fails with EIO
+        master = -1
+        code = proc.wait(timeout=ENDS)
+    finally:
+        if master >= 0:
+            os.close(master)
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    err = proc.stderr.read().decode(errors="replace")
+    proc.stdout.close()
+    proc.stderr.close()
+    assert code == 3, err
+    last = err.splitlines()[-1]
+    assert last.startswith("forest: internal error (") and last.endswith("please report it"), err
+    assert "Traceback" not in err and "Fatal Python error" not in err, err
+    assert list((root / ".git" / "forest" / "crash").glob("*.log")), err

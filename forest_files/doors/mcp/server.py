@@ -13,7 +13,8 @@ Returns: ``serve(root, read_only=)``, which runs until the client closes stdin
 (over stdio.py, which answers a line that is no JSON-RPC message itself), or a stop
 signal (SIGTERM, SIGHUP, Ctrl-C: a call running finishes and is recorded, then its
 KeyboardInterrupt or ``Terminated`` is raised; with a read or write still blocked,
-the boundary's ``stranded`` ends the process at once, its one line said);
+the boundary's ``stranded`` ends the process at once, its one line said; so too
+after an internal error, such as a read of a terminal hung up: its crash log, exit 3);
 ``build(session, read_only=)``, the server object (for tests and the bench).
 Test: tests/doors/test_mcp_server.py, tests/doors/test_mcp_claimed_names.py
 """
@@ -242,12 +243,12 @@ def serve(root: Path, *, read_only: bool = False) -> None:
 
     try:
         anyio.run(main)
-    except KeyboardInterrupt as exc:  # a stop signal (Terminated too)
+    except (Exception, KeyboardInterrupt) as exc:  # a stop signal, or an internal error
         session.close()  # the audit log closed, every call's record written
         if blocking.stranded:  # a read or write left blocking holds its stream's lock
             from forest_files.doors.boundary import stranded
 
-            stranded(exc)
+            stranded(exc, "mcp", sys.argv, repo=root)
         raise
     finally:
         session.close()
