@@ -19,7 +19,8 @@ line naming it and the ``chmod`` or ``chown`` that gives it back, no crash log);
 130 interrupted (Ctrl-C); 141 standard output closed by its reader (silent); 1 standard
 output that could not be written (a full disk or /dev/full, a file-size limit, closed
 with ``>&-``: doors/streams.py ``OutputLost``; one line naming it and the fix, no
-crash log, never 0); standard error that could not be written changes no code.
+crash log, never 0; a refusal said with it drops its ``see above``, which would point at
+what never arrived); standard error that could not be written changes no code.
 Returns: ``run_guarded``'s exit code.
 Test: tests/doors/test_boundary.py, tests/doors/test_unwritable_state.py,
 tests/doors/test_output_unwritable.py
@@ -86,8 +87,10 @@ def run_guarded(
     except OutputLost as exc:  # /dev/full, a full disk, `ulimit -f`, `>&-`: said, exit 1
         return _unwritten(exc, prefix)
     except (Exception, KeyboardInterrupt) as exc:
-        code = _failed(exc, command, argv, repo, prefix, audit, lenient)
-        _settle(prefix)
+        lost = _settle()
+        code = _failed(exc, command, argv, repo, prefix, audit, lenient, lost=lost is not None)
+        if lost is not None:  # said after the failure's line; the code stays the failure's
+            _unwritten(lost, prefix)
         return code
     finally:
         undo()
@@ -103,16 +106,14 @@ def _unwritten(exc: OutputLost, prefix: str) -> int:
     return EXIT_REFUSED
 
 
-def _settle(prefix: str) -> None:
-    """After a failure's own line: standard output that could not be written is said
-    too (its code stays the failure's), and dropped."""
+def _settle() -> OutputLost | None:
+    """Before a failure's own line: standard output flushed, and its loss, if it could
+    not be written (said after that line, then dropped), or None."""
     try:  # noqa: SIM105 (contextlib is not loaded on the warm path)
         _flush()
     except (OSError, ValueError):
         pass  # a failed write is recorded by the stream; a closed one has nothing
-    lost = lost_output()
-    if lost is not None:
-        _unwritten(lost, prefix)
+    return lost_output()
 
 
 def _terminate_as_interrupt() -> Callable[[], None]:
@@ -176,12 +177,21 @@ def _failed(
     prefix: str,
     audit: str | None,
     lenient: bool,
+    *,
+    lost: bool = False,
 ) -> int:
+    """``exc``'s line said and its code; ``lost``: standard output could not be
+    written, so a refusal's pointer at what it printed (``see above``) is dropped."""
     from forest_files.kernel.errors import ForestError
     from forest_files.kernel.exits import EXIT_CORRUPT, EXIT_OK, EXIT_REFUSED, exit_code, one_line
 
     if isinstance(exc, (ForestError, KeyboardInterrupt)):
-        say(f"{prefix}: {one_line(exc)}{_more(exc)}")
+        line = one_line(exc)
+        if lost:
+            from forest_files.kernel.exits import unpointed
+
+            line = unpointed(line)
+        say(f"{prefix}: {line}{_more(exc)}")
         if isinstance(exc, ForestError):
             if audit is not None:
                 _record(repo, exc, audit)

@@ -39,6 +39,7 @@ import os
 import sys
 
 from forest_files.kernel.errors import ForestError, StoreCorruption
+from forest_files.kernel.exits import SEE_ABOVE
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -143,9 +144,10 @@ def run_ci(repo: Path, base: str | None, fmt: str, targets: list[tuple[str, Path
     sys.stdout.write(said[fmt] + "\n")
     failed: ForestError | None = None
     if report.exit_code == 3:
-        failed = GateCorrupt(f"{len(report.findings)} finding(s), the ledger among them; see above")
+        n = len(report.findings)
+        failed = GateCorrupt(f"{n} finding(s), the ledger among them; {SEE_ABOVE}")
     elif report.exit_code:
-        failed = GateFailed(f"{len(report.findings)} finding(s); see above")
+        failed = GateFailed(f"{len(report.findings)} finding(s); {SEE_ABOVE}")
     if failed is not None:
         mark_recorded(failed)  # the run's record above says it all
         raise failed

@@ -9,7 +9,9 @@ reader (silent, as git).
 Returns: ``exit_code`` and ``one_line`` for an exception; ``quiet_pipe``;
 ``output_to_devnull`` (what both a one-shot command and ``forest mcp`` do when
 their reader left); ``unwritten_line``, the line for output that could not be
-written (standard output, a report file), its fix chosen by the system's error.
+written (standard output, a report file), its fix chosen by the system's error;
+``SEE_ABOVE``, the pointer a refusal makes at what standard output printed before it,
+and ``unpointed``, a line without it (standard output was lost).
 Test: tests/kernel/test_errors.py, tests/doors/test_output_unwritable.py
 
 Free of typer on purpose: the hook and the fast ``forest check`` import it.
@@ -36,6 +38,7 @@ EXIT_CORRUPT = 3
 EXIT_BUSY = 75
 EXIT_INTERRUPTED = 130
 EXIT_PIPE = 141  # 128 + SIGPIPE: what git and coreutils exit with when the reader left
+SEE_ABOVE = "see above"  # a refusal's pointer at what standard output printed before it
 
 # A run of whitespace holding a line break (CR, LF, or another character
 # str.splitlines ends a line at). Only such runs are joined: a run of spaces
@@ -97,6 +100,12 @@ def unwritten_line(what: str, exc: OSError, then: str = "run the command again")
     elif name == "EEXIST":  # only a folder's making meets it: a file stands there
         why = os.strerror(errno.ENOTDIR)
     return f"cannot write {what} ({why}): {fix}, then {then}"
+
+
+def unpointed(line: str) -> str:
+    """``line`` without its ``; see above`` (``see above, then`` keeps what follows):
+    said when standard output could not be written, it points at what never arrived."""
+    return line.replace(f"; {SEE_ABOVE}, then ", "; ").replace(f"; {SEE_ABOVE}", "")
 
 
 def exit_code(exc: BaseException) -> int:

@@ -155,6 +155,41 @@ def test_output_stdout_lost_drifted_check_points_at_no_routes_detected(
     _no_crash_log(drifted)
 
 
+@pytest.fixture
+def tracked(tmp_path: Path) -> Path:
+    """A commit tracking local state under .forest, past the hook: ``forest ci`` and
+    ``forest verify`` each refuse it (the tracked-local-state finding)."""
+    root = adopted_repo(tmp_path, "doc.md", DOC)
+    write(root, ".forest/cache/views/x.db", "x\n")
+    git(root, "add", "-f", "--", ".forest/cache/views/x.db")
+    git(root, "commit", "-q", "--no-verify", "-m", "local state, hook bypassed")
+    return root
+
+
+@pytest.mark.parametrize("buffered", [True, False], ids=["buffered", "unbuffered"])
+@pytest.mark.parametrize(
+    "args", [["ci"], ["ci", "--format", "json"], ["verify"], ["verify", "--json"]], ids=" ".join
+)
+@pytest.mark.parametrize("how", ["full", "closed"])
+def test_output_stdout_lost_refusal_points_at_nothing_above_detected(
+    tracked: Path, how: str, args: list[str], buffered: bool
+) -> None:
+    """``forest ci`` and ``forest verify`` refusing tracked local state with standard
+    output on /dev/full or closed: exit 1, the refusal's line (when it is said) without
+    its "see above" (what it pointed at never arrived), then why standard output was
+    lost; no crash log (``forest ci >&-`` said "forest: 1 finding(s); see above")."""
+    with open("/dev/full", "wb") as full:
+        where = {"stdout": full.fileno()} if how == "full" else {"before": _close(1)}
+        done = _run(tracked, [FOREST, *args], buffered=buffered, **where)  # type: ignore[arg-type]
+    err = done.stderr.decode().splitlines()
+    assert done.returncode == 1, err
+    assert err and err[-1].startswith(FULL if how == "full" else CLOSED), err
+    assert not [line for line in err if "above" in line], err
+    if args[0] == "ci" and (buffered or how == "closed"):  # the verdict, then the loss
+        assert err == ["forest: 1 finding(s)", err[-1]], err
+    _no_crash_log(tracked)
+
+
 @pytest.mark.parametrize("how", ["full", "closed"])
 def test_output_stderr_lost_check_verdict_still_exit_code_detected(drifted: Path, how: str) -> None:
     """Drift: exit 1 with standard error on /dev/full or closed (it was 3 and a crash

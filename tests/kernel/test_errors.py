@@ -59,3 +59,14 @@ def test_translate_integrity_becomes_constraint_detected() -> None:
     err = translate(sqlite3.IntegrityError("CHECK constraint failed: bucket"), "write")
     assert isinstance(err, StoreConstraint)
     assert "CHECK constraint failed" in str(err)
+
+
+def test_refusal_line_stdout_lost_pointer_dropped_detected() -> None:
+    """With standard output lost, a refusal's ``see above`` goes; what follows its
+    ``then`` stays (forest verify's ledger faults)."""
+    from forest_files.kernel.exits import unpointed
+
+    assert unpointed("1 finding(s); see above") == "1 finding(s)"
+    then = "ledger has 2 fault(s); see above, then restore the damaged files"
+    assert unpointed(then) == "ledger has 2 fault(s); restore the damaged files"
+    assert unpointed("nothing points here") == "nothing points here"

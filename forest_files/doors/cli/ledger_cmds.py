@@ -29,6 +29,7 @@ import typer
 from forest_files.doors.cli.errors import boundary
 from forest_files.doors.cli.options import JsonOpt, RepoOpt, app, emit
 from forest_files.kernel.errors import ForestError, StoreCorruption
+from forest_files.kernel.exits import SEE_ABOVE
 
 if TYPE_CHECKING:
     from forest_files.check.findings import Reported, Route
@@ -202,11 +203,11 @@ def verify(
             *(["run the fix commands shown"] if fixes else []),
         ]
         then = " and ".join(how)
-        raise LedgerFaults(f"ledger has {len(faults)} fault(s); see above, then {then}")
+        raise LedgerFaults(f"ledger has {len(faults)} fault(s); {SEE_ABOVE}, then {then}")
     if not ok:
         raise AuthorityRefused(
             f"the range has {len(faults)} act(s) or change(s) without authority or over "
-            "policy at the merge-base; see above"
+            f"policy at the merge-base; {SEE_ABOVE}"
         )
     from forest_files.check.finding import has_reason
 
@@ -214,7 +215,7 @@ def verify(
     if contested or rebound:
         raise ContestedGround(_contested_line(len(contested), rebound))
     if found:
-        raise TrackedLocalState(f"git tracks {len(found)} local path(s) under .forest; see above")
+        raise TrackedLocalState(f"git tracks {len(found)} local path(s) under .forest; {SEE_ABOVE}")
 
 
 def _replayed(r: Repository) -> tuple[list[GroundEntry], list[Fault]]:
