@@ -178,12 +178,6 @@ class Verdicts:
         every binding under the folder: check/folder_move.py)."""
         return list(self._latest.values())
 
-    def forget(self, binding: str) -> None:
-        """Report this binding's next verdict whatever it is (its proposal could not be
-        taken: the file changed again under us)."""
-        if binding in self._last:
-            self._last[binding] = ("unknown", None)
-
 
 def capture(root: Path, r: Reported, excludes: tuple[str, ...], max_bytes: int) -> str | None:
     """Keep a drifted section's text as its binding's proposal. Returns the proposal id

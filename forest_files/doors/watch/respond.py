@@ -7,7 +7,10 @@ behind (doors/review/closing.py); under a ``restore`` policy (forest.toml's
 after its text became the proposal (route.py); new drift and kept proposals
 in the audit log (doors/doorlog.py). It never roots, supersedes or rebinds.
 Refuses: nothing; an error (a failed alert, a locked local.db, a full disk) is
-handed to the watcher's ``error`` and the rest of the batch goes on.
+handed to the watcher's ``error`` and the rest of the batch goes on. A proposal
+that could not be kept is tried again, its verdict kept (said and alerted once),
+when its path is judged again: at its next event, or held for a wait doubling
+from 1 s up to ``retry_cap`` (the reconcile interval).
 Returns: ``Responder`` — ``take(items, full, paths, head)``; the custody it
 routes by (``policies``, ``excludes``, ``taken``, ``max_bytes``) is set by the
 watcher at every load. A folder moved whole gets ``forest check``'s one directory
@@ -20,6 +23,7 @@ tests/doors/test_watch_writers.py, tests/doors/test_watch_folder_route.py
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -62,6 +66,8 @@ class Responder:
         self.max_bytes = 8 * 1024 * 1024
         self.policies: tuple[WatchRule, ...] = ()
         self.restorer = Restorer(root)
+        self.retry_cap = 300.0  # the longest wait between tries (the reconcile interval)
+        self._retry: dict[str, float] = {}  # binding -> its last wait, its proposal unkept
         self._folders_said: set[str] = set()  # folder routes said, while they stand
 
     def take(
@@ -79,11 +85,26 @@ class Responder:
                     self.alert(r)
                 except Exception as exc:  # a notification never stops the routing below
                     self.error(exc)
-        for r in judged.changed:
+        for r in [*judged.changed, *self._retrying(items, judged.changed)]:
             if r.finding.kind == "drifted":
                 self._route(r, head)
             elif r.finding.kind == "unresolved" and r.finding.candidates:
                 self._rename(r)
+
+    def _retrying(self, items: list[Reported], changed: tuple[Reported, ...]) -> list[Reported]:
+        """The drifted findings, judged again unchanged, whose proposal could not be kept
+        (no room, a locked local.db): tried again, their verdict not said again."""
+        routed = {r.finding.binding for r in changed}
+        again: list[Reported] = []
+        for r in items:
+            f = r.finding
+            if f.binding not in self._retry or f.binding in routed:
+                continue
+            if f.kind == "drifted":
+                again.append(r)
+            else:
+                del self._retry[f.binding]  # back at ground, or gone: nothing to keep
+        return again
 
     def _folder_lines(self, changed: tuple[Reported, ...]) -> list[str]:
         """A folder moved whole, seen in this batch: ``forest check``'s one directory
@@ -168,13 +189,13 @@ class Responder:
         f = r.finding
         try:
             done = judge.capture(self.root, r, self.excludes.get(f.binding, ()), self.max_bytes)
-        except Exception as exc:  # a full disk, a locked local.db: logged, judged again
+        except Exception as exc:  # a full disk, a locked local.db: logged, tried again
             self.error(exc)
             done = None
         if done is None:
-            self.verdicts.forget(f.binding)
-            self.collector.note(f.path)
+            self._later(f.binding, f.path)
             return False
+        self._retry.pop(f.binding, None)
         pid, outcome = done.split(" ")
         self.journal.add("proposal", f.path, f.selector, done)
         if outcome != "same":
@@ -184,6 +205,14 @@ class Responder:
             show = forest_text("proposal", "show", pid)
             self._emit([f"  proposal {pid} holds this text ({outcome}): {show}"])
         return True
+
+    def _later(self, binding: str, path: str) -> None:
+        """Judge ``path`` again after a wait doubling from 1 s up to ``retry_cap``
+        (sooner at its next event), its verdict kept: one drift said, one alert."""
+        wait = min(self.retry_cap, 2 * self._retry.get(binding, 0.5))
+        self._retry[binding] = wait
+        now = time.monotonic()
+        self.collector.hold({path: now}, frozenset(), now + wait)
 
     def _emit(self, lines: list[str]) -> None:
         said = {SAID: self.sink is not None}  # the sink prints it: `-v` echoes it no more

@@ -104,6 +104,7 @@ class Watcher:
             alert=alert,
             error=self._error,
         )
+        self.respond.retry_cap = self.settings.reconcile  # an unkept proposal's longest wait
 
     # -- life ------------------------------------------------------------------
     def start(self) -> None:
