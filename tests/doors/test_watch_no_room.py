@@ -19,7 +19,15 @@ from forest_files.doors.watch.daemon import stop
 from forest_files.doors.watch.lock import running
 from forest_files.kernel.paths import WATCH_LOG
 from tests.helpers.state import local_state
-from tests.helpers.watch import EDITED, TIMEOUT, bound_repo, save_by_rename, until, watch_state
+from tests.helpers.watch import (
+    EDITED,
+    TIMEOUT,
+    bound_repo,
+    fake_notify_send,
+    save_by_rename,
+    until,
+    watch_state,
+)
 
 pytestmark = [
     pytest.mark.slow,  # real watcher processes, a few seconds of retries
@@ -30,20 +38,6 @@ FAST = ["--quiet", "0.1", "--ceiling", "1", "--grace", "0.5", "--notify"]
 LIMIT = 40 * 1024  # room for the index's shared memory, not for a 70 KB proposal
 FILLER = "lorem ipsum " * 6000
 BIG = EDITED.replace("edited words", "edited words " + FILLER)
-
-
-def _fake_notify_send(bin_dir: Path, out: Path) -> None:
-    """A real executable on PATH that appends its argv, one JSON list a line."""
-    bin_dir.mkdir(exist_ok=True)
-    script = bin_dir / "notify-send"
-    script.write_text(
-        f"#!{sys.executable}\n"
-        "import json, sys\n"
-        f"with open({str(out)!r}, 'a', encoding='utf-8') as fh:\n"
-        "    fh.write(json.dumps(sys.argv[1:]) + '\\n')\n",
-        encoding="utf-8",
-    )
-    script.chmod(0o755)
 
 
 def _cap() -> None:
@@ -73,7 +67,7 @@ def _proposals(root: Path) -> list[str | None]:
 def test_watch_proposal_no_room_said_once_retried_later_recovers(tmp_path: Path) -> None:
     root = bound_repo(tmp_path)
     out = tmp_path / "notified.jsonl"
-    _fake_notify_send(tmp_path / "bin", out)
+    fake_notify_send(tmp_path / "bin", out)
     env = {**os.environ, "PATH": f"{tmp_path / 'bin'}{os.pathsep}{os.environ['PATH']}"}
     child = _start(root, env, limited=True)
     try:

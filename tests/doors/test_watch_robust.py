@@ -30,6 +30,7 @@ from tests.helpers.watch import (
     TIMEOUT,
     bound_repo,
     count,
+    fake_notify_send,
     open_kinds,
     save_by_rename,
     settle,
@@ -238,18 +239,6 @@ def test_watch_corrupt_config_said_once_last_good_kept_repair_picked_up_recovers
 
 
 # -- --notify ----------------------------------------------------------------------------
-def _fake_notify_send(bin_dir: Path, out: Path) -> None:
-    """A real executable on PATH that appends its argv, one JSON list a line."""
-    bin_dir.mkdir(exist_ok=True)
-    script = bin_dir / "notify-send"
-    script.write_text(
-        f"#!{sys.executable}\n"
-        "import json, sys\n"
-        f"with open({str(out)!r}, 'a', encoding='utf-8') as fh:\n"
-        "    fh.write(json.dumps(sys.argv[1:]) + '\\n')\n",
-        encoding="utf-8",
-    )
-    script.chmod(0o755)
 
 
 def _path_with_git_only(bin_dir: Path) -> str:
@@ -265,7 +254,7 @@ def test_watch_notify_one_notification_per_drift_no_text_accepted(
     root: Path, tmp_path: Path
 ) -> None:
     out = tmp_path / "notified.jsonl"
-    _fake_notify_send(tmp_path / "bin", out)
+    fake_notify_send(tmp_path / "bin", out)
     env = {**os.environ, "PATH": f"{tmp_path / 'bin'}{os.pathsep}{os.environ['PATH']}"}
     child = _start(root, "--notify", env=env)
     save_by_rename(root / "a.md", EDITED.replace("edited words", SECRET))

@@ -26,7 +26,7 @@ from forest_files.check.findings import Route
 from forest_files.gate.ci import run_gate
 from tests.helpers.cli import ok
 from tests.helpers.custody import adopted_repo
-from tests.helpers.git import commit_all, git, pasted, write
+from tests.helpers.git import commit_all, git, pasted, pasted_under_hooks, write
 from tests.helpers.ledger import committed_segment
 
 pytestmark = pytest.mark.slow  # git runs the installed hooks on every commit
@@ -53,12 +53,6 @@ def _route(root: Path, rel: str) -> Route:
     return route
 
 
-def _paste(root: Path, command: str) -> None:
-    done = pasted(root, command)
-    assert done.returncode == 0, (command, done.stdout, done.stderr)
-    assert "commit refused" not in done.stderr
-
-
 @pytest.mark.parametrize("damage", sorted(DAMAGED))
 def test_ci_segment_added_by_head_take_out_pasted_under_hooks_recovers(
     tmp_path: Path, damage: str
@@ -67,7 +61,7 @@ def test_ci_segment_added_by_head_take_out_pasted_under_hooks_recovers(
     rel = committed_segment(root, *DAMAGED[damage])
     route = _route(root, rel)
     assert route.label == "take the segment out of HEAD"
-    _paste(root, route.command)
+    pasted_under_hooks(root, route.command)
     assert run_gate(root, "main").ok
     assert git(root, "status", "--porcelain") == ""
 
@@ -83,9 +77,9 @@ def test_ci_segment_added_earlier_take_out_at_stop_pasted_under_hooks_recovers(
     git(root, "commit", "-q", "--no-verify", "-m", "later")  # the hook refuses its ledger
     route = _route(root, rel)
     editor = f"sed -i 's/^pick {bad[:7]}/edit {bad[:7]}/'"
-    _paste(root, f"GIT_SEQUENCE_EDITOR={shlex.quote(editor)} {route.command}")
+    pasted_under_hooks(root, f"GIT_SEQUENCE_EDITOR={shlex.quote(editor)} {route.command}")
     (at_stop,) = [c for c in re.findall(r"`([^`]+)`", route.note) if c.startswith("git rm")]
-    _paste(root, at_stop)
+    pasted_under_hooks(root, at_stop)
     assert not (root / ".git" / "rebase-merge").exists()
     assert run_gate(root, "main").ok
 
@@ -121,9 +115,9 @@ def test_hook_amend_dropping_own_adoption_undo_route_pasted_recovers(tmp_path: P
     (undo,) = [line for line in done.stderr.splitlines() if "git reset --soft" in line]
     assert "not yet pushed" in undo
     (command,) = re.findall(r"git reset --soft \S+", undo)  # as printed, pasted
-    _paste(root, command)
+    pasted_under_hooks(root, command)
     assert git(root, "rev-parse", "HEAD") == before
-    _paste(root, "git commit -q -m 'b, not adopted'")
+    pasted_under_hooks(root, "git commit -q -m 'b, not adopted'")
     assert git(root, "ls-tree", "-r", "--name-only", "HEAD", "--", SEGMENTS) == git(
         root, "ls-tree", "-r", "--name-only", "main", "--", SEGMENTS
     )

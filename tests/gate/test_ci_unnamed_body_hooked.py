@@ -28,7 +28,7 @@ from forest_files.check.findings import Route
 from forest_files.gate.ci import run_gate
 from tests.helpers.cli import ok
 from tests.helpers.custody import adopted_repo
-from tests.helpers.git import commit_all, git, pasted, write
+from tests.helpers.git import commit_all, git, pasted, pasted_under_hooks, write
 
 pytestmark = pytest.mark.slow  # git runs the installed hooks on every commit
 
@@ -60,12 +60,6 @@ def _route(root: Path, rel: str) -> Route:
     return route
 
 
-def _paste(root: Path, command: str) -> None:
-    done = pasted(root, command)
-    assert done.returncode == 0, (command, done.stdout, done.stderr)
-    assert "commit refused" not in done.stderr
-
-
 def test_ci_unnamed_body_added_by_head_take_out_pasted_under_hooks_recovers(
     tmp_path: Path,
 ) -> None:
@@ -73,7 +67,7 @@ def test_ci_unnamed_body_added_by_head_take_out_pasted_under_hooks_recovers(
     rel = _stray_body(root)
     route = _route(root, rel)
     assert route.label == "take the body out of HEAD"
-    _paste(root, route.command)
+    pasted_under_hooks(root, route.command)
     assert run_gate(root, "main").ok
     assert git(root, "status", "--porcelain") == ""
     assert git(root, "diff", "--name-only", "main", "HEAD") == ""
@@ -90,9 +84,9 @@ def test_ci_unnamed_body_added_earlier_take_out_at_stop_pasted_under_hooks_recov
     route = _route(root, rel)
     assert route.label == f"rewrite the branch: take the body out of {bad[:12]}"
     editor = f"sed -i 's/^pick {bad[:7]}/edit {bad[:7]}/'"
-    _paste(root, f"GIT_SEQUENCE_EDITOR={shlex.quote(editor)} {route.command}")
+    pasted_under_hooks(root, f"GIT_SEQUENCE_EDITOR={shlex.quote(editor)} {route.command}")
     (at_stop,) = [c for c in re.findall(r"`([^`]+)`", route.note) if c.startswith("git rm")]
-    _paste(root, at_stop)
+    pasted_under_hooks(root, at_stop)
     assert not (root / ".git" / "rebase-merge").exists()
     assert run_gate(root, "main").ok
     assert git(root, "diff", "--name-only", "main", "HEAD") == "b.md"

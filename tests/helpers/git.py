@@ -140,3 +140,11 @@ def pasted(
     return subprocess.run(
         ["bash", "-c", command], cwd=root, env=env, capture_output=True, text=True, check=False
     )
+
+
+def pasted_under_hooks(root: Path, command: str) -> None:
+    """``command`` pasted (``pasted``) where forest's hooks are installed: it must
+    succeed, no commit refused by a hook on the way."""
+    done = pasted(root, command)
+    assert done.returncode == 0, (command, done.stdout, done.stderr)
+    assert "commit refused" not in done.stderr

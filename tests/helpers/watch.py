@@ -186,3 +186,20 @@ def captured_proposal(root: Path, text: str, path: str = "a.md") -> str:
     done = judge.capture(root, item, (), 1 << 20)
     assert done is not None
     return done.split(" ")[0]
+
+
+def fake_notify_send(bin_dir: Path, out: Path) -> None:
+    """A real executable ``notify-send`` in ``bin_dir`` (put it first on PATH) that
+    appends its argv to ``out``, one JSON list a line."""
+    import sys
+
+    bin_dir.mkdir(exist_ok=True)
+    script = bin_dir / "notify-send"
+    script.write_text(
+        f"#!{sys.executable}\n"
+        "import json, sys\n"
+        f"with open({str(out)!r}, 'a', encoding='utf-8') as fh:\n"
+        "    fh.write(json.dumps(sys.argv[1:]) + '\\n')\n",
+        encoding="utf-8",
+    )
+    script.chmod(0o755)
