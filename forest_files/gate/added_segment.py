@@ -20,15 +20,19 @@ adopted) that a commit of the range added is taken out of that commit the same w
 in place of its ``git rm`` on top, which the gate would judge the ledger shrinking
 (the pre-commit hook accepts the amend: no segment's bytes name such a body,
 check/erasure_guard.py). One the base already holds keeps its ``git rm``: no commit
-of the range is to blame, and its removal stays the ledger shrinking.
+of the range is to blame, and the gate lets it go (unnamed_bodies.py). Such a body a
+later commit of the range deleted (a ``ledger-deleted`` of cause ``UNNAMED``) gets
+the same take-out, its note saying the deletion is then empty: its put-back brought
+the stray back, a second round.
 
 Stores: nothing.
 Refuses: nothing.
 Returns: ``routed``: the findings, each fault at such a segment or body given that route;
 ``deleted_unsound``: that route for the deletion of such a segment, or None;
+``deleted_unnamed``: that route for the deletion of such a body;
 ``take_out``: that route for the segments one commit added (``forest verify`` asks it
 of a segment HEAD holds as it was written, doors/cli/verify_routes.py).
-Test: tests/gate/test_ci_added_segment.py
+Test: tests/gate/test_ci_added_segment.py, tests/gate/test_ci_unnamed_body_deleted.py
 """
 
 from __future__ import annotations
@@ -93,7 +97,8 @@ def _take_out(
     """``take_out`` of segments, or of bodies no act names (no act goes with them)."""
     if not bodies:
         return take_out(commit, paths, head=head, rebase=rebase, later=later)
-    return in_commit(commit, _removal(paths), _BODY_OUT, head=head, rebase=rebase, also=_NO_ACT)
+    words = _BODY_OUT._replace(later="deleted it") if later else _BODY_OUT
+    return in_commit(commit, _removal(paths), words, head=head, rebase=rebase, also=_NO_ACT)
 
 
 def _removal(paths: Sequence[str]) -> tuple[tuple[str, ...], ...]:
@@ -132,4 +137,16 @@ def deleted_unsound(
     return take_out(commit, [path], head=head, rebase=rebase, later=True)
 
 
-__all__ = ["deleted_unsound", "routed", "take_out"]
+def deleted_unnamed(
+    top: Path, path: str, *, merge_base: str, head: str, rebase: Rebase
+) -> Route | None:
+    """The route of a ``ledger-deleted`` at ``path``, a body no act names that a commit
+    of the range added (growth.py, cause ``UNNAMED``): taken out of that commit, the
+    deletion then empty; None when no commit of the range added it."""
+    commit = gitio.first_added(top, f"{merge_base}..{head}", [path]).get(path)
+    if commit is None:
+        return None
+    return _take_out(commit, [path], head, rebase, later=True, bodies=True)
+
+
+__all__ = ["deleted_unnamed", "deleted_unsound", "routed", "take_out"]

@@ -10,23 +10,26 @@ detected: a moved ledger is its files deleted, and when a commit leaves no
 segment where its parent had some, each of those faults says the ledger was
 removed or moved in that commit.
 
-Two deletions are no fault, each judged against that commit's OWN ledger: a
-body ``bodies/xx/<hash>.txt`` whose hash an ``erase`` act names in its
-top-level ``body_hash``, and a file that is no well-formed ledger file at all
-(neither ``segments/<64 hex>.jsonl`` nor ``bodies/<2 hex>/<64 hex>.txt``):
-removing garbage is allowed.
+Three deletions are no fault: a body ``bodies/xx/<hash>.txt`` whose hash an
+``erase`` act of that commit's OWN ledger names in its top-level ``body_hash``; a
+body no segment names (at the commit, its parent or the merge-base) that the
+merge-base already held, a stray the base brought (unnamed_bodies.py; one the range
+added is a fault of cause ``UNNAMED``, taken out where it was added); and a file
+that is no well-formed ledger file at all (neither ``segments/<64 hex>.jsonl`` nor
+``bodies/<2 hex>/<64 hex>.txt``): removing garbage is allowed.
 
 Cost: one ``git rev-list`` and one ``git diff-tree --stdin`` for the whole
 range (none when the caller listed and diffed the range already: the CI gate); a
-commit's ledger is read only when it deletes a body, and its tree asked for only
-when it deletes a segment.
+commit's ledger is read only when it deletes a body (the segments' bytes at it, its
+parent and the merge-base only when no erase act names that body), and its tree
+asked for only when it deletes a segment.
 
 Stores: nothing.
 Refuses: a range that does not resolve (``UnknownRef``).
 Returns: ``Fault`` values (commit ids and paths, never bodies), each naming the
 commit and the parent it was judged against (the gate's route puts the file back
 from that parent: gate/rewrite.py ``put_back``).
-Test: tests/gate/test_ledger_growth.py
+Test: tests/gate/test_ledger_growth.py, tests/gate/test_ci_unnamed_body_deleted.py
 """
 
 from __future__ import annotations
@@ -38,9 +41,10 @@ from typing import NamedTuple
 
 from forest_files import gitio
 from forest_files.custody.sources import LEDGER_PREFIX, segments_at
+from forest_files.gate.unnamed_bodies import Unnamed
 from forest_files.gitio import Change
 from forest_files.ledger.segments import BODIES_DIR, SEGMENTS_DIR
-from forest_files.ledger.verify import Fault
+from forest_files.ledger.verify import UNNAMED, Fault
 
 LEDGER_DIR = LEDGER_PREFIX.rstrip("/")
 _SEGMENT = re.compile(rf"{SEGMENTS_DIR}/[0-9a-f]{{64}}\.jsonl")
@@ -76,10 +80,11 @@ def growth_faults(
     judged = [_Pair(c, p, changes) for (c, p), changes in zip(pairs, diffs, strict=True) if changes]
     emptied = _emptied(root, judged)
     erased: dict[str, set[str]] = {}
+    unnamed = Unnamed(root, merge_base)
     faults: list[Fault] = []
     seen: set[tuple[str, str, str]] = set()
     for pair in judged:
-        for path, fault in _pair_faults(root, pair, pair.commit in emptied, erased):
+        for path, fault in _pair_faults(root, pair, pair.commit in emptied, erased, unnamed):
             key = (pair.commit, fault.code, path)
             if key not in seen:  # a merge deleting one file against both parents: once
                 seen.add(key)
@@ -110,7 +115,7 @@ def _rel(path: str) -> str:
 
 
 def _pair_faults(
-    root: Path, pair: _Pair, emptied: bool, erased: dict[str, set[str]]
+    root: Path, pair: _Pair, emptied: bool, erased: dict[str, set[str]], unnamed: Unnamed
 ) -> list[tuple[str, Fault]]:
     """(path, fault) for each change of one (commit, parent) pair that breaks growth."""
     short, against = pair.commit[:12], pair.parent[:12]
@@ -131,19 +136,33 @@ def _pair_faults(
         if body is not None and body["hash"] in _erased_at(root, pair.commit, erased):
             continue  # removed by an erasure that commit's own ledger records
         how = f"commit {short} deleted {change.path} (against parent {against})"
+        cause = None
+        if body is not None and unnamed.unnamed(body["hash"], pair.commit, pair.parent):
+            if unnamed.at_base(change.path):
+                continue  # a stray the base brought: removing garbage
+            cause = UNNAMED
+            how += ", a body no act names that the range added"
         if emptied and body is None:
             how += f": the ledger was removed or moved in commit {short}, no segment is left"
         detail = f"{how}; the ledger only grows, even when a later commit puts it back"
-        faults.append((change.path, _fault("ledger-deleted", pair, change, detail)))
+        faults.append((change.path, _fault("ledger-deleted", pair, change, detail, cause)))
     return faults
 
 
-def _fault(code: str, pair: _Pair, change: Change, detail: str) -> Fault:
+def _fault(code: str, pair: _Pair, change: Change, detail: str, cause: str | None = None) -> Fault:
     """A growth fault at ``change``'s file, naming the commit and the parent it was
     judged against (the route puts the file back from that parent)."""
     name = change.path.rsplit("/", 1)[-1]
     return Fault(
-        code, name, None, None, detail, path=change.path, commit=pair.commit, parent=pair.parent
+        code,
+        name,
+        None,
+        None,
+        detail,
+        path=change.path,
+        commit=pair.commit,
+        parent=pair.parent,
+        cause=cause,
     )
 
 

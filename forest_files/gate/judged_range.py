@@ -139,7 +139,7 @@ class JudgedRange:
         if fault.parent is None:
             return reported  # its detail says what to do (a keyring the commit added)
         if fault.code == "ledger-deleted" and fault.path:
-            taken = self._taken_out(fault.path)
+            taken = self._taken_out(fault)
             if taken is not None:  # the range added it unsound: put back, a fault again
                 return reported._replace(routes=(taken,))
             first = first_rewrite(fault, every, self.commits)
@@ -161,18 +161,21 @@ class JudgedRange:
         """A deleted ledger file put back in another commit than the one that deleted
         it: the one that added it unsound, or the one that first rewrote it."""
         assert deleted.path is not None
-        if self._taken_out(deleted.path) is not None:
+        if self._taken_out(deleted) is not None:
             return True
         return first_rewrite(deleted, every, self.commits) is not None
 
-    def _taken_out(self, path: str) -> Route | None:
-        """A deleted segment the range added as a file that does not verify: its
-        take-out from the commit that added it (added_segment.py), asked once."""
-        from forest_files.gate.added_segment import deleted_unsound
+    def _taken_out(self, deleted: Fault) -> Route | None:
+        """A deleted segment the range added as a file that does not verify, or a body
+        no act names it added (cause ``UNNAMED``): its take-out from the commit that
+        added it (added_segment.py), asked once."""
+        from forest_files.gate.added_segment import deleted_unnamed, deleted_unsound
 
+        path = deleted.path or ""
         if path not in self._unsound:
             assert self.merge_base is not None
-            self._unsound[path] = deleted_unsound(
+            how = deleted_unnamed if deleted.cause == UNNAMED else deleted_unsound
+            self._unsound[path] = how(
                 self.top, path, merge_base=self.merge_base, head=self.head, rebase=self._rebase()
             )
         return self._unsound[path]
