@@ -12,8 +12,11 @@ that added it), a file that is no well-formed ledger file, and a segment
 whose bytes at HEAD do not verify (removing garbage is allowed: no door reads an
 act from it, and ``forest ci``'s route takes such a segment out of the commit
 that added it with ``git rm`` and an amend, which this guard judges against
-HEAD). One modified in place is the ledger reader's to refuse (every ledger
-file is named by the SHA-256 of its bytes). A ``git revert`` of a
+HEAD), and a segment HEAD added whose acts depend on acts HEAD's ledger lacks,
+with the bodies only it names that HEAD added (``forest ci``'s take-out of a
+dangling dependency no commit holds: dangling_guard.py). One modified in place is
+the ledger reader's to refuse (every ledger file is named by the SHA-256 of its
+bytes). A ``git revert`` of a
 forget deletes or retypes the erase act's segment and puts the erased body
 back: that finding says so, and a staged body whose hash the staged ledger
 holds as erased is ``erased-content``. Their route puts HEAD's file (or, for
@@ -32,7 +35,7 @@ Refuses: nothing; it returns findings (ids, hashes, paths; never text).
 Returns: ``Finding`` values of no binding, with their routes (``Reported``).
 Test: tests/governance/test_forget_pulled.py, tests/doors/test_hooks_custody.py,
 tests/check/test_after_commit.py, tests/gate/test_ci_take_out_hooked.py,
-tests/gate/test_ci_unnamed_body_hooked.py
+tests/gate/test_ci_unnamed_body_hooked.py, tests/check/test_dangling_take_out_hooked.py
 """
 
 from __future__ import annotations
@@ -41,6 +44,7 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
+from forest_files.check.dangling_guard import added_by, dangling_added
 from forest_files.check.findings import Reported, Route
 from forest_files.kernel.paths import LEDGER_PREFIX
 
@@ -176,7 +180,8 @@ def rewritten_ledger(
     and routes to putting HEAD's ledger back. ``by``: whose change it is (``head`` the
     tree before it) and its ways out. A body's deletion is ``deleted_bodies``'
     to judge, against the staged ledger's erasures. A segment ``head`` holds whose
-    bytes do not verify may be deleted: that is removing garbage."""
+    bytes do not verify may be deleted: that is removing garbage; so may one ``head``
+    added whose acts depend on acts its ledger lacks (dangling_guard.py)."""
     edits = [
         (path, letter)
         for path, letter in _edits(changes)
@@ -184,15 +189,17 @@ def rewritten_ledger(
     ]
     segments = [path for path, _ in edits if path.startswith(_SEGMENTS)]
     held = _head_segments(root, head or "HEAD", segments)
+    sound = [p for p, letter in edits if letter == "D" and not _damaged(p, held.get(p))]
+    going = dangling_added(root, head, sound) if head is not None and sound else set()
     found = [
         _edit_finding(path, letter, _erase_acts(held.get(path, b"")), by)
         for path, letter in edits
-        if letter != "D" or not _damaged(path, held.get(path))
+        if letter != "D" or not (_damaged(path, held.get(path)) or path in going)
     ]
     if by is not STAGED or head is None:
         return found
     dropped = [r.path for r in found if r.kind == "ledger-deleted" and r.finding.act is None]
-    undone = _added_by(root, head, dropped)
+    undone = added_by(root, head, dropped)
     return [r._replace(routes=(*r.routes, _UNDO)) if r.path in undone else r for r in found]
 
 
@@ -205,32 +212,30 @@ _UNDO = Route(
 )
 
 
-def _added_by(root: Path, head: str, paths: list[str]) -> set[str]:
-    """Those of ``paths`` ``head`` added: it has one parent, which lacks them (one
-    ``git cat-file --batch-check``, only when there is such a path)."""
-    if not paths:
-        return set()
-    from forest_files import gitio
-
-    names = [f"{head}^1", f"{head}^2", *(f"{head}^1:{p}" for p in paths)]
-    first, second, *held = gitio.objects_at(root, names)
-    if first is None or second is not None:
-        return set()
-    return {p for p, at in zip(paths, held, strict=True) if at is None}
-
-
-def _segment_bytes(root: Path, head: str | None) -> list[bytes]:
+def _segment_bytes(root: Path, head: str | None) -> dict[str, bytes]:
     """The raw bytes of every blob under the segments directory, at ``head`` and in the
-    index: read whole, readable or not (a segment overwritten in place still names
-    the bodies its put-back needs), whatever its name."""
+    index, by path (a path in both: once per blob): read whole, readable or not (a
+    segment overwritten in place still names the bodies its put-back needs), whatever
+    its name."""
     from forest_files import gitio
 
     where = _SEGMENTS.rstrip("/")
     listed = gitio.ls_files_stage(root, where, keep_index_file=True)
     if head is not None:
         listed += gitio.ls_tree(root, head, where)
-    blobs = gitio.cat_blobs(root, (e.blob for e in listed if e.type == "blob"))
-    return list(blobs.values())
+    entries = [e for e in listed if e.type == "blob"]
+    blobs = gitio.cat_blobs(root, (e.blob for e in entries))
+    return {f"{e.path}\0{e.blob}": blobs[e.blob] for e in entries}
+
+
+def _going(root: Path, head: str | None, changes: list[Change]) -> set[str]:
+    """The segments the staged change deletes that ``head`` added dangling, whose bytes
+    at ``head`` then name no body the guard keeps (``dangling_added``)."""
+    deleted = [p for p, letter in _edits(changes) if letter == "D" and _SEGMENT.fullmatch(p)]
+    if head is None or not deleted:
+        return set()
+    held = _head_segments(root, head, deleted)
+    return dangling_added(root, head, [p for p in deleted if not _damaged(p, held.get(p))])
 
 
 def deleted_bodies(
@@ -249,11 +254,18 @@ def deleted_bodies(
     if not gone:
         return []
     segments = _segment_bytes(root, head)
-    return [
-        _edit_finding(path, "D", [])
-        for path, body_hash in gone
-        if any(body_hash.encode() in data for data in segments)
-    ]
+    going = _going(root, head, changes)
+    theirs = {k: v for k, v in segments.items() if k.partition("\0")[0] in going}
+    others = {k: v for k, v in segments.items() if k not in theirs}
+    named = [(p, h) for p, h in gone if _named(h, others) or _named(h, theirs)]
+    # a body only a dangling segment HEAD added names goes with it when HEAD added it too
+    only = [p for p, h in named if not _named(h, others)]
+    added = added_by(root, head, only) if only and head is not None else set()
+    return [_edit_finding(p, "D", []) for p, _ in named if p not in added]
+
+
+def _named(body_hash: str, segments: dict[str, bytes]) -> bool:
+    return any(body_hash.encode() in data for data in segments.values())
 
 
 def returned_bodies(erased: Set[str], changes: list[Change]) -> list[Reported]:
