@@ -2,8 +2,9 @@
 while its client reads nothing: the server ends within a bounded time with the
 terminated (or interrupted) code and its one line, whether a write into the full
 stdout pipe blocks or only the read of the next request does; the audit log of the
-calls it answered stays whole. Ended by an internal error instead (its terminal hung
-up) while a write blocks: the boundary's line, its crash log, exit 3, within moments."""
+calls it answered stays whole. Ended by an internal error instead while a write
+blocks: the boundary's line, its crash log, exit 3, within moments. (A terminal
+hanging up is a stop: test_mcp_hangup.py.)"""
 
 from __future__ import annotations
 
@@ -114,47 +115,43 @@ def test_mcp_stopped_while_client_reads_nothing_ends_recovers(
         assert log.conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
 
 
+STRANDED = """
+import sys, threading
+from forest_files.doors.boundary import stranded
+def fill():
+    sys.stdout.buffer.write(b"x" * (1 << 20))  # into a pipe nobody reads: blocks
+threading.Thread(target=fill, daemon=True).start()
+sys.stdin.readline()  # the test saw the write block
+stranded(RuntimeError("boom"), "mcp", sys.argv, repo=".")
+"""
+
+
 def test_mcp_internal_error_while_write_blocked_ends_recovers(tmp_path: Path) -> None:
-    """The client's requests come from a terminal (stdin a pty) and answers fill the
-    stdout pipe nobody reads, so a write blocks; the terminal hangs up, so the next
-    read fails (EIO): an internal error, not a signal. The server ends within
-    ``ENDS`` seconds with the boundary's internal-error line, its crash log and exit 3
-    (it said the line, then hung for ever in the flush of standard output, whose lock
-    the blocked write holds). Buffered stdout, as a client launches it: no
-    PYTHONUNBUFFERED, which would leave no lock to wait for."""
-    pty = pytest.importorskip("pty")
-    tty = pytest.importorskip("tty")
+    """A door (``forest mcp``'s ``serve``) ending in an internal error while a write it
+    left behind blocks on the full stdout pipe nobody reads: the boundary's
+    ``stranded`` says its internal-error line, writes its crash log and exits 3 within
+    ``ENDS`` seconds (it said the line, then hung for ever flushing standard output,
+    whose lock the blocked write holds). Buffered stdout, as a client launches it."""
+    import sys
+
     root = bound_repo(tmp_path)
-    master, slave = pty.openpty()
-    tty.setraw(slave)
     env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
     proc = subprocess.Popen(
-        [FOREST, "mcp"],
+        [sys.executable, "-c", STRANDED],
         cwd=root,
         env={**env, **git_env()},
-        stdin=slave,
+        stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
     )
-    os.close(slave)
-    assert proc.stdout is not None and proc.stderr is not None
+    assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
     fcntl.fcntl(proc.stdout.fileno(), fcntl.F_SETPIPE_SZ, PAGE)
     try:
-        call = {"name": "ground", "arguments": {}}
-        sent = [_line({"id": 0, "method": "initialize", "params": INIT})]
-        sent.append(_line({"method": "notifications/initialized"}))
-        sent += [_line({"id": n, "method": "tools/call", "params": call}) for n in range(1, CALLS)]
-        data = b"".join(sent)
-        while data:  # a terminal's input queue takes a few KiB at a time
-            data = data[os.write(master, data[:1024]) :]
         _until(lambda: _writing(proc.pid), "a write blocked on the full stdout pipe")
-        _until(lambda: _reading_tty(proc.pid), "the read of the next request")
-        os.close(master)  # the hang-up: the blocked read fails with EIO
-        master = -1
+        proc.stdin.write(b"go\n")
+        proc.stdin.close()
         code = proc.wait(timeout=ENDS)
     finally:
-        if master >= 0:
-            os.close(master)
         if proc.poll() is None:
             proc.kill()
             proc.wait()

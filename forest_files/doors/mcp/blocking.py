@@ -9,8 +9,9 @@ Returns: ``Blocking`` (``await run(fn, *args)``; ``stranded``: a call that still
 so its thread holds the stream's lock); ``watch_stops`` (a task: at the first stop
 signal, the signal noted and the scope given cancelled); ``stopped(signum)``, the
 exception a stop signal ends the session with (``Terminated``, or KeyboardInterrupt
-for Ctrl-C, as the boundary words and codes them).
-Test: tests/doors/test_mcp_terminated.py
+for Ctrl-C, as the boundary words and codes them); ``is_terminal`` and ``hang_up``:
+whether a read's error is its terminal hanging up, a stop as SIGHUP is.
+Test: tests/doors/test_mcp_terminated.py, tests/doors/test_mcp_hangup.py
 
 Why: a write into a pipe the client stopped reading, or a read of a client that
 sends nothing, never returns. Awaited on the SDK's worker threads (not daemons, and
@@ -22,11 +23,12 @@ recorded, as the cancellation lands at an await.
 
 from __future__ import annotations
 
+import errno
 import signal
 import threading
 from collections.abc import Callable
 from contextlib import suppress
-from typing import Any, TypeVar
+from typing import Any, BinaryIO, TypeVar
 
 import anyio
 import anyio.abc
@@ -121,3 +123,19 @@ def stopped(signum: int) -> KeyboardInterrupt:
     from forest_files.kernel.errors import Terminated
 
     return Terminated(signum)
+
+
+def is_terminal(stream: BinaryIO) -> bool:
+    """Whether ``stream`` is a terminal; asked before it can hang up (one hung up
+    answers that it is none)."""
+    try:
+        return stream.isatty()
+    except (OSError, ValueError):  # closed, or no descriptor
+        return False
+
+
+def hang_up(exc: BaseException, terminal: bool) -> bool:
+    """Whether ``exc``, raised reading ``terminal``, is that terminal hanging up (its
+    window closed, an ssh session dropped: EIO, with or without the SIGHUP the
+    kernel sends beside it): the environment, a stop as SIGHUP is, never a bug."""
+    return terminal and isinstance(exc, OSError) and exc.errno == errno.EIO

@@ -11,10 +11,10 @@ and never a body (a damaged ledger's names the ``forest verify`` that lists its
 every fault).
 Returns: ``serve(root, read_only=)``, which runs until the client closes stdin
 (over stdio.py, which answers a line that is no JSON-RPC message itself), or a stop
-signal (SIGTERM, SIGHUP, Ctrl-C: a call running finishes and is recorded, then its
-KeyboardInterrupt or ``Terminated`` is raised; with a read or write still blocked,
-the boundary's ``stranded`` ends the process at once, its one line said; so too
-after an internal error, such as a read of a terminal hung up: its crash log, exit 3);
+signal (SIGTERM, SIGHUP or its terminal hanging up, Ctrl-C: a call running finishes
+and is recorded, then its KeyboardInterrupt or ``Terminated`` is raised; with a read
+or write still blocked, the boundary's ``stranded`` ends the process at once, its one
+line said; so too after an internal error: its crash log, exit 3);
 ``build(session, read_only=)``, the server object (for tests and the bench).
 Test: tests/doors/test_mcp_server.py, tests/doors/test_mcp_claimed_names.py
 """

@@ -29,7 +29,9 @@ cannot be written (/dev/full, a full disk, standard output closed: no hang-up) i
 the same way, then raises that error (the boundary's ``cannot write standard output``
 line, exit 1; it was an internal error and a crash log); at a stop signal (SIGTERM,
 SIGHUP, Ctrl-C) it ends at the session's next await, a read or write that blocks
-left behind (blocking.py), then raises ``Terminated`` or KeyboardInterrupt.
+left behind (blocking.py), then raises ``Terminated`` or KeyboardInterrupt; so too
+when the terminal ``stdin`` reads hangs up (its read fails with EIO, with or without
+the SIGHUP beside it): ``Terminated`` by SIGHUP, never an internal error.
 Test: tests/doors/test_mcp_stdio.py
 
 The SDK's own ``stdio_server`` hands an unparsable line to the session as an
@@ -45,6 +47,7 @@ from __future__ import annotations
 
 import json
 import re
+import signal
 import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -57,7 +60,7 @@ from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStre
 from mcp.shared.message import SessionMessage
 from pydantic import BaseModel, ValidationError
 
-from forest_files.doors.mcp.blocking import Blocking, stopped, watch_stops
+from forest_files.doors.mcp.blocking import Blocking, hang_up, is_terminal, stopped, watch_stops
 from forest_files.kernel.bounds import MAX_MCP_LINE_BYTES, MAX_PROPOSED_CHARS
 
 NOT_JSON = "forest: not JSON ({why}); send each JSON-RPC message as one line of UTF-8 JSON"
@@ -241,6 +244,8 @@ async def stdio(
     lock = anyio.Lock()  # a refusal and an answer never share a line
     gone = anyio.Event()  # the client closed our stdout: nothing more can reach it
     lost: list[OSError] = []  # ... or it could not be written (not the client's doing)
+    caught: list[int] = []  # a stop signal: SIGTERM, SIGHUP, Ctrl-C; or stdin hung up
+    terminal = is_terminal(source)
     to_session, incoming = anyio.create_memory_object_stream[SessionMessage | Exception](0)
     outgoing, from_session = anyio.create_memory_object_stream[SessionMessage](0)
 
@@ -257,9 +262,19 @@ async def stdio(
                 gone.set()  # said once the session ends (the boundary's line, exit 1)
                 lost.append(exc)
 
+    async def next_or_hung_up(stream: BinaryIO) -> bytearray | Overlong | None:
+        try:
+            return await calls.run(next_line, stream)
+        except OSError as exc:
+            if not hang_up(exc, terminal):
+                raise
+            caught.append(signal.SIGHUP)  # ended as the SIGHUP beside it would end it
+            tasks.cancel_scope.cancel()
+            return None
+
     async def read() -> None:
         async with to_session:
-            while (line := await calls.run(next_line, source)) is not None:
+            while (line := await next_or_hung_up(source)) is not None:
                 if gone.is_set():
                     return  # no answer can be heard: nothing more is served
                 if isinstance(line, Overlong):
@@ -284,7 +299,6 @@ async def stdio(
                 text = answer.message.model_dump_json(by_alias=True, exclude_none=True)
                 await emit(text.encode())
 
-    caught: list[int] = []  # a stop signal: SIGTERM, SIGHUP, Ctrl-C
     async with anyio.create_task_group() as tasks:
         tasks.start_soon(read)
         tasks.start_soon(write)
