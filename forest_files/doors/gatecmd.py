@@ -8,9 +8,10 @@ one set of exit codes; the light door only skips typer's start-up (with its
 pydantic adapters, about a third of a small repository's run).
 
 Stores: one ``ci`` record per run in the local audit log (doors/doorlog.py);
-each ``--report FORMAT=FILE`` written whatever the verdict (a relative FILE from where
-``forest`` was typed, never from ``forest -C DIR``'s DIR); with ``--format
-github`` and ``$GITHUB_STEP_SUMMARY`` set, a Markdown summary appended to it; the
+each ``--report FORMAT=FILE`` written whole or not at all (reportfile.py) whatever the
+verdict (a relative FILE from where ``forest`` was typed, never from ``forest -C DIR``'s
+DIR); with ``--format github`` and ``$GITHUB_STEP_SUMMARY`` set, a Markdown summary
+appended to it whole or not at all (gate/render_github.py); the
 gate's refusal written to those files too, as one finding, and printed in a machine
 ``--format`` (JSON, SARIF, JUnit, GitHub's), before it is raised as it was: a
 shallow clone's as ``shallow-clone`` routed to its fetch (gate/shallow.py: the
@@ -170,12 +171,13 @@ def _write(
 ) -> None:
     """Each ``--report`` file (its format's text in ``said``), and with ``--format
     github`` the step summary."""
+    from forest_files.doors.reportfile import write_whole
     from forest_files.gate.render_github import write_step_summary
 
     for kind, target in targets:
         try:
             target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_text(said[kind] + "\n", encoding="utf-8")
+            write_whole(target, said[kind] + "\n")  # a failure leaves no report cut short
         except OSError as exc:
             raise _unwritten(f"the report {target}", exc) from exc
     summary = os.environ.get("GITHUB_STEP_SUMMARY")

@@ -8,7 +8,8 @@ line; ``step_summary`` those routes, then a Markdown table of every finding, nam
 and messages in code spans, within GitHub's 1 MiB.
 
 Stores: nothing (``write_step_summary`` appends to the file it is given, within
-GitHub's 1 MiB for a step's summary: rows past it are counted, not written).
+GitHub's 1 MiB for a step's summary: rows past it are counted, not written; whole
+or not at all: a failed append is cut back off).
 Refuses: nothing.
 Returns: strings.
 Test: tests/gate/test_ci_gate.py, tests/gate/test_ci_folder_move.py,
@@ -17,6 +18,8 @@ tests/gate/test_ci_refusal_reports.py
 
 from __future__ import annotations
 
+import os
+from contextlib import suppress
 from pathlib import Path
 
 from forest_files.check.findings import Reported
@@ -133,10 +136,25 @@ def step_summary(report: GateReport, budget: int = SUMMARY_LIMIT) -> str:
 
 def write_step_summary(report: GateReport, path: Path) -> None:
     """Append ``step_summary`` within what the file (earlier steps' text) leaves of
-    the limit."""
+    the limit, whole or not at all: GitHub's contract is to append, so a write that
+    fails (a full disk, ``ulimit -f``) cuts the file back to the earlier steps' text,
+    never leaving half a table that reads as the whole verdict."""
     try:
         used = path.stat().st_size
     except OSError:
         used = 0
-    with path.open("a", encoding="utf-8") as fh, from_the_top():
-        fh.write(step_summary(report, SUMMARY_LIMIT - used))
+    with from_the_top():
+        data = step_summary(report, SUMMARY_LIMIT - used).encode("utf-8")
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o666)
+    try:
+        before = os.fstat(fd).st_size
+        view = memoryview(data)
+        try:
+            while view:
+                view = view[os.write(fd, view) :]
+        except OSError:
+            with suppress(OSError):  # not a regular file (/dev/full): nothing to cut
+                os.ftruncate(fd, before)
+            raise
+    finally:
+        os.close(fd)
