@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from tests.helpers.cli import console
+from tests.helpers.lanes import lanes
 from tests.helpers.state import local_state
 from tests.helpers.watch import EDITED, bound_repo
 
@@ -29,7 +30,7 @@ def _drop(db: Path, table: str) -> None:
         conn.close()
 
 
-@pytest.mark.parametrize("table", TABLES)
+@pytest.mark.parametrize("table", lanes(TABLES, fast={"entries"}))
 def test_index_table_dropped_rebuilt_recovers(tmp_path: Path, table: str) -> None:
     root = bound_repo(tmp_path)
     (root / "a.md").write_text(EDITED, encoding="utf-8")

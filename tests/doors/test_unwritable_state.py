@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers.lanes import lanes
 from tests.helpers.unprivileged import (
     adopted_place,
     hand_over,
@@ -78,7 +79,7 @@ def _snapshot(repo: Path) -> dict[str, str]:
 
 
 @pytest.mark.parametrize("drift", [False, True], ids=["clean", "drifted"])
-@pytest.mark.parametrize("case", sorted(CASES))
+@pytest.mark.parametrize("case", lanes(sorted(CASES), fast={"state-read-only", "index-unreadable"}))
 def test_unwritable_state_doors_judge_or_refuse_one_line(
     place: tuple[Path, Path], case: str, drift: bool
 ) -> None:

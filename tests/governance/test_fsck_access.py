@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers.lanes import lanes
 from tests.helpers.unprivileged import (
     adopted_place,
     handed_copy,
@@ -54,7 +55,7 @@ def place() -> Iterator[tuple[Path, Path]]:
         yield made
 
 
-@pytest.mark.parametrize("case", sorted(CASES))
+@pytest.mark.parametrize("case", lanes(sorted(CASES), fast={"state-read-only"}))
 def test_fsck_index_out_of_reach_names_access_fix_not_rebuild_refused(
     place: tuple[Path, Path], case: str
 ) -> None:

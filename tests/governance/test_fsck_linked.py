@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from tests.helpers.cli import console
+from tests.helpers.lanes import lanes
 from tests.helpers.state import local_state, shared_state
 from tests.helpers.watch import bound_repo
 
@@ -35,7 +36,7 @@ def _plant(root: Path, name: str, kind: str) -> tuple[Path, Path]:
 
 
 @pytest.mark.parametrize("kind", ["folder", "symlink", "dangling"])
-@pytest.mark.parametrize("name", ["woods.db", "local.db", "audit.db"])
+@pytest.mark.parametrize("name", lanes(["woods.db", "local.db", "audit.db"], fast={"local.db"}))
 def test_fsck_link_or_folder_at_a_store_names_its_removal_detected(
     tmp_path: Path, name: str, kind: str
 ) -> None:

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from tests.helpers.cli import console
+from tests.helpers.lanes import lanes
 from tests.helpers.state import shared_state
 from tests.helpers.watch import EDITED, bound_repo, captured_proposal
 
@@ -58,7 +59,9 @@ def _paste(root: Path, detail: str) -> None:
         subprocess.run(fix, shell=True, cwd=root, check=True)
 
 
-@pytest.mark.parametrize("damage", sorted(DAMAGE))
+@pytest.mark.parametrize(
+    "damage", lanes(sorted(DAMAGE), fast={"proposals-dropped", "audit-garbage"})
+)
 def test_fsck_local_store_cut_detected_and_its_fix_recovers(tmp_path: Path, damage: str) -> None:
     root = bound_repo(tmp_path)
     captured_proposal(root, EDITED)
