@@ -15,20 +15,23 @@ the way (``.forest``, ``.forest/cache``, …) is checked with ``lstat`` and a li
 one is left alone, so a committed ``.forest -> elsewhere`` moves or deletes nothing
 there; an untracked link among the old caches is removed as a link (its target
 untouched). A SQLite file moves with its ``-wal``/``-shm``/``-journal`` files, to
-one place. A file whose new place is taken already is kept under a new
-``legacy/<n>/`` directory of its own (never overwritten), so nothing a user wrote
-is lost. One line on stderr says what happened.
+one place, all or none; across file systems each is copied whole or not at all
+(custody/relocate_copy.py), and a copy an earlier run left at the new place (a kill
+stopped its move) is recognised, never taken for another file. A file whose new
+place is taken already is kept under a new ``legacy/<n>/`` directory of its own
+(never overwritten), so nothing a user wrote is lost. One line on stderr says what
+happened.
 
 Stores: files under ``<git-common-dir>/forest``; deletes the old index and caches.
 Refuses: with ``NoSpace`` (exit 1: free space, then the command again) a move across
 file systems with no room to finish a copy: the database and its journal files move
-all or none, a torn copy is removed, every source stays whole where it was, and the
-command stops before it makes a new file in its place (the next run moves it). Any
-other file that cannot be moved stays where it was, and is named.
-Nothing happens where ``.forest`` is no real directory (custody/ledger_dirs.py
-refuses that repository).
+all or none, every source stays whole where it was, and the command stops before it
+makes a new file in its place (the next run moves it). Any other file that cannot be
+moved stays where it was, and is named. Nothing happens where ``.forest`` is no real
+directory (custody/ledger_dirs.py refuses that repository).
 Returns: ``Relocated`` (what moved, what was dropped); None when there was nothing.
-Test: tests/custody/test_relocate.py, tests/custody/test_relocate_no_space.py
+Test: tests/custody/test_relocate.py, tests/custody/test_relocate_no_space.py,
+tests/custody/test_relocate_killed.py
 """
 
 from __future__ import annotations
@@ -88,10 +91,8 @@ def relocate_once(root: Path) -> Relocated | None:
         if present and _ever_committed(root, group):
             done.kept += present  # it came through git: not this machine's own
             continue
-        names = [Path(r).name for r in group]
-        taken = any(os.path.lexists(target / n) for n in names)
         # one destination for the database and its journal files, all or none
-        _move(root, [(r, target / Path(r).name) for r in present], tracked, done, taken=taken)
+        _move(root, [(r, target / Path(r).name) for r in group], tracked, done)
     for old, new in ((LEGACY_CAPTURES, CAPTURES_DIR), (LEGACY_PURGES, PURGE_DIR)):
         for rel in _regular_rels(root, old):
             _move(root, [(rel, target / new / rel.removeprefix(old + "/"))], tracked, done)
@@ -149,39 +150,28 @@ def _ever_committed(root: Path, rels: list[str]) -> bool:
         return False  # no commit yet: nothing came through git
 
 
-def _move(
-    root: Path,
-    plan: list[tuple[str, Path]],
-    tracked: set[str],
-    done: Relocated,
-    *,
-    taken: bool = False,
-) -> None:
-    """Move each ``(rel, dest)`` of ``plan`` (a database and its journal files, or one
-    file), all or none: one that cannot be placed (no room for its copy) takes back
-    the others, and every source stays where it was, whole, for the next run."""
-    plan = [(rel, dest) for rel, dest in plan if _movable(root, rel, tracked, done)]
-    if taken or any(os.path.lexists(dest) for _rel, dest in plan):
+def _move(root: Path, group: list[tuple[str, Path]], tracked: set[str], done: Relocated) -> None:
+    """Move the files of ``group`` (``(rel, dest)``: a database and its journal files,
+    present or not, or one file), all or none: one that cannot be placed (no room for
+    its copy) takes back the others, and every source stays where it was, whole, for
+    the next run. A place taken already (by a file that is no copy of this one, or a
+    journal file this database lacks) sends them all under ``legacy/``."""
+    from forest_files.custody.relocate_copy import covered, place_all
+
+    plan = [(rel, dest) for rel, dest in group if _movable(root, rel, tracked, done)]
+    cover = {rel: covered(root / rel, dest) for rel, dest in plan if os.path.lexists(dest)}
+    landed = {rel for rel, how in cover.items() if how == "whole"}  # copied before a kill
+    if any(os.path.lexists(dest) and not cover.get(rel) for rel, dest in group):
+        landed = set()
         plan = [(rel, _legacy(root, done) / rel.removeprefix(FOREST_DIR + "/")) for rel, _ in plan]
-    placed: list[tuple[str, Path, bool]] = []
-    for rel, dest in plan:
-        try:
-            copied = _place(root / rel, dest)
-        except OSError as exc:
-            for back, there, was_copy in placed:
-                with contextlib.suppress(OSError):  # a rename back writes no data
-                    if was_copy:
-                        there.unlink()
-                    else:
-                        os.replace(there, root / back)
-            left = [rel for rel, _dest in plan]
-            (done.no_room if no_space(exc) else done.kept).extend(left)
-            return
-        placed.append((rel, dest, copied))
-    for rel, _dest, copied in placed:
-        if copied:
-            with contextlib.suppress(OSError):  # as before: whole at both places
-                (root / rel).unlink()
+    try:
+        copied = place_all(root, plan, landed)
+    except OSError as exc:  # every source where it was, nothing of the group placed
+        (done.no_room if no_space(exc) else done.kept).extend(rel for rel, _ in plan)
+        return
+    for rel in landed | copied:
+        with contextlib.suppress(OSError):  # as before: whole at both places
+            (root / rel).unlink()
     done.moved += [rel for rel, _dest in plan]
 
 
@@ -195,26 +185,6 @@ def _movable(root: Path, rel: str, tracked: set[str], done: Relocated) -> bool:
         done.kept.append(rel)
         return False
     return True
-
-
-def _place(source: Path, dest: Path) -> bool:
-    """``source`` renamed to ``dest`` (False), or copied there across file systems,
-    the source kept (True); the copy's ``OSError`` when it cannot be, its torn copy (no
-    room to finish it) removed, never left to take the file's place."""
-    try:
-        ensure_dir(dest.parent)
-        os.replace(source, dest)
-        return False
-    except OSError:
-        import shutil  # a move across file systems only: never imported by the usual command
-
-        try:
-            shutil.copy2(source, dest, follow_symlinks=False)
-            return True
-        except OSError:
-            with contextlib.suppress(OSError):
-                dest.unlink()
-            raise
 
 
 def _legacy(root: Path, done: Relocated) -> Path:

@@ -115,8 +115,8 @@ def test_old_layout_move_across_file_systems_copied_recovers(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The git directory on another file system than the work tree (a rename fails with
-    EXDEV): each file is copied there and the old one removed, byte for byte (``shutil``
-    imported for that copy alone)."""
+    EXDEV): each file is copied there and the old one removed, byte for byte (the copy
+    written under a temporary name and renamed in: custody/relocate_copy.py)."""
     import errno
 
     root, kept = _old_layout(tmp_path)

@@ -16,12 +16,8 @@ place, and the next run with room moves it whole.
 from __future__ import annotations
 
 import hashlib
-import os
 import shutil
 import sqlite3
-import sys
-import tempfile
-from collections.abc import Iterator
 from contextlib import closing
 from pathlib import Path
 
@@ -34,22 +30,6 @@ from tests.helpers.fsize import limited
 from tests.helpers.state import shared_state
 
 pytest.importorskip("resource")
-
-_SHM = Path("/dev/shm")
-
-
-@pytest.fixture
-def git_dir_elsewhere(tmp_path: Path) -> Iterator[Path]:
-    """A folder on another file system than ``tmp_path`` for the git directory."""
-    if sys.platform == "win32" or not _SHM.is_dir() or not os.access(_SHM, os.W_OK):
-        pytest.skip("no /dev/shm to put the git directory on")
-    if os.stat(_SHM).st_dev == os.stat(tmp_path).st_dev:
-        pytest.skip("/dev/shm is on the test's own file system")
-    there = Path(tempfile.mkdtemp(dir=_SHM))
-    try:
-        yield there
-    finally:
-        shutil.rmtree(there, ignore_errors=True)
 
 
 def _digests(base: Path) -> dict[str, str]:

@@ -1,0 +1,86 @@
+"""One file of the old layout's move put in its new place, whole or not at all.
+
+A rename where it can be one. Across file systems, a copy written under a temporary
+name beside its new place and renamed in once complete and fsynced (kernel/cache.py
+``replace_atomically``: ``NAME.<pid>.tmp``), so a kill at any moment leaves the new
+place empty or whole, never torn; a killed run's temporary file is removed by the
+next (``sweep_leftovers``), never read. A file at the new place whose bytes begin
+the old one's (that very copy, renamed in before the kill that stopped the move, or
+a torn copy an older forest-files left) holds nothing the old one lacks: it is no
+taken place (``covered``).
+
+Stores: the copy, at the place it is given.
+Refuses: nothing (the copy's ``OSError`` is the caller's: custody/relocate.py).
+Returns: the files copied (``place_all``: a database and its journal files, all or
+none); how a place is ``covered``.
+Test: tests/custody/test_relocate_killed.py
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import stat
+from pathlib import Path
+
+from forest_files.kernel.cache import replace_atomically, sweep_leftovers
+from forest_files.kernel.state import ensure_dir
+
+_CHUNK = 1 << 20
+
+
+def place(source: Path, dest: Path) -> bool:
+    """``source`` renamed to ``dest`` (False), or copied there across file systems, the
+    source kept (True); the copy's ``OSError`` when it cannot be, nothing left at
+    ``dest`` then (its temporary file removed)."""
+    ensure_dir(dest.parent)
+    try:
+        os.replace(source, dest)
+        return False
+    except OSError:
+        pass
+    sweep_leftovers(os.fspath(dest))  # a killed run's copy: its writer is gone
+    st = os.stat(source, follow_symlinks=False)
+    replace_atomically(os.fspath(dest), source.read_bytes(), fsync=True)
+    with contextlib.suppress(OSError):  # the old copy kept its dates: so does this one
+        os.utime(dest, ns=(st.st_atime_ns, st.st_mtime_ns), follow_symlinks=False)
+    return True
+
+
+def place_all(root: Path, plan: list[tuple[str, Path]], landed: set[str]) -> set[str]:
+    """Each ``(rel, dest)`` of ``plan`` not ``landed`` there already, renamed or copied
+    to its place: the ones copied (their sources kept). All or none: the ``OSError``
+    of one that cannot be placed, the others taken back first (a rename back writes
+    no data), every source where it was."""
+    placed: list[tuple[str, Path, bool]] = []
+    for rel, dest in plan:
+        if rel in landed:
+            continue
+        try:
+            placed.append((rel, dest, place(root / rel, dest)))
+        except OSError:
+            for back, there, was_copy in placed:
+                with contextlib.suppress(OSError):
+                    if was_copy:
+                        there.unlink()
+                    else:
+                        os.replace(there, root / back)
+            raise
+    return {rel for rel, _dest, copied in placed if copied}
+
+
+def covered(source: Path, dest: Path) -> str:
+    """``whole`` where ``dest`` is a regular file with ``source``'s bytes, ``short``
+    where it has their first bytes only (a torn copy), else ``""``: in the first two,
+    putting ``source`` there loses nothing."""
+    try:
+        there, size = os.lstat(dest), os.lstat(source).st_size
+        if not stat.S_ISREG(there.st_mode) or there.st_size > size:
+            return ""
+        with open(source, "rb") as old, open(dest, "rb") as new:
+            while chunk := new.read(_CHUNK):
+                if old.read(len(chunk)) != chunk:
+                    return ""
+    except OSError:
+        return ""
+    return "whole" if there.st_size == size else "short"
