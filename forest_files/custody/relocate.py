@@ -17,10 +17,10 @@ there; an untracked link among the old caches is removed as a link (its target
 untouched). A SQLite file moves with its ``-wal``/``-shm``/``-journal`` files, to
 one place, all or none; across file systems each is copied whole or not at all
 (custody/relocate_copy.py), and a copy an earlier run left at the new place (a kill
-stopped its move) is recognised, never taken for another file. A file whose new
-place is taken already is kept under a new ``legacy/<n>/`` directory of its own
-(never overwritten), so nothing a user wrote is lost. One line on stderr says what
-happened.
+stopped its move, or its old file could not be removed) is recognised, never taken
+for another file. A file whose new place is taken already is kept under a new
+``legacy/<n>/`` directory of its own (never overwritten), so nothing a user wrote
+is lost. One line on stderr says what happened.
 
 Stores: files under ``<git-common-dir>/forest``; deletes the old index and caches.
 Refuses: with ``NoSpace`` (exit 1: free space, then the command again) a move across
@@ -31,7 +31,7 @@ moved stays where it was, and is named. Nothing happens where ``.forest`` is no 
 directory (custody/ledger_dirs.py refuses that repository).
 Returns: ``Relocated`` (what moved, what was dropped); None when there was nothing.
 Test: tests/custody/test_relocate.py, tests/custody/test_relocate_no_space.py,
-tests/custody/test_relocate_killed.py
+tests/custody/test_relocate_killed.py, tests/custody/test_relocate_unremovable.py
 """
 
 from __future__ import annotations
@@ -61,6 +61,10 @@ from forest_files.kernel.paths import (
 )
 from forest_files.kernel.state import ensure_dir, shared_dir
 
+TYPE_CHECKING = False  # typing itself is not imported: the hook loads this module
+if TYPE_CHECKING:
+    from forest_files.custody.relocate_copy import Noted
+
 LEGACY_PURGES = f"{LEGACY_CACHE}/purge-pending"  # a forget's unfinished purge markers
 _LEGACY = (LEGACY_INDEX, LEGACY_CACHE, LEGACY_LOCAL_DB, LEGACY_AUDIT_DB)
 _SQLITE_SUFFIXES = ("", "-wal", "-shm", "-journal")
@@ -74,6 +78,8 @@ class Relocated:
     kept: list[str] = field(default_factory=list)  # left in place: tracked, links, errors
     no_room: list[str] = field(default_factory=list)  # left in place: no room for a copy
     legacy: Path | None = None  # where files whose new place was taken went
+    unremoved: list[str] = field(default_factory=list)  # copied, the old file left too
+    noted: Noted | None = field(default=None, repr=False, compare=False)  # relocated.json
 
 
 def relocate_once(root: Path) -> Relocated | None:
@@ -96,6 +102,9 @@ def relocate_once(root: Path) -> Relocated | None:
     for old, new in ((LEGACY_CAPTURES, CAPTURES_DIR), (LEGACY_PURGES, PURGE_DIR)):
         for rel in _regular_rels(root, old):
             _move(root, [(rel, target / new / rel.removeprefix(old + "/"))], tracked, done)
+    if done.noted is not None:
+        with contextlib.suppress(OSError):  # unsaved: the next run keeps it under legacy/
+            done.noted.save()
     # The old index, its WAL files and the binding maps kept beside it, then the caches.
     index_files = sorted((root / FOREST_DIR).glob(f"{INDEX_NAME}*"))
     for rel in [p.relative_to(root).as_posix() for p in index_files] + _regular_rels(
@@ -159,6 +168,8 @@ def _move(root: Path, group: list[tuple[str, Path]], tracked: set[str], done: Re
     from forest_files.custody.relocate_copy import covered, place_all
 
     plan = [(rel, dest) for rel, dest in group if _movable(root, rel, tracked, done)]
+    if _copied_before(root, plan, done):
+        return
     cover = {rel: covered(root / rel, dest) for rel, dest in plan if os.path.lexists(dest)}
     landed = {rel for rel, how in cover.items() if how == "whole"}  # copied before a kill
     if any(os.path.lexists(dest) and not cover.get(rel) for rel, dest in group):
@@ -170,9 +181,36 @@ def _move(root: Path, group: list[tuple[str, Path]], tracked: set[str], done: Re
         (done.no_room if no_space(exc) else done.kept).extend(rel for rel, _ in plan)
         return
     for rel in landed | copied:
-        with contextlib.suppress(OSError):  # as before: whole at both places
+        try:
             (root / rel).unlink()
+        except OSError:  # whole at both places: noted, never copied again
+            _noted(root, done).note(root, rel)
+            done.unremoved.append(rel)
     done.moved += [rel for rel, _dest in plan]
+
+
+def _copied_before(root: Path, plan: list[tuple[str, Path]], done: Relocated) -> bool:
+    """A group an earlier run copied whose old files could not be removed: removed now
+    where they can be, never copied again (relocate_copy.py ``Noted``)."""
+    noted = _noted(root, done)
+    if not any(noted.moved_before(root, rel) for rel, _dest in plan):
+        return False
+    for rel, _dest in plan:
+        if not noted.moved_before(root, rel):
+            done.kept.append(rel)  # beside a database copied before: never parted from it
+            continue
+        with contextlib.suppress(OSError):
+            (root / rel).unlink()
+            noted.forget(rel)
+    return True
+
+
+def _noted(root: Path, done: Relocated) -> Noted:
+    if done.noted is None:
+        from forest_files.custody.relocate_copy import Noted
+
+        done.noted = Noted(shared_dir(root))
+    return done.noted
 
 
 def _movable(root: Path, rel: str, tracked: set[str], done: Relocated) -> bool:
@@ -247,6 +285,11 @@ def _notice(done: Relocated, target: Path) -> str:
     if done.dropped:
         parts.append(
             f"dropped {len(done.dropped)} cache file(s) (the index is rebuilt from the ledger)"
+        )
+    if done.unremoved:
+        parts.append(
+            f"could not remove {', '.join(done.unremoved)} after copying it (it stays there "
+            "too, never copied again; delete it once it can be)"
         )
     left = f"; left in place: {', '.join(done.kept)}" if done.kept else ""
     return f"forest: local state now lives in the git directory: {'; '.join(parts)}{left}\n"

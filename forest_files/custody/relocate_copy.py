@@ -7,13 +7,15 @@ place empty or whole, never torn; a killed run's temporary file is removed by th
 next (``sweep_leftovers``), never read. A file at the new place whose bytes begin
 the old one's (that very copy, renamed in before the kill that stopped the move, or
 a torn copy an older forest-files left) holds nothing the old one lacks: it is no
-taken place (``covered``).
+taken place (``covered``). An old file that could not be removed after its copy is
+noted in ``relocated.json`` (its size, mtime and inode), so no later run copies it
+again or keeps it under ``legacy/``; the first run that can removes it.
 
-Stores: the copy, at the place it is given.
+Stores: the copy; ``relocated.json`` in the shared state directory.
 Refuses: nothing (the copy's ``OSError`` is the caller's: custody/relocate.py).
 Returns: the files copied (``place_all``: a database and its journal files, all or
-none); how a place is ``covered``.
-Test: tests/custody/test_relocate_killed.py
+none); how a place is ``covered``; whether a file was ``moved_before``.
+Test: tests/custody/test_relocate_killed.py, tests/custody/test_relocate_unremovable.py
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from pathlib import Path
 from forest_files.kernel.cache import replace_atomically, sweep_leftovers
 from forest_files.kernel.state import ensure_dir
 
+NOTED = "relocated.json"  # old files copied whose removal failed, by repository path
 _CHUNK = 1 << 20
 
 
@@ -84,3 +87,53 @@ def covered(source: Path, dest: Path) -> str:
     except OSError:
         return ""
     return "whole" if there.st_size == size else "short"
+
+
+class Noted:
+    """``relocated.json``: each old file copied whose removal failed, by repository
+    path, with the size, mtime and inode it had; read once per run."""
+
+    def __init__(self, state: Path) -> None:
+        self.path = state / NOTED
+        self.known: dict[str, list[int]] = {}
+        self.changed = False
+        try:
+            import json
+
+            loaded = json.loads(self.path.read_bytes())
+        except (OSError, ValueError):
+            return  # none yet (the usual case), or unreadable: nothing noted
+        if isinstance(loaded, dict):
+            self.known = {k: v for k, v in loaded.items() if isinstance(v, list)}
+
+    def moved_before(self, root: Path, rel: str) -> bool:
+        """``rel`` was copied by an earlier run and is unchanged since."""
+        return rel in self.known and self.known[rel] == _signature(root / rel)
+
+    def note(self, root: Path, rel: str) -> None:
+        self.known[rel] = _signature(root / rel)
+        self.changed = True
+
+    def forget(self, rel: str) -> None:
+        if self.known.pop(rel, None) is not None:
+            self.changed = True
+
+    def save(self) -> None:
+        if not self.changed:
+            return
+        if not self.known:
+            with contextlib.suppress(FileNotFoundError):
+                self.path.unlink()
+            return
+        import json
+
+        data = json.dumps(self.known, sort_keys=True, separators=(",", ":")).encode()
+        replace_atomically(os.fspath(self.path), data, fsync=True)
+
+
+def _signature(path: Path) -> list[int]:
+    try:
+        st = os.lstat(path)
+    except OSError:
+        return []
+    return [st.st_size, st.st_mtime_ns, st.st_ino]
