@@ -9,8 +9,10 @@ beside it; a missing, non-SQLite or non-Forest source; a Forest version other
 than 0.3.x and 0.4.0; a store that is already forest-files; any entry whose
 body_hash is not the SHA-256 of its body (the whole run, naming the ids);
 meta_json that is not a JSON object; an edge history the schema rejects.
+A copy the disk refuses (full, a quota, a file-size limit) names the target and says
+to free space (``NoSpace``); nothing is left there.
 Returns: ``MigrationReport`` with counts and notes on every translation made.
-Test: tests/face/test_migrate.py
+Test: tests/face/test_migrate.py, tests/face/test_migrate_no_room.py
 
 Forest 0.4's import path for the migration, kept here at the top. Its parts live
 in the store room: opening and recognising the source (store/migrate_source.py),
@@ -51,7 +53,9 @@ def migrate_to_latest(
             discard(tmp)
             raise
     except sqlite3.Error as exc:
-        raise translate(exc, f"migrating {old}") from exc
+        # A raw error here is the copy's, written beside ``new``: name that file (the
+        # full disk, or the folder to make writable), not only the source.
+        raise translate(exc, f"migrating {old}", path=str(new)) from exc
     finally:
         src.close()
     return report
