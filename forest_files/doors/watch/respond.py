@@ -10,14 +10,16 @@ Refuses: nothing; an error (a failed alert, a locked local.db, a full disk) is
 handed to the watcher's ``error`` and the rest of the batch goes on. A proposal
 that could not be kept is tried again, its verdict kept (said and alerted once),
 when its path is judged again: at its next event, or held for a wait doubling
-from 1 s up to ``retry_cap`` (the reconcile interval).
+from 1 s up to ``retry_cap`` (the reconcile interval); so is a rename's rebind
+proposal that could not be kept (a locked ``rebinds.db``, a full disk).
 Returns: ``Responder`` — ``take(items, full, paths, head)``; the custody it
 routes by (``policies``, ``excludes``, ``taken``, ``max_bytes``) is set by the
 watcher at every load. A folder moved whole gets ``forest check``'s one directory
 rebind after its findings (check/folder_move.py). ``alert`` (if given) is called
 once with each finding that newly failed; ``sink`` (if given) gets every line it says.
 Test: tests/doors/test_watch.py, tests/doors/test_watch_policy.py,
-tests/doors/test_watch_writers.py, tests/doors/test_watch_folder_route.py
+tests/doors/test_watch_writers.py, tests/doors/test_watch_folder_route.py,
+tests/doors/test_watch_no_room.py, tests/doors/test_watch_rename_retry.py
 """
 
 from __future__ import annotations
@@ -92,15 +94,16 @@ class Responder:
                 self._rename(r)
 
     def _retrying(self, items: list[Reported], changed: tuple[Reported, ...]) -> list[Reported]:
-        """The drifted findings, judged again unchanged, whose proposal could not be kept
-        (no room, a locked local.db): tried again, their verdict not said again."""
+        """The drifted (or renamed) findings, judged again unchanged, whose proposal (or
+        rebind proposal) could not be kept (no room, a locked local.db or rebinds.db):
+        tried again, their verdict not said again."""
         routed = {r.finding.binding for r in changed}
         again: list[Reported] = []
         for r in items:
             f = r.finding
             if f.binding not in self._retry or f.binding in routed:
                 continue
-            if f.kind == "drifted":
+            if f.kind == "drifted" or (f.kind == "unresolved" and f.candidates):
                 again.append(r)
             else:
                 del self._retry[f.binding]  # back at ground, or gone: nothing to keep
@@ -177,9 +180,11 @@ class Responder:
             return
         try:
             done = propose_rebind(self.root, r, self.excludes.get(f.binding, ()), self.taken)
-        except Exception as exc:  # a locked rebinds.db: logged, judged again
+        except Exception as exc:  # a locked rebinds.db, a full disk: logged, tried again
             self.error(exc)
+            self._later(f.binding, f.path)
             return
+        self._retry.pop(f.binding, None)
         if done is not None and done[1] != "same":
             self.journal.add("rebind", f.path, f.selector, " ".join(done))
             show = forest_text("proposal", "show", done[0])
