@@ -20,7 +20,8 @@ line naming it and the ``chmod`` or ``chown`` that gives it back, no crash log);
 output that could not be written (a full disk or /dev/full, a file-size limit, closed
 with ``>&-``: doors/streams.py ``OutputLost``; one line naming it and the fix, no
 crash log, never 0; a refusal said with it drops its ``see above``, which would point at
-what never arrived); standard error that could not be written changes no code.
+what never arrived); 1 standard input that could not be read (closed with ``<&-``:
+``InputLost``, one line, no crash log); standard error that could not be written, no code.
 Returns: ``run_guarded``'s exit code.
 Test: tests/doors/test_boundary.py, tests/doors/test_unwritable_state.py,
 tests/doors/test_output_unwritable.py
@@ -212,10 +213,13 @@ def _denied_line(exc: BaseException) -> str | None:
     """The line for a file or folder this user may not read or write (a read-only
     mount, a ``.git/forest`` left by ``sudo forest …``, a mode changed by hand): the
     path and the command that gives it back (kernel/access.py: ``chmod``, or ``chown``
-    when another user owns it); None for any other exception."""
+    when another user owns it); a standard input that could not be read, its line;
+    None for any other exception."""
+    from forest_files.doors.streams import InputLost
     from forest_files.kernel.access import denied_line
+    from forest_files.kernel.exits import unread_line
 
-    return denied_line(exc)
+    return unread_line(exc) if isinstance(exc, InputLost) else denied_line(exc)
 
 
 def _more(exc: BaseException) -> str:

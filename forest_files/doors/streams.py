@@ -17,13 +17,15 @@ stays BrokenPipeError, the boundary's silent exit 141.
 A stream closed when the process started (``>&-``, ``2>&-``) has its descriptor
 held by /dev/null, as git does, so the first file a command opens cannot become its
 standard output (and a child's); a write to a closed standard output is
-``OutputLost`` (EBADF), to a closed standard error, nothing.
+``OutputLost`` (EBADF), to a closed standard error, nothing. A standard input closed
+at start is held so too, and its every read raises ``InputLost`` (``forest mcp <&-``
+was an internal error with a crash log), which the boundary says in one line, exit 1.
 
 Stores: nothing. Refuses: nothing.
 Returns: ``named_streams``; ``lost_output`` (standard output's failed write not yet
 said, or None); ``drop_output`` (what standard output still holds, and all it is
 given after, goes nowhere: the interpreter's last flush stays silent).
-Test: tests/doors/test_output_unwritable.py
+Test: tests/doors/test_output_unwritable.py, tests/doors/test_input_unreadable.py
 
 Light on purpose (the warm ``forest check`` loads it): ``io``, ``os`` and ``sys`` are
 loaded with the interpreter.
@@ -44,6 +46,20 @@ EBADF = 9  # errno.EBADF on every POSIX system; errno itself is not loaded for i
 
 class OutputLost(OSError):
     """A write to standard output failed (``errno``, ``strerror`` as the system said)."""
+
+
+class InputLost(OSError):
+    """A read of standard input failed (``errno``, ``strerror`` as the system said)."""
+
+
+class _Shut(io.RawIOBase):
+    """Standard input closed at start (its descriptor now /dev/null's): no read succeeds."""
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, _buffer: Buffer, /) -> int:
+        raise InputLost(EBADF, "closed")
 
 
 class _Stream(io.FileIO):
@@ -78,7 +94,10 @@ class _Stream(io.FileIO):
 
 def named_streams() -> None:
     """The process's standard output and error written through ``_Stream`` (once; a
-    stream a caller put in their place, such as a test's capture, is left alone)."""
+    stream a caller put in their place, such as a test's capture, is left alone);
+    a standard input closed at start, held and read through ``_Shut``."""
+    if sys.stdin is None and sys.__stdin__ is None and _hold_closed(0):
+        sys.stdin = io.TextIOWrapper(io.BufferedReader(_Shut()))
     for fd, name in ((1, "stdout"), (2, "stderr")):
         current = getattr(sys, name)
         if current is not getattr(sys, f"__{name}__"):

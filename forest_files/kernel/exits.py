@@ -10,6 +10,7 @@ Returns: ``exit_code`` and ``one_line`` for an exception; ``quiet_pipe``;
 ``output_to_devnull`` (what both a one-shot command and ``forest mcp`` do when
 their reader left); ``unwritten_line``, the line for output that could not be
 written (standard output, a report file), its fix chosen by the system's error;
+``unread_line``, the line for a standard input that could not be read;
 ``SEE_ABOVE``, the pointer a refusal makes at what standard output printed before it,
 and ``unpointed``, a line without it (standard output was lost).
 Test: tests/kernel/test_errors.py, tests/doors/test_output_unwritable.py
@@ -100,6 +101,23 @@ def unwritten_line(what: str, exc: OSError, then: str = "run the command again")
     elif name == "EEXIST":  # only a folder's making meets it: a file stands there
         why = os.strerror(errno.ENOTDIR)
     return f"cannot write {what} ({why}): {fix}, then {then}"
+
+
+def unread_line(exc: OSError) -> str:
+    """The line (without ``forest:``) for a standard input that could not be read
+    (closed with ``<&-``, opened for writing only with ``0>FILE``): why, as the system
+    said, and what to give it. The environment, not a bug: no crash log."""
+    import errno
+    import os
+
+    why = exc.strerror or type(exc).__name__
+    if why == os.strerror(errno.EBADF):  # open, but for writing only: say so
+        why = "not open for reading"
+    if exc.errno == errno.EBADF:  # closed at start (doors/streams.py), or as above
+        fix = "give it a pipe, a file or the terminal, open for reading"
+    else:
+        fix = "check the device it comes from, or give it another"
+    return f"cannot read standard input ({why}): {fix}, then run the command again"
 
 
 def unpointed(line: str) -> str:

@@ -31,7 +31,9 @@ line, exit 1; it was an internal error and a crash log); at a stop signal (SIGTE
 SIGHUP, Ctrl-C) it ends at the session's next await, a read or write that blocks
 left behind (blocking.py), then raises ``Terminated`` or KeyboardInterrupt; so too
 when the terminal ``stdin`` reads hangs up (its read fails with EIO, with or without
-the SIGHUP beside it): ``Terminated`` by SIGHUP, never an internal error.
+the SIGHUP beside it): ``Terminated`` by SIGHUP, never an internal error; when
+``stdin`` cannot be read (closed at start, open for writing only) it ends as at its
+end, then raises ``InputLost`` (the boundary's ``cannot read standard input`` line).
 Test: tests/doors/test_mcp_stdio.py
 
 The SDK's own ``stdio_server`` hands an unparsable line to the session as an
@@ -61,6 +63,7 @@ from mcp.shared.message import SessionMessage
 from pydantic import BaseModel, ValidationError
 
 from forest_files.doors.mcp.blocking import Blocking, hang_up, is_terminal, stopped, watch_stops
+from forest_files.doors.streams import InputLost
 from forest_files.kernel.bounds import MAX_MCP_LINE_BYTES, MAX_PROPOSED_CHARS
 
 NOT_JSON = "forest: not JSON ({why}); send each JSON-RPC message as one line of UTF-8 JSON"
@@ -243,7 +246,7 @@ async def stdio(
     calls = blocking or Blocking()
     lock = anyio.Lock()  # a refusal and an answer never share a line
     gone = anyio.Event()  # the client closed our stdout: nothing more can reach it
-    lost: list[OSError] = []  # ... or it could not be written (not the client's doing)
+    lost: list[OSError] = []  # ... or it could not be written, or stdin not read
     caught: list[int] = []  # a stop signal: SIGTERM, SIGHUP, Ctrl-C; or stdin hung up
     terminal = is_terminal(source)
     to_session, incoming = anyio.create_memory_object_stream[SessionMessage | Exception](0)
@@ -266,8 +269,9 @@ async def stdio(
         try:
             return await calls.run(next_line, stream)
         except OSError as exc:
-            if not hang_up(exc, terminal):
-                raise
+            if not hang_up(exc, terminal):  # closed (`<&-`), for writing only: said at the end
+                lost.append(exc if isinstance(exc, InputLost) else InputLost(*exc.args[:2]))
+                return None
             caught.append(signal.SIGHUP)  # ended as the SIGHUP beside it would end it
             tasks.cancel_scope.cancel()
             return None
