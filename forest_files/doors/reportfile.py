@@ -5,7 +5,9 @@ Stores: the file named: a regular file, or none yet, through kernel/cache.py
 ``replace_atomically`` (a temporary file beside it, renamed over it; a write that
 fails, a full disk or ``ulimit -f``, leaves the old file as it was, or no file); a
 symbolic link's target the same way; anything else (/dev/stdout, a FIFO, /dev/full)
-written in place: it cannot be renamed over, and holds no earlier report.
+written in place: it cannot be renamed over, and holds no earlier report. Before
+writing, the ``FILE.<pid>.tmp`` an earlier run killed between its write and its rename
+left beside it (its writer gone) is removed (kernel/cache.py ``sweep_leftovers``).
 Refuses: nothing; a write's OSError is raised (doors/gatecmd.py says it in one line).
 Returns: None.
 Test: tests/doors/test_ci_report_whole.py
@@ -22,7 +24,7 @@ NEW_FILE_MODE = 0o666  # less the umask, as ``open(FILE, "w")`` makes it
 
 def write_whole(target: Path, text: str) -> None:
     """``text`` (UTF-8) as the whole content of ``target``, or ``target`` untouched."""
-    from forest_files.kernel.cache import replace_atomically
+    from forest_files.kernel.cache import replace_atomically, sweep_leftovers
 
     real = os.path.realpath(target)  # a link is written through, as before, not replaced
     try:
@@ -33,4 +35,5 @@ def write_whole(target: Path, text: str) -> None:
         with open(real, "w", encoding="utf-8") as fh:
             fh.write(text)
         return
+    sweep_leftovers(real)  # a killed run's temp file: a CI uploading `out/*` would take it
     replace_atomically(real, text.encode("utf-8"), mode=stat.S_IMODE(mode))

@@ -3,16 +3,20 @@ part-way (a file-size limit standing in for a full disk or a quota): the refusal
 line and exit 1 as before, and the file is left whole: the earlier report
 byte-identical, or no file at all, and the step summary holding the earlier steps'
 text only. A CI step that reads the file later (an upload, a summary shown) never
-takes a report cut short for the verdict (it was left as far as it was written)."""
+takes a report cut short for the verdict (it was left as far as it was written). A
+run killed before its rename left a temporary file the next run removes."""
 
 from __future__ import annotations
 
 import json
+import subprocess
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from tests.doors.test_output_unwritable import DOC
+from tests.helpers.cli import forest
 from tests.helpers.custody import adopted_repo
 from tests.helpers.fsize import limited
 
@@ -26,6 +30,22 @@ STEPS = b"## an earlier step's summary\n"
 @pytest.fixture
 def clean(tmp_path: Path) -> Path:
     return adopted_repo(tmp_path, "doc.md", DOC)
+
+
+@pytest.fixture
+def dead_pid() -> int:
+    """The id of a process that ran and was reaped."""
+    child = subprocess.Popen(["true"])
+    child.wait()
+    return child.pid
+
+
+@pytest.fixture
+def live_pid() -> Iterator[int]:
+    child = subprocess.Popen(["sleep", "60"])
+    yield child.pid
+    child.kill()
+    child.wait()
 
 
 @pytest.mark.parametrize("before", ["earlier", "none"])
@@ -82,3 +102,22 @@ def test_ci_report_whole_through_a_link_and_appended_summary_accepted(
     assert (clean / "r.json").is_symlink()
     assert json.loads(target.read_text())["exit_code"] == 0
     assert summary.read_bytes().startswith(STEPS) and len(summary.read_bytes()) > len(STEPS)
+
+
+def test_ci_report_leftover_of_a_killed_run_swept_recovers(
+    clean: Path, dead_pid: int, live_pid: int
+) -> None:
+    """A run killed between the report's write and its rename left ``r.json.<pid>.tmp``:
+    the next run removes it (its writer is gone) and writes the report; a live writer's
+    temp file, and another file, are kept (the leftover stayed for ever, beside the
+    report a CI uploads with its folder)."""
+    folder = clean / "out"
+    folder.mkdir()
+    (folder / f"r.json.{dead_pid}.tmp").write_bytes(EARLIER[:9])
+    (folder / f"r.json.{live_pid}.tmp").write_bytes(EARLIER[:9])
+    (folder / "notes.txt").write_bytes(STEPS)
+    done = forest(clean, "ci", "--report", f"json={folder / 'r.json'}")
+    assert done.exit_code == 0, done.stdout + done.stderr
+    assert json.loads((folder / "r.json").read_text())["exit_code"] == 0
+    kept = ["notes.txt", "r.json", f"r.json.{live_pid}.tmp"]
+    assert sorted(p.name for p in folder.iterdir()) == sorted(kept)
