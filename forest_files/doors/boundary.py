@@ -36,7 +36,13 @@ import gc
 import os
 import sys
 
-from forest_files.doors.streams import OutputLost, drop_output, lost_output, named_streams
+from forest_files.doors.streams import (
+    OutputLost,
+    drop_output,
+    lost_output,
+    named_streams,
+    tolerant_streams,
+)
 
 TYPE_CHECKING = False  # typing is not imported on the warm path
 if TYPE_CHECKING:
@@ -145,21 +151,6 @@ def _terminate_as_interrupt() -> Callable[[], None]:
             signal.signal(sig, handler)  # type: ignore[arg-type]  # as getsignal gave it
 
     return undo
-
-
-def tolerant_streams() -> None:
-    """Standard output and error never fail on a character their encoding lacks: a
-    strict stream (a UTF-8 terminal's stdout, ``PYTHONIOENCODING=utf-8:strict``)
-    writes it backslash-escaped, as Python's own stderr does, instead of ending the
-    command in an internal error. A name that is not UTF-8 then shows as ``\udce9``
-    in prose; every command printed spells it ``$'\351'`` (kernel/shellword.py),
-    so it still works pasted."""
-    for stream in (sys.stdout, sys.stderr):
-        if getattr(stream, "errors", None) == "strict" and hasattr(stream, "reconfigure"):
-            try:  # noqa: SIM105  (contextlib is not imported on the warm path)
-                stream.reconfigure(errors="backslashreplace")
-            except (OSError, ValueError):  # closed or detached: nothing will be written
-                pass
 
 
 def _flush() -> None:

@@ -18,11 +18,9 @@ shallow clone's as ``shallow-clone`` routed to its fetch (gate/shallow.py: the
 merge-base cut off, or a base the shallow clone never fetched, GitHub's default
 checkout), any other (a base that names no commit, outside git, no ``forest
 init``) as ``refused`` (gate/refusal.py).
-Refuses: a ``--report`` file (or ``$GITHUB_STEP_SUMMARY``) that cannot be written: a
-full disk or /dev/full, a file-size limit, a folder where the file belongs, a file
-where a folder does: one line naming it and the fix, exit 1 whatever the verdict
-(``ReportUnwritten``; it was an internal error); otherwise nothing itself (the gate's
-refusals, through the one error boundary).
+Refuses: nothing itself: a report file that cannot be written is reportfile.py's
+``ReportUnwritten`` (exit 1 whatever the verdict); the gate's refusals go through the
+one error boundary.
 Returns: ``ci_command``'s exit code: 0 clean, 1 findings, 3 ledger corruption; the
 text and JSON reports' commands pasted where ``forest ci`` was typed (``git -C ..``
 in a subfolder, as ``forest check``'s), SARIF, JUnit and GitHub's from the top (their
@@ -57,10 +55,6 @@ class GateFailed(ForestError):
 
 class GateCorrupt(StoreCorruption):
     """``forest ci`` found the ledger damaged or rewritten (exit 3)."""
-
-
-class ReportUnwritten(ForestError):
-    """A ``--report`` file or the step summary could not be written (exit 1)."""
 
 
 class CiArgs:
@@ -130,6 +124,7 @@ def run_ci(repo: Path, base: str | None, fmt: str, targets: list[tuple[str, Path
     GateFailed (exit 1), a damaged ledger GateCorrupt (exit 3)."""
     from forest_files.custody.auditlog import mark_recorded
     from forest_files.doors.doorlog import record_gate
+    from forest_files.doors.reportfile import write_reports
     from forest_files.gate.ci import run_gate
 
     top = _stand(repo)
@@ -141,7 +136,7 @@ def run_ci(repo: Path, base: str | None, fmt: str, targets: list[tuple[str, Path
     record_gate(repo, report, top=top)
     again = _at_the_top(repo, base, report, {fmt, *(kind for kind, _ in targets)}, top)
     said = _rendered(again, report, [fmt, *(kind for kind, _ in targets)])
-    _write(again, report, fmt, targets, said)
+    write_reports(again.get(fmt, report), fmt, targets, said)
     sys.stdout.write(said[fmt] + "\n")
     failed: ForestError | None = None
     if report.exit_code == 3:
@@ -160,48 +155,6 @@ def _rendered(top: dict[str, GateReport], report: GateReport, kinds: list[str]) 
     from forest_files.gate.render import render
 
     return {kind: render(top.get(kind, report), kind) for kind in dict.fromkeys(kinds)}
-
-
-def _write(
-    top: dict[str, GateReport],
-    report: GateReport,
-    fmt: str,
-    targets: list[tuple[str, Path]],
-    said: dict[str, str],
-) -> None:
-    """Each ``--report`` file (its format's text in ``said``), and with ``--format
-    github`` the step summary."""
-    from forest_files.doors.reportfile import write_whole
-    from forest_files.gate.render_github import write_step_summary
-
-    for kind, target in targets:
-        try:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            write_whole(target, said[kind] + "\n")  # a failure leaves no report cut short
-        except OSError as exc:
-            raise _unwritten(f"the report {target}", exc) from exc
-    summary = os.environ.get("GITHUB_STEP_SUMMARY")
-    if fmt == "github" and summary:
-        from pathlib import Path
-
-        try:
-            write_step_summary(top.get(fmt, report), Path(summary))
-        except OSError as exc:
-            raise _unwritten(f"the step summary {summary} ($GITHUB_STEP_SUMMARY)", exc) from exc
-
-
-def _unwritten(what: str, exc: OSError) -> Exception:
-    """A report file that could not be written, as one refusal naming it (exit 1: a
-    gate whose report is missing must not pass), its fix chosen by its error (a full
-    disk, a file-size limit, a folder where the file belongs); a path this user may
-    not write is left to the boundary, which says its ``chmod`` or ``chown``."""
-    from forest_files.kernel.access import denied_line
-
-    if denied_line(exc) is not None:
-        return exc
-    from forest_files.kernel.exits import unwritten_line
-
-    return ReportUnwritten(unwritten_line(what, exc))  # the boundary shows it printable
 
 
 def _refused(repo: Path, base: str | None, exc: ForestError, top: Path | None) -> GateReport:
@@ -226,9 +179,11 @@ def _write_refusal(report: GateReport, fmt: str, targets: list[tuple[str, Path]]
     too: ``--format sarif > FILE`` would otherwise leave an empty file the upload
     rejects, and ``--format github`` no annotation. Text prints nothing more: the
     ``forest:`` line says it."""
+    from forest_files.doors.reportfile import write_reports
+
     printed = [fmt] if fmt != "text" else []
     said = _rendered({}, report, [*printed, *(kind for kind, _ in targets)])
-    _write({}, report, fmt, targets, said)
+    write_reports(report, fmt, targets, said)
     if printed:
         sys.stdout.write(said[fmt] + "\n")
 
@@ -293,7 +248,6 @@ __all__ = [
     "CiArgs",
     "GateCorrupt",
     "GateFailed",
-    "ReportUnwritten",
     "ci_command",
     "parse_ci",
     "report_targets",

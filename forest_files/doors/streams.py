@@ -22,7 +22,8 @@ at start is held so too, and its every read raises ``InputLost`` (``forest mcp <
 was an internal error with a crash log), which the boundary says in one line, exit 1.
 
 Stores: nothing. Refuses: nothing.
-Returns: ``named_streams``; ``lost_output`` (standard output's failed write not yet
+Returns: ``tolerant_streams`` (a character its encoding lacks written escaped, never
+an error); ``named_streams``; ``lost_output`` (standard output's failed write not yet
 said, or None); ``drop_output`` (what standard output still holds, and all it is
 given after, goes nowhere: the interpreter's last flush stays silent).
 Test: tests/doors/test_output_unwritable.py, tests/doors/test_input_unreadable.py
@@ -168,3 +169,18 @@ def drop_output() -> None:
     stream = _stdout_stream()
     if stream is not None:
         stream.dropped, stream.lost = True, None
+
+
+def tolerant_streams() -> None:
+    """Standard output and error never fail on a character their encoding lacks: a
+    strict stream (a UTF-8 terminal's stdout, ``PYTHONIOENCODING=utf-8:strict``)
+    writes it backslash-escaped, as Python's own stderr does, instead of ending the
+    command in an internal error. A name that is not UTF-8 then shows as ``\udce9``
+    in prose; every command printed spells it ``$'\351'`` (kernel/shellword.py),
+    so it still works pasted."""
+    for stream in (sys.stdout, sys.stderr):
+        if getattr(stream, "errors", None) == "strict" and hasattr(stream, "reconfigure"):
+            try:  # noqa: SIM105  (contextlib is not imported on the warm path)
+                stream.reconfigure(errors="backslashreplace")
+            except (OSError, ValueError):  # closed or detached: nothing will be written
+                pass

@@ -1,7 +1,7 @@
 """A bound file renamed to a name git holds as bytes that are not UTF-8, reported on a
 strict UTF-8 terminal (``PYTHONIOENCODING=utf-8:strict``, as a desktop's UTF-8
 locale gives): every door prints its finding and exits 1, never an internal error
-on the name (doors/boundary.py ``tolerant_streams``), and the rename it prints,
+on the name (doors/streams.py ``tolerant_streams``), and the rename it prints,
 ``git mv -- caf$'\\351'.md …`` (kernel/shellword.py), works pasted into bash."""
 
 from __future__ import annotations

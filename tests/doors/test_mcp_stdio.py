@@ -30,7 +30,8 @@ from tests.helpers.state import shared_state
 from tests.helpers.watch import bound_repo
 
 pytest.importorskip("mcp")
-from forest_files.doors.mcp.stdio import CHUNK, OVERLONG, Refusal, judge, next_line, too_long
+from forest_files.doors.mcp.messages import Refusal, judge
+from forest_files.doors.mcp.stdio import CHUNK, OVERLONG, next_line, too_long
 from forest_files.kernel.bounds import MAX_MCP_LINE_BYTES
 
 SENTINEL = "OCELOT-SENTINEL-5501"

@@ -87,8 +87,8 @@ def test_undeclared_imports_dropped_refused() -> None:
         "git": [],
         "pydantic": [
             "forest_files/check/schema_models.py",
+            "forest_files/doors/mcp/messages.py",
             "forest_files/doors/mcp/schemas.py",
-            "forest_files/doors/mcp/stdio.py",
         ],
     }
 
