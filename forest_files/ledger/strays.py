@@ -13,7 +13,10 @@ Refuses: nothing; strays are returned, an unexpected directory once (not each
 file in it).
 Returns: ``Stray`` values in path order, each with a removal command that works
 pasted into a shell at the repository root (``rm --`` for a file, ``rm -r --``
-for a directory, or ``git rm`` for a commit's tree; the path shell-quoted).
+for a directory, or ``git rm`` for a commit's tree; the path shell-quoted, a
+literal pathspec to git); ``removal_steps``: on disk, a stray git's index holds
+removed from the index too (``git rm -f``; a directory ``git rm -r --cached``,
+then ``rm -r``), so its deletion is staged for the next commit.
 Test: tests/ledger/test_ledger_strays.py
 """
 
@@ -21,12 +24,12 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
 from forest_files.kernel.paths import LEDGER_PREFIX
-from forest_files.kernel.shellword import shell_word
+from forest_files.kernel.shellword import git_step, shell_word
 from forest_files.ledger.segment_files import SEGMENT_SUFFIX
 from forest_files.ledger.segments import BODIES_DIR, BODY_SUFFIX, SEGMENTS_DIR
 
@@ -49,13 +52,41 @@ class Stray:
         return LEDGER_PREFIX + self.rel
 
     def removal_argv(self, tool: str = "rm") -> tuple[str, ...]:
-        """The command that removes it, as its words (``tool``: ``rm`` or ``git rm``)."""
-        return (*tool.split(), *(("-r",) if self.is_dir else ()), "--", self.path())
+        """The command that removes it, as its words (``tool``: ``rm`` or ``git rm``,
+        whose path is a literal pathspec: kernel/shellword.py ``git_step``)."""
+        words = (*tool.split(), *(("-r",) if self.is_dir else ()), "--", self.path())
+        return git_step(*words[1:]) if words[0] == "git" else words
 
     def removal(self, tool: str = "rm") -> str:
         """``removal_argv`` as one line a shell runs as printed (a name that is not
         UTF-8 spelled ``$'\\ooo'``: kernel/shellword.py)."""
-        return " ".join(map(shell_word, self.removal_argv(tool)))
+        return steps_line((self.removal_argv(tool),))
+
+    def removal_steps(
+        self, tool: str = "rm", indexed: Collection[str] = ()
+    ) -> tuple[tuple[str, ...], ...]:
+        """The steps that remove it: ``removal_argv``, but on disk (``tool`` ``rm``) a
+        stray git's index holds anything of (``indexed``: paths under the ledger)
+        leaves the index too, or the next commit still holds it (an ``rm`` alone left
+        the deletion unstaged: ``forest ci`` refused what ``forest verify`` passed).
+        ``-f``: git refuses a file edited since it was staged, and a stray is garbage;
+        a directory may hold files git does not track beside those it does: the index
+        let go of, then the whole directory removed."""
+        prefix = f"{self.rel}/"
+        held = self.rel in indexed or (self.is_dir and any(p.startswith(prefix) for p in indexed))
+        if tool != "rm" or not held:
+            return (self.removal_argv(tool),)
+        if not self.is_dir:
+            return (git_step("rm", "-q", "-f", "--", self.path()),)
+        return (
+            git_step("rm", "-r", "-q", "-f", "--cached", "--", self.path()),
+            self.removal_argv(),
+        )
+
+
+def steps_line(steps: Iterable[tuple[str, ...]]) -> str:
+    """Steps as one line a shell runs as printed, joined by ``&&``."""
+    return " && ".join(" ".join(map(shell_word, step)) for step in steps)
 
 
 def _dir_ok(parts: tuple[str, ...]) -> bool:

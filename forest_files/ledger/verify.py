@@ -10,8 +10,9 @@ top-level "body_hash". ``stray``: any file or directory under the ledger that
 is no well-formed segment or body (see ``strays``: a temp file left by an older
 version's interrupted write, a forged file, an empty prefix directory), with
 its repository path and a removal command (``fix``, from the repository root;
-the door prints it from where the user stands). Details carry ids, hashes and
-paths only, never text.
+the door prints it from where the user stands; on disk, a stray git tracks is
+removed from the index too: ``fix_then`` a second step for a directory). Details
+carry ids, hashes and paths only, never text.
 Returns: a ``VerifyReport``; ``removal_of_all``: one ``rm --`` per batch of the
 stray files, naming each exactly (never a pattern, never a directory).
 Test: tests/ledger/test_ledger_codec.py, tests/ledger/test_ledger_strays.py
@@ -20,7 +21,7 @@ Test: tests/ledger/test_ledger_codec.py, tests/ledger/test_ledger_strays.py
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Container, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Container, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -31,7 +32,7 @@ from forest_files.ledger.acts import Act, LedgerError, body_hashes, is_hex64
 from forest_files.ledger.fault import body_unhashed
 from forest_files.ledger.segment_files import SEGMENT_SUFFIX, segment_paths
 from forest_files.ledger.segments import BODIES_DIR, BODY_SUFFIX, SEGMENTS_DIR, parse_segment
-from forest_files.ledger.strays import Stray, strays_on_disk
+from forest_files.ledger.strays import Stray, steps_line, strays_on_disk
 
 FAULT_CODES = frozenset(
     {
@@ -61,13 +62,18 @@ class Fault:
     detail: str
     path: str | None = None  # relative to the repository root, when one file is at fault
     fix: str | None = None  # a shell command that removes the fault (strays)
-    fix_argv: tuple[str, ...] = ()  # the same command as its words
+    fix_argv: tuple[str, ...] = ()  # the same command as its words (its first, with:)
+    fix_then: tuple[str, ...] = ()  # a second (a directory git tracks: ``rm -r`` after)
     dep: str | None = None  # dangling-dep: the act depended on that the ledger lacks
     commit: str | None = None  # the CI gate's growth faults: the commit that changed the file
     parent: str | None = None  # ... against this parent, which holds the file as it was
     deps: tuple[str, ...] = ()  # dangling-dep: every act depended on the ledger lacks
     cause: str | None = None  # what is known of why: UNNAMED, fault.CRLF_CHECKOUT
     body: str | None = None  # body-hash: the body hash the file is named by
+
+    def fix_steps(self) -> tuple[tuple[str, ...], ...]:
+        """The commands of ``fix`` as words, in order."""
+        return tuple(step for step in (self.fix_argv, self.fix_then) if step)
 
     def missing(self) -> tuple[str, ...]:
         """A dangling-dep's missing acts (``deps``, else ``dep`` alone)."""
@@ -168,12 +174,17 @@ def _check_body_refs(bodies: BodyFiles, found: dict[str, _Found], faults: list[F
     return named
 
 
-def _stray_fault(stray: Stray, tool: str, cause: str | None = None) -> Fault:
+def _stray_fault(
+    stray: Stray, tool: str, cause: str | None = None, indexed: Collection[str] = ()
+) -> Fault:
     detail = f"{stray.path()}: {stray.why}"
-    fix, argv = stray.removal(tool), stray.removal_argv(tool)
+    steps = stray.removal_steps(tool, indexed)
+    argv, then = steps[0], (steps[1] if len(steps) > 1 else ())
+    fix = steps_line(steps)
     return Fault(
-        "stray", None, None, None, detail, path=stray.path(), fix=fix, fix_argv=argv, cause=cause
-    )
+        "stray", None, None, None, detail, path=stray.path(), fix=fix, fix_argv=argv,
+        fix_then=then, cause=cause,
+    )  # fmt: skip
 
 
 # A body file that does not hash to its name, said without git: a door that finds a
@@ -225,11 +236,13 @@ def verify_contents(
     *,
     tool: str = "git rm",
     tracked: Container[str] = (),
+    indexed: Collection[str] = (),
 ) -> VerifyReport:
     """Every fault of a ledger given as its segment files (name, bytes), its body
     files (path under ``bodies/`` -> reader) and its strays: from a directory or a
-    git tree alike. ``tool`` removes a stray: ``git rm`` for a tree, ``rm`` on disk."""
-    faults: list[Fault] = [_stray_fault(s, tool) for s in strays]
+    git tree alike. ``tool`` removes a stray: ``git rm`` for a tree, ``rm`` on disk,
+    where a stray the index holds (``indexed``) is ``git rm``ed (``Stray.removal_steps``)."""
+    faults: list[Fault] = [_stray_fault(s, tool, indexed=indexed) for s in strays]
     found, segment_count = _read_segments(segments, faults)
     _check_deps(found, faults)
     named = _check_body_refs(bodies, found, faults)
@@ -257,11 +270,14 @@ def removal_of_all(faults: Iterable[Fault]) -> tuple[tuple[str, ...], ...]:
     return in_batches(("rm", "--"), files)
 
 
-def verify_ledger(ledger_dir: Path, *, tracked: Container[str] = ()) -> VerifyReport:
+def verify_ledger(ledger_dir: Path, *, indexed: Collection[str] = ()) -> VerifyReport:
     """Every fault of the ledger at ``ledger_dir``, in a stable order; its strays
-    named by their path under ``.forest/ledger/``, to be removed with ``rm``.
-    ``tracked``: the body files (``ab/<hash>.txt``) git tracks, never called
-    unnamed here (their segment, if deleted, is git's to restore)."""
+    named by their path under ``.forest/ledger/``, to be removed with ``rm``, or
+    ``git rm`` when git's index holds them. ``indexed``: the paths under the ledger
+    the index holds; a body file among them is never called unnamed here (its
+    segment, if deleted, is git's to restore)."""
+    body_dir = f"{BODIES_DIR}/"
+    tracked = {p.removeprefix(body_dir) for p in indexed if p.startswith(body_dir)}
     ledger_dir = Path(ledger_dir)
     strays = strays_on_disk(ledger_dir)
     stray_paths = {s.rel for s in strays}  # each reported once, as a stray, and not read
@@ -277,4 +293,4 @@ def verify_ledger(ledger_dir: Path, *, tracked: Container[str] = ()) -> VerifyRe
             rel = path.relative_to(root).as_posix()
             if f"{BODIES_DIR}/{rel}" not in stray_paths:
                 bodies[rel] = path.read_bytes
-    return verify_contents(segments, bodies, strays, tool="rm", tracked=tracked)
+    return verify_contents(segments, bodies, strays, tool="rm", tracked=tracked, indexed=indexed)

@@ -56,17 +56,15 @@ class LedgerFaults(StoreCorruption):
     """``forest verify`` found faults (exit 3)."""
 
 
-def _tracked_bodies(root: Path) -> set[str]:
-    """The ledger's body files git tracks (``ab/<hash>.txt``, as verify names them)."""
+def _indexed(root: Path) -> frozenset[str]:
+    """The ledger's files git's index holds, by their path under the ledger."""
     from forest_files import gitio
     from forest_files.kernel.paths import LEDGER_PREFIX
 
-    prefix = f"{LEDGER_PREFIX}bodies/"
-    return {
-        e.path.removeprefix(prefix)
-        for e in gitio.ls_files_stage(root, prefix)
-        if e.path.startswith(prefix)
-    }
+    entries = gitio.ls_files_stage(root, LEDGER_PREFIX)
+    return frozenset(
+        e.path.removeprefix(LEDGER_PREFIX) for e in entries if e.path.startswith(LEDGER_PREFIX)
+    )
 
 
 def _from_here(f: Fault) -> Fault:
@@ -79,7 +77,9 @@ def _from_here(f: Fault) -> Fault:
 
     if not f.fix_argv:
         return f
-    return replace(f, fix=command_text(f.fix_argv), fix_argv=from_here(f.fix_argv))
+    fix = " && ".join(map(command_text, f.fix_steps()))
+    then = from_here(f.fix_then) if f.fix_then else ()
+    return replace(f, fix=fix, fix_argv=from_here(f.fix_argv), fix_then=then)
 
 
 def _fault_line(f: Fault) -> str:
@@ -143,7 +143,7 @@ def verify(
     with Repository(repo) as r:
         from forest_files.ledger.verify import verify_ledger
 
-        report = verify_ledger(r.ledger_dir, tracked=_tracked_bodies(r.root))
+        report = verify_ledger(r.ledger_dir, indexed=_indexed(r.root))
         ranged = None if base is None else check_range(r.root, base)
         # Replay judges what bytes cannot: a forged act is a fault here too (exit 3).
         contested, replayed = _replayed(r) if report.ok else ([], [])

@@ -98,7 +98,7 @@ def routes_of(
     """``fault``'s ways out, its steps as run at the top of the work tree (``Route``
     reaches them from where the user stands); ``taken``: ``written_so``'s routes."""
     if fault.fix_argv:
-        return (Route("remove it", (fault.fix_argv,)),)
+        return (Route("remove it", fault.fix_steps()),)
     if fault.code in refusals:
         return ()
     if fault.code == "dangling-dep":
