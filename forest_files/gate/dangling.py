@@ -22,12 +22,17 @@ very id):
   commit that added it; its acts are lost from the branch and must be recorded
   again, which the note says, with the other way out (fetch the branch that
   recorded the act and run again). A segment that came
-  with the base gets that advice only, no command.
+  with the base gets that advice only, no command. A later commit of the range
+  that deleted those files (``git rm`` committed on top, which the pre-commit hook
+  accepts: check/dangling_guard.py) is a ``ledger-deleted`` whose put-back would
+  bring the dangling segment back: it gets the same take-out (``deleted_dangling``),
+  whose note, like the take-out's, says that deletion is then empty.
 
 Stores: nothing.
 Refuses: nothing.
 Returns: ``dangling_routes``: for each (act id, missing id) of a commit's ledger,
-its routes and the hints that say where the missing act was found.
+its routes and the hints that say where the missing act was found;
+``deleted_dangling``: the take-out of each file a later commit deleted, by its path.
 Test: tests/gate/test_ci_dangling_dep.py
 """
 
@@ -81,41 +86,87 @@ class Way(NamedTuple):
     hints: tuple[str, ...]
 
 
-def dangling_routes(root: Path, at: str, place: Placing) -> dict[tuple[str, str], Way]:
-    """The routes of every dangling dependency of ``at``'s ledger, by (act id,
-    missing act id); one route for all the dependent segments one commit added."""
+class _Needs(NamedTuple):
+    """What a commit's ledger lacks, and where it is."""
+
+    snap: LedgerSnapshot
+    pairs: list[tuple[str, str]]  # (act id, missing act id)
+    holders: dict[str, Holder]
+    erased: frozenset[str]
+    needs: dict[str, dict[str, Holder] | None]  # dependent segment -> what it needs
+
+
+def _needs(root: Path, at: str) -> _Needs | None:
+    """``at``'s dangling dependencies, each dependent segment with what it needs (None:
+    something is nowhere, the segment comes out); None when there is none."""
     snap = segments_at(root, at, strict=False)
     pairs = sorted({(a.id, d) for a in snap.acts.values() for d in a.deps if d not in snap.acts})
     if not pairs:
-        return {}
+        return None
     holders = find_holders(root, (d for _, d in pairs), snap.acts)
     erased = _erased(snap)
-    needs: dict[str, dict[str, Holder] | None] = {}  # dependent segment -> what it needs
+    needs: dict[str, dict[str, Holder] | None] = {}
     for act_id, dep in pairs:
         segment = segment_file(snap.origin(act_id))
         chain = closure(dep, holders, snap.acts)
         if chain is None or unbacked(chain, erased):
-            needs[segment] = None  # something is nowhere: the segment comes out
+            needs[segment] = None
         elif (need := needs.setdefault(segment, {})) is not None:
             need.update((h.segment, h) for h in chain)
+    return _Needs(snap, pairs, holders, erased, needs)
+
+
+def _groups(
+    root: Path, at: str, place: Placing, needs: Mapping[str, object]
+) -> dict[tuple[str | None, bool], list[str]]:
+    """The dependent segments by (the commit of the range that added them, or None;
+    whether something they need is nowhere)."""
     added = {}
     if place.merge_base is not None and place.merge_base != at:
         added = gitio.first_added(root, f"{place.merge_base}..{at}", sorted(needs))
     groups: dict[tuple[str | None, bool], list[str]] = {}
     for segment in sorted(needs):
         groups.setdefault((added.get(segment), needs[segment] is None), []).append(segment)
+    return groups
+
+
+def dangling_routes(root: Path, at: str, place: Placing) -> dict[tuple[str, str], Way]:
+    """The routes of every dangling dependency of ``at``'s ledger, by (act id,
+    missing act id); one route for all the dependent segments one commit added."""
+    found = _needs(root, at)
+    if found is None:
+        return {}
+    snap, needs = found.snap, found.needs
     routes: dict[str, tuple[Route, ...]] = {}
-    for (commit, lost), segments in groups.items():
+    for (commit, lost), segments in _groups(root, at, place, needs).items():
         if lost:
-            found = _take_out(root, at, snap, commit, segments, place)
+            _, out = _take_out(root, at, snap, commit, segments, place)
         else:
             wanted = {p: h for s in segments for p, h in (needs[s] or {}).items()}
-            found = _bring(commit, list(wanted.values()), place)
-        routes.update(dict.fromkeys(segments, found))
+            out = _bring(commit, list(wanted.values()), place)
+        routes.update(dict.fromkeys(segments, out))
     return {
-        (a, d): Way(routes[segment_file(snap.origin(a))], _hints(d, holders, snap, erased))
-        for a, d in pairs
+        (a, d): Way(
+            routes[segment_file(snap.origin(a))], _hints(d, found.holders, snap, found.erased)
+        )
+        for a, d in found.pairs
     }
+
+
+def deleted_dangling(root: Path, parent: str, place: Placing) -> dict[str, Route]:
+    """The files a commit of the range deleted against ``parent`` (``place.deleted``)
+    that the take-out of a dependency held nowhere takes out where they were added (a
+    dependent segment a commit of the range added, the bodies only it names added
+    with it), each with that take-out: put back, the segment would dangle again."""
+    found = _needs(root, parent) if place.rebase is not None else None
+    if found is None:
+        return {}
+    out: dict[str, Route] = {}
+    for (commit, lost), segments in _groups(root, parent, place, found.needs).items():
+        if lost and commit is not None:
+            files, (route,) = _take_out(root, parent, found.snap, commit, segments, place)
+            out.update((f, route) for f in files if f in place.deleted)
+    return out
 
 
 def _erased(snap: LedgerSnapshot) -> frozenset[str]:
@@ -168,9 +219,10 @@ def _take_out(
     commit: str | None,
     segments: list[str],
     place: Placing,
-) -> tuple[Route, ...]:
+) -> tuple[list[str], tuple[Route, ...]]:
     """``git rm`` the dependent segments, and the bodies only their acts name that
-    ``commit`` added with them, in ``commit``; advice alone when the base holds them."""
+    ``commit`` added with them, in ``commit``; advice alone when the base holds them.
+    Returns the files taken out, and the routes."""
     names = {s.rsplit("/", 1)[1].removesuffix(".jsonl") for s in segments}
     lost = {a for a, where in snap.found_in.items() if set(where) <= names}
     kept = {h for a in snap.acts if a not in lost for h in body_hashes(snap.acts[a])}
@@ -181,12 +233,16 @@ def _take_out(
             "segment out in the commit that added it (on the base branch when it came "
             "with the base): the acts it holds are then lost and must be recorded again"
         )
-        return (Route("the act it depends on is nowhere here", note=note),)
+        return [], (Route("the act it depends on is nowhere here", note=note),)
     added = gitio.first_added(root, f"{place.merge_base}..{at}", [body_path(h) for h in only])
-    bodies = [body_path(h) for h in only if added.get(body_path(h)) == commit]
-    steps = tuple(git_step(*b) for b in in_batches(("rm", "-q", "--"), [*segments, *bodies]))
+    files = [*segments, *(body_path(h) for h in only if added.get(body_path(h)) == commit)]
+    steps = tuple(git_step(*b) for b in in_batches(("rm", "-q", "--"), files))
     also = (
         f"the {len(lost)} act(s) it holds are lost from this branch and must be recorded "
         f"again; {_FETCH} instead: the route then brings the act back"
     )
-    return (in_commit(commit, steps, _TAKE_OUT, head=place.head, rebase=place.rebase, also=also),)
+    # a later commit of the range that deleted them is left empty by the rewrite
+    later = any(f in place.deleted for f in files)
+    words = _TAKE_OUT._replace(later="deleted it") if later else _TAKE_OUT
+    route = in_commit(commit, steps, words, head=place.head, rebase=place.rebase, also=also)
+    return files, (route,)

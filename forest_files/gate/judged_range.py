@@ -35,6 +35,7 @@ from forest_files.check.opening import open_custody
 from forest_files.custody.content import GitTreeSource
 from forest_files.custody.sources import config_from
 from forest_files.gate.config_governance import Listed
+from forest_files.gate.deleted_added import TakenOut
 from forest_files.gate.folder_head import folder_routes_at
 from forest_files.gate.head_faults import erased_content_found, from_fault
 from forest_files.gate.rebase import Rebase, drop_act, put_back, take_out
@@ -82,7 +83,7 @@ class JudgedRange:
         self.faults: list[Fault] = []  # the range's, as its findings (range_faults) list them
         self._listing: Listed | None = None  # the range's commits, asked once if needed
         self._parents: dict[str, tuple[str, ...]] | None = None  # the same, as a graph
-        self._unsound: dict[str, Route | None] = {}  # a deleted segment's take-out, by path
+        self._out: TakenOut | None = None  # a deleted file's take-out: deleted_added.py
 
     def range_faults(
         self, paths_of: PathsOf | None, diffs: Diffs | None = None
@@ -124,12 +125,11 @@ class JudgedRange:
     def _put_back(self, fault: Fault, every: tuple[Fault, ...]) -> Reported:
         """A range fault at the commit that brought it, with its route: a ledger file a
         commit deleted or changed, or a governed file it changed, puts back every such
-        file of that commit (rewrite.py ``put_back``, ``take_out``), but a segment the
-        range added as a file that does not verify, taken out where it was added
-        (added_segment.py ``deleted_unsound``), and a file the range rewrote before it
-        deleted it, put back where it was first rewritten (rewritten_deleted.py); an act
-        refused for its signer or its body drops the commit that brought it
-        (``drop_act``)."""
+        file of that commit (rewrite.py ``put_back``, ``take_out``), but a ledger file
+        the range added at fault, taken out where it was added (deleted_added.py), and
+        a file the range rewrote before it deleted it, put back where it was first
+        rewritten (rewritten_deleted.py); an act refused for its signer or its body
+        drops the commit that brought it (``drop_act``)."""
         reported = from_fault(fault, fault.code)
         if fault.commit is None or self.merge_base is None:
             return reported
@@ -140,7 +140,7 @@ class JudgedRange:
             return reported  # its detail says what to do (a keyring the commit added)
         if fault.code == "ledger-deleted" and fault.path:
             taken = self._taken_out(fault)
-            if taken is not None:  # the range added it unsound: put back, a fault again
+            if taken is not None:  # the range added it at fault: put back, a fault again
                 return reported._replace(routes=(taken,))
             first = first_rewrite(fault, every, self.commits)
             if first is not None:  # put back from its parent: the damaged bytes again
@@ -159,26 +159,20 @@ class JudgedRange:
 
     def _elsewhere(self, deleted: Fault, every: tuple[Fault, ...]) -> bool:
         """A deleted ledger file put back in another commit than the one that deleted
-        it: the one that added it unsound, or the one that first rewrote it."""
+        it: the one that added it at fault, or the one that first rewrote it."""
         assert deleted.path is not None
         if self._taken_out(deleted) is not None:
             return True
         return first_rewrite(deleted, every, self.commits) is not None
 
     def _taken_out(self, deleted: Fault) -> Route | None:
-        """A deleted segment the range added as a file that does not verify, or a body
-        no act names it added (cause ``UNNAMED``): its take-out from the commit that
-        added it (added_segment.py), asked once."""
-        from forest_files.gate.added_segment import deleted_unnamed, deleted_unsound
-
-        path = deleted.path or ""
-        if path not in self._unsound:
+        """A deleted ledger file the range added at fault: its take-out from the commit
+        that added it (deleted_added.py)."""
+        if self._out is None:
             assert self.merge_base is not None
-            how = deleted_unnamed if deleted.cause == UNNAMED else deleted_unsound
-            self._unsound[path] = how(
-                self.top, path, merge_base=self.merge_base, head=self.head, rebase=self._rebase()
-            )
-        return self._unsound[path]
+            gone = frozenset(f.path for f in self.faults if f.code == "ledger-deleted" and f.path)
+            self._out = TakenOut(self.top, self.head, self.merge_base, self._rebase(), gone)
+        return self._out.route(deleted)
 
     def _listed(self) -> Listed:
         """Each commit of the range with its parents and author, in git's commit order
