@@ -6,7 +6,9 @@ written); every entry that is no well-formed segment or body (a symlink, a temp
 file, a forged name) is a ``stray`` fault, its message ending in the ``git rm`` that
 removes it; a body or segment that does not hash to its name says so, with the
 ``.gitattributes`` rule that rewrote it when one did (in place of "(edited?)").
-``from_fault``: a ledger or range fault as a finding at the file it concerns.
+``from_fault``: a ledger or range fault as a finding at the file it concerns (a
+stray's route its ``git rm`` and the commit of that path alone, a pasted route
+leaving HEAD without it as the gate judges; other staged work stays staged).
 ``erased_content``: HEAD's
 entries holding content a forget tombstoned, made by an act that never saw the
 erase (``erased-content``, naming the forget, with the route that forgets it again).
@@ -36,6 +38,7 @@ from forest_files.check.route_steps import forest as forest_step
 from forest_files.custody.ledger_conversion import conversion_note
 from forest_files.custody.sources import LEDGER_PREFIX
 from forest_files.kernel.paths import CONFIG_NAME, segment_file
+from forest_files.kernel.shellword import git_step
 from forest_files.ledger.fault import body_unhashed
 from forest_files.ledger.segments import BODIES_DIR, SEGMENTS_DIR
 from forest_files.ledger.strays import strays_in_tree
@@ -46,6 +49,7 @@ if TYPE_CHECKING:
     from forest_files.store.forest import ForestStore
 
 LEDGER_DIR = LEDGER_PREFIX.rstrip("/")
+_STRAY_GONE = "ledger: remove a stray file"
 _REGULAR = ("100644", "100755")
 
 
@@ -71,7 +75,8 @@ def from_fault(fault: Fault, kind: str) -> Reported:
     )
     routes: tuple[Route, ...] = ()
     if fault.fix_argv:
-        routes = (Route("remove it and commit", (fault.fix_argv,)),)
+        commit = git_step("commit", "-m", _STRAY_GONE, "--", path)
+        routes = (Route("remove it and commit", (*fault.fix_steps(), commit)),)
     return Reported(found, routes, commit=fault.commit)  # a range fault's commit
 
 
@@ -82,7 +87,6 @@ def forked_before_custody(top: Path, base: str | None, merge_base: str | None) -
     it); None in any other case (the missing forest.toml stays a refusal)."""
     from forest_files.custody.sources import config_text_from
     from forest_files.kernel.paths import CONFIG_NAME
-    from forest_files.kernel.shellword import git_step
 
     if base is None or config_text_from(top, base) is None:
         return None

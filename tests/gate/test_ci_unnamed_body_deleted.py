@@ -87,8 +87,10 @@ def test_ci_unnamed_body_from_base_git_rm_pasted_under_hooks_recovers(tmp_path: 
     report = run_gate(root, "main")
     (found,) = [f for f in report.check.extra if f.finding.path == rel]
     (route,) = found.routes
-    assert route.command == f"git rm -- {rel}"
-    pasted_under_hooks(root, f"{route.command} && git commit -q -m 'drop the stray'")
+    assert (
+        route.command == f"git rm -- {rel} && git commit -m 'ledger: remove a stray file' -- {rel}"
+    )
+    pasted_under_hooks(root, route.command)
     assert run_gate(root, "main").ok
 
 

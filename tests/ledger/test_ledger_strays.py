@@ -74,6 +74,11 @@ def foreign_paths(ledger: Path) -> list[str]:
     return out
 
 
+def committed(removal: str, path: str) -> str:
+    """The CI gate's route for a stray: its removal, then the commit of that path."""
+    return f"{removal} && git commit -m 'ledger: remove a stray file' -- {path}"
+
+
 def fix_commands(output: str) -> list[str]:
     return re.findall(r"fix, at the repository root: (.+)$", output, flags=re.MULTILINE)
 
@@ -218,12 +223,15 @@ def test_stray_files_committed_detected_by_ci_and_git_rm_fix_recovers(tmp_path: 
     result = run(root, "ci", check=3)
     fixes = re.findall(r"remove it and commit: (.+)$", result.stdout, flags=re.MULTILINE)
     body_tmp = a_body_dir(root).relative_to(root).as_posix() + "/.tmp-x.part"
+    link = f".forest/ledger/segments/{'0' * 64}.jsonl"
     assert sorted(fixes) == sorted(
         [
-            "git rm -- .forest/ledger/zz-forged-segment",
-            "git rm -r -- .forest/ledger/bodies/zz",
-            f"git rm -- {body_tmp}",
-            f"git rm -- .forest/ledger/segments/{'0' * 64}.jsonl",
+            committed(
+                "git rm -- .forest/ledger/zz-forged-segment", ".forest/ledger/zz-forged-segment"
+            ),
+            committed("git rm -r -- .forest/ledger/bodies/zz", ".forest/ledger/bodies/zz"),
+            committed(f"git rm -- {body_tmp}", body_tmp),
+            committed(f"git rm -- {link}", link),
         ]
     )
     assert "ledger-fault .forest/ledger/" in result.stdout
@@ -398,7 +406,8 @@ def test_stray_named_not_utf8_fix_pasted_recovers(tmp_path: Path) -> None:
     commit_all(root, "commit the stray")
     found = json.loads(run(root, "ci", "--format", "json", check=3).stdout)["findings"]
     command = next(r["command"] for f in found for r in f["routes"] if r["command"])
-    assert command == "git rm -- .forest/ledger/segments/caf$'\\351'.part", command
+    stray = ".forest/ledger/segments/caf$'\\351'.part"
+    assert command == committed(f"git rm -- {stray}", stray), command
     bash(root, command)
     assert not (root / LEDGER / "segments" / name).exists()
     commit_all(root, "stray removed")
@@ -426,9 +435,8 @@ def test_body_no_act_names_stray_fix_pasted_recovers(tmp_path: Path) -> None:
     commit_all(root, "the orphan committed")
     found = json.loads(run(root, "ci", "--format", "json", check=3).stdout)["findings"]
     command = next(r["command"] for f in found for r in f["routes"] if r["command"])
-    assert command == f"git rm -- {rel}", command
+    assert command == committed(f"git rm -- {rel}", rel), command
     bash(root, command)
-    commit_all(root, "orphan removed")
     run(root, "ci")
     run(root, "verify")
 
