@@ -9,8 +9,6 @@ run killed before its rename left a temporary file the next run removes."""
 from __future__ import annotations
 
 import json
-import subprocess
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -30,22 +28,6 @@ STEPS = b"## an earlier step's summary\n"
 @pytest.fixture
 def clean(tmp_path: Path) -> Path:
     return adopted_repo(tmp_path, "doc.md", DOC)
-
-
-@pytest.fixture
-def dead_pid() -> int:
-    """The id of a process that ran and was reaped."""
-    child = subprocess.Popen(["true"])
-    child.wait()
-    return child.pid
-
-
-@pytest.fixture
-def live_pid() -> Iterator[int]:
-    child = subprocess.Popen(["sleep", "60"])
-    yield child.pid
-    child.kill()
-    child.wait()
 
 
 @pytest.mark.parametrize("before", ["earlier", "none"])

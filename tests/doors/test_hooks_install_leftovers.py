@@ -7,32 +7,12 @@ inside the work tree, ``git add -A`` would have committed it."""
 from __future__ import annotations
 
 import os
-import subprocess
 import time
-from collections.abc import Iterator
 from pathlib import Path
-
-import pytest
 
 from forest_files.kernel.pids import STALE_SECONDS
 from tests.helpers.cli import forest
 from tests.helpers.git import git, make_repo
-
-
-@pytest.fixture
-def dead_pid() -> int:
-    """The id of a process that ran and was reaped."""
-    child = subprocess.Popen(["true"])
-    child.wait()
-    return child.pid
-
-
-@pytest.fixture
-def live_pid() -> Iterator[int]:
-    child = subprocess.Popen(["sleep", "60"])
-    yield child.pid
-    child.kill()
-    child.wait()
 
 
 def _install(repo: Path) -> None:
