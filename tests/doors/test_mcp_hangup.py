@@ -12,6 +12,8 @@ import os
 import signal
 import subprocess
 import termios
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -63,6 +65,31 @@ def _send(master: int, data: bytes) -> None:
         data = data[os.write(master, data[:1024]) :]
 
 
+class _Master:
+    """The terminal's other end, open until the test hangs it up."""
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+
+    def hang_up(self) -> None:
+        os.close(self.fd)
+        self.fd = -1
+
+
+@contextmanager
+def _reaped(proc: subprocess.Popen[bytes], master: _Master) -> Iterator[None]:
+    """The block, then the terminal closed if it is still open and ``proc`` killed if
+    it still runs: nothing outlives a failed test."""
+    try:
+        yield
+    finally:
+        if master.fd >= 0:
+            os.close(master.fd)
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
 def _ended(proc: subprocess.Popen[bytes], root: Path) -> None:
     """``proc`` ended as a hang-up ends it: 129, one ``forest: terminated`` line last,
     no traceback, no crash log."""
@@ -89,22 +116,16 @@ def test_mcp_terminal_hung_up_while_reading_ends_recovers(tmp_path: Path, how: s
     proc = _serve(root, slave, session=how == "session")
     os.close(slave)
     assert proc.stdout is not None
-    try:
+    end = _Master(master)
+    with _reaped(proc, end):
         _send(master, _line({"id": 0, "method": "initialize", "params": INIT}))
         assert b'"id":0' in proc.stdout.readline()
         _until(lambda: _reading_tty(proc.pid), "the read of the next request")
         if how == "signal":
             proc.send_signal(signal.SIGHUP)
         else:
-            os.close(master)
-            master = -1
+            end.hang_up()
         proc.wait(timeout=ENDS)
-    finally:
-        if master >= 0:
-            os.close(master)
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
     _ended(proc, root)
 
 
@@ -120,7 +141,8 @@ def test_mcp_terminal_hung_up_while_write_blocked_ends_recovers(tmp_path: Path) 
     os.close(slave)
     assert proc.stdout is not None
     fcntl.fcntl(proc.stdout.fileno(), fcntl.F_SETPIPE_SZ, PAGE)
-    try:
+    end = _Master(master)
+    with _reaped(proc, end):
         call = {"name": "ground", "arguments": {}}
         sent = [_line({"id": 0, "method": "initialize", "params": INIT})]
         sent.append(_line({"method": "notifications/initialized"}))
@@ -128,13 +150,6 @@ def test_mcp_terminal_hung_up_while_write_blocked_ends_recovers(tmp_path: Path) 
         _send(master, b"".join(sent))
         _until(lambda: _writing(proc.pid), "a write blocked on the full stdout pipe")
         _until(lambda: _reading_tty(proc.pid), "the read of the next request")
-        os.close(master)  # the hang-up: the blocked read fails with EIO
-        master = -1
+        end.hang_up()  # the blocked read fails with EIO
         proc.wait(timeout=ENDS)
-    finally:
-        if master >= 0:
-            os.close(master)
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
     _ended(proc, root)
