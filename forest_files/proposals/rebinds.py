@@ -13,15 +13,23 @@ bound. Each proposal records the worktree that saw the rename (``worktree``,
 schema 2; a version-1 file is upgraded in place, its proposals kept with none):
 only that worktree closes it as left behind (proposals/settle.py), since
 another worktree's copy of the heading may never have moved.
-Refuses: a file whose schema is newer than this code knows (localdb.py).
+Refuses: a file whose schema is newer than this code knows (localdb.py); a
+SQLite error of any read or write in one ``forest:`` line naming the file (localdb.py
+``local_error``): held by another writer past the busy timeout (``StoreBusy``, exit
+75), a write the disk refused (``NoSpace``), a file or folder it may not write (the
+``chmod`` that fixes it). An adopt takes the file's write lock before it records the
+act, so a file another writer holds refuses it with nothing recorded.
 Returns: ``Rebind`` values; ``adopt_rebind`` the new selector.
-Test: tests/proposals/test_rebinds.py
+Test: tests/proposals/test_rebinds.py, tests/proposals/test_rebinds_store_errors.py,
+tests/doors/test_watch_rename_locked_said.py
 """
 
 from __future__ import annotations
 
 import sqlite3
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -29,7 +37,8 @@ from forest_files.kernel.errors import ForestError
 from forest_files.kernel.shellword import forest_text
 from forest_files.kernel.state import shared_dir, worktree_key
 from forest_files.store.clock import utc_now
-from forest_files.store.localdb import open_local
+from forest_files.store.connection import atomic
+from forest_files.store.localdb import local_error, open_local
 
 REBINDS_DB_NAME = "rebinds.db"
 SCHEMA_VERSION = 2
@@ -91,7 +100,12 @@ def exists(root: Path) -> bool:
 
 
 class RebindStore:
+    """``RebindStore(root)``: open (creating) the repository's rebind proposals file.
+    Every read and write says a SQLite error as a ``forest:`` line naming the file
+    (locked: ``StoreBusy``; no room: ``NoSpace``; unwritable: its fix), never raw."""
+
     def __init__(self, root: Path) -> None:
+        self.path = shared_dir(Path(root)) / REBINDS_DB_NAME
         self.conn = open_local(Path(root), REBINDS_DB_NAME, SCHEMA_VERSION, SCHEMA)
         self.worktree = worktree_key(root)  # recorded with each rename seen here
 
@@ -101,9 +115,25 @@ class RebindStore:
     def __exit__(self, *exc: object) -> None:
         self.conn.close()
 
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        """One write transaction (``BEGIN IMMEDIATE``; a savepoint when nested)."""
+        try:
+            with atomic(self.conn):
+                yield
+        except sqlite3.Error as exc:
+            raise local_error(exc, self.path) from exc
+
+    def _rows(self, sql: str, args: tuple[object, ...]) -> list[Rebind]:
+        try:
+            rows = self.conn.execute(f"SELECT {_COLUMNS} FROM rebinds WHERE {sql}", args)
+            return [Rebind(*tuple(row)) for row in rows.fetchall()]
+        except sqlite3.Error as exc:
+            raise local_error(exc, self.path) from exc
+
     def _one(self, sql: str, args: tuple[object, ...]) -> Rebind | None:
-        row = self.conn.execute(f"SELECT {_COLUMNS} FROM rebinds WHERE {sql}", args).fetchone()
-        return None if row is None else Rebind(*tuple(row))
+        found = self._rows(sql, args)
+        return found[0] if found else None
 
     def propose(
         self, *, binding: str, path: str, old: str, new: str, derived_from: str, score: float
@@ -111,7 +141,7 @@ class RebindStore:
         """Make ``old -> new`` the binding's open rebind proposal: ``new``, ``replaced``
         or ``same``."""
         now = utc_now()
-        with self.conn:
+        with self.transaction():
             found = self._one("binding = ? AND status = 'open'", (binding,))
             if found is None:
                 pid = uuid.uuid4().hex[:12]
@@ -141,27 +171,18 @@ class RebindStore:
         found = self._one("id = ?", (pid,))
         if found is not None:
             return found
-        rows = (
-            self.conn.execute(
-                f"SELECT {_COLUMNS} FROM rebinds WHERE id LIKE ? || '%'", (pid,)
-            ).fetchall()
-            if pid
-            else []
-        )
+        rows = self._rows("id LIKE ? || '%'", (pid,)) if pid else []
         if len(rows) == 1:
-            return Rebind(*tuple(rows[0]))
+            return rows[0]
         if not rows:
             raise NoSuchRebind(f"no proposal {pid!r}; `{forest_text('proposals')}` lists them")
         raise NoSuchRebind(f"{pid!r} names {len(rows)} proposals; give more of the id")
 
     def open_rebinds(self) -> list[Rebind]:
-        rows = self.conn.execute(
-            f"SELECT {_COLUMNS} FROM rebinds WHERE status = 'open' ORDER BY path, old_selector"
-        ).fetchall()
-        return [Rebind(*tuple(r)) for r in rows]
+        return self._rows("status = 'open' ORDER BY path, old_selector", ())
 
     def close(self, pid: str, status: str) -> Rebind:
-        with self.conn:
+        with self.transaction():
             found = self.get(pid)
             if found.status != "open":
                 raise ForestError(f"proposal {found.id} is {found.status}, not open")
@@ -189,8 +210,6 @@ def find(root: Path, pid: str) -> Rebind | None:
             return store.get(pid)
     except NoSuchRebind:
         return None
-    except sqlite3.Error:
-        return None
 
 
 def adopt_rebind(root: Path, pid: str, *, words: str, by: str) -> str:
@@ -205,7 +224,8 @@ def adopt_rebind(root: Path, pid: str, *, words: str, by: str) -> str:
         raise ForestError("adopt without words refused: say why the binding follows the heading")
     if (why := placeholder_words(words)) is not None:  # a route's ``…`` pasted as is
         raise ForestError(why)
-    with RebindStore(root) as store, Repository(root) as repo:
+    # rebinds.db's write lock first: while another writer holds it nothing is recorded
+    with RebindStore(root) as store, Repository(root) as repo, store.transaction():
         p = store.get(pid)
         if p.status != "open":
             raise ForestError(f"proposal {p.id} is {p.status}, not open")
